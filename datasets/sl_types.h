@@ -1,0 +1,38 @@
+/* sl_types.h: the few types every sumlab library speaks: element dtype and error text.
+ * Header-only; datasets/ owns it because datasets define what the data is. */
+#ifndef SL_TYPES_H
+#define SL_TYPES_H
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element type of an input array. Results of a float32 sum are carried as a double that holds
+ * the float exactly (every float is a double), so one result type serves both formats. */
+typedef enum { SL_F32 = 0, SL_F64 = 1 } sl_dtype;
+
+#define SL_DTYPE_MASK(dt) (1u << (unsigned)(dt))
+#define SL_DTYPES_BOTH (SL_DTYPE_MASK(SL_F32) | SL_DTYPE_MASK(SL_F64))
+
+static inline size_t sl_dtype_size(sl_dtype dt) { return dt == SL_F64 ? 8u : 4u; }
+static inline const char *sl_dtype_name(sl_dtype dt) { return dt == SL_F64 ? "f64" : "f32"; }
+/* Accepts f32|float32|float and f64|float64|double. Returns 0 on success, -1 otherwise. */
+static inline int sl_dtype_parse(const char *s, sl_dtype *out)
+{
+    if (!s) return -1;
+    if (!strcmp(s, "f32") || !strcmp(s, "float32") || !strcmp(s, "float")) { *out = SL_F32; return 0; }
+    if (!strcmp(s, "f64") || !strcmp(s, "float64") || !strcmp(s, "double")) { *out = SL_F64; return 0; }
+    return -1;
+}
+
+/* Error text filled by library functions that fail (they return non-zero and never exit). */
+#define SL_ERRLEN 512
+typedef struct { char msg[SL_ERRLEN]; } sl_err;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# bootstrap.sh: installs missing Debian packages (as root; otherwise prints the apt-get line
+# and stops), then configures and builds sumlab. Sourced by the README's two commands.
+#   env: SUMLAB_BUILD_DIR (default build), CMAKE_PREFIX_PATH (extra prefix for MPFR/GMP),
+#        SUMLAB_SKIP_APT=1 (never touch packages), SUMLAB_CMAKE_ARGS (extra configure args)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${SUMLAB_BUILD_DIR:-$root/build}
+
+need=()
+if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; then
+  for p in libmpfr-dev libgmp-dev gnuplot-nox cmake make gcc pkg-config; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+  done
+  # The GPU machine has no MPFR headers and no registry: a prefix in CMAKE_PREFIX_PATH will do.
+  if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/mpfr.h" ]; then
+    need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libmpfr-dev$' -e '^libgmp-dev$' -e '^gnuplot-nox$' || true))
+  fi
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "sumlab: installing ${need[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >&2
+    apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+  else
+    echo "sumlab: missing packages; run as root: apt-get install -y ${need[*]}" >&2
+    exit 1
+  fi
+fi
+
+gen=()
+if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); fi
+args=(-DCMAKE_BUILD_TYPE=Release)
+[ -n "${CMAKE_PREFIX_PATH:-}" ] && args+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
+# shellcheck disable=SC2206
+[ -n "${SUMLAB_CMAKE_ARGS:-}" ] && args+=($SUMLAB_CMAKE_ARGS)
+cmake -S "$root" -B "$build" "${gen[@]}" "${args[@]}" >&2
+cmake --build "$build" -j "$(nproc)" >&2
+export SUMLAB_BUILD_DIR=$build

@@ -1,0 +1,86 @@
+/* sl_variants.h: the one table of summation variants. Each row names a GPU kernel (or none),
+ * its CPU twin (same operations in the same order for the same resolved launch
+ * configuration, hence the same bits), its determinism class and its error-bound model.
+ * Everything else (CLI, tests, experiments, plots) iterates over this table. */
+#ifndef SL_VARIANTS_H
+#define SL_VARIANTS_H
+#include "sl_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Determinism classes, weakest first (vocabulary of DESIGN.md). */
+typedef enum {
+    SL_DET_NONDETERMINISTIC = 0, /* identical runs may differ (atomics) */
+    SL_DET_RUN_TO_RUN,           /* identical runs, same GPU and configuration, agree bit for bit */
+    SL_DET_CONFIG_INDEPENDENT,   /* also independent of grid size, block size and SM count */
+    SL_DET_ORDER_INDEPENDENT,    /* also independent of input order and of any split */
+    SL_DET_CORRECTLY_ROUNDED     /* the exact sum rounded once */
+} sl_determinism;
+const char *sl_determinism_name(sl_determinism d);
+
+/* Launch configuration. A variant's resolve() turns the user's request into exactly what
+ * the GPU launcher will run; the twin receives that resolved structure. */
+typedef struct {
+    uint32_t block;      /* threads per block (0: the variant's default) */
+    uint32_t grid;       /* blocks (0: derived from n and sm_count by resolve) */
+    uint32_t sm_count;   /* SMs of the target device; the CPU backend assumes 132 (H200) */
+    uint32_t items;      /* variant-specific work per thread (elements per load step,
+                            accumulators, tile size...); 0: the variant's default */
+    uint32_t addr_mod;   /* byte address of x[0] modulo 256 (vector variants peel a scalar
+                            head up to the next 16-byte boundary); 0 for cudaMalloc'ed data */
+    uint64_t order_seed; /* nondeterministic twins: seed of the sampled commit order */
+} sl_launch;
+
+#define SL_DEFAULT_SM_COUNT 132u
+
+/* Error-bound model of a variant, mapped onto reference/'s bound kinds by the caller. */
+typedef enum { SL_BOUND_NONE = 0, SL_BOUND_RECURSIVE, SL_BOUND_COMPENSATED,
+               SL_BOUND_CORRECTLY_ROUNDED } sl_bound_model;
+
+typedef struct sl_variant sl_variant;
+struct sl_variant {
+    const char *name;            /* e.g. "vec4" */
+    const char *family;          /* "ladder", "accuracy", "anchor", "reference" */
+    sl_determinism determinism;
+    const char *description;     /* one line */
+    unsigned dtypes;             /* SL_DTYPE_MASK(SL_F32) | ... : input formats accepted */
+    uint64_t max_n;              /* largest n accepted; 0 = any (n < 2^40) */
+    sl_bound_model bound;
+    int acc_wide;                /* 1: float32 input accumulated in float64 (fp64-acc) */
+    /* Fills the zero fields of cfg (block, grid, items) exactly as the launcher will. */
+    void (*resolve)(sl_launch *cfg, uint64_t n, sl_dtype dt);
+    /* Longest chain of roundings an input passes through, for the bound (k of gamma_k). */
+    double (*depth)(uint64_t n, sl_dtype dt, const sl_launch *cfg);
+    /* CPU twin: NULL for `cub` (CUB's order is its own) and for `exact` (computed by the
+     * reference). Returns 0, or -1 with err set (allocation failure, n too large). */
+    int (*cpu)(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
+               sl_err *err);
+    /* GPU entry (NULL when built without CUDA or when the variant has no kernel).
+     * workspace(): bytes of device scratch the launcher needs (the harness zeroes it once at
+     * allocation; a variant that uses counters leaves them zero when it finishes).
+     * gpu(): enqueues the whole sum on `stream` (a cudaStream_t) and writes the result,
+     * a float or a double per dt, to d_result. Every CUDA call is checked; a failure returns
+     * -1 with err naming the call, file, line and variant. */
+    size_t (*workspace)(uint64_t n, sl_dtype dt, const sl_launch *cfg);
+    int (*gpu)(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+               size_t work_bytes, void *d_result, void *stream, sl_err *err);
+};
+
+size_t sl_variant_count(void);
+const sl_variant *sl_variant_at(size_t i);
+const sl_variant *sl_variant_find(const char *name);       /* NULL when unknown */
+/* "all" or a comma-separated list of names; unknown names are an error naming them. */
+int sl_variant_parse_list(const char *list, const sl_variant **out, size_t max, size_t *count,
+                          sl_err *err);
+/* Resolves cfg for v (fills defaults, sm_count 0 -> SL_DEFAULT_SM_COUNT, then v->resolve). */
+void sl_variant_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt);
+/* Runs the twin after checking dtype and max_n (a clear error otherwise). */
+int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                   const sl_launch *cfg, double *result, sl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
