@@ -35,6 +35,8 @@ SL_DECLARE_CPU(atomic_block)     SL_DECLARE_GPU(atomic_block)
 SL_DECLARE_CPU(kahan)            SL_DECLARE_GPU(kahan)
 SL_DECLARE_CPU(fp64_acc)         SL_DECLARE_GPU(fp64_acc)
 SL_DECLARE_CPU(multipass)        SL_DECLARE_GPU(multipass)
+/* Beyond: correctly rounded, order-independent (superacc.c / superacc.cu) */
+SL_DECLARE_CPU(superacc)         SL_DECLARE_GPU(superacc)
 /* The anchor (no twin: CUB's order is its own) */
 void sl_cub_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt);
 double sl_cub_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg);
