@@ -11,13 +11,16 @@ extern "C" {
 
 #define SL_MAX_PARAMS 8
 
-typedef enum { SL_PARAM_INT, SL_PARAM_REAL } sl_param_type;
+/* SL_PARAM_ENUM: a whole number 0..k-1 that names one of `choices` ("nan|inf|..."); "key=name"
+ * and "key=index" both parse. */
+typedef enum { SL_PARAM_INT, SL_PARAM_REAL, SL_PARAM_ENUM } sl_param_type;
 
 typedef struct {
     const char *name;          /* key used as --param name=value */
     sl_param_type type;        /* SL_PARAM_INT values are whole numbers held in a double */
     double def, min, max;      /* default and accepted closed range */
     const char *description;   /* one line */
+    const char *choices;       /* SL_PARAM_ENUM only: '|'-separated names; NULL otherwise */
 } sl_param_desc;
 
 typedef struct { double v[SL_MAX_PARAMS]; } sl_params; /* values in the order of the descs */
@@ -44,6 +47,9 @@ double sl_params_get(const sl_dataset *ds, const sl_params *p, const char *key);
 /* Checks arguments (n, start+count <= n, params in range) and calls ds->fill. */
 int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                         const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err);
+
+/* Name of value v of an SL_PARAM_ENUM param, written into buf (NULL if not an enum/out of range). */
+const char *sl_param_choice(const sl_param_desc *d, double v, char *buf, size_t len);
 
 /* Counter-based RNG: a 64-bit value that depends only on (seed, stream, i). */
 uint64_t sl_rng_u64(uint64_t seed, uint64_t stream, uint64_t i);

@@ -48,6 +48,10 @@ int sl_table_null(sl_table *t);                     /* "-" in tables, empty in C
  * array of objects keyed by the headers, one object per line. Returns 0, or -1 on a
  * write error. */
 int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f);
+/* CSV header line only / CSV rows only (for writers that stream rows as they finish). */
+int sl_table_write_csv_header(const sl_table *t, FILE *f);
+int sl_table_write_csv_rows(const sl_table *t, FILE *f);
+void sl_table_clear_rows(sl_table *t);              /* keeps the columns */
 
 /* ---- strict parsers for options (return 0, or -1 with err naming the problem) ------------- */
 /* Non-negative integer: 123, 0x1f, 2^28, 1e6 (exact), 3*2^20; no sign, no junk, no overflow. */
@@ -56,6 +60,16 @@ int sl_parse_u64(const char *s, uint64_t *out, sl_err *err);
 int sl_parse_u64_list(const char *s, uint64_t *out, size_t max, size_t *count, sl_err *err);
 /* A decimal integer in [min, max]. */
 int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err);
+
+/* getopt_long diagnostics (opterr = 0, optstring starting with ':'): c is the '?' or ':'
+ * getopt_long returned; prints "sumlab CMD: unknown option '...'" or "option '...' needs a
+ * value" and returns 2 (the usage exit code). */
+int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_);
+
+/* The whole command line ("sumlab sum x.npy ..."), set by main() before dispatching, for
+ * provenance records; NULL/0 when a command is called directly (then use its own argv). */
+extern int sl_cli_argc;
+extern char **sl_cli_argv;
 
 /* One "sumlab <cmd>: message" line on stderr. */
 void sl_cli_msg(const char *cmd, const char *fmt, ...)

@@ -1,8 +1,14 @@
 /* sl_reference.h: the judge. The exact sum of a float32/float64 array (fixed-point
  * superaccumulator, checked against mpfr_sum), its correct rounding, and every metric
  * measured against it (errors, ulps, condition number, a-priori bounds), computed in MPFR.
- * Shares no code with kernels/. Assumptions: IEEE 754 binary32/binary64, round to nearest
- * even, two's-complement 64-bit integers. */
+ * Shares no code with kernels/.
+ *
+ * Implementation assumptions: IEEE 754 binary32/binary64 (same byte order as the integers),
+ * round to nearest even, two's-complement 64-bit integers with arithmetic right shift,
+ * 64-bit long long. MPFR's exponent range must be the default one (or at least contain
+ * [-1200, 1200]) while these functions run; they never change it.
+ * An exactness invariant that fails inside (an MPFR step reporting inexact where the code
+ * sized it to be exact) is a bug, never an input error: it prints a message and abort()s. */
 #ifndef SL_REFERENCE_H
 #define SL_REFERENCE_H
 #include <mpfr.h>
@@ -13,11 +19,15 @@ extern "C" {
 #endif
 
 /* ---- exact accumulation ------------------------------------------------------------- */
-typedef struct sl_exact sl_exact;          /* opaque superaccumulator: exact for n < 2^40 */
+/* Opaque superaccumulator (about 70 KB). Exact for any n (proved for n < 2^77 elements, the
+ * header promised n < 2^40); float32 and float64 inputs may be mixed in one accumulator.
+ * Cost: ~1-3 ns per element; sl_exact_round/sl_exact_get are O(4096) each, not O(n). */
+typedef struct sl_exact sl_exact;
 sl_exact *sl_exact_new(void);              /* NULL on allocation failure */
 void sl_exact_free(sl_exact *acc);
 void sl_exact_reset(sl_exact *acc);
-void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt); /* may be chunked */
+/* Adds n values; a long array may be added in any number of pieces, in any order. */
+void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt);
 /* Correctly rounded (nearest, ties to even) sum in format `to`, IEEE special-value rules:
  * any NaN -> NaN; +Inf and -Inf -> NaN; overflow -> +-Inf; exact zero -> +0 unless every
  * input was -0 (then -0); n = 0 -> +0. A float32 result is returned as the double holding it. */
@@ -30,25 +40,43 @@ int sl_exact_get(const sl_exact *acc, mpfr_t out);
 typedef struct {
     sl_dtype dtype;            /* the input's format */
     uint64_t n;
-    int finite;                /* 1 when no Inf/NaN input and no overflow of the exact sum */
+    int finite;                /* 1 when no Inf/NaN input and `rounded` is finite (the exact sum does not overflow dtype) */
     double rounded;            /* exact sum correctly rounded to dtype (the `exact` row) */
     double rounded_f64;        /* exact sum correctly rounded to double */
-    double abssum;             /* sum |x_i| rounded to double (+Inf if it overflows double) */
+    double rounded_f32;        /* exact sum correctly rounded to float (held in a double) */
+    double abssum;             /* sum |x_i| rounded to double (+Inf if it overflows double or an input is Inf; NaN if one is NaN) */
     double cond;               /* sum|x| / |sum x|; +Inf when sum x = 0 (and sum|x| > 0); 1 for all-zero input; NaN if not finite */
-    mpfr_t sum;                /* exact sum */
-    mpfr_t sumabs;             /* exact sum |x_i| */
+    mpfr_t sum;                /* exact sum (NaN/Inf per the special-value rules; -0 if every input is -0) */
+    mpfr_t sumabs;             /* exact sum |x_i| (NaN if an input is NaN, else +Inf if one is Inf) */
 } sl_reference;
 
+/* One pass over x (both sums come from the same superaccumulator). ref needs no
+ * initialisation; after every call with ref != NULL, success or not, release it with
+ * sl_reference_clear (on failure its values are NaN). Fails (non-zero, err filled when
+ * err != NULL) for x == NULL with n > 0, a bad dtype, or allocation failure. */
 int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, sl_err *err);
 void sl_reference_clear(sl_reference *ref);
 
-/* Errors of one result (a value of format result_dtype, passed as double). Inf/NaN rules:
- * a result equal to a special exact sum (same Inf, or NaN for NaN) has error 0; any other
- * mismatch involving a special value has abs_err = rel_err = ulps = +Inf. */
+/* The unit in the last place used by every metric, for a value r of format dt (r is a float
+ * value held in a double when dt = SL_F32):
+ *   r zero or subnormal in dt      -> the smallest subnormal of dt (2^-149 or 2^-1074)
+ *   r normal, 2^e <= |r| < 2^(e+1) -> 2^(e-p+1), p = 24 or 53 (a power of two 2^e takes the
+ *                                     ulp of its own binade, the larger one)
+ *   r = +-Inf                      -> the ulp of the largest binade (2^104 or 2^971)
+ *   r NaN                          -> NaN */
+double sl_ulp(double r, sl_dtype dt);
+
+/* Errors of one result (a value of format result_dtype, passed as double) against the exact
+ * sum S. Each field is computed exactly in MPFR and rounded once to the nearest double.
+ * Inf/NaN rules: S is "special" when it is NaN/Inf, or when its correct rounding R to
+ * result_dtype overflows to +-Inf. A non-finite result equal to R (same Inf, or NaN for NaN)
+ * has error 0; any other non-finite result, or a finite result against a NaN/Inf S, has
+ * abs_err = rel_err = ulps = +Inf. A finite result against a finite S that overflows
+ * result_dtype gets its true finite errors (ulp = that of the largest binade). */
 typedef struct {
     double abs_err;            /* |result - S| */
     double rel_err;            /* |result - S| / |S|; +Inf when S = 0 and result != 0; 0 when both 0 */
-    double ulps;               /* |result - S| / ulp(rounded S) in result_dtype (ulp of a subnormal/zero = the smallest subnormal) */
+    double ulps;               /* |result - S| / sl_ulp(R, result_dtype), R = S correctly rounded to result_dtype */
 } sl_errors;
 sl_errors sl_reference_errors(const sl_reference *ref, double result, sl_dtype result_dtype);
 
@@ -56,16 +84,23 @@ sl_errors sl_reference_errors(const sl_reference *ref, double result, sl_dtype r
  * Algorithms", ch. 4), with u_a the unit roundoff of the accumulator format, u_o that of the
  * output format, k the longest chain of roundings any input passes through, and
  * gamma_k = k u_a / (1 - k u_a):
- *   RECURSIVE      gamma_k * sum|x|              (+ u_o (|S| + gamma_k sum|x|) when acc != out)
- *   COMPENSATED    (2 u_a + 4 k u_a^2) * sum|x|   (+ the same output rounding term)
- *   CORRECTLY_ROUNDED  half an ulp of the rounded exact sum in the output format
- * Returns +Inf when the bound is vacuous (k u_a >= 1) and NaN for a non-finite reference. */
+ *   RECURSIVE      E = gamma_k * sum|x|
+ *   COMPENSATED    E = (2 u_a + 4 k u_a^2) * sum|x|
+ *   both: + u_o (|S| + E) when out is narrower than acc (f64 accumulator, f32 output; a
+ *         conversion to a wider format is exact and adds nothing)
+ *   CORRECTLY_ROUNDED  sl_ulp(R, out) / 2, R = S correctly rounded to out (+Inf if R is Inf);
+ *                      k and acc are ignored
+ * Evaluated in MPFR with every operation rounded upward (1 - k u_a downward) from the exact
+ * sum|x| and |S|, then rounded upward to double: the returned double is never below the
+ * formula's real value and exceeds it by at most a few ulps. Returns +Inf when the bound is
+ * vacuous (k u_a >= 1), NaN for a non-finite reference (ref->finite == 0), for k < 0 or NaN,
+ * and for SL_REF_BOUND_NONE. */
 typedef enum { SL_REF_BOUND_NONE = 0, SL_REF_BOUND_RECURSIVE, SL_REF_BOUND_COMPENSATED,
                SL_REF_BOUND_CORRECTLY_ROUNDED } sl_ref_bound_kind;
 double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, double k,
                           sl_dtype acc, sl_dtype out);
 
-double sl_unit_roundoff(sl_dtype dt);      /* 2^-24 or 2^-53 */
+double sl_unit_roundoff(sl_dtype dt);      /* 2^-24 or 2^-53 (NaN for an unknown dtype) */
 
 #ifdef __cplusplus
 }

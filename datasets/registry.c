@@ -1,0 +1,228 @@
+/* registry.c: the table of dataset families, parameter parsing ("key=value", strict) and the
+ * checked entry point sl_dataset_generate; also the public counter-based RNG and sl_det_log. */
+#include "sl_ds_impl.h"
+#include <errno.h>
+#include <stdlib.h>
+
+/* The one list of families: adding one is a new sl_dataset in a gen_*.c file and a row here. */
+static const sl_dataset *const sl_table[] = {
+    &sl_ds_uniform,      &sl_ds_uniform_sym,     &sl_ds_normal,      &sl_ds_cauchy,
+    &sl_ds_log_uniform,  &sl_ds_sorted_inc,      &sl_ds_sorted_dec,  &sl_ds_alternating,
+    &sl_ds_subnormal,    &sl_ds_ill_conditioned, &sl_ds_absorption,  &sl_ds_cancellation,
+    &sl_ds_overflow,     &sl_ds_special,
+};
+
+size_t sl_dataset_count(void) { return sizeof sl_table / sizeof sl_table[0]; }
+
+const sl_dataset *sl_dataset_at(size_t i) { return i < sl_dataset_count() ? sl_table[i] : NULL; }
+
+const sl_dataset *sl_dataset_find(const char *name)
+{
+    if (!name) return NULL;
+    for (size_t i = 0; i < sl_dataset_count(); i++)
+        if (!strcmp(sl_table[i]->name, name)) return sl_table[i];
+    return NULL;
+}
+
+void sl_params_defaults(const sl_dataset *ds, sl_params *p)
+{
+    for (int k = 0; k < SL_MAX_PARAMS; k++) p->v[k] = 0.0;
+    for (int k = 0; ds && k < ds->nparams && k < SL_MAX_PARAMS; k++) p->v[k] = ds->params[k].def;
+}
+
+/* Index of name in a '|'-separated list, or -1. */
+static int choice_index(const char *choices, const char *name)
+{
+    size_t len = strlen(name);
+    int idx = 0;
+    for (const char *c = choices; c && *c; idx++) {
+        const char *bar = strchr(c, '|');
+        size_t cl = bar ? (size_t)(bar - c) : strlen(c);
+        if (cl == len && len > 0 && !strncmp(c, name, len)) return idx;
+        if (!bar) break;
+        c = bar + 1;
+    }
+    return -1;
+}
+
+const char *sl_param_choice(const sl_param_desc *d, double v, char *buf, size_t len)
+{
+    if (!d || d->type != SL_PARAM_ENUM || !d->choices || !buf || len == 0 || !(v >= 0) || v != floor(v))
+        return NULL;
+    const char *c = d->choices;
+    for (double k = 0; k < v; k++) {
+        c = strchr(c, '|');
+        if (!c) return NULL;
+        c++;
+    }
+    const char *bar = strchr(c, '|');
+    size_t cl = bar ? (size_t)(bar - c) : strlen(c);
+    if (cl >= len) cl = len - 1;
+    memcpy(buf, c, cl);
+    buf[cl] = '\0';
+    return buf;
+}
+
+/* Appends the valid keys of ds to buf ("a, b, c" or "none"). */
+static void list_keys(const sl_dataset *ds, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (ds->nparams == 0) {
+        snprintf(buf, len, "none: '%s' takes no parameters", ds->name);
+        return;
+    }
+    size_t used = 0;
+    for (int k = 0; k < ds->nparams && used < len; k++) {
+        int w = snprintf(buf + used, len - used, "%s%s", k ? ", " : "", ds->params[k].name);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+}
+
+/* Checks one value against its desc; fills err and returns -1 when it does not fit. */
+static int check_value(const sl_dataset *ds, const sl_param_desc *d, double v, sl_err *err)
+{
+    if (!isfinite(v)) {
+        SL_ERRF(err, "dataset '%s': parameter %s=%g is not a finite number", ds->name, d->name, v);
+        return -1;
+    }
+    if (v < d->min || v > d->max) {
+        SL_ERRF(err, "dataset '%s': parameter %s=%.17g is outside [%.17g, %.17g]", ds->name, d->name,
+                v, d->min, d->max);
+        return -1;
+    }
+    if (d->type != SL_PARAM_REAL && v != floor(v)) {
+        SL_ERRF(err, "dataset '%s': parameter %s=%.17g must be a whole number", ds->name, d->name, v);
+        return -1;
+    }
+    return 0;
+}
+
+int sl_params_set(const sl_dataset *ds, sl_params *p, const char *kv, sl_err *err)
+{
+    if (!ds || !p || !kv) {
+        SL_ERRF(err, "sl_params_set: NULL argument");
+        return -1;
+    }
+    const char *eq = strchr(kv, '=');
+    if (!eq) {
+        SL_ERRF(err, "dataset '%s': parameter '%s' is not of the form key=value", ds->name, kv);
+        return -1;
+    }
+    size_t klen = (size_t)(eq - kv);
+    const char *val = eq + 1;
+    int idx = -1;
+    for (int k = 0; k < ds->nparams; k++)
+        if (strlen(ds->params[k].name) == klen && !strncmp(ds->params[k].name, kv, klen)) idx = k;
+    if (idx < 0) {
+        char keys[384];
+        list_keys(ds, keys, sizeof keys);
+        SL_ERRF(err, "dataset '%s': unknown parameter '%.*s' (valid: %s)", ds->name,
+                (int)(klen > 64 ? 64 : klen), kv, keys);
+        return -1;
+    }
+    const sl_param_desc *d = &ds->params[idx];
+    double v;
+    if (d->type == SL_PARAM_ENUM && choice_index(d->choices, val) >= 0) {
+        v = (double)choice_index(d->choices, val);
+    } else {
+        char *end = NULL;
+        errno = 0;
+        v = (*val && !strchr(" \t\n\v\f\r", *val)) ? strtod(val, &end) : 0.0;
+        if (!*val || strchr(" \t\n\v\f\r", *val) || end == val || *end != '\0' || errno == ERANGE) {
+            if (d->type == SL_PARAM_ENUM)
+                SL_ERRF(err, "dataset '%s': parameter %s='%s' is not one of %s", ds->name, d->name,
+                        val, d->choices);
+            else
+                SL_ERRF(err, "dataset '%s': parameter %s='%s' is not a number%s", ds->name, d->name,
+                        val, errno == ERANGE ? " (out of double range)" : "");
+            return -1;
+        }
+    }
+    if (check_value(ds, d, v, err)) return -1;
+    p->v[idx] = v;
+    return 0;
+}
+
+double sl_params_get(const sl_dataset *ds, const sl_params *p, const char *key)
+{
+    if (!ds || !p || !key) return NAN;
+    for (int k = 0; k < ds->nparams; k++)
+        if (!strcmp(ds->params[k].name, key)) return p->v[k];
+    return NAN;
+}
+
+/* Largest n accepted: indices stay exact in a double (2^52) with room to spare. */
+#define SL_N_MAX (1ull << 48)
+
+int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
+                        const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err)
+{
+    if (!ds || !ds->fill) {
+        SL_ERRF(err, "sl_dataset_generate: no dataset");
+        return -1;
+    }
+    if (dt != SL_F32 && dt != SL_F64) {
+        SL_ERRF(err, "dataset '%s': unknown dtype %d", ds->name, (int)dt);
+        return -1;
+    }
+    if (n > SL_N_MAX) {
+        SL_ERRF(err, "dataset '%s': n=%llu exceeds the largest supported size 2^48", ds->name,
+                (unsigned long long)n);
+        return -1;
+    }
+    if (start > n || count > n - start) {
+        SL_ERRF(err, "dataset '%s': slice [%llu, %llu+%llu) is outside [0, n=%llu)", ds->name,
+                (unsigned long long)start, (unsigned long long)start, (unsigned long long)count,
+                (unsigned long long)n);
+        return -1;
+    }
+    if (count > 0 && !out) {
+        SL_ERRF(err, "dataset '%s': NULL output buffer", ds->name);
+        return -1;
+    }
+    sl_params def;
+    if (!p) {
+        sl_params_defaults(ds, &def);
+        p = &def;
+    }
+    for (int k = 0; k < ds->nparams; k++)
+        if (check_value(ds, &ds->params[k], p->v[k], err)) return -1;
+    if (count == 0) return 0;
+    return ds->fill(ds, dt, seed, n, p, start, count, out, err);
+}
+
+uint64_t sl_rng_u64(uint64_t seed, uint64_t stream, uint64_t i) { return sl_rng_at(sl_rng_key(seed, stream), i); }
+
+double sl_rng_unit(uint64_t seed, uint64_t stream, uint64_t i) { return sl_u53(sl_rng_u64(seed, stream, i)); }
+
+double sl_det_log(double x)
+{
+    /* x = m * 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m-1)/(m+1). The
+     * exponent is taken from the bits (subnormals are scaled up first). */
+    int e = 0;
+    if (x < 0x1p-1022) {
+        x *= 0x1p54;
+        e = -54;
+    }
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    e += (int)((b >> 52) & 0x7FF) - 1023;
+    b = (b & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull; /* m in [1, 2) */
+    double m;
+    memcpy(&m, &b, sizeof m);
+    if (m > 1.4142135623730951) {
+        m *= 0.5;
+        e += 1;
+    }
+    double s = (m - 1.0) / (m + 1.0), s2 = s * s, s4 = s2 * s2, s8 = s4 * s4;
+    /* atanh(s)/s = sum s^(2k)/(2k+1); |s| < 0.1716 so s^2 < 0.0295: 12 terms reach 2^-60.
+     * Estrin's scheme keeps the dependency chain short. */
+    double p0 = (1.0 + s2 * (1.0 / 3.0)) + s4 * (1.0 / 5.0 + s2 * (1.0 / 7.0));
+    double p1 = (1.0 / 9.0 + s2 * (1.0 / 11.0)) + s4 * (1.0 / 13.0 + s2 * (1.0 / 15.0));
+    double p2 = (1.0 / 17.0 + s2 * (1.0 / 19.0)) + s4 * (1.0 / 21.0 + s2 * (1.0 / 23.0));
+    double t = p0 + s8 * (p1 + s8 * p2);
+    /* ln 2 split so that e * LN2_HI is exact (fdlibm's constants). */
+    const double LN2_HI = 6.93147180369123816490e-01, LN2_LO = 1.90821492927058770002e-10;
+    return (double)e * LN2_HI + ((double)e * LN2_LO + 2.0 * s * t);
+}

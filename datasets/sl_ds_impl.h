@@ -1,0 +1,158 @@
+/* sl_ds_impl.h: internals shared by the dataset generators (not part of the public contract):
+ * the inline counter-based RNG, the Feistel permutation of [0,n), exact float helpers and the
+ * per-family dataset descriptors the registry lists. */
+#ifndef SL_DS_IMPL_H
+#define SL_DS_IMPL_H
+#include "sl_datasets.h"
+#include <math.h>
+#include <stdio.h>
+
+/* Floating-point assumptions: IEEE-754 binary32/binary64, round to nearest even, no
+ * contraction (-ffp-contract=off). Only +, -, *, /, sqrt, floor, frexp and ldexp are used on
+ * values: they are correctly rounded or exact, so every machine produces the same bits. No
+ * other libm function is called (their last bit differs between libm versions). */
+
+/* ---- counter-based RNG: SplitMix64 output function on a per-(seed, stream) key ---------- */
+#define SL_GOLDEN 0x9E3779B97F4A7C15ull
+
+static inline uint64_t sl_mix64(uint64_t z)
+{
+    z ^= z >> 30;
+    z *= 0xBF58476D1CE4E5B9ull;
+    z ^= z >> 27;
+    z *= 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return z;
+}
+
+/* Key of a (seed, stream) pair; value i of the stream is sl_rng_at(key, i). */
+static inline uint64_t sl_rng_key(uint64_t seed, uint64_t stream)
+{
+    return sl_mix64(sl_mix64(seed ^ 0x6A09E667F3BCC909ull) + stream * 0xD1B54A32D192ED03ull +
+                    0x3C6EF372FE94F82Bull);
+}
+static inline uint64_t sl_rng_at(uint64_t key, uint64_t i) { return sl_mix64(key + (i + 1u) * SL_GOLDEN); }
+
+/* Bits to values, exact in the named format. */
+static inline double sl_u53(uint64_t u) { return (double)(u >> 11) * 0x1p-53; }      /* [0,1) */
+static inline double sl_u24(uint64_t u) { return (double)(u >> 40) * 0x1p-24; }      /* [0,1) */
+
+/* Stream of a family: a hash of its name, so families with one seed are unrelated. */
+static inline uint64_t sl_name_stream(const char *name)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (; *name; name++) h = (h ^ (unsigned char)*name) * 0x100000001B3ull;
+    return h;
+}
+
+/* ---- pseudo-random permutation of [0,n): a 4-round (unbalanced when needed) Feistel network
+ * on [0, 2^bits), 2^bits >= n the next power of two, with cycle walking: the domain is < 2n,
+ * so fewer than 2 passes per element on average. ------------------------------------------ */
+typedef struct {
+    uint64_t n;
+    unsigned la, lb; /* bits of the left and right halves (la + lb = bits, la <= lb) */
+    uint64_t key[4];
+} sl_perm;
+
+static inline void sl_perm_init(sl_perm *p, uint64_t n, uint64_t seed, uint64_t stream)
+{
+    unsigned bits = 0;
+    while (bits < 64 && (1ull << bits) < n) bits++;
+    if (bits < 2) bits = 2;
+    p->n = n;
+    p->la = bits / 2u;
+    p->lb = bits - p->la;
+    for (int r = 0; r < 4; r++) p->key[r] = sl_rng_at(sl_rng_key(seed, stream), (uint64_t)r);
+}
+
+/* Round function: `out` (>= 1) pseudo-random bits of (x, key). */
+static inline uint64_t sl_perm_round(uint64_t x, uint64_t key, unsigned out)
+{
+    uint64_t h = (x + key) * 0xD6E8FEB86659FD93ull;
+    h ^= h >> 32;
+    h *= 0xD6E8FEB86659FD93ull;
+    return h >> (64u - out);
+}
+
+static inline uint64_t sl_perm_apply(const sl_perm *p, uint64_t x)
+{
+    if (p->n <= 1) return 0;
+    do {
+        unsigned sl = p->la, sr = p->lb;
+        uint64_t l = x >> sr, r = x & ((1ull << sr) - 1u);
+        for (int k = 0; k < 4; k++) { /* (l: sl bits, r: sr bits) -> (r, l ^ F(r)) */
+            uint64_t t = l ^ sl_perm_round(r, p->key[k], sl);
+            l = r;
+            r = t;
+            unsigned u = sl;
+            sl = sr;
+            sr = u;
+        }
+        x = (l << sr) | r;
+    } while (x >= p->n);
+    return x;
+}
+
+/* ---- exact float helpers ----------------------------------------------------------------- */
+/* Format facts: precision in bits, smallest normal / subnormal exponent, largest exponent. */
+static inline int sl_fmt_prec(sl_dtype dt) { return dt == SL_F64 ? 53 : 24; }
+static inline int sl_fmt_emin(sl_dtype dt) { return dt == SL_F64 ? -1022 : -126; }
+static inline int sl_fmt_esub(sl_dtype dt) { return dt == SL_F64 ? -1074 : -149; }
+static inline int sl_fmt_emax(sl_dtype dt) { return dt == SL_F64 ? 1023 : 127; }
+static inline double sl_fmt_max(sl_dtype dt) { return dt == SL_F64 ? 0x1.fffffffffffffp1023 : 0x1.fffffep127; }
+
+/* 2^e as a double for -1074 <= e <= 1023, built from bits (exact). */
+static inline double sl_pow2(int e)
+{
+    uint64_t b;
+    if (e >= -1022) b = (uint64_t)(e + 1023) << 52;
+    else b = 1ull << (e + 1074);
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* Uniform mantissa in [1,2) with the format's precision (exact in the format). */
+static inline double sl_mant(uint64_t u, sl_dtype dt)
+{
+    return 1.0 + (dt == SL_F64 ? (double)(u >> 12) * 0x1p-52 : (double)(u >> 41) * 0x1p-23);
+}
+
+/* Rounds a double to the format once (to float for f32). */
+static inline double sl_round_fmt(double x, sl_dtype dt) { return dt == SL_F64 ? x : (double)(float)x; }
+
+/* Deterministic natural logarithm for x > 0 finite (IEEE ops only; a few ulp). */
+double sl_det_log(double x);
+
+/* Loops that write a value expression for i in [start, start+count) into out as float or
+ * double. EXPR is a double already exactly representable in the format (or rounded once by
+ * the float conversion). */
+#define SL_FILL_LOOP(dt, out, start, count, EXPR)                                          \
+    do {                                                                                   \
+        if ((dt) == SL_F64) {                                                              \
+            double *o_ = (double *)(out);                                                  \
+            for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
+                const uint64_t i = (start) + j_;                                           \
+                o_[j_] = (EXPR);                                                           \
+            }                                                                              \
+        } else {                                                                           \
+            float *o_ = (float *)(out);                                                    \
+            for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
+                const uint64_t i = (start) + j_;                                           \
+                o_[j_] = (float)(EXPR);                                                    \
+            }                                                                              \
+        }                                                                                  \
+    } while (0)
+
+/* Error helper. */
+#define SL_ERRF(err, ...)                                                                  \
+    do {                                                                                   \
+        if (err) snprintf((err)->msg, SL_ERRLEN, __VA_ARGS__);                             \
+    } while (0)
+
+/* Families (defined in gen_*.c, listed in registry.c). */
+extern const sl_dataset sl_ds_uniform, sl_ds_uniform_sym, sl_ds_normal, sl_ds_cauchy,
+    sl_ds_log_uniform, sl_ds_sorted_inc, sl_ds_sorted_dec, sl_ds_alternating, sl_ds_subnormal,
+    sl_ds_ill_conditioned, sl_ds_absorption, sl_ds_cancellation, sl_ds_overflow, sl_ds_special;
+
+#endif

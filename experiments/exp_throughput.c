@@ -1,0 +1,142 @@
+/* exp_throughput.c: how fast? throughput-vs-n times every GPU variant (CUB included, as a
+ * registry row) and the device's streaming-read ceiling on the same input in the same
+ * process; tradeoff measures error and throughput of every variant on a few families at one
+ * large n (one point per variant in the chart). Both are GPU-only: on the CPU backend the
+ * twins' wall clock says nothing about a GPU, so they are skipped with a note. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_experiments.h"
+#include "sl_gpu.h"
+
+static const sl_dtype dtypes[] = {SL_F32, SL_F64};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The read-ceiling row of context c: its own upload of x, R timed streaming reads. */
+static int ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err)
+{
+    if (sl_run_has(run, c, "read-ceiling") || sl_run_stopped(run)) return 0;
+    sl_gpu_ctx *ctx = NULL;
+    double *t = malloc((size_t)reps * sizeof *t);
+    if (!t) { snprintf(err->msg, sizeof err->msg, "out of memory"); return -1; }
+    sl_err e = {{0}};
+    if (sl_gpu_ctx_create(&ctx, x, c->n, c->dt, 0, &e) ||
+        sl_gpu_ctx_read_ceiling(ctx, reps, 1, t, &e)) {
+        if (ctx) sl_gpu_ctx_destroy(ctx);
+        free(t);
+        snprintf(err->msg, sizeof err->msg, "read ceiling at n=%llu %s: %.400s", (unsigned long long)c->n,
+                 sl_dtype_name(c->dt), e.msg);
+        return -1;
+    }
+    sl_gpu_ctx_destroy(ctx);
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    sl_row row;
+    memset(&row, 0, sizeof row);
+    row.backend = "gpu";
+    row.reps = reps;
+    row.time_ms_min = t[0];
+    row.time_ms_max = t[reps - 1];
+    row.time_ms_median = (reps & 1) ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    row.gbps = (double)c->n * (double)sl_dtype_size(c->dt) / (row.time_ms_median * 1e6);
+    row.bound = NAN;
+    free(t);
+    return sl_run_write(run, c, NULL, "read-ceiling", "ok", &row, NULL, 0,
+                        "streaming-read kernel: 16-byte loads, minimal work", err);
+}
+
+/* ---- throughput-vs-n -------------------------------------------------------------------- */
+static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
+{
+    if (!run->on_gpu) {
+        if (exec) sl_run_note(run, "throughput-vs-n skipped: the CPU backend has no GPU timings "
+                                   "(run on a GPU: `sumlab run throughput-vs-n --backend gpu`)");
+        return 0;
+    }
+    const sl_dataset *ds = sl_dataset_find("uniform");
+    if (!ds) ds = sl_dataset_at(0);
+    uint64_t ns[32];
+    int nn = run->preset == SL_PRESET_FULL ? sl_exp_sizes(1024, (uint64_t)1 << 28, 1, ns, 32)
+             : run->preset == SL_PRESET_QUICK ? sl_exp_sizes((uint64_t)1 << 16, (uint64_t)1 << 26, 2, ns, 32)
+                                              : sl_exp_sizes((uint64_t)1 << 12, (uint64_t)1 << 16, 2, ns, 32);
+    int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
+    sl_params p;
+    sl_params_defaults(ds, &p);
+    for (int t = 0; t < 2; t++)
+        for (int k = 0; k < nn; k++) {
+            double w = sl_exp_work(ns[k], reps) / 8;   /* no reference per rep: cheaper per element */
+            if (!exec) { *work += w; continue; }
+            if (sl_run_stopped(run)) return 0;
+            sl_rowctx c = {.experiment = "throughput-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
+                           .config = "default", .sweep = "n", .sweep_value = NAN};
+            sl_rowctx_params(&c, ds, &p);
+            sl_launch req;
+            memset(&req, 0, sizeof req);
+            req.order_seed = run->seed;
+            if (sl_exp_step(run, &c, &p, &req, reps, reps, 0, w, err)) return -1;
+            if (!sl_run_has(run, &c, "read-ceiling") && !sl_run_stopped(run)) {
+                sl_err ge = {{0}};
+                void *x = sl_exp_generate(run, ds, &p, c.dt, c.n, &ge);
+                if (!x) { snprintf(err->msg, sizeof err->msg, "%s", ge.msg); return -1; }
+                int rc = ceiling_row(run, &c, x, reps, err);
+                free(x);
+                if (rc) return -1;
+            }
+        }
+    return 0;
+}
+
+double sl_exp_tp_plan(sl_run *run)
+{
+    double w = 0;
+    tp_walk(run, 0, &w, NULL);
+    return w;
+}
+int sl_exp_tp(sl_run *run, sl_err *err) { return tp_walk(run, 1, NULL, err); }
+
+/* ---- tradeoff ----------------------------------------------------------------------------- */
+static const char *const tradeoff_datasets[] = {"uniform", "uniform-sym", "normal", "log-uniform",
+                                                "sorted-inc", "alternating"};
+
+static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
+{
+    if (!run->on_gpu) {
+        if (exec) sl_run_note(run, "tradeoff skipped: throughput is a GPU measurement and the CPU "
+                                   "backend has none (the accuracy half is in accuracy-vs-n)");
+        return 0;
+    }
+    uint64_t n = run->preset == SL_PRESET_FULL ? (uint64_t)1 << 26
+                 : run->preset == SL_PRESET_QUICK ? (uint64_t)1 << 22 : (uint64_t)1 << 16;
+    int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
+    for (size_t d = 0; d < sizeof tradeoff_datasets / sizeof tradeoff_datasets[0]; d++) {
+        const sl_dataset *ds = sl_dataset_find(tradeoff_datasets[d]);
+        if (!ds) continue;
+        sl_params p;
+        sl_params_defaults(ds, &p);
+        for (int t = 0; t < 2; t++) {
+            double w = sl_exp_work(n, reps) / 4;
+            if (!exec) { *work += w; continue; }
+            if (sl_run_stopped(run)) return 0;
+            sl_rowctx c = {.experiment = "tradeoff", .ds = ds, .dt = dtypes[t], .n = n,
+                           .config = "default", .sweep = "n", .sweep_value = NAN};
+            sl_rowctx_params(&c, ds, &p);
+            sl_launch req;
+            memset(&req, 0, sizeof req);
+            req.order_seed = run->seed;
+            if (sl_exp_step(run, &c, &p, &req, reps, reps, 0, w, err)) return -1;
+        }
+    }
+    return 0;
+}
+
+double sl_exp_tradeoff_plan(sl_run *run)
+{
+    double w = 0;
+    to_walk(run, 0, &w, NULL);
+    return w;
+}
+int sl_exp_tradeoff(sl_run *run, sl_err *err) { return to_walk(run, 1, NULL, err); }

@@ -1,0 +1,489 @@
+/* accuracy.c: resolve(), depth() and CPU twins of the accuracy variants (serial, pairwise,
+ * atomic-block, kahan, fp64-acc, multipass). Each twin repeats its kernel's adds (accuracy.cu)
+ * in the same order for the same resolved sl_launch, so a GPU result equals its twin's bits.
+ *
+ * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, FLT_EVAL_METHOD 0
+ * (x86-64 SSE2), -ffp-contract=off, no fast-math. Binary32 steps are done in float variables
+ * (or with sl_tw_add), each rounding once, exactly as the GPU does. */
+#include <math.h>
+#include <stdlib.h>
+#include "sl_variant_impl.h"
+#include "sl_twin.h"
+#include "sl_accuracy.h"
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+static uint32_t block32(uint32_t req, uint32_t dflt)
+{
+    if (req == 0) return dflt;
+    uint32_t b = (req + 31u) / 32u * 32u;
+    return b > 1024u ? 1024u : b;
+}
+
+/* Compensated pair (s, e) add in format dt (mirror of PairOp::add). */
+static void pair_add(double *s, double *e, double s2, double e2, sl_dtype dt)
+{
+    if (dt == SL_F32) {
+        float a = (float)*s, b = (float)s2;
+        float S = a + b;
+        float bp = S - a;
+        float err = (a - (S - bp)) + (b - bp);
+        float ee = (float)*e + (float)e2;
+        *s = S;
+        *e = err + ee;
+    } else {
+        double a = *s, b = s2;
+        double S = a + b;
+        double bp = S - a;
+        double err = (a - (S - bp)) + (b - bp);
+        double ee = *e + e2;
+        *s = S;
+        *e = err + ee;
+    }
+}
+
+/* Mirror of op_warp<PairOp>: v arrays of 32 lanes. */
+static void pair_warp(double s[32], double e[32], sl_dtype dt)
+{
+    for (int off = 16; off > 0; off >>= 1)
+        for (int i = 0; i < off; i++) pair_add(&s[i], &e[i], s[i + off], e[i + off], dt);
+}
+/* Mirror of op_block<PairOp>: threads' pairs -> 32 warp slots (missing: (+0,+0)) -> warp. */
+static void pair_block(const double *s, const double *e, uint32_t block, sl_dtype dt, double *rs,
+                       double *re)
+{
+    double ss[32], se[32], ls[32], le[32];
+    for (int w = 0; w < 32; w++) ss[w] = se[w] = 0.0;
+    for (uint32_t w = 0; w < block / 32u; w++) {
+        for (int l = 0; l < 32; l++) {
+            ls[l] = s[w * 32u + (uint32_t)l];
+            le[l] = e[w * 32u + (uint32_t)l];
+        }
+        pair_warp(ls, le, dt);
+        ss[w] = ls[0];
+        se[w] = le[0];
+    }
+    pair_warp(ss, se, dt);
+    *rs = ss[0];
+    *re = se[0];
+}
+
+/* ================================ serial ===================================================
+ * Order: s = -0; s = s + x[i], i = 0..n-1 (so s = x[0] after the first add, exactly);
+ * n = 0 gives +0. One block of SL_SERIAL_BLOCK threads, thread 0 adds, the rest stage data. */
+void sl_serial_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)n; (void)dt;
+    cfg->block = SL_SERIAL_BLOCK;
+    cfg->grid = 1;
+    cfg->items = SL_SERIAL_CHUNK;
+}
+
+double sl_serial_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)dt; (void)cfg;
+    return n ? (double)(n - 1) : 0.0;
+}
+
+int sl_serial_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
+                  sl_err *err)
+{
+    (void)cfg; (void)err;
+    if (dt == SL_F32) {
+        const float *xf = (const float *)x;
+        float s = -0.0f;
+        for (uint64_t i = 0; i < n; i++) s = s + xf[i];
+        *result = n ? (double)s : 0.0;
+    } else {
+        const double *xd = (const double *)x;
+        double s = -0.0;
+        for (uint64_t i = 0; i < n; i++) s = s + xd[i];
+        *result = n ? s : 0.0;
+    }
+    return 0;
+}
+
+/* ================================ pairwise (CPU only) =======================================
+ * Balanced tree, split at the largest power of two strictly below n: sum(x, n) =
+ * sum(x, p) + sum(x + p, n - p) with p = 2^floor(log2(n-1)); leaves are single elements
+ * (no blocking). Computed iteratively with a binary-counter stack of <= 64 partial sums:
+ * equal-size neighbours merge left + right; the remaining stack (sizes = binary digits of n,
+ * largest first) is folded right to left: P_a + (P_b + (... + P_z)). Depth ceil(log2 n). */
+void sl_pairwise_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)n; (void)dt;
+    cfg->block = 1;
+    cfg->grid = 1;
+    cfg->items = 1;
+}
+
+double sl_pairwise_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)dt; (void)cfg;
+    return (double)sl_tw_ceil_log2(n);
+}
+
+#define SL_PAIRWISE_BODY(T, xs)                                                             \
+    do {                                                                                    \
+        T st[66];                                                                           \
+        int top = 0;                                                                        \
+        for (uint64_t i = 0; i < n; i++) {                                                  \
+            T v = xs[i];                                                                    \
+            /* i+1 has as many trailing zero bits as merges are due */                      \
+            for (uint64_t c = i + 1; (c & 1u) == 0; c >>= 1) v = st[--top] + v;            \
+            st[top++] = v;                                                                  \
+        }                                                                                   \
+        T r = top ? st[top - 1] : (T)0;                                                     \
+        for (int k = top - 2; k >= 0; k--) r = st[k] + r;                                   \
+        *result = (double)r;                                                                \
+    } while (0)
+
+int sl_pairwise_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
+                    sl_err *err)
+{
+    (void)cfg; (void)err;
+    if (dt == SL_F32) {
+        const float *xf = (const float *)x;
+        SL_PAIRWISE_BODY(float, xf);
+    } else {
+        const double *xd = (const double *)x;
+        SL_PAIRWISE_BODY(double, xd);
+    }
+    return 0;
+}
+
+/* ================================ grid-stride engine =======================================
+ * Shared by atomic-block (plain adds in the input format), fp64-acc (plain adds in double)
+ * and kahan (Kahan lanes, compensated-pair tree). Thread g of T = grid*block threads keeps one
+ * accumulator per vector lane (W = 4 floats / 2 doubles per 16-byte load):
+ *   g < head: lane 0 takes x[g]  (head: elements before the first 16-byte boundary)
+ *   j = g, g+T, ...: lane k takes x[head + j*W + k]     (nv = (n-head)/W full vectors)
+ *   g < tail: lane 0 takes x[head + nv*W + g]
+ *   thread value: W=4: (l0+l1)+(l2+l3); W=2: l0+l1   (+ is the variant's combine)
+ * then the block tree (sl_block_sum shape), then the variant's device step. */
+typedef enum { GS_PLAIN = 0, GS_WIDE, GS_KAHAN } gs_kind;
+
+static void sl_gs_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    cfg->block = block32(cfg->block, SL_ACC_BLOCK);
+    if (cfg->items == 0) cfg->items = SL_ACC_ITEMS;
+    if (cfg->grid == 0) {
+        uint64_t nv = n / sl_acc_vw(dt);
+        uint64_t g = ceil_div(nv ? nv : 1, (uint64_t)cfg->block * cfg->items);
+        uint32_t per_sm = SL_ACC_THREADS_PER_SM / cfg->block;
+        uint64_t maxg = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
+        if (maxg == 0) maxg = 1;
+        cfg->grid = (uint32_t)(g < maxg ? g : maxg);
+    }
+    if (cfg->grid > SL_ACC_MAX_GRID) cfg->grid = SL_ACC_MAX_GRID;
+}
+
+static double gs_depth_threads(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    uint64_t T = (uint64_t)cfg->grid * cfg->block;
+    uint64_t nv = n / sl_acc_vw(dt);
+    return (double)ceil_div(nv, T ? T : 1) + 2.0 + (dt == SL_F64 ? 1.0 : 2.0) +
+           sl_tw_depth_block_sum(cfg->block);
+}
+
+/* Per-thread values after the lane combine: vs[t] (plain/wide) or the pair (vs[t], ve[t]). */
+static int gs_thread_values(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                            gs_kind kind, double *vs, double *ve, const char *vname, sl_err *err)
+{
+    const uint32_t W = sl_acc_vw(dt);
+    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
+    const uint64_t head = sl_acc_head(n, dt, cfg->addr_mod);
+    const uint64_t nv = (n - head) / W;
+    const uint64_t ts = head + nv * W;
+    const sl_dtype acc = kind == GS_WIDE ? SL_F64 : dt;
+    double *a = malloc(T * W * sizeof *a);
+    double *c = kind == GS_KAHAN ? calloc(T * W, sizeof *c) : NULL;
+    if (!a || (kind == GS_KAHAN && !c)) {
+        free(a);
+        free(c);
+        return sl_kerr(err, "%s: out of memory for %llu thread states", vname, (unsigned long long)T);
+    }
+    for (uint64_t i = 0; i < T * W; i++) a[i] = 0.0;
+
+#define GS_LANE_ADD(idx, xval)                                                                \
+    do {                                                                                      \
+        uint64_t q_ = (idx);                                                                  \
+        double xv_ = (xval);                                                                  \
+        if (kind == GS_KAHAN) {                                                               \
+            if (dt == SL_F32) {                                                               \
+                float S = (float)a[q_], C = (float)c[q_], X = (float)xv_;                     \
+                float y = X - C;                                                              \
+                float t = S + y;                                                              \
+                c[q_] = (double)((t - S) - y);                                                \
+                a[q_] = (double)t;                                                            \
+            } else {                                                                          \
+                double S = a[q_], C = c[q_];                                                  \
+                double y = xv_ - C;                                                           \
+                double t = S + y;                                                             \
+                c[q_] = (t - S) - y;                                                          \
+                a[q_] = t;                                                                    \
+            }                                                                                 \
+        } else {                                                                              \
+            a[q_] = sl_tw_add(a[q_], xv_, acc);                                               \
+        }                                                                                     \
+    } while (0)
+
+    for (uint64_t g = 0; g < head && g < T; g++) GS_LANE_ADD(g * W, sl_tw_load(x, dt, g));
+    {
+        uint64_t g = 0;
+        for (uint64_t j = 0; j < nv; j++) {
+            const uint64_t base = head + j * W;
+            for (uint32_t k = 0; k < W; k++) GS_LANE_ADD(g * W + k, sl_tw_load(x, dt, base + k));
+            if (++g == T) g = 0;
+        }
+    }
+    for (uint64_t g = 0; g < n - ts && g < T; g++) GS_LANE_ADD(g * W, sl_tw_load(x, dt, ts + g));
+#undef GS_LANE_ADD
+
+    for (uint64_t t = 0; t < T; t++) {
+        const double *l = a + t * W;
+        if (kind == GS_KAHAN) {
+            const double *cc = c + t * W;
+            /* lane k leaves as (s, -c) */
+            double s0 = l[0], e0 = -cc[0], s1 = l[1], e1 = -cc[1];
+            pair_add(&s0, &e0, s1, e1, dt);
+            if (W == 4) {
+                double s2 = l[2], e2 = -cc[2], s3 = l[3], e3 = -cc[3];
+                pair_add(&s2, &e2, s3, e3, dt);
+                pair_add(&s0, &e0, s2, e2, dt);
+            }
+            vs[t] = s0;
+            ve[t] = e0;
+        } else if (W == 4) {
+            vs[t] = sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc);
+        } else {
+            vs[t] = sl_tw_add(l[0], l[1], acc);
+        }
+    }
+    free(a);
+    free(c);
+    return 0;
+}
+
+/* Block values: bs[b] (plain/wide) or (bs[b], be[b]). */
+static int gs_block_values(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                           gs_kind kind, double **bs, double **be, const char *vname, sl_err *err)
+{
+    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
+    if (cfg->block == 0 || cfg->block % 32u || cfg->block > 1024u || cfg->grid == 0)
+        return sl_kerr(err, "%s: unresolved launch configuration (block %u, grid %u)", vname,
+                       cfg->block, cfg->grid);
+    double *vs = malloc(T * sizeof *vs);
+    double *ve = kind == GS_KAHAN ? malloc(T * sizeof *ve) : NULL;
+    *bs = malloc(cfg->grid * sizeof **bs);
+    *be = kind == GS_KAHAN ? malloc(cfg->grid * sizeof **be) : NULL;
+    if (!vs || !*bs || (kind == GS_KAHAN && (!ve || !*be))) {
+        free(vs); free(ve); free(*bs); free(*be);
+        *bs = *be = NULL;
+        return sl_kerr(err, "%s: out of memory", vname);
+    }
+    if (gs_thread_values(x, n, dt, cfg, kind, vs, ve, vname, err)) {
+        free(vs); free(ve); free(*bs); free(*be);
+        *bs = *be = NULL;
+        return -1;
+    }
+    const sl_dtype acc = kind == GS_WIDE ? SL_F64 : dt;
+    for (uint32_t b = 0; b < cfg->grid; b++) {
+        const uint64_t o = (uint64_t)b * cfg->block;
+        if (kind == GS_KAHAN)
+            pair_block(vs + o, ve + o, cfg->block, dt, &(*bs)[b], &(*be)[b]);
+        else
+            (*bs)[b] = sl_tw_block_sum(vs + o, cfg->block, acc);
+    }
+    free(vs);
+    free(ve);
+    return 0;
+}
+
+/* ================================ atomic-block ==============================================
+ * Block sums in the input format (engine above), then *result = +0 (memset) and one
+ * atomicAdd per block: r = r + b_pi(0), r + b_pi(1), ... The twin draws the commit order pi as
+ * a Fisher-Yates shuffle of the blocks with j = sl_tw_hash(order_seed, i) % (i+1). */
+void sl_atomic_block_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt) { sl_gs_resolve(cfg, n, dt); }
+
+double sl_atomic_block_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    return gs_depth_threads(n, dt, cfg) + (double)cfg->grid;
+}
+
+int sl_atomic_block_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                        double *result, sl_err *err)
+{
+    double *bs, *be;
+    if (gs_block_values(x, n, dt, cfg, GS_PLAIN, &bs, &be, "atomic-block", err)) return -1;
+    const uint32_t G = cfg->grid;
+    uint32_t *perm = malloc(G * sizeof *perm);
+    if (!perm) {
+        free(bs);
+        return sl_kerr(err, "atomic-block: out of memory");
+    }
+    for (uint32_t i = 0; i < G; i++) perm[i] = i;
+    for (uint32_t i = G - 1; i > 0; i--) {
+        uint32_t j = (uint32_t)(sl_tw_hash(cfg->order_seed, i) % ((uint64_t)i + 1u));
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    double r = 0.0;
+    for (uint32_t i = 0; i < G; i++) r = sl_tw_add(r, bs[perm[i]], dt);
+    *result = r;
+    free(perm);
+    free(bs);
+    return 0;
+}
+
+/* ================================ kahan =====================================================
+ * Kahan lanes (y = x - c; t = s + y; c = (t - s) - y; s = t) leave as pairs (s, -c); pairs
+ * combine by TwoSum with carried errors: s = s1+s2, bp = s-s1, err = (s1-(s-bp)) + (s2-bp),
+ * e = err + (e1+e2); lanes -> warp -> block -> last-block finish (thread t: a = (+0,+0);
+ * a = a (+) p[i] for i = t, t+block, ...; block tree); result fl(s + e) in the input format. */
+void sl_kahan_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt) { sl_gs_resolve(cfg, n, dt); }
+
+double sl_kahan_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    return gs_depth_threads(n, dt, cfg) + sl_tw_depth_finish(cfg->grid, cfg->block);
+}
+
+int sl_kahan_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
+                 sl_err *err)
+{
+    double *bs, *be;
+    if (gs_block_values(x, n, dt, cfg, GS_KAHAN, &bs, &be, "kahan", err)) return -1;
+    const uint32_t B = cfg->block, G = cfg->grid;
+    double ts[1024], te[1024];
+    for (uint32_t t = 0; t < B; t++) {
+        double s = 0.0, e = 0.0;
+        for (uint64_t i = t; i < G; i += B) pair_add(&s, &e, bs[i], be[i], dt);
+        ts[t] = s;
+        te[t] = e;
+    }
+    double s, e;
+    pair_block(ts, te, B, dt, &s, &e);
+    *result = dt == SL_F32 ? (double)((float)s + (float)e) : s + e;
+    free(bs);
+    free(be);
+    return 0;
+}
+
+/* ================================ fp64-acc ==================================================
+ * float32 input; the engine in double (each float converted exactly), block sums, the
+ * sl_device_finish order in double (sl_tw_finish), then one rounding to float. */
+void sl_fp64_acc_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt) { sl_gs_resolve(cfg, n, dt); }
+
+double sl_fp64_acc_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    return gs_depth_threads(n, dt, cfg) + sl_tw_depth_finish(cfg->grid, cfg->block);
+}
+
+int sl_fp64_acc_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
+                    sl_err *err)
+{
+    if (dt != SL_F32) return sl_kerr(err, "fp64-acc: float32 input only");
+    double *bs, *be;
+    if (gs_block_values(x, n, dt, cfg, GS_WIDE, &bs, &be, "fp64-acc", err)) return -1;
+    double r = sl_tw_finish(bs, cfg->grid, cfg->block, SL_F64);
+    *result = (double)(float)r;
+    free(bs);
+    return 0;
+}
+
+/* ================================ multipass =================================================
+ * Config-independent: tiles of SL_MP_TILE elements by index; tile reduced in a fixed order
+ * by a fixed block of SL_MP_BLOCK threads (the block is part of the algorithm: resolve
+ * forces it and items = tile size; only the grid is free and changes nothing). In a tile,
+ * with W = 4 (float) / 2 (double) and J = TILE/(BLOCK*W): thread t, lane k:
+ * a_k = e(t*W+k), then a_k += e((j*BLOCK+t)*W+k), j = 1..J-1 (missing elements: +0);
+ * thread value (a0+a1)+(a2+a3) or a0+a1; then sl_block_sum. The partials (one per tile)
+ * are reduced by the same tile rule, level after level, until one value remains. */
+void sl_multipass_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)dt;
+    const uint64_t tiles = n ? ceil_div(n, SL_MP_TILE) : 1;
+    cfg->block = SL_MP_BLOCK;
+    cfg->items = SL_MP_TILE;
+    if (cfg->grid == 0) {
+        uint64_t maxg = (uint64_t)cfg->sm_count * SL_MP_BLOCKS_PER_SM;
+        if (maxg == 0) maxg = 1;
+        uint64_t per = ceil_div(tiles, maxg);          /* tiles per block, balanced */
+        cfg->grid = (uint32_t)ceil_div(tiles, per);
+    }
+    if (cfg->grid > tiles) cfg->grid = (uint32_t)tiles;
+}
+
+double sl_multipass_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)cfg;
+    const uint32_t W = sl_acc_vw(dt);
+    const double level = (double)(SL_MP_TILE / (SL_MP_BLOCK * W) - 1) + (W == 4 ? 2.0 : 1.0) +
+                         sl_tw_depth_block_sum(SL_MP_BLOCK);
+    int levels = 1;
+    for (uint64_t m = ceil_div(n, SL_MP_TILE); m > 1; m = ceil_div(m, SL_MP_TILE)) levels++;
+    return n ? levels * level : 0.0;
+}
+
+/* One tile of an m-element array (double holding values of format dt). */
+static double mp_tile(const void *x, sl_dtype dt, uint64_t m, uint64_t tile)
+{
+    const uint32_t W = sl_acc_vw(dt), J = SL_MP_TILE / (SL_MP_BLOCK * W);
+    const uint64_t base = tile * SL_MP_TILE;
+    double tv[SL_MP_BLOCK];
+    for (uint32_t t = 0; t < SL_MP_BLOCK; t++) {
+        double a[4];
+        for (uint32_t k = 0; k < W; k++) {
+            uint64_t i = base + (uint64_t)t * W + k;
+            a[k] = i < m ? sl_tw_load(x, dt, i) : 0.0;
+        }
+        for (uint32_t j = 1; j < J; j++)
+            for (uint32_t k = 0; k < W; k++) {
+                uint64_t i = base + ((uint64_t)j * SL_MP_BLOCK + t) * W + k;
+                a[k] = sl_tw_add(a[k], i < m ? sl_tw_load(x, dt, i) : 0.0, dt);
+            }
+        tv[t] = W == 4 ? sl_tw_add(sl_tw_add(a[0], a[1], dt), sl_tw_add(a[2], a[3], dt), dt)
+                       : sl_tw_add(a[0], a[1], dt);
+    }
+    return sl_tw_block_sum(tv, SL_MP_BLOCK, dt);
+}
+
+int sl_multipass_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
+                     sl_err *err)
+{
+    (void)cfg;
+    if (n == 0) {
+        *result = 0.0;
+        return 0;
+    }
+    uint64_t m = ceil_div(n, SL_MP_TILE);
+    const size_t es = sl_dtype_size(dt);
+    void *cur = malloc(m * es);
+    if (!cur) return sl_kerr(err, "multipass: out of memory");
+    for (uint64_t t = 0; t < m; t++) {
+        double v = mp_tile(x, dt, n, t);
+        if (dt == SL_F32) ((float *)cur)[t] = (float)v;
+        else ((double *)cur)[t] = v;
+    }
+    while (m > 1) {
+        uint64_t pn = ceil_div(m, SL_MP_TILE);
+        void *nxt = malloc(pn * es);
+        if (!nxt) {
+            free(cur);
+            return sl_kerr(err, "multipass: out of memory");
+        }
+        for (uint64_t t = 0; t < pn; t++) {
+            double v = mp_tile(cur, dt, m, t);
+            if (dt == SL_F32) ((float *)nxt)[t] = (float)v;
+            else ((double *)nxt)[t] = v;
+        }
+        free(cur);
+        cur = nxt;
+        m = pn;
+    }
+    *result = sl_tw_load(cur, dt, 0);
+    free(cur);
+    return 0;
+}

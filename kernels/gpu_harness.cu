@@ -1,0 +1,280 @@
+/* gpu_harness.cu: the GPU harness of sl_gpu.h: device detection and info, one upload per input,
+ * R timed runs of any variant's launcher (device events around the launcher call alone,
+ * optional L2 flush before each), and the streaming-read ceiling on the same buffer.
+ * No warm-up run is made here: a caller that wants one runs with reps = 1 first and drops it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_gpu.h"
+#include "sl_reduce.cuh"
+
+#define H_CHECK(call) SL_CUDA_CHECK(call, "gpu-harness", err)
+
+struct sl_gpu_ctx {
+    sl_gpu_info info;
+    sl_dtype dt;
+    uint64_t n;
+    uint32_t offset;
+    void *d_alloc;          /* cudaMalloc'ed input (16-byte padded) */
+    void *d_x;              /* d_alloc + offset elements */
+    void *d_work;           /* variant scratch, max over calls, zeroed at allocation */
+    size_t work_bytes;
+    void *d_result;         /* 8 bytes */
+    void *d_flush;          /* 2 x L2 bytes, allocated on first flush */
+    size_t flush_bytes;
+    unsigned *d_sink;       /* the read-ceiling kernel's never-taken store */
+    cudaStream_t stream;
+    cudaEvent_t ev0, ev1;
+};
+
+namespace {
+
+/* Streaming read: 16-byte loads over the whole buffer (grid-stride, 4 in flight), XOR combine,
+ * and a store only when the combined 64 bits equal one arbitrary pattern (probability 2^-64):
+ * the compiler cannot drop the loads, and the store practically never executes. */
+__global__ void __launch_bounds__(256) read_ceiling_kernel(const uint4 *__restrict__ p, uint64_t nvec,
+                                                           unsigned key, unsigned *sink)
+{
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint4 acc = make_uint4(0, 0, 0, 0);
+    for (; i + 3 * T < nvec; i += 4 * T) {
+        uint4 a = p[i], b = p[i + T], c = p[i + 2 * T], d = p[i + 3 * T];
+        acc.x ^= a.x ^ b.x ^ c.x ^ d.x;
+        acc.y ^= a.y ^ b.y ^ c.y ^ d.y;
+        acc.z ^= a.z ^ b.z ^ c.z ^ d.z;
+        acc.w ^= a.w ^ b.w ^ c.w ^ d.w;
+    }
+    for (; i < nvec; i += T) {
+        uint4 a = p[i];
+        acc.x ^= a.x; acc.y ^= a.y; acc.z ^= a.z; acc.w ^= a.w;
+    }
+    unsigned h = acc.x ^ (acc.y * 3u) ^ (acc.z * 5u) ^ (acc.w * 7u);
+    if (h == key && acc.x == ~key) *sink = h;
+}
+
+int fill_info(int dev, sl_gpu_info *info, sl_err *err)
+{
+    cudaDeviceProp p;
+    memset(info, 0, sizeof *info);
+    H_CHECK(cudaGetDeviceProperties(&p, dev));
+    info->device = dev;
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    info->sm_count = p.multiProcessorCount;
+    info->cc_major = p.major;
+    info->cc_minor = p.minor;
+    H_CHECK(cudaDeviceGetAttribute(&info->clock_khz, cudaDevAttrClockRate, dev));
+    H_CHECK(cudaDeviceGetAttribute(&info->mem_clock_khz, cudaDevAttrMemoryClockRate, dev));
+    info->mem_bus_bits = p.memoryBusWidth;
+    info->l2_bytes = (size_t)p.l2CacheSize;
+    info->global_mem_bytes = p.totalGlobalMem;
+    H_CHECK(cudaDriverGetVersion(&info->driver_version));
+    H_CHECK(cudaRuntimeGetVersion(&info->runtime_version));
+    return 0;
+}
+
+int device_index(void)
+{
+    const char *s = getenv("SUMLAB_GPU_DEVICE");
+    return (s && *s) ? atoi(s) : 0;
+}
+
+} // namespace
+
+extern "C" {
+
+int sl_gpu_compiled(void) { return 1; }
+
+int sl_gpu_available(sl_gpu_info *info, sl_err *why)
+{
+    sl_gpu_info tmp;
+    if (!info) info = &tmp;
+    const char *no = getenv("SUMLAB_NO_GPU");
+    if (no && *no && strcmp(no, "0") != 0) {
+        sl_kerr(why, "no GPU: SUMLAB_NO_GPU=%s in the environment", no);
+        return 0;
+    }
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess) {
+        sl_kerr(why, "no GPU: cudaGetDeviceCount failed: %s (%s)", cudaGetErrorName(e),
+                cudaGetErrorString(e));
+        cudaGetLastError(); /* clear the sticky-free error state */
+        return 0;
+    }
+    if (count <= 0) {
+        sl_kerr(why, "no GPU: no CUDA device found");
+        return 0;
+    }
+    int dev = device_index();
+    if (dev < 0 || dev >= count) {
+        sl_kerr(why, "no GPU: SUMLAB_GPU_DEVICE=%d but %d device(s) present", dev, count);
+        return 0;
+    }
+    sl_err e2;
+    if (fill_info(dev, info, &e2)) {
+        sl_kerr(why, "no GPU: %s", e2.msg);
+        return 0;
+    }
+    return 1;
+}
+
+void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
+{
+    if (!c) return;
+    if (c->stream) cudaStreamSynchronize(c->stream);
+    cudaFree(c->d_alloc);
+    cudaFree(c->d_work);
+    cudaFree(c->d_result);
+    cudaFree(c->d_flush);
+    cudaFree(c->d_sink);
+    if (c->ev0) cudaEventDestroy(c->ev0);
+    if (c->ev1) cudaEventDestroy(c->ev1);
+    if (c->stream) cudaStreamDestroy(c->stream);
+    free(c);
+}
+
+static int ctx_init(sl_gpu_ctx *c, const void *x, uint64_t n, sl_dtype dt, uint32_t offset, sl_err *err)
+{
+    sl_err why;
+    if (!sl_gpu_available(&c->info, &why)) return sl_kerr(err, "%s", why.msg);
+    H_CHECK(cudaSetDevice(c->info.device));
+    c->dt = dt;
+    c->n = n;
+    c->offset = offset;
+    const size_t es = sl_dtype_size(dt);
+    const size_t bytes = ((size_t)(n + offset) * es + 15u) / 16u * 16u + 16u;
+    H_CHECK(cudaMalloc(&c->d_alloc, bytes));
+    H_CHECK(cudaMemset(c->d_alloc, 0, bytes));
+    c->d_x = (unsigned char *)c->d_alloc + (size_t)offset * es;
+    if (n) H_CHECK(cudaMemcpy(c->d_x, x, (size_t)n * es, cudaMemcpyHostToDevice));
+    H_CHECK(cudaMalloc(&c->d_result, 16));
+    H_CHECK(cudaMemset(c->d_result, 0, 16));
+    H_CHECK(cudaMalloc((void **)&c->d_sink, 16));
+    H_CHECK(cudaMemset(c->d_sink, 0, 16));
+    H_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+    H_CHECK(cudaEventCreate(&c->ev0));
+    H_CHECK(cudaEventCreate(&c->ev1));
+    return 0;
+}
+
+int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt, uint32_t offset,
+                      sl_err *err)
+{
+    *ctx = NULL;
+    if (n && !x) return sl_kerr(err, "gpu-harness: no input data");
+    sl_gpu_ctx *c = (sl_gpu_ctx *)calloc(1, sizeof *c);
+    if (!c) return sl_kerr(err, "gpu-harness: out of memory");
+    if (ctx_init(c, x, n, dt, offset, err)) {
+        sl_gpu_ctx_destroy(c);
+        return -1;
+    }
+    *ctx = c;
+    return 0;
+}
+
+static int ensure_flush(sl_gpu_ctx *c, sl_err *err)
+{
+    if (c->d_flush) return 0;
+    c->flush_bytes = 2 * (c->info.l2_bytes ? c->info.l2_bytes : ((size_t)64 << 20));
+    H_CHECK(cudaMalloc(&c->d_flush, c->flush_bytes));
+    return 0;
+}
+
+static int flush_l2(sl_gpu_ctx *c, int rep, sl_err *err)
+{
+    H_CHECK(cudaMemsetAsync(c->d_flush, rep & 0xff, c->flush_bytes, c->stream));
+    return 0;
+}
+
+int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps, int flush,
+                   double *results, double *times_ms, sl_err *err)
+{
+    if (!c || !v || !cfg || reps < 1 || !results)
+        return sl_kerr(err, "gpu-harness: bad arguments to sl_gpu_ctx_run");
+    if (!v->gpu || !v->workspace)
+        return sl_kerr(err, "variant '%s' has no GPU kernel%s", v->name,
+                       v->cpu ? " (it runs as a CPU twin only)" : "");
+    if (!(v->dtypes & SL_DTYPE_MASK(c->dt)))
+        return sl_kerr(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(c->dt));
+    if (v->max_n && c->n > v->max_n)
+        return sl_kerr(err, "variant '%s' accepts at most n = %llu (got %llu)", v->name,
+                       (unsigned long long)v->max_n, (unsigned long long)c->n);
+    H_CHECK(cudaSetDevice(c->info.device));
+    /* resolve: sm_count from the device unless the caller asked for one */
+    if (cfg->sm_count == 0) cfg->sm_count = (uint32_t)c->info.sm_count;
+    cfg->addr_mod = (uint32_t)((uintptr_t)c->d_x % 256u);
+    sl_variant_resolve(v, cfg, c->n, c->dt);
+
+    size_t ws = v->workspace(c->n, c->dt, cfg);
+    if (ws > c->work_bytes) {
+        if (c->d_work) H_CHECK(cudaFree(c->d_work));
+        c->d_work = NULL;
+        c->work_bytes = 0;
+        H_CHECK(cudaMalloc(&c->d_work, ws));
+        H_CHECK(cudaMemset(c->d_work, 0, ws));
+        c->work_bytes = ws;
+    }
+    if (flush && ensure_flush(c, err)) return -1;
+    const size_t es = sl_dtype_size(c->dt);
+    for (int r = 0; r < reps; r++) {
+        if (flush && flush_l2(c, r, err)) return -1;
+        /* poison the result so a launcher that writes nothing cannot pass a stale value */
+        H_CHECK(cudaMemsetAsync(c->d_result, 0xff, 16, c->stream));
+        H_CHECK(cudaEventRecord(c->ev0, c->stream));
+        if (v->gpu(c->d_x, c->n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result, c->stream, err)) {
+            cudaStreamSynchronize(c->stream);
+            return -1;
+        }
+        H_CHECK(cudaEventRecord(c->ev1, c->stream));
+        cudaError_t e = cudaStreamSynchronize(c->stream);
+        if (e != cudaSuccess)
+            return sl_kerr(err, "%s: kernel execution failed: %s (%s) at %s:%d (cudaStreamSynchronize)",
+                           v->name, cudaGetErrorName(e), cudaGetErrorString(e), __FILE__, __LINE__);
+        float ms = 0.0f;
+        H_CHECK(cudaEventElapsedTime(&ms, c->ev0, c->ev1));
+        unsigned char buf[8];
+        H_CHECK(cudaMemcpy(buf, c->d_result, es, cudaMemcpyDeviceToHost));
+        if (c->dt == SL_F64) {
+            double d;
+            memcpy(&d, buf, 8);
+            results[r] = d;
+        } else {
+            float f;
+            memcpy(&f, buf, 4);
+            results[r] = (double)f;
+        }
+        if (times_ms) times_ms[r] = (double)ms;
+    }
+    return 0;
+}
+
+int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *c, int reps, int flush, double *times_ms, sl_err *err)
+{
+    if (!c || reps < 1 || !times_ms) return sl_kerr(err, "gpu-harness: bad arguments to read_ceiling");
+    H_CHECK(cudaSetDevice(c->info.device));
+    if (flush && ensure_flush(c, err)) return -1;
+    /* the whole input, from the 16-byte aligned allocation start */
+    const uint64_t bytes = (c->n + c->offset) * sl_dtype_size(c->dt);
+    const uint64_t nvec = (bytes + 15u) / 16u;
+    const unsigned block = 256;
+    uint64_t want = (nvec + block * 4 - 1) / (block * 4);
+    uint64_t maxg = (uint64_t)c->info.sm_count * 8u;
+    unsigned grid = (unsigned)(want < 1 ? 1 : want > maxg ? maxg : want);
+    for (int r = 0; r < reps; r++) {
+        if (flush && flush_l2(c, r, err)) return -1;
+        H_CHECK(cudaEventRecord(c->ev0, c->stream));
+        read_ceiling_kernel<<<grid, block, 0, c->stream>>>((const uint4 *)c->d_alloc, nvec,
+                                                             0x5eed1e55u, c->d_sink);
+        SL_CUDA_CHECK_LAUNCH("read_ceiling_kernel", "gpu-harness", err);
+        H_CHECK(cudaEventRecord(c->ev1, c->stream));
+        H_CHECK(cudaStreamSynchronize(c->stream));
+        float ms = 0.0f;
+        H_CHECK(cudaEventElapsedTime(&ms, c->ev0, c->ev1));
+        times_ms[r] = (double)ms;
+    }
+    return 0;
+}
+
+} /* extern "C" */

@@ -1,0 +1,406 @@
+/* ladder.c: CPU twins, resolve() and depth() of the optimisation ladder V0-V6 (atomic-thread
+ * .. vec4). Determinism: atomic-thread nondeterministic (the twin samples a commit order from
+ * cfg->order_seed); V1-V6 run-to-run (twin == GPU bit for bit for the same resolved cfg).
+ *
+ * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, no contraction,
+ * no fast-math, FLT_EVAL_METHOD 0 (x86-64 SSE2). Accumulation is in the input format; a
+ * binary32 add is performed as (float)(a + b) on doubles holding floats (sl_tw_add), which
+ * is the binary32 add bit for bit. Zero padding is +0, as on the GPU (so -0 inputs may turn
+ * into +0 exactly where the kernel's 0 + x does).
+ * The per-rung order-of-operations model is written above each twin and mirrors ladder.cu. */
+#include <stdlib.h>
+#include "ladder.h"
+#include "sl_twin.h"
+
+static const char *const rung_names[] = {"atomic-thread", "smem-interleaved", "smem-sequential",
+                                          "two-load", "warp-shuffle", "grid-stride", "vec4"};
+
+const char *sl_ladder_name(sl_rung r) { return rung_names[r]; }
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/* Elements per thread per tile for the one-tile-per-block rungs V0-V4 (and V5's step). */
+static uint32_t rung_items(sl_rung r)
+{
+    return (r == SL_RUNG_TWO_LOAD || r == SL_RUNG_WARP_SHUFFLE || r == SL_RUNG_GRID_STRIDE) ? 2u
+                                                                                           : 1u;
+}
+
+static uint32_t clamp_grid(uint64_t g)
+{
+    if (g < 1) return 1;
+    return g > SL_LADDER_MAX_GRID ? SL_LADDER_MAX_GRID : (uint32_t)g;
+}
+
+void sl_ladder_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint64_t *head,
+                         uint64_t *nvec)
+{
+    uint64_t es = sl_dtype_size(dt), w = 16 / es, mis = addr_mod % 16u;
+    uint64_t h = mis ? (16 - mis) / es : 0;
+    if (h > n) h = n;
+    *head = h;
+    *nvec = (n - h) / w;
+}
+
+/* Common resolve: block, items, grid of rung r (fills zero fields; rungs V0-V4 always get the
+ * grid that covers n with one tile per block; V5/V6 cap any grid at the blocks needed). */
+static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
+{
+    if (c->sm_count == 0) c->sm_count = SL_DEFAULT_SM_COUNT;
+    c->block = sl_tw_pow2_block(c->block, SL_LADDER_BLOCK);
+    if (r == SL_RUNG_VEC4) {
+        uint32_t a = c->items ? c->items : SL_LADDER_V4_ITEMS, p = 1;
+        while (p < a && p < 8) p *= 2;
+        c->items = p;
+        uint64_t head, nv;
+        sl_ladder_vec_split(n, dt, c->addr_mod, &head, &nv);
+        uint64_t need = ceil_div(nv, (uint64_t)c->items * c->block);
+        uint64_t want = c->grid ? c->grid
+                                : (uint64_t)c->sm_count *
+                                      (SL_LADDER_V4_THREADS_SM / c->block ? SL_LADDER_V4_THREADS_SM / c->block : 1);
+        c->grid = clamp_grid(want < need ? want : need);
+        return;
+    }
+    c->items = rung_items(r);
+    uint64_t need = ceil_div(n, (uint64_t)c->items * c->block);
+    if (r == SL_RUNG_GRID_STRIDE) {
+        uint64_t want = c->grid ? c->grid
+                                : (uint64_t)c->sm_count *
+                                      (SL_LADDER_GS_THREADS_SM / c->block ? SL_LADDER_GS_THREADS_SM / c->block : 1);
+        c->grid = clamp_grid(want < need ? want : need);
+        return;
+    }
+    c->grid = clamp_grid(need);
+}
+
+int sl_ladder_check(sl_rung r, uint64_t n, sl_dtype dt, const sl_launch *c, sl_err *err)
+{
+    const char *nm = rung_names[r];
+    uint32_t b = c->block;
+    if (b < 32 || b > 1024 || (b & (b - 1)))
+        return sl_kerr(err, "%s: block %u is not a power of two in [32, 1024]", nm, b);
+    if (c->grid < 1 || c->grid > SL_LADDER_MAX_GRID)
+        return sl_kerr(err, "%s: grid %u out of range [1, 2^31-1]", nm, c->grid);
+    if (n >= ((uint64_t)1 << 40))
+        return sl_kerr(err, "%s: n = %llu too large (at most 2^40 - 1)", nm, (unsigned long long)n);
+    if (r == SL_RUNG_VEC4) {
+        uint32_t a = c->items;
+        if (a != 1 && a != 2 && a != 4 && a != 8)
+            return sl_kerr(err, "%s: items %u not in {1, 2, 4, 8}", nm, a);
+        if (c->addr_mod % sl_dtype_size(dt))
+            return sl_kerr(err, "%s: addr_mod %u is not a multiple of the %s element size", nm,
+                           c->addr_mod, sl_dtype_name(dt));
+        return 0;
+    }
+    if (c->items != rung_items(r))
+        return sl_kerr(err, "%s: items %u (this rung uses %u)", nm, c->items, rung_items(r));
+    if (r != SL_RUNG_GRID_STRIDE && (uint64_t)c->grid * c->block * c->items < n)
+        return sl_kerr(err, "%s: n = %llu needs more than 2^31-1 blocks of %u threads", nm,
+                       (unsigned long long)n, b);
+    return 0;
+}
+
+static int prep(sl_rung r, const sl_launch *cfg, uint64_t n, sl_dtype dt, sl_launch *c,
+                sl_err *err)
+{
+    *c = *cfg;
+    resolve_rung(r, c, n, dt);
+    return sl_ladder_check(r, n, dt, c, err);
+}
+
+static double *alloc_doubles(uint64_t count, sl_rung r, sl_err *err)
+{
+    double *p = (count <= SIZE_MAX / sizeof(double)) ? malloc((size_t)(count ? count : 1) * sizeof(double)) : NULL;
+    if (!p)
+        sl_kerr(err, "%s: out of memory for %llu doubles in the CPU twin", rung_names[r],
+                (unsigned long long)count);
+    return p;
+}
+
+/* Fixed-order finish over the block partials, then free them. */
+static void finish(double *partials, const sl_launch *c, sl_dtype dt, double *result)
+{
+    *result = sl_tw_finish(partials, c->grid, c->block, dt);
+    free(partials);
+}
+
+/* ========================== V0 atomic-thread ===============================================
+ * GPU: result = +0 (memset); thread i of the grid does atomicAdd(result, x[i]); the order of
+ * the n commits is the hardware's. Twin model: the grid's blocks commit one after another in
+ * a seeded random order (Fisher-Yates over the block ids, draws sl_tw_hash(order_seed, j)),
+ * the elements of a block in index order: r = fl(r + x[i]). Memory O(grid). */
+void sl_atomic_thread_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    resolve_rung(SL_RUNG_ATOMIC_THREAD, cfg, n, dt);
+}
+
+double sl_atomic_thread_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)dt;
+    (void)cfg;
+    return (double)n; /* one serial chain through every element */
+}
+
+int sl_atomic_thread_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                         double *result, sl_err *err)
+{
+    sl_launch c;
+    if (prep(SL_RUNG_ATOMIC_THREAD, cfg, n, dt, &c, err)) return -1;
+    *result = 0.0;
+    if (n == 0) return 0;
+    uint64_t G = c.grid, B = c.block;
+    uint32_t *perm = malloc((size_t)G * sizeof *perm);
+    if (!perm)
+        return sl_kerr(err, "atomic-thread: out of memory for %llu block ids in the CPU twin",
+                       (unsigned long long)G);
+    for (uint64_t j = 0; j < G; j++) perm[j] = (uint32_t)j;
+    for (uint64_t j = G - 1; j > 0; j--) {
+        uint64_t k = sl_tw_hash(c.order_seed, j) % (j + 1);
+        uint32_t t = perm[j];
+        perm[j] = perm[k];
+        perm[k] = t;
+    }
+    double r = 0.0;
+    for (uint64_t j = 0; j < G; j++) {
+        uint64_t lo = (uint64_t)perm[j] * B, hi = lo + B < n ? lo + B : n;
+        for (uint64_t i = lo; i < hi; i++) r = sl_tw_add(r, sl_tw_load(x, dt, i), dt);
+    }
+    free(perm);
+    *result = r;
+    return 0;
+}
+
+/* ========================== V1 smem-interleaved / V2 smem-sequential =======================
+ * Block b, thread t: s[t] = (b*B + t < n) ? x[b*B + t] : +0. V1 tree: for stride = 1, 2, ..
+ * < B: s[t] = s[t] + s[t+stride] when t % (2 stride) == 0. V2 tree: for stride = B/2 .. 1:
+ * s[t] = s[t] + s[t+stride] when t < stride. Partial = s[0]; then the fixed-order finish. */
+static int smem_cpu(sl_rung r, const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                    double *result, sl_err *err)
+{
+    sl_launch c;
+    if (prep(r, cfg, n, dt, &c, err)) return -1;
+    double *partials = alloc_doubles(c.grid, r, err);
+    if (!partials) return -1;
+    uint64_t B = c.block, per = B * c.items;
+    double s[1024];
+    for (uint64_t b = 0; b < c.grid; b++) {
+        uint64_t base = b * per;
+        for (uint64_t t = 0; t < B; t++) {
+            uint64_t i = base + t;
+            if (r == SL_RUNG_TWO_LOAD) { /* V3: v = +0; v += x[i]; v += x[i + B] */
+                double v = 0.0;
+                if (i < n) v = sl_tw_add(v, sl_tw_load(x, dt, i), dt);
+                if (i + B < n) v = sl_tw_add(v, sl_tw_load(x, dt, i + B), dt);
+                s[t] = v;
+            } else {
+                s[t] = i < n ? sl_tw_load(x, dt, i) : 0.0;
+            }
+        }
+        partials[b] = r == SL_RUNG_SMEM_INTERLEAVED ? sl_tw_tree_interleaved(s, c.block, dt)
+                                                     : sl_tw_tree_sequential(s, c.block, dt);
+    }
+    finish(partials, &c, dt, result);
+    return 0;
+}
+
+static double smem_depth(sl_rung r, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    sl_launch c = *cfg;
+    resolve_rung(r, &c, n, dt);
+    double per_thread = r == SL_RUNG_TWO_LOAD ? 2.0 : 0.0;
+    return per_thread + (double)sl_tw_ceil_log2(c.block) + sl_tw_depth_finish(c.grid, c.block);
+}
+
+void sl_smem_interleaved_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    resolve_rung(SL_RUNG_SMEM_INTERLEAVED, cfg, n, dt);
+}
+double sl_smem_interleaved_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    return smem_depth(SL_RUNG_SMEM_INTERLEAVED, n, dt, cfg);
+}
+int sl_smem_interleaved_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                            double *result, sl_err *err)
+{
+    return smem_cpu(SL_RUNG_SMEM_INTERLEAVED, x, n, dt, cfg, result, err);
+}
+
+void sl_smem_sequential_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    resolve_rung(SL_RUNG_SMEM_SEQUENTIAL, cfg, n, dt);
+}
+double sl_smem_sequential_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    return smem_depth(SL_RUNG_SMEM_SEQUENTIAL, n, dt, cfg);
+}
+int sl_smem_sequential_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                           double *result, sl_err *err)
+{
+    return smem_cpu(SL_RUNG_SMEM_SEQUENTIAL, x, n, dt, cfg, result, err);
+}
+
+/* ========================== V3 two-load =====================================================
+ * Block b covers [2Bb, 2B(b+1)); thread t: v = +0; if i < n: v = v + x[i]; if i+B < n:
+ * v = v + x[i+B] (i = 2Bb + t); s[t] = v; V2's sequential tree; the fixed-order finish. */
+void sl_two_load_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    resolve_rung(SL_RUNG_TWO_LOAD, cfg, n, dt);
+}
+double sl_two_load_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    return smem_depth(SL_RUNG_TWO_LOAD, n, dt, cfg);
+}
+int sl_two_load_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                    double *result, sl_err *err)
+{
+    return smem_cpu(SL_RUNG_TWO_LOAD, x, n, dt, cfg, result, err);
+}
+
+/* ========================== V4 warp-shuffle =================================================
+ * Per-thread value as V3 (v = +0 + x[i] + x[i+B], each guarded); block sum by shuffles
+ * (sl_block_sum: warp trees 16..1, slots of missing warps +0); the fixed-order finish. */
+void sl_warp_shuffle_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    resolve_rung(SL_RUNG_WARP_SHUFFLE, cfg, n, dt);
+}
+double sl_warp_shuffle_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    sl_launch c = *cfg;
+    resolve_rung(SL_RUNG_WARP_SHUFFLE, &c, n, dt);
+    return 2.0 + sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
+}
+int sl_warp_shuffle_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                        double *result, sl_err *err)
+{
+    sl_launch c;
+    if (prep(SL_RUNG_WARP_SHUFFLE, cfg, n, dt, &c, err)) return -1;
+    double *partials = alloc_doubles(c.grid, SL_RUNG_WARP_SHUFFLE, err);
+    if (!partials) return -1;
+    uint64_t B = c.block;
+    double v[1024];
+    for (uint64_t b = 0; b < c.grid; b++) {
+        for (uint64_t t = 0; t < B; t++) {
+            uint64_t i = b * 2 * B + t;
+            double a = 0.0;
+            if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), dt);
+            if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), dt);
+            v[t] = a;
+        }
+        partials[b] = sl_tw_block_sum(v, c.block, dt);
+    }
+    finish(partials, &c, dt, result);
+    return 0;
+}
+
+/* ========================== V5 grid-stride ==================================================
+ * Grid G (persistent), stride S = 2BG. Thread t of block b: a = +0; for i = 2Bb + t; i < n;
+ * i += S: a = a + x[i]; if i+B < n: a = a + x[i+B]. Shuffle block sum; fixed-order finish. */
+void sl_grid_stride_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    resolve_rung(SL_RUNG_GRID_STRIDE, cfg, n, dt);
+}
+double sl_grid_stride_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    sl_launch c = *cfg;
+    resolve_rung(SL_RUNG_GRID_STRIDE, &c, n, dt);
+    uint64_t steps = ceil_div(n, (uint64_t)2 * c.block * c.grid);
+    return 2.0 * (double)steps + sl_tw_depth_block_sum(c.block) +
+           sl_tw_depth_finish(c.grid, c.block);
+}
+int sl_grid_stride_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                       double *result, sl_err *err)
+{
+    sl_launch c;
+    if (prep(SL_RUNG_GRID_STRIDE, cfg, n, dt, &c, err)) return -1;
+    uint64_t B = c.block, G = c.grid, S = 2 * B * G;
+    double *acc = alloc_doubles(G * B, SL_RUNG_GRID_STRIDE, err);
+    if (!acc) return -1;
+    double *partials = alloc_doubles(G, SL_RUNG_GRID_STRIDE, err);
+    if (!partials) {
+        free(acc);
+        return -1;
+    }
+    for (uint64_t g = 0; g < G * B; g++) acc[g] = 0.0;
+    /* Sweep the grid-stride steps in order; within a step every thread's two adds (order
+     * across threads is irrelevant: each thread owns its accumulator). */
+    for (uint64_t base = 0; base < n; base += S)
+        for (uint64_t b = 0; b < G; b++)
+            for (uint64_t t = 0; t < B; t++) {
+                uint64_t i = base + 2 * B * b + t;
+                if (i >= n) break; /* i grows with t */
+                double *a = &acc[b * B + t];
+                *a = sl_tw_add(*a, sl_tw_load(x, dt, i), dt);
+                if (i + B < n) *a = sl_tw_add(*a, sl_tw_load(x, dt, i + B), dt);
+            }
+    for (uint64_t b = 0; b < G; b++) partials[b] = sl_tw_block_sum(&acc[b * B], c.block, dt);
+    free(acc);
+    finish(partials, &c, dt, result);
+    return 0;
+}
+
+/* ========================== V6 vec4 =========================================================
+ * Split: head h scalars (to the first 16-byte boundary, from addr_mod), nv vectors of W
+ * (4 f32 / 2 f64), tail scalars. Thread g (of T = GB) has A accumulators, all +0:
+ * acc0 = acc0 + x[g] if g < h; acc0 = acc0 + x[h + W nv + g] if that is < n; then for steps
+ * s = 0, 1, ..: for k < A: vector v = s A T + k T + g (if v < nv): acc_k = acc_k + v.x, then
+ * + v.y (+ v.z, + v.w). Combine: for w = A/2 .. 1: acc_k = acc_k + acc_{k+w} (k < w).
+ * Shuffle block sum of acc0; fixed-order finish. */
+void sl_vec4_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    resolve_rung(SL_RUNG_VEC4, cfg, n, dt);
+}
+double sl_vec4_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    sl_launch c = *cfg;
+    resolve_rung(SL_RUNG_VEC4, &c, n, dt);
+    uint64_t head, nv, w = 16 / sl_dtype_size(dt);
+    sl_ladder_vec_split(n, dt, c.addr_mod, &head, &nv);
+    uint64_t steps = ceil_div(nv, (uint64_t)c.items * c.block * c.grid);
+    return 2.0 + (double)(w * steps) + (double)sl_tw_ceil_log2(c.items) +
+           sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
+}
+int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
+                sl_err *err)
+{
+    sl_launch c;
+    if (prep(SL_RUNG_VEC4, cfg, n, dt, &c, err)) return -1;
+    uint64_t B = c.block, G = c.grid, A = c.items, T = B * G, W = 16 / sl_dtype_size(dt);
+    uint64_t head, nv;
+    sl_ladder_vec_split(n, dt, c.addr_mod, &head, &nv);
+    uint64_t tail0 = head + nv * W;
+    double *acc = alloc_doubles(T * A, SL_RUNG_VEC4, err);
+    if (!acc) return -1;
+    double *partials = alloc_doubles(G, SL_RUNG_VEC4, err);
+    if (!partials) {
+        free(acc);
+        return -1;
+    }
+    for (uint64_t g = 0; g < T * A; g++) acc[g] = 0.0;
+    for (uint64_t g = 0; g < T; g++) {
+        if (g < head) acc[g * A] = sl_tw_add(acc[g * A], sl_tw_load(x, dt, g), dt);
+        if (tail0 + g < n) acc[g * A] = sl_tw_add(acc[g * A], sl_tw_load(x, dt, tail0 + g), dt);
+        if (g >= head && tail0 + g >= n) break; /* both conditions only shrink with g */
+    }
+    for (uint64_t s0 = 0; s0 < nv; s0 += A * T)
+        for (uint64_t k = 0; k < A; k++)
+            for (uint64_t g = 0; g < T; g++) {
+                uint64_t v = s0 + k * T + g;
+                if (v >= nv) break;
+                double *a = &acc[g * A + k];
+                uint64_t e = head + v * W;
+                for (uint64_t q = 0; q < W; q++) *a = sl_tw_add(*a, sl_tw_load(x, dt, e + q), dt);
+            }
+    double vals[1024];
+    for (uint64_t b = 0; b < G; b++) {
+        for (uint64_t t = 0; t < B; t++) {
+            double *a = &acc[(b * B + t) * A];
+            for (uint64_t w = A / 2; w >= 1; w /= 2)
+                for (uint64_t k = 0; k < w; k++) a[k] = sl_tw_add(a[k], a[k + w], dt);
+            vals[t] = a[0];
+        }
+        partials[b] = sl_tw_block_sum(vals, c.block, dt);
+    }
+    free(acc);
+    finish(partials, &c, dt, result);
+    return 0;
+}

@@ -1,0 +1,82 @@
+/* sl_twin.c: CPU mirrors of the scope-split device helpers of sl_reduce.cuh (same adds, same
+ * order, same +0 padding), used by every CPU twin.
+ * Floating-point assumptions: see sl_twin.h (IEEE, round to nearest, no contraction). */
+#include "sl_twin.h"
+
+double sl_tw_warp_sum(double v[32], sl_dtype acc)
+{
+    for (int off = 16; off > 0; off >>= 1)
+        for (int i = 0; i < off; i++) v[i] = sl_tw_add(v[i], v[i + off], acc);
+    return v[0];
+}
+
+double sl_tw_block_sum(const double *v, uint32_t block, sl_dtype acc)
+{
+    double slots[32], lanes[32];
+    uint32_t nwarps = block / 32u;
+    for (uint32_t w = 0; w < 32u; w++) slots[w] = 0.0;
+    for (uint32_t w = 0; w < nwarps; w++) {
+        for (int l = 0; l < 32; l++) lanes[l] = v[w * 32u + (uint32_t)l];
+        slots[w] = sl_tw_warp_sum(lanes, acc);
+    }
+    return sl_tw_warp_sum(slots, acc);
+}
+
+double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_dtype acc)
+{
+    double a[1024];
+    for (uint32_t t = 0; t < block; t++) {
+        double s = 0.0;
+        for (uint64_t i = t; i < nparts; i += block) s = sl_tw_add(s, partials[i], acc);
+        a[t] = s;
+    }
+    return sl_tw_block_sum(a, block, acc);
+}
+
+double sl_tw_tree_interleaved(double *s, uint32_t block, sl_dtype acc)
+{
+    for (uint32_t stride = 1; stride < block; stride *= 2)
+        for (uint32_t t = 0; t + stride < block; t += 2 * stride)
+            s[t] = sl_tw_add(s[t], s[t + stride], acc);
+    return s[0];
+}
+
+double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc)
+{
+    for (uint32_t stride = block / 2; stride > 0; stride >>= 1)
+        for (uint32_t t = 0; t < stride; t++) s[t] = sl_tw_add(s[t], s[t + stride], acc);
+    return s[0];
+}
+
+uint64_t sl_tw_hash(uint64_t seed, uint64_t counter)
+{
+    uint64_t z = seed + (counter + 1u) * 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint32_t sl_tw_ceil_log2(uint64_t v)
+{
+    uint32_t k = 0;
+    while (k < 64 && ((uint64_t)1 << k) < v) k++;
+    return k;
+}
+
+double sl_tw_depth_block_sum(uint32_t block)
+{
+    return 5.0 + (double)sl_tw_ceil_log2(block / 32u);
+}
+
+double sl_tw_depth_finish(uint64_t nparts, uint32_t block)
+{
+    return (double)((nparts + block - 1) / block) + sl_tw_depth_block_sum(block);
+}
+
+uint32_t sl_tw_pow2_block(uint32_t block, uint32_t dflt)
+{
+    if (block == 0) return dflt;
+    uint32_t b = 32;
+    while (b < block && b < 1024) b *= 2;
+    return b;
+}

@@ -1,0 +1,68 @@
+/* sl_twin.h: CPU mirrors of the device helpers in sl_reduce.cuh (warp, block, device finish),
+ * plus the small pieces every twin uses (element loads, rounding to the accumulator format,
+ * a counter-based hash, depth helpers), so each twin is a short transcription of its kernel.
+ *
+ * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, x86-64 SSE2 (or
+ * any FLT_EVAL_METHOD 0 target), -ffp-contract=off, no fast-math. Values travel as double;
+ * a binary32 add is done as (float)(a + b) on doubles holding floats, which equals the
+ * binary32 add bit for bit (53 >= 2*24 + 2, so the double rounding is innocuous). */
+#ifndef SL_TWIN_H
+#define SL_TWIN_H
+#include <stdint.h>
+#include "sl_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* x[i] as a double (exact for both formats). */
+static inline double sl_tw_load(const void *x, sl_dtype dt, uint64_t i)
+{
+    return dt == SL_F64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
+}
+/* v rounded to the accumulator format acc (SL_F32: (float) cast, SL_F64: unchanged). */
+static inline double sl_tw_round(double v, sl_dtype acc)
+{
+    return acc == SL_F64 ? v : (double)(float)v;
+}
+/* fl_acc(a + b): the GPU's `a + b` in format acc, for a, b already in that format. */
+static inline double sl_tw_add(double a, double b, sl_dtype acc)
+{
+    return acc == SL_F64 ? a + b : (double)(float)(a + b);
+}
+
+/* Warp scope, mirror of sl_warp_sum: v[32] are the lanes' values; for off = 16..1,
+ * v[i] = v[i] + v[i+off] for i < off. Returns v[0]; v is overwritten. */
+double sl_tw_warp_sum(double v[32], sl_dtype acc);
+/* Block scope, mirror of sl_block_sum: v[0..block-1] are the threads' values (block a
+ * multiple of 32, <= 1024). Warp sums into 32 slots (missing warps: +0), then a warp sum of
+ * the slots. v is not modified. */
+double sl_tw_block_sum(const double *v, uint32_t block, sl_dtype acc);
+/* Device scope, mirror of sl_device_finish: `block` threads, thread t sums +0, p[t],
+ * p[t+block], ... in that order; then sl_tw_block_sum over the threads. */
+double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_dtype acc);
+
+/* Shared-memory trees of the early ladder rungs (block a power of two); s[0] holds the result
+ * on return; s is overwritten. interleaved: for stride = 1, 2, .. < block, s[t] += s[t+stride]
+ * for t % (2 stride) == 0. sequential: for stride = block/2 .. 1, s[t] += s[t+stride] for
+ * t < stride. */
+double sl_tw_tree_interleaved(double *s, uint32_t block, sl_dtype acc);
+double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc);
+
+/* Counter-based randomness for the sampled commit orders: splitmix64 of seed + counter
+ * (value depends only on both, any machine). */
+uint64_t sl_tw_hash(uint64_t seed, uint64_t counter);
+
+/* Depth helpers (number of adds on the longest path, the k of gamma_k). */
+uint32_t sl_tw_ceil_log2(uint64_t v);                    /* 0 for v <= 1 */
+double sl_tw_depth_block_sum(uint32_t block);            /* 5 + ceil(log2(block/32)) */
+double sl_tw_depth_finish(uint64_t nparts, uint32_t block); /* ceil(nparts/block) + block sum */
+
+/* Block size as the ladder resolves it: 0 -> dflt; otherwise rounded up to a power of two,
+ * clamped to [32, 1024]. */
+uint32_t sl_tw_pow2_block(uint32_t block, uint32_t dflt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,242 @@
+/* superacc.cu: the `superacc` kernel: correctly rounded, order-independent sum (determinism
+ * class correctly-rounded). Every input reaches an exact integer superaccumulator (layout and
+ * rounding in superacc.h); integer adds are associative, so the result does not depend on the
+ * order of the inputs, the grid, the block or the SM count. Twin: superacc.c.
+ *
+ * Floating-point assumptions: IEEE binary64 adds rounded to nearest even with subnormals
+ * (-ftz=false), no contraction (--fmad=false, and there is no multiply), no reassociation
+ * (nvcc never reassociates); two's-complement 64-bit integers.
+ *
+ * Algorithm (one launch):
+ *  1. Fast path, per thread: each input v (a float32 converted exactly to double, or a
+ *     float64 with |v| < 2^950) goes into a 3-term floating-point expansion a + b + c through
+ *     a chain of three TwoSums (error-free: a + b + c + e == old a + b + c + v exactly, since
+ *     no add can overflow). A non-zero leftover e (data spanning more than ~150 bits, rare)
+ *     is added exactly into the block's shared-memory superaccumulator. Inputs that are not
+ *     ordinary (NaN, Inf, float64 >= 2^950) take a rare path: special values set flags, huge
+ *     finite values go straight into the superaccumulator.
+ *  2. Each thread adds its a, b, c exactly into the block superaccumulator (int64 limbs of
+ *     32-bit chunks, shared-memory 64-bit atomicAdd; carries deferred, normalised every 2^29
+ *     block elements and at the end). The block then adds its normalised limbs (lower limbs in
+ *     [0, 2^32)) into the global limbs with integer atomicAdd; flags are ORed.
+ *  3. The last block (arrival ticket) takes the global limbs (atomicExch leaves them zero for
+ *     the next launch), rounds once (sl_sacc_round) and resets the ticket counter.
+ * Performance considerations: the fast path costs ~19 float64 operations per element on the
+ * FP64 pipe (64 lanes/SM/clock on H100/H200), about 3 elements per SM per clock: near the
+ * memory roofline for float32 input. Data that spans a wide exponent range spills often into
+ * the shared-memory atomics and runs several times slower (still exact). */
+#include "sl_reduce.cuh"
+#include "superacc.h"
+
+#define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [16, ...): L int64 limbs */
+#define SACC_BLOCK_ELEMS_PER_NORM (1u << 29)
+
+template <typename T> struct sacc_fmt;
+template <> struct sacc_fmt<float> {
+    typedef float4 V;
+    enum { VW = 4, U = 2, L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
+};
+template <> struct sacc_fmt<double> {
+    typedef double2 V;
+    enum { VW = 2, U = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
+};
+
+/* Inputs the expansion takes: finite floats (the expansion never exceeds 2^(128+40)), and
+ * float64 below 2^950 (n < 2^40 of them stay below 2^990: no add can overflow). */
+__device__ __forceinline__ bool sacc_ordinary(float f) { return fabsf(f) <= 3.40282347e38f; }
+__device__ __forceinline__ bool sacc_ordinary(double d) { return fabs(d) < 0x1p950; }
+__device__ __forceinline__ unsigned sacc_hiword(float f) { return __float_as_uint(f); }
+__device__ __forceinline__ unsigned sacc_hiword(double d) { return (unsigned)__double2hiint(d); }
+
+/* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs. */
+__device__ __noinline__ void sacc_spill(double d, int scale, unsigned long long *s_acc)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k]
+                                                 : (unsigned long long)c[k]);
+}
+
+/* The rare path: NaN/Inf set flags; a huge finite float64 goes straight to the limbs. */
+__device__ __noinline__ void sacc_rare(double v, int scale, unsigned *flags,
+                                       unsigned long long *s_acc)
+{
+    if (isnan(v))
+        *flags |= SL_SACC_NAN;
+    else if (isinf(v))
+        *flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+    else
+        sacc_spill(v, scale, s_acc);
+}
+
+/* The once-per-launch rounding, kept out of the kernel body (registers). */
+__device__ __noinline__ double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
+                                              unsigned flags)
+{
+    return sl_sacc_round(reinterpret_cast<int64_t *>(limbs), L, dt, flags);
+}
+
+/* The per-thread state: expansion a + b + c, flags, AND of the inputs' sign words. */
+struct sacc_thread {
+    double a, b, c;
+    unsigned flags, sg;
+};
+
+/* TwoSum chain: (a, e) = TwoSum(a, v); (b, e) = TwoSum(b, e); (c, e) = TwoSum(c, e). */
+template <typename T>
+__device__ __forceinline__ void sacc_take(T x, sacc_thread &t, unsigned long long *s_acc)
+{
+    t.sg &= sacc_hiword(x);
+    if (!sacc_ordinary(x)) {
+        sacc_rare((double)x, sacc_fmt<T>::SCALE, &t.flags, s_acc);
+        return;
+    }
+    const double v = (double)x;
+    double s = t.a + v, bb = s - t.a;
+    double e = (t.a - (s - bb)) + (v - bb);
+    t.a = s;
+    s = t.b + e; bb = s - t.b;
+    e = (t.b - (s - bb)) + (e - bb);
+    t.b = s;
+    s = t.c + e; bb = s - t.c;
+    e = (t.c - (s - bb)) + (e - bb);
+    t.c = s;
+    if (e != 0.0) sacc_spill(e, sacc_fmt<T>::SCALE, s_acc);
+}
+
+__device__ __forceinline__ void sacc_take_vec(float4 v, sacc_thread &t, unsigned long long *s)
+{
+    sacc_take(v.x, t, s); sacc_take(v.y, t, s); sacc_take(v.z, t, s); sacc_take(v.w, t, s);
+}
+__device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigned long long *s)
+{
+    sacc_take(v.x, t, s); sacc_take(v.y, t, s);
+}
+
+/* x: n elements; head: elements before the first 16-byte boundary (done scalar, as is the
+ * tail after the last whole vector). Any grid and block (block <= 1024). */
+template <typename T>
+__global__ void __launch_bounds__(1024)
+sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)
+{
+    typedef sacc_fmt<T> F;
+    typedef typename F::V V;
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags, s_last;
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+
+    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = 0;
+    if (tid == 0) s_flags = 0;
+    __syncthreads();
+
+    sacc_thread t = {0.0, 0.0, 0.0, 0u, 0xffffffffu};
+    const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
+    const uint64_t tail0 = head + nv * F::VW;
+    const uint64_t nedge = head + (n - tail0);
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
+        sacc_take(x[i < head ? i : tail0 + (i - head)], t, s_acc);
+
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    const uint64_t per_tile = (uint64_t)B * F::U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    /* tiles between normalisations: at most 2^29 elements reach a limb in that time */
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * F::VW);
+    if (every == 0) every = 1;
+    uint64_t since = 0;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            V r[F::U];
+#pragma unroll
+            for (int u = 0; u < F::U; u++) r[u] = __ldcs(xv + base + (uint64_t)u * B);
+#pragma unroll
+            for (int u = 0; u < F::U; u++) sacc_take_vec(r[u], t, s_acc);
+        } else {
+            for (int u = 0; u < F::U; u++)
+                if (base + (uint64_t)u * B < nv) sacc_take_vec(__ldcs(xv + base + (uint64_t)u * B), t, s_acc);
+        }
+        if (++since == every) {                      /* uniform across the block */
+            since = 0;
+            __syncthreads();
+            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
+            __syncthreads();
+        }
+    }
+
+    /* the thread's expansion into the block limbs, exactly */
+    sacc_spill(t.a, F::SCALE, s_acc);
+    sacc_spill(t.b, F::SCALE, s_acc);
+    sacc_spill(t.c, F::SCALE, s_acc);
+    if (!(t.sg >> 31)) t.flags |= SL_SACC_ANYPOS;
+    if (t.flags) atomicOr(&s_flags, t.flags);
+    __syncthreads();
+    if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
+    __syncthreads();
+    /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
+    for (unsigned i = tid; i < (unsigned)F::L; i += B)
+        if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
+    if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
+    __threadfence();                                 /* limbs visible before the ticket */
+    __syncthreads();
+    if (tid == 0) s_last = atomicAdd(g_counter, 1u) == G - 1u;
+    __syncthreads();
+    if (!s_last) return;                             /* uniform across the block */
+    __threadfence();
+    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = atomicExch(&g_acc[i], 0ull);
+    __syncthreads();
+    if (tid == 0) {
+        const unsigned flags = atomicExch(g_flags, 0u);
+        const double r = sacc_round_dev(s_acc, F::L, sizeof(T) == 8 ? SL_F64 : SL_F32, flags);
+        *result = (T)r;                              /* exact: r holds a T */
+        *g_counter = 0u;
+    }
+}
+
+extern "C" size_t sl_superacc_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)n; (void)cfg;
+    return SACC_WS_HEADER + sizeof(int64_t) * (size_t)sl_sacc_limbs(dt);
+}
+
+extern "C" int sl_superacc_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                               void *d_work, size_t work_bytes, void *d_result, void *stream,
+                               sl_err *err)
+{
+    static const char vn[] = "superacc";
+    cudaStream_t st = (cudaStream_t)stream;
+    const size_t esz = sl_dtype_size(dt);
+    if (n >= SL_SACC_MAX_N)
+        return sl_kerr(err, "%s: n = %llu is too large (n < 2^40)", vn, (unsigned long long)n);
+    if (cfg->block == 0 || cfg->block > 1024 || cfg->grid == 0 || cfg->grid > 0x7fffffffu)
+        return sl_kerr(err, "%s: launch configuration not resolved or out of range (block %u, grid %u)",
+                       vn, cfg->block, cfg->grid);
+    if (!d_work || work_bytes < sl_superacc_workspace(n, dt, cfg))
+        return sl_kerr(err, "%s: workspace of %zu bytes is too small (%zu needed)", vn, work_bytes,
+                       sl_superacc_workspace(n, dt, cfg));
+    if (n == 0) {                                    /* the empty sum is +0 */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, esz, st), vn, err);
+        return 0;
+    }
+    const uintptr_t addr = (uintptr_t)d_x;
+    if (addr % esz)
+        return sl_kerr(err, "%s: input address %p is not aligned to its %zu-byte elements", vn,
+                       d_x, esz);
+    uint64_t head = ((16u - (addr & 15u)) & 15u) / esz;
+    if (head > n) head = n;
+    if (dt == SL_F32) {
+        sacc_kernel<float><<<cfg->grid, cfg->block, 0, st>>>(
+            (const float *)d_x, n, head, (unsigned char *)d_work, (float *)d_result);
+        SL_CUDA_CHECK_LAUNCH("sacc_kernel<float>", vn, err);
+    } else {
+        sacc_kernel<double><<<cfg->grid, cfg->block, 0, st>>>(
+            (const double *)d_x, n, head, (unsigned char *)d_work, (double *)d_result);
+        SL_CUDA_CHECK_LAUNCH("sacc_kernel<double>", vn, err);
+    }
+    return 0;
+}

@@ -1,0 +1,179 @@
+/* superacc.h: the `superacc` variant (correctly rounded, order-independent sum through an
+ * exact fixed-point superaccumulator): entry points, limb layout, and the limb arithmetic
+ * (split, normalise, round once) that superacc.c (CPU twin) and superacc.cu (kernel) use.
+ * Internal to kernels/; shares nothing with reference/.
+ * Assumptions: IEEE 754 binary32/binary64, two's-complement int64_t with arithmetic right
+ * shift of negative values (gcc, clang, nvcc), round to nearest even in the GPU's adds.
+ *
+ * Layout: the exact sum is an integer M times 2^-SCALE, SCALE = 149 (float32) or 1074
+ * (float64): the smallest subnormal is 1. M is held in L limbs of 32 bits each, limb i
+ * weighting 2^(32 i), stored in signed 64-bit integers so that carries can be deferred: an
+ * input adds at most one chunk of magnitude < 2^32 to each limb, so a limb can take 2^30 adds
+ * between normalisations with room to spare. Normalising propagates carries so that limbs
+ * 0..L-2 lie in [0, 2^32) and limb L-1 holds the signed rest.
+ *   float32: 12 limbs = 384 bits (largest input bit 277, + 40 bits for n < 2^40, + sign).
+ *   float64: 68 limbs = 2176 bits (largest input bit 2097, + 40 bits, + sign). */
+#ifndef SL_SUPERACC_H
+#define SL_SUPERACC_H
+#include "sl_variants.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void sl_superacc_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt);
+double sl_superacc_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg);
+int sl_superacc_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                    double *result, sl_err *err);
+size_t sl_superacc_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg);
+int sl_superacc_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                    void *d_work, size_t work_bytes, void *d_result, void *stream,
+                    sl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define SL_SACC_LIMBS_F32 12
+#define SL_SACC_LIMBS_F64 68
+#define SL_SACC_LIMBS_MAX 68
+#define SL_SACC_SCALE_F32 149
+#define SL_SACC_SCALE_F64 1074
+#define SL_SACC_MAX_N ((uint64_t)1 << 40)  /* n < 2^40, the registry's limit */
+/* Adds per limb allowed between normalisations (each < 2^32 in magnitude: sum < 2^62). */
+#define SL_SACC_NORM_EVERY ((uint64_t)1 << 30)
+
+/* Flags carried beside the limbs (ORed across threads, blocks and chunks). */
+#define SL_SACC_NAN 1u     /* a NaN input */
+#define SL_SACC_PINF 2u    /* a +Inf input */
+#define SL_SACC_NINF 4u    /* a -Inf input */
+#define SL_SACC_ANYPOS 8u  /* an input with its sign bit clear (so a zero sum is +0) */
+
+#ifdef __CUDACC__
+#define SL_SACC_HD static __host__ __device__ __forceinline__
+#else
+#define SL_SACC_HD static inline
+#endif
+
+static inline int sl_sacc_limbs(sl_dtype dt) { return dt == SL_F64 ? SL_SACC_LIMBS_F64 : SL_SACC_LIMBS_F32; }
+
+/* Splits a finite double d (a multiple of 2^-scale, so no bit is below limb 0) into at most
+ * three 32-bit chunks: d = sign * (c[0] + c[1] 2^32 + c[2] 2^64) * 2^(32 *idx - scale).
+ * Returns 0 for d = 0 (nothing to add), else 1 with *neg the sign. */
+SL_SACC_HD int sl_sacc_split_f64(double d, int scale, int *idx, uint64_t c[3], int *neg)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int e = (int)((bits >> 52) & 0x7ff);
+    uint64_t m = bits & (((uint64_t)1 << 52) - 1);
+    if (m == 0 && e == 0) return 0;
+    if (e) m |= (uint64_t)1 << 52; else e = 1;
+    int pos = e - 1075 + scale;          /* bit position of m's lowest bit in M */
+    if (pos < 0) {                       /* only trailing zeros lie below 2^-scale */
+        m = (-pos >= 64) ? 0 : m >> -pos;
+        pos = 0;
+    }
+    int lo = pos & 31;
+    *idx = pos >> 5;
+    *neg = (int)(bits >> 63);
+    c[0] = (m << lo) & 0xffffffffu;
+    uint64_t rest = m >> (32 - lo);      /* lo <= 31: a shift of 1..32 */
+    c[1] = rest & 0xffffffffu;
+    c[2] = rest >> 32;
+    return 1;
+}
+
+/* Carries limbs 0..L-2 into [0, 2^32); limb L-1 keeps the signed rest. */
+SL_SACC_HD void sl_sacc_normalise(int64_t *limb, int L)
+{
+    for (int i = 0; i < L - 1; i++) {
+        int64_t carry = limb[i] >> 32;   /* floor division by 2^32 (arithmetic shift) */
+        limb[i] -= (int64_t)((uint64_t)carry << 32);
+        limb[i + 1] += carry;
+    }
+}
+
+/* Bits [pos, pos + cnt) of the normalised non-negative limbs, cnt <= 60. */
+SL_SACC_HD uint64_t sl_sacc_bits(const int64_t *limb, int L, int pos, int cnt)
+{
+    int w = pos >> 5, off = pos & 31;
+    uint64_t w0 = w < L ? (uint64_t)limb[w] : 0;
+    uint64_t w1 = w + 1 < L ? (uint64_t)limb[w + 1] : 0;
+    uint64_t w2 = w + 2 < L ? (uint64_t)limb[w + 2] : 0;
+    uint64_t r = ((w0 | (w1 << 32)) >> off) | (off ? w2 << (64 - off) : 0);
+    return r & (((uint64_t)1 << cnt) - 1);
+}
+
+/* 1 when any of bits [0, pos) of the normalised non-negative limbs is set. */
+SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
+{
+    int w = pos >> 5, off = pos & 31;
+    for (int i = 0; i < w; i++)
+        if (limb[i]) return 1;
+    return off && ((uint64_t)limb[w] & (((uint64_t)1 << off) - 1)) != 0;
+}
+
+/* The exact sum held in limb[0..L) (any carry state, |limb| < 2^62) with the input flags,
+ * rounded once to float32 (returned as the double holding it) or float64: nearest, ties to
+ * even; subnormal results; overflow to +-Inf; any NaN or +Inf with -Inf -> NaN; a lone Inf
+ * kind -> that Inf; exact zero -> -0 only when no input had its sign bit clear.
+ * The limbs are normalised (and negated for a negative sum) in place. */
+SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flags)
+{
+    const int f64 = dt == SL_F64;
+    uint64_t rbits;
+    if ((flags & SL_SACC_NAN) || (flags & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        rbits = f64 ? 0x7ff8000000000000u : 0x7fc00000u;
+    else if (flags & SL_SACC_PINF)
+        rbits = f64 ? 0x7ff0000000000000u : 0x7f800000u;
+    else if (flags & SL_SACC_NINF)
+        rbits = f64 ? 0xfff0000000000000u : 0xff800000u;
+    else {
+        sl_sacc_normalise(limb, L);
+        uint64_t sign = 0;
+        if (limb[L - 1] < 0) {
+            for (int i = 0; i < L; i++) limb[i] = -limb[i];
+            sl_sacc_normalise(limb, L);
+            sign = 1;
+        }
+        int t = L - 1;
+        while (t >= 0 && limb[t] == 0) t--;
+        if (t < 0) {                                   /* exact zero */
+            rbits = 0;
+            sign = (flags & SL_SACC_ANYPOS) ? 0 : 1;
+        } else {
+            const int p = f64 ? 53 : 24;               /* precision */
+            const int emax_field = f64 ? 2046 : 254;   /* largest biased exponent */
+            uint64_t top = (uint64_t)limb[t];          /* < 2^63 after normalising */
+            int h = 32 * t;                            /* index of M's highest set bit */
+            while (top >>= 1) h++;
+            int s = h - (p - 1);                       /* M's bits below s are rounded off */
+            if (s < 0) s = 0;
+            if (s > emax_field) {
+                rbits = f64 ? 0x7ff0000000000000u : 0x7f800000u;
+            } else {
+                uint64_t q = sl_sacc_bits(limb, L, s, p);
+                if (s > 0 && sl_sacc_bits(limb, L, s - 1, 1) &&
+                    ((q & 1) || sl_sacc_any_below(limb, s - 1)))
+                    q++;
+                /* value = q 2^(s - SCALE): the biased exponent is s + 1 when q has its
+                 * implicit bit (q in [2^(p-1), 2^p]); a rounding carry moves it up by one. */
+                rbits = ((uint64_t)s << (p - 1)) + q;
+                uint64_t inf = f64 ? 0x7ff0000000000000u : 0x7f800000u;
+                if (rbits >= inf) rbits = inf;
+            }
+        }
+        rbits |= sign << (f64 ? 63 : 31);
+    }
+    if (f64) {
+        double d;
+        memcpy(&d, &rbits, sizeof d);
+        return d;
+    }
+    uint32_t b32 = (uint32_t)rbits;
+    float f;
+    memcpy(&f, &b32, sizeof f);
+    return (double)f;
+}
+
+#endif

@@ -1,0 +1,6 @@
+# error_vs_range.gp: relative error vs the dynamic range of the input in binades
+# (emax - emin of the log-uniform family, accuracy-vs-range rows); y log, x linear.
+xlab = "dynamic range of |x| (binades: emax - emin)"
+xlog = 0
+guide = 0
+load dir.'/error_common.gp'

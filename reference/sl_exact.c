@@ -1,0 +1,356 @@
+/* sl_exact.c: the exact sum of float32/float64 arrays (a fixed-point superaccumulator with
+ * per-exponent bins) and its correct rounding to binary32/binary64. See sl_exact_impl.h.
+ *
+ * Implementation assumptions: IEEE 754 binary32/binary64 with the same byte order as the
+ * 32/64-bit integers; round to nearest even as the current rounding mode (only used by
+ * ldexp of an exactly representable value, so in fact any mode works); two's-complement
+ * integers with arithmetic right shift of negative values; 64-bit long long.
+ *
+ * Performance considerations: the inner loops do one load, a few integer ops and one (f32)
+ * or two (f64) read-modify-writes into small bin arrays, no shifts by data-dependent
+ * amounts and no carries; a run of equal exponents is limited by store-to-load forwarding
+ * latency. Folding the bins into the fixed-point limbs costs O(bins) per rounding. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_exact_impl.h"
+
+#define SIGN64 0x8000000000000000ull
+#define FRAC64 0x000fffffffffffffull
+#define MASK26 0x3ffffffull
+#define SIGN32 0x80000000u
+#define FRAC32 0x007fffffu
+
+void sl_exact_fatal(const char *file, int line, const char *what)
+{
+    fprintf(stderr, "sumlab reference: internal exactness failure at %s:%d: %s\n", file, line, what);
+    abort();
+}
+
+sl_exact *sl_exact_new(void)
+{
+    sl_exact *acc = malloc(sizeof *acc);
+    if (!acc) return NULL;
+    memset(acc, 0, sizeof *acc);
+    acc->flush64 = SL_EXACT_FLUSH_F64;
+    acc->flush32 = SL_EXACT_FLUSH_F32;
+    return acc;
+}
+
+void sl_exact_free(sl_exact *acc) { free(acc); }
+
+void sl_exact_reset(sl_exact *acc)
+{
+    if (acc->used64) memset(acc->bin64, 0, sizeof acc->bin64);
+    if (acc->used32) memset(acc->bin32, 0, sizeof acc->bin32);
+    memset(acc->chunk, 0, sizeof acc->chunk);
+    memset(acc->achunk, 0, sizeof acc->achunk);
+    acc->since64 = acc->since32 = acc->n = 0;
+    acc->nan = acc->pinf = acc->ninf = 0;
+    acc->notnegzero = 0;
+    acc->used64 = acc->used32 = 0;
+}
+
+void sl_exact_set_flush_interval(sl_exact *acc, uint64_t every)
+{
+    if (every < 1) every = 1;
+    acc->flush64 = every < SL_EXACT_FLUSH_F64 ? every : SL_EXACT_FLUSH_F64;
+    acc->flush32 = every < SL_EXACT_FLUSH_F32 ? every : SL_EXACT_FLUSH_F32;
+}
+
+/* ---- fixed-point limbs ---------------------------------------------------------------- */
+
+/* Adds (or subtracts) b * 2^pos units, b < 2^32. */
+static void add_piece(int64_t *ch, uint64_t b, int pos, int neg)
+{
+    int c = pos >> 5;
+    uint64_t v = b << (pos & 31); /* < 2^63 */
+    int64_t lo = (int64_t)(v & 0xffffffffu), hi = (int64_t)(v >> 32);
+    if (neg) {
+        ch[c] -= lo;
+        ch[c + 1] -= hi;
+    } else {
+        ch[c] += lo;
+        ch[c + 1] += hi;
+    }
+}
+
+static void add_u64(int64_t *ch, uint64_t b, int pos, int neg)
+{
+    add_piece(ch, b & 0xffffffffu, pos, neg);
+    add_piece(ch, b >> 32, pos + 32, neg);
+}
+
+/* Carry propagation: limbs 0..N-2 into [0, 2^32), the top limb keeps the sign. */
+static void normalise(int64_t *ch)
+{
+    for (int i = 0; i < SL_EXACT_NCHUNK - 1; i++) {
+        int64_t carry = ch[i] >> 32; /* arithmetic shift: floor(ch[i] / 2^32) */
+        ch[i] &= 0xffffffff;
+        ch[i + 1] += carry;
+    }
+}
+
+/* Position (in units of 2^-1074) of significand bit 0 for a biased exponent e. */
+static int pos64(int e) { return e ? e - 1 : 0; }
+static int pos32(int e) { return (e ? e : 1) + 924; }
+
+/* Folds the bins into ch (signed sum) and ach (sum of magnitudes), either may be NULL. */
+static void fold_bins(const sl_exact *acc, int64_t *ch, int64_t *ach)
+{
+    if (acc->used64) {
+        for (int i = 0; i < SL_EXACT_F64_BINS; i++) {
+            uint64_t hi = acc->bin64[2 * i], lo = acc->bin64[2 * i + 1];
+            if (!(hi | lo)) continue;
+            int e = i & 0x7ff, neg = i >> 11, p = pos64(e);
+            if (ch) {
+                add_u64(ch, lo, p, neg);
+                add_u64(ch, hi, p + 26, neg);
+            }
+            if (ach) {
+                add_u64(ach, lo, p, 0);
+                add_u64(ach, hi, p + 26, 0);
+            }
+        }
+    }
+    if (acc->used32) {
+        for (int i = 0; i < SL_EXACT_F32_BINS; i++) {
+            uint64_t b = acc->bin32[i];
+            if (!b) continue;
+            int e = i & 0xff, neg = i >> 8, p = pos32(e);
+            if (ch) add_u64(ch, b, p, neg);
+            if (ach) add_u64(ach, b, p, 0);
+        }
+    }
+}
+
+static void flush(sl_exact *acc)
+{
+    fold_bins(acc, acc->chunk, acc->achunk);
+    normalise(acc->chunk);
+    normalise(acc->achunk);
+    if (acc->used64) memset(acc->bin64, 0, sizeof acc->bin64);
+    if (acc->used32) memset(acc->bin32, 0, sizeof acc->bin32);
+    acc->since64 = acc->since32 = 0;
+}
+
+/* ---- accumulation ---------------------------------------------------------------------- */
+
+static void special64(sl_exact *acc, uint64_t u)
+{
+    if (u & FRAC64) acc->nan++;
+    else if (u & SIGN64) acc->ninf++;
+    else acc->pinf++;
+}
+
+static void special32(sl_exact *acc, uint32_t u)
+{
+    if (u & FRAC32) acc->nan++;
+    else if (u & SIGN32) acc->ninf++;
+    else acc->pinf++;
+}
+
+static uint64_t add_f64(sl_exact *acc, const unsigned char *p, uint64_t n)
+{
+    uint64_t *bin = acc->bin64, orbits = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, p + 8 * i, 8);
+        orbits |= u ^ SIGN64;
+        uint64_t top = u >> 52, e = top & 0x7ff;
+        if (e == 0x7ff) {
+            special64(acc, u);
+            continue;
+        }
+        uint64_t m = (u & FRAC64) | ((uint64_t)(e != 0) << 52);
+        bin[2 * top] += m >> 26;
+        bin[2 * top + 1] += m & MASK26;
+    }
+    return orbits;
+}
+
+static uint64_t add_f32(sl_exact *acc, const unsigned char *p, uint64_t n)
+{
+    uint64_t *bin = acc->bin32;
+    uint32_t orbits = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, p + 4 * i, 4);
+        orbits |= u ^ SIGN32;
+        uint32_t top = u >> 23, e = top & 0xff;
+        if (e == 0xff) {
+            special32(acc, u);
+            continue;
+        }
+        bin[top] += (u & FRAC32) | ((uint32_t)(e != 0) << 23);
+    }
+    return orbits;
+}
+
+void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+{
+    const unsigned char *p = x;
+    size_t sz = sl_dtype_size(dt);
+    if (!n) return;
+    acc->n += n;
+    while (n) {
+        uint64_t *since = dt == SL_F64 ? &acc->since64 : &acc->since32;
+        uint64_t room = (dt == SL_F64 ? acc->flush64 : acc->flush32) - *since;
+        uint64_t k = n < room ? n : room;
+        if (dt == SL_F64) {
+            acc->used64 = 1;
+            acc->notnegzero |= add_f64(acc, p, k);
+        } else {
+            acc->used32 = 1;
+            acc->notnegzero |= add_f32(acc, p, k);
+        }
+        *since += k;
+        if (*since >= (dt == SL_F64 ? acc->flush64 : acc->flush32)) flush(acc);
+        p += k * sz;
+        n -= k;
+    }
+}
+
+/* ---- finished value ---------------------------------------------------------------------- */
+
+void sl_exact_fixed_get(const sl_exact *acc, int absolute, sl_exact_fixed *f)
+{
+    int64_t ch[SL_EXACT_NCHUNK];
+    memcpy(ch, absolute ? acc->achunk : acc->chunk, sizeof ch);
+    if (absolute) fold_bins(acc, NULL, ch);
+    else fold_bins(acc, ch, NULL);
+    normalise(ch);
+    f->neg = ch[SL_EXACT_NCHUNK - 1] < 0;
+    if (f->neg) {
+        for (int i = 0; i < SL_EXACT_NCHUNK; i++) ch[i] = -ch[i];
+        normalise(ch);
+    }
+    SL_EXACT_REQUIRE(ch[SL_EXACT_NCHUNK - 1] >= 0 && ch[SL_EXACT_NCHUNK - 1] <= 0xffffffff,
+                     "superaccumulator top limb out of range");
+    f->top = -1;
+    for (int i = 0; i < SL_EXACT_NCHUNK; i++) {
+        f->mag[i] = (uint32_t)ch[i];
+        if (ch[i]) {
+            int b = 31;
+            while (!((f->mag[i] >> b) & 1u)) b--;
+            f->top = 32 * i + b;
+        }
+    }
+    if (f->top < 0) f->neg = 0;
+}
+
+static uint64_t get_bits(const uint32_t *mag, int pos, int nbits)
+{
+    int c = pos >> 5, s = pos & 31;
+    uint64_t w0 = c < SL_EXACT_NCHUNK ? mag[c] : 0;
+    uint64_t w1 = c + 1 < SL_EXACT_NCHUNK ? mag[c + 1] : 0;
+    uint64_t w2 = c + 2 < SL_EXACT_NCHUNK ? mag[c + 2] : 0;
+    uint64_t v = (w0 | (w1 << 32)) >> s;
+    if (s) v |= w2 << (64 - s);
+    return nbits < 64 ? v & ((1ull << nbits) - 1) : v;
+}
+
+static int bitlen64(uint64_t v) /* index of the highest set bit + 1, 0 for 0 */
+{
+    int b = 0;
+    while (v) {
+        b++;
+        v >>= 1;
+    }
+    return b;
+}
+
+static int any_below(const uint32_t *mag, int r) /* any of bits 0 .. r-1 set */
+{
+    for (int c = 0; c < (r >> 5); c++)
+        if (mag[c]) return 1;
+    return (r & 31) && (mag[r >> 5] & ((1u << (r & 31)) - 1u));
+}
+
+double sl_exact_fixed_round(const sl_exact_fixed *f, sl_dtype to)
+{
+    /* p: precision; qmin: unit exponent of the smallest subnormal of `to`;
+     * ovf: first unit exponent that no finite value of `to` reaches (2^(emax+1)). */
+    const int p = to == SL_F64 ? 53 : 24;
+    const int qmin = to == SL_F64 ? 0 : 925;
+    const int ovf = to == SL_F64 ? 1024 + 1074 : 128 + 1074;
+    if (f->top < 0) return 0.0;
+    int q = f->top - (p - 1);
+    if (q < qmin) q = qmin;
+    uint64_t mant = get_bits(f->mag, q, p);
+    if (q > 0) {
+        int half = (f->mag[(q - 1) >> 5] >> ((q - 1) & 31)) & 1u;
+        if (half && ((mant & 1u) || any_below(f->mag, q - 1))) mant++;
+        if (mant >> p) {
+            mant >>= 1;
+            q++;
+        }
+    }
+    double r;
+    if (mant && q + bitlen64(mant) - 1 >= ovf) r = INFINITY;
+    else r = ldexp((double)mant, q - 1074); /* exact: mant has <= p bits and is in range */
+    return f->neg ? -r : r;
+}
+
+void sl_exact_fixed_to_mpfr(const sl_exact_fixed *f, mpfr_t out)
+{
+    if (f->top < 0) {
+        mpfr_set_zero(out, 1);
+        return;
+    }
+    int low = 0;
+    while (!((f->mag[low >> 5] >> (low & 31)) & 1u)) low++;
+    mpfr_prec_t need = f->top - low + 1;
+    if (need < MPFR_PREC_MIN) need = MPFR_PREC_MIN;
+    if (mpfr_get_prec(out) < need) mpfr_set_prec(out, need);
+    mpz_t z;
+    mpz_init(z);
+    mpz_import(z, SL_EXACT_NCHUNK, -1, sizeof(uint32_t), 0, 0, f->mag);
+    if (f->neg) mpz_neg(z, z);
+    int t = mpfr_set_z_2exp(out, z, -1074, MPFR_RNDN);
+    mpz_clear(z);
+    SL_EXACT_REQUIRE(t == 0 && mpfr_number_p(out), "mpfr_set_z_2exp was inexact (exponent range?)");
+}
+
+/* NaN, +Inf, -Inf decided by the special-value counts, or 0 when the sum is finite. */
+static double special_result(const sl_exact *acc)
+{
+    if (acc->nan || (acc->pinf && acc->ninf)) return NAN;
+    if (acc->pinf) return INFINITY;
+    if (acc->ninf) return -INFINITY;
+    return 0.0;
+}
+
+double sl_exact_round(const sl_exact *acc, sl_dtype to)
+{
+    double s = special_result(acc);
+    if (s != 0.0) return s;
+    if (acc->n == 0) return 0.0;
+    sl_exact_fixed f;
+    sl_exact_fixed_get(acc, 0, &f);
+    if (f.top < 0) return acc->notnegzero ? 0.0 : -0.0;
+    return sl_exact_fixed_round(&f, to);
+}
+
+int sl_exact_get(const sl_exact *acc, mpfr_t out)
+{
+    double s = special_result(acc);
+    if (s != 0.0) {
+        if (isnan(s)) mpfr_set_nan(out);
+        else mpfr_set_inf(out, s > 0 ? 1 : -1);
+        return 1;
+    }
+    if (acc->n == 0) {
+        mpfr_set_zero(out, 1);
+        return 0;
+    }
+    sl_exact_fixed f;
+    sl_exact_fixed_get(acc, 0, &f);
+    if (f.top < 0) {
+        mpfr_set_zero(out, acc->notnegzero ? 1 : -1);
+        return 0;
+    }
+    sl_exact_fixed_to_mpfr(&f, out);
+    return 0;
+}

@@ -1,0 +1,198 @@
+/* sl_reference.c: everything measured against the exact sum of one array: correctly rounded
+ * sums, sum|x|, condition number, errors of a result (abs, relative, ulps) and a-priori bounds.
+ *
+ * Implementation assumptions: IEEE 754 binary32/binary64; round to nearest even as the
+ * current rounding mode; two's-complement 64-bit integers; 64-bit long long; MPFR's default
+ * exponent range. Every MPFR step meant to be exact has its precision sized for exactness
+ * and its ternary value checked (SL_EXACT_REQUIRE aborts on a violation: a bug, not an input
+ * error); steps that round say so and round once (or upward, for bounds). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "sl_exact_impl.h"
+
+/* Enough bits for the exact difference of any finite double and any exact sum: exponents
+ * from 2^-1074 up to 2^1102 (see sl_exact_impl.h). */
+#define SL_REF_DIFF_PREC 2304
+#define SL_REF_BOUND_PREC 256
+
+static void set_err(sl_err *err, const char *msg)
+{
+    if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
+}
+
+double sl_unit_roundoff(sl_dtype dt)
+{
+    if (dt == SL_F64) return 0x1p-53;
+    if (dt == SL_F32) return 0x1p-24;
+    return NAN;
+}
+
+double sl_ulp(double r, sl_dtype dt)
+{
+    const int p = dt == SL_F64 ? 53 : 24;
+    const double minsub = dt == SL_F64 ? 0x1p-1074 : 0x1p-149;
+    const double minnorm = dt == SL_F64 ? 0x1p-1022 : 0x1p-126;
+    if (isnan(r)) return NAN;
+    if (isinf(r)) return dt == SL_F64 ? 0x1p971 : 0x1p104;
+    if (fabs(r) < minnorm) return minsub;
+    int e;
+    frexp(r, &e); /* |r| = f 2^e, f in [0.5, 1): binade 2^(e-1) */
+    return ldexp(1.0, e - p);
+}
+
+static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
+{
+    ref->dtype = dt;
+    ref->n = n;
+    ref->finite = 0;
+    ref->rounded = ref->rounded_f64 = ref->rounded_f32 = NAN;
+    ref->abssum = ref->cond = NAN;
+    mpfr_init2(ref->sum, 64);
+    mpfr_init2(ref->sumabs, 64);
+    mpfr_set_nan(ref->sum);
+    mpfr_set_nan(ref->sumabs);
+}
+
+void sl_reference_clear(sl_reference *ref)
+{
+    mpfr_clear(ref->sum);
+    mpfr_clear(ref->sumabs);
+}
+
+int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, sl_err *err)
+{
+    if (!ref) {
+        set_err(err, "sl_reference_compute: ref is NULL");
+        return -1;
+    }
+    reference_init(ref, dt, n);
+    if (dt != SL_F32 && dt != SL_F64) {
+        set_err(err, "sl_reference_compute: unknown dtype");
+        return -1;
+    }
+    if (!x && n) {
+        set_err(err, "sl_reference_compute: x is NULL with n > 0");
+        return -1;
+    }
+    sl_exact *acc = sl_exact_new();
+    if (!acc) {
+        set_err(err, "sl_reference_compute: out of memory for the superaccumulator");
+        return -1;
+    }
+    if (n) sl_exact_add(acc, x, n, dt);
+
+    int special = sl_exact_get(acc, ref->sum) != 0;
+    if (special) {
+        ref->rounded = ref->rounded_f64 = ref->rounded_f32 = mpfr_get_d(ref->sum, MPFR_RNDN);
+        if (acc->nan) mpfr_set_nan(ref->sumabs);
+        else mpfr_set_inf(ref->sumabs, 1);
+        ref->abssum = mpfr_get_d(ref->sumabs, MPFR_RNDN);
+        ref->finite = 0;
+        ref->cond = NAN;
+        sl_exact_free(acc);
+        return 0;
+    }
+    ref->rounded_f64 = sl_exact_round(acc, SL_F64);
+    ref->rounded_f32 = sl_exact_round(acc, SL_F32);
+    ref->rounded = dt == SL_F64 ? ref->rounded_f64 : ref->rounded_f32;
+
+    sl_exact_fixed fa;
+    sl_exact_fixed_get(acc, 1, &fa);
+    sl_exact_fixed_to_mpfr(&fa, ref->sumabs);
+    ref->abssum = sl_exact_fixed_round(&fa, SL_F64);
+    sl_exact_free(acc);
+
+    ref->finite = isfinite(ref->rounded) != 0;
+    if (!ref->finite) ref->cond = NAN;
+    else if (mpfr_zero_p(ref->sumabs)) ref->cond = 1.0;
+    else if (mpfr_zero_p(ref->sum)) ref->cond = INFINITY;
+    else {
+        mpfr_t q;
+        mpfr_init2(q, 53);
+        mpfr_div(q, ref->sumabs, ref->sum, MPFR_RNDN); /* one rounding; |q| >= 1 */
+        mpfr_abs(q, q, MPFR_RNDN);                      /* exact */
+        ref->cond = mpfr_get_d(q, MPFR_RNDN);           /* exact, or +Inf beyond DBL_MAX */
+        mpfr_clear(q);
+    }
+    return 0;
+}
+
+static double rounded_in(const sl_reference *ref, sl_dtype dt)
+{
+    return dt == SL_F64 ? ref->rounded_f64 : ref->rounded_f32;
+}
+
+sl_errors sl_reference_errors(const sl_reference *ref, double result, sl_dtype result_dtype)
+{
+    sl_errors e;
+    double r = rounded_in(ref, result_dtype);
+    int s_special = !mpfr_number_p(ref->sum);
+    if (s_special || !isfinite(result)) {
+        int same = (isnan(r) && isnan(result)) || (!isnan(r) && isinf(r) && r == result);
+        e.abs_err = e.rel_err = e.ulps = same ? 0.0 : INFINITY;
+        return e;
+    }
+    mpfr_t d, t;
+    mpfr_init2(d, SL_REF_DIFF_PREC);
+    mpfr_init2(t, 53);
+    int tern = mpfr_set_d(d, result, MPFR_RNDN);
+    tern |= mpfr_sub(d, d, ref->sum, MPFR_RNDN);
+    SL_EXACT_REQUIRE(tern == 0, "|result - S| was not exact");
+    mpfr_abs(d, d, MPFR_RNDN);
+    e.abs_err = mpfr_get_d(d, MPFR_RNDN); /* one rounding (+Inf beyond DBL_MAX) */
+    if (mpfr_zero_p(ref->sum)) {
+        e.rel_err = mpfr_zero_p(d) ? 0.0 : INFINITY;
+    } else {
+        mpfr_div(t, d, ref->sum, MPFR_RNDN); /* 53 bits, one rounding */
+        e.rel_err = fabs(mpfr_get_d(t, MPFR_RNDN));
+    }
+    int ue;
+    frexp(sl_ulp(r, result_dtype), &ue); /* ulp = 2^(ue-1) */
+    tern = mpfr_div_2si(d, d, ue - 1, MPFR_RNDN);
+    SL_EXACT_REQUIRE(tern == 0, "error / ulp was not exact");
+    e.ulps = mpfr_get_d(d, MPFR_RNDN);
+    mpfr_clear(d);
+    mpfr_clear(t);
+    return e;
+}
+
+double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, double k,
+                          sl_dtype acc, sl_dtype out)
+{
+    if (!ref->finite || isnan(k) || k < 0) return NAN;
+    if (kind == SL_REF_BOUND_CORRECTLY_ROUNDED) {
+        double r = rounded_in(ref, out);
+        return isinf(r) ? INFINITY : sl_ulp(r, out) / 2; /* exact: a power of two */
+    }
+    if (kind != SL_REF_BOUND_RECURSIVE && kind != SL_REF_BOUND_COMPENSATED) return NAN;
+    double ua = sl_unit_roundoff(acc), uo = sl_unit_roundoff(out);
+    if (isnan(ua) || isnan(uo)) return NAN;
+    mpfr_t ku, a, b;
+    mpfr_inits2(SL_REF_BOUND_PREC, ku, a, b, (mpfr_ptr)0);
+    int tern = mpfr_set_d(ku, k, MPFR_RNDU);
+    tern |= mpfr_mul_d(ku, ku, ua, MPFR_RNDU); /* k u_a: exact (u_a a power of two) */
+    SL_EXACT_REQUIRE(tern == 0, "k u_a was not exact");
+    double res;
+    if (mpfr_cmp_ui(ku, 1) >= 0) {
+        res = INFINITY;
+    } else {
+        if (kind == SL_REF_BOUND_RECURSIVE) {
+            mpfr_ui_sub(b, 1, ku, MPFR_RNDD);   /* 1 - k u_a, rounded down */
+            mpfr_div(a, ku, b, MPFR_RNDU);      /* gamma_k, rounded up */
+        } else {
+            mpfr_mul_d(a, ku, 4 * ua, MPFR_RNDU); /* 4 k u_a^2 */
+            mpfr_add_d(a, a, 2 * ua, MPFR_RNDU);  /* + 2 u_a */
+        }
+        mpfr_mul(a, a, ref->sumabs, MPFR_RNDU);   /* E */
+        if (uo > ua) {
+            mpfr_abs(b, ref->sum, MPFR_RNDU);
+            mpfr_add(b, b, a, MPFR_RNDU);         /* |S| + E */
+            mpfr_mul_d(b, b, uo, MPFR_RNDU);
+            mpfr_add(a, a, b, MPFR_RNDU);
+        }
+        res = mpfr_get_d(a, MPFR_RNDU);
+    }
+    mpfr_clears(ku, a, b, (mpfr_ptr)0);
+    return res;
+}

@@ -1,0 +1,3 @@
+# tests/cli.cmake: the `sumlab` command end to end (CPU backend, SUMLAB_NO_GPU=1).
+add_test(NAME tcli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tcli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tcli PROPERTIES LABELS cpu TIMEOUT 120)

@@ -1,0 +1,11 @@
+# kernels_accuracy.cmake: the accuracy variants (serial, pairwise, atomic-block, kahan, fp64-acc,
+# multipass) and the registry-wide GPU oracle checks.
+#   ttwin_bounds      (cpu) every twin within its a-priori bound on every dataset family
+#   tgpu_twins        (gpu) GPU == twin bit for bit (deterministic), within bound (atomics)
+#   tgpu_determinism  (gpu) one result in 50 runs; config-independent across launch configs
+#   tgpu_sanitize     (gpu) compute-sanitizer memcheck/racecheck/synccheck over tgpu_twins (quick)
+sl_add_test(NAME ttwin_bounds SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ttwin_bounds.c LABELS cpu TIMEOUT 120)
+sl_add_test(NAME tgpu_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_twins.c LABELS gpu TIMEOUT 600)
+sl_add_test(NAME tgpu_determinism SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_determinism.c LABELS gpu TIMEOUT 300)
+add_test(NAME tgpu_sanitize COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/sanitize.sh ${PROJECT_BINARY_DIR})
+set_tests_properties(tgpu_sanitize PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 1200)

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# sanitize.sh: compute-sanitizer memcheck, racecheck and synccheck over the GPU oracle tests at a
+# reduced size (SUMLAB_TEST_QUICK=1). Exits 77 (skip) without a GPU or without compute-sanitizer.
+#   usage: bash tests/sanitize.sh BUILD_DIR
+set -uo pipefail
+build=${1:?usage: sanitize.sh BUILD_DIR}
+twins=$build/tests/tgpu_twins
+[ -x "$twins" ] || twins=$build/tgpu_twins
+[ -x "$twins" ] || { echo "sanitize: $twins not built" >&2; exit 1; }
+[ "${SUMLAB_NO_GPU:-0}" != "0" ] && { echo "sanitize: skipped (SUMLAB_NO_GPU)"; exit 77; }
+cs=$(command -v compute-sanitizer || true)
+[ -z "$cs" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && cs=/usr/local/cuda/bin/compute-sanitizer
+[ -z "$cs" ] && { echo "sanitize: skipped (no compute-sanitizer)"; exit 77; }
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "sanitize: skipped (no GPU)"; exit 77; }
+export SUMLAB_TEST_QUICK=1
+rc=0
+for tool in memcheck racecheck synccheck; do
+  extra=()
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  echo "== compute-sanitizer --tool $tool" >&2
+  "$cs" --tool "$tool" --error-exitcode 3 "${extra[@]}" "$twins"
+  r=$?
+  if [ $r -eq 77 ]; then echo "sanitize: skipped (tgpu_twins found no GPU)"; exit 77; fi
+  if [ $r -ne 0 ]; then echo "sanitize: $tool failed (rc $r)" >&2; rc=1; fi
+done
+exit $rc

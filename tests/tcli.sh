@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# tcli.sh: end-to-end tests of the `sumlab` command on the CPU backend: list, gen -> sum,
+# output formats, error bounds, self-check plumbing and every bad-input path.
+#   usage: bash tests/tcli.sh PATH/TO/sumlab [SEED]   (ctest passes $<TARGET_FILE:sumlab>)
+set -u
+sumlab=${1:?usage: tcli.sh PATH/TO/sumlab}
+seed=${SUMLAB_SEED:-${2:-20261129}}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tcli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SUMLAB_NO_GPU=1          # the CPU twins everywhere, whatever the machine has
+fails=0 checks=0
+
+fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
+check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
+
+# --- list ------------------------------------------------------------------------------------
+"$sumlab" list variants --format csv > "$tmp/variants.csv" 2>/dev/null
+check "list variants exits 0" test $? -eq 0
+check "list variants header" grep -q '^name,family,determinism,dtypes,gpu,twin,max_n,description$' "$tmp/variants.csv"
+nvariants=$(($(wc -l < "$tmp/variants.csv") - 1))
+check "list names at least one variant" test "$nvariants" -ge 2
+"$sumlab" list variants > "$tmp/variants.txt" 2>/dev/null
+# every registry row (as listed in CSV) appears in the human table and in `sum` (below)
+mapfile -t names < <(tail -n +2 "$tmp/variants.csv" | cut -d, -f1)
+for v in "${names[@]}"; do
+  check "list table names $v" grep -q "^$v " "$tmp/variants.txt"
+done
+check "list names exact" grep -qx exact < <(printf '%s\n' "${names[@]}")
+"$sumlab" list datasets --format json > "$tmp/datasets.json" 2>/dev/null
+check "list datasets json parses" python3 -m json.tool "$tmp/datasets.json" > /dev/null
+"$sumlab" list datasets --format csv > "$tmp/datasets.csv" 2>/dev/null
+mapfile -t datasets < <(tail -n +2 "$tmp/datasets.csv" | cut -d, -f1 | uniq)
+check "list names datasets" test "${#datasets[@]}" -ge 2
+"$sumlab" --help > /dev/null 2>&1; check "--help exits 0" test $? -eq 0
+"$sumlab" --version > "$tmp/version" 2>/dev/null; check "--version" grep -q '^sumlab ' "$tmp/version"
+for c in list gen sum bench run compare; do
+  "$sumlab" $c --help > "$tmp/help" 2>/dev/null
+  check "$c --help exits 0" test $? -eq 0
+  check "$c --help prints usage" grep -qi usage "$tmp/help"
+done
+
+# --- gen is reproducible ------------------------------------------------------------------------
+"$sumlab" gen uniform --n 5000 --seed "$seed" -o "$tmp/a.npy" 2>/dev/null
+check "gen exits 0" test $? -eq 0
+"$sumlab" gen uniform --n 5000 --seed "$seed" -o "$tmp/b.npy" 2>/dev/null
+"$sumlab" gen uniform --n 5000 --seed $((seed + 1)) -o "$tmp/c.npy" 2>/dev/null
+check "same seed, same bytes" cmp -s "$tmp/a.npy" "$tmp/b.npy"
+check "different seed, different bytes" bash -c "! cmp -s '$tmp/a.npy' '$tmp/c.npy'"
+"$sumlab" gen uniform --n 2^10 --seed "$seed" --format raw -o "$tmp/r.bin" 2>/dev/null
+check "raw file size is n * 4" test "$(stat -c %s "$tmp/r.bin")" -eq 4096
+"$sumlab" gen uniform --n 1e3 --seed "$seed" --dtype f64 -o "$tmp/d.raw" 2>/dev/null
+check "1e3 f64 raw is 8000 bytes" test "$(stat -c %s "$tmp/d.raw")" -eq 8000
+
+# --- gen -> sum on the CPU twins, several datasets and both dtypes ----------------------------
+required='variant,result_hex,result,abs_err,rel_err,ulps,cond,bound,distinct'
+for spec in "uniform f32 3000" "normal f64 4097" "ill-conditioned f32 5000" "log-uniform f64 2000" \
+            "alternating f32 1234" "cancellation f64 3000"; do
+  set -- $spec
+  ds=$1 dt=$2 n=$3
+  printf '%s\n' "${datasets[@]}" | grep -qx "$ds" || { fail "dataset $ds missing from list"; continue; }
+  f="$tmp/$ds-$dt.npy"
+  "$sumlab" gen "$ds" --n "$n" --seed "$seed" --dtype "$dt" -o "$f" 2>/dev/null
+  check "gen $ds $dt" test -s "$f"
+  "$sumlab" sum "$f" --backend cpu --reps 3 --format csv > "$tmp/sum.csv" 2> "$tmp/sum.err"
+  rc=$?
+  check "sum $ds $dt exits 0 (rc $rc: $(head -c 300 "$tmp/sum.err"))" test $rc -eq 0
+  check "sum $ds $dt header starts with the required columns" \
+    bash -c "head -1 '$tmp/sum.csv' | grep -q '^$required,'"
+  check "sum $ds $dt has an exact row from the reference" \
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+             $c["variant"] == "exact" && $c["backend"] == "reference" { ok = 1 }
+             END { exit !ok }' "$tmp/sum.csv"
+  # every twin row: finite abs_err <= bound (skipped rows never appear), n and dtype right
+  check "sum $ds $dt: abs_err <= bound on every row" \
+    awk -F, -v n="$n" -v dt="$dt" '
+      NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      { rows++
+        if ($c["n"] != n || $c["dtype"] != dt) { print "bad n/dtype: " $0 > "/dev/stderr"; bad = 1 }
+        if ($c["bound"] == "" ) next
+        if ($c["abs_err"] + 0 > $c["bound"] + 0) { print "bound violated: " $0 > "/dev/stderr"; bad = 1 }
+        if ($c["result_hex"] !~ /^(-?0x[0-9a-f.]+p[-+][0-9]+|inf|-inf|nan)$/) { print "bad hex: " $0 > "/dev/stderr"; bad = 1 } }
+      END { exit bad || rows < 2 }' "$tmp/sum.csv"
+  # every registry variant either has a row or a skip line naming it
+  for v in "${names[@]}"; do
+    check "sum $ds $dt: $v has a row or a skip line" \
+      bash -c "cut -d, -f1 '$tmp/sum.csv' | grep -qx '$v' || grep -q 'skipping $v:' '$tmp/sum.err'"
+  done
+  # the correctly rounded rows agree with the reference bit for bit
+  check "sum $ds $dt: correctly-rounded rows equal exact" \
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+             $c["variant"] == "exact" { e = $c["result_hex"] }
+             $c["determinism"] == "correctly-rounded" { h[NR] = $c["result_hex"] }
+             END { for (r in h) if (h[r] != e) exit 1 }' "$tmp/sum.csv"
+done
+
+# JSON: valid, no bare NaN/Infinity, even for a NaN-producing input
+"$sumlab" sum "$tmp/a.npy" --backend cpu --format json > "$tmp/sum.json" 2>/dev/null
+check "sum json parses" python3 -m json.tool "$tmp/sum.json" > /dev/null
+printf '%s\n' "${datasets[@]}" | grep -qx special && {
+  "$sumlab" gen special --n 1000 --seed "$seed" -o "$tmp/sp.npy" 2>/dev/null
+  "$sumlab" sum "$tmp/sp.npy" --backend cpu --format json > "$tmp/sp.json" 2>/dev/null
+  check "special: json parses" python3 -m json.tool "$tmp/sp.json" > /dev/null
+  check "special: json has no NaN/Infinity" bash -c "! grep -Eq '\\b(NaN|Infinity)\\b' '$tmp/sp.json'"
+}
+check "sum json rows carry results" python3 -c "
+import json, sys
+rows = json.load(open('$tmp/sum.json'))
+assert rows and all('result_hex' in r and isinstance(r['result_hex'], str) for r in rows)
+assert any(r['variant'] == 'exact' for r in rows)"
+# raw input with --dtype sums like the .npy holding the same values
+"$sumlab" gen uniform --n 2^10 --seed "$seed" -o "$tmp/r.npy" 2>/dev/null
+a=$("$sumlab" sum "$tmp/r.bin" --dtype f32 --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
+b=$("$sumlab" sum "$tmp/r.npy" --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
+check "raw and npy give the same results" test -n "$a" -a "$a" = "$b"
+# a variant list keeps registry order and always adds exact
+"$sumlab" sum "$tmp/a.npy" --backend cpu --variants kahan,serial --format csv > "$tmp/two.csv" 2>/dev/null
+check "variant subset in registry order + exact" \
+  test "$(tail -n +2 "$tmp/two.csv" | cut -d, -f1 | tr '\n' ' ')" = "serial kahan exact "
+# auto backend says which on stderr
+"$sumlab" sum "$tmp/a.npy" --variants serial > /dev/null 2> "$tmp/auto.err"
+check "auto backend names the CPU on stderr" grep -qi cpu "$tmp/auto.err"
+
+# --- bad input: non-zero exit, one line on stderr, nothing on stdout --------------------------
+head -c 200 "$tmp/a.npy" > "$tmp/trunc.npy"
+printf 'not a numpy file at all' > "$tmp/junk.npy"
+bad() {   # bad DESCRIPTION ARGS...
+  local what=$1; shift
+  "$sumlab" "$@" > "$tmp/bad.out" 2> "$tmp/bad.err"
+  local rc=$?
+  checks=$((checks + 1))
+  if [ $rc -eq 0 ] || [ -s "$tmp/bad.out" ] || [ "$(wc -l < "$tmp/bad.err")" -ne 1 ]; then
+    fail "$what: rc=$rc, stdout $(wc -c < "$tmp/bad.out") bytes, stderr: $(cat "$tmp/bad.err")"
+  fi
+}
+bad "missing file" sum "$tmp/nope.npy" --backend cpu
+bad "truncated npy" sum "$tmp/trunc.npy" --backend cpu
+bad "malformed npy" sum "$tmp/junk.npy" --backend cpu --dtype f64
+bad "raw without --dtype" sum "$tmp/r.bin" --backend cpu
+bad "npy with the wrong --dtype" sum "$tmp/a.npy" --backend cpu --dtype f64
+bad "unknown variant" sum "$tmp/a.npy" --backend cpu --variants vec4,no-such-variant
+bad "reps 0" sum "$tmp/a.npy" --backend cpu --reps 0
+bad "reps garbage" sum "$tmp/a.npy" --backend cpu --reps 3x
+bad "missing FILE" sum --backend cpu
+bad "unknown option" sum "$tmp/a.npy" --no-such-option
+bad "unknown format" sum "$tmp/a.npy" --format xml
+bad "unknown backend" sum "$tmp/a.npy" --backend tpu
+bad "gpu backend without a GPU" sum "$tmp/a.npy" --backend gpu
+bad "bench without a GPU" bench --n 2^10 --reps 1
+bad "unknown dataset" gen no-such-dataset --n 10 -o "$tmp/x.npy"
+bad "n with junk" gen uniform --n 12x -o "$tmp/x.npy"
+bad "negative n" gen uniform --n -5 -o "$tmp/x.npy"
+bad "overflowing n" gen uniform --n 2^64 -o "$tmp/x.npy"
+bad "fractional n" gen uniform --n 2.5 -o "$tmp/x.npy"
+bad "missing n" gen uniform -o "$tmp/x.npy"
+bad "missing -o" gen uniform --n 10
+bad "unknown dataset parameter" gen uniform --n 10 --param nope=1 -o "$tmp/x.npy"
+bad "bad dtype" gen uniform --n 10 --dtype f16 -o "$tmp/x.npy"
+bad "unknown command" frobnicate
+bad "unknown list" list everything
+check "failed gen leaves no file" test ! -e "$tmp/x.npy"
+"$sumlab" > /dev/null 2>&1; check "no command exits 2" test $? -eq 2
+"$sumlab" sum "$tmp/a.npy" --reps 0 > /dev/null 2>&1; check "bad usage exits 2" test $? -eq 2
+
+echo "tcli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
+[ $fails -eq 0 ]

@@ -1,0 +1,99 @@
+/* tgpu_determinism.c: determinism classes hold on the GPU (label gpu): every deterministic
+ * variant gives one bit pattern in 50 runs (f32 and f64, n = 2^24+1 and a small n); the
+ * config-independent ones (and stronger) also give the same bits across launch configurations
+ * (grid, block, sm_count requests). Returns 77 without a GPU. SUMLAB_TEST_QUICK=1: 10 runs. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_datasets.h"
+#include "sl_gpu.h"
+#include "sl_variants.h"
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Values with wide exponents and both signs, so that any change of order changes the bits. */
+static void fill(void *x, uint64_t n, sl_dtype dt, uint64_t seed)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        double u = sl_rng_unit(seed, 7, i) - 0.5;
+        int ex = (int)(sl_rng_u64(seed, 8, i) % 40u) - 20;
+        double v = ldexp(u, ex);
+        if (dt == SL_F64) ((double *)x)[i] = v;
+        else ((float *)x)[i] = (float)v;
+    }
+}
+
+int main(void)
+{
+    sl_gpu_info info;
+    sl_err why;
+    if (!sl_gpu_available(&info, &why)) {
+        printf("tgpu_determinism: skipped: %s\n", why.msg);
+        return SL_TEST_SKIP;
+    }
+    const char *q = getenv("SUMLAB_TEST_QUICK");
+    const int quick = q && *q && strcmp(q, "0") != 0;
+    const int runs = quick ? 10 : 50;
+    const uint64_t ns[] = {1000, ((uint64_t)1 << 24) + 1};
+    /* launch requests: grid / block / sm_count (0 = the variant's or the device's default) */
+    const sl_launch reqs[] = {{0, 0, 0, 0, 0, 0},     {64, 3, 0, 0, 0, 0},  {1024, 0, 0, 0, 0, 0},
+                              {96, 0, 7, 0, 0, 0},    {256, 1000, 0, 0, 0, 0}, {512, 0, 300, 0, 0, 0},
+                              {32, 1, 1, 0, 0, 0}};
+    const size_t nreqs = sizeof reqs / sizeof *reqs;
+    double *r = malloc((size_t)runs * sizeof *r);
+    if (!r) return 1;
+    for (int d = 0; d < 2; d++) {
+        const sl_dtype dt = d ? SL_F64 : SL_F32;
+        for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+            const uint64_t n = quick && k ? ((uint64_t)1 << 18) + 1 : ns[k];
+            void *x = malloc((size_t)n * sl_dtype_size(dt));
+            if (!x) return 1;
+            fill(x, n, dt, sl_test_seed());
+            sl_gpu_ctx *ctx;
+            sl_err err;
+            if (sl_gpu_ctx_create(&ctx, x, n, dt, 0, &err)) {
+                CHECK(0, "ctx: %s", err.msg);
+                free(x);
+                continue;
+            }
+            for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+                const sl_variant *v = sl_variant_at(vi);
+                if (!v->gpu || v->determinism == SL_DET_NONDETERMINISTIC) continue;
+                if (!(v->dtypes & SL_DTYPE_MASK(dt)) || (v->max_n && n > v->max_n)) continue;
+                sl_launch cfg;
+                memset(&cfg, 0, sizeof cfg);
+                int rc = sl_gpu_ctx_run(ctx, v, &cfg, runs, 0, r, NULL, &err);
+                CHECK(rc == 0, "%s: %s", v->name, err.msg);
+                if (rc) continue;
+                int distinct = 1;
+                for (int i = 1; i < runs; i++)
+                    if (!same_bits(r[i], r[0])) distinct = 2;
+                CHECK(distinct == 1, "%s %s n=%llu: more than one result in %d runs (first %a)",
+                      v->name, sl_dtype_name(dt), (unsigned long long)n, runs, r[0]);
+                if (v->determinism < SL_DET_CONFIG_INDEPENDENT) continue;
+                const double first = r[0];
+                for (size_t c = 0; c < nreqs; c++) {
+                    sl_launch req = reqs[c];
+                    double rr[2];
+                    rc = sl_gpu_ctx_run(ctx, v, &req, 2, 0, rr, NULL, &err);
+                    CHECK(rc == 0, "%s config %zu: %s", v->name, c, err.msg);
+                    if (rc) continue;
+                    CHECK(same_bits(rr[0], first) && same_bits(rr[1], first),
+                          "%s %s n=%llu: config-independent variant differs under request %zu "
+                          "(resolved block %u grid %u sm_count %u): %a vs %a",
+                          v->name, sl_dtype_name(dt), (unsigned long long)n, c, req.block, req.grid,
+                          req.sm_count, rr[0], first);
+                }
+            }
+            sl_gpu_ctx_destroy(ctx);
+            free(x);
+        }
+    }
+    free(r);
+    return sl_test_done("tgpu_determinism");
+}

@@ -1,0 +1,149 @@
+/* tgpu_twins.c: the oracle check (label gpu): for every registry variant with both a GPU kernel
+ * and a CPU twin, every dataset family, both dtypes and many n, aligned and misaligned input,
+ * the GPU result equals the twin's bits (deterministic variants; both NaN counts as equal), or
+ * lies within the variant's a-priori bound of the exact sum (nondeterministic variants, GPU
+ * and twin over several seeds). Returns 77 without a GPU. SUMLAB_TEST_QUICK=1: small n only. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_datasets.h"
+#include "sl_gpu.h"
+#include "sl_reference.h"
+#include "sl_variants.h"
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static sl_ref_bound_kind bound_kind(sl_bound_model m)
+{
+    switch (m) {
+    case SL_BOUND_RECURSIVE: return SL_REF_BOUND_RECURSIVE;
+    case SL_BOUND_COMPENSATED: return SL_REF_BOUND_COMPENSATED;
+    case SL_BOUND_CORRECTLY_ROUNDED: return SL_REF_BOUND_CORRECTLY_ROUNDED;
+    default: return SL_REF_BOUND_NONE;
+    }
+}
+
+/* Within the bound of the exact sum; a non-finite reference: a NaN sum must give NaN. */
+static int within_bound(const sl_variant *v, const sl_reference *ref, double r, uint64_t n,
+                        sl_dtype dt, const sl_launch *cfg, double *bound_out, double *err_out)
+{
+    *bound_out = *err_out = NAN;
+    if (!ref->finite) return isnan(ref->rounded) ? isnan(r) : 1;
+    double k = v->depth ? v->depth(n, dt, cfg) : (double)n;
+    double b = sl_reference_bound(ref, bound_kind(v->bound), k, v->acc_wide ? SL_F64 : dt, dt);
+    sl_errors e = sl_reference_errors(ref, r, dt);
+    *bound_out = b;
+    *err_out = e.abs_err;
+    return e.abs_err <= b;
+}
+
+static long gpu_runs;
+
+static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                      uint32_t off, const char *dsname, const sl_reference *ref)
+{
+    sl_launch cfg;
+    sl_err err;
+    double r[3];
+    memset(&cfg, 0, sizeof cfg);
+    const int det = v->determinism != SL_DET_NONDETERMINISTIC;
+    const int reps = det ? 2 : 3;
+    int rc = sl_gpu_ctx_run(ctx, v, &cfg, reps, 0, r, NULL, &err);
+    gpu_runs++;
+    CHECK(rc == 0, "%s %s %s n=%llu off=%u: GPU run failed: %s", v->name, dsname, sl_dtype_name(dt),
+          (unsigned long long)n, off, err.msg);
+    if (rc) return;
+    if (det) {
+        double t;
+        rc = sl_variant_cpu(v, x, n, dt, &cfg, &t, &err);
+        CHECK(rc == 0, "%s: twin failed: %s", v->name, err.msg);
+        if (rc) return;
+        for (int i = 0; i < reps; i++)
+            CHECK(same_bits(r[i], t),
+                  "%s %s %s n=%llu off=%u (block %u grid %u items %u addr_mod %u): GPU %a != twin %a",
+                  v->name, dsname, sl_dtype_name(dt), (unsigned long long)n, off, cfg.block, cfg.grid,
+                  cfg.items, cfg.addr_mod, r[i], t);
+        return;
+    }
+    double b, e;
+    for (int i = 0; i < reps; i++)
+        CHECK(within_bound(v, ref, r[i], n, dt, &cfg, &b, &e),
+              "%s %s %s n=%llu off=%u: GPU result %a error %g > bound %g", v->name, dsname,
+              sl_dtype_name(dt), (unsigned long long)n, off, r[i], e, b);
+    for (uint64_t s = 1; s <= 3; s++) {
+        sl_launch c2 = cfg;
+        double t;
+        c2.order_seed = sl_test_seed() * 31u + s;
+        rc = sl_variant_cpu(v, x, n, dt, &c2, &t, &err);
+        CHECK(rc == 0, "%s: twin failed: %s", v->name, err.msg);
+        if (rc) return;
+        CHECK(within_bound(v, ref, t, n, dt, &c2, &b, &e),
+              "%s %s %s n=%llu: twin (seed %llu) %a error %g > bound %g", v->name, dsname,
+              sl_dtype_name(dt), (unsigned long long)n, (unsigned long long)c2.order_seed, t, e, b);
+    }
+}
+
+int main(void)
+{
+    sl_gpu_info info;
+    sl_err why;
+    if (!sl_gpu_available(&info, &why)) {
+        printf("tgpu_twins: skipped: %s\n", why.msg);
+        return SL_TEST_SKIP;
+    }
+    const char *q = getenv("SUMLAB_TEST_QUICK");
+    const int quick = q && *q && strcmp(q, "0") != 0;
+    printf("tgpu_twins: %s (%d SMs)%s\n", info.name, info.sm_count, quick ? ", quick" : "");
+    const uint64_t ns_full[] = {0, 1, 2, 31, 33, 1000, 4097, 8193, 100003, ((uint64_t)1 << 20) + 3,
+                                ((uint64_t)1 << 24) + 1};
+    const uint64_t ns_quick[] = {0, 1, 2, 31, 33, 1000, 4097, 8193};
+    const uint64_t *ns = quick ? ns_quick : ns_full;
+    const size_t nns = quick ? sizeof ns_quick / sizeof *ns_quick : sizeof ns_full / sizeof *ns_full;
+    const uint64_t big = (uint64_t)1 << 24;
+
+    for (int d = 0; d < 2; d++) {
+        const sl_dtype dt = d ? SL_F64 : SL_F32;
+        for (size_t di = 0; di < sl_dataset_count(); di++) {
+            const sl_dataset *ds = sl_dataset_at(di);
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            for (size_t k = 0; k < nns; k++) {
+                const uint64_t n = ns[k];
+                /* the largest size on every third family only (runtime) */
+                if (n > big && di % 3 != 0) continue;
+                void *x = malloc((size_t)(n ? n : 1) * sl_dtype_size(dt));
+                if (!x) { CHECK(0, "out of memory (n=%llu)", (unsigned long long)n); continue; }
+                sl_err err;
+                int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, x, &err);
+                CHECK(rc == 0, "dataset %s n=%llu: %s", ds->name, (unsigned long long)n, err.msg);
+                sl_reference ref;
+                int have_ref = rc == 0 && sl_reference_compute(&ref, x, n, dt, &err) == 0;
+                CHECK(rc || have_ref, "reference %s n=%llu: %s", ds->name, (unsigned long long)n, err.msg);
+                for (uint32_t off = 0; have_ref && off < 2; off++) {
+                    sl_gpu_ctx *ctx;
+                    if (sl_gpu_ctx_create(&ctx, x, n, dt, off, &err)) {
+                        CHECK(0, "ctx %s n=%llu: %s", ds->name, (unsigned long long)n, err.msg);
+                        continue;
+                    }
+                    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+                        const sl_variant *v = sl_variant_at(vi);
+                        if (!v->gpu || !v->cpu) continue;
+                        if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                        if (v->max_n && n > v->max_n) continue;
+                        check_one(ctx, v, x, n, dt, off, ds->name, &ref);
+                    }
+                    sl_gpu_ctx_destroy(ctx);
+                }
+                if (have_ref) sl_reference_clear(&ref);
+                free(x);
+            }
+        }
+    }
+    printf("tgpu_twins: %ld GPU runs\n", gpu_runs);
+    return sl_test_done("tgpu_twins");
+}

@@ -1,0 +1,229 @@
+/* tladder.c: CPU-twin tests of the optimisation ladder (atomic-thread .. vec4): results within
+ * gamma_k * sum|x| of the exact (MPFR) sum for k = depth(), repeatable bits for the
+ * deterministic rungs, seed-dependent bits for atomic-thread, n = 0 -> +0, n = 1 -> x[0].
+ * The exact sum is accumulated in MPFR at a precision where every add is exact (checked). */
+#include <math.h>
+#include <mpfr.h>
+#include <stdint.h>
+#include "sl_test.h"
+#include "sl_variant_impl.h"
+
+typedef struct {
+    const char *name;
+    void (*resolve)(sl_launch *, uint64_t, sl_dtype);
+    double (*depth)(uint64_t, sl_dtype, const sl_launch *);
+    int (*cpu)(const void *, uint64_t, sl_dtype, const sl_launch *, double *, sl_err *);
+    int deterministic;
+} rung;
+
+#define RUNG(nm, id, det) {nm, sl_##id##_resolve, sl_##id##_depth, sl_##id##_cpu, det}
+static const rung rungs[] = {
+    RUNG("atomic-thread", atomic_thread, 0), RUNG("smem-interleaved", smem_interleaved, 1),
+    RUNG("smem-sequential", smem_sequential, 1), RUNG("two-load", two_load, 1),
+    RUNG("warp-shuffle", warp_shuffle, 1),   RUNG("grid-stride", grid_stride, 1),
+    RUNG("vec4", vec4, 1),
+};
+#define NRUNGS (sizeof rungs / sizeof rungs[0])
+
+static uint64_t rng_state;
+static uint64_t rnd64(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static double rnd_unit(void) { return (double)(rnd64() >> 11) * 0x1p-53; } /* [0, 1) */
+
+/* kind 0: uniform [-1, 1); kind 1: cancellation-heavy (+-magnitudes over 2^-20..2^20 in
+ * pairs that nearly cancel, plus small noise). */
+static void fill(void *x, uint64_t n, sl_dtype dt, int kind)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        double v;
+        if (kind == 0) {
+            v = 2.0 * rnd_unit() - 1.0;
+        } else {
+            double mag = ldexp(1.0 + rnd_unit(), (int)(rnd64() % 41) - 20);
+            v = (i & 1) ? -mag : mag * (1.0 + 0x1p-10 * rnd_unit());
+        }
+        if (dt == SL_F64) ((double *)x)[i] = v;
+        else ((float *)x)[i] = (float)v;
+    }
+}
+
+/* Exact sum (and sum of |x|) in MPFR; every add must be exact. */
+static void exact_sums(const void *x, uint64_t n, sl_dtype dt, mpfr_t s, mpfr_t sa)
+{
+    mpfr_set_zero(s, 1);
+    mpfr_set_zero(sa, 1);
+    for (uint64_t i = 0; i < n; i++) {
+        double v = dt == SL_F64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
+        if (mpfr_add_d(s, s, v, MPFR_RNDN) != 0 || mpfr_add_d(sa, sa, fabs(v), MPFR_RNDN) != 0) {
+            fprintf(stderr, "tladder: inexact MPFR step in the exact reference (bug)\n");
+            abort();
+        }
+    }
+}
+
+static uint64_t bits(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
+
+/* |r - S| <= gamma_k * sum|x| with k = depth; returns the ratio error / bound. */
+static double bound_ratio(double r, mpfr_t s, mpfr_t sa, double k, sl_dtype dt)
+{
+    mpfr_t e;
+    mpfr_init2(e, 4096);
+    mpfr_sub_d(e, s, r, MPFR_RNDN); /* exact at 4096 bits for our inputs */
+    mpfr_abs(e, e, MPFR_RNDN);
+    double err = mpfr_get_d(e, MPFR_RNDU), abssum = mpfr_get_d(sa, MPFR_RNDU);
+    mpfr_clear(e);
+    double u = dt == SL_F64 ? 0x1p-53 : 0x1p-24, ku = k * u;
+    double bound = ku / (1.0 - ku) * abssum * (1.0 + 0x1p-40);
+    if (ku >= 1.0) return 0.0; /* bound vacuous */
+    if (err == 0.0) return 0.0;
+    return bound > 0.0 ? err / bound : INFINITY;
+}
+
+int main(void)
+{
+    rng_state = sl_test_seed();
+    const uint64_t sizes[] = {0, 1, 31, 1000, ((uint64_t)1 << 20) + 3};
+    const uint32_t mods[] = {0, 4, 8};
+    void *x = malloc((((size_t)1 << 20) + 3) * sizeof(double));
+    if (!x) return 1;
+    mpfr_t s, sa;
+    mpfr_init2(s, 4096);
+    mpfr_init2(sa, 4096);
+    for (int dti = 0; dti < 2; dti++) {
+        sl_dtype dt = dti ? SL_F64 : SL_F32;
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (int kind = 0; kind < 2; kind++) {
+                uint64_t n = sizes[si];
+                fill(x, n, dt, kind);
+                exact_sums(x, n, dt, s, sa);
+                for (size_t ri = 0; ri < NRUNGS; ri++)
+                    for (size_t mi = 0; mi < 3; mi++) {
+                        const rung *R = &rungs[ri];
+                        sl_launch cfg = {0};
+                        cfg.sm_count = SL_DEFAULT_SM_COUNT;
+                        cfg.addr_mod = mods[mi];
+                        if (dt == SL_F64 && cfg.addr_mod == 4) cfg.addr_mod = 8 + 16 * 3;
+                        cfg.order_seed = 7;
+                        R->resolve(&cfg, n, dt);
+                        sl_err err = {{0}};
+                        double r1 = NAN, r2 = NAN;
+                        int rc1 = R->cpu(x, n, dt, &cfg, &r1, &err);
+                        CHECK(rc1 == 0, "%s %s n=%llu: %s", R->name, sl_dtype_name(dt),
+                              (unsigned long long)n, err.msg);
+                        int rc2 = R->cpu(x, n, dt, &cfg, &r2, &err);
+                        CHECK(rc2 == 0, "%s: %s", R->name, err.msg);
+                        if (rc1 || rc2) continue;
+                        CHECK(isfinite(r1), "%s %s n=%llu: result %a", R->name,
+                              sl_dtype_name(dt), (unsigned long long)n, r1);
+                        if (dt == SL_F32)
+                            CHECK((double)(float)r1 == r1, "%s: f32 result %a not a float",
+                                  R->name, r1);
+                        if (R->deterministic || cfg.order_seed == 7)
+                            CHECK(bits(r1) == bits(r2), "%s %s n=%llu: %a then %a", R->name,
+                                  sl_dtype_name(dt), (unsigned long long)n, r1, r2);
+                        if (n == 0)
+                            CHECK(bits(r1) == 0, "%s n=0: %a is not +0", R->name, r1);
+                        if (n == 1) {
+                            double x0 = dt == SL_F64 ? ((double *)x)[0] : ((float *)x)[0];
+                            CHECK(bits(r1) == bits(x0), "%s n=1: %a for x[0] = %a", R->name,
+                                  r1, x0);
+                        }
+                        double k = R->depth(n, dt, &cfg);
+                        double ratio = bound_ratio(r1, s, sa, k, dt);
+                        CHECK(ratio <= 1.0, "%s %s n=%llu kind %d addr_mod %u: error/bound %g "
+                              "(depth %g, result %a)", R->name, sl_dtype_name(dt),
+                              (unsigned long long)n, kind, cfg.addr_mod, ratio, k, r1);
+                    }
+            }
+    }
+    /* Coverage: small integers sum exactly in every order, so every element must be added
+     * exactly once (any config: odd block sizes, explicit grids, items, misalignment). */
+    const uint32_t blocks[] = {0, 32, 100, 1024};
+    const uint32_t grids[] = {0, 1, 7};
+    const uint32_t items[] = {0, 1, 2, 8};
+    for (int dti = 0; dti < 2; dti++) {
+        sl_dtype dt = dti ? SL_F64 : SL_F32;
+        const uint64_t nn[] = {2, 33, 515, 4099, 200003};
+        for (size_t si = 0; si < sizeof nn / sizeof nn[0]; si++) {
+            uint64_t n = nn[si];
+            double exact = 0;
+            for (uint64_t i = 0; i < n; i++) {
+                double v = (double)((int)(rnd64() % 17) - 8);
+                exact += v;
+                if (dt == SL_F64) ((double *)x)[i] = v;
+                else ((float *)x)[i] = (float)v;
+            }
+            for (size_t ri = 0; ri < NRUNGS; ri++)
+                for (size_t bi = 0; bi < 4; bi++)
+                    for (size_t gi = 0; gi < 3; gi++) {
+                        const rung *R = &rungs[ri];
+                        sl_launch cfg = {0};
+                        cfg.block = blocks[bi];
+                        cfg.grid = grids[gi];
+                        cfg.items = items[(bi + gi) % 4];
+                        cfg.addr_mod = (uint32_t)(sl_dtype_size(dt) * (si + gi) % 16);
+                        cfg.order_seed = si;
+                        R->resolve(&cfg, n, dt);
+                        double r = NAN;
+                        sl_err err = {{0}};
+                        int rc = R->cpu(x, n, dt, &cfg, &r, &err);
+                        CHECK(rc == 0 && r == exact, "%s %s n=%llu block %u grid %u items %u "
+                              "addr_mod %u: %a, exact %a (%s)", R->name, sl_dtype_name(dt),
+                              (unsigned long long)n, cfg.block, cfg.grid, cfg.items,
+                              cfg.addr_mod, r, exact, rc ? err.msg : "");
+                    }
+        }
+    }
+
+    /* atomic-thread: the sampled commit order depends on order_seed; every order obeys the
+     * bound. Cancellation-heavy float32 input, 4 blocks and 4096 blocks. */
+    const uint64_t an[] = {1000, (uint64_t)1 << 20};
+    for (size_t ai = 0; ai < 2; ai++) {
+        uint64_t n = an[ai];
+        fill(x, n, SL_F32, 1);
+        exact_sums(x, n, SL_F32, s, sa);
+        double first = 0;
+        int distinct = 0;
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            sl_launch cfg = {0};
+            cfg.order_seed = seed;
+            sl_atomic_thread_resolve(&cfg, n, SL_F32);
+            double r = NAN;
+            sl_err err = {{0}};
+            CHECK(sl_atomic_thread_cpu(x, n, SL_F32, &cfg, &r, &err) == 0, "%s", err.msg);
+            double ratio = bound_ratio(r, s, sa, sl_atomic_thread_depth(n, SL_F32, &cfg), SL_F32);
+            CHECK(ratio <= 1.0, "atomic-thread seed %llu: error/bound %g",
+                  (unsigned long long)seed, ratio);
+            if (seed == 1) first = r;
+            else if (bits(r) != bits(first)) distinct = 1;
+        }
+        CHECK(distinct, "atomic-thread n=%llu: 8 order seeds gave the same bits %a",
+              (unsigned long long)n, first);
+    }
+
+    /* Bad configurations are refused with a message, never run. */
+    {
+        sl_launch cfg = {0};
+        cfg.addr_mod = 2; /* not a multiple of 4 */
+        sl_vec4_resolve(&cfg, 100, SL_F32);
+        double r;
+        sl_err err = {{0}};
+        CHECK(sl_vec4_cpu(x, 100, SL_F32, &cfg, &r, &err) == -1 && strstr(err.msg, "vec4"),
+              "misaligned addr_mod accepted: '%s'", err.msg);
+    }
+
+    mpfr_clear(s);
+    mpfr_clear(sa);
+    free(x);
+    return sl_test_done("tladder");
+}

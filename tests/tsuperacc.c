@@ -1,0 +1,440 @@
+/* tsuperacc.c: the `superacc` CPU twin equals mpfr_sum correctly rounded to float/double (and
+ * reference/'s sl_exact_round) bit for bit on thousands of adversarial arrays, and is
+ * unchanged under reversal, shuffles and splits. A CPU model of the GPU kernel's arithmetic
+ * (TwoSum expansions per thread, spills, per-block limbs, merge) must agree as well. */
+#include <float.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_reference.h"
+#include "sl_test.h"
+#include "superacc.h"
+
+/* ---- randomness (splitmix64) ------------------------------------------------------------ */
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static uint64_t rnd_below(uint64_t m) { return m ? rnd() % m : 0; }
+
+/* ---- values of a format, carried as doubles ----------------------------------------------- */
+static double from_bits64(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+static double from_bits32(uint32_t b) { float f; memcpy(&f, &b, 4); return (double)f; }
+
+/* random value with biased exponent in [elo, ehi] (0: subnormal), random sign and mantissa */
+static double rnd_val(sl_dtype dt, int elo, int ehi)
+{
+    uint64_t e = (uint64_t)(elo + (int)rnd_below((uint64_t)(ehi - elo + 1)));
+    uint64_t s = rnd() & 1;
+    if (dt == SL_F64) {
+        uint64_t m = rnd() & ((1ull << 52) - 1);
+        if (rnd_below(4) == 0) m &= ~((1ull << rnd_below(52)) - 1);  /* trailing zeros */
+        return from_bits64(s << 63 | e << 52 | m);
+    }
+    uint32_t m = (uint32_t)(rnd() & 0x7fffff);
+    if (rnd_below(4) == 0) m &= ~((1u << rnd_below(23)) - 1);
+    return from_bits32((uint32_t)(s << 31 | e << 23 | m));
+}
+static int emax_field(sl_dtype dt) { return dt == SL_F64 ? 2046 : 254; }
+static double fmt_max(sl_dtype dt) { return dt == SL_F64 ? DBL_MAX : (double)FLT_MAX; }
+static int fmt_prec(sl_dtype dt) { return dt == SL_F64 ? 53 : 24; }
+/* half an ulp of the normal value f in format dt (a power of two, representable when f is
+ * not too small) */
+static double half_ulp(double f, sl_dtype dt)
+{
+    int e;
+    frexp(f, &e);
+    return ldexp(1.0, e - fmt_prec(dt) - 1);
+}
+
+/* ---- adversarial families: x[0..n) in format dt (as doubles) ------------------------------ */
+enum { FAM_FULL, FAM_WINDOW, FAM_CANCEL, FAM_TIE, FAM_SUBNORMAL, FAM_OVERFLOW_PARTIAL,
+       FAM_TO_INF, FAM_SPECIAL, FAM_ZEROS, FAM_HUGE_TINY, FAM_COUNT };
+static const char *fam_name[FAM_COUNT] = {"full-range", "window", "cancel", "tie", "subnormal",
+                                          "overflow-partial", "to-inf", "special", "zeros",
+                                          "huge-tiny"};
+
+static void shuffle(double *x, uint64_t n)
+{
+    for (uint64_t i = n; i > 1; i--) {
+        uint64_t j = rnd_below(i);
+        double t = x[i - 1]; x[i - 1] = x[j]; x[j] = t;
+    }
+}
+
+/* fills x (capacity cap) and returns n */
+static uint64_t gen(int fam, sl_dtype dt, double *x, uint64_t cap)
+{
+    const int EM = emax_field(dt);
+    uint64_t n = 1 + rnd_below(rnd_below(8) == 0 ? cap : (cap < 64 ? cap : 64));
+    uint64_t i = 0;
+    switch (fam) {
+    case FAM_FULL:
+        for (; i < n; i++) x[i] = rnd_val(dt, 0, EM);
+        break;
+    case FAM_WINDOW: {
+        int w = 1 + (int)rnd_below(70), lo = (int)rnd_below((uint64_t)(EM - w + 1));
+        for (; i < n; i++) x[i] = rnd_val(dt, lo, lo + w);
+        break;
+    }
+    case FAM_CANCEL: {
+        int w = 1 + (int)rnd_below(60), lo = (int)rnd_below((uint64_t)(EM - w + 1));
+        uint64_t h = n / 2;
+        for (; i < h; i++) x[i] = rnd_val(dt, lo, lo + w);
+        for (uint64_t k = 0; k < h; k++) x[i++] = -x[k];
+        for (; i < n; i++) x[i] = rnd_val(dt, 0, lo + 1);   /* the small rest decides */
+        shuffle(x, n);
+        break;
+    }
+    case FAM_TIE: {
+        /* f + half an ulp (exact tie), optionally nudged by a tiny value, the half ulp cut in
+         * pieces, hidden among pairs +y, -y */
+        double f = rnd_val(dt, 60, EM - 2);
+        if (rnd_below(3) == 0) f = rnd_val(dt, 1, 3);        /* ties near the subnormals */
+        double h = half_ulp(f, dt);
+        if (h == 0 || h < (dt == SL_F64 ? 0x1p-1074 : 0x1p-149)) h = fabs(f) * 0x1p-30;
+        x[i++] = f;
+        int pieces = 1 + (int)rnd_below(3);
+        double rest = h;
+        for (int p = 1; p < pieces; p++) { rest /= 2; x[i++] = f < 0 ? -rest : rest; }
+        x[i++] = f < 0 ? -rest : rest;
+        int nudge = (int)rnd_below(3);                       /* 0: exact tie, 1: above, 2: below */
+        double tiny = dt == SL_F64 ? 0x1p-1074 : 0x1p-149;
+        if (rnd_below(2)) tiny = ldexp(h, -(int)rnd_below(40) - 1);
+        if (nudge) x[i++] = (nudge == 1) == (f > 0) ? tiny : -tiny;
+        if (n < i) n = i;
+        int w = 1 + (int)rnd_below(40), lo = (int)rnd_below((uint64_t)(EM - w + 1));
+        while (i + 1 < n) {
+            double y = rnd_val(dt, lo, lo + w);
+            x[i++] = y;
+            x[i++] = -y;
+        }
+        n = i;
+        shuffle(x, n);
+        break;
+    }
+    case FAM_SUBNORMAL: {
+        for (; i < n; i++) {
+            if (rnd_below(3) == 0) {                         /* near-equal normals cancel */
+                double a = rnd_val(dt, 1, 3);
+                x[i] = a;
+                if (i + 1 < n) x[++i] = -(a + (rnd() & 1 ? -1 : 1) * ldexp(a, -(int)rnd_below(fmt_prec(dt))));
+                if (isinf(x[i]) || x[i] != x[i]) x[i] = 0.0;
+                if (dt == SL_F32) x[i] = (double)(float)x[i];
+            } else {
+                x[i] = rnd_val(dt, 0, 1);
+            }
+        }
+        shuffle(x, n);
+        break;
+    }
+    case FAM_OVERFLOW_PARTIAL: {
+        double M = fmt_max(dt);
+        uint64_t k = 1 + rnd_below(6);
+        for (uint64_t j = 0; j < k && i < cap; j++) x[i++] = M * (rnd() & 1 ? 1.0 : 0.75);
+        for (uint64_t j = 0; j < k && i < cap; j++) x[i++] = -x[j];
+        if (i < cap && rnd_below(2)) x[i++] = M;                  /* net one MAX */
+        while (i < n) x[i++] = rnd_val(dt, 0, EM);
+        n = i;
+        /* partial sums overflow only in some orders: keep the big ones together sometimes */
+        if (rnd_below(2)) shuffle(x, n);
+        break;
+    }
+    case FAM_TO_INF: {
+        double M = fmt_max(dt), h = half_ulp(M, dt);
+        double s = rnd() & 1 ? 1.0 : -1.0;
+        x[i++] = s * M;
+        int kind = (int)rnd_below(5);
+        double tiny = dt == SL_F64 ? 0x1p-1074 : 0x1p-149;
+        if (kind == 0) x[i++] = s * h;                           /* tie: up to Inf */
+        if (kind == 1) { x[i++] = s * h; x[i++] = -s * tiny; }   /* just below: MAX */
+        if (kind == 2) { x[i++] = s * h; x[i++] = s * tiny; }    /* above: Inf */
+        if (kind == 3) { x[i++] = s * M; x[i++] = -s * M * 0.5; }/* 1.5 MAX: Inf */
+        if (kind == 4) { x[i++] = s * h * 0.5; x[i++] = s * h * 0.5; x[i++] = -s * tiny; }
+        n = i;
+        shuffle(x, n);
+        break;
+    }
+    case FAM_SPECIAL: {
+        for (; i < n; i++) x[i] = rnd_val(dt, 0, EM);
+        int k = 1 + (int)rnd_below(3);
+        for (int j = 0; j < k; j++) {
+            uint64_t r = rnd_below(4);
+            double v = r == 0 ? NAN : r == 1 ? INFINITY : r == 2 ? -INFINITY : -NAN;
+            x[rnd_below(n)] = v;
+        }
+        if (rnd_below(3) == 0) x[rnd_below(n)] = fmt_max(dt);
+        break;
+    }
+    case FAM_ZEROS: {
+        int kind = (int)rnd_below(4);
+        for (; i < n; i++) {
+            if (kind == 0) x[i] = -0.0;                          /* all -0: -0 */
+            else if (kind == 1) x[i] = rnd() & 1 ? -0.0 : 0.0;
+            else x[i] = rnd_below(4) ? -0.0 : rnd_val(dt, 0, EM);
+        }
+        if (kind >= 2) {                                          /* cancel the non-zeros */
+            uint64_t m = n;
+            for (uint64_t j = 0; j < m && n < cap; j++)
+                if (x[j] != 0) x[n++] = -x[j];
+            shuffle(x, n);
+        }
+        break;
+    }
+    case FAM_HUGE_TINY: {
+        int top = EM - (int)rnd_below(60);
+        for (; i < n; i++) x[i] = rnd_below(8) ? rnd_val(dt, 0, 30) : rnd_val(dt, top - 3, top);
+        shuffle(x, n);
+        break;
+    }
+    }
+    return n;
+}
+
+/* ---- the judges --------------------------------------------------------------------------- */
+/* mpfr_sum of exact copies, rounded once to dt with the format's exponent range. */
+static double mpfr_judge(const double *x, uint64_t n, sl_dtype dt)
+{
+    const mpfr_exp_t emin0 = mpfr_get_emin(), emax0 = mpfr_get_emax();
+    mpfr_t *v = malloc((n ? n : 1) * sizeof *v);
+    mpfr_ptr *p = malloc((n ? n : 1) * sizeof *p);
+    for (uint64_t i = 0; i < n; i++) {
+        mpfr_init2(v[i], 53);
+        mpfr_set_d(v[i], x[i], MPFR_RNDN);   /* exact */
+        p[i] = v[i];
+    }
+    mpfr_t r;
+    mpfr_init2(r, fmt_prec(dt));
+    mpfr_set_emin(dt == SL_F64 ? -1073 : -148);
+    mpfr_set_emax(dt == SL_F64 ? 1024 : 128);
+    int t = mpfr_sum(r, p, (unsigned long)n, MPFR_RNDN);
+    t = mpfr_check_range(r, t, MPFR_RNDN);
+    mpfr_subnormalize(r, t, MPFR_RNDN);
+    double d = mpfr_get_d(r, MPFR_RNDN);  /* exact: r holds a float/double */
+    mpfr_set_emin(emin0);
+    mpfr_set_emax(emax0);
+    mpfr_clear(r);
+    for (uint64_t i = 0; i < n; i++) mpfr_clear(v[i]);
+    free(v);
+    free(p);
+    return d;
+}
+
+/* input array in the format's own storage */
+static void *pack(const double *x, uint64_t n, sl_dtype dt)
+{
+    void *b = malloc((n ? n : 1) * sl_dtype_size(dt));
+    for (uint64_t i = 0; i < n; i++) {
+        if (dt == SL_F64) ((double *)b)[i] = x[i];
+        else ((float *)b)[i] = (float)x[i];
+    }
+    return b;
+}
+
+static double twin(const double *x, uint64_t n, sl_dtype dt, sl_launch *cfg)
+{
+    void *b = pack(x, n, dt);
+    double r = NAN;
+    sl_err err = {{0}};
+    int rc = sl_superacc_cpu(b, n, dt, cfg, &r, &err);
+    CHECK(rc == 0, "twin failed: %s", err.msg);
+    free(b);
+    return r;
+}
+
+static double exact_judge(const double *x, uint64_t n, sl_dtype dt)
+{
+    void *b = pack(x, n, dt);
+    sl_exact *acc = sl_exact_new();
+    sl_exact_add(acc, b, n, dt);
+    double r = sl_exact_round(acc, dt);
+    sl_exact_free(acc);
+    free(b);
+    return r;
+}
+
+/* ---- a CPU model of the GPU kernel's arithmetic --------------------------------------------
+ * Elements dealt to `threads` threads in `blocks` blocks in a random way; each thread runs the
+ * kernel's TwoSum-chain expansion and spills; each block normalises its limbs; the blocks'
+ * limbs are added; sl_sacc_round once. */
+static void model_spill(int64_t *limb, double d, int scale)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+    for (int k = 0; k < 3; k++) limb[idx + k] += neg ? -(int64_t)c[k] : (int64_t)c[k];
+}
+
+static double gpu_model(const double *x, uint64_t n, sl_dtype dt, unsigned blocks, unsigned tpb)
+{
+    const int L = sl_sacc_limbs(dt), scale = dt == SL_F64 ? SL_SACC_SCALE_F64 : SL_SACC_SCALE_F32;
+    const unsigned T = blocks * tpb;
+    if (n == 0) return 0.0;   /* the launcher writes +0 without a launch */
+    double (*fpe)[3] = calloc(T, sizeof *fpe);
+    int64_t(*blk)[SL_SACC_LIMBS_MAX] = calloc(blocks, sizeof *blk);
+    unsigned flags = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        unsigned t = (unsigned)rnd_below(T);
+        int64_t *limb = blk[t / tpb];
+        const double v = x[i];
+        if (!signbit(v)) flags |= SL_SACC_ANYPOS;
+        int ordinary = dt == SL_F64 ? fabs(v) < 0x1p950 : fabs(v) <= (double)FLT_MAX;
+        if (!ordinary) {
+            if (isnan(v)) flags |= SL_SACC_NAN;
+            else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+            else model_spill(limb, v, scale);
+            continue;
+        }
+        double e = v;
+        for (int k = 0; k < 3; k++) {   /* TwoSum(fpe[t][k], e) */
+            double a = fpe[t][k], s = a + e, bb = s - a;
+            e = (a - (s - bb)) + (e - bb);
+            fpe[t][k] = s;
+        }
+        if (e != 0.0) model_spill(limb, e, scale);
+    }
+    int64_t g[SL_SACC_LIMBS_MAX] = {0};
+    for (unsigned b = 0; b < blocks; b++) {
+        for (unsigned t = b * tpb; t < (b + 1) * tpb; t++)
+            for (int k = 0; k < 3; k++) model_spill(blk[b], fpe[t][k], scale);
+        sl_sacc_normalise(blk[b], L);
+        for (int i = 0; i < L; i++) g[i] += blk[b][i];
+    }
+    free(fpe);
+    free(blk);
+    return sl_sacc_round(g, L, dt, flags);
+}
+
+/* ---- checks ---------------------------------------------------------------------------------- */
+static int same(double a, double b) { return bits64(a) == bits64(b) || (isnan(a) && isnan(b)); }
+
+static void dump(const char *what, const double *x, uint64_t n, sl_dtype dt)
+{
+    fprintf(stderr, "  %s (%s, n = %llu):", what, sl_dtype_name(dt), (unsigned long long)n);
+    for (uint64_t i = 0; i < n && i < 12; i++) fprintf(stderr, " %a", x[i]);
+    fprintf(stderr, n > 12 ? " ...\n" : "\n");
+}
+
+static long n_arrays;
+static void check_array(const double *x0, uint64_t n, sl_dtype dt, const char *what, int deep)
+{
+    sl_launch cfg = {0, 0, 0, 0, 0, 0};
+    sl_superacc_resolve(&cfg, n, dt);
+    const double r = twin(x0, n, dt, &cfg), m = mpfr_judge(x0, n, dt);
+    const double ex = exact_judge(x0, n, dt);
+    n_arrays++;
+    long before = sl_test_failures;
+    CHECK(same(r, m), "%s: twin %a (0x%016llx) != mpfr_sum %a", what, r,
+          (unsigned long long)bits64(r), m);
+    CHECK(same(r, ex), "%s: twin %a != sl_exact_round %a", what, r, ex);
+    if (isnan(r)) CHECK(bits64(r) == 0x7ff8000000000000ull, "%s: NaN is not canonical", what);
+    if (deep) {
+        double *x = malloc((n ? n : 1) * sizeof *x);
+        for (uint64_t i = 0; i < n; i++) x[n - 1 - i] = x0[i];
+        CHECK(bits64(twin(x, n, dt, &cfg)) == bits64(r), "%s: reversal changes the sum", what);
+        shuffle(x, n);
+        sl_launch other = {32u + 32u * (unsigned)rnd_below(32), 1 + (unsigned)rnd_below(500), 0, 0,
+                           (unsigned)rnd_below(4) * 4, 0};
+        sl_superacc_resolve(&other, n, dt);
+        CHECK(bits64(twin(x, n, dt, &other)) == bits64(r), "%s: shuffle/config changes the sum", what);
+        /* splits: the kernel's merge of per-block limb sets, modelled on the CPU */
+        unsigned blocks = 1 + (unsigned)rnd_below(7), tpb = 1 + (unsigned)rnd_below(5);
+        double g = gpu_model(x, n, dt, blocks, tpb);
+        CHECK(bits64(g) == bits64(r), "%s: GPU model (%u blocks x %u threads) %a != twin %a", what,
+              blocks, tpb, g, r);
+        free(x);
+    }
+    if (sl_test_failures != before) dump(what, x0, n, dt);
+}
+
+static void check_fixed(void)
+{
+    const double tiny64 = 0x1p-1074;
+    static const struct { double x[4]; int n; } f64cases[] = {
+        {{0}, 0}, {{-0.0}, 1}, {{0.0}, 1}, {{-0.0, -0.0}, 2}, {{-0.0, 0.0}, 2},
+        {{1.0, -1.0}, 2}, {{-1.0, 1.0, -0.0}, 3}, {{NAN}, 1}, {{INFINITY, -INFINITY}, 2},
+        {{INFINITY, 1.0, INFINITY}, 3}, {{-INFINITY, NAN}, 2}, {{DBL_MAX, DBL_MAX, -DBL_MAX}, 3},
+        {{DBL_MAX, 0x1p970}, 2}, {{DBL_MAX, 0x1p970, -0x1p-1074}, 3}, {{-DBL_MAX, -0x1p970}, 2},
+        {{1.0, 0x1p-53}, 2}, {{1.0 + 0x1p-52, 0x1p-53}, 2}, {{1.0, 0x1p-53, 0x1p-1074}, 3},
+        {{0x1p-1022, -0x1p-1074}, 2}, {{0x1p-1074, 0x1p-1074}, 2}, {{DBL_MIN, -DBL_MIN * 0.5}, 2},
+        {{0x1p-1074}, 1}, {{-0x1.8p-1073}, 1}, {{0x1p1023, 0x1p1023, -0x1p1023}, 3},
+    };
+    for (size_t c = 0; c < sizeof f64cases / sizeof f64cases[0]; c++) {
+        char what[64];
+        snprintf(what, sizeof what, "fixed f64 case %zu", c);
+        check_array(f64cases[c].x, (uint64_t)f64cases[c].n, SL_F64, what, 1);
+        double x32[4];
+        for (int i = 0; i < f64cases[c].n; i++) {
+            double v = f64cases[c].x[i];
+            x32[i] = v == DBL_MAX ? FLT_MAX : v == -DBL_MAX ? -FLT_MAX
+                   : fabs(v) == 0x1p970 ? copysign(0x1p103, v) : fabs(v) == tiny64 ? copysign(0x1p-149, v)
+                   : (double)(float)v;
+        }
+        snprintf(what, sizeof what, "fixed f32 case %zu", c);
+        check_array(x32, (uint64_t)f64cases[c].n, SL_F32, what, 1);
+    }
+    /* n = 0 is +0 and n = 1 is the value itself, for many values of both formats */
+    for (int k = 0; k < 400; k++) {
+        sl_dtype dt = k & 1 ? SL_F64 : SL_F32;
+        double v = rnd_val(dt, 0, emax_field(dt) + (k % 7 == 0));   /* Inf/NaN sometimes */
+        sl_launch cfg = {0, 0, 0, 0, 0, 0};
+        double r = twin(&v, 1, dt, &cfg);
+        CHECK(isnan(v) ? isnan(r) : bits64(r) == bits64(v), "n = 1: %a -> %a", v, r);
+    }
+    sl_launch cfg = {0, 0, 0, 0, 0, 0};
+    CHECK(bits64(twin(NULL, 0, SL_F32, &cfg)) == 0 && bits64(twin(NULL, 0, SL_F64, &cfg)) == 0,
+          "n = 0 is not +0");
+}
+
+/* Long arrays: partial sums far beyond the format's range, a finite total; limbs' headroom. */
+static void check_long(void)
+{
+    const uint64_t h = (uint64_t)1 << 21;
+    for (int f = 0; f < 2; f++) {
+        sl_dtype dt = f ? SL_F64 : SL_F32;
+        double *x = malloc((2 * h + 1) * sizeof *x);
+        double M = fmt_max(dt);
+        for (uint64_t i = 0; i < h; i++) { x[i] = M; x[h + i] = -M; }
+        x[2 * h] = 1.5;
+        sl_launch cfg = {0, 0, 0, 0, 0, 0};
+        double r = twin(x, 2 * h + 1, dt, &cfg);
+        CHECK(r == 1.5, "%s: 2^21 MAX - 2^21 MAX + 1.5 = %a", sl_dtype_name(dt), r);
+        r = twin(x, h, dt, &cfg);
+        CHECK(r == INFINITY, "%s: 2^21 MAX = %a", sl_dtype_name(dt), r);
+        for (uint64_t i = 0; i < 2 * h; i++) x[i] = (i & 1) ? -0x1p-149 : 0x1p-148;
+        r = twin(x, 2 * h, dt, &cfg);
+        CHECK(r == 0x1p-149 * (double)h, "%s: 2^21 (2^-148 - 2^-149) = %a", sl_dtype_name(dt), r);
+        double ex = exact_judge(x, 2 * h, dt);
+        CHECK(same(r, ex), "%s: long array: twin %a != sl_exact_round %a", sl_dtype_name(dt), r, ex);
+        free(x);
+    }
+}
+
+int main(void)
+{
+    rng_state = sl_test_seed();
+    enum { CAP = 3000 };
+    double *x = malloc(CAP * sizeof *x);
+    check_fixed();
+    for (int fam = 0; fam < FAM_COUNT; fam++)
+        for (int dti = 0; dti < 2; dti++)
+            for (int rep = 0; rep < 160; rep++) {
+                sl_dtype dt = dti ? SL_F64 : SL_F32;
+                uint64_t n = gen(fam, dt, x, CAP);
+                if (dt == SL_F32)   /* every value exactly a float (NaN stays NaN) */
+                    for (uint64_t i = 0; i < n; i++) x[i] = (double)(float)x[i];
+                char what[96];
+                snprintf(what, sizeof what, "%s %s #%d", fam_name[fam], sl_dtype_name(dt), rep);
+                check_array(x, n, dt, what, 1);
+            }
+    check_long();
+    free(x);
+    printf("tsuperacc: %ld arrays\n", n_arrays);
+    return sl_test_done("tsuperacc");
+}

@@ -1,0 +1,145 @@
+/* tsuperacc_gpu.c: the `superacc` kernel equals its CPU twin (hence the correctly rounded sum)
+ * bit for bit on ~20 adversarial arrays up to 2^22 elements, under several launch
+ * configurations and a misaligned input. Label gpu: returns 77 when no GPU is present. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_gpu.h"
+#include "sl_test.h"
+#include "superacc.h"
+
+static uint64_t rng_state;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+/* a random value of format dt with biased exponent in [elo, ehi] */
+static double rnd_val(sl_dtype dt, int elo, int ehi)
+{
+    uint64_t e = (uint64_t)elo + rnd() % (uint64_t)(ehi - elo + 1), s = rnd() & 1;
+    if (dt == SL_F64) {
+        uint64_t b = s << 63 | e << 52 | (rnd() & ((1ull << 52) - 1));
+        double d;
+        memcpy(&d, &b, 8);
+        return d;
+    }
+    uint32_t b = (uint32_t)(s << 31 | e << 23 | (rnd() & 0x7fffff));
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+enum { K_UNIFORM, K_FULL, K_CANCEL, K_HUGE_TINY, K_TIE, K_OVERFLOW_PARTIAL, K_NAN, K_INF,
+       K_INF_BOTH, K_NEGZERO, K_SUBNORMAL, K_COUNT };
+static const char *kind_name[K_COUNT] = {"uniform01", "full-range", "cancel", "huge-tiny", "tie",
+                                         "overflow-partial", "nan", "inf", "+inf-inf", "all-neg-zero",
+                                         "subnormal"};
+
+static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
+{
+    const int EM = dt == SL_F64 ? 2046 : 254, B = dt == SL_F64 ? 1023 : 127;
+    const double M = dt == SL_F64 ? DBL_MAX : FLT_MAX;
+    for (uint64_t i = 0; i < n; i++) {
+        double v;
+        switch (kind) {
+        case K_UNIFORM: v = (double)(rnd() >> 40) * 0x1p-24; break;
+        case K_FULL: v = rnd_val(dt, 0, EM); break;
+        case K_CANCEL: v = rnd_val(dt, B - 20, B + 20); break;       /* negated below */
+        case K_HUGE_TINY: v = rnd() % 64 ? rnd_val(dt, 0, 40) : rnd_val(dt, EM - 40, EM - 36); break;
+        case K_TIE: v = rnd_val(dt, B - 5, B + 5); break;            /* pairs below */
+        case K_OVERFLOW_PARTIAL: v = i < n / 2 ? M : -M; break;
+        case K_SUBNORMAL: v = rnd_val(dt, 0, 0); break;
+        case K_NEGZERO: v = -0.0; break;
+        default: v = rnd_val(dt, B - 10, B + 10); break;
+        }
+        if (dt == SL_F64) ((double *)buf)[i] = v;
+        else ((float *)buf)[i] = (float)v;
+    }
+#define SET(i, v) (dt == SL_F64 ? (void)(((double *)buf)[i] = (v)) : (void)(((float *)buf)[i] = (float)(v)))
+#define GET(i) (dt == SL_F64 ? ((double *)buf)[i] : (double)((float *)buf)[i])
+    if (kind == K_CANCEL || kind == K_TIE)        /* second half: negated first half, reversed */
+        for (uint64_t i = 0; i < n / 2; i++) SET(n - 1 - i, -GET(i));
+    /* index n/2 is left unpaired (its partner, for even n, becomes 0) */
+    if ((kind == K_CANCEL || kind == K_TIE) && n > 2 && n % 2 == 0) SET(n / 2 - 1, 0.0);
+    if (kind == K_CANCEL && n > 2) SET(n / 2, rnd_val(dt, 0, 3));      /* a tiny survivor */
+    if (kind == K_TIE && n >= 3) {                 /* 1 + half an ulp: ties to even */
+        const double one = 1.0, h = dt == SL_F64 ? 0x1p-53 : 0x1p-24;
+        SET(0, one); SET(n - 1, h); SET(n / 2, (rnd() & 1) ? 0.0 : h + h); /* 1+h or 1+3h */
+    }
+    if (kind == K_OVERFLOW_PARTIAL) SET(n - 1, 1.5);
+    if (kind == K_NAN) SET(rnd() % n, NAN);
+    if (kind == K_INF) { SET(rnd() % n, INFINITY); SET(rnd() % n, INFINITY); }
+    if (kind == K_INF_BOTH) { SET(0, INFINITY); SET(n - 1, -INFINITY); }
+#undef SET
+#undef GET
+}
+
+int main(void)
+{
+    sl_gpu_info info;
+    sl_err err = {{0}};
+    if (!sl_gpu_available(&info, &err)) {
+        printf("tsuperacc_gpu: skipped: %s\n", err.msg);
+        return SL_TEST_SKIP;
+    }
+    rng_state = sl_test_seed();
+    /* the registry's row when present, else an equivalent local row */
+    static const sl_variant local = {"superacc", "beyond", SL_DET_CORRECTLY_ROUNDED,
+        "exact superaccumulator, rounded once", SL_DTYPES_BOTH, 0, SL_BOUND_CORRECTLY_ROUNDED, 0,
+        sl_superacc_resolve, sl_superacc_depth, sl_superacc_cpu, sl_superacc_workspace,
+        sl_superacc_gpu};
+    const sl_variant *v = sl_variant_find("superacc");
+    if (!v) v = &local;
+    static const uint64_t sizes[] = {1, 3, 1000, 65537, (1u << 20) + 5, 1u << 22};
+    static const sl_launch cfgs[] = {
+        {0, 0, 0, 0, 0, 0}, {32, 1, 0, 0, 0, 0}, {100, 7, 0, 0, 0, 0}, {1024, 1000, 0, 0, 0, 0},
+        {256, 3 * 132, 0, 0, 0, 0}, {64, 4096, 0, 0, 0, 0}};
+    const int ncfg = (int)(sizeof cfgs / sizeof cfgs[0]);
+    int arrays = 0;
+    for (int kind = 0; kind < K_COUNT; kind++)
+        for (int dti = 0; dti < 2; dti++) {
+            sl_dtype dt = dti ? SL_F64 : SL_F32;
+            /* big sizes for the arithmetic families, small and big for the rule families */
+            uint64_t n = sizes[(kind * 2 + dti) % 6];
+            if (kind == K_UNIFORM || kind == K_FULL || kind == K_CANCEL) n = sizes[5 - dti];
+            void *x = malloc(n * sl_dtype_size(dt));
+            fill(kind, dt, x, n);
+            arrays++;
+            for (uint32_t offset = 0; offset < 2; offset++) {
+                sl_gpu_ctx *ctx = NULL;
+                if (sl_gpu_ctx_create(&ctx, x, n, dt, offset, &err)) {
+                    CHECK(0, "ctx_create: %s", err.msg);
+                    continue;
+                }
+                for (int c = 0; c < ncfg; c++) {
+                    sl_launch cfg = cfgs[c];
+                    double res[2] = {0, 0}, want = 0;
+                    if (sl_gpu_ctx_run(ctx, v, &cfg, 2, 0, res, NULL, &err)) {
+                        CHECK(0, "%s %s n=%llu cfg %d: run: %s", kind_name[kind],
+                              sl_dtype_name(dt), (unsigned long long)n, c, err.msg);
+                        continue;
+                    }
+                    if (sl_superacc_cpu(x, n, dt, &cfg, &want, &err)) {
+                        CHECK(0, "twin: %s", err.msg);
+                        continue;
+                    }
+                    for (int r = 0; r < 2; r++)
+                        CHECK(bits64(res[r]) == bits64(want),
+                              "%s %s n=%llu offset %u block %u grid %u rep %d: GPU %a (0x%016llx) != twin %a (0x%016llx)",
+                              kind_name[kind], sl_dtype_name(dt), (unsigned long long)n, offset,
+                              cfg.block, cfg.grid, r, res[r], (unsigned long long)bits64(res[r]), want,
+                              (unsigned long long)bits64(want));
+                }
+                sl_gpu_ctx_destroy(ctx);
+            }
+            free(x);
+        }
+    printf("tsuperacc_gpu: %d arrays on %s\n", arrays, info.name);
+    return sl_test_done("tsuperacc_gpu");
+}
