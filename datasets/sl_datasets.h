@@ -44,7 +44,8 @@ void sl_params_defaults(const sl_dataset *ds, sl_params *p);
 /* Parses "key=value" against ds's descs (unknown key, malformed or out-of-range value: -1). */
 int sl_params_set(const sl_dataset *ds, sl_params *p, const char *kv, sl_err *err);
 double sl_params_get(const sl_dataset *ds, const sl_params *p, const char *key); /* NaN if unknown */
-/* Checks arguments (n, start+count <= n, params in range) and calls ds->fill. */
+/* Checks arguments (n <= 2^48, start+count <= n, params in range; p NULL = defaults) and calls
+ * ds->fill. Family-specific failures (e.g. a cond out of reach in f32) also return -1. */
 int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                         const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err);
 

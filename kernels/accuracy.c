@@ -5,6 +5,7 @@
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, FLT_EVAL_METHOD 0
  * (x86-64 SSE2), -ffp-contract=off, no fast-math. Binary32 steps are done in float variables
  * (or with sl_tw_add), each rounding once, exactly as the GPU does. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include "sl_variant_impl.h"
@@ -301,9 +302,15 @@ static int gs_block_values(const void *x, uint64_t n, sl_dtype dt, const sl_laun
     return 0;
 }
 
+/* Flush a float32 subnormal to zero of the same sign (what atom.add.f32 does). */
+static double ftz32(double v)
+{
+    return (v != 0.0 && fabs(v) < (double)FLT_MIN) ? copysign(0.0, v) : v;
+}
+
 /* ================================ atomic-block ==============================================
  * Block sums in the input format (engine above), then *result = +0 (memset) and one
- * atomicAdd per block: r = r + b_pi(0), r + b_pi(1), ... The twin draws the commit order pi as
+ * atomicAdd per block: r = r + b_pi(0), r + b_pi(1), ... (float32: with FTZ, see below). The twin draws the commit order pi as
  * a Fisher-Yates shuffle of the blocks with j = sl_tw_hash(order_seed, i) % (i+1). */
 void sl_atomic_block_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt) { sl_gs_resolve(cfg, n, dt); }
 
@@ -330,8 +337,12 @@ int sl_atomic_block_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch 
         perm[i] = perm[j];
         perm[j] = t;
     }
+    /* the float32 atomicAdd of global memory flushes subnormal inputs and results to
+     * sign-preserving zero (measured on sm_90); the float64 one does not */
     double r = 0.0;
-    for (uint32_t i = 0; i < G; i++) r = sl_tw_add(r, bs[perm[i]], dt);
+    for (uint32_t i = 0; i < G; i++)
+        r = dt == SL_F32 ? ftz32(sl_tw_add(ftz32(r), ftz32(bs[perm[i]]), dt))
+                         : sl_tw_add(r, bs[perm[i]], dt);
     *result = r;
     free(perm);
     free(bs);
@@ -486,4 +497,22 @@ int sl_multipass_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cf
     *result = sl_tw_load(cur, dt, 0);
     free(cur);
     return 0;
+}
+
+/* ================================ cub (resolve/depth only) ==================================
+ * The kernel is cub.cu; these two are plain C so a build without CUDA links the registry.
+ * CUB's order is unknown: the launch fields stay 0 (CUB's choice) and the depth is the worst
+ * case, one chain of n - 1 adds. */
+void sl_cub_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)n; (void)dt;
+    cfg->block = 0;
+    cfg->grid = 0;
+    cfg->items = 0;
+}
+
+double sl_cub_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)dt; (void)cfg;
+    return n ? (double)(n - 1) : 0.0;
 }

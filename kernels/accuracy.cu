@@ -100,12 +100,28 @@ __device__ __forceinline__ typename Op::A op_block(typename Op::A v, typename Op
 
 /* ---- accumulator policies of one vector lane ------------------------------------------------ */
 /* Plain: s = s + (Acc)x, start +0. Out is the result format. */
+/* float -> double, exact, with integer ops for normal floats (the F2F conversion unit is
+ * the bottleneck of fp64-acc at full bandwidth); zero, subnormal, Inf and NaN take F2F. Both
+ * give the same double, so the twin's (double)x mirrors it. */
+__device__ __forceinline__ double f2d_exact(float f)
+{
+    const unsigned u = __float_as_uint(f);
+    const unsigned ex = (u >> 23) & 0xffu;
+    if (ex - 1u >= 254u) return (double)f;
+    const unsigned hi = (u & 0x80000000u) | (((u & 0x7fffffffu) >> 3) + (896u << 20));
+    return __hiloint2double((int)hi, (int)(u << 29));
+}
+template <typename Acc> __device__ __forceinline__ Acc widen(float x);
+template <> __device__ __forceinline__ float widen<float>(float x) { return x; }
+template <> __device__ __forceinline__ double widen<double>(float x) { return f2d_exact(x); }
+template <typename Acc> __device__ __forceinline__ Acc widen(double x) { return x; }
+
 template <typename In, typename Acc> struct PlainLane {
     typedef Acc S;
     typedef PlainOp<Acc> Op;
     typedef In Out;
     static __device__ __forceinline__ S init() { return Acc(0); }
-    static __device__ __forceinline__ void add(S &s, In x) { s = s + (Acc)x; }
+    static __device__ __forceinline__ void add(S &s, In x) { s = s + widen<Acc>(x); }
     static __device__ __forceinline__ Acc out(S s) { return s; }
     static __device__ __forceinline__ Out final(Acc a) { return (Out)a; } /* RN conversion */
 };

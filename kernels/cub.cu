@@ -5,21 +5,7 @@
 
 extern "C" {
 
-/* CUB's order is unknown: the launch fields are informative only (block 0 = CUB's choice). */
-void sl_cub_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    (void)n; (void)dt;
-    cfg->block = 0;
-    cfg->grid = 0;
-    cfg->items = 0;
-}
-
-/* Without knowledge of CUB's tree, the worst case: one chain of n - 1 adds. */
-double sl_cub_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    (void)dt; (void)cfg;
-    return n ? (double)(n - 1) : 0.0;
-}
+/* sl_cub_resolve / sl_cub_depth live in accuracy.c (they are needed without CUDA too). */
 
 static cudaError_t cub_bytes(uint64_t n, sl_dtype dt, size_t *bytes)
 {

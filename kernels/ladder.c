@@ -42,31 +42,36 @@ void sl_ladder_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint64_t *h
     *nvec = (n - h) / w;
 }
 
+/* Blocks a persistent grid (V5, V6) aims at: sm_count * max(1, threads_per_sm / block). */
+static uint64_t persistent_grid(const sl_launch *c, uint32_t threads_per_sm)
+{
+    uint32_t per_sm = threads_per_sm / c->block;
+    return (uint64_t)c->sm_count * (per_sm ? per_sm : 1u);
+}
+
 /* Common resolve: block, items, grid of rung r (fills zero fields; rungs V0-V4 always get the
- * grid that covers n with one tile per block; V5/V6 cap any grid at the blocks needed). */
+ * grid that covers n with one tile per block; V5/V6 cap any grid at the blocks needed, so
+ * small n gets fewer blocks, each with real work). Idempotent. */
 static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
 {
     if (c->sm_count == 0) c->sm_count = SL_DEFAULT_SM_COUNT;
-    c->block = sl_tw_pow2_block(c->block, SL_LADDER_BLOCK);
+    c->block = sl_tw_pow2_block(c->block,
+                                r == SL_RUNG_VEC4 ? SL_LADDER_VEC_BLOCK : SL_LADDER_BLOCK);
     if (r == SL_RUNG_VEC4) {
-        uint32_t a = c->items ? c->items : SL_LADDER_V4_ITEMS, p = 1;
+        uint32_t a = c->items ? c->items : SL_LADDER_VEC_ITEMS, p = 1;
         while (p < a && p < 8) p *= 2;
         c->items = p;
         uint64_t head, nv;
         sl_ladder_vec_split(n, dt, c->addr_mod, &head, &nv);
         uint64_t need = ceil_div(nv, (uint64_t)c->items * c->block);
-        uint64_t want = c->grid ? c->grid
-                                : (uint64_t)c->sm_count *
-                                      (SL_LADDER_V4_THREADS_SM / c->block ? SL_LADDER_V4_THREADS_SM / c->block : 1);
+        uint64_t want = c->grid ? c->grid : persistent_grid(c, SL_LADDER_VEC_THREADS_SM);
         c->grid = clamp_grid(want < need ? want : need);
         return;
     }
     c->items = rung_items(r);
     uint64_t need = ceil_div(n, (uint64_t)c->items * c->block);
     if (r == SL_RUNG_GRID_STRIDE) {
-        uint64_t want = c->grid ? c->grid
-                                : (uint64_t)c->sm_count *
-                                      (SL_LADDER_GS_THREADS_SM / c->block ? SL_LADDER_GS_THREADS_SM / c->block : 1);
+        uint64_t want = c->grid ? c->grid : persistent_grid(c, SL_LADDER_GS_THREADS_SM);
         c->grid = clamp_grid(want < need ? want : need);
         return;
     }
@@ -82,7 +87,8 @@ int sl_ladder_check(sl_rung r, uint64_t n, sl_dtype dt, const sl_launch *c, sl_e
     if (c->grid < 1 || c->grid > SL_LADDER_MAX_GRID)
         return sl_kerr(err, "%s: grid %u out of range [1, 2^31-1]", nm, c->grid);
     if (n >= ((uint64_t)1 << 40))
-        return sl_kerr(err, "%s: n = %llu too large (at most 2^40 - 1)", nm, (unsigned long long)n);
+        return sl_kerr(err, "%s: n = %llu too large (at most 2^40 - 1)", nm,
+                       (unsigned long long)n);
     if (r == SL_RUNG_VEC4) {
         uint32_t a = c->items;
         if (a != 1 && a != 2 && a != 4 && a != 8)
@@ -110,7 +116,8 @@ static int prep(sl_rung r, const sl_launch *cfg, uint64_t n, sl_dtype dt, sl_lau
 
 static double *alloc_doubles(uint64_t count, sl_rung r, sl_err *err)
 {
-    double *p = (count <= SIZE_MAX / sizeof(double)) ? malloc((size_t)(count ? count : 1) * sizeof(double)) : NULL;
+    double *p = NULL;
+    if (count <= SIZE_MAX / sizeof(double)) p = malloc((size_t)(count ? count : 1) * sizeof *p);
     if (!p)
         sl_kerr(err, "%s: out of memory for %llu doubles in the CPU twin", rung_names[r],
                 (unsigned long long)count);
@@ -378,7 +385,8 @@ int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, do
     for (uint64_t g = 0; g < T * A; g++) acc[g] = 0.0;
     for (uint64_t g = 0; g < T; g++) {
         if (g < head) acc[g * A] = sl_tw_add(acc[g * A], sl_tw_load(x, dt, g), dt);
-        if (tail0 + g < n) acc[g * A] = sl_tw_add(acc[g * A], sl_tw_load(x, dt, tail0 + g), dt);
+        if (tail0 + g < n)
+            acc[g * A] = sl_tw_add(acc[g * A], sl_tw_load(x, dt, tail0 + g), dt);
         if (g >= head && tail0 + g >= n) break; /* both conditions only shrink with g */
     }
     for (uint64_t s0 = 0; s0 < nv; s0 += A * T)
@@ -388,7 +396,8 @@ int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, do
                 if (v >= nv) break;
                 double *a = &acc[g * A + k];
                 uint64_t e = head + v * W;
-                for (uint64_t q = 0; q < W; q++) *a = sl_tw_add(*a, sl_tw_load(x, dt, e + q), dt);
+                for (uint64_t q = 0; q < W; q++)
+                    *a = sl_tw_add(*a, sl_tw_load(x, dt, e + q), dt);
             }
     double vals[1024];
     for (uint64_t b = 0; b < G; b++) {

@@ -99,9 +99,6 @@ __global__ void __launch_bounds__(1024, 2) k_grid_stride(const T *__restrict__ x
 }
 
 /* V6 helpers: the 16-byte vector of T, its read-only streaming load, and its in-order add. */
-#ifndef SL_LDV_L2HINT
-#define SL_LDV_L2HINT ""
-#endif
 template <typename T> struct sl_vec;
 template <> struct sl_vec<float> { typedef float4 type; };
 template <> struct sl_vec<double> { typedef double2 type; };
@@ -109,14 +106,14 @@ template <> struct sl_vec<double> { typedef double2 type; };
 __device__ __forceinline__ float4 sl_ldv(const float4 *p)
 {
     float4 r;
-    asm volatile("ld.global.nc.L1::no_allocate" SL_LDV_L2HINT ".v4.f32 {%0,%1,%2,%3}, [%4];"
+    asm volatile("ld.global.nc.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];"
                  : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
     return r;
 }
 __device__ __forceinline__ double2 sl_ldv(const double2 *p)
 {
     double2 r;
-    asm volatile("ld.global.nc.L1::no_allocate" SL_LDV_L2HINT ".v2.f64 {%0,%1}, [%2];"
+    asm volatile("ld.global.nc.L1::no_allocate.v2.f64 {%0,%1}, [%2];"
                  : "=d"(r.x), "=d"(r.y) : "l"(p));
     return r;
 }

@@ -20,8 +20,9 @@ typedef enum {
 
 #define SL_LADDER_BLOCK 256u         /* default threads per block, every rung */
 #define SL_LADDER_GS_THREADS_SM 2048u /* V5: resident threads per SM the grid aims at */
-#define SL_LADDER_V4_THREADS_SM 1024u /* V6: resident threads per SM the grid aims at */
-#define SL_LADDER_V4_ITEMS 4u        /* V6: 16-byte vectors (= accumulators) per thread per step */
+#define SL_LADDER_VEC_BLOCK 1024u    /* V6: default threads per block */
+#define SL_LADDER_VEC_THREADS_SM 2048u /* V6: threads per SM the grid is sized for (2 blocks) */
+#define SL_LADDER_VEC_ITEMS 8u       /* V6: 16-byte vectors (= accumulators) per thread per step */
 #define SL_LADDER_MAX_GRID 0x7fffffffu
 
 const char *sl_ladder_name(sl_rung r);

@@ -34,11 +34,11 @@
 template <typename T> struct sacc_fmt;
 template <> struct sacc_fmt<float> {
     typedef float4 V;
-    enum { VW = 4, U = 2, L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
+    enum { VW = 4, U = 2, GROUP = 8, L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
 };
 template <> struct sacc_fmt<double> {
     typedef double2 V;
-    enum { VW = 2, U = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
+    enum { VW = 2, U = 4, GROUP = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
 };
 
 /* Inputs the expansion takes: finite floats (the expansion never exceeds 2^(128+40)), and
@@ -60,16 +60,13 @@ __device__ __noinline__ void sacc_spill(double d, int scale, unsigned long long 
                                                  : (unsigned long long)c[k]);
 }
 
-/* The rare path: NaN/Inf set flags; a huge finite float64 goes straight to the limbs. */
-__device__ __noinline__ void sacc_rare(double v, int scale, unsigned *flags,
-                                       unsigned long long *s_acc)
+/* The rare path: NaN/Inf return flags; a huge finite float64 goes straight to the limbs. */
+__device__ __noinline__ unsigned sacc_rare(double v, int scale, unsigned long long *s_acc)
 {
-    if (isnan(v))
-        *flags |= SL_SACC_NAN;
-    else if (isinf(v))
-        *flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-    else
-        sacc_spill(v, scale, s_acc);
+    if (isnan(v)) return SL_SACC_NAN;
+    if (isinf(v)) return v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+    sacc_spill(v, scale, s_acc);
+    return 0u;
 }
 
 /* The once-per-launch rounding, kept out of the kernel body (registers). */
@@ -79,22 +76,17 @@ __device__ __noinline__ double sacc_round_dev(unsigned long long *limbs, int L, 
     return sl_sacc_round(reinterpret_cast<int64_t *>(limbs), L, dt, flags);
 }
 
-/* The per-thread state: expansion a + b + c, flags, AND of the inputs' sign words. */
+/* The per-thread state (registers: nothing takes its address): expansion a + b + c, flags,
+ * AND of the inputs' sign words. */
 struct sacc_thread {
     double a, b, c;
     unsigned flags, sg;
 };
 
-/* TwoSum chain: (a, e) = TwoSum(a, v); (b, e) = TwoSum(b, e); (c, e) = TwoSum(c, e). */
-template <typename T>
-__device__ __forceinline__ void sacc_take(T x, sacc_thread &t, unsigned long long *s_acc)
+/* TwoSum chain: (a, e) = TwoSum(a, v); (b, e) = TwoSum(b, e); (c, e) = TwoSum(c, e).
+ * Returns the leftover e (a + b + c + e == old a + b + c + v, exactly). */
+__device__ __forceinline__ double sacc_fpe(sacc_thread &t, const double v)
 {
-    t.sg &= sacc_hiword(x);
-    if (!sacc_ordinary(x)) {
-        sacc_rare((double)x, sacc_fmt<T>::SCALE, &t.flags, s_acc);
-        return;
-    }
-    const double v = (double)x;
     double s = t.a + v, bb = s - t.a;
     double e = (t.a - (s - bb)) + (v - bb);
     t.a = s;
@@ -104,9 +96,61 @@ __device__ __forceinline__ void sacc_take(T x, sacc_thread &t, unsigned long lon
     s = t.c + e; bb = s - t.c;
     e = (t.c - (s - bb)) + (e - bb);
     t.c = s;
+    return e;
+}
+
+/* One element, any value (edges, partial tiles, groups holding a rare value). */
+template <typename T>
+__device__ __forceinline__ void sacc_take(T x, sacc_thread &t, unsigned long long *s_acc)
+{
+    t.sg &= sacc_hiword(x);
+    if (!sacc_ordinary(x)) {
+        t.flags |= sacc_rare((double)x, sacc_fmt<T>::SCALE, s_acc);
+        return;
+    }
+    const double e = sacc_fpe(t, (double)x);
     if (e != 0.0) sacc_spill(e, sacc_fmt<T>::SCALE, s_acc);
 }
 
+/* K elements as one branch-free group when all are ordinary: the K expansion steps are
+ * straight-line code the compiler interleaves; the leftovers are tested once at the end. */
+template <typename T, int K>
+__device__ __forceinline__ void sacc_take_group(const T *x, sacc_thread &t,
+                                                unsigned long long *s_acc)
+{
+    bool ok = true;
+#pragma unroll
+    for (int k = 0; k < K; k++) ok = ok & sacc_ordinary(x[k]);
+    if (!ok) {
+#pragma unroll
+        for (int k = 0; k < K; k++) sacc_take(x[k], t, s_acc);
+        return;
+    }
+    double e[K];
+    bool spill = false;
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        t.sg &= sacc_hiword(x[k]);
+        e[k] = sacc_fpe(t, (double)x[k]);
+        spill = spill | (e[k] != 0.0);
+    }
+    if (spill) {
+#pragma unroll
+        for (int k = 0; k < K; k++)
+            if (e[k] != 0.0) sacc_spill(e[k], sacc_fmt<T>::SCALE, s_acc);
+    }
+}
+
+__device__ __forceinline__ void sacc_unpack(const float4 *r, float (&x)[8])
+{
+    x[0] = r[0].x; x[1] = r[0].y; x[2] = r[0].z; x[3] = r[0].w;
+    x[4] = r[1].x; x[5] = r[1].y; x[6] = r[1].z; x[7] = r[1].w;
+}
+__device__ __forceinline__ void sacc_unpack(const double2 *r, double (&x)[8])
+{
+    x[0] = r[0].x; x[1] = r[0].y; x[2] = r[1].x; x[3] = r[1].y;
+    x[4] = r[2].x; x[5] = r[2].y; x[6] = r[3].x; x[7] = r[3].y;
+}
 __device__ __forceinline__ void sacc_take_vec(float4 v, sacc_thread &t, unsigned long long *s)
 {
     sacc_take(v.x, t, s); sacc_take(v.y, t, s); sacc_take(v.z, t, s); sacc_take(v.w, t, s);
@@ -155,8 +199,11 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
             V r[F::U];
 #pragma unroll
             for (int u = 0; u < F::U; u++) r[u] = __ldcs(xv + base + (uint64_t)u * B);
+            T xs[F::U * F::VW];                      /* U * VW == 8 */
+            sacc_unpack(r, xs);
 #pragma unroll
-            for (int u = 0; u < F::U; u++) sacc_take_vec(r[u], t, s_acc);
+            for (int g = 0; g < F::U * F::VW; g += F::GROUP)
+                sacc_take_group<T, F::GROUP>(xs + g, t, s_acc);
         } else {
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * B < nv) sacc_take_vec(__ldcs(xv + base + (uint64_t)u * B), t, s_acc);

@@ -6,7 +6,7 @@ ptype(i) = (int(i) % 12) + 1
 set encoding utf8
 set grid xtics ytics mxtics mytics lc rgb "#dddddd" lw 1
 set border lw 1.2
-set key outside right top vertical spacing 1.1 font ",9" box lc rgb "#bbbbbb"
+set key outside below center horizontal maxrows 6 spacing 1.0 width 1 font ",9" box lc rgb "#bbbbbb"
 set tics font ",10"
 set datafile separator whitespace
 set datafile missing "?"

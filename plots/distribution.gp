@@ -4,7 +4,7 @@
 # Inputs (gnuplot -e): datadir, series, colors, ttl, out, pngterm, dir.
 load dir.'/common.gp'
 set title ttl font ",12"
-set xlabel "result - exact sum (ulps of the correctly rounded exact sum, signed)"
+set xlabel "result - exact sum (ulps of the correctly rounded exact sum, signed)" offset 0,0.7
 set ylabel "repetitions giving this result"
 set yrange [0:*]
 set offsets graph 0.03, graph 0.03, graph 0.08, 0

@@ -3,7 +3,7 @@
 # Inputs (gnuplot -e): datadir, series, colors, ttl, out, pngterm, dir.
 load dir.'/common.gp'
 set title ttl font ",12"
-set xlabel "n (elements)"
+set xlabel "n (elements)" offset 0,0.7
 set ylabel "throughput (GB/s = bytes read / median time)"
 set logscale x 2
 set format x "2^{%L}"

@@ -3,7 +3,7 @@
 # Inputs (gnuplot -e): data (x y name colorindex lines), floor, haszero, ttl, out, pngterm, dir.
 load dir.'/common.gp'
 set title ttl font ",12"
-set xlabel "median throughput (GB/s)"
+set xlabel "median throughput (GB/s)" offset 0,0.7
 set ylabel "median error (ulps of the exact sum)"
 set logscale y
 set logscale x

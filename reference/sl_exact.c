@@ -151,39 +151,84 @@ static void special32(sl_exact *acc, uint32_t u)
     else acc->pinf++;
 }
 
+/* One element, any class (the unrolled loops' slow path and tail). */
+static inline void add1_f64(sl_exact *acc, uint64_t u)
+{
+    uint64_t top = u >> 52, e = top & 0x7ff;
+    if (e == 0x7ff) {
+        special64(acc, u);
+        return;
+    }
+    uint64_t m = (u & FRAC64) | ((uint64_t)(e != 0) << 52);
+    acc->bin64[2 * top] += m >> 26;
+    acc->bin64[2 * top + 1] += m & MASK26;
+}
+
+static inline void add1_f32(sl_exact *acc, uint32_t u)
+{
+    uint32_t top = u >> 23, e = top & 0xff;
+    if (e == 0xff) {
+        special32(acc, u);
+        return;
+    }
+    acc->bin32[top] += (u & FRAC32) | ((uint32_t)(e != 0) << 23);
+}
+
+/* Two elements per iteration (independent address computations overlap); a pair holding a
+ * NaN/Inf takes the one-element path. Returns the OR of (bits XOR sign bit). */
 static uint64_t add_f64(sl_exact *acc, const unsigned char *p, uint64_t n)
 {
-    uint64_t *bin = acc->bin64, orbits = 0;
-    for (uint64_t i = 0; i < n; i++) {
+    uint64_t *bin = acc->bin64, orbits = 0, i = 0;
+    for (; i + 2 <= n; i += 2) {
+        uint64_t u0, u1;
+        memcpy(&u0, p + 8 * i, 8);
+        memcpy(&u1, p + 8 * i + 8, 8);
+        orbits |= (u0 ^ SIGN64) | (u1 ^ SIGN64);
+        uint64_t t0 = u0 >> 52, t1 = u1 >> 52, e0 = t0 & 0x7ff, e1 = t1 & 0x7ff;
+        if ((e0 == 0x7ff) | (e1 == 0x7ff)) {
+            add1_f64(acc, u0);
+            add1_f64(acc, u1);
+            continue;
+        }
+        uint64_t m0 = (u0 & FRAC64) | ((uint64_t)(e0 != 0) << 52);
+        uint64_t m1 = (u1 & FRAC64) | ((uint64_t)(e1 != 0) << 52);
+        bin[2 * t0] += m0 >> 26;
+        bin[2 * t0 + 1] += m0 & MASK26;
+        bin[2 * t1] += m1 >> 26;
+        bin[2 * t1 + 1] += m1 & MASK26;
+    }
+    for (; i < n; i++) {
         uint64_t u;
         memcpy(&u, p + 8 * i, 8);
         orbits |= u ^ SIGN64;
-        uint64_t top = u >> 52, e = top & 0x7ff;
-        if (e == 0x7ff) {
-            special64(acc, u);
-            continue;
-        }
-        uint64_t m = (u & FRAC64) | ((uint64_t)(e != 0) << 52);
-        bin[2 * top] += m >> 26;
-        bin[2 * top + 1] += m & MASK26;
+        add1_f64(acc, u);
     }
     return orbits;
 }
 
 static uint64_t add_f32(sl_exact *acc, const unsigned char *p, uint64_t n)
 {
-    uint64_t *bin = acc->bin32;
+    uint64_t *bin = acc->bin32, i = 0;
     uint32_t orbits = 0;
-    for (uint64_t i = 0; i < n; i++) {
+    for (; i + 2 <= n; i += 2) {
+        uint32_t u0, u1;
+        memcpy(&u0, p + 4 * i, 4);
+        memcpy(&u1, p + 4 * i + 4, 4);
+        orbits |= (u0 ^ SIGN32) | (u1 ^ SIGN32);
+        uint32_t t0 = u0 >> 23, t1 = u1 >> 23, e0 = t0 & 0xff, e1 = t1 & 0xff;
+        if ((e0 == 0xff) | (e1 == 0xff)) {
+            add1_f32(acc, u0);
+            add1_f32(acc, u1);
+            continue;
+        }
+        bin[t0] += (u0 & FRAC32) | ((uint32_t)(e0 != 0) << 23);
+        bin[t1] += (u1 & FRAC32) | ((uint32_t)(e1 != 0) << 23);
+    }
+    for (; i < n; i++) {
         uint32_t u;
         memcpy(&u, p + 4 * i, 4);
         orbits |= u ^ SIGN32;
-        uint32_t top = u >> 23, e = top & 0xff;
-        if (e == 0xff) {
-            special32(acc, u);
-            continue;
-        }
-        bin[top] += (u & FRAC32) | ((uint32_t)(e != 0) << 23);
+        add1_f32(acc, u);
     }
     return orbits;
 }

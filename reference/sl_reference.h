@@ -89,7 +89,8 @@ sl_errors sl_reference_errors(const sl_reference *ref, double result, sl_dtype r
  *   both: + u_o (|S| + E) when out is narrower than acc (f64 accumulator, f32 output; a
  *         conversion to a wider format is exact and adds nothing)
  *   CORRECTLY_ROUNDED  sl_ulp(R, out) / 2, R = S correctly rounded to out (+Inf if R is Inf);
- *                      k and acc are ignored
+ *                      k and acc are ignored; 0 for a zero/subnormal R in f64 (2^-1075 is not
+ *                      a double, and every sum of floats is a multiple of 2^-1074: exact there)
  * Evaluated in MPFR with every operation rounded upward (1 - k u_a downward) from the exact
  * sum|x| and |S|, then rounded upward to double: the returned double is never below the
  * formula's real value and exceeds it by at most a few ulps. Returns +Inf when the bound is

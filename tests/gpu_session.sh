@@ -16,6 +16,7 @@ cd "$root"
 gen=(); command -v ninja >/dev/null && [ ! -f "$build/CMakeCache.txt" ] && gen=(-G Ninja)
 args=(-DCMAKE_BUILD_TYPE=Release)
 [ -n "${CMAKE_PREFIX_PATH:-}" ] && args+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
+[ -n "${SUMLAB_GIT_SHA:-}" ] && args+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
 if ! { cmake -S . -B "$build" "${gen[@]}" "${args[@]}" && cmake --build "$build" -j "$(nproc)"; } > "$out/build.log" 2>&1; then
   tail -40 "$out/build.log"; echo "gpu_session: build failed" >&2; exit 1
 fi

@@ -7,5 +7,5 @@
 sl_add_test(NAME ttwin_bounds SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ttwin_bounds.c LABELS cpu TIMEOUT 120)
 sl_add_test(NAME tgpu_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_twins.c LABELS gpu TIMEOUT 600)
 sl_add_test(NAME tgpu_determinism SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_determinism.c LABELS gpu TIMEOUT 300)
-add_test(NAME tgpu_sanitize COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/sanitize.sh ${PROJECT_BINARY_DIR})
+add_test(NAME tgpu_sanitize COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/sanitize.sh $<TARGET_FILE:tgpu_twins>)
 set_tests_properties(tgpu_sanitize PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 1200)

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # sanitize.sh: compute-sanitizer memcheck, racecheck and synccheck over the GPU oracle tests at a
 # reduced size (SUMLAB_TEST_QUICK=1). Exits 77 (skip) without a GPU or without compute-sanitizer.
-#   usage: bash tests/sanitize.sh BUILD_DIR
+#   usage: bash tests/sanitize.sh BUILD_DIR|PATH_TO_tgpu_twins
 set -uo pipefail
-build=${1:?usage: sanitize.sh BUILD_DIR}
-twins=$build/tests/tgpu_twins
-[ -x "$twins" ] || twins=$build/tgpu_twins
+arg=${1:?usage: sanitize.sh BUILD_DIR|PATH_TO_tgpu_twins}
+twins=$arg
+[ -f "$twins" ] || twins=$arg/tests/tgpu_twins
 [ -x "$twins" ] || { echo "sanitize: $twins not built" >&2; exit 1; }
 [ "${SUMLAB_NO_GPU:-0}" != "0" ] && { echo "sanitize: skipped (SUMLAB_NO_GPU)"; exit 77; }
 cs=$(command -v compute-sanitizer || true)

@@ -165,6 +165,29 @@ static const char *gen(void *x, sl_dtype dt, uint64_t n)
 
 /* ---- 1. random arrays against mpfr_sum ---------------------------------------------------- */
 static long arrays_compared;
+/* coverage of the random arrays, per rounding target: NaN, +-Inf, zero, subnormal, normal,
+ * exact midpoint (tie) between two neighbours, and exact sums beyond the finite range */
+enum { COV_NAN, COV_INF, COV_ZERO, COV_SUB, COV_NORMAL, COV_TIE, COV_OVF, COV_N };
+static const char *const cov_name[COV_N] = {"NaN", "Inf", "zero", "subnormal", "normal", "tie", "overflow"};
+static long cov[2][COV_N];
+
+static void cover(tref_oracle *o, double r, sl_dtype to)
+{
+    const double minnorm = to == SL_F64 ? 0x1p-1022 : 0x1p-126;
+    int t = to == SL_F64;
+    if (isnan(r)) { cov[t][COV_NAN]++; return; }
+    if (isinf(r)) {
+        cov[t][mpfr_number_p(o->exact) ? COV_OVF : COV_INF]++;
+        return;
+    }
+    cov[t][r == 0 ? COV_ZERO : fabs(r) < minnorm ? COV_SUB : COV_NORMAL]++;
+    mpfr_t d;
+    mpfr_init2(d, TREF_EXACT_PREC);
+    if (mpfr_sub_d(d, o->exact, r, MPFR_RNDN) != 0) tref_fatal("inexact difference");
+    mpfr_abs(d, d, MPFR_RNDN);
+    if (mpfr_cmp_d(d, sl_ulp(r, to) / 2) == 0 && !mpfr_zero_p(d)) cov[t][COV_TIE]++;
+    mpfr_clear(d);
+}
 
 static void test_random(tref_oracle *o, sl_exact *acc, sl_exact *acc2, int count)
 {
@@ -181,6 +204,8 @@ static void test_random(tref_oracle *o, sl_exact *acc, sl_exact *acc2, int count
         snprintf(what, sizeof what, "random #%d %s %s", it, sl_dtype_name(dt), pat);
         if (tref_check_acc(o, m, acc, what)) continue;
         arrays_compared++;
+        cover(o, sl_exact_round(acc, SL_F32), SL_F32);
+        cover(o, sl_exact_round(acc, SL_F64), SL_F64);
         /* the same array in random pieces, with a small flush interval: same bits */
         sl_exact_reset(acc2);
         sl_exact_set_flush_interval(acc2, 1 + rnd_below(64));
@@ -209,6 +234,15 @@ static void test_random(tref_oracle *o, sl_exact *acc, sl_exact *acc2, int count
     free(f);
     free(buf);
     sl_exact_set_flush_interval(acc2, UINT64_MAX);
+    for (int t = 0; t < 2; t++) {
+        printf("coverage of the random arrays rounded to %s:", t ? "f64" : "f32");
+        for (int c = 0; c < COV_N; c++) {
+            printf(" %s %ld", cov_name[c], cov[t][c]);
+            CHECK(cov[t][c] >= 3, "random arrays rounded to %s hit class %s only %ld times", t ? "f64" : "f32",
+                  cov_name[c], cov[t][c]);
+        }
+        printf("\n");
+    }
 }
 
 /* ---- 2. IEEE hardware as oracle: n = 1 (conversion) and n = 2 (one addition) --------------- */
@@ -536,7 +570,36 @@ static void test_bound_holds(int count)
     free(x);
 }
 
-/* ---- 5. benchmark printout -------------------------------------------------------------------- */
+/* ---- 5. long sums: 2^24 equal values in one bin, exact multiples checked in MPFR ------------- */
+static void test_long(sl_exact *acc)
+{
+    const uint64_t chunk = 1u << 16, reps = 256; /* n = 2^24 */
+    double *d = malloc(chunk * 8);
+    float *f = malloc(chunk * 4);
+    mpfr_t want, got;
+    mpfr_inits2(TREF_EXACT_PREC, want, got, (mpfr_ptr)0);
+    for (uint64_t i = 0; i < chunk; i++) d[i] = DBL_MAX;
+    sl_exact_reset(acc);
+    for (uint64_t r = 0; r < reps; r++) sl_exact_add(acc, d, chunk, SL_F64);
+    mpfr_set_d(want, DBL_MAX, MPFR_RNDN);
+    mpfr_mul_2ui(want, want, 24, MPFR_RNDN); /* exact */
+    CHECK(sl_exact_get(acc, got) == 0 && mpfr_equal_p(got, want), "2^24 DBL_MAX: exact value");
+    CHECK(sl_exact_round(acc, SL_F64) == INFINITY && sl_exact_round(acc, SL_F32) == INFINITY, "2^24 DBL_MAX: Inf");
+    for (uint64_t i = 0; i < chunk; i++) d[i] = -DBL_MAX;
+    for (uint64_t r = 0; r < reps; r++) sl_exact_add(acc, d, chunk, SL_F64);
+    double one = 1.0;
+    sl_exact_add(acc, &one, 1, SL_F64);
+    CHECK(sl_exact_round(acc, SL_F64) == 1.0 && sl_exact_round(acc, SL_F32) == 1.0, "2^24 (DBL_MAX, -DBL_MAX) + 1");
+    for (uint64_t i = 0; i < chunk; i++) f[i] = 0x1p-149f;
+    sl_exact_reset(acc);
+    for (uint64_t r = 0; r < 1024; r++) sl_exact_add(acc, f, chunk, SL_F32); /* 2^26 * 2^-149 */
+    CHECK(sl_exact_round(acc, SL_F32) == 0x1p-123 && sl_exact_round(acc, SL_F64) == 0x1p-123, "2^26 smallest subnormals");
+    mpfr_clears(want, got, (mpfr_ptr)0);
+    free(d);
+    free(f);
+}
+
+/* ---- 6. benchmark printout -------------------------------------------------------------------- */
 static double now(void) /* process CPU time: the build machine is shared, wall time is noisy */
 {
     return (double)clock() / CLOCKS_PER_SEC;
@@ -590,6 +653,7 @@ int main(int argc, char **argv)
     test_ieee(acc, 20000 * scale);
     test_random(&o, acc, acc2, 4000 * scale);
     test_bound_holds(20 * scale);
+    test_long(acc);
     printf("treference: %ld arrays compared with mpfr_sum bit for bit (f32 and f64 roundings, exact value), %.1f s\n",
            arrays_compared, now() - t0);
     if (!getenv("SUMLAB_NO_BENCH")) bench(acc);

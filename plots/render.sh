@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# render.sh: renders every chart of a sumlab run directory from its CSV files alone
+# (results.csv, distribution.csv) into DIR/charts/ as PNG (pngcairo, else png) and SVG, one
+# gnuplot script per chart kind. awk prefilters the CSV (by column name) into per-series data
+# files. A chart kind without data is skipped with a line in DIR/charts/notes.txt.
+#   usage: plots/render.sh [-q|-v] DIR        exit: 0 ok, 2 bad usage/DIR, 3 no gnuplot
+set -euo pipefail
+
+quiet=0
+usage() { echo "usage: $(basename "$0") [-q|-v] RUN_DIR   (renders RUN_DIR/charts/*.png and *.svg from RUN_DIR/results.csv)"; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    -q) quiet=1; shift ;;
+    -v) quiet=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    -*) echo "render.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -eq 1 ] || { usage >&2; exit 2; }
+dir=${1%/}
+res=$dir/results.csv
+dist=$dir/distribution.csv
+[ -d "$dir" ] || { echo "render.sh: '$dir' is not a directory" >&2; exit 2; }
+[ -r "$res" ] || { echo "render.sh: $res not found or unreadable" >&2; exit 2; }
+head -n1 "$res" | grep -q '^experiment,dataset,params,dtype,n,variant,config' ||
+  { echo "render.sh: $res is not a sumlab results file" >&2; exit 2; }
+command -v gnuplot >/dev/null 2>&1 ||
+  { echo "render.sh: gnuplot not found (apt-get install gnuplot-nox): charts not rendered" >&2; exit 3; }
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+charts=$dir/charts
+mkdir -p "$charts"
+rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sumlab-render.XXXXXX")
+trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+pngterm=png
+if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo; fi
+
+say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
+note() { echo "$*" >> "$charts/notes.txt"; say "$*"; }
+made=0
+gp() { # script out-stem gnuplot-assignments...
+  local script=$1 stem=$2; shift 2
+  local assigns="dir='$here'; pngterm='$pngterm'; out='$charts/$stem'; $*"
+  if ! gnuplot -e "$assigns" "$here/$script" 2> "$tmp/gp.err"; then
+    note "$stem: gnuplot failed: $(tr '\n' ' ' < "$tmp/gp.err" | cut -c1-300)"
+    return 0
+  fi
+  if [ -s "$charts/$stem.png" ] && [ -s "$charts/$stem.svg" ]; then
+    made=$((made + 1)); say "$charts/$stem.png"
+  else
+    note "$stem: gnuplot wrote no image"
+  fi
+}
+
+# Registry order of the variants (first appearance in results.csv) = their colour index.
+awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {print $c["variant"]}' "$res" > "$tmp/vars"
+colour() { awk -v v="$1" '$0==v{print NR-1; exit}' "$tmp/vars"; }
+
+# Sorts DIR/PREFIX@VARIANT.dat into OUT/VARIANT.dat for every variant present; sets
+# $series and $colors (space-separated, registry order).
+collect() { # src-dir prefix out-dir ext
+  local src=$1 prefix=$2 out=$3 ext=${4:-dat} v
+  series=""; colors=""
+  mkdir -p "$out"
+  while IFS= read -r v; do
+    [ -f "$src/$prefix@$v.$ext" ] || continue
+    sort -g -k1,1 "$src/$prefix@$v.$ext" > "$out/$v.dat"
+    series="$series $v"; colors="$colors $(colour "$v")"
+  done < "$tmp/vars"
+  series=${series# }; colors=${colors# }
+}
+
+# ---- error charts: accuracy-vs-n (per dataset and dtype), -cond and -range (per dtype) ------
+# y = relative error |result - S| / |S|; where the exact sum S is 0, |result - S| / sum|x|
+# (rel_err is infinite there). Errors of 0 go to floor = u/256, drawn and named in the key.
+extract_error() { # experiment x-column by-dataset out-dir
+  mkdir -p "$4"
+  awk -F, -v expt="$1" -v xsrc="$2" -v bydata="$3" -v out="$4" '
+    function bad(s) { return s == "" || s ~ /inf|nan/ }
+    NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    $c["experiment"] != expt { next }
+    {
+      g = bydata ? $c["dataset"] "__" $c["dtype"] : $c["dtype"]
+      if (!(g in seen)) { seen[g]=1; order[++ng]=g; ds[g]=$c["dataset"]; dt[g]=$c["dtype"] }
+      if ($c["status"] != "ok") next
+      v = $c["variant"]; x = $c[xsrc]; u[g] = $c["unit_roundoff"]
+      if (bad(x)) { nonfin[g]++; next }
+      zeroS = ($c["exact_hex"] ~ /^-?0x0p\+0$/)
+      if (zeroS) { num = $c["abs_err"]; den = $c["abssum"]; nz[g]++ } else { num = $c["rel_err"]; den = 1; nr[g]++ }
+      if (bad(num) || bad(den) || den+0 == 0) { nonfin[g]++; next }
+      y = num / den
+      if (y == 0) { y = u[g] / 256; zero[g]++ }
+      f = out "/" g "@" v ".dat"; print x, y >> f; close(f)
+      bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
+      if (!bad(bnum) && bnum+0 > 0) { f = out "/" g "@" v ".bnd"; print x, bnum / den >> f; close(f) }
+    }
+    END { for (k=1;k<=ng;k++) { g=order[k]; print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0 > (out "/meta") } }
+  ' "$res"
+}
+
+# Dashed bound lines: variants whose bound curves agree to 2 digits share one line.
+bound_groups() { # src prefix out-dir  -> sets $bounds
+  local src=$1 prefix=$2 out=$3 v sig
+  bounds=""; bcolors=""
+  : > "$tmp/bsig"
+  while IFS= read -r v; do
+    [ -f "$src/$prefix@$v.bnd" ] || continue
+    sig=$(sort -g -k1,1 "$src/$prefix@$v.bnd" | awk '{printf "%s:%.2g;", $1, $2}' | cksum | cut -d' ' -f1)
+    echo "$sig $v" >> "$tmp/bsig"
+  done < "$tmp/vars"
+  local k=0 s names first
+  for s in $(awk '!seen[$1]++{print $1}' "$tmp/bsig"); do
+    k=$((k + 1))
+    names=$(awk -v s="$s" '$1==s{print $2}' "$tmp/bsig")
+    first=$(echo "$names" | head -n1)
+    local cnt; cnt=$(echo "$names" | wc -l)
+    local label; label=$(echo "$names" | head -n3 | paste -sd, - | sed 's/,/, /g')
+    [ "$cnt" -gt 3 ] && label="$label +$((cnt - 3)) more"
+    { echo "\"bound: $label\" 0"; sort -g -k1,1 "$src/$prefix@$first.bnd"; } > "$out/bound_$k.dat"
+    bounds="$bounds bound_$k"; bcolors="$bcolors $(colour "$first")"
+  done
+  bounds=${bounds# }; bcolors=${bcolors# }
+}
+
+render_error() { # experiment x-column by-dataset script chart-prefix x-what
+  local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
+  extract_error "$exp" "$xcol" "$byds" "$src"
+  if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
+  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor
+  while read -r g ds dt u nzero nonfin nzs nrel; do
+    out=$src/$g.d
+    collect "$src" "$g" "$out"
+    stem=${prefix}_$g
+    [ "$byds" = 1 ] || stem=${prefix}_$dt
+    if [ -z "$series" ]; then
+      note "$stem: no finite errors to draw ($nonfin non-finite results, e.g. Inf/NaN inputs or overflow): skipped"
+      continue
+    fi
+    bound_groups "$src" "$g" "$out"
+    floor=$(awk -v u="$u" 'BEGIN{printf "%.6g", u/256}')
+    if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
+    elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
+    else ylab="relative error |result - S| / |S|"; fi
+    if [ "$byds" = 1 ]; then ttl="$exp: $ds, $dt"; else ttl="$exp: $ds, $dt"; fi
+    [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
+    gp "$script" "$stem" "datadir='$out'; series='$series'; colors='$colors'; bounds='$bounds'; bcolors='$bcolors'; u=$u; floor=$floor; haszero=$([ "$nzero" -gt 0 ] && echo 1 || echo 0); ttl='$ttl'; ylab='$ylab'"
+  done < "$src/meta"
+}
+
+render_error accuracy-vs-n n 1 error_vs_n.gp error_vs_n
+render_error accuracy-vs-cond cond 0 error_vs_cond.gp error_vs_cond
+render_error accuracy-vs-range sweep_value 0 error_vs_range.gp error_vs_range
+
+# ---- throughput vs n (GPU rows only) ------------------------------------------------------
+src=$tmp/tp; mkdir -p "$src"
+awk -F, -v out="$src" '
+  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+  $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
+  $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
+  { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; print g > (out "/groups") }
+    f = out "/" g "@" $c["variant"] ".dat"; print $c["n"], $c["gbps"] >> f; close(f) }
+' "$res"
+if [ ! -s "$src/groups" ]; then
+  note "throughput_vs_n: no GPU throughput rows (CPU backend, or throughput-vs-n not run): skipped"
+else
+  while read -r dt; do
+    collect "$src" "$dt" "$src/$dt.d"
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; colors='$colors'; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions'"
+  done < "$src/groups"
+fi
+
+# ---- tradeoff: per variant, median ulps and median GB/s over the tradeoff datasets ----------
+src=$tmp/to; mkdir -p "$src"
+awk -F, -v out="$src" '
+  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+  $c["experiment"] != "tradeoff" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
+  $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ || $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
+  { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; print g > (out "/groups") }
+    f = out "/" g "@" $c["variant"] ".dat"; print $c["ulps"], $c["gbps"] >> f; close(f) }
+' "$res"
+if [ ! -s "$src/groups" ]; then
+  note "tradeoff: no GPU tradeoff rows (CPU backend, or tradeoff not run): skipped"
+else
+  med() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
+  while read -r dt; do
+    : > "$src/$dt.points"
+    hz=0
+    while IFS= read -r v; do
+      f=$src/$dt@$v.dat
+      [ -f "$f" ] || continue
+      mu=$(cut -d' ' -f1 "$f" | med); mg=$(cut -d' ' -f2 "$f" | med)
+      if awk -v m="$mu" 'BEGIN{exit !(m+0 == 0)}'; then mu=0.0009765625; hz=1; fi
+      echo "$mg $mu $v $(colour "$v")" >> "$src/$dt.points"
+    done < "$tmp/vars"
+    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; floor=0.0009765625; haszero=$hz; ttl='tradeoff: $dt input, median over the tradeoff datasets (one point per variant)'"
+  done < "$src/groups"
+fi
+
+# ---- distribution of results (determinism repetitions) ------------------------------------
+src=$tmp/di; mkdir -p "$src"
+if [ -r "$dist" ]; then
+  awk -F, -v out="$src" '
+    FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
+    file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
+    $c["experiment"] != "determinism" || $c["config"] != "default" { next }
+    {
+      k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
+      line[k] = line[k] $c["ulps_signed"] " " $c["count"] "\n"
+      if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
+    }
+    END {
+      for (k in nd) {
+        split(k, p, SUBSEP)
+        if (bad[k] || (cls[p[2]] != "nondeterministic" && nd[k] < 2)) continue
+        f = out "/" p[1] "@" p[2] ".dat"; printf "%s", line[k] > f; close(f)
+        if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups") }
+      }
+    }
+  ' "$res" "$dist"
+fi
+if [ ! -s "$src/groups" ]; then
+  note "distribution: no determinism repetitions of nondeterministic variants in this run: skipped"
+else
+  sort -o "$src/groups" "$src/groups"
+  while read -r g; do
+    collect "$src" "$g" "$src/$g.d"
+    ds=${g%__*}; dt=${g##*__}
+    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt'"
+  done < "$src/groups"
+fi
+
+say "$made charts in $charts/"
