@@ -28,14 +28,14 @@ static uint64_t det_n(const sl_run *run)
 {
     switch (run->preset) {
     case SL_PRESET_TINY: return 1024;
-    case SL_PRESET_QUICK: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 14;
+    case SL_PRESET_QUICK: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 16;
     default: return run->on_gpu ? (uint64_t)1 << 24 : (uint64_t)1 << 18;
     }
 }
 
 static int det_reps(const sl_run *run)
 {
-    int def = run->preset == SL_PRESET_TINY ? 5 : (run->preset == SL_PRESET_QUICK && !run->on_gpu) ? 20 : 100;
+    int def = run->preset == SL_PRESET_TINY ? 5 : (run->preset == SL_PRESET_QUICK && !run->on_gpu) ? 50 : 100;
     return sl_exp_reps(run, def);
 }
 

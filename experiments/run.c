@@ -72,6 +72,7 @@ const sl_experiment *sl_experiment_find(const char *name)
 
 /* ---- signals: finish the current measurement, then stop (a second one aborts) ----------- */
 static volatile sig_atomic_t g_signal;
+static int g_quiet;
 
 static void on_signal(int sig)
 {
@@ -83,8 +84,10 @@ static void on_signal(int sig)
     g_signal = sig;
     static const char msg[] = "\nsumlab run: stopping after the current measurement "
                               "(signal again to abort); rows so far are saved\n";
-    ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)w;
+    if (!g_quiet) {
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+    }
 }
 
 int sl_run_stopped(const sl_run *run) { return run->stop || g_signal != 0; }
@@ -302,6 +305,11 @@ static int find_render(char *out, size_t len)
 static int render_charts(sl_run *run)
 {
     char script[PATH_MAX + 32];
+    const char *off = getenv("SUMLAB_NO_CHARTS");
+    if (off && *off && strcmp(off, "0")) {
+        sl_run_note(run, "charts not rendered (SUMLAB_NO_CHARTS is set); render with `plots/render.sh %s`", run->dir);
+        return 0;
+    }
     if (find_render(script, sizeof script)) {
         sl_run_note(run, "charts not rendered: plots/render.sh not found (set SUMLAB_PLOTS_DIR)");
         return -1;
@@ -551,6 +559,7 @@ int sl_cmd_run(int argc, char **argv)
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     g_signal = 0;
+    g_quiet = quiet;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
 

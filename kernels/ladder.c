@@ -55,19 +55,25 @@ static uint64_t persistent_grid(const sl_launch *c, uint32_t threads_per_sm)
 static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
 {
     if (c->sm_count == 0) c->sm_count = SL_DEFAULT_SM_COUNT;
-    c->block = sl_tw_pow2_block(c->block,
-                                r == SL_RUNG_VEC4 ? SL_LADDER_VEC_BLOCK : SL_LADDER_BLOCK);
     if (r == SL_RUNG_VEC4) {
-        uint32_t a = c->items ? c->items : SL_LADDER_VEC_ITEMS, p = 1;
-        while (p < a && p < 8) p *= 2;
-        c->items = p;
         uint64_t head, nv;
         sl_ladder_vec_split(n, dt, c->addr_mod, &head, &nv);
+        int big = nv >= SL_LADDER_VEC_BIG;
+        c->block = sl_tw_pow2_block(c->block,
+                                    big ? SL_LADDER_VEC_BLOCK_BIG : SL_LADDER_VEC_BLOCK_SMALL);
+        uint32_t a = c->items ? c->items
+                              : (big ? SL_LADDER_VEC_ITEMS_BIG : SL_LADDER_VEC_ITEMS_SMALL);
+        uint32_t p = 1;
+        while (p < a && p < 8) p *= 2;
+        c->items = p;
         uint64_t need = ceil_div(nv, (uint64_t)c->items * c->block);
-        uint64_t want = c->grid ? c->grid : persistent_grid(c, SL_LADDER_VEC_THREADS_SM);
+        uint64_t want = c->grid ? c->grid
+                                : persistent_grid(c, big ? SL_LADDER_VEC_THREADS_SM_BIG
+                                                         : SL_LADDER_VEC_THREADS_SM_SMALL);
         c->grid = clamp_grid(want < need ? want : need);
         return;
     }
+    c->block = sl_tw_pow2_block(c->block, SL_LADDER_BLOCK);
     c->items = rung_items(r);
     uint64_t need = ceil_div(n, (uint64_t)c->items * c->block);
     if (r == SL_RUNG_GRID_STRIDE) {

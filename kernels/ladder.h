@@ -20,9 +20,16 @@ typedef enum {
 
 #define SL_LADDER_BLOCK 256u         /* default threads per block, every rung */
 #define SL_LADDER_GS_THREADS_SM 2048u /* V5: resident threads per SM the grid aims at */
-#define SL_LADDER_VEC_BLOCK 1024u    /* V6: default threads per block */
-#define SL_LADDER_VEC_THREADS_SM 2048u /* V6: threads per SM the grid is sized for (2 blocks) */
-#define SL_LADDER_VEC_ITEMS 8u       /* V6: 16-byte vectors (= accumulators) per thread per step */
+/* V6 defaults (measured on an H200): streaming sizes (>= SL_LADDER_VEC_BIG 16-byte vectors,
+ * 64 MiB) use 1024 threads x 8 vectors, 2048 threads per SM; smaller (L2-resident, latency
+ * bound) inputs use 256 threads x 4 vectors, 1024 threads per SM. */
+#define SL_LADDER_VEC_BIG ((uint64_t)1 << 22)
+#define SL_LADDER_VEC_BLOCK_BIG 1024u
+#define SL_LADDER_VEC_ITEMS_BIG 8u
+#define SL_LADDER_VEC_THREADS_SM_BIG 2048u
+#define SL_LADDER_VEC_BLOCK_SMALL 256u
+#define SL_LADDER_VEC_ITEMS_SMALL 4u
+#define SL_LADDER_VEC_THREADS_SM_SMALL 1024u
 #define SL_LADDER_MAX_GRID 0x7fffffffu
 
 const char *sl_ladder_name(sl_rung r);

@@ -10,7 +10,6 @@
 #define SL_ACC_ITEMS 4u            /* default vectors per thread used to size a small grid */
 #define SL_ACC_THREADS_PER_SM 1024u/* default grid = sm_count * (this / block) */
 #define SL_ACC_MAX_GRID (1u << 20) /* requested grids are clamped to this */
-#define SL_ACC_UNROLL 8            /* vectors in flight per thread (no effect on the order) */
 
 /* serial: one summing thread, the others stage chunks in shared memory. */
 #define SL_SERIAL_BLOCK 256u

@@ -6,8 +6,8 @@
 #include "sl_variant_impl.h"
 #include "superacc.h"
 
-#define SACC_BLOCK 256u
-#define SACC_BLOCKS_PER_SM 4u
+#define SACC_BLOCK 512u
+#define SACC_BLOCKS_PER_SM 2u
 #define SACC_ITEMS 8u   /* elements a thread loads per step (2 float4 or 4 double2) */
 
 void sl_superacc_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)

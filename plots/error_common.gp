@@ -10,7 +10,8 @@ set xlabel xlab offset 0,0.7
 set ylabel ylab
 set logscale y
 set format y "10^{%L}"
-if (xlog == 2) { set logscale x 2; set format x "2^{%L}" }
+if (!exists("xfmt")) xfmt = "2^{%L}"
+if (xlog == 2) { set logscale x 2; set format x xfmt }
 if (xlog == 10) { set logscale x 10; set format x "10^{%L}" }
 set mytics 10
 f(i) = datadir.'/'.word(series, i).'.dat'

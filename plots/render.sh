@@ -74,7 +74,8 @@ collect() { # src-dir prefix out-dir ext
 
 # ---- error charts: accuracy-vs-n (per dataset and dtype), -cond and -range (per dtype) ------
 # y = relative error |result - S| / |S|; where the exact sum S is 0, |result - S| / sum|x|
-# (rel_err is infinite there). Errors of 0 go to floor = u/256, drawn and named in the key.
+# (rel_err is infinite there). Errors of 0 go to a floor (u/256, or below the smallest nonzero
+# error of the chart), drawn as a line and named in the key.
 extract_error() { # experiment x-column by-dataset out-dir
   mkdir -p "$4"
   awk -F, -v expt="$1" -v xsrc="$2" -v bydata="$3" -v out="$4" '
@@ -91,12 +92,13 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (zeroS) { num = $c["abs_err"]; den = $c["abssum"]; nz[g]++ } else { num = $c["rel_err"]; den = 1; nr[g]++ }
       if (bad(num) || bad(den) || den+0 == 0) { nonfin[g]++; next }
       y = num / den
-      if (y == 0) { y = u[g] / 256; zero[g]++ }
+      if (y == 0) { y = "ZERO"; zero[g]++ } else if (!(g in minpos) || y < minpos[g]) minpos[g] = y
       f = out "/" g "@" v ".dat"; print x, y >> f; close(f)
       bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
       if (!bad(bnum) && bnum+0 > 0) { f = out "/" g "@" v ".bnd"; print x, bnum / den >> f; close(f) }
     }
-    END { for (k=1;k<=ng;k++) { g=order[k]; print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0 > (out "/meta") } }
+    END { for (k=1;k<=ng;k++) { g=order[k]; fl = u[g] / 256; if ((g in minpos) && minpos[g] / 4 < fl) fl = minpos[g] / 4
+      print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, fl > (out "/meta") } }
   ' "$res"
 }
 
@@ -128,10 +130,11 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   extract_error "$exp" "$xcol" "$byds" "$src"
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
-  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor
-  while read -r g ds dt u nzero nonfin nzs nrel; do
+  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f
+  while read -r g ds dt u nzero nonfin nzs nrel floor; do
     out=$src/$g.d
     collect "$src" "$g" "$out"
+    for f in "$out"/*.dat; do [ -e "$f" ] && sed -i "s/ZERO/$floor/" "$f"; done
     stem=${prefix}_$g
     [ "$byds" = 1 ] || stem=${prefix}_$dt
     if [ -z "$series" ]; then
@@ -139,7 +142,6 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
       continue
     fi
     bound_groups "$src" "$g" "$out"
-    floor=$(awk -v u="$u" 'BEGIN{printf "%.6g", u/256}')
     if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
@@ -186,15 +188,16 @@ else
   med() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
   while read -r dt; do
     : > "$src/$dt.points"
-    hz=0
+    hz=0; colors=""
     while IFS= read -r v; do
       f=$src/$dt@$v.dat
       [ -f "$f" ] || continue
       mu=$(cut -d' ' -f1 "$f" | med); mg=$(cut -d' ' -f2 "$f" | med)
       if awk -v m="$mu" 'BEGIN{exit !(m+0 == 0)}'; then mu=0.0009765625; hz=1; fi
       echo "$mg $mu $v $(colour "$v")" >> "$src/$dt.points"
+      colors="$colors $(colour "$v")"
     done < "$tmp/vars"
-    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; floor=0.0009765625; haszero=$hz; ttl='tradeoff: $dt input, median over the tradeoff datasets (one point per variant)'"
+    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; floor=0.0009765625; haszero=$hz; ttl='tradeoff: $dt input, median over the tradeoff datasets (one point per variant)'"
   done < "$src/groups"
 fi
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sanitize.sh: compute-sanitizer memcheck, racecheck and synccheck over the GPU oracle tests at a
-# reduced size (SUMLAB_TEST_QUICK=1). Exits 77 (skip) without a GPU or without compute-sanitizer.
+# reduced size (SUMLAB_TEST_QUICK=2: small n, every fourth dataset family). Exits 77 (skip) without a GPU or without compute-sanitizer.
 #   usage: bash tests/sanitize.sh BUILD_DIR|PATH_TO_tgpu_twins
 set -uo pipefail
 arg=${1:?usage: sanitize.sh BUILD_DIR|PATH_TO_tgpu_twins}
@@ -12,7 +12,7 @@ cs=$(command -v compute-sanitizer || true)
 [ -z "$cs" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && cs=/usr/local/cuda/bin/compute-sanitizer
 [ -z "$cs" ] && { echo "sanitize: skipped (no compute-sanitizer)"; exit 77; }
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "sanitize: skipped (no GPU)"; exit 77; }
-export SUMLAB_TEST_QUICK=1
+export SUMLAB_TEST_QUICK=2
 rc=0
 for tool in memcheck racecheck synccheck; do
   extra=()

@@ -424,7 +424,7 @@ int main(void)
     check_fixed();
     for (int fam = 0; fam < FAM_COUNT; fam++)
         for (int dti = 0; dti < 2; dti++)
-            for (int rep = 0; rep < 160; rep++) {
+            for (int rep = 0; rep < 400; rep++) {
                 sl_dtype dt = dti ? SL_F64 : SL_F32;
                 uint64_t n = gen(fam, dt, x, CAP);
                 if (dt == SL_F32)   /* every value exactly a float (NaN stays NaN) */

@@ -1,0 +1,9 @@
+# tests/experiments.cmake: `sumlab run` / `sumlab compare` end to end on the CPU backend
+# (tiny preset): rows, report, charts, resume after an interruption, compare, bad input.
+find_program(SL_BASH bash)
+if(SL_BASH)
+  add_test(NAME texperiments COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/texperiments.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(texperiments PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300
+                       ENVIRONMENT "SUMLAB_NO_GPU=1")
+endif()

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# texperiments.sh: `sumlab run` and `sumlab compare` end to end on the CPU backend (tiny
+# preset): rows, report, charts, determinism verdict per variant, resume after an interruption
+# (row limit, truncated last line, SIGINT) without duplicates, compare, and bad input.
+#   usage: texperiments.sh PATH/TO/sumlab [SOURCE_DIR]
+set -uo pipefail
+bin=${1:?usage: texperiments.sh PATH/TO/sumlab [SOURCE_DIR]}
+src=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+[ -x "$bin" ] || { echo "texperiments: $bin is not an executable" >&2; exit 1; }
+export SUMLAB_PLOTS_DIR=$src/plots
+t=$(mktemp -d "${TMPDIR:-/tmp}/texperiments.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+fails=0
+checks=0
+ok() { checks=$((checks + 1)); }
+fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+check() { # description command...
+  local d=$1; shift
+  if "$@"; then ok; else fail "$d"; fi
+}
+rows() { tail -n +2 "$1/results.csv" | grep -c . ; }
+keys() { tail -n +2 "$1/results.csv" | cut -d, -f1-7 | sort; }
+bits() { tail -n +2 "$1/results.csv" | awk -F, '{print $1","$2","$3","$4","$5","$6","$7","$19","$21}' | sort; }
+
+# ---- 1. every experiment end to end (charts rendered when gnuplot is here) ------------------
+"$bin" run all --preset tiny --backend cpu -o "$t/all" -q 2> "$t/all.err"
+rc=$?
+check "run all exits 0 (got $rc: $(head -c 400 "$t/all.err"))" test $rc -eq 0
+for f in results.csv distribution.csv meta.json report.md run.conf; do
+  check "run all wrote $f" test -s "$t/all/$f"
+done
+n_all=$(rows "$t/all")
+check "run all wrote rows ($n_all)" test "$n_all" -gt 100
+check "results.csv has unit-named columns" grep -q '^experiment,dataset,params,dtype,n,variant,config,.*time_ms_median.*gbps' "$t/all/results.csv"
+for e in accuracy-vs-n accuracy-vs-cond accuracy-vs-range determinism; do
+  check "rows of $e" grep -q "^$e," "$t/all/results.csv"
+done
+check "no duplicate keys in run all" test -z "$(keys "$t/all" | uniq -d)"
+check "meta.json has provenance" grep -q '"git_sha"' "$t/all/meta.json"
+check "meta.json has the seed and backend" grep -q '"backend": "cpu"' "$t/all/meta.json"
+check "report has a headline" grep -q '^## Headline' "$t/all/report.md"
+check "report says throughput is skipped on the CPU" grep -qi 'skipped' "$t/all/report.md"
+check "distribution.csv has counts" test "$(tail -n +2 "$t/all/distribution.csv" | grep -c .)" -gt 0
+
+# determinism verdict for every variant that has determinism rows
+variants=$(awk -F, 'NR>1 && $1=="determinism" {print $6}' "$t/all/results.csv" | sort -u)
+check "determinism rows exist" test -n "$variants"
+for v in $variants; do
+  line=$(grep -E "^\| $v \| [a-z-]+ \| \*\*(PASS|PASS\*|FAIL|n/a)\*\*" "$t/all/report.md" | head -n1)
+  if [ -z "$line" ]; then fail "no determinism verdict for $v in report.md"; continue; fi
+  ran=$(awk -F, -v v="$v" 'NR>1 && $1=="determinism" && $6==v && $19=="ok"' "$t/all/results.csv" | head -n1)
+  if [ -n "$ran" ]; then
+    check "verdict of $v is PASS or FAIL (it ran)" grep -qE '\*\*(PASS|FAIL)' <<< "$line"
+  else
+    check "verdict of $v is n/a (it could not run on the CPU)" grep -q 'n/a' <<< "$line"
+  fi
+done
+# a run-to-run class claims 1 distinct result: the twins are pure functions, so every
+# deterministic variant must PASS on the CPU backend
+check "no FAIL for deterministic twins on the CPU" test -z "$(grep -E '^\| [a-z0-9-]+ \| (run-to-run|config-independent|correctly-rounded) \| \*\*FAIL' "$t/all/report.md")"
+
+# charts
+if command -v gnuplot >/dev/null 2>&1; then
+  for kind in error_vs_n error_vs_cond error_vs_range distribution; do
+    check "chart kind $kind rendered" compgen -G "$t/all/charts/${kind}_*.png" > /dev/null
+  done
+  for png in "$t"/all/charts/*.png; do
+    svg=${png%.png}.svg
+    check "$png non-empty" test -s "$png"
+    check "$svg exists and non-empty" test -s "$svg"
+    check "$png is a PNG" test "$(head -c 4 "$png" | tail -c 3)" = "PNG"
+    check "report links $(basename "$png")" grep -qF "charts/$(basename "$png")" "$t/all/report.md"
+  done
+  check "skipped chart kinds are noted" grep -q 'throughput_vs_n' "$t/all/charts/notes.txt"
+  check "render.sh alone re-renders from the CSV" bash "$src/plots/render.sh" -q "$t/all"
+else
+  echo "texperiments: gnuplot is not installed here: chart checks skipped" >&2
+  check "report says charts were not rendered" grep -q 'gnuplot' "$t/all/report.md"
+fi
+
+# ---- 2. resume: row limit + truncated last line, then SIGINT ---------------------------------
+export SUMLAB_NO_CHARTS=1
+"$bin" run accuracy-vs-n --preset tiny --backend cpu -o "$t/u" -q
+check "uninterrupted accuracy-vs-n exits 0" test $? -eq 0
+n_u=$(rows "$t/u")
+SUMLAB_MAX_ROWS=37 "$bin" run accuracy-vs-n --preset tiny --backend cpu -o "$t/r" -q
+rc=$?
+check "row limit stops with exit 3 (got $rc)" test $rc -eq 3
+check "row limit wrote 37 rows (got $(rows "$t/r"))" test "$(rows "$t/r")" -eq 37
+check "an incomplete run's report says so" grep -q 'incomplete' "$t/r/report.md"
+printf 'accuracy-vs-n,uniform,,f32,4096,serial,defa' >> "$t/r/results.csv"   # a write cut short
+"$bin" run accuracy-vs-n --preset tiny --backend cpu -o "$t/r" -q 2> "$t/refuse.err"
+check "an existing run is refused without --resume" test $? -eq 2
+check "the refusal is one line" test "$(grep -c . "$t/refuse.err")" -eq 1
+SUMLAB_MAX_ROWS=100 "$bin" run accuracy-vs-n -o "$t/r" --resume -q
+check "second partial resume stops at the limit" test $? -eq 3
+"$bin" run accuracy-vs-n -o "$t/r" --resume -q
+check "final resume exits 0" test $? -eq 0
+check "resumed row count equals the uninterrupted run ($(rows "$t/r") vs $n_u)" test "$(rows "$t/r")" -eq "$n_u"
+check "no duplicate keys after resume" test -z "$(keys "$t/r" | uniq -d)"
+check "same keys as the uninterrupted run" diff <(keys "$t/u") <(keys "$t/r")
+check "same result bits as the uninterrupted run" diff <(bits "$t/u") <(bits "$t/r")
+check "no truncated line left" bash -c "! grep -q ',defa$' '$t/r/results.csv'"
+
+# SIGINT in the middle of a (larger) run, then resume
+"$bin" run determinism --preset quick --backend cpu -o "$t/s" -q &
+pid=$!
+for _ in $(seq 1 200); do
+  [ -f "$t/s/results.csv" ] && [ "$(wc -l < "$t/s/results.csv")" -gt 30 ] && break
+  sleep 0.05
+done
+kill -INT $pid 2> /dev/null
+wait $pid
+rc=$?
+if [ $rc -eq 130 ]; then
+  ok
+  n_part=$(rows "$t/s")
+  "$bin" run determinism -o "$t/s" --resume -q
+  check "resume after SIGINT exits 0" test $? -eq 0
+  "$bin" run determinism --preset quick --backend cpu -o "$t/s2" -q
+  check "resumed determinism run has all rows ($n_part before, $(rows "$t/s") vs $(rows "$t/s2"))" test "$(rows "$t/s")" -eq "$(rows "$t/s2")"
+  check "no duplicate keys after SIGINT + resume" test -z "$(keys "$t/s" | uniq -d)"
+  check "same result bits after SIGINT + resume" diff <(bits "$t/s") <(bits "$t/s2")
+  check "distribution.csv has no rows of unfinished keys" test "$(tail -n +2 "$t/s/distribution.csv" | cut -d, -f1-7 | sort -u | wc -l)" -le "$(rows "$t/s")"
+elif [ $rc -eq 0 ]; then
+  echo "texperiments: the determinism run finished before SIGINT arrived: SIGINT check skipped" >&2
+else
+  fail "SIGINT: expected exit 130, got $rc"
+fi
+
+# ---- 3. compare -------------------------------------------------------------------------
+"$bin" compare "$t/u" "$t/r" > "$t/cmp.out" 2> "$t/cmp.err"
+check "compare exits 0" test $? -eq 0
+check "compare prints a table with variants" grep -q '^variant' "$t/cmp.out"
+check "compare lists serial" grep -q '^serial ' "$t/cmp.out"
+check "identical runs: no bits differ" test -z "$(awk 'NR>2 && $7 != 0' "$t/cmp.out")"
+"$bin" run accuracy-vs-n --preset tiny --backend cpu --seed 7 -o "$t/seed7" -q
+"$bin" compare --format csv "$t/u" "$t/seed7" > "$t/cmp2.out" 2>/dev/null
+check "compare of other seeds finds differing bits" awk -F, 'NR>1 && $7 > 0 {f=1} END{exit !f}' "$t/cmp2.out"
+
+# ---- 4. bad input: one clear line on stderr, non-zero exit ----------------------------------
+bad() { # description expected-rc command...
+  local d=$1 want=$2; shift 2
+  "$@" > /dev/null 2> "$t/bad.err"
+  local rc=$?
+  check "$d: exit $want (got $rc)" test $rc -eq "$want"
+  check "$d: one line on stderr ($(head -c 200 "$t/bad.err"))" test "$(grep -c . "$t/bad.err")" -eq 1
+}
+bad "unknown experiment" 2 "$bin" run no-such-experiment -o "$t/x1"
+bad "bad preset" 2 "$bin" run accuracy-vs-n --preset huge -o "$t/x2"
+bad "bad backend" 2 "$bin" run accuracy-vs-n --backend tpu -o "$t/x3"
+bad "resume of a missing dir" 2 "$bin" run accuracy-vs-n -o "$t/missing" --resume
+bad "compare a missing dir" 2 "$bin" compare "$t/missing" "$t/u"
+mkdir -p "$t/junk" && echo "a,b,c" > "$t/junk/results.csv"
+bad "compare a malformed dir" 2 "$bin" compare "$t/u" "$t/junk"
+mkdir -p "$t/empty"
+bad "compare a dir without results" 2 "$bin" compare "$t/empty" "$t/u"
+bad "render.sh on a non-run dir" 2 bash "$src/plots/render.sh" "$t/empty"
+
+echo "texperiments: $checks checks, $fails failed"
+[ $fails -eq 0 ]
