@@ -333,7 +333,7 @@ static int render_charts(sl_run *run)
 static void usage(FILE *f)
 {
     fputs("usage: sumlab run EXPERIMENT [-o DIR] [--backend auto|cpu|gpu] [--preset tiny|quick|full]\n"
-          "                  [--resume] [--quiet] [--seed S] [--reps R]\n\n"
+          "                  [--resume] [--report-only] [--quiet] [--seed S] [--reps R]\n\n"
           "Runs one experiment of the study (or `all`) into a results directory:\n"
           "  results.csv (a row per measurement, written as each finishes), distribution.csv\n"
           "  (each distinct result of the repetition rows with its count), meta.json (provenance),\n"
@@ -348,6 +348,7 @@ static void usage(FILE *f)
           "  --preset P         tiny (tests), quick (minutes on a CPU), full (the GPU study);\n"
           "                     default: full on a GPU, quick on the CPU backend\n"
           "  --resume           continue DIR where it stopped, with its settings (no duplicate rows)\n"
+          "  --report-only      re-render DIR's charts and rewrite its report.md; measure nothing\n"
           "  -q, --quiet        no progress output\n"
           "  --seed S           dataset seed (default $SUMLAB_SEED or 20261129)\n"
           "  --reps R           repetitions per measurement for every experiment (default: the\n"
@@ -377,9 +378,10 @@ int sl_cmd_run(int argc, char **argv)
         {"preset", required_argument, NULL, 'p'}, {"resume", no_argument, NULL, 'r'},
         {"quiet", no_argument, NULL, 'q'},        {"seed", required_argument, NULL, 's'},
         {"reps", required_argument, NULL, 'R'},   {"help", no_argument, NULL, 'h'},
+        {"report-only", no_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     const char *out_dir = NULL, *backend_s = NULL, *preset_s = NULL, *seed_s = NULL, *reps_s = NULL;
-    int resume = 0, quiet = 0, c;
+    int resume = 0, quiet = 0, report_only = 0, c;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
@@ -391,6 +393,7 @@ int sl_cmd_run(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 's': seed_s = optarg; break;
         case 'R': reps_s = optarg; break;
+        case 'P': report_only = 1; break;
         case 'h': usage(stdout); return 0;
         default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
         }
@@ -435,6 +438,24 @@ int sl_cmd_run(int argc, char **argv)
     if (mr && *mr && sl_parse_int(mr, 1, LONG_MAX, &max_rows, &e)) {
         sl_cli_msg(CMD, "SUMLAB_MAX_ROWS: %s", e.msg);
         return 2;
+    }
+
+    /* --report-only: charts and report.md of an existing run, measuring nothing (e.g. here,
+     * with gnuplot, for a run made on a GPU machine without it) */
+    if (report_only) {
+        if (!out_dir) { sl_cli_msg(CMD, "--report-only needs -o DIR (the run to report)"); return 2; }
+        run_conf rc0;
+        if (conf_read(out_dir, &rc0)) { sl_cli_msg(CMD, "'%s' is not a sumlab run directory (no run.conf)", out_dir); return 2; }
+        sl_run run;
+        memset(&run, 0, sizeof run);
+        snprintf(run.dir, sizeof run.dir, "%s", out_dir);
+        run.quiet = quiet;
+        render_charts(&run);
+        const char *notes[20];
+        for (int i = 0; i < run.nnotes; i++) notes[i] = run.notes[i];
+        if (sl_report_write(out_dir, notes, run.nnotes, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 1; }
+        if (!quiet) fprintf(stderr, "sumlab run: report: %s/report.md\n", out_dir);
+        return 0;
     }
 
     /* the directory */

@@ -78,6 +78,9 @@ else
   check "report says charts were not rendered" grep -q 'gnuplot' "$t/all/report.md"
 fi
 
+SUMLAB_NO_CHARTS=1 "$bin" run all -o "$t/all" --report-only -q
+check "--report-only rewrites the report" test $? -eq 0 -a -s "$t/all/report.md"
+
 # ---- 2. resume: row limit + truncated last line, then SIGINT ---------------------------------
 export SUMLAB_NO_CHARTS=1
 "$bin" run accuracy-vs-n --preset tiny --backend cpu -o "$t/u" -q
