@@ -302,12 +302,6 @@ static int gs_block_values(const void *x, uint64_t n, sl_dtype dt, const sl_laun
     return 0;
 }
 
-/* Flush a float32 subnormal to zero of the same sign (what atom.add.f32 does). */
-static double ftz32(double v)
-{
-    return (v != 0.0 && fabs(v) < (double)FLT_MIN) ? copysign(0.0, v) : v;
-}
-
 /* ================================ atomic-block ==============================================
  * Block sums in the input format (engine above), then *result = +0 (memset) and one
  * atomicAdd per block: r = r + b_pi(0), r + b_pi(1), ... (float32: with FTZ, see below). The twin draws the commit order pi as
@@ -325,24 +319,13 @@ int sl_atomic_block_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch 
     double *bs, *be;
     if (gs_block_values(x, n, dt, cfg, GS_PLAIN, &bs, &be, "atomic-block", err)) return -1;
     const uint32_t G = cfg->grid;
-    uint32_t *perm = malloc(G * sizeof *perm);
+    uint32_t *perm = sl_tw_shuffle(G, cfg->order_seed);
     if (!perm) {
         free(bs);
         return sl_kerr(err, "atomic-block: out of memory");
     }
-    for (uint32_t i = 0; i < G; i++) perm[i] = i;
-    for (uint32_t i = G - 1; i > 0; i--) {
-        uint32_t j = (uint32_t)(sl_tw_hash(cfg->order_seed, i) % ((uint64_t)i + 1u));
-        uint32_t t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    /* the float32 atomicAdd of global memory flushes subnormal inputs and results to
-     * sign-preserving zero (measured on sm_90); the float64 one does not */
-    double r = 0.0;
-    for (uint32_t i = 0; i < G; i++)
-        r = dt == SL_F32 ? ftz32(sl_tw_add(ftz32(r), ftz32(bs[perm[i]]), dt))
-                         : sl_tw_add(r, bs[perm[i]], dt);
+    double r = 0.0; /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
+    for (uint32_t i = 0; i < G; i++) r = sl_tw_atomic_add(r, bs[perm[i]], dt);
     *result = r;
     free(perm);
     free(bs);

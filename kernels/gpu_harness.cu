@@ -20,6 +20,7 @@ struct sl_gpu_ctx {
     void *d_x;              /* d_alloc + offset elements */
     void *d_work;           /* variant scratch, max over calls, zeroed at allocation */
     size_t work_bytes;
+    const sl_variant *work_owner; /* the variant whose state the workspace holds */
     void *d_result;         /* 8 bytes */
     void *d_flush;          /* 2 x L2 bytes, allocated on first flush */
     size_t flush_bytes;
@@ -215,6 +216,13 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
         H_CHECK(cudaMalloc(&c->d_work, ws));
         H_CHECK(cudaMemset(c->d_work, 0, ws));
         c->work_bytes = ws;
+        c->work_owner = v;
+    }
+    /* Variants share the scratch: another variant (cub's temp storage, say) may have left
+     * bytes that this one reads as counters, so hand it over zeroed. */
+    if (c->work_owner != v) {
+        if (ws) H_CHECK(cudaMemset(c->d_work, 0, ws));
+        c->work_owner = v;
     }
     if (flush && ensure_flush(c, err)) return -1;
     const size_t es = sl_dtype_size(c->dt);

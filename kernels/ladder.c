@@ -162,21 +162,14 @@ int sl_atomic_thread_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch
     *result = 0.0;
     if (n == 0) return 0;
     uint64_t G = c.grid, B = c.block;
-    uint32_t *perm = malloc((size_t)G * sizeof *perm);
+    uint32_t *perm = sl_tw_shuffle(G, c.order_seed);
     if (!perm)
         return sl_kerr(err, "atomic-thread: out of memory for %llu block ids in the CPU twin",
                        (unsigned long long)G);
-    for (uint64_t j = 0; j < G; j++) perm[j] = (uint32_t)j;
-    for (uint64_t j = G - 1; j > 0; j--) {
-        uint64_t k = sl_tw_hash(c.order_seed, j) % (j + 1);
-        uint32_t t = perm[j];
-        perm[j] = perm[k];
-        perm[k] = t;
-    }
-    double r = 0.0;
+    double r = 0.0; /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
     for (uint64_t j = 0; j < G; j++) {
         uint64_t lo = (uint64_t)perm[j] * B, hi = lo + B < n ? lo + B : n;
-        for (uint64_t i = lo; i < hi; i++) r = sl_tw_add(r, sl_tw_load(x, dt, i), dt);
+        for (uint64_t i = lo; i < hi; i++) r = sl_tw_atomic_add(r, sl_tw_load(x, dt, i), dt);
     }
     free(perm);
     *result = r;

@@ -1,6 +1,9 @@
 /* sl_twin.c: CPU mirrors of the scope-split device helpers of sl_reduce.cuh (same adds, same
  * order, same +0 padding), used by every CPU twin.
  * Floating-point assumptions: see sl_twin.h (IEEE, round to nearest, no contraction). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
 #include "sl_twin.h"
 
 double sl_tw_warp_sum(double v[32], sl_dtype acc)
@@ -79,4 +82,30 @@ uint32_t sl_tw_pow2_block(uint32_t block, uint32_t dflt)
     uint32_t b = 32;
     while (b < block && b < 1024) b *= 2;
     return b;
+}
+
+uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed)
+{
+    if (count >= ((uint64_t)1 << 32)) return NULL;
+    uint32_t *perm = malloc((count ? count : 1) * sizeof *perm);
+    if (!perm) return NULL;
+    for (uint64_t i = 0; i < count; i++) perm[i] = (uint32_t)i;
+    for (uint64_t i = count ? count - 1 : 0; i > 0; i--) {
+        uint64_t j = sl_tw_hash(seed, i) % (i + 1u);
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    return perm;
+}
+
+static double ftz32(double v)
+{
+    return (v != 0.0 && fabs(v) < (double)FLT_MIN) ? copysign(0.0, v) : v;
+}
+
+double sl_tw_atomic_add(double r, double v, sl_dtype acc)
+{
+    if (acc == SL_F64) return r + v;
+    return ftz32(sl_tw_add(ftz32(r), ftz32(v), SL_F32));
 }

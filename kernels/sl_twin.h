@@ -53,6 +53,14 @@ double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc);
  * (value depends only on both, any machine). */
 uint64_t sl_tw_hash(uint64_t seed, uint64_t counter);
 
+/* Commit orders of the atomic variants: a Fisher-Yates shuffle of 0..count-1 with
+ * j = sl_tw_hash(seed, i) % (i + 1) for i = count-1 .. 1. Returns a malloc'ed array (NULL when
+ * out of memory or count >= 2^32). */
+uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed);
+/* One global-memory atomicAdd r += v in format acc. The binary32 atom.add flushes subnormal
+ * operands and results to zero of the same sign (measured on sm_90); binary64 does not. */
+double sl_tw_atomic_add(double r, double v, sl_dtype acc);
+
 /* Depth helpers (number of adds on the longest path, the k of gamma_k). */
 uint32_t sl_tw_ceil_log2(uint64_t v);                    /* 0 for v <= 1 */
 double sl_tw_depth_block_sum(uint32_t block);            /* 5 + ceil(log2(block/32)) */
