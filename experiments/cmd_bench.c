@@ -10,6 +10,7 @@
 #include "sl_datasets.h"
 #include "sl_format.h"
 #include "sl_gpu.h"
+#include "sl_measure.h"
 #include "sl_provenance.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
@@ -328,14 +329,7 @@ int sl_cmd_bench(int argc, char **argv)
             }
             /* judge: every run's result within the variant's a-priori bound */
             double worst = 0.0, bound = NAN;
-            if (ref.finite && v->bound != SL_BOUND_NONE) {
-                sl_ref_bound_kind kind = v->bound == SL_BOUND_COMPENSATED ? SL_REF_BOUND_COMPENSATED
-                                       : v->bound == SL_BOUND_CORRECTLY_ROUNDED
-                                           ? SL_REF_BOUND_CORRECTLY_ROUNDED
-                                           : SL_REF_BOUND_RECURSIVE;
-                double kd = v->depth ? v->depth(n, dt, &cfg) : 0.0;
-                bound = sl_reference_bound(&ref, kind, kd, v->acc_wide ? SL_F64 : dt, dt);
-            }
+            if (ref.finite) bound = sl_variant_bound(v, &ref, n, dt, &cfg);
             for (int r = 0; r < (int)reps; r++) {
                 double e = sl_reference_errors(&ref, res[r], dt).abs_err;
                 if (!(e <= worst)) worst = e;        /* NaN-aware max */

@@ -2,6 +2,7 @@
  * reference (sl_measure.h). The reference is computed once per session and the input is
  * uploaded once; every result is kept as its bit pattern. */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -215,14 +216,22 @@ static void finish_row(sl_session *s, const sl_variant *v, sl_row *row, const do
     double bytes = (double)s->n * (double)sl_dtype_size(s->dt);
     row->gbps = row->time_ms_median > 0 ? bytes / (row->time_ms_median * 1e6) : NAN;
     row->err = sl_reference_errors(&s->ref, row->result, s->dt);
+    row->bound = sl_variant_bound(v, &s->ref, s->n, s->dt, &row->cfg);
+}
+
+double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg)
+{
     sl_ref_bound_kind kind = bound_kind(v->bound);
-    if (kind == SL_REF_BOUND_NONE) {
-        row->bound = NAN;
-    } else {
-        double k = v->depth ? v->depth(s->n, s->dt, &row->cfg) : 0.0;
-        sl_dtype acc = v->acc_wide ? SL_F64 : s->dt;
-        row->bound = sl_reference_bound(&s->ref, kind, k, acc, s->dt);
-    }
+    if (kind == SL_REF_BOUND_NONE) return NAN;
+    const sl_dtype acc = v->acc_wide ? SL_F64 : dt;
+    /* Higham's bounds assume no overflow: once sum|x| passes the accumulator's largest
+     * finite value an intermediate may overflow, and no finite bound holds */
+    if (ref->finite && !(ref->abssum <= (acc == SL_F64 ? DBL_MAX : FLT_MAX))) return INFINITY;
+    double k = v->depth ? v->depth(n, dt, cfg) : (double)n;
+    double b = sl_reference_bound(ref, kind, k, acc, dt);
+    if (v->ftz_atomics && dt == SL_F32) b += 2.0 * k * (double)FLT_MIN;
+    return b;
 }
 
 int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,

@@ -53,6 +53,15 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
                int check_twin, sl_row *row, sl_err *err);
 void sl_row_free(sl_row *row);
 
+/* The variant's a-priori absolute error bound on this input for the resolved cfg: the
+ * reference's bound for the variant's model, accumulator format and depth k, plus 2 k FLT_MIN
+ * for float32 variants whose sums pass through global float atomics (they flush subnormal
+ * operands and results to zero, which Higham's model does not allow for). +Inf (vacuous)
+ * when sum|x| exceeds the accumulator format's largest finite value, since an intermediate
+ * may then overflow; NaN when the variant has no bound model or the reference is not finite. */
+double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,6 +49,9 @@ struct sl_variant {
     uint64_t max_n;              /* largest n accepted; 0 = any (n < 2^40) */
     sl_bound_model bound;
     int acc_wide;                /* 1: float32 input accumulated in float64 (fp64-acc) */
+    int ftz_atomics;             /* 1: float32 results pass through global float atomicAdd, which
+                                    flushes subnormal operands and results to zero on sm_90: the
+                                    bound gains 2 k FLT_MIN (see sl_variant_bound) */
     /* Fills the zero fields of cfg (block, grid, items) exactly as the launcher will. */
     void (*resolve)(sl_launch *cfg, uint64_t n, sl_dtype dt);
     /* Longest chain of roundings an input passes through, for the bound (k of gamma_k). */

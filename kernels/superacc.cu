@@ -164,8 +164,26 @@ __device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigne
     sacc_take(v.x, t, s); sacc_take(v.y, t, s);
 }
 
+/* Block barrier reached with every warp reconverged first. bar.sync is .aligned: a warp that
+ * arrives split (threads still in a data-dependent branch: the rare path, a spill, a
+ * tid == 0 step) is undefined behaviour even when all its threads arrive; compute-sanitizer's
+ * synccheck flagged exactly that on float64 subnormal input. __syncwarp over the lanes that
+ * exist (a partial last warp has fewer) reconverges the warp before the barrier. */
+__device__ __forceinline__ void sacc_barrier()
+{
+    const unsigned warp0 = threadIdx.x & ~31u;
+    const unsigned lanes = blockDim.x - warp0 < 32u ? blockDim.x - warp0 : 32u;
+    __syncwarp(lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u);
+    __syncthreads();
+}
+
 /* x: n elements; head: elements before the first 16-byte boundary (done scalar, as is the
- * tail after the last whole vector). Any grid and block (block <= 1024). */
+ * tail after the last whole vector). Any grid and block (block <= 1024).
+ * Barriers: every __syncthreads is reached by all threads of the block. The only loop with
+ * a per-thread trip count (the edge loop) and the per-thread spill/rare branches hold none;
+ * the tile loop's trip count and `since` depend on blockIdx, gridDim, blockDim and n only;
+ * `if (!s_last) return` reads shared memory after a barrier (block-uniform), and no thread
+ * exits before the last barrier. Every barrier is sacc_barrier (warp reconverged first). */
 template <typename T>
 __global__ void __launch_bounds__(1024)
 sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)
@@ -181,7 +199,7 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
 
     for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = 0;
     if (tid == 0) s_flags = 0;
-    __syncthreads();
+    sacc_barrier();
 
     sacc_thread t = {0.0, 0.0, 0.0, 0u, 0xffffffffu};
     const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
@@ -214,9 +232,9 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
         }
         if (++since == every) {                      /* uniform across the block */
             since = 0;
-            __syncthreads();
+            sacc_barrier();
             if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-            __syncthreads();
+            sacc_barrier();
         }
     }
 
@@ -226,21 +244,21 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
     sacc_spill(t.c, F::SCALE, s_acc);
     if (!(t.sg >> 31)) t.flags |= SL_SACC_ANYPOS;
     if (t.flags) atomicOr(&s_flags, t.flags);
-    __syncthreads();
+    sacc_barrier();
     if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-    __syncthreads();
+    sacc_barrier();
     /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
     for (unsigned i = tid; i < (unsigned)F::L; i += B)
         if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
     if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
     __threadfence();                                 /* limbs visible before the ticket */
-    __syncthreads();
+    sacc_barrier();
     if (tid == 0) s_last = atomicAdd(g_counter, 1u) == G - 1u;
-    __syncthreads();
+    sacc_barrier();
     if (!s_last) return;                             /* uniform across the block */
     __threadfence();
     for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = atomicExch(&g_acc[i], 0ull);
-    __syncthreads();
+    sacc_barrier();
     if (tid == 0) {
         const unsigned flags = atomicExch(g_flags, 0u);
         const double r = sacc_round_dev(s_acc, F::L, sizeof(T) == 8 ? SL_F64 : SL_F32, flags);

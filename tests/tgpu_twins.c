@@ -13,21 +13,12 @@
 #include "sl_gpu.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
+#include "sl_measure.h"
 
 static int same_bits(double a, double b)
 {
     if (isnan(a) && isnan(b)) return 1;
     return memcmp(&a, &b, sizeof a) == 0;
-}
-
-static sl_ref_bound_kind bound_kind(sl_bound_model m)
-{
-    switch (m) {
-    case SL_BOUND_RECURSIVE: return SL_REF_BOUND_RECURSIVE;
-    case SL_BOUND_COMPENSATED: return SL_REF_BOUND_COMPENSATED;
-    case SL_BOUND_CORRECTLY_ROUNDED: return SL_REF_BOUND_CORRECTLY_ROUNDED;
-    default: return SL_REF_BOUND_NONE;
-    }
 }
 
 /* Within the bound of the exact sum; a non-finite reference: a NaN sum must give NaN. */
@@ -40,11 +31,7 @@ static int within_bound(const sl_variant *v, const sl_reference *ref, double r, 
      * non-finite result is legitimate */
     const double big = (v->acc_wide || dt == SL_F64) ? DBL_MAX : FLT_MAX;
     if (!(ref->abssum <= big) && !isfinite(r)) return 1;
-    double k = v->depth ? v->depth(n, dt, cfg) : (double)n;
-    double b = sl_reference_bound(ref, bound_kind(v->bound), k, v->acc_wide ? SL_F64 : dt, dt);
-    /* float32 atomicAdd flushes subnormals to zero: each of the <= k flushed adds may lose
-     * up to FLT_MIN beyond Higham's bound */
-    if (v->determinism == SL_DET_NONDETERMINISTIC && dt == SL_F32) b += k * (double)FLT_MIN;
+    double b = sl_variant_bound(v, ref, n, dt, cfg);
     sl_errors e = sl_reference_errors(ref, r, dt);
     *bound_out = b;
     *err_out = e.abs_err;

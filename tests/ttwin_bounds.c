@@ -10,16 +10,7 @@
 #include "sl_datasets.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
-
-static sl_ref_bound_kind bound_kind(sl_bound_model m)
-{
-    switch (m) {
-    case SL_BOUND_RECURSIVE: return SL_REF_BOUND_RECURSIVE;
-    case SL_BOUND_COMPENSATED: return SL_REF_BOUND_COMPENSATED;
-    case SL_BOUND_CORRECTLY_ROUNDED: return SL_REF_BOUND_CORRECTLY_ROUNDED;
-    default: return SL_REF_BOUND_NONE;
-    }
-}
+#include "sl_measure.h"
 
 static long bound_checks, propagation_checks, overflow_skips;
 
@@ -55,10 +46,7 @@ static void check_twin(const sl_variant *v, const void *x, uint64_t n, sl_dtype 
         return;
     }
     const double k = v->depth ? v->depth(n, dt, &cfg) : (double)n;
-    double b = sl_reference_bound(ref, bound_kind(v->bound), k, v->acc_wide ? SL_F64 : dt, dt);
-    /* float32 atomicAdd flushes subnormals to zero (mirrored by the atomic twins): each of the
-     * <= k flushed adds may lose up to FLT_MIN beyond Higham's bound */
-    if (v->determinism == SL_DET_NONDETERMINISTIC && dt == SL_F32) b += k * (double)FLT_MIN;
+    double b = sl_variant_bound(v, ref, n, dt, &cfg);
     const sl_errors e = sl_reference_errors(ref, r, dt);
     bound_checks++;
     CHECK(e.abs_err <= b,
