@@ -2,8 +2,10 @@
  * Header-only; datasets/ owns it because datasets define what the data is. */
 #ifndef SL_TYPES_H
 #define SL_TYPES_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -31,6 +33,21 @@ static inline int sl_dtype_parse(const char *s, sl_dtype *out)
 /* Error text filled by library functions that fail (they return non-zero and never exit). */
 #define SL_ERRLEN 512
 typedef struct { char msg[SL_ERRLEN]; } sl_err;
+
+/* Fills err (when not NULL) printf-style and returns -1, for `return sl_err_set(err, ...);`. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static inline int sl_err_set(sl_err *err, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
 
 #ifdef __cplusplus
 }

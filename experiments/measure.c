@@ -23,20 +23,6 @@ struct sl_session {
     sl_reference ref;
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int merr(sl_err *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 int sl_backend_parse(const char *s, sl_backend *out)
 {
     if (!s) return -1;
@@ -52,10 +38,10 @@ int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_
 {
     *sp = NULL;
     if (chosen_msg && msg_len) chosen_msg[0] = '\0';
-    if (dt != SL_F32 && dt != SL_F64) return merr(err, "unsupported dtype %d", (int)dt);
-    if (!x && n > 0) return merr(err, "no input data");
+    if (dt != SL_F32 && dt != SL_F64) return sl_err_set(err, "unsupported dtype %d", (int)dt);
+    if (!x && n > 0) return sl_err_set(err, "no input data");
     sl_session *s = calloc(1, sizeof *s);
-    if (!s) return merr(err, "out of memory");
+    if (!s) return sl_err_set(err, "out of memory");
     s->x = x;
     s->n = n;
     s->dt = dt;
@@ -72,7 +58,7 @@ int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_
                 snprintf(chosen_msg, msg_len, "backend gpu: %s (%d SMs)", info.name, info.sm_count);
         } else if (backend == SL_BACKEND_GPU) {
             free(s);
-            return merr(err, "--backend gpu: no usable GPU (%s)", why.msg[0] ? why.msg : "none found");
+            return sl_err_set(err, "--backend gpu: no usable GPU (%s)", why.msg[0] ? why.msg : "none found");
         } else if (chosen_msg) {
             snprintf(chosen_msg, msg_len, "backend cpu: no GPU (%s); using the CPU twins",
                      why.msg[0] ? why.msg : "none found");
@@ -240,26 +226,26 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
     memset(row, 0, sizeof *row);
     row->variant = v;
     row->bound = NAN;
-    if (!s || !v) return merr(err, "sl_measure: NULL argument");
-    if (reps < 1) return merr(err, "reps must be at least 1 (got %d)", reps);
+    if (!s || !v) return sl_err_set(err, "sl_measure: NULL argument");
+    if (reps < 1) return sl_err_set(err, "reps must be at least 1 (got %d)", reps);
     sl_launch want;
     memset(&want, 0, sizeof want);
     if (req) want = *req;
 
     /* what can run here */
     if (!(v->dtypes & SL_DTYPE_MASK(s->dt))) {
-        merr(err, "does not take %s input", sl_dtype_name(s->dt));
+        sl_err_set(err, "does not take %s input", sl_dtype_name(s->dt));
         return 1;
     }
     if (v->max_n && s->n > v->max_n) {
-        merr(err, "accepts at most n = %llu (input has n = %llu)",
+        sl_err_set(err, "accepts at most n = %llu (input has n = %llu)",
              (unsigned long long)v->max_n, (unsigned long long)s->n);
         return 1;
     }
     int reference = is_reference_row(v);
     int use_gpu = !reference && s->on_gpu && v->gpu;
     if (!reference && !use_gpu && !v->cpu) {
-        merr(err, "no CPU twin (it runs on the GPU only)%s",
+        sl_err_set(err, "no CPU twin (it runs on the GPU only)%s",
              s->on_gpu ? "" : " and the CPU backend is in use");
         return 1;
     }
@@ -270,7 +256,7 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
     if (!row->results || !times) {
         free(times);
         sl_row_free(row);
-        return merr(err, "out of memory");
+        return sl_err_set(err, "out of memory");
     }
 
     if (reference) {

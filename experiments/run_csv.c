@@ -75,17 +75,6 @@ void sl_keyset_free(sl_keyset *k)
 }
 
 /* ---- CSV reader ------------------------------------------------------------------------- */
-static int eset(sl_err *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* Splits one line (no '\n') into fields in place; quoted fields per RFC 4180. Returns the
  * field count (fields stored up to max). */
 static int split_line(char *line, char **fields, int max)
@@ -124,7 +113,7 @@ static char *slurp(const char *path, size_t *len, sl_err *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        eset(err, "cannot read %s: %s", path, strerror(errno));
+        sl_err_set(err, "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
@@ -142,7 +131,7 @@ static char *slurp(const char *path, size_t *len, sl_err *err)
     fclose(f);
     if (!buf || bad) {
         free(buf);
-        eset(err, "cannot read %s: %s", path, bad ? "read error" : "out of memory");
+        sl_err_set(err, "cannot read %s: %s", path, bad ? "read error" : "out of memory");
         return NULL;
     }
     buf[n] = '\0';
@@ -173,11 +162,11 @@ int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err)
         if (!ll || line[0] == '#') continue;
         char *f[128];
         int nf = split_line(line, f, 128);
-        if (nf > 128) { sl_csv_free(t); free(buf); return eset(err, "%s:%ld: too many fields", path, lineno); }
+        if (nf > 128) { sl_csv_free(t); free(buf); return sl_err_set(err, "%s:%ld: too many fields", path, lineno); }
         if (!t->header) {
             t->ncols = nf;
             t->header = calloc((size_t)nf, sizeof *t->header);
-            if (!t->header) { free(buf); return eset(err, "out of memory"); }
+            if (!t->header) { free(buf); return sl_err_set(err, "out of memory"); }
             for (int c = 0; c < nf; c++) t->header[c] = strdup(f[c]);
             continue;
         }
@@ -185,22 +174,22 @@ int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err)
             int nc = t->ncols;
             sl_csv_free(t);
             free(buf);
-            return eset(err, "%s:%ld: %d fields where the header has %d (malformed results file)",
+            return sl_err_set(err, "%s:%ld: %d fields where the header has %d (malformed results file)",
                         path, lineno, nf, nc);
         }
         if (t->nrows == cap) {
             cap = cap ? cap * 2 : 256;
             char ***nc = realloc(t->cell, cap * sizeof *nc);
-            if (!nc) { sl_csv_free(t); free(buf); return eset(err, "out of memory"); }
+            if (!nc) { sl_csv_free(t); free(buf); return sl_err_set(err, "out of memory"); }
             t->cell = nc;
         }
         char **row = malloc((size_t)nf * sizeof *row);
-        if (!row) { sl_csv_free(t); free(buf); return eset(err, "out of memory"); }
+        if (!row) { sl_csv_free(t); free(buf); return sl_err_set(err, "out of memory"); }
         for (int c = 0; c < nf; c++) row[c] = strdup(f[c]);
         t->cell[t->nrows++] = row;
     }
     free(buf);
-    if (!t->header) return eset(err, "%s: empty (no header line)", path);
+    if (!t->header) return sl_err_set(err, "%s: empty (no header line)", path);
     return 0;
 }
 
@@ -359,7 +348,7 @@ int sl_run_write(sl_run *run, const sl_rowctx *c, const sl_variant *v, const cha
 
     if (dist && have && row->results && row->reps > 0 && run->dist) {
         double *vals = malloc((size_t)row->reps * sizeof *vals);
-        if (!vals) return eset(err, "out of memory");
+        if (!vals) return sl_err_set(err, "out of memory");
         memcpy(vals, row->results, (size_t)row->reps * sizeof *vals);
         qsort(vals, (size_t)row->reps, sizeof *vals, cmp_double_bits);
         for (int i = 0; i < row->reps;) {
@@ -403,7 +392,7 @@ int sl_run_write(sl_run *run, const sl_rowctx *c, const sl_variant *v, const cha
     double ulps_med = NAN, ulps_max = NAN;
     if (have && v && row->results && row->reps > 0 && ref) {
         double *u = malloc((size_t)row->reps * sizeof *u);
-        if (!u) return eset(err, "out of memory");
+        if (!u) return sl_err_set(err, "out of memory");
         for (int r = 0; r < row->reps; r++) u[r] = sl_reference_errors(ref, row->results[r], out_dt).ulps;
         qsort(u, (size_t)row->reps, sizeof *u, cmp_double);
         ulps_max = u[row->reps - 1];
@@ -459,11 +448,11 @@ int sl_run_write(sl_run *run, const sl_rowctx *c, const sl_variant *v, const cha
     for (char *q = clean; *q; q++)
         if (*q == ',' || *q == '\n' || *q == '\r' || *q == '"') *q = (*q == ',') ? ';' : ' ';
     put(f, clean, 1);
-    if (fflush(f) != 0 || ferror(f)) return eset(err, "cannot write %s/results.csv: %s", run->dir, strerror(errno));
+    if (fflush(f) != 0 || ferror(f)) return sl_err_set(err, "cannot write %s/results.csv: %s", run->dir, strerror(errno));
 
     char key[1024];
     sl_rowctx_key(c, vname, key, sizeof key);
-    if (sl_keyset_add(&run->keys, key) < 0) return eset(err, "out of memory");
+    if (sl_keyset_add(&run->keys, key) < 0) return sl_err_set(err, "out of memory");
     run->rows_written++;
     if (run->max_rows > 0 && run->rows_written >= run->max_rows) run->stop = 1;
     return 0;
@@ -504,7 +493,7 @@ static int cut_after_last_newline(const char *path, sl_err *err)
         if (buf[i - 1] == '\n') { nl = buf + i - 1; break; }
     off_t keep = nl ? (off_t)(nl - buf + 1) : 0;
     free(buf);
-    if (truncate(path, keep) != 0) return eset(err, "cannot repair %s: %s", path, strerror(errno));
+    if (truncate(path, keep) != 0) return sl_err_set(err, "cannot repair %s: %s", path, strerror(errno));
     return 0;
 }
 
@@ -520,7 +509,7 @@ int sl_run_open_files(sl_run *run, int resume, sl_err *err)
         if (sl_csv_read(rpath, &t, &truncated, err)) return -1;
         if (!header_matches(&t, sl_results_columns)) {
             sl_csv_free(&t);
-            return eset(err, "%s has other columns than this sumlab writes: cannot resume into it", rpath);
+            return sl_err_set(err, "%s has other columns than this sumlab writes: cannot resume into it", rpath);
         }
         if (truncated) {
             if (cut_after_last_newline(rpath, err)) { sl_csv_free(&t); return -1; }
@@ -530,7 +519,7 @@ int sl_run_open_files(sl_run *run, int resume, sl_err *err)
         for (size_t r = 0; r < t.nrows; r++) {
             snprintf(key, sizeof key, SL_KEY_FMT, t.cell[r][0], t.cell[r][1], t.cell[r][2],
                      t.cell[r][3], t.cell[r][4], t.cell[r][5], t.cell[r][6]);
-            if (sl_keyset_add(&run->keys, key) < 0) { sl_csv_free(&t); return eset(err, "out of memory"); }
+            if (sl_keyset_add(&run->keys, key) < 0) { sl_csv_free(&t); return sl_err_set(err, "out of memory"); }
         }
         run->rows_skipped_resume = (long)t.nrows;
         sl_csv_free(&t);
@@ -542,12 +531,12 @@ int sl_run_open_files(sl_run *run, int resume, sl_err *err)
         if (sl_csv_read(dpath, &d, &truncated, err)) return -1;
         if (!header_matches(&d, sl_dist_columns)) {
             sl_csv_free(&d);
-            return eset(err, "%s has other columns than this sumlab writes: cannot resume into it", dpath);
+            return sl_err_set(err, "%s has other columns than this sumlab writes: cannot resume into it", dpath);
         }
         char tmp[1200];
         snprintf(tmp, sizeof tmp, "%s.tmp", dpath);
         FILE *o = fopen(tmp, "w");
-        if (!o) { sl_csv_free(&d); return eset(err, "cannot write %s: %s", tmp, strerror(errno)); }
+        if (!o) { sl_csv_free(&d); return sl_err_set(err, "cannot write %s: %s", tmp, strerror(errno)); }
         write_header(o, sl_dist_columns);
         char key[1024];
         for (size_t r = 0; r < d.nrows; r++) {
@@ -558,16 +547,16 @@ int sl_run_open_files(sl_run *run, int resume, sl_err *err)
         }
         sl_csv_free(&d);
         if (fclose(o) != 0 || rename(tmp, dpath) != 0)
-            return eset(err, "cannot rewrite %s: %s", dpath, strerror(errno));
+            return sl_err_set(err, "cannot rewrite %s: %s", dpath, strerror(errno));
     }
     int new_results = !have_results;
     int new_dist = !(have_results && file_exists(dpath));
     run->csv = fopen(rpath, new_results ? "w" : "a");
-    if (!run->csv) return eset(err, "cannot write %s: %s", rpath, strerror(errno));
+    if (!run->csv) return sl_err_set(err, "cannot write %s: %s", rpath, strerror(errno));
     run->dist = fopen(dpath, new_dist ? "w" : "a");
-    if (!run->dist) return eset(err, "cannot write %s: %s", dpath, strerror(errno));
-    if (new_results && write_header(run->csv, sl_results_columns)) return eset(err, "cannot write %s", rpath);
-    if (new_dist && write_header(run->dist, sl_dist_columns)) return eset(err, "cannot write %s", dpath);
+    if (!run->dist) return sl_err_set(err, "cannot write %s: %s", dpath, strerror(errno));
+    if (new_results && write_header(run->csv, sl_results_columns)) return sl_err_set(err, "cannot write %s", rpath);
+    if (new_dist && write_header(run->dist, sl_dist_columns)) return sl_err_set(err, "cannot write %s", dpath);
     return 0;
 }
 
