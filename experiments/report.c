@@ -11,17 +11,6 @@
 #include <string.h>
 #include "sl_experiments.h"
 
-static int eset(sl_err *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 typedef struct {
     int exp, ds, dtype, n, variant, config, det_class, status, result_hex, exact_hex, distinct,
         spread, ulps, bound_ratio, gbps, backend, reps, twin_checked, twin_match, note, params;
@@ -300,11 +289,11 @@ int sl_report_write(const char *dir, const char *const *notes, int nnotes, sl_er
     find_cols(t, &c);
     if (c.exp < 0 || c.variant < 0 || c.ulps < 0) {
         sl_csv_free(t);
-        return eset(err, "%s lacks the sumlab columns", rpath);
+        return sl_err_set(err, "%s lacks the sumlab columns", rpath);
     }
     snprintf(path, sizeof path, "%s/report.md.tmp", dir);
     FILE *f = fopen(path, "w");
-    if (!f) { sl_csv_free(t); return eset(err, "cannot write %s: %s", path, strerror(errno)); }
+    if (!f) { sl_csv_free(t); return sl_err_set(err, "cannot write %s: %s", path, strerror(errno)); }
 
     char exp[64], preset[16], backend[16], seed[32], started[40], sha[64], dirty[8], gpu[256], date[40];
     conf_value(dir, "experiment", exp, sizeof exp);
@@ -334,7 +323,7 @@ int sl_report_write(const char *dir, const char *const *notes, int nnotes, sl_er
     size_t nverd = sl_det_verdicts(t, verd, 64);
     double *buf = malloc((t->nrows + 1) * sizeof *buf);
     double *buf2 = malloc((t->nrows + 1) * sizeof *buf2);
-    if (!buf || !buf2) { free(buf); free(buf2); fclose(f); sl_csv_free(t); return eset(err, "out of memory"); }
+    if (!buf || !buf2) { free(buf); free(buf2); fclose(f); sl_csv_free(t); return sl_err_set(err, "out of memory"); }
 
     /* headline */
     static const char *const dts[] = {"f32", "f64"};
@@ -531,8 +520,8 @@ int sl_report_write(const char *dir, const char *const *notes, int nnotes, sl_er
     free(buf2);
     sl_csv_free(t);
     int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return eset(err, "cannot write %s", path);
+    if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s", path);
     snprintf(rpath, sizeof rpath, "%s/report.md", dir);
-    if (rename(path, rpath)) return eset(err, "cannot write %s: %s", rpath, strerror(errno));
+    if (rename(path, rpath)) return sl_err_set(err, "cannot write %s: %s", rpath, strerror(errno));
     return 0;
 }

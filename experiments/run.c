@@ -93,17 +93,6 @@ static void on_signal(int sig)
 int sl_run_stopped(const sl_run *run) { return run->stop || g_signal != 0; }
 
 /* ---- helpers shared by the experiments ---------------------------------------------------- */
-static int eset(sl_err *err, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 int sl_exp_reps(const sl_run *run, int preset_default)
 {
     return run->reps_override > 0 ? run->reps_override : preset_default;
@@ -125,7 +114,7 @@ void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *
     size_t bytes = (size_t)n * sl_dtype_size(dt);
     void *x = malloc(bytes ? bytes : 1);
     if (!x) {
-        eset(err, "out of memory for %llu values", (unsigned long long)n);
+        sl_err_set(err, "out of memory for %llu values", (unsigned long long)n);
         return NULL;
     }
     if (sl_dataset_generate(ds, dt, run->seed, n, p, 0, n, x, err)) {
@@ -160,7 +149,7 @@ int sl_exp_measure_all(sl_run *run, const sl_rowctx *c, const void *x, const sl_
         if (m == 1) {
             rc = sl_run_write(run, c, v, v->name, "skipped", NULL, ref, 0, e.msg, err);
         } else if (m < 0) {
-            rc = eset(err, "%s: %s on %s %s n=%llu (%s): %s", c->experiment, v->name,
+            rc = sl_err_set(err, "%s: %s on %s %s n=%llu (%s): %s", c->experiment, v->name,
                       c->ds ? c->ds->name : "-", sl_dtype_name(c->dt), (unsigned long long)c->n,
                       c->config, e.msg);
         } else {
@@ -225,7 +214,7 @@ static int write_meta(const sl_run *run, const run_conf *c, int resumed, const s
     snprintf(path, sizeof path, "%s/meta.json", run->dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
-    if (!f) return eset(err, "cannot write %s: %s", tmp, strerror(errno));
+    if (!f) return sl_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
     fputs("{\n  \"tool\": \"sumlab run\",\n  \"experiment\": ", f);
     sl_json_string(f, c->experiment);
     fputs(",\n  \"preset\": ", f);
@@ -241,7 +230,7 @@ static int write_meta(const sl_run *run, const run_conf *c, int resumed, const s
     sl_provenance_write_json(p, f, 2);
     fputs("\n}\n", f);
     if (fclose(f) != 0 || rename(tmp, path) != 0)
-        return eset(err, "cannot write %s: %s", path, strerror(errno));
+        return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
     return 0;
 }
 

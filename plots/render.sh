@@ -23,8 +23,11 @@ res=$dir/results.csv
 dist=$dir/distribution.csv
 [ -d "$dir" ] || { echo "render.sh: '$dir' is not a directory" >&2; exit 2; }
 [ -r "$res" ] || { echo "render.sh: $res not found or unreadable" >&2; exit 2; }
-head -n1 "$res" | grep -q '^experiment,dataset,params,dtype,n,variant,config' ||
-  { echo "render.sh: $res is not a sumlab results file" >&2; exit 2; }
+IFS= read -r header < "$res" || :   # (a header without a newline is still read)
+case $header in
+  experiment,dataset,params,dtype,n,variant,config*) ;;
+  *) echo "render.sh: $res is not a sumlab results file" >&2; exit 2 ;;
+esac
 command -v gnuplot >/dev/null 2>&1 ||
   { echo "render.sh: gnuplot not found (apt-get install gnuplot-nox): charts not rendered" >&2; exit 3; }
 
@@ -112,13 +115,18 @@ bound_groups() { # src prefix out-dir  -> sets $bounds
     sig=$(sort -g -k1,1 "$src/$prefix@$v.bnd" | awk '{printf "%s:%.2g;", $1, $2}' | cksum | cut -d' ' -f1)
     echo "$sig $v" >> "$tmp/bsig"
   done < "$tmp/vars"
-  local k=0 s names first
+  # No `echo "$names" | head` here: under pipefail + set -e, head exiting before echo's
+  # next line is written kills echo with SIGPIPE and the whole script with 141 (a race that
+  # loses on a busy machine). Bash arrays instead: no pipe, no race.
+  local k=0 s first cnt label names=()
   for s in $(awk '!seen[$1]++{print $1}' "$tmp/bsig"); do
     k=$((k + 1))
-    names=$(awk -v s="$s" '$1==s{print $2}' "$tmp/bsig")
-    first=$(echo "$names" | head -n1)
-    local cnt; cnt=$(echo "$names" | wc -l)
-    local label; label=$(echo "$names" | head -n3 | paste -sd, - | sed 's/,/, /g')
+    mapfile -t names < <(awk -v s="$s" '$1==s{print $2}' "$tmp/bsig")
+    first=${names[0]}
+    cnt=${#names[@]}
+    label=${names[0]}
+    [ "$cnt" -gt 1 ] && label="$label, ${names[1]}"
+    [ "$cnt" -gt 2 ] && label="$label, ${names[2]}"
     [ "$cnt" -gt 3 ] && label="$label +$((cnt - 3)) more"
     { echo "\"bound: $label\" 0"; sort -g -k1,1 "$src/$prefix@$first.bnd"; } > "$out/bound_$k.dat"
     bounds="$bounds bound_$k"; bcolors="$bcolors $(colour "$first")"
