@@ -54,7 +54,7 @@ static const sl_experiment experiments[] = {
                     "claimed determinism class checked", sl_exp_det_plan, sl_exp_det},
     {"throughput-vs-n", "GB/s vs n per variant with CUB and the read ceiling (GPU only)",
      sl_exp_tp_plan, sl_exp_tp},
-    {"tradeoff", "one point per variant: median error vs throughput (GPU only)",
+    {"tradeoff", "one point per variant: median error vs throughput (on the CPU backend: the twins' wall clock)",
      sl_exp_tradeoff_plan, sl_exp_tradeoff},
 };
 

@@ -182,31 +182,46 @@ else
 fi
 
 # ---- tradeoff: per variant, median ulps and median GB/s over the tradeoff datasets ----------
-src=$tmp/to; mkdir -p "$src"
+# GPU rows when the run has any (a GPU run: CPU-only variants such as pairwise are left out);
+# otherwise the CPU backend's rows, whose GB/s is the wall clock of the CPU twin, labelled so.
+# Rows whose exact sum is 0 have no meaningful ulps (ulps of the smallest subnormal): left out.
+src=$tmp/to; mkdir -p "$src/gpu" "$src/cpu"
 awk -F, -v out="$src" '
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
-  $c["experiment"] != "tradeoff" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
+  $c["experiment"] != "tradeoff" || $c["status"] != "ok" { next }
+  $c["backend"] != "gpu" && $c["backend"] != "cpu" { next }
   $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ || $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
-  { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; print g > (out "/groups") }
-    f = out "/" g "@" $c["variant"] ".dat"; print $c["ulps"], $c["gbps"] >> f; close(f) }
+  $c["exact_hex"] ~ /^-?0x0p\+0$/ { next }
+  { b = $c["backend"]; g = $c["dtype"]; if (!((b, g) in seen)) { seen[b, g]=1; print g > (out "/groups." b) }
+    f = out "/" b "/" g "@" $c["variant"] ".dat"; print $c["ulps"], $c["gbps"] >> f; close(f) }
 ' "$res"
-if [ ! -s "$src/groups" ]; then
-  note "tradeoff: no GPU tradeoff rows (CPU backend, or tradeoff not run): skipped"
+if [ -s "$src/groups.gpu" ]; then
+  to_be=gpu; to_sub="GPU: GB/s = input bytes / median time of the timed repetitions on the device"
+  to_xlab="median throughput (GB/s)"
+elif [ -s "$src/groups.cpu" ]; then
+  to_be=cpu; to_sub="CPU twins: wall-clock throughput of the twin on one CPU core, not of a GPU"
+  to_xlab="median throughput of the CPU twin (GB/s, wall clock on one CPU core; not a GPU)"
+else
+  to_be=""
+fi
+if [ -z "$to_be" ]; then
+  note "tradeoff: no tradeoff rows in this run (tradeoff not run, or not reached): skipped"
 else
   med() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
   while read -r dt; do
     : > "$src/$dt.points"
-    hz=0; colors=""
+    hz=0; colors=""; names=""
     while IFS= read -r v; do
-      f=$src/$dt@$v.dat
+      f=$src/$to_be/$dt@$v.dat
       [ -f "$f" ] || continue
       mu=$(cut -d' ' -f1 "$f" | med); mg=$(cut -d' ' -f2 "$f" | med)
       if awk -v m="$mu" 'BEGIN{exit !(m+0 == 0)}'; then mu=0.0009765625; hz=1; fi
       echo "$mg $mu $v $(colour "$v")" >> "$src/$dt.points"
-      colors="$colors $(colour "$v")"
+      colors="$colors $(colour "$v")"; names="$names $v"
     done < "$tmp/vars"
-    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; floor=0.0009765625; haszero=$hz; ttl='tradeoff: $dt input, median over the tradeoff datasets (one point per variant)'"
-  done < "$src/groups"
+    n=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["experiment"]=="tradeoff"{print $c["n"]; exit}' "$res")
+    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; names='${names# }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
+  done < "$src/groups.$to_be"
 fi
 
 # ---- distribution of results (determinism repetitions) ------------------------------------

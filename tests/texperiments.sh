@@ -32,14 +32,37 @@ done
 n_all=$(rows "$t/all")
 check "run all wrote rows ($n_all)" test "$n_all" -gt 100
 check "results.csv has unit-named columns" grep -q '^experiment,dataset,params,dtype,n,variant,config,.*time_ms_median.*gbps' "$t/all/results.csv"
-for e in accuracy-vs-n accuracy-vs-cond accuracy-vs-range determinism; do
+for e in accuracy-vs-n accuracy-vs-cond accuracy-vs-range determinism tradeoff; do
   check "rows of $e" grep -q "^$e," "$t/all/results.csv"
 done
+check "no throughput-vs-n rows on the CPU (GPU only)" bash -c "! grep -q '^throughput-vs-n,' '$t/all/results.csv'"
+# tradeoff on the CPU: the twins' wall clock (backend cpu, a GB/s), cub (no twin) skipped
+col() { awk -F, -v want="$1" 'NR==1{for(i=1;i<=NF;i++)if($i==want)print i; exit}' "$t/all/results.csv"; }
+cb=$(col backend); cs=$(col status); cg=$(col gbps)
+check "tradeoff rows: ok rows are CPU-twin timings with a GB/s" awk -F, -v b="$cb" -v s="$cs" -v g="$cg" '
+  $1=="tradeoff" && $s=="ok" && $6!="exact" { n++; if ($b!="cpu" || $g=="" || $g+0<=0) bad++ }
+  END { exit !(n>0 && !bad) }' "$t/all/results.csv"
+check "tradeoff: cub has no twin and is skipped, never ok" awk -F, -v s="$cs" '
+  $1=="tradeoff" && $6=="cub" { n++; if ($s!="skipped") bad++ } END { exit !(n>0 && !bad) }' "$t/all/results.csv"
 check "no duplicate keys in run all" test -z "$(keys "$t/all" | uniq -d)"
 check "meta.json has provenance" grep -q '"git_sha"' "$t/all/meta.json"
 check "meta.json has the seed and backend" grep -q '"backend": "cpu"' "$t/all/meta.json"
 check "report has a headline" grep -q '^## Headline' "$t/all/report.md"
-check "report says throughput is skipped on the CPU" grep -qi 'skipped' "$t/all/report.md"
+check "report says throughput-vs-n is skipped on the CPU" grep -q 'throughput-vs-n skipped' "$t/all/report.md"
+check "report labels the tradeoff's CPU wall clock" grep -q 'CPU twins: wall-clock throughput of the twin, not of a GPU' "$t/all/report.md"
+check "report has the tradeoff table" grep -qE '^\| f(32|64) \| serial \| [0-9.e+-]+ \| [0-9.e+-]+ \|$' "$t/all/report.md"
+# headline: ulps only where the exact sum is non-zero; S = 0 rows (cancellation) counted apart
+check "headline has the S = 0 columns" grep -qF '| S = 0: rows | S = 0: max \|err\| / sum\|x\| |' "$t/all/report.md"
+check "headline max ulps are not those of a zero sum (< 1e40)" awk -F'|' '
+  /^### f(32|64) input/ { in_t = 1; next } /^## Determinism/ { in_t = 0 }
+  in_t && /^\| [a-z]/ && $2 !~ /variant/ { split($5, w, " "); if (w[1] != "-" && w[1] + 0 >= 1e40) bad++; n++ }
+  END { exit !(n > 0 && !bad) }' "$t/all/report.md"
+check "headline counts the exact-zero rows" grep -qE '^f32: [0-9]+ rows \(family `cancellation`\) have an exact sum S of 0' "$t/all/report.md"
+# bounds: +inf bounds (overflow family: sum|x| beyond the accumulator) are explained, never violations
+check "tiny preset has +inf bounds to explain" awk -F, -v c="$(col bound_abs)" '
+  $1 ~ /^accuracy-/ && $c == "inf" { f = 1 } END { exit !f }' "$t/all/results.csv"
+check "+inf bounds are explained under the table" grep -qE '^f32: .*No finite a-priori bound \(bound = \+inf\) for [0-9]+ rows, not counted as violations' "$t/all/report.md"
+check "no bound violation in the CPU twins' headline rows" bash -c "! grep -q '^|.*VIOLATED' '$t/all/report.md'"
 check "distribution.csv has counts" test "$(tail -n +2 "$t/all/distribution.csv" | grep -c .)" -gt 0
 
 # determinism verdict for every variant that has determinism rows
@@ -61,7 +84,7 @@ check "no FAIL for deterministic twins on the CPU" test -z "$(grep -E '^\| [a-z0
 
 # charts
 if command -v gnuplot >/dev/null 2>&1; then
-  for kind in error_vs_n error_vs_cond error_vs_range distribution; do
+  for kind in error_vs_n error_vs_cond error_vs_range distribution tradeoff; do
     check "chart kind $kind rendered" compgen -G "$t/all/charts/${kind}_*.png" > /dev/null
   done
   for png in "$t"/all/charts/*.png; do
@@ -71,7 +94,10 @@ if command -v gnuplot >/dev/null 2>&1; then
     check "$png is a PNG" test "$(head -c 4 "$png" | tail -c 3)" = "PNG"
     check "report links $(basename "$png")" grep -qF "charts/$(basename "$png")" "$t/all/report.md"
   done
-  check "skipped chart kinds are noted" grep -q 'throughput_vs_n' "$t/all/charts/notes.txt"
+  check "skipped chart kinds are noted (throughput_vs_n: GPU only)" grep -q 'throughput_vs_n' "$t/all/charts/notes.txt"
+  check "tradeoff is not noted as skipped on the CPU" bash -c "! grep -q '^tradeoff' '$t/all/charts/notes.txt'"
+  check "tradeoff chart names the CPU twins' wall clock" grep -q 'CPU twins: wall-clock throughput of the twin' "$t/all/charts/tradeoff_f32.svg"
+  check "tradeoff chart x axis has its unit" grep -q 'GB/s, wall clock' "$t/all/charts/tradeoff_f32.svg"
   check "render.sh alone re-renders from the CSV" bash "$src/plots/render.sh" -q "$t/all"
 else
   echo "texperiments: gnuplot is not installed here: chart checks skipped" >&2
