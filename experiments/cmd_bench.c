@@ -52,25 +52,6 @@ static const char *const bench_columns[] = {
 };
 #define BENCH_NCOLS ((int)(sizeof bench_columns / sizeof bench_columns[0]))
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void stats(const double *t, int n, double *med, double *mn, double *mx)
-{
-    double *c = malloc((size_t)n * sizeof *c);
-    *med = *mn = *mx = NAN;
-    if (!c) return;
-    memcpy(c, t, (size_t)n * sizeof *c);
-    qsort(c, (size_t)n, sizeof *c, cmp_dbl);
-    *mn = c[0];
-    *mx = c[n - 1];
-    *med = n % 2 ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
-    free(c);
-}
-
 static uint64_t canon_bits(double v)
 {
     uint64_t u;
@@ -293,7 +274,7 @@ int sl_cmd_bench(int argc, char **argv)
                 sl_cli_msg("bench", "read ceiling: %s", err.msg);
                 rc = 1;
             } else {
-                stats(tim, (int)reps, &read_med, &mn, &mx);
+                sl_stats(tim, (size_t)reps, &read_med, &mn, &mx);
             }
         }
         if (rc == 0) {
@@ -301,7 +282,7 @@ int sl_cmd_bench(int argc, char **argv)
                 sl_cli_msg("bench", "cub: %s", err.msg);
                 rc = 1;
             } else {
-                stats(tim, (int)reps, &cub_med, &mn, &mx);
+                sl_stats(tim, (size_t)reps, &cub_med, &mn, &mx);
             }
         }
         if (rc == 0)
@@ -320,7 +301,7 @@ int sl_cmd_bench(int argc, char **argv)
                 break;
             }
             double med;
-            stats(tim, (int)reps, &med, &mn, &mx);
+            sl_stats(tim, (size_t)reps, &med, &mn, &mx);
             uint64_t d = distinct(res, (int)reps);
             if (d > 1 && v->determinism != SL_DET_NONDETERMINISTIC) {
                 sl_cli_msg("bench", "SELF-CHECK FAILED: %s is %s but gave %llu distinct results",

@@ -44,17 +44,6 @@ static void free_keys(keyed *k, size_t n)
     free(k);
 }
 
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-static double median(double *v, size_t n)
-{
-    if (!n) return NAN;
-    qsort(v, n, sizeof *v, cmpd);
-    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static int load(const char *dir, sl_csv *t)
 {
@@ -199,12 +188,12 @@ int sl_cmd_compare(int argc, char **argv)
             }
         }
         if (!rows) continue;
-        double gma = median(ya, kg), gmb = median(yb, kg);
+        double gma = sl_median(ya, kg), gmb = sl_median(yb, kg);
         sl_table_row(tab);
         sl_table_str(tab, names[i]);
         sl_table_u64(tab, rows);
-        sl_table_num(tab, median(xa, k), 4);
-        sl_table_num(tab, median(xb, k), 4);
+        sl_table_num(tab, sl_median(xa, k), 4);
+        sl_table_num(tab, sl_median(xb, k), 4);
         sl_table_num(tab, maxa, 4);
         sl_table_num(tab, maxb, 4);
         sl_table_u64(tab, differ);

@@ -9,15 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_experiments.h"
+#include "sl_format.h"
 #include "sl_gpu.h"
 
 static const sl_dtype dtypes[] = {SL_F32, SL_F64};
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The read-ceiling row of context c: its own upload of x, R timed streaming reads. */
 static int ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err)
@@ -36,14 +31,13 @@ static int ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps,
         return -1;
     }
     sl_gpu_ctx_destroy(ctx);
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
     sl_row row;
     memset(&row, 0, sizeof row);
     row.backend = "gpu";
     row.reps = reps;
+    row.time_ms_median = sl_median(t, (size_t)reps);
     row.time_ms_min = t[0];
     row.time_ms_max = t[reps - 1];
-    row.time_ms_median = (reps & 1) ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
     row.gbps = (double)c->n * (double)sl_dtype_size(c->dt) / (row.time_ms_median * 1e6);
     row.bound = NAN;
     free(t);

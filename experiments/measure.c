@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "sl_format.h"
 #include "sl_gpu.h"
 #include "sl_measure.h"
 
@@ -118,12 +119,6 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static uint64_t count_distinct(const double *r, int reps)
 {
     uint64_t *b = malloc((size_t)reps * sizeof *b);
@@ -134,21 +129,6 @@ static uint64_t count_distinct(const double *r, int reps)
     for (int i = 1; i < reps; i++) d += b[i] != b[i - 1];
     free(b);
     return d;
-}
-
-/* Median, min and max of t[0..reps) (NaN when none). */
-static void time_stats(const double *t, int reps, double *med, double *mn, double *mx)
-{
-    *med = *mn = *mx = NAN;
-    if (!t || reps < 1) return;
-    double *c = malloc((size_t)reps * sizeof *c);
-    if (!c) return;
-    memcpy(c, t, (size_t)reps * sizeof *c);
-    qsort(c, (size_t)reps, sizeof *c, cmp_dbl);
-    *mn = c[0];
-    *mx = c[reps - 1];
-    *med = reps % 2 ? c[reps / 2] : 0.5 * (c[reps / 2 - 1] + c[reps / 2]);
-    free(c);
 }
 
 static sl_ref_bound_kind bound_kind(sl_bound_model m)
@@ -198,7 +178,7 @@ static void finish_row(sl_session *s, const sl_variant *v, sl_row *row, const do
         double u = sl_ulp(s->ref.rounded, s->dt);
         row->spread_ulps = (mx - mn) / u;
     }
-    time_stats(times, reps, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max);
+    sl_stats(times, reps > 0 ? (size_t)reps : 0, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max);
     double bytes = (double)s->n * (double)sl_dtype_size(s->dt);
     row->gbps = row->time_ms_median > 0 ? bytes / (row->time_ms_median * 1e6) : NAN;
     row->err = sl_reference_errors(&s->ref, row->result, s->dt);

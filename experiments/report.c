@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_experiments.h"
+#include "sl_format.h"
 
 typedef struct {
     int exp, ds, dtype, n, variant, config, det_class, status, result_hex, exact_hex, distinct,
@@ -163,17 +164,6 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
 }
 
 /* ---- small statistics ------------------------------------------------------------------ */
-static int cmpd(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-static double median(double *v, size_t n)
-{
-    if (!n) return NAN;
-    qsort(v, n, sizeof *v, cmpd);
-    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void fmt_num(char *b, size_t len, double v)
 {
@@ -521,7 +511,7 @@ int sl_report_write(const char *dir, const char *const *notes, int nnotes, sl_er
                 if (IS(r, exp, "throughput-vs-n") && IS(r, backend, "gpu") && IS(r, variant, names[i]) &&
                     IS(r, dtype, dts[d]) && IS(r, n, tpnb) && IS(r, status, "ok"))
                     gb = NUM(r, gbps);
-            double med = median(buf, st.k);
+            double med = sl_median(buf, st.k);
             const sl_det_verdict *v = NULL;
             for (size_t q = 0; q < nverd; q++) if (!strcmp(verd[q].variant, names[i])) v = &verd[q];
             char a[32], b[128], z[32], br[160], g[32], dist[48];
@@ -716,8 +706,8 @@ int sl_report_write(const char *dir, const char *const *notes, int nnotes, sl_er
                     }
                 if (!k && !k2) continue;
                 char a[32], b[32];
-                fmt_num(a, sizeof a, median(buf, k));
-                fmt_num(b, sizeof b, median(buf2, k2));
+                fmt_num(a, sizeof a, sl_median(buf, k));
+                fmt_num(b, sizeof b, sl_median(buf2, k2));
                 fprintf(f, "| %s | %s | %s | %s |\n", dts[d], names[i], a, b);
             }
         fputc('\n', f);

@@ -307,12 +307,6 @@ static int cmp_double_bits(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void key_fields(FILE *f, const sl_rowctx *c, const char *vname)
 {
     char n[32];
@@ -394,9 +388,8 @@ int sl_run_write(sl_run *run, const sl_rowctx *c, const sl_variant *v, const cha
         double *u = malloc((size_t)row->reps * sizeof *u);
         if (!u) return sl_err_set(err, "out of memory");
         for (int r = 0; r < row->reps; r++) u[r] = sl_reference_errors(ref, row->results[r], out_dt).ulps;
-        qsort(u, (size_t)row->reps, sizeof *u, cmp_double);
+        ulps_med = sl_median(u, (size_t)row->reps);
         ulps_max = u[row->reps - 1];
-        ulps_med = (row->reps & 1) ? u[row->reps / 2] : 0.5 * (u[row->reps / 2 - 1] + u[row->reps / 2]);
         free(u);
     }
     const int judged = have && v && ref;

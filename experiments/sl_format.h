@@ -55,6 +55,11 @@ void sl_table_clear_rows(sl_table *t);              /* keeps the columns */
 
 /* ---- strict parsers for options (return 0, or -1 with err naming the problem) ------------- */
 /* Non-negative integer: 123, 0x1f, 2^28, 1e6 (exact), 3*2^20; no sign, no junk, no overflow. */
+/* Order statistics: sl_median sorts v[0..n) in place and returns its median (NaN for n = 0);
+ * sl_stats leaves v alone and gives median, min and max (NaN when n = 0 or out of memory). */
+double sl_median(double *v, size_t n);
+void sl_stats(const double *v, size_t n, double *med, double *mn, double *mx);
+
 int sl_parse_u64(const char *s, uint64_t *out, sl_err *err);
 /* A comma-separated list of sl_parse_u64 values (at most max). */
 int sl_parse_u64_list(const char *s, uint64_t *out, size_t max, size_t *count, sl_err *err);
