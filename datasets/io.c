@@ -3,8 +3,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sl_ds_impl.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
@@ -132,31 +134,64 @@ int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
-/* Opens path for reading and returns its size (regular files only). */
+/* Opens path for reading and returns its size (regular files only). O_NONBLOCK: a FIFO is
+ * refused at once instead of blocking in open() until some writer appears. */
 static FILE *open_read(const char *path, uint64_t *size, sl_err *err)
 {
     if (!path) {
         SL_ERRF(err, "read: NULL path");
         return NULL;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
         SL_ERRF(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
+    if (fstat(fd, &st) != 0) {
         SL_ERRF(err, "%s: cannot stat: %s", path, strerror(errno));
-        fclose(f);
+        close(fd);
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
         SL_ERRF(err, "%s: not a regular file", path);
-        fclose(f);
+        close(fd);
+        return NULL;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        SL_ERRF(err, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     *size = (uint64_t)st.st_size;
     return f;
+}
+
+/* Up to `max` bytes of s (stopping at NUL or end) as one printable ASCII line: other bytes
+ * become \n, \r, \t or \xNN, so a message quoting a damaged header stays one line. */
+static const char *printable(char *buf, size_t len, const char *s, const char *end, size_t max)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0;
+    for (size_t i = 0; s + i < end && s[i] && i < max; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        char esc[5] = {0};
+        if (ch >= 0x20 && ch < 0x7f && ch != '\\') esc[0] = (char)ch;
+        else if (ch == '\\') esc[0] = '\\', esc[1] = '\\';
+        else if (ch == '\n') esc[0] = '\\', esc[1] = 'n';
+        else if (ch == '\r') esc[0] = '\\', esc[1] = 'r';
+        else if (ch == '\t') esc[0] = '\\', esc[1] = 't';
+        else esc[0] = '\\', esc[1] = 'x', esc[2] = hex[ch >> 4], esc[3] = hex[ch & 15];
+        size_t el = strlen(esc);
+        if (k + el + 1 > len) break;
+        memcpy(buf + k, esc, el);
+        k += el;
+    }
+    buf[k] = '\0';
+    return buf;
 }
 
 /* Reads exactly n elements after the current position into a new buffer, then checks EOF. */
@@ -188,8 +223,9 @@ static int read_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, void **
             return -1;
         }
     }
-    if (fgetc(f) != EOF) {
-        SL_ERRF(err, "%s: trailing garbage after %llu elements of data", path, (unsigned long long)n);
+    if (fgetc(f) != EOF) { /* the size checks passed: the file grew, or stat gave no size */
+        SL_ERRF(err, "%s: more data than the file size said (%llu elements expected): it changed "
+                "while being read, or is not an ordinary file", path, (unsigned long long)n);
         free(buf);
         return -1;
     }
@@ -205,7 +241,10 @@ typedef struct {
 
 static void skip_ws(cursor *c)
 {
-    while (c->s < c->end && (*c->s == ' ' || *c->s == '\t' || *c->s == '\n' || *c->s == '\r')) c->s++;
+    /* Python's whitespace inside a dict literal (numpy reads the header with literal_eval) */
+    while (c->s < c->end && (*c->s == ' ' || *c->s == '\t' || *c->s == '\n' || *c->s == '\r' ||
+                             *c->s == '\f'))
+        c->s++;
 }
 
 static int eat(cursor *c, char ch)
@@ -246,7 +285,8 @@ static int parse_word(cursor *c, const char *w)
     return 0;
 }
 
-/* Shape tuple: fills dims (up to 8), returns the number of dims or -1. */
+/* Shape tuple: fills dims (up to 8), returns the number of dims, -1 (malformed) or -2 (a
+ * dimension beyond 2^64 - 1). */
 static int parse_shape(cursor *c, uint64_t *dims, int *trailing_comma)
 {
     if (!eat(c, '(')) return -1;
@@ -256,10 +296,12 @@ static int parse_shape(cursor *c, uint64_t *dims, int *trailing_comma)
         skip_ws(c);
         if (eat(c, ')')) return nd;
         if (c->s >= c->end || *c->s < '0' || *c->s > '9') return -1;
+        /* "010": octal 8 to Python 2, a syntax error to Python 3; never written by numpy */
+        if (*c->s == '0' && c->s + 1 < c->end && c->s[1] >= '0' && c->s[1] <= '9') return -1;
         uint64_t v = 0;
         while (c->s < c->end && *c->s >= '0' && *c->s <= '9') {
             unsigned d = (unsigned)(*c->s++ - '0');
-            if (v > (UINT64_MAX - d) / 10) return -1;
+            if (v > (UINT64_MAX - d) / 10) return -2;
             v = v * 10 + d;
         }
         if (c->s < c->end && *c->s == 'L') c->s++; /* Python 2 longs */
@@ -279,7 +321,7 @@ static int parse_npy_header(const char *path, const char *h, size_t hl, uint64_t
 {
     cursor c = {h, h + hl};
     int have_descr = 0, have_fo = 0, have_shape = 0;
-    char key[64], descr[64];
+    char key[64], descr[64], show[128];
     uint64_t dims[8];
     int nd = 0;
     if (!eat(&c, '{')) {
@@ -289,7 +331,14 @@ static int parse_npy_header(const char *path, const char *h, size_t hl, uint64_t
     for (;;) {
         if (eat(&c, '}')) break;
         if (!parse_str(&c, key, sizeof key) || !eat(&c, ':')) {
-            SL_ERRF(err, "%s: malformed .npy header near \"%.30s\"", path, c.s);
+            SL_ERRF(err, "%s: malformed .npy header near \"%s\"", path,
+                    printable(show, sizeof show, c.s, c.end, 30));
+            return -1;
+        }
+        /* numpy would keep the last of two values; two values for a key mean a damaged file */
+        if ((!strcmp(key, "descr") && have_descr) || (!strcmp(key, "fortran_order") && have_fo) ||
+            (!strcmp(key, "shape") && have_shape)) {
+            SL_ERRF(err, "%s: key '%s' appears twice in the .npy header", path, key);
             return -1;
         }
         if (!strcmp(key, "descr")) {
@@ -310,18 +359,24 @@ static int parse_npy_header(const char *path, const char *h, size_t hl, uint64_t
         } else if (!strcmp(key, "shape")) {
             int tc;
             nd = parse_shape(&c, dims, &tc);
+            if (nd == -2) {
+                SL_ERRF(err, "%s: .npy 'shape' has a dimension beyond 2^64 - 1", path);
+                return -1;
+            }
             if (nd < 0 || (nd == 1 && !tc)) {
                 SL_ERRF(err, "%s: .npy 'shape' is not a tuple of integers", path);
                 return -1;
             }
             have_shape = 1;
         } else {
-            SL_ERRF(err, "%s: unexpected key '%s' in .npy header", path, key);
+            SL_ERRF(err, "%s: unexpected key '%s' in .npy header", path,
+                    printable(show, sizeof show, key, key + strlen(key), 40));
             return -1;
         }
         if (!eat(&c, ',')) {
             if (!eat(&c, '}')) {
-                SL_ERRF(err, "%s: malformed .npy header near \"%.30s\"", path, c.s);
+                SL_ERRF(err, "%s: malformed .npy header near \"%s\"", path,
+                        printable(show, sizeof show, c.s, c.end, 30));
                 return -1;
             }
             break;
@@ -340,7 +395,8 @@ static int parse_npy_header(const char *path, const char *h, size_t hl, uint64_t
     if (!strcmp(descr, "<f4")) *dt = SL_F32;
     else if (!strcmp(descr, "<f8")) *dt = SL_F64;
     else {
-        SL_ERRF(err, "%s: unsupported dtype '%s' (only '<f4' and '<f8')", path, descr);
+        SL_ERRF(err, "%s: unsupported dtype '%s' (only '<f4' and '<f8')", path,
+                printable(show, sizeof show, descr, descr + strlen(descr), 40));
         return -1;
     }
     if (nd != 1) {

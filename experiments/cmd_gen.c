@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_format.h"
@@ -138,6 +139,13 @@ int sl_cmd_gen(int argc, char **argv)
     }
     if (!out || !*out) {
         sl_cli_msg("gen", "missing -o FILE");
+        return 2;
+    }
+    /* The file is written to FILE.part and renamed over FILE: never over a directory, a
+     * device (-o /dev/null would replace the device node), a FIFO or a socket. */
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        sl_cli_msg("gen", "-o '%s' exists and is not a regular file", out);
         return 2;
     }
     int npy;

@@ -362,33 +362,47 @@ static int parse_number(const char **pp, uint64_t *out)
         return 0;
     }
     if (!isdigit((unsigned char)*p)) return -1;
-    int frac = 0, overflow = 0;
-    for (; isdigit((unsigned char)*p); p++)
-        if (!mul_ok(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v)) overflow = 1;
-    if (*p == '.') {
-        p++;
-        if (!isdigit((unsigned char)*p)) return -1;
-        for (; isdigit((unsigned char)*p); p++, frac++)
-            if (!mul_ok(v, 10, &v) || __builtin_add_overflow(v, (uint64_t)(*p - '0'), &v)) overflow = 1;
+    /* v: the significant digits without their trailing zeros, which are counted in `zeros`
+     * (so 1.000000000000000000000 and 0e2000 are read exactly, not as overflows) */
+    long zeros = 0, frac = 0;
+    int overflow = 0, in_frac = 0;
+    for (;;) {
+        if (*p == '.' && !in_frac) {
+            in_frac = 1;
+            p++;
+            if (!isdigit((unsigned char)*p)) return -1;
+            continue;
+        }
+        if (!isdigit((unsigned char)*p)) break;
+        int d = *p++ - '0';
+        if (in_frac) frac++;
+        if (d == 0) {
+            zeros++;
+            continue;
+        }
+        for (long z = 0; z <= zeros && !overflow; z++)
+            if (!mul_ok(v, 10, &v)) overflow = 1;
+        if (!overflow && __builtin_add_overflow(v, (uint64_t)d, &v)) overflow = 1;
+        zeros = 0;
     }
     long e = 0;
     if (*p == 'e' || *p == 'E') {
         p++;
         if (*p == '+') p++;
         if (!isdigit((unsigned char)*p)) return -1;
-        for (; isdigit((unsigned char)*p); p++) {
-            e = e * 10 + (*p - '0');
-            if (e > 1000) return -2;
-        }
+        for (; isdigit((unsigned char)*p); p++)
+            if (e < 1000000) e = e * 10 + (*p - '0');
     }
+    if (!overflow && v == 0) {    /* zero, whatever the exponent */
+        *pp = p;
+        *out = 0;
+        return 0;
+    }
+    long shift = zeros + e - frac; /* value = v * 10^shift, v ending in a nonzero digit */
+    if (shift < 0) return -3;      /* not an integer */
     if (overflow) return -2;
-    long shift = e - frac;
     for (; shift > 0; shift--)
-        if (!mul_ok(v, 10, &v)) return v ? -2 : 0;
-    for (; shift < 0; shift++) {
-        if (v % 10) return -3;      /* not an integer */
-        v /= 10;
-    }
+        if (!mul_ok(v, 10, &v)) return -2;
     *pp = p;
     *out = v;
     return 0;
@@ -469,14 +483,29 @@ int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err)
 
 void sl_cli_msg(const char *cmd, const char *fmt, ...)
 {
+    /* One line whatever the message quotes (a file name, an option value, bytes of a file):
+     * control characters are written as \n, \r, \t or \xNN; UTF-8 passes unchanged. The
+     * message is cut at 4 KiB and written with one call. */
+    char msg[4096], line[4096 * 4 + 64];
     va_list ap;
     va_start(ap, fmt);
-    fflush(stdout);
-    if (cmd && *cmd) fprintf(stderr, "sumlab %s: ", cmd);
-    else fputs("sumlab: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (vsnprintf(msg, sizeof msg, fmt, ap) < 0) snprintf(msg, sizeof msg, "(unprintable message)");
     va_end(ap);
+    int k = cmd && *cmd ? snprintf(line, sizeof line, "sumlab %s: ", cmd)
+                        : snprintf(line, sizeof line, "sumlab: ");
+    size_t o = k > 0 && (size_t)k < sizeof line ? (size_t)k : 0;
+    static const char hex[] = "0123456789abcdef";
+    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof line; p++) {
+        if (*p >= 0x20 && *p != 0x7f) { line[o++] = (char)*p; continue; }
+        line[o++] = '\\';
+        if (*p == '\n') line[o++] = 'n';
+        else if (*p == '\r') line[o++] = 'r';
+        else if (*p == '\t') line[o++] = 't';
+        else line[o++] = 'x', line[o++] = hex[*p >> 4], line[o++] = hex[*p & 15];
+    }
+    line[o++] = '\n';
+    fflush(stdout);
+    fwrite(line, 1, o, stderr);
 }
 
 int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_)

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
             sl_cli_argv = argv;
             return commands[i].fn(argc - 1, argv + 1);
         }
-    fprintf(stderr, "sumlab: unknown command '%s' (commands: list, gen, sum, bench, run, compare; "
-                    "see 'sumlab --help')\n", cmd);
+    sl_cli_msg(NULL, "unknown command '%s' (commands: list, gen, sum, bench, run, compare; "
+                     "see 'sumlab --help')", cmd);
     return 2;
 }

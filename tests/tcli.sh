@@ -125,8 +125,9 @@ head -c 200 "$tmp/a.npy" > "$tmp/trunc.npy"
 printf 'not a numpy file at all' > "$tmp/junk.npy"
 bad() {   # bad DESCRIPTION ARGS...
   local what=$1; shift
-  "$sumlab" "$@" > "$tmp/bad.out" 2> "$tmp/bad.err"
+  timeout 30 "$sumlab" "$@" > "$tmp/bad.out" 2> "$tmp/bad.err"
   local rc=$?
+  bad_rc=$rc
   checks=$((checks + 1))
   if [ $rc -eq 0 ] || [ -s "$tmp/bad.out" ] || [ "$(wc -l < "$tmp/bad.err")" -ne 1 ]; then
     fail "$what: rc=$rc, stdout $(wc -c < "$tmp/bad.out") bytes, stderr: $(cat "$tmp/bad.err")"
@@ -158,6 +159,65 @@ bad "bad dtype" gen uniform --n 10 --dtype f16 -o "$tmp/x.npy"
 bad "unknown command" frobnicate
 bad "unknown list" list everything
 check "failed gen leaves no file" test ! -e "$tmp/x.npy"
+bad2() { bad "$@"; check "$1: exit status 2 (got $bad_rc)" test "$bad_rc" -eq 2; }
+# numbers: exact integers however spelled, no false "too large"; messages say what is wrong
+"$sumlab" gen uniform --n 1.000000000000000000000000 -o "$tmp/one.raw" 2>/dev/null
+check "--n 1.000000000000000000000000 is 1" test "$(stat -c %s "$tmp/one.raw" 2>/dev/null)" = 4
+"$sumlab" gen uniform --n 0e2000 -o "$tmp/zero.raw" 2>/dev/null
+check "--n 0e2000 is 0" test "$(stat -c %s "$tmp/zero.raw" 2>/dev/null)" = 0
+bad2 "n 1.00000000000000000000001" gen uniform --n 1.00000000000000000000001 -o "$tmp/x.npy"
+check "n 1.00000000000000000000001: not a whole number" grep -q 'not a whole number' "$tmp/bad.err"
+bad2 "n 1e-3" gen uniform --n 1e-3 -o "$tmp/x.npy"
+bad2 "n 0x" gen uniform --n 0x -o "$tmp/x.npy"
+bad2 "n ' 5'" gen uniform --n ' 5' -o "$tmp/x.npy"
+bad2 "param nan" gen normal --n 10 --param mean=nan -o "$tmp/x.npy"
+bad2 "param 1e999" gen normal --n 10 --param mean=1e999 -o "$tmp/x.npy"
+bad2 "param empty" gen normal --n 10 --param mean= -o "$tmp/x.npy"
+bad2 "offset 2" sum "$tmp/a.npy" --backend cpu --offset 2
+bad2 "block 33" sum "$tmp/a.npy" --backend cpu --block 33
+bad2 "block 2048" sum "$tmp/a.npy" --backend cpu --block 2048
+bad2 "grid 0" sum "$tmp/a.npy" --backend cpu --grid 0
+bad2 "seed -1" sum "$tmp/a.npy" --backend cpu --seed -1
+bad2 "reps 2^64" sum "$tmp/a.npy" --backend cpu --reps 2^64
+# a newline or escape in anything quoted back stays one line (bad() counts the lines)
+bad2 "newline in a file name" sum "$tmp/no"$'\n'"such.npy" --backend cpu
+bad2 "newline in a variant name" sum "$tmp/a.npy" --backend cpu --variants $'serial\nkahan'
+bad2 "newline in a command name" $'frob\nnicate'
+bad2 "newline in a parameter" gen normal --n 10 --param $'mean=1\n2' -o "$tmp/x.npy"
+python3 - "$tmp" <<'PY'
+import struct, sys
+def npy(name, d, data=b"", major=1):
+    pre = 10 if major == 1 else 12
+    d = d.encode("latin1")
+    h = d + b" " * ((-(pre + len(d) + 1)) % 64) + b"\n"
+    ln = struct.pack("<H", len(h)) if major == 1 else struct.pack("<I", len(h))
+    open(sys.argv[1] + "/" + name, "wb").write(b"\x93NUMPY" + bytes([major, 0]) + ln + h + data)
+npy("nlkey.npy", "{'a\nb': 1, 'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", b"\0" * 4)
+npy("esc.npy", "{'descr': '<f4\x1b[2J', 'fortran_order': False, 'shape': (1,), }", b"\0" * 4, 3)
+npy("huge.npy", "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }", b"\0" * 8)
+npy("dup.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'shape': (1,), }", b"\0" * 4)
+PY
+bad2 "newline in a .npy key" sum "$tmp/nlkey.npy" --backend cpu
+bad2 "escape in a .npy dtype" sum "$tmp/esc.npy" --backend cpu
+check "escape in a .npy dtype: no raw ESC on stderr" bash -c "! grep -q \$'\\x1b' '$tmp/bad.err'"
+bad2 ".npy shape 2^62 against a small file" sum "$tmp/huge.npy" --backend cpu
+check ".npy shape 2^62: refused by size, before allocating" grep -q 'shorter than its header' "$tmp/bad.err"
+bad2 ".npy key twice" sum "$tmp/dup.npy" --backend cpu
+# not regular files: refused at once (a FIFO must not block waiting for a writer)
+mkfifo "$tmp/fifo"
+bad2 "sum a FIFO" sum "$tmp/fifo" --backend cpu --dtype f32
+bad2 "sum a directory" sum "$tmp" --backend cpu --dtype f32
+bad2 "sum /dev/null" sum /dev/null --backend cpu --dtype f32
+: > "$tmp/empty.npy"
+bad2 "sum an empty .npy" sum "$tmp/empty.npy" --backend cpu
+printf 'abcde' > "$tmp/odd.bin"
+bad2 "raw size not a multiple of f32" sum "$tmp/odd.bin" --backend cpu --dtype f32
+# gen never renames its .part over something that is not a regular file
+mkdir "$tmp/outdir"
+bad2 "gen -o a directory" gen uniform --n 10 -o "$tmp/outdir"
+check "gen -o a directory leaves it alone" test -d "$tmp/outdir" -a ! -e "$tmp/outdir.part"
+bad2 "gen -o a FIFO" gen uniform --n 10 -o "$tmp/fifo"
+check "gen -o a FIFO leaves it alone" test -p "$tmp/fifo"
 "$sumlab" > /dev/null 2>&1; check "no command exits 2" test $? -eq 2
 "$sumlab" sum "$tmp/a.npy" --reps 0 > /dev/null 2>&1; check "bad usage exits 2" test $? -eq 2
 

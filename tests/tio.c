@@ -5,6 +5,7 @@
 #include "sl_datasets.h"
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,11 @@ static void put_npy(const char *path, int major, int minor, const char *dict, si
 static void expect_fail(int rc, const sl_err *err, void *data, const char *path, const char *what, const char *word)
 {
     CHECK(rc != 0, "%s: accepted", what);
+    for (const char *c = err->msg; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+            CHECK(0, "%s: message has control byte 0x%02x: '%s'", what, (unsigned char)*c, err->msg);
+            break;
+        }
     if (getenv("SUMLAB_VERBOSE")) fprintf(stderr, "  %-24s -> %s\n", what, err->msg);
     CHECK(data == NULL, "%s: data pointer set on failure", what);
     CHECK(strstr(err->msg, path) != NULL, "%s: message '%s' lacks the path", what, err->msg);
@@ -131,6 +137,8 @@ static void test_header_variants(void)
         {2, "{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", SL_F32, 5},
         {3, "{\"shape\": ( 4 , ), \"descr\": \"<f4\",  \"fortran_order\": False}", SL_F32, 4},
         {1, "{'fortran_order':False,'shape':(0,),'descr':'<f8'}", SL_F64, 0},
+        /* form feed is whitespace to Python, hence to numpy's reader */
+        {3, "{'descr':\f'<f4',\f'fortran_order': False, 'shape': (2,)\f}", SL_F32, 2},
     };
     for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++) {
         char name[32];
@@ -171,7 +179,21 @@ static void test_malformed(void)
         {"notdict.npy", 1, 0, "['descr', '<f4']", 12, "dict"},
         {"short.npy", 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (10,), }", 79, "shorter"},
         {"trailing.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 13, "trailing"},
-        {"huge.npy", 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }", 8, "shape"},
+        {"huge.npy", 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (99999999999999999999,), }", 8, "2^64"},
+        {"maxu64.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (18446744073709551615,), }", 8, "shorter"},
+        /* two values for one key: numpy keeps the last, we refuse the damaged header */
+        {"dupshape.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'shape': (1,), }", 4, "twice"},
+        {"dupdescr.npy", 2, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (1,), 'descr': '<f4'}", 4, "twice"},
+        /* (010,): octal 8 to Python 2, an error to Python 3, never 10 */
+        {"octal.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (010,), }", 40, "shape"},
+        {"pipef4.npy", 1, 0, "{'descr': '|f4', 'fortran_order': False, 'shape': (3,), }", 12, "'|f4'"},
+        {"eqf4.npy", 1, 0, "{'descr': '=f4', 'fortran_order': False, 'shape': (3,), }", 12, "'=f4'"},
+        {"neg.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (-3,), }", 12, "shape"},
+        {"noshape.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': , }", 12, "shape"},
+        /* control bytes quoted from a damaged header come back escaped: one line of text */
+        {"nlkey.npy", 1, 0, "{'a\nb': 1, 'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 12, "'a\\nb'"},
+        {"nldescr.npy", 1, 0, "{'descr': '<f4\n', 'fortran_order': False, 'shape': (3,), }", 12, "'<f4\\n'"},
+        {"nlnear.npy", 3, 0, "{'descr': '<f4',\n\x1b[2J\n'fortran_order' False, 'shape': (3,), }", 12, "\\x1b[2J\\n'fortran_order'"},
         {"bign.npy", 1, 0, "{'descr': '<f8', 'fortran_order': False, 'shape': (4611686018427387904,), }", 8, "shorter"},
         {"v4.npy", 4, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 12, "version"},
         {"v11.npy", 1, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 12, "version"},
@@ -227,6 +249,17 @@ static void test_malformed(void)
     data = NULL;
     expect_fail(sl_array_load(tmpdir, 1, SL_F32, &data, &n, &dt, &err), &err, data, tmpdir, "a directory",
                 "regular");
+    /* A FIFO is refused at once: open() must not wait for a writer (alarm: fail, not hang). */
+    p = tpath("fifo.npy");
+    CHECK(mkfifo(p, 0600) == 0, "mkfifo %s", p);
+    alarm(20);
+    data = NULL;
+    expect_fail(sl_array_load(p, 1, SL_F32, &data, &n, &dt, &err), &err, data, p, "a FIFO", "regular");
+    data = NULL;
+    expect_fail(sl_npy_read(p, &data, &n, &dt, &err), &err, data, p, "a FIFO (npy)", "regular");
+    data = NULL;
+    expect_fail(sl_raw_read(p, SL_F64, &data, &n, &err), &err, data, p, "a FIFO (raw)", "regular");
+    alarm(0);
     float one = 1.0f;
     snprintf(baddir, sizeof baddir, "%s/no/such/dir/x.npy", tmpdir);
     CHECK(sl_npy_write(baddir, &one, 1, SL_F32, &err) != 0 && strstr(err.msg, "no/such"), "write to bad dir");
