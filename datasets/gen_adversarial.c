@@ -213,7 +213,9 @@ static inline double special_at(const sp_ctx *c, uint64_t i, sl_dtype dt)
 static int fill_special(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                         const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err)
 {
-    (void)err;
+    if (n > 0 && p->v[1] > (double)n)
+        return sl_err_set(err, "special: count=%.0f exceeds n=%llu (at most n special values)",
+                          p->v[1], (unsigned long long)n);
     sp_ctx c;
     const uint64_t st = sl_name_stream(ds->name);
     sl_perm_init(&c.perm, n, seed, st + 1);

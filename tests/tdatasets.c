@@ -176,6 +176,15 @@ static void test_params(void)
     const char *nm = sl_param_choice(&sp->params[0], p.v[0], buf, sizeof buf);
     CHECK(nm && !strcmp(nm, "posneg-inf"), "choice name %s", nm ? nm : "(null)");
     CHECK(sl_params_set(sp, &p, "kind=2", &err) == 0 && p.v[0] == 2, "kind=2");
+    CHECK(sl_params_set(sp, &p, "count=11", &err) == 0, "%s", err.msg);
+    {
+        float g[10];
+        CHECK(sl_dataset_generate(sp, SL_F32, 1, 10, &p, 0, 10, g, &err) != 0 && strstr(err.msg, "count"),
+              "special count > n accepted: %s", err.msg);
+        CHECK(sl_params_set(sp, &p, "count=10", &err) == 0 &&
+                  sl_dataset_generate(sp, SL_F32, 1, 10, &p, 0, 10, g, &err) == 0,
+              "special count == n refused: %s", err.msg);
+    }
     CHECK(sl_param_choice(&lu->params[0], 0, buf, sizeof buf) == NULL, "choice of a non-enum");
 
     /* Checked entry point. */
