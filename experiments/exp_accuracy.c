@@ -34,6 +34,12 @@ int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_la
                  sl_dtype_name(c->dt), nbuf, strcmp(c->config, "default") ? " " : "",
                  strcmp(c->config, "default") ? c->config : "");
     sl_progress_step(run->prog, what, work);
+    sl_launch dflt;
+    if (!req) {
+        memset(&dflt, 0, sizeof dflt);
+        dflt.order_seed = run->seed;
+        req = &dflt;
+    }
     int rc = 0;
     if (!step_done(run, c)) {
         sl_err ge = {{0}};
@@ -96,10 +102,7 @@ static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
                 sl_rowctx c = {.experiment = "accuracy-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
                                .config = "default", .sweep = "n", .sweep_value = NAN};
                 sl_rowctx_params(&c, ds, &p);
-                sl_launch req;
-                memset(&req, 0, sizeof req);
-                req.order_seed = run->seed;
-                if (sl_exp_step(run, &c, &p, &req, rd, rn, 0, w, err)) return -1;
+                if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
             }
     }
     return 0;
@@ -156,10 +159,7 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_rowctx c = {.experiment = "accuracy-vs-cond", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "cond", .sweep_value = cond};
             sl_rowctx_params(&c, ds, &p);
-            sl_launch req;
-            memset(&req, 0, sizeof req);
-            req.order_seed = run->seed;
-            if (sl_exp_step(run, &c, &p, &req, rd, rn, 0, w, err)) return -1;
+            if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
         }
     return 0;
 }
@@ -214,10 +214,7 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_rowctx c = {.experiment = "accuracy-vs-range", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "binades", .sweep_value = rs[i]};
             sl_rowctx_params(&c, ds, &p);
-            sl_launch req;
-            memset(&req, 0, sizeof req);
-            req.order_seed = run->seed;
-            if (sl_exp_step(run, &c, &p, &req, rd, rn, 0, w, err)) return -1;
+            if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
         }
     }
     return 0;

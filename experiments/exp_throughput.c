@@ -70,10 +70,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_rowctx c = {.experiment = "throughput-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
                            .config = "default", .sweep = "n", .sweep_value = NAN};
             sl_rowctx_params(&c, ds, &p);
-            sl_launch req;
-            memset(&req, 0, sizeof req);
-            req.order_seed = run->seed;
-            if (sl_exp_step(run, &c, &p, &req, reps, reps, 0, w, err)) return -1;
+            if (sl_exp_step(run, &c, &p, NULL, reps, reps, 0, w, err)) return -1;
             if (!sl_run_has(run, &c, "read-ceiling") && !sl_run_stopped(run)) {
                 sl_err ge = {{0}};
                 void *x = sl_exp_generate(run, ds, &p, c.dt, c.n, &ge);
@@ -130,10 +127,7 @@ static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_rowctx c = {.experiment = "tradeoff", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "n", .sweep_value = NAN};
             sl_rowctx_params(&c, ds, &p);
-            sl_launch req;
-            memset(&req, 0, sizeof req);
-            req.order_seed = run->seed;
-            if (sl_exp_step(run, &c, &p, &req, reps, reps, 0, w, err)) return -1;
+            if (sl_exp_step(run, &c, &p, NULL, reps, reps, 0, w, err)) return -1;
         }
     }
     return 0;

@@ -137,7 +137,8 @@ int sl_exp_measure_all(sl_run *run, const sl_rowctx *c, const void *x, const sl_
                        int reps_det, int reps_nondet, int dist, sl_err *err);
 /* One step: generates the input of c (dataset c->ds with params p), announces it on the
  * progress line with `work` units, and measures every variant not yet in results.csv. A
- * generator failure becomes a `skipped` row per variant carrying its message. */
+ * generator failure becomes a `skipped` row per variant carrying its message. req NULL: the
+ * default launch request (every field derived by the variant; order seed = the run's seed). */
 int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,
                 int reps_det, int reps_nondet, int dist, double work, sl_err *err);
 /* Work units of one step (for the ETA): n x variants x (reps + 2). */
