@@ -34,18 +34,22 @@ static inline int sl_dtype_parse(const char *s, sl_dtype *out)
 #define SL_ERRLEN 512
 typedef struct { char msg[SL_ERRLEN]; } sl_err;
 
-/* Fills err (when not NULL) printf-style and returns -1, for `return sl_err_set(err, ...);`. */
+/* Fills err (when not NULL) printf-style and returns -1, for `return sl_err_set(err, ...);`;
+ * sl_err_vset is the va_list form for other variadic error helpers. */
+static inline int sl_err_vset(sl_err *err, const char *fmt, va_list ap)
+{
+    if (err) vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    return -1;
+}
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
 static inline int sl_err_set(sl_err *err, const char *fmt, ...)
 {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    sl_err_vset(err, fmt, ap);
+    va_end(ap);
     return -1;
 }
 

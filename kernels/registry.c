@@ -93,12 +93,10 @@ const char *sl_determinism_name(sl_determinism d)
 
 int sl_kerr(sl_err *err, const char *fmt, ...)
 {
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    sl_err_vset(err, fmt, ap);
+    va_end(ap);
     return -1;
 }
 
