@@ -23,12 +23,14 @@ static void bench_usage(FILE *f)
 {
     fputs("usage: sumlab bench [--variants LIST] [--n LIST] [--dtype f32|f64] [--reps R]\n"
           "                    [--dataset NAME] [--param K=V ...] [--seed S] [--no-flush]\n"
+          "                    [--timing device|call] [--block B] [--grid G] [--items I]\n"
           "                    [--format csv|table]\n\n"
           "GPU only. For each n: generates the input, uploads it once, then for each variant one\n"
           "warm-up run and R timed runs (device events; L2 flushed before each run unless\n"
-          "--no-flush). CUB's DeviceReduce::Sum and a streaming-read kernel are always measured\n"
-          "on the same buffer: ratio_cub = CUB time / variant time, ratio_read = read time /\n"
-          "variant time (1.0 = as fast as reading the input once).\n\n"
+          "--no-flush), each run paired with a run of CUB's DeviceReduce::Sum on the same\n"
+          "buffer: ratio_cub = CUB median time / variant median time over those pairs. A\n"
+          "streaming-read kernel is timed once per n: ratio_read = read time / variant time\n"
+          "(1.0 = as fast as reading the input once).\n\n"
           "options:\n"
           "  --variants L   comma-separated names or 'all' (default: every variant with a kernel)\n"
           "  --n L          sizes, e.g. 2^20,2^24,2^28 (the default)\n"
@@ -37,6 +39,12 @@ static void bench_usage(FILE *f)
           "  --dataset N    input dataset (default: uniform); --param K=V sets its parameters\n"
           "  --seed S       dataset seed (default 0)\n"
           "  --no-flush     keep L2 warm between runs\n"
+          "  --timing T     device (default): launches are queued behind a spin kernel, the time\n"
+          "                 is the device's execution; call: the device is idle at the start\n"
+          "                 event, the time includes enqueuing each kernel (one isolated call)\n"
+          "  --block B, --grid G, --items I\n"
+          "                 launch request for every variant but cub (default: each variant's\n"
+          "                 own); the resolved values are in the block/grid/items columns\n"
           "  --format F     csv (default) or table\n"
           "  -h, --help     this text\n\n"
           "columns: variant dtype n reps time_ms_median time_ms_min time_ms_max gbps ratio_cub\n"
@@ -71,21 +79,30 @@ static uint64_t distinct(const double *r, int n)
     return d;
 }
 
-/* Warm-up plus reps timed runs of v; fills results/times and the resolved cfg. */
-static int timed(sl_gpu_ctx *ctx, const sl_variant *v, int reps, int flush, sl_launch *cfg,
-                 double *results, double *times, sl_err *err)
+/* One warm-up run of v and of cub, then reps pairs (a timed cub run, a timed v run): fills
+ * v's results/times, cub's times and v's resolved cfg (from the request req). Pairing keeps
+ * clock and thermal drift out of the ratio. */
+static int timed(sl_gpu_ctx *ctx, const sl_variant *v, const sl_variant *cub,
+                 const sl_launch *req, int reps, int flags, sl_launch *cfg, double *results,
+                 double *times, double *cub_times, sl_err *err)
 {
-    sl_launch warm;
+    sl_launch warm = *req, ccfg;
     double w;
-    memset(&warm, 0, sizeof warm);
-    memset(cfg, 0, sizeof *cfg);
-    if (sl_gpu_ctx_run(ctx, v, &warm, 1, flush, &w, NULL, err)) return -1;
-    return sl_gpu_ctx_run(ctx, v, cfg, reps, flush, results, times, err);
+    if (sl_gpu_ctx_run(ctx, v, &warm, 1, flags, &w, NULL, err)) return -1;
+    memset(&ccfg, 0, sizeof ccfg);
+    if (sl_gpu_ctx_run(ctx, cub, &ccfg, 1, flags, &w, NULL, err)) return -1;
+    for (int r = 0; r < reps; r++) {
+        memset(&ccfg, 0, sizeof ccfg);
+        if (sl_gpu_ctx_run(ctx, cub, &ccfg, 1, flags, &w, cub_times + r, err)) return -1;
+        *cfg = *req;
+        if (sl_gpu_ctx_run(ctx, v, cfg, 1, flags, results + r, times + r, err)) return -1;
+    }
+    return 0;
 }
 
 int sl_cmd_bench(int argc, char **argv)
 {
-    enum { O_NOFLUSH = 256 };
+    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS };
     static const struct option opts[] = {
         {"variants", required_argument, NULL, 'v'},
         {"n", required_argument, NULL, 'n'},
@@ -95,13 +112,19 @@ int sl_cmd_bench(int argc, char **argv)
         {"param", required_argument, NULL, 'p'},
         {"seed", required_argument, NULL, 's'},
         {"no-flush", no_argument, NULL, O_NOFLUSH},
+        {"timing", required_argument, NULL, O_TIMING},
+        {"block", required_argument, NULL, 'B'},
+        {"grid", required_argument, NULL, 'G'},
+        {"items", required_argument, NULL, O_ITEMS},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *vlist = NULL, *nlist = "2^20,2^24,2^28", *dsname = "uniform";
     const char *params[64];
-    int nparams = 0, flush = 1;
+    int nparams = 0, flush = 1, call_time = 0;
+    sl_launch req;
+    memset(&req, 0, sizeof req);
     long reps = 10;
     uint64_t seed = 0;
     sl_dtype dt = SL_F32;
@@ -109,7 +132,7 @@ int sl_cmd_bench(int argc, char **argv)
     sl_err err = {{0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:B:G:h", opts, NULL)) != -1) {
         switch (c) {
         case 'v': vlist = optarg; break;
         case 'n': nlist = optarg; break;
@@ -140,6 +163,23 @@ int sl_cmd_bench(int argc, char **argv)
             }
             break;
         case O_NOFLUSH: flush = 0; break;
+        case O_TIMING:
+            if (!strcmp(optarg, "device")) call_time = 0;
+            else if (!strcmp(optarg, "call")) call_time = 1;
+            else {
+                sl_cli_msg("bench", "unknown --timing '%s' (device or call)", optarg);
+                return 2;
+            }
+            break;
+        case 'B':
+            if (sl_cli_launch_opt("bench", "--block", optarg, &req.block)) return 2;
+            break;
+        case 'G':
+            if (sl_cli_launch_opt("bench", "--grid", optarg, &req.grid)) return 2;
+            break;
+        case O_ITEMS:
+            if (sl_cli_launch_opt("bench", "--items", optarg, &req.items)) return 2;
+            break;
         case 'f':
             if (sl_out_format_parse(optarg, &fmt) || fmt == SL_OUT_JSON) {
                 sl_cli_msg("bench", "unknown --format '%s' (csv or table)", optarg);
@@ -219,17 +259,26 @@ int sl_cmd_bench(int argc, char **argv)
     if (sl_cli_argv) sl_provenance_collect(&prov, sl_cli_argc, sl_cli_argv);
     else sl_provenance_collect(&prov, argc, argv);
     sl_provenance_write_comments(&prov, stdout);
-    printf("# dataset: %s\n# seed: %llu\n# l2_flush: %s\n", ds->name, (unsigned long long)seed,
-           flush ? "yes" : "no");
+    const int flags = (flush ? SL_GPU_FLUSH_L2 : 0) | (call_time ? SL_GPU_CALL_TIME : 0);
+    printf("# dataset: %s\n# seed: %llu\n# l2_flush: %s\n# timing: %s\n", ds->name,
+           (unsigned long long)seed,
+           flush ? "yes (a read of 2 x L2 bytes before each run)" : "no",
+           call_time ? "call (device idle at the start event: enqueue cost included)"
+                     : "device (launches queued behind a spin kernel)");
+    if (req.block || req.grid || req.items)
+        printf("# launch_request: block=%u grid=%u items=%u (0: the variant's default)\n",
+               req.block, req.grid, req.items);
 
     sl_table *t = sl_table_new(BENCH_NCOLS, bench_columns);
     double *res = malloc((size_t)reps * sizeof *res);
     double *tim = malloc((size_t)reps * sizeof *tim);
-    if (!t || !res || !tim) {
+    double *ctim = malloc((size_t)reps * sizeof *ctim);
+    if (!t || !res || !tim || !ctim) {
         sl_cli_msg("bench", "out of memory");
         sl_table_free(t);
         free(res);
         free(tim);
+        free(ctim);
         return 1;
     }
     if (fmt == SL_OUT_CSV) sl_table_write_csv_header(t, stdout);
@@ -269,25 +318,17 @@ int sl_cmd_bench(int argc, char **argv)
         sl_launch cfg;
         if (rc == 0) {
             double w;
-            if (sl_gpu_ctx_read_ceiling(ctx, 1, flush, &w, &err) ||
-                sl_gpu_ctx_read_ceiling(ctx, (int)reps, flush, tim, &err)) {
+            if (sl_gpu_ctx_read_ceiling(ctx, 1, flags, &w, &err) ||
+                sl_gpu_ctx_read_ceiling(ctx, (int)reps, flags, tim, &err)) {
                 sl_cli_msg("bench", "read ceiling: %s", err.msg);
                 rc = 1;
             } else {
                 sl_stats(tim, (size_t)reps, &read_med, &mn, &mx);
             }
         }
-        if (rc == 0) {
-            if (timed(ctx, cub, (int)reps, flush, &cfg, res, tim, &err)) {
-                sl_cli_msg("bench", "cub: %s", err.msg);
-                rc = 1;
-            } else {
-                sl_stats(tim, (size_t)reps, &cub_med, &mn, &mx);
-            }
-        }
         if (rc == 0)
-            fprintf(stderr, "sumlab bench: n = %llu: read ceiling %.4g ms, cub %.4g ms\n",
-                (unsigned long long)n, read_med, cub_med);
+            fprintf(stderr, "sumlab bench: n = %llu: read ceiling %.4g ms\n",
+                    (unsigned long long)n, read_med);
         for (size_t i = 0; i < nv && rc == 0; i++) {
             const sl_variant *v = order[i];
             if (v->max_n && n > v->max_n) {
@@ -295,12 +336,15 @@ int sl_cmd_bench(int argc, char **argv)
                            (unsigned long long)n, (unsigned long long)v->max_n);
                 continue;
             }
-            if (timed(ctx, v, (int)reps, flush, &cfg, res, tim, &err)) {
+            sl_launch vreq = req;
+            if (v == cub) memset(&vreq, 0, sizeof vreq);
+            if (timed(ctx, v, cub, &vreq, (int)reps, flags, &cfg, res, tim, ctim, &err)) {
                 sl_cli_msg("bench", "%s failed: %s", v->name, err.msg);
                 rc = 1;
                 break;
             }
             double med;
+            sl_stats(ctim, (size_t)reps, &cub_med, &mn, &mx);
             sl_stats(tim, (size_t)reps, &med, &mn, &mx);
             uint64_t d = distinct(res, (int)reps);
             if (d > 1 && v->determinism != SL_DET_NONDETERMINISTIC) {
@@ -356,5 +400,6 @@ int sl_cmd_bench(int argc, char **argv)
     sl_table_free(t);
     free(res);
     free(tim);
+    free(ctim);
     return rc ? rc : selfcheck;
 }

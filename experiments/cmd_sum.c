@@ -178,17 +178,13 @@ int sl_cmd_sum(int argc, char **argv)
             if (parse_u32_opt("--offset", optarg, 0, 1, &offset)) return 2;
             break;
         case 'B':
-            if (parse_u32_opt("--block", optarg, 32, 1024, &req.block)) return 2;
-            if (req.block & (req.block - 1)) {
-                sl_cli_msg("sum", "--block %s is not a power of two", optarg);
-                return 2;
-            }
+            if (sl_cli_launch_opt("sum", "--block", optarg, &req.block)) return 2;
             break;
         case 'G':
-            if (parse_u32_opt("--grid", optarg, 1, 0x7fffffffu, &req.grid)) return 2;
+            if (sl_cli_launch_opt("sum", "--grid", optarg, &req.grid)) return 2;
             break;
         case O_ITEMS:
-            if (parse_u32_opt("--items", optarg, 1, 1u << 20, &req.items)) return 2;
+            if (sl_cli_launch_opt("sum", "--items", optarg, &req.items)) return 2;
             break;
         case 's':
             if (sl_parse_u64(optarg, &req.order_seed, &err)) {

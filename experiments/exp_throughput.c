@@ -23,7 +23,7 @@ static int ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps,
     if (!t) { snprintf(err->msg, sizeof err->msg, "out of memory"); return -1; }
     sl_err e = {{0}};
     if (sl_gpu_ctx_create(&ctx, x, c->n, c->dt, 0, &e) ||
-        sl_gpu_ctx_read_ceiling(ctx, reps, 1, t, &e)) {
+        sl_gpu_ctx_read_ceiling(ctx, reps, SL_GPU_FLUSH_L2, t, &e)) {
         if (ctx) sl_gpu_ctx_destroy(ctx);
         free(t);
         snprintf(err->msg, sizeof err->msg, "read ceiling at n=%llu %s: %.400s", (unsigned long long)c->n,

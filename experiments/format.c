@@ -481,6 +481,29 @@ int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err)
     return 0;
 }
 
+int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t *out)
+{
+    uint64_t lo = 1, hi = 0x7fffffffu, v;
+    sl_err err = {{0}};
+    if (!strcmp(opt, "--block")) lo = 32, hi = 1024;
+    else if (!strcmp(opt, "--items")) hi = 1u << 20;
+    if (sl_parse_u64(s, &v, &err)) {
+        sl_cli_msg(cmd, "%s: %s", opt, err.msg);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        sl_cli_msg(cmd, "%s %s is out of range [%llu, %llu]", opt, s, (unsigned long long)lo,
+                   (unsigned long long)hi);
+        return -1;
+    }
+    if (!strcmp(opt, "--block") && (v & (v - 1))) {
+        sl_cli_msg(cmd, "--block %s is not a power of two", s);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
 void sl_cli_msg(const char *cmd, const char *fmt, ...)
 {
     /* One line whatever the message quotes (a file name, an option value, bytes of a file):

@@ -254,9 +254,9 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
         sl_launch warm = want;
         double wres;
         /* one warm-up run, not counted */
-        if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, 1, &wres, NULL, err) ||
-            (row->cfg = want, sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, 1, row->results,
-                                             times, err))) {
+        if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, &wres, NULL, err) ||
+            (row->cfg = want, sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2,
+                                             row->results, times, err))) {
             free(times);
             sl_row_free(row);
             return -1;

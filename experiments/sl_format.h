@@ -53,18 +53,23 @@ int sl_table_write_csv_header(const sl_table *t, FILE *f);
 int sl_table_write_csv_rows(const sl_table *t, FILE *f);
 void sl_table_clear_rows(sl_table *t);              /* keeps the columns */
 
-/* ---- strict parsers for options (return 0, or -1 with err naming the problem) ------------- */
-/* Non-negative integer: 123, 0x1f, 2^28, 1e6 (exact), 3*2^20; no sign, no junk, no overflow. */
 /* Order statistics: sl_median sorts v[0..n) in place and returns its median (NaN for n = 0);
  * sl_stats leaves v alone and gives median, min and max (NaN when n = 0 or out of memory). */
 double sl_median(double *v, size_t n);
 void sl_stats(const double *v, size_t n, double *med, double *mn, double *mx);
 
+/* ---- strict parsers for options (return 0, or -1 with err naming the problem) ------------- */
+/* Non-negative integer: 123, 0x1f, 2^28, 1e6 (exact), 3*2^20; no sign, no junk, no overflow. */
 int sl_parse_u64(const char *s, uint64_t *out, sl_err *err);
 /* A comma-separated list of sl_parse_u64 values (at most max). */
 int sl_parse_u64_list(const char *s, uint64_t *out, size_t max, size_t *count, sl_err *err);
 /* A decimal integer in [min, max]. */
 int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err);
+
+/* The launch-request options of `sum` and `bench`: opt is "--block" (a power of two in
+ * [32, 1024]), "--grid" ([1, 2^31-1]) or "--items" ([1, 2^20]); stores the value of s in *out.
+ * Returns 0, or prints one line for cmd and returns -1. */
+int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t *out);
 
 /* getopt_long diagnostics (opterr = 0, optstring starting with ':'): c is the '?' or ':'
  * getopt_long returned; prints "sumlab CMD: unknown option '...'" or "option '...' needs a

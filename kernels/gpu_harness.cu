@@ -1,6 +1,7 @@
 /* gpu_harness.cu: the GPU harness of sl_gpu.h: device detection and info, one upload per input,
  * R timed runs of any variant's launcher (device events around the launcher call alone,
- * optional L2 flush before each), and the streaming-read ceiling on the same buffer.
+ * optional L2 flush before each, device or call time: sl_gpu.h), and the streaming-read
+ * ceiling on the same buffer.
  * No warm-up run is made here: a caller that wants one runs with reps = 1 first and drops it. */
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +54,14 @@ __global__ void __launch_bounds__(256) read_ceiling_kernel(const uint4 *__restri
     }
     unsigned h = acc.x ^ (acc.y * 3u) ^ (acc.z * 5u) ^ (acc.w * 7u);
     if (h == key && acc.x == ~key) *sink = h;
+}
+
+/* Busy-waits `cycles` SM clock cycles in one thread. */
+__global__ void spin_kernel(long long cycles)
+{
+    const long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
 }
 
 int fill_info(int dev, sl_gpu_info *info, sl_err *err)
@@ -180,16 +189,41 @@ static int ensure_flush(sl_gpu_ctx *c, sl_err *err)
     if (c->d_flush) return 0;
     c->flush_bytes = 2 * (c->info.l2_bytes ? c->info.l2_bytes : ((size_t)64 << 20));
     H_CHECK(cudaMalloc(&c->d_flush, c->flush_bytes));
+    H_CHECK(cudaMemset(c->d_flush, 0, c->flush_bytes));
+    H_CHECK(cudaDeviceSynchronize());
     return 0;
 }
 
-static int flush_l2(sl_gpu_ctx *c, int rep, sl_err *err)
+/* Evicts the input from L2 by reading 2 x L2 bytes of another buffer. A read (not a memset):
+ * a written flush buffer would leave L2 full of dirty lines whose write-back the next,
+ * timed, kernel would pay for (about as many bytes as it reads, for inputs up to L2 size). */
+static int flush_l2(sl_gpu_ctx *c, sl_err *err)
 {
-    H_CHECK(cudaMemsetAsync(c->d_flush, rep & 0xff, c->flush_bytes, c->stream));
+    const uint64_t nvec = c->flush_bytes / 16u;
+    read_ceiling_kernel<<<(unsigned)c->info.sm_count * 8u, 256, 0, c->stream>>>(
+        (const uint4 *)c->d_flush, nvec, 0x5eed1e55u, c->d_sink);
+    SL_CUDA_CHECK_LAUNCH("read_ceiling_kernel (L2 flush)", "gpu-harness", err);
     return 0;
 }
 
-int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps, int flush,
+/* Everything enqueued before the start event of a timed run: the flush, then either a spin
+ * that keeps the device busy while the host enqueues the timed launches (device time) or a
+ * wait until the stream is idle (call time). */
+static int before_timed_run(sl_gpu_ctx *c, int flags, sl_err *err)
+{
+    if ((flags & SL_GPU_FLUSH_L2) && flush_l2(c, err)) return -1;
+    if (flags & SL_GPU_CALL_TIME) {
+        H_CHECK(cudaStreamSynchronize(c->stream));
+        return 0;
+    }
+    /* 20 us of SM clock cycles (clock_khz cycles per millisecond) */
+    long long cycles = (long long)(c->info.clock_khz > 0 ? c->info.clock_khz : 2000000) / 50;
+    spin_kernel<<<1, 32, 0, c->stream>>>(cycles);
+    SL_CUDA_CHECK_LAUNCH("spin_kernel", "gpu-harness", err);
+    return 0;
+}
+
+int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps, int flags,
                    double *results, double *times_ms, sl_err *err)
 {
     if (!c || !v || !cfg || reps < 1 || !results)
@@ -224,12 +258,12 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
         if (ws) H_CHECK(cudaMemset(c->d_work, 0, ws));
         c->work_owner = v;
     }
-    if (flush && ensure_flush(c, err)) return -1;
+    if ((flags & SL_GPU_FLUSH_L2) && ensure_flush(c, err)) return -1;
     const size_t es = sl_dtype_size(c->dt);
     for (int r = 0; r < reps; r++) {
-        if (flush && flush_l2(c, r, err)) return -1;
         /* poison the result so a launcher that writes nothing cannot pass a stale value */
         H_CHECK(cudaMemsetAsync(c->d_result, 0xff, 16, c->stream));
+        if (before_timed_run(c, flags, err)) return -1;
         H_CHECK(cudaEventRecord(c->ev0, c->stream));
         if (v->gpu(c->d_x, c->n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result, c->stream, err)) {
             cudaStreamSynchronize(c->stream);
@@ -258,11 +292,11 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
     return 0;
 }
 
-int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *c, int reps, int flush, double *times_ms, sl_err *err)
+int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *c, int reps, int flags, double *times_ms, sl_err *err)
 {
     if (!c || reps < 1 || !times_ms) return sl_kerr(err, "gpu-harness: bad arguments to read_ceiling");
     H_CHECK(cudaSetDevice(c->info.device));
-    if (flush && ensure_flush(c, err)) return -1;
+    if ((flags & SL_GPU_FLUSH_L2) && ensure_flush(c, err)) return -1;
     /* the whole input, from the 16-byte aligned allocation start */
     const uint64_t bytes = (c->n + c->offset) * sl_dtype_size(c->dt);
     const uint64_t nvec = (bytes + 15u) / 16u;
@@ -271,7 +305,7 @@ int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *c, int reps, int flush, double *times_ms
     uint64_t maxg = (uint64_t)c->info.sm_count * 8u;
     unsigned grid = (unsigned)(want < 1 ? 1 : want > maxg ? maxg : want);
     for (int r = 0; r < reps; r++) {
-        if (flush && flush_l2(c, r, err)) return -1;
+        if (before_timed_run(c, flags, err)) return -1;
         H_CHECK(cudaEventRecord(c->ev0, c->stream));
         read_ceiling_kernel<<<grid, block, 0, c->stream>>>((const uint4 *)c->d_alloc, nvec,
                                                              0x5eed1e55u, c->d_sink);

@@ -27,15 +27,15 @@ int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt, 
 
 void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx) { (void)ctx; }
 
-int sl_gpu_ctx_run(sl_gpu_ctx *ctx, const sl_variant *v, sl_launch *cfg, int reps, int flush_l2,
+int sl_gpu_ctx_run(sl_gpu_ctx *ctx, const sl_variant *v, sl_launch *cfg, int reps, int flags,
                    double *results, double *times_ms, sl_err *err)
 {
-    (void)ctx; (void)v; (void)cfg; (void)reps; (void)flush_l2; (void)results; (void)times_ms;
+    (void)ctx; (void)v; (void)cfg; (void)reps; (void)flags; (void)results; (void)times_ms;
     return sl_kerr(err, SL_NO_CUDA);
 }
 
-int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *ctx, int reps, int flush_l2, double *times_ms, sl_err *err)
+int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *ctx, int reps, int flags, double *times_ms, sl_err *err)
 {
-    (void)ctx; (void)reps; (void)flush_l2; (void)times_ms;
+    (void)ctx; (void)reps; (void)flags; (void)times_ms;
     return sl_kerr(err, SL_NO_CUDA);
 }

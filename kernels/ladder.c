@@ -58,18 +58,29 @@ static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
     if (r == SL_RUNG_VEC4) {
         uint64_t head, nv;
         sl_ladder_vec_split(n, dt, c->addr_mod, &head, &nv);
-        int big = nv >= SL_LADDER_VEC_BIG;
-        c->block = sl_tw_pow2_block(c->block,
-                                    big ? SL_LADDER_VEC_BLOCK_BIG : SL_LADDER_VEC_BLOCK_SMALL);
-        uint32_t a = c->items ? c->items
-                              : (big ? SL_LADDER_VEC_ITEMS_BIG : SL_LADDER_VEC_ITEMS_SMALL);
+        uint32_t dblock, ditems, per_sm;
+        if (nv <= SL_LADDER_VEC_ONE_BLOCK) {
+            dblock = 128;
+            while (dblock < nv && dblock < 1024) dblock *= 2;
+            ditems = 1;
+            while ((uint64_t)ditems * dblock < nv && ditems < 4) ditems *= 2;
+            per_sm = 0; /* one block */
+        } else if (nv < SL_LADDER_VEC_BIG) {
+            dblock = SL_LADDER_VEC_BLOCK_MID;
+            ditems = SL_LADDER_VEC_ITEMS_MID;
+            per_sm = SL_LADDER_VEC_THREADS_SM_MID;
+        } else {
+            dblock = SL_LADDER_VEC_BLOCK_BIG;
+            ditems = SL_LADDER_VEC_ITEMS_BIG;
+            per_sm = SL_LADDER_VEC_THREADS_SM_BIG;
+        }
+        c->block = sl_tw_pow2_block(c->block, dblock);
+        uint32_t a = c->items ? c->items : ditems;
         uint32_t p = 1;
         while (p < a && p < 8) p *= 2;
         c->items = p;
         uint64_t need = ceil_div(nv, (uint64_t)c->items * c->block);
-        uint64_t want = c->grid ? c->grid
-                                : persistent_grid(c, big ? SL_LADDER_VEC_THREADS_SM_BIG
-                                                         : SL_LADDER_VEC_THREADS_SM_SMALL);
+        uint64_t want = c->grid ? c->grid : per_sm ? persistent_grid(c, per_sm) : 1;
         c->grid = clamp_grid(want < need ? want : need);
         return;
     }
@@ -346,11 +357,12 @@ int sl_grid_stride_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *
 
 /* ========================== V6 vec4 =========================================================
  * Split: head h scalars (to the first 16-byte boundary, from addr_mod), nv vectors of W
- * (4 f32 / 2 f64), tail scalars. Thread g (of T = GB) has A accumulators, all +0:
+ * (4 f32 / 2 f64), tail scalars. Block b owns the vectors [lo_b, hi_b) (sl_ladder_vec_range).
+ * Thread t of block b (g = bB + t) has A accumulators, all +0:
  * acc0 = acc0 + x[g] if g < h; acc0 = acc0 + x[h + W nv + g] if that is < n; then for steps
- * s = 0, 1, ..: for k < A: vector v = s A T + k T + g (if v < nv): acc_k = acc_k + v.x, then
- * + v.y (+ v.z, + v.w). Combine: for w = A/2 .. 1: acc_k = acc_k + acc_{k+w} (k < w).
- * Shuffle block sum of acc0; fixed-order finish. */
+ * s = 0, 1, ..: for k < A: vector v = lo_b + s A B + k B + t (if v < hi_b): acc_k = acc_k +
+ * v.x, then + v.y (+ v.z, + v.w). Combine: for w = A/2 .. 1: acc_k = acc_k + acc_{k+w}
+ * (k < w). Shuffle block sum of acc0; fixed-order finish. */
 void sl_vec4_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
     resolve_rung(SL_RUNG_VEC4, cfg, n, dt);
@@ -359,9 +371,10 @@ double sl_vec4_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     sl_launch c = *cfg;
     resolve_rung(SL_RUNG_VEC4, &c, n, dt);
-    uint64_t head, nv, w = 16 / sl_dtype_size(dt);
+    uint64_t head, nv, lo, hi, w = 16 / sl_dtype_size(dt);
     sl_ladder_vec_split(n, dt, c.addr_mod, &head, &nv);
-    uint64_t steps = ceil_div(nv, (uint64_t)c.items * c.block * c.grid);
+    sl_ladder_vec_range(nv, c.grid, 0, &lo, &hi); /* block 0 has the longest range */
+    uint64_t steps = ceil_div(hi - lo, (uint64_t)c.items * c.block);
     return 2.0 + (double)(w * steps) + (double)sl_tw_ceil_log2(c.items) +
            sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
 }
@@ -370,45 +383,35 @@ int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, do
 {
     sl_launch c;
     if (prep(SL_RUNG_VEC4, cfg, n, dt, &c, err)) return -1;
-    uint64_t B = c.block, G = c.grid, A = c.items, T = B * G, W = 16 / sl_dtype_size(dt);
+    uint64_t B = c.block, G = c.grid, A = c.items, W = 16 / sl_dtype_size(dt);
     uint64_t head, nv;
     sl_ladder_vec_split(n, dt, c.addr_mod, &head, &nv);
     uint64_t tail0 = head + nv * W;
-    double *acc = alloc_doubles(T * A, SL_RUNG_VEC4, err);
-    if (!acc) return -1;
     double *partials = alloc_doubles(G, SL_RUNG_VEC4, err);
-    if (!partials) {
-        free(acc);
-        return -1;
-    }
-    for (uint64_t g = 0; g < T * A; g++) acc[g] = 0.0;
-    for (uint64_t g = 0; g < T; g++) {
-        if (g < head) acc[g * A] = sl_tw_add(acc[g * A], sl_tw_load(x, dt, g), dt);
-        if (tail0 + g < n)
-            acc[g * A] = sl_tw_add(acc[g * A], sl_tw_load(x, dt, tail0 + g), dt);
-        if (g >= head && tail0 + g >= n) break; /* both conditions only shrink with g */
-    }
-    for (uint64_t s0 = 0; s0 < nv; s0 += A * T)
-        for (uint64_t k = 0; k < A; k++)
-            for (uint64_t g = 0; g < T; g++) {
-                uint64_t v = s0 + k * T + g;
-                if (v >= nv) break;
-                double *a = &acc[g * A + k];
-                uint64_t e = head + v * W;
-                for (uint64_t q = 0; q < W; q++)
-                    *a = sl_tw_add(*a, sl_tw_load(x, dt, e + q), dt);
-            }
-    double vals[1024];
+    if (!partials) return -1;
+    double vals[1024], acc[8];
     for (uint64_t b = 0; b < G; b++) {
+        uint64_t lo, hi;
+        sl_ladder_vec_range(nv, G, b, &lo, &hi);
         for (uint64_t t = 0; t < B; t++) {
-            double *a = &acc[(b * B + t) * A];
+            uint64_t g = b * B + t;
+            for (uint64_t k = 0; k < A; k++) acc[k] = 0.0;
+            if (g < head) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, g), dt);
+            if (tail0 + g < n) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, tail0 + g), dt);
+            for (uint64_t s0 = lo + t; s0 < hi; s0 += A * B)
+                for (uint64_t k = 0; k < A; k++) {
+                    uint64_t v = s0 + k * B;
+                    if (v >= hi) break;
+                    uint64_t e = head + v * W;
+                    for (uint64_t q = 0; q < W; q++)
+                        acc[k] = sl_tw_add(acc[k], sl_tw_load(x, dt, e + q), dt);
+                }
             for (uint64_t w = A / 2; w >= 1; w /= 2)
-                for (uint64_t k = 0; k < w; k++) a[k] = sl_tw_add(a[k], a[k + w], dt);
-            vals[t] = a[0];
+                for (uint64_t k = 0; k < w; k++) acc[k] = sl_tw_add(acc[k], acc[k + w], dt);
+            vals[t] = acc[0];
         }
         partials[b] = sl_tw_block_sum(vals, c.block, dt);
     }
-    free(acc);
     finish(partials, &c, dt, result);
     return 0;
 }

@@ -6,8 +6,8 @@
  * are in the input format. The order of every add is fixed by (n, dtype, resolved sl_launch)
  * and is written out in ladder.c next to each CPU twin, which repeats it bit for bit.
  * Performance considerations: V0-V4 launch one tile per block (grid grows with n); V5/V6 use
- * a persistent grid from the SM count; V6 issues A 16-byte read-only loads per thread before
- * the adds. All rungs finish in the same launch (sl_device_finish, last-block fixed order). */
+ * a persistent grid from the SM count; V6 gives each block one contiguous range and issues A
+ * 16-byte read-only loads per thread before the adds. All rungs finish in the same launch (sl_device_finish, last-block fixed order). */
 #include <cuda_runtime.h>
 #include "ladder.h"
 #include "sl_reduce.cuh"
@@ -126,9 +126,11 @@ __device__ __forceinline__ void sl_vadd(double &a, const double2 v)
     a = a + v.x; a = a + v.y;
 }
 
-/* V6: see the model in ladder.c. head/nv from sl_ladder_vec_split; x + head is 16-aligned. */
+/* V6: see the model in ladder.c. head/nv from sl_ladder_vec_split; x + head is 16-aligned.
+ * Block b streams its own contiguous range of vectors (sl_ladder_vec_range): A 16-byte loads
+ * in flight per thread, then their adds in order. */
 template <typename T, int A>
-__global__ void __launch_bounds__(1024, 1) k_vec4(const T *__restrict__ x, uint64_t n,
+__global__ void __launch_bounds__(1024, 2) k_vec4(const T *__restrict__ x, uint64_t n,
                                                   uint64_t head, uint64_t nv, void *work,
                                                   T *result)
 {
@@ -136,25 +138,29 @@ __global__ void __launch_bounds__(1024, 1) k_vec4(const T *__restrict__ x, uint6
     constexpr uint64_t W = sizeof(V) / sizeof(T);
     __shared__ T s_warp[32];
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
-    const uint64_t TT = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t B = blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * B + threadIdx.x;
+    uint64_t lo, hi;
+    sl_ladder_vec_range(nv, gridDim.x, blockIdx.x, &lo, &hi);
     T acc[A];
 #pragma unroll
     for (int k = 0; k < A; k++) acc[k] = T(0);
     const uint64_t tail0 = head + nv * W;
     if (g < head) acc[0] = acc[0] + x[g];
     if (tail0 + g < n) acc[0] = acc[0] + x[tail0 + g];
-    uint64_t v = g;
-    for (; v + (uint64_t)(A - 1) * TT < nv; v += (uint64_t)A * TT) {
+    /* pointers rather than 64-bit indices: fewer live registers under the 2-blocks bound */
+    const V *p = xv + lo + threadIdx.x;
+    const V *const end = xv + hi;
+    for (; p + (A - 1) * B < end; p += A * B) {
         V r[A];
 #pragma unroll
-        for (int k = 0; k < A; k++) r[k] = sl_ldv(xv + v + (uint64_t)k * TT);
+        for (int k = 0; k < A; k++) r[k] = sl_ldv(p + k * B);
 #pragma unroll
         for (int k = 0; k < A; k++) sl_vadd(acc[k], r[k]);
     }
 #pragma unroll
     for (int k = 0; k < A; k++)
-        if (v + (uint64_t)k * TT < nv) sl_vadd(acc[k], sl_ldv(xv + v + (uint64_t)k * TT));
+        if (p + k * B < end) sl_vadd(acc[k], sl_ldv(p + k * B));
 #pragma unroll
     for (int w = A / 2; w >= 1; w /= 2)
 #pragma unroll

@@ -20,16 +20,22 @@ typedef enum {
 
 #define SL_LADDER_BLOCK 256u         /* default threads per block, every rung */
 #define SL_LADDER_GS_THREADS_SM 2048u /* V5: resident threads per SM the grid aims at */
-/* V6 defaults (measured on an H200): streaming sizes (>= SL_LADDER_VEC_BIG 16-byte vectors,
- * 64 MiB) use 1024 threads x 8 vectors, 2048 threads per SM; smaller (L2-resident, latency
- * bound) inputs use 256 threads x 4 vectors, 1024 threads per SM. */
+/* V6 (vec4) geometry. Each block sums one contiguous range of whole 16-byte vectors; the
+ * ranges are balanced to within one unit of SL_LADDER_VEC_UNIT vectors (512 bytes: a warp's
+ * load). Defaults by size in vectors nv (measured on an H200 against CUB, BENCHMARKS.md):
+ *   nv <= SL_LADDER_VEC_ONE_BLOCK: one block (no cross-block finish), block = nv rounded up
+ *     to a power of two in [128, 1024], accumulators = nv / block rounded up, at most 4;
+ *   nv <  SL_LADDER_VEC_BIG: 512 threads x 2 accumulators, 1024 threads per SM;
+ *   otherwise (64 MiB and up, streaming): 1024 threads x 4 accumulators, 2048 per SM. */
+#define SL_LADDER_VEC_UNIT 32u
+#define SL_LADDER_VEC_ONE_BLOCK ((uint64_t)1 << 12)
 #define SL_LADDER_VEC_BIG ((uint64_t)1 << 22)
+#define SL_LADDER_VEC_BLOCK_MID 512u
+#define SL_LADDER_VEC_ITEMS_MID 2u
+#define SL_LADDER_VEC_THREADS_SM_MID 1024u
 #define SL_LADDER_VEC_BLOCK_BIG 1024u
-#define SL_LADDER_VEC_ITEMS_BIG 8u
+#define SL_LADDER_VEC_ITEMS_BIG 4u
 #define SL_LADDER_VEC_THREADS_SM_BIG 2048u
-#define SL_LADDER_VEC_BLOCK_SMALL 256u
-#define SL_LADDER_VEC_ITEMS_SMALL 4u
-#define SL_LADDER_VEC_THREADS_SM_SMALL 1024u
 #define SL_LADDER_MAX_GRID 0x7fffffffu
 
 const char *sl_ladder_name(sl_rung r);
@@ -42,6 +48,23 @@ int sl_ladder_check(sl_rung r, uint64_t n, sl_dtype dt, const sl_launch *cfg, sl
  * W = 16 / element size. */
 void sl_ladder_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint64_t *head,
                          uint64_t *nvec);
+/* vec4: the vectors [*lo, *hi) of block b of grid blocks (nv vectors in all): units of
+ * SL_LADDER_VEC_UNIT vectors, ceil(nv / UNIT) of them, split as evenly as possible with the
+ * first (units mod grid) blocks taking one more. The same arithmetic runs in the kernel. */
+#ifdef __CUDACC__
+__host__ __device__
+#endif
+static inline void sl_ladder_vec_range(uint64_t nv, uint64_t grid, uint64_t b, uint64_t *lo,
+                                       uint64_t *hi)
+{
+    const uint64_t nu = (nv + SL_LADDER_VEC_UNIT - 1) / SL_LADDER_VEC_UNIT;
+    const uint64_t per = nu / grid, extra = nu % grid;
+    const uint64_t u0 = b * per + (b < extra ? b : extra);
+    const uint64_t u1 = u0 + per + (b < extra ? 1u : 0u);
+    const uint64_t v0 = u0 * SL_LADDER_VEC_UNIT, v1 = u1 * SL_LADDER_VEC_UNIT;
+    *lo = v0 < nv ? v0 : nv;
+    *hi = v1 < nv ? v1 : nv;
+}
 
 #ifdef __cplusplus
 }

@@ -35,16 +35,26 @@ typedef struct sl_gpu_ctx sl_gpu_ctx;
 int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt,
                       uint32_t offset, sl_err *err);
 void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx);
+/* Timing flags of sl_gpu_ctx_run / sl_gpu_ctx_read_ceiling (0: no flush, device time).
+ * SL_GPU_FLUSH_L2: before each run, read a buffer of twice the L2 size (the input leaves L2,
+ *   which is left holding clean lines: no write-back of a flush buffer lands in the timed run).
+ * SL_GPU_CALL_TIME: the stream is idle at the start event, so the time includes the host
+ *   cost of enqueuing every kernel the launcher issues: the latency of one isolated call.
+ *   Without it (device time) a ~20 us spin kernel precedes the start event, so the launches
+ *   are queued and the time is the device's execution of them (with the gaps between them). */
+#define SL_GPU_FLUSH_L2 1
+#define SL_GPU_CALL_TIME 2
+
 /* Runs v `reps` times on the uploaded input. cfg is resolved in place (sm_count from the
  * device, addr_mod from the device pointer) so the caller can hand it to the twin.
  * results[r]: the r-th result (a float32 result as the double holding it).
  * times_ms[r] (may be NULL): device-event time of the launcher call alone.
- * flush_l2: overwrite a buffer twice the L2 size before each timed run. */
+ * flags: SL_GPU_FLUSH_L2 | SL_GPU_CALL_TIME, or 0. */
 int sl_gpu_ctx_run(sl_gpu_ctx *ctx, const sl_variant *v, sl_launch *cfg, int reps,
-                   int flush_l2, double *results, double *times_ms, sl_err *err);
+                   int flags, double *results, double *times_ms, sl_err *err);
 /* Streaming-read ceiling: a kernel that reads the whole input with 16-byte loads and does
- * minimal work; times_ms[r] per run (L2 flushed between runs when flush_l2). */
-int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *ctx, int reps, int flush_l2, double *times_ms,
+ * minimal work; times_ms[r] per run (flags as for sl_gpu_ctx_run). */
+int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *ctx, int reps, int flags, double *times_ms,
                             sl_err *err);
 
 #ifdef __cplusplus

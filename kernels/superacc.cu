@@ -164,17 +164,16 @@ __device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigne
     sacc_take(v.x, t, s); sacc_take(v.y, t, s);
 }
 
-/* Block barrier reached with every warp reconverged first. bar.sync is .aligned: a warp that
- * arrives split (threads still in a data-dependent branch: the rare path, a spill, a
- * tid == 0 step) is undefined behaviour even when all its threads arrive; compute-sanitizer's
- * synccheck flagged exactly that on float64 subnormal input. __syncwarp over the lanes that
- * exist (a partial last warp has fewer) reconverges the warp before the barrier. */
+/* Block barrier that tolerates warps arriving split. __syncthreads is bar.sync, i.e.
+ * barrier.sync.aligned: every thread of a warp must execute the same barrier instruction
+ * convergently, and this kernel's data-dependent paths (the rare path, spills, the tid == 0
+ * steps) leave that to the compiler; compute-sanitizer's synccheck flagged a divergent
+ * barrier on float64 subnormal input even with a __syncwarp in front. The non-.aligned
+ * barrier.sync lets each thread arrive on its own (same block-wide count, same memory
+ * ordering among the block's threads as __syncthreads). */
 __device__ __forceinline__ void sacc_barrier()
 {
-    const unsigned warp0 = threadIdx.x & ~31u;
-    const unsigned lanes = blockDim.x - warp0 < 32u ? blockDim.x - warp0 : 32u;
-    __syncwarp(lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u);
-    __syncthreads();
+    asm volatile("barrier.sync 0;" ::: "memory");
 }
 
 /* x: n elements; head: elements before the first 16-byte boundary (done scalar, as is the
@@ -183,7 +182,7 @@ __device__ __forceinline__ void sacc_barrier()
  * a per-thread trip count (the edge loop) and the per-thread spill/rare branches hold none;
  * the tile loop's trip count and `since` depend on blockIdx, gridDim, blockDim and n only;
  * `if (!s_last) return` reads shared memory after a barrier (block-uniform), and no thread
- * exits before the last barrier. Every barrier is sacc_barrier (warp reconverged first). */
+ * exits before the last barrier. Every barrier is sacc_barrier (non-.aligned). */
 template <typename T>
 __global__ void __launch_bounds__(1024)
 sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)

@@ -31,16 +31,20 @@ if [[ $stages == *,test,* ]]; then
   stamp "gpu tests rc=$?"; grep -E "tests passed|Failed|FAIL|Passed|\*\*\*" "$out/ctest_gpu.log" | head -30
 fi
 if [[ $stages == *,bench,* ]]; then
-  timeout 150 "$sumlab" bench --n "2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28" --dtype f32 --reps 20 \
-    > "$out/bench_f32.csv" 2> "$out/bench_f32.err"
-  stamp "bench f32 rc=$?"
-  timeout 60 "$sumlab" bench --n "2^30" --dtype f32 --reps 10 \
-    --variants vec4,grid-stride,kahan,fp64-acc,multipass,superacc,atomic-block,cub \
-    > "$out/bench_f32_2e30.csv" 2> "$out/bench_f32_2e30.err"
-  stamp "bench f32 2^30 rc=$?"
-  timeout 100 "$sumlab" bench --n "2^10,2^14,2^18,2^22,2^24,2^26,2^28" --dtype f64 --reps 20 \
-    > "$out/bench_f64.csv" 2> "$out/bench_f64.err"
-  stamp "bench f64 rc=$?"
+  fast=vec4,grid-stride,kahan,fp64-acc,multipass,superacc,atomic-block,cub
+  every=2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^23,2^24
+  b() { local name=$1 cap=$2; shift 2
+        timeout "$cap" "$sumlab" bench "$@" > "$out/$name.csv" 2> "$out/$name.err"
+        stamp "bench $name rc=$?"; }
+  # device time (default): every variant at even powers, the fast ones at every power and 2^30
+  b bench_f32 150 --n 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --dtype f32 --reps 20
+  b bench_f32_every 60 --n "$every",2^25,2^26,2^27,2^28 --dtype f32 --reps 20 --variants "$fast"
+  b bench_f32_2e30 60 --n 2^29,2^30 --dtype f32 --reps 10 --variants "$fast"
+  b bench_f64 100 --n 2^10,2^14,2^18,2^22,2^24,2^26,2^28 --dtype f64 --reps 20
+  b bench_f64_every 60 --n "$every",2^25,2^26,2^27,2^28,2^29 --dtype f64 --reps 20 --variants "$fast"
+  # call time: the latency of one isolated call (launch cost included), small and mid n
+  b bench_f32_call 60 --n "$every" --dtype f32 --reps 20 --variants "$fast" --timing call
+  b bench_f64_call 60 --n "$every" --dtype f64 --reps 20 --variants "$fast" --timing call
 fi
 if [[ $stages == *,study,* ]]; then
   dir=$root/results/gpu-study

@@ -147,6 +147,13 @@ bad "unknown format" sum "$tmp/a.npy" --format xml
 bad "unknown backend" sum "$tmp/a.npy" --backend tpu
 bad "gpu backend without a GPU" sum "$tmp/a.npy" --backend gpu
 bad "bench without a GPU" bench --n 2^10 --reps 1
+bad "bench unknown timing" bench --timing wall
+check "bench unknown timing is a usage error" test "$bad_rc" -eq 2
+bad "bench block not a power of two" bench --block 48
+check "bench bad block is a usage error" test "$bad_rc" -eq 2
+bad "bench grid 0" bench --grid 0
+bad "bench items too large" bench --items 2^21
+bad "sum block too large" sum "$tmp/a.npy" --backend cpu --block 2048
 bad "unknown dataset" gen no-such-dataset --n 10 -o "$tmp/x.npy"
 bad "n with junk" gen uniform --n 12x -o "$tmp/x.npy"
 bad "negative n" gen uniform --n -5 -o "$tmp/x.npy"

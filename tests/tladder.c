@@ -6,6 +6,7 @@
 #include <mpfr.h>
 #include <stdint.h>
 #include "sl_test.h"
+#include "ladder.h"
 #include "sl_variant_impl.h"
 
 typedef struct {
@@ -209,6 +210,33 @@ int main(void)
         }
         CHECK(distinct, "atomic-thread n=%llu: 8 order seeds gave the same bits %a",
               (unsigned long long)n, first);
+    }
+
+    /* vec4's block ranges tile [0, nv) in block order, start on unit boundaries and differ in
+     * length by at most one unit (the last block's may be shorter: the ragged end). */
+    {
+        const uint64_t nvs[] = {0, 1, 31, 32, 33, 1000, 4096, 4097, 100003, (uint64_t)1 << 26,
+                                ((uint64_t)1 << 31) + 5};
+        const uint64_t grids[] = {1, 2, 3, 7, 132, 264, 1000, 100000};
+        for (size_t i = 0; i < sizeof nvs / sizeof nvs[0]; i++)
+            for (size_t j = 0; j < sizeof grids / sizeof grids[0]; j++) {
+                uint64_t nv = nvs[i], G = grids[j], prev = 0, mn = UINT64_MAX, mx = 0;
+                int ok = 1;
+                for (uint64_t b = 0; b < G && ok; b++) {
+                    uint64_t lo, hi;
+                    sl_ladder_vec_range(nv, G, b, &lo, &hi);
+                    ok = lo == prev && hi >= lo && hi <= nv &&
+                         (lo % SL_LADDER_VEC_UNIT == 0 || lo == nv);
+                    prev = hi;
+                    if (hi < nv) {
+                        if (hi - lo < mn) mn = hi - lo;
+                        if (hi - lo > mx) mx = hi - lo;
+                    }
+                }
+                CHECK(ok && prev == nv && (mx == 0 || mx - mn <= SL_LADDER_VEC_UNIT),
+                      "vec4 ranges nv=%llu grid=%llu: not a balanced tiling",
+                      (unsigned long long)nv, (unsigned long long)G);
+            }
     }
 
     /* Bad configurations are refused with a message, never run. */
