@@ -61,7 +61,7 @@ static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
         uint32_t dblock, ditems, per_sm;
         if (nv <= SL_LADDER_VEC_ONE_BLOCK) {
             dblock = 128;
-            while (dblock < nv && dblock < 1024) dblock *= 2;
+            while (2u * dblock < nv && dblock < 1024) dblock *= 2;
             ditems = 1;
             while ((uint64_t)ditems * dblock < nv && ditems < 4) ditems *= 2;
             per_sm = 0; /* one block */
@@ -390,9 +390,11 @@ int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, do
     double *partials = alloc_doubles(G, SL_RUNG_VEC4, err);
     if (!partials) return -1;
     double vals[1024], acc[8];
+    uint64_t per, extra;
+    sl_ladder_vec_units(nv, G, &per, &extra);
     for (uint64_t b = 0; b < G; b++) {
         uint64_t lo, hi;
-        sl_ladder_vec_range(nv, G, b, &lo, &hi);
+        sl_ladder_vec_block(nv, per, extra, b, &lo, &hi);
         for (uint64_t t = 0; t < B; t++) {
             uint64_t g = b * B + t;
             for (uint64_t k = 0; k < A; k++) acc[k] = 0.0;

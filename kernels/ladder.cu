@@ -127,12 +127,14 @@ __device__ __forceinline__ void sl_vadd(double &a, const double2 v)
 }
 
 /* V6: see the model in ladder.c. head/nv from sl_ladder_vec_split; x + head is 16-aligned.
- * Block b streams its own contiguous range of vectors (sl_ladder_vec_range): A 16-byte loads
+ * Block b streams its own contiguous range of vectors (sl_ladder_vec_block, with the split
+ * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads
  * in flight per thread, then their adds in order. */
+/* Two resident blocks of 1024 (32 registers) for A <= 4; A = 8 would spill under that bound. */
 template <typename T, int A>
-__global__ void __launch_bounds__(1024, 2) k_vec4(const T *__restrict__ x, uint64_t n,
-                                                  uint64_t head, uint64_t nv, void *work,
-                                                  T *result)
+__global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
+    k_vec4(const T *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, uint64_t per,
+           uint64_t extra, void *work, T *result)
 {
     typedef typename sl_vec<T>::type V;
     constexpr uint64_t W = sizeof(V) / sizeof(T);
@@ -141,7 +143,7 @@ __global__ void __launch_bounds__(1024, 2) k_vec4(const T *__restrict__ x, uint6
     const uint64_t B = blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * B + threadIdx.x;
     uint64_t lo, hi;
-    sl_ladder_vec_range(nv, gridDim.x, blockIdx.x, &lo, &hi);
+    sl_ladder_vec_block(nv, per, extra, blockIdx.x, &lo, &hi);
     T acc[A];
 #pragma unroll
     for (int k = 0; k < A; k++) acc[k] = T(0);
@@ -340,11 +342,13 @@ static void vec4_launch(const sl_launch &c, const void *d_x, uint64_t n, uint64_
 {
     const T *x = (const T *)d_x;
     T *res = (T *)d_result;
+    uint64_t per, extra;
+    sl_ladder_vec_units(nv, c.grid, &per, &extra);
     switch (c.items) {
-    case 1: k_vec4<T, 1><<<c.grid, c.block, 0, s>>>(x, n, head, nv, d_work, res); break;
-    case 2: k_vec4<T, 2><<<c.grid, c.block, 0, s>>>(x, n, head, nv, d_work, res); break;
-    case 4: k_vec4<T, 4><<<c.grid, c.block, 0, s>>>(x, n, head, nv, d_work, res); break;
-    default: k_vec4<T, 8><<<c.grid, c.block, 0, s>>>(x, n, head, nv, d_work, res); break;
+    case 1: k_vec4<T, 1><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
+    case 2: k_vec4<T, 2><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
+    case 4: k_vec4<T, 4><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
+    default: k_vec4<T, 8><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
     }
 }
 

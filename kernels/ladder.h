@@ -23,8 +23,8 @@ typedef enum {
 /* V6 (vec4) geometry. Each block sums one contiguous range of whole 16-byte vectors; the
  * ranges are balanced to within one unit of SL_LADDER_VEC_UNIT vectors (512 bytes: a warp's
  * load). Defaults by size in vectors nv (measured on an H200 against CUB, BENCHMARKS.md):
- *   nv <= SL_LADDER_VEC_ONE_BLOCK: one block (no cross-block finish), block = nv rounded up
- *     to a power of two in [128, 1024], accumulators = nv / block rounded up, at most 4;
+ *   nv <= SL_LADDER_VEC_ONE_BLOCK: one block (no cross-block finish), block = nv / 2 rounded
+ *     up to a power of two in [128, 1024], accumulators = nv / block rounded up, at most 4;
  *   nv <  SL_LADDER_VEC_BIG: 512 threads x 2 accumulators, 1024 threads per SM;
  *   otherwise (64 MiB and up, streaming): 1024 threads x 4 accumulators, 2048 per SM. */
 #define SL_LADDER_VEC_UNIT 32u
@@ -50,20 +50,33 @@ void sl_ladder_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint64_t *h
                          uint64_t *nvec);
 /* vec4: the vectors [*lo, *hi) of block b of grid blocks (nv vectors in all): units of
  * SL_LADDER_VEC_UNIT vectors, ceil(nv / UNIT) of them, split as evenly as possible with the
- * first (units mod grid) blocks taking one more. The same arithmetic runs in the kernel. */
+ * first (units mod grid) blocks taking one more. sl_ladder_vec_units gives the split (per
+ * block, extra); the launcher computes it once and the kernel only multiplies and adds. */
+static inline void sl_ladder_vec_units(uint64_t nv, uint64_t grid, uint64_t *per,
+                                       uint64_t *extra)
+{
+    const uint64_t nu = (nv + SL_LADDER_VEC_UNIT - 1) / SL_LADDER_VEC_UNIT;
+    *per = nu / grid;
+    *extra = nu % grid;
+}
 #ifdef __CUDACC__
 __host__ __device__
 #endif
-static inline void sl_ladder_vec_range(uint64_t nv, uint64_t grid, uint64_t b, uint64_t *lo,
-                                       uint64_t *hi)
+static inline void sl_ladder_vec_block(uint64_t nv, uint64_t per, uint64_t extra, uint64_t b,
+                                       uint64_t *lo, uint64_t *hi)
 {
-    const uint64_t nu = (nv + SL_LADDER_VEC_UNIT - 1) / SL_LADDER_VEC_UNIT;
-    const uint64_t per = nu / grid, extra = nu % grid;
     const uint64_t u0 = b * per + (b < extra ? b : extra);
     const uint64_t u1 = u0 + per + (b < extra ? 1u : 0u);
     const uint64_t v0 = u0 * SL_LADDER_VEC_UNIT, v1 = u1 * SL_LADDER_VEC_UNIT;
     *lo = v0 < nv ? v0 : nv;
     *hi = v1 < nv ? v1 : nv;
+}
+static inline void sl_ladder_vec_range(uint64_t nv, uint64_t grid, uint64_t b, uint64_t *lo,
+                                       uint64_t *hi)
+{
+    uint64_t per, extra;
+    sl_ladder_vec_units(nv, grid, &per, &extra);
+    sl_ladder_vec_block(nv, per, extra, b, lo, hi);
 }
 
 #ifdef __cplusplus
