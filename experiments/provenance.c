@@ -1,6 +1,7 @@
 /* provenance.c: collects and writes the provenance of a run (sl_provenance.h): git sha and
- * dirty flag (git -C SUMLAB_SOURCE_DIR, else a compile-time SUMLAB_GIT_SHA), build, GPU,
- * MPFR/GMP versions, UTC date, host and command line. */
+ * dirty flag (the SUMLAB_GIT_SHA environment variable, else git -C SUMLAB_SOURCE_DIR, else a
+ * compile-time SUMLAB_GIT_SHA), build, GPU, MPFR/GMP versions, UTC date, host and command
+ * line. */
 #define _XOPEN_SOURCE 700
 #include <gmp.h>
 #include <mpfr.h>
@@ -75,7 +76,11 @@ void sl_provenance_collect(sl_provenance *p, int argc, char *const *argv)
     snprintf(p->sumlab_version, sizeof p->sumlab_version, "%s", SUMLAB_VERSION);
 
     p->git_dirty = -1;
-    if (git_line("rev-parse HEAD", p->git_sha, sizeof p->git_sha, NULL) == 0) {
+    const char *env_sha = getenv("SUMLAB_GIT_SHA");
+    if (env_sha && *env_sha) {
+        /* a copied tree whose .git does not match its files names its revision here */
+        snprintf(p->git_sha, sizeof p->git_sha, "%s", env_sha);
+    } else if (git_line("rev-parse HEAD", p->git_sha, sizeof p->git_sha, NULL) == 0) {
         int dirty = 0;
         if (git_line("status --porcelain --untracked-files=no", NULL, 0, &dirty) == 0)
             p->git_dirty = dirty;
@@ -205,7 +210,10 @@ void sl_print_version(FILE *f)
 {
     char sha[48] = "unknown";
     int dirty = -1;
-    if (git_line("rev-parse --short=12 HEAD", sha, sizeof sha, NULL) == 0) {
+    const char *env_sha = getenv("SUMLAB_GIT_SHA");
+    if (env_sha && *env_sha) {
+        snprintf(sha, sizeof sha, "%s", env_sha);
+    } else if (git_line("rev-parse --short=12 HEAD", sha, sizeof sha, NULL) == 0) {
         int any = 0;
         if (git_line("status --porcelain --untracked-files=no", NULL, 0, &any) == 0) dirty = any;
     } else {

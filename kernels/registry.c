@@ -37,7 +37,7 @@ static const sl_variant variants[] = {
      "V5: persistent grid sized from the SM count, per-thread register accumulation",
      BOTH, 0, SL_BOUND_RECURSIVE, 0, 0, CPU(grid_stride), GPU(grid_stride)},
     {"vec4", "ladder", SL_DET_RUN_TO_RUN,
-     "V6: 16-byte loads (float4/double2), independent accumulators, scalar head and tail",
+     "V6: 16-byte loads (float4/double2), one contiguous range per block, independent accumulators",
      BOTH, 0, SL_BOUND_RECURSIVE, 0, 0, CPU(vec4), GPU(vec4)},
     {"serial", "accuracy", SL_DET_CONFIG_INDEPENDENT,
      "one thread in index order: recursive summation, the textbook baseline",
