@@ -130,8 +130,10 @@ __device__ __forceinline__ void sl_vadd(double &a, const double2 v)
  * Block b streams its own contiguous range of vectors (sl_ladder_vec_block, with the split
  * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads
  * in flight per thread, then their adds in order. */
-/* Two resident blocks of 1024 (32 registers) for A <= 4; A = 8 would spill under that bound. */
-template <typename T, int A>
+/* Two resident blocks of 1024 (32 registers) for A <= 4; A = 8 would spill under that bound.
+ * ONE (grid == 1): the range is [0, nv) without computing it, so the first loads issue at
+ * once (one block is the latency-bound case; the range arithmetic cost ~0.2 us there). */
+template <typename T, int A, bool ONE>
 __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
     k_vec4(const T *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, uint64_t per,
            uint64_t extra, void *work, T *result)
@@ -142,8 +144,8 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
     const uint64_t B = blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * B + threadIdx.x;
-    uint64_t lo, hi;
-    sl_ladder_vec_block(nv, per, extra, blockIdx.x, &lo, &hi);
+    uint64_t lo = 0, hi = nv;
+    if (!ONE) sl_ladder_vec_block(nv, per, extra, blockIdx.x, &lo, &hi);
     T acc[A];
 #pragma unroll
     for (int k = 0; k < A; k++) acc[k] = T(0);
@@ -336,6 +338,19 @@ extern "C" size_t sl_vec4_workspace(uint64_t n, sl_dtype dt, const sl_launch *cf
     return ladder_workspace(sl_vec4_resolve, n, dt, cfg);
 }
 
+template <typename T, bool ONE>
+static void vec4_launch_a(const sl_launch &c, const T *x, uint64_t n, uint64_t head,
+                          uint64_t nv, uint64_t per, uint64_t extra, void *w, T *res,
+                          cudaStream_t s)
+{
+    switch (c.items) {
+    case 1: k_vec4<T, 1, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 2: k_vec4<T, 2, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 4: k_vec4<T, 4, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    default: k_vec4<T, 8, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    }
+}
+
 template <typename T>
 static void vec4_launch(const sl_launch &c, const void *d_x, uint64_t n, uint64_t head,
                         uint64_t nv, void *d_work, void *d_result, cudaStream_t s)
@@ -344,12 +359,10 @@ static void vec4_launch(const sl_launch &c, const void *d_x, uint64_t n, uint64_
     T *res = (T *)d_result;
     uint64_t per, extra;
     sl_ladder_vec_units(nv, c.grid, &per, &extra);
-    switch (c.items) {
-    case 1: k_vec4<T, 1><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
-    case 2: k_vec4<T, 2><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
-    case 4: k_vec4<T, 4><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
-    default: k_vec4<T, 8><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, d_work, res); break;
-    }
+    if (c.grid == 1)
+        vec4_launch_a<T, true>(c, x, n, head, nv, per, extra, d_work, res, s);
+    else
+        vec4_launch_a<T, false>(c, x, n, head, nv, per, extra, d_work, res, s);
 }
 
 extern "C" int sl_vec4_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
