@@ -61,7 +61,7 @@ static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
         uint32_t dblock, ditems, per_sm;
         if (nv <= SL_LADDER_VEC_ONE_BLOCK) {
             dblock = 128;
-            while (2u * dblock < nv && dblock < 1024) dblock *= 2;
+            while (dblock < nv && dblock < 1024) dblock *= 2;
             ditems = 1;
             while ((uint64_t)ditems * dblock < nv && ditems < 4) ditems *= 2;
             per_sm = 0; /* one block */

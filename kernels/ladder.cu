@@ -132,8 +132,11 @@ __device__ __forceinline__ void sl_vadd(double &a, const double2 v)
  * in flight per thread, then their adds in order. */
 /* Two resident blocks of 1024 (32 registers) for A <= 4; A = 8 would spill under that bound.
  * ONE (grid == 1): the range is [0, nv) without computing it, so the first loads issue at
- * once (one block is the latency-bound case; the range arithmetic cost ~0.2 us there). */
-template <typename T, int A, bool ONE>
+ * once, and the finish is the one-block case of sl_device_finish written out (same bits).
+ * EDGES: false when there is no head and no tail (head == 0, n == W nv): the scalar checks
+ * are compiled out. Both matter only where one block is latency-bound (~0.2 us for the
+ * range arithmetic, a few tens of ns for the checks and the finish branch). */
+template <typename T, int A, bool ONE, bool EDGES>
 __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
     k_vec4(const T *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, uint64_t per,
            uint64_t extra, void *work, T *result)
@@ -150,8 +153,8 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
 #pragma unroll
     for (int k = 0; k < A; k++) acc[k] = T(0);
     const uint64_t tail0 = head + nv * W;
-    if (g < head) acc[0] = acc[0] + x[g];
-    if (tail0 + g < n) acc[0] = acc[0] + x[tail0 + g];
+    if (EDGES && g < head) acc[0] = acc[0] + x[g];
+    if (EDGES && tail0 + g < n) acc[0] = acc[0] + x[tail0 + g];
     /* pointers rather than 64-bit indices: fewer live registers under the 2-blocks bound */
     const V *p = xv + lo + threadIdx.x;
     const V *const end = xv + hi;
@@ -170,6 +173,10 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
 #pragma unroll
         for (int k = 0; k < w; k++) acc[k] = acc[k] + acc[k + w];
     T s = sl_block_sum(acc[0], s_warp);
+    if (ONE) {
+        if (threadIdx.x == 0) *result = T(0) + s;
+        return;
+    }
     sl_device_finish(s, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
 
@@ -338,16 +345,17 @@ extern "C" size_t sl_vec4_workspace(uint64_t n, sl_dtype dt, const sl_launch *cf
     return ladder_workspace(sl_vec4_resolve, n, dt, cfg);
 }
 
-template <typename T, bool ONE>
+template <typename T, bool ONE, bool EDGES>
 static void vec4_launch_a(const sl_launch &c, const T *x, uint64_t n, uint64_t head,
                           uint64_t nv, uint64_t per, uint64_t extra, void *w, T *res,
                           cudaStream_t s)
 {
+    const dim3 G(c.grid), B(c.block);
     switch (c.items) {
-    case 1: k_vec4<T, 1, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    case 2: k_vec4<T, 2, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    case 4: k_vec4<T, 4, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    default: k_vec4<T, 8, ONE><<<c.grid, c.block, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 1: k_vec4<T, 1, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 2: k_vec4<T, 2, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 4: k_vec4<T, 4, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    default: k_vec4<T, 8, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
     }
 }
 
@@ -359,10 +367,15 @@ static void vec4_launch(const sl_launch &c, const void *d_x, uint64_t n, uint64_
     T *res = (T *)d_result;
     uint64_t per, extra;
     sl_ladder_vec_units(nv, c.grid, &per, &extra);
-    if (c.grid == 1)
-        vec4_launch_a<T, true>(c, x, n, head, nv, per, extra, d_work, res, s);
+    const bool edges = head != 0 || head + nv * (16 / sizeof(T)) != n;
+    if (c.grid == 1 && edges)
+        vec4_launch_a<T, true, true>(c, x, n, head, nv, per, extra, d_work, res, s);
+    else if (c.grid == 1)
+        vec4_launch_a<T, true, false>(c, x, n, head, nv, per, extra, d_work, res, s);
+    else if (edges)
+        vec4_launch_a<T, false, true>(c, x, n, head, nv, per, extra, d_work, res, s);
     else
-        vec4_launch_a<T, false>(c, x, n, head, nv, per, extra, d_work, res, s);
+        vec4_launch_a<T, false, false>(c, x, n, head, nv, per, extra, d_work, res, s);
 }
 
 extern "C" int sl_vec4_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,

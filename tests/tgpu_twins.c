@@ -95,9 +95,12 @@ int main(void)
     const char *q = getenv("SUMLAB_TEST_QUICK");
     const int quick = (q && *q) ? atoi(q) : 0; /* 1: small n; 2: also every 4th family */
     printf("tgpu_twins: %s (%d SMs)%s\n", info.name, info.sm_count, quick ? ", quick" : "");
-    const uint64_t ns_full[] = {0, 1, 2, 31, 33, 1000, 4097, 8193, 100003, ((uint64_t)1 << 20) + 3,
+    /* powers of two (aligned: no scalar head or tail, the kernels' edge-free paths), one
+     * block (1000, 4096) and many blocks (2^18), next to ragged sizes */
+    const uint64_t ns_full[] = {0, 1, 2, 31, 33, 1000, 4096, 4097, 8193, 100003,
+                                (uint64_t)1 << 18, ((uint64_t)1 << 20) + 3,
                                 ((uint64_t)1 << 24) + 1};
-    const uint64_t ns_quick[] = {0, 1, 2, 31, 33, 1000, 4097, 8193};
+    const uint64_t ns_quick[] = {0, 1, 2, 31, 33, 1000, 4096, 4097, 8193, (uint64_t)1 << 16};
     const uint64_t *ns = quick ? ns_quick : ns_full;
     const size_t nns = quick ? sizeof ns_quick / sizeof *ns_quick : sizeof ns_full / sizeof *ns_full;
 
