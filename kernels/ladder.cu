@@ -7,7 +7,8 @@
  * and is written out in ladder.c next to each CPU twin, which repeats it bit for bit.
  * Performance considerations: V0-V4 launch one tile per block (grid grows with n); V5/V6 use
  * a persistent grid from the SM count; V6 gives each block one contiguous range and issues A
- * 16-byte read-only loads per thread before the adds. All rungs finish in the same launch (sl_device_finish, last-block fixed order). */
+ * 16-byte read-only loads per thread before the adds. All rungs finish in the same launch
+ * (sl_device_finish, last-block fixed order). */
 #include <cuda_runtime.h>
 #include "ladder.h"
 #include "sl_reduce.cuh"
@@ -128,9 +129,9 @@ __device__ __forceinline__ void sl_vadd(double &a, const double2 v)
 
 /* V6: see the model in ladder.c. head/nv from sl_ladder_vec_split; x + head is 16-aligned.
  * Block b streams its own contiguous range of vectors (sl_ladder_vec_block, with the split
- * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads
- * in flight per thread, then their adds in order. */
-/* Two resident blocks of 1024 (32 registers) for A <= 4; A = 8 would spill under that bound.
+ * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads in flight
+ * per thread, then their adds in order. Two resident blocks of 1024 (32 registers) for
+ * A <= 4; A = 8 would spill under that bound.
  * ONE (grid == 1): the range is [0, nv) without computing it, so the first loads issue at
  * once, and the finish is the one-block case of sl_device_finish written out (same bits).
  * EDGES: false when there is no head and no tail (head == 0, n == W nv): the scalar checks
