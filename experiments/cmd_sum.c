@@ -54,23 +54,6 @@ static const char *const sum_columns[] = {
 };
 #define SUM_NCOLS ((int)(sizeof sum_columns / sizeof sum_columns[0]))
 
-static int parse_u32_opt(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint32_t *out)
-{
-    uint64_t v;
-    sl_err err = {{0}};
-    if (sl_parse_u64(s, &v, &err)) {
-        sl_cli_msg("sum", "%s: %s", opt, err.msg);
-        return -1;
-    }
-    if (v < lo || v > hi) {
-        sl_cli_msg("sum", "%s %s is out of range [%llu, %llu]", opt, s, (unsigned long long)lo,
-                   (unsigned long long)hi);
-        return -1;
-    }
-    *out = (uint32_t)v;
-    return 0;
-}
-
 /* Times are absent (not NaN) for the reference row. */
 static void num_or_null(sl_table *t, double v)
 {
@@ -175,7 +158,14 @@ int sl_cmd_sum(int argc, char **argv)
             have_dtype = 1;
             break;
         case 'o':
-            if (parse_u32_opt("--offset", optarg, 0, 1, &offset)) return 2;
+            {
+                long v;
+                if (sl_parse_int(optarg, 0, 1, &v, &err)) {
+                    sl_cli_msg("sum", "--offset: %s", err.msg);
+                    return 2;
+                }
+                offset = (uint32_t)v;
+            }
             break;
         case 'B':
             if (sl_cli_launch_opt("sum", "--block", optarg, &req.block)) return 2;
