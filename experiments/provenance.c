@@ -70,27 +70,34 @@ static void join_argv(char *out, size_t len, int argc, char *const *argv)
     out[k < len ? k : len - 1] = '\0';
 }
 
+/* The source revision: SUMLAB_GIT_SHA from the environment (a copied tree whose .git does not
+ * match its files names its revision there), else git (`rev_args` picks the form) with the
+ * dirty flag, else the compile-time SUMLAB_GIT_SHA, else "unknown". *dirty: 1, 0, or -1 when
+ * git was not asked. */
+static void source_revision(char *sha, size_t len, const char *rev_args, int *dirty)
+{
+    *dirty = -1;
+    const char *env_sha = getenv("SUMLAB_GIT_SHA");
+    if (env_sha && *env_sha) {
+        snprintf(sha, len, "%s", env_sha);
+    } else if (git_line(rev_args, sha, len, NULL) == 0) {
+        int any = 0;
+        if (git_line("status --porcelain --untracked-files=no", NULL, 0, &any) == 0) *dirty = any;
+    } else {
+#ifdef SUMLAB_GIT_SHA
+        snprintf(sha, len, "%s", SUMLAB_GIT_SHA);
+#else
+        snprintf(sha, len, "unknown");
+#endif
+    }
+}
+
 void sl_provenance_collect(sl_provenance *p, int argc, char *const *argv)
 {
     memset(p, 0, sizeof *p);
     snprintf(p->sumlab_version, sizeof p->sumlab_version, "%s", SUMLAB_VERSION);
 
-    p->git_dirty = -1;
-    const char *env_sha = getenv("SUMLAB_GIT_SHA");
-    if (env_sha && *env_sha) {
-        /* a copied tree whose .git does not match its files names its revision here */
-        snprintf(p->git_sha, sizeof p->git_sha, "%s", env_sha);
-    } else if (git_line("rev-parse HEAD", p->git_sha, sizeof p->git_sha, NULL) == 0) {
-        int dirty = 0;
-        if (git_line("status --porcelain --untracked-files=no", NULL, 0, &dirty) == 0)
-            p->git_dirty = dirty;
-    } else {
-#ifdef SUMLAB_GIT_SHA
-        snprintf(p->git_sha, sizeof p->git_sha, "%s", SUMLAB_GIT_SHA);
-#else
-        snprintf(p->git_sha, sizeof p->git_sha, "unknown");
-#endif
-    }
+    source_revision(p->git_sha, sizeof p->git_sha, "rev-parse HEAD", &p->git_dirty);
 
     snprintf(p->compiler, sizeof p->compiler, "%s", SUMLAB_C_COMPILER);
     p->gpu_compiled = sl_gpu_compiled();
@@ -208,19 +215,9 @@ void sl_provenance_write_comments(const sl_provenance *p, FILE *f)
 
 void sl_print_version(FILE *f)
 {
-    char sha[48] = "unknown";
-    int dirty = -1;
-    const char *env_sha = getenv("SUMLAB_GIT_SHA");
-    if (env_sha && *env_sha) {
-        snprintf(sha, sizeof sha, "%s", env_sha);
-    } else if (git_line("rev-parse --short=12 HEAD", sha, sizeof sha, NULL) == 0) {
-        int any = 0;
-        if (git_line("status --porcelain --untracked-files=no", NULL, 0, &any) == 0) dirty = any;
-    } else {
-#ifdef SUMLAB_GIT_SHA
-        snprintf(sha, sizeof sha, "%s", SUMLAB_GIT_SHA);
-#endif
-    }
+    char sha[48];
+    int dirty;
+    source_revision(sha, sizeof sha, "rev-parse --short=12 HEAD", &dirty);
     fprintf(f, "sumlab %s (git %s%s; GPU kernels %s; MPFR %s)\n", SUMLAB_VERSION, sha,
             dirty == 1 ? ", dirty" : "", sl_gpu_compiled() ? "built" : "not built",
             mpfr_get_version());
