@@ -60,7 +60,7 @@ static int illc_setup(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t
     }
     c->G = (C - 1.0) * r * (double)c->D / (4.0 * m * (1.0 - sl_pow2(-(int)c->D)));
     if (!(c->G <= sl_fmt_max(dt) / 4.0)) {
-        SL_ERRF(err, "dataset '%s': cond=%g is out of reach in %s for n=%llu (pairs would need "
+        sl_err_set(err, "dataset '%s': cond=%g is out of reach in %s for n=%llu (pairs would need "
                 "magnitudes near %g)", ds->name, C, sl_dtype_name(dt), (unsigned long long)n, c->G);
         return -1;
     }

@@ -81,13 +81,13 @@ static int clamp_range(const sl_dataset *ds, sl_dtype dt, double emin, double em
                        int hi_fmt, int *lo, int *hi, sl_err *err)
 {
     if (emin > emax) {
-        SL_ERRF(err, "dataset '%s': emin=%g > emax=%g", ds->name, emin, emax);
+        sl_err_set(err, "dataset '%s': emin=%g > emax=%g", ds->name, emin, emax);
         return -1;
     }
     *lo = emin < lo_fmt ? lo_fmt : (int)emin;
     *hi = emax > hi_fmt ? hi_fmt : (int)emax;
     if (*lo > *hi) {
-        SL_ERRF(err, "dataset '%s': exponent range [%g, %g] is outside the %s range [%d, %d]",
+        sl_err_set(err, "dataset '%s': exponent range [%g, %g] is outside the %s range [%d, %d]",
                 ds->name, emin, emax, sl_dtype_name(dt), lo_fmt, hi_fmt);
         return -1;
     }

@@ -40,8 +40,7 @@ static int write_data(FILE *f, const char *path, const void *data, uint64_t n, s
     unsigned char *tmp = NULL;
     int le = host_is_le();
     if (!le && !(tmp = malloc(IO_CHUNK))) {
-        SL_ERRF(err, "%s: out of memory", path);
-        return -1;
+        return sl_err_set(err, "%s: out of memory", path);
     }
     uint64_t left = n * sz;
     while (left > 0) {
@@ -53,7 +52,7 @@ static int write_data(FILE *f, const char *path, const void *data, uint64_t n, s
             p = tmp;
         }
         if (fwrite(p, 1, chunk, f) != chunk) {
-            SL_ERRF(err, "%s: write failed: %s", path, strerror(errno));
+            sl_err_set(err, "%s: write failed: %s", path, strerror(errno));
             free(tmp);
             return -1;
         }
@@ -67,8 +66,7 @@ static int write_data(FILE *f, const char *path, const void *data, uint64_t n, s
 static int close_written(FILE *f, const char *path, int rc, sl_err *err)
 {
     if (fclose(f) != 0 && rc == 0) {
-        SL_ERRF(err, "%s: write failed on close: %s", path, strerror(errno));
-        return -1;
+        return sl_err_set(err, "%s: write failed on close: %s", path, strerror(errno));
     }
     return rc;
 }
@@ -76,27 +74,22 @@ static int close_written(FILE *f, const char *path, int rc, sl_err *err)
 static int check_write_args(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err)
 {
     if (!path) {
-        SL_ERRF(err, "write: NULL path");
-        return -1;
+        return sl_err_set(err, "write: NULL path");
     }
     if (dt != SL_F32 && dt != SL_F64) {
-        SL_ERRF(err, "%s: unknown dtype %d", path, (int)dt);
-        return -1;
+        return sl_err_set(err, "%s: unknown dtype %d", path, (int)dt);
     }
     if (n > 0 && !data) {
-        SL_ERRF(err, "%s: NULL data", path);
-        return -1;
+        return sl_err_set(err, "%s: NULL data", path);
     }
     if (n > (UINT64_MAX >> 4)) {
-        SL_ERRF(err, "%s: n=%llu too large", path, (unsigned long long)n);
-        return -1;
+        return sl_err_set(err, "%s: n=%llu too large", path, (unsigned long long)n);
     }
     return 0;
 }
 
-int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err)
+int sl_npy_write_header(FILE *f, uint64_t n, sl_dtype dt)
 {
-    if (check_write_args(path, data, n, dt, err)) return -1;
     char hdr[256];
     int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }",
                        dt == SL_F64 ? "<f8" : "<f4", (unsigned long long)n);
@@ -108,14 +101,19 @@ int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl
     size_t hlen = padded - 10;
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xFF),
                              (unsigned char)(hlen >> 8)};
+    return fwrite(pre, 1, 10, f) == 10 && fwrite(hdr, 1, hlen, f) == hlen ? 0 : -1;
+}
+
+int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err)
+{
+    if (check_write_args(path, data, n, dt, err)) return -1;
     FILE *f = fopen(path, "wb");
     if (!f) {
-        SL_ERRF(err, "%s: cannot open for writing: %s", path, strerror(errno));
-        return -1;
+        return sl_err_set(err, "%s: cannot open for writing: %s", path, strerror(errno));
     }
     int rc = 0;
-    if (fwrite(pre, 1, 10, f) != 10 || fwrite(hdr, 1, hlen, f) != hlen) {
-        SL_ERRF(err, "%s: write failed: %s", path, strerror(errno));
+    if (sl_npy_write_header(f, n, dt)) {
+        sl_err_set(err, "%s: write failed: %s", path, strerror(errno));
         rc = -1;
     }
     if (!rc) rc = write_data(f, path, data, n, dt, err);
@@ -127,8 +125,7 @@ int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl
     if (check_write_args(path, data, n, dt, err)) return -1;
     FILE *f = fopen(path, "wb");
     if (!f) {
-        SL_ERRF(err, "%s: cannot open for writing: %s", path, strerror(errno));
-        return -1;
+        return sl_err_set(err, "%s: cannot open for writing: %s", path, strerror(errno));
     }
     return close_written(f, path, write_data(f, path, data, n, dt, err), err);
 }
@@ -139,22 +136,22 @@ int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl
 static FILE *open_read(const char *path, uint64_t *size, sl_err *err)
 {
     if (!path) {
-        SL_ERRF(err, "read: NULL path");
+        sl_err_set(err, "read: NULL path");
         return NULL;
     }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        SL_ERRF(err, "%s: cannot open: %s", path, strerror(errno));
+        sl_err_set(err, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
-        SL_ERRF(err, "%s: cannot stat: %s", path, strerror(errno));
+        sl_err_set(err, "%s: cannot stat: %s", path, strerror(errno));
         close(fd);
         return NULL;
     }
     if (!S_ISREG(st.st_mode)) {
-        SL_ERRF(err, "%s: not a regular file", path);
+        sl_err_set(err, "%s: not a regular file", path);
         close(fd);
         return NULL;
     }
@@ -162,7 +159,7 @@ static FILE *open_read(const char *path, uint64_t *size, sl_err *err)
     if (fl != -1) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     FILE *f = fdopen(fd, "rb");
     if (!f) {
-        SL_ERRF(err, "%s: cannot open: %s", path, strerror(errno));
+        sl_err_set(err, "%s: cannot open: %s", path, strerror(errno));
         close(fd);
         return NULL;
     }
@@ -199,13 +196,11 @@ static int read_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, void **
 {
     const size_t sz = sl_dtype_size(dt);
     if (n > SIZE_MAX / sz) {
-        SL_ERRF(err, "%s: %llu elements do not fit in memory", path, (unsigned long long)n);
-        return -1;
+        return sl_err_set(err, "%s: %llu elements do not fit in memory", path, (unsigned long long)n);
     }
     unsigned char *buf = malloc(n ? (size_t)n * sz : 1);
     if (!buf) {
-        SL_ERRF(err, "%s: out of memory for %llu elements", path, (unsigned long long)n);
-        return -1;
+        return sl_err_set(err, "%s: out of memory for %llu elements", path, (unsigned long long)n);
     }
     uint64_t left = n * sz, done = 0;
     while (left > 0) {
@@ -215,16 +210,16 @@ static int read_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, void **
         left -= got;
         if (got != chunk) {
             if (ferror(f))
-                SL_ERRF(err, "%s: read error: %s", path, strerror(errno));
+                sl_err_set(err, "%s: read error: %s", path, strerror(errno));
             else
-                SL_ERRF(err, "%s: file is truncated: expected %llu bytes of data, found %llu", path,
+                sl_err_set(err, "%s: file is truncated: expected %llu bytes of data, found %llu", path,
                         (unsigned long long)(n * sz), (unsigned long long)done);
             free(buf);
             return -1;
         }
     }
     if (fgetc(f) != EOF) { /* the size checks passed: the file grew, or stat gave no size */
-        SL_ERRF(err, "%s: more data than the file size said (%llu elements expected): it changed "
+        sl_err_set(err, "%s: more data than the file size said (%llu elements expected): it changed "
                 "while being read, or is not an ordinary file", path, (unsigned long long)n);
         free(buf);
         return -1;
@@ -325,83 +320,69 @@ static int parse_npy_header(const char *path, const char *h, size_t hl, uint64_t
     uint64_t dims[8];
     int nd = 0;
     if (!eat(&c, '{')) {
-        SL_ERRF(err, "%s: .npy header is not a dict", path);
-        return -1;
+        return sl_err_set(err, "%s: .npy header is not a dict", path);
     }
     for (;;) {
         if (eat(&c, '}')) break;
         if (!parse_str(&c, key, sizeof key) || !eat(&c, ':')) {
-            SL_ERRF(err, "%s: malformed .npy header near \"%s\"", path,
+            return sl_err_set(err, "%s: malformed .npy header near \"%s\"", path,
                     printable(show, sizeof show, c.s, c.end, 30));
-            return -1;
         }
         /* numpy would keep the last of two values; two values for a key mean a damaged file */
         if ((!strcmp(key, "descr") && have_descr) || (!strcmp(key, "fortran_order") && have_fo) ||
             (!strcmp(key, "shape") && have_shape)) {
-            SL_ERRF(err, "%s: key '%s' appears twice in the .npy header", path, key);
-            return -1;
+            return sl_err_set(err, "%s: key '%s' appears twice in the .npy header", path, key);
         }
         if (!strcmp(key, "descr")) {
             if (!parse_str(&c, descr, sizeof descr)) {
-                SL_ERRF(err, "%s: .npy 'descr' is not a simple dtype string", path);
-                return -1;
+                return sl_err_set(err, "%s: .npy 'descr' is not a simple dtype string", path);
             }
             have_descr = 1;
         } else if (!strcmp(key, "fortran_order")) {
             if (parse_word(&c, "False")) have_fo = 1;
             else if (parse_word(&c, "True")) {
-                SL_ERRF(err, "%s: fortran_order True is not supported (1-D C-order arrays only)", path);
-                return -1;
+                return sl_err_set(err, "%s: fortran_order True is not supported (1-D C-order arrays only)", path);
             } else {
-                SL_ERRF(err, "%s: .npy 'fortran_order' is not True or False", path);
-                return -1;
+                return sl_err_set(err, "%s: .npy 'fortran_order' is not True or False", path);
             }
         } else if (!strcmp(key, "shape")) {
             int tc;
             nd = parse_shape(&c, dims, &tc);
             if (nd == -2) {
-                SL_ERRF(err, "%s: .npy 'shape' has a dimension beyond 2^64 - 1", path);
-                return -1;
+                return sl_err_set(err, "%s: .npy 'shape' has a dimension beyond 2^64 - 1", path);
             }
             if (nd < 0 || (nd == 1 && !tc)) {
-                SL_ERRF(err, "%s: .npy 'shape' is not a tuple of integers", path);
-                return -1;
+                return sl_err_set(err, "%s: .npy 'shape' is not a tuple of integers", path);
             }
             have_shape = 1;
         } else {
-            SL_ERRF(err, "%s: unexpected key '%s' in .npy header", path,
+            return sl_err_set(err, "%s: unexpected key '%s' in .npy header", path,
                     printable(show, sizeof show, key, key + strlen(key), 40));
-            return -1;
         }
         if (!eat(&c, ',')) {
             if (!eat(&c, '}')) {
-                SL_ERRF(err, "%s: malformed .npy header near \"%s\"", path,
+                return sl_err_set(err, "%s: malformed .npy header near \"%s\"", path,
                         printable(show, sizeof show, c.s, c.end, 30));
-                return -1;
             }
             break;
         }
     }
     skip_ws(&c);
     if (c.s != c.end) {
-        SL_ERRF(err, "%s: unexpected text after the .npy header dict", path);
-        return -1;
+        return sl_err_set(err, "%s: unexpected text after the .npy header dict", path);
     }
     if (!have_descr || !have_fo || !have_shape) {
-        SL_ERRF(err, "%s: .npy header lacks '%s'", path,
+        return sl_err_set(err, "%s: .npy header lacks '%s'", path,
                 !have_descr ? "descr" : !have_fo ? "fortran_order" : "shape");
-        return -1;
     }
     if (!strcmp(descr, "<f4")) *dt = SL_F32;
     else if (!strcmp(descr, "<f8")) *dt = SL_F64;
     else {
-        SL_ERRF(err, "%s: unsupported dtype '%s' (only '<f4' and '<f8')", path,
+        return sl_err_set(err, "%s: unsupported dtype '%s' (only '<f4' and '<f8')", path,
                 printable(show, sizeof show, descr, descr + strlen(descr), 40));
-        return -1;
     }
     if (nd != 1) {
-        SL_ERRF(err, "%s: array has %d dimensions; only 1-D arrays are supported", path, nd);
-        return -1;
+        return sl_err_set(err, "%s: array has %d dimensions; only 1-D arrays are supported", path, nd);
     }
     *n = dims[0];
     return 0;
@@ -411,8 +392,7 @@ int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err
 {
     uint64_t size;
     if (!data || !n || !dt) {
-        SL_ERRF(err, "sl_npy_read: NULL output argument");
-        return -1;
+        return sl_err_set(err, "sl_npy_read: NULL output argument");
     }
     *data = NULL;
     FILE *f = open_read(path, &size, err);
@@ -422,58 +402,58 @@ int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err
     unsigned char pre[12];
     size_t got = fread(pre, 1, 8, f);
     if (got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
-        SL_ERRF(err, "%s: not a .npy file (bad magic)", path);
+        sl_err_set(err, "%s: not a .npy file (bad magic)", path);
         goto out;
     }
     if (got < 8) {
-        SL_ERRF(err, "%s: truncated .npy header (no version)", path);
+        sl_err_set(err, "%s: truncated .npy header (no version)", path);
         goto out;
     }
     unsigned major = pre[6], minor = pre[7];
     if ((major != 1 && major != 2 && major != 3) || minor != 0) {
-        SL_ERRF(err, "%s: unsupported .npy version %u.%u (1.0, 2.0 and 3.0 are)", path, major, minor);
+        sl_err_set(err, "%s: unsupported .npy version %u.%u (1.0, 2.0 and 3.0 are)", path, major, minor);
         goto out;
     }
     size_t lenbytes = major == 1 ? 2 : 4;
     if (fread(pre + 8, 1, lenbytes, f) != lenbytes) {
-        SL_ERRF(err, "%s: truncated .npy header (no header length)", path);
+        sl_err_set(err, "%s: truncated .npy header (no header length)", path);
         goto out;
     }
     uint64_t hl = major == 1 ? (uint64_t)pre[8] | (uint64_t)pre[9] << 8
                              : (uint64_t)pre[8] | (uint64_t)pre[9] << 8 | (uint64_t)pre[10] << 16 |
                                    (uint64_t)pre[11] << 24;
     if (hl > NPY_HEADER_MAX) {
-        SL_ERRF(err, "%s: .npy header length %llu is implausibly large", path, (unsigned long long)hl);
+        sl_err_set(err, "%s: .npy header length %llu is implausibly large", path, (unsigned long long)hl);
         goto out;
     }
     if (8 + lenbytes + hl > size) {
-        SL_ERRF(err, "%s: truncated .npy header (%llu bytes announced, file has %llu)", path,
+        sl_err_set(err, "%s: truncated .npy header (%llu bytes announced, file has %llu)", path,
                 (unsigned long long)hl, (unsigned long long)size);
         goto out;
     }
     hdr = malloc((size_t)hl + 1);
     if (!hdr) {
-        SL_ERRF(err, "%s: out of memory", path);
+        sl_err_set(err, "%s: out of memory", path);
         goto out;
     }
     if (fread(hdr, 1, (size_t)hl, f) != (size_t)hl) {
-        SL_ERRF(err, "%s: truncated .npy header", path);
+        sl_err_set(err, "%s: truncated .npy header", path);
         goto out;
     }
     hdr[hl] = '\0';
     if (memchr(hdr, '\0', (size_t)hl)) {
-        SL_ERRF(err, "%s: .npy header contains a NUL byte", path);
+        sl_err_set(err, "%s: .npy header contains a NUL byte", path);
         goto out;
     }
     if (parse_npy_header(path, hdr, (size_t)hl, n, dt, err)) goto out;
     uint64_t off = 8 + lenbytes + hl, avail = size - off, sz = sl_dtype_size(*dt);
     if (*n > avail / sz) {
-        SL_ERRF(err, "%s: file is shorter than its header says: %llu elements announced, %llu bytes of "
+        sl_err_set(err, "%s: file is shorter than its header says: %llu elements announced, %llu bytes of "
                 "data present", path, (unsigned long long)*n, (unsigned long long)avail);
         goto out;
     }
     if (avail != *n * sz) {
-        SL_ERRF(err, "%s: trailing garbage: %llu bytes after the %llu elements of data", path,
+        sl_err_set(err, "%s: trailing garbage: %llu bytes after the %llu elements of data", path,
                 (unsigned long long)(avail - *n * sz), (unsigned long long)*n);
         goto out;
     }
@@ -488,20 +468,18 @@ int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err 
 {
     uint64_t size;
     if (!data || !n) {
-        SL_ERRF(err, "sl_raw_read: NULL output argument");
-        return -1;
+        return sl_err_set(err, "sl_raw_read: NULL output argument");
     }
     *data = NULL;
     if (dt != SL_F32 && dt != SL_F64) {
-        SL_ERRF(err, "%s: unknown dtype %d", path ? path : "(null)", (int)dt);
-        return -1;
+        return sl_err_set(err, "%s: unknown dtype %d", path ? path : "(null)", (int)dt);
     }
     FILE *f = open_read(path, &size, err);
     if (!f) return -1;
     const uint64_t sz = sl_dtype_size(dt);
     int rc = -1;
     if (size % sz != 0) {
-        SL_ERRF(err, "%s: raw file size %llu is not a multiple of the %s element size %llu", path,
+        sl_err_set(err, "%s: raw file size %llu is not a multiple of the %s element size %llu", path,
                 (unsigned long long)size, sl_dtype_name(dt), (unsigned long long)sz);
     } else {
         *n = size / sz;
@@ -529,8 +507,7 @@ int sl_array_load(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void
     if ((got == NPY_MAGIC_LEN && !memcmp(magic, NPY_MAGIC, NPY_MAGIC_LEN)) || has_suffix(path, ".npy"))
         return sl_npy_read(path, data, n, dt, err); /* a .npy name without the magic: bad magic */
     if (!have_raw_dtype) {
-        SL_ERRF(err, "%s: not a .npy file and no dtype given for a raw file", path);
-        return -1;
+        return sl_err_set(err, "%s: not a .npy file and no dtype given for a raw file", path);
     }
     if (sl_raw_read(path, raw_dtype, data, n, err)) return -1;
     *dt = raw_dtype;

@@ -83,16 +83,16 @@ static void list_keys(const sl_dataset *ds, char *buf, size_t len)
 static int check_value(const sl_dataset *ds, const sl_param_desc *d, double v, sl_err *err)
 {
     if (!isfinite(v)) {
-        SL_ERRF(err, "dataset '%s': parameter %s=%g is not a finite number", ds->name, d->name, v);
+        sl_err_set(err, "dataset '%s': parameter %s=%g is not a finite number", ds->name, d->name, v);
         return -1;
     }
     if (v < d->min || v > d->max) {
-        SL_ERRF(err, "dataset '%s': parameter %s=%.17g is outside [%.17g, %.17g]", ds->name, d->name,
+        sl_err_set(err, "dataset '%s': parameter %s=%.17g is outside [%.17g, %.17g]", ds->name, d->name,
                 v, d->min, d->max);
         return -1;
     }
     if (d->type != SL_PARAM_REAL && v != floor(v)) {
-        SL_ERRF(err, "dataset '%s': parameter %s=%.17g must be a whole number", ds->name, d->name, v);
+        sl_err_set(err, "dataset '%s': parameter %s=%.17g must be a whole number", ds->name, d->name, v);
         return -1;
     }
     return 0;
@@ -101,12 +101,12 @@ static int check_value(const sl_dataset *ds, const sl_param_desc *d, double v, s
 int sl_params_set(const sl_dataset *ds, sl_params *p, const char *kv, sl_err *err)
 {
     if (!ds || !p || !kv) {
-        SL_ERRF(err, "sl_params_set: NULL argument");
+        sl_err_set(err, "sl_params_set: NULL argument");
         return -1;
     }
     const char *eq = strchr(kv, '=');
     if (!eq) {
-        SL_ERRF(err, "dataset '%s': parameter '%s' is not of the form key=value", ds->name, kv);
+        sl_err_set(err, "dataset '%s': parameter '%s' is not of the form key=value", ds->name, kv);
         return -1;
     }
     size_t klen = (size_t)(eq - kv);
@@ -117,7 +117,7 @@ int sl_params_set(const sl_dataset *ds, sl_params *p, const char *kv, sl_err *er
     if (idx < 0) {
         char keys[384];
         list_keys(ds, keys, sizeof keys);
-        SL_ERRF(err, "dataset '%s': unknown parameter '%.*s' (valid: %s)", ds->name,
+        sl_err_set(err, "dataset '%s': unknown parameter '%.*s' (valid: %s)", ds->name,
                 (int)(klen > 64 ? 64 : klen), kv, keys);
         return -1;
     }
@@ -131,10 +131,10 @@ int sl_params_set(const sl_dataset *ds, sl_params *p, const char *kv, sl_err *er
         v = (*val && !strchr(" \t\n\v\f\r", *val)) ? strtod(val, &end) : 0.0;
         if (!*val || strchr(" \t\n\v\f\r", *val) || end == val || *end != '\0' || errno == ERANGE) {
             if (d->type == SL_PARAM_ENUM)
-                SL_ERRF(err, "dataset '%s': parameter %s='%s' is not one of %s", ds->name, d->name,
+                sl_err_set(err, "dataset '%s': parameter %s='%s' is not one of %s", ds->name, d->name,
                         val, d->choices);
             else
-                SL_ERRF(err, "dataset '%s': parameter %s='%s' is not a number%s", ds->name, d->name,
+                sl_err_set(err, "dataset '%s': parameter %s='%s' is not a number%s", ds->name, d->name,
                         val, errno == ERANGE ? " (out of double range)" : "");
             return -1;
         }
@@ -159,26 +159,26 @@ int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64
                         const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err)
 {
     if (!ds || !ds->fill) {
-        SL_ERRF(err, "sl_dataset_generate: no dataset");
+        sl_err_set(err, "sl_dataset_generate: no dataset");
         return -1;
     }
     if (dt != SL_F32 && dt != SL_F64) {
-        SL_ERRF(err, "dataset '%s': unknown dtype %d", ds->name, (int)dt);
+        sl_err_set(err, "dataset '%s': unknown dtype %d", ds->name, (int)dt);
         return -1;
     }
     if (n > SL_N_MAX) {
-        SL_ERRF(err, "dataset '%s': n=%llu exceeds the largest supported size 2^48", ds->name,
+        sl_err_set(err, "dataset '%s': n=%llu exceeds the largest supported size 2^48", ds->name,
                 (unsigned long long)n);
         return -1;
     }
     if (start > n || count > n - start) {
-        SL_ERRF(err, "dataset '%s': slice [%llu, %llu+%llu) is outside [0, n=%llu)", ds->name,
+        sl_err_set(err, "dataset '%s': slice [%llu, %llu+%llu) is outside [0, n=%llu)", ds->name,
                 (unsigned long long)start, (unsigned long long)start, (unsigned long long)count,
                 (unsigned long long)n);
         return -1;
     }
     if (count > 0 && !out) {
-        SL_ERRF(err, "dataset '%s': NULL output buffer", ds->name);
+        sl_err_set(err, "dataset '%s': NULL output buffer", ds->name);
         return -1;
     }
     sl_params def;

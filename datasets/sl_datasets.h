@@ -60,6 +60,9 @@ double sl_rng_unit(uint64_t seed, uint64_t stream, uint64_t i);   /* uniform in 
  * no header; the dtype is given by the caller and the size must be a multiple of it.
  * Readers allocate *data with malloc (caller frees); every malformed input is an error. */
 int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err);
+/* The .npy 1.0 header of a 1-D little-endian C-order array of n values of dt (a writer that
+ * streams the data after it). Returns 0, or -1 on a write error (errno set). */
+int sl_npy_write_header(FILE *f, uint64_t n, sl_dtype dt);
 int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err *err);
 int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err);
 int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err *err);

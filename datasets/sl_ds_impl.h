@@ -4,6 +4,7 @@
 #ifndef SL_DS_IMPL_H
 #define SL_DS_IMPL_H
 #include "sl_datasets.h"
+#include "sl_rng.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -12,26 +13,14 @@
  * values: they are correctly rounded or exact, so every machine produces the same bits. No
  * other libm function is called (their last bit differs between libm versions). */
 
-/* ---- counter-based RNG: SplitMix64 output function on a per-(seed, stream) key ---------- */
-#define SL_GOLDEN 0x9E3779B97F4A7C15ull
-
-static inline uint64_t sl_mix64(uint64_t z)
-{
-    z ^= z >> 30;
-    z *= 0xBF58476D1CE4E5B9ull;
-    z ^= z >> 27;
-    z *= 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return z;
-}
-
+/* ---- counter-based RNG: sl_rng.h's SplitMix64 on a per-(seed, stream) key ---------------- */
 /* Key of a (seed, stream) pair; value i of the stream is sl_rng_at(key, i). */
 static inline uint64_t sl_rng_key(uint64_t seed, uint64_t stream)
 {
     return sl_mix64(sl_mix64(seed ^ 0x6A09E667F3BCC909ull) + stream * 0xD1B54A32D192ED03ull +
                     0x3C6EF372FE94F82Bull);
 }
-static inline uint64_t sl_rng_at(uint64_t key, uint64_t i) { return sl_mix64(key + (i + 1u) * SL_GOLDEN); }
+static inline uint64_t sl_rng_at(uint64_t key, uint64_t i) { return sl_hash64(key, i); }
 
 /* Bits to values, exact in the named format. */
 static inline double sl_u53(uint64_t u) { return (double)(u >> 11) * 0x1p-53; }      /* [0,1) */
@@ -142,12 +131,6 @@ double sl_det_log(double x);
                 o_[j_] = (float)(EXPR);                                                    \
             }                                                                              \
         }                                                                                  \
-    } while (0)
-
-/* Error helper. */
-#define SL_ERRF(err, ...)                                                                  \
-    do {                                                                                   \
-        if (err) snprintf((err)->msg, SL_ERRLEN, __VA_ARGS__);                             \
     } while (0)
 
 /* Families (defined in gen_*.c, listed in registry.c). */

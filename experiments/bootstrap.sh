@@ -12,6 +12,7 @@ if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; th
   for p in libmpfr-dev libgmp-dev gnuplot-nox cmake make gcc pkg-config; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
   done
+  command -v python3 >/dev/null 2>&1 || need+=(python3)   # the tests' JSON and bit-pattern checks
   # The GPU machine has no MPFR headers and no registry: a prefix in CMAKE_PREFIX_PATH will do.
   if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/mpfr.h" ]; then
     need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libmpfr-dev$' -e '^libgmp-dev$' -e '^gnuplot-nox$' || true))

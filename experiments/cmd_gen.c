@@ -32,24 +32,6 @@ static void gen_usage(FILE *f)
           "  -h, --help       this text\n", f);
 }
 
-/* NumPy .npy version 1.0 header for a 1-D little-endian array of n values of dt. */
-static int write_npy_header(FILE *f, uint64_t n, sl_dtype dt)
-{
-    char dict[160];
-    int len = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }",
-                       dt == SL_F64 ? "<f8" : "<f4", (unsigned long long)n);
-    size_t total = 10 + (size_t)len + 1;          /* magic+version+len, dict, '\n' */
-    size_t pad = (64 - total % 64) % 64;
-    size_t hlen = (size_t)len + pad + 1;
-    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff),
-                             (unsigned char)(hlen >> 8)};
-    if (fwrite(pre, 1, sizeof pre, f) != sizeof pre) return -1;
-    if (fwrite(dict, 1, (size_t)len, f) != (size_t)len) return -1;
-    for (size_t i = 0; i < pad; i++)
-        if (fputc(' ', f) == EOF) return -1;
-    return fputc('\n', f) == EOF ? -1 : 0;
-}
-
 static int host_little_endian(void)
 {
     const uint16_t one = 1;
@@ -192,7 +174,7 @@ int sl_cmd_gen(int argc, char **argv)
         return 1;
     }
     int rc = 0;
-    if (npy && write_npy_header(f, n, dt)) {
+    if (npy && sl_npy_write_header(f, n, dt)) {
         sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
         rc = 1;
     }

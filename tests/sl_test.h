@@ -6,8 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_rng.h"
 
 #define SL_TEST_SKIP 77
+
+/* The tests' random stream: sl_rng.h's SplitMix64, started from sl_test_seed() by the test. */
+static uint64_t sl_test_rng;
+static inline uint64_t sl_test_rand64(void) { return sl_splitmix64(&sl_test_rng); }
 
 static uint64_t sl_test_seed_value;
 static long sl_test_failures;

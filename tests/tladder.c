@@ -26,14 +26,7 @@ static const rung rungs[] = {
 };
 #define NRUNGS (sizeof rungs / sizeof rungs[0])
 
-static uint64_t rng_state;
-static uint64_t rnd64(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd64(void) { return sl_test_rand64(); }
 static double rnd_unit(void) { return (double)(rnd64() >> 11) * 0x1p-53; } /* [0, 1) */
 
 /* kind 0: uniform [-1, 1); kind 1: cancellation-heavy (+-magnitudes over 2^-20..2^20 in
@@ -92,7 +85,7 @@ static double bound_ratio(double r, mpfr_t s, mpfr_t sa, double k, sl_dtype dt)
 
 int main(void)
 {
-    rng_state = sl_test_seed();
+    sl_test_rng = sl_test_seed();
     const uint64_t sizes[] = {0, 1, 31, 1000, ((uint64_t)1 << 20) + 3};
     const uint32_t mods[] = {0, 4, 8};
     void *x = malloc((((size_t)1 << 20) + 3) * sizeof(double));

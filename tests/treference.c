@@ -18,14 +18,7 @@
 #endif
 
 /* ---- randomness ------------------------------------------------------------------------- */
-static uint64_t rng_state;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return sl_test_rand64(); }
 static uint64_t rnd_below(uint64_t k) { return k ? rnd() % k : 0; }
 
 static double bits_d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
@@ -642,7 +635,7 @@ int main(int argc, char **argv)
 {
     int scale = argc > 1 ? atoi(argv[1]) : 1; /* `treference 10`: ten times more random cases */
     if (scale < 1) scale = 1;
-    rng_state = sl_test_seed();
+    sl_test_rng = sl_test_seed();
     tref_oracle o;
     tref_oracle_init(&o);
     sl_exact *acc = sl_exact_new(), *acc2 = sl_exact_new();

@@ -12,14 +12,7 @@
 #include "superacc.h"
 
 /* ---- randomness (splitmix64) ------------------------------------------------------------ */
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return sl_test_rand64(); }
 static uint64_t rnd_below(uint64_t m) { return m ? rnd() % m : 0; }
 
 /* ---- values of a format, carried as doubles ----------------------------------------------- */
@@ -418,7 +411,7 @@ static void check_long(void)
 
 int main(void)
 {
-    rng_state = sl_test_seed();
+    sl_test_rng = sl_test_seed();
     enum { CAP = 3000 };
     double *x = malloc(CAP * sizeof *x);
     check_fixed();

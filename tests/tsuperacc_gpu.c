@@ -9,14 +9,7 @@
 #include "sl_test.h"
 #include "superacc.h"
 
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return sl_test_rand64(); }
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 
 /* a random value of format dt with biased exponent in [elo, ehi] */
@@ -88,7 +81,7 @@ int main(void)
         printf("tsuperacc_gpu: skipped: %s\n", err.msg);
         return SL_TEST_SKIP;
     }
-    rng_state = sl_test_seed();
+    sl_test_rng = sl_test_seed();
     const sl_variant *v = sl_variant_find("superacc");
     CHECK(v != NULL, "the registry has no superacc row");
     if (!v) return sl_test_done("tsuperacc_gpu");
