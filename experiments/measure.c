@@ -194,7 +194,7 @@ double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
     /* Higham's bounds assume no overflow: once sum|x| passes the accumulator's largest
      * finite value an intermediate may overflow, and no finite bound holds */
     if (ref->finite && !(ref->abssum <= (acc == SL_F64 ? DBL_MAX : FLT_MAX))) return INFINITY;
-    double k = v->depth ? v->depth(n, dt, cfg) : (double)n;
+    double k = sl_variant_depth(v, n, dt, cfg);
     double b = sl_reference_bound(ref, kind, k, acc, dt);
     if (v->ftz_atomics && dt == SL_F32) b += 2.0 * k * (double)FLT_MIN;
     return b;

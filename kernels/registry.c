@@ -142,6 +142,11 @@ void sl_variant_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtyp
     if (v->resolve) v->resolve(cfg, n, dt);
 }
 
+double sl_variant_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    return v->depth ? v->depth(n, dt, cfg) : (double)n;
+}
+
 int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err)
 {

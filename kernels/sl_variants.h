@@ -79,6 +79,8 @@ int sl_variant_parse_list(const char *list, const sl_variant **out, size_t max, 
                           sl_err *err);
 /* Resolves cfg for v (fills defaults, sm_count 0 -> SL_DEFAULT_SM_COUNT, then v->resolve). */
 void sl_variant_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt);
+/* Longest chain of roundings for the bound (k of gamma_k): v->depth, or n when it has none. */
+double sl_variant_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg);
 /* Runs the twin after checking dtype and max_n (a clear error otherwise). */
 int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err);

@@ -45,7 +45,7 @@ static void check_twin(const sl_variant *v, const void *x, uint64_t n, sl_dtype 
         overflow_skips++;
         return;
     }
-    const double k = v->depth ? v->depth(n, dt, &cfg) : (double)n;
+    const double k = sl_variant_depth(v, n, dt, &cfg);
     double b = sl_variant_bound(v, ref, n, dt, &cfg);
     const sl_errors e = sl_reference_errors(ref, r, dt);
     bound_checks++;
