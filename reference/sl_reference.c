@@ -16,11 +16,6 @@
 #define SL_REF_DIFF_PREC 2304
 #define SL_REF_BOUND_PREC 256
 
-static void set_err(sl_err *err, const char *msg)
-{
-    if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
-}
-
 double sl_unit_roundoff(sl_dtype dt)
 {
     if (dt == SL_F64) return 0x1p-53;
@@ -63,22 +58,18 @@ void sl_reference_clear(sl_reference *ref)
 int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, sl_err *err)
 {
     if (!ref) {
-        set_err(err, "sl_reference_compute: ref is NULL");
-        return -1;
+        return sl_err_set(err, "sl_reference_compute: ref is NULL");
     }
     reference_init(ref, dt, n);
     if (dt != SL_F32 && dt != SL_F64) {
-        set_err(err, "sl_reference_compute: unknown dtype");
-        return -1;
+        return sl_err_set(err, "sl_reference_compute: unknown dtype");
     }
     if (!x && n) {
-        set_err(err, "sl_reference_compute: x is NULL with n > 0");
-        return -1;
+        return sl_err_set(err, "sl_reference_compute: x is NULL with n > 0");
     }
     sl_exact *acc = sl_exact_new();
     if (!acc) {
-        set_err(err, "sl_reference_compute: out of memory for the superaccumulator");
-        return -1;
+        return sl_err_set(err, "sl_reference_compute: out of memory for the superaccumulator");
     }
     if (n) sl_exact_add(acc, x, n, dt);
 
