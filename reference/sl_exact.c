@@ -12,6 +12,7 @@
  * latency. Folding the bins into the fixed-point limbs costs O(bins) per rounding. */
 #include <math.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sl_exact_impl.h"
@@ -255,6 +256,70 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         p += k * sz;
         n -= k;
     }
+}
+
+/* ---- merging: the state is a commutative, associative, exact monoid ---------------------- */
+
+void sl_exact_merge(sl_exact *dst, const sl_exact *src)
+{
+    /* src's bins and flushed limbs go straight into dst's limbs (exact integer adds; each
+     * limb gains < 2^33 per source limb and < 2^32 per bin piece, far from int64's range). */
+    fold_bins(src, dst->chunk, dst->achunk);
+    for (int i = 0; i < SL_EXACT_NCHUNK; i++) {
+        dst->chunk[i] += src->chunk[i];
+        dst->achunk[i] += src->achunk[i];
+    }
+    normalise(dst->chunk);
+    normalise(dst->achunk);
+    dst->n += src->n;
+    dst->nan += src->nan;
+    dst->pinf += src->pinf;
+    dst->ninf += src->ninf;
+    dst->notnegzero |= src->notnegzero;
+}
+
+typedef struct {
+    sl_exact *acc;
+    const unsigned char *x;
+    uint64_t n;
+    sl_dtype dt;
+} add_job;
+
+static void *add_job_run(void *arg)
+{
+    add_job *j = arg;
+    sl_exact_add(j->acc, j->x, j->n, j->dt);
+    return NULL;
+}
+
+int sl_exact_add_threads(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt, unsigned threads)
+{
+    if (threads > SL_EXACT_MAX_THREADS) threads = SL_EXACT_MAX_THREADS;
+    if (threads > n / SL_EXACT_MIN_PER_THREAD) threads = (unsigned)(n / SL_EXACT_MIN_PER_THREAD);
+    if (threads <= 1) {
+        sl_exact_add(acc, x, n, dt);
+        return 0;
+    }
+    add_job job[SL_EXACT_MAX_THREADS];
+    pthread_t tid[SL_EXACT_MAX_THREADS];
+    int started[SL_EXACT_MAX_THREADS] = {0};
+    const size_t sz = sl_dtype_size(dt);
+    int rc = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        uint64_t lo = n / threads * t + (t < n % threads ? t : n % threads);
+        uint64_t len = n / threads + (t < n % threads);
+        job[t] = (add_job){sl_exact_new(), (const unsigned char *)x + lo * sz, len, dt};
+        if (!job[t].acc) rc = -1;
+    }
+    for (unsigned t = 0; t < threads && !rc; t++)
+        started[t] = pthread_create(&tid[t], NULL, add_job_run, &job[t]) == 0;
+    for (unsigned t = 0; t < threads; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else if (!rc && job[t].acc) add_job_run(&job[t]);   /* no thread: this one does it */
+    }
+    for (unsigned t = 0; t < threads && !rc; t++) sl_exact_merge(acc, job[t].acc);
+    for (unsigned t = 0; t < threads; t++) sl_exact_free(job[t].acc);
+    return rc;
 }
 
 /* ---- finished value ---------------------------------------------------------------------- */

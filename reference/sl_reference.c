@@ -57,6 +57,12 @@ void sl_reference_clear(sl_reference *ref)
 
 int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, sl_err *err)
 {
+    return sl_reference_compute_threads(ref, x, n, dt, 1, err);
+}
+
+int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt,
+                                 unsigned threads, sl_err *err)
+{
     if (!ref) {
         return sl_err_set(err, "sl_reference_compute: ref is NULL");
     }
@@ -71,7 +77,10 @@ int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype 
     if (!acc) {
         return sl_err_set(err, "sl_reference_compute: out of memory for the superaccumulator");
     }
-    if (n) sl_exact_add(acc, x, n, dt);
+    if (n && sl_exact_add_threads(acc, x, n, dt, threads)) {
+        sl_exact_free(acc);
+        return sl_err_set(err, "sl_reference_compute: out of memory for %u superaccumulators", threads);
+    }
 
     int special = sl_exact_get(acc, ref->sum) != 0;
     if (special) {

@@ -28,6 +28,17 @@ void sl_exact_free(sl_exact *acc);
 void sl_exact_reset(sl_exact *acc);
 /* Adds n values; a long array may be added in any number of pieces, in any order. */
 void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt);
+/* Adds src's state into dst (src unchanged): afterwards dst holds the sum of both inputs, in
+ * any order of merges and adds, bit for bit (the state is exact; merging is commutative and
+ * associative). This is how pieces summed apart (threads, blocks, ranks) become one sum. */
+void sl_exact_merge(sl_exact *dst, const sl_exact *src);
+/* sl_exact_add over up to `threads` threads (contiguous pieces, one accumulator each, merged
+ * into acc): the same state as sl_exact_add for every thread count. Pieces are at least
+ * SL_EXACT_MIN_PER_THREAD values; at most SL_EXACT_MAX_THREADS threads. Returns 0, or -1
+ * (acc unchanged) when a piece's accumulator cannot be allocated. */
+#define SL_EXACT_MAX_THREADS 256u
+#define SL_EXACT_MIN_PER_THREAD ((uint64_t)1 << 16)
+int sl_exact_add_threads(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt, unsigned threads);
 /* Correctly rounded (nearest, ties to even) sum in format `to`, IEEE special-value rules:
  * any NaN -> NaN; +Inf and -Inf -> NaN; overflow -> +-Inf; exact zero -> +0 unless every
  * input was -0 (then -0); n = 0 -> +0. A float32 result is returned as the double holding it. */
@@ -55,6 +66,10 @@ typedef struct {
  * sl_reference_clear (on failure its values are NaN). Fails (non-zero, err filled when
  * err != NULL) for x == NULL with n > 0, a bad dtype, or allocation failure. */
 int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, sl_err *err);
+/* The same over up to `threads` threads (sl_exact_add_threads): identical results for every
+ * thread count. */
+int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt,
+                                 unsigned threads, sl_err *err);
 void sl_reference_clear(sl_reference *ref);
 
 /* The unit in the last place used by every metric, for a value r of format dt (r is a float

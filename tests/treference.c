@@ -238,6 +238,103 @@ static void test_random(tref_oracle *o, sl_exact *acc, sl_exact *acc2, int count
     }
 }
 
+/* ---- 1b. merged states and threads: the same state whatever the split -------------------- */
+static int same_mpfr(mpfr_srcptr a, mpfr_srcptr b) /* equal, or both NaN */
+{
+    return (mpfr_nan_p(a) && mpfr_nan_p(b)) || (mpfr_equal_p(a, b) && mpfr_signbit(a) == mpfr_signbit(b));
+}
+
+/* Same exact value, same sum |x|, same roundings and special values. */
+static int same_state(const sl_exact *a, const sl_exact *b)
+{
+    mpfr_t va, vb;
+    mpfr_init2(va, 64);
+    mpfr_init2(vb, 64);
+    int ra = sl_exact_get(a, va), rb = sl_exact_get(b, vb);
+    int same = ra == rb && same_mpfr(va, vb);
+    mpfr_clear(va);
+    mpfr_clear(vb);
+    sl_exact_fixed fa, fb;
+    sl_exact_fixed_get(a, 1, &fa);
+    sl_exact_fixed_get(b, 1, &fb);
+    return same && fa.top == fb.top && !memcmp(fa.mag, fb.mag, sizeof fa.mag) &&
+           tref_same(sl_exact_round(a, SL_F32), sl_exact_round(b, SL_F32)) &&
+           tref_same(sl_exact_round(a, SL_F64), sl_exact_round(b, SL_F64));
+}
+
+static void test_merge(sl_exact *whole, int count)
+{
+    enum { PIECES = 6 };
+    sl_exact *part[PIECES];
+    for (int p = 0; p < PIECES; p++)
+        if (!(part[p] = sl_exact_new())) tref_fatal("sl_exact_new");
+    double *buf = malloc(100000 * 8);
+    if (!buf) tref_fatal("malloc");
+    long merged = 0;
+    for (int it = 0; it < count; it++) {
+        sl_dtype dt = it & 1 ? SL_F64 : SL_F32;
+        uint64_t n = rnd_n();
+        const char *pat = gen(buf, dt, n);
+        sl_exact_reset(whole);
+        sl_exact_add(whole, buf, n, dt);
+        /* pieces of random lengths into random accumulators (random flush intervals, so bins
+         * and limbs both carry state), merged in a random order into the first */
+        for (int p = 0; p < PIECES; p++) {
+            sl_exact_reset(part[p]);
+            sl_exact_set_flush_interval(part[p], 1 + rnd_below(200));
+        }
+        for (uint64_t i = 0; i < n;) {
+            uint64_t k = 1 + rnd_below(n - i);
+            sl_exact_add(part[rnd_below(PIECES)], (const char *)buf + i * sl_dtype_size(dt), k, dt);
+            i += k;
+        }
+        int order[PIECES];
+        for (int p = 0; p < PIECES; p++) order[p] = p;
+        for (int p = PIECES - 1; p > 0; p--) {
+            int q = (int)rnd_below((uint64_t)p + 1), t = order[p];
+            order[p] = order[q];
+            order[q] = t;
+        }
+        for (int p = 1; p < PIECES; p++) sl_exact_merge(part[order[0]], part[order[p]]);
+        CHECK(same_state(part[order[0]], whole), "merge #%d %s %s n=%" PRIu64 ": merged state differs",
+              it, sl_dtype_name(dt), pat, n);
+        merged++;
+    }
+    /* threads: every count gives the state of one thread, on arrays long enough to split */
+    const uint64_t nbig = 9 * SL_EXACT_MIN_PER_THREAD + 12345;
+    for (int dti = 0; dti < 2; dti++) {
+        sl_dtype dt = dti ? SL_F64 : SL_F32;
+        void *big = malloc(nbig * 8);
+        if (!big) tref_fatal("malloc");
+        for (uint64_t i = 0; i < nbig; i += 50000) {
+            uint64_t k = nbig - i < 50000 ? nbig - i : 50000;
+            gen(buf, dt, k);
+            memcpy((char *)big + i * sl_dtype_size(dt), buf, k * sl_dtype_size(dt));
+        }
+        sl_exact_reset(whole);
+        sl_exact_add(whole, big, nbig, dt);
+        for (unsigned th = 1; th <= 12; th++) {
+            sl_exact_reset(part[0]);
+            CHECK(sl_exact_add_threads(part[0], big, nbig, dt, th) == 0, "add_threads(%u) failed", th);
+            CHECK(same_state(part[0], whole), "%s: %u threads give another state", sl_dtype_name(dt), th);
+        }
+        sl_reference r1, r8;
+        CHECK(sl_reference_compute_threads(&r1, big, nbig, dt, 1, NULL) == 0 &&
+                  sl_reference_compute_threads(&r8, big, nbig, dt, 8, NULL) == 0,
+              "sl_reference_compute_threads failed");
+        CHECK(same_mpfr(r1.sum, r8.sum) && same_mpfr(r1.sumabs, r8.sumabs) &&
+                  tref_same(r1.rounded, r8.rounded) && tref_same(r1.cond, r8.cond),
+              "%s: the reference on 8 threads differs from 1 thread", sl_dtype_name(dt));
+        sl_reference_clear(&r1);
+        sl_reference_clear(&r8);
+        free(big);
+    }
+    printf("merge: %ld arrays in up to %d merged pieces, thread counts 1..12: same state\n", merged,
+           PIECES);
+    for (int p = 0; p < PIECES; p++) sl_exact_free(part[p]);
+    free(buf);
+}
+
 /* ---- 2. IEEE hardware as oracle: n = 1 (conversion) and n = 2 (one addition) --------------- */
 static double eval(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt, sl_dtype to)
 {
@@ -645,6 +742,7 @@ int main(int argc, char **argv)
     test_metrics();
     test_ieee(acc, 20000 * scale);
     test_random(&o, acc, acc2, 4000 * scale);
+    test_merge(acc, 1000 * scale);
     test_bound_holds(20 * scale);
     test_long(acc);
     printf("treference: %ld arrays compared with mpfr_sum bit for bit (f32 and f64 roundings, exact value), %.1f s\n",
