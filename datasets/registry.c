@@ -2,6 +2,7 @@
  * checked entry point sl_dataset_generate; also the public counter-based RNG and sl_det_log. */
 #include "sl_ds_impl.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 /* The one list of families: adding one is a new sl_dataset in a gen_*.c file and a row here. */
@@ -190,6 +191,53 @@ int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64
         if (check_value(ds, &ds->params[k], p->v[k], err)) return -1;
     if (count == 0) return 0;
     return ds->fill(ds, dt, seed, n, p, start, count, out, err);
+}
+
+typedef struct {
+    const sl_dataset *ds;
+    sl_dtype dt;
+    uint64_t seed, n, start, count;
+    const sl_params *p;
+    void *out;
+    sl_err err;
+    int rc;
+} gen_job;
+
+static void *gen_job_run(void *arg)
+{
+    gen_job *j = arg;
+    j->rc = sl_dataset_generate(j->ds, j->dt, j->seed, j->n, j->p, j->start, j->count, j->out, &j->err);
+    return NULL;
+}
+
+int sl_dataset_generate_threads(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
+                                const sl_params *p, uint64_t start, uint64_t count, void *out,
+                                unsigned threads, sl_err *err)
+{
+    if (threads > SL_GEN_MAX_THREADS) threads = SL_GEN_MAX_THREADS;
+    if (threads > count / SL_GEN_MIN_PER_THREAD) threads = (unsigned)(count / SL_GEN_MIN_PER_THREAD);
+    if (threads <= 1 || (dt != SL_F32 && dt != SL_F64))
+        return sl_dataset_generate(ds, dt, seed, n, p, start, count, out, err);
+    gen_job job[SL_GEN_MAX_THREADS];
+    pthread_t tid[SL_GEN_MAX_THREADS];
+    int started[SL_GEN_MAX_THREADS];
+    const size_t sz = sl_dtype_size(dt);
+    for (unsigned t = 0; t < threads; t++) {
+        uint64_t lo = count / threads * t + (t < count % threads ? t : count % threads);
+        job[t] = (gen_job){ds, dt, seed, n, start + lo, count / threads + (t < count % threads),
+                           p, (char *)out + lo * sz, {{0}}, 0};
+        started[t] = pthread_create(&tid[t], NULL, gen_job_run, &job[t]) == 0;
+        if (!started[t]) gen_job_run(&job[t]);   /* no thread: this one does it */
+    }
+    int rc = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        if (job[t].rc && !rc) {
+            rc = -1;
+            if (err) *err = job[t].err;           /* the first piece's message */
+        }
+    }
+    return rc;
 }
 
 uint64_t sl_rng_u64(uint64_t seed, uint64_t stream, uint64_t i) { return sl_rng_at(sl_rng_key(seed, stream), i); }

@@ -49,6 +49,15 @@ double sl_params_get(const sl_dataset *ds, const sl_params *p, const char *key);
 int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                         const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err);
 
+/* sl_dataset_generate over up to `threads` threads (contiguous pieces of at least
+ * SL_GEN_MIN_PER_THREAD values): the same values for every thread count, since value i is a
+ * pure function of its arguments. On failure, err holds the first failing piece's message. */
+#define SL_GEN_MAX_THREADS 256u
+#define SL_GEN_MIN_PER_THREAD ((uint64_t)1 << 16)
+int sl_dataset_generate_threads(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
+                                const sl_params *p, uint64_t start, uint64_t count, void *out,
+                                unsigned threads, sl_err *err);
+
 /* Name of value v of an SL_PARAM_ENUM param, written into buf (NULL if not an enum/out of range). */
 const char *sl_param_choice(const sl_param_desc *d, double v, char *buf, size_t len);
 

@@ -252,6 +252,39 @@ static void test_rng(void)
 }
 
 /* Purity: same seed same bits, another seed other bits, slices equal the whole; all finite. */
+/* Threads: every family, both dtypes, thread counts 1..9 give the single call's bytes. */
+static void test_threads(void)
+{
+    const uint64_t seed = sl_test_seed(), n = 5 * SL_GEN_MIN_PER_THREAD + 333;
+    for (size_t f = 0; f < sl_dataset_count(); f++) {
+        const sl_dataset *ds = sl_dataset_at(f);
+        for (int t = 0; t < 2; t++) {
+            sl_dtype dt = DTS[t];
+            size_t sz = sl_dtype_size(dt);
+            void *a = gen(ds, dt, seed, n, NULL, 0, n), *b = malloc(n * sz);
+            if (!a || !b) {
+                free(a);
+                free(b);
+                continue;
+            }
+            for (unsigned th = 2; th <= 9; th++) {
+                sl_err err = {{0}};
+                memset(b, 0xA5, n * sz);
+                int rc = sl_dataset_generate_threads(ds, dt, seed, n, NULL, 0, n, b, th, &err);
+                CHECK(rc == 0 && !memcmp(a, b, n * sz), "%s %s: %u threads differ (rc %d: %s)", ds->name,
+                      sl_dtype_name(dt), th, rc, err.msg);
+            }
+            free(a);
+            free(b);
+        }
+    }
+    sl_err err = {{0}};
+    float one;
+    CHECK(sl_dataset_generate_threads(sl_dataset_find("uniform"), SL_F32, 0, 10, NULL, 5, 10, &one, 4, &err) != 0 &&
+              strstr(err.msg, "outside"),
+          "a bad slice through the threaded path: one clear error (got '%s')", err.msg);
+}
+
 static void test_purity(void)
 {
     const uint64_t seed = sl_test_seed(), n = 4099;
@@ -650,6 +683,7 @@ int main(void)
     test_params();
     test_rng();
     test_purity();
+    test_threads();
     test_extremes_finite();
     test_cond();
     test_log_uniform();
