@@ -529,6 +529,51 @@ static void check_bound(double got, double want_up, const char *what)
     CHECK(got >= want_up && got <= want_up * (1 + 0x1p-50), "%s: bound %a, formula %a", what, got, want_up);
 }
 
+/* rel_err against an independent oracle: MPFR in binary64's own exponent range, the quotient
+ * rounded once by mpfr_div and mpfr_subnormalize (the documented way to emulate IEEE
+ * subnormals). Inputs {big, tiny} judged at big: |e|/|S| lands anywhere down to 2^-1074. */
+static void test_rel_err_oracle(int count)
+{
+    long subnormal = 0;
+    for (int it = 0; it < count; it++) {
+        /* every other case: tiny / big in [2^-1075, 2^-1021], the subnormal quotients */
+        int eb = it % 2 ? 1 + (int)rnd_below(2046) : 1050 + (int)rnd_below(50);
+        int et = it % 2 ? (int)rnd_below(300) : eb - 1023 - (int)rnd_below(54);
+        if (et < 0) et = 0;
+        double big = rnd_value(SL_F64, eb, eb, 0), tiny = rnd_value(SL_F64, et, et, 0);
+        double res = it % 3 ? big : rnd_value(SL_F64, 1, 2046, 0);
+        sl_reference r;
+        REF(&r, SL_F64, big, tiny);
+        if (!r.finite) {
+            sl_reference_clear(&r);
+            continue;
+        }
+        sl_errors e = sl_reference_errors(&r, res, SL_F64);
+        mpfr_t d, q;
+        mpfr_init2(d, 4096);
+        mpfr_init2(q, 53);
+        mpfr_set_d(d, res, MPFR_RNDN);
+        mpfr_sub(d, d, r.sum, MPFR_RNDN); /* exact at 4096 bits */
+        mpfr_abs(d, d, MPFR_RNDN);
+        mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+        mpfr_set_emin(-1073);
+        mpfr_set_emax(1024);
+        int t = mpfr_div(q, d, r.sum, MPFR_RNDN);
+        t = mpfr_subnormalize(q, t, MPFR_RNDN);
+        double want = fabs(mpfr_get_d(q, MPFR_RNDN));
+        mpfr_set_emin(emin);
+        mpfr_set_emax(emax);
+        subnormal += want != 0 && want < 0x1p-1022;
+        CHECK(tref_same(e.rel_err, want), "rel_err of %a for {%a, %a}: %a, oracle %a", res, big, tiny,
+              e.rel_err, want);
+        mpfr_clear(d);
+        mpfr_clear(q);
+        sl_reference_clear(&r);
+    }
+    CHECK(subnormal > count / 10, "the oracle test reached the subnormal range only %ld times", subnormal);
+    printf("rel_err: %d quotients against MPFR's subnormalize oracle (%ld subnormal)\n", count, subnormal);
+}
+
 static void test_metrics(void)
 {
     const double I = INFINITY, FM = FLT_MAX, DM = DBL_MAX;
@@ -550,6 +595,18 @@ static void test_metrics(void)
     check_err(&r, NAN, SL_F32, I, I, I, "NaN for finite S");
     check_err(&r, I, SL_F32, I, I, I, "Inf for finite S");
     check_bound(sl_reference_bound(&r, SL_REF_BOUND_CORRECTLY_ROUNDED, 0, SL_F32, SL_F32), 0x1p-24, "CR {1}");
+    sl_reference_clear(&r);
+
+    /* bug20261201: rel_err in the subnormal range was rounded twice (53 bits, then to the
+     * subnormal grid): {2, 3*2^-1074} judged at 2: |e|/|S| = 1.5 (1 - 2^-1075...) * 2^-1074
+     * rounds once to 2^-1074, not to the tie's even 2^-1073. */
+    REF(&r, SL_F64, 2.0, 0x3p-1074);
+    check_err(&r, 2.0, SL_F64, 0x3p-1074, 0x1p-1074, 0x3p-1023, "rel_err rounded once in the subnormal range");
+    check_err(&r, 2.0 + 0x1p-51, SL_F64, 0x1p-51 - 0x3p-1074, (0x1p-51 - 0x3p-1074) / 2, 1.0,
+              "rel_err of a normal quotient");
+    sl_reference_clear(&r);
+    REF(&r, SL_F64, -2.0, -0x3p-1074);
+    check_err(&r, -2.0, SL_F64, 0x3p-1074, 0x1p-1074, 0x3p-1023, "rel_err rounded once, negative S");
     sl_reference_clear(&r);
 
     REF(&r, SL_F32, 1.0, 0x1p-30);
@@ -740,6 +797,7 @@ int main(int argc, char **argv)
     double t0 = now();
     test_edges(&o, acc);
     test_metrics();
+    test_rel_err_oracle(20000);
     test_ieee(acc, 20000 * scale);
     test_random(&o, acc, acc2, 4000 * scale);
     test_merge(acc, 1000 * scale);
