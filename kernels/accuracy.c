@@ -1,6 +1,8 @@
-/* accuracy.c: resolve(), depth() and CPU twins of the accuracy variants (serial, pairwise,
- * atomic-block, kahan, fp64-acc, multipass). Each twin repeats its kernel's adds (accuracy.cu)
- * in the same order for the same resolved sl_launch, so a GPU result equals its twin's bits.
+/* accuracy.c: descriptors, resolve(), depth() and CPU twins of the accuracy variants (serial,
+ * pairwise, atomic-block, kahan, fp64-acc, multipass). Each twin repeats its kernel's adds
+ * (accuracy.cu) in the same order for the same resolved sl_launch, so a GPU result equals its
+ * twin's bits. Determinism: serial, pairwise, multipass config-independent; kahan, fp64-acc
+ * run-to-run; atomic-block nondeterministic (the twin samples a commit order).
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, FLT_EVAL_METHOD 0
  * (x86-64 SSE2), -ffp-contract=off, no fast-math. Binary32 steps are done in float variables
@@ -22,75 +24,27 @@ static uint32_t block32(uint32_t req, uint32_t dflt)
     return b > 1024u ? 1024u : b;
 }
 
-/* Compensated pair (s, e) add in format dt (mirror of PairOp::add). */
-static void pair_add(double *s, double *e, double s2, double e2, sl_dtype dt)
-{
-    if (dt == SL_F32) {
-        float a = (float)*s, b = (float)s2;
-        float S = a + b;
-        float bp = S - a;
-        float err = (a - (S - bp)) + (b - bp);
-        float ee = (float)*e + (float)e2;
-        *s = S;
-        *e = err + ee;
-    } else {
-        double a = *s, b = s2;
-        double S = a + b;
-        double bp = S - a;
-        double err = (a - (S - bp)) + (b - bp);
-        double ee = *e + e2;
-        *s = S;
-        *e = err + ee;
-    }
-}
-
-/* Mirror of op_warp<PairOp>: v arrays of 32 lanes. */
-static void pair_warp(double s[32], double e[32], sl_dtype dt)
-{
-    for (int off = 16; off > 0; off >>= 1)
-        for (int i = 0; i < off; i++) pair_add(&s[i], &e[i], s[i + off], e[i + off], dt);
-}
-/* Mirror of op_block<PairOp>: threads' pairs -> 32 warp slots (missing: (+0,+0)) -> warp. */
-static void pair_block(const double *s, const double *e, uint32_t block, sl_dtype dt, double *rs,
-                       double *re)
-{
-    double ss[32], se[32], ls[32], le[32];
-    for (int w = 0; w < 32; w++) ss[w] = se[w] = 0.0;
-    for (uint32_t w = 0; w < block / 32u; w++) {
-        for (int l = 0; l < 32; l++) {
-            ls[l] = s[w * 32u + (uint32_t)l];
-            le[l] = e[w * 32u + (uint32_t)l];
-        }
-        pair_warp(ls, le, dt);
-        ss[w] = ls[0];
-        se[w] = le[0];
-    }
-    pair_warp(ss, se, dt);
-    *rs = ss[0];
-    *re = se[0];
-}
-
 /* ================================ serial ===================================================
  * Order: s = -0; s = s + x[i], i = 0..n-1 (so s = x[0] after the first add, exactly);
  * n = 0 gives +0. One block of SL_SERIAL_BLOCK threads, thread 0 adds, the rest stage data. */
-void sl_serial_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+static void serial_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)n; (void)dt;
+    (void)v; (void)n; (void)dt;
     cfg->block = SL_SERIAL_BLOCK;
     cfg->grid = 1;
     cfg->items = SL_SERIAL_CHUNK;
 }
 
-double sl_serial_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double serial_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
-    (void)dt; (void)cfg;
+    (void)v; (void)dt; (void)cfg;
     return n ? (double)(n - 1) : 0.0;
 }
 
-int sl_serial_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
-                  sl_err *err)
+static int serial_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, double *result, sl_err *err)
 {
-    (void)cfg; (void)err;
+    (void)v; (void)cfg; (void)err;
     if (dt == SL_F32) {
         const float *xf = (const float *)x;
         float s = -0.0f;
@@ -111,17 +65,17 @@ int sl_serial_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, 
  * (no blocking). Computed iteratively with a binary-counter stack of <= 64 partial sums:
  * equal-size neighbours merge left + right; the remaining stack (sizes = binary digits of n,
  * largest first) is folded right to left: P_a + (P_b + (... + P_z)). Depth ceil(log2 n). */
-void sl_pairwise_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+static void pairwise_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)n; (void)dt;
+    (void)v; (void)n; (void)dt;
     cfg->block = 1;
     cfg->grid = 1;
     cfg->items = 1;
 }
 
-double sl_pairwise_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double pairwise_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
-    (void)dt; (void)cfg;
+    (void)v; (void)dt; (void)cfg;
     return (double)sl_tw_ceil_log2(n);
 }
 
@@ -140,10 +94,10 @@ double sl_pairwise_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
         *result = (double)r;                                                                \
     } while (0)
 
-int sl_pairwise_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
-                    sl_err *err)
+static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg, double *result, sl_err *err)
 {
-    (void)cfg; (void)err;
+    (void)v; (void)cfg; (void)err;
     if (dt == SL_F32) {
         const float *xf = (const float *)x;
         SL_PAIRWISE_BODY(float, xf);
@@ -162,15 +116,15 @@ int sl_pairwise_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg
  *   j = g, g+T, ...: lane k takes x[head + j*W + k]     (nv = (n-head)/W full vectors)
  *   g < tail: lane 0 takes x[head + nv*W + g]
  *   thread value: W=4: (l0+l1)+(l2+l3); W=2: l0+l1   (+ is the variant's combine)
- * then the block tree (sl_block_sum shape), then the variant's device step. */
-typedef enum { GS_PLAIN = 0, GS_WIDE, GS_KAHAN } gs_kind;
-
-static void sl_gs_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+ * then the block tree (sl_block_sum shape), then the variant's device step. The variant is
+ * v->impl: SL_ACC_ATOMIC_BLOCK, SL_ACC_KAHAN or SL_ACC_FP64_ACC. */
+static void gs_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
+    (void)v;
     cfg->block = block32(cfg->block, SL_ACC_BLOCK);
     if (cfg->items == 0) cfg->items = SL_ACC_ITEMS;
     if (cfg->grid == 0) {
-        uint64_t nv = n / sl_acc_vw(dt);
+        uint64_t nv = n / sl_vec_width(dt);
         uint64_t g = ceil_div(nv ? nv : 1, (uint64_t)cfg->block * cfg->items);
         uint32_t per_sm = SL_ACC_THREADS_PER_SM / cfg->block;
         uint64_t maxg = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
@@ -183,27 +137,29 @@ static void sl_gs_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
 static double gs_depth_threads(uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     uint64_t T = (uint64_t)cfg->grid * cfg->block;
-    uint64_t nv = n / sl_acc_vw(dt);
+    uint64_t nv = n / sl_vec_width(dt);
     return (double)ceil_div(nv, T ? T : 1) + 2.0 + (dt == SL_F64 ? 1.0 : 2.0) +
            sl_tw_depth_block_sum(cfg->block);
 }
 
-/* Per-thread values after the lane combine: vs[t] (plain/wide) or the pair (vs[t], ve[t]). */
-static int gs_thread_values(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                            gs_kind kind, double *vs, double *ve, const char *vname, sl_err *err)
+/* Per-thread values after the lane combine: vs[t] (plain/wide) or the pair vp[t] (kahan). */
+static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                            const sl_launch *cfg, double *vs, sl_tw_pair *vp, sl_err *err)
 {
-    const uint32_t W = sl_acc_vw(dt);
+    const sl_acc_kind kind = (sl_acc_kind)v->impl;
+    const uint32_t W = sl_vec_width(dt);
     const uint64_t T = (uint64_t)cfg->grid * cfg->block;
-    const uint64_t head = sl_acc_head(n, dt, cfg->addr_mod);
+    const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
     const uint64_t nv = (n - head) / W;
     const uint64_t ts = head + nv * W;
-    const sl_dtype acc = kind == GS_WIDE ? SL_F64 : dt;
+    const sl_dtype acc = kind == SL_ACC_FP64_ACC ? SL_F64 : dt;
     double *a = malloc(T * W * sizeof *a);
-    double *c = kind == GS_KAHAN ? calloc(T * W, sizeof *c) : NULL;
-    if (!a || (kind == GS_KAHAN && !c)) {
+    double *c = kind == SL_ACC_KAHAN ? calloc(T * W, sizeof *c) : NULL;
+    if (!a || (kind == SL_ACC_KAHAN && !c)) {
         free(a);
         free(c);
-        return sl_kerr(err, "%s: out of memory for %llu thread states", vname, (unsigned long long)T);
+        return sl_err_set(err, "%s: out of memory for %llu thread states", v->name,
+                          (unsigned long long)T);
     }
     for (uint64_t i = 0; i < T * W; i++) a[i] = 0.0;
 
@@ -211,7 +167,7 @@ static int gs_thread_values(const void *x, uint64_t n, sl_dtype dt, const sl_lau
     do {                                                                                      \
         uint64_t q_ = (idx);                                                                  \
         double xv_ = (xval);                                                                  \
-        if (kind == GS_KAHAN) {                                                               \
+        if (kind == SL_ACC_KAHAN) {                                                               \
             if (dt == SL_F32) {                                                               \
                 float S = (float)a[q_], C = (float)c[q_], X = (float)xv_;                     \
                 float y = X - C;                                                              \
@@ -244,18 +200,16 @@ static int gs_thread_values(const void *x, uint64_t n, sl_dtype dt, const sl_lau
 
     for (uint64_t t = 0; t < T; t++) {
         const double *l = a + t * W;
-        if (kind == GS_KAHAN) {
+        if (kind == SL_ACC_KAHAN) {
             const double *cc = c + t * W;
             /* lane k leaves as (s, -c) */
-            double s0 = l[0], e0 = -cc[0], s1 = l[1], e1 = -cc[1];
-            pair_add(&s0, &e0, s1, e1, dt);
+            const sl_tw_pair p0 = {l[0], -cc[0]}, p1 = {l[1], -cc[1]};
+            sl_tw_pair p = sl_tw_pair_add(p0, p1, dt);
             if (W == 4) {
-                double s2 = l[2], e2 = -cc[2], s3 = l[3], e3 = -cc[3];
-                pair_add(&s2, &e2, s3, e3, dt);
-                pair_add(&s0, &e0, s2, e2, dt);
+                const sl_tw_pair p2 = {l[2], -cc[2]}, p3 = {l[3], -cc[3]};
+                p = sl_tw_pair_add(p, sl_tw_pair_add(p2, p3, dt), dt);
             }
-            vs[t] = s0;
-            ve[t] = e0;
+            vp[t] = p;
         } else if (W == 4) {
             vs[t] = sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc);
         } else {
@@ -267,62 +221,62 @@ static int gs_thread_values(const void *x, uint64_t n, sl_dtype dt, const sl_lau
     return 0;
 }
 
-/* Block values: bs[b] (plain/wide) or (bs[b], be[b]). */
-static int gs_block_values(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                           gs_kind kind, double **bs, double **be, const char *vname, sl_err *err)
+/* Block values: bs[b] (plain/wide) or bp[b] (kahan); the caller frees them. */
+static int gs_block_values(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                           const sl_launch *cfg, double **bs, sl_tw_pair **bp, sl_err *err)
 {
+    const int pair = v->impl == SL_ACC_KAHAN;
     const uint64_t T = (uint64_t)cfg->grid * cfg->block;
+    *bs = NULL;
+    *bp = NULL;
     if (cfg->block == 0 || cfg->block % 32u || cfg->block > 1024u || cfg->grid == 0)
-        return sl_kerr(err, "%s: unresolved launch configuration (block %u, grid %u)", vname,
-                       cfg->block, cfg->grid);
-    double *vs = malloc(T * sizeof *vs);
-    double *ve = kind == GS_KAHAN ? malloc(T * sizeof *ve) : NULL;
-    *bs = malloc(cfg->grid * sizeof **bs);
-    *be = kind == GS_KAHAN ? malloc(cfg->grid * sizeof **be) : NULL;
-    if (!vs || !*bs || (kind == GS_KAHAN && (!ve || !*be))) {
-        free(vs); free(ve); free(*bs); free(*be);
-        *bs = *be = NULL;
-        return sl_kerr(err, "%s: out of memory", vname);
-    }
-    if (gs_thread_values(x, n, dt, cfg, kind, vs, ve, vname, err)) {
-        free(vs); free(ve); free(*bs); free(*be);
-        *bs = *be = NULL;
-        return -1;
-    }
-    const sl_dtype acc = kind == GS_WIDE ? SL_F64 : dt;
-    for (uint32_t b = 0; b < cfg->grid; b++) {
+        return sl_err_set(err, "%s: unresolved launch configuration (block %u, grid %u)", v->name,
+                          cfg->block, cfg->grid);
+    double *vs = pair ? NULL : malloc(T * sizeof *vs);
+    sl_tw_pair *vp = pair ? malloc(T * sizeof *vp) : NULL;
+    if (pair) *bp = malloc(cfg->grid * sizeof **bp);
+    else *bs = malloc(cfg->grid * sizeof **bs);
+    int rc = (pair ? !vp || !*bp : !vs || !*bs) ? sl_err_set(err, "%s: out of memory", v->name)
+                                               : gs_thread_values(v, x, n, dt, cfg, vs, vp, err);
+    const sl_dtype acc = v->impl == SL_ACC_FP64_ACC ? SL_F64 : dt;
+    for (uint32_t b = 0; rc == 0 && b < cfg->grid; b++) {
         const uint64_t o = (uint64_t)b * cfg->block;
-        if (kind == GS_KAHAN)
-            pair_block(vs + o, ve + o, cfg->block, dt, &(*bs)[b], &(*be)[b]);
-        else
-            (*bs)[b] = sl_tw_block_sum(vs + o, cfg->block, acc);
+        if (pair) (*bp)[b] = sl_tw_pair_block(vp + o, cfg->block, dt);
+        else (*bs)[b] = sl_tw_block_sum(vs + o, cfg->block, acc);
     }
     free(vs);
-    free(ve);
-    return 0;
+    free(vp);
+    if (rc) {
+        free(*bs);
+        free(*bp);
+        *bs = NULL;
+        *bp = NULL;
+    }
+    return rc;
 }
 
 /* ================================ atomic-block ==============================================
  * Block sums in the input format (engine above), then *result = +0 (memset) and one
  * atomicAdd per block: r = r + b_pi(0), r + b_pi(1), ... (float32: with FTZ, see below). The twin draws the commit order pi as
- * a Fisher-Yates shuffle of the blocks with j = sl_tw_hash(order_seed, i) % (i+1). */
-void sl_atomic_block_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt) { sl_gs_resolve(cfg, n, dt); }
-
-double sl_atomic_block_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+ * a Fisher-Yates shuffle of the blocks with j = sl_hash64(order_seed, i) % (i+1). */
+static double atomic_block_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                 const sl_launch *cfg)
 {
+    (void)v;
     return gs_depth_threads(n, dt, cfg) + (double)cfg->grid;
 }
 
-int sl_atomic_block_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                        double *result, sl_err *err)
+static int atomic_block_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                            const sl_launch *cfg, double *result, sl_err *err)
 {
-    double *bs, *be;
-    if (gs_block_values(x, n, dt, cfg, GS_PLAIN, &bs, &be, "atomic-block", err)) return -1;
+    double *bs;
+    sl_tw_pair *bp;
+    if (gs_block_values(v, x, n, dt, cfg, &bs, &bp, err)) return -1;
     const uint32_t G = cfg->grid;
     uint32_t *perm = sl_tw_shuffle(G, cfg->order_seed);
     if (!perm) {
         free(bs);
-        return sl_kerr(err, "atomic-block: out of memory");
+        return sl_err_set(err, "%s: out of memory", v->name);
     }
     double r = 0.0; /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
     for (uint32_t i = 0; i < G; i++) r = sl_tw_atomic_add(r, bs[perm[i]], dt);
@@ -337,50 +291,35 @@ int sl_atomic_block_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch 
  * combine by TwoSum with carried errors: s = s1+s2, bp = s-s1, err = (s1-(s-bp)) + (s2-bp),
  * e = err + (e1+e2); lanes -> warp -> block -> last-block finish (thread t: a = (+0,+0);
  * a = a (+) p[i] for i = t, t+block, ...; block tree); result fl(s + e) in the input format. */
-void sl_kahan_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt) { sl_gs_resolve(cfg, n, dt); }
-
-double sl_kahan_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+/* kahan and fp64-acc: the engine, block values, then the last-block finish. */
+static double gs_finish_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
+    (void)v;
     return gs_depth_threads(n, dt, cfg) + sl_tw_depth_finish(cfg->grid, cfg->block);
 }
 
-int sl_kahan_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
-                 sl_err *err)
+static int kahan_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                     const sl_launch *cfg, double *result, sl_err *err)
 {
-    double *bs, *be;
-    if (gs_block_values(x, n, dt, cfg, GS_KAHAN, &bs, &be, "kahan", err)) return -1;
-    const uint32_t B = cfg->block, G = cfg->grid;
-    double ts[1024], te[1024];
-    for (uint32_t t = 0; t < B; t++) {
-        double s = 0.0, e = 0.0;
-        for (uint64_t i = t; i < G; i += B) pair_add(&s, &e, bs[i], be[i], dt);
-        ts[t] = s;
-        te[t] = e;
-    }
-    double s, e;
-    pair_block(ts, te, B, dt, &s, &e);
-    *result = dt == SL_F32 ? (double)((float)s + (float)e) : s + e;
-    free(bs);
-    free(be);
+    double *bs;
+    sl_tw_pair *bp;
+    if (gs_block_values(v, x, n, dt, cfg, &bs, &bp, err)) return -1;
+    const sl_tw_pair r = sl_tw_pair_finish(bp, cfg->grid, cfg->block, dt);
+    *result = dt == SL_F32 ? (double)((float)r.s + (float)r.e) : r.s + r.e;
+    free(bp);
     return 0;
 }
 
 /* ================================ fp64-acc ==================================================
  * float32 input; the engine in double (each float converted exactly), block sums, the
  * sl_device_finish order in double (sl_tw_finish), then one rounding to float. */
-void sl_fp64_acc_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt) { sl_gs_resolve(cfg, n, dt); }
-
-double sl_fp64_acc_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static int fp64_acc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg, double *result, sl_err *err)
 {
-    return gs_depth_threads(n, dt, cfg) + sl_tw_depth_finish(cfg->grid, cfg->block);
-}
-
-int sl_fp64_acc_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
-                    sl_err *err)
-{
-    if (dt != SL_F32) return sl_kerr(err, "fp64-acc: float32 input only");
-    double *bs, *be;
-    if (gs_block_values(x, n, dt, cfg, GS_WIDE, &bs, &be, "fp64-acc", err)) return -1;
+    if (dt != SL_F32) return sl_err_set(err, "%s: float32 input only", v->name);
+    double *bs;
+    sl_tw_pair *bp;
+    if (gs_block_values(v, x, n, dt, cfg, &bs, &bp, err)) return -1;
     double r = sl_tw_finish(bs, cfg->grid, cfg->block, SL_F64);
     *result = (double)(float)r;
     free(bs);
@@ -395,9 +334,9 @@ int sl_fp64_acc_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg
  * a_k = e(t*W+k), then a_k += e((j*BLOCK+t)*W+k), j = 1..J-1 (missing elements: +0);
  * thread value (a0+a1)+(a2+a3) or a0+a1; then sl_block_sum. The partials (one per tile)
  * are reduced by the same tile rule, level after level, until one value remains. */
-void sl_multipass_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+static void multipass_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)dt;
+    (void)v; (void)dt;
     const uint64_t tiles = n ? ceil_div(n, SL_MP_TILE) : 1;
     cfg->block = SL_MP_BLOCK;
     cfg->items = SL_MP_TILE;
@@ -410,10 +349,11 @@ void sl_multipass_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
     if (cfg->grid > tiles) cfg->grid = (uint32_t)tiles;
 }
 
-double sl_multipass_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double multipass_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
+                              const sl_launch *cfg)
 {
-    (void)cfg;
-    const uint32_t W = sl_acc_vw(dt);
+    (void)v; (void)cfg;
+    const uint32_t W = sl_vec_width(dt);
     const double level = (double)(SL_MP_TILE / (SL_MP_BLOCK * W) - 1) + (W == 4 ? 2.0 : 1.0) +
                          sl_tw_depth_block_sum(SL_MP_BLOCK);
     int levels = 1;
@@ -424,7 +364,7 @@ double sl_multipass_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
 /* One tile of an m-element array (double holding values of format dt). */
 static double mp_tile(const void *x, sl_dtype dt, uint64_t m, uint64_t tile)
 {
-    const uint32_t W = sl_acc_vw(dt), J = SL_MP_TILE / (SL_MP_BLOCK * W);
+    const uint32_t W = sl_vec_width(dt), J = SL_MP_TILE / (SL_MP_BLOCK * W);
     const uint64_t base = tile * SL_MP_TILE;
     double tv[SL_MP_BLOCK];
     for (uint32_t t = 0; t < SL_MP_BLOCK; t++) {
@@ -444,8 +384,8 @@ static double mp_tile(const void *x, sl_dtype dt, uint64_t m, uint64_t tile)
     return sl_tw_block_sum(tv, SL_MP_BLOCK, dt);
 }
 
-int sl_multipass_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
-                     sl_err *err)
+static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                         const sl_launch *cfg, double *result, sl_err *err)
 {
     (void)cfg;
     if (n == 0) {
@@ -455,7 +395,7 @@ int sl_multipass_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cf
     uint64_t m = ceil_div(n, SL_MP_TILE);
     const size_t es = sl_dtype_size(dt);
     void *cur = malloc(m * es);
-    if (!cur) return sl_kerr(err, "multipass: out of memory");
+    if (!cur) return sl_err_set(err, "%s: out of memory", v->name);
     for (uint64_t t = 0; t < m; t++) {
         double v = mp_tile(x, dt, n, t);
         if (dt == SL_F32) ((float *)cur)[t] = (float)v;
@@ -466,7 +406,7 @@ int sl_multipass_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cf
         void *nxt = malloc(pn * es);
         if (!nxt) {
             free(cur);
-            return sl_kerr(err, "multipass: out of memory");
+            return sl_err_set(err, "%s: out of memory", v->name);
         }
         for (uint64_t t = 0; t < pn; t++) {
             double v = mp_tile(cur, dt, m, t);
@@ -482,20 +422,53 @@ int sl_multipass_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cf
     return 0;
 }
 
-/* ================================ cub (resolve/depth only) ==================================
- * The kernel is cub.cu; these two are plain C so a build without CUDA links the registry.
- * CUB's order is unknown: the launch fields stay 0 (CUB's choice) and the depth is the worst
- * case, one chain of n - 1 adds. */
-void sl_cub_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    (void)n; (void)dt;
-    cfg->block = 0;
-    cfg->grid = 0;
-    cfg->items = 0;
-}
+/* ================================ descriptors =============================================== */
+/* Every member with a kernel: the family's one workspace() and gpu() (the member is .impl). */
+#define ACC_GPU                                                                             \
+    .workspace = SL_GPU_ENTRY(sl_accuracy_workspace), .gpu = SL_GPU_ENTRY(sl_accuracy_gpu)
 
-double sl_cub_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    (void)dt; (void)cfg;
-    return n ? (double)(n - 1) : 0.0;
-}
+const sl_variant sl_v_serial = {
+    .name = "serial", .family = "accuracy", .impl = SL_ACC_SERIAL,
+    .determinism = SL_DET_CONFIG_INDEPENDENT,
+    .description = "one thread in index order: recursive summation, the textbook baseline",
+    .dtypes = SL_DTYPES_BOTH, .max_n = (uint64_t)1 << 26, .bound = SL_BOUND_RECURSIVE,
+    .resolve = serial_resolve, .depth = serial_depth, .cpu = serial_cpu, ACC_GPU,
+};
+const sl_variant sl_v_pairwise = {
+    .name = "pairwise", .family = "accuracy", .impl = SL_ACC_PAIRWISE,
+    .determinism = SL_DET_CONFIG_INDEPENDENT,
+    .description = "balanced binary tree over the inputs (CPU only)",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,
+    .resolve = pairwise_resolve, .depth = pairwise_depth, .cpu = pairwise_cpu,
+};
+const sl_variant sl_v_atomic_block = {
+    .name = "atomic-block", .family = "accuracy", .impl = SL_ACC_ATOMIC_BLOCK,
+    .determinism = SL_DET_NONDETERMINISTIC, .ftz_atomics = 1,
+    .description = "block tree, then one atomicAdd per block: block sums commit in the "
+                   "hardware's order",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,
+    .resolve = gs_resolve, .depth = atomic_block_depth, .cpu = atomic_block_cpu, ACC_GPU,
+};
+const sl_variant sl_v_kahan = {
+    .name = "kahan", .family = "accuracy", .impl = SL_ACC_KAHAN,
+    .determinism = SL_DET_RUN_TO_RUN,
+    .description = "compensated (Kahan) per thread, compensated (TwoSum) combination through "
+                   "the tree",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_COMPENSATED,
+    .resolve = gs_resolve, .depth = gs_finish_depth, .cpu = kahan_cpu, ACC_GPU,
+};
+const sl_variant sl_v_fp64_acc = {
+    .name = "fp64-acc", .family = "accuracy", .impl = SL_ACC_FP64_ACC,
+    .determinism = SL_DET_RUN_TO_RUN, .acc_wide = 1,
+    .description = "float32 inputs, float64 accumulators everywhere, one rounding at the end",
+    .dtypes = SL_DTYPE_MASK(SL_F32), .bound = SL_BOUND_RECURSIVE,
+    .resolve = gs_resolve, .depth = gs_finish_depth, .cpu = fp64_acc_cpu, ACC_GPU,
+};
+const sl_variant sl_v_multipass = {
+    .name = "multipass", .family = "accuracy", .impl = SL_ACC_MULTIPASS,
+    .determinism = SL_DET_CONFIG_INDEPENDENT,
+    .description = "fixed-size tiles -> partials -> fixed tree over the partials: independent "
+                   "of grid, block and SM count",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,
+    .resolve = multipass_resolve, .depth = multipass_depth, .cpu = multipass_cpu, ACC_GPU,
+};

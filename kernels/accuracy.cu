@@ -1,5 +1,6 @@
-/* accuracy.cu: GPU kernels of the accuracy variants (serial, atomic-block, kahan, fp64-acc,
- * multipass). Every add is mirrored, in the same order, by the CPU twins in accuracy.c.
+/* accuracy.cu: GPU kernels and the one C-callable entry of the accuracy variants (serial,
+ * atomic-block, kahan, fp64-acc, multipass; determinism classes in accuracy.c). Every add is
+ * mirrored, in the same order, by the CPU twins in accuracy.c.
  *
  * Floating-point assumptions: IEEE binary32/binary64 adds rounded to nearest even, no flush
  * to zero, no contraction (built with --fmad=false -ftz=false); nvcc never reassociates.
@@ -13,90 +14,9 @@
 
 namespace {
 
-/* ---- vector loads ------------------------------------------------------------------------ */
-template <typename T> struct VecOf;
-template <> struct VecOf<float> { typedef float4 V; enum { W = 4 }; };
-template <> struct VecOf<double> { typedef double2 V; enum { W = 2 }; };
-__device__ __forceinline__ float lane_of(const float4 &v, int k)
-{
-    return k == 0 ? v.x : k == 1 ? v.y : k == 2 ? v.z : v.w;
-}
-__device__ __forceinline__ double lane_of(const double2 &v, int k) { return k == 0 ? v.x : v.y; }
-
-/* ---- combine operations over the tree ----------------------------------------------------
- * PlainOp: a + b (the order of sl_reduce.cuh). PairOp: compensated pairs (s, e) with
- * s + e ~ value; (s1,e1)+(s2,e2): s = s1+s2, bp = s-s1, err = (s1-(s-bp)) + (s2-bp) (TwoSum,
- * exact), e = err + (e1 + e2). Padding value: zero() (+0, or (+0,+0)). */
-template <typename T> struct Pair { T s, e; };
-
-template <typename T> struct PlainOp {
-    typedef T A;
-    static __device__ __forceinline__ A zero() { return T(0); }
-    static __device__ __forceinline__ A add(A a, A b) { return a + b; }
-    static __device__ __forceinline__ A shfl(A v, int off)
-    {
-        return __shfl_down_sync(SL_FULL_MASK, v, off);
-    }
-    static __device__ __forceinline__ void store(A *p, A v) { *p = v; }
-    static __device__ __forceinline__ A load_cg(const A *p) { return __ldcg(p); }
-};
-
-template <typename T> struct PairOp {
-    typedef Pair<T> A;
-    static __device__ __forceinline__ A zero() { A r; r.s = T(0); r.e = T(0); return r; }
-    static __device__ __forceinline__ A add(A a, A b)
-    {
-        A r;
-        T s = a.s + b.s;
-        T bp = s - a.s;
-        T err = (a.s - (s - bp)) + (b.s - bp);
-        T ee = a.e + b.e;
-        r.s = s;
-        r.e = err + ee;
-        return r;
-    }
-    static __device__ __forceinline__ A shfl(A v, int off)
-    {
-        A r;
-        r.s = __shfl_down_sync(SL_FULL_MASK, v.s, off);
-        r.e = __shfl_down_sync(SL_FULL_MASK, v.e, off);
-        return r;
-    }
-    static __device__ __forceinline__ void store(A *p, A v) { p->s = v.s; p->e = v.e; }
-    static __device__ __forceinline__ A load_cg(const A *p)
-    {
-        A r;
-        r.s = __ldcg(&p->s);
-        r.e = __ldcg(&p->e);
-        return r;
-    }
-};
-
-/* Warp: for off = 16..1, lane i <- lane i (+) lane i+off (lane 0 holds the warp's value). */
-template <class Op>
-__device__ __forceinline__ typename Op::A op_warp(typename Op::A v)
-{
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) v = Op::add(v, Op::shfl(v, off));
-    return v;
-}
-/* Block: warp values into 32 slots (missing warps: zero()), warp 0 combines the slots.
- * Result valid in thread 0. Same shape as sl_block_sum. */
-template <class Op>
-__device__ __forceinline__ typename Op::A op_block(typename Op::A v, typename Op::A *s_warp)
-{
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    const unsigned nwarps = blockDim.x >> 5;
-    v = op_warp<Op>(v);
-    if (lane == 0) s_warp[warp] = v;
-    __syncthreads();
-    typename Op::A r = Op::zero();
-    if (warp == 0) {
-        r = lane < nwarps ? s_warp[lane] : Op::zero();
-        r = op_warp<Op>(r);
-    }
-    return r;
-}
+/* Vectors and lanes: reduce/vec.cuh. Combine operations (a + b; compensated pairs),
+ * warp and block trees and the last-block finish: reduce/ops.cuh, warp.cuh, block.cuh,
+ * grid.cuh. */
 
 /* ---- accumulator policies of one vector lane ------------------------------------------------ */
 /* Plain: s = s + (Acc)x, start +0. Out is the result format. */
@@ -118,7 +38,7 @@ template <typename Acc> __device__ __forceinline__ Acc widen(double x) { return 
 
 template <typename In, typename Acc> struct PlainLane {
     typedef Acc S;
-    typedef PlainOp<Acc> Op;
+    typedef sl_op_plain<Acc> Op;
     typedef In Out;
     enum { kUnroll = 4 }; /* 8 costs fp64-acc 15% (registers) */
     static __device__ __forceinline__ S init() { return Acc(0); }
@@ -130,7 +50,7 @@ template <typename In, typename Acc> struct PlainLane {
  * error, so the lane leaves as the pair (s, -c). Final: s + e, rounded once. */
 template <typename T> struct KahanLane {
     struct S { T s, c; };
-    typedef PairOp<T> Op;
+    typedef sl_op_pair<T> Op;
     typedef T Out;
     enum { kUnroll = 8 }; /* measured: 8 reaches CUB's rate, 4 is 2-3% short */
     static __device__ __forceinline__ S init() { S r; r.s = T(0); r.c = T(0); return r; }
@@ -141,8 +61,14 @@ template <typename T> struct KahanLane {
         a.c = (t - a.s) - y;
         a.s = t;
     }
-    static __device__ __forceinline__ Pair<T> out(S a) { Pair<T> r; r.s = a.s; r.e = -a.c; return r; }
-    static __device__ __forceinline__ Out final(Pair<T> a) { return a.s + a.e; }
+    static __device__ __forceinline__ sl_pair<T> out(S a)
+    {
+        sl_pair<T> r;
+        r.s = a.s;
+        r.e = -a.c;
+        return r;
+    }
+    static __device__ __forceinline__ Out final(sl_pair<T> a) { return a.s + a.e; }
 };
 
 /* ---- grid-stride engine --------------------------------------------------------------------
@@ -151,14 +77,15 @@ template <typename T> struct KahanLane {
  *   vectors j = g, g+T, g+2T, ... (vector j = x[head + j*W .. +W-1]): lane k takes element k;
  *   g < tail count: lane 0 takes x[head + nv*W + g];
  *   thread value: W=4: (l0 (+) l1) (+) (l2 (+) l3); W=2: l0 (+) l1;
- *   op_block; then MODE 0: last-block finish (thread t: a = zero; a (+)= p[t], p[t+block], ...;
- *   op_block; Out = final(a)); MODE 1: thread 0 atomicAdd(result, block value). */
+ *   sl_block_reduce; then gs_finish_kernel: sl_grid_finish (thread t: a = zero; a (+)= p[t],
+ *   p[t+block], ...; sl_block_reduce), Out = L::final(a); gs_atomic_kernel: thread 0
+ *   atomicAdd(result, block value). */
 template <typename In, class L>
 __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__ x, uint64_t n,
                                                          uint64_t head, uint64_t nv)
 {
-    typedef typename VecOf<In>::V V;
-    constexpr int W = VecOf<In>::W;
+    typedef typename sl_vec<In>::type V;
+    constexpr int W = sl_vec<In>::W;
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     typename L::S acc[W];
@@ -175,12 +102,12 @@ __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__
 #pragma unroll
         for (int u = 0; u < U; u++)
 #pragma unroll
-            for (int k = 0; k < W; k++) L::add(acc[k], lane_of(v[u], k));
+            for (int k = 0; k < W; k++) L::add(acc[k], sl_vec_lane(v[u], k));
     }
     for (; j < nv; j += T) {
         V v = xv[j];
 #pragma unroll
-        for (int k = 0; k < W; k++) L::add(acc[k], lane_of(v, k));
+        for (int k = 0; k < W; k++) L::add(acc[k], sl_vec_lane(v, k));
     }
     const uint64_t ts = head + nv * W;
     if (g < n - ts) L::add(acc[0], x[ts + g]);
@@ -199,29 +126,9 @@ gs_finish_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     typedef typename L::Op Op;
     typedef typename Op::A A;
     __shared__ A s_warp[32];
-    __shared__ A s_fin[32];
-    __shared__ unsigned s_last;
     A v = thread_value<In, L>(x, n, head, nv);
-    v = op_block<Op>(v, s_warp);
-    A *parts = reinterpret_cast<A *>(static_cast<unsigned char *>(work) + SL_WS_HEADER);
-    unsigned *counter = static_cast<unsigned *>(work);
-    if (threadIdx.x == 0) {
-        Op::store(&parts[blockIdx.x], v);
-        __threadfence();
-        unsigned ticket = atomicAdd(counter, 1u);
-        s_last = (ticket == gridDim.x - 1u);
-    }
-    __syncthreads();
-    if (!s_last) return;
-    __threadfence();
-    const unsigned G = gridDim.x;
-    A a = Op::zero();
-    for (unsigned i = threadIdx.x; i < G; i += blockDim.x) a = Op::add(a, Op::load_cg(&parts[i]));
-    a = op_block<Op>(a, s_fin);
-    if (threadIdx.x == 0) {
-        *result = L::final(a);
-        *counter = 0u;
-    }
+    v = sl_block_reduce<Op>(v, s_warp);
+    sl_grid_finish<Op, L>(v, sl_ws_partials<A>(work), sl_ws_counter(work), result);
 }
 
 template <typename In>
@@ -231,29 +138,8 @@ gs_atomic_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     typedef PlainLane<In, In> L;
     __shared__ In s_warp[32];
     In v = thread_value<In, L>(x, n, head, nv);
-    v = op_block<PlainOp<In> >(v, s_warp);
+    v = sl_block_sum(v, s_warp);
     if (threadIdx.x == 0) atomicAdd(result, v);
-}
-
-/* Common launcher checks and sizes. */
-struct GsShape {
-    uint64_t head, nv;
-};
-int gs_shape(const char *vname, const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-             GsShape *sh, sl_err *err)
-{
-    const size_t es = sl_dtype_size(dt);
-    const uintptr_t a = (uintptr_t)d_x;
-    if (a % es) return sl_kerr(err, "%s: input pointer %p is not aligned to its element size", vname, d_x);
-    if ((a & 15u) != (cfg->addr_mod & 15u))
-        return sl_kerr(err, "%s: cfg->addr_mod %u does not match the input address (mod 16 = %u): "
-                       "resolve the launch for this pointer", vname, cfg->addr_mod, (unsigned)(a & 15u));
-    if (cfg->block == 0 || cfg->block % 32u || cfg->block > 1024u || cfg->grid == 0)
-        return sl_kerr(err, "%s: unresolved launch configuration (block %u, grid %u)", vname,
-                       cfg->block, cfg->grid);
-    sh->head = sl_acc_head(n, dt, cfg->addr_mod);
-    sh->nv = (n - sh->head) / sl_acc_vw(dt);
-    return 0;
 }
 
 /* ---- serial ----------------------------------------------------------------------------------
@@ -308,8 +194,8 @@ __global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const T *__rest
 template <typename T, bool kVec, bool kCg>
 __device__ __forceinline__ T mp_tile(const T *__restrict__ x, uint64_t m, uint64_t tile, T *s_warp)
 {
-    typedef typename VecOf<T>::V V;
-    constexpr int W = VecOf<T>::W;
+    typedef typename sl_vec<T>::type V;
+    constexpr int W = sl_vec<T>::W;
     constexpr unsigned J = SL_MP_TILE / (SL_MP_BLOCK * W);
     const unsigned t = threadIdx.x;
     const uint64_t base = tile * SL_MP_TILE;
@@ -321,11 +207,11 @@ __device__ __forceinline__ T mp_tile(const T *__restrict__ x, uint64_t m, uint64
 #pragma unroll
             for (unsigned j = 0; j < J; j++) v[j] = kCg ? __ldcg(&xv[j * SL_MP_BLOCK + t]) : xv[j * SL_MP_BLOCK + t];
 #pragma unroll
-            for (int k = 0; k < W; k++) a[k] = lane_of(v[0], k);
+            for (int k = 0; k < W; k++) a[k] = sl_vec_lane(v[0], k);
 #pragma unroll
             for (unsigned j = 1; j < J; j++)
 #pragma unroll
-                for (int k = 0; k < W; k++) a[k] = a[k] + lane_of(v[j], k);
+                for (int k = 0; k < W; k++) a[k] = a[k] + sl_vec_lane(v[j], k);
         } else {
 #pragma unroll
             for (int k = 0; k < W; k++) a[k] = x[base + (uint64_t)t * W + k];
@@ -359,22 +245,15 @@ __global__ void __launch_bounds__(SL_MP_BLOCK)
 mp_kernel(const T *__restrict__ x, uint64_t n, uint64_t p1, void *work, size_t buf_b_off, T *result)
 {
     __shared__ T s_warp[32];
-    __shared__ unsigned s_last;
-    unsigned *counter = static_cast<unsigned *>(work);
+    unsigned *counter = sl_ws_counter(work);
     T *bufa = reinterpret_cast<T *>(static_cast<unsigned char *>(work) + SL_WS_HEADER);
     T *bufb = reinterpret_cast<T *>(static_cast<unsigned char *>(work) + buf_b_off);
     for (uint64_t tile = blockIdx.x; tile < p1; tile += gridDim.x) {
         T v = mp_tile<T, kVec, false>(x, n, tile, s_warp);
         if (threadIdx.x == 0) bufa[tile] = v;
     }
-    if (threadIdx.x == 0) {
-        __threadfence();
-        unsigned ticket = atomicAdd(counter, 1u);
-        s_last = (ticket == gridDim.x - 1u);
-    }
-    __syncthreads();
-    if (!s_last) return;
-    __threadfence();
+    /* thread 0 stored its block's tiles: it fences before its ticket */
+    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return;
     T *src = bufa, *dst = bufb;
     uint64_t m = p1;
     while (m > 1) {
@@ -396,97 +275,19 @@ mp_kernel(const T *__restrict__ x, uint64_t n, uint64_t p1, void *work, size_t b
 
 } // namespace
 
-/* ---- C launchers -------------------------------------------------------------------------------- */
-extern "C" {
+/* ---- launchers -------------------------------------------------------------------------------
+ * One entry for every member (v->impl): acc_prep checks what the member needs, acc_launch<T>
+ * (the family's one float/double branch) enqueues its kernel. */
 
-size_t sl_serial_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    (void)n; (void)dt; (void)cfg;
-    return 0;
-}
-
-int sl_serial_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
-                  size_t work_bytes, void *d_result, void *stream, sl_err *err)
-{
-    (void)cfg; (void)d_work; (void)work_bytes;
-    cudaStream_t st = (cudaStream_t)stream;
-    if (dt == SL_F64)
-        serial_kernel<double><<<1, SL_SERIAL_BLOCK, 0, st>>>((const double *)d_x, n, (double *)d_result);
-    else
-        serial_kernel<float><<<1, SL_SERIAL_BLOCK, 0, st>>>((const float *)d_x, n, (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("serial_kernel", "serial", err);
-    return 0;
-}
-
-size_t sl_atomic_block_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    (void)n; (void)dt; (void)cfg;
-    return 0;
-}
-
-int sl_atomic_block_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                        void *d_work, size_t work_bytes, void *d_result, void *stream, sl_err *err)
-{
-    (void)d_work; (void)work_bytes;
-    GsShape sh = {0, 0};
-    if (gs_shape("atomic-block", d_x, n, dt, cfg, &sh, err)) return -1;
-    cudaStream_t st = (cudaStream_t)stream;
-    SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), st), "atomic-block", err);
-    if (dt == SL_F64)
-        gs_atomic_kernel<double><<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, sh.head, sh.nv,
-                                                                   (double *)d_result);
-    else
-        gs_atomic_kernel<float><<<cfg->grid, cfg->block, 0, st>>>((const float *)d_x, n, sh.head, sh.nv,
-                                                                  (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("gs_atomic_kernel", "atomic-block", err);
-    return 0;
-}
-
-size_t sl_kahan_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    (void)n;
-    return sl_ws_bytes(cfg->grid, 2 * sl_dtype_size(dt));
-}
-
-int sl_kahan_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
-                 size_t work_bytes, void *d_result, void *stream, sl_err *err)
-{
-    GsShape sh = {0, 0};
-    if (gs_shape("kahan", d_x, n, dt, cfg, &sh, err)) return -1;
-    if (work_bytes < sl_kahan_workspace(n, dt, cfg) || !d_work)
-        return sl_kerr(err, "kahan: workspace of %zu bytes is too small (%zu needed)", work_bytes,
-                       sl_kahan_workspace(n, dt, cfg));
-    cudaStream_t st = (cudaStream_t)stream;
-    if (dt == SL_F64)
-        gs_finish_kernel<double, KahanLane<double> ><<<cfg->grid, cfg->block, 0, st>>>(
-            (const double *)d_x, n, sh.head, sh.nv, d_work, (double *)d_result);
-    else
-        gs_finish_kernel<float, KahanLane<float> ><<<cfg->grid, cfg->block, 0, st>>>(
-            (const float *)d_x, n, sh.head, sh.nv, d_work, (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("gs_finish_kernel<kahan>", "kahan", err);
-    return 0;
-}
-
-size_t sl_fp64_acc_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    (void)n; (void)dt;
-    return sl_ws_bytes(cfg->grid, sizeof(double));
-}
-
-int sl_fp64_acc_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
-                    size_t work_bytes, void *d_result, void *stream, sl_err *err)
-{
-    if (dt != SL_F32) return sl_kerr(err, "fp64-acc: float32 input only");
-    GsShape sh = {0, 0};
-    if (gs_shape("fp64-acc", d_x, n, dt, cfg, &sh, err)) return -1;
-    if (work_bytes < sl_fp64_acc_workspace(n, dt, cfg) || !d_work)
-        return sl_kerr(err, "fp64-acc: workspace of %zu bytes is too small (%zu needed)", work_bytes,
-                       sl_fp64_acc_workspace(n, dt, cfg));
-    gs_finish_kernel<float, PlainLane<float, double> ><<<cfg->grid, cfg->block, 0, (cudaStream_t)stream>>>(
-        (const float *)d_x, n, sh.head, sh.nv, d_work, (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("gs_finish_kernel<fp64-acc>", "fp64-acc", err);
-    return 0;
-}
+/* What a launch needs, checked. */
+struct acc_args {
+    const sl_launch *cfg; /* resolved by the caller */
+    const void *x;
+    uint64_t n;
+    uint64_t head, nv;    /* grid-stride engine: the split of x (sl_layout.h) */
+    void *work, *result;
+    cudaStream_t s;
+};
 
 static size_t mp_buf_b_off(uint64_t p1, sl_dtype dt)
 {
@@ -494,40 +295,116 @@ static size_t mp_buf_b_off(uint64_t p1, sl_dtype dt)
     return (a + 255u) & ~(size_t)255u;
 }
 
-size_t sl_multipass_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static size_t mp_workspace(uint64_t n, sl_dtype dt)
 {
-    (void)cfg;
     const uint64_t p1 = (n + SL_MP_TILE - 1) / SL_MP_TILE;
     const uint64_t p2 = (p1 + SL_MP_TILE - 1) / SL_MP_TILE;
     return mp_buf_b_off(p1, dt) + (size_t)(p2 ? p2 : 1) * sl_dtype_size(dt);
 }
 
-int sl_multipass_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
-                     size_t work_bytes, void *d_result, void *stream, sl_err *err)
+extern "C" size_t sl_accuracy_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                        const sl_launch *cfg)
 {
-    if (cfg->block != SL_MP_BLOCK || cfg->grid == 0)
-        return sl_kerr(err, "multipass: unresolved launch configuration (block %u, grid %u)",
-                       cfg->block, cfg->grid);
-    if (work_bytes < sl_multipass_workspace(n, dt, cfg) || !d_work)
-        return sl_kerr(err, "multipass: workspace of %zu bytes is too small (%zu needed)", work_bytes,
-                       sl_multipass_workspace(n, dt, cfg));
-    if ((uintptr_t)d_x % sl_dtype_size(dt))
-        return sl_kerr(err, "multipass: input pointer %p is not aligned to its element size", d_x);
-    const uint64_t p1 = (n + SL_MP_TILE - 1) / SL_MP_TILE;
-    const uint64_t tiles = p1 ? p1 : 1;
-    const unsigned grid = (uint64_t)cfg->grid < tiles ? cfg->grid : (unsigned)tiles;
-    const bool vec = ((uintptr_t)d_x & 15u) == 0;
-    const size_t boff = mp_buf_b_off(p1, dt);
-    cudaStream_t st = (cudaStream_t)stream;
-    if (dt == SL_F64) {
-        if (vec) mp_kernel<double, true><<<grid, SL_MP_BLOCK, 0, st>>>((const double *)d_x, n, p1, d_work, boff, (double *)d_result);
-        else mp_kernel<double, false><<<grid, SL_MP_BLOCK, 0, st>>>((const double *)d_x, n, p1, d_work, boff, (double *)d_result);
-    } else {
-        if (vec) mp_kernel<float, true><<<grid, SL_MP_BLOCK, 0, st>>>((const float *)d_x, n, p1, d_work, boff, (float *)d_result);
-        else mp_kernel<float, false><<<grid, SL_MP_BLOCK, 0, st>>>((const float *)d_x, n, p1, d_work, boff, (float *)d_result);
+    switch ((sl_acc_kind)v->impl) {
+    case SL_ACC_KAHAN: return sl_ws_bytes(cfg->grid, 2 * sl_dtype_size(dt));
+    case SL_ACC_FP64_ACC: return sl_ws_bytes(cfg->grid, sizeof(double));
+    case SL_ACC_MULTIPASS: return mp_workspace(n, dt);
+    default: return 0; /* serial, atomic-block */
     }
-    SL_CUDA_CHECK_LAUNCH("mp_kernel", "multipass", err);
+}
+
+/* The grid-stride engine's checks and split: element-aligned input at the address the split
+ * assumes, a resolved shape (block a multiple of 32). */
+static int gs_prep(const sl_variant *v, sl_dtype dt, acc_args *a, sl_err *err)
+{
+    if (sl_check_aligned(v, a->x, dt, err) || sl_check_addr_mod(v, a->x, a->cfg, err) ||
+        sl_check_shape(v, a->cfg, 32u, err))
+        return -1;
+    sl_vec_split(a->n, dt, a->cfg->addr_mod, &a->head, &a->nv);
     return 0;
 }
 
-} /* extern "C" */
+static int acc_prep(const sl_variant *v, sl_dtype dt, size_t work_bytes, acc_args *a, sl_err *err)
+{
+    const size_t need = sl_accuracy_workspace(v, a->n, dt, a->cfg);
+    switch ((sl_acc_kind)v->impl) {
+    case SL_ACC_SERIAL: return 0; /* one block of SL_SERIAL_BLOCK, whatever cfg says */
+    case SL_ACC_FP64_ACC:
+        if (dt != SL_F32) return sl_err_set(err, "%s: float32 input only", v->name);
+        /* fall through */
+    case SL_ACC_ATOMIC_BLOCK:
+    case SL_ACC_KAHAN:
+        if (gs_prep(v, dt, a, err)) return -1;
+        return sl_check_workspace(v, a->work, work_bytes, need, err);
+    case SL_ACC_MULTIPASS:
+        if (a->cfg->block != SL_MP_BLOCK || a->cfg->grid == 0)
+            return sl_err_set(err, "%s: unresolved launch configuration (block %u, grid %u)",
+                              v->name, a->cfg->block, a->cfg->grid);
+        if (sl_check_workspace(v, a->work, work_bytes, need, err)) return -1;
+        return sl_check_aligned(v, a->x, dt, err);
+    default: return sl_err_set(err, "%s: not an accuracy kernel (impl %d)", v->name, v->impl);
+    }
+}
+
+/* fp64-acc: float32 input only (acc_prep refuses float64 before any launch). */
+static const char *fp64_acc_launch(const acc_args &a)
+{
+    const sl_launch *c = a.cfg;
+    gs_finish_kernel<float, PlainLane<float, double> ><<<c->grid, c->block, 0, a.s>>>(
+        (const float *)a.x, a.n, a.head, a.nv, a.work, (float *)a.result);
+    return "gs_finish_kernel<fp64-acc>";
+}
+
+/* multipass: level 0 over at most one block per tile, vector loads when x is 16-aligned. */
+template <typename T>
+static const char *mp_launch(const acc_args &a)
+{
+    const uint64_t p1 = (a.n + SL_MP_TILE - 1) / SL_MP_TILE;
+    const uint64_t tiles = p1 ? p1 : 1;
+    const unsigned grid = (uint64_t)a.cfg->grid < tiles ? a.cfg->grid : (unsigned)tiles;
+    const bool vec = ((uintptr_t)a.x & 15u) == 0;
+    const size_t boff = mp_buf_b_off(p1, sizeof(T) == 8 ? SL_F64 : SL_F32);
+    const T *x = (const T *)a.x;
+    T *res = (T *)a.result;
+    if (vec) mp_kernel<T, true><<<grid, SL_MP_BLOCK, 0, a.s>>>(x, a.n, p1, a.work, boff, res);
+    else mp_kernel<T, false><<<grid, SL_MP_BLOCK, 0, a.s>>>(x, a.n, p1, a.work, boff, res);
+    return "mp_kernel";
+}
+
+/* Enqueues member v->impl's kernel for element type T; returns the kernel's name. */
+template <typename T>
+static const char *acc_launch(const sl_variant *v, const acc_args &a)
+{
+    const T *x = (const T *)a.x;
+    T *res = (T *)a.result;
+    const sl_launch *c = a.cfg;
+    switch ((sl_acc_kind)v->impl) {
+    case SL_ACC_SERIAL:
+        serial_kernel<T><<<1, SL_SERIAL_BLOCK, 0, a.s>>>(x, a.n, res);
+        return "serial_kernel";
+    case SL_ACC_ATOMIC_BLOCK:
+        gs_atomic_kernel<T><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, res);
+        return "gs_atomic_kernel";
+    case SL_ACC_KAHAN:
+        gs_finish_kernel<T, KahanLane<T> ><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv,
+                                                                         a.work, res);
+        return "gs_finish_kernel<kahan>";
+    case SL_ACC_FP64_ACC: return fp64_acc_launch(a);
+    case SL_ACC_MULTIPASS: return mp_launch<T>(a);
+    default: return NULL;
+    }
+}
+
+extern "C" int sl_accuracy_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                               const sl_launch *cfg, void *d_work, size_t work_bytes,
+                               void *d_result, void *stream, sl_err *err)
+{
+    acc_args a = {cfg, d_x, n, 0, 0, d_work, d_result, (cudaStream_t)stream};
+    if (acc_prep(v, dt, work_bytes, &a, err)) return -1;
+    if (v->impl == SL_ACC_ATOMIC_BLOCK) /* block sums are atomicAdded into the result */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), a.s), v->name, err);
+    const char *what = dt == SL_F64 ? acc_launch<double>(v, a) : acc_launch<float>(v, a);
+    if (!what) return sl_err_set(err, "%s: not an accuracy kernel (impl %d)", v->name, v->impl);
+    SL_CUDA_CHECK_LAUNCH(what, v->name, err);
+    return 0;
+}

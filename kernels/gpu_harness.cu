@@ -102,29 +102,29 @@ int sl_gpu_available(sl_gpu_info *info, sl_err *why)
     if (!info) info = &tmp;
     const char *no = getenv("SUMLAB_NO_GPU");
     if (no && *no && strcmp(no, "0") != 0) {
-        sl_kerr(why, "no GPU: SUMLAB_NO_GPU=%s in the environment", no);
+        sl_err_set(why, "no GPU: SUMLAB_NO_GPU=%s in the environment", no);
         return 0;
     }
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess) {
-        sl_kerr(why, "no GPU: cudaGetDeviceCount failed: %s (%s)", cudaGetErrorName(e),
-                cudaGetErrorString(e));
+        sl_err_set(why, "no GPU: cudaGetDeviceCount failed: %s (%s)", cudaGetErrorName(e),
+                   cudaGetErrorString(e));
         cudaGetLastError(); /* clear the sticky-free error state */
         return 0;
     }
     if (count <= 0) {
-        sl_kerr(why, "no GPU: no CUDA device found");
+        sl_err_set(why, "no GPU: no CUDA device found");
         return 0;
     }
     int dev = device_index();
     if (dev < 0 || dev >= count) {
-        sl_kerr(why, "no GPU: SUMLAB_GPU_DEVICE=%d but %d device(s) present", dev, count);
+        sl_err_set(why, "no GPU: SUMLAB_GPU_DEVICE=%d but %d device(s) present", dev, count);
         return 0;
     }
     sl_err e2;
     if (fill_info(dev, info, &e2)) {
-        sl_kerr(why, "no GPU: %s", e2.msg);
+        sl_err_set(why, "no GPU: %s", e2.msg);
         return 0;
     }
     return 1;
@@ -148,7 +148,7 @@ void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
 static int ctx_init(sl_gpu_ctx *c, const void *x, uint64_t n, sl_dtype dt, uint32_t offset, sl_err *err)
 {
     sl_err why;
-    if (!sl_gpu_available(&c->info, &why)) return sl_kerr(err, "%s", why.msg);
+    if (!sl_gpu_available(&c->info, &why)) return sl_err_set(err, "%s", why.msg);
     H_CHECK(cudaSetDevice(c->info.device));
     c->dt = dt;
     c->n = n;
@@ -173,9 +173,9 @@ int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt, 
                       sl_err *err)
 {
     *ctx = NULL;
-    if (n && !x) return sl_kerr(err, "gpu-harness: no input data");
+    if (n && !x) return sl_err_set(err, "gpu-harness: no input data");
     sl_gpu_ctx *c = (sl_gpu_ctx *)calloc(1, sizeof *c);
-    if (!c) return sl_kerr(err, "gpu-harness: out of memory");
+    if (!c) return sl_err_set(err, "gpu-harness: out of memory");
     if (ctx_init(c, x, n, dt, offset, err)) {
         sl_gpu_ctx_destroy(c);
         return -1;
@@ -227,22 +227,22 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
                    double *results, double *times_ms, sl_err *err)
 {
     if (!c || !v || !cfg || reps < 1 || !results)
-        return sl_kerr(err, "gpu-harness: bad arguments to sl_gpu_ctx_run");
+        return sl_err_set(err, "gpu-harness: bad arguments to sl_gpu_ctx_run");
     if (!v->gpu || !v->workspace)
-        return sl_kerr(err, "variant '%s' has no GPU kernel%s", v->name,
-                       v->cpu ? " (it runs as a CPU twin only)" : "");
+        return sl_err_set(err, "variant '%s' has no GPU kernel%s", v->name,
+                          v->cpu ? " (it runs as a CPU twin only)" : "");
     if (!(v->dtypes & SL_DTYPE_MASK(c->dt)))
-        return sl_kerr(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(c->dt));
+        return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(c->dt));
     if (v->max_n && c->n > v->max_n)
-        return sl_kerr(err, "variant '%s' accepts at most n = %llu (got %llu)", v->name,
-                       (unsigned long long)v->max_n, (unsigned long long)c->n);
+        return sl_err_set(err, "variant '%s' accepts at most n = %llu (got %llu)", v->name,
+                          (unsigned long long)v->max_n, (unsigned long long)c->n);
     H_CHECK(cudaSetDevice(c->info.device));
     /* resolve: sm_count from the device unless the caller asked for one */
     if (cfg->sm_count == 0) cfg->sm_count = (uint32_t)c->info.sm_count;
     cfg->addr_mod = (uint32_t)((uintptr_t)c->d_x % 256u);
     sl_variant_resolve(v, cfg, c->n, c->dt);
 
-    size_t ws = v->workspace(c->n, c->dt, cfg);
+    size_t ws = v->workspace(v, c->n, c->dt, cfg);
     if (ws > c->work_bytes) {
         if (c->d_work) H_CHECK(cudaFree(c->d_work));
         c->d_work = NULL;
@@ -265,15 +265,16 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
         H_CHECK(cudaMemsetAsync(c->d_result, 0xff, 16, c->stream));
         if (before_timed_run(c, flags, err)) return -1;
         H_CHECK(cudaEventRecord(c->ev0, c->stream));
-        if (v->gpu(c->d_x, c->n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result, c->stream, err)) {
+        if (v->gpu(v, c->d_x, c->n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result, c->stream,
+                   err)) {
             cudaStreamSynchronize(c->stream);
             return -1;
         }
         H_CHECK(cudaEventRecord(c->ev1, c->stream));
         cudaError_t e = cudaStreamSynchronize(c->stream);
         if (e != cudaSuccess)
-            return sl_kerr(err, "%s: kernel execution failed: %s (%s) at %s:%d (cudaStreamSynchronize)",
-                           v->name, cudaGetErrorName(e), cudaGetErrorString(e), __FILE__, __LINE__);
+            return sl_err_set(err, "%s: kernel execution failed: %s (%s) at %s:%d (cudaStreamSynchronize)",
+                              v->name, cudaGetErrorName(e), cudaGetErrorString(e), __FILE__, __LINE__);
         float ms = 0.0f;
         H_CHECK(cudaEventElapsedTime(&ms, c->ev0, c->ev1));
         unsigned char buf[8];
@@ -294,7 +295,7 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
 
 int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *c, int reps, int flags, double *times_ms, sl_err *err)
 {
-    if (!c || reps < 1 || !times_ms) return sl_kerr(err, "gpu-harness: bad arguments to read_ceiling");
+    if (!c || reps < 1 || !times_ms) return sl_err_set(err, "gpu-harness: bad arguments to read_ceiling");
     H_CHECK(cudaSetDevice(c->info.device));
     if ((flags & SL_GPU_FLUSH_L2) && ensure_flush(c, err)) return -1;
     /* the whole input, from the 16-byte aligned allocation start */

@@ -2,7 +2,6 @@
  * fails with "sumlab was built without CUDA". */
 #include <stdlib.h>
 #include "sl_gpu.h"
-#include "sl_variant_impl.h"
 
 #define SL_NO_CUDA "sumlab was built without CUDA"
 
@@ -13,7 +12,7 @@ int sl_gpu_compiled(void) { return 0; }
 int sl_gpu_available(sl_gpu_info *info, sl_err *why)
 {
     (void)info;
-    sl_kerr(why, "no GPU: " SL_NO_CUDA);
+    sl_err_set(why, "no GPU: " SL_NO_CUDA);
     return 0;
 }
 
@@ -22,7 +21,7 @@ int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt, 
 {
     (void)x; (void)n; (void)dt; (void)offset;
     if (ctx) *ctx = NULL;
-    return sl_kerr(err, SL_NO_CUDA);
+    return sl_err_set(err, SL_NO_CUDA);
 }
 
 void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx) { (void)ctx; }
@@ -31,11 +30,11 @@ int sl_gpu_ctx_run(sl_gpu_ctx *ctx, const sl_variant *v, sl_launch *cfg, int rep
                    double *results, double *times_ms, sl_err *err)
 {
     (void)ctx; (void)v; (void)cfg; (void)reps; (void)flags; (void)results; (void)times_ms;
-    return sl_kerr(err, SL_NO_CUDA);
+    return sl_err_set(err, SL_NO_CUDA);
 }
 
 int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *ctx, int reps, int flags, double *times_ms, sl_err *err)
 {
     (void)ctx; (void)reps; (void)flags; (void)times_ms;
-    return sl_kerr(err, SL_NO_CUDA);
+    return sl_err_set(err, SL_NO_CUDA);
 }

@@ -1,6 +1,7 @@
-/* ladder.c: CPU twins, resolve() and depth() of the optimisation ladder V0-V6 (atomic-thread
- * .. vec4). Determinism: atomic-thread nondeterministic (the twin samples a commit order from
- * cfg->order_seed); V1-V6 run-to-run (twin == GPU bit for bit for the same resolved cfg).
+/* ladder.c: descriptors, CPU twins, resolve() and depth() of the optimisation ladder V0-V6
+ * (atomic-thread .. vec4; kernels in ladder.cu). Determinism: atomic-thread nondeterministic
+ * (the twin samples a commit order from cfg->order_seed); V1-V6 run-to-run (twin == GPU bit
+ * for bit for the same resolved cfg).
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, no contraction,
  * no fast-math, FLT_EVAL_METHOD 0 (x86-64 SSE2). Accumulation is in the input format; a
@@ -11,11 +12,6 @@
 #include <stdlib.h>
 #include "ladder.h"
 #include "sl_twin.h"
-
-static const char *const rung_names[] = {"atomic-thread", "smem-interleaved", "smem-sequential",
-                                          "two-load", "warp-shuffle", "grid-stride", "vec4"};
-
-const char *sl_ladder_name(sl_rung r) { return rung_names[r]; }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -30,16 +26,6 @@ static uint32_t clamp_grid(uint64_t g)
 {
     if (g < 1) return 1;
     return g > SL_LADDER_MAX_GRID ? SL_LADDER_MAX_GRID : (uint32_t)g;
-}
-
-void sl_ladder_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint64_t *head,
-                         uint64_t *nvec)
-{
-    uint64_t es = sl_dtype_size(dt), w = 16 / es, mis = addr_mod % 16u;
-    uint64_t h = mis ? (16 - mis) / es : 0;
-    if (h > n) h = n;
-    *head = h;
-    *nvec = (n - h) / w;
 }
 
 /* Blocks a persistent grid (V5, V6) aims at: sm_count * max(1, threads_per_sm / block). */
@@ -57,7 +43,7 @@ static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
     if (c->sm_count == 0) c->sm_count = SL_DEFAULT_SM_COUNT;
     if (r == SL_RUNG_VEC4) {
         uint64_t head, nv;
-        sl_ladder_vec_split(n, dt, c->addr_mod, &head, &nv);
+        sl_vec_split(n, dt, c->addr_mod, &head, &nv);
         uint32_t dblock, ditems, per_sm;
         if (nv <= SL_LADDER_VEC_ONE_BLOCK) {
             dblock = 128;
@@ -95,49 +81,57 @@ static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
     c->grid = clamp_grid(need);
 }
 
-int sl_ladder_check(sl_rung r, uint64_t n, sl_dtype dt, const sl_launch *c, sl_err *err)
+void sl_ladder_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    const char *nm = rung_names[r];
+    resolve_rung((sl_rung)v->impl, cfg, n, dt);
+}
+
+int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *c,
+                    sl_err *err)
+{
+    const sl_rung r = (sl_rung)v->impl;
+    const char *nm = v->name;
     uint32_t b = c->block;
     if (b < 32 || b > 1024 || (b & (b - 1)))
-        return sl_kerr(err, "%s: block %u is not a power of two in [32, 1024]", nm, b);
+        return sl_err_set(err, "%s: block %u is not a power of two in [32, 1024]", nm, b);
     if (c->grid < 1 || c->grid > SL_LADDER_MAX_GRID)
-        return sl_kerr(err, "%s: grid %u out of range [1, 2^31-1]", nm, c->grid);
+        return sl_err_set(err, "%s: grid %u out of range [1, 2^31-1]", nm, c->grid);
     if (n >= ((uint64_t)1 << 40))
-        return sl_kerr(err, "%s: n = %llu too large (at most 2^40 - 1)", nm,
-                       (unsigned long long)n);
+        return sl_err_set(err, "%s: n = %llu too large (at most 2^40 - 1)", nm,
+                          (unsigned long long)n);
     if (r == SL_RUNG_VEC4) {
         uint32_t a = c->items;
         if (a != 1 && a != 2 && a != 4 && a != 8)
-            return sl_kerr(err, "%s: items %u not in {1, 2, 4, 8}", nm, a);
+            return sl_err_set(err, "%s: items %u not in {1, 2, 4, 8}", nm, a);
         if (c->addr_mod % sl_dtype_size(dt))
-            return sl_kerr(err, "%s: addr_mod %u is not a multiple of the %s element size", nm,
-                           c->addr_mod, sl_dtype_name(dt));
+            return sl_err_set(err, "%s: addr_mod %u is not a multiple of the %s element size", nm,
+                              c->addr_mod, sl_dtype_name(dt));
         return 0;
     }
     if (c->items != rung_items(r))
-        return sl_kerr(err, "%s: items %u (this rung uses %u)", nm, c->items, rung_items(r));
+        return sl_err_set(err, "%s: items %u (this rung uses %u)", nm, c->items, rung_items(r));
     if (r != SL_RUNG_GRID_STRIDE && (uint64_t)c->grid * c->block * c->items < n)
-        return sl_kerr(err, "%s: n = %llu needs more than 2^31-1 blocks of %u threads", nm,
-                       (unsigned long long)n, b);
+        return sl_err_set(err, "%s: n = %llu needs more than 2^31-1 blocks of %u threads", nm,
+                          (unsigned long long)n, b);
     return 0;
 }
 
-static int prep(sl_rung r, const sl_launch *cfg, uint64_t n, sl_dtype dt, sl_launch *c,
-                sl_err *err)
+/* A private copy of cfg, resolved (idempotent on a resolved one) and checked. */
+static int prep(const sl_variant *v, const sl_launch *cfg, uint64_t n, sl_dtype dt,
+                sl_launch *c, sl_err *err)
 {
     *c = *cfg;
-    resolve_rung(r, c, n, dt);
-    return sl_ladder_check(r, n, dt, c, err);
+    sl_ladder_resolve(v, c, n, dt);
+    return sl_ladder_check(v, n, dt, c, err);
 }
 
-static double *alloc_doubles(uint64_t count, sl_rung r, sl_err *err)
+static double *alloc_doubles(uint64_t count, const sl_variant *v, sl_err *err)
 {
     double *p = NULL;
     if (count <= SIZE_MAX / sizeof(double)) p = malloc((size_t)(count ? count : 1) * sizeof *p);
     if (!p)
-        sl_kerr(err, "%s: out of memory for %llu doubles in the CPU twin", rung_names[r],
-                (unsigned long long)count);
+        sl_err_set(err, "%s: out of memory for %llu doubles in the CPU twin", v->name,
+                   (unsigned long long)count);
     return p;
 }
 
@@ -151,32 +145,20 @@ static void finish(double *partials, const sl_launch *c, sl_dtype dt, double *re
 /* ========================== V0 atomic-thread ===============================================
  * GPU: result = +0 (memset); thread i of the grid does atomicAdd(result, x[i]); the order of
  * the n commits is the hardware's. Twin model: the grid's blocks commit one after another in
- * a seeded random order (Fisher-Yates over the block ids, draws sl_tw_hash(order_seed, j)),
+ * a seeded random order (Fisher-Yates over the block ids, draws sl_hash64(order_seed, j)),
  * the elements of a block in index order: r = fl(r + x[i]). Memory O(grid). */
-void sl_atomic_thread_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    resolve_rung(SL_RUNG_ATOMIC_THREAD, cfg, n, dt);
-}
-
-double sl_atomic_thread_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    (void)dt;
-    (void)cfg;
-    return (double)n; /* one serial chain through every element */
-}
-
-int sl_atomic_thread_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                         double *result, sl_err *err)
+static int atomic_thread_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                             const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
-    if (prep(SL_RUNG_ATOMIC_THREAD, cfg, n, dt, &c, err)) return -1;
+    if (prep(v, cfg, n, dt, &c, err)) return -1;
     *result = 0.0;
     if (n == 0) return 0;
     uint64_t G = c.grid, B = c.block;
     uint32_t *perm = sl_tw_shuffle(G, c.order_seed);
     if (!perm)
-        return sl_kerr(err, "atomic-thread: out of memory for %llu block ids in the CPU twin",
-                       (unsigned long long)G);
+        return sl_err_set(err, "%s: out of memory for %llu block ids in the CPU twin", v->name,
+                          (unsigned long long)G);
     double r = 0.0; /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
     for (uint64_t j = 0; j < G; j++) {
         uint64_t lo = (uint64_t)perm[j] * B, hi = lo + B < n ? lo + B : n;
@@ -191,12 +173,13 @@ int sl_atomic_thread_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch
  * Block b, thread t: s[t] = (b*B + t < n) ? x[b*B + t] : +0. V1 tree: for stride = 1, 2, ..
  * < B: s[t] = s[t] + s[t+stride] when t % (2 stride) == 0. V2 tree: for stride = B/2 .. 1:
  * s[t] = s[t] + s[t+stride] when t < stride. Partial = s[0]; then the fixed-order finish. */
-static int smem_cpu(sl_rung r, const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                    double *result, sl_err *err)
+static int smem_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                    const sl_launch *cfg, double *result, sl_err *err)
 {
+    const sl_rung r = (sl_rung)v->impl;
     sl_launch c;
-    if (prep(r, cfg, n, dt, &c, err)) return -1;
-    double *partials = alloc_doubles(c.grid, r, err);
+    if (prep(v, cfg, n, dt, &c, err)) return -1;
+    double *partials = alloc_doubles(c.grid, v, err);
     if (!partials) return -1;
     uint64_t B = c.block, per = B * c.items;
     double s[1024];
@@ -205,10 +188,10 @@ static int smem_cpu(sl_rung r, const void *x, uint64_t n, sl_dtype dt, const sl_
         for (uint64_t t = 0; t < B; t++) {
             uint64_t i = base + t;
             if (r == SL_RUNG_TWO_LOAD) { /* V3: v = +0; v += x[i]; v += x[i + B] */
-                double v = 0.0;
-                if (i < n) v = sl_tw_add(v, sl_tw_load(x, dt, i), dt);
-                if (i + B < n) v = sl_tw_add(v, sl_tw_load(x, dt, i + B), dt);
-                s[t] = v;
+                double a = 0.0;
+                if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), dt);
+                if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), dt);
+                s[t] = a;
             } else {
                 s[t] = i < n ? sl_tw_load(x, dt, i) : 0.0;
             }
@@ -220,90 +203,46 @@ static int smem_cpu(sl_rung r, const void *x, uint64_t n, sl_dtype dt, const sl_
     return 0;
 }
 
-static double smem_depth(sl_rung r, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double smem_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
+    const sl_rung r = (sl_rung)v->impl;
     sl_launch c = *cfg;
-    resolve_rung(r, &c, n, dt);
+    sl_ladder_resolve(v, &c, n, dt);
     double per_thread = r == SL_RUNG_TWO_LOAD ? 2.0 : 0.0;
     return per_thread + (double)sl_tw_ceil_log2(c.block) + sl_tw_depth_finish(c.grid, c.block);
-}
-
-void sl_smem_interleaved_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    resolve_rung(SL_RUNG_SMEM_INTERLEAVED, cfg, n, dt);
-}
-double sl_smem_interleaved_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return smem_depth(SL_RUNG_SMEM_INTERLEAVED, n, dt, cfg);
-}
-int sl_smem_interleaved_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                            double *result, sl_err *err)
-{
-    return smem_cpu(SL_RUNG_SMEM_INTERLEAVED, x, n, dt, cfg, result, err);
-}
-
-void sl_smem_sequential_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    resolve_rung(SL_RUNG_SMEM_SEQUENTIAL, cfg, n, dt);
-}
-double sl_smem_sequential_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return smem_depth(SL_RUNG_SMEM_SEQUENTIAL, n, dt, cfg);
-}
-int sl_smem_sequential_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                           double *result, sl_err *err)
-{
-    return smem_cpu(SL_RUNG_SMEM_SEQUENTIAL, x, n, dt, cfg, result, err);
 }
 
 /* ========================== V3 two-load =====================================================
  * Block b covers [2Bb, 2B(b+1)); thread t: v = +0; if i < n: v = v + x[i]; if i+B < n:
  * v = v + x[i+B] (i = 2Bb + t); s[t] = v; V2's sequential tree; the fixed-order finish. */
-void sl_two_load_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    resolve_rung(SL_RUNG_TWO_LOAD, cfg, n, dt);
-}
-double sl_two_load_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return smem_depth(SL_RUNG_TWO_LOAD, n, dt, cfg);
-}
-int sl_two_load_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                    double *result, sl_err *err)
-{
-    return smem_cpu(SL_RUNG_TWO_LOAD, x, n, dt, cfg, result, err);
-}
-
 /* ========================== V4 warp-shuffle =================================================
  * Per-thread value as V3 (v = +0 + x[i] + x[i+B], each guarded); block sum by shuffles
  * (sl_block_sum: warp trees 16..1, slots of missing warps +0); the fixed-order finish. */
-void sl_warp_shuffle_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    resolve_rung(SL_RUNG_WARP_SHUFFLE, cfg, n, dt);
-}
-double sl_warp_shuffle_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double warp_shuffle_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                 const sl_launch *cfg)
 {
     sl_launch c = *cfg;
-    resolve_rung(SL_RUNG_WARP_SHUFFLE, &c, n, dt);
+    sl_ladder_resolve(v, &c, n, dt);
     return 2.0 + sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
 }
-int sl_warp_shuffle_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                        double *result, sl_err *err)
+static int warp_shuffle_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                            const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
-    if (prep(SL_RUNG_WARP_SHUFFLE, cfg, n, dt, &c, err)) return -1;
-    double *partials = alloc_doubles(c.grid, SL_RUNG_WARP_SHUFFLE, err);
+    if (prep(v, cfg, n, dt, &c, err)) return -1;
+    double *partials = alloc_doubles(c.grid, v, err);
     if (!partials) return -1;
     uint64_t B = c.block;
-    double v[1024];
+    double vals[1024];
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
             uint64_t i = b * 2 * B + t;
             double a = 0.0;
             if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), dt);
             if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), dt);
-            v[t] = a;
+            vals[t] = a;
         }
-        partials[b] = sl_tw_block_sum(v, c.block, dt);
+        partials[b] = sl_tw_block_sum(vals, c.block, dt);
     }
     finish(partials, &c, dt, result);
     return 0;
@@ -312,27 +251,24 @@ int sl_warp_shuffle_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch 
 /* ========================== V5 grid-stride ==================================================
  * Grid G (persistent), stride S = 2BG. Thread t of block b: a = +0; for i = 2Bb + t; i < n;
  * i += S: a = a + x[i]; if i+B < n: a = a + x[i+B]. Shuffle block sum; fixed-order finish. */
-void sl_grid_stride_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    resolve_rung(SL_RUNG_GRID_STRIDE, cfg, n, dt);
-}
-double sl_grid_stride_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double grid_stride_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
 {
     sl_launch c = *cfg;
-    resolve_rung(SL_RUNG_GRID_STRIDE, &c, n, dt);
+    sl_ladder_resolve(v, &c, n, dt);
     uint64_t steps = ceil_div(n, (uint64_t)2 * c.block * c.grid);
     return 2.0 * (double)steps + sl_tw_depth_block_sum(c.block) +
            sl_tw_depth_finish(c.grid, c.block);
 }
-int sl_grid_stride_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                       double *result, sl_err *err)
+static int grid_stride_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                           const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
-    if (prep(SL_RUNG_GRID_STRIDE, cfg, n, dt, &c, err)) return -1;
+    if (prep(v, cfg, n, dt, &c, err)) return -1;
     uint64_t B = c.block, G = c.grid, S = 2 * B * G;
-    double *acc = alloc_doubles(G * B, SL_RUNG_GRID_STRIDE, err);
+    double *acc = alloc_doubles(G * B, v, err);
     if (!acc) return -1;
-    double *partials = alloc_doubles(G, SL_RUNG_GRID_STRIDE, err);
+    double *partials = alloc_doubles(G, v, err);
     if (!partials) {
         free(acc);
         return -1;
@@ -363,31 +299,27 @@ int sl_grid_stride_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *
  * s = 0, 1, ..: for k < A: vector v = lo_b + s A B + k B + t (if v < hi_b): acc_k = acc_k +
  * v.x, then + v.y (+ v.z, + v.w). Combine: for w = A/2 .. 1: acc_k = acc_k + acc_{k+w}
  * (k < w). Shuffle block sum of acc0; fixed-order finish. */
-void sl_vec4_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
-{
-    resolve_rung(SL_RUNG_VEC4, cfg, n, dt);
-}
-double sl_vec4_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double vec4_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     sl_launch c = *cfg;
-    resolve_rung(SL_RUNG_VEC4, &c, n, dt);
+    sl_ladder_resolve(v, &c, n, dt);
     uint64_t head, nv, lo, hi, w = 16 / sl_dtype_size(dt);
-    sl_ladder_vec_split(n, dt, c.addr_mod, &head, &nv);
+    sl_vec_split(n, dt, c.addr_mod, &head, &nv);
     sl_ladder_vec_range(nv, c.grid, 0, &lo, &hi); /* block 0 has the longest range */
     uint64_t steps = ceil_div(hi - lo, (uint64_t)c.items * c.block);
     return 2.0 + (double)(w * steps) + (double)sl_tw_ceil_log2(c.items) +
            sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
 }
-int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
-                sl_err *err)
+static int vec4_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                    const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
-    if (prep(SL_RUNG_VEC4, cfg, n, dt, &c, err)) return -1;
+    if (prep(v, cfg, n, dt, &c, err)) return -1;
     uint64_t B = c.block, G = c.grid, A = c.items, W = 16 / sl_dtype_size(dt);
     uint64_t head, nv;
-    sl_ladder_vec_split(n, dt, c.addr_mod, &head, &nv);
+    sl_vec_split(n, dt, c.addr_mod, &head, &nv);
     uint64_t tail0 = head + nv * W;
-    double *partials = alloc_doubles(G, SL_RUNG_VEC4, err);
+    double *partials = alloc_doubles(G, v, err);
     if (!partials) return -1;
     double vals[1024], acc[8];
     uint64_t per, extra;
@@ -402,9 +334,9 @@ int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, do
             if (tail0 + g < n) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, tail0 + g), dt);
             for (uint64_t s0 = lo + t; s0 < hi; s0 += A * B)
                 for (uint64_t k = 0; k < A; k++) {
-                    uint64_t v = s0 + k * B;
-                    if (v >= hi) break;
-                    uint64_t e = head + v * W;
+                    uint64_t j = s0 + k * B;
+                    if (j >= hi) break;
+                    uint64_t e = head + j * W;
                     for (uint64_t q = 0; q < W; q++)
                         acc[k] = sl_tw_add(acc[k], sl_tw_load(x, dt, e + q), dt);
                 }
@@ -417,3 +349,60 @@ int sl_vec4_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, do
     finish(partials, &c, dt, result);
     return 0;
 }
+
+/* ========================== descriptors =====================================================
+ * Every rung: sl_ladder_resolve, the GPU entry of ladder.cu (the rung is .impl), its own twin
+ * and depth; accumulation in the input format, Higham's recursive bound for its depth. */
+#define LADDER_COMMON                                                                       \
+    .family = "ladder", .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,              \
+    .resolve = sl_ladder_resolve, .workspace = SL_GPU_ENTRY(sl_ladder_workspace),           \
+    .gpu = SL_GPU_ENTRY(sl_ladder_gpu)
+
+const sl_variant sl_v_atomic_thread = {
+    .name = "atomic-thread", LADDER_COMMON, .impl = SL_RUNG_ATOMIC_THREAD,
+    .determinism = SL_DET_NONDETERMINISTIC, .ftz_atomics = 1,
+    .description = "V0: every thread atomicAdds its element to one address (commit order is "
+                   "the hardware's)",
+    .depth = NULL, /* one serial chain through every element: n */
+    .cpu = atomic_thread_cpu,
+};
+const sl_variant sl_v_smem_interleaved = {
+    .name = "smem-interleaved", LADDER_COMMON, .impl = SL_RUNG_SMEM_INTERLEAVED,
+    .determinism = SL_DET_RUN_TO_RUN,
+    .description = "V1: shared-memory tree, interleaved addressing (tid % (2*stride)); "
+                   "fixed-order pass over block partials",
+    .depth = smem_depth, .cpu = smem_cpu,
+};
+const sl_variant sl_v_smem_sequential = {
+    .name = "smem-sequential", LADDER_COMMON, .impl = SL_RUNG_SMEM_SEQUENTIAL,
+    .determinism = SL_DET_RUN_TO_RUN,
+    .description = "V2: shared-memory tree, sequential addressing (stride halving, contiguous "
+                   "active threads)",
+    .depth = smem_depth, .cpu = smem_cpu,
+};
+const sl_variant sl_v_two_load = {
+    .name = "two-load", LADDER_COMMON, .impl = SL_RUNG_TWO_LOAD,
+    .determinism = SL_DET_RUN_TO_RUN,
+    .description = "V3: each thread adds two elements before the shared-memory tree",
+    .depth = smem_depth, .cpu = smem_cpu,
+};
+const sl_variant sl_v_warp_shuffle = {
+    .name = "warp-shuffle", LADDER_COMMON, .impl = SL_RUNG_WARP_SHUFFLE,
+    .determinism = SL_DET_RUN_TO_RUN,
+    .description = "V4: __shfl_down_sync within warps, one shared slot per warp, one barrier",
+    .depth = warp_shuffle_depth, .cpu = warp_shuffle_cpu,
+};
+const sl_variant sl_v_grid_stride = {
+    .name = "grid-stride", LADDER_COMMON, .impl = SL_RUNG_GRID_STRIDE,
+    .determinism = SL_DET_RUN_TO_RUN,
+    .description = "V5: persistent grid sized from the SM count, per-thread register "
+                   "accumulation",
+    .depth = grid_stride_depth, .cpu = grid_stride_cpu,
+};
+const sl_variant sl_v_vec4 = {
+    .name = "vec4", LADDER_COMMON, .impl = SL_RUNG_VEC4,
+    .determinism = SL_DET_RUN_TO_RUN,
+    .description = "V6: 16-byte loads (float4/double2), one contiguous range per block, "
+                   "independent accumulators",
+    .depth = vec4_depth, .cpu = vec4_cpu,
+};

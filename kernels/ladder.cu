@@ -1,4 +1,4 @@
-/* ladder.cu: GPU kernels and C-callable launchers of the optimisation ladder V0-V6
+/* ladder.cu: GPU kernels and the one C-callable entry of the optimisation ladder V0-V6
  * (atomic-thread: nondeterministic; smem-interleaved .. vec4: run-to-run, single launch).
  *
  * Floating-point assumptions: IEEE binary32/binary64 adds, round to nearest even, no FTZ,
@@ -99,35 +99,7 @@ __global__ void __launch_bounds__(1024, 2) k_grid_stride(const T *__restrict__ x
     sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
 
-/* V6 helpers: the 16-byte vector of T, its read-only streaming load, and its in-order add. */
-template <typename T> struct sl_vec;
-template <> struct sl_vec<float> { typedef float4 type; };
-template <> struct sl_vec<double> { typedef double2 type; };
-
-__device__ __forceinline__ float4 sl_ldv(const float4 *p)
-{
-    float4 r;
-    asm volatile("ld.global.nc.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];"
-                 : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w) : "l"(p));
-    return r;
-}
-__device__ __forceinline__ double2 sl_ldv(const double2 *p)
-{
-    double2 r;
-    asm volatile("ld.global.nc.L1::no_allocate.v2.f64 {%0,%1}, [%2];"
-                 : "=d"(r.x), "=d"(r.y) : "l"(p));
-    return r;
-}
-__device__ __forceinline__ void sl_vadd(float &a, const float4 v)
-{
-    a = a + v.x; a = a + v.y; a = a + v.z; a = a + v.w;
-}
-__device__ __forceinline__ void sl_vadd(double &a, const double2 v)
-{
-    a = a + v.x; a = a + v.y;
-}
-
-/* V6: see the model in ladder.c. head/nv from sl_ladder_vec_split; x + head is 16-aligned.
+/* V6: see the model in ladder.c. head/nv from sl_vec_split; x + head is 16-aligned.
  * Block b streams its own contiguous range of vectors (sl_ladder_vec_block, with the split
  * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads in flight
  * per thread, then their adds in order. Two resident blocks of 1024 (32 registers) for
@@ -181,169 +153,50 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
     sl_device_finish(s, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
 
-/* ---------------------------------------------------------------- launchers --------------- */
+/* ---------------------------------------------------------------- launchers ---------------
+ * One entry for every rung (v->impl): ladder_prep resolves and checks, ladder_launch<T> (the
+ * family's one float/double branch) enqueues the rung's kernel, vec4_launch picks vec4's
+ * compile-time shape. */
 
-/* Resolves a private copy of cfg (idempotent on an already resolved one), validates it and
- * the workspace. */
-typedef void (*sl_resolve_fn)(sl_launch *, uint64_t, sl_dtype);
-static int ladder_prep(sl_rung r, sl_resolve_fn resolve, uint64_t n, sl_dtype dt,
-                       const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
-                       sl_launch *c, sl_err *err)
+/* What a launch needs, resolved and checked. */
+struct ladder_args {
+    sl_launch c;          /* resolved private copy of cfg */
+    const void *x;
+    uint64_t n;
+    void *work, *result;
+    cudaStream_t s;
+};
+
+static size_t ladder_ws(const sl_variant *v, const sl_launch *c, sl_dtype dt)
 {
-    *c = *cfg;
-    resolve(c, n, dt);
-    if (sl_ladder_check(r, n, dt, c, err)) return -1;
-    if (!d_result) return sl_kerr(err, "%s: d_result is NULL", sl_ladder_name(r));
-    if (r != SL_RUNG_ATOMIC_THREAD) {
-        size_t need = sl_ws_bytes(c->grid, sl_dtype_size(dt));
-        if (!d_work || work_bytes < need)
-            return sl_kerr(err, "%s: workspace of %zu bytes given, %zu needed",
-                           sl_ladder_name(r), work_bytes, need);
-    }
-    return 0;
+    return v->impl == SL_RUNG_ATOMIC_THREAD ? 0 : sl_ws_bytes(c->grid, sl_dtype_size(dt));
 }
 
-static size_t ladder_workspace(sl_resolve_fn resolve, uint64_t n, sl_dtype dt,
-                               const sl_launch *cfg)
+extern "C" size_t sl_ladder_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                      const sl_launch *cfg)
 {
     sl_launch c = *cfg;
-    resolve(&c, n, dt);
-    return sl_ws_bytes(c.grid, sl_dtype_size(dt));
+    sl_ladder_resolve(v, &c, n, dt);
+    return ladder_ws(v, &c, dt);
 }
 
-extern "C" size_t sl_atomic_thread_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+/* Resolves a private copy of cfg (idempotent on an already resolved one), validates it, the
+ * result pointer, the workspace and (vec4) the address the head split assumes. */
+static int ladder_prep(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                       ladder_args *a, sl_err *err)
 {
-    (void)n; (void)dt; (void)cfg;
+    a->c = *cfg;
+    sl_ladder_resolve(v, &a->c, n, dt);
+    if (sl_ladder_check(v, n, dt, &a->c, err)) return -1;
+    if (!d_result) return sl_err_set(err, "%s: d_result is NULL", v->name);
+    if (sl_check_workspace(v, d_work, work_bytes, ladder_ws(v, &a->c, dt), err)) return -1;
+    if (v->impl == SL_RUNG_VEC4 && n > 0 && sl_check_addr_mod(v, d_x, &a->c, err)) return -1;
+    a->x = d_x;
+    a->n = n;
+    a->work = d_work;
+    a->result = d_result;
     return 0;
-}
-
-extern "C" int sl_atomic_thread_gpu(const void *d_x, uint64_t n, sl_dtype dt,
-                                    const sl_launch *cfg, void *d_work, size_t work_bytes,
-                                    void *d_result, void *stream, sl_err *err)
-{
-    const char *nm = "atomic-thread";
-    sl_launch c;
-    if (ladder_prep(SL_RUNG_ATOMIC_THREAD, sl_atomic_thread_resolve, n, dt, cfg, d_work,
-                    work_bytes, d_result, &c, err))
-        return -1;
-    cudaStream_t s = (cudaStream_t)stream;
-    SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), s), nm, err);
-    if (n == 0) return 0;
-    if (dt == SL_F64)
-        k_atomic_thread<double><<<c.grid, c.block, 0, s>>>((const double *)d_x, n, (double *)d_result);
-    else
-        k_atomic_thread<float><<<c.grid, c.block, 0, s>>>((const float *)d_x, n, (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("k_atomic_thread", nm, err);
-    return 0;
-}
-
-template <int MODE>
-static int smem_gpu(sl_rung r, sl_resolve_fn resolve, const void *d_x, uint64_t n, sl_dtype dt,
-                    const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
-                    void *stream, sl_err *err)
-{
-    const char *nm = sl_ladder_name(r);
-    sl_launch c;
-    if (ladder_prep(r, resolve, n, dt, cfg, d_work, work_bytes, d_result, &c, err)) return -1;
-    cudaStream_t s = (cudaStream_t)stream;
-    size_t smem = (size_t)c.block * sl_dtype_size(dt);
-    if (dt == SL_F64)
-        k_smem<double, MODE><<<c.grid, c.block, smem, s>>>((const double *)d_x, n, d_work,
-                                                            (double *)d_result);
-    else
-        k_smem<float, MODE><<<c.grid, c.block, smem, s>>>((const float *)d_x, n, d_work,
-                                                           (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("k_smem", nm, err);
-    return 0;
-}
-
-extern "C" size_t sl_smem_interleaved_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return ladder_workspace(sl_smem_interleaved_resolve, n, dt, cfg);
-}
-extern "C" int sl_smem_interleaved_gpu(const void *d_x, uint64_t n, sl_dtype dt,
-                                       const sl_launch *cfg, void *d_work, size_t work_bytes,
-                                       void *d_result, void *stream, sl_err *err)
-{
-    return smem_gpu<1>(SL_RUNG_SMEM_INTERLEAVED, sl_smem_interleaved_resolve, d_x, n, dt, cfg,
-                       d_work, work_bytes, d_result, stream, err);
-}
-
-extern "C" size_t sl_smem_sequential_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return ladder_workspace(sl_smem_sequential_resolve, n, dt, cfg);
-}
-extern "C" int sl_smem_sequential_gpu(const void *d_x, uint64_t n, sl_dtype dt,
-                                      const sl_launch *cfg, void *d_work, size_t work_bytes,
-                                      void *d_result, void *stream, sl_err *err)
-{
-    return smem_gpu<2>(SL_RUNG_SMEM_SEQUENTIAL, sl_smem_sequential_resolve, d_x, n, dt, cfg,
-                       d_work, work_bytes, d_result, stream, err);
-}
-
-extern "C" size_t sl_two_load_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return ladder_workspace(sl_two_load_resolve, n, dt, cfg);
-}
-extern "C" int sl_two_load_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                               void *d_work, size_t work_bytes, void *d_result, void *stream,
-                               sl_err *err)
-{
-    return smem_gpu<3>(SL_RUNG_TWO_LOAD, sl_two_load_resolve, d_x, n, dt, cfg, d_work,
-                       work_bytes, d_result, stream, err);
-}
-
-extern "C" size_t sl_warp_shuffle_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return ladder_workspace(sl_warp_shuffle_resolve, n, dt, cfg);
-}
-extern "C" int sl_warp_shuffle_gpu(const void *d_x, uint64_t n, sl_dtype dt,
-                                   const sl_launch *cfg, void *d_work, size_t work_bytes,
-                                   void *d_result, void *stream, sl_err *err)
-{
-    const char *nm = "warp-shuffle";
-    sl_launch c;
-    if (ladder_prep(SL_RUNG_WARP_SHUFFLE, sl_warp_shuffle_resolve, n, dt, cfg, d_work,
-                    work_bytes, d_result, &c, err))
-        return -1;
-    cudaStream_t s = (cudaStream_t)stream;
-    if (dt == SL_F64)
-        k_warp_shuffle<double><<<c.grid, c.block, 0, s>>>((const double *)d_x, n, d_work,
-                                                          (double *)d_result);
-    else
-        k_warp_shuffle<float><<<c.grid, c.block, 0, s>>>((const float *)d_x, n, d_work,
-                                                         (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("k_warp_shuffle", nm, err);
-    return 0;
-}
-
-extern "C" size_t sl_grid_stride_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return ladder_workspace(sl_grid_stride_resolve, n, dt, cfg);
-}
-extern "C" int sl_grid_stride_gpu(const void *d_x, uint64_t n, sl_dtype dt,
-                                  const sl_launch *cfg, void *d_work, size_t work_bytes,
-                                  void *d_result, void *stream, sl_err *err)
-{
-    const char *nm = "grid-stride";
-    sl_launch c;
-    if (ladder_prep(SL_RUNG_GRID_STRIDE, sl_grid_stride_resolve, n, dt, cfg, d_work,
-                    work_bytes, d_result, &c, err))
-        return -1;
-    cudaStream_t s = (cudaStream_t)stream;
-    if (dt == SL_F64)
-        k_grid_stride<double><<<c.grid, c.block, 0, s>>>((const double *)d_x, n, d_work,
-                                                         (double *)d_result);
-    else
-        k_grid_stride<float><<<c.grid, c.block, 0, s>>>((const float *)d_x, n, d_work,
-                                                        (float *)d_result);
-    SL_CUDA_CHECK_LAUNCH("k_grid_stride", nm, err);
-    return 0;
-}
-
-extern "C" size_t sl_vec4_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
-{
-    return ladder_workspace(sl_vec4_resolve, n, dt, cfg);
 }
 
 template <typename T, bool ONE, bool EDGES>
@@ -360,46 +213,77 @@ static void vec4_launch_a(const sl_launch &c, const T *x, uint64_t n, uint64_t h
     }
 }
 
+/* vec4: the split (sl_vec_split, sl_ladder_vec_units) once on the host, then the kernel for
+ * (one block?, scalar edges?, accumulators). */
 template <typename T>
-static void vec4_launch(const sl_launch &c, const void *d_x, uint64_t n, uint64_t head,
-                        uint64_t nv, void *d_work, void *d_result, cudaStream_t s)
+static void vec4_launch(const ladder_args &a, sl_dtype dt)
 {
-    const T *x = (const T *)d_x;
-    T *res = (T *)d_result;
+    const sl_launch &c = a.c;
+    const T *x = (const T *)a.x;
+    T *res = (T *)a.result;
+    uint64_t head, nv;
+    sl_vec_split(a.n, dt, c.addr_mod, &head, &nv);
     uint64_t per, extra;
     sl_ladder_vec_units(nv, c.grid, &per, &extra);
-    const bool edges = head != 0 || head + nv * (16 / sizeof(T)) != n;
+    const bool edges = head != 0 || head + nv * (16 / sizeof(T)) != a.n;
     if (c.grid == 1 && edges)
-        vec4_launch_a<T, true, true>(c, x, n, head, nv, per, extra, d_work, res, s);
+        vec4_launch_a<T, true, true>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
     else if (c.grid == 1)
-        vec4_launch_a<T, true, false>(c, x, n, head, nv, per, extra, d_work, res, s);
+        vec4_launch_a<T, true, false>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
     else if (edges)
-        vec4_launch_a<T, false, true>(c, x, n, head, nv, per, extra, d_work, res, s);
+        vec4_launch_a<T, false, true>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
     else
-        vec4_launch_a<T, false, false>(c, x, n, head, nv, per, extra, d_work, res, s);
+        vec4_launch_a<T, false, false>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
 }
 
-extern "C" int sl_vec4_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                           void *d_work, size_t work_bytes, void *d_result, void *stream,
-                           sl_err *err)
+/* Enqueues rung v->impl's kernel for element type T; returns the kernel's name for the
+ * launch check. */
+template <typename T>
+static const char *ladder_launch(const sl_variant *v, const ladder_args &a, sl_dtype dt)
 {
-    const char *nm = "vec4";
-    sl_launch c;
-    if (ladder_prep(SL_RUNG_VEC4, sl_vec4_resolve, n, dt, cfg, d_work, work_bytes, d_result,
-                    &c, err))
-        return -1;
-    unsigned mis = (unsigned)((uintptr_t)d_x % 16u);
-    if (n > 0 && mis != c.addr_mod % 16u)
-        return sl_kerr(err, "vec4: cfg addr_mod %u disagrees with the device pointer "
-                            "(address mod 16 = %u); the harness sets it from the pointer",
-                       c.addr_mod, mis);
-    uint64_t head, nv;
-    sl_ladder_vec_split(n, dt, c.addr_mod, &head, &nv);
-    cudaStream_t s = (cudaStream_t)stream;
-    if (dt == SL_F64)
-        vec4_launch<double>(c, d_x, n, head, nv, d_work, d_result, s);
-    else
-        vec4_launch<float>(c, d_x, n, head, nv, d_work, d_result, s);
-    SL_CUDA_CHECK_LAUNCH("k_vec4", nm, err);
+    const T *x = (const T *)a.x;
+    T *res = (T *)a.result;
+    const dim3 G(a.c.grid), B(a.c.block);
+    const size_t smem = (size_t)a.c.block * sizeof(T);
+    switch ((sl_rung)v->impl) {
+    case SL_RUNG_ATOMIC_THREAD:
+        k_atomic_thread<T><<<G, B, 0, a.s>>>(x, a.n, res);
+        return "k_atomic_thread";
+    case SL_RUNG_SMEM_INTERLEAVED:
+        k_smem<T, 1><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
+        return "k_smem";
+    case SL_RUNG_SMEM_SEQUENTIAL:
+        k_smem<T, 2><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
+        return "k_smem";
+    case SL_RUNG_TWO_LOAD:
+        k_smem<T, 3><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
+        return "k_smem";
+    case SL_RUNG_WARP_SHUFFLE:
+        k_warp_shuffle<T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
+        return "k_warp_shuffle";
+    case SL_RUNG_GRID_STRIDE:
+        k_grid_stride<T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
+        return "k_grid_stride";
+    case SL_RUNG_VEC4:
+        vec4_launch<T>(a, dt);
+        return "k_vec4";
+    }
+    return NULL;
+}
+
+extern "C" int sl_ladder_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                             const sl_launch *cfg, void *d_work, size_t work_bytes,
+                             void *d_result, void *stream, sl_err *err)
+{
+    ladder_args a;
+    if (ladder_prep(v, d_x, n, dt, cfg, d_work, work_bytes, d_result, &a, err)) return -1;
+    a.s = (cudaStream_t)stream;
+    if (v->impl == SL_RUNG_ATOMIC_THREAD) { /* V0 adds into the result: start it at +0 */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), a.s), v->name, err);
+        if (n == 0) return 0;
+    }
+    const char *what = dt == SL_F64 ? ladder_launch<double>(v, a, dt) : ladder_launch<float>(v, a, dt);
+    if (!what) return sl_err_set(err, "%s: not a ladder rung (impl %d)", v->name, v->impl);
+    SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }

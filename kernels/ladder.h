@@ -1,13 +1,16 @@
-/* ladder.h: geometry shared by the optimisation-ladder twins (ladder.c) and kernels
- * (ladder.cu): rung ids, defaults, validation of a resolved sl_launch, the vec4 split. */
+/* ladder.h: what the optimisation-ladder twins and descriptors (ladder.c) share with its
+ * kernels (ladder.cu): rung ids (a descriptor's impl), defaults, the one resolve(), validation
+ * of a resolved sl_launch, the vec4 block ranges. */
 #ifndef SL_LADDER_H
 #define SL_LADDER_H
 #include "sl_variant_impl.h"
+#include "sl_layout.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* The rung of a ladder descriptor (its impl field). */
 typedef enum {
     SL_RUNG_ATOMIC_THREAD = 0, /* V0 */
     SL_RUNG_SMEM_INTERLEAVED,  /* V1 */
@@ -38,16 +41,14 @@ typedef enum {
 #define SL_LADDER_VEC_THREADS_SM_BIG 2048u
 #define SL_LADDER_MAX_GRID 0x7fffffffu
 
-const char *sl_ladder_name(sl_rung r);
+/* The resolve() of every rung (v->impl): fills the zero fields of cfg. Idempotent. */
+sl_resolve_fn sl_ladder_resolve;
 /* Checks a resolved cfg (block a power of two in [32,1024], grid in [1, 2^31-1] and large
  * enough for rungs V0-V4, items as the rung needs, addr_mod a multiple of the element size
  * for vec4). Returns 0, or -1 with err naming the variant. */
-int sl_ladder_check(sl_rung r, uint64_t n, sl_dtype dt, const sl_launch *cfg, sl_err *err);
-/* vec4 split of x[0..n): head scalars [0, *head) up to the first 16-byte boundary (from
- * addr_mod), *nvec 16-byte vectors, then the tail scalars [*head + *nvec * W, n) with
- * W = 16 / element size. */
-void sl_ladder_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint64_t *head,
-                         uint64_t *nvec);
+int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                    sl_err *err);
+/* vec4 splits x with sl_vec_split (sl_layout.h): head scalars, 16-byte vectors, tail. */
 /* vec4: the vectors [*lo, *hi) of block b of grid blocks (nv vectors in all): units of
  * SL_LADDER_VEC_UNIT vectors, ceil(nv / UNIT) of them, split as evenly as possible with the
  * first (units mod grid) blocks taking one more. sl_ladder_vec_units gives the split (per

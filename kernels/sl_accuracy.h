@@ -1,9 +1,21 @@
-/* sl_accuracy.h: constants shared by the accuracy variants' kernels (accuracy.cu) and their
- * CPU twins (accuracy.c), so both sides agree on every size that decides an order of adds. */
+/* sl_accuracy.h: what the accuracy variants' kernels (accuracy.cu) share with their CPU twins
+ * and descriptors (accuracy.c): which variant a descriptor is (its impl), and every size that
+ * decides an order of adds. */
 #ifndef SL_ACCURACY_H
 #define SL_ACCURACY_H
 #include <stdint.h>
 #include "sl_types.h"
+#include "sl_layout.h"
+
+/* The member of the accuracy family a descriptor is (its impl field). */
+typedef enum {
+    SL_ACC_SERIAL = 0,
+    SL_ACC_PAIRWISE,     /* CPU only */
+    SL_ACC_ATOMIC_BLOCK, /* grid-stride engine, plain adds, one atomicAdd per block */
+    SL_ACC_KAHAN,        /* grid-stride engine, Kahan lanes, compensated-pair tree */
+    SL_ACC_FP64_ACC,     /* grid-stride engine, float32 input, float64 adds */
+    SL_ACC_MULTIPASS
+} sl_acc_kind;
 
 /* Grid-stride variants (atomic-block, kahan, fp64-acc). */
 #define SL_ACC_BLOCK 256u          /* default threads per block (any multiple of 32 <= 1024) */
@@ -20,14 +32,6 @@
 #define SL_MP_TILE 8192u
 #define SL_MP_BLOCKS_PER_SM 4u
 
-/* Vector width in elements of the 16-byte loads: 4 floats or 2 doubles. */
-static inline uint32_t sl_acc_vw(sl_dtype dt) { return dt == SL_F64 ? 2u : 4u; }
-/* Scalar head before the first 16-byte boundary, for x[0] at byte address addr_mod mod 256
- * (addr_mod a multiple of the element size; clipped to n). */
-static inline uint64_t sl_acc_head(uint64_t n, sl_dtype dt, uint32_t addr_mod)
-{
-    uint64_t h = ((16u - (addr_mod & 15u)) & 15u) / (uint32_t)sl_dtype_size(dt);
-    return h < n ? h : n;
-}
+/* The 16-byte vector width and the scalar head: sl_layout.h. */
 
 #endif

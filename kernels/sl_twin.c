@@ -1,10 +1,34 @@
-/* sl_twin.c: CPU mirrors of the scope-split device helpers of sl_reduce.cuh (same adds, same
- * order, same +0 padding), used by every CPU twin.
+/* sl_twin.c: CPU mirrors of the scope-split device building blocks of sl_reduce.cuh (same
+ * adds, same order, same +0 padding), plain and compensated-pair, used by every CPU twin.
  * Floating-point assumptions: see sl_twin.h (IEEE, round to nearest, no contraction). */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include "sl_rng.h"
 #include "sl_twin.h"
+
+sl_tw_pair sl_tw_pair_add(sl_tw_pair x, sl_tw_pair y, sl_dtype acc)
+{
+    sl_tw_pair r;
+    if (acc == SL_F32) {
+        float a = (float)x.s, b = (float)y.s;
+        float S = a + b;
+        float bp = S - a;
+        float err = (a - (S - bp)) + (b - bp);
+        float ee = (float)x.e + (float)y.e;
+        r.s = S;
+        r.e = err + ee;
+    } else {
+        double a = x.s, b = y.s;
+        double S = a + b;
+        double bp = S - a;
+        double err = (a - (S - bp)) + (b - bp);
+        double ee = x.e + y.e;
+        r.s = S;
+        r.e = err + ee;
+    }
+    return r;
+}
 
 double sl_tw_warp_sum(double v[32], sl_dtype acc)
 {
@@ -36,6 +60,38 @@ double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_
     return sl_tw_block_sum(a, block, acc);
 }
 
+sl_tw_pair sl_tw_pair_warp(sl_tw_pair v[32], sl_dtype acc)
+{
+    for (int off = 16; off > 0; off >>= 1)
+        for (int i = 0; i < off; i++) v[i] = sl_tw_pair_add(v[i], v[i + off], acc);
+    return v[0];
+}
+
+sl_tw_pair sl_tw_pair_block(const sl_tw_pair *v, uint32_t block, sl_dtype acc)
+{
+    sl_tw_pair slots[32], lanes[32];
+    const sl_tw_pair zero = {0.0, 0.0};
+    uint32_t nwarps = block / 32u;
+    for (uint32_t w = 0; w < 32u; w++) slots[w] = zero;
+    for (uint32_t w = 0; w < nwarps; w++) {
+        for (int l = 0; l < 32; l++) lanes[l] = v[w * 32u + (uint32_t)l];
+        slots[w] = sl_tw_pair_warp(lanes, acc);
+    }
+    return sl_tw_pair_warp(slots, acc);
+}
+
+sl_tw_pair sl_tw_pair_finish(const sl_tw_pair *partials, uint64_t nparts, uint32_t block,
+                             sl_dtype acc)
+{
+    sl_tw_pair a[1024];
+    for (uint32_t t = 0; t < block; t++) {
+        sl_tw_pair s = {0.0, 0.0};
+        for (uint64_t i = t; i < nparts; i += block) s = sl_tw_pair_add(s, partials[i], acc);
+        a[t] = s;
+    }
+    return sl_tw_pair_block(a, block, acc);
+}
+
 double sl_tw_tree_interleaved(double *s, uint32_t block, sl_dtype acc)
 {
     for (uint32_t stride = 1; stride < block; stride *= 2)
@@ -49,14 +105,6 @@ double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc)
     for (uint32_t stride = block / 2; stride > 0; stride >>= 1)
         for (uint32_t t = 0; t < stride; t++) s[t] = sl_tw_add(s[t], s[t + stride], acc);
     return s[0];
-}
-
-uint64_t sl_tw_hash(uint64_t seed, uint64_t counter)
-{
-    uint64_t z = seed + (counter + 1u) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
 }
 
 uint32_t sl_tw_ceil_log2(uint64_t v)
@@ -91,7 +139,7 @@ uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed)
     if (!perm) return NULL;
     for (uint64_t i = 0; i < count; i++) perm[i] = (uint32_t)i;
     for (uint64_t i = count ? count - 1 : 0; i > 0; i--) {
-        uint64_t j = sl_tw_hash(seed, i) % (i + 1u);
+        uint64_t j = sl_hash64(seed, i) % (i + 1u);
         uint32_t t = perm[i];
         perm[i] = perm[j];
         perm[j] = t;

@@ -1,6 +1,8 @@
-/* sl_twin.h: CPU mirrors of the device helpers in sl_reduce.cuh (warp, block, device finish),
- * plus the small pieces every twin uses (element loads, rounding to the accumulator format,
- * a counter-based hash, depth helpers), so each twin is a short transcription of its kernel.
+/* sl_twin.h: CPU mirrors of the device building blocks of sl_reduce.cuh, scope by scope as
+ * there (combine operations, warp, block, grid finish), for the plain add and for the
+ * compensated pair, plus the small pieces every twin uses (element loads, rounding to the
+ * accumulator format, sampled commit orders, depth helpers), so each twin is a short
+ * transcription of its kernel.
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, x86-64 SSE2 (or
  * any FLT_EVAL_METHOD 0 target), -ffp-contract=off, no fast-math. Values travel as double;
@@ -31,16 +33,32 @@ static inline double sl_tw_add(double a, double b, sl_dtype acc)
     return acc == SL_F64 ? a + b : (double)(float)(a + b);
 }
 
-/* Warp scope, mirror of sl_warp_sum: v[32] are the lanes' values; for off = 16..1,
- * v[i] = v[i] + v[i+off] for i < off. Returns v[0]; v is overwritten. */
+/* ---- combine operations (reduce/ops.cuh) ----
+ * The plain add is sl_tw_add. A compensated pair (s, e) in format acc, mirror of sl_op_pair:
+ * (s1,e1) + (s2,e2): s = s1+s2, bp = s-s1, err = (s1-(s-bp)) + (s2-bp), e = err + (e1+e2),
+ * each operation rounded once in acc. */
+typedef struct { double s, e; } sl_tw_pair;
+sl_tw_pair sl_tw_pair_add(sl_tw_pair a, sl_tw_pair b, sl_dtype acc);
+
+/* ---- warp scope (reduce/warp.cuh) ----
+ * v[32] are the lanes' values; for off = 16..1, v[i] = v[i] (+) v[i+off] for i < off.
+ * Returns v[0]; v is overwritten. */
 double sl_tw_warp_sum(double v[32], sl_dtype acc);
-/* Block scope, mirror of sl_block_sum: v[0..block-1] are the threads' values (block a
- * multiple of 32, <= 1024). Warp sums into 32 slots (missing warps: +0), then a warp sum of
- * the slots. v is not modified. */
+sl_tw_pair sl_tw_pair_warp(sl_tw_pair v[32], sl_dtype acc);
+
+/* ---- block scope (reduce/block.cuh) ----
+ * v[0..block-1] are the threads' values (block a multiple of 32, <= 1024). Warp values into
+ * 32 slots (missing warps: +0 / (+0,+0)), then a warp reduction of the slots. v is not
+ * modified. */
 double sl_tw_block_sum(const double *v, uint32_t block, sl_dtype acc);
-/* Device scope, mirror of sl_device_finish: `block` threads, thread t sums +0, p[t],
- * p[t+block], ... in that order; then sl_tw_block_sum over the threads. */
+sl_tw_pair sl_tw_pair_block(const sl_tw_pair *v, uint32_t block, sl_dtype acc);
+
+/* ---- grid scope (reduce/grid.cuh) ----
+ * Mirror of sl_grid_finish: `block` threads, thread t reduces +0 (+) p[t] (+) p[t+block]
+ * (+) ... in that order; then the block reduction over the threads. */
 double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_dtype acc);
+sl_tw_pair sl_tw_pair_finish(const sl_tw_pair *partials, uint64_t nparts, uint32_t block,
+                             sl_dtype acc);
 
 /* Shared-memory trees of the early ladder rungs (block a power of two); s[0] holds the result
  * on return; s is overwritten. interleaved: for stride = 1, 2, .. < block, s[t] += s[t+stride]
@@ -49,12 +67,9 @@ double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_
 double sl_tw_tree_interleaved(double *s, uint32_t block, sl_dtype acc);
 double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc);
 
-/* Counter-based randomness for the sampled commit orders: splitmix64 of seed + counter
- * (value depends only on both, any machine). */
-uint64_t sl_tw_hash(uint64_t seed, uint64_t counter);
-
 /* Commit orders of the atomic variants: a Fisher-Yates shuffle of 0..count-1 with
- * j = sl_tw_hash(seed, i) % (i + 1) for i = count-1 .. 1. Returns a malloc'ed array (NULL when
+ * j = sl_hash64(seed, i) % (i + 1) for i = count-1 .. 1 (sl_rng.h: value depends only on seed
+ * and i, any machine). Returns a malloc'ed array (NULL when
  * out of memory or count >= 2^32). */
 uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed);
 /* One global-memory atomicAdd r += v in format acc. The binary32 atom.add flushes subnormal

@@ -1,7 +1,7 @@
-/* sl_variants.h: the one table of summation variants. Each row names a GPU kernel (or none),
- * its CPU twin (same operations in the same order for the same resolved launch
+/* sl_variants.h: the one registry of summation variants. Each descriptor names a GPU kernel
+ * (or none), its CPU twin (same operations in the same order for the same resolved launch
  * configuration, hence the same bits), its determinism class and its error-bound model.
- * Everything else (CLI, tests, experiments, plots) iterates over this table. */
+ * Everything else (CLI, tests, experiments, plots) iterates over the registry. */
 #ifndef SL_VARIANTS_H
 #define SL_VARIANTS_H
 #include "sl_types.h"
@@ -40,6 +40,29 @@ typedef enum { SL_BOUND_NONE = 0, SL_BOUND_RECURSIVE, SL_BOUND_COMPENSATED,
                SL_BOUND_CORRECTLY_ROUNDED } sl_bound_model;
 
 typedef struct sl_variant sl_variant;
+/* The functions a descriptor points to. Each receives its own descriptor first, so one
+ * function can serve a whole family (v->impl says which member) and every message names
+ * v->name. The wrappers below are how callers outside kernels/ use them. */
+/* Fills the zero fields of cfg (block, grid, items) exactly as the launcher will. */
+typedef void sl_resolve_fn(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt);
+/* Longest chain of roundings an input passes through, for the bound (k of gamma_k). */
+typedef double sl_depth_fn(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg);
+/* CPU twin: returns 0, or -1 with err set (allocation failure, n too large). */
+typedef int sl_cpu_fn(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, double *result, sl_err *err);
+/* Bytes of device scratch the launcher needs (the harness zeroes it once at allocation; a
+ * variant that uses counters leaves them zero when it finishes). */
+typedef size_t sl_workspace_fn(const sl_variant *v, uint64_t n, sl_dtype dt,
+                               const sl_launch *cfg);
+/* Enqueues the whole sum on `stream` (a cudaStream_t) and writes the result, a float or a
+ * double per dt, to d_result. Every CUDA call is checked; a failure returns -1 with err
+ * naming the call, file, line and variant. */
+typedef int sl_gpu_fn(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                      void *stream, sl_err *err);
+
+/* A variant's descriptor: defined (designated initialisers) by its family's file, listed by
+ * registry.c. */
 struct sl_variant {
     const char *name;            /* e.g. "vec4" */
     const char *family;          /* "ladder", "accuracy", "anchor", "reference" */
@@ -52,23 +75,15 @@ struct sl_variant {
     int ftz_atomics;             /* 1: float32 results pass through global float atomicAdd, which
                                     flushes subnormal operands and results to zero on sm_90: the
                                     bound gains 2 k FLT_MIN (see sl_variant_bound) */
-    /* Fills the zero fields of cfg (block, grid, items) exactly as the launcher will. */
-    void (*resolve)(sl_launch *cfg, uint64_t n, sl_dtype dt);
-    /* Longest chain of roundings an input passes through, for the bound (k of gamma_k). */
-    double (*depth)(uint64_t n, sl_dtype dt, const sl_launch *cfg);
-    /* CPU twin: NULL for `cub` (CUB's order is its own) and for `exact` (computed by the
-     * reference). Returns 0, or -1 with err set (allocation failure, n too large). */
-    int (*cpu)(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg, double *result,
-               sl_err *err);
-    /* GPU entry (NULL when built without CUDA or when the variant has no kernel).
-     * workspace(): bytes of device scratch the launcher needs (the harness zeroes it once at
-     * allocation; a variant that uses counters leaves them zero when it finishes).
-     * gpu(): enqueues the whole sum on `stream` (a cudaStream_t) and writes the result,
-     * a float or a double per dt, to d_result. Every CUDA call is checked; a failure returns
-     * -1 with err naming the call, file, line and variant. */
-    size_t (*workspace)(uint64_t n, sl_dtype dt, const sl_launch *cfg);
-    int (*gpu)(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
-               size_t work_bytes, void *d_result, void *stream, sl_err *err);
+    int impl;                    /* family-private: which member of its family (the ladder's
+                                    rung, the accuracy engine...), read by shared functions */
+    sl_resolve_fn *resolve;      /* NULL: nothing to resolve */
+    sl_depth_fn *depth;          /* NULL: n (one chain through every element) */
+    /* NULL for `cub` (CUB's order is its own) and for `exact` (computed by the reference) */
+    sl_cpu_fn *cpu;
+    /* GPU entry: NULL when built without CUDA or when the variant has no kernel */
+    sl_workspace_fn *workspace;
+    sl_gpu_fn *gpu;
 };
 
 size_t sl_variant_count(void);
@@ -81,6 +96,8 @@ int sl_variant_parse_list(const char *list, const sl_variant **out, size_t max, 
 void sl_variant_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt);
 /* Longest chain of roundings for the bound (k of gamma_k): v->depth, or n when it has none. */
 double sl_variant_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg);
+/* Bytes of device scratch v's launcher needs for a resolved cfg (0 when it has no kernel). */
+size_t sl_variant_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg);
 /* Runs the twin after checking dtype and max_n (a clear error otherwise). */
 int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err);

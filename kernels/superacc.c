@@ -1,6 +1,7 @@
-/* superacc.c: CPU twin of the `superacc` variant: every input added exactly into an integer
- * superaccumulator (superacc.h), rounded once. Order-independent and correctly rounded, so it
- * equals the GPU kernel bit for bit for every launch configuration.
+/* superacc.c: descriptor, resolve() and CPU twin of the `superacc` variant (determinism class
+ * correctly-rounded): every input added exactly into an integer superaccumulator (superacc.h),
+ * rounded once. Order-independent and correctly rounded, so it equals the GPU kernel
+ * (superacc.cu) bit for bit for every launch configuration.
  * Assumptions: IEEE 754 binary32/binary64 inputs; two's-complement int64_t. */
 #include <stdlib.h>
 #include "sl_variant_impl.h"
@@ -10,9 +11,9 @@
 #define SACC_BLOCKS_PER_SM 2u
 #define SACC_ITEMS 8u   /* elements a thread loads per step (2 float4 or 4 double2) */
 
-void sl_superacc_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
+static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)dt;
+    (void)v; (void)dt;
     if (cfg->sm_count == 0) cfg->sm_count = SL_DEFAULT_SM_COUNT;
     if (cfg->block == 0) cfg->block = SACC_BLOCK;
     if (cfg->items == 0) cfg->items = SACC_ITEMS;
@@ -25,18 +26,19 @@ void sl_superacc_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt)
     }
 }
 
-double sl_superacc_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+static double superacc_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
-    (void)n; (void)dt; (void)cfg;
+    (void)v; (void)n; (void)dt; (void)cfg;
     return 0.0;   /* exact accumulation, one rounding: the bound is half an ulp */
 }
 
-int sl_superacc_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                    double *result, sl_err *err)
+static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg, double *result, sl_err *err)
 {
     (void)cfg;    /* the sum does not depend on any launch configuration */
     if (n >= SL_SACC_MAX_N)
-        return sl_kerr(err, "superacc: n = %llu is too large (n < 2^40)", (unsigned long long)n);
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
     const int L = sl_sacc_limbs(dt);
     int64_t limb[SL_SACC_LIMBS_MAX] = {0};
     unsigned flags = 0;
@@ -91,3 +93,12 @@ int sl_superacc_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg
     *result = sl_sacc_round(limb, L, dt, flags);
     return 0;
 }
+
+const sl_variant sl_v_superacc = {
+    .name = "superacc", .family = "accuracy", .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .description = "exact fixed-point superaccumulator (integer limbs), rounded once: correctly "
+                   "rounded, order-independent",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_CORRECTLY_ROUNDED,
+    .resolve = superacc_resolve, .depth = superacc_depth, .cpu = superacc_cpu,
+    .workspace = SL_GPU_ENTRY(sl_superacc_workspace), .gpu = SL_GPU_ENTRY(sl_superacc_gpu),
+};

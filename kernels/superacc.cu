@@ -37,12 +37,12 @@
 
 template <typename T> struct sacc_fmt;
 template <> struct sacc_fmt<float> {
-    typedef float4 V;
-    enum { VW = 4, U = 2, GROUP = 8, L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
+    typedef sl_vec<float>::type V;
+    enum { VW = sl_vec<float>::W, U = 2, GROUP = 8, L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
 };
 template <> struct sacc_fmt<double> {
-    typedef double2 V;
-    enum { VW = 2, U = 4, GROUP = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
+    typedef sl_vec<double>::type V;
+    enum { VW = sl_vec<double>::W, U = 4, GROUP = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
 };
 
 /* Inputs the expansion takes: finite floats (the expansion never exceeds 2^(128+40)), and
@@ -164,25 +164,22 @@ __device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigne
     sacc_take(v.x, t, s); sacc_take(v.y, t, s);
 }
 
-/* Block barrier that tolerates warps arriving split. __syncthreads is bar.sync, i.e.
- * barrier.sync.aligned: every thread of a warp must execute the same barrier instruction
- * convergently, and this kernel's data-dependent paths (the rare path, spills, the tid == 0
- * steps) leave that to the compiler; compute-sanitizer's synccheck flagged a divergent
- * barrier on float64 subnormal input even with a __syncwarp in front. The non-.aligned
- * barrier.sync lets each thread arrive on its own (same block-wide count, same memory
- * ordering among the block's threads as __syncthreads). */
-__device__ __forceinline__ void sacc_barrier()
-{
-    asm volatile("barrier.sync 0;" ::: "memory");
-}
+/* Every barrier of the kernel is sl_bar_any (reduce/block.cuh): the non-.aligned barrier.sync,
+ * which tolerates warps arriving split. __syncthreads is bar.sync, i.e. barrier.sync.aligned:
+ * every thread of a warp must execute the same barrier instruction convergently, and this
+ * kernel's data-dependent paths (the rare path, spills, the tid == 0 steps) leave that to the
+ * compiler; compute-sanitizer's synccheck flagged a divergent barrier on float64 subnormal
+ * input even with a __syncwarp in front. */
+__device__ __forceinline__ void sacc_barrier() { sl_bar_any::sync(); }
 
 /* x: n elements; head: elements before the first 16-byte boundary (done scalar, as is the
  * tail after the last whole vector). Any grid and block (block <= 1024).
  * Barriers: every __syncthreads is reached by all threads of the block. The only loop with
  * a per-thread trip count (the edge loop) and the per-thread spill/rare branches hold none;
  * the tile loop's trip count and `since` depend on blockIdx, gridDim, blockDim and n only;
- * `if (!s_last) return` reads shared memory after a barrier (block-uniform), and no thread
- * exits before the last barrier. Every barrier is sacc_barrier (non-.aligned). */
+ * the ticket's `return` reads shared memory after a barrier (block-uniform), and no thread
+ * exits before the last barrier. Every barrier is sacc_barrier (non-.aligned), the ticket's
+ * included (sl_ticket_last<sl_bar_any, ...>). */
 template <typename T>
 __global__ void __launch_bounds__(1024)
 sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)
@@ -190,7 +187,7 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
     typedef sacc_fmt<T> F;
     typedef typename F::V V;
     __shared__ unsigned long long s_acc[F::L];
-    __shared__ unsigned s_flags, s_last;
+    __shared__ unsigned s_flags;
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     unsigned *g_flags = g_counter + 1;
     unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
@@ -252,10 +249,8 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
     if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
     __threadfence();                                 /* limbs visible before the ticket */
     sacc_barrier();
-    if (tid == 0) s_last = atomicAdd(g_counter, 1u) == G - 1u;
-    sacc_barrier();
-    if (!s_last) return;                             /* uniform across the block */
-    __threadfence();
+    /* every thread published and fenced: thread 0 takes the ticket without another fence */
+    if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
     for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = atomicExch(&g_acc[i], 0ull);
     sacc_barrier();
     if (tid == 0) {
@@ -266,45 +261,44 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
     }
 }
 
-extern "C" size_t sl_superacc_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+/* ---- launcher: checks, the empty sum, then the one float/double branch ---------------------- */
+extern "C" size_t sl_superacc_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                        const sl_launch *cfg)
 {
-    (void)n; (void)cfg;
+    (void)v; (void)n; (void)cfg;
     return SACC_WS_HEADER + sizeof(int64_t) * (size_t)sl_sacc_limbs(dt);
 }
 
-extern "C" int sl_superacc_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                               void *d_work, size_t work_bytes, void *d_result, void *stream,
-                               sl_err *err)
+/* Enqueues the kernel for element type T; returns its name for the launch check. */
+template <typename T>
+static const char *sacc_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
+                               void *d_work, void *d_result, cudaStream_t st)
 {
-    static const char vn[] = "superacc";
+    sacc_kernel<T><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
+                                                      (unsigned char *)d_work, (T *)d_result);
+    return sizeof(T) == 8 ? "sacc_kernel<double>" : "sacc_kernel<float>";
+}
+
+extern "C" int sl_superacc_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                               const sl_launch *cfg, void *d_work, size_t work_bytes,
+                               void *d_result, void *stream, sl_err *err)
+{
     cudaStream_t st = (cudaStream_t)stream;
-    const size_t esz = sl_dtype_size(dt);
     if (n >= SL_SACC_MAX_N)
-        return sl_kerr(err, "%s: n = %llu is too large (n < 2^40)", vn, (unsigned long long)n);
-    if (cfg->block == 0 || cfg->block > 1024 || cfg->grid == 0 || cfg->grid > 0x7fffffffu)
-        return sl_kerr(err, "%s: launch configuration not resolved or out of range (block %u, grid %u)",
-                       vn, cfg->block, cfg->grid);
-    if (!d_work || work_bytes < sl_superacc_workspace(n, dt, cfg))
-        return sl_kerr(err, "%s: workspace of %zu bytes is too small (%zu needed)", vn, work_bytes,
-                       sl_superacc_workspace(n, dt, cfg));
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
+    if (sl_check_shape(v, cfg, 1u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_superacc_workspace(v, n, dt, cfg), err))
+        return -1;
     if (n == 0) {                                    /* the empty sum is +0 */
-        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, esz, st), vn, err);
+        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), st), v->name, err);
         return 0;
     }
-    const uintptr_t addr = (uintptr_t)d_x;
-    if (addr % esz)
-        return sl_kerr(err, "%s: input address %p is not aligned to its %zu-byte elements", vn,
-                       d_x, esz);
-    uint64_t head = ((16u - (addr & 15u)) & 15u) / esz;
-    if (head > n) head = n;
-    if (dt == SL_F32) {
-        sacc_kernel<float><<<cfg->grid, cfg->block, 0, st>>>(
-            (const float *)d_x, n, head, (unsigned char *)d_work, (float *)d_result);
-        SL_CUDA_CHECK_LAUNCH("sacc_kernel<float>", vn, err);
-    } else {
-        sacc_kernel<double><<<cfg->grid, cfg->block, 0, st>>>(
-            (const double *)d_x, n, head, (unsigned char *)d_work, (double *)d_result);
-        SL_CUDA_CHECK_LAUNCH("sacc_kernel<double>", vn, err);
-    }
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    /* the head from the pointer itself (any addr_mod in cfg is ignored) */
+    const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+    const char *what = dt == SL_F32 ? sacc_launch<float>(cfg, d_x, n, head, d_work, d_result, st)
+                                    : sacc_launch<double>(cfg, d_x, n, head, d_work, d_result, st);
+    SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }

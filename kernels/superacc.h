@@ -1,6 +1,6 @@
 /* superacc.h: the `superacc` variant (correctly rounded, order-independent sum through an
- * exact fixed-point superaccumulator): entry points, limb layout, and the limb arithmetic
- * (split, normalise, round once) that superacc.c (CPU twin) and superacc.cu (kernel) use.
+ * exact fixed-point superaccumulator): limb layout, and the limb arithmetic (split, normalise,
+ * round once) that superacc.c (descriptor, CPU twin) and superacc.cu (kernel) use.
  * Internal to kernels/; shares nothing with reference/.
  * Assumptions: IEEE 754 binary32/binary64, two's-complement int64_t with arithmetic right
  * shift of negative values (gcc, clang, nvcc), round to nearest even in the GPU's adds.
@@ -15,24 +15,8 @@
  *   float64: 68 limbs = 2176 bits (largest input bit 2097, + 40 bits, + sign). */
 #ifndef SL_SUPERACC_H
 #define SL_SUPERACC_H
+#include <string.h>
 #include "sl_variants.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-void sl_superacc_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt);
-double sl_superacc_depth(uint64_t n, sl_dtype dt, const sl_launch *cfg);
-int sl_superacc_cpu(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                    double *result, sl_err *err);
-size_t sl_superacc_workspace(uint64_t n, sl_dtype dt, const sl_launch *cfg);
-int sl_superacc_gpu(const void *d_x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                    void *d_work, size_t work_bytes, void *d_result, void *stream,
-                    sl_err *err);
-
-#ifdef __cplusplus
-}
-#endif
 
 #define SL_SACC_LIMBS_F32 12
 #define SL_SACC_LIMBS_F64 68

@@ -7,24 +7,27 @@
 #include <stdint.h>
 #include "sl_test.h"
 #include "ladder.h"
-#include "sl_variant_impl.h"
+#include "sl_variants.h"
 
-typedef struct {
-    const char *name;
-    void (*resolve)(sl_launch *, uint64_t, sl_dtype);
-    double (*depth)(uint64_t, sl_dtype, const sl_launch *);
-    int (*cpu)(const void *, uint64_t, sl_dtype, const sl_launch *, double *, sl_err *);
-    int deterministic;
-} rung;
+/* The rungs: the registry's entries of family "ladder", in registry order. */
+static const sl_variant *rungs[32];
+static size_t nrungs;
+static void find_rungs(void)
+{
+    for (size_t i = 0; i < sl_variant_count() && nrungs < 32; i++)
+        if (!strcmp(sl_variant_at(i)->family, "ladder")) rungs[nrungs++] = sl_variant_at(i);
+}
+#define NRUNGS nrungs
 
-#define RUNG(nm, id, det) {nm, sl_##id##_resolve, sl_##id##_depth, sl_##id##_cpu, det}
-static const rung rungs[] = {
-    RUNG("atomic-thread", atomic_thread, 0), RUNG("smem-interleaved", smem_interleaved, 1),
-    RUNG("smem-sequential", smem_sequential, 1), RUNG("two-load", two_load, 1),
-    RUNG("warp-shuffle", warp_shuffle, 1),   RUNG("grid-stride", grid_stride, 1),
-    RUNG("vec4", vec4, 1),
-};
-#define NRUNGS (sizeof rungs / sizeof rungs[0])
+static const sl_variant *must_find(const char *name)
+{
+    const sl_variant *v = sl_variant_find(name);
+    if (!v) {
+        fprintf(stderr, "tladder: variant '%s' is not in the registry\n", name);
+        abort();
+    }
+    return v;
+}
 
 static uint64_t rnd64(void) { return sl_test_rand64(); }
 static double rnd_unit(void) { return (double)(rnd64() >> 11) * 0x1p-53; } /* [0, 1) */
@@ -86,6 +89,12 @@ static double bound_ratio(double r, mpfr_t s, mpfr_t sa, double k, sl_dtype dt)
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    find_rungs();
+    CHECK(nrungs == 7, "the registry lists %zu ladder rungs, 7 expected", nrungs);
+    for (size_t ri = 0; ri < nrungs; ri++)
+        CHECK(rungs[ri]->cpu && rungs[ri]->resolve && (uint32_t)rungs[ri]->impl == ri,
+              "rung %zu (%s): twin, resolve and impl %d expected", ri, rungs[ri]->name,
+              rungs[ri]->impl);
     const uint64_t sizes[] = {0, 1, 31, 1000, ((uint64_t)1 << 20) + 3};
     const uint32_t mods[] = {0, 4, 8};
     void *x = malloc((((size_t)1 << 20) + 3) * sizeof(double));
@@ -102,19 +111,19 @@ int main(void)
                 exact_sums(x, n, dt, s, sa);
                 for (size_t ri = 0; ri < NRUNGS; ri++)
                     for (size_t mi = 0; mi < 3; mi++) {
-                        const rung *R = &rungs[ri];
+                        const sl_variant *R = rungs[ri];
                         sl_launch cfg = {0};
                         cfg.sm_count = SL_DEFAULT_SM_COUNT;
                         cfg.addr_mod = mods[mi];
                         if (dt == SL_F64 && cfg.addr_mod == 4) cfg.addr_mod = 8 + 16 * 3;
                         cfg.order_seed = 7;
-                        R->resolve(&cfg, n, dt);
+                        sl_variant_resolve(R, &cfg, n, dt);
                         sl_err err = {{0}};
                         double r1 = NAN, r2 = NAN;
-                        int rc1 = R->cpu(x, n, dt, &cfg, &r1, &err);
+                        int rc1 = sl_variant_cpu(R, x, n, dt, &cfg, &r1, &err);
                         CHECK(rc1 == 0, "%s %s n=%llu: %s", R->name, sl_dtype_name(dt),
                               (unsigned long long)n, err.msg);
-                        int rc2 = R->cpu(x, n, dt, &cfg, &r2, &err);
+                        int rc2 = sl_variant_cpu(R, x, n, dt, &cfg, &r2, &err);
                         CHECK(rc2 == 0, "%s: %s", R->name, err.msg);
                         if (rc1 || rc2) continue;
                         CHECK(isfinite(r1), "%s %s n=%llu: result %a", R->name,
@@ -122,7 +131,7 @@ int main(void)
                         if (dt == SL_F32)
                             CHECK((double)(float)r1 == r1, "%s: f32 result %a not a float",
                                   R->name, r1);
-                        if (R->deterministic || cfg.order_seed == 7)
+                        if (R->determinism != SL_DET_NONDETERMINISTIC || cfg.order_seed == 7)
                             CHECK(bits(r1) == bits(r2), "%s %s n=%llu: %a then %a", R->name,
                                   sl_dtype_name(dt), (unsigned long long)n, r1, r2);
                         if (n == 0)
@@ -132,7 +141,7 @@ int main(void)
                             CHECK(bits(r1) == bits(x0), "%s n=1: %a for x[0] = %a", R->name,
                                   r1, x0);
                         }
-                        double k = R->depth(n, dt, &cfg);
+                        double k = sl_variant_depth(R, n, dt, &cfg);
                         double ratio = bound_ratio(r1, s, sa, k, dt);
                         CHECK(ratio <= 1.0, "%s %s n=%llu kind %d addr_mod %u: error/bound %g "
                               "(depth %g, result %a)", R->name, sl_dtype_name(dt),
@@ -160,17 +169,17 @@ int main(void)
             for (size_t ri = 0; ri < NRUNGS; ri++)
                 for (size_t bi = 0; bi < 4; bi++)
                     for (size_t gi = 0; gi < 3; gi++) {
-                        const rung *R = &rungs[ri];
+                        const sl_variant *R = rungs[ri];
                         sl_launch cfg = {0};
                         cfg.block = blocks[bi];
                         cfg.grid = grids[gi];
                         cfg.items = items[(bi + gi) % 4];
                         cfg.addr_mod = (uint32_t)(sl_dtype_size(dt) * (si + gi) % 16);
                         cfg.order_seed = si;
-                        R->resolve(&cfg, n, dt);
+                        sl_variant_resolve(R, &cfg, n, dt);
                         double r = NAN;
                         sl_err err = {{0}};
-                        int rc = R->cpu(x, n, dt, &cfg, &r, &err);
+                        int rc = sl_variant_cpu(R, x, n, dt, &cfg, &r, &err);
                         CHECK(rc == 0 && r == exact, "%s %s n=%llu block %u grid %u items %u "
                               "addr_mod %u: %a, exact %a (%s)", R->name, sl_dtype_name(dt),
                               (unsigned long long)n, cfg.block, cfg.grid, cfg.items,
@@ -181,6 +190,7 @@ int main(void)
 
     /* atomic-thread: the sampled commit order depends on order_seed; every order obeys the
      * bound. Cancellation-heavy float32 input, 4 blocks and 4096 blocks. */
+    const sl_variant *at = must_find("atomic-thread");
     const uint64_t an[] = {1000, (uint64_t)1 << 20};
     for (size_t ai = 0; ai < 2; ai++) {
         uint64_t n = an[ai];
@@ -191,11 +201,11 @@ int main(void)
         for (uint64_t seed = 1; seed <= 8; seed++) {
             sl_launch cfg = {0};
             cfg.order_seed = seed;
-            sl_atomic_thread_resolve(&cfg, n, SL_F32);
+            sl_variant_resolve(at, &cfg, n, SL_F32);
             double r = NAN;
             sl_err err = {{0}};
-            CHECK(sl_atomic_thread_cpu(x, n, SL_F32, &cfg, &r, &err) == 0, "%s", err.msg);
-            double ratio = bound_ratio(r, s, sa, sl_atomic_thread_depth(n, SL_F32, &cfg), SL_F32);
+            CHECK(sl_variant_cpu(at, x, n, SL_F32, &cfg, &r, &err) == 0, "%s", err.msg);
+            double ratio = bound_ratio(r, s, sa, sl_variant_depth(at, n, SL_F32, &cfg), SL_F32);
             CHECK(ratio <= 1.0, "atomic-thread seed %llu: error/bound %g",
                   (unsigned long long)seed, ratio);
             if (seed == 1) first = r;
@@ -234,12 +244,13 @@ int main(void)
 
     /* Bad configurations are refused with a message, never run. */
     {
+        const sl_variant *vec4 = must_find("vec4");
         sl_launch cfg = {0};
         cfg.addr_mod = 2; /* not a multiple of 4 */
-        sl_vec4_resolve(&cfg, 100, SL_F32);
+        sl_variant_resolve(vec4, &cfg, 100, SL_F32);
         double r;
         sl_err err = {{0}};
-        CHECK(sl_vec4_cpu(x, 100, SL_F32, &cfg, &r, &err) == -1 && strstr(err.msg, "vec4"),
+        CHECK(sl_variant_cpu(vec4, x, 100, SL_F32, &cfg, &r, &err) == -1 && strstr(err.msg, "vec4"),
               "misaligned addr_mod accepted: '%s'", err.msg);
     }
 

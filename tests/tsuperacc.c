@@ -11,6 +11,18 @@
 #include "sl_test.h"
 #include "superacc.h"
 
+/* The variant under test, from the registry. */
+static const sl_variant *superacc(void)
+{
+    static const sl_variant *v;
+    if (!v) v = sl_variant_find("superacc");
+    if (!v) {
+        fprintf(stderr, "tsuperacc: no variant 'superacc' in the registry\n");
+        abort();
+    }
+    return v;
+}
+
 /* ---- randomness (splitmix64) ------------------------------------------------------------ */
 static uint64_t rnd(void) { return sl_test_rand64(); }
 static uint64_t rnd_below(uint64_t m) { return m ? rnd() % m : 0; }
@@ -235,7 +247,7 @@ static double twin(const double *x, uint64_t n, sl_dtype dt, sl_launch *cfg)
     void *b = pack(x, n, dt);
     double r = NAN;
     sl_err err = {{0}};
-    int rc = sl_superacc_cpu(b, n, dt, cfg, &r, &err);
+    int rc = sl_variant_cpu(superacc(), b, n, dt, cfg, &r, &err);
     CHECK(rc == 0, "twin failed: %s", err.msg);
     free(b);
     return r;
@@ -318,7 +330,7 @@ static long n_arrays;
 static void check_array(const double *x0, uint64_t n, sl_dtype dt, const char *what, int deep)
 {
     sl_launch cfg = {0, 0, 0, 0, 0, 0};
-    sl_superacc_resolve(&cfg, n, dt);
+    sl_variant_resolve(superacc(), &cfg, n, dt);
     const double r = twin(x0, n, dt, &cfg), m = mpfr_judge(x0, n, dt);
     const double ex = exact_judge(x0, n, dt);
     n_arrays++;
@@ -334,7 +346,7 @@ static void check_array(const double *x0, uint64_t n, sl_dtype dt, const char *w
         shuffle(x, n);
         sl_launch other = {32u + 32u * (unsigned)rnd_below(32), 1 + (unsigned)rnd_below(500), 0, 0,
                            (unsigned)rnd_below(4) * 4, 0};
-        sl_superacc_resolve(&other, n, dt);
+        sl_variant_resolve(superacc(), &other, n, dt);
         CHECK(bits64(twin(x, n, dt, &other)) == bits64(r), "%s: shuffle/config changes the sum", what);
         /* splits: the kernel's merge of per-block limb sets, modelled on the CPU */
         unsigned blocks = 1 + (unsigned)rnd_below(7), tpb = 1 + (unsigned)rnd_below(5);

@@ -114,7 +114,7 @@ int main(void)
                               sl_dtype_name(dt), (unsigned long long)n, c, err.msg);
                         continue;
                     }
-                    if (sl_superacc_cpu(x, n, dt, &cfg, &want, &err)) {
+                    if (sl_variant_cpu(v, x, n, dt, &cfg, &want, &err)) {
                         CHECK(0, "twin: %s", err.msg);
                         continue;
                     }

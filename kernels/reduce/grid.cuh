@@ -1,0 +1,100 @@
+/* reduce/grid.cuh: device scope: the last-block arrival ticket, and the deterministic
+ * single-launch finish built on it (every block publishes a partial, the last block to arrive
+ * reduces them in a fixed order), generic over the combine operation. Twins: sl_tw_finish,
+ * sl_tw_pair_finish. Workspace layout: sl_layout.h (ticket counter, then the partials). */
+#ifndef SL_REDUCE_GRID_CUH
+#define SL_REDUCE_GRID_CUH
+#include "block.cuh"
+#include "sl_layout.h"
+
+/* Workspace pointers: the partials at SL_WS_HEADER, the ticket counter at 0. */
+template <typename A>
+__device__ __forceinline__ A *sl_ws_partials(void *work)
+{
+    return reinterpret_cast<A *>(static_cast<unsigned char *>(work) + SL_WS_HEADER);
+}
+__device__ __forceinline__ unsigned *sl_ws_counter(void *work)
+{
+    return static_cast<unsigned *>(work);
+}
+
+/* Arrival ticket. Every thread of every block calls it once; it returns true, uniformly across
+ * the block, in the last block of the grid to arrive (whose thread 0 then resets *counter to 0
+ * for the next launch, after its last use), false in the others. Thread 0 takes the ticket
+ * (atomicAdd on *counter); what a block published before it must be visible to the last block:
+ *   kFence0 = true:  thread 0 alone published; it fences (__threadfence) before its ticket;
+ *   kFence0 = false: the caller has made every publishing thread fence, then a Bar barrier.
+ * The last block fences once more (the acquire side) before it returns true. Bar is the block
+ * barrier between the ticket and its reading (reduce/block.cuh). */
+template <class Bar, bool kFence0>
+__device__ __forceinline__ bool sl_ticket_last(unsigned *counter)
+{
+    __shared__ unsigned s_last;
+    if (threadIdx.x == 0) {
+        if (kFence0) __threadfence();                    /* partial visible before the ticket */
+        unsigned ticket = atomicAdd(counter, 1u);
+        s_last = (ticket == gridDim.x - 1u);
+    }
+    Bar::sync();
+    if (!s_last) return false;                           /* uniform across the block */
+    __threadfence();                                     /* acquire side of the ticket */
+    return true;
+}
+
+/* The result of a finish: its format and its one conversion (identity for the plain sums). A
+ * finish policy Fin provides Out and final(A). */
+template <typename A> struct sl_fin_same {
+    typedef A Out;
+    static __device__ __forceinline__ Out final(A a) { return a; }
+};
+
+/* Grid finish. Every thread of every block calls it once, at the end of the kernel; block_val
+ * must be valid in thread 0. Thread 0 stores it at partials[blockIdx.x] and takes a ticket
+ * (sl_ticket_last). The last block to arrive reduces the G = gridDim.x partials in a fixed
+ * order that does not depend on the arrival order:
+ *   thread t: a = zero(); for (i = t; i < G; i += blockDim.x) a = add(a, partials[i]);
+ *   then sl_block_reduce over the threads' a;
+ * and thread 0 writes Fin::final(a) to *result, then resets the counter to 0 for the next
+ * launch. __ldcg loads (never a stale L1 line); eight loads are issued before their eight
+ * adds, which keep the order i = t, t+B, t+2B, ... */
+template <class Op, class Fin>
+__device__ __forceinline__ void sl_grid_finish(typename Op::A block_val, typename Op::A *partials,
+                                               unsigned *counter, typename Fin::Out *result)
+{
+    typedef typename Op::A A;
+    __shared__ A s_fin[32];
+    if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], block_val);
+    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return;
+    const unsigned G = gridDim.x, B = blockDim.x;
+    unsigned i = threadIdx.x;
+    A a = Op::zero();
+    for (; i + 7u * B < G; i += 8u * B) {
+        A r[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) r[k] = Op::load_cg(partials + i + (unsigned)k * B);
+#pragma unroll
+        for (int k = 0; k < 8; k++) a = Op::add(a, r[k]);
+    }
+    for (; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
+    a = sl_block_reduce<Op>(a, s_fin);
+    if (threadIdx.x == 0) {
+        *result = Fin::final(a);
+        *counter = 0u;
+    }
+}
+
+/* The plain finish of the ladder kernels: sl_grid_finish with a + b and no conversion. One
+ * block: the general path would compute +0 + partial followed by adds of +0 only, i.e.
+ * exactly T(0) + block_sum; the fence and the ticket are skipped. Twin: sl_tw_finish. */
+template <typename T>
+__device__ __forceinline__ void sl_device_finish(T block_sum, T *partials, unsigned *counter,
+                                                 T *result)
+{
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) *result = T(0) + block_sum;
+        return;
+    }
+    sl_grid_finish<sl_op_plain<T>, sl_fin_same<T> >(block_sum, partials, counter, result);
+}
+
+#endif

@@ -1,0 +1,75 @@
+/* reduce/launch.cuh: host side of every launcher: the CUDA check macros (every call checked,
+ * the message naming the variant) and the checks each launcher makes before it enqueues
+ * anything (launch shape, input alignment, workspace size). Each check returns 0, or -1 with
+ * err naming v->name. */
+#ifndef SL_REDUCE_LAUNCH_CUH
+#define SL_REDUCE_LAUNCH_CUH
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include "sl_variants.h"
+
+/* SL_CUDA_CHECK(call, vname, err): runs call; on failure fills err with the variant name, the
+ * call text, CUDA's message, file and line, and returns -1 from the enclosing function.
+ * SL_CUDA_CHECK_LAUNCH(what, vname, err): the same for a kernel launch just enqueued
+ * (cudaGetLastError), `what` naming the kernel. */
+#define SL_CUDA_CHECK(call, vname, err)                                                     \
+    do {                                                                                    \
+        cudaError_t sl_e_ = (call);                                                         \
+        if (sl_e_ != cudaSuccess)                                                           \
+            return sl_err_set((err), "%s: CUDA call '%s' failed: %s (%s) at %s:%d", (vname), \
+                              #call, cudaGetErrorName(sl_e_), cudaGetErrorString(sl_e_),    \
+                              __FILE__, __LINE__);                                          \
+    } while (0)
+#define SL_CUDA_CHECK_LAUNCH(what, vname, err)                                              \
+    do {                                                                                    \
+        cudaError_t sl_e_ = cudaGetLastError();                                             \
+        if (sl_e_ != cudaSuccess)                                                           \
+            return sl_err_set((err), "%s: launch of %s failed: %s (%s) at %s:%d", (vname),  \
+                              (what), cudaGetErrorName(sl_e_), cudaGetErrorString(sl_e_),   \
+                              __FILE__, __LINE__);                                          \
+    } while (0)
+
+/* A resolved shape: block in [1, 1024] and a multiple of block_multiple, grid in
+ * [1, 2^31-1]. */
+static inline int sl_check_shape(const sl_variant *v, const sl_launch *cfg,
+                                 unsigned block_multiple, sl_err *err)
+{
+    if (cfg->block == 0 || cfg->block > 1024u || cfg->block % block_multiple || cfg->grid == 0 ||
+        cfg->grid > 0x7fffffffu)
+        return sl_err_set(err, "%s: launch configuration not resolved or out of range (block %u, "
+                          "grid %u)", v->name, cfg->block, cfg->grid);
+    return 0;
+}
+
+/* The input pointer aligned to its element size. */
+static inline int sl_check_aligned(const sl_variant *v, const void *d_x, sl_dtype dt, sl_err *err)
+{
+    if ((uintptr_t)d_x % sl_dtype_size(dt))
+        return sl_err_set(err, "%s: input pointer %p is not aligned to its %zu-byte elements",
+                          v->name, d_x, sl_dtype_size(dt));
+    return 0;
+}
+
+/* cfg->addr_mod agrees with the input pointer modulo 16 (the head split depends on it). */
+static inline int sl_check_addr_mod(const sl_variant *v, const void *d_x, const sl_launch *cfg,
+                                    sl_err *err)
+{
+    const unsigned mis = (unsigned)((uintptr_t)d_x & 15u);
+    if (mis != (cfg->addr_mod & 15u))
+        return sl_err_set(err, "%s: cfg addr_mod %u disagrees with the device pointer (address "
+                          "mod 16 = %u); the harness sets it from the pointer", v->name,
+                          cfg->addr_mod, mis);
+    return 0;
+}
+
+/* At least `need` bytes of workspace (and a pointer to them when need > 0). */
+static inline int sl_check_workspace(const sl_variant *v, const void *d_work, size_t have,
+                                     size_t need, sl_err *err)
+{
+    if (have < need || (need && !d_work))
+        return sl_err_set(err, "%s: workspace of %zu bytes given, %zu needed", v->name, have,
+                          need);
+    return 0;
+}
+
+#endif
