@@ -1,7 +1,8 @@
-/* io.c: .npy (v1.0/2.0/3.0, 1-D, '<f4'/'<f8', C order) and raw little-endian readers and
- * writers. Every malformed input is an error naming the path and the reason; sizes are 64-bit. */
+/* io.c: .npy and raw little-endian writers, the raw reader, the file-type dispatch of
+ * sl_array_load[_ex] and its one-line note; .npy reading is in npy.c, .npz in npz.c. */
 #define _POSIX_C_SOURCE 200809L
-#include "sl_ds_impl.h"
+#include "sl_io_impl.h"
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -10,10 +11,9 @@
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
-#define NPY_HEADER_MAX (1u << 20) /* longer headers are refused (numpy writes < 200 bytes) */
-#define IO_CHUNK ((size_t)1 << 24)
+#define IO_CHUNK SL_IO_CHUNK
 
-static int host_is_le(void)
+int sl_host_is_le(void)
 {
     const uint16_t one = 1;
     unsigned char b;
@@ -21,8 +21,8 @@ static int host_is_le(void)
     return b == 1;
 }
 
-/* Reverses each element's bytes in place (only on big-endian hosts). */
-static void swap_elems(unsigned char *p, size_t nelem, size_t sz)
+/* Reverses each element's bytes in place. */
+void sl_swap_elems(unsigned char *p, size_t nelem, size_t sz)
 {
     for (size_t k = 0; k < nelem; k++, p += sz)
         for (size_t a = 0, b = sz - 1; a < b; a++, b--) {
@@ -38,7 +38,7 @@ static int write_data(FILE *f, const char *path, const void *data, uint64_t n, s
     const size_t sz = sl_dtype_size(dt);
     const unsigned char *src = data;
     unsigned char *tmp = NULL;
-    int le = host_is_le();
+    int le = sl_host_is_le();
     if (!le && !(tmp = malloc(IO_CHUNK))) {
         return sl_err_set(err, "%s: out of memory", path);
     }
@@ -48,7 +48,7 @@ static int write_data(FILE *f, const char *path, const void *data, uint64_t n, s
         const unsigned char *p = src;
         if (!le) {
             memcpy(tmp, src, chunk);
-            swap_elems(tmp, chunk / sz, sz);
+            sl_swap_elems(tmp, chunk / sz, sz);
             p = tmp;
         }
         if (fwrite(p, 1, chunk, f) != chunk) {
@@ -133,7 +133,7 @@ int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl
 /* ---- reading ---------------------------------------------------------------------------- */
 /* Opens path for reading and returns its size (regular files only). O_NONBLOCK: a FIFO is
  * refused at once instead of blocking in open() until some writer appears. */
-static FILE *open_read(const char *path, uint64_t *size, sl_err *err)
+FILE *sl_open_read(const char *path, uint64_t *size, sl_err *err)
 {
     if (!path) {
         sl_err_set(err, "read: NULL path");
@@ -169,7 +169,7 @@ static FILE *open_read(const char *path, uint64_t *size, sl_err *err)
 
 /* Up to `max` bytes of s (stopping at NUL or end) as one printable ASCII line: other bytes
  * become \n, \r, \t or \xNN, so a message quoting a damaged header stays one line. */
-static const char *printable(char *buf, size_t len, const char *s, const char *end, size_t max)
+const char *sl_printable(char *buf, size_t len, const char *s, const char *end, size_t max)
 {
     static const char hex[] = "0123456789abcdef";
     size_t k = 0;
@@ -191,9 +191,10 @@ static const char *printable(char *buf, size_t len, const char *s, const char *e
     return buf;
 }
 
-/* Reads exactly n elements after the current position into a new buffer, then checks EOF. */
-static int read_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, void **data, sl_err *err)
+/* Reads exactly n elements of a raw file after the current position, then checks EOF. */
+static int read_raw_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, void **data, sl_err *err)
 {
+    sl_src s = {f, path, "file", n * sl_dtype_size(dt), 0, NULL};
     const size_t sz = sl_dtype_size(dt);
     if (n > SIZE_MAX / sz) {
         return sl_err_set(err, "%s: %llu elements do not fit in memory", path, (unsigned long long)n);
@@ -204,264 +205,27 @@ static int read_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, void **
     }
     uint64_t left = n * sz, done = 0;
     while (left > 0) {
-        size_t chunk = left > IO_CHUNK ? IO_CHUNK : (size_t)left;
-        size_t got = fread(buf + done, 1, chunk, f);
+        size_t chunk = left > IO_CHUNK ? IO_CHUNK : (size_t)left, got;
+        if (sl_src_read(&s, buf + done, chunk, &got, err)) {
+            free(buf);
+            return -1;
+        }
         done += got;
         left -= got;
         if (got != chunk) {
-            if (ferror(f))
-                sl_err_set(err, "%s: read error: %s", path, strerror(errno));
-            else
-                sl_err_set(err, "%s: file is truncated: expected %llu bytes of data, found %llu", path,
-                        (unsigned long long)(n * sz), (unsigned long long)done);
+            sl_err_set(err, "%s: file is truncated: expected %llu bytes of data, found %llu", path,
+                       (unsigned long long)(n * sz), (unsigned long long)done);
             free(buf);
             return -1;
         }
     }
-    if (fgetc(f) != EOF) { /* the size checks passed: the file grew, or stat gave no size */
-        sl_err_set(err, "%s: more data than the file size said (%llu elements expected): it changed "
-                "while being read, or is not an ordinary file", path, (unsigned long long)n);
+    if (sl_src_finish(&s, err)) {
         free(buf);
         return -1;
     }
-    if (!host_is_le()) swap_elems(buf, (size_t)n, sz);
+    if (!sl_host_is_le()) sl_swap_elems(buf, (size_t)n, sz);
     *data = buf;
     return 0;
-}
-
-/* Tiny parser for the .npy header, a Python dict literal. */
-typedef struct {
-    const char *s, *end;
-} cursor;
-
-static void skip_ws(cursor *c)
-{
-    /* Python's whitespace inside a dict literal (numpy reads the header with literal_eval) */
-    while (c->s < c->end && (*c->s == ' ' || *c->s == '\t' || *c->s == '\n' || *c->s == '\r' ||
-                             *c->s == '\f'))
-        c->s++;
-}
-
-static int eat(cursor *c, char ch)
-{
-    skip_ws(c);
-    if (c->s < c->end && *c->s == ch) {
-        c->s++;
-        return 1;
-    }
-    return 0;
-}
-
-/* Quoted string ('...' or "...") into buf; 0 on failure. */
-static int parse_str(cursor *c, char *buf, size_t len)
-{
-    skip_ws(c);
-    if (c->s >= c->end || (*c->s != '\'' && *c->s != '"')) return 0;
-    char q = *c->s++;
-    size_t k = 0;
-    while (c->s < c->end && *c->s != q) {
-        if (*c->s == '\\' || k + 1 >= len) return 0;
-        buf[k++] = *c->s++;
-    }
-    if (c->s >= c->end) return 0;
-    c->s++;
-    buf[k] = '\0';
-    return 1;
-}
-
-static int parse_word(cursor *c, const char *w)
-{
-    skip_ws(c);
-    size_t l = strlen(w);
-    if ((size_t)(c->end - c->s) >= l && !strncmp(c->s, w, l)) {
-        c->s += l;
-        return 1;
-    }
-    return 0;
-}
-
-/* Shape tuple: fills dims (up to 8), returns the number of dims, -1 (malformed) or -2 (a
- * dimension beyond 2^64 - 1). */
-static int parse_shape(cursor *c, uint64_t *dims, int *trailing_comma)
-{
-    if (!eat(c, '(')) return -1;
-    int nd = 0;
-    *trailing_comma = 0;
-    for (;;) {
-        skip_ws(c);
-        if (eat(c, ')')) return nd;
-        if (c->s >= c->end || *c->s < '0' || *c->s > '9') return -1;
-        /* "010": octal 8 to Python 2, a syntax error to Python 3; never written by numpy */
-        if (*c->s == '0' && c->s + 1 < c->end && c->s[1] >= '0' && c->s[1] <= '9') return -1;
-        uint64_t v = 0;
-        while (c->s < c->end && *c->s >= '0' && *c->s <= '9') {
-            unsigned d = (unsigned)(*c->s++ - '0');
-            if (v > (UINT64_MAX - d) / 10) return -2;
-            v = v * 10 + d;
-        }
-        if (c->s < c->end && *c->s == 'L') c->s++; /* Python 2 longs */
-        if (nd < 8) dims[nd] = v;
-        nd++;
-        *trailing_comma = eat(c, ',');
-        if (!*trailing_comma) {
-            if (!eat(c, ')')) return -1;
-            return nd;
-        }
-    }
-}
-
-/* Parses the header dict; on success sets n and dt. */
-static int parse_npy_header(const char *path, const char *h, size_t hl, uint64_t *n, sl_dtype *dt,
-                            sl_err *err)
-{
-    cursor c = {h, h + hl};
-    int have_descr = 0, have_fo = 0, have_shape = 0;
-    char key[64], descr[64], show[128];
-    uint64_t dims[8];
-    int nd = 0;
-    if (!eat(&c, '{')) {
-        return sl_err_set(err, "%s: .npy header is not a dict", path);
-    }
-    for (;;) {
-        if (eat(&c, '}')) break;
-        if (!parse_str(&c, key, sizeof key) || !eat(&c, ':')) {
-            return sl_err_set(err, "%s: malformed .npy header near \"%s\"", path,
-                    printable(show, sizeof show, c.s, c.end, 30));
-        }
-        /* numpy would keep the last of two values; two values for a key mean a damaged file */
-        if ((!strcmp(key, "descr") && have_descr) || (!strcmp(key, "fortran_order") && have_fo) ||
-            (!strcmp(key, "shape") && have_shape)) {
-            return sl_err_set(err, "%s: key '%s' appears twice in the .npy header", path, key);
-        }
-        if (!strcmp(key, "descr")) {
-            if (!parse_str(&c, descr, sizeof descr)) {
-                return sl_err_set(err, "%s: .npy 'descr' is not a simple dtype string", path);
-            }
-            have_descr = 1;
-        } else if (!strcmp(key, "fortran_order")) {
-            if (parse_word(&c, "False")) have_fo = 1;
-            else if (parse_word(&c, "True")) {
-                return sl_err_set(err, "%s: fortran_order True is not supported (1-D C-order arrays only)", path);
-            } else {
-                return sl_err_set(err, "%s: .npy 'fortran_order' is not True or False", path);
-            }
-        } else if (!strcmp(key, "shape")) {
-            int tc;
-            nd = parse_shape(&c, dims, &tc);
-            if (nd == -2) {
-                return sl_err_set(err, "%s: .npy 'shape' has a dimension beyond 2^64 - 1", path);
-            }
-            if (nd < 0 || (nd == 1 && !tc)) {
-                return sl_err_set(err, "%s: .npy 'shape' is not a tuple of integers", path);
-            }
-            have_shape = 1;
-        } else {
-            return sl_err_set(err, "%s: unexpected key '%s' in .npy header", path,
-                    printable(show, sizeof show, key, key + strlen(key), 40));
-        }
-        if (!eat(&c, ',')) {
-            if (!eat(&c, '}')) {
-                return sl_err_set(err, "%s: malformed .npy header near \"%s\"", path,
-                        printable(show, sizeof show, c.s, c.end, 30));
-            }
-            break;
-        }
-    }
-    skip_ws(&c);
-    if (c.s != c.end) {
-        return sl_err_set(err, "%s: unexpected text after the .npy header dict", path);
-    }
-    if (!have_descr || !have_fo || !have_shape) {
-        return sl_err_set(err, "%s: .npy header lacks '%s'", path,
-                !have_descr ? "descr" : !have_fo ? "fortran_order" : "shape");
-    }
-    if (!strcmp(descr, "<f4")) *dt = SL_F32;
-    else if (!strcmp(descr, "<f8")) *dt = SL_F64;
-    else {
-        return sl_err_set(err, "%s: unsupported dtype '%s' (only '<f4' and '<f8')", path,
-                printable(show, sizeof show, descr, descr + strlen(descr), 40));
-    }
-    if (nd != 1) {
-        return sl_err_set(err, "%s: array has %d dimensions; only 1-D arrays are supported", path, nd);
-    }
-    *n = dims[0];
-    return 0;
-}
-
-int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err *err)
-{
-    uint64_t size;
-    if (!data || !n || !dt) {
-        return sl_err_set(err, "sl_npy_read: NULL output argument");
-    }
-    *data = NULL;
-    FILE *f = open_read(path, &size, err);
-    if (!f) return -1;
-    int rc = -1;
-    char *hdr = NULL;
-    unsigned char pre[12];
-    size_t got = fread(pre, 1, 8, f);
-    if (got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
-        sl_err_set(err, "%s: not a .npy file (bad magic)", path);
-        goto out;
-    }
-    if (got < 8) {
-        sl_err_set(err, "%s: truncated .npy header (no version)", path);
-        goto out;
-    }
-    unsigned major = pre[6], minor = pre[7];
-    if ((major != 1 && major != 2 && major != 3) || minor != 0) {
-        sl_err_set(err, "%s: unsupported .npy version %u.%u (1.0, 2.0 and 3.0 are)", path, major, minor);
-        goto out;
-    }
-    size_t lenbytes = major == 1 ? 2 : 4;
-    if (fread(pre + 8, 1, lenbytes, f) != lenbytes) {
-        sl_err_set(err, "%s: truncated .npy header (no header length)", path);
-        goto out;
-    }
-    uint64_t hl = major == 1 ? (uint64_t)pre[8] | (uint64_t)pre[9] << 8
-                             : (uint64_t)pre[8] | (uint64_t)pre[9] << 8 | (uint64_t)pre[10] << 16 |
-                                   (uint64_t)pre[11] << 24;
-    if (hl > NPY_HEADER_MAX) {
-        sl_err_set(err, "%s: .npy header length %llu is implausibly large", path, (unsigned long long)hl);
-        goto out;
-    }
-    if (8 + lenbytes + hl > size) {
-        sl_err_set(err, "%s: truncated .npy header (%llu bytes announced, file has %llu)", path,
-                (unsigned long long)hl, (unsigned long long)size);
-        goto out;
-    }
-    hdr = malloc((size_t)hl + 1);
-    if (!hdr) {
-        sl_err_set(err, "%s: out of memory", path);
-        goto out;
-    }
-    if (fread(hdr, 1, (size_t)hl, f) != (size_t)hl) {
-        sl_err_set(err, "%s: truncated .npy header", path);
-        goto out;
-    }
-    hdr[hl] = '\0';
-    if (memchr(hdr, '\0', (size_t)hl)) {
-        sl_err_set(err, "%s: .npy header contains a NUL byte", path);
-        goto out;
-    }
-    if (parse_npy_header(path, hdr, (size_t)hl, n, dt, err)) goto out;
-    uint64_t off = 8 + lenbytes + hl, avail = size - off, sz = sl_dtype_size(*dt);
-    if (*n > avail / sz) {
-        sl_err_set(err, "%s: file is shorter than its header says: %llu elements announced, %llu bytes of "
-                "data present", path, (unsigned long long)*n, (unsigned long long)avail);
-        goto out;
-    }
-    if (avail != *n * sz) {
-        sl_err_set(err, "%s: trailing garbage: %llu bytes after the %llu elements of data", path,
-                (unsigned long long)(avail - *n * sz), (unsigned long long)*n);
-        goto out;
-    }
-    rc = read_data(f, path, *n, *dt, data, err);
-out:
-    free(hdr);
-    fclose(f);
-    return rc;
 }
 
 int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err *err)
@@ -474,7 +238,7 @@ int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err 
     if (dt != SL_F32 && dt != SL_F64) {
         return sl_err_set(err, "%s: unknown dtype %d", path ? path : "(null)", (int)dt);
     }
-    FILE *f = open_read(path, &size, err);
+    FILE *f = sl_open_read(path, &size, err);
     if (!f) return -1;
     const uint64_t sz = sl_dtype_size(dt);
     int rc = -1;
@@ -483,33 +247,208 @@ int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err 
                 (unsigned long long)size, sl_dtype_name(dt), (unsigned long long)sz);
     } else {
         *n = size / sz;
-        rc = read_data(f, path, *n, dt, data, err);
+        rc = read_raw_data(f, path, *n, dt, data, err);
     }
     fclose(f);
     return rc;
 }
 
+
+/* ---- byte sources ------------------------------------------------------------------------ */
+int sl_src_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err)
+{
+    *got = 0;
+    if (s->z) return sl_zmember_read(s, buf, len, got, err);
+    size_t k = fread(buf, 1, len, s->f);
+    s->pos += k;
+    *got = k;
+    if (k != len && ferror(s->f)) {
+        return sl_err_set(err, "%s: read error: %s", s->label, strerror(errno));
+    }
+    return 0;
+}
+
+int sl_src_finish(sl_src *s, sl_err *err)
+{
+    if (s->z) return sl_zmember_finish(s, err);
+    if (fgetc(s->f) != EOF) { /* the size checks passed: the file grew, or stat gave no size */
+        return sl_err_set(err, "%s: more data than the file size said (%llu bytes expected): it changed "
+                          "while being read, or is not an ordinary file", s->label,
+                          (unsigned long long)s->size);
+    }
+    return 0;
+}
+
+/* ---- sl_array_load ----------------------------------------------------------------------- */
 static int has_suffix(const char *s, const char *suf)
 {
     size_t a = strlen(s), b = strlen(suf);
     return a >= b && !strcmp(s + a - b, suf);
 }
 
+/* Appends printf output at *k in buf; 1 when it did not fit. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static int note_add(char *buf, size_t len, size_t *k, const char *fmt, ...)
+{
+    if (*k >= len) return 1;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(buf + *k, len - *k, fmt, ap);
+    va_end(ap);
+    if (w < 0 || (size_t)w >= len - *k) {
+        *k = len;
+        return 1;
+    }
+    *k += (size_t)w;
+    return 0;
+}
+
+/* The one-line note of sl_array_info (empty for a plainly named 1-D array). */
+static int make_note(const char *path, sl_array_info *info, sl_err *err)
+{
+    info->note[0] = '\0';
+    if (info->ndim == 1 && !info->member_implicit) return 0;
+    char *b = info->note, esc[4 * SL_ARRAY_MEMBER_MAX];
+    size_t len = sizeof info->note, k = 0;
+    int full = note_add(b, len, &k, "%s", path);
+    if (info->format == SL_ARRAY_NPZ) {
+        const char *m = info->member;
+        sl_printable(esc, sizeof esc, m, m + strlen(m), SL_ARRAY_MEMBER_MAX);
+        full |= note_add(b, len, &k, ":%s%s", esc, info->member_implicit ? " (the archive's only member)" : "");
+    }
+    full |= note_add(b, len, &k, ": %d-%s array (", info->ndim, info->ndim ? "D" : "d");
+    for (int d = 0; d < info->ndim; d++)
+        full |= note_add(b, len, &k, "%s%llu", d ? ", " : "", (unsigned long long)info->shape[d]);
+    full |= note_add(b, len, &k, "%s), %s order", info->ndim == 1 ? "," : "",
+                     info->fortran_order ? "Fortran" : "C");
+    if (info->big_endian) full |= note_add(b, len, &k, ", big-endian");
+    full |= note_add(b, len, &k, ": summed in memory order%s (%llu value%s)",
+                     info->fortran_order && info->ndim > 1 ? ", column-major" : "",
+                     (unsigned long long)info->n, info->n == 1 ? "" : "s");
+    if (full) {
+        return sl_err_set(err, "%s: path of %zu bytes too long for the array note (%d bytes)", path,
+                          strlen(path), SL_ARRAY_NOTE_MAX);
+    }
+    return 0;
+}
+
+/* "FILE.npz:KEY" when no file has the whole name: the first ".npz:" whose prefix exists (else
+ * the last one, so that opening the prefix gives the error). 1: split into *file / *key (both
+ * malloc'ed), 0: not such a name, -1: out of memory. */
+static int split_npz_key(const char *path, char **file, char **key)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) return 0;
+    const char *pick = NULL;
+    for (const char *p = strstr(path, ".npz:"); p; p = strstr(p + 1, ".npz:")) {
+        size_t fl = (size_t)(p - path) + 4;
+        char *f = malloc(fl + 1);
+        if (!f) return -1;
+        memcpy(f, path, fl);
+        f[fl] = '\0';
+        int exists = stat(f, &st) == 0;
+        free(f);
+        pick = p;
+        if (exists) break;
+    }
+    if (!pick) return 0;
+    size_t fl = (size_t)(pick - path) + 4;
+    *file = malloc(fl + 1);
+    *key = strdup(pick + 5);
+    if (!*file || !*key) {
+        free(*file);
+        free(*key);
+        return -1;
+    }
+    memcpy(*file, path, fl);
+    (*file)[fl] = '\0';
+    return 1;
+}
+
+int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,
+                     uint64_t *n, sl_dtype *dt, sl_array_info *info, sl_err *err)
+{
+    if (!data || !n || !dt) {
+        return sl_err_set(err, "sl_array_load: NULL output argument");
+    }
+    *data = NULL;
+    if (!path) {
+        return sl_err_set(err, "read: NULL path");
+    }
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->zip_method = -1;
+    }
+    char *zfile = NULL, *zkey = NULL;
+    int sp = split_npz_key(path, &zfile, &zkey);
+    if (sp < 0) {
+        return sl_err_set(err, "%s: out of memory", path);
+    }
+    int rc;
+    if (sp == 1) {
+        rc = sl_npz_read(zfile, zkey, data, n, dt, info, err);
+    } else {
+        uint64_t size;
+        FILE *f = sl_open_read(path, &size, err);
+        if (!f) return -1;
+        unsigned char magic[NPY_MAGIC_LEN];
+        size_t got = fread(magic, 1, NPY_MAGIC_LEN, f);
+        fclose(f);
+        int is_zip = got >= 4 && (!memcmp(magic, "PK\x03\x04", 4) || !memcmp(magic, "PK\x05\x06", 4));
+        int is_npy = got == NPY_MAGIC_LEN && !memcmp(magic, NPY_MAGIC, NPY_MAGIC_LEN);
+        if (is_zip || (!is_npy && has_suffix(path, ".npz"))) {
+            rc = sl_npz_read(path, NULL, data, n, dt, info, err); /* no zip magic: "not a zip" */
+        } else if (is_npy || has_suffix(path, ".npy")) {
+            /* a .npy name without the magic: "bad magic" */
+            FILE *g = sl_open_read(path, &size, err);
+            if (!g) return -1;
+            sl_src s = {g, path, "file", size, 0, NULL};
+            rc = sl_npy_read_src(&s, data, n, dt, info, err);
+            fclose(g);
+            if (!rc && info) info->format = SL_ARRAY_NPY;
+        } else if (!have_raw_dtype) {
+            return sl_err_set(err, "%s: not a .npy or .npz file and no dtype given for a raw file", path);
+        } else {
+            rc = sl_raw_read(path, raw_dtype, data, n, err);
+            if (!rc) {
+                *dt = raw_dtype;
+                if (info) {
+                    info->format = SL_ARRAY_RAW;
+                    info->ndim = 1;
+                    info->shape[0] = info->n = *n;
+                }
+            }
+        }
+    }
+    if (!rc && info && make_note(sp == 1 ? zfile : path, info, err)) {
+        free(*data);
+        *data = NULL;
+        rc = -1;
+    }
+    free(zfile);
+    free(zkey);
+    return rc;
+}
+
 int sl_array_load(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,
                   uint64_t *n, sl_dtype *dt, sl_err *err)
 {
+    return sl_array_load_ex(path, have_raw_dtype, raw_dtype, data, n, dt, NULL, err);
+}
+
+int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err *err)
+{
     uint64_t size;
-    FILE *f = open_read(path, &size, err);
-    if (!f) return -1;
-    unsigned char magic[NPY_MAGIC_LEN];
-    size_t got = fread(magic, 1, NPY_MAGIC_LEN, f);
-    fclose(f);
-    if ((got == NPY_MAGIC_LEN && !memcmp(magic, NPY_MAGIC, NPY_MAGIC_LEN)) || has_suffix(path, ".npy"))
-        return sl_npy_read(path, data, n, dt, err); /* a .npy name without the magic: bad magic */
-    if (!have_raw_dtype) {
-        return sl_err_set(err, "%s: not a .npy file and no dtype given for a raw file", path);
+    if (!data || !n || !dt) {
+        return sl_err_set(err, "sl_npy_read: NULL output argument");
     }
-    if (sl_raw_read(path, raw_dtype, data, n, err)) return -1;
-    *dt = raw_dtype;
-    return 0;
+    *data = NULL;
+    FILE *f = sl_open_read(path, &size, err);
+    if (!f) return -1;
+    sl_src s = {f, path, "file", size, 0, NULL};
+    int rc = sl_npy_read_src(&s, data, n, dt, NULL, err);
+    fclose(f);
+    return rc;
 }

@@ -65,20 +65,66 @@ const char *sl_param_choice(const sl_param_desc *d, double v, char *buf, size_t 
 uint64_t sl_rng_u64(uint64_t seed, uint64_t stream, uint64_t i);
 double sl_rng_unit(uint64_t seed, uint64_t stream, uint64_t i);   /* uniform in [0,1), 53 bits */
 
-/* Files. .npy: version 1.0/2.0/3.0, 1-D, '<f4' or '<f8', C order. Raw: little-endian values,
- * no header; the dtype is given by the caller and the size must be a multiple of it.
- * Readers allocate *data with malloc (caller frees); every malformed input is an error. */
+/* Files. .npy: versions 1.0/2.0/3.0 as NumPy writes them: any number of dimensions (up to
+ * SL_ARRAY_MAX_DIMS; values are taken in memory order, i.e. the file's order, row-major for C
+ * order and column-major for fortran_order True), dtype '<f4', '>f4', '<f8' or '>f8' (big-endian
+ * values are byte-swapped on read), 0-d arrays (one value) and zero-size shapes (n = 0). The
+ * header is read as NumPy's reader does (a Python dict literal: comments, any quotes, spacing,
+ * trailing commas, grouping parentheses, int literals such as 0x10 or 1_000); what NumPy would
+ * refuse is an error, and so are a repeated key and descr spellings NumPy never writes for
+ * float32/float64 ('=f4', '|f8', 'float32', ...).
+ * .npz: a zip archive (np.savez: stored members; np.savez_compressed: deflate), member KEY.npy
+ * named as "FILE.npz:KEY"; zip64 records are read; every member read has its CRC-32 checked.
+ * Raw: little-endian values, no header; the dtype is given by the caller and the size must be
+ * a multiple of it. Readers allocate *data with malloc (caller frees) and return host-order
+ * values; every malformed input is an error naming the file (and member). */
 int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err);
 /* The .npy 1.0 header of a 1-D little-endian C-order array of n values of dt (a writer that
  * streams the data after it). Returns 0, or -1 on a write error (errno set). */
 int sl_npy_write_header(FILE *f, uint64_t n, sl_dtype dt);
+/* A .npy file (any shape: n is the number of values, in memory order). */
 int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err *err);
 int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err);
 int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err *err);
-/* Chooses by content/extension: a file starting with the .npy magic is read as .npy; any
- * other file is raw and needs raw_dtype (a raw file without one is an error). */
+/* Chooses by content/extension: "FILE.npz:KEY" (when no file has that whole name) is member KEY
+ * of an .npz; a file starting with the zip magic, or named *.npz, is an .npz whose only member
+ * is read (several members: an error listing the keys); a file starting with the .npy magic,
+ * or named *.npy, is read as .npy; any other file is raw and needs raw_dtype (a raw file
+ * without one is an error). */
 int sl_array_load(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,
                   uint64_t *n, sl_dtype *dt, sl_err *err);
+
+#define SL_ARRAY_MAX_DIMS 64    /* NumPy 2's limit; a .npy header with more dims is an error */
+#define SL_ARRAY_MEMBER_MAX 256 /* longest .npz key + 1; a longer key asked for is an error */
+#define SL_ARRAY_NOTE_MAX 8192  /* holds any path below PATH_MAX with a full 64-dim shape */
+
+typedef enum { SL_ARRAY_RAW = 0, SL_ARRAY_NPY = 1, SL_ARRAY_NPZ = 2 } sl_array_format;
+
+/* What sl_array_load_ex read. shape has ndim entries (ndim 0: a 0-d array of one value; raw
+ * files: ndim 1, shape {n}); n is their product. */
+typedef struct {
+    sl_array_format format;
+    int npy_major, npy_minor;   /* .npy version (0.0 for raw) */
+    int ndim;
+    uint64_t shape[SL_ARRAY_MAX_DIMS];
+    uint64_t n;
+    int fortran_order;          /* 1: the file's memory order is column-major (values are still
+                                 * taken in that memory order) */
+    int big_endian;             /* the file's values are big-endian ('>f4' / '>f8') */
+    int byte_swapped;           /* their bytes were reversed on read (file order != host order) */
+    char member[SL_ARRAY_MEMBER_MAX]; /* .npz: the key read, as in "FILE.npz:KEY"; "" otherwise */
+    int member_implicit;        /* .npz: key not given, the archive's only member was read */
+    int zip_method;             /* .npz: 0 stored, 8 deflate; -1 otherwise */
+    /* One line for the CLI to print on stderr, without a newline, e.g.
+     * "x.npy: 3-D array (4, 5, 6), C order: summed in memory order (120 values)".
+     * Empty for a 1-D array of a file or an explicitly named member (nothing to say); set for
+     * every other shape (0-d, N-D) and for a member read implicitly from a bare FILE.npz. */
+    char note[SL_ARRAY_NOTE_MAX];
+} sl_array_info;
+
+/* sl_array_load that also fills *info (info may be NULL). On failure info is unspecified. */
+int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,
+                     uint64_t *n, sl_dtype *dt, sl_array_info *info, sl_err *err);
 
 #ifdef __cplusplus
 }
