@@ -39,6 +39,64 @@ static int host_little_endian(void)
     return b == 1;
 }
 
+/* Writes n values of ds to out.part, chunk by chunk, then renames it to out. Returns the exit
+ * code. */
+static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n, const sl_params *pp,
+                     const char *out, int npy)
+{
+    sl_err err = {{0}};
+    size_t esz = sl_dtype_size(dt);
+    uint64_t chunk = n < GEN_CHUNK ? (n ? n : 1) : GEN_CHUNK;
+    void *buf = malloc((size_t)chunk * esz);
+    size_t plen = strlen(out) + 6;
+    char *part = malloc(plen);
+    if (!buf || !part) {
+        free(buf);
+        free(part);
+        sl_cli_msg("gen", "out of memory");
+        return 1;
+    }
+    snprintf(part, plen, "%s.part", out);
+    FILE *f = fopen(part, "wb");
+    if (!f) {
+        sl_cli_msg("gen", "cannot write '%s': %s", part, strerror(errno));
+        free(buf);
+        free(part);
+        return 1;
+    }
+    int rc = 0;
+    if (npy && sl_npy_write_header(f, n, dt)) {
+        sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
+        rc = 1;
+    }
+    for (uint64_t start = 0; rc == 0 && start < n; start += chunk) {
+        uint64_t cnt = n - start < chunk ? n - start : chunk;
+        if (sl_dataset_generate(ds, dt, seed, n, pp, start, cnt, buf, &err)) {
+            sl_cli_msg("gen", "%s", err.msg);
+            rc = 2;
+        } else if (fwrite(buf, esz, (size_t)cnt, f) != (size_t)cnt) {
+            sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
+            rc = 1;
+        }
+    }
+    if (fclose(f) != 0 && rc == 0) {
+        sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
+        rc = 1;
+    }
+    if (rc == 0 && rename(part, out) != 0) {
+        sl_cli_msg("gen", "cannot rename '%s' to '%s': %s", part, out, strerror(errno));
+        rc = 1;
+    }
+    if (rc) remove(part);
+    else
+        fprintf(stderr, "sumlab gen: wrote %llu %s values of %s (seed %llu) to %s (%s)\n",
+                (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
+                npy ? "npy" : "raw");
+    free(buf);
+    free(part);
+    return rc;
+}
+
 int sl_cmd_gen(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -153,54 +211,5 @@ int sl_cmd_gen(int argc, char **argv)
         return 1;
     }
 
-    size_t esz = sl_dtype_size(dt);
-    uint64_t chunk = n < GEN_CHUNK ? (n ? n : 1) : GEN_CHUNK;
-    void *buf = malloc((size_t)chunk * esz);
-    size_t plen = strlen(out) + 6;
-    char *part = malloc(plen);
-    if (!buf || !part) {
-        free(buf);
-        free(part);
-        sl_cli_msg("gen", "out of memory");
-        return 1;
-    }
-    snprintf(part, plen, "%s.part", out);
-    FILE *f = fopen(part, "wb");
-    if (!f) {
-        sl_cli_msg("gen", "cannot write '%s': %s", part, strerror(errno));
-        free(buf);
-        free(part);
-        return 1;
-    }
-    int rc = 0;
-    if (npy && sl_npy_write_header(f, n, dt)) {
-        sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
-        rc = 1;
-    }
-    for (uint64_t start = 0; rc == 0 && start < n; start += chunk) {
-        uint64_t cnt = n - start < chunk ? n - start : chunk;
-        if (sl_dataset_generate(ds, dt, seed, n, &p, start, cnt, buf, &err)) {
-            sl_cli_msg("gen", "%s", err.msg);
-            rc = 2;
-        } else if (fwrite(buf, esz, (size_t)cnt, f) != (size_t)cnt) {
-            sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
-            rc = 1;
-        }
-    }
-    if (fclose(f) != 0 && rc == 0) {
-        sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
-        rc = 1;
-    }
-    if (rc == 0 && rename(part, out) != 0) {
-        sl_cli_msg("gen", "cannot rename '%s' to '%s': %s", part, out, strerror(errno));
-        rc = 1;
-    }
-    if (rc) remove(part);
-    else
-        fprintf(stderr, "sumlab gen: wrote %llu %s values of %s (seed %llu) to %s (%s)\n",
-                (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
-                npy ? "npy" : "raw");
-    free(buf);
-    free(part);
-    return rc;
+    return gen_write(ds, dt, seed, n, &p, out, npy);
 }

@@ -46,58 +46,154 @@ static void sum_usage(FILE *f)
           f);
 }
 
-static const char *const sum_columns[] = {
-    "variant", "result_hex", "result", "abs_err", "rel_err", "ulps", "cond", "bound", "distinct",
-    "backend", "dtype", "n", "reps", "time_ms", "gbps", "determinism", "twin_match",
-    "block", "grid", "items", "spread_ulps", "time_ms_min", "time_ms_max",
-};
-#define SUM_NCOLS ((int)(sizeof sum_columns / sizeof sum_columns[0]))
+/* ---- the output's column table: each column's name and cell in one line ------------------- */
+typedef struct {
+    const sl_row *r;
+    const sl_reference *ref;
+    sl_dtype dt;
+    uint64_t n;
+    int prec;                  /* 6 in tables, 17 in csv/json (compared with the bound) */
+} sum_cell;
 
-/* Times are absent (not NaN) for the reference row. */
+/* Times are absent (not NaN) for the reference row; so is its launch configuration. */
 static void num_or_null(sl_table *t, double v)
 {
     if (isnan(v)) sl_table_null(t);
     else sl_table_num(t, v, 6);
 }
-
-static void add_row(sl_table *t, const sl_row *r, const sl_reference *ref, sl_dtype dt,
-                    uint64_t n, int prec)
+static int ref_row(const sum_cell *c) { return !strcmp(c->r->backend, "reference"); }
+static void cfg_or_null(sl_table *t, const sum_cell *c, uint32_t v)
 {
-    char hex[SL_FMT_LEN], dec[SL_FMT_LEN];
-    sl_table_row(t);
-    sl_table_str(t, r->variant->name);
-    sl_table_str(t, sl_fmt_hex(hex, sizeof hex, r->result));
-    sl_table_str(t, sl_fmt_result(dec, sizeof dec, r->result, dt));
-    sl_table_num(t, r->err.abs_err, prec);  /* csv/json: 17 digits, compared with bound */
-    sl_table_num(t, r->err.rel_err, prec);
-    sl_table_num(t, r->err.ulps, prec);
-    sl_table_num(t, ref->cond, prec);
-    sl_table_num(t, r->bound, prec);
-    sl_table_u64(t, r->distinct);
-    sl_table_str(t, r->backend);
-    sl_table_str(t, sl_dtype_name(dt));
-    sl_table_u64(t, n);
-    sl_table_i64(t, r->reps);
-    num_or_null(t, r->time_ms_median);
-    num_or_null(t, r->gbps);
-    sl_table_str(t, sl_determinism_name(r->variant->determinism));
-    sl_table_bool(t, r->twin_checked ? r->twin_match : -1);
-    int ref_row = !strcmp(r->backend, "reference");
-    if (ref_row) {
-        sl_table_null(t);
-        sl_table_null(t);
-        sl_table_null(t);
-    } else {
-        sl_table_u64(t, r->cfg.block);
-        sl_table_u64(t, r->cfg.grid);
-        sl_table_u64(t, r->cfg.items);
-    }
-    sl_table_num(t, r->spread_ulps, prec);
-    num_or_null(t, r->time_ms_min);
-    num_or_null(t, r->time_ms_max);
+    if (ref_row(c)) sl_table_null(t);
+    else sl_table_u64(t, v);
 }
 
-int sl_cmd_sum(int argc, char **argv)
+#define CELL(name, stmt) static void c_##name(sl_table *t, const sum_cell *c) { char b[SL_FMT_LEN]; (void)b; stmt; }
+CELL(variant, sl_table_str(t, c->r->variant->name))
+CELL(result_hex, sl_table_str(t, sl_fmt_hex(b, sizeof b, c->r->result)))
+CELL(result, sl_table_str(t, sl_fmt_result(b, sizeof b, c->r->result, c->dt)))
+CELL(abs_err, sl_table_num(t, c->r->err.abs_err, c->prec))
+CELL(rel_err, sl_table_num(t, c->r->err.rel_err, c->prec))
+CELL(ulps, sl_table_num(t, c->r->err.ulps, c->prec))
+CELL(cond, sl_table_num(t, c->ref->cond, c->prec))
+CELL(bound, sl_table_num(t, c->r->bound, c->prec))
+CELL(distinct, sl_table_u64(t, c->r->distinct))
+CELL(backend, sl_table_str(t, c->r->backend))
+CELL(dtype, sl_table_str(t, sl_dtype_name(c->dt)))
+CELL(n, sl_table_u64(t, c->n))
+CELL(reps, sl_table_i64(t, c->r->reps))
+CELL(time_ms, num_or_null(t, c->r->time_ms_median))
+CELL(gbps, num_or_null(t, c->r->gbps))
+CELL(determinism, sl_table_str(t, sl_determinism_name(c->r->variant->determinism)))
+CELL(twin_match, sl_table_bool(t, c->r->twin_checked ? c->r->twin_match : -1))
+CELL(block, cfg_or_null(t, c, c->r->cfg.block))
+CELL(grid, cfg_or_null(t, c, c->r->cfg.grid))
+CELL(items, cfg_or_null(t, c, c->r->cfg.items))
+CELL(spread_ulps, sl_table_num(t, c->r->spread_ulps, c->prec))
+CELL(time_ms_min, num_or_null(t, c->r->time_ms_min))
+CELL(time_ms_max, num_or_null(t, c->r->time_ms_max))
+#undef CELL
+
+#define COL(name) {#name, c_##name}
+static const struct {
+    const char *name;
+    void (*cell)(sl_table *t, const sum_cell *c);
+} sum_cols[] = {
+    COL(variant), COL(result_hex), COL(result), COL(abs_err), COL(rel_err), COL(ulps), COL(cond),
+    COL(bound), COL(distinct), COL(backend), COL(dtype), COL(n), COL(reps), COL(time_ms), COL(gbps),
+    COL(determinism), COL(twin_match), COL(block), COL(grid), COL(items), COL(spread_ulps),
+    COL(time_ms_min), COL(time_ms_max),
+};
+#undef COL
+#define SUM_NCOLS (sizeof sum_cols / sizeof sum_cols[0])
+
+static sl_table *sum_table(void)
+{
+    const char *h[SUM_NCOLS];
+    for (size_t i = 0; i < SUM_NCOLS; i++) h[i] = sum_cols[i].name;
+    return sl_table_new((int)SUM_NCOLS, h);
+}
+
+static void add_row(sl_table *t, const sum_cell *c)
+{
+    sl_table_row(t);
+    for (size_t i = 0; i < SUM_NCOLS; i++) sum_cols[i].cell(t, c);
+}
+
+/* The variants of list in registry order, `exact` always present. */
+static int sum_variants(const char *list, const sl_variant **order, size_t *nv)
+{
+    sl_err err = {{0}};
+    const sl_variant *picked[SUM_MAX_VARIANTS];
+    size_t npicked = 0;
+    if (sl_variant_parse_list(list, picked, SUM_MAX_VARIANTS, &npicked, &err)) {
+        sl_cli_msg("sum", "--variants: %s", err.msg);
+        return -1;
+    }
+    *nv = 0;
+    for (size_t i = 0; i < sl_variant_count() && *nv < SUM_MAX_VARIANTS; i++) {
+        const sl_variant *v = sl_variant_at(i);
+        int want = !strcmp(v->name, "exact");
+        for (size_t j = 0; j < npicked && !want; j++) want = picked[j] == v;
+        if (want) order[(*nv)++] = v;
+    }
+    return 0;
+}
+
+/* Each variant measured (and judged) on the session into a row of t; the self-checks. Returns
+ * 1 when a variant failed or a self-check failed, else 0. */
+static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv, const sl_launch *req,
+                       int reps, int check_twin, sl_table *t, int prec)
+{
+    sl_err err = {{0}};
+    int failed = 0, selfcheck = 0;
+    for (size_t i = 0; i < nv; i++) {
+        const sl_variant *v = order[i];
+        sl_row row;
+        int rc = sl_measure(s, v, req, reps, check_twin, &row, &err);
+        if (rc == 1) {
+            sl_cli_msg("sum", "skipping %s: %s", v->name, err.msg);
+            continue;
+        }
+        if (rc != 0) {
+            sl_cli_msg("sum", "%s failed: %s", v->name, err.msg);
+            failed = 1;
+            continue;
+        }
+        if (row.twin_checked && !row.twin_match) {
+            char h[SL_FMT_LEN];
+            sl_cli_msg("sum", "SELF-CHECK FAILED: %s on the GPU gave %s, which differs from its "
+                       "CPU twin bit for bit", v->name, sl_fmt_hex(h, sizeof h, row.result));
+            selfcheck = 1;
+        }
+        if (!strcmp(row.backend, "gpu") && v->determinism != SL_DET_NONDETERMINISTIC &&
+            row.distinct > 1) {
+            sl_cli_msg("sum", "SELF-CHECK FAILED: %s is %s but gave %llu distinct results over %d "
+                       "repetitions", v->name, sl_determinism_name(v->determinism),
+                       (unsigned long long)row.distinct, row.reps);
+            selfcheck = 1;
+        }
+        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec};
+        add_row(t, &c);
+        sl_row_free(&row);
+    }
+    return failed || selfcheck;
+}
+
+/* The options of `sumlab sum`. */
+typedef struct {
+    const char *vlist;
+    sl_backend backend;
+    long reps;
+    sl_out_format fmt;
+    int have_dtype, check_twin;
+    sl_dtype raw_dt;
+    uint32_t offset;
+    sl_launch req;
+} sum_opts;
+
+/* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
+static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
     enum { O_CHECK = 256, O_NOCHECK, O_ITEMS };
     static const struct option opts[] = {
@@ -116,45 +212,36 @@ int sl_cmd_sum(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *vlist = "all";
-    sl_backend backend = SL_BACKEND_AUTO;
-    long reps = 3;
-    sl_out_format fmt = SL_OUT_TABLE;
-    int have_dtype = 0, check_twin = -1;
-    sl_dtype raw_dt = SL_F32;
-    uint32_t offset = 0;
-    sl_launch req;
-    memset(&req, 0, sizeof req);
     sl_err err = {{0}};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":v:b:r:f:d:o:B:G:s:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'v': vlist = optarg; break;
+        case 'v': o->vlist = optarg; break;
         case 'b':
-            if (sl_backend_parse(optarg, &backend)) {
+            if (sl_backend_parse(optarg, &o->backend)) {
                 sl_cli_msg("sum", "unknown --backend '%s' (auto, cpu or gpu)", optarg);
                 return 2;
             }
             break;
         case 'r':
-            if (sl_parse_int(optarg, 1, 1000000, &reps, &err)) {
+            if (sl_parse_int(optarg, 1, 1000000, &o->reps, &err)) {
                 sl_cli_msg("sum", "--reps: %s (at least 1)", err.msg);
                 return 2;
             }
             break;
         case 'f':
-            if (sl_out_format_parse(optarg, &fmt)) {
+            if (sl_out_format_parse(optarg, &o->fmt)) {
                 sl_cli_msg("sum", "unknown --format '%s' (table, csv or json)", optarg);
                 return 2;
             }
             break;
         case 'd':
-            if (sl_dtype_parse(optarg, &raw_dt)) {
+            if (sl_dtype_parse(optarg, &o->raw_dt)) {
                 sl_cli_msg("sum", "unsupported --dtype '%s' (f32 or f64)", optarg);
                 return 2;
             }
-            have_dtype = 1;
+            o->have_dtype = 1;
             break;
         case 'o':
             {
@@ -163,30 +250,55 @@ int sl_cmd_sum(int argc, char **argv)
                     sl_cli_msg("sum", "--offset: %s", err.msg);
                     return 2;
                 }
-                offset = (uint32_t)v;
+                o->offset = (uint32_t)v;
             }
             break;
         case 'B':
-            if (sl_cli_launch_opt("sum", "--block", optarg, &req.block)) return 2;
+            if (sl_cli_launch_opt("sum", "--block", optarg, &o->req.block)) return 2;
             break;
         case 'G':
-            if (sl_cli_launch_opt("sum", "--grid", optarg, &req.grid)) return 2;
+            if (sl_cli_launch_opt("sum", "--grid", optarg, &o->req.grid)) return 2;
             break;
         case O_ITEMS:
-            if (sl_cli_launch_opt("sum", "--items", optarg, &req.items)) return 2;
+            if (sl_cli_launch_opt("sum", "--items", optarg, &o->req.items)) return 2;
             break;
         case 's':
-            if (sl_parse_u64(optarg, &req.order_seed, &err)) {
+            if (sl_parse_u64(optarg, &o->req.order_seed, &err)) {
                 sl_cli_msg("sum", "--seed: %s", err.msg);
                 return 2;
             }
             break;
-        case O_CHECK: check_twin = 1; break;
-        case O_NOCHECK: check_twin = 0; break;
+        case O_CHECK: o->check_twin = 1; break;
+        case O_NOCHECK: o->check_twin = 0; break;
         case 'h': sum_usage(stdout); return 0;
         default: return sl_cli_bad_option("sum", c, argv, optind, optopt);
         }
     }
+    return -1;
+}
+
+int sl_cmd_sum(int argc, char **argv)
+{
+    sum_opts o;
+    memset(&o, 0, sizeof o);
+    o.vlist = "all";
+    o.backend = SL_BACKEND_AUTO;
+    o.reps = 3;
+    o.fmt = SL_OUT_TABLE;
+    o.check_twin = -1;
+    o.raw_dt = SL_F32;
+    int code = sum_getopt(argc, argv, &o);
+    if (code >= 0) return code;
+    const char *vlist = o.vlist;
+    const sl_backend backend = o.backend;
+    const long reps = o.reps;
+    const sl_out_format fmt = o.fmt;
+    const int have_dtype = o.have_dtype;
+    int check_twin = o.check_twin;
+    const sl_dtype raw_dt = o.raw_dt;
+    const uint32_t offset = o.offset;
+    const sl_launch req = o.req;
+    sl_err err = {{0}};
     if (optind >= argc) {
         sl_cli_msg("sum", "missing input FILE (.npy or raw; see 'sumlab sum --help')");
         return 2;
@@ -197,21 +309,9 @@ int sl_cmd_sum(int argc, char **argv)
     }
     const char *path = argv[optind];
 
-    /* variants: the user's list, put in registry order, `exact` always present */
-    const sl_variant *picked[SUM_MAX_VARIANTS];
-    size_t npicked = 0;
-    if (sl_variant_parse_list(vlist, picked, SUM_MAX_VARIANTS, &npicked, &err)) {
-        sl_cli_msg("sum", "--variants: %s", err.msg);
-        return 2;
-    }
     const sl_variant *order[SUM_MAX_VARIANTS];
     size_t nv = 0;
-    for (size_t i = 0; i < sl_variant_count() && nv < SUM_MAX_VARIANTS; i++) {
-        const sl_variant *v = sl_variant_at(i);
-        int want = !strcmp(v->name, "exact");
-        for (size_t j = 0; j < npicked && !want; j++) want = picked[j] == v;
-        if (want) order[nv++] = v;
-    }
+    if (sum_variants(vlist, order, &nv)) return 2;
 
     void *data = NULL;
     uint64_t n = 0;
@@ -239,45 +339,14 @@ int sl_cmd_sum(int argc, char **argv)
     if (check_twin < 0) check_twin = n <= TWIN_DEFAULT_MAX_N;
     if (on_gpu && !check_twin) sl_cli_msg("sum", "twin check off (n > 2^24 or --no-check-twin)");
 
-    sl_table *t = sl_table_new(SUM_NCOLS, sum_columns);
+    sl_table *t = sum_table();
     if (!t) {
         sl_cli_msg("sum", "out of memory");
         sl_session_close(s);
         free(data);
         return 1;
     }
-    const sl_reference *ref = sl_session_reference(s);
-    int prec = fmt == SL_OUT_TABLE ? 6 : 17;
-    int failed = 0, selfcheck = 0;
-    for (size_t i = 0; i < nv; i++) {
-        const sl_variant *v = order[i];
-        sl_row row;
-        int rc = sl_measure(s, v, &req, (int)reps, check_twin, &row, &err);
-        if (rc == 1) {
-            sl_cli_msg("sum", "skipping %s: %s", v->name, err.msg);
-            continue;
-        }
-        if (rc != 0) {
-            sl_cli_msg("sum", "%s failed: %s", v->name, err.msg);
-            failed = 1;
-            continue;
-        }
-        if (row.twin_checked && !row.twin_match) {
-            char h[SL_FMT_LEN];
-            sl_cli_msg("sum", "SELF-CHECK FAILED: %s on the GPU gave %s, which differs from its "
-                       "CPU twin bit for bit", v->name, sl_fmt_hex(h, sizeof h, row.result));
-            selfcheck = 1;
-        }
-        if (!strcmp(row.backend, "gpu") && v->determinism != SL_DET_NONDETERMINISTIC &&
-            row.distinct > 1) {
-            sl_cli_msg("sum", "SELF-CHECK FAILED: %s is %s but gave %llu distinct results over %d "
-                       "repetitions", v->name, sl_determinism_name(v->determinism),
-                       (unsigned long long)row.distinct, row.reps);
-            selfcheck = 1;
-        }
-        add_row(t, &row, ref, dt, n, prec);
-        sl_row_free(&row);
-    }
+    int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, fmt == SL_OUT_TABLE ? 6 : 17);
     int wrc = sl_table_write(t, fmt, stdout);
     sl_table_free(t);
     sl_session_close(s);
@@ -286,5 +355,5 @@ int sl_cmd_sum(int argc, char **argv)
         sl_cli_msg("sum", "error writing the output");
         return 1;
     }
-    return (failed || selfcheck) ? 1 : 0;
+    return bad ? 1 : 0;
 }
