@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bootstrap.sh: installs missing Debian packages (as root; otherwise prints the apt-get line
 # and stops), then configures and builds sumlab. Sourced by the README's two commands.
-#   env: SUMLAB_BUILD_DIR (default build), CMAKE_PREFIX_PATH (extra prefix for MPFR/GMP),
+#   env: SUMLAB_BUILD_DIR (default build), CMAKE_PREFIX_PATH (extra prefix for MPFR/GMP/cJSON),
 #        SUMLAB_SKIP_APT=1 (never touch packages), SUMLAB_CMAKE_ARGS (extra configure args)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -9,13 +9,19 @@ build=${SUMLAB_BUILD_DIR:-$root/build}
 
 need=()
 if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; then
-  for p in libmpfr-dev libgmp-dev gnuplot-nox cmake make gcc pkg-config; do
+  for p in libmpfr-dev libgmp-dev libcjson-dev zlib1g-dev gnuplot-nox cmake make gcc pkg-config; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
   done
   command -v python3 >/dev/null 2>&1 || need+=(python3)   # the tests' JSON and bit-pattern checks
   # The GPU machine has no MPFR headers and no registry: a prefix in CMAKE_PREFIX_PATH will do.
   if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/mpfr.h" ]; then
     need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libmpfr-dev$' -e '^libgmp-dev$' -e '^gnuplot-nox$' || true))
+  fi
+  if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/cjson/cJSON.h" ]; then
+    need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libcjson-dev$' || true))
+  fi
+  if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/zlib.h" ]; then
+    need=($(printf '%s\n' "${need[@]}" | grep -v -e '^zlib1g-dev$' || true))
   fi
 fi
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,6 +1,5 @@
 # tests/reference.cmake: tests of reference/ (superaccumulator vs mpfr_sum bit for bit, edge
 # cases, metrics) and of the reference on every dataset family of the registry.
-sl_add_test(NAME treference SOURCES treference.c LABELS cpu TIMEOUT 120)
-target_link_libraries(treference PRIVATE sumlab_reference sumlab_mpfr)
-sl_add_test(NAME tref_datasets SOURCES tref_datasets.c LABELS cpu TIMEOUT 120)
-target_link_libraries(tref_datasets PRIVATE sumlab_reference sumlab_datasets sumlab_mpfr)
+sl_add_test(NAME treference SOURCES treference.c LABELS cpu TIMEOUT 120 LIBS sumlab_reference sumlab_mpfr)
+sl_add_test(NAME tref_datasets SOURCES tref_datasets.c LABELS cpu TIMEOUT 120
+            LIBS sumlab_reference sumlab_datasets sumlab_mpfr)

@@ -46,7 +46,10 @@ check "tradeoff: cub has no twin and is skipped, never ok" awk -F, -v s="$cs" '
   $1=="tradeoff" && $6=="cub" { n++; if ($s!="skipped") bad++ } END { exit !(n>0 && !bad) }' "$t/all/results.csv"
 check "no duplicate keys in run all" test -z "$(keys "$t/all" | uniq -d)"
 check "meta.json has provenance" grep -q '"git_sha"' "$t/all/meta.json"
-check "meta.json has the seed and backend" grep -q '"backend": "cpu"' "$t/all/meta.json"
+check "meta.json has the seed and backend" grep -qE '"backend":[[:space:]]*"cpu"' "$t/all/meta.json"
+if command -v python3 >/dev/null 2>&1; then
+  check "meta.json is valid JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$t/all/meta.json"
+fi
 check "report has a headline" grep -q '^## Headline' "$t/all/report.md"
 check "report says throughput-vs-n is skipped on the CPU" grep -q 'throughput-vs-n skipped' "$t/all/report.md"
 check "report labels the tradeoff's CPU wall clock" grep -q 'CPU twins: wall-clock throughput of the twin, not of a GPU' "$t/all/report.md"

@@ -1,0 +1,218 @@
+/* cli_util.c: what every `sumlab` command shares (sl_cli.h): strict number parsers for options,
+ * the launch-request options, getopt diagnostics and the one-line message writer. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_cli.h"
+
+int sl_cli_argc;
+char **sl_cli_argv;
+
+/* ---- parsers ---------------------------------------------------------------------------- */
+/* fmt has one %s, for s. */
+static int perr(sl_err *err, const char *fmt, const char *s) { return sl_err_set(err, fmt, s); }
+
+static int mul_ok(uint64_t a, uint64_t b, uint64_t *r) { return !__builtin_mul_overflow(a, b, r); }
+
+/* number := 0x HEX | DIGITS [. DIGITS] [e DIGITS]  (exact integers only) */
+static int parse_number(const char **pp, uint64_t *out)
+{
+    const char *p = *pp;
+    uint64_t v = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        p += 2;
+        if (!isxdigit((unsigned char)*p)) return -1;
+        for (; isxdigit((unsigned char)*p); p++) {
+            int d = isdigit((unsigned char)*p) ? *p - '0' : (tolower((unsigned char)*p) - 'a' + 10);
+            if (v >> 60) return -2;
+            v = v * 16 + (uint64_t)d;
+        }
+        *pp = p;
+        *out = v;
+        return 0;
+    }
+    if (!isdigit((unsigned char)*p)) return -1;
+    /* v: the significant digits without their trailing zeros, which are counted in `zeros`
+     * (so 1.000000000000000000000 and 0e2000 are read exactly, not as overflows) */
+    long zeros = 0, frac = 0;
+    int overflow = 0, in_frac = 0;
+    for (;;) {
+        if (*p == '.' && !in_frac) {
+            in_frac = 1;
+            p++;
+            if (!isdigit((unsigned char)*p)) return -1;
+            continue;
+        }
+        if (!isdigit((unsigned char)*p)) break;
+        int d = *p++ - '0';
+        if (in_frac) frac++;
+        if (d == 0) {
+            zeros++;
+            continue;
+        }
+        for (long z = 0; z <= zeros && !overflow; z++)
+            if (!mul_ok(v, 10, &v)) overflow = 1;
+        if (!overflow && __builtin_add_overflow(v, (uint64_t)d, &v)) overflow = 1;
+        zeros = 0;
+    }
+    long e = 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+') p++;
+        if (!isdigit((unsigned char)*p)) return -1;
+        for (; isdigit((unsigned char)*p); p++)
+            if (e < 1000000) e = e * 10 + (*p - '0');
+    }
+    if (!overflow && v == 0) {    /* zero, whatever the exponent */
+        *pp = p;
+        *out = 0;
+        return 0;
+    }
+    long shift = zeros + e - frac; /* value = v * 10^shift, v ending in a nonzero digit */
+    if (shift < 0) return -3;      /* not an integer */
+    if (overflow) return -2;
+    for (; shift > 0; shift--)
+        if (!mul_ok(v, 10, &v)) return -2;
+    *pp = p;
+    *out = v;
+    return 0;
+}
+
+int sl_parse_u64(const char *s, uint64_t *out, sl_err *err)
+{
+    if (!s || !*s) return perr(err, "empty number%s", "");
+    if (*s == '-') return perr(err, "'%s' is negative (a count must be >= 0)", s);
+    const char *p = s;
+    uint64_t acc = 1;
+    for (;;) {
+        uint64_t base, ex;
+        int rc = parse_number(&p, &base);
+        if (rc == -2) return perr(err, "number '%s' is too large", s);
+        if (rc == -3) return perr(err, "'%s' is not a whole number", s);
+        if (rc) return perr(err, "malformed number '%s' (use e.g. 1000000, 1e6 or 2^20)", s);
+        if (*p == '^') {
+            p++;
+            rc = parse_number(&p, &ex);
+            if (rc == -2 || (rc == 0 && ex > 64)) return perr(err, "number '%s' is too large", s);
+            if (rc) return perr(err, "malformed number '%s' (use e.g. 1000000, 1e6 or 2^20)", s);
+            uint64_t r = 1;
+            for (uint64_t i = 0; i < ex; i++)
+                if (!mul_ok(r, base, &r)) return perr(err, "number '%s' is too large", s);
+            base = r;
+        }
+        if (!mul_ok(acc, base, &acc)) return perr(err, "number '%s' is too large", s);
+        if (*p == '*') { p++; continue; }
+        break;
+    }
+    if (*p) return perr(err, "malformed number '%s' (use e.g. 1000000, 1e6 or 2^20)", s);
+    *out = acc;
+    return 0;
+}
+
+int sl_parse_u64_list(const char *s, uint64_t *out, size_t max, size_t *count, sl_err *err)
+{
+    *count = 0;
+    if (!s || !*s) return perr(err, "empty list%s", "");
+    const char *p = s;
+    for (;;) {
+        const char *c = strchr(p, ',');
+        size_t len = c ? (size_t)(c - p) : strlen(p);
+        char item[128];
+        if (len == 0 || len >= sizeof item) return perr(err, "malformed list '%s'", s);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (*count >= max) {
+            return sl_err_set(err, "too many values in '%s' (at most %zu)", s, max);
+        }
+        if (sl_parse_u64(item, &out[*count], err)) return -1;
+        (*count)++;
+        if (!c) break;
+        p = c + 1;
+    }
+    return 0;
+}
+
+int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err)
+{
+    if (!s || !*s) return perr(err, "empty number%s", "");
+    const char *p = s;
+    if (*p == '+' || *p == '-') p++;
+    if (!isdigit((unsigned char)*p)) return perr(err, "malformed integer '%s'", s);
+    for (; isdigit((unsigned char)*p); p++) {}
+    if (*p) return perr(err, "malformed integer '%s'", s);
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (v < min || v > max || (long long)(long)v != v) {
+        return sl_err_set(err, "'%s' is out of range [%ld, %ld]", s, min, max);
+    }
+    *out = (long)v;
+    return 0;
+}
+
+int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t *out)
+{
+    uint64_t lo = 1, hi = 0x7fffffffu, v;
+    sl_err err = {{0}};
+    if (!strcmp(opt, "--block")) lo = 32, hi = 1024;
+    else if (!strcmp(opt, "--items")) hi = 1u << 20;
+    if (sl_parse_u64(s, &v, &err)) {
+        sl_cli_msg(cmd, "%s: %s", opt, err.msg);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        sl_cli_msg(cmd, "%s %s is out of range [%llu, %llu]", opt, s, (unsigned long long)lo,
+                   (unsigned long long)hi);
+        return -1;
+    }
+    if (!strcmp(opt, "--block") && (v & (v - 1))) {
+        sl_cli_msg(cmd, "--block %s is not a power of two", s);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+void sl_cli_msg(const char *cmd, const char *fmt, ...)
+{
+    /* One line whatever the message quotes (a file name, an option value, bytes of a file):
+     * control characters are written as \n, \r, \t or \xNN; UTF-8 passes unchanged. The
+     * message is cut at 4 KiB and written with one call. */
+    char msg[4096], line[4096 * 4 + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    if (vsnprintf(msg, sizeof msg, fmt, ap) < 0) snprintf(msg, sizeof msg, "(unprintable message)");
+    va_end(ap);
+    int k = cmd && *cmd ? snprintf(line, sizeof line, "sumlab %s: ", cmd)
+                        : snprintf(line, sizeof line, "sumlab: ");
+    size_t o = k > 0 && (size_t)k < sizeof line ? (size_t)k : 0;
+    static const char hex[] = "0123456789abcdef";
+    for (const unsigned char *p = (const unsigned char *)msg; *p && o + 5 < sizeof line; p++) {
+        if (*p >= 0x20 && *p != 0x7f) { line[o++] = (char)*p; continue; }
+        line[o++] = '\\';
+        if (*p == '\n') line[o++] = 'n';
+        else if (*p == '\r') line[o++] = 'r';
+        else if (*p == '\t') line[o++] = 't';
+        else line[o++] = 'x', line[o++] = hex[*p >> 4], line[o++] = hex[*p & 15];
+    }
+    line[o++] = '\n';
+    fflush(stdout);
+    fwrite(line, 1, o, stderr);
+}
+
+int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_)
+{
+    char opt[128];
+    if (optopt_ > 0 && optopt_ < 128 && optopt_ != '?' &&
+        !(optind_ > 0 && argv[optind_ - 1] && !strncmp(argv[optind_ - 1], "--", 2)))
+        snprintf(opt, sizeof opt, "-%c", optopt_);
+    else if (optind_ > 0 && argv[optind_ - 1])
+        snprintf(opt, sizeof opt, "%s", argv[optind_ - 1]);
+    else
+        snprintf(opt, sizeof opt, "?");
+    opt[strcspn(opt, "=")] = '\0';
+    if (c == ':') sl_cli_msg(cmd, "option '%s' needs a value (see 'sumlab %s --help')", opt, cmd);
+    else sl_cli_msg(cmd, "unknown option '%s' (see 'sumlab %s --help')", opt, cmd);
+    return 2;
+}

@@ -1,0 +1,460 @@
+/* cmd_bench.c: `sumlab bench`: GPU throughput of each variant for each n, on one buffer per n,
+ * against CUB's DeviceReduce::Sum and the streaming-read ceiling measured in the same process.
+ * CSV rows stream out as each n finishes, after `# key: value` provenance lines. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_cli.h"
+#include "sl_datasets.h"
+#include "sl_format.h"
+#include "sl_gpu.h"
+#include "sl_measure.h"
+#include "sl_provenance.h"
+#include "sl_reference.h"
+#include "sl_variants.h"
+
+#define BENCH_MAX_N 64
+#define BENCH_MAX_VARIANTS 64
+#define BENCH_CHUNK ((uint64_t)1 << 20)
+
+static void bench_usage(FILE *f)
+{
+    fputs("usage: sumlab bench [--variants LIST] [--n LIST] [--dtype f32|f64] [--reps R]\n"
+          "                    [--dataset NAME] [--param K=V ...] [--seed S] [--no-flush]\n"
+          "                    [--timing device|call] [--block B] [--grid G] [--items I]\n"
+          "                    [--format csv|table]\n\n"
+          "GPU only. For each n: generates the input, uploads it once, then for each variant one\n"
+          "warm-up run and R timed runs (device events; L2 flushed before each run unless\n"
+          "--no-flush), each run paired with a run of CUB's DeviceReduce::Sum on the same\n"
+          "buffer: ratio_cub = CUB median time / variant median time over those pairs. A\n"
+          "streaming-read kernel is timed once per n: ratio_read = read time / variant time\n"
+          "(1.0 = as fast as reading the input once).\n\n"
+          "options:\n"
+          "  --variants L   comma-separated names or 'all' (default: every variant with a kernel)\n"
+          "  --n L          sizes, e.g. 2^20,2^24,2^28 (the default)\n"
+          "  --dtype D      f32 (default) or f64\n"
+          "  --reps R       timed runs per variant (default 10)\n"
+          "  --dataset N    input dataset (default: uniform); --param K=V sets its parameters\n"
+          "  --seed S       dataset seed (default 0)\n"
+          "  --no-flush     keep L2 warm between runs\n"
+          "  --timing T     device (default): launches are queued behind a spin kernel, the time\n"
+          "                 is the device's execution; call: the device is idle at the start\n"
+          "                 event, the time includes enqueuing each kernel (one isolated call)\n"
+          "  --block B, --grid G, --items I\n"
+          "                 launch request for every variant but cub (default: each variant's\n"
+          "                 own); the resolved values are in the block/grid/items columns\n"
+          "  --format F     csv (default) or table\n"
+          "  -h, --help     this text\n\n"
+          "columns: variant dtype n reps time_ms_median time_ms_min time_ms_max gbps ratio_cub\n"
+          "  ratio_read distinct result_hex block grid items cub_ms_median read_ms_median abs_err bound\n"
+          "Every result is also checked against the exact sum: a result outside its variant's\n"
+          "a-priori bound (or a deterministic variant giving several results) fails the command.\n", f);
+}
+
+static const char *const bench_columns[] = {
+    "variant", "dtype", "n", "reps", "time_ms_median", "time_ms_min", "time_ms_max", "gbps",
+    "ratio_cub", "ratio_read", "distinct", "result_hex", "block", "grid", "items",
+    "cub_ms_median", "read_ms_median", "abs_err", "bound",
+};
+#define BENCH_NCOLS ((int)(sizeof bench_columns / sizeof bench_columns[0]))
+
+/* One warm-up run of v and of cub, then reps pairs (a timed cub run, a timed v run): fills
+ * v's results/times, cub's times and v's resolved cfg (from the request req). Pairing keeps
+ * clock and thermal drift out of the ratio. */
+static int timed(sl_gpu_ctx *ctx, const sl_variant *v, const sl_variant *cub,
+                 const sl_launch *req, int reps, int flags, sl_launch *cfg, double *results,
+                 double *times, double *cub_times, sl_err *err)
+{
+    sl_launch warm = *req, ccfg;
+    double w;
+    if (sl_gpu_ctx_run(ctx, v, &warm, 1, flags, &w, NULL, err)) return -1;
+    memset(&ccfg, 0, sizeof ccfg);
+    if (sl_gpu_ctx_run(ctx, cub, &ccfg, 1, flags, &w, NULL, err)) return -1;
+    for (int r = 0; r < reps; r++) {
+        memset(&ccfg, 0, sizeof ccfg);
+        if (sl_gpu_ctx_run(ctx, cub, &ccfg, 1, flags, &w, cub_times + r, err)) return -1;
+        *cfg = *req;
+        if (sl_gpu_ctx_run(ctx, v, cfg, 1, flags, results + r, times + r, err)) return -1;
+    }
+    return 0;
+}
+
+/* The options of one bench, checked. */
+typedef struct {
+    const char *vlist, *nlist, *dsname;
+    const char *params[64];
+    int nparams, flush, call_time;
+    sl_launch req;
+    long reps;
+    uint64_t seed;
+    sl_dtype dt;
+    sl_out_format fmt;
+    uint64_t ns[BENCH_MAX_N];
+    size_t nn;
+    const sl_dataset *ds;
+    sl_params p;
+} bench_opts;
+
+/* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
+static int bench_getopt(int argc, char **argv, bench_opts *o)
+{
+    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS };
+    static const struct option opts[] = {
+        {"variants", required_argument, NULL, 'v'},
+        {"n", required_argument, NULL, 'n'},
+        {"dtype", required_argument, NULL, 'd'},
+        {"reps", required_argument, NULL, 'r'},
+        {"dataset", required_argument, NULL, 'D'},
+        {"param", required_argument, NULL, 'p'},
+        {"seed", required_argument, NULL, 's'},
+        {"no-flush", no_argument, NULL, O_NOFLUSH},
+        {"timing", required_argument, NULL, O_TIMING},
+        {"block", required_argument, NULL, 'B'},
+        {"grid", required_argument, NULL, 'G'},
+        {"items", required_argument, NULL, O_ITEMS},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    sl_err err = {{0}};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:B:G:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'v': o->vlist = optarg; break;
+        case 'n': o->nlist = optarg; break;
+        case 'd':
+            if (sl_dtype_parse(optarg, &o->dt)) {
+                sl_cli_msg("bench", "unsupported --dtype '%s' (f32 or f64)", optarg);
+                return 2;
+            }
+            break;
+        case 'r':
+            if (sl_parse_int(optarg, 1, 100000, &o->reps, &err)) {
+                sl_cli_msg("bench", "--reps: %s (at least 1)", err.msg);
+                return 2;
+            }
+            break;
+        case 'D': o->dsname = optarg; break;
+        case 'p':
+            if (o->nparams == (int)(sizeof o->params / sizeof o->params[0])) {
+                sl_cli_msg("bench", "too many --param options");
+                return 2;
+            }
+            o->params[o->nparams++] = optarg;
+            break;
+        case 's':
+            if (sl_parse_u64(optarg, &o->seed, &err)) {
+                sl_cli_msg("bench", "--seed: %s", err.msg);
+                return 2;
+            }
+            break;
+        case O_NOFLUSH: o->flush = 0; break;
+        case O_TIMING:
+            if (!strcmp(optarg, "device")) o->call_time = 0;
+            else if (!strcmp(optarg, "call")) o->call_time = 1;
+            else {
+                sl_cli_msg("bench", "unknown --timing '%s' (device or call)", optarg);
+                return 2;
+            }
+            break;
+        case 'B':
+            if (sl_cli_launch_opt("bench", "--block", optarg, &o->req.block)) return 2;
+            break;
+        case 'G':
+            if (sl_cli_launch_opt("bench", "--grid", optarg, &o->req.grid)) return 2;
+            break;
+        case O_ITEMS:
+            if (sl_cli_launch_opt("bench", "--items", optarg, &o->req.items)) return 2;
+            break;
+        case 'f':
+            if (sl_out_format_parse(optarg, &o->fmt) || o->fmt == SL_OUT_JSON) {
+                sl_cli_msg("bench", "unknown --format '%s' (csv or table)", optarg);
+                return 2;
+            }
+            break;
+        case 'h': bench_usage(stdout); return 0;
+        default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
+        }
+    }
+    if (optind < argc) {
+        sl_cli_msg("bench", "unexpected argument '%s'", argv[optind]);
+        return 2;
+    }
+    return -1;
+}
+
+/* The sizes, the dataset and its parameters. Returns -1 to go on, else the exit code. */
+static int bench_check(bench_opts *o)
+{
+    sl_err err = {{0}};
+    if (sl_parse_u64_list(o->nlist, o->ns, BENCH_MAX_N, &o->nn, &err)) {
+        sl_cli_msg("bench", "--n: %s", err.msg);
+        return 2;
+    }
+    for (size_t i = 0; i < o->nn; i++)
+        if (o->ns[i] == 0 || o->ns[i] >= ((uint64_t)1 << 34)) {
+            sl_cli_msg("bench", "--n: %llu is out of range [1, 2^34)", (unsigned long long)o->ns[i]);
+            return 2;
+        }
+    o->ds = sl_dataset_find(o->dsname);
+    if (!o->ds) {
+        sl_cli_msg("bench", "unknown dataset '%s' (see 'sumlab list datasets')", o->dsname);
+        return 2;
+    }
+    sl_params_defaults(o->ds, &o->p);
+    for (int i = 0; i < o->nparams; i++)
+        if (sl_params_set(o->ds, &o->p, o->params[i], &err)) {
+            sl_cli_msg("bench", "--param %s: %s", o->params[i], err.msg);
+            return 2;
+        }
+    return -1;
+}
+
+/* The variants to time, in registry order: the picked ones (or all) with a GPU kernel that
+ * take dt. Returns -1 to go on, else the exit code. */
+static int bench_variants(const bench_opts *o, const sl_variant **order, size_t *nv)
+{
+    sl_err err = {{0}};
+    const sl_variant *picked[BENCH_MAX_VARIANTS];
+    size_t np = 0;
+    if (o->vlist && sl_variant_parse_list(o->vlist, picked, BENCH_MAX_VARIANTS, &np, &err)) {
+        sl_cli_msg("bench", "--variants: %s", err.msg);
+        return 2;
+    }
+    *nv = 0;
+    for (size_t i = 0; i < sl_variant_count() && *nv < BENCH_MAX_VARIANTS; i++) {
+        const sl_variant *v = sl_variant_at(i);
+        int want = !o->vlist;
+        for (size_t j = 0; j < np && !want; j++) want = picked[j] == v;
+        if (!want) continue;
+        if (!v->gpu) {
+            if (o->vlist) sl_cli_msg("bench", "skipping %s: no GPU kernel", v->name);
+            continue;
+        }
+        if (!(v->dtypes & SL_DTYPE_MASK(o->dt))) {
+            sl_cli_msg("bench", "skipping %s: does not take %s input", v->name, sl_dtype_name(o->dt));
+            continue;
+        }
+        order[(*nv)++] = v;
+    }
+    return -1;
+}
+
+/* The `# key: value` lines before the CSV. */
+static void bench_preamble(const bench_opts *o, int argc, char **argv)
+{
+    sl_provenance prov;
+    if (sl_cli_argv) sl_provenance_collect(&prov, sl_cli_argc, sl_cli_argv);
+    else sl_provenance_collect(&prov, argc, argv);
+    sl_provenance_write_comments(&prov, stdout);
+    printf("# dataset: %s\n# seed: %llu\n# l2_flush: %s\n# timing: %s\n", o->ds->name,
+           (unsigned long long)o->seed,
+           o->flush ? "yes (a read of 2 x L2 bytes before each run)" : "no",
+           o->call_time ? "call (device idle at the start event: enqueue cost included)"
+                        : "device (launches queued behind a spin kernel)");
+    if (o->req.block || o->req.grid || o->req.items)
+        printf("# launch_request: block=%u grid=%u items=%u (0: the variant's default)\n",
+               o->req.block, o->req.grid, o->req.items);
+}
+
+/* Scratch of R values each, and what every variant of one n shares. */
+typedef struct {
+    double *res, *tim, *ctim;
+    const sl_variant *cub;
+    int flags;
+    uint64_t n;
+    sl_gpu_ctx *ctx;
+    const sl_reference *ref;
+    double read_med;
+} bench_state;
+
+/* One variant at one n: timed against CUB, judged, one table row. Returns 0, 1 (a failed
+ * run: rc 1) or 2 (a self-check failed: reported, the bench goes on). */
+static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *v, sl_table *t)
+{
+    sl_err err = {{0}};
+    const uint64_t n = b->n;
+    const long reps = o->reps;
+    const sl_dtype dt = o->dt;
+    const size_t esz = sl_dtype_size(dt);
+    int selfcheck = 0;
+    sl_launch cfg, vreq = o->req;
+    if (v == b->cub) memset(&vreq, 0, sizeof vreq);
+    if (timed(b->ctx, v, b->cub, &vreq, (int)reps, b->flags, &cfg, b->res, b->tim, b->ctim, &err)) {
+        sl_cli_msg("bench", "%s failed: %s", v->name, err.msg);
+        return 1;
+    }
+    double med, mn, mx, cub_med;
+    sl_stats(b->ctim, (size_t)reps, &cub_med, &mn, &mx);
+    sl_stats(b->tim, (size_t)reps, &med, &mn, &mx);
+    sl_judgement jd;
+    sl_judge_results(b->ref, v, n, dt, &cfg, b->res, (int)reps, &jd);
+    const uint64_t d = jd.distinct;
+    if (d > 1 && v->determinism != SL_DET_NONDETERMINISTIC) {
+        sl_cli_msg("bench", "SELF-CHECK FAILED: %s is %s but gave %llu distinct results",
+                   v->name, sl_determinism_name(v->determinism), (unsigned long long)d);
+        selfcheck = 1;
+    }
+    /* judged: every run's result within the variant's a-priori bound */
+    const double worst = jd.worst_abs_err, bound = jd.bound;
+    if (b->ref->finite && !(worst <= bound) && !isnan(bound)) {
+        char h[SL_FMT_LEN];
+        sl_cli_msg("bench", "SELF-CHECK FAILED: %s at n = %llu: result %s has error %g above "
+                   "its bound %g", v->name, (unsigned long long)n,
+                   sl_fmt_hex(h, sizeof h, b->res[0]), worst, bound);
+        selfcheck = 1;
+    }
+    char hex[SL_FMT_LEN];
+    sl_table_row(t);
+    sl_table_str(t, v->name);
+    sl_table_str(t, sl_dtype_name(dt));
+    sl_table_u64(t, n);
+    sl_table_i64(t, reps);
+    sl_table_num(t, med, 6);
+    sl_table_num(t, mn, 6);
+    sl_table_num(t, mx, 6);
+    sl_table_num(t, med > 0 ? (double)n * (double)esz / (med * 1e6) : NAN, 6);
+    sl_table_num(t, med > 0 ? cub_med / med : NAN, 4);
+    sl_table_num(t, med > 0 ? b->read_med / med : NAN, 4);
+    sl_table_u64(t, d);
+    sl_table_str(t, sl_fmt_hex(hex, sizeof hex, b->res[0]));
+    sl_table_u64(t, cfg.block);
+    sl_table_u64(t, cfg.grid);
+    sl_table_u64(t, cfg.items);
+    sl_table_num(t, cub_med, 6);
+    sl_table_num(t, b->read_med, 6);
+    sl_table_num(t, worst, 17);
+    sl_table_num(t, bound, 17);
+    return selfcheck ? 2 : 0;
+}
+
+/* One n: the input generated and uploaded once, its reference, the read ceiling, then every
+ * variant. Returns the exit code so far (0, 1, 2); *selfcheck set when a check failed. */
+static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const *order, size_t nv,
+                   sl_table *t, int *selfcheck)
+{
+    sl_err err = {{0}};
+    const uint64_t n = b->n;
+    const size_t esz = sl_dtype_size(o->dt);
+    int rc = 0;
+    void *x = malloc((size_t)n * esz);
+    if (!x) {
+        sl_cli_msg("bench", "out of memory for n = %llu", (unsigned long long)n);
+        return 1;
+    }
+    for (uint64_t s0 = 0; s0 < n && rc == 0; s0 += BENCH_CHUNK) {
+        uint64_t cnt = n - s0 < BENCH_CHUNK ? n - s0 : BENCH_CHUNK;
+        if (sl_dataset_generate(o->ds, o->dt, o->seed, n, &o->p, s0, cnt, (char *)x + s0 * esz, &err)) {
+            sl_cli_msg("bench", "%s", err.msg);
+            rc = 2;
+        }
+    }
+    sl_reference ref;
+    int have_ref = 0;
+    if (rc == 0) {
+        if (sl_reference_compute(&ref, x, n, o->dt, &err)) {
+            sl_cli_msg("bench", "reference: %s", err.msg);
+            rc = 1;
+        }
+        have_ref = 1;
+    }
+    b->ctx = NULL;
+    b->ref = &ref;
+    if (rc == 0 && sl_gpu_ctx_create(&b->ctx, x, n, o->dt, 0, &err)) {
+        sl_cli_msg("bench", "%s", err.msg);
+        rc = 1;
+    }
+    b->read_med = NAN;
+    if (rc == 0) {
+        double w, mn, mx;
+        if (sl_gpu_ctx_read_ceiling(b->ctx, 1, b->flags, &w, &err) ||
+            sl_gpu_ctx_read_ceiling(b->ctx, (int)o->reps, b->flags, b->tim, &err)) {
+            sl_cli_msg("bench", "read ceiling: %s", err.msg);
+            rc = 1;
+        } else {
+            sl_stats(b->tim, (size_t)o->reps, &b->read_med, &mn, &mx);
+        }
+    }
+    if (rc == 0)
+        fprintf(stderr, "sumlab bench: n = %llu: read ceiling %.4g ms\n", (unsigned long long)n, b->read_med);
+    for (size_t i = 0; i < nv && rc == 0; i++) {
+        const sl_variant *v = order[i];
+        if (v->max_n && n > v->max_n) {
+            sl_cli_msg("bench", "skipping %s at n = %llu: accepts at most n = %llu", v->name,
+                       (unsigned long long)n, (unsigned long long)v->max_n);
+            continue;
+        }
+        int r = bench_variant(o, b, v, t);
+        if (r == 1) rc = 1;
+        if (r == 2) *selfcheck = 1;
+    }
+    if (b->ctx) sl_gpu_ctx_destroy(b->ctx);
+    if (have_ref) sl_reference_clear(&ref);
+    free(x);
+    return rc;
+}
+
+int sl_cmd_bench(int argc, char **argv)
+{
+    bench_opts o;
+    memset(&o, 0, sizeof o);
+    o.nlist = "2^20,2^24,2^28";
+    o.dsname = "uniform";
+    o.flush = 1;
+    o.reps = 10;
+    o.dt = SL_F32;
+    o.fmt = SL_OUT_CSV;
+    int code = bench_getopt(argc, argv, &o);
+    if (code < 0) code = bench_check(&o);
+    const sl_variant *order[BENCH_MAX_VARIANTS];
+    size_t nv = 0;
+    if (code < 0) code = bench_variants(&o, order, &nv);
+    if (code >= 0) return code;
+
+    sl_gpu_info info;
+    sl_err why = {{0}};
+    if (sl_gpu_available(&info, &why) != 1) {
+        sl_cli_msg("bench", "needs a GPU: %s", why.msg[0] ? why.msg : "none found");
+        return 1;
+    }
+    bench_state b;
+    memset(&b, 0, sizeof b);
+    b.cub = sl_variant_find("cub");
+    if (!b.cub || !b.cub->gpu) {
+        sl_cli_msg("bench", "the cub variant is missing from this build");
+        return 1;
+    }
+    bench_preamble(&o, argc, argv);
+    b.flags = (o.flush ? SL_GPU_FLUSH_L2 : 0) | (o.call_time ? SL_GPU_CALL_TIME : 0);
+    sl_table *t = sl_table_new(BENCH_NCOLS, bench_columns);
+    b.res = malloc((size_t)o.reps * sizeof *b.res);
+    b.tim = malloc((size_t)o.reps * sizeof *b.tim);
+    b.ctim = malloc((size_t)o.reps * sizeof *b.ctim);
+    int rc = 0, selfcheck = 0;
+    if (!t || !b.res || !b.tim || !b.ctim) {
+        sl_cli_msg("bench", "out of memory");
+        sl_table_free(t);
+        free(b.res);
+        free(b.tim);
+        free(b.ctim);
+        return 1;
+    }
+    if (o.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
+    for (size_t k = 0; k < o.nn && rc == 0; k++) {
+        b.n = o.ns[k];
+        rc = bench_n(&o, &b, order, nv, t, &selfcheck);
+        if (o.fmt == SL_OUT_CSV) {
+            if (sl_table_write_csv_rows(t, stdout) && !rc) rc = 1;
+            sl_table_clear_rows(t);
+        }
+    }
+    if (o.fmt == SL_OUT_TABLE && sl_table_write(t, o.fmt, stdout) && !rc) rc = 1;
+    sl_table_free(t);
+    free(b.res);
+    free(b.tim);
+    free(b.ctim);
+    return rc ? rc : selfcheck;
+}

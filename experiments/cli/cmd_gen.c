@@ -1,0 +1,215 @@
+/* cmd_gen.c: `sumlab gen NAME --n N --seed S -o FILE`: writes a dataset to a .npy or raw file,
+ * generated and written 1M elements at a time (2^30 values need no full copy in memory).
+ * The file appears under its name only when complete (written to FILE.part, then renamed). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "sl_cli.h"
+#include "sl_datasets.h"
+
+#define GEN_CHUNK ((uint64_t)1 << 20)
+#define GEN_MAX_N ((uint64_t)1 << 40)
+
+static void gen_usage(FILE *f)
+{
+    fputs("usage: sumlab gen NAME --n N [--seed S] [--dtype f32|f64] [--param KEY=VALUE ...]\n"
+          "                  -o FILE [--format npy|raw]\n\n"
+          "Writes n values of dataset NAME ('sumlab list datasets'). Value i depends only on\n"
+          "(NAME, dtype, seed, n, params, i): the same arguments give the same bytes anywhere.\n\n"
+          "options:\n"
+          "  --n N            number of values: 1000000, 1e6, 2^20 or 3*2^20 (required)\n"
+          "  --seed S         seed (default 0)\n"
+          "  --dtype D        f32 (default) or f64\n"
+          "  --param K=V      a dataset parameter (repeatable)\n"
+          "  -o, --output F   output file (required)\n"
+          "  --format F       npy or raw (little-endian values, no header); default: npy when\n"
+          "                   F ends in .npy, else raw\n"
+          "  -h, --help       this text\n", f);
+}
+
+static int host_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+/* Writes n values of ds to out.part, chunk by chunk, then renames it to out. Returns the exit
+ * code. */
+static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n, const sl_params *pp,
+                     const char *out, int npy)
+{
+    sl_err err = {{0}};
+    size_t esz = sl_dtype_size(dt);
+    uint64_t chunk = n < GEN_CHUNK ? (n ? n : 1) : GEN_CHUNK;
+    void *buf = malloc((size_t)chunk * esz);
+    size_t plen = strlen(out) + 6;
+    char *part = malloc(plen);
+    if (!buf || !part) {
+        free(buf);
+        free(part);
+        sl_cli_msg("gen", "out of memory");
+        return 1;
+    }
+    snprintf(part, plen, "%s.part", out);
+    FILE *f = fopen(part, "wb");
+    if (!f) {
+        sl_cli_msg("gen", "cannot write '%s': %s", part, strerror(errno));
+        free(buf);
+        free(part);
+        return 1;
+    }
+    int rc = 0;
+    if (npy && sl_npy_write_header(f, n, dt)) {
+        sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
+        rc = 1;
+    }
+    for (uint64_t start = 0; rc == 0 && start < n; start += chunk) {
+        uint64_t cnt = n - start < chunk ? n - start : chunk;
+        if (sl_dataset_generate(ds, dt, seed, n, pp, start, cnt, buf, &err)) {
+            sl_cli_msg("gen", "%s", err.msg);
+            rc = 2;
+        } else if (fwrite(buf, esz, (size_t)cnt, f) != (size_t)cnt) {
+            sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
+            rc = 1;
+        }
+    }
+    if (fclose(f) != 0 && rc == 0) {
+        sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
+        rc = 1;
+    }
+    if (rc == 0 && rename(part, out) != 0) {
+        sl_cli_msg("gen", "cannot rename '%s' to '%s': %s", part, out, strerror(errno));
+        rc = 1;
+    }
+    if (rc) remove(part);
+    else
+        fprintf(stderr, "sumlab gen: wrote %llu %s values of %s (seed %llu) to %s (%s)\n",
+                (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
+                npy ? "npy" : "raw");
+    free(buf);
+    free(part);
+    return rc;
+}
+
+int sl_cmd_gen(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"n", required_argument, NULL, 'n'},
+        {"seed", required_argument, NULL, 's'},
+        {"dtype", required_argument, NULL, 'd'},
+        {"param", required_argument, NULL, 'p'},
+        {"output", required_argument, NULL, 'o'},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *nstr = NULL, *out = NULL, *format = NULL;
+    const char *params[64];
+    int nparams = 0;
+    uint64_t n = 0, seed = 0;
+    sl_dtype dt = SL_F32;
+    sl_err err = {{0}};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":n:s:d:p:o:f:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n': nstr = optarg; break;
+        case 's':
+            if (sl_parse_u64(optarg, &seed, &err)) {
+                sl_cli_msg("gen", "--seed: %s", err.msg);
+                return 2;
+            }
+            break;
+        case 'd':
+            if (sl_dtype_parse(optarg, &dt)) {
+                sl_cli_msg("gen", "unsupported --dtype '%s' (f32 or f64)", optarg);
+                return 2;
+            }
+            break;
+        case 'p':
+            if (nparams == (int)(sizeof params / sizeof params[0])) {
+                sl_cli_msg("gen", "too many --param options");
+                return 2;
+            }
+            params[nparams++] = optarg;
+            break;
+        case 'o': out = optarg; break;
+        case 'f': format = optarg; break;
+        case 'h': gen_usage(stdout); return 0;
+        default: return sl_cli_bad_option("gen", c, argv, optind, optopt);
+        }
+    }
+    if (optind >= argc) {
+        sl_cli_msg("gen", "missing dataset name (see 'sumlab list datasets')");
+        return 2;
+    }
+    if (argc - optind > 1) {
+        sl_cli_msg("gen", "unexpected argument '%s'", argv[optind + 1]);
+        return 2;
+    }
+    const char *name = argv[optind];
+    const sl_dataset *ds = sl_dataset_find(name);
+    if (!ds) {
+        char names[1024] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < sl_dataset_count() && used < sizeof names; i++)
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                                     sl_dataset_at(i)->name);
+        sl_cli_msg("gen", "unknown dataset '%s' (valid: %s)", name, names);
+        return 2;
+    }
+    if (!nstr) {
+        sl_cli_msg("gen", "missing --n");
+        return 2;
+    }
+    if (sl_parse_u64(nstr, &n, &err)) {
+        sl_cli_msg("gen", "--n: %s", err.msg);
+        return 2;
+    }
+    if (n >= GEN_MAX_N) {
+        sl_cli_msg("gen", "--n %s is too large (at most 2^40 - 1)", nstr);
+        return 2;
+    }
+    if (!out || !*out) {
+        sl_cli_msg("gen", "missing -o FILE");
+        return 2;
+    }
+    /* The file is written to FILE.part and renamed over FILE: never over a directory, a
+     * device (-o /dev/null would replace the device node), a FIFO or a socket. */
+    struct stat st;
+    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
+        sl_cli_msg("gen", "-o '%s' exists and is not a regular file", out);
+        return 2;
+    }
+    int npy;
+    if (!format) {
+        size_t l = strlen(out);
+        npy = l >= 4 && !strcmp(out + l - 4, ".npy");
+    } else if (!strcmp(format, "npy")) {
+        npy = 1;
+    } else if (!strcmp(format, "raw")) {
+        npy = 0;
+    } else {
+        sl_cli_msg("gen", "unknown --format '%s' (npy or raw)", format);
+        return 2;
+    }
+    sl_params p;
+    sl_params_defaults(ds, &p);
+    for (int i = 0; i < nparams; i++)
+        if (sl_params_set(ds, &p, params[i], &err)) {
+            sl_cli_msg("gen", "--param %s: %s", params[i], err.msg);
+            return 2;
+        }
+    if (!host_little_endian()) {
+        sl_cli_msg("gen", "this host is big-endian: files are little-endian by definition");
+        return 1;
+    }
+
+    return gen_write(ds, dt, seed, n, &p, out, npy);
+}

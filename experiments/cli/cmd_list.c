@@ -1,0 +1,152 @@
+/* cmd_list.c: `sumlab list [variants|datasets]`: the variant registry and the dataset
+ * registry with their parameters, as a table, CSV or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "sl_cli.h"
+#include "sl_datasets.h"
+#include "sl_gpu.h"
+#include "sl_variants.h"
+
+static void list_usage(FILE *f)
+{
+    fputs("usage: sumlab list [variants|datasets] [--format table|csv|json]\n\n"
+          "Lists the summation variants (name, family, determinism class, input dtypes, whether\n"
+          "this build has a GPU kernel and a CPU twin, largest n, description) and the dataset\n"
+          "generators with their parameters (name, type, default, range, description).\n"
+          "Without an argument both are listed (tables only).\n\n"
+          "options:\n"
+          "  --format F   table (default), csv or json\n"
+          "  -h, --help   this text\n", f);
+}
+
+static const char *dtypes_str(unsigned m)
+{
+    if ((m & SL_DTYPES_BOTH) == SL_DTYPES_BOTH) return "f32,f64";
+    if (m & SL_DTYPE_MASK(SL_F64)) return "f64";
+    if (m & SL_DTYPE_MASK(SL_F32)) return "f32";
+    return "none";
+}
+
+static void max_n_str(char *b, size_t len, uint64_t n)
+{
+    if (n == 0) snprintf(b, len, "any");
+    else if ((n & (n - 1)) == 0) snprintf(b, len, "2^%d", __builtin_ctzll(n));
+    else snprintf(b, len, "%llu", (unsigned long long)n);
+}
+
+static int list_variants(sl_out_format fmt)
+{
+    static const char *const h[] = {"name", "family", "determinism", "dtypes", "gpu", "twin",
+                                    "max_n", "description"};
+    sl_table *t = sl_table_new(8, h);
+    if (!t) return 1;
+    for (size_t i = 0; i < sl_variant_count(); i++) {
+        const sl_variant *v = sl_variant_at(i);
+        char mx[32];
+        max_n_str(mx, sizeof mx, v->max_n);
+        sl_table_row(t);
+        sl_table_str(t, v->name);
+        sl_table_str(t, v->family);
+        sl_table_str(t, sl_determinism_name(v->determinism));
+        sl_table_str(t, dtypes_str(v->dtypes));
+        sl_table_bool(t, v->gpu != NULL);
+        sl_table_bool(t, v->cpu != NULL);
+        sl_table_str(t, mx);
+        sl_table_str(t, v->description);
+    }
+    int rc = sl_table_write(t, fmt, stdout);
+    sl_table_free(t);
+    if (fmt == SL_OUT_TABLE && !sl_gpu_compiled())
+        fputs("sumlab list: this build has no GPU kernels (built without CUDA): gpu = no for every "
+              "variant\n", stderr);
+    return rc ? 1 : 0;
+}
+
+static const char *type_str(sl_param_type t)
+{
+    return t == SL_PARAM_INT ? "int" : t == SL_PARAM_ENUM ? "enum" : "real";
+}
+
+static int list_datasets(sl_out_format fmt)
+{
+    static const char *const h[] = {"dataset", "param", "type", "default", "range", "description"};
+    sl_table *t = sl_table_new(6, h);
+    if (!t) return 1;
+    for (size_t i = 0; i < sl_dataset_count(); i++) {
+        const sl_dataset *ds = sl_dataset_at(i);
+        sl_table_row(t);
+        sl_table_str(t, ds->name);
+        sl_table_null(t);
+        sl_table_null(t);
+        sl_table_null(t);
+        sl_table_null(t);
+        sl_table_str(t, ds->description);
+        for (int k = 0; k < ds->nparams; k++) {
+            const sl_param_desc *d = &ds->params[k];
+            char def[64], range[256];
+            sl_table_row(t);
+            sl_table_str(t, ds->name);
+            sl_table_str(t, d->name);
+            sl_table_str(t, type_str(d->type));
+            if (d->type == SL_PARAM_ENUM && d->choices) {
+                if (!sl_param_choice(d, d->def, def, sizeof def)) snprintf(def, sizeof def, "%g", d->def);
+                snprintf(range, sizeof range, "%s", d->choices);
+            } else {
+                sl_fmt_double(def, sizeof def, d->def, 10);
+                char lo[SL_FMT_LEN], hi[SL_FMT_LEN];
+                snprintf(range, sizeof range, "[%s, %s]", sl_fmt_double(lo, sizeof lo, d->min, 10),
+                         sl_fmt_double(hi, sizeof hi, d->max, 10));
+            }
+            sl_table_str(t, def);
+            sl_table_str(t, range);
+            sl_table_str(t, d->description);
+        }
+    }
+    int rc = sl_table_write(t, fmt, stdout);
+    sl_table_free(t);
+    return rc ? 1 : 0;
+}
+
+int sl_cmd_list(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    sl_out_format fmt = SL_OUT_TABLE;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (sl_out_format_parse(optarg, &fmt)) {
+                sl_cli_msg("list", "unknown --format '%s' (table, csv or json)", optarg);
+                return 2;
+            }
+            break;
+        case 'h': list_usage(stdout); return 0;
+        default: return sl_cli_bad_option("list", c, argv, optind, optopt);
+        }
+    }
+    if (argc - optind > 1) {
+        sl_cli_msg("list", "too many arguments (expected: variants or datasets)");
+        return 2;
+    }
+    const char *what = optind < argc ? argv[optind] : NULL;
+    if (!what) {
+        if (fmt != SL_OUT_TABLE) {
+            sl_cli_msg("list", "--format %s needs one of: variants, datasets", sl_out_format_name(fmt));
+            return 2;
+        }
+        fputs("variants:\n", stdout);
+        int rc = list_variants(fmt);
+        fputs("\ndatasets:\n", stdout);
+        return rc | list_datasets(fmt);
+    }
+    if (!strcmp(what, "variants")) return list_variants(fmt);
+    if (!strcmp(what, "datasets")) return list_datasets(fmt);
+    sl_cli_msg("list", "unknown list '%s' (expected: variants or datasets)", what);
+    return 2;
+}

@@ -1,0 +1,63 @@
+/* main.c: the `sumlab` command: dispatches `sumlab <command> [options]` to the subcommands
+ * of sl_cli.h. Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad input. */
+#include <stdio.h>
+#include <string.h>
+#include "sl_cli.h"
+#include "sl_provenance.h"
+
+typedef struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"list", sl_cmd_list, "list the summation variants and the dataset generators"},
+    {"gen", sl_cmd_gen, "generate a dataset into a .npy or raw file"},
+    {"sum", sl_cmd_sum, "sum a file with every variant, judged against the exact sum"},
+    {"bench", sl_cmd_bench, "time the GPU variants against CUB and the read ceiling"},
+    {"run", sl_cmd_run, "run an experiment of the study into a results directory"},
+    {"compare", sl_cmd_compare, "compare two results directories"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fputs("usage: sumlab <command> [options]\n"
+          "       sumlab --help | --version\n\n"
+          "How wrong, how unrepeatable and how fast is each way of summing an array on a GPU?\n\n"
+          "commands:\n", f);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n'sumlab <command> --help' describes each command's options.\n"
+          "Data goes to stdout, messages to stderr. Exit status: 0 ok, 1 runtime failure\n"
+          "(including a failed GPU/twin self-check), 2 bad usage or bad input.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
+        sl_print_version(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name)) {
+            /* The subcommand sees argv[0] = its name and its own options after; the whole
+             * command line stays available for provenance. */
+            sl_cli_argc = argc;
+            sl_cli_argv = argv;
+            return commands[i].fn(argc - 1, argv + 1);
+        }
+    sl_cli_msg(NULL, "unknown command '%s' (commands: list, gen, sum, bench, run, compare; "
+                     "see 'sumlab --help')", cmd);
+    return 2;
+}

@@ -1,0 +1,55 @@
+/* sl_cli.h: the `sumlab` subcommands. main.c dispatches argv[1] to one of these; each parses
+ * its own options with getopt_long, prints data to stdout and messages to stderr, and returns
+ * the process exit code (0 ok, 1 runtime failure, 2 bad usage or bad input). */
+#ifndef SL_CLI_H
+#define SL_CLI_H
+
+#include <stdint.h>
+#include "sl_format.h"
+#include "sl_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int sl_cmd_list(int argc, char **argv);     /* sumlab list [variants|datasets] */
+int sl_cmd_gen(int argc, char **argv);      /* sumlab gen NAME --n N --seed S ... -o FILE */
+int sl_cmd_sum(int argc, char **argv);      /* sumlab sum FILE ... */
+int sl_cmd_bench(int argc, char **argv);    /* sumlab bench ... */
+int sl_cmd_run(int argc, char **argv);      /* sumlab run EXPERIMENT ... (experiments runner) */
+int sl_cmd_compare(int argc, char **argv);  /* sumlab compare DIR_A DIR_B */
+
+/* ---- strict parsers for options (return 0, or -1 with err naming the problem) ------------- */
+/* Non-negative integer: 123, 0x1f, 2^28, 1e6 (exact), 3*2^20; no sign, no junk, no overflow. */
+int sl_parse_u64(const char *s, uint64_t *out, sl_err *err);
+/* A comma-separated list of sl_parse_u64 values (at most max). */
+int sl_parse_u64_list(const char *s, uint64_t *out, size_t max, size_t *count, sl_err *err);
+/* A decimal integer in [min, max]. */
+int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err);
+
+/* The launch-request options of `sum` and `bench`: opt is "--block" (a power of two in
+ * [32, 1024]), "--grid" ([1, 2^31-1]) or "--items" ([1, 2^20]); stores the value of s in *out.
+ * Returns 0, or prints one line for cmd and returns -1. */
+int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t *out);
+
+/* getopt_long diagnostics (opterr = 0, optstring starting with ':'): c is the '?' or ':'
+ * getopt_long returned; prints "sumlab CMD: unknown option '...'" or "option '...' needs a
+ * value" and returns 2 (the usage exit code). */
+int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_);
+
+/* The whole command line ("sumlab sum x.npy ..."), set by main() before dispatching, for
+ * provenance records; NULL/0 when a command is called directly (then use its own argv). */
+extern int sl_cli_argc;
+extern char **sl_cli_argv;
+
+/* One "sumlab <cmd>: message" line on stderr. */
+void sl_cli_msg(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/* session.c: an input prepared once for many measurements (sl_measure.h): the backend chosen,
+ * the exact reference computed once and, on the GPU backend, the input uploaded once. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_gpu.h"
+#include "sl_measure_impl.h"
+
+int sl_backend_parse(const char *s, sl_backend *out)
+{
+    if (!s) return -1;
+    if (!strcmp(s, "auto")) *out = SL_BACKEND_AUTO;
+    else if (!strcmp(s, "cpu")) *out = SL_BACKEND_CPU;
+    else if (!strcmp(s, "gpu")) *out = SL_BACKEND_GPU;
+    else return -1;
+    return 0;
+}
+
+int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
+                    uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err)
+{
+    *sp = NULL;
+    if (chosen_msg && msg_len) chosen_msg[0] = '\0';
+    if (dt != SL_F32 && dt != SL_F64) return sl_err_set(err, "unsupported dtype %d", (int)dt);
+    if (!x && n > 0) return sl_err_set(err, "no input data");
+    sl_session *s = calloc(1, sizeof *s);
+    if (!s) return sl_err_set(err, "out of memory");
+    s->x = x;
+    s->n = n;
+    s->dt = dt;
+    s->offset = offset;
+
+    if (backend != SL_BACKEND_CPU) {
+        sl_gpu_info info;
+        sl_err why = {{0}};
+        memset(&info, 0, sizeof info);
+        int have = sl_gpu_available(&info, &why) == 1;
+        if (have) {
+            s->on_gpu = 1;
+            if (chosen_msg)
+                snprintf(chosen_msg, msg_len, "backend gpu: %s (%d SMs)", info.name, info.sm_count);
+        } else if (backend == SL_BACKEND_GPU) {
+            free(s);
+            return sl_err_set(err, "--backend gpu: no usable GPU (%s)", why.msg[0] ? why.msg : "none found");
+        } else if (chosen_msg) {
+            snprintf(chosen_msg, msg_len, "backend cpu: no GPU (%s); using the CPU twins",
+                     why.msg[0] ? why.msg : "none found");
+        }
+    } else if (chosen_msg) {
+        snprintf(chosen_msg, msg_len, "backend cpu: CPU twins");
+    }
+
+    s->ref_ok = 1;
+    if (sl_reference_compute(&s->ref, x, n, dt, err)) {
+        sl_session_close(s);
+        return -1;
+    }
+    if (s->on_gpu && sl_gpu_ctx_create(&s->ctx, x, n, dt, offset, err)) {
+        sl_session_close(s);
+        return -1;
+    }
+    *sp = s;
+    return 0;
+}
+
+void sl_session_close(sl_session *s)
+{
+    if (!s) return;
+    if (s->ctx) sl_gpu_ctx_destroy(s->ctx);
+    if (s->ref_ok) sl_reference_clear(&s->ref);
+    free(s);
+}
+
+const sl_reference *sl_session_reference(const sl_session *s) { return &s->ref; }
+int sl_session_on_gpu(const sl_session *s) { return s->on_gpu; }

@@ -1,0 +1,124 @@
+/* sl_measure.h: measuring and judging (a library; knows no command line and no file format).
+ * One measurement = one variant summing one input R times on one backend; its judgement
+ * against the exact reference fills every figure of the row (sl_row). Shared by `sumlab sum`,
+ * `sumlab bench`, the study and the tests. */
+#ifndef SL_MEASURE_H
+#define SL_MEASURE_H
+#include <stddef.h>
+#include "sl_types.h"
+#include "sl_variants.h"
+#include "sl_reference.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { SL_BACKEND_AUTO = 0, SL_BACKEND_CPU, SL_BACKEND_GPU } sl_backend;
+int sl_backend_parse(const char *s, sl_backend *out);          /* auto|cpu|gpu */
+
+/* An input prepared once: the reference computed, and (GPU backend) uploaded once. */
+typedef struct sl_session sl_session;
+/* backend AUTO picks the GPU when one is present, else the CPU twins; *chosen_msg (may be
+ * NULL) receives a one-line note saying which, for stderr. GPU requested but absent: error.
+ * offset: element offset of the device copy (1 = misaligned input). The session keeps a
+ * pointer to x (the caller keeps x alive until sl_session_close). */
+int sl_session_open(sl_session **s, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
+                    uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err);
+void sl_session_close(sl_session *s);
+const sl_reference *sl_session_reference(const sl_session *s);
+int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
+
+/* One distinct result of a row's repetitions (bit patterns compared as they are). */
+typedef struct {
+    double value;
+    uint64_t count;            /* repetitions that gave it */
+    double ulps_signed;        /* value - S in ulps of S rounded (NaN for a NaN value) */
+} sl_row_value;
+
+/* Every figure of one row. Which groups hold figures is said by the have_* flags; the
+ * writers print an empty field for a group that has none. */
+typedef struct {
+    const sl_variant *variant; /* NULL for rows that are no variant (the read ceiling) */
+    const char *backend;       /* "gpu", "cpu" (twin), or "reference" for the exact row */
+    sl_dtype dt;
+    uint64_t n;
+    int have_run;              /* it ran: reps and times (none for a skipped row) */
+    int have_cfg;              /* a variant ran: its launch configuration and twin check */
+    int have_exact;            /* the reference is known: exact, cond, abssum */
+    int judged;                /* the results were judged: result .. bound_ratio */
+    sl_launch cfg;             /* the resolved launch configuration used */
+    int reps;
+    double *results;           /* R results (owned by the row; sl_row_free) */
+    double result;             /* the first repetition's result */
+    uint64_t distinct;         /* distinct bit patterns over the R results (NaNs as one) */
+    double min_result, max_result;   /* over the R results (NaN-aware: NaN if any NaN) */
+    double spread_ulps;        /* (max - min) in ulps of the rounded exact sum */
+    sl_errors err;             /* of `result` against the exact sum */
+    double ulps_median, ulps_max;    /* error in ulps over the R results */
+    double bound;              /* the variant's a-priori absolute error bound (NaN: none) */
+    double bound_rel;          /* bound / |S rounded| (inf for S = 0) */
+    double bound_ratio;        /* abs_err / bound */
+    double exact, cond, abssum;      /* S rounded to dt, sum|x|/|S|, sum|x| */
+    double time_ms_median, time_ms_min, time_ms_max; /* GPU: device events; CPU: wall clock */
+    double gbps;               /* n * sizeof(dtype) / median time */
+    int twin_checked;          /* 1 when a GPU result was compared with the CPU twin */
+    int twin_match;            /* 1 when every GPU result equals the twin bit for bit */
+    sl_row_value *values;      /* the distinct results in increasing order (owned) */
+    size_t nvalues;
+} sl_row;
+
+/* A row of nothing but its backend, dtype and n (NaN figures), e.g. for an input that could
+ * not be generated. */
+void sl_row_empty(sl_row *row, const char *backend, sl_dtype dt, uint64_t n);
+
+/* Runs v R times (GPU launcher or CPU twin per the session; nondeterministic twins draw
+ * a new order_seed per repetition from req->order_seed) and judges the results (every figure
+ * of row). check_twin: on the GPU backend, also run the twin once and compare (deterministic
+ * variants: bits must match; this is reported in the row, not an error). Variants that cannot
+ * run here (no twin on the CPU backend, dtype not supported, n > max_n) return 1 with err
+ * saying why and row holding the reference figures: skip them. -1: a failure (err set). */
+int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
+               int check_twin, sl_row *row, sl_err *err);
+/* The device's streaming-read ceiling on x: R timed reads after its own upload (GPU only);
+ * row gets the times and GB/s, no variant and no judgement. */
+int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl_row *row,
+                            sl_err *err);
+void sl_row_free(sl_row *row);
+
+/* ---- judging (judge.c) ------------------------------------------------------------------ */
+/* Fills the judged figures of row (result .. values, exact, cond, abssum) from row->results,
+ * and the time figures from times (NULL: none). -1 when out of memory. */
+int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, const double *times);
+
+/* The variant's a-priori absolute error bound on this input for the resolved cfg: the
+ * reference's bound for the variant's model, accumulator format and depth k, plus 2 k FLT_MIN
+ * for float32 variants whose sums pass through global float atomics (they flush subnormal
+ * operands and results to zero, which Higham's model does not allow for). +Inf (vacuous)
+ * when sum|x| exceeds the accumulator format's largest finite value, since an intermediate
+ * may then overflow; NaN when the variant has no bound model or the reference is not finite. */
+double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg);
+
+/* Distinct bit patterns among r[0..reps) (every NaN counted as one pattern); 0 when out of
+ * memory. */
+uint64_t sl_count_distinct(const double *r, int reps);
+
+/* The bench's judgement of R results: distinct patterns, the largest absolute error (NaN-aware)
+ * and the bound (NaN when the reference is not finite). */
+typedef struct {
+    uint64_t distinct;
+    double worst_abs_err;
+    double bound;
+} sl_judgement;
+void sl_judge_results(const sl_reference *ref, const sl_variant *v, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, const double *r, int reps, sl_judgement *out);
+
+/* Order statistics: sl_median sorts v[0..n) in place and returns its median (NaN for n = 0);
+ * sl_stats leaves v alone and gives median, min and max (NaN when n = 0 or out of memory). */
+double sl_median(double *v, size_t n);
+void sl_stats(const double *v, size_t n, double *med, double *mn, double *mx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

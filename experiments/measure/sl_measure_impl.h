@@ -1,0 +1,21 @@
+/* sl_measure_impl.h: the session's insides, shared by the files of measure/ only. */
+#ifndef SL_MEASURE_IMPL_H
+#define SL_MEASURE_IMPL_H
+#include "sl_gpu.h"
+#include "sl_measure.h"
+
+struct sl_session {
+    const void *x;
+    uint64_t n;
+    sl_dtype dt;
+    uint32_t offset;
+    int on_gpu;
+    sl_gpu_ctx *ctx;
+    int ref_ok;
+    sl_reference ref;
+};
+
+/* Bit pattern with every NaN folded into one (NaN payloads differ between CPU and GPU). */
+uint64_t sl_canon_bits(double v);
+
+#endif

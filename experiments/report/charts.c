@@ -1,0 +1,129 @@
+/* charts.c: the charts of a run: rendered by plots/render.sh (a child process; a missing
+ * gnuplot or script becomes a note), and the report's Charts section linking what is there. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "report_impl.h"
+
+extern char **environ;
+
+/* ---- rendering: plots/render.sh DIR ---------------------------------------------------------- */
+static int find_render(char *out, size_t len)
+{
+    struct stat st;
+    const char *env = getenv("SUMLAB_PLOTS_DIR");
+    if (env && *env) {
+        snprintf(out, len, "%s/render.sh", env);
+        if (!stat(out, &st)) return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+        snprintf(out, len, "%s/plots/render.sh", exe);
+        if (!stat(out, &st)) return 0;
+        snprintf(out, len, "%s/../plots/render.sh", exe);
+        if (!stat(out, &st)) return 0;
+    }
+#ifdef SUMLAB_SOURCE_DIR
+    snprintf(out, len, "%s/plots/render.sh", SUMLAB_SOURCE_DIR);
+    if (!stat(out, &st)) return 0;
+#endif
+    return -1;
+}
+
+/* Returns render.sh's exit code (3: gnuplot missing), or -1 when it could not be started. */
+int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
+{
+    char script[PATH_MAX + 32];
+    const char *off = getenv("SUMLAB_NO_CHARTS");
+    if (off && *off && strcmp(off, "0")) {
+        sl_notes_add(notes, "charts not rendered (SUMLAB_NO_CHARTS is set); render with `plots/render.sh %s`", dir);
+        return 0;
+    }
+    if (find_render(script, sizeof script)) {
+        sl_notes_add(notes, "charts not rendered: plots/render.sh not found (set SUMLAB_PLOTS_DIR)");
+        return -1;
+    }
+    char *argv[] = {"bash", script, quiet ? "-q" : "-v", (char *)dir, NULL};
+    pid_t pid;
+    if (posix_spawnp(&pid, "bash", NULL, NULL, argv, environ) != 0) {
+        sl_notes_add(notes, "charts not rendered: cannot start bash");
+        return -1;
+    }
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    if (code == 3) sl_notes_add(notes, "charts not rendered: gnuplot is not installed here; "
+                                    "render later with `plots/render.sh %s`", dir);
+    else if (code != 0) sl_notes_add(notes, "plots/render.sh failed (exit %d); see its messages", code);
+    return code;
+}
+
+/* ---- charts ------------------------------------------------------------------------------- */
+static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void sl_report_charts(FILE *f, const char *dir, int on_gpu)
+{
+    char cdir[1100];
+    snprintf(cdir, sizeof cdir, "%s/charts", dir);
+    fputs("## Charts\n\n", f);
+    DIR *d = opendir(cdir);
+    char *names[512];
+    size_t nn = 0;
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) && nn < 512) {
+            size_t l = strlen(e->d_name);
+            if (l > 4 && !strcmp(e->d_name + l - 4, ".png") && (names[nn] = strdup(e->d_name))) nn++;
+        }
+        closedir(d);
+    }
+    qsort(names, nn, sizeof *names, cmpstr);
+    const struct { const char *prefix, *title; } kinds[] = {
+        {"error_vs_n", "Error vs n (relative error, log-log; dashed: a-priori bounds; dotted: unit roundoff)"},
+        {"error_vs_cond", "Error vs condition number"},
+        {"error_vs_range", "Error vs dynamic range (binades)"},
+        {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
+        {"tradeoff", on_gpu ? "Accuracy vs throughput (one point per variant)"
+                            : "Accuracy vs throughput (one point per variant; CPU twins: wall-clock "
+                              "throughput of the twin, not of a GPU)"},
+        {"distribution", "Distribution of results of the nondeterministic variants"},
+    };
+    if (!nn) fputs("No charts in charts/ (see the notes below).\n\n", f);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        int header = 0;
+        for (size_t i = 0; i < nn; i++) {
+            if (strncmp(names[i], kinds[k].prefix, strlen(kinds[k].prefix))) continue;
+            if (!header) { fprintf(f, "### %s\n\n", kinds[k].title); header = 1; }
+            char stem[256];
+            snprintf(stem, sizeof stem, "%.*s", (int)(strlen(names[i]) - 4), names[i]);
+            fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)\n\n", stem, stem, stem, stem);
+        }
+    }
+    for (size_t i = 0; i < nn; i++) free(names[i]);
+    char npath[1200], line[1024];
+    snprintf(npath, sizeof npath, "%s/notes.txt", cdir);
+    FILE *nf = fopen(npath, "r");
+    if (nf) {
+        int any = 0;
+        while (fgets(line, sizeof line, nf)) {
+            line[strcspn(line, "\r\n")] = '\0';
+            if (!*line) continue;
+            if (!any) { fputs("Chart notes (from plots/render.sh):\n\n", f); any = 1; }
+            fprintf(f, "- %s\n", line);
+        }
+        if (any) fputc('\n', f);
+        fclose(nf);
+    }
+}

@@ -1,0 +1,338 @@
+/* report.c: DIR/report.md from DIR/results.csv alone (so a resumed or copied run reports
+ * the same): the run, the headline (headline.c), the determinism verdicts (verdicts.c),
+ * throughput against CUB and the read ceiling, the tradeoff, twin self-checks, skipped rows,
+ * the charts (charts.c), the run's notes and the files. One function per section. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_impl.h"
+#include "sl_study.h"
+
+static const char *const dts[] = {"f32", "f64"};
+
+/* The title and the run: backend, preset, seed, dates, commit, rows per experiment. */
+static void sec_header(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    const char *exp = R->exp, *dirty = R->meta.git_dirty;
+    const int on_gpu = R->on_gpu;
+    fprintf(f, "# sumlab study: `%s`\n\n", R->exp);
+    fprintf(f, "- backend: **%s**%s%s%s\n- preset: %s, seed %s, started %s (last written %s)\n"
+               "- commit: %s%s\n- rows: %zu in `results.csv`; provenance in `meta.json`\n",
+            on_gpu ? "GPU" : "CPU twins (same order of operations as the GPU kernels, bit for bit)",
+            on_gpu ? " (" : "", on_gpu ? R->meta.gpu_name : "", on_gpu ? ")" : "", R->preset, R->seed, R->started, R->meta.date_utc,
+            R->meta.git_sha, !strcmp(dirty, "yes") || !strcmp(dirty, "1") || !strcmp(dirty, "true") ? " (dirty tree)" : "", t->nrows);
+    /* which experiments have rows: one missing from an `all` run was skipped by design (GPU
+     * only, on the CPU backend) or not reached (the run stopped before it) */
+    fputs("- experiments:", f);
+    int first = 1;
+    for (size_t i = 0; i < sl_experiment_count(); i++) {
+        const char *en = sl_experiment_at(i)->name;
+        if (strcmp(exp, "all") && strcmp(exp, en)) continue;
+        long nr = 0;
+        for (size_t r = 0; r < t->nrows; r++) nr += IS(r, exp, en);
+        fprintf(f, "%s %s (", first ? "" : ";", en);
+        if (nr) fprintf(f, "%ld rows)", nr);
+        else if (!on_gpu && !strcmp(en, "throughput-vs-n")) fputs("skipped: GPU only)", f);
+        else fputs("**no rows: not reached, the run stopped before it**)", f);
+        first = 0;
+    }
+    fputs("\n\n", f);
+    fputs("Errors are against the exact sum S (superaccumulator, checked against MPFR). ulps are "
+          "units in the last place of S correctly rounded to the input format (rows with S = 0 are "
+          "reported apart: see the headline's notes); bound ratio = |error| / a-priori bound "
+          "(Higham ch. 4; <= 1 expected).\n\n", f);
+}
+
+/* ## Determinism: every verdict, and the rules behind them. */
+static void sec_determinism(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    const int on_gpu = R->on_gpu;
+    (void)t;
+    (void)c;
+    fputs("## Determinism (claimed class checked)\n\n", f);
+    if (!R->nverd) {
+        fputs("The determinism experiment was not run.\n\n", f);
+    } else {
+        fputs("| variant | claimed | verdict | observed | distinct over reps | spread (ulps) | detail |\n"
+              "|---|---|---|---|---:|---:|---|\n", f);
+        for (size_t q = 0; q < R->nverd; q++) {
+            char sp[32], dist[32];
+            sl_report_num(sp, sizeof sp, R->verd[q].spread_ulps);
+            if (R->verd[q].reps_distinct >= 0) snprintf(dist, sizeof dist, "%ld", R->verd[q].reps_distinct);
+            else snprintf(dist, sizeof dist, "-");
+            fprintf(f, "| %s | %s | **%s** | %s | %s | %s | %s |\n", R->verd[q].variant, R->verd[q].claimed,
+                    R->verd[q].verdict, R->verd[q].observed, dist, sp, R->verd[q].detail);
+        }
+        fputs("\nRules: nondeterministic claims pass trivially; run-to-run needs 1 distinct result over "
+              "the repetitions of every row; config-independent also the same bits under every launch "
+              "configuration (block 128/512/1024, grid 37, SM count 66/114); order-independent and "
+              "correctly-rounded also under every permutation (reversed, sorted, shuffled, split = halves "
+              "interleaved); `observed` is the strongest class the rows support. ", f);
+        if (!on_gpu)
+            fputs("On the CPU backend this checks the twins, which model the GPU order; the GPU run "
+                  "checks the hardware (atomics).", f);
+        fputs("\n\n", f);
+    }
+
+}
+
+/* The throughput table of dtype dt at its largest complete n: GB/s, / CUB, / read ceiling. */
+static void tp_table(FILE *f, const sl_report_ctx *R, const char *dt)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    uint64_t nmax = sl_report_tp_n(t, &c, dt), nlast = 0;
+    if (!nmax) return;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (IS(r, exp, "throughput-vs-n") && IS(r, dtype, dt) && IS(r, status, "ok")) {
+            uint64_t n = strtoull(GET(r, n), NULL, 10);
+            if (n > nlast) nlast = n;
+        }
+    double cub = NAN, ceil = NAN;
+    char nb[32];
+    snprintf(nb, sizeof nb, "%llu", (unsigned long long)nmax);
+    for (size_t r = 0; r < t->nrows; r++)
+        if (IS(r, exp, "throughput-vs-n") && IS(r, dtype, dt) && IS(r, n, nb) && IS(r, status, "ok")) {
+            if (IS(r, variant, "cub")) cub = NUM(r, gbps);
+            if (IS(r, variant, "read-ceiling")) ceil = NUM(r, gbps);
+        }
+    fprintf(f, "### %s, n = %llu\n\n", dt, (unsigned long long)nmax);
+    if (nlast > nmax)
+        fprintf(f, "The largest n measured, %llu, is incomplete (the run stopped part-way through it): "
+                   "this table is the largest complete n.\n\n", (unsigned long long)nlast);
+    fputs("| variant | GB/s | / CUB | / read ceiling |\n|---|---:|---:|---:|\n", f);
+    int cpu_rows = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!IS(r, exp, "throughput-vs-n") || !IS(r, dtype, dt) || !IS(r, n, nb) || !IS(r, status, "ok")) continue;
+        double g = NUM(r, gbps);
+        char a[32], b[32], cc[32];
+        sl_report_num(a, sizeof a, g);
+        /* a variant without a GPU kernel runs its CPU twin even on a GPU run: its wall
+         * clock is no GPU throughput, so it is marked and not compared */
+        int cpu = IS(r, backend, "cpu");
+        cpu_rows += cpu;
+        sl_report_num(b, sizeof b, cpu ? NAN : g / cub);
+        sl_report_num(cc, sizeof cc, cpu ? NAN : g / ceil);
+        fprintf(f, "| %s%s | %s | %s | %s |\n", GET(r, variant), cpu ? " (CPU twin, wall clock)" : "", a, b, cc);
+    }
+    fputc('\n', f);
+    if (cpu_rows)
+        fputs("(CPU twin, wall clock): the variant has no GPU kernel, so the run timed its CPU twin "
+              "on one core; not a GPU throughput, not compared.\n\n", f);
+}
+
+/* ## Throughput (GPU rows of throughput-vs-n), or why there is none. */
+static void sec_throughput(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    const char *exp = R->exp;
+    const int on_gpu = R->on_gpu;
+    fputs("## Throughput\n\n", f);
+    int any_tp = 0;
+    for (size_t r = 0; r < t->nrows && !any_tp; r++) any_tp = IS(r, exp, "throughput-vs-n") && IS(r, status, "ok");
+    const int tp_planned = !strcmp(exp, "all") || !strcmp(exp, "throughput-vs-n");
+    if (!any_tp) {
+        if (!on_gpu)
+            fputs("throughput-vs-n skipped: it needs a GPU (the CPU backend's wall clock times the twins, "
+                  "not a GPU); see the tradeoff below for the twins' wall clock.\n\n", f);
+        else if (tp_planned)
+            fputs("throughput-vs-n: not measured: results.csv has no throughput-vs-n rows (the run stopped "
+                  "before reaching it).\n\n", f);
+        else
+            fputs("throughput-vs-n was not part of this run.\n\n", f);
+    } else {
+        for (int d = 0; d < 2; d++) tp_table(f, R, dts[d]);
+    }
+}
+
+/* ### Tradeoff: per dtype and variant, the median error and the median GB/s. */
+static void sec_tradeoff(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    const char *exp = R->exp, *dir = R->dir;
+    const int on_gpu = R->on_gpu;
+    double *buf = R->buf, *buf2 = R->buf2;
+    int any_to = 0;
+    for (size_t r = 0; r < t->nrows && !any_to; r++) any_to = IS(r, exp, "tradeoff") && IS(r, status, "ok");
+    const int to_planned = !strcmp(exp, "all") || !strcmp(exp, "tradeoff");
+    fputs("### Tradeoff: error vs throughput, one point per variant\n\n", f);
+    if (!any_to) {
+        if (to_planned)
+            fprintf(f, "Not measured: results.csv has no tradeoff rows. The run stopped before the tradeoff "
+                       "experiment (it runs last), so this report has no tradeoff table and no tradeoff chart; "
+                       "`sumlab run %s -o %s --resume` on the same backend measures it.\n\n", exp, dir);
+        else
+            fputs("tradeoff was not part of this run (no tradeoff table or chart).\n\n", f);
+    } else {
+        const char *be = on_gpu ? "gpu" : "cpu";
+        uint64_t ton = 0;
+        for (size_t r = 0; r < t->nrows && !ton; r++)
+            if (IS(r, exp, "tradeoff")) ton = strtoull(GET(r, n), NULL, 10);
+        if (on_gpu)
+            fprintf(f, "n = %llu; medians over the tradeoff datasets (uniform, uniform-sym, normal, log-uniform, "
+                       "sorted-inc, alternating). GB/s: GPU rows only (input bytes / median time of the timed "
+                       "repetitions).\n\n", (unsigned long long)ton);
+        else
+            fprintf(f, "**CPU twins: wall-clock throughput of the twin, not of a GPU.** n = %llu; medians over "
+                       "the tradeoff datasets (uniform, uniform-sym, normal, log-uniform, sorted-inc, "
+                       "alternating). GB/s is input bytes / median wall-clock time of the CPU twin on one core: "
+                       "it ranks the twins on this machine and says nothing about GPU speed. Variants without "
+                       "a twin (cub) are not measured.\n\n", (unsigned long long)ton);
+        fprintf(f, "| dtype | variant | median err (ulps), S != 0 | median GB/s%s |\n|---|---|---:|---:|\n",
+                on_gpu ? "" : " (CPU twin, wall clock)");
+        for (int d = 0; d < 2; d++)
+            for (size_t i = 0; i < R->nv; i++) {
+                size_t k = 0, k2 = 0;
+                for (size_t r = 0; r < t->nrows; r++)
+                    if (IS(r, exp, "tradeoff") && IS(r, dtype, dts[d]) && IS(r, variant, R->names[i]) && IS(r, status, "ok")) {
+                        double u = NUM(r, ulps), g = NUM(r, gbps);
+                        if (!isnan(u) && !isinf(u) && !sl_report_exact_zero(t, &c, r)) buf[k++] = u;
+                        if (!isnan(g) && IS(r, backend, be)) buf2[k2++] = g;
+                    }
+                if (!k && !k2) continue;
+                char a[32], b[32];
+                sl_report_num(a, sizeof a, sl_median(buf, k));
+                sl_report_num(b, sizeof b, sl_median(buf2, k2));
+                fprintf(f, "| %s | %s | %s | %s |\n", dts[d], R->names[i], a, b);
+            }
+        fputc('\n', f);
+    }
+
+}
+
+/* ## GPU vs CPU twin: how many GPU rows were compared, and those that differ. */
+static void sec_twin(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    const int on_gpu = R->on_gpu;
+    long checked = 0, mism = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (IS(r, twin_checked, "1")) { checked++; if (IS(r, twin_match, "0")) mism++; }
+    if (on_gpu || checked) {
+        fprintf(f, "## GPU vs CPU twin\n\n%ld GPU rows were compared with their CPU twin (n <= 2^22): "
+                   "%ld differ%s\n\n", checked, mism, mism ? " (rows with note `GPU result differs from its CPU twin`)" : ".");
+        long shown = 0;
+        for (size_t r = 0; r < t->nrows && shown < 20; r++)
+            if (IS(r, twin_match, "0")) {
+                fprintf(f, "- %s %s %s n=%s %s (%s)\n", GET(r, exp), GET(r, ds), GET(r, dtype), GET(r, n),
+                        GET(r, variant), GET(r, config));
+                shown++;
+            }
+        if (shown) fputc('\n', f);
+    }
+
+}
+
+/* ## Skipped measurements: counted, one reason per variant. */
+static void sec_skipped(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    long nskip = 0;
+    for (size_t r = 0; r < t->nrows; r++) nskip += IS(r, status, "skipped");
+    if (nskip) {
+        fprintf(f, "## Skipped measurements\n\n%ld rows are `skipped` (the variant cannot run that input "
+                   "here); reasons, one per variant:\n\n", nskip);
+        for (size_t i = 0; i < R->nv; i++) {
+            long cnt = 0;
+            const char *why = NULL;
+            for (size_t r = 0; r < t->nrows; r++)
+                if (IS(r, variant, R->names[i]) && IS(r, status, "skipped")) { cnt++; if (!why) why = GET(r, note); }
+            if (cnt) fprintf(f, "- %s: %ld rows, e.g. \"%s\"\n", R->names[i], cnt, why ? why : "");
+        }
+        fputc('\n', f);
+    }
+}
+
+/* ## Notes (the run's) and ## Files. */
+static void sec_notes_files(FILE *f, const sl_notes *notes)
+{
+    if (notes && notes->n > 0) {
+        fputs("## Notes\n\n", f);
+        for (int i = 0; i < notes->n; i++) fprintf(f, "- %s\n", notes->line[i]);
+        fputc('\n', f);
+    }
+    fputs("## Files\n\n- `results.csv`: one row per measurement (key: experiment, dataset, params, dtype, n, "
+          "variant, config); bit patterns as C99 `%a` hex in `result_hex`/`exact_hex`\n"
+          "- `distribution.csv`: every distinct result of the determinism repetitions, with its count and "
+          "signed distance from the exact sum in ulps\n- `meta.json`: provenance (commit, compiler, CUDA, GPU, "
+          "MPFR, date, argv); `run.conf`: settings used by `--resume`\n- `charts/`: PNG and SVG, rendered by "
+          "`plots/render.sh DIR` from the CSV alone\n", f);
+}
+
+/* The run's settings from run.conf ("?" for what it lacks) and meta.json. */
+static void read_settings(sl_report_ctx *R)
+{
+    sl_runconf conf;
+    sl_err ignored;
+    sl_runconf_read(R->dir, &conf);
+    snprintf(R->exp, sizeof R->exp, "%s", conf.seen & SL_CONF_EXPERIMENT ? conf.experiment : "?");
+    snprintf(R->preset, sizeof R->preset, "%s", conf.seen & SL_CONF_PRESET ? conf.preset : "?");
+    snprintf(R->backend, sizeof R->backend, "%s", conf.seen & SL_CONF_BACKEND ? conf.backend : "?");
+    if (conf.seen & SL_CONF_SEED) snprintf(R->seed, sizeof R->seed, "%llu", conf.seed);
+    else snprintf(R->seed, sizeof R->seed, "?");
+    snprintf(R->started, sizeof R->started, "%s", conf.seen & SL_CONF_STARTED ? conf.started : "?");
+    sl_meta_read(R->dir, &R->meta, &ignored);
+    R->on_gpu = !strcmp(R->backend, "gpu");
+}
+
+/* Every section into f. */
+static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *notes)
+{
+    sec_header(f, R);
+    sl_report_headline(f, R);
+    sec_determinism(f, R);
+    sec_throughput(f, R);
+    sec_tradeoff(f, R);
+    sec_twin(f, R);
+    sec_skipped(f, R);
+    sl_report_charts(f, R->dir, R->on_gpu);
+    sec_notes_files(f, notes);
+}
+
+int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
+{
+    char path[1100], rpath[1100];
+    snprintf(rpath, sizeof rpath, "%s/results.csv", dir);
+    sl_csv t;
+    if (sl_csv_read(rpath, &t, NULL, err)) return -1;
+    static sl_report_ctx R;
+    memset(&R, 0, sizeof R);
+    R.dir = dir;
+    R.t = &t;
+    sl_report_cols(&t, &R.c);
+    if (R.c.exp < 0 || R.c.variant < 0 || R.c.ulps < 0) {
+        sl_csv_free(&t);
+        return sl_err_set(err, "%s lacks the sumlab columns", rpath);
+    }
+    snprintf(path, sizeof path, "%s/report.md.tmp", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) { sl_csv_free(&t); return sl_err_set(err, "cannot write %s: %s", path, strerror(errno)); }
+    read_settings(&R);
+    R.nv = sl_report_variant_names(&t, R.names, 64);
+    R.nverd = sl_det_verdicts(&t, R.verd, 64);
+    R.buf = malloc((t.nrows + 1) * sizeof *R.buf);
+    R.buf2 = malloc((t.nrows + 1) * sizeof *R.buf2);
+    if (!R.buf || !R.buf2) {
+        free(R.buf); free(R.buf2); fclose(f); remove(path); sl_csv_free(&t);
+        return sl_err_set(err, "out of memory");
+    }
+    write_sections(f, &R, notes);
+    free(R.buf);
+    free(R.buf2);
+    sl_csv_free(&t);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s", path);
+    snprintf(rpath, sizeof rpath, "%s/report.md", dir);
+    if (rename(path, rpath)) return sl_err_set(err, "cannot write %s: %s", rpath, strerror(errno));
+    return 0;
+}

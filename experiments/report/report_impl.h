@@ -1,0 +1,49 @@
+/* report_impl.h: shared by the files of report/ only: the results.csv columns the report
+ * reads, the accessors GET/NUM/IS (over `t` and `c` in scope), and small helpers. */
+#ifndef SL_REPORT_IMPL_H
+#define SL_REPORT_IMPL_H
+#include <stdio.h>
+#include "sl_report.h"
+
+typedef struct {
+    int exp, ds, dtype, n, variant, config, det_class, status, result_hex, exact_hex, distinct,
+        spread, ulps, bound_ratio, gbps, backend, reps, twin_checked, twin_match, note, params,
+        abs_err, abssum, bound_abs;
+} cols;
+
+void sl_report_cols(const sl_csv *t, cols *c);
+
+#define GET(r, col) sl_csv_get(t, (r), c.col)
+#define NUM(r, col) sl_csv_num(t, (r), c.col)
+#define IS(r, col, s) (!strcmp(GET(r, col), (s)))
+
+/* Variant names of the table: registry order, then any other names in the table. */
+size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max);
+/* A figure for a Markdown cell: "-" for NaN, "inf", 0, %.2e or %.3g. */
+void sl_report_num(char *b, size_t len, double v);
+/* The exact sum S of row r is 0. */
+int sl_report_exact_zero(const sl_csv *t, const cols *cp, size_t r);
+
+/* What the sections of report.md read: the table, its columns and the run's settings. */
+typedef struct {
+    const char *dir;
+    const sl_csv *t;
+    cols c;
+    char exp[64], preset[16], backend[16], seed[32], started[40];
+    sl_meta meta;
+    int on_gpu;
+    const char *names[64];     /* variants, registry order first */
+    size_t nv;
+    sl_det_verdict verd[64];
+    size_t nverd;
+    double *buf, *buf2;        /* t->nrows + 1 doubles each */
+} sl_report_ctx;
+
+/* ## Headline (headline.c). */
+void sl_report_headline(FILE *f, const sl_report_ctx *R);
+/* n of the throughput table of dtype dt (0: none). */
+uint64_t sl_report_tp_n(const sl_csv *t, const cols *cp, const char *dt);
+/* ## Charts (charts.c): the PNGs in DIR/charts, by kind, and render.sh's notes. */
+void sl_report_charts(FILE *f, const char *dir, int on_gpu);
+
+#endif

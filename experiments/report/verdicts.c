@@ -1,0 +1,147 @@
+/* verdicts.c: the determinism verdict of every variant from the `determinism` rows of
+ * results.csv alone: the strongest class its rows support against the class it claims. Also
+ * the column lookup and the variant list the report's sections share. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "report_impl.h"
+
+void sl_report_cols(const sl_csv *t, cols *c)
+{
+    c->exp = sl_csv_col(t, "experiment");
+    c->ds = sl_csv_col(t, "dataset");
+    c->params = sl_csv_col(t, "params");
+    c->dtype = sl_csv_col(t, "dtype");
+    c->n = sl_csv_col(t, "n");
+    c->variant = sl_csv_col(t, "variant");
+    c->config = sl_csv_col(t, "config");
+    c->det_class = sl_csv_col(t, "det_class");
+    c->status = sl_csv_col(t, "status");
+    c->result_hex = sl_csv_col(t, "result_hex");
+    c->exact_hex = sl_csv_col(t, "exact_hex");
+    c->distinct = sl_csv_col(t, "distinct");
+    c->spread = sl_csv_col(t, "spread_ulps");
+    c->ulps = sl_csv_col(t, "ulps");
+    c->bound_ratio = sl_csv_col(t, "bound_ratio");
+    c->abs_err = sl_csv_col(t, "abs_err");
+    c->abssum = sl_csv_col(t, "abssum");
+    c->bound_abs = sl_csv_col(t, "bound_abs");
+    c->gbps = sl_csv_col(t, "gbps");
+    c->backend = sl_csv_col(t, "backend");
+    c->reps = sl_csv_col(t, "reps");
+    c->twin_checked = sl_csv_col(t, "twin_checked");
+    c->twin_match = sl_csv_col(t, "twin_match");
+    c->note = sl_csv_col(t, "note");
+}
+
+/* ---- variant names: registry order, then any other names in the table ------------------ */
+size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max)
+{
+    cols c;
+    sl_report_cols(t, &c);
+    size_t k = 0;
+    for (size_t i = 0; i < sl_variant_count() && k < max; i++) {
+        const char *name = sl_variant_at(i)->name;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (IS(r, variant, name)) { out[k++] = name; break; }
+    }
+    for (size_t r = 0; r < t->nrows && k < max; r++) {
+        const char *name = GET(r, variant);
+        size_t j = 0;
+        while (j < k && strcmp(out[j], name)) j++;
+        if (j == k) out[k++] = name;
+    }
+    return k;
+}
+
+static int class_rank(const char *s)
+{
+    static const char *const names[] = {"nondeterministic", "run-to-run", "config-independent",
+                                        "order-independent", "correctly-rounded"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(s, names[i])) return i;
+    return -1;
+}
+static const char *class_name(int r)
+{
+    static const char *const names[] = {"nondeterministic", "run-to-run", "config-independent",
+                                        "order-independent", "correctly-rounded"};
+    return r >= 0 && r < 5 ? names[r] : "unknown";
+}
+
+size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
+{
+    cols c;
+    sl_report_cols(t, &c);
+    const char *names[64];
+    size_t nv = sl_report_variant_names(t, names, 64), k = 0;
+    for (size_t i = 0; i < nv && k < max; i++) {
+        sl_det_verdict *v = &out[k];
+        memset(v, 0, sizeof *v);
+        snprintf(v->variant, sizeof v->variant, "%s", names[i]);
+        v->reps_distinct = -1;
+        v->spread_ulps = NAN;
+        long nrows = 0, nok = 0, ndef = 0, ncfg = 0, nperm = 0, cfg_diff = 0, perm_diff = 0,
+             rep_diff = 0, cr_diff = 0;
+        const char *skip_note = NULL;
+        long reps_max = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (!IS(r, exp, "determinism") || !IS(r, variant, names[i])) continue;
+            nrows++;
+            if (!v->claimed[0]) snprintf(v->claimed, sizeof v->claimed, "%s", GET(r, det_class));
+            if (!IS(r, status, "ok")) { if (!skip_note) skip_note = GET(r, note); continue; }
+            nok++;
+            long d = (long)NUM(r, distinct);
+            if (d != 1) rep_diff++;
+            if (strcmp(GET(r, result_hex), GET(r, exact_hex))) cr_diff++;
+            const char *cfg = GET(r, config);
+            if (!strcmp(cfg, "default")) {
+                ndef++;
+                if (d > v->reps_distinct) v->reps_distinct = d;
+                long rp = (long)NUM(r, reps);
+                if (rp > reps_max) reps_max = rp;
+                double sp = NUM(r, spread);
+                if (!isnan(sp) && (isnan(v->spread_ulps) || sp > v->spread_ulps)) v->spread_ulps = sp;
+                continue;
+            }
+            /* the default row of the same input */
+            const char *base = NULL;
+            for (size_t q = 0; q < t->nrows && !base; q++)
+                if (IS(q, exp, "determinism") && IS(q, variant, names[i]) && IS(q, config, "default") &&
+                    IS(q, status, "ok") && !strcmp(GET(q, ds), GET(r, ds)) &&
+                    !strcmp(GET(q, dtype), GET(r, dtype)) && !strcmp(GET(q, n), GET(r, n)) &&
+                    !strcmp(GET(q, params), GET(r, params)))
+                    base = GET(q, result_hex);
+            int differs = !base || strcmp(base, GET(r, result_hex));
+            if (!strncmp(cfg, "cfg:", 4)) { ncfg++; cfg_diff += differs; }
+            else if (!strncmp(cfg, "perm:", 5)) { nperm++; perm_diff += differs; }
+        }
+        if (!nrows) continue;     /* no determinism rows for this variant */
+        k++;
+        if (!v->claimed[0]) snprintf(v->claimed, sizeof v->claimed, "unknown");
+        if (!nok) {
+            snprintf(v->verdict, sizeof v->verdict, "n/a");
+            snprintf(v->observed, sizeof v->observed, "-");
+            snprintf(v->detail, sizeof v->detail, "not run on this backend: %s", skip_note ? skip_note : "");
+            continue;
+        }
+        int obs;
+        if (rep_diff) obs = 0;
+        else if (cfg_diff) obs = 1;
+        else if (perm_diff) obs = 2;
+        else if (cr_diff) obs = 3;
+        else obs = 4;
+        snprintf(v->observed, sizeof v->observed, "%s", class_name(obs));
+        int claimed = class_rank(v->claimed);
+        int complete = ndef > 0 && ncfg > 0 && nperm > 0;
+        if (claimed == 0) snprintf(v->verdict, sizeof v->verdict, "PASS");
+        else if (obs >= claimed) snprintf(v->verdict, sizeof v->verdict, complete ? "PASS" : "PASS*");
+        else snprintf(v->verdict, sizeof v->verdict, "FAIL");
+        snprintf(v->detail, sizeof v->detail,
+                 "%s%ld distinct of %ld reps (max over inputs); %ld/%ld configs and %ld/%ld "
+                 "permutations gave other bits than the default%s",
+                 claimed == 0 ? "claim is trivially met; " : "", v->reps_distinct, reps_max, cfg_diff,
+                 ncfg, perm_diff, nperm, complete ? "" : " (*incomplete run)");
+    }
+    return k;
+}

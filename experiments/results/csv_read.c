@@ -1,0 +1,165 @@
+/* csv_read.c: the one CSV reader (sl_results.h): a whole file into rows of fields, RFC 4180
+ * quoting, '#' comment lines, an interrupted last line dropped and reported. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_results.h"
+
+/* ---- CSV reader ------------------------------------------------------------------------- */
+/* Splits one line (no '\n') into fields in place; quoted fields per RFC 4180. Returns the
+ * field count (fields stored up to max). */
+static int split_line(char *line, char **fields, int max)
+{
+    int nf = 0;
+    char *p = line;
+    for (;;) {
+        char *start = p, *w = p;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (!*p) break;
+                if (*p == '"') {
+                    if (p[1] == '"') { *w++ = '"'; p += 2; continue; }
+                    p++;
+                    break;
+                }
+                *w++ = *p++;
+            }
+            while (*p && *p != ',') p++;
+        } else {
+            while (*p && *p != ',') p++;
+            w = p;
+        }
+        char sep = *p;
+        *w = '\0';
+        if (nf < max) fields[nf] = start;
+        nf++;
+        if (sep != ',') break;
+        p++;
+    }
+    return nf;
+}
+
+char *sl_slurp(const char *path, size_t *len, sl_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        sl_err_set(err, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        char *nb = realloc(buf, cap * 2 + 1);
+        if (!nb) { free(buf); buf = NULL; break; }
+        buf = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (!buf || bad) {
+        free(buf);
+        sl_err_set(err, "cannot read %s: %s", path, bad ? "read error" : "out of memory");
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err)
+{
+    memset(t, 0, sizeof *t);
+    if (truncated) *truncated = 0;
+    size_t len = 0;
+    char *buf = sl_slurp(path, &len, err);
+    if (!buf) return -1;
+    if (len > 0 && buf[len - 1] != '\n') {          /* an interrupted write: drop it */
+        char *nl = strrchr(buf, '\n');
+        if (nl) nl[1] = '\0';
+        else buf[0] = '\0';
+        if (truncated) *truncated = 1;
+    }
+    size_t cap = 0;
+    long lineno = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        size_t ll = strlen(line);
+        if (ll && line[ll - 1] == '\r') line[--ll] = '\0';
+        if (!ll || line[0] == '#') continue;
+        char *f[128];
+        int nf = split_line(line, f, 128);
+        if (nf > 128) { sl_csv_free(t); free(buf); return sl_err_set(err, "%s:%ld: too many fields", path, lineno); }
+        if (!t->header) {
+            t->ncols = nf;
+            t->header = calloc((size_t)nf, sizeof *t->header);
+            if (!t->header) { free(buf); return sl_err_set(err, "out of memory"); }
+            for (int c = 0; c < nf; c++)
+                if (!(t->header[c] = strdup(f[c]))) { sl_csv_free(t); free(buf); return sl_err_set(err, "out of memory"); }
+            continue;
+        }
+        if (nf != t->ncols) {
+            int nc = t->ncols;
+            sl_csv_free(t);
+            free(buf);
+            return sl_err_set(err, "%s:%ld: %d fields where the header has %d (malformed results file)",
+                        path, lineno, nf, nc);
+        }
+        if (t->nrows == cap) {
+            cap = cap ? cap * 2 : 256;
+            char ***nc = realloc(t->cell, cap * sizeof *nc);
+            if (!nc) { sl_csv_free(t); free(buf); return sl_err_set(err, "out of memory"); }
+            t->cell = nc;
+        }
+        char **row = malloc((size_t)nf * sizeof *row);
+        if (!row) { sl_csv_free(t); free(buf); return sl_err_set(err, "out of memory"); }
+        t->cell[t->nrows++] = row;
+        for (int c = 0; c < nf; c++) row[c] = NULL;
+        for (int c = 0; c < nf; c++)
+            if (!(row[c] = strdup(f[c]))) { sl_csv_free(t); free(buf); return sl_err_set(err, "out of memory"); }
+    }
+    free(buf);
+    if (!t->header) return sl_err_set(err, "%s: empty (no header line)", path);
+    return 0;
+}
+
+void sl_csv_free(sl_csv *t)
+{
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) free(t->cell[r][c]);
+        free(t->cell[r]);
+    }
+    free(t->cell);
+    if (t->header)
+        for (int c = 0; c < t->ncols; c++) free(t->header[c]);
+    free(t->header);
+    memset(t, 0, sizeof *t);
+}
+
+int sl_csv_col(const sl_csv *t, const char *name)
+{
+    for (int c = 0; c < t->ncols; c++)
+        if (!strcmp(t->header[c], name)) return c;
+    return -1;
+}
+
+const char *sl_csv_get(const sl_csv *t, size_t r, int col)
+{
+    if (col < 0 || r >= t->nrows || col >= t->ncols) return "";
+    return t->cell[r][col] ? t->cell[r][col] : "";
+}
+
+double sl_csv_num(const sl_csv *t, size_t r, int col)
+{
+    const char *s = sl_csv_get(t, r, col);
+    if (!*s) return NAN;
+    char *end;
+    double v = strtod(s, &end);
+    return (end == s || *end) ? NAN : v;
+}

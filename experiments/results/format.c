@@ -1,0 +1,332 @@
+/* format.c: output formatting (sl_format.h): values (hex, round-trip decimal), CSV and JSON
+ * primitives, and the table model with its three writers. Non-finite numbers are spelled
+ * inf/-inf/nan in text and null in JSON. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_format.h"
+
+/* ---- values ---------------------------------------------------------------------------- */
+static const char *special(double v)
+{
+    if (isnan(v)) return "nan";
+    if (isinf(v)) return v > 0 ? "inf" : "-inf";
+    return NULL;
+}
+
+const char *sl_fmt_hex(char *buf, size_t len, double v)
+{
+    const char *sp = special(v);
+    if (sp) snprintf(buf, len, "%s", sp);
+    else snprintf(buf, len, "%a", v);
+    return buf;
+}
+
+const char *sl_fmt_result(char *buf, size_t len, double v, sl_dtype dt)
+{
+    return sl_fmt_double(buf, len, v, dt == SL_F32 ? 9 : 17);
+}
+
+const char *sl_fmt_double(char *buf, size_t len, double v, int prec)
+{
+    const char *sp = special(v);
+    if (sp) snprintf(buf, len, "%s", sp);
+    else snprintf(buf, len, "%.*g", prec > 0 ? prec : 17, v);
+    return buf;
+}
+
+const char *sl_fmt_bits(char *buf, size_t len, double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    snprintf(buf, len, "0x%016llx", (unsigned long long)u);
+    return buf;
+}
+
+/* ---- CSV and JSON primitives ------------------------------------------------------------ */
+void sl_csv_field(FILE *f, const char *s)
+{
+    if (!s) s = "";
+    if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && s[0] != '#') {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void sl_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\r': fputs("\\r", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\b': fputs("\\b", f); break;
+        case '\f': fputs("\\f", f); break;
+        default:
+            if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+            else fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void sl_json_double(FILE *f, double v, int prec)
+{
+    if (!isfinite(v)) {
+        fputs("null", f);
+        return;
+    }
+    char b[SL_FMT_LEN];
+    fputs(sl_fmt_double(b, sizeof b, v, prec), f);
+}
+
+/* ---- tables ---------------------------------------------------------------------------- */
+typedef enum { CELL_NULL = 0, CELL_STR, CELL_NUM, CELL_BOOL } cell_kind;
+typedef struct {
+    cell_kind kind;
+    int bval;
+    char *text;            /* display text (CELL_STR: the string; CELL_NUM: the number) */
+} cell;
+
+struct sl_table {
+    int ncols;
+    char **headers;
+    cell *cells;           /* rows * ncols */
+    size_t rows, cap;
+    int col;               /* next column of the current row */
+};
+
+int sl_out_format_parse(const char *s, sl_out_format *out)
+{
+    if (!s) return -1;
+    if (!strcmp(s, "table")) *out = SL_OUT_TABLE;
+    else if (!strcmp(s, "csv")) *out = SL_OUT_CSV;
+    else if (!strcmp(s, "json")) *out = SL_OUT_JSON;
+    else return -1;
+    return 0;
+}
+
+const char *sl_out_format_name(sl_out_format f)
+{
+    return f == SL_OUT_CSV ? "csv" : f == SL_OUT_JSON ? "json" : "table";
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s ? s : "", n);
+    return d;
+}
+
+sl_table *sl_table_new(int ncols, const char *const *headers)
+{
+    sl_table *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->ncols = ncols;
+    t->headers = calloc((size_t)ncols, sizeof *t->headers);
+    if (!t->headers) { free(t); return NULL; }
+    for (int i = 0; i < ncols; i++)
+        if (!(t->headers[i] = dupstr(headers[i]))) { sl_table_free(t); return NULL; }
+    t->col = ncols;
+    return t;
+}
+
+void sl_table_free(sl_table *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->rows * (size_t)t->ncols; i++) free(t->cells[i].text);
+    free(t->cells);
+    if (t->headers)
+        for (int i = 0; i < t->ncols; i++) free(t->headers[i]);
+    free(t->headers);
+    free(t);
+}
+
+int sl_table_row(sl_table *t)
+{
+    if (t->rows == t->cap) {
+        size_t nc = t->cap ? 2 * t->cap : 16;
+        cell *c = realloc(t->cells, nc * (size_t)t->ncols * sizeof *c);
+        if (!c) return -1;
+        t->cells = c;
+        t->cap = nc;
+    }
+    memset(&t->cells[t->rows * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof(cell));
+    t->rows++;
+    t->col = 0;
+    return 0;
+}
+
+static cell *next_cell(sl_table *t)
+{
+    if (t->rows == 0 || t->col >= t->ncols) return NULL;
+    return &t->cells[(t->rows - 1) * (size_t)t->ncols + (size_t)t->col++];
+}
+
+int sl_table_str(sl_table *t, const char *s)
+{
+    cell *c = next_cell(t);
+    if (!c) return -1;
+    c->kind = CELL_STR;
+    return (c->text = dupstr(s)) ? 0 : -1;
+}
+
+int sl_table_num(sl_table *t, double v, int prec)
+{
+    cell *c = next_cell(t);
+    if (!c) return -1;
+    char b[SL_FMT_LEN];
+    c->kind = CELL_NUM;
+    return (c->text = dupstr(sl_fmt_double(b, sizeof b, v, prec))) ? 0 : -1;
+}
+
+int sl_table_u64(sl_table *t, uint64_t v)
+{
+    cell *c = next_cell(t);
+    if (!c) return -1;
+    char b[SL_FMT_LEN];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    c->kind = CELL_NUM;
+    return (c->text = dupstr(b)) ? 0 : -1;
+}
+
+int sl_table_i64(sl_table *t, int64_t v)
+{
+    cell *c = next_cell(t);
+    if (!c) return -1;
+    char b[SL_FMT_LEN];
+    snprintf(b, sizeof b, "%lld", (long long)v);
+    c->kind = CELL_NUM;
+    return (c->text = dupstr(b)) ? 0 : -1;
+}
+
+int sl_table_bool(sl_table *t, int v)
+{
+    if (v < 0) return sl_table_null(t);
+    cell *c = next_cell(t);
+    if (!c) return -1;
+    c->kind = CELL_BOOL;
+    c->bval = v != 0;
+    return 0;
+}
+
+int sl_table_null(sl_table *t)
+{
+    cell *c = next_cell(t);
+    if (!c) return -1;
+    c->kind = CELL_NULL;
+    return 0;
+}
+
+static const char *cell_text(const cell *c, sl_out_format fmt)
+{
+    switch (c->kind) {
+    case CELL_STR:
+    case CELL_NUM: return c->text;
+    case CELL_BOOL:
+        if (fmt == SL_OUT_JSON) return c->bval ? "true" : "false";
+        if (fmt == SL_OUT_CSV) return c->bval ? "1" : "0";
+        return c->bval ? "yes" : "no";
+    case CELL_NULL: break;
+    }
+    return fmt == SL_OUT_TABLE ? "-" : fmt == SL_OUT_JSON ? "null" : "";
+}
+
+int sl_table_write_csv_header(const sl_table *t, FILE *f)
+{
+    for (int j = 0; j < t->ncols; j++) {
+        if (j) fputc(',', f);
+        sl_csv_field(f, t->headers[j]);
+    }
+    fputc('\n', f);
+    fflush(f);
+    return ferror(f) ? -1 : 0;
+}
+
+int sl_table_write_csv_rows(const sl_table *t, FILE *f)
+{
+    size_t nc = (size_t)t->ncols;
+    for (size_t i = 0; i < t->rows; i++) {
+        for (size_t j = 0; j < nc; j++) {
+            if (j) fputc(',', f);
+            sl_csv_field(f, cell_text(&t->cells[i * nc + j], SL_OUT_CSV));
+        }
+        fputc('\n', f);
+    }
+    fflush(f);
+    return ferror(f) ? -1 : 0;
+}
+
+void sl_table_clear_rows(sl_table *t)
+{
+    for (size_t i = 0; i < t->rows * (size_t)t->ncols; i++) free(t->cells[i].text);
+    t->rows = 0;
+    t->col = t->ncols;
+}
+
+int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f)
+{
+    size_t nc = (size_t)t->ncols;
+    if (fmt == SL_OUT_CSV) {
+        if (sl_table_write_csv_header(t, f)) return -1;
+        return sl_table_write_csv_rows(t, f);
+    } else if (fmt == SL_OUT_JSON) {
+        fputs("[", f);
+        for (size_t i = 0; i < t->rows; i++) {
+            fputs(i ? ",\n {" : "\n {", f);
+            for (size_t j = 0; j < nc; j++) {
+                const cell *c = &t->cells[i * nc + j];
+                if (j) fputs(", ", f);
+                sl_json_string(f, t->headers[j]);
+                fputs(": ", f);
+                if (c->kind == CELL_STR) sl_json_string(f, c->text);
+                else if (c->kind == CELL_NUM)
+                    fputs(strcmp(c->text, "nan") && strcmp(c->text, "inf") &&
+                          strcmp(c->text, "-inf") ? c->text : "null", f);
+                else fputs(cell_text(c, fmt), f);
+            }
+            fputs("}", f);
+        }
+        fputs(t->rows ? "\n]\n" : "]\n", f);
+    } else {
+        size_t *w = calloc(nc ? nc : 1, sizeof *w);
+        if (!w) return -1;
+        for (size_t j = 0; j < nc; j++) w[j] = strlen(t->headers[j]);
+        for (size_t i = 0; i < t->rows; i++)
+            for (size_t j = 0; j < nc; j++) {
+                size_t l = strlen(cell_text(&t->cells[i * nc + j], fmt));
+                if (l > w[j]) w[j] = l;
+            }
+        size_t total = 0;
+        for (size_t j = 0; j < nc; j++) {
+            fprintf(f, "%s%-*s", j ? "  " : "", j + 1 < nc ? (int)w[j] : 0, t->headers[j]);
+            total += w[j] + (j ? 2 : 0);
+        }
+        fputc('\n', f);
+        for (size_t k = 0; k < total; k++) fputc('-', f);
+        fputc('\n', f);
+        for (size_t i = 0; i < t->rows; i++) {
+            for (size_t j = 0; j < nc; j++) {
+                const cell *c = &t->cells[i * nc + j];
+                const char *s = cell_text(c, fmt);
+                int num = c->kind == CELL_NUM;
+                if (j + 1 == nc && !num) fprintf(f, "%s%s", j ? "  " : "", s);
+                else fprintf(f, num ? "%s%*s" : "%s%-*s", j ? "  " : "", (int)w[j], s);
+            }
+            fputc('\n', f);
+        }
+        free(w);
+    }
+    fflush(f);
+    return ferror(f) ? -1 : 0;
+}

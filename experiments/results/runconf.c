@@ -1,0 +1,45 @@
+/* runconf.c: run.conf, the settings a run was started with (read by --resume and the report):
+ * `key=value` lines after one comment line. The one reader and the one writer. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_results.h"
+
+int sl_runconf_read(const char *dir, sl_runconf *c)
+{
+    char path[1100], line[256];
+    snprintf(path, sizeof path, "%s/run.conf", dir);
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *eq = strchr(line, '=');
+        if (!eq) continue;
+        *eq = '\0';
+        const char *k = line, *v = eq + 1;
+        if (!strcmp(k, "experiment")) { snprintf(c->experiment, sizeof c->experiment, "%s", v); c->seen |= SL_CONF_EXPERIMENT; }
+        else if (!strcmp(k, "preset")) { snprintf(c->preset, sizeof c->preset, "%s", v); c->seen |= SL_CONF_PRESET; }
+        else if (!strcmp(k, "backend")) { snprintf(c->backend, sizeof c->backend, "%s", v); c->seen |= SL_CONF_BACKEND; }
+        else if (!strcmp(k, "seed")) { c->seed = strtoull(v, NULL, 10); c->seen |= SL_CONF_SEED; }
+        else if (!strcmp(k, "reps")) { c->reps = strtol(v, NULL, 10); c->seen |= SL_CONF_REPS; }
+        else if (!strcmp(k, "started")) { snprintf(c->started, sizeof c->started, "%s", v); c->seen |= SL_CONF_STARTED; }
+    }
+    fclose(f);
+    return (c->seen & SL_CONF_REQUIRED) == SL_CONF_REQUIRED ? 0 : -2;
+}
+
+int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/run.conf", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
+    fprintf(f, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\nbackend=%s\n"
+               "seed=%llu\nreps=%ld\nstarted=%s\n",
+            c->experiment, c->preset, c->backend, c->seed, c->reps, c->started);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}

@@ -1,0 +1,156 @@
+/* sl_results.h: the results of a study on disk: the row key, the column tables of results.csv
+ * and distribution.csv (name, unit, formatter), their writer and the one CSV reader, the key
+ * set behind --resume, run.conf, meta.json (cJSON) and the notes a run leaves for its report. */
+#ifndef SL_RESULTS_H
+#define SL_RESULTS_H
+#include <stdio.h>
+#include "sl_datasets.h"
+#include "sl_measure.h"
+#include "sl_provenance.h"
+#include "sl_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- a CSV file read whole (results.csv, distribution.csv) ------------------------------- */
+typedef struct {
+    int ncols;
+    char **header;
+    size_t nrows;
+    char ***cell;          /* cell[r][c]; rows with a wrong field count are rejected */
+} sl_csv;
+/* Reads path; '#' lines are comments. A last line without '\n' is dropped and reported in
+ * *truncated (may be NULL). Returns 0, or -1 with err naming the file and line. */
+int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err);
+void sl_csv_free(sl_csv *t);
+int sl_csv_col(const sl_csv *t, const char *name);            /* index or -1 */
+const char *sl_csv_get(const sl_csv *t, size_t r, int col);   /* "" when col < 0 */
+double sl_csv_num(const sl_csv *t, size_t r, int col);        /* NaN when empty/unparsable */
+/* The whole file in a malloc'ed, NUL-terminated buffer; NULL with err on failure. */
+char *sl_slurp(const char *path, size_t *len, sl_err *err);
+
+/* ---- the row key: experiment dataset params dtype n variant config ------------------------ */
+#define SL_KEY_FIELDS 7
+#define SL_KEY_LEN 1024
+/* The one key function: the fields joined by '|'. Returns 0, or -1 when buf is too short. */
+int sl_row_key(char *buf, size_t len, const char *const fields[SL_KEY_FIELDS]);
+/* The key of row r of a results/distribution table (its first seven columns). */
+int sl_csv_key(const sl_csv *t, size_t r, char *buf, size_t len);
+
+/* A set of row keys (for --resume). */
+typedef struct {
+    char **slot;
+    size_t cap, count;
+} sl_keyset;
+int sl_keyset_add(sl_keyset *k, const char *key);      /* 1 added, 0 present, -1 no memory */
+int sl_keyset_has(const sl_keyset *k, const char *key);
+void sl_keyset_free(sl_keyset *k);
+
+/* ---- one row: its context (the key and the swept quantity) and its figures ----------------- */
+typedef struct {
+    const char *experiment;
+    const sl_dataset *ds;
+    char params[256];          /* "key=value;key=value" (no commas) */
+    sl_dtype dt;
+    uint64_t n;
+    const char *config;        /* "default", "cfg:block128", "perm:reversed", ... */
+    const char *sweep;         /* swept quantity ("n", "cond", "binades"; NULL: n) */
+    double sweep_value;        /* its value (NaN: n) */
+} sl_rowctx;
+void sl_rowctx_params(sl_rowctx *c, const sl_dataset *ds, const sl_params *p);
+int sl_rowctx_key(const sl_rowctx *c, const char *variant, char *buf, size_t len);
+
+/* What a writer formats: the context, the names, the status and the measured figures. */
+typedef struct {
+    const sl_rowctx *ctx;
+    const char *variant;       /* name in the key */
+    const char *family;        /* "" when none */
+    const char *det_class;     /* "" when none */
+    const char *status;        /* ok, skipped */
+    const char *note;          /* NULL or "" when none */
+    uint64_t seed;             /* the run's dataset seed */
+    const sl_row *row;         /* every figure (the have_* flags say which are there) */
+} sl_record;
+
+/* ---- column tables ------------------------------------------------------------------------- */
+/* A formatter writes column text of record r (i: which distinct value, for distribution rows)
+ * into buf and returns it, or returns a string of the record itself; "" for an empty field;
+ * NULL when the text does not fit in len. */
+typedef const char *(*sl_col_fmt)(const sl_record *r, size_t i, char *buf, size_t len);
+typedef struct {
+    const char *name;
+    const char *unit;          /* "" for counts, names and ratios */
+    sl_col_fmt fmt;
+} sl_column;
+typedef struct {
+    const char *file;          /* "results.csv", "distribution.csv" */
+    const sl_column *cols;
+    size_t ncols;
+} sl_schema;
+extern const sl_schema sl_results_schema;   /* one row per measurement */
+extern const sl_schema sl_dist_schema;      /* one row per distinct result of a measurement */
+
+int sl_schema_write_header(FILE *f, const sl_schema *s);
+/* One CSV line of record r (value i for the distribution). 0, or -1 (err) on a field too long;
+ * the caller checks the stream (fflush, ferror). */
+int sl_schema_write_row(FILE *f, const sl_schema *s, const sl_record *r, size_t i, sl_err *err);
+int sl_schema_matches(const sl_schema *s, const sl_csv *t);   /* 1 when t has exactly its columns */
+
+/* ---- the results files of a run directory ----------------------------------------------- */
+typedef struct {
+    char dir[1024];
+    FILE *csv, *dist;
+    sl_keyset keys;            /* rows present in results.csv */
+    long rows_before;          /* rows found there when resuming */
+} sl_results;
+/* Opens DIR/results.csv and DIR/distribution.csv for appending (header when new); when
+ * resuming, drops a truncated last line (a line on stderr unless quiet), loads the keys and
+ * drops distribution rows whose results row is missing. */
+int sl_results_open(sl_results *res, const char *dir, int resume, int quiet, sl_err *err);
+int sl_results_has(const sl_results *res, const sl_rowctx *c, const char *variant);
+/* Writes the distribution rows of r (when dist and r has distinct values) and then its results
+ * row, each file flushed, and adds its key. 0 or -1 (err). */
+int sl_results_write(sl_results *res, const sl_record *r, int dist, sl_err *err);
+/* Closes both files; -1 (err) when a close failed. */
+int sl_results_close(sl_results *res, sl_err *err);
+
+/* ---- run.conf: the settings a run was started with (so --resume continues alike) ----------- */
+enum { SL_CONF_EXPERIMENT = 1, SL_CONF_PRESET = 2, SL_CONF_BACKEND = 4, SL_CONF_SEED = 8,
+       SL_CONF_REPS = 16, SL_CONF_STARTED = 32, SL_CONF_REQUIRED = 31 };
+typedef struct {
+    char experiment[64], preset[16], backend[16], started[40];
+    unsigned long long seed;
+    long reps;
+    unsigned seen;             /* SL_CONF_* of the keys read */
+} sl_runconf;
+/* 0; -1 no run.conf in dir; -2 a required key missing (the keys found are filled). */
+int sl_runconf_read(const char *dir, sl_runconf *c);
+int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err);
+
+/* ---- meta.json: the run's settings and provenance, written and read with cJSON --------------- */
+int sl_meta_write(const char *dir, const sl_runconf *c, int resumed, const sl_provenance *p,
+                  sl_err *err);
+/* What the report shows of meta.json's provenance; "?" for what is absent. */
+typedef struct {
+    char git_sha[64], git_dirty[8], gpu_name[256], date_utc[40];
+} sl_meta;
+/* 0, or -1 (err) when meta.json is missing or no JSON (m then holds "?" everywhere). */
+int sl_meta_read(const char *dir, sl_meta *m, sl_err *err);
+
+/* ---- notes a run leaves for its report (skipped experiments, charts, interruptions) ---------- */
+#define SL_NOTES_MAX 16
+typedef struct {
+    char line[SL_NOTES_MAX][512];
+    int n;
+} sl_notes;
+void sl_notes_add(sl_notes *notes, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,176 @@
+/* exp_accuracy.c: the accuracy sweeps: error of every variant vs n (every dataset family,
+ * both dtypes), vs the condition number (ill-conditioned family) and vs the dynamic range in
+ * binades (log-uniform family). Each measurement row carries the variant's a-priori bound. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_study.h"
+
+static const sl_dtype dtypes[] = {SL_F32, SL_F64};
+
+/* Repetitions of the accuracy sweeps: on the CPU a deterministic twin is a pure function, so
+ * one run is its answer; nondeterministic twins and GPU runs repeat. */
+static void acc_reps(const sl_run *run, int *det, int *nondet)
+{
+    int nd = run->preset == SL_PRESET_TINY ? 3 : run->preset == SL_PRESET_QUICK ? 5 : 10;
+    *det = sl_exp_reps(run, run->on_gpu ? 3 : 1);
+    *nondet = sl_exp_reps(run, nd);
+}
+
+/* ---- accuracy-vs-n ------------------------------------------------------------------------ */
+static int acc_n_sizes(const sl_run *run, uint64_t *ns)
+{
+    const uint64_t K = 1024;
+    switch (run->preset) {
+    case SL_PRESET_TINY: return sl_exp_sizes(K, 4 * K, 2, ns, 32);
+    /* the GPU sweeps step by 4x (host-side generation and reference dominate at 2^28) */
+    case SL_PRESET_QUICK: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
+                                             : sl_exp_sizes(K, (uint64_t)1 << 20, 1, ns, 32);
+    default: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 28, 2, ns, 32)
+                                : sl_exp_sizes(K, (uint64_t)1 << 22, 1, ns, 32);
+    }
+}
+
+static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
+{
+    uint64_t ns[32];
+    int nn = acc_n_sizes(run, ns);
+    int rd, rn;
+    acc_reps(run, &rd, &rn);
+    for (size_t d = 0; d < sl_dataset_count(); d++) {
+        const sl_dataset *ds = sl_dataset_at(d);
+        sl_params p;
+        sl_params_defaults(ds, &p);
+        for (int t = 0; t < 2; t++)
+            for (int k = 0; k < nn; k++) {
+                double w = sl_exp_work(ns[k], rd > rn ? rd : rn);
+                if (!exec) { *work += w; continue; }
+                if (sl_run_stopped(run)) return 0;
+                sl_rowctx c = {.experiment = "accuracy-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
+                               .config = "default", .sweep = "n", .sweep_value = NAN};
+                sl_rowctx_params(&c, ds, &p);
+                if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
+            }
+    }
+    return 0;
+}
+
+double sl_exp_acc_n_plan(sl_run *run)
+{
+    double w = 0;
+    acc_n_walk(run, 0, &w, NULL);
+    return w;
+}
+int sl_exp_acc_n(sl_run *run, sl_err *err) { return acc_n_walk(run, 1, NULL, err); }
+
+/* n of the parameter sweeps (cond, range). */
+static uint64_t sweep_n(const sl_run *run)
+{
+    switch (run->preset) {
+    case SL_PRESET_TINY: return 1024;
+    case SL_PRESET_QUICK: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 16;
+    default: return run->on_gpu ? (uint64_t)1 << 24 : (uint64_t)1 << 16;
+    }
+}
+
+static int param_index(const sl_dataset *ds, const char *name)
+{
+    for (int k = 0; ds && k < ds->nparams; k++)
+        if (!strcmp(ds->params[k].name, name)) return k;
+    return -1;
+}
+
+/* ---- accuracy-vs-cond ------------------------------------------------------------------- */
+static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
+{
+    const sl_dataset *ds = sl_dataset_find("ill-conditioned");
+    int pi = param_index(ds, "cond");
+    if (!ds || pi < 0) {
+        if (exec) sl_notes_add(&run->notes, "accuracy-vs-cond skipped: no dataset 'ill-conditioned' with a 'cond' parameter");
+        return 0;
+    }
+    int step = run->preset == SL_PRESET_FULL ? 1 : run->preset == SL_PRESET_QUICK ? 2 : 10;
+    uint64_t n = sweep_n(run);
+    int rd, rn;
+    acc_reps(run, &rd, &rn);
+    for (int t = 0; t < 2; t++)
+        for (int e = 0; e <= 30; e += step) {
+            double cond = pow(10.0, e);
+            if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
+            double w = sl_exp_work(n, rd > rn ? rd : rn);
+            if (!exec) { *work += w; continue; }
+            if (sl_run_stopped(run)) return 0;
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            p.v[pi] = cond;
+            sl_rowctx c = {.experiment = "accuracy-vs-cond", .ds = ds, .dt = dtypes[t], .n = n,
+                           .config = "default", .sweep = "cond", .sweep_value = cond};
+            sl_rowctx_params(&c, ds, &p);
+            if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
+        }
+    return 0;
+}
+
+double sl_exp_acc_cond_plan(sl_run *run)
+{
+    double w = 0;
+    acc_cond_walk(run, 0, &w, NULL);
+    return w;
+}
+int sl_exp_acc_cond(sl_run *run, sl_err *err) { return acc_cond_walk(run, 1, NULL, err); }
+
+/* ---- accuracy-vs-range: log-uniform with emax - emin = R binades, centred on 2^0 ----------- */
+static int range_list(const sl_run *run, sl_dtype dt, int *out)
+{
+    /* from 1 binade (one exponent range [0,1]) upward, roughly log-spaced for a log2 axis */
+    static const int tiny[] = {1, 16, 64, 200};
+    static const int quick[] = {1, 2, 4, 8, 16, 32, 64, 128, 200, 400, 1000, 2000};
+    static const int full[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 160, 200, 240,
+                               320, 400, 600, 800, 1000, 1400, 2000};
+    const int *l = run->preset == SL_PRESET_TINY ? tiny : run->preset == SL_PRESET_QUICK ? quick : full;
+    int nl = run->preset == SL_PRESET_TINY ? 4 : run->preset == SL_PRESET_QUICK ? 12 : 24;
+    int cap = dt == SL_F32 ? 240 : 2000;   /* float32 spans 2^-126 .. 2^127 (normals) */
+    int k = 0;
+    for (int i = 0; i < nl; i++)
+        if (l[i] <= cap) out[k++] = l[i];
+    return k;
+}
+
+static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
+{
+    const sl_dataset *ds = sl_dataset_find("log-uniform");
+    int lo = param_index(ds, "emin"), hi = param_index(ds, "emax");
+    if (!ds || lo < 0 || hi < 0) {
+        if (exec) sl_notes_add(&run->notes, "accuracy-vs-range skipped: no dataset 'log-uniform' with emin/emax parameters");
+        return 0;
+    }
+    uint64_t n = sweep_n(run);
+    int rd, rn;
+    acc_reps(run, &rd, &rn);
+    for (int t = 0; t < 2; t++) {
+        int rs[32];
+        int nr = range_list(run, dtypes[t], rs);
+        for (int i = 0; i < nr; i++) {
+            double w = sl_exp_work(n, rd > rn ? rd : rn);
+            if (!exec) { *work += w; continue; }
+            if (sl_run_stopped(run)) return 0;
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            p.v[lo] = -(rs[i] / 2);
+            p.v[hi] = rs[i] - rs[i] / 2;
+            sl_rowctx c = {.experiment = "accuracy-vs-range", .ds = ds, .dt = dtypes[t], .n = n,
+                           .config = "default", .sweep = "binades", .sweep_value = rs[i]};
+            sl_rowctx_params(&c, ds, &p);
+            if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
+        }
+    }
+    return 0;
+}
+
+double sl_exp_acc_range_plan(sl_run *run)
+{
+    double w = 0;
+    acc_range_walk(run, 0, &w, NULL);
+    return w;
+}
+int sl_exp_acc_range(sl_run *run, sl_err *err) { return acc_range_walk(run, 1, NULL, err); }

@@ -1,0 +1,185 @@
+/* exp_determinism.c: how unrepeatable is each variant? R repetitions at the default launch
+ * configuration (every distinct result and its count go to distribution.csv), then the same
+ * input under 6 other launch configurations (block, grid, SM-count requests) and under 4
+ * permutations of the input (reversed, sorted, shuffled, split = halves interleaved). The
+ * verdict against each variant's claimed class is computed from these rows (report/verdicts.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_study.h"
+
+static const sl_dtype dtypes[] = {SL_F32, SL_F64};
+static const char *const det_datasets[] = {"uniform-sym", "ill-conditioned"};
+
+/* Launch configurations besides the default one (>= 5 in all, as the study promises). */
+typedef struct {
+    const char *label;
+    uint32_t block, grid, sm_count;
+} det_cfg;
+static const det_cfg configs[] = {
+    {"cfg:block128", 128, 0, 0},   {"cfg:block512", 512, 0, 0}, {"cfg:block1024", 1024, 0, 0},
+    {"cfg:grid37", 0, 37, 0},      {"cfg:sm66", 0, 0, 66},      {"cfg:sm114", 0, 0, 114},
+};
+#define NCONFIGS (sizeof configs / sizeof configs[0])
+static const char *const perms[] = {"perm:reversed", "perm:sorted", "perm:shuffled", "perm:split"};
+#define NPERMS (sizeof perms / sizeof perms[0])
+
+static uint64_t det_n(const sl_run *run)
+{
+    switch (run->preset) {
+    case SL_PRESET_TINY: return 1024;
+    case SL_PRESET_QUICK: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 16;
+    default: return run->on_gpu ? (uint64_t)1 << 24 : (uint64_t)1 << 18;
+    }
+}
+
+static int det_reps(const sl_run *run)
+{
+    int def = run->preset == SL_PRESET_TINY ? 5 : (run->preset == SL_PRESET_QUICK && !run->on_gpu) ? 50 : 100;
+    return sl_exp_reps(run, def);
+}
+
+static int cmp_f32(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+static int cmp_f64(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* y = permutation `which` of x (n elements of size es). */
+static void permute(const sl_run *run, const char *which, const void *x, void *y, uint64_t n,
+                    sl_dtype dt)
+{
+    const size_t es = sl_dtype_size(dt);
+    const char *src = x;
+    char *dst = y;
+    if (!strcmp(which, "perm:reversed")) {
+        for (uint64_t i = 0; i < n; i++) memcpy(dst + i * es, src + (n - 1 - i) * es, es);
+    } else if (!strcmp(which, "perm:sorted")) {
+        memcpy(dst, src, n * es);
+        qsort(dst, n, es, dt == SL_F32 ? cmp_f32 : cmp_f64);
+    } else if (!strcmp(which, "perm:shuffled")) {
+        memcpy(dst, src, n * es);
+        char tmp[8];
+        for (uint64_t i = n; i > 1; i--) {
+            uint64_t j = sl_rng_u64(run->seed, 0x5348554646ull, i) % i;   /* Fisher-Yates */
+            memcpy(tmp, dst + (i - 1) * es, es);
+            memcpy(dst + (i - 1) * es, dst + j * es, es);
+            memcpy(dst + j * es, tmp, es);
+        }
+    } else {                                  /* split: the two halves interleaved */
+        uint64_t h = n / 2, k = 0;
+        for (uint64_t i = 0; i < h; i++) {
+            memcpy(dst + (k++) * es, src + i * es, es);
+            memcpy(dst + (k++) * es, src + (h + i) * es, es);
+        }
+        for (uint64_t i = 2 * h; i < n; i++) memcpy(dst + (k++) * es, src + i * es, es);
+    }
+}
+
+#define NLABELS (1 + NCONFIGS + NPERMS)
+
+/* Label l of an input's rows: the default, then the configurations, then the permutations. */
+static const char *label_at(size_t l)
+{
+    return l == 0 ? "default" : l <= NCONFIGS ? configs[l - 1].label : perms[l - 1 - NCONFIGS];
+}
+
+/* Every row of one input (dataset ds, dtype dt): the default configuration's repetitions,
+ * the other configurations, then the permutations; todo[l]: what label l still needs. */
+static int det_rows(sl_run *run, sl_rowctx *c, const sl_pending *todo, const void *x, void *y,
+                    int R, int Rc, sl_err *err)
+{
+    sl_launch req;
+    memset(&req, 0, sizeof req);
+    req.order_seed = run->seed;
+    c->config = "default";
+    int rc = sl_exp_measure(run, c, &todo[0], x, &req, R, R, 1, err);
+    for (size_t k = 0; k < NCONFIGS && !rc && !sl_run_stopped(run); k++) {
+        sl_launch q = req;
+        q.block = configs[k].block;
+        q.grid = configs[k].grid;
+        q.sm_count = configs[k].sm_count;
+        c->config = configs[k].label;
+        rc = sl_exp_measure(run, c, &todo[1 + k], x, &q, Rc, Rc, 0, err);
+    }
+    for (size_t k = 0; k < NPERMS && !rc && !sl_run_stopped(run); k++) {
+        if (!todo[1 + NCONFIGS + k].n) continue;
+        c->config = perms[k];
+        permute(run, perms[k], x, y, c->n, c->dt);
+        rc = sl_exp_measure(run, c, &todo[1 + NCONFIGS + k], y, &req, Rc, Rc, 0, err);
+    }
+    return rc;
+}
+
+/* One input: what is left to do, its generation and its rows (one progress step). */
+static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+                     uint64_t n, int R, int Rc, double w, sl_err *err)
+{
+    sl_rowctx c = {.experiment = "determinism", .ds = ds, .dt = dt, .n = n,
+                   .config = "default", .sweep = "n", .sweep_value = NAN};
+    sl_rowctx_params(&c, ds, p);
+    char what[160];
+    snprintf(what, sizeof what, "determinism %s %s n=%llu (%d reps, %zu configs, %zu permutations)",
+             ds->name, sl_dtype_name(dt), (unsigned long long)n, R, NCONFIGS, NPERMS);
+    sl_progress_step(run->prog, what, w);
+
+    sl_pending todo[NLABELS];
+    size_t left = 0;
+    for (size_t l = 0; l < NLABELS; l++) {
+        c.config = label_at(l);
+        if (sl_exp_pending(run, &c, &todo[l], err)) return -1;
+        left += todo[l].n;
+    }
+    if (!left) { sl_progress_done(run->prog); return 0; }
+
+    sl_err ge = {{0}};
+    void *x = sl_exp_generate(run, ds, p, dt, n, &ge);
+    if (!x) {
+        sl_notes_add(&run->notes, "determinism: %s %s not generated: %s", ds->name, sl_dtype_name(dt), ge.msg);
+        sl_progress_done(run->prog);
+        return 0;
+    }
+    void *y = malloc(n * sl_dtype_size(dt));
+    if (!y) { free(x); return sl_err_set(err, "out of memory"); }
+    int rc = det_rows(run, &c, todo, x, y, R, Rc, err);
+    free(y);
+    free(x);
+    sl_progress_done(run->prog);
+    return rc ? -1 : 0;
+}
+
+static int walk(sl_run *run, int exec, double *work, sl_err *err)
+{
+    const uint64_t n = det_n(run);
+    const int R = det_reps(run);
+    const int Rc = R < 3 ? R : 3;   /* repetitions of each config / permutation row */
+    const double w = sl_exp_work(n, R + (int)(NCONFIGS + NPERMS) * Rc);
+    for (size_t d = 0; d < sizeof det_datasets / sizeof det_datasets[0]; d++) {
+        const sl_dataset *ds = sl_dataset_find(det_datasets[d]);
+        if (!ds) {
+            if (exec) sl_notes_add(&run->notes, "determinism: dataset '%s' not in the registry, skipped", det_datasets[d]);
+            continue;
+        }
+        sl_params p;
+        sl_params_defaults(ds, &p);
+        for (int t = 0; t < 2; t++) {
+            if (!exec) { *work += w; continue; }
+            if (sl_run_stopped(run)) return 0;
+            if (det_input(run, ds, &p, dtypes[t], n, R, Rc, w, err)) return -1;
+        }
+    }
+    return 0;
+}
+
+double sl_exp_det_plan(sl_run *run)
+{
+    double w = 0;
+    walk(run, 0, &w, NULL);
+    return w;
+}
+int sl_exp_det(sl_run *run, sl_err *err) { return walk(run, 1, NULL, err); }

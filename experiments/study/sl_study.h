@@ -1,0 +1,123 @@
+/* sl_study.h: the study engine behind `sumlab run`: presets, the experiment table, the run
+ * (its settings, results files, progress and notes) and the steps the experiments share
+ * (generate an input, measure the variants not yet done, write their rows). */
+#ifndef SL_STUDY_H
+#define SL_STUDY_H
+#include <stdio.h>
+#include "sl_datasets.h"
+#include "sl_measure.h"
+#include "sl_results.h"
+#include "sl_types.h"
+#include "sl_variants.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- presets ---------------------------------------------------------------------------- */
+/* tiny: tests and smoke checks (seconds); quick: the CPU study (minutes on 2 cores);
+ * full: the GPU study (n up to 2^28). Each experiment reads its sizes from sl_exp_sizes. */
+typedef enum { SL_PRESET_TINY = 0, SL_PRESET_QUICK, SL_PRESET_FULL } sl_preset;
+int sl_preset_parse(const char *s, sl_preset *out);   /* tiny|quick|full; -1 otherwise */
+const char *sl_preset_name(sl_preset p);
+
+/* ---- the run -------------------------------------------------------------------------- */
+typedef struct sl_progress sl_progress;
+
+typedef struct {
+    char dir[1024];
+    sl_preset preset;
+    sl_backend backend;        /* resolved: CPU or GPU */
+    int on_gpu;
+    uint32_t gpu_sm_count;     /* device SMs (GPU) or SL_DEFAULT_SM_COUNT */
+    uint64_t seed;
+    int reps_override;         /* 0: preset defaults */
+    int quiet;
+    sl_results res;            /* results.csv, distribution.csv and the keys they hold */
+    long rows_written;
+    long max_rows;             /* SUMLAB_MAX_ROWS (tests): stop after this many new rows */
+    int stop;                  /* 1 after the row limit */
+    sl_progress *prog;
+    sl_notes notes;            /* skipped experiments etc., for the report */
+} sl_run;
+
+/* Signals: SIGINT/SIGTERM make the run stop after the current measurement (a second one
+ * aborts). sl_study_signals_restore gives back the previous handlers and the signal seen (0). */
+void sl_study_signals_catch(int quiet);
+int sl_study_signals_restore(void);
+int sl_run_stopped(const sl_run *run);
+
+/* Whether results.csv holds the row of c and variant. */
+int sl_study_has(const sl_run *run, const sl_rowctx *c, const char *variant);
+/* The record of a registry variant's row (family and class from v). */
+sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_variant *v,
+                          const char *status, const sl_row *row, const char *note);
+/* Writes one record (and its distinct values into distribution.csv when dist); counts toward
+ * SUMLAB_MAX_ROWS. 0 or -1 (err). */
+int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err);
+
+/* ---- progress (stderr: a bar with ETA on a terminal, one line per step otherwise) ----- */
+sl_progress *sl_progress_new(int quiet, double total_work);
+void sl_progress_step(sl_progress *p, const char *what, double work);  /* announce a step */
+void sl_progress_done(sl_progress *p);                                  /* step finished */
+void sl_progress_msg(sl_progress *p, const char *fmt, ...);              /* a line above the bar */
+void sl_progress_free(sl_progress *p);
+
+/* ---- experiments ---------------------------------------------------------------------- */
+typedef struct {
+    const char *name;
+    const char *description;
+    /* work units this experiment will do (for the ETA); 0 when it will be skipped */
+    double (*plan)(sl_run *run);
+    int (*exec)(sl_run *run, sl_err *err);   /* 0, or -1 (err set) on a failure */
+} sl_experiment;
+size_t sl_experiment_count(void);
+const sl_experiment *sl_experiment_at(size_t i);
+const sl_experiment *sl_experiment_find(const char *name);
+
+/* ---- steps shared by the experiment files ------------------------------------------------ */
+int sl_exp_reps(const sl_run *run, int preset_default);
+/* Generates dataset ds (params p) into a malloc'ed buffer; NULL with err on failure. */
+void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+                      uint64_t n, sl_err *err);
+/* The registry variants whose row of context c is not yet in results.csv (checked once per
+ * step). -1 (err) when the registry has more than SL_STUDY_MAX_VARIANTS variants. */
+#define SL_STUDY_MAX_VARIANTS 256
+typedef struct {
+    size_t n;
+    const sl_variant *v[SL_STUDY_MAX_VARIANTS];
+} sl_pending;
+int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_err *err);
+/* Measures the variants of todo on one input into rows of context c. reps_det: reps for
+ * deterministic variants, reps_nondet for nondeterministic ones. */
+int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
+                   const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err);
+/* One step: generates the input of c (dataset c->ds with params p), announces it on the
+ * progress line with `work` units, and measures every variant not yet in results.csv. A
+ * generator failure becomes a `skipped` row per variant carrying its message. req NULL: the
+ * default launch request (every field derived by the variant; order seed = the run's seed). */
+int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,
+                int reps_det, int reps_nondet, int dist, double work, sl_err *err);
+/* Work units of one step (for the ETA): n x variants x (reps + 2). */
+double sl_exp_work(uint64_t n, int reps);
+/* Steps of n: lo, lo*step, ... <= hi. */
+int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max);
+
+/* The experiment bodies (exp_*.c). */
+double sl_exp_acc_n_plan(sl_run *run);
+int sl_exp_acc_n(sl_run *run, sl_err *err);
+double sl_exp_acc_cond_plan(sl_run *run);
+int sl_exp_acc_cond(sl_run *run, sl_err *err);
+double sl_exp_acc_range_plan(sl_run *run);
+int sl_exp_acc_range(sl_run *run, sl_err *err);
+double sl_exp_det_plan(sl_run *run);
+int sl_exp_det(sl_run *run, sl_err *err);
+double sl_exp_tp_plan(sl_run *run);
+int sl_exp_tp(sl_run *run, sl_err *err);
+double sl_exp_tradeoff_plan(sl_run *run);
+int sl_exp_tradeoff(sl_run *run, sl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,207 @@
+/* tresults.c: the results files without the CLI: a record through the column table and the CSV
+ * writer comes back unchanged through the one reader (quoting, empty groups, the note cleaned);
+ * the row key; resume keys; run.conf and meta.json (cJSON) written and read back. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sl_test.h"
+#include "sl_results.h"
+
+static char tmpdir[256];
+
+static const char *cell(const sl_csv *t, size_t r, const char *col)
+{
+    return sl_csv_get(t, r, sl_csv_col(t, col));
+}
+
+/* A judged row, a skipped row (reference only) and an empty one, written and read back. */
+static void check_csv_round_trip(void)
+{
+    const sl_dataset *ds = sl_dataset_find("uniform");
+    CHECK(ds != NULL, "dataset uniform in the registry");
+    if (!ds) return;
+    sl_params p;
+    sl_params_defaults(ds, &p);
+    sl_rowctx c = {.experiment = "accuracy-vs-n", .ds = ds, .dt = SL_F32, .n = 4096,
+                   .config = "default", .sweep = "n", .sweep_value = NAN};
+    sl_rowctx_params(&c, ds, &p);
+
+    double results[3] = {1.5, 1.5, 0x1.8p+0 + 0x1p-23};
+    sl_row_value values[2] = {{1.5, 2, 0.0}, {0x1.8p+0 + 0x1p-23, 1, -1.0}};
+    sl_row ok, skip, none;
+    sl_row_empty(&ok, "cpu", SL_F32, 4096);
+    ok.have_run = ok.have_cfg = ok.have_exact = ok.judged = 1;
+    ok.reps = 3;
+    ok.results = results;
+    ok.result = 1.5;
+    ok.distinct = 2;
+    ok.min_result = 1.5;
+    ok.max_result = results[2];
+    ok.spread_ulps = 1;
+    ok.err.abs_err = 0x1p-23;
+    ok.err.ulps = 1;
+    ok.exact = 1.5 + 0x1p-23;
+    ok.cfg.block = 256;
+    ok.cfg.grid = 7;
+    ok.time_ms_median = 0.25;
+    ok.twin_checked = 1;
+    ok.twin_match = 0;
+    ok.values = values;
+    ok.nvalues = 2;
+    sl_row_empty(&skip, "cpu", SL_F32, 4096);
+    skip.have_exact = 1;
+    skip.exact = 2.0;
+    skip.cond = 1;
+    sl_row_empty(&none, "gpu", SL_F32, 4096);
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/r.csv", tmpdir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL, "open %s", path);
+    if (!f) return;
+    sl_err err = {{0}};
+    sl_record r1 = {&c, "serial", "serial", "run-to-run", "ok", "a note, with \"quotes\"\nand a break", 7, &ok};
+    sl_record r2 = {&c, "kahan", "kahan", "run-to-run", "skipped", "does not take f32 input", 7, &skip};
+    sl_record r3 = {&c, "read-ceiling", "ceiling", "", "ok", NULL, 7, &none};
+    CHECK(sl_schema_write_header(f, &sl_results_schema) == 0, "header written");
+    CHECK(sl_schema_write_row(f, &sl_results_schema, &r1, 0, &err) == 0, "row 1: %s", err.msg);
+    CHECK(sl_schema_write_row(f, &sl_results_schema, &r2, 0, &err) == 0, "row 2: %s", err.msg);
+    CHECK(sl_schema_write_row(f, &sl_results_schema, &r3, 0, &err) == 0, "row 3: %s", err.msg);
+    CHECK(fclose(f) == 0, "close");
+
+    sl_csv t;
+    int truncated = 1;
+    CHECK(sl_csv_read(path, &t, &truncated, &err) == 0, "read back: %s", err.msg);
+    CHECK(!truncated, "not truncated");
+    CHECK(sl_schema_matches(&sl_results_schema, &t), "header = the column table");
+    CHECK(t.nrows == 3 && (size_t)t.ncols == sl_results_schema.ncols, "3 rows of %zu columns (got %zu x %d)",
+          sl_results_schema.ncols, t.nrows, t.ncols);
+    if (t.nrows == 3) {
+        CHECK(!strcmp(cell(&t, 0, "params"), c.params), "params '%s'", cell(&t, 0, "params"));
+        CHECK(!strcmp(cell(&t, 0, "sweep_value"), "4096"), "sweep_value is n");
+        CHECK(!strcmp(cell(&t, 0, "result_hex"), "0x1.8p+0"), "result_hex '%s'", cell(&t, 0, "result_hex"));
+        CHECK(!strcmp(cell(&t, 0, "result"), "1.5"), "result '%s'", cell(&t, 0, "result"));
+        CHECK(!strcmp(cell(&t, 0, "block"), "256") && !strcmp(cell(&t, 0, "grid"), "7"), "cfg");
+        CHECK(!strcmp(cell(&t, 0, "ulps"), "1") && !strcmp(cell(&t, 0, "abs_err"), "1.19209e-07"),
+              "ulps '%s' abs_err '%s'", cell(&t, 0, "ulps"), cell(&t, 0, "abs_err"));
+        CHECK(!strcmp(cell(&t, 0, "bound_abs"), ""), "no bound: empty");
+        CHECK(!strcmp(cell(&t, 0, "time_ms_median"), "0.25"), "time");
+        CHECK(!strcmp(cell(&t, 0, "twin_checked"), "1") && !strcmp(cell(&t, 0, "twin_match"), "0"), "twin");
+        CHECK(!strcmp(cell(&t, 0, "note"), "a note; with  quotes  and a break"), "note cleaned: '%s'",
+              cell(&t, 0, "note"));
+        CHECK(!strcmp(cell(&t, 0, "unit_roundoff"), "5.96046e-08"), "unit roundoff");
+        CHECK(!strcmp(cell(&t, 1, "result"), "") && !strcmp(cell(&t, 1, "exact"), "2"),
+              "skipped: no result, the exact sum");
+        CHECK(!strcmp(cell(&t, 1, "reps"), "") && !strcmp(cell(&t, 1, "block"), ""), "skipped: no run");
+        CHECK(!strcmp(cell(&t, 2, "exact"), "") && !strcmp(cell(&t, 2, "family"), "ceiling") &&
+              !strcmp(cell(&t, 2, "backend"), "gpu") && !strcmp(cell(&t, 2, "det_class"), ""),
+              "empty row: names only");
+        char key[SL_KEY_LEN], key2[SL_KEY_LEN];
+        CHECK(sl_csv_key(&t, 0, key, sizeof key) == 0 && sl_rowctx_key(&c, "serial", key2, sizeof key2) == 0,
+              "keys made");
+        CHECK(!strcmp(key, key2), "the key of a written row is the key of its context: '%s' vs '%s'", key, key2);
+    }
+    sl_csv_free(&t);
+
+    /* the distribution rows of r1 */
+    snprintf(path, sizeof path, "%s/d.csv", tmpdir);
+    f = fopen(path, "w");
+    CHECK(f && sl_schema_write_header(f, &sl_dist_schema) == 0, "dist header");
+    for (size_t i = 0; f && i < ok.nvalues; i++)
+        CHECK(sl_schema_write_row(f, &sl_dist_schema, &r1, i, &err) == 0, "dist row %zu", i);
+    if (f) fclose(f);
+    CHECK(sl_csv_read(path, &t, NULL, &err) == 0, "dist read: %s", err.msg);
+    CHECK(t.nrows == 2 && sl_schema_matches(&sl_dist_schema, &t), "2 distribution rows");
+    if (t.nrows == 2) {
+        CHECK(!strcmp(cell(&t, 1, "value_hex"), "0x1.800002p+0") && !strcmp(cell(&t, 1, "count"), "1") &&
+              !strcmp(cell(&t, 1, "ulps_signed"), "-1"), "value 2: %s %s %s", cell(&t, 1, "value_hex"),
+              cell(&t, 1, "count"), cell(&t, 1, "ulps_signed"));
+    }
+    sl_csv_free(&t);
+}
+
+static void check_keys(void)
+{
+    const char *f[SL_KEY_FIELDS] = {"e", "d", "p", "f32", "1024", "v", "default"};
+    char buf[SL_KEY_LEN], small[8];
+    CHECK(sl_row_key(buf, sizeof buf, f) == 0 && !strcmp(buf, "e|d|p|f32|1024|v|default"), "key '%s'", buf);
+    CHECK(sl_row_key(small, sizeof small, f) == -1, "a short buffer is an error, not a cut key");
+    sl_keyset k = {0};
+    char b[64];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(b, sizeof b, "key%d", i);
+        CHECK(sl_keyset_add(&k, b) == 1, "add %s", b);
+    }
+    CHECK(sl_keyset_add(&k, "key7") == 0 && sl_keyset_has(&k, "key999") && !sl_keyset_has(&k, "key1000"),
+          "key set membership");
+    sl_keyset_free(&k);
+}
+
+static void check_runconf(void)
+{
+    sl_runconf a = {0}, b;
+    snprintf(a.experiment, sizeof a.experiment, "all");
+    snprintf(a.preset, sizeof a.preset, "tiny");
+    snprintf(a.backend, sizeof a.backend, "cpu");
+    snprintf(a.started, sizeof a.started, "2026-01-31T12:00:00Z");
+    a.seed = 18446744073709551615ull;
+    a.reps = 7;
+    sl_err err = {{0}};
+    CHECK(sl_runconf_write(tmpdir, &a, &err) == 0, "run.conf written: %s", err.msg);
+    CHECK(sl_runconf_read(tmpdir, &b) == 0, "run.conf read");
+    CHECK(!strcmp(a.experiment, b.experiment) && !strcmp(a.preset, b.preset) && !strcmp(a.backend, b.backend) &&
+          !strcmp(a.started, b.started) && a.seed == b.seed && a.reps == b.reps, "run.conf round trip");
+    CHECK(sl_runconf_read("/nonexistent-dir", &b) == -1, "no run.conf: -1");
+    char path[512];
+    snprintf(path, sizeof path, "%s/run.conf", tmpdir);
+    FILE *f = fopen(path, "w");
+    if (f) { fputs("experiment=all\npreset=tiny\n", f); fclose(f); }
+    CHECK(sl_runconf_read(tmpdir, &b) == -2 && (b.seen & SL_CONF_PRESET) && !(b.seen & SL_CONF_SEED),
+          "incomplete run.conf: -2 with what it has");
+}
+
+static void check_meta(void)
+{
+    sl_runconf c = {0};
+    snprintf(c.experiment, sizeof c.experiment, "determinism");
+    snprintf(c.preset, sizeof c.preset, "quick");
+    snprintf(c.backend, sizeof c.backend, "cpu");
+    c.seed = 12345678901234567890ull;
+    sl_provenance p;
+    char *argv[] = {"sumlab", "run", "a \"quoted\" arg\n", NULL};
+    sl_provenance_collect(&p, 3, argv);
+    sl_err err = {{0}};
+    CHECK(sl_meta_write(tmpdir, &c, 1, &p, &err) == 0, "meta.json written: %s", err.msg);
+    sl_meta m;
+    CHECK(sl_meta_read(tmpdir, &m, &err) == 0, "meta.json read: %s", err.msg);
+    CHECK(!strcmp(m.git_sha, p.git_sha) && !strcmp(m.date_utc, p.date), "sha %s / %s, date %s / %s",
+          m.git_sha, p.git_sha, m.date_utc, p.date);
+    CHECK(!strcmp(m.gpu_name, p.gpu_present ? p.gpu_name : "none"), "gpu name %s", m.gpu_name);
+    char path[512];
+    snprintf(path, sizeof path, "%s/meta.json", tmpdir);
+    size_t len;
+    char *text = sl_slurp(path, &len, &err);
+    CHECK(text && strstr(text, "12345678901234567890"), "the seed's every digit is in meta.json");
+    free(text);
+    CHECK(sl_meta_read("/nonexistent-dir", &m, &err) == -1 && !strcmp(m.git_sha, "?"), "no meta.json: ?");
+}
+
+int main(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "%s/tresults.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        fprintf(stderr, "tresults: cannot create a temporary directory\n");
+        return 1;
+    }
+    check_csv_round_trip();
+    check_keys();
+    check_runconf();
+    check_meta();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "tresults: could not remove %s\n", tmpdir);
+    return sl_test_done("tresults");
+}
