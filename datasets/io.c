@@ -13,25 +13,6 @@
 #define NPY_MAGIC_LEN 6
 #define IO_CHUNK SL_IO_CHUNK
 
-int sl_host_is_le(void)
-{
-    const uint16_t one = 1;
-    unsigned char b;
-    memcpy(&b, &one, 1);
-    return b == 1;
-}
-
-/* Reverses each element's bytes in place. */
-void sl_swap_elems(unsigned char *p, size_t nelem, size_t sz)
-{
-    for (size_t k = 0; k < nelem; k++, p += sz)
-        for (size_t a = 0, b = sz - 1; a < b; a++, b--) {
-            unsigned char t = p[a];
-            p[a] = p[b];
-            p[b] = t;
-        }
-}
-
 /* Writes n elements little-endian, in chunks. */
 static int write_data(FILE *f, const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err)
 {
@@ -131,70 +112,11 @@ int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
-/* Opens path for reading and returns its size (regular files only). O_NONBLOCK: a FIFO is
- * refused at once instead of blocking in open() until some writer appears. */
-FILE *sl_open_read(const char *path, uint64_t *size, sl_err *err)
-{
-    if (!path) {
-        sl_err_set(err, "read: NULL path");
-        return NULL;
-    }
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        sl_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        sl_err_set(err, "%s: cannot stat: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        sl_err_set(err, "%s: not a regular file", path);
-        close(fd);
-        return NULL;
-    }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl != -1) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        sl_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    *size = (uint64_t)st.st_size;
-    return f;
-}
-
-/* Up to `max` bytes of s (stopping at NUL or end) as one printable ASCII line: other bytes
- * become \n, \r, \t or \xNN, so a message quoting a damaged header stays one line. */
-const char *sl_printable(char *buf, size_t len, const char *s, const char *end, size_t max)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t k = 0;
-    for (size_t i = 0; s + i < end && s[i] && i < max; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        char esc[5] = {0};
-        if (ch >= 0x20 && ch < 0x7f && ch != '\\') esc[0] = (char)ch;
-        else if (ch == '\\') esc[0] = '\\', esc[1] = '\\';
-        else if (ch == '\n') esc[0] = '\\', esc[1] = 'n';
-        else if (ch == '\r') esc[0] = '\\', esc[1] = 'r';
-        else if (ch == '\t') esc[0] = '\\', esc[1] = 't';
-        else esc[0] = '\\', esc[1] = 'x', esc[2] = hex[ch >> 4], esc[3] = hex[ch & 15];
-        size_t el = strlen(esc);
-        if (k + el + 1 > len) break;
-        memcpy(buf + k, esc, el);
-        k += el;
-    }
-    buf[k] = '\0';
-    return buf;
-}
 
 /* Reads exactly n elements of a raw file after the current position, then checks EOF. */
 static int read_raw_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, void **data, sl_err *err)
 {
-    sl_src s = {f, path, "file", n * sl_dtype_size(dt), 0, NULL};
+    sl_src s = {f, path, "file", n * sl_dtype_size(dt), 0, NULL, NULL, NULL};
     const size_t sz = sl_dtype_size(dt);
     if (n > SIZE_MAX / sz) {
         return sl_err_set(err, "%s: %llu elements do not fit in memory", path, (unsigned long long)n);
@@ -253,31 +175,6 @@ int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err 
     return rc;
 }
 
-
-/* ---- byte sources ------------------------------------------------------------------------ */
-int sl_src_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err)
-{
-    *got = 0;
-    if (s->z) return sl_zmember_read(s, buf, len, got, err);
-    size_t k = fread(buf, 1, len, s->f);
-    s->pos += k;
-    *got = k;
-    if (k != len && ferror(s->f)) {
-        return sl_err_set(err, "%s: read error: %s", s->label, strerror(errno));
-    }
-    return 0;
-}
-
-int sl_src_finish(sl_src *s, sl_err *err)
-{
-    if (s->z) return sl_zmember_finish(s, err);
-    if (fgetc(s->f) != EOF) { /* the size checks passed: the file grew, or stat gave no size */
-        return sl_err_set(err, "%s: more data than the file size said (%llu bytes expected): it changed "
-                          "while being read, or is not an ordinary file", s->label,
-                          (unsigned long long)s->size);
-    }
-    return 0;
-}
 
 /* ---- sl_array_load ----------------------------------------------------------------------- */
 static int has_suffix(const char *s, const char *suf)
@@ -404,7 +301,7 @@ int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, v
             /* a .npy name without the magic: "bad magic" */
             FILE *g = sl_open_read(path, &size, err);
             if (!g) return -1;
-            sl_src s = {g, path, "file", size, 0, NULL};
+            sl_src s = {g, path, "file", size, 0, NULL, NULL, NULL};
             rc = sl_npy_read_src(&s, data, n, dt, info, err);
             fclose(g);
             if (!rc && info) info->format = SL_ARRAY_NPY;
@@ -447,7 +344,7 @@ int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err
     *data = NULL;
     FILE *f = sl_open_read(path, &size, err);
     if (!f) return -1;
-    sl_src s = {f, path, "file", size, 0, NULL};
+    sl_src s = {f, path, "file", size, 0, NULL, NULL, NULL};
     int rc = sl_npy_read_src(&s, data, n, dt, NULL, err);
     fclose(f);
     return rc;

@@ -103,7 +103,7 @@ static int inflate_step(sl_src *s, unsigned char *out, size_t len, size_t *made,
                       z->zs.msg ? z->zs.msg : ret == Z_MEM_ERROR ? "out of memory" : "error");
 }
 
-int sl_zmember_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err)
+static int zmember_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err)
 {
     sl_zmember *z = s->z;
     unsigned char *out = buf;
@@ -134,7 +134,7 @@ int sl_zmember_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err)
     return 0;
 }
 
-int sl_zmember_finish(sl_src *s, sl_err *err)
+static int zmember_finish(sl_src *s, sl_err *err)
 {
     sl_zmember *z = s->z;
     if (z->method == 8) {
@@ -603,14 +603,14 @@ int sl_npz_read(const char *path, const char *key, void **data, uint64_t *n, sl_
         sl_err_set(err, "%s: cannot seek to the member's data: %s", label, strerror(errno));
         goto out;
     }
-    sl_src s = {f, label, "zip member", m->usize, 0, zm};
+    sl_src s = {f, label, "zip member", m->usize, 0, zm, zmember_read, zmember_finish};
     if (sl_npy_read_src(&s, data, n, dt, info, err)) {
         /* a damaged byte often shows first as a bad header: when the member's declared bytes
          * fail their CRC-32, say that instead, the cause */
         unsigned char scratch[1 << 14];
         size_t got;
         sl_err tmp;
-        while (s.pos < s.size && !sl_zmember_read(&s, scratch, sizeof scratch, &got, &tmp) && got > 0) {}
+        while (s.pos < s.size && !zmember_read(&s, scratch, sizeof scratch, &got, &tmp) && got > 0) {}
         if (s.pos == s.size && zm->crc != zm->crc_want) {
             sl_err_set(err, "%s: CRC-32 mismatch (computed %08lx, the archive says %08lx): the member is "
                        "corrupted", label, (unsigned long)zm->crc, (unsigned long)zm->crc_want);

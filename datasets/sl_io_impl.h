@@ -1,4 +1,4 @@
-/* sl_io_impl.h: internals shared by the array readers io.c, npy.c and npz.c (not part of the
+/* sl_io_impl.h: internals shared by the array readers io.c, npy.c, npz.c and io_util.c (not part of the
  * public contract): byte sources (a plain file or one zip member), quoting of file bytes. */
 #ifndef SL_IO_IMPL_H
 #define SL_IO_IMPL_H
@@ -7,19 +7,23 @@
 
 #define SL_IO_CHUNK ((size_t)1 << 24)
 
-/* A stream of `size` bytes: a plain file (z == NULL: its bytes from the current position) or
- * the uncompressed contents of one zip member (z: npz.c's stored/deflate decoder, which checks
+/* A stream of `size` bytes: a plain file (read == NULL: its bytes from the current position) or
+ * the uncompressed contents of one zip member (z, read, finish: npz.c's stored/deflate decoder, which checks
  * the member's CRC-32 and sizes in sl_src_finish). `label` names it in every message ("x.npy"
  * or "x.npz:key"); `kind` is "file" or "zip member". */
 typedef struct sl_zmember sl_zmember;
-typedef struct {
+typedef struct sl_src sl_src;
+struct sl_src {
     FILE *f;
     const char *label;
     const char *kind;
     uint64_t size; /* bytes the stream holds: the file's size, or the member's declared size */
     uint64_t pos;  /* bytes delivered so far */
     sl_zmember *z;
-} sl_src;
+    /* a zip member's decoder (npz.c); NULL for a plain file */
+    int (*read)(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err);
+    int (*finish)(sl_src *s, sl_err *err);
+};
 
 /* Reads up to len bytes (fewer only at the end of the stream: *got tells). -1 with err set on a
  * read error or corrupt compressed data. */
@@ -28,9 +32,6 @@ int sl_src_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err);
  * zip member, that its deflate stream ended exactly there and its CRC-32 matches. */
 int sl_src_finish(sl_src *s, sl_err *err);
 
-/* npz.c's half of sl_src_read / sl_src_finish for a zip member. */
-int sl_zmember_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err);
-int sl_zmember_finish(sl_src *s, sl_err *err);
 
 /* Reads one .npy image from s (magic, version, header, data) into a new malloc'ed buffer of
  * host-order values; fills info's array fields (ndim, shape, order, byte order, version) when

@@ -11,7 +11,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "report_impl.h"
+#include "charts.h"
+#include "table.h"
 
 extern char **environ;
 

@@ -5,27 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report_impl.h"
-
-void sl_report_num(char *b, size_t len, double v)
-{
-    if (isnan(v)) snprintf(b, len, "-");
-    else if (isinf(v)) snprintf(b, len, "inf");
-    else if (v == 0) snprintf(b, len, "0");
-    else if (fabs(v) >= 1e5 || fabs(v) < 1e-3) snprintf(b, len, "%.2e", v);
-    else snprintf(b, len, "%.3g", v);
-}
+#include "headline.h"
 
 /* ---- accuracy statistics of one variant and dtype (the headline) ------------------------- */
-/* The exact sum S of row r is 0 (its rounded value is +-0: a non-zero exact sum of floats is
- * a multiple of the smallest subnormal, so it never rounds to 0). */
-int sl_report_exact_zero(const sl_csv *t, const cols *cp, size_t r)
-{
-    const char *h = sl_csv_get(t, r, cp->exact_hex);
-    if (*h == '-') h++;
-    return !strcmp(h, "0x0p+0");
-}
-
 typedef struct {
     size_t k;             /* rows with S != 0 and a finite error in ulps (their ulps in buf) */
     size_t nonfin;        /* rows with a non-finite result against a finite or different S */
@@ -248,28 +230,27 @@ void sl_report_headline(FILE *f, const sl_report_ctx *R)
 {
     const sl_csv *t = R->t;
     const cols c = R->c;
-    static const char *const dts[] = {"f32", "f64"};
-    int any_acc = 0;
+        int any_acc = 0;
     for (size_t r = 0; r < t->nrows; r++)
         if (!strncmp(GET(r, exp), "accuracy-", 9) && IS(r, status, "ok")) any_acc = 1;
     fputs("## Headline\n\n", f);
     if (!any_acc) fputs("No accuracy rows in this run (accuracy-vs-* experiments not run).\n\n", f);
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
         int any = 0;
-        for (size_t r = 0; r < t->nrows && !any; r++) any = IS(r, dtype, dts[d]);
+        for (size_t r = 0; r < t->nrows && !any; r++) any = IS(r, dtype, sl_report_dtypes[d]);
         if (!any) continue;
-        const uint64_t tpn = sl_report_tp_n(t, &c, dts[d]);
+        const uint64_t tpn = sl_report_tp_n(t, &c, sl_report_dtypes[d]);
         char tpnb[32];
         snprintf(tpnb, sizeof tpnb, "%llu", (unsigned long long)tpn);
-        fprintf(f, "### %s input\n\n", dts[d]);
+        fprintf(f, "### %s input\n\n", sl_report_dtypes[d]);
         fputs("| variant | class | median err (ulps), S != 0 | max err (ulps), S != 0 | S = 0: rows "
               "| S = 0: max \\|err\\| / sum\\|x\\| | non-finite | max bound ratio | distinct (reps) "
               "| determinism | GB/s |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n", f);
         headline_sums sum = {0, 0, 0};
         for (size_t i = 0; i < R->nv; i++)
-            if (strcmp(R->names[i], "read-ceiling")) headline_row(f, R, R->names[i], dts[d], tpn, tpnb, &sum);
+            if (strcmp(R->names[i], "read-ceiling")) headline_row(f, R, R->names[i], sl_report_dtypes[d], tpn, tpnb, &sum);
         fputc('\n', f);
-        headline_notes(f, R, dts[d], tpn, &sum);
+        headline_notes(f, R, sl_report_dtypes[d], tpn, &sum);
     }
     fputs("Columns: every `ok` row of the accuracy-vs-* experiments of that variant and dtype. "
           "`median/max err (ulps), S != 0`: over rows whose exact sum S is not 0 and whose result is "

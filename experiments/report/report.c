@@ -7,10 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report_impl.h"
+#include "charts.h"
+#include "headline.h"
+#include "table.h"
 #include "sl_study.h"
 
-static const char *const dts[] = {"f32", "f64"};
 
 /* The title and the run: backend, preset, seed, dates, commit, rows per experiment. */
 static void sec_header(FILE *f, const sl_report_ctx *R)
@@ -148,7 +149,7 @@ static void sec_throughput(FILE *f, const sl_report_ctx *R)
         else
             fputs("throughput-vs-n was not part of this run.\n\n", f);
     } else {
-        for (int d = 0; d < 2; d++) tp_table(f, R, dts[d]);
+        for (int d = 0; d < SL_REPORT_NDTYPES; d++) tp_table(f, R, sl_report_dtypes[d]);
     }
 }
 
@@ -188,11 +189,11 @@ static void sec_tradeoff(FILE *f, const sl_report_ctx *R)
                        "a twin (cub) are not measured.\n\n", (unsigned long long)ton);
         fprintf(f, "| dtype | variant | median err (ulps), S != 0 | median GB/s%s |\n|---|---|---:|---:|\n",
                 on_gpu ? "" : " (CPU twin, wall clock)");
-        for (int d = 0; d < 2; d++)
+        for (int d = 0; d < SL_REPORT_NDTYPES; d++)
             for (size_t i = 0; i < R->nv; i++) {
                 size_t k = 0, k2 = 0;
                 for (size_t r = 0; r < t->nrows; r++)
-                    if (IS(r, exp, "tradeoff") && IS(r, dtype, dts[d]) && IS(r, variant, R->names[i]) && IS(r, status, "ok")) {
+                    if (IS(r, exp, "tradeoff") && IS(r, dtype, sl_report_dtypes[d]) && IS(r, variant, R->names[i]) && IS(r, status, "ok")) {
                         double u = NUM(r, ulps), g = NUM(r, gbps);
                         if (!isnan(u) && !isinf(u) && !sl_report_exact_zero(t, &c, r)) buf[k++] = u;
                         if (!isnan(g) && IS(r, backend, be)) buf2[k2++] = g;
@@ -201,7 +202,7 @@ static void sec_tradeoff(FILE *f, const sl_report_ctx *R)
                 char a[32], b[32];
                 sl_report_num(a, sizeof a, sl_median(buf, k));
                 sl_report_num(b, sizeof b, sl_median(buf2, k2));
-                fprintf(f, "| %s | %s | %s | %s |\n", dts[d], R->names[i], a, b);
+                fprintf(f, "| %s | %s | %s | %s |\n", sl_report_dtypes[d], R->names[i], a, b);
             }
         fputc('\n', f);
     }

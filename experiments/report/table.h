@@ -1,7 +1,8 @@
-/* report_impl.h: shared by the files of report/ only: the results.csv columns the report
- * reads, the accessors GET/NUM/IS (over `t` and `c` in scope), and small helpers. */
-#ifndef SL_REPORT_IMPL_H
-#define SL_REPORT_IMPL_H
+/* table.h: shared by the files of report/ only (defined in table.c): the results.csv columns
+ * the report reads, the accessors GET/NUM/IS (over `t` and `c` in scope), the sections' context
+ * and small helpers. */
+#ifndef SL_REPORT_TABLE_H
+#define SL_REPORT_TABLE_H
 #include <stdio.h>
 #include "sl_report.h"
 
@@ -11,7 +12,10 @@ typedef struct {
         abs_err, abssum, bound_abs;
 } cols;
 
+/* table.c: the columns, the input formats, the variant list and the number format. */
 void sl_report_cols(const sl_csv *t, cols *c);
+#define SL_REPORT_NDTYPES 2
+extern const char *const sl_report_dtypes[SL_REPORT_NDTYPES];   /* "f32", "f64" */
 
 #define GET(r, col) sl_csv_get(t, (r), c.col)
 #define NUM(r, col) sl_csv_num(t, (r), c.col)
@@ -38,12 +42,5 @@ typedef struct {
     size_t nverd;
     double *buf, *buf2;        /* t->nrows + 1 doubles each */
 } sl_report_ctx;
-
-/* ## Headline (headline.c). */
-void sl_report_headline(FILE *f, const sl_report_ctx *R);
-/* n of the throughput table of dtype dt (0: none). */
-uint64_t sl_report_tp_n(const sl_csv *t, const cols *cp, const char *dt);
-/* ## Charts (charts.c): the PNGs in DIR/charts, by kind, and render.sh's notes. */
-void sl_report_charts(FILE *f, const char *dir, int on_gpu);
 
 #endif

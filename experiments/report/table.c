@@ -1,0 +1,74 @@
+/* table.c: what every section of report.md reads results.csv with: the column lookup, the
+ * variant list (registry order first), the input formats, and the Markdown number format. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "table.h"
+
+const char *const sl_report_dtypes[SL_REPORT_NDTYPES] = {"f32", "f64"};
+
+void sl_report_cols(const sl_csv *t, cols *c)
+{
+    c->exp = sl_csv_col(t, "experiment");
+    c->ds = sl_csv_col(t, "dataset");
+    c->params = sl_csv_col(t, "params");
+    c->dtype = sl_csv_col(t, "dtype");
+    c->n = sl_csv_col(t, "n");
+    c->variant = sl_csv_col(t, "variant");
+    c->config = sl_csv_col(t, "config");
+    c->det_class = sl_csv_col(t, "det_class");
+    c->status = sl_csv_col(t, "status");
+    c->result_hex = sl_csv_col(t, "result_hex");
+    c->exact_hex = sl_csv_col(t, "exact_hex");
+    c->distinct = sl_csv_col(t, "distinct");
+    c->spread = sl_csv_col(t, "spread_ulps");
+    c->ulps = sl_csv_col(t, "ulps");
+    c->bound_ratio = sl_csv_col(t, "bound_ratio");
+    c->abs_err = sl_csv_col(t, "abs_err");
+    c->abssum = sl_csv_col(t, "abssum");
+    c->bound_abs = sl_csv_col(t, "bound_abs");
+    c->gbps = sl_csv_col(t, "gbps");
+    c->backend = sl_csv_col(t, "backend");
+    c->reps = sl_csv_col(t, "reps");
+    c->twin_checked = sl_csv_col(t, "twin_checked");
+    c->twin_match = sl_csv_col(t, "twin_match");
+    c->note = sl_csv_col(t, "note");
+}
+
+/* ---- variant names: registry order, then any other names in the table ------------------ */
+size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max)
+{
+    cols c;
+    sl_report_cols(t, &c);
+    size_t k = 0;
+    for (size_t i = 0; i < sl_variant_count() && k < max; i++) {
+        const char *name = sl_variant_at(i)->name;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (IS(r, variant, name)) { out[k++] = name; break; }
+    }
+    for (size_t r = 0; r < t->nrows && k < max; r++) {
+        const char *name = GET(r, variant);
+        size_t j = 0;
+        while (j < k && strcmp(out[j], name)) j++;
+        if (j == k) out[k++] = name;
+    }
+    return k;
+}
+
+void sl_report_num(char *b, size_t len, double v)
+{
+    if (isnan(v)) snprintf(b, len, "-");
+    else if (isinf(v)) snprintf(b, len, "inf");
+    else if (v == 0) snprintf(b, len, "0");
+    else if (fabs(v) >= 1e5 || fabs(v) < 1e-3) snprintf(b, len, "%.2e", v);
+    else snprintf(b, len, "%.3g", v);
+}
+
+/* The exact sum S of row r is 0 (its rounded value is +-0: a non-zero exact sum of floats is
+ * a multiple of the smallest subnormal, so it never rounds to 0). */
+int sl_report_exact_zero(const sl_csv *t, const cols *cp, size_t r)
+{
+    const char *h = sl_csv_get(t, r, cp->exact_hex);
+    if (*h == '-') h++;
+    return !strcmp(h, "0x0p+0");
+}
