@@ -23,6 +23,7 @@
     X(fp64_acc)         /* accuracy.c */                                                    \
     X(multipass)        /* accuracy.c */                                                    \
     X(superacc)         /* superacc.c */                                                    \
+    X(reproducible)     /* reproducible.c */                                                \
     X(cub)              /* cub.c */                                                         \
     SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
     X(exact)            /* below */
