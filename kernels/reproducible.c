@@ -9,7 +9,7 @@
 #include "reproducible.h"
 
 #define RSUM_BLOCK 256u
-#define RSUM_BLOCKS_PER_SM 8u
+#define RSUM_BLOCKS_PER_SM 4u   /* 64 registers a thread (ptxas, sm_90): 1024 resident threads an SM */
 #define RSUM_VECS 4u          /* 16-byte vectors a thread loads per tile (16 floats, 8 doubles) */
 
 int sl_rsum_add(sl_rsum_state *st, const void *x, uint64_t n, sl_dtype dt)
