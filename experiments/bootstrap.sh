@@ -42,6 +42,13 @@ args=(-DCMAKE_BUILD_TYPE=Release)
 [ -n "${CMAKE_PREFIX_PATH:-}" ] && args+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
 # shellcheck disable=SC2206
 [ -n "${SUMLAB_CMAKE_ARGS:-}" ] && args+=($SUMLAB_CMAKE_ARGS)
+# CCCL 3.3's headers (CUB's determinism tiers) from PyPI into .deps/cccl, where CMake looks; only
+# useful with a CUDA compiler. Without them the build falls back to the toolkit's CCCL (no tier
+# rows), which configure says.
+if [ "${SUMLAB_SKIP_CCCL:-0}" != 1 ] && command -v nvcc >/dev/null 2>&1; then
+  bash "$root/experiments/fetch_cccl.sh" "$root/.deps" ||
+    echo "sumlab: CCCL 3.5 headers not fetched: building with the toolkit's CCCL (no cub-gpu-to-gpu / cub-not-guaranteed rows)" >&2
+fi
 cmake -S "$root" -B "$build" "${gen[@]}" "${args[@]}" >&2
 cmake --build "$build" -j "$(nproc)" >&2
 export SUMLAB_BUILD_DIR=$build

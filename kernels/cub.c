@@ -1,6 +1,9 @@
-/* cub.c: the descriptor, resolve() and depth() of the anchor variant `cub` (kernel in cub.cu):
- * plain C, so a build without CUDA lists it too. Determinism: run-to-run (CUB's order is its
- * own, so there is no twin). */
+/* cub.c: the descriptors, resolve() and depth() of the anchor rows (kernels in cub.cu): plain C,
+ * so a build without CUDA lists `cub` too. `cub`: the legacy cub::DeviceReduce::Sum, determinism
+ * run-to-run. With CCCL >= 3.3 (SUMLAB_HAVE_CCCL_TIERS) also CUB's determinism tiers:
+ * `cub-gpu-to-gpu` (RFA: binned, 3 folds; registered order-independent, the class the RFA
+ * promises; the determinism tests check it) and `cub-not-guaranteed` (atomics:
+ * nondeterministic). CUB's order is its own, so none has a twin. */
 #include <stddef.h>
 #include "sl_variant_impl.h"
 
@@ -23,7 +26,35 @@ static double cub_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
 const sl_variant sl_v_cub = {
     .name = "cub", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
     .description = "cub::DeviceReduce::Sum on the same buffer (GPU only: its order is CUB's own)",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE, .impl = 0,
     .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
     .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
 };
+
+#ifdef SUMLAB_HAVE_CCCL_TIERS
+/* CUB's RFA (cub/detail/rfa.cuh): ReproducibleFloatingAccumulator<T, 3>, bins of T (bin width
+ * 40 bits for double, 13 for float, as ReproBLAS): the binned bound with K = 3 folds. */
+static double cub_rfa_folds(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt; (void)cfg;
+    return 3.0;
+}
+
+const sl_variant sl_v_cub_gpu_to_gpu = {
+    .name = "cub-gpu-to-gpu", .family = "anchor", .determinism = SL_DET_ORDER_INDEPENDENT,
+    .description = "cub::DeviceReduce::Sum with cuda::execution::determinism::gpu_to_gpu (CCCL "
+                   "RFA, 3-fold binned; GPU only)",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_BINNED, .impl = 1,
+    .resolve = cub_resolve, .depth = cub_rfa_folds, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};
+
+const sl_variant sl_v_cub_not_guaranteed = {
+    .name = "cub-not-guaranteed", .family = "anchor", .determinism = SL_DET_NONDETERMINISTIC,
+    .description = "cub::DeviceReduce::Sum with cuda::execution::determinism::not_guaranteed "
+                   "(atomics; GPU only)",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE, .impl = 2,
+    .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};
+#endif

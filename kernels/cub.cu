@@ -1,10 +1,25 @@
-/* cub.cu: the anchor variant's kernel: cub::DeviceReduce::Sum on the same buffer (determinism
- * run-to-run; its order is CUB's own: no twin). workspace() asks CUB for its temporary
- * storage; the launcher checks it. Descriptor, resolve() and depth(): cub.c. */
+/* cub.cu: the anchor rows' kernels: cub::DeviceReduce::Sum on the same buffer. `cub` is the
+ * legacy call (determinism run-to-run); with CCCL >= 3.3 (SUMLAB_HAVE_CCCL_TIERS) also CUB's
+ * determinism tiers through the env-based API: `cub-gpu-to-gpu` (RFA, binned: CUB documents
+ * the same bits on any GPU) and `cub-not-guaranteed` (atomics: nondeterministic). CUB's order
+ * is its own: no twins. workspace() asks CUB for its temporary storage; the launcher checks it.
+ * Floating-point assumptions: CUB's own (compiled with --fmad=false -ftz=false like every
+ * kernel here). Descriptors, resolve() and depth(): cub.c. */
 #include <cub/device/device_reduce.cuh>
 #include "sl_reduce.cuh"
+#ifdef SUMLAB_HAVE_CCCL_TIERS
+#include <new>
+#include <cuda/memory_resource>
+#include <cuda/stream_ref>
+#include <cuda/std/execution>
+#endif
 
-/* CUB's call for element type T: sizes the storage when work is NULL, else enqueues the sum. */
+/* v->impl of the anchor rows (cub.c). */
+#define SL_CUB_LEGACY 0
+#define SL_CUB_GPU_TO_GPU 1
+#define SL_CUB_NOT_GUARANTEED 2
+
+/* CUB's legacy call for element type T: sizes the storage when work is NULL, else enqueues. */
 template <typename T>
 static cudaError_t cub_sum(void *work, size_t &bytes, const void *x, void *result, uint64_t n,
                            cudaStream_t st)
@@ -12,10 +27,74 @@ static cudaError_t cub_sum(void *work, size_t &bytes, const void *x, void *resul
     return cub::DeviceReduce::Sum(work, bytes, (const T *)x, (T *)result, (int64_t)n, st);
 }
 
-/* The family's one float/double branch. */
-static cudaError_t cub_call(sl_dtype dt, void *work, size_t &bytes, const void *x, void *result,
-                            uint64_t n, cudaStream_t st)
+#ifdef SUMLAB_HAVE_CCCL_TIERS
+/* The env-based API allocates its temporary storage from the environment's memory resource:
+ * this one hands out the harness's workspace (and records the size asked for). A request
+ * larger than the workspace throws, which CUB turns into cudaErrorMemoryAllocation before it
+ * enqueues anything; workspace() uses that with an empty workspace to learn the size. */
+struct sl_cub_ws_resource {
+    void *ptr;
+    size_t cap;
+    size_t *asked;
+    void *allocate(cuda::stream_ref, size_t bytes, size_t) { return take(bytes); }
+    void deallocate(cuda::stream_ref, void *, size_t, size_t) noexcept {}
+    void *allocate_sync(size_t bytes, size_t) { return take(bytes); }
+    void deallocate_sync(void *, size_t, size_t) noexcept {}
+    bool operator==(const sl_cub_ws_resource &o) const { return ptr == o.ptr && cap == o.cap; }
+    bool operator!=(const sl_cub_ws_resource &o) const { return !(*this == o); }
+    friend void get_property(const sl_cub_ws_resource &, cuda::mr::device_accessible) noexcept {}
+    void *take(size_t bytes)
+    {
+        if (asked) *asked = bytes;
+        if (bytes > cap || (bytes && !ptr)) throw std::bad_alloc();
+        return ptr;
+    }
+};
+
+/* One tier's env call for element type T (Det: the determinism requirement). */
+template <typename T, typename Det>
+static cudaError_t cub_sum_tier(Det det, void *work, size_t cap, size_t *asked, const void *x,
+                                void *result, uint64_t n, cudaStream_t st)
 {
+    sl_cub_ws_resource mr{work, cap, asked};
+    auto env = cuda::std::execution::env{cuda::stream_ref{st}, cuda::execution::require(det),
+                                         cuda::std::execution::prop{cuda::mr::get_memory_resource, mr}};
+    return cub::DeviceReduce::Sum((const T *)x, (T *)result, (int64_t)n, env);
+}
+
+template <typename T>
+static cudaError_t cub_tier(int impl, void *work, size_t cap, size_t *asked, const void *x,
+                            void *result, uint64_t n, cudaStream_t st)
+{
+    if (impl == SL_CUB_GPU_TO_GPU)
+        return cub_sum_tier<T>(cuda::execution::determinism::gpu_to_gpu, work, cap, asked, x,
+                               result, n, st);
+    return cub_sum_tier<T>(cuda::execution::determinism::not_guaranteed, work, cap, asked, x,
+                           result, n, st);
+}
+#endif
+
+/* The family's one float/double branch (and the one tier branch). Sizing: work == NULL (the
+ * legacy call's convention; the tiers learn the size from their first allocation). */
+static cudaError_t cub_call(const sl_variant *v, sl_dtype dt, void *work, size_t &bytes,
+                            const void *x, void *result, uint64_t n, cudaStream_t st)
+{
+#ifdef SUMLAB_HAVE_CCCL_TIERS
+    if (v->impl != SL_CUB_LEGACY) {
+        if (!work) {
+            size_t asked = 0;
+            cudaError_t e = dt == SL_F64 ? cub_tier<double>(v->impl, nullptr, 0, &asked, x, result, n, st)
+                                         : cub_tier<float>(v->impl, nullptr, 0, &asked, x, result, n, st);
+            bytes = asked;
+            /* the refused allocation is how the size is learnt; nothing was enqueued */
+            return (e == cudaErrorMemoryAllocation || e == cudaSuccess) ? cudaSuccess : e;
+        }
+        return dt == SL_F64 ? cub_tier<double>(v->impl, work, bytes, nullptr, x, result, n, st)
+                            : cub_tier<float>(v->impl, work, bytes, nullptr, x, result, n, st);
+    }
+#else
+    (void)v;
+#endif
     return dt == SL_F64 ? cub_sum<double>(work, bytes, x, result, n, st)
                         : cub_sum<float>(work, bytes, x, result, n, st);
 }
@@ -23,9 +102,10 @@ static cudaError_t cub_call(sl_dtype dt, void *work, size_t &bytes, const void *
 extern "C" size_t sl_cub_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
                                    const sl_launch *cfg)
 {
-    (void)v; (void)cfg;
+    (void)cfg;
     size_t bytes = 0;
-    if (cub_call(dt, nullptr, bytes, nullptr, nullptr, n, 0) != cudaSuccess)
+    /* a sizing call reads no input: any non-null pointers will do for x and result */
+    if (cub_call(v, dt, nullptr, bytes, nullptr, nullptr, n, 0) != cudaSuccess)
         return 0; /* the launcher reports the error */
     return bytes;
 }
@@ -36,10 +116,10 @@ extern "C" int sl_cub_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_d
 {
     (void)cfg;
     size_t need = 0;
-    SL_CUDA_CHECK(cub_call(dt, nullptr, need, nullptr, nullptr, n, 0), v->name, err);
+    SL_CUDA_CHECK(cub_call(v, dt, nullptr, need, nullptr, nullptr, n, 0), v->name, err);
     if (sl_check_workspace(v, d_work, work_bytes, need, err)) return -1;
     size_t bytes = work_bytes;
-    SL_CUDA_CHECK(cub_call(dt, d_work, bytes, d_x, d_result, n, (cudaStream_t)stream), v->name,
+    SL_CUDA_CHECK(cub_call(v, dt, d_work, bytes, d_x, d_result, n, (cudaStream_t)stream), v->name,
                   err);
     SL_CUDA_CHECK_LAUNCH("cub::DeviceReduce::Sum", v->name, err);
     return 0;

@@ -29,8 +29,18 @@
     X(fp64_acc)         /* accuracy.c */                                                    \
     X(multipass)        /* accuracy.c */                                                    \
     X(superacc)         /* superacc.c */                                                    \
+    X(reproducible)     /* reproducible.c */                                                \
     X(cub)              /* cub.c */                                                         \
+    SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
     X(exact)            /* below */
+
+/* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
+ * without it the two rows are absent, not stubs. */
+#ifdef SUMLAB_HAVE_CCCL_TIERS
+#define SL_CUB_TIERS(X) X(cub_gpu_to_gpu) X(cub_not_guaranteed)
+#else
+#define SL_CUB_TIERS(X)
+#endif
 
 #define SL_DECLARE_VARIANT(id) extern const sl_variant sl_v_##id;
 SL_VARIANT_LIST(SL_DECLARE_VARIANT)

@@ -26,6 +26,8 @@ sl_workspace_fn sl_accuracy_workspace; /* accuracy.cu: serial, atomic-block, kah
 sl_gpu_fn sl_accuracy_gpu;
 sl_workspace_fn sl_superacc_workspace; /* superacc.cu */
 sl_gpu_fn sl_superacc_gpu;
+sl_workspace_fn sl_reproducible_workspace; /* reproducible.cu */
+sl_gpu_fn sl_reproducible_gpu;
 sl_workspace_fn sl_cub_workspace;      /* cub.cu */
 sl_gpu_fn sl_cub_gpu;
 

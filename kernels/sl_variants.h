@@ -35,9 +35,11 @@ typedef struct {
 
 #define SL_DEFAULT_SM_COUNT 132u
 
-/* Error-bound model of a variant, mapped onto reference/'s bound kinds by the caller. */
+/* Error-bound model of a variant, mapped onto reference/'s bound kinds by the caller
+ * (SL_BOUND_BINNED -> SL_REF_BOUND_BINNED: binned/indexed summation with K folds, Ahrens,
+ * Demmel and Nguyen, TOMS 2020; for it depth() returns K, the number of folds, not a chain). */
 typedef enum { SL_BOUND_NONE = 0, SL_BOUND_RECURSIVE, SL_BOUND_COMPENSATED,
-               SL_BOUND_CORRECTLY_ROUNDED } sl_bound_model;
+               SL_BOUND_CORRECTLY_ROUNDED, SL_BOUND_BINNED } sl_bound_model;
 
 typedef struct sl_variant sl_variant;
 /* The functions a descriptor points to. Each receives its own descriptor first, so one
@@ -45,7 +47,8 @@ typedef struct sl_variant sl_variant;
  * v->name. The wrappers below are how callers outside kernels/ use them. */
 /* Fills the zero fields of cfg (block, grid, items) exactly as the launcher will. */
 typedef void sl_resolve_fn(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt);
-/* Longest chain of roundings an input passes through, for the bound (k of gamma_k). */
+/* Longest chain of roundings an input passes through, for the bound (k of gamma_k); for
+ * SL_BOUND_BINNED the number of folds K. */
 typedef double sl_depth_fn(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg);
 /* CPU twin: returns 0, or -1 with err set (allocation failure, n too large). */
 typedef int sl_cpu_fn(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,

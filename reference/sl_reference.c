@@ -36,13 +36,26 @@ double sl_ulp(double r, sl_dtype dt)
     return ldexp(1.0, e - p);
 }
 
+/* max |x_i| as a double (exact): 0 for n = 0, NaN if any input is NaN, else +Inf if one is. */
+static double max_abs(const void *x, uint64_t n, sl_dtype dt)
+{
+    double m = 0.0;
+    int nan = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        double a = fabs(dt == SL_F64 ? ((const double *)x)[i] : (double)((const float *)x)[i]);
+        if (a > m) m = a;
+        else if (a != a) nan = 1;
+    }
+    return nan ? NAN : m;
+}
+
 static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
 {
     ref->dtype = dt;
     ref->n = n;
     ref->finite = 0;
     ref->rounded = ref->rounded_f64 = ref->rounded_f32 = NAN;
-    ref->abssum = ref->cond = NAN;
+    ref->abssum = ref->cond = ref->maxabs = NAN;
     mpfr_init2(ref->sum, 64);
     mpfr_init2(ref->sumabs, 64);
     mpfr_set_nan(ref->sum);
@@ -73,6 +86,7 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
     if (!x && n) {
         return sl_err_set(err, "sl_reference_compute: x is NULL with n > 0");
     }
+    ref->maxabs = max_abs(x, n, dt);
     sl_exact *acc = sl_exact_new();
     if (!acc) {
         return sl_err_set(err, "sl_reference_compute: out of memory for the superaccumulator");
@@ -171,6 +185,50 @@ sl_errors sl_reference_errors(const sl_reference *ref, double result, sl_dtype r
     return e;
 }
 
+/* SL_REF_BOUND_BINNED (sl_reference.h), every step rounded upward (divisors downward). */
+static double binned_bound(const sl_reference *ref, double k, sl_dtype acc, sl_dtype out)
+{
+    if (k < 2 || k != floor(k) || k > 64) return NAN;
+    if (acc != SL_F32 && acc != SL_F64) return NAN;
+    const double ua = sl_unit_roundoff(acc), uo = sl_unit_roundoff(out);
+    if (isnan(uo)) return NAN;
+    if (ref->n == 0) return 0.0;
+    const int W = acc == SL_F64 ? 40 : 13;
+    const double floor_m = acc == SL_F64 ? 0x1p-1023 : 0x1p-127;
+    const double m = ref->maxabs > floor_m ? ref->maxabs : floor_m;
+    mpfr_t a, c, t;
+    mpfr_inits2(SL_REF_BOUND_PREC, a, c, t, (mpfr_ptr)0);
+    /* A = n m 2^(W (1 - K) + 1): exact (n < 2^64, m a double, a power of two) */
+    int tern = mpfr_set_ui_2exp(a, 1, W * (1 - (int)k) + 1, MPFR_RNDN);
+    tern |= mpfr_mul_d(a, a, m, MPFR_RNDN);
+    tern |= mpfr_mul_ui(a, a, (unsigned long)ref->n, MPFR_RNDN);
+    SL_EXACT_REQUIRE(tern == 0, "n m 2^(W(1-K)+1) was not exact");
+    /* c = 7 eps / (1 - 6 sqrt(eps) - 7 eps), eps = 2 u_a */
+    const double eps = 2 * ua;
+    mpfr_set_d(t, eps, MPFR_RNDN);
+    mpfr_sqrt(t, t, MPFR_RNDU);                 /* sqrt(eps), rounded up */
+    mpfr_mul_ui(t, t, 6, MPFR_RNDU);
+    mpfr_add_d(t, t, 7 * eps, MPFR_RNDU);
+    mpfr_ui_sub(t, 1, t, MPFR_RNDD);            /* denominator, rounded down */
+    mpfr_set_d(c, 7 * eps, MPFR_RNDN);          /* exact */
+    mpfr_div(c, c, t, MPFR_RNDU);
+    /* E = (A + c |S|) / (1 - c) */
+    mpfr_abs(t, ref->sum, MPFR_RNDU);
+    mpfr_mul(t, t, c, MPFR_RNDU);
+    mpfr_add(a, a, t, MPFR_RNDU);
+    mpfr_ui_sub(t, 1, c, MPFR_RNDD);
+    mpfr_div(a, a, t, MPFR_RNDU);
+    if (uo > ua) {
+        mpfr_abs(t, ref->sum, MPFR_RNDU);
+        mpfr_add(t, t, a, MPFR_RNDU);           /* |S| + E */
+        mpfr_mul_d(t, t, uo, MPFR_RNDU);
+        mpfr_add(a, a, t, MPFR_RNDU);
+    }
+    double res = mpfr_get_d(a, MPFR_RNDU);
+    mpfr_clears(a, c, t, (mpfr_ptr)0);
+    return res;
+}
+
 double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, double k,
                           sl_dtype acc, sl_dtype out)
 {
@@ -179,6 +237,7 @@ double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, doubl
         double r = rounded_in(ref, out);
         return isinf(r) ? INFINITY : sl_ulp(r, out) / 2; /* exact: a power of two */
     }
+    if (kind == SL_REF_BOUND_BINNED) return binned_bound(ref, k, acc, out);
     if (kind != SL_REF_BOUND_RECURSIVE && kind != SL_REF_BOUND_COMPENSATED) return NAN;
     double ua = sl_unit_roundoff(acc), uo = sl_unit_roundoff(out);
     if (isnan(ua) || isnan(uo)) return NAN;

@@ -57,6 +57,7 @@ typedef struct {
     double rounded_f32;        /* exact sum correctly rounded to float (held in a double) */
     double abssum;             /* sum |x_i| rounded to double (+Inf if it overflows double or an input is Inf; NaN if one is NaN) */
     double cond;               /* sum|x| / |sum x|; +Inf when sum x = 0 (and sum|x| > 0); 1 for all-zero input; NaN if not finite */
+    double maxabs;             /* max |x_i| (exact; 0 for n = 0; NaN if an input is NaN, else +Inf if one is Inf): the binned bound's max */
     mpfr_t sum;                /* exact sum (NaN/Inf per the special-value rules; -0 if every input is -0) */
     mpfr_t sumabs;             /* exact sum |x_i| (NaN if an input is NaN, else +Inf if one is Inf) */
 } sl_reference;
@@ -111,8 +112,18 @@ sl_errors sl_reference_errors(const sl_reference *ref, double result, sl_dtype r
  * formula's real value and exceeds it by at most a few ulps. Returns +Inf when the bound is
  * vacuous (k u_a >= 1), NaN for a non-finite reference (ref->finite == 0), for k < 0 or NaN,
  * and for SL_REF_BOUND_NONE. */
+/*   BINNED         binned (indexed) summation with K = k folds in the binned format of acc
+ *                  (Ahrens, Demmel, Nguyen, "Algorithms for Efficient Reproducible Floating
+ *                  Point Summation", TOMS 2020; ReproBLAS binned_dbbound/binned_sbbound): with
+ *                  W the bin width (40 bits for binary64, 13 for binary32), eps = 2 u_a
+ *                  (DBL_EPSILON / FLT_EPSILON), m = max(max|x|, 2^(emin - 1)) (emin = -1022 or
+ *                  -126: 2^-1023 or 2^-127), c = 7 eps / (1 - 6 sqrt(eps) - 7 eps):
+ *                    A = n m 2^(W (1 - K) + 1),   E = (A + c |S|) / (1 - c)
+ *                  (the published A + c |R| with the computed R, turned into a bound in the exact
+ *                  S: |R| <= |S| + E); + u_o (|S| + E) when out is narrower than acc. k must be
+ *                  an integer >= 2; 0 when n = 0. */
 typedef enum { SL_REF_BOUND_NONE = 0, SL_REF_BOUND_RECURSIVE, SL_REF_BOUND_COMPENSATED,
-               SL_REF_BOUND_CORRECTLY_ROUNDED } sl_ref_bound_kind;
+               SL_REF_BOUND_CORRECTLY_ROUNDED, SL_REF_BOUND_BINNED } sl_ref_bound_kind;
 double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, double k,
                           sl_dtype acc, sl_dtype out);
 

@@ -3,7 +3,12 @@
 no result: every row's status and result, exact, min and max bit patterns equal a stored file.
 
   tbits.py extract RESULTS_DIR OUT.csv.gz      write the bits of RESULTS_DIR/results.csv
-  tbits.py compare RESULTS_DIR STORED.csv.gz   exit 0 when equal key for key, 1 otherwise
+  tbits.py compare RESULTS_DIR STORED.csv.gz [--built V1,V2,...]
+                                               exit 0 when equal key for key, 1 otherwise
+
+--built names the variants this build registers: stored rows of a variant it does not register
+(an optional row, e.g. CUB's tiers built only with CCCL 3.3's headers) are counted and named,
+not compared. Without --built every stored row must be present.
 
 A key is (experiment, dataset, params, dtype, n, variant, config). Timing columns and
 anything derived from them are not compared: they are measurements, not results."""
@@ -43,6 +48,10 @@ def load_stored(path):
 
 
 def main(argv):
+    built = None
+    if len(argv) == 6 and argv[4] == "--built":
+        built = set(argv[5].split(","))
+        argv = argv[:4]
     if len(argv) != 4 or argv[1] not in ("extract", "compare"):
         sys.exit(__doc__)
     got = load_results(argv[2])
@@ -55,6 +64,14 @@ def main(argv):
         print(f"tbits: {len(got)} rows written to {argv[3]}")
         return 0
     want = load_stored(argv[3])
+    if built is not None:
+        absent = sorted({k[5] for k in want if k[5] not in built})
+        dropped = [k for k in want if k[5] not in built]
+        for k in dropped:
+            del want[k]
+        if absent:
+            print(f"tbits: {len(dropped)} stored rows of variants this build does not register "
+                  f"({', '.join(absent)}) not compared")
     only_got = sorted(set(got) - set(want))
     only_want = sorted(set(want) - set(got))
     differ = sorted(k for k in set(got) & set(want) if got[k] != want[k])

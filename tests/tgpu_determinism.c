@@ -1,7 +1,10 @@
 /* tgpu_determinism.c: determinism classes hold on the GPU (label gpu): every deterministic
  * variant gives one bit pattern in 50 runs (f32 and f64, n = 2^24+1 and a small n); the
  * config-independent ones (and stronger) also give the same bits across launch configurations
- * (grid, block, sm_count requests). Returns 77 without a GPU. SUMLAB_TEST_QUICK=1: 10 runs. */
+ * (grid, block, sm_count requests); the order-independent ones (and stronger: reproducible,
+ * superacc, cub-gpu-to-gpu) also give the same bits on permuted copies of the input (reversed,
+ * shuffled), uploaded misaligned, under other launch requests. Returns 77 without a GPU.
+ * SUMLAB_TEST_QUICK=1: 10 runs. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,52 @@ static void fill(void *x, uint64_t n, sl_dtype dt, uint64_t seed)
         if (dt == SL_F64) ((double *)x)[i] = v;
         else ((float *)x)[i] = (float)v;
     }
+}
+
+/* x permuted into xp: kind 0 reversed, otherwise a Fisher-Yates shuffle seeded by kind. */
+static void permute(const void *x, void *xp, uint64_t n, sl_dtype dt, int kind)
+{
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < n; i++)
+        memcpy((char *)xp + i * es, (const char *)x + (kind == 0 ? n - 1 - i : i) * es, es);
+    if (kind == 0) return;
+    char tmp[8];
+    for (uint64_t i = n; i > 1; i--) {
+        uint64_t j = sl_rng_u64(sl_test_seed() + (uint64_t)kind, 11, i) % i;
+        memcpy(tmp, (char *)xp + (i - 1) * es, es);
+        memcpy((char *)xp + (i - 1) * es, (char *)xp + j * es, es);
+        memcpy((char *)xp + j * es, tmp, es);
+    }
+}
+
+/* The order-independent variant v gives `first` on permuted, misaligned copies of x. */
+static void check_permutations(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                               double first, const sl_launch *reqs, size_t nreqs)
+{
+    void *xp = malloc((size_t)n * sl_dtype_size(dt));
+    if (!xp) return;
+    for (int kind = 0; kind < 3; kind++) {
+        permute(x, xp, n, dt, kind);
+        sl_gpu_ctx *ctx;
+        sl_err err;
+        if (sl_gpu_ctx_create(&ctx, xp, n, dt, (uint32_t)kind, &err)) {
+            CHECK(0, "%s permutation ctx: %s", v->name, err.msg);
+            continue;
+        }
+        for (size_t c = 0; c < nreqs; c += 2) {
+            sl_launch req = reqs[(c + (size_t)kind) % nreqs];
+            double rr[2];
+            int rc = sl_gpu_ctx_run(ctx, v, &req, 2, 0, rr, NULL, &err);
+            CHECK(rc == 0, "%s permutation %d: %s", v->name, kind, err.msg);
+            if (rc) continue;
+            CHECK(same_bits(rr[0], first) && same_bits(rr[1], first),
+                  "%s %s n=%llu: order-independent variant differs on permutation %d (offset %d, "
+                  "block %u grid %u): %a vs %a", v->name, sl_dtype_name(dt),
+                  (unsigned long long)n, kind, kind, req.block, req.grid, rr[0], first);
+        }
+        sl_gpu_ctx_destroy(ctx);
+    }
+    free(xp);
 }
 
 int main(void)
@@ -89,6 +138,8 @@ int main(void)
                           v->name, sl_dtype_name(dt), (unsigned long long)n, c, req.block, req.grid,
                           req.sm_count, rr[0], first);
                 }
+                if (v->determinism >= SL_DET_ORDER_INDEPENDENT)
+                    check_permutations(v, x, n, dt, first, reqs, nreqs);
             }
             sl_gpu_ctx_destroy(ctx);
             free(x);

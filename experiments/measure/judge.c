@@ -39,6 +39,7 @@ static sl_ref_bound_kind bound_kind(sl_bound_model m)
     case SL_BOUND_RECURSIVE: return SL_REF_BOUND_RECURSIVE;
     case SL_BOUND_COMPENSATED: return SL_REF_BOUND_COMPENSATED;
     case SL_BOUND_CORRECTLY_ROUNDED: return SL_REF_BOUND_CORRECTLY_ROUNDED;
+    case SL_BOUND_BINNED: return SL_REF_BOUND_BINNED;
     case SL_BOUND_NONE: break;
     }
     return SL_REF_BOUND_NONE;

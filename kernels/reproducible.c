@@ -1,0 +1,89 @@
+/* reproducible.c: descriptor, resolve() and CPU twin of the `reproducible` variant (determinism
+ * class order-independent): 3-fold binned summation with per-thread index adaptation and an
+ * exact integer state (reproducible.h), rounded once. The result is a function of the multiset of
+ * inputs alone, so the twin may take the inputs in any order: it takes them in index order in
+ * one accumulator and equals the kernel (reproducible.cu) bit for bit for every launch
+ * configuration. Assumptions: IEEE 754 binary32/binary64, FLT_EVAL_METHOD 0 (x86-64 SSE2),
+ * -ffp-contract=off; two's-complement int64_t. */
+#include "sl_variant_impl.h"
+#include "reproducible.h"
+
+#define RSUM_BLOCK 256u
+#define RSUM_BLOCKS_PER_SM 4u   /* 64 registers a thread (ptxas, sm_90): 1024 resident threads an SM */
+#define RSUM_VECS 4u          /* 16-byte vectors a thread loads per tile (16 floats, 8 doubles) */
+
+int sl_rsum_add(sl_rsum_state *st, const void *x, uint64_t n, sl_dtype dt)
+{
+    if (n >= SL_RSUM_MAX_N) return -1;
+    sl_rsum_state part;
+    if (dt == SL_F64) {
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        const double *d = (const double *)x;
+        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64(&a, d[i]);
+        sl_rsum_to_state_f64(&a, &part);
+    } else {
+        sl_rsum_thr_f32 a;
+        sl_rsum_init_f32(&a);
+        const float *f = (const float *)x;
+        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f32(&a, f[i]);
+        sl_rsum_to_state_f32(&a, &part);
+    }
+    sl_rsum_state_merge(st, &part);
+    return 0;
+}
+
+double sl_rsum_sum(const void *x, uint64_t n, sl_dtype dt)
+{
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    if (n == 0) return 0.0;
+    sl_rsum_add(&st, x, n, dt);
+    return sl_rsum_state_round(&st, dt);
+}
+
+static void rsum_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)v;
+    if (cfg->sm_count == 0) cfg->sm_count = SL_DEFAULT_SM_COUNT;
+    if (cfg->block == 0) cfg->block = RSUM_BLOCK;
+    else cfg->block = (cfg->block + 31u) / 32u * 32u;        /* whole warps */
+    if (cfg->block > 1024u) cfg->block = 1024u;
+    cfg->items = RSUM_VECS * (dt == SL_F64 ? 2u : 4u);      /* elements per thread per tile */
+    if (cfg->grid == 0) {
+        /* a persistent grid, fewer blocks when there is little to do */
+        uint64_t per_block = (uint64_t)cfg->block * cfg->items;
+        uint64_t want = (n + per_block - 1) / per_block;
+        uint64_t cap = (uint64_t)cfg->sm_count * (RSUM_BLOCKS_PER_SM * RSUM_BLOCK / cfg->block);
+        if (cap == 0) cap = cfg->sm_count;
+        cfg->grid = (uint32_t)(want < 1 ? 1 : want > cap ? cap : want);
+    }
+}
+
+/* The binned bound's K (sl_variants.h: SL_BOUND_BINNED reads depth() as the folds). */
+static double rsum_folds(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt; (void)cfg;
+    return (double)SL_RSUM_K;
+}
+
+static int rsum_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                    const sl_launch *cfg, double *result, sl_err *err)
+{
+    (void)cfg;    /* the sum depends on no launch configuration */
+    if (n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
+    *result = sl_rsum_sum(x, n, dt);
+    return 0;
+}
+
+const sl_variant sl_v_reproducible = {
+    .name = "reproducible", .family = "reproducible", .determinism = SL_DET_ORDER_INDEPENDENT,
+    .description = "binned summation, 3 folds (ReproBLAS/RFA style: float bins W=13 for f32, "
+                   "double bins W=40 for f64), per-thread index adaptation, exact integer state "
+                   "rounded once: order-independent",
+    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_BINNED,
+    .resolve = rsum_resolve, .depth = rsum_folds, .cpu = rsum_cpu,
+    .workspace = SL_GPU_ENTRY(sl_reproducible_workspace), .gpu = SL_GPU_ENTRY(sl_reproducible_gpu),
+};

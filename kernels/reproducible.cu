@@ -1,0 +1,236 @@
+/* reproducible.cu: the `reproducible` kernel: 3-fold binned summation (reproducible.h), one
+ * launch, determinism class order-independent: the result is a function of the multiset of
+ * inputs (not of their order, the grid, the block or the SM count). Twin: reproducible.c.
+ *
+ * Floating-point assumptions: IEEE binary32/binary64 adds rounded to nearest even with
+ * subnormals (-ftz=false), no contraction (--fmad=false; the only multiply is by a power of two,
+ * in the scaled domain), no reassociation (nvcc never reassociates); two's-complement integers.
+ *
+ * Algorithm (one pass, one launch):
+ *  1. Per thread, in registers: the accumulator sl_rsum_thr (3 float folds of the input's
+ *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles),
+ *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (integer
+ *     max of the |x| high words: NaN/Inf fail it too); when it passes, the 8 deposits are
+ *     branch-free straight-line code (7 adds and 3 ORs each); otherwise each input takes
+ *     sl_rsum_take1 (raises the index: per-thread index adaptation, the max-exponent problem
+ *     solved without a second pass; special values; the scaled domain). Renormalisation every
+ *     2^(P-W-2) inputs (512 floats, 2048 doubles), integer ops only.
+ *  2. Each thread's folds become an integer state (sl_rsum_to_state); a warp raises its states
+ *     to the warp's largest index (__reduce_max_sync) and adds the integers with shuffles (exact,
+ *     any order); warp states meet in shared memory and warp 0 merges them the same way.
+ *  3. Thread 0 adds the block's three folds into global per-position integer bins (positions
+ *     0..52 / 0..21: a fold of position j is the same bin for every index, so blocks with
+ *     different indices add into one array) with integer atomics, atomicMax the index, atomicOr
+ *     the flags, and takes the last-block ticket (reduce/grid.cuh). The last block takes the bins
+ *     of the three top positions below the final index (lower positions are what raising the
+ *     index drops), leaves the workspace zero, and rounds once (sl_rsum_state_round).
+ * Performance considerations: the deposits cost 7 adds per element on the input format's pipe
+ * (FP32: 128 lanes/SM/clock; FP64: 64) plus ~4 integer ops, below the memory time at 2^28 on an
+ * H200, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
+ * any deposit of the tile. Why per-thread index adaptation rather than a max pass: a second pass
+ * costs a full read (0.5x); ReproBLAS's and CUB's per-element renormalisation is avoided by
+ * counting inputs. Data that needs the scaled domain (|x| >= 2^1005 f64, 2^110 f32) or that
+ * raises the index often takes the scalar path: slower, still exact to the same bound. */
+#include "sl_reduce.cuh"
+#include "reproducible.h"
+
+#define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
+
+template <typename T> struct rs_fmt;
+template <> struct rs_fmt<float> {
+    typedef sl_rsum_thr_f32 A;
+    typedef sl_vec<float>::type V;
+    enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22 };
+};
+template <> struct rs_fmt<double> {
+    typedef sl_rsum_thr_f64 A;
+    typedef sl_vec<double>::type V;
+    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53 };
+};
+
+/* The header's two families of functions under one name each. */
+__device__ __forceinline__ void rs_init(sl_rsum_thr_f32 &a) { sl_rsum_init_f32(&a); }
+__device__ __forceinline__ void rs_init(sl_rsum_thr_f64 &a) { sl_rsum_init_f64(&a); }
+__device__ __forceinline__ void rs_take1(sl_rsum_thr_f32 &a, float x) { sl_rsum_take1_f32(&a, x); }
+__device__ __forceinline__ void rs_take1(sl_rsum_thr_f64 &a, double x) { sl_rsum_take1_f64(&a, x); }
+__device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f32 &a, sl_rsum_state &s) { sl_rsum_to_state_f32(&a, &s); }
+__device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64 &a, sl_rsum_state &s) { sl_rsum_to_state_f64(&a, &s); }
+
+/* SL_RSUM_GROUP inputs: one capacity check, then straight-line deposits (reproducible.h). */
+__device__ __forceinline__ void rs_take_group(sl_rsum_thr_f32 &a, const float *x) { sl_rsum_take_group_f32(&a, x); }
+__device__ __forceinline__ void rs_take_group(sl_rsum_thr_f64 &a, const double *x) { sl_rsum_take_group_f64(&a, x); }
+
+__device__ __forceinline__ void rs_unpack(const float4 *r, float (&x)[16])
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        x[4 * u] = r[u].x; x[4 * u + 1] = r[u].y; x[4 * u + 2] = r[u].z; x[4 * u + 3] = r[u].w;
+    }
+}
+__device__ __forceinline__ void rs_unpack(const double2 *r, double (&x)[8])
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++) { x[2 * u] = r[u].x; x[2 * u + 1] = r[u].y; }
+}
+template <typename A>
+__device__ __forceinline__ void rs_take_vec(A &a, float4 v)
+{
+    rs_take1(a, v.x); rs_take1(a, v.y); rs_take1(a, v.z); rs_take1(a, v.w);
+}
+template <typename A>
+__device__ __forceinline__ void rs_take_vec(A &a, double2 v) { rs_take1(a, v.x); rs_take1(a, v.y); }
+
+/* The 32 lanes' states merged (exactly, in any order): all raised to the warp's largest index,
+ * integers added by a shuffle tree; lane 0 holds the normalised warp state. */
+__device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
+{
+    __syncwarp();
+    const int t = (int)__reduce_max_sync(SL_FULL_MASK, (unsigned)st.top);
+    sl_rsum_state_shift(&st, t);
+    st.flags = __reduce_or_sync(SL_FULL_MASK, st.flags);
+#pragma unroll
+    for (int k = 0; k < SL_RSUM_K; k++) {
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
+            st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off);
+            st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off);
+        }
+    }
+    sl_rsum_state_norm(&st);
+}
+
+/* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs). */
+__device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt)
+{
+    return sl_rsum_state_round(st, dt);
+}
+
+/* Every barrier is sl_bar_any (non-.aligned: the data-dependent scalar paths leave convergence
+ * to the compiler, as in superacc.cu). Barriers: every thread reaches each one (the loops before
+ * them have per-thread trip counts but hold none; the ticket's return is block-uniform). */
+template <typename T>
+__global__ void __launch_bounds__(1024)
+rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)
+{
+    typedef rs_fmt<T> F;
+    typedef typename F::V V;
+    typedef typename F::A A;
+    __shared__ sl_rsum_state s_warp[32];
+    __shared__ unsigned long long s_bins[2 * F::NPOS];
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    int *g_top = reinterpret_cast<int *>(g_counter + 2);
+    unsigned long long *g_hi = reinterpret_cast<unsigned long long *>(work + RS_WS_HEADER);
+    unsigned long long *g_lo = g_hi + F::NPOS;
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned lane = tid & 31u, warp = tid >> 5;
+
+    A a;
+    rs_init(a);
+    const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
+    const uint64_t tail0 = head + nv * F::VW;
+    const uint64_t nedge = head + (n - tail0);
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
+        rs_take1(a, x[i < head ? i : tail0 + (i - head)]);
+
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    const uint64_t per_tile = (uint64_t)B * F::U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            V r[F::U];
+#pragma unroll
+            for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+            T xs[F::U * F::VW];
+            rs_unpack(r, xs);
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW; g += F::G) rs_take_group(a, xs + g);
+        } else {
+            for (int u = 0; u < F::U; u++)
+                if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
+        }
+    }
+
+    /* block merge: warps, then warp 0 over the warp states */
+    sl_rsum_state st;
+    rs_to_state(a, st);
+    rs_warp_merge(st);
+    if (lane == 0) s_warp[warp] = st;
+    sl_bar_any::sync();
+    if (warp == 0) {
+        if (lane < (B >> 5)) st = s_warp[lane];
+        else sl_rsum_state_zero(&st);
+        rs_warp_merge(st);
+        if (lane == 0) {                             /* the block's folds into the global bins */
+            atomicMax(g_top, st.top);
+#pragma unroll
+            for (int k = 0; k < SL_RSUM_K; k++) {
+                const int pos = st.top - k;
+                if (st.hi[k]) atomicAdd(&g_hi[pos], (unsigned long long)st.hi[k]);
+                if (st.lo[k]) atomicAdd(&g_lo[pos], (unsigned long long)st.lo[k]);
+            }
+            if (st.flags) atomicOr(g_flags, st.flags);
+        }
+    }
+    /* thread 0 published and fences before its ticket */
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    for (unsigned i = tid; i < 2u * F::NPOS; i += B) s_bins[i] = atomicExch(&g_hi[i], 0ull);
+    sl_bar_any::sync();
+    if (tid == 0) {
+        sl_rsum_state fin;
+        fin.top = atomicExch(g_top, 0);
+        fin.flags = atomicExch(g_flags, 0u);
+#pragma unroll
+        for (int k = 0; k < SL_RSUM_K; k++) {        /* positions below top - 2: dropped */
+            fin.hi[k] = (int64_t)s_bins[fin.top - k];
+            fin.lo[k] = (int64_t)s_bins[F::NPOS + fin.top - k];
+        }
+        sl_rsum_state_norm(&fin);
+        const double r = rs_round_dev(&fin, sizeof(T) == 8 ? SL_F64 : SL_F32);
+        *result = (T)r;                              /* exact: r holds a T */
+        *g_counter = 0u;
+    }
+}
+
+/* ---- launcher: checks, the empty sum, then the one float/double branch ---------------------- */
+extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                            const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)cfg;
+    return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
+}
+
+/* Enqueues the kernel for element type T; returns its name for the launch check. */
+template <typename T>
+static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
+                             void *d_work, void *d_result, cudaStream_t st)
+{
+    rs_kernel<T><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
+                                                    (unsigned char *)d_work, (T *)d_result);
+    return sizeof(T) == 8 ? "rs_kernel<double>" : "rs_kernel<float>";
+}
+
+extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                                   const sl_launch *cfg, void *d_work, size_t work_bytes,
+                                   void *d_result, void *stream, sl_err *err)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
+    if (sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_reproducible_workspace(v, n, dt, cfg), err))
+        return -1;
+    if (n == 0) {                                    /* the empty sum is +0 */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), st), v->name, err);
+        return 0;
+    }
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    /* the head from the pointer itself (any addr_mod in cfg is ignored) */
+    const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+    const char *what = dt == SL_F32 ? rs_launch<float>(cfg, d_x, n, head, d_work, d_result, st)
+                                    : rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st);
+    SL_CUDA_CHECK_LAUNCH(what, v->name, err);
+    return 0;
+}

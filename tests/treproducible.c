@@ -1,0 +1,355 @@
+/* treproducible.c: the `reproducible` variant on the CPU (label cpu): the twin's bits do not move
+ * under 10 permutations of the input, under launch configurations (a CPU model of the kernel's
+ * decomposition: threads, vector tiles, 8-input fast groups, merges in block order), or under
+ * 1-8 splits summed apart and merged through sl_rsum_state in random order and grouping; the
+ * result lies within the registered binned bound of the exact sum on every dataset family (f32
+ * and f64); data inside one window is summed exactly (correctly rounded); special values:
+ * NaN -> NaN, +Inf and -Inf -> NaN, a lone Inf kind -> that Inf, an exact sum beyond the format
+ * -> +-Inf, huge cancelling values exact (no spurious overflow), subnormals summed exactly,
+ * signs of zero as IEEE (-0 only when every input is -0; n = 0 -> +0). */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_datasets.h"
+#include "sl_layout.h"
+#include "sl_reference.h"
+#include "sl_variants.h"
+#include "reproducible.h"
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static double twin(const void *x, uint64_t n, sl_dtype dt)
+{
+    const sl_variant *v = sl_variant_find("reproducible");
+    sl_launch cfg;
+    sl_err err;
+    double r = NAN;
+    memset(&cfg, 0, sizeof cfg);
+    sl_variant_resolve(v, &cfg, n, dt);
+    int rc = sl_variant_cpu(v, x, n, dt, &cfg, &r, &err);
+    CHECK(rc == 0, "twin failed: %s", err.msg);
+    return r;
+}
+
+
+/* One thread of the kernel, element by element in the kernel's order (reproducible.cu). */
+static void model_thread(const void *x, uint64_t n, sl_dtype dt, uint64_t head, uint32_t G,
+                         uint32_t B, uint32_t b, uint32_t t, sl_rsum_state *out)
+{
+    const uint32_t VW = sl_vec_width(dt), U = 4;
+    const uint64_t nv = (n - head) / VW, tail0 = head + nv * VW, nedge = head + (n - tail0);
+    sl_rsum_thr_f32 a32;
+    sl_rsum_thr_f64 a64;
+    sl_rsum_init_f32(&a32);
+    sl_rsum_init_f64(&a64);
+#define TAKE1(i)                                                                  \
+    do {                                                                          \
+        if (dt == SL_F64) sl_rsum_take1_f64(&a64, ((const double *)x)[i]);        \
+        else sl_rsum_take1_f32(&a32, ((const float *)x)[i]);                      \
+    } while (0)
+    for (uint64_t i = (uint64_t)b * B + t; i < nedge; i += (uint64_t)G * B)
+        TAKE1(i < head ? i : tail0 + (i - head));
+    const uint64_t per_tile = (uint64_t)B * U, ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = b; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + t;
+        if ((tile + 1) * per_tile <= nv) {
+            double xd[16];
+            float xf[16];
+            for (uint32_t u = 0; u < U; u++)
+                for (uint32_t l = 0; l < VW; l++) {
+                    uint64_t i = head + (base + (uint64_t)u * B) * VW + l;
+                    if (dt == SL_F64) xd[u * VW + l] = ((const double *)x)[i];
+                    else xf[u * VW + l] = ((const float *)x)[i];
+                }
+            for (uint32_t g = 0; g < U * VW; g += SL_RSUM_GROUP) {
+                if (dt == SL_F64) sl_rsum_take_group_f64(&a64, xd + g);
+                else sl_rsum_take_group_f32(&a32, xf + g);
+            }
+        } else {
+            for (uint32_t u = 0; u < U; u++)
+                if (base + (uint64_t)u * B < nv)
+                    for (uint32_t l = 0; l < VW; l++) TAKE1(head + (base + (uint64_t)u * B) * VW + l);
+        }
+    }
+#undef TAKE1
+    if (dt == SL_F64) sl_rsum_to_state_f64(&a64, out);
+    else sl_rsum_to_state_f32(&a32, out);
+}
+
+/* The kernel's decomposition for a resolved cfg (head from addr_mod), merged block by block. */
+static double model_kernel(const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    if (n == 0) return 0.0;
+    const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
+    sl_rsum_state all;
+    sl_rsum_state_zero(&all);
+    for (uint32_t b = 0; b < cfg->grid; b++) {
+        sl_rsum_state blk;
+        sl_rsum_state_zero(&blk);
+        for (uint32_t t = 0; t < cfg->block; t++) {
+            sl_rsum_state s;
+            model_thread(x, n, dt, head, cfg->grid, cfg->block, b, t, &s);
+            sl_rsum_state_merge(&blk, &s);
+        }
+        sl_rsum_state_merge(&all, &blk);
+    }
+    return sl_rsum_state_round(&all, dt);
+}
+
+/* s contiguous pieces (random cut points), states merged in random order and grouping. */
+static double split_merge(const void *x, uint64_t n, sl_dtype dt, int s)
+{
+    uint64_t cut[9];
+    cut[0] = 0;
+    cut[s] = n;
+    for (int i = 1; i < s; i++) cut[i] = n ? sl_test_rand64() % (n + 1) : 0;
+    for (int i = 1; i < s; i++)                      /* sort the interior cuts */
+        for (int j = i + 1; j < s; j++)
+            if (cut[j] < cut[i]) { uint64_t tmp = cut[i]; cut[i] = cut[j]; cut[j] = tmp; }
+    sl_rsum_state st[8];
+    for (int i = 0; i < s; i++) {
+        sl_rsum_state_zero(&st[i]);
+        const size_t es = sl_dtype_size(dt);
+        sl_rsum_add(&st[i], (const char *)x + cut[i] * es, cut[i + 1] - cut[i], dt);
+    }
+    int live = s;
+    while (live > 1) {                               /* merge a random pair, either way round */
+        int i = (int)(sl_test_rand64() % (uint64_t)live), j = (int)(sl_test_rand64() % (uint64_t)(live - 1));
+        if (j >= i) j++;
+        sl_rsum_state_merge(&st[i], &st[j]);
+        st[j] = st[live - 1];
+        live--;
+    }
+    return sl_rsum_state_round(&st[0], dt);
+}
+
+static void shuffle(void *x, uint64_t n, sl_dtype dt)
+{
+    const size_t es = sl_dtype_size(dt);
+    char tmp[8];
+    for (uint64_t i = n; i > 1; i--) {
+        uint64_t j = sl_test_rand64() % i;
+        memcpy(tmp, (char *)x + (i - 1) * es, es);
+        memcpy((char *)x + (i - 1) * es, (char *)x + j * es, es);
+        memcpy((char *)x + j * es, tmp, es);
+    }
+}
+
+/* Wide-range data: exponents over (nearly) the whole format, both signs, some subnormals and
+ * some huge values (the scaled domain), so that indices rise in many different orders. */
+static void fill_wide(void *x, uint64_t n, sl_dtype dt, uint64_t seed, int specials)
+{
+    const int emin = dt == SL_F64 ? -1074 : -149, emax = dt == SL_F64 ? 1023 : 127;
+    for (uint64_t i = 0; i < n; i++) {
+        double m = 1.0 + sl_rng_unit(seed, 1, i);
+        int e = emin + (int)(sl_rng_u64(seed, 2, i) % (uint64_t)(emax - emin));
+        if (sl_rng_u64(seed, 5, i) % 4u) e = (e % 60) - 30;   /* most values near 1 */
+        double v = ldexp(m, e);
+        if (sl_rng_u64(seed, 3, i) & 1) v = -v;
+        if (specials && sl_rng_u64(seed, 4, i) % 997u == 0) v = (i & 1) ? INFINITY : NAN;
+        if (dt == SL_F64) ((double *)x)[i] = v;
+        else ((float *)x)[i] = (float)v;
+    }
+}
+
+static void check_invariance(const char *what, void *x, uint64_t n, sl_dtype dt)
+{
+    const double ref = twin(x, n, dt);
+    /* launch configurations: the kernel's decomposition modelled on the CPU */
+    const sl_launch reqs[] = {{0, 0, 0, 0, 0, 0},  {64, 3, 0, 0, 0, 0},   {1024, 2, 0, 0, 0, 0},
+                              {96, 0, 7, 0, 0, 0}, {32, 1, 1, 0, 0, 0},   {256, 37, 0, 0, 4, 0},
+                              {128, 5, 0, 0, 8, 0}};
+    const sl_variant *v = sl_variant_find("reproducible");
+    for (size_t c = 0; c < sizeof reqs / sizeof *reqs; c++) {
+        sl_launch cfg = reqs[c];
+        if (cfg.addr_mod % sl_dtype_size(dt)) cfg.addr_mod = 0;
+        sl_variant_resolve(v, &cfg, n, dt);
+        if ((uint64_t)cfg.grid * cfg.block > ((uint64_t)1 << 17)) cfg.grid = (uint32_t)(((uint64_t)1 << 17) / cfg.block);
+        const double r = model_kernel(x, n, dt, &cfg);
+        CHECK(same_bits(r, ref), "%s %s n=%llu: kernel model (block %u grid %u addr_mod %u) %a != twin %a",
+              what, sl_dtype_name(dt), (unsigned long long)n, cfg.block, cfg.grid, cfg.addr_mod, r, ref);
+    }
+    for (int s = 1; s <= 8; s++) {
+        const double r = split_merge(x, n, dt, s);
+        CHECK(same_bits(r, ref), "%s %s n=%llu: %d splits merged %a != twin %a", what,
+              sl_dtype_name(dt), (unsigned long long)n, s, r, ref);
+    }
+    for (int p = 0; p < 10; p++) {
+        shuffle(x, n, dt);
+        const double r = twin(x, n, dt);
+        CHECK(same_bits(r, ref), "%s %s n=%llu: permutation %d gives %a != %a", what,
+              sl_dtype_name(dt), (unsigned long long)n, p, r, ref);
+    }
+}
+
+static long bound_checks, exact_checks;
+
+static void check_bound(const char *what, const void *x, uint64_t n, sl_dtype dt)
+{
+    sl_reference ref;
+    sl_err err;
+    if (sl_reference_compute(&ref, x, n, dt, &err)) {
+        CHECK(0, "reference %s: %s", what, err.msg);
+        sl_reference_clear(&ref);
+        return;
+    }
+    const double r = twin(x, n, dt);
+    if (!ref.finite) {
+        if (isnan(ref.rounded)) CHECK(isnan(r), "%s %s n=%llu: exact NaN, got %a", what, sl_dtype_name(dt), (unsigned long long)n, r);
+        else CHECK(same_bits(r, ref.rounded), "%s %s n=%llu: exact %a, got %a", what, sl_dtype_name(dt), (unsigned long long)n, ref.rounded, r);
+    } else {
+        const double b = sl_reference_bound(&ref, SL_REF_BOUND_BINNED, SL_RSUM_K, dt, dt);
+        const sl_errors e = sl_reference_errors(&ref, r, dt);
+        bound_checks++;
+        CHECK(e.abs_err <= b, "%s %s n=%llu: got %a, exact %a, error %g > binned bound %g", what,
+              sl_dtype_name(dt), (unsigned long long)n, r, ref.rounded, e.abs_err, b);
+        /* the final rounding is once, from the binned value: never worse than half an ulp
+         * plus what the folds dropped (at most n 2^(W(1-K)) max|x|) */
+        const int W = sl_rsum_width(dt);
+        const double drop = (double)n * ldexp(ref.maxabs, W * (1 - SL_RSUM_K));
+        CHECK(e.abs_err <= drop + sl_ulp(ref.rounded, dt) / 2 || e.ulps <= 0.5,
+              "%s %s n=%llu: error %g beyond n 2^(W(1-K)) max|x| + ulp/2", what, sl_dtype_name(dt),
+              (unsigned long long)n, e.abs_err);
+    }
+    sl_reference_clear(&ref);
+}
+
+static void special_values(void)
+{
+    const double D = DBL_MAX;
+    struct { double x[4]; int n; double want; } c64[] = {
+        {{1, NAN, 2}, 3, NAN},                      {{INFINITY, 1}, 2, INFINITY},
+        {{-INFINITY, 5}, 2, -INFINITY},             {{INFINITY, -INFINITY}, 2, NAN},
+        {{D, D}, 2, INFINITY},                      {{-D, -D, 1}, 3, -INFINITY},
+        {{D, D, -D}, 3, D},                         {{0x1p1020, -0x1p1020, 0x1p950}, 3, 0x1p950},
+        {{0x1p-1074, 0x1p-1074, -0x1p-1073}, 3, 0}, {{0x1p-1074, 0x1.8p-1060}, 2, 0x1.8p-1060 + 0x1p-1074},
+        {{-0.0, -0.0}, 2, -0.0},                    {{-0.0, 0.0}, 2, 0.0},
+        {{1, -1}, 2, 0.0},                          {{-1, 1, -0.0}, 3, 0.0},
+    };
+    for (size_t i = 0; i < sizeof c64 / sizeof *c64; i++) {
+        double r = twin(c64[i].x, (uint64_t)c64[i].n, SL_F64);
+        CHECK(same_bits(r, c64[i].want), "f64 special case %zu: got %a, want %a", i, r, c64[i].want);
+    }
+    const float F = FLT_MAX;
+    struct { float x[4]; int n; float want; } c32[] = {
+        {{1, NAN, 2}, 3, NAN},                 {{INFINITY, 1}, 2, INFINITY},
+        {{INFINITY, -INFINITY}, 2, NAN},       {{F, F}, 2, INFINITY},
+        {{F, F, -F}, 3, F},                    {{0x1p120f, -0x1p120f, 0x1p100f}, 3, 0x1p100f},
+        {{0x1p-149f, 0x1p-149f}, 2, 0x1p-148f}, {{-0.0f, -0.0f}, 2, -0.0f},
+        {{-0.0f, 0.0f}, 2, 0.0f},              {{1, -1}, 2, 0.0f},
+    };
+    for (size_t i = 0; i < sizeof c32 / sizeof *c32; i++) {
+        double r = twin(c32[i].x, (uint64_t)c32[i].n, SL_F32);
+        CHECK(same_bits(r, (double)c32[i].want), "f32 special case %zu: got %a, want %a", i, r,
+              (double)c32[i].want);
+    }
+    CHECK(same_bits(twin(NULL, 0, SL_F64), 0.0) && same_bits(twin(NULL, 0, SL_F32), 0.0), "n = 0 gives +0");
+    /* what binned summation drops: more than K W bits below the largest value */
+    double drop[3] = {0x1p1020, -0x1p1020, 1.0};
+    CHECK(same_bits(twin(drop, 3, SL_F64), 0.0), "f64: 1 below 2^1020 - 2^1020 is dropped (+0)");
+}
+
+/* Data inside one window (values in [1, 2) with 20-bit mantissas): the folds hold every bit,
+ * so the result is the exact sum correctly rounded. */
+static void exact_window(sl_dtype dt, uint64_t n)
+{
+    void *x = malloc((size_t)n * sl_dtype_size(dt));
+    if (!x) return;
+    for (uint64_t i = 0; i < n; i++) {
+        double v = 1.0 + ldexp((double)(sl_rng_u64(sl_test_seed(), 9, i) % (1u << 20)), -20);
+        if (sl_rng_u64(sl_test_seed(), 10, i) & 1) v = -v;
+        if (dt == SL_F64) ((double *)x)[i] = v;
+        else ((float *)x)[i] = (float)v;
+    }
+    sl_reference ref;
+    sl_err err;
+    if (sl_reference_compute(&ref, x, n, dt, &err) == 0) {
+        exact_checks++;
+        double r = twin(x, n, dt);
+        CHECK(same_bits(r, ref.rounded), "%s n=%llu: one window should be exact: %a vs %a",
+              sl_dtype_name(dt), (unsigned long long)n, r, ref.rounded);
+    }
+    sl_reference_clear(&ref);
+    free(x);
+}
+
+/* Endurance: every input just below the capacity of its index and of one sign, so each fold
+ * drifts as fast as it can between renormalisations; the window still holds every bit. */
+static void endurance(sl_dtype dt)
+{
+    const uint64_t n = ((uint64_t)3 << 16) + 5;
+    const double v = dt == SL_F64 ? 0x1p5 - 0x1p-48 : 0x1p6 - 0x1p-18;   /* below cap(26), cap(11) */
+    void *x = malloc((size_t)n * sl_dtype_size(dt));
+    if (!x) return;
+    for (int sign = 0; sign < 2; sign++) {
+        for (uint64_t i = 0; i < n; i++) {
+            if (dt == SL_F64) ((double *)x)[i] = sign ? -v : v;
+            else ((float *)x)[i] = (float)(sign ? -v : v);
+        }
+        sl_reference ref;
+        sl_err err;
+        if (sl_reference_compute(&ref, x, n, dt, &err) == 0) {
+            exact_checks++;
+            double r = twin(x, n, dt);
+            CHECK(same_bits(r, ref.rounded), "%s endurance (sign %d): %a vs exact %a",
+                  sl_dtype_name(dt), sign, r, ref.rounded);
+        }
+        sl_reference_clear(&ref);
+    }
+    free(x);
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    const sl_variant *v = sl_variant_find("reproducible");
+    CHECK(v && v->cpu && v->determinism == SL_DET_ORDER_INDEPENDENT && v->bound == SL_BOUND_BINNED,
+          "registry row `reproducible`");
+    if (!v) return sl_test_done("treproducible");
+    special_values();
+    for (int d = 0; d < 2; d++) {
+        const sl_dtype dt = d ? SL_F64 : SL_F32;
+        exact_window(dt, 100000);
+        endurance(dt);
+        const uint64_t ns[] = {1, 7, 1000, 4099, ((uint64_t)1 << 15) + 3};
+        for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+            const uint64_t n = ns[k];
+            void *x = malloc((size_t)n * sl_dtype_size(dt));
+            if (!x) return 1;
+            for (int sp = 0; sp < 2; sp++) {
+                fill_wide(x, n, dt, sl_test_seed() + k, sp);
+                check_invariance(sp ? "wide+specials" : "wide", x, n, dt);
+                if (!sp) check_bound("wide", x, n, dt);
+            }
+            free(x);
+        }
+        /* every dataset family: the bound, and invariance on a mid-size n */
+        const uint64_t dns[] = {0, 1, 31, 1000, 4097, ((uint64_t)1 << 16) + 3, ((uint64_t)1 << 18) + 5};
+        for (size_t di = 0; di < sl_dataset_count(); di++) {
+            const sl_dataset *ds = sl_dataset_at(di);
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            for (size_t k = 0; k < sizeof dns / sizeof *dns; k++) {
+                const uint64_t n = dns[k];
+                void *x = malloc((size_t)(n ? n : 1) * sl_dtype_size(dt));
+                sl_err err;
+                if (!x) return 1;
+                int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, x, &err);
+                CHECK(rc == 0, "dataset %s n=%llu: %s", ds->name, (unsigned long long)n, err.msg);
+                if (rc == 0) {
+                    check_bound(ds->name, x, n, dt);
+                    if (n == 4097) check_invariance(ds->name, x, n, dt);
+                }
+                free(x);
+            }
+        }
+    }
+    printf("treproducible: %ld bound checks, %ld exact-window checks\n", bound_checks, exact_checks);
+    return sl_test_done("treproducible");
+}
