@@ -10,6 +10,7 @@
 #include "charts.h"
 #include "headline.h"
 #include "sweeps.h"
+#include "ladder.h"
 #include "table.h"
 #include "sl_study.h"
 
@@ -299,6 +300,7 @@ static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *note
     sec_determinism(f, R);
     sl_report_det_inputs(f, R);
     sec_throughput(f, R);
+    sl_report_ladders(f, R);
     sec_tradeoff(f, R);
     sec_twin(f, R);
     sec_skipped(f, R);
