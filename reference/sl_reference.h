@@ -129,6 +129,23 @@ double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, doubl
 
 double sl_unit_roundoff(sl_dtype dt);      /* 2^-24 or 2^-53 (NaN for an unknown dtype) */
 
+/* ---- the exact sum written out exactly -------------------------------------------------- */
+/* S = ref->sum as text. hex: every bit of S as a C99 hex float "[-]0x1.HHHp+E" (the leading
+ * 1 and the fraction's bits up to S's last 1-bit, padded to whole hex digits; strtod-style
+ * parsers and mpfr_strtofr read it back exactly at enough precision); "0x0p+0"/"-0x0p+0",
+ * "inf", "-inf", "nan" for the special cases. bits: b, the significant bits of S (leading to
+ * last 1-bit; 0 for the special cases). dec: "[-]D.DDDe+X" with digits = 1 + ceil(b log10 2)
+ * significant digits, S rounded to nearest: the fewest that always identify a b-bit binary
+ * value (read back and rounded to b bits, the decimal gives S again; MPFR's mpfr_get_str
+ * rule), while S's exact decimal expansion can need hundreds of digits. Strings are
+ * malloc'ed: release with sl_exact_text_free. Returns 0, or -1 when out of memory. */
+typedef struct {
+    char *hex, *dec;
+    long bits, digits;
+} sl_exact_text;
+int sl_reference_exact_text(const sl_reference *ref, sl_exact_text *out);
+void sl_exact_text_free(sl_exact_text *t);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,3 +3,5 @@
 sl_add_test(NAME treference SOURCES treference.c LABELS cpu TIMEOUT 120 LIBS sumlab_reference sumlab_mpfr)
 sl_add_test(NAME tref_datasets SOURCES tref_datasets.c LABELS cpu TIMEOUT 120
             LIBS sumlab_reference sumlab_datasets sumlab_mpfr)
+# the exact sum printed exactly, and values computed elsewhere judged against it
+sl_add_test(NAME tjudge SOURCES tjudge.c LABELS cpu TIMEOUT 60)

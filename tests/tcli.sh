@@ -33,7 +33,7 @@ mapfile -t datasets < <(tail -n +2 "$tmp/datasets.csv" | cut -d, -f1 | uniq)
 check "list names datasets" test "${#datasets[@]}" -ge 2
 "$sumlab" --help > /dev/null 2>&1; check "--help exits 0" test $? -eq 0
 "$sumlab" --version > "$tmp/version" 2>/dev/null; check "--version" grep -q '^sumlab ' "$tmp/version"
-for c in list gen sum bench run compare; do
+for c in list gen sum judge bench run compare; do
   "$sumlab" $c --help > "$tmp/help" 2>/dev/null
   check "$c --help exits 0" test $? -eq 0
   check "$c --help prints usage" grep -qi usage "$tmp/help"
@@ -112,10 +112,99 @@ assert any(r['variant'] == 'exact' for r in rows)"
 a=$("$sumlab" sum "$tmp/r.bin" --dtype f32 --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
 b=$("$sumlab" sum "$tmp/r.npy" --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
 check "raw and npy give the same results" test -n "$a" -a "$a" = "$b"
-# a variant list keeps registry order and always adds exact
+# a variant list keeps its own order and adds exact last (unless named)
 "$sumlab" sum "$tmp/a.npy" --backend cpu --variants kahan,serial --format csv > "$tmp/two.csv" 2>/dev/null
-check "variant subset in registry order + exact" \
-  test "$(tail -n +2 "$tmp/two.csv" | cut -d, -f1 | tr '\n' ' ')" = "serial kahan exact "
+check "variant subset in the order given + exact" \
+  test "$(tail -n +2 "$tmp/two.csv" | cut -d, -f1 | tr '\n' ' ')" = "kahan serial exact "
+"$sumlab" sum "$tmp/a.npy" --backend cpu --variants exact,serial --format csv > "$tmp/two.csv" 2>/dev/null
+check "exact named first stays first" \
+  test "$(tail -n +2 "$tmp/two.csv" | cut -d, -f1 | tr '\n' ' ')" = "exact serial "
+# sum's existing columns keep their order; the new ones follow
+check "sum csv header: old columns, then ulps_f64 and the exact sum" \
+  test "$(head -1 "$tmp/two.csv")" = "variant,result_hex,result,abs_err,rel_err,ulps,cond,bound,distinct,backend,dtype,n,reps,time_ms,gbps,determinism,twin_match,block,grid,items,spread_ulps,time_ms_min,time_ms_max,ulps_f64,exact_sum_hex,exact_sum_dec,exact_sum_bits"
+"$sumlab" sum "$tmp/a.npy" --backend cpu --variants serial --columns ulps,variant,exact_sum_hex --format csv > "$tmp/cols.csv" 2>/dev/null
+check "--columns picks and orders columns" test "$(head -1 "$tmp/cols.csv")" = "ulps,variant,exact_sum_hex"
+check "--columns rows" test "$(tail -n +2 "$tmp/cols.csv" | cut -d, -f2 | tr '\n' ' ')" = "serial exact "
+"$sumlab" sum "$tmp/a.npy" --backend cpu --variants serial > "$tmp/tab.txt" 2>/dev/null
+check "sum table prints S exactly under the table" grep -q '^exact sum S = 0x1\.[0-9a-f]*p[-+][0-9]*$' "$tmp/tab.txt"
+# the notices: once on auto, never with --backend cpu or --quiet
+"$sumlab" sum "$tmp/a.npy" --variants serial,cub > /dev/null 2> "$tmp/n.err"
+check "a named variant that cannot run here is exit 2" test $? -eq 2
+check "... with one line naming it" bash -c "test \$(wc -l < '$tmp/n.err') -eq 1 && grep -q 'cub' '$tmp/n.err'"
+"$sumlab" sum "$tmp/a.npy" --variants all > /dev/null 2> "$tmp/n.err"
+check "--variants all skips what cannot run (exit 0)" test $? -eq 0
+check "no-GPU notice once on auto" test "$(grep -c 'no GPU' "$tmp/n.err")" -eq 1
+"$sumlab" sum "$tmp/a.npy" --backend cpu --variants serial > /dev/null 2> "$tmp/n.err"
+check "no notice with --backend cpu" test ! -s "$tmp/n.err"
+"$sumlab" sum "$tmp/a.npy" --quiet > /dev/null 2> "$tmp/n.err"
+check "no notice with --quiet" test ! -s "$tmp/n.err"
+# S exactly: the hex form is the exact sum of the file's values (Fractions, no NumPy)
+for spec in "uniform f32 3000" "log-uniform f64 2000 --param emin=-1000 --param emax=1000" \
+            "ill-conditioned f64 4000" "log-uniform f32 500 --param emin=-149 --param emax=-120"; do
+  set -- $spec
+  f="$tmp/S-$1-$2.npy"
+  "$sumlab" gen "$1" --n "$3" --dtype "$2" --seed "$seed" "${@:4}" -o "$f" 2>/dev/null
+  "$sumlab" sum "$f" --backend cpu --variants exact --format csv --columns exact_sum_hex,exact_sum_dec,exact_sum_bits > "$tmp/S.csv" 2>/dev/null
+  check "S of $1 $2 is exact" python3 - "$f" "$tmp/S.csv" <<'PY'
+import ast, csv, math, struct, sys
+from fractions import Fraction
+raw = open(sys.argv[1], "rb").read()
+hl = struct.unpack("<H", raw[8:10])[0]
+hdr = ast.literal_eval(raw[10:10 + hl].decode("latin1"))
+fmt = {"<f4": "f", "<f8": "d"}[hdr["descr"]]
+vals = struct.unpack("<%d%s" % (hdr["shape"][0], fmt), raw[10 + hl:])
+S = sum((Fraction(v) for v in vals), Fraction(0))
+row = list(csv.DictReader(open(sys.argv[2])))[0]
+h = row["exact_sum_hex"]
+neg = h.startswith("-"); h = h.lstrip("-")
+mant, exp = h[2:].split("p")
+ip, _, fp = mant.partition(".")
+m = Fraction(int(ip + fp, 16), 16 ** len(fp)) * Fraction(2) ** int(exp)
+m = -m if neg else m
+assert m == S, (h, S)
+b = int(row["exact_sum_bits"])
+d = row["exact_sum_dec"].lstrip("-").replace(".", "").split("e")[0]
+assert len(d) == 1 + math.ceil(b * math.log10(2)), (row, b)
+# the decimal is S rounded to that many digits: within half a unit of its last digit
+dec = Fraction(row["exact_sum_dec"]) if "e" not in row["exact_sum_dec"] else \
+      Fraction(row["exact_sum_dec"].split("e")[0]) * Fraction(10) ** int(row["exact_sum_dec"].split("e")[1])
+e10 = int(row["exact_sum_dec"].split("e")[1]) - (len(d) - 1)
+assert abs(dec - S) <= Fraction(10) ** e10 / 2, (dec, S)
+PY
+done
+
+# --- judge: sums computed elsewhere against the exact sum ---------------------------------------
+python3 - "$tmp/j.npy" <<'PY'
+import struct, sys
+d = "{'descr': '<f8', 'fortran_order': False, 'shape': (3,), }"
+h = d + " " * ((-(10 + len(d) + 1)) % 64) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() +
+                              struct.pack("<3d", 1.0, 2.0 ** -60, -1.0))
+PY
+"$sumlab" judge "$tmp/j.npy" --value zero=0 --value 0x1p-60 --format csv > "$tmp/j.csv" 2> "$tmp/j.err"
+check "judge exits 0 ($(head -c 200 "$tmp/j.err"))" test $? -eq 0
+check "judge {1, 2^-60, -1}: at 0 and at 2^-60, by hand" awk -F, '
+  NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  $c["variant"] == "zero" { z = ($c["abs_err"] == "8.6736173798840355e-19" && $c["rel_err"] == 1 &&
+                                  $c["ulps"] == "4503599627370496" && $c["ulps_f64"] == "4503599627370496" &&
+                                  $c["result_hex"] == "0x0p+0") }
+  $c["variant"] == "value2" { s = ($c["abs_err"] == 0 && $c["rel_err"] == 0 && $c["ulps"] == 0 &&
+                                    $c["result_hex"] == "0x1p-60") }
+  { if ($c["exact_sum_hex"] != "0x1p-60" || $c["exact_sum_bits"] != 1 || $c["n"] != 3 || $c["dtype"] != "f64") bad = 1 }
+  END { exit !(z && s && !bad && NR == 3) }' "$tmp/j.csv"
+printf '# from elsewhere\nname,value\nnumpy.sum,0\nmath.fsum,8.6736173798840355e-19\n\n' > "$tmp/vals.csv"
+"$sumlab" judge "$tmp/j.npy" --values "$tmp/vals.csv" --bound-of serial --format json > "$tmp/j.json" 2>/dev/null
+check "judge --values --bound-of, json" python3 -c "
+import json
+rows = json.load(open('$tmp/j.json'))
+assert [r['variant'] for r in rows] == ['numpy.sum', 'math.fsum'], rows
+assert rows[1]['abs_err'] == 0 and rows[0]['ulps'] == 2 ** 52, rows
+assert rows[0]['bound_of'] == 'serial' and rows[0]['bound'] > 0 and rows[0]['bound_ratio'] > 0, rows
+assert rows[0]['exact_sum_hex'] == '0x1p-60' and rows[0]['exact_sum_dec'] == '8.7e-19', rows"
+"$sumlab" judge "$tmp/j.npy" --value inf --value=-inf --value nan --format csv > "$tmp/j2.csv" 2>/dev/null
+check "judge non-finite values: inf errors" test "$(tail -n +2 "$tmp/j2.csv" | cut -d, -f4 | tr '\n' ' ')" = "inf inf inf "
+"$sumlab" judge "$tmp/a.npy" --value 1 > "$tmp/j.txt" 2>/dev/null
+check "judge table prints S exactly" grep -q '^exact sum S = 0x1\.' "$tmp/j.txt"
 # auto backend says which on stderr
 "$sumlab" sum "$tmp/a.npy" --variants serial > /dev/null 2> "$tmp/auto.err"
 check "auto backend names the CPU on stderr" grep -qi cpu "$tmp/auto.err"
@@ -186,6 +275,29 @@ bad2 "block 2048" sum "$tmp/a.npy" --backend cpu --block 2048
 bad2 "grid 0" sum "$tmp/a.npy" --backend cpu --grid 0
 bad2 "seed -1" sum "$tmp/a.npy" --backend cpu --seed -1
 bad2 "reps 2^64" sum "$tmp/a.npy" --backend cpu --reps 2^64
+bad2 "sum --columns unknown" sum "$tmp/a.npy" --backend cpu --columns variant,nope
+bad2 "sum --columns twice" sum "$tmp/a.npy" --backend cpu --columns ulps,ulps
+bad2 "sum --columns empty item" sum "$tmp/a.npy" --backend cpu --columns variant,
+bad2 "sum --variants cub on the CPU backend" sum "$tmp/a.npy" --backend cpu --variants cub
+bad2 "judge without values" judge "$tmp/a.npy"
+bad2 "judge missing FILE" judge --value 1
+bad2 "judge --value junk" judge "$tmp/a.npy" --value 1.5x
+bad2 "judge --value empty" judge "$tmp/a.npy" --value ''
+bad2 "judge --value NAME= empty" judge "$tmp/a.npy" --value x=
+bad2 "judge --value =1" judge "$tmp/a.npy" --value =1
+bad2 "judge --value leading space" judge "$tmp/a.npy" --value ' 1'
+bad2 "judge --values missing file" judge "$tmp/a.npy" --values "$tmp/none.csv"
+printf 'a,1\nb\n' > "$tmp/badvals.csv"
+bad2 "judge --values line without a value" judge "$tmp/a.npy" --values "$tmp/badvals.csv"
+printf 'a,1,2\n' > "$tmp/badvals.csv"
+bad2 "judge --values three fields" judge "$tmp/a.npy" --values "$tmp/badvals.csv"
+printf 'a,0x1.8q3\n' > "$tmp/badvals.csv"
+bad2 "judge --values bad number" judge "$tmp/a.npy" --values "$tmp/badvals.csv"
+check "judge --values bad number names file and line" grep -q 'badvals.csv:1:' "$tmp/bad.err"
+bad2 "judge --bound-of unknown" judge "$tmp/a.npy" --value 1 --bound-of nope
+bad2 "judge --format xml" judge "$tmp/a.npy" --value 1 --format xml
+bad2 "judge a truncated npy" judge "$tmp/trunc.npy" --value 1
+bad2 "judge two files" judge "$tmp/a.npy" "$tmp/a.npy" --value 1
 # a newline or escape in anything quoted back stays one line (bad() counts the lines)
 bad2 "newline in a file name" sum "$tmp/no"$'\n'"such.npy" --backend cpu
 bad2 "newline in a variant name" sum "$tmp/a.npy" --backend cpu --variants $'serial\nkahan'

@@ -170,6 +170,48 @@ check "identical runs: no bits differ" test -z "$(awk 'NR>2 && $7 != 0' "$t/cmp.
 "$bin" compare --format csv "$t/u" "$t/seed7" > "$t/cmp2.out" 2>/dev/null
 check "compare of other seeds finds differing bits" awk -F, 'NR>1 && $7 > 0 {f=1} END{exit !f}' "$t/cmp2.out"
 
+# compare treats S = 0 and overflow rows as the report does (tiny accuracy-vs-n has both)
+cs0=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)if($i=="S0_rows")print i}' "$t/cmp2.out")
+check "compare has S0_rows/nonfinite columns" test -n "$cs0"
+check "compare: finite ulps_max for every variant (S = 0 and non-finite rows apart)" awk -F, -v c="$cs0" '
+  NR>1 { n++; if ($5 == "inf" || $6 == "inf") bad++; if ($c > 0) s0++ } END { exit !(n > 0 && !bad && s0 > 0) }' "$t/cmp2.out"
+
+# ---- 3b. sweeps the user chooses -----------------------------------------------------------
+check "default run: every row is instance 0 of 1" awk -F, '
+  NR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { if ($c["instance"] != "0" || $c["instances"] != "1") bad++ } END { exit bad }' "$t/u/results.csv"
+check "results.csv decimals carry 17 significant digits" awk -F, '
+  NR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { v = $c["abs_err"]; sub(/^-/, "", v); sub(/e.*/, "", v); gsub(/\./, "", v); sub(/^0+/, "", v); if (length(v) >= 15) f = 1 }
+  END { exit !f }' "$t/u/results.csv"
+"$bin" run accuracy-vs-cond --preset tiny --backend cpu --seeds 3 --n 1024,2048 --variants serial,kahan,pairwise \
+  --dtype f32 --baseline serial -o "$t/sw" -q 2> "$t/sw.err"
+check "sweep run exits 0 ($(head -c 300 "$t/sw.err"))" test $? -eq 0
+# 2 n x 4 cond decades x 3 instances x (3 variants + exact)
+check "sweep rows: 2 n x 4 cond x 3 instances x 4 variants ($(rows "$t/sw"))" test "$(rows "$t/sw")" -eq 96
+check "sweep: only f32, the chosen n and variants" awk -F, '
+  NR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { if ($c["dtype"] != "f32" || ($c["n"] != 1024 && $c["n"] != 2048) || $c["variant"] !~ /^(serial|kahan|pairwise|exact)$/) bad++
+    seen[$c["instance"]]++; if ($c["seed"] != 20261129 + $c["instance"] || $c["instances"] != 3) bad++ }
+  END { exit !(!bad && length(seen) == 3) }' "$t/sw/results.csv"
+check "sweep: no duplicate keys (instance in the key)" test -z "$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{print $1,$2,$3,$4,$5,$6,$7,$c["instance"]}' "$t/sw/results.csv" | sort | uniq -d)"
+check "run.conf keeps the sweep" bash -c "grep -qx 'seeds=3' '$t/sw/run.conf' && grep -qx 'n=1024,2048' '$t/sw/run.conf' && grep -qx 'baseline=serial' '$t/sw/run.conf'"
+check "report names n and the instances" grep -q '^### accuracy-vs-cond, f32, n = 2048, 3 instances per point' "$t/sw/report.md"
+check "report header says the instances" grep -q '\*\*3 instances per point\*\*' "$t/sw/report.md"
+check "sweep table has the baseline and ratios" bash -c "grep -q '^| serial (baseline) |' '$t/sw/report.md' && grep -qE '^\| kahan \| .*\(x[0-9.e+-]+\)' '$t/sw/report.md'"
+check "sweep table cells give the range over instances" grep -qE '^\| kahan \| [0-9.e+-]+ \[[0-9.e+-]+-[0-9.e+-]+\]' "$t/sw/report.md"
+"$bin" run accuracy-vs-cond -o "$t/sw" --resume -q
+check "sweep resume adds nothing" test "$(rows "$t/sw")" -eq 96
+"$bin" run accuracy-vs-cond --preset tiny --backend cpu --variants serial,kahan,pairwise --dtype f32 --n 1024 -o "$t/sw1" -q
+check "instance 0 keeps the key and bits of a run without --seeds" bash -c "diff <(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[\$i]=i;next} \$5==1024 && \$c[\"instance\"]==0 {print \$1,\$2,\$3,\$4,\$5,\$6,\$7,\$21}' '$t/sw/results.csv' | sort) <(tail -n +2 '$t/sw1/results.csv' | cut -d, -f1-7,21 | tr , ' ' | sort)"
+"$bin" run accuracy-vs-cond --preset tiny --backend cpu --datasets uniform -o "$t/swd" -q
+check "--datasets without the sweep's family: a note, no rows" bash -c "grep -q 'accuracy-vs-cond skipped: --datasets does not name' '$t/swd/report.md' && test \$(tail -n +2 '$t/swd/results.csv' | grep -c .) -eq 0"
+SUMLAB_MAX_ROWS=1 "$bin" run accuracy-vs-n --preset full --backend cpu --dtype f32 --variants serial -o "$t/full" 2> "$t/full.err"
+check "preset full on the CPU says which sizes it keeps and why" grep -q 'preset full on the CPU backend keeps accuracy-vs-n at n = 2^10 .. 2^22' "$t/full.err"
+check "... and its report says so too" grep -q 'preset full on the CPU backend keeps' "$t/full/report.md"
+check "report: determinism per input, twin model marked on the CPU" bash -c "grep -q '^### Determinism per input' '$t/all/report.md' && grep -q '(model) |' '$t/all/report.md' && grep -q 'CPU twin.s model of the GPU' '$t/all/report.md'"
+check "report: zero / non-finite results section" grep -q '^## Results exactly 0 or non-finite against a non-zero exact sum' "$t/all/report.md"
+
 # ---- 4. bad input: one clear line on stderr, non-zero exit ----------------------------------
 bad() { # description expected-rc command...
   local d=$1 want=$2; shift 2
@@ -182,6 +224,19 @@ bad "unknown experiment" 2 "$bin" run no-such-experiment -o "$t/x1"
 bad "bad preset" 2 "$bin" run accuracy-vs-n --preset huge -o "$t/x2"
 bad "bad backend" 2 "$bin" run accuracy-vs-n --backend tpu -o "$t/x3"
 bad "resume of a missing dir" 2 "$bin" run accuracy-vs-n -o "$t/missing" --resume
+bad "--n 0" 2 "$bin" run accuracy-vs-n --n 0 -o "$t/x4"
+bad "--n junk" 2 "$bin" run accuracy-vs-n --n 1024,12x -o "$t/x4"
+bad "--n empty item" 2 "$bin" run accuracy-vs-n --n 1024, -o "$t/x4"
+bad "--n twice" 2 "$bin" run accuracy-vs-n --n 1024,1024 -o "$t/x4"
+bad "--datasets unknown" 2 "$bin" run accuracy-vs-n --datasets uniform,nope -o "$t/x4"
+bad "--variants unknown" 2 "$bin" run accuracy-vs-n --variants serial,nope -o "$t/x4"
+bad "--dtype f16" 2 "$bin" run accuracy-vs-n --dtype f16 -o "$t/x4"
+bad "--seeds 0" 2 "$bin" run accuracy-vs-n --seeds 0 -o "$t/x4"
+bad "--seeds junk" 2 "$bin" run accuracy-vs-n --seeds 3x -o "$t/x4"
+bad "--baseline unknown" 2 "$bin" run accuracy-vs-n --baseline nope -o "$t/x4"
+check "bad sweep options leave no directory" test ! -e "$t/x4"
+bad "resume with other --seeds" 2 "$bin" run accuracy-vs-cond -o "$t/sw" --resume --seeds 2
+bad "resume with other --n" 2 "$bin" run accuracy-vs-cond -o "$t/sw" --resume --n 1024
 bad "compare a missing dir" 2 "$bin" compare "$t/missing" "$t/u"
 mkdir -p "$t/junk" && echo "a,b,c" > "$t/junk/results.csv"
 bad "compare a malformed dir" 2 "$bin" compare "$t/u" "$t/junk"

@@ -63,9 +63,9 @@ static void check_csv_round_trip(void)
     CHECK(f != NULL, "open %s", path);
     if (!f) return;
     sl_err err = {{0}};
-    sl_record r1 = {&c, "serial", "serial", "run-to-run", "ok", "a note, with \"quotes\"\nand a break", 7, &ok};
-    sl_record r2 = {&c, "kahan", "kahan", "run-to-run", "skipped", "does not take f32 input", 7, &skip};
-    sl_record r3 = {&c, "read-ceiling", "ceiling", "", "ok", NULL, 7, &none};
+    sl_record r1 = {&c, "serial", "serial", "run-to-run", "ok", "a note, with \"quotes\"\nand a break", 7, &ok, 1};
+    sl_record r2 = {&c, "kahan", "kahan", "run-to-run", "skipped", "does not take f32 input", 7, &skip, 1};
+    sl_record r3 = {&c, "read-ceiling", "ceiling", "", "ok", NULL, 7, &none, 1};
     CHECK(sl_schema_write_header(f, &sl_results_schema) == 0, "header written");
     CHECK(sl_schema_write_row(f, &sl_results_schema, &r1, 0, &err) == 0, "row 1: %s", err.msg);
     CHECK(sl_schema_write_row(f, &sl_results_schema, &r2, 0, &err) == 0, "row 2: %s", err.msg);
@@ -85,14 +85,14 @@ static void check_csv_round_trip(void)
         CHECK(!strcmp(cell(&t, 0, "result_hex"), "0x1.8p+0"), "result_hex '%s'", cell(&t, 0, "result_hex"));
         CHECK(!strcmp(cell(&t, 0, "result"), "1.5"), "result '%s'", cell(&t, 0, "result"));
         CHECK(!strcmp(cell(&t, 0, "block"), "256") && !strcmp(cell(&t, 0, "grid"), "7"), "cfg");
-        CHECK(!strcmp(cell(&t, 0, "ulps"), "1") && !strcmp(cell(&t, 0, "abs_err"), "1.19209e-07"),
+        CHECK(!strcmp(cell(&t, 0, "ulps"), "1") && !strcmp(cell(&t, 0, "abs_err"), "1.1920928955078125e-07"),
               "ulps '%s' abs_err '%s'", cell(&t, 0, "ulps"), cell(&t, 0, "abs_err"));
         CHECK(!strcmp(cell(&t, 0, "bound_abs"), ""), "no bound: empty");
         CHECK(!strcmp(cell(&t, 0, "time_ms_median"), "0.25"), "time");
         CHECK(!strcmp(cell(&t, 0, "twin_checked"), "1") && !strcmp(cell(&t, 0, "twin_match"), "0"), "twin");
         CHECK(!strcmp(cell(&t, 0, "note"), "a note; with  quotes  and a break"), "note cleaned: '%s'",
               cell(&t, 0, "note"));
-        CHECK(!strcmp(cell(&t, 0, "unit_roundoff"), "5.96046e-08"), "unit roundoff");
+        CHECK(!strcmp(cell(&t, 0, "unit_roundoff"), "5.9604644775390625e-08"), "unit roundoff");
         CHECK(!strcmp(cell(&t, 1, "result"), "") && !strcmp(cell(&t, 1, "exact"), "2"),
               "skipped: no result, the exact sum");
         CHECK(!strcmp(cell(&t, 1, "reps"), "") && !strcmp(cell(&t, 1, "block"), ""), "skipped: no run");

@@ -1,6 +1,7 @@
 /* cli_util.c: what every `sumlab` command shares (sl_cli.h): strict number parsers for options,
  * the launch-request options, getopt diagnostics and the one-line message writer. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +172,34 @@ int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t 
         return -1;
     }
     *out = (uint32_t)v;
+    return 0;
+}
+
+int sl_cli_exact_block(FILE *f, const sl_exact_text *S)
+{
+    if (S->bits > 0) {
+        fprintf(f, "\nexact sum S = %s\n  (hex: every bit of S, %ld significant bits)\n"
+                   "          ~= %s\n  (%ld significant digits = 1 + ceil(%ld log10 2): the fewest that "
+                   "identify a %ld-bit value; read back to %ld bits they give S exactly)\n",
+                S->hex, S->bits, S->dec, S->digits, S->bits, S->bits, S->bits);
+    } else {
+        fprintf(f, "\nexact sum S = %s\n", S->hex);
+    }
+    fflush(f);
+    return ferror(f) ? -1 : 0;
+}
+
+int sl_parse_double(const char *s, double *out, sl_err *err)
+{
+    if (!s || !*s) return perr(err, "empty number%s", "");
+    if (isspace((unsigned char)*s))
+        return perr(err, "malformed number '%s' (use e.g. 0.1, -2.5e-3, 0x1.8p+3, inf or nan)", s);
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end)
+        return perr(err, "malformed number '%s' (use e.g. 0.1, -2.5e-3, 0x1.8p+3, inf or nan)", s);
+    *out = v;   /* an overflowing decimal reads as +-inf, an underflowing one as its rounding */
     return 0;
 }
 

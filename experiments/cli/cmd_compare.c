@@ -82,8 +82,21 @@ static int load(const char *dir, sl_csv *t)
 
 /* The columns compare reads, in A and in B. */
 typedef struct {
-    int ua, ub, ga, gb, sa, sb, ha, hb, ba, bb;
+    int ua, ub, ga, gb, sa, sb, ha, hb, ba, bb, ea, eb;
 } cmp_cols;
+
+/* As the report judges a row: S = 0 (ulps undefined: its ulp is the smallest subnormal) and
+ * non-finite results against a finite or different S (ulps inf) are counted apart. */
+static int exact_zero(const char *h)
+{
+    if (*h == '-') h++;
+    return !strcmp(h, "0x0p+0");
+}
+static int nonfinite_wrong(const sl_csv *t, size_t r, int hcol, double u)
+{
+    const char *h = sl_csv_get(t, r, hcol);
+    return (strstr(h, "inf") || strstr(h, "nan")) && u != 0;
+}
 
 /* One variant's row: over the matched ok pairs of that variant, ulps median/max in A and B,
  * results whose bits differ, better/worse in B, and the median GB/s of GPU rows. x*, y*:
@@ -92,7 +105,7 @@ static void compare_variant(sl_table *tab, const sl_csv *A, const sl_csv *B, con
                             const size_t *pb, size_t np, const char *name, const cmp_cols *cc,
                             double *xa, double *xb, double *ya, double *yb)
 {
-    size_t k = 0, kg = 0, rows = 0, differ = 0, better = 0, worse = 0;
+    size_t k = 0, kg = 0, rows = 0, differ = 0, better = 0, worse = 0, s0 = 0, nfa = 0, nfb = 0;
     double maxa = NAN, maxb = NAN;
     for (size_t p = 0; p < np; p++) {
         size_t ra = pa[p], rb = pb[p];
@@ -101,7 +114,11 @@ static void compare_variant(sl_table *tab, const sl_csv *A, const sl_csv *B, con
         rows++;
         if (strcmp(sl_csv_get(A, ra, cc->ha), sl_csv_get(B, rb, cc->hb))) differ++;
         double u1 = sl_csv_num(A, ra, cc->ua), u2 = sl_csv_num(B, rb, cc->ub);
-        if (!isnan(u1) && !isnan(u2)) {
+        int f1 = nonfinite_wrong(A, ra, cc->ha, u1), f2 = nonfinite_wrong(B, rb, cc->hb, u2);
+        nfa += f1;
+        nfb += f2;
+        if (exact_zero(sl_csv_get(A, ra, cc->ea)) || exact_zero(sl_csv_get(B, rb, cc->eb))) s0++;
+        else if (!f1 && !f2 && !isnan(u1) && !isnan(u2)) {
             xa[k] = u1; xb[k] = u2; k++;
             if (u2 < u1) better++;
             if (u2 > u1) worse++;
@@ -128,6 +145,9 @@ static void compare_variant(sl_table *tab, const sl_csv *A, const sl_csv *B, con
     sl_table_u64(tab, worse);
     if (kg) { sl_table_num(tab, gma, 4); sl_table_num(tab, gmb, 4); sl_table_num(tab, gmb / gma, 3); }
     else { sl_table_null(tab); sl_table_null(tab); sl_table_null(tab); }
+    sl_table_u64(tab, s0);
+    sl_table_u64(tab, nfa);
+    sl_table_u64(tab, nfb);
 }
 
 static void usage(FILE *f)
@@ -136,7 +156,9 @@ static void usage(FILE *f)
           "Per variant, over the measurements both runs hold (same experiment, dataset, params,\n"
           "dtype, n, variant, config): median and max error in ulps in A and B, how many results\n"
           "differ in their bits, how many got better/worse in B, and the median GB/s of GPU rows\n"
-          "with the ratio B/A.\n", f);
+          "with the ratio B/A. As in report.md, the ulps figures leave out rows whose exact sum\n"
+          "is 0 (counted in S0_rows: an ulp there is the smallest subnormal) and non-finite\n"
+          "results against a finite or different S (counted in nonfinite_A / nonfinite_B).\n", f);
 }
 
 int sl_cmd_compare(int argc, char **argv)
@@ -188,7 +210,8 @@ int sl_cmd_compare(int argc, char **argv)
     const cmp_cols cc = {sl_csv_col(&A, "ulps"), sl_csv_col(&B, "ulps"), sl_csv_col(&A, "gbps"),
                          sl_csv_col(&B, "gbps"), sl_csv_col(&A, "status"), sl_csv_col(&B, "status"),
                          sl_csv_col(&A, "result_hex"), sl_csv_col(&B, "result_hex"),
-                         sl_csv_col(&A, "backend"), sl_csv_col(&B, "backend")};
+                         sl_csv_col(&A, "backend"), sl_csv_col(&B, "backend"),
+                         sl_csv_col(&A, "exact_hex"), sl_csv_col(&B, "exact_hex")};
 
     /* variant names in order of first appearance among the pairs (registry order first) */
     const char *names[128];
@@ -206,8 +229,9 @@ int sl_cmd_compare(int argc, char **argv)
     }
     static const char *const hdr[] = {"variant", "rows", "ulps_med_A", "ulps_med_B", "ulps_max_A",
                                       "ulps_max_B", "bits_differ", "B_better", "B_worse",
-                                      "gbps_med_A", "gbps_med_B", "gbps_B/A"};
-    sl_table *tab = sl_table_new(12, hdr);
+                                      "gbps_med_A", "gbps_med_B", "gbps_B/A", "S0_rows",
+                                      "nonfinite_A", "nonfinite_B"};
+    sl_table *tab = sl_table_new(15, hdr);
     double *xa = malloc((np + 1) * sizeof *xa), *xb = malloc((np + 1) * sizeof *xb);
     double *ya = malloc((np + 1) * sizeof *ya), *yb = malloc((np + 1) * sizeof *yb);
     if (!tab || !pa || !pb || !xa || !xb || !ya || !yb) {

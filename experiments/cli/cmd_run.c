@@ -51,7 +51,9 @@ static int dir_state(const char *path) /* 0 missing, 1 empty dir, 2 non-empty di
 static void usage(FILE *f)
 {
     fputs("usage: sumlab run EXPERIMENT [-o DIR] [--backend auto|cpu|gpu] [--preset tiny|quick|full]\n"
-          "                  [--resume] [--report-only] [--quiet] [--seed S] [--reps R]\n\n"
+          "                  [--resume] [--report-only] [--quiet] [--seed S] [--reps R]\n"
+          "                  [--n LIST] [--datasets LIST] [--variants LIST] [--dtype LIST]\n"
+          "                  [--seeds K] [--baseline VARIANT]\n\n"
           "Runs one experiment of the study (or `all`) into a results directory:\n"
           "  results.csv (a row per measurement, written as each finishes), distribution.csv\n"
           "  (each distinct result of the repetition rows with its count), meta.json (provenance),\n"
@@ -70,7 +72,20 @@ static void usage(FILE *f)
           "  -q, --quiet        no progress output\n"
           "  --seed S           dataset seed (default $SUMLAB_SEED or 20261129)\n"
           "  --reps R           repetitions per measurement for every experiment (default: the\n"
-          "                     preset's; determinism uses 100 in the full preset)\n\n"
+          "                     preset's; determinism uses 100 in the full preset)\n"
+          "  --n LIST           sizes for every experiment (accuracy-vs-n sweeps them; the\n"
+          "                     cond/range sweeps, determinism and tradeoff run at each)\n"
+          "  --datasets LIST    accuracy-vs-n: only these families; determinism, tradeoff and\n"
+          "                     throughput: these instead of their own; accuracy-vs-cond/-range\n"
+          "                     run only when their family (ill-conditioned/log-uniform) is named\n"
+          "  --variants LIST    only these variants (`exact` is always measured)\n"
+          "  --dtype LIST       f32, f64 or f32,f64 (default both)\n"
+          "  --seeds K          K independent instances per point (instance i: dataset seed S+i;\n"
+          "                     instance 0 is the run without --seeds); tables give medians and\n"
+          "                     spread over them\n"
+          "  --baseline V       the variant the report's sweep tables compare with (default\n"
+          "                     pairwise)\n"
+          "The sweep options are kept in run.conf; --resume continues with them.\n\n"
           "Ctrl-C (SIGINT/SIGTERM) stops after the current measurement; --resume continues.\n"
           "Exit status: 0 done, 1 runtime failure, 2 bad usage, 3 stopped by SUMLAB_MAX_ROWS,\n"
           "130/143 stopped by a signal.\n", f);
@@ -92,6 +107,9 @@ static void now_iso(char *b, size_t len, int compact)
 /* ---- options ---------------------------------------------------------------------------- */
 typedef struct {
     const char *out_dir, *backend_s, *preset_s, *seed_s, *reps_s, *env_seed, *exp_name;
+    const char *n_s, *datasets_s, *variants_s, *dtype_s, *seeds_s, *baseline_s;
+    sl_sweep sweep;
+    char n_c[1024], datasets_c[1024], variants_c[1024], dtype_c[16], baseline_c[64];
     int resume, quiet, report_only;
     sl_preset preset;
     sl_backend backend;
@@ -108,6 +126,9 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"quiet", no_argument, NULL, 'q'},        {"seed", required_argument, NULL, 's'},
         {"reps", required_argument, NULL, 'R'},   {"help", no_argument, NULL, 'h'},
         {"report-only", no_argument, NULL, 'P'},
+        {"n", required_argument, NULL, 'N'},      {"datasets", required_argument, NULL, 'D'},
+        {"variants", required_argument, NULL, 'V'}, {"dtype", required_argument, NULL, 'T'},
+        {"seeds", required_argument, NULL, 'K'},  {"baseline", required_argument, NULL, 'L'},
         {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
@@ -122,6 +143,12 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case 's': o->seed_s = optarg; break;
         case 'R': o->reps_s = optarg; break;
         case 'P': o->report_only = 1; break;
+        case 'N': o->n_s = optarg; break;
+        case 'D': o->datasets_s = optarg; break;
+        case 'V': o->variants_s = optarg; break;
+        case 'T': o->dtype_s = optarg; break;
+        case 'K': o->seeds_s = optarg; break;
+        case 'L': o->baseline_s = optarg; break;
         case 'h': usage(stdout); return 0;
         default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
         }
@@ -137,6 +164,113 @@ static int parse_args(int argc, char **argv, run_opts *o)
     }
     o->exp_name = argv[optind];
     return -1;
+}
+
+/* ---- the sweep: each list parsed into o->sweep and its canonical text (for run.conf) ------- */
+static void join(char *out, size_t len, const char *item)
+{
+    size_t l = strlen(out);
+    snprintf(out + l, len - l, "%s%s", l ? "," : "", item);
+}
+
+/* The items of a comma-separated list one by one: f(item) returns 0 or the exit code. */
+static int each_item(const char *opt, const char *list, int (*f)(run_opts *, const char *), run_opts *o)
+{
+    if (!*list) { sl_cli_msg(CMD, "%s: empty list", opt); return 2; }
+    const char *p = list;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[128];
+        if (len == 0 || len >= sizeof item) {
+            sl_cli_msg(CMD, "%s: malformed list '%s'", opt, list);
+            return 2;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        int rc = f(o, item);
+        if (rc) return rc;
+        if (!p[len]) return 0;
+        p += len + 1;
+    }
+}
+
+static int n_item(run_opts *o, const char *s)
+{
+    sl_err e = {{0}};
+    uint64_t v;
+    if (sl_parse_u64(s, &v, &e)) { sl_cli_msg(CMD, "--n: %s", e.msg); return 2; }
+    if (v < 1) { sl_cli_msg(CMD, "--n: n must be at least 1 (got '%s')", s); return 2; }
+    if (o->sweep.nn >= SL_SWEEP_MAX) { sl_cli_msg(CMD, "--n: at most %d sizes", SL_SWEEP_MAX); return 2; }
+    for (int i = 0; i < o->sweep.nn; i++)
+        if (o->sweep.n[i] == v) { sl_cli_msg(CMD, "--n: %s given twice", s); return 2; }
+    o->sweep.n[o->sweep.nn++] = v;
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+    join(o->n_c, sizeof o->n_c, b);
+    return 0;
+}
+
+static int ds_item(run_opts *o, const char *s)
+{
+    const sl_dataset *ds = sl_dataset_find(s);
+    if (!ds) { sl_cli_msg(CMD, "--datasets: unknown dataset '%s' (see 'sumlab list datasets')", s); return 2; }
+    if (o->sweep.nds >= SL_SWEEP_MAX) { sl_cli_msg(CMD, "--datasets: at most %d", SL_SWEEP_MAX); return 2; }
+    for (int i = 0; i < o->sweep.nds; i++)
+        if (o->sweep.ds[i] == ds) { sl_cli_msg(CMD, "--datasets: '%s' given twice", s); return 2; }
+    o->sweep.ds[o->sweep.nds++] = ds;
+    join(o->datasets_c, sizeof o->datasets_c, ds->name);
+    return 0;
+}
+
+static int v_item(run_opts *o, const char *s)
+{
+    const sl_variant *v = sl_variant_find(s);
+    if (!v) { sl_cli_msg(CMD, "--variants: unknown variant '%s' (see 'sumlab list variants')", s); return 2; }
+    if (o->sweep.nv >= SL_SWEEP_MAX) { sl_cli_msg(CMD, "--variants: at most %d", SL_SWEEP_MAX); return 2; }
+    for (int i = 0; i < o->sweep.nv; i++)
+        if (o->sweep.v[i] == v) { sl_cli_msg(CMD, "--variants: '%s' given twice", s); return 2; }
+    o->sweep.v[o->sweep.nv++] = v;
+    join(o->variants_c, sizeof o->variants_c, v->name);
+    return 0;
+}
+
+static int dt_item(run_opts *o, const char *s)
+{
+    sl_dtype dt;
+    if (sl_dtype_parse(s, &dt)) { sl_cli_msg(CMD, "--dtype: unsupported dtype '%s' (f32 or f64)", s); return 2; }
+    if (o->sweep.dtypes & SL_DTYPE_MASK(dt)) { sl_cli_msg(CMD, "--dtype: '%s' given twice", s); return 2; }
+    o->sweep.dtypes |= SL_DTYPE_MASK(dt);
+    snprintf(o->dtype_c, sizeof o->dtype_c, "%s", o->sweep.dtypes == SL_DTYPES_BOTH ? "f32,f64"
+             : (o->sweep.dtypes & SL_DTYPE_MASK(SL_F32)) ? "f32" : "f64");
+    return 0;
+}
+
+/* Parses the sweep options (strings from the command line or run.conf, NULL when absent). */
+static int parse_sweep(run_opts *o, const char *n, const char *ds, const char *vs, const char *dt,
+                       const char *seeds, const char *baseline)
+{
+    memset(&o->sweep, 0, sizeof o->sweep);
+    o->n_c[0] = o->datasets_c[0] = o->variants_c[0] = o->dtype_c[0] = o->baseline_c[0] = '\0';
+    int rc = 0;
+    if (n && (rc = each_item("--n", n, n_item, o))) return rc;
+    if (ds && (rc = each_item("--datasets", ds, ds_item, o))) return rc;
+    if (vs && (rc = each_item("--variants", vs, v_item, o))) return rc;
+    if (dt && (rc = each_item("--dtype", dt, dt_item, o))) return rc;
+    o->sweep.seeds = 1;
+    if (seeds) {
+        long k;
+        sl_err e = {{0}};
+        if (sl_parse_int(seeds, 1, 1000, &k, &e)) { sl_cli_msg(CMD, "--seeds: %s", e.msg); return 2; }
+        o->sweep.seeds = (int)k;
+    }
+    if (baseline) {
+        if (!sl_variant_find(baseline)) {
+            sl_cli_msg(CMD, "--baseline: unknown variant '%s' (see 'sumlab list variants')", baseline);
+            return 2;
+        }
+        snprintf(o->baseline_c, sizeof o->baseline_c, "%s", baseline);
+    }
+    return 0;
 }
 
 /* Checks and converts the option values. Returns -1 to go on, else the exit code. */
@@ -167,6 +301,8 @@ static int check_args(run_opts *o)
     }
     o->reps = 0;
     if (o->reps_s && sl_parse_int(o->reps_s, 1, 1000000, &o->reps, &e)) { sl_cli_msg(CMD, "--reps: %s", e.msg); return 2; }
+    int src = parse_sweep(o, o->n_s, o->datasets_s, o->variants_s, o->dtype_s, o->seeds_s, o->baseline_s);
+    if (src) return src;
     o->max_rows = 0;
     const char *mr = getenv("SUMLAB_MAX_ROWS");
     if (mr && *mr && sl_parse_int(mr, 1, LONG_MAX, &o->max_rows, &e)) {
@@ -241,6 +377,31 @@ static int resume_settings(run_opts *o, const char *dir, int st, sl_runconf *con
         sl_cli_msg(CMD, "'%s' was run on the %s backend; resume it there", dir, conf->backend);
         return 2;
     }
+    /* the sweep: what is given must be what the run was started with */
+    char given_seeds[32];
+    snprintf(given_seeds, sizeof given_seeds, "%d", o->sweep.seeds);
+    const struct { const char *opt, *given, *canon, *stored; } sw[] = {
+        {"--n", o->n_s, o->n_c, conf->n},                 {"--datasets", o->datasets_s, o->datasets_c, conf->datasets},
+        {"--variants", o->variants_s, o->variants_c, conf->variants}, {"--dtype", o->dtype_s, o->dtype_c, conf->dtypes},
+        {"--baseline", o->baseline_s, o->baseline_c, conf->baseline},
+    };
+    for (size_t i = 0; i < sizeof sw / sizeof sw[0]; i++)
+        if (sw[i].given && strcmp(sw[i].canon, sw[i].stored)) {
+            sl_cli_msg(CMD, "'%s' was started with %s '%s'; resume it with the same value (or none)", dir,
+                       sw[i].opt, sw[i].stored[0] ? sw[i].stored : "(none)");
+            return 2;
+        }
+    if (o->seeds_s && o->sweep.seeds != conf->seeds) {
+        sl_cli_msg(CMD, "'%s' was started with --seeds %ld; resume it with the same value (or none)", dir, conf->seeds);
+        return 2;
+    }
+    char cs[32];
+    snprintf(cs, sizeof cs, "%ld", conf->seeds);
+    int prc = parse_sweep(o, conf->n[0] ? conf->n : NULL, conf->datasets[0] ? conf->datasets : NULL,
+                          conf->variants[0] ? conf->variants : NULL, conf->dtypes[0] ? conf->dtypes : NULL, cs,
+                          conf->baseline[0] ? conf->baseline : NULL);
+    if (prc) { sl_cli_msg(CMD, "run.conf of '%s' holds a sweep this sumlab cannot read", dir); return 2; }
+    (void)given_seeds;
     if (sl_preset_parse(conf->preset, &o->preset)) { sl_cli_msg(CMD, "run.conf: unknown preset '%s'", conf->preset); return 2; }
     o->seed = conf->seed;
     o->reps = conf->reps;
@@ -269,6 +430,7 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
     run->reps_override = (int)o->reps;
     run->quiet = o->quiet;
     run->max_rows = o->max_rows;
+    run->sweep = o->sweep;
     if (o->resume) return -1;
     if (mkdir_p(dir)) { sl_cli_msg(CMD, "cannot create '%s': %s", dir, strerror(errno)); return 1; }
     snprintf(conf->experiment, sizeof conf->experiment, "%s", o->exp_name);
@@ -276,6 +438,12 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
     snprintf(conf->backend, sizeof conf->backend, "%s", gpu ? "gpu" : "cpu");
     conf->seed = (unsigned long long)o->seed;
     conf->reps = o->reps;
+    snprintf(conf->n, sizeof conf->n, "%s", o->n_c);
+    snprintf(conf->datasets, sizeof conf->datasets, "%s", o->datasets_c);
+    snprintf(conf->variants, sizeof conf->variants, "%s", o->variants_c);
+    snprintf(conf->dtypes, sizeof conf->dtypes, "%s", o->dtype_c);
+    snprintf(conf->baseline, sizeof conf->baseline, "%s", o->baseline_c);
+    conf->seeds = o->sweep.seeds;
     now_iso(conf->started, sizeof conf->started, 0);
     sl_err e = {{0}};
     if (sl_runconf_write(dir, conf, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 1; }
@@ -381,6 +549,16 @@ int sl_cmd_run(int argc, char **argv)
         if (!run.on_gpu && o.backend == SL_BACKEND_AUTO && why.msg[0])
             fprintf(stderr, "sumlab run: no GPU (%s): running the CPU twins\n", why.msg);
         if (o.resume) fprintf(stderr, "sumlab run: %ld rows already done\n", run.res.rows_before);
+    }
+    if (!run.on_gpu && o.preset == SL_PRESET_FULL) {
+        char why[600];
+        snprintf(why, sizeof why, "preset full on the CPU backend keeps %s; the GPU study's 2^28 is left "
+                 "out because the CPU twins replay the GPU's order of operations one value at a time on one "
+                 "core, for every variant and repetition, which at 2^28 takes hours per point",
+                 run.sweep.nn ? "the sizes --n gives" : "accuracy-vs-n at n = 2^10 .. 2^22, the cond and range "
+                 "sweeps at n = 2^16, determinism at 2^18 and the tradeoff at 2^20 (--n chooses others)");
+        if (!o.quiet) fprintf(stderr, "sumlab run: %s\n", why);
+        sl_notes_add(&run.notes, "%s", why);
     }
     double secs = 0;
     int rc = run_experiments(&o, &run, &secs, &e);

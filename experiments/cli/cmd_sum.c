@@ -1,6 +1,7 @@
 /* cmd_sum.c: `sumlab sum FILE`: sums one file with each chosen variant (GPU or CPU twin) and
- * judges every result against the exact sum. One row per variant, in registry order, plus
- * the `exact` row. A deterministic GPU result that differs from its twin fails the command. */
+ * judges every result against the exact sum. One row per variant, in the order --variants
+ * names them (registry order for `all`), plus the `exact` row, and the exact sum S itself.
+ * A deterministic GPU result that differs from its twin fails the command. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,13 +20,16 @@ static void sum_usage(FILE *f)
     fputs("usage: sumlab sum FILE [--variants LIST|all] [--backend auto|cpu|gpu] [--reps R]\n"
           "                  [--format table|csv|json] [--dtype f32|f64] [--offset 0|1]\n"
           "                  [--block B] [--grid G] [--items I] [--seed S]\n"
-          "                  [--check-twin | --no-check-twin]\n\n"
+          "                  [--check-twin | --no-check-twin] [--columns LIST] [--quiet]\n\n"
           "Sums FILE (.npy '<f4'/'<f8', or raw little-endian values with --dtype) with each\n"
           "variant, R times, and judges each result against the exact sum. One row per\n"
-          "variant in registry order; the `exact` row (correctly rounded exact sum) is always\n"
-          "printed. Variants that cannot run here are skipped with one line on stderr.\n\n"
+          "variant in the order --variants gives (registry order for 'all'); the `exact` row\n"
+          "(correctly rounded exact sum) is always printed, and so is S itself, exactly (a\n"
+          "block under the table; columns exact_sum_* in csv/json). With 'all', variants that\n"
+          "cannot run here are skipped with one line on stderr; a variant named explicitly\n"
+          "that cannot run here is an error (exit 2).\n\n"
           "options:\n"
-          "  --variants L      comma-separated names or 'all' (default: all)\n"
+          "  --variants L      comma-separated names (rows in this order) or 'all' (default)\n"
           "  --backend B       auto (default: GPU when present, else CPU twins), cpu or gpu\n"
           "  --reps R          repetitions per variant (default 3; GPU: after one warm-up)\n"
           "  --format F        table (default), csv or json\n"
@@ -37,10 +41,14 @@ static void sum_usage(FILE *f)
           "  --seed S          commit-order seed of nondeterministic CPU twins (default 0)\n"
           "  --check-twin      on the GPU, also run each twin and compare bit for bit\n"
           "  --no-check-twin   don't (default: check when n <= 2^24)\n"
+          "  --columns L       only these columns, in this order (names below)\n"
+          "  -q, --quiet       no notices on stderr (backend, skipped variants); errors stay\n"
           "  -h, --help        this text\n\n"
           "columns: variant result_hex result abs_err rel_err ulps cond bound distinct backend\n"
           "  dtype n reps time_ms gbps determinism twin_match block grid items spread_ulps\n"
-          "  time_ms_min time_ms_max\n\n"
+          "  time_ms_min time_ms_max ulps_f64 exact_sum_hex exact_sum_dec exact_sum_bits\n"
+          "  (the table leaves the exact_sum_* columns out unless --columns names them: S is\n"
+          "  printed under it instead)\n\n"
           "exit status: 0 ok; 1 a runtime failure, or a self-check failed (a deterministic\n"
           "GPU variant differed from its twin or between repetitions); 2 bad usage or input.\n",
           f);
@@ -53,6 +61,7 @@ typedef struct {
     sl_dtype dt;
     uint64_t n;
     int prec;                  /* 6 in tables, 17 in csv/json (compared with the bound) */
+    const sl_exact_text *S;    /* the exact sum, exactly */
 } sum_cell;
 
 /* Times are absent (not NaN) for the reference row; so is its launch configuration. */
@@ -92,6 +101,10 @@ CELL(items, cfg_or_null(t, c, c->r->cfg.items))
 CELL(spread_ulps, sl_table_num(t, c->r->spread_ulps, c->prec))
 CELL(time_ms_min, num_or_null(t, c->r->time_ms_min))
 CELL(time_ms_max, num_or_null(t, c->r->time_ms_max))
+CELL(ulps_f64, sl_table_num(t, sl_reference_errors(c->ref, c->r->result, SL_F64).ulps, c->prec))
+CELL(exact_sum_hex, sl_table_str(t, c->S->hex))
+CELL(exact_sum_dec, sl_table_str(t, c->S->dec))
+CELL(exact_sum_bits, sl_table_i64(t, c->S->bits))
 #undef CELL
 
 #define COL(name) {#name, c_##name}
@@ -102,26 +115,73 @@ static const struct {
     COL(variant), COL(result_hex), COL(result), COL(abs_err), COL(rel_err), COL(ulps), COL(cond),
     COL(bound), COL(distinct), COL(backend), COL(dtype), COL(n), COL(reps), COL(time_ms), COL(gbps),
     COL(determinism), COL(twin_match), COL(block), COL(grid), COL(items), COL(spread_ulps),
-    COL(time_ms_min), COL(time_ms_max),
+    COL(time_ms_min), COL(time_ms_max), COL(ulps_f64), COL(exact_sum_hex), COL(exact_sum_dec),
+    COL(exact_sum_bits),
 };
 #undef COL
 #define SUM_NCOLS (sizeof sum_cols / sizeof sum_cols[0])
+#define SUM_TABLE_NCOLS (SUM_NCOLS - 3)   /* the table's default: no exact_sum_* columns */
 
-static sl_table *sum_table(void)
+/* The columns shown: indices into sum_cols. */
+typedef struct {
+    size_t idx[SUM_NCOLS];
+    size_t n;
+} sum_colset;
+
+static sl_table *sum_table(const sum_colset *cs)
 {
     const char *h[SUM_NCOLS];
-    for (size_t i = 0; i < SUM_NCOLS; i++) h[i] = sum_cols[i].name;
-    return sl_table_new((int)SUM_NCOLS, h);
+    for (size_t i = 0; i < cs->n; i++) h[i] = sum_cols[cs->idx[i]].name;
+    return sl_table_new((int)cs->n, h);
 }
 
-static void add_row(sl_table *t, const sum_cell *c)
+static void add_row(sl_table *t, const sum_colset *cs, const sum_cell *c)
 {
     sl_table_row(t);
-    for (size_t i = 0; i < SUM_NCOLS; i++) sum_cols[i].cell(t, c);
+    for (size_t i = 0; i < cs->n; i++) sum_cols[cs->idx[i]].cell(t, c);
 }
 
-/* The variants of list in registry order, `exact` always present. */
-static int sum_variants(const char *list, const sl_variant **order, size_t *nv)
+/* --columns LIST (NULL: every column; the table without exact_sum_*). -1 on a bad name. */
+static int sum_columns(const char *list, sl_out_format fmt, sum_colset *cs)
+{
+    cs->n = 0;
+    if (!list) {
+        size_t nc = fmt == SL_OUT_TABLE ? SUM_TABLE_NCOLS : SUM_NCOLS;
+        for (size_t i = 0; i < nc; i++) cs->idx[cs->n++] = i;
+        return 0;
+    }
+    const char *p = list;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        size_t i = 0;
+        while (i < SUM_NCOLS && !(strlen(sum_cols[i].name) == len && !strncmp(sum_cols[i].name, p, len))) i++;
+        if (i == SUM_NCOLS || len == 0) {
+            sl_cli_msg("sum", "--columns: unknown column '%.*s' (see 'sumlab sum --help')", (int)len, p);
+            return -1;
+        }
+        for (size_t j = 0; j < cs->n; j++)
+            if (cs->idx[j] == i) {
+                sl_cli_msg("sum", "--columns: column '%s' named twice", sum_cols[i].name);
+                return -1;
+            }
+        cs->idx[cs->n++] = i;
+        if (!p[len]) break;
+        p += len + 1;
+    }
+    return 0;
+}
+
+/* Whether the set shows the exact sum in columns (else the table prints it in a block). */
+static int shows_exact_sum(const sum_colset *cs)
+{
+    for (size_t i = 0; i < cs->n; i++)
+        if (!strncmp(sum_cols[cs->idx[i]].name, "exact_sum_", 10)) return 1;
+    return 0;
+}
+
+/* The variants of list in its order (registry order for `all`), `exact` last unless named;
+ * *explicit_list: the list names its variants (an unrunnable one is then an error). */
+static int sum_variants(const char *list, const sl_variant **order, size_t *nv, int *explicit_list)
 {
     sl_err err = {{0}};
     const sl_variant *picked[SUM_MAX_VARIANTS];
@@ -130,20 +190,35 @@ static int sum_variants(const char *list, const sl_variant **order, size_t *nv)
         sl_cli_msg("sum", "--variants: %s", err.msg);
         return -1;
     }
+    *explicit_list = strcmp(list, "all") != 0;
     *nv = 0;
-    for (size_t i = 0; i < sl_variant_count() && *nv < SUM_MAX_VARIANTS; i++) {
-        const sl_variant *v = sl_variant_at(i);
-        int want = !strcmp(v->name, "exact");
-        for (size_t j = 0; j < npicked && !want; j++) want = picked[j] == v;
-        if (want) order[(*nv)++] = v;
+    int have_exact = 0;
+    if (*explicit_list) {
+        for (size_t j = 0; j < npicked && *nv < SUM_MAX_VARIANTS; j++) {
+            size_t k = 0;
+            while (k < *nv && order[k] != picked[j]) k++;
+            if (k < *nv) continue;                 /* named twice: one row */
+            have_exact |= !strcmp(picked[j]->name, "exact");
+            order[(*nv)++] = picked[j];
+        }
+    } else {
+        for (size_t i = 0; i < sl_variant_count() && *nv < SUM_MAX_VARIANTS; i++) {
+            const sl_variant *v = sl_variant_at(i);
+            int want = 0;
+            for (size_t j = 0; j < npicked && !want; j++) want = picked[j] == v;
+            if (want) { order[(*nv)++] = v; have_exact |= !strcmp(v->name, "exact"); }
+        }
     }
+    const sl_variant *ex = sl_variant_find("exact");
+    if (!have_exact && ex && *nv < SUM_MAX_VARIANTS) order[(*nv)++] = ex;
     return 0;
 }
 
 /* Each variant measured (and judged) on the session into a row of t; the self-checks. Returns
  * 1 when a variant failed or a self-check failed, else 0. */
 static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv, const sl_launch *req,
-                       int reps, int check_twin, sl_table *t, int prec)
+                       int reps, int check_twin, sl_table *t, const sum_colset *cs, int prec,
+                       const sl_exact_text *S, int quiet)
 {
     sl_err err = {{0}};
     int failed = 0, selfcheck = 0;
@@ -152,7 +227,7 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
         sl_row row;
         int rc = sl_measure(s, v, req, reps, check_twin, &row, &err);
         if (rc == 1) {
-            sl_cli_msg("sum", "skipping %s: %s", v->name, err.msg);
+            if (!quiet) sl_cli_msg("sum", "skipping %s: %s", v->name, err.msg);
             continue;
         }
         if (rc != 0) {
@@ -173,8 +248,8 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
                        (unsigned long long)row.distinct, row.reps);
             selfcheck = 1;
         }
-        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec};
-        add_row(t, &c);
+        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec, S};
+        add_row(t, cs, &c);
         sl_row_free(&row);
     }
     return failed || selfcheck;
@@ -182,7 +257,8 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
 
 /* The options of `sumlab sum`. */
 typedef struct {
-    const char *vlist;
+    const char *vlist, *columns;
+    int quiet;
     sl_backend backend;
     long reps;
     sl_out_format fmt;
@@ -195,7 +271,7 @@ typedef struct {
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS };
     static const struct option opts[] = {
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
@@ -209,13 +285,15 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         {"seed", required_argument, NULL, 's'},
         {"check-twin", no_argument, NULL, O_CHECK},
         {"no-check-twin", no_argument, NULL, O_NOCHECK},
+        {"columns", required_argument, NULL, O_COLUMNS},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     sl_err err = {{0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:b:r:f:d:o:B:G:s:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":v:b:r:f:d:o:B:G:s:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'v': o->vlist = optarg; break;
         case 'b':
@@ -270,6 +348,8 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
             break;
         case O_CHECK: o->check_twin = 1; break;
         case O_NOCHECK: o->check_twin = 0; break;
+        case O_COLUMNS: o->columns = optarg; break;
+        case 'q': o->quiet = 1; break;
         case 'h': sum_usage(stdout); return 0;
         default: return sl_cli_bad_option("sum", c, argv, optind, optopt);
         }
@@ -311,7 +391,10 @@ int sl_cmd_sum(int argc, char **argv)
 
     const sl_variant *order[SUM_MAX_VARIANTS];
     size_t nv = 0;
-    if (sum_variants(vlist, order, &nv)) return 2;
+    int explicit_list = 0;
+    if (sum_variants(vlist, order, &nv, &explicit_list)) return 2;
+    sum_colset cs;
+    if (sum_columns(o.columns, fmt, &cs)) return 2;
 
     void *data = NULL;
     uint64_t n = 0;
@@ -321,7 +404,7 @@ int sl_cmd_sum(int argc, char **argv)
         sl_cli_msg("sum", "%s", err.msg);
         return 2;
     }
-    if (info.note[0]) sl_cli_msg("sum", "%s", info.note); /* N-D, Fortran order, .npz member */
+    if (info.note[0] && !o.quiet) sl_cli_msg("sum", "%s", info.note); /* N-D, Fortran order, .npz member */
     if (have_dtype && dt != raw_dt) {
         sl_cli_msg("sum", "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
                    sl_dtype_name(raw_dt));
@@ -336,20 +419,43 @@ int sl_cmd_sum(int argc, char **argv)
         free(data);
         return 1;
     }
-    if (backend == SL_BACKEND_AUTO) sl_cli_msg("sum", "%s", chosen);
+    /* a variant named explicitly that cannot run here is a usage error, found before any run */
+    if (explicit_list) {
+        char why[1024] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < nv; i++) {
+            sl_err ce = {{0}};
+            if (sl_session_can_run(s, order[i], &ce)) continue;
+            int w = snprintf(why + used, sizeof why - used, "%s%s: %s", used ? "; " : "", order[i]->name, ce.msg);
+            if (w > 0 && (size_t)w < sizeof why - used) used += (size_t)w;
+        }
+        if (used) {
+            sl_cli_msg("sum", "--variants: cannot run here (%s backend): %s",
+                       sl_session_on_gpu(s) ? "gpu" : "cpu", why);
+            sl_session_close(s);
+            free(data);
+            return 2;
+        }
+    }
+    if (backend == SL_BACKEND_AUTO && !o.quiet) sl_cli_msg("sum", "%s", chosen);
     int on_gpu = sl_session_on_gpu(s);
     if (check_twin < 0) check_twin = n <= TWIN_DEFAULT_MAX_N;
-    if (on_gpu && !check_twin) sl_cli_msg("sum", "twin check off (n > 2^24 or --no-check-twin)");
+    if (on_gpu && !check_twin && !o.quiet) sl_cli_msg("sum", "twin check off (n > 2^24 or --no-check-twin)");
 
-    sl_table *t = sum_table();
-    if (!t) {
+    sl_exact_text S;
+    sl_table *t = sum_table(&cs);
+    if (!t || sl_reference_exact_text(sl_session_reference(s), &S)) {
         sl_cli_msg("sum", "out of memory");
+        sl_table_free(t);
         sl_session_close(s);
         free(data);
         return 1;
     }
-    int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, fmt == SL_OUT_TABLE ? 6 : 17);
+    int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, &cs, fmt == SL_OUT_TABLE ? 6 : 17,
+                          &S, o.quiet);
     int wrc = sl_table_write(t, fmt, stdout);
+    if (!wrc && fmt == SL_OUT_TABLE && !shows_exact_sum(&cs)) wrc = sl_cli_exact_block(stdout, &S);
+    sl_exact_text_free(&S);
     sl_table_free(t);
     sl_session_close(s);
     free(data);

@@ -15,6 +15,7 @@ static const command commands[] = {
     {"list", sl_cmd_list, "list the summation variants and the dataset generators"},
     {"gen", sl_cmd_gen, "generate a dataset into a .npy or raw file"},
     {"sum", sl_cmd_sum, "sum a file with every variant, judged against the exact sum"},
+    {"judge", sl_cmd_judge, "judge sums computed elsewhere (NumPy, fsum, ...) against the exact sum"},
     {"bench", sl_cmd_bench, "time the GPU variants against CUB and the read ceiling"},
     {"run", sl_cmd_run, "run an experiment of the study into a results directory"},
     {"compare", sl_cmd_compare, "compare two results directories"},
@@ -57,7 +58,7 @@ int main(int argc, char **argv)
             sl_cli_argv = argv;
             return commands[i].fn(argc - 1, argv + 1);
         }
-    sl_cli_msg(NULL, "unknown command '%s' (commands: list, gen, sum, bench, run, compare; "
+    sl_cli_msg(NULL, "unknown command '%s' (commands: list, gen, sum, judge, bench, run, compare; "
                      "see 'sumlab --help')", cmd);
     return 2;
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "sl_format.h"
+#include "sl_reference.h"
 #include "sl_types.h"
 
 #ifdef __cplusplus
@@ -15,6 +16,7 @@ extern "C" {
 int sl_cmd_list(int argc, char **argv);     /* sumlab list [variants|datasets] */
 int sl_cmd_gen(int argc, char **argv);      /* sumlab gen NAME --n N --seed S ... -o FILE */
 int sl_cmd_sum(int argc, char **argv);      /* sumlab sum FILE ... */
+int sl_cmd_judge(int argc, char **argv);    /* sumlab judge FILE --value V ... */
 int sl_cmd_bench(int argc, char **argv);    /* sumlab bench ... */
 int sl_cmd_run(int argc, char **argv);      /* sumlab run EXPERIMENT ... (experiments runner) */
 int sl_cmd_compare(int argc, char **argv);  /* sumlab compare DIR_A DIR_B */
@@ -41,6 +43,14 @@ int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, in
  * provenance records; NULL/0 when a command is called directly (then use its own argv). */
 extern int sl_cli_argc;
 extern char **sl_cli_argv;
+
+/* The exact sum S, exactly, under a table (`sum`, `judge`): its hex form with every bit and
+ * its identifying decimal (sl_reference_exact_text). 0, or -1 on a write error. */
+int sl_cli_exact_block(FILE *f, const sl_exact_text *S);
+
+/* A C99 floating-point number (decimal, hex float 0x1.8p+3, inf, infinity, nan; optional
+ * sign), the whole string and nothing else, read with strtod (round to nearest). 0 or -1. */
+int sl_parse_double(const char *s, double *out, sl_err *err);
 
 /* One "sumlab <cmd>: message" line on stderr. */
 void sl_cli_msg(const char *cmd, const char *fmt, ...)

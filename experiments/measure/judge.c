@@ -177,3 +177,18 @@ void sl_judge_results(const sl_reference *ref, const sl_variant *v, uint64_t n, 
     }
     out->worst_abs_err = worst;
 }
+
+void sl_judge_value(const sl_reference *ref, const sl_variant *bound_of, double value,
+                    sl_value_judgement *out)
+{
+    out->err = sl_reference_errors(ref, value, ref->dtype);
+    out->ulps_f64 = ref->dtype == SL_F64 ? out->err.ulps : sl_reference_errors(ref, value, SL_F64).ulps;
+    out->bound = out->bound_ratio = NAN;
+    if (!bound_of) return;
+    sl_launch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    sl_variant_resolve(bound_of, &cfg, ref->n, ref->dtype);
+    out->bound = sl_variant_bound(bound_of, ref, ref->n, ref->dtype, &cfg);
+    if (out->bound > 0) out->bound_ratio = out->err.abs_err / out->bound;
+    else if (out->bound == 0) out->bound_ratio = out->err.abs_err == 0 ? 0 : INFINITY;
+}

@@ -60,6 +60,12 @@ static int cannot_run(const sl_session *s, const sl_variant *v, int reference, i
     return 0;
 }
 
+int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err)
+{
+    const int reference = is_reference_row(v);
+    return !cannot_run(s, v, reference, !reference && s->on_gpu && v->gpu, err);
+}
+
 /* R runs on the GPU after one warm-up run, not counted. */
 static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, sl_row *row,
                    double *times, sl_err *err)

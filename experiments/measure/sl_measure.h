@@ -79,6 +79,9 @@ void sl_row_empty(sl_row *row, const char *backend, sl_dtype dt, uint64_t n);
  * saying why and row holding the reference figures: skip them. -1: a failure (err set). */
 int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
                int check_twin, sl_row *row, sl_err *err);
+/* 1 when v can run on this session (sl_measure would measure it), else 0 with err saying why
+ * (the reason sl_measure's return value 1 gives). */
+int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err);
 /* The device's streaming-read ceiling on x: R timed reads after its own upload (GPU only);
  * row gets the times and GB/s, no variant and no judgement. */
 int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl_row *row,
@@ -98,6 +101,19 @@ int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, cons
  * may then overflow; NaN when the variant has no bound model or the reference is not finite. */
 double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg);
+
+/* One value summed elsewhere (NumPy, math.fsum, PyTorch, a user's kernel) judged against the
+ * exact sum of the input: its errors in the input format (err.ulps: ulps of S rounded to
+ * ref->dtype) and in float64 (ulps_f64), and, when bound_of is not NULL, that variant's
+ * a-priori bound on this input at its default launch configuration with the ratio
+ * |value - S| / bound (NaN otherwise). */
+typedef struct {
+    sl_errors err;
+    double ulps_f64;
+    double bound, bound_ratio;
+} sl_value_judgement;
+void sl_judge_value(const sl_reference *ref, const sl_variant *bound_of, double value,
+                    sl_value_judgement *out);
 
 /* Distinct bit patterns among r[0..reps) (every NaN counted as one pattern); 0 when out of
  * memory. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "charts.h"
 #include "headline.h"
+#include "sweeps.h"
 #include "ladder.h"
 #include "table.h"
 #include "sl_study.h"
@@ -27,6 +28,7 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
             on_gpu ? "GPU" : "CPU twins (same order of operations as the GPU kernels, bit for bit)",
             on_gpu ? " (" : "", on_gpu ? R->meta.gpu_name : "", on_gpu ? ")" : "", R->preset, R->seed, R->started, R->meta.date_utc,
             R->meta.git_sha, !strcmp(dirty, "yes") || !strcmp(dirty, "1") || !strcmp(dirty, "true") ? " (dirty tree)" : "", t->nrows);
+    sl_report_sweep_line(f, R);
     /* which experiments have rows: one missing from an `all` run was skipped by design (GPU
      * only, on the CPU backend) or not reached (the run stopped before it) */
     fputs("- experiments:", f);
@@ -292,7 +294,11 @@ static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *note
 {
     sec_header(f, R);
     sl_report_headline(f, R);
+    sl_report_sweeps(f, R);
+    sl_report_zero_results(f, R);
+    sl_report_anchors(f, R);
     sec_determinism(f, R);
+    sl_report_det_inputs(f, R);
     sec_throughput(f, R);
     sl_report_ladders(f, R);
     sec_tradeoff(f, R);

@@ -12,11 +12,21 @@ int sl_row_key(char *buf, size_t len, const char *const f[SL_KEY_FIELDS])
     return (w < 0 || (size_t)w >= len) ? -1 : 0;
 }
 
+/* Appends "|i=K" for instance K > 0 (instance 0 keeps the key of a run without --seeds). */
+static int add_instance(char *buf, size_t len, const char *inst)
+{
+    if (!inst || !*inst || !strcmp(inst, "0")) return 0;
+    size_t l = strlen(buf);
+    int w = snprintf(buf + l, len - l, "|i=%s", inst);
+    return (w < 0 || (size_t)w >= len - l) ? -1 : 0;
+}
+
 int sl_csv_key(const sl_csv *t, size_t r, char *buf, size_t len)
 {
     const char *f[SL_KEY_FIELDS];
     for (int i = 0; i < SL_KEY_FIELDS; i++) f[i] = sl_csv_get(t, r, i);
-    return sl_row_key(buf, len, f);
+    if (sl_row_key(buf, len, f)) return -1;
+    return add_instance(buf, len, sl_csv_get(t, r, sl_csv_col(t, "instance")));
 }
 
 int sl_rowctx_key(const sl_rowctx *c, const char *variant, char *buf, size_t len)
@@ -25,7 +35,10 @@ int sl_rowctx_key(const sl_rowctx *c, const char *variant, char *buf, size_t len
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
     const char *f[SL_KEY_FIELDS] = {c->experiment, c->ds ? c->ds->name : "-", c->params,
                                     sl_dtype_name(c->dt), n, variant, c->config};
-    return sl_row_key(buf, len, f);
+    if (sl_row_key(buf, len, f)) return -1;
+    char inst[16];
+    snprintf(inst, sizeof inst, "%d", c->instance);
+    return add_instance(buf, len, inst);
 }
 
 void sl_rowctx_params(sl_rowctx *c, const sl_dataset *ds, const sl_params *p)

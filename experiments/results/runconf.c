@@ -8,9 +8,10 @@
 
 int sl_runconf_read(const char *dir, sl_runconf *c)
 {
-    char path[1100], line[256];
+    char path[1100], line[1200];
     snprintf(path, sizeof path, "%s/run.conf", dir);
     memset(c, 0, sizeof *c);
+    c->seeds = 1;
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     while (fgets(line, sizeof line, f)) {
@@ -25,6 +26,12 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
         else if (!strcmp(k, "seed")) { c->seed = strtoull(v, NULL, 10); c->seen |= SL_CONF_SEED; }
         else if (!strcmp(k, "reps")) { c->reps = strtol(v, NULL, 10); c->seen |= SL_CONF_REPS; }
         else if (!strcmp(k, "started")) { snprintf(c->started, sizeof c->started, "%s", v); c->seen |= SL_CONF_STARTED; }
+        else if (!strcmp(k, "n")) { snprintf(c->n, sizeof c->n, "%s", v); c->seen |= SL_CONF_SWEEP; }
+        else if (!strcmp(k, "datasets")) { snprintf(c->datasets, sizeof c->datasets, "%s", v); c->seen |= SL_CONF_SWEEP; }
+        else if (!strcmp(k, "variants")) { snprintf(c->variants, sizeof c->variants, "%s", v); c->seen |= SL_CONF_SWEEP; }
+        else if (!strcmp(k, "dtypes")) { snprintf(c->dtypes, sizeof c->dtypes, "%s", v); c->seen |= SL_CONF_SWEEP; }
+        else if (!strcmp(k, "baseline")) { snprintf(c->baseline, sizeof c->baseline, "%s", v); c->seen |= SL_CONF_SWEEP; }
+        else if (!strcmp(k, "seeds")) { c->seeds = strtol(v, NULL, 10); if (c->seeds < 1) c->seeds = 1; c->seen |= SL_CONF_SWEEP; }
     }
     fclose(f);
     return (c->seen & SL_CONF_REQUIRED) == SL_CONF_REQUIRED ? 0 : -2;
@@ -39,6 +46,10 @@ int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err)
     fprintf(f, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\nbackend=%s\n"
                "seed=%llu\nreps=%ld\nstarted=%s\n",
             c->experiment, c->preset, c->backend, c->seed, c->reps, c->started);
+    /* the sweep: empty lists are the experiments' own choices; seeds = instances per point
+     * (instance i uses dataset seed seed + i) */
+    fprintf(f, "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\n", c->n, c->datasets,
+            c->variants, c->dtypes, c->seeds > 0 ? c->seeds : 1, c->baseline);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
     return 0;

@@ -1,6 +1,8 @@
 /* schema.c: the column tables of results.csv and distribution.csv: each column's name, unit
  * and formatter in one line, so a column is added in one place. The formatters only format
- * figures of the record (measure/ computed them); an absent figure is an empty field. */
+ * figures of the record (measure/ computed them); an absent figure is an empty field.
+ * Decimal figures of the judgement carry 17 significant digits (they round-trip; times and
+ * GB/s 6); bit patterns are C99 %a hex. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,18 +61,18 @@ F(exact_hex, EXACT(sl_fmt_hex(b, len, ROW->exact)))
 F(distinct, JUDGED(u64(b, len, ROW->distinct)))
 F(min_hex, JUDGED(sl_fmt_hex(b, len, ROW->min_result)))
 F(max_hex, JUDGED(sl_fmt_hex(b, len, ROW->max_result)))
-F(spread_ulps, JUDGED(num(b, len, ROW->spread_ulps, 6)))
-F(abs_err, JUDGED(num(b, len, ROW->err.abs_err, 6)))
-F(rel_err, JUDGED(num(b, len, ROW->err.rel_err, 6)))
-F(ulps, JUDGED(num(b, len, ROW->err.ulps, 6)))
-F(ulps_median, JUDGED(num(b, len, ROW->ulps_median, 6)))
-F(ulps_max, JUDGED(num(b, len, ROW->ulps_max, 6)))
-F(bound_abs, JUDGED(num(b, len, ROW->bound, 6)))
-F(bound_rel, JUDGED(num(b, len, ROW->bound_rel, 6)))
-F(bound_ratio, JUDGED(num(b, len, ROW->bound_ratio, 6)))
-F(cond, EXACT(num(b, len, ROW->cond, 6)))
-F(abssum, EXACT(num(b, len, ROW->abssum, 6)))
-F(unit_roundoff, num(b, len, sl_unit_roundoff(CTX->dt), 6))   /* of the input/output format */
+F(spread_ulps, JUDGED(num(b, len, ROW->spread_ulps, 17)))
+F(abs_err, JUDGED(num(b, len, ROW->err.abs_err, 17)))
+F(rel_err, JUDGED(num(b, len, ROW->err.rel_err, 17)))
+F(ulps, JUDGED(num(b, len, ROW->err.ulps, 17)))
+F(ulps_median, JUDGED(num(b, len, ROW->ulps_median, 17)))
+F(ulps_max, JUDGED(num(b, len, ROW->ulps_max, 17)))
+F(bound_abs, JUDGED(num(b, len, ROW->bound, 17)))
+F(bound_rel, JUDGED(num(b, len, ROW->bound_rel, 17)))
+F(bound_ratio, JUDGED(num(b, len, ROW->bound_ratio, 17)))
+F(cond, EXACT(num(b, len, ROW->cond, 17)))
+F(abssum, EXACT(num(b, len, ROW->abssum, 17)))
+F(unit_roundoff, num(b, len, sl_unit_roundoff(CTX->dt), 17))   /* of the input/output format */
 /* ---- times and the twin check ----------------------------------------------------------- */
 F(time_ms_median, TIMED(num(b, len, ROW->time_ms_median, 6)))
 F(time_ms_min, TIMED(num(b, len, ROW->time_ms_min, 6)))
@@ -78,6 +80,9 @@ F(time_ms_max, TIMED(num(b, len, ROW->time_ms_max, 6)))
 F(gbps, TIMED(num(b, len, ROW->gbps, 6)))
 F(twin_checked, CFG(u64(b, len, (uint64_t)ROW->twin_checked)))
 F(twin_match, ROW->have_cfg && ROW->twin_checked ? u64(b, len, (uint64_t)ROW->twin_match) : "")
+
+F(instance, u64(b, len, (uint64_t)CTX->instance))
+F(instances, u64(b, len, (uint64_t)(r->instances > 0 ? r->instances : 1)))
 
 /* The note on one CSV line: commas become ';', line breaks and quotes spaces. */
 static const char *f_note(const sl_record *r, size_t i, char *b, size_t len)
@@ -96,7 +101,7 @@ static const char *f_note(const sl_record *r, size_t i, char *b, size_t len)
 F(value, sl_fmt_result(b, len, ROW->values[i].value, CTX->dt))
 F(value_hex, sl_fmt_hex(b, len, ROW->values[i].value))
 F(count, u64(b, len, ROW->values[i].count))
-F(ulps_signed, num(b, len, ROW->values[i].ulps_signed, 6))
+F(ulps_signed, num(b, len, ROW->values[i].ulps_signed, 17))
 
 #define C(name, unit) {#name, unit, f_##name}
 static const sl_column results_cols[] = {
@@ -108,12 +113,13 @@ static const sl_column results_cols[] = {
     C(abs_err, ""), C(rel_err, ""), C(ulps, "ulps"), C(ulps_median, "ulps"), C(ulps_max, "ulps"),
     C(bound_abs, ""), C(bound_rel, ""), C(bound_ratio, ""), C(cond, ""), C(abssum, ""),
     C(unit_roundoff, ""), C(time_ms_median, "ms"), C(time_ms_min, "ms"), C(time_ms_max, "ms"),
-    C(gbps, "GB/s"), C(twin_checked, ""), C(twin_match, ""), C(note, ""),
+    C(gbps, "GB/s"), C(twin_checked, ""), C(twin_match, ""), C(note, ""), C(instance, ""),
+    C(instances, ""),
 };
 static const sl_column dist_cols[] = {
     C(experiment, ""), C(dataset, ""), C(params, ""), C(dtype, ""), C(n, ""), C(variant, ""),
     C(config, ""), C(backend, ""), C(value, ""), C(value_hex, ""), C(count, ""),
-    C(ulps_signed, "ulps"),
+    C(ulps_signed, "ulps"), C(instance, ""),
 };
 #undef C
 const sl_schema sl_results_schema = {"results.csv", results_cols, sizeof results_cols / sizeof results_cols[0]};

@@ -35,7 +35,8 @@ char *sl_slurp(const char *path, size_t *len, sl_err *err);
 #define SL_KEY_LEN 1024
 /* The one key function: the fields joined by '|'. Returns 0, or -1 when buf is too short. */
 int sl_row_key(char *buf, size_t len, const char *const fields[SL_KEY_FIELDS]);
-/* The key of row r of a results/distribution table (its first seven columns). */
+/* The key of row r of a results/distribution table (its first seven columns, and "|i=K"
+ * when its `instance` column holds K > 0). */
 int sl_csv_key(const sl_csv *t, size_t r, char *buf, size_t len);
 
 /* A set of row keys (for --resume). */
@@ -57,6 +58,8 @@ typedef struct {
     const char *config;        /* "default", "cfg:block128", "perm:reversed", ... */
     const char *sweep;         /* swept quantity ("n", "cond", "binades"; NULL: n) */
     double sweep_value;        /* its value (NaN: n) */
+    int instance;              /* which of the point's instances (`run --seeds K`): 0 .. K-1;
+                                  part of the key only when > 0 (so default runs keep theirs) */
 } sl_rowctx;
 void sl_rowctx_params(sl_rowctx *c, const sl_dataset *ds, const sl_params *p);
 int sl_rowctx_key(const sl_rowctx *c, const char *variant, char *buf, size_t len);
@@ -69,8 +72,9 @@ typedef struct {
     const char *det_class;     /* "" when none */
     const char *status;        /* ok, skipped */
     const char *note;          /* NULL or "" when none */
-    uint64_t seed;             /* the run's dataset seed */
+    uint64_t seed;             /* the dataset seed of this row's instance */
     const sl_row *row;         /* every figure (the have_* flags say which are there) */
+    int instances;             /* instances per point of the run (0: 1) */
 } sl_record;
 
 /* ---- column tables ------------------------------------------------------------------------- */
@@ -117,11 +121,16 @@ int sl_results_close(sl_results *res, sl_err *err);
 
 /* ---- run.conf: the settings a run was started with (so --resume continues alike) ----------- */
 enum { SL_CONF_EXPERIMENT = 1, SL_CONF_PRESET = 2, SL_CONF_BACKEND = 4, SL_CONF_SEED = 8,
-       SL_CONF_REPS = 16, SL_CONF_STARTED = 32, SL_CONF_REQUIRED = 31 };
+       SL_CONF_REPS = 16, SL_CONF_STARTED = 32, SL_CONF_REQUIRED = 31, SL_CONF_SWEEP = 64 };
 typedef struct {
     char experiment[64], preset[16], backend[16], started[40];
     unsigned long long seed;
     long reps;
+    /* the sweep chosen (`run --n/--datasets/--variants/--dtype/--seeds/--baseline`): the
+     * lists as given, comma-separated ("" = the experiments' own); seeds: instances per point
+     * (1 when absent); baseline: the report's reference variant ("" = pairwise) */
+    char n[1024], datasets[1024], variants[1024], dtypes[16], baseline[64];
+    long seeds;
     unsigned seen;             /* SL_CONF_* of the keys read */
 } sl_runconf;
 /* 0; -1 no run.conf in dir; -2 a required key missing (the keys found are filled). */

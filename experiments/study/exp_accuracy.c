@@ -18,7 +18,7 @@ static void acc_reps(const sl_run *run, int *det, int *nondet)
 }
 
 /* ---- accuracy-vs-n ------------------------------------------------------------------------ */
-static int acc_n_sizes(const sl_run *run, uint64_t *ns)
+static int acc_n_preset_sizes(const sl_run *run, uint64_t *ns)
 {
     const uint64_t K = 1024;
     switch (run->preset) {
@@ -31,18 +31,27 @@ static int acc_n_sizes(const sl_run *run, uint64_t *ns)
     }
 }
 
+/* The preset's sizes, or --n's. */
+static int acc_n_sizes(const sl_run *run, uint64_t *ns)
+{
+    uint64_t d[32];
+    int nd = acc_n_preset_sizes(run, d);
+    return sl_exp_ns(run, d, nd, ns, SL_SWEEP_MAX);
+}
+
 static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
-    uint64_t ns[32];
+    uint64_t ns[SL_SWEEP_MAX];
     int nn = acc_n_sizes(run, ns);
     int rd, rn;
     acc_reps(run, &rd, &rn);
     for (size_t d = 0; d < sl_dataset_count(); d++) {
         const sl_dataset *ds = sl_dataset_at(d);
+        if (!sl_exp_dataset_on(run, ds)) continue;
         sl_params p;
         sl_params_defaults(ds, &p);
         for (int t = 0; t < 2; t++)
-            for (int k = 0; k < nn; k++) {
+            for (int k = 0; k < nn && sl_exp_dtype_on(run, dtypes[t]); k++) {
                 double w = sl_exp_work(ns[k], rd > rn ? rd : rn);
                 if (!exec) { *work += w; continue; }
                 if (sl_run_stopped(run)) return 0;
@@ -63,14 +72,29 @@ double sl_exp_acc_n_plan(sl_run *run)
 }
 int sl_exp_acc_n(sl_run *run, sl_err *err) { return acc_n_walk(run, 1, NULL, err); }
 
-/* n of the parameter sweeps (cond, range). */
-static uint64_t sweep_n(const sl_run *run)
+/* n of the parameter sweeps (cond, range) in the preset. */
+static uint64_t sweep_preset_n(const sl_run *run)
 {
     switch (run->preset) {
     case SL_PRESET_TINY: return 1024;
     case SL_PRESET_QUICK: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 16;
     default: return run->on_gpu ? (uint64_t)1 << 24 : (uint64_t)1 << 16;
     }
+}
+
+/* The sizes of the parameter sweeps: the preset's one n, or --n's list. */
+static int sweep_ns(const sl_run *run, uint64_t *ns)
+{
+    uint64_t d = sweep_preset_n(run);
+    return sl_exp_ns(run, &d, 1, ns, SL_SWEEP_MAX);
+}
+
+/* A sweep's family left out by --datasets: a note (once, when exec) and 1. */
+static int family_off(sl_run *run, int exec, const sl_dataset *ds, const char *exp)
+{
+    if (sl_exp_dataset_on(run, ds)) return 0;
+    if (exec) sl_notes_add(&run->notes, "%s skipped: --datasets does not name its family '%s'", exp, ds->name);
+    return 1;
 }
 
 static int param_index(const sl_dataset *ds, const char *name)
@@ -89,12 +113,16 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
         if (exec) sl_notes_add(&run->notes, "accuracy-vs-cond skipped: no dataset 'ill-conditioned' with a 'cond' parameter");
         return 0;
     }
+    if (family_off(run, exec, ds, "accuracy-vs-cond")) return 0;
     int step = run->preset == SL_PRESET_FULL ? 1 : run->preset == SL_PRESET_QUICK ? 2 : 10;
-    uint64_t n = sweep_n(run);
+    uint64_t ns[SL_SWEEP_MAX];
+    int nn = sweep_ns(run, ns);
     int rd, rn;
     acc_reps(run, &rd, &rn);
+    for (int k = 0; k < nn; k++)
     for (int t = 0; t < 2; t++)
-        for (int e = 0; e <= 30; e += step) {
+        for (int e = 0; e <= 30 && sl_exp_dtype_on(run, dtypes[t]); e += step) {
+            const uint64_t n = ns[k];
             double cond = pow(10.0, e);
             if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
             double w = sl_exp_work(n, rd > rn ? rd : rn);
@@ -144,12 +172,16 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
         if (exec) sl_notes_add(&run->notes, "accuracy-vs-range skipped: no dataset 'log-uniform' with emin/emax parameters");
         return 0;
     }
-    uint64_t n = sweep_n(run);
+    if (family_off(run, exec, ds, "accuracy-vs-range")) return 0;
+    uint64_t ns[SL_SWEEP_MAX];
+    int nn = sweep_ns(run, ns);
     int rd, rn;
     acc_reps(run, &rd, &rn);
+    for (int k = 0; k < nn; k++)
     for (int t = 0; t < 2; t++) {
         int rs[32];
-        int nr = range_list(run, dtypes[t], rs);
+        int nr = sl_exp_dtype_on(run, dtypes[t]) ? range_list(run, dtypes[t], rs) : 0;
+        const uint64_t n = ns[k];
         for (int i = 0; i < nr; i++) {
             double w = sl_exp_work(n, rd > rn ? rd : rn);
             if (!exec) { *work += w; continue; }

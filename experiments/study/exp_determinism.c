@@ -24,13 +24,20 @@ static const det_cfg configs[] = {
 static const char *const perms[] = {"perm:reversed", "perm:sorted", "perm:shuffled", "perm:split"};
 #define NPERMS (sizeof perms / sizeof perms[0])
 
-static uint64_t det_n(const sl_run *run)
+static uint64_t det_preset_n(const sl_run *run)
 {
     switch (run->preset) {
     case SL_PRESET_TINY: return 1024;
     case SL_PRESET_QUICK: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 16;
     default: return run->on_gpu ? (uint64_t)1 << 24 : (uint64_t)1 << 18;
     }
+}
+
+/* The preset's one n, or --n's list. */
+static int det_ns(const sl_run *run, uint64_t *ns)
+{
+    uint64_t d = det_preset_n(run);
+    return sl_exp_ns(run, &d, 1, ns, SL_SWEEP_MAX);
 }
 
 static int det_reps(const sl_run *run)
@@ -96,7 +103,7 @@ static int det_rows(sl_run *run, sl_rowctx *c, const sl_pending *todo, const voi
 {
     sl_launch req;
     memset(&req, 0, sizeof req);
-    req.order_seed = run->seed;
+    req.order_seed = sl_exp_instance_seed(run, c->instance);
     c->config = "default";
     int rc = sl_exp_measure(run, c, &todo[0], x, &req, R, R, 1, err);
     for (size_t k = 0; k < NCONFIGS && !rc && !sl_run_stopped(run); k++) {
@@ -118,14 +125,18 @@ static int det_rows(sl_run *run, sl_rowctx *c, const sl_pending *todo, const voi
 
 /* One input: what is left to do, its generation and its rows (one progress step). */
 static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
-                     uint64_t n, int R, int Rc, double w, sl_err *err)
+                     uint64_t n, int instance, int R, int Rc, double w, sl_err *err)
 {
     sl_rowctx c = {.experiment = "determinism", .ds = ds, .dt = dt, .n = n,
-                   .config = "default", .sweep = "n", .sweep_value = NAN};
+                   .config = "default", .sweep = "n", .sweep_value = NAN, .instance = instance};
     sl_rowctx_params(&c, ds, p);
-    char what[160];
+    char what[200];
     snprintf(what, sizeof what, "determinism %s %s n=%llu (%d reps, %zu configs, %zu permutations)",
              ds->name, sl_dtype_name(dt), (unsigned long long)n, R, NCONFIGS, NPERMS);
+    if (sl_exp_instances(run) > 1) {
+        size_t l = strlen(what);
+        snprintf(what + l, sizeof what - l, " [instance %d/%d]", instance + 1, sl_exp_instances(run));
+    }
     sl_progress_step(run->prog, what, w);
 
     sl_pending todo[NLABELS];
@@ -138,7 +149,7 @@ static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_d
     if (!left) { sl_progress_done(run->prog); return 0; }
 
     sl_err ge = {{0}};
-    void *x = sl_exp_generate(run, ds, p, dt, n, &ge);
+    void *x = sl_exp_generate_ctx(run, &c, p, &ge);
     if (!x) {
         sl_notes_add(&run->notes, "determinism: %s %s not generated: %s", ds->name, sl_dtype_name(dt), ge.msg);
         sl_progress_done(run->prog);
@@ -155,22 +166,29 @@ static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_d
 
 static int walk(sl_run *run, int exec, double *work, sl_err *err)
 {
-    const uint64_t n = det_n(run);
+    uint64_t ns[SL_SWEEP_MAX];
+    const int nn = det_ns(run, ns);
     const int R = det_reps(run);
     const int Rc = R < 3 ? R : 3;   /* repetitions of each config / permutation row */
-    const double w = sl_exp_work(n, R + (int)(NCONFIGS + NPERMS) * Rc);
-    for (size_t d = 0; d < sizeof det_datasets / sizeof det_datasets[0]; d++) {
-        const sl_dataset *ds = sl_dataset_find(det_datasets[d]);
-        if (!ds) {
-            if (exec) sl_notes_add(&run->notes, "determinism: dataset '%s' not in the registry, skipped", det_datasets[d]);
-            continue;
-        }
-        sl_params p;
-        sl_params_defaults(ds, &p);
-        for (int t = 0; t < 2; t++) {
-            if (!exec) { *work += w; continue; }
-            if (sl_run_stopped(run)) return 0;
-            if (det_input(run, ds, &p, dtypes[t], n, R, Rc, w, err)) return -1;
+    /* --datasets replaces the experiment's own inputs */
+    const int nd = run->sweep.nds ? run->sweep.nds : (int)(sizeof det_datasets / sizeof det_datasets[0]);
+    for (int k = 0; k < nn; k++) {
+        const uint64_t n = ns[k];
+        const double w = sl_exp_work(n, R + (int)(NCONFIGS + NPERMS) * Rc);
+        for (int d = 0; d < nd; d++) {
+            const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[d] : sl_dataset_find(det_datasets[d]);
+            if (!ds) {
+                if (exec) sl_notes_add(&run->notes, "determinism: dataset '%s' not in the registry, skipped", det_datasets[d]);
+                continue;
+            }
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            for (int t = 0; t < 2; t++)
+                for (int i = 0; i < sl_exp_instances(run) && sl_exp_dtype_on(run, dtypes[t]); i++) {
+                    if (!exec) { *work += w; continue; }
+                    if (sl_run_stopped(run)) return 0;
+                    if (det_input(run, ds, &p, dtypes[t], n, i, R, Rc, w, err)) return -1;
+                }
         }
     }
     return 0;

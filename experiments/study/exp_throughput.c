@@ -22,7 +22,7 @@ int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps,
         return sl_err_set(err, "read ceiling at n=%llu %s: %.400s", (unsigned long long)c->n,
                           sl_dtype_name(c->dt), e.msg);
     sl_record r = {c, "read-ceiling", "ceiling", "", "ok",
-                   "streaming-read kernel: 16-byte loads, minimal work", run->seed, &row};
+                   "streaming-read kernel: 16-byte loads, minimal work", run->seed, &row, 1};
     int rc = sl_study_write(run, &r, 0, err);
     sl_row_free(&row);
     return rc;
@@ -36,17 +36,21 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
                                    "(run on a GPU: `sumlab run throughput-vs-n --backend gpu`)");
         return 0;
     }
-    const sl_dataset *ds = sl_dataset_find("uniform");
+    /* --datasets replaces the one input family (uniform) */
+    const int nd = run->sweep.nds ? run->sweep.nds : 1;
+    for (int di = 0; di < nd; di++) {
+    const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[di] : sl_dataset_find("uniform");
     if (!ds) ds = sl_dataset_at(0);
-    uint64_t ns[32];
-    int nn = run->preset == SL_PRESET_FULL ? sl_exp_sizes(1024, (uint64_t)1 << 28, 1, ns, 32)
-             : run->preset == SL_PRESET_QUICK ? sl_exp_sizes((uint64_t)1 << 16, (uint64_t)1 << 26, 2, ns, 32)
-                                              : sl_exp_sizes((uint64_t)1 << 12, (uint64_t)1 << 16, 2, ns, 32);
+    uint64_t dns[32], ns[SL_SWEEP_MAX];
+    int ndn = run->preset == SL_PRESET_FULL ? sl_exp_sizes(1024, (uint64_t)1 << 28, 1, dns, 32)
+             : run->preset == SL_PRESET_QUICK ? sl_exp_sizes((uint64_t)1 << 16, (uint64_t)1 << 26, 2, dns, 32)
+                                              : sl_exp_sizes((uint64_t)1 << 12, (uint64_t)1 << 16, 2, dns, 32);
+    int nn = sl_exp_ns(run, dns, ndn, ns, SL_SWEEP_MAX);
     int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
     sl_params p;
     sl_params_defaults(ds, &p);
     for (int t = 0; t < 2; t++)
-        for (int k = 0; k < nn; k++) {
+        for (int k = 0; k < nn && sl_exp_dtype_on(run, dtypes[t]); k++) {
             double w = sl_exp_work(ns[k], reps) / 8;   /* no reference per rep: cheaper per element */
             if (!exec) { *work += w; continue; }
             if (sl_run_stopped(run)) return 0;
@@ -63,6 +67,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
                 if (rc) return -1;
             }
         }
+    }
     return 0;
 }
 
@@ -91,19 +96,25 @@ static uint64_t to_n(const sl_run *run)
 
 static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
-    uint64_t n = to_n(run);
+    uint64_t dn = to_n(run), ns[SL_SWEEP_MAX];
+    const int nn = sl_exp_ns(run, &dn, 1, ns, SL_SWEEP_MAX);
+    for (int k = 0; k < nn; k++) {
+    const uint64_t n = ns[k];
     int reps = run->on_gpu ? sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5)
                            : sl_exp_reps(run, run->preset == SL_PRESET_TINY ? 3 : 5);
     if (exec && !run->on_gpu)
         sl_notes_add(&run->notes, "tradeoff on the CPU backend: its throughput is the wall clock of each CPU twin "
                          "on one core (n = %llu), not of a GPU; variants without a twin (cub) are skipped",
                     (unsigned long long)n);
-    for (size_t d = 0; d < sizeof tradeoff_datasets / sizeof tradeoff_datasets[0]; d++) {
-        const sl_dataset *ds = sl_dataset_find(tradeoff_datasets[d]);
+    /* --datasets replaces the tradeoff's families */
+    const size_t nd = run->sweep.nds ? (size_t)run->sweep.nds : sizeof tradeoff_datasets / sizeof tradeoff_datasets[0];
+    for (size_t d = 0; d < nd; d++) {
+        const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[d] : sl_dataset_find(tradeoff_datasets[d]);
         if (!ds) continue;
         sl_params p;
         sl_params_defaults(ds, &p);
         for (int t = 0; t < 2; t++) {
+            if (!sl_exp_dtype_on(run, dtypes[t])) continue;
             double w = run->on_gpu ? sl_exp_work(n, reps) / 4 : sl_exp_work(n, reps);
             if (!exec) { *work += w; continue; }
             if (sl_run_stopped(run)) return 0;
@@ -112,6 +123,7 @@ static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_rowctx_params(&c, ds, &p);
             if (sl_exp_step(run, &c, &p, NULL, reps, reps, 0, w, err)) return -1;
         }
+    }
     }
     return 0;
 }

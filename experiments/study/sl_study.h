@@ -24,6 +24,20 @@ const char *sl_preset_name(sl_preset p);
 /* ---- the run -------------------------------------------------------------------------- */
 typedef struct sl_progress sl_progress;
 
+/* The sweep a user chose (`sumlab run --n/--datasets/--variants/--dtype/--seeds`); zero
+ * counts mean each experiment's own choice, so a default run is the study as designed. */
+#define SL_SWEEP_MAX 64
+typedef struct {
+    uint64_t n[SL_SWEEP_MAX];  /* --n: every experiment's sizes (nn = 0: the preset's) */
+    int nn;
+    const sl_dataset *ds[SL_SWEEP_MAX];  /* --datasets (nds = 0: each experiment's own) */
+    int nds;
+    const sl_variant *v[SL_SWEEP_MAX];   /* --variants, `exact` always measured (nv = 0: all) */
+    int nv;
+    unsigned dtypes;           /* --dtype: SL_DTYPE_MASK bits (0: f32 and f64) */
+    int seeds;                 /* --seeds K: instances per point (instance i: dataset seed + i) */
+} sl_sweep;
+
 typedef struct {
     char dir[1024];
     sl_preset preset;
@@ -39,6 +53,7 @@ typedef struct {
     int stop;                  /* 1 after the row limit */
     sl_progress *prog;
     sl_notes notes;            /* skipped experiments etc., for the report */
+    sl_sweep sweep;            /* what the user chose to sweep */
 } sl_run;
 
 /* Signals: SIGINT/SIGTERM make the run stop after the current measurement (a second one
@@ -75,11 +90,23 @@ size_t sl_experiment_count(void);
 const sl_experiment *sl_experiment_at(size_t i);
 const sl_experiment *sl_experiment_find(const char *name);
 
+/* ---- the user's sweep (sl_sweep) --------------------------------------------------------- */
+int sl_exp_dtype_on(const sl_run *run, sl_dtype dt);            /* --dtype keeps dt */
+int sl_exp_dataset_on(const sl_run *run, const sl_dataset *ds); /* --datasets keeps ds */
+int sl_exp_variant_on(const sl_run *run, const sl_variant *v);  /* --variants keeps v */
+/* The sizes of an experiment: --n's list, else its own dflt[0..ndflt); returns the count. */
+int sl_exp_ns(const sl_run *run, const uint64_t *dflt, int ndflt, uint64_t *out, int max);
+/* Instances per point (>= 1) and the dataset (and commit-order) seed of instance i. */
+int sl_exp_instances(const sl_run *run);
+uint64_t sl_exp_instance_seed(const sl_run *run, int instance);
+
 /* ---- steps shared by the experiment files ------------------------------------------------ */
 int sl_exp_reps(const sl_run *run, int preset_default);
 /* Generates dataset ds (params p) into a malloc'ed buffer; NULL with err on failure. */
 void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                       uint64_t n, sl_err *err);
+/* The input of context c (its dataset, dtype and n) with the seed of its instance. */
+void *sl_exp_generate_ctx(const sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err);
 /* The registry variants whose row of context c is not yet in results.csv (checked once per
  * step). -1 (err) when the registry has more than SL_STUDY_MAX_VARIANTS variants. */
 #define SL_STUDY_MAX_VARIANTS 256
@@ -93,7 +120,8 @@ int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_e
 int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
                    const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err);
 /* One step: generates the input of c (dataset c->ds with params p), announces it on the
- * progress line with `work` units, and measures every variant not yet in results.csv. A
+ * progress line with `work` units, and measures every variant not yet in results.csv, for
+ * each instance of the point (c->instance 0 .. sl_exp_instances - 1; `work` covers them all). A
  * generator failure becomes a `skipped` row per variant carrying its message. req NULL: the
  * default launch request (every field derived by the variant; order seed = the run's seed). */
 int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,

@@ -19,7 +19,7 @@ sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_varian
                           const char *status, const sl_row *row, const char *note)
 {
     sl_record r = {c, v->name, v->family, sl_determinism_name(v->determinism), status, note,
-                   run->seed, row};
+                   sl_exp_instance_seed(run, c->instance), row, sl_exp_instances(run)};
     return r;
 }
 
@@ -31,8 +31,8 @@ int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err)
     return 0;
 }
 
-void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
-                      uint64_t n, sl_err *err)
+static void *generate_seed(const sl_dataset *ds, const sl_params *p, sl_dtype dt, uint64_t n,
+                           uint64_t seed, sl_err *err)
 {
     size_t bytes = (size_t)n * sl_dtype_size(dt);
     void *x = malloc(bytes ? bytes : 1);
@@ -40,11 +40,22 @@ void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *
         sl_err_set(err, "out of memory for %llu values", (unsigned long long)n);
         return NULL;
     }
-    if (sl_dataset_generate(ds, dt, run->seed, n, p, 0, n, x, err)) {
+    if (sl_dataset_generate(ds, dt, seed, n, p, 0, n, x, err)) {
         free(x);
         return NULL;
     }
     return x;
+}
+
+void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+                      uint64_t n, sl_err *err)
+{
+    return generate_seed(ds, p, dt, n, run->seed, err);
+}
+
+void *sl_exp_generate_ctx(const sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err)
+{
+    return generate_seed(c->ds, p, c->dt, c->n, sl_exp_instance_seed(run, c->instance), err);
 }
 
 int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_err *err)
@@ -54,7 +65,8 @@ int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_e
         return sl_err_set(err, "the variant registry has %zu variants; the study takes at most %d",
                           sl_variant_count(), SL_STUDY_MAX_VARIANTS);
     for (size_t i = 0; i < sl_variant_count(); i++)
-        if (!sl_study_has(run, c, sl_variant_at(i)->name)) todo->v[todo->n++] = sl_variant_at(i);
+        if (sl_exp_variant_on(run, sl_variant_at(i)) && !sl_study_has(run, c, sl_variant_at(i)->name))
+            todo->v[todo->n++] = sl_variant_at(i);
     return 0;
 }
 
@@ -120,23 +132,28 @@ static int write_not_generated(sl_run *run, const sl_rowctx *c, const sl_pending
     return rc;
 }
 
-int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,
-                int reps_det, int reps_nondet, int dist, double work, sl_err *err)
+/* One instance of a step (the instance is c->instance). */
+static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,
+                         int reps_det, int reps_nondet, int dist, double work, sl_err *err)
 {
     char what[200];
     step_label(c, what, sizeof what);
+    if (sl_exp_instances(run) > 1) {
+        size_t l = strlen(what);
+        snprintf(what + l, sizeof what - l, " [instance %d/%d]", c->instance + 1, sl_exp_instances(run));
+    }
     sl_progress_step(run->prog, what, work);
     sl_launch dflt;
     if (!req) {
         memset(&dflt, 0, sizeof dflt);
-        dflt.order_seed = run->seed;
+        dflt.order_seed = sl_exp_instance_seed(run, c->instance);
         req = &dflt;
     }
     sl_pending todo;
     int rc = sl_exp_pending(run, c, &todo, err);
     if (!rc && todo.n) {
         sl_err ge = {{0}};
-        void *x = sl_exp_generate(run, c->ds, p, c->dt, c->n, &ge);
+        void *x = sl_exp_generate_ctx(run, c, p, &ge);
         if (!x) {
             rc = write_not_generated(run, c, &todo, ge.msg, err);
         } else {
@@ -146,4 +163,17 @@ int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_la
     }
     sl_progress_done(run->prog);
     return rc;
+}
+
+int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,
+                int reps_det, int reps_nondet, int dist, double work, sl_err *err)
+{
+    for (int i = 0; i < sl_exp_instances(run); i++) {
+        if (i > 0 && sl_run_stopped(run)) return 0;
+        sl_rowctx ci = *c;
+        ci.instance = i;
+        if (step_instance(run, &ci, p, req, reps_det, reps_nondet, dist, work / sl_exp_instances(run), err))
+            return -1;
+    }
+    return 0;
 }

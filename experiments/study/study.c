@@ -109,3 +109,37 @@ int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, in
 }
 
 double sl_exp_work(uint64_t n, int reps) { return (double)n * (double)sl_variant_count() * (reps + 2); }
+
+/* ---- the user's sweep ------------------------------------------------------------------- */
+int sl_exp_dtype_on(const sl_run *run, sl_dtype dt)
+{
+    return !run->sweep.dtypes || (run->sweep.dtypes & SL_DTYPE_MASK(dt));
+}
+
+int sl_exp_dataset_on(const sl_run *run, const sl_dataset *ds)
+{
+    if (!run->sweep.nds) return 1;
+    for (int i = 0; i < run->sweep.nds; i++)
+        if (run->sweep.ds[i] == ds) return 1;
+    return 0;
+}
+
+int sl_exp_variant_on(const sl_run *run, const sl_variant *v)
+{
+    if (!run->sweep.nv || !strcmp(v->name, "exact")) return 1;
+    for (int i = 0; i < run->sweep.nv; i++)
+        if (run->sweep.v[i] == v) return 1;
+    return 0;
+}
+
+int sl_exp_ns(const sl_run *run, const uint64_t *dflt, int ndflt, uint64_t *out, int max)
+{
+    const uint64_t *src = run->sweep.nn ? run->sweep.n : dflt;
+    int k = run->sweep.nn ? run->sweep.nn : ndflt;
+    if (k > max) k = max;
+    for (int i = 0; i < k; i++) out[i] = src[i];
+    return k;
+}
+
+int sl_exp_instances(const sl_run *run) { return run->sweep.seeds > 1 ? run->sweep.seeds : 1; }
+uint64_t sl_exp_instance_seed(const sl_run *run, int instance) { return run->seed + (uint64_t)instance; }

@@ -1,0 +1,321 @@
+/* cmd_judge.c: `sumlab judge FILE --value V ...`: judges sums computed elsewhere (NumPy,
+ * math.fsum, PyTorch, a user's kernel) against the exact sum of FILE, with the figures `sum`
+ * gives its own variants, and prints the exact sum S itself, exactly. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_cli.h"
+#include "sl_datasets.h"
+#include "sl_measure.h"
+#include "sl_variants.h"
+
+#define CMD "judge"
+
+static void judge_usage(FILE *f)
+{
+    fputs("usage: sumlab judge FILE (--value [NAME=]V ... | --values CSV) [--bound-of VARIANT]\n"
+          "                    [--format table|csv|json] [--dtype f32|f64] [--quiet]\n\n"
+          "Judges sums computed elsewhere (numpy.sum, math.fsum, torch.sum, your kernel)\n"
+          "against the exact sum S of FILE (read as `sumlab sum` reads it): one row per value\n"
+          "with its errors, and S itself exactly (a block under the table; columns\n"
+          "exact_sum_* in csv/json).\n\n"
+          "options:\n"
+          "  --value [NAME=]V  a value (repeatable), any C99 form: 0.1, -2.5e-3, 0x1.8p+3,\n"
+          "                    inf, nan; read to the nearest double (a float32 result printed\n"
+          "                    with 9 digits, or any %a, is read exactly). NAME: the row's\n"
+          "                    name (default value1, value2, ...)\n"
+          "  --values CSV      a file of `name,value` lines (a `name,value` header, blank\n"
+          "                    lines and # comments are skipped)\n"
+          "  --bound-of V      also the a-priori bound of registry variant V on this input\n"
+          "                    (its default launch configuration) and |value - S| / bound\n"
+          "  --format F        table (default), csv or json\n"
+          "  --dtype D         element type of a raw file (f32 or f64); checked against .npy\n"
+          "  -q, --quiet       no notices on stderr\n"
+          "  -h, --help        this text\n\n"
+          "columns: variant (the value's name) result_hex result abs_err rel_err ulps (in ulps\n"
+          "  of S rounded to the input format) cond bound dtype n ulps_f64 (in ulps of S\n"
+          "  rounded to float64) bound_of bound_ratio exact_sum_hex exact_sum_dec\n"
+          "  exact_sum_bits\n\n"
+          "exit status: 0 ok; 1 a runtime failure; 2 bad usage or input.\n", f);
+}
+
+typedef struct {
+    char *name;
+    double v;
+} jvalue;
+
+typedef struct {
+    jvalue *v;
+    size_t n, cap;
+} jvalues;
+
+static int add_value(jvalues *vs, const char *name, size_t nlen, double v)
+{
+    if (vs->n == vs->cap) {
+        size_t nc = vs->cap ? 2 * vs->cap : 16;
+        jvalue *p = realloc(vs->v, nc * sizeof *p);
+        if (!p) return -1;
+        vs->v = p;
+        vs->cap = nc;
+    }
+    char *d = malloc(nlen + 1);
+    if (!d) return -1;
+    memcpy(d, name, nlen);
+    d[nlen] = '\0';
+    vs->v[vs->n].name = d;
+    vs->v[vs->n].v = v;
+    vs->n++;
+    return 0;
+}
+
+static void free_values(jvalues *vs)
+{
+    for (size_t i = 0; i < vs->n; i++) free(vs->v[i].name);
+    free(vs->v);
+}
+
+/* --value [NAME=]V. Returns 0, or the exit code. */
+static int opt_value(jvalues *vs, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    const char *num = eq ? eq + 1 : arg;
+    char dflt[32];
+    const char *name = arg;
+    size_t nlen = eq ? (size_t)(eq - arg) : 0;
+    if (!eq) {
+        snprintf(dflt, sizeof dflt, "value%zu", vs->n + 1);
+        name = dflt;
+        nlen = strlen(dflt);
+    } else if (nlen == 0) {
+        sl_cli_msg(CMD, "--value '%s': empty NAME before '='", arg);
+        return 2;
+    }
+    if (memchr(name, ',', nlen)) {
+        sl_cli_msg(CMD, "--value '%s': a NAME holds no comma", arg);
+        return 2;
+    }
+    double v;
+    sl_err err = {{0}};
+    if (sl_parse_double(num, &v, &err)) {
+        sl_cli_msg(CMD, "--value: %s", err.msg);
+        return 2;
+    }
+    if (add_value(vs, name, nlen, v)) { sl_cli_msg(CMD, "out of memory"); return 1; }
+    return 0;
+}
+
+/* --values CSV: name,value lines. Returns 0, or the exit code. */
+static int opt_values(jvalues *vs, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        sl_cli_msg(CMD, "--values: cannot open '%s'", path);
+        return 2;
+    }
+    char line[4096];
+    long ln = 0;
+    int rc = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        ln++;
+        size_t len = strlen(line);
+        if (len == sizeof line - 1 && line[len - 1] != '\n') {
+            sl_cli_msg(CMD, "--values %s:%ld: line longer than %zu bytes", path, ln, sizeof line - 2);
+            rc = 2;
+            break;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        const char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        if (!*p || *p == '#') continue;
+        if (!strcmp(p, "name,value")) continue;
+        const char *comma = strchr(p, ',');
+        if (!comma || comma == p || strchr(comma + 1, ',')) {
+            sl_cli_msg(CMD, "--values %s:%ld: expected `name,value`, got '%s'", path, ln, p);
+            rc = 2;
+            break;
+        }
+        double v;
+        sl_err err = {{0}};
+        if (sl_parse_double(comma + 1, &v, &err)) {
+            sl_cli_msg(CMD, "--values %s:%ld: %s", path, ln, err.msg);
+            rc = 2;
+            break;
+        }
+        if (add_value(vs, p, (size_t)(comma - p), v)) { sl_cli_msg(CMD, "out of memory"); rc = 1; }
+    }
+    if (!rc && ferror(f)) { sl_cli_msg(CMD, "--values: error reading '%s'", path); rc = 2; }
+    fclose(f);
+    return rc;
+}
+
+/* The value's decimal: round-trip for its format (%.9g when it is a float32 value of f32
+ * input, else %.17g). */
+static const char *value_dec(char *b, size_t len, double v, sl_dtype dt)
+{
+    int f32 = dt == SL_F32 && (!isfinite(v) || (double)(float)v == v);
+    return sl_fmt_result(b, len, v, f32 ? SL_F32 : SL_F64);
+}
+
+static const char *const judge_hdr[] = {"variant", "result_hex", "result", "abs_err", "rel_err",
+                                        "ulps", "cond", "bound", "dtype", "n", "ulps_f64",
+                                        "bound_of", "bound_ratio", "exact_sum_hex",
+                                        "exact_sum_dec", "exact_sum_bits"};
+#define JUDGE_NCOLS (int)(sizeof judge_hdr / sizeof judge_hdr[0])
+
+static sl_table *judge_table(const sl_reference *ref, const jvalues *vs, const sl_variant *bv,
+                             const sl_exact_text *S, sl_out_format fmt)
+{
+    const int ncols = fmt == SL_OUT_TABLE ? JUDGE_NCOLS - 3 : JUDGE_NCOLS;
+    const int prec = fmt == SL_OUT_TABLE ? 6 : 17;
+    sl_table *t = sl_table_new(ncols, judge_hdr);
+    if (!t) return NULL;
+    for (size_t i = 0; i < vs->n; i++) {
+        char b[SL_FMT_LEN];
+        double v = vs->v[i].v;
+        sl_value_judgement j;
+        sl_judge_value(ref, bv, v, &j);
+        sl_table_row(t);
+        sl_table_str(t, vs->v[i].name);
+        sl_table_str(t, sl_fmt_hex(b, sizeof b, v));
+        sl_table_str(t, value_dec(b, sizeof b, v, ref->dtype));
+        sl_table_num(t, j.err.abs_err, prec);
+        sl_table_num(t, j.err.rel_err, prec);
+        sl_table_num(t, j.err.ulps, prec);
+        sl_table_num(t, ref->cond, prec);
+        if (bv) sl_table_num(t, j.bound, prec); else sl_table_null(t);
+        sl_table_str(t, sl_dtype_name(ref->dtype));
+        sl_table_u64(t, ref->n);
+        sl_table_num(t, j.ulps_f64, prec);
+        if (bv) sl_table_str(t, bv->name); else sl_table_null(t);
+        if (bv) sl_table_num(t, j.bound_ratio, prec); else sl_table_null(t);
+        if (ncols == JUDGE_NCOLS) {
+            sl_table_str(t, S->hex);
+            sl_table_str(t, S->dec);
+            sl_table_i64(t, S->bits);
+        }
+    }
+    return t;
+}
+
+typedef struct {
+    jvalues vs;
+    const sl_variant *bound_of;
+    sl_out_format fmt;
+    int have_dtype, quiet;
+    sl_dtype raw_dt;
+} judge_opts;
+
+/* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
+static int judge_getopt(int argc, char **argv, judge_opts *o)
+{
+    enum { O_VALUES = 256, O_BOUND };
+    static const struct option opts[] = {
+        {"value", required_argument, NULL, 'V'},   {"values", required_argument, NULL, O_VALUES},
+        {"bound-of", required_argument, NULL, O_BOUND}, {"format", required_argument, NULL, 'f'},
+        {"dtype", required_argument, NULL, 'd'},   {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    int c, rc;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":V:f:d:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'V': if ((rc = opt_value(&o->vs, optarg))) return rc; break;
+        case O_VALUES: if ((rc = opt_values(&o->vs, optarg))) return rc; break;
+        case O_BOUND:
+            if (!(o->bound_of = sl_variant_find(optarg))) {
+                sl_cli_msg(CMD, "--bound-of: unknown variant '%s' (see 'sumlab list variants')", optarg);
+                return 2;
+            }
+            break;
+        case 'f':
+            if (sl_out_format_parse(optarg, &o->fmt)) {
+                sl_cli_msg(CMD, "unknown --format '%s' (table, csv or json)", optarg);
+                return 2;
+            }
+            break;
+        case 'd':
+            if (sl_dtype_parse(optarg, &o->raw_dt)) {
+                sl_cli_msg(CMD, "unsupported --dtype '%s' (f32 or f64)", optarg);
+                return 2;
+            }
+            o->have_dtype = 1;
+            break;
+        case 'q': o->quiet = 1; break;
+        case 'h': judge_usage(stdout); return 0;
+        default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
+        }
+    }
+    return -1;
+}
+
+int sl_cmd_judge(int argc, char **argv)
+{
+    judge_opts o;
+    memset(&o, 0, sizeof o);
+    o.fmt = SL_OUT_TABLE;
+    o.raw_dt = SL_F32;
+    int code = judge_getopt(argc, argv, &o);
+    if (code >= 0) { free_values(&o.vs); return code; }
+    if (optind >= argc) {
+        sl_cli_msg(CMD, "missing input FILE (.npy or raw; see 'sumlab judge --help')");
+        free_values(&o.vs);
+        return 2;
+    }
+    if (argc - optind > 1) {
+        sl_cli_msg(CMD, "unexpected argument '%s' (one FILE at a time)", argv[optind + 1]);
+        free_values(&o.vs);
+        return 2;
+    }
+    if (!o.vs.n) {
+        sl_cli_msg(CMD, "no values to judge (give --value V or --values CSV)");
+        free_values(&o.vs);
+        return 2;
+    }
+    const char *path = argv[optind];
+    void *data = NULL;
+    uint64_t n = 0;
+    sl_dtype dt;
+    sl_array_info info;
+    sl_err err = {{0}};
+    if (sl_array_load_ex(path, o.have_dtype, o.raw_dt, &data, &n, &dt, &info, &err)) {
+        sl_cli_msg(CMD, "%s", err.msg);
+        free_values(&o.vs);
+        return 2;
+    }
+    if (o.have_dtype && dt != o.raw_dt) {
+        sl_cli_msg(CMD, "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
+                   sl_dtype_name(o.raw_dt));
+        free(data);
+        free_values(&o.vs);
+        return 2;
+    }
+    if (info.note[0] && !o.quiet) sl_cli_msg(CMD, "%s", info.note);
+    sl_reference ref;
+    int rc = 0;
+    if (sl_reference_compute(&ref, data, n, dt, &err)) {
+        sl_cli_msg(CMD, "%s", err.msg);
+        rc = 1;
+    } else {
+        sl_exact_text S;
+        if (sl_reference_exact_text(&ref, &S)) {
+            sl_cli_msg(CMD, "out of memory");
+            rc = 1;
+        } else {
+            sl_table *t = judge_table(&ref, &o.vs, o.bound_of, &S, o.fmt);
+            if (!t) { sl_cli_msg(CMD, "out of memory"); rc = 1; }
+            else {
+                int w = sl_table_write(t, o.fmt, stdout);
+                if (!w && o.fmt == SL_OUT_TABLE) w = sl_cli_exact_block(stdout, &S);
+                if (w) { sl_cli_msg(CMD, "error writing the output"); rc = 1; }
+                sl_table_free(t);
+            }
+            sl_exact_text_free(&S);
+        }
+    }
+    sl_reference_clear(&ref);
+    free(data);
+    free_values(&o.vs);
+    return rc;
+}

@@ -1,0 +1,419 @@
+/* sweeps.c: the report's answers to a chosen sweep (sweeps.h), from results.csv (and the
+ * anchors.csv that experiments/anchors/anchors.py leaves) alone. A cell is a median over the
+ * point's instances (`run --seeds K`) with their range when K > 1; results exactly 0 or
+ * non-finite against a non-zero exact sum stay in the medians and are counted and marked. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sweeps.h"
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values v[0..n) sorted in place; returns their count. */
+static size_t uniq(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_dbl);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!k || v[i] != v[k - 1]) v[k++] = v[i];
+    return k;
+}
+
+static int hex_zero(const char *h)
+{
+    if (*h == '-') h++;
+    return !strcmp(h, "0x0p+0");
+}
+static int hex_nonfinite(const char *h) { return strstr(h, "inf") || strstr(h, "nan"); }
+
+/* The run's instances per point and the baseline variant (run.conf; defaults 1, pairwise). */
+static void sweep_conf(const char *dir, long *seeds, char *baseline, size_t len)
+{
+    sl_runconf conf;
+    sl_runconf_read(dir, &conf);
+    *seeds = conf.seeds > 0 ? conf.seeds : 1;
+    snprintf(baseline, len, "%s", conf.baseline[0] ? conf.baseline : "pairwise");
+}
+
+/* How a row's result stands against its exact sum S. */
+typedef enum { R_OK = 0, R_S0, R_ZERO, R_NONFINITE } rclass;
+static rclass classify(const sl_csv *t, const cols *cp, size_t r)
+{
+    const cols c = *cp;
+    const char *rh = GET(r, result_hex), *eh = GET(r, exact_hex);
+    double u = NUM(r, ulps);
+    if (hex_nonfinite(rh)) return u == 0 ? R_OK : R_NONFINITE;   /* the same Inf/NaN as S: right */
+    if (sl_report_exact_zero(t, cp, r)) return R_S0;
+    if (hex_zero(rh) && !hex_zero(eh)) return R_ZERO;
+    return R_OK;
+}
+
+/* One cell's statistics over the instance rows of a point. */
+typedef struct {
+    size_t k, zero, nonfin, s0;
+    double med, mn, mx;
+} cell_stats;
+
+static void cell_of(const sl_report_ctx *R, const char *exp, const char *dt, const char *nb,
+                    const char *variant, int sv_col, double sv, cell_stats *st)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    double *buf = R->buf;
+    memset(st, 0, sizeof *st);
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!IS(r, exp, exp) || !IS(r, dtype, dt) || !IS(r, n, nb) || !IS(r, variant, variant) ||
+            !IS(r, status, "ok") || !IS(r, config, "default") || sl_csv_num(t, r, sv_col) != sv)
+            continue;
+        /* a result exactly 0 or non-finite against S != 0 stays in the median (its error is
+         * |S| or inf: every instance counts) and is marked; S = 0 rows have no ulps */
+        rclass k = classify(t, &c, r);
+        if (k == R_S0) { st->s0++; continue; }
+        st->zero += k == R_ZERO;
+        st->nonfin += k == R_NONFINITE;
+        double u = k == R_NONFINITE ? INFINITY : NUM(r, ulps);
+        if (!isnan(u)) buf[st->k++] = u;
+    }
+    sl_stats(buf, st->k, &st->med, &st->mn, &st->mx);
+}
+
+/* ---- ## Sweeps ---------------------------------------------------------------------------- */
+static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const char *what,
+                        const char *dt, const char *nb, long seeds, const char *baseline, int sv_col)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    double *vals = R->buf2;
+    size_t nvals = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (IS(r, exp, exp) && IS(r, dtype, dt) && IS(r, n, nb) && IS(r, status, "ok")) {
+            double v = sl_csv_num(t, r, sv_col);
+            if (!isnan(v)) vals[nvals++] = v;
+        }
+    nvals = uniq(vals, nvals);
+    if (!nvals || nvals > 64) return;
+    double sv[64];
+    memcpy(sv, vals, nvals * sizeof *sv);
+    fprintf(f, "### %s, %s, n = %s, %ld instance%s per point\n\n", exp, dt, nb, seeds, seeds == 1 ? "" : "s");
+    fprintf(f, "Median error in ulps%s, by %s; `(xR)`: ratio to the baseline `%s`'s median.\n\n",
+            seeds > 1 ? " over the instances [min-max]" : "", what, baseline);
+    fputs("| variant |", f);
+    for (size_t j = 0; j < nvals; j++) {
+        if (!strcmp(exp, "accuracy-vs-cond")) fprintf(f, " cond 1e%d |", (int)lround(log10(sv[j])));
+        else fprintf(f, " %g binades |", sv[j]);
+    }
+    fputs("\n|---|", f);
+    for (size_t j = 0; j < nvals; j++) fputs("---:|", f);
+    fputc('\n', f);
+    cell_stats base[64];
+    int have_base = 0;
+    for (size_t j = 0; j < nvals; j++) {
+        cell_of(R, exp, dt, nb, baseline, sv_col, sv[j], &base[j]);
+        have_base |= base[j].k > 0;
+    }
+    size_t marks_zero = 0, marks_nf = 0, marks_s0 = 0;
+    for (size_t i = 0; i < R->nv; i++) {
+        const char *name = R->names[i];
+        if (!strcmp(name, "read-ceiling")) continue;
+        char line[4096];
+        size_t used = 0;
+        int any = 0;
+        used += (size_t)snprintf(line + used, sizeof line - used, "| %s%s |", name,
+                                 !strcmp(name, baseline) ? " (baseline)" : "");
+        for (size_t j = 0; j < nvals && used < sizeof line - 200; j++) {
+            cell_stats st;
+            cell_of(R, exp, dt, nb, name, sv_col, sv[j], &st);
+            any |= st.k || st.zero || st.nonfin || st.s0;
+            char a[32], lo[32], hi[32], cell[200];
+            size_t cu = 0;
+            sl_report_num(a, sizeof a, st.med);
+            cu += (size_t)snprintf(cell + cu, sizeof cell - cu, "%s", st.k ? a : "-");
+            if (st.k && seeds > 1) {
+                sl_report_num(lo, sizeof lo, st.mn);
+                sl_report_num(hi, sizeof hi, st.mx);
+                cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " [%s-%s]", lo, hi);
+            }
+            if (st.k && have_base && base[j].k && strcmp(name, baseline)) {
+                double q = base[j].med > 0 ? st.med / base[j].med : (st.med == 0 ? 1 : INFINITY);
+                sl_report_num(a, sizeof a, q);
+                cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " (x%s)", a);
+            }
+            if (st.zero) { cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " **0!x%zu**", st.zero); marks_zero += st.zero; }
+            if (st.nonfin) { cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " **NF x%zu**", st.nonfin); marks_nf += st.nonfin; }
+            if (st.s0) { cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " S=0 x%zu", st.s0); marks_s0 += st.s0; }
+            used += (size_t)snprintf(line + used, sizeof line - used, " %s |", cell);
+        }
+        if (any) fprintf(f, "%s\n", line);
+    }
+    fputc('\n', f);
+    if (!have_base) fprintf(f, "The baseline `%s` has no rows here: no ratios.\n\n", baseline);
+    if (marks_zero || marks_nf || marks_s0)
+        fprintf(f, "Marked: **0!xK** %zu results exactly 0 against a non-zero exact sum (their error, |S|, is "
+                   "in the median); **NF xK** %zu non-finite results against a finite or different S (inf in "
+                   "the median); S=0 xK %zu rows whose exact sum is 0, left out (ulps are undefined there).\n\n",
+                marks_zero, marks_nf, marks_s0);
+}
+
+void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    static const char *const exps[] = {"accuracy-vs-cond", "accuracy-vs-range"};
+    static const char *const whats[] = {"condition-number decade (sum|x| / |S|)",
+                                        "dynamic range (binades spanned by the inputs' exponents)"};
+    int sv_col = sl_csv_col(t, "sweep_value");
+    if (sv_col < 0) return;
+    long seeds;
+    char baseline[64];
+    sweep_conf(R->dir, &seeds, baseline, sizeof baseline);
+    int header = 0;
+    for (int e = 0; e < 2; e++)
+        for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
+            /* one table per n the sweep ran at */
+            double *ns = R->buf2;
+            size_t nn = 0;
+            for (size_t r = 0; r < t->nrows; r++)
+                if (IS(r, exp, exps[e]) && IS(r, dtype, sl_report_dtypes[d]) && IS(r, status, "ok"))
+                    ns[nn++] = NUM(r, n);
+            nn = uniq(ns, nn);
+            double nl[64];
+            if (nn > 64) nn = 64;
+            memcpy(nl, ns, nn * sizeof *nl);
+            for (size_t k = 0; k < nn; k++) {
+                if (!header) {
+                    fputs("## Sweeps: error by condition number and by dynamic range\n\n", f);
+                    header = 1;
+                }
+                char nb[32];
+                snprintf(nb, sizeof nb, "%.0f", nl[k]);
+                sweep_table(f, R, exps[e], whats[e], sl_report_dtypes[d], nb, seeds, baseline, sv_col);
+            }
+        }
+}
+
+/* ---- ### Determinism per input -------------------------------------------------------------- */
+void sl_report_det_inputs(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    int ic = sl_csv_col(t, "instance");
+    /* the inputs: distinct (dataset, dtype, n, params, instance) of the default rows */
+    size_t in_row[64], nin = 0;
+    for (size_t r = 0; r < t->nrows && nin < 64; r++) {
+        if (!IS(r, exp, "determinism") || !IS(r, config, "default")) continue;
+        size_t q = 0;
+        for (; q < nin; q++) {
+            size_t s = in_row[q];
+            if (!strcmp(GET(s, ds), GET(r, ds)) && !strcmp(GET(s, dtype), GET(r, dtype)) &&
+                !strcmp(GET(s, n), GET(r, n)) && !strcmp(GET(s, params), GET(r, params)) &&
+                !strcmp(sl_csv_get(t, s, ic), sl_csv_get(t, r, ic)))
+                break;
+        }
+        if (q == nin) in_row[nin++] = r;
+    }
+    if (!nin) return;
+    fputs("### Determinism per input\n\n`distinct/reps, spread in ulps` of the repetitions at the default launch "
+          "configuration, for every input (the verdict table above keeps only the maximum over inputs).", f);
+    if (!R->on_gpu)
+        fputs(" **CPU backend: the spreads of nondeterministic variants (marked `model`) come from the CPU "
+              "twin's model of the GPU (commit orders of the atomics sampled from a seed), not from "
+              "hardware; only a GPU run measures the hardware.**", f);
+    fputs("\n\n| variant |", f);
+    for (size_t q = 0; q < nin; q++) {
+        size_t s = in_row[q];
+        const char *inst = sl_csv_get(t, s, ic);
+        fprintf(f, " %s %s n=%s%s%s |", GET(s, ds), GET(s, dtype), GET(s, n), *inst && strcmp(inst, "0") ? " #" : "",
+                *inst && strcmp(inst, "0") ? inst : "");
+    }
+    fputs("\n|---|", f);
+    for (size_t q = 0; q < nin; q++) fputs("---:|", f);
+    fputc('\n', f);
+    for (size_t i = 0; i < R->nv; i++) {
+        const char *name = R->names[i];
+        char line[4096];
+        size_t used = 0;
+        line[0] = '\0';
+        int any = 0, nondet = 0;
+        for (size_t q = 0; q < nin && used < sizeof line - 100; q++) {
+            size_t s = in_row[q], hit = (size_t)-1;
+            for (size_t r = 0; r < t->nrows && hit == (size_t)-1; r++)
+                if (IS(r, exp, "determinism") && IS(r, config, "default") && IS(r, variant, name) &&
+                    IS(r, status, "ok") && !strcmp(GET(s, ds), GET(r, ds)) && !strcmp(GET(s, dtype), GET(r, dtype)) &&
+                    !strcmp(GET(s, n), GET(r, n)) && !strcmp(GET(s, params), GET(r, params)) &&
+                    !strcmp(sl_csv_get(t, s, ic), sl_csv_get(t, r, ic)))
+                    hit = r;
+            if (hit == (size_t)-1) { used += (size_t)snprintf(line + used, sizeof line - used, " - |"); continue; }
+            any = 1;
+            nondet |= IS(hit, det_class, "nondeterministic");
+            char sp[32];
+            sl_report_num(sp, sizeof sp, NUM(hit, spread));
+            used += (size_t)snprintf(line + used, sizeof line - used, " %s/%s, %s |", GET(hit, distinct),
+                                     GET(hit, reps), sp);
+        }
+        if (!any) continue;
+        /* on the CPU a nondeterministic variant's spread is the twin's model of the GPU */
+        fprintf(f, "| %s%s |%s\n", name, nondet && !R->on_gpu ? " (model)" : "", line);
+    }
+    fputc('\n', f);
+}
+
+/* ---- ## Results exactly 0 or non-finite against a non-zero S ---------------------------------- */
+void sl_report_zero_results(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    size_t tz = 0, tn = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!IS(r, status, "ok") || !*GET(r, result_hex)) continue;
+        rclass k = classify(t, &c, r);
+        tz += k == R_ZERO;
+        tn += k == R_NONFINITE;
+    }
+    fputs("## Results exactly 0 or non-finite against a non-zero exact sum\n\n", f);
+    if (!tz && !tn) {
+        fputs("None: every `ok` row whose exact sum S is not 0 has a non-zero result, and every non-finite "
+              "result matches a non-finite S.\n\n", f);
+        return;
+    }
+    fprintf(f, "%zu results are exactly 0 and %zu non-finite where S is not 0 (or S is finite / a different "
+               "special value): an answer with no correct digit. The sweep tables keep them in their medians and "
+               "mark them (**0!**, **NF**).\n\n| variant | exactly 0, S != 0 | non-finite | e.g. |\n"
+               "|---|---:|---:|---|\n", tz, tn);
+    for (size_t i = 0; i < R->nv; i++) {
+        size_t z = 0, nf = 0, ex = (size_t)-1;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (!IS(r, variant, R->names[i]) || !IS(r, status, "ok") || !*GET(r, result_hex)) continue;
+            rclass k = classify(t, &c, r);
+            if (k == R_ZERO || k == R_NONFINITE) {
+                z += k == R_ZERO;
+                nf += k == R_NONFINITE;
+                if (ex == (size_t)-1) ex = r;
+            }
+        }
+        if (!z && !nf) continue;
+        fprintf(f, "| %s | %zu | %zu | %s %s %s n=%s: %s against S rounded = %s |\n", R->names[i], z, nf, GET(ex, exp),
+                GET(ex, ds), GET(ex, dtype), GET(ex, n), GET(ex, result_hex), GET(ex, exact_hex));
+    }
+    fputc('\n', f);
+}
+
+/* ---- ## Anchors ------------------------------------------------------------------------------- */
+void sl_report_anchors(FILE *f, const sl_report_ctx *R)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/anchors.csv", R->dir);
+    sl_csv A;
+    sl_err e = {{0}};
+    FILE *probe = fopen(path, "r");
+    if (!probe) return;
+    fclose(probe);
+    fputs("## Anchors: sums computed elsewhere, judged by `sumlab judge`\n\n", f);
+    if (sl_csv_read(path, &A, NULL, &e)) {
+        fprintf(f, "`anchors.csv` could not be read: %s\n\n", e.msg);
+        return;
+    }
+    const int aexp = sl_csv_col(&A, "experiment"), ads = sl_csv_col(&A, "dataset"), apar = sl_csv_col(&A, "params"),
+              adt = sl_csv_col(&A, "dtype"), an = sl_csv_col(&A, "n"), ainst = sl_csv_col(&A, "instance"),
+              aname = sl_csv_col(&A, "anchor"), au = sl_csv_col(&A, "ulps"), alib = sl_csv_col(&A, "library"),
+              ares = sl_csv_col(&A, "result_hex"), aex = sl_csv_col(&A, "exact_sum_hex");
+    if (aname < 0 || au < 0 || adt < 0) {
+        fputs("`anchors.csv` lacks the anchor, dtype or ulps columns.\n\n", f);
+        sl_csv_free(&A);
+        return;
+    }
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    int ic = sl_csv_col(t, "instance");
+    fprintf(f, "%zu rows in `anchors.csv` (written by `experiments/anchors/anchors.py`): each anchor summed the "
+               "same inputs as the study (same dataset, params, n, seed), and `sumlab judge` judged it against "
+               "the exact sum. Medians over those inputs; sumlab's variants over the same inputs beside them, "
+               "for comparison (S != 0; results exactly 0 or non-finite counted apart).\n\n", A.nrows);
+    double *buf = R->buf;
+    double *buf2 = malloc((A.nrows + 1) * sizeof *buf2);
+    if (!buf2) { sl_csv_free(&A); return; }
+    for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
+        const char *dt = sl_report_dtypes[d];
+        const char *names[64];
+        size_t nn = 0;
+        for (size_t r = 0; r < A.nrows && nn < 64; r++) {
+            if (strcmp(sl_csv_get(&A, r, adt), dt)) continue;
+            const char *nm = sl_csv_get(&A, r, aname);
+            size_t q = 0;
+            while (q < nn && strcmp(names[q], nm)) q++;
+            if (q == nn) names[nn++] = nm;
+        }
+        if (!nn) continue;
+        fprintf(f, "### %s input\n\n| sum | from | inputs | median err (ulps) | max err (ulps) | exactly 0 / non-finite |\n"
+                   "|---|---|---:|---:|---:|---:|\n", dt);
+        for (size_t q = 0; q < nn; q++) {
+            size_t k = 0, bad = 0, rows = 0;
+            const char *lib = "";
+            for (size_t r = 0; r < A.nrows; r++) {
+                if (strcmp(sl_csv_get(&A, r, adt), dt) || strcmp(sl_csv_get(&A, r, aname), names[q])) continue;
+                rows++;
+                lib = sl_csv_get(&A, r, alib);
+                const char *rh = sl_csv_get(&A, r, ares), *eh = sl_csv_get(&A, r, aex);
+                double u = sl_csv_num(&A, r, au);
+                if ((hex_nonfinite(rh) && u != 0) || (hex_zero(rh) && !hex_zero(eh))) { bad++; continue; }
+                if (hex_zero(eh) || isnan(u)) continue;
+                buf2[k++] = u;
+            }
+            double med, mn, mx;
+            sl_stats(buf2, k, &med, &mn, &mx);
+            char a[32], b[32];
+            sl_report_num(a, sizeof a, med);
+            sl_report_num(b, sizeof b, mx);
+            fprintf(f, "| %s | %s | %zu | %s | %s | %zu |\n", names[q], *lib ? lib : "-", rows, a, b, bad);
+        }
+        /* sumlab's variants over the same inputs */
+        for (size_t i = 0; i < R->nv; i++) {
+            if (!strcmp(R->names[i], "read-ceiling")) continue;
+            size_t k = 0, bad = 0, rows = 0;
+            for (size_t ar = 0; ar < A.nrows; ar++) {
+                if (strcmp(sl_csv_get(&A, ar, adt), dt) || strcmp(sl_csv_get(&A, ar, aname), names[0])) continue;
+                for (size_t r = 0; r < t->nrows; r++) {
+                    if (!IS(r, variant, R->names[i]) || !IS(r, status, "ok") || !IS(r, config, "default") ||
+                        !IS(r, dtype, dt) || strcmp(GET(r, exp), sl_csv_get(&A, ar, aexp)) ||
+                        strcmp(GET(r, ds), sl_csv_get(&A, ar, ads)) || strcmp(GET(r, params), sl_csv_get(&A, ar, apar)) ||
+                        strcmp(GET(r, n), sl_csv_get(&A, ar, an)))
+                        continue;
+                    const char *ri = sl_csv_get(t, r, ic), *ai = sl_csv_get(&A, ar, ainst);
+                    if (strcmp(*ri ? ri : "0", *ai ? ai : "0")) continue;
+                    rows++;
+                    rclass cl = classify(t, &c, r);
+                    if (cl == R_ZERO || cl == R_NONFINITE) bad++;
+                    else if (cl == R_OK && !isnan(NUM(r, ulps))) buf[k++] = NUM(r, ulps);
+                    break;
+                }
+            }
+            if (!rows) continue;
+            double med, mn, mx;
+            sl_stats(buf, k, &med, &mn, &mx);
+            char a[32], b[32];
+            sl_report_num(a, sizeof a, med);
+            sl_report_num(b, sizeof b, mx);
+            fprintf(f, "| %s | sumlab | %zu | %s | %s | %zu |\n", R->names[i], rows, a, b, bad);
+        }
+        fputc('\n', f);
+    }
+    free(buf2);
+    sl_csv_free(&A);
+}
+
+/* ---- the sweep line of the header ---------------------------------------------------------- */
+void sl_report_sweep_line(FILE *f, const sl_report_ctx *R)
+{
+    sl_runconf conf;
+    sl_runconf_read(R->dir, &conf);
+    fprintf(f, "- sweep: n %s; datasets %s; variants %s; dtypes %s; **%ld instance%s per point** "
+               "(instance i: dataset seed %s + i); baseline `%s`\n",
+            conf.n[0] ? conf.n : "as the preset", conf.datasets[0] ? conf.datasets : "as each experiment",
+            conf.variants[0] ? conf.variants : "all", conf.dtypes[0] ? conf.dtypes : "f32,f64",
+            conf.seeds > 0 ? conf.seeds : 1, conf.seeds > 1 ? "s" : "", R->seed,
+            conf.baseline[0] ? conf.baseline : "pairwise");
+}

@@ -1,0 +1,19 @@
+/* sweeps.h: the report sections that answer the user's sweep (sweeps.c): error per variant at
+ * each condition-number decade and dynamic range (median over instances, ratio to a baseline),
+ * determinism per input, results exactly 0 or non-finite against a non-zero S, and the
+ * anchors (numpy.sum, math.fsum, torch.sum) judged by `sumlab judge`. */
+#ifndef SL_REPORT_SWEEPS_H
+#define SL_REPORT_SWEEPS_H
+#include "table.h"
+
+/* ## Sweeps: accuracy-vs-cond and accuracy-vs-range tables. */
+void sl_report_sweeps(FILE *f, const sl_report_ctx *R);
+/* ### Determinism per input: distinct results and spread of every input. */
+void sl_report_det_inputs(FILE *f, const sl_report_ctx *R);
+/* ## Results exactly 0 or non-finite against a non-zero exact sum. */
+void sl_report_zero_results(FILE *f, const sl_report_ctx *R);
+/* ## Anchors: DIR/anchors.csv, when present, beside sumlab's variants. */
+void sl_report_anchors(FILE *f, const sl_report_ctx *R);
+/* The header's line: the sweep of run.conf (sizes, datasets, variants, dtypes, instances). */
+void sl_report_sweep_line(FILE *f, const sl_report_ctx *R);
+#endif

@@ -1,0 +1,8 @@
+# tests/anchors.cmake: experiments/anchors/anchors.py (NumPy sums judged by `sumlab judge`); skips
+# (77) where NumPy is not installed.
+find_program(SL_BASH bash)
+if(SL_BASH)
+  add_test(NAME tanchors COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tanchors.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tanchors PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
