@@ -257,4 +257,7 @@ else
   done < "$src/groups"
 fi
 
+# ---- ranks (sums across MPI ranks): plots/ranks.sh -----------------------------------------
+[ -r "$here/ranks.sh" ] && . "$here/ranks.sh"
+
 say "$made charts in $charts/"

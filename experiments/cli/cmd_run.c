@@ -11,6 +11,7 @@
 #include <time.h>
 #include "sl_cli.h"
 #include "sl_gpu.h"
+#include "sl_mpi.h"
 #include "sl_provenance.h"
 #include "sl_report.h"
 #include "sl_study.h"
@@ -339,6 +340,9 @@ static int finish_run(const run_opts *o, const char *dir, sl_run *run, int rc, i
 
 int sl_cmd_run(int argc, char **argv)
 {
+    /* `ranks` runs under mpirun with its own files (experiments/mpi/exp_ranks.c) */
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "ranks")) return sl_mpi_cmd_ranks(argc, argv);
     run_opts o;
     memset(&o, 0, sizeof o);
     int code = parse_args(argc, argv, &o);

@@ -9,6 +9,7 @@
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_measure.h"
+#include "sl_mpi.h"
 #include "sl_variants.h"
 
 #define SUM_MAX_VARIANTS 64
@@ -19,7 +20,8 @@ static void sum_usage(FILE *f)
     fputs("usage: sumlab sum FILE [--variants LIST|all] [--backend auto|cpu|gpu] [--reps R]\n"
           "                  [--format table|csv|json] [--dtype f32|f64] [--offset 0|1]\n"
           "                  [--block B] [--grid G] [--items I] [--seed S]\n"
-          "                  [--check-twin | --no-check-twin]\n\n"
+          "                  [--check-twin | --no-check-twin] [--combine LIST|all]\n"
+          "       mpirun -np K sumlab sum FILE ... (each rank sums one slice; see --combine)\n\n"
           "Sums FILE (.npy '<f4'/'<f8', or raw little-endian values with --dtype) with each\n"
           "variant, R times, and judges each result against the exact sum. One row per\n"
           "variant in registry order; the `exact` row (correctly rounded exact sum) is always\n"
@@ -37,10 +39,15 @@ static void sum_usage(FILE *f)
           "  --seed S          commit-order seed of nondeterministic CPU twins (default 0)\n"
           "  --check-twin      on the GPU, also run each twin and compare bit for bit\n"
           "  --no-check-twin   don't (default: check when n <= 2^24)\n"
+          "  --combine L       under mpirun (or with this option): how the ranks' partial results\n"
+          "                    combine: mpi-sum (MPI_Allreduce, MPI_SUM), ordered (rank order on\n"
+          "                    rank 0), state (exact merge of superacc/exact states: the same bits\n"
+          "                    for every K); comma-separated or all (default: all)\n"
           "  -h, --help        this text\n\n"
           "columns: variant result_hex result abs_err rel_err ulps cond bound distinct backend\n"
           "  dtype n reps time_ms gbps determinism twin_match block grid items spread_ulps\n"
-          "  time_ms_min time_ms_max\n\n"
+          "  time_ms_min time_ms_max; under MPI also ranks combine local_ms_max combine_ms\n"
+          "  allreduce1_ms (the combine next to an MPI_Allreduce of one double)\n\n"
           "exit status: 0 ok; 1 a runtime failure, or a self-check failed (a deterministic\n"
           "GPU variant differed from its twin or between repetitions); 2 bad usage or input.\n",
           f);
@@ -53,6 +60,7 @@ typedef struct {
     sl_dtype dt;
     uint64_t n;
     int prec;                  /* 6 in tables, 17 in csv/json (compared with the bound) */
+    const sl_mpi_row *m;       /* the scale-out figures of a row summed across ranks (else NULL) */
 } sum_cell;
 
 /* Times are absent (not NaN) for the reference row; so is its launch configuration. */
@@ -107,17 +115,34 @@ static const struct {
 #undef COL
 #define SUM_NCOLS (sizeof sum_cols / sizeof sum_cols[0])
 
-static sl_table *sum_table(void)
+/* ---- MPI (experiments/mpi/): the columns a sum across ranks adds -------------------------- */
+static void c_ranks(sl_table *t, const sum_cell *c) { sl_table_i64(t, c->m->ranks); }
+static void c_combine(sl_table *t, const sum_cell *c) { sl_table_str(t, sl_combine_name(c->m->combine)); }
+static void c_local_ms_max(sl_table *t, const sum_cell *c) { num_or_null(t, c->m->local_ms_max); }
+static void c_combine_ms(sl_table *t, const sum_cell *c) { num_or_null(t, c->m->combine_ms); }
+static void c_allreduce1_ms(sl_table *t, const sum_cell *c) { num_or_null(t, c->m->allreduce1_ms); }
+static const struct {
+    const char *name;
+    void (*cell)(sl_table *t, const sum_cell *c);
+} sum_mpi_cols[] = {
+    {"ranks", c_ranks}, {"combine", c_combine}, {"local_ms_max", c_local_ms_max},
+    {"combine_ms", c_combine_ms}, {"allreduce1_ms", c_allreduce1_ms},
+};
+#define SUM_MPI_NCOLS (sizeof sum_mpi_cols / sizeof sum_mpi_cols[0])
+
+static sl_table *sum_table(int mpi)
 {
-    const char *h[SUM_NCOLS];
+    const char *h[SUM_NCOLS + SUM_MPI_NCOLS];
     for (size_t i = 0; i < SUM_NCOLS; i++) h[i] = sum_cols[i].name;
-    return sl_table_new((int)SUM_NCOLS, h);
+    for (size_t i = 0; mpi && i < SUM_MPI_NCOLS; i++) h[SUM_NCOLS + i] = sum_mpi_cols[i].name;
+    return sl_table_new((int)(SUM_NCOLS + (mpi ? SUM_MPI_NCOLS : 0)), h);
 }
 
 static void add_row(sl_table *t, const sum_cell *c)
 {
     sl_table_row(t);
     for (size_t i = 0; i < SUM_NCOLS; i++) sum_cols[i].cell(t, c);
+    for (size_t i = 0; c->m && i < SUM_MPI_NCOLS; i++) sum_mpi_cols[i].cell(t, c);
 }
 
 /* The variants of list in registry order, `exact` always present. */
@@ -173,7 +198,7 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
                        (unsigned long long)row.distinct, row.reps);
             selfcheck = 1;
         }
-        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec};
+        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec, NULL};
         add_row(t, &c);
         sl_row_free(&row);
     }
@@ -190,12 +215,13 @@ typedef struct {
     sl_dtype raw_dt;
     uint32_t offset;
     sl_launch req;
+    const char *combine;       /* --combine (NULL: all, and only under mpirun) */
 } sum_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COMBINE };
     static const struct option opts[] = {
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
@@ -209,6 +235,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         {"seed", required_argument, NULL, 's'},
         {"check-twin", no_argument, NULL, O_CHECK},
         {"no-check-twin", no_argument, NULL, O_NOCHECK},
+        {"combine", required_argument, NULL, O_COMBINE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -270,11 +297,55 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
             break;
         case O_CHECK: o->check_twin = 1; break;
         case O_NOCHECK: o->check_twin = 0; break;
+        case O_COMBINE: o->combine = optarg; break;
         case 'h': sum_usage(stdout); return 0;
         default: return sl_cli_bad_option("sum", c, argv, optind, optopt);
         }
     }
     return -1;
+}
+
+/* Under mpirun (or with --combine): every rank sums its slice, rank 0 writes (experiments/mpi/). */
+static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const *order, size_t nv)
+{
+    sl_err err = {{0}};
+    unsigned mask = 0;
+    if (sl_combine_parse_list(o->combine ? o->combine : "all", &mask, &err)) {
+        sl_cli_msg("sum", "--combine: %s", err.msg);
+        return 2;
+    }
+    if (!sl_mpi_compiled()) {
+        sl_cli_msg("sum", "%s: %s", o->combine ? "--combine" : "started by mpirun", SL_MPI_MISSING);
+        return 1;
+    }
+    sl_mpi_sum_opts mo = {path, o->have_dtype, o->raw_dt, o->backend, o->offset, (int)o->reps,
+                          o->check_twin, mask, o->req, order, nv};
+    sl_mpi_row *rows = NULL;
+    size_t nrows = 0;
+    sl_reference ref;
+    int have_ref = 0, root = 1;
+    char chosen[512] = "";
+    int code = sl_mpi_sum_file(&mo, &rows, &nrows, &ref, &have_ref, &root, chosen, sizeof chosen, &err);
+    if (root && code && err.msg[0]) sl_cli_msg("sum", "%s", err.msg);
+    if (root && o->backend == SL_BACKEND_AUTO && chosen[0]) sl_cli_msg("sum", "rank 0: %s", chosen);
+    if (root && have_ref && (code == 0 || code == 1)) {
+        sl_table *t = sum_table(1);
+        if (!t) code = 1;
+        for (size_t i = 0; t && i < nrows; i++) {
+            sum_cell c = {&rows[i].row, &ref, rows[i].row.dt, rows[i].row.n,
+                          o->fmt == SL_OUT_TABLE ? 6 : 17, &rows[i]};
+            add_row(t, &c);
+        }
+        if (t && sl_table_write(t, o->fmt, stdout)) {
+            sl_cli_msg("sum", "error writing the output");
+            code = 1;
+        }
+        fflush(stdout);
+        sl_table_free(t);
+    }
+    if (have_ref) sl_reference_clear(&ref);
+    sl_mpi_rows_free(rows, nrows);
+    return sl_mpi_end(code);
 }
 
 int sl_cmd_sum(int argc, char **argv)
@@ -312,6 +383,7 @@ int sl_cmd_sum(int argc, char **argv)
     const sl_variant *order[SUM_MAX_VARIANTS];
     size_t nv = 0;
     if (sum_variants(vlist, order, &nv)) return 2;
+    if (o.combine || sl_mpi_launched()) return sum_mpi(path, &o, order, nv);
 
     void *data = NULL;
     uint64_t n = 0;
@@ -341,7 +413,7 @@ int sl_cmd_sum(int argc, char **argv)
     if (check_twin < 0) check_twin = n <= TWIN_DEFAULT_MAX_N;
     if (on_gpu && !check_twin) sl_cli_msg("sum", "twin check off (n > 2^24 or --no-check-twin)");
 
-    sl_table *t = sum_table();
+    sl_table *t = sum_table(0);
     if (!t) {
         sl_cli_msg("sum", "out of memory");
         sl_session_close(s);
