@@ -335,6 +335,47 @@ int sl_array_load(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void
     return sl_array_load_ex(path, have_raw_dtype, raw_dtype, data, n, dt, NULL, err);
 }
 
+int sl_array_layout_get(const char *path, int have_raw_dtype, sl_dtype raw_dtype,
+                        sl_array_layout *lay, sl_err *err)
+{
+    if (!path || !lay) return sl_err_set(err, "sl_array_layout_get: NULL argument");
+    memset(lay, 0, sizeof *lay);
+    char *zfile = NULL, *zkey = NULL;
+    int sp = split_npz_key(path, &zfile, &zkey);
+    free(zfile);
+    free(zkey);
+    if (sp < 0) return sl_err_set(err, "%s: out of memory", path);
+    if (sp == 1) return sl_err_set(err, "%s: an .npz member has no byte layout (read it whole)", path);
+    uint64_t size;
+    FILE *f = sl_open_read(path, &size, err);
+    if (!f) return -1;
+    unsigned char magic[NPY_MAGIC_LEN];
+    size_t got = fread(magic, 1, NPY_MAGIC_LEN, f);
+    int is_zip = got >= 4 && (!memcmp(magic, "PK\x03\x04", 4) || !memcmp(magic, "PK\x05\x06", 4));
+    int is_npy = got == NPY_MAGIC_LEN && !memcmp(magic, NPY_MAGIC, NPY_MAGIC_LEN);
+    int rc;
+    if (is_zip || (!is_npy && has_suffix(path, ".npz"))) {
+        rc = sl_err_set(err, "%s: an .npz archive has no byte layout (read it whole)", path);
+    } else if (is_npy || has_suffix(path, ".npy")) {
+        rewind(f);
+        sl_src s = {f, path, "file", size, 0, NULL, NULL, NULL};
+        rc = sl_npy_layout_src(&s, lay, err);
+    } else if (!have_raw_dtype) {
+        rc = sl_err_set(err, "%s: not a .npy or .npz file and no dtype given for a raw file", path);
+    } else if (size % sl_dtype_size(raw_dtype)) {
+        rc = sl_err_set(err, "%s: raw file size %llu is not a multiple of %zu bytes (%s)", path,
+                        (unsigned long long)size, sl_dtype_size(raw_dtype), sl_dtype_name(raw_dtype));
+    } else {
+        lay->format = SL_ARRAY_RAW;
+        lay->n = size / sl_dtype_size(raw_dtype);
+        lay->dt = raw_dtype;
+        lay->swap = !sl_host_is_le();
+        rc = 0;
+    }
+    fclose(f);
+    return rc;
+}
+
 int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err *err)
 {
     uint64_t size;

@@ -545,13 +545,15 @@ static int read_exact(sl_src *s, void *buf, size_t len, const char *what, sl_err
     return 0;
 }
 
-int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_info *info,
-                    sl_err *err)
+/* Reads magic, version and header of the .npy image in s and checks the data's size against it:
+ * fills *d, the version, the data's byte offset and the number of values. The caller frees
+ * nothing; on failure err is set. */
+static int npy_header(sl_src *s, npy_desc *dp, unsigned *majorp, unsigned *minorp, uint64_t *offp,
+                      uint64_t *countp, sl_err *err)
 {
     const char *path = s->label;
     unsigned char pre[12];
     size_t got;
-    *data = NULL;
     if (sl_src_read(s, pre, 8, &got, err)) return -1;
     if (got < NPY_MAGIC_LEN || memcmp(pre, NPY_MAGIC, NPY_MAGIC_LEN) != 0) {
         return sl_err_set(err, "%s: not a .npy file (bad magic)", path);
@@ -597,7 +599,6 @@ int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_
         sl_err_set(err, "%s: .npy 'shape' has more than 2^64 - 1 elements", path);
         goto out;
     }
-    *dt = d.dt;
     uint64_t off = 8 + lenbytes + hl, avail = s->size - off, sz = sl_dtype_size(d.dt);
     if (count > avail / sz) {
         sl_err_set(err, "%s: %s is shorter than its header says: %llu elements announced, %llu bytes of "
@@ -611,8 +612,43 @@ int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_
                    s->z ? " (or the archive's sizes are wrong)" : "");
         goto out;
     }
+    *dp = d;
+    *majorp = major;
+    *minorp = minor;
+    *offp = off;
+    *countp = count;
+    rc = 0;
+out:
+    free(hdr);
+    return rc;
+}
+
+int sl_npy_layout_src(sl_src *s, sl_array_layout *lay, sl_err *err)
+{
+    npy_desc d;
+    unsigned major, minor;
+    uint64_t off, count;
+    if (npy_header(s, &d, &major, &minor, &off, &count, err)) return -1;
+    lay->format = SL_ARRAY_NPY;
+    lay->offset = off;
+    lay->n = count;
+    lay->dt = d.dt;
+    lay->swap = d.big_endian == sl_host_is_le();
+    return 0;
+}
+
+int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_info *info,
+                    sl_err *err)
+{
+    npy_desc d;
+    unsigned major, minor;
+    uint64_t off, count;
+    *data = NULL;
+    if (npy_header(s, &d, &major, &minor, &off, &count, err)) return -1;
+    (void)off;
+    *dt = d.dt;
     int swap = d.big_endian == sl_host_is_le();
-    if (read_values(s, count, d.dt, swap, data, err)) goto out;
+    if (read_values(s, count, d.dt, swap, data, err)) return -1;
     *n = count;
     if (info) {
         info->format = SL_ARRAY_NPY;
@@ -625,8 +661,5 @@ int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_
         info->big_endian = d.big_endian;
         info->byte_swapped = swap;
     }
-    rc = 0;
-out:
-    free(hdr);
-    return rc;
+    return 0;
 }

@@ -122,6 +122,20 @@ typedef struct {
     char note[SL_ARRAY_NOTE_MAX];
 } sl_array_info;
 
+/* Where the values of a plain .npy or raw file lie, for readers of one slice (pread at
+ * offset + i * size): the header is read and checked as sl_array_load does, the data is not.
+ * swap: big-endian values (byte-swap after reading). An .npz member has no byte layout: -1 with
+ * err saying so (read it whole). */
+typedef struct {
+    sl_array_format format;
+    uint64_t offset;           /* byte offset of value 0 */
+    uint64_t n;
+    sl_dtype dt;
+    int swap;
+} sl_array_layout;
+int sl_array_layout_get(const char *path, int have_raw_dtype, sl_dtype raw_dtype,
+                        sl_array_layout *lay, sl_err *err);
+
 /* sl_array_load that also fills *info (info may be NULL). On failure info is unspecified. */
 int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,
                      uint64_t *n, sl_dtype *dt, sl_array_info *info, sl_err *err);

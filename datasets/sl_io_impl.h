@@ -39,6 +39,9 @@ int sl_src_finish(sl_src *s, sl_err *err);
 int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_info *info,
                     sl_err *err);
 
+/* The header of the .npy image in s (sl_array_layout_get). */
+int sl_npy_layout_src(sl_src *s, sl_array_layout *lay, sl_err *err);
+
 /* Reads member `key` of the .npz archive `path` (key NULL: the archive's only member). */
 int sl_npz_read(const char *path, const char *key, void **data, uint64_t *n, sl_dtype *dt,
                 sl_array_info *info, sl_err *err);

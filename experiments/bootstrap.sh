@@ -9,7 +9,8 @@ build=${SUMLAB_BUILD_DIR:-$root/build}
 
 need=()
 if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; then
-  for p in libmpfr-dev libgmp-dev libcjson-dev zlib1g-dev gnuplot-nox cmake make gcc pkg-config; do
+  for p in libmpfr-dev libgmp-dev libcjson-dev zlib1g-dev gnuplot-nox cmake make gcc pkg-config \
+           openmpi-bin libopenmpi-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
   done
   command -v python3 >/dev/null 2>&1 || need+=(python3)   # the tests' JSON and bit-pattern checks
@@ -19,6 +20,10 @@ if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; th
   fi
   if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/cjson/cJSON.h" ]; then
     need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libcjson-dev$' || true))
+  fi
+  # Open MPI (sums across ranks): an MPI already on PATH (the GPU machine's) will do.
+  if command -v mpicc >/dev/null 2>&1 && command -v mpirun >/dev/null 2>&1; then
+    need=($(printf '%s\n' "${need[@]}" | grep -v -e '^openmpi-bin$' -e '^libopenmpi-dev$' || true))
   fi
   if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/zlib.h" ]; then
     need=($(printf '%s\n' "${need[@]}" | grep -v -e '^zlib1g-dev$' || true))

@@ -96,6 +96,16 @@ extern "C" {
 
 int sl_gpu_compiled(void) { return 1; }
 
+int sl_gpu_device_count(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
 int sl_gpu_available(sl_gpu_info *info, sl_err *why)
 {
     sl_gpu_info tmp;

@@ -9,6 +9,8 @@ struct sl_gpu_ctx { int unused; };
 
 int sl_gpu_compiled(void) { return 0; }
 
+int sl_gpu_device_count(void) { return 0; }
+
 int sl_gpu_available(sl_gpu_info *info, sl_err *why)
 {
     (void)info;

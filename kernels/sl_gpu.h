@@ -29,6 +29,10 @@ int sl_gpu_compiled(void);     /* 1 when the GPU kernels were built */
  * no device, driver error). Never exits. SUMLAB_NO_GPU=1 in the environment forces 0. */
 int sl_gpu_available(sl_gpu_info *info, sl_err *why);
 
+/* CUDA devices visible to this process (0 without a CUDA build, a device or a driver; no
+ * SUMLAB_* variable consulted): how MPI ranks pick theirs (local rank modulo this). */
+int sl_gpu_device_count(void);
+
 typedef struct sl_gpu_ctx sl_gpu_ctx;
 /* Uploads x (n values of dt) to a fresh device allocation at element offset `offset`
  * (offset 1 makes the input misaligned by one element). */

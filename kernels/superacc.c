@@ -32,21 +32,17 @@ static double superacc_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const
     return 0.0;   /* exact accumulation, one rounding: the bound is half an ulp */
 }
 
-static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                        const sl_launch *cfg, double *result, sl_err *err)
+int sl_sacc_state_add(sl_sacc_state *st, const void *x, uint64_t n, sl_err *err)
 {
-    (void)cfg;    /* the sum does not depend on any launch configuration */
-    if (n >= SL_SACC_MAX_N)
-        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
-                          (unsigned long long)n);
+    const sl_dtype dt = (sl_dtype)st->dt;
+    if (n >= SL_SACC_MAX_N || st->n + n >= SL_SACC_MAX_N)
+        return sl_err_set(err, "superacc: n = %llu is too large (n < 2^40)",
+                          (unsigned long long)(st->n + n));
     const int L = sl_sacc_limbs(dt);
-    int64_t limb[SL_SACC_LIMBS_MAX] = {0};
-    unsigned flags = 0;
-    uint64_t since_norm = 0;
-    if (n == 0) {
-        *result = 0.0;
-        return 0;
-    }
+    int64_t *limb = st->limb;
+    unsigned flags = st->flags;
+    uint64_t since_norm = st->since_norm;
+    st->n += n;
     if (dt == SL_F32) {
         const uint32_t *b = (const uint32_t *)x;   /* the bits of each float */
         for (uint64_t i = 0; i < n; i++) {
@@ -90,7 +86,26 @@ static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
             }
         }
     }
-    *result = sl_sacc_round(limb, L, dt, flags);
+    st->flags = flags;
+    st->since_norm = since_norm;
+    return 0;
+}
+
+static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg, double *result, sl_err *err)
+{
+    (void)cfg;    /* the sum does not depend on any launch configuration */
+    if (n >= SL_SACC_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
+    if (n == 0) {
+        *result = 0.0;
+        return 0;
+    }
+    sl_sacc_state st;
+    sl_sacc_state_init(&st, dt);
+    if (sl_sacc_state_add(&st, x, n, err)) return -1;
+    *result = sl_sacc_round(st.limb, sl_sacc_limbs(dt), dt, st.flags);
     return 0;
 }
 

@@ -160,4 +160,59 @@ SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flag
     return (double)f;
 }
 
+/* ---- the host-side state (the twin's accumulation; merged across processes) ---------------
+ * Limbs (int64, deferred carries) and the flags of the inputs added so far. sl_sacc_state_add is
+ * the twin's exact accumulation (superacc.c); merging adds normalised limbs and ORs the flags,
+ * exactly, in any order; rounding a merged state equals the twin (and the kernel) on the whole
+ * input. Saved form (sl_sacc_state_save): normalised limbs + flags: canonical bytes. */
+typedef struct {
+    int64_t limb[SL_SACC_LIMBS_MAX];
+    uint32_t flags;
+    uint32_t dt;               /* sl_dtype of the inputs */
+    uint64_t since_norm;       /* adds per limb since the last normalisation */
+    uint64_t n;
+} sl_sacc_state;
+#define SL_SACC_SAVED_BYTES(dt) ((size_t)(sl_sacc_limbs(dt) + 2) * 8)   /* limbs, flags, n */
+
+static inline void sl_sacc_state_init(sl_sacc_state *st, sl_dtype dt)
+{
+    memset(st, 0, sizeof *st);
+    st->dt = (uint32_t)dt;
+}
+/* Adds x[0..n) exactly (the twin's loop). 0, or -1 with err for n >= 2^40 in all. */
+int sl_sacc_state_add(sl_sacc_state *st, const void *x, uint64_t n, sl_err *err);
+/* Canonical bytes of the state (normalised limbs, flags, n): SL_SACC_SAVED_BYTES(dt). */
+static inline void sl_sacc_state_save(const sl_sacc_state *st, void *buf)
+{
+    const int L = sl_sacc_limbs((sl_dtype)st->dt);
+    int64_t w[SL_SACC_LIMBS_MAX + 2];
+    memcpy(w, st->limb, sizeof(int64_t) * (size_t)L);
+    sl_sacc_normalise(w, L);
+    w[L] = (int64_t)st->flags;
+    w[L + 1] = (int64_t)st->n;
+    memcpy(buf, w, sizeof(int64_t) * (size_t)(L + 2));
+}
+/* dst += src on saved bytes (both of dt): exact, commutative, associative. */
+static inline void sl_sacc_saved_merge(void *dst, const void *src, sl_dtype dt)
+{
+    const int L = sl_sacc_limbs(dt);
+    int64_t d[SL_SACC_LIMBS_MAX + 2], s[SL_SACC_LIMBS_MAX + 2];
+    memcpy(d, dst, sizeof(int64_t) * (size_t)(L + 2));
+    memcpy(s, src, sizeof(int64_t) * (size_t)(L + 2));
+    for (int i = 0; i < L; i++) d[i] += s[i];   /* normalised limbs: |sum| < 2^34 */
+    sl_sacc_normalise(d, L);
+    d[L] = (int64_t)((uint64_t)d[L] | (uint64_t)s[L]);
+    d[L + 1] += s[L + 1];
+    memcpy(dst, d, sizeof(int64_t) * (size_t)(L + 2));
+}
+/* The saved state rounded once (as sl_sacc_round): the twin's result on the whole input. */
+static inline double sl_sacc_saved_round(const void *buf, sl_dtype dt)
+{
+    const int L = sl_sacc_limbs(dt);
+    int64_t w[SL_SACC_LIMBS_MAX + 2];
+    memcpy(w, buf, sizeof(int64_t) * (size_t)(L + 2));
+    if (w[L + 1] == 0) return 0.0;                 /* n = 0: +0, as the twin */
+    return sl_sacc_round(w, L, dt, (unsigned)w[L]);
+}
+
 #endif

@@ -281,4 +281,7 @@ if [ -r "$dir/ladder.csv" ]; then
   fi
 fi
 
+# ---- ranks (sums across MPI ranks): plots/ranks.sh -----------------------------------------
+[ -r "$here/ranks.sh" ] && . "$here/ranks.sh"
+
 say "$made charts in $charts/"

@@ -278,6 +278,67 @@ void sl_exact_merge(sl_exact *dst, const sl_exact *src)
     dst->notnegzero |= src->notnegzero;
 }
 
+/* ---- saved states: canonical bytes (limbs normalised, bins folded) ----------------------- */
+/* Layout (little-endian host words): chunk[68], achunk[68], n, nan, pinf, ninf, notnegzero, magic. */
+#define SL_EXACT_SAVE_MAGIC 0x736c6578616374ull /* "slexact" */
+typedef struct {
+    int64_t chunk[SL_EXACT_NCHUNK], achunk[SL_EXACT_NCHUNK];
+    uint64_t n, nan, pinf, ninf, notnegzero, magic;
+} saved_state;
+_Static_assert(sizeof(saved_state) == SL_EXACT_STATE_BYTES, "SL_EXACT_STATE_BYTES");
+
+void sl_exact_save(const sl_exact *acc, void *buf)
+{
+    saved_state s;
+    memcpy(s.chunk, acc->chunk, sizeof s.chunk);
+    memcpy(s.achunk, acc->achunk, sizeof s.achunk);
+    fold_bins(acc, s.chunk, s.achunk);
+    normalise(s.chunk);
+    normalise(s.achunk);
+    s.n = acc->n;
+    s.nan = acc->nan;
+    s.pinf = acc->pinf;
+    s.ninf = acc->ninf;
+    s.notnegzero = acc->notnegzero ? 1 : 0;   /* canonical: only "zero or not" matters */
+    s.magic = SL_EXACT_SAVE_MAGIC;
+    memcpy(buf, &s, sizeof s);
+}
+
+int sl_exact_load(sl_exact *acc, const void *buf)
+{
+    saved_state s;
+    memcpy(&s, buf, sizeof s);
+    if (s.magic != SL_EXACT_SAVE_MAGIC) return -1;
+    sl_exact_reset(acc);
+    memcpy(acc->chunk, s.chunk, sizeof s.chunk);
+    memcpy(acc->achunk, s.achunk, sizeof s.achunk);
+    acc->n = s.n;
+    acc->nan = s.nan;
+    acc->pinf = s.pinf;
+    acc->ninf = s.ninf;
+    acc->notnegzero = s.notnegzero;
+    return 0;
+}
+
+void sl_exact_merge_saved(void *dst, const void *src)
+{
+    saved_state d, s;
+    memcpy(&d, dst, sizeof d);
+    memcpy(&s, src, sizeof s);
+    for (int i = 0; i < SL_EXACT_NCHUNK; i++) {   /* normalised limbs: < 2^33 each, no overflow */
+        d.chunk[i] += s.chunk[i];
+        d.achunk[i] += s.achunk[i];
+    }
+    normalise(d.chunk);
+    normalise(d.achunk);
+    d.n += s.n;
+    d.nan += s.nan;
+    d.pinf += s.pinf;
+    d.ninf += s.ninf;
+    d.notnegzero = (d.notnegzero | s.notnegzero) ? 1 : 0;
+    memcpy(dst, &d, sizeof d);
+}
+
 typedef struct {
     sl_exact *acc;
     const unsigned char *x;

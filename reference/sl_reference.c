@@ -68,6 +68,8 @@ void sl_reference_clear(sl_reference *ref)
     mpfr_clear(ref->sumabs);
 }
 
+static void reference_fill(sl_reference *ref, const sl_exact *acc, sl_dtype dt);
+
 int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, sl_err *err)
 {
     return sl_reference_compute_threads(ref, x, n, dt, 1, err);
@@ -95,7 +97,24 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
         sl_exact_free(acc);
         return sl_err_set(err, "sl_reference_compute: out of memory for %u superaccumulators", threads);
     }
+    reference_fill(ref, acc, dt);
+    sl_exact_free(acc);
+    return 0;
+}
 
+int sl_reference_from_exact(sl_reference *ref, const sl_exact *acc, sl_dtype dt, sl_err *err)
+{
+    if (!ref) return sl_err_set(err, "sl_reference_from_exact: ref is NULL");
+    reference_init(ref, dt, acc ? acc->n : 0);
+    if (dt != SL_F32 && dt != SL_F64) return sl_err_set(err, "sl_reference_from_exact: unknown dtype");
+    if (!acc) return sl_err_set(err, "sl_reference_from_exact: acc is NULL");
+    reference_fill(ref, acc, dt);
+    return 0;
+}
+
+/* Every figure of ref from the accumulator holding its input (ref initialised for dt). */
+static void reference_fill(sl_reference *ref, const sl_exact *acc, sl_dtype dt)
+{
     int special = sl_exact_get(acc, ref->sum) != 0;
     if (special) {
         ref->rounded = ref->rounded_f64 = ref->rounded_f32 = mpfr_get_d(ref->sum, MPFR_RNDN);
@@ -104,8 +123,7 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
         ref->abssum = mpfr_get_d(ref->sumabs, MPFR_RNDN);
         ref->finite = 0;
         ref->cond = NAN;
-        sl_exact_free(acc);
-        return 0;
+        return;
     }
     ref->rounded_f64 = sl_exact_round(acc, SL_F64);
     ref->rounded_f32 = sl_exact_round(acc, SL_F32);
@@ -115,7 +133,6 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
     sl_exact_fixed_get(acc, 1, &fa);
     sl_exact_fixed_to_mpfr(&fa, ref->sumabs);
     ref->abssum = sl_exact_fixed_round(&fa, SL_F64);
-    sl_exact_free(acc);
 
     ref->finite = isfinite(ref->rounded) != 0;
     if (!ref->finite) ref->cond = NAN;
@@ -129,7 +146,6 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
         ref->cond = mpfr_get_d(q, MPFR_RNDN);           /* exact, or +Inf beyond DBL_MAX */
         mpfr_clear(q);
     }
-    return 0;
 }
 
 /* |a / b| rounded once to the nearest double, subnormal results included: the quotient is

@@ -32,6 +32,15 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt);
  * any order of merges and adds, bit for bit (the state is exact; merging is commutative and
  * associative). This is how pieces summed apart (threads, blocks, ranks) become one sum. */
 void sl_exact_merge(sl_exact *dst, const sl_exact *src);
+/* The state as bytes (for processes: an MPI user-defined operation merges states). The saved
+ * form is canonical: bins folded into the limbs, limbs normalised, so two accumulators holding
+ * the same inputs (in any order or split) save the same SL_EXACT_STATE_BYTES bytes.
+ * sl_exact_load replaces acc's state by the saved one (0; -1 for bytes that are no saved state).
+ * sl_exact_merge_saved merges the saved state src into the saved state dst in place (exact). */
+#define SL_EXACT_STATE_BYTES ((size_t)(2 * 68 + 6) * 8)
+void sl_exact_save(const sl_exact *acc, void *buf);
+int sl_exact_load(sl_exact *acc, const void *buf);
+void sl_exact_merge_saved(void *dst, const void *src);
 /* sl_exact_add over up to `threads` threads (contiguous pieces, one accumulator each, merged
  * into acc): the same state as sl_exact_add for every thread count. Pieces are at least
  * SL_EXACT_MIN_PER_THREAD values; at most SL_EXACT_MAX_THREADS threads. Returns 0, or -1
@@ -71,6 +80,9 @@ int sl_reference_compute(sl_reference *ref, const void *x, uint64_t n, sl_dtype 
  * thread count. */
 int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt,
                                  unsigned threads, sl_err *err);
+/* The same from an accumulator that already holds the input (e.g. states merged over ranks):
+ * ref describes the acc->n values of dt it holds. */
+int sl_reference_from_exact(sl_reference *ref, const sl_exact *acc, sl_dtype dt, sl_err *err);
 void sl_reference_clear(sl_reference *ref);
 
 /* The unit in the last place used by every metric, for a value r of format dt (r is a float

@@ -11,6 +11,7 @@
 #include <time.h>
 #include "sl_cli.h"
 #include "sl_gpu.h"
+#include "sl_mpi.h"
 #include "sl_provenance.h"
 #include "sl_report.h"
 #include "sl_study.h"
@@ -60,7 +61,8 @@ static void usage(FILE *f)
           "  charts/ (gnuplot PNG+SVG) and report.md.\n\nexperiments:\n", f);
     for (size_t i = 0; i < sl_experiment_count(); i++)
         fprintf(f, "  %-18s %s\n", sl_experiment_at(i)->name, sl_experiment_at(i)->description);
-    fputs("  all                every experiment above into one directory (the default study)\n\n"
+    fputs("  all                every experiment above into one directory (the default study)\n"
+          "  ranks              under mpirun: sums across K = 1 .. P ranks ('sumlab run ranks --help')\n\n"
           "options:\n"
           "  -o, --output DIR   run directory (default results/<date>-<experiment>); an existing\n"
           "                     run is refused unless --resume is given\n"
@@ -507,6 +509,13 @@ static int finish_run(const run_opts *o, const char *dir, sl_run *run, int rc, i
 
 int sl_cmd_run(int argc, char **argv)
 {
+    /* `ranks` runs under mpirun with its own files (experiments/mpi/exp_ranks.c) */
+    for (int i = 1; i < argc; i++) {
+        const char *prev = argv[i - 1];   /* "ranks" as an option's value is no experiment */
+        int valued = i > 1 && prev[0] == '-' && strcmp(prev, "-q") && strcmp(prev, "--quiet") &&
+                     strcmp(prev, "--resume") && strcmp(prev, "--report-only") && !strchr(prev, '=');
+        if (!strcmp(argv[i], "ranks") && !valued) return sl_mpi_cmd_ranks(argc, argv);
+    }
     run_opts o;
     memset(&o, 0, sizeof o);
     int code = parse_args(argc, argv, &o);

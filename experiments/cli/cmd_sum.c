@@ -10,6 +10,7 @@
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_measure.h"
+#include "sl_mpi.h"
 #include "sl_variants.h"
 
 #define SUM_MAX_VARIANTS 64
@@ -20,7 +21,9 @@ static void sum_usage(FILE *f)
     fputs("usage: sumlab sum FILE [--variants LIST|all] [--backend auto|cpu|gpu] [--reps R]\n"
           "                  [--format table|csv|json] [--dtype f32|f64] [--offset 0|1]\n"
           "                  [--block B] [--grid G] [--items I] [--seed S]\n"
-          "                  [--check-twin | --no-check-twin] [--columns LIST] [--quiet]\n\n"
+          "                  [--check-twin | --no-check-twin] [--columns LIST] [--quiet]\n"
+          "                  [--combine LIST|all]\n"
+          "       mpirun -np K sumlab sum FILE ... (each rank sums one slice; see --combine)\n\n"
           "Sums FILE (.npy '<f4'/'<f8', or raw little-endian values with --dtype) with each\n"
           "variant, R times, and judges each result against the exact sum. One row per\n"
           "variant in the order --variants gives (registry order for 'all'); the `exact` row\n"
@@ -43,12 +46,17 @@ static void sum_usage(FILE *f)
           "  --no-check-twin   don't (default: check when n <= 2^24)\n"
           "  --columns L       only these columns, in this order (names below)\n"
           "  -q, --quiet       no notices on stderr (backend, skipped variants); errors stay\n"
+          "  --combine L       under mpirun (or with this option): how the ranks' partial results\n"
+          "                    combine: mpi-sum (MPI_Allreduce, MPI_SUM), ordered (rank order on\n"
+          "                    rank 0), state (exact merge of superacc/exact states: the same bits\n"
+          "                    for every K); comma-separated or all (default: all)\n"
           "  -h, --help        this text\n\n"
           "columns: variant result_hex result abs_err rel_err ulps cond bound distinct backend\n"
           "  dtype n reps time_ms gbps determinism twin_match block grid items spread_ulps\n"
           "  time_ms_min time_ms_max ulps_f64 exact_sum_hex exact_sum_dec exact_sum_bits\n"
           "  (the table leaves the exact_sum_* columns out unless --columns names them: S is\n"
-          "  printed under it instead)\n\n"
+          "  printed under it instead); under MPI also ranks combine local_ms_max combine_ms\n"
+          "  allreduce1_ms (the combine next to an MPI_Allreduce of one double)\n\n"
           "exit status: 0 ok; 1 a runtime failure, or a self-check failed (a deterministic\n"
           "GPU variant differed from its twin or between repetitions); 2 bad usage or input.\n",
           f);
@@ -61,7 +69,8 @@ typedef struct {
     sl_dtype dt;
     uint64_t n;
     int prec;                  /* 6 in tables, 17 in csv/json (compared with the bound) */
-    const sl_exact_text *S;    /* the exact sum, exactly */
+    const sl_exact_text *S;    /* the exact sum, exactly (NULL: not computed) */
+    const sl_mpi_row *m;       /* the scale-out figures of a row summed across ranks (else NULL) */
 } sum_cell;
 
 /* Times are absent (not NaN) for the reference row; so is its launch configuration. */
@@ -102,9 +111,15 @@ CELL(spread_ulps, sl_table_num(t, c->r->spread_ulps, c->prec))
 CELL(time_ms_min, num_or_null(t, c->r->time_ms_min))
 CELL(time_ms_max, num_or_null(t, c->r->time_ms_max))
 CELL(ulps_f64, sl_table_num(t, sl_reference_errors(c->ref, c->r->result, SL_F64).ulps, c->prec))
-CELL(exact_sum_hex, sl_table_str(t, c->S->hex))
-CELL(exact_sum_dec, sl_table_str(t, c->S->dec))
-CELL(exact_sum_bits, sl_table_i64(t, c->S->bits))
+CELL(exact_sum_hex, c->S ? sl_table_str(t, c->S->hex) : sl_table_null(t))
+CELL(exact_sum_dec, c->S ? sl_table_str(t, c->S->dec) : sl_table_null(t))
+CELL(exact_sum_bits, c->S ? sl_table_i64(t, c->S->bits) : sl_table_null(t))
+/* a sum across ranks (experiments/mpi/): empty on a single-process row */
+CELL(ranks, c->m ? sl_table_i64(t, c->m->ranks) : sl_table_null(t))
+CELL(combine, c->m ? sl_table_str(t, sl_combine_name(c->m->combine)) : sl_table_null(t))
+CELL(local_ms_max, c->m ? num_or_null(t, c->m->local_ms_max) : (void)sl_table_null(t))
+CELL(combine_ms, c->m ? num_or_null(t, c->m->combine_ms) : (void)sl_table_null(t))
+CELL(allreduce1_ms, c->m ? num_or_null(t, c->m->allreduce1_ms) : (void)sl_table_null(t))
 #undef CELL
 
 #define COL(name) {#name, c_##name}
@@ -116,11 +131,14 @@ static const struct {
     COL(bound), COL(distinct), COL(backend), COL(dtype), COL(n), COL(reps), COL(time_ms), COL(gbps),
     COL(determinism), COL(twin_match), COL(block), COL(grid), COL(items), COL(spread_ulps),
     COL(time_ms_min), COL(time_ms_max), COL(ulps_f64), COL(exact_sum_hex), COL(exact_sum_dec),
-    COL(exact_sum_bits),
+    COL(exact_sum_bits), COL(ranks), COL(combine), COL(local_ms_max), COL(combine_ms),
+    COL(allreduce1_ms),
 };
 #undef COL
 #define SUM_NCOLS (sizeof sum_cols / sizeof sum_cols[0])
-#define SUM_TABLE_NCOLS (SUM_NCOLS - 3)   /* the table's default: no exact_sum_* columns */
+#define SUM_MPI_NCOLS 5                          /* the last five: a sum across ranks */
+#define SUM_BASE_NCOLS (SUM_NCOLS - SUM_MPI_NCOLS)
+#define SUM_EXACT_FIRST (SUM_BASE_NCOLS - 3)     /* exact_sum_*: the table prints S under it */
 
 /* The columns shown: indices into sum_cols. */
 typedef struct {
@@ -141,13 +159,15 @@ static void add_row(sl_table *t, const sum_colset *cs, const sum_cell *c)
     for (size_t i = 0; i < cs->n; i++) sum_cols[cs->idx[i]].cell(t, c);
 }
 
-/* --columns LIST (NULL: every column; the table without exact_sum_*). -1 on a bad name. */
-static int sum_columns(const char *list, sl_out_format fmt, sum_colset *cs)
+/* --columns LIST (NULL: every column; the table without exact_sum_*; the ranks columns only
+ * under MPI). -1 on a bad name. */
+static int sum_columns(const char *list, sl_out_format fmt, int mpi, sum_colset *cs)
 {
     cs->n = 0;
     if (!list) {
-        size_t nc = fmt == SL_OUT_TABLE ? SUM_TABLE_NCOLS : SUM_NCOLS;
-        for (size_t i = 0; i < nc; i++) cs->idx[cs->n++] = i;
+        for (size_t i = 0; i < SUM_BASE_NCOLS; i++)
+            if (fmt != SL_OUT_TABLE || i < SUM_EXACT_FIRST) cs->idx[cs->n++] = i;
+        for (size_t i = SUM_BASE_NCOLS; mpi && i < SUM_NCOLS; i++) cs->idx[cs->n++] = i;
         return 0;
     }
     const char *p = list;
@@ -248,7 +268,7 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
                        (unsigned long long)row.distinct, row.reps);
             selfcheck = 1;
         }
-        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec, S};
+        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec, S, NULL};
         add_row(t, cs, &c);
         sl_row_free(&row);
     }
@@ -266,12 +286,13 @@ typedef struct {
     sl_dtype raw_dt;
     uint32_t offset;
     sl_launch req;
+    const char *combine;       /* --combine (NULL: all, and only under mpirun) */
 } sum_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE };
     static const struct option opts[] = {
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
@@ -287,6 +308,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         {"no-check-twin", no_argument, NULL, O_NOCHECK},
         {"columns", required_argument, NULL, O_COLUMNS},
         {"quiet", no_argument, NULL, 'q'},
+        {"combine", required_argument, NULL, O_COMBINE},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -350,11 +372,56 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         case O_NOCHECK: o->check_twin = 0; break;
         case O_COLUMNS: o->columns = optarg; break;
         case 'q': o->quiet = 1; break;
+        case O_COMBINE: o->combine = optarg; break;
         case 'h': sum_usage(stdout); return 0;
         default: return sl_cli_bad_option("sum", c, argv, optind, optopt);
         }
     }
     return -1;
+}
+
+/* Under mpirun (or with --combine): every rank sums its slice, rank 0 writes (experiments/mpi/). */
+static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const *order, size_t nv,
+                   const sum_colset *cs)
+{
+    sl_err err = {{0}};
+    unsigned mask = 0;
+    if (sl_combine_parse_list(o->combine ? o->combine : "all", &mask, &err)) {
+        sl_cli_msg("sum", "--combine: %s", err.msg);
+        return 2;
+    }
+    if (!sl_mpi_compiled()) {
+        sl_cli_msg("sum", "%s: %s", o->combine ? "--combine" : "started by mpirun", SL_MPI_MISSING);
+        return 1;
+    }
+    sl_mpi_sum_opts mo = {path, o->have_dtype, o->raw_dt, o->backend, o->offset, (int)o->reps,
+                          o->check_twin, mask, o->req, order, nv};
+    sl_mpi_row *rows = NULL;
+    size_t nrows = 0;
+    sl_reference ref;
+    int have_ref = 0, root = 1;
+    char chosen[512] = "";
+    int code = sl_mpi_sum_file(&mo, &rows, &nrows, &ref, &have_ref, &root, chosen, sizeof chosen, &err);
+    if (root && code && err.msg[0]) sl_cli_msg("sum", "%s", err.msg);
+    if (root && o->backend == SL_BACKEND_AUTO && chosen[0]) sl_cli_msg("sum", "rank 0: %s", chosen);
+    if (root && have_ref && (code == 0 || code == 1)) {
+        sl_table *t = sum_table(cs);
+        if (!t) code = 1;
+        for (size_t i = 0; t && i < nrows; i++) {
+            sum_cell c = {&rows[i].row, &ref, rows[i].row.dt, rows[i].row.n,
+                          o->fmt == SL_OUT_TABLE ? 6 : 17, NULL, &rows[i]};
+            add_row(t, cs, &c);
+        }
+        if (t && sl_table_write(t, o->fmt, stdout)) {
+            sl_cli_msg("sum", "error writing the output");
+            code = 1;
+        }
+        fflush(stdout);
+        sl_table_free(t);
+    }
+    if (have_ref) sl_reference_clear(&ref);
+    sl_mpi_rows_free(rows, nrows);
+    return sl_mpi_end(code);
 }
 
 int sl_cmd_sum(int argc, char **argv)
@@ -393,8 +460,10 @@ int sl_cmd_sum(int argc, char **argv)
     size_t nv = 0;
     int explicit_list = 0;
     if (sum_variants(vlist, order, &nv, &explicit_list)) return 2;
+    const int mpi = o.combine || sl_mpi_launched();
     sum_colset cs;
-    if (sum_columns(o.columns, fmt, &cs)) return 2;
+    if (sum_columns(o.columns, fmt, mpi, &cs)) return 2;
+    if (mpi) return sum_mpi(path, &o, order, nv, &cs);
 
     void *data = NULL;
     uint64_t n = 0;

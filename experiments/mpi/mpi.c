@@ -1,0 +1,551 @@
+/* mpi.c: the MPI engine (sl_mpi_impl.h): checked calls, agreement on failure, slices, the
+ * state MPI_Op, the three combine strategies with their timing, and `sumlab sum` under mpirun.
+ * Floating-point: combines add in the input's format (float for f32, double for f64). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "sl_datasets.h"
+#include "sl_gpu.h"
+#include "sl_mpi_impl.h"
+#include "sl_state.h"
+
+int sl_mpi_compiled(void) { return 1; }
+
+static int g_world_rank = -1;
+int sl_mpi_world_rank(void) { return g_world_rank; }
+
+void sl_mpi_fail(const char *call, int rc, const char *file, int line)
+{
+    char s[MPI_MAX_ERROR_STRING] = "";
+    int len = 0;
+    MPI_Error_string(rc, s, &len);
+    fprintf(stderr, "sumlab: rank %d: %s failed: %s (%s:%d)\n", g_world_rank, call, s, file, line);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
+/* The rank's GPU: SUMLAB_GPU_DEVICE when set (every rank on it), else local rank modulo the
+ * visible devices (set into SUMLAB_GPU_DEVICE, which the harness reads). */
+static void pick_device(void)
+{
+    const char *env = getenv("SUMLAB_GPU_DEVICE");
+    if (env && *env) return;
+    int count = sl_gpu_device_count();
+    if (count <= 0) return;
+    MPI_Comm node;
+    int lr = 0;
+    SL_MPI_CK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    SL_MPI_CK(MPI_Comm_rank(node, &lr));
+    SL_MPI_CK(MPI_Comm_free(&node));
+    char b[32];
+    snprintf(b, sizeof b, "%d", lr % count);
+    setenv("SUMLAB_GPU_DEVICE", b, 1);
+}
+
+int sl_mpi_start(sl_err *err)
+{
+    int inited = 0;
+    MPI_Initialized(&inited);
+    if (!inited) {
+        int rc = MPI_Init(NULL, NULL);
+        if (rc != MPI_SUCCESS) return sl_err_set(err, "MPI_Init failed (error %d)", rc);
+    }
+    SL_MPI_CK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    SL_MPI_CK(MPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank));
+    pick_device();
+    return 0;
+}
+
+int sl_mpi_end(int code)
+{
+    int inited = 0, fin = 0;
+    MPI_Initialized(&inited);
+    MPI_Finalized(&fin);
+    if (!inited || fin) return code;
+    int agreed = code;
+    SL_MPI_CK(MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    SL_MPI_CK(MPI_Finalize());
+    return agreed;
+}
+
+#define MSG_LEN 480
+typedef struct {
+    int rc;
+    char msg[MSG_LEN];
+} agree_msg;
+
+int sl_mpi_agree(MPI_Comm comm, int rc, sl_err *err)
+{
+    int mx = 0, rank, size;
+    SL_MPI_CK(MPI_Allreduce(&rc, &mx, 1, MPI_INT, MPI_MAX, comm));
+    if (!mx) return 0;
+    SL_MPI_CK(MPI_Comm_rank(comm, &rank));
+    SL_MPI_CK(MPI_Comm_size(comm, &size));
+    agree_msg mine;
+    memset(&mine, 0, sizeof mine);
+    mine.rc = rc;
+    if (rc && err) snprintf(mine.msg, sizeof mine.msg, "%.*s", (int)sizeof mine.msg - 1, err->msg);
+    agree_msg *all = rank == 0 ? calloc((size_t)size, sizeof *all) : NULL;
+    if (rank == 0 && !all) {
+        fprintf(stderr, "sumlab: rank 0: out of memory gathering the ranks' messages\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    SL_MPI_CK(MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, comm));
+    if (rank == 0) {
+        int first = -1, others = 0;
+        for (int r = 0; r < size; r++) {
+            if (all[r].rc != mx) continue;
+            if (first < 0) first = r;
+            else others++;
+        }
+        char m[MSG_LEN];
+        snprintf(m, sizeof m, "%s", all[first].msg);
+        if (others)
+            sl_err_set(err, "rank %d: %s (and %d more rank%s)", first, m, others, others > 1 ? "s" : "");
+        else
+            sl_err_set(err, "rank %d: %s", first, m);
+        free(all);
+    }
+    return mx;
+}
+
+void sl_mpi_slice(uint64_t n, int k, int r, uint64_t *lo, uint64_t *len)
+{
+    uint64_t q = n / (uint64_t)k, rem = n % (uint64_t)k, ur = (uint64_t)r;
+    *lo = q * ur + (ur < rem ? ur : rem);
+    *len = q + (ur < rem);
+}
+
+/* ---- the state MPI_Op: exact merge of framed states (sl_state.h) ---------------------------- */
+static void state_op_fn(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int tsize = 0;
+    MPI_Type_size(*type, &tsize);
+    for (int i = 0; i < *len; i++)
+        if (sl_state_blob_merge((char *)inout + (size_t)i * (size_t)tsize,
+                                (const char *)in + (size_t)i * (size_t)tsize)) {
+            fprintf(stderr, "sumlab: rank %d: the state MPI_Op got states of different kinds\n",
+                    g_world_rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+}
+
+static MPI_Op state_op(void)
+{
+    static MPI_Op op = MPI_OP_NULL;
+    if (op == MPI_OP_NULL) SL_MPI_CK(MPI_Op_create(state_op_fn, 1 /* commutative */, &op));
+    return op;
+}
+
+/* blob (bytes) reduced over comm into out on every rank. */
+static void state_allreduce(MPI_Comm comm, const void *blob, void *out, size_t bytes, MPI_Datatype t)
+{
+    (void)bytes;
+    SL_MPI_CK(MPI_Allreduce(blob, out, 1, t, state_op(), comm));
+}
+
+/* ---- the input ------------------------------------------------------------------------------ */
+int sl_mpi_input_open(sl_mpi_input *in, sl_backend backend, uint32_t offset, char *msg, size_t len,
+                      sl_err *err)
+{
+    in->s = NULL;
+    in->ref_ok = 0;
+    int rc = sl_session_open(&in->s, in->x, in->len, in->dt, backend, offset, msg, len, err) ? 1 : 0;
+    if ((rc = sl_mpi_agree(in->comm, rc, err))) {
+        sl_session_close(in->s);
+        in->s = NULL;
+        return rc;
+    }
+    const sl_state_kind *k = sl_state_kind_find("exact");
+    size_t bytes = sl_state_blob_bytes(k, in->dt);
+    unsigned char *a = malloc(bytes), *b = malloc(bytes);
+    sl_exact *acc = sl_exact_new();
+    rc = (!a || !b || !acc) ? SL_FAIL1(err, "out of memory for the exact state") : 0;
+    if (!rc && sl_state_blob_sum(k, in->x, in->len, in->dt, a, err)) rc = 1;
+    if (!(rc = sl_mpi_agree(in->comm, rc, err))) {
+        MPI_Datatype t;
+        SL_MPI_CK(MPI_Type_contiguous((int)bytes, MPI_BYTE, &t));
+        SL_MPI_CK(MPI_Type_commit(&t));
+        state_allreduce(in->comm, a, b, bytes, t);
+        SL_MPI_CK(MPI_Type_free(&t));
+        if (sl_exact_load(acc, b + SL_STATE_HDR)) rc = SL_FAIL1(err, "merged exact state is malformed");
+        else if (sl_reference_from_exact(&in->ref, acc, in->dt, err)) rc = 1;
+        else in->ref_ok = 1;
+        if (rc) in->ref_ok = 0;
+        rc = sl_mpi_agree(in->comm, rc, err);
+    }
+    free(a);
+    free(b);
+    sl_exact_free(acc);
+    if (rc) {
+        sl_mpi_input_close(in);
+        return rc;
+    }
+    return 0;
+}
+
+void sl_mpi_input_close(sl_mpi_input *in)
+{
+    if (in->s) sl_session_close(in->s);
+    in->s = NULL;
+    if (in->ref_ok) sl_reference_clear(&in->ref);
+    in->ref_ok = 0;
+}
+
+/* ---- one variant, one strategy -------------------------------------------------------------- */
+static double now_ms(void) { return MPI_Wtime() * 1e3; }
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* mpi-sum or ordered of one partial (a value of dt); *res valid on rank 0 (mpi-sum: everywhere). */
+static void combine_value(MPI_Comm comm, int rank, int size, sl_combine how, sl_dtype dt, double partial,
+                          double *gathered, double *res)
+{
+    if (how == SL_COMBINE_MPI_SUM) {
+        if (dt == SL_F32) {
+            float p = (float)partial, r = 0;
+            SL_MPI_CK(MPI_Allreduce(&p, &r, 1, MPI_FLOAT, MPI_SUM, comm));
+            *res = r;
+        } else {
+            double r = 0;
+            SL_MPI_CK(MPI_Allreduce(&partial, &r, 1, MPI_DOUBLE, MPI_SUM, comm));
+            *res = r;
+        }
+        return;
+    }
+    SL_MPI_CK(MPI_Gather(&partial, 1, MPI_DOUBLE, gathered, 1, MPI_DOUBLE, 0, comm));
+    if (rank != 0) return;
+    if (dt == SL_F32) {
+        float acc = (float)gathered[0];
+        for (int r = 1; r < size; r++) acc = acc + (float)gathered[r];
+        *res = acc;
+    } else {
+        double acc = gathered[0];
+        for (int r = 1; r < size; r++) acc = acc + gathered[r];
+        *res = acc;
+    }
+}
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return !memcmp(&a, &b, sizeof a);
+}
+
+/* Whether v can run on the whole input here (same answer on every rank). */
+static int cannot_run(const sl_mpi_input *in, const sl_variant *v, sl_combine how, sl_err *err)
+{
+    if (!(v->dtypes & SL_DTYPE_MASK(in->dt)))
+        return sl_err_set(err, "does not take %s input", sl_dtype_name(in->dt)), 1;
+    if (v->max_n && in->n > v->max_n)
+        return sl_err_set(err, "accepts at most n = %llu", (unsigned long long)v->max_n), 1;
+    if (how == SL_COMBINE_STATE && !sl_state_kind_find(v->name))
+        return sl_err_set(err, "has no mergeable state (the state combine is for order-independent "
+                               "variants: superacc, exact, reproducible)"), 1;
+    return 0;
+}
+
+int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const sl_launch *req,
+                   int reps, int check_twin, sl_mpi_row *out, sl_err *err)
+{
+    memset(out, 0, sizeof *out);
+    sl_row_empty(&out->row, "cpu", in->dt, in->n);
+    out->row.variant = v;
+    out->combine = how;
+    out->ranks = in->size;
+    out->state_check = -1;
+    if (cannot_run(in, v, how, err)) return 1;
+    const int rank = in->rank, size = in->size;
+    double *partial = calloc((size_t)reps, sizeof *partial);
+    double *result = calloc((size_t)reps, sizeof *result);
+    double *tloc = calloc((size_t)reps, sizeof *tloc), *tcomb = calloc((size_t)reps, sizeof *tcomb);
+    double *tone = calloc((size_t)reps, sizeof *tone), *tmax = calloc((size_t)reps, sizeof *tmax);
+    double *gathered = calloc((size_t)size, sizeof *gathered);
+    unsigned char *blob = NULL, *merged = NULL;
+    const sl_state_kind *k = how == SL_COMBINE_STATE ? sl_state_kind_find(v->name) : NULL;
+    size_t bytes = k ? sl_state_blob_bytes(k, in->dt) : 0;
+    if (k) {
+        blob = malloc(bytes);
+        merged = malloc(bytes);
+    }
+    int rc = 0, twin_ok = 1, twin_checked = 0;
+    const char *backend = "cpu";
+    sl_launch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    if (!partial || !result || !tloc || !tcomb || !tone || !tmax || !gathered || (k && (!blob || !merged)))
+        rc = SL_FAIL1(err, "out of memory");
+
+    /* the local step: the state (the twin's accumulation, timed R times), or R runs of v */
+    if (!rc && k) {
+        for (int r = 0; r < reps && !rc; r++) {
+            double t0 = now_ms();
+            if (sl_state_blob_sum(k, in->x, in->len, in->dt, blob, err)) rc = 1;
+            tloc[r] = now_ms() - t0;
+        }
+        backend = !strcmp(v->name, "exact") ? "reference" : "cpu";
+        if (!rc && v->gpu && sl_session_on_gpu(in->s)) {   /* the GPU's local sum, checked */
+            sl_row lr;
+            int m = sl_measure(in->s, v, req, 1, 0, &lr, err);
+            if (m < 0) rc = 1;
+            else if (m == 0) {
+                out->state_check = same_bits(lr.result, sl_state_blob_finish(blob));
+                cfg = lr.cfg;
+                sl_row_free(&lr);
+            }
+        }
+    } else if (!rc) {
+        sl_row lr;
+        int m = sl_measure(in->s, v, req, reps, check_twin, &lr, err);
+        if (m != 0) rc = 1;   /* a skip here (no twin on this backend) is the same on every rank */
+        else {
+            for (int r = 0; r < reps; r++) partial[r] = lr.results[r];
+            for (int r = 0; r < reps; r++) tloc[r] = lr.time_ms_median;   /* per-rep times: median */
+            backend = lr.backend;
+            cfg = lr.cfg;
+            twin_checked = lr.twin_checked;
+            twin_ok = !lr.twin_checked || lr.twin_match;
+            sl_row_free(&lr);
+        }
+    }
+    if ((rc = sl_mpi_agree(in->comm, rc, err))) goto done;
+
+    /* the combine, timed; then one double's MPI_Allreduce, timed alike */
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (k) {
+        SL_MPI_CK(MPI_Type_contiguous((int)bytes, MPI_BYTE, &t));
+        SL_MPI_CK(MPI_Type_commit(&t));
+    }
+    for (int r = 0; r < reps; r++) {
+        SL_MPI_CK(MPI_Barrier(in->comm));
+        double t0 = now_ms();
+        if (k) {
+            state_allreduce(in->comm, blob, merged, bytes, t);
+            result[r] = sl_state_blob_finish(merged);
+        } else {
+            combine_value(in->comm, rank, size, how, in->dt, partial[r], gathered, &result[r]);
+        }
+        tcomb[r] = now_ms() - t0;
+    }
+    if (k) SL_MPI_CK(MPI_Type_free(&t));
+    for (int r = 0; r < reps; r++) {
+        double one = 1.0, sum = 0;
+        SL_MPI_CK(MPI_Barrier(in->comm));
+        double t0 = now_ms();
+        SL_MPI_CK(MPI_Allreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, in->comm));
+        tone[r] = now_ms() - t0;
+    }
+
+    /* figures over the ranks: slowest combine per rep, local times, distinct results */
+    double lmed = median(tloc, reps), lmax = 0, lmin = 0;
+    SL_MPI_CK(MPI_Reduce(&lmed, &lmax, 1, MPI_DOUBLE, MPI_MAX, 0, in->comm));
+    SL_MPI_CK(MPI_Reduce(&lmed, &lmin, 1, MPI_DOUBLE, MPI_MIN, 0, in->comm));
+    SL_MPI_CK(MPI_Reduce(tcomb, tmax, reps, MPI_DOUBLE, MPI_MAX, 0, in->comm));
+    memcpy(tcomb, tmax, (size_t)reps * sizeof *tcomb);
+    SL_MPI_CK(MPI_Reduce(tone, tmax, reps, MPI_DOUBLE, MPI_MAX, 0, in->comm));
+    memcpy(tone, tmax, (size_t)reps * sizeof *tone);
+    int ok_all = 1, sc = out->state_check, sc_min = sc, sc_max = sc;
+    SL_MPI_CK(MPI_Reduce(&twin_ok, &ok_all, 1, MPI_INT, MPI_MIN, 0, in->comm));
+    SL_MPI_CK(MPI_Reduce(&sc, &sc_min, 1, MPI_INT, MPI_MIN, 0, in->comm));
+    SL_MPI_CK(MPI_Reduce(&sc, &sc_max, 1, MPI_INT, MPI_MAX, 0, in->comm));
+    double mine = how == SL_COMBINE_ORDERED ? 0.0 : result[0];
+    SL_MPI_CK(MPI_Gather(&mine, 1, MPI_DOUBLE, gathered, 1, MPI_DOUBLE, 0, in->comm));
+    if (rank == 0) {
+        out->rank_distinct = how == SL_COMBINE_ORDERED ? 1 : sl_count_distinct(gathered, size);
+        out->local_ms_max = lmax;
+        out->local_ms_min = lmin;
+        out->combine_ms = median(tcomb, reps);
+        out->allreduce1_ms = median(tone, reps);
+        out->state_check = sc_max < 0 ? -1 : sc_min == 0 ? 0 : 1;
+        sl_row *row = &out->row;
+        row->backend = backend;
+        row->have_run = row->have_cfg = 1;
+        row->reps = reps;
+        row->cfg = cfg;
+        row->twin_checked = twin_checked;
+        row->twin_match = ok_all;
+        row->results = malloc((size_t)reps * sizeof *row->results);
+        for (int r = 0; r < reps; r++) tmax[r] = lmax + tcomb[r];   /* local (slowest) + combine */
+        if (!row->results) rc = SL_FAIL1(err, "out of memory");
+        else {
+            memcpy(row->results, result, (size_t)reps * sizeof *result);
+            if (sl_judge_row(&in->ref, v, row, tmax)) rc = SL_FAIL1(err, "out of memory");
+        }
+    }
+    rc = sl_mpi_agree(in->comm, rc, err);
+done:
+    free(partial);
+    free(result);
+    free(tloc);
+    free(tcomb);
+    free(tone);
+    free(tmax);
+    free(gathered);
+    free(blob);
+    free(merged);
+    if (rc) sl_row_free(&out->row);
+    return rc;
+}
+
+void sl_mpi_rows_free(sl_mpi_row *rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++) sl_row_free(&rows[i].row);
+    free(rows);
+}
+
+/* ---- `sumlab sum FILE` across ranks ----------------------------------------------------------- */
+/* This rank's slice of path: pread of a .npy/raw file's bytes, or the whole .npz member read and
+ * cut. 0, 2 (bad input) or 1 (runtime), err set. */
+static int read_slice(const char *path, int have_dtype, sl_dtype raw_dt, int k, int r, void **x,
+                      uint64_t *lo, uint64_t *len, uint64_t *n, sl_dtype *dt, sl_err *err)
+{
+    sl_array_layout lay;
+    *x = NULL;
+    if (sl_array_layout_get(path, have_dtype, raw_dt, &lay, err)) {
+        /* an .npz member: every rank reads it whole and keeps its slice */
+        if (!strstr(err->msg, "no byte layout")) return 2;
+        void *all = NULL;
+        if (sl_array_load(path, have_dtype, raw_dt, &all, n, dt, err)) return 2;
+        sl_mpi_slice(*n, k, r, lo, len);
+        size_t sz = sl_dtype_size(*dt);
+        *x = malloc(*len ? *len * sz : 1);
+        if (!*x) {
+            free(all);
+            return sl_err_set(err, "out of memory for %llu values", (unsigned long long)*len), 1;
+        }
+        memcpy(*x, (char *)all + *lo * sz, *len * sz);
+        free(all);
+        return 0;
+    }
+    *n = lay.n;
+    *dt = lay.dt;
+    if (have_dtype && lay.dt != raw_dt)
+        return sl_err_set(err, "'%s' holds %s values but --dtype %s was given", path,
+                          sl_dtype_name(lay.dt), sl_dtype_name(raw_dt)), 2;
+    sl_mpi_slice(lay.n, k, r, lo, len);
+    const size_t sz = sl_dtype_size(lay.dt);
+    unsigned char *buf = malloc(*len ? *len * sz : 1);
+    if (!buf) return sl_err_set(err, "out of memory for %llu values", (unsigned long long)*len), 1;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        free(buf);
+        return sl_err_set(err, "cannot open '%s': %s", path, strerror(errno)), 2;
+    }
+    uint64_t want = *len * sz, got = 0;
+    off_t at = (off_t)(lay.offset + *lo * sz);
+    while (got < want) {
+        ssize_t k2 = pread(fd, buf + got, (size_t)(want - got), at + (off_t)got);
+        if (k2 < 0 && errno == EINTR) continue;
+        if (k2 <= 0) {
+            sl_err_set(err, "'%s': pread of bytes [%llu, %llu) failed: %s", path,
+                       (unsigned long long)(at + (off_t)got), (unsigned long long)(at + (off_t)want),
+                       k2 < 0 ? strerror(errno) : "unexpected end of file");
+            close(fd);
+            free(buf);
+            return 2;
+        }
+        got += (uint64_t)k2;
+    }
+    close(fd);
+    if (lay.swap) {
+        for (uint64_t i = 0; i < *len; i++)
+            for (size_t a = 0, b = sz - 1; a < b; a++, b--) {
+                unsigned char c = buf[i * sz + a];
+                buf[i * sz + a] = buf[i * sz + b];
+                buf[i * sz + b] = c;
+            }
+    }
+    *x = buf;
+    return 0;
+}
+
+int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, sl_reference *ref,
+                    int *have_ref, int *is_root, char *backend_msg, size_t msg_len, sl_err *err)
+{
+    *have_ref = 0;
+    *rows = NULL;
+    *nrows = 0;
+    *is_root = 1;
+    if (sl_mpi_start(err)) return 1;
+    sl_mpi_input in;
+    memset(&in, 0, sizeof in);
+    in.comm = MPI_COMM_WORLD;
+    SL_MPI_CK(MPI_Comm_rank(in.comm, &in.rank));
+    SL_MPI_CK(MPI_Comm_size(in.comm, &in.size));
+    *is_root = in.rank == 0;
+    void *x = NULL;
+    int rc = read_slice(o->path, o->have_dtype, o->raw_dt, in.size, in.rank, &x, &in.lo, &in.len,
+                        &in.n, &in.dt, err);
+    if ((rc = sl_mpi_agree(in.comm, rc, err))) {
+        free(x);
+        return rc;
+    }
+    in.x = x;
+    if ((rc = sl_mpi_input_open(&in, o->backend, o->offset, backend_msg, msg_len, err))) {
+        free(x);
+        return rc;
+    }
+    size_t cap = o->nvariants * SL_COMBINE_COUNT;
+    sl_mpi_row *out = calloc(cap ? cap : 1, sizeof *out);
+    rc = out ? 0 : (SL_FAIL1(err, "out of memory"));
+    rc = sl_mpi_agree(in.comm, rc, err);
+    int check_twin = o->check_twin >= 0 ? o->check_twin : in.len <= ((uint64_t)1 << 24);
+    int bad = 0;
+    for (size_t i = 0; !rc && i < o->nvariants; i++) {
+        for (int c = 0; c < SL_COMBINE_COUNT && !rc; c++) {
+            if (!(o->combines & (1u << c))) continue;
+            const sl_variant *v = o->variants[i];
+            if (c == SL_COMBINE_STATE && !sl_state_kind_find(v->name)) continue;  /* silently: not applicable */
+            sl_mpi_row row;
+            sl_err e = {{0}};
+            int m = sl_mpi_measure(&in, v, (sl_combine)c, &o->req, o->reps, check_twin, &row, &e);
+            if (m == 1) {
+                if (in.rank == 0) fprintf(stderr, "sumlab sum: skipping %s (%s): %s\n", v->name,
+                                          sl_combine_name((sl_combine)c), e.msg);
+                continue;
+            }
+            if (m) {
+                *err = e;
+                rc = m;
+                break;
+            }
+            if (in.rank == 0) {
+                if (row.row.twin_checked && !row.row.twin_match) {
+                    fprintf(stderr, "sumlab sum: SELF-CHECK FAILED: %s on the GPU differs from its CPU twin "
+                                    "on at least one rank\n", v->name);
+                    bad = 1;
+                }
+                if (row.state_check == 0) {
+                    fprintf(stderr, "sumlab sum: SELF-CHECK FAILED: %s: a rank's GPU result differs from "
+                                    "the rounding of its state\n", v->name);
+                    bad = 1;
+                }
+                out[(*nrows)++] = row;
+            } else {
+                sl_row_free(&row.row);
+            }
+        }
+    }
+    if (in.rank == 0 && in.ref_ok) {   /* the caller's now (sl_reference_clear) */
+        memcpy(ref, &in.ref, sizeof *ref);
+        in.ref_ok = 0;
+        *have_ref = 1;
+    }
+    sl_mpi_input_close(&in);
+    free(x);
+    *rows = out;
+    return rc ? rc : bad;
+}

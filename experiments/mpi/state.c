@@ -1,0 +1,113 @@
+/* state.c: the table of mergeable accumulator states (sl_state.h) and their framing. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_reference.h"
+#include "sl_state.h"
+#include "superacc.h"
+
+/* ---- superacc: the twin's limbs + flags (kernels/superacc.h) ------------------------------ */
+static size_t sacc_bytes(sl_dtype dt) { return SL_SACC_SAVED_BYTES(dt); }
+static int sacc_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err *err)
+{
+    sl_sacc_state st;
+    sl_sacc_state_init(&st, dt);
+    if (sl_sacc_state_add(&st, x, n, err)) return -1;
+    sl_sacc_state_save(&st, saved);
+    return 0;
+}
+static void sacc_merge(void *dst, const void *src, sl_dtype dt) { sl_sacc_saved_merge(dst, src, dt); }
+static double sacc_finish(const void *saved, sl_dtype dt) { return sl_sacc_saved_round(saved, dt); }
+
+/* ---- exact: the reference's superaccumulator (reference/sl_exact.c) ------------------------ */
+static size_t exact_bytes(sl_dtype dt) { (void)dt; return SL_EXACT_STATE_BYTES; }
+static int exact_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err *err)
+{
+    sl_exact *acc = sl_exact_new();
+    if (!acc) return sl_err_set(err, "exact: out of memory for the superaccumulator");
+    sl_exact_add(acc, x, n, dt);
+    sl_exact_save(acc, saved);
+    sl_exact_free(acc);
+    return 0;
+}
+static void exact_merge(void *dst, const void *src, sl_dtype dt) { (void)dt; sl_exact_merge_saved(dst, src); }
+static double exact_finish(const void *saved, sl_dtype dt)
+{
+    sl_exact *acc = sl_exact_new();
+    if (!acc || sl_exact_load(acc, saved)) {
+        sl_exact_free(acc);
+        return NAN;
+    }
+    double r = sl_exact_round(acc, dt);
+    sl_exact_free(acc);
+    return r;
+}
+
+/* One entry per order-independent variant with a state. `reproducible` (kernels/reproducible*)
+ * plugs in here with its own four functions once its state API lands:
+ *   {"reproducible", "...", repro_bytes, repro_sum, repro_merge, repro_finish}, */
+static const sl_state_kind kinds[] = {
+    {"superacc", "the twin's exact accumulation (limbs + flags) on the rank's CPU", sacc_bytes,
+     sacc_sum, sacc_merge, sacc_finish},
+    {"exact", "reference/'s superaccumulator (sl_exact_save)", exact_bytes, exact_sum, exact_merge,
+     exact_finish},
+};
+
+size_t sl_state_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
+const sl_state_kind *sl_state_kind_at(size_t i) { return i < sl_state_kind_count() ? &kinds[i] : NULL; }
+const sl_state_kind *sl_state_kind_find(const char *variant)
+{
+    for (size_t i = 0; variant && i < sl_state_kind_count(); i++)
+        if (!strcmp(kinds[i].variant, variant)) return &kinds[i];
+    return NULL;
+}
+
+/* ---- framing ------------------------------------------------------------------------------ */
+#define BLOB_MAGIC 0x54534c53u /* "SLST" */
+typedef struct {
+    uint32_t magic;
+    uint16_t kind, dt;
+    uint64_t payload;
+} blob_hdr;
+_Static_assert(sizeof(blob_hdr) == SL_STATE_HDR, "SL_STATE_HDR");
+
+size_t sl_state_blob_bytes(const sl_state_kind *k, sl_dtype dt)
+{
+    return SL_STATE_HDR + ((k->bytes(dt) + 7) & ~(size_t)7);
+}
+
+int sl_state_blob_sum(const sl_state_kind *k, const void *x, uint64_t n, sl_dtype dt, void *blob,
+                      sl_err *err)
+{
+    size_t total = sl_state_blob_bytes(k, dt);
+    memset(blob, 0, total);
+    blob_hdr h = {BLOB_MAGIC, (uint16_t)(k - kinds), (uint16_t)dt, k->bytes(dt)};
+    memcpy(blob, &h, sizeof h);
+    return k->sum(x, n, dt, (unsigned char *)blob + SL_STATE_HDR, err);
+}
+
+static const sl_state_kind *blob_kind(const void *blob, blob_hdr *h)
+{
+    memcpy(h, blob, sizeof *h);
+    if (h->magic != BLOB_MAGIC || h->kind >= sl_state_kind_count()) return NULL;
+    if (h->dt != SL_F32 && h->dt != SL_F64) return NULL;
+    const sl_state_kind *k = &kinds[h->kind];
+    return h->payload == k->bytes((sl_dtype)h->dt) ? k : NULL;
+}
+
+int sl_state_blob_merge(void *dst, const void *src)
+{
+    blob_hdr hd, hs;
+    const sl_state_kind *kd = blob_kind(dst, &hd), *ks = blob_kind(src, &hs);
+    if (!kd || kd != ks || hd.dt != hs.dt) return -1;
+    kd->merge((unsigned char *)dst + SL_STATE_HDR, (const unsigned char *)src + SL_STATE_HDR,
+              (sl_dtype)hd.dt);
+    return 0;
+}
+
+double sl_state_blob_finish(const void *blob)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    return k ? k->finish((const unsigned char *)blob + SL_STATE_HDR, (sl_dtype)h.dt) : NAN;
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tmpi.sh: `mpirun -np K sumlab sum` and `sumlab run ranks` for K = 1..4 on the CPU backend:
+#  - state-combined superacc and exact: bitwise equal for every K and to the single process;
+#  - the exact row (state) equal to the single-process reference;
+#  - ordered equal to its twin: each slice's twin result (a raw slice file summed alone), added
+#    in rank order (float64, in Python: binary64 adds);
+#  - a rank that cannot read its input: one message, non-zero exit, no hang;
+#  - run ranks (tiny) writes its rows, report and (with gnuplot) the chart.
+# usage: tmpi.sh SUMLAB HAVE_MPI MPIEXEC     exit 77 when the build has no MPI
+set -euo pipefail
+S=$1; have=$2; mpiexec=${3:-mpirun}
+case $have in ON|1|TRUE|true) ;; *) echo "tmpi: built without MPI: skipped"; exit 77 ;; esac
+[ -x "$mpiexec" ] || mpiexec=$(command -v mpirun || true)
+[ -n "$mpiexec" ] || { echo "tmpi: FAIL: built with MPI but no mpirun"; exit 1; }
+run=("$mpiexec" --oversubscribe)
+[ "$(id -u)" = 0 ] && run+=(--allow-run-as-root)
+export SUMLAB_NO_GPU=1 OMPI_MCA_rmaps_base_oversubscribe=1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sumlab-tmpi.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "tmpi: FAIL: $*"; fail=1; }
+col() { # csv-file variant combine column -> value
+  awk -F, -v v="$2" -v c="$3" -v k="$4" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["variant"]==v && (c=="" || $h["combine"]==c){print $h[k]; exit}' "$1"
+}
+
+for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f64"; do
+  set -- $spec
+  ds=$1; dt=$2; shift 2
+  f=$tmp/$ds-$dt.npy
+  "$S" gen "$ds" --n 100003 --dtype "$dt" --seed 11 "$@" -o "$f" 2>/dev/null
+  "$S" sum "$f" --backend cpu --variants superacc,serial --format csv > "$tmp/one.csv" 2>/dev/null
+  one_sacc=$(col "$tmp/one.csv" superacc "" result_hex)
+  one_exact=$(col "$tmp/one.csv" exact "" result_hex)
+  [ "$one_sacc" = "$one_exact" ] || bad "$ds $dt: single-process superacc $one_sacc != exact $one_exact"
+  for K in 1 2 3 4; do
+    out=$tmp/k$K.csv
+    if ! timeout 120 "${run[@]}" -np "$K" "$S" sum "$f" --backend cpu --variants superacc,serial,pairwise \
+         --format csv > "$out" 2> "$tmp/err"; then
+      bad "$ds $dt K=$K: mpirun sum failed: $(head -c 400 "$tmp/err")"; continue
+    fi
+    for v in superacc exact; do
+      got=$(col "$out" "$v" state result_hex)
+      [ "$got" = "$one_exact" ] || bad "$ds $dt K=$K: $v state $got != single-process exact $one_exact"
+    done
+    [ "$(col "$out" exact state ranks)" = "$K" ] || bad "$ds $dt K=$K: ranks column"
+    [ "$(col "$out" exact state abs_err)" = "$(col "$tmp/one.csv" exact "" abs_err)" ] ||
+      bad "$ds $dt K=$K: exact state row's error differs from the single-process reference row's"
+    if [ "$dt" = f64 ]; then   # ordered == the twins of the slices added in rank order
+      for v in serial pairwise; do
+        got=$(col "$out" "$v" ordered result_hex)
+        want=$(python3 - "$f" "$K" "$S" "$v" "$tmp" <<'PY'
+import struct, subprocess, sys
+path, K, S, v, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+b = open(path, 'rb').read()
+hl = b[8] | b[9] << 8
+data = b[10 + hl:]
+n = len(data) // 8
+acc = None
+for r in range(K):
+    lo = r * (n // K) + min(r, n % K); ln = n // K + (r < n % K)
+    sl = tmp + '/slice.raw'
+    open(sl, 'wb').write(data[lo * 8:(lo + ln) * 8])
+    o = subprocess.run([S, 'sum', sl, '--dtype', 'f64', '--backend', 'cpu', '--variants', v, '--format', 'csv'],
+                       capture_output=True, text=True, check=True).stdout.splitlines()
+    h = o[0].split(','); row = [l.split(',') for l in o[1:] if l.split(',')[0] == v][0]
+    x = float.fromhex(row[h.index('result_hex')])
+    acc = x if acc is None else acc + x
+print(acc.hex().replace('0x1.0000000000000p', '0x1p') if False else acc.hex())
+PY
+)
+        # sumlab prints %a (shortest hex); compare as values
+        python3 -c "import sys; sys.exit(0 if float.fromhex('$got') == float.fromhex('$want') else 1)" ||
+          bad "$ds $dt K=$K: $v ordered $got != its twins added in rank order $want"
+      done
+    fi
+  done
+done
+
+# a rank that cannot read: one message naming the rank, non-zero exit, no hang
+set +e
+timeout 60 "${run[@]}" -np 3 "$S" sum "$tmp/missing.npy" --backend cpu > "$tmp/o" 2> "$tmp/e"
+rc=$?
+set -e
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || bad "unreadable input: exit $rc (expected a non-zero exit, no hang)"
+[ "$(grep -c '^sumlab sum: rank' "$tmp/e")" = 1 ] || bad "unreadable input: expected one message, got: $(cat "$tmp/e")"
+[ ! -s "$tmp/o" ] || bad "unreadable input: something was printed on stdout"
+
+# the ranks experiment (tiny), then one forced-algorithm pass
+if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --backend cpu -q 2> "$tmp/e" &&
+   OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=3 \
+   timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --backend cpu --algorithm 3 -q 2>> "$tmp/e"; then
+  r=$tmp/rk/results.csv
+  [ "$(awk -F, 'NR>1 && $7 ~ /:state:default$/ && $6 == "superacc" {print $13}' "$r" | sort -u | wc -l)" = 3 ] ||
+    bad "ranks: superacc state rows should hold one result per dataset (3), over every K"
+  awk -F, 'NR>1 && $9 == "state" && $13 != $15 {bad=1} END{exit bad}' "$r" || bad "ranks: a state row differs from the exact sum"
+  grep -q 'tuned:3' "$r" || bad "ranks: no forced-algorithm rows"
+  grep -q '## Distinct results over K' "$tmp/rk/report.md" || bad "ranks: report.md lacks its table"
+  if command -v gnuplot >/dev/null 2>&1; then
+    ls "$tmp/rk/charts/"ranks_*.png >/dev/null 2>&1 || bad "ranks: no chart"
+  fi
+else
+  bad "run ranks failed: $(head -c 600 "$tmp/e")"
+fi
+[ "$fail" = 0 ] && echo "tmpi: ok (K = 1..4, state bit-identical, ordered = twins in rank order)"
+exit $fail
