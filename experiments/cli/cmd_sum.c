@@ -1,7 +1,9 @@
 /* cmd_sum.c: `sumlab sum FILE`: sums one file with each chosen variant (GPU or CPU twin) and
  * judges every result against the exact sum. One row per variant, in registry order, plus
  * the `exact` row. A deterministic GPU result that differs from its twin fails the command. */
+#define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <time.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +11,17 @@
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_measure.h"
+#include "sl_pool.h"
 #include "sl_variants.h"
 
 #define SUM_MAX_VARIANTS 64
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 #define TWIN_DEFAULT_MAX_N ((uint64_t)1 << 24)
 
 static void sum_usage(FILE *f)
@@ -19,7 +29,7 @@ static void sum_usage(FILE *f)
     fputs("usage: sumlab sum FILE [--variants LIST|all] [--backend auto|cpu|gpu] [--reps R]\n"
           "                  [--format table|csv|json] [--dtype f32|f64] [--offset 0|1]\n"
           "                  [--block B] [--grid G] [--items I] [--seed S]\n"
-          "                  [--check-twin | --no-check-twin]\n\n"
+          "                  [--check-twin | --no-check-twin] [--threads N]\n\n"
           "Sums FILE (.npy '<f4'/'<f8', or raw little-endian values with --dtype) with each\n"
           "variant, R times, and judges each result against the exact sum. One row per\n"
           "variant in registry order; the `exact` row (correctly rounded exact sum) is always\n"
@@ -37,6 +47,8 @@ static void sum_usage(FILE *f)
           "  --seed S          commit-order seed of nondeterministic CPU twins (default 0)\n"
           "  --check-twin      on the GPU, also run each twin and compare bit for bit\n"
           "  --no-check-twin   don't (default: check when n <= 2^24)\n"
+          "  --threads N       host threads for the reference, the twins and judging (default\n"
+          "                    $SUMLAB_THREADS or every core; the same output for every count)\n"
           "  -h, --help        this text\n\n"
           "columns: variant result_hex result abs_err rel_err ulps cond bound distinct backend\n"
           "  dtype n reps time_ms gbps determinism twin_match block grid items spread_ulps\n"
@@ -145,12 +157,18 @@ static int sum_variants(const char *list, const sl_variant **order, size_t *nv)
 static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv, const sl_launch *req,
                        int reps, int check_twin, sl_table *t, int prec)
 {
-    sl_err err = {{0}};
     int failed = 0, selfcheck = 0;
+    sl_row rows[SUM_MAX_VARIANTS];
+    int status[SUM_MAX_VARIANTS], nreps[SUM_MAX_VARIANTS];
+    sl_err errs[SUM_MAX_VARIANTS];
+    for (size_t i = 0; i < nv; i++) nreps[i] = reps;
+    /* every variant at once: the GPU ones in turn, the twins spread over the threads */
+    if (sl_measure_list(s, order, nv, req, nreps, check_twin, 0, rows, status, errs)) failed = 1;
     for (size_t i = 0; i < nv; i++) {
         const sl_variant *v = order[i];
-        sl_row row;
-        int rc = sl_measure(s, v, req, reps, check_twin, &row, &err);
+        sl_row row = rows[i];
+        const sl_err err = errs[i];
+        int rc = status[i];
         if (rc == 1) {
             sl_cli_msg("sum", "skipping %s: %s", v->name, err.msg);
             continue;
@@ -190,12 +208,13 @@ typedef struct {
     sl_dtype raw_dt;
     uint32_t offset;
     sl_launch req;
+    const char *threads_s;
 } sum_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_THREADS };
     static const struct option opts[] = {
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
@@ -209,6 +228,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         {"seed", required_argument, NULL, 's'},
         {"check-twin", no_argument, NULL, O_CHECK},
         {"no-check-twin", no_argument, NULL, O_NOCHECK},
+        {"threads", required_argument, NULL, O_THREADS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -270,6 +290,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
             break;
         case O_CHECK: o->check_twin = 1; break;
         case O_NOCHECK: o->check_twin = 0; break;
+        case O_THREADS: o->threads_s = optarg; break;
         case 'h': sum_usage(stdout); return 0;
         default: return sl_cli_bad_option("sum", c, argv, optind, optopt);
         }
@@ -308,6 +329,11 @@ int sl_cmd_sum(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
+    unsigned threads = 1;
+    if (sl_threads_choose(o.threads_s, &threads, &err)) {
+        sl_cli_msg("sum", "%s", err.msg);
+        return 2;
+    }
 
     const sl_variant *order[SUM_MAX_VARIANTS];
     size_t nv = 0;
@@ -317,6 +343,8 @@ int sl_cmd_sum(int argc, char **argv)
     uint64_t n = 0;
     sl_dtype dt;
     sl_array_info info;
+    sl_io_set_threads(threads);
+    const double t_read = now_s();
     if (sl_array_load_ex(path, have_dtype, raw_dt, &data, &n, &dt, &info, &err)) {
         sl_cli_msg("sum", "%s", err.msg);
         return 2;
@@ -329,9 +357,11 @@ int sl_cmd_sum(int argc, char **argv)
         return 2;
     }
 
+    const double t_open = now_s();
     sl_session *s = NULL;
     char chosen[512];
-    if (sl_session_open(&s, data, n, dt, backend, offset, chosen, sizeof chosen, &err)) {
+    sl_session_opts so = {backend, offset, threads, NULL};
+    if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
         sl_cli_msg("sum", "%s", err.msg);
         free(data);
         return 1;
@@ -348,7 +378,14 @@ int sl_cmd_sum(int argc, char **argv)
         free(data);
         return 1;
     }
+    const double t_measure = now_s();
     int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, fmt == SL_OUT_TABLE ? 6 : 17);
+    const double t_end = now_s();
+    const char *times = getenv("SUMLAB_TIMES");
+    if (times && *times && strcmp(times, "0"))
+        sl_cli_msg("sum", "times (%u threads): read %.3f s, reference%s %.3f s, variants "
+                   "(runs, twins, judging) %.3f s", threads, t_open - t_read,
+                   on_gpu ? " and upload" : "", t_measure - t_open, t_end - t_measure);
     int wrc = sl_table_write(t, fmt, stdout);
     sl_table_free(t);
     sl_session_close(s);
