@@ -3,11 +3,17 @@
 
   tthreads.py run DIR_A DIR_B      results.csv (every column but the timings, row for row, in
                                    file order) and distribution.csv (all of it) are equal
-  tthreads.py sum A.csv B.csv      two `sumlab sum --format csv` outputs, likewise"""
+  tthreads.py sum A.csv B.csv      two `sumlab sum --format csv` outputs, likewise
+  --gpu (last argument)            leave out the rows of nondeterministic variants (on a GPU
+                                   their bits, and where a time budget capped them their reps
+                                   and note, depend on the hardware and on timing)"""
 import csv
 import sys
 
 TIMING = {"time_ms_median", "time_ms_min", "time_ms_max", "gbps", "time_ms"}
+
+
+SKIP = set()   # variants left out (--gpu: the nondeterministic ones)
 
 
 def rows(path):
@@ -16,7 +22,15 @@ def rows(path):
     rd = csv.reader(lines)
     header = next(rd)
     keep = [i for i, h in enumerate(header) if h not in TIMING]
-    return [header[i] for i in keep], [[r[i] for i in keep] for r in rd]
+    vi = header.index("variant") if "variant" in header else None
+    return [header[i] for i in keep], [[r[i] for i in keep] for r in rd
+                                       if vi is None or r[vi] not in SKIP]
+
+
+def nondet_variants(path):
+    with open(path, newline="") as f:
+        rd = csv.DictReader(line for line in f if not line.startswith("#"))
+        return {r["variant"] for r in rd if r.get("det_class") == "nondeterministic"}
 
 
 def same(a, b):
@@ -37,6 +51,12 @@ def same(a, b):
 
 
 def main(argv):
+    if argv[-1] == "--gpu":
+        argv = argv[:-1]
+        if len(argv) == 4 and argv[1] == "run":
+            SKIP.update(nondet_variants(f"{argv[2]}/results.csv"))
+        else:
+            SKIP.update({"atomic-thread", "atomic-block"})
     if len(argv) != 4 or argv[1] not in ("run", "sum"):
         sys.exit(__doc__)
     if argv[1] == "sum":
