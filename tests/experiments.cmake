@@ -7,3 +7,8 @@ if(SL_BASH)
   set_tests_properties(texperiments PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300
                        ENVIRONMENT "SUMLAB_NO_GPU=1")
 endif()
+if(SL_BASH)
+  add_test(NAME tladder_report COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tladder_report.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tladder_report PROPERTIES LABELS "cpu" TIMEOUT 300)
+endif()
