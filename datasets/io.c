@@ -127,7 +127,7 @@ static int read_raw_data(FILE *f, const char *path, uint64_t n, sl_dtype dt, voi
     }
     uint64_t left = n * sz, done = 0;
     while (left > 0) {
-        size_t chunk = left > IO_CHUNK ? IO_CHUNK : (size_t)left, got;
+        size_t chunk = left > sl_src_chunk() ? sl_src_chunk() : (size_t)left, got;
         if (sl_src_read(&s, buf + done, chunk, &got, err)) {
             free(buf);
             return -1;

@@ -513,7 +513,7 @@ static int read_values(sl_src *s, uint64_t n, sl_dtype dt, int swap, void **data
     }
     uint64_t left = n * sz, done = 0;
     while (left > 0) {
-        size_t chunk = left > SL_IO_CHUNK ? SL_IO_CHUNK : (size_t)left, got;
+        size_t chunk = left > sl_src_chunk() ? sl_src_chunk() : (size_t)left, got;
         if (sl_src_read(s, buf + done, chunk, &got, err)) {
             free(buf);
             return -1;

@@ -91,6 +91,9 @@ int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err 
  * is read (several members: an error listing the keys); a file starting with the .npy magic,
  * or named *.npy, is read as .npy; any other file is raw and needs raw_dtype (a raw file
  * without one is an error). */
+/* Threads the readers of plain files use (pread of slices at once; default 1); call before any
+ * reader runs. The bytes read are the same for every count. */
+void sl_io_set_threads(unsigned threads);
 int sl_array_load(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,
                   uint64_t *n, sl_dtype *dt, sl_err *err);
 

@@ -28,6 +28,8 @@ struct sl_src {
 /* Reads up to len bytes (fewer only at the end of the stream: *got tells). -1 with err set on a
  * read error or corrupt compressed data. */
 int sl_src_read(sl_src *s, void *buf, size_t len, size_t *got, sl_err *err);
+/* The bytes a reader asks sl_src_read for at a time (more with sl_io_set_threads threads). */
+size_t sl_src_chunk(void);
 /* After the last byte the reader wanted: checks that the stream holds nothing more and, for a
  * zip member, that its deflate stream ended exactly there and its CRC-32 matches. */
 int sl_src_finish(sl_src *s, sl_err *err);

@@ -1,5 +1,6 @@
 /* cmd_gen.c: `sumlab gen NAME --n N --seed S -o FILE`: writes a dataset to a .npy or raw file,
- * generated and written 1M elements at a time (2^30 values need no full copy in memory).
+ * generated (over --threads threads) and written 1M elements per thread at a time (2^30 values
+ * need no full copy in memory; the bytes are the same for every thread count).
  * The file appears under its name only when complete (written to FILE.part, then renamed). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <sys/stat.h>
 #include "sl_cli.h"
 #include "sl_datasets.h"
+#include "sl_pool.h"
 
 #define GEN_CHUNK ((uint64_t)1 << 20)
 #define GEN_MAX_N ((uint64_t)1 << 40)
@@ -17,7 +19,7 @@
 static void gen_usage(FILE *f)
 {
     fputs("usage: sumlab gen NAME --n N [--seed S] [--dtype f32|f64] [--param KEY=VALUE ...]\n"
-          "                  -o FILE [--format npy|raw]\n\n"
+          "                  -o FILE [--format npy|raw] [--threads N]\n\n"
           "Writes n values of dataset NAME ('sumlab list datasets'). Value i depends only on\n"
           "(NAME, dtype, seed, n, params, i): the same arguments give the same bytes anywhere.\n\n"
           "options:\n"
@@ -28,6 +30,8 @@ static void gen_usage(FILE *f)
           "  -o, --output F   output file (required)\n"
           "  --format F       npy or raw (little-endian values, no header); default: npy when\n"
           "                   F ends in .npy, else raw\n"
+          "  --threads N      generating threads (default $SUMLAB_THREADS or every core; the\n"
+          "                   same bytes for every count)\n"
           "  -h, --help       this text\n", f);
 }
 
@@ -42,11 +46,12 @@ static int host_little_endian(void)
 /* Writes n values of ds to out.part, chunk by chunk, then renames it to out. Returns the exit
  * code. */
 static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n, const sl_params *pp,
-                     const char *out, int npy)
+                     const char *out, int npy, unsigned threads)
 {
     sl_err err = {{0}};
     size_t esz = sl_dtype_size(dt);
-    uint64_t chunk = n < GEN_CHUNK ? (n ? n : 1) : GEN_CHUNK;
+    const uint64_t per = GEN_CHUNK * (threads > 16 ? 16 : threads ? threads : 1);
+    uint64_t chunk = n < per ? (n ? n : 1) : per;
     void *buf = malloc((size_t)chunk * esz);
     size_t plen = strlen(out) + 6;
     char *part = malloc(plen);
@@ -71,7 +76,7 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     }
     for (uint64_t start = 0; rc == 0 && start < n; start += chunk) {
         uint64_t cnt = n - start < chunk ? n - start : chunk;
-        if (sl_dataset_generate(ds, dt, seed, n, pp, start, cnt, buf, &err)) {
+        if (sl_dataset_generate_threads(ds, dt, seed, n, pp, start, cnt, buf, threads, &err)) {
             sl_cli_msg("gen", "%s", err.msg);
             rc = 2;
         } else if (fwrite(buf, esz, (size_t)cnt, f) != (size_t)cnt) {
@@ -106,10 +111,11 @@ int sl_cmd_gen(int argc, char **argv)
         {"param", required_argument, NULL, 'p'},
         {"output", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
+        {"threads", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *nstr = NULL, *out = NULL, *format = NULL;
+    const char *nstr = NULL, *out = NULL, *format = NULL, *threads_s = NULL;
     const char *params[64];
     int nparams = 0;
     uint64_t n = 0, seed = 0;
@@ -120,6 +126,7 @@ int sl_cmd_gen(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":n:s:d:p:o:f:h", opts, NULL)) != -1) {
         switch (c) {
         case 'n': nstr = optarg; break;
+        case 'T': threads_s = optarg; break;
         case 's':
             if (sl_parse_u64(optarg, &seed, &err)) {
                 sl_cli_msg("gen", "--seed: %s", err.msg);
@@ -211,5 +218,10 @@ int sl_cmd_gen(int argc, char **argv)
         return 1;
     }
 
-    return gen_write(ds, dt, seed, n, &p, out, npy);
+    unsigned threads = 1;
+    if (sl_threads_choose(threads_s, &threads, &err)) {
+        sl_cli_msg("gen", "%s", err.msg);
+        return 2;
+    }
+    return gen_write(ds, dt, seed, n, &p, out, npy, threads);
 }

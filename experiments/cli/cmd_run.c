@@ -12,12 +12,17 @@
 #include "sl_cli.h"
 #include "sl_gpu.h"
 #include "sl_mpi.h"
+#include "sl_pool.h"
 #include "sl_provenance.h"
 #include "sl_report.h"
 #include "sl_study.h"
 
 #define CMD "run"
 #define SL_RUN_DEFAULT_SEED 20261129ull
+/* GPU: repetitions of a nondeterministic variant in the sweeps stop after about this much
+ * device time (at least SL_NONDET_MIN_REPS; atomic-thread at 2^28 costs ~0.47 s each);
+ * SUMLAB_NONDET_BUDGET_MS overrides (0: none). The determinism experiment is never capped. */
+#define SL_RUN_NONDET_BUDGET_MS 1000.0
 
 /* ---- directories ------------------------------------------------------------------------ */
 static int mkdir_p(const char *path)
@@ -54,7 +59,7 @@ static void usage(FILE *f)
     fputs("usage: sumlab run EXPERIMENT [-o DIR] [--backend auto|cpu|gpu] [--preset tiny|quick|full]\n"
           "                  [--resume] [--report-only] [--quiet] [--seed S] [--reps R]\n"
           "                  [--n LIST] [--datasets LIST] [--variants LIST] [--dtype LIST]\n"
-          "                  [--seeds K] [--baseline VARIANT]\n\n"
+          "                  [--seeds K] [--baseline VARIANT] [--threads N]\n\n"
           "Runs one experiment of the study (or `all`) into a results directory:\n"
           "  results.csv (a row per measurement, written as each finishes), distribution.csv\n"
           "  (each distinct result of the repetition rows with its count), meta.json (provenance),\n"
@@ -87,6 +92,9 @@ static void usage(FILE *f)
           "                     spread over them\n"
           "  --baseline V       the variant the report's sweep tables compare with (default\n"
           "                     pairwise)\n"
+                    "  --threads N        host threads for generating, the reference, the CPU twins, judging\n"
+          "                     and the charts (default $SUMLAB_THREADS or every core); every\n"
+          "                     count gives the same rows and bits (only timing columns differ)\n"
           "The sweep options are kept in run.conf; --resume continues with them.\n\n"
           "Ctrl-C (SIGINT/SIGTERM) stops after the current measurement; --resume continues.\n"
           "Exit status: 0 done, 1 runtime failure, 2 bad usage, 3 stopped by SUMLAB_MAX_ROWS,\n"
@@ -108,7 +116,8 @@ static void now_iso(char *b, size_t len, int compact)
 
 /* ---- options ---------------------------------------------------------------------------- */
 typedef struct {
-    const char *out_dir, *backend_s, *preset_s, *seed_s, *reps_s, *env_seed, *exp_name;
+    const char *out_dir, *backend_s, *preset_s, *seed_s, *reps_s, *env_seed, *exp_name, *threads_s;
+    unsigned threads;
     const char *n_s, *datasets_s, *variants_s, *dtype_s, *seeds_s, *baseline_s;
     sl_sweep sweep;
     char n_c[1024], datasets_c[1024], variants_c[1024], dtype_c[16], baseline_c[64];
@@ -131,6 +140,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         {"n", required_argument, NULL, 'N'},      {"datasets", required_argument, NULL, 'D'},
         {"variants", required_argument, NULL, 'V'}, {"dtype", required_argument, NULL, 'T'},
         {"seeds", required_argument, NULL, 'K'},  {"baseline", required_argument, NULL, 'L'},
+        {"threads", required_argument, NULL, 'H'},
         {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
@@ -151,6 +161,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         case 'T': o->dtype_s = optarg; break;
         case 'K': o->seeds_s = optarg; break;
         case 'L': o->baseline_s = optarg; break;
+        case 'H': o->threads_s = optarg; break;
         case 'h': usage(stdout); return 0;
         default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
         }
@@ -305,6 +316,7 @@ static int check_args(run_opts *o)
     if (o->reps_s && sl_parse_int(o->reps_s, 1, 1000000, &o->reps, &e)) { sl_cli_msg(CMD, "--reps: %s", e.msg); return 2; }
     int src = parse_sweep(o, o->n_s, o->datasets_s, o->variants_s, o->dtype_s, o->seeds_s, o->baseline_s);
     if (src) return src;
+    if (sl_threads_choose(o->threads_s, &o->threads, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 2; }
     o->max_rows = 0;
     const char *mr = getenv("SUMLAB_MAX_ROWS");
     if (mr && *mr && sl_parse_int(mr, 1, LONG_MAX, &o->max_rows, &e)) {
@@ -324,6 +336,9 @@ static int report_only(const run_opts *o)
     sl_notes notes;
     memset(&notes, 0, sizeof notes);
     sl_err e = {{0}};
+    char th[16];
+    snprintf(th, sizeof th, "%u", o->threads);
+    setenv("SUMLAB_THREADS", th, 1);  /* render.sh: one gnuplot per thread */
     sl_charts_render(o->out_dir, o->quiet, &notes);
     if (sl_report_write(o->out_dir, &notes, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 1; }
     if (!o->quiet) fprintf(stderr, "sumlab run: report: %s/report.md\n", o->out_dir);
@@ -433,6 +448,10 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
     run->quiet = o->quiet;
     run->max_rows = o->max_rows;
     run->sweep = o->sweep;
+    run->threads = o->threads;
+    run->nondet_budget_ms = gpu ? SL_RUN_NONDET_BUDGET_MS : 0;
+    const char *nb = getenv("SUMLAB_NONDET_BUDGET_MS");
+    if (gpu && nb && *nb) run->nondet_budget_ms = atof(nb);
     if (o->resume) return -1;
     if (mkdir_p(dir)) { sl_cli_msg(CMD, "cannot create '%s': %s", dir, strerror(errno)); return 1; }
     snprintf(conf->experiment, sizeof conf->experiment, "%s", o->exp_name);
@@ -468,7 +487,14 @@ static int run_experiments(const run_opts *o, sl_run *run, double *secs, sl_err 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (size_t i = 0; i < ntodo && !rc && !sl_run_stopped(run); i++) {
-        if (todo[i]->exec(run, err)) {
+        int erc = todo[i]->exec(run, err);
+        if (erc) {             /* the rows of the input still in flight are written all the same */
+            sl_err fe = {{0}};
+            sl_study_flush(run, &fe);
+        } else {
+            erc = sl_study_flush(run, err);
+        }
+        if (erc) {
             sl_progress_msg(run->prog, "error: %s", err->msg);
             rc = -1;
         }
@@ -490,6 +516,9 @@ static int finish_run(const run_opts *o, const char *dir, sl_run *run, int rc, i
                                   "`sumlab run %s -o %s --resume`", run->rows_written,
                      sig ? " by a signal" : " by SUMLAB_MAX_ROWS", o->exp_name, dir);
     if (rc) sl_notes_add(&run->notes, "this run stopped on an error: %s", e->msg);
+    char th[16];
+    snprintf(th, sizeof th, "%u", o->threads);
+    setenv("SUMLAB_THREADS", th, 1);  /* render.sh: one gnuplot per thread */
     sl_charts_render(dir, o->quiet, &run->notes);
     sl_err re = {{0}};
     int rep = sl_report_write(dir, &run->notes, &re);
@@ -552,9 +581,9 @@ int sl_cmd_run(int argc, char **argv)
         return o.resume ? 2 : 1;
     }
     if (!o.quiet) {
-        fprintf(stderr, "sumlab run: %s -> %s (%s backend%s%s, preset %s, seed %llu)%s\n", o.exp_name, dir,
+        fprintf(stderr, "sumlab run: %s -> %s (%s backend%s%s, preset %s, seed %llu, %u threads)%s\n", o.exp_name, dir,
                 run.on_gpu ? "GPU" : "CPU", run.on_gpu ? ": " : "", run.on_gpu ? gi.name : "",
-                sl_preset_name(o.preset), (unsigned long long)o.seed, o.resume ? ", resuming" : "");
+                sl_preset_name(o.preset), (unsigned long long)o.seed, o.threads, o.resume ? ", resuming" : "");
         if (!run.on_gpu && o.backend == SL_BACKEND_AUTO && why.msg[0])
             fprintf(stderr, "sumlab run: no GPU (%s): running the CPU twins\n", why.msg);
         if (o.resume) fprintf(stderr, "sumlab run: %ld rows already done\n", run.res.rows_before);

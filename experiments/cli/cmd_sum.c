@@ -2,7 +2,9 @@
  * judges every result against the exact sum. One row per variant, in the order --variants
  * names them (registry order for `all`), plus the `exact` row, and the exact sum S itself.
  * A deterministic GPU result that differs from its twin fails the command. */
+#define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <time.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +13,17 @@
 #include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_mpi.h"
+#include "sl_pool.h"
 #include "sl_variants.h"
 
 #define SUM_MAX_VARIANTS 64
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 #define TWIN_DEFAULT_MAX_N ((uint64_t)1 << 24)
 
 static void sum_usage(FILE *f)
@@ -22,7 +32,7 @@ static void sum_usage(FILE *f)
           "                  [--format table|csv|json] [--dtype f32|f64] [--offset 0|1]\n"
           "                  [--block B] [--grid G] [--items I] [--seed S]\n"
           "                  [--check-twin | --no-check-twin] [--columns LIST] [--quiet]\n"
-          "                  [--combine LIST|all]\n"
+          "                  [--combine LIST|all] [--threads N]\n"
           "       mpirun -np K sumlab sum FILE ... (each rank sums one slice; see --combine)\n\n"
           "Sums FILE (.npy '<f4'/'<f8', or raw little-endian values with --dtype) with each\n"
           "variant, R times, and judges each result against the exact sum. One row per\n"
@@ -50,6 +60,8 @@ static void sum_usage(FILE *f)
           "                    combine: mpi-sum (MPI_Allreduce, MPI_SUM), ordered (rank order on\n"
           "                    rank 0), state (exact merge of superacc/exact states: the same bits\n"
           "                    for every K); comma-separated or all (default: all)\n"
+          "  --threads N       host threads for the reference, the twins and judging (default\n"
+          "                    $SUMLAB_THREADS or every core; the same output for every count)\n"
           "  -h, --help        this text\n\n"
           "columns: variant result_hex result abs_err rel_err ulps cond bound distinct backend\n"
           "  dtype n reps time_ms gbps determinism twin_match block grid items spread_ulps\n"
@@ -240,19 +252,27 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
                        int reps, int check_twin, sl_table *t, const sum_colset *cs, int prec,
                        const sl_exact_text *S, int quiet)
 {
-    sl_err err = {{0}};
     int failed = 0, selfcheck = 0;
+    sl_row rows[SUM_MAX_VARIANTS];
+    int status[SUM_MAX_VARIANTS], nreps[SUM_MAX_VARIANTS];
+    sl_err errs[SUM_MAX_VARIANTS];
+    for (size_t i = 0; i < nv; i++) nreps[i] = reps;
+    /* every variant at once: the GPU ones in turn, the twins spread over the threads */
+    if (sl_measure_list(s, order, nv, req, nreps, check_twin, 0, rows, status, errs)) failed = 1;
     for (size_t i = 0; i < nv; i++) {
         const sl_variant *v = order[i];
-        sl_row row;
-        int rc = sl_measure(s, v, req, reps, check_twin, &row, &err);
+        sl_row row = rows[i];
+        const sl_err err = errs[i];
+        int rc = status[i];
         if (rc == 1) {
             if (!quiet) sl_cli_msg("sum", "skipping %s: %s", v->name, err.msg);
+            sl_row_free(&row);
             continue;
         }
         if (rc != 0) {
             sl_cli_msg("sum", "%s failed: %s", v->name, err.msg);
             failed = 1;
+            sl_row_free(&row);
             continue;
         }
         if (row.twin_checked && !row.twin_match) {
@@ -287,12 +307,13 @@ typedef struct {
     uint32_t offset;
     sl_launch req;
     const char *combine;       /* --combine (NULL: all, and only under mpirun) */
+    const char *threads_s;
 } sum_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE, O_THREADS };
     static const struct option opts[] = {
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
@@ -309,6 +330,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         {"columns", required_argument, NULL, O_COLUMNS},
         {"quiet", no_argument, NULL, 'q'},
         {"combine", required_argument, NULL, O_COMBINE},
+        {"threads", required_argument, NULL, O_THREADS},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -373,6 +395,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         case O_COLUMNS: o->columns = optarg; break;
         case 'q': o->quiet = 1; break;
         case O_COMBINE: o->combine = optarg; break;
+        case O_THREADS: o->threads_s = optarg; break;
         case 'h': sum_usage(stdout); return 0;
         default: return sl_cli_bad_option("sum", c, argv, optind, optopt);
         }
@@ -455,6 +478,11 @@ int sl_cmd_sum(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
+    unsigned threads = 1;
+    if (sl_threads_choose(o.threads_s, &threads, &err)) {
+        sl_cli_msg("sum", "%s", err.msg);
+        return 2;
+    }
 
     const sl_variant *order[SUM_MAX_VARIANTS];
     size_t nv = 0;
@@ -469,6 +497,8 @@ int sl_cmd_sum(int argc, char **argv)
     uint64_t n = 0;
     sl_dtype dt;
     sl_array_info info;
+    sl_io_set_threads(threads);
+    const double t_read = now_s();
     if (sl_array_load_ex(path, have_dtype, raw_dt, &data, &n, &dt, &info, &err)) {
         sl_cli_msg("sum", "%s", err.msg);
         return 2;
@@ -481,9 +511,11 @@ int sl_cmd_sum(int argc, char **argv)
         return 2;
     }
 
+    const double t_open = now_s();
     sl_session *s = NULL;
     char chosen[512];
-    if (sl_session_open(&s, data, n, dt, backend, offset, chosen, sizeof chosen, &err)) {
+    sl_session_opts so = {backend, offset, threads, NULL};
+    if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
         sl_cli_msg("sum", "%s", err.msg);
         free(data);
         return 1;
@@ -520,8 +552,15 @@ int sl_cmd_sum(int argc, char **argv)
         free(data);
         return 1;
     }
+    const double t_measure = now_s();
     int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, &cs, fmt == SL_OUT_TABLE ? 6 : 17,
                           &S, o.quiet);
+    const double t_end = now_s();
+    const char *times = getenv("SUMLAB_TIMES");
+    if (times && *times && strcmp(times, "0"))
+        sl_cli_msg("sum", "times (%u threads): read %.3f s, reference%s %.3f s, variants "
+                   "(runs, twins, judging) %.3f s", threads, t_open - t_read,
+                   on_gpu ? " and upload" : "", t_measure - t_open, t_end - t_measure);
     int wrc = sl_table_write(t, fmt, stdout);
     if (!wrc && fmt == SL_OUT_TABLE && !shows_exact_sum(&cs)) wrc = sl_cli_exact_block(stdout, &S);
     sl_exact_text_free(&S);

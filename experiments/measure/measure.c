@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "sl_measure_impl.h"
+#include "sl_pool.h"
 #include "sl_rng.h"
 
 /* The commit-order seed of repetition rep of a nondeterministic twin. */
@@ -66,49 +67,228 @@ int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err)
     return !cannot_run(s, v, reference, !reference && s->on_gpu && v->gpu, err);
 }
 
-/* R runs on the GPU after one warm-up run, not counted. */
-static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, sl_row *row,
-                   double *times, sl_err *err)
+/* R runs on the GPU after one warm-up run, not counted. With a budget (nondeterministic
+ * variants), the first timed run says how many more fit in it (at least SL_NONDET_MIN_REPS in
+ * all); row->reps becomes that count. */
+static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, double budget_ms,
+                   sl_row *row, double *times, sl_err *err)
 {
     sl_launch warm = *want;
     double wres;
     row->backend = "gpu";
     if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, &wres, NULL, err)) return -1;
     row->cfg = *want;
-    return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
+    if (!(budget_ms > 0) || row->reps <= SL_NONDET_MIN_REPS)
+        return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
+    if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
+    int fit = times[0] > 0 ? (int)fmin(budget_ms / times[0], (double)row->reps) : row->reps;
+    if (fit < SL_NONDET_MIN_REPS) fit = SL_NONDET_MIN_REPS;
+    row->reps = fit;
+    sl_launch more = row->cfg;
+    return sl_gpu_ctx_run(s->ctx, v, &more, fit - 1, SL_GPU_FLUSH_L2, row->results + 1, times + 1, err);
 }
 
-/* R runs of the CPU twin, each timed by the wall clock. */
-static int run_cpu(sl_session *s, const sl_variant *v, const sl_launch *want, sl_row *row,
-                   double *times, sl_err *err)
+/* ---- a list of variants: setup, the GPU runs in order, the CPU tasks on the threads -------- */
+typedef struct {
+    const sl_variant *v;
+    sl_row *row;
+    int *status;
+    sl_err *err;
+    int reference, use_gpu, nondet;
+    int cpu_runs;              /* 1: the twin gives the R results (CPU backend) */
+    int check;                 /* 1: one twin run compared with the GPU's results */
+    sl_launch want;
+    double *times;
+    double twin;               /* the twin's result (check) */
+} m_item;
+
+typedef struct {
+    m_item *it;                /* the variant */
+    int rep;                   /* its repetition, or -1: the twin check */
+    int rc;
+    sl_err err;
+} m_task;
+
+typedef struct {
+    sl_session *s;
+    m_item *items;
+    m_task *tasks;
+} m_list;
+
+static void cpu_task(void *ctx, size_t i)
 {
-    row->backend = "cpu";
-    row->cfg = *want;
-    if (row->cfg.addr_mod == 0)
-        row->cfg.addr_mod = (uint32_t)((s->offset * sl_dtype_size(s->dt)) % 256u);
-    sl_variant_resolve(v, &row->cfg, s->n, s->dt);
-    const int nondet = v->determinism == SL_DET_NONDETERMINISTIC;
-    for (int r = 0; r < row->reps; r++) {
-        sl_launch c = row->cfg;
-        if (nondet) c.order_seed = rep_seed(want->order_seed, r);
-        double t0 = now_ms();
-        if (sl_variant_cpu(v, s->x, s->n, s->dt, &c, &row->results[r], err)) return -1;
-        times[r] = now_ms() - t0;
+    m_list *L = ctx;
+    m_task *t = &L->tasks[i];
+    m_item *it = t->it;
+    sl_session *s = L->s;
+    if (t->rep < 0) {          /* the twin as oracle, on the configuration the GPU ran */
+        t->rc = sl_variant_cpu(it->v, s->x, s->n, s->dt, &it->row->cfg, &it->twin, &t->err);
+        return;
     }
-    if (nondet) row->cfg.order_seed = rep_seed(want->order_seed, 0);
-    return 0;
+    sl_launch c = it->row->cfg;
+    if (it->nondet) c.order_seed = rep_seed(it->want.order_seed, t->rep);
+    double t0 = now_ms();
+    t->rc = sl_variant_cpu(it->v, s->x, s->n, s->dt, &c, &it->row->results[t->rep], &t->err);
+    it->times[t->rep] = now_ms() - t0;
 }
 
-/* The twin as oracle: a deterministic GPU result must equal its twin bit for bit. */
-static int check_with_twin(sl_session *s, const sl_variant *v, sl_row *row, sl_err *err)
+static void judge_task(void *ctx, size_t i)
 {
-    double tw;
-    if (sl_variant_cpu(v, s->x, s->n, s->dt, &row->cfg, &tw, err)) return -1;
-    row->twin_checked = 1;
-    row->twin_match = 1;
-    for (int r = 0; r < row->reps; r++)
-        if (sl_canon_bits(row->results[r]) != sl_canon_bits(tw)) row->twin_match = 0;
-    return 0;
+    m_list *L = ctx;
+    m_item *it = &L->items[i];
+    if (*it->status != 0) return;
+    if (sl_judge_row(L->s->ref, it->v, it->row, it->times)) {
+        *it->status = -1;
+        sl_err_set(it->err, "out of memory");
+    }
+}
+
+/* Status of a variant that cannot run: its row holds the reference figures. */
+static void cannot_run_row(const sl_session *s, sl_row *row)
+{
+    row->exact = s->ref->rounded;
+    row->cond = s->ref->cond;
+    row->abssum = s->ref->abssum;
+    row->have_exact = 1;
+}
+
+/* Setup of item it (status -1 / 1 when it is finished here). */
+static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps, int check_twin)
+{
+    const sl_variant *v = it->v;
+    sl_row *row = it->row;
+    *it->status = 0;
+    sl_row_empty(row, s->on_gpu ? "gpu" : "cpu", s->dt, s->n);
+    row->variant = v;
+    if (reps < 1) {
+        *it->status = -1;
+        sl_err_set(it->err, "reps must be at least 1 (got %d)", reps);
+        return;
+    }
+    memset(&it->want, 0, sizeof it->want);
+    if (req) it->want = *req;
+    it->reference = is_reference_row(v);
+    it->use_gpu = !it->reference && s->on_gpu && v->gpu;
+    it->nondet = v->determinism == SL_DET_NONDETERMINISTIC;
+    if (cannot_run(s, v, it->reference, it->use_gpu, it->err)) {
+        cannot_run_row(s, row);
+        *it->status = 1;
+        return;
+    }
+    row->have_run = row->have_cfg = 1;
+    row->reps = row->reps_asked = it->reference ? 1 : reps;
+    row->results = malloc((size_t)row->reps * sizeof *row->results);
+    it->times = it->reference ? NULL : malloc((size_t)row->reps * sizeof *it->times);
+    if (!row->results || (!it->reference && !it->times)) {
+        free(it->times);
+        it->times = NULL;
+        sl_row_free(row);
+        *it->status = -1;
+        sl_err_set(it->err, "out of memory");
+        return;
+    }
+    if (it->reference) {
+        row->backend = "reference";
+        row->results[0] = s->ref->rounded;
+        row->cfg = it->want;
+        return;
+    }
+    if (!it->use_gpu) {        /* the CPU twin, each repetition timed by the wall clock */
+        row->backend = "cpu";
+        row->cfg = it->want;
+        if (row->cfg.addr_mod == 0)
+            row->cfg.addr_mod = (uint32_t)((s->offset * sl_dtype_size(s->dt)) % 256u);
+        sl_variant_resolve(v, &row->cfg, s->n, s->dt);
+        it->cpu_runs = 1;
+    } else {
+        it->check = check_twin && v->cpu && !it->nondet;
+    }
+}
+
+int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
+                    const int *reps, int check_twin, double nondet_budget_ms, sl_row *rows,
+                    int *status, sl_err *errs)
+{
+    m_item *items = calloc(nv ? nv : 1, sizeof *items);
+    if (!items) {
+        for (size_t i = 0; i < nv; i++) {
+            memset(&rows[i], 0, sizeof rows[i]);
+            status[i] = -1;
+            sl_err_set(&errs[i], "out of memory");
+        }
+        return -1;
+    }
+    size_t ntasks = 0;
+    for (size_t i = 0; i < nv; i++) {
+        m_item *it = &items[i];
+        it->v = vs[i];
+        it->row = &rows[i];
+        it->status = &status[i];
+        it->err = &errs[i];
+        item_setup(s, it, req, reps[i], check_twin);
+        if (status[i] == 0) ntasks += it->cpu_runs ? (size_t)rows[i].reps : (size_t)it->check;
+    }
+    /* the GPU runs, one after another on this thread */
+    for (size_t i = 0; i < nv; i++) {
+        m_item *it = &items[i];
+        if (status[i] != 0 || !it->use_gpu) continue;
+        double budget = it->nondet ? nondet_budget_ms : 0;
+        if (run_gpu(s, it->v, &it->want, budget, it->row, it->times, it->err)) {
+            status[i] = -1;
+            if (it->check) ntasks--;
+            it->check = 0;
+        }
+    }
+    /* the CPU tasks: twin repetitions and twin checks, each writing its own slot */
+    m_task *tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
+    int rc = 0;
+    if (!tasks) {
+        rc = -1;
+        for (size_t i = 0; i < nv; i++)
+            if (status[i] == 0 && (items[i].cpu_runs || items[i].check)) {
+                status[i] = -1;
+                sl_err_set(&errs[i], "out of memory");
+            }
+    } else {
+        size_t k = 0;
+        for (size_t i = 0; i < nv; i++) {
+            m_item *it = &items[i];
+            if (status[i] != 0) continue;
+            if (it->cpu_runs)
+                for (int r = 0; r < rows[i].reps; r++) tasks[k++] = (m_task){it, r, 0, {{0}}};
+            else if (it->check)
+                tasks[k++] = (m_task){it, -1, 0, {{0}}};
+        }
+        m_list L = {s, items, tasks};
+        if (sl_parallel_for(k, s->threads, cpu_task, &L)) rc = -1;
+        /* a failure: the first failing task of the variant, in task order */
+        for (size_t t = 0; t < k; t++) {
+            m_item *it = tasks[t].it;
+            if (tasks[t].rc && *it->status == 0) {
+                *it->status = -1;
+                *it->err = tasks[t].err;
+            }
+        }
+        for (size_t i = 0; i < nv; i++) {
+            m_item *it = &items[i];
+            if (status[i] != 0 || !it->check) continue;
+            rows[i].twin_checked = 1;
+            rows[i].twin_match = 1;
+            for (int r = 0; r < rows[i].reps; r++)
+                if (sl_canon_bits(rows[i].results[r]) != sl_canon_bits(it->twin)) rows[i].twin_match = 0;
+        }
+        for (size_t i = 0; i < nv; i++)   /* a sampled twin's row names its first order seed */
+            if (status[i] == 0 && items[i].cpu_runs && items[i].nondet)
+                rows[i].cfg.order_seed = rep_seed(items[i].want.order_seed, 0);
+        if (sl_parallel_for(nv, s->threads, judge_task, &L)) rc = -1;
+    }
+    for (size_t i = 0; i < nv; i++) {
+        free(items[i].times);
+        if (status[i] < 0) sl_row_free(&rows[i]);
+    }
+    free(tasks);
+    free(items);
+    return rc;
 }
 
 int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
@@ -118,47 +298,10 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
         memset(row, 0, sizeof *row);
         return sl_err_set(err, "sl_measure: NULL argument");
     }
-    sl_row_empty(row, s->on_gpu ? "gpu" : "cpu", s->dt, s->n);
-    row->variant = v;
-    if (reps < 1) return sl_err_set(err, "reps must be at least 1 (got %d)", reps);
-    sl_launch want;
-    memset(&want, 0, sizeof want);
-    if (req) want = *req;
-
-    const int reference = is_reference_row(v);
-    const int use_gpu = !reference && s->on_gpu && v->gpu;
-    if (cannot_run(s, v, reference, use_gpu, err)) {
-        row->exact = s->ref.rounded;
-        row->cond = s->ref.cond;
-        row->abssum = s->ref.abssum;
-        row->have_exact = 1;
-        return 1;
-    }
-    row->have_run = row->have_cfg = 1;
-    row->reps = reference ? 1 : reps;
-    row->results = malloc((size_t)row->reps * sizeof *row->results);
-    double *times = malloc((size_t)row->reps * sizeof *times);
-    if (!row->results || !times) {
-        free(times);
-        sl_row_free(row);
+    int status = 0;
+    if (sl_measure_list(s, &v, 1, req, &reps, check_twin, 0, row, &status, err) && status == 0)
         return sl_err_set(err, "out of memory");
-    }
-    int rc = 0;
-    if (reference) {
-        row->backend = "reference";
-        row->results[0] = s->ref.rounded;
-        row->cfg = want;
-        free(times);
-        times = NULL;
-    } else {
-        rc = use_gpu ? run_gpu(s, v, &want, row, times, err) : run_cpu(s, v, &want, row, times, err);
-        if (!rc && use_gpu && check_twin && v->cpu && v->determinism != SL_DET_NONDETERMINISTIC)
-            rc = check_with_twin(s, v, row, err);
-    }
-    if (!rc && sl_judge_row(&s->ref, v, row, times)) rc = sl_err_set(err, "out of memory");
-    free(times);
-    if (rc) sl_row_free(row);
-    return rc;
+    return status;
 }
 
 int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl_row *row,

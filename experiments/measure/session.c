@@ -20,6 +20,15 @@ int sl_backend_parse(const char *s, sl_backend *out)
 int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
                     uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err)
 {
+    sl_session_opts o = {backend, offset, 1, NULL};
+    return sl_session_open_opts(sp, x, n, dt, &o, chosen_msg, msg_len, err);
+}
+
+int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt,
+                         const sl_session_opts *o, char *chosen_msg, size_t msg_len, sl_err *err)
+{
+    const sl_backend backend = o->backend;
+    const uint32_t offset = o->offset;
     *sp = NULL;
     if (chosen_msg && msg_len) chosen_msg[0] = '\0';
     if (dt != SL_F32 && dt != SL_F64) return sl_err_set(err, "unsupported dtype %d", (int)dt);
@@ -30,6 +39,7 @@ int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_
     s->n = n;
     s->dt = dt;
     s->offset = offset;
+    s->threads = o->threads ? o->threads : 1;
 
     if (backend != SL_BACKEND_CPU) {
         sl_gpu_info info;
@@ -51,10 +61,15 @@ int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_
         snprintf(chosen_msg, msg_len, "backend cpu: CPU twins");
     }
 
-    s->ref_ok = 1;
-    if (sl_reference_compute(&s->ref, x, n, dt, err)) {
-        sl_session_close(s);
-        return -1;
+    if (o->ref) {
+        s->ref = o->ref;
+    } else {
+        s->ref_ok = 1;
+        s->ref = &s->ref_own;
+        if (sl_reference_compute_threads(&s->ref_own, x, n, dt, s->threads, err)) {
+            sl_session_close(s);
+            return -1;
+        }
     }
     if (s->on_gpu && sl_gpu_ctx_create(&s->ctx, x, n, dt, offset, err)) {
         sl_session_close(s);
@@ -68,9 +83,9 @@ void sl_session_close(sl_session *s)
 {
     if (!s) return;
     if (s->ctx) sl_gpu_ctx_destroy(s->ctx);
-    if (s->ref_ok) sl_reference_clear(&s->ref);
+    if (s->ref_ok) sl_reference_clear(&s->ref_own);
     free(s);
 }
 
-const sl_reference *sl_session_reference(const sl_session *s) { return &s->ref; }
+const sl_reference *sl_session_reference(const sl_session *s) { return s->ref; }
 int sl_session_on_gpu(const sl_session *s) { return s->on_gpu; }

@@ -24,6 +24,19 @@ typedef struct sl_session sl_session;
  * pointer to x (the caller keeps x alive until sl_session_close). */
 int sl_session_open(sl_session **s, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
                     uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err);
+/* The same with every setting: threads: host threads for the reference, the CPU twins and
+ * judging (0 or 1: the caller's thread alone; results are the same for every count).
+ * ref: NULL, or the reference of exactly this x already computed (e.g. while the previous
+ * input was measured): the session borrows it (the caller keeps it alive and clears it after
+ * sl_session_close). */
+typedef struct {
+    sl_backend backend;
+    uint32_t offset;
+    unsigned threads;
+    const sl_reference *ref;
+} sl_session_opts;
+int sl_session_open_opts(sl_session **s, const void *x, uint64_t n, sl_dtype dt,
+                         const sl_session_opts *o, char *chosen_msg, size_t msg_len, sl_err *err);
 void sl_session_close(sl_session *s);
 const sl_reference *sl_session_reference(const sl_session *s);
 int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
@@ -48,6 +61,8 @@ typedef struct {
     int judged;                /* the results were judged: result .. bound_ratio */
     sl_launch cfg;             /* the resolved launch configuration used */
     int reps;
+    int reps_asked;            /* repetitions requested; more than reps when a time budget
+                                  capped a nondeterministic GPU variant (sl_measure_list) */
     double *results;           /* R results (owned by the row; sl_row_free) */
     double result;             /* the first repetition's result */
     uint64_t distinct;         /* distinct bit patterns over the R results (NaNs as one) */
@@ -82,6 +97,19 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
 /* 1 when v can run on this session (sl_measure would measure it), else 0 with err saying why
  * (the reason sl_measure's return value 1 gives). */
 int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err);
+/* sl_measure for the variants vs[0..nv) on one session, reps[i] repetitions each, into
+ * rows[i] with status[i] (0 measured, 1 cannot run here: errs[i] says why, -1 failed: errs[i])
+ * exactly as nv calls of sl_measure would give them, in the same bits whatever the session's
+ * thread count. GPU variants run one after another on the calling thread; the CPU work (twin
+ * repetitions, nondeterministic ones each with its own order seed, twin checks) and the judging
+ * are spread over the session's threads. nondet_budget_ms > 0 (GPU only): a nondeterministic
+ * variant's repetitions after its first stop once they would pass this many milliseconds in
+ * all (at least SL_NONDET_MIN_REPS run; row->reps < row->reps_asked says it was capped).
+ * Returns 0, or -1 when out of memory (every row and status filled regardless). */
+#define SL_NONDET_MIN_REPS 3
+int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
+                    const int *reps, int check_twin, double nondet_budget_ms, sl_row *rows,
+                    int *status, sl_err *errs);
 /* The device's streaming-read ceiling on x: R timed reads after its own upload (GPU only);
  * row gets the times and GB/s, no variant and no judgement. */
 int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl_row *row,

@@ -11,8 +11,10 @@ struct sl_session {
     uint32_t offset;
     int on_gpu;
     sl_gpu_ctx *ctx;
-    int ref_ok;
-    sl_reference ref;
+    unsigned threads;
+    int ref_ok;                /* ref_own holds a reference to clear */
+    sl_reference ref_own;
+    const sl_reference *ref;   /* &ref_own, or the caller's (sl_session_opts.ref) */
 };
 
 /* Bit pattern with every NaN folded into one (NaN payloads differ between CPU and GPU). */

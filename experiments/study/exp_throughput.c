@@ -16,6 +16,7 @@ static const sl_dtype dtypes[] = {SL_F32, SL_F64};
 int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err)
 {
     if (sl_study_has(run, c, "read-ceiling") || sl_run_stopped(run)) return 0;
+    if (sl_study_flush(run, err)) return -1;   /* the GPU is this row's alone */
     sl_row row;
     sl_err e = {{0}};
     if (sl_measure_read_ceiling(x, c->n, c->dt, reps, &row, &e))

@@ -1,6 +1,8 @@
-/* run_progress.c: progress of `sumlab run` on stderr: a bar with ETA when stderr is a
- * terminal, one line per step otherwise, nothing with --quiet. ETA = elapsed * left / done,
- * with work measured in the experiments' own units (elements x variants x repetitions). */
+/* progress.c: progress of `sumlab run` on stderr: a bar with ETA when stderr is a terminal,
+ * one line per step otherwise, nothing with --quiet. Work is measured in the experiments' own
+ * units (sl_exp_work: elements plus a per-step share x variants x repetitions); the ETA is the
+ * work left at the rate seen since the first finished step (which carries the start-up: device
+ * initialisation, first allocations), so it does not start hours off. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@ struct sl_progress {
     int quiet, tty;
     double total, done, cur;
     double t0;
+    double t_first, done_first;   /* when the first work finished, and how much it was */
     long step;
     char what[160];
     int bar_shown;
@@ -50,7 +53,12 @@ static void draw(sl_progress *p)
     double frac = p->done / p->total;
     if (frac > 1) frac = 1;
     char eta[32], elapsed[32];
-    fmt_secs(eta, sizeof eta, p->done > 0 ? el * (p->total - p->done) / p->done : -1);
+    double left = p->total - p->done, eta_s = -1;
+    if (p->done > p->done_first && now_s() > p->t_first)
+        eta_s = left * (now_s() - p->t_first) / (p->done - p->done_first);
+    else if (p->done > 0)
+        eta_s = el * left / p->done;
+    fmt_secs(eta, sizeof eta, eta_s);
     fmt_secs(elapsed, sizeof elapsed, el);
     if (p->tty) {
         char bar[31];
@@ -76,12 +84,24 @@ void sl_progress_step(sl_progress *p, const char *what, double work)
     if (!p->quiet) draw(p);
 }
 
+void sl_progress_add(sl_progress *p, double work)
+{
+    if (!p) return;
+    int first = p->done <= 0 && work > 0;
+    p->done += work;
+    if (first) {
+        p->t_first = now_s();
+        p->done_first = p->done;
+    }
+    if (!p->quiet && p->tty) draw(p);
+}
+
 void sl_progress_done(sl_progress *p)
 {
     if (!p) return;
-    p->done += p->cur;
+    double w = p->cur;
     p->cur = 0;
-    if (!p->quiet && p->tty) draw(p);
+    sl_progress_add(p, w);
 }
 
 void sl_progress_msg(sl_progress *p, const char *fmt, ...)

@@ -23,6 +23,7 @@ const char *sl_preset_name(sl_preset p);
 
 /* ---- the run -------------------------------------------------------------------------- */
 typedef struct sl_progress sl_progress;
+typedef struct sl_step_job sl_step_job;
 
 /* The sweep a user chose (`sumlab run --n/--datasets/--variants/--dtype/--seeds`); zero
  * counts mean each experiment's own choice, so a default run is the study as designed. */
@@ -54,6 +55,10 @@ typedef struct {
     sl_progress *prog;
     sl_notes notes;            /* skipped experiments etc., for the report */
     sl_sweep sweep;            /* what the user chose to sweep */
+    unsigned threads;          /* host threads (--threads); 0 or 1: no pipeline, one thread */
+    double nondet_budget_ms;   /* GPU: time budget of a nondeterministic variant's repetitions
+                                  in the sweeps (0: none; see sl_measure_list) */
+    sl_step_job *inflight;     /* the input being measured by the pipeline (step.c), or NULL */
 } sl_run;
 
 /* Signals: SIGINT/SIGTERM make the run stop after the current measurement (a second one
@@ -68,13 +73,18 @@ int sl_study_has(const sl_run *run, const sl_rowctx *c, const char *variant);
 sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_variant *v,
                           const char *status, const sl_row *row, const char *note);
 /* Writes one record (and its distinct values into distribution.csv when dist); counts toward
- * SUMLAB_MAX_ROWS. 0 or -1 (err). */
+ * SUMLAB_MAX_ROWS. The rows of an input still in flight are written first. 0 or -1 (err). */
 int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err);
+/* Waits for the input in flight (if any) and writes its rows. Call before anything else uses
+ * the GPU or writes a row outside sl_exp_step/sl_exp_measure/sl_study_write, and after the
+ * last experiment. 0 or -1 (err). */
+int sl_study_flush(sl_run *run, sl_err *err);
 
 /* ---- progress (stderr: a bar with ETA on a terminal, one line per step otherwise) ----- */
 sl_progress *sl_progress_new(int quiet, double total_work);
 void sl_progress_step(sl_progress *p, const char *what, double work);  /* announce a step */
 void sl_progress_done(sl_progress *p);                                  /* step finished */
+void sl_progress_add(sl_progress *p, double work);   /* work of a step finished out of turn */
 void sl_progress_msg(sl_progress *p, const char *fmt, ...);              /* a line above the bar */
 void sl_progress_free(sl_progress *p);
 
@@ -115,18 +125,21 @@ typedef struct {
     const sl_variant *v[SL_STUDY_MAX_VARIANTS];
 } sl_pending;
 int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_err *err);
-/* Measures the variants of todo on one input into rows of context c. reps_det: reps for
- * deterministic variants, reps_nondet for nondeterministic ones. */
+/* Measures the variants of todo on one input into rows of context c (on this thread, after
+ * the input in flight is written). reps_det: reps for deterministic variants, reps_nondet for
+ * nondeterministic ones. */
 int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
                    const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err);
-/* One step: generates the input of c (dataset c->ds with params p), announces it on the
- * progress line with `work` units, and measures every variant not yet in results.csv, for
- * each instance of the point (c->instance 0 .. sl_exp_instances - 1; `work` covers them all). A
+/* One step: generates the input of c (dataset c->ds with params p) and its reference,
+ * announces it on the progress line with `work` units, and measures every variant not yet in
+ * results.csv, for each instance of the point (c->instance 0 .. sl_exp_instances - 1; `work`
+ * covers them all; with run->threads > 1 on the pipeline's thread: its rows are written when
+ * the next step or sl_study_flush comes; the rows and their order are the same). A
  * generator failure becomes a `skipped` row per variant carrying its message. req NULL: the
  * default launch request (every field derived by the variant; order seed = the run's seed). */
 int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,
                 int reps_det, int reps_nondet, int dist, double work, sl_err *err);
-/* Work units of one step (for the ETA): n x variants x (reps + 2). */
+/* Work units of one step (for the ETA): (n + a per-step share) x variants x (reps + 2). */
 double sl_exp_work(uint64_t n, int reps);
 /* Steps of n: lo, lo*step, ... <= hi. */
 int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max);

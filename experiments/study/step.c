@@ -1,6 +1,8 @@
 /* step.c: one step of an experiment: its input generated, the variants not yet done measured
- * through measure/ (which judges them), each row written through results/ as it finishes. */
+ * through measure/ (which judges them), their rows written through results/ in registry order;
+ * with several host threads, as a pipeline of one input in flight (see struct sl_step_job). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +25,8 @@ sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_varian
     return r;
 }
 
-int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err)
+/* The writer itself (rows of the in-flight job go through here, after the rows before them). */
+static int study_write_now(sl_run *run, const sl_record *r, int dist, sl_err *err)
 {
     if (sl_results_write(&run->res, r, dist, err)) return -1;
     run->rows_written++;
@@ -31,8 +34,14 @@ int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err)
     return 0;
 }
 
-static void *generate_seed(const sl_dataset *ds, const sl_params *p, sl_dtype dt, uint64_t n,
-                           uint64_t seed, sl_err *err)
+int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err)
+{
+    if (sl_study_flush(run, err)) return -1;
+    return study_write_now(run, r, dist, err);
+}
+
+static void *generate_seed(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+                           uint64_t n, uint64_t seed, sl_err *err)
 {
     size_t bytes = (size_t)n * sl_dtype_size(dt);
     void *x = malloc(bytes ? bytes : 1);
@@ -40,7 +49,8 @@ static void *generate_seed(const sl_dataset *ds, const sl_params *p, sl_dtype dt
         sl_err_set(err, "out of memory for %llu values", (unsigned long long)n);
         return NULL;
     }
-    if (sl_dataset_generate(ds, dt, seed, n, p, 0, n, x, err)) {
+    unsigned th = run->threads ? run->threads : 1;
+    if (sl_dataset_generate_threads(ds, dt, seed, n, p, 0, n, x, th, err)) {
         free(x);
         return NULL;
     }
@@ -50,12 +60,12 @@ static void *generate_seed(const sl_dataset *ds, const sl_params *p, sl_dtype dt
 void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                       uint64_t n, sl_err *err)
 {
-    return generate_seed(ds, p, dt, n, run->seed, err);
+    return generate_seed(run, ds, p, dt, n, run->seed, err);
 }
 
 void *sl_exp_generate_ctx(const sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err)
 {
-    return generate_seed(c->ds, p, c->dt, c->n, sl_exp_instance_seed(run, c->instance), err);
+    return generate_seed(run, c->ds, p, c->dt, c->n, sl_exp_instance_seed(run, c->instance), err);
 }
 
 int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_err *err)
@@ -70,33 +80,169 @@ int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_e
     return 0;
 }
 
+/* ---- one input's measurement: a job, run on the calling thread or on the pipeline's -------
+ * The pipeline holds one job in flight: while its thread measures input k (GPU runs, twin
+ * checks, judging), the walk generates input k+1 and computes its reference; then the rows of
+ * k are written (always on the walk's thread, in the order of todo) and k+1 is handed over.
+ * Results never depend on the timing: a job reads only its own fields. */
+struct sl_step_job {
+    sl_rowctx c;
+    sl_pending todo;
+    void *x;                   /* owned when own_x */
+    int own_x;
+    sl_reference ref;          /* computed by the walk when ref_ok; else by the session */
+    int ref_ok;
+    sl_launch req;
+    int reps[SL_STUDY_MAX_VARIANTS];
+    int check_twin;
+    double budget_ms;
+    sl_backend backend;
+    unsigned threads;
+    double work;               /* progress units, counted once its rows are written */
+    int dist;
+    sl_row rows[SL_STUDY_MAX_VARIANTS];
+    int status[SL_STUDY_MAX_VARIANTS];
+    sl_err errs[SL_STUDY_MAX_VARIANTS];
+    int open_rc;               /* the session could not be opened: open_err */
+    sl_err open_err;
+    int measured;              /* rows[], status[], errs[] are filled */
+    pthread_t tid;
+};
+
+static void job_free(sl_step_job *j)
+{
+    if (!j) return;
+    if (j->measured)
+        for (size_t i = 0; i < j->todo.n; i++) sl_row_free(&j->rows[i]);
+    if (j->ref_ok) sl_reference_clear(&j->ref);
+    if (j->own_x) free(j->x);
+    free(j);
+}
+
+static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
+                            const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err)
+{
+    sl_step_job *j = calloc(1, sizeof *j);
+    if (!j) {
+        sl_err_set(err, "out of memory");
+        return NULL;
+    }
+    j->c = *c;
+    j->todo = *todo;
+    j->x = (void *)x;
+    j->req = *req;
+    for (size_t i = 0; i < todo->n; i++)
+        j->reps[i] = todo->v[i]->determinism == SL_DET_NONDETERMINISTIC ? reps_nondet : reps_det;
+    j->check_twin = run->on_gpu && c->n <= SL_TWIN_CHECK_MAX_N;
+    /* a time budget only where no distribution is recorded (the sweeps, not determinism) */
+    j->budget_ms = run->on_gpu && !dist ? run->nondet_budget_ms : 0;
+    j->backend = run->backend;
+    j->threads = run->threads ? run->threads : 1;
+    j->dist = dist;
+    return j;
+}
+
+static void job_measure(sl_step_job *j)
+{
+    sl_session *s = NULL;
+    sl_session_opts o = {j->backend, 0, j->threads, j->ref_ok ? &j->ref : NULL};
+    if (sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err)) {
+        j->open_rc = -1;
+        return;
+    }
+    /* the rows are filled whatever the return (out of memory shows in their status) */
+    sl_measure_list(s, j->todo.v, j->todo.n, &j->req, j->reps, j->check_twin, j->budget_ms,
+                    j->rows, j->status, j->errs);
+    j->measured = 1;
+    sl_session_close(s);
+}
+
+static void *job_thread(void *arg)
+{
+    job_measure(arg);
+    return NULL;
+}
+
+/* The rows of a measured job, in the order of todo, up to SUMLAB_MAX_ROWS (a signal does not
+ * drop rows already measured). */
+static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
+{
+    const sl_rowctx *c = &j->c;
+    if (j->open_rc) return sl_err_set(err, "%s", j->open_err.msg);
+    for (size_t i = 0; i < j->todo.n && !run->stop; i++) {
+        const sl_variant *v = j->todo.v[i];
+        const sl_row *row = &j->rows[i];
+        int m = j->status[i];
+        if (m < 0)
+            return sl_err_set(err, "%s: %s on %s %s n=%llu (%s): %s", c->experiment, v->name,
+                              c->ds ? c->ds->name : "-", sl_dtype_name(c->dt),
+                              (unsigned long long)c->n, c->config, j->errs[i].msg);
+        char capped[160];
+        const char *note = m == 1 ? j->errs[i].msg
+                           : (row->twin_checked && !row->twin_match) ? "GPU result differs from its CPU twin" : "";
+        if (m == 0 && row->reps < row->reps_asked) {
+            snprintf(capped, sizeof capped, "repetitions capped at %d of %d by the %.3g s time "
+                     "budget of a nondeterministic row (%.3g ms each)", row->reps, row->reps_asked,
+                     j->budget_ms / 1e3, row->time_ms_median);
+            note = capped;
+        }
+        sl_record r = sl_study_record(run, c, v, m == 1 ? "skipped" : "ok", row, note);
+        if (study_write_now(run, &r, m == 1 ? 0 : j->dist, err)) return -1;
+    }
+    return 0;
+}
+
+int sl_study_flush(sl_run *run, sl_err *err)
+{
+    sl_step_job *j = run->inflight;
+    if (!j) return 0;
+    run->inflight = NULL;
+    int rc = 0;
+    if (pthread_join(j->tid, NULL) != 0) {
+        rc = sl_err_set(err, "%s: cannot join the measuring thread", j->c.experiment);
+        /* the job may still be running: leak it rather than free what it uses */
+        return rc;
+    }
+    rc = job_write(run, j, err);
+    sl_progress_add(run->prog, j->work);
+    job_free(j);
+    return rc;
+}
+
+/* Measures and writes job j now (on this thread), or hands it to the pipeline's thread
+ * (threads > 1 and `pipelined`). Takes j over. */
+static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
+{
+    if (sl_study_flush(run, err)) {
+        job_free(j);
+        return -1;
+    }
+    if (sl_run_stopped(run)) {
+        job_free(j);
+        return 0;
+    }
+    if (pipelined && j->threads > 1) {
+        if (pthread_create(&j->tid, NULL, job_thread, j) == 0) {
+            run->inflight = j;
+            return 0;
+        }
+        /* no thread: measure here */
+    }
+    job_measure(j);
+    int rc = job_write(run, j, err);
+    sl_progress_add(run->prog, j->work);
+    job_free(j);
+    return rc;
+}
+
 int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
                    const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err)
 {
+    if (sl_study_flush(run, err)) return -1;
     if (!todo->n) return 0;
-    sl_session *s = NULL;
-    if (sl_session_open(&s, x, c->n, c->dt, run->backend, 0, NULL, 0, err)) return -1;
-    int rc = 0;
-    for (size_t i = 0; i < todo->n && !rc && !sl_run_stopped(run); i++) {
-        const sl_variant *v = todo->v[i];
-        int reps = v->determinism == SL_DET_NONDETERMINISTIC ? reps_nondet : reps_det;
-        sl_row row;
-        sl_err e = {{0}};
-        int m = sl_measure(s, v, req, reps, run->on_gpu && c->n <= SL_TWIN_CHECK_MAX_N, &row, &e);
-        if (m < 0) {
-            rc = sl_err_set(err, "%s: %s on %s %s n=%llu (%s): %s", c->experiment, v->name,
-                            c->ds ? c->ds->name : "-", sl_dtype_name(c->dt), (unsigned long long)c->n,
-                            c->config, e.msg);
-            break;
-        }
-        const char *note = m == 1 ? e.msg
-                           : (row.twin_checked && !row.twin_match) ? "GPU result differs from its CPU twin" : "";
-        sl_record r = sl_study_record(run, c, v, m == 1 ? "skipped" : "ok", &row, note);
-        rc = sl_study_write(run, &r, m == 1 ? 0 : dist, err);
-        sl_row_free(&row);
-    }
-    sl_session_close(s);
-    return rc;
+    sl_step_job *j = job_new(run, c, todo, x, req, reps_det, reps_nondet, dist, err);
+    if (!j) return -1;
+    return job_run(run, j, 0, err);
 }
 
 /* The progress line of step c: "EXPERIMENT DATASET [SWEEP=V] DTYPE n=2^K [CONFIG]". */
@@ -142,7 +288,7 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
         size_t l = strlen(what);
         snprintf(what + l, sizeof what - l, " [instance %d/%d]", c->instance + 1, sl_exp_instances(run));
     }
-    sl_progress_step(run->prog, what, work);
+    sl_progress_step(run->prog, what, 0);
     sl_launch dflt;
     if (!req) {
         memset(&dflt, 0, sizeof dflt);
@@ -150,19 +296,33 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
         req = &dflt;
     }
     sl_pending todo;
-    int rc = sl_exp_pending(run, c, &todo, err);
-    if (!rc && todo.n) {
-        sl_err ge = {{0}};
-        void *x = sl_exp_generate_ctx(run, c, p, &ge);
-        if (!x) {
-            rc = write_not_generated(run, c, &todo, ge.msg, err);
-        } else {
-            rc = sl_exp_measure(run, c, &todo, x, req, reps_det, reps_nondet, dist, err);
-            free(x);
-        }
+    if (sl_exp_pending(run, c, &todo, err)) return -1;
+    if (!todo.n) {
+        sl_progress_add(run->prog, work);
+        return 0;
     }
-    sl_progress_done(run->prog);
-    return rc;
+    /* host work of this input, while the previous one is measured */
+    sl_err ge = {{0}};
+    void *x = sl_exp_generate_ctx(run, c, p, &ge);
+    if (!x) {
+        int rc = sl_study_flush(run, err);
+        if (!rc) rc = write_not_generated(run, c, &todo, ge.msg, err);
+        sl_progress_add(run->prog, work);
+        return rc;
+    }
+    sl_step_job *j = job_new(run, c, &todo, x, req, reps_det, reps_nondet, dist, err);
+    if (!j) {
+        free(x);
+        return -1;
+    }
+    j->own_x = 1;
+    j->work = work;
+    j->ref_ok = 1;
+    if (sl_reference_compute_threads(&j->ref, x, c->n, c->dt, j->threads, err)) {
+        job_free(j);
+        return -1;
+    }
+    return job_run(run, j, 1, err);
 }
 
 int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,

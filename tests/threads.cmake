@@ -1,0 +1,5 @@
+# tests/threads.cmake: the host thread count changes no row, column or byte (run, sum, gen).
+find_program(SL_BASH bash REQUIRED)
+add_test(NAME tthreads COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tthreads.sh
+         $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+set_tests_properties(tthreads PROPERTIES LABELS "cpu" TIMEOUT 600)
