@@ -41,6 +41,7 @@ static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
     ref->dtype = dt;
     ref->n = n;
     ref->finite = 0;
+    ref->overflow = 0;
     ref->rounded = ref->rounded_f64 = ref->rounded_f32 = NAN;
     ref->abssum = ref->cond = NAN;
     mpfr_init2(ref->sum, 64);
@@ -104,6 +105,7 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
     sl_exact_free(acc);
 
     ref->finite = isfinite(ref->rounded) != 0;
+    ref->overflow = !ref->finite;             /* finite inputs: only an overflow of dtype */
     if (!ref->finite) ref->cond = NAN;
     else if (mpfr_zero_p(ref->sumabs)) ref->cond = 1.0;
     else if (mpfr_zero_p(ref->sum)) ref->cond = INFINITY;

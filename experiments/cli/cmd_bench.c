@@ -300,7 +300,7 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     }
     /* judged: every run's result within the variant's a-priori bound */
     const double worst = jd.worst_abs_err, bound = jd.bound;
-    if (b->ref->finite && !(worst <= bound) && !isnan(bound)) {
+    if (sl_bound_violated(b->ref, worst, bound)) {
         char h[SL_FMT_LEN];
         sl_cli_msg("bench", "SELF-CHECK FAILED: %s at n = %llu: result %s has error %g above "
                    "its bound %g", v->name, (unsigned long long)n,

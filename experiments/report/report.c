@@ -302,8 +302,8 @@ static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *note
 
 int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
 {
-    char path[1100], rpath[1100];
-    snprintf(rpath, sizeof rpath, "%s/results.csv", dir);
+    char path[SL_DIR_MAX + 64], rpath[SL_DIR_MAX + 64];
+    if (sl_check_dir_len(dir, err) || sl_path_join(rpath, sizeof rpath, dir, "results.csv", err)) return -1;
     sl_csv t;
     if (sl_csv_read(rpath, &t, NULL, err)) return -1;
     static sl_report_ctx R;
@@ -315,7 +315,7 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
         sl_csv_free(&t);
         return sl_err_set(err, "%s lacks the sumlab columns", rpath);
     }
-    snprintf(path, sizeof path, "%s/report.md.tmp", dir);
+    sl_path_join(path, sizeof path, dir, "report.md.tmp", NULL);
     FILE *f = fopen(path, "w");
     if (!f) { sl_csv_free(&t); return sl_err_set(err, "cannot write %s: %s", path, strerror(errno)); }
     read_settings(&R);
@@ -331,9 +331,15 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     free(R.buf);
     free(R.buf2);
     sl_csv_free(&t);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s", path);
-    snprintf(rpath, sizeof rpath, "%s/report.md", dir);
-    if (rename(path, rpath)) return sl_err_set(err, "cannot write %s: %s", rpath, strerror(errno));
+    if (sl_fclose_checked(f, path, 1, err)) {   /* the reason, and no .tmp left behind */
+        remove(path);
+        return -1;
+    }
+    sl_path_join(rpath, sizeof rpath, dir, "report.md", NULL);
+    if (rename(path, rpath)) {
+        sl_err_set(err, "cannot write %s: %s", rpath, strerror(errno));
+        remove(path);
+        return -1;
+    }
     return 0;
 }

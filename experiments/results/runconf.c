@@ -1,6 +1,5 @@
 /* runconf.c: run.conf, the settings a run was started with (read by --resume and the report):
  * `key=value` lines after one comment line. The one reader and the one writer. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,9 +7,9 @@
 
 int sl_runconf_read(const char *dir, sl_runconf *c)
 {
-    char path[1100], line[256];
-    snprintf(path, sizeof path, "%s/run.conf", dir);
+    char path[SL_DIR_MAX + 64], line[256];
     memset(c, 0, sizeof *c);
+    if (sl_path_join(path, sizeof path, dir, "run.conf", NULL)) return -1;
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     while (fgets(line, sizeof line, f)) {
@@ -32,14 +31,11 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
 
 int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err)
 {
-    char path[1100];
-    snprintf(path, sizeof path, "%s/run.conf", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
-    fprintf(f, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\nbackend=%s\n"
-               "seed=%llu\nreps=%ld\nstarted=%s\n",
-            c->experiment, c->preset, c->backend, c->seed, c->reps, c->started);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
-    return 0;
+    char path[SL_DIR_MAX + 64], text[512];
+    if (sl_path_join(path, sizeof path, dir, "run.conf", err)) return -1;
+    int w = snprintf(text, sizeof text, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\n"
+                     "backend=%s\nseed=%llu\nreps=%ld\nstarted=%s\n",
+                     c->experiment, c->preset, c->backend, c->seed, c->reps, c->started);
+    if (w < 0 || (size_t)w >= sizeof text) return sl_err_set(err, "cannot write %s: settings too long", path);
+    return sl_write_atomic(path, text, (size_t)w, err);   /* never an empty run.conf */
 }
