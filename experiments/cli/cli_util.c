@@ -1,6 +1,7 @@
 /* cli_util.c: what every `sumlab` command shares (sl_cli.h): strict number parsers for options,
  * the launch-request options, getopt diagnostics and the one-line message writer. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "sl_cli.h"
 
 int sl_cli_argc;
+int sl_cli_stdout_errno;
 char **sl_cli_argv;
 
 /* ---- parsers ---------------------------------------------------------------------------- */
@@ -219,7 +221,7 @@ void sl_cli_msg(const char *cmd, const char *fmt, ...)
         else line[o++] = 'x', line[o++] = hex[*p >> 4], line[o++] = hex[*p & 15];
     }
     line[o++] = '\n';
-    fflush(stdout);
+    if (fflush(stdout) != 0 && !sl_cli_stdout_errno) sl_cli_stdout_errno = errno ? errno : EIO;
     fwrite(line, 1, o, stderr);
 }
 

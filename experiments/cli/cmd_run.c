@@ -50,6 +50,15 @@ static int dir_state(const char *path) /* 0 missing, 1 empty dir, 2 non-empty di
     return 1;
 }
 
+/* 1 when dir holds run.conf or results.csv: a sumlab run was started there. */
+static int run_marks(const char *dir)
+{
+    char p[SL_DIR_MAX + 64];
+    struct stat st;
+    return (!sl_path_join(p, sizeof p, dir, "run.conf", NULL) && !stat(p, &st)) ||
+           (!sl_path_join(p, sizeof p, dir, "results.csv", NULL) && !stat(p, &st));
+}
+
 /* ---- the command ------------------------------------------------------------------------ */
 static void usage(FILE *f)
 {
@@ -371,11 +380,7 @@ int sl_cmd_run(int argc, char **argv)
     memset(&conf, 0, sizeof conf);
     int st = dir_state(dir);
     if (!o.resume && st == 3) { sl_cli_msg(CMD, "'%s' exists and is not a directory", dir); return 2; }
-    if (!o.resume && st == 2 && sl_run_has_rows(dir)) {
-        sl_cli_msg(CMD, "'%s' already holds a run: add --resume to continue it, or -o a new directory", dir);
-        return 2;
-    }
-    if (!o.resume && mkdir_p(dir)) { sl_cli_msg(CMD, "cannot create '%s': %s", dir, strerror(errno)); return 1; }
+    if (!o.resume && st == 0 && mkdir_p(dir)) { sl_cli_msg(CMD, "cannot create '%s': %s", dir, strerror(errno)); return 1; }
     /* The directory is this run's until it ends: a second run or resume is refused here, so
      * two writers never share results.csv. */
     int lock = -1;
@@ -388,7 +393,7 @@ int sl_cmd_run(int argc, char **argv)
     if (o.resume) {
         if ((code = resume_settings(&o, dir, st, &conf)) >= 0) { sl_run_unlock(lock); return code; }
     } else if (st == 2) {
-        if (sl_run_has_rows(dir)) {   /* another run measured here between the checks */
+        if (sl_run_has_rows(dir) || !run_marks(dir)) {   /* rows, or not a run's files */
             sl_cli_msg(CMD, "'%s' already holds a run: add --resume to continue it, or -o a new directory", dir);
             sl_run_unlock(lock);
             return 2;

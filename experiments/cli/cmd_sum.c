@@ -362,9 +362,6 @@ int sl_cmd_sum(int argc, char **argv)
     sl_table_free(t);
     sl_session_close(s);
     free(data);
-    if (wrc) {
-        sl_cli_msg("sum", "error writing the output");
-        return 1;
-    }
+    if (wrc) return 1;   /* main() names the reason: "cannot write standard output: ..." */
     return bad ? 1 : 0;
 }

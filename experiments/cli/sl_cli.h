@@ -42,7 +42,11 @@ int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, in
 extern int sl_cli_argc;
 extern char **sl_cli_argv;
 
-/* One "sumlab <cmd>: message" line on stderr. */
+/* The reason (errno) of the first failed flush of stdout, 0 while none failed: main() reports
+ * it when the command ends. */
+extern int sl_cli_stdout_errno;
+
+/* One "sumlab <cmd>: message" line on stderr (stdout flushed first). */
 void sl_cli_msg(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -59,7 +59,8 @@ double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
     double k = sl_variant_depth(v, n, dt, cfg);
     double b = sl_reference_bound(ref, kind, k, acc, dt);
     if (v->ftz_atomics && dt == SL_F32) b += 2.0 * k * (double)FLT_MIN;
-    return sl_bound_reach(ref, b, dt);
+    /* a correctly rounded result of a finite reference is finite: it cannot reach Inf */
+    return kind == SL_REF_BOUND_CORRECTLY_ROUNDED ? b : sl_bound_reach(ref, b, dt);
 }
 
 double sl_bound_reach(const sl_reference *ref, double b, sl_dtype dt)
