@@ -340,9 +340,16 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     const uint64_t n = b->n;
     const size_t esz = sl_dtype_size(o->dt);
     int rc = 0;
+    /* a request beyond the device's memory: one line naming the size, before any host memory
+     * is taken (a lazily committed host buffer of that size could take the machine down) */
+    if (sl_gpu_check_fits(n, o->dt, &err)) {
+        sl_cli_msg("bench", "%s", err.msg);
+        return 1;
+    }
     void *x = malloc((size_t)n * esz);
     if (!x) {
-        sl_cli_msg("bench", "out of memory for n = %llu", (unsigned long long)n);
+        sl_cli_msg("bench", "out of host memory for n = %llu %s values (%.2f GiB)", (unsigned long long)n,
+                   sl_dtype_name(o->dt), (double)n * (double)esz / 1073741824.0);
         return 1;
     }
     for (uint64_t s0 = 0; s0 < n && rc == 0; s0 += BENCH_CHUNK) {
