@@ -17,12 +17,21 @@ static int all_digits(const char *s)
     return 1;
 }
 
+static int devnull = -1, saved_err = -1;
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc; (void)argv;
-    int fd = open("/dev/null", O_WRONLY);   /* sl_cli_launch_opt's messages: not the log */
-    if (fd >= 0) dup2(fd, 2);
+    devnull = open("/dev/null", O_WRONLY);
+    saved_err = dup(2);
     return 0;
+}
+
+/* sl_cli_launch_opt's messages go to /dev/null, not into the fuzzer's log (stderr). */
+static void quiet(int on)
+{
+    fflush(stderr);
+    if (devnull >= 0 && saved_err >= 0) dup2(on ? devnull : saved_err, 2);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -72,14 +81,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     long iv;
     if (sl_parse_int(s, -1000, 1000000, &iv, &e) == 0 && (iv < -1000 || iv > 1000000)) abort();
     static const char *const opts[] = {"--block", "--grid", "--items"};
+    int bad = 0;
+    quiet(1);
     for (int k = 0; k < 3; k++) {
         uint32_t lv = 0;
         if (sl_cli_launch_opt("fuzz", opts[k], s, &lv) == 0) {
-            if (k == 0 && (lv < 32 || lv > 1024 || (lv & (lv - 1)))) abort();
-            if (k == 1 && (lv < 1 || lv > 0x7fffffffu)) abort();
-            if (k == 2 && (lv < 1 || lv > (1u << 20))) abort();
+            if (k == 0 && (lv < 32 || lv > 1024 || (lv & (lv - 1)))) bad = 1;
+            if (k == 1 && (lv < 1 || lv > 0x7fffffffu)) bad = 1;
+            if (k == 2 && (lv < 1 || lv > (1u << 20))) bad = 1;
         }
     }
+    quiet(0);
+    if (bad) abort();     /* after stderr is back: the report reaches the log */
     for (size_t i = 0; i < sl_dataset_count(); i++) {
         const sl_dataset *ds = sl_dataset_at(i);
         sl_params p;
