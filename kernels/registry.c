@@ -16,6 +16,12 @@
     X(warp_shuffle)     /* ladder.c */                                                      \
     X(grid_stride)      /* ladder.c */                                                      \
     X(vec4)             /* ladder.c */                                                      \
+    X(smem_strided)     /* ladder2.c: text 2 v1 */                                          \
+    X(warp_unrolled)    /* ladder2.c: text 2 v4 */                                          \
+    X(full_unroll)      /* ladder2.c: text 2 v5 */                                          \
+    X(multi_load)       /* ladder2.c: text 2 v6 */                                          \
+    X(packed)           /* ladder2.c: text 2 v8 (OneFlow) */                                \
+    X(block_reduce)     /* ladder2.c: text 2 BlockReduceSum (PyTorch) */                    \
     X(serial)           /* accuracy.c */                                                    \
     X(pairwise)         /* accuracy.c */                                                    \
     X(atomic_block)     /* accuracy.c */                                                    \

@@ -19,6 +19,8 @@ extern "C" {
 
 sl_workspace_fn sl_ladder_workspace;   /* ladder.cu: atomic-thread .. vec4 */
 sl_gpu_fn sl_ladder_gpu;
+sl_workspace_fn sl_ladder2_workspace;  /* ladder2.cu: smem-strided .. block-reduce (text 2) */
+sl_gpu_fn sl_ladder2_gpu;
 sl_workspace_fn sl_accuracy_workspace; /* accuracy.cu: serial, atomic-block, kahan, fp64-acc,
                                           multipass */
 sl_gpu_fn sl_accuracy_gpu;

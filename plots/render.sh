@@ -257,4 +257,28 @@ else
   done < "$src/groups"
 fi
 
+# ---- ladder: each text's rungs, speedup over its first rung, measured beside published ------
+if [ -r "$dir/ladder.csv" ]; then
+  src=$tmp/la; mkdir -p "$src"
+  awk -F, -v out="$src" '
+    NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    $c["config"] != "block256" { next }
+    {
+      t = $c["text"]; gsub(/ /, "", t); f = out "/" t ".dat"
+      lab = $c["rung"] "\\n" $c["variant"]
+      pub = $c["published_speedup"] == "" ? "?" : $c["published_speedup"]
+      printf "\"%s\" %s %s\n", lab, $c["speedup"], pub >> f
+      n[t] = $c["n"]
+    }
+    END { for (t in n) print t, n[t] > (out "/texts") }
+  ' "$dir/ladder.csv"
+  if [ -s "$src/texts" ]; then
+    while read -r t n; do
+      gp ladder.gp "ladder_$t" "data='$src/$t.dat'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"
+    done < "$src/texts"
+  else
+    note "ladder: ladder.csv has no block-256 rows: skipped"
+  fi
+fi
+
 say "$made charts in $charts/"

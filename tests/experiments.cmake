@@ -12,3 +12,8 @@ endif()
 add_test(NAME treliability COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/treliability.sh
          $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
 set_tests_properties(treliability PROPERTIES LABELS "cpu" TIMEOUT 300)
+if(SL_BASH)
+  add_test(NAME tladder_report COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tladder_report.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tladder_report PROPERTIES LABELS "cpu" TIMEOUT 300)
+endif()

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "charts.h"
+#include "sl_study.h"
 #include "table.h"
 
 extern char **environ;
@@ -48,6 +49,8 @@ static int find_render(char *out, size_t len)
 int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
 {
     char script[PATH_MAX + 32];
+    sl_err le = {{0}};
+    if (sl_ladder_write_csv(dir, &le)) sl_notes_add(notes, "ladder.csv not written: %s", le.msg);
     const char *off = getenv("SUMLAB_NO_CHARTS");
     if (off && *off && strcmp(off, "0")) {
         sl_notes_add(notes, "charts not rendered (SUMLAB_NO_CHARTS is set); render with `plots/render.sh %s`", dir);
@@ -111,6 +114,7 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
                             : "Accuracy vs throughput (one point per variant; CPU twins: wall-clock "
                               "throughput of the twin, not of a GPU)"},
         {"distribution", "Distribution of results of the nondeterministic variants"},
+        {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
     };
     if (!nn) fputs("No charts in charts/ (see the notes below).\n\n", f);
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {

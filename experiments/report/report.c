@@ -9,6 +9,7 @@
 #include <string.h>
 #include "charts.h"
 #include "headline.h"
+#include "ladder.h"
 #include "table.h"
 #include "sl_study.h"
 
@@ -293,6 +294,7 @@ static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *note
     sl_report_headline(f, R);
     sec_determinism(f, R);
     sec_throughput(f, R);
+    sl_report_ladders(f, R);
     sec_tradeoff(f, R);
     sec_twin(f, R);
     sec_skipped(f, R);

@@ -13,7 +13,7 @@
 static const sl_dtype dtypes[] = {SL_F32, SL_F64};
 
 /* The read-ceiling row of context c: its own upload of x, R timed streaming reads. */
-static int ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err)
+int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err)
 {
     if (sl_study_has(run, c, "read-ceiling") || sl_run_stopped(run)) return 0;
     sl_row row;
@@ -58,7 +58,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
                 sl_err ge = {{0}};
                 void *x = sl_exp_generate(run, ds, &p, c.dt, c.n, &ge);
                 if (!x) return sl_err_set(err, "%s", ge.msg);
-                int rc = ceiling_row(run, &c, x, reps, err);
+                int rc = sl_exp_ceiling_row(run, &c, x, reps, err);
                 free(x);
                 if (rc) return -1;
             }

@@ -103,6 +103,38 @@ double sl_exp_work(uint64_t n, int reps);
 /* Steps of n: lo, lo*step, ... <= hi. */
 int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max);
 
+/* The read-ceiling row of context c (exp_throughput.c): its own upload of x, reps timed reads. */
+int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err);
+
+/* ---- the two source texts' ladders (exp_ladder.c) ------------------------------------------ */
+typedef struct {
+    const char *rung;          /* the text's name for it: "V3", "v4", "PyTorch" */
+    const char *variant;       /* registry name */
+    double published_speedup;  /* over the text's first rung, as published (NaN: none) */
+    double published_bw_pct;   /* the text's bandwidth-utilisation column (NaN: none) */
+} sl_ladder_rung;
+typedef struct {
+    const char *name;          /* "text 1", "text 2" */
+    const char *source;        /* one line: which text */
+    const sl_ladder_rung *rungs;
+    int nrungs;
+} sl_ladder_text;
+const sl_ladder_text *sl_ladder_texts(size_t *count);
+/* One measured rung of config ("block256" or "default") from the ladder rows of t: times from
+ * time_ms_median, speedup over the text's first rung, fraction of the read ceiling (ceiling time
+ * / rung time) and ratio to CUB of the same config; NaN where a row is missing. */
+typedef struct {
+    const sl_ladder_text *text;
+    const sl_ladder_rung *rung;
+    double ms, gbps, speedup, frac_read, ratio_cub;
+    const char *twin_match;    /* "1", "0" or "" (not checked) */
+} sl_ladder_cell;
+size_t sl_ladder_table(const sl_csv *t, const char *config, sl_ladder_cell *out, size_t max,
+                       uint64_t *n);
+/* DIR/ladder.csv (for the chart) from DIR/results.csv's ladder rows, written atomically;
+ * nothing when there are none. */
+int sl_ladder_write_csv(const char *dir, sl_err *err);
+
 /* The experiment bodies (exp_*.c). */
 double sl_exp_acc_n_plan(sl_run *run);
 int sl_exp_acc_n(sl_run *run, sl_err *err);
@@ -116,6 +148,8 @@ double sl_exp_tp_plan(sl_run *run);
 int sl_exp_tp(sl_run *run, sl_err *err);
 double sl_exp_tradeoff_plan(sl_run *run);
 int sl_exp_tradeoff(sl_run *run, sl_err *err);
+double sl_exp_ladder_plan(sl_run *run);
+int sl_exp_ladder(sl_run *run, sl_err *err);
 
 #ifdef __cplusplus
 }

@@ -33,6 +33,8 @@ static const sl_experiment experiments[] = {
      sl_exp_tp_plan, sl_exp_tp},
     {"tradeoff", "one point per variant: median error vs throughput (on the CPU backend: the twins' wall clock)",
      sl_exp_tradeoff_plan, sl_exp_tradeoff},
+    {"ladder", "both source texts' ladders rung for rung at 2^25 f32 (block 256) and 2^28, with CUB and the "
+               "read ceiling, beside the texts' published tables (GPU only)", sl_exp_ladder_plan, sl_exp_ladder},
 };
 
 size_t sl_experiment_count(void) { return sizeof experiments / sizeof experiments[0]; }

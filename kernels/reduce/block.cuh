@@ -1,6 +1,7 @@
 /* reduce/block.cuh: block scope: the two-level shuffle reduction over a block, generic over the
- * combine operation, and the two block barriers the kernels use. Twins: sl_tw_block_sum,
- * sl_tw_pair_block. Requirement: blockDim.x a multiple of 32, at most 1024. */
+ * combine operation, PyTorch's two-barrier form of the plain sum, and the two block barriers
+ * the kernels use. Twins: sl_tw_block_sum, sl_tw_pair_block. Requirement: blockDim.x a
+ * multiple of 32, at most 1024. */
 #ifndef SL_REDUCE_BLOCK_CUH
 #define SL_REDUCE_BLOCK_CUH
 #include "warp.cuh"
@@ -47,6 +48,26 @@ template <typename T>
 __device__ __forceinline__ T sl_block_sum(T v, T *s_warp)
 {
     return sl_block_reduce<sl_op_plain<T> >(v, s_warp);
+}
+
+/* PyTorch's BlockReduceSum (c10 block_reduce.cuh, text 2's listing): WarpReduceSum, a barrier
+ * (a previous call may still be reading the slots), lane 0 of each warp stores its value at
+ * s_warp[warp], a barrier, val = tid < nwarps ? s_warp[lane] : 0, warp 0 reduces. The same adds
+ * in the same order as sl_block_sum (twin sl_tw_block_sum); the leading barrier is what lets a
+ * caller call it again on the same slots without one of its own. Every thread of the block
+ * calls it; the block's value is returned in thread 0. */
+template <typename T>
+__device__ __forceinline__ T sl_block_sum_two_barriers(T v, T *s_warp)
+{
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const unsigned nwarps = blockDim.x >> 5;
+    v = sl_warp_sum(v);
+    __syncthreads();
+    if (lane == 0) s_warp[warp] = v;
+    __syncthreads();
+    v = tid < nwarps ? s_warp[lane] : T(0);
+    if (warp == 0) v = sl_warp_sum(v);
+    return v;
 }
 
 #endif
