@@ -31,14 +31,27 @@ static inline int sl_dtype_parse(const char *s, sl_dtype *out)
 }
 
 /* Error text filled by library functions that fail (they return non-zero and never exit). */
-#define SL_ERRLEN 512
+#define SL_ERRLEN 2048
 typedef struct { char msg[SL_ERRLEN]; } sl_err;
 
+/* printf into buf[len]; a text that does not fit is cut and ends in "..." (never cut
+ * silently). Returns 0, or -1 when it was cut. */
+static inline int sl_vfit(char *buf, size_t len, const char *fmt, va_list ap)
+{
+    if (!len) return -1;
+    int w = vsnprintf(buf, len, fmt, ap);
+    if (w < 0) { snprintf(buf, len, "(unprintable message)"); return -1; }
+    if ((size_t)w < len) return 0;
+    if (len > 4) memcpy(buf + len - 4, "...", 4);
+    return -1;
+}
+
 /* Fills err (when not NULL) printf-style and returns -1, for `return sl_err_set(err, ...);`;
- * sl_err_vset is the va_list form for other variadic error helpers. */
+ * sl_err_vset is the va_list form for other variadic error helpers. A message longer than
+ * SL_ERRLEN ends in "...". */
 static inline int sl_err_vset(sl_err *err, const char *fmt, va_list ap)
 {
-    if (err) vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    if (err) sl_vfit(err->msg, sizeof err->msg, fmt, ap);
     return -1;
 }
 #if defined(__GNUC__)

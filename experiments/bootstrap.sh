@@ -9,8 +9,9 @@ build=${SUMLAB_BUILD_DIR:-$root/build}
 
 need=()
 if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; then
+  # clang + libclang-rt-dev: the libFuzzer campaign of tests/fuzz.sh (the default build uses gcc)
   for p in libmpfr-dev libgmp-dev libcjson-dev zlib1g-dev gnuplot-nox cmake make gcc pkg-config \
-           openmpi-bin libopenmpi-dev; do
+           openmpi-bin libopenmpi-dev clang libclang-rt-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
   done
   command -v python3 >/dev/null 2>&1 || need+=(python3)   # the tests' JSON and bit-pattern checks

@@ -132,6 +132,19 @@ static void gs_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype
         cfg->grid = (uint32_t)(g < maxg ? g : maxg);
     }
     if (cfg->grid > SL_ACC_MAX_GRID) cfg->grid = SL_ACC_MAX_GRID;
+    /* Any grid is clamped to the blocks that have work: thread g works when g < head, g < nv
+     * or g < tail (the engine's split below), so the threads beyond max(head, nv, tail) add
+     * nothing but +0 partials. The launcher runs this grid, the twin allocates T = grid*block
+     * states: O(n) memory whatever the request. The default grid never exceeds it. */
+    {
+        const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
+        const uint64_t nv = (n - head) / sl_vec_width(dt);
+        const uint64_t tail = n - head - nv * sl_vec_width(dt);
+        uint64_t work = nv > head ? nv : head;
+        if (tail > work) work = tail;
+        const uint64_t need = ceil_div(work ? work : 1, cfg->block);
+        if (cfg->grid > need) cfg->grid = (uint32_t)need;
+    }
 }
 
 static double gs_depth_threads(uint64_t n, sl_dtype dt, const sl_launch *cfg)

@@ -155,6 +155,23 @@ void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
     free(c);
 }
 
+int sl_gpu_check_fits(uint64_t n, sl_dtype dt, sl_err *err)
+{
+    sl_gpu_info info;
+    sl_err why;
+    if (!sl_gpu_available(&info, &why)) return sl_err_set(err, "%s", why.msg);
+    H_CHECK(cudaSetDevice(info.device));
+    size_t free_b = 0, total_b = 0;
+    H_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const double need = (double)n * (double)sl_dtype_size(dt) + 64.0;   /* input + padding */
+    if (need > (double)free_b)
+        return sl_err_set(err, "n = %llu %s values (%.2f GiB) do not fit in the memory of %s "
+                               "(%.2f GiB free of %.2f GiB)", (unsigned long long)n,
+                          dt == SL_F64 ? "float64" : "float32", need / 1073741824.0, info.name,
+                          (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
+    return 0;
+}
+
 static int ctx_init(sl_gpu_ctx *c, const void *x, uint64_t n, sl_dtype dt, uint32_t offset, sl_err *err)
 {
     sl_err why;
@@ -165,7 +182,14 @@ static int ctx_init(sl_gpu_ctx *c, const void *x, uint64_t n, sl_dtype dt, uint3
     c->offset = offset;
     const size_t es = sl_dtype_size(dt);
     const size_t bytes = ((size_t)(n + offset) * es + 15u) / 16u * 16u + 16u;
-    H_CHECK(cudaMalloc(&c->d_alloc, bytes));
+    if (sl_gpu_check_fits(n, dt, err)) return -1;
+    if (cudaMalloc(&c->d_alloc, bytes) != cudaSuccess) {
+        cudaGetLastError();   /* not sticky: clear it */
+        return sl_err_set(err, "n = %llu %s values (%.2f GiB) cannot be allocated on %s: cudaMalloc "
+                               "of %zu bytes failed (out of device memory)", (unsigned long long)n,
+                          dt == SL_F64 ? "float64" : "float32", (double)bytes / 1073741824.0,
+                          c->info.name, bytes);
+    }
     H_CHECK(cudaMemset(c->d_alloc, 0, bytes));
     c->d_x = (unsigned char *)c->d_alloc + (size_t)offset * es;
     if (n) H_CHECK(cudaMemcpy(c->d_x, x, (size_t)n * es, cudaMemcpyHostToDevice));

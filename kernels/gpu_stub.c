@@ -18,6 +18,12 @@ int sl_gpu_available(sl_gpu_info *info, sl_err *why)
     return 0;
 }
 
+int sl_gpu_check_fits(uint64_t n, sl_dtype dt, sl_err *err)
+{
+    (void)n; (void)dt;
+    return sl_err_set(err, "no GPU: sumlab was built without CUDA");
+}
+
 int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt, uint32_t offset,
                       sl_err *err)
 {

@@ -97,7 +97,7 @@ int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launc
     if (c->grid < 1 || c->grid > SL_LADDER_MAX_GRID)
         return sl_err_set(err, "%s: grid %u out of range [1, 2^31-1]", nm, c->grid);
     if (n >= ((uint64_t)1 << 40))
-        return sl_err_set(err, "%s: n = %llu too large (at most 2^40 - 1)", nm,
+        return sl_err_set(err, "%s: n = %llu too large (at most 2^40-1)", nm,
                           (unsigned long long)n);
     if (r == SL_RUNG_VEC4) {
         uint32_t a = c->items;

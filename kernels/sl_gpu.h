@@ -33,9 +33,13 @@ int sl_gpu_available(sl_gpu_info *info, sl_err *why);
  * SUMLAB_* variable consulted): how MPI ranks pick theirs (local rank modulo this). */
 int sl_gpu_device_count(void);
 
+/* 0 when n values of dt fit in the free memory of the device, else -1 with one line naming
+ * the size, the device and its memory (no allocation is tried). */
+int sl_gpu_check_fits(uint64_t n, sl_dtype dt, sl_err *err);
 typedef struct sl_gpu_ctx sl_gpu_ctx;
 /* Uploads x (n values of dt) to a fresh device allocation at element offset `offset`
- * (offset 1 makes the input misaligned by one element). */
+ * (offset 1 makes the input misaligned by one element). An input larger than the device's free
+ * memory is refused before anything is read (sl_gpu_check_fits's message). */
 int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt,
                       uint32_t offset, sl_err *err);
 void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx);

@@ -24,6 +24,10 @@ static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl
         uint64_t cap = (uint64_t)cfg->sm_count * SACC_BLOCKS_PER_SM;
         cfg->grid = (uint32_t)(want < 1 ? 1 : want > cap ? cap : want);
     }
+    /* a requested grid: at most the blocks that have work (the sum is the same for any grid) */
+    const uint64_t per = (uint64_t)cfg->block * cfg->items;
+    const uint64_t need = n ? (n + per - 1) / per : 1;
+    if (cfg->grid > need) cfg->grid = (uint32_t)need;
 }
 
 static double superacc_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)

@@ -54,6 +54,7 @@ static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
     ref->dtype = dt;
     ref->n = n;
     ref->finite = 0;
+    ref->overflow = 0;
     ref->rounded = ref->rounded_f64 = ref->rounded_f32 = NAN;
     ref->abssum = ref->cond = ref->maxabs = NAN;
     mpfr_init2(ref->sum, 64);
@@ -135,6 +136,7 @@ static void reference_fill(sl_reference *ref, const sl_exact *acc, sl_dtype dt)
     ref->abssum = sl_exact_fixed_round(&fa, SL_F64);
 
     ref->finite = isfinite(ref->rounded) != 0;
+    ref->overflow = !ref->finite;             /* finite inputs: only an overflow of dtype */
     if (!ref->finite) ref->cond = NAN;
     else if (mpfr_zero_p(ref->sumabs)) ref->cond = 1.0;
     else if (mpfr_zero_p(ref->sum)) ref->cond = INFINITY;

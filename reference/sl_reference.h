@@ -61,6 +61,7 @@ typedef struct {
     sl_dtype dtype;            /* the input's format */
     uint64_t n;
     int finite;                /* 1 when no Inf/NaN input and `rounded` is finite (the exact sum does not overflow dtype) */
+    int overflow;              /* 1 when no Inf/NaN input but the exact sum overflows dtype (`rounded` is +-Inf, cond NaN) */
     double rounded;            /* exact sum correctly rounded to dtype (the `exact` row) */
     double rounded_f64;        /* exact sum correctly rounded to double */
     double rounded_f32;        /* exact sum correctly rounded to float (held in a double) */

@@ -7,6 +7,11 @@ if(SL_BASH)
   set_tests_properties(texperiments PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300
                        ENVIRONMENT "SUMLAB_NO_GPU=1")
 endif()
+# treliability: issue 15's findings end to end (lock, start-over, long paths, repairs, signals,
+# grid clamp, overflow-edge bounds, write failures, compare, size grammar).
+add_test(NAME treliability COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/treliability.sh
+         $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+set_tests_properties(treliability PROPERTIES LABELS "cpu" TIMEOUT 300)
 if(SL_BASH)
   add_test(NAME tladder_report COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tladder_report.sh
            $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})

@@ -9,3 +9,10 @@ sl_add_test(NAME tgpu_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_twins.c LAB
 sl_add_test(NAME tgpu_determinism SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_determinism.c LABELS gpu TIMEOUT 300)
 add_test(NAME tgpu_sanitize COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/sanitize.sh $<TARGET_FILE:tgpu_twins>)
 set_tests_properties(tgpu_sanitize PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 1200)
+# tguards (cpu): issue 15's guards: grids resolved against n, bounds at the overflow edge.
+sl_add_test(NAME tguards SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tguards.c LABELS cpu TIMEOUT 60)
+# tgpu_huge (gpu): n = 2^32+5 float32 through vec4, multipass, kahan, superacc == twin / exact.
+# tgpu_limits (gpu): an input beyond device memory is one line naming its size; a kernel
+# failure names the variant.
+sl_add_test(NAME tgpu_huge SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_huge.c LABELS gpu TIMEOUT 900)
+sl_add_test(NAME tgpu_limits SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_limits.c LABELS gpu TIMEOUT 120)

@@ -340,7 +340,7 @@ static void check_array(const double *x0, uint64_t n, sl_dtype dt, const char *w
     CHECK(same(r, ex), "%s: twin %a != sl_exact_round %a", what, r, ex);
     if (isnan(r)) CHECK(bits64(r) == 0x7ff8000000000000ull, "%s: NaN is not canonical", what);
     if (deep) {
-        double *x = malloc((n ? n : 1) * sizeof *x);
+        double *x = calloc(n ? n : 1, sizeof *x);
         for (uint64_t i = 0; i < n; i++) x[n - 1 - i] = x0[i];
         CHECK(bits64(twin(x, n, dt, &cfg)) == bits64(r), "%s: reversal changes the sum", what);
         shuffle(x, n);

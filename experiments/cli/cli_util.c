@@ -9,6 +9,7 @@
 #include "sl_cli.h"
 
 int sl_cli_argc;
+int sl_cli_stdout_errno;
 char **sl_cli_argv;
 
 /* ---- parsers ---------------------------------------------------------------------------- */
@@ -81,23 +82,24 @@ static int parse_number(const char **pp, uint64_t *out)
     return 0;
 }
 
-int sl_parse_u64(const char *s, uint64_t *out, sl_err *err)
+#define SL_NUM_HINT "(use e.g. 1000000, 1e6, 2^20, 3*2^20 or 2^40-1)"
+
+/* product := number ['^' number] ('*' number ['^' number])*  into *out; 0 or -1 (err). */
+static int parse_product(const char *s, const char **pp, uint64_t *out, sl_err *err)
 {
-    if (!s || !*s) return perr(err, "empty number%s", "");
-    if (*s == '-') return perr(err, "'%s' is negative (a count must be >= 0)", s);
-    const char *p = s;
+    const char *p = *pp;
     uint64_t acc = 1;
     for (;;) {
         uint64_t base, ex;
         int rc = parse_number(&p, &base);
         if (rc == -2) return perr(err, "number '%s' is too large", s);
         if (rc == -3) return perr(err, "'%s' is not a whole number", s);
-        if (rc) return perr(err, "malformed number '%s' (use e.g. 1000000, 1e6 or 2^20)", s);
+        if (rc) return perr(err, "malformed number '%s' " SL_NUM_HINT, s);
         if (*p == '^') {
             p++;
             rc = parse_number(&p, &ex);
             if (rc == -2 || (rc == 0 && ex > 64)) return perr(err, "number '%s' is too large", s);
-            if (rc) return perr(err, "malformed number '%s' (use e.g. 1000000, 1e6 or 2^20)", s);
+            if (rc) return perr(err, "malformed number '%s' " SL_NUM_HINT, s);
             uint64_t r = 1;
             for (uint64_t i = 0; i < ex; i++)
                 if (!mul_ok(r, base, &r)) return perr(err, "number '%s' is too large", s);
@@ -107,7 +109,28 @@ int sl_parse_u64(const char *s, uint64_t *out, sl_err *err)
         if (*p == '*') { p++; continue; }
         break;
     }
-    if (*p) return perr(err, "malformed number '%s' (use e.g. 1000000, 1e6 or 2^20)", s);
+    *pp = p;
+    *out = acc;
+    return 0;
+}
+
+/* value := product (('+'|'-') product)*: the size grammar of the README (2^40-1, 2^20+5). */
+int sl_parse_u64(const char *s, uint64_t *out, sl_err *err)
+{
+    if (!s || !*s) return perr(err, "empty number%s", "");
+    if (*s == '-') return perr(err, "'%s' is negative (a count must be >= 0)", s);
+    const char *p = s;
+    uint64_t acc = 0;
+    if (parse_product(s, &p, &acc, err)) return -1;
+    while (*p == '+' || *p == '-') {
+        const char op = *p++;
+        uint64_t t = 0;
+        if (parse_product(s, &p, &t, err)) return -1;
+        if (op == '+' && __builtin_add_overflow(acc, t, &acc)) return perr(err, "number '%s' is too large", s);
+        if (op == '-' && __builtin_sub_overflow(acc, t, &acc))
+            return perr(err, "'%s' is negative (a count must be >= 0)", s);
+    }
+    if (*p) return perr(err, "malformed number '%s' " SL_NUM_HINT, s);
     *out = acc;
     return 0;
 }
@@ -226,7 +249,7 @@ void sl_cli_msg(const char *cmd, const char *fmt, ...)
         else line[o++] = 'x', line[o++] = hex[*p >> 4], line[o++] = hex[*p & 15];
     }
     line[o++] = '\n';
-    fflush(stdout);
+    if (fflush(stdout) != 0 && !sl_cli_stdout_errno) sl_cli_stdout_errno = errno ? errno : EIO;
     fwrite(line, 1, o, stderr);
 }
 

@@ -300,7 +300,7 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     }
     /* judged: every run's result within the variant's a-priori bound */
     const double worst = jd.worst_abs_err, bound = jd.bound;
-    if (b->ref->finite && !(worst <= bound) && !isnan(bound)) {
+    if (sl_bound_violated(b->ref, worst, bound)) {
         char h[SL_FMT_LEN];
         sl_cli_msg("bench", "SELF-CHECK FAILED: %s at n = %llu: result %s has error %g above "
                    "its bound %g", v->name, (unsigned long long)n,
@@ -340,9 +340,16 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     const uint64_t n = b->n;
     const size_t esz = sl_dtype_size(o->dt);
     int rc = 0;
+    /* a request beyond the device's memory: one line naming the size, before any host memory
+     * is taken (a lazily committed host buffer of that size could take the machine down) */
+    if (sl_gpu_check_fits(n, o->dt, &err)) {
+        sl_cli_msg("bench", "%s", err.msg);
+        return 1;
+    }
     void *x = malloc((size_t)n * esz);
     if (!x) {
-        sl_cli_msg("bench", "out of memory for n = %llu", (unsigned long long)n);
+        sl_cli_msg("bench", "out of host memory for n = %llu %s values (%.2f GiB)", (unsigned long long)n,
+                   sl_dtype_name(o->dt), (double)n * (double)esz / 1073741824.0);
         return 1;
     }
     for (uint64_t s0 = 0; s0 < n && rc == 0; s0 += BENCH_CHUNK) {

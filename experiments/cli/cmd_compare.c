@@ -54,8 +54,12 @@ static int load(const char *dir, sl_csv *t)
         sl_cli_msg(CMD, "'%s' is not a directory", dir);
         return 2;
     }
-    char path[1100];
-    snprintf(path, sizeof path, "%s/results.csv", dir);
+    char path[SL_DIR_MAX + 64];
+    sl_err pe = {{0}};
+    if (sl_check_dir_len(dir, &pe) || sl_path_join(path, sizeof path, dir, "results.csv", &pe)) {
+        sl_cli_msg(CMD, "%s", pe.msg);
+        return 2;
+    }
     if (stat(path, &st)) {
         sl_cli_msg(CMD, "'%s' holds no results.csv (not a sumlab run directory)", dir);
         return 2;
@@ -242,9 +246,14 @@ int sl_cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < nv; i++) compare_variant(tab, &A, &B, pa, pb, np, names[i], &cc, xa, xb, ya, yb);
     fprintf(stderr, "sumlab compare: A = %s (%zu rows), B = %s (%zu rows): %zu matched keys, %zu only in A, "
                     "%zu only in B\n", da, A.nrows, db, B.nrows, np, only_a, only_b);
-    if (!np) {
-        sl_cli_msg(CMD, "the two runs share no measurement (different experiments, presets or dtypes?)");
-        rc = 1;
+    if (!np) {   /* nothing to compare: bad input, not a runtime failure */
+        sl_runconf ca, cb;
+        if (!sl_runconf_read(da, &ca) && !sl_runconf_read(db, &cb) && strcmp(ca.experiment, cb.experiment))
+            sl_cli_msg(CMD, "'%s' is a run of '%s' and '%s' a run of '%s': they share no measurement", da,
+                       ca.experiment, db, cb.experiment);
+        else
+            sl_cli_msg(CMD, "the two runs share no measurement (different experiments, presets or dtypes?)");
+        rc = 2;
         goto done;
     }
     if (sl_table_write(tab, fmt, stdout)) rc = 1;

@@ -4,6 +4,8 @@
  * The file appears under its name only when complete (written to FILE.part, then renamed). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,34 @@ static int host_little_endian(void)
     return b == 1;
 }
 
+/* ---- signals: a gen stopped by SIGINT/SIGTERM/SIGHUP removes its FILE.part ---------------- */
+static const char *volatile g_part;   /* the .part being written, or NULL */
+static struct sigaction g_old[3];
+static const int g_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_gen_signal(int sig)
+{
+    const char *p = g_part;
+    if (p) unlink(p);                 /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);                       /* the usual death by that signal (exit status 128+sig) */
+}
+
+static void part_guard(const char *part)
+{
+    if (part) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_gen_signal;
+        sigfillset(&sa.sa_mask);
+        g_part = part;
+        for (int i = 0; i < 3; i++) sigaction(g_sigs[i], &sa, &g_old[i]);
+    } else {
+        for (int i = 0; i < 3; i++) sigaction(g_sigs[i], &g_old[i], NULL);
+        g_part = NULL;
+    }
+}
+
 /* Writes n values of ds to out.part, chunk by chunk, then renames it to out. Returns the exit
  * code. */
 static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n, const sl_params *pp,
@@ -62,8 +92,10 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
         return 1;
     }
     snprintf(part, plen, "%s.part", out);
+    part_guard(part);
     FILE *f = fopen(part, "wb");
     if (!f) {
+        part_guard(NULL);
         sl_cli_msg("gen", "cannot write '%s': %s", part, strerror(errno));
         free(buf);
         free(part);
@@ -93,7 +125,8 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
         rc = 1;
     }
     if (rc) remove(part);
-    else
+    part_guard(NULL);
+    if (!rc)
         fprintf(stderr, "sumlab gen: wrote %llu %s values of %s (seed %llu) to %s (%s)\n",
                 (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
                 npy ? "npy" : "raw");
@@ -180,7 +213,7 @@ int sl_cmd_gen(int argc, char **argv)
         return 2;
     }
     if (n >= GEN_MAX_N) {
-        sl_cli_msg("gen", "--n %s is too large (at most 2^40 - 1)", nstr);
+        sl_cli_msg("gen", "--n %s is too large (at most 2^40-1)", nstr);
         return 2;
     }
     if (!out || !*out) {

@@ -27,16 +27,19 @@
 /* ---- directories ------------------------------------------------------------------------ */
 static int mkdir_p(const char *path)
 {
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", path);
+    char *buf = strdup(path);
+    if (!buf) { errno = ENOMEM; return -1; }
     for (char *p = buf + 1; *p; p++) {
         if (*p != '/') continue;
         *p = '\0';
-        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+        if (mkdir(buf, 0777) && errno != EEXIST) { free(buf); return -1; }
         *p = '/';
     }
-    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-    return 0;
+    int rc = mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+    int e = errno;
+    free(buf);
+    errno = e;
+    return rc;
 }
 
 static int dir_state(const char *path) /* 0 missing, 1 empty dir, 2 non-empty dir, 3 not a dir */
@@ -44,13 +47,22 @@ static int dir_state(const char *path) /* 0 missing, 1 empty dir, 2 non-empty di
     struct stat st;
     if (stat(path, &st)) return 0;
     if (!S_ISDIR(st.st_mode)) return 3;
-    char probe[1100];
+    char probe[SL_DIR_MAX + 64];
     static const char *const files[] = {"results.csv", "run.conf", "meta.json", "report.md", NULL};
     for (int i = 0; files[i]; i++) {
-        snprintf(probe, sizeof probe, "%s/%s", path, files[i]);
+        if (sl_path_join(probe, sizeof probe, path, files[i], NULL)) return 2;
         if (!stat(probe, &st)) return 2;
     }
     return 1;
+}
+
+/* 1 when dir holds run.conf or results.csv: a sumlab run was started there. */
+static int run_marks(const char *dir)
+{
+    char p[SL_DIR_MAX + 64];
+    struct stat st;
+    return (!sl_path_join(p, sizeof p, dir, "run.conf", NULL) && !stat(p, &st)) ||
+           (!sl_path_join(p, sizeof p, dir, "results.csv", NULL) && !stat(p, &st));
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
@@ -331,8 +343,12 @@ static int check_args(run_opts *o)
 static int report_only(const run_opts *o)
 {
     if (!o->out_dir) { sl_cli_msg(CMD, "--report-only needs -o DIR (the run to report)"); return 2; }
+    sl_err le = {{0}};
+    if (sl_check_dir_len(o->out_dir, &le)) { sl_cli_msg(CMD, "-o: %s", le.msg); return 2; }
     sl_runconf rc0;
     if (sl_runconf_read(o->out_dir, &rc0)) { sl_cli_msg(CMD, "'%s' is not a sumlab run directory (no run.conf)", o->out_dir); return 2; }
+    int lock = -1, lr = sl_run_lock(o->out_dir, &lock, &le);   /* held until exit */
+    if (lr) { sl_cli_msg(CMD, "%s", le.msg); return lr == 1 ? 2 : 1; }
     sl_notes notes;
     memset(&notes, 0, sizeof notes);
     sl_err e = {{0}};
@@ -350,6 +366,12 @@ static int choose_dir(const run_opts *o, char *dir, size_t len)
 {
     char stamp[32];
     if (o->out_dir) {
+        sl_err e = {{0}};
+        if (strlen(o->out_dir) >= len || sl_check_dir_len(o->out_dir, &e)) {
+            if (!e.msg[0]) sl_check_dir_len(o->out_dir, &e);
+            sl_cli_msg(CMD, "-o: %s", e.msg);
+            return 2;
+        }
         snprintf(dir, len, "%s", o->out_dir);
     } else {
         if (o->resume) { sl_cli_msg(CMD, "--resume needs -o DIR (the run to continue)"); return 2; }
@@ -372,7 +394,14 @@ static int resume_settings(run_opts *o, const char *dir, int st, sl_runconf *con
                    st == 0 ? "no such directory" : st == 3 ? "not a directory" : "no run.conf there (not a sumlab run directory)");
         return 2;
     }
-    if (cr == -2) { sl_cli_msg(CMD, "cannot resume '%s': run.conf is malformed", dir); return 2; }
+    if (cr == -2) {
+        if (!sl_run_has_rows(dir))
+            sl_cli_msg(CMD, "cannot resume '%s': run.conf is malformed and no row was measured there; "
+                            "start the run over (the same command without --resume)", dir);
+        else
+            sl_cli_msg(CMD, "cannot resume '%s': run.conf is malformed", dir);
+        return 2;
+    }
     if (strcmp(conf->experiment, o->exp_name)) {
         sl_cli_msg(CMD, "'%s' holds a run of '%s', not '%s'", dir, conf->experiment, o->exp_name);
         return 2;
@@ -453,7 +482,6 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
     const char *nb = getenv("SUMLAB_NONDET_BUDGET_MS");
     if (gpu && nb && *nb) run->nondet_budget_ms = atof(nb);
     if (o->resume) return -1;
-    if (mkdir_p(dir)) { sl_cli_msg(CMD, "cannot create '%s': %s", dir, strerror(errno)); return 1; }
     snprintf(conf->experiment, sizeof conf->experiment, "%s", o->exp_name);
     snprintf(conf->preset, sizeof conf->preset, "%s", sl_preset_name(o->preset));
     snprintf(conf->backend, sizeof conf->backend, "%s", gpu ? "gpu" : "cpu");
@@ -552,32 +580,47 @@ int sl_cmd_run(int argc, char **argv)
     if (code >= 0) return code;
     if (o.report_only) return report_only(&o);
 
-    char dir[1024];
+    char dir[SL_DIR_MAX + 1];
     if ((code = choose_dir(&o, dir, sizeof dir)) >= 0) return code;
     sl_runconf conf;
     memset(&conf, 0, sizeof conf);
     int st = dir_state(dir);
+    if (!o.resume && st == 3) { sl_cli_msg(CMD, "'%s' exists and is not a directory", dir); return 2; }
+    if (!o.resume && st == 0 && mkdir_p(dir)) { sl_cli_msg(CMD, "cannot create '%s': %s", dir, strerror(errno)); return 1; }
+    /* The directory is this run's until it ends: a second run or resume is refused here, so
+     * two writers never share results.csv. */
+    int lock = -1;
+    sl_err le = {{0}};
+    if (!o.resume || st == 1 || st == 2) {
+        int lr = sl_run_lock(dir, &lock, &le);
+        if (lr) { sl_cli_msg(CMD, "%s", le.msg); return lr == 1 ? 2 : 1; }
+    }
+    st = dir_state(dir);
     if (o.resume) {
-        if ((code = resume_settings(&o, dir, st, &conf)) >= 0) return code;
-    } else {
-        if (st == 2) {
+        if ((code = resume_settings(&o, dir, st, &conf)) >= 0) { sl_run_unlock(lock); return code; }
+    } else if (st == 2) {
+        if (sl_run_has_rows(dir) || !run_marks(dir)) {   /* rows, or not a run's files */
             sl_cli_msg(CMD, "'%s' already holds a run: add --resume to continue it, or -o a new directory", dir);
+            sl_run_unlock(lock);
             return 2;
         }
-        if (st == 3) { sl_cli_msg(CMD, "'%s' exists and is not a directory", dir); return 2; }
+        /* started before, but not one row measured (killed in its first moments): start over */
+        if (sl_run_clear(dir, &le)) { sl_cli_msg(CMD, "%s", le.msg); sl_run_unlock(lock); return 1; }
+        if (!o.quiet) fprintf(stderr, "sumlab run: '%s' holds no measured row: starting it over\n", dir);
     }
     sl_run run;
     sl_gpu_info gi;
     sl_err why = {{0}}, e = {{0}};
-    if ((code = start_run(&o, dir, &conf, &run, &gi, &why)) >= 0) return code;
+    if ((code = start_run(&o, dir, &conf, &run, &gi, &why)) >= 0) { sl_run_unlock(lock); return code; }
     sl_provenance prov;
     if (sl_cli_argv) sl_provenance_collect(&prov, sl_cli_argc, sl_cli_argv);
     else sl_provenance_collect(&prov, argc, argv);
-    if (sl_meta_write(dir, &conf, o.resume, &prov, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 1; }
+    if (sl_meta_write(dir, &conf, o.resume, &prov, &e)) { sl_cli_msg(CMD, "%s", e.msg); sl_run_unlock(lock); return 1; }
     if (sl_results_open(&run.res, dir, o.resume, o.quiet, &e)) {
         sl_cli_msg(CMD, "%s", e.msg);
         sl_results_close(&run.res, NULL);
         sl_keyset_free(&run.res.keys);
+        sl_run_unlock(lock);
         return o.resume ? 2 : 1;
     }
     if (!o.quiet) {
@@ -609,5 +652,6 @@ int sl_cmd_run(int argc, char **argv)
     int sig = sl_study_signals_restore();
     code = finish_run(&o, dir, &run, rc, sig, secs, &e);
     sl_keyset_free(&run.res.keys);
+    sl_run_unlock(lock);
     return code;
 }

@@ -288,6 +288,15 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
                        (unsigned long long)row.distinct, row.reps);
             selfcheck = 1;
         }
+        /* judged: every repetition within the variant's a-priori bound (as bench checks) */
+        sl_judgement jd;
+        sl_judge_results(sl_session_reference(s), v, row.n, row.dt, &row.cfg, row.results, row.reps, &jd);
+        if (sl_bound_violated(sl_session_reference(s), jd.worst_abs_err, jd.bound)) {
+            char h[SL_FMT_LEN];
+            sl_cli_msg("sum", "SELF-CHECK FAILED: %s (%s): result %s has error %g above its bound %g",
+                       v->name, row.backend, sl_fmt_hex(h, sizeof h, row.result), jd.worst_abs_err, jd.bound);
+            selfcheck = 1;
+        }
         sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec, S, NULL};
         add_row(t, cs, &c);
         sl_row_free(&row);
@@ -567,9 +576,6 @@ int sl_cmd_sum(int argc, char **argv)
     sl_table_free(t);
     sl_session_close(s);
     free(data);
-    if (wrc) {
-        sl_cli_msg("sum", "error writing the output");
-        return 1;
-    }
+    if (wrc) return 1;   /* main() names the reason: "cannot write standard output: ..." */
     return bad ? 1 : 0;
 }

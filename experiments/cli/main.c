@@ -1,8 +1,10 @@
 /* main.c: the `sumlab` command: dispatches `sumlab <command> [options]` to the subcommands
  * of sl_cli.h. Exit codes: 0 ok, 1 runtime failure, 2 bad usage or bad input. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "sl_cli.h"
+#include "sl_format.h"
 #include "sl_provenance.h"
 
 typedef struct {
@@ -35,6 +37,22 @@ static void usage(FILE *f)
           "(including a failed GPU/twin self-check), 2 bad usage or bad input.\n", f);
 }
 
+/* Data written to stdout reached it: a failed flush (disk full, closed pipe) is a runtime
+ * failure with its reason, never a silent short output. Returns the exit code. */
+static int stdout_closed(const char *cmd, int code)
+{
+    errno = 0;
+    int e = fflush(stdout) != 0 ? (errno ? errno : EIO) : 0;
+    if (sl_out_errno) e = sl_out_errno;                /* an earlier flush failed first */
+    else if (sl_cli_stdout_errno) e = sl_cli_stdout_errno;
+    else if (!e && ferror(stdout)) e = EIO;
+    if (e) {
+        sl_cli_msg(cmd, "cannot write standard output: %s", strerror(e));
+        return code ? code : 1;
+    }
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -44,11 +62,11 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
-        return 0;
+        return stdout_closed(NULL, 0);
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
         sl_print_version(stdout);
-        return 0;
+        return stdout_closed(NULL, 0);
     }
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (!strcmp(cmd, commands[i].name)) {
@@ -56,7 +74,7 @@ int main(int argc, char **argv)
              * command line stays available for provenance. */
             sl_cli_argc = argc;
             sl_cli_argv = argv;
-            return commands[i].fn(argc - 1, argv + 1);
+            return stdout_closed(commands[i].name, commands[i].fn(argc - 1, argv + 1));
         }
     sl_cli_msg(NULL, "unknown command '%s' (commands: list, gen, sum, judge, bench, run, compare; "
                      "see 'sumlab --help')", cmd);

@@ -52,7 +52,11 @@ int sl_cli_exact_block(FILE *f, const sl_exact_text *S);
  * sign), the whole string and nothing else, read with strtod (round to nearest). 0 or -1. */
 int sl_parse_double(const char *s, double *out, sl_err *err);
 
-/* One "sumlab <cmd>: message" line on stderr. */
+/* The reason (errno) of the first failed flush of stdout, 0 while none failed: main() reports
+ * it when the command ends. */
+extern int sl_cli_stdout_errno;
+
+/* One "sumlab <cmd>: message" line on stderr (stdout flushed first). */
 void sl_cli_msg(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

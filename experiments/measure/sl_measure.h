@@ -126,9 +126,16 @@ int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, cons
  * for float32 variants whose sums pass through global float atomics (they flush subnormal
  * operands and results to zero, which Higham's model does not allow for). +Inf (vacuous)
  * when sum|x| exceeds the accumulator format's largest finite value, since an intermediate
- * may then overflow; NaN when the variant has no bound model or the reference is not finite. */
+ * may then overflow; +Inf when the exact sum overflows the format (finite inputs) or when
+ * |S| + bound reaches the format's overflow threshold (sl_bound_reach: the final conversion
+ * may round to Inf); NaN when the variant has no bound model or an input is Inf/NaN. */
 double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg);
+/* b, or +Inf when a value within b of the exact sum may round to Inf in dt. */
+double sl_bound_reach(const sl_reference *ref, double b, sl_dtype dt);
+/* 1 when a result's error lies outside its bound (finite reference, bound not NaN): the
+ * self-check `sum` and `bench` both apply. */
+int sl_bound_violated(const sl_reference *ref, double worst_abs_err, double bound);
 
 /* One value summed elsewhere (NumPy, math.fsum, PyTorch, a user's kernel) judged against the
  * exact sum of the input: its errors in the input format (err.ulps: ulps of S rounded to

@@ -4,7 +4,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <spawn.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -23,8 +24,8 @@ static int find_render(char *out, size_t len)
     struct stat st;
     const char *env = getenv("SUMLAB_PLOTS_DIR");
     if (env && *env) {
-        snprintf(out, len, "%s/render.sh", env);
-        if (!stat(out, &st)) return 0;
+        int w = snprintf(out, len, "%s/render.sh", env);
+        if (w > 0 && (size_t)w < len && !stat(out, &st)) return 0;
     }
     char exe[PATH_MAX];
     ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -32,10 +33,10 @@ static int find_render(char *out, size_t len)
         exe[k] = '\0';
         char *slash = strrchr(exe, '/');
         if (slash) *slash = '\0';
-        snprintf(out, len, "%s/plots/render.sh", exe);
-        if (!stat(out, &st)) return 0;
-        snprintf(out, len, "%s/../plots/render.sh", exe);
-        if (!stat(out, &st)) return 0;
+        int w = snprintf(out, len, "%s/plots/render.sh", exe);
+        if (w > 0 && (size_t)w < len && !stat(out, &st)) return 0;
+        w = snprintf(out, len, "%s/../plots/render.sh", exe);
+        if (w > 0 && (size_t)w < len && !stat(out, &st)) return 0;
     }
 #ifdef SUMLAB_SOURCE_DIR
     snprintf(out, len, "%s/plots/render.sh", SUMLAB_SOURCE_DIR);
@@ -60,10 +61,20 @@ int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
         return -1;
     }
     char *argv[] = {"bash", script, quiet ? "-q" : "-v", (char *)dir, NULL};
-    pid_t pid;
-    if (posix_spawnp(&pid, "bash", NULL, NULL, argv, environ) != 0) {
-        sl_notes_add(notes, "charts not rendered: cannot start bash");
+    /* The renderer stays in the run's process group (a Ctrl-C reaches it too) and dies with
+     * the run (PR_SET_PDEATHSIG): a killed run leaves no renderer beside the resumed one. It
+     * inherits the run's directory lock, so a resume waits for its last child to end. */
+    const pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        sl_notes_add(notes, "charts not rendered: cannot start bash: %s", strerror(errno));
         return -1;
+    }
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) _exit(127);   /* the run died before the line above */
+        execvp("bash", argv);
+        _exit(127);
     }
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
@@ -79,8 +90,8 @@ static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)
 
 void sl_report_charts(FILE *f, const char *dir, int on_gpu)
 {
-    char cdir[1100];
-    snprintf(cdir, sizeof cdir, "%s/charts", dir);
+    char cdir[SL_DIR_MAX + 64];
+    sl_path_join(cdir, sizeof cdir, dir, "charts", NULL);   /* dir: at most SL_DIR_MAX bytes */
     fputs("## Charts\n\n", f);
     DIR *d = opendir(cdir);
     char *names[512];
@@ -117,7 +128,7 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
         }
     }
     for (size_t i = 0; i < nn; i++) free(names[i]);
-    char npath[1200], line[1024];
+    char npath[SL_DIR_MAX + 128], line[4096];
     snprintf(npath, sizeof npath, "%s/notes.txt", cdir);
     FILE *nf = fopen(npath, "r");
     if (nf) {

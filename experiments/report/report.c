@@ -310,8 +310,8 @@ static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *note
 
 int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
 {
-    char path[1100], rpath[1100];
-    snprintf(rpath, sizeof rpath, "%s/results.csv", dir);
+    char rpath[SL_DIR_MAX + 64];
+    if (sl_check_dir_len(dir, err) || sl_path_join(rpath, sizeof rpath, dir, "results.csv", err)) return -1;
     sl_csv t;
     if (sl_csv_read(rpath, &t, NULL, err)) return -1;
     static sl_report_ctx R;
@@ -323,25 +323,33 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
         sl_csv_free(&t);
         return sl_err_set(err, "%s lacks the sumlab columns", rpath);
     }
-    snprintf(path, sizeof path, "%s/report.md.tmp", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) { sl_csv_free(&t); return sl_err_set(err, "cannot write %s: %s", path, strerror(errno)); }
+    /* composed in memory, then written whole (write, fsync, rename): a failed write names its
+     * real reason, and no partial report or .tmp is left */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) { sl_csv_free(&t); return sl_err_set(err, "cannot compose report.md: %s", strerror(errno)); }
     read_settings(&R);
     R.nv = sl_report_variant_names(&t, R.names, 64);
     R.nverd = sl_det_verdicts(&t, R.verd, 64);
     R.buf = malloc((t.nrows + 1) * sizeof *R.buf);
     R.buf2 = malloc((t.nrows + 1) * sizeof *R.buf2);
     if (!R.buf || !R.buf2) {
-        free(R.buf); free(R.buf2); fclose(f); remove(path); sl_csv_free(&t);
+        free(R.buf); free(R.buf2); fclose(f); free(text); sl_csv_free(&t);
         return sl_err_set(err, "out of memory");
     }
     write_sections(f, &R, notes);
     free(R.buf);
     free(R.buf2);
     sl_csv_free(&t);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s", path);
-    snprintf(rpath, sizeof rpath, "%s/report.md", dir);
-    if (rename(path, rpath)) return sl_err_set(err, "cannot write %s: %s", rpath, strerror(errno));
+    int bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        free(text);
+        return sl_err_set(err, "cannot compose report.md: out of memory");
+    }
+    sl_path_join(rpath, sizeof rpath, dir, "report.md", NULL);
+    int rc = sl_write_atomic(rpath, text, len, err);
+    free(text);
+    if (rc) return -1;
     return 0;
 }

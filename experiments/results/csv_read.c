@@ -10,7 +10,7 @@
 /* ---- CSV reader ------------------------------------------------------------------------- */
 /* Splits one line (no '\n') into fields in place; quoted fields per RFC 4180. Returns the
  * field count (fields stored up to max). */
-static int split_line(char *line, char **fields, int max)
+int sl_csv_split(char *line, char **fields, int max)
 {
     int nf = 0;
     char *p = line;
@@ -94,7 +94,7 @@ int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err)
         if (ll && line[ll - 1] == '\r') line[--ll] = '\0';
         if (!ll || line[0] == '#') continue;
         char *f[128];
-        int nf = split_line(line, f, 128);
+        int nf = sl_csv_split(line, f, 128);
         if (nf > 128) { sl_csv_free(t); free(buf); return sl_err_set(err, "%s:%ld: too many fields", path, lineno); }
         if (!t->header) {
             t->ncols = nf;
@@ -108,7 +108,7 @@ int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err)
             int nc = t->ncols;
             sl_csv_free(t);
             free(buf);
-            return sl_err_set(err, "%s:%ld: %d fields where the header has %d (malformed results file)",
+            return sl_err_set(err, "%s:%ld: %d fields where the header has %d (malformed CSV file)",
                         path, lineno, nf, nc);
         }
         if (t->nrows == cap) {

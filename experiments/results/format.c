@@ -1,10 +1,21 @@
 /* format.c: output formatting (sl_format.h): values (hex, round-trip decimal), CSV and JSON
  * primitives, and the table model with its three writers. Non-finite numbers are spelled
  * inf/-inf/nan in text and null in JSON. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sl_format.h"
+
+int sl_out_errno;
+
+/* fflush + ferror; the reason of the first failed flush is kept in sl_out_errno. */
+static int flush_checked(FILE *f)
+{
+    errno = 0;
+    if (fflush(f) != 0 && !sl_out_errno) sl_out_errno = errno ? errno : EIO;
+    return ferror(f) ? -1 : 0;
+}
 
 /* ---- values ---------------------------------------------------------------------------- */
 static const char *special(double v)
@@ -249,8 +260,7 @@ int sl_table_write_csv_header(const sl_table *t, FILE *f)
         sl_csv_field(f, t->headers[j]);
     }
     fputc('\n', f);
-    fflush(f);
-    return ferror(f) ? -1 : 0;
+    return flush_checked(f);
 }
 
 int sl_table_write_csv_rows(const sl_table *t, FILE *f)
@@ -263,8 +273,7 @@ int sl_table_write_csv_rows(const sl_table *t, FILE *f)
         }
         fputc('\n', f);
     }
-    fflush(f);
-    return ferror(f) ? -1 : 0;
+    return flush_checked(f);
 }
 
 void sl_table_clear_rows(sl_table *t)
@@ -327,6 +336,5 @@ int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f)
         }
         free(w);
     }
-    fflush(f);
-    return ferror(f) ? -1 : 0;
+    return flush_checked(f);
 }

@@ -47,23 +47,20 @@ static cJSON *meta_json(const sl_runconf *c, int resumed, const sl_provenance *p
 int sl_meta_write(const char *dir, const sl_runconf *c, int resumed, const sl_provenance *p,
                   sl_err *err)
 {
-    char path[1100], tmp[1200];
-    snprintf(path, sizeof path, "%s/meta.json", dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char path[SL_DIR_MAX + 64];
+    if (sl_path_join(path, sizeof path, dir, "meta.json", err)) return -1;
     cJSON *o = meta_json(c, resumed, p);
     char *text = o ? cJSON_Print(o) : NULL;
     cJSON_Delete(o);
     if (!text) return sl_err_set(err, "cannot write %s: out of memory", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        cJSON_free(text);
-        return sl_err_set(err, "cannot write %s: %s", tmp, strerror(errno));
-    }
-    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF || ferror(f);
-    cJSON_free(text);
-    if (fclose(f) != 0 || bad || rename(tmp, path) != 0)
-        return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
-    return 0;
+    size_t len = strlen(text);
+    char *t2 = realloc(text, len + 2);    /* cJSON_Print's buffer comes from malloc */
+    if (!t2) { cJSON_free(text); return sl_err_set(err, "cannot write %s: out of memory", path); }
+    t2[len] = '\n';
+    t2[len + 1] = '\0';
+    int rc = sl_write_atomic(path, t2, len + 1, err);
+    free(t2);
+    return rc;
 }
 
 /* The text of member key of o (strings as they are, numbers and booleans spelled); "?" when absent. */
@@ -78,9 +75,15 @@ static void member(const cJSON *o, const char *key, char *out, size_t len)
 
 int sl_meta_read(const char *dir, sl_meta *m, sl_err *err)
 {
-    char path[1100];
-    snprintf(path, sizeof path, "%s/meta.json", dir);
+    char path[SL_DIR_MAX + 64];
     const cJSON *prov = NULL;
+    if (sl_path_join(path, sizeof path, dir, "meta.json", err)) {
+        member(NULL, "", m->git_sha, sizeof m->git_sha);
+        member(NULL, "", m->git_dirty, sizeof m->git_dirty);
+        member(NULL, "", m->gpu_name, sizeof m->gpu_name);
+        member(NULL, "", m->date_utc, sizeof m->date_utc);
+        return -1;
+    }
     cJSON *o = NULL;
     size_t len;
     char *text = sl_slurp(path, &len, err);

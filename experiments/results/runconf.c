@@ -1,6 +1,5 @@
 /* runconf.c: run.conf, the settings a run was started with (read by --resume and the report):
  * `key=value` lines after one comment line. The one reader and the one writer. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +7,10 @@
 
 int sl_runconf_read(const char *dir, sl_runconf *c)
 {
-    char path[1100], line[1200];
-    snprintf(path, sizeof path, "%s/run.conf", dir);
+    char path[SL_DIR_MAX + 64], line[1200];
     memset(c, 0, sizeof *c);
     c->seeds = 1;
+    if (sl_path_join(path, sizeof path, dir, "run.conf", NULL)) return -1;
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     while (fgets(line, sizeof line, f)) {
@@ -39,18 +38,15 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
 
 int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err)
 {
-    char path[1100];
-    snprintf(path, sizeof path, "%s/run.conf", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
-    fprintf(f, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\nbackend=%s\n"
-               "seed=%llu\nreps=%ld\nstarted=%s\n",
-            c->experiment, c->preset, c->backend, c->seed, c->reps, c->started);
+    char path[SL_DIR_MAX + 64], text[4608];
+    if (sl_path_join(path, sizeof path, dir, "run.conf", err)) return -1;
     /* the sweep: empty lists are the experiments' own choices; seeds = instances per point
      * (instance i uses dataset seed seed + i) */
-    fprintf(f, "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\n", c->n, c->datasets,
-            c->variants, c->dtypes, c->seeds > 0 ? c->seeds : 1, c->baseline);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) return sl_err_set(err, "cannot write %s: %s", path, strerror(errno));
-    return 0;
+    int w = snprintf(text, sizeof text, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\n"
+                     "backend=%s\nseed=%llu\nreps=%ld\nstarted=%s\n"
+                     "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\n",
+                     c->experiment, c->preset, c->backend, c->seed, c->reps, c->started, c->n,
+                     c->datasets, c->variants, c->dtypes, c->seeds > 0 ? c->seeds : 1, c->baseline);
+    if (w < 0 || (size_t)w >= sizeof text) return sl_err_set(err, "cannot write %s: settings too long", path);
+    return sl_write_atomic(path, text, (size_t)w, err);   /* never an empty run.conf */
 }

@@ -48,6 +48,8 @@ int sl_table_null(sl_table *t);                     /* "-" in tables, empty in C
  * array of objects keyed by the headers, one object per line. Returns 0, or -1 on a
  * write error. */
 int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f);
+/* errno of the first failed flush of a table writer (0: none), for the caller's message. */
+extern int sl_out_errno;
 /* CSV header line only / CSV rows only (for writers that stream rows as they finish). */
 int sl_table_write_csv_header(const sl_table *t, FILE *f);
 int sl_table_write_csv_rows(const sl_table *t, FILE *f);

@@ -13,6 +13,9 @@
 extern "C" {
 #endif
 
+/* The longest run directory name accepted (its files' paths then fit every buffer). */
+#define SL_DIR_MAX 900
+
 /* ---- a CSV file read whole (results.csv, distribution.csv) ------------------------------- */
 typedef struct {
     int ncols;
@@ -24,6 +27,9 @@ typedef struct {
  * *truncated (may be NULL). Returns 0, or -1 with err naming the file and line. */
 int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err);
 void sl_csv_free(sl_csv *t);
+/* Splits one line (no '\n') into fields in place (RFC 4180 quotes); returns the field count
+ * (fields stored up to max). */
+int sl_csv_split(char *line, char **fields, int max);
 int sl_csv_col(const sl_csv *t, const char *name);            /* index or -1 */
 const char *sl_csv_get(const sl_csv *t, size_t r, int col);   /* "" when col < 0 */
 double sl_csv_num(const sl_csv *t, size_t r, int col);        /* NaN when empty/unparsable */
@@ -103,7 +109,7 @@ int sl_schema_matches(const sl_schema *s, const sl_csv *t);   /* 1 when t has ex
 
 /* ---- the results files of a run directory ----------------------------------------------- */
 typedef struct {
-    char dir[1024];
+    char dir[SL_DIR_MAX + 1];
     FILE *csv, *dist;
     sl_keyset keys;            /* rows present in results.csv */
     long rows_before;          /* rows found there when resuming */
@@ -118,6 +124,25 @@ int sl_results_has(const sl_results *res, const sl_rowctx *c, const char *varian
 int sl_results_write(sl_results *res, const sl_record *r, int dist, sl_err *err);
 /* Closes both files; -1 (err) when a close failed. */
 int sl_results_close(sl_results *res, sl_err *err);
+
+/* ---- the file-system habits of a run directory (fsio.c) ------------------------------------ */
+#define SL_LOCK_FILE ".sumlab.lock"
+/* 0, or -1 (err) when dir is longer than SL_DIR_MAX. */
+int sl_check_dir_len(const char *dir, sl_err *err);
+/* "dir/file" into buf; -1 (err names it) when it does not fit. */
+int sl_path_join(char *buf, size_t len, const char *dir, const char *file, sl_err *err);
+/* fflush (+ fsync when sync) + fclose; -1 with "cannot write PATH: reason" on any failure. */
+int sl_fclose_checked(FILE *f, const char *path, int sync, sl_err *err);
+/* Creates path whole: text into path.tmp, fsync, rename (the .tmp removed on failure). */
+int sl_write_atomic(const char *path, const char *text, size_t len, sl_err *err);
+/* Locks dir for this process and its children (flock on dir/.sumlab.lock, which names the
+ * holder). 0 (*fd set), 1 held by another run (err names it), -1 error. */
+int sl_run_lock(const char *dir, int *fd, sl_err *err);
+void sl_run_unlock(int fd);
+/* 1 when dir/results.csv holds at least one complete row after its header (or cannot be read). */
+int sl_run_has_rows(const char *dir);
+/* Removes a run's files (results, distribution, run.conf, meta.json, report.md, their .tmp). */
+int sl_run_clear(const char *dir, sl_err *err);
 
 /* ---- run.conf: the settings a run was started with (so --resume continues alike) ----------- */
 enum { SL_CONF_EXPERIMENT = 1, SL_CONF_PRESET = 2, SL_CONF_BACKEND = 4, SL_CONF_SEED = 8,
@@ -150,7 +175,7 @@ int sl_meta_read(const char *dir, sl_meta *m, sl_err *err);
 /* ---- notes a run leaves for its report (skipped experiments, charts, interruptions) ---------- */
 #define SL_NOTES_MAX 16
 typedef struct {
-    char line[SL_NOTES_MAX][512];
+    char line[SL_NOTES_MAX][SL_ERRLEN + 512];
     int n;
 } sl_notes;
 void sl_notes_add(sl_notes *notes, const char *fmt, ...)

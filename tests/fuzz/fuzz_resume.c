@@ -1,0 +1,63 @@
+/* fuzz_resume.c: libFuzzer target of what --resume reads: run.conf, results.csv (the one CSV
+ * reader, the key loader with its duplicate refusal, the cut of an interrupted last line) and
+ * distribution.csv (its repair). Input: run.conf NUL results.csv NUL distribution.csv. Never a
+ * crash; an accepted directory is one run's: its keys distinct, distribution.csv well formed. */
+#include <sys/stat.h>
+#include "fuzz_util.h"
+#include "sl_results.h"
+
+static void part(const uint8_t **d, size_t *n, const uint8_t **p, size_t *pn)
+{
+    const uint8_t *z = *n ? memchr(*d, 0, *n) : NULL;
+    *p = *d;
+    *pn = z ? (size_t)(z - *d) : *n;
+    *d += *pn + (z != NULL);
+    *n -= *pn + (z != NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+    const char *dir = fz_scratch();
+    char path[300];
+    const uint8_t *conf, *res, *dist;
+    size_t cn, rn, dn;
+    part(&d, &n, &conf, &cn);
+    part(&d, &n, &res, &rn);
+    part(&d, &n, &dist, &dn);
+    snprintf(path, sizeof path, "%s/run.conf", dir);
+    fz_write(path, conf, cn);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    fz_write(path, res, rn);
+    snprintf(path, sizeof path, "%s/distribution.csv", dir);
+    fz_write(path, dist, dn);
+
+    sl_runconf c;
+    int cr = sl_runconf_read(dir, &c);
+    if (cr == 0 && (!memchr(c.experiment, 0, sizeof c.experiment) || !memchr(c.started, 0, sizeof c.started))) abort();
+    sl_csv t;
+    sl_err e = {{0}};
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    if (sl_csv_read(path, &t, NULL, &e) == 0) {
+        for (size_t r = 0; r < t.nrows; r++)
+            for (int k = 0; k < t.ncols; k++)
+                if (!t.cell[r][k]) abort();
+        sl_csv_free(&t);
+    } else if (!e.msg[0]) {
+        abort();
+    }
+    sl_results rs;
+    if (sl_results_open(&rs, dir, 1, 1, &e) == 0) {
+        if (sl_results_close(&rs, &e)) abort();
+        if ((size_t)rs.rows_before != rs.keys.count) abort();  /* every row's key, once */
+        snprintf(path, sizeof path, "%s/distribution.csv", dir);
+        sl_csv dd;
+        if (sl_csv_read(path, &dd, NULL, &e) != 0) abort();    /* repaired: it reads */
+        if (!sl_schema_matches(&sl_dist_schema, &dd)) abort();
+        sl_csv_free(&dd);
+    } else {
+        sl_results_close(&rs, NULL);
+        if (!e.msg[0]) abort();
+    }
+    sl_keyset_free(&rs.keys);
+    return 0;
+}

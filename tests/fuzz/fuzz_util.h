@@ -1,0 +1,55 @@
+/* fuzz_util.h: what the fuzz targets share: a private scratch directory (tmpfs when there is
+ * one) and "write these bytes to a file there", since the readers under test take paths. */
+#ifndef SL_FUZZ_UTIL_H
+#define SL_FUZZ_UTIL_H
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char fz_dir[256];
+
+static void fz_cleanup(void)
+{
+    DIR *d = opendir(fz_dir);
+    char p[600];
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(p, sizeof p, "%s/%s", fz_dir, e->d_name);
+        unlink(p);
+    }
+    if (d) closedir(d);
+    rmdir(fz_dir);
+}
+
+/* The scratch directory: under $SL_FUZZ_TMP, else /dev/shm, else $TMPDIR or /tmp; removed at exit. */
+__attribute__((unused)) static const char *fz_scratch(void)
+{
+    if (!fz_dir[0]) {
+        const char *base = getenv("SL_FUZZ_TMP");
+        if (!base || !*base) base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+        snprintf(fz_dir, sizeof fz_dir, "%s/slfuzz.XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(fz_dir)) abort();
+        atexit(fz_cleanup);
+    }
+    return fz_dir;
+}
+
+/* dir/name <- bytes; aborts (a harness failure, not a finding) when it cannot. */
+__attribute__((unused)) static void fz_write(const char *path, const uint8_t *d, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || (n && fwrite(d, 1, n, f) != n) || fclose(f) != 0) abort();
+}
+
+/* Reads every value, so a buffer shorter than n is a sanitizer report. */
+__attribute__((unused)) static double fz_touch(const void *data, uint64_t n, int f64)
+{
+    double s = 0;
+    for (uint64_t i = 0; i < n; i++)
+        s += f64 ? ((const double *)data)[i] : ((const float *)data)[i];
+    return s;
+}
+#endif
