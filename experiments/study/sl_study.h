@@ -58,6 +58,7 @@ typedef struct {
     unsigned threads;          /* host threads (--threads); 0 or 1: no pipeline, one thread */
     double nondet_budget_ms;   /* GPU: time budget of a nondeterministic variant's repetitions
                                   in the sweeps (0: none; see sl_measure_list) */
+    uint64_t twin_check_max_n; /* GPU rows up to this n are checked against their twin (0: 2^22) */
     sl_step_job *inflight;     /* the input being measured by the pipeline (step.c), or NULL */
 } sl_run;
 

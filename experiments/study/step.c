@@ -133,7 +133,8 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     j->req = *req;
     for (size_t i = 0; i < todo->n; i++)
         j->reps[i] = todo->v[i]->determinism == SL_DET_NONDETERMINISTIC ? reps_nondet : reps_det;
-    j->check_twin = run->on_gpu && c->n <= SL_TWIN_CHECK_MAX_N;
+    const uint64_t twin_max = run->twin_check_max_n ? run->twin_check_max_n : SL_TWIN_CHECK_MAX_N;
+    j->check_twin = run->on_gpu && c->n <= twin_max;
     /* a time budget only where no distribution is recorded (the sweeps, not determinism) */
     j->budget_ms = run->on_gpu && !dist ? run->nondet_budget_ms : 0;
     j->backend = run->backend;
