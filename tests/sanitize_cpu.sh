@@ -18,4 +18,8 @@ cmake --build "$build" -j "$jobs" >&2
 export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 cd "$build"
-ctest -L cpu --output-on-failure -j "$jobs" --timeout 900
+ctest -L cpu -LE mpi --output-on-failure -j "$jobs" --timeout 900
+# The MPI tests with leak detection off: Open MPI's components leak at MPI_Finalize and are
+# unloaded by then (unsymbolisable frames in libmpi's own allocations); every memory error is
+# still caught, and sumlab's own code is leak-checked by every other test above.
+ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0} ctest -L mpi --output-on-failure -j "$jobs" --timeout 900

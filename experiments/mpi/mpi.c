@@ -61,6 +61,8 @@ int sl_mpi_start(sl_err *err)
     return 0;
 }
 
+static MPI_Op g_state_op = MPI_OP_NULL;   /* the states' reduction: created once, freed here */
+
 int sl_mpi_end(int code)
 {
     int inited = 0, fin = 0;
@@ -69,6 +71,7 @@ int sl_mpi_end(int code)
     if (!inited || fin) return code;
     int agreed = code;
     SL_MPI_CK(MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    if (g_state_op != MPI_OP_NULL) SL_MPI_CK(MPI_Op_free(&g_state_op));
     SL_MPI_CK(MPI_Finalize());
     return agreed;
 }
@@ -137,9 +140,8 @@ static void state_op_fn(void *in, void *inout, int *len, MPI_Datatype *type)
 
 static MPI_Op state_op(void)
 {
-    static MPI_Op op = MPI_OP_NULL;
-    if (op == MPI_OP_NULL) SL_MPI_CK(MPI_Op_create(state_op_fn, 1 /* commutative */, &op));
-    return op;
+    if (g_state_op == MPI_OP_NULL) SL_MPI_CK(MPI_Op_create(state_op_fn, 1 /* commutative */, &g_state_op));
+    return g_state_op;
 }
 
 /* blob (bytes) reduced over comm into out on every rank. */
@@ -312,7 +314,8 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         int m = sl_measure(in->s, v, req, reps, check_twin, &lr, err);
         if (m != 0) rc = 1;   /* a skip here (no twin on this backend) is the same on every rank */
         else {
-            for (int r = 0; r < reps; r++) partial[r] = lr.results[r];
+            /* a reference row holds one result (lr.reps = 1): every repetition is that one */
+            for (int r = 0; r < reps; r++) partial[r] = lr.results[r < lr.reps ? r : lr.reps - 1];
             for (int r = 0; r < reps; r++) tloc[r] = lr.time_ms_median;   /* per-rep times: median */
             backend = lr.backend;
             cfg = lr.cfg;
