@@ -28,13 +28,14 @@ for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f
   ds=$1; dt=$2; shift 2
   f=$tmp/$ds-$dt.npy
   "$S" gen "$ds" --n 100003 --dtype "$dt" --seed 11 "$@" -o "$f" 2>/dev/null
-  "$S" sum "$f" --backend cpu --variants superacc,serial --format csv > "$tmp/one.csv" 2>/dev/null
+  "$S" sum "$f" --backend cpu --variants superacc,serial,reproducible --format csv > "$tmp/one.csv" 2>/dev/null
+  one_repro=$(col "$tmp/one.csv" reproducible "" result_hex)
   one_sacc=$(col "$tmp/one.csv" superacc "" result_hex)
   one_exact=$(col "$tmp/one.csv" exact "" result_hex)
   [ "$one_sacc" = "$one_exact" ] || bad "$ds $dt: single-process superacc $one_sacc != exact $one_exact"
   for K in 1 2 3 4; do
     out=$tmp/k$K.csv
-    if ! timeout 120 "${run[@]}" -np "$K" "$S" sum "$f" --backend cpu --variants superacc,serial,pairwise \
+    if ! timeout 120 "${run[@]}" -np "$K" "$S" sum "$f" --backend cpu --variants superacc,serial,pairwise,reproducible \
          --format csv > "$out" 2> "$tmp/err"; then
       bad "$ds $dt K=$K: mpirun sum failed: $(head -c 400 "$tmp/err")"; continue
     fi
@@ -42,6 +43,9 @@ for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f
       got=$(col "$out" "$v" state result_hex)
       [ "$got" = "$one_exact" ] || bad "$ds $dt K=$K: $v state $got != single-process exact $one_exact"
     done
+    got=$(col "$out" reproducible state result_hex)   # the binned state: the same bits for every K
+    [ -n "$one_repro" ] && [ "$got" = "$one_repro" ] ||
+      bad "$ds $dt K=$K: reproducible state $got != single-process reproducible $one_repro"
     [ "$(col "$out" exact state ranks)" = "$K" ] || bad "$ds $dt K=$K: ranks column"
     [ "$(col "$out" exact state abs_err)" = "$(col "$tmp/one.csv" exact "" abs_err)" ] ||
       bad "$ds $dt K=$K: exact state row's error differs from the single-process reference row's"

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "sl_reference.h"
 #include "sl_state.h"
+#include "reproducible.h"
 #include "superacc.h"
 
 /* ---- superacc: the twin's limbs + flags (kernels/superacc.h) ------------------------------ */
@@ -43,14 +44,42 @@ static double exact_finish(const void *saved, sl_dtype dt)
     return r;
 }
 
-/* One entry per order-independent variant with a state. `reproducible` (kernels/reproducible*)
- * plugs in here with its own four functions once its state API lands:
- *   {"reproducible", "...", repro_bytes, repro_sum, repro_merge, repro_finish}, */
+/* ---- reproducible: the binned state (kernels/reproducible.h), a plain struct ---------------- */
+static size_t repro_bytes(sl_dtype dt) { (void)dt; return sizeof(sl_rsum_state); }
+static int repro_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err *err)
+{
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    if (sl_rsum_add(&st, x, n, dt))
+        return sl_err_set(err, "reproducible: a slice of %llu values is beyond the state's capacity",
+                          (unsigned long long)n);
+    memcpy(saved, &st, sizeof st);
+    return 0;
+}
+static void repro_merge(void *dst, const void *src, sl_dtype dt)
+{
+    (void)dt;
+    sl_rsum_state a, b;
+    memcpy(&a, dst, sizeof a);
+    memcpy(&b, src, sizeof b);
+    sl_rsum_state_merge(&a, &b);   /* exact, commutative, canonical (normalised) */
+    memcpy(dst, &a, sizeof a);
+}
+static double repro_finish(const void *saved, sl_dtype dt)
+{
+    sl_rsum_state a;
+    memcpy(&a, saved, sizeof a);
+    return sl_rsum_state_round(&a, dt);
+}
+
+/* One entry per order-independent variant with a state. */
 static const sl_state_kind kinds[] = {
     {"superacc", "the twin's exact accumulation (limbs + flags) on the rank's CPU", sacc_bytes,
      sacc_sum, sacc_merge, sacc_finish},
     {"exact", "reference/'s superaccumulator (sl_exact_save)", exact_bytes, exact_sum, exact_merge,
      exact_finish},
+    {"reproducible", "the binned state (index + exact fold sums, sl_rsum_state) on the rank's CPU",
+     repro_bytes, repro_sum, repro_merge, repro_finish},
 };
 
 size_t sl_state_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
