@@ -318,7 +318,8 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
                "Each of K ranks sums one contiguous slice (generated in place) with the variant (its GPU "
                "or CPU twin); the partial results combine by **mpi-sum** (MPI_Allreduce, MPI_SUM), "
                "**ordered** (gathered, added in rank order on rank 0) or **state** (the accumulator "
-               "states of superacc/exact merged exactly by a user-defined commutative MPI_Op). "
+               "states of superacc, reproducible and exact merged exactly by a user-defined commutative "
+               "MPI_Op). "
                "K = 1 .. %d (sub-communicators of MPI_COMM_WORLD, P = %d in the last pass).\n\n", maxk, P);
     /* 1: distinct results over K, and the error in ulps for each K */
     fputs("## Distinct results over K\n\nError in ulps of the exact sum for each K (library-chosen "
