@@ -43,6 +43,15 @@ for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f
       got=$(col "$out" "$v" state result_hex)
       [ "$got" = "$one_exact" ] || bad "$ds $dt K=$K: $v state $got != single-process exact $one_exact"
     done
+    # every combined row within its bound (mpi-sum / ordered: the slices' bound plus K - 1 roundings)
+    python3 - "$out" <<'PY' || bad "$ds $dt K=$K: a combined row outside its bound"
+import csv, sys
+bad = [r for r in csv.DictReader(open(sys.argv[1]))
+       if r["bound"] not in ("", "nan", "inf") and float(r["abs_err"]) > float(r["bound"])]
+for r in bad:
+    print("outside its bound:", r["variant"], r["combine"], r["abs_err"], ">", r["bound"], file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
     got=$(col "$out" reproducible state result_hex)   # the binned state: the same bits for every K
     [ -n "$one_repro" ] && [ "$got" = "$one_repro" ] ||
       bad "$ds $dt K=$K: reproducible state $got != single-process reproducible $one_repro"

@@ -163,6 +163,39 @@ static int ulps_stats(const sl_reference *ref, sl_row *row)
     return 0;
 }
 
+void sl_judge_set_bound(const sl_reference *ref, sl_row *row, double bound)
+{
+    row->bound = bound;
+    double s = fabs(ref->rounded_f64);
+    row->bound_rel = isnan(row->bound) ? NAN : (s > 0 ? row->bound / s : INFINITY);
+    row->bound_ratio = NAN;
+    if (row->bound > 0) row->bound_ratio = row->err.abs_err / row->bound;
+    else if (row->bound == 0) row->bound_ratio = row->err.abs_err == 0 ? 0 : INFINITY;
+}
+
+double sl_combined_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                         const sl_launch *cfg, int ranks)
+{
+    const double b = sl_variant_bound(v, ref, n, dt, cfg);
+    if (ranks <= 1 || isnan(b) || !(b < INFINITY)) return b;
+    const double u = sl_unit_roundoff(dt);
+    const double ku = (double)(ranks - 1) * u;
+    if (ku >= 0.5) return INFINITY;
+    /* The slices' own errors: at most the whole input's bound for the models linear in sum|x|
+     * (recursive, compensated: the depth grows with n, sum|x| adds over slices), plus each
+     * slice's float32-atomics term, plus u sum|x| for each partial's final rounding (what
+     * bounds a correctly rounded or binned local result: u |p_r| <= u sum over its slice). */
+    double local = b + u * ref->abssum;
+    if (v->ftz_atomics && dt == SL_F32)
+        local += (double)(ranks - 1) * 2.0 * sl_variant_depth(v, n, dt, cfg) * (double)FLT_MIN;
+    /* K partials summed in dt, each through at most K - 1 roundings whatever the algorithm:
+     * |E| <= (1 + g) local + g sum|x|, g = gamma_{K-1}; evaluated with a relative margin of
+     * 16 ulps of double for the roundings of this evaluation itself */
+    const double g = ku / (1.0 - ku);
+    const double tot = ((1.0 + g) * local + g * ref->abssum) * (1.0 + 0x1p-48);
+    return sl_bound_reach(ref, tot, dt);
+}
+
 int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, const double *times)
 {
     const int reps = row->reps;
@@ -178,12 +211,7 @@ int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, cons
     double bytes = (double)row->n * (double)sl_dtype_size(row->dt);
     row->gbps = row->time_ms_median > 0 ? bytes / (row->time_ms_median * 1e6) : NAN;
     row->err = sl_reference_errors(ref, row->result, row->dt);
-    row->bound = sl_variant_bound(v, ref, row->n, row->dt, &row->cfg);
-    double s = fabs(ref->rounded_f64);
-    row->bound_rel = isnan(row->bound) ? NAN : (s > 0 ? row->bound / s : INFINITY);
-    row->bound_ratio = NAN;
-    if (row->bound > 0) row->bound_ratio = row->err.abs_err / row->bound;
-    else if (row->bound == 0) row->bound_ratio = row->err.abs_err == 0 ? 0 : INFINITY;
+    sl_judge_set_bound(ref, row, sl_variant_bound(v, ref, row->n, row->dt, &row->cfg));
     if (ulps_stats(ref, row) || distinct_values(ref, row)) return -1;
     return 0;
 }

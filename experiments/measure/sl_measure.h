@@ -131,6 +131,15 @@ int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, cons
  * may round to Inf); NaN when the variant has no bound model or an input is Inf/NaN. */
 double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg);
+/* The bound of v's result when K = ranks slices were summed apart and their partial results
+ * combined in dt by any order of adds (MPI_SUM, rank order): the slices' errors (at most the
+ * whole input's bound plus u sum|x|) and K - 1 roundings of the combine (gamma_{K-1} of the
+ * partials); sl_variant_bound for ranks <= 1. A state combine (exact merge) keeps
+ * sl_variant_bound: its result is the single-process result. */
+double sl_combined_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                         const sl_launch *cfg, int ranks);
+/* Sets row's bound and the figures derived from it (relative bound, bound ratio). */
+void sl_judge_set_bound(const sl_reference *ref, sl_row *row, double bound);
 /* b, or +Inf when a value within b of the exact sum may round to Inf in dt. */
 double sl_bound_reach(const sl_reference *ref, double b, sl_dtype dt);
 /* 1 when a result's error lies outside its bound (finite reference, bound not NaN): the

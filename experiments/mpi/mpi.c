@@ -386,6 +386,9 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         else {
             memcpy(row->results, result, (size_t)reps * sizeof *result);
             if (sl_judge_row(&in->ref, v, row, tmax)) rc = SL_FAIL1(err, "out of memory");
+            else if (how != SL_COMBINE_STATE)   /* partials combined by adds: K - 1 more roundings */
+                sl_judge_set_bound(&in->ref, row,
+                                   sl_combined_bound(v, &in->ref, row->n, row->dt, &row->cfg, size));
         }
     }
     rc = sl_mpi_agree(in->comm, rc, err);
