@@ -41,20 +41,56 @@ pngterm=png
 if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo; fi
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
-note() { echo "$*" >> "$charts/notes.txt"; say "$*"; }
+# Charts are rendered in parallel (one gnuplot per core: SUMLAB_THREADS, else nproc). gp only
+# queues a job; note and gp share one sequence number so that notes.txt keeps the order of a
+# serial run (a gnuplot failure is noted where its gp call was). run_jobs, at the end, runs
+# the queue with a bounded pool and writes notes.txt and the `made` count in that order.
+seq=0
+mkdir -p "$tmp/jobs" "$tmp/notes"
+note() { seq=$((seq + 1)); printf '%s\n' "$*" > "$tmp/notes/$(printf %06d "$seq")"; }
 made=0
 gp() { # script out-stem gnuplot-assignments...
   local script=$1 stem=$2; shift 2
-  local assigns="dir='$here'; pngterm='$pngterm'; out='$charts/$stem'; $*"
-  if ! gnuplot -e "$assigns" "$here/$script" 2> "$tmp/gp.err"; then
-    note "$stem: gnuplot failed: $(tr '\n' ' ' < "$tmp/gp.err" | cut -c1-300)"
-    return 0
-  fi
-  if [ -s "$charts/$stem.png" ] && [ -s "$charts/$stem.svg" ]; then
-    made=$((made + 1)); say "$charts/$stem.png"
-  else
-    note "$stem: gnuplot wrote no image"
-  fi
+  seq=$((seq + 1))
+  local j=$tmp/jobs/$(printf %06d "$seq")
+  printf '%s\n' "$script" > "$j.script"; printf '%s\n' "$stem" > "$j.stem"
+  printf '%s' "dir='$here'; pngterm='$pngterm'; out='$charts/$stem'; $*" > "$j.assign"
+}
+run_one() { # job-path
+  local j=$1
+  gnuplot -e "$(cat "$j.assign")" "$here/$(cat "$j.script")" > /dev/null 2> "$j.err"
+  echo $? > "$j.rc"
+}
+run_jobs() {
+  local threads=${SUMLAB_THREADS:-}
+  case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
+  local j running=0
+  for j in "$tmp"/jobs/*.script; do
+    [ -e "$j" ] || continue
+    j=${j%.script}
+    if [ "$threads" -le 1 ]; then run_one "$j"; continue; fi
+    run_one "$j" &
+    running=$((running + 1))
+    if [ "$running" -ge "$threads" ]; then wait -n || :; running=$((running - 1)); fi
+  done
+  wait || :
+  local k stem line
+  for k in $( { ls "$tmp/notes"; ls "$tmp/jobs" | sed -n 's/\.script$//p'; } | sort -u); do
+    if [ -e "$tmp/notes/$k" ]; then
+      line=$(cat "$tmp/notes/$k")
+    else
+      j=$tmp/jobs/$k; stem=$(cat "$j.stem"); line=""
+      if [ "$(cat "$j.rc" 2>/dev/null || echo 1)" != 0 ]; then
+        line="$stem: gnuplot failed: $(tr '\n' ' ' < "$j.err" | cut -c1-300)"
+      elif [ -s "$charts/$stem.png" ] && [ -s "$charts/$stem.svg" ]; then
+        made=$((made + 1)); say "$charts/$stem.png"
+      else
+        line="$stem: gnuplot wrote no image"
+      fi
+    fi
+    [ -n "$line" ] || continue
+    printf '%s\n' "$line" >> "$charts/notes.txt"; say "$line"
+  done
 }
 
 # Registry order of the variants (first appearance in results.csv) = their colour index.
@@ -284,4 +320,5 @@ fi
 # ---- ranks (sums across MPI ranks): plots/ranks.sh -----------------------------------------
 [ -r "$here/ranks.sh" ] && . "$here/ranks.sh"
 
+run_jobs
 say "$made charts in $charts/"
