@@ -246,7 +246,8 @@ if [ ! -s "$src/groups" ]; then
 else
   while read -r dt; do
     collect "$src" "$dt" "$src/$dt.d"
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; colors='$colors'; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions'"
+    pv=$(panels "$src/$dt.d" 0 0 0)
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions$(inst_note throughput-vs-n)'"
   done < "$src/groups"
 fi
 
