@@ -1,21 +1,35 @@
 # distribution.gp: for the nondeterministic variants (and any variant with more than one
-# distinct result), each distinct result of the determinism repetitions as an impulse: signed
-# distance from the exact sum in ulps (x) and how many repetitions gave it (y).
-# Inputs (gnuplot -e): datadir, series, colors, ttl, out, pngterm, dir.
+# distinct result), one panel per variant: each distinct result of the determinism repetitions
+# as an impulse: signed distance from the exact sum in ulps (x) and how many repetitions gave
+# it (y, integer ticks). Inputs (gnuplot -e): datadir, series, colors, ttl, out, pngterm, dir.
 load dir.'/common.gp'
-set title ttl font ",12"
-set xlabel "result - exact sum (ulps of the correctly rounded exact sum, signed)" offset 0,0.7
-set ylabel "repetitions giving this result"
-set yrange [0:*]
-set offsets graph 0.03, graph 0.03, graph 0.08, 0
+unset key
+set xlabel "result - exact sum (ulps, signed)" offset 0,0.5
+set offsets graph 0.05, graph 0.05, 0, 0
+set format y "%.0f"
 f(i) = datadir.'/'.word(series, i).'.dat'
-set arrow 1 from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb "#888888"
-set label 1 "exact sum" at 0, graph 0.97 right offset char -0.5,0 tc rgb "#666666" font ",9"
-set terminal pngterm size 1280,760 font "sans,10"
-set output out.'.png'
-plot for [i=1:words(series)] f(i) using 1:2 with impulses lw 3 lc rgb col(word(colors,i)) notitle, \
-     for [i=1:words(series)] f(i) using 1:2 with points pt 7 ps 1.1 lc rgb col(word(colors,i)) title word(series,i)
-set terminal svg size 1280,760 dynamic font "sans,10"
-set output out.'.svg'
-replot
+np = words(series)
+W = panelw(np); H = 560
+do for [term = 1:2] {
+  if (term == 1) { set terminal pngterm size W,H font "sans,10"; set output out.'.png' }
+  else { set terminal svg size W,H dynamic font "sans,10"; set output out.'.svg' }
+  set multiplot title ttl font ",12"
+  do for [i = 1:np] {
+    set yrange [*:*]; set xrange [*:*]
+    stats f(i) using 2 nooutput
+    m = STATS_max; k = STATS_records; r = STATS_sum
+    set yrange [0:(m < 1 ? 1 : m) * 1.15]
+    set ytics 0, (m <= 10 ? 1 : ceil(m / 8.0))
+    unset mytics
+    set lmargin at screen px0(i, W); set rmargin at screen px1(i, W)
+    set tmargin at screen 0.85; set bmargin at screen 0.13
+    set title sprintf("%s: %d distinct results in %d repetitions", word(series, i), k, r) font ",11" tc rgb col(word(colors, i))
+    if (i == 1) { set ylabel "repetitions giving this result" } else { unset ylabel }
+    set arrow 1 from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb "#888888"
+    set label 1 "exact sum" at 0, graph 0.96 right offset char -0.5,0 tc rgb "#666666" font ",9"
+    plot f(i) using 1:2 with impulses lw 3 lc rgb col(word(colors, i)), \
+         f(i) using 1:2 with points pt 7 ps 0.9 lc rgb col(word(colors, i))
+  }
+  unset multiplot
+}
 set output

@@ -41,25 +41,115 @@ pngterm=png
 if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo; fi
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
-note() { echo "$*" >> "$charts/notes.txt"; say "$*"; }
+# Charts are rendered in parallel (one gnuplot per core: SUMLAB_THREADS, else nproc). gp only
+# queues a job; note and gp share one sequence number so that notes.txt keeps the order of a
+# serial run (a gnuplot failure is noted where its gp call was). run_jobs, at the end, runs
+# the queue with a bounded pool and writes notes.txt and the `made` count in that order.
+seq=0
+mkdir -p "$tmp/jobs" "$tmp/notes"
+note() { seq=$((seq + 1)); printf '%s\n' "$*" > "$tmp/notes/$(printf %06d "$seq")"; }
 made=0
 gp() { # script out-stem gnuplot-assignments...
   local script=$1 stem=$2; shift 2
-  local assigns="dir='$here'; pngterm='$pngterm'; out='$charts/$stem'; $*"
-  if ! gnuplot -e "$assigns" "$here/$script" 2> "$tmp/gp.err"; then
-    note "$stem: gnuplot failed: $(tr '\n' ' ' < "$tmp/gp.err" | cut -c1-300)"
-    return 0
-  fi
-  if [ -s "$charts/$stem.png" ] && [ -s "$charts/$stem.svg" ]; then
-    made=$((made + 1)); say "$charts/$stem.png"
-  else
-    note "$stem: gnuplot wrote no image"
-  fi
+  seq=$((seq + 1))
+  local j=$tmp/jobs/$(printf %06d "$seq")
+  printf '%s\n' "$script" > "$j.script"; printf '%s\n' "$stem" > "$j.stem"
+  printf '%s' "dir='$here'; pngterm='$pngterm'; out='$charts/$stem'; $*" > "$j.assign"
+}
+run_one() { # job-path
+  local j=$1
+  gnuplot -e "$(cat "$j.assign")" "$here/$(cat "$j.script")" > /dev/null 2> "$j.err"
+  echo $? > "$j.rc"
+}
+run_jobs() {
+  local threads=${SUMLAB_THREADS:-}
+  case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
+  local j running=0
+  for j in "$tmp"/jobs/*.script; do
+    [ -e "$j" ] || continue
+    j=${j%.script}
+    if [ "$threads" -le 1 ]; then run_one "$j"; continue; fi
+    run_one "$j" &
+    running=$((running + 1))
+    if [ "$running" -ge "$threads" ]; then wait -n || :; running=$((running - 1)); fi
+  done
+  wait || :
+  local k stem line
+  for k in $( { ls "$tmp/notes"; ls "$tmp/jobs" | sed -n 's/\.script$//p'; } | sort -u); do
+    if [ -e "$tmp/notes/$k" ]; then
+      line=$(cat "$tmp/notes/$k")
+    else
+      j=$tmp/jobs/$k; stem=$(cat "$j.stem"); line=""
+      if [ "$(cat "$j.rc" 2>/dev/null || echo 1)" != 0 ]; then
+        line="$stem: gnuplot failed: $(tr '\n' ' ' < "$j.err" | cut -c1-300)"
+      elif [ -s "$charts/$stem.png" ] && [ -s "$charts/$stem.svg" ]; then
+        made=$((made + 1)); say "$charts/$stem.png"
+      else
+        line="$stem: gnuplot wrote no image"
+      fi
+    fi
+    [ -n "$line" ] || continue
+    printf '%s\n' "$line" >> "$charts/notes.txt"; say "$line"
+  done
 }
 
 # Registry order of the variants (first appearance in results.csv) = their colour index.
 awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {print $c["variant"]}' "$res" > "$tmp/vars"
-colour() { awk -v v="$1" '$0==v{print NR-1; exit}' "$tmp/vars"; }
+declare -A cidx=()
+while IFS= read -r v; do cidx[$v]=${#cidx[@]}; done < "$tmp/vars"
+colour() { echo "${cidx[$1]:-0}"; }
+# Panels (small multiples): a variant's panel by its results.csv family: the ladder's rungs,
+# the accuracy-oriented variants (reproducible among them), the anchors (CUB, the exact
+# reference, the read ceiling). Every chart draws the panels in this order.
+awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {
+  f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "accuracy" || f == "reproducible") ? "accuracy" : "anchors"
+  print $c["variant"], p }' "$res" > "$tmp/fam"
+# Instances per experiment (the `instances` column, when there is one): named in chart titles.
+awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} ("instances" in c) && $c["instances"]+0 > m[$c["experiment"]] { m[$c["experiment"]] = $c["instances"]+0 }
+  END { for (e in m) if (m[e] > 1) print e, m[e] }' "$res" > "$tmp/inst"
+inst_note() { awk -v e="$1" '$1==e{printf ", %d instances per point", $2}' "$tmp/inst"; }
+
+# Splits one chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
+# and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
+# indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
+# (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
+# says so). A panel whose every error is 0 (drawn at `floor`) is not drawn: its variants go to
+# DIR/empty (one line per panel) for a note.
+panels() { # dir floor u bounds(0|1)
+  awk -v dir="$1" -v floor="$2" -v u="$3" -v wantb="$4" -v fam="$tmp/fam" '
+    BEGIN { while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] }
+            np = split("ladder accuracy anchors", pname, " "); lo = ""; hi = "" }
+    { v = $0; ci = NR - 1; f = dir "/" v ".dat"; nz = 0; n = 0
+      while ((getline l < f) > 0) { split(l, a, " "); y = a[2] + 0; n++
+        if (y != floor + 0) nz = 1
+        if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y }
+      close(f); if (!n) next
+      p = pan[v]; if (p == "") p = "anchors"
+      if (v == "cub" || v == "read-ceiling") { ref[p] = 1 }
+      S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
+      if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
+        while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
+        close(bf); nb[v] = k
+        if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
+                 gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] <= 2) glab[p, gi] = glab[p, gi] (gn[p, gi] > 1 ? ", " : "") v } } }
+    END {
+      if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
+      ymin = lo / 4; ymax = hi * 40; k = 0
+      for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue
+        if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
+        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2)
+        bs = ""; bc = ""
+        for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
+          for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
+          lab = "bound: " glab[p, gi]; if (gn[p, gi] > 2) lab = lab " +" (gn[p, gi] - 2)
+          if (bmax > ymax) lab = lab sprintf(" (clipped: up to %.0e)", bmax)
+          print "\"" lab "\" 0" > bfn
+          for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
+          close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
+        printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2) }
+      printf "np=%d; ymin=%.6g; ymax=%.6g", k, ymin, ymax }
+  ' "$tmp/vars"
+}
 
 # Sorts DIR/PREFIX@VARIANT.dat into OUT/VARIANT.dat for every variant present; sets
 # $series and $colors (space-separated, registry order).
@@ -70,6 +160,7 @@ collect() { # src-dir prefix out-dir ext
   while IFS= read -r v; do
     [ -f "$src/$prefix@$v.$ext" ] || continue
     sort -g -k1,1 "$src/$prefix@$v.$ext" > "$out/$v.dat"
+    [ ! -f "$src/$prefix@$v.bnd" ] || sort -g -k1,1 "$src/$prefix@$v.bnd" > "$out/$v.bnd"
     series="$series $v"; colors="$colors $(colour "$v")"
   done < "$tmp/vars"
   series=${series# }; colors=${colors# }
@@ -105,35 +196,6 @@ extract_error() { # experiment x-column by-dataset out-dir
   ' "$res"
 }
 
-# Dashed bound lines: variants whose bound curves agree to 2 digits share one line.
-bound_groups() { # src prefix out-dir  -> sets $bounds
-  local src=$1 prefix=$2 out=$3 v sig
-  bounds=""; bcolors=""
-  : > "$tmp/bsig"
-  while IFS= read -r v; do
-    [ -f "$src/$prefix@$v.bnd" ] || continue
-    sig=$(sort -g -k1,1 "$src/$prefix@$v.bnd" | awk '{printf "%s:%.2g;", $1, $2}' | cksum | cut -d' ' -f1)
-    echo "$sig $v" >> "$tmp/bsig"
-  done < "$tmp/vars"
-  # No `echo "$names" | head` here: under pipefail + set -e, head exiting before echo's
-  # next line is written kills echo with SIGPIPE and the whole script with 141 (a race that
-  # loses on a busy machine). Bash arrays instead: no pipe, no race.
-  local k=0 s first cnt label names=()
-  for s in $(awk '!seen[$1]++{print $1}' "$tmp/bsig"); do
-    k=$((k + 1))
-    mapfile -t names < <(awk -v s="$s" '$1==s{print $2}' "$tmp/bsig")
-    first=${names[0]}
-    cnt=${#names[@]}
-    label=${names[0]}
-    [ "$cnt" -gt 1 ] && label="$label, ${names[1]}"
-    [ "$cnt" -gt 2 ] && label="$label, ${names[2]}"
-    [ "$cnt" -gt 3 ] && label="$label +$((cnt - 3)) more"
-    { echo "\"bound: $label\" 0"; sort -g -k1,1 "$src/$prefix@$first.bnd"; } > "$out/bound_$k.dat"
-    bounds="$bounds bound_$k"; bcolors="$bcolors $(colour "$first")"
-  done
-  bounds=${bounds# }; bcolors=${bcolors# }
-}
-
 render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   extract_error "$exp" "$xcol" "$byds" "$src"
@@ -149,13 +211,20 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
       note "$stem: no finite errors to draw ($nonfin non-finite results, e.g. Inf/NaN inputs or overflow): skipped"
       continue
     fi
-    bound_groups "$src" "$g" "$out"
+    pv=$(panels "$out" "$floor" "$u" 1)
+    case $pv in *"np=0;"*)
+      note "$stem: every error is 0 (exact) for all $(wc -w < <(cut -d: -f2 "$out/empty")) variants: no chart"; continue ;; esac
+    if [ -s "$out/empty" ]; then
+      while IFS= read -r line; do
+        note "$stem: ${line%%:*} panel not drawn: every error is 0 (exact) for${line#*:}"
+      done < "$out/empty"
+    fi
     if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
-    if [ "$byds" = 1 ]; then ttl="$exp: $ds, $dt"; else ttl="$exp: $ds, $dt"; fi
+    ttl="$exp: $ds, $dt$(inst_note "$exp")"
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
-    gp "$script" "$stem" "datadir='$out'; series='$series'; colors='$colors'; bounds='$bounds'; bcolors='$bcolors'; u=$u; floor=$floor; haszero=$([ "$nzero" -gt 0 ] && echo 1 || echo 0); ttl='$ttl'; ylab='$ylab'"
+    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$([ "$nzero" -gt 0 ] && echo 1 || echo 0); ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
 }
 
@@ -177,7 +246,8 @@ if [ ! -s "$src/groups" ]; then
 else
   while read -r dt; do
     collect "$src" "$dt" "$src/$dt.d"
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; colors='$colors'; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions'"
+    pv=$(panels "$src/$dt.d" 0 0 0)
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions$(inst_note throughput-vs-n)'"
   done < "$src/groups"
 fi
 
@@ -284,4 +354,5 @@ fi
 # ---- ranks (sums across MPI ranks): plots/ranks.sh -----------------------------------------
 [ -r "$here/ranks.sh" ] && . "$here/ranks.sh"
 
+run_jobs
 say "$made charts in $charts/"

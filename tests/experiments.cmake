@@ -17,3 +17,8 @@ if(SL_BASH)
            $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
   set_tests_properties(tladder_report PROPERTIES LABELS "cpu" TIMEOUT 300)
 endif()
+# trender: plots/render.sh's parallel pool renders the same files and notes as a serial run.
+if(SL_BASH)
+  add_test(NAME trender COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/trender.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(trender PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
