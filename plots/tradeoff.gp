@@ -15,6 +15,8 @@ set logscale y
 set logscale x
 set mytics 10
 set offsets graph 0.05, graph 0.15, graph 0.1, graph 0.1
+set autoscale xfix   # the data's own range (the offsets add the margins), not whole decades
+set autoscale yfix
 set terminal pngterm size 1280,760 font "sans,10"
 set output out.'.png'
 # one point per line of `data`, coloured and shaped by the variant's registry index (colors,
