@@ -95,9 +95,13 @@ static int fill_ill_conditioned(const sl_dataset *ds, sl_dtype dt, uint64_t seed
 static int fill_absorption(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                            const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err)
 {
-    (void)n, (void)err;
+    (void)n;
     const int big = (int)p->v[0];
     const double frac = p->v[1], B = sl_pow2(big), ulp = sl_pow2(big - sl_fmt_prec(dt) + 1);
+    if (big > sl_fmt_emax(dt) || ulp * frac * 0.5 < sl_pow2(sl_fmt_esub(dt)))
+        return sl_err_set(err, "dataset '%s': big=%d with frac=%g does not fit %s (2^big at most "
+                          "2^%d, the small values at least 2^%d)", ds->name, big, frac,
+                          sl_dtype_name(dt), sl_fmt_emax(dt), sl_fmt_esub(dt));
     const uint64_t key = sl_rng_key(seed, sl_name_stream(ds->name));
     SL_FILL_LOOP(dt, out, start, count,
                  i == 0 ? B : sl_round_fmt(ulp * frac * 0.5 * sl_mant(sl_rng_at(key, i), dt), dt));
@@ -135,8 +139,10 @@ static int fill_cancellation(const sl_dataset *ds, sl_dtype dt, uint64_t seed, u
     sl_perm_init(&c.perm, n, seed, st + 2);
     c.kmant = sl_rng_key(seed, st);
     c.kexp = sl_rng_key(seed, st + 1);
-    c.elo = -(int)p->v[0];
-    c.span = 2 * (uint64_t)p->v[0] + 1;
+    int espan = (int)p->v[0];   /* clamped so that |a| < 2^emax (float16: espan <= 14) */
+    if (espan > sl_fmt_emax(dt) - 1) espan = sl_fmt_emax(dt) - 1;
+    c.elo = -espan;
+    c.span = 2 * (uint64_t)espan + 1;
     c.rem = sl_round_fmt(p->v[1], dt);
     c.m = (n - (c.rem != 0.0 && n > 0 ? 1 : 0)) / 2;
     SL_FILL_LOOP(dt, out, start, count, canc_at(&c, i, dt));
@@ -150,7 +156,7 @@ static int fill_cancellation(const sl_dataset *ds, sl_dtype dt, uint64_t seed, u
  * exact total is a * sum(mu_j - mu'_j), below h*a*2^(10-p) < max: finite. For tiny n
  * (h < 4 peak) a is capped at 2^(emax-1) and the prefix may stay finite. */
 typedef struct {
-    uint64_t h, kmant, klow;
+    uint64_t h, kmant, klow, lowmask;
     double a;
     int prec;
 } ovf_ctx;
@@ -160,7 +166,7 @@ static inline double ovf_at(const ovf_ctx *c, uint64_t i)
     if (i >= 2 * c->h) return 1.0;
     uint64_t j = i < c->h ? i : i - c->h;
     uint64_t bits = sl_rng_at(c->kmant, j) >> (65 - c->prec); /* p-1 mantissa bits */
-    if (i >= c->h) bits = (bits & ~(uint64_t)0xFF) | (sl_rng_at(c->klow, j) & 0xFF);
+    if (i >= c->h) bits = (bits & ~c->lowmask) | (sl_rng_at(c->klow, j) & c->lowmask);
     double mu = 1.0 + (double)bits * sl_pow2(1 - c->prec);
     return i < c->h ? c->a * mu : -(c->a * mu);
 }
@@ -175,6 +181,9 @@ static int fill_overflow(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint6
     c.klow = sl_rng_key(seed, st + 1);
     c.h = n / 2;
     c.prec = sl_fmt_prec(dt);
+    /* the 16-bit formats redraw only the last mantissa bit: 8 of their 7 or 10 would leave the
+     * total near peak * max (|total| <= h a 2^(1-p), about peak max 2^(2-p)) */
+    c.lowmask = sl_dtype_is_half(dt) ? 1u : 0xFFu;
     int ea = sl_fmt_emax(dt) - 1;
     if (c.h > 0) {
         int want = sl_fmt_emax(dt) + 1 + ceil_log2(p->v[0] / (double)c.h);

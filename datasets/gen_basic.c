@@ -13,6 +13,9 @@ static int fill_uniform(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64
     (void)n, (void)p, (void)err;
     const uint64_t key = sl_rng_key(seed, sl_name_stream(ds->name));
     if (dt == SL_F64) SL_FILL_LOOP(dt, out, start, count, sl_u53(sl_rng_at(key, i)));
+    else if (sl_dtype_is_half(dt)) /* k 2^-p, k uniform in [0, 2^p): exact */
+        SL_FILL_LOOP(dt, out, start, count,
+                     (double)(sl_rng_at(key, i) >> (64 - sl_fmt_prec(dt))) * sl_pow2(-sl_fmt_prec(dt)));
     else SL_FILL_LOOP(dt, out, start, count, sl_u24(sl_rng_at(key, i)));
     return 0;
 }
@@ -25,6 +28,9 @@ static int fill_uniform_sym(const sl_dataset *ds, sl_dtype dt, uint64_t seed, ui
     /* k * 2^-(p-1) - 1 with k uniform in [0, 2^p): exact, in [-1, 1). */
     if (dt == SL_F64)
         SL_FILL_LOOP(dt, out, start, count, (double)(sl_rng_at(key, i) >> 10) * 0x1p-53 - 1.0);
+    else if (sl_dtype_is_half(dt))
+        SL_FILL_LOOP(dt, out, start, count,
+                     (double)(sl_rng_at(key, i) >> (64 - sl_fmt_prec(dt))) * sl_pow2(1 - sl_fmt_prec(dt)) - 1.0);
     else
         SL_FILL_LOOP(dt, out, start, count, (double)(sl_rng_at(key, i) >> 39) * 0x1p-24 - 1.0);
     return 0;
@@ -177,8 +183,9 @@ static inline double subnormal_at(uint64_t k1, uint64_t k2, uint64_t i, double p
     double s = sl_sign(h2 << 32, pneg);
     if (sl_u24(h2) < pnormal) /* normal, in the 8 binades just above the subnormal range */
         return s * (sl_pow2(sl_fmt_emin(dt) + (int)((h2 >> 32) & 7u)) * sl_mant(h1, dt));
-    uint64_t mant = dt == SL_F64 ? h1 >> 12 : h1 >> 41; /* p-1 random bits, not all zero */
+    uint64_t mant = h1 >> (65 - sl_fmt_prec(dt)); /* p-1 random bits, not all zero */
     if (!mant) mant = 1;
+    if (sl_dtype_is_half(dt)) return s * ((double)mant * sl_pow2(sl_fmt_esub(dt))); /* exact */
     if (dt == SL_F64) { /* from the bits: arithmetic on subnormal doubles is slow on x86 */
         uint64_t b = mant | (s < 0 ? 1ull << 63 : 0);
         double d;

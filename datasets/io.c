@@ -57,7 +57,7 @@ static int check_write_args(const char *path, const void *data, uint64_t n, sl_d
     if (!path) {
         return sl_err_set(err, "write: NULL path");
     }
-    if (dt != SL_F32 && dt != SL_F64) {
+    if (!sl_dtype_valid(dt)) {
         return sl_err_set(err, "%s: unknown dtype %d", path, (int)dt);
     }
     if (n > 0 && !data) {
@@ -69,11 +69,21 @@ static int check_write_args(const char *path, const void *data, uint64_t n, sl_d
     return 0;
 }
 
+const char *sl_npy_descr(sl_dtype dt)
+{
+    switch (dt) {
+    case SL_F64: return "<f8";
+    case SL_F16: return "<f2";
+    case SL_BF16: return "<V2";
+    default: return "<f4";
+    }
+}
+
 int sl_npy_write_header(FILE *f, uint64_t n, sl_dtype dt)
 {
     char hdr[256];
     int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }",
-                       dt == SL_F64 ? "<f8" : "<f4", (unsigned long long)n);
+                       sl_npy_descr(dt), (unsigned long long)n);
     /* Pad with spaces so magic(6) + version(2) + length(2) + header ends on a 64-byte line. */
     size_t total = 10 + (size_t)len + 1;
     size_t padded = (total + 63) / 64 * 64;
@@ -157,7 +167,7 @@ int sl_raw_read(const char *path, sl_dtype dt, void **data, uint64_t *n, sl_err 
         return sl_err_set(err, "sl_raw_read: NULL output argument");
     }
     *data = NULL;
-    if (dt != SL_F32 && dt != SL_F64) {
+    if (!sl_dtype_valid(dt)) {
         return sl_err_set(err, "%s: unknown dtype %d", path ? path : "(null)", (int)dt);
     }
     FILE *f = sl_open_read(path, &size, err);

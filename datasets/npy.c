@@ -1,4 +1,4 @@
-/* npy.c: the .npy reader (versions 1.0/2.0/3.0, any shape, '<f4' '>f4' '<f8' '>f8', C or
+/* npy.c: the .npy reader (versions 1.0/2.0/3.0, any shape, '<f4' '>f4' '<f8' '>f8' '<f2' '>f2', '<V2' (bfloat16), C or
  * Fortran order): its header is read as NumPy's reader does (Python literal syntax). */
 #define _POSIX_C_SOURCE 200809L
 #include "sl_io_impl.h"
@@ -484,18 +484,21 @@ static int parse_npy_header(const char *path, const char *h, size_t hl, int majo
         return sl_err_set(err, "%s: .npy header lacks '%s'", path,
                           !have_descr ? "descr" : !have_fo ? "fortran_order" : "shape");
     }
-    /* the four spellings NumPy writes for float32/float64 (dtype.str); it reads others ('=f4',
-     * '|f8', 'float32', 'd') but never writes them: refused as not from NumPy */
+    /* the spellings NumPy writes for float32/float64/float16 (dtype.str), and '<V2', what np.save
+     * writes for ml_dtypes.bfloat16; NumPy reads others ('=f4', '|f8', 'float32', 'd') but never
+     * writes them: refused as not from NumPy */
     static const struct { const char *s; sl_dtype dt; int be; } ok[] = {
-        {"<f4", SL_F32, 0}, {">f4", SL_F32, 1}, {"<f8", SL_F64, 0}, {">f8", SL_F64, 1}};
+        {"<f4", SL_F32, 0}, {">f4", SL_F32, 1}, {"<f8", SL_F64, 0}, {">f8", SL_F64, 1},
+        {"<f2", SL_F16, 0}, {">f2", SL_F16, 1}, {"<V2", SL_BF16, 0}};
     for (size_t k = 0; k < sizeof ok / sizeof ok[0]; k++)
         if (descr.slen == 3 && !strcmp(descr.str, ok[k].s)) {
             d->dt = ok[k].dt;
             d->big_endian = ok[k].be;
             return 0;
         }
-    return sl_err_set(err, "%s: unsupported dtype '%s%s' (only float32/float64 as NumPy writes them: "
-                      "'<f4', '>f4', '<f8', '>f8')", path,
+    return sl_err_set(err, "%s: unsupported dtype '%s%s' (only float32/float64/float16 as NumPy "
+                      "writes them and bfloat16 as np.save writes ml_dtypes.bfloat16: '<f4', '>f4', "
+                      "'<f8', '>f8', '<f2', '>f2', '<V2')", path,
                       sl_printable(show, sizeof show, descr.str, descr.str + strlen(descr.str), 40),
                       descr.slen >= 40 ? "..." : "");
 }

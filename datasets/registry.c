@@ -156,6 +156,19 @@ double sl_params_get(const sl_dataset *ds, const sl_params *p, const char *key)
 /* Largest n accepted: indices stay exact in a double (2^52) with room to spare. */
 #define SL_N_MAX (1ull << 48)
 
+/* The 16-bit formats overflow early (float16 at 65520): parameters that send a value of a
+ * family other than `special` to +-Inf are refused, naming the first such value. */
+static int check_half_finite(const sl_dataset *ds, sl_dtype dt, uint64_t count, const void *out,
+                             sl_err *err)
+{
+    const uint16_t *h = out, expo = dt == SL_F16 ? 0x7c00u : 0x7f80u;
+    for (uint64_t j = 0; j < count; j++)
+        if ((h[j] & expo) == expo)
+            return sl_err_set(err, "dataset '%s': a value overflows %s (largest %g): choose parameters "
+                              "that fit the format", ds->name, sl_dtype_name(dt), sl_fmt_max(dt));
+    return 0;
+}
+
 int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                         const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err)
 {
@@ -163,7 +176,7 @@ int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64
         sl_err_set(err, "sl_dataset_generate: no dataset");
         return -1;
     }
-    if (dt != SL_F32 && dt != SL_F64) {
+    if (!sl_dtype_valid(dt)) {
         sl_err_set(err, "dataset '%s': unknown dtype %d", ds->name, (int)dt);
         return -1;
     }
@@ -190,7 +203,8 @@ int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64
     for (int k = 0; k < ds->nparams; k++)
         if (check_value(ds, &ds->params[k], p->v[k], err)) return -1;
     if (count == 0) return 0;
-    return ds->fill(ds, dt, seed, n, p, start, count, out, err);
+    if (ds->fill(ds, dt, seed, n, p, start, count, out, err)) return -1;
+    return sl_dtype_is_half(dt) && ds != &sl_ds_special ? check_half_finite(ds, dt, count, out, err) : 0;
 }
 
 typedef struct {
@@ -216,7 +230,7 @@ int sl_dataset_generate_threads(const sl_dataset *ds, sl_dtype dt, uint64_t seed
 {
     if (threads > SL_GEN_MAX_THREADS) threads = SL_GEN_MAX_THREADS;
     if (threads > count / SL_GEN_MIN_PER_THREAD) threads = (unsigned)(count / SL_GEN_MIN_PER_THREAD);
-    if (threads <= 1 || (dt != SL_F32 && dt != SL_F64))
+    if (threads <= 1 || !sl_dtype_valid(dt))
         return sl_dataset_generate(ds, dt, seed, n, p, start, count, out, err);
     gen_job job[SL_GEN_MAX_THREADS];
     pthread_t tid[SL_GEN_MAX_THREADS];

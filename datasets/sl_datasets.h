@@ -67,7 +67,9 @@ double sl_rng_unit(uint64_t seed, uint64_t stream, uint64_t i);   /* uniform in 
 
 /* Files. .npy: versions 1.0/2.0/3.0 as NumPy writes them: any number of dimensions (up to
  * SL_ARRAY_MAX_DIMS; values are taken in memory order, i.e. the file's order, row-major for C
- * order and column-major for fortran_order True), dtype '<f4', '>f4', '<f8' or '>f8' (big-endian
+ * order and column-major for fortran_order True), dtype '<f4', '>f4', '<f8', '>f8', '<f2', '>f2'
+ * (float16) or '<V2' (bfloat16 as np.save writes an ml_dtypes.bfloat16 array: a 2-byte
+ * little-endian void type; a '<V2' header is read as bfloat16) (big-endian
  * values are byte-swapped on read), 0-d arrays (one value) and zero-size shapes (n = 0). The
  * header is read as NumPy's reader does (a Python dict literal: comments, any quotes, spacing,
  * trailing commas, grouping parentheses, int literals such as 0x10 or 1_000); what NumPy would
@@ -78,6 +80,9 @@ double sl_rng_unit(uint64_t seed, uint64_t stream, uint64_t i);   /* uniform in 
  * Raw: little-endian values, no header; the dtype is given by the caller and the size must be
  * a multiple of it. Readers allocate *data with malloc (caller frees) and return host-order
  * values; every malformed input is an error naming the file (and member). */
+/* The descr the writer puts in a .npy header: '<f4', '<f8', '<f2', and for bfloat16 '<V2' (what
+ * np.save writes for an ml_dtypes.bfloat16 array; read back with .view(ml_dtypes.bfloat16)). */
+const char *sl_npy_descr(sl_dtype dt);
 int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err);
 /* The .npy 1.0 header of a 1-D little-endian C-order array of n values of dt (a writer that
  * streams the data after it). Returns 0, or -1 on a write error (errno set). */

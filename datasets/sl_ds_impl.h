@@ -5,10 +5,12 @@
 #define SL_DS_IMPL_H
 #include "sl_datasets.h"
 #include "sl_rng.h"
+#include "sl_half.h"
 #include <math.h>
 #include <stdio.h>
 
-/* Floating-point assumptions: IEEE-754 binary32/binary64, round to nearest even, no
+/* Floating-point assumptions: IEEE-754 binary32/binary64 (binary16 and bfloat16 values are
+ * built as doubles and rounded once by sl_half.h's integer conversion), round to nearest even, no
  * contraction (-ffp-contract=off). Only +, -, *, /, sqrt, floor, frexp and ldexp are used on
  * values: they are correctly rounded or exact, so every machine produces the same bits. No
  * other libm function is called (their last bit differs between libm versions). */
@@ -84,11 +86,24 @@ static inline uint64_t sl_perm_apply(const sl_perm *p, uint64_t x)
 
 /* ---- exact float helpers ----------------------------------------------------------------- */
 /* Format facts: precision in bits, smallest normal / subnormal exponent, largest exponent. */
-static inline int sl_fmt_prec(sl_dtype dt) { return dt == SL_F64 ? 53 : 24; }
-static inline int sl_fmt_emin(sl_dtype dt) { return dt == SL_F64 ? -1022 : -126; }
-static inline int sl_fmt_esub(sl_dtype dt) { return dt == SL_F64 ? -1074 : -149; }
-static inline int sl_fmt_emax(sl_dtype dt) { return dt == SL_F64 ? 1023 : 127; }
-static inline double sl_fmt_max(sl_dtype dt) { return dt == SL_F64 ? 0x1.fffffffffffffp1023 : 0x1.fffffep127; }
+static inline int sl_fmt_prec(sl_dtype dt)
+{
+    return dt == SL_F64 ? 53 : sl_dtype_is_half(dt) ? sl_half_prec(dt) : 24;
+}
+static inline int sl_fmt_emin(sl_dtype dt)
+{
+    return dt == SL_F64 ? -1022 : sl_dtype_is_half(dt) ? sl_half_emin(dt) : -126;
+}
+static inline int sl_fmt_esub(sl_dtype dt) { return sl_fmt_emin(dt) - sl_fmt_prec(dt) + 1; }
+static inline int sl_fmt_emax(sl_dtype dt)
+{
+    return dt == SL_F64 ? 1023 : sl_dtype_is_half(dt) ? sl_half_emax(dt) : 127;
+}
+static inline double sl_fmt_max(sl_dtype dt)
+{
+    return dt == SL_F64 ? 0x1.fffffffffffffp1023 : dt == SL_F16 ? 0x1.ffcp15 : dt == SL_BF16 ? 0x1.fep127
+                                                                              : 0x1.fffffep127;
+}
 
 /* 2^e as a double for -1074 <= e <= 1023, built from bits (exact). */
 static inline double sl_pow2(int e)
@@ -104,17 +119,24 @@ static inline double sl_pow2(int e)
 /* Uniform mantissa in [1,2) with the format's precision (exact in the format). */
 static inline double sl_mant(uint64_t u, sl_dtype dt)
 {
+    if (sl_dtype_is_half(dt)) {
+        const int f = sl_fmt_prec(dt) - 1;
+        return 1.0 + (double)(u >> (64 - f)) * sl_pow2(-f);
+    }
     return 1.0 + (dt == SL_F64 ? (double)(u >> 12) * 0x1p-52 : (double)(u >> 41) * 0x1p-23);
 }
 
 /* Rounds a double to the format once (to float for f32). */
-static inline double sl_round_fmt(double x, sl_dtype dt) { return dt == SL_F64 ? x : (double)(float)x; }
+static inline double sl_round_fmt(double x, sl_dtype dt)
+{
+    return dt == SL_F64 ? x : sl_dtype_is_half(dt) ? sl_half_round(x, dt) : (double)(float)x;
+}
 
 /* Deterministic natural logarithm for x > 0 finite (IEEE ops only; a few ulp). */
 double sl_det_log(double x);
 
-/* Loops that write a value expression for i in [start, start+count) into out as float or
- * double. EXPR is a double already exactly representable in the format (or rounded once by
+/* Loops that write a value expression for i in [start, start+count) into out as float,
+ * double or a 16-bit pattern (rounded once from the double). EXPR is a double already exactly representable in the format (or rounded once by
  * the float conversion). */
 #define SL_FILL_LOOP(dt, out, start, count, EXPR)                                          \
     do {                                                                                   \
@@ -123,6 +145,12 @@ double sl_det_log(double x);
             for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
                 const uint64_t i = (start) + j_;                                           \
                 o_[j_] = (EXPR);                                                           \
+            }                                                                              \
+        } else if (sl_dtype_is_half(dt)) {                                                 \
+            uint16_t *o_ = (uint16_t *)(out);                                              \
+            for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
+                const uint64_t i = (start) + j_;                                           \
+                o_[j_] = sl_half_from_double((EXPR), (dt));                                \
             }                                                                              \
         } else {                                                                           \
             float *o_ = (float *)(out);                                                    \

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_gpu.h"
+#include "sl_half.h"
 #include "sl_reduce.cuh"
 
 #define H_CHECK(call) SL_CUDA_CHECK(call, "gpu-harness", err)
@@ -167,7 +168,7 @@ int sl_gpu_check_fits(uint64_t n, sl_dtype dt, sl_err *err)
     if (need > (double)free_b)
         return sl_err_set(err, "n = %llu %s values (%.2f GiB) do not fit in the memory of %s "
                                "(%.2f GiB free of %.2f GiB)", (unsigned long long)n,
-                          dt == SL_F64 ? "float64" : "float32", need / 1073741824.0, info.name,
+                          sl_dtype_name(dt), need / 1073741824.0, info.name,
                           (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
     return 0;
 }
@@ -187,7 +188,7 @@ static int ctx_init(sl_gpu_ctx *c, const void *x, uint64_t n, sl_dtype dt, uint3
         cudaGetLastError();   /* not sticky: clear it */
         return sl_err_set(err, "n = %llu %s values (%.2f GiB) cannot be allocated on %s: cudaMalloc "
                                "of %zu bytes failed (out of device memory)", (unsigned long long)n,
-                          dt == SL_F64 ? "float64" : "float32", (double)bytes / 1073741824.0,
+                          sl_dtype_name(dt), (double)bytes / 1073741824.0,
                           c->info.name, bytes);
     }
     H_CHECK(cudaMemset(c->d_alloc, 0, bytes));
@@ -317,6 +318,10 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
             double d;
             memcpy(&d, buf, 8);
             results[r] = d;
+        } else if (sl_dtype_is_half(c->dt)) {   /* the 16-bit pattern of the input format */
+            uint16_t h;
+            memcpy(&h, buf, 2);
+            results[r] = sl_half_to_double(h, c->dt);
         } else {
             float f;
             memcpy(&f, buf, 4);

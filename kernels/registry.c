@@ -54,9 +54,15 @@ const sl_variant sl_v_exact = {
     .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "the exact sum correctly rounded to the input format (reference/, checked "
                    "against mpfr_sum)",
-    .dtypes = SL_DTYPES_BOTH,
+    .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };
+
+sl_dtype sl_variant_acc(const sl_variant *v, sl_dtype dt)
+{
+    if (v->acc_wide) return SL_F64;
+    return v->acc_input ? dt : sl_dtype_acc(dt);
+}
 
 size_t sl_variant_count(void) { return sizeof variants / sizeof variants[0]; }
 

@@ -75,6 +75,9 @@ struct sl_variant {
     uint64_t max_n;              /* largest n accepted; 0 = any (n < 2^40) */
     sl_bound_model bound;
     int acc_wide;                /* 1: float32 input accumulated in float64 (fp64-acc) */
+    int acc_input;               /* 1: float16/bfloat16 input accumulated in its own format
+                                    (half-acc, cub as CUB picks); 0: in float32 (the rule for
+                                    16-bit input) */
     int ftz_atomics;             /* 1: float32 results pass through global float atomicAdd, which
                                     flushes subnormal operands and results to zero on sm_90: the
                                     bound gains 2 k FLT_MIN (see sl_variant_bound) */
@@ -101,6 +104,10 @@ void sl_variant_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtyp
 double sl_variant_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg);
 /* Bytes of device scratch v's launcher needs for a resolved cfg (0 when it has no kernel). */
 size_t sl_variant_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg);
+/* The format v accumulates input of dt in: float64 for acc_wide, the input format for
+ * acc_input or 32/64-bit input, float32 for 16-bit input otherwise (their conversion to
+ * float32 is exact; the result is rounded once to the input format at the end). */
+sl_dtype sl_variant_acc(const sl_variant *v, sl_dtype dt);
 /* Runs the twin after checking dtype and max_n (a clear error otherwise). */
 int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err);

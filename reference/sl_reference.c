@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "sl_exact_impl.h"
+#include "sl_half.h"
 
 /* Enough bits for the exact difference of any finite double and any exact sum: exponents
  * from 2^-1074 up to 2^1102 (see sl_exact_impl.h). */
@@ -20,16 +21,22 @@ double sl_unit_roundoff(sl_dtype dt)
 {
     if (dt == SL_F64) return 0x1p-53;
     if (dt == SL_F32) return 0x1p-24;
+    if (dt == SL_F16) return 0x1p-11;
+    if (dt == SL_BF16) return 0x1p-8;
     return NAN;
 }
 
 double sl_ulp(double r, sl_dtype dt)
 {
-    const int p = dt == SL_F64 ? 53 : 24;
-    const double minsub = dt == SL_F64 ? 0x1p-1074 : 0x1p-149;
-    const double minnorm = dt == SL_F64 ? 0x1p-1022 : 0x1p-126;
+    int p = dt == SL_F64 ? 53 : 24, emin = dt == SL_F64 ? -1022 : -126, emax = dt == SL_F64 ? 1023 : 127;
+    if (sl_dtype_is_half(dt)) {
+        p = sl_half_prec(dt);
+        emin = sl_half_emin(dt);
+        emax = sl_half_emax(dt);
+    }
+    const double minsub = ldexp(1.0, emin - p + 1), minnorm = ldexp(1.0, emin);
     if (isnan(r)) return NAN;
-    if (isinf(r)) return dt == SL_F64 ? 0x1p971 : 0x1p104;
+    if (isinf(r)) return ldexp(1.0, emax - p + 1);
     if (fabs(r) < minnorm) return minsub;
     int e;
     frexp(r, &e); /* |r| = f 2^e, f in [0.5, 1): binade 2^(e-1) */
@@ -42,7 +49,9 @@ static double max_abs(const void *x, uint64_t n, sl_dtype dt)
     double m = 0.0;
     int nan = 0;
     for (uint64_t i = 0; i < n; i++) {
-        double a = fabs(dt == SL_F64 ? ((const double *)x)[i] : (double)((const float *)x)[i]);
+        double a = fabs(dt == SL_F64 ? ((const double *)x)[i]
+                        : sl_dtype_is_half(dt) ? sl_half_to_double(((const uint16_t *)x)[i], dt)
+                                               : (double)((const float *)x)[i]);
         if (a > m) m = a;
         else if (a != a) nan = 1;
     }
@@ -83,7 +92,7 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
         return sl_err_set(err, "sl_reference_compute: ref is NULL");
     }
     reference_init(ref, dt, n);
-    if (dt != SL_F32 && dt != SL_F64) {
+    if (!sl_dtype_valid(dt)) {
         return sl_err_set(err, "sl_reference_compute: unknown dtype");
     }
     if (!x && n) {
@@ -94,7 +103,8 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
     if (!acc) {
         return sl_err_set(err, "sl_reference_compute: out of memory for the superaccumulator");
     }
-    if (n && sl_exact_add_threads(acc, x, n, dt, threads)) {
+    if (n && (sl_dtype_is_half(dt) ? sl_exact_add_half_threads(acc, x, n, dt, threads)
+                                   : sl_exact_add_threads(acc, x, n, dt, threads))) {
         sl_exact_free(acc);
         return sl_err_set(err, "sl_reference_compute: out of memory for %u superaccumulators", threads);
     }
@@ -107,7 +117,7 @@ int sl_reference_from_exact(sl_reference *ref, const sl_exact *acc, sl_dtype dt,
 {
     if (!ref) return sl_err_set(err, "sl_reference_from_exact: ref is NULL");
     reference_init(ref, dt, acc ? acc->n : 0);
-    if (dt != SL_F32 && dt != SL_F64) return sl_err_set(err, "sl_reference_from_exact: unknown dtype");
+    if (!sl_dtype_valid(dt)) return sl_err_set(err, "sl_reference_from_exact: unknown dtype");
     if (!acc) return sl_err_set(err, "sl_reference_from_exact: acc is NULL");
     reference_fill(ref, acc, dt);
     return 0;
@@ -128,7 +138,8 @@ static void reference_fill(sl_reference *ref, const sl_exact *acc, sl_dtype dt)
     }
     ref->rounded_f64 = sl_exact_round(acc, SL_F64);
     ref->rounded_f32 = sl_exact_round(acc, SL_F32);
-    ref->rounded = dt == SL_F64 ? ref->rounded_f64 : ref->rounded_f32;
+    ref->rounded = dt == SL_F64 ? ref->rounded_f64
+                 : sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : ref->rounded_f32;
 
     sl_exact_fixed fa;
     sl_exact_fixed_get(acc, 1, &fa);
@@ -169,6 +180,8 @@ static double quotient_d(mpfr_srcptr a, mpfr_srcptr b)
 
 static double rounded_in(const sl_reference *ref, sl_dtype dt)
 {
+    if (sl_dtype_is_half(dt))
+        return dt == ref->dtype || !mpfr_number_p(ref->sum) ? ref->rounded : sl_round_mpfr_half(ref->sum, dt);
     return dt == SL_F64 ? ref->rounded_f64 : ref->rounded_f32;
 }
 

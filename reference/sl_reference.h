@@ -56,6 +56,18 @@ double sl_exact_round(const sl_exact *acc, sl_dtype to);
  * non-zero (and NaN/Inf in out) when a special value decides the sum. */
 int sl_exact_get(const sl_exact *acc, mpfr_t out);
 
+/* ---- float16 / bfloat16 (sl_half_ref.c, on the functions above) ----
+ * sl_exact_add for n 16-bit patterns of dt (SL_F16 or SL_BF16): each piece is converted to
+ * float32 (exact) and added as float32; the threaded form as sl_exact_add_threads. */
+void sl_exact_add_half(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt);
+int sl_exact_add_half_threads(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt, unsigned threads);
+/* The exact value s rounded once to `to` (SL_F16 or SL_BF16): nearest, ties to even, gradual
+ * underflow, +-Inf beyond the largest finite value's rounding range (float16: |s| >= 65520);
+ * NaN and Inf pass through; a zero keeps its sign. Returned as the double holding it. */
+double sl_round_mpfr_half(mpfr_srcptr s, sl_dtype to);
+/* sl_exact_round for the 16-bit formats (same special-value rules). */
+double sl_exact_round_half(const sl_exact *acc, sl_dtype to);
+
 /* ---- everything about one array ------------------------------------------------------- */
 typedef struct {
     sl_dtype dtype;            /* the input's format */
@@ -88,10 +100,11 @@ void sl_reference_clear(sl_reference *ref);
 
 /* The unit in the last place used by every metric, for a value r of format dt (r is a float
  * value held in a double when dt = SL_F32):
- *   r zero or subnormal in dt      -> the smallest subnormal of dt (2^-149 or 2^-1074)
- *   r normal, 2^e <= |r| < 2^(e+1) -> 2^(e-p+1), p = 24 or 53 (a power of two 2^e takes the
+ *   r zero or subnormal in dt      -> the smallest subnormal of dt (2^-149, 2^-1074, float16
+ *                                     2^-24, bfloat16 2^-133)
+ *   r normal, 2^e <= |r| < 2^(e+1) -> 2^(e-p+1), p = 24, 53, 11 or 8 (a power of two 2^e takes the
  *                                     ulp of its own binade, the larger one)
- *   r = +-Inf                      -> the ulp of the largest binade (2^104 or 2^971)
+ *   r = +-Inf                      -> the ulp of the largest binade (2^104, 2^971, 2^5, 2^120)
  *   r NaN                          -> NaN */
 double sl_ulp(double r, sl_dtype dt);
 
@@ -140,7 +153,8 @@ typedef enum { SL_REF_BOUND_NONE = 0, SL_REF_BOUND_RECURSIVE, SL_REF_BOUND_COMPE
 double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, double k,
                           sl_dtype acc, sl_dtype out);
 
-double sl_unit_roundoff(sl_dtype dt);      /* 2^-24 or 2^-53 (NaN for an unknown dtype) */
+/* 2^-24, 2^-53, 2^-11 (float16), 2^-8 (bfloat16); NaN for an unknown dtype */
+double sl_unit_roundoff(sl_dtype dt);
 
 /* ---- the exact sum written out exactly -------------------------------------------------- */
 /* S = ref->sum as text. hex: every bit of S as a C99 hex float "[-]0x1.HHHp+E" (the leading

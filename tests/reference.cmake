@@ -5,3 +5,7 @@ sl_add_test(NAME tref_datasets SOURCES tref_datasets.c LABELS cpu TIMEOUT 120
             LIBS sumlab_reference sumlab_datasets sumlab_mpfr)
 # the exact sum printed exactly, and values computed elsewhere judged against it
 sl_add_test(NAME tjudge SOURCES tjudge.c LABELS cpu TIMEOUT 60)
+# float16/bfloat16: conversions over every pattern vs MPFR and the NumPy/ml_dtypes fixtures,
+# their .npy/raw files, the exact sum rounded to them vs mpfr_sum, edge cases, metrics
+sl_add_test(NAME thalf SOURCES thalf.c LABELS cpu TIMEOUT 120
+            LIBS sumlab_reference sumlab_datasets sumlab_mpfr)

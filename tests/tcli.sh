@@ -251,7 +251,7 @@ bad "fractional n" gen uniform --n 2.5 -o "$tmp/x.npy"
 bad "missing n" gen uniform -o "$tmp/x.npy"
 bad "missing -o" gen uniform --n 10
 bad "unknown dataset parameter" gen uniform --n 10 --param nope=1 -o "$tmp/x.npy"
-bad "bad dtype" gen uniform --n 10 --dtype f16 -o "$tmp/x.npy"
+bad "bad dtype" gen uniform --n 10 --dtype f128 -o "$tmp/x.npy"
 bad "unknown command" frobnicate
 bad "unknown list" list everything
 check "failed gen leaves no file" test ! -e "$tmp/x.npy"

@@ -205,7 +205,7 @@ static void test_malformed(void)
     sl_dtype dt;
     struct { const char *name; int major, minor; const char *dict; size_t ndata; const char *word; } bad[] = {
         {"i4.npy", 1, 0, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", 12, "'<i4'"},
-        {"f2.npy", 1, 0, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", 6, "dtype"},
+        {"v2.npy", 1, 0, "{'descr': '|V2', 'fortran_order': False, 'shape': (3,), }", 6, "dtype"},
         {"notuple.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (3), }", 12, "shape"},
         {"nokey.npy", 1, 0, "{'descr': '<f4', 'shape': (3,), }", 12, "fortran_order"},
         {"extrakey.npy", 1, 0, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), 'x': 1}", 12, "'x'"},

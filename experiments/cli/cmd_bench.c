@@ -21,7 +21,7 @@
 
 static void bench_usage(FILE *f)
 {
-    fputs("usage: sumlab bench [--variants LIST] [--n LIST] [--dtype f32|f64] [--reps R]\n"
+    fputs("usage: sumlab bench [--variants LIST] [--n LIST] [--dtype f32|f64|f16|bf16] [--reps R]\n"
           "                    [--dataset NAME] [--param K=V ...] [--seed S] [--no-flush]\n"
           "                    [--timing device|call] [--block B] [--grid G] [--items I]\n"
           "                    [--format csv|table]\n\n"
@@ -127,7 +127,7 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
         case 'n': o->nlist = optarg; break;
         case 'd':
             if (sl_dtype_parse(optarg, &o->dt)) {
-                sl_cli_msg("bench", "unsupported --dtype '%s' (f32 or f64)", optarg);
+                sl_cli_msg("bench", "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
                 return 2;
             }
             break;

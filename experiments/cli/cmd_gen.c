@@ -20,14 +20,14 @@
 
 static void gen_usage(FILE *f)
 {
-    fputs("usage: sumlab gen NAME --n N [--seed S] [--dtype f32|f64] [--param KEY=VALUE ...]\n"
+    fputs("usage: sumlab gen NAME --n N [--seed S] [--dtype f32|f64|f16|bf16] [--param KEY=VALUE ...]\n"
           "                  -o FILE [--format npy|raw] [--threads N]\n\n"
           "Writes n values of dataset NAME ('sumlab list datasets'). Value i depends only on\n"
           "(NAME, dtype, seed, n, params, i): the same arguments give the same bytes anywhere.\n\n"
           "options:\n"
           "  --n N            number of values: 1000000, 1e6, 2^20 or 3*2^20 (required)\n"
           "  --seed S         seed (default 0)\n"
-          "  --dtype D        f32 (default) or f64\n"
+          "  --dtype D        f32 (default), f64, f16 (IEEE binary16) or bf16 (bfloat16)\n"
           "  --param K=V      a dataset parameter (repeatable)\n"
           "  -o, --output F   output file (required)\n"
           "  --format F       npy or raw (little-endian values, no header); default: npy when\n"
@@ -168,7 +168,7 @@ int sl_cmd_gen(int argc, char **argv)
             break;
         case 'd':
             if (sl_dtype_parse(optarg, &dt)) {
-                sl_cli_msg("gen", "unsupported --dtype '%s' (f32 or f64)", optarg);
+                sl_cli_msg("gen", "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
                 return 2;
             }
             break;

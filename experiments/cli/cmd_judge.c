@@ -16,7 +16,7 @@
 static void judge_usage(FILE *f)
 {
     fputs("usage: sumlab judge FILE (--value [NAME=]V ... | --values CSV) [--bound-of VARIANT]\n"
-          "                    [--format table|csv|json] [--dtype f32|f64] [--quiet]\n\n"
+          "                    [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--quiet]\n\n"
           "Judges sums computed elsewhere (numpy.sum, math.fsum, torch.sum, your kernel)\n"
           "against the exact sum S of FILE (read as `sumlab sum` reads it): one row per value\n"
           "with its errors, and S itself exactly (a block under the table; columns\n"
@@ -31,7 +31,7 @@ static void judge_usage(FILE *f)
           "  --bound-of V      also the a-priori bound of registry variant V on this input\n"
           "                    (its default launch configuration) and |value - S| / bound\n"
           "  --format F        table (default), csv or json\n"
-          "  --dtype D         element type of a raw file (f32 or f64); checked against .npy\n"
+          "  --dtype D         element type of a raw file (f32, f64, f16 or bf16); checked against .npy\n"
           "  -q, --quiet       no notices on stderr\n"
           "  -h, --help        this text\n\n"
           "columns: variant (the value's name) result_hex result abs_err rel_err ulps (in ulps\n"
@@ -237,7 +237,7 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
             break;
         case 'd':
             if (sl_dtype_parse(optarg, &o->raw_dt)) {
-                sl_cli_msg(CMD, "unsupported --dtype '%s' (f32 or f64)", optarg);
+                sl_cli_msg(CMD, "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
                 return 2;
             }
             o->have_dtype = 1;

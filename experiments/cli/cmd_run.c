@@ -98,7 +98,8 @@ static void usage(FILE *f)
           "                     throughput: these instead of their own; accuracy-vs-cond/-range\n"
           "                     run only when their family (ill-conditioned/log-uniform) is named\n"
           "  --variants LIST    only these variants (`exact` is always measured)\n"
-          "  --dtype LIST       f32, f64 or f32,f64 (default both)\n"
+          "  --dtype LIST       any of f32, f64, f16, bf16, comma-separated (default: the\n"
+          "                     preset's list)\n"
           "  --seeds K          K independent instances per point (instance i: dataset seed S+i;\n"
           "                     instance 0 is the run without --seeds); tables give medians and\n"
           "                     spread over them\n"
@@ -132,7 +133,7 @@ typedef struct {
     unsigned threads;
     const char *n_s, *datasets_s, *variants_s, *dtype_s, *seeds_s, *baseline_s;
     sl_sweep sweep;
-    char n_c[1024], datasets_c[1024], variants_c[1024], dtype_c[16], baseline_c[64];
+    char n_c[1024], datasets_c[1024], variants_c[1024], dtype_c[32], baseline_c[64];
     int resume, quiet, report_only;
     sl_preset preset;
     sl_backend backend;
@@ -262,11 +263,12 @@ static int v_item(run_opts *o, const char *s)
 static int dt_item(run_opts *o, const char *s)
 {
     sl_dtype dt;
-    if (sl_dtype_parse(s, &dt)) { sl_cli_msg(CMD, "--dtype: unsupported dtype '%s' (f32 or f64)", s); return 2; }
+    if (sl_dtype_parse(s, &dt)) { sl_cli_msg(CMD, "--dtype: unsupported dtype '%s' (f32, f64, f16 or bf16)", s); return 2; }
     if (o->sweep.dtypes & SL_DTYPE_MASK(dt)) { sl_cli_msg(CMD, "--dtype: '%s' given twice", s); return 2; }
     o->sweep.dtypes |= SL_DTYPE_MASK(dt);
-    snprintf(o->dtype_c, sizeof o->dtype_c, "%s", o->sweep.dtypes == SL_DTYPES_BOTH ? "f32,f64"
-             : (o->sweep.dtypes & SL_DTYPE_MASK(SL_F32)) ? "f32" : "f64");
+    o->dtype_c[0] = '\0';      /* canonical order: f32, f64, f16, bf16 */
+    for (int k = 0; k < SL_NDTYPES; k++)
+        if (o->sweep.dtypes & SL_DTYPE_MASK(k)) join(o->dtype_c, sizeof o->dtype_c, sl_dtype_name((sl_dtype)k));
     return 0;
 }
 

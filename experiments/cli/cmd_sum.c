@@ -29,7 +29,7 @@ static double now_s(void)
 static void sum_usage(FILE *f)
 {
     fputs("usage: sumlab sum FILE [--variants LIST|all] [--backend auto|cpu|gpu] [--reps R]\n"
-          "                  [--format table|csv|json] [--dtype f32|f64] [--offset 0|1]\n"
+          "                  [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--offset 0|1]\n"
           "                  [--block B] [--grid G] [--items I] [--seed S]\n"
           "                  [--check-twin | --no-check-twin] [--columns LIST] [--quiet]\n"
           "                  [--combine LIST|all] [--threads N]\n"
@@ -46,7 +46,7 @@ static void sum_usage(FILE *f)
           "  --backend B       auto (default: GPU when present, else CPU twins), cpu or gpu\n"
           "  --reps R          repetitions per variant (default 3; GPU: after one warm-up)\n"
           "  --format F        table (default), csv or json\n"
-          "  --dtype D         element type of a raw file (f32 or f64); checked against .npy\n"
+          "  --dtype D         element type of a raw file (f32, f64, f16 or bf16); checked against .npy\n"
           "  --offset K        0 (default) or 1: misalign the input by one element\n"
           "  --block B         threads per block (power of two, 32..1024; default: variant's)\n"
           "  --grid G          blocks (default: derived from n and the SM count)\n"
@@ -369,7 +369,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
             break;
         case 'd':
             if (sl_dtype_parse(optarg, &o->raw_dt)) {
-                sl_cli_msg("sum", "unsupported --dtype '%s' (f32 or f64)", optarg);
+                sl_cli_msg("sum", "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
                 return 2;
             }
             o->have_dtype = 1;

@@ -45,21 +45,32 @@ static sl_ref_bound_kind bound_kind(sl_bound_model m)
     return SL_REF_BOUND_NONE;
 }
 
+/* Largest finite value of a format. */
+static double fmt_max(sl_dtype dt)
+{
+    switch (dt) {
+    case SL_F64: return DBL_MAX;
+    case SL_F16: return 0x1.ffcp15;
+    case SL_BF16: return 0x1.fep127;
+    default: return FLT_MAX;
+    }
+}
+
 double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg)
 {
     sl_ref_bound_kind kind = bound_kind(v->bound);
     if (kind == SL_REF_BOUND_NONE) return NAN;
-    const sl_dtype acc = v->acc_wide ? SL_F64 : dt;
+    const sl_dtype acc = sl_variant_acc(v, dt);
     /* Higham's bounds assume no overflow: once sum|x| passes the accumulator's largest
      * finite value an intermediate may overflow, and no finite bound holds */
-    if (ref->finite && !(ref->abssum <= (acc == SL_F64 ? DBL_MAX : FLT_MAX))) return INFINITY;
+    if (ref->finite && !(ref->abssum <= fmt_max(acc))) return INFINITY;
     /* finite inputs whose exact sum overflows the format: no result is within a finite
      * distance of a representable sum (the correctly rounded one is Inf itself) */
     if (ref->overflow) return INFINITY;
     double k = sl_variant_depth(v, n, dt, cfg);
     double b = sl_reference_bound(ref, kind, k, acc, dt);
-    if (v->ftz_atomics && dt == SL_F32) b += 2.0 * k * (double)FLT_MIN;
+    if (v->ftz_atomics && acc == SL_F32) b += 2.0 * k * (double)FLT_MIN;
     /* a correctly rounded result of a finite reference is finite: it cannot reach Inf */
     return kind == SL_REF_BOUND_CORRECTLY_ROUNDED ? b : sl_bound_reach(ref, b, dt);
 }
@@ -74,7 +85,8 @@ double sl_bound_reach(const sl_reference *ref, double b, sl_dtype dt)
      * never too late. */
     if (!ref->finite || !(b < INFINITY)) return b;
     double reach = nextafter(fabs(ref->rounded_f64) + b, INFINITY);
-    double threshold = dt == SL_F64 ? DBL_MAX : 0x1.ffffffp127;
+    double threshold = dt == SL_F64 ? DBL_MAX : dt == SL_F16 ? 65520.0 : dt == SL_BF16 ? 0x1.ffp127
+                                                                                    : 0x1.ffffffp127;
     return reach < threshold ? b : INFINITY;
 }
 

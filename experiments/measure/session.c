@@ -31,7 +31,7 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     const uint32_t offset = o->offset;
     *sp = NULL;
     if (chosen_msg && msg_len) chosen_msg[0] = '\0';
-    if (dt != SL_F32 && dt != SL_F64) return sl_err_set(err, "unsupported dtype %d", (int)dt);
+    if (!sl_dtype_valid(dt)) return sl_err_set(err, "unsupported dtype %d", (int)dt);
     if (!x && n > 0) return sl_err_set(err, "no input data");
     sl_session *s = calloc(1, sizeof *s);
     if (!s) return sl_err_set(err, "out of memory");

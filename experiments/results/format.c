@@ -35,7 +35,8 @@ const char *sl_fmt_hex(char *buf, size_t len, double v)
 
 const char *sl_fmt_result(char *buf, size_t len, double v, sl_dtype dt)
 {
-    return sl_fmt_double(buf, len, v, dt == SL_F32 ? 9 : 17);
+    /* the digits that identify any value of the format: 9, 17, 5 (float16), 4 (bfloat16) */
+    return sl_fmt_double(buf, len, v, dt == SL_F32 ? 9 : dt == SL_F16 ? 5 : dt == SL_BF16 ? 4 : 17);
 }
 
 const char *sl_fmt_double(char *buf, size_t len, double v, int prec)

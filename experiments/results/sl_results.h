@@ -154,7 +154,7 @@ typedef struct {
     /* the sweep chosen (`run --n/--datasets/--variants/--dtype/--seeds/--baseline`): the
      * lists as given, comma-separated ("" = the experiments' own); seeds: instances per point
      * (1 when absent); baseline: the report's reference variant ("" = pairwise) */
-    char n[1024], datasets[1024], variants[1024], dtypes[16], baseline[64];
+    char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
     long seeds;
     unsigned seen;             /* SL_CONF_* of the keys read */
 } sl_runconf;

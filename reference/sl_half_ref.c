@@ -1,0 +1,95 @@
+/* sl_half_ref.c: the exact sum of float16/bfloat16 arrays through sl_exact's public functions
+ * (pieces converted to float32 in a stack buffer: exact) and its correct rounding to the 16-bit
+ * formats (nearest, ties to even, subnormals, overflow to +-Inf), computed in MPFR.
+ * Assumptions: sl_half.h's conversions (exact), MPFR's default exponent range. */
+#include <math.h>
+#include <pthread.h>
+#include "sl_half.h"
+#include "sl_reference.h"
+
+#define HALF_CHUNK 1024
+
+void sl_exact_add_half(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+{
+    const uint16_t *h = x;
+    float buf[HALF_CHUNK];
+    while (n > 0) {
+        const size_t m = n < HALF_CHUNK ? (size_t)n : HALF_CHUNK;
+        for (size_t j = 0; j < m; j++) buf[j] = (float)sl_half_to_double(h[j], dt);
+        sl_exact_add(acc, buf, m, SL_F32);
+        h += m;
+        n -= m;
+    }
+}
+
+typedef struct {
+    sl_exact *acc;
+    const uint16_t *x;
+    uint64_t n;
+    sl_dtype dt;
+} half_job;
+
+static void *half_job_run(void *arg)
+{
+    half_job *j = arg;
+    sl_exact_add_half(j->acc, j->x, j->n, j->dt);
+    return NULL;
+}
+
+int sl_exact_add_half_threads(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt, unsigned threads)
+{
+    if (threads > SL_EXACT_MAX_THREADS) threads = SL_EXACT_MAX_THREADS;
+    if (threads > n / SL_EXACT_MIN_PER_THREAD) threads = (unsigned)(n / SL_EXACT_MIN_PER_THREAD);
+    if (threads <= 1) {
+        sl_exact_add_half(acc, x, n, dt);
+        return 0;
+    }
+    half_job job[SL_EXACT_MAX_THREADS];
+    pthread_t tid[SL_EXACT_MAX_THREADS];
+    int started[SL_EXACT_MAX_THREADS] = {0}, rc = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        uint64_t lo = n / threads * t + (t < n % threads ? t : n % threads);
+        job[t] = (half_job){sl_exact_new(), (const uint16_t *)x + lo, n / threads + (t < n % threads), dt};
+        if (!job[t].acc) rc = -1;
+    }
+    for (unsigned t = 0; t < threads && !rc; t++)
+        started[t] = pthread_create(&tid[t], NULL, half_job_run, &job[t]) == 0;
+    for (unsigned t = 0; t < threads; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        else if (!rc && job[t].acc) half_job_run(&job[t]);   /* no thread: this one does it */
+    }
+    for (unsigned t = 0; t < threads && !rc; t++) sl_exact_merge(acc, job[t].acc);
+    for (unsigned t = 0; t < threads; t++) sl_exact_free(job[t].acc);
+    return rc;
+}
+
+double sl_round_mpfr_half(mpfr_srcptr s, sl_dtype to)
+{
+    if (!mpfr_number_p(s)) return mpfr_get_d(s, MPFR_RNDN);
+    if (mpfr_zero_p(s)) return mpfr_signbit(s) ? -0.0 : 0.0;
+    const int p = sl_half_prec(to), emin = sl_half_emin(to), emax = sl_half_emax(to);
+    /* quantum 2^q of the result: the leading bit's exponent minus p-1, at least the subnormal
+     * step 2^(emin-p+1) */
+    long q = (long)mpfr_get_exp(s) - 1 - (p - 1);
+    if (q < emin - p + 1) q = emin - p + 1;
+    mpfr_t t;
+    mpfr_init2(t, mpfr_get_prec(s));
+    mpfr_mul_2si(t, s, -q, MPFR_RNDN);      /* exact: a power of two */
+    mpfr_rint(t, t, MPFR_RNDN);             /* the integer multiple of 2^q, ties to even */
+    double r = ldexp(mpfr_get_d(t, MPFR_RNDN), (int)q); /* exact: <= p + 1 bits, in range */
+    mpfr_clear(t);
+    const double max = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
+    if (fabs(r) > max) return r < 0 ? -INFINITY : INFINITY;
+    return r;
+}
+
+double sl_exact_round_half(const sl_exact *acc, sl_dtype to)
+{
+    mpfr_t s;
+    mpfr_init2(s, 64);
+    double r;
+    if (sl_exact_get(acc, s) || !mpfr_zero_p(s)) r = sl_round_mpfr_half(s, to);
+    else r = sl_exact_round(acc, SL_F64);   /* zero: +0, or -0 when every input was -0 */
+    mpfr_clear(s);
+    return r;
+}
