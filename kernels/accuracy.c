@@ -50,6 +50,10 @@ static int serial_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype d
         float s = -0.0f;
         for (uint64_t i = 0; i < n; i++) s = s + xf[i];
         *result = n ? (double)s : 0.0;
+    } else if (sl_dtype_is_half(dt)) { /* float32 accumulator, one rounding at the end */
+        float s = -0.0f;
+        for (uint64_t i = 0; i < n; i++) s = s + (float)sl_tw_load(x, dt, i);
+        *result = n ? sl_tw_out(s, dt) : 0.0;
     } else {
         const double *xd = (const double *)x;
         double s = -0.0;
@@ -79,19 +83,19 @@ static double pairwise_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const
     return (double)sl_tw_ceil_log2(n);
 }
 
-#define SL_PAIRWISE_BODY(T, xs)                                                             \
+#define SL_PAIRWISE_BODY(T, LOAD)                                                           \
     do {                                                                                    \
         T st[66];                                                                           \
         int top = 0;                                                                        \
         for (uint64_t i = 0; i < n; i++) {                                                  \
-            T v = xs[i];                                                                    \
+            T v = LOAD;                                                                     \
             /* i+1 has as many trailing zero bits as merges are due */                      \
             for (uint64_t c = i + 1; (c & 1u) == 0; c >>= 1) v = st[--top] + v;            \
             st[top++] = v;                                                                  \
         }                                                                                   \
         T r = top ? st[top - 1] : (T)0;                                                     \
         for (int k = top - 2; k >= 0; k--) r = st[k] + r;                                   \
-        *result = (double)r;                                                                \
+        *result = sl_tw_out((double)r, dt);                                                 \
     } while (0)
 
 static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
@@ -100,22 +104,26 @@ static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
     (void)v; (void)cfg; (void)err;
     if (dt == SL_F32) {
         const float *xf = (const float *)x;
-        SL_PAIRWISE_BODY(float, xf);
+        SL_PAIRWISE_BODY(float, xf[i]);
+    } else if (sl_dtype_is_half(dt)) { /* in float32, one rounding at the end */
+        SL_PAIRWISE_BODY(float, (float)sl_tw_load(x, dt, i));
     } else {
         const double *xd = (const double *)x;
-        SL_PAIRWISE_BODY(double, xd);
+        SL_PAIRWISE_BODY(double, xd[i]);
     }
     return 0;
 }
 
 /* ================================ grid-stride engine =======================================
  * Shared by atomic-block (plain adds in the input format), fp64-acc (plain adds in double)
- * and kahan (Kahan lanes, compensated-pair tree). Thread g of T = grid*block threads keeps one
- * accumulator per vector lane (W = 4 floats / 2 doubles per 16-byte load):
+ * and kahan (Kahan lanes, compensated-pair tree); 16-bit input in float32 (fp64-acc: double).
+ * Thread g of T = grid*block threads keeps one accumulator per vector lane (W = 4 floats /
+ * 2 doubles / 8 float16 or bfloat16 values per 16-byte load):
  *   g < head: lane 0 takes x[g]  (head: elements before the first 16-byte boundary)
  *   j = g, g+T, ...: lane k takes x[head + j*W + k]     (nv = (n-head)/W full vectors)
  *   g < tail: lane 0 takes x[head + nv*W + g]
- *   thread value: W=4: (l0+l1)+(l2+l3); W=2: l0+l1   (+ is the variant's combine)
+ *   thread value: W=4: (l0+l1)+(l2+l3); W=2: l0+l1; W=8: ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7))
+ *   (+ is the variant's combine)
  * then the block tree (sl_block_sum shape), then the variant's device step. The variant is
  * v->impl: SL_ACC_ATOMIC_BLOCK, SL_ACC_KAHAN or SL_ACC_FP64_ACC. */
 static void gs_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
@@ -151,7 +159,7 @@ static double gs_depth_threads(uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     uint64_t T = (uint64_t)cfg->grid * cfg->block;
     uint64_t nv = n / sl_vec_width(dt);
-    return (double)ceil_div(nv, T ? T : 1) + 2.0 + (dt == SL_F64 ? 1.0 : 2.0) +
+    return (double)ceil_div(nv, T ? T : 1) + 2.0 + (double)sl_tw_ceil_log2(sl_vec_width(dt)) +
            sl_tw_depth_block_sum(cfg->block);
 }
 
@@ -165,7 +173,7 @@ static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_d
     const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
     const uint64_t nv = (n - head) / W;
     const uint64_t ts = head + nv * W;
-    const sl_dtype acc = kind == SL_ACC_FP64_ACC ? SL_F64 : dt;
+    const sl_dtype acc = kind == SL_ACC_FP64_ACC ? SL_F64 : sl_dtype_acc(dt);
     double *a = malloc(T * W * sizeof *a);
     double *c = kind == SL_ACC_KAHAN ? calloc(T * W, sizeof *c) : NULL;
     if (!a || (kind == SL_ACC_KAHAN && !c)) {
@@ -181,7 +189,7 @@ static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_d
         uint64_t q_ = (idx);                                                                  \
         double xv_ = (xval);                                                                  \
         if (kind == SL_ACC_KAHAN) {                                                               \
-            if (dt == SL_F32) {                                                               \
+            if (acc == SL_F32) {                                                              \
                 float S = (float)a[q_], C = (float)c[q_], X = (float)xv_;                     \
                 float y = X - C;                                                              \
                 float t = S + y;                                                              \
@@ -216,13 +224,17 @@ static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_d
         if (kind == SL_ACC_KAHAN) {
             const double *cc = c + t * W;
             /* lane k leaves as (s, -c) */
-            const sl_tw_pair p0 = {l[0], -cc[0]}, p1 = {l[1], -cc[1]};
-            sl_tw_pair p = sl_tw_pair_add(p0, p1, dt);
-            if (W == 4) {
-                const sl_tw_pair p2 = {l[2], -cc[2]}, p3 = {l[3], -cc[3]};
-                p = sl_tw_pair_add(p, sl_tw_pair_add(p2, p3, dt), dt);
-            }
+            sl_tw_pair q[8];
+            for (uint32_t k = 0; k < W; k++) q[k] = (sl_tw_pair){l[k], -cc[k]};
+            sl_tw_pair p = sl_tw_pair_add(q[0], q[1], acc);
+            if (W >= 4) p = sl_tw_pair_add(p, sl_tw_pair_add(q[2], q[3], acc), acc);
+            if (W == 8)
+                p = sl_tw_pair_add(p, sl_tw_pair_add(sl_tw_pair_add(q[4], q[5], acc),
+                                                     sl_tw_pair_add(q[6], q[7], acc), acc), acc);
             vp[t] = p;
+        } else if (W == 8) {
+            vs[t] = sl_tw_add(sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc),
+                              sl_tw_add(sl_tw_add(l[4], l[5], acc), sl_tw_add(l[6], l[7], acc), acc), acc);
         } else if (W == 4) {
             vs[t] = sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc);
         } else {
@@ -251,10 +263,10 @@ static int gs_block_values(const sl_variant *v, const void *x, uint64_t n, sl_dt
     else *bs = malloc(cfg->grid * sizeof **bs);
     int rc = (pair ? !vp || !*bp : !vs || !*bs) ? sl_err_set(err, "%s: out of memory", v->name)
                                                : gs_thread_values(v, x, n, dt, cfg, vs, vp, err);
-    const sl_dtype acc = v->impl == SL_ACC_FP64_ACC ? SL_F64 : dt;
+    const sl_dtype acc = v->impl == SL_ACC_FP64_ACC ? SL_F64 : sl_dtype_acc(dt);
     for (uint32_t b = 0; rc == 0 && b < cfg->grid; b++) {
         const uint64_t o = (uint64_t)b * cfg->block;
-        if (pair) (*bp)[b] = sl_tw_pair_block(vp + o, cfg->block, dt);
+        if (pair) (*bp)[b] = sl_tw_pair_block(vp + o, cfg->block, acc);
         else (*bs)[b] = sl_tw_block_sum(vs + o, cfg->block, acc);
     }
     free(vs);
@@ -292,8 +304,8 @@ static int atomic_block_cpu(const sl_variant *v, const void *x, uint64_t n, sl_d
         return sl_err_set(err, "%s: out of memory", v->name);
     }
     double r = 0.0; /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
-    for (uint32_t i = 0; i < G; i++) r = sl_tw_atomic_add(r, bs[perm[i]], dt);
-    *result = r;
+    for (uint32_t i = 0; i < G; i++) r = sl_tw_atomic_add(r, bs[perm[i]], sl_dtype_acc(dt));
+    *result = sl_tw_out(r, dt);
     free(perm);
     free(bs);
     return 0;
@@ -317,8 +329,9 @@ static int kahan_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt
     double *bs;
     sl_tw_pair *bp;
     if (gs_block_values(v, x, n, dt, cfg, &bs, &bp, err)) return -1;
-    const sl_tw_pair r = sl_tw_pair_finish(bp, cfg->grid, cfg->block, dt);
-    *result = dt == SL_F32 ? (double)((float)r.s + (float)r.e) : r.s + r.e;
+    const sl_dtype acc = sl_dtype_acc(dt);
+    const sl_tw_pair r = sl_tw_pair_finish(bp, cfg->grid, cfg->block, acc);
+    *result = sl_tw_out(acc == SL_F32 ? (double)((float)r.s + (float)r.e) : r.s + r.e, dt);
     free(bp);
     return 0;
 }
@@ -329,12 +342,12 @@ static int kahan_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt
 static int fp64_acc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg, double *result, sl_err *err)
 {
-    if (dt != SL_F32) return sl_err_set(err, "%s: float32 input only", v->name);
+    if (dt == SL_F64) return sl_err_set(err, "%s: float32/float16/bfloat16 input only", v->name);
     double *bs;
     sl_tw_pair *bp;
     if (gs_block_values(v, x, n, dt, cfg, &bs, &bp, err)) return -1;
     double r = sl_tw_finish(bs, cfg->grid, cfg->block, SL_F64);
-    *result = (double)(float)r;
+    *result = sl_tw_round(r, dt);   /* once, double -> the input format */
     free(bs);
     return 0;
 }
@@ -366,22 +379,24 @@ static double multipass_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
                               const sl_launch *cfg)
 {
     (void)v; (void)cfg;
-    const uint32_t W = sl_vec_width(dt);
-    const double level = (double)(SL_MP_TILE / (SL_MP_BLOCK * W) - 1) + (W == 4 ? 2.0 : 1.0) +
+    /* 16-bit input: level 0 has W = 8 (3 + 3 adds per thread), the float32 levels W = 4 (7 + 2):
+     * every level is counted as the longer one */
+    const uint32_t W = sl_vec_width(sl_dtype_acc(dt));
+    const double level = (double)(SL_MP_TILE / (SL_MP_BLOCK * W) - 1) + (double)sl_tw_ceil_log2(W) +
                          sl_tw_depth_block_sum(SL_MP_BLOCK);
     int levels = 1;
     for (uint64_t m = ceil_div(n, SL_MP_TILE); m > 1; m = ceil_div(m, SL_MP_TILE)) levels++;
     return n ? levels * level : 0.0;
 }
 
-/* One tile of an m-element array (double holding values of format dt). */
-static double mp_tile(const void *x, sl_dtype dt, uint64_t m, uint64_t tile)
+/* One tile of an m-element array of format dt (its W lanes), added in format acc. */
+static double mp_tile(const void *x, sl_dtype dt, sl_dtype acc, uint64_t m, uint64_t tile)
 {
     const uint32_t W = sl_vec_width(dt), J = SL_MP_TILE / (SL_MP_BLOCK * W);
     const uint64_t base = tile * SL_MP_TILE;
     double tv[SL_MP_BLOCK];
     for (uint32_t t = 0; t < SL_MP_BLOCK; t++) {
-        double a[4];
+        double a[8];
         for (uint32_t k = 0; k < W; k++) {
             uint64_t i = base + (uint64_t)t * W + k;
             a[k] = i < m ? sl_tw_load(x, dt, i) : 0.0;
@@ -389,12 +404,16 @@ static double mp_tile(const void *x, sl_dtype dt, uint64_t m, uint64_t tile)
         for (uint32_t j = 1; j < J; j++)
             for (uint32_t k = 0; k < W; k++) {
                 uint64_t i = base + ((uint64_t)j * SL_MP_BLOCK + t) * W + k;
-                a[k] = sl_tw_add(a[k], i < m ? sl_tw_load(x, dt, i) : 0.0, dt);
+                a[k] = sl_tw_add(a[k], i < m ? sl_tw_load(x, dt, i) : 0.0, acc);
             }
-        tv[t] = W == 4 ? sl_tw_add(sl_tw_add(a[0], a[1], dt), sl_tw_add(a[2], a[3], dt), dt)
-                       : sl_tw_add(a[0], a[1], dt);
+        if (W == 8)
+            tv[t] = sl_tw_add(sl_tw_add(sl_tw_add(a[0], a[1], acc), sl_tw_add(a[2], a[3], acc), acc),
+                              sl_tw_add(sl_tw_add(a[4], a[5], acc), sl_tw_add(a[6], a[7], acc), acc), acc);
+        else
+            tv[t] = W == 4 ? sl_tw_add(sl_tw_add(a[0], a[1], acc), sl_tw_add(a[2], a[3], acc), acc)
+                           : sl_tw_add(a[0], a[1], acc);
     }
-    return sl_tw_block_sum(tv, SL_MP_BLOCK, dt);
+    return sl_tw_block_sum(tv, SL_MP_BLOCK, acc);
 }
 
 static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
@@ -406,12 +425,13 @@ static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
         return 0;
     }
     uint64_t m = ceil_div(n, SL_MP_TILE);
-    const size_t es = sl_dtype_size(dt);
+    const sl_dtype acc = sl_dtype_acc(dt);   /* the partials' format */
+    const size_t es = sl_dtype_size(acc);
     void *cur = malloc(m * es);
     if (!cur) return sl_err_set(err, "%s: out of memory", v->name);
     for (uint64_t t = 0; t < m; t++) {
-        double v = mp_tile(x, dt, n, t);
-        if (dt == SL_F32) ((float *)cur)[t] = (float)v;
+        double v = mp_tile(x, dt, acc, n, t);
+        if (acc == SL_F32) ((float *)cur)[t] = (float)v;
         else ((double *)cur)[t] = v;
     }
     while (m > 1) {
@@ -422,15 +442,15 @@ static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
             return sl_err_set(err, "%s: out of memory", v->name);
         }
         for (uint64_t t = 0; t < pn; t++) {
-            double v = mp_tile(cur, dt, m, t);
-            if (dt == SL_F32) ((float *)nxt)[t] = (float)v;
+            double v = mp_tile(cur, acc, acc, m, t);
+            if (acc == SL_F32) ((float *)nxt)[t] = (float)v;
             else ((double *)nxt)[t] = v;
         }
         free(cur);
         cur = nxt;
         m = pn;
     }
-    *result = sl_tw_load(cur, dt, 0);
+    *result = sl_tw_out(sl_tw_load(cur, acc, 0), dt);
     free(cur);
     return 0;
 }
@@ -444,14 +464,14 @@ const sl_variant sl_v_serial = {
     .name = "serial", .family = "accuracy", .impl = SL_ACC_SERIAL,
     .determinism = SL_DET_CONFIG_INDEPENDENT,
     .description = "one thread in index order: recursive summation, the textbook baseline",
-    .dtypes = SL_DTYPES_BOTH, .max_n = (uint64_t)1 << 26, .bound = SL_BOUND_RECURSIVE,
+    .dtypes = SL_DTYPES_ALL, .max_n = (uint64_t)1 << 26, .bound = SL_BOUND_RECURSIVE,
     .resolve = serial_resolve, .depth = serial_depth, .cpu = serial_cpu, ACC_GPU,
 };
 const sl_variant sl_v_pairwise = {
     .name = "pairwise", .family = "accuracy", .impl = SL_ACC_PAIRWISE,
     .determinism = SL_DET_CONFIG_INDEPENDENT,
     .description = "balanced binary tree over the inputs (CPU only)",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE,
     .resolve = pairwise_resolve, .depth = pairwise_depth, .cpu = pairwise_cpu,
 };
 const sl_variant sl_v_atomic_block = {
@@ -459,7 +479,7 @@ const sl_variant sl_v_atomic_block = {
     .determinism = SL_DET_NONDETERMINISTIC, .ftz_atomics = 1,
     .description = "block tree, then one atomicAdd per block: block sums commit in the "
                    "hardware's order",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE,
     .resolve = gs_resolve, .depth = atomic_block_depth, .cpu = atomic_block_cpu, ACC_GPU,
 };
 const sl_variant sl_v_kahan = {
@@ -467,14 +487,14 @@ const sl_variant sl_v_kahan = {
     .determinism = SL_DET_RUN_TO_RUN,
     .description = "compensated (Kahan) per thread, compensated (TwoSum) combination through "
                    "the tree",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_COMPENSATED,
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_COMPENSATED,
     .resolve = gs_resolve, .depth = gs_finish_depth, .cpu = kahan_cpu, ACC_GPU,
 };
 const sl_variant sl_v_fp64_acc = {
     .name = "fp64-acc", .family = "accuracy", .impl = SL_ACC_FP64_ACC,
     .determinism = SL_DET_RUN_TO_RUN, .acc_wide = 1,
     .description = "float32 inputs, float64 accumulators everywhere, one rounding at the end",
-    .dtypes = SL_DTYPE_MASK(SL_F32), .bound = SL_BOUND_RECURSIVE,
+    .dtypes = SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, .bound = SL_BOUND_RECURSIVE,
     .resolve = gs_resolve, .depth = gs_finish_depth, .cpu = fp64_acc_cpu, ACC_GPU,
 };
 const sl_variant sl_v_multipass = {
@@ -482,6 +502,6 @@ const sl_variant sl_v_multipass = {
     .determinism = SL_DET_CONFIG_INDEPENDENT,
     .description = "fixed-size tiles -> partials -> fixed tree over the partials: independent "
                    "of grid, block and SM count",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE,
     .resolve = multipass_resolve, .depth = multipass_depth, .cpu = multipass_cpu, ACC_GPU,
 };

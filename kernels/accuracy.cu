@@ -35,6 +35,9 @@ template <typename Acc> __device__ __forceinline__ Acc widen(float x);
 template <> __device__ __forceinline__ float widen<float>(float x) { return x; }
 template <> __device__ __forceinline__ double widen<double>(float x) { return f2d_exact(x); }
 template <typename Acc> __device__ __forceinline__ Acc widen(double x) { return x; }
+/* float16/bfloat16 to float32 or float64 (exact), or unchanged (reduce/vec.cuh's sl_acc_of) */
+template <typename Acc> __device__ __forceinline__ Acc widen(__half x) { return sl_acc_of<Acc>(x); }
+template <typename Acc> __device__ __forceinline__ Acc widen(__nv_bfloat16 x) { return sl_acc_of<Acc>(x); }
 
 template <typename In, typename Acc> struct PlainLane {
     typedef Acc S;
@@ -44,18 +47,20 @@ template <typename In, typename Acc> struct PlainLane {
     static __device__ __forceinline__ S init() { return Acc(0); }
     static __device__ __forceinline__ void add(S &s, In x) { s = s + widen<Acc>(x); }
     static __device__ __forceinline__ Acc out(S s) { return s; }
-    static __device__ __forceinline__ Out final(Acc a) { return (Out)a; } /* RN conversion */
+    static __device__ __forceinline__ Out final(Acc a) { return sl_out<Out>(a); } /* RN conversion */
 };
-/* Kahan: y = x - c; t = s + y; c = (t - s) - y; s = t (start s = c = +0). c is minus the
- * error, so the lane leaves as the pair (s, -c). Final: s + e, rounded once. */
-template <typename T> struct KahanLane {
+/* Kahan: y = x - c; t = s + y; c = (t - s) - y; s = t (start s = c = +0) in T, the input In
+ * widened exactly (float16/bfloat16 -> float32). c is minus the error, so the lane leaves as
+ * the pair (s, -c). Final: s + e in T, rounded once to In. */
+template <typename In, typename T> struct KahanLane {
     struct S { T s, c; };
     typedef sl_op_pair<T> Op;
-    typedef T Out;
+    typedef In Out;
     enum { kUnroll = 8 }; /* measured: 8 reaches CUB's rate, 4 is 2-3% short */
     static __device__ __forceinline__ S init() { S r; r.s = T(0); r.c = T(0); return r; }
-    static __device__ __forceinline__ void add(S &a, T x)
+    static __device__ __forceinline__ void add(S &a, In xin)
     {
+        const T x = widen<T>(xin);
         T y = x - a.c;
         T t = a.s + y;
         a.c = (t - a.s) - y;
@@ -68,7 +73,7 @@ template <typename T> struct KahanLane {
         r.e = -a.c;
         return r;
     }
-    static __device__ __forceinline__ Out final(sl_pair<T> a) { return a.s + a.e; }
+    static __device__ __forceinline__ Out final(sl_pair<T> a) { return sl_out<Out>(T(a.s + a.e)); }
 };
 
 /* ---- grid-stride engine --------------------------------------------------------------------
@@ -76,7 +81,8 @@ template <typename T> struct KahanLane {
  *   g < head: lane 0 takes x[g];
  *   vectors j = g, g+T, g+2T, ... (vector j = x[head + j*W .. +W-1]): lane k takes element k;
  *   g < tail count: lane 0 takes x[head + nv*W + g];
- *   thread value: W=4: (l0 (+) l1) (+) (l2 (+) l3); W=2: l0 (+) l1;
+ *   thread value: W=4: (l0 (+) l1) (+) (l2 (+) l3); W=2: l0 (+) l1; W=8 (float16/bfloat16):
+ *   ((l0 (+) l1) (+) (l2 (+) l3)) (+) ((l4 (+) l5) (+) (l6 (+) l7));
  *   sl_block_reduce; then gs_finish_kernel: sl_grid_finish (thread t: a = zero; a (+)= p[t],
  *   p[t+block], ...; sl_block_reduce), Out = L::final(a); gs_atomic_kernel: thread 0
  *   atomicAdd(result, block value). */
@@ -112,6 +118,11 @@ __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__
     const uint64_t ts = head + nv * W;
     if (g < n - ts) L::add(acc[0], x[ts + g]);
     typedef typename L::Op Op;
+    if (W == 8)
+        return Op::add(Op::add(Op::add(L::out(acc[0]), L::out(acc[1])),
+                               Op::add(L::out(acc[2 % W]), L::out(acc[3 % W]))),
+                       Op::add(Op::add(L::out(acc[4 % W]), L::out(acc[5 % W])),
+                               Op::add(L::out(acc[6 % W]), L::out(acc[7 % W]))));
     if (W == 4)
         return Op::add(Op::add(L::out(acc[0]), L::out(acc[1])),
                        Op::add(L::out(acc[2 % W]), L::out(acc[3 % W])));
@@ -131,26 +142,35 @@ gs_finish_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     sl_grid_finish<Op, L>(v, sl_ws_partials<A>(work), sl_ws_counter(work), result);
 }
 
-template <typename In>
+/* Block sums in Acc atomicAdded to *result (an Acc: for 16-bit input a float32 in the
+ * workspace, rounded to the output by gs_atomic_out). */
+template <typename In, typename Acc>
 __global__ void __launch_bounds__(1024)
-gs_atomic_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, In *result)
+gs_atomic_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, Acc *result)
 {
-    typedef PlainLane<In, In> L;
-    __shared__ In s_warp[32];
-    In v = thread_value<In, L>(x, n, head, nv);
+    typedef PlainLane<In, Acc> L;
+    __shared__ Acc s_warp[32];
+    Acc v = thread_value<In, L>(x, n, head, nv);
     v = sl_block_sum(v, s_warp);
     if (threadIdx.x == 0) atomicAdd(result, v);
+}
+
+template <typename Out>
+__global__ void gs_atomic_out(float *acc, Out *result)
+{
+    *result = sl_out<Out>(*acc);
+    *acc = 0.0f;
 }
 
 /* ---- serial ----------------------------------------------------------------------------------
  * s = -0; s = s + x[i] for i = 0..n-1 (the -0 start is an exact identity: the first add
  * returns x[0] bit for bit); n = 0 writes +0. Thread 0 sums chunks of SL_SERIAL_CHUNK from
  * shared memory while warps 1.. stage the next chunk (double buffer). */
-template <typename T>
-__global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const T *__restrict__ x, uint64_t n,
-                                                                 T *result)
+template <typename X, typename T>
+__global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const X *__restrict__ x, uint64_t n,
+                                                                 X *result)
 {
-    __shared__ T buf[2][SL_SERIAL_CHUNK];
+    __shared__ X buf[2][SL_SERIAL_CHUNK];
     const unsigned tid = threadIdx.x;
     const uint64_t nchunks = (n + SL_SERIAL_CHUNK - 1) / SL_SERIAL_CHUNK;
     T s = T(-0.0);
@@ -164,23 +184,23 @@ __global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const T *__rest
             const uint64_t nb = (c + 1) * SL_SERIAL_CHUNK;
             if (nb < n) {
                 const uint64_t len = n - nb < SL_SERIAL_CHUNK ? n - nb : SL_SERIAL_CHUNK;
-                T *dst = buf[(c + 1) & 1];
+                X *dst = buf[(c + 1) & 1];
                 for (uint64_t i = tid - 32u; i < len; i += blockDim.x - 32u) dst[i] = x[nb + i];
             }
         } else if (tid == 0) {
             const uint64_t base = c * SL_SERIAL_CHUNK;
             const uint64_t len = n - base < SL_SERIAL_CHUNK ? n - base : SL_SERIAL_CHUNK;
-            const T *src = buf[c & 1];
+            const X *src = buf[c & 1];
             if (len == SL_SERIAL_CHUNK) {
 #pragma unroll 16
-                for (unsigned i = 0; i < SL_SERIAL_CHUNK; i++) s = s + src[i];
+                for (unsigned i = 0; i < SL_SERIAL_CHUNK; i++) s = s + sl_acc_of<T>(src[i]);
             } else {
-                for (unsigned i = 0; i < (unsigned)len; i++) s = s + src[i];
+                for (unsigned i = 0; i < (unsigned)len; i++) s = s + sl_acc_of<T>(src[i]);
             }
         }
         __syncthreads();
     }
-    if (tid == 0) *result = n ? s : T(0);
+    if (tid == 0) *result = sl_out<X>(n ? s : T(0));
 }
 
 /* ---- multipass ---------------------------------------------------------------------------------
@@ -191,11 +211,11 @@ __global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const T *__rest
  * Level 0 reduces x into P1 = ceil(n/TILE) tile partials (tiles spread over the blocks; which
  * block reduces a tile changes nothing); the last block to finish repeats the same tile
  * reduction over the partials (P -> ceil(P/TILE)) until one value remains. */
-template <typename T, bool kVec, bool kCg>
-__device__ __forceinline__ T mp_tile(const T *__restrict__ x, uint64_t m, uint64_t tile, T *s_warp)
+template <typename X, typename T, bool kVec, bool kCg>
+__device__ __forceinline__ T mp_tile(const X *__restrict__ x, uint64_t m, uint64_t tile, T *s_warp)
 {
-    typedef typename sl_vec<T>::type V;
-    constexpr int W = sl_vec<T>::W;
+    typedef typename sl_vec<X>::type V;
+    constexpr int W = sl_vec<X>::W;
     constexpr unsigned J = SL_MP_TILE / (SL_MP_BLOCK * W);
     const unsigned t = threadIdx.x;
     const uint64_t base = tile * SL_MP_TILE;
@@ -205,51 +225,56 @@ __device__ __forceinline__ T mp_tile(const T *__restrict__ x, uint64_t m, uint64
             const V *xv = reinterpret_cast<const V *>(x + base);
             V v[J];
 #pragma unroll
-            for (unsigned j = 0; j < J; j++) v[j] = kCg ? __ldcg(&xv[j * SL_MP_BLOCK + t]) : xv[j * SL_MP_BLOCK + t];
+            for (unsigned j = 0; j < J; j++) v[j] = kCg ? sl_ldcg(&xv[j * SL_MP_BLOCK + t]) : xv[j * SL_MP_BLOCK + t];
 #pragma unroll
-            for (int k = 0; k < W; k++) a[k] = sl_vec_lane(v[0], k);
+            for (int k = 0; k < W; k++) a[k] = sl_acc_of<T>(sl_vec_lane(v[0], k));
 #pragma unroll
             for (unsigned j = 1; j < J; j++)
 #pragma unroll
-                for (int k = 0; k < W; k++) a[k] = a[k] + sl_vec_lane(v[j], k);
+                for (int k = 0; k < W; k++) a[k] = a[k] + sl_acc_of<T>(sl_vec_lane(v[j], k));
         } else {
 #pragma unroll
-            for (int k = 0; k < W; k++) a[k] = x[base + (uint64_t)t * W + k];
+            for (int k = 0; k < W; k++) a[k] = sl_acc_of<T>(x[base + (uint64_t)t * W + k]);
 #pragma unroll
             for (unsigned j = 1; j < J; j++)
 #pragma unroll
-                for (int k = 0; k < W; k++) a[k] = a[k] + x[base + (uint64_t)(j * SL_MP_BLOCK + t) * W + k];
+                for (int k = 0; k < W; k++)
+                    a[k] = a[k] + sl_acc_of<T>(x[base + (uint64_t)(j * SL_MP_BLOCK + t) * W + k]);
         }
     } else {
         /* partial tile: guarded scalar loads, missing elements are +0 */
 #pragma unroll
         for (int k = 0; k < W; k++) {
             const uint64_t i = base + (uint64_t)t * W + k;
-            a[k] = i < m ? (kCg ? __ldcg(&x[i]) : x[i]) : T(0);
+            a[k] = i < m ? sl_acc_of<T>(kCg ? __ldcg(&x[i]) : x[i]) : T(0);
         }
         for (unsigned j = 1; j < J; j++)
 #pragma unroll
             for (int k = 0; k < W; k++) {
                 const uint64_t i = base + (uint64_t)(j * SL_MP_BLOCK + t) * W + k;
-                a[k] = a[k] + (i < m ? (kCg ? __ldcg(&x[i]) : x[i]) : T(0));
+                a[k] = a[k] + (i < m ? sl_acc_of<T>(kCg ? __ldcg(&x[i]) : x[i]) : T(0));
             }
     }
-    T v = (W == 4) ? (a[0] + a[1]) + (a[2 % W] + a[3 % W]) : a[0] + a[1 % W];
+    T v = (W == 8)   ? ((a[0] + a[1]) + (a[2 % W] + a[3 % W])) + ((a[4 % W] + a[5 % W]) + (a[6 % W] + a[7 % W]))
+          : (W == 4) ? (a[0] + a[1]) + (a[2 % W] + a[3 % W])
+                     : a[0] + a[1 % W];
     v = sl_block_sum(v, s_warp);
     __syncthreads(); /* s_warp is reused by the next tile */
     return v;
 }
 
-template <typename T, bool kVec>
+/* Level 0 reads X (vector loads of X); the partials and every later level are in T (float32
+ * for 16-bit input); the result is rounded once to X. */
+template <typename X, typename T, bool kVec>
 __global__ void __launch_bounds__(SL_MP_BLOCK)
-mp_kernel(const T *__restrict__ x, uint64_t n, uint64_t p1, void *work, size_t buf_b_off, T *result)
+mp_kernel(const X *__restrict__ x, uint64_t n, uint64_t p1, void *work, size_t buf_b_off, X *result)
 {
     __shared__ T s_warp[32];
     unsigned *counter = sl_ws_counter(work);
     T *bufa = reinterpret_cast<T *>(static_cast<unsigned char *>(work) + SL_WS_HEADER);
     T *bufb = reinterpret_cast<T *>(static_cast<unsigned char *>(work) + buf_b_off);
     for (uint64_t tile = blockIdx.x; tile < p1; tile += gridDim.x) {
-        T v = mp_tile<T, kVec, false>(x, n, tile, s_warp);
+        T v = mp_tile<X, T, kVec, false>(x, n, tile, s_warp);
         if (threadIdx.x == 0) bufa[tile] = v;
     }
     /* thread 0 stored its block's tiles: it fences before its ticket */
@@ -259,7 +284,7 @@ mp_kernel(const T *__restrict__ x, uint64_t n, uint64_t p1, void *work, size_t b
     while (m > 1) {
         const uint64_t pn = (m + SL_MP_TILE - 1) / SL_MP_TILE;
         for (uint64_t tile = 0; tile < pn; tile++) {
-            T v = mp_tile<T, true, true>(src, m, tile, s_warp);
+            T v = mp_tile<T, T, true, true>(src, m, tile, s_warp);
             if (threadIdx.x == 0) dst[tile] = v;
         }
         __threadfence_block();
@@ -268,7 +293,7 @@ mp_kernel(const T *__restrict__ x, uint64_t n, uint64_t p1, void *work, size_t b
         m = pn;
     }
     if (threadIdx.x == 0) {
-        *result = n ? __ldcg(&src[0]) : T(0);
+        *result = sl_out<X>(n ? __ldcg(&src[0]) : T(0));
         *counter = 0u;
     }
 }
@@ -306,10 +331,11 @@ extern "C" size_t sl_accuracy_workspace(const sl_variant *v, uint64_t n, sl_dtyp
                                         const sl_launch *cfg)
 {
     switch ((sl_acc_kind)v->impl) {
-    case SL_ACC_KAHAN: return sl_ws_bytes(cfg->grid, 2 * sl_dtype_size(dt));
+    case SL_ACC_KAHAN: return sl_ws_bytes(cfg->grid, 2 * sl_dtype_size(sl_dtype_acc(dt)));
     case SL_ACC_FP64_ACC: return sl_ws_bytes(cfg->grid, sizeof(double));
-    case SL_ACC_MULTIPASS: return mp_workspace(n, dt);
-    default: return 0; /* serial, atomic-block */
+    case SL_ACC_MULTIPASS: return mp_workspace(n, sl_dtype_acc(dt));
+    case SL_ACC_ATOMIC_BLOCK: return sl_dtype_is_half(dt) ? 16u : 0u; /* the float32 accumulator */
+    default: return 0; /* serial */
     }
 }
 
@@ -330,7 +356,7 @@ static int acc_prep(const sl_variant *v, sl_dtype dt, size_t work_bytes, acc_arg
     switch ((sl_acc_kind)v->impl) {
     case SL_ACC_SERIAL: return 0; /* one block of SL_SERIAL_BLOCK, whatever cfg says */
     case SL_ACC_FP64_ACC:
-        if (dt != SL_F32) return sl_err_set(err, "%s: float32 input only", v->name);
+        if (dt == SL_F64) return sl_err_set(err, "%s: float32/float16/bfloat16 input only", v->name);
         /* fall through */
     case SL_ACC_ATOMIC_BLOCK:
     case SL_ACC_KAHAN:
@@ -346,17 +372,18 @@ static int acc_prep(const sl_variant *v, sl_dtype dt, size_t work_bytes, acc_arg
     }
 }
 
-/* fp64-acc: float32 input only (acc_prep refuses float64 before any launch). */
+/* fp64-acc: float32 and 16-bit input (acc_prep refuses float64 before any launch). */
+template <typename X>
 static const char *fp64_acc_launch(const acc_args &a)
 {
     const sl_launch *c = a.cfg;
-    gs_finish_kernel<float, PlainLane<float, double> ><<<c->grid, c->block, 0, a.s>>>(
-        (const float *)a.x, a.n, a.head, a.nv, a.work, (float *)a.result);
+    gs_finish_kernel<X, PlainLane<X, double> ><<<c->grid, c->block, 0, a.s>>>(
+        (const X *)a.x, a.n, a.head, a.nv, a.work, (X *)a.result);
     return "gs_finish_kernel<fp64-acc>";
 }
 
 /* multipass: level 0 over at most one block per tile, vector loads when x is 16-aligned. */
-template <typename T>
+template <typename X, typename T>
 static const char *mp_launch(const acc_args &a)
 {
     const uint64_t p1 = (a.n + SL_MP_TILE - 1) / SL_MP_TILE;
@@ -364,33 +391,39 @@ static const char *mp_launch(const acc_args &a)
     const unsigned grid = (uint64_t)a.cfg->grid < tiles ? a.cfg->grid : (unsigned)tiles;
     const bool vec = ((uintptr_t)a.x & 15u) == 0;
     const size_t boff = mp_buf_b_off(p1, sizeof(T) == 8 ? SL_F64 : SL_F32);
-    const T *x = (const T *)a.x;
-    T *res = (T *)a.result;
-    if (vec) mp_kernel<T, true><<<grid, SL_MP_BLOCK, 0, a.s>>>(x, a.n, p1, a.work, boff, res);
-    else mp_kernel<T, false><<<grid, SL_MP_BLOCK, 0, a.s>>>(x, a.n, p1, a.work, boff, res);
+    const X *x = (const X *)a.x;
+    X *res = (X *)a.result;
+    if (vec) mp_kernel<X, T, true><<<grid, SL_MP_BLOCK, 0, a.s>>>(x, a.n, p1, a.work, boff, res);
+    else mp_kernel<X, T, false><<<grid, SL_MP_BLOCK, 0, a.s>>>(x, a.n, p1, a.work, boff, res);
     return "mp_kernel";
 }
 
-/* Enqueues member v->impl's kernel for element type T; returns the kernel's name. */
-template <typename T>
+/* Enqueues member v->impl's kernel for input X accumulated in T (float32 for 16-bit input);
+ * returns the kernel's name. */
+template <typename X, typename T>
 static const char *acc_launch(const sl_variant *v, const acc_args &a)
 {
-    const T *x = (const T *)a.x;
-    T *res = (T *)a.result;
+    const X *x = (const X *)a.x;
+    X *res = (X *)a.result;
     const sl_launch *c = a.cfg;
     switch ((sl_acc_kind)v->impl) {
     case SL_ACC_SERIAL:
-        serial_kernel<T><<<1, SL_SERIAL_BLOCK, 0, a.s>>>(x, a.n, res);
+        serial_kernel<X, T><<<1, SL_SERIAL_BLOCK, 0, a.s>>>(x, a.n, res);
         return "serial_kernel";
     case SL_ACC_ATOMIC_BLOCK:
-        gs_atomic_kernel<T><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, res);
+        if (sizeof(X) == 2) { /* float32 accumulator in the workspace, then one rounding */
+            gs_atomic_kernel<X, float><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, (float *)a.work);
+            gs_atomic_out<X><<<1, 1, 0, a.s>>>((float *)a.work, res);
+        } else {
+            gs_atomic_kernel<X, X><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, res);
+        }
         return "gs_atomic_kernel";
     case SL_ACC_KAHAN:
-        gs_finish_kernel<T, KahanLane<T> ><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv,
-                                                                         a.work, res);
+        gs_finish_kernel<X, KahanLane<X, T> ><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv,
+                                                                            a.work, res);
         return "gs_finish_kernel<kahan>";
-    case SL_ACC_FP64_ACC: return fp64_acc_launch(a);
-    case SL_ACC_MULTIPASS: return mp_launch<T>(a);
+    case SL_ACC_FP64_ACC: return fp64_acc_launch<X>(a);
+    case SL_ACC_MULTIPASS: return mp_launch<X, T>(a);
     default: return NULL;
     }
 }
@@ -403,7 +436,10 @@ extern "C" int sl_accuracy_gpu(const sl_variant *v, const void *d_x, uint64_t n,
     if (acc_prep(v, dt, work_bytes, &a, err)) return -1;
     if (v->impl == SL_ACC_ATOMIC_BLOCK) /* block sums are atomicAdded into the result */
         SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), a.s), v->name, err);
-    const char *what = dt == SL_F64 ? acc_launch<double>(v, a) : acc_launch<float>(v, a);
+    const char *what = dt == SL_F64    ? acc_launch<double, double>(v, a)
+                       : dt == SL_F16  ? acc_launch<__half, float>(v, a)
+                       : dt == SL_BF16 ? acc_launch<__nv_bfloat16, float>(v, a)
+                                       : acc_launch<float, float>(v, a);
     if (!what) return sl_err_set(err, "%s: not an accuracy kernel (impl %d)", v->name, v->impl);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;

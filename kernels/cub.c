@@ -23,10 +23,13 @@ static double cub_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
     return n ? (double)(n - 1) : 0.0;
 }
 
+/* On float16/bfloat16 input CUB accumulates in the input format (cub.cu: its accumulator type
+ * is that of output + input, __half + __half = __half): acc_input. */
 const sl_variant sl_v_cub = {
     .name = "cub", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
-    .description = "cub::DeviceReduce::Sum on the same buffer (GPU only: its order is CUB's own)",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE, .impl = 0,
+    .description = "cub::DeviceReduce::Sum on the same buffer (GPU only: its order is CUB's own; "
+                   "on f16/bf16 input CUB's accumulator is the input type, __half/__nv_bfloat16)",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE, .impl = 0, .acc_input = 1,
     .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
     .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
 };
@@ -58,3 +61,14 @@ const sl_variant sl_v_cub_not_guaranteed = {
     .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
 };
 #endif
+
+/* float16/bfloat16 input summed by CUB with a float32 accumulator: TransformReduce widening each
+ * value (exact) into a float output, rounded once to the input format. */
+const sl_variant sl_v_cub_f32acc = {
+    .name = "cub-f32acc", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .description = "cub::DeviceReduce::TransformReduce of f16/bf16 input widened to float, float "
+                   "accumulator and output, rounded once to the input format (GPU only)",
+    .dtypes = SL_DTYPES_HALF, .bound = SL_BOUND_RECURSIVE, .impl = 3,
+    .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};

@@ -18,13 +18,48 @@
 #define SL_CUB_LEGACY 0
 #define SL_CUB_GPU_TO_GPU 1
 #define SL_CUB_NOT_GUARANTEED 2
+#define SL_CUB_F32ACC 3
 
-/* CUB's legacy call for element type T: sizes the storage when work is NULL, else enqueues. */
+/* CUB's legacy call for element type T: sizes the storage when work is NULL, else enqueues.
+ * CUB's accumulator is decay_t<invoke_result_t<plus<>, OutputT, T>> (cub/device/dispatch/
+ * dispatch_reduce.cuh, select_accum_t / cuda::std::__accumulator_t, P2322R6) with OutputT the
+ * output's value type: __half + __half is __half, so for float16 (bfloat16) input and output
+ * CUB accumulates in float16 (bfloat16). */
 template <typename T>
 static cudaError_t cub_sum(void *work, size_t &bytes, const void *x, void *result, uint64_t n,
                            cudaStream_t st)
 {
     return cub::DeviceReduce::Sum(work, bytes, (const T *)x, (T *)result, (int64_t)n, st);
+}
+
+/* cub-f32acc: DeviceReduce::TransformReduce with x widened to float (exact), plus<float>, init
+ * +0.0f and a float output: the accumulator is float. The float lands at the start of the
+ * workspace (CUB's storage follows at SL_WS_HEADER); k_cub_round rounds it once to X. */
+struct sl_cub_widen {
+    __device__ __forceinline__ float operator()(__half v) const { return __half2float(v); }
+    __device__ __forceinline__ float operator()(__nv_bfloat16 v) const { return __bfloat162float(v); }
+};
+template <typename X>
+__global__ void k_cub_round(const float *acc, X *result)
+{
+    *result = sl_out<X>(*acc);
+}
+template <typename X>
+static cudaError_t cub_sum_f32(void *work, size_t &bytes, const void *x, void *result, uint64_t n,
+                               cudaStream_t st)
+{
+    size_t cub_bytes = work ? bytes - SL_WS_HEADER : 0;
+    void *cub_work = work ? (unsigned char *)work + SL_WS_HEADER : nullptr;
+    float *acc = work ? (float *)work : nullptr;
+    cudaError_t e = cub::DeviceReduce::TransformReduce(cub_work, cub_bytes, (const X *)x, acc, (int64_t)n,
+                                                       cuda::std::plus<float>{}, sl_cub_widen{}, 0.0f, st);
+    if (!work) {
+        bytes = cub_bytes + SL_WS_HEADER;
+        return e;
+    }
+    if (e != cudaSuccess) return e;
+    k_cub_round<X><<<1, 1, 0, st>>>(acc, (X *)result);
+    return cudaGetLastError();
 }
 
 #ifdef SUMLAB_HAVE_CCCL_TIERS
@@ -80,7 +115,7 @@ static cudaError_t cub_call(const sl_variant *v, sl_dtype dt, void *work, size_t
                             const void *x, void *result, uint64_t n, cudaStream_t st)
 {
 #ifdef SUMLAB_HAVE_CCCL_TIERS
-    if (v->impl != SL_CUB_LEGACY) {
+    if (v->impl == SL_CUB_GPU_TO_GPU || v->impl == SL_CUB_NOT_GUARANTEED) {
         if (!work) {
             size_t asked = 0;
             cudaError_t e = dt == SL_F64 ? cub_tier<double>(v->impl, nullptr, 0, &asked, x, result, n, st)
@@ -92,11 +127,18 @@ static cudaError_t cub_call(const sl_variant *v, sl_dtype dt, void *work, size_t
         return dt == SL_F64 ? cub_tier<double>(v->impl, work, bytes, nullptr, x, result, n, st)
                             : cub_tier<float>(v->impl, work, bytes, nullptr, x, result, n, st);
     }
-#else
-    (void)v;
 #endif
-    return dt == SL_F64 ? cub_sum<double>(work, bytes, x, result, n, st)
-                        : cub_sum<float>(work, bytes, x, result, n, st);
+    if (v->impl == SL_CUB_F32ACC) {
+        if (dt == SL_F16) return cub_sum_f32<__half>(work, bytes, x, result, n, st);
+        if (dt == SL_BF16) return cub_sum_f32<__nv_bfloat16>(work, bytes, x, result, n, st);
+        return cudaErrorInvalidValue;   /* cub.c: 16-bit input only */
+    }
+    switch (dt) {
+    case SL_F64: return cub_sum<double>(work, bytes, x, result, n, st);
+    case SL_F16: return cub_sum<__half>(work, bytes, x, result, n, st);
+    case SL_BF16: return cub_sum<__nv_bfloat16>(work, bytes, x, result, n, st);
+    default: return cub_sum<float>(work, bytes, x, result, n, st);
+    }
 }
 
 extern "C" size_t sl_cub_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,

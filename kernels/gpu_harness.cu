@@ -156,6 +156,12 @@ void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
     free(c);
 }
 
+/* The format's full name for messages: float32, float64, float16, bfloat16. */
+static const char *fmt_long(sl_dtype dt)
+{
+    return dt == SL_F64 ? "float64" : dt == SL_F16 ? "float16" : dt == SL_BF16 ? "bfloat16" : "float32";
+}
+
 int sl_gpu_check_fits(uint64_t n, sl_dtype dt, sl_err *err)
 {
     sl_gpu_info info;
@@ -168,7 +174,7 @@ int sl_gpu_check_fits(uint64_t n, sl_dtype dt, sl_err *err)
     if (need > (double)free_b)
         return sl_err_set(err, "n = %llu %s values (%.2f GiB) do not fit in the memory of %s "
                                "(%.2f GiB free of %.2f GiB)", (unsigned long long)n,
-                          sl_dtype_name(dt), need / 1073741824.0, info.name,
+                          fmt_long(dt), need / 1073741824.0, info.name,
                           (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
     return 0;
 }
@@ -188,7 +194,7 @@ static int ctx_init(sl_gpu_ctx *c, const void *x, uint64_t n, sl_dtype dt, uint3
         cudaGetLastError();   /* not sticky: clear it */
         return sl_err_set(err, "n = %llu %s values (%.2f GiB) cannot be allocated on %s: cudaMalloc "
                                "of %zu bytes failed (out of device memory)", (unsigned long long)n,
-                          sl_dtype_name(dt), (double)bytes / 1073741824.0,
+                          fmt_long(dt), (double)bytes / 1073741824.0,
                           c->info.name, bytes);
     }
     H_CHECK(cudaMemset(c->d_alloc, 0, bytes));

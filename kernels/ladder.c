@@ -135,10 +135,11 @@ static double *alloc_doubles(uint64_t count, const sl_variant *v, sl_err *err)
     return p;
 }
 
-/* Fixed-order finish over the block partials, then free them. */
-static void finish(double *partials, const sl_launch *c, sl_dtype dt, double *result)
+/* Fixed-order finish over the block partials in acc, the result rounded once to the input
+ * format dt (16-bit input), then free them. */
+static void finish(double *partials, const sl_launch *c, sl_dtype acc, sl_dtype dt, double *result)
 {
-    *result = sl_tw_finish(partials, c->grid, c->block, dt);
+    *result = sl_tw_out(sl_tw_finish(partials, c->grid, c->block, acc), dt);
     free(partials);
 }
 
@@ -152,6 +153,7 @@ static int atomic_thread_cpu(const sl_variant *v, const void *x, uint64_t n, sl_
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
+    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     *result = 0.0;
     if (n == 0) return 0;
     uint64_t G = c.grid, B = c.block;
@@ -162,10 +164,10 @@ static int atomic_thread_cpu(const sl_variant *v, const void *x, uint64_t n, sl_
     double r = 0.0; /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
     for (uint64_t j = 0; j < G; j++) {
         uint64_t lo = (uint64_t)perm[j] * B, hi = lo + B < n ? lo + B : n;
-        for (uint64_t i = lo; i < hi; i++) r = sl_tw_atomic_add(r, sl_tw_load(x, dt, i), dt);
+        for (uint64_t i = lo; i < hi; i++) r = sl_tw_atomic_add(r, sl_tw_load(x, dt, i), af);
     }
     free(perm);
-    *result = r;
+    *result = sl_tw_out(r, dt);
     return 0;
 }
 
@@ -179,6 +181,7 @@ static int smem_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
     const sl_rung r = (sl_rung)v->impl;
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
+    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     double *partials = alloc_doubles(c.grid, v, err);
     if (!partials) return -1;
     uint64_t B = c.block, per = B * c.items;
@@ -189,17 +192,17 @@ static int smem_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
             uint64_t i = base + t;
             if (r == SL_RUNG_TWO_LOAD) { /* V3: v = +0; v += x[i]; v += x[i + B] */
                 double a = 0.0;
-                if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), dt);
-                if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), dt);
+                if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), af);
+                if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), af);
                 s[t] = a;
             } else {
                 s[t] = i < n ? sl_tw_load(x, dt, i) : 0.0;
             }
         }
-        partials[b] = r == SL_RUNG_SMEM_INTERLEAVED ? sl_tw_tree_interleaved(s, c.block, dt)
-                                                     : sl_tw_tree_sequential(s, c.block, dt);
+        partials[b] = r == SL_RUNG_SMEM_INTERLEAVED ? sl_tw_tree_interleaved(s, c.block, af)
+                                                     : sl_tw_tree_sequential(s, c.block, af);
     }
-    finish(partials, &c, dt, result);
+    finish(partials, &c, af, dt, result);
     return 0;
 }
 
@@ -230,6 +233,7 @@ static int warp_shuffle_cpu(const sl_variant *v, const void *x, uint64_t n, sl_d
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
+    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     double *partials = alloc_doubles(c.grid, v, err);
     if (!partials) return -1;
     uint64_t B = c.block;
@@ -238,13 +242,13 @@ static int warp_shuffle_cpu(const sl_variant *v, const void *x, uint64_t n, sl_d
         for (uint64_t t = 0; t < B; t++) {
             uint64_t i = b * 2 * B + t;
             double a = 0.0;
-            if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), dt);
-            if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), dt);
+            if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), af);
+            if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), af);
             vals[t] = a;
         }
-        partials[b] = sl_tw_block_sum(vals, c.block, dt);
+        partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
-    finish(partials, &c, dt, result);
+    finish(partials, &c, af, dt, result);
     return 0;
 }
 
@@ -265,6 +269,7 @@ static int grid_stride_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dt
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
+    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     uint64_t B = c.block, G = c.grid, S = 2 * B * G;
     double *acc = alloc_doubles(G * B, v, err);
     if (!acc) return -1;
@@ -282,12 +287,12 @@ static int grid_stride_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dt
                 uint64_t i = base + 2 * B * b + t;
                 if (i >= n) break; /* i grows with t */
                 double *a = &acc[b * B + t];
-                *a = sl_tw_add(*a, sl_tw_load(x, dt, i), dt);
-                if (i + B < n) *a = sl_tw_add(*a, sl_tw_load(x, dt, i + B), dt);
+                *a = sl_tw_add(*a, sl_tw_load(x, dt, i), af);
+                if (i + B < n) *a = sl_tw_add(*a, sl_tw_load(x, dt, i + B), af);
             }
-    for (uint64_t b = 0; b < G; b++) partials[b] = sl_tw_block_sum(&acc[b * B], c.block, dt);
+    for (uint64_t b = 0; b < G; b++) partials[b] = sl_tw_block_sum(&acc[b * B], c.block, af);
     free(acc);
-    finish(partials, &c, dt, result);
+    finish(partials, &c, af, dt, result);
     return 0;
 }
 
@@ -315,6 +320,7 @@ static int vec4_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
+    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     uint64_t B = c.block, G = c.grid, A = c.items, W = 16 / sl_dtype_size(dt);
     uint64_t head, nv;
     sl_vec_split(n, dt, c.addr_mod, &head, &nv);
@@ -330,33 +336,35 @@ static int vec4_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
         for (uint64_t t = 0; t < B; t++) {
             uint64_t g = b * B + t;
             for (uint64_t k = 0; k < A; k++) acc[k] = 0.0;
-            if (g < head) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, g), dt);
-            if (tail0 + g < n) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, tail0 + g), dt);
+            if (g < head) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, g), af);
+            if (tail0 + g < n) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, tail0 + g), af);
             for (uint64_t s0 = lo + t; s0 < hi; s0 += A * B)
                 for (uint64_t k = 0; k < A; k++) {
                     uint64_t j = s0 + k * B;
                     if (j >= hi) break;
                     uint64_t e = head + j * W;
                     for (uint64_t q = 0; q < W; q++)
-                        acc[k] = sl_tw_add(acc[k], sl_tw_load(x, dt, e + q), dt);
+                        acc[k] = sl_tw_add(acc[k], sl_tw_load(x, dt, e + q), af);
                 }
             for (uint64_t w = A / 2; w >= 1; w /= 2)
-                for (uint64_t k = 0; k < w; k++) acc[k] = sl_tw_add(acc[k], acc[k + w], dt);
+                for (uint64_t k = 0; k < w; k++) acc[k] = sl_tw_add(acc[k], acc[k + w], af);
             vals[t] = acc[0];
         }
-        partials[b] = sl_tw_block_sum(vals, c.block, dt);
+        partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
-    finish(partials, &c, dt, result);
+    finish(partials, &c, af, dt, result);
     return 0;
 }
 
 /* ========================== descriptors =====================================================
  * Every rung: sl_ladder_resolve, the GPU entry of ladder.cu (the rung is .impl), its own twin
- * and depth; accumulation in the input format, Higham's recursive bound for its depth. */
-#define LADDER_COMMON                                                                       \
-    .family = "ladder", .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,              \
-    .resolve = sl_ladder_resolve, .workspace = SL_GPU_ENTRY(sl_ladder_workspace),           \
-    .gpu = SL_GPU_ENTRY(sl_ladder_gpu)
+ * and depth; accumulation in the input format (float32 for float16/bfloat16 input, the result
+ * rounded once to the input format), Higham's recursive bound for its depth. half-acc is
+ * vec4 accumulating in the 16-bit input format itself. */
+#define LADDER_ENTRIES                                                                      \
+    .bound = SL_BOUND_RECURSIVE, .resolve = sl_ladder_resolve,                              \
+    .workspace = SL_GPU_ENTRY(sl_ladder_workspace), .gpu = SL_GPU_ENTRY(sl_ladder_gpu)
+#define LADDER_COMMON LADDER_ENTRIES, .family = "ladder", .dtypes = SL_DTYPES_ALL
 
 const sl_variant sl_v_atomic_thread = {
     .name = "atomic-thread", LADDER_COMMON, .impl = SL_RUNG_ATOMIC_THREAD,
@@ -404,5 +412,13 @@ const sl_variant sl_v_vec4 = {
     .determinism = SL_DET_RUN_TO_RUN,
     .description = "V6: 16-byte loads (float4/double2), one contiguous range per block, "
                    "independent accumulators",
+    .depth = vec4_depth, .cpu = vec4_cpu,
+};
+const sl_variant sl_v_half_acc = {
+    .name = "half-acc", LADDER_ENTRIES, .family = "accuracy", .impl = SL_RUNG_VEC4,
+    .dtypes = SL_DTYPES_HALF,
+    .acc_input = 1, .determinism = SL_DET_RUN_TO_RUN,
+    .description = "vec4's kernel accumulating in the float16/bfloat16 input format itself "
+                   "(16-bit adds), as a naive kernel does",
     .depth = vec4_depth, .cpu = vec4_cpu,
 };

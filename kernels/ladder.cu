@@ -15,20 +15,30 @@
 
 /* ---------------------------------------------------------------- kernels ----------------- */
 
-/* V0: one element per thread, one atomicAdd per element on the result. */
-template <typename T>
-__global__ void __launch_bounds__(1024) k_atomic_thread(const T *__restrict__ x, uint64_t n,
+/* V0: one element per thread, one atomicAdd per element on the result (16-bit input: on a
+ * float32 accumulator in the workspace, rounded to the output by k_atomic_out). */
+template <typename X, typename T>
+__global__ void __launch_bounds__(1024) k_atomic_thread(const X *__restrict__ x, uint64_t n,
                                                         T *result)
 {
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(result, x[i]);
+    if (i < n) atomicAdd(result, sl_acc_of<T>(x[i]));
+}
+
+/* One thread: *result = the float32 accumulator rounded once to X; the accumulator back to +0
+ * for the next launch. */
+template <typename X>
+__global__ void k_atomic_out(float *acc, X *result)
+{
+    *result = sl_out<X>(*acc);
+    *acc = 0.0f;
 }
 
 /* V1 (interleaved) and V2 (sequential) share memory trees over one element per thread;
  * V3 (TWO = true) adds x[i] and x[i + B] into a register first and uses the sequential tree. */
-template <typename T, int MODE> /* MODE 1: interleaved, 2: sequential, 3: two-load */
-__global__ void __launch_bounds__(1024) k_smem(const T *__restrict__ x, uint64_t n, void *work,
-                                               T *result)
+template <typename X, typename T, int MODE> /* MODE 1: interleaved, 2: sequential, 3: two-load */
+__global__ void __launch_bounds__(1024) k_smem(const X *__restrict__ x, uint64_t n, void *work,
+                                               X *result)
 {
     extern __shared__ __align__(16) unsigned char sl_smem_raw[];
     T *s = reinterpret_cast<T *>(sl_smem_raw);
@@ -36,12 +46,12 @@ __global__ void __launch_bounds__(1024) k_smem(const T *__restrict__ x, uint64_t
     if (MODE == 3) {
         uint64_t i = (uint64_t)blockIdx.x * 2u * B + t;
         T v = T(0);
-        if (i < n) v = v + x[i];
-        if (i + B < n) v = v + x[i + B];
+        if (i < n) v = v + sl_acc_of<T>(x[i]);
+        if (i + B < n) v = v + sl_acc_of<T>(x[i + B]);
         s[t] = v;
     } else {
         uint64_t i = (uint64_t)blockIdx.x * B + t;
-        s[t] = i < n ? x[i] : T(0);
+        s[t] = i < n ? sl_acc_of<T>(x[i]) : T(0);
     }
     __syncthreads();
     if (MODE == 1) {
@@ -59,16 +69,16 @@ __global__ void __launch_bounds__(1024) k_smem(const T *__restrict__ x, uint64_t
 }
 
 /* V4: two elements per thread in a register, then the shuffle block sum. */
-template <typename T>
-__global__ void __launch_bounds__(1024) k_warp_shuffle(const T *__restrict__ x, uint64_t n,
-                                                       void *work, T *result)
+template <typename X, typename T>
+__global__ void __launch_bounds__(1024) k_warp_shuffle(const X *__restrict__ x, uint64_t n,
+                                                       void *work, X *result)
 {
     __shared__ T s_warp[32];
     const unsigned B = blockDim.x;
     uint64_t i = (uint64_t)blockIdx.x * 2u * B + threadIdx.x;
     T v = T(0);
-    if (i < n) v = v + x[i];
-    if (i + B < n) v = v + x[i + B];
+    if (i < n) v = v + sl_acc_of<T>(x[i]);
+    if (i + B < n) v = v + sl_acc_of<T>(x[i + B]);
     v = sl_block_sum(v, s_warp);
     sl_device_finish(v, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
@@ -76,9 +86,9 @@ __global__ void __launch_bounds__(1024) k_warp_shuffle(const T *__restrict__ x, 
 /* V5: persistent grid, one register accumulator per thread in grid-stride order (x[i], then
  * x[i + B], then i += 2BG). The unrolled loop only batches the loads of four steps that are
  * entirely in range; the adds keep the grid-stride order, so it equals the plain loop. */
-template <typename T>
-__global__ void __launch_bounds__(1024, 2) k_grid_stride(const T *__restrict__ x, uint64_t n,
-                                                         void *work, T *result)
+template <typename X, typename T>
+__global__ void __launch_bounds__(1024, 2) k_grid_stride(const X *__restrict__ x, uint64_t n,
+                                                         void *work, X *result)
 {
     __shared__ T s_warp[32];
     const uint64_t B = blockDim.x;
@@ -86,14 +96,14 @@ __global__ void __launch_bounds__(1024, 2) k_grid_stride(const T *__restrict__ x
     uint64_t i = (uint64_t)blockIdx.x * 2u * B + threadIdx.x;
     T a = T(0);
     for (; i + 3u * S + B < n; i += 4u * S) {
-        T r0 = x[i], r1 = x[i + B], r2 = x[i + S], r3 = x[i + S + B];
-        T r4 = x[i + 2u * S], r5 = x[i + 2u * S + B], r6 = x[i + 3u * S], r7 = x[i + 3u * S + B];
-        a = a + r0; a = a + r1; a = a + r2; a = a + r3;
-        a = a + r4; a = a + r5; a = a + r6; a = a + r7;
+        X r0 = x[i], r1 = x[i + B], r2 = x[i + S], r3 = x[i + S + B];
+        X r4 = x[i + 2u * S], r5 = x[i + 2u * S + B], r6 = x[i + 3u * S], r7 = x[i + 3u * S + B];
+        a = a + sl_acc_of<T>(r0); a = a + sl_acc_of<T>(r1); a = a + sl_acc_of<T>(r2); a = a + sl_acc_of<T>(r3);
+        a = a + sl_acc_of<T>(r4); a = a + sl_acc_of<T>(r5); a = a + sl_acc_of<T>(r6); a = a + sl_acc_of<T>(r7);
     }
     for (; i < n; i += S) {
-        a = a + x[i];
-        if (i + B < n) a = a + x[i + B];
+        a = a + sl_acc_of<T>(x[i]);
+        if (i + B < n) a = a + sl_acc_of<T>(x[i + B]);
     }
     a = sl_block_sum(a, s_warp);
     sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
@@ -109,13 +119,13 @@ __global__ void __launch_bounds__(1024, 2) k_grid_stride(const T *__restrict__ x
  * EDGES: false when there is no head and no tail (head == 0, n == W nv): the scalar checks
  * are compiled out. Both matter only where one block is latency-bound (~0.2 us for the
  * range arithmetic, a few tens of ns for the checks and the finish branch). */
-template <typename T, int A, bool ONE, bool EDGES>
+template <typename X, typename T, int A, bool ONE, bool EDGES>
 __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
-    k_vec4(const T *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, uint64_t per,
-           uint64_t extra, void *work, T *result)
+    k_vec4(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, uint64_t per,
+           uint64_t extra, void *work, X *result)
 {
-    typedef typename sl_vec<T>::type V;
-    constexpr uint64_t W = sizeof(V) / sizeof(T);
+    typedef typename sl_vec<X>::type V;
+    constexpr uint64_t W = sizeof(V) / sizeof(X);
     __shared__ T s_warp[32];
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
     const uint64_t B = blockDim.x;
@@ -126,8 +136,8 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
 #pragma unroll
     for (int k = 0; k < A; k++) acc[k] = T(0);
     const uint64_t tail0 = head + nv * W;
-    if (EDGES && g < head) acc[0] = acc[0] + x[g];
-    if (EDGES && tail0 + g < n) acc[0] = acc[0] + x[tail0 + g];
+    if (EDGES && g < head) acc[0] = acc[0] + sl_acc_of<T>(x[g]);
+    if (EDGES && tail0 + g < n) acc[0] = acc[0] + sl_acc_of<T>(x[tail0 + g]);
     /* pointers rather than 64-bit indices: fewer live registers under the 2-blocks bound */
     const V *p = xv + lo + threadIdx.x;
     const V *const end = xv + hi;
@@ -147,7 +157,7 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
         for (int k = 0; k < w; k++) acc[k] = acc[k] + acc[k + w];
     T s = sl_block_sum(acc[0], s_warp);
     if (ONE) {
-        if (threadIdx.x == 0) *result = T(0) + s;
+        if (threadIdx.x == 0) *result = sl_out<X>(T(T(0) + s));
         return;
     }
     sl_device_finish(s, sl_ws_partials<T>(work), sl_ws_counter(work), result);
@@ -167,9 +177,11 @@ struct ladder_args {
     cudaStream_t s;
 };
 
+/* Partials in the accumulator format; 16-bit input to atomic-thread: its float32 accumulator. */
 static size_t ladder_ws(const sl_variant *v, const sl_launch *c, sl_dtype dt)
 {
-    return v->impl == SL_RUNG_ATOMIC_THREAD ? 0 : sl_ws_bytes(c->grid, sl_dtype_size(dt));
+    if (v->impl == SL_RUNG_ATOMIC_THREAD) return sl_dtype_is_half(dt) ? 16u : 0u;
+    return sl_ws_bytes(c->grid, sl_dtype_size(sl_variant_acc(v, dt)));
 }
 
 extern "C" size_t sl_ladder_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
@@ -199,76 +211,98 @@ static int ladder_prep(const sl_variant *v, const void *d_x, uint64_t n, sl_dtyp
     return 0;
 }
 
-template <typename T, bool ONE, bool EDGES>
-static void vec4_launch_a(const sl_launch &c, const T *x, uint64_t n, uint64_t head,
-                          uint64_t nv, uint64_t per, uint64_t extra, void *w, T *res,
+template <typename X, typename T, bool ONE, bool EDGES>
+static void vec4_launch_a(const sl_launch &c, const X *x, uint64_t n, uint64_t head,
+                          uint64_t nv, uint64_t per, uint64_t extra, void *w, X *res,
                           cudaStream_t s)
 {
     const dim3 G(c.grid), B(c.block);
     switch (c.items) {
-    case 1: k_vec4<T, 1, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    case 2: k_vec4<T, 2, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    case 4: k_vec4<T, 4, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    default: k_vec4<T, 8, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 1: k_vec4<X, T, 1, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 2: k_vec4<X, T, 2, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 4: k_vec4<X, T, 4, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    default: k_vec4<X, T, 8, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
     }
 }
 
 /* vec4: the split (sl_vec_split, sl_ladder_vec_units) once on the host, then the kernel for
  * (one block?, scalar edges?, accumulators). */
-template <typename T>
+template <typename X, typename T>
 static void vec4_launch(const ladder_args &a, sl_dtype dt)
 {
     const sl_launch &c = a.c;
-    const T *x = (const T *)a.x;
-    T *res = (T *)a.result;
+    const X *x = (const X *)a.x;
+    X *res = (X *)a.result;
     uint64_t head, nv;
     sl_vec_split(a.n, dt, c.addr_mod, &head, &nv);
     uint64_t per, extra;
     sl_ladder_vec_units(nv, c.grid, &per, &extra);
-    const bool edges = head != 0 || head + nv * (16 / sizeof(T)) != a.n;
+    const bool edges = head != 0 || head + nv * (16 / sizeof(X)) != a.n;
     if (c.grid == 1 && edges)
-        vec4_launch_a<T, true, true>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
+        vec4_launch_a<X, T, true, true>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
     else if (c.grid == 1)
-        vec4_launch_a<T, true, false>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
+        vec4_launch_a<X, T, true, false>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
     else if (edges)
-        vec4_launch_a<T, false, true>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
+        vec4_launch_a<X, T, false, true>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
     else
-        vec4_launch_a<T, false, false>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
+        vec4_launch_a<X, T, false, false>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
 }
 
-/* Enqueues rung v->impl's kernel for element type T; returns the kernel's name for the
- * launch check. */
-template <typename T>
+/* Enqueues rung v->impl's kernel for input X accumulated in T; returns the kernel's name for
+ * the launch check. */
+template <typename X, typename T>
 static const char *ladder_launch(const sl_variant *v, const ladder_args &a, sl_dtype dt)
 {
-    const T *x = (const T *)a.x;
-    T *res = (T *)a.result;
+    const X *x = (const X *)a.x;
+    X *res = (X *)a.result;
     const dim3 G(a.c.grid), B(a.c.block);
     const size_t smem = (size_t)a.c.block * sizeof(T);
     switch ((sl_rung)v->impl) {
     case SL_RUNG_ATOMIC_THREAD:
-        k_atomic_thread<T><<<G, B, 0, a.s>>>(x, a.n, res);
+        if (sizeof(X) == 2) { /* float32 accumulator in the workspace, then one rounding */
+            k_atomic_thread<X, float><<<G, B, 0, a.s>>>(x, a.n, (float *)a.work);
+            k_atomic_out<X><<<1, 1, 0, a.s>>>((float *)a.work, res);
+        } else {
+            k_atomic_thread<X, X><<<G, B, 0, a.s>>>(x, a.n, res);
+        }
         return "k_atomic_thread";
     case SL_RUNG_SMEM_INTERLEAVED:
-        k_smem<T, 1><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
+        k_smem<X, T, 1><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
         return "k_smem";
     case SL_RUNG_SMEM_SEQUENTIAL:
-        k_smem<T, 2><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
+        k_smem<X, T, 2><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
         return "k_smem";
     case SL_RUNG_TWO_LOAD:
-        k_smem<T, 3><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
+        k_smem<X, T, 3><<<G, B, smem, a.s>>>(x, a.n, a.work, res);
         return "k_smem";
     case SL_RUNG_WARP_SHUFFLE:
-        k_warp_shuffle<T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
+        k_warp_shuffle<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
         return "k_warp_shuffle";
     case SL_RUNG_GRID_STRIDE:
-        k_grid_stride<T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
+        k_grid_stride<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
         return "k_grid_stride";
     case SL_RUNG_VEC4:
-        vec4_launch<T>(a, dt);
+        vec4_launch<X, T>(a, dt);
         return "k_vec4";
     }
     return NULL;
+}
+
+/* The family's one dtype dispatch: input format, and the accumulator (float32 for 16-bit input,
+ * the input format itself for half-acc). */
+static const char *ladder_dispatch(const sl_variant *v, const ladder_args &a, sl_dtype dt)
+{
+    switch (dt) {
+    case SL_F64: return ladder_launch<double, double>(v, a, dt);
+    case SL_F16:
+        if (v->acc_input) return v->impl == SL_RUNG_VEC4 ? ladder_launch<__half, __half>(v, a, dt) : NULL;
+        return ladder_launch<__half, float>(v, a, dt);
+    case SL_BF16:
+        if (v->acc_input)
+            return v->impl == SL_RUNG_VEC4 ? ladder_launch<__nv_bfloat16, __nv_bfloat16>(v, a, dt) : NULL;
+        return ladder_launch<__nv_bfloat16, float>(v, a, dt);
+    default: return ladder_launch<float, float>(v, a, dt);
+    }
 }
 
 extern "C" int sl_ladder_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
@@ -282,7 +316,7 @@ extern "C" int sl_ladder_gpu(const sl_variant *v, const void *d_x, uint64_t n, s
         SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), a.s), v->name, err);
         if (n == 0) return 0;
     }
-    const char *what = dt == SL_F64 ? ladder_launch<double>(v, a, dt) : ladder_launch<float>(v, a, dt);
+    const char *what = ladder_dispatch(v, a, dt);
     if (!what) return sl_err_set(err, "%s: not a ladder rung (impl %d)", v->name, v->impl);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;

@@ -109,7 +109,7 @@ static double *prep(const sl_variant *v, const sl_launch *cfg, uint64_t n, sl_dt
 /* Fixed-order finish over the block partials (sl_device_finish), then free them. */
 static void finish(double *partials, const sl_launch *c, sl_dtype dt, double *result)
 {
-    *result = sl_tw_finish(partials, c->grid, c->block, dt);
+    *result = sl_tw_out(sl_tw_finish(partials, c->grid, c->block, sl_dtype_acc(dt)), dt);
     free(partials);
 }
 
@@ -142,11 +142,11 @@ static int tile_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
             }
             double a = 0.0;
             for (uint64_t j = 0; j < K && i + j * B < n; j++)
-                a = sl_tw_add(a, sl_tw_load(x, dt, i + j * B), dt);
+                a = sl_tw_add(a, sl_tw_load(x, dt, i + j * B), sl_dtype_acc(dt));
             s[t] = a;
         }
-        partials[b] = r == SL_RUNG2_SMEM_STRIDED ? sl_tw_tree_interleaved(s, c.block, dt)
-                                                  : sl_tw_tree_sequential(s, c.block, dt);
+        partials[b] = r == SL_RUNG2_SMEM_STRIDED ? sl_tw_tree_interleaved(s, c.block, sl_dtype_acc(dt))
+                                                  : sl_tw_tree_sequential(s, c.block, sl_dtype_acc(dt));
     }
     finish(partials, &c, dt, result);
     return 0;
@@ -179,21 +179,21 @@ static int packed_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype d
     uint64_t head, nv;
     sl_vec_split(n, dt, c.addr_mod, &head, &nv);
     const uint64_t tail0 = head + nv * W;
-    double vals[1024], l[4];
+    double vals[1024], l[8];   /* W <= 8 (16-bit input) */
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
             const uint64_t g = b * B + t;
             for (uint64_t k = 0; k < W; k++) l[k] = 0.0;
-            if (g < head) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, g), dt);
-            if (tail0 + g < n) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, tail0 + g), dt);
+            if (g < head) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, g), sl_dtype_acc(dt));
+            if (tail0 + g < n) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, tail0 + g), sl_dtype_acc(dt));
             for (uint64_t p = g; p < nv; p += S)
                 for (uint64_t k = 0; k < W; k++)
-                    l[k] = sl_tw_add(l[k], sl_tw_load(x, dt, head + p * W + k), dt);
+                    l[k] = sl_tw_add(l[k], sl_tw_load(x, dt, head + p * W + k), sl_dtype_acc(dt));
             double r = 0.0;
-            for (uint64_t k = 0; k < W; k++) r = sl_tw_add(r, l[k], dt);
+            for (uint64_t k = 0; k < W; k++) r = sl_tw_add(r, l[k], sl_dtype_acc(dt));
             vals[t] = r;
         }
-        partials[b] = sl_tw_block_sum(vals, c.block, dt);
+        partials[b] = sl_tw_block_sum(vals, c.block, sl_dtype_acc(dt));
     }
     finish(partials, &c, dt, result);
     return 0;
@@ -227,10 +227,10 @@ static int block_reduce_cpu(const sl_variant *v, const void *x, uint64_t n, sl_d
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
             double a = 0.0;
-            for (uint64_t i = b * B + t; i < n; i += S) a = sl_tw_add(a, sl_tw_load(x, dt, i), dt);
+            for (uint64_t i = b * B + t; i < n; i += S) a = sl_tw_add(a, sl_tw_load(x, dt, i), sl_dtype_acc(dt));
             vals[t] = a;
         }
-        partials[b] = sl_tw_block_sum(vals, c.block, dt);
+        partials[b] = sl_tw_block_sum(vals, c.block, sl_dtype_acc(dt));
     }
     finish(partials, &c, dt, result);
     return 0;
@@ -250,7 +250,7 @@ static double block_reduce_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
  * GPU entry of this file pair; accumulation in the input format, Higham's recursive bound for
  * the rung's depth. */
 #define LADDER2_COMMON                                                                      \
-    .family = "ladder", .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE,              \
+    .family = "ladder", .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE,              \
     .determinism = SL_DET_RUN_TO_RUN, .resolve = sl_ladder2_resolve,                        \
     .workspace = SL_GPU_ENTRY(sl_ladder2_workspace), .gpu = SL_GPU_ENTRY(sl_ladder2_gpu)
 

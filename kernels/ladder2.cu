@@ -31,16 +31,16 @@
 /* A thread's column of its tile: a = +0; a = a + x[i + jB] for j = 0 .. K-1 while in range.
  * When the whole column is in range the loop has no checks (the loads can issue ahead of the
  * adds, which keep the order of j). */
-template <typename T>
-__device__ __forceinline__ T column_sum(const T *__restrict__ x, uint64_t n, uint64_t i,
+template <typename T, typename X>
+__device__ __forceinline__ T column_sum(const X *__restrict__ x, uint64_t n, uint64_t i,
                                         uint64_t B, unsigned K)
 {
     T a = T(0);
     if (i + (uint64_t)(K - 1u) * B < n) {
 #pragma unroll 8
-        for (unsigned j = 0; j < K; j++) a = a + x[i + j * B];
+        for (unsigned j = 0; j < K; j++) a = a + sl_acc_of<T>(x[i + j * B]);
     } else {
-        for (unsigned j = 0; j < K && i + j * B < n; j++) a = a + x[i + j * B];
+        for (unsigned j = 0; j < K && i + j * B < n; j++) a = a + sl_acc_of<T>(x[i + j * B]);
     }
     return a;
 }
@@ -48,15 +48,15 @@ __device__ __forceinline__ T column_sum(const T *__restrict__ x, uint64_t n, uin
 /* v1: one element per thread; interleaved tree with the strided index 2 s t (the pairs of
  * smem-interleaved's t % (2s) == 0, still bank-conflicted). index + s < B since B and index
  * are multiples of 2s. */
-template <typename T>
-__global__ void __launch_bounds__(1024) k_smem_strided(const T *__restrict__ x, uint64_t n,
-                                                       void *work, T *result)
+template <typename X, typename T>
+__global__ void __launch_bounds__(1024) k_smem_strided(const X *__restrict__ x, uint64_t n,
+                                                       void *work, X *result)
 {
     extern __shared__ __align__(16) unsigned char sl_smem2_raw[];
     T *s = reinterpret_cast<T *>(sl_smem2_raw);
     const unsigned t = threadIdx.x, B = blockDim.x;
     const uint64_t i = (uint64_t)blockIdx.x * B + t;
-    s[t] = i < n ? x[i] : T(0);
+    s[t] = i < n ? sl_acc_of<T>(x[i]) : T(0);
     __syncthreads();
     for (unsigned st = 1; st < B; st *= 2) {
         const unsigned index = 2u * st * t;
@@ -87,14 +87,14 @@ __device__ __forceinline__ T warp_unrolled_smem(volatile T *s, unsigned t, bool 
 
 /* v4: two-load's per-thread sum, the sequential tree for strides B/2 .. 64 with a barrier each,
  * then the last warp unrolled over shared memory. */
-template <typename T>
-__global__ void __launch_bounds__(1024) k_warp_unrolled(const T *__restrict__ x, uint64_t n,
-                                                        void *work, T *result)
+template <typename X, typename T>
+__global__ void __launch_bounds__(1024) k_warp_unrolled(const X *__restrict__ x, uint64_t n,
+                                                        void *work, X *result)
 {
     extern __shared__ __align__(16) unsigned char sl_smem2_raw[];
     T *s = reinterpret_cast<T *>(sl_smem2_raw);
     const unsigned t = threadIdx.x, B = blockDim.x;
-    T v = column_sum(x, n, (uint64_t)blockIdx.x * 2u * B + t, B, 2u);
+    T v = column_sum<T>(x, n, (uint64_t)blockIdx.x * 2u * B + t, B, 2u);
     s[t] = v;
     __syncthreads();
     for (unsigned st = B / 2; st > 32; st >>= 1) {
@@ -108,13 +108,13 @@ __global__ void __launch_bounds__(1024) k_warp_unrolled(const T *__restrict__ x,
 /* v5 (K = 2) and v6 (K = items): the column sum of a tile of kB K elements, then the sequential
  * tree with every level a compile-time step: strides 512 .. 64 over shared memory with a
  * barrier each, stride 32 by warp 0 from shared memory, 16 .. 1 by shuffles (sl_warp_sum). */
-template <typename T, unsigned kB>
-__global__ void __launch_bounds__(kB) k_unrolled(const T *__restrict__ x, uint64_t n,
-                                                 unsigned K, void *work, T *result)
+template <typename X, typename T, unsigned kB>
+__global__ void __launch_bounds__(kB) k_unrolled(const X *__restrict__ x, uint64_t n,
+                                                 unsigned K, void *work, X *result)
 {
     __shared__ T s[kB];
     const unsigned t = threadIdx.x;
-    T v = column_sum(x, n, (uint64_t)blockIdx.x * kB * K + t, kB, K);
+    T v = column_sum<T>(x, n, (uint64_t)blockIdx.x * kB * K + t, kB, K);
     s[t] = v;
     __syncthreads();
     if (kB >= 1024) { if (t < 512) s[t] = s[t] + s[t + 512]; __syncthreads(); }
@@ -129,10 +129,11 @@ __global__ void __launch_bounds__(kB) k_unrolled(const T *__restrict__ x, uint64
     sl_device_finish(v, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
 
-/* OneFlow's Packed<T, pack_size>: one 16-byte pack as W lanes; += adds lane by lane. */
-template <typename T> struct packed {
-    typedef typename sl_vec<T>::type V;
-    enum { W = sl_vec<T>::W };
+/* OneFlow's Packed<T, pack_size>: one 16-byte pack of X as W lanes of T; += adds lane by lane
+ * (each lane converted by sl_acc_of). */
+template <typename X, typename T> struct packed {
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W };
     T elem[W];
     __device__ __forceinline__ explicit packed(T val)
     {
@@ -142,7 +143,7 @@ template <typename T> struct packed {
     __device__ __forceinline__ void operator+=(const V &p)
     {
 #pragma unroll
-        for (int k = 0; k < W; k++) elem[k] = elem[k] + sl_vec_lane(p, k);
+        for (int k = 0; k < W; k++) elem[k] = elem[k] + sl_acc_of<T>(sl_vec_lane(p, k));
     }
     /* PackReduce: r = +0; r = r + elem[k] for k = 0 .. W-1. */
     __device__ __forceinline__ T reduce() const
@@ -156,19 +157,19 @@ template <typename T> struct packed {
 
 /* v8: head/nv from sl_vec_split (x + head is 16-byte aligned); the scalar head and tail into
  * lane 0, then grid-stride over the packs (sl_ldv), PackReduce, the shuffle block sum. */
-template <typename T>
-__global__ void __launch_bounds__(1024) k_packed(const T *__restrict__ x, uint64_t n,
+template <typename X, typename T>
+__global__ void __launch_bounds__(1024) k_packed(const X *__restrict__ x, uint64_t n,
                                                  uint64_t head, uint64_t nv, void *work,
-                                                 T *result)
+                                                 X *result)
 {
-    typedef typename sl_vec<T>::type V;
+    typedef typename sl_vec<X>::type V;
     __shared__ T s_warp[32];
     const uint64_t B = blockDim.x, S = B * gridDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * B + threadIdx.x;
-    const uint64_t tail0 = head + nv * packed<T>::W;
-    packed<T> sum(T(0));
-    if (g < head) sum.elem[0] = sum.elem[0] + x[g];
-    if (tail0 + g < n) sum.elem[0] = sum.elem[0] + x[tail0 + g];
+    const uint64_t tail0 = head + nv * packed<X, T>::W;
+    packed<X, T> sum(T(0));
+    if (g < head) sum.elem[0] = sum.elem[0] + sl_acc_of<T>(x[g]);
+    if (tail0 + g < n) sum.elem[0] = sum.elem[0] + sl_acc_of<T>(x[tail0 + g]);
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
     for (uint64_t p = g; p < nv; p += S) sum += sl_ldv(xv + p);
     T r = sl_block_sum(sum.reduce(), s_warp);
@@ -177,19 +178,19 @@ __global__ void __launch_bounds__(1024) k_packed(const T *__restrict__ x, uint64
 
 /* PyTorch-style: a = +0 + x[g] + x[g + S] + .. (S = BG), four in-range steps' loads issued
  * before their adds; then BlockReduceSum (sl_block_sum_two_barriers). */
-template <typename T>
-__global__ void __launch_bounds__(1024) k_block_reduce(const T *__restrict__ x, uint64_t n,
-                                                       void *work, T *result)
+template <typename X, typename T>
+__global__ void __launch_bounds__(1024) k_block_reduce(const X *__restrict__ x, uint64_t n,
+                                                       void *work, X *result)
 {
     __shared__ T shared[32];
     const uint64_t S = (uint64_t)blockDim.x * gridDim.x;
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     T a = T(0);
     for (; i + 3u * S < n; i += 4u * S) {
-        T r0 = x[i], r1 = x[i + S], r2 = x[i + 2u * S], r3 = x[i + 3u * S];
-        a = a + r0; a = a + r1; a = a + r2; a = a + r3;
+        X r0 = x[i], r1 = x[i + S], r2 = x[i + 2u * S], r3 = x[i + 3u * S];
+        a = a + sl_acc_of<T>(r0); a = a + sl_acc_of<T>(r1); a = a + sl_acc_of<T>(r2); a = a + sl_acc_of<T>(r3);
     }
-    for (; i < n; i += S) a = a + x[i];
+    for (; i < n; i += S) a = a + sl_acc_of<T>(x[i]);
     a = sl_block_sum_two_barriers(a, shared);
     sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
@@ -204,55 +205,55 @@ extern "C" size_t sl_ladder2_workspace(const sl_variant *v, uint64_t n, sl_dtype
 {
     sl_launch c = *cfg;
     sl_ladder2_resolve(v, &c, n, dt);
-    return sl_ws_bytes(c.grid, sl_dtype_size(dt));
+    return sl_ws_bytes(c.grid, sl_dtype_size(sl_dtype_acc(dt)));
 }
 
-template <typename T>
-static void unrolled_launch(const sl_launch &c, const T *x, uint64_t n, void *w, T *r,
+template <typename X, typename T>
+static void unrolled_launch(const sl_launch &c, const X *x, uint64_t n, void *w, X *r,
                             cudaStream_t s)
 {
     const dim3 G(c.grid);
     const unsigned K = c.items;
     switch (c.block) { /* sl_ladder2_check: a power of two in [32, 1024] */
-    case 32: k_unrolled<T, 32><<<G, 32, 0, s>>>(x, n, K, w, r); break;
-    case 64: k_unrolled<T, 64><<<G, 64, 0, s>>>(x, n, K, w, r); break;
-    case 128: k_unrolled<T, 128><<<G, 128, 0, s>>>(x, n, K, w, r); break;
-    case 256: k_unrolled<T, 256><<<G, 256, 0, s>>>(x, n, K, w, r); break;
-    case 512: k_unrolled<T, 512><<<G, 512, 0, s>>>(x, n, K, w, r); break;
-    default: k_unrolled<T, 1024><<<G, 1024, 0, s>>>(x, n, K, w, r); break;
+    case 32: k_unrolled<X, T, 32><<<G, 32, 0, s>>>(x, n, K, w, r); break;
+    case 64: k_unrolled<X, T, 64><<<G, 64, 0, s>>>(x, n, K, w, r); break;
+    case 128: k_unrolled<X, T, 128><<<G, 128, 0, s>>>(x, n, K, w, r); break;
+    case 256: k_unrolled<X, T, 256><<<G, 256, 0, s>>>(x, n, K, w, r); break;
+    case 512: k_unrolled<X, T, 512><<<G, 512, 0, s>>>(x, n, K, w, r); break;
+    default: k_unrolled<X, T, 1024><<<G, 1024, 0, s>>>(x, n, K, w, r); break;
     }
 }
 
 /* Enqueues rung v->impl's kernel for element type T; returns the kernel's name for the launch
  * check. */
-template <typename T>
+template <typename X, typename T>
 static const char *ladder2_launch(const sl_variant *v, const sl_launch &c, const void *d_x,
                                   uint64_t n, sl_dtype dt, void *w, void *d_result,
                                   cudaStream_t s)
 {
-    const T *x = (const T *)d_x;
-    T *res = (T *)d_result;
+    const X *x = (const X *)d_x;
+    X *res = (X *)d_result;
     const dim3 G(c.grid), B(c.block);
     const size_t smem = (size_t)c.block * sizeof(T);
     switch ((sl_rung2)v->impl) {
     case SL_RUNG2_SMEM_STRIDED:
-        k_smem_strided<T><<<G, B, smem, s>>>(x, n, w, res);
+        k_smem_strided<X, T><<<G, B, smem, s>>>(x, n, w, res);
         return "k_smem_strided";
     case SL_RUNG2_WARP_UNROLLED:
-        k_warp_unrolled<T><<<G, B, smem, s>>>(x, n, w, res);
+        k_warp_unrolled<X, T><<<G, B, smem, s>>>(x, n, w, res);
         return "k_warp_unrolled";
     case SL_RUNG2_FULL_UNROLL:
     case SL_RUNG2_MULTI_LOAD:
-        unrolled_launch<T>(c, x, n, w, res, s);
+        unrolled_launch<X, T>(c, x, n, w, res, s);
         return "k_unrolled";
     case SL_RUNG2_PACKED: {
         uint64_t head, nv;
         sl_vec_split(n, dt, c.addr_mod, &head, &nv);
-        k_packed<T><<<G, B, 0, s>>>(x, n, head, nv, w, res);
+        k_packed<X, T><<<G, B, 0, s>>>(x, n, head, nv, w, res);
         return "k_packed";
     }
     case SL_RUNG2_BLOCK_REDUCE:
-        k_block_reduce<T><<<G, B, 0, s>>>(x, n, w, res);
+        k_block_reduce<X, T><<<G, B, 0, s>>>(x, n, w, res);
         return "k_block_reduce";
     }
     return NULL;
@@ -266,13 +267,16 @@ extern "C" int sl_ladder2_gpu(const sl_variant *v, const void *d_x, uint64_t n, 
     sl_ladder2_resolve(v, &c, n, dt);
     if (sl_ladder2_check(v, n, dt, &c, err)) return -1;
     if (!d_result) return sl_err_set(err, "%s: d_result is NULL", v->name);
-    if (sl_check_workspace(v, d_work, work_bytes, sl_ws_bytes(c.grid, sl_dtype_size(dt)), err))
+    if (sl_check_workspace(v, d_work, work_bytes, sl_ws_bytes(c.grid, sl_dtype_size(sl_dtype_acc(dt))), err))
         return -1;
     if (n > 0 && sl_check_aligned(v, d_x, dt, err)) return -1;
     if (v->impl == SL_RUNG2_PACKED && n > 0 && sl_check_addr_mod(v, d_x, &c, err)) return -1;
     cudaStream_t s = (cudaStream_t)stream;
-    const char *what = dt == SL_F64 ? ladder2_launch<double>(v, c, d_x, n, dt, d_work, d_result, s)
-                                    : ladder2_launch<float>(v, c, d_x, n, dt, d_work, d_result, s);
+    const char *what =
+        dt == SL_F64    ? ladder2_launch<double, double>(v, c, d_x, n, dt, d_work, d_result, s)
+        : dt == SL_F16  ? ladder2_launch<__half, float>(v, c, d_x, n, dt, d_work, d_result, s)
+        : dt == SL_BF16 ? ladder2_launch<__nv_bfloat16, float>(v, c, d_x, n, dt, d_work, d_result, s)
+                        : ladder2_launch<float, float>(v, c, d_x, n, dt, d_work, d_result, s);
     if (!what) return sl_err_set(err, "%s: not a ladder2 rung (impl %d)", v->name, v->impl);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;

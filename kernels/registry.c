@@ -16,6 +16,7 @@
     X(warp_shuffle)     /* ladder.c */                                                      \
     X(grid_stride)      /* ladder.c */                                                      \
     X(vec4)             /* ladder.c */                                                      \
+    X(half_acc)         /* ladder.c: vec4 accumulating in float16/bfloat16 */               \
     X(smem_strided)     /* ladder2.c: text 2 v1 */                                          \
     X(warp_unrolled)    /* ladder2.c: text 2 v4 */                                          \
     X(full_unroll)      /* ladder2.c: text 2 v5 */                                          \
@@ -32,6 +33,7 @@
     X(reproducible)     /* reproducible.c */                                                \
     X(cub)              /* cub.c */                                                         \
     SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
+    X(cub_f32acc)       /* cub.c: float16/bfloat16 input, float32 accumulator */            \
     X(exact)            /* below */
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);

@@ -11,8 +11,9 @@
 extern "C" {
 #endif
 
-/* Elements in one 16-byte vector: 4 floats (float4) or 2 doubles (double2). */
-static inline uint32_t sl_vec_width(sl_dtype dt) { return dt == SL_F64 ? 2u : 4u; }
+/* Elements in one 16-byte vector: 4 floats (float4), 2 doubles (double2) or 8 float16/bfloat16
+ * values (uint4). */
+static inline uint32_t sl_vec_width(sl_dtype dt) { return 16u / (uint32_t)sl_dtype_size(dt); }
 
 /* Scalar head before the first 16-byte boundary, for x[0] at byte address addr_mod mod 16
  * (addr_mod a multiple of the element size; any multiple of 16 may be added); clipped to n. */

@@ -11,26 +11,40 @@
 #ifndef SL_TWIN_H
 #define SL_TWIN_H
 #include <stdint.h>
+#include "sl_half.h"
 #include "sl_types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* x[i] as a double (exact for both formats). */
+/* x[i] as a double (exact for every format; float16/bfloat16 by sl_half.h). */
 static inline double sl_tw_load(const void *x, sl_dtype dt, uint64_t i)
 {
-    return dt == SL_F64 ? ((const double *)x)[i] : (double)((const float *)x)[i];
+    if (dt == SL_F64) return ((const double *)x)[i];
+    if (sl_dtype_is_half(dt)) return sl_half_to_double(((const uint16_t *)x)[i], dt);
+    return (double)((const float *)x)[i];
 }
-/* v rounded to the accumulator format acc (SL_F32: (float) cast, SL_F64: unchanged). */
+/* v rounded to the accumulator format acc (SL_F32: (float) cast, SL_F64: unchanged, the 16-bit
+ * formats: sl_half_round, i.e. __float2half_rn / __float2bfloat16_rn). */
 static inline double sl_tw_round(double v, sl_dtype acc)
 {
+    if (sl_dtype_is_half(acc)) return sl_half_round(v, acc);
     return acc == SL_F64 ? v : (double)(float)v;
 }
-/* fl_acc(a + b): the GPU's `a + b` in format acc, for a, b already in that format. */
+/* fl_acc(a + b): the GPU's `a + b` in format acc, for a, b already in that format. For the
+ * 16-bit formats (half-acc) the double sum rounded once more is the correctly rounded 16-bit
+ * add (53 >= 2 * 11 + 2: the double rounding is innocuous). */
 static inline double sl_tw_add(double a, double b, sl_dtype acc)
 {
+    if (sl_dtype_is_half(acc)) return sl_half_round(a + b, acc);
     return acc == SL_F64 ? a + b : (double)(float)(a + b);
+}
+/* A result accumulated in acc given back in the input format dt: rounded once when dt is a
+ * 16-bit format (the kernels' final __float2half_rn / __float2bfloat16_rn), unchanged otherwise. */
+static inline double sl_tw_out(double r, sl_dtype dt)
+{
+    return sl_dtype_is_half(dt) ? sl_half_round(r, dt) : r;
 }
 
 /* ---- combine operations (reduce/ops.cuh) ----

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "sl_test.h"
 #include "sl_datasets.h"
+#include "sl_half.h"
 #include "sl_gpu.h"
 #include "sl_variants.h"
 
@@ -25,8 +26,9 @@ static void fill(void *x, uint64_t n, sl_dtype dt, uint64_t seed)
     for (uint64_t i = 0; i < n; i++) {
         double u = sl_rng_unit(seed, 7, i) - 0.5;
         int ex = (int)(sl_rng_u64(seed, 8, i) % 40u) - 20;
-        double v = ldexp(u, ex);
+        double v = ldexp(u, sl_dtype_is_half(dt) ? ex / 4 : ex);   /* 16-bit: |v| < 2^5 */
         if (dt == SL_F64) ((double *)x)[i] = v;
+        else if (sl_dtype_is_half(dt)) ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
         else ((float *)x)[i] = (float)v;
     }
 }
@@ -96,8 +98,9 @@ int main(void)
     const size_t nreqs = sizeof reqs / sizeof *reqs;
     double *r = malloc((size_t)runs * sizeof *r);
     if (!r) return 1;
-    for (int d = 0; d < 2; d++) {
-        const sl_dtype dt = d ? SL_F64 : SL_F32;
+    static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    for (int d = 0; d < 4; d++) {
+        const sl_dtype dt = dts[d];
         for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
             const uint64_t n = quick && k ? ((uint64_t)1 << 18) + 1 : ns[k];
             void *x = malloc((size_t)n * sl_dtype_size(dt));

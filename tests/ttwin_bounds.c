@@ -1,5 +1,6 @@
 /* ttwin_bounds.c: every CPU twin's error lies within its a-priori bound (sl_reference_bound with
- * the variant's bound model and depth()) on every dataset family, both dtypes, several n <= 2^18;
+ * the variant's bound model and depth()) on every dataset family, every dtype (float16/bfloat16
+ * too: float32 accumulation, or the input format for half-acc), several n <= 2^18;
  * families whose exact sum is not finite check propagation instead (a NaN sum gives NaN, an
  * infinite one a non-finite result). Nondeterministic twins: three commit-order seeds. */
 #include <float.h>
@@ -7,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_test.h"
+#include "sl_test_half.h"
 #include "sl_datasets.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
 #include "sl_measure.h"
 
-static long bound_checks, propagation_checks, overflow_skips;
+static long bound_checks, propagation_checks, overflow_skips, not_generated;
 
 static void check_twin(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                        const sl_reference *ref, const char *dsname, uint64_t seed)
@@ -40,7 +42,8 @@ static void check_twin(const sl_variant *v, const void *x, uint64_t n, sl_dtype 
     if (v->bound == SL_BOUND_NONE) return;
     /* Higham's bounds assume no overflow: when sum|x| exceeds the accumulator's range a
      * non-finite intermediate is legitimate, so only a finite result is held to the bound. */
-    const double big = (v->acc_wide || dt == SL_F64) ? DBL_MAX : FLT_MAX;
+    const sl_dtype acc = sl_variant_acc(v, dt);
+    const double big = acc == SL_F64 ? DBL_MAX : acc == SL_F16 ? 65504.0 : acc == SL_BF16 ? 0x1.fep127 : FLT_MAX;
     if (!(ref->abssum <= big) && !isfinite(r)) {
         overflow_skips++;
         return;
@@ -58,19 +61,26 @@ static void check_twin(const sl_variant *v, const void *x, uint64_t n, sl_dtype 
 int main(void)
 {
     const uint64_t ns[] = {0, 1, 2, 31, 1000, 4097, ((uint64_t)1 << 16) + 3, ((uint64_t)1 << 18) + 5};
-    for (int d = 0; d < 2; d++) {
-        const sl_dtype dt = d ? SL_F64 : SL_F32;
+    static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    for (int d = 0; d < 4; d++) {
+        const sl_dtype dt = dts[d];
         for (size_t di = 0; di < sl_dataset_count(); di++) {
             const sl_dataset *ds = sl_dataset_at(di);
             sl_params p;
-            sl_params_defaults(ds, &p);
+            sl_err perr;
+            CHECK(sl_test_params(ds, dt, &p, &perr) == 0, "%s", perr.msg);
             for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
                 const uint64_t n = ns[k];
                 void *x = malloc((size_t)(n ? n : 1) * sl_dtype_size(dt));
                 sl_err err;
                 if (!x) return 1;
                 int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, x, &err);
-                CHECK(rc == 0, "dataset %s n=%llu: %s", ds->name, (unsigned long long)n, err.msg);
+                if (sl_test_half_overflow(dt, rc, &err)) {
+                    not_generated++;
+                    free(x);
+                    continue;
+                }
+                CHECK(rc == 0, "dataset %s %s n=%llu: %s", ds->name, sl_dtype_name(dt), (unsigned long long)n, err.msg);
                 sl_reference ref;
                 if (rc == 0 && sl_reference_compute(&ref, x, n, dt, &err) == 0) {
                     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
@@ -89,7 +99,8 @@ int main(void)
             }
         }
     }
-    printf("ttwin_bounds: %ld bound checks, %ld propagation checks, %ld overflow skips\n",
-           bound_checks, propagation_checks, overflow_skips);
+    printf("ttwin_bounds: %ld bound checks, %ld propagation checks, %ld overflow skips, %ld 16-bit "
+           "inputs not generated (values beyond the format)\n",
+           bound_checks, propagation_checks, overflow_skips, not_generated);
     return sl_test_done("ttwin_bounds");
 }

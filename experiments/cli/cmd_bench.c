@@ -234,8 +234,8 @@ static int bench_variants(const bench_opts *o, const sl_variant **order, size_t 
             if (o->vlist) sl_cli_msg("bench", "skipping %s: no GPU kernel", v->name);
             continue;
         }
-        if (!(v->dtypes & SL_DTYPE_MASK(o->dt))) {
-            sl_cli_msg("bench", "skipping %s: does not take %s input", v->name, sl_dtype_name(o->dt));
+        if (!(v->dtypes & SL_DTYPE_MASK(o->dt))) {   /* said only when named in --variants */
+            if (o->vlist) sl_cli_msg("bench", "skipping %s: does not take %s input", v->name, sl_dtype_name(o->dt));
             continue;
         }
         order[(*nv)++] = v;

@@ -5,6 +5,7 @@
 #ifndef SL_REDUCE_GRID_CUH
 #define SL_REDUCE_GRID_CUH
 #include "block.cuh"
+#include "vec.cuh"
 #include "sl_layout.h"
 
 /* Workspace pointers: the partials at SL_WS_HEADER, the ticket counter at 0. */
@@ -47,6 +48,11 @@ template <typename A> struct sl_fin_same {
     typedef A Out;
     static __device__ __forceinline__ Out final(A a) { return a; }
 };
+/* The accumulator rounded once to the output format O (float32 sums of float16 input). */
+template <typename A, typename O> struct sl_fin_out {
+    typedef O Out;
+    static __device__ __forceinline__ Out final(A a) { return sl_out<O>(a); }
+};
 
 /* Grid finish. Every thread of every block calls it once, at the end of the kernel; block_val
  * must be valid in thread 0. Thread 0 stores it at partials[blockIdx.x] and takes a ticket
@@ -83,18 +89,19 @@ __device__ __forceinline__ void sl_grid_finish(typename Op::A block_val, typenam
     }
 }
 
-/* The plain finish of the ladder kernels: sl_grid_finish with a + b and no conversion. One
- * block: the general path would compute +0 + partial followed by adds of +0 only, i.e.
- * exactly T(0) + block_sum; the fence and the ticket are skipped. Twin: sl_tw_finish. */
-template <typename T>
+/* The plain finish of the ladder kernels: sl_grid_finish with a + b, the result rounded once
+ * to the output format O (no conversion when O = T). One block: the general path would
+ * compute +0 + partial followed by adds of +0 only, i.e. exactly T(0) + block_sum; the fence
+ * and the ticket are skipped. Twin: sl_tw_finish (then sl_tw_out). */
+template <typename T, typename O>
 __device__ __forceinline__ void sl_device_finish(T block_sum, T *partials, unsigned *counter,
-                                                 T *result)
+                                                 O *result)
 {
     if (gridDim.x == 1) {
-        if (threadIdx.x == 0) *result = T(0) + block_sum;
+        if (threadIdx.x == 0) *result = sl_out<O>(T(T(0) + block_sum));
         return;
     }
-    sl_grid_finish<sl_op_plain<T>, sl_fin_same<T> >(block_sum, partials, counter, result);
+    sl_grid_finish<sl_op_plain<T>, sl_fin_out<T, O> >(block_sum, partials, counter, result);
 }
 
 #endif

@@ -1,13 +1,59 @@
-/* reduce/vec.cuh: thread scope: the 16-byte vector of an element type (float4 / double2), its
- * lanes, its streaming read-only load and its in-order add. The split of x into head, vectors
- * and tail is sl_layout.h's (shared with the twins). */
+/* reduce/vec.cuh: thread scope: the element conversions (input format X to accumulator T, and
+ * the one final rounding back), the 16-byte vector of an element type (float4 / double2 / 8
+ * float16 or bfloat16 values), its lanes, its streaming read-only load and its in-order add.
+ * The split of x into head, vectors and tail is sl_layout.h's (shared with the twins). */
 #ifndef SL_REDUCE_VEC_CUH
 #define SL_REDUCE_VEC_CUH
 #include <cuda_runtime.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+/* ---- conversions. Widening (float16/bfloat16 -> float32, float32 -> float64) is exact;
+ * sl_acc_of<T>(x) is x in the accumulator format T (the identity when X = T: half-acc).
+ * sl_out<X>(a) rounds an accumulator once to the output format, to nearest even. */
+__device__ __forceinline__ float sl_widen(float x) { return x; }
+__device__ __forceinline__ double sl_widen(double x) { return x; }
+__device__ __forceinline__ float sl_widen(__half x) { return __half2float(x); }
+__device__ __forceinline__ float sl_widen(__nv_bfloat16 x) { return __bfloat162float(x); }
+template <typename T, typename X> struct sl_cvt {
+    static __device__ __forceinline__ T to(X x) { return (T)sl_widen(x); }
+};
+template <typename X> struct sl_cvt<X, X> {
+    static __device__ __forceinline__ X to(X x) { return x; }
+};
+template <> struct sl_cvt<__half, float> {
+    static __device__ __forceinline__ __half to(float a) { return __float2half_rn(a); }
+};
+template <> struct sl_cvt<__nv_bfloat16, float> {
+    static __device__ __forceinline__ __nv_bfloat16 to(float a) { return __float2bfloat16_rn(a); }
+};
+template <> struct sl_cvt<float, double> {
+    static __device__ __forceinline__ float to(double a) { return __double2float_rn(a); }
+};
+template <typename T, typename X> __device__ __forceinline__ T sl_acc_of(X x) { return sl_cvt<T, X>::to(x); }
+template <typename X, typename T> __device__ __forceinline__ X sl_out(T a) { return sl_cvt<X, T>::to(a); }
+
+/* 16 bytes of 8 float16 / bfloat16 values, element 0 in the low half of .x. */
+struct sl_h8 { uint4 u; };
+struct sl_b8 { uint4 u; };
 
 template <typename T> struct sl_vec;
 template <> struct sl_vec<float> { typedef float4 type; enum { W = 4 }; };
 template <> struct sl_vec<double> { typedef double2 type; enum { W = 2 }; };
+template <> struct sl_vec<__half> { typedef sl_h8 type; enum { W = 8 }; };
+template <> struct sl_vec<__nv_bfloat16> { typedef sl_b8 type; enum { W = 8 }; };
+
+/* Lane k (0..7) of a 16-bit vector. */
+__device__ __forceinline__ unsigned short sl_lane16(const uint4 &u, int k)
+{
+    const unsigned w = k < 2 ? u.x : k < 4 ? u.y : k < 6 ? u.z : u.w;
+    return (unsigned short)((k & 1) ? w >> 16 : w & 0xffffu);
+}
+__device__ __forceinline__ __half sl_vec_lane(const sl_h8 &v, int k) { return __ushort_as_half(sl_lane16(v.u, k)); }
+__device__ __forceinline__ __nv_bfloat16 sl_vec_lane(const sl_b8 &v, int k)
+{
+    return __ushort_as_bfloat16(sl_lane16(v.u, k));
+}
 
 /* Lane k of a vector (k a compile-time constant after unrolling). */
 __device__ __forceinline__ float sl_vec_lane(const float4 &v, int k)
@@ -30,6 +76,55 @@ __device__ __forceinline__ double2 sl_ldv(const double2 *p)
     asm volatile("ld.global.nc.L1::no_allocate.v2.f64 {%0,%1}, [%2];"
                  : "=d"(r.x), "=d"(r.y) : "l"(p));
     return r;
+}
+
+__device__ __forceinline__ uint4 sl_ldv_u4(const uint4 *p)
+{
+    uint4 r;
+    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+    return r;
+}
+__device__ __forceinline__ sl_h8 sl_ldv(const sl_h8 *p)
+{
+    sl_h8 r;
+    r.u = sl_ldv_u4(reinterpret_cast<const uint4 *>(p));
+    return r;
+}
+__device__ __forceinline__ sl_b8 sl_ldv(const sl_b8 *p)
+{
+    sl_b8 r;
+    r.u = sl_ldv_u4(reinterpret_cast<const uint4 *>(p));
+    return r;
+}
+
+/* An L2 load (never a stale L1 line) of a value or a vector, 16-bit vectors included. */
+template <typename V> __device__ __forceinline__ V sl_ldcg(const V *p) { return __ldcg(p); }
+__device__ __forceinline__ sl_h8 sl_ldcg(const sl_h8 *p)
+{
+    sl_h8 r;
+    r.u = __ldcg(reinterpret_cast<const uint4 *>(p));
+    return r;
+}
+__device__ __forceinline__ sl_b8 sl_ldcg(const sl_b8 *p)
+{
+    sl_b8 r;
+    r.u = __ldcg(reinterpret_cast<const uint4 *>(p));
+    return r;
+}
+
+/* The lanes in order into one accumulator of format T, each converted by sl_acc_of. */
+template <typename T>
+__device__ __forceinline__ void sl_vadd(T &a, const sl_h8 v)
+{
+#pragma unroll
+    for (int k = 0; k < 8; k++) a = a + sl_acc_of<T>(sl_vec_lane(v, k));
+}
+template <typename T>
+__device__ __forceinline__ void sl_vadd(T &a, const sl_b8 v)
+{
+#pragma unroll
+    for (int k = 0; k < 8; k++) a = a + sl_acc_of<T>(sl_vec_lane(v, k));
 }
 
 /* a = a + v.x, then + v.y (+ v.z, + v.w): the lanes in order into one accumulator. */
