@@ -2,8 +2,8 @@
  * atomic-block, kahan, fp64-acc, multipass; determinism classes in accuracy.c). Every add is
  * mirrored, in the same order, by the CPU twins in accuracy.c.
  *
- * Floating-point assumptions: IEEE binary32/binary64 adds rounded to nearest even, no flush
- * to zero, no contraction (built with --fmad=false -ftz=false); nvcc never reassociates.
+ * Floating-point assumptions: IEEE binary32/binary64 adds rounded to nearest even (float16 /
+ * bfloat16 input widened exactly to float32, the result rounded once back), no flush to zero, no contraction (built with --fmad=false -ftz=false); nvcc never reassociates.
  * Compensated steps are written out operation by operation; each one rounds once.
  * Performance considerations: the grid-stride variants keep 4 or 8 (kUnroll) independent
  * 16-byte loads in flight per thread and one accumulator per vector lane (4 for float,

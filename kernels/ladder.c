@@ -4,8 +4,9 @@
  * for bit for the same resolved cfg).
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, no contraction,
- * no fast-math, FLT_EVAL_METHOD 0 (x86-64 SSE2). Accumulation is in the input format; a
- * binary32 add is performed as (float)(a + b) on doubles holding floats (sl_tw_add), which
+ * no fast-math, FLT_EVAL_METHOD 0 (x86-64 SSE2). Accumulation is in the input format (float16 /
+ * bfloat16 input: float32, the result rounded once to the input format; half-acc: the 16-bit
+ * format, each add rounded to it, sl_tw_add); a binary32 add is performed as (float)(a + b) on doubles holding floats (sl_tw_add), which
  * is the binary32 add bit for bit. Zero padding is +0, as on the GPU (so -0 inputs may turn
  * into +0 exactly where the kernel's 0 + x does).
  * The per-rung order-of-operations model is written above each twin and mirrors ladder.cu. */
@@ -410,7 +411,7 @@ const sl_variant sl_v_grid_stride = {
 const sl_variant sl_v_vec4 = {
     .name = "vec4", LADDER_COMMON, .impl = SL_RUNG_VEC4,
     .determinism = SL_DET_RUN_TO_RUN,
-    .description = "V6: 16-byte loads (float4/double2), one contiguous range per block, "
+    .description = "V6: 16-byte loads (float4/double2/8 halves), one contiguous range per block, "
                    "independent accumulators",
     .depth = vec4_depth, .cpu = vec4_cpu,
 };

@@ -3,7 +3,9 @@
  *
  * Floating-point assumptions: IEEE binary32/binary64 adds, round to nearest even, no FTZ,
  * --fmad=false, no reassociation (nvcc never reassociates without fast-math). Accumulators
- * are in the input format. The order of every add is fixed by (n, dtype, resolved sl_launch)
+ * are in the input format (float16/bfloat16 input: float32, widened exactly on load and the
+ * result rounded once to the input format; half-acc: the 16-bit format, native 16-bit adds,
+ * round to nearest even, subnormals kept). The order of every add is fixed by (n, dtype, resolved sl_launch)
  * and is written out in ladder.c next to each CPU twin, which repeats it bit for bit.
  * Performance considerations: V0-V4 launch one tile per block (grid grows with n); V5/V6 use
  * a persistent grid from the SM count; V6 gives each block one contiguous range and issues A

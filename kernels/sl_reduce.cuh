@@ -4,7 +4,8 @@
  * finish), launch.cuh (host side: CUDA checks, launch and workspace checks). CPU mirrors:
  * sl_twin.h.
  *
- * Floating-point assumptions: IEEE binary32/binary64 adds rounded to nearest even, no flush
+ * Floating-point assumptions: IEEE binary32/binary64 adds (binary16/bfloat16 for half-acc)
+ * rounded to nearest even, no flush
  * to zero (-ftz=false), no contraction (--fmad=false); nvcc never reassociates adds. Every
  * helper performs a fixed sequence of adds, documented next to it and mirrored in sl_twin.c.
  * Requirements: blockDim.x a multiple of 32, at most 1024 (resolve() guarantees it). */

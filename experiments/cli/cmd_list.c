@@ -20,12 +20,17 @@ static void list_usage(FILE *f)
           "  -h, --help   this text\n", f);
 }
 
-static const char *dtypes_str(unsigned m)
+/* The formats of mask m, comma-separated in the order f32, f64, f16, bf16 ("none": none). */
+static const char *dtypes_str(unsigned m, char *b, size_t len)
 {
-    if ((m & SL_DTYPES_BOTH) == SL_DTYPES_BOTH) return "f32,f64";
-    if (m & SL_DTYPE_MASK(SL_F64)) return "f64";
-    if (m & SL_DTYPE_MASK(SL_F32)) return "f32";
-    return "none";
+    size_t w = 0;
+    b[0] = '\0';
+    for (int k = 0; k < SL_NDTYPES; k++)
+        if (m & SL_DTYPE_MASK(k)) {
+            int r = snprintf(b + w, len - w, "%s%s", w ? "," : "", sl_dtype_name((sl_dtype)k));
+            if (r > 0 && (size_t)r < len - w) w += (size_t)r;
+        }
+    return w ? b : "none";
 }
 
 static void max_n_str(char *b, size_t len, uint64_t n)
@@ -49,7 +54,8 @@ static int list_variants(sl_out_format fmt)
         sl_table_str(t, v->name);
         sl_table_str(t, v->family);
         sl_table_str(t, sl_determinism_name(v->determinism));
-        sl_table_str(t, dtypes_str(v->dtypes));
+        char dts[32];
+        sl_table_str(t, dtypes_str(v->dtypes, dts, sizeof dts));
         sl_table_bool(t, v->gpu != NULL);
         sl_table_bool(t, v->cpu != NULL);
         sl_table_str(t, mx);

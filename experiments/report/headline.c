@@ -27,8 +27,10 @@ typedef struct {
 static double acc_max(const char *name, const char *dt)
 {
     const sl_variant *v = sl_variant_find(name);
-    if (!strcmp(dt, "f32") && !(v && v->acc_wide)) return FLT_MAX;
-    return DBL_MAX;
+    sl_dtype d;
+    if (sl_dtype_parse(dt, &d)) return DBL_MAX;
+    const sl_dtype acc = v ? sl_variant_acc(v, d) : sl_dtype_acc(d);
+    return acc == SL_F64 ? DBL_MAX : acc == SL_F16 ? 65504.0 : acc == SL_BF16 ? 0x1.fep127 : FLT_MAX;
 }
 
 /* Why row's a-priori bound b is no finite bound: -1 there is none (NaN: the variant has no bound
@@ -252,6 +254,7 @@ void sl_report_headline(FILE *f, const sl_report_ctx *R)
         fputc('\n', f);
         headline_notes(f, R, sl_report_dtypes[d], tpn, &sum);
     }
+    sl_report_half(f, R);
     fputs("Columns: every `ok` row of the accuracy-vs-* experiments of that variant and dtype. "
           "`median/max err (ulps), S != 0`: over rows whose exact sum S is not 0 and whose result is "
           "finite, in ulps of S rounded to the input format; in parentheses the family of the worst row "

@@ -413,7 +413,7 @@ void sl_report_sweep_line(FILE *f, const sl_report_ctx *R)
     fprintf(f, "- sweep: n %s; datasets %s; variants %s; dtypes %s; **%ld instance%s per point** "
                "(instance i: dataset seed %s + i); baseline `%s`\n",
             conf.n[0] ? conf.n : "as the preset", conf.datasets[0] ? conf.datasets : "as each experiment",
-            conf.variants[0] ? conf.variants : "all", conf.dtypes[0] ? conf.dtypes : "f32,f64",
+            conf.variants[0] ? conf.variants : "all", conf.dtypes[0] ? conf.dtypes : "the preset's",
             conf.seeds > 0 ? conf.seeds : 1, conf.seeds > 1 ? "s" : "", R->seed,
             conf.baseline[0] ? conf.baseline : "pairwise");
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "table.h"
 
-const char *const sl_report_dtypes[SL_REPORT_NDTYPES] = {"f32", "f64"};
+const char *const sl_report_dtypes[SL_REPORT_NDTYPES] = {"f32", "f64", "f16", "bf16"};
 
 void sl_report_cols(const sl_csv *t, cols *c)
 {

@@ -14,8 +14,8 @@ typedef struct {
 
 /* table.c: the columns, the input formats, the variant list and the number format. */
 void sl_report_cols(const sl_csv *t, cols *c);
-#define SL_REPORT_NDTYPES 2
-extern const char *const sl_report_dtypes[SL_REPORT_NDTYPES];   /* "f32", "f64" */
+#define SL_REPORT_NDTYPES 4
+extern const char *const sl_report_dtypes[SL_REPORT_NDTYPES];   /* "f32", "f64", "f16", "bf16" */
 
 #define GET(r, col) sl_csv_get(t, (r), c.col)
 #define NUM(r, col) sl_csv_num(t, (r), c.col)

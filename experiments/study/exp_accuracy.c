@@ -1,12 +1,29 @@
 /* exp_accuracy.c: the accuracy sweeps: error of every variant vs n (every dataset family,
- * both dtypes), vs the condition number (ill-conditioned family) and vs the dynamic range in
- * binades (log-uniform family). Each measurement row carries the variant's a-priori bound. */
+ * every dtype of the preset's list: f32, f64, and f16, bf16 beyond tiny), vs the condition number
+ * (ill-conditioned family) and vs the dynamic range in binades (log-uniform family). Each
+ * measurement row carries the variant's a-priori bound. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sl_study.h"
 
-static const sl_dtype dtypes[] = {SL_F32, SL_F64};
+/* The presets' dtype list of the accuracy sweeps: the first acc_ndt(run) of these (tiny: f32
+ * and f64, the tests' preset; quick and full: all four). */
+static const sl_dtype dtypes[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+static int acc_ndt(const sl_run *run) { return run->preset == SL_PRESET_TINY ? 2 : 4; }
+
+/* Parameters that fit the 16-bit formats where a family's default does not: ill-conditioned's
+ * cond 1e16 needs magnitudes near 1e16 (float16 reaches 65504, bfloat16 has 8 bits):
+ * float16 takes cond 100, bfloat16 1e4. */
+static void fit_params(const sl_dataset *ds, sl_dtype dt, sl_params *p)
+{
+    if (!sl_dtype_is_half(dt) || strcmp(ds->name, "ill-conditioned")) return;
+    sl_params_set(ds, p, dt == SL_F16 ? "cond=100" : "cond=1e4", NULL);
+}
+
+/* Largest log10(cond) the ill-conditioned family reaches in dt (float16: its pairs stay below
+ * 65504 / 4 up to cond ~ 1e3). */
+static int cond_emax(sl_dtype dt) { return dt == SL_F16 ? 3 : 30; }
 
 /* Repetitions of the accuracy sweeps: on the CPU a deterministic twin is a pure function, so
  * one run is its answer; nondeterministic twins and GPU runs repeat. */
@@ -48,10 +65,11 @@ static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
     for (size_t d = 0; d < sl_dataset_count(); d++) {
         const sl_dataset *ds = sl_dataset_at(d);
         if (!sl_exp_dataset_on(run, ds)) continue;
-        sl_params p;
-        sl_params_defaults(ds, &p);
-        for (int t = 0; t < 2; t++)
+        for (int t = 0; t < acc_ndt(run); t++)
             for (int k = 0; k < nn && sl_exp_dtype_on(run, dtypes[t]); k++) {
+                sl_params p;
+                sl_params_defaults(ds, &p);
+                fit_params(ds, dtypes[t], &p);
                 double w = sl_exp_work(ns[k], rd > rn ? rd : rn);
                 if (!exec) { *work += w; continue; }
                 if (sl_run_stopped(run)) return 0;
@@ -120,8 +138,8 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
     int rd, rn;
     acc_reps(run, &rd, &rn);
     for (int k = 0; k < nn; k++)
-    for (int t = 0; t < 2; t++)
-        for (int e = 0; e <= 30 && sl_exp_dtype_on(run, dtypes[t]); e += step) {
+    for (int t = 0; t < acc_ndt(run); t++)
+        for (int e = 0; e <= cond_emax(dtypes[t]) && sl_exp_dtype_on(run, dtypes[t]); e += step) {
             const uint64_t n = ns[k];
             double cond = pow(10.0, e);
             if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
@@ -157,7 +175,8 @@ static int range_list(const sl_run *run, sl_dtype dt, int *out)
                                320, 400, 600, 800, 1000, 1400, 2000};
     const int *l = run->preset == SL_PRESET_TINY ? tiny : run->preset == SL_PRESET_QUICK ? quick : full;
     int nl = run->preset == SL_PRESET_TINY ? 4 : run->preset == SL_PRESET_QUICK ? 12 : 24;
-    int cap = dt == SL_F32 ? 240 : 2000;   /* float32 spans 2^-126 .. 2^127 (normals) */
+    /* float32 and bfloat16 span 2^-126 .. 2^127 (normals), float16 2^-14 .. 2^15 */
+    int cap = dt == SL_F64 ? 2000 : dt == SL_F16 ? 28 : 240;
     int k = 0;
     for (int i = 0; i < nl; i++)
         if (l[i] <= cap) out[k++] = l[i];
@@ -178,7 +197,7 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
     int rd, rn;
     acc_reps(run, &rd, &rn);
     for (int k = 0; k < nn; k++)
-    for (int t = 0; t < 2; t++) {
+    for (int t = 0; t < acc_ndt(run); t++) {
         int rs[32];
         int nr = sl_exp_dtype_on(run, dtypes[t]) ? range_list(run, dtypes[t], rs) : 0;
         const uint64_t n = ns[k];

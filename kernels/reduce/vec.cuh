@@ -33,9 +33,12 @@ template <> struct sl_cvt<float, double> {
 template <typename T, typename X> __device__ __forceinline__ T sl_acc_of(X x) { return sl_cvt<T, X>::to(x); }
 template <typename X, typename T> __device__ __forceinline__ X sl_out(T a) { return sl_cvt<X, T>::to(a); }
 
-/* 16 bytes of 8 float16 / bfloat16 values, element 0 in the low half of .x. */
-struct sl_h8 { uint4 u; };
-struct sl_b8 { uint4 u; };
+/* 16 bytes of 8 float16 / bfloat16 values (H), element 0 in the low half of .x. */
+template <typename H> struct sl_v16 { uint4 u; };
+typedef sl_v16<__half> sl_h8;
+typedef sl_v16<__nv_bfloat16> sl_b8;
+__device__ __forceinline__ void sl_from_bits(unsigned short b, __half &h) { h = __ushort_as_half(b); }
+__device__ __forceinline__ void sl_from_bits(unsigned short b, __nv_bfloat16 &h) { h = __ushort_as_bfloat16(b); }
 
 template <typename T> struct sl_vec;
 template <> struct sl_vec<float> { typedef float4 type; enum { W = 4 }; };
@@ -49,10 +52,11 @@ __device__ __forceinline__ unsigned short sl_lane16(const uint4 &u, int k)
     const unsigned w = k < 2 ? u.x : k < 4 ? u.y : k < 6 ? u.z : u.w;
     return (unsigned short)((k & 1) ? w >> 16 : w & 0xffffu);
 }
-__device__ __forceinline__ __half sl_vec_lane(const sl_h8 &v, int k) { return __ushort_as_half(sl_lane16(v.u, k)); }
-__device__ __forceinline__ __nv_bfloat16 sl_vec_lane(const sl_b8 &v, int k)
+template <typename H> __device__ __forceinline__ H sl_vec_lane(const sl_v16<H> &v, int k)
 {
-    return __ushort_as_bfloat16(sl_lane16(v.u, k));
+    H h;
+    sl_from_bits(sl_lane16(v.u, k), h);
+    return h;
 }
 
 /* Lane k of a vector (k a compile-time constant after unrolling). */
@@ -85,43 +89,25 @@ __device__ __forceinline__ uint4 sl_ldv_u4(const uint4 *p)
                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
     return r;
 }
-__device__ __forceinline__ sl_h8 sl_ldv(const sl_h8 *p)
+template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldv(const sl_v16<H> *p)
 {
-    sl_h8 r;
-    r.u = sl_ldv_u4(reinterpret_cast<const uint4 *>(p));
-    return r;
-}
-__device__ __forceinline__ sl_b8 sl_ldv(const sl_b8 *p)
-{
-    sl_b8 r;
+    sl_v16<H> r;
     r.u = sl_ldv_u4(reinterpret_cast<const uint4 *>(p));
     return r;
 }
 
 /* An L2 load (never a stale L1 line) of a value or a vector, 16-bit vectors included. */
 template <typename V> __device__ __forceinline__ V sl_ldcg(const V *p) { return __ldcg(p); }
-__device__ __forceinline__ sl_h8 sl_ldcg(const sl_h8 *p)
+template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldcg(const sl_v16<H> *p)
 {
-    sl_h8 r;
-    r.u = __ldcg(reinterpret_cast<const uint4 *>(p));
-    return r;
-}
-__device__ __forceinline__ sl_b8 sl_ldcg(const sl_b8 *p)
-{
-    sl_b8 r;
+    sl_v16<H> r;
     r.u = __ldcg(reinterpret_cast<const uint4 *>(p));
     return r;
 }
 
 /* The lanes in order into one accumulator of format T, each converted by sl_acc_of. */
-template <typename T>
-__device__ __forceinline__ void sl_vadd(T &a, const sl_h8 v)
-{
-#pragma unroll
-    for (int k = 0; k < 8; k++) a = a + sl_acc_of<T>(sl_vec_lane(v, k));
-}
-template <typename T>
-__device__ __forceinline__ void sl_vadd(T &a, const sl_b8 v)
+template <typename T, typename H>
+__device__ __forceinline__ void sl_vadd(T &a, const sl_v16<H> v)
 {
 #pragma unroll
     for (int k = 0; k < 8; k++) a = a + sl_acc_of<T>(sl_vec_lane(v, k));
