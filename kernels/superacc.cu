@@ -178,7 +178,7 @@ __device__ __forceinline__ void sacc_barrier() { sl_bar_any::sync(); }
  * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the
  * global limbs, and the last block to arrive rounds them into *result. */
 template <typename T>
-__device__ __forceinline__ void sacc_block_finish(unsigned flags, unsigned sg,
+__device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
                                                   unsigned long long *s_acc, unsigned *s_flags,
                                                   unsigned char *work, T *result)
 {
@@ -230,26 +230,66 @@ __device__ __forceinline__ void sacc_bin_take(float x, double *my, unsigned B, u
     my[((u >> 27) & 15u) * B] += (double)x;          /* bin E >> 4; exact (see step 1a) */
 }
 
-/* Empties the thread's bins into the block limbs; returns the flags of non-finite bins. */
-__device__ __noinline__ unsigned sacc_bins_flush(double *my, unsigned B, unsigned long long *s_acc)
+/* Adds the signed integer w times 2^pos (pos >= 0, in units of limb 0) exactly into the shared
+ * limbs: three 32-bit chunks at most (|w| < 2^63, pos & 31 <= 31). */
+__device__ __forceinline__ void sacc_spill_i64(long long w, int pos, unsigned long long *s_acc)
 {
+    if (w == 0) return;
+    const bool neg = w < 0;
+    const unsigned long long m = neg ? 0ull - (unsigned long long)w : (unsigned long long)w;
+    const int idx = pos >> 5, lo = pos & 31;
+    const unsigned long long rest = m >> (32 - lo);
+    const unsigned long long c[3] = {(m << lo) & 0xffffffffull, rest & 0xffffffffull, rest >> 32};
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - c[k] : c[k]);
+}
+
+/* Block-collective (every thread of the block calls it, at a block-uniform point): empties every
+ * thread's bins into the block limbs and zeroes them. Each thread turns its bins into integers in
+ * place (bin j in units of 2^(max(16j,1) - 150), its smallest ulp; |bin| < 2^53, so the
+ * conversion is exact) and records the flags of a non-finite bin (+-Inf, NaN: only bin 15 can
+ * hold one); a tree over the threads adds the integers per bin (at most 1024 values below 2^53:
+ * no overflow); thread j < 16 adds bin j's total into the limbs (bit position max(16j,1) - 1 of
+ * M). 16 x 3 shared atomics per block instead of per thread: a per-thread spill of every bin
+ * made full-range data 2x slower through atomics contending for the same dozen limbs.
+ * Returns the thread's flags. */
+__device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
+{
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    long long *ib = reinterpret_cast<long long *>(s_bin);
     unsigned flags = 0;
     for (int j = 0; j < SACC_NBIN; j++) {
-        const double v = my[j * B];
-        if (v == 0.0) continue;
-        my[j * B] = 0.0;
+        const double v = s_bin[j * B + tid];
+        long long k = 0;
         if (isnan(v)) flags |= SL_SACC_NAN;
         else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-        else sacc_spill(v, SL_SACC_SCALE_F32, s_acc);
+        else {
+            const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
+            k = (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
+        }
+        ib[j * B + tid] = k;
     }
+    unsigned half = 1;
+    while (half < B) half <<= 1;
+    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
+        sacc_barrier();
+        if (tid < half && tid + half < B)
+            for (int j = 0; j < SACC_NBIN; j++) ib[j * B + tid] += ib[j * B + tid + half];
+    }
+    sacc_barrier();
+    const long long total = tid < SACC_NBIN ? ib[tid * B] : 0;
+    sacc_barrier();                                 /* column 0 read before it is zeroed */
+    for (int j = 0; j < SACC_NBIN; j++) s_bin[j * B + tid] = 0.0;
+    if (tid < SACC_NBIN) sacc_spill_i64(total, tid ? 16 * (int)tid - 1 : 0, s_acc);
     return flags;
 }
 
 /* x: n float32 elements; head: elements before the first 16-byte boundary (done one by one, as
  * is the tail after the last whole vector). Any grid, any block <= 1024; dynamic shared
  * memory: SACC_NBIN * blockDim doubles. Barriers: every sacc_barrier is reached by all threads
- * of the block (the tile loop's trip count and the normalisation schedule depend on blockIdx,
- * gridDim, blockDim and n only; flushes are per thread and hold none). */
+ * of the block (the tile loop's trip count, the drain and normalisation schedules and the
+ * drain's tree depend on blockIdx, gridDim, blockDim and n only). */
 __global__ void __launch_bounds__(1024)
 sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
                  float *result)
@@ -298,9 +338,9 @@ sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigne
                     sacc_bin_take(r.z, my, B, sg); sacc_bin_take(r.w, my, B, sg);
                 }
         }
-        if (++since_flush == flush_every) {          /* per thread: <= 8192 + 1 inputs per bin */
+        if (++since_flush == flush_every) {          /* uniform: <= 8192 + 1 inputs per bin */
             since_flush = 0;
-            flags |= sacc_bins_flush(my, B, s_acc);
+            flags |= sacc_bins_drain(s_bin, s_acc);
         }
         if (++since == every) {                      /* uniform across the block */
             since = 0;
@@ -309,7 +349,7 @@ sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigne
             sacc_barrier();
         }
     }
-    flags |= sacc_bins_flush(my, B, s_acc);
+    flags |= sacc_bins_drain(s_bin, s_acc);
     sacc_block_finish<float>(flags, sg, s_acc, &s_flags, work, result);
 }
 
