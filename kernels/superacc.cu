@@ -40,7 +40,10 @@
  * of full-range data into contended shared-memory atomics (0.03x). The float64 expansion costs
  * ~19 float64 operations per element on the FP64 pipe (64 lanes/SM/clock on H100/H200); groups
  * of 4 elements run as branch-free straight-line code so the compiler interleaves their TwoSum
- * chains (a per-element branch or call serialises them: 5x slower); data spanning the whole
+ * chains (a per-element branch or call serialises them: 5x slower); two instantiations by
+ * maximum block size (512, 1024) keep the loop's state out of local memory (one instantiation
+ * for every block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x on an H200
+ * at 2^28, 2026-12-01); data spanning the whole
  * float64 exponent range spills nearly every element into shared-memory atomics (~0.04x CUB,
  * still exact). */
 #include "sl_reduce.cuh"
@@ -156,10 +159,11 @@ __device__ __forceinline__ void sacc_take_group(const T *x, sacc_thread &t,
     }
 }
 
-__device__ __forceinline__ void sacc_unpack(const double2 *r, double (&x)[8])
+template <int K>
+__device__ __forceinline__ void sacc_unpack(const double2 *r, double (&x)[K])
 {
-    x[0] = r[0].x; x[1] = r[0].y; x[2] = r[1].x; x[3] = r[1].y;
-    x[4] = r[2].x; x[5] = r[2].y; x[6] = r[3].x; x[7] = r[3].y;
+#pragma unroll
+    for (int k = 0; k < K / 2; k++) { x[2 * k] = r[k].x; x[2 * k + 1] = r[k].y; }
 }
 __device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigned long long *s)
 {
@@ -361,7 +365,8 @@ sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigne
  * ticket's `return` reads shared memory after a barrier (block-uniform), and no thread exits
  * before the last barrier. Every barrier is sacc_barrier (non-.aligned), the ticket's included
  * (sl_ticket_last<sl_bar_any, ...>). */
-__global__ void __launch_bounds__(1024)
+template <int MAXB>
+__global__ void __launch_bounds__(MAXB)
 sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
             double *result)
 {
@@ -370,8 +375,13 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     typedef typename F::V V;
     __shared__ unsigned long long s_acc[F::L];
     __shared__ unsigned s_flags;
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    sacc_block_init(s_acc, F::L, &s_flags);
+
+    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = 0;
+    if (tid == 0) s_flags = 0;
     sacc_barrier();
 
     sacc_thread t = {0.0, 0.0, 0.0, 0u, 0xffffffffu};
@@ -394,7 +404,7 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
             V r[F::U];
 #pragma unroll
             for (int u = 0; u < F::U; u++) r[u] = __ldcs(xv + base + (uint64_t)u * B);
-            T xs[F::U * F::VW];                      /* U * VW == 8 */
+            T xs[F::U * F::VW];
             sacc_unpack(r, xs);
 #pragma unroll
             for (int g = 0; g < F::U * F::VW; g += F::GROUP)
@@ -415,7 +425,27 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     sacc_spill(t.a, F::SCALE, s_acc);
     sacc_spill(t.b, F::SCALE, s_acc);
     sacc_spill(t.c, F::SCALE, s_acc);
-    sacc_block_finish<T>(t.flags, t.sg, s_acc, &s_flags, work, result);
+    if (!(t.sg >> 31)) t.flags |= SL_SACC_ANYPOS;
+    if (t.flags) atomicOr(&s_flags, t.flags);
+    sacc_barrier();
+    if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
+    sacc_barrier();
+    /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
+    for (unsigned i = tid; i < (unsigned)F::L; i += B)
+        if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
+    if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
+    __threadfence();                                 /* limbs visible before the ticket */
+    sacc_barrier();
+    /* every thread published and fenced: thread 0 takes the ticket without another fence */
+    if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
+    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = atomicExch(&g_acc[i], 0ull);
+    sacc_barrier();
+    if (tid == 0) {
+        const unsigned flags = atomicExch(g_flags, 0u);
+        const double r = sacc_round_dev(s_acc, F::L, SL_F64, flags);
+        *result = (T)r;                              /* exact: r holds a T */
+        *g_counter = 0u;
+    }
 }
 
 /* ---- launcher: checks, the empty sum, then the one float/double branch ---------------------- */
@@ -433,9 +463,15 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
                                void *d_result, cudaStream_t st, sl_err *err)
 {
     if (dt == SL_F64) {
-        sacc_kernel<<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head,
-                                                       (unsigned char *)d_work, (double *)d_result);
-        return "sacc_kernel";
+        /* blocks up to 512 get the registers the expansion wants (<= 128 per thread) */
+        if (cfg->block <= 512) {
+            sacc_kernel<512><<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head,
+                                                             (unsigned char *)d_work, (double *)d_result);
+            return "sacc_kernel<512>";
+        }
+        sacc_kernel<1024><<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head,
+                                                          (unsigned char *)d_work, (double *)d_result);
+        return "sacc_kernel<1024>";
     }
     const size_t smem = sizeof(double) * SACC_NBIN * (size_t)cfg->block;
     static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
