@@ -6,10 +6,17 @@
  * ldexp of an exactly representable value, so in fact any mode works); two's-complement
  * integers with arithmetic right shift of negative values; 64-bit long long.
  *
- * Performance considerations: the inner loops do one load, a few integer ops and one (f32)
- * or two (f64) read-modify-writes into small bin arrays, no shifts by data-dependent
- * amounts and no carries; a run of equal exponents is limited by store-to-load forwarding
- * latency. Folding the bins into the fixed-point limbs costs O(bins) per rounding. */
+ * Exactness of the fast path (below, "the fast path") also assumes: double arithmetic with
+ * FLT_EVAL_METHOD 0 (SSE2 on x86-64: each + rounds once to binary64, never to a wider format)
+ * and subnormals not flushed to zero (no FTZ/DAZ); both are what C11 on x86-64 gives.
+ *
+ * Performance considerations: pieces of >= FAST_MIN_N values take the fast path (one double
+ * add per float32 value, one 16-byte add per float64 value, into 8 independent sets of bins,
+ * branch-free; specials and -0 checked once per block); shorter pieces and blocks holding a
+ * NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
+ * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
+ * by store-to-load forwarding latency, which the sets divide. Folding the bins into the
+ * fixed-point limbs costs O(bins) per block or rounding. */
 #include <math.h>
 #include <stdio.h>
 #include <pthread.h>
