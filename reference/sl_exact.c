@@ -17,6 +17,7 @@
  * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
  * by store-to-load forwarding latency, which the sets divide. Folding the bins into the
  * fixed-point limbs costs O(bins) per block or rounding. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -26,6 +27,10 @@
 #include <emmintrin.h>
 #endif
 #include "sl_exact_impl.h"
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "the fast path of sl_exact.c needs FLT_EVAL_METHOD == 0 (each double + rounded once to binary64)"
+#endif
 
 #define SIGN64 0x8000000000000000ull
 #define FRAC64 0x000fffffffffffffull
