@@ -49,8 +49,7 @@ extern "C" {
 #define SL_RSUM_GROUP 8                              /* inputs per capacity check (fast path) */
 #define SL_RSUM_MAX_N ((uint64_t)1 << 40)            /* n < 2^40 (carries and limbs sized for it) */
 #define SL_RSUM_NPOS_MAX 53                          /* positions 0..52 (binary64), 0..21 (binary32) */
-#define SL_RSUM_LIMBS_F64 72                         /* 32-bit limbs of the final rounding */
-#define SL_RSUM_LIMBS_F32 16
+#define SL_RSUM_WLIMBS 12                            /* 32-bit limbs of the final rounding's window */
 
 #ifdef __CUDACC__
 #define SL_RSUM_HD static __host__ __device__ __forceinline__
@@ -137,22 +136,31 @@ SL_RSUM_HD void sl_rsum_limbs_add(int64_t *limb, int off, int64_t v)
     limb[idx + 2] += neg ? -c2 : c2;
 }
 
+/* The state's folds as 32-bit limbs of a window of M (superacc.h): limb i weighs
+ * 2^(32 (i + *off)), *off chosen so that the lowest fold starts in limb 0 (the folds span
+ * (K-1) W + 96 bits: SL_RSUM_WLIMBS limbs hold them with room for carries). */
+SL_RSUM_HD void sl_rsum_state_limbs(const sl_rsum_state *st, int K, int W, int64_t *limb, int *off)
+{
+    const int low = st->top - (K - 1) > 0 ? st->top - (K - 1) : 0;
+    *off = (low * W) >> 5;
+    for (int i = 0; i < SL_RSUM_WLIMBS; i++) limb[i] = 0;
+    for (int k = 0; k < K; k++) {
+        const int pos = st->top - k;
+        if (pos < 0) continue;
+        sl_rsum_limbs_add(limb, pos * W - 32 * *off, st->lo[k]);
+        sl_rsum_limbs_add(limb, pos * W - 32 * *off + 32, st->hi[k]);
+    }
+}
+
 /* The state's exact value (and flags) rounded once to dt: nearest even, overflow to +-Inf, NaN
  * and Inf rules and the sign of zero as sl_sacc_round (an exact zero is -0 only when every
  * input was -0). A float32 result is returned as the double holding it. */
 SL_RSUM_HD double sl_rsum_state_round_k(const sl_rsum_state *st, sl_dtype dt, int K)
 {
-    int64_t limb[SL_RSUM_LIMBS_F64];
-    const int L = dt == SL_F64 ? SL_RSUM_LIMBS_F64 : SL_RSUM_LIMBS_F32;
-    const int W = dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W;
-    for (int i = 0; i < L; i++) limb[i] = 0;
-    for (int k = 0; k < K; k++) {
-        const int pos = st->top - k;
-        if (pos < 0) continue;
-        sl_rsum_limbs_add(limb, pos * W, st->lo[k]);
-        sl_rsum_limbs_add(limb, pos * W + 32, st->hi[k]);
-    }
-    return sl_sacc_round(limb, L, dt, st->flags);
+    int64_t limb[SL_RSUM_WLIMBS];
+    int off;
+    sl_rsum_state_limbs(st, K, dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W, limb, &off);
+    return sl_sacc_round_at(limb, SL_RSUM_WLIMBS, off, dt, st->flags);
 }
 
 /* Certified rounding of an array's binned sum: st is the state of all n inputs (dt). Every
@@ -166,29 +174,24 @@ SL_RSUM_HD double sl_rsum_state_round_k(const sl_rsum_state *st, sl_dtype dt, in
 SL_RSUM_HD int sl_rsum_state_certify_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt, int K,
                                         double *out)
 {
-    int64_t lo[SL_RSUM_LIMBS_F64], hi[SL_RSUM_LIMBS_F64];
     if (n == 0) {                                        /* the empty sum is +0 */
         *out = 0.0;
         return 1;
     }
-    const int L = dt == SL_F64 ? SL_RSUM_LIMBS_F64 : SL_RSUM_LIMBS_F32;
     const int W = dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W;
-    for (int i = 0; i < L; i++) lo[i] = 0;
-    for (int k = 0; k < K; k++) {
-        const int pos = st->top - k;
-        if (pos < 0) continue;
-        sl_rsum_limbs_add(lo, pos * W, st->lo[k]);
-        sl_rsum_limbs_add(lo, pos * W + 32, st->hi[k]);
-    }
-    const int low = st->top - (K - 1);          /* the lowest fold's position */
+    int64_t lo[SL_RSUM_WLIMBS], hi[SL_RSUM_WLIMBS];
+    int off;
+    sl_rsum_state_limbs(st, K, W, lo, &off);
+    const int low = st->top - (K - 1);                   /* the lowest fold's position */
     if (low < 1 || (st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF))) {
-        *out = sl_sacc_round(lo, L, dt, st->flags);      /* exact, or decided by the flags */
+        *out = sl_sacc_round_at(lo, SL_RSUM_WLIMBS, off, dt, st->flags);  /* exact, or flags */
         return 1;
     }
-    for (int i = 0; i < L; i++) hi[i] = lo[i];
-    sl_rsum_limbs_add(lo, low * W, -(int64_t)n);
-    sl_rsum_limbs_add(hi, low * W, (int64_t)n);
-    const double a = sl_sacc_round(lo, L, dt, st->flags), b = sl_sacc_round(hi, L, dt, st->flags);
+    for (int i = 0; i < SL_RSUM_WLIMBS; i++) hi[i] = lo[i];
+    sl_rsum_limbs_add(lo, low * W - 32 * off, -(int64_t)n);
+    sl_rsum_limbs_add(hi, low * W - 32 * off, (int64_t)n);
+    const double a = sl_sacc_round_at(lo, SL_RSUM_WLIMBS, off, dt, st->flags);
+    const double b = sl_sacc_round_at(hi, SL_RSUM_WLIMBS, off, dt, st->flags);
     uint64_t ba, bb;
     memcpy(&ba, &a, sizeof ba);
     memcpy(&bb, &b, sizeof bb);
