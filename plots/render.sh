@@ -280,7 +280,7 @@ else
   med() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
   while read -r dt; do
     : > "$src/$dt.points"
-    hz=0; colors=""; names=""
+    hz=0; colors=""; names=""; fams=""
     while IFS= read -r v; do
       f=$src/$to_be/$dt@$v.dat
       [ -f "$f" ] || continue
@@ -288,9 +288,10 @@ else
       if awk -v m="$mu" 'BEGIN{exit !(m+0 == 0)}'; then mu=0.0009765625; hz=1; fi
       echo "$mg $mu $v $(colour "$v")" >> "$src/$dt.points"
       colors="$colors $(colour "$v")"; names="$names $v"
+      fams="$fams $(awk -v v="$v" '$1 == v { print $2; exit }' "$tmp/fam")"
     done < "$tmp/vars"
     n=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["experiment"]=="tradeoff"{print $c["n"]; exit}' "$res")
-    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; names='${names# }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
+    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; names='${names# }'; fams='${fams# }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
 

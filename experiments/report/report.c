@@ -9,6 +9,7 @@
 #include <string.h>
 #include "charts.h"
 #include "headline.h"
+#include "html.h"
 #include "sweeps.h"
 #include "ladder.h"
 #include "table.h"
@@ -269,7 +270,8 @@ static void sec_notes_files(FILE *f, const sl_notes *notes)
           "variant, config); bit patterns as C99 `%a` hex in `result_hex`/`exact_hex`\n"
           "- `distribution.csv`: every distinct result of the determinism repetitions, with its count and "
           "signed distance from the exact sum in ulps\n- `meta.json`: provenance (commit, compiler, CUDA, GPU, "
-          "MPFR, date, argv); `run.conf`: settings used by `--resume`\n- `charts/`: PNG and SVG, rendered by "
+          "MPFR, date, argv); `run.conf`: settings used by `--resume`\n- `report.html`: this report as one "
+          "self-contained page (charts inline as SVG, sortable tables, provenance)\n- `charts/`: PNG and SVG, rendered by "
           "`plots/render.sh DIR` from the CSV alone\n", f);
 }
 
@@ -341,15 +343,18 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     write_sections(f, &R, notes);
     free(R.buf);
     free(R.buf2);
-    sl_csv_free(&t);
     int bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad) {
         free(text);
+        sl_csv_free(&t);
         return sl_err_set(err, "cannot compose report.md: out of memory");
     }
     sl_path_join(rpath, sizeof rpath, dir, "report.md", NULL);
+    /* report.html: the same text as one page (R's strings point into t) */
     int rc = sl_write_atomic(rpath, text, len, err);
+    if (!rc) rc = sl_report_html_write(&R, text, len, err);
     free(text);
+    sl_csv_free(&t);
     if (rc) return -1;
     return 0;
 }
