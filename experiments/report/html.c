@@ -243,8 +243,9 @@ static int svg_inline(FILE *f, const char *s, size_t n, int k, const char *label
 }
 
 /* One image line "![alt](charts/STEM.png)": a figure with charts/STEM.svg inline, or a visible
- * "missing" note. */
-static void figure_html(FILE *f, const char *dir, const char *s, size_t n, int *nchart)
+ * "missing" note; cap[0..capn): the line of links under it in report.md (its caption here). */
+static void figure_html(FILE *f, const char *dir, const char *s, size_t n, const char *cap, size_t capn,
+                        int *nchart)
 {
     const char *lp = memchr(s, '(', n), *rp = lp ? memchr(lp, ')', n - (size_t)(lp - s)) : NULL;
     const char *ab = memchr(s, ']', n);
@@ -272,6 +273,10 @@ static void figure_html(FILE *f, const char *dir, const char *s, size_t n, int *
     }
     fputs("<figcaption>", f);
     escz(f, alt);
+    if (capn) {
+        fputs(" &mdash; ", f);
+        inl(f, cap, capn);
+    }
     fputs("</figcaption>\n</figure>\n", f);
 }
 
@@ -481,8 +486,15 @@ static void body_html(FILE *f, FILE *nav, const sl_report_ctx *R, const char *md
             continue;
         }
         if (starts(s, n, "![")) {
-            figure_html(f, R->dir, s, n, &nchart);
             l++;
+            const char *cap = NULL;
+            size_t capn = 0;
+            if (l < nl && starts(md + ls[l], le[l] - ls[l], "[PNG](")) {
+                cap = md + ls[l];
+                capn = le[l] - ls[l];
+                l++;
+            }
+            figure_html(f, R->dir, s, n, cap, capn, &nchart);
             continue;
         }
         /* a paragraph: the lines up to a blank line or another block */
