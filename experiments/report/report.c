@@ -287,8 +287,26 @@ static void read_settings(sl_report_ctx *R)
     if (conf.seen & SL_CONF_SEED) snprintf(R->seed, sizeof R->seed, "%llu", conf.seed);
     else snprintf(R->seed, sizeof R->seed, "?");
     snprintf(R->started, sizeof R->started, "%s", conf.seen & SL_CONF_STARTED ? conf.started : "?");
+    snprintf(R->variants, sizeof R->variants, "%s", conf.variants);
     sl_meta_read(R->dir, &R->meta, &ignored);
     R->on_gpu = !strcmp(R->backend, "gpu");
+}
+
+/* R->verd into the order of R->names (stable). */
+static void order_verdicts(sl_report_ctx *R)
+{
+    static sl_det_verdict tmp[64];
+    size_t k = 0;
+    for (size_t i = 0; i < R->nv; i++)
+        for (size_t q = 0; q < R->nverd; q++)
+            if (!strcmp(R->verd[q].variant, R->names[i])) tmp[k++] = R->verd[q];
+    for (size_t q = 0; q < R->nverd && k < 64; q++) {   /* (every verdict's variant is a name) */
+        size_t i = 0;
+        while (i < R->nv && strcmp(R->verd[q].variant, R->names[i])) i++;
+        if (i == R->nv) tmp[k++] = R->verd[q];
+    }
+    memcpy(R->verd, tmp, k * sizeof *tmp);
+    R->nverd = k;
 }
 
 /* Every section into f. */
@@ -334,6 +352,9 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     read_settings(&R);
     R.nv = sl_report_variant_names(&t, R.names, 64);
     R.nverd = sl_det_verdicts(&t, R.verd, 64);
+    /* every table in the order `run --variants` named them (registry order for all) */
+    sl_report_order_names(R.variants, R.names, R.nv);
+    order_verdicts(&R);
     R.buf = malloc((t.nrows + 1) * sizeof *R.buf);
     R.buf2 = malloc((t.nrows + 1) * sizeof *R.buf2);
     if (!R.buf || !R.buf2) {
