@@ -216,19 +216,10 @@ extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_
                                    void *d_result, void *stream, sl_err *err)
 {
     cudaStream_t st = (cudaStream_t)stream;
-    if (n >= SL_RSUM_MAX_N)
-        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
-                          (unsigned long long)n);
-    if (sl_check_shape(v, cfg, 32u, err) ||
-        sl_check_workspace(v, d_work, work_bytes, sl_reproducible_workspace(v, n, dt, cfg), err))
-        return -1;
-    if (n == 0) {                                    /* the empty sum is +0 */
-        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), st), v->name, err);
-        return 0;
-    }
-    if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    /* the head from the pointer itself (any addr_mod in cfg is ignored) */
-    const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+    uint64_t head = 0;
+    const int go = sl_launch_prologue(v, d_x, n, dt, cfg, 32u, SL_RSUM_MAX_N, d_work, work_bytes,
+                                      sl_reproducible_workspace(v, n, dt, cfg), d_result, st, &head, err);
+    if (go <= 0) return go;
     const char *what = dt == SL_F32 ? rs_launch<float>(cfg, d_x, n, head, d_work, d_result, st)
                                     : rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
