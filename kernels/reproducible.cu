@@ -13,7 +13,9 @@
  *     max of the |x| high words: NaN/Inf fail it too); when it passes, the 8 deposits are
  *     branch-free straight-line code (7 adds and 3 ORs each); otherwise each input takes
  *     sl_rsum_take1 (raises the index: per-thread index adaptation, the max-exponent problem
- *     solved without a second pass; special values; the scaled domain). Renormalisation every
+ *     solved without a second pass; special values). Before its groups, a warp raises every
+ *     lane's index to what the warp's largest input of the tile needs (one __reduce_max_sync),
+ *     so the raises happen together instead of one diverged lane at a time. Renormalisation every
  *     2^(P-W-2) inputs (512 floats, 2048 doubles), integer ops only.
  *  2. Each thread's folds become an integer state (sl_rsum_to_state); a warp raises its states
  *     to the warp's largest index (__reduce_max_sync) and adds the integers with shuffles (exact,
@@ -29,23 +31,30 @@
  * H200, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
  * any deposit of the tile. Why per-thread index adaptation rather than a max pass: a second pass
  * costs a full read (0.5x); ReproBLAS's and CUB's per-element renormalisation is avoided by
- * counting inputs. Data that needs the scaled domain (|x| >= 2^1005 f64, 2^110 f32) or that
- * raises the index often takes the scalar path: slower, still exact to the same bound. */
+ * counting inputs. Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
+ * with one multiply per input; data that raises the index often takes the scalar path: slower,
+ * still exact to the same bound. */
 #include "sl_reduce.cuh"
 #include "reproducible.h"
 
 #define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
 
-template <typename T> struct rs_fmt;
-template <> struct rs_fmt<float> {
+/* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
+template <typename T, bool CERT> struct rs_fmt;
+template <> struct rs_fmt<float, false> {
     typedef sl_rsum_thr_f32 A;
     typedef sl_vec<float>::type V;
-    enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22 };
+    enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
 };
-template <> struct rs_fmt<double> {
+template <> struct rs_fmt<double, false> {
     typedef sl_rsum_thr_f64 A;
     typedef sl_vec<double>::type V;
-    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53 };
+    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = SL_RSUM_K };
+};
+template <> struct rs_fmt<double, true> {
+    typedef sl_rsum_thr_f64k4 A;
+    typedef sl_vec<double>::type V;
+    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = 4 };
 };
 
 /* The header's two families of functions under one name each. */
@@ -53,12 +62,22 @@ __device__ __forceinline__ void rs_init(sl_rsum_thr_f32 &a) { sl_rsum_init_f32(&
 __device__ __forceinline__ void rs_init(sl_rsum_thr_f64 &a) { sl_rsum_init_f64(&a); }
 __device__ __forceinline__ void rs_take1(sl_rsum_thr_f32 &a, float x) { sl_rsum_take1_f32(&a, x); }
 __device__ __forceinline__ void rs_take1(sl_rsum_thr_f64 &a, double x) { sl_rsum_take1_f64(&a, x); }
+__device__ __forceinline__ void rs_raise(sl_rsum_thr_f32 &a, unsigned h) { sl_rsum_raise_f32(&a, h); }
+__device__ __forceinline__ void rs_raise(sl_rsum_thr_f64 &a, unsigned h) { sl_rsum_raise_f64(&a, h); }
+__device__ __forceinline__ unsigned rs_group_max(const float *x, unsigned &sg) { return sl_rsum_group_max_f32(x, &sg); }
+__device__ __forceinline__ unsigned rs_group_max(const double *x, unsigned &sg) { return sl_rsum_group_max_f64(x, &sg); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f32 &a, const float *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f32(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64(&a, x, mx, sg); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f32 &a, sl_rsum_state &s) { sl_rsum_to_state_f32(&a, &s); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64 &a, sl_rsum_state &s) { sl_rsum_to_state_f64(&a, &s); }
+__device__ __forceinline__ void rs_init(sl_rsum_thr_f64k4 &a) { sl_rsum_init_f64k4(&a); }
+__device__ __forceinline__ void rs_take1(sl_rsum_thr_f64k4 &a, double x) { sl_rsum_take1_f64k4(&a, x); }
+__device__ __forceinline__ void rs_raise(sl_rsum_thr_f64k4 &a, unsigned h) { sl_rsum_raise_f64k4(&a, h); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64k4 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64k4(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64k4 &a, sl_rsum_state &s) { sl_rsum_to_state_f64k4(&a, &s); }
 
-/* SL_RSUM_GROUP inputs: one capacity check, then straight-line deposits (reproducible.h). */
-__device__ __forceinline__ void rs_take_group(sl_rsum_thr_f32 &a, const float *x) { sl_rsum_take_group_f32(&a, x); }
-__device__ __forceinline__ void rs_take_group(sl_rsum_thr_f64 &a, const double *x) { sl_rsum_take_group_f64(&a, x); }
+/* SL_RSUM_GROUP inputs: their max, then one capacity check and straight-line deposits
+ * (reproducible.h). */
 
 __device__ __forceinline__ void rs_unpack(const float4 *r, float (&x)[16])
 {
@@ -82,21 +101,22 @@ __device__ __forceinline__ void rs_take_vec(A &a, double2 v) { rs_take1(a, v.x);
 
 /* The 32 lanes' states merged (exactly, in any order): all raised to the warp's largest index,
  * integers added by a shuffle tree; lane 0 holds the normalised warp state. */
+template <int K>
 __device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
 {
     __syncwarp();
     const int t = (int)__reduce_max_sync(SL_FULL_MASK, (unsigned)st.top);
-    sl_rsum_state_shift(&st, t);
+    sl_rsum_state_shift_k(&st, t, K);
     st.flags = __reduce_or_sync(SL_FULL_MASK, st.flags);
 #pragma unroll
-    for (int k = 0; k < SL_RSUM_K; k++) {
+    for (int k = 0; k < K; k++) {
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
             st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off);
             st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off);
         }
     }
-    sl_rsum_state_norm(&st);
+    sl_rsum_state_norm_k(&st, K);
 }
 
 /* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs). */
@@ -105,14 +125,26 @@ __device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt
     return sl_rsum_state_round(st, dt);
 }
 
+/* The certified rounding (CERT), out of line like the rounding. */
+__device__ __noinline__ int rs_certify_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
+                                           double *out)
+{
+    return sl_rsum_state_certify_k(st, n, dt, 4, out);
+}
+
 /* Every barrier is sl_bar_any (non-.aligned: the data-dependent scalar paths leave convergence
  * to the compiler, as in superacc.cu). Barriers: every thread reaches each one (the loops before
  * them have per-thread trip counts but hold none; the ticket's return is block-uniform). */
-template <typename T>
+/* CERT = false: the `reproducible` variant (the binned sum rounded once). CERT = true: the
+ * `superacc` float64 path's first step: the same accumulation, then certified rounding
+ * (sl_rsum_state_certify): the last block writes the correctly rounded sum, or, when the binned
+ * value cannot decide it, leaves *result alone and sets *fallback = 1 for the exact kernel. */
+template <typename T, bool CERT>
 __global__ void __launch_bounds__(1024)
-rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)
+rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result,
+          unsigned *fallback)
 {
-    typedef rs_fmt<T> F;
+    typedef rs_fmt<T, CERT> F;
     typedef typename F::V V;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[32];
@@ -144,8 +176,20 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
             T xs[F::U * F::VW];
             rs_unpack(r, xs);
+            /* one capacity check per group; when a lane's group exceeds its capacity, the warp
+             * raises every lane's index to what its largest input needs (the branch is
+             * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
+             * sends its group one by one while the other 31 wait (0.46x CUB on full-range
+             * float32 data) */
+            unsigned mx[F::U * F::VW / F::G], sg[F::U * F::VW / F::G], lm = 0u;
 #pragma unroll
-            for (int g = 0; g < F::U * F::VW; g += F::G) rs_take_group(a, xs + g);
+            for (int g = 0; g < F::U * F::VW / F::G; g++) {
+                mx[g] = rs_group_max(xs + g * F::G, sg[g]);
+                lm = max(lm, mx[g]);
+            }
+            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g], sg[g]);
         } else {
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
@@ -155,17 +199,17 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     /* block merge: warps, then warp 0 over the warp states */
     sl_rsum_state st;
     rs_to_state(a, st);
-    rs_warp_merge(st);
+    rs_warp_merge<F::K>(st);
     if (lane == 0) s_warp[warp] = st;
     sl_bar_any::sync();
     if (warp == 0) {
         if (lane < (B >> 5)) st = s_warp[lane];
-        else sl_rsum_state_zero(&st);
-        rs_warp_merge(st);
+        else sl_rsum_state_zero_k(&st, F::K);
+        rs_warp_merge<F::K>(st);
         if (lane == 0) {                             /* the block's folds into the global bins */
             atomicMax(g_top, st.top);
 #pragma unroll
-            for (int k = 0; k < SL_RSUM_K; k++) {
+            for (int k = 0; k < F::K; k++) {
                 const int pos = st.top - k;
                 if (st.hi[k]) atomicAdd(&g_hi[pos], (unsigned long long)st.hi[k]);
                 if (st.lo[k]) atomicAdd(&g_lo[pos], (unsigned long long)st.lo[k]);
@@ -182,13 +226,20 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         fin.top = atomicExch(g_top, 0);
         fin.flags = atomicExch(g_flags, 0u);
 #pragma unroll
-        for (int k = 0; k < SL_RSUM_K; k++) {        /* positions below top - 2: dropped */
-            fin.hi[k] = (int64_t)s_bins[fin.top - k];
-            fin.lo[k] = (int64_t)s_bins[F::NPOS + fin.top - k];
+        for (int k = 0; k < SL_RSUM_KMAX; k++) {     /* positions below top - K + 1: dropped */
+            fin.hi[k] = k < F::K ? (int64_t)s_bins[fin.top - k] : 0;
+            fin.lo[k] = k < F::K ? (int64_t)s_bins[F::NPOS + fin.top - k] : 0;
         }
-        sl_rsum_state_norm(&fin);
-        const double r = rs_round_dev(&fin, sizeof(T) == 8 ? SL_F64 : SL_F32);
-        *result = (T)r;                              /* exact: r holds a T */
+        sl_rsum_state_norm_k(&fin, F::K);
+        const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
+        if (CERT) {
+            double r;
+            if (rs_certify_dev(&fin, n, dt, &r)) *result = (T)r;
+            else *fallback = 1u;
+        } else {
+            const double r = rs_round_dev(&fin, dt);
+            *result = (T)r;                          /* exact: r holds a T */
+        }
         *g_counter = 0u;
     }
 }
@@ -206,8 +257,9 @@ template <typename T>
 static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
                              void *d_work, void *d_result, cudaStream_t st)
 {
-    rs_kernel<T><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
-                                                    (unsigned char *)d_work, (T *)d_result);
+    rs_kernel<T, false><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
+                                                           (unsigned char *)d_work, (T *)d_result,
+                                                           nullptr);
     return sizeof(T) == 8 ? "rs_kernel<double>" : "rs_kernel<float>";
 }
 
@@ -216,21 +268,25 @@ extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_
                                    void *d_result, void *stream, sl_err *err)
 {
     cudaStream_t st = (cudaStream_t)stream;
-    if (n >= SL_RSUM_MAX_N)
-        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
-                          (unsigned long long)n);
-    if (sl_check_shape(v, cfg, 32u, err) ||
-        sl_check_workspace(v, d_work, work_bytes, sl_reproducible_workspace(v, n, dt, cfg), err))
-        return -1;
-    if (n == 0) {                                    /* the empty sum is +0 */
-        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), st), v->name, err);
-        return 0;
-    }
-    if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    /* the head from the pointer itself (any addr_mod in cfg is ignored) */
-    const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+    uint64_t head = 0;
+    const int go = sl_launch_prologue(v, d_x, n, dt, cfg, 32u, SL_RSUM_MAX_N, d_work, work_bytes,
+                                      sl_reproducible_workspace(v, n, dt, cfg), d_result, st, &head, err);
+    if (go <= 0) return go;
     const char *what = dt == SL_F32 ? rs_launch<float>(cfg, d_x, n, head, d_work, d_result, st)
                                     : rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
+}
+
+/* superacc.cu's float64 first step (see rs_kernel, CERT): enqueues the certified binned sum of
+ * the float64 x[0..n) (head as sl_vec_head) on rs_work (sl_reproducible_workspace bytes, zero
+ * as every launch leaves it). block: a multiple of 32. Returns the kernel's name. */
+extern "C" const char *sl_rsum_cert_enqueue_f64(const double *d_x, uint64_t n, uint64_t head,
+                                                unsigned grid, unsigned block, void *rs_work,
+                                                double *d_result, unsigned *d_fallback,
+                                                void *stream)
+{
+    rs_kernel<double, true><<<grid, block, 0, (cudaStream_t)stream>>>(
+        d_x, n, head, (unsigned char *)rs_work, d_result, d_fallback);
+    return "rs_kernel<double, certified>";
 }

@@ -97,12 +97,15 @@ SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
     return off && ((uint64_t)limb[w] & (((uint64_t)1 << off) - 1)) != 0;
 }
 
-/* The exact sum held in limb[0..L) (any carry state, |limb| < 2^62) with the input flags,
+/* sl_sacc_round_at: the exact sum held in limb[0..L), limb i weighting 2^(32 (i + off)) (a
+ * window of M: its bits below 32 off are all 0; off >= 0), rounded as sl_sacc_round. Fewer limbs
+ * to normalise when the sum is known to lie in a window (the binned sums' final rounding).
+ * sl_sacc_round: the exact sum held in limb[0..L) (any carry state, |limb| < 2^62) with the input flags,
  * rounded once to float32 (returned as the double holding it) or float64: nearest, ties to
  * even; subnormal results; overflow to +-Inf; any NaN or +Inf with -Inf -> NaN; a lone Inf
  * kind -> that Inf; exact zero -> -0 only when no input had its sign bit clear.
  * The limbs are normalised (and negated for a negative sum) in place. */
-SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flags)
+SL_SACC_HD double sl_sacc_round_at(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags)
 {
     const int f64 = dt == SL_F64;
     uint64_t rbits;
@@ -132,17 +135,23 @@ SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flag
             int h = 32 * t;                            /* index of M's highest set bit */
             while (top >>= 1) h++;
             int s = h - (p - 1);                       /* M's bits below s are rounded off */
-            if (s < 0) s = 0;
-            if (s > emax_field) {
+            int sa = s + 32 * off;                     /* s in M's own bit positions */
+            if (sa < 0) { sa = 0; s = -32 * off; }
+            if (sa > emax_field) {
                 rbits = f64 ? 0x7ff0000000000000u : 0x7f800000u;
             } else {
-                uint64_t q = sl_sacc_bits(limb, L, s, p);
-                if (s > 0 && sl_sacc_bits(limb, L, s - 1, 1) &&
-                    ((q & 1) || sl_sacc_any_below(limb, s - 1)))
-                    q++;
-                /* value = q 2^(s - SCALE): the biased exponent is s + 1 when q has its
+                uint64_t q;
+                if (s >= 0) {
+                    q = sl_sacc_bits(limb, L, s, p);
+                    if (sa > 0 && s > 0 && sl_sacc_bits(limb, L, s - 1, 1) &&
+                        ((q & 1) || sl_sacc_any_below(limb, s - 1)))
+                        q++;
+                } else {                               /* below the window all bits are 0 */
+                    q = sl_sacc_bits(limb, L, 0, p + s) << -s;
+                }
+                /* value = q 2^(sa - SCALE): the biased exponent is sa + 1 when q has its
                  * implicit bit (q in [2^(p-1), 2^p]); a rounding carry moves it up by one. */
-                rbits = ((uint64_t)s << (p - 1)) + q;
+                rbits = ((uint64_t)sa << (p - 1)) + q;
                 uint64_t inf = f64 ? 0x7ff0000000000000u : 0x7f800000u;
                 if (rbits >= inf) rbits = inf;
             }
@@ -158,6 +167,11 @@ SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flag
     float f;
     memcpy(&f, &b32, sizeof f);
     return (double)f;
+}
+
+SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flags)
+{
+    return sl_sacc_round_at(limb, L, 0, dt, flags);
 }
 
 /* ---- the host-side state (the twin's accumulation; merged across processes) ---------------

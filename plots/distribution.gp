@@ -16,6 +16,8 @@ do for [term = 1:2] {
   set multiplot title ttl font ",12"
   do for [i = 1:np] {
     set yrange [*:*]; set xrange [*:*]
+    stats f(i) using 1 nooutput
+    x0 = STATS_min; x1 = STATS_max
     stats f(i) using 2 nooutput
     m = STATS_max; k = STATS_records; r = STATS_sum
     set yrange [0:(m < 1 ? 1 : m) * 1.15]
@@ -25,8 +27,16 @@ do for [term = 1:2] {
     set tmargin at screen 0.85; set bmargin at screen 0.13
     set title sprintf("%s: %d distinct results in %d repetitions", word(series, i), k, r) font ",11" tc rgb col(word(colors, i))
     if (i == 1) { set ylabel "repetitions giving this result" } else { unset ylabel }
-    set arrow 1 from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb "#888888"
-    set label 1 "exact sum" at 0, graph 0.96 right offset char -0.5,0 tc rgb "#666666" font ",9"
+    # the exact sum (x = 0): a dashed line where it lies in the panel's range, else a note on
+    # the side where it lies (a label at x = 0 would print outside the plot)
+    if (x0 <= 0 && x1 >= 0) {
+      set arrow 1 from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb "#888888"
+      set label 1 "exact sum" at 0, graph 0.96 right offset char -0.5,0 tc rgb "#666666" font ",9"
+    } else {
+      unset arrow 1
+      if (x0 > 0) { set label 1 "exact sum (0): left of every result" at graph 0.02, graph 0.96 left tc rgb "#666666" font ",9" }
+      else { set label 1 "exact sum (0): right of every result" at graph 0.98, graph 0.96 right tc rgb "#666666" font ",9" }
+    }
     plot f(i) using 1:2 with impulses lw 3 lc rgb col(word(colors, i)), \
          f(i) using 1:2 with points pt 7 ps 0.9 lc rgb col(word(colors, i))
   }

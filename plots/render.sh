@@ -104,10 +104,17 @@ colour() { echo "${cidx[$1]:-0}"; }
 awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {
   f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "accuracy" || f == "reproducible") ? "accuracy" : "anchors"
   print $c["variant"], p }' "$res" > "$tmp/fam"
-# Instances per experiment (the `instances` column, when there is one): named in chart titles.
+# Instances per experiment (the `instances` column, when there is one) and the sizes of each
+# experiment and dtype: named in chart titles.
 awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} ("instances" in c) && $c["instances"]+0 > m[$c["experiment"]] { m[$c["experiment"]] = $c["instances"]+0 }
-  END { for (e in m) if (m[e] > 1) print e, m[e] }' "$res" > "$tmp/inst"
-inst_note() { awk -v e="$1" '$1==e{printf ", %d instances per point", $2}' "$tmp/inst"; }
+  END { for (e in m) print e, m[e] }' "$res" > "$tmp/inst"
+inst_note() { awk -v e="$1" '$1==e{printf ", %d instance%s per point", $2, $2 == 1 ? "" : "s"}' "$tmp/inst"; }
+awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["status"] == "ok" && !seen[$c["experiment"], $c["dtype"], $c["n"]]++ {
+  print $c["experiment"], $c["dtype"], $c["n"] }' "$res" | sort -k1,1 -k2,2 -k3,3n > "$tmp/sizes"
+n_note() { # experiment dtype: ", n = 2^{24}" (sizes as 2^K where they are powers of two)
+  awk -v e="$1" -v d="$2" '$1 == e && $2 == d { k = 0; m = $3 + 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ }
+    s = s (s == "" ? "" : ", ") (m == 1 && k > 0 ? "2^{" k "}" : $3) }
+    END { if (s != "") printf ", n = %s", s }' "$tmp/sizes"; }
 
 # Splits one chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
@@ -222,7 +229,9 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
-    ttl="$exp: $ds, $dt$(inst_note "$exp")"
+    ttl="$exp: $ds, $dt"
+    [ "$byds" = 1 ] || ttl="$ttl$(n_note "$exp" "$dt")"
+    ttl="$ttl$(inst_note "$exp")"
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
     gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$([ "$nzero" -gt 0 ] && echo 1 || echo 0); ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
@@ -280,7 +289,7 @@ else
   med() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
   while read -r dt; do
     : > "$src/$dt.points"
-    hz=0; colors=""; names=""
+    hz=0; colors=""; names=""; fams=""
     while IFS= read -r v; do
       f=$src/$to_be/$dt@$v.dat
       [ -f "$f" ] || continue
@@ -288,9 +297,10 @@ else
       if awk -v m="$mu" 'BEGIN{exit !(m+0 == 0)}'; then mu=0.0009765625; hz=1; fi
       echo "$mg $mu $v $(colour "$v")" >> "$src/$dt.points"
       colors="$colors $(colour "$v")"; names="$names $v"
+      fams="$fams $(awk -v v="$v" '$1 == v { print $2; exit }' "$tmp/fam")"
     done < "$tmp/vars"
     n=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["experiment"]=="tradeoff"{print $c["n"]; exit}' "$res")
-    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; names='${names# }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
+    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; names='${names# }'; fams='${fams# }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
 
@@ -323,7 +333,7 @@ else
   while read -r g; do
     collect "$src" "$g" "$src/$g.d"
     ds=${g%__*}; dt=${g##*__}
-    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt'"
+    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt$(n_note determinism "$dt")$(inst_note determinism)'"
   done < "$src/groups"
 fi
 

@@ -9,3 +9,6 @@ sl_add_test(NAME tjudge SOURCES tjudge.c LABELS cpu TIMEOUT 60)
 # their .npy/raw files, the exact sum rounded to them vs mpfr_sum, edge cases, metrics
 sl_add_test(NAME thalf SOURCES thalf.c LABELS cpu TIMEOUT 120
             LIBS sumlab_reference sumlab_datasets sumlab_mpfr)
+# the fast path (long pieces) against mpfr_sum and against the bins path, edge cases
+sl_add_test(NAME tref_fast SOURCES tref_fast.c LABELS cpu TIMEOUT 120
+            LIBS sumlab_reference sumlab_datasets sumlab_mpfr)

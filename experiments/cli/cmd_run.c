@@ -87,7 +87,8 @@ static void usage(FILE *f)
           "  --preset P         tiny (tests), quick (minutes on a CPU), full (the GPU study);\n"
           "                     default: full on a GPU, quick on the CPU backend\n"
           "  --resume           continue DIR where it stopped, with its settings (no duplicate rows)\n"
-          "  --report-only      re-render DIR's charts and rewrite its report.md; measure nothing\n"
+          "  --report-only      re-render DIR's charts, rewrite its report.md and report.html;\n"
+          "                     measure nothing (EXPERIMENT may be left out)\n"
           "  -q, --quiet        no progress output\n"
           "  --seed S           dataset seed (default $SUMLAB_SEED or 20261129)\n"
           "  --reps R           repetitions per measurement for every experiment (default: the\n"
@@ -179,6 +180,7 @@ static int parse_args(int argc, char **argv, run_opts *o)
         default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
         }
     }
+    if (optind >= argc && o->report_only) return -1;   /* the experiment is DIR's (run.conf) */
     if (optind >= argc) {
         sl_cli_msg(CMD, "which experiment? (accuracy-vs-n, accuracy-vs-cond, accuracy-vs-range, "
                         "determinism, throughput-vs-n, tradeoff, all; see 'sumlab run --help')");
@@ -303,7 +305,7 @@ static int parse_sweep(run_opts *o, const char *n, const char *ds, const char *v
 /* Checks and converts the option values. Returns -1 to go on, else the exit code. */
 static int check_args(run_opts *o)
 {
-    if (strcmp(o->exp_name, "all") && !sl_experiment_find(o->exp_name)) {
+    if (o->exp_name && strcmp(o->exp_name, "all") && !sl_experiment_find(o->exp_name)) {
         sl_cli_msg(CMD, "unknown experiment '%s' (accuracy-vs-n, accuracy-vs-cond, accuracy-vs-range, "
                         "determinism, throughput-vs-n, tradeoff, all)", o->exp_name);
         return 2;
@@ -359,7 +361,7 @@ static int report_only(const run_opts *o)
     setenv("SUMLAB_THREADS", th, 1);  /* render.sh: one gnuplot per thread */
     sl_charts_render(o->out_dir, o->quiet, &notes);
     if (sl_report_write(o->out_dir, &notes, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 1; }
-    if (!o->quiet) fprintf(stderr, "sumlab run: report: %s/report.md\n", o->out_dir);
+    if (!o->quiet) fprintf(stderr, "sumlab run: report: %s/report.md, %s/report.html\n", o->out_dir, o->out_dir);
     return 0;
 }
 
@@ -556,7 +558,7 @@ static int finish_run(const run_opts *o, const char *dir, sl_run *run, int rc, i
     if (!o->quiet) {
         fprintf(stderr, "sumlab run: %ld rows written (%ld from before) in %.1f s\n", run->rows_written,
                 run->res.rows_before, secs);
-        if (!rep) fprintf(stderr, "sumlab run: report: %s/report.md\n", dir);
+        if (!rep) fprintf(stderr, "sumlab run: report: %s/report.md, %s/report.html\n", dir, dir);
         if (stopped)
             fprintf(stderr, "sumlab run: incomplete; continue with: sumlab run %s -o %s --resume\n", o->exp_name, dir);
     }

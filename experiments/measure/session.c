@@ -54,8 +54,10 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
             free(s);
             return sl_err_set(err, "--backend gpu: no usable GPU (%s)", why.msg[0] ? why.msg : "none found");
         } else if (chosen_msg) {
-            snprintf(chosen_msg, msg_len, "backend cpu: no GPU (%s); using the CPU twins",
-                     why.msg[0] ? why.msg : "none found");
+            /* the reason already starts "no GPU: ": said once */
+            const char *w = why.msg[0] ? why.msg : "none found";
+            if (!strncmp(w, "no GPU: ", 8)) w += 8;
+            snprintf(chosen_msg, msg_len, "backend cpu: no GPU (%s); using the CPU twins", w);
         }
     } else if (chosen_msg) {
         snprintf(chosen_msg, msg_len, "backend cpu: CPU twins");

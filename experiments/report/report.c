@@ -9,6 +9,7 @@
 #include <string.h>
 #include "charts.h"
 #include "headline.h"
+#include "html.h"
 #include "sweeps.h"
 #include "ladder.h"
 #include "table.h"
@@ -269,7 +270,8 @@ static void sec_notes_files(FILE *f, const sl_notes *notes)
           "variant, config); bit patterns as C99 `%a` hex in `result_hex`/`exact_hex`\n"
           "- `distribution.csv`: every distinct result of the determinism repetitions, with its count and "
           "signed distance from the exact sum in ulps\n- `meta.json`: provenance (commit, compiler, CUDA, GPU, "
-          "MPFR, date, argv); `run.conf`: settings used by `--resume`\n- `charts/`: PNG and SVG, rendered by "
+          "MPFR, date, argv); `run.conf`: settings used by `--resume`\n- `report.html`: this report as one "
+          "self-contained page (charts inline as SVG, sortable tables, provenance)\n- `charts/`: PNG and SVG, rendered by "
           "`plots/render.sh DIR` from the CSV alone\n", f);
 }
 
@@ -285,8 +287,26 @@ static void read_settings(sl_report_ctx *R)
     if (conf.seen & SL_CONF_SEED) snprintf(R->seed, sizeof R->seed, "%llu", conf.seed);
     else snprintf(R->seed, sizeof R->seed, "?");
     snprintf(R->started, sizeof R->started, "%s", conf.seen & SL_CONF_STARTED ? conf.started : "?");
+    snprintf(R->variants, sizeof R->variants, "%s", conf.variants);
     sl_meta_read(R->dir, &R->meta, &ignored);
     R->on_gpu = !strcmp(R->backend, "gpu");
+}
+
+/* R->verd into the order of R->names (stable). */
+static void order_verdicts(sl_report_ctx *R)
+{
+    static sl_det_verdict tmp[64];
+    size_t k = 0;
+    for (size_t i = 0; i < R->nv; i++)
+        for (size_t q = 0; q < R->nverd; q++)
+            if (!strcmp(R->verd[q].variant, R->names[i])) tmp[k++] = R->verd[q];
+    for (size_t q = 0; q < R->nverd && k < 64; q++) {   /* (every verdict's variant is a name) */
+        size_t i = 0;
+        while (i < R->nv && strcmp(R->verd[q].variant, R->names[i])) i++;
+        if (i == R->nv) tmp[k++] = R->verd[q];
+    }
+    memcpy(R->verd, tmp, k * sizeof *tmp);
+    R->nverd = k;
 }
 
 /* Every section into f. */
@@ -332,6 +352,9 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     read_settings(&R);
     R.nv = sl_report_variant_names(&t, R.names, 64);
     R.nverd = sl_det_verdicts(&t, R.verd, 64);
+    /* every table in the order `run --variants` named them (registry order for all) */
+    sl_report_order_names(R.variants, R.names, R.nv);
+    order_verdicts(&R);
     R.buf = malloc((t.nrows + 1) * sizeof *R.buf);
     R.buf2 = malloc((t.nrows + 1) * sizeof *R.buf2);
     if (!R.buf || !R.buf2) {
@@ -341,15 +364,18 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     write_sections(f, &R, notes);
     free(R.buf);
     free(R.buf2);
-    sl_csv_free(&t);
     int bad = ferror(f) != 0;
     if (fclose(f) != 0 || bad) {
         free(text);
+        sl_csv_free(&t);
         return sl_err_set(err, "cannot compose report.md: out of memory");
     }
     sl_path_join(rpath, sizeof rpath, dir, "report.md", NULL);
+    /* report.html: the same text as one page (R's strings point into t) */
     int rc = sl_write_atomic(rpath, text, len, err);
+    if (!rc) rc = sl_report_html_write(&R, text, len, err);
     free(text);
+    sl_csv_free(&t);
     if (rc) return -1;
     return 0;
 }

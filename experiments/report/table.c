@@ -55,6 +55,31 @@ size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max)
     return k;
 }
 
+/* Where name stands in the comma-separated list: its index, or a large number when absent. */
+static size_t list_pos(const char *list, const char *name)
+{
+    size_t k = 0, nl = strlen(name);
+    for (const char *p = list; *p; k++) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == nl && !strncmp(p, name, l)) return k;
+        if (!e) break;
+        p = e + 1;
+    }
+    return (size_t)-1;
+}
+
+void sl_report_order_names(const char *list, const char **names, size_t n)
+{
+    if (!list || !*list || !strcmp(list, "all")) return;
+    for (size_t i = 1; i < n; i++) {      /* insertion sort: stable, n <= 64 */
+        const char *x = names[i];
+        size_t px = list_pos(list, x), j = i;
+        while (j > 0 && list_pos(list, names[j - 1]) > px) { names[j] = names[j - 1]; j--; }
+        names[j] = x;
+    }
+}
+
 void sl_report_num(char *b, size_t len, double v)
 {
     if (isnan(v)) snprintf(b, len, "-");

@@ -23,6 +23,9 @@ extern const char *const sl_report_dtypes[SL_REPORT_NDTYPES];   /* "f32", "f64",
 
 /* Variant names of the table: registry order, then any other names in the table. */
 size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max);
+/* Reorders names[0..n) into the order of `list` (run.conf's `--variants`, comma-separated);
+ * names not in it keep their order after those that are. "" or "all": unchanged. */
+void sl_report_order_names(const char *list, const char **names, size_t n);
 /* A figure for a Markdown cell: "-" for NaN, "inf", 0, %.2e or %.3g. */
 void sl_report_num(char *b, size_t len, double v);
 /* The exact sum S of row r is 0. */
@@ -33,7 +36,7 @@ typedef struct {
     const char *dir;
     const sl_csv *t;
     cols c;
-    char exp[64], preset[16], backend[16], seed[32], started[40];
+    char exp[64], preset[16], backend[16], seed[32], started[40], variants[1024];
     sl_meta meta;
     int on_gpu;
     const char *names[64];     /* variants, registry order first */
