@@ -415,7 +415,7 @@ void sl_mpi_rows_free(sl_mpi_row *rows, size_t n)
 /* ---- `sumlab sum FILE` across ranks ----------------------------------------------------------- */
 /* This rank's slice of path: pread of a .npy/raw file's bytes, or the whole .npz member read and
  * cut. 0, 2 (bad input) or 1 (runtime), err set. */
-static int read_slice(const char *path, int have_dtype, sl_dtype raw_dt, int k, int r, void **x,
+static int read_slice_any(const char *path, int have_dtype, sl_dtype raw_dt, int k, int r, void **x,
                       uint64_t *lo, uint64_t *len, uint64_t *n, sl_dtype *dt, sl_err *err)
 {
     sl_array_layout lay;
@@ -476,6 +476,21 @@ static int read_slice(const char *path, int have_dtype, sl_dtype raw_dt, int k, 
     }
     *x = buf;
     return 0;
+}
+
+/* read_slice for the formats the combines take: float16/bfloat16 input is refused (the
+ * combines and states across ranks are float32/float64 only). */
+static int read_slice(const char *path, int have_dtype, sl_dtype raw_dt, int k, int r, void **x,
+                      uint64_t *lo, uint64_t *len, uint64_t *n, sl_dtype *dt, sl_err *err)
+{
+    int rc = read_slice_any(path, have_dtype, raw_dt, k, r, x, lo, len, n, dt, err);
+    if (rc == 0 && sl_dtype_is_half(*dt)) {
+        free(*x);
+        *x = NULL;
+        return sl_err_set(err, "'%s' holds %s values: sums across ranks take f32 or f64 input", path,
+                          sl_dtype_name(*dt)), 2;
+    }
+    return rc;
 }
 
 int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, sl_reference *ref,
