@@ -42,4 +42,9 @@ with np.errstate(over="ignore"):
     np.save(os.path.join(here, "np_f16_be.npy"), src.astype(">f2"))
     # via float32 (exact): ml_dtypes rounds float32 -> bfloat16 once, to nearest even
     np.save(os.path.join(here, "np_bf16.npy"), src.astype(np.float32).astype(ml_dtypes.bfloat16))
-print("wrote", src.size, "values per fixture into", here)
+# two small seeds of the .npy fuzz corpus (tests/fuzz/corpus/npy/): largest, subnormal, Inf
+corpus = os.path.join(here, "..", "fuzz", "corpus", "npy")
+np.save(os.path.join(corpus, "np_small_f16.npy"), np.array([0.5, -2, 65504, 6e-8], dtype=np.float16))
+np.save(os.path.join(corpus, "np_small_bf16.npy"),
+        np.array([0.5, -2, 3e38, 1e-40], dtype=np.float32).astype(ml_dtypes.bfloat16))
+print("wrote", src.size, "values per fixture into", here, "and two fuzz seeds into", corpus)

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     if (sl_npy_read(path, &data, &cnt, &dt, &e) == 0) {
         if (cnt && !data) abort();
         if (cnt * sl_dtype_size(dt) > n) abort();        /* more values than bytes: a lie */
-        (void)fz_touch(data, cnt, dt == SL_F64);
+        (void)fz_touch(data, cnt, dt);
     } else if (!e.msg[0]) {
         abort();                                          /* a refusal must say why */
     }
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     static sl_array_info info;
     if (sl_array_load_ex(path, 0, SL_F32, &data, &cnt, &dt, &info, &e) == 0) {
         if (cnt && !data) abort();
-        (void)fz_touch(data, cnt, dt == SL_F64);
+        (void)fz_touch(data, cnt, dt);
         if (!memchr(info.note, '\0', sizeof info.note)) abort();
     }
     free(data);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         memset(&info, 0, sizeof info);
         if (sl_npz_read(path, keys[k], &data, &cnt, &dt, &info, &e) == 0) {
             if (cnt && !data) abort();
-            (void)fz_touch(data, cnt, dt == SL_F64);
+            (void)fz_touch(data, cnt, dt);
         } else if (!e.msg[0]) {
             abort();
         }

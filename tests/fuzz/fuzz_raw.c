@@ -9,8 +9,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     char path[300];
     snprintf(path, sizeof path, "%s/in.raw", fz_scratch());
     fz_write(path, d, n);
-    for (int f64 = 0; f64 < 2; f64++) {
-        const sl_dtype want = f64 ? SL_F64 : SL_F32;
+    for (int k = 0; k < SL_NDTYPES; k++) {   /* f32, f64, f16, bf16 */
+        const sl_dtype want = (sl_dtype)k;
         void *data = NULL;
         uint64_t cnt = 0;
         sl_err e = {{0}};
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         sl_dtype dt;
         if (sl_array_load(path, 1, want, &data, &cnt, &dt, &e) == 0) {
             if (cnt && !data) abort();
-            (void)fz_touch(data, cnt, dt == SL_F64);
+            (void)fz_touch(data, cnt, dt);
         } else if (!e.msg[0]) {
             abort();
         }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "sl_types.h"
 
 static char fz_dir[256];
 
@@ -45,11 +46,13 @@ __attribute__((unused)) static void fz_write(const char *path, const uint8_t *d,
 }
 
 /* Reads every value, so a buffer shorter than n is a sanitizer report. */
-__attribute__((unused)) static double fz_touch(const void *data, uint64_t n, int f64)
+__attribute__((unused)) static double fz_touch(const void *data, uint64_t n, sl_dtype dt)
 {
     double s = 0;
     for (uint64_t i = 0; i < n; i++)
-        s += f64 ? ((const double *)data)[i] : ((const float *)data)[i];
+        s += dt == SL_F64 ? ((const double *)data)[i]
+             : sl_dtype_is_half(dt) ? (double)((const uint16_t *)data)[i]   /* every byte read */
+                                    : ((const float *)data)[i];
     return s;
 }
 #endif
