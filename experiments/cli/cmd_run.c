@@ -529,6 +529,7 @@ static int run_experiments(const run_opts *o, sl_run *run, double *secs, sl_err 
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    run->phases.total = *secs;
     sl_progress_free(run->prog);
     run->prog = NULL;
     return rc;
@@ -547,10 +548,16 @@ static int finish_run(const run_opts *o, const char *dir, sl_run *run, int rc, i
     char th[16];
     snprintf(th, sizeof th, "%u", o->threads);
     setenv("SUMLAB_THREADS", th, 1);  /* render.sh: one gnuplot per thread */
+    double t0 = sl_now_s();
     sl_charts_render(dir, o->quiet, &run->notes);
+    run->phases.render = sl_now_s() - t0;
     sl_err re = {{0}};
+    t0 = sl_now_s();
     int rep = sl_report_write(dir, &run->notes, &re);
+    run->phases.report = sl_now_s() - t0;
     if (rep) sl_cli_msg(CMD, "report not written: %s", re.msg);
+    sl_err pe = {{0}};
+    if (sl_phases_report(run, o->quiet, &pe)) sl_cli_msg(CMD, "timing not recorded: %s", pe.msg);
     if (!o->quiet) {
         fprintf(stderr, "sumlab run: %ld rows written (%ld from before) in %.1f s\n", run->rows_written,
                 run->res.rows_before, secs);
@@ -641,6 +648,11 @@ int sl_cmd_run(int argc, char **argv)
         if (!o.quiet) fprintf(stderr, "sumlab run: %s\n", why);
         sl_notes_add(&run.notes, "%s", why);
     }
+    if (!run.on_gpu)
+        sl_notes_add(&run.notes, "CPU backend: a deterministic variant's twin is a pure function of the input and "
+                                 "the launch configuration, so it runs once per input and configuration (its rows "
+                                 "have reps 1 and say so); nondeterministic twins run every repetition, each with "
+                                 "its own commit order");
     double secs = 0;
     int rc = run_experiments(&o, &run, &secs, &e);
     sl_err ce = {{0}};

@@ -10,6 +10,9 @@
 #include "sl_pool.h"
 #include "sl_rng.h"
 
+/* Results of a list below which it is judged on one thread. */
+#define SL_JUDGE_THREADS_MIN_RESULTS 1024
+
 /* The commit-order seed of repetition rep of a nondeterministic twin. */
 static uint64_t rep_seed(uint64_t seed, int rep)
 {
@@ -177,6 +180,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
     }
     row->have_run = row->have_cfg = 1;
     row->reps = row->reps_asked = it->reference ? 1 : reps;
+    if (s->twin_once && !it->use_gpu && !it->nondet) row->reps = 1;   /* a pure function */
     row->results = malloc((size_t)row->reps * sizeof *row->results);
     it->times = it->reference ? NULL : malloc((size_t)row->reps * sizeof *it->times);
     if (!row->results || (!it->reference && !it->times)) {
@@ -218,6 +222,7 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         }
         return -1;
     }
+    const double t_start = now_ms();
     size_t ntasks = 0;
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
@@ -280,7 +285,15 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         for (size_t i = 0; i < nv; i++)   /* a sampled twin's row names its first order seed */
             if (status[i] == 0 && items[i].cpu_runs && items[i].nondet)
                 rows[i].cfg.order_seed = rep_seed(items[i].want.order_seed, 0);
-        if (sl_parallel_for(nv, s->threads, judge_task, &L)) rc = -1;
+        const double t_judge = now_ms();
+        s->run_s += (t_judge - t_start) / 1e3;
+        /* judging costs per result, not per element: threads only where there are many
+         * results (starting them costs more than judging a few dozen) */
+        size_t nres = 0;
+        for (size_t i = 0; i < nv; i++)
+            if (status[i] == 0) nres += (size_t)rows[i].reps;
+        if (sl_parallel_for(nv, nres >= SL_JUDGE_THREADS_MIN_RESULTS ? s->threads : 1, judge_task, &L)) rc = -1;
+        s->judge_s += (now_ms() - t_judge) / 1e3;
     }
     for (size_t i = 0; i < nv; i++) {
         free(items[i].times);

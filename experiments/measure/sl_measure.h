@@ -34,11 +34,19 @@ typedef struct {
     uint32_t offset;
     unsigned threads;
     const sl_reference *ref;
+    /* 1: on the CPU, a deterministic variant's twin runs once whatever reps asks (it is a pure
+     * function of the input and the launch configuration: every repetition gives the same
+     * bits); its row has reps 1 and reps_asked the count asked. Nondeterministic twins (a new
+     * order seed per repetition) and GPU runs still repeat. */
+    int twin_once;
 } sl_session_opts;
 int sl_session_open_opts(sl_session **s, const void *x, uint64_t n, sl_dtype dt,
                          const sl_session_opts *o, char *chosen_msg, size_t msg_len, sl_err *err);
 void sl_session_close(sl_session *s);
 const sl_reference *sl_session_reference(const sl_session *s);
+/* Seconds the session spent so far in sl_measure_list: running the variants (GPU runs, CPU
+ * twins, twin checks) and judging their results (wall clock of those phases). */
+void sl_session_times(const sl_session *s, double *run_s, double *judge_s);
 int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
 
 /* One distinct result of a row's repetitions (bit patterns compared as they are). */
@@ -62,7 +70,8 @@ typedef struct {
     sl_launch cfg;             /* the resolved launch configuration used */
     int reps;
     int reps_asked;            /* repetitions requested; more than reps when a time budget
-                                  capped a nondeterministic GPU variant (sl_measure_list) */
+                                  capped a nondeterministic GPU variant (sl_measure_list) or a
+                                  deterministic twin ran once (sl_session_opts.twin_once) */
     double *results;           /* R results (owned by the row; sl_row_free) */
     double result;             /* the first repetition's result */
     uint64_t distinct;         /* distinct bit patterns over the R results (NaNs as one) */

@@ -108,7 +108,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
         /* every rung checked against its twin, at every size (the table's "twin" column) */
         const uint64_t twin_max = run->twin_check_max_n;
         run->twin_check_max_n = UINT64_MAX;
-        int rc = sl_exp_measure(run, &c, &todo, x, &req, reps, reps_nondet, 0, err);
+        int rc = sl_exp_measure(run, &c, &todo, x, NULL, &req, reps, reps_nondet, 0, err);
         run->twin_check_max_n = twin_max;
         if (!rc && need_ceiling) rc = sl_exp_ceiling_row(run, &c, x, reps, err);
         free(x);

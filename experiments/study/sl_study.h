@@ -39,6 +39,22 @@ typedef struct {
     int seeds;                 /* --seeds K: instances per point (instance i: dataset seed + i) */
 } sl_sweep;
 
+/* Seconds of a run by phase: the wall clock of each phase's calls, summed. With several
+ * threads the pipeline generates input k+1 (and its reference) while input k is measured, so
+ * the phases overlap and their sum can exceed `total`; `wait` is the time the walk waited for
+ * the measuring thread (GPU-bound when large, host-bound when small). */
+typedef struct {
+    double generate;           /* dataset generation (and the determinism permutations) */
+    double reference;          /* exact references */
+    double measure;            /* the variants' runs: GPU launches, CPU twins, twin checks */
+    double judge;              /* every figure of the rows against the reference */
+    double write;              /* formatting and writing rows */
+    double wait;               /* the walk waiting for the measuring thread */
+    double render;             /* charts (plots/render.sh) */
+    double report;             /* report.md */
+    double total;              /* the experiments, start to last row */
+} sl_phase_times;
+
 typedef struct {
     char dir[1024];
     sl_preset preset;
@@ -60,7 +76,16 @@ typedef struct {
                                   in the sweeps (0: none; see sl_measure_list) */
     uint64_t twin_check_max_n; /* GPU rows up to this n are checked against their twin (0: 2^22) */
     sl_step_job *inflight;     /* the input being measured by the pipeline (step.c), or NULL */
+    sl_phase_times phases;     /* where the time went (step.c; render/report by the caller) */
 } sl_run;
+
+/* The phases on one stderr line ("sumlab run: seconds by phase (T threads): ...", unless
+ * quiet) and as the "timing" member of DIR/meta.json (rewritten atomically). 0, or -1 with err
+ * (meta.json unreadable or not written). */
+int sl_phases_report(const sl_run *run, int quiet, sl_err *err);
+/* The line itself (for the tests and the caller). */
+void sl_phases_line(const sl_phase_times *t, unsigned threads, char *buf, size_t len);
+double sl_now_s(void);         /* a monotonic clock in seconds */
 
 /* Signals: SIGINT/SIGTERM make the run stop after the current measurement (a second one
  * aborts). sl_study_signals_restore gives back the previous handlers and the signal seen (0). */
@@ -114,10 +139,12 @@ uint64_t sl_exp_instance_seed(const sl_run *run, int instance);
 /* ---- steps shared by the experiment files ------------------------------------------------ */
 int sl_exp_reps(const sl_run *run, int preset_default);
 /* Generates dataset ds (params p) into a malloc'ed buffer; NULL with err on failure. */
-void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+void *sl_exp_generate(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                       uint64_t n, sl_err *err);
 /* The input of context c (its dataset, dtype and n) with the seed of its instance. */
-void *sl_exp_generate_ctx(const sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err);
+void *sl_exp_generate_ctx(sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err);
+/* The exact reference of x (the input of context c), timed as the run's reference phase. */
+int sl_exp_reference(sl_run *run, const sl_rowctx *c, const void *x, sl_reference *ref, sl_err *err);
 /* The registry variants whose row of context c is not yet in results.csv (checked once per
  * step). -1 (err) when the registry has more than SL_STUDY_MAX_VARIANTS variants. */
 #define SL_STUDY_MAX_VARIANTS 256
@@ -128,9 +155,12 @@ typedef struct {
 int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_err *err);
 /* Measures the variants of todo on one input into rows of context c (on this thread, after
  * the input in flight is written). reps_det: reps for deterministic variants, reps_nondet for
- * nondeterministic ones. */
+ * nondeterministic ones. ref: x's reference (sl_exp_reference; a permutation of an input has
+ * its reference), or NULL to compute it here. On the CPU a deterministic twin runs once
+ * (sl_session_opts.twin_once; its row says so). */
 int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
-                   const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err);
+                   const sl_reference *ref, const sl_launch *req, int reps_det, int reps_nondet,
+                   int dist, sl_err *err);
 /* One step: generates the input of c (dataset c->ds with params p) and its reference,
  * announces it on the progress line with `work` units, and measures every variant not yet in
  * results.csv, for each instance of the point (c->instance 0 .. sl_exp_instances - 1; `work`
