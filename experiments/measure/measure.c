@@ -2,6 +2,7 @@
  * (judge.c); and the device's streaming-read ceiling. Every result is kept as its bit pattern. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,21 @@ static void cpu_task(void *ctx, size_t i)
     it->times[t->rep] = now_ms() - t0;
 }
 
+/* The twins' repetitions of a list, on their own thread (sl_measure_list). */
+typedef struct {
+    m_list *L;
+    size_t count;
+    unsigned threads;
+    int rc;
+} side_job;
+
+static void *side_run(void *arg)
+{
+    side_job *j = arg;
+    if (sl_parallel_for(j->count, j->threads, cpu_task, j->L)) j->rc = -1;
+    return NULL;
+}
+
 static void judge_task(void *ctx, size_t i)
 {
     m_list *L = ctx;
@@ -233,6 +249,29 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         item_setup(s, it, req, reps[i], check_twin);
         if (status[i] == 0) ntasks += it->cpu_runs ? (size_t)rows[i].reps : (size_t)it->check;
     }
+    /* the CPU tasks, each writing its own slot: first the twins' repetitions, which need
+     * nothing from the GPU (on the GPU backend they run on a thread of their own while the
+     * GPU runs, e.g. pairwise at 2^28), then the twin checks of what the GPU ran */
+    m_task *tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
+    int rc = 0;
+    size_t k = 0, any_gpu = 0;
+    for (size_t i = 0; i < nv; i++) {
+        m_item *it = &items[i];
+        if (status[i] != 0) continue;
+        any_gpu += (size_t)it->use_gpu;
+        if (!it->cpu_runs) continue;
+        if (!tasks) {
+            status[i] = -1;
+            sl_err_set(&errs[i], "out of memory");
+            continue;
+        }
+        for (int r = 0; r < rows[i].reps; r++) tasks[k++] = (m_task){it, r, 0, {{0}}};
+    }
+    m_list L = {s, items, tasks};
+    side_job side = {&L, k, s->threads, 0};
+    pthread_t side_tid;
+    int side_on = k && any_gpu && pthread_create(&side_tid, NULL, side_run, &side) == 0;
+    if (k && !side_on) side_run(&side);
     /* the GPU runs, one after another on this thread */
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
@@ -240,32 +279,27 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         double budget = it->nondet ? nondet_budget_ms : 0;
         if (run_gpu(s, it->v, &it->want, budget, it->row, it->times, it->err)) {
             status[i] = -1;
-            if (it->check) ntasks--;
             it->check = 0;
         }
     }
-    /* the CPU tasks: twin repetitions and twin checks, each writing its own slot */
-    m_task *tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
-    int rc = 0;
+    if (side_on && pthread_join(side_tid, NULL) != 0) side.rc = -1;
+    if (side.rc) rc = -1;
+    const size_t k_runs = k;
+    for (size_t i = 0; i < nv; i++) {
+        m_item *it = &items[i];
+        if (status[i] != 0 || !it->check) continue;
+        if (!tasks) {
+            status[i] = -1;
+            sl_err_set(&errs[i], "out of memory");
+            continue;
+        }
+        tasks[k++] = (m_task){it, -1, 0, {{0}}};
+    }
     if (!tasks) {
         rc = -1;
-        for (size_t i = 0; i < nv; i++)
-            if (status[i] == 0 && (items[i].cpu_runs || items[i].check)) {
-                status[i] = -1;
-                sl_err_set(&errs[i], "out of memory");
-            }
     } else {
-        size_t k = 0;
-        for (size_t i = 0; i < nv; i++) {
-            m_item *it = &items[i];
-            if (status[i] != 0) continue;
-            if (it->cpu_runs)
-                for (int r = 0; r < rows[i].reps; r++) tasks[k++] = (m_task){it, r, 0, {{0}}};
-            else if (it->check)
-                tasks[k++] = (m_task){it, -1, 0, {{0}}};
-        }
-        m_list L = {s, items, tasks};
-        if (sl_parallel_for(k, s->threads, cpu_task, &L)) rc = -1;
+        m_list C = {s, items, tasks + k_runs};
+        if (k > k_runs && sl_parallel_for(k - k_runs, s->threads, cpu_task, &C)) rc = -1;
         /* a failure: the first failing task of the variant, in task order */
         for (size_t t = 0; t < k; t++) {
             m_item *it = tasks[t].it;
