@@ -213,7 +213,7 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
                            : (row->twin_checked && !row->twin_match) ? "GPU result differs from its CPU twin" : "";
         if (m == 0 && row->reps < row->reps_asked && !strcmp(row->backend, "cpu") &&
             v->determinism != SL_DET_NONDETERMINISTIC) {
-            snprintf(capped, sizeof capped, "deterministic twin run once, not %d times: a pure "
+            snprintf(capped, sizeof capped, "deterministic twin run once (not %d times): a pure "
                      "function of the input and the launch configuration", row->reps_asked);
             note = capped;
         } else if (m == 0 && row->reps < row->reps_asked) {
