@@ -510,6 +510,7 @@ static int run_experiments(const run_opts *o, sl_run *run, double *secs, sl_err 
     double total = 0;
     for (size_t i = 0; i < ntodo; i++) total += todo[i]->plan(run);
     run->prog = sl_progress_new(o->quiet, total);
+    sl_progress_set_steps(run->prog, run->plan_steps);
     sl_study_signals_catch(o->quiet);
     int rc = 0;
     struct timespec t0, t1;

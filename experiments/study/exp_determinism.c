@@ -149,7 +149,7 @@ static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_d
         if (sl_exp_pending(run, &c, &todo[l], err)) return -1;
         left += todo[l].n;
     }
-    if (!left) { sl_progress_done(run->prog); return 0; }
+    if (!left) { sl_progress_done_skipped(run->prog); return 0; }
 
     sl_err ge = {{0}};
     void *x = sl_exp_generate_ctx(run, &c, p, &ge);
@@ -191,7 +191,7 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_params_defaults(ds, &p);
             for (int t = 0; t < 2; t++)
                 for (int i = 0; i < sl_exp_instances(run) && sl_exp_dtype_on(run, dtypes[t]); i++) {
-                    if (!exec) { *work += w; continue; }
+                    if (!exec) { *work += w; run->plan_steps += 1; continue; }
                     if (sl_run_stopped(run)) return 0;
                     if (det_input(run, ds, &p, dtypes[t], n, i, R, Rc, w, err)) return -1;
                 }

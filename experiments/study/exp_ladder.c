@@ -86,7 +86,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
     const int reps_nondet = sl_exp_reps(run, 3);
     for (int k = 0; k < np; k++) {
         double w = sl_exp_work(pt[k].n, reps) / 4;
-        if (!exec) { *work += w; continue; }
+        if (!exec) { *work += w; run->plan_steps += 1; continue; }
         if (sl_run_stopped(run)) return 0;
         sl_rowctx c = {.experiment = "ladder", .ds = ds, .dt = SL_F32, .n = pt[k].n,
                        .config = pt[k].config, .sweep = "n", .sweep_value = NAN};

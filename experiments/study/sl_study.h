@@ -77,6 +77,7 @@ typedef struct {
     uint64_t twin_check_max_n; /* GPU rows up to this n are checked against their twin (0: 2^22) */
     sl_step_job *inflight;     /* the input being measured by the pipeline (step.c), or NULL */
     sl_phase_times phases;     /* where the time went (step.c; render/report by the caller) */
+    double plan_steps;         /* progress steps the experiments' plans count (for the ETA) */
 } sl_run;
 
 /* The phases on one stderr line ("sumlab run: seconds by phase (T threads): ...", unless
@@ -108,9 +109,27 @@ int sl_study_flush(sl_run *run, sl_err *err);
 
 /* ---- progress (stderr: a bar with ETA on a terminal, one line per step otherwise) ----- */
 sl_progress *sl_progress_new(int quiet, double total_work);
+/* The steps the run will finish (sl_run.plan_steps): with them the ETA models a step's time
+ * as a fixed cost plus a cost per work unit (sl_eta_fit); without, work left / rate. */
+void sl_progress_set_steps(sl_progress *p, double steps);
 void sl_progress_step(sl_progress *p, const char *what, double work);  /* announce a step */
 void sl_progress_done(sl_progress *p);                                  /* step finished */
 void sl_progress_add(sl_progress *p, double work);   /* work of a step finished out of turn */
+/* A step with nothing to do (its rows are there from before): counted, not timed. */
+void sl_progress_skip(sl_progress *p, double work);
+void sl_progress_done_skipped(sl_progress *p);       /* the announced step, likewise */
+
+/* The ETA's model: a finished step of w work units took a + b w seconds (a: what every step
+ * costs whatever its size, launches, allocations, judging; b: the cost per unit), fitted by
+ * least squares over the finished steps with a, b >= 0 (steps all of one size: b alone, the
+ * plain rate). The first finished step, which carries the start-up, is not observed. */
+typedef struct {
+    double n, sw, st, sww, swt;
+} sl_eta_fit;
+void sl_eta_observe(sl_eta_fit *f, double work, double secs);
+void sl_eta_coeffs(const sl_eta_fit *f, double *a, double *b);
+/* Seconds for steps_left steps holding work_left units in all; -1 before any observation. */
+double sl_eta_left(const sl_eta_fit *f, double steps_left, double work_left);
 void sl_progress_msg(sl_progress *p, const char *fmt, ...);              /* a line above the bar */
 void sl_progress_free(sl_progress *p);
 

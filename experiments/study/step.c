@@ -348,8 +348,8 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
     }
     sl_pending todo;
     if (sl_exp_pending(run, c, &todo, err)) return -1;
-    if (!todo.n) {
-        sl_progress_add(run->prog, work);
+    if (!todo.n) {             /* done before (--resume): no time to learn from */
+        sl_progress_skip(run->prog, work);
         return 0;
     }
     /* host work of this input, while the previous one is measured */
