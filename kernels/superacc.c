@@ -8,12 +8,14 @@
 #include "superacc.h"
 
 #define SACC_BLOCK 512u
-#define SACC_BLOCKS_PER_SM 2u
+#define SACC_BLOCKS_PER_SM 2u       /* float64 (the expansion: 64 registers per thread) */
+#define SACC_BLOCKS_PER_SM_F32 3u   /* float32 bins: 64 KB of shared memory per 512-thread block;
+                                     * 3 per SM measured 0.957x CUB against 0.928x for 2 (H200) */
 #define SACC_ITEMS 8u   /* elements a thread loads per step (2 float4 or 4 double2) */
 
 static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)v; (void)dt;
+    (void)v;
     if (cfg->sm_count == 0) cfg->sm_count = SL_DEFAULT_SM_COUNT;
     if (cfg->block == 0) cfg->block = SACC_BLOCK;
     if (cfg->items == 0) cfg->items = SACC_ITEMS;
@@ -21,7 +23,8 @@ static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl
         /* a persistent grid, fewer blocks when there is little to do */
         uint64_t per_block = (uint64_t)cfg->block * SACC_ITEMS;
         uint64_t want = (n + per_block - 1) / per_block;
-        uint64_t cap = (uint64_t)cfg->sm_count * SACC_BLOCKS_PER_SM;
+        uint64_t cap = (uint64_t)cfg->sm_count *
+                       (dt == SL_F32 ? SACC_BLOCKS_PER_SM_F32 : SACC_BLOCKS_PER_SM);
         cfg->grid = (uint32_t)(want < 1 ? 1 : want > cap ? cap : want);
     }
     /* a requested grid: at most the blocks that have work (the sum is the same for any grid) */

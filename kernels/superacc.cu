@@ -7,28 +7,45 @@
  * (-ftz=false), no contraction (--fmad=false, and there is no multiply), no reassociation
  * (nvcc never reassociates); two's-complement 64-bit integers.
  *
- * Algorithm (one launch):
- *  1. Fast path, per thread: each input v (a float32 converted exactly to double, or a
- *     float64 with |v| < 2^950) goes into a 3-term floating-point expansion a + b + c through
- *     a chain of three TwoSums (error-free: a + b + c + e == old a + b + c + v exactly, since
- *     no add can overflow). A non-zero leftover e (data spanning more than ~150 bits, rare)
- *     is added exactly into the block's shared-memory superaccumulator. Inputs that are not
- *     ordinary (NaN, Inf, float64 >= 2^950) take a rare path: special values set flags, huge
- *     finite values go straight into the superaccumulator.
- *  2. Each thread adds its a, b, c exactly into the block superaccumulator (int64 limbs of
- *     32-bit chunks, shared-memory 64-bit atomicAdd; carries deferred, normalised every 2^29
- *     block elements and at the end). The block then adds its normalised limbs (lower limbs in
- *     [0, 2^32)) into the global limbs with integer atomicAdd; flags are ORed.
+ * Algorithm (one launch; float32 and float64 differ in step 1 only):
+ *  1a. float32, per thread: exponent bins. Every input x goes, converted exactly to double,
+ *     into one of 16 per-thread double accumulators ("bins") in shared memory, chosen by its
+ *     biased exponent E >> 4. Bin j holds integer multiples of 2^(max(16j,1) - 150) (the ulp of
+ *     its smallest exponent) and each input is below 2^39 of those units, so 2^14 inputs sum
+ *     exactly in a double; a thread empties its bins into the block superaccumulator every
+ *     SACC_BIN_FLUSH (8192) inputs and at the end. Cost per input: 3 integer ops, one exact
+ *     float-to-double conversion, one shared load, add and store: the same on every input
+ *     (narrow, full-range, subnormal, ill-conditioned). Inf and NaN (E = 255) land in bin 15,
+ *     whose double add then follows IEEE's rules for them (+Inf with -Inf gives NaN): a
+ *     non-finite bin at a flush becomes a flag, with no test on the per-input path.
+ *  1b. float64, per thread: each input v with |v| < 2^950 goes into a 3-term floating-point
+ *     expansion a + b + c through a chain of three TwoSums (error-free: a + b + c + e == old
+ *     a + b + c + v exactly, since no add can overflow). A non-zero leftover e (data spanning
+ *     more than ~150 bits) is added exactly into the block's shared-memory superaccumulator.
+ *     NaN, Inf and float64 >= 2^950 take a rare path: special values set flags, huge finite
+ *     values go straight into the superaccumulator.
+ *  2. Each thread adds its bins (float32) or a, b, c (float64) exactly into the block
+ *     superaccumulator (int64 limbs of 32-bit chunks, shared-memory 64-bit atomicAdd; carries
+ *     deferred, normalised every 2^29 block elements and at the end). The block then adds its
+ *     normalised limbs (lower limbs in [0, 2^32)) into the global limbs with integer
+ *     atomicAdd; flags are ORed.
  *  3. The last block (arrival ticket) takes the global limbs (atomicExch leaves them zero for
  *     the next launch), rounds once (sl_sacc_round) and resets the ticket counter.
- * Performance considerations: the fast path costs ~19 float64 operations per element on the
- * FP64 pipe (64 lanes/SM/clock on H100/H200); groups of 8 (float32) or 4 (float64) elements
- * run as branch-free straight-line code so the compiler interleaves their TwoSum chains (a
- * per-element branch or call serialises them: 5x slower). Measured on an H200 (2026-11-29,
- * scratch benchmark, min of 6): 2^28 float32 in [0,1) or 21 binades 0.44-0.47 ms (~2.4 TB/s,
- * 0.51-0.54x CUB's DeviceReduce::Sum), 2^27 float64 0.28 ms (0.86x CUB). Data spanning the
- * whole exponent range spills nearly every element into shared-memory atomics: ~9.5 ms
- * (float32) and ~5.6 ms (float64), 0.03-0.04x CUB, still exact.  */
+ * Performance considerations: the float32 bins cost ~8 issued instructions per input, no
+ * data-dependent branch; bins live at s_bin[j * blockDim + tid] (stride blockDim: a warp's 32
+ * doubles fall in distinct bank pairs whatever bins its lanes pick, so no bank conflicts), 128
+ * bytes of shared memory per thread (dynamic shared memory, opted in above 48 KB per block).
+ * The previous float32 path (the float64 expansion below on converted inputs) was bound by
+ * the FP64 pipe (~19 adds per input: 0.51-0.54x CUB on an H200) and spilled nearly every input
+ * of full-range data into contended shared-memory atomics (0.03x). The float64 expansion costs
+ * ~19 float64 operations per element on the FP64 pipe (64 lanes/SM/clock on H100/H200); groups
+ * of 4 elements run as branch-free straight-line code so the compiler interleaves their TwoSum
+ * chains (a per-element branch or call serialises them: 5x slower); two instantiations by
+ * maximum block size (512, 1024) keep the loop's state out of local memory (one instantiation
+ * for every block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x on an H200
+ * at 2^28, 2026-12-01); data spanning the whole
+ * float64 exponent range spills nearly every element into shared-memory atomics (~0.04x CUB,
+ * still exact). */
 #include "sl_reduce.cuh"
 #include "superacc.h"
 
@@ -37,19 +54,16 @@
 
 template <typename T> struct sacc_fmt;
 template <> struct sacc_fmt<float> {
-    typedef sl_vec<float>::type V;
-    enum { VW = sl_vec<float>::W, U = 2, GROUP = 8, L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
+    enum { L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
 };
 template <> struct sacc_fmt<double> {
     typedef sl_vec<double>::type V;
     enum { VW = sl_vec<double>::W, U = 4, GROUP = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
 };
 
-/* Inputs the expansion takes: finite floats (the expansion never exceeds 2^(128+40)), and
- * float64 below 2^950 (n < 2^40 of them stay below 2^990: no add can overflow). */
-__device__ __forceinline__ bool sacc_ordinary(float f) { return fabsf(f) <= 3.40282347e38f; }
+/* Inputs the expansion takes: float64 below 2^950 (n < 2^40 of them stay below 2^990: no add
+ * can overflow). */
 __device__ __forceinline__ bool sacc_ordinary(double d) { return fabs(d) < 0x1p950; }
-__device__ __forceinline__ unsigned sacc_hiword(float f) { return __float_as_uint(f); }
 __device__ __forceinline__ unsigned sacc_hiword(double d) { return (unsigned)__double2hiint(d); }
 
 /* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs. */
@@ -145,19 +159,11 @@ __device__ __forceinline__ void sacc_take_group(const T *x, sacc_thread &t,
     }
 }
 
-__device__ __forceinline__ void sacc_unpack(const float4 *r, float (&x)[8])
+template <int K>
+__device__ __forceinline__ void sacc_unpack(const double2 *r, double (&x)[K])
 {
-    x[0] = r[0].x; x[1] = r[0].y; x[2] = r[0].z; x[3] = r[0].w;
-    x[4] = r[1].x; x[5] = r[1].y; x[6] = r[1].z; x[7] = r[1].w;
-}
-__device__ __forceinline__ void sacc_unpack(const double2 *r, double (&x)[8])
-{
-    x[0] = r[0].x; x[1] = r[0].y; x[2] = r[1].x; x[3] = r[1].y;
-    x[4] = r[2].x; x[5] = r[2].y; x[6] = r[3].x; x[7] = r[3].y;
-}
-__device__ __forceinline__ void sacc_take_vec(float4 v, sacc_thread &t, unsigned long long *s)
-{
-    sacc_take(v.x, t, s); sacc_take(v.y, t, s); sacc_take(v.z, t, s); sacc_take(v.w, t, s);
+#pragma unroll
+    for (int k = 0; k < K / 2; k++) { x[2 * k] = r[k].x; x[2 * k + 1] = r[k].y; }
 }
 __device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigned long long *s)
 {
@@ -172,18 +178,199 @@ __device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigne
  * input even with a __syncwarp in front. */
 __device__ __forceinline__ void sacc_barrier() { sl_bar_any::sync(); }
 
-/* x: n elements; head: elements before the first 16-byte boundary (done scalar, as is the
- * tail after the last whole vector). Any grid and block (block <= 1024).
- * Barriers: every __syncthreads is reached by all threads of the block. The only loop with
- * a per-thread trip count (the edge loop) and the per-thread spill/rare branches hold none;
- * the tile loop's trip count and `since` depend on blockIdx, gridDim, blockDim and n only;
- * the ticket's `return` reads shared memory after a barrier (block-uniform), and no thread
- * exits before the last barrier. Every barrier is sacc_barrier (non-.aligned), the ticket's
- * included (sl_ticket_last<sl_bar_any, ...>). */
+/* The kernels' common end. Every thread of every block calls it once with its flags and the
+ * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the
+ * global limbs, and the last block to arrive rounds them into *result. */
 template <typename T>
-__global__ void __launch_bounds__(1024)
-sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)
+__device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
+                                                  unsigned long long *s_acc, unsigned *s_flags,
+                                                  unsigned char *work, T *result)
 {
+    const int L = sacc_fmt<T>::L;
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    if (!(sg >> 31)) flags |= SL_SACC_ANYPOS;
+    if (flags) atomicOr(s_flags, flags);
+    sacc_barrier();
+    if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), L);
+    sacc_barrier();
+    /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
+    for (unsigned i = tid; i < (unsigned)L; i += B)
+        if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
+    if (tid == 0 && *s_flags) atomicOr(g_flags, *s_flags);
+    __threadfence();                                 /* limbs visible before the ticket */
+    sacc_barrier();
+    /* every thread published and fenced: thread 0 takes the ticket without another fence */
+    if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
+    for (unsigned i = tid; i < (unsigned)L; i += B) s_acc[i] = atomicExch(&g_acc[i], 0ull);
+    sacc_barrier();
+    if (tid == 0) {
+        const unsigned fl = atomicExch(g_flags, 0u);
+        const double r = sacc_round_dev(s_acc, L, sizeof(T) == 8 ? SL_F64 : SL_F32, fl);
+        *result = (T)r;                              /* exact: r holds a T */
+        *g_counter = 0u;
+    }
+}
+
+/* Zeroes the block limbs and flags (before the first barrier). */
+__device__ __forceinline__ void sacc_block_init(unsigned long long *s_acc, int L, unsigned *s_flags)
+{
+    for (unsigned i = threadIdx.x; i < (unsigned)L; i += blockDim.x) s_acc[i] = 0;
+    if (threadIdx.x == 0) *s_flags = 0;
+}
+
+/* ---- float32: exponent bins (step 1a) ---------------------------------------------------- */
+#define SACC_NBIN 16
+#define SACC_BIN_FLUSH 8192u     /* inputs per thread between bin flushes (capacity: 2^14) */
+#define SACC_BIN_U 4             /* float4 loads per thread per tile: 16 inputs */
+
+/* One input into its bin: my = &s_bin[tid], bins blockDim apart. */
+__device__ __forceinline__ void sacc_bin_take(float x, double *my, unsigned B, unsigned &sg)
+{
+    const unsigned u = __float_as_uint(x);
+    sg &= u;
+    my[((u >> 27) & 15u) * B] += (double)x;          /* bin E >> 4; exact (see step 1a) */
+}
+
+/* Adds the signed integer w times 2^pos (pos >= 0, in units of limb 0) exactly into the shared
+ * limbs: three 32-bit chunks at most (|w| < 2^63, pos & 31 <= 31). */
+__device__ __forceinline__ void sacc_spill_i64(long long w, int pos, unsigned long long *s_acc)
+{
+    if (w == 0) return;
+    const bool neg = w < 0;
+    const unsigned long long m = neg ? 0ull - (unsigned long long)w : (unsigned long long)w;
+    const int idx = pos >> 5, lo = pos & 31;
+    const unsigned long long rest = m >> (32 - lo);
+    const unsigned long long c[3] = {(m << lo) & 0xffffffffull, rest & 0xffffffffull, rest >> 32};
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - c[k] : c[k]);
+}
+
+/* Block-collective (every thread of the block calls it, at a block-uniform point): empties every
+ * thread's bins into the block limbs and zeroes them. Each thread turns its bins into integers in
+ * place (bin j in units of 2^(max(16j,1) - 150), its smallest ulp; |bin| < 2^53, so the
+ * conversion is exact) and records the flags of a non-finite bin (+-Inf, NaN: only bin 15 can
+ * hold one); a tree over the threads adds the integers per bin (at most 1024 values below 2^53:
+ * no overflow); thread j < 16 adds bin j's total into the limbs (bit position max(16j,1) - 1 of
+ * M). 16 x 3 shared atomics per block instead of per thread: a per-thread spill of every bin
+ * made full-range data 2x slower through atomics contending for the same dozen limbs.
+ * Returns the thread's flags. */
+__device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
+{
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    long long *ib = reinterpret_cast<long long *>(s_bin);
+    unsigned flags = 0;
+    for (int j = 0; j < SACC_NBIN; j++) {
+        const double v = s_bin[j * B + tid];
+        long long k = 0;
+        if (isnan(v)) flags |= SL_SACC_NAN;
+        else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+        else {
+            const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
+            k = (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
+        }
+        ib[j * B + tid] = k;
+    }
+    unsigned half = 1;
+    while (half < B) half <<= 1;
+    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
+        sacc_barrier();
+        if (tid < half && tid + half < B)
+            for (int j = 0; j < SACC_NBIN; j++) ib[j * B + tid] += ib[j * B + tid + half];
+    }
+    sacc_barrier();
+    const long long total = tid < SACC_NBIN ? ib[tid * B] : 0;
+    sacc_barrier();                                 /* column 0 read before it is zeroed */
+    for (int j = 0; j < SACC_NBIN; j++) s_bin[j * B + tid] = 0.0;
+    if (tid < SACC_NBIN) sacc_spill_i64(total, tid ? 16 * (int)tid - 1 : 0, s_acc);
+    return flags;
+}
+
+/* x: n float32 elements; head: elements before the first 16-byte boundary (done one by one, as
+ * is the tail after the last whole vector). Any grid, any block <= 1024; dynamic shared
+ * memory: SACC_NBIN * blockDim doubles. Barriers: every sacc_barrier is reached by all threads
+ * of the block (the tile loop's trip count, the drain and normalisation schedules and the
+ * drain's tree depend on blockIdx, gridDim, blockDim and n only). */
+__global__ void __launch_bounds__(1024)
+sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+                 float *result)
+{
+    typedef sacc_fmt<float> F;
+    extern __shared__ double s_bin[];
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    double *my = s_bin + tid;
+    for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
+    sacc_block_init(s_acc, F::L, &s_flags);
+    sacc_barrier();
+
+    unsigned flags = 0u, sg = 0xffffffffu;
+    const uint64_t nv = (n - head) / 4;              /* whole float4 after the head */
+    const uint64_t tail0 = head + nv * 4;
+    const uint64_t nedge = head + (n - tail0);       /* < 8: at most one per thread */
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
+        sacc_bin_take(x[i < head ? i : tail0 + (i - head)], my, B, sg);
+
+    const float4 *xv = reinterpret_cast<const float4 *>(x + head);
+    const uint64_t per_tile = (uint64_t)B * SACC_BIN_U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * 4);
+    if (every == 0) every = 1;
+    const unsigned flush_every = SACC_BIN_FLUSH / (SACC_BIN_U * 4);
+    uint64_t since = 0;
+    unsigned since_flush = 0;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            float4 r[SACC_BIN_U];
+#pragma unroll
+            for (int u = 0; u < SACC_BIN_U; u++) r[u] = __ldcs(xv + base + (uint64_t)u * B);
+#pragma unroll
+            for (int u = 0; u < SACC_BIN_U; u++) {
+                sacc_bin_take(r[u].x, my, B, sg); sacc_bin_take(r[u].y, my, B, sg);
+                sacc_bin_take(r[u].z, my, B, sg); sacc_bin_take(r[u].w, my, B, sg);
+            }
+        } else {
+            for (int u = 0; u < SACC_BIN_U; u++)
+                if (base + (uint64_t)u * B < nv) {
+                    const float4 r = __ldcs(xv + base + (uint64_t)u * B);
+                    sacc_bin_take(r.x, my, B, sg); sacc_bin_take(r.y, my, B, sg);
+                    sacc_bin_take(r.z, my, B, sg); sacc_bin_take(r.w, my, B, sg);
+                }
+        }
+        if (++since_flush == flush_every) {          /* uniform: <= 8192 + 1 inputs per bin */
+            since_flush = 0;
+            flags |= sacc_bins_drain(s_bin, s_acc);
+        }
+        if (++since == every) {                      /* uniform across the block */
+            since = 0;
+            sacc_barrier();
+            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
+            sacc_barrier();
+        }
+    }
+    flags |= sacc_bins_drain(s_bin, s_acc);
+    sacc_block_finish<float>(flags, sg, s_acc, &s_flags, work, result);
+}
+
+/* ---- float64: expansion (step 1b) --------------------------------------------------------- */
+/* x: n float64 elements; head as above. Any grid and block (block <= 1024).
+ * Barriers: every barrier is reached by all threads of the block. The only loop with a
+ * per-thread trip count (the edge loop) and the per-thread spill/rare branches hold none; the
+ * tile loop's trip count and `since` depend on blockIdx, gridDim, blockDim and n only; the
+ * ticket's `return` reads shared memory after a barrier (block-uniform), and no thread exits
+ * before the last barrier. Every barrier is sacc_barrier (non-.aligned), the ticket's included
+ * (sl_ticket_last<sl_bar_any, ...>). */
+template <int MAXB>
+__global__ void __launch_bounds__(MAXB)
+sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+            double *result)
+{
+    typedef double T;
     typedef sacc_fmt<T> F;
     typedef typename F::V V;
     __shared__ unsigned long long s_acc[F::L];
@@ -217,7 +404,7 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
             V r[F::U];
 #pragma unroll
             for (int u = 0; u < F::U; u++) r[u] = __ldcs(xv + base + (uint64_t)u * B);
-            T xs[F::U * F::VW];                      /* U * VW == 8 */
+            T xs[F::U * F::VW];
             sacc_unpack(r, xs);
 #pragma unroll
             for (int g = 0; g < F::U * F::VW; g += F::GROUP)
@@ -255,7 +442,7 @@ sacc_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *w
     sacc_barrier();
     if (tid == 0) {
         const unsigned flags = atomicExch(g_flags, 0u);
-        const double r = sacc_round_dev(s_acc, F::L, sizeof(T) == 8 ? SL_F64 : SL_F32, flags);
+        const double r = sacc_round_dev(s_acc, F::L, SL_F64, flags);
         *result = (T)r;                              /* exact: r holds a T */
         *g_counter = 0u;
     }
@@ -269,14 +456,40 @@ extern "C" size_t sl_superacc_workspace(const sl_variant *v, uint64_t n, sl_dtyp
     return SACC_WS_HEADER + sizeof(int64_t) * (size_t)sl_sacc_limbs(dt);
 }
 
-/* Enqueues the kernel for element type T; returns its name for the launch check. */
-template <typename T>
-static const char *sacc_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
-                               void *d_work, void *d_result, cudaStream_t st)
+/* Enqueues the kernel for dt; returns its name for the launch check, or NULL with err when the
+ * dynamic shared memory of the float32 bins cannot be opted into. */
+static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dtype dt,
+                               const void *d_x, uint64_t n, uint64_t head, void *d_work,
+                               void *d_result, cudaStream_t st, sl_err *err)
 {
-    sacc_kernel<T><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
-                                                      (unsigned char *)d_work, (T *)d_result);
-    return sizeof(T) == 8 ? "sacc_kernel<double>" : "sacc_kernel<float>";
+    if (dt == SL_F64) {
+        /* blocks up to 512 get the registers the expansion wants (<= 128 per thread) */
+        if (cfg->block <= 512) {
+            sacc_kernel<512><<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head,
+                                                             (unsigned char *)d_work, (double *)d_result);
+            return "sacc_kernel<512>";
+        }
+        sacc_kernel<1024><<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head,
+                                                          (unsigned char *)d_work, (double *)d_result);
+        return "sacc_kernel<1024>";
+    }
+    const size_t smem = sizeof(double) * SACC_NBIN * (size_t)cfg->block;
+    static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
+    if (smem > opted) {
+        cudaError_t e = cudaFuncSetAttribute(sacc_bins_kernel,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)(sizeof(double) * SACC_NBIN * 1024u));
+        if (e != cudaSuccess) {
+            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_bins_kernel, "
+                       "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
+                       cudaGetErrorName(e), cudaGetErrorString(e));
+            return NULL;
+        }
+        opted = sizeof(double) * SACC_NBIN * 1024u;
+    }
+    sacc_bins_kernel<<<cfg->grid, cfg->block, smem, st>>>((const float *)d_x, n, head,
+                                                         (unsigned char *)d_work, (float *)d_result);
+    return "sacc_bins_kernel";
 }
 
 extern "C" int sl_superacc_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
@@ -284,21 +497,12 @@ extern "C" int sl_superacc_gpu(const sl_variant *v, const void *d_x, uint64_t n,
                                void *d_result, void *stream, sl_err *err)
 {
     cudaStream_t st = (cudaStream_t)stream;
-    if (n >= SL_SACC_MAX_N)
-        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
-                          (unsigned long long)n);
-    if (sl_check_shape(v, cfg, 1u, err) ||
-        sl_check_workspace(v, d_work, work_bytes, sl_superacc_workspace(v, n, dt, cfg), err))
-        return -1;
-    if (n == 0) {                                    /* the empty sum is +0 */
-        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), st), v->name, err);
-        return 0;
-    }
-    if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    /* the head from the pointer itself (any addr_mod in cfg is ignored) */
-    const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
-    const char *what = dt == SL_F32 ? sacc_launch<float>(cfg, d_x, n, head, d_work, d_result, st)
-                                    : sacc_launch<double>(cfg, d_x, n, head, d_work, d_result, st);
+    uint64_t head = 0;
+    const int go = sl_launch_prologue(v, d_x, n, dt, cfg, 1u, SL_SACC_MAX_N, d_work, work_bytes,
+                                      sl_superacc_workspace(v, n, dt, cfg), d_result, st, &head, err);
+    if (go <= 0) return go;
+    const char *what = sacc_launch(v, cfg, dt, d_x, n, head, d_work, d_result, st, err);
+    if (!what) return -1;
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }

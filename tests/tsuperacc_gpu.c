@@ -29,10 +29,10 @@ static double rnd_val(sl_dtype dt, int elo, int ehi)
 }
 
 enum { K_UNIFORM, K_FULL, K_CANCEL, K_HUGE_TINY, K_TIE, K_OVERFLOW_PARTIAL, K_NAN, K_INF,
-       K_INF_BOTH, K_NEGZERO, K_SUBNORMAL, K_COUNT };
+       K_INF_BOTH, K_NEGZERO, K_SUBNORMAL, K_SAMEBIN, K_BINS_INF, K_COUNT };
 static const char *kind_name[K_COUNT] = {"uniform01", "full-range", "cancel", "huge-tiny", "tie",
                                          "overflow-partial", "nan", "inf", "+inf-inf", "all-neg-zero",
-                                         "subnormal"};
+                                         "subnormal", "same-bin-max", "bins-inf"};
 
 static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
 {
@@ -49,6 +49,12 @@ static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
         case K_OVERFLOW_PARTIAL: v = i < n / 2 ? M : -M; break;
         case K_SUBNORMAL: v = rnd_val(dt, 0, 0); break;
         case K_NEGZERO: v = -0.0; break;
+        /* every input the largest of one float32 exponent bin (E = 16 j + 15, full mantissa),
+         * one sign: a thread of a small grid puts 2^17 of them into one bin, past the bin's
+         * exact capacity (2^14) unless the kernel empties it in time */
+        case K_SAMEBIN: v = dt == SL_F64 ? rnd_val(dt, 1000, 1040) : (double)FLT_MAX / 0x1p111; break;
+        /* large finite values of the top bin mixed with an Inf (bin 15 turns non-finite) */
+        case K_BINS_INF: v = rnd_val(dt, EM - 14, EM); break;
         default: v = rnd_val(dt, B - 10, B + 10); break;
         }
         if (dt == SL_F64) ((double *)buf)[i] = v;
@@ -69,6 +75,7 @@ static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
     if (kind == K_NAN) SET(rnd() % n, NAN);
     if (kind == K_INF) { SET(rnd() % n, INFINITY); SET(rnd() % n, INFINITY); }
     if (kind == K_INF_BOTH) { SET(0, INFINITY); SET(n - 1, -INFINITY); }
+    if (kind == K_BINS_INF) SET(rnd() % n, (rnd() & 1) ? INFINITY : -INFINITY);
 #undef SET
 #undef GET
 }
@@ -96,7 +103,8 @@ int main(void)
             sl_dtype dt = dti ? SL_F64 : SL_F32;
             /* big sizes for the arithmetic families, small and big for the rule families */
             uint64_t n = sizes[(kind * 2 + dti) % 6];
-            if (kind == K_UNIFORM || kind == K_FULL || kind == K_CANCEL) n = sizes[5 - dti];
+            if (kind == K_UNIFORM || kind == K_FULL || kind == K_CANCEL || kind == K_SAMEBIN)
+                n = sizes[5 - dti];
             void *x = malloc(n * sl_dtype_size(dt));
             fill(kind, dt, x, n);
             arrays++;

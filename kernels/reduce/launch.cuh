@@ -6,6 +6,7 @@
 #define SL_REDUCE_LAUNCH_CUH
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include "sl_layout.h"
 #include "sl_variants.h"
 
 /* SL_CUDA_CHECK(call, vname, err): runs call; on failure fills err with the variant name, the
@@ -70,6 +71,32 @@ static inline int sl_check_workspace(const sl_variant *v, const void *d_work, si
         return sl_err_set(err, "%s: workspace of %zu bytes given, %zu needed", v->name, have,
                           need);
     return 0;
+}
+
+/* The prologue of the one-launch whole-array kernels (superacc, reproducible): n below max_n,
+ * a resolved shape (block a multiple of block_multiple), the workspace (`need` bytes), the empty
+ * sum written as +0 (no kernel), an element-aligned input, and the head (elements before the
+ * first 16-byte boundary, from the pointer itself: any addr_mod in cfg is ignored).
+ * Returns 1 when the caller should launch (*head set), 0 when the result is written (n == 0),
+ * -1 with err. */
+static inline int sl_launch_prologue(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                                     const sl_launch *cfg, unsigned block_multiple, uint64_t max_n,
+                                     void *d_work, size_t work_bytes, size_t need, void *d_result,
+                                     cudaStream_t st, uint64_t *head, sl_err *err)
+{
+    if (n >= max_n)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^%d)", v->name,
+                          (unsigned long long)n, 63 - __builtin_clzll(max_n));
+    if (sl_check_shape(v, cfg, block_multiple, err) ||
+        sl_check_workspace(v, d_work, work_bytes, need, err))
+        return -1;
+    if (n == 0) {                                    /* the empty sum is +0 */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0, sl_dtype_size(dt), st), v->name, err);
+        return 0;
+    }
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    *head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+    return 1;
 }
 
 #endif
