@@ -19,10 +19,12 @@
 
 #define CMD "run"
 #define SL_RUN_DEFAULT_SEED 20261129ull
-/* GPU: repetitions of a nondeterministic variant in the sweeps stop after about this much
- * device time (at least SL_NONDET_MIN_REPS; atomic-thread at 2^28 costs ~0.47 s each);
- * SUMLAB_NONDET_BUDGET_MS overrides (0: none). The determinism experiment is never capped. */
-#define SL_RUN_NONDET_BUDGET_MS 1000.0
+/* GPU: a variant's repetitions in the sweeps stop after about this much device time (at least
+ * SL_NONDET_MIN_REPS for a nondeterministic variant, e.g. atomic-thread at 2^28 at ~0.47 s
+ * each; at least 1 for a deterministic one, e.g. serial at 2^26 at ~0.34 s each);
+ * SUMLAB_REP_BUDGET_MS overrides (0: none; SUMLAB_NONDET_BUDGET_MS, its older name, too).
+ * The determinism experiment is never capped. */
+#define SL_RUN_REP_BUDGET_MS 1000.0
 
 /* ---- directories ------------------------------------------------------------------------ */
 static int mkdir_p(const char *path)
@@ -478,9 +480,10 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
     run->max_rows = o->max_rows;
     run->sweep = o->sweep;
     run->threads = o->threads;
-    run->nondet_budget_ms = gpu ? SL_RUN_NONDET_BUDGET_MS : 0;
-    const char *nb = getenv("SUMLAB_NONDET_BUDGET_MS");
-    if (gpu && nb && *nb) run->nondet_budget_ms = atof(nb);
+    run->rep_budget_ms = gpu ? SL_RUN_REP_BUDGET_MS : 0;
+    const char *nb = getenv("SUMLAB_REP_BUDGET_MS");
+    if (!nb || !*nb) nb = getenv("SUMLAB_NONDET_BUDGET_MS");
+    if (gpu && nb && *nb) run->rep_budget_ms = atof(nb);
     if (o->resume) return -1;
     snprintf(conf->experiment, sizeof conf->experiment, "%s", o->exp_name);
     snprintf(conf->preset, sizeof conf->preset, "%s", sl_preset_name(o->preset));

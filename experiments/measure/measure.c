@@ -71,24 +71,25 @@ int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err)
     return !cannot_run(s, v, reference, !reference && s->on_gpu && v->gpu, err);
 }
 
-/* R runs on the GPU after one warm-up run, not counted. With a budget (nondeterministic
- * variants), the first timed run says how many more fit in it (at least SL_NONDET_MIN_REPS in
- * all); row->reps becomes that count. */
+/* R runs on the GPU after one warm-up run, not counted. With a budget, the first timed run
+ * says how many more fit in it (at least min_reps in all); row->reps becomes that count. */
 static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, double budget_ms,
-                   sl_row *row, double *times, sl_err *err)
+                   int min_reps, sl_row *row, double *times, sl_err *err)
 {
     sl_launch warm = *want;
     double wres;
     row->backend = "gpu";
     if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, &wres, NULL, err)) return -1;
     row->cfg = *want;
-    if (!(budget_ms > 0) || row->reps <= SL_NONDET_MIN_REPS)
+    if (!(budget_ms > 0) || row->reps <= min_reps)
         return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
     if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
     int fit = times[0] > 0 ? (int)fmin(budget_ms / times[0], (double)row->reps) : row->reps;
-    if (fit < SL_NONDET_MIN_REPS) fit = SL_NONDET_MIN_REPS;
+    if (fit < min_reps) fit = min_reps;
+    if (fit < 1) fit = 1;
     row->reps = fit;
     sl_launch more = row->cfg;
+    if (fit == 1) return 0;
     return sl_gpu_ctx_run(s->ctx, v, &more, fit - 1, SL_GPU_FLUSH_L2, row->results + 1, times + 1, err);
 }
 
@@ -226,7 +227,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
 }
 
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
-                    const int *reps, int check_twin, double nondet_budget_ms, sl_row *rows,
+                    const int *reps, int check_twin, double budget_ms, sl_row *rows,
                     int *status, sl_err *errs)
 {
     m_item *items = calloc(nv ? nv : 1, sizeof *items);
@@ -276,8 +277,10 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
         if (status[i] != 0 || !it->use_gpu) continue;
-        double budget = it->nondet ? nondet_budget_ms : 0;
-        if (run_gpu(s, it->v, &it->want, budget, it->row, it->times, it->err)) {
+        /* a deterministic variant's repetitions give the same bits: they time it, so one
+         * is enough where one run fills the budget; a nondeterministic one keeps a spread */
+        const int min_reps = it->nondet ? SL_NONDET_MIN_REPS : 1;
+        if (run_gpu(s, it->v, &it->want, budget_ms, min_reps, it->row, it->times, it->err)) {
             status[i] = -1;
             it->check = 0;
         }

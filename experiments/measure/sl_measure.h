@@ -70,7 +70,7 @@ typedef struct {
     sl_launch cfg;             /* the resolved launch configuration used */
     int reps;
     int reps_asked;            /* repetitions requested; more than reps when a time budget
-                                  capped a nondeterministic GPU variant (sl_measure_list) or a
+                                  capped a GPU variant (sl_measure_list) or a
                                   deterministic twin ran once (sl_session_opts.twin_once) */
     double *results;           /* R results (owned by the row; sl_row_free) */
     double result;             /* the first repetition's result */
@@ -111,13 +111,15 @@ int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err);
  * exactly as nv calls of sl_measure would give them, in the same bits whatever the session's
  * thread count. GPU variants run one after another on the calling thread; the CPU work (twin
  * repetitions, nondeterministic ones each with its own order seed, twin checks) and the judging
- * are spread over the session's threads. nondet_budget_ms > 0 (GPU only): a nondeterministic
- * variant's repetitions after its first stop once they would pass this many milliseconds in
- * all (at least SL_NONDET_MIN_REPS run; row->reps < row->reps_asked says it was capped).
+ * are spread over the session's threads. budget_ms > 0 (GPU only): a variant's repetitions
+ * after its first stop once they would pass this many milliseconds in all (at least
+ * SL_NONDET_MIN_REPS run for a nondeterministic variant, whose spread is measured; at least 1
+ * for a deterministic one, whose repetitions give the same bits and only time it);
+ * row->reps < row->reps_asked says it was capped.
  * Returns 0, or -1 when out of memory (every row and status filled regardless). */
 #define SL_NONDET_MIN_REPS 3
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
-                    const int *reps, int check_twin, double nondet_budget_ms, sl_row *rows,
+                    const int *reps, int check_twin, double budget_ms, sl_row *rows,
                     int *status, sl_err *errs);
 /* The device's streaming-read ceiling on x: R timed reads after its own upload (GPU only);
  * row gets the times and GB/s, no variant and no judgement. */

@@ -161,7 +161,7 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     const uint64_t twin_max = run->twin_check_max_n ? run->twin_check_max_n : SL_TWIN_CHECK_MAX_N;
     j->check_twin = run->on_gpu && c->n <= twin_max;
     /* a time budget only where no distribution is recorded (the sweeps, not determinism) */
-    j->budget_ms = run->on_gpu && !dist ? run->nondet_budget_ms : 0;
+    j->budget_ms = run->on_gpu && !dist ? run->rep_budget_ms : 0;
     j->backend = run->backend;
     j->threads = run->threads ? run->threads : 1;
     j->dist = dist;
@@ -218,7 +218,7 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
             note = capped;
         } else if (m == 0 && row->reps < row->reps_asked) {
             snprintf(capped, sizeof capped, "repetitions capped at %d of %d by the %.3g s time "
-                     "budget of a nondeterministic row (%.3g ms each)", row->reps, row->reps_asked,
+                     "budget of a row in the sweeps (%.3g ms each)", row->reps, row->reps_asked,
                      j->budget_ms / 1e3, row->time_ms_median);
             note = capped;
         }
