@@ -58,14 +58,15 @@ __device__ __forceinline__ void rs_take1(sl_rsum_thr_f32 &a, float x) { sl_rsum_
 __device__ __forceinline__ void rs_take1(sl_rsum_thr_f64 &a, double x) { sl_rsum_take1_f64(&a, x); }
 __device__ __forceinline__ void rs_raise(sl_rsum_thr_f32 &a, unsigned h) { sl_rsum_raise_f32(&a, h); }
 __device__ __forceinline__ void rs_raise(sl_rsum_thr_f64 &a, unsigned h) { sl_rsum_raise_f64(&a, h); }
-__device__ __forceinline__ unsigned rs_hiabs(float x) { return __float_as_uint(x) & 0x7fffffffu; }
-__device__ __forceinline__ unsigned rs_hiabs(double x) { return (unsigned)__double2hiint(x) & 0x7fffffffu; }
+__device__ __forceinline__ unsigned rs_group_max(const float *x, unsigned &sg) { return sl_rsum_group_max_f32(x, &sg); }
+__device__ __forceinline__ unsigned rs_group_max(const double *x, unsigned &sg) { return sl_rsum_group_max_f64(x, &sg); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f32 &a, const float *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f32(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64(&a, x, mx, sg); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f32 &a, sl_rsum_state &s) { sl_rsum_to_state_f32(&a, &s); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64 &a, sl_rsum_state &s) { sl_rsum_to_state_f64(&a, &s); }
 
-/* SL_RSUM_GROUP inputs: one capacity check, then straight-line deposits (reproducible.h). */
-__device__ __forceinline__ void rs_take_group(sl_rsum_thr_f32 &a, const float *x) { sl_rsum_take_group_f32(&a, x); }
-__device__ __forceinline__ void rs_take_group(sl_rsum_thr_f64 &a, const double *x) { sl_rsum_take_group_f64(&a, x); }
+/* SL_RSUM_GROUP inputs: their max, then one capacity check and straight-line deposits
+ * (reproducible.h). */
 
 __device__ __forceinline__ void rs_unpack(const float4 *r, float (&x)[16])
 {
@@ -151,15 +152,20 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
             T xs[F::U * F::VW];
             rs_unpack(r, xs);
-            /* the warp raises its index together (the branch is block-uniform, blocks are whole
-             * warps): otherwise a lane meeting a new maximum sends its group one by one while
-             * the other 31 wait, which cost 0.46x CUB on full-range float32 data */
-            unsigned mx = 0u;
+            /* one capacity check per group; when a lane's group exceeds its capacity, the warp
+             * raises every lane's index to what its largest input needs (the branch is
+             * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
+             * sends its group one by one while the other 31 wait (0.46x CUB on full-range
+             * float32 data) */
+            unsigned mx[F::U * F::VW / F::G], sg[F::U * F::VW / F::G], lm = 0u;
 #pragma unroll
-            for (int k = 0; k < F::U * F::VW; k++) mx = max(mx, rs_hiabs(xs[k]));
-            rs_raise(a, __reduce_max_sync(SL_FULL_MASK, mx));
+            for (int g = 0; g < F::U * F::VW / F::G; g++) {
+                mx[g] = rs_group_max(xs + g * F::G, sg[g]);
+                lm = max(lm, mx[g]);
+            }
+            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
 #pragma unroll
-            for (int g = 0; g < F::U * F::VW; g += F::G) rs_take_group(a, xs + g);
+            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g], sg[g]);
         } else {
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));

@@ -293,16 +293,24 @@ SL_RSUM_HD void sl_rsum_raise_##SUF(sl_rsum_thr_##SUF *a, uint32_t h)           
     const int tq = sl_rsum_treq_##SUF(eb);                                                       \
     if (tq > a->top) sl_rsum_upgrade_##SUF(a, tq);                                               \
 }                                                                                                \
-/* SL_RSUM_GROUP inputs (the kernel's fast path): one capacity check on the integer max of their \
- * |x| high words (NaN and Inf fail it), then the deposits as straight-line code; else one by one */ \
-SL_RSUM_HD void sl_rsum_take_group_##SUF(sl_rsum_thr_##SUF *a, const T *x)                        \
+/* The integer max of SL_RSUM_GROUP inputs' |x| high words (NaN and Inf above every finite \
+ * value), and the AND of their high words (sign) into *sg. */                                 \
+SL_RSUM_HD uint32_t sl_rsum_group_max_##SUF(const T *x, uint32_t *sg)                           \
 {                                                                                                \
-    uint32_t mx = 0u, sg = 0xffffffffu;                                                          \
+    uint32_t mx = 0u, s = 0xffffffffu;                                                           \
     for (int k = 0; k < SL_RSUM_GROUP; k++) {                                                    \
         const uint32_t h = (uint32_t)(sl_rsum_bits_##SUF(x[k]) >> (HS));                         \
-        sg &= h;                                                                                 \
+        s &= h;                                                                                  \
         mx = mx > (h & 0x7fffffffu) ? mx : (h & 0x7fffffffu);                                    \
     }                                                                                            \
+    *sg = s;                                                                                     \
+    return mx;                                                                                   \
+}                                                                                                \
+/* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx (sign word sg): when mx is below the      \
+ * capacity, the deposits as straight-line code; else one by one */                             \
+SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, uint32_t mx,       \
+                                            uint32_t sg)                                         \
+{                                                                                                \
     if (mx < a->cap) {                                                                           \
         a->sg &= sg;                                                                             \
         if (a->cnt > (1u << (P - W - 2)) - SL_RSUM_GROUP) sl_rsum_renorm_##SUF(a);               \
@@ -316,6 +324,14 @@ SL_RSUM_HD void sl_rsum_take_group_##SUF(sl_rsum_thr_##SUF *a, const T *x)      
     } else {                                                                                     \
         for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_take1_##SUF(a, x[k]);                    \
     }                                                                                            \
+}                                                                                                \
+/* SL_RSUM_GROUP inputs (the kernel's fast path): one capacity check on the integer max of their \
+ * |x| high words (NaN and Inf fail it), then the deposits as straight-line code; else one by one */ \
+SL_RSUM_HD void sl_rsum_take_group_##SUF(sl_rsum_thr_##SUF *a, const T *x)                        \
+{                                                                                                \
+    uint32_t sg;                                                                                 \
+    const uint32_t mx = sl_rsum_group_max_##SUF(x, &sg);                                         \
+    sl_rsum_take_group_mx_##SUF(a, x, mx, sg);                                                   \
 }                                                                                                \
 /* the thread's folds as a state: fold value = c 2^(P-3) + (mantissa - 2^(P-2)) units, exact */  \
 SL_RSUM_HD void sl_rsum_to_state_##SUF(const sl_rsum_thr_##SUF *a, sl_rsum_state *st)            \
