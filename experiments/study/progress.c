@@ -18,7 +18,8 @@ struct sl_progress {
     int quiet, tty;
     double total, done, cur;
     double t0;
-    double t_first, done_first;   /* when the first work finished, and how much it was */
+    double t_first, done_first;   /* when the first timed work finished, and how much it was */
+    double done_timed;            /* work of the timed steps (not skipped ones) */
     double steps_total, steps_done; /* steps planned (0: unknown) and finished or skipped */
     double t_last;                /* when the last step finished or was skipped */
     sl_eta_fit fit;
@@ -106,10 +107,10 @@ static void draw(sl_progress *p)
     double left = p->total - p->done, eta_s = -1;
     if (p->steps_total > 0 && p->fit.n > 0)
         eta_s = sl_eta_left(&p->fit, p->steps_total - p->steps_done, left);
-    else if (p->done > p->done_first && now_s() > p->t_first)
-        eta_s = left * (now_s() - p->t_first) / (p->done - p->done_first);
-    else if (p->done > 0)
-        eta_s = el * left / p->done;
+    else if (p->done_timed > p->done_first && now_s() > p->t_first)
+        eta_s = left * (now_s() - p->t_first) / (p->done_timed - p->done_first);
+    else if (p->done_timed > 0)   /* one timed step: it carries the start-up */
+        eta_s = el * left / p->done_timed;
     fmt_secs(eta, sizeof eta, eta_s);
     fmt_secs(elapsed, sizeof elapsed, el);
     if (p->tty) {
@@ -139,9 +140,10 @@ void sl_progress_step(sl_progress *p, const char *what, double work)
 void sl_progress_add(sl_progress *p, double work)
 {
     if (!p) return;
-    int first = p->done_first <= 0 && work > 0;
+    int first = p->done_timed <= 0 && work > 0;
     const double t = now_s();
     p->done += work;
+    p->done_timed += work;
     p->steps_done += 1;
     if (first) {
         p->t_first = t;
