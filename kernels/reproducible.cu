@@ -39,16 +39,22 @@
 
 #define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
 
-template <typename T> struct rs_fmt;
-template <> struct rs_fmt<float> {
+/* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
+template <typename T, bool CERT> struct rs_fmt;
+template <> struct rs_fmt<float, false> {
     typedef sl_rsum_thr_f32 A;
     typedef sl_vec<float>::type V;
-    enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22 };
+    enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
 };
-template <> struct rs_fmt<double> {
+template <> struct rs_fmt<double, false> {
     typedef sl_rsum_thr_f64 A;
     typedef sl_vec<double>::type V;
-    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53 };
+    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = SL_RSUM_K };
+};
+template <> struct rs_fmt<double, true> {
+    typedef sl_rsum_thr_f64k4 A;
+    typedef sl_vec<double>::type V;
+    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = 4 };
 };
 
 /* The header's two families of functions under one name each. */
@@ -64,6 +70,11 @@ __device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f32 &a, const float
 __device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64(&a, x, mx, sg); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f32 &a, sl_rsum_state &s) { sl_rsum_to_state_f32(&a, &s); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64 &a, sl_rsum_state &s) { sl_rsum_to_state_f64(&a, &s); }
+__device__ __forceinline__ void rs_init(sl_rsum_thr_f64k4 &a) { sl_rsum_init_f64k4(&a); }
+__device__ __forceinline__ void rs_take1(sl_rsum_thr_f64k4 &a, double x) { sl_rsum_take1_f64k4(&a, x); }
+__device__ __forceinline__ void rs_raise(sl_rsum_thr_f64k4 &a, unsigned h) { sl_rsum_raise_f64k4(&a, h); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64k4 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64k4(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64k4 &a, sl_rsum_state &s) { sl_rsum_to_state_f64k4(&a, &s); }
 
 /* SL_RSUM_GROUP inputs: their max, then one capacity check and straight-line deposits
  * (reproducible.h). */
@@ -90,21 +101,22 @@ __device__ __forceinline__ void rs_take_vec(A &a, double2 v) { rs_take1(a, v.x);
 
 /* The 32 lanes' states merged (exactly, in any order): all raised to the warp's largest index,
  * integers added by a shuffle tree; lane 0 holds the normalised warp state. */
+template <int K>
 __device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
 {
     __syncwarp();
     const int t = (int)__reduce_max_sync(SL_FULL_MASK, (unsigned)st.top);
-    sl_rsum_state_shift(&st, t);
+    sl_rsum_state_shift_k(&st, t, K);
     st.flags = __reduce_or_sync(SL_FULL_MASK, st.flags);
 #pragma unroll
-    for (int k = 0; k < SL_RSUM_K; k++) {
+    for (int k = 0; k < K; k++) {
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
             st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off);
             st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off);
         }
     }
-    sl_rsum_state_norm(&st);
+    sl_rsum_state_norm_k(&st, K);
 }
 
 /* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs). */
@@ -113,14 +125,26 @@ __device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt
     return sl_rsum_state_round(st, dt);
 }
 
+/* The certified rounding (CERT), out of line like the rounding. */
+__device__ __noinline__ int rs_certify_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
+                                           double *out)
+{
+    return sl_rsum_state_certify_k(st, n, dt, 4, out);
+}
+
 /* Every barrier is sl_bar_any (non-.aligned: the data-dependent scalar paths leave convergence
  * to the compiler, as in superacc.cu). Barriers: every thread reaches each one (the loops before
  * them have per-thread trip counts but hold none; the ticket's return is block-uniform). */
-template <typename T>
+/* CERT = false: the `reproducible` variant (the binned sum rounded once). CERT = true: the
+ * `superacc` float64 path's first step: the same accumulation, then certified rounding
+ * (sl_rsum_state_certify): the last block writes the correctly rounded sum, or, when the binned
+ * value cannot decide it, leaves *result alone and sets *fallback = 1 for the exact kernel. */
+template <typename T, bool CERT>
 __global__ void __launch_bounds__(1024)
-rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result)
+rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result,
+          unsigned *fallback)
 {
-    typedef rs_fmt<T> F;
+    typedef rs_fmt<T, CERT> F;
     typedef typename F::V V;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[32];
@@ -175,17 +199,17 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     /* block merge: warps, then warp 0 over the warp states */
     sl_rsum_state st;
     rs_to_state(a, st);
-    rs_warp_merge(st);
+    rs_warp_merge<F::K>(st);
     if (lane == 0) s_warp[warp] = st;
     sl_bar_any::sync();
     if (warp == 0) {
         if (lane < (B >> 5)) st = s_warp[lane];
-        else sl_rsum_state_zero(&st);
-        rs_warp_merge(st);
+        else sl_rsum_state_zero_k(&st, F::K);
+        rs_warp_merge<F::K>(st);
         if (lane == 0) {                             /* the block's folds into the global bins */
             atomicMax(g_top, st.top);
 #pragma unroll
-            for (int k = 0; k < SL_RSUM_K; k++) {
+            for (int k = 0; k < F::K; k++) {
                 const int pos = st.top - k;
                 if (st.hi[k]) atomicAdd(&g_hi[pos], (unsigned long long)st.hi[k]);
                 if (st.lo[k]) atomicAdd(&g_lo[pos], (unsigned long long)st.lo[k]);
@@ -202,13 +226,20 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         fin.top = atomicExch(g_top, 0);
         fin.flags = atomicExch(g_flags, 0u);
 #pragma unroll
-        for (int k = 0; k < SL_RSUM_K; k++) {        /* positions below top - 2: dropped */
-            fin.hi[k] = (int64_t)s_bins[fin.top - k];
-            fin.lo[k] = (int64_t)s_bins[F::NPOS + fin.top - k];
+        for (int k = 0; k < SL_RSUM_KMAX; k++) {     /* positions below top - K + 1: dropped */
+            fin.hi[k] = k < F::K ? (int64_t)s_bins[fin.top - k] : 0;
+            fin.lo[k] = k < F::K ? (int64_t)s_bins[F::NPOS + fin.top - k] : 0;
         }
-        sl_rsum_state_norm(&fin);
-        const double r = rs_round_dev(&fin, sizeof(T) == 8 ? SL_F64 : SL_F32);
-        *result = (T)r;                              /* exact: r holds a T */
+        sl_rsum_state_norm_k(&fin, F::K);
+        const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
+        if (CERT) {
+            double r;
+            if (rs_certify_dev(&fin, n, dt, &r)) *result = (T)r;
+            else *fallback = 1u;
+        } else {
+            const double r = rs_round_dev(&fin, dt);
+            *result = (T)r;                          /* exact: r holds a T */
+        }
         *g_counter = 0u;
     }
 }
@@ -226,8 +257,9 @@ template <typename T>
 static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
                              void *d_work, void *d_result, cudaStream_t st)
 {
-    rs_kernel<T><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
-                                                    (unsigned char *)d_work, (T *)d_result);
+    rs_kernel<T, false><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
+                                                           (unsigned char *)d_work, (T *)d_result,
+                                                           nullptr);
     return sizeof(T) == 8 ? "rs_kernel<double>" : "rs_kernel<float>";
 }
 
@@ -244,4 +276,17 @@ extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_
                                     : rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
+}
+
+/* superacc.cu's float64 first step (see rs_kernel, CERT): enqueues the certified binned sum of
+ * the float64 x[0..n) (head as sl_vec_head) on rs_work (sl_reproducible_workspace bytes, zero
+ * as every launch leaves it). block: a multiple of 32. Returns the kernel's name. */
+extern "C" const char *sl_rsum_cert_enqueue_f64(const double *d_x, uint64_t n, uint64_t head,
+                                                unsigned grid, unsigned block, void *rs_work,
+                                                double *d_result, unsigned *d_fallback,
+                                                void *stream)
+{
+    rs_kernel<double, true><<<grid, block, 0, (cudaStream_t)stream>>>(
+        d_x, n, head, (unsigned char *)rs_work, d_result, d_fallback);
+    return "rs_kernel<double, certified>";
 }

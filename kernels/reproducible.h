@@ -44,7 +44,8 @@
 extern "C" {
 #endif
 
-#define SL_RSUM_K 3                                  /* folds */
+#define SL_RSUM_K 3                                  /* folds of `reproducible` */
+#define SL_RSUM_KMAX 4                               /* superacc's float64 path: 4 folds */
 #define SL_RSUM_GROUP 8                              /* inputs per capacity check (fast path) */
 #define SL_RSUM_MAX_N ((uint64_t)1 << 40)            /* n < 2^40 (carries and limbs sized for it) */
 #define SL_RSUM_NPOS_MAX 53                          /* positions 0..52 (binary64), 0..21 (binary32) */
@@ -72,21 +73,21 @@ static inline int sl_rsum_npos(sl_dtype dt) { return dt == SL_F64 ? 53 : 22; }
 typedef struct {
     int32_t top;
     uint32_t flags;                /* SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF | SL_SACC_ANYPOS */
-    int64_t hi[SL_RSUM_K];
-    int64_t lo[SL_RSUM_K];
+    int64_t hi[SL_RSUM_KMAX];      /* folds 0..K-1 in use (3 for `reproducible`, 4 for the */
+    int64_t lo[SL_RSUM_KMAX];      /* float64 path of `superacc`); the rest stay zero */
 } sl_rsum_state;
 
-SL_RSUM_HD void sl_rsum_state_zero(sl_rsum_state *st)
+SL_RSUM_HD void sl_rsum_state_zero_k(sl_rsum_state *st, int K)
 {
-    st->top = SL_RSUM_K - 1;
+    st->top = K - 1;
     st->flags = 0;
-    for (int k = 0; k < SL_RSUM_K; k++) st->hi[k] = st->lo[k] = 0;
+    for (int k = 0; k < SL_RSUM_KMAX; k++) st->hi[k] = st->lo[k] = 0;
 }
 
 /* lo into [0, 2^32), the carry into hi (exact). */
-SL_RSUM_HD void sl_rsum_state_norm(sl_rsum_state *st)
+SL_RSUM_HD void sl_rsum_state_norm_k(sl_rsum_state *st, int K)
 {
-    for (int k = 0; k < SL_RSUM_K; k++) {
+    for (int k = 0; k < K; k++) {
         int64_t carry = st->lo[k] >> 32;            /* floor division (arithmetic shift) */
         st->lo[k] -= (int64_t)((uint64_t)carry << 32);
         st->hi[k] += carry;
@@ -95,30 +96,30 @@ SL_RSUM_HD void sl_rsum_state_norm(sl_rsum_state *st)
 
 /* Raises the index to tnew >= top: fold k takes old fold k - d (d = tnew - top), new top folds
  * are empty, the lowest d folds are dropped. Written with selects (no indexed register arrays). */
-SL_RSUM_HD void sl_rsum_state_shift(sl_rsum_state *st, int tnew)
+SL_RSUM_HD void sl_rsum_state_shift_k(sl_rsum_state *st, int tnew, int K)
 {
     const int d = tnew - st->top;
     if (d <= 0) return;
-    int64_t nh[SL_RSUM_K], nl[SL_RSUM_K];
-    for (int k = 0; k < SL_RSUM_K; k++) {
+    int64_t nh[SL_RSUM_KMAX], nl[SL_RSUM_KMAX];
+    for (int k = 0; k < K; k++) {
         nh[k] = nl[k] = 0;
-        for (int j = 0; j < SL_RSUM_K; j++)
+        for (int j = 0; j < K; j++)
             if (j == k - d) { nh[k] = st->hi[j]; nl[k] = st->lo[j]; }
     }
-    for (int k = 0; k < SL_RSUM_K; k++) { st->hi[k] = nh[k]; st->lo[k] = nl[k]; }
+    for (int k = 0; k < K; k++) { st->hi[k] = nh[k]; st->lo[k] = nl[k]; }
     st->top = tnew;
 }
 
 /* dst += src (src unchanged): exact, commutative and associative (canonical result). */
-SL_RSUM_HD void sl_rsum_state_merge(sl_rsum_state *dst, const sl_rsum_state *src)
+SL_RSUM_HD void sl_rsum_state_merge_k(sl_rsum_state *dst, const sl_rsum_state *src, int K)
 {
     sl_rsum_state s = *src;
     const int t = dst->top > s.top ? dst->top : s.top;
-    sl_rsum_state_shift(dst, t);
-    sl_rsum_state_shift(&s, t);
-    for (int k = 0; k < SL_RSUM_K; k++) { dst->hi[k] += s.hi[k]; dst->lo[k] += s.lo[k]; }
+    sl_rsum_state_shift_k(dst, t, K);
+    sl_rsum_state_shift_k(&s, t, K);
+    for (int k = 0; k < K; k++) { dst->hi[k] += s.hi[k]; dst->lo[k] += s.lo[k]; }
     dst->flags |= s.flags;
-    sl_rsum_state_norm(dst);
+    sl_rsum_state_norm_k(dst, K);
 }
 
 /* Adds the signed v 2^off (units 2^-SCALE) into 32-bit limbs (carries deferred). */
@@ -139,13 +140,13 @@ SL_RSUM_HD void sl_rsum_limbs_add(int64_t *limb, int off, int64_t v)
 /* The state's exact value (and flags) rounded once to dt: nearest even, overflow to +-Inf, NaN
  * and Inf rules and the sign of zero as sl_sacc_round (an exact zero is -0 only when every
  * input was -0). A float32 result is returned as the double holding it. */
-SL_RSUM_HD double sl_rsum_state_round(const sl_rsum_state *st, sl_dtype dt)
+SL_RSUM_HD double sl_rsum_state_round_k(const sl_rsum_state *st, sl_dtype dt, int K)
 {
     int64_t limb[SL_RSUM_LIMBS_F64];
     const int L = dt == SL_F64 ? SL_RSUM_LIMBS_F64 : SL_RSUM_LIMBS_F32;
     const int W = dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W;
     for (int i = 0; i < L; i++) limb[i] = 0;
-    for (int k = 0; k < SL_RSUM_K; k++) {
+    for (int k = 0; k < K; k++) {
         const int pos = st->top - k;
         if (pos < 0) continue;
         sl_rsum_limbs_add(limb, pos * W, st->lo[k]);
@@ -153,6 +154,55 @@ SL_RSUM_HD double sl_rsum_state_round(const sl_rsum_state *st, sl_dtype dt)
     }
     return sl_sacc_round(limb, L, dt, st->flags);
 }
+
+/* Certified rounding of an array's binned sum: st is the state of all n inputs (dt). Every
+ * input's deposit drops less than one unit of the lowest fold (the sticky bit and the rounding
+ * together stay below it), so the exact sum S lies within B = n units of position top - K + 1
+ * of the binned value V (raising the index yields the state the final index would have made;
+ * at index K - 1 the lowest fold is position 0 and nothing is dropped: B = 0). When V - B and
+ * V + B round to the same value, so does S (rounding is monotone), and *out is S correctly
+ * rounded: returns 1. Otherwise returns 0 (the caller sums exactly). A NaN or Inf among the
+ * inputs decides the result by itself. The `superacc` kernel's float64 path (superacc.cu). */
+SL_RSUM_HD int sl_rsum_state_certify_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt, int K,
+                                        double *out)
+{
+    int64_t lo[SL_RSUM_LIMBS_F64], hi[SL_RSUM_LIMBS_F64];
+    if (n == 0) {                                        /* the empty sum is +0 */
+        *out = 0.0;
+        return 1;
+    }
+    const int L = dt == SL_F64 ? SL_RSUM_LIMBS_F64 : SL_RSUM_LIMBS_F32;
+    const int W = dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W;
+    for (int i = 0; i < L; i++) lo[i] = 0;
+    for (int k = 0; k < K; k++) {
+        const int pos = st->top - k;
+        if (pos < 0) continue;
+        sl_rsum_limbs_add(lo, pos * W, st->lo[k]);
+        sl_rsum_limbs_add(lo, pos * W + 32, st->hi[k]);
+    }
+    const int low = st->top - (K - 1);          /* the lowest fold's position */
+    if (low < 1 || (st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF))) {
+        *out = sl_sacc_round(lo, L, dt, st->flags);      /* exact, or decided by the flags */
+        return 1;
+    }
+    for (int i = 0; i < L; i++) hi[i] = lo[i];
+    sl_rsum_limbs_add(lo, low * W, -(int64_t)n);
+    sl_rsum_limbs_add(hi, low * W, (int64_t)n);
+    const double a = sl_sacc_round(lo, L, dt, st->flags), b = sl_sacc_round(hi, L, dt, st->flags);
+    uint64_t ba, bb;
+    memcpy(&ba, &a, sizeof ba);
+    memcpy(&bb, &b, sizeof bb);
+    if (ba != bb) return 0;
+    *out = a;
+    return 1;
+}
+
+/* The `reproducible` variant's forms (K = SL_RSUM_K). */
+SL_RSUM_HD void sl_rsum_state_zero(sl_rsum_state *st) { sl_rsum_state_zero_k(st, SL_RSUM_K); }
+SL_RSUM_HD void sl_rsum_state_norm(sl_rsum_state *st) { sl_rsum_state_norm_k(st, SL_RSUM_K); }
+SL_RSUM_HD void sl_rsum_state_shift(sl_rsum_state *st, int tnew) { sl_rsum_state_shift_k(st, tnew, SL_RSUM_K); }
+SL_RSUM_HD void sl_rsum_state_merge(sl_rsum_state *dst, const sl_rsum_state *src) { sl_rsum_state_merge_k(dst, src, SL_RSUM_K); }
+SL_RSUM_HD double sl_rsum_state_round(const sl_rsum_state *st, sl_dtype dt) { return sl_rsum_state_round_k(st, dt, SL_RSUM_K); }
 
 /* (hi, lo) += c 2^sh + l, exact (sh in [0, 62], |c| < 2^44, |l| < 2^62); lo left in [0, 2^33). */
 SL_RSUM_HD void sl_rsum_add_parts(int64_t *hi, int64_t *lo, int64_t c, int sh, int64_t l)
@@ -172,182 +222,186 @@ SL_RSUM_HD void sl_rsum_add_parts(int64_t *hi, int64_t *lo, int64_t c, int sh, i
 /* ---- the per-thread accumulator, one definition per format ------------------------------- */
 /* SUF: f32/f64; T, UT: the float and its bits; HS: shift of the high word; XS: exponent shift in
  * the high word; XM: exponent field mask; INFHI: the high word of +Inf; MANT: mantissa mask. */
-#define SL_RSUM_DEFINE(SUF, T, UT, P, W, EMIN, BIAS, TFAST, HS, XS, XM, INFHI)                    \
-typedef struct {                                                                                 \
-    T p[SL_RSUM_K];        /* fold k: 1.5 2^a + held value, a = EMIN + (top - k - s) W */         \
-    int64_t c[SL_RSUM_K];  /* carries of fold k, units 2^(a-2) = 2^(P-3) units of the fold */     \
-    int32_t top;           /* the index */                                                       \
-    uint32_t cap;          /* high word of cap(top) (of the unscaled input; +Inf's when cap(top) \
-                              is beyond the format): |x|'s high word below it: fast path */      \
-    UT stk;                /* sticky bit of the last fold: 0 when it is position 0 (exact) */    \
-    T scale;               /* 2^(-s W), s = max(0, top - TFAST) */                               \
+#define SL_RSUM_DEFINE(SUF, T, UT, P, W, EMIN, BIAS, TFAST, HS, XS, XM, INFHI, K)                 \
+typedef struct {                                                                                  \
+    T p[(K)];        /* fold k: 1.5 2^a + held value, a = EMIN + (top - k - s) W */               \
+    int64_t c[(K)];  /* carries of fold k, units 2^(a-2) = 2^(P-3) units of the fold */           \
+    int32_t top;           /* the index */                                                        \
+    uint32_t cap;          /* high word of cap(top) (of the unscaled input; +Inf's when cap(top)  \
+                              is beyond the format): |x|'s high word below it: fast path */       \
+    UT stk;                /* sticky bit of the last fold: 0 when it is position 0 (exact) */     \
+    T scale;               /* 2^(-s W), s = max(0, top - TFAST) */                                \
     uint32_t flags, sg;    /* special-value flags; AND of the inputs' high words (sign) */        \
-    uint32_t cnt;          /* inputs since the last renormalisation */                           \
-} sl_rsum_thr_##SUF;                                                                             \
-SL_RSUM_HD UT sl_rsum_bits_##SUF(T x) { UT u; memcpy(&u, &x, sizeof u); return u; }              \
-SL_RSUM_HD T sl_rsum_from_##SUF(UT u) { T x; memcpy(&x, &u, sizeof x); return x; }               \
-/* 1.5 2^a of a (scaled) position j >= 0 */                                                      \
-SL_RSUM_HD T sl_rsum_bin_##SUF(int j)                                                            \
-{                                                                                                \
-    return sl_rsum_from_##SUF(((UT)(EMIN + j * W + BIAS) << (P - 1)) | ((UT)1 << (P - 2)));      \
-}                                                                                                \
-SL_RSUM_HD T sl_rsum_pow2_##SUF(int e) { return sl_rsum_from_##SUF((UT)(e + BIAS) << (P - 1)); } \
-SL_RSUM_HD uint32_t sl_rsum_cap_##SUF(int top)                                                   \
-{                                                                                                \
-    const int e = EMIN + (top + 1) * W - P + BIAS;                                               \
-    return e >= (int)(XM) ? (uint32_t)(INFHI) : (uint32_t)e << (XS);                             \
-}                                                                                                \
-/* the smallest index whose capacity exceeds a finite input of biased exponent eb */             \
-SL_RSUM_HD int sl_rsum_treq_##SUF(uint32_t eb)                                                   \
-{                                                                                                \
-    const int t = ((int)eb + P + W - 1) / W - 1;                                                 \
-    return t < SL_RSUM_K - 1 ? SL_RSUM_K - 1 : t;                                                \
-}                                                                                                \
-SL_RSUM_HD void sl_rsum_init_##SUF(sl_rsum_thr_##SUF *a)                                         \
-{                                                                                                \
-    a->top = SL_RSUM_K - 1;                                                                      \
-    for (int k = 0; k < SL_RSUM_K; k++) { a->p[k] = sl_rsum_bin_##SUF(a->top - k); a->c[k] = 0; } \
-    a->cap = sl_rsum_cap_##SUF(a->top);                                                          \
-    a->stk = 0;                                                                                  \
-    a->scale = (T)1;                                                                             \
-    a->flags = 0u;                                                                               \
-    a->sg = 0xffffffffu;                                                                         \
-    a->cnt = 0u;                                                                                 \
-}                                                                                                \
-/* x (|x| < cap, already scaled) into the folds: fold k adds x_k | 1 (rounded to its unit, ties \
- * impossible), x_{k+1} = x_k - q_k exactly; the last fold adds x_{K-1} | stk. */                \
-SL_RSUM_HD void sl_rsum_deposit_##SUF(sl_rsum_thr_##SUF *a, T x)                                 \
-{                                                                                                \
-    T r = x;                                                                                     \
-    for (int k = 0; k < SL_RSUM_K - 1; k++) {                                                    \
-        const T q = sl_rsum_from_##SUF(sl_rsum_bits_##SUF(r) | (UT)1);                          \
-        const T s = a->p[k] + q;                                                                 \
-        const T d = a->p[k] - s;   /* -(s - p): exact (same binade) */                          \
-        a->p[k] = s;                                                                             \
-        r = r + d;                 /* x_k - q_k: exact */                                       \
-    }                                                                                            \
-    a->p[SL_RSUM_K - 1] = a->p[SL_RSUM_K - 1] + sl_rsum_from_##SUF(sl_rsum_bits_##SUF(r) | a->stk); \
-}                                                                                                \
-/* the two bits below each fold's leading bit into its carry: fold back to [1.5, 1.75) 2^a */    \
-SL_RSUM_HD void sl_rsum_renorm_##SUF(sl_rsum_thr_##SUF *a)                                       \
-{                                                                                                \
-    for (int k = 0; k < SL_RSUM_K; k++) {                                                        \
-        UT u = sl_rsum_bits_##SUF(a->p[k]);                                                      \
-        a->c[k] += (int64_t)((u >> (P - 3)) & 3u) - 2;                                           \
-        u = (u & ~((UT)1 << (P - 3))) | ((UT)1 << (P - 2));                                      \
-        a->p[k] = sl_rsum_from_##SUF(u);                                                         \
-    }                                                                                            \
-    a->cnt = 0u;                                                                                 \
-}                                                                                                \
-/* raises the index to tnew > top: folds move down by d, fresh folds on top, the lowest dropped; \
- * a change of scale multiplies the kept folds by a power of two (exact: they stay normal) */    \
-SL_RSUM_HD void sl_rsum_upgrade_##SUF(sl_rsum_thr_##SUF *a, int tnew)                            \
-{                                                                                                \
-    const int d = tnew - a->top;                                                                 \
-    const int so = a->top > (TFAST) ? a->top - (TFAST) : 0;                                      \
-    const int sn = tnew > (TFAST) ? tnew - (TFAST) : 0;                                          \
-    const T f = sl_rsum_pow2_##SUF(-(sn - so) * W);                                              \
-    T np[SL_RSUM_K];                                                                             \
-    int64_t nc[SL_RSUM_K];                                                                       \
-    for (int k = 0; k < SL_RSUM_K; k++) {                                                        \
-        np[k] = sl_rsum_bin_##SUF(tnew - k - sn);                                                \
-        nc[k] = 0;                                                                               \
-        for (int j = 0; j < SL_RSUM_K; j++)                                                      \
-            if (j == k - d) { np[k] = a->p[j] * f; nc[k] = a->c[j]; }                            \
-    }                                                                                            \
-    for (int k = 0; k < SL_RSUM_K; k++) { a->p[k] = np[k]; a->c[k] = nc[k]; }                    \
-    a->top = tnew;                                                                               \
-    a->cap = sl_rsum_cap_##SUF(tnew);                                                            \
-    a->stk = tnew - (SL_RSUM_K - 1) >= 1 ? (UT)1 : (UT)0;                                        \
-    a->scale = sl_rsum_pow2_##SUF(-sn * W);                                                      \
-}                                                                                                \
-/* one input, any value: NaN/Inf set flags; a larger |x| raises the index first; in the scaled  \
- * domain x is multiplied by 2^(-s W): exact for every x that reaches a fold's unit (the folds   \
- * then sit far above the subnormal range), and a tiny x that rounds there still rounds to 0 in \
- * every fold */                                                                                 \
-SL_RSUM_HD void sl_rsum_take1_##SUF(sl_rsum_thr_##SUF *a, T x)                                   \
-{                                                                                                \
-    const UT u = sl_rsum_bits_##SUF(x);                                                          \
-    const uint32_t h = (uint32_t)(u >> (HS));                                                    \
-    a->sg &= h;                                                                                  \
-    const uint32_t eb = (h >> (XS)) & (XM);                                                      \
-    if (eb == (XM)) {                                                                            \
-        a->flags |= (u & (((UT)1 << (P - 1)) - 1)) ? SL_SACC_NAN                                 \
-                    : (h >> 31) ? SL_SACC_NINF : SL_SACC_PINF;                                   \
-        return;                                                                                  \
-    }                                                                                            \
-    const int tq = sl_rsum_treq_##SUF(eb);                                                       \
-    if (tq > a->top) sl_rsum_upgrade_##SUF(a, tq);                                               \
-    if (a->cnt >= (1u << (P - W - 2))) sl_rsum_renorm_##SUF(a);                                  \
-    sl_rsum_deposit_##SUF(a, a->top > (TFAST) ? x * a->scale : x);                               \
-    a->cnt++;                                                                                    \
-}                                                                                                \
-/* Raises the index to what an input with high word h (sign ignored) needs, when that is more: \
- * the kernel calls it with the warp's largest |x| so that lanes raise together (raising beyond \
- * a lane's own inputs changes nothing: every state is raised to the final index at the end). \
- * NaN and Inf (exponent field all ones) raise nothing. */                                      \
-SL_RSUM_HD void sl_rsum_raise_##SUF(sl_rsum_thr_##SUF *a, uint32_t h)                            \
-{                                                                                                \
-    const uint32_t eb = (h >> (XS)) & (XM);                                                      \
-    if (eb == (XM)) return;                                                                      \
-    const int tq = sl_rsum_treq_##SUF(eb);                                                       \
-    if (tq > a->top) sl_rsum_upgrade_##SUF(a, tq);                                               \
-}                                                                                                \
-/* The integer max of SL_RSUM_GROUP inputs' |x| high words (NaN and Inf above every finite \
- * value), and the AND of their high words (sign) into *sg. */                                 \
-SL_RSUM_HD uint32_t sl_rsum_group_max_##SUF(const T *x, uint32_t *sg)                           \
-{                                                                                                \
-    uint32_t mx = 0u, s = 0xffffffffu;                                                           \
-    for (int k = 0; k < SL_RSUM_GROUP; k++) {                                                    \
-        const uint32_t h = (uint32_t)(sl_rsum_bits_##SUF(x[k]) >> (HS));                         \
-        s &= h;                                                                                  \
-        mx = mx > (h & 0x7fffffffu) ? mx : (h & 0x7fffffffu);                                    \
-    }                                                                                            \
-    *sg = s;                                                                                     \
-    return mx;                                                                                   \
-}                                                                                                \
-/* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx (sign word sg): when mx is below the      \
- * capacity, the deposits as straight-line code; else one by one */                             \
-SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, uint32_t mx,       \
-                                            uint32_t sg)                                         \
-{                                                                                                \
-    if (mx < a->cap) {                                                                           \
-        a->sg &= sg;                                                                             \
-        if (a->cnt > (1u << (P - W - 2)) - SL_RSUM_GROUP) sl_rsum_renorm_##SUF(a);               \
+    uint32_t cnt;          /* inputs since the last renormalisation */                            \
+} sl_rsum_thr_##SUF;                                                                              \
+SL_RSUM_HD UT sl_rsum_bits_##SUF(T x) { UT u; memcpy(&u, &x, sizeof u); return u; }               \
+SL_RSUM_HD T sl_rsum_from_##SUF(UT u) { T x; memcpy(&x, &u, sizeof x); return x; }                \
+/* 1.5 2^a of a (scaled) position j >= 0 */                                                       \
+SL_RSUM_HD T sl_rsum_bin_##SUF(int j)                                                             \
+{                                                                                                 \
+    return sl_rsum_from_##SUF(((UT)(EMIN + j * W + BIAS) << (P - 1)) | ((UT)1 << (P - 2)));       \
+}                                                                                                 \
+SL_RSUM_HD T sl_rsum_pow2_##SUF(int e) { return sl_rsum_from_##SUF((UT)(e + BIAS) << (P - 1)); }  \
+SL_RSUM_HD uint32_t sl_rsum_cap_##SUF(int top)                                                    \
+{                                                                                                 \
+    const int e = EMIN + (top + 1) * W - P + BIAS;                                                \
+    return e >= (int)(XM) ? (uint32_t)(INFHI) : (uint32_t)e << (XS);                              \
+}                                                                                                 \
+/* the smallest index whose capacity exceeds a finite input of biased exponent eb */              \
+SL_RSUM_HD int sl_rsum_treq_##SUF(uint32_t eb)                                                    \
+{                                                                                                 \
+    const int t = ((int)eb + P + W - 1) / W - 1;                                                  \
+    return t < (K) - 1 ? (K) - 1 : t;                                                             \
+}                                                                                                 \
+SL_RSUM_HD void sl_rsum_init_##SUF(sl_rsum_thr_##SUF *a)                                          \
+{                                                                                                 \
+    a->top = (K) - 1;                                                                             \
+    for (int k = 0; k < (K); k++) { a->p[k] = sl_rsum_bin_##SUF(a->top - k); a->c[k] = 0; }       \
+    a->cap = sl_rsum_cap_##SUF(a->top);                                                           \
+    a->stk = 0;                                                                                   \
+    a->scale = (T)1;                                                                              \
+    a->flags = 0u;                                                                                \
+    a->sg = 0xffffffffu;                                                                          \
+    a->cnt = 0u;                                                                                  \
+}                                                                                                 \
+/* x (|x| < cap, already scaled) into the folds: fold k adds x_k | 1 (rounded to its unit, ties   \
+ * impossible), x_{k+1} = x_k - q_k exactly; the last fold adds x_{K-1} | stk. */                 \
+SL_RSUM_HD void sl_rsum_deposit_##SUF(sl_rsum_thr_##SUF *a, T x)                                  \
+{                                                                                                 \
+    T r = x;                                                                                      \
+    for (int k = 0; k < (K) - 1; k++) {                                                           \
+        const T q = sl_rsum_from_##SUF(sl_rsum_bits_##SUF(r) | (UT)1);                            \
+        const T s = a->p[k] + q;                                                                  \
+        const T d = a->p[k] - s;   /* -(s - p): exact (same binade) */                            \
+        a->p[k] = s;                                                                              \
+        r = r + d;                 /* x_k - q_k: exact */                                         \
+    }                                                                                             \
+    a->p[(K) - 1] = a->p[(K) - 1] + sl_rsum_from_##SUF(sl_rsum_bits_##SUF(r) | a->stk);           \
+}                                                                                                 \
+/* the two bits below each fold's leading bit into its carry: fold back to [1.5, 1.75) 2^a */     \
+SL_RSUM_HD void sl_rsum_renorm_##SUF(sl_rsum_thr_##SUF *a)                                        \
+{                                                                                                 \
+    for (int k = 0; k < (K); k++) {                                                               \
+        UT u = sl_rsum_bits_##SUF(a->p[k]);                                                       \
+        a->c[k] += (int64_t)((u >> (P - 3)) & 3u) - 2;                                            \
+        u = (u & ~((UT)1 << (P - 3))) | ((UT)1 << (P - 2));                                       \
+        a->p[k] = sl_rsum_from_##SUF(u);                                                          \
+    }                                                                                             \
+    a->cnt = 0u;                                                                                  \
+}                                                                                                 \
+/* raises the index to tnew > top: folds move down by d, fresh folds on top, the lowest dropped;  \
+ * a change of scale multiplies the kept folds by a power of two (exact: they stay normal) */     \
+SL_RSUM_HD void sl_rsum_upgrade_##SUF(sl_rsum_thr_##SUF *a, int tnew)                             \
+{                                                                                                 \
+    const int d = tnew - a->top;                                                                  \
+    const int so = a->top > (TFAST) ? a->top - (TFAST) : 0;                                       \
+    const int sn = tnew > (TFAST) ? tnew - (TFAST) : 0;                                           \
+    const T f = sl_rsum_pow2_##SUF(-(sn - so) * W);                                               \
+    T np[(K)];                                                                                    \
+    int64_t nc[(K)];                                                                              \
+    for (int k = 0; k < (K); k++) {                                                               \
+        np[k] = sl_rsum_bin_##SUF(tnew - k - sn);                                                 \
+        nc[k] = 0;                                                                                \
+        for (int j = 0; j < (K); j++)                                                             \
+            if (j == k - d) { np[k] = a->p[j] * f; nc[k] = a->c[j]; }                             \
+    }                                                                                             \
+    for (int k = 0; k < (K); k++) { a->p[k] = np[k]; a->c[k] = nc[k]; }                           \
+    a->top = tnew;                                                                                \
+    a->cap = sl_rsum_cap_##SUF(tnew);                                                             \
+    a->stk = tnew - ((K) - 1) >= 1 ? (UT)1 : (UT)0;                                               \
+    a->scale = sl_rsum_pow2_##SUF(-sn * W);                                                       \
+}                                                                                                 \
+/* one input, any value: NaN/Inf set flags; a larger |x| raises the index first; in the scaled    \
+ * domain x is multiplied by 2^(-s W): exact for every x that reaches a fold's unit (the folds    \
+ * then sit far above the subnormal range), and a tiny x that rounds there still rounds to 0 in   \
+ * every fold */                                                                                  \
+SL_RSUM_HD void sl_rsum_take1_##SUF(sl_rsum_thr_##SUF *a, T x)                                    \
+{                                                                                                 \
+    const UT u = sl_rsum_bits_##SUF(x);                                                           \
+    const uint32_t h = (uint32_t)(u >> (HS));                                                     \
+    a->sg &= h;                                                                                   \
+    const uint32_t eb = (h >> (XS)) & (XM);                                                       \
+    if (eb == (XM)) {                                                                             \
+        a->flags |= (u & (((UT)1 << (P - 1)) - 1)) ? SL_SACC_NAN                                  \
+                    : (h >> 31) ? SL_SACC_NINF : SL_SACC_PINF;                                    \
+        return;                                                                                   \
+    }                                                                                             \
+    const int tq = sl_rsum_treq_##SUF(eb);                                                        \
+    if (tq > a->top) sl_rsum_upgrade_##SUF(a, tq);                                                \
+    if (a->cnt >= (1u << (P - W - 2))) sl_rsum_renorm_##SUF(a);                                   \
+    sl_rsum_deposit_##SUF(a, a->top > (TFAST) ? x * a->scale : x);                                \
+    a->cnt++;                                                                                     \
+}                                                                                                 \
+/* Raises the index to what an input with high word h (sign ignored) needs, when that is more:    \
+ * the kernel calls it with the warp's largest |x| so that lanes raise together (raising beyond   \
+ * a lane's own inputs changes nothing: every state is raised to the final index at the end).     \
+ * NaN and Inf (exponent field all ones) raise nothing. */                                        \
+SL_RSUM_HD void sl_rsum_raise_##SUF(sl_rsum_thr_##SUF *a, uint32_t h)                             \
+{                                                                                                 \
+    const uint32_t eb = (h >> (XS)) & (XM);                                                       \
+    if (eb == (XM)) return;                                                                       \
+    const int tq = sl_rsum_treq_##SUF(eb);                                                        \
+    if (tq > a->top) sl_rsum_upgrade_##SUF(a, tq);                                                \
+}                                                                                                 \
+/* The integer max of SL_RSUM_GROUP inputs' |x| high words (NaN and Inf above every finite        \
+ * value), and the AND of their high words (sign) into *sg. */                                    \
+SL_RSUM_HD uint32_t sl_rsum_group_max_##SUF(const T *x, uint32_t *sg)                             \
+{                                                                                                 \
+    uint32_t mx = 0u, s = 0xffffffffu;                                                            \
+    for (int k = 0; k < SL_RSUM_GROUP; k++) {                                                     \
+        const uint32_t h = (uint32_t)(sl_rsum_bits_##SUF(x[k]) >> (HS));                          \
+        s &= h;                                                                                   \
+        mx = mx > (h & 0x7fffffffu) ? mx : (h & 0x7fffffffu);                                     \
+    }                                                                                             \
+    *sg = s;                                                                                      \
+    return mx;                                                                                    \
+}                                                                                                 \
+/* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx (sign word sg): when mx is below the        \
+ * capacity, the deposits as straight-line code; else one by one */                               \
+SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, uint32_t mx,        \
+                                            uint32_t sg)                                          \
+{                                                                                                 \
+    if (mx < a->cap) {                                                                            \
+        a->sg &= sg;                                                                              \
+        if (a->cnt > (1u << (P - W - 2)) - SL_RSUM_GROUP) sl_rsum_renorm_##SUF(a);                \
         if (a->top > (TFAST)) {    /* the scaled domain: the same multiply as sl_rsum_take1 */    \
-            const T sc = a->scale;                                                               \
-            for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_deposit_##SUF(a, x[k] * sc);         \
-        } else {                                                                                 \
-            for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_deposit_##SUF(a, x[k]);              \
-        }                                                                                        \
-        a->cnt += SL_RSUM_GROUP;                                                                 \
-    } else {                                                                                     \
-        for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_take1_##SUF(a, x[k]);                    \
-    }                                                                                            \
-}                                                                                                \
-/* SL_RSUM_GROUP inputs (the kernel's fast path): one capacity check on the integer max of their \
+            const T sc = a->scale;                                                                \
+            for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_deposit_##SUF(a, x[k] * sc);          \
+        } else {                                                                                  \
+            for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_deposit_##SUF(a, x[k]);               \
+        }                                                                                         \
+        a->cnt += SL_RSUM_GROUP;                                                                  \
+    } else {                                                                                      \
+        for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_take1_##SUF(a, x[k]);                     \
+    }                                                                                             \
+}                                                                                                 \
+/* SL_RSUM_GROUP inputs (the kernel's fast path): one capacity check on the integer max of their  \
  * |x| high words (NaN and Inf fail it), then the deposits as straight-line code; else one by one */ \
 SL_RSUM_HD void sl_rsum_take_group_##SUF(sl_rsum_thr_##SUF *a, const T *x)                        \
-{                                                                                                \
-    uint32_t sg;                                                                                 \
-    const uint32_t mx = sl_rsum_group_max_##SUF(x, &sg);                                         \
-    sl_rsum_take_group_mx_##SUF(a, x, mx, sg);                                                   \
-}                                                                                                \
-/* the thread's folds as a state: fold value = c 2^(P-3) + (mantissa - 2^(P-2)) units, exact */  \
-SL_RSUM_HD void sl_rsum_to_state_##SUF(const sl_rsum_thr_##SUF *a, sl_rsum_state *st)            \
-{                                                                                                \
-    st->top = a->top;                                                                            \
-    st->flags = a->flags | ((a->sg >> 31) ? 0u : SL_SACC_ANYPOS);                               \
-    for (int k = 0; k < SL_RSUM_K; k++) {                                                        \
-        const UT mant = sl_rsum_bits_##SUF(a->p[k]) & (((UT)1 << (P - 1)) - 1);                  \
-        st->hi[k] = st->lo[k] = 0;                                                               \
-        sl_rsum_add_parts(&st->hi[k], &st->lo[k], a->c[k], P - 3,                                \
-                          (int64_t)mant - ((int64_t)1 << (P - 2)));                              \
-    }                                                                                            \
+{                                                                                                 \
+    uint32_t sg;                                                                                  \
+    const uint32_t mx = sl_rsum_group_max_##SUF(x, &sg);                                          \
+    sl_rsum_take_group_mx_##SUF(a, x, mx, sg);                                                    \
+}                                                                                                 \
+/* the thread's folds as a state: fold value = c 2^(P-3) + (mantissa - 2^(P-2)) units, exact */   \
+SL_RSUM_HD void sl_rsum_to_state_##SUF(const sl_rsum_thr_##SUF *a, sl_rsum_state *st)             \
+{                                                                                                 \
+    st->top = a->top;                                                                             \
+    st->flags = a->flags | ((a->sg >> 31) ? 0u : SL_SACC_ANYPOS);                                 \
+    for (int k = (K); k < SL_RSUM_KMAX; k++) st->hi[k] = st->lo[k] = 0;                           \
+    for (int k = 0; k < (K); k++) {                                                               \
+        const UT mant = sl_rsum_bits_##SUF(a->p[k]) & (((UT)1 << (P - 1)) - 1);                   \
+        st->hi[k] = st->lo[k] = 0;                                                                \
+        sl_rsum_add_parts(&st->hi[k], &st->lo[k], a->c[k], P - 3,                                 \
+                          (int64_t)mant - ((int64_t)1 << (P - 2)));                               \
+    }                                                                                             \
 }
 
-SL_RSUM_DEFINE(f32, float, uint32_t, 24, 13, -126, 127, 19, 0, 23, 0xffu, 0x7f800000u)
-SL_RSUM_DEFINE(f64, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u)
+SL_RSUM_DEFINE(f32, float, uint32_t, 24, 13, -126, 127, 19, 0, 23, 0xffu, 0x7f800000u, SL_RSUM_K)
+SL_RSUM_DEFINE(f64, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u, SL_RSUM_K)
+/* superacc's float64 path: 4 folds, so that the certified rounding decides ill-conditioned sums
+ * too (3 folds keep 80-120 bits below the largest input: not enough for cond 1e16) */
+SL_RSUM_DEFINE(f64k4, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u, 4)
 
 /* ---- reproducible.c: the state API (also what a multi-rank run would merge) ---------------- */
 /* Adds x[0..n) (any order of calls, any split) into st. Returns 0, or -1 for n >= 2^40. */

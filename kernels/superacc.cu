@@ -1,13 +1,15 @@
 /* superacc.cu: the `superacc` kernel: correctly rounded, order-independent sum (determinism
- * class correctly-rounded). Every input reaches an exact integer superaccumulator (layout and
- * rounding in superacc.h); integer adds are associative, so the result does not depend on the
- * order of the inputs, the grid, the block or the SM count. Twin: superacc.c.
+ * class correctly-rounded). float32: every input reaches an exact integer superaccumulator
+ * (layout and rounding in superacc.h) through exponent bins; float64: a certified binned sum,
+ * with the exact superaccumulator as fallback when it cannot decide the rounding. The result is
+ * the exact sum rounded once, so it does not depend on the order of the inputs, the grid, the
+ * block or the SM count. Twin: superacc.c (the exact superaccumulator).
  *
  * Floating-point assumptions: IEEE binary64 adds rounded to nearest even with subnormals
- * (-ftz=false), no contraction (--fmad=false, and there is no multiply), no reassociation
+ * (-ftz=false), no contraction (--fmad=false; the only multiplies are by powers of two), no reassociation
  * (nvcc never reassociates); two's-complement 64-bit integers.
  *
- * Algorithm (one launch; float32 and float64 differ in step 1 only):
+ * Algorithm (float32: one launch; float64: two, steps 2-3 in the second):
  *  1a. float32, per thread: exponent bins. Every input x goes, converted exactly to double,
  *     into one of 16 per-thread double accumulators ("bins") in shared memory, chosen by its
  *     biased exponent E >> 4. Bin j holds integer multiples of 2^(max(16j,1) - 150) (the ulp of
@@ -18,12 +20,18 @@
  *     (narrow, full-range, subnormal, ill-conditioned). Inf and NaN (E = 255) land in bin 15,
  *     whose double add then follows IEEE's rules for them (+Inf with -Inf gives NaN): a
  *     non-finite bin at a flush becomes a flag, with no test on the per-input path.
- *  1b. float64, per thread: each input v with |v| < 2^950 goes into a 3-term floating-point
- *     expansion a + b + c through a chain of three TwoSums (error-free: a + b + c + e == old
- *     a + b + c + v exactly, since no add can overflow). A non-zero leftover e (data spanning
- *     more than ~150 bits) is added exactly into the block's shared-memory superaccumulator.
- *     NaN, Inf and float64 >= 2^950 take a rare path: special values set flags, huge finite
- *     values go straight into the superaccumulator.
+ *  1b. float64, two launches. First the certified binned sum (reproducible.cu, rs_kernel with
+ *     CERT): the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned
+ *     accumulation, per-thread index adaptation, exact integer merge), whose last block bounds
+ *     what the folds dropped (under one unit of the lowest fold per input) and rounds both ends
+ *     of that interval: when they agree, that is the correctly rounded sum
+ *     (sl_rsum_state_certify_k) and the second launch returns at once; when they do not (exact
+ *     cancellation far above the survivors, ties on coarse grids), it sets the fallback flag and
+ *     the second launch sums exactly: each input v with |v| < 2^950 goes into a 3-term
+ *     floating-point expansion a + b + c through a chain of three TwoSums (error-free), a
+ *     non-zero leftover into the block's superaccumulator, NaN, Inf and float64 >= 2^950 take a
+ *     rare path (flags; huge values straight into the superaccumulator). Steps 2-3 below are the
+ *     exact launch's and the float32 kernel's.
  *  2. Each thread adds its bins (float32) or a, b, c (float64) exactly into the block
  *     superaccumulator (int64 limbs of 32-bit chunks, shared-memory 64-bit atomicAdd; carries
  *     deferred, normalised every 2^29 block elements and at the end). The block then adds its
@@ -35,21 +43,27 @@
  * data-dependent branch; bins live at s_bin[j * blockDim + tid] (stride blockDim: a warp's 32
  * doubles fall in distinct bank pairs whatever bins its lanes pick, so no bank conflicts), 128
  * bytes of shared memory per thread (dynamic shared memory, opted in above 48 KB per block).
- * The previous float32 path (the float64 expansion below on converted inputs) was bound by
- * the FP64 pipe (~19 adds per input: 0.51-0.54x CUB on an H200) and spilled nearly every input
- * of full-range data into contended shared-memory atomics (0.03x). The float64 expansion costs
- * ~19 float64 operations per element on the FP64 pipe (64 lanes/SM/clock on H100/H200); groups
- * of 4 elements run as branch-free straight-line code so the compiler interleaves their TwoSum
- * chains (a per-element branch or call serialises them: 5x slower); two instantiations by
- * maximum block size (512, 1024) keep the loop's state out of local memory (one instantiation
- * for every block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x on an H200
- * at 2^28, 2026-12-01); data spanning the whole
- * float64 exponent range spills nearly every element into shared-memory atomics (~0.04x CUB,
- * still exact). */
+ * The previous float32 path (the float64 expansion on converted inputs) was bound by the FP64
+ * pipe (~19 adds per input: 0.51-0.54x CUB on an H200) and spilled nearly every input of
+ * full-range data into contended shared-memory atomics (0.03x). The same expansion as the whole
+ * float64 path ran 0.92x (uniform) and 0.04x (full range); the certified binned sum costs ~10
+ * float64 adds per input, like `reproducible`. The exact launch: two instantiations by maximum
+ * block size (512, 1024) keep its loop state out of local memory (one instantiation for every
+ * block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x). */
 #include "sl_reduce.cuh"
 #include "superacc.h"
+#include "reproducible.h"
 
-#define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [16, ...): L int64 limbs */
+extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                            const sl_launch *cfg);
+extern "C" const char *sl_rsum_cert_enqueue_f64(const double *d_x, uint64_t n, uint64_t head,
+                                                unsigned grid, unsigned block, void *rs_work,
+                                                double *d_result, unsigned *d_fallback,
+                                                void *stream);
+
+#define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): float64 fallback
+                               * flag; [16, ...): L int64 limbs; float64: then the certified
+                               * binned sum's workspace (reproducible.cu) */
 #define SACC_BLOCK_ELEMS_PER_NORM (1u << 29)
 
 template <typename T> struct sacc_fmt;
@@ -377,6 +391,9 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     __shared__ unsigned s_flags;
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     unsigned *g_flags = g_counter + 1;
+    /* the certified binned sum ran first: nothing to do unless it could not decide (the flag is
+     * read by every block before the last one resets it: the reset follows every ticket) */
+    if (*(volatile unsigned *)(g_counter + 2) == 0u) return;
     unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
 
@@ -444,6 +461,7 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
         const unsigned flags = atomicExch(g_flags, 0u);
         const double r = sacc_round_dev(s_acc, F::L, SL_F64, flags);
         *result = (T)r;                              /* exact: r holds a T */
+        g_counter[2] = 0u;                           /* the fallback flag, for the next launch */
         *g_counter = 0u;
     }
 }
@@ -453,7 +471,8 @@ extern "C" size_t sl_superacc_workspace(const sl_variant *v, uint64_t n, sl_dtyp
                                         const sl_launch *cfg)
 {
     (void)v; (void)n; (void)cfg;
-    return SACC_WS_HEADER + sizeof(int64_t) * (size_t)sl_sacc_limbs(dt);
+    const size_t exact = SACC_WS_HEADER + sizeof(int64_t) * (size_t)sl_sacc_limbs(dt);
+    return dt == SL_F64 ? exact + sl_reproducible_workspace(NULL, n, dt, NULL) : exact;
 }
 
 /* Enqueues the kernel for dt; returns its name for the launch check, or NULL with err when the
@@ -463,6 +482,20 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
                                void *d_result, cudaStream_t st, sl_err *err)
 {
     if (dt == SL_F64) {
+        /* step 1: the certified binned sum (blocks of whole warps); step 2, the exact kernel,
+         * returns at once unless step 1 set the fallback flag */
+        unsigned char *w = (unsigned char *)d_work;
+        const unsigned rb = (cfg->block + 31u) / 32u * 32u;
+        const char *what = sl_rsum_cert_enqueue_f64(
+            (const double *)d_x, n, head, cfg->grid, rb,
+            w + SACC_WS_HEADER + sizeof(int64_t) * SL_SACC_LIMBS_F64, (double *)d_result,
+            (unsigned *)(w + 8), st);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) {
+            sl_err_set(err, "%s: launch of %s failed: %s (%s)", v->name, what,
+                       cudaGetErrorName(e), cudaGetErrorString(e));
+            return NULL;
+        }
         /* blocks up to 512 get the registers the expansion wants (<= 128 per thread) */
         if (cfg->block <= 512) {
             sacc_kernel<512><<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head,

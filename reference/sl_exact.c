@@ -6,16 +6,31 @@
  * ldexp of an exactly representable value, so in fact any mode works); two's-complement
  * integers with arithmetic right shift of negative values; 64-bit long long.
  *
- * Performance considerations: the inner loops do one load, a few integer ops and one (f32)
- * or two (f64) read-modify-writes into small bin arrays, no shifts by data-dependent
- * amounts and no carries; a run of equal exponents is limited by store-to-load forwarding
- * latency. Folding the bins into the fixed-point limbs costs O(bins) per rounding. */
+ * Exactness of the fast path (below, "the fast path") also assumes: double arithmetic with
+ * FLT_EVAL_METHOD 0 (SSE2 on x86-64: each + rounds once to binary64, never to a wider format)
+ * and subnormals not flushed to zero (no FTZ/DAZ); both are what C11 on x86-64 gives.
+ *
+ * Performance considerations: pieces of >= FAST_MIN_N values take the fast path (one double
+ * add per float32 value, one 16-byte add per float64 value, into 8 independent sets of bins,
+ * branch-free; specials and -0 checked once per block); shorter pieces and blocks holding a
+ * NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
+ * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
+ * by store-to-load forwarding latency, which the sets divide. Folding the bins into the
+ * fixed-point limbs costs O(bins) per block or rounding. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "sl_exact_impl.h"
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "the fast path of sl_exact.c needs FLT_EVAL_METHOD == 0 (each double + rounded once to binary64)"
+#endif
 
 #define SIGN64 0x8000000000000000ull
 #define FRAC64 0x000fffffffffffffull
@@ -234,12 +249,10 @@ static uint64_t add_f32(sl_exact *acc, const unsigned char *p, uint64_t n)
     return orbits;
 }
 
-void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+/* The bins path for any input (specials included), honouring the flush interval. */
+static void add_bins(sl_exact *acc, const unsigned char *p, uint64_t n, sl_dtype dt)
 {
-    const unsigned char *p = x;
     size_t sz = sl_dtype_size(dt);
-    if (!n) return;
-    acc->n += n;
     while (n) {
         uint64_t *since = dt == SL_F64 ? &acc->since64 : &acc->since32;
         uint64_t room = (dt == SL_F64 ? acc->flush64 : acc->flush32) - *since;
@@ -256,6 +269,198 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         p += k * sz;
         n -= k;
     }
+}
+
+/* ---- the fast path: exact sums in per-exponent-group doubles ------------------------------ */
+/* A block of values is summed into FAST_SETS independent sets of double bins (element i of
+ * an unrolled group goes to set i % FAST_SETS, so a run of values in one bin forms
+ * FAST_SETS short dependency chains instead of one long one), keyed by sign and the top bits
+ * of the exponent. Every value in a bin is the same sign and an integer multiple of the
+ * bin's unit u, and the block is short enough that every partial sum stays below 2^53 u:
+ * every double addition is exact, in any order (the sets are added together exactly too).
+ * At the end of a block each bin becomes an integer (< 2^53) added into the limbs.
+ *  - float32 (one double add per value): bin = bits >> 27 (sign, exponent >> 4); a value of
+ *    biased exponent e in [16k, 16k+15] is a multiple of u = 2^(max(16k,1) - 150) below
+ *    2^39 u, so 2^14 values sum exactly (FAST32_BLOCK).
+ *  - float64 (two): bin = bits >> 55 (sign, exponent >> 3); x = h + l with h = x with its 26
+ *    low significand bits cleared and l = x - h (exact, same sign as x). For e in [8k, 8k+7]
+ *    and u = 2^(max(8k,1) - 1075): h is a multiple of 2^26 u below 2^60 u (2^19 values sum
+ *    exactly), l a multiple of u below 2^33 u (2^20). In the top groups (e >= 2024) h is
+ *    scaled by 2^-64 (an integer subtraction from its exponent field, exact) so that its
+ *    sums cannot overflow; the integer route also avoids slow subnormal multiplications.
+ *  - specials: an Inf or NaN makes its bin non-finite (f32: Inf/NaN in double; f64:
+ *    l = Inf - Inf or NaN) and nothing else can (no partial sum reaches the double range):
+ *    such a block is discarded and summed again by the bins path.
+ *  - -0: bins start at -0.0; a bin keeps the bits of -0.0 only while every value added to it
+ *    was -0 (f64: l of -0 is +0, so an l bin is "all -0" when it is zero). */
+#ifndef FAST_SETS
+#define FAST_SETS 8
+#endif
+#define FAST_PAD 8                       /* doubles between sets: no 4 KiB aliasing */
+#define FAST64_GROUPS 512
+#define FAST64_BLOCK ((uint64_t)1 << 16)
+#define FAST64_SCALED 253                /* groups 253..255 (e >= 2024): h scaled by 2^-64 */
+#define FAST32_GROUPS 32
+#define FAST32_BLOCK ((uint64_t)1 << 14)
+#define FAST_MIN_N 2048                  /* shorter pieces take the bins path */
+#define HIMASK64 (~(uint64_t)0x3ffffff)
+/* subtracted from h's bits in group g: 64 << 52 (a factor 2^-64) in groups 253..255, else 0 */
+#define FAST64_ADJ(g) (((((g) & 255) + (256 - FAST64_SCALED)) >> 8) << 58)
+#define NEGZERO64 SIGN64
+
+typedef struct {
+    _Alignas(64) double b64[FAST_SETS][2 * FAST64_GROUPS + FAST_PAD]; /* [2g] = h sums, [2g+1] = l sums */
+    double b32[FAST_SETS][FAST32_GROUPS + FAST_PAD];
+} fast_bins;
+
+static uint64_t dbits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+static double bitsd(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+/* Adds a finished bin v (finite, a multiple of 2^(pos - 1074) after scaling by 2^extra,
+ * below 2^53 of those units) into the signed limbs (negated when neg) and the magnitudes'. */
+static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
+{
+    double m = ldexp(fabs(v), 1074 - pos + extra); /* the bin in units of 2^(pos - 1074) */
+    SL_EXACT_REQUIRE(m < 0x1p53 && m == floor(m), "fast bin is no integer below 2^53 units");
+    uint64_t k = (uint64_t)m;
+    add_u64(acc->chunk, k, pos, neg);
+    add_u64(acc->achunk, k, pos, 0);
+}
+
+/* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special. */
+static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
+{
+    for (int s = 0; s < FAST_SETS; s++)
+        for (int j = 0; j < 2 * FAST64_GROUPS; j++) fb->b64[s][j] = -0.0;
+    uint64_t i = 0;
+#ifdef __SSE2__
+    /* one 16-byte read-modify-write of the bin pair (h, l) per value */
+    const __m128i him = _mm_set1_epi64x((long long)HIMASK64);
+    for (; i + FAST_SETS <= n; i += FAST_SETS) {
+        for (int s = 0; s < FAST_SETS; s++) {
+            uint64_t u;
+            memcpy(&u, p + 8 * (i + s), 8);
+            uint64_t g = u >> 55;
+            __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)(p + 8 * (i + s)));
+            __m128i hb = _mm_and_si128(x, him);
+            __m128d l = _mm_sub_sd(_mm_castsi128_pd(x), _mm_castsi128_pd(hb));
+            __m128i hs = _mm_sub_epi64(hb, _mm_cvtsi64_si128((long long)FAST64_ADJ(g)));
+            __m128d pair = _mm_unpacklo_pd(_mm_castsi128_pd(hs), l);
+            double *bp = &fb->b64[s][2 * g];
+            _mm_store_pd(bp, _mm_add_pd(_mm_load_pd(bp), pair));
+        }
+    }
+#else
+    for (; i + FAST_SETS <= n; i += FAST_SETS) {
+        for (int s = 0; s < FAST_SETS; s++) {
+            uint64_t u;
+            memcpy(&u, p + 8 * (i + s), 8);
+            uint64_t g = u >> 55, hb = u & HIMASK64;
+            double *bp = &fb->b64[s][2 * g];
+            bp[0] += bitsd(hb - FAST64_ADJ(g));
+            bp[1] += bitsd(u) - bitsd(hb);
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, p + 8 * i, 8);
+        uint64_t g = u >> 55, hb = u & HIMASK64;
+        fb->b64[0][2 * g] += bitsd(hb - FAST64_ADJ(g));
+        fb->b64[0][2 * g + 1] += bitsd(u) - bitsd(hb);
+    }
+    double *b = fb->b64[0];
+    for (int s = 1; s < FAST_SETS; s++)
+        for (int j = 0; j < 2 * FAST64_GROUPS; j++) b[j] += fb->b64[s][j];
+    for (int j = 0; j < 2 * FAST64_GROUPS; j++)
+        if (!isfinite(b[j])) return -1;
+    uint64_t nz = 0;
+    for (int g = 0; g < FAST64_GROUPS; g++) {
+        double h = b[2 * g], l = b[2 * g + 1];
+        nz |= (dbits(h) ^ NEGZERO64) | (l != 0.0);
+        int k = g & 255, neg = g >> 8, pos = pos64(8 * k);
+        if (h != 0.0) fold_value(acc, h, pos + 26, k >= FAST64_SCALED ? 64 : 0, neg);
+        if (l != 0.0) fold_value(acc, l, pos, 0, neg);
+    }
+    acc->notnegzero |= nz;
+    return 0;
+}
+
+/* float32 block (n <= FAST32_BLOCK). Returns 0, or -1 (nothing added) when it holds a special. */
+static int fast_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
+{
+    for (int s = 0; s < FAST_SETS; s++)
+        for (int j = 0; j < FAST32_GROUPS; j++) fb->b32[s][j] = -0.0;
+    uint64_t i = 0;
+    for (; i + FAST_SETS <= n; i += FAST_SETS) {
+        for (int s = 0; s < FAST_SETS; s++) {
+            uint32_t u;
+            float f;
+            memcpy(&u, p + 4 * (i + s), 4);
+            memcpy(&f, &u, 4);
+            fb->b32[s][u >> 27] += (double)f;
+        }
+    }
+    for (; i < n; i++) {
+        uint32_t u;
+        float f;
+        memcpy(&u, p + 4 * i, 4);
+        memcpy(&f, &u, 4);
+        fb->b32[0][u >> 27] += (double)f;
+    }
+    double *b = fb->b32[0];
+    for (int s = 1; s < FAST_SETS; s++)
+        for (int j = 0; j < FAST32_GROUPS; j++) b[j] += fb->b32[s][j];
+    for (int j = 0; j < FAST32_GROUPS; j++)
+        if (!isfinite(b[j])) return -1;
+    uint64_t nz = 0;
+    for (int g = 0; g < FAST32_GROUPS; g++) {
+        nz |= dbits(b[g]) ^ NEGZERO64;
+        if (b[g] != 0.0) fold_value(acc, b[g], pos32(16 * (g & 15)), 0, g >> 4);
+    }
+    acc->notnegzero |= nz;
+    return 0;
+}
+
+void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+{
+    const unsigned char *p = x;
+    const size_t sz = sl_dtype_size(dt);
+    if (!n) return;
+    acc->n += n;
+    if (n < FAST_MIN_N) {
+        add_bins(acc, p, n, dt);
+        return;
+    }
+    fast_bins *fb = aligned_alloc(64, sizeof(fast_bins));
+    if (!fb) { /* no scratch: the bins path is as exact, only slower */
+        add_bins(acc, p, n, dt);
+        return;
+    }
+    const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
+    while (n) {
+        uint64_t k = n < block ? n : block;
+        int r = dt == SL_F64 ? fast_f64(acc, fb, p, k) : fast_f32(acc, fb, p, k);
+        if (r) add_bins(acc, p, k, dt);
+        else {
+            normalise(acc->chunk);
+            normalise(acc->achunk);
+        }
+        p += k * sz;
+        n -= k;
+    }
+    free(fb);
 }
 
 /* ---- merging: the state is a commutative, associative, exact monoid ---------------------- */

@@ -1,3 +1,6 @@
 # tests/cli.cmake: the `sumlab` command end to end (CPU backend, SUMLAB_NO_GPU=1).
 add_test(NAME tcli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tcli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(tcli PROPERTIES LABELS cpu TIMEOUT 120)
+# `sumlab bench --backend cpu`: columns, valid results (exact rows against Python's exact rationals)
+add_test(NAME tbench_cpu COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tbench_cpu.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tbench_cpu PROPERTIES LABELS cpu TIMEOUT 300)

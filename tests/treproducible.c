@@ -188,7 +188,61 @@ static void check_invariance(const char *what, void *x, uint64_t n, sl_dtype dt)
     }
 }
 
-static long bound_checks, exact_checks;
+static long bound_checks, exact_checks, certified, uncertified;
+
+/* superacc's float64 path: the 4-fold binned state's certified rounding equals the correctly
+ * rounded sum whenever it decides (sl_rsum_state_certify_k); counts both outcomes. float32 data
+ * is not checked (superacc sums it in exponent bins). */
+static int check_certify(const char *what, const void *x, uint64_t n, sl_dtype dt,
+                         const sl_reference *ref)
+{
+    if (dt != SL_F64) return 0;                      /* float32 superacc: exponent bins */
+    sl_rsum_thr_f64k4 a;                             /* 4 folds, one accumulator for all */
+    sl_rsum_init_f64k4(&a);
+    for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64k4(&a, ((const double *)x)[i]);
+    sl_rsum_state st;
+    sl_rsum_to_state_f64k4(&a, &st);
+    double r;
+    if (!sl_rsum_state_certify_k(&st, n, dt, 4, &r)) {
+        if (getenv("SUMLAB_VERBOSE"))
+            printf("undecided: %s %s n=%llu\n", what, sl_dtype_name(dt), (unsigned long long)n);
+        uncertified++;
+        return 0;
+    }
+    certified++;
+    CHECK(same_bits(r, ref->rounded), "%s %s n=%llu: certified rounding %a != exact %a", what,
+          sl_dtype_name(dt), (unsigned long long)n, r, ref->rounded);
+    return 1;
+}
+
+/* Values that cancel exactly far above the survivors: the binned value cannot decide the
+ * rounding (the survivors lie below what the folds keep), the certificate must say so; and
+ * a survivor just above the folds' reach must be decided and right. */
+static void certify_cases(sl_dtype dt)
+{
+    const uint64_t n = 4096;
+    double *x = malloc(n * sizeof *x);
+    float *f = malloc(n * sizeof *f);
+    if (!x || !f) { free(x); free(f); CHECK(0, "malloc"); return; }
+    const int big = dt == SL_F64 ? 1000 : 120, tiny = dt == SL_F64 ? -1000 : -140;
+    for (uint64_t i = 0; i < n; i++) {
+        const double m = 1.0 + (double)(sl_test_rand64() >> 40) * 0x1p-24;
+        x[i] = i < n / 2 ? ldexp(m, big - (int)(i % 7)) : ldexp(m, tiny + (int)(i % 5));
+    }
+    for (uint64_t i = 0; i < n / 4; i++) x[n / 2 - 1 - i] = -x[i];   /* the big ones cancel */
+    for (uint64_t i = 0; i < n; i++) f[i] = (float)x[i];
+    const void *in = dt == SL_F64 ? (const void *)x : (const void *)f;
+    sl_reference ref;
+    sl_err err;
+    if (sl_reference_compute(&ref, in, n, dt, &err) == 0) {
+        CHECK(dt != SL_F64 || !check_certify("cancel-huge-tiny", in, n, dt, &ref),
+              "%s cancel-huge-tiny: certified although the survivors lie below the folds",
+              sl_dtype_name(dt));
+        sl_reference_clear(&ref);
+    } else CHECK(0, "reference: %s", err.msg);
+    free(x);
+    free(f);
+}
 
 static void check_bound(const char *what, const void *x, uint64_t n, sl_dtype dt)
 {
@@ -204,6 +258,7 @@ static void check_bound(const char *what, const void *x, uint64_t n, sl_dtype dt
         if (isnan(ref.rounded)) CHECK(isnan(r), "%s %s n=%llu: exact NaN, got %a", what, sl_dtype_name(dt), (unsigned long long)n, r);
         else CHECK(same_bits(r, ref.rounded), "%s %s n=%llu: exact %a, got %a", what, sl_dtype_name(dt), (unsigned long long)n, ref.rounded, r);
     } else {
+        check_certify(what, x, n, dt, &ref);
         const double b = sl_reference_bound(&ref, SL_REF_BOUND_BINNED, SL_RSUM_K, dt, dt);
         const sl_errors e = sl_reference_errors(&ref, r, dt);
         bound_checks++;
@@ -316,6 +371,7 @@ int main(void)
     for (int d = 0; d < 2; d++) {
         const sl_dtype dt = d ? SL_F64 : SL_F32;
         exact_window(dt, 100000);
+        certify_cases(dt);
         endurance(dt);
         const uint64_t ns[] = {1, 7, 1000, 4099, ((uint64_t)1 << 15) + 3};
         for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
@@ -350,6 +406,9 @@ int main(void)
             }
         }
     }
-    printf("treproducible: %ld bound checks, %ld exact-window checks\n", bound_checks, exact_checks);
+    printf("treproducible: %ld bound checks, %ld exact-window checks, certified rounding %ld "
+           "decided / %ld undecided\n", bound_checks, exact_checks, certified, uncertified);
+    CHECK(certified > 10 * uncertified, "certified rounding decided only %ld of %ld sums",
+          certified, certified + uncertified);
     return sl_test_done("treproducible");
 }

@@ -1,4 +1,4 @@
-/* cmd_bench.c: `sumlab bench`: GPU throughput of each variant for each n, on one buffer per n,
+/* cmd_bench.c: `sumlab bench` (`--backend cpu`: bench_cpu.c): GPU throughput of each variant for each n, on one buffer per n,
  * against CUB's DeviceReduce::Sum and the streaming-read ceiling measured in the same process.
  * CSV rows stream out as each n finishes, after `# key: value` provenance lines. */
 #include <getopt.h>
@@ -21,11 +21,12 @@
 
 static void bench_usage(FILE *f)
 {
-    fputs("usage: sumlab bench [--variants LIST] [--n LIST] [--dtype f32|f64] [--reps R]\n"
+    fputs("usage: sumlab bench [--backend gpu] [--variants LIST] [--n LIST] [--dtype f32|f64] [--reps R]\n"
           "                    [--dataset NAME] [--param K=V ...] [--seed S] [--no-flush]\n"
           "                    [--timing device|call] [--block B] [--grid G] [--items I]\n"
           "                    [--format csv|table]\n\n"
-          "GPU only. For each n: generates the input, uploads it once, then for each variant one\n"
+          "       sumlab bench --backend cpu ...   (the exact CPU reference: see its --help)\n\n"
+          "GPU (the default backend). For each n: generates the input, uploads it once, then for each variant one\n"
           "warm-up run and R timed runs (device events; L2 flushed before each run unless\n"
           "--no-flush), each run paired with a run of CUB's DeviceReduce::Sum on the same\n"
           "buffer: ratio_cub = CUB median time / variant median time over those pairs. A\n"
@@ -100,8 +101,9 @@ typedef struct {
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int bench_getopt(int argc, char **argv, bench_opts *o)
 {
-    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS };
+    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND };
     static const struct option opts[] = {
+        {"backend", required_argument, NULL, O_BACKEND},
         {"variants", required_argument, NULL, 'v'},
         {"n", required_argument, NULL, 'n'},
         {"dtype", required_argument, NULL, 'd'},
@@ -151,6 +153,7 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
                 return 2;
             }
             break;
+        case O_BACKEND: break; /* gpu: sl_cmd_bench checked it */
         case O_NOFLUSH: o->flush = 0; break;
         case O_TIMING:
             if (!strcmp(optarg, "device")) o->call_time = 0;
@@ -406,6 +409,16 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
 
 int sl_cmd_bench(int argc, char **argv)
 {
+    const char *backend = NULL; /* --backend cpu: bench_cpu.c; gpu (the default): below */
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
+        else if (!strncmp(argv[i], "--backend=", 10)) backend = argv[i] + 10;
+    }
+    if (backend && !strcmp(backend, "cpu")) return sl_cmd_bench_cpu(argc, argv);
+    if (backend && strcmp(backend, "gpu")) {
+        sl_cli_msg("bench", "unknown --backend '%s' (gpu or cpu)", backend);
+        return 2;
+    }
     bench_opts o;
     memset(&o, 0, sizeof o);
     o.nlist = "2^20,2^24,2^28";

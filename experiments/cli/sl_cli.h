@@ -18,6 +18,7 @@ int sl_cmd_gen(int argc, char **argv);      /* sumlab gen NAME --n N --seed S ..
 int sl_cmd_sum(int argc, char **argv);      /* sumlab sum FILE ... */
 int sl_cmd_judge(int argc, char **argv);    /* sumlab judge FILE --value V ... */
 int sl_cmd_bench(int argc, char **argv);    /* sumlab bench ... */
+int sl_cmd_bench_cpu(int argc, char **argv); /* sumlab bench --backend cpu ... (bench_cpu.c) */
 int sl_cmd_run(int argc, char **argv);      /* sumlab run EXPERIMENT ... (experiments runner) */
 int sl_cmd_compare(int argc, char **argv);  /* sumlab compare DIR_A DIR_B */
 
