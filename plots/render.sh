@@ -35,7 +35,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 charts=$dir/charts
 mkdir -p "$charts"
 rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sumlab-render.XXXXXX")
+# Scratch: a few thousand small data files, on a memory file system where there is one
+# (creating them on a disk file system cost more than the rest of the data preparation).
+scratch=${TMPDIR:-}
+if [ -z "$scratch" ]; then scratch=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && scratch=/dev/shm; fi
+tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX")
 trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 pngterm=png
 if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo; fi
@@ -45,48 +49,48 @@ say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
 # queues a job; note and gp share one sequence number so that notes.txt keeps the order of a
 # serial run (a gnuplot failure is noted where its gp call was). run_jobs, at the end, runs
 # the queue with a bounded pool and writes notes.txt and the `made` count in that order.
+# Jobs and notes live in arrays indexed by that sequence (no process per call): NOTE[k],
+# JOB_SCRIPT[k], JOB_STEM[k], JOB_ARGS[k]; a job's exit status and stderr go to tmp/jobs/k.*.
 seq=0
-mkdir -p "$tmp/jobs" "$tmp/notes"
-note() { seq=$((seq + 1)); printf '%s\n' "$*" > "$tmp/notes/$(printf %06d "$seq")"; }
+mkdir -p "$tmp/jobs"
+declare -a NOTE=() JOB_SCRIPT=() JOB_STEM=() JOB_ARGS=()
+note() { seq=$((seq + 1)); NOTE[seq]="$*"; }
 made=0
 gp() { # script out-stem gnuplot-assignments...
-  local script=$1 stem=$2; shift 2
   seq=$((seq + 1))
-  local j=$tmp/jobs/$(printf %06d "$seq")
-  printf '%s\n' "$script" > "$j.script"; printf '%s\n' "$stem" > "$j.stem"
-  printf '%s' "dir='$here'; pngterm='$pngterm'; out='$charts/$stem'; $*" > "$j.assign"
+  JOB_SCRIPT[seq]=$1; JOB_STEM[seq]=$2; shift 2
+  JOB_ARGS[seq]="dir='$here'; pngterm='$pngterm'; out='$charts/${JOB_STEM[seq]}'; $*"
 }
-run_one() { # job-path
-  local j=$1
-  gnuplot -e "$(cat "$j.assign")" "$here/$(cat "$j.script")" > /dev/null 2> "$j.err"
-  echo $? > "$j.rc"
+run_one() { # sequence number
+  gnuplot -e "${JOB_ARGS[$1]}" "$here/${JOB_SCRIPT[$1]}" > /dev/null 2> "$tmp/jobs/$1.err"
+  echo $? > "$tmp/jobs/$1.rc"
 }
 run_jobs() {
   local threads=${SUMLAB_THREADS:-}
   case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
-  local j running=0
-  for j in "$tmp"/jobs/*.script; do
-    [ -e "$j" ] || continue
-    j=${j%.script}
-    if [ "$threads" -le 1 ]; then run_one "$j"; continue; fi
-    run_one "$j" &
+  local k running=0 stem line rc
+  for k in "${!JOB_SCRIPT[@]}"; do
+    if [ "$threads" -le 1 ]; then run_one "$k"; continue; fi
+    run_one "$k" &
     running=$((running + 1))
     if [ "$running" -ge "$threads" ]; then wait -n || :; running=$((running - 1)); fi
   done
   wait || :
-  local k stem line
-  for k in $( { ls "$tmp/notes"; ls "$tmp/jobs" | sed -n 's/\.script$//p'; } | sort -u); do
-    if [ -e "$tmp/notes/$k" ]; then
-      line=$(cat "$tmp/notes/$k")
-    else
-      j=$tmp/jobs/$k; stem=$(cat "$j.stem"); line=""
-      if [ "$(cat "$j.rc" 2>/dev/null || echo 1)" != 0 ]; then
-        line="$stem: gnuplot failed: $(tr '\n' ' ' < "$j.err" | cut -c1-300)"
+  for ((k = 1; k <= seq; k++)); do
+    if [ -n "${NOTE[k]+set}" ]; then
+      line=${NOTE[k]}
+    elif [ -n "${JOB_SCRIPT[k]+set}" ]; then
+      stem=${JOB_STEM[k]}; line=""; rc=1
+      [ ! -r "$tmp/jobs/$k.rc" ] || IFS= read -r rc < "$tmp/jobs/$k.rc" || :
+      if [ "$rc" != 0 ]; then
+        line="$stem: gnuplot failed: $(tr '\n' ' ' < "$tmp/jobs/$k.err" | cut -c1-300)"
       elif [ -s "$charts/$stem.png" ] && [ -s "$charts/$stem.svg" ]; then
         made=$((made + 1)); say "$charts/$stem.png"
       else
         line="$stem: gnuplot wrote no image"
       fi
+    else
+      continue
     fi
     [ -n "$line" ] || continue
     printf '%s\n' "$line" >> "$charts/notes.txt"; say "$line"
@@ -98,6 +102,23 @@ awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {print $c[
 declare -A cidx=()
 while IFS= read -r v; do cidx[$v]=${#cidx[@]}; done < "$tmp/vars"
 colour() { echo "${cidx[$1]:-0}"; }
+# The colour indices of the variants in $series, as a space-separated list (no subshells).
+series_colours() { local v; colors=""; for v in $series; do colors="$colors ${cidx[$v]:-0}"; done; colors=${colors# }; }
+# awk functions shared by the extractors: put(f, key, line) buffers a line of data file f;
+# put_flush(zs) writes every buffered file once, its lines sorted as `sort -g -k1,1` sorts
+# them (numeric key, ties by the whole line), the first "ZERO" of a line replaced by zs[f]
+# when zs has an entry for f. One pass over results.csv, no process per series.
+awk_put='
+function put(f, key, line) { if (!(f in pn)) pf[++npf] = f; pn[f]++; pk[f, pn[f]] = key + 0; pl[f, pn[f]] = line }
+function put_flush(zs,   i, j, k, f, m, tk, tl, l) {
+  for (i = 1; i <= npf; i++) { f = pf[i]; m = pn[f]
+    for (j = 2; j <= m; j++) { tk = pk[f, j]; tl = pl[f, j]; k = j - 1
+      while (k >= 1 && (pk[f, k] > tk || (pk[f, k] == tk && pl[f, k] > tl))) { pk[f, k + 1] = pk[f, k]; pl[f, k + 1] = pl[f, k]; k-- }
+      pk[f, k + 1] = tk; pl[f, k + 1] = tl }
+    for (j = 1; j <= m; j++) { l = pl[f, j]; if (f in zs) sub("ZERO", zs[f], l); print l > f }
+    close(f) } }
+function mkdirs(list) { if (list != "") system("mkdir -p" list) }
+'
 # Panels (small multiples): a variant's panel by its results.csv family: the ladder's rungs,
 # the accuracy-oriented variants (reproducible among them), the anchors (CUB, the exact
 # reference, the read ceiling). Every chart draws the panels in this order.
@@ -158,19 +179,11 @@ panels() { # dir floor u bounds(0|1)
   ' "$tmp/vars"
 }
 
-# Sorts DIR/PREFIX@VARIANT.dat into OUT/VARIANT.dat for every variant present; sets
-# $series and $colors (space-separated, registry order).
-collect() { # src-dir prefix out-dir ext
-  local src=$1 prefix=$2 out=$3 ext=${4:-dat} v
-  series=""; colors=""
-  mkdir -p "$out"
-  while IFS= read -r v; do
-    [ -f "$src/$prefix@$v.$ext" ] || continue
-    sort -g -k1,1 "$src/$prefix@$v.$ext" > "$out/$v.dat"
-    [ ! -f "$src/$prefix@$v.bnd" ] || sort -g -k1,1 "$src/$prefix@$v.bnd" > "$out/$v.bnd"
-    series="$series $v"; colors="$colors $(colour "$v")"
-  done < "$tmp/vars"
-  series=${series# }; colors=${colors# }
+# $series (the variants of data dir D that have a D/VARIANT.dat, registry order, as the
+# extractor wrote them to D/series) and $colors (their colour indices).
+read_series() { # data-dir
+  series=""; [ ! -s "$1/series" ] || IFS= read -r series < "$1/series"
+  series_colours
 }
 
 # ---- error charts: accuracy-vs-n (per dataset and dtype), -cond and -range (per dtype) ------
@@ -179,8 +192,9 @@ collect() { # src-dir prefix out-dir ext
 # error of the chart), drawn as a line and named in the key.
 extract_error() { # experiment x-column by-dataset out-dir
   mkdir -p "$4"
-  awk -F, -v expt="$1" -v xsrc="$2" -v bydata="$3" -v out="$4" '
+  awk -F, -v expt="$1" -v xsrc="$2" -v bydata="$3" -v out="$4" -v vars="$tmp/vars" "$awk_put"'
     function bad(s) { return s == "" || s ~ /inf|nan/ }
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
     $c["experiment"] != expt { next }
     {
@@ -194,12 +208,20 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (bad(num) || bad(den) || den+0 == 0) { nonfin[g]++; next }
       y = num / den
       if (y == 0) { y = "ZERO"; zero[g]++ } else if (!(g in minpos) || y < minpos[g]) minpos[g] = y
-      f = out "/" g "@" v ".dat"; print x, y >> f; close(f)
+      d = out "/" g ".d/"; f = d v ".dat"; put(f, x, x " " y); has[g, v] = 1; fg[f] = g
       bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
-      if (!bad(bnum) && bnum+0 > 0) { f = out "/" g "@" v ".bnd"; print x, bnum / den >> f; close(f) }
+      if (!bad(bnum) && bnum+0 > 0) put(d v ".bnd", x, x " " (bnum / den))
     }
-    END { for (k=1;k<=ng;k++) { g=order[k]; fl = u[g] / 256; if ((g in minpos) && minpos[g] / 4 < fl) fl = minpos[g] / 4
-      print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, fl > (out "/meta") } }
+    END { dirs = ""
+      for (k=1;k<=ng;k++) { g=order[k]; fl = u[g] / 256; if ((g in minpos) && minpos[g] / 4 < fl) fl = minpos[g] / 4
+        floor[g] = fl; dirs = dirs " \047" out "/" g ".d\047"
+        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, fl > (out "/meta") }
+      mkdirs(dirs)
+      for (f in fg) zsub[f] = floor[fg[f]] ""
+      put_flush(zsub)
+      for (k=1;k<=ng;k++) { g=order[k]; sl = ""
+        for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
+        print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
   ' "$res"
 }
 
@@ -210,8 +232,7 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f
   while read -r g ds dt u nzero nonfin nzs nrel floor; do
     out=$src/$g.d
-    collect "$src" "$g" "$out"
-    for f in "$out"/*.dat; do [ -e "$f" ] && sed -i "s/ZERO/$floor/" "$f"; done
+    read_series "$out"
     stem=${prefix}_$g
     [ "$byds" = 1 ] || stem=${prefix}_$dt
     if [ -z "$series" ]; then
@@ -233,7 +254,7 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     [ "$byds" = 1 ] || ttl="$ttl$(n_note "$exp" "$dt")"
     ttl="$ttl$(inst_note "$exp")"
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
-    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$([ "$nzero" -gt 0 ] && echo 1 || echo 0); ttl='$ttl'; ylab='$ylab'"
+    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$((nzero > 0)); ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
 }
 
@@ -243,18 +264,24 @@ render_error accuracy-vs-range sweep_value 0 error_vs_range.gp error_vs_range
 
 # ---- throughput vs n (GPU rows only) ------------------------------------------------------
 src=$tmp/tp; mkdir -p "$src"
-awk -F, -v out="$src" '
+awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+  BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
   $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
   $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
-  { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; print g > (out "/groups") }
-    f = out "/" g "@" $c["variant"] ".dat"; print $c["n"], $c["gbps"] >> f; close(f) }
+  { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
+    put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
+  END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs " \047" out "/" order[k] ".d\047"
+    mkdirs(dirs); put_flush(none)
+    for (k=1;k<=ng;k++) { g=order[k]; sl = ""
+      for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
+      print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
 ' "$res"
 if [ ! -s "$src/groups" ]; then
   note "throughput_vs_n: no GPU throughput rows (CPU backend, or throughput-vs-n not run): skipped"
 else
   while read -r dt; do
-    collect "$src" "$dt" "$src/$dt.d"
+    read_series "$src/$dt.d"
     pv=$(panels "$src/$dt.d" 0 0 0)
     gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions$(inst_note throughput-vs-n)'"
   done < "$src/groups"
@@ -264,15 +291,34 @@ fi
 # GPU rows when the run has any (a GPU run: CPU-only variants such as pairwise are left out);
 # otherwise the CPU backend's rows, whose GB/s is the wall clock of the CPU twin, labelled so.
 # Rows whose exact sum is 0 have no meaningful ulps (ulps of the smallest subnormal): left out.
-src=$tmp/to; mkdir -p "$src/gpu" "$src/cpu"
-awk -F, -v out="$src" '
+src=$tmp/to; mkdir -p "$src"
+# per backend and dtype: every variant's median ulps and median GB/s (sorted numerically; the
+# middle value, or the mean of the two middle ones) as "GBPS ULPS VARIANT COLOUR" lines in
+# DTYPE.points.BACKEND (registry order; a median ulps of 0 drawn at the floor 2^-10, said by
+# hz=1) and "hz colours names" in DTYPE.info.BACKEND; the tradeoff's n in n.
+awk -F, -v out="$src" -v vars="$tmp/vars" '
+  function med(k, m,   i, j, t, a) {
+    for (i = 1; i <= m; i++) a[i] = V[k, i]
+    for (i = 2; i <= m; i++) { t = a[i]; j = i - 1; while (j >= 1 && a[j] + 0 > t + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = t }
+    return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+  BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+  $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
   $c["experiment"] != "tradeoff" || $c["status"] != "ok" { next }
   $c["backend"] != "gpu" && $c["backend"] != "cpu" { next }
   $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ || $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
   $c["exact_hex"] ~ /^-?0x0p\+0$/ { next }
   { b = $c["backend"]; g = $c["dtype"]; if (!((b, g) in seen)) { seen[b, g]=1; print g > (out "/groups." b) }
-    f = out "/" b "/" g "@" $c["variant"] ".dat"; print $c["ulps"], $c["gbps"] >> f; close(f) }
+    k = b SUBSEP g SUBSEP $c["variant"]; m = ++cnt[k]; V[k "u", m] = $c["ulps"]; V[k "g", m] = $c["gbps"] }
+  END { print tn > (out "/n")
+    for (bg in seen) { split(bg, q, SUBSEP); b = q[1]; g = q[2]; hz = 0; cols = ""; names = ""
+      pf = out "/" g ".points." b; printf "" > pf
+      for (i = 1; i <= nvo; i++) { v = vo[i]; k = b SUBSEP g SUBSEP v; if (!(k in cnt)) continue
+        mu = med(k "u", cnt[k]); mg = med(k "g", cnt[k])
+        if (mu + 0 == 0) { mu = "0.0009765625"; hz = 1 }
+        print mg " " mu " " v " " (i - 1) > pf
+        cols = cols " " (i - 1); names = names " " v }
+      close(pf); print hz "\t" substr(cols, 2) "\t" substr(names, 2) > (out "/" g ".info." b); close(out "/" g ".info." b) } }
 ' "$res"
 if [ -s "$src/groups.gpu" ]; then
   to_be=gpu; to_sub="GPU: GB/s = input bytes / median time of the timed repetitions on the device"
@@ -286,43 +332,40 @@ fi
 if [ -z "$to_be" ]; then
   note "tradeoff: no tradeoff rows in this run (tradeoff not run, or not reached): skipped"
 else
-  med() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
+  IFS= read -r n < "$src/n" || :
   while read -r dt; do
-    : > "$src/$dt.points"
-    hz=0; colors=""; names=""; fams=""
-    while IFS= read -r v; do
-      f=$src/$to_be/$dt@$v.dat
-      [ -f "$f" ] || continue
-      mu=$(cut -d' ' -f1 "$f" | med); mg=$(cut -d' ' -f2 "$f" | med)
-      if awk -v m="$mu" 'BEGIN{exit !(m+0 == 0)}'; then mu=0.0009765625; hz=1; fi
-      echo "$mg $mu $v $(colour "$v")" >> "$src/$dt.points"
-      colors="$colors $(colour "$v")"; names="$names $v"
-      fams="$fams $(awk -v v="$v" '$1 == v { print $2; exit }' "$tmp/fam")"
-    done < "$tmp/vars"
-    n=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["experiment"]=="tradeoff"{print $c["n"]; exit}' "$res")
-    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='${colors# }'; names='${names# }'; fams='${fams# }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
+    IFS=$'\t' read -r hz colors names < "$src/$dt.info.$to_be"
+    mv "$src/$dt.points.$to_be" "$src/$dt.points"
+    fams=$(for v in $names; do awk -v v="$v" '$1 == v { print $2; exit }' "$tmp/fam"; done | tr '\n' ' ')
+    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
 
 # ---- distribution of results (determinism repetitions) ------------------------------------
 src=$tmp/di; mkdir -p "$src"
 if [ -r "$dist" ]; then
-  awk -F, -v out="$src" '
+  awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
     FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
     file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
     $c["experiment"] != "determinism" || $c["config"] != "default" { next }
     {
       k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
-      line[k] = line[k] $c["ulps_signed"] " " $c["count"] "\n"
+      key[k, nd[k]] = $c["ulps_signed"]; line[k, nd[k]] = $c["ulps_signed"] " " $c["count"]
       if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
     }
-    END {
+    END { dirs = ""
       for (k in nd) {
         split(k, p, SUBSEP)
         if (bad[k] || (cls[p[2]] != "nondeterministic" && nd[k] < 2)) continue
-        f = out "/" p[1] "@" p[2] ".dat"; printf "%s", line[k] > f; close(f)
-        if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups") }
+        for (i = 1; i <= nd[k]; i++) put(out "/" p[1] ".d/" p[2] ".dat", key[k, i], line[k, i])
+        has[p[1], p[2]] = 1
+        if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups"); dirs = dirs " \047" out "/" p[1] ".d\047" }
       }
+      mkdirs(dirs); put_flush(none)
+      for (g in seen) { sl = ""
+        for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
+        print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") }
     }
   ' "$res" "$dist"
 fi
@@ -331,7 +374,7 @@ if [ ! -s "$src/groups" ]; then
 else
   sort -o "$src/groups" "$src/groups"
   while read -r g; do
-    collect "$src" "$g" "$src/$g.d"
+    read_series "$src/$g.d"
     ds=${g%__*}; dt=${g##*__}
     gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt$(n_note determinism "$dt")$(inst_note determinism)'"
   done < "$src/groups"

@@ -7,6 +7,7 @@
  * and its ternary value checked (SL_EXACT_REQUIRE aborts on a violation: a bug, not an input
  * error); steps that round say so and round once (or upward, for bounds). */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "sl_exact_impl.h"
@@ -58,6 +59,50 @@ static double max_abs(const void *x, uint64_t n, sl_dtype dt)
     return nan ? NAN : m;
 }
 
+/* max_abs over up to `threads` threads (contiguous pieces of at least MAXABS_MIN_PER_THREAD
+ * values): the largest |x| does not depend on the split, NaN when any piece saw a NaN. */
+#define MAXABS_MIN_PER_THREAD ((uint64_t)1 << 18)
+#define MAXABS_MAX_THREADS 256u
+typedef struct {
+    const char *x;
+    uint64_t n;
+    sl_dtype dt;
+    double m;
+} maxabs_piece;
+
+static void *maxabs_run(void *arg)
+{
+    maxabs_piece *p = arg;
+    p->m = max_abs(p->x, p->n, p->dt);
+    return NULL;
+}
+
+static double max_abs_threads(const void *x, uint64_t n, sl_dtype dt, unsigned threads)
+{
+    if (threads > MAXABS_MAX_THREADS) threads = MAXABS_MAX_THREADS;
+    if (threads > n / MAXABS_MIN_PER_THREAD) threads = (unsigned)(n / MAXABS_MIN_PER_THREAD);
+    if (threads <= 1) return max_abs(x, n, dt);
+    maxabs_piece piece[MAXABS_MAX_THREADS];
+    pthread_t tid[MAXABS_MAX_THREADS];
+    int started[MAXABS_MAX_THREADS];
+    const size_t es = sl_dtype_size(dt);
+    for (unsigned t = 0; t < threads; t++) {
+        uint64_t lo = n / threads * t + (t < n % threads ? t : n % threads);
+        piece[t] = (maxabs_piece){(const char *)x + lo * es, n / threads + (t < n % threads), dt, 0.0};
+        started[t] = t > 0 && pthread_create(&tid[t], NULL, maxabs_run, &piece[t]) == 0;
+    }
+    for (unsigned t = 0; t < threads; t++)   /* this thread: piece 0 and any not started */
+        if (!started[t]) maxabs_run(&piece[t]);
+    double m = 0.0;
+    int nan = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        if (started[t]) pthread_join(tid[t], NULL);
+        if (piece[t].m != piece[t].m) nan = 1;
+        else if (piece[t].m > m) m = piece[t].m;
+    }
+    return nan ? NAN : m;
+}
+
 static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
 {
     ref->dtype = dt;
@@ -98,7 +143,7 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
     if (!x && n) {
         return sl_err_set(err, "sl_reference_compute: x is NULL with n > 0");
     }
-    ref->maxabs = max_abs(x, n, dt);
+    ref->maxabs = max_abs_threads(x, n, dt, threads);
     sl_exact *acc = sl_exact_new();
     if (!acc) {
         return sl_err_set(err, "sl_reference_compute: out of memory for the superaccumulator");

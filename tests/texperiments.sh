@@ -49,7 +49,32 @@ check "meta.json has provenance" grep -q '"git_sha"' "$t/all/meta.json"
 check "meta.json has the seed and backend" grep -qE '"backend":[[:space:]]*"cpu"' "$t/all/meta.json"
 if command -v python3 >/dev/null 2>&1; then
   check "meta.json is valid JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$t/all/meta.json"
+  # the run's profile: every phase in seconds (>= 0), the thread count, measuring took time,
+  # no phase longer than the run's wall clock plus rendering and report (phases overlap only
+  # in the pipeline's two threads, so none exceeds twice the run)
+  check "meta.json has the phase timing" python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["timing"]
+keys = ["generate", "reference", "measure", "judge", "write", "wait", "render", "report", "total"]
+assert all(isinstance(t[k], (int, float)) and t[k] >= 0 for k in keys), t
+assert isinstance(t["threads"], int) and t["threads"] >= 1, t
+assert t["measure"] > 0 and t["total"] > 0 and t["generate"] > 0 and t["reference"] > 0, t
+wall = t["total"] + t["render"] + t["report"]
+assert all(t[k] <= 2 * wall + 0.5 for k in keys), t
+' "$t/all/meta.json"
 fi
+# CPU backend: a deterministic twin runs once (reps 1, its note says why); a nondeterministic
+# one runs every repetition asked (determinism's default configuration: tiny preset R = 5)
+cr=$(col reps); cn=$(col note); cc=$(col config); cd=$(col det_class)
+check "determinism: deterministic twins run once with a note, nondeterministic ones every rep" awk -F, \
+  -v r="$cr" -v s="$cs" -v c="$cc" -v d="$cd" -v nt="$cn" '
+  $1=="determinism" && $s=="ok" && $c=="default" && $6!="exact" {
+    if ($d=="nondeterministic") { nd++; if ($r!=5) bad++ }
+    else { dt++; if ($r!=1 || $nt !~ /deterministic twin run once \(not 5 times\)/) bad++ } }
+  END { exit !(nd>0 && dt>0 && !bad) }' "$t/all/results.csv"
+"$bin" run accuracy-vs-cond --preset tiny --backend cpu -o "$t/phases" --threads 2 2> "$t/phases.err" > /dev/null
+check "run prints the seconds by phase with the thread count" \
+  grep -qE '^sumlab run: seconds by phase \(2 threads\): generate [0-9.]+, reference [0-9.]+, measure [0-9.]+, judge [0-9.]+, write [0-9.]+, wait [0-9.]+, render [0-9.]+, report [0-9.]+, total [0-9.]+$' "$t/phases.err"
 check "report has a headline" grep -q '^## Headline' "$t/all/report.md"
 check "report says throughput-vs-n is skipped on the CPU" grep -q 'throughput-vs-n skipped' "$t/all/report.md"
 check "report labels the tradeoff's CPU wall clock" grep -q 'CPU twins: wall-clock throughput of the twin, not of a GPU' "$t/all/report.md"

@@ -5,8 +5,9 @@
                                    file order) and distribution.csv (all of it) are equal
   tthreads.py sum A.csv B.csv      two `sumlab sum --format csv` outputs, likewise
   --gpu (last argument)            leave out the rows of nondeterministic variants (on a GPU
-                                   their bits, and where a time budget capped them their reps
-                                   and note, depend on the hardware and on timing)"""
+                                   their bits depend on the hardware and on timing) and the reps
+                                   and note columns (a time budget caps any variant's
+                                   repetitions in the sweeps by its measured time)"""
 import csv
 import sys
 
@@ -53,6 +54,7 @@ def same(a, b):
 def main(argv):
     if argv[-1] == "--gpu":
         argv = argv[:-1]
+        TIMING.update({"reps", "note"})
         if len(argv) == 4 and argv[1] == "run":
             SKIP.update(nondet_variants(f"{argv[2]}/results.csv"))
         else:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tthreads.sh: the host thread count changes no result. `sumlab run all` (tiny preset, CPU
-# backend), stopped by SUMLAB_MAX_ROWS and resumed, `sumlab sum` with every variant and
+# backend), stopped by SUMLAB_MAX_ROWS and resumed, the determinism permutations at 2^17,
+# `sumlab sum` with every variant (2^22: threaded read, reference and max|x|) and
 # `sumlab gen` give, with --threads 1, 2 and 5 (and SUMLAB_THREADS), the same rows in the same
 # order with the same value in every column but the timings, and the same bytes.
 #   usage: tthreads.sh PATH/TO/sumlab [SOURCE_DIR]
@@ -39,6 +40,14 @@ done
 cmp_run "$t/m1" "$t/m5"
 cmp_run "$t/r1" "$t/m5"
 
+# determinism at n = 2^17: perm:sorted is sorted in pieces on the threads and merged; the
+# special family (NaN, Inf, -0) checks that the order is unique for every thread count
+for n in 1 5; do
+  "$bin" run determinism --preset tiny --backend cpu -q --threads $n --n 2^17 \
+    --datasets special,uniform-sym --dtype f32 -o "$t/d$n" 2> /dev/null || bad "determinism 2^17 --threads $n"
+done
+cmp_run "$t/d1" "$t/d5"
+
 # sum (every variant) and gen
 for n in 1 2 5; do
   "$bin" gen ill-conditioned --n 300007 --seed 7 --threads $n -o "$t/g$n.npy" 2> /dev/null || bad "gen --threads $n"
@@ -51,7 +60,7 @@ cmp -s "$t/big1.npy" "$t/big5.npy" && ok || bad "gen 2^22 f64: --threads 1 and 5
 for n in 1 2 5; do
   "$bin" sum "$t/g1.npy" --backend cpu --reps 4 --seed 11 --format csv --threads $n > "$t/s$n.csv" 2> /dev/null \
     || bad "sum --threads $n"
-  "$bin" sum "$t/big1.npy" --backend cpu --variants exact,superacc,kahan,atomic-block --reps 2 \
+  "$bin" sum "$t/big1.npy" --backend cpu --variants exact,superacc,kahan,atomic-block,reproducible --reps 2 \
     --format csv --threads $n > "$t/b$n.csv" 2> /dev/null || bad "sum 2^22 --threads $n"
 done
 for n in 2 5; do

@@ -19,10 +19,12 @@
 
 #define CMD "run"
 #define SL_RUN_DEFAULT_SEED 20261129ull
-/* GPU: repetitions of a nondeterministic variant in the sweeps stop after about this much
- * device time (at least SL_NONDET_MIN_REPS; atomic-thread at 2^28 costs ~0.47 s each);
- * SUMLAB_NONDET_BUDGET_MS overrides (0: none). The determinism experiment is never capped. */
-#define SL_RUN_NONDET_BUDGET_MS 1000.0
+/* GPU: a variant's repetitions in the sweeps stop after about this much device time (at least
+ * SL_NONDET_MIN_REPS for a nondeterministic variant, e.g. atomic-thread at 2^28 at ~0.47 s
+ * each; at least 1 for a deterministic one, e.g. serial at 2^26 at ~0.34 s each);
+ * SUMLAB_REP_BUDGET_MS overrides (0: none; SUMLAB_NONDET_BUDGET_MS, its older name, too).
+ * The determinism experiment is never capped. */
+#define SL_RUN_REP_BUDGET_MS 1000.0
 
 /* ---- directories ------------------------------------------------------------------------ */
 static int mkdir_p(const char *path)
@@ -482,9 +484,10 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
     run->max_rows = o->max_rows;
     run->sweep = o->sweep;
     run->threads = o->threads;
-    run->nondet_budget_ms = gpu ? SL_RUN_NONDET_BUDGET_MS : 0;
-    const char *nb = getenv("SUMLAB_NONDET_BUDGET_MS");
-    if (gpu && nb && *nb) run->nondet_budget_ms = atof(nb);
+    run->rep_budget_ms = gpu ? SL_RUN_REP_BUDGET_MS : 0;
+    const char *nb = getenv("SUMLAB_REP_BUDGET_MS");
+    if (!nb || !*nb) nb = getenv("SUMLAB_NONDET_BUDGET_MS");
+    if (gpu && nb && *nb) run->rep_budget_ms = atof(nb);
     if (o->resume) return -1;
     snprintf(conf->experiment, sizeof conf->experiment, "%s", o->exp_name);
     snprintf(conf->preset, sizeof conf->preset, "%s", sl_preset_name(o->preset));
@@ -514,6 +517,7 @@ static int run_experiments(const run_opts *o, sl_run *run, double *secs, sl_err 
     double total = 0;
     for (size_t i = 0; i < ntodo; i++) total += todo[i]->plan(run);
     run->prog = sl_progress_new(o->quiet, total);
+    sl_progress_set_steps(run->prog, run->plan_steps);
     sl_study_signals_catch(o->quiet);
     int rc = 0;
     struct timespec t0, t1;
@@ -533,6 +537,7 @@ static int run_experiments(const run_opts *o, sl_run *run, double *secs, sl_err 
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    run->phases.total = *secs;
     sl_progress_free(run->prog);
     run->prog = NULL;
     return rc;
@@ -551,10 +556,16 @@ static int finish_run(const run_opts *o, const char *dir, sl_run *run, int rc, i
     char th[16];
     snprintf(th, sizeof th, "%u", o->threads);
     setenv("SUMLAB_THREADS", th, 1);  /* render.sh: one gnuplot per thread */
+    double t0 = sl_now_s();
     sl_charts_render(dir, o->quiet, &run->notes);
+    run->phases.render = sl_now_s() - t0;
     sl_err re = {{0}};
+    t0 = sl_now_s();
     int rep = sl_report_write(dir, &run->notes, &re);
+    run->phases.report = sl_now_s() - t0;
     if (rep) sl_cli_msg(CMD, "report not written: %s", re.msg);
+    sl_err pe = {{0}};
+    if (sl_phases_report(run, o->quiet, &pe)) sl_cli_msg(CMD, "timing not recorded: %s", pe.msg);
     if (!o->quiet) {
         fprintf(stderr, "sumlab run: %ld rows written (%ld from before) in %.1f s\n", run->rows_written,
                 run->res.rows_before, secs);
@@ -645,6 +656,11 @@ int sl_cmd_run(int argc, char **argv)
         if (!o.quiet) fprintf(stderr, "sumlab run: %s\n", why);
         sl_notes_add(&run.notes, "%s", why);
     }
+    if (!run.on_gpu)
+        sl_notes_add(&run.notes, "CPU backend: a deterministic variant's twin is a pure function of the input and "
+                                 "the launch configuration, so it runs once per input and configuration (its rows "
+                                 "have reps 1 and say so); nondeterministic twins run every repetition, each with "
+                                 "its own commit order");
     double secs = 0;
     int rc = run_experiments(&o, &run, &secs, &e);
     sl_err ce = {{0}};

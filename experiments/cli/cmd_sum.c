@@ -523,7 +523,7 @@ int sl_cmd_sum(int argc, char **argv)
     const double t_open = now_s();
     sl_session *s = NULL;
     char chosen[512];
-    sl_session_opts so = {backend, offset, threads, NULL};
+    sl_session_opts so = {backend, offset, threads, NULL, 0};
     if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
         sl_cli_msg("sum", "%s", err.msg);
         free(data);

@@ -2,6 +2,7 @@
  * (judge.c); and the device's streaming-read ceiling. Every result is kept as its bit pattern. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,9 @@
 #include "sl_measure_impl.h"
 #include "sl_pool.h"
 #include "sl_rng.h"
+
+/* Results of a list below which it is judged on one thread. */
+#define SL_JUDGE_THREADS_MIN_RESULTS 1024
 
 /* The commit-order seed of repetition rep of a nondeterministic twin. */
 static uint64_t rep_seed(uint64_t seed, int rep)
@@ -67,24 +71,25 @@ int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err)
     return !cannot_run(s, v, reference, !reference && s->on_gpu && v->gpu, err);
 }
 
-/* R runs on the GPU after one warm-up run, not counted. With a budget (nondeterministic
- * variants), the first timed run says how many more fit in it (at least SL_NONDET_MIN_REPS in
- * all); row->reps becomes that count. */
+/* R runs on the GPU after one warm-up run, not counted. With a budget, the first timed run
+ * says how many more fit in it (at least min_reps in all); row->reps becomes that count. */
 static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, double budget_ms,
-                   sl_row *row, double *times, sl_err *err)
+                   int min_reps, sl_row *row, double *times, sl_err *err)
 {
     sl_launch warm = *want;
     double wres;
     row->backend = "gpu";
     if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, &wres, NULL, err)) return -1;
     row->cfg = *want;
-    if (!(budget_ms > 0) || row->reps <= SL_NONDET_MIN_REPS)
+    if (!(budget_ms > 0) || row->reps <= min_reps)
         return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
     if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
     int fit = times[0] > 0 ? (int)fmin(budget_ms / times[0], (double)row->reps) : row->reps;
-    if (fit < SL_NONDET_MIN_REPS) fit = SL_NONDET_MIN_REPS;
+    if (fit < min_reps) fit = min_reps;
+    if (fit < 1) fit = 1;
     row->reps = fit;
     sl_launch more = row->cfg;
+    if (fit == 1) return 0;
     return sl_gpu_ctx_run(s->ctx, v, &more, fit - 1, SL_GPU_FLUSH_L2, row->results + 1, times + 1, err);
 }
 
@@ -132,6 +137,21 @@ static void cpu_task(void *ctx, size_t i)
     it->times[t->rep] = now_ms() - t0;
 }
 
+/* The twins' repetitions of a list, on their own thread (sl_measure_list). */
+typedef struct {
+    m_list *L;
+    size_t count;
+    unsigned threads;
+    int rc;
+} side_job;
+
+static void *side_run(void *arg)
+{
+    side_job *j = arg;
+    if (sl_parallel_for(j->count, j->threads, cpu_task, j->L)) j->rc = -1;
+    return NULL;
+}
+
 static void judge_task(void *ctx, size_t i)
 {
     m_list *L = ctx;
@@ -177,6 +197,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
     }
     row->have_run = row->have_cfg = 1;
     row->reps = row->reps_asked = it->reference ? 1 : reps;
+    if (s->twin_once && !it->use_gpu && !it->nondet) row->reps = 1;   /* a pure function */
     row->results = malloc((size_t)row->reps * sizeof *row->results);
     it->times = it->reference ? NULL : malloc((size_t)row->reps * sizeof *it->times);
     if (!row->results || (!it->reference && !it->times)) {
@@ -206,7 +227,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
 }
 
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
-                    const int *reps, int check_twin, double nondet_budget_ms, sl_row *rows,
+                    const int *reps, int check_twin, double budget_ms, sl_row *rows,
                     int *status, sl_err *errs)
 {
     m_item *items = calloc(nv ? nv : 1, sizeof *items);
@@ -218,6 +239,7 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         }
         return -1;
     }
+    const double t_start = now_ms();
     size_t ntasks = 0;
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
@@ -228,39 +250,59 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         item_setup(s, it, req, reps[i], check_twin);
         if (status[i] == 0) ntasks += it->cpu_runs ? (size_t)rows[i].reps : (size_t)it->check;
     }
+    /* the CPU tasks, each writing its own slot: first the twins' repetitions, which need
+     * nothing from the GPU (on the GPU backend they run on a thread of their own while the
+     * GPU runs, e.g. pairwise at 2^28), then the twin checks of what the GPU ran */
+    m_task *tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
+    int rc = 0;
+    size_t k = 0, any_gpu = 0;
+    for (size_t i = 0; i < nv; i++) {
+        m_item *it = &items[i];
+        if (status[i] != 0) continue;
+        any_gpu += (size_t)it->use_gpu;
+        if (!it->cpu_runs) continue;
+        if (!tasks) {
+            status[i] = -1;
+            sl_err_set(&errs[i], "out of memory");
+            continue;
+        }
+        for (int r = 0; r < rows[i].reps; r++) tasks[k++] = (m_task){it, r, 0, {{0}}};
+    }
+    m_list L = {s, items, tasks};
+    side_job side = {&L, k, s->threads, 0};
+    pthread_t side_tid;
+    int side_on = k && any_gpu && pthread_create(&side_tid, NULL, side_run, &side) == 0;
+    if (k && !side_on) side_run(&side);
     /* the GPU runs, one after another on this thread */
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
         if (status[i] != 0 || !it->use_gpu) continue;
-        double budget = it->nondet ? nondet_budget_ms : 0;
-        if (run_gpu(s, it->v, &it->want, budget, it->row, it->times, it->err)) {
+        /* a deterministic variant's repetitions give the same bits: they time it, so one
+         * is enough where one run fills the budget; a nondeterministic one keeps a spread */
+        const int min_reps = it->nondet ? SL_NONDET_MIN_REPS : 1;
+        if (run_gpu(s, it->v, &it->want, budget_ms, min_reps, it->row, it->times, it->err)) {
             status[i] = -1;
-            if (it->check) ntasks--;
             it->check = 0;
         }
     }
-    /* the CPU tasks: twin repetitions and twin checks, each writing its own slot */
-    m_task *tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
-    int rc = 0;
+    if (side_on && pthread_join(side_tid, NULL) != 0) side.rc = -1;
+    if (side.rc) rc = -1;
+    const size_t k_runs = k;
+    for (size_t i = 0; i < nv; i++) {
+        m_item *it = &items[i];
+        if (status[i] != 0 || !it->check) continue;
+        if (!tasks) {
+            status[i] = -1;
+            sl_err_set(&errs[i], "out of memory");
+            continue;
+        }
+        tasks[k++] = (m_task){it, -1, 0, {{0}}};
+    }
     if (!tasks) {
         rc = -1;
-        for (size_t i = 0; i < nv; i++)
-            if (status[i] == 0 && (items[i].cpu_runs || items[i].check)) {
-                status[i] = -1;
-                sl_err_set(&errs[i], "out of memory");
-            }
     } else {
-        size_t k = 0;
-        for (size_t i = 0; i < nv; i++) {
-            m_item *it = &items[i];
-            if (status[i] != 0) continue;
-            if (it->cpu_runs)
-                for (int r = 0; r < rows[i].reps; r++) tasks[k++] = (m_task){it, r, 0, {{0}}};
-            else if (it->check)
-                tasks[k++] = (m_task){it, -1, 0, {{0}}};
-        }
-        m_list L = {s, items, tasks};
-        if (sl_parallel_for(k, s->threads, cpu_task, &L)) rc = -1;
+        m_list C = {s, items, tasks + k_runs};
+        if (k > k_runs && sl_parallel_for(k - k_runs, s->threads, cpu_task, &C)) rc = -1;
         /* a failure: the first failing task of the variant, in task order */
         for (size_t t = 0; t < k; t++) {
             m_item *it = tasks[t].it;
@@ -280,7 +322,15 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         for (size_t i = 0; i < nv; i++)   /* a sampled twin's row names its first order seed */
             if (status[i] == 0 && items[i].cpu_runs && items[i].nondet)
                 rows[i].cfg.order_seed = rep_seed(items[i].want.order_seed, 0);
-        if (sl_parallel_for(nv, s->threads, judge_task, &L)) rc = -1;
+        const double t_judge = now_ms();
+        s->run_s += (t_judge - t_start) / 1e3;
+        /* judging costs per result, not per element: threads only where there are many
+         * results (starting them costs more than judging a few dozen) */
+        size_t nres = 0;
+        for (size_t i = 0; i < nv; i++)
+            if (status[i] == 0) nres += (size_t)rows[i].reps;
+        if (sl_parallel_for(nv, nres >= SL_JUDGE_THREADS_MIN_RESULTS ? s->threads : 1, judge_task, &L)) rc = -1;
+        s->judge_s += (now_ms() - t_judge) / 1e3;
     }
     for (size_t i = 0; i < nv; i++) {
         free(items[i].times);

@@ -20,7 +20,7 @@ int sl_backend_parse(const char *s, sl_backend *out)
 int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
                     uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err)
 {
-    sl_session_opts o = {backend, offset, 1, NULL};
+    sl_session_opts o = {backend, offset, 1, NULL, 0};
     return sl_session_open_opts(sp, x, n, dt, &o, chosen_msg, msg_len, err);
 }
 
@@ -40,6 +40,7 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     s->dt = dt;
     s->offset = offset;
     s->threads = o->threads ? o->threads : 1;
+    s->twin_once = o->twin_once;
 
     if (backend != SL_BACKEND_CPU) {
         sl_gpu_info info;
@@ -91,3 +92,8 @@ void sl_session_close(sl_session *s)
 
 const sl_reference *sl_session_reference(const sl_session *s) { return s->ref; }
 int sl_session_on_gpu(const sl_session *s) { return s->on_gpu; }
+void sl_session_times(const sl_session *s, double *run_s, double *judge_s)
+{
+    if (run_s) *run_s = s->run_s;
+    if (judge_s) *judge_s = s->judge_s;
+}

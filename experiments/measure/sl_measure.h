@@ -34,11 +34,19 @@ typedef struct {
     uint32_t offset;
     unsigned threads;
     const sl_reference *ref;
+    /* 1: on the CPU, a deterministic variant's twin runs once whatever reps asks (it is a pure
+     * function of the input and the launch configuration: every repetition gives the same
+     * bits); its row has reps 1 and reps_asked the count asked. Nondeterministic twins (a new
+     * order seed per repetition) and GPU runs still repeat. */
+    int twin_once;
 } sl_session_opts;
 int sl_session_open_opts(sl_session **s, const void *x, uint64_t n, sl_dtype dt,
                          const sl_session_opts *o, char *chosen_msg, size_t msg_len, sl_err *err);
 void sl_session_close(sl_session *s);
 const sl_reference *sl_session_reference(const sl_session *s);
+/* Seconds the session spent so far in sl_measure_list: running the variants (GPU runs, CPU
+ * twins, twin checks) and judging their results (wall clock of those phases). */
+void sl_session_times(const sl_session *s, double *run_s, double *judge_s);
 int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
 
 /* One distinct result of a row's repetitions (bit patterns compared as they are). */
@@ -62,7 +70,8 @@ typedef struct {
     sl_launch cfg;             /* the resolved launch configuration used */
     int reps;
     int reps_asked;            /* repetitions requested; more than reps when a time budget
-                                  capped a nondeterministic GPU variant (sl_measure_list) */
+                                  capped a GPU variant (sl_measure_list) or a
+                                  deterministic twin ran once (sl_session_opts.twin_once) */
     double *results;           /* R results (owned by the row; sl_row_free) */
     double result;             /* the first repetition's result */
     uint64_t distinct;         /* distinct bit patterns over the R results (NaNs as one) */
@@ -102,13 +111,15 @@ int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err);
  * exactly as nv calls of sl_measure would give them, in the same bits whatever the session's
  * thread count. GPU variants run one after another on the calling thread; the CPU work (twin
  * repetitions, nondeterministic ones each with its own order seed, twin checks) and the judging
- * are spread over the session's threads. nondet_budget_ms > 0 (GPU only): a nondeterministic
- * variant's repetitions after its first stop once they would pass this many milliseconds in
- * all (at least SL_NONDET_MIN_REPS run; row->reps < row->reps_asked says it was capped).
+ * are spread over the session's threads. budget_ms > 0 (GPU only): a variant's repetitions
+ * after its first stop once they would pass this many milliseconds in all (at least
+ * SL_NONDET_MIN_REPS run for a nondeterministic variant, whose spread is measured; at least 1
+ * for a deterministic one, whose repetitions give the same bits and only time it);
+ * row->reps < row->reps_asked says it was capped.
  * Returns 0, or -1 when out of memory (every row and status filled regardless). */
 #define SL_NONDET_MIN_REPS 3
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
-                    const int *reps, int check_twin, double nondet_budget_ms, sl_row *rows,
+                    const int *reps, int check_twin, double budget_ms, sl_row *rows,
                     int *status, sl_err *errs);
 /* The device's streaming-read ceiling on x: R timed reads after its own upload (GPU only);
  * row gets the times and GB/s, no variant and no judgement. */

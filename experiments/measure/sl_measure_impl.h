@@ -15,6 +15,8 @@ struct sl_session {
     int ref_ok;                /* ref_own holds a reference to clear */
     sl_reference ref_own;
     const sl_reference *ref;   /* &ref_own, or the caller's (sl_session_opts.ref) */
+    int twin_once;             /* sl_session_opts.twin_once */
+    double run_s, judge_s;     /* sl_session_times */
 };
 
 /* Bit pattern with every NaN folded into one (NaN payloads differ between CPU and GPU). */

@@ -59,17 +59,18 @@ typedef struct {
     double med, mn, mx;
 } cell_stats;
 
-static void cell_of(const sl_report_ctx *R, const char *exp, const char *dt, const char *nb,
+/* rows[0..nrows): the table's ok rows of the experiment, dtype and n at the default config
+ * (sweep_table selects them once), in file order. */
+static void cell_of(const sl_report_ctx *R, const size_t *rows, size_t nrows,
                     const char *variant, int sv_col, double sv, cell_stats *st)
 {
     const sl_csv *t = R->t;
     const cols c = R->c;
     double *buf = R->buf;
     memset(st, 0, sizeof *st);
-    for (size_t r = 0; r < t->nrows; r++) {
-        if (!IS(r, exp, exp) || !IS(r, dtype, dt) || !IS(r, n, nb) || !IS(r, variant, variant) ||
-            !IS(r, status, "ok") || !IS(r, config, "default") || sl_csv_num(t, r, sv_col) != sv)
-            continue;
+    for (size_t ri = 0; ri < nrows; ri++) {
+        const size_t r = rows[ri];
+        if (!IS(r, variant, variant) || sl_csv_num(t, r, sv_col) != sv) continue;
         /* a result exactly 0 or non-finite against S != 0 stays in the median (its error is
          * |S| or inf: every instance counts) and is marked; S = 0 rows have no ulps */
         rclass k = classify(t, &c, r);
@@ -99,6 +100,14 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
     if (!nvals || nvals > 64) return;
     double sv[64];
     memcpy(sv, vals, nvals * sizeof *sv);
+    size_t *rows = malloc(t->nrows * sizeof *rows), nrows = 0;
+    if (!rows) {
+        fprintf(f, "### %s, %s, n = %s: table not written (out of memory)\n\n", exp, dt, nb);
+        return;
+    }
+    for (size_t r = 0; r < t->nrows; r++)
+        if (IS(r, exp, exp) && IS(r, dtype, dt) && IS(r, n, nb) && IS(r, status, "ok") && IS(r, config, "default"))
+            rows[nrows++] = r;
     fprintf(f, "### %s, %s, n = %s, %ld instance%s per point\n\n", exp, dt, nb, seeds, seeds == 1 ? "" : "s");
     fprintf(f, "Median error in ulps%s, by %s; `(xR)`: ratio to the baseline `%s`'s median.\n\n",
             seeds > 1 ? " over the instances [min-max]" : "", what, baseline);
@@ -113,7 +122,7 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
     cell_stats base[64];
     int have_base = 0;
     for (size_t j = 0; j < nvals; j++) {
-        cell_of(R, exp, dt, nb, baseline, sv_col, sv[j], &base[j]);
+        cell_of(R, rows, nrows, baseline, sv_col, sv[j], &base[j]);
         have_base |= base[j].k > 0;
     }
     size_t marks_zero = 0, marks_nf = 0, marks_s0 = 0;
@@ -127,7 +136,7 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
                                  !strcmp(name, baseline) ? " (baseline)" : "");
         for (size_t j = 0; j < nvals && used < sizeof line - 200; j++) {
             cell_stats st;
-            cell_of(R, exp, dt, nb, name, sv_col, sv[j], &st);
+            cell_of(R, rows, nrows, name, sv_col, sv[j], &st);
             any |= st.k || st.zero || st.nonfin || st.s0;
             char a[32], lo[32], hi[32], cell[200];
             size_t cu = 0;
@@ -157,6 +166,7 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
                    "in the median); **NF xK** %zu non-finite results against a finite or different S (inf in "
                    "the median); S=0 xK %zu rows whose exact sum is 0, left out (ulps are undefined there).\n\n",
                 marks_zero, marks_nf, marks_s0);
+    free(rows);
 }
 
 void sl_report_sweeps(FILE *f, const sl_report_ctx *R)

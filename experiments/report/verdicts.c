@@ -2,6 +2,7 @@
  * results.csv alone: the strongest class its rows support against the class it claims. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "table.h"
 
@@ -26,6 +27,9 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
     sl_report_cols(t, &c);
     const char *names[64];
     size_t nv = sl_report_variant_names(t, names, 64), k = 0;
+    /* the variant's determinism rows, in file order (each looked for once, not per row) */
+    size_t *idx = malloc((t->nrows ? t->nrows : 1) * sizeof *idx);
+    if (!idx) return 0;
     for (size_t i = 0; i < nv && k < max; i++) {
         sl_det_verdict *v = &out[k];
         memset(v, 0, sizeof *v);
@@ -36,8 +40,11 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
              rep_diff = 0, cr_diff = 0;
         const char *skip_note = NULL;
         long reps_max = 0;
-        for (size_t r = 0; r < t->nrows; r++) {
-            if (!IS(r, exp, "determinism") || !IS(r, variant, names[i])) continue;
+        size_t nidx = 0;
+        for (size_t r = 0; r < t->nrows; r++)
+            if (IS(r, exp, "determinism") && IS(r, variant, names[i])) idx[nidx++] = r;
+        for (size_t ri = 0; ri < nidx; ri++) {
+            const size_t r = idx[ri];
             nrows++;
             if (!v->claimed[0]) snprintf(v->claimed, sizeof v->claimed, "%s", GET(r, det_class));
             if (!IS(r, status, "ok")) { if (!skip_note) skip_note = GET(r, note); continue; }
@@ -57,12 +64,14 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
             }
             /* the default row of the same input */
             const char *base = NULL;
-            for (size_t q = 0; q < t->nrows && !base; q++)
-                if (IS(q, exp, "determinism") && IS(q, variant, names[i]) && IS(q, config, "default") &&
+            for (size_t qi = 0; qi < nidx && !base; qi++) {
+                const size_t q = idx[qi];
+                if (IS(q, config, "default") &&
                     IS(q, status, "ok") && !strcmp(GET(q, ds), GET(r, ds)) &&
                     !strcmp(GET(q, dtype), GET(r, dtype)) && !strcmp(GET(q, n), GET(r, n)) &&
                     !strcmp(GET(q, params), GET(r, params)))
                     base = GET(q, result_hex);
+            }
             int differs = !base || strcmp(base, GET(r, result_hex));
             if (!strncmp(cfg, "cfg:", 4)) { ncfg++; cfg_diff += differs; }
             else if (!strncmp(cfg, "perm:", 5)) { nperm++; perm_diff += differs; }
@@ -94,5 +103,6 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
                  claimed == 0 ? "claim is trivially met; " : "", v->reps_distinct, reps_max, cfg_diff,
                  ncfg, perm_diff, nperm, complete ? "" : " (*incomplete run)");
     }
+    free(idx);
     return k;
 }

@@ -71,7 +71,7 @@ static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
                 sl_params_defaults(ds, &p);
                 fit_params(ds, dtypes[t], &p);
                 double w = sl_exp_work(ns[k], rd > rn ? rd : rn);
-                if (!exec) { *work += w; continue; }
+                if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
                 if (sl_run_stopped(run)) return 0;
                 sl_rowctx c = {.experiment = "accuracy-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
                                .config = "default", .sweep = "n", .sweep_value = NAN};
@@ -144,7 +144,7 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
             double cond = pow(10.0, e);
             if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
             double w = sl_exp_work(n, rd > rn ? rd : rn);
-            if (!exec) { *work += w; continue; }
+            if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_params p;
             sl_params_defaults(ds, &p);
@@ -203,7 +203,7 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
         const uint64_t n = ns[k];
         for (int i = 0; i < nr; i++) {
             double w = sl_exp_work(n, rd > rn ? rd : rn);
-            if (!exec) { *work += w; continue; }
+            if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_params p;
             sl_params_defaults(ds, &p);

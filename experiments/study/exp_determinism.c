@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_pool.h"
 #include "sl_study.h"
 
 static const sl_dtype dtypes[] = {SL_F32, SL_F64};
@@ -46,20 +47,90 @@ static int det_reps(const sl_run *run)
     return sl_exp_reps(run, def);
 }
 
-static int cmp_f32(const void *a, const void *b)
+/* perm:sorted: a stable sort by value (NaNs after every number; equal values, -0 and +0
+ * among them, keep their input order), so the permutation is unique: pieces sorted on the
+ * run's threads and merged pairwise give it for every thread count. Bottom-up merge sorts,
+ * one per dtype; a merge takes from the right run only when its value is smaller. */
+#define SORT_LESS(x, y) ((x) < (y) || ((y) != (y) && (x) == (x)))
+#define DEFINE_MERGE(T, NAME)                                                                 \
+    static void NAME##_merge(const T *a, size_t na, const T *b, size_t nb, T *out)            \
+    {                                                                                         \
+        size_t i = 0, j = 0, k = 0;                                                           \
+        while (i < na && j < nb) out[k++] = SORT_LESS(b[j], a[i]) ? b[j++] : a[i++];         \
+        while (i < na) out[k++] = a[i++];                                                     \
+        while (j < nb) out[k++] = b[j++];                                                     \
+    }                                                                                         \
+    /* sorts a[0..n) (tmp: n scratch values); the result is in a */                           \
+    static void NAME##_msort(T *a, T *tmp, size_t n)                                          \
+    {                                                                                         \
+        T *src = a, *dst = tmp;                                                               \
+        for (size_t w = 1; w < n; w *= 2) {                                                   \
+            for (size_t lo = 0; lo < n; lo += 2 * w) {                                        \
+                size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;   \
+                NAME##_merge(src + lo, mid - lo, src + mid, hi - mid, dst + lo);              \
+            }                                                                                 \
+            T *t = src; src = dst; dst = t;                                                   \
+        }                                                                                     \
+        if (src != a) memcpy(a, src, n * sizeof *a);                                          \
+    }
+DEFINE_MERGE(float, f32)
+DEFINE_MERGE(double, f64)
+
+typedef struct {
+    void *y, *tmp;             /* the values and n scratch values */
+    size_t n, es, pieces, width;  /* width: pieces per run in this merge round */
+    sl_dtype dt;
+    int from_tmp;              /* this round reads tmp, writes y (else the other way) */
+} sort_job;
+
+/* Piece p of P: [p n / P, (p + 1) n / P). */
+static size_t piece_lo(const sort_job *j, size_t p) { return (size_t)((uint64_t)j->n * p / j->pieces); }
+
+static void sort_piece(void *ctx, size_t p)
 {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-static int cmp_f64(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    sort_job *j = ctx;
+    size_t lo = piece_lo(j, p), hi = piece_lo(j, p + 1);
+    if (j->dt == SL_F32) f32_msort((float *)j->y + lo, (float *)j->tmp + lo, hi - lo);
+    else f64_msort((double *)j->y + lo, (double *)j->tmp + lo, hi - lo);
 }
 
-/* y = permutation `which` of x (n elements of size es). */
-static void permute(const sl_run *run, const char *which, const void *x, void *y, uint64_t n,
-                    sl_dtype dt)
+static void merge_runs(void *ctx, size_t r)
+{
+    sort_job *j = ctx;
+    size_t p0 = r * 2 * j->width, p1 = p0 + j->width < j->pieces ? p0 + j->width : j->pieces;
+    size_t p2 = p0 + 2 * j->width < j->pieces ? p0 + 2 * j->width : j->pieces;
+    size_t lo = piece_lo(j, p0), mid = piece_lo(j, p1), hi = piece_lo(j, p2);
+    char *src = j->from_tmp ? j->tmp : j->y, *dst = j->from_tmp ? j->y : j->tmp;
+    if (j->dt == SL_F32)
+        f32_merge((float *)src + lo, mid - lo, (float *)src + mid, hi - mid, (float *)dst + lo);
+    else
+        f64_merge((double *)src + lo, mid - lo, (double *)src + mid, hi - mid, (double *)dst + lo);
+}
+
+/* Sorts y[0..n) on up to `threads` threads (pieces of at least 2^15 values); -1 when out of
+ * memory for the scratch copy or a thread could not be joined. */
+static int sort_values(void *y, uint64_t n, sl_dtype dt, unsigned threads)
+{
+    const size_t es = sl_dtype_size(dt);
+    void *tmp = malloc(n ? (size_t)n * es : 1);
+    if (!tmp) return -1;
+    size_t pieces = threads ? threads : 1;
+    if (pieces > n / 32768) pieces = n / 32768 ? (size_t)(n / 32768) : 1;
+    sort_job j = {y, tmp, (size_t)n, es, pieces, 1, dt, 0};
+    int rc = sl_parallel_for(pieces, threads, sort_piece, &j);
+    for (; !rc && j.width < pieces; j.width *= 2) {   /* rounds of pairwise merges, ping-pong */
+        size_t runs = (pieces + 2 * j.width - 1) / (2 * j.width);
+        rc = sl_parallel_for(runs, threads, merge_runs, &j);
+        j.from_tmp = !j.from_tmp;
+    }
+    if (!rc && j.from_tmp) memcpy(y, tmp, (size_t)n * es);   /* the last round wrote tmp */
+    free(tmp);
+    return rc;
+}
+
+/* y = permutation `which` of x (n elements of size es); -1 when out of memory. */
+static int permute(const sl_run *run, const char *which, const void *x, void *y, uint64_t n,
+                   sl_dtype dt)
 {
     const size_t es = sl_dtype_size(dt);
     const char *src = x;
@@ -68,7 +139,7 @@ static void permute(const sl_run *run, const char *which, const void *x, void *y
         for (uint64_t i = 0; i < n; i++) memcpy(dst + i * es, src + (n - 1 - i) * es, es);
     } else if (!strcmp(which, "perm:sorted")) {
         memcpy(dst, src, n * es);
-        qsort(dst, n, es, dt == SL_F32 ? cmp_f32 : cmp_f64);
+        if (sort_values(dst, n, dt, run->threads)) return -1;
     } else if (!strcmp(which, "perm:shuffled")) {
         memcpy(dst, src, n * es);
         char tmp[8];
@@ -86,6 +157,7 @@ static void permute(const sl_run *run, const char *which, const void *x, void *y
         }
         for (uint64_t i = 2 * h; i < n; i++) memcpy(dst + (k++) * es, src + i * es, es);
     }
+    return 0;
 }
 
 #define NLABELS (1 + NCONFIGS + NPERMS)
@@ -99,26 +171,30 @@ static const char *label_at(size_t l)
 /* Every row of one input (dataset ds, dtype dt): the default configuration's repetitions,
  * the other configurations, then the permutations; todo[l]: what label l still needs. */
 static int det_rows(sl_run *run, sl_rowctx *c, const sl_pending *todo, const void *x, void *y,
-                    int R, int Rc, sl_err *err)
+                    const sl_reference *ref, int R, int Rc, sl_err *err)
 {
     sl_launch req;
     memset(&req, 0, sizeof req);
     req.order_seed = sl_exp_instance_seed(run, c->instance);
     c->config = "default";
-    int rc = sl_exp_measure(run, c, &todo[0], x, &req, R, R, 1, err);
+    int rc = sl_exp_measure(run, c, &todo[0], x, ref, &req, R, R, 1, err);
     for (size_t k = 0; k < NCONFIGS && !rc && !sl_run_stopped(run); k++) {
         sl_launch q = req;
         q.block = configs[k].block;
         q.grid = configs[k].grid;
         q.sm_count = configs[k].sm_count;
         c->config = configs[k].label;
-        rc = sl_exp_measure(run, c, &todo[1 + k], x, &q, Rc, Rc, 0, err);
+        rc = sl_exp_measure(run, c, &todo[1 + k], x, ref, &q, Rc, Rc, 0, err);
     }
     for (size_t k = 0; k < NPERMS && !rc && !sl_run_stopped(run); k++) {
         if (!todo[1 + NCONFIGS + k].n) continue;
         c->config = perms[k];
-        permute(run, perms[k], x, y, c->n, c->dt);
-        rc = sl_exp_measure(run, c, &todo[1 + NCONFIGS + k], y, &req, Rc, Rc, 0, err);
+        const double t0 = sl_now_s();
+        int prc = permute(run, perms[k], x, y, c->n, c->dt);
+        run->phases.generate += sl_now_s() - t0;
+        if (prc) return sl_err_set(err, "cannot sort %llu values (out of memory or threads)", (unsigned long long)c->n);
+        /* the exact sum, sum|x| and max|x| do not depend on the order: x's reference is y's */
+        rc = sl_exp_measure(run, c, &todo[1 + NCONFIGS + k], y, ref, &req, Rc, Rc, 0, err);
     }
     return rc;
 }
@@ -146,7 +222,7 @@ static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_d
         if (sl_exp_pending(run, &c, &todo[l], err)) return -1;
         left += todo[l].n;
     }
-    if (!left) { sl_progress_done(run->prog); return 0; }
+    if (!left) { sl_progress_done_skipped(run->prog); return 0; }
 
     sl_err ge = {{0}};
     void *x = sl_exp_generate_ctx(run, &c, p, &ge);
@@ -157,7 +233,10 @@ static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_d
     }
     void *y = malloc(n * sl_dtype_size(dt));
     if (!y) { free(x); return sl_err_set(err, "out of memory"); }
-    int rc = det_rows(run, &c, todo, x, y, R, Rc, err);
+    sl_reference ref;   /* one exact sum for the input's every configuration and permutation */
+    int rc = sl_exp_reference(run, &c, x, &ref, err);
+    if (!rc) rc = det_rows(run, &c, todo, x, y, &ref, R, Rc, err);
+    sl_reference_clear(&ref);
     free(y);
     free(x);
     sl_progress_done(run->prog);
@@ -185,7 +264,7 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_params_defaults(ds, &p);
             for (int t = 0; t < 2; t++)
                 for (int i = 0; i < sl_exp_instances(run) && sl_exp_dtype_on(run, dtypes[t]); i++) {
-                    if (!exec) { *work += w; continue; }
+                    if (!exec) { *work += w; run->plan_steps += 1; continue; }
                     if (sl_run_stopped(run)) return 0;
                     if (det_input(run, ds, &p, dtypes[t], n, i, R, Rc, w, err)) return -1;
                 }

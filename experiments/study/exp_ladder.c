@@ -86,7 +86,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
     const int reps_nondet = sl_exp_reps(run, 3);
     for (int k = 0; k < np; k++) {
         double w = sl_exp_work(pt[k].n, reps) / 4;
-        if (!exec) { *work += w; continue; }
+        if (!exec) { *work += w; run->plan_steps += 1; continue; }
         if (sl_run_stopped(run)) return 0;
         sl_rowctx c = {.experiment = "ladder", .ds = ds, .dt = SL_F32, .n = pt[k].n,
                        .config = pt[k].config, .sweep = "n", .sweep_value = NAN};
@@ -108,7 +108,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
         /* every rung checked against its twin, at every size (the table's "twin" column) */
         const uint64_t twin_max = run->twin_check_max_n;
         run->twin_check_max_n = UINT64_MAX;
-        int rc = sl_exp_measure(run, &c, &todo, x, &req, reps, reps_nondet, 0, err);
+        int rc = sl_exp_measure(run, &c, &todo, x, NULL, &req, reps, reps_nondet, 0, err);
         run->twin_check_max_n = twin_max;
         if (!rc && need_ceiling) rc = sl_exp_ceiling_row(run, &c, x, reps, err);
         free(x);

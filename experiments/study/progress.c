@@ -1,8 +1,11 @@
 /* progress.c: progress of `sumlab run` on stderr: a bar with ETA when stderr is a terminal,
  * one line per step otherwise, nothing with --quiet. Work is measured in the experiments' own
- * units (sl_exp_work: elements plus a per-step share x variants x repetitions); the ETA is the
- * work left at the rate seen since the first finished step (which carries the start-up: device
- * initialisation, first allocations), so it does not start hours off. */
+ * units (sl_exp_work: elements plus a per-step share x variants x repetitions). The ETA fits
+ * each finished step's time as a + b x its work (sl_eta_fit: a fixed cost per step, a cost per
+ * unit) and charges the steps and work left with it; the first finished step, which carries
+ * the start-up (device initialisation, first allocations), is left out. A single rate would
+ * price the study's 2^28 steps at what its first, small steps cost per unit (there the fixed
+ * cost dominates): hours off at the start. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdlib.h>
@@ -15,11 +18,54 @@ struct sl_progress {
     int quiet, tty;
     double total, done, cur;
     double t0;
-    double t_first, done_first;   /* when the first work finished, and how much it was */
+    double t_first, done_first;   /* when the first timed work finished, and how much it was */
+    double done_timed;            /* work of the timed steps (not skipped ones) */
+    double steps_total, steps_done; /* steps planned (0: unknown) and finished or skipped */
+    double t_last;                /* when the last step finished or was skipped */
+    sl_eta_fit fit;
     long step;
     char what[160];
     int bar_shown;
 };
+
+void sl_eta_observe(sl_eta_fit *f, double work, double secs)
+{
+    if (!(work >= 0) || !(secs >= 0)) return;
+    f->n += 1;
+    f->sw += work;
+    f->st += secs;
+    f->sww += work * work;
+    f->swt += work * secs;
+}
+
+void sl_eta_coeffs(const sl_eta_fit *f, double *a, double *b)
+{
+    *a = *b = 0;
+    if (f->n <= 0) return;
+    const double det = f->n * f->sww - f->sw * f->sw;
+    /* one size only (det ~ 0 relative to its terms): the plain rate, or the mean when no work */
+    if (f->n < 2 || !(det > 1e-9 * f->n * f->sww)) {
+        if (f->sw > 0) *b = f->st / f->sw;
+        else *a = f->st / f->n;
+        return;
+    }
+    double bb = (f->n * f->swt - f->sw * f->st) / det;
+    double aa = (f->st - bb * f->sw) / f->n;
+    if (bb < 0) { bb = 0; aa = f->st / f->n; }                 /* bigger steps were not slower */
+    else if (aa < 0) { aa = 0; bb = f->sww > 0 ? f->swt / f->sww : 0; }   /* through the origin */
+    *a = aa;
+    *b = bb;
+}
+
+double sl_eta_left(const sl_eta_fit *f, double steps_left, double work_left)
+{
+    if (f->n <= 0) return -1;
+    double a, b;
+    sl_eta_coeffs(f, &a, &b);
+    if (steps_left < 0) steps_left = 0;
+    if (work_left < 0) work_left = 0;
+    return a * steps_left + b * work_left;
+}
 
 static double now_s(void)
 {
@@ -43,8 +89,13 @@ sl_progress *sl_progress_new(int quiet, double total_work)
     p->quiet = quiet;
     p->tty = isatty(STDERR_FILENO);
     p->total = total_work > 0 ? total_work : 1;
-    p->t0 = now_s();
+    p->t0 = p->t_last = now_s();
     return p;
+}
+
+void sl_progress_set_steps(sl_progress *p, double steps)
+{
+    if (p) p->steps_total = steps > 0 ? steps : 0;
 }
 
 static void draw(sl_progress *p)
@@ -54,10 +105,12 @@ static void draw(sl_progress *p)
     if (frac > 1) frac = 1;
     char eta[32], elapsed[32];
     double left = p->total - p->done, eta_s = -1;
-    if (p->done > p->done_first && now_s() > p->t_first)
-        eta_s = left * (now_s() - p->t_first) / (p->done - p->done_first);
-    else if (p->done > 0)
-        eta_s = el * left / p->done;
+    if (p->steps_total > 0 && p->fit.n > 0)
+        eta_s = sl_eta_left(&p->fit, p->steps_total - p->steps_done, left);
+    else if (p->done_timed > p->done_first && now_s() > p->t_first)
+        eta_s = left * (now_s() - p->t_first) / (p->done_timed - p->done_first);
+    else if (p->done_timed > 0)   /* one timed step: it carries the start-up */
+        eta_s = el * left / p->done_timed;
     fmt_secs(eta, sizeof eta, eta_s);
     fmt_secs(elapsed, sizeof elapsed, el);
     if (p->tty) {
@@ -87,13 +140,35 @@ void sl_progress_step(sl_progress *p, const char *what, double work)
 void sl_progress_add(sl_progress *p, double work)
 {
     if (!p) return;
-    int first = p->done <= 0 && work > 0;
+    int first = p->done_timed <= 0 && work > 0;
+    const double t = now_s();
     p->done += work;
+    p->done_timed += work;
+    p->steps_done += 1;
     if (first) {
-        p->t_first = now_s();
+        p->t_first = t;
         p->done_first = p->done;
+    } else if (work > 0) {
+        sl_eta_observe(&p->fit, work, t - p->t_last);
     }
+    p->t_last = t;
     if (!p->quiet && p->tty) draw(p);
+}
+
+void sl_progress_skip(sl_progress *p, double work)
+{
+    if (!p) return;
+    p->done += work;
+    p->steps_done += 1;
+    p->t_last = now_s();
+}
+
+void sl_progress_done_skipped(sl_progress *p)
+{
+    if (!p) return;
+    double w = p->cur;
+    p->cur = 0;
+    sl_progress_skip(p, w);
 }
 
 void sl_progress_done(sl_progress *p)

@@ -39,6 +39,22 @@ typedef struct {
     int seeds;                 /* --seeds K: instances per point (instance i: dataset seed + i) */
 } sl_sweep;
 
+/* Seconds of a run by phase: the wall clock of each phase's calls, summed. With several
+ * threads the pipeline generates input k+1 (and its reference) while input k is measured, so
+ * the phases overlap and their sum can exceed `total`; `wait` is the time the walk waited for
+ * the measuring thread (GPU-bound when large, host-bound when small). */
+typedef struct {
+    double generate;           /* dataset generation (and the determinism permutations) */
+    double reference;          /* exact references */
+    double measure;            /* the variants' runs: GPU launches, CPU twins, twin checks */
+    double judge;              /* every figure of the rows against the reference */
+    double write;              /* formatting and writing rows */
+    double wait;               /* the walk waiting for the measuring thread */
+    double render;             /* charts (plots/render.sh) */
+    double report;             /* report.md */
+    double total;              /* the experiments, start to last row */
+} sl_phase_times;
+
 typedef struct {
     char dir[1024];
     sl_preset preset;
@@ -56,11 +72,21 @@ typedef struct {
     sl_notes notes;            /* skipped experiments etc., for the report */
     sl_sweep sweep;            /* what the user chose to sweep */
     unsigned threads;          /* host threads (--threads); 0 or 1: no pipeline, one thread */
-    double nondet_budget_ms;   /* GPU: time budget of a nondeterministic variant's repetitions
-                                  in the sweeps (0: none; see sl_measure_list) */
+    double rep_budget_ms;      /* GPU: time budget of a variant's repetitions in the sweeps
+                                  (0: none; see sl_measure_list) */
     uint64_t twin_check_max_n; /* GPU rows up to this n are checked against their twin (0: 2^22) */
     sl_step_job *inflight;     /* the input being measured by the pipeline (step.c), or NULL */
+    sl_phase_times phases;     /* where the time went (step.c; render/report by the caller) */
+    double plan_steps;         /* progress steps the experiments' plans count (for the ETA) */
 } sl_run;
+
+/* The phases on one stderr line ("sumlab run: seconds by phase (T threads): ...", unless
+ * quiet) and as the "timing" member of DIR/meta.json (rewritten atomically). 0, or -1 with err
+ * (meta.json unreadable or not written). */
+int sl_phases_report(const sl_run *run, int quiet, sl_err *err);
+/* The line itself (for the tests and the caller). */
+void sl_phases_line(const sl_phase_times *t, unsigned threads, char *buf, size_t len);
+double sl_now_s(void);         /* a monotonic clock in seconds */
 
 /* Signals: SIGINT/SIGTERM make the run stop after the current measurement (a second one
  * aborts). sl_study_signals_restore gives back the previous handlers and the signal seen (0). */
@@ -83,9 +109,27 @@ int sl_study_flush(sl_run *run, sl_err *err);
 
 /* ---- progress (stderr: a bar with ETA on a terminal, one line per step otherwise) ----- */
 sl_progress *sl_progress_new(int quiet, double total_work);
+/* The steps the run will finish (sl_run.plan_steps): with them the ETA models a step's time
+ * as a fixed cost plus a cost per work unit (sl_eta_fit); without, work left / rate. */
+void sl_progress_set_steps(sl_progress *p, double steps);
 void sl_progress_step(sl_progress *p, const char *what, double work);  /* announce a step */
 void sl_progress_done(sl_progress *p);                                  /* step finished */
 void sl_progress_add(sl_progress *p, double work);   /* work of a step finished out of turn */
+/* A step with nothing to do (its rows are there from before): counted, not timed. */
+void sl_progress_skip(sl_progress *p, double work);
+void sl_progress_done_skipped(sl_progress *p);       /* the announced step, likewise */
+
+/* The ETA's model: a finished step of w work units took a + b w seconds (a: what every step
+ * costs whatever its size, launches, allocations, judging; b: the cost per unit), fitted by
+ * least squares over the finished steps with a, b >= 0 (steps all of one size: b alone, the
+ * plain rate). The first finished step, which carries the start-up, is not observed. */
+typedef struct {
+    double n, sw, st, sww, swt;
+} sl_eta_fit;
+void sl_eta_observe(sl_eta_fit *f, double work, double secs);
+void sl_eta_coeffs(const sl_eta_fit *f, double *a, double *b);
+/* Seconds for steps_left steps holding work_left units in all; -1 before any observation. */
+double sl_eta_left(const sl_eta_fit *f, double steps_left, double work_left);
 void sl_progress_msg(sl_progress *p, const char *fmt, ...);              /* a line above the bar */
 void sl_progress_free(sl_progress *p);
 
@@ -114,10 +158,12 @@ uint64_t sl_exp_instance_seed(const sl_run *run, int instance);
 /* ---- steps shared by the experiment files ------------------------------------------------ */
 int sl_exp_reps(const sl_run *run, int preset_default);
 /* Generates dataset ds (params p) into a malloc'ed buffer; NULL with err on failure. */
-void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+void *sl_exp_generate(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                       uint64_t n, sl_err *err);
 /* The input of context c (its dataset, dtype and n) with the seed of its instance. */
-void *sl_exp_generate_ctx(const sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err);
+void *sl_exp_generate_ctx(sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err);
+/* The exact reference of x (the input of context c), timed as the run's reference phase. */
+int sl_exp_reference(sl_run *run, const sl_rowctx *c, const void *x, sl_reference *ref, sl_err *err);
 /* The registry variants whose row of context c is not yet in results.csv (checked once per
  * step). -1 (err) when the registry has more than SL_STUDY_MAX_VARIANTS variants. */
 #define SL_STUDY_MAX_VARIANTS 256
@@ -128,9 +174,12 @@ typedef struct {
 int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_err *err);
 /* Measures the variants of todo on one input into rows of context c (on this thread, after
  * the input in flight is written). reps_det: reps for deterministic variants, reps_nondet for
- * nondeterministic ones. */
+ * nondeterministic ones. ref: x's reference (sl_exp_reference; a permutation of an input has
+ * its reference), or NULL to compute it here. On the CPU a deterministic twin runs once
+ * (sl_session_opts.twin_once; its row says so). */
 int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
-                   const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err);
+                   const sl_reference *ref, const sl_launch *req, int reps_det, int reps_nondet,
+                   int dist, sl_err *err);
 /* One step: generates the input of c (dataset c->ds with params p) and its reference,
  * announces it on the progress line with `work` units, and measures every variant not yet in
  * results.csv, for each instance of the point (c->instance 0 .. sl_exp_instances - 1; `work`

@@ -1,16 +1,25 @@
 /* step.c: one step of an experiment: its input generated, the variants not yet done measured
  * through measure/ (which judges them), their rows written through results/ in registry order;
  * with several host threads, as a pipeline of one input in flight (see struct sl_step_job). */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "sl_study.h"
 
 /* Largest n for which a GPU result is also checked against its CPU twin (the twin emulates
  * the GPU's order on one core: beyond this it costs more than the whole GPU sweep). */
 #define SL_TWIN_CHECK_MAX_N ((uint64_t)1 << 22)
+
+double sl_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 int sl_study_has(const sl_run *run, const sl_rowctx *c, const char *variant)
 {
@@ -28,7 +37,10 @@ sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_varian
 /* The writer itself (rows of the in-flight job go through here, after the rows before them). */
 static int study_write_now(sl_run *run, const sl_record *r, int dist, sl_err *err)
 {
-    if (sl_results_write(&run->res, r, dist, err)) return -1;
+    const double t0 = sl_now_s();
+    int rc = sl_results_write(&run->res, r, dist, err);
+    run->phases.write += sl_now_s() - t0;
+    if (rc) return -1;
     run->rows_written++;
     if (run->max_rows > 0 && run->rows_written >= run->max_rows) run->stop = 1;
     return 0;
@@ -40,9 +52,10 @@ int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err)
     return study_write_now(run, r, dist, err);
 }
 
-static void *generate_seed(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+static void *generate_seed(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                            uint64_t n, uint64_t seed, sl_err *err)
 {
+    const double t0 = sl_now_s();
     size_t bytes = (size_t)n * sl_dtype_size(dt);
     void *x = malloc(bytes ? bytes : 1);
     if (!x) {
@@ -50,22 +63,32 @@ static void *generate_seed(const sl_run *run, const sl_dataset *ds, const sl_par
         return NULL;
     }
     unsigned th = run->threads ? run->threads : 1;
-    if (sl_dataset_generate_threads(ds, dt, seed, n, p, 0, n, x, th, err)) {
+    int rc = sl_dataset_generate_threads(ds, dt, seed, n, p, 0, n, x, th, err);
+    run->phases.generate += sl_now_s() - t0;
+    if (rc) {
         free(x);
         return NULL;
     }
     return x;
 }
 
-void *sl_exp_generate(const sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
+void *sl_exp_generate(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                       uint64_t n, sl_err *err)
 {
     return generate_seed(run, ds, p, dt, n, run->seed, err);
 }
 
-void *sl_exp_generate_ctx(const sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err)
+void *sl_exp_generate_ctx(sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err)
 {
     return generate_seed(run, c->ds, p, c->dt, c->n, sl_exp_instance_seed(run, c->instance), err);
+}
+
+int sl_exp_reference(sl_run *run, const sl_rowctx *c, const void *x, sl_reference *ref, sl_err *err)
+{
+    const double t0 = sl_now_s();
+    int rc = sl_reference_compute_threads(ref, x, c->n, c->dt, run->threads ? run->threads : 1, err);
+    run->phases.reference += sl_now_s() - t0;
+    return rc;
 }
 
 int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_err *err)
@@ -92,6 +115,8 @@ struct sl_step_job {
     int own_x;
     sl_reference ref;          /* computed by the walk when ref_ok; else by the session */
     int ref_ok;
+    const sl_reference *ref_borrowed;   /* the caller's reference of x (sl_exp_measure), or NULL */
+    double run_s, judge_s, ref_s;       /* phase times of this job (sl_session_times) */
     sl_launch req;
     int reps[SL_STUDY_MAX_VARIANTS];
     int check_twin;
@@ -136,7 +161,7 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     const uint64_t twin_max = run->twin_check_max_n ? run->twin_check_max_n : SL_TWIN_CHECK_MAX_N;
     j->check_twin = run->on_gpu && c->n <= twin_max;
     /* a time budget only where no distribution is recorded (the sweeps, not determinism) */
-    j->budget_ms = run->on_gpu && !dist ? run->nondet_budget_ms : 0;
+    j->budget_ms = run->on_gpu && !dist ? run->rep_budget_ms : 0;
     j->backend = run->backend;
     j->threads = run->threads ? run->threads : 1;
     j->dist = dist;
@@ -146,14 +171,19 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
 static void job_measure(sl_step_job *j)
 {
     sl_session *s = NULL;
-    sl_session_opts o = {j->backend, 0, j->threads, j->ref_ok ? &j->ref : NULL};
-    if (sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err)) {
+    const sl_reference *ref = j->ref_ok ? &j->ref : j->ref_borrowed;
+    sl_session_opts o = {j->backend, 0, j->threads, ref, 1};
+    const double t0 = sl_now_s();
+    int orc = sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err);
+    if (!ref) j->ref_s = sl_now_s() - t0;   /* the session computed the reference */
+    if (orc) {
         j->open_rc = -1;
         return;
     }
     /* the rows are filled whatever the return (out of memory shows in their status) */
     sl_measure_list(s, j->todo.v, j->todo.n, &j->req, j->reps, j->check_twin, j->budget_ms,
                     j->rows, j->status, j->errs);
+    sl_session_times(s, &j->run_s, &j->judge_s);
     j->measured = 1;
     sl_session_close(s);
 }
@@ -181,9 +211,14 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
         char capped[160];
         const char *note = m == 1 ? j->errs[i].msg
                            : (row->twin_checked && !row->twin_match) ? "GPU result differs from its CPU twin" : "";
-        if (m == 0 && row->reps < row->reps_asked) {
+        if (m == 0 && row->reps < row->reps_asked && !strcmp(row->backend, "cpu") &&
+            v->determinism != SL_DET_NONDETERMINISTIC) {
+            snprintf(capped, sizeof capped, "deterministic twin run once (not %d times): a pure "
+                     "function of the input and the launch configuration", row->reps_asked);
+            note = capped;
+        } else if (m == 0 && row->reps < row->reps_asked) {
             snprintf(capped, sizeof capped, "repetitions capped at %d of %d by the %.3g s time "
-                     "budget of a nondeterministic row (%.3g ms each)", row->reps, row->reps_asked,
+                     "budget of a row in the sweeps (%.3g ms each)", row->reps, row->reps_asked,
                      j->budget_ms / 1e3, row->time_ms_median);
             note = capped;
         }
@@ -193,17 +228,29 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
     return 0;
 }
 
+/* A finished job's phase times join the run's (on the walk's thread). */
+static void job_account(sl_run *run, const sl_step_job *j)
+{
+    run->phases.measure += j->run_s;
+    run->phases.judge += j->judge_s;
+    run->phases.reference += j->ref_s;
+}
+
 int sl_study_flush(sl_run *run, sl_err *err)
 {
     sl_step_job *j = run->inflight;
     if (!j) return 0;
     run->inflight = NULL;
     int rc = 0;
-    if (pthread_join(j->tid, NULL) != 0) {
+    const double t0 = sl_now_s();
+    int jr = pthread_join(j->tid, NULL);
+    run->phases.wait += sl_now_s() - t0;
+    if (jr != 0) {
         rc = sl_err_set(err, "%s: cannot join the measuring thread", j->c.experiment);
         /* the job may still be running: leak it rather than free what it uses */
         return rc;
     }
+    job_account(run, j);
     rc = job_write(run, j, err);
     sl_progress_add(run->prog, j->work);
     job_free(j);
@@ -230,6 +277,7 @@ static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
         /* no thread: measure here */
     }
     job_measure(j);
+    job_account(run, j);
     int rc = job_write(run, j, err);
     sl_progress_add(run->prog, j->work);
     job_free(j);
@@ -237,12 +285,14 @@ static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
 }
 
 int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
-                   const sl_launch *req, int reps_det, int reps_nondet, int dist, sl_err *err)
+                   const sl_reference *ref, const sl_launch *req, int reps_det, int reps_nondet,
+                   int dist, sl_err *err)
 {
     if (sl_study_flush(run, err)) return -1;
     if (!todo->n) return 0;
     sl_step_job *j = job_new(run, c, todo, x, req, reps_det, reps_nondet, dist, err);
     if (!j) return -1;
+    j->ref_borrowed = ref;
     return job_run(run, j, 0, err);
 }
 
@@ -298,8 +348,8 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
     }
     sl_pending todo;
     if (sl_exp_pending(run, c, &todo, err)) return -1;
-    if (!todo.n) {
-        sl_progress_add(run->prog, work);
+    if (!todo.n) {             /* done before (--resume): no time to learn from */
+        sl_progress_skip(run->prog, work);
         return 0;
     }
     /* host work of this input, while the previous one is measured */
@@ -319,7 +369,7 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
     j->own_x = 1;
     j->work = work;
     j->ref_ok = 1;
-    if (sl_reference_compute_threads(&j->ref, x, c->n, c->dt, j->threads, err)) {
+    if (sl_exp_reference(run, c, x, &j->ref, err)) {
         job_free(j);
         return -1;
     }
