@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "sl_variant_impl.h"
 #include "superacc.h"
+#include "sl_half.h"
 
 #define SACC_BLOCK 512u
 #define SACC_BLOCKS_PER_SM 2u       /* float64 (the expansion: 64 registers per thread) */
@@ -24,7 +25,7 @@ static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl
         uint64_t per_block = (uint64_t)cfg->block * SACC_ITEMS;
         uint64_t want = (n + per_block - 1) / per_block;
         uint64_t cap = (uint64_t)cfg->sm_count *
-                       (dt == SL_F32 ? SACC_BLOCKS_PER_SM_F32 : SACC_BLOCKS_PER_SM);
+                       (dt != SL_F64 ? SACC_BLOCKS_PER_SM_F32 : SACC_BLOCKS_PER_SM);
         cfg->grid = (uint32_t)(want < 1 ? 1 : want > cap ? cap : want);
     }
     /* a requested grid: at most the blocks that have work (the sum is the same for any grid) */
@@ -98,6 +99,24 @@ int sl_sacc_state_add(sl_sacc_state *st, const void *x, uint64_t n, sl_err *err)
     return 0;
 }
 
+/* float16/bfloat16 input: every value converted exactly to float32 and added into a float32
+ * state; the exact sum rounded to odd in float32, then to nearest even in the 16-bit format
+ * (sl_sacc_round_mode): the correctly rounded 16-bit sum, as the kernel's. */
+static int superacc_cpu_half(const void *x, uint64_t n, sl_dtype dt, double *result, sl_err *err)
+{
+    sl_sacc_state st;
+    sl_sacc_state_init(&st, SL_F32);
+    float buf[4096];
+    const uint16_t *h = (const uint16_t *)x;
+    for (uint64_t i = 0; i < n; i += 4096) {
+        const uint64_t m = n - i < 4096 ? n - i : 4096;
+        for (uint64_t k = 0; k < m; k++) buf[k] = (float)sl_half_to_double(h[i + k], dt);
+        if (sl_sacc_state_add(&st, buf, m, err)) return -1;
+    }
+    *result = sl_half_round(sl_sacc_round_mode(st.limb, SL_SACC_LIMBS_F32, 0, SL_F32, st.flags, 1), dt);
+    return 0;
+}
+
 static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg, double *result, sl_err *err)
 {
@@ -109,6 +128,7 @@ static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
         *result = 0.0;
         return 0;
     }
+    if (sl_dtype_is_half(dt)) return superacc_cpu_half(x, n, dt, result, err);
     sl_sacc_state st;
     sl_sacc_state_init(&st, dt);
     if (sl_sacc_state_add(&st, x, n, err)) return -1;
@@ -120,7 +140,7 @@ const sl_variant sl_v_superacc = {
     .name = "superacc", .family = "accuracy", .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "exact fixed-point superaccumulator (integer limbs), rounded once: correctly "
                    "rounded, order-independent",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_CORRECTLY_ROUNDED,
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = superacc_resolve, .depth = superacc_depth, .cpu = superacc_cpu,
     .workspace = SL_GPU_ENTRY(sl_superacc_workspace), .gpu = SL_GPU_ENTRY(sl_superacc_gpu),
 };

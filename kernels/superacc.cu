@@ -103,9 +103,9 @@ __device__ __noinline__ unsigned sacc_rare(double v, int scale, unsigned long lo
 
 /* The once-per-launch rounding, kept out of the kernel body (registers). */
 __device__ __noinline__ double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
-                                              unsigned flags)
+                                              unsigned flags, int rto = 0)
 {
-    return sl_sacc_round(reinterpret_cast<int64_t *>(limbs), L, dt, flags);
+    return sl_sacc_round_mode(reinterpret_cast<int64_t *>(limbs), L, 0, dt, flags, rto);
 }
 
 /* The per-thread state (registers: nothing takes its address): expansion a + b + c, flags,
@@ -195,12 +195,12 @@ __device__ __forceinline__ void sacc_barrier() { sl_bar_any::sync(); }
 /* The kernels' common end. Every thread of every block calls it once with its flags and the
  * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the
  * global limbs, and the last block to arrive rounds them into *result. */
-template <typename T>
+template <typename X>
 __device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
                                                   unsigned long long *s_acc, unsigned *s_flags,
-                                                  unsigned char *work, T *result)
+                                                  unsigned char *work, X *result)
 {
-    const int L = sacc_fmt<T>::L;
+    const int L = sacc_fmt<float>::L;
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     unsigned *g_flags = g_counter + 1;
     unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
@@ -222,8 +222,11 @@ __device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
     sacc_barrier();
     if (tid == 0) {
         const unsigned fl = atomicExch(g_flags, 0u);
-        const double r = sacc_round_dev(s_acc, L, sizeof(T) == 8 ? SL_F64 : SL_F32, fl);
-        *result = (T)r;                              /* exact: r holds a T */
+        /* float32: to nearest even; 16-bit output: to odd in float32, then to nearest even in
+         * the 16-bit format (sl_sacc_round_mode: correct rounding) */
+        const int half = sizeof(X) == 2;
+        const double r = sacc_round_dev(s_acc, L, SL_F32, fl, half);
+        *result = sl_out<X>((float)r);               /* exact for float32: r holds a float */
         *g_counter = 0u;
     }
 }
@@ -240,9 +243,17 @@ __device__ __forceinline__ void sacc_block_init(unsigned long long *s_acc, int L
 #define SACC_BIN_FLUSH 8192u     /* inputs per thread between bin flushes (capacity: 2^14) */
 #define SACC_BIN_U 4             /* float4 loads per thread per tile: 16 inputs */
 
-/* One input into its bin: my = &s_bin[tid], bins blockDim apart. */
-__device__ __forceinline__ void sacc_bin_take(float x, double *my, unsigned B, unsigned &sg)
+/* The bins kernel's 16-byte loads: streaming (evict-first) for float4, the read-only
+ * no-allocate load for 8 16-bit values. */
+__device__ __forceinline__ float4 sacc_ld(const float4 *p) { return __ldcs(p); }
+template <typename H> __device__ __forceinline__ sl_v16<H> sacc_ld(const sl_v16<H> *p) { return sl_ldv(p); }
+
+/* One input into its bin: my = &s_bin[tid], bins blockDim apart. A float16/bfloat16 input is
+ * widened to float32 first (exact). */
+template <typename X>
+__device__ __forceinline__ void sacc_bin_take(X h, double *my, unsigned B, unsigned &sg)
 {
+    const float x = sl_widen(h);
     const unsigned u = __float_as_uint(x);
     sg &= u;
     my[((u >> 27) & 15u) * B] += (double)x;          /* bin E >> 4; exact (see step 1a) */
@@ -303,16 +314,19 @@ __device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long lo
     return flags;
 }
 
-/* x: n float32 elements; head: elements before the first 16-byte boundary (done one by one, as
+/* x: n float32 (or float16/bfloat16: X) elements; head: elements before the first 16-byte boundary (done one by one, as
  * is the tail after the last whole vector). Any grid, any block <= 1024; dynamic shared
  * memory: SACC_NBIN * blockDim doubles. Barriers: every sacc_barrier is reached by all threads
  * of the block (the tile loop's trip count, the drain and normalisation schedules and the
  * drain's tree depend on blockIdx, gridDim, blockDim and n only). */
+template <typename X>
 __global__ void __launch_bounds__(1024)
-sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
-                 float *result)
+sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+                 X *result)
 {
     typedef sacc_fmt<float> F;
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, EPT = SACC_BIN_U * W };  /* elements per vector, per tile */
     extern __shared__ double s_bin[];
     __shared__ unsigned long long s_acc[F::L];
     __shared__ unsigned s_flags;
@@ -323,37 +337,36 @@ sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigne
     sacc_barrier();
 
     unsigned flags = 0u, sg = 0xffffffffu;
-    const uint64_t nv = (n - head) / 4;              /* whole float4 after the head */
-    const uint64_t tail0 = head + nv * 4;
-    const uint64_t nedge = head + (n - tail0);       /* < 8: at most one per thread */
+    const uint64_t nv = (n - head) / W;              /* whole vectors after the head */
+    const uint64_t tail0 = head + nv * W;
+    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
     for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
         sacc_bin_take(x[i < head ? i : tail0 + (i - head)], my, B, sg);
 
-    const float4 *xv = reinterpret_cast<const float4 *>(x + head);
+    const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * SACC_BIN_U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * 4);
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
     if (every == 0) every = 1;
-    const unsigned flush_every = SACC_BIN_FLUSH / (SACC_BIN_U * 4);
+    const unsigned flush_every = SACC_BIN_FLUSH / EPT;
     uint64_t since = 0;
     unsigned since_flush = 0;
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
         const uint64_t base = tile * per_tile + tid;
         if ((tile + 1) * per_tile <= nv) {
-            float4 r[SACC_BIN_U];
+            V r[SACC_BIN_U];
 #pragma unroll
-            for (int u = 0; u < SACC_BIN_U; u++) r[u] = __ldcs(xv + base + (uint64_t)u * B);
+            for (int u = 0; u < SACC_BIN_U; u++) r[u] = sacc_ld(xv + base + (uint64_t)u * B);
 #pragma unroll
-            for (int u = 0; u < SACC_BIN_U; u++) {
-                sacc_bin_take(r[u].x, my, B, sg); sacc_bin_take(r[u].y, my, B, sg);
-                sacc_bin_take(r[u].z, my, B, sg); sacc_bin_take(r[u].w, my, B, sg);
-            }
+            for (int u = 0; u < SACC_BIN_U; u++)
+#pragma unroll
+                for (int k = 0; k < W; k++) sacc_bin_take(sl_vec_lane(r[u], k), my, B, sg);
         } else {
             for (int u = 0; u < SACC_BIN_U; u++)
                 if (base + (uint64_t)u * B < nv) {
-                    const float4 r = __ldcs(xv + base + (uint64_t)u * B);
-                    sacc_bin_take(r.x, my, B, sg); sacc_bin_take(r.y, my, B, sg);
-                    sacc_bin_take(r.z, my, B, sg); sacc_bin_take(r.w, my, B, sg);
+                    const V r = sacc_ld(xv + base + (uint64_t)u * B);
+#pragma unroll
+                    for (int k = 0; k < W; k++) sacc_bin_take(sl_vec_lane(r, k), my, B, sg);
                 }
         }
         if (++since_flush == flush_every) {          /* uniform: <= 8192 + 1 inputs per bin */
@@ -368,7 +381,7 @@ sacc_bins_kernel(const float *__restrict__ x, uint64_t n, uint64_t head, unsigne
         }
     }
     flags |= sacc_bins_drain(s_bin, s_acc);
-    sacc_block_finish<float>(flags, sg, s_acc, &s_flags, work, result);
+    sacc_block_finish<X>(flags, sg, s_acc, &s_flags, work, result);
 }
 
 /* ---- float64: expansion (step 1b) --------------------------------------------------------- */
@@ -475,6 +488,32 @@ extern "C" size_t sl_superacc_workspace(const sl_variant *v, uint64_t n, sl_dtyp
     return dt == SL_F64 ? exact + sl_reproducible_workspace(NULL, n, dt, NULL) : exact;
 }
 
+/* Enqueues the bins kernel for input format X (opting into its dynamic shared memory above
+ * 48 KB once per format); returns its name, or NULL with err. */
+template <typename X>
+static const char *sacc_bins_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
+                                    uint64_t n, uint64_t head, void *d_work, void *d_result,
+                                    cudaStream_t st, sl_err *err)
+{
+    const size_t smem = sizeof(double) * SACC_NBIN * (size_t)cfg->block;
+    static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
+    if (smem > opted) {
+        cudaError_t e = cudaFuncSetAttribute(sacc_bins_kernel<X>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)(sizeof(double) * SACC_NBIN * 1024u));
+        if (e != cudaSuccess) {
+            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_bins_kernel, "
+                       "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
+                       cudaGetErrorName(e), cudaGetErrorString(e));
+            return NULL;
+        }
+        opted = sizeof(double) * SACC_NBIN * 1024u;
+    }
+    sacc_bins_kernel<X><<<cfg->grid, cfg->block, smem, st>>>((const X *)d_x, n, head,
+                                                            (unsigned char *)d_work, (X *)d_result);
+    return sizeof(X) == 2 ? "sacc_bins_kernel<16-bit>" : "sacc_bins_kernel<float>";
+}
+
 /* Enqueues the kernel for dt; returns its name for the launch check, or NULL with err when the
  * dynamic shared memory of the float32 bins cannot be opted into. */
 static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dtype dt,
@@ -506,23 +545,9 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
                                                           (unsigned char *)d_work, (double *)d_result);
         return "sacc_kernel<1024>";
     }
-    const size_t smem = sizeof(double) * SACC_NBIN * (size_t)cfg->block;
-    static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
-    if (smem > opted) {
-        cudaError_t e = cudaFuncSetAttribute(sacc_bins_kernel,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)(sizeof(double) * SACC_NBIN * 1024u));
-        if (e != cudaSuccess) {
-            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_bins_kernel, "
-                       "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
-                       cudaGetErrorName(e), cudaGetErrorString(e));
-            return NULL;
-        }
-        opted = sizeof(double) * SACC_NBIN * 1024u;
-    }
-    sacc_bins_kernel<<<cfg->grid, cfg->block, smem, st>>>((const float *)d_x, n, head,
-                                                         (unsigned char *)d_work, (float *)d_result);
-    return "sacc_bins_kernel";
+    if (dt == SL_F16) return sacc_bins_launch<__half>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    if (dt == SL_BF16) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
 
 extern "C" int sl_superacc_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,

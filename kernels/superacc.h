@@ -97,7 +97,12 @@ SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
     return off && ((uint64_t)limb[w] & (((uint64_t)1 << off) - 1)) != 0;
 }
 
-/* sl_sacc_round_at: the exact sum held in limb[0..L), limb i weighting 2^(32 (i + off)) (a
+/* sl_sacc_round_mode(..., rto = 1): the same, rounded to odd instead of to nearest even (the
+ * last bit ORed with every bit below it): a float32 rounded to odd and then rounded once to
+ * nearest even in float16 or bfloat16 (8 or 11 bits, at least 2 fewer than 24, and the float32
+ * subnormal grid finer than both) is the exact sum correctly rounded there, overflow included:
+ * the 16-bit sums of superacc on float16/bfloat16 input are rounded so.
+ * sl_sacc_round_at: the exact sum held in limb[0..L), limb i weighting 2^(32 (i + off)) (a
  * window of M: its bits below 32 off are all 0; off >= 0), rounded as sl_sacc_round. Fewer limbs
  * to normalise when the sum is known to lie in a window (the binned sums' final rounding).
  * sl_sacc_round: the exact sum held in limb[0..L) (any carry state, |limb| < 2^62) with the input flags,
@@ -105,7 +110,8 @@ SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
  * even; subnormal results; overflow to +-Inf; any NaN or +Inf with -Inf -> NaN; a lone Inf
  * kind -> that Inf; exact zero -> -0 only when no input had its sign bit clear.
  * The limbs are normalised (and negated for a negative sum) in place. */
-SL_SACC_HD double sl_sacc_round_at(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags)
+SL_SACC_HD double sl_sacc_round_mode(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags,
+                                     int rto)
 {
     const int f64 = dt == SL_F64;
     uint64_t rbits;
@@ -143,8 +149,11 @@ SL_SACC_HD double sl_sacc_round_at(int64_t *limb, int L, int off, sl_dtype dt, u
                 uint64_t q;
                 if (s >= 0) {
                     q = sl_sacc_bits(limb, L, s, p);
-                    if (sa > 0 && s > 0 && sl_sacc_bits(limb, L, s - 1, 1) &&
-                        ((q & 1) || sl_sacc_any_below(limb, s - 1)))
+                    if (rto) {                         /* round to odd: sticky into the lsb */
+                        if (s > 0 && (sl_sacc_bits(limb, L, s - 1, 1) || sl_sacc_any_below(limb, s - 1)))
+                            q |= 1u;
+                    } else if (sa > 0 && s > 0 && sl_sacc_bits(limb, L, s - 1, 1) &&
+                               ((q & 1) || sl_sacc_any_below(limb, s - 1)))
                         q++;
                 } else {                               /* below the window all bits are 0 */
                     q = sl_sacc_bits(limb, L, 0, p + s) << -s;
@@ -169,6 +178,10 @@ SL_SACC_HD double sl_sacc_round_at(int64_t *limb, int L, int off, sl_dtype dt, u
     return (double)f;
 }
 
+SL_SACC_HD double sl_sacc_round_at(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags)
+{
+    return sl_sacc_round_mode(limb, L, off, dt, flags, 0);
+}
 SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flags)
 {
     return sl_sacc_round_at(limb, L, 0, dt, flags);
