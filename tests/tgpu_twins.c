@@ -111,9 +111,17 @@ int main(void)
      * parameters do not fit a 16-bit format (ill-conditioned's cond, cauchy's tail) is
      * generated with fitting ones or counted as not generated */
     static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    /* SUMLAB_TEST_DTYPE=D: that format only (to run the four as parallel processes) */
+    const char *only = getenv("SUMLAB_TEST_DTYPE");
+    sl_dtype only_dt = SL_F32;
+    if (only && *only && sl_dtype_parse(only, &only_dt)) {
+        fprintf(stderr, "tgpu_twins: SUMLAB_TEST_DTYPE=%s is not a dtype\n", only);
+        return 2;
+    }
     long not_generated = 0;
     for (int d = 0; d < 4; d++) {
         const sl_dtype dt = dts[d];
+        if (only && *only && dt != only_dt) continue;
         for (size_t di = 0; di < sl_dataset_count(); di++) {
             const sl_dataset *ds = sl_dataset_at(di);
             sl_params p;
