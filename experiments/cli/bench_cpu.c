@@ -169,6 +169,12 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:h", opts, NULL)) != -1) {
+        int rc;
+        if (sl_bench_opt(c, optarg, &o->reps, o->params, &o->nparams,
+                         (int)(sizeof o->params / sizeof o->params[0]), &o->seed, &o->fmt, &rc)) {
+            if (rc >= 0) return rc;
+            continue;
+        }
         switch (c) {
         case O_BACKEND: break; /* cpu: the caller checked it */
         case 'v': o->vlist = optarg; break;
@@ -179,36 +185,11 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
                 return 2;
             }
             break;
-        case 'r':
-            if (sl_parse_int(optarg, 1, 100000, &o->reps, &err)) {
-                sl_cli_msg("bench", "--reps: %s (at least 1)", err.msg);
-                return 2;
-            }
-            break;
         case O_THREADS: o->threads_s = optarg; break;
         case 'D': o->dsname = optarg; break;
-        case 'p':
-            if (o->nparams == (int)(sizeof o->params / sizeof o->params[0])) {
-                sl_cli_msg("bench", "too many --param options");
-                return 2;
-            }
-            o->params[o->nparams++] = optarg;
-            break;
-        case 's':
-            if (sl_parse_u64(optarg, &o->seed, &err)) {
-                sl_cli_msg("bench", "--seed: %s", err.msg);
-                return 2;
-            }
-            break;
         case O_MPFR_N:
             if (sl_parse_u64(optarg, &o->mpfr_n, &err) || o->mpfr_n == 0) {
                 sl_cli_msg("bench", "--mpfr-n: %s", o->mpfr_n == 0 && !err.msg[0] ? "must be at least 1" : err.msg);
-                return 2;
-            }
-            break;
-        case 'f':
-            if (sl_out_format_parse(optarg, &o->fmt) || o->fmt == SL_OUT_JSON) {
-                sl_cli_msg("bench", "unknown --format '%s' (csv or table)", optarg);
                 return 2;
             }
             break;
@@ -227,15 +208,6 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
 static int cpu_check(cpu_opts *o)
 {
     sl_err err = {{0}};
-    if (sl_parse_u64_list(o->nlist, o->ns, CPU_MAX_N, &o->nn, &err)) {
-        sl_cli_msg("bench", "--n: %s", err.msg);
-        return 2;
-    }
-    for (size_t i = 0; i < o->nn; i++)
-        if (o->ns[i] == 0 || o->ns[i] >= ((uint64_t)1 << 34)) {
-            sl_cli_msg("bench", "--n: %llu is out of range [1, 2^34)", (unsigned long long)o->ns[i]);
-            return 2;
-        }
     if (!o->vlist) {
         for (int v = 0; v < V_COUNT; v++) o->want[v] = 1;
     } else {
@@ -258,18 +230,8 @@ static int cpu_check(cpu_opts *o)
         sl_cli_msg("bench", "--threads: %s", err.msg);
         return 2;
     }
-    o->ds = sl_dataset_find(o->dsname);
-    if (!o->ds) {
-        sl_cli_msg("bench", "unknown dataset '%s' (see 'sumlab list datasets')", o->dsname);
-        return 2;
-    }
-    sl_params_defaults(o->ds, &o->p);
-    for (int i = 0; i < o->nparams; i++)
-        if (sl_params_set(o->ds, &o->p, o->params[i], &err)) {
-            sl_cli_msg("bench", "--param %s: %s", o->params[i], err.msg);
-            return 2;
-        }
-    return -1;
+    return sl_bench_input(o->nlist, o->ns, CPU_MAX_N, &o->nn, o->dsname, o->params, o->nparams,
+                          &o->ds, &o->p);
 }
 
 /* One n: generate, reference, R rounds of every variant, mpfr_sum, rows. Returns 0, 1 (a

@@ -268,3 +268,64 @@ int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, in
     else sl_cli_msg(cmd, "unknown option '%s' (see 'sumlab %s --help')", opt, cmd);
     return 2;
 }
+
+int sl_bench_opt(int c, const char *arg, long *reps, const char **params, int *nparams, int maxp,
+                 uint64_t *seed, sl_out_format *fmt, int *rc)
+{
+    sl_err err = {{0}};
+    *rc = -1;
+    switch (c) {
+    case 'r':
+        if (sl_parse_int(arg, 1, 100000, reps, &err)) {
+            sl_cli_msg("bench", "--reps: %s (at least 1)", err.msg);
+            *rc = 2;
+        }
+        return 1;
+    case 'p':
+        if (*nparams == maxp) {
+            sl_cli_msg("bench", "too many --param options");
+            *rc = 2;
+        } else params[(*nparams)++] = arg;
+        return 1;
+    case 's':
+        if (sl_parse_u64(arg, seed, &err)) {
+            sl_cli_msg("bench", "--seed: %s", err.msg);
+            *rc = 2;
+        }
+        return 1;
+    case 'f':
+        if (sl_out_format_parse(arg, fmt) || *fmt == SL_OUT_JSON) {
+            sl_cli_msg("bench", "unknown --format '%s' (csv or table)", arg);
+            *rc = 2;
+        }
+        return 1;
+    default: return 0;
+    }
+}
+
+int sl_bench_input(const char *nlist, uint64_t *ns, size_t max, size_t *nn, const char *dsname,
+                   const char *const *params, int nparams, const sl_dataset **ds, sl_params *p)
+{
+    sl_err err = {{0}};
+    if (sl_parse_u64_list(nlist, ns, max, nn, &err)) {
+        sl_cli_msg("bench", "--n: %s", err.msg);
+        return 2;
+    }
+    for (size_t i = 0; i < *nn; i++)
+        if (ns[i] == 0 || ns[i] >= ((uint64_t)1 << 34)) {
+            sl_cli_msg("bench", "--n: %llu is out of range [1, 2^34)", (unsigned long long)ns[i]);
+            return 2;
+        }
+    *ds = sl_dataset_find(dsname);
+    if (!*ds) {
+        sl_cli_msg("bench", "unknown dataset '%s' (see 'sumlab list datasets')", dsname);
+        return 2;
+    }
+    sl_params_defaults(*ds, p);
+    for (int i = 0; i < nparams; i++)
+        if (sl_params_set(*ds, p, params[i], &err)) {
+            sl_cli_msg("bench", "--param %s: %s", params[i], err.msg);
+            return 2;
+        }
+    return -1;
+}

@@ -120,10 +120,15 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    sl_err err = {{0}};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:B:G:h", opts, NULL)) != -1) {
+        int rc;
+        if (sl_bench_opt(c, optarg, &o->reps, o->params, &o->nparams,
+                         (int)(sizeof o->params / sizeof o->params[0]), &o->seed, &o->fmt, &rc)) {
+            if (rc >= 0) return rc;
+            continue;
+        }
         switch (c) {
         case 'v': o->vlist = optarg; break;
         case 'n': o->nlist = optarg; break;
@@ -133,26 +138,7 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
                 return 2;
             }
             break;
-        case 'r':
-            if (sl_parse_int(optarg, 1, 100000, &o->reps, &err)) {
-                sl_cli_msg("bench", "--reps: %s (at least 1)", err.msg);
-                return 2;
-            }
-            break;
         case 'D': o->dsname = optarg; break;
-        case 'p':
-            if (o->nparams == (int)(sizeof o->params / sizeof o->params[0])) {
-                sl_cli_msg("bench", "too many --param options");
-                return 2;
-            }
-            o->params[o->nparams++] = optarg;
-            break;
-        case 's':
-            if (sl_parse_u64(optarg, &o->seed, &err)) {
-                sl_cli_msg("bench", "--seed: %s", err.msg);
-                return 2;
-            }
-            break;
         case O_BACKEND: break; /* gpu: sl_cmd_bench checked it */
         case O_NOFLUSH: o->flush = 0; break;
         case O_TIMING:
@@ -172,12 +158,6 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
         case O_ITEMS:
             if (sl_cli_launch_opt("bench", "--items", optarg, &o->req.items)) return 2;
             break;
-        case 'f':
-            if (sl_out_format_parse(optarg, &o->fmt) || o->fmt == SL_OUT_JSON) {
-                sl_cli_msg("bench", "unknown --format '%s' (csv or table)", optarg);
-                return 2;
-            }
-            break;
         case 'h': bench_usage(stdout); return 0;
         default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
         }
@@ -192,28 +172,8 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
 /* The sizes, the dataset and its parameters. Returns -1 to go on, else the exit code. */
 static int bench_check(bench_opts *o)
 {
-    sl_err err = {{0}};
-    if (sl_parse_u64_list(o->nlist, o->ns, BENCH_MAX_N, &o->nn, &err)) {
-        sl_cli_msg("bench", "--n: %s", err.msg);
-        return 2;
-    }
-    for (size_t i = 0; i < o->nn; i++)
-        if (o->ns[i] == 0 || o->ns[i] >= ((uint64_t)1 << 34)) {
-            sl_cli_msg("bench", "--n: %llu is out of range [1, 2^34)", (unsigned long long)o->ns[i]);
-            return 2;
-        }
-    o->ds = sl_dataset_find(o->dsname);
-    if (!o->ds) {
-        sl_cli_msg("bench", "unknown dataset '%s' (see 'sumlab list datasets')", o->dsname);
-        return 2;
-    }
-    sl_params_defaults(o->ds, &o->p);
-    for (int i = 0; i < o->nparams; i++)
-        if (sl_params_set(o->ds, &o->p, o->params[i], &err)) {
-            sl_cli_msg("bench", "--param %s: %s", o->params[i], err.msg);
-            return 2;
-        }
-    return -1;
+    return sl_bench_input(o->nlist, o->ns, BENCH_MAX_N, &o->nn, o->dsname, o->params, o->nparams,
+                          &o->ds, &o->p);
 }
 
 /* The variants to time, in registry order: the picked ones (or all) with a GPU kernel that

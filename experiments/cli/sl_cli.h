@@ -5,6 +5,7 @@
 #define SL_CLI_H
 
 #include <stdint.h>
+#include "sl_datasets.h"
 #include "sl_format.h"
 #include "sl_reference.h"
 #include "sl_types.h"
@@ -19,6 +20,15 @@ int sl_cmd_sum(int argc, char **argv);      /* sumlab sum FILE ... */
 int sl_cmd_judge(int argc, char **argv);    /* sumlab judge FILE --value V ... */
 int sl_cmd_bench(int argc, char **argv);    /* sumlab bench ... */
 int sl_cmd_bench_cpu(int argc, char **argv); /* sumlab bench --backend cpu ... (bench_cpu.c) */
+/* `bench`'s options on both backends (cmd_bench.c, bench_cpu.c): -r/--reps, -p/--param (into
+ * params[*nparams], at most maxp), -s/--seed, -f/--format (csv or table). Returns 1 when c is one
+ * of them (*rc: -1 to go on, or 2 after one message), 0 when it is not. */
+int sl_bench_opt(int c, const char *arg, long *reps, const char **params, int *nparams, int maxp,
+                 uint64_t *seed, sl_out_format *fmt, int *rc);
+/* `bench`'s input: the sizes of --n (at most max, each in [1, 2^34)) and the dataset with its
+ * --param settings. Returns -1 to go on, else 2 after one message. */
+int sl_bench_input(const char *nlist, uint64_t *ns, size_t max, size_t *nn, const char *dsname,
+                   const char *const *params, int nparams, const sl_dataset **ds, sl_params *p);
 int sl_cmd_run(int argc, char **argv);      /* sumlab run EXPERIMENT ... (experiments runner) */
 int sl_cmd_compare(int argc, char **argv);  /* sumlab compare DIR_A DIR_B */
 
