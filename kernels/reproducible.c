@@ -22,6 +22,12 @@ int sl_rsum_add(sl_rsum_state *st, const void *x, uint64_t n, sl_dtype dt)
         const double *d = (const double *)x;
         for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64(&a, d[i]);
         sl_rsum_to_state_f64(&a, &part);
+    } else if (sl_dtype_is_half(dt)) {      /* widened to float32 (exact), float32 folds */
+        sl_rsum_thr_f32 a;
+        sl_rsum_init_f32(&a);
+        const uint16_t *h = (const uint16_t *)x;
+        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f32(&a, (float)sl_half_to_double(h[i], dt));
+        sl_rsum_to_state_f32(&a, &part);
     } else {
         sl_rsum_thr_f32 a;
         sl_rsum_init_f32(&a);
@@ -39,7 +45,7 @@ double sl_rsum_sum(const void *x, uint64_t n, sl_dtype dt)
     sl_rsum_state_zero(&st);
     if (n == 0) return 0.0;
     sl_rsum_add(&st, x, n, dt);
-    return sl_rsum_state_round(&st, dt);
+    return sl_dtype_is_half(dt) ? sl_rsum_state_round_half(&st, dt) : sl_rsum_state_round(&st, dt);
 }
 
 static void rsum_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
@@ -81,9 +87,9 @@ static int rsum_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
 const sl_variant sl_v_reproducible = {
     .name = "reproducible", .family = "reproducible", .determinism = SL_DET_ORDER_INDEPENDENT,
     .description = "binned summation, 3 folds (ReproBLAS/RFA style: float bins W=13 for f32, "
-                   "double bins W=40 for f64), per-thread index adaptation, exact integer state "
-                   "rounded once: order-independent",
-    .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_BINNED,
+                   "f16 and bf16 (widened), double bins W=40 for f64), per-thread index "
+                   "adaptation, exact integer state rounded once: order-independent",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_BINNED,
     .resolve = rsum_resolve, .depth = rsum_folds, .cpu = rsum_cpu,
     .workspace = SL_GPU_ENTRY(sl_reproducible_workspace), .gpu = SL_GPU_ENTRY(sl_reproducible_gpu),
 };

@@ -40,18 +40,30 @@
 #define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
 
 /* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
-template <typename T, bool CERT> struct rs_fmt;
+/* X: the input format; T: the folds' format (float32 for float16/bfloat16 input, widened). */
+template <typename X, bool CERT> struct rs_fmt;
 template <> struct rs_fmt<float, false> {
+    typedef float T;
     typedef sl_rsum_thr_f32 A;
     typedef sl_vec<float>::type V;
     enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
 };
+template <typename H> struct rs_fmt_half {
+    typedef float T;
+    typedef sl_rsum_thr_f32 A;
+    typedef typename sl_vec<H>::type V;
+    enum { VW = 8, U = 2, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
+};
+template <> struct rs_fmt<__half, false> : rs_fmt_half<__half> {};
+template <> struct rs_fmt<__nv_bfloat16, false> : rs_fmt_half<__nv_bfloat16> {};
 template <> struct rs_fmt<double, false> {
+    typedef double T;
     typedef sl_rsum_thr_f64 A;
     typedef sl_vec<double>::type V;
     enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = SL_RSUM_K };
 };
 template <> struct rs_fmt<double, true> {
+    typedef double T;
     typedef sl_rsum_thr_f64k4 A;
     typedef sl_vec<double>::type V;
     enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = 4 };
@@ -98,6 +110,20 @@ __device__ __forceinline__ void rs_take_vec(A &a, float4 v)
 }
 template <typename A>
 __device__ __forceinline__ void rs_take_vec(A &a, double2 v) { rs_take1(a, v.x); rs_take1(a, v.y); }
+template <typename A, typename H>
+__device__ __forceinline__ void rs_take_vec(A &a, sl_v16<H> v)
+{
+#pragma unroll
+    for (int k = 0; k < 8; k++) rs_take1(a, sl_widen(sl_vec_lane(v, k)));
+}
+template <typename H>
+__device__ __forceinline__ void rs_unpack(const sl_v16<H> *r, float (&x)[16])
+{
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+#pragma unroll
+        for (int k = 0; k < 8; k++) x[8 * u + k] = sl_widen(sl_vec_lane(r[u], k));
+}
 
 /* The 32 lanes' states merged (exactly, in any order): all raised to the warp's largest index,
  * integers added by a shuffle tree; lane 0 holds the normalised warp state. */
@@ -120,9 +146,9 @@ __device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
 }
 
 /* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs). */
-__device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt)
+__device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int rto)
 {
-    return sl_rsum_state_round(st, dt);
+    return sl_rsum_state_round_mode_k(st, dt, SL_RSUM_K, rto);
 }
 
 /* The certified rounding (CERT), out of line like the rounding. */
@@ -139,12 +165,13 @@ __device__ __noinline__ int rs_certify_dev(const sl_rsum_state *st, uint64_t n, 
  * `superacc` float64 path's first step: the same accumulation, then certified rounding
  * (sl_rsum_state_certify): the last block writes the correctly rounded sum, or, when the binned
  * value cannot decide it, leaves *result alone and sets *fallback = 1 for the exact kernel. */
-template <typename T, bool CERT>
+template <typename X, bool CERT>
 __global__ void __launch_bounds__(1024)
-rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, T *result,
+rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
           unsigned *fallback)
 {
-    typedef rs_fmt<T, CERT> F;
+    typedef rs_fmt<X, CERT> F;
+    typedef typename F::T T;
     typedef typename F::V V;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[32];
@@ -163,7 +190,7 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     const uint64_t tail0 = head + nv * F::VW;
     const uint64_t nedge = head + (n - tail0);
     for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
-        rs_take1(a, x[i < head ? i : tail0 + (i - head)]);
+        rs_take1(a, sl_widen(x[i < head ? i : tail0 + (i - head)]));
 
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;
@@ -234,11 +261,12 @@ rs_kernel(const T *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
         if (CERT) {
             double r;
-            if (rs_certify_dev(&fin, n, dt, &r)) *result = (T)r;
+            if (rs_certify_dev(&fin, n, dt, &r)) *result = (X)r;
             else *fallback = 1u;
         } else {
-            const double r = rs_round_dev(&fin, dt);
-            *result = (T)r;                          /* exact: r holds a T */
+            /* float16/bfloat16: to odd in float32, then to nearest even in the 16-bit format */
+            const double r = rs_round_dev(&fin, dt, sizeof(X) == 2);
+            *result = sl_out<X>((T)r);               /* exact for float32/64: r holds a T */
         }
         *g_counter = 0u;
     }
@@ -252,15 +280,16 @@ extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_
     return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
 }
 
-/* Enqueues the kernel for element type T; returns its name for the launch check. */
-template <typename T>
+/* Enqueues the kernel for input format X; returns its name for the launch check. */
+template <typename X>
 static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
                              void *d_work, void *d_result, cudaStream_t st)
 {
-    rs_kernel<T, false><<<cfg->grid, cfg->block, 0, st>>>((const T *)d_x, n, head,
-                                                           (unsigned char *)d_work, (T *)d_result,
+    rs_kernel<X, false><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
+                                                           (unsigned char *)d_work, (X *)d_result,
                                                            nullptr);
-    return sizeof(T) == 8 ? "rs_kernel<double>" : "rs_kernel<float>";
+    return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
+                                                                 : "rs_kernel<16-bit>";
 }
 
 extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
@@ -272,8 +301,10 @@ extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_
     const int go = sl_launch_prologue(v, d_x, n, dt, cfg, 32u, SL_RSUM_MAX_N, d_work, work_bytes,
                                       sl_reproducible_workspace(v, n, dt, cfg), d_result, st, &head, err);
     if (go <= 0) return go;
-    const char *what = dt == SL_F32 ? rs_launch<float>(cfg, d_x, n, head, d_work, d_result, st)
-                                    : rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st);
+    const char *what = dt == SL_F64  ? rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st)
+                     : dt == SL_F16  ? rs_launch<__half>(cfg, d_x, n, head, d_work, d_result, st)
+                     : dt == SL_BF16 ? rs_launch<__nv_bfloat16>(cfg, d_x, n, head, d_work, d_result, st)
+                                     : rs_launch<float>(cfg, d_x, n, head, d_work, d_result, st);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }

@@ -39,6 +39,7 @@
 #include <string.h>
 #include "sl_types.h"
 #include "superacc.h"   /* flags SL_SACC_*, sl_sacc_round */
+#include "sl_half.h"    /* float16/bfloat16 conversions (host and device) */
 
 #ifdef __cplusplus
 extern "C" {
@@ -155,13 +156,26 @@ SL_RSUM_HD void sl_rsum_state_limbs(const sl_rsum_state *st, int K, int W, int64
 /* The state's exact value (and flags) rounded once to dt: nearest even, overflow to +-Inf, NaN
  * and Inf rules and the sign of zero as sl_sacc_round (an exact zero is -0 only when every
  * input was -0). A float32 result is returned as the double holding it. */
-SL_RSUM_HD double sl_rsum_state_round_k(const sl_rsum_state *st, sl_dtype dt, int K)
+SL_RSUM_HD double sl_rsum_state_round_mode_k(const sl_rsum_state *st, sl_dtype dt, int K, int rto)
 {
     int64_t limb[SL_RSUM_WLIMBS];
     int off;
     sl_rsum_state_limbs(st, K, dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W, limb, &off);
-    return sl_sacc_round_at(limb, SL_RSUM_WLIMBS, off, dt, st->flags);
+    return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, dt, st->flags, rto);
 }
+SL_RSUM_HD double sl_rsum_state_round_k(const sl_rsum_state *st, sl_dtype dt, int K)
+{
+    return sl_rsum_state_round_mode_k(st, dt, K, 0);
+}
+/* float16/bfloat16 input (accumulated as float32): the state rounded to odd in float32, then
+ * once to nearest even in the 16-bit format (superacc.h: the correctly rounded 16-bit value of
+ * the binned sum). */
+#ifndef __CUDACC__   /* the host's conversion (the kernel rounds with __float2half_rn) */
+static inline double sl_rsum_state_round_half(const sl_rsum_state *st, sl_dtype dt)
+{
+    return sl_half_round(sl_rsum_state_round_mode_k(st, SL_F32, SL_RSUM_K, 1), dt);
+}
+#endif
 
 /* Certified rounding of an array's binned sum: st is the state of all n inputs (dt). Every
  * input's deposit drops less than one unit of the lowest fold (the sticky bit and the rounding

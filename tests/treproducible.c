@@ -13,10 +13,12 @@
 #include <string.h>
 #include "sl_test.h"
 #include "sl_datasets.h"
+#include "sl_rng.h"
 #include "sl_layout.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
 #include "reproducible.h"
+#include "sl_half.h"
 
 static int same_bits(double a, double b)
 {
@@ -360,6 +362,52 @@ static void endurance(sl_dtype dt)
     free(x);
 }
 
+/* float16/bfloat16 input: the twin's bits under 10 permutations and 1-8 splits merged (the
+ * states merged, then the 16-bit rounding), and the binned bound with float32 folds. */
+static void half_inputs(void)
+{
+    for (int d = 0; d < 2; d++) {
+        const sl_dtype dt = d ? SL_BF16 : SL_F16;
+        const uint64_t n = 20000;
+        uint16_t *x = malloc(n * sizeof *x);
+        if (!x) { CHECK(0, "malloc"); return; }
+        const int emin = dt == SL_F16 ? -24 : -133, emax = dt == SL_F16 ? 4 : 100;
+        for (uint64_t i = 0; i < n; i++) {
+            double v = ldexp(1.0 + sl_rng_unit(7, 1, i), emin + (int)(sl_rng_u64(7, 2, i) % (uint64_t)(emax - emin)));
+            if (sl_rng_u64(7, 3, i) & 1) v = -v;
+            x[i] = sl_half_from_double(v, dt);
+        }
+        const double ref = twin(x, n, dt);
+        for (int p = 0; p < 10; p++) {
+            shuffle(x, n, dt);
+            CHECK(same_bits(twin(x, n, dt), ref), "%s: permutation %d changes the sum", sl_dtype_name(dt), p);
+        }
+        for (int k = 1; k <= 8; k++) {
+            sl_rsum_state st;
+            sl_rsum_state_zero(&st);
+            for (int j = 0; j < k; j++) {
+                const uint64_t a = n * (uint64_t)j / (uint64_t)k, b = n * (uint64_t)(j + 1) / (uint64_t)k;
+                sl_rsum_state part;
+                sl_rsum_state_zero(&part);
+                CHECK(sl_rsum_add(&part, x + a, b - a, dt) == 0, "sl_rsum_add");
+                sl_rsum_state_merge(&st, &part);
+            }
+            CHECK(same_bits(sl_rsum_state_round_half(&st, dt), ref), "%s: %d splits merged %a != %a",
+                  sl_dtype_name(dt), k, sl_rsum_state_round_half(&st, dt), ref);
+        }
+        sl_reference r;
+        sl_err err;
+        if (sl_reference_compute(&r, x, n, dt, &err) == 0) {
+            const double b = sl_reference_bound(&r, SL_REF_BOUND_BINNED, SL_RSUM_K, SL_F32, dt);
+            const sl_errors e = sl_reference_errors(&r, ref, dt);
+            CHECK(e.abs_err <= b, "%s: error %g above the binned bound %g", sl_dtype_name(dt), e.abs_err, b);
+            bound_checks++;
+            sl_reference_clear(&r);
+        } else CHECK(0, "reference: %s", err.msg);
+        free(x);
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -368,6 +416,7 @@ int main(void)
           "registry row `reproducible`");
     if (!v) return sl_test_done("treproducible");
     special_values();
+    half_inputs();
     for (int d = 0; d < 2; d++) {
         const sl_dtype dt = d ? SL_F64 : SL_F32;
         exact_window(dt, 100000);
