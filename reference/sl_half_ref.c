@@ -3,8 +3,8 @@
  * formats (nearest, ties to even, subnormals, overflow to +-Inf), computed in MPFR.
  * Assumptions: sl_half.h's conversions (exact), MPFR's default exponent range. */
 #include <math.h>
-#include <pthread.h>
 #include "sl_half.h"
+#include "sl_pool.h"
 #include "sl_reference.h"
 
 #define HALF_CHUNK 1024
@@ -23,17 +23,18 @@ void sl_exact_add_half(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
 }
 
 typedef struct {
-    sl_exact *acc;
+    sl_exact *acc[SL_EXACT_MAX_THREADS];
     const uint16_t *x;
     uint64_t n;
     sl_dtype dt;
+    unsigned pieces;
 } half_job;
 
-static void *half_job_run(void *arg)
+static void half_task(void *ctx, size_t t)     /* piece t into its own accumulator */
 {
-    half_job *j = arg;
-    sl_exact_add_half(j->acc, j->x, j->n, j->dt);
-    return NULL;
+    half_job *j = ctx;
+    const uint64_t lo = j->n / j->pieces * t + (t < j->n % j->pieces ? t : j->n % j->pieces);
+    sl_exact_add_half(j->acc[t], j->x + lo, j->n / j->pieces + (t < j->n % j->pieces), j->dt);
 }
 
 int sl_exact_add_half_threads(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt, unsigned threads)
@@ -44,22 +45,13 @@ int sl_exact_add_half_threads(sl_exact *acc, const void *x, uint64_t n, sl_dtype
         sl_exact_add_half(acc, x, n, dt);
         return 0;
     }
-    half_job job[SL_EXACT_MAX_THREADS];
-    pthread_t tid[SL_EXACT_MAX_THREADS];
-    int started[SL_EXACT_MAX_THREADS] = {0}, rc = 0;
-    for (unsigned t = 0; t < threads; t++) {
-        uint64_t lo = n / threads * t + (t < n % threads ? t : n % threads);
-        job[t] = (half_job){sl_exact_new(), (const uint16_t *)x + lo, n / threads + (t < n % threads), dt};
-        if (!job[t].acc) rc = -1;
-    }
-    for (unsigned t = 0; t < threads && !rc; t++)
-        started[t] = pthread_create(&tid[t], NULL, half_job_run, &job[t]) == 0;
-    for (unsigned t = 0; t < threads; t++) {
-        if (started[t]) pthread_join(tid[t], NULL);
-        else if (!rc && job[t].acc) half_job_run(&job[t]);   /* no thread: this one does it */
-    }
-    for (unsigned t = 0; t < threads && !rc; t++) sl_exact_merge(acc, job[t].acc);
-    for (unsigned t = 0; t < threads; t++) sl_exact_free(job[t].acc);
+    half_job j = {{0}, (const uint16_t *)x, n, dt, threads};
+    int rc = 0;
+    for (unsigned t = 0; t < threads; t++)
+        if (!(j.acc[t] = sl_exact_new())) rc = -1;
+    if (!rc && sl_parallel_for(threads, threads, half_task, &j)) rc = -1;
+    for (unsigned t = 0; t < threads && !rc; t++) sl_exact_merge(acc, j.acc[t]);
+    for (unsigned t = 0; t < threads; t++) sl_exact_free(j.acc[t]);
     return rc;
 }
 

@@ -7,11 +7,11 @@
  * and its ternary value checked (SL_EXACT_REQUIRE aborts on a violation: a bug, not an input
  * error); steps that round say so and round once (or upward, for bounds). */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "sl_exact_impl.h"
 #include "sl_half.h"
+#include "sl_pool.h"
 
 /* Enough bits for the exact difference of any finite double and any exact sum: exponents
  * from 2^-1074 up to 2^1102 (see sl_exact_impl.h). */
@@ -67,14 +67,16 @@ typedef struct {
     const char *x;
     uint64_t n;
     sl_dtype dt;
-    double m;
-} maxabs_piece;
+    unsigned pieces;
+    double m[MAXABS_MAX_THREADS];
+} maxabs_job;
 
-static void *maxabs_run(void *arg)
+static void maxabs_task(void *ctx, size_t t)   /* piece t: its own slot */
 {
-    maxabs_piece *p = arg;
-    p->m = max_abs(p->x, p->n, p->dt);
-    return NULL;
+    maxabs_job *j = ctx;
+    const uint64_t lo = j->n / j->pieces * t + (t < j->n % j->pieces ? t : j->n % j->pieces);
+    const uint64_t len = j->n / j->pieces + (t < j->n % j->pieces);
+    j->m[t] = max_abs(j->x + lo * sl_dtype_size(j->dt), len, j->dt);
 }
 
 static double max_abs_threads(const void *x, uint64_t n, sl_dtype dt, unsigned threads)
@@ -82,23 +84,13 @@ static double max_abs_threads(const void *x, uint64_t n, sl_dtype dt, unsigned t
     if (threads > MAXABS_MAX_THREADS) threads = MAXABS_MAX_THREADS;
     if (threads > n / MAXABS_MIN_PER_THREAD) threads = (unsigned)(n / MAXABS_MIN_PER_THREAD);
     if (threads <= 1) return max_abs(x, n, dt);
-    maxabs_piece piece[MAXABS_MAX_THREADS];
-    pthread_t tid[MAXABS_MAX_THREADS];
-    int started[MAXABS_MAX_THREADS];
-    const size_t es = sl_dtype_size(dt);
-    for (unsigned t = 0; t < threads; t++) {
-        uint64_t lo = n / threads * t + (t < n % threads ? t : n % threads);
-        piece[t] = (maxabs_piece){(const char *)x + lo * es, n / threads + (t < n % threads), dt, 0.0};
-        started[t] = t > 0 && pthread_create(&tid[t], NULL, maxabs_run, &piece[t]) == 0;
-    }
-    for (unsigned t = 0; t < threads; t++)   /* this thread: piece 0 and any not started */
-        if (!started[t]) maxabs_run(&piece[t]);
+    maxabs_job j = {(const char *)x, n, dt, threads, {0}};
+    if (sl_parallel_for(threads, threads, maxabs_task, &j)) return max_abs(x, n, dt);
     double m = 0.0;
     int nan = 0;
     for (unsigned t = 0; t < threads; t++) {
-        if (started[t]) pthread_join(tid[t], NULL);
-        if (piece[t].m != piece[t].m) nan = 1;
-        else if (piece[t].m > m) m = piece[t].m;
+        if (j.m[t] != j.m[t]) nan = 1;
+        else if (j.m[t] > m) m = j.m[t];
     }
     return nan ? NAN : m;
 }

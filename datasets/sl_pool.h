@@ -1,4 +1,4 @@
-/* sl_pool.h: the host threads of `sumlab run`, `sum` and `gen`: how many (--threads,
+/* sl_pool.h: host threads for every library and for `sumlab run`, `sum` and `gen`: how many
  * SUMLAB_THREADS, default every core) and a parallel for whose tasks each write their own
  * slot, so no result depends on how many threads ran them or in which order they finished. */
 #ifndef SL_POOL_H
