@@ -203,6 +203,8 @@ extract_error() { # experiment x-column by-dataset out-dir
       if ($c["status"] != "ok") next
       v = $c["variant"]; x = $c[xsrc]; u[g] = $c["unit_roundoff"]
       if (bad(x)) { nonfin[g]++; next }
+      # an exact sum that overflows the format (Inf = Inf has error 0): not an exact result
+      if (bad($c["exact_hex"])) { nonfin[g]++; next }
       zeroS = ($c["exact_hex"] ~ /^-?0x0p\+0$/)
       if (zeroS) { num = $c["abs_err"]; den = $c["abssum"]; nz[g]++ } else { num = $c["rel_err"]; den = 1; nr[g]++ }
       if (bad(num) || bad(den) || den+0 == 0) { nonfin[g]++; next }
