@@ -264,26 +264,26 @@ static int before_timed_run(sl_gpu_ctx *c, int flags, sl_err *err)
     return 0;
 }
 
-int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps, int flags,
-                   double *results, double *times_ms, sl_err *err)
+int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *cfg, int reps,
+                     int flags, double *results, double *times_ms, sl_err *err)
 {
-    if (!c || !v || !cfg || reps < 1 || !results)
+    if (!c || !v || !cfg || reps < 1 || !results || n == 0 || n > c->n)
         return sl_err_set(err, "gpu-harness: bad arguments to sl_gpu_ctx_run");
     if (!v->gpu || !v->workspace)
         return sl_err_set(err, "variant '%s' has no GPU kernel%s", v->name,
                           v->cpu ? " (it runs as a CPU twin only)" : "");
     if (!(v->dtypes & SL_DTYPE_MASK(c->dt)))
         return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(c->dt));
-    if (v->max_n && c->n > v->max_n)
+    if (v->max_n && n > v->max_n)
         return sl_err_set(err, "variant '%s' accepts at most n = %llu (got %llu)", v->name,
-                          (unsigned long long)v->max_n, (unsigned long long)c->n);
+                          (unsigned long long)v->max_n, (unsigned long long)n);
     H_CHECK(cudaSetDevice(c->info.device));
     /* resolve: sm_count from the device unless the caller asked for one */
     if (cfg->sm_count == 0) cfg->sm_count = (uint32_t)c->info.sm_count;
     cfg->addr_mod = (uint32_t)((uintptr_t)c->d_x % 256u);
-    sl_variant_resolve(v, cfg, c->n, c->dt);
+    sl_variant_resolve(v, cfg, n, c->dt);
 
-    size_t ws = v->workspace(v, c->n, c->dt, cfg);
+    size_t ws = v->workspace(v, n, c->dt, cfg);
     if (ws > c->work_bytes) {
         if (c->d_work) H_CHECK(cudaFree(c->d_work));
         c->d_work = NULL;
@@ -306,7 +306,7 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
         H_CHECK(cudaMemsetAsync(c->d_result, 0xff, 16, c->stream));
         if (before_timed_run(c, flags, err)) return -1;
         H_CHECK(cudaEventRecord(c->ev0, c->stream));
-        if (v->gpu(v, c->d_x, c->n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result, c->stream,
+        if (v->gpu(v, c->d_x, n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result, c->stream,
                    err)) {
             cudaStreamSynchronize(c->stream);
             return -1;
@@ -336,6 +336,13 @@ int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps,
         if (times_ms) times_ms[r] = (double)ms;
     }
     return 0;
+}
+
+int sl_gpu_ctx_run(sl_gpu_ctx *c, const sl_variant *v, sl_launch *cfg, int reps, int flags,
+                   double *results, double *times_ms, sl_err *err)
+{
+    if (!c) return sl_err_set(err, "gpu-harness: bad arguments to sl_gpu_ctx_run");
+    return sl_gpu_ctx_run_n(c, v, c->n, cfg, reps, flags, results, times_ms, err);
 }
 
 int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *c, int reps, int flags, double *times_ms, sl_err *err)

@@ -41,6 +41,13 @@ int sl_gpu_ctx_run(sl_gpu_ctx *ctx, const sl_variant *v, sl_launch *cfg, int rep
     return sl_err_set(err, SL_NO_CUDA);
 }
 
+int sl_gpu_ctx_run_n(sl_gpu_ctx *ctx, const sl_variant *v, uint64_t n, sl_launch *cfg, int reps,
+                     int flags, double *results, double *times_ms, sl_err *err)
+{
+    (void)n;
+    return sl_gpu_ctx_run(ctx, v, cfg, reps, flags, results, times_ms, err);
+}
+
 int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *ctx, int reps, int flags, double *times_ms, sl_err *err)
 {
     (void)ctx; (void)reps; (void)flags; (void)times_ms;

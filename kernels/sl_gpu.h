@@ -60,6 +60,10 @@ void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx);
  * flags: SL_GPU_FLUSH_L2 | SL_GPU_CALL_TIME, or 0. */
 int sl_gpu_ctx_run(sl_gpu_ctx *ctx, const sl_variant *v, sl_launch *cfg, int reps,
                    int flags, double *results, double *times_ms, sl_err *err);
+/* The same on the first n (1 <= n <= the uploaded count) values of the input, e.g. a warm-up
+ * run on a prefix. */
+int sl_gpu_ctx_run_n(sl_gpu_ctx *ctx, const sl_variant *v, uint64_t n, sl_launch *cfg, int reps,
+                     int flags, double *results, double *times_ms, sl_err *err);
 /* Streaming-read ceiling: a kernel that reads the whole input with 16-byte loads and does
  * minimal work; times_ms[r] per run (flags as for sl_gpu_ctx_run). */
 int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *ctx, int reps, int flags, double *times_ms,

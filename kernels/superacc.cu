@@ -19,7 +19,13 @@
  *     float-to-double conversion, one shared load, add and store: the same on every input
  *     (narrow, full-range, subnormal, ill-conditioned). Inf and NaN (E = 255) land in bin 15,
  *     whose double add then follows IEEE's rules for them (+Inf with -Inf gives NaN): a
- *     non-finite bin at a flush becomes a flag, with no test on the per-input path.
+ *     non-finite bin at a flush becomes a flag, with no test on the per-input path. bfloat16
+ *     takes this path on its inputs widened to float32.
+ *  1c. float16, per thread: register sums. A finite float16 is an integer multiple of 2^-24
+ *     below 2^16, so 2^13 of them add exactly in a double: two double registers per thread, no
+ *     bins, emptied into the block superaccumulator every SACC_H_FLUSH inputs (0.72x CUB with
+ *     the bins, ~1.0x without them on an H200: the per-input shared-memory read and write was
+ *     the bound).
  *  1b. float64, two launches. First the certified binned sum (reproducible.cu, rs_kernel with
  *     CERT): the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned
  *     accumulation, per-thread index adaptation, exact integer merge), whose last block bounds
@@ -242,6 +248,10 @@ __device__ __forceinline__ void sacc_block_init(unsigned long long *s_acc, int L
 #define SACC_NBIN 16
 #define SACC_BIN_FLUSH 8192u     /* inputs per thread between bin flushes (capacity: 2^14) */
 #define SACC_BIN_U 4             /* float4 loads per thread per tile: 16 inputs */
+#define SACC_BINS_PER_SM 3       /* resident 512-thread blocks per SM the bins kernel is built
+                                  * for (superacc.c's grid): without it the 16-bit instantiations
+                                  * took 55 registers, two blocks fitted and the third wave ran
+                                  * alone (0.55x CUB instead of 0.71x on an H200) */
 
 /* The bins kernel's 16-byte loads: streaming (evict-first) for float4, the read-only
  * no-allocate load for 8 16-bit values. */
@@ -319,8 +329,8 @@ __device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long lo
  * memory: SACC_NBIN * blockDim doubles. Barriers: every sacc_barrier is reached by all threads
  * of the block (the tile loop's trip count, the drain and normalisation schedules and the
  * drain's tree depend on blockIdx, gridDim, blockDim and n only). */
-template <typename X>
-__global__ void __launch_bounds__(1024)
+template <typename X, int MAXB>
+__global__ void __launch_bounds__(MAXB, MAXB <= 512 ? SACC_BINS_PER_SM : 1)
 sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
                  X *result)
 {
@@ -382,6 +392,100 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     }
     flags |= sacc_bins_drain(s_bin, s_acc);
     sacc_block_finish<X>(flags, sg, s_acc, &s_flags, work, result);
+}
+
+/* ---- float16: register sums (step 1c) ---------------------------------------------------- */
+#define SACC_H_FLUSH 8192u       /* inputs per thread between register flushes (capacity: 2^13) */
+#define SACC_H_U 4               /* 16-byte loads per thread per tile: 32 inputs */
+
+/* Eight float16 values into the thread's two register sums (lanes 0-3 into a, 4-7 into b: two
+ * dependency chains), their sign words ANDed into sg. Exact: see sacc_h_kernel. */
+__device__ __forceinline__ void sacc_h_take8(const sl_h8 &v, double &a, double &b, unsigned &sg)
+{
+    sg &= v.u.x & v.u.y & v.u.z & v.u.w;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        const double d = (double)__half2float(sl_vec_lane(v, k));
+        if (k < 4) a += d;
+        else b += d;
+    }
+}
+
+/* A register sum into the block limbs, or its flags when it is not finite (IEEE's rules made it
+ * +Inf, -Inf or NaN: +Inf with -Inf gives NaN, like the exact sum); the register is zeroed. */
+__device__ __forceinline__ unsigned sacc_h_flush(double &r, unsigned long long *s_acc)
+{
+    unsigned f = 0u;
+    if (isnan(r)) f = SL_SACC_NAN;
+    else if (isinf(r)) f = r > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+    else sacc_spill(r, SL_SACC_SCALE_F32, s_acc);
+    r = 0.0;
+    return f;
+}
+
+/* x: n float16 elements; head as for the bins kernel. Every finite float16 is an integer
+ * multiple of 2^-24 below 2^16 (under 2^40 such units), so up to 2^13 of them add exactly in a
+ * double: no bins, no shared memory on the per-input path. Each thread keeps two register sums,
+ * each taking at most SACC_H_FLUSH / 2 + 1 inputs between flushes into the block limbs (a
+ * per-thread spill: three shared atomics per 8192 inputs). Barriers: only the block-uniform
+ * normalisation schedule and sacc_block_finish's (as in the bins kernel). */
+__global__ void __launch_bounds__(1024)
+sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+              __half *result)
+{
+    typedef sacc_fmt<float> F;
+    enum { W = 8, EPT = SACC_H_U * W };
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    sacc_block_init(s_acc, F::L, &s_flags);
+    sacc_barrier();
+
+    double a = 0.0, b = 0.0;
+    unsigned flags = 0u, sg = 0xffffffffu;
+    const uint64_t nv = (n - head) / W;
+    const uint64_t tail0 = head + nv * W;
+    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
+        const __half h = x[i < head ? i : tail0 + (i - head)];
+        sg &= (unsigned)__half_as_ushort(h) << 16 | 0xffffu;
+        a += (double)__half2float(h);
+    }
+
+    const sl_h8 *xv = reinterpret_cast<const sl_h8 *>(x + head);
+    const uint64_t per_tile = (uint64_t)B * SACC_H_U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
+    if (every == 0) every = 1;
+    const unsigned flush_every = SACC_H_FLUSH / EPT;
+    uint64_t since = 0;
+    unsigned since_flush = 0;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            sl_h8 r[SACC_H_U];
+#pragma unroll
+            for (int u = 0; u < SACC_H_U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+#pragma unroll
+            for (int u = 0; u < SACC_H_U; u++) sacc_h_take8(r[u], a, b, sg);
+        } else {
+            for (int u = 0; u < SACC_H_U; u++)
+                if (base + (uint64_t)u * B < nv) sacc_h_take8(sl_ldv(xv + base + (uint64_t)u * B), a, b, sg);
+        }
+        if (++since_flush == flush_every) {          /* <= 4096 + 1 inputs per register */
+            since_flush = 0;
+            flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+        }
+        if (++since == every) {                      /* uniform across the block */
+            since = 0;
+            sacc_barrier();
+            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
+            sacc_barrier();
+        }
+    }
+    flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+    /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
+    sacc_block_finish<__half>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
 }
 
 /* ---- float64: expansion (step 1b) --------------------------------------------------------- */
@@ -488,30 +592,42 @@ extern "C" size_t sl_superacc_workspace(const sl_variant *v, uint64_t n, sl_dtyp
     return dt == SL_F64 ? exact + sl_reproducible_workspace(NULL, n, dt, NULL) : exact;
 }
 
-/* Enqueues the bins kernel for input format X (opting into its dynamic shared memory above
- * 48 KB once per format); returns its name, or NULL with err. */
-template <typename X>
-static const char *sacc_bins_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
-                                    uint64_t n, uint64_t head, void *d_work, void *d_result,
-                                    cudaStream_t st, sl_err *err)
+/* Enqueues the bins kernel for input format X and blocks up to MAXB (opting into its dynamic
+ * shared memory above 48 KB once per instantiation); returns its name, or NULL with err. */
+template <typename X, int MAXB>
+static const char *sacc_bins_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
+                                     uint64_t n, uint64_t head, void *d_work, void *d_result,
+                                     cudaStream_t st, sl_err *err)
 {
     const size_t smem = sizeof(double) * SACC_NBIN * (size_t)cfg->block;
     static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
     if (smem > opted) {
-        cudaError_t e = cudaFuncSetAttribute(sacc_bins_kernel<X>,
+        cudaError_t e = cudaFuncSetAttribute(sacc_bins_kernel<X, MAXB>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)(sizeof(double) * SACC_NBIN * 1024u));
+                                             (int)(sizeof(double) * SACC_NBIN * MAXB));
         if (e != cudaSuccess) {
             sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_bins_kernel, "
                        "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
                        cudaGetErrorName(e), cudaGetErrorString(e));
             return NULL;
         }
-        opted = sizeof(double) * SACC_NBIN * 1024u;
+        opted = sizeof(double) * SACC_NBIN * MAXB;
     }
-    sacc_bins_kernel<X><<<cfg->grid, cfg->block, smem, st>>>((const X *)d_x, n, head,
-                                                            (unsigned char *)d_work, (X *)d_result);
+    sacc_bins_kernel<X, MAXB><<<cfg->grid, cfg->block, smem, st>>>((const X *)d_x, n, head,
+                                                                  (unsigned char *)d_work, (X *)d_result);
     return sizeof(X) == 2 ? "sacc_bins_kernel<16-bit>" : "sacc_bins_kernel<float>";
+}
+
+/* The bins kernel's instantiation for cfg->block: up to 512 threads the one built for
+ * SACC_BINS_PER_SM blocks per SM (registers capped), else the one for 1024. */
+template <typename X>
+static const char *sacc_bins_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
+                                    uint64_t n, uint64_t head, void *d_work, void *d_result,
+                                    cudaStream_t st, sl_err *err)
+{
+    if (cfg->block <= 512)
+        return sacc_bins_enqueue<X, 512>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    return sacc_bins_enqueue<X, 1024>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
 
 /* Enqueues the kernel for dt; returns its name for the launch check, or NULL with err when the
@@ -545,7 +661,11 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
                                                           (unsigned char *)d_work, (double *)d_result);
         return "sacc_kernel<1024>";
     }
-    if (dt == SL_F16) return sacc_bins_launch<__half>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    if (dt == SL_F16) {
+        sacc_h_kernel<<<cfg->grid, cfg->block, 0, st>>>((const __half *)d_x, n, head,
+                                                       (unsigned char *)d_work, (__half *)d_result);
+        return "sacc_h_kernel";
+    }
     if (dt == SL_BF16) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
     return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }

@@ -19,12 +19,15 @@
 
 #define CMD "run"
 #define SL_RUN_DEFAULT_SEED 20261129ull
-/* GPU: a variant's repetitions in the sweeps stop after about this much device time (at least
- * SL_NONDET_MIN_REPS for a nondeterministic variant, e.g. atomic-thread at 2^28 at ~0.47 s
- * each; at least 1 for a deterministic one, e.g. serial at 2^26 at ~0.34 s each);
- * SUMLAB_REP_BUDGET_MS overrides (0: none; SUMLAB_NONDET_BUDGET_MS, its older name, too).
- * The determinism experiment is never capped. */
-#define SL_RUN_REP_BUDGET_MS 1000.0
+/* GPU: a variant's repetitions stop once they would pass this much device time in all (its
+ * first timed run tells): in the sweeps a deterministic variant's after 50 ms (they give the
+ * same bits and only time it; serial at 2^26 takes ~0.34 s a run), a nondeterministic one's after
+ * 150 ms (its spread is measured where runs are cheap: atomic-thread at 2^24 gets 5, at 2^28
+ * ~0.47 s one); at least one run. The determinism experiment counts distinct results: 300 ms /
+ * 500 ms, at least 3. SUMLAB_REP_BUDGET_MS sets every budget to one value (0: none, every
+ * repetition runs; SUMLAB_NONDET_BUDGET_MS, its older name, too). */
+static const sl_rep_budget sweep_budget = {50.0, 150.0, 1};
+static const sl_rep_budget det_budget = {300.0, 500.0, 3};
 
 /* ---- directories ------------------------------------------------------------------------ */
 static int mkdir_p(const char *path)
@@ -484,10 +487,17 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
     run->max_rows = o->max_rows;
     run->sweep = o->sweep;
     run->threads = o->threads;
-    run->rep_budget_ms = gpu ? SL_RUN_REP_BUDGET_MS : 0;
+    if (gpu) {
+        run->sweep_budget = sweep_budget;
+        run->det_budget = det_budget;
+    }
     const char *nb = getenv("SUMLAB_REP_BUDGET_MS");
     if (!nb || !*nb) nb = getenv("SUMLAB_NONDET_BUDGET_MS");
-    if (gpu && nb && *nb) run->rep_budget_ms = atof(nb);
+    if (gpu && nb && *nb) {
+        const double ms = atof(nb);
+        run->sweep_budget = (sl_rep_budget){ms, ms, ms > 0 ? 1 : 0};
+        run->det_budget = (sl_rep_budget){ms, ms, ms > 0 ? 3 : 0};
+    }
     if (o->resume) return -1;
     snprintf(conf->experiment, sizeof conf->experiment, "%s", o->exp_name);
     snprintf(conf->preset, sizeof conf->preset, "%s", sl_preset_name(o->preset));

@@ -258,7 +258,7 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
     sl_err errs[SUM_MAX_VARIANTS];
     for (size_t i = 0; i < nv; i++) nreps[i] = reps;
     /* every variant at once: the GPU ones in turn, the twins spread over the threads */
-    if (sl_measure_list(s, order, nv, req, nreps, check_twin, 0, rows, status, errs)) failed = 1;
+    if (sl_measure_list(s, order, nv, req, nreps, check_twin, NULL, rows, status, errs)) failed = 1;
     for (size_t i = 0; i < nv; i++) {
         const sl_variant *v = order[i];
         sl_row row = rows[i];

@@ -71,21 +71,34 @@ int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err)
     return !cannot_run(s, v, reference, !reference && s->on_gpu && v->gpu, err);
 }
 
-/* R runs on the GPU after one warm-up run, not counted. With a budget, the first timed run
- * says how many more fit in it (at least min_reps in all); row->reps becomes that count. */
+/* R runs on the GPU after a warm-up (sl_measure_list's comment: a whole run, or two on a prefix
+ * and the first timed run kept when it is slow). With a budget, the first timed run says how
+ * many more fit in it (at least min_reps in all); row->reps becomes that count. */
 static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, double budget_ms,
                    int min_reps, sl_row *row, double *times, sl_err *err)
 {
     sl_launch warm = *want;
-    double wres;
+    double wres[2];
     row->backend = "gpu";
-    if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, &wres, NULL, err)) return -1;
     row->cfg = *want;
-    if (!(budget_ms > 0) || row->reps <= min_reps)
-        return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
-    if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
-    int fit = times[0] > 0 ? (int)fmin(budget_ms / times[0], (double)row->reps) : row->reps;
+    int done = 0;              /* timed runs already in results/times */
+    if (s->n > SL_WARM_PREFIX_N) {
+        if (sl_gpu_ctx_run_n(s->ctx, v, SL_WARM_PREFIX_N, &warm, 2, SL_GPU_FLUSH_L2, wres, NULL, err))
+            return -1;
+        if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
+        done = times[0] > SL_WARM_FULL_MS;   /* else that run was the warm-up */
+    } else if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, wres, NULL, err)) {
+        return -1;
+    }
+    if (!done) {
+        if (!(budget_ms > 0) || row->reps <= min_reps)
+            return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
+        if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
+    }
+    int fit = row->reps;
+    if (budget_ms > 0 && times[0] > 0) fit = (int)fmin(budget_ms / times[0], (double)row->reps);
     if (fit < min_reps) fit = min_reps;
+    if (fit > row->reps) fit = row->reps;
     if (fit < 1) fit = 1;
     row->reps = fit;
     sl_launch more = row->cfg;
@@ -227,7 +240,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
 }
 
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
-                    const int *reps, int check_twin, double budget_ms, sl_row *rows,
+                    const int *reps, int check_twin, const sl_rep_budget *budget, sl_row *rows,
                     int *status, sl_err *errs)
 {
     m_item *items = calloc(nv ? nv : 1, sizeof *items);
@@ -279,8 +292,9 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         if (status[i] != 0 || !it->use_gpu) continue;
         /* a deterministic variant's repetitions give the same bits: they time it, so one
          * is enough where one run fills the budget; a nondeterministic one keeps a spread */
-        const int min_reps = it->nondet ? SL_NONDET_MIN_REPS : 1;
-        if (run_gpu(s, it->v, &it->want, budget_ms, min_reps, it->row, it->times, it->err)) {
+        const double ms = !budget ? 0 : it->nondet ? budget->nondet_ms : budget->det_ms;
+        const int min_reps = budget && budget->min_reps > 1 ? budget->min_reps : 1;
+        if (run_gpu(s, it->v, &it->want, ms, min_reps, it->row, it->times, it->err)) {
             status[i] = -1;
             it->check = 0;
         }
@@ -349,7 +363,7 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
         return sl_err_set(err, "sl_measure: NULL argument");
     }
     int status = 0;
-    if (sl_measure_list(s, &v, 1, req, &reps, check_twin, 0, row, &status, err) && status == 0)
+    if (sl_measure_list(s, &v, 1, req, &reps, check_twin, NULL, row, &status, err) && status == 0)
         return sl_err_set(err, "out of memory");
     return status;
 }

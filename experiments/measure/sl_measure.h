@@ -106,20 +106,30 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
 /* 1 when v can run on this session (sl_measure would measure it), else 0 with err saying why
  * (the reason sl_measure's return value 1 gives). */
 int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err);
+/* A device-time budget of a variant's GPU repetitions: after its first timed run, only as many
+ * more run as fit in its class's budget in all, at least min_reps (0 ms: no cap). */
+typedef struct {
+    double det_ms;             /* deterministic: its repetitions give the same bits, they time it */
+    double nondet_ms;          /* nondeterministic: they measure its spread */
+    int min_reps;              /* at least this many run, whatever the budget */
+} sl_rep_budget;
+/* A GPU variant's warm-up on an input of more than SL_WARM_PREFIX_N values: two runs on that
+ * prefix, then a first timed run of at most SL_WARM_FULL_MS is taken as the warm-up too. */
+#define SL_WARM_PREFIX_N ((uint64_t)1 << 20)
+#define SL_WARM_FULL_MS 20.0
 /* sl_measure for the variants vs[0..nv) on one session, reps[i] repetitions each, into
  * rows[i] with status[i] (0 measured, 1 cannot run here: errs[i] says why, -1 failed: errs[i])
  * exactly as nv calls of sl_measure would give them, in the same bits whatever the session's
  * thread count. GPU variants run one after another on the calling thread; the CPU work (twin
  * repetitions, nondeterministic ones each with its own order seed, twin checks) and the judging
- * are spread over the session's threads. budget_ms > 0 (GPU only): a variant's repetitions
- * after its first stop once they would pass this many milliseconds in all (at least
- * SL_NONDET_MIN_REPS run for a nondeterministic variant, whose spread is measured; at least 1
- * for a deterministic one, whose repetitions give the same bits and only time it);
- * row->reps < row->reps_asked says it was capped.
+ * are spread over the session's threads. budget (GPU only; NULL: none) caps the repetitions;
+ * row->reps < row->reps_asked says it did. A GPU variant is warmed up by one run of the whole
+ * input, or, when n exceeds SL_WARM_PREFIX_N, on the prefix: a first timed run that costs more
+ * than SL_WARM_FULL_MS is then kept as the first repetition (a slow kernel's whole warm-up run
+ * would double its row's device time), a cheaper one is discarded as the warm-up.
  * Returns 0, or -1 when out of memory (every row and status filled regardless). */
-#define SL_NONDET_MIN_REPS 3
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
-                    const int *reps, int check_twin, double budget_ms, sl_row *rows,
+                    const int *reps, int check_twin, const sl_rep_budget *budget, sl_row *rows,
                     int *status, sl_err *errs);
 /* The device's streaming-read ceiling on x: R timed reads after its own upload (GPU only);
  * row gets the times and GB/s, no variant and no judgement. */

@@ -72,8 +72,9 @@ typedef struct {
     sl_notes notes;            /* skipped experiments etc., for the report */
     sl_sweep sweep;            /* what the user chose to sweep */
     unsigned threads;          /* host threads (--threads); 0 or 1: no pipeline, one thread */
-    double rep_budget_ms;      /* GPU: time budget of a variant's repetitions in the sweeps
-                                  (0: none; see sl_measure_list) */
+    sl_rep_budget sweep_budget;  /* GPU: device-time budget of a variant's repetitions in the
+                                    sweeps, and in the determinism experiment (all zero: none) */
+    sl_rep_budget det_budget;
     uint64_t twin_check_max_n; /* GPU rows up to this n are checked against their twin (0: 2^22) */
     sl_step_job *inflight;     /* the input being measured by the pipeline (step.c), or NULL */
     sl_phase_times phases;     /* where the time went (step.c; render/report by the caller) */

@@ -120,7 +120,7 @@ struct sl_step_job {
     sl_launch req;
     int reps[SL_STUDY_MAX_VARIANTS];
     int check_twin;
-    double budget_ms;
+    sl_rep_budget budget;
     sl_backend backend;
     unsigned threads;
     double work;               /* progress units, counted once its rows are written */
@@ -160,8 +160,8 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
         j->reps[i] = todo->v[i]->determinism == SL_DET_NONDETERMINISTIC ? reps_nondet : reps_det;
     const uint64_t twin_max = run->twin_check_max_n ? run->twin_check_max_n : SL_TWIN_CHECK_MAX_N;
     j->check_twin = run->on_gpu && c->n <= twin_max;
-    /* a time budget only where no distribution is recorded (the sweeps, not determinism) */
-    j->budget_ms = run->on_gpu && !dist ? run->rep_budget_ms : 0;
+    /* the determinism experiment, which counts distinct results, has a budget of its own */
+    if (run->on_gpu) j->budget = strcmp(c->experiment, "determinism") ? run->sweep_budget : run->det_budget;
     j->backend = run->backend;
     j->threads = run->threads ? run->threads : 1;
     j->dist = dist;
@@ -181,7 +181,7 @@ static void job_measure(sl_step_job *j)
         return;
     }
     /* the rows are filled whatever the return (out of memory shows in their status) */
-    sl_measure_list(s, j->todo.v, j->todo.n, &j->req, j->reps, j->check_twin, j->budget_ms,
+    sl_measure_list(s, j->todo.v, j->todo.n, &j->req, j->reps, j->check_twin, &j->budget,
                     j->rows, j->status, j->errs);
     sl_session_times(s, &j->run_s, &j->judge_s);
     j->measured = 1;
@@ -208,7 +208,7 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
             return sl_err_set(err, "%s: %s on %s %s n=%llu (%s): %s", c->experiment, v->name,
                               c->ds ? c->ds->name : "-", sl_dtype_name(c->dt),
                               (unsigned long long)c->n, c->config, j->errs[i].msg);
-        char capped[160];
+        char capped[224];
         const char *note = m == 1 ? j->errs[i].msg
                            : (row->twin_checked && !row->twin_match) ? "GPU result differs from its CPU twin" : "";
         if (m == 0 && row->reps < row->reps_asked && !strcmp(row->backend, "cpu") &&
@@ -217,9 +217,12 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
                      "function of the input and the launch configuration", row->reps_asked);
             note = capped;
         } else if (m == 0 && row->reps < row->reps_asked) {
-            snprintf(capped, sizeof capped, "repetitions capped at %d of %d by the %.3g s time "
-                     "budget of a row in the sweeps (%.3g ms each)", row->reps, row->reps_asked,
-                     j->budget_ms / 1e3, row->time_ms_median);
+            const int nd = v->determinism == SL_DET_NONDETERMINISTIC;
+            snprintf(capped, sizeof capped, "repetitions capped at %d of %d by the %.3g ms "
+                     "device-time budget of a %s row%s (%.3g ms each)", row->reps, row->reps_asked,
+                     nd ? j->budget.nondet_ms : j->budget.det_ms,
+                     nd ? "nondeterministic" : "deterministic", strcmp(j->c.experiment, "determinism") ? "" : " in the determinism experiment",
+                     row->time_ms_median);
             note = capped;
         }
         sl_record r = sl_study_record(run, c, v, m == 1 ? "skipped" : "ok", row, note);
