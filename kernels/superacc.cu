@@ -23,9 +23,9 @@
  *     takes this path on its inputs widened to float32.
  *  1c. float16, per thread: register sums. A finite float16 is an integer multiple of 2^-24
  *     below 2^16, so 2^13 of them add exactly in a double: two double registers per thread, no
- *     bins, emptied into the block superaccumulator every SACC_H_FLUSH inputs (0.72x CUB with
- *     the bins, ~1.0x without them on an H200: the per-input shared-memory read and write was
- *     the bound).
+ *     bins, emptied into the block superaccumulator every SACC_H_FLUSH inputs: the bins' per-input
+ *     shared-memory read and write, which bounds the 16-bit bins path (0.55x CUB at 2^28 on an
+ *     H200, commit b82fcdd), is gone (this path is not yet timed on the H200).
  *  1b. float64, two launches. First the certified binned sum (reproducible.cu, rs_kernel with
  *     CERT): the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned
  *     accumulation, per-thread index adaptation, exact integer merge), whose last block bounds
