@@ -3,11 +3,35 @@
  * formats (nearest, ties to even, subnormals, overflow to +-Inf), computed in MPFR.
  * Assumptions: sl_half.h's conversions (exact), MPFR's default exponent range. */
 #include <math.h>
+#include <pthread.h>
+#include <string.h>
 #include "sl_half.h"
 #include "sl_pool.h"
 #include "sl_reference.h"
 
-#define HALF_CHUNK 1024
+#define HALF_CHUNK 8192   /* at least the fast path's piece (sl_exact.c), on the stack: 32 KB */
+
+/* float16 -> float32 by table (every pattern's value from sl_half_to_double, exact); bfloat16
+ * is the top half of a float32 pattern. */
+static float f16_table[65536];
+static pthread_once_t f16_once = PTHREAD_ONCE_INIT;
+static void f16_table_fill(void)
+{
+    for (uint32_t b = 0; b < 65536u; b++) f16_table[b] = (float)sl_half_to_double((uint16_t)b, SL_F16);
+}
+
+static void half_widen(const uint16_t *h, size_t m, sl_dtype dt, float *out)
+{
+    if (dt == SL_BF16) {
+        for (size_t j = 0; j < m; j++) {
+            const uint32_t u = (uint32_t)h[j] << 16;
+            memcpy(&out[j], &u, sizeof u);
+        }
+        return;
+    }
+    pthread_once(&f16_once, f16_table_fill);
+    for (size_t j = 0; j < m; j++) out[j] = f16_table[h[j]];
+}
 
 void sl_exact_add_half(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
 {
@@ -15,7 +39,7 @@ void sl_exact_add_half(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
     float buf[HALF_CHUNK];
     while (n > 0) {
         const size_t m = n < HALF_CHUNK ? (size_t)n : HALF_CHUNK;
-        for (size_t j = 0; j < m; j++) buf[j] = (float)sl_half_to_double(h[j], dt);
+        half_widen(h, m, dt, buf);
         sl_exact_add(acc, buf, m, SL_F32);
         h += m;
         n -= m;

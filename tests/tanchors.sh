@@ -20,7 +20,7 @@ check() { local d=$1; shift; checks=$((checks + 1)); "$@" || { fails=$((fails + 
 "$bin" run accuracy-vs-cond --preset tiny --backend cpu --seeds 2 --variants serial,pairwise -o "$t/r" -q
 check "sweep run exits 0" test $? -eq 0
 python3 "$src/experiments/anchors/anchors.py" "$t/r" --sumlab "$bin" --no-torch 2> "$t/a.err"
-check "anchors.py exits 0 ($(head -c 300 "$t/a.err"))" test $? -eq 0
+last=$?; check "anchors.py exits 0 ($(head -c 300 "$t/a.err"))" test $last -eq 0
 check "anchors.csv written" test -s "$t/r/anchors.csv"
 check "anchors.csv: every input, every anchor, both instances, judged" python3 - "$t/r" <<'PY'
 import csv, sys

@@ -16,7 +16,9 @@ check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
 runs=("uniform f32" "uniform f64" "log-uniform f32 emin=-1100 emax=1100 subnormals=1"
       "log-uniform f64 emin=-1100 emax=1100 subnormals=1" "ill-conditioned f32 cond=1e16"
       "ill-conditioned f64 cond=1e16" "subnormal f32" "subnormal f64" "special f64 kind=nan"
-      "special f32 kind=posneg-inf" "cancellation f64")
+      "special f32 kind=posneg-inf" "cancellation f64" "uniform-sym f16"
+      "log-uniform f16 emin=-30 emax=20 subnormals=1" "subnormal bf16" "log-uniform bf16"
+      "special f16 kind=posneg-inf")
 k=0
 for spec in "${runs[@]}"; do
   set -- $spec
@@ -25,7 +27,8 @@ for spec in "${runs[@]}"; do
   k=$((k + 1))
   "$sumlab" bench --backend cpu --dataset "$ds" --dtype "$dt" "${params[@]}" --seed "$seed" \
     --n 3000,70000 --reps 2 --threads 2 --mpfr-n 1000 > "$tmp/b$k.csv" 2> "$tmp/b$k.err"
-  check "bench cpu $spec exits 0 ($(cat "$tmp/b$k.err"))" test $? -eq 0
+  rc=$?   # (read before the message's $(cat ...), which would set $? to its own status)
+  check "bench cpu $spec exits 0 ($(cat "$tmp/b$k.err"))" test $rc -eq 0
   for n in 3000 70000; do
     "$sumlab" gen "$ds" --dtype "$dt" "${params[@]}" --seed "$seed" --n $n --format raw \
       -o "$tmp/g$k-$n.raw" 2> /dev/null
@@ -53,14 +56,17 @@ def rnd(q, p, emin, emax):  # q correctly rounded to p bits, subnormals from 2^e
     return s * math.inf if v >= Fraction(2) ** emax else s * float(v)
 for n, raw in zip((3000, 70000), raws):
     data = open(raw, "rb").read()
-    fmt, sz = ("d", 8) if dt == "f64" else ("f", 4)
+    fmt, sz = {"f64": ("d", 8), "f32": ("f", 4), "f16": ("e", 2), "bf16": ("H", 2)}[dt]
     xs = struct.unpack("<%d%s" % (len(data) // sz, fmt), data)
+    if dt == "bf16":  # the top half of a float32 pattern
+        xs = struct.unpack("<%df" % len(xs), struct.pack("<%dI" % len(xs), *(h << 16 for h in xs)))
     assert len(xs) == n
     if any(math.isnan(x) for x in xs) or (math.inf in xs and -math.inf in xs): want = math.nan
     elif math.inf in xs or -math.inf in xs: want = math.inf if math.inf in xs else -math.inf
     else:
         q = sum(Fraction(x) for x in xs)
-        want = rnd(q, 53, -1074, 1024) if dt == "f64" else rnd(q, 24, -149, 128)
+        want = rnd(q, *{"f64": (53, -1074, 1024), "f32": (24, -149, 128), "f16": (11, -24, 16),
+                        "bf16": (8, -133, 128)}[dt])
         if q == 0 and all(math.copysign(1, x) < 0 for x in xs): want = -0.0
     for r in (r for r in rows if int(r["n"]) == n):
         v = r["variant"]
@@ -76,7 +82,8 @@ for n, raw in zip((3000, 70000), raws):
         assert (r["equals_exact"] == "yes") == same, (r, want)
         if v != "loop": assert same, ("exact row is not the exact sum", r, want.hex())
 PY
-  check "bench cpu $spec: $(cat "$tmp/py.err")" test $? -eq 0
+  rc=$?
+  check "bench cpu $spec: $(cat "$tmp/py.err")" test $rc -eq 0
 done
 
 

@@ -182,7 +182,7 @@ open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) +
                               struct.pack("<3d", 1.0, 2.0 ** -60, -1.0))
 PY
 "$sumlab" judge "$tmp/j.npy" --value zero=0 --value 0x1p-60 --format csv > "$tmp/j.csv" 2> "$tmp/j.err"
-check "judge exits 0 ($(head -c 200 "$tmp/j.err"))" test $? -eq 0
+last=$?; check "judge exits 0 ($(head -c 200 "$tmp/j.err"))" test $last -eq 0
 check "judge {1, 2^-60, -1}: at 0 and at 2^-60, by hand" awk -F, '
   NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
   $c["variant"] == "zero" { z = ($c["abs_err"] == "8.6736173798840355e-19" && $c["rel_err"] == 1 &&

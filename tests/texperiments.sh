@@ -211,7 +211,7 @@ check "results.csv decimals carry 17 significant digits" awk -F, '
   END { exit !f }' "$t/u/results.csv"
 "$bin" run accuracy-vs-cond --preset tiny --backend cpu --seeds 3 --n 1024,2048 --variants serial,kahan,pairwise \
   --dtype f32 --baseline serial -o "$t/sw" -q 2> "$t/sw.err"
-check "sweep run exits 0 ($(head -c 300 "$t/sw.err"))" test $? -eq 0
+last=$?; check "sweep run exits 0 ($(head -c 300 "$t/sw.err"))" test $last -eq 0
 # 2 n x 4 cond decades x 3 instances x (3 variants + exact)
 check "sweep rows: 2 n x 4 cond x 3 instances x 4 variants ($(rows "$t/sw"))" test "$(rows "$t/sw")" -eq 96
 check "sweep: only f32, the chosen n and variants" awk -F, '

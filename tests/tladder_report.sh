@@ -46,7 +46,7 @@ for (cfg, v), m in ms.items():
     w.writerow(r)
 PY
 SUMLAB_NO_CHARTS= "$bin" run accuracy-vs-n -o "$t/r" --report-only -q 2> "$t/err2"
-check "--report-only with ladder rows exits 0 ($(head -c 300 "$t/err2"))" test $? -eq 0
+last=$?; check "--report-only with ladder rows exits 0 ($(head -c 300 "$t/err2"))" test $last -eq 0
 rep=$t/r/report.md
 check "report has the Ladders section" grep -q '^## Ladders' "$rep"
 check "both points reported" bash -c "grep -q '^### n = 33554432, 256 threads per block' '$rep' && grep -q '^### n = 268435456, each rung' '$rep'"

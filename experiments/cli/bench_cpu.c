@@ -11,6 +11,7 @@
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_format.h"
+#include "sl_half.h"
 #include "sl_measure.h"
 #include "sl_pool.h"
 #include "sl_provenance.h"
@@ -22,7 +23,7 @@
 
 static void cpu_usage(FILE *f)
 {
-    fputs("usage: sumlab bench --backend cpu [--variants LIST] [--n LIST] [--dtype f32|f64]\n"
+    fputs("usage: sumlab bench --backend cpu [--variants LIST] [--n LIST] [--dtype f32|f64|f16|bf16]\n"
           "                    [--reps R] [--threads N] [--dataset NAME] [--param K=V ...]\n"
           "                    [--seed S] [--mpfr-n M] [--format csv|table]\n\n"
           "CPU only. For each n: generates the input once, then R rounds; in each round every\n"
@@ -39,7 +40,8 @@ static void cpu_usage(FILE *f)
           "  --variants L   comma-separated, from loop,exact,exact-threads (default: all three;\n"
           "                 the loop row is always there)\n"
           "  --n L          sizes, e.g. 2^20,2^24 (default 2^20,2^24)\n"
-          "  --dtype D      f32 (default) or f64\n"
+          "  --dtype D      f32 (default), f64, f16 or bf16 (16-bit: the loop and mpfr_sum take the\n"
+          "                 values widened exactly; the exact rows sl_exact_add_half)\n"
           "  --reps R       timed rounds (default 10)\n"
           "  --threads N    threads of exact-threads (default: $SUMLAB_THREADS or every core)\n"
           "  --dataset N    input dataset (default: uniform); --param K=V sets its parameters\n"
@@ -85,7 +87,8 @@ static double wall(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The baseline: s += x[i] in order into one double (float32 input widened exactly). */
+/* The baseline: s += x[i] in order into one double (float32 and 16-bit input widened exactly),
+ * rounded once to the input format. */
 __attribute__((noinline)) static double plain_loop(const void *x, uint64_t n, sl_dtype dt)
 {
     double s = 0.0;
@@ -93,6 +96,11 @@ __attribute__((noinline)) static double plain_loop(const void *x, uint64_t n, sl
         const double *d = x;
         for (uint64_t i = 0; i < n; i++) s += d[i];
         return s;
+    }
+    if (sl_dtype_is_half(dt)) {
+        const uint16_t *h = x;
+        for (uint64_t i = 0; i < n; i++) s += sl_half_to_double(h[i], dt);
+        return sl_half_round(s, dt);
     }
     const float *f = x;
     for (uint64_t i = 0; i < n; i++) s += (double)f[i];
@@ -108,9 +116,15 @@ static double run_variant(int v, const void *x, uint64_t n, sl_dtype dt, unsigne
         *res = plain_loop(x, n, dt);
     } else {
         sl_exact_reset(acc);
-        if (v == V_EXACT) sl_exact_add(acc, x, n, dt);
-        else if (sl_exact_add_threads(acc, x, n, dt, threads)) return -1;
-        *res = sl_exact_round(acc, dt);
+        if (sl_dtype_is_half(dt)) {
+            if (v == V_EXACT) sl_exact_add_half(acc, x, n, dt);
+            else if (sl_exact_add_half_threads(acc, x, n, dt, threads)) return -1;
+            *res = sl_exact_round_half(acc, dt);
+        } else {
+            if (v == V_EXACT) sl_exact_add(acc, x, n, dt);
+            else if (sl_exact_add_threads(acc, x, n, dt, threads)) return -1;
+            *res = sl_exact_round(acc, dt);
+        }
     }
     return wall() - t0;
 }
@@ -125,14 +139,16 @@ static double mpfr_per_el(const void *x, uint64_t m, sl_dtype dt)
         free(pv);
         return -1;
     }
+    const int half = sl_dtype_is_half(dt);
     for (uint64_t i = 0; i < m; i++) {
         mpfr_init2(v[i], dt == SL_F64 ? 53 : 24);
         if (dt == SL_F64) mpfr_set_d(v[i], ((const double *)x)[i], MPFR_RNDN);
+        else if (half) mpfr_set_d(v[i], sl_half_to_double(((const uint16_t *)x)[i], dt), MPFR_RNDN);
         else mpfr_set_flt(v[i], ((const float *)x)[i], MPFR_RNDN);
         pv[i] = v[i];
     }
-    mpfr_t s;
-    mpfr_init2(s, dt == SL_F64 ? 53 : 24);
+    mpfr_t s;   /* into the format's precision */
+    mpfr_init2(s, dt == SL_F64 ? 53 : half ? sl_half_prec(dt) : 24);
     double best = INFINITY;
     for (int r = 0; r < CPU_MPFR_REPS; r++) {
         double t0 = wall();
@@ -180,8 +196,8 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
         case 'v': o->vlist = optarg; break;
         case 'n': o->nlist = optarg; break;
         case 'd':
-            if (sl_dtype_parse(optarg, &o->dt) || sl_dtype_is_half(o->dt)) {   /* sl_exact: f32/f64 */
-                sl_cli_msg("bench", "unsupported --dtype '%s' with --backend cpu (f32 or f64)", optarg);
+            if (sl_dtype_parse(optarg, &o->dt)) {
+                sl_cli_msg("bench", "unsupported --dtype '%s' with --backend cpu (f32, f64, f16 or bf16)", optarg);
                 return 2;
             }
             break;
