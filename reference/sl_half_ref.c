@@ -20,7 +20,7 @@ static void f16_table_fill(void)
     for (uint32_t b = 0; b < 65536u; b++) f16_table[b] = (float)sl_half_to_double((uint16_t)b, SL_F16);
 }
 
-static void half_widen(const uint16_t *h, size_t m, sl_dtype dt, float *out)
+void sl_half_widen(const uint16_t *h, size_t m, sl_dtype dt, float *out)
 {
     if (dt == SL_BF16) {
         for (size_t j = 0; j < m; j++) {
@@ -39,7 +39,7 @@ void sl_exact_add_half(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
     float buf[HALF_CHUNK];
     while (n > 0) {
         const size_t m = n < HALF_CHUNK ? (size_t)n : HALF_CHUNK;
-        half_widen(h, m, dt, buf);
+        sl_half_widen(h, m, dt, buf);
         sl_exact_add(acc, buf, m, SL_F32);
         h += m;
         n -= m;

@@ -95,6 +95,11 @@ static double max_abs_threads(const void *x, uint64_t n, sl_dtype dt, unsigned t
     return nan ? NAN : m;
 }
 
+double sl_max_abs(const void *x, uint64_t n, sl_dtype dt, unsigned threads)
+{
+    return max_abs_threads(x, n, dt, threads ? threads : 1);
+}
+
 static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
 {
     ref->dtype = dt;

@@ -62,6 +62,9 @@ int sl_exact_get(const sl_exact *acc, mpfr_t out);
  * sl_exact_add for n 16-bit patterns of dt (SL_F16 or SL_BF16): each piece is converted to
  * float32 (exact) and added as float32; the threaded form as sl_exact_add_threads. */
 void sl_exact_add_half(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt);
+/* m 16-bit patterns of dt widened to float32 into out (exact: float16 by table, bfloat16 as the
+ * top half of a float32 pattern). */
+void sl_half_widen(const uint16_t *h, size_t m, sl_dtype dt, float *out);
 int sl_exact_add_half_threads(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt, unsigned threads);
 /* The exact value s rounded once to `to` (SL_F16 or SL_BF16): nearest, ties to even, gradual
  * underflow, +-Inf beyond the largest finite value's rounding range (float16: |s| >= 65520);
@@ -157,6 +160,10 @@ double sl_reference_bound(const sl_reference *ref, sl_ref_bound_kind kind, doubl
 
 /* 2^-24, 2^-53, 2^-11 (float16), 2^-8 (bfloat16); NaN for an unknown dtype */
 double sl_unit_roundoff(sl_dtype dt);
+/* max |x_i| of n values of dt as a double (exact): 0 for n = 0, NaN if any input is NaN, else
+ * +Inf if one is Inf; over up to `threads` threads (the same for every count). What
+ * sl_reference_compute puts in maxabs, for a reference built from merged states. */
+double sl_max_abs(const void *x, uint64_t n, sl_dtype dt, unsigned threads);
 
 /* ---- the exact sum written out exactly -------------------------------------------------- */
 /* S = ref->sum as text. hex: every bit of S as a C99 hex float "[-]0x1.HHHp+E" (the leading

@@ -23,7 +23,8 @@ col() { # csv-file variant combine column -> value
   awk -F, -v v="$2" -v c="$3" -v k="$4" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["variant"]==v && (c=="" || $h["combine"]==c){print $h[k]; exit}' "$1"
 }
 
-for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f64"; do
+for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f64" "uniform-sym f16" \
+            "log-uniform bf16"; do
   set -- $spec
   ds=$1; dt=$2; shift 2
   f=$tmp/$ds-$dt.npy
@@ -58,26 +59,29 @@ PY
     [ "$(col "$out" exact state ranks)" = "$K" ] || bad "$ds $dt K=$K: ranks column"
     [ "$(col "$out" exact state abs_err)" = "$(col "$tmp/one.csv" exact "" abs_err)" ] ||
       bad "$ds $dt K=$K: exact state row's error differs from the single-process reference row's"
-    if [ "$dt" = f64 ]; then   # ordered == the twins of the slices added in rank order
+    if [ "$dt" = f64 ] || [ "$dt" = f16 ]; then   # ordered == the slices' twins added in rank order
       for v in serial pairwise; do
         got=$(col "$out" "$v" ordered result_hex)
-        want=$(python3 - "$f" "$K" "$S" "$v" "$tmp" <<'PY'
+        want=$(python3 - "$f" "$K" "$S" "$v" "$tmp" "$dt" <<'PY'
 import struct, subprocess, sys
-path, K, S, v, tmp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+path, K, S, v, tmp, dt = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
+es = 8 if dt == 'f64' else 2
+add = (lambda a, b: a + b) if dt == 'f64' else \
+      (lambda a, b: struct.unpack('<e', struct.pack('<e', a + b))[0])   # rounded once to float16
 b = open(path, 'rb').read()
 hl = b[8] | b[9] << 8
 data = b[10 + hl:]
-n = len(data) // 8
+n = len(data) // es
 acc = None
 for r in range(K):
     lo = r * (n // K) + min(r, n % K); ln = n // K + (r < n % K)
     sl = tmp + '/slice.raw'
-    open(sl, 'wb').write(data[lo * 8:(lo + ln) * 8])
-    o = subprocess.run([S, 'sum', sl, '--dtype', 'f64', '--backend', 'cpu', '--variants', v, '--format', 'csv'],
+    open(sl, 'wb').write(data[lo * es:(lo + ln) * es])
+    o = subprocess.run([S, 'sum', sl, '--dtype', dt, '--backend', 'cpu', '--variants', v, '--format', 'csv'],
                        capture_output=True, text=True, check=True).stdout.splitlines()
     h = o[0].split(','); row = [l.split(',') for l in o[1:] if l.split(',')[0] == v][0]
     x = float.fromhex(row[h.index('result_hex')])
-    acc = x if acc is None else acc + x
+    acc = x if acc is None else add(acc, x)
 print(acc.hex().replace('0x1.0000000000000p', '0x1p') if False else acc.hex())
 PY
 )

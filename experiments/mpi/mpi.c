@@ -1,6 +1,7 @@
 /* mpi.c: the MPI engine (sl_mpi_impl.h): checked calls, agreement on failure, slices, the
  * state MPI_Op, the three combine strategies with their timing, and `sumlab sum` under mpirun.
- * Floating-point: combines add in the input's format (float for f32, double for f64). */
+ * Floating-point: combines add in the input's format (float for f32, double for f64; float16 and
+ * bfloat16: each add rounded once to the format, as a 16-bit all-reduce does). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include "sl_datasets.h"
 #include "sl_gpu.h"
+#include "sl_half.h"
 #include "sl_mpi_impl.h"
 #include "sl_state.h"
 
@@ -62,6 +64,7 @@ int sl_mpi_start(sl_err *err)
 }
 
 static MPI_Op g_state_op = MPI_OP_NULL;   /* the states' reduction: created once, freed here */
+static MPI_Op g_half_sum[2] = {MPI_OP_NULL, MPI_OP_NULL};   /* MPI_SUM in float16, bfloat16 (likewise) */
 
 int sl_mpi_end(int code)
 {
@@ -72,6 +75,8 @@ int sl_mpi_end(int code)
     int agreed = code;
     SL_MPI_CK(MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     if (g_state_op != MPI_OP_NULL) SL_MPI_CK(MPI_Op_free(&g_state_op));
+    for (int i = 0; i < 2; i++)
+        if (g_half_sum[i] != MPI_OP_NULL) SL_MPI_CK(MPI_Op_free(&g_half_sum[i]));
     SL_MPI_CK(MPI_Finalize());
     return agreed;
 }
@@ -175,9 +180,18 @@ int sl_mpi_input_open(sl_mpi_input *in, sl_backend backend, uint32_t offset, cha
         SL_MPI_CK(MPI_Type_commit(&t));
         state_allreduce(in->comm, a, b, bytes, t);
         SL_MPI_CK(MPI_Type_free(&t));
+        /* max |x| over the ranks (the binned bound's m): NaN anywhere gives NaN */
+        const double m = sl_max_abs(in->x, in->len, in->dt, 1);
+        int nan = m != m, any_nan = 0;
+        double mm = nan ? 0.0 : m, all_max = 0.0;
+        SL_MPI_CK(MPI_Allreduce(&nan, &any_nan, 1, MPI_INT, MPI_MAX, in->comm));
+        SL_MPI_CK(MPI_Allreduce(&mm, &all_max, 1, MPI_DOUBLE, MPI_MAX, in->comm));
         if (sl_exact_load(acc, b + SL_STATE_HDR)) rc = SL_FAIL1(err, "merged exact state is malformed");
         else if (sl_reference_from_exact(&in->ref, acc, in->dt, err)) rc = 1;
-        else in->ref_ok = 1;
+        else {
+            in->ref.maxabs = any_nan ? NAN : all_max;
+            in->ref_ok = 1;
+        }
         if (rc) in->ref_ok = 0;
         rc = sl_mpi_agree(in->comm, rc, err);
     }
@@ -213,6 +227,34 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* a + b in dt (a and b values of dt). 16-bit: the double sum rounded once to the format, which is
+ * the correctly rounded 16-bit add: a + b is exact in double when the exponents differ by at most
+ * 45 (every float16 pair; 8 + 45 bits), and beyond that b is far below half an ulp of a, where
+ * the double's own rounding cannot reach a 16-bit midpoint. */
+static double add_in(sl_dtype dt, double a, double b)
+{
+    if (dt == SL_F32) return (double)((float)a + (float)b);
+    if (dt == SL_F64) return a + b;
+    return sl_half_round(a + b, dt);
+}
+
+/* MPI_SUM of 16-bit values carried in doubles: inout = in + inout in the format (add_in). */
+static void half_sum_fn(sl_dtype dt, const void *in, void *inout, int len)
+{
+    const double *a = in;
+    double *b = inout;
+    for (int i = 0; i < len; i++) b[i] = add_in(dt, a[i], b[i]);
+}
+static void f16_sum_fn(void *in, void *inout, int *len, MPI_Datatype *t) { (void)t; half_sum_fn(SL_F16, in, inout, *len); }
+static void bf16_sum_fn(void *in, void *inout, int *len, MPI_Datatype *t) { (void)t; half_sum_fn(SL_BF16, in, inout, *len); }
+
+static MPI_Op half_sum_op(sl_dtype dt)
+{
+    MPI_Op *op = &g_half_sum[dt == SL_BF16];
+    if (*op == MPI_OP_NULL) SL_MPI_CK(MPI_Op_create(dt == SL_BF16 ? bf16_sum_fn : f16_sum_fn, 1, op));
+    return *op;
+}
+
 /* mpi-sum or ordered of one partial (a value of dt); *res valid on rank 0 (mpi-sum: everywhere). */
 static void combine_value(MPI_Comm comm, int rank, int size, sl_combine how, sl_dtype dt, double partial,
                           double *gathered, double *res)
@@ -224,22 +266,17 @@ static void combine_value(MPI_Comm comm, int rank, int size, sl_combine how, sl_
             *res = r;
         } else {
             double r = 0;
-            SL_MPI_CK(MPI_Allreduce(&partial, &r, 1, MPI_DOUBLE, MPI_SUM, comm));
+            SL_MPI_CK(MPI_Allreduce(&partial, &r, 1, MPI_DOUBLE,
+                                    sl_dtype_is_half(dt) ? half_sum_op(dt) : MPI_SUM, comm));
             *res = r;
         }
         return;
     }
     SL_MPI_CK(MPI_Gather(&partial, 1, MPI_DOUBLE, gathered, 1, MPI_DOUBLE, 0, comm));
     if (rank != 0) return;
-    if (dt == SL_F32) {
-        float acc = (float)gathered[0];
-        for (int r = 1; r < size; r++) acc = acc + (float)gathered[r];
-        *res = acc;
-    } else {
-        double acc = gathered[0];
-        for (int r = 1; r < size; r++) acc = acc + gathered[r];
-        *res = acc;
-    }
+    double acc = gathered[0];
+    for (int r = 1; r < size; r++) acc = add_in(dt, acc, gathered[r]);
+    *res = acc;
 }
 
 static int same_bits(double a, double b)
@@ -415,7 +452,7 @@ void sl_mpi_rows_free(sl_mpi_row *rows, size_t n)
 /* ---- `sumlab sum FILE` across ranks ----------------------------------------------------------- */
 /* This rank's slice of path: pread of a .npy/raw file's bytes, or the whole .npz member read and
  * cut. 0, 2 (bad input) or 1 (runtime), err set. */
-static int read_slice_any(const char *path, int have_dtype, sl_dtype raw_dt, int k, int r, void **x,
+static int read_slice(const char *path, int have_dtype, sl_dtype raw_dt, int k, int r, void **x,
                       uint64_t *lo, uint64_t *len, uint64_t *n, sl_dtype *dt, sl_err *err)
 {
     sl_array_layout lay;
@@ -476,21 +513,6 @@ static int read_slice_any(const char *path, int have_dtype, sl_dtype raw_dt, int
     }
     *x = buf;
     return 0;
-}
-
-/* read_slice for the formats the combines take: float16/bfloat16 input is refused (the
- * combines and states across ranks are float32/float64 only). */
-static int read_slice(const char *path, int have_dtype, sl_dtype raw_dt, int k, int r, void **x,
-                      uint64_t *lo, uint64_t *len, uint64_t *n, sl_dtype *dt, sl_err *err)
-{
-    int rc = read_slice_any(path, have_dtype, raw_dt, k, r, x, lo, len, n, dt, err);
-    if (rc == 0 && sl_dtype_is_half(*dt)) {
-        free(*x);
-        *x = NULL;
-        return sl_err_set(err, "'%s' holds %s values: sums across ranks take f32 or f64 input", path,
-                          sl_dtype_name(*dt)), 2;
-    }
-    return rc;
 }
 
 int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, sl_reference *ref,

@@ -1,7 +1,11 @@
-/* state.c: the table of mergeable accumulator states (sl_state.h) and their framing. */
+/* state.c: the table of mergeable accumulator states (sl_state.h) and their framing. float16 and
+ * bfloat16 states are the float32 ones over the inputs widened exactly, merged exactly and
+ * rounded once: to odd in float32, then to nearest even in the 16-bit format (the correctly
+ * rounded sum, as the variants' own 16-bit paths). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_half.h"
 #include "sl_reference.h"
 #include "sl_state.h"
 #include "reproducible.h"
@@ -12,13 +16,31 @@ static size_t sacc_bytes(sl_dtype dt) { return SL_SACC_SAVED_BYTES(dt); }
 static int sacc_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err *err)
 {
     sl_sacc_state st;
-    sl_sacc_state_init(&st, dt);
-    if (sl_sacc_state_add(&st, x, n, err)) return -1;
+    if (!sl_dtype_is_half(dt)) {
+        sl_sacc_state_init(&st, dt);
+        if (sl_sacc_state_add(&st, x, n, err)) return -1;
+    } else {                                  /* a float32 state of the widened inputs */
+        sl_sacc_state_init(&st, SL_F32);
+        float buf[4096];
+        for (uint64_t i = 0; i < n; i += 4096) {
+            const size_t m = n - i < 4096 ? (size_t)(n - i) : 4096;
+            sl_half_widen((const uint16_t *)x + i, m, dt, buf);
+            if (sl_sacc_state_add(&st, buf, m, err)) return -1;
+        }
+    }
     sl_sacc_state_save(&st, saved);
     return 0;
 }
 static void sacc_merge(void *dst, const void *src, sl_dtype dt) { sl_sacc_saved_merge(dst, src, dt); }
-static double sacc_finish(const void *saved, sl_dtype dt) { return sl_sacc_saved_round(saved, dt); }
+static double sacc_finish(const void *saved, sl_dtype dt)
+{
+    if (!sl_dtype_is_half(dt)) return sl_sacc_saved_round(saved, dt);
+    const int L = SL_SACC_LIMBS_F32;
+    int64_t w[SL_SACC_LIMBS_MAX + 2];
+    memcpy(w, saved, sizeof(int64_t) * (size_t)(L + 2));
+    if (w[L + 1] == 0) return 0.0;            /* n = 0: +0, as the twin */
+    return sl_half_round(sl_sacc_round_mode(w, L, 0, SL_F32, (unsigned)w[L], 1), dt);
+}
 
 /* ---- exact: the reference's superaccumulator (reference/sl_exact.c) ------------------------ */
 static size_t exact_bytes(sl_dtype dt) { (void)dt; return SL_EXACT_STATE_BYTES; }
@@ -26,7 +48,8 @@ static int exact_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err
 {
     sl_exact *acc = sl_exact_new();
     if (!acc) return sl_err_set(err, "exact: out of memory for the superaccumulator");
-    sl_exact_add(acc, x, n, dt);
+    if (sl_dtype_is_half(dt)) sl_exact_add_half(acc, x, n, dt);
+    else sl_exact_add(acc, x, n, dt);
     sl_exact_save(acc, saved);
     sl_exact_free(acc);
     return 0;
@@ -39,7 +62,7 @@ static double exact_finish(const void *saved, sl_dtype dt)
         sl_exact_free(acc);
         return NAN;
     }
-    double r = sl_exact_round(acc, dt);
+    double r = sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : sl_exact_round(acc, dt);
     sl_exact_free(acc);
     return r;
 }
@@ -69,7 +92,7 @@ static double repro_finish(const void *saved, sl_dtype dt)
 {
     sl_rsum_state a;
     memcpy(&a, saved, sizeof a);
-    return sl_rsum_state_round(&a, dt);
+    return sl_dtype_is_half(dt) ? sl_rsum_state_round_half(&a, dt) : sl_rsum_state_round(&a, dt);
 }
 
 /* One entry per order-independent variant with a state. */
@@ -119,7 +142,7 @@ static const sl_state_kind *blob_kind(const void *blob, blob_hdr *h)
 {
     memcpy(h, blob, sizeof *h);
     if (h->magic != BLOB_MAGIC || h->kind >= sl_state_kind_count()) return NULL;
-    if (h->dt != SL_F32 && h->dt != SL_F64) return NULL;
+    if (h->dt != SL_F32 && h->dt != SL_F64 && h->dt != SL_F16 && h->dt != SL_BF16) return NULL;
     const sl_state_kind *k = &kinds[h->kind];
     return h->payload == k->bytes((sl_dtype)h->dt) ? k : NULL;
 }
