@@ -22,3 +22,4 @@ if(SL_BASH)
   add_test(NAME trender COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/trender.sh ${PROJECT_SOURCE_DIR})
   set_tests_properties(trender PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+sl_add_test(NAME tbudget SOURCES tbudget.c LABELS cpu TIMEOUT 30)   # the GPU rows' repetition budget, without a GPU

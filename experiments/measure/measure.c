@@ -71,6 +71,15 @@ int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err)
     return !cannot_run(s, v, reference, !reference && s->on_gpu && v->gpu, err);
 }
 
+int sl_budget_reps(double budget_ms, double first_ms, int reps, int min_reps)
+{
+    int fit = reps;
+    if (budget_ms > 0 && first_ms > 0) fit = (int)fmin(budget_ms / first_ms, (double)reps);
+    if (fit < min_reps) fit = min_reps;
+    if (fit > reps) fit = reps;
+    return fit < 1 ? 1 : fit;
+}
+
 /* R runs on the GPU after a warm-up (sl_measure_list's comment: a whole run, or two on a prefix
  * and the first timed run kept when it is slow). With a budget, the first timed run says how
  * many more fit in it (at least min_reps in all); row->reps becomes that count. */
@@ -95,11 +104,7 @@ static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, do
             return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
         if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
     }
-    int fit = row->reps;
-    if (budget_ms > 0 && times[0] > 0) fit = (int)fmin(budget_ms / times[0], (double)row->reps);
-    if (fit < min_reps) fit = min_reps;
-    if (fit > row->reps) fit = row->reps;
-    if (fit < 1) fit = 1;
+    const int fit = sl_budget_reps(budget_ms, times[0], row->reps, min_reps);
     row->reps = fit;
     sl_launch more = row->cfg;
     if (fit == 1) return 0;

@@ -113,6 +113,9 @@ typedef struct {
     double nondet_ms;          /* nondeterministic: they measure its spread */
     int min_reps;              /* at least this many run, whatever the budget */
 } sl_rep_budget;
+/* The repetitions a budget of budget_ms (0: none) leaves to a variant asked for reps whose first
+ * timed run took first_ms: as many as fit in all, at least min_reps, at most reps, at least 1. */
+int sl_budget_reps(double budget_ms, double first_ms, int reps, int min_reps);
 /* A GPU variant's warm-up on an input of more than SL_WARM_PREFIX_N values: two runs on that
  * prefix, then a first timed run of at most SL_WARM_FULL_MS is taken as the warm-up too. */
 #define SL_WARM_PREFIX_N ((uint64_t)1 << 20)
