@@ -107,8 +107,9 @@ if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --bac
    OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_allreduce_algorithm=3 \
    timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --backend cpu --algorithm 3 -q 2>> "$tmp/e"; then
   r=$tmp/rk/results.csv
-  [ "$(awk -F, 'NR>1 && $7 ~ /:state:default$/ && $6 == "superacc" {print $13}' "$r" | sort -u | wc -l)" = 3 ] ||
-    bad "ranks: superacc state rows should hold one result per dataset (3), over every K"
+  [ "$(awk -F, 'NR>1 && $7 ~ /:state:default$/ && $6 == "superacc" {print $13}' "$r" | sort -u | wc -l)" = 4 ] ||
+    bad "ranks: superacc state rows should hold one result per input (4: three datasets and a float16 one), over every K"
+  awk -F, 'NR>1 && $4 == "f16" {n++} END{exit !(n > 0)}' "$r" || bad "ranks: no float16 rows"
   awk -F, 'NR>1 && $9 == "state" && $13 != $15 {bad=1} END{exit bad}' "$r" || bad "ranks: a state row differs from the exact sum"
   grep -q 'tuned:3' "$r" || bad "ranks: no forced-algorithm rows"
   grep -q '## Distinct results over K' "$tmp/rk/report.md" || bad "ranks: report.md lacks its table"

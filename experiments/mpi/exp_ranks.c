@@ -37,6 +37,7 @@ static const ranks_input INPUTS[] = {
     {"uniform", NULL, SL_F32},
     {"ill-conditioned", "cond=1e8", SL_F64},
     {"log-uniform", NULL, SL_F32},
+    {"uniform-sym", NULL, SL_F16},   /* a 16-bit all-reduce: every combine's add rounded to float16 */
 };
 #define NINPUTS (sizeof INPUTS / sizeof INPUTS[0])
 
