@@ -11,6 +11,7 @@
 #ifndef SL_TWIN_H
 #define SL_TWIN_H
 #include <stdint.h>
+#include <string.h>
 #include "sl_half.h"
 #include "sl_types.h"
 
@@ -18,18 +19,84 @@
 extern "C" {
 #endif
 
-/* x[i] as a double (exact for every format; float16/bfloat16 by sl_half.h). */
+/* Inner loops instantiated per (input, accumulator) pair: a body marked SL_TW_INLINE and
+ * called with literal dtypes (SL_TW_DISPATCH below) sees them as constants, so the per-element
+ * format switches of sl_tw_load / sl_tw_add fold away. Same operations, same order. */
+#if defined(__GNUC__)
+#define SL_TW_INLINE static inline __attribute__((always_inline))
+#else
+#define SL_TW_INLINE static inline
+#endif
+
+static inline float sl_tw_bits_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* A float16/bfloat16 pattern as a float, by a few integer operations: the same value as
+ * sl_half_to_double (exact), NaN as the quiet NaN of the same sign without payload (which
+ * widens to the double sl_half_to_double gives). Checked for all 2^16 patterns (ttwin_fast). */
+static inline float sl_tw_half_to_float(uint16_t h, sl_dtype dt)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    if (dt == SL_BF16) {
+        if ((h & 0x7f80u) == 0x7f80u && (h & 0x7fu)) return sl_tw_bits_float(sign | 0x7fc00000u);
+        return sl_tw_bits_float((uint32_t)h << 16);
+    }
+    const uint32_t e = (h >> 10) & 0x1fu, f = h & 0x3ffu;
+    if (e == 0) { /* zero or subnormal: f 2^-24, exact in float */
+        const float m = (float)f * 0x1p-24f;
+        uint32_t u;
+        memcpy(&u, &m, sizeof u);
+        return sl_tw_bits_float(sign | u);
+    }
+    if (e == 0x1fu) return sl_tw_bits_float(sign | (f ? 0x7fc00000u : 0x7f800000u));
+    return sl_tw_bits_float(sign | (((uint32_t)(h & 0x7fffu) << 13) + (112u << 23)));
+}
+
+/* sl_half_round(x, dt) (x rounded once to float16/bfloat16, nearest even, +-Inf beyond the
+ * overflow threshold, NaN to the quiet NaN of its sign) without loops: below the smallest
+ * normal 2^emin by the hardware's own rounding ((|x| + c) - c, c = 2^(emin - p + 1 + 52) puts
+ * the format's subnormal quantum at c's ulp); above it by rounding the double's bits at bit
+ * 52 - (p - 1) (ties to even; a carry moves into the next binade). Equal bit for bit to
+ * sl_half_round for every double (ttwin_fast checks random and boundary values). */
+static inline double sl_tw_half_round(double x, sl_dtype dt)
+{
+    const int bf = dt == SL_BF16;
+    const unsigned shift = bf ? 45u : 42u;                          /* 52 - (p - 1) */
+    const double c = bf ? 0x1p-81 : 0x1p28;                         /* 2^(emin - p + 53) */
+    const uint64_t minnorm = bf ? 0x3810000000000000ull : 0x3f10000000000000ull; /* 2^emin */
+    const uint64_t ovf = bf ? 0x47f0000000000000ull : 0x40f0000000000000ull; /* 2^(emax+1) */
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    const uint64_t sign = b & 0x8000000000000000ull;
+    uint64_t a = b ^ sign;
+    if (a >= 0x7ff0000000000000ull) /* Inf stays, NaN quiet without payload */
+        return sl_half_bits_double(a == 0x7ff0000000000000ull ? b : sign | 0x7ff8000000000000ull);
+    if (a < minnorm) {
+        const double r = (sl_half_bits_double(a) + c) - c;
+        memcpy(&a, &r, sizeof a);
+        return sl_half_bits_double(sign | a);
+    }
+    a += ((1ull << (shift - 1u)) - 1u) + ((a >> shift) & 1u);
+    a &= ~((1ull << shift) - 1u);
+    return sl_half_bits_double(sign | (a >= ovf ? 0x7ff0000000000000ull : a));
+}
+
+/* x[i] as a double (exact for every format). */
 static inline double sl_tw_load(const void *x, sl_dtype dt, uint64_t i)
 {
     if (dt == SL_F64) return ((const double *)x)[i];
-    if (sl_dtype_is_half(dt)) return sl_half_to_double(((const uint16_t *)x)[i], dt);
+    if (sl_dtype_is_half(dt)) return sl_tw_half_to_float(((const uint16_t *)x)[i], dt);
     return (double)((const float *)x)[i];
 }
 /* v rounded to the accumulator format acc (SL_F32: (float) cast, SL_F64: unchanged, the 16-bit
  * formats: sl_half_round, i.e. __float2half_rn / __float2bfloat16_rn). */
 static inline double sl_tw_round(double v, sl_dtype acc)
 {
-    if (sl_dtype_is_half(acc)) return sl_half_round(v, acc);
+    if (sl_dtype_is_half(acc)) return sl_tw_half_round(v, acc);
     return acc == SL_F64 ? v : (double)(float)v;
 }
 /* fl_acc(a + b): the GPU's `a + b` in format acc, for a, b already in that format. For the
@@ -37,7 +104,7 @@ static inline double sl_tw_round(double v, sl_dtype acc)
  * add (53 >= 2 * 11 + 2: the double rounding is innocuous). */
 static inline double sl_tw_add(double a, double b, sl_dtype acc)
 {
-    if (sl_dtype_is_half(acc)) return sl_half_round(a + b, acc);
+    if (sl_dtype_is_half(acc)) return sl_tw_half_round(a + b, acc);
     return acc == SL_F64 ? a + b : (double)(float)(a + b);
 }
 /* A result accumulated in acc given back in the input format dt: rounded once when dt is a
