@@ -155,6 +155,12 @@ static void gs_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype
     }
 }
 
+/* The engine's accumulator format: float64 for fp64-acc, else the input's (float32 for 16-bit). */
+static sl_dtype gs_acc(const sl_variant *v, sl_dtype dt)
+{
+    return v->impl == SL_ACC_FP64_ACC ? SL_F64 : sl_dtype_acc(dt);
+}
+
 static double gs_depth_threads(uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     uint64_t T = (uint64_t)cfg->grid * cfg->block;
@@ -163,9 +169,11 @@ static double gs_depth_threads(uint64_t n, sl_dtype dt, const sl_launch *cfg)
            sl_tw_depth_block_sum(cfg->block);
 }
 
-/* Per-thread values after the lane combine: vs[t] (plain/wide) or the pair vp[t] (kahan). */
-static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                            const sl_launch *cfg, double *vs, sl_tw_pair *vp, sl_err *err)
+/* Per-thread values after the lane combine: vs[t] (plain/wide) or the pair vp[t] (kahan), in
+ * the accumulator format acc; specialised per (dt, acc) by gs_thread_values below. */
+SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64_t n,
+                                      sl_dtype dt, sl_dtype acc, const sl_launch *cfg,
+                                      double *vs, sl_tw_pair *vp, sl_err *err)
 {
     const sl_acc_kind kind = (sl_acc_kind)v->impl;
     const uint32_t W = sl_vec_width(dt);
@@ -173,7 +181,6 @@ static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_d
     const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
     const uint64_t nv = (n - head) / W;
     const uint64_t ts = head + nv * W;
-    const sl_dtype acc = kind == SL_ACC_FP64_ACC ? SL_F64 : sl_dtype_acc(dt);
     double *a = malloc(T * W * sizeof *a);
     double *c = kind == SL_ACC_KAHAN ? calloc(T * W, sizeof *c) : NULL;
     if (!a || (kind == SL_ACC_KAHAN && !c)) {
@@ -246,6 +253,16 @@ static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_d
     return 0;
 }
 
+static int gs_thread_values(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                            const sl_launch *cfg, double *vs, sl_tw_pair *vp, sl_err *err)
+{
+    int rc = -1;
+#define GS_CALL(d, a, unused) rc = gs_thread_values_run(v, x, n, d, a, cfg, vs, vp, err)
+    SL_TW_DISPATCH(dt, gs_acc(v, dt), GS_CALL, 0);
+#undef GS_CALL
+    return rc;
+}
+
 /* Block values: bs[b] (plain/wide) or bp[b] (kahan); the caller frees them. */
 static int gs_block_values(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                            const sl_launch *cfg, double **bs, sl_tw_pair **bp, sl_err *err)
@@ -263,7 +280,7 @@ static int gs_block_values(const sl_variant *v, const void *x, uint64_t n, sl_dt
     else *bs = malloc(cfg->grid * sizeof **bs);
     int rc = (pair ? !vp || !*bp : !vs || !*bs) ? sl_err_set(err, "%s: out of memory", v->name)
                                                : gs_thread_values(v, x, n, dt, cfg, vs, vp, err);
-    const sl_dtype acc = v->impl == SL_ACC_FP64_ACC ? SL_F64 : sl_dtype_acc(dt);
+    const sl_dtype acc = gs_acc(v, dt);
     for (uint32_t b = 0; rc == 0 && b < cfg->grid; b++) {
         const uint64_t o = (uint64_t)b * cfg->block;
         if (pair) (*bp)[b] = sl_tw_pair_block(vp + o, cfg->block, acc);

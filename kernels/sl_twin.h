@@ -10,6 +10,8 @@
  * binary32 add bit for bit (53 >= 2*24 + 2, so the double rounding is innocuous). */
 #ifndef SL_TWIN_H
 #define SL_TWIN_H
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include "sl_half.h"
@@ -107,6 +109,50 @@ static inline double sl_tw_add(double a, double b, sl_dtype acc)
     if (sl_dtype_is_half(acc)) return sl_tw_half_round(a + b, acc);
     return acc == SL_F64 ? a + b : (double)(float)(a + b);
 }
+/* x[i] as a float, for every input format but float64 (exact). */
+static inline float sl_tw_load_f(const void *x, sl_dtype dt, uint64_t i)
+{
+    if (sl_dtype_is_half(dt)) return sl_tw_half_to_float(((const uint16_t *)x)[i], dt);
+    return ((const float *)x)[i];
+}
+
+/* Straightforward mode for tests (ttwin_fast): 1 makes SL_TW_DISPATCH call the body with the
+ * run-time formats, the float-only chains fall back to their double forms and atomic-block's
+ * repetitions compute their block values themselves. Set it before any twin runs; default 0. */
+void sl_tw_set_generic(int on);
+int sl_tw_generic(void);
+
+/* M(d, a, ...) for the pair of input format dt and accumulator format acc, with d and a
+ * literal constants for the pairs the twins meet (input format; float32 for 16-bit input; the
+ * 16-bit format itself for half-acc; float64 for fp64-acc), so that an SL_TW_INLINE callee is
+ * specialised; any other pair, and generic mode, get M(dt, acc, ...) with run-time values.
+ * SL_TW_ENTRY(name) defines the twin entry name_cpu calling
+ * name_run(v, x, n, dt, af, cfg, result, err) with af = sl_variant_acc(v, dt). */
+#define SL_TW_DISPATCH(dt, acc, M, ...)                                                     \
+    do {                                                                                    \
+        const sl_dtype d_ = (dt), a_ = (acc);                                               \
+        if (sl_tw_generic()) M(d_, a_, __VA_ARGS__);                                        \
+        else if (d_ == SL_F32 && a_ == SL_F32) M(SL_F32, SL_F32, __VA_ARGS__);              \
+        else if (d_ == SL_F64 && a_ == SL_F64) M(SL_F64, SL_F64, __VA_ARGS__);              \
+        else if (d_ == SL_F16 && a_ == SL_F32) M(SL_F16, SL_F32, __VA_ARGS__);              \
+        else if (d_ == SL_BF16 && a_ == SL_F32) M(SL_BF16, SL_F32, __VA_ARGS__);            \
+        else if (d_ == SL_F16 && a_ == SL_F16) M(SL_F16, SL_F16, __VA_ARGS__);              \
+        else if (d_ == SL_BF16 && a_ == SL_BF16) M(SL_BF16, SL_BF16, __VA_ARGS__);          \
+        else if (d_ == SL_F32 && a_ == SL_F64) M(SL_F32, SL_F64, __VA_ARGS__);              \
+        else if (d_ == SL_F16 && a_ == SL_F64) M(SL_F16, SL_F64, __VA_ARGS__);              \
+        else if (d_ == SL_BF16 && a_ == SL_F64) M(SL_BF16, SL_F64, __VA_ARGS__);            \
+        else M(d_, a_, __VA_ARGS__);                                                        \
+    } while (0)
+#define SL_TW_ENTRY_CALL_(d, a, name) rc_ = name##_run(v, x, n, d, a, cfg, result, err)
+#define SL_TW_ENTRY(name)                                                                   \
+    static int name##_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,      \
+                          const sl_launch *cfg, double *result, sl_err *err)                \
+    {                                                                                       \
+        int rc_ = -1;                                                                       \
+        SL_TW_DISPATCH(dt, sl_variant_acc(v, dt), SL_TW_ENTRY_CALL_, name);                 \
+        return rc_;                                                                         \
+    }
+
 /* A result accumulated in acc given back in the input format dt: rounded once when dt is a
  * 16-bit format (the kernels' final __float2half_rn / __float2bfloat16_rn), unchanged otherwise. */
 static inline double sl_tw_out(double r, sl_dtype dt)
@@ -154,8 +200,22 @@ double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc);
  * out of memory or count >= 2^32). */
 uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed);
 /* One global-memory atomicAdd r += v in format acc. The binary32 atom.add flushes subnormal
- * operands and results to zero of the same sign (measured on sm_90); binary64 does not. */
-double sl_tw_atomic_add(double r, double v, sl_dtype acc);
+ * operands and results to zero of the same sign (measured on sm_90); binary64 does not.
+ * sl_tw_ftz_f is that flush on a float (+-0 map to themselves); sl_tw_atomic_add_f the binary32
+ * atomicAdd on floats, equal to sl_tw_atomic_add(r, v, SL_F32). */
+static inline float sl_tw_ftz_f(float v)
+{
+    return fabsf(v) < FLT_MIN ? copysignf(0.0f, v) : v;
+}
+static inline float sl_tw_atomic_add_f(float r, float v)
+{
+    return sl_tw_ftz_f(sl_tw_ftz_f(r) + sl_tw_ftz_f(v));
+}
+static inline double sl_tw_atomic_add(double r, double v, sl_dtype acc)
+{
+    if (acc == SL_F64) return r + v;
+    return sl_tw_atomic_add_f((float)r, (float)v);
+}
 
 /* Depth helpers (number of adds on the longest path, the k of gamma_k). */
 uint32_t sl_tw_ceil_log2(uint64_t v);                    /* 0 for v <= 1 */
