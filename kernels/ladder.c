@@ -196,14 +196,10 @@ SL_TW_INLINE int smem_run(const sl_variant *v, const void *x, uint64_t n, sl_dty
         uint64_t base = b * per;
         for (uint64_t t = 0; t < B; t++) {
             uint64_t i = base + t;
-            if (r == SL_RUNG_TWO_LOAD) { /* V3: v = +0; v += x[i]; v += x[i + B] */
-                double a = 0.0;
-                if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), af);
-                if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), af);
-                s[t] = a;
-            } else {
+            if (r == SL_RUNG_TWO_LOAD) /* V3: v = +0; v += x[i]; v += x[i + B] (each < n) */
+                s[t] = sl_tw_chain(0.0, x, dt, af, i, B, n, 2);
+            else
                 s[t] = i < n ? sl_tw_load(x, dt, i) : 0.0;
-            }
         }
         partials[b] = r == SL_RUNG_SMEM_INTERLEAVED ? sl_tw_tree_interleaved(s, c.block, af)
                                                      : sl_tw_tree_sequential(s, c.block, af);
@@ -247,10 +243,7 @@ SL_TW_INLINE int warp_shuffle_run(const sl_variant *v, const void *x, uint64_t n
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
             uint64_t i = b * 2 * B + t;
-            double a = 0.0;
-            if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), af);
-            if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), af);
-            vals[t] = a;
+            vals[t] = sl_tw_chain(0.0, x, dt, af, i, B, n, 2);
         }
         partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
@@ -349,8 +342,7 @@ SL_TW_INLINE int vec4_run(const sl_variant *v, const void *x, uint64_t n, sl_dty
                     uint64_t j = s0 + k * B;
                     if (j >= hi) break;
                     uint64_t e = head + j * W;
-                    for (uint64_t q = 0; q < W; q++)
-                        acc[k] = sl_tw_add(acc[k], sl_tw_load(x, dt, e + q), af);
+                    acc[k] = sl_tw_chain(acc[k], x, dt, af, e, 1, e + W, W); /* .x, .y, ... */
                 }
             for (uint64_t w = A / 2; w >= 1; w /= 2)
                 for (uint64_t k = 0; k < w; k++) acc[k] = sl_tw_add(acc[k], acc[k + w], af);

@@ -140,10 +140,7 @@ SL_TW_INLINE int tile_run(const sl_variant *v, const void *x, uint64_t n, sl_dty
                 s[t] = i < n ? sl_tw_load(x, dt, i) : 0.0;
                 continue;
             }
-            double a = 0.0;
-            for (uint64_t j = 0; j < K && i + j * B < n; j++)
-                a = sl_tw_add(a, sl_tw_load(x, dt, i + j * B), af);
-            s[t] = a;
+            s[t] = sl_tw_chain(0.0, x, dt, af, i, B, n, K);
         }
         partials[b] = r == SL_RUNG2_SMEM_STRIDED ? sl_tw_tree_interleaved(s, c.block, af)
                                                   : sl_tw_tree_sequential(s, c.block, af);
@@ -228,9 +225,8 @@ SL_TW_INLINE int block_reduce_run(const sl_variant *v, const void *x, uint64_t n
     double vals[1024];
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
-            double a = 0.0;
-            for (uint64_t i = b * B + t; i < n; i += S) a = sl_tw_add(a, sl_tw_load(x, dt, i), af);
-            vals[t] = a;
+            const uint64_t i = b * B + t; /* i, i + S, .. < n */
+            vals[t] = sl_tw_chain(0.0, x, dt, af, i, S, n, UINT64_MAX);
         }
         partials[b] = sl_tw_block_sum(vals, c.block, af);
     }

@@ -187,6 +187,5 @@ uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed)
     return perm;
 }
 
-static int generic_mode;
-void sl_tw_set_generic(int on) { generic_mode = on; }
-int sl_tw_generic(void) { return generic_mode; }
+int sl_tw_generic_mode;
+void sl_tw_set_generic(int on) { sl_tw_generic_mode = on; }

@@ -120,7 +120,8 @@ static inline float sl_tw_load_f(const void *x, sl_dtype dt, uint64_t i)
  * run-time formats, the float-only chains fall back to their double forms and atomic-block's
  * repetitions compute their block values themselves. Set it before any twin runs; default 0. */
 void sl_tw_set_generic(int on);
-int sl_tw_generic(void);
+extern int sl_tw_generic_mode;
+static inline int sl_tw_generic(void) { return sl_tw_generic_mode; }
 
 /* M(d, a, ...) for the pair of input format dt and accumulator format acc, with d and a
  * literal constants for the pairs the twins meet (input format; float32 for 16-bit input; the
@@ -152,6 +153,23 @@ int sl_tw_generic(void);
         SL_TW_DISPATCH(dt, sl_variant_acc(v, dt), SL_TW_ENTRY_CALL_, name);                 \
         return rc_;                                                                         \
     }
+
+/* a (+) x[i] (+) x[i + stride] (+) ... in format acc, in this order, the terms below end and
+ * at most max of them: one GPU thread's chain of loads and adds. With a float32 accumulator the
+ * chain runs in float (a is a float held in a double: the conversions at both ends are exact);
+ * generic mode: sl_tw_add on doubles. */
+SL_TW_INLINE double sl_tw_chain(double a, const void *x, sl_dtype dt, sl_dtype acc, uint64_t i,
+                                uint64_t stride, uint64_t end, uint64_t max)
+{
+    if (acc == SL_F32 && dt != SL_F64 && !sl_tw_generic()) {
+        float f = (float)a;
+        for (uint64_t k = 0; k < max && i < end; k++, i += stride) f += sl_tw_load_f(x, dt, i);
+        return f;
+    }
+    for (uint64_t k = 0; k < max && i < end; k++, i += stride)
+        a = sl_tw_add(a, sl_tw_load(x, dt, i), acc);
+    return a;
+}
 
 /* A result accumulated in acc given back in the input format dt: rounded once when dt is a
  * 16-bit format (the kernels' final __float2half_rn / __float2bfloat16_rn), unchanged otherwise. */
