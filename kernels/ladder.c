@@ -334,7 +334,7 @@ SL_TW_INLINE int vec4_run(const sl_variant *v, const void *x, uint64_t n, sl_dty
         sl_ladder_vec_block(nv, per, extra, b, &lo, &hi);
         for (uint64_t t = 0; t < B; t++) {
             uint64_t g = b * B + t;
-            for (uint64_t k = 0; k < A; k++) acc[k] = 0.0;
+            for (int k = 0; k < 8; k++) acc[k] = 0.0; /* A <= 8; a fixed count: no memset call */
             if (g < head) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, g), af);
             if (tail0 + g < n) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, tail0 + g), af);
             for (uint64_t s0 = lo + t; s0 < hi; s0 += A * B)
