@@ -7,29 +7,6 @@
 #include "sl_rng.h"
 #include "sl_twin.h"
 
-sl_tw_pair sl_tw_pair_add(sl_tw_pair x, sl_tw_pair y, sl_dtype acc)
-{
-    sl_tw_pair r;
-    if (acc == SL_F32) {
-        float a = (float)x.s, b = (float)y.s;
-        float S = a + b;
-        float bp = S - a;
-        float err = (a - (S - bp)) + (b - bp);
-        float ee = (float)x.e + (float)y.e;
-        r.s = S;
-        r.e = err + ee;
-    } else {
-        double a = x.s, b = y.s;
-        double S = a + b;
-        double bp = S - a;
-        double err = (a - (S - bp)) + (b - bp);
-        double ee = x.e + y.e;
-        r.s = S;
-        r.e = err + ee;
-    }
-    return r;
-}
-
 /* The plain-add scopes, specialised per accumulator format (SL_TW_DISPATCH). */
 SL_TW_INLINE double warp_sum(double v[32], sl_dtype acc)
 {

@@ -183,7 +183,28 @@ static inline double sl_tw_out(double r, sl_dtype dt)
  * (s1,e1) + (s2,e2): s = s1+s2, bp = s-s1, err = (s1-(s-bp)) + (s2-bp), e = err + (e1+e2),
  * each operation rounded once in acc. */
 typedef struct { double s, e; } sl_tw_pair;
-sl_tw_pair sl_tw_pair_add(sl_tw_pair a, sl_tw_pair b, sl_dtype acc);
+static inline sl_tw_pair sl_tw_pair_add(sl_tw_pair x, sl_tw_pair y, sl_dtype acc)
+{
+    sl_tw_pair r;
+    if (acc == SL_F32) {
+        float a = (float)x.s, b = (float)y.s;
+        float S = a + b;
+        float bp = S - a;
+        float err = (a - (S - bp)) + (b - bp);
+        float ee = (float)x.e + (float)y.e;
+        r.s = S;
+        r.e = err + ee;
+    } else {
+        double a = x.s, b = y.s;
+        double S = a + b;
+        double bp = S - a;
+        double err = (a - (S - bp)) + (b - bp);
+        double ee = x.e + y.e;
+        r.s = S;
+        r.e = err + ee;
+    }
+    return r;
+}
 
 /* ---- warp scope (reduce/warp.cuh) ----
  * v[32] are the lanes' values; for off = 16..1, v[i] = v[i] (+) v[i+off] for i < off.
