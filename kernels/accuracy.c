@@ -521,8 +521,10 @@ static double multipass_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
     return n ? levels * level : 0.0;
 }
 
-/* One tile of an m-element array of format dt (its W lanes), added in format acc. */
-static double mp_tile(const void *x, sl_dtype dt, sl_dtype acc, uint64_t m, uint64_t tile)
+/* One tile of an m-element array of format dt (its W lanes), added in format acc; specialised
+ * per (dt, acc) by mp_tile below. */
+SL_TW_INLINE double mp_tile_run(const void *x, uint64_t m, uint64_t tile, sl_dtype dt,
+                                sl_dtype acc)
 {
     const uint32_t W = sl_vec_width(dt), J = SL_MP_TILE / (SL_MP_BLOCK * W);
     const uint64_t base = tile * SL_MP_TILE;
@@ -546,6 +548,15 @@ static double mp_tile(const void *x, sl_dtype dt, sl_dtype acc, uint64_t m, uint
                            : sl_tw_add(a[0], a[1], acc);
     }
     return sl_tw_block_sum(tv, SL_MP_BLOCK, acc);
+}
+
+static double mp_tile(const void *x, sl_dtype dt, sl_dtype acc, uint64_t m, uint64_t tile)
+{
+    double r;
+#define MP_CALL(d, a, unused) r = mp_tile_run(x, m, tile, d, a)
+    SL_TW_DISPATCH(dt, acc, MP_CALL, 0);
+#undef MP_CALL
+    return r;
 }
 
 static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
