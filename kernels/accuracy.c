@@ -183,21 +183,12 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
     const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
     const uint64_t nv = (n - head) / W;
     const uint64_t ts = head + nv * W;
-    double *a = malloc(T * W * sizeof *a);
-    double *c = kind == SL_ACC_KAHAN ? calloc(T * W, sizeof *c) : NULL;
-    if (!a || (kind == SL_ACC_KAHAN && !c)) {
-        free(a);
-        free(c);
-        return sl_err_set(err, "%s: out of memory for %llu thread states", v->name,
-                          (unsigned long long)T);
-    }
-    for (uint64_t i = 0; i < T * W; i++) a[i] = 0.0;
+    (void)err;
 
-#define GS_LANE_ADD(idx, xval)                                                                \
+#define GS_LANE_ADD(q_, xval)                                                                 \
     do {                                                                                      \
-        uint64_t q_ = (idx);                                                                  \
         double xv_ = (xval);                                                                  \
-        if (kind == SL_ACC_KAHAN) {                                                               \
+        if (kind == SL_ACC_KAHAN) {                                                           \
             if (acc == SL_F32) {                                                              \
                 float S = (float)a[q_], C = (float)c[q_], X = (float)xv_;                     \
                 float y = X - C;                                                              \
@@ -216,42 +207,35 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
         }                                                                                     \
     } while (0)
 
-    for (uint64_t g = 0; g < head && g < T; g++) GS_LANE_ADD(g * W, sl_tw_load(x, dt, g));
-    {
-        uint64_t g = 0;
-        for (uint64_t j = 0; j < nv; j++) {
-            const uint64_t base = head + j * W;
-            for (uint32_t k = 0; k < W; k++) GS_LANE_ADD(g * W + k, sl_tw_load(x, dt, base + k));
-            if (++g == T) g = 0;
-        }
-    }
-    for (uint64_t g = 0; g < n - ts && g < T; g++) GS_LANE_ADD(g * W, sl_tw_load(x, dt, ts + g));
-#undef GS_LANE_ADD
-
-    for (uint64_t t = 0; t < T; t++) {
-        const double *l = a + t * W;
+    /* Thread by thread: thread g's lanes see their inputs in the order above (head, the vectors
+     * j = g, g + T, ..., tail); a[] holds the lanes, c[] their Kahan compensations. */
+    for (uint64_t g = 0; g < T; g++) {
+        double a[8], c[8], *l = a;
+        for (int k = 0; k < 8; k++) a[k] = c[k] = 0.0; /* W <= 8 */
+        if (g < head) GS_LANE_ADD(0, sl_tw_load(x, dt, g));
+        for (uint64_t j = g; j < nv; j += T)
+            for (uint32_t k = 0; k < W; k++) GS_LANE_ADD(k, sl_tw_load(x, dt, head + j * W + k));
+        if (g < n - ts) GS_LANE_ADD(0, sl_tw_load(x, dt, ts + g));
         if (kind == SL_ACC_KAHAN) {
-            const double *cc = c + t * W;
             /* lane k leaves as (s, -c) */
             sl_tw_pair q[8];
-            for (uint32_t k = 0; k < W; k++) q[k] = (sl_tw_pair){l[k], -cc[k]};
+            for (uint32_t k = 0; k < W; k++) q[k] = (sl_tw_pair){l[k], -c[k]};
             sl_tw_pair p = sl_tw_pair_add(q[0], q[1], acc);
             if (W >= 4) p = sl_tw_pair_add(p, sl_tw_pair_add(q[2], q[3], acc), acc);
             if (W == 8)
                 p = sl_tw_pair_add(p, sl_tw_pair_add(sl_tw_pair_add(q[4], q[5], acc),
                                                      sl_tw_pair_add(q[6], q[7], acc), acc), acc);
-            vp[t] = p;
+            vp[g] = p;
         } else if (W == 8) {
-            vs[t] = sl_tw_add(sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc),
+            vs[g] = sl_tw_add(sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc),
                               sl_tw_add(sl_tw_add(l[4], l[5], acc), sl_tw_add(l[6], l[7], acc), acc), acc);
         } else if (W == 4) {
-            vs[t] = sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc);
+            vs[g] = sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc);
         } else {
-            vs[t] = sl_tw_add(l[0], l[1], acc);
+            vs[g] = sl_tw_add(l[0], l[1], acc);
         }
     }
-    free(a);
-    free(c);
+#undef GS_LANE_ADD
     return 0;
 }
 
