@@ -270,27 +270,19 @@ SL_TW_INLINE int grid_stride_run(const sl_variant *v, const void *x, uint64_t n,
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
     uint64_t B = c.block, G = c.grid, S = 2 * B * G;
-    double *acc = alloc_doubles(G * B, v, err);
-    if (!acc) return -1;
     double *partials = alloc_doubles(G, v, err);
-    if (!partials) {
-        free(acc);
-        return -1;
+    if (!partials) return -1;
+    double vals[1024];
+    /* Thread by thread (each owns its accumulator): its grid-stride steps in order, two
+     * guarded adds a step. */
+    for (uint64_t b = 0; b < G; b++) {
+        for (uint64_t t = 0; t < B; t++) {
+            double a = 0.0;
+            for (uint64_t i = 2 * B * b + t; i < n; i += S) a = sl_tw_chain(a, x, dt, af, i, B, n, 2);
+            vals[t] = a;
+        }
+        partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
-    for (uint64_t g = 0; g < G * B; g++) acc[g] = 0.0;
-    /* Sweep the grid-stride steps in order; within a step every thread's two adds (order
-     * across threads is irrelevant: each thread owns its accumulator). */
-    for (uint64_t base = 0; base < n; base += S)
-        for (uint64_t b = 0; b < G; b++)
-            for (uint64_t t = 0; t < B; t++) {
-                uint64_t i = base + 2 * B * b + t;
-                if (i >= n) break; /* i grows with t */
-                double *a = &acc[b * B + t];
-                *a = sl_tw_add(*a, sl_tw_load(x, dt, i), af);
-                if (i + B < n) *a = sl_tw_add(*a, sl_tw_load(x, dt, i + B), af);
-            }
-    for (uint64_t b = 0; b < G; b++) partials[b] = sl_tw_block_sum(&acc[b * B], c.block, af);
-    free(acc);
     finish(partials, &c, af, dt, result);
     return 0;
 }
