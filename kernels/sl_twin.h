@@ -7,7 +7,9 @@
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, x86-64 SSE2 (or
  * any FLT_EVAL_METHOD 0 target), -ffp-contract=off, no fast-math. Values travel as double;
  * a binary32 add is done as (float)(a + b) on doubles holding floats, which equals the
- * binary32 add bit for bit (53 >= 2*24 + 2, so the double rounding is innocuous). */
+ * binary32 add bit for bit (53 >= 2*24 + 2, so the double rounding is innocuous). Hot chains
+ * with a float32 accumulator (sl_tw_chain, atomic-thread's) run in float, the same adds; inner
+ * loops are specialised per format pair (SL_TW_DISPATCH); sl_tw_set_generic turns both off. */
 #ifndef SL_TWIN_H
 #define SL_TWIN_H
 #include <float.h>
