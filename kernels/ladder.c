@@ -149,12 +149,11 @@ static void finish(double *partials, const sl_launch *c, sl_dtype acc, sl_dtype 
  * the n commits is the hardware's. Twin model: the grid's blocks commit one after another in
  * a seeded random order (Fisher-Yates over the block ids, draws sl_hash64(order_seed, j)),
  * the elements of a block in index order: r = fl(r + x[i]). Memory O(grid). */
-static int atomic_thread_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                             const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int atomic_thread_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                                   sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
-    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     *result = 0.0;
     if (n == 0) return 0;
     uint64_t G = c.grid, B = c.block;
@@ -162,27 +161,33 @@ static int atomic_thread_cpu(const sl_variant *v, const void *x, uint64_t n, sl_
     if (!perm)
         return sl_err_set(err, "%s: out of memory for %llu block ids in the CPU twin", v->name,
                           (unsigned long long)G);
-    double r = 0.0; /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
+    /* the float32 atomicAdd flushes subnormals: see sl_tw_atomic_add */
+    double r = 0.0;
+    float rf = 0.0f; /* float32 atomics in float (r flushed already, so only x[i] is) */
+    const int in_float = af == SL_F32 && dt != SL_F64 && !sl_tw_generic();
     for (uint64_t j = 0; j < G; j++) {
         uint64_t lo = (uint64_t)perm[j] * B, hi = lo + B < n ? lo + B : n;
-        for (uint64_t i = lo; i < hi; i++) r = sl_tw_atomic_add(r, sl_tw_load(x, dt, i), af);
+        if (in_float)
+            for (uint64_t i = lo; i < hi; i++) rf = sl_tw_ftz_f(rf + sl_tw_ftz_f(sl_tw_load_f(x, dt, i)));
+        else
+            for (uint64_t i = lo; i < hi; i++) r = sl_tw_atomic_add(r, sl_tw_load(x, dt, i), af);
     }
     free(perm);
-    *result = sl_tw_out(r, dt);
+    *result = sl_tw_out(in_float ? (double)rf : r, dt);
     return 0;
 }
+SL_TW_ENTRY(atomic_thread)
 
 /* ========================== V1 smem-interleaved / V2 smem-sequential =======================
  * Block b, thread t: s[t] = (b*B + t < n) ? x[b*B + t] : +0. V1 tree: for stride = 1, 2, ..
  * < B: s[t] = s[t] + s[t+stride] when t % (2 stride) == 0. V2 tree: for stride = B/2 .. 1:
  * s[t] = s[t] + s[t+stride] when t < stride. Partial = s[0]; then the fixed-order finish. */
-static int smem_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                    const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int smem_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                          sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     const sl_rung r = (sl_rung)v->impl;
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
-    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     double *partials = alloc_doubles(c.grid, v, err);
     if (!partials) return -1;
     uint64_t B = c.block, per = B * c.items;
@@ -191,14 +196,10 @@ static int smem_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
         uint64_t base = b * per;
         for (uint64_t t = 0; t < B; t++) {
             uint64_t i = base + t;
-            if (r == SL_RUNG_TWO_LOAD) { /* V3: v = +0; v += x[i]; v += x[i + B] */
-                double a = 0.0;
-                if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), af);
-                if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), af);
-                s[t] = a;
-            } else {
+            if (r == SL_RUNG_TWO_LOAD) /* V3: v = +0; v += x[i]; v += x[i + B] (each < n) */
+                s[t] = sl_tw_chain(0.0, x, dt, af, i, B, n, 2);
+            else
                 s[t] = i < n ? sl_tw_load(x, dt, i) : 0.0;
-            }
         }
         partials[b] = r == SL_RUNG_SMEM_INTERLEAVED ? sl_tw_tree_interleaved(s, c.block, af)
                                                      : sl_tw_tree_sequential(s, c.block, af);
@@ -206,6 +207,7 @@ static int smem_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
     finish(partials, &c, af, dt, result);
     return 0;
 }
+SL_TW_ENTRY(smem)
 
 static double smem_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
@@ -229,12 +231,11 @@ static double warp_shuffle_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
     sl_ladder_resolve(v, &c, n, dt);
     return 2.0 + sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
 }
-static int warp_shuffle_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                            const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int warp_shuffle_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                                  sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
-    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     double *partials = alloc_doubles(c.grid, v, err);
     if (!partials) return -1;
     uint64_t B = c.block;
@@ -242,16 +243,14 @@ static int warp_shuffle_cpu(const sl_variant *v, const void *x, uint64_t n, sl_d
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
             uint64_t i = b * 2 * B + t;
-            double a = 0.0;
-            if (i < n) a = sl_tw_add(a, sl_tw_load(x, dt, i), af);
-            if (i + B < n) a = sl_tw_add(a, sl_tw_load(x, dt, i + B), af);
-            vals[t] = a;
+            vals[t] = sl_tw_chain(0.0, x, dt, af, i, B, n, 2);
         }
         partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
     finish(partials, &c, af, dt, result);
     return 0;
 }
+SL_TW_ENTRY(warp_shuffle)
 
 /* ========================== V5 grid-stride ==================================================
  * Grid G (persistent), stride S = 2BG. Thread t of block b: a = +0; for i = 2Bb + t; i < n;
@@ -265,37 +264,29 @@ static double grid_stride_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
     return 2.0 * (double)steps + sl_tw_depth_block_sum(c.block) +
            sl_tw_depth_finish(c.grid, c.block);
 }
-static int grid_stride_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                           const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int grid_stride_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                                 sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
-    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     uint64_t B = c.block, G = c.grid, S = 2 * B * G;
-    double *acc = alloc_doubles(G * B, v, err);
-    if (!acc) return -1;
     double *partials = alloc_doubles(G, v, err);
-    if (!partials) {
-        free(acc);
-        return -1;
+    if (!partials) return -1;
+    double vals[1024];
+    /* Thread by thread (each owns its accumulator): its grid-stride steps in order, two
+     * guarded adds a step. */
+    for (uint64_t b = 0; b < G; b++) {
+        for (uint64_t t = 0; t < B; t++) {
+            double a = 0.0;
+            for (uint64_t i = 2 * B * b + t; i < n; i += S) a = sl_tw_chain(a, x, dt, af, i, B, n, 2);
+            vals[t] = a;
+        }
+        partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
-    for (uint64_t g = 0; g < G * B; g++) acc[g] = 0.0;
-    /* Sweep the grid-stride steps in order; within a step every thread's two adds (order
-     * across threads is irrelevant: each thread owns its accumulator). */
-    for (uint64_t base = 0; base < n; base += S)
-        for (uint64_t b = 0; b < G; b++)
-            for (uint64_t t = 0; t < B; t++) {
-                uint64_t i = base + 2 * B * b + t;
-                if (i >= n) break; /* i grows with t */
-                double *a = &acc[b * B + t];
-                *a = sl_tw_add(*a, sl_tw_load(x, dt, i), af);
-                if (i + B < n) *a = sl_tw_add(*a, sl_tw_load(x, dt, i + B), af);
-            }
-    for (uint64_t b = 0; b < G; b++) partials[b] = sl_tw_block_sum(&acc[b * B], c.block, af);
-    free(acc);
     finish(partials, &c, af, dt, result);
     return 0;
 }
+SL_TW_ENTRY(grid_stride)
 
 /* ========================== V6 vec4 =========================================================
  * Split: head h scalars (to the first 16-byte boundary, from addr_mod), nv vectors of W
@@ -316,12 +307,11 @@ static double vec4_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_
     return 2.0 + (double)(w * steps) + (double)sl_tw_ceil_log2(c.items) +
            sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
 }
-static int vec4_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                    const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int vec4_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                          sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
-    const sl_dtype af = sl_variant_acc(v, dt); /* the accumulator format */
     uint64_t B = c.block, G = c.grid, A = c.items, W = 16 / sl_dtype_size(dt);
     uint64_t head, nv;
     sl_vec_split(n, dt, c.addr_mod, &head, &nv);
@@ -336,7 +326,7 @@ static int vec4_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
         sl_ladder_vec_block(nv, per, extra, b, &lo, &hi);
         for (uint64_t t = 0; t < B; t++) {
             uint64_t g = b * B + t;
-            for (uint64_t k = 0; k < A; k++) acc[k] = 0.0;
+            for (int k = 0; k < 8; k++) acc[k] = 0.0; /* A <= 8; a fixed count: no memset call */
             if (g < head) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, g), af);
             if (tail0 + g < n) acc[0] = sl_tw_add(acc[0], sl_tw_load(x, dt, tail0 + g), af);
             for (uint64_t s0 = lo + t; s0 < hi; s0 += A * B)
@@ -344,8 +334,7 @@ static int vec4_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                     uint64_t j = s0 + k * B;
                     if (j >= hi) break;
                     uint64_t e = head + j * W;
-                    for (uint64_t q = 0; q < W; q++)
-                        acc[k] = sl_tw_add(acc[k], sl_tw_load(x, dt, e + q), af);
+                    acc[k] = sl_tw_chain(acc[k], x, dt, af, e, 1, e + W, W); /* .x, .y, ... */
                 }
             for (uint64_t w = A / 2; w >= 1; w /= 2)
                 for (uint64_t k = 0; k < w; k++) acc[k] = sl_tw_add(acc[k], acc[k + w], af);
@@ -356,6 +345,7 @@ static int vec4_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
     finish(partials, &c, af, dt, result);
     return 0;
 }
+SL_TW_ENTRY(vec4)
 
 /* ========================== descriptors =====================================================
  * Every rung: sl_ladder_resolve, the GPU entry of ladder.cu (the rung is .impl), its own twin

@@ -124,8 +124,8 @@ static void finish(double *partials, const sl_launch *c, sl_dtype dt, double *re
  *   warp, v5/v6 unroll strides 512 .. 32 over shared memory and do 16 .. 1 by shuffles; a lane
  *   adds exactly the tree's pairs in the tree's order either way.
  * The partial is the tree's root; the fixed-order finish. */
-static int tile_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                    const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int tile_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                          sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     const sl_rung2 r = (sl_rung2)v->impl;
     sl_launch c;
@@ -140,17 +140,15 @@ static int tile_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                 s[t] = i < n ? sl_tw_load(x, dt, i) : 0.0;
                 continue;
             }
-            double a = 0.0;
-            for (uint64_t j = 0; j < K && i + j * B < n; j++)
-                a = sl_tw_add(a, sl_tw_load(x, dt, i + j * B), sl_dtype_acc(dt));
-            s[t] = a;
+            s[t] = sl_tw_chain(0.0, x, dt, af, i, B, n, K);
         }
-        partials[b] = r == SL_RUNG2_SMEM_STRIDED ? sl_tw_tree_interleaved(s, c.block, sl_dtype_acc(dt))
-                                                  : sl_tw_tree_sequential(s, c.block, sl_dtype_acc(dt));
+        partials[b] = r == SL_RUNG2_SMEM_STRIDED ? sl_tw_tree_interleaved(s, c.block, af)
+                                                  : sl_tw_tree_sequential(s, c.block, af);
     }
     finish(partials, &c, dt, result);
     return 0;
 }
+SL_TW_ENTRY(tile)
 
 /* Per-thread adds (K, the first onto +0; none for smem-strided), the tree's log2(B) levels, the
  * finish. */
@@ -169,8 +167,8 @@ static double tile_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_
  * tail0 + g < n; for p = g; p < nv; p += BG: l[k] = l[k] + x[h + pW + k] for every k
  * (Packed::operator+=); PackReduce: r = +0, r = r + l[k] for k = 0 .. W-1. Shuffle block sum of
  * r (sl_block_sum); fixed-order finish. */
-static int packed_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                      const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int packed_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                            sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
     double *partials = prep(v, cfg, n, dt, &c, err);
@@ -183,21 +181,22 @@ static int packed_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype d
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
             const uint64_t g = b * B + t;
-            for (uint64_t k = 0; k < W; k++) l[k] = 0.0;
-            if (g < head) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, g), sl_dtype_acc(dt));
-            if (tail0 + g < n) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, tail0 + g), sl_dtype_acc(dt));
+            for (int k = 0; k < 8; k++) l[k] = 0.0; /* W <= 8; a fixed count: no memset call */
+            if (g < head) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, g), af);
+            if (tail0 + g < n) l[0] = sl_tw_add(l[0], sl_tw_load(x, dt, tail0 + g), af);
             for (uint64_t p = g; p < nv; p += S)
                 for (uint64_t k = 0; k < W; k++)
-                    l[k] = sl_tw_add(l[k], sl_tw_load(x, dt, head + p * W + k), sl_dtype_acc(dt));
+                    l[k] = sl_tw_add(l[k], sl_tw_load(x, dt, head + p * W + k), af);
             double r = 0.0;
-            for (uint64_t k = 0; k < W; k++) r = sl_tw_add(r, l[k], sl_dtype_acc(dt));
+            for (uint64_t k = 0; k < W; k++) r = sl_tw_add(r, l[k], af);
             vals[t] = r;
         }
-        partials[b] = sl_tw_block_sum(vals, c.block, sl_dtype_acc(dt));
+        partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
     finish(partials, &c, dt, result);
     return 0;
 }
+SL_TW_ENTRY(packed)
 
 /* Lane 0's chain: head, tail, one add per grid-stride step, the W adds of PackReduce; then
  * the block sum and the finish. */
@@ -216,8 +215,8 @@ static double packed_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const s
  * Thread g = bB + t of the G-block grid: a = +0; a = a + x[i] for i = g, g + BG, g + 2BG, ..
  * < n. BlockReduceSum: WarpReduceSum (offsets 16 .. 1), one slot per warp, warp 0 reduces the
  * slots (missing warps +0): the adds of sl_block_sum (sl_tw_block_sum). Fixed-order finish. */
-static int block_reduce_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                            const sl_launch *cfg, double *result, sl_err *err)
+SL_TW_INLINE int block_reduce_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                                  sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
 {
     sl_launch c;
     double *partials = prep(v, cfg, n, dt, &c, err);
@@ -226,15 +225,15 @@ static int block_reduce_cpu(const sl_variant *v, const void *x, uint64_t n, sl_d
     double vals[1024];
     for (uint64_t b = 0; b < c.grid; b++) {
         for (uint64_t t = 0; t < B; t++) {
-            double a = 0.0;
-            for (uint64_t i = b * B + t; i < n; i += S) a = sl_tw_add(a, sl_tw_load(x, dt, i), sl_dtype_acc(dt));
-            vals[t] = a;
+            const uint64_t i = b * B + t; /* i, i + S, .. < n */
+            vals[t] = sl_tw_chain(0.0, x, dt, af, i, S, n, UINT64_MAX);
         }
-        partials[b] = sl_tw_block_sum(vals, c.block, sl_dtype_acc(dt));
+        partials[b] = sl_tw_block_sum(vals, c.block, af);
     }
     finish(partials, &c, dt, result);
     return 0;
 }
+SL_TW_ENTRY(block_reduce)
 
 static double block_reduce_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
                                  const sl_launch *cfg)

@@ -7,6 +7,7 @@
  * -ffp-contract=off; two's-complement int64_t. */
 #include "sl_variant_impl.h"
 #include "reproducible.h"
+#include "sl_twin.h"
 
 #define RSUM_BLOCK 256u
 #define RSUM_BLOCKS_PER_SM 4u   /* 64 registers a thread (ptxas, sm_90): 1024 resident threads an SM */
@@ -26,7 +27,7 @@ int sl_rsum_add(sl_rsum_state *st, const void *x, uint64_t n, sl_dtype dt)
         sl_rsum_thr_f32 a;
         sl_rsum_init_f32(&a);
         const uint16_t *h = (const uint16_t *)x;
-        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f32(&a, (float)sl_half_to_double(h[i], dt));
+        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f32(&a, sl_tw_half_to_float(h[i], dt));
         sl_rsum_to_state_f32(&a, &part);
     } else {
         sl_rsum_thr_f32 a;

@@ -7,49 +7,28 @@
 #include "sl_rng.h"
 #include "sl_twin.h"
 
-sl_tw_pair sl_tw_pair_add(sl_tw_pair x, sl_tw_pair y, sl_dtype acc)
-{
-    sl_tw_pair r;
-    if (acc == SL_F32) {
-        float a = (float)x.s, b = (float)y.s;
-        float S = a + b;
-        float bp = S - a;
-        float err = (a - (S - bp)) + (b - bp);
-        float ee = (float)x.e + (float)y.e;
-        r.s = S;
-        r.e = err + ee;
-    } else {
-        double a = x.s, b = y.s;
-        double S = a + b;
-        double bp = S - a;
-        double err = (a - (S - bp)) + (b - bp);
-        double ee = x.e + y.e;
-        r.s = S;
-        r.e = err + ee;
-    }
-    return r;
-}
-
-double sl_tw_warp_sum(double v[32], sl_dtype acc)
+/* The plain-add scopes, specialised per accumulator format (SL_TW_DISPATCH). */
+SL_TW_INLINE double warp_sum(double v[32], sl_dtype acc)
 {
     for (int off = 16; off > 0; off >>= 1)
         for (int i = 0; i < off; i++) v[i] = sl_tw_add(v[i], v[i + off], acc);
     return v[0];
 }
 
-double sl_tw_block_sum(const double *v, uint32_t block, sl_dtype acc)
+SL_TW_INLINE double block_sum(const double *v, uint32_t block, sl_dtype acc)
 {
     double slots[32], lanes[32];
     uint32_t nwarps = block / 32u;
     for (uint32_t w = 0; w < 32u; w++) slots[w] = 0.0;
     for (uint32_t w = 0; w < nwarps; w++) {
         for (int l = 0; l < 32; l++) lanes[l] = v[w * 32u + (uint32_t)l];
-        slots[w] = sl_tw_warp_sum(lanes, acc);
+        slots[w] = warp_sum(lanes, acc);
     }
-    return sl_tw_warp_sum(slots, acc);
+    return warp_sum(slots, acc);
 }
 
-double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_dtype acc)
+SL_TW_INLINE double finish(const double *partials, uint64_t nparts, uint32_t block,
+                           sl_dtype acc)
 {
     double a[1024];
     for (uint32_t t = 0; t < block; t++) {
@@ -57,7 +36,46 @@ double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_
         for (uint64_t i = t; i < nparts; i += block) s = sl_tw_add(s, partials[i], acc);
         a[t] = s;
     }
-    return sl_tw_block_sum(a, block, acc);
+    return block_sum(a, block, acc);
+}
+
+SL_TW_INLINE double tree_interleaved(double *s, uint32_t block, sl_dtype acc)
+{
+    for (uint32_t stride = 1; stride < block; stride *= 2)
+        for (uint32_t t = 0; t + stride < block; t += 2 * stride)
+            s[t] = sl_tw_add(s[t], s[t + stride], acc);
+    return s[0];
+}
+
+SL_TW_INLINE double tree_sequential(double *s, uint32_t block, sl_dtype acc)
+{
+    for (uint32_t stride = block / 2; stride > 0; stride >>= 1)
+        for (uint32_t t = 0; t < stride; t++) s[t] = sl_tw_add(s[t], s[t + stride], acc);
+    return s[0];
+}
+
+/* r = fn(args, a): a scope specialised for the accumulator format (SL_TW_DISPATCH). */
+#define ACC_CALL(d, a, fn, ...) r = fn(__VA_ARGS__, a)
+
+double sl_tw_warp_sum(double v[32], sl_dtype acc)
+{
+    double r;
+    SL_TW_DISPATCH(acc, acc, ACC_CALL, warp_sum, v);
+    return r;
+}
+
+double sl_tw_block_sum(const double *v, uint32_t block, sl_dtype acc)
+{
+    double r;
+    SL_TW_DISPATCH(acc, acc, ACC_CALL, block_sum, v, block);
+    return r;
+}
+
+double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_dtype acc)
+{
+    double r;
+    SL_TW_DISPATCH(acc, acc, ACC_CALL, finish, partials, nparts, block);
+    return r;
 }
 
 sl_tw_pair sl_tw_pair_warp(sl_tw_pair v[32], sl_dtype acc)
@@ -94,17 +112,16 @@ sl_tw_pair sl_tw_pair_finish(const sl_tw_pair *partials, uint64_t nparts, uint32
 
 double sl_tw_tree_interleaved(double *s, uint32_t block, sl_dtype acc)
 {
-    for (uint32_t stride = 1; stride < block; stride *= 2)
-        for (uint32_t t = 0; t + stride < block; t += 2 * stride)
-            s[t] = sl_tw_add(s[t], s[t + stride], acc);
-    return s[0];
+    double r;
+    SL_TW_DISPATCH(acc, acc, ACC_CALL, tree_interleaved, s, block);
+    return r;
 }
 
 double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc)
 {
-    for (uint32_t stride = block / 2; stride > 0; stride >>= 1)
-        for (uint32_t t = 0; t < stride; t++) s[t] = sl_tw_add(s[t], s[t + stride], acc);
-    return s[0];
+    double r;
+    SL_TW_DISPATCH(acc, acc, ACC_CALL, tree_sequential, s, block);
+    return r;
 }
 
 uint32_t sl_tw_ceil_log2(uint64_t v)
@@ -147,13 +164,5 @@ uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed)
     return perm;
 }
 
-static double ftz32(double v)
-{
-    return (v != 0.0 && fabs(v) < (double)FLT_MIN) ? copysign(0.0, v) : v;
-}
-
-double sl_tw_atomic_add(double r, double v, sl_dtype acc)
-{
-    if (acc == SL_F64) return r + v;
-    return ftz32(sl_tw_add(ftz32(r), ftz32(v), SL_F32));
-}
+int sl_tw_generic_mode;
+void sl_tw_set_generic(int on) { sl_tw_generic_mode = on; }

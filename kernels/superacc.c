@@ -7,6 +7,7 @@
 #include "sl_variant_impl.h"
 #include "superacc.h"
 #include "sl_half.h"
+#include "sl_twin.h"
 
 #define SACC_BLOCK 512u
 #define SACC_BLOCKS_PER_SM 2u       /* float64 (the expansion: 64 registers per thread) */
@@ -110,7 +111,7 @@ static int superacc_cpu_half(const void *x, uint64_t n, sl_dtype dt, double *res
     const uint16_t *h = (const uint16_t *)x;
     for (uint64_t i = 0; i < n; i += 4096) {
         const uint64_t m = n - i < 4096 ? n - i : 4096;
-        for (uint64_t k = 0; k < m; k++) buf[k] = (float)sl_half_to_double(h[i + k], dt);
+        for (uint64_t k = 0; k < m; k++) buf[k] = sl_tw_half_to_float(h[i + k], dt);
         if (sl_sacc_state_add(&st, buf, m, err)) return -1;
     }
     *result = sl_half_round(sl_sacc_round_mode(st.limb, SL_SACC_LIMBS_F32, 0, SL_F32, st.flags, 1), dt);
