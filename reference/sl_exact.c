@@ -433,21 +433,213 @@ static int fast_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
     return 0;
 }
 
-void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+/* ---- the float64 window path: exact sums in grid-aligned double accumulators -------------- */
+/* A block of WIN_BLOCK values whose exponents span a limited range is summed with the
+ * "extract on a grid" step of Rump's ExtractScalar / Demmel-Nguyen binned sums, in K <= 3
+ * folds. Fold k keeps 8 accumulators (lanes) S = 1.5 2^(q_k + 52) + (deposits), a binade in
+ * which every double is a multiple of the grid 2^q_k. For an input r: t = S + r rounds r to
+ * the grid (t - S exact), the remainder r - (t - S) is exact and goes to fold k + 1, with
+ * |remainder| <= 2^(q_k - 1). The last fold only adds.
+ *  - Range: a lane takes L <= 2^WIN_LANE_LOG2 inputs of |r| <= 2^m with m >= q - 1, so its
+ *    deposits stay below (L + 1) 2^(m + 1) <= 2^(q + 51) - 2^q when q = m + WIN_LANE_LOG2 - 49:
+ *    S never leaves its binade. Fold 0: 2^m > max|x| (from the scan); fold k: m = q_(k-1) - 1,
+ *    so q_k = q_(k-1) - WIN_STEP. Grids below 2^-1074 are clamped (coarser is as safe).
+ *  - Exactness: the last fold's grid divides every input (q_last <= the unit of the smallest
+ *    non-zero |x| found by the scan), so nothing is left over.
+ *  - Result: bits(S) - bits(S_init) is the lane's sum in units of 2^q_k (same binade), added
+ *    into the limbs as integers. Mixed-sign blocks also run on |x| for the magnitudes' limbs.
+ * The scan (max and min non-zero |x|, AND and OR of the bits) also finds NaN/Inf (then the
+ * block takes the bins path) and -0. Written with GCC vector types: the same source gives
+ * the AVX2 version (chosen at run time) and the portable SSE2/scalar one. */
+#define WIN_BLOCK 2048
+#define WIN_LANE_LOG2 8                  /* WIN_BLOCK / 8 lanes inputs per lane, at most */
+#define WIN_STEP (50 - WIN_LANE_LOG2)
+#define WIN_KMAX 3
+#define WIN_QMAX 970                     /* S = 1.5 2^(q + 52) and its binade stay finite */
+#define INF64 0x7ff0000000000000ull
+
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4i __attribute__((vector_size(32)));
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+typedef struct {
+    uint64_t amax, amin, andb, orb; /* max |x| bits, min non-zero |x| bits (INF64: none) */
+} win_scan;
+
+ALWAYS_INLINE void win_scan_body(const unsigned char *p, uint64_t n, win_scan *r)
 {
-    const unsigned char *p = x;
+    const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    v4i mx = {0, 0, 0, 0}, mn = (v4i){0, 0, 0, 0} + (long long)INF64;
+    v4i an = (v4i){0, 0, 0, 0} - 1, on = {0, 0, 0, 0};
+    uint64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        v4i u;
+        memcpy(&u, p + 8 * i, 32);
+        an &= u;
+        on |= u;
+        v4i a = u & absm;
+        v4i gt = a > mx;
+        mx = (a & gt) | (mx & ~gt);
+        v4i b = a | ((a == 0) & (long long)INF64); /* zeros never win the min */
+        v4i lt = b < mn;
+        mn = (b & lt) | (mn & ~lt);
+    }
+    uint64_t amax = 0, amin = INF64, andb = ~(uint64_t)0, orb = 0;
+    for (int j = 0; j < 4; j++) {
+        amax = (uint64_t)mx[j] > amax ? (uint64_t)mx[j] : amax;
+        amin = (uint64_t)mn[j] < amin ? (uint64_t)mn[j] : amin;
+        andb &= (uint64_t)an[j];
+        orb |= (uint64_t)on[j];
+    }
+    for (; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, p + 8 * i, 8);
+        andb &= u;
+        orb |= u;
+        uint64_t a = u & ~SIGN64;
+        if (a > amax) amax = a;
+        if (a && a < amin) amin = a;
+    }
+    r->amax = amax;
+    r->amin = amin;
+    r->andb = andb;
+    r->orb = orb;
+}
+
+/* One step of the K folds for 4 inputs (x), lanes s[0..K-1]. */
+#define WIN_FOLDS(s, x, K)                                                                   \
+    do {                                                                                     \
+        for (int k_ = 0; k_ < (K) - 1; k_++) {                                               \
+            v4d t_ = (s)[k_] + (x);                                                          \
+            (x) -= t_ - (s)[k_];                                                             \
+            (s)[k_] = t_;                                                                    \
+        }                                                                                    \
+        (s)[(K) - 1] += (x);                                                                 \
+    } while (0)
+
+/* The folds over a block; both: also |x| into a[]. out[k] (and aout[k]) get each fold's sum
+ * in units of its grid. K and both are constants after inlining. */
+ALWAYS_INLINE void win_body(const unsigned char *p, uint64_t n, int K, int both,
+                            const uint64_t *init, int64_t *out, int64_t *aout)
+{
+    const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    v4d s0[WIN_KMAX], s1[WIN_KMAX], a0[WIN_KMAX], a1[WIN_KMAX];
+    for (int k = 0; k < K; k++) {
+        v4i b = (v4i){0, 0, 0, 0} + (long long)init[k];
+        s0[k] = s1[k] = a0[k] = a1[k] = (v4d)b;
+    }
+    double tail[8] = {0};
+    for (uint64_t i = 0; i < n; i += 8) {
+        const unsigned char *q = p + 8 * i;
+        if (n - i < 8) { /* the last partial group, zero-padded (zeros add nothing) */
+            memcpy(tail, q, 8 * (n - i));
+            q = (const unsigned char *)tail;
+        }
+        v4d x0, x1;
+        memcpy(&x0, q, 32);
+        memcpy(&x1, q + 32, 32);
+        if (both) {
+            v4d y0 = (v4d)((v4i)x0 & absm), y1 = (v4d)((v4i)x1 & absm);
+            WIN_FOLDS(a0, y0, K);
+            WIN_FOLDS(a1, y1, K);
+        }
+        WIN_FOLDS(s0, x0, K);
+        WIN_FOLDS(s1, x1, K);
+    }
+    for (int k = 0; k < K; k++) {
+        v4i b = (v4i){0, 0, 0, 0} + (long long)init[k];
+        v4i d = ((v4i)s0[k] - b) + ((v4i)s1[k] - b), e = ((v4i)a0[k] - b) + ((v4i)a1[k] - b);
+        out[k] = d[0] + d[1] + d[2] + d[3];
+        aout[k] = e[0] + e[1] + e[2] + e[3];
+    }
+}
+
+/* Instances for K = 1..3, one sign or mixed, behind one switch per target. */
+#define WIN_DISPATCH(p, n, K, both, init, out, aout)                                         \
+    do {                                                                                     \
+        if (both) {                                                                          \
+            if ((K) == 1) win_body(p, n, 1, 1, init, out, aout);                             \
+            else if ((K) == 2) win_body(p, n, 2, 1, init, out, aout);                        \
+            else win_body(p, n, 3, 1, init, out, aout);                                      \
+        } else {                                                                             \
+            if ((K) == 1) win_body(p, n, 1, 0, init, out, aout);                             \
+            else if ((K) == 2) win_body(p, n, 2, 0, init, out, aout);                        \
+            else win_body(p, n, 3, 0, init, out, aout);                                      \
+        }                                                                                    \
+    } while (0)
+
+static void win_scan_portable(const unsigned char *p, uint64_t n, win_scan *r) { win_scan_body(p, n, r); }
+static void win_run_portable(const unsigned char *p, uint64_t n, int K, int both,
+                             const uint64_t *init, int64_t *out, int64_t *aout)
+{
+    WIN_DISPATCH(p, n, K, both, init, out, aout);
+}
+#if defined(__GNUC__) && defined(__x86_64__)
+#define WIN_HAVE_AVX2 1
+__attribute__((target("avx2"))) static void win_scan_avx2(const unsigned char *p, uint64_t n, win_scan *r)
+{
+    win_scan_body(p, n, r);
+}
+__attribute__((target("avx2"))) static void win_run_avx2(const unsigned char *p, uint64_t n, int K, int both,
+                                                         const uint64_t *init, int64_t *out, int64_t *aout)
+{
+    WIN_DISPATCH(p, n, K, both, init, out, aout);
+}
+#endif
+
+/* Adds a signed integer v (|v| < 2^63) times 2^pos units into ch. */
+static void add_i64(int64_t *ch, int64_t v, int pos)
+{
+    if (v) add_u64(ch, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, pos, v < 0);
+}
+
+/* float64 block (n <= WIN_BLOCK) on the window path. Returns 0, or -1 (nothing added) when
+ * the block holds a NaN/Inf or its exponents span too much for WIN_KMAX folds. */
+static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2)
+{
+    win_scan sc;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) win_scan_avx2(p, n, &sc);
+    else
+#endif
+        win_scan_portable(p, n, &sc);
+    (void)avx2;
+    if (sc.amax >= INF64) return -1;
+    if (!sc.amax) { /* all zeros */
+        acc->notnegzero |= !(sc.andb >> 63);
+        return 0;
+    }
+    int emax = (int)(sc.amax >> 52), emin = (int)(sc.amin >> 52);
+    int q0 = (emax ? emax : 1) - 1022 + WIN_LANE_LOG2 - 49; /* 2^(emax...) > max|x| */
+    int g = (emin ? emin : 1) - 1075;                        /* unit of the smallest |x| */
+    if (q0 > WIN_QMAX) return -1;
+    int K = q0 <= g ? 1 : 1 + (q0 - g + WIN_STEP - 1) / WIN_STEP;
+    if (K > WIN_KMAX) return -1;
+    uint64_t init[WIN_KMAX];
+    int q[WIN_KMAX];
+    for (int k = 0; k < K; k++) {
+        q[k] = q0 - WIN_STEP * k < -1074 ? -1074 : q0 - WIN_STEP * k;
+        init[k] = (uint64_t)(q[k] + 1075) << 52 | (uint64_t)1 << 51; /* 1.5 2^(q + 52) */
+    }
+    int sign = !(sc.orb >> 63) ? 1 : (sc.andb >> 63) ? -1 : 0; /* all >= +0, all <= -0, mixed */
+    int64_t out[WIN_KMAX], aout[WIN_KMAX];
+#ifdef WIN_HAVE_AVX2
+    if (avx2) win_run_avx2(p, n, K, !sign, init, out, aout);
+    else
+#endif
+        win_run_portable(p, n, K, !sign, init, out, aout);
+    for (int k = 0; k < K; k++) {
+        add_i64(acc->chunk, out[k], q[k] + 1074);
+        add_i64(acc->achunk, sign ? sign * out[k] : aout[k], q[k] + 1074);
+    }
+    acc->notnegzero |= 1; /* some |x| > 0 */
+    return 0;
+}
+
+/* Blocks of the fast path over a piece (any length), limbs normalised after each block. */
+static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt)
+{
     const size_t sz = sl_dtype_size(dt);
-    if (!n) return;
-    acc->n += n;
-    if (n < FAST_MIN_N) {
-        add_bins(acc, p, n, dt);
-        return;
-    }
-    fast_bins *fb = aligned_alloc(64, sizeof(fast_bins));
-    if (!fb) { /* no scratch: the bins path is as exact, only slower */
-        add_bins(acc, p, n, dt);
-        return;
-    }
     const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
     while (n) {
         uint64_t k = n < block ? n : block;
@@ -460,6 +652,61 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         p += k * sz;
         n -= k;
     }
+}
+
+/* float64 piece: window blocks where they fit; runs of the others (wide or special) go
+ * through fast_piece in pieces of up to FAST64_BLOCK. Window blocks leave the limbs
+ * unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
+static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
+{
+    int avx2 = 0;
+#ifdef WIN_HAVE_AVX2
+    avx2 = !(acc->paths & SL_EXACT_NO_AVX2) && __builtin_cpu_supports("avx2");
+#endif
+    const unsigned char *wide = p;
+    uint64_t nwide = 0, since = 0;
+    while (n) {
+        uint64_t k = n < WIN_BLOCK ? n : WIN_BLOCK;
+        if (window_f64(acc, p, k, avx2)) {
+            if (!nwide) wide = p;
+            nwide += k;
+            if (nwide >= FAST64_BLOCK) {
+                fast_piece(acc, fb, wide, nwide, SL_F64);
+                nwide = 0;
+            }
+        } else {
+            if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64);
+            nwide = 0;
+            if (++since == (1u << 20)) {
+                normalise(acc->chunk);
+                normalise(acc->achunk);
+                since = 0;
+            }
+        }
+        p += 8 * k;
+        n -= k;
+    }
+    if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64);
+    normalise(acc->chunk);
+    normalise(acc->achunk);
+}
+
+void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+{
+    const unsigned char *p = x;
+    if (!n) return;
+    acc->n += n;
+    if (n < FAST_MIN_N || (acc->paths & SL_EXACT_NO_FAST)) {
+        add_bins(acc, p, n, dt);
+        return;
+    }
+    fast_bins *fb = aligned_alloc(64, sizeof(fast_bins));
+    if (!fb) { /* no scratch: the bins path is as exact, only slower */
+        add_bins(acc, p, n, dt);
+        return;
+    }
+    if (dt == SL_F64 && !(acc->paths & SL_EXACT_NO_WINDOW)) window_piece(acc, fb, p, n);
+    else fast_piece(acc, fb, p, n, dt);
     free(fb);
 }
 
