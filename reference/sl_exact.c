@@ -436,7 +436,7 @@ static int fast_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
 /* ---- the float64 window path: exact sums in grid-aligned double accumulators -------------- */
 /* A block of WIN_BLOCK values whose exponents span a limited range is summed with the
  * "extract on a grid" step of Rump's ExtractScalar / Demmel-Nguyen binned sums, in K <= 3
- * folds. Fold k keeps 8 accumulators (lanes) S = 1.5 2^(q_k + 52) + (deposits), a binade in
+ * folds. Fold k keeps 4 accumulators (lanes) S = 1.5 2^(q_k + 52) + (deposits), a binade in
  * which every double is a multiple of the grid 2^q_k. For an input r: t = S + r rounds r to
  * the grid (t - S exact), the remainder r - (t - S) is exact and goes to fold k + 1, with
  * |remainder| <= 2^(q_k - 1). The last fold only adds.
@@ -452,7 +452,7 @@ static int fast_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
  * block takes the bins path) and -0. Written with GCC vector types: the same source gives
  * the AVX2 version (chosen at run time) and the portable SSE2/scalar one. */
 #define WIN_BLOCK 2048
-#define WIN_LANE_LOG2 8                  /* WIN_BLOCK / 8 lanes inputs per lane, at most */
+#define WIN_LANE_LOG2 9                  /* WIN_BLOCK / 4 lanes: inputs per lane, at most */
 #define WIN_STEP (50 - WIN_LANE_LOG2)
 #define WIN_KMAX 3
 #define WIN_QMAX 970                     /* S = 1.5 2^(q + 52) and its binade stay finite */
@@ -523,32 +523,30 @@ ALWAYS_INLINE void win_body(const unsigned char *p, uint64_t n, int K, int both,
                             const uint64_t *init, int64_t *out, int64_t *aout)
 {
     const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
-    v4d s0[WIN_KMAX], s1[WIN_KMAX], a0[WIN_KMAX], a1[WIN_KMAX];
-    for (int k = 0; k < K; k++) {
-        v4i b = (v4i){0, 0, 0, 0} + (long long)init[k];
-        s0[k] = s1[k] = a0[k] = a1[k] = (v4d)b;
-    }
-    double tail[8] = {0};
-    for (uint64_t i = 0; i < n; i += 8) {
-        const unsigned char *q = p + 8 * i;
-        if (n - i < 8) { /* the last partial group, zero-padded (zeros add nothing) */
-            memcpy(tail, q, 8 * (n - i));
-            q = (const unsigned char *)tail;
-        }
-        v4d x0, x1;
-        memcpy(&x0, q, 32);
-        memcpy(&x1, q + 32, 32);
+    v4d s[WIN_KMAX], a[WIN_KMAX], x, y;
+    for (int k = 0; k < K; k++) s[k] = a[k] = (v4d)((v4i){0, 0, 0, 0} + (long long)init[k]);
+    uint64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        memcpy(&x, p + 8 * i, 32);
         if (both) {
-            v4d y0 = (v4d)((v4i)x0 & absm), y1 = (v4d)((v4i)x1 & absm);
-            WIN_FOLDS(a0, y0, K);
-            WIN_FOLDS(a1, y1, K);
+            y = (v4d)((v4i)x & absm);
+            WIN_FOLDS(a, y, K);
         }
-        WIN_FOLDS(s0, x0, K);
-        WIN_FOLDS(s1, x1, K);
+        WIN_FOLDS(s, x, K);
+    }
+    if (i < n) { /* the last partial group, zero-padded (zeros add nothing) */
+        double tail[4] = {0, 0, 0, 0};
+        memcpy(tail, p + 8 * i, 8 * (n - i));
+        memcpy(&x, tail, 32);
+        if (both) {
+            y = (v4d)((v4i)x & absm);
+            WIN_FOLDS(a, y, K);
+        }
+        WIN_FOLDS(s, x, K);
     }
     for (int k = 0; k < K; k++) {
         v4i b = (v4i){0, 0, 0, 0} + (long long)init[k];
-        v4i d = ((v4i)s0[k] - b) + ((v4i)s1[k] - b), e = ((v4i)a0[k] - b) + ((v4i)a1[k] - b);
+        v4i d = (v4i)s[k] - b, e = (v4i)a[k] - b;
         out[k] = d[0] + d[1] + d[2] + d[3];
         aout[k] = e[0] + e[1] + e[2] + e[3];
     }
