@@ -298,10 +298,13 @@ static void add_bins(sl_exact *acc, const unsigned char *p, uint64_t n, sl_dtype
 #endif
 #define FAST_PAD 8                       /* doubles between sets: no 4 KiB aliasing */
 #define FAST64_GROUPS 512
-#define FAST64_BLOCK ((uint64_t)1 << 16)
+#define FAST64_BLOCK ((uint64_t)1 << 18)
 #define FAST64_SCALED 253                /* groups 253..255 (e >= 2024): h scaled by 2^-64 */
 #define FAST32_GROUPS 32
 #define FAST32_BLOCK ((uint64_t)1 << 14)
+#ifndef FAST64_VSETS
+#define FAST64_VSETS 1
+#endif
 #define FAST_MIN_N 2048                  /* shorter pieces take the bins path */
 #define HIMASK64 (~(uint64_t)0x3ffffff)
 /* subtracted from h's bits in group g: 64 << 52 (a factor 2^-64) in groups 253..255, else 0 */
@@ -312,6 +315,12 @@ typedef struct {
     _Alignas(64) double b64[FAST_SETS][2 * FAST64_GROUPS + FAST_PAD]; /* [2g] = h sums, [2g+1] = l sums */
     double b32[FAST_SETS][FAST32_GROUPS + FAST_PAD];
 } fast_bins;
+
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4i __attribute__((vector_size(32)));
+typedef unsigned long long v4u __attribute__((vector_size(32)));
+typedef double v2d __attribute__((vector_size(16)));
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 static uint64_t dbits(double d)
 {
@@ -328,22 +337,73 @@ static double bitsd(uint64_t u)
 }
 
 /* Adds a finished bin v (finite, a multiple of 2^(pos - 1074) after scaling by 2^extra,
- * below 2^53 of those units) into the signed limbs (negated when neg) and the magnitudes'. */
+ * below 2^53 of those units) into the signed limbs (negated when neg) and the magnitudes'.
+ * The integer comes from v's bits: significand shifted by its exponent's distance to pos. */
 static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
 {
-    double m = ldexp(fabs(v), 1074 - pos + extra); /* the bin in units of 2^(pos - 1074) */
-    SL_EXACT_REQUIRE(m < 0x1p53 && m == floor(m), "fast bin is no integer below 2^53 units");
-    uint64_t k = (uint64_t)m;
+    uint64_t b = dbits(v) & ~SIGN64, e = b >> 52;
+    uint64_t m = (b & FRAC64) | ((uint64_t)(e != 0) << 52);
+    int sh = (e ? (int)e : 1) - 1 - pos + extra; /* v = m 2^(sh + pos - 1074 - extra) */
+    uint64_t k;
+    if (sh >= 0) {
+        SL_EXACT_REQUIRE(sh <= 52 && (m << sh) >> sh == m && (m << sh) < ((uint64_t)1 << 53),
+                         "fast bin is no integer below 2^53 units");
+        k = m << sh;
+    } else {
+        SL_EXACT_REQUIRE(sh > -64 && !(m & (((uint64_t)1 << -sh) - 1)), "fast bin is no integer");
+        k = m >> -sh;
+    }
     add_u64(acc->chunk, k, pos, neg);
     add_u64(acc->achunk, k, pos, 0);
 }
 
+/* The float64 bins loop, 4 values at a time in vector registers (h, l and the scaling of
+ * the top groups for 4 values per instruction), then one 16-byte read-modify-write per value;
+ * value j of a group of 4 goes to set j. Returns the number of values done (a multiple of 4). */
+ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64_t n)
+{
+    const v4i him = (v4i){0, 0, 0, 0} + (long long)HIMASK64, absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    const v4i top = (v4i){0, 0, 0, 0} + (long long)((uint64_t)(8 * FAST64_SCALED) << 52) - 1;
+    uint64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        v4i u;
+        memcpy(&u, p + 8 * i, 32);
+        v4i hb = u & him;
+        v4d l = (v4d)u - (v4d)hb;
+        v4d hs = (v4d)(hb - (((u & absm) > top) & (long long)(64ull << 52)));
+        v4u g = ((v4u)u >> 55) * 2;
+        v4d lo = __builtin_shuffle(hs, l, (v4i){0, 4, 2, 6}); /* h0 l0 h2 l2 */
+        v4d hi = __builtin_shuffle(hs, l, (v4i){1, 5, 3, 7}); /* h1 l1 h3 l3 */
+        v2d pr[4] = {{lo[0], lo[1]}, {hi[0], hi[1]}, {lo[2], lo[3]}, {hi[2], hi[3]}};
+        for (int j = 0; j < 4; j++) {
+            double *bp = &fb->b64[j & (FAST64_VSETS - 1)][g[j]];
+            v2d old;
+            memcpy(&old, bp, 16);
+            old += pr[j];
+            memcpy(bp, &old, 16);
+        }
+    }
+    return i;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define WIN_HAVE_AVX2 1
+__attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const unsigned char *p, uint64_t n)
+{
+    return fast64_body(fb, p, n);
+}
+#endif
+
 /* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special. */
-static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
+static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
 {
     for (int s = 0; s < FAST_SETS; s++)
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) fb->b64[s][j] = -0.0;
     uint64_t i = 0;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) i = fast64_avx2(fb, p, n);
+#endif
+    (void)avx2;
 #ifdef __SSE2__
     /* one 16-byte read-modify-write of the bin pair (h, l) per value */
     const __m128i him = _mm_set1_epi64x((long long)HIMASK64);
@@ -458,9 +518,6 @@ static int fast_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
 #define WIN_QMAX 970                     /* S = 1.5 2^(q + 52) and its binade stay finite */
 #define INF64 0x7ff0000000000000ull
 
-typedef double v4d __attribute__((vector_size(32)));
-typedef long long v4i __attribute__((vector_size(32)));
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 typedef struct {
     uint64_t amax, amin, andb, orb; /* max |x| bits, min non-zero |x| bits (INF64: none) */
@@ -572,8 +629,7 @@ static void win_run_portable(const unsigned char *p, uint64_t n, int K, int both
 {
     WIN_DISPATCH(p, n, K, both, init, out, aout);
 }
-#if defined(__GNUC__) && defined(__x86_64__)
-#define WIN_HAVE_AVX2 1
+#ifdef WIN_HAVE_AVX2
 __attribute__((target("avx2"))) static void win_scan_avx2(const unsigned char *p, uint64_t n, win_scan *r)
 {
     win_scan_body(p, n, r);
@@ -634,14 +690,26 @@ static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
     return 0;
 }
 
+/* Whether the AVX2 versions run (the CPU has it and the tests did not turn it off). */
+static int use_avx2(const sl_exact *acc)
+{
+#ifdef WIN_HAVE_AVX2
+    return !(acc->paths & SL_EXACT_NO_AVX2) && __builtin_cpu_supports("avx2");
+#else
+    (void)acc;
+    return 0;
+#endif
+}
+
 /* Blocks of the fast path over a piece (any length), limbs normalised after each block. */
-static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt)
+static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt,
+                       int avx2)
 {
     const size_t sz = sl_dtype_size(dt);
     const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
     while (n) {
         uint64_t k = n < block ? n : block;
-        int r = dt == SL_F64 ? fast_f64(acc, fb, p, k) : fast_f32(acc, fb, p, k);
+        int r = dt == SL_F64 ? fast_f64(acc, fb, p, k, avx2) : fast_f32(acc, fb, p, k);
         if (r) add_bins(acc, p, k, dt);
         else {
             normalise(acc->chunk);
@@ -657,10 +725,7 @@ static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uin
  * unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
 static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
 {
-    int avx2 = 0;
-#ifdef WIN_HAVE_AVX2
-    avx2 = !(acc->paths & SL_EXACT_NO_AVX2) && __builtin_cpu_supports("avx2");
-#endif
+    const int avx2 = use_avx2(acc);
     const unsigned char *wide = p;
     uint64_t nwide = 0, since = 0;
     while (n) {
@@ -669,11 +734,11 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
             if (!nwide) wide = p;
             nwide += k;
             if (nwide >= FAST64_BLOCK) {
-                fast_piece(acc, fb, wide, nwide, SL_F64);
+                fast_piece(acc, fb, wide, nwide, SL_F64, avx2);
                 nwide = 0;
             }
         } else {
-            if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64);
+            if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2);
             nwide = 0;
             if (++since == (1u << 20)) {
                 normalise(acc->chunk);
@@ -684,7 +749,7 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
         p += 8 * k;
         n -= k;
     }
-    if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64);
+    if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2);
     normalise(acc->chunk);
     normalise(acc->achunk);
 }
@@ -704,7 +769,7 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         return;
     }
     if (dt == SL_F64 && !(acc->paths & SL_EXACT_NO_WINDOW)) window_piece(acc, fb, p, n);
-    else fast_piece(acc, fb, p, n, dt);
+    else fast_piece(acc, fb, p, n, dt, use_avx2(acc));
     free(fb);
 }
 
