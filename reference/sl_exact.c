@@ -302,9 +302,6 @@ static void add_bins(sl_exact *acc, const unsigned char *p, uint64_t n, sl_dtype
 #define FAST64_SCALED 253                /* groups 253..255 (e >= 2024): h scaled by 2^-64 */
 #define FAST32_GROUPS 32
 #define FAST32_BLOCK ((uint64_t)1 << 14)
-#ifndef FAST64_VSETS
-#define FAST64_VSETS 1
-#endif
 #define FAST_MIN_N 2048                  /* shorter pieces take the bins path */
 #define HIMASK64 (~(uint64_t)0x3ffffff)
 /* subtracted from h's bits in group g: 64 << 52 (a factor 2^-64) in groups 253..255, else 0 */
@@ -359,8 +356,10 @@ static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
 
 /* The float64 bins loop, 4 values at a time in vector registers (h, l and the scaling of
  * the top groups for 4 values per instruction), then one 16-byte read-modify-write per value;
- * value j of a group of 4 goes to set j. Returns the number of values done (a multiple of 4). */
-ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64_t n)
+ * value j of a group of 4 goes to set j % nsets (1: the smallest footprint, for values spread
+ * over many groups; 4: shorter chains when few groups are hit). Returns the number of values
+ * done (a multiple of 4). */
+ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64_t n, int nsets)
 {
     const v4i him = (v4i){0, 0, 0, 0} + (long long)HIMASK64, absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
     const v4i top = (v4i){0, 0, 0, 0} + (long long)((uint64_t)(8 * FAST64_SCALED) << 52) - 1;
@@ -376,7 +375,7 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
         v4d hi = __builtin_shuffle(hs, l, (v4i){1, 5, 3, 7}); /* h1 l1 h3 l3 */
         v2d pr[4] = {{lo[0], lo[1]}, {hi[0], hi[1]}, {lo[2], lo[3]}, {hi[2], hi[3]}};
         for (int j = 0; j < 4; j++) {
-            double *bp = &fb->b64[j & (FAST64_VSETS - 1)][g[j]];
+            double *bp = &fb->b64[j % nsets][g[j]];
             v2d old;
             memcpy(&old, bp, 16);
             old += pr[j];
@@ -388,20 +387,22 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #define WIN_HAVE_AVX2 1
-__attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const unsigned char *p, uint64_t n)
+__attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const unsigned char *p, uint64_t n,
+                                                             int nsets)
 {
-    return fast64_body(fb, p, n);
+    return nsets == 1 ? fast64_body(fb, p, n, 1) : fast64_body(fb, p, n, 4);
 }
 #endif
 
-/* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special. */
+/* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special.
+ * avx2: 0 for the SSE2/portable loop, else the AVX2 one with avx2 sets (1 or 4). */
 static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
 {
     for (int s = 0; s < FAST_SETS; s++)
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) fb->b64[s][j] = -0.0;
     uint64_t i = 0;
 #ifdef WIN_HAVE_AVX2
-    if (avx2) i = fast64_avx2(fb, p, n);
+    if (avx2) i = fast64_avx2(fb, p, n, avx2);
 #endif
     (void)avx2;
 #ifdef __SSE2__
@@ -647,8 +648,10 @@ static void add_i64(int64_t *ch, int64_t v, int pos)
     if (v) add_u64(ch, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, pos, v < 0);
 }
 
-/* float64 block (n <= WIN_BLOCK) on the window path. Returns 0, or -1 (nothing added) when
- * the block holds a NaN/Inf or its exponents span too much for WIN_KMAX folds. */
+/* float64 block (n <= WIN_BLOCK) on the window path. Returns 0 when done; else nothing was
+ * added: WIN_SPECIAL when the block holds a NaN/Inf, or the span of its biased exponents
+ * (>= 1) when they span too much for WIN_KMAX folds or reach above the window's range. */
+#define WIN_SPECIAL 4096
 static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2)
 {
     win_scan sc;
@@ -658,7 +661,7 @@ static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
 #endif
         win_scan_portable(p, n, &sc);
     (void)avx2;
-    if (sc.amax >= INF64) return -1;
+    if (sc.amax >= INF64) return WIN_SPECIAL;
     if (!sc.amax) { /* all zeros */
         acc->notnegzero |= !(sc.andb >> 63);
         return 0;
@@ -666,9 +669,8 @@ static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
     int emax = (int)(sc.amax >> 52), emin = (int)(sc.amin >> 52);
     int q0 = (emax ? emax : 1) - 1022 + WIN_LANE_LOG2 - 49; /* 2^(emax...) > max|x| */
     int g = (emin ? emin : 1) - 1075;                        /* unit of the smallest |x| */
-    if (q0 > WIN_QMAX) return -1;
     int K = q0 <= g ? 1 : 1 + (q0 - g + WIN_STEP - 1) / WIN_STEP;
-    if (K > WIN_KMAX) return -1;
+    if (q0 > WIN_QMAX || K > WIN_KMAX) return emax - emin > 1 ? emax - emin : 1;
     uint64_t init[WIN_KMAX];
     int q[WIN_KMAX];
     for (int k = 0; k < K; k++) {
@@ -720,36 +722,57 @@ static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uin
     }
 }
 
-/* float64 piece: window blocks where they fit; runs of the others (wide or special) go
- * through fast_piece in pieces of up to FAST64_BLOCK. Window blocks leave the limbs
+/* float64 piece: window blocks where they fit; runs of the others go through fast_piece in
+ * pieces of up to FAST64_BLOCK (blocks holding a NaN/Inf found by the scan: the bins path).
+ * After a block too wide for the window, the next `backoff` blocks join the run unscanned,
+ * backoff doubling up to WIN_BACKOFF_MAX while blocks stay wide (full-range data pays for
+ * few scans) and back to 1 after a window block. The AVX2 bins loop uses 1 set when the
+ * run's scanned blocks span >= WIN_WIDE_SPAN binades, else 4. Window blocks leave the limbs
  * unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
+#define WIN_BACKOFF_MAX 32
+#define WIN_WIDE_SPAN 256
 static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
 {
     const int avx2 = use_avx2(acc);
     const unsigned char *wide = p;
     uint64_t nwide = 0, since = 0;
+    int skip = 0, backoff = 1, cls = 4, sets = 4;
     while (n) {
         uint64_t k = n < WIN_BLOCK ? n : WIN_BLOCK;
-        if (window_f64(acc, p, k, avx2)) {
-            if (!nwide) wide = p;
-            nwide += k;
-            if (nwide >= FAST64_BLOCK) {
-                fast_piece(acc, fb, wide, nwide, SL_F64, avx2);
-                nwide = 0;
-            }
-        } else {
-            if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2);
+        int r = -1; /* unscanned */
+        if (skip) skip--;
+        else r = window_f64(acc, p, k, avx2);
+        if (r == 0 || r == WIN_SPECIAL) {
+            if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
             nwide = 0;
+            if (r == WIN_SPECIAL) add_bins(acc, p, k, SL_F64);
+            else backoff = 1;
             if (++since == (1u << 20)) {
                 normalise(acc->chunk);
                 normalise(acc->achunk);
                 since = 0;
             }
+        } else {
+            if (r > 0) {
+                cls = r >= WIN_WIDE_SPAN ? 1 : 4;
+                skip = backoff;
+                backoff = backoff < WIN_BACKOFF_MAX ? 2 * backoff : WIN_BACKOFF_MAX;
+            }
+            if (!nwide) {
+                wide = p;
+                sets = cls;
+            } else if (cls > sets)
+                sets = cls;
+            nwide += k;
+            if (nwide >= FAST64_BLOCK) {
+                fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
+                nwide = 0;
+            }
         }
         p += 8 * k;
         n -= k;
     }
-    if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2);
+    if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
     normalise(acc->chunk);
     normalise(acc->achunk);
 }
@@ -768,8 +791,14 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         add_bins(acc, p, n, dt);
         return;
     }
-    if (dt == SL_F64 && !(acc->paths & SL_EXACT_NO_WINDOW)) window_piece(acc, fb, p, n);
-    else fast_piece(acc, fb, p, n, dt, use_avx2(acc));
+    /* the portable window loop is slow on x86-64 without AVX2 (no 64-bit compares in SSE2):
+     * there the bins loop runs, unless the tests ask for the portable window loop */
+    int window = !(acc->paths & SL_EXACT_NO_WINDOW);
+#ifdef WIN_HAVE_AVX2
+    window = window && (use_avx2(acc) || (acc->paths & SL_EXACT_NO_AVX2));
+#endif
+    if (dt == SL_F64 && window) window_piece(acc, fb, p, n);
+    else fast_piece(acc, fb, p, n, dt, use_avx2(acc) ? 4 : 0);
     free(fb);
 }
 
