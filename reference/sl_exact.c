@@ -575,32 +575,41 @@ ALWAYS_INLINE void win_scan_body(const unsigned char *p, uint64_t n, win_scan *r
         (s)[(K) - 1] += (x);                                                                 \
     } while (0)
 
-/* The folds over a block; both: also |x| into a[]. out[k] (and aout[k]) get each fold's sum
+/* Mixed signs: the folds run on |x| into a[], and each piece they take from |x| goes, with
+ * x's sign, into the same fold of s[] (the pieces of |x| add up to |x| exactly, so the signed
+ * pieces add up to x; the bounds of s[] are those of a[]). */
+#define WIN_FOLDS2(a, s, x, absm, K)                                                         \
+    do {                                                                                     \
+        v4i sg_ = (v4i)(x) & ~(absm);                                                        \
+        v4d y_ = (v4d)((v4i)(x) ^ sg_);                                                      \
+        for (int k_ = 0; k_ < (K) - 1; k_++) {                                               \
+            v4d t_ = (a)[k_] + y_, d_ = t_ - (a)[k_];                                        \
+            y_ -= d_;                                                                        \
+            (a)[k_] = t_;                                                                    \
+            (s)[k_] += (v4d)((v4i)d_ ^ sg_);                                                 \
+        }                                                                                    \
+        (a)[(K) - 1] += y_;                                                                  \
+        (s)[(K) - 1] += (v4d)((v4i)y_ ^ sg_);                                                \
+    } while (0)
+
+/* The folds over a block; both: mixed signs (|x| into a[], x into s[]). out[k] (and aout[k]) get each fold's sum
  * in units of its grid. K and both are constants after inlining. */
 ALWAYS_INLINE void win_body(const unsigned char *p, uint64_t n, int K, int both,
                             const uint64_t *init, int64_t *out, int64_t *aout)
 {
     const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
-    v4d s[WIN_KMAX], a[WIN_KMAX], x, y;
+    v4d s[WIN_KMAX], a[WIN_KMAX], x;
     for (int k = 0; k < K; k++) s[k] = a[k] = (v4d)((v4i){0, 0, 0, 0} + (long long)init[k]);
-    uint64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        memcpy(&x, p + 8 * i, 32);
-        if (both) {
-            y = (v4d)((v4i)x & absm);
-            WIN_FOLDS(a, y, K);
+    double tail[4] = {0, 0, 0, 0};
+    for (uint64_t i = 0; i < n; i += 4) {
+        const unsigned char *q = p + 8 * i;
+        if (n - i < 4) { /* the last partial group, zero-padded (zeros add nothing) */
+            memcpy(tail, q, 8 * (n - i));
+            q = (const unsigned char *)tail;
         }
-        WIN_FOLDS(s, x, K);
-    }
-    if (i < n) { /* the last partial group, zero-padded (zeros add nothing) */
-        double tail[4] = {0, 0, 0, 0};
-        memcpy(tail, p + 8 * i, 8 * (n - i));
-        memcpy(&x, tail, 32);
-        if (both) {
-            y = (v4d)((v4i)x & absm);
-            WIN_FOLDS(a, y, K);
-        }
-        WIN_FOLDS(s, x, K);
+        memcpy(&x, q, 32);
+        if (both) WIN_FOLDS2(a, s, x, absm, K);
+        else WIN_FOLDS(s, x, K);
     }
     for (int k = 0; k < K; k++) {
         v4i b = (v4i){0, 0, 0, 0} + (long long)init[k];
