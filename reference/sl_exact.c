@@ -370,12 +370,17 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
         v4i hb = u & him;
         v4d l = (v4d)u - (v4d)hb;
         v4d hs = (v4d)(hb - (((u & absm) > top) & (long long)(64ull << 52)));
-        v4u g = ((v4u)u >> 55) * 2;
         v4d lo = __builtin_shuffle(hs, l, (v4i){0, 4, 2, 6}); /* h0 l0 h2 l2 */
         v4d hi = __builtin_shuffle(hs, l, (v4i){1, 5, 3, 7}); /* h1 l1 h3 l3 */
-        v2d pr[4] = {{lo[0], lo[1]}, {hi[0], hi[1]}, {lo[2], lo[3]}, {hi[2], hi[3]}};
+        v2d pr[4];
+        memcpy(&pr[0], &lo, 16);
+        memcpy(&pr[1], &hi, 16);
+        memcpy(&pr[2], (const char *)&lo + 16, 16);
+        memcpy(&pr[3], (const char *)&hi + 16, 16);
         for (int j = 0; j < 4; j++) {
-            double *bp = &fb->b64[j % nsets][g[j]];
+            uint64_t uj; /* the bin index from a scalar load: integer pipes, not vector ones */
+            memcpy(&uj, p + 8 * (i + j), 8);
+            double *bp = &fb->b64[j % nsets][2 * (uj >> 55)];
             v2d old;
             memcpy(&old, bp, 16);
             old += pr[j];
