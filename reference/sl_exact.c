@@ -597,63 +597,78 @@ ALWAYS_INLINE void win_scan_body(const unsigned char *p, uint64_t n, win_scan *r
         (s)[(K) - 1] += (v4d)((v4i)y_ ^ sg_);                                                \
     } while (0)
 
-/* The folds over a block; both: mixed signs (|x| into a[], x into s[]). out[k] (and aout[k]) get each fold's sum
- * in units of its grid. K and both are constants after inlining. */
-ALWAYS_INLINE void win_body(const unsigned char *p, uint64_t n, int K, int both,
-                            const uint64_t *init, int64_t *out, int64_t *aout)
+/* A block's plan: K folds of grids 2^q[k] starting from init[k]; sign 1: all x >= +0, -1:
+ * all x <= -0, 0: mixed. A block fits the plan when every |x| (bits a) has a <= maxb and
+ * (a == 0 or a >= minb) and every sign is the plan's: then the plan sums it exactly. */
+typedef struct {
+    int K, sign, q[WIN_KMAX];
+    uint64_t init[WIN_KMAX], maxb, minb;
+} win_plan;
+
+/* The folds over a block; both: mixed signs (|x| into a[], x into s[]). out[k] (and aout[k])
+ * get each fold's sum in units of its grid. spec: the block was not scanned (the plan is the
+ * previous block's); the loop also checks that it fits the plan and returns -1 if not (the
+ * results are then void), else 0. K, both and spec are constants after inlining. */
+ALWAYS_INLINE int win_body(const unsigned char *p, uint64_t n, int K, int both, int spec,
+                           const win_plan *pl, int64_t *out, int64_t *aout)
 {
     const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    const v4i maxb = (v4i){0, 0, 0, 0} + (long long)pl->maxb;
+    const v4i minb = (v4i){0, 0, 0, 0} + (long long)((pl->minb - 1) ^ SIGN64);
+    const v4i sgm = (v4i){0, 0, 0, 0} + (long long)(pl->sign < 0 ? SIGN64 : 0);
     v4d s[WIN_KMAX], a[WIN_KMAX], x;
-    for (int k = 0; k < K; k++) s[k] = a[k] = (v4d)((v4i){0, 0, 0, 0} + (long long)init[k]);
-    double tail[4] = {0, 0, 0, 0};
+    v4i viol = {0, 0, 0, 0};
+    for (int k = 0; k < K; k++) s[k] = a[k] = (v4d)((v4i){0, 0, 0, 0} + (long long)pl->init[k]);
+    const double pad = pl->sign < 0 ? -0.0 : 0.0; /* fits the plan, adds nothing */
+    double tail[4] = {pad, pad, pad, pad};
     for (uint64_t i = 0; i < n; i += 4) {
         const unsigned char *q = p + 8 * i;
-        if (n - i < 4) { /* the last partial group, zero-padded (zeros add nothing) */
+        if (n - i < 4) { /* the last partial group, padded */
             memcpy(tail, q, 8 * (n - i));
             q = (const unsigned char *)tail;
         }
         memcpy(&x, q, 32);
+        if (spec) { /* |x| above maxb, non-zero |x| below minb ((a - 1) ^ sign: 0 is largest) */
+            v4i m = (v4i)x & absm;
+            viol |= (m > maxb) | (minb > ((m - 1) ^ (long long)SIGN64));
+            if (!both) viol |= (v4i)x ^ sgm; /* a sign bit set: a sign that is not the plan's */
+        }
         if (both) WIN_FOLDS2(a, s, x, absm, K);
         else WIN_FOLDS(s, x, K);
     }
+    if (spec && (viol[0] | viol[1] | viol[2] | viol[3]) < 0) return -1;
     for (int k = 0; k < K; k++) {
-        v4i b = (v4i){0, 0, 0, 0} + (long long)init[k];
+        v4i b = (v4i){0, 0, 0, 0} + (long long)pl->init[k];
         v4i d = (v4i)s[k] - b, e = (v4i)a[k] - b;
         out[k] = d[0] + d[1] + d[2] + d[3];
         aout[k] = e[0] + e[1] + e[2] + e[3];
     }
+    return 0;
 }
 
-/* Instances for K = 1..3, one sign or mixed, behind one switch per target. */
-#define WIN_DISPATCH(p, n, K, both, init, out, aout)                                         \
-    do {                                                                                     \
-        if (both) {                                                                          \
-            if ((K) == 1) win_body(p, n, 1, 1, init, out, aout);                             \
-            else if ((K) == 2) win_body(p, n, 2, 1, init, out, aout);                        \
-            else win_body(p, n, 3, 1, init, out, aout);                                      \
-        } else {                                                                             \
-            if ((K) == 1) win_body(p, n, 1, 0, init, out, aout);                             \
-            else if ((K) == 2) win_body(p, n, 2, 0, init, out, aout);                        \
-            else win_body(p, n, 3, 0, init, out, aout);                                      \
-        }                                                                                    \
-    } while (0)
+/* Instances for K = 1..3, one sign or mixed, scanned or not, behind one switch per target. */
+#define WIN_BODY_K(p, n, both, spec, pl, out, aout)                                          \
+    ((pl)->K == 1   ? win_body(p, n, 1, both, spec, pl, out, aout)                          \
+     : (pl)->K == 2 ? win_body(p, n, 2, both, spec, pl, out, aout)                          \
+                    : win_body(p, n, 3, both, spec, pl, out, aout))
+#define WIN_RUN_FN(name, attr)                                                               \
+    attr static int name(const unsigned char *p, uint64_t n, const win_plan *pl, int spec,   \
+                         int64_t *out, int64_t *aout)                                        \
+    {                                                                                        \
+        if (spec) return pl->sign ? WIN_BODY_K(p, n, 0, 1, pl, out, aout)                    \
+                                  : WIN_BODY_K(p, n, 1, 1, pl, out, aout);                   \
+        return pl->sign ? WIN_BODY_K(p, n, 0, 0, pl, out, aout)                              \
+                        : WIN_BODY_K(p, n, 1, 0, pl, out, aout);                             \
+    }
 
 static void win_scan_portable(const unsigned char *p, uint64_t n, win_scan *r) { win_scan_body(p, n, r); }
-static void win_run_portable(const unsigned char *p, uint64_t n, int K, int both,
-                             const uint64_t *init, int64_t *out, int64_t *aout)
-{
-    WIN_DISPATCH(p, n, K, both, init, out, aout);
-}
+WIN_RUN_FN(win_run_portable, )
 #ifdef WIN_HAVE_AVX2
 __attribute__((target("avx2"))) static void win_scan_avx2(const unsigned char *p, uint64_t n, win_scan *r)
 {
     win_scan_body(p, n, r);
 }
-__attribute__((target("avx2"))) static void win_run_avx2(const unsigned char *p, uint64_t n, int K, int both,
-                                                         const uint64_t *init, int64_t *out, int64_t *aout)
-{
-    WIN_DISPATCH(p, n, K, both, init, out, aout);
-}
+WIN_RUN_FN(win_run_avx2, __attribute__((target("avx2"))))
 #endif
 
 /* Adds a signed integer v (|v| < 2^63) times 2^pos units into ch. */
@@ -662,47 +677,70 @@ static void add_i64(int64_t *ch, int64_t v, int pos)
     if (v) add_u64(ch, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, pos, v < 0);
 }
 
-/* float64 block (n <= WIN_BLOCK) on the window path. Returns 0 when done; else nothing was
- * added: WIN_SPECIAL when the block holds a NaN/Inf, or the span of its biased exponents
- * (>= 1) when they span too much for WIN_KMAX folds or reach above the window's range. */
+/* The plan for a scanned float64 block (n <= WIN_BLOCK). Returns 0 (plan made; K = 0 when
+ * every value is a zero), or (no plan) WIN_SPECIAL when the block holds a NaN/Inf, or the
+ * span of its biased exponents (>= 1) when they span too much for WIN_KMAX folds or reach
+ * above the window's range. */
 #define WIN_SPECIAL 4096
-static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2)
+static int window_plan(const win_scan *sc, win_plan *pl)
+{
+    pl->K = 0;
+    if (sc->amax >= INF64) return WIN_SPECIAL;
+    if (!sc->amax) return 0;
+    int emax = (int)(sc->amax >> 52), emin = (int)(sc->amin >> 52);
+    emax = emax ? emax : 1;
+    int q0 = emax - 1022 + WIN_LANE_LOG2 - 49; /* 2^(emax - 1022) > max|x| */
+    int g = (emin ? emin : 1) - 1075;          /* unit of the smallest |x| */
+    int K = q0 <= g ? 1 : 1 + (q0 - g + WIN_STEP - 1) / WIN_STEP;
+    if (q0 > WIN_QMAX || K > WIN_KMAX) return emax - emin > 1 ? emax - emin : 1;
+    pl->K = K;
+    for (int k = 0; k < K; k++) {
+        pl->q[k] = q0 - WIN_STEP * k < -1074 ? -1074 : q0 - WIN_STEP * k;
+        pl->init[k] = (uint64_t)(pl->q[k] + 1075) << 52 | (uint64_t)1 << 51; /* 1.5 2^(q + 52) */
+    }
+    pl->sign = !(sc->orb >> 63) ? 1 : (sc->andb >> 63) ? -1 : 0;
+    /* what the plan takes: exponents up to emax (q0), and those whose unit the last grid
+     * divides (biased exponent >= q_last + 1075; at q_last = -1074 every non-zero value) */
+    int elow = pl->q[K - 1] + 1075;
+    pl->maxb = ((uint64_t)(emax + 1) << 52) - 1;
+    pl->minb = elow <= 1 ? 1 : (uint64_t)elow << 52;
+    return 0;
+}
+
+/* The folds' sums into the limbs (left unnormalised). A plan comes from a block with a
+ * non-zero value, so the inputs are not all -0. */
+static void window_apply(sl_exact *acc, const win_plan *pl, const int64_t *out, const int64_t *aout)
+{
+    for (int k = 0; k < pl->K; k++) {
+        add_i64(acc->chunk, out[k], pl->q[k] + 1074);
+        add_i64(acc->achunk, pl->sign ? pl->sign * out[k] : aout[k], pl->q[k] + 1074);
+    }
+    acc->notnegzero |= 1;
+}
+
+/* float64 block (n <= WIN_BLOCK) on the window path: scanned, planned and summed. Returns
+ * window_plan's code (0: done, *pl the plan; else nothing added). */
+static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2, win_plan *pl)
 {
     win_scan sc;
+    int (*run)(const unsigned char *, uint64_t, const win_plan *, int, int64_t *, int64_t *) = win_run_portable;
 #ifdef WIN_HAVE_AVX2
-    if (avx2) win_scan_avx2(p, n, &sc);
-    else
+    if (avx2) {
+        win_scan_avx2(p, n, &sc);
+        run = win_run_avx2;
+    } else
 #endif
         win_scan_portable(p, n, &sc);
     (void)avx2;
-    if (sc.amax >= INF64) return WIN_SPECIAL;
-    if (!sc.amax) { /* all zeros */
+    int r = window_plan(&sc, pl);
+    if (r) return r;
+    if (!pl->K) { /* all zeros */
         acc->notnegzero |= !(sc.andb >> 63);
         return 0;
     }
-    int emax = (int)(sc.amax >> 52), emin = (int)(sc.amin >> 52);
-    int q0 = (emax ? emax : 1) - 1022 + WIN_LANE_LOG2 - 49; /* 2^(emax...) > max|x| */
-    int g = (emin ? emin : 1) - 1075;                        /* unit of the smallest |x| */
-    int K = q0 <= g ? 1 : 1 + (q0 - g + WIN_STEP - 1) / WIN_STEP;
-    if (q0 > WIN_QMAX || K > WIN_KMAX) return emax - emin > 1 ? emax - emin : 1;
-    uint64_t init[WIN_KMAX];
-    int q[WIN_KMAX];
-    for (int k = 0; k < K; k++) {
-        q[k] = q0 - WIN_STEP * k < -1074 ? -1074 : q0 - WIN_STEP * k;
-        init[k] = (uint64_t)(q[k] + 1075) << 52 | (uint64_t)1 << 51; /* 1.5 2^(q + 52) */
-    }
-    int sign = !(sc.orb >> 63) ? 1 : (sc.andb >> 63) ? -1 : 0; /* all >= +0, all <= -0, mixed */
     int64_t out[WIN_KMAX], aout[WIN_KMAX];
-#ifdef WIN_HAVE_AVX2
-    if (avx2) win_run_avx2(p, n, K, !sign, init, out, aout);
-    else
-#endif
-        win_run_portable(p, n, K, !sign, init, out, aout);
-    for (int k = 0; k < K; k++) {
-        add_i64(acc->chunk, out[k], q[k] + 1074);
-        add_i64(acc->achunk, sign ? sign * out[k] : aout[k], q[k] + 1074);
-    }
-    acc->notnegzero |= 1; /* some |x| > 0 */
+    run(p, n, pl, 0, out, aout);
+    window_apply(acc, pl, out, aout);
     return 0;
 }
 
@@ -738,24 +776,41 @@ static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uin
 
 /* float64 piece: window blocks where they fit; runs of the others go through fast_piece in
  * pieces of up to FAST64_BLOCK (blocks holding a NaN/Inf found by the scan: the bins path).
+ * After a scanned window block, up to WIN_SPEC_RUN blocks are summed unscanned with its plan
+ * in one pass that also checks that they fit it (a block that does not is scanned and
+ * summed again): steady data is read once, the scan costs a pass over memory otherwise.
  * After a block too wide for the window, the next `backoff` blocks join the run unscanned,
  * backoff doubling up to WIN_BACKOFF_MAX while blocks stay wide (full-range data pays for
  * few scans) and back to 1 after a window block. The AVX2 bins loop uses 1 set when the
  * run's scanned blocks span >= WIN_WIDE_SPAN binades, else 4. Window blocks leave the limbs
  * unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
 #define WIN_BACKOFF_MAX 32
+#define WIN_SPEC_RUN 15 /* blocks summed with the last scanned block's plan, then a scan */
 #define WIN_WIDE_SPAN 256
 static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
 {
     const int avx2 = use_avx2(acc);
     const unsigned char *wide = p;
     uint64_t nwide = 0, since = 0;
-    int skip = 0, backoff = 1, cls = 4, sets = 4;
+    int skip = 0, backoff = 1, cls = 4, sets = 4, spec = 0;
+    win_plan pl;
+    int (*run)(const unsigned char *, uint64_t, const win_plan *, int, int64_t *, int64_t *) = win_run_portable;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) run = win_run_avx2;
+#endif
     while (n) {
         uint64_t k = n < WIN_BLOCK ? n : WIN_BLOCK;
         int r = -1; /* unscanned */
+        int64_t out[WIN_KMAX], aout[WIN_KMAX];
         if (skip) skip--;
-        else r = window_f64(acc, p, k, avx2);
+        else if (spec && !run(p, k, &pl, 1, out, aout)) { /* fits the last plan */
+            window_apply(acc, &pl, out, aout);
+            spec--;
+            r = 0;
+        } else {
+            r = window_f64(acc, p, k, avx2, &pl);
+            spec = !r && pl.K ? WIN_SPEC_RUN : 0;
+        }
         if (r == 0 || r == WIN_SPECIAL) {
             if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
             nwide = 0;

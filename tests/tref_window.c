@@ -5,7 +5,8 @@
  * fast path (AVX2 and SSE2) and the bins path. Edges: spans at the 1/2/3-fold limits and
  * one past them, the window's top (near DBL_MAX) and bottom (subnormals), lanes filled with
  * the largest values of a binade, one sign or mixed, -0, all-zero blocks, NaN/Inf in scanned
- * and in unscanned blocks, narrow and wide blocks alternating, full-range runs longer than a
+ * and in unscanned blocks, blocks summed with the previous block's plan (fitting it or not:
+ * exponents past its edges, signs, zeros), narrow and wide blocks alternating, full-range runs longer than a
  * bins block, bins blocks full of DBL_MAX, n not a multiple of the block or of 4.
  *
  * Implementation assumptions: IEEE 754 binary64, round to nearest even, two's complement
@@ -116,6 +117,38 @@ int main(void)
             }
     for (uint64_t i = 0; i < 2 * BLOCK; i++) x[i] = bits_d(0x3fefffffffffffffull | (uint64_t)(i & 1) << 63);
     check(&o, acc, x, 2 * BLOCK, "largest values below 1, alternating signs");
+
+    /* blocks summed with the previous block's plan, unscanned: after a block of exponents
+     * [E - s0, E], a block with one value of exponent E - t (t = -1 .. 80), its significand
+     * all zeros or all ones (the plan's edges), or one value of the other sign, or one +0 in
+     * a negative block; then all -0 and all +0 blocks under a plan */
+    for (unsigned s0 = 4; s0 <= 60; s0 += 28)
+        for (int t = -1; t <= 80; t++)
+            for (int m = 0; m < 2; m++) {
+                const unsigned E = 1030;
+                const uint64_t n = 3 * BLOCK + 2;
+                fill_block(x, n, E - s0, E, 0);
+                x[BLOCK + 1234] = bits_d((uint64_t)(E - t) << 52 | (m ? 0x000fffffffffffffull : 0));
+                snprintf(what, sizeof what, "a planned block, then exponent %u - %d (%s)", E, t, m ? "ones" : "zeros");
+                check(&o, acc, x, n, what);
+            }
+    for (int s = 0; s < 2; s++) {
+        const uint64_t n = 5 * BLOCK + 3;
+        fill_block(x, n, 1000, 1020, s);
+        x[BLOCK + 5] = -x[BLOCK + 5];
+        x[2 * BLOCK + 7] = s ? 0.0 : -0.0;
+        for (uint64_t i = 3 * BLOCK; i < 4 * BLOCK; i++) x[i] = s ? -0.0 : 0.0;
+        check(&o, acc, x, n, "planned blocks with a sign change, a zero, an all-zero block");
+        for (uint64_t i = 3 * BLOCK; i < 4 * BLOCK; i++) x[i] = s ? 0.0 : -0.0;
+        check(&o, acc, x, n, "planned blocks with an all-zero block of the other sign");
+        for (uint64_t i = BLOCK; i < n; i++) x[i] = -0.0;
+        check(&o, acc, x, n, "a planned block, then -0 only");
+        CHECK(signbit(sl_exact_round(acc, SL_F64)) == s, "a planned block, then -0: wrong zero sign");
+    }
+    for (uint64_t i = 0; i < BLOCK; i++) x[i] = val(1000, 2);
+    for (uint64_t i = 0; i < BLOCK; i++) x[BLOCK + i] = -x[i];
+    for (uint64_t i = 2 * BLOCK; i < 5 * BLOCK; i++) x[i] = -0.0;
+    check(&o, acc, x, 5 * BLOCK, "cancelling blocks, then -0 only under a plan");
 
     /* the bottom: all subnormal, subnormals with small normals, the smallest subnormal */
     for (int s = 0; s < 3; s++) {
