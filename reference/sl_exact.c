@@ -403,13 +403,16 @@ __attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const
  * avx2: 0 for the SSE2/portable loop, else the AVX2 one with avx2 sets (1 or 4). */
 static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
 {
-    for (int s = 0; s < FAST_SETS; s++)
+    int sets = FAST_SETS; /* sets in use: the AVX2 loop leaves < 4 values (set 0) to the others */
+#ifdef WIN_HAVE_AVX2
+    if (avx2) sets = avx2;
+#endif
+    for (int s = 0; s < sets; s++)
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) fb->b64[s][j] = -0.0;
     uint64_t i = 0;
 #ifdef WIN_HAVE_AVX2
     if (avx2) i = fast64_avx2(fb, p, n, avx2);
 #endif
-    (void)avx2;
 #ifdef __SSE2__
     /* one 16-byte read-modify-write of the bin pair (h, l) per value */
     const __m128i him = _mm_set1_epi64x((long long)HIMASK64);
@@ -447,7 +450,7 @@ static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
         fb->b64[0][2 * g + 1] += bitsd(u) - bitsd(hb);
     }
     double *b = fb->b64[0];
-    for (int s = 1; s < FAST_SETS; s++)
+    for (int s = 1; s < sets; s++)
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) b[j] += fb->b64[s][j];
     for (int j = 0; j < 2 * FAST64_GROUPS; j++)
         if (!isfinite(b[j])) return -1;
