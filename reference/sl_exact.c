@@ -10,10 +10,14 @@
  * FLT_EVAL_METHOD 0 (SSE2 on x86-64: each + rounds once to binary64, never to a wider format)
  * and subnormals not flushed to zero (no FTZ/DAZ); both are what C11 on x86-64 gives.
  *
- * Performance considerations: pieces of >= FAST_MIN_N values take the fast path (one double
- * add per float32 value, one 16-byte add per float64 value, into 8 independent sets of bins,
- * branch-free; specials and -0 checked once per block); shorter pieces and blocks holding a
- * NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
+ * Performance considerations: pieces of >= FAST_MIN_N values take the fast path. float64
+ * (with AVX2; x86-64 without it uses the bins fast path): blocks of 2048 whose exponents span
+ * <= 69 binades take the window path (a few double additions per value into grid-aligned
+ * accumulators, no memory writes; a block that fits the previous block's plan is read only
+ * once); the others take the bins fast path (one 16-byte add per value, 4 at a time in AVX2
+ * registers). float32 (and float64 without AVX2): one double add per float32 value, one
+ * 16-byte add per float64 value, into 8 independent sets of bins, branch-free; specials and
+ * -0 checked once per block. Shorter pieces and blocks holding a NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
  * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
  * by store-to-load forwarding latency, which the sets divide. Folding the bins into the
  * fixed-point limbs costs O(bins) per block or rounding. */
