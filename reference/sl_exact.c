@@ -384,7 +384,7 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
         for (int j = 0; j < 4; j++) {
             uint64_t uj; /* the bin index from a scalar load: integer pipes, not vector ones */
             memcpy(&uj, p + 8 * (i + j), 8);
-            double *bp = &fb->b64[j % nsets][2 * (uj >> 55)];
+            double *bp = (double *)(void *)((char *)fb->b64[j % nsets] + ((uj >> 51) & ~(uint64_t)15));
             v2d old;
             memcpy(&old, bp, 16);
             old += pr[j];
