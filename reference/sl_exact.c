@@ -10,10 +10,14 @@
  * FLT_EVAL_METHOD 0 (SSE2 on x86-64: each + rounds once to binary64, never to a wider format)
  * and subnormals not flushed to zero (no FTZ/DAZ); both are what C11 on x86-64 gives.
  *
- * Performance considerations: pieces of >= FAST_MIN_N values take the fast path (one double
- * add per float32 value, one 16-byte add per float64 value, into 8 independent sets of bins,
- * branch-free; specials and -0 checked once per block); shorter pieces and blocks holding a
- * NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
+ * Performance considerations: pieces of >= FAST_MIN_N values take the fast path. float64
+ * (with AVX2; x86-64 without it uses the bins fast path): blocks of 2048 whose exponents span
+ * <= 69 binades take the window path (a few double additions per value into grid-aligned
+ * accumulators, no memory writes; a block that fits the previous block's plan is read only
+ * once); the others take the bins fast path (one 16-byte add per value, 4 at a time in AVX2
+ * registers). float32 (and float64 without AVX2): one double add per float32 value, one
+ * 16-byte add per float64 value, into 8 independent sets of bins, branch-free; specials and
+ * -0 checked once per block. Shorter pieces and blocks holding a NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
  * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
  * by store-to-load forwarding latency, which the sets divide. Folding the bins into the
  * fixed-point limbs costs O(bins) per block or rounding. */
@@ -298,7 +302,7 @@ static void add_bins(sl_exact *acc, const unsigned char *p, uint64_t n, sl_dtype
 #endif
 #define FAST_PAD 8                       /* doubles between sets: no 4 KiB aliasing */
 #define FAST64_GROUPS 512
-#define FAST64_BLOCK ((uint64_t)1 << 16)
+#define FAST64_BLOCK ((uint64_t)1 << 18)
 #define FAST64_SCALED 253                /* groups 253..255 (e >= 2024): h scaled by 2^-64 */
 #define FAST32_GROUPS 32
 #define FAST32_BLOCK ((uint64_t)1 << 14)
@@ -312,6 +316,12 @@ typedef struct {
     _Alignas(64) double b64[FAST_SETS][2 * FAST64_GROUPS + FAST_PAD]; /* [2g] = h sums, [2g+1] = l sums */
     double b32[FAST_SETS][FAST32_GROUPS + FAST_PAD];
 } fast_bins;
+
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4i __attribute__((vector_size(32)));
+typedef unsigned long long v4u __attribute__((vector_size(32)));
+typedef double v2d __attribute__((vector_size(16)));
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 static uint64_t dbits(double d)
 {
@@ -328,22 +338,85 @@ static double bitsd(uint64_t u)
 }
 
 /* Adds a finished bin v (finite, a multiple of 2^(pos - 1074) after scaling by 2^extra,
- * below 2^53 of those units) into the signed limbs (negated when neg) and the magnitudes'. */
+ * below 2^53 of those units) into the signed limbs (negated when neg) and the magnitudes'.
+ * The integer comes from v's bits: significand shifted by its exponent's distance to pos. */
 static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
 {
-    double m = ldexp(fabs(v), 1074 - pos + extra); /* the bin in units of 2^(pos - 1074) */
-    SL_EXACT_REQUIRE(m < 0x1p53 && m == floor(m), "fast bin is no integer below 2^53 units");
-    uint64_t k = (uint64_t)m;
+    uint64_t b = dbits(v) & ~SIGN64, e = b >> 52;
+    uint64_t m = (b & FRAC64) | ((uint64_t)(e != 0) << 52);
+    int sh = (e ? (int)e : 1) - 1 - pos + extra; /* v = m 2^(sh + pos - 1074 - extra) */
+    uint64_t k;
+    if (sh >= 0) {
+        SL_EXACT_REQUIRE(sh <= 52 && (m << sh) >> sh == m && (m << sh) < ((uint64_t)1 << 53),
+                         "fast bin is no integer below 2^53 units");
+        k = m << sh;
+    } else {
+        SL_EXACT_REQUIRE(sh > -64 && !(m & (((uint64_t)1 << -sh) - 1)), "fast bin is no integer");
+        k = m >> -sh;
+    }
     add_u64(acc->chunk, k, pos, neg);
     add_u64(acc->achunk, k, pos, 0);
 }
 
-/* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special. */
-static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
+/* The float64 bins loop, 4 values at a time in vector registers (h, l and the scaling of
+ * the top groups for 4 values per instruction), then one 16-byte read-modify-write per value;
+ * value j of a group of 4 goes to set j % nsets (1: the smallest footprint, for values spread
+ * over many groups; 4: shorter chains when few groups are hit). Returns the number of values
+ * done (a multiple of 4). */
+ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64_t n, int nsets)
 {
-    for (int s = 0; s < FAST_SETS; s++)
+    const v4i him = (v4i){0, 0, 0, 0} + (long long)HIMASK64, absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    const v4i top = (v4i){0, 0, 0, 0} + (long long)((uint64_t)(8 * FAST64_SCALED) << 52) - 1;
+    uint64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        v4i u;
+        memcpy(&u, p + 8 * i, 32);
+        v4i hb = u & him;
+        v4d l = (v4d)u - (v4d)hb;
+        v4d hs = (v4d)(hb - (((u & absm) > top) & (long long)(64ull << 52)));
+        v4d lo = __builtin_shuffle(hs, l, (v4i){0, 4, 2, 6}); /* h0 l0 h2 l2 */
+        v4d hi = __builtin_shuffle(hs, l, (v4i){1, 5, 3, 7}); /* h1 l1 h3 l3 */
+        v2d pr[4];
+        memcpy(&pr[0], &lo, 16);
+        memcpy(&pr[1], &hi, 16);
+        memcpy(&pr[2], (const char *)&lo + 16, 16);
+        memcpy(&pr[3], (const char *)&hi + 16, 16);
+        for (int j = 0; j < 4; j++) {
+            uint64_t uj; /* the bin index from a scalar load: integer pipes, not vector ones */
+            memcpy(&uj, p + 8 * (i + j), 8);
+            double *bp = (double *)(void *)((char *)fb->b64[j % nsets] + ((uj >> 51) & ~(uint64_t)15));
+            v2d old;
+            memcpy(&old, bp, 16);
+            old += pr[j];
+            memcpy(bp, &old, 16);
+        }
+    }
+    return i;
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define WIN_HAVE_AVX2 1
+__attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const unsigned char *p, uint64_t n,
+                                                             int nsets)
+{
+    return nsets == 1 ? fast64_body(fb, p, n, 1) : fast64_body(fb, p, n, 4);
+}
+#endif
+
+/* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special.
+ * avx2: 0 for the SSE2/portable loop, else the AVX2 one with avx2 sets (1 or 4). */
+static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
+{
+    int sets = FAST_SETS; /* sets in use: the AVX2 loop leaves < 4 values (set 0) to the others */
+#ifdef WIN_HAVE_AVX2
+    if (avx2) sets = avx2;
+#endif
+    for (int s = 0; s < sets; s++)
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) fb->b64[s][j] = -0.0;
     uint64_t i = 0;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) i = fast64_avx2(fb, p, n, avx2);
+#endif
 #ifdef __SSE2__
     /* one 16-byte read-modify-write of the bin pair (h, l) per value */
     const __m128i him = _mm_set1_epi64x((long long)HIMASK64);
@@ -381,7 +454,7 @@ static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
         fb->b64[0][2 * g + 1] += bitsd(u) - bitsd(hb);
     }
     double *b = fb->b64[0];
-    for (int s = 1; s < FAST_SETS; s++)
+    for (int s = 1; s < sets; s++)
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) b[j] += fb->b64[s][j];
     for (int j = 0; j < 2 * FAST64_GROUPS; j++)
         if (!isfinite(b[j])) return -1;
@@ -433,25 +506,275 @@ static int fast_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
     return 0;
 }
 
-void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+/* ---- the float64 window path: exact sums in grid-aligned double accumulators -------------- */
+/* A block of WIN_BLOCK values whose exponents span a limited range is summed with the
+ * "extract on a grid" step of Rump's ExtractScalar / Demmel-Nguyen binned sums, in K <= 3
+ * folds. Fold k keeps 4 accumulators (lanes) S = 1.5 2^(q_k + 52) + (deposits), a binade in
+ * which every double is a multiple of the grid 2^q_k. For an input r: t = S + r rounds r to
+ * the grid (t - S exact), the remainder r - (t - S) is exact and goes to fold k + 1, with
+ * |remainder| <= 2^(q_k - 1). The last fold only adds.
+ *  - Range: a lane takes L <= 2^WIN_LANE_LOG2 inputs of |r| <= 2^m with m >= q - 1, so its
+ *    deposits stay below (L + 1) 2^(m + 1) <= 2^(q + 51) - 2^q when q = m + WIN_LANE_LOG2 - 49:
+ *    S never leaves its binade. Fold 0: 2^m > max|x| (from the scan); fold k: m = q_(k-1) - 1,
+ *    so q_k = q_(k-1) - WIN_STEP. Grids below 2^-1074 are clamped (coarser is as safe).
+ *  - Exactness: the last fold's grid divides every input (q_last <= the unit of the smallest
+ *    non-zero |x| found by the scan), so nothing is left over.
+ *  - Result: bits(S) - bits(S_init) is the lane's sum in units of 2^q_k (same binade), added
+ *    into the limbs as integers. Mixed-sign blocks: the folds run on |x| (the magnitudes'
+ *    limbs) and signed accumulators take the same pieces with x's sign (WIN_FOLDS2).
+ *  - Reach: with 2048-value blocks, 2 folds span 28 binades, 3 folds 69 (biased
+ *    exponents max - min); the bounds above hold with about 2 bits to spare (tref_window
+ *    fails when the grids are 3 bits off).
+ * The scan (max and min non-zero |x|, AND and OR of the bits) also finds NaN/Inf (then the
+ * block takes the bins path) and -0. Written with GCC vector types: the same source gives
+ * the AVX2 version (chosen at run time) and the portable SSE2/scalar one. */
+#define WIN_BLOCK 2048
+#define WIN_LANE_LOG2 9                  /* WIN_BLOCK / 4 lanes: inputs per lane, at most */
+#define WIN_STEP (50 - WIN_LANE_LOG2)
+#define WIN_KMAX 3
+#define WIN_QMAX 970                     /* S = 1.5 2^(q + 52) and its binade stay finite */
+#define INF64 0x7ff0000000000000ull
+
+
+typedef struct {
+    uint64_t amax, amin, andb, orb; /* max |x| bits, min non-zero |x| bits (INF64: none) */
+} win_scan;
+
+ALWAYS_INLINE void win_scan_body(const unsigned char *p, uint64_t n, win_scan *r)
 {
-    const unsigned char *p = x;
+    const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    v4i mx = {0, 0, 0, 0}, mn = (v4i){0, 0, 0, 0} + (long long)INF64;
+    v4i an = (v4i){0, 0, 0, 0} - 1, on = {0, 0, 0, 0};
+    uint64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        v4i u;
+        memcpy(&u, p + 8 * i, 32);
+        an &= u;
+        on |= u;
+        v4i a = u & absm;
+        v4i gt = a > mx;
+        mx = (a & gt) | (mx & ~gt);
+        v4i b = a | ((a == 0) & (long long)INF64); /* zeros never win the min */
+        v4i lt = b < mn;
+        mn = (b & lt) | (mn & ~lt);
+    }
+    uint64_t amax = 0, amin = INF64, andb = ~(uint64_t)0, orb = 0;
+    for (int j = 0; j < 4; j++) {
+        amax = (uint64_t)mx[j] > amax ? (uint64_t)mx[j] : amax;
+        amin = (uint64_t)mn[j] < amin ? (uint64_t)mn[j] : amin;
+        andb &= (uint64_t)an[j];
+        orb |= (uint64_t)on[j];
+    }
+    for (; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, p + 8 * i, 8);
+        andb &= u;
+        orb |= u;
+        uint64_t a = u & ~SIGN64;
+        if (a > amax) amax = a;
+        if (a && a < amin) amin = a;
+    }
+    r->amax = amax;
+    r->amin = amin;
+    r->andb = andb;
+    r->orb = orb;
+}
+
+/* One step of the K folds for 4 inputs (x), lanes s[0..K-1]. */
+#define WIN_FOLDS(s, x, K)                                                                   \
+    do {                                                                                     \
+        for (int k_ = 0; k_ < (K) - 1; k_++) {                                               \
+            v4d t_ = (s)[k_] + (x);                                                          \
+            (x) -= t_ - (s)[k_];                                                             \
+            (s)[k_] = t_;                                                                    \
+        }                                                                                    \
+        (s)[(K) - 1] += (x);                                                                 \
+    } while (0)
+
+/* Mixed signs: the folds run on |x| into a[], and each piece they take from |x| goes, with
+ * x's sign, into the same fold of s[] (the pieces of |x| add up to |x| exactly, so the signed
+ * pieces add up to x; the bounds of s[] are those of a[]). */
+#define WIN_FOLDS2(a, s, x, absm, K)                                                         \
+    do {                                                                                     \
+        v4i sg_ = (v4i)(x) & ~(absm);                                                        \
+        v4d y_ = (v4d)((v4i)(x) ^ sg_);                                                      \
+        for (int k_ = 0; k_ < (K) - 1; k_++) {                                               \
+            v4d t_ = (a)[k_] + y_, d_ = t_ - (a)[k_];                                        \
+            y_ -= d_;                                                                        \
+            (a)[k_] = t_;                                                                    \
+            (s)[k_] += (v4d)((v4i)d_ ^ sg_);                                                 \
+        }                                                                                    \
+        (a)[(K) - 1] += y_;                                                                  \
+        (s)[(K) - 1] += (v4d)((v4i)y_ ^ sg_);                                                \
+    } while (0)
+
+/* A block's plan: K folds of grids 2^q[k] starting from init[k]; sign 1: all x >= +0, -1:
+ * all x <= -0, 0: mixed. A block fits the plan when every |x| (bits a) has a <= maxb and
+ * (a == 0 or a >= minb) and every sign is the plan's: then the plan sums it exactly. */
+typedef struct {
+    int K, sign, q[WIN_KMAX];
+    uint64_t init[WIN_KMAX], maxb, minb;
+} win_plan;
+
+/* The folds over a block; both: mixed signs (|x| into a[], x into s[]). out[k] (and aout[k])
+ * get each fold's sum in units of its grid. spec: the block was not scanned (the plan is the
+ * previous block's); the loop also checks that it fits the plan and returns -1 if not (the
+ * results are then void), else 0. K, both and spec are constants after inlining. */
+ALWAYS_INLINE int win_body(const unsigned char *p, uint64_t n, int K, int both, int spec,
+                           const win_plan *pl, int64_t *out, int64_t *aout)
+{
+    const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    const v4i maxb = (v4i){0, 0, 0, 0} + (long long)pl->maxb;
+    const v4i minb = (v4i){0, 0, 0, 0} + (long long)((pl->minb - 1) ^ SIGN64);
+    const v4i sgm = (v4i){0, 0, 0, 0} + (long long)(pl->sign < 0 ? SIGN64 : 0);
+    v4d s[WIN_KMAX], a[WIN_KMAX], x;
+    v4i viol = {0, 0, 0, 0};
+    for (int k = 0; k < K; k++) s[k] = a[k] = (v4d)((v4i){0, 0, 0, 0} + (long long)pl->init[k]);
+    const double pad = pl->sign < 0 ? -0.0 : 0.0; /* fits the plan, adds nothing */
+    double tail[4] = {pad, pad, pad, pad};
+    for (uint64_t i = 0; i < n; i += 4) {
+        const unsigned char *q = p + 8 * i;
+        if (n - i < 4) { /* the last partial group, padded */
+            memcpy(tail, q, 8 * (n - i));
+            q = (const unsigned char *)tail;
+        }
+        memcpy(&x, q, 32);
+        if (spec) { /* |x| above maxb, non-zero |x| below minb ((a - 1) ^ sign: 0 is largest) */
+            v4i m = (v4i)x & absm;
+            viol |= (m > maxb) | (minb > ((m - 1) ^ (long long)SIGN64));
+            if (!both) viol |= (v4i)x ^ sgm; /* a sign bit set: a sign that is not the plan's */
+        }
+        if (both) WIN_FOLDS2(a, s, x, absm, K);
+        else WIN_FOLDS(s, x, K);
+    }
+    if (spec && (viol[0] | viol[1] | viol[2] | viol[3]) < 0) return -1;
+    for (int k = 0; k < K; k++) {
+        v4i b = (v4i){0, 0, 0, 0} + (long long)pl->init[k];
+        v4i d = (v4i)s[k] - b, e = (v4i)a[k] - b;
+        out[k] = d[0] + d[1] + d[2] + d[3];
+        aout[k] = e[0] + e[1] + e[2] + e[3];
+    }
+    return 0;
+}
+
+/* Instances for K = 1..3, one sign or mixed, scanned or not, behind one switch per target. */
+#define WIN_BODY_K(p, n, both, spec, pl, out, aout)                                          \
+    ((pl)->K == 1   ? win_body(p, n, 1, both, spec, pl, out, aout)                          \
+     : (pl)->K == 2 ? win_body(p, n, 2, both, spec, pl, out, aout)                          \
+                    : win_body(p, n, 3, both, spec, pl, out, aout))
+#define WIN_RUN_FN(name, attr)                                                               \
+    attr static int name(const unsigned char *p, uint64_t n, const win_plan *pl, int spec,   \
+                         int64_t *out, int64_t *aout)                                        \
+    {                                                                                        \
+        if (spec) return pl->sign ? WIN_BODY_K(p, n, 0, 1, pl, out, aout)                    \
+                                  : WIN_BODY_K(p, n, 1, 1, pl, out, aout);                   \
+        return pl->sign ? WIN_BODY_K(p, n, 0, 0, pl, out, aout)                              \
+                        : WIN_BODY_K(p, n, 1, 0, pl, out, aout);                             \
+    }
+
+static void win_scan_portable(const unsigned char *p, uint64_t n, win_scan *r) { win_scan_body(p, n, r); }
+WIN_RUN_FN(win_run_portable, )
+#ifdef WIN_HAVE_AVX2
+__attribute__((target("avx2"))) static void win_scan_avx2(const unsigned char *p, uint64_t n, win_scan *r)
+{
+    win_scan_body(p, n, r);
+}
+WIN_RUN_FN(win_run_avx2, __attribute__((target("avx2"))))
+#endif
+
+/* Adds a signed integer v (|v| < 2^63) times 2^pos units into ch. */
+static void add_i64(int64_t *ch, int64_t v, int pos)
+{
+    if (v) add_u64(ch, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, pos, v < 0);
+}
+
+/* The plan for a scanned float64 block (n <= WIN_BLOCK). Returns 0 (plan made; K = 0 when
+ * every value is a zero), or (no plan) WIN_SPECIAL when the block holds a NaN/Inf, or the
+ * span of its biased exponents (>= 1) when they span too much for WIN_KMAX folds or reach
+ * above the window's range. */
+#define WIN_SPECIAL 4096
+static int window_plan(const win_scan *sc, win_plan *pl)
+{
+    pl->K = 0;
+    if (sc->amax >= INF64) return WIN_SPECIAL;
+    if (!sc->amax) return 0;
+    int emax = (int)(sc->amax >> 52), emin = (int)(sc->amin >> 52);
+    emax = emax ? emax : 1;
+    int q0 = emax - 1022 + WIN_LANE_LOG2 - 49; /* 2^(emax - 1022) > max|x| */
+    int g = (emin ? emin : 1) - 1075;          /* unit of the smallest |x| */
+    int K = q0 <= g ? 1 : 1 + (q0 - g + WIN_STEP - 1) / WIN_STEP;
+    if (q0 > WIN_QMAX || K > WIN_KMAX) return emax - emin > 1 ? emax - emin : 1;
+    pl->K = K;
+    for (int k = 0; k < K; k++) {
+        pl->q[k] = q0 - WIN_STEP * k < -1074 ? -1074 : q0 - WIN_STEP * k;
+        pl->init[k] = (uint64_t)(pl->q[k] + 1075) << 52 | (uint64_t)1 << 51; /* 1.5 2^(q + 52) */
+    }
+    pl->sign = !(sc->orb >> 63) ? 1 : (sc->andb >> 63) ? -1 : 0;
+    /* what the plan takes: exponents up to emax (q0), and those whose unit the last grid
+     * divides (biased exponent >= q_last + 1075; at q_last = -1074 every non-zero value) */
+    int elow = pl->q[K - 1] + 1075;
+    pl->maxb = ((uint64_t)(emax + 1) << 52) - 1;
+    pl->minb = elow <= 1 ? 1 : (uint64_t)elow << 52;
+    return 0;
+}
+
+/* The folds' sums into the limbs (left unnormalised). A plan comes from a block with a
+ * non-zero value, so the inputs are not all -0. */
+static void window_apply(sl_exact *acc, const win_plan *pl, const int64_t *out, const int64_t *aout)
+{
+    for (int k = 0; k < pl->K; k++) {
+        add_i64(acc->chunk, out[k], pl->q[k] + 1074);
+        add_i64(acc->achunk, pl->sign ? pl->sign * out[k] : aout[k], pl->q[k] + 1074);
+    }
+    acc->notnegzero |= 1;
+}
+
+/* float64 block (n <= WIN_BLOCK) on the window path: scanned, planned and summed. Returns
+ * window_plan's code (0: done, *pl the plan; else nothing added). */
+static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2, win_plan *pl)
+{
+    win_scan sc;
+    int (*run)(const unsigned char *, uint64_t, const win_plan *, int, int64_t *, int64_t *) = win_run_portable;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) {
+        win_scan_avx2(p, n, &sc);
+        run = win_run_avx2;
+    } else
+#endif
+        win_scan_portable(p, n, &sc);
+    (void)avx2;
+    int r = window_plan(&sc, pl);
+    if (r) return r;
+    if (!pl->K) { /* all zeros */
+        acc->notnegzero |= !(sc.andb >> 63);
+        return 0;
+    }
+    int64_t out[WIN_KMAX], aout[WIN_KMAX];
+    run(p, n, pl, 0, out, aout);
+    window_apply(acc, pl, out, aout);
+    return 0;
+}
+
+/* Whether the AVX2 versions run (the CPU has it and the tests did not turn it off). */
+static int use_avx2(const sl_exact *acc)
+{
+#ifdef WIN_HAVE_AVX2
+    return !(acc->paths & SL_EXACT_NO_AVX2) && __builtin_cpu_supports("avx2");
+#else
+    (void)acc;
+    return 0;
+#endif
+}
+
+/* Blocks of the fast path over a piece (any length), limbs normalised after each block. */
+static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt,
+                       int avx2)
+{
     const size_t sz = sl_dtype_size(dt);
-    if (!n) return;
-    acc->n += n;
-    if (n < FAST_MIN_N) {
-        add_bins(acc, p, n, dt);
-        return;
-    }
-    fast_bins *fb = aligned_alloc(64, sizeof(fast_bins));
-    if (!fb) { /* no scratch: the bins path is as exact, only slower */
-        add_bins(acc, p, n, dt);
-        return;
-    }
     const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
     while (n) {
         uint64_t k = n < block ? n : block;
-        int r = dt == SL_F64 ? fast_f64(acc, fb, p, k) : fast_f32(acc, fb, p, k);
+        int r = dt == SL_F64 ? fast_f64(acc, fb, p, k, avx2) : fast_f32(acc, fb, p, k);
         if (r) add_bins(acc, p, k, dt);
         else {
             normalise(acc->chunk);
@@ -460,6 +783,102 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         p += k * sz;
         n -= k;
     }
+}
+
+/* float64 piece: window blocks where they fit; runs of the others go through fast_piece in
+ * pieces of up to FAST64_BLOCK (blocks holding a NaN/Inf found by the scan: the bins path).
+ * After a scanned window block, up to WIN_SPEC_RUN blocks are summed unscanned with its plan
+ * in one pass that also checks that they fit it (a block that does not is scanned and
+ * summed again): steady data is read once, the scan costs a pass over memory otherwise.
+ * After a block too wide for the window, the next `backoff` blocks join the run unscanned,
+ * backoff doubling up to WIN_BACKOFF_MAX while blocks stay wide (full-range data pays for
+ * few scans) and back to 1 after a window block. The AVX2 bins loop uses 1 set when the
+ * run's scanned blocks span >= WIN_WIDE_SPAN binades, else 4. Window blocks leave the limbs
+ * unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
+#define WIN_BACKOFF_MAX 32
+#define WIN_SPEC_RUN 15 /* blocks summed with the last scanned block's plan, then a scan */
+#define WIN_WIDE_SPAN 256
+static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
+{
+    const int avx2 = use_avx2(acc);
+    const unsigned char *wide = p;
+    uint64_t nwide = 0, since = 0;
+    int skip = 0, backoff = 1, cls = 4, sets = 4, spec = 0;
+    win_plan pl;
+    int (*run)(const unsigned char *, uint64_t, const win_plan *, int, int64_t *, int64_t *) = win_run_portable;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) run = win_run_avx2;
+#endif
+    while (n) {
+        uint64_t k = n < WIN_BLOCK ? n : WIN_BLOCK;
+        int r = -1; /* unscanned */
+        int64_t out[WIN_KMAX], aout[WIN_KMAX];
+        if (skip) skip--;
+        else if (spec && !run(p, k, &pl, 1, out, aout)) { /* fits the last plan */
+            window_apply(acc, &pl, out, aout);
+            spec--;
+            r = 0;
+        } else {
+            r = window_f64(acc, p, k, avx2, &pl);
+            spec = !r && pl.K ? WIN_SPEC_RUN : 0;
+        }
+        if (r == 0 || r == WIN_SPECIAL) {
+            if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
+            nwide = 0;
+            if (r == WIN_SPECIAL) add_bins(acc, p, k, SL_F64);
+            else backoff = 1;
+            if (++since == (1u << 20)) {
+                normalise(acc->chunk);
+                normalise(acc->achunk);
+                since = 0;
+            }
+        } else {
+            if (r > 0) {
+                cls = r >= WIN_WIDE_SPAN ? 1 : 4;
+                skip = backoff;
+                backoff = backoff < WIN_BACKOFF_MAX ? 2 * backoff : WIN_BACKOFF_MAX;
+            }
+            if (!nwide) {
+                wide = p;
+                sets = cls;
+            } else if (cls > sets)
+                sets = cls;
+            nwide += k;
+            if (nwide >= FAST64_BLOCK) {
+                fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
+                nwide = 0;
+            }
+        }
+        p += 8 * k;
+        n -= k;
+    }
+    if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
+    normalise(acc->chunk);
+    normalise(acc->achunk);
+}
+
+void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
+{
+    const unsigned char *p = x;
+    if (!n) return;
+    acc->n += n;
+    if (n < FAST_MIN_N || (acc->paths & SL_EXACT_NO_FAST)) {
+        add_bins(acc, p, n, dt);
+        return;
+    }
+    fast_bins *fb = aligned_alloc(64, sizeof(fast_bins));
+    if (!fb) { /* no scratch: the bins path is as exact, only slower */
+        add_bins(acc, p, n, dt);
+        return;
+    }
+    /* the portable window loop is slow on x86-64 without AVX2 (no 64-bit compares in SSE2):
+     * there the bins loop runs, unless the tests ask for the portable window loop */
+    int window = !(acc->paths & SL_EXACT_NO_WINDOW);
+#ifdef WIN_HAVE_AVX2
+    window = window && (use_avx2(acc) || (acc->paths & SL_EXACT_NO_AVX2));
+#endif
+    if (dt == SL_F64 && window) window_piece(acc, fb, p, n);
+    else fast_piece(acc, fb, p, n, dt, use_avx2(acc) ? 4 : 0);
     free(fb);
 }
 

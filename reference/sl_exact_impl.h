@@ -40,7 +40,15 @@ struct sl_exact {
     uint64_t nan, pinf, ninf;              /* special-value counts */
     uint64_t notnegzero;                   /* 0 iff every input so far was -0 */
     int used64, used32;                    /* bins of that kind may be non-zero */
+    unsigned paths;                        /* SL_EXACT_NO_* bits: paths turned off (tests) */
 };
+
+/* Test hooks (acc->paths, kept by sl_exact_reset): turn off the float64 window path, its
+ * AVX2 version (the portable one runs instead) or the whole fast path (the bins path runs).
+ * The state after any block is the same whichever path runs. */
+#define SL_EXACT_NO_WINDOW 1u
+#define SL_EXACT_NO_AVX2 2u
+#define SL_EXACT_NO_FAST 4u
 
 /* A finished sum: magnitude in 32-bit words (units of 2^-1074, least significant first). */
 typedef struct {

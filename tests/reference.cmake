@@ -12,3 +12,7 @@ sl_add_test(NAME thalf SOURCES thalf.c LABELS cpu TIMEOUT 120
 # the fast path (long pieces) against mpfr_sum and against the bins path, edge cases
 sl_add_test(NAME tref_fast SOURCES tref_fast.c LABELS cpu TIMEOUT 120
             LIBS sumlab_reference sumlab_datasets sumlab_mpfr)
+# the float64 window path and the wide runs' bins loops: every path (window AVX2/portable,
+# bins fast AVX2/SSE2, bins) saves one state, equal to mpfr_sum's; spans, edges, specials
+sl_add_test(NAME tref_window SOURCES tref_window.c LABELS cpu TIMEOUT 300
+            LIBS sumlab_reference sumlab_mpfr)

@@ -121,7 +121,8 @@ int main(void)
         for (uint64_t i = 0; i < n; i++) put(x, dt, i, i & 1 ? -big : big);
         check(&o, f, s, x, n, dt, "+-MAX cancelling");
         /* a bin at its exact capacity: a full block of the largest value of the top group of
-         * exponents (f32: 2^14 x FLT_MAX; f64: 2^16 x DBL_MAX, its h scaled), then one more */
+         * exponents (f32: 2^14 x FLT_MAX; f64: 2^16 x DBL_MAX, its h scaled: a quarter of the
+         * 2^18 block, which tref_window fills), then one more */
         for (uint64_t i = 0; i < n; i++) put(x, dt, i, big);
         check(&o, f, s, x, dt == SL_F64 ? 65536 : 16384, dt, "MAX, one full block");
         check(&o, f, s, x, dt == SL_F64 ? 65537 : 16385, dt, "MAX, one full block and one");
