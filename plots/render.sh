@@ -45,33 +45,89 @@ pngterm=png
 if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo; fi
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
-# Charts are rendered in parallel (one gnuplot per core: SUMLAB_THREADS, else nproc). gp only
-# queues a job; note and gp share one sequence number so that notes.txt keeps the order of a
-# serial run (a gnuplot failure is noted where its gp call was). run_jobs, at the end, runs
-# the queue with a bounded pool and writes notes.txt and the `made` count in that order.
+# Charts are rendered in parallel (SUMLAB_THREADS gnuplot processes at a time, else nproc). gp
+# only queues a job; note and gp share one sequence number so that notes.txt keeps the order of
+# a serial run (a gnuplot failure is noted where its gp call was). run_jobs, at the end, runs
+# the queue and writes notes.txt and the `made` count in that order.
 # Jobs and notes live in arrays indexed by that sequence (no process per call): NOTE[k],
-# JOB_SCRIPT[k], JOB_STEM[k], JOB_ARGS[k]; a job's exit status and stderr go to tmp/jobs/k.*.
+# JOB_SCRIPT[k], JOB_STEM[k], JOB_ARGS[k], JOB_COST[k] (the chart's pixel count, for the
+# order); a job's exit status and stderr go to tmp/jobs/k.rc and k.err.
 seq=0
 mkdir -p "$tmp/jobs"
-declare -a NOTE=() JOB_SCRIPT=() JOB_STEM=() JOB_ARGS=()
+declare -a NOTE=() JOB_SCRIPT=() JOB_STEM=() JOB_ARGS=() JOB_COST=()
 note() { seq=$((seq + 1)); NOTE[seq]="$*"; }
 made=0
 gp() { # script out-stem gnuplot-assignments...
   seq=$((seq + 1))
   JOB_SCRIPT[seq]=$1; JOB_STEM[seq]=$2; shift 2
   JOB_ARGS[seq]="dir='$here'; pngterm='$pngterm'; out='$charts/${JOB_STEM[seq]}'; $*"
+  # the image size that the script will choose (common.gp's panelw for the panelled kinds)
+  local np=1 w h
+  [[ $* =~ (^|[ ;])np=([0-9]+) ]] && np=${BASH_REMATCH[2]}
+  case ${JOB_SCRIPT[seq]} in
+    error_vs_*) w=$((110 + 560 * np)); h=820 ;;
+    throughput_vs_n.gp) w=$((110 + 560 * np)); h=700 ;;
+    distribution.gp) np=$(wc -w <<< "$series"); w=$((110 + 560 * np)); h=560 ;;
+    tradeoff.gp) w=1280; h=760 ;;
+    ranks.gp) w=1500; h=620 ;;
+    *) w=1100; h=620 ;;
+  esac
+  JOB_COST[seq]=$((w * h / 1000))
 }
-run_one() { # sequence number
-  gnuplot -e "${JOB_ARGS[$1]}" "$here/${JOB_SCRIPT[$1]}" > /dev/null 2> "$tmp/jobs/$1.err"
-  echo $? > "$tmp/jobs/$1.rc"
+# Several charts per gnuplot process (a process start and the cairo/pango set-up cost about as
+# much as drawing a chart's SVG). Each chart starts from `reset session` (no variable, function
+# or setting of the previous chart) and from the svg terminal's state of a fresh process: the
+# svg driver keeps the last line width (it becomes the next file's pen widths) and the colour
+# mode of the last stroke (the first group's stroke) across plots and files, so a throw-away
+# plot to /dev/null draws with width 1 and an empty multiplot page resets the colour mode.
+# The SVG and PNG bytes are then those of one process per chart, in any order.
+# A chart's markers on stderr delimit its messages; a gnuplot error ends the process, so the
+# charts after the failed one are run again in a new one.
+run_batch() { # sequence numbers
+  local b=$tmp/jobs/b$1 failed rc k
+  while [ $# -gt 0 ]; do
+    for k in "$@"; do
+      printf '%s\n' "reset session" \
+        "set terminal svg; set output '/dev/null'; plot 0 notitle; set multiplot; unset multiplot; set output" \
+        "print '@@sumlab-render begin $k'" "${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
+        "print '@@sumlab-render end $k'"
+    done > "$b.gp"
+    rc=0; gnuplot "$b.gp" > /dev/null 2> "$b.err" || rc=$?
+    # each chart's messages to k.err, 0 to k.rc when it got to its end; prints the chart that
+    # was running when gnuplot stopped (none when it stopped before the first)
+    failed=$(awk -v dir="$tmp/jobs" '
+      $1 == "@@sumlab-render" && $2 == "begin" { if (k != "") close(dir "/" k ".err"); k = $3; printf "" > (dir "/" k ".err"); next }
+      $1 == "@@sumlab-render" && $2 == "end" { print 0 > (dir "/" $3 ".rc"); close(dir "/" $3 ".rc"); k = ""; next }
+      k != "" { print > (dir "/" k ".err") }
+      END { if (k != "") print k }' "$b.err")
+    [ "$rc" != 0 ] || break
+    if [ -z "$failed" ]; then failed=$1; cp "$b.err" "$tmp/jobs/$failed.err"; fi
+    echo "$rc" > "$tmp/jobs/$failed.rc"
+    while [ $# -gt 0 ] && [ "$1" != "$failed" ]; do shift; done
+    [ $# -eq 0 ] || shift
+  done
 }
 run_jobs() {
   local threads=${SUMLAB_THREADS:-}
   case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
-  local k running=0 stem line rc
-  for k in "${!JOB_SCRIPT[@]}"; do
-    if [ "$threads" -le 1 ]; then run_one "$k"; continue; fi
-    run_one "$k" &
+  local k running=0 stem line rc total=0 left floor target cost nb=0
+  local -a order batch
+  # largest charts first; batches of decreasing size (a share of the work left, so the last
+  # ones are small and the processes end together), at least an eighth of a process's share
+  # (a new process costs a start)
+  order=($(for k in "${!JOB_SCRIPT[@]}"; do echo "${JOB_COST[k]} $k"; done | sort -k1,1nr -k2,2n | cut -d' ' -f2))
+  for k in "${order[@]}"; do total=$((total + JOB_COST[k])); done
+  left=$total; floor=$((total / (8 * threads)))
+  while [ ${#order[@]} -gt 0 ]; do
+    if [ "$threads" -le 1 ]; then target=$left; else target=$((left / (2 * threads))); fi
+    [ "$target" -ge "$floor" ] || target=$floor
+    batch=(); cost=0
+    while [ ${#order[@]} -gt 0 ] && { [ ${#batch[@]} -eq 0 ] || [ "$cost" -lt "$target" ]; }; do
+      batch+=("${order[0]}"); cost=$((cost + JOB_COST[order[0]])); order=("${order[@]:1}")
+    done
+    left=$((left - cost)); nb=$((nb + 1))
+    if [ "$threads" -le 1 ]; then run_batch "$nb" "${batch[@]}"; continue; fi
+    run_batch "$nb" "${batch[@]}" &
     running=$((running + 1))
     if [ "$running" -ge "$threads" ]; then wait -n || :; running=$((running - 1)); fi
   done
