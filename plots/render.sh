@@ -67,7 +67,7 @@ gp() { # script out-stem gnuplot-assignments...
   case ${JOB_SCRIPT[seq]} in
     error_vs_*) w=$((110 + 560 * np)); h=820 ;;
     throughput_vs_n.gp) w=$((110 + 560 * np)); h=700 ;;
-    distribution.gp) np=$(wc -w <<< "$series"); w=$((110 + 560 * np)); h=560 ;;
+    distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
     tradeoff.gp) w=1280; h=760 ;;
     ranks.gp) w=1500; h=620 ;;
     *) w=1100; h=620 ;;
@@ -153,13 +153,38 @@ run_jobs() {
   done
 }
 
-# Registry order of the variants (first appearance in results.csv) = their colour index.
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {print $c["variant"]}' "$res" > "$tmp/vars"
-declare -A cidx=()
+# One pass over results.csv for what every chart kind looks up:
+# vars: the registry order of the variants (first appearance in results.csv) = their colour
+# index. fam: each variant's panel (small multiples) by its results.csv family: the ladder's
+# rungs, the accuracy-oriented variants (reproducible among them), the anchors (CUB, the exact
+# reference, the read ceiling); every chart draws the panels in this order. inst: instances per
+# experiment (the `instances` column, when there is one). sizes: the sizes of each experiment
+# and dtype. The last two are named in chart titles.
+awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam"); printf "" > (tmp "/inst"); printf "" > (tmp "/sizes.u") }
+  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; hasi = ("instances" in c); next }
+  { v = $c["variant"]; e = $c["experiment"] }
+  !(v in seen) { seen[v] = 1; print v > (tmp "/vars")
+    f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "accuracy" || f == "reproducible") ? "accuracy" : "anchors"
+    print v, p > (tmp "/fam") }
+  hasi && $c["instances"]+0 > m[e] { m[e] = $c["instances"]+0 }
+  $c["status"] == "ok" && !((e, $c["dtype"], $c["n"]) in sz) { sz[e, $c["dtype"], $c["n"]] = 1; print e, $c["dtype"], $c["n"] > (tmp "/sizes.u") }
+  END { for (e in m) print e, m[e] > (tmp "/inst") }' "$res"
+sort -k1,1 -k2,2 -k3,3n "$tmp/sizes.u" > "$tmp/sizes"
+declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=()
 while IFS= read -r v; do cidx[$v]=${#cidx[@]}; done < "$tmp/vars"
+while read -r v p; do FAM[$v]=$p; done < "$tmp/fam"
 colour() { echo "${cidx[$1]:-0}"; }
 # The colour indices of the variants in $series, as a space-separated list (no subshells).
 series_colours() { local v; colors=""; for v in $series; do colors="$colors ${cidx[$v]:-0}"; done; colors=${colors# }; }
+# Title notes: INST_NOTE[experiment] ", 4 instances per point"; N_NOTE[experiment dtype]
+# ", n = 2^{24}" (sizes as 2^K where they are powers of two); empty where there is none.
+while IFS=$'\t' read -r kind key text; do
+  if [ "$kind" = I ]; then INST_NOTE[$key]=$text; else N_NOTE[$key]=$text; fi
+done < <(awk -v inst="$tmp/inst" '
+  BEGIN { while ((getline l < inst) > 0) { split(l, a, " "); printf "I\t%s\t, %d instance%s per point\n", a[1], a[2], a[2] == 1 ? "" : "s" } }
+  { g = $1 " " $2; if (!(g in s)) order[++ng] = g; k = 0; m = $3 + 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ }
+    s[g] = s[g] (s[g] == "" ? "" : ", ") (m == 1 && k > 0 ? "2^{" k "}" : $3) }
+  END { for (i = 1; i <= ng; i++) printf "N\t%s\t, n = %s\n", order[i], s[order[i]] }' "$tmp/sizes")
 # awk functions shared by the extractors: put(f, key, line) buffers a line of data file f;
 # put_flush(zs) writes every buffered file once, its lines sorted as `sort -g -k1,1` sorts
 # them (numeric key, ties by the whole line), the first "ZERO" of a line replaced by zs[f]
@@ -175,50 +200,36 @@ function put_flush(zs,   i, j, k, f, m, tk, tl, l) {
     close(f) } }
 function mkdirs(list) { if (list != "") system("mkdir -p" list) }
 '
-# Panels (small multiples): a variant's panel by its results.csv family: the ladder's rungs,
-# the accuracy-oriented variants (reproducible among them), the anchors (CUB, the exact
-# reference, the read ceiling). Every chart draws the panels in this order.
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {
-  f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "accuracy" || f == "reproducible") ? "accuracy" : "anchors"
-  print $c["variant"], p }' "$res" > "$tmp/fam"
-# Instances per experiment (the `instances` column, when there is one) and the sizes of each
-# experiment and dtype: named in chart titles.
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} ("instances" in c) && $c["instances"]+0 > m[$c["experiment"]] { m[$c["experiment"]] = $c["instances"]+0 }
-  END { for (e in m) print e, m[e] }' "$res" > "$tmp/inst"
-inst_note() { awk -v e="$1" '$1==e{printf ", %d instance%s per point", $2, $2 == 1 ? "" : "s"}' "$tmp/inst"; }
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["status"] == "ok" && !seen[$c["experiment"], $c["dtype"], $c["n"]]++ {
-  print $c["experiment"], $c["dtype"], $c["n"] }' "$res" | sort -k1,1 -k2,2 -k3,3n > "$tmp/sizes"
-n_note() { # experiment dtype: ", n = 2^{24}" (sizes as 2^K where they are powers of two)
-  awk -v e="$1" -v d="$2" '$1 == e && $2 == d { k = 0; m = $3 + 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ }
-    s = s (s == "" ? "" : ", ") (m == 1 && k > 0 ? "2^{" k "}" : $3) }
-    END { if (s != "") printf ", n = %s", s }' "$tmp/sizes"; }
-
-# Splits one chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
+# Splits a chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
 # indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
 # (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
 # says so). A panel whose every error is 0 (drawn at `floor`) is not drawn: its variants go to
 # DIR/empty (one line per panel) for a note.
-panels() { # dir floor u bounds(0|1)
-  awk -v dir="$1" -v floor="$2" -v u="$3" -v wantb="$4" -v fam="$tmp/fam" '
+# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>floor<tab>u",
+# output lines "DIR<tab>assignments".
+panels_all() { # bounds(0|1)
+  awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" '
     BEGIN { while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] }
-            np = split("ladder accuracy anchors", pname, " "); lo = ""; hi = "" }
-    { v = $0; ci = NR - 1; f = dir "/" v ".dat"; nz = 0; n = 0
-      while ((getline l < f) > 0) { split(l, a, " "); y = a[2] + 0; n++
-        if (y != floor + 0) nz = 1
-        if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y }
-      close(f); if (!n) next
-      p = pan[v]; if (p == "") p = "anchors"
-      if (v == "cub" || v == "read-ceiling") { ref[p] = 1 }
-      S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
-      if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
-        while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
-        close(bf); nb[v] = k
-        if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
-                 gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] <= 2) glab[p, gi] = glab[p, gi] (gn[p, gi] > 1 ? ", " : "") v } } }
-    END {
+            while ((getline l < vars) > 0) vo[++nvo] = l
+            np = split("ladder accuracy anchors", pname, " ") }
+    { dir = $1; floor = $2; u = $3; lo = ""; hi = ""
+      split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
+      split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
+      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = vi - 1; f = dir "/" v ".dat"; nz = 0; n = 0
+        while ((getline l < f) > 0) { split(l, a, " "); y = a[2] + 0; n++
+          if (y != floor + 0) nz = 1
+          if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y }
+        close(f); if (!n) continue
+        p = pan[v]; if (p == "") p = "anchors"
+        S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
+        if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
+          while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
+          close(bf); nb[v] = k
+          if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
+                   gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] <= 2) glab[p, gi] = glab[p, gi] (gn[p, gi] > 1 ? ", " : "") v } } }
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
-      ymin = lo / 4; ymax = hi * 40; k = 0
+      ymin = lo / 4; ymax = hi * 40; k = 0; printf "%s\t", dir
       for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2)
@@ -231,8 +242,8 @@ panels() { # dir floor u bounds(0|1)
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2) }
-      printf "np=%d; ymin=%.6g; ymax=%.6g", k, ymin, ymax }
-  ' "$tmp/vars"
+      close(dir "/empty")
+      printf "np=%d; ymin=%.6g; ymax=%.6g\n", k, ymin, ymax }'
 }
 
 # $series (the variants of data dir D that have a D/VARIANT.dat, registry order, as the
@@ -252,6 +263,7 @@ extract_error() { # experiment x-column by-dataset out-dir
     function bad(s) { return s == "" || s ~ /inf|nan/ }
     BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    index($0, expt ",") != 1 { next }   # (the first column: no field split for other rows)
     $c["experiment"] != expt { next }
     {
       g = bydata ? $c["dataset"] "__" $c["dtype"] : $c["dtype"]
@@ -287,7 +299,10 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   extract_error "$exp" "$xcol" "$byds" "$src"
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
-  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f
+  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv
+  local -A PV=()
+  while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
+    while read -r g ds dt u nzero nonfin nzs nrel floor; do printf '%s\t%s\t%s\n' "$src/$g.d" "$floor" "$u"; done < "$src/meta" | panels_all 1)
   while read -r g ds dt u nzero nonfin nzs nrel floor; do
     out=$src/$g.d
     read_series "$out"
@@ -297,7 +312,7 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
       note "$stem: no finite errors to draw ($nonfin non-finite results, e.g. Inf/NaN inputs or overflow): skipped"
       continue
     fi
-    pv=$(panels "$out" "$floor" "$u" 1)
+    pv=${PV[$out]}
     case $pv in *"np=0;"*)
       note "$stem: every error is 0 (exact) for all $(wc -w < <(cut -d: -f2 "$out/empty")) variants: no chart"; continue ;; esac
     if [ -s "$out/empty" ]; then
@@ -309,8 +324,8 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
     ttl="$exp: $ds, $dt"
-    [ "$byds" = 1 ] || ttl="$ttl$(n_note "$exp" "$dt")"
-    ttl="$ttl$(inst_note "$exp")"
+    [ "$byds" = 1 ] || ttl="$ttl${N_NOTE[$exp $dt]:-}"
+    ttl="$ttl${INST_NOTE[$exp]:-}"
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
     gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$((nzero > 0)); ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
@@ -325,6 +340,7 @@ src=$tmp/tp; mkdir -p "$src"
 awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
   BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+  index($0, "throughput-vs-n,") != 1 { next }
   $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
   $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
   { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
@@ -340,8 +356,8 @@ if [ ! -s "$src/groups" ]; then
 else
   while read -r dt; do
     read_series "$src/$dt.d"
-    pv=$(panels "$src/$dt.d" 0 0 0)
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions$(inst_note throughput-vs-n)'"
+    pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi
 
@@ -361,6 +377,7 @@ awk -F, -v out="$src" -v vars="$tmp/vars" '
     return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
   BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+  index($0, "tradeoff,") != 1 { next }
   $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
   $c["experiment"] != "tradeoff" || $c["status"] != "ok" { next }
   $c["backend"] != "gpu" && $c["backend"] != "cpu" { next }
@@ -394,7 +411,7 @@ else
   while read -r dt; do
     IFS=$'\t' read -r hz colors names < "$src/$dt.info.$to_be"
     mv "$src/$dt.points.$to_be" "$src/$dt.points"
-    fams=$(for v in $names; do awk -v v="$v" '$1 == v { print $2; exit }' "$tmp/fam"; done | tr '\n' ' ')
+    fams=""; for v in $names; do [ -z "${FAM[$v]+set}" ] || fams="$fams${FAM[$v]} "; done
     gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
@@ -405,6 +422,7 @@ if [ -r "$dist" ]; then
   awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
     BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
     FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
+    file == 1 && index($0, "determinism,") != 1 { next }
     file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
     $c["experiment"] != "determinism" || $c["config"] != "default" { next }
     {
@@ -434,7 +452,7 @@ else
   while read -r g; do
     read_series "$src/$g.d"
     ds=${g%__*}; dt=${g##*__}
-    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt$(n_note determinism "$dt")$(inst_note determinism)'"
+    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt${N_NOTE[determinism $dt]:-}${INST_NOTE[determinism]:-}'"
   done < "$src/groups"
 fi
 
