@@ -43,15 +43,27 @@ tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX")
 trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 # PNG encoding is half of a chart's time: plots/pngfast.c, compiled here when a C compiler and
 # libpng's header are there (0.05 s), is preloaded into gnuplot and has cairo's PNG writer
-# compress faster (the same pixels; SUMLAB_RENDER_PNGFAST=0: libpng's defaults).
-gp_preload=${LD_PRELOAD:-}
-if [ "${SUMLAB_RENDER_PNGFAST:-1}" != 0 ] && [ -r "$here/pngfast.c" ] && command -v cc >/dev/null 2>&1 &&
-   cc -O2 -shared -fPIC -o "$tmp/pngfast.so" "$here/pngfast.c" -lpng > /dev/null 2>&1; then
-  gp_preload=$tmp/pngfast.so${LD_PRELOAD:+:$LD_PRELOAD}
-fi
-pngterm=png
-if LD_PRELOAD=$gp_preload gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo
-elif gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo; gp_preload=${LD_PRELOAD:-}; fi
+# compress faster (the same pixels; SUMLAB_RENDER_PNGFAST=0: libpng's defaults). The compile
+# and the pngcairo probe run beside the data preparation; gp_setup, before the first chart,
+# reads their result: pngterm (pngcairo, else png) and gp_preload (gnuplot's LD_PRELOAD).
+(
+  pre=${LD_PRELOAD:-}
+  if [ "${SUMLAB_RENDER_PNGFAST:-1}" != 0 ] && [ -r "$here/pngfast.c" ] && command -v cc >/dev/null 2>&1 &&
+     cc -O2 -shared -fPIC -o "$tmp/pngfast.so" "$here/pngfast.c" -lpng > /dev/null 2>&1; then
+    pre=$tmp/pngfast.so${LD_PRELOAD:+:$LD_PRELOAD}
+  fi
+  term=png
+  if LD_PRELOAD=$pre gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then term=pngcairo
+  elif gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then term=pngcairo; pre=${LD_PRELOAD:-}; fi
+  printf '%s\n%s\n' "$term" "$pre" > "$tmp/gp_setup"
+) &
+setup_pid=$!
+pngterm=png; gp_preload=${LD_PRELOAD:-}
+gp_setup() {
+  [ -n "$setup_pid" ] || return 0
+  wait "$setup_pid" || :; setup_pid=""
+  { IFS= read -r pngterm && IFS= read -r gp_preload; } < "$tmp/gp_setup" || :
+}
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
 # Charts are rendered in parallel (SUMLAB_THREADS gnuplot processes at a time, else nproc). gp
@@ -69,7 +81,7 @@ made=0
 gp() { # script out-stem gnuplot-assignments...
   seq=$((seq + 1))
   JOB_SCRIPT[seq]=$1; JOB_STEM[seq]=$2; shift 2
-  JOB_ARGS[seq]="dir='$here'; pngterm='$pngterm'; out='$charts/${JOB_STEM[seq]}'; $*"
+  JOB_ARGS[seq]="dir='$here'; out='$charts/${JOB_STEM[seq]}'; $*"
   # the image size that the script will choose (common.gp's panelw for the panelled kinds)
   local np=1 w h
   [[ $* =~ (^|[ ;])np=([0-9]+) ]] && np=${BASH_REMATCH[2]}
@@ -98,7 +110,7 @@ run_batch() { # sequence numbers
     for k in "$@"; do
       printf '%s\n' "reset session" \
         "set terminal svg; set output '/dev/null'; plot 0 notitle; set multiplot; unset multiplot; set output" \
-        "print '@@sumlab-render begin $k'" "${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
+        "print '@@sumlab-render begin $k'" "pngterm='$pngterm'; ${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
         "print '@@sumlab-render end $k'"
     done > "$b.gp"
     rc=0; LD_PRELOAD=$gp_preload gnuplot "$b.gp" > /dev/null 2> "$b.err" || rc=$?
@@ -116,31 +128,45 @@ run_batch() { # sequence numbers
     [ $# -eq 0 ] || shift
   done
 }
-run_jobs() {
-  local threads=${SUMLAB_THREADS:-}
-  case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
-  local k running=0 stem line rc total=0 left floor target cost nb=0
-  local -a order batch
-  # largest charts first; batches of decreasing size (a share of the work left, so the last
-  # ones are small and the processes end together), at least an eighth of a process's share
-  # (a new process costs a start)
-  order=($(for k in "${!JOB_SCRIPT[@]}"; do echo "${JOB_COST[k]} $k"; done | sort -k1,1nr -k2,2n | cut -d' ' -f2))
-  for k in "${order[@]}"; do total=$((total + JOB_COST[k])); done
-  left=$total; floor=$((total / (8 * threads)))
+threads=${SUMLAB_THREADS:-}
+case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
+declare -a LAUNCHED=()
+nb=0; launched_cost=0
+# pool_run 0 (while the data of later kinds is prepared: starts batches of the charts queued so
+# far while a process slot is free) or 1 (at the end: runs every queued chart, waits for all).
+# Largest charts first; batches of decreasing size (a share of the work left, so the last ones
+# are small and the processes end together), at least an eighth of a process's share (a new
+# process costs a start). With one thread, one batch at the end.
+pool_run() { # final(0|1)
+  local k left=0 floor target cost running
+  local -a order batch run
+  [ "$threads" -gt 1 ] || [ "$1" = 1 ] || return 0
+  gp_setup
+  order=($(for k in "${!JOB_SCRIPT[@]}"; do [ -n "${LAUNCHED[k]:-}" ] || echo "${JOB_COST[k]} $k"; done | sort -k1,1nr -k2,2n | cut -d' ' -f2))
+  for k in "${order[@]}"; do left=$((left + JOB_COST[k])); LAUNCHED[k]=1; done
+  if [ "$threads" -le 1 ]; then [ ${#order[@]} -eq 0 ] || run_batch 1 "${order[@]}"; return 0; fi
+  floor=$(((left + launched_cost) / (8 * threads)))
   while [ ${#order[@]} -gt 0 ]; do
-    if [ "$threads" -le 1 ]; then target=$left; else target=$((left / (2 * threads))); fi
+    jobs -rp > "$tmp/jobs/running"; mapfile -t run < "$tmp/jobs/running"; running=${#run[@]}
+    if [ "$running" -ge "$threads" ]; then
+      if [ "$1" = 1 ]; then wait -n || :; continue; fi
+      for k in "${order[@]}"; do unset 'LAUNCHED[k]'; done
+      break
+    fi
+    target=$((left / (2 * threads)))
     [ "$target" -ge "$floor" ] || target=$floor
     batch=(); cost=0
     while [ ${#order[@]} -gt 0 ] && { [ ${#batch[@]} -eq 0 ] || [ "$cost" -lt "$target" ]; }; do
       batch+=("${order[0]}"); cost=$((cost + JOB_COST[order[0]])); order=("${order[@]:1}")
     done
-    left=$((left - cost)); nb=$((nb + 1))
-    if [ "$threads" -le 1 ]; then run_batch "$nb" "${batch[@]}"; continue; fi
+    left=$((left - cost)); launched_cost=$((launched_cost + cost)); nb=$((nb + 1))
     run_batch "$nb" "${batch[@]}" &
-    running=$((running + 1))
-    if [ "$running" -ge "$threads" ]; then wait -n || :; running=$((running - 1)); fi
   done
-  wait || :
+  [ "$1" = 0 ] || wait || :
+}
+run_jobs() {
+  local k stem line rc
+  pool_run 1
   for ((k = 1; k <= seq; k++)); do
     if [ -n "${NOTE[k]+set}" ]; then
       line=${NOTE[k]}
@@ -342,8 +368,10 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
 }
 
 render_error accuracy-vs-n n 1 error_vs_n.gp error_vs_n
+pool_run 0
 render_error accuracy-vs-cond cond 0 error_vs_cond.gp error_vs_cond
 render_error accuracy-vs-range sweep_value 0 error_vs_range.gp error_vs_range
+pool_run 0
 
 # ---- throughput vs n (GPU rows only) ------------------------------------------------------
 src=$tmp/tp; mkdir -p "$src"
