@@ -135,7 +135,7 @@ nb=0; launched_cost=0
 # pool_run 0 (while the data of later kinds is prepared: starts batches of the charts queued so
 # far while a process slot is free) or 1 (at the end: runs every queued chart, waits for all).
 # Largest charts first; batches of decreasing size (a share of the work left, so the last ones
-# are small and the processes end together), at least an eighth of a process's share (a new
+# are small and the processes end together), at least a quarter of a process's share (a new
 # process costs a start). With one thread, one batch at the end.
 pool_run() { # final(0|1)
   local k left=0 floor target cost running
@@ -145,7 +145,7 @@ pool_run() { # final(0|1)
   order=($(for k in "${!JOB_SCRIPT[@]}"; do [ -n "${LAUNCHED[k]:-}" ] || echo "${JOB_COST[k]} $k"; done | sort -k1,1nr -k2,2n | cut -d' ' -f2))
   for k in "${order[@]}"; do left=$((left + JOB_COST[k])); LAUNCHED[k]=1; done
   if [ "$threads" -le 1 ]; then [ ${#order[@]} -eq 0 ] || run_batch 1 "${order[@]}"; return 0; fi
-  floor=$(((left + launched_cost) / (8 * threads)))
+  floor=$(((left + launched_cost) / (4 * threads)))
   while [ ${#order[@]} -gt 0 ]; do
     jobs -rp > "$tmp/jobs/running"; mapfile -t run < "$tmp/jobs/running"; running=${#run[@]}
     if [ "$running" -ge "$threads" ]; then
@@ -333,7 +333,6 @@ extract_error() { # experiment x-column by-dataset out-dir
 
 render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
-  extract_error "$exp" "$xcol" "$byds" "$src"
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
   local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv
   local -A PV=()
@@ -367,28 +366,107 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
   done < "$src/meta"
 }
 
+# Extractors of the other kinds (used below, after the error charts) ------------------------
+# throughput vs n: per dtype, every GPU variant's GB/s by n.
+extract_tp() {
+  local src=$tmp/tp; mkdir -p "$src"
+  awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+    NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    index($0, "throughput-vs-n,") != 1 { next }
+    $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
+    $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
+    { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
+      put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
+    END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs " \047" out "/" order[k] ".d\047"
+      mkdirs(dirs); put_flush(none)
+      for (k=1;k<=ng;k++) { g=order[k]; sl = ""
+        for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
+        print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
+  ' "$res"
+}
+# tradeoff: per backend and dtype, every variant's median ulps and median GB/s.
+extract_to() {
+  local src=$tmp/to; mkdir -p "$src"
+  # per backend and dtype: every variant's median ulps and median GB/s (sorted numerically; the
+  # middle value, or the mean of the two middle ones) as "GBPS ULPS VARIANT COLOUR" lines in
+  # DTYPE.points.BACKEND (registry order; a median ulps of 0 drawn at the floor 2^-10, said by
+  # hz=1) and "hz colours names" in DTYPE.info.BACKEND; the tradeoff's n in n.
+  awk -F, -v out="$src" -v vars="$tmp/vars" '
+    function med(k, m,   i, j, t, a) {
+      for (i = 1; i <= m; i++) a[i] = V[k, i]
+      for (i = 2; i <= m; i++) { t = a[i]; j = i - 1; while (j >= 1 && a[j] + 0 > t + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = t }
+      return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+    NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    index($0, "tradeoff,") != 1 { next }
+    $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
+    $c["experiment"] != "tradeoff" || $c["status"] != "ok" { next }
+    $c["backend"] != "gpu" && $c["backend"] != "cpu" { next }
+    $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ || $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
+    $c["exact_hex"] ~ /^-?0x0p\+0$/ { next }
+    { b = $c["backend"]; g = $c["dtype"]; if (!((b, g) in seen)) { seen[b, g]=1; print g > (out "/groups." b) }
+      k = b SUBSEP g SUBSEP $c["variant"]; m = ++cnt[k]; V[k "u", m] = $c["ulps"]; V[k "g", m] = $c["gbps"] }
+    END { print tn > (out "/n")
+      for (bg in seen) { split(bg, q, SUBSEP); b = q[1]; g = q[2]; hz = 0; cols = ""; names = ""
+        pf = out "/" g ".points." b; printf "" > pf
+        for (i = 1; i <= nvo; i++) { v = vo[i]; k = b SUBSEP g SUBSEP v; if (!(k in cnt)) continue
+          mu = med(k "u", cnt[k]); mg = med(k "g", cnt[k])
+          if (mu + 0 == 0) { mu = "0.0009765625"; hz = 1 }
+          print mg " " mu " " v " " (i - 1) > pf
+          cols = cols " " (i - 1); names = names " " v }
+        close(pf); print hz "\t" substr(cols, 2) "\t" substr(names, 2) > (out "/" g ".info." b); close(out "/" g ".info." b) } }
+  ' "$res"
+}
+# distribution: per dataset and dtype, every variant's distinct results of the determinism
+# repetitions.
+extract_di() {
+  local src=$tmp/di; mkdir -p "$src"
+  if [ -r "$dist" ]; then
+    awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+      BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+      FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
+      file == 1 && index($0, "determinism,") != 1 { next }
+      file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
+      $c["experiment"] != "determinism" || $c["config"] != "default" { next }
+      {
+        k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
+        key[k, nd[k]] = $c["ulps_signed"]; line[k, nd[k]] = $c["ulps_signed"] " " $c["count"]
+        if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
+      }
+      END { dirs = ""
+        for (k in nd) {
+          split(k, p, SUBSEP)
+          if (bad[k] || (cls[p[2]] != "nondeterministic" && nd[k] < 2)) continue
+          for (i = 1; i <= nd[k]; i++) put(out "/" p[1] ".d/" p[2] ".dat", key[k, i], line[k, i])
+          has[p[1], p[2]] = 1
+          if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups"); dirs = dirs " \047" out "/" p[1] ".d\047" }
+        }
+        mkdirs(dirs); put_flush(none)
+        for (g in seen) { sl = ""
+          for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
+          print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") }
+      }
+    ' "$res" "$dist"
+  fi
+}
+
+# The other kinds' data are extracted beside error_vs_n's (the largest: the pool starts on its
+# charts while the rest are prepared).
+( extract_error accuracy-vs-cond cond 0 "$tmp/error_vs_cond"
+  extract_error accuracy-vs-range sweep_value 0 "$tmp/error_vs_range"
+  extract_tp; extract_to; extract_di ) &
+side_pid=$!
+extract_error accuracy-vs-n n 1 "$tmp/error_vs_n"
 render_error accuracy-vs-n n 1 error_vs_n.gp error_vs_n
+wait "$side_pid"
 pool_run 0
 render_error accuracy-vs-cond cond 0 error_vs_cond.gp error_vs_cond
 render_error accuracy-vs-range sweep_value 0 error_vs_range.gp error_vs_range
 pool_run 0
 
 # ---- throughput vs n (GPU rows only) ------------------------------------------------------
-src=$tmp/tp; mkdir -p "$src"
-awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
-  BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
-  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
-  index($0, "throughput-vs-n,") != 1 { next }
-  $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
-  $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
-  { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
-    put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
-  END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs " \047" out "/" order[k] ".d\047"
-    mkdirs(dirs); put_flush(none)
-    for (k=1;k<=ng;k++) { g=order[k]; sl = ""
-      for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
-      print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
-' "$res"
+src=$tmp/tp
 if [ ! -s "$src/groups" ]; then
   note "throughput_vs_n: no GPU throughput rows (CPU backend, or throughput-vs-n not run): skipped"
 else
@@ -403,36 +481,7 @@ fi
 # GPU rows when the run has any (a GPU run: CPU-only variants such as pairwise are left out);
 # otherwise the CPU backend's rows, whose GB/s is the wall clock of the CPU twin, labelled so.
 # Rows whose exact sum is 0 have no meaningful ulps (ulps of the smallest subnormal): left out.
-src=$tmp/to; mkdir -p "$src"
-# per backend and dtype: every variant's median ulps and median GB/s (sorted numerically; the
-# middle value, or the mean of the two middle ones) as "GBPS ULPS VARIANT COLOUR" lines in
-# DTYPE.points.BACKEND (registry order; a median ulps of 0 drawn at the floor 2^-10, said by
-# hz=1) and "hz colours names" in DTYPE.info.BACKEND; the tradeoff's n in n.
-awk -F, -v out="$src" -v vars="$tmp/vars" '
-  function med(k, m,   i, j, t, a) {
-    for (i = 1; i <= m; i++) a[i] = V[k, i]
-    for (i = 2; i <= m; i++) { t = a[i]; j = i - 1; while (j >= 1 && a[j] + 0 > t + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = t }
-    return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
-  BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
-  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
-  index($0, "tradeoff,") != 1 { next }
-  $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
-  $c["experiment"] != "tradeoff" || $c["status"] != "ok" { next }
-  $c["backend"] != "gpu" && $c["backend"] != "cpu" { next }
-  $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ || $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
-  $c["exact_hex"] ~ /^-?0x0p\+0$/ { next }
-  { b = $c["backend"]; g = $c["dtype"]; if (!((b, g) in seen)) { seen[b, g]=1; print g > (out "/groups." b) }
-    k = b SUBSEP g SUBSEP $c["variant"]; m = ++cnt[k]; V[k "u", m] = $c["ulps"]; V[k "g", m] = $c["gbps"] }
-  END { print tn > (out "/n")
-    for (bg in seen) { split(bg, q, SUBSEP); b = q[1]; g = q[2]; hz = 0; cols = ""; names = ""
-      pf = out "/" g ".points." b; printf "" > pf
-      for (i = 1; i <= nvo; i++) { v = vo[i]; k = b SUBSEP g SUBSEP v; if (!(k in cnt)) continue
-        mu = med(k "u", cnt[k]); mg = med(k "g", cnt[k])
-        if (mu + 0 == 0) { mu = "0.0009765625"; hz = 1 }
-        print mg " " mu " " v " " (i - 1) > pf
-        cols = cols " " (i - 1); names = names " " v }
-      close(pf); print hz "\t" substr(cols, 2) "\t" substr(names, 2) > (out "/" g ".info." b); close(out "/" g ".info." b) } }
-' "$res"
+src=$tmp/to
 if [ -s "$src/groups.gpu" ]; then
   to_be=gpu; to_sub="GPU: GB/s = input bytes / median time of the timed repetitions on the device"
   to_xlab="median throughput (GB/s)"
@@ -455,34 +504,7 @@ else
 fi
 
 # ---- distribution of results (determinism repetitions) ------------------------------------
-src=$tmp/di; mkdir -p "$src"
-if [ -r "$dist" ]; then
-  awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
-    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
-    FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
-    file == 1 && index($0, "determinism,") != 1 { next }
-    file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
-    $c["experiment"] != "determinism" || $c["config"] != "default" { next }
-    {
-      k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
-      key[k, nd[k]] = $c["ulps_signed"]; line[k, nd[k]] = $c["ulps_signed"] " " $c["count"]
-      if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
-    }
-    END { dirs = ""
-      for (k in nd) {
-        split(k, p, SUBSEP)
-        if (bad[k] || (cls[p[2]] != "nondeterministic" && nd[k] < 2)) continue
-        for (i = 1; i <= nd[k]; i++) put(out "/" p[1] ".d/" p[2] ".dat", key[k, i], line[k, i])
-        has[p[1], p[2]] = 1
-        if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups"); dirs = dirs " \047" out "/" p[1] ".d\047" }
-      }
-      mkdirs(dirs); put_flush(none)
-      for (g in seen) { sl = ""
-        for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
-        print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") }
-    }
-  ' "$res" "$dist"
-fi
+src=$tmp/di
 if [ ! -s "$src/groups" ]; then
   note "distribution: no determinism repetitions of nondeterministic variants in this run: skipped"
 else
