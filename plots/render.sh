@@ -104,8 +104,9 @@ gp() { # script out-stem gnuplot-assignments...
 # The SVG and PNG bytes are then those of one process per chart, in any order.
 # A chart's markers on stderr delimit its messages; a gnuplot error ends the process, so the
 # charts after the failed one are run again in a new one.
-run_batch() { # sequence numbers
+run_batch() { # batch-number sequence-numbers...
   local b=$tmp/jobs/b$1 failed rc k
+  shift
   while [ $# -gt 0 ]; do
     for k in "$@"; do
       printf '%s\n' "reset session" \
