@@ -53,7 +53,9 @@ trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
     pre=$tmp/pngfast.so${LD_PRELOAD:+:$LD_PRELOAD}
   fi
   term=png
-  if LD_PRELOAD=$pre gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then term=pngcairo
+  # (a preload that cannot be loaded, e.g. from a noexec scratch, is a message on stderr)
+  if LD_PRELOAD=$pre gnuplot -e 'set terminal pngcairo' >/dev/null 2> "$tmp/probe.err" && [ ! -s "$tmp/probe.err" ]; then
+    term=pngcairo
   elif gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then term=pngcairo; pre=${LD_PRELOAD:-}; fi
   printf '%s\n%s\n' "$term" "$pre" > "$tmp/gp_setup"
 ) &
