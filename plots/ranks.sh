@@ -4,6 +4,7 @@
 src=$tmp/ranks; mkdir -p "$src"
 awk -F, -v out="$src" '
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+  index($0, "ranks,") != 1 { next }
   $c["experiment"] != "ranks" || $c["status"] != "ok" || $c["algorithm"] != "default" { next }
   $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
   { g = $c["dataset"] "__" $c["dtype"]; if (!(g in seen)) { seen[g]=1; print g > (out "/groups") }

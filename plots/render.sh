@@ -41,41 +41,135 @@ scratch=${TMPDIR:-}
 if [ -z "$scratch" ]; then scratch=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && scratch=/dev/shm; fi
 tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX")
 trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
-pngterm=png
-if gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then pngterm=pngcairo; fi
+# PNG encoding is half of a chart's time: plots/pngfast.c, compiled here when a C compiler and
+# libpng's header are there (0.05 s), is preloaded into gnuplot and has cairo's PNG writer
+# compress faster (the same pixels; SUMLAB_RENDER_PNGFAST=0: libpng's defaults). The compile
+# and the pngcairo probe run beside the data preparation; gp_setup, before the first chart,
+# reads their result: pngterm (pngcairo, else png) and gp_preload (gnuplot's LD_PRELOAD).
+(
+  pre=${LD_PRELOAD:-}
+  if [ "${SUMLAB_RENDER_PNGFAST:-1}" != 0 ] && [ -r "$here/pngfast.c" ] && command -v cc >/dev/null 2>&1 &&
+     cc -O2 -shared -fPIC -o "$tmp/pngfast.so" "$here/pngfast.c" -lpng > /dev/null 2>&1; then
+    pre=$tmp/pngfast.so${LD_PRELOAD:+:$LD_PRELOAD}
+  fi
+  term=png
+  # (a preload that cannot be loaded, e.g. from a noexec scratch, is a message on stderr)
+  if LD_PRELOAD=$pre gnuplot -e 'set terminal pngcairo' >/dev/null 2> "$tmp/probe.err" && [ ! -s "$tmp/probe.err" ]; then
+    term=pngcairo
+  elif gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then term=pngcairo; pre=${LD_PRELOAD:-}; fi
+  printf '%s\n%s\n' "$term" "$pre" > "$tmp/gp_setup"
+) &
+setup_pid=$!
+pngterm=png; gp_preload=${LD_PRELOAD:-}
+gp_setup() {
+  [ -n "$setup_pid" ] || return 0
+  wait "$setup_pid" || :; setup_pid=""
+  { IFS= read -r pngterm && IFS= read -r gp_preload; } < "$tmp/gp_setup" || :
+}
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
-# Charts are rendered in parallel (one gnuplot per core: SUMLAB_THREADS, else nproc). gp only
-# queues a job; note and gp share one sequence number so that notes.txt keeps the order of a
-# serial run (a gnuplot failure is noted where its gp call was). run_jobs, at the end, runs
-# the queue with a bounded pool and writes notes.txt and the `made` count in that order.
+# Charts are rendered in parallel (SUMLAB_THREADS gnuplot processes at a time, else nproc). gp
+# only queues a job; note and gp share one sequence number so that notes.txt keeps the order of
+# a serial run (a gnuplot failure is noted where its gp call was). run_jobs, at the end, runs
+# the queue and writes notes.txt and the `made` count in that order.
 # Jobs and notes live in arrays indexed by that sequence (no process per call): NOTE[k],
-# JOB_SCRIPT[k], JOB_STEM[k], JOB_ARGS[k]; a job's exit status and stderr go to tmp/jobs/k.*.
+# JOB_SCRIPT[k], JOB_STEM[k], JOB_ARGS[k], JOB_COST[k] (the chart's pixel count, for the
+# order); a job's exit status and stderr go to tmp/jobs/k.rc and k.err.
 seq=0
 mkdir -p "$tmp/jobs"
-declare -a NOTE=() JOB_SCRIPT=() JOB_STEM=() JOB_ARGS=()
+declare -a NOTE=() JOB_SCRIPT=() JOB_STEM=() JOB_ARGS=() JOB_COST=()
 note() { seq=$((seq + 1)); NOTE[seq]="$*"; }
 made=0
 gp() { # script out-stem gnuplot-assignments...
   seq=$((seq + 1))
   JOB_SCRIPT[seq]=$1; JOB_STEM[seq]=$2; shift 2
-  JOB_ARGS[seq]="dir='$here'; pngterm='$pngterm'; out='$charts/${JOB_STEM[seq]}'; $*"
+  JOB_ARGS[seq]="dir='$here'; out='$charts/${JOB_STEM[seq]}'; $*"
+  # the image size that the script will choose (common.gp's panelw for the panelled kinds)
+  local np=1 w h
+  [[ $* =~ (^|[ ;])np=([0-9]+) ]] && np=${BASH_REMATCH[2]}
+  case ${JOB_SCRIPT[seq]} in
+    error_vs_*) w=$((110 + 560 * np)); h=820 ;;
+    throughput_vs_n.gp) w=$((110 + 560 * np)); h=700 ;;
+    distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
+    tradeoff.gp) w=1280; h=760 ;;
+    ranks.gp) w=1500; h=620 ;;
+    *) w=1100; h=620 ;;
+  esac
+  JOB_COST[seq]=$((w * h / 1000))
 }
-run_one() { # sequence number
-  gnuplot -e "${JOB_ARGS[$1]}" "$here/${JOB_SCRIPT[$1]}" > /dev/null 2> "$tmp/jobs/$1.err"
-  echo $? > "$tmp/jobs/$1.rc"
+# Several charts per gnuplot process (a process start and the cairo/pango set-up cost about as
+# much as drawing a chart's SVG). Each chart starts from `reset session` (no variable, function
+# or setting of the previous chart) and from the svg terminal's state of a fresh process: the
+# svg driver keeps the last line width (it becomes the next file's pen widths) and the colour
+# mode of the last stroke (the first group's stroke) across plots and files, so a throw-away
+# plot to /dev/null draws with width 1 and an empty multiplot page resets the colour mode.
+# The SVG and PNG bytes are then those of one process per chart, in any order.
+# A chart's markers on stderr delimit its messages; a gnuplot error ends the process, so the
+# charts after the failed one are run again in a new one.
+run_batch() { # batch-number sequence-numbers...
+  local b=$tmp/jobs/b$1 failed rc k
+  shift
+  while [ $# -gt 0 ]; do
+    for k in "$@"; do
+      printf '%s\n' "reset session" \
+        "set terminal svg; set output '/dev/null'; plot 0 notitle; set multiplot; unset multiplot; set output" \
+        "print '@@sumlab-render begin $k'" "pngterm='$pngterm'; ${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
+        "print '@@sumlab-render end $k'"
+    done > "$b.gp"
+    rc=0; LD_PRELOAD=$gp_preload gnuplot "$b.gp" > /dev/null 2> "$b.err" || rc=$?
+    # each chart's messages to k.err, 0 to k.rc when it got to its end; prints the chart that
+    # was running when gnuplot stopped (none when it stopped before the first)
+    failed=$(awk -v dir="$tmp/jobs" '
+      $1 == "@@sumlab-render" && $2 == "begin" { if (k != "") close(dir "/" k ".err"); k = $3; printf "" > (dir "/" k ".err"); next }
+      $1 == "@@sumlab-render" && $2 == "end" { print 0 > (dir "/" $3 ".rc"); close(dir "/" $3 ".rc"); k = ""; next }
+      k != "" { print > (dir "/" k ".err") }
+      END { if (k != "") print k }' "$b.err")
+    [ "$rc" != 0 ] || break
+    if [ -z "$failed" ]; then failed=$1; cp "$b.err" "$tmp/jobs/$failed.err"; fi
+    echo "$rc" > "$tmp/jobs/$failed.rc"
+    while [ $# -gt 0 ] && [ "$1" != "$failed" ]; do shift; done
+    [ $# -eq 0 ] || shift
+  done
+}
+threads=${SUMLAB_THREADS:-}
+case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
+declare -a LAUNCHED=()
+nb=0; launched_cost=0
+# pool_run 0 (while the data of later kinds is prepared: starts batches of the charts queued so
+# far while a process slot is free) or 1 (at the end: runs every queued chart, waits for all).
+# Largest charts first; batches of decreasing size (a share of the work left, so the last ones
+# are small and the processes end together), at least a quarter of a process's share (a new
+# process costs a start). With one thread, one batch at the end.
+pool_run() { # final(0|1)
+  local k left=0 floor target cost running
+  local -a order batch run
+  [ "$threads" -gt 1 ] || [ "$1" = 1 ] || return 0
+  gp_setup
+  order=($(for k in "${!JOB_SCRIPT[@]}"; do [ -n "${LAUNCHED[k]:-}" ] || echo "${JOB_COST[k]} $k"; done | sort -k1,1nr -k2,2n | cut -d' ' -f2))
+  for k in "${order[@]}"; do left=$((left + JOB_COST[k])); LAUNCHED[k]=1; done
+  if [ "$threads" -le 1 ]; then [ ${#order[@]} -eq 0 ] || run_batch 1 "${order[@]}"; return 0; fi
+  floor=$(((left + launched_cost) / (4 * threads)))
+  while [ ${#order[@]} -gt 0 ]; do
+    jobs -rp > "$tmp/jobs/running"; mapfile -t run < "$tmp/jobs/running"; running=${#run[@]}
+    if [ "$running" -ge "$threads" ]; then
+      if [ "$1" = 1 ]; then wait -n || :; continue; fi
+      for k in "${order[@]}"; do unset 'LAUNCHED[k]'; done
+      break
+    fi
+    target=$((left / (2 * threads)))
+    [ "$target" -ge "$floor" ] || target=$floor
+    batch=(); cost=0
+    while [ ${#order[@]} -gt 0 ] && { [ ${#batch[@]} -eq 0 ] || [ "$cost" -lt "$target" ]; }; do
+      batch+=("${order[0]}"); cost=$((cost + JOB_COST[order[0]])); order=("${order[@]:1}")
+    done
+    left=$((left - cost)); launched_cost=$((launched_cost + cost)); nb=$((nb + 1))
+    run_batch "$nb" "${batch[@]}" &
+  done
+  [ "$1" = 0 ] || wait || :
 }
 run_jobs() {
-  local threads=${SUMLAB_THREADS:-}
-  case $threads in ''|*[!0-9]*|0) threads=$(nproc 2>/dev/null || echo 1) ;; esac
-  local k running=0 stem line rc
-  for k in "${!JOB_SCRIPT[@]}"; do
-    if [ "$threads" -le 1 ]; then run_one "$k"; continue; fi
-    run_one "$k" &
-    running=$((running + 1))
-    if [ "$running" -ge "$threads" ]; then wait -n || :; running=$((running - 1)); fi
-  done
-  wait || :
+  local k stem line rc
+  pool_run 1
   for ((k = 1; k <= seq; k++)); do
     if [ -n "${NOTE[k]+set}" ]; then
       line=${NOTE[k]}
@@ -97,72 +191,84 @@ run_jobs() {
   done
 }
 
-# Registry order of the variants (first appearance in results.csv) = their colour index.
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {print $c["variant"]}' "$res" > "$tmp/vars"
-declare -A cidx=()
+# One pass over results.csv for what every chart kind looks up:
+# vars: the registry order of the variants (first appearance in results.csv) = their colour
+# index. fam: each variant's panel (small multiples) by its results.csv family: the ladder's
+# rungs, the accuracy-oriented variants (reproducible among them), the anchors (CUB, the exact
+# reference, the read ceiling); every chart draws the panels in this order. inst: instances per
+# experiment (the `instances` column, when there is one). sizes: the sizes of each experiment
+# and dtype. The last two are named in chart titles.
+awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam"); printf "" > (tmp "/inst"); printf "" > (tmp "/sizes.u") }
+  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; hasi = ("instances" in c); next }
+  { v = $c["variant"]; e = $c["experiment"] }
+  !(v in seen) { seen[v] = 1; print v > (tmp "/vars")
+    f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "accuracy" || f == "reproducible") ? "accuracy" : "anchors"
+    print v, p > (tmp "/fam") }
+  hasi && $c["instances"]+0 > m[e] { m[e] = $c["instances"]+0 }
+  $c["status"] == "ok" && !((e, $c["dtype"], $c["n"]) in sz) { sz[e, $c["dtype"], $c["n"]] = 1; print e, $c["dtype"], $c["n"] > (tmp "/sizes.u") }
+  END { for (e in m) print e, m[e] > (tmp "/inst") }' "$res"
+sort -k1,1 -k2,2 -k3,3n "$tmp/sizes.u" > "$tmp/sizes"
+declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=()
 while IFS= read -r v; do cidx[$v]=${#cidx[@]}; done < "$tmp/vars"
+while read -r v p; do FAM[$v]=$p; done < "$tmp/fam"
 colour() { echo "${cidx[$1]:-0}"; }
 # The colour indices of the variants in $series, as a space-separated list (no subshells).
 series_colours() { local v; colors=""; for v in $series; do colors="$colors ${cidx[$v]:-0}"; done; colors=${colors# }; }
+# Title notes: INST_NOTE[experiment] ", 4 instances per point"; N_NOTE[experiment dtype]
+# ", n = 2^{24}" (sizes as 2^K where they are powers of two); empty where there is none.
+while IFS=$'\t' read -r kind key text; do
+  if [ "$kind" = I ]; then INST_NOTE[$key]=$text; else N_NOTE[$key]=$text; fi
+done < <(awk -v inst="$tmp/inst" '
+  BEGIN { while ((getline l < inst) > 0) { split(l, a, " "); printf "I\t%s\t, %d instance%s per point\n", a[1], a[2], a[2] == 1 ? "" : "s" } }
+  { g = $1 " " $2; if (!(g in s)) order[++ng] = g; k = 0; m = $3 + 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ }
+    s[g] = s[g] (s[g] == "" ? "" : ", ") (m == 1 && k > 0 ? "2^{" k "}" : $3) }
+  END { for (i = 1; i <= ng; i++) printf "N\t%s\t, n = %s\n", order[i], s[order[i]] }' "$tmp/sizes")
 # awk functions shared by the extractors: put(f, key, line) buffers a line of data file f;
 # put_flush(zs) writes every buffered file once, its lines sorted as `sort -g -k1,1` sorts
 # them (numeric key, ties by the whole line), the first "ZERO" of a line replaced by zs[f]
 # when zs has an entry for f. One pass over results.csv, no process per series.
 awk_put='
-function put(f, key, line) { if (!(f in pn)) pf[++npf] = f; pn[f]++; pk[f, pn[f]] = key + 0; pl[f, pn[f]] = line }
-function put_flush(zs,   i, j, k, f, m, tk, tl, l) {
-  for (i = 1; i <= npf; i++) { f = pf[i]; m = pn[f]
-    for (j = 2; j <= m; j++) { tk = pk[f, j]; tl = pl[f, j]; k = j - 1
-      while (k >= 1 && (pk[f, k] > tk || (pk[f, k] == tk && pl[f, k] > tl))) { pk[f, k + 1] = pk[f, k]; pl[f, k + 1] = pl[f, k]; k-- }
-      pk[f, k + 1] = tk; pl[f, k + 1] = tl }
-    for (j = 1; j <= m; j++) { l = pl[f, j]; if (f in zs) sub("ZERO", zs[f], l); print l > f }
+function put(f, key, line,   i, m) { if (!(f in fid)) { fid[f] = ++npf; pf[npf] = f }
+  i = fid[f]; m = ++pn[i]; pk[i, m] = key + 0; pl[i, m] = line }
+function put_flush(zs,   i, j, k, f, m, tk, tl, l, z, hz) {
+  for (i = 1; i <= npf; i++) { f = pf[i]; m = pn[i]; hz = (f in zs); if (hz) z = zs[f]
+    for (j = 2; j <= m; j++) { tk = pk[i, j]; tl = pl[i, j]; k = j - 1
+      while (k >= 1 && (pk[i, k] > tk || (pk[i, k] == tk && pl[i, k] > tl))) { pk[i, k + 1] = pk[i, k]; pl[i, k + 1] = pl[i, k]; k-- }
+      pk[i, k + 1] = tk; pl[i, k + 1] = tl }
+    for (j = 1; j <= m; j++) { l = pl[i, j]; if (hz) sub("ZERO", z, l); print l > f }
     close(f) } }
 function mkdirs(list) { if (list != "") system("mkdir -p" list) }
 '
-# Panels (small multiples): a variant's panel by its results.csv family: the ladder's rungs,
-# the accuracy-oriented variants (reproducible among them), the anchors (CUB, the exact
-# reference, the read ceiling). Every chart draws the panels in this order.
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} !seen[$c["variant"]]++ {
-  f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "accuracy" || f == "reproducible") ? "accuracy" : "anchors"
-  print $c["variant"], p }' "$res" > "$tmp/fam"
-# Instances per experiment (the `instances` column, when there is one) and the sizes of each
-# experiment and dtype: named in chart titles.
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} ("instances" in c) && $c["instances"]+0 > m[$c["experiment"]] { m[$c["experiment"]] = $c["instances"]+0 }
-  END { for (e in m) print e, m[e] }' "$res" > "$tmp/inst"
-inst_note() { awk -v e="$1" '$1==e{printf ", %d instance%s per point", $2, $2 == 1 ? "" : "s"}' "$tmp/inst"; }
-awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["status"] == "ok" && !seen[$c["experiment"], $c["dtype"], $c["n"]]++ {
-  print $c["experiment"], $c["dtype"], $c["n"] }' "$res" | sort -k1,1 -k2,2 -k3,3n > "$tmp/sizes"
-n_note() { # experiment dtype: ", n = 2^{24}" (sizes as 2^K where they are powers of two)
-  awk -v e="$1" -v d="$2" '$1 == e && $2 == d { k = 0; m = $3 + 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ }
-    s = s (s == "" ? "" : ", ") (m == 1 && k > 0 ? "2^{" k "}" : $3) }
-    END { if (s != "") printf ", n = %s", s }' "$tmp/sizes"; }
-
-# Splits one chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
+# Splits a chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
 # indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
 # (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
 # says so). A panel whose every error is 0 (drawn at `floor`) is not drawn: its variants go to
 # DIR/empty (one line per panel) for a note.
-panels() { # dir floor u bounds(0|1)
-  awk -v dir="$1" -v floor="$2" -v u="$3" -v wantb="$4" -v fam="$tmp/fam" '
+# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>floor<tab>u",
+# output lines "DIR<tab>assignments".
+panels_all() { # bounds(0|1)
+  awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" '
     BEGIN { while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] }
-            np = split("ladder accuracy anchors", pname, " "); lo = ""; hi = "" }
-    { v = $0; ci = NR - 1; f = dir "/" v ".dat"; nz = 0; n = 0
-      while ((getline l < f) > 0) { split(l, a, " "); y = a[2] + 0; n++
-        if (y != floor + 0) nz = 1
-        if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y }
-      close(f); if (!n) next
-      p = pan[v]; if (p == "") p = "anchors"
-      if (v == "cub" || v == "read-ceiling") { ref[p] = 1 }
-      S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
-      if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
-        while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
-        close(bf); nb[v] = k
-        if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
-                 gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] <= 2) glab[p, gi] = glab[p, gi] (gn[p, gi] > 1 ? ", " : "") v } } }
-    END {
+            while ((getline l < vars) > 0) vo[++nvo] = l
+            np = split("ladder accuracy anchors", pname, " ") }
+    { dir = $1; floor = $2; u = $3; lo = ""; hi = ""
+      split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
+      split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
+      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = vi - 1; f = dir "/" v ".dat"; nz = 0; n = 0
+        while ((getline l < f) > 0) { split(l, a, " "); y = a[2] + 0; n++
+          if (y != floor + 0) nz = 1
+          if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y }
+        close(f); if (!n) continue
+        p = pan[v]; if (p == "") p = "anchors"
+        S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
+        if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
+          while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
+          close(bf); nb[v] = k
+          if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
+                   gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] <= 2) glab[p, gi] = glab[p, gi] (gn[p, gi] > 1 ? ", " : "") v } } }
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
-      ymin = lo / 4; ymax = hi * 40; k = 0
+      ymin = lo / 4; ymax = hi * 40; k = 0; printf "%s\t", dir
       for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2)
@@ -175,8 +281,8 @@ panels() { # dir floor u bounds(0|1)
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2) }
-      printf "np=%d; ymin=%.6g; ymax=%.6g", k, ymin, ymax }
-  ' "$tmp/vars"
+      close(dir "/empty")
+      printf "np=%d; ymin=%.6g; ymax=%.6g\n", k, ymin, ymax }'
 }
 
 # $series (the variants of data dir D that have a D/VARIANT.dat, registry order, as the
@@ -196,6 +302,7 @@ extract_error() { # experiment x-column by-dataset out-dir
     function bad(s) { return s == "" || s ~ /inf|nan/ }
     BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    index($0, expt ",") != 1 { next }   # (the first column: no field split for other rows)
     $c["experiment"] != expt { next }
     {
       g = bydata ? $c["dataset"] "__" $c["dtype"] : $c["dtype"]
@@ -229,9 +336,11 @@ extract_error() { # experiment x-column by-dataset out-dir
 
 render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
-  extract_error "$exp" "$xcol" "$byds" "$src"
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
-  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f
+  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv
+  local -A PV=()
+  while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
+    while read -r g ds dt u nzero nonfin nzs nrel floor; do printf '%s\t%s\t%s\n' "$src/$g.d" "$floor" "$u"; done < "$src/meta" | panels_all 1)
   while read -r g ds dt u nzero nonfin nzs nrel floor; do
     out=$src/$g.d
     read_series "$out"
@@ -241,7 +350,7 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
       note "$stem: no finite errors to draw ($nonfin non-finite results, e.g. Inf/NaN inputs or overflow): skipped"
       continue
     fi
-    pv=$(panels "$out" "$floor" "$u" 1)
+    pv=${PV[$out]}
     case $pv in *"np=0;"*)
       note "$stem: every error is 0 (exact) for all $(wc -w < <(cut -d: -f2 "$out/empty")) variants: no chart"; continue ;; esac
     if [ -s "$out/empty" ]; then
@@ -253,39 +362,121 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
     ttl="$exp: $ds, $dt"
-    [ "$byds" = 1 ] || ttl="$ttl$(n_note "$exp" "$dt")"
-    ttl="$ttl$(inst_note "$exp")"
+    [ "$byds" = 1 ] || ttl="$ttl${N_NOTE[$exp $dt]:-}"
+    ttl="$ttl${INST_NOTE[$exp]:-}"
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
     gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$((nzero > 0)); ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
 }
 
+# Extractors of the other kinds (used below, after the error charts) ------------------------
+# throughput vs n: per dtype, every GPU variant's GB/s by n.
+extract_tp() {
+  local src=$tmp/tp; mkdir -p "$src"
+  awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+    NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    index($0, "throughput-vs-n,") != 1 { next }
+    $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
+    $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
+    { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
+      put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
+    END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs " \047" out "/" order[k] ".d\047"
+      mkdirs(dirs); put_flush(none)
+      for (k=1;k<=ng;k++) { g=order[k]; sl = ""
+        for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
+        print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
+  ' "$res"
+}
+# tradeoff: per backend and dtype, every variant's median ulps and median GB/s.
+extract_to() {
+  local src=$tmp/to; mkdir -p "$src"
+  # per backend and dtype: every variant's median ulps and median GB/s (sorted numerically; the
+  # middle value, or the mean of the two middle ones) as "GBPS ULPS VARIANT COLOUR" lines in
+  # DTYPE.points.BACKEND (registry order; a median ulps of 0 drawn at the floor 2^-10, said by
+  # hz=1) and "hz colours names" in DTYPE.info.BACKEND; the tradeoff's n in n.
+  awk -F, -v out="$src" -v vars="$tmp/vars" '
+    function med(k, m,   i, j, t, a) {
+      for (i = 1; i <= m; i++) a[i] = V[k, i]
+      for (i = 2; i <= m; i++) { t = a[i]; j = i - 1; while (j >= 1 && a[j] + 0 > t + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = t }
+      return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+    NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
+    index($0, "tradeoff,") != 1 { next }
+    $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
+    $c["experiment"] != "tradeoff" || $c["status"] != "ok" { next }
+    $c["backend"] != "gpu" && $c["backend"] != "cpu" { next }
+    $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ || $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
+    $c["exact_hex"] ~ /^-?0x0p\+0$/ { next }
+    { b = $c["backend"]; g = $c["dtype"]; if (!((b, g) in seen)) { seen[b, g]=1; print g > (out "/groups." b) }
+      k = b SUBSEP g SUBSEP $c["variant"]; m = ++cnt[k]; V[k "u", m] = $c["ulps"]; V[k "g", m] = $c["gbps"] }
+    END { print tn > (out "/n")
+      for (bg in seen) { split(bg, q, SUBSEP); b = q[1]; g = q[2]; hz = 0; cols = ""; names = ""
+        pf = out "/" g ".points." b; printf "" > pf
+        for (i = 1; i <= nvo; i++) { v = vo[i]; k = b SUBSEP g SUBSEP v; if (!(k in cnt)) continue
+          mu = med(k "u", cnt[k]); mg = med(k "g", cnt[k])
+          if (mu + 0 == 0) { mu = "0.0009765625"; hz = 1 }
+          print mg " " mu " " v " " (i - 1) > pf
+          cols = cols " " (i - 1); names = names " " v }
+        close(pf); print hz "\t" substr(cols, 2) "\t" substr(names, 2) > (out "/" g ".info." b); close(out "/" g ".info." b) } }
+  ' "$res"
+}
+# distribution: per dataset and dtype, every variant's distinct results of the determinism
+# repetitions.
+extract_di() {
+  local src=$tmp/di; mkdir -p "$src"
+  if [ -r "$dist" ]; then
+    awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+      BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+      FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
+      file == 1 && index($0, "determinism,") != 1 { next }
+      file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
+      $c["experiment"] != "determinism" || $c["config"] != "default" { next }
+      {
+        k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
+        key[k, nd[k]] = $c["ulps_signed"]; line[k, nd[k]] = $c["ulps_signed"] " " $c["count"]
+        if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
+      }
+      END { dirs = ""
+        for (k in nd) {
+          split(k, p, SUBSEP)
+          if (bad[k] || (cls[p[2]] != "nondeterministic" && nd[k] < 2)) continue
+          for (i = 1; i <= nd[k]; i++) put(out "/" p[1] ".d/" p[2] ".dat", key[k, i], line[k, i])
+          has[p[1], p[2]] = 1
+          if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups"); dirs = dirs " \047" out "/" p[1] ".d\047" }
+        }
+        mkdirs(dirs); put_flush(none)
+        for (g in seen) { sl = ""
+          for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
+          print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") }
+      }
+    ' "$res" "$dist"
+  fi
+}
+
+# The other kinds' data are extracted beside error_vs_n's (the largest: the pool starts on its
+# charts while the rest are prepared).
+( extract_error accuracy-vs-cond cond 0 "$tmp/error_vs_cond"
+  extract_error accuracy-vs-range sweep_value 0 "$tmp/error_vs_range"
+  extract_tp; extract_to; extract_di ) &
+side_pid=$!
+extract_error accuracy-vs-n n 1 "$tmp/error_vs_n"
 render_error accuracy-vs-n n 1 error_vs_n.gp error_vs_n
+wait "$side_pid"
+pool_run 0
 render_error accuracy-vs-cond cond 0 error_vs_cond.gp error_vs_cond
 render_error accuracy-vs-range sweep_value 0 error_vs_range.gp error_vs_range
+pool_run 0
 
 # ---- throughput vs n (GPU rows only) ------------------------------------------------------
-src=$tmp/tp; mkdir -p "$src"
-awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
-  BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
-  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
-  $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
-  $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
-  { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
-    put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
-  END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs " \047" out "/" order[k] ".d\047"
-    mkdirs(dirs); put_flush(none)
-    for (k=1;k<=ng;k++) { g=order[k]; sl = ""
-      for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
-      print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
-' "$res"
+src=$tmp/tp
 if [ ! -s "$src/groups" ]; then
   note "throughput_vs_n: no GPU throughput rows (CPU backend, or throughput-vs-n not run): skipped"
 else
   while read -r dt; do
     read_series "$src/$dt.d"
-    pv=$(panels "$src/$dt.d" 0 0 0)
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions$(inst_note throughput-vs-n)'"
+    pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi
 
@@ -293,35 +484,7 @@ fi
 # GPU rows when the run has any (a GPU run: CPU-only variants such as pairwise are left out);
 # otherwise the CPU backend's rows, whose GB/s is the wall clock of the CPU twin, labelled so.
 # Rows whose exact sum is 0 have no meaningful ulps (ulps of the smallest subnormal): left out.
-src=$tmp/to; mkdir -p "$src"
-# per backend and dtype: every variant's median ulps and median GB/s (sorted numerically; the
-# middle value, or the mean of the two middle ones) as "GBPS ULPS VARIANT COLOUR" lines in
-# DTYPE.points.BACKEND (registry order; a median ulps of 0 drawn at the floor 2^-10, said by
-# hz=1) and "hz colours names" in DTYPE.info.BACKEND; the tradeoff's n in n.
-awk -F, -v out="$src" -v vars="$tmp/vars" '
-  function med(k, m,   i, j, t, a) {
-    for (i = 1; i <= m; i++) a[i] = V[k, i]
-    for (i = 2; i <= m; i++) { t = a[i]; j = i - 1; while (j >= 1 && a[j] + 0 > t + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = t }
-    return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
-  BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
-  NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
-  $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
-  $c["experiment"] != "tradeoff" || $c["status"] != "ok" { next }
-  $c["backend"] != "gpu" && $c["backend"] != "cpu" { next }
-  $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ || $c["ulps"] == "" || $c["ulps"] ~ /inf|nan/ { next }
-  $c["exact_hex"] ~ /^-?0x0p\+0$/ { next }
-  { b = $c["backend"]; g = $c["dtype"]; if (!((b, g) in seen)) { seen[b, g]=1; print g > (out "/groups." b) }
-    k = b SUBSEP g SUBSEP $c["variant"]; m = ++cnt[k]; V[k "u", m] = $c["ulps"]; V[k "g", m] = $c["gbps"] }
-  END { print tn > (out "/n")
-    for (bg in seen) { split(bg, q, SUBSEP); b = q[1]; g = q[2]; hz = 0; cols = ""; names = ""
-      pf = out "/" g ".points." b; printf "" > pf
-      for (i = 1; i <= nvo; i++) { v = vo[i]; k = b SUBSEP g SUBSEP v; if (!(k in cnt)) continue
-        mu = med(k "u", cnt[k]); mg = med(k "g", cnt[k])
-        if (mu + 0 == 0) { mu = "0.0009765625"; hz = 1 }
-        print mg " " mu " " v " " (i - 1) > pf
-        cols = cols " " (i - 1); names = names " " v }
-      close(pf); print hz "\t" substr(cols, 2) "\t" substr(names, 2) > (out "/" g ".info." b); close(out "/" g ".info." b) } }
-' "$res"
+src=$tmp/to
 if [ -s "$src/groups.gpu" ]; then
   to_be=gpu; to_sub="GPU: GB/s = input bytes / median time of the timed repetitions on the device"
   to_xlab="median throughput (GB/s)"
@@ -338,39 +501,13 @@ else
   while read -r dt; do
     IFS=$'\t' read -r hz colors names < "$src/$dt.info.$to_be"
     mv "$src/$dt.points.$to_be" "$src/$dt.points"
-    fams=$(for v in $names; do awk -v v="$v" '$1 == v { print $2; exit }' "$tmp/fam"; done | tr '\n' ' ')
+    fams=""; for v in $names; do [ -z "${FAM[$v]+set}" ] || fams="$fams${FAM[$v]} "; done
     gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
 
 # ---- distribution of results (determinism repetitions) ------------------------------------
-src=$tmp/di; mkdir -p "$src"
-if [ -r "$dist" ]; then
-  awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
-    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
-    FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
-    file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
-    $c["experiment"] != "determinism" || $c["config"] != "default" { next }
-    {
-      k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
-      key[k, nd[k]] = $c["ulps_signed"]; line[k, nd[k]] = $c["ulps_signed"] " " $c["count"]
-      if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
-    }
-    END { dirs = ""
-      for (k in nd) {
-        split(k, p, SUBSEP)
-        if (bad[k] || (cls[p[2]] != "nondeterministic" && nd[k] < 2)) continue
-        for (i = 1; i <= nd[k]; i++) put(out "/" p[1] ".d/" p[2] ".dat", key[k, i], line[k, i])
-        has[p[1], p[2]] = 1
-        if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups"); dirs = dirs " \047" out "/" p[1] ".d\047" }
-      }
-      mkdirs(dirs); put_flush(none)
-      for (g in seen) { sl = ""
-        for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
-        print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") }
-    }
-  ' "$res" "$dist"
-fi
+src=$tmp/di
 if [ ! -s "$src/groups" ]; then
   note "distribution: no determinism repetitions of nondeterministic variants in this run: skipped"
 else
@@ -378,7 +515,7 @@ else
   while read -r g; do
     read_series "$src/$g.d"
     ds=${g%__*}; dt=${g##*__}
-    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt$(n_note determinism "$dt")$(inst_note determinism)'"
+    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt${N_NOTE[determinism $dt]:-}${INST_NOTE[determinism]:-}'"
   done < "$src/groups"
 fi
 
