@@ -41,30 +41,19 @@ scratch=${TMPDIR:-}
 if [ -z "$scratch" ]; then scratch=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && scratch=/dev/shm; fi
 tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX")
 trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
-# PNG encoding is half of a chart's time: plots/pngfast.c, compiled here when a C compiler and
-# libpng's header are there (0.05 s), is preloaded into gnuplot and has cairo's PNG writer
-# compress faster (the same pixels; SUMLAB_RENDER_PNGFAST=0: libpng's defaults). The compile
-# and the pngcairo probe run beside the data preparation; gp_setup, before the first chart,
-# reads their result: pngterm (pngcairo, else png) and gp_preload (gnuplot's LD_PRELOAD).
+# The pngcairo probe runs beside the data preparation; gp_setup, before the first chart, reads
+# its result: pngterm (pngcairo, else png).
 (
-  pre=${LD_PRELOAD:-}
-  if [ "${SUMLAB_RENDER_PNGFAST:-1}" != 0 ] && [ -r "$here/pngfast.c" ] && command -v cc >/dev/null 2>&1 &&
-     cc -O2 -shared -fPIC -o "$tmp/pngfast.so" "$here/pngfast.c" -lpng > /dev/null 2>&1; then
-    pre=$tmp/pngfast.so${LD_PRELOAD:+:$LD_PRELOAD}
-  fi
   term=png
-  # (a preload that cannot be loaded, e.g. from a noexec scratch, is a message on stderr)
-  if LD_PRELOAD=$pre gnuplot -e 'set terminal pngcairo' >/dev/null 2> "$tmp/probe.err" && [ ! -s "$tmp/probe.err" ]; then
-    term=pngcairo
-  elif gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1; then term=pngcairo; pre=${LD_PRELOAD:-}; fi
-  printf '%s\n%s\n' "$term" "$pre" > "$tmp/gp_setup"
+  gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1 && term=pngcairo
+  printf '%s\n' "$term" > "$tmp/gp_setup"
 ) &
 setup_pid=$!
-pngterm=png; gp_preload=${LD_PRELOAD:-}
+pngterm=png
 gp_setup() {
   [ -n "$setup_pid" ] || return 0
   wait "$setup_pid" || :; setup_pid=""
-  { IFS= read -r pngterm && IFS= read -r gp_preload; } < "$tmp/gp_setup" || :
+  IFS= read -r pngterm < "$tmp/gp_setup" || :
 }
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
@@ -116,7 +105,7 @@ run_batch() { # batch-number sequence-numbers...
         "print '@@sumlab-render begin $k'" "pngterm='$pngterm'; ${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
         "print '@@sumlab-render end $k'"
     done > "$b.gp"
-    rc=0; LD_PRELOAD=$gp_preload gnuplot "$b.gp" > /dev/null 2> "$b.err" || rc=$?
+    rc=0; gnuplot "$b.gp" > /dev/null 2> "$b.err" || rc=$?
     # each chart's messages to k.err, 0 to k.rc when it got to its end; prints the chart that
     # was running when gnuplot stopped (none when it stopped before the first)
     failed=$(awk -v dir="$tmp/jobs" '
