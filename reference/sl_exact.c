@@ -321,6 +321,13 @@ typedef double v4d __attribute__((vector_size(32)));
 typedef long long v4i __attribute__((vector_size(32)));
 typedef unsigned long long v4u __attribute__((vector_size(32)));
 typedef double v2d __attribute__((vector_size(16)));
+/* Lanes i, j, k, l of the 8 lanes of (a, b): clang and GCC >= 12 spell it __builtin_shufflevector,
+ * older GCC only __builtin_shuffle. */
+#if defined(__clang__) || __GNUC__ >= 12
+#define V4_SHUFFLE(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#else
+#define V4_SHUFFLE(a, b, i, j, k, l) __builtin_shuffle(a, b, (v4i){i, j, k, l})
+#endif
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
 static uint64_t dbits(double d)
@@ -374,8 +381,8 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
         v4i hb = u & him;
         v4d l = (v4d)u - (v4d)hb;
         v4d hs = (v4d)(hb - (((u & absm) > top) & (long long)(64ull << 52)));
-        v4d lo = __builtin_shuffle(hs, l, (v4i){0, 4, 2, 6}); /* h0 l0 h2 l2 */
-        v4d hi = __builtin_shuffle(hs, l, (v4i){1, 5, 3, 7}); /* h1 l1 h3 l3 */
+        v4d lo = V4_SHUFFLE(hs, l, 0, 4, 2, 6); /* h0 l0 h2 l2 */
+        v4d hi = V4_SHUFFLE(hs, l, 1, 5, 3, 7); /* h1 l1 h3 l3 */
         v2d pr[4];
         memcpy(&pr[0], &lo, 16);
         memcpy(&pr[1], &hi, 16);
