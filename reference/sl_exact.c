@@ -15,7 +15,10 @@
  * <= 69 binades take the window path (a few double additions per value into grid-aligned
  * accumulators, no memory writes; a block that fits the previous block's plan is read only
  * once); the others take the bins fast path (one 16-byte add per value, 4 at a time in AVX2
- * registers). float32 (and float64 without AVX2): one double add per float32 value, one
+ * registers). float32 (with AVX2): blocks of 2048 whose exponents span <= 18 binades are
+ * scanned and summed in one pass (plain double adds of x and |x|, 16 floats per step into
+ * 4 + 4 vectors of 4 doubles, no memory writes); wider blocks take the bins fast path. The bins fast path
+ * (float32 wide blocks, both formats without AVX2): one double add per float32 value, one
  * 16-byte add per float64 value, into 8 independent sets of bins, branch-free; specials and
  * -0 checked once per block. Shorter pieces and blocks holding a NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
  * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
@@ -999,8 +1002,9 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         add_bins(acc, p, n, dt);
         return;
     }
-    /* the portable window loop is slow on x86-64 without AVX2 (no 64-bit compares in SSE2):
-     * there the bins loop runs, unless the tests ask for the portable window loop */
+    /* the portable float64 window loop is slow on x86-64 without AVX2 (no 64-bit compares in
+     * SSE2): there the bins loops run, unless the tests ask for the portable window loops
+     * (float32 follows the same rule; its portable loop has not been timed without AVX2) */
     int window = !(acc->paths & SL_EXACT_NO_WINDOW);
 #ifdef WIN_HAVE_AVX2
     window = window && (use_avx2(acc) || (acc->paths & SL_EXACT_NO_AVX2));
