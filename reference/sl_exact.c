@@ -15,7 +15,10 @@
  * <= 69 binades take the window path (a few double additions per value into grid-aligned
  * accumulators, no memory writes; a block that fits the previous block's plan is read only
  * once); the others take the bins fast path (one 16-byte add per value, 4 at a time in AVX2
- * registers). float32 (and float64 without AVX2): one double add per float32 value, one
+ * registers). float32 (with AVX2): blocks of 2048 whose exponents span <= 18 binades are
+ * scanned and summed in one pass (plain double adds of x and |x|, 16 floats per step into
+ * 4 + 4 vectors of 4 doubles, no memory writes); wider blocks take the bins fast path. The bins fast path
+ * (float32 wide blocks, both formats without AVX2): one double add per float32 value, one
  * 16-byte add per float64 value, into 8 independent sets of bins, branch-free; specials and
  * -0 checked once per block. Shorter pieces and blocks holding a NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
  * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
@@ -344,10 +347,11 @@ static double bitsd(uint64_t u)
     return d;
 }
 
-/* Adds a finished bin v (finite, a multiple of 2^(pos - 1074) after scaling by 2^extra,
- * below 2^53 of those units) into the signed limbs (negated when neg) and the magnitudes'.
- * The integer comes from v's bits: significand shifted by its exponent's distance to pos. */
-static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
+/* A finished bin v (finite, a multiple of 2^(pos - 1074) after scaling by 2^extra, below
+ * 2^53 of those units) as an integer count of those units: v's significand shifted by its
+ * exponent's distance to pos (the sign is ignored). fold_value adds it into the signed
+ * limbs (negated when neg) and the magnitudes'. */
+static uint64_t bin_units(double v, int pos, int extra)
 {
     uint64_t b = dbits(v) & ~SIGN64, e = b >> 52;
     uint64_t m = (b & FRAC64) | ((uint64_t)(e != 0) << 52);
@@ -361,6 +365,12 @@ static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
         SL_EXACT_REQUIRE(sh > -64 && !(m & (((uint64_t)1 << -sh) - 1)), "fast bin is no integer");
         k = m >> -sh;
     }
+    return k;
+}
+
+static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
+{
+    uint64_t k = bin_units(v, pos, extra);
     add_u64(acc->chunk, k, pos, neg);
     add_u64(acc->achunk, k, pos, 0);
 }
@@ -792,21 +802,140 @@ static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uin
     }
 }
 
-/* float64 piece: window blocks where they fit; runs of the others go through fast_piece in
- * pieces of up to FAST64_BLOCK (blocks holding a NaN/Inf found by the scan: the bins path).
- * After a scanned window block, up to WIN_SPEC_RUN blocks are summed unscanned with its plan
+/* ---- the float32 window path: a block summed exactly in plain doubles --------------------- */
+/* Bound. A float32 of biased exponent e, with e' = max(e, 1) (subnormals: e' = 1), is an
+ * integer multiple of u(e') = 2^(e' - 150) below 2^(e' - 126) = 2^24 u(e') in magnitude. In a
+ * block of n <= WIN_BLOCK = 2^11 values whose non-zero values have e' in [lo, hi], D = hi - lo,
+ * every value is a multiple of u = u(lo) with |x| <= (2^(D + 24) - 1) u, so every partial sum
+ * of the values or of their magnitudes, in any order and grouping, is k u with
+ * |k| <= 2^11 (2^(D + 24) - 1) = 2^(D + 35) - 2^11. A double holds each such k u exactly
+ * when |k| <= 2^53 (u >= 2^-149 is far above the double subnormals' 2^-1074; |k u| < 2^139 is
+ * far below overflow, also for 2048 values near FLT_MAX): D <= 18 = WIN32_SPAN. At D = 19 it
+ * fails: 2047 values (2^24 - 1) 2^19 u and one u sum to an odd k above 2^53 (tref_window
+ * checks that such a block breaks the bound by one binade). Every add being exact, a block's
+ * sums do not depend on order or grouping: the AVX2 and portable loops, with any number of
+ * accumulators, give the same doubles.
+ * The pass. One pass per block both scans (max |x| bits, min non-zero |x| bits, as 8 int32
+ * lanes) and sums, speculatively: 16 independent accumulators (4 v4d) for x and 16 for |x|,
+ * each from 4 floats converted to doubles. Then the plan is only the bound check: a block
+ * with NaN/Inf (max |x| >= Inf's bits) takes the bins path; a block with D > WIN32_SPAN is
+ * discarded (its sums may have rounded) and joins a run for the float32 bins fast path, after
+ * which the next blocks are not scanned (backoff, as in window_piece). The scan costs a few
+ * integer ops on the same loads as the sums, so a plan kept from the previous block (as
+ * float64 does) would save nothing: each block gets its own check. Signs: no sign scan is
+ * needed, since the signed and the magnitude sums are both kept; the accumulators start at
+ * -0.0 and the tail is padded with -0.0 (x + -0 = x), so a block of zeros sums to -0 exactly
+ * when every value is -0. The block's totals are integers (< 2^53) of units u added into
+ * the signed and the magnitude limbs. */
+#define WIN32_SPAN 18
+#define INF32 0x7f800000
+
+typedef int v8i __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));
+
+typedef struct {
+    uint32_t amax, amin; /* max |x| bits, min non-zero |x| bits (INF32: none) */
+    double s, a;         /* sum of x and of |x|: exact when the block is within WIN32_SPAN */
+} win32_sums;
+
+ALWAYS_INLINE void win32_body(const unsigned char *p, uint64_t n, win32_sums *r)
+{
+    const v8i absm = (v8i){0, 0, 0, 0, 0, 0, 0, 0} + 0x7fffffff;
+    const v4i absd = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    v8i mx = {0, 0, 0, 0, 0, 0, 0, 0}, mn = (v8i){0, 0, 0, 0, 0, 0, 0, 0} + INF32;
+    v4d s[4], a[4];
+    for (int j = 0; j < 4; j++) s[j] = a[j] = (v4d)((v4i){0, 0, 0, 0} + (long long)SIGN64);
+    float tail[16];
+    for (uint64_t i = 0; i < n; i += 16) {
+        const unsigned char *q = p + 4 * i;
+        if (n - i < 16) { /* the last partial group, padded with -0 */
+            for (int j = 0; j < 16; j++) tail[j] = -0.0f;
+            memcpy(tail, q, 4 * (n - i));
+            q = (const unsigned char *)tail;
+        }
+        for (int h = 0; h < 2; h++) {
+            v8i u;
+            memcpy(&u, q + 32 * h, 32);
+            v8i m = u & absm;
+            v8i gt = m > mx;
+            mx = (m & gt) | (mx & ~gt);
+            v8i b = m | ((m == 0) & INF32); /* zeros never win the min */
+            v8i lt = b < mn;
+            mn = (b & lt) | (mn & ~lt);
+        }
+        for (int j = 0; j < 4; j++) {
+            v4f f;
+            memcpy(&f, q + 16 * j, 16);
+            v4d d = __builtin_convertvector(f, v4d);
+            s[j] += d;
+            a[j] += (v4d)((v4i)d & absd);
+        }
+    }
+    uint32_t amax = 0, amin = INF32;
+    for (int j = 0; j < 8; j++) {
+        amax = (uint32_t)mx[j] > amax ? (uint32_t)mx[j] : amax;
+        amin = (uint32_t)mn[j] < amin ? (uint32_t)mn[j] : amin;
+    }
+    v4d st = (s[0] + s[1]) + (s[2] + s[3]), at = (a[0] + a[1]) + (a[2] + a[3]);
+    r->amax = amax;
+    r->amin = amin;
+    r->s = (st[0] + st[1]) + (st[2] + st[3]);
+    r->a = (at[0] + at[1]) + (at[2] + at[3]);
+}
+
+static void win32_portable(const unsigned char *p, uint64_t n, win32_sums *r) { win32_body(p, n, r); }
+#ifdef WIN_HAVE_AVX2
+__attribute__((target("avx2"))) static void win32_avx2(const unsigned char *p, uint64_t n, win32_sums *r)
+{
+    win32_body(p, n, r);
+}
+#endif
+
+/* float32 block (n <= WIN_BLOCK) on the window path. Returns 0 (added), WIN_SPECIAL (a
+ * NaN/Inf) or the span D >= 1 of a block too wide (nothing added either way). */
+static int window_f32(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2)
+{
+    win32_sums r;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) win32_avx2(p, n, &r);
+    else
+#endif
+        win32_portable(p, n, &r);
+    (void)avx2;
+    if (r.amax >= INF32) return WIN_SPECIAL;
+    if (r.amin == INF32) { /* zeros only: -0 iff every value is -0 */
+        acc->notnegzero |= dbits(r.s) ^ SIGN64;
+        return 0;
+    }
+    int hi = (int)(r.amax >> 23), lo = (int)(r.amin >> 23);
+    hi = hi ? hi : 1;
+    lo = lo ? lo : 1;
+    if (hi - lo > WIN32_SPAN) return hi - lo;
+    const int pos = pos32(lo); /* the unit u = 2^(lo - 150) */
+    if (r.s != 0.0) add_u64(acc->chunk, bin_units(r.s, pos, 0), pos, r.s < 0); /* 0: cancelled */
+    add_u64(acc->achunk, bin_units(r.a, pos, 0), pos, 0);
+    acc->notnegzero |= 1;
+    return 0;
+}
+
+/* float32/float64 piece: window blocks where they fit; runs of the others go through
+ * fast_piece in pieces of up to FAST64_BLOCK / FAST32_BLOCK (blocks holding a NaN/Inf found
+ * by the scan: the bins path). float64: after a scanned window block, up to WIN_SPEC_RUN
+ * blocks are summed unscanned with its plan
  * in one pass that also checks that they fit it (a block that does not is scanned and
  * summed again): steady data is read once, the scan costs a pass over memory otherwise.
  * After a block too wide for the window, the next `backoff` blocks join the run unscanned,
  * backoff doubling up to WIN_BACKOFF_MAX while blocks stay wide (full-range data pays for
  * few scans) and back to 1 after a window block. The AVX2 bins loop uses 1 set when the
- * run's scanned blocks span >= WIN_WIDE_SPAN binades, else 4. Window blocks leave the limbs
- * unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
+ * run's scanned float64 blocks span >= WIN_WIDE_SPAN binades, else 4. Window blocks leave
+ * the limbs unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
 #define WIN_BACKOFF_MAX 32
 #define WIN_SPEC_RUN 15 /* blocks summed with the last scanned block's plan, then a scan */
 #define WIN_WIDE_SPAN 256
-static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
+static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt)
 {
+    const size_t sz = sl_dtype_size(dt);
+    const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
     const int avx2 = use_avx2(acc);
     const unsigned char *wide = p;
     uint64_t nwide = 0, since = 0;
@@ -825,14 +954,16 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
             window_apply(acc, &pl, out, aout);
             spec--;
             r = 0;
-        } else {
+        } else if (dt == SL_F32)
+            r = window_f32(acc, p, k, avx2);
+        else {
             r = window_f64(acc, p, k, avx2, &pl);
             spec = !r && pl.K ? WIN_SPEC_RUN : 0;
         }
         if (r == 0 || r == WIN_SPECIAL) {
-            if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
+            if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0);
             nwide = 0;
-            if (r == WIN_SPECIAL) add_bins(acc, p, k, SL_F64);
+            if (r == WIN_SPECIAL) add_bins(acc, p, k, dt);
             else backoff = 1;
             if (++since == (1u << 20)) {
                 normalise(acc->chunk);
@@ -851,15 +982,15 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
             } else if (cls > sets)
                 sets = cls;
             nwide += k;
-            if (nwide >= FAST64_BLOCK) {
-                fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
+            if (nwide >= block) {
+                fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0);
                 nwide = 0;
             }
         }
-        p += 8 * k;
+        p += sz * k;
         n -= k;
     }
-    if (nwide) fast_piece(acc, fb, wide, nwide, SL_F64, avx2 ? sets : 0);
+    if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0);
     normalise(acc->chunk);
     normalise(acc->achunk);
 }
@@ -878,13 +1009,14 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
         add_bins(acc, p, n, dt);
         return;
     }
-    /* the portable window loop is slow on x86-64 without AVX2 (no 64-bit compares in SSE2):
-     * there the bins loop runs, unless the tests ask for the portable window loop */
+    /* the portable float64 window loop is slow on x86-64 without AVX2 (no 64-bit compares in
+     * SSE2): there the bins loops run, unless the tests ask for the portable window loops
+     * (float32 follows the same rule; its portable loop has not been timed without AVX2) */
     int window = !(acc->paths & SL_EXACT_NO_WINDOW);
 #ifdef WIN_HAVE_AVX2
     window = window && (use_avx2(acc) || (acc->paths & SL_EXACT_NO_AVX2));
 #endif
-    if (dt == SL_F64 && window) window_piece(acc, fb, p, n);
+    if (window) window_piece(acc, fb, p, n, dt);
     else fast_piece(acc, fb, p, n, dt, use_avx2(acc) ? 4 : 0);
     free(fb);
 }

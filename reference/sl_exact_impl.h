@@ -43,8 +43,9 @@ struct sl_exact {
     unsigned paths;                        /* SL_EXACT_NO_* bits: paths turned off (tests) */
 };
 
-/* Test hooks (acc->paths, kept by sl_exact_reset): turn off the float64 window path, its
- * AVX2 version (the portable one runs instead) or the whole fast path (the bins path runs).
+/* Test hooks (acc->paths, kept by sl_exact_reset): turn off the window paths (float32 and
+ * float64; the bins fast path runs), their AVX2 versions (the portable ones run instead) or
+ * the whole fast path (the bins path runs).
  * The state after any block is the same whichever path runs. */
 #define SL_EXACT_NO_WINDOW 1u
 #define SL_EXACT_NO_AVX2 2u
