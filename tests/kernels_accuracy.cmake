@@ -16,6 +16,7 @@ sl_add_test(NAME tguards SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tguards.c LABELS cp
 # failure names the variant.
 sl_add_test(NAME tgpu_huge SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_huge.c LABELS gpu TIMEOUT 900)
 sl_add_test(NAME tgpu_limits SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_limits.c LABELS gpu TIMEOUT 120)
+sl_add_test(NAME tgpu_prefix SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_prefix.c LABELS gpu TIMEOUT 300)   # the warm-up on a prefix
 # ttwin_fast (cpu): the twins' fast paths (loop-free 16-bit conversions, per-format inner loops,
 # atomic-block's shared block values) equal the straightforward paths bit for bit.
 sl_add_test(NAME ttwin_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/ttwin_fast.c LABELS cpu TIMEOUT 300)
