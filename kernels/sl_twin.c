@@ -27,8 +27,8 @@ SL_TW_INLINE double block_sum(const double *v, uint32_t block, sl_dtype acc)
     return warp_sum(slots, acc);
 }
 
-SL_TW_INLINE double finish(const double *partials, uint64_t nparts, uint32_t block,
-                           sl_dtype acc)
+SL_TW_INLINE double grid_finish(const double *partials, uint64_t nparts, uint32_t block,
+                                sl_dtype acc)
 {
     double a[1024];
     for (uint32_t t = 0; t < block; t++) {
@@ -74,7 +74,7 @@ double sl_tw_block_sum(const double *v, uint32_t block, sl_dtype acc)
 double sl_tw_finish(const double *partials, uint64_t nparts, uint32_t block, sl_dtype acc)
 {
     double r;
-    SL_TW_DISPATCH(acc, acc, ACC_CALL, finish, partials, nparts, block);
+    SL_TW_DISPATCH(acc, acc, ACC_CALL, grid_finish, partials, nparts, block);
     return r;
 }
 
