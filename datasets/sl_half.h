@@ -19,6 +19,18 @@ static inline int sl_half_prec(sl_dtype dt) { return dt == SL_BF16 ? 8 : 11; }
 static inline int sl_half_emin(sl_dtype dt) { return dt == SL_BF16 ? -126 : -14; }
 static inline int sl_half_emax(sl_dtype dt) { return dt == SL_BF16 ? 127 : 15; }
 
+/* Leading zeros of a non-zero word. */
+static inline int sl_half_clz64(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(m);
+#else
+    int z = 0;
+    while (!(m >> (63 - z))) z++;
+    return z;
+#endif
+}
+
 static inline double sl_half_bits_double(uint64_t b)
 {
     double d;
@@ -38,8 +50,7 @@ static inline double sl_half_to_double(uint16_t h, sl_dtype dt)
         return sl_half_bits_double(sign | 0x7ff0000000000000ull | (f ? 0x0008000000000000ull : 0));
     if (e == 0) {
         if (!f) return sl_half_bits_double(sign);
-        int lead = (int)fbits - 1;                    /* subnormal: normalise the fraction */
-        while (!(f >> lead)) lead--;
+        const int lead = 63 - sl_half_clz64(f);       /* subnormal: normalise the fraction */
         const int exp = emin - (int)fbits + lead;     /* value = 1.xxx * 2^exp */
         f = (f ^ (1ull << lead)) << (52 - lead);
         return sl_half_bits_double(sign | ((uint64_t)(exp + 1023) << 52) | f);
@@ -62,11 +73,9 @@ static inline uint16_t sl_half_from_double(double x, sl_dtype dt)
     uint64_t m = b & 0x000fffffffffffffull;
     if (be == 0x7ff) return (uint16_t)(sign | inf | (m ? 1u << (fbits - 1u) : 0u));
     if (be == 0 && m == 0) return sign;
-    int e;                                    /* |x| = m * 2^e, m an integer */
-    if (be == 0) e = -1074;
-    else { m |= 1ull << 52; e = be - 1075; }
-    int lead = 63;                            /* floor(log2 |x|) = lead + e */
-    while (!(m >> lead)) lead--;
+    int e, lead;                              /* |x| = m * 2^e, m an integer; */
+    if (be == 0) { e = -1074; lead = 63 - sl_half_clz64(m); }   /* floor(log2 |x|) = lead + e */
+    else { m |= 1ull << 52; e = be - 1075; lead = 52; }
     int q = lead + e - (p - 1);               /* quantum exponent of the result */
     if (q < emin - (p - 1)) q = emin - (p - 1);
     const int shift = q - e;                  /* bits of m below the quantum */

@@ -3,6 +3,7 @@
  * optional L2 flush before each, device or call time: sl_gpu.h), and the streaming-read
  * ceiling on the same buffer.
  * No warm-up run is made here: a caller that wants one runs with reps = 1 first and drops it. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,7 +66,7 @@ __global__ void spin_kernel(long long cycles)
     }
 }
 
-int fill_info(int dev, sl_gpu_info *info, sl_err *err)
+int query_info(int dev, sl_gpu_info *info, sl_err *err)
 {
     cudaDeviceProp p;
     memset(info, 0, sizeof *info);
@@ -83,6 +84,27 @@ int fill_info(int dev, sl_gpu_info *info, sl_err *err)
     H_CHECK(cudaDriverGetVersion(&info->driver_version));
     H_CHECK(cudaRuntimeGetVersion(&info->runtime_version));
     return 0;
+}
+
+/* A device's facts do not change while the process runs: each device is asked once (a study
+ * opens a context per input, and cudaGetDeviceProperties is not cheap). */
+#define SL_INFO_CACHE 16
+pthread_mutex_t info_lock = PTHREAD_MUTEX_INITIALIZER;
+sl_gpu_info info_cache[SL_INFO_CACHE];
+int info_cached[SL_INFO_CACHE];
+
+int fill_info(int dev, sl_gpu_info *info, sl_err *err)
+{
+    if (dev < 0 || dev >= SL_INFO_CACHE) return query_info(dev, info, err);
+    pthread_mutex_lock(&info_lock);
+    int rc = 0;
+    if (!info_cached[dev]) {
+        rc = query_info(dev, &info_cache[dev], err);
+        info_cached[dev] = rc == 0;
+    }
+    if (rc == 0) *info = info_cache[dev];
+    pthread_mutex_unlock(&info_lock);
+    return rc;
 }
 
 int device_index(void)
@@ -267,7 +289,7 @@ static int before_timed_run(sl_gpu_ctx *c, int flags, sl_err *err)
 int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *cfg, int reps,
                      int flags, double *results, double *times_ms, sl_err *err)
 {
-    if (!c || !v || !cfg || reps < 1 || !results || n == 0 || n > c->n)
+    if (!c || !v || !cfg || reps < 1 || !results || n > c->n)
         return sl_err_set(err, "gpu-harness: bad arguments to sl_gpu_ctx_run");
     if (!v->gpu || !v->workspace)
         return sl_err_set(err, "variant '%s' has no GPU kernel%s", v->name,

@@ -3,6 +3,7 @@
  * (generate an input, measure the variants not yet done, write their rows). */
 #ifndef SL_STUDY_H
 #define SL_STUDY_H
+#include <pthread.h>
 #include <stdio.h>
 #include "sl_datasets.h"
 #include "sl_measure.h"
@@ -24,6 +25,12 @@ const char *sl_preset_name(sl_preset p);
 /* ---- the run -------------------------------------------------------------------------- */
 typedef struct sl_progress sl_progress;
 typedef struct sl_step_job sl_step_job;
+
+/* Inputs measured or waiting to be measured while the walk generates the next: up to this
+ * many, and at most SL_PIPE_MAX_BYTES of them beyond the oldest (a slow generator then keeps
+ * the device busy with the inputs it made while a short job ran). */
+#define SL_PIPE_DEPTH 2
+#define SL_PIPE_MAX_BYTES ((uint64_t)4 << 30)
 
 /* The sweep a user chose (`sumlab run --n/--datasets/--variants/--dtype/--seeds`); zero
  * counts mean each experiment's own choice, so a default run is the study as designed. */
@@ -76,7 +83,14 @@ typedef struct {
                                     sweeps, and in the determinism experiment (all zero: none) */
     sl_rep_budget det_budget;
     uint64_t twin_check_max_n; /* GPU rows up to this n are checked against their twin (0: 2^22) */
-    sl_step_job *inflight;     /* the input being measured by the pipeline (step.c), or NULL */
+    /* the pipeline (step.c): up to SL_PIPE_DEPTH inputs in flight, oldest first, measured one
+     * after another (pipe_turn: the sequence number of the job whose turn it is) */
+    sl_step_job *inflight[SL_PIPE_DEPTH];
+    int n_inflight;
+    int pipe_ready;            /* pipe_mu and pipe_cv initialised */
+    pthread_mutex_t pipe_mu;
+    pthread_cond_t pipe_cv;
+    uint64_t pipe_seq, pipe_turn;
     sl_phase_times phases;     /* where the time went (step.c; render/report by the caller) */
     double plan_steps;         /* progress steps the experiments' plans count (for the ETA) */
 } sl_run;

@@ -104,10 +104,13 @@ int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_e
 }
 
 /* ---- one input's measurement: a job, run on the calling thread or on the pipeline's -------
- * The pipeline holds one job in flight: while its thread measures input k (GPU runs, twin
- * checks, judging), the walk generates input k+1 and computes its reference; then the rows of
- * k are written (always on the walk's thread, in the order of todo) and k+1 is handed over.
- * Results never depend on the timing: a job reads only its own fields. */
+ * The pipeline holds up to SL_PIPE_DEPTH jobs in flight, each on its own thread, measured one
+ * after another in the walk's order (run->pipe_turn): while input k is measured (GPU runs, twin
+ * checks, judging), the walk generates input k+1 and computes its reference, and hands it over
+ * at once when the pipeline has room, else after writing the rows of the oldest job (always on
+ * the walk's thread, in the order of todo). A slow generator then overlaps a slow measurement
+ * and the other way round. Results never depend on the timing: a job reads only its own
+ * fields (and the turn). */
 struct sl_step_job {
     sl_rowctx c;
     sl_pending todo;
@@ -132,6 +135,10 @@ struct sl_step_job {
     sl_err open_err;
     int measured;              /* rows[], status[], errs[] are filled */
     pthread_t tid;
+    sl_run *pipe;              /* pipelined: the run whose pipe_turn orders the measurements
+                                  (the job thread touches nothing else of it) */
+    uint64_t seq;              /* pipelined: this job's turn */
+    uint64_t bytes;            /* the input's size */
 };
 
 static void job_free(sl_step_job *j)
@@ -155,6 +162,7 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     j->c = *c;
     j->todo = *todo;
     j->x = (void *)x;
+    j->bytes = c->n * (uint64_t)sl_dtype_size(c->dt);
     j->req = *req;
     for (size_t i = 0; i < todo->n; i++)
         j->reps[i] = todo->v[i]->determinism == SL_DET_NONDETERMINISTIC ? reps_nondet : reps_det;
@@ -188,9 +196,20 @@ static void job_measure(sl_step_job *j)
     sl_session_close(s);
 }
 
+/* A pipelined job measures in its turn: the jobs before it have measured (one input on the
+ * device at a time, in the order of the walk). */
 static void *job_thread(void *arg)
 {
-    job_measure(arg);
+    sl_step_job *j = arg;
+    sl_run *run = j->pipe;
+    pthread_mutex_lock(&run->pipe_mu);
+    while (run->pipe_turn != j->seq) pthread_cond_wait(&run->pipe_cv, &run->pipe_mu);
+    pthread_mutex_unlock(&run->pipe_mu);
+    job_measure(j);
+    pthread_mutex_lock(&run->pipe_mu);
+    run->pipe_turn++;
+    pthread_cond_broadcast(&run->pipe_cv);
+    pthread_mutex_unlock(&run->pipe_mu);
     return NULL;
 }
 
@@ -239,32 +258,57 @@ static void job_account(sl_run *run, const sl_step_job *j)
     run->phases.reference += j->ref_s;
 }
 
-int sl_study_flush(sl_run *run, sl_err *err)
+/* A measured job: its times counted, its rows written, its progress shown; freed. */
+static int job_finish(sl_run *run, sl_step_job *j, sl_err *err)
 {
-    sl_step_job *j = run->inflight;
-    if (!j) return 0;
-    run->inflight = NULL;
-    int rc = 0;
-    const double t0 = sl_now_s();
-    int jr = pthread_join(j->tid, NULL);
-    run->phases.wait += sl_now_s() - t0;
-    if (jr != 0) {
-        rc = sl_err_set(err, "%s: cannot join the measuring thread", j->c.experiment);
-        /* the job may still be running: leak it rather than free what it uses */
-        return rc;
-    }
     job_account(run, j);
-    rc = job_write(run, j, err);
+    int rc = job_write(run, j, err);
     sl_progress_add(run->prog, j->work);
     job_free(j);
     return rc;
 }
 
-/* Measures and writes job j now (on this thread), or hands it to the pipeline's thread
- * (threads > 1 and `pipelined`). Takes j over. */
+/* The oldest job in flight: waited for, its rows written, freed. */
+static int flush_oldest(sl_run *run, sl_err *err)
+{
+    sl_step_job *j = run->inflight[0];
+    for (int i = 1; i < run->n_inflight; i++) run->inflight[i - 1] = run->inflight[i];
+    run->inflight[--run->n_inflight] = NULL;
+    const double t0 = sl_now_s();
+    int jr = pthread_join(j->tid, NULL);
+    run->phases.wait += sl_now_s() - t0;
+    if (jr != 0)   /* the job may still be running: leak it rather than free what it uses */
+        return sl_err_set(err, "%s: cannot join the measuring thread", j->c.experiment);
+    return job_finish(run, j, err);
+}
+
+int sl_study_flush(sl_run *run, sl_err *err)
+{
+    int rc = 0;
+    while (run->n_inflight > 0)   /* every job is joined, also after a failure */
+        if (flush_oldest(run, err) && !rc) rc = -1;
+    return rc;
+}
+
+/* Measures and writes job j now (on this thread), or hands it to a thread of the pipeline
+ * (threads > 1 and `pipelined`): the oldest jobs are written first while the pipeline is full
+ * (SL_PIPE_DEPTH inputs, or SL_PIPE_MAX_BYTES beyond the oldest). Takes j over. */
 static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
 {
-    if (sl_study_flush(run, err)) {
+    const int pipe = pipelined && j->threads > 1;
+    int rc = 0;
+    if (pipe) {
+        for (;;) {
+            uint64_t queued = j->bytes;
+            for (int i = 1; i < run->n_inflight; i++) queued += run->inflight[i]->bytes;
+            if (run->n_inflight == 0 || (run->n_inflight < SL_PIPE_DEPTH && queued <= SL_PIPE_MAX_BYTES))
+                break;
+            if ((rc = flush_oldest(run, err)) != 0) break;
+        }
+    } else {
+        rc = sl_study_flush(run, err);
+    }
+    if (rc) {
         job_free(j);
         return -1;
     }
@@ -272,19 +316,29 @@ static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
         job_free(j);
         return 0;
     }
-    if (pipelined && j->threads > 1) {
-        if (pthread_create(&j->tid, NULL, job_thread, j) == 0) {
-            run->inflight = j;
-            return 0;
+    if (pipe) {
+        if (!run->pipe_ready) {
+            run->pipe_ready = pthread_mutex_init(&run->pipe_mu, NULL) == 0 &&
+                              pthread_cond_init(&run->pipe_cv, NULL) == 0;
+            run->pipe_seq = run->pipe_turn = 0;
         }
-        /* no thread: measure here */
+        if (run->pipe_ready) {
+            j->pipe = run;
+            j->seq = run->pipe_seq;
+            if (pthread_create(&j->tid, NULL, job_thread, j) == 0) {
+                run->pipe_seq++;
+                run->inflight[run->n_inflight++] = j;
+                return 0;
+            }
+        }
+        /* no thread: measure here, after the jobs in flight */
+        if (sl_study_flush(run, err)) {
+            job_free(j);
+            return -1;
+        }
     }
     job_measure(j);
-    job_account(run, j);
-    int rc = job_write(run, j, err);
-    sl_progress_add(run->prog, j->work);
-    job_free(j);
-    return rc;
+    return job_finish(run, j, err);
 }
 
 int sl_exp_measure(sl_run *run, const sl_rowctx *c, const sl_pending *todo, const void *x,
