@@ -3,7 +3,8 @@
 # uniform, n = 2^25, 256 threads per block: the ladder experiment's first point), written as
 # RUN_DIR/ladder_ncu.csv for the report's ladder tables: DRAM throughput (% of peak),
 # shared-memory bank conflicts (loads + stores) and the share of issue slots stalled at a barrier.
-# Profiles one launch of each rung's kernel (`k_*`; the harness's flush and spin kernels are not
+# Profiles one launch of each rung's kernel on the whole input (`k_*`, its third launch: the
+# first two are the warm-up on a 2^20 prefix; the harness's flush and spin kernels are not
 # matched). Then `sumlab run EXPERIMENT -o RUN_DIR --report-only` (the run's own experiment) puts them in report.md.
 #   usage: experiments/ladder_ncu.sh PATH/TO/sumlab RUN_DIR      (needs a GPU and ncu)
 set -euo pipefail
@@ -17,7 +18,9 @@ trap 'rm -rf "$tmp"' EXIT
 metrics=dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,smsp__warp_issue_stalled_barrier_per_warp_active.pct
 rungs="atomic-thread smem-interleaved smem-strided smem-sequential two-load warp-shuffle warp-unrolled full-unroll multi-load grid-stride vec4 packed block-reduce"
 for v in $rungs; do
-  if ! ncu --csv -k regex:'^k_' -c 1 --metrics "$metrics" "$bin" sum "$tmp/u.npy" --backend gpu \
+  # the third launch of the rung's kernel: a GPU run of more than 2^20 values is warmed up by
+  # two runs on its first 2^20 (experiments/measure/measure.c), the third is the whole input's
+  if ! ncu --csv --kernel-id ::regex:'^k_':3 -c 1 --metrics "$metrics" "$bin" sum "$tmp/u.npy" --backend gpu \
        --variants "$v" --reps 1 --block 256 --no-check-twin --format csv > "$tmp/$v.csv" 2> "$tmp/$v.err"; then
     echo "ladder_ncu.sh: ncu failed on $v: $(head -c 300 "$tmp/$v.err")" >&2; exit 1
   fi

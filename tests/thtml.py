@@ -220,7 +220,7 @@ def main():
     if not shutil.which("gnuplot"):
         print("thtml: gnuplot not installed: skipped", file=sys.stderr)
         return 77
-    study = os.path.join(src, "experiments/measured/h200-ead03a2-study")
+    study = os.path.join(src, "experiments/measured/h200-d40375e-study")
     tmp = tempfile.mkdtemp(prefix="thtml.")
     try:
         run = os.path.join(tmp, "run")

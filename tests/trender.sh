@@ -8,7 +8,7 @@
 set -euo pipefail
 src=$1
 command -v gnuplot >/dev/null 2>&1 || { echo "trender: gnuplot not installed: skipped" >&2; exit 77; }
-study=$src/experiments/measured/h200-ead03a2-study
+study=$src/experiments/measured/h200-d40375e-study
 t=$(mktemp -d "${TMPDIR:-/tmp}/trender.XXXXXX"); trap 'rm -rf "$t"' EXIT
 for k in 1 4; do
   mkdir -p "$t/r$k"; cp "$study"/results.csv "$study"/distribution.csv "$study"/ladder.csv "$t/r$k/"
