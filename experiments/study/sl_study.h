@@ -47,9 +47,9 @@ typedef struct {
 } sl_sweep;
 
 /* Seconds of a run by phase: the wall clock of each phase's calls, summed. With several
- * threads the pipeline generates input k+1 (and its reference) while input k is measured, so
- * the phases overlap and their sum can exceed `total`; `wait` is the time the walk waited for
- * the measuring thread (GPU-bound when large, host-bound when small). */
+ * threads the pipeline generates the next input (and its reference) while earlier ones are
+ * measured, so the phases overlap and their sum can exceed `total`; `wait` is the time the walk
+ * waited for the measuring threads (GPU-bound when large, host-bound when small). */
 typedef struct {
     double generate;           /* dataset generation (and the determinism permutations) */
     double reference;          /* exact references */

@@ -1,6 +1,7 @@
 /* step.c: one step of an experiment: its input generated, the variants not yet done measured
  * through measure/ (which judges them), their rows written through results/ in registry order;
- * with several host threads, as a pipeline of one input in flight (see struct sl_step_job). */
+ * with several host threads, as a pipeline of up to SL_PIPE_DEPTH inputs in flight (see struct
+ * sl_step_job). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
