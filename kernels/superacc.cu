@@ -56,6 +56,8 @@
  * float64 adds per input, like `reproducible`. The exact launch: two instantiations by maximum
  * block size (512, 1024) keep its loop state out of local memory (one instantiation for every
  * block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x). */
+#include <stdlib.h>
+#include <string.h>
 #include "sl_reduce.cuh"
 #include "superacc.h"
 #include "reproducible.h"
@@ -411,6 +413,37 @@ __device__ __forceinline__ void sacc_h_take8(const sl_h8 &v, double &a, double &
     }
 }
 
+/* The same eight values without a conversion instruction (the per-value float-to-double
+ * conversions bound sacc_h_take8: ncu on an H200 showed half the stalls waiting on them). For a
+ * word w of two float16 values whose exponent fields are in 1..30 the high word of each value's
+ * double is built with integer operations (exponent + 1008 at bits 20-30, the 10 fraction bits
+ * at 10-19, the sign at 31; the low word 0): the same double __half2float and the widening give.
+ * An exponent field of 0 (zero, subnormal) or 31 (Inf, NaN) in any lane of the 16 bytes takes
+ * sacc_h_take8 for all eight. Lanes 0-3 go into a, 4-7 into b, as there. */
+__device__ __forceinline__ void sacc_h_take8i(const sl_h8 &v, double &a, double &b, unsigned &sg)
+{
+    const unsigned w[4] = {v.u.x, v.u.y, v.u.z, v.u.w};
+    unsigned odd = 0u;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const unsigned m = w[k] & 0x7fff7fffu;
+        odd |= ~(m + 0x7c007c00u) | (m + 0x04000400u);   /* bit 15/31: exponent field 0 or 31 */
+    }
+    if (odd & 0x80008000u) {
+        sacc_h_take8(v, a, b, sg);
+        return;
+    }
+    sg &= w[0] & w[1] & w[2] & w[3];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const unsigned lo = ((w[k] & 0x7fffu) << 10) + 0x3F000000u + ((w[k] & 0x8000u) << 16);
+        const unsigned hi = ((w[k] >> 6) & 0x01fffc00u) + 0x3F000000u + (w[k] & 0x80000000u);
+        const double d0 = __hiloint2double((int)lo, 0), d1 = __hiloint2double((int)hi, 0);
+        if (k < 2) { a += d0; a += d1; }
+        else { b += d0; b += d1; }
+    }
+}
+
 /* A register sum into the block limbs, or its flags when it is not finite (IEEE's rules made it
  * +Inf, -Inf or NaN: +Inf with -Inf gives NaN, like the exact sum); the register is zeroed. */
 __device__ __forceinline__ unsigned sacc_h_flush(double &r, unsigned long long *s_acc)
@@ -423,13 +456,45 @@ __device__ __forceinline__ unsigned sacc_h_flush(double &r, unsigned long long *
     return f;
 }
 
+/* Both register sums of every lane of a full warp into the block limbs through lane 0 alone
+ * (the per-thread flush's shared atomics, all on the same few limbs, bounded the kernel at 2^24:
+ * 0.24x CUB). Each register r (a multiple of 2^-24, |r| < 2^29) splits exactly into
+ * h = (r + 1.5 * 2^41) - 1.5 * 2^41, a multiple of 2^-11, and r - h, a multiple of 2^-24 of at
+ * most 2^-12; the warp's 64 high parts (below 2^35 in all: 46 bits) and 64 low parts (below 2^-5:
+ * 19 bits) then add exactly in any order, so the shuffle sums are the exact sums. A warp that is
+ * not full (blockDim not a multiple of 32) or holds a non-finite register (an Inf or NaN input,
+ * IEEE's rules applied) flushes thread by thread. Called by every thread of the block at the
+ * same point (block-uniform control flow). */
+__device__ __forceinline__ unsigned sacc_h_flush_warp(double &a, double &b, unsigned long long *s_acc)
+{
+    const bool fin = isfinite(a) && isfinite(b);
+    if ((blockDim.x & 31u) || !__all_sync(0xffffffffu, fin))
+        return sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+    const double C = 0x1.8p41;
+    const double ha = (a + C) - C, hb = (b + C) - C;
+    double hi = ha + hb, lo = (a - ha) + (b - hb);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        hi += __shfl_xor_sync(0xffffffffu, hi, o);
+        lo += __shfl_xor_sync(0xffffffffu, lo, o);
+    }
+    a = 0.0;
+    b = 0.0;
+    if ((threadIdx.x & 31u) == 0u) {
+        if (hi != 0.0) sacc_spill(hi, SL_SACC_SCALE_F32, s_acc);
+        if (lo != 0.0) sacc_spill(lo, SL_SACC_SCALE_F32, s_acc);
+    }
+    return 0u;
+}
+
 /* x: n float16 elements; head as for the bins kernel. Every finite float16 is an integer
  * multiple of 2^-24 below 2^16 (under 2^40 such units), so up to 2^13 of them add exactly in a
  * double: no bins, no shared memory on the per-input path. Each thread keeps two register sums,
  * each taking at most SACC_H_FLUSH / 2 + 1 inputs between flushes into the block limbs (a
  * per-thread spill: three shared atomics per 8192 inputs). Barriers: only the block-uniform
  * normalisation schedule and sacc_block_finish's (as in the bins kernel). */
-__global__ void __launch_bounds__(1024)
+template <bool INTB, int MAXB>
+__global__ void __launch_bounds__(MAXB, MAXB <= 512 ? SACC_BINS_PER_SM : 1)
 sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
               __half *result)
 {
@@ -467,14 +532,18 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
 #pragma unroll
             for (int u = 0; u < SACC_H_U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
 #pragma unroll
-            for (int u = 0; u < SACC_H_U; u++) sacc_h_take8(r[u], a, b, sg);
+            for (int u = 0; u < SACC_H_U; u++) {
+                if (INTB) sacc_h_take8i(r[u], a, b, sg);
+                else sacc_h_take8(r[u], a, b, sg);
+            }
         } else {
             for (int u = 0; u < SACC_H_U; u++)
                 if (base + (uint64_t)u * B < nv) sacc_h_take8(sl_ldv(xv + base + (uint64_t)u * B), a, b, sg);
         }
         if (++since_flush == flush_every) {          /* <= 4096 + 1 inputs per register */
             since_flush = 0;
-            flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+            if (INTB) flags |= sacc_h_flush_warp(a, b, s_acc);
+            else flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
         }
         if (++since == every) {                      /* uniform across the block */
             since = 0;
@@ -483,7 +552,8 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
             sacc_barrier();
         }
     }
-    flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+    if (INTB) flags |= sacc_h_flush_warp(a, b, s_acc);
+    else flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
     /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
     sacc_block_finish<__half>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
 }
@@ -662,9 +732,19 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
         return "sacc_kernel<1024>";
     }
     if (dt == SL_F16) {
-        sacc_h_kernel<<<cfg->grid, cfg->block, 0, st>>>((const __half *)d_x, n, head,
-                                                       (unsigned char *)d_work, (__half *)d_result);
-        return "sacc_h_kernel";
+        static int intb = -1;                        /* SUMLAB_SACC_F16=conv: the conversions */
+        if (intb < 0) {
+            const char *e = getenv("SUMLAB_SACC_F16");
+            intb = !(e && !strcmp(e, "conv"));
+        }
+        const __half *hx = (const __half *)d_x;
+        unsigned char *w = (unsigned char *)d_work;
+        __half *hr = (__half *)d_result;
+        if (intb && cfg->block <= 512) sacc_h_kernel<true, 512><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+        else if (intb) sacc_h_kernel<true, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+        else if (cfg->block <= 512) sacc_h_kernel<false, 512><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+        else sacc_h_kernel<false, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+        return intb ? "sacc_h_kernel<int>" : "sacc_h_kernel";
     }
     if (dt == SL_BF16) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
     return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);

@@ -1,11 +1,12 @@
 /* tsuperacc_gpu.c: the `superacc` kernel equals its CPU twin (hence the correctly rounded sum)
- * bit for bit on ~20 adversarial arrays up to 2^22 elements, under several launch
+ * bit for bit on adversarial arrays up to 2^22 elements in all four formats, under several launch
  * configurations and a misaligned input. Label gpu: returns 77 when no GPU is present. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sl_gpu.h"
+#include "sl_half.h"
 #include "sl_test.h"
 #include "superacc.h"
 
@@ -80,6 +81,54 @@ static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
 #undef GET
 }
 
+/* float16/bfloat16: the same kinds in the format's own ranges, built as 16-bit patterns (p
+ * fraction bits, exponent field up to 2^q - 1). The kinds that stress a float32 exponent bin
+ * stress the float16 register sums here (same-bin-max: every input the largest finite value, one
+ * sign: a thread of a small grid takes 2^22 of them, far past a register's 2^13). */
+static uint16_t rnd16(sl_dtype dt, int elo, int ehi)
+{
+    const int fb = dt == SL_F16 ? 10 : 7;
+    const uint64_t e = (uint64_t)elo + rnd() % (uint64_t)(ehi - elo + 1), s = rnd() & 1;
+    return (uint16_t)(s << 15 | e << fb | (rnd() & ((1u << fb) - 1u)));
+}
+
+static void fill16(int kind, sl_dtype dt, uint16_t *x, uint64_t n)
+{
+    const int EM = dt == SL_F16 ? 30 : 254, B = dt == SL_F16 ? 15 : 127, fb = dt == SL_F16 ? 10 : 7;
+    const uint16_t inf = (uint16_t)((dt == SL_F16 ? 0x1fu : 0xffu) << fb), maxf = (uint16_t)(inf - 1u);
+    const uint16_t nan = (uint16_t)(inf | (1u << (fb - 1))), one = (uint16_t)(B << fb);
+    for (uint64_t i = 0; i < n; i++) {
+        uint16_t v;
+        switch (kind) {
+        case K_UNIFORM: v = sl_half_from_double((double)(rnd() >> 53) * 0x1p-11, dt); break;
+        case K_FULL: v = rnd16(dt, 0, EM); break;
+        case K_CANCEL: v = rnd16(dt, B - 5, B + 5); break;
+        case K_HUGE_TINY: v = rnd() % 64 ? rnd16(dt, 0, 4) : rnd16(dt, EM - 3, EM); break;
+        case K_TIE: v = rnd16(dt, B - 3, B + 3); break;
+        case K_OVERFLOW_PARTIAL: v = (uint16_t)(i < n / 2 ? maxf : maxf | 0x8000u); break;
+        case K_SUBNORMAL: v = rnd16(dt, 0, 0); break;
+        case K_NEGZERO: v = 0x8000u; break;
+        case K_SAMEBIN: v = maxf; break;
+        case K_BINS_INF: v = rnd16(dt, EM - 2, EM); break;
+        default: v = rnd16(dt, B - 4, B + 4); break;
+        }
+        x[i] = v;
+    }
+    if (kind == K_CANCEL || kind == K_TIE)   /* second half: negated first half, reversed */
+        for (uint64_t i = 0; i < n / 2; i++) x[n - 1 - i] = (uint16_t)(x[i] ^ 0x8000u);
+    if ((kind == K_CANCEL || kind == K_TIE) && n > 2 && n % 2 == 0) x[n / 2 - 1] = 0;
+    if (kind == K_CANCEL && n > 2) x[n / 2] = rnd16(dt, 0, 2);
+    if (kind == K_TIE && n >= 3) {           /* 1 + half an ulp (and 1 + 3/2 ulp): ties to even */
+        const uint16_t h = (uint16_t)((B - fb - 1) << fb), h2 = (uint16_t)((B - fb) << fb);
+        x[0] = one; x[n - 1] = h; x[n / 2] = (rnd() & 1) ? 0 : h2;
+    }
+    if (kind == K_OVERFLOW_PARTIAL) x[n - 1] = sl_half_from_double(1.5, dt);
+    if (kind == K_NAN) x[rnd() % n] = nan;
+    if (kind == K_INF) { x[rnd() % n] = inf; x[rnd() % n] = inf; }
+    if (kind == K_INF_BOTH) { x[0] = inf; x[n - 1] = (uint16_t)(inf | 0x8000u); }
+    if (kind == K_BINS_INF) x[rnd() % n] = (rnd() & 1) ? inf : (uint16_t)(inf | 0x8000u);
+}
+
 int main(void)
 {
     sl_gpu_info info;
@@ -99,14 +148,16 @@ int main(void)
     const int ncfg = (int)(sizeof cfgs / sizeof cfgs[0]);
     int arrays = 0;
     for (int kind = 0; kind < K_COUNT; kind++)
-        for (int dti = 0; dti < 2; dti++) {
-            sl_dtype dt = dti ? SL_F64 : SL_F32;
+        for (int dti = 0; dti < 4; dti++) {
+            static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+            sl_dtype dt = dts[dti];
             /* big sizes for the arithmetic families, small and big for the rule families */
             uint64_t n = sizes[(kind * 2 + dti) % 6];
             if (kind == K_UNIFORM || kind == K_FULL || kind == K_CANCEL || kind == K_SAMEBIN)
-                n = sizes[5 - dti];
+                n = sizes[5 - dti % 2];
             void *x = malloc(n * sl_dtype_size(dt));
-            fill(kind, dt, x, n);
+            if (sl_dtype_is_half(dt)) fill16(kind, dt, (uint16_t *)x, n);
+            else fill(kind, dt, x, n);
             arrays++;
             for (uint32_t offset = 0; offset < 2; offset++) {
                 sl_gpu_ctx *ctx = NULL;
