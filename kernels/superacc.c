@@ -139,9 +139,10 @@ static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
 
 const sl_variant sl_v_superacc = {
     .name = "superacc", .family = "accuracy", .determinism = SL_DET_CORRECTLY_ROUNDED,
-    .description = "correctly rounded, order-independent: the exact sum rounded once (f32/f16/bf16: "
-                   "per-thread exponent bins into an integer superaccumulator; f64: certified "
-                   "4-fold binned sum, exact superaccumulator as fallback)",
+    .description = "correctly rounded, order-independent: the exact sum rounded once (f32/bf16: "
+                   "per-thread exponent bins into an integer superaccumulator; f16: exact "
+                   "per-thread double sums, flushed a warp at a time; f64: certified 4-fold "
+                   "binned sum, exact superaccumulator as fallback)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = superacc_resolve, .depth = superacc_depth, .cpu = superacc_cpu,
     .workspace = SL_GPU_ENTRY(sl_superacc_workspace), .gpu = SL_GPU_ENTRY(sl_superacc_gpu),
