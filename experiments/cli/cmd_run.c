@@ -552,6 +552,7 @@ static int run_experiments(const run_opts *o, sl_run *run, double *secs, sl_err 
     clock_gettime(CLOCK_MONOTONIC, &t1);
     *secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     run->phases.total = *secs;
+    sl_study_pipe_end(run);
     sl_progress_free(run->prog);
     run->prog = NULL;
     return rc;

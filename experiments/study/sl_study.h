@@ -117,10 +117,13 @@ sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_varian
 /* Writes one record (and its distinct values into distribution.csv when dist); counts toward
  * SUMLAB_MAX_ROWS. The rows of an input still in flight are written first. 0 or -1 (err). */
 int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err);
-/* Waits for the input in flight (if any) and writes its rows. Call before anything else uses
- * the GPU or writes a row outside sl_exp_step/sl_exp_measure/sl_study_write, and after the
- * last experiment. 0 or -1 (err). */
+/* Waits for the inputs in flight (if any) and writes their rows, oldest first. Call before
+ * anything else uses the GPU or writes a row outside sl_exp_step/sl_exp_measure/sl_study_write,
+ * and after the last experiment. 0 or -1 (err). */
 int sl_study_flush(sl_run *run, sl_err *err);
+/* Releases the pipeline's lock and condition (after the last flush; nothing if a job is still
+ * in flight). */
+void sl_study_pipe_end(sl_run *run);
 
 /* ---- progress (stderr: a bar with ETA on a terminal, one line per step otherwise) ----- */
 sl_progress *sl_progress_new(int quiet, double total_work);

@@ -291,6 +291,14 @@ int sl_study_flush(sl_run *run, sl_err *err)
     return rc;
 }
 
+void sl_study_pipe_end(sl_run *run)
+{
+    if (run->n_inflight > 0 || !run->pipe_ready) return;   /* jobs still use the turn */
+    pthread_cond_destroy(&run->pipe_cv);
+    pthread_mutex_destroy(&run->pipe_mu);
+    run->pipe_ready = 0;
+}
+
 /* Measures and writes job j now (on this thread), or hands it to a thread of the pipeline
  * (threads > 1 and `pipelined`): the oldest jobs are written first while the pipeline is full
  * (SL_PIPE_DEPTH inputs, or SL_PIPE_MAX_BYTES beyond the oldest). Takes j over. */
