@@ -146,11 +146,17 @@ double sl_det_log(double x);
                 const uint64_t i = (start) + j_;                                           \
                 o_[j_] = (EXPR);                                                           \
             }                                                                              \
-        } else if (sl_dtype_is_half(dt)) {                                                 \
+        } else if ((dt) == SL_F16) { /* the format a constant: its rounding folds */         \
             uint16_t *o_ = (uint16_t *)(out);                                              \
             for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
                 const uint64_t i = (start) + j_;                                           \
-                o_[j_] = sl_half_from_double((EXPR), (dt));                                \
+                o_[j_] = sl_half_from_double((EXPR), SL_F16);                              \
+            }                                                                              \
+        } else if ((dt) == SL_BF16) {                                                      \
+            uint16_t *o_ = (uint16_t *)(out);                                              \
+            for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
+                const uint64_t i = (start) + j_;                                           \
+                o_[j_] = sl_half_from_double((EXPR), SL_BF16);                             \
             }                                                                              \
         } else {                                                                           \
             float *o_ = (float *)(out);                                                    \

@@ -85,7 +85,8 @@ static inline uint16_t sl_half_from_double(double x, sl_dtype dt)
     else {
         M = m >> shift;
         const uint64_t rem = m & ((1ull << shift) - 1u), half = 1ull << (shift - 1);
-        if (rem > half || (rem == half && (M & 1u))) M++;
+        /* to nearest, ties to even, without a branch (random data mispredicts one) */
+        M += (uint64_t)((rem > half) | ((rem == half) & (unsigned)(M & 1u)));
     }
     if (M >> p) { M >>= 1; q++; }             /* carried into a new binade (M was 2^p) */
     if (!(M >> (p - 1))) return (uint16_t)(sign | M); /* subnormal or zero */
