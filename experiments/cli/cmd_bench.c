@@ -50,14 +50,16 @@ static void bench_usage(FILE *f)
           "  -h, --help     this text\n\n"
           "columns: variant dtype n reps time_ms_median time_ms_min time_ms_max gbps ratio_cub\n"
           "  ratio_read distinct result_hex block grid items cub_ms_median read_ms_median abs_err bound\n"
+          "  check\n"
           "Every result is also checked against the exact sum: a result outside its variant's\n"
-          "a-priori bound (or a deterministic variant giving several results) fails the command.\n", f);
+          "a-priori bound (or a deterministic variant giving several results) fails the command,\n"
+          "and its row's check column says FAILED (ok otherwise).\n", f);
 }
 
 static const char *const bench_columns[] = {
     "variant", "dtype", "n", "reps", "time_ms_median", "time_ms_min", "time_ms_max", "gbps",
     "ratio_cub", "ratio_read", "distinct", "result_hex", "block", "grid", "items",
-    "cub_ms_median", "read_ms_median", "abs_err", "bound",
+    "cub_ms_median", "read_ms_median", "abs_err", "bound", "check",
 };
 #define BENCH_NCOLS ((int)(sizeof bench_columns / sizeof bench_columns[0]))
 
@@ -291,6 +293,7 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     sl_table_num(t, b->read_med, 6);
     sl_table_num(t, worst, 17);
     sl_table_num(t, bound, 17);
+    sl_table_str(t, selfcheck ? "FAILED" : "ok");   /* the row says what stderr says */
     return selfcheck ? 2 : 0;
 }
 
