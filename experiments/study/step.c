@@ -286,8 +286,10 @@ static int flush_oldest(sl_run *run, sl_err *err)
 int sl_study_flush(sl_run *run, sl_err *err)
 {
     int rc = 0;
-    while (run->n_inflight > 0)   /* every job is joined, also after a failure */
-        if (flush_oldest(run, err) && !rc) rc = -1;
+    while (run->n_inflight > 0) {   /* every job is joined, also after a failure */
+        sl_err later = {{0}};       /* err keeps the first failure's message */
+        if (flush_oldest(run, rc ? &later : err)) rc = -1;
+    }
     return rc;
 }
 
