@@ -135,9 +135,19 @@ static inline double sl_round_fmt(double x, sl_dtype dt)
 /* Deterministic natural logarithm for x > 0 finite (IEEE ops only; a few ulp). */
 double sl_det_log(double x);
 
+/* The 16-bit loop for one format, DT a literal (its rounding folds to constants). */
+#define SL_FILL_LOOP_HALF_(DT, out, start, count, EXPR)                                   \
+    do {                                                                                   \
+        uint16_t *o_ = (uint16_t *)(out);                                                  \
+        for (uint64_t j_ = 0; j_ < (count); j_++) {                                        \
+            const uint64_t i = (start) + j_;                                               \
+            o_[j_] = sl_half_from_double((EXPR), DT);                                      \
+        }                                                                                  \
+    } while (0)
+
 /* Loops that write a value expression for i in [start, start+count) into out as float,
- * double or a 16-bit pattern (rounded once from the double). EXPR is a double already exactly representable in the format (or rounded once by
- * the float conversion). */
+ * double or a 16-bit pattern (rounded once from the double). EXPR is a double already exactly
+ * representable in the format (or rounded once by the float conversion). */
 #define SL_FILL_LOOP(dt, out, start, count, EXPR)                                          \
     do {                                                                                   \
         if ((dt) == SL_F64) {                                                              \
@@ -146,18 +156,10 @@ double sl_det_log(double x);
                 const uint64_t i = (start) + j_;                                           \
                 o_[j_] = (EXPR);                                                           \
             }                                                                              \
-        } else if ((dt) == SL_F16) { /* the format a constant: its rounding folds */         \
-            uint16_t *o_ = (uint16_t *)(out);                                              \
-            for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
-                const uint64_t i = (start) + j_;                                           \
-                o_[j_] = sl_half_from_double((EXPR), SL_F16);                              \
-            }                                                                              \
+        } else if ((dt) == SL_F16) {                                                       \
+            SL_FILL_LOOP_HALF_(SL_F16, out, start, count, EXPR);                           \
         } else if ((dt) == SL_BF16) {                                                      \
-            uint16_t *o_ = (uint16_t *)(out);                                              \
-            for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \
-                const uint64_t i = (start) + j_;                                           \
-                o_[j_] = sl_half_from_double((EXPR), SL_BF16);                             \
-            }                                                                              \
+            SL_FILL_LOOP_HALF_(SL_BF16, out, start, count, EXPR);                          \
         } else {                                                                           \
             float *o_ = (float *)(out);                                                    \
             for (uint64_t j_ = 0; j_ < (count); j_++) {                                    \

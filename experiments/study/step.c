@@ -139,8 +139,10 @@ struct sl_step_job {
     sl_run *pipe;              /* pipelined: the run whose pipe_turn orders the measurements
                                   (the job thread touches nothing else of it) */
     uint64_t seq;              /* pipelined: this job's turn */
-    uint64_t bytes;            /* the input's size */
 };
+
+/* The size of a job's input. */
+static uint64_t job_bytes(const sl_step_job *j) { return j->c.n * (uint64_t)sl_dtype_size(j->c.dt); }
 
 static void job_free(sl_step_job *j)
 {
@@ -163,7 +165,6 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     j->c = *c;
     j->todo = *todo;
     j->x = (void *)x;
-    j->bytes = c->n * (uint64_t)sl_dtype_size(c->dt);
     j->req = *req;
     for (size_t i = 0; i < todo->n; i++)
         j->reps[i] = todo->v[i]->determinism == SL_DET_NONDETERMINISTIC ? reps_nondet : reps_det;
@@ -310,8 +311,8 @@ static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
     int rc = 0;
     if (pipe) {
         for (;;) {
-            uint64_t queued = j->bytes;
-            for (int i = 1; i < run->n_inflight; i++) queued += run->inflight[i]->bytes;
+            uint64_t queued = job_bytes(j);
+            for (int i = 1; i < run->n_inflight; i++) queued += job_bytes(run->inflight[i]);
             if (run->n_inflight == 0 || (run->n_inflight < SL_PIPE_DEPTH && queued <= SL_PIPE_MAX_BYTES))
                 break;
             if ((rc = flush_oldest(run, err)) != 0) break;
