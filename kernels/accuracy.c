@@ -15,6 +15,7 @@
 #include "sl_variant_impl.h"
 #include "sl_twin.h"
 #include "sl_accuracy.h"
+#include "sl_pool.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -85,34 +86,115 @@ static double pairwise_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const
     return (double)sl_tw_ceil_log2(n);
 }
 
-#define SL_PAIRWISE_BODY(T, LOAD)                                                           \
-    do {                                                                                    \
+/* The tree over x[off, off + n) with the binary-counter stack (sizes: the binary digits of n,
+ * largest first, folded right to left), in T; X loads element i. A power-of-two n gives the
+ * perfect tree. Groups of 16 (a perfect subtree, as the stack builds it: ((x0+x1)+(x2+x3))+...)
+ * go onto the stack at once. */
+#define SL_PAIRWISE_FN(NAME, T, LOAD)                                                       \
+    static T NAME(const void *x, sl_dtype dt, uint64_t off, uint64_t n)                     \
+    {                                                                                       \
+        (void)dt;                                                                           \
         T st[66];                                                                           \
         int top = 0;                                                                        \
-        for (uint64_t i = 0; i < n; i++) {                                                  \
-            T v = LOAD;                                                                     \
+        uint64_t i = 0;                                                                     \
+        for (; i + 16 <= n; i += 16) {                                                      \
+            T a[16];                                                                        \
+            for (int k = 0; k < 16; k++) a[k] = LOAD(off + i + (uint64_t)k);               \
+            for (int w = 1; w < 16; w *= 2)                                                 \
+                for (int k = 0; k < 16; k += 2 * w) a[k] = a[k] + a[k + w];                \
+            T v = a[0];                                                                     \
+            for (uint64_t c = (i >> 4) + 1; (c & 1u) == 0; c >>= 1) v = st[--top] + v;    \
+            st[top++] = v;                                                                  \
+        }                                                                                   \
+        for (; i < n; i++) {                                                                \
+            T v = LOAD(off + i);                                                            \
             /* i+1 has as many trailing zero bits as merges are due */                      \
             for (uint64_t c = i + 1; (c & 1u) == 0; c >>= 1) v = st[--top] + v;            \
             st[top++] = v;                                                                  \
         }                                                                                   \
         T r = top ? st[top - 1] : (T)0;                                                     \
         for (int k = top - 2; k >= 0; k--) r = st[k] + r;                                   \
-        *result = sl_tw_out((double)r, dt);                                                 \
+        return r;                                                                           \
+    }
+#define PW_LOAD_F32(i) (((const float *)x)[i])
+#define PW_LOAD_F64(i) (((const double *)x)[i])
+#define PW_LOAD_HALF(i) ((float)sl_tw_load(x, dt, i))
+SL_PAIRWISE_FN(pw_f32, float, PW_LOAD_F32)
+SL_PAIRWISE_FN(pw_f64, double, PW_LOAD_F64)
+SL_PAIRWISE_FN(pw_half, float, PW_LOAD_HALF)
+
+/* On several threads: every binary digit 2^j of n >= PW_LEAF is a perfect tree, split into
+ * perfect leaves of PW_LEAF elements summed in parallel and joined by the same perfect tree;
+ * the digits below PW_LEAF (the last n mod PW_LEAF elements) are the serial code's own stack.
+ * The fold is the serial one, so the result is the same bits for any thread count. */
+#define PW_LEAF ((uint64_t)1 << 16)
+typedef struct {
+    const void *x;
+    sl_dtype dt;
+    double *leaf;             /* leaf sums (each a T, held in a double: exact) */
+} pw_job;
+
+static void pw_leaf_task(void *ctx, size_t i)
+{
+    pw_job *j = ctx;
+    const uint64_t off = (uint64_t)i * PW_LEAF;
+    j->leaf[i] = j->dt == SL_F64 ? pw_f64(j->x, j->dt, off, PW_LEAF)
+               : j->dt == SL_F32 ? (double)pw_f32(j->x, j->dt, off, PW_LEAF)
+                                 : (double)pw_half(j->x, j->dt, off, PW_LEAF);
+}
+
+/* The perfect tree over cnt (a power of two) leaf sums, in T. */
+#define PW_JOIN(T, leaf, cnt)                                                               \
+    do {                                                                                    \
+        for (uint64_t w = 1; w < (cnt); w *= 2)                                             \
+            for (uint64_t k = 0; k + w < (cnt); k += 2 * w)                                 \
+                (leaf)[k] = (double)((T)(leaf)[k] + (T)(leaf)[k + w]);                      \
     } while (0)
 
 static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg, double *result, sl_err *err)
 {
-    (void)v; (void)cfg; (void)err;
-    if (dt == SL_F32) {
-        const float *xf = (const float *)x;
-        SL_PAIRWISE_BODY(float, xf[i]);
-    } else if (sl_dtype_is_half(dt)) { /* in float32, one rounding at the end */
-        SL_PAIRWISE_BODY(float, (float)sl_tw_load(x, dt, i));
-    } else {
-        const double *xd = (const double *)x;
-        SL_PAIRWISE_BODY(double, xd[i]);
+    (void)v; (void)cfg;
+    const int f64 = dt == SL_F64;
+    const unsigned threads = sl_twin_threads();
+    const uint64_t nleaf = n / PW_LEAF;
+    double *leaf = threads > 1 && nleaf > 1 ? malloc((size_t)nleaf * sizeof *leaf) : NULL;
+    if (!leaf) {               /* one thread (or no memory for the leaves): the serial tree */
+        const double r = f64 ? pw_f64(x, dt, 0, n) : dt == SL_F32 ? (double)pw_f32(x, dt, 0, n)
+                                                                  : (double)pw_half(x, dt, 0, n);
+        *result = sl_tw_out(r, dt);
+        return 0;
     }
+    pw_job j = {x, dt, leaf};
+    if (sl_parallel_for((size_t)nleaf, threads, pw_leaf_task, &j)) {
+        free(leaf);
+        return sl_err_set(err, "%s: a host thread could not be joined", v->name);
+    }
+    /* the digits >= PW_LEAF, largest first: digit 2^b covers nleaf's bit b - 16 */
+    double dig[64];
+    int nd = 0;
+    uint64_t at = 0;
+    for (int b = 63; b >= 0; b--) {
+        const uint64_t cnt = (uint64_t)1 << b;
+        if (!(nleaf & cnt)) continue;
+        double *l = leaf + at;
+        if (f64) PW_JOIN(double, l, cnt);
+        else PW_JOIN(float, l, cnt);
+        dig[nd++] = l[0];
+        at += cnt;
+    }
+    const uint64_t rest = n - nleaf * PW_LEAF;
+    double r;
+    int k = nd - 1;
+    if (rest) {
+        r = f64 ? pw_f64(x, dt, nleaf * PW_LEAF, rest) : dt == SL_F32 ? (double)pw_f32(x, dt, nleaf * PW_LEAF, rest)
+                                                                      : (double)pw_half(x, dt, nleaf * PW_LEAF, rest);
+    } else {
+        r = dig[k--];
+    }
+    for (; k >= 0; k--) r = f64 ? dig[k] + r : (double)((float)dig[k] + (float)r);
+    free(leaf);
+    *result = sl_tw_out(r, dt);
     return 0;
 }
 

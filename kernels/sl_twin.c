@@ -166,3 +166,10 @@ uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed)
 
 int sl_tw_generic_mode;
 void sl_tw_set_generic(int on) { sl_tw_generic_mode = on; }
+
+static unsigned sl_twin_threads_n = 1u;     /* read and written atomically */
+void sl_twin_set_threads(unsigned threads)
+{
+    __atomic_store_n(&sl_twin_threads_n, threads ? threads : 1u, __ATOMIC_RELAXED);
+}
+unsigned sl_twin_threads(void) { return __atomic_load_n(&sl_twin_threads_n, __ATOMIC_RELAXED); }

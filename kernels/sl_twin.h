@@ -125,6 +125,11 @@ void sl_tw_set_generic(int on);
 extern int sl_tw_generic_mode;
 static inline int sl_tw_generic(void) { return sl_tw_generic_mode; }
 
+/* Host threads a twin may use inside one run (the pairwise tree's leaves; the result does
+ * not depend on it): 1 by default; sessions set their thread count. */
+void sl_twin_set_threads(unsigned threads);
+unsigned sl_twin_threads(void);
+
 /* M(d, a, ...) for the pair of input format dt and accumulator format acc, with d and a
  * literal constants for the pairs the twins meet (input format; float32 for 16-bit input; the
  * 16-bit format itself for half-acc; float64 for fp64-acc), so that an SL_TW_INLINE callee is

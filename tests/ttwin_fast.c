@@ -159,6 +159,50 @@ static void check_refill(void *x, uint64_t n, sl_dtype dt)
           sl_dtype_name(dt), (unsigned long long)n, fast, ref);
 }
 
+/* The pairwise tree by its definition: sum(x, n) = sum(x, p) + sum(x + p, n - p), p the largest
+ * power of two below n; in float (float32, 16-bit inputs widened) or double. */
+static double pw_def(const void *x, sl_dtype dt, uint64_t off, uint64_t n)
+{
+    if (n == 1) return sl_tw_load(x, dt, off);
+    uint64_t p = 1;
+    while (p * 2 < n) p *= 2;
+    const double a = pw_def(x, dt, off, p), b = pw_def(x, dt, off + p, n - p);
+    return dt == SL_F64 ? a + b : (double)((float)a + (float)b);
+}
+
+/* pairwise's twin on 1 and several threads (leaves of 2^16 joined by the tree) equals the
+ * definition bit for bit: sizes around the leaf and digit boundaries. */
+static void check_pairwise(void)
+{
+    const sl_variant *v = sl_variant_find("pairwise");
+    CHECK(v != NULL, "no pairwise row");
+    if (!v) return;
+    static const uint64_t ns[] = {1, 2, 17, 65535, 65536, 65537, 131072, 3 * 65536 + 5, 7 * 65536,
+                                  (1u << 20) + 65536 + 4097};
+    const uint64_t nmax = (1u << 20) + 65536 + 4097;
+    double *buf = malloc(nmax * sizeof *buf);
+    if (!buf) return;
+    for (int dt = SL_F32; dt <= SL_BF16; dt++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            const uint64_t n = ns[i];
+            fill(buf, n, (sl_dtype)dt, (int)(i % 4));
+            const double want = sl_tw_out(pw_def(buf, (sl_dtype)dt, 0, n), (sl_dtype)dt);
+            for (unsigned th = 1; th <= 7; th += 6) {
+                sl_twin_set_threads(th);
+                sl_launch cfg;
+                memset(&cfg, 0, sizeof cfg);
+                double got = 0;
+                sl_err err = {{0}};
+                CHECK(sl_variant_cpu(v, buf, n, (sl_dtype)dt, &cfg, &got, &err) == 0, "pairwise: %s", err.msg);
+                CHECK(dbits(got) == dbits(want), "pairwise %s n=%llu threads %u: %a, definition %a",
+                      sl_dtype_name((sl_dtype)dt), (unsigned long long)n, th, got, want);
+                twin_compares++;
+            }
+        }
+    sl_twin_set_threads(1);
+    free(buf);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -175,6 +219,7 @@ int main(void)
             for (int kind = 0; kind < 4; kind++) check_twins(buf, ns[ni], (sl_dtype)dt, kind);
     for (int dt = SL_F32; dt <= SL_BF16; dt++) check_refill(buf, 70001, (sl_dtype)dt);
     free(buf);
+    check_pairwise();
     printf("ttwin_fast: %ld twin runs compared with generic mode\n", twin_compares);
     return sl_test_done("ttwin_fast");
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "sl_gpu.h"
 #include "sl_measure_impl.h"
+#include "sl_twin.h"
 
 int sl_backend_parse(const char *s, sl_backend *out)
 {
@@ -41,6 +42,7 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     s->offset = offset;
     s->threads = o->threads ? o->threads : 1;
     s->twin_once = o->twin_once;
+    sl_twin_set_threads(s->threads);        /* a twin's own threads (the pairwise tree) */
 
     if (backend != SL_BACKEND_CPU) {
         sl_gpu_info info;
