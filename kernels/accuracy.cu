@@ -165,17 +165,24 @@ __global__ void gs_atomic_out(float *acc, Out *result)
 /* ---- serial ----------------------------------------------------------------------------------
  * s = -0; s = s + x[i] for i = 0..n-1 (the -0 start is an exact identity: the first add
  * returns x[0] bit for bit); n = 0 writes +0. Thread 0 sums chunks of SL_SERIAL_CHUNK from
- * shared memory while warps 1.. stage the next chunk (double buffer). */
+ * shared memory while warps 1.. stage the next chunk (double buffer). Both sides keep their
+ * loads ahead of their use: a stager's unrolled loop issues its loads before its stores (one
+ * memory latency a chunk, not one per element), and thread 0 reads the next 16 values of the
+ * chunk before it adds the current 16, so its loop runs at the latency of the dependent adds
+ * (one chain, the order above). */
+#define SL_SERIAL_G 16u
 template <typename X, typename T>
 __global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const X *__restrict__ x, uint64_t n,
                                                                  X *result)
 {
     __shared__ X buf[2][SL_SERIAL_CHUNK];
+    static_assert(SL_SERIAL_CHUNK % (2 * SL_SERIAL_G) == 0, "whole pairs of groups a chunk");
     const unsigned tid = threadIdx.x;
     const uint64_t nchunks = (n + SL_SERIAL_CHUNK - 1) / SL_SERIAL_CHUNK;
     T s = T(-0.0);
     if (nchunks > 0) {
         const uint64_t len0 = n < SL_SERIAL_CHUNK ? n : SL_SERIAL_CHUNK;
+#pragma unroll 8
         for (uint64_t i = tid; i < len0; i += blockDim.x) buf[0][i] = x[i];
     }
     __syncthreads();
@@ -183,17 +190,33 @@ __global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const X *__rest
         if (tid >= 32u) {
             const uint64_t nb = (c + 1) * SL_SERIAL_CHUNK;
             if (nb < n) {
-                const uint64_t len = n - nb < SL_SERIAL_CHUNK ? n - nb : SL_SERIAL_CHUNK;
+                const unsigned len = (unsigned)(n - nb < SL_SERIAL_CHUNK ? n - nb : SL_SERIAL_CHUNK);
                 X *dst = buf[(c + 1) & 1];
-                for (uint64_t i = tid - 32u; i < len; i += blockDim.x - 32u) dst[i] = x[nb + i];
+                const X *src = x + nb;
+#pragma unroll 8
+                for (unsigned i = tid - 32u; i < len; i += blockDim.x - 32u) dst[i] = src[i];
             }
         } else if (tid == 0) {
             const uint64_t base = c * SL_SERIAL_CHUNK;
             const uint64_t len = n - base < SL_SERIAL_CHUNK ? n - base : SL_SERIAL_CHUNK;
             const X *src = buf[c & 1];
             if (len == SL_SERIAL_CHUNK) {
-#pragma unroll 16
-                for (unsigned i = 0; i < SL_SERIAL_CHUNK; i++) s = s + sl_acc_of<T>(src[i]);
+                X a[SL_SERIAL_G], b[SL_SERIAL_G];
+#pragma unroll
+                for (unsigned k = 0; k < SL_SERIAL_G; k++) a[k] = src[k];
+#pragma unroll 1
+                for (unsigned i = 0; i < SL_SERIAL_CHUNK; i += 2 * SL_SERIAL_G) {
+#pragma unroll
+                    for (unsigned k = 0; k < SL_SERIAL_G; k++) b[k] = src[i + SL_SERIAL_G + k];
+#pragma unroll
+                    for (unsigned k = 0; k < SL_SERIAL_G; k++) s = s + sl_acc_of<T>(a[k]);
+                    if (i + 2 * SL_SERIAL_G < SL_SERIAL_CHUNK) {
+#pragma unroll
+                        for (unsigned k = 0; k < SL_SERIAL_G; k++) a[k] = src[i + 2 * SL_SERIAL_G + k];
+                    }
+#pragma unroll
+                    for (unsigned k = 0; k < SL_SERIAL_G; k++) s = s + sl_acc_of<T>(b[k]);
+                }
             } else {
                 for (unsigned i = 0; i < (unsigned)len; i++) s = s + sl_acc_of<T>(src[i]);
             }

@@ -292,6 +292,7 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
     int side_on = k && any_gpu && pthread_create(&side_tid, NULL, side_run, &side) == 0;
     if (k && !side_on) side_run(&side);
     /* the GPU runs, one after another on this thread */
+    const double t_gpu = now_ms();
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
         if (status[i] != 0 || !it->use_gpu) continue;
@@ -304,8 +305,12 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
             it->check = 0;
         }
     }
+    const double t_side = now_ms();
+    s->gpu_s += (t_side - t_gpu) / 1e3;
     if (side_on && pthread_join(side_tid, NULL) != 0) side.rc = -1;
     if (side.rc) rc = -1;
+    const double t_check = now_ms();
+    s->side_s += (t_check - t_side) / 1e3;
     const size_t k_runs = k;
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
@@ -342,6 +347,7 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
             if (status[i] == 0 && items[i].cpu_runs && items[i].nondet)
                 rows[i].cfg.order_seed = rep_seed(items[i].want.order_seed, 0);
         const double t_judge = now_ms();
+        s->check_s += (t_judge - t_check) / 1e3;
         s->run_s += (t_judge - t_start) / 1e3;
         /* judging costs per result, not per element: threads only where there are many
          * results (starting them costs more than judging a few dozen) */

@@ -99,3 +99,9 @@ void sl_session_times(const sl_session *s, double *run_s, double *judge_s)
     if (run_s) *run_s = s->run_s;
     if (judge_s) *judge_s = s->judge_s;
 }
+void sl_session_phases(const sl_session *s, double *gpu_s, double *side_s, double *check_s)
+{
+    if (gpu_s) *gpu_s = s->gpu_s;
+    if (side_s) *side_s = s->side_s;
+    if (check_s) *check_s = s->check_s;
+}

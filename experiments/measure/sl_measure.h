@@ -47,6 +47,9 @@ const sl_reference *sl_session_reference(const sl_session *s);
 /* Seconds the session spent so far in sl_measure_list: running the variants (GPU runs, CPU
  * twins, twin checks) and judging their results (wall clock of those phases). */
 void sl_session_times(const sl_session *s, double *run_s, double *judge_s);
+/* Inside run_s (GPU backend): seconds of the GPU runs, of waiting for the twins that ran beside
+ * them, and of the twin checks after them (each may be NULL). */
+void sl_session_phases(const sl_session *s, double *gpu_s, double *side_s, double *check_s);
 int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
 
 /* One distinct result of a row's repetitions (bit patterns compared as they are). */

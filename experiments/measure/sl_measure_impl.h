@@ -17,6 +17,7 @@ struct sl_session {
     const sl_reference *ref;   /* &ref_own, or the caller's (sl_session_opts.ref) */
     int twin_once;             /* sl_session_opts.twin_once */
     double run_s, judge_s;     /* sl_session_times */
+    double gpu_s, side_s, check_s;   /* sl_session_phases */
 };
 
 /* Bit pattern with every NaN folded into one (NaN payloads differ between CPU and GPU). */

@@ -178,6 +178,39 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     return j;
 }
 
+/* SUMLAB_JOB_LOG=FILE: one CSV line per measured input (where the measuring thread's time goes:
+ * opening the session (the upload; the reference when the walk did not compute it), the GPU
+ * runs, waiting for the twins beside them, the twin checks, judging, closing). Diagnostics only:
+ * the file is appended to by the job in its turn, so lines follow the walk. */
+static pthread_mutex_t job_log_mu = PTHREAD_MUTEX_INITIALIZER;
+static FILE *job_log;
+static int job_log_tried;
+static double job_log_t0;
+
+typedef struct { double open_s, gpu_s, side_s, check_s, judge_s, close_s; } job_times;
+
+static void job_log_line(const sl_step_job *j, double t_start, const job_times *t)
+{
+    pthread_mutex_lock(&job_log_mu);
+    if (!job_log_tried) {
+        job_log_tried = 1;
+        const char *path = getenv("SUMLAB_JOB_LOG");
+        if (path && *path && (job_log = fopen(path, "a")) != NULL) {
+            job_log_t0 = t_start;
+            fprintf(job_log, "start_s,experiment,dataset,dtype,n,variants,open_s,gpu_s,side_s,"
+                             "check_s,judge_s,close_s,total_s\n");
+        }
+    }
+    if (job_log) {
+        fprintf(job_log, "%.3f,%s,%s,%s,%llu,%zu,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",
+                t_start - job_log_t0, j->c.experiment, j->c.ds ? j->c.ds->name : "-",
+                sl_dtype_name(j->c.dt), (unsigned long long)j->c.n, j->todo.n, t->open_s,
+                t->gpu_s, t->side_s, t->check_s, t->judge_s, t->close_s, sl_now_s() - t_start);
+        fflush(job_log);
+    }
+    pthread_mutex_unlock(&job_log_mu);
+}
+
 static void job_measure(sl_step_job *j)
 {
     sl_session *s = NULL;
@@ -185,9 +218,13 @@ static void job_measure(sl_step_job *j)
     sl_session_opts o = {j->backend, 0, j->threads, ref, 1};
     const double t0 = sl_now_s();
     int orc = sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err);
-    if (!ref) j->ref_s = sl_now_s() - t0;   /* the session computed the reference */
+    const double t1 = sl_now_s();
+    if (!ref) j->ref_s = t1 - t0;           /* the session computed the reference */
+    const int logging = getenv("SUMLAB_JOB_LOG") != NULL;
+    job_times jt = {t1 - t0, 0, 0, 0, 0, 0};
     if (orc) {
         j->open_rc = -1;
+        if (logging) job_log_line(j, t0, &jt);
         return;
     }
     /* the rows are filled whatever the return (out of memory shows in their status) */
@@ -195,7 +232,12 @@ static void job_measure(sl_step_job *j)
                     j->rows, j->status, j->errs);
     sl_session_times(s, &j->run_s, &j->judge_s);
     j->measured = 1;
+    sl_session_phases(s, &jt.gpu_s, &jt.side_s, &jt.check_s);
+    jt.judge_s = j->judge_s;
+    const double t2 = sl_now_s();
     sl_session_close(s);
+    jt.close_s = sl_now_s() - t2;
+    if (logging) job_log_line(j, t0, &jt);
 }
 
 /* A pipelined job measures in its turn: the jobs before it have measured (one input on the
