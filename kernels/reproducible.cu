@@ -8,8 +8,8 @@
  *
  * Algorithm (one pass, one launch):
  *  1. Per thread, in registers: the accumulator sl_rsum_thr (3 float folds of the input's
- *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles)
- *     over the block's own contiguous share of the vectors (even split, the last tile partial). Each group of 8 inputs is checked once against the thread's capacity (integer
+ *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles),
+ *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (integer
  *     max of the |x| high words: NaN/Inf fail it too); when it passes, the 8 deposits are
  *     branch-free straight-line code (7 adds and 3 ORs each); otherwise each input takes
  *     sl_rsum_take1 (raises the index: per-thread index adaptation, the max-exponent problem
@@ -192,18 +192,12 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
         rs_take1(a, sl_widen(x[i < head ? i : tail0 + (i - head)]));
 
-    /* block b owns the vectors [lo, hi): nv split as evenly as possible (the first nv mod G
-     * blocks one more), in tiles of B * U vectors from lo, the last one partial: every block
-     * finishes within one vector of the others (tiles dealt round-robin left a last round of
-     * tiles on a few blocks: 124.1 tiles a block on average at 2^28 float32, 125 the longest) */
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;
-    const uint64_t per_blk = nv / G, extra = nv % G, b = blockIdx.x;
-    const uint64_t lo = b * per_blk + (b < extra ? b : extra);
-    const uint64_t hi = lo + per_blk + (b < extra ? 1u : 0u);
-    for (uint64_t t0 = lo; t0 < hi; t0 += per_tile) {
-        const uint64_t base = t0 + tid;
-        if (t0 + per_tile <= hi) {
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
             V r[F::U];
 #pragma unroll
             for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
@@ -225,7 +219,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g], sg[g]);
         } else {
             for (int u = 0; u < F::U; u++)
-                if (base + (uint64_t)u * B < hi) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
+                if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
         }
     }
 

@@ -560,214 +560,6 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
     sacc_block_finish<__half>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
 }
 
-/* ---- bfloat16: a register window in front of the bins (step 1d) ------------------------- */
-#define SACC_B_FLUSH 2048u       /* inputs per thread between register flushes (2^16 a warp) */
-#define SACC_B_HEAD 6            /* binades of the window above the largest exponent seen */
-
-/* A warp's window: exponent fields [emin, emin + 63], 1 <= emin <= 191 (so no zero, subnormal,
- * Inf or NaN lies inside). A bfloat16 v with its field E inside is a multiple of 2^(E-134) below
- * 2^(E-126) in magnitude; its double d (built from its bits) splits exactly on the grid 2^g,
- * g = emin - 98: h = (d + c) - c with c = 1.5 * 2^(g+52) is d rounded to a multiple of 2^g
- * (|d| < 2^(emin-63) < 2^(g+51)) and r = d - h (exact: |r| <= 2^(g-1), a multiple of
- * 2^(emin-134)). A warp's 2^16 values between flushes then add exactly in two doubles:
- * sum |h| <= 2^16 * 2^(emin-63) = 2^(g+51) < 2^53 units of 2^g, and sum |r| <= 2^16 * 2^(g-1)
- * = 2^(emin-83) < 2^53 units of 2^(emin-134) (2 bits of margin each). k: emin in both 16-bit
- * lanes' exponent fields, for the range test (sacc_b_in). */
-struct sacc_bwin {
-    double c;
-    unsigned k;
-};
-
-__device__ __forceinline__ sacc_bwin sacc_b_window(unsigned emax_seen)
-{
-    int emin = (int)emax_seen + SACC_B_HEAD - 63;
-    emin = emin < 1 ? 1 : emin > 191 ? 191 : emin;
-    sacc_bwin w;
-    /* 1.5 * 2^(g+52): biased exponent g + 52 + 1023 = emin + 977, fraction bit 51 */
-    w.c = __hiloint2double((int)(((unsigned)(emin + 977) << 20) | 0x80000u), 0);
-    w.k = ((unsigned)emin << 7) | ((unsigned)emin << 23);
-    return w;
-}
-
-/* The largest exponent field below 255 (Inf, NaN) among eight bfloat16 values. */
-__device__ __forceinline__ unsigned sacc_b_emax(const uint4 &u)
-{
-    const unsigned w[4] = {u.x, u.y, u.z, u.w};
-    unsigned m = 0u;
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const unsigned e0 = (w[k] >> 7) & 0xffu, e1 = (w[k] >> 23) & 0xffu;
-        if (e0 != 0xffu) m = max(m, e0);
-        if (e1 != 0xffu) m = max(m, e1);
-    }
-    return m;
-}
-
-/* Whether all eight values' exponent fields lie in the window: per 16-bit lane, with the sign
- * bit set as a guard, field - emin borrows into the guard when below, and sets bit 6 or 7 of
- * the difference (lane bits 13-14) when 64 or more above; no borrow crosses into the next
- * lane (the guarded lane is at least 0x8000, emin << 7 at most 0x5f80). */
-__device__ __forceinline__ bool sacc_b_in(const uint4 &u, unsigned k)
-{
-    const unsigned w[4] = {u.x, u.y, u.z, u.w};
-    unsigned bad = 0u;
-#pragma unroll
-    for (int i = 0; i < 4; i++) bad |= ((w[i] | 0x80008000u) - k) ^ 0x80008000u;
-    return (bad & 0xe000e000u) == 0u;
-}
-
-/* One value into the two register sums: the exact split on the window's grid. */
-__device__ __forceinline__ void sacc_b_split(double d, double c, double &a0, double &a1)
-{
-    const double h = (d + c) - c;
-    a1 += h;
-    a0 += d - h;
-}
-
-/* Eight in-window bfloat16 values: each double built from its bits with integer operations
- * (exponent + 896 at bits 20-30, the 7 fraction bits at 13-19, the sign at 31, the low word
- * 0: the double the widening gives), then split. */
-__device__ __forceinline__ void sacc_b_take8(const uint4 &u, double c, double &a0, double &a1)
-{
-    const unsigned w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const unsigned lo = ((w[k] & 0x7fffu) << 13) + 0x38000000u + ((w[k] & 0x8000u) << 16);
-        const unsigned hi = ((w[k] >> 3) & 0x0fffe000u) + 0x38000000u + (w[k] & 0x80000000u);
-        sacc_b_split(__hiloint2double((int)lo, 0), c, a0, a1);
-        sacc_b_split(__hiloint2double((int)hi, 0), c, a0, a1);
-    }
-}
-
-/* Eight bfloat16 values (any) into the thread's bins, as the bins kernel does. */
-__device__ __forceinline__ void sacc_b_take8_bins(const uint4 &u, double *my, unsigned B)
-{
-    const unsigned w[4] = {u.x, u.y, u.z, u.w};
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const unsigned f0 = w[k] << 16, f1 = w[k] & 0xffff0000u;
-        my[((f0 >> 27) & 15u) * B] += (double)__uint_as_float(f0);
-        my[((f1 >> 27) & 15u) * B] += (double)__uint_as_float(f1);
-    }
-}
-
-/* Both register sums into the block limbs and zeroed: summed over a full warp by shuffles
- * (exact: the warp shares its window and holds at most 2^16 values, see sacc_bwin) and spilled
- * by lane 0; thread by thread when blockDim is not a multiple of 32 (each thread its own
- * window). Block-uniform call. */
-__device__ __forceinline__ void sacc_b_flush(double &a0, double &a1, unsigned long long *s_acc)
-{
-    if (!(blockDim.x & 31u)) {
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) {
-            a0 += __shfl_xor_sync(0xffffffffu, a0, o);
-            a1 += __shfl_xor_sync(0xffffffffu, a1, o);
-        }
-        if (threadIdx.x & 31u) a0 = a1 = 0.0;
-    }
-    if (a0 != 0.0) sacc_spill(a0, SL_SACC_SCALE_F32, s_acc);
-    if (a1 != 0.0) sacc_spill(a1, SL_SACC_SCALE_F32, s_acc);
-    a0 = a1 = 0.0;
-}
-
-/* x: n bfloat16 elements; head as for the bins kernel; dynamic shared memory as there. The
- * bins kernel's tile loop with a register window in front: a 16-byte load whose eight values
- * all lie in the warp's window (chosen from the warp's first whole tile: its largest exponent
- * + SACC_B_HEAD at the top; chosen again after a register flush when loads went to the bins)
- * goes into two double registers (sacc_bwin: no shared
- * memory, no conversion instruction); any other (a value outside the window, zero, subnormal,
- * Inf, NaN), the edges and a partial tile go into the bins. The per-input shared-memory
- * read-modify-write of the bins bound the bins kernel on 16-bit input (two values per 4 bytes:
- * 0.71x CUB on an H200). Registers flushed every SACC_B_FLUSH inputs per thread, bins drained
- * and limbs normalised on the bins kernel's schedules; barriers as there. */
-template <int MAXB, int U, int MINB>
-__global__ void __launch_bounds__(MAXB, MINB)
-sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
-              __nv_bfloat16 *result)
-{
-    typedef sacc_fmt<float> F;
-    enum { W = 8, EPT = U * W };
-    extern __shared__ double s_bin[];
-    __shared__ unsigned long long s_acc[F::L];
-    __shared__ unsigned s_flags;
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    double *my = s_bin + tid;
-    for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
-    sacc_block_init(s_acc, F::L, &s_flags);
-    sacc_barrier();
-
-    unsigned flags = 0u, sg = 0xffffffffu;
-    const uint64_t nv = (n - head) / W;
-    const uint64_t tail0 = head + nv * W;
-    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
-        const unsigned f = (unsigned)__bfloat16_as_ushort(x[i < head ? i : tail0 + (i - head)]) << 16;
-        sg &= f | 0xffffu;
-        my[((f >> 27) & 15u) * B] += (double)__uint_as_float(f);
-    }
-
-    const uint4 *xv = reinterpret_cast<const uint4 *>(x + head);
-    const uint64_t per_tile = (uint64_t)B * U;
-    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    /* 32-bit counters (registers): every <= 2^29 / 32 */
-    unsigned every = (unsigned)(SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W));
-    if (every == 0) every = 1;
-    static_assert(SACC_BIN_FLUSH % SACC_B_FLUSH == 0 && (SACC_BIN_FLUSH / EPT & (SACC_BIN_FLUSH / EPT - 1)) == 0,
-                  "the bins' drain falls on a register flush; tiles per drain a power of two");
-    unsigned since = 0, tiles = 0;
-    double a0 = 0.0, a1 = 0.0;
-    sacc_bwin win = {0.0, 0u};                       /* k == 0: no window (warp-uniform) */
-    unsigned slow = 0u;                              /* loads sent to the bins since the flush */
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
-        const uint64_t base = tile * per_tile + tid;
-        if ((tile + 1) * per_tile <= nv) {           /* block-uniform */
-            uint4 r[U];
-#pragma unroll
-            for (int u = 0; u < U; u++) r[u] = sl_ldv_u4(xv + base + (uint64_t)u * B);
-            if (win.k == 0u) {                       /* the warp's first whole tile */
-                unsigned m = 0u;
-#pragma unroll
-                for (int u = 0; u < U; u++) m = max(m, sacc_b_emax(r[u]));
-                if (!(B & 31u)) m = __reduce_max_sync(0xffffffffu, m);
-                win = sacc_b_window(m);
-            }
-#pragma unroll
-            for (int u = 0; u < U; u++) {
-                sg &= r[u].x & r[u].y & r[u].z & r[u].w;
-                if (sacc_b_in(r[u], win.k)) sacc_b_take8(r[u], win.c, a0, a1);
-                else { sacc_b_take8_bins(r[u], my, B); slow++; }
-            }
-        } else {
-            for (int u = 0; u < U; u++)
-                if (base + (uint64_t)u * B < nv) {
-                    const uint4 v = sl_ldv_u4(xv + base + (uint64_t)u * B);
-                    sg &= v.x & v.y & v.z & v.w;
-                    sacc_b_take8_bins(v, my, B);
-                }
-        }
-        ++tiles;                                     /* uniform across the block */
-        if ((tiles & (SACC_B_FLUSH / EPT - 1)) == 0u) {   /* <= 2048 inputs per thread */
-            sacc_b_flush(a0, a1, s_acc);
-            /* the registers are empty: a warp that sent loads to the bins picks its window
-             * again from its next whole tile (data whose range moves, a first tile of zeros) */
-            if (B & 31u ? slow != 0u : __any_sync(0xffffffffu, slow != 0u)) win.k = 0u;
-            slow = 0u;
-            if ((tiles & (SACC_BIN_FLUSH / EPT - 1)) == 0u)   /* <= 8192 + 1 inputs per bin */
-                flags |= sacc_bins_drain(s_bin, s_acc);
-        }
-        if (++since == every) {                      /* uniform across the block */
-            since = 0;
-            sacc_barrier();
-            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-            sacc_barrier();
-        }
-    }
-    sacc_b_flush(a0, a1, s_acc);
-    flags |= sacc_bins_drain(s_bin, s_acc);
-    /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
-    sacc_block_finish<__nv_bfloat16>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
-}
-
 /* ---- float64: expansion (step 1b) --------------------------------------------------------- */
 /* x: n float64 elements; head as above. Any grid and block (block <= 1024).
  * Barriers: every barrier is reached by all threads of the block. The only loop with a
@@ -872,58 +664,42 @@ extern "C" size_t sl_superacc_workspace(const sl_variant *v, uint64_t n, sl_dtyp
     return dt == SL_F64 ? exact + sl_reproducible_workspace(NULL, n, dt, NULL) : exact;
 }
 
-/* The kernels with the bins in dynamic shared memory: the bins kernel for X, or for bfloat16
- * (WIN 1: 4 loads a tile, 2: 2 loads, SUMLAB_SACC_BF16=u2, for comparison) the window kernel. */
-template <typename X, int MAXB, int WIN> struct sacc_smem_kernel {
-    typedef void (*fn)(const X *, uint64_t, uint64_t, unsigned char *, X *);
-    static fn get() { return sacc_bins_kernel<X, MAXB>; }
-    static const char *name() { return sizeof(X) == 2 ? "sacc_bins_kernel<16-bit>" : "sacc_bins_kernel<float>"; }
-};
-template <int MAXB, int WIN> struct sacc_smem_kernel<__nv_bfloat16, MAXB, WIN> {
-    typedef void (*fn)(const __nv_bfloat16 *, uint64_t, uint64_t, unsigned char *, __nv_bfloat16 *);
-    static fn get()
-    {
-        if (WIN == 0) return sacc_bins_kernel<__nv_bfloat16, MAXB>;
-        return sacc_b_kernel<MAXB, WIN == 2 ? 2 : SACC_BIN_U, MAXB <= 512 ? SACC_BINS_PER_SM : 1>;
-    }
-    static const char *name() { return WIN == 0 ? "sacc_bins_kernel<16-bit>" : "sacc_b_kernel"; }
-};
-
-/* Enqueues one of them for blocks up to MAXB (opting into its dynamic shared memory above
- * 48 KB once per instantiation); returns its name, or NULL with err. */
-template <typename X, int MAXB, int WIN>
+/* Enqueues the bins kernel for input format X and blocks up to MAXB (opting into its dynamic
+ * shared memory above 48 KB once per instantiation); returns its name, or NULL with err. */
+template <typename X, int MAXB>
 static const char *sacc_bins_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                      uint64_t n, uint64_t head, void *d_work, void *d_result,
                                      cudaStream_t st, sl_err *err)
 {
-    typedef sacc_smem_kernel<X, MAXB, WIN> K;
     const size_t smem = sizeof(double) * SACC_NBIN * (size_t)cfg->block;
     static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
     if (smem > opted) {
-        cudaError_t e = cudaFuncSetAttribute(K::get(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+        cudaError_t e = cudaFuncSetAttribute(sacc_bins_kernel<X, MAXB>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)(sizeof(double) * SACC_NBIN * MAXB));
         if (e != cudaSuccess) {
-            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(%s, MaxDynamicSharedMemorySize)' "
-                       "failed: %s (%s)", v->name, K::name(), cudaGetErrorName(e), cudaGetErrorString(e));
+            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_bins_kernel, "
+                       "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
+                       cudaGetErrorName(e), cudaGetErrorString(e));
             return NULL;
         }
         opted = sizeof(double) * SACC_NBIN * MAXB;
     }
-    K::get()<<<cfg->grid, cfg->block, smem, st>>>((const X *)d_x, n, head, (unsigned char *)d_work,
-                                                  (X *)d_result);
-    return K::name();
+    sacc_bins_kernel<X, MAXB><<<cfg->grid, cfg->block, smem, st>>>((const X *)d_x, n, head,
+                                                                  (unsigned char *)d_work, (X *)d_result);
+    return sizeof(X) == 2 ? "sacc_bins_kernel<16-bit>" : "sacc_bins_kernel<float>";
 }
 
-/* The instantiation for cfg->block: up to 512 threads the one built for SACC_BINS_PER_SM
- * blocks per SM (registers capped), else the one for 1024. */
-template <typename X, int WIN>
+/* The bins kernel's instantiation for cfg->block: up to 512 threads the one built for
+ * SACC_BINS_PER_SM blocks per SM (registers capped), else the one for 1024. */
+template <typename X>
 static const char *sacc_bins_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                     uint64_t n, uint64_t head, void *d_work, void *d_result,
                                     cudaStream_t st, sl_err *err)
 {
     if (cfg->block <= 512)
-        return sacc_bins_enqueue<X, 512, WIN>(v, cfg, d_x, n, head, d_work, d_result, st, err);
-    return sacc_bins_enqueue<X, 1024, WIN>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+        return sacc_bins_enqueue<X, 512>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    return sacc_bins_enqueue<X, 1024>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
 
 /* Enqueues the kernel for dt; returns its name for the launch check, or NULL with err when the
@@ -972,17 +748,8 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
         else sacc_h_kernel<false, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
         return intb ? "sacc_h_kernel<int>" : "sacc_h_kernel";
     }
-    if (dt == SL_BF16) {
-        static int win = -1;       /* SUMLAB_SACC_BF16=bins: the bins alone; =u2: 2 loads a tile */
-        if (win < 0) {
-            const char *e = getenv("SUMLAB_SACC_BF16");
-            win = e && !strcmp(e, "bins") ? 0 : e && !strcmp(e, "u2") ? 2 : 1;
-        }
-        if (win == 1) return sacc_bins_launch<__nv_bfloat16, 1>(v, cfg, d_x, n, head, d_work, d_result, st, err);
-        if (win == 2) return sacc_bins_launch<__nv_bfloat16, 2>(v, cfg, d_x, n, head, d_work, d_result, st, err);
-        return sacc_bins_launch<__nv_bfloat16, 0>(v, cfg, d_x, n, head, d_work, d_result, st, err);
-    }
-    return sacc_bins_launch<float, 0>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    if (dt == SL_BF16) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
 
 extern "C" int sl_superacc_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,

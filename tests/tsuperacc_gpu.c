@@ -30,12 +30,10 @@ static double rnd_val(sl_dtype dt, int elo, int ehi)
 }
 
 enum { K_UNIFORM, K_FULL, K_CANCEL, K_HUGE_TINY, K_TIE, K_OVERFLOW_PARTIAL, K_NAN, K_INF,
-       K_INF_BOTH, K_NEGZERO, K_SUBNORMAL, K_SAMEBIN, K_BINS_INF,
-       K_WIN_EDGE, K_WIN_SHIFT, K_WIN_TOP, K_COUNT };   /* K_WIN_*: 16-bit formats only */
+       K_INF_BOTH, K_NEGZERO, K_SUBNORMAL, K_SAMEBIN, K_BINS_INF, K_COUNT };
 static const char *kind_name[K_COUNT] = {"uniform01", "full-range", "cancel", "huge-tiny", "tie",
                                          "overflow-partial", "nan", "inf", "+inf-inf", "all-neg-zero",
-                                         "subnormal", "same-bin-max", "bins-inf", "window-edge",
-                                         "window-shift", "window-top"};
+                                         "subnormal", "same-bin-max", "bins-inf"};
 
 static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
 {
@@ -112,32 +110,14 @@ static void fill16(int kind, sl_dtype dt, uint16_t *x, uint64_t n)
         case K_NEGZERO: v = 0x8000u; break;
         case K_SAMEBIN: v = maxf; break;
         case K_BINS_INF: v = rnd16(dt, EM - 2, EM); break;
-        /* bfloat16's window kernel (a warp's window: its first tile's largest exponent + 6 at the
-         * top, 64 binades): most values within 2 binades below 1, so that the window is
-         * [B - 57, B + 6]; one in 16 at either edge of it or just outside, or zero/subnormal */
-        case K_WIN_EDGE: {
-            static const int d[6] = {-57, -58, 6, 7, -200, 0};
-            const int e = B + d[rnd() % 6];
-            v = rnd() % 16 ? rnd16(dt, B - 2, B) : dt == SL_F16 ? rnd16(dt, 0, EM) : rnd16(dt, e < 0 ? 0 : e, e < 0 ? 0 : e);
-            break;
-        }
-        /* zeros first (a warp's first tile then sets a window of tiny exponents, which it must
-         * leave again), then a wide band */
-        case K_WIN_SHIFT: v = i < n / 2 ? (uint16_t)((rnd() & 1) << 15) : rnd16(dt, dt == SL_F16 ? 5 : 100, dt == SL_F16 ? 25 : 140); break;
-        /* after the first eighth (E = B - 10: the window [B - 67, B - 4]) every value of the
-         * first half the largest the window takes, positive; the second half their negation and
-         * a tiny survivor (as cancel): a register past its exact bound shows in the result */
-        case K_WIN_TOP: v = i < n / 8 ? (uint16_t)(rnd16(dt, B - 10, B - 10) & 0x7fffu)
-                                      : (uint16_t)(((B - 4) << fb) | ((1u << fb) - 1u)); break;
         default: v = rnd16(dt, B - 4, B + 4); break;
         }
         x[i] = v;
     }
-    const int mirror = kind == K_CANCEL || kind == K_TIE || kind == K_WIN_TOP;
-    if (mirror)                              /* second half: negated first half, reversed */
+    if (kind == K_CANCEL || kind == K_TIE)   /* second half: negated first half, reversed */
         for (uint64_t i = 0; i < n / 2; i++) x[n - 1 - i] = (uint16_t)(x[i] ^ 0x8000u);
-    if (mirror && n > 2 && n % 2 == 0) x[n / 2 - 1] = 0;
-    if ((kind == K_CANCEL || kind == K_WIN_TOP) && n > 2) x[n / 2] = rnd16(dt, 0, 2);
+    if ((kind == K_CANCEL || kind == K_TIE) && n > 2 && n % 2 == 0) x[n / 2 - 1] = 0;
+    if (kind == K_CANCEL && n > 2) x[n / 2] = rnd16(dt, 0, 2);
     if (kind == K_TIE && n >= 3) {           /* 1 + half an ulp (and 1 + 3/2 ulp): ties to even */
         const uint16_t h = (uint16_t)((B - fb - 1) << fb), h2 = (uint16_t)((B - fb) << fb);
         x[0] = one; x[n - 1] = h; x[n / 2] = (rnd() & 1) ? 0 : h2;
@@ -171,11 +151,9 @@ int main(void)
         for (int dti = 0; dti < 4; dti++) {
             static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
             sl_dtype dt = dts[dti];
-            if (kind >= K_WIN_EDGE && !sl_dtype_is_half(dt)) continue;
             /* big sizes for the arithmetic families, small and big for the rule families */
             uint64_t n = sizes[(kind * 2 + dti) % 6];
-            if (kind == K_UNIFORM || kind == K_FULL || kind == K_CANCEL || kind == K_SAMEBIN ||
-                kind == K_WIN_SHIFT || kind == K_WIN_TOP)
+            if (kind == K_UNIFORM || kind == K_FULL || kind == K_CANCEL || kind == K_SAMEBIN)
                 n = sizes[5 - dti % 2];
             void *x = malloc(n * sl_dtype_size(dt));
             if (sl_dtype_is_half(dt)) fill16(kind, dt, (uint16_t *)x, n);
