@@ -273,55 +273,6 @@ __device__ __forceinline__ void sacc_bin_take(X h, double *my, unsigned B, unsig
     my[((u >> 27) & 15u) * B] += (double)x;          /* bin E >> 4; exact (see step 1a) */
 }
 
-/* A whole 16-byte load of X into the bins: lane by lane (float32, float16). */
-template <typename X> struct sacc_binvec {
-    static __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, double *my,
-                                                unsigned B, unsigned &sg)
-    {
-#pragma unroll
-        for (int k = 0; k < sl_vec<X>::W; k++) sacc_bin_take(sl_vec_lane(r, k), my, B, sg);
-    }
-};
-
-/* Eight bfloat16 values: the per-input read-modify-write of a bin in shared memory bounded the
- * bins kernel on 16-bit input (two values per 4 bytes read: 0.70x CUB on an H200). When all
- * eight are normal (exponent field 1..254) and fall into one bin (the same E >> 4: nearly every
- * load of narrow data), their doubles are built from the bits with integer operations (exponent
- * + 896 at bits 20-30, the 7 fraction bits at 13-19, the sign at 31: the widening's double), summed
- * in registers (exact: 8 multiples of the bin's unit below 2^39 units each) and added to the bin
- * once; otherwise each goes in alone, as before. The bins' capacity counts inputs, so the drain
- * schedule is unchanged. sg: bit 31 is the AND of the inputs' sign bits, as for float32. */
-template <> struct sacc_binvec<__nv_bfloat16> {
-static __device__ __forceinline__ void take(const sl_b8 &r, double *my, unsigned B, unsigned &sg)
-{
-    const unsigned w[4] = {r.u.x, r.u.y, r.u.z, r.u.w};
-    unsigned odd = 0u, diff = 0u;
-    const unsigned b0 = w[0] & 0x7800u, bb = b0 | (b0 << 16);     /* lane 0's bin, both lanes */
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        const unsigned m = w[k] & 0x7fff7fffu;
-        odd |= (m + 0x00800080u) | ~(m + 0x7f807f80u);   /* bit 15/31: exponent field 255 or 0 */
-        diff |= (w[k] & 0x78007800u) ^ bb;
-        sg &= w[k] & (w[k] << 16);
-    }
-    if (!(odd & 0x80008000u) && diff == 0u) {
-        double s = 0.0;
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            const unsigned lo = ((w[k] & 0x7fffu) << 13) + 0x38000000u + ((w[k] & 0x8000u) << 16);
-            const unsigned hi = ((w[k] >> 3) & 0x0fffe000u) + 0x38000000u + (w[k] & 0x80000000u);
-            s += __hiloint2double((int)lo, 0);
-            s += __hiloint2double((int)hi, 0);
-        }
-        my[(b0 >> 11) * B] += s;
-        return;
-    }
-    unsigned dummy = 0xffffffffu;                    /* the signs are in sg already */
-#pragma unroll
-    for (int k = 0; k < 8; k++) sacc_bin_take(sl_vec_lane(r, k), my, B, dummy);
-}
-};
-
 /* Adds the signed integer w times 2^pos (pos >= 0, in units of limb 0) exactly into the shared
  * limbs: three 32-bit chunks at most (|w| < 2^63, pos & 31 <= 31). */
 __device__ __forceinline__ void sacc_spill_i64(long long w, int pos, unsigned long long *s_acc)
@@ -421,7 +372,9 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
 #pragma unroll
             for (int u = 0; u < SACC_BIN_U; u++) r[u] = sacc_ld(xv + base + (uint64_t)u * B);
 #pragma unroll
-            for (int u = 0; u < SACC_BIN_U; u++) sacc_binvec<X>::take(r[u], my, B, sg);
+            for (int u = 0; u < SACC_BIN_U; u++)
+#pragma unroll
+                for (int k = 0; k < W; k++) sacc_bin_take(sl_vec_lane(r[u], k), my, B, sg);
         } else {
             for (int u = 0; u < SACC_BIN_U; u++)
                 if (base + (uint64_t)u * B < nv) {
