@@ -5,7 +5,7 @@
 # missing or a table emptied. On the committed H200 study (re-reported with --report-only).
 #   usage: thtml.py SUMLAB SRC_DIR      exit 0 ok, 1 failure, 77 no chromium / gnuplot
 #   SUMLAB_HTML_SHOT=DIR keeps the screenshot (DIR/report.png) and the checked page there.
-import json, os, re, shutil, subprocess, sys, tempfile, zlib
+import glob, json, os, re, shutil, subprocess, sys, tempfile, zlib
 
 HOSTILE = "</code><script>window.__slPwned=1</script><img src=x onerror=\"window.__slPwned=1\"> & \"q\" 'a'"
 
@@ -220,7 +220,12 @@ def main():
     if not shutil.which("gnuplot"):
         print("thtml: gnuplot not installed: skipped", file=sys.stderr)
         return 77
-    study = os.path.join(src, "experiments/measured/h200-d40375e-study")
+    # the committed full study (experiments/measured/h200-<commit>-study; one is kept)
+    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv")))
+    if not found:
+        print("thtml: no committed study (experiments/measured/h200-*-study/results.csv)", file=sys.stderr)
+        return 1
+    study = os.path.dirname(found[-1])
     tmp = tempfile.mkdtemp(prefix="thtml.")
     try:
         run = os.path.join(tmp, "run")

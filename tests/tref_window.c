@@ -297,6 +297,13 @@ int main(void)
         check(&o, acc, x, n, "subnormals and normals up to exponent 80 (too wide)");
         for (uint64_t i = 0; i < n; i++) x[i] = bits_d((uint64_t)(s == 2 ? i & 1 : (uint64_t)s) << 63 | 1);
         check(&o, acc, x, n, "the smallest subnormal");
+        /* the integer route's bound: whole blocks of the largest subnormal, one sign, then a
+         * block of them and -0 mixed */
+        for (uint64_t i = 0; i < n; i++)
+            x[i] = bits_d((uint64_t)(s == 2 ? i & 1 : (uint64_t)s) << 63 | (((uint64_t)1 << 52) - 1));
+        check(&o, acc, x, n, "the largest subnormal");
+        for (uint64_t i = 0; i < n; i += 3) x[i] = -0.0;
+        check(&o, acc, x, n, "the largest subnormal and -0");
     }
 
     zeros_specials(&o, acc, x, SL_F64, 1000);

@@ -8,7 +8,9 @@
 set -euo pipefail
 src=$1
 command -v gnuplot >/dev/null 2>&1 || { echo "trender: gnuplot not installed: skipped" >&2; exit 77; }
-study=$src/experiments/measured/h200-d40375e-study
+# the committed full study (experiments/measured/h200-<commit>-study; one is kept)
+study=$(ls -d "$src"/experiments/measured/h200-*-study 2>/dev/null | tail -1)
+[ -f "$study/results.csv" ] || { echo "trender: no committed study (experiments/measured/h200-*-study/results.csv)" >&2; exit 1; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/trender.XXXXXX"); trap 'rm -rf "$t"' EXIT
 for k in 1 4; do
   mkdir -p "$t/r$k"; cp "$study"/results.csv "$study"/distribution.csv "$study"/ladder.csv "$t/r$k/"
