@@ -146,7 +146,7 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
             const uint64_t n = ns[k];
             double cond = pow(10.0, e);
             if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
-            double w = sl_exp_work(n, rd > rn ? rd : rn);
+            double w = sl_exp_work(n, rd > rn ? rd : rn) * sl_exp_gpu_weight(run, "accuracy-vs-cond");
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_params p;
@@ -205,7 +205,7 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
         int nr = sl_exp_dtype_on(run, dtypes[t]) ? range_list(run, dtypes[t], rs) : 0;
         const uint64_t n = ns[k];
         for (int i = 0; i < nr; i++) {
-            double w = sl_exp_work(n, rd > rn ? rd : rn);
+            double w = sl_exp_work(n, rd > rn ? rd : rn) * sl_exp_gpu_weight(run, "accuracy-vs-range");
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_params p;

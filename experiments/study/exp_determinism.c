@@ -253,7 +253,7 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     const int nd = run->sweep.nds ? run->sweep.nds : (int)(sizeof det_datasets / sizeof det_datasets[0]);
     for (int k = 0; k < nn; k++) {
         const uint64_t n = ns[k];
-        const double w = sl_exp_work(n, R + (int)(NCONFIGS + NPERMS) * Rc);
+        const double w = sl_exp_work(n, R + (int)(NCONFIGS + NPERMS) * Rc) * sl_exp_gpu_weight(run, "determinism");
         for (int d = 0; d < nd; d++) {
             const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[d] : sl_dataset_find(det_datasets[d]);
             if (!ds) {

@@ -85,7 +85,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
     const int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
     const int reps_nondet = sl_exp_reps(run, 3);
     for (int k = 0; k < np; k++) {
-        double w = sl_exp_work(pt[k].n, reps) / 4;
+        double w = sl_exp_work(pt[k].n, reps) / 4 * sl_exp_gpu_weight(run, "ladder");
         if (!exec) { *work += w; run->plan_steps += 1; continue; }
         if (sl_run_stopped(run)) return 0;
         sl_rowctx c = {.experiment = "ladder", .ds = ds, .dt = SL_F32, .n = pt[k].n,

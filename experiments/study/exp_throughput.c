@@ -52,7 +52,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
     sl_params_defaults(ds, &p);
     for (int t = 0; t < 2; t++)
         for (int k = 0; k < nn && sl_exp_dtype_on(run, dtypes[t]); k++) {
-            double w = sl_exp_work(ns[k], reps) / 8;   /* no reference per rep: cheaper per element */
+            double w = sl_exp_work(ns[k], reps) / 8 * sl_exp_gpu_weight(run, "throughput-vs-n");   /* no reference per rep: cheaper per element */
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_rowctx c = {.experiment = "throughput-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
@@ -116,7 +116,7 @@ static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
         sl_params_defaults(ds, &p);
         for (int t = 0; t < 2; t++) {
             if (!sl_exp_dtype_on(run, dtypes[t])) continue;
-            double w = run->on_gpu ? sl_exp_work(n, reps) / 4 : sl_exp_work(n, reps);
+            double w = run->on_gpu ? sl_exp_work(n, reps) / 4 * sl_exp_gpu_weight(run, "tradeoff") : sl_exp_work(n, reps);
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_rowctx c = {.experiment = "tradeoff", .ds = ds, .dt = dtypes[t], .n = n,

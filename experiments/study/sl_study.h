@@ -209,6 +209,8 @@ int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_la
                 int reps_det, int reps_nondet, int dist, double work, sl_err *err);
 /* Work units of one step (for the ETA): (n + a per-step share) x variants x (reps + 2). */
 double sl_exp_work(uint64_t n, int reps);
+/* The factor of an experiment's work units on the GPU backend (1 on the CPU backend). */
+double sl_exp_gpu_weight(const sl_run *run, const char *experiment);
 /* Steps of n: lo, lo*step, ... <= hi. */
 int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max);
 

@@ -116,6 +116,23 @@ double sl_exp_work(uint64_t n, int reps)
     return ((double)n + SL_WORK_STEP_ELEMS) * (double)sl_variant_count() * (reps + 2);
 }
 
+/* On the GPU backend the device-time budgets, not the repetitions asked for, set what a step
+ * costs, and each experiment's units price it differently: in the H200 full study at 018f6fc
+ * (progress log against the planned units) accuracy-vs-n took 59 % of the time for 84 % of
+ * the units, determinism 14 % for 3 %, throughput-vs-n 5 % for 0.6 %, so the ETA read 23 % low
+ * (132 s predicted from 5 % on, 171 s taken). These factors (time share / unit share, relative
+ * to accuracy-vs-n) weight each experiment's units there; the CPU backend keeps 1. */
+double sl_exp_gpu_weight(const sl_run *run, const char *experiment)
+{
+    static const struct { const char *name; double f; } w[] = {
+        {"accuracy-vs-cond", 2.0}, {"accuracy-vs-range", 1.9}, {"determinism", 6.4},
+        {"throughput-vs-n", 13.0}, {"tradeoff", 6.0}, {"ladder", 8.0}};
+    if (!run->on_gpu) return 1.0;
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        if (!strcmp(w[i].name, experiment)) return w[i].f;
+    return 1.0;
+}
+
 /* ---- the user's sweep ------------------------------------------------------------------- */
 int sl_exp_dtype_on(const sl_run *run, sl_dtype dt)
 {
