@@ -746,6 +746,61 @@ static void window_apply(sl_exact *acc, const win_plan *pl, const int64_t *out, 
     acc->notnegzero |= 1;
 }
 
+/* A float64 block (n <= WIN_BLOCK) whose non-zero values are all subnormal, summed in integers:
+ * each is an integer multiple of 2^-1074 below 2^52 of them, so n <= 2^11 of them sum below
+ * 2^63, with no floating-point operation (the folds' residuals would be subnormal results,
+ * which some CPUs turn into microcode assists: 17.8 ns a value on the H200 machine's CPU,
+ * against 1.4 for the plain loop; on this project's 2-core AMD machine the integer route is
+ * faster too, 0.52-0.67 against 0.71-0.93 ns a value). Returns -1, adding nothing, when a
+ * value is neither subnormal nor zero (an integer plan, K = -1, run on the next blocks by
+ * window_piece as the folds' plans are). */
+ALWAYS_INLINE int win_int_body(sl_exact *acc, const unsigned char *p, uint64_t n)
+{
+    const v4i absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
+    v4i sum = {0, 0, 0, 0}, abs = {0, 0, 0, 0}, big = {0, 0, 0, 0};
+    uint64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        v4i u;
+        memcpy(&u, p + 8 * i, 32);
+        /* logical shifts only (no 64-bit arithmetic shift before AVX-512): neg is 0 or -1 */
+        const v4i m = u & absm, neg = -(v4i)((v4u)u >> 63);
+        big |= (v4i)((v4u)m >> 52);
+        sum += (m ^ neg) - neg;
+        abs += m;
+    }
+    int64_t s = sum[0] + sum[1] + sum[2] + sum[3], a = abs[0] + abs[1] + abs[2] + abs[3];
+    uint64_t b = (uint64_t)(big[0] | big[1] | big[2] | big[3]);
+    for (; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, p + 8 * i, 8);
+        const int64_t m = (int64_t)(u & ~SIGN64);
+        b |= (uint64_t)m >> 52;
+        s += (u >> 63) ? -m : m;
+        a += m;
+    }
+    if (b) return -1;
+    add_i64(acc->chunk, s, 0);
+    add_i64(acc->achunk, a, 0);
+    acc->notnegzero |= 1;     /* a plan is made from a block with a non-zero value */
+    return 0;
+}
+
+static int win_int_portable(sl_exact *acc, const unsigned char *p, uint64_t n) { return win_int_body(acc, p, n); }
+#ifdef WIN_HAVE_AVX2
+__attribute__((target("avx2"))) static int win_int_avx2(sl_exact *acc, const unsigned char *p, uint64_t n)
+{
+    return win_int_body(acc, p, n);
+}
+#endif
+static int use_avx2(const sl_exact *acc);
+static int win_int_f64(sl_exact *acc, const unsigned char *p, uint64_t n)
+{
+#ifdef WIN_HAVE_AVX2
+    if (use_avx2(acc)) return win_int_avx2(acc, p, n);
+#endif
+    return win_int_portable(acc, p, n);
+}
+
 /* float64 block (n <= WIN_BLOCK) on the window path: scanned, planned and summed. Returns
  * window_plan's code (0: done, *pl the plan; else nothing added). */
 static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2, win_plan *pl)
@@ -764,6 +819,11 @@ static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
     if (r) return r;
     if (!pl->K) { /* all zeros */
         acc->notnegzero |= !(sc.andb >> 63);
+        return 0;
+    }
+    if (sc.amax < ((uint64_t)1 << 52)) { /* every non-zero value subnormal: win_int_body */
+        win_int_f64(acc, p, n);
+        pl->K = -1;
         return 0;
     }
     int64_t out[WIN_KMAX], aout[WIN_KMAX];
@@ -950,7 +1010,10 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
         int r = -1; /* unscanned */
         int64_t out[WIN_KMAX], aout[WIN_KMAX];
         if (skip) skip--;
-        else if (spec && !run(p, k, &pl, 1, out, aout)) { /* fits the last plan */
+        else if (spec && pl.K < 0 && !win_int_f64(acc, p, k)) { /* still all subnormal */
+            spec--;
+            r = 0;
+        } else if (spec && pl.K > 0 && !run(p, k, &pl, 1, out, aout)) { /* fits the last plan */
             window_apply(acc, &pl, out, aout);
             spec--;
             r = 0;
