@@ -7,11 +7,13 @@
 #include <gmp.h>
 #include <mpfr.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "sl_gpu.h"
+#include "sl_pool.h"
 #include "sl_provenance.h"
 
 #ifndef SUMLAB_VERSION
@@ -92,6 +94,34 @@ static void source_revision(char *sha, size_t len, const char *rev_args, int *di
     }
 }
 
+/* The host CPU: its model name, cores, and whether it has AVX2 (CPU timings depend on all three:
+ * the exact reference takes its vector paths only with AVX2). */
+static void cpu_info(sl_provenance *p)
+{
+    snprintf(p->cpu_model, sizeof p->cpu_model, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "model name", 10) != 0) continue;
+            const char *c = strchr(line, ':');
+            if (!c) break;
+            c++;
+            while (*c == ' ' || *c == '\t') c++;
+            snprintf(p->cpu_model, sizeof p->cpu_model, "%s", c);
+            p->cpu_model[strcspn(p->cpu_model, "\r\n")] = '\0';
+            break;
+        }
+        fclose(f);
+    }
+    p->cpu_cores = (int)sl_threads_online();
+#if defined(__x86_64__) || defined(__i386__)
+    p->cpu_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+    p->cpu_avx2 = -1;
+#endif
+}
+
 void sl_provenance_collect(sl_provenance *p, int argc, char *const *argv)
 {
     memset(p, 0, sizeof *p);
@@ -133,6 +163,7 @@ void sl_provenance_collect(sl_provenance *p, int argc, char *const *argv)
     if (gethostname(p->hostname, sizeof p->hostname - 1) != 0)
         snprintf(p->hostname, sizeof p->hostname, "unknown");
     p->hostname[sizeof p->hostname - 1] = '\0';
+    cpu_info(p);
     join_argv(p->argv, sizeof p->argv, argc, argv);
 }
 
@@ -155,6 +186,9 @@ static size_t pairs(const sl_provenance *p, kv *o)
     S("git_dirty", "%s", p->git_dirty < 0 ? "unknown" : p->git_dirty ? "yes" : "no");
     S("date_utc", "%s", p->date);
     S("hostname", "%s", p->hostname);
+    S("cpu_model", "%s", p->cpu_model);
+    N("cpu_cores", "%d", p->cpu_cores);
+    S("cpu_avx2", "%s", p->cpu_avx2 < 0 ? "n/a" : p->cpu_avx2 ? "yes" : "no");
     S("argv", "%s", p->argv);
     S("c_compiler", "%s", p->compiler);
     S("cuda_compiler", "%s", p->gpu_compiled ? p->cuda_compiler : "none (built without CUDA)");

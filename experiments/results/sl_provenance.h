@@ -28,6 +28,9 @@ typedef struct {
     char gmp_ver[32];
     char date[32];             /* ISO 8601 UTC, e.g. 2026-01-31T12:00:00Z */
     char hostname[128];
+    char cpu_model[128];       /* /proc/cpuinfo's "model name" (Linux), else "unknown" */
+    int cpu_cores;             /* cores online */
+    int cpu_avx2;              /* 1 yes, 0 no (the exact reference's vector paths), -1 not x86 */
     char argv[4096];           /* the command line, shell-quoted where needed */
 } sl_provenance;
 
