@@ -123,6 +123,20 @@ SL_PAIRWISE_FN(pw_f32, float, PW_LOAD_F32)
 SL_PAIRWISE_FN(pw_f64, double, PW_LOAD_F64)
 SL_PAIRWISE_FN(pw_half, float, PW_LOAD_HALF)
 
+/* The tree over x[off, off + n) in dt's accumulator (float32 for 16-bit input), held in a
+ * double (exact). */
+static double pw_range(const void *x, sl_dtype dt, uint64_t off, uint64_t n)
+{
+    return dt == SL_F64 ? pw_f64(x, dt, off, n)
+         : dt == SL_F32 ? (double)pw_f32(x, dt, off, n) : (double)pw_half(x, dt, off, n);
+}
+
+/* One add of the tree in dt's accumulator. */
+static double pw_add(sl_dtype dt, double a, double b)
+{
+    return dt == SL_F64 ? a + b : (double)((float)a + (float)b);
+}
+
 /* On several threads: every binary digit 2^j of n >= PW_LEAF is a perfect tree, split into
  * perfect leaves of PW_LEAF elements summed in parallel and joined by the same perfect tree;
  * the digits below PW_LEAF (the last n mod PW_LEAF elements) are the serial code's own stack.
@@ -131,38 +145,24 @@ SL_PAIRWISE_FN(pw_half, float, PW_LOAD_HALF)
 typedef struct {
     const void *x;
     sl_dtype dt;
-    double *leaf;             /* leaf sums (each a T, held in a double: exact) */
+    double *leaf;             /* leaf sums */
 } pw_job;
 
 static void pw_leaf_task(void *ctx, size_t i)
 {
     pw_job *j = ctx;
-    const uint64_t off = (uint64_t)i * PW_LEAF;
-    j->leaf[i] = j->dt == SL_F64 ? pw_f64(j->x, j->dt, off, PW_LEAF)
-               : j->dt == SL_F32 ? (double)pw_f32(j->x, j->dt, off, PW_LEAF)
-                                 : (double)pw_half(j->x, j->dt, off, PW_LEAF);
+    j->leaf[i] = pw_range(j->x, j->dt, (uint64_t)i * PW_LEAF, PW_LEAF);
 }
-
-/* The perfect tree over cnt (a power of two) leaf sums, in T. */
-#define PW_JOIN(T, leaf, cnt)                                                               \
-    do {                                                                                    \
-        for (uint64_t w = 1; w < (cnt); w *= 2)                                             \
-            for (uint64_t k = 0; k + w < (cnt); k += 2 * w)                                 \
-                (leaf)[k] = (double)((T)(leaf)[k] + (T)(leaf)[k + w]);                      \
-    } while (0)
 
 static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg, double *result, sl_err *err)
 {
-    (void)v; (void)cfg;
-    const int f64 = dt == SL_F64;
+    (void)cfg;
     const unsigned threads = sl_twin_threads();
     const uint64_t nleaf = n / PW_LEAF;
     double *leaf = threads > 1 && nleaf > 1 ? malloc((size_t)nleaf * sizeof *leaf) : NULL;
     if (!leaf) {               /* one thread (or no memory for the leaves): the serial tree */
-        const double r = f64 ? pw_f64(x, dt, 0, n) : dt == SL_F32 ? (double)pw_f32(x, dt, 0, n)
-                                                                  : (double)pw_half(x, dt, 0, n);
-        *result = sl_tw_out(r, dt);
+        *result = sl_tw_out(pw_range(x, dt, 0, n), dt);
         return 0;
     }
     pw_job j = {x, dt, leaf};
@@ -170,7 +170,8 @@ static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
         free(leaf);
         return sl_err_set(err, "%s: a host thread could not be joined", v->name);
     }
-    /* the digits >= PW_LEAF, largest first: digit 2^b covers nleaf's bit b - 16 */
+    /* the digits >= PW_LEAF, largest first: digit 2^b covers nleaf's bit b - 16; each the
+     * perfect tree over its cnt leaves */
     double dig[64];
     int nd = 0;
     uint64_t at = 0;
@@ -178,21 +179,15 @@ static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
         const uint64_t cnt = (uint64_t)1 << b;
         if (!(nleaf & cnt)) continue;
         double *l = leaf + at;
-        if (f64) PW_JOIN(double, l, cnt);
-        else PW_JOIN(float, l, cnt);
+        for (uint64_t w = 1; w < cnt; w *= 2)
+            for (uint64_t k = 0; k + w < cnt; k += 2 * w) l[k] = pw_add(dt, l[k], l[k + w]);
         dig[nd++] = l[0];
         at += cnt;
     }
     const uint64_t rest = n - nleaf * PW_LEAF;
-    double r;
     int k = nd - 1;
-    if (rest) {
-        r = f64 ? pw_f64(x, dt, nleaf * PW_LEAF, rest) : dt == SL_F32 ? (double)pw_f32(x, dt, nleaf * PW_LEAF, rest)
-                                                                      : (double)pw_half(x, dt, nleaf * PW_LEAF, rest);
-    } else {
-        r = dig[k--];
-    }
-    for (; k >= 0; k--) r = f64 ? dig[k] + r : (double)((float)dig[k] + (float)r);
+    double r = rest ? pw_range(x, dt, nleaf * PW_LEAF, rest) : dig[k--];
+    for (; k >= 0; k--) r = pw_add(dt, dig[k], r);
     free(leaf);
     *result = sl_tw_out(r, dt);
     return 0;

@@ -792,12 +792,12 @@ __attribute__((target("avx2"))) static int win_int_avx2(sl_exact *acc, const uns
     return win_int_body(acc, p, n);
 }
 #endif
-static int use_avx2(const sl_exact *acc);
-static int win_int_f64(sl_exact *acc, const unsigned char *p, uint64_t n)
+static int win_int_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx2)
 {
 #ifdef WIN_HAVE_AVX2
-    if (use_avx2(acc)) return win_int_avx2(acc, p, n);
+    if (avx2) return win_int_avx2(acc, p, n);
 #endif
+    (void)avx2;
     return win_int_portable(acc, p, n);
 }
 
@@ -822,7 +822,7 @@ static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
         return 0;
     }
     if (sc.amax < ((uint64_t)1 << 52)) { /* every non-zero value subnormal: win_int_body */
-        win_int_f64(acc, p, n);
+        win_int_f64(acc, p, n, avx2);
         pl->K = -1;
         return 0;
     }
@@ -1010,7 +1010,7 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
         int r = -1; /* unscanned */
         int64_t out[WIN_KMAX], aout[WIN_KMAX];
         if (skip) skip--;
-        else if (spec && pl.K < 0 && !win_int_f64(acc, p, k)) { /* still all subnormal */
+        else if (spec && pl.K < 0 && !win_int_f64(acc, p, k, avx2)) { /* still all subnormal */
             spec--;
             r = 0;
         } else if (spec && pl.K > 0 && !run(p, k, &pl, 1, out, aout)) { /* fits the last plan */

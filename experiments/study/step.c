@@ -178,7 +178,7 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     return j;
 }
 
-/* SUMLAB_JOB_LOG=FILE: one CSV line per measured input (where the measuring thread's time goes:
+/* SUMLAB_JOB_LOG=FILE (read once; unset: nothing is written): one CSV line per measured input (where the measuring thread's time goes:
  * opening the session (the upload; the reference when the walk did not compute it), the GPU
  * runs, waiting for the twins beside them, the twin checks, judging, closing). Diagnostics only:
  * the file is appended to by the job in its turn, so lines follow the walk. */
@@ -220,11 +220,10 @@ static void job_measure(sl_step_job *j)
     int orc = sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err);
     const double t1 = sl_now_s();
     if (!ref) j->ref_s = t1 - t0;           /* the session computed the reference */
-    const int logging = getenv("SUMLAB_JOB_LOG") != NULL;
     job_times jt = {t1 - t0, 0, 0, 0, 0, 0};
     if (orc) {
         j->open_rc = -1;
-        if (logging) job_log_line(j, t0, &jt);
+        job_log_line(j, t0, &jt);
         return;
     }
     /* the rows are filled whatever the return (out of memory shows in their status) */
@@ -237,7 +236,7 @@ static void job_measure(sl_step_job *j)
     const double t2 = sl_now_s();
     sl_session_close(s);
     jt.close_s = sl_now_s() - t2;
-    if (logging) job_log_line(j, t0, &jt);
+    job_log_line(j, t0, &jt);
 }
 
 /* A pipelined job measures in its turn: the jobs before it have measured (one input on the
