@@ -560,6 +560,175 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
     sacc_block_finish<__half>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
 }
 
+/* ---- bfloat16: integer bins (step 1d) ---------------------------------------------------- */
+#define SACC_B_NBIN 32
+#define SACC_B_FLUSH 16384u      /* inputs per thread between bin flushes (capacity: 2^16) */
+#define SACC_B_U 4               /* 16-byte loads per thread per tile: 32 inputs */
+#define SACC_B_LANES 256u        /* threads per bin row: bin j of thread t at
+                                  * s_bb[(t >> 8) * 8192 + j * 256 + (t & 255)], so bin j lies
+                                  * j * 1024 bytes above the thread's bin 0 */
+#define SACC_B_MAGIC 0x1.8p15f   /* 1.5 * 2^15: its ulp is 2^-8 */
+#define SACC_B_MAGIC_BITS 0x47400000u
+
+/* One bfloat16 value, u its float32 bits (low half zero), off the byte offset of its bin
+ * (j * 1024, j = E >> 3 for the biased exponent E). Bin j holds integers in units of
+ * 2^(8 j - 134), the ulp of its smallest exponent: a finite value is k units with
+ * |k| = m 2^(E & 7) < 2^15 (m the 8-bit significand), so 2^16 inputs sum exactly in an int32.
+ * k comes from one fused multiply-add, exact: s = 2^(126 - 8 j) (its bits: the exponent field
+ * 253 - 8 j, (u & 0x7C000000) ^ 0x7E800000 because 253 << 23 has bits 26-30 set), u * s = k / 256
+ * (|k / 256| < 2^7; a subnormal, E = 0, gives k = 2 * fraction, zero gives 0) and
+ * u * s + 1.5 * 2^15 keeps the exponent of 2^15 (ulp 2^-8): its bits are 0x47400000 + k. An Inf
+ * or NaN input (E = 255, bin 31) makes f non-finite and its bits garbage; f also goes into the
+ * product sp, which then turns non-finite (every finite f lies in (2^15, 2^16): sp stays below
+ * 2^66 for n < 2^40), and the thread rescans its inputs for the flags (sacc_b_rescan): the
+ * garbage never reaches a result, since the rounding returns NaN or Inf on those flags. */
+__device__ __forceinline__ float sacc_b_k(unsigned u, unsigned char *my, unsigned off)
+{
+    const float s = __uint_as_float((u & 0x7C000000u) ^ 0x7E800000u);
+    const float f = __fmaf_rn(__uint_as_float(u), s, SACC_B_MAGIC);
+    unsigned *p = reinterpret_cast<unsigned *>(my + off);
+    *p += __float_as_uint(f) - SACC_B_MAGIC_BITS;
+    return f;
+}
+
+/* The two values of a word w (low half first); sp takes the product of their f. */
+__device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned char *my, float &sp, unsigned &sg)
+{
+    sg &= w;
+    const float flo = sacc_b_k(w << 16, my, w & 0x7C00u);
+    const float fhi = sacc_b_k(w & 0xffff0000u, my, (w >> 16) & 0x7C00u);
+    sp = __fmaf_rn(flo, fhi, sp);
+}
+
+/* Warp-collective (every thread of the block at the same point): each warp adds its lanes'
+ * bins into the block limbs (one sum per bin through lane 0: the bin's high and low 16 bits
+ * reduced separately, exactly, below 2^21 each) and zeroes them. mask: the warp's threads. */
+__device__ __noinline__ void sacc_b_flush(unsigned char *my, unsigned mask, unsigned long long *s_acc)
+{
+    const bool lead = (threadIdx.x & 31u) == 0u;
+    for (int j = 0; j < SACC_B_NBIN; j++) {
+        unsigned *p = reinterpret_cast<unsigned *>(my + (unsigned)j * 1024u);
+        const int v = (int)*p;
+        *p = 0u;
+        const int hi = __reduce_add_sync(mask, v >> 16);                /* |.| < 2^20 */
+        const unsigned lo = __reduce_add_sync(mask, (unsigned)v & 0xffffu); /* < 2^21 */
+        if (lead) sacc_spill_i64((long long)hi * 65536 + (long long)lo, 8 * j + 15, s_acc);
+    }
+}
+
+/* The flags of this thread's inputs (only when sp turned non-finite): the same elements the
+ * kernel gave it, read again. */
+__device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t n, uint64_t head,
+                                               uint64_t nv, uint64_t ntiles)
+{
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    unsigned flags = 0u;
+    const uint64_t tail0 = head + nv * 8, nedge = head + (n - tail0);
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
+        const unsigned h = x[i < head ? i : tail0 + (i - head)];
+        if ((h & 0x7f80u) == 0x7f80u)
+            flags |= (h & 0x7fu) ? SL_SACC_NAN : (h >> 15) ? SL_SACC_NINF : SL_SACC_PINF;
+    }
+    const uint64_t per_tile = (uint64_t)B * SACC_B_U;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G)
+        for (int u = 0; u < SACC_B_U; u++) {
+            const uint64_t v = tile * per_tile + tid + (uint64_t)u * B;
+            if (v >= nv) continue;
+            for (int k = 0; k < 8; k++) {
+                const unsigned h = x[head + v * 8 + (uint64_t)k];
+                if ((h & 0x7f80u) == 0x7f80u)
+                    flags |= (h & 0x7fu) ? SL_SACC_NAN : (h >> 15) ? SL_SACC_NINF : SL_SACC_PINF;
+            }
+        }
+    return flags;
+}
+
+/* x: n bfloat16 elements; head as for the bins kernel. Dynamic shared memory: 32 KB per 256
+ * threads (SACC_B_LANES) of the block. Per input: ~4 integer ops, one FFMA, one shared load, add
+ * and store of 4 bytes (the float32 bins move 16 bytes per input through shared memory: on an
+ * H200 they ran 0.70x CUB, at the shared-memory bandwidth). Barriers: only the normalisation
+ * schedule's and sacc_block_finish's, both block-uniform; the flushes are warp-collective at
+ * block-uniform points. */
+template <int MAXB>
+__global__ void __launch_bounds__(MAXB, MAXB <= 512 ? SACC_BINS_PER_SM : 1)
+sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+              __nv_bfloat16 *result)
+{
+    typedef sacc_fmt<float> F;
+    enum { W = 8, EPT = SACC_B_U * W };
+    extern __shared__ unsigned s_bb[];
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    unsigned char *my = reinterpret_cast<unsigned char *>(s_bb + (tid >> 8) * (SACC_B_NBIN * SACC_B_LANES)
+                                                          + (tid & (SACC_B_LANES - 1u)));
+    for (int j = 0; j < SACC_B_NBIN; j++) *reinterpret_cast<unsigned *>(my + j * 1024) = 0u;
+    sacc_block_init(s_acc, F::L, &s_flags);
+    const unsigned wbase = tid & ~31u;
+    const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
+    sacc_barrier();
+
+    float sp = 0.0f;
+    unsigned sg = 0xffffffffu;
+    const unsigned short *xs = reinterpret_cast<const unsigned short *>(x);
+    const uint64_t nv = (n - head) / W;
+    const uint64_t tail0 = head + nv * W;
+    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
+        const unsigned u = (unsigned)xs[i < head ? i : tail0 + (i - head)] << 16;
+        sg &= u | 0xffffu;
+        const float f = sacc_b_k(u, my, (u >> 16) & 0x7C00u);
+        sp = __fmaf_rn(f, f, sp);
+    }
+
+    const sl_b8 *xv = reinterpret_cast<const sl_b8 *>(x + head);
+    const uint64_t per_tile = (uint64_t)B * SACC_B_U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
+    if (every == 0) every = 1;
+    const unsigned flush_every = SACC_B_FLUSH / EPT;
+    uint64_t since = 0;
+    unsigned since_flush = 0;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            sl_b8 r[SACC_B_U];
+#pragma unroll
+            for (int u = 0; u < SACC_B_U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+#pragma unroll
+            for (int u = 0; u < SACC_B_U; u++) {
+                sacc_b_take2(r[u].u.x, my, sp, sg);
+                sacc_b_take2(r[u].u.y, my, sp, sg);
+                sacc_b_take2(r[u].u.z, my, sp, sg);
+                sacc_b_take2(r[u].u.w, my, sp, sg);
+            }
+        } else {
+            for (int u = 0; u < SACC_B_U; u++)
+                if (base + (uint64_t)u * B < nv) {
+                    const sl_b8 r = sl_ldv(xv + base + (uint64_t)u * B);
+                    sacc_b_take2(r.u.x, my, sp, sg);
+                    sacc_b_take2(r.u.y, my, sp, sg);
+                    sacc_b_take2(r.u.z, my, sp, sg);
+                    sacc_b_take2(r.u.w, my, sp, sg);
+                }
+        }
+        if (++since_flush == flush_every) {          /* uniform: <= 16384 + 1 inputs per bin */
+            since_flush = 0;
+            sacc_b_flush(my, mask, s_acc);
+        }
+        if (++since == every) {                      /* uniform across the block */
+            since = 0;
+            sacc_barrier();
+            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
+            sacc_barrier();
+        }
+    }
+    sacc_b_flush(my, mask, s_acc);
+    const unsigned flags = isfinite(sp) ? 0u : sacc_b_rescan(xs, n, head, nv, ntiles);
+    /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
+    sacc_block_finish<__nv_bfloat16>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
+}
+
 /* ---- float64: expansion (step 1b) --------------------------------------------------------- */
 /* x: n float64 elements; head as above. Any grid and block (block <= 1024).
  * Barriers: every barrier is reached by all threads of the block. The only loop with a
@@ -702,6 +871,34 @@ static const char *sacc_bins_launch(const sl_variant *v, const sl_launch *cfg, c
     return sacc_bins_enqueue<X, 1024>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
 
+/* Enqueues the bfloat16 integer-bins kernel for blocks up to MAXB (32 KB of dynamic shared
+ * memory per 256 threads, opted into above 48 KB once per instantiation). */
+template <int MAXB>
+static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
+                                  uint64_t n, uint64_t head, void *d_work, void *d_result,
+                                  cudaStream_t st, sl_err *err)
+{
+    const size_t row = sizeof(unsigned) * SACC_B_NBIN * SACC_B_LANES;
+    const size_t smem = row * ((cfg->block + SACC_B_LANES - 1u) / SACC_B_LANES);
+    static size_t opted = 48u * 1024u;
+    if (smem > opted) {
+        const size_t most = row * ((MAXB + SACC_B_LANES - 1u) / SACC_B_LANES);
+        cudaError_t e = cudaFuncSetAttribute(sacc_b_kernel<MAXB>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
+        if (e != cudaSuccess) {
+            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_b_kernel, "
+                       "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
+                       cudaGetErrorName(e), cudaGetErrorString(e));
+            return NULL;
+        }
+        opted = most;
+    }
+    sacc_b_kernel<MAXB><<<cfg->grid, cfg->block, smem, st>>>((const __nv_bfloat16 *)d_x, n, head,
+                                                            (unsigned char *)d_work,
+                                                            (__nv_bfloat16 *)d_result);
+    return "sacc_b_kernel";
+}
+
 /* Enqueues the kernel for dt; returns its name for the launch check, or NULL with err when the
  * dynamic shared memory of the float32 bins cannot be opted into. */
 static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dtype dt,
@@ -748,7 +945,16 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
         else sacc_h_kernel<false, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
         return intb ? "sacc_h_kernel<int>" : "sacc_h_kernel";
     }
-    if (dt == SL_BF16) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    if (dt == SL_BF16) {
+        static int ibins = -1;                       /* SUMLAB_SACC_BF16=bins: the float32 bins */
+        if (ibins < 0) {
+            const char *e = getenv("SUMLAB_SACC_BF16");
+            ibins = !(e && !strcmp(e, "bins"));
+        }
+        if (!ibins) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+        if (cfg->block <= 512) return sacc_b_enqueue<512>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+        return sacc_b_enqueue<1024>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+    }
     return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
 
