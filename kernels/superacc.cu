@@ -582,34 +582,44 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
  * product sp, which then turns non-finite (every finite f lies in (2^15, 2^16): sp stays below
  * 2^66 for n < 2^40), and the thread rescans its inputs for the flags (sacc_b_rescan): the
  * garbage never reaches a result, since the rounding returns NaN or Inf on those flags. */
-__device__ __forceinline__ float sacc_b_k(unsigned u, unsigned char *my, unsigned off)
+template <int MODE>
+__device__ __forceinline__ float sacc_b_k(unsigned u, unsigned my, unsigned off)
 {
     const float s = __uint_as_float((u & 0x7C000000u) ^ 0x7E800000u);
     const float f = __fmaf_rn(__uint_as_float(u), s, SACC_B_MAGIC);
-    unsigned *p = reinterpret_cast<unsigned *>(my + off);
-    *p += __float_as_uint(f) - SACC_B_MAGIC_BITS;
+    const unsigned a = (MODE & 2) ? (my | off) : (my + off);
+    const unsigned v = __float_as_uint(f) - SACC_B_MAGIC_BITS;
+    if (MODE & 1) {
+        asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
+    } else {
+        unsigned old;
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(old) : "r"(a) : "memory");
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(old + v) : "memory");
+    }
     return f;
 }
 
 /* The two values of a word w (low half first); sp takes the product of their f. */
-__device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned char *my, float &sp, unsigned &sg)
+template <int MODE>
+__device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned my, float &sp, unsigned &sg)
 {
     sg &= w;
-    const float flo = sacc_b_k(w << 16, my, w & 0x7C00u);
-    const float fhi = sacc_b_k(w & 0xffff0000u, my, (w >> 16) & 0x7C00u);
+    const float flo = sacc_b_k<MODE>(w << 16, my, w & 0x7C00u);
+    const float fhi = sacc_b_k<MODE>(w & 0xffff0000u, my, (w >> 16) & 0x7C00u);
     sp = __fmaf_rn(flo, fhi, sp);
 }
 
 /* Warp-collective (every thread of the block at the same point): each warp adds its lanes'
  * bins into the block limbs (one sum per bin through lane 0: the bin's high and low 16 bits
  * reduced separately, exactly, below 2^21 each) and zeroes them. mask: the warp's threads. */
-__device__ __noinline__ void sacc_b_flush(unsigned char *my, unsigned mask, unsigned long long *s_acc)
+__device__ __noinline__ void sacc_b_flush(unsigned my, unsigned mask, unsigned long long *s_acc)
 {
     const bool lead = (threadIdx.x & 31u) == 0u;
     for (int j = 0; j < SACC_B_NBIN; j++) {
-        unsigned *p = reinterpret_cast<unsigned *>(my + (unsigned)j * 1024u);
-        const int v = (int)*p;
-        *p = 0u;
+        const unsigned a = my + (unsigned)j * 1024u;
+        int v;
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(0u) : "memory");
         const int hi = __reduce_add_sync(mask, v >> 16);                /* |.| < 2^20 */
         const unsigned lo = __reduce_add_sync(mask, (unsigned)v & 0xffffu); /* < 2^21 */
         if (lead) sacc_spill_i64((long long)hi * 65536 + (long long)lo, 8 * j + 15, s_acc);
@@ -643,47 +653,16 @@ __device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t
     return flags;
 }
 
-/* x: n bfloat16 elements; head as for the bins kernel. Dynamic shared memory: 32 KB per 256
- * threads (SACC_B_LANES) of the block. Per input: ~4 integer ops, one FFMA, one shared load, add
- * and store of 4 bytes (the float32 bins move 16 bytes per input through shared memory: on an
- * H200 they ran 0.70x CUB, at the shared-memory bandwidth). Barriers: only the normalisation
- * schedule's and sacc_block_finish's, both block-uniform; the flushes are warp-collective at
- * block-uniform points. */
-template <int MAXB>
-__global__ void __launch_bounds__(MAXB, MAXB <= 512 ? SACC_BINS_PER_SM : 1)
-sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
-              __nv_bfloat16 *result)
+/* The tile loop of sacc_b_kernel (MODE: see there). */
+template <int MODE>
+__device__ __forceinline__ void sacc_b_tiles(const sl_b8 *__restrict__ xv, uint64_t nv,
+                                             uint64_t ntiles, unsigned my, unsigned mask,
+                                             unsigned long long *s_acc, float &sp, unsigned &sg)
 {
     typedef sacc_fmt<float> F;
     enum { W = 8, EPT = SACC_B_U * W };
-    extern __shared__ unsigned s_bb[];
-    __shared__ unsigned long long s_acc[F::L];
-    __shared__ unsigned s_flags;
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    unsigned char *my = reinterpret_cast<unsigned char *>(s_bb + (tid >> 8) * (SACC_B_NBIN * SACC_B_LANES)
-                                                          + (tid & (SACC_B_LANES - 1u)));
-    for (int j = 0; j < SACC_B_NBIN; j++) *reinterpret_cast<unsigned *>(my + j * 1024) = 0u;
-    sacc_block_init(s_acc, F::L, &s_flags);
-    const unsigned wbase = tid & ~31u;
-    const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
-    sacc_barrier();
-
-    float sp = 0.0f;
-    unsigned sg = 0xffffffffu;
-    const unsigned short *xs = reinterpret_cast<const unsigned short *>(x);
-    const uint64_t nv = (n - head) / W;
-    const uint64_t tail0 = head + nv * W;
-    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
-        const unsigned u = (unsigned)xs[i < head ? i : tail0 + (i - head)] << 16;
-        sg &= u | 0xffffu;
-        const float f = sacc_b_k(u, my, (u >> 16) & 0x7C00u);
-        sp = __fmaf_rn(f, f, sp);
-    }
-
-    const sl_b8 *xv = reinterpret_cast<const sl_b8 *>(x + head);
     const uint64_t per_tile = (uint64_t)B * SACC_B_U;
-    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
     uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
     if (every == 0) every = 1;
     const unsigned flush_every = SACC_B_FLUSH / EPT;
@@ -697,19 +676,19 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
             for (int u = 0; u < SACC_B_U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
 #pragma unroll
             for (int u = 0; u < SACC_B_U; u++) {
-                sacc_b_take2(r[u].u.x, my, sp, sg);
-                sacc_b_take2(r[u].u.y, my, sp, sg);
-                sacc_b_take2(r[u].u.z, my, sp, sg);
-                sacc_b_take2(r[u].u.w, my, sp, sg);
+                sacc_b_take2<MODE>(r[u].u.x, my, sp, sg);
+                sacc_b_take2<MODE>(r[u].u.y, my, sp, sg);
+                sacc_b_take2<MODE>(r[u].u.z, my, sp, sg);
+                sacc_b_take2<MODE>(r[u].u.w, my, sp, sg);
             }
         } else {
             for (int u = 0; u < SACC_B_U; u++)
                 if (base + (uint64_t)u * B < nv) {
                     const sl_b8 r = sl_ldv(xv + base + (uint64_t)u * B);
-                    sacc_b_take2(r.u.x, my, sp, sg);
-                    sacc_b_take2(r.u.y, my, sp, sg);
-                    sacc_b_take2(r.u.z, my, sp, sg);
-                    sacc_b_take2(r.u.w, my, sp, sg);
+                    sacc_b_take2<MODE>(r.u.x, my, sp, sg);
+                    sacc_b_take2<MODE>(r.u.y, my, sp, sg);
+                    sacc_b_take2<MODE>(r.u.z, my, sp, sg);
+                    sacc_b_take2<MODE>(r.u.w, my, sp, sg);
                 }
         }
         if (++since_flush == flush_every) {          /* uniform: <= 16384 + 1 inputs per bin */
@@ -723,10 +702,58 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
             sacc_barrier();
         }
     }
+}
+
+/* x: n bfloat16 elements; head as for the bins kernel. Dynamic shared memory: 32 KB per 256
+ * threads (SACC_B_LANES) of the block, then the block limbs and flags. Per input: ~4 integer
+ * ops, one FFMA, one shared load, add and store of 4 bytes (the float32 bins move 16 bytes per
+ * input through shared memory: on an H200 they ran 0.70x CUB, at the shared-memory bandwidth).
+ * MODE bit 0: red.shared.add instead of load, add, store; bit 1: the bin's address ORed into
+ * the thread's (when the bins start 32 KB-aligned in the shared window, else added).
+ * Barriers: only the normalisation schedule's and sacc_block_finish's, both block-uniform; the
+ * flushes are warp-collective at block-uniform points. */
+template <int MAXB, int MODE>
+__global__ void __launch_bounds__(MAXB, MAXB <= 512 ? SACC_BINS_PER_SM : 1)
+sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+              __nv_bfloat16 *result)
+{
+    typedef sacc_fmt<float> F;
+    enum { W = 8 };
+    extern __shared__ unsigned s_bb[];
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned rows = (B + SACC_B_LANES - 1u) / SACC_B_LANES;
+    unsigned long long *s_acc = reinterpret_cast<unsigned long long *>(s_bb + rows * (SACC_B_NBIN * SACC_B_LANES));
+    unsigned *s_flags = reinterpret_cast<unsigned *>(s_acc + F::L);
+    const unsigned my = (unsigned)__cvta_generic_to_shared(
+        s_bb + (tid >> 8) * (SACC_B_NBIN * SACC_B_LANES) + (tid & (SACC_B_LANES - 1u)));
+    for (int j = 0; j < SACC_B_NBIN; j++)
+        asm volatile("st.shared.u32 [%0], %1;" ::"r"(my + (unsigned)j * 1024u), "r"(0u) : "memory");
+    sacc_block_init(s_acc, F::L, s_flags);
+    const unsigned wbase = tid & ~31u;
+    const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
+    sacc_barrier();
+
+    float sp = 0.0f;
+    unsigned sg = 0xffffffffu;
+    const unsigned short *xs = reinterpret_cast<const unsigned short *>(x);
+    const uint64_t nv = (n - head) / W;
+    const uint64_t tail0 = head + nv * W;
+    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
+        const unsigned u = (unsigned)xs[i < head ? i : tail0 + (i - head)] << 16;
+        sg &= u | 0xffffu;
+        const float f = sacc_b_k<MODE & 1>(u, my, (u >> 16) & 0x7C00u);
+        sp = __fmaf_rn(f, f, sp);
+    }
+    const sl_b8 *xv = reinterpret_cast<const sl_b8 *>(x + head);
+    const uint64_t ntiles = (nv + (uint64_t)B * SACC_B_U - 1) / ((uint64_t)B * SACC_B_U);
+    const bool aligned = (((unsigned)__cvta_generic_to_shared(s_bb)) & 0x7FFFu) == 0u;
+    if ((MODE & 2) && aligned) sacc_b_tiles<MODE>(xv, nv, ntiles, my, mask, s_acc, sp, sg);
+    else sacc_b_tiles<MODE & 1>(xv, nv, ntiles, my, mask, s_acc, sp, sg);
     sacc_b_flush(my, mask, s_acc);
     const unsigned flags = isfinite(sp) ? 0u : sacc_b_rescan(xs, n, head, nv, ntiles);
     /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
-    sacc_block_finish<__nv_bfloat16>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
+    sacc_block_finish<__nv_bfloat16>(flags, sg & (sg << 16), s_acc, s_flags, work, result);
 }
 
 /* ---- float64: expansion (step 1b) --------------------------------------------------------- */
@@ -873,17 +900,18 @@ static const char *sacc_bins_launch(const sl_variant *v, const sl_launch *cfg, c
 
 /* Enqueues the bfloat16 integer-bins kernel for blocks up to MAXB (32 KB of dynamic shared
  * memory per 256 threads, opted into above 48 KB once per instantiation). */
-template <int MAXB>
+template <int MAXB, int MODE>
 static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                   uint64_t n, uint64_t head, void *d_work, void *d_result,
                                   cudaStream_t st, sl_err *err)
 {
     const size_t row = sizeof(unsigned) * SACC_B_NBIN * SACC_B_LANES;
-    const size_t smem = row * ((cfg->block + SACC_B_LANES - 1u) / SACC_B_LANES);
+    const size_t tail = sizeof(unsigned long long) * SL_SACC_LIMBS_F32 + 16u;
+    const size_t smem = row * ((cfg->block + SACC_B_LANES - 1u) / SACC_B_LANES) + tail;
     static size_t opted = 48u * 1024u;
     if (smem > opted) {
-        const size_t most = row * ((MAXB + SACC_B_LANES - 1u) / SACC_B_LANES);
-        cudaError_t e = cudaFuncSetAttribute(sacc_b_kernel<MAXB>,
+        const size_t most = row * ((MAXB + SACC_B_LANES - 1u) / SACC_B_LANES) + tail;
+        cudaError_t e = cudaFuncSetAttribute(sacc_b_kernel<MAXB, MODE>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
         if (e != cudaSuccess) {
             sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_b_kernel, "
@@ -893,7 +921,7 @@ static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, con
         }
         opted = most;
     }
-    sacc_b_kernel<MAXB><<<cfg->grid, cfg->block, smem, st>>>((const __nv_bfloat16 *)d_x, n, head,
+    sacc_b_kernel<MAXB, MODE><<<cfg->grid, cfg->block, smem, st>>>((const __nv_bfloat16 *)d_x, n, head,
                                                             (unsigned char *)d_work,
                                                             (__nv_bfloat16 *)d_result);
     return "sacc_b_kernel";
@@ -952,8 +980,18 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
             ibins = !(e && !strcmp(e, "bins"));
         }
         if (!ibins) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
-        if (cfg->block <= 512) return sacc_b_enqueue<512>(v, cfg, d_x, n, head, d_work, d_result, st, err);
-        return sacc_b_enqueue<1024>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+        static int mode = -1;                        /* SUMLAB_SACC_BF16_MODE (measuring) */
+        if (mode < 0) {
+            const char *e = getenv("SUMLAB_SACC_BF16_MODE");
+            mode = e ? atoi(e) & 3 : 0;
+        }
+#define SACC_B_GO(M) (cfg->block <= 512 ? sacc_b_enqueue<512, M>(v, cfg, d_x, n, head, d_work, d_result, st, err) \
+                                        : sacc_b_enqueue<1024, M>(v, cfg, d_x, n, head, d_work, d_result, st, err))
+        if (mode == 1) return SACC_B_GO(1);
+        if (mode == 2) return SACC_B_GO(2);
+        if (mode == 3) return SACC_B_GO(3);
+        return SACC_B_GO(0);
+#undef SACC_B_GO
     }
     return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
