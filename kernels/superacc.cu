@@ -20,7 +20,14 @@
  *     (narrow, full-range, subnormal, ill-conditioned). Inf and NaN (E = 255) land in bin 15,
  *     whose double add then follows IEEE's rules for them (+Inf with -Inf gives NaN): a
  *     non-finite bin at a flush becomes a flag, with no test on the per-input path. bfloat16
- *     takes this path on its inputs widened to float32.
+ *     took this path on its inputs widened to float32 (0.70x CUB on an H200); it now takes 1d
+ *     (the float32 bins stay behind SUMLAB_SACC_BF16=bins).
+ *  1d. bfloat16, per thread: integer bins. 32 int32 bins in shared memory by E >> 3 (E the
+ *     biased exponent), bin j in units of 2^(8j - 134): a value is below 2^15 units, so 2^16
+ *     inputs sum exactly; one FFMA per value gives its integer (sacc_b_k), one shared atomic
+ *     add (no result) puts it in its bin, a warp empties its bins into the block limbs every
+ *     SACC_B_FLUSH inputs. Inf and NaN are found by a product that turns non-finite, and a
+ *     rescan of the thread's inputs then sets the flags.
  *  1c. float16, per thread: register sums. A finite float16 is an integer multiple of 2^-24
  *     below 2^16, so 2^13 of them add exactly in a double: two double registers per thread, no
  *     bins, emptied into the block superaccumulator every SACC_H_FLUSH inputs, a warp at a time
@@ -582,30 +589,22 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
  * product sp, which then turns non-finite (every finite f lies in (2^15, 2^16): sp stays below
  * 2^66 for n < 2^40), and the thread rescans its inputs for the flags (sacc_b_rescan): the
  * garbage never reaches a result, since the rounding returns NaN or Inf on those flags. */
-template <int MODE>
-__device__ __forceinline__ float sacc_b_k(unsigned u, unsigned my, unsigned off)
+__device__ __forceinline__ float sacc_b_k(unsigned u, unsigned my, unsigned off, unsigned sc)
 {
-    const float s = __uint_as_float((u & 0x7C000000u) ^ 0x7E800000u);
+    const float s = __uint_as_float((u & 0x7C000000u) ^ sc);
     const float f = __fmaf_rn(__uint_as_float(u), s, SACC_B_MAGIC);
-    const unsigned a = (MODE & 2) ? (my | off) : (my + off);
-    const unsigned v = __float_as_uint(f) - SACC_B_MAGIC_BITS;
-    if (MODE & 1) {
-        asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(a), "r"(v) : "memory");
-    } else {
-        unsigned old;
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(old) : "r"(a) : "memory");
-        asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(old + v) : "memory");
-    }
+    asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(my + off),
+                 "r"(__float_as_uint(f) - SACC_B_MAGIC_BITS) : "memory");
     return f;
 }
 
 /* The two values of a word w (low half first); sp takes the product of their f. */
-template <int MODE>
-__device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned my, float &sp, unsigned &sg)
+__device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned my, unsigned sc, float &sp,
+                                             unsigned &sg)
 {
     sg &= w;
-    const float flo = sacc_b_k<MODE>(w << 16, my, w & 0x7C00u);
-    const float fhi = sacc_b_k<MODE>(w & 0xffff0000u, my, (w >> 16) & 0x7C00u);
+    const float flo = sacc_b_k(w << 16, my, w & 0x7C00u, sc);
+    const float fhi = sacc_b_k(w & 0xffff0000u, my, (w >> 16) & 0x7C00u, sc);
     sp = __fmaf_rn(flo, fhi, sp);
 }
 
@@ -653,11 +652,11 @@ __device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t
     return flags;
 }
 
-/* The tile loop of sacc_b_kernel (MODE: see there). */
-template <int MODE>
+/* The tile loop of sacc_b_kernel. */
 __device__ __forceinline__ void sacc_b_tiles(const sl_b8 *__restrict__ xv, uint64_t nv,
-                                             uint64_t ntiles, unsigned my, unsigned mask,
-                                             unsigned long long *s_acc, float &sp, unsigned &sg)
+                                             uint64_t ntiles, unsigned my, unsigned sc,
+                                             unsigned mask, unsigned long long *s_acc, float &sp,
+                                             unsigned &sg)
 {
     typedef sacc_fmt<float> F;
     enum { W = 8, EPT = SACC_B_U * W };
@@ -676,19 +675,19 @@ __device__ __forceinline__ void sacc_b_tiles(const sl_b8 *__restrict__ xv, uint6
             for (int u = 0; u < SACC_B_U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
 #pragma unroll
             for (int u = 0; u < SACC_B_U; u++) {
-                sacc_b_take2<MODE>(r[u].u.x, my, sp, sg);
-                sacc_b_take2<MODE>(r[u].u.y, my, sp, sg);
-                sacc_b_take2<MODE>(r[u].u.z, my, sp, sg);
-                sacc_b_take2<MODE>(r[u].u.w, my, sp, sg);
+                sacc_b_take2(r[u].u.x, my, sc, sp, sg);
+                sacc_b_take2(r[u].u.y, my, sc, sp, sg);
+                sacc_b_take2(r[u].u.z, my, sc, sp, sg);
+                sacc_b_take2(r[u].u.w, my, sc, sp, sg);
             }
         } else {
             for (int u = 0; u < SACC_B_U; u++)
                 if (base + (uint64_t)u * B < nv) {
                     const sl_b8 r = sl_ldv(xv + base + (uint64_t)u * B);
-                    sacc_b_take2<MODE>(r.u.x, my, sp, sg);
-                    sacc_b_take2<MODE>(r.u.y, my, sp, sg);
-                    sacc_b_take2<MODE>(r.u.z, my, sp, sg);
-                    sacc_b_take2<MODE>(r.u.w, my, sp, sg);
+                    sacc_b_take2(r.u.x, my, sc, sp, sg);
+                    sacc_b_take2(r.u.y, my, sc, sp, sg);
+                    sacc_b_take2(r.u.z, my, sc, sp, sg);
+                    sacc_b_take2(r.u.w, my, sc, sp, sg);
                 }
         }
         if (++since_flush == flush_every) {          /* uniform: <= 16384 + 1 inputs per bin */
@@ -705,17 +704,21 @@ __device__ __forceinline__ void sacc_b_tiles(const sl_b8 *__restrict__ xv, uint6
 }
 
 /* x: n bfloat16 elements; head as for the bins kernel. Dynamic shared memory: 32 KB per 256
- * threads (SACC_B_LANES) of the block, then the block limbs and flags. Per input: ~4 integer
- * ops, one FFMA, one shared load, add and store of 4 bytes (the float32 bins move 16 bytes per
- * input through shared memory: on an H200 they ran 0.70x CUB, at the shared-memory bandwidth).
- * MODE bit 0: red.shared.add instead of load, add, store; bit 1: the bin's address ORed into
- * the thread's (when the bins start 32 KB-aligned in the shared window, else added).
+ * threads (SACC_B_LANES) of the block, then the block limbs and flags. Per input: ~5 integer
+ * ops, one FFMA and one 4-byte shared atomic add (the float32 bins move 16 bytes per input
+ * through shared memory: on an H200 they ran 0.70x CUB, at the shared-memory bandwidth).
+ * The add is red.shared.add (no result, no dependency between a thread's inputs): on an H200 at
+ * 2^28 0.935x CUB on uniform-sym data against 0.824x with a shared load, add and store; wide
+ * data (log-uniform over 2^-120..2^120) runs slower with both, 0.828x and 0.742x, as if the
+ * shared-memory path paid for the spread of a warp's 32 addresses over the bins' rows. sc: the
+ * constant 0x7E800000 (a kernel argument, so that the compiler keeps it in a register and
+ * fuses the scale's AND and XOR into one LOP3).
  * Barriers: only the normalisation schedule's and sacc_block_finish's, both block-uniform; the
  * flushes are warp-collective at block-uniform points. */
-template <int MAXB, int MODE>
+template <int MAXB>
 __global__ void __launch_bounds__(MAXB, MAXB <= 512 ? SACC_BINS_PER_SM : 1)
 sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
-              __nv_bfloat16 *result)
+              __nv_bfloat16 *result, unsigned sc)
 {
     typedef sacc_fmt<float> F;
     enum { W = 8 };
@@ -742,14 +745,12 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
     for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
         const unsigned u = (unsigned)xs[i < head ? i : tail0 + (i - head)] << 16;
         sg &= u | 0xffffu;
-        const float f = sacc_b_k<MODE & 1>(u, my, (u >> 16) & 0x7C00u);
+        const float f = sacc_b_k(u, my, (u >> 16) & 0x7C00u, sc);
         sp = __fmaf_rn(f, f, sp);
     }
     const sl_b8 *xv = reinterpret_cast<const sl_b8 *>(x + head);
     const uint64_t ntiles = (nv + (uint64_t)B * SACC_B_U - 1) / ((uint64_t)B * SACC_B_U);
-    const bool aligned = (((unsigned)__cvta_generic_to_shared(s_bb)) & 0x7FFFu) == 0u;
-    if ((MODE & 2) && aligned) sacc_b_tiles<MODE>(xv, nv, ntiles, my, mask, s_acc, sp, sg);
-    else sacc_b_tiles<MODE & 1>(xv, nv, ntiles, my, mask, s_acc, sp, sg);
+    sacc_b_tiles(xv, nv, ntiles, my, sc, mask, s_acc, sp, sg);
     sacc_b_flush(my, mask, s_acc);
     const unsigned flags = isfinite(sp) ? 0u : sacc_b_rescan(xs, n, head, nv, ntiles);
     /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
@@ -900,7 +901,7 @@ static const char *sacc_bins_launch(const sl_variant *v, const sl_launch *cfg, c
 
 /* Enqueues the bfloat16 integer-bins kernel for blocks up to MAXB (32 KB of dynamic shared
  * memory per 256 threads, opted into above 48 KB once per instantiation). */
-template <int MAXB, int MODE>
+template <int MAXB>
 static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                   uint64_t n, uint64_t head, void *d_work, void *d_result,
                                   cudaStream_t st, sl_err *err)
@@ -911,7 +912,7 @@ static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, con
     static size_t opted = 48u * 1024u;
     if (smem > opted) {
         const size_t most = row * ((MAXB + SACC_B_LANES - 1u) / SACC_B_LANES) + tail;
-        cudaError_t e = cudaFuncSetAttribute(sacc_b_kernel<MAXB, MODE>,
+        cudaError_t e = cudaFuncSetAttribute(sacc_b_kernel<MAXB>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
         if (e != cudaSuccess) {
             sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_b_kernel, "
@@ -921,9 +922,9 @@ static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, con
         }
         opted = most;
     }
-    sacc_b_kernel<MAXB, MODE><<<cfg->grid, cfg->block, smem, st>>>((const __nv_bfloat16 *)d_x, n, head,
+    sacc_b_kernel<MAXB><<<cfg->grid, cfg->block, smem, st>>>((const __nv_bfloat16 *)d_x, n, head,
                                                             (unsigned char *)d_work,
-                                                            (__nv_bfloat16 *)d_result);
+                                                            (__nv_bfloat16 *)d_result, 0x7E800000u);
     return "sacc_b_kernel";
 }
 
@@ -980,18 +981,8 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
             ibins = !(e && !strcmp(e, "bins"));
         }
         if (!ibins) return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
-        static int mode = -1;                        /* SUMLAB_SACC_BF16_MODE (measuring) */
-        if (mode < 0) {
-            const char *e = getenv("SUMLAB_SACC_BF16_MODE");
-            mode = e ? atoi(e) & 3 : 0;
-        }
-#define SACC_B_GO(M) (cfg->block <= 512 ? sacc_b_enqueue<512, M>(v, cfg, d_x, n, head, d_work, d_result, st, err) \
-                                        : sacc_b_enqueue<1024, M>(v, cfg, d_x, n, head, d_work, d_result, st, err))
-        if (mode == 1) return SACC_B_GO(1);
-        if (mode == 2) return SACC_B_GO(2);
-        if (mode == 3) return SACC_B_GO(3);
-        return SACC_B_GO(0);
-#undef SACC_B_GO
+        if (cfg->block <= 512) return sacc_b_enqueue<512>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+        return sacc_b_enqueue<1024>(v, cfg, d_x, n, head, d_work, d_result, st, err);
     }
     return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
