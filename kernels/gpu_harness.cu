@@ -163,6 +163,22 @@ int sl_gpu_available(sl_gpu_info *info, sl_err *why)
     return 1;
 }
 
+void *sl_gpu_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (sl_gpu_device_count() <= 0) return NULL;
+    if (cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess) {
+        cudaGetLastError();   /* not sticky: clear it */
+        return NULL;
+    }
+    return p;
+}
+
+void sl_gpu_host_free(void *p)
+{
+    if (p && cudaFreeHost(p) != cudaSuccess) cudaGetLastError();
+}
+
 void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
 {
     if (!c) return;

@@ -11,6 +11,9 @@ int sl_gpu_compiled(void) { return 0; }
 
 int sl_gpu_device_count(void) { return 0; }
 
+void *sl_gpu_host_alloc(size_t bytes) { (void)bytes; return NULL; }
+void sl_gpu_host_free(void *p) { (void)p; }
+
 int sl_gpu_available(sl_gpu_info *info, sl_err *why)
 {
     (void)info;

@@ -43,6 +43,11 @@ typedef struct sl_gpu_ctx sl_gpu_ctx;
 int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt,
                       uint32_t offset, sl_err *err);
 void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx);
+/* Page-locked host memory (cudaMallocHost): uploads from it run at the copy engines' speed,
+ * without the driver's staging of pageable memory. NULL when there is no GPU or the call fails
+ * (the caller then uses malloc; the cause is cleared, not sticky). */
+void *sl_gpu_host_alloc(size_t bytes);
+void sl_gpu_host_free(void *p);   /* p from sl_gpu_host_alloc (NULL: nothing) */
 /* Timing flags of sl_gpu_ctx_run / sl_gpu_ctx_read_ceiling (0: no flush, device time).
  * SL_GPU_FLUSH_L2: before each run, read a buffer of twice the L2 size (the input leaves L2,
  *   which is left holding clean lines: no write-back of a flush buffer lands in the timed run).

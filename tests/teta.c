@@ -92,6 +92,32 @@ int main(void)
         if (i == 3) worst_rate_early = rate / left;
     }
     CHECK(fabs(worst_fit) < 0.15, "fitted ETA off by %.0f %% after the first sweep", 100 * worst_fit);
+
+    /* the ETA shown mixes the fit into the plain rate by half-way: the fit's at the start, the
+     * rate's from 50 % on, in between between the two; on the sweep above it stays near the
+     * truth where the fit is (after the first sweep) and far from the rate's error early */
+    CHECK(sl_eta_mix(10, 40, 0) == 10 && sl_eta_mix(10, 40, 0.5) == 40 && sl_eta_mix(10, 40, 0.9) == 40,
+          "mix ends: %g %g %g", sl_eta_mix(10, 40, 0), sl_eta_mix(10, 40, 0.5), sl_eta_mix(10, 40, 0.9));
+    CHECK(fabs(sl_eta_mix(10, 40, 0.25) - 25) < 1e-12, "mix at 25 %%: %g", sl_eta_mix(10, 40, 0.25));
+    CHECK(sl_eta_mix(10, -1, 0.7) == 10 && sl_eta_mix(-1, 40, 0.1) == 40, "mix with one estimate missing");
+    memset(&f, 0, sizeof f);
+    done_t = done_w = 0;
+    double worst_mix = 0, mix_early = 0;
+    for (int i = 0; i < n - 1; i++) {
+        sl_eta_observe(&f, w[i], t[i]);
+        done_t += t[i];
+        done_w += w[i];
+        const double left = total_t - done_t;
+        const double rate = (total_w - done_w) * done_t / done_w;
+        const double mix = sl_eta_mix(sl_eta_left(&f, n - 1 - i, total_w - done_w), rate, done_w / total_w);
+        if (i >= NSIZES - 1 && i < n - 20) {
+            double r = mix / left;
+            if (fabs(log(r)) > fabs(log(1 + worst_mix))) worst_mix = r - 1;
+        }
+        if (i == 3) mix_early = mix / left;
+    }
+    CHECK(fabs(worst_mix) < 0.15, "mixed ETA off by %.0f %% after the first sweep", 100 * worst_mix);
+    CHECK(mix_early < 2, "mixed ETA after 4 small steps %.1fx the truth (the rate's error leaked in)", mix_early);
     CHECK(worst_rate_early > 10, "a single rate after 4 small steps is only %.1fx the truth "
           "(the case the fit is for)", worst_rate_early);
 

@@ -473,6 +473,10 @@ static int start_run(run_opts *o, const char *dir, sl_runconf *conf, sl_run *run
                      sl_err *why)
 {
     memset(run, 0, sizeof *run);
+    if (pthread_mutex_init(&run->buf_mu, NULL)) {
+        sl_cli_msg(CMD, "cannot create a lock (pthread_mutex_init failed)");
+        return 1;
+    }
     snprintf(run->dir, sizeof run->dir, "%s", dir);
     memset(gi, 0, sizeof *gi);
     int gpu = o->backend != SL_BACKEND_CPU && sl_gpu_available(gi, why) == 1;
@@ -553,6 +557,7 @@ static int run_experiments(const run_opts *o, sl_run *run, double *secs, sl_err 
     *secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     run->phases.total = *secs;
     sl_study_pipe_end(run);
+    sl_hostbuf_end(run);
     sl_progress_free(run->prog);
     run->prog = NULL;
     return rc;

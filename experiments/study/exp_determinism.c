@@ -231,14 +231,14 @@ static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_d
         sl_progress_done(run->prog);
         return 0;
     }
-    void *y = malloc(n * sl_dtype_size(dt));
-    if (!y) { free(x); return sl_err_set(err, "out of memory"); }
+    void *y = sl_hostbuf_get(run, n * sl_dtype_size(dt));   /* the permuted copies */
+    if (!y) { sl_hostbuf_put(run, x); return sl_err_set(err, "out of memory"); }
     sl_reference ref;   /* one exact sum for the input's every configuration and permutation */
     int rc = sl_exp_reference(run, &c, x, &ref, err);
     if (!rc) rc = det_rows(run, &c, todo, x, y, &ref, R, Rc, err);
     sl_reference_clear(&ref);
-    free(y);
-    free(x);
+    sl_hostbuf_put(run, y);
+    sl_hostbuf_put(run, x);
     sl_progress_done(run->prog);
     return rc ? -1 : 0;
 }

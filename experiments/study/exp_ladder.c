@@ -111,7 +111,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
         int rc = sl_exp_measure(run, &c, &todo, x, NULL, &req, reps, reps_nondet, 0, err);
         run->twin_check_max_n = twin_max;
         if (!rc && need_ceiling) rc = sl_exp_ceiling_row(run, &c, x, reps, err);
-        free(x);
+        sl_hostbuf_put(run, x);
         sl_progress_done(run->prog);
         if (rc) return -1;
     }

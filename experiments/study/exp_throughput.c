@@ -64,7 +64,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
                 void *x = sl_exp_generate(run, ds, &p, c.dt, c.n, &ge);
                 if (!x) return sl_err_set(err, "%s", ge.msg);
                 int rc = sl_exp_ceiling_row(run, &c, x, reps, err);
-                free(x);
+                sl_hostbuf_put(run, x);
                 if (rc) return -1;
             }
         }

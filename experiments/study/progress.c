@@ -5,7 +5,8 @@
  * unit) and charges the steps and work left with it; the first finished step, which carries
  * the start-up (device initialisation, first allocations), is left out. A single rate would
  * price the study's 2^28 steps at what its first, small steps cost per unit (there the fixed
- * cost dominates): hours off at the start. */
+ * cost dominates): hours off at the start. Later the plain rate is the better guess, and the
+ * ETA shown moves from the fit's to the rate's by half-way (sl_eta_mix). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdlib.h>
@@ -67,6 +68,16 @@ double sl_eta_left(const sl_eta_fit *f, double steps_left, double work_left)
     return a * steps_left + b * work_left;
 }
 
+double sl_eta_mix(double fit_s, double rate_s, double frac)
+{
+    if (!(rate_s >= 0)) return fit_s;
+    if (!(fit_s >= 0)) return rate_s;
+    double phi = frac / 0.5;
+    if (!(phi > 0)) phi = 0;
+    if (phi > 1) phi = 1;
+    return (1 - phi) * fit_s + phi * rate_s;
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -105,8 +116,13 @@ static void draw(sl_progress *p)
     if (frac > 1) frac = 1;
     char eta[32], elapsed[32];
     double left = p->total - p->done, eta_s = -1;
+    const int rated = p->done_timed > p->done_first && now_s() > p->t_first;
+    /* the share of this invocation's work done (work skipped on --resume left out) */
+    const double timed_frac = p->done_timed + left > 0 ? p->done_timed / (p->done_timed + left) : 0;
     if (p->steps_total > 0 && p->fit.n > 0)
-        eta_s = sl_eta_left(&p->fit, p->steps_total - p->steps_done, left);
+        eta_s = sl_eta_mix(sl_eta_left(&p->fit, p->steps_total - p->steps_done, left),
+                           rated ? left * (now_s() - p->t_first) / (p->done_timed - p->done_first) : -1,
+                           timed_frac);
     else if (p->done_timed > p->done_first && now_s() > p->t_first)
         eta_s = left * (now_s() - p->t_first) / (p->done_timed - p->done_first);
     else if (p->done_timed > 0)   /* one timed step: it carries the start-up */

@@ -58,7 +58,7 @@ static void *generate_seed(sl_run *run, const sl_dataset *ds, const sl_params *p
 {
     const double t0 = sl_now_s();
     size_t bytes = (size_t)n * sl_dtype_size(dt);
-    void *x = malloc(bytes ? bytes : 1);
+    void *x = sl_hostbuf_get(run, bytes);
     if (!x) {
         sl_err_set(err, "out of memory for %llu values", (unsigned long long)n);
         return NULL;
@@ -67,7 +67,7 @@ static void *generate_seed(sl_run *run, const sl_dataset *ds, const sl_params *p
     int rc = sl_dataset_generate_threads(ds, dt, seed, n, p, 0, n, x, th, err);
     run->phases.generate += sl_now_s() - t0;
     if (rc) {
-        free(x);
+        sl_hostbuf_put(run, x);
         return NULL;
     }
     return x;
@@ -144,13 +144,13 @@ struct sl_step_job {
 /* The size of a job's input. */
 static uint64_t job_bytes(const sl_step_job *j) { return j->c.n * (uint64_t)sl_dtype_size(j->c.dt); }
 
-static void job_free(sl_step_job *j)
+static void job_free(sl_run *run, sl_step_job *j)
 {
     if (!j) return;
     if (j->measured)
         for (size_t i = 0; i < j->todo.n; i++) sl_row_free(&j->rows[i]);
     if (j->ref_ok) sl_reference_clear(&j->ref);
-    if (j->own_x) free(j->x);
+    if (j->own_x) sl_hostbuf_put(run, j->x);
     free(j);
 }
 
@@ -307,7 +307,7 @@ static int job_finish(sl_run *run, sl_step_job *j, sl_err *err)
     job_account(run, j);
     int rc = job_write(run, j, err);
     sl_progress_add(run->prog, j->work);
-    job_free(j);
+    job_free(run, j);
     return rc;
 }
 
@@ -362,11 +362,11 @@ static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
         rc = sl_study_flush(run, err);
     }
     if (rc) {
-        job_free(j);
+        job_free(run, j);
         return -1;
     }
     if (sl_run_stopped(run)) {
-        job_free(j);
+        job_free(run, j);
         return 0;
     }
     if (pipe) {
@@ -386,7 +386,7 @@ static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
         }
         /* no thread: measure here, after the jobs in flight */
         if (sl_study_flush(run, err)) {
-            job_free(j);
+            job_free(run, j);
             return -1;
         }
     }
@@ -473,14 +473,14 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
     }
     sl_step_job *j = job_new(run, c, &todo, x, req, reps_det, reps_nondet, dist, err);
     if (!j) {
-        free(x);
+        sl_hostbuf_put(run, x);
         return -1;
     }
     j->own_x = 1;
     j->work = work;
     j->ref_ok = 1;
     if (sl_exp_reference(run, c, x, &j->ref, err)) {
-        job_free(j);
+        job_free(run, j);
         return -1;
     }
     return job_run(run, j, 1, err);
