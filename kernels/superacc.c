@@ -139,8 +139,9 @@ static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
 
 const sl_variant sl_v_superacc = {
     .name = "superacc", .family = "accuracy", .determinism = SL_DET_CORRECTLY_ROUNDED,
-    .description = "correctly rounded, order-independent: the exact sum rounded once (f32/bf16: "
-                   "per-thread exponent bins into an integer superaccumulator; f16: exact "
+    .description = "correctly rounded, order-independent: the exact sum rounded once (f32: "
+                   "per-thread exponent bins into an integer superaccumulator; bf16: per-thread "
+                   "exact int32 bins, likewise; f16: exact "
                    "per-thread double sums, flushed a warp at a time; f64: certified 4-fold "
                    "binned sum, exact superaccumulator as fallback)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
