@@ -574,27 +574,20 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
 #define SACC_B_LANES 256u        /* threads per bin row: bin j of thread t at
                                   * s_bb[(t >> 8) * 8192 + j * 256 + (t & 255)], so bin j lies
                                   * j * 1024 bytes above the thread's bin 0 */
-#define SACC_B_MAGIC 0x1.8p15f   /* 1.5 * 2^15: its ulp is 2^-8 */
-#define SACC_B_MAGIC_BITS 0x47400000u
-
-/* One bfloat16 value, u its float32 bits (low half zero), off the byte offset of its bin
- * (j * 1024, j = E >> 3 for the biased exponent E). Bin j holds integers in units of
- * 2^(8 j - 134), the ulp of its smallest exponent: a finite value is k units with
- * |k| = m 2^(E & 7) < 2^15 (m the 8-bit significand), so 2^16 inputs sum exactly in an int32.
- * k comes from one fused multiply-add, exact: s = 2^(126 - 8 j) (its bits: the exponent field
- * 253 - 8 j, (u & 0x7C000000) ^ 0x7E800000 because 253 << 23 has bits 26-30 set), u * s = k / 256
- * (|k / 256| < 2^7; a subnormal, E = 0, gives k = 2 * fraction, zero gives 0) and
- * u * s + 1.5 * 2^15 keeps the exponent of 2^15 (ulp 2^-8): its bits are 0x47400000 + k. An Inf
- * or NaN input (E = 255, bin 31) makes f non-finite and its bits garbage; f also goes into the
- * product sp, which then turns non-finite (every finite f lies in (2^15, 2^16): sp stays below
- * 2^66 for n < 2^40), and the thread rescans its inputs for the flags (sacc_b_rescan): the
- * garbage never reaches a result, since the rounding returns NaN or Inf on those flags. */
+/* One bfloat16 value into its bin: u its float32 bits (low half zero), off the byte offset of
+ * its bin (j * 1024, j = E >> 3 for the biased exponent E), sc = SL_SACC_B16_SC (a kernel
+ * argument: see sacc_b_kernel). The value's integer k in its bin's units comes from
+ * sl_sacc_b16_f (superacc.h: the exactness argument, checked on every bfloat16 pattern in
+ * tests/tsuperacc.c); an Inf or NaN input (E = 255, bin 31) makes f non-finite and its bits
+ * garbage; f also goes into the product sp, which then turns non-finite (every finite f lies in
+ * (2^15, 2^16): sp stays finite for n < 2^40), and the thread rescans its inputs for the flags
+ * (sacc_b_rescan): the garbage never reaches a result, since the rounding returns NaN or Inf on
+ * those flags. */
 __device__ __forceinline__ float sacc_b_k(unsigned u, unsigned my, unsigned off, unsigned sc)
 {
-    const float s = __uint_as_float((u & 0x7C000000u) ^ sc);
-    const float f = __fmaf_rn(__uint_as_float(u), s, SACC_B_MAGIC);
+    const float f = sl_sacc_b16_f(u, sc);
     asm volatile("red.shared.add.u32 [%0], %1;" ::"r"(my + off),
-                 "r"(__float_as_uint(f) - SACC_B_MAGIC_BITS) : "memory");
+                 "r"(__float_as_uint(f) - SL_SACC_B16_MAGIC_BITS) : "memory");
     return f;
 }
 
@@ -711,7 +704,7 @@ __device__ __forceinline__ void sacc_b_tiles(const sl_b8 *__restrict__ xv, uint6
  * 2^28 0.935x CUB on uniform-sym data against 0.824x with a shared load, add and store; wide
  * data (log-uniform over 2^-120..2^120) runs slower with both, 0.828x and 0.742x, as if the
  * shared-memory path paid for the spread of a warp's 32 addresses over the bins' rows. sc: the
- * constant 0x7E800000 (a kernel argument, so that the compiler keeps it in a register and
+ * constant SL_SACC_B16_SC (a kernel argument, so that the compiler keeps it in a register and
  * fuses the scale's AND and XOR into one LOP3).
  * Barriers: only the normalisation schedule's and sacc_block_finish's, both block-uniform; the
  * flushes are warp-collective at block-uniform points. */
@@ -924,7 +917,7 @@ static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, con
     }
     sacc_b_kernel<MAXB><<<cfg->grid, cfg->block, smem, st>>>((const __nv_bfloat16 *)d_x, n, head,
                                                             (unsigned char *)d_work,
-                                                            (__nv_bfloat16 *)d_result, 0x7E800000u);
+                                                            (__nv_bfloat16 *)d_result, SL_SACC_B16_SC);
     return "sacc_b_kernel";
 }
 

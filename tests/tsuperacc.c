@@ -1,12 +1,16 @@
 /* tsuperacc.c: the `superacc` CPU twin equals mpfr_sum correctly rounded to float/double (and
  * reference/'s sl_exact_round) bit for bit on thousands of adversarial arrays, and is
  * unchanged under reversal, shuffles and splits. A CPU model of the GPU kernel's arithmetic
- * (TwoSum expansions per thread, spills, per-block limbs, merge) must agree as well. */
+ * (TwoSum expansions per thread, spills, per-block limbs, merge) must agree as well; for
+ * bfloat16, the integer bins' transform (sl_sacc_b16_f) is checked on every one of the 65,536
+ * patterns and a model of that kernel (int32 bins per thread, warp flushes split in 16-bit
+ * halves, limbs) equals the twin on adversarial arrays. */
 #include <float.h>
 #include <math.h>
 #include <mpfr.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_half.h"
 #include "sl_reference.h"
 #include "sl_test.h"
 #include "superacc.h"
@@ -319,6 +323,142 @@ static double gpu_model(const double *x, uint64_t n, sl_dtype dt, unsigned block
 /* ---- checks ---------------------------------------------------------------------------------- */
 static int same(double a, double b) { return bits64(a) == bits64(b) || (isnan(a) && isnan(b)); }
 
+/* ---- bfloat16: the integer bins (superacc.cu, step 1d) --------------------------------------
+ * Every pattern: a finite value is exactly k units of its bin (2^(8j - 134), j = E >> 3) with
+ * |k| < 2^15, k read from the bits of sl_sacc_b16_f's result; Inf and NaN give a non-finite f;
+ * the kernel's bin offsets (low half: w & 0x7C00, high half: (w >> 16) & 0x7C00) are j * 1024. */
+static void check_b16_transform(void)
+{
+    long bad = 0;
+    for (uint32_t h = 0; h < 65536u; h++) {
+        const uint32_t u = h << 16, E = (h >> 7) & 0xffu, j = E >> 3;
+        const float f = sl_sacc_b16_f(u, SL_SACC_B16_SC);
+        float xv;
+        memcpy(&xv, &u, 4);
+        if (E == 255) {
+            if (isfinite(f)) bad++;
+            continue;
+        }
+        uint32_t fb;
+        memcpy(&fb, &f, 4);
+        const int32_t k = (int32_t)(fb - SL_SACC_B16_MAGIC_BITS);
+        const double want = (double)xv, got = ldexp((double)k, 8 * (int)j - 134);
+        const uint32_t w_lo = h, w_hi = h << 16;   /* h as a word's low or high half */
+        if (got != want || k >= 32768 || k <= -32768 || (w_lo & 0x7C00u) != j * 1024u ||
+            ((w_hi >> 16) & 0x7C00u) != j * 1024u || (signbit(want) && k > 0)) {
+            if (bad < 5)
+                fprintf(stderr, "  bf16 0x%04x: value %a, k %d in bin %u gives %a\n", (unsigned)h,
+                        want, (int)k, (unsigned)j, got);
+            bad++;
+        }
+    }
+    CHECK(bad == 0, "bf16 integer bins: %ld of 65536 patterns not exact", bad);
+}
+
+/* The kernel's arithmetic on n bfloat16 values dealt round-robin to T threads (32 per warp,
+ * warps in blocks of tpb threads): each thread's 32 int32 bins, emptied every `flush` of its
+ * inputs by a warp reduction of their high (signed) and low 16 bits into the block's limbs at
+ * bit 8 j + 15; flags from the values themselves; the blocks' normalised limbs summed, rounded
+ * to odd in float32 and once to bfloat16, as sacc_block_finish does. */
+static void model_b16_flush(int32_t (*bins)[32], unsigned w0, unsigned lanes, int64_t *limb)
+{
+    for (int j = 0; j < 32; j++) {
+        int32_t hi = 0;
+        uint32_t lo = 0;
+        for (unsigned l = 0; l < lanes; l++) {
+            hi += bins[w0 + l][j] >> 16;
+            lo += (uint32_t)bins[w0 + l][j] & 0xffffu;
+            bins[w0 + l][j] = 0;
+        }
+        const int64_t v = (int64_t)hi * 65536 + (int64_t)lo;
+        const int pos = 8 * j + 15;
+        const uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+        const int idx = pos >> 5, sh = pos & 31;
+        const uint64_t rest = m >> (32 - sh);
+        const uint64_t c[3] = {(m << sh) & 0xffffffffu, rest & 0xffffffffu, rest >> 32};
+        for (int k = 0; k < 3; k++) limb[idx + k] += v < 0 ? -(int64_t)c[k] : (int64_t)c[k];
+    }
+}
+
+static double b16_model(const uint16_t *x, uint64_t n, unsigned blocks, unsigned tpb, unsigned flush)
+{
+    const int L = SL_SACC_LIMBS_F32;
+    const unsigned T = blocks * tpb;
+    if (n == 0) return 0.0;
+    int32_t(*bins)[32] = calloc(T, sizeof *bins);
+    unsigned *count = calloc(T, sizeof *count);
+    int64_t(*blk)[SL_SACC_LIMBS_MAX] = calloc(blocks, sizeof *blk);
+    unsigned flags = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const unsigned t = (unsigned)(i % T), h = x[i], E = (h >> 7) & 0xffu;
+        if (!(h >> 15)) flags |= SL_SACC_ANYPOS;
+        if (E == 255) flags |= (h & 0x7fu) ? SL_SACC_NAN : (h >> 15) ? SL_SACC_NINF : SL_SACC_PINF;
+        const float f = sl_sacc_b16_f((uint32_t)h << 16, SL_SACC_B16_SC);
+        uint32_t fb;
+        memcpy(&fb, &f, 4);
+        bins[t][E >> 3] = (int32_t)((uint32_t)bins[t][E >> 3] + (fb - SL_SACC_B16_MAGIC_BITS));
+        if (++count[t] == flush) {   /* here per thread; the kernel's cadence is per tile */
+            const unsigned b = t / tpb, w0 = t - t % 32;
+            const unsigned lanes = w0 + 32 <= (b + 1) * tpb ? 32 : (b + 1) * tpb - w0;
+            for (unsigned l = 0; l < lanes; l++) count[w0 + l] = 0;
+            model_b16_flush(bins, w0, lanes, blk[b]);
+        }
+    }
+    int64_t g[SL_SACC_LIMBS_MAX] = {0};
+    for (unsigned b = 0; b < blocks; b++) {
+        for (unsigned w0 = b * tpb; w0 < (b + 1) * tpb; w0 += 32)
+            model_b16_flush(bins, w0, (b + 1) * tpb - w0 < 32 ? (b + 1) * tpb - w0 : 32, blk[b]);
+        sl_sacc_normalise(blk[b], L);
+        for (int i = 0; i < L; i++) g[i] += blk[b][i];
+    }
+    free(bins);
+    free(count);
+    free(blk);
+    const double r = sl_sacc_round_mode(g, L, 0, SL_F32, flags, 1);
+    return sl_half_to_double(sl_half_from_double((double)(float)r, SL_BF16), SL_BF16);
+}
+
+/* Adversarial bfloat16 arrays (full range, one bin at its largest value past an int32 bin's
+ * capacity without flushes, cancellation, subnormals, Inf/NaN) through the model and the twin. */
+static void check_b16_model(void)
+{
+    enum { N = 1 << 17 };
+    uint16_t *x = malloc(N * sizeof *x);
+    const sl_launch cfg0 = {0, 0, 0, 0, 0, 0};
+    for (int kind = 0; kind < 6; kind++)
+        for (int rep = 0; rep < 4; rep++) {
+            const uint64_t n = kind == 1 ? N : 1000 + rnd_below(20000);
+            for (uint64_t i = 0; i < n; i++) {
+                uint16_t h = (uint16_t)rnd();
+                if (kind == 1) h = 0x7f7f;                                 /* the largest finite */
+                if (kind == 2) h = (uint16_t)((h & 0x807f) | (uint16_t)((120 + rnd_below(16)) << 7));
+                if (kind == 3) h &= 0x807f;                                /* zeros, subnormals */
+                if ((h & 0x7f80) == 0x7f80 && kind != 5) h &= 0xbfff;      /* finite unless kind 5 */
+                x[i] = h;
+            }
+            if (kind == 2)   /* second half: the first negated, reversed, plus one tiny survivor */
+                for (uint64_t i = 0; i < n / 2; i++) x[n - 1 - i] = (uint16_t)(x[i] ^ 0x8000u);
+            if (kind == 2) x[n / 2] = 0x0001;
+            if (kind == 4) x[rnd_below(n)] = 0x7f80;                       /* one +Inf */
+            double want = 0;
+            sl_launch cfg = cfg0;
+            sl_err err = {{0}};
+            if (sl_variant_cpu(superacc(), x, n, SL_BF16, &cfg, &want, &err)) {
+                CHECK(0, "bf16 twin: %s", err.msg);
+                continue;
+            }
+            /* one thread (a bin takes every input: flush needed for kind 1), small and wide grids */
+            const unsigned shapes[3][3] = {{1, 1, 16384}, {3, 100, 16384}, {7, 512, 64}};
+            for (int sh = 0; sh < 3; sh++) {
+                const double got = b16_model(x, n, shapes[sh][0], shapes[sh][1], shapes[sh][2]);
+                CHECK(same(got, want), "bf16 model kind %d #%d (%u x %u, flush %u): %a != twin %a",
+                      kind, rep, shapes[sh][0], shapes[sh][1], shapes[sh][2], got, want);
+            }
+        }
+    free(x);
+}
+
+
 static void dump(const char *what, const double *x, uint64_t n, sl_dtype dt)
 {
     fprintf(stderr, "  %s (%s, n = %llu):", what, sl_dtype_name(dt), (unsigned long long)n);
@@ -439,6 +579,8 @@ int main(void)
                 check_array(x, n, dt, what, 1);
             }
     check_long();
+    check_b16_transform();
+    check_b16_model();
     free(x);
     printf("tsuperacc: %ld arrays\n", n_arrays);
     return sl_test_done("tsuperacc");
