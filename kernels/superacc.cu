@@ -255,6 +255,54 @@ __device__ __forceinline__ void sacc_block_init(unsigned long long *s_acc, int L
     if (threadIdx.x == 0) *s_flags = 0;
 }
 
+/* The one-launch kernels' 16-byte loads: streaming (evict-first) for float4, the read-only
+ * no-allocate load for 8 16-bit values. */
+__device__ __forceinline__ float4 sacc_ld(const float4 *p) { return __ldcs(p); }
+template <typename H> __device__ __forceinline__ sl_v16<H> sacc_ld(const sl_v16<H> *p) { return sl_ldv(p); }
+
+/* The tile loop of the one-launch kernels (float32 bins, float16 register sums, bfloat16 integer
+ * bins): tile t (U 16-byte vectors per thread, W elements each) goes to block t mod gridDim; a
+ * whole tile loads its U vectors first and hands them to st.take(v, true), a partial one hands
+ * over those that exist (st.take(v, false)); after every flush_every tiles st.flush() (at the
+ * same point in every thread of the block), and after every 2^29 of the block's elements the
+ * block normalises its limbs. Barriers: the trip count and both schedules depend on blockIdx,
+ * gridDim, blockDim and n only. */
+template <int U, int W, typename V, class S>
+__device__ __forceinline__ void sacc_tiles(const V *__restrict__ xv, uint64_t nv, unsigned flush_every,
+                                           S &st, unsigned long long *s_acc)
+{
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const uint64_t per_tile = (uint64_t)B * U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
+    if (every == 0) every = 1;
+    uint64_t since = 0;
+    unsigned since_flush = 0;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            V r[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) r[u] = sacc_ld(xv + base + (uint64_t)u * B);
+#pragma unroll
+            for (int u = 0; u < U; u++) st.take(r[u], true);
+        } else {
+            for (int u = 0; u < U; u++)
+                if (base + (uint64_t)u * B < nv) st.take(sacc_ld(xv + base + (uint64_t)u * B), false);
+        }
+        if (++since_flush == flush_every) {
+            since_flush = 0;
+            st.flush();
+        }
+        if (++since == every) {                      /* uniform across the block */
+            since = 0;
+            sacc_barrier();
+            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), sacc_fmt<float>::L);
+            sacc_barrier();
+        }
+    }
+}
+
 /* ---- float32: exponent bins (step 1a) ---------------------------------------------------- */
 #define SACC_NBIN 16
 #define SACC_BIN_FLUSH 8192u     /* inputs per thread between bin flushes (capacity: 2^14) */
@@ -263,11 +311,6 @@ __device__ __forceinline__ void sacc_block_init(unsigned long long *s_acc, int L
                                   * for (superacc.c's grid): without it the 16-bit instantiations
                                   * took 55 registers, two blocks fitted and the third wave ran
                                   * alone (0.55x CUB instead of 0.71x on an H200) */
-
-/* The bins kernel's 16-byte loads: streaming (evict-first) for float4, the read-only
- * no-allocate load for 8 16-bit values. */
-__device__ __forceinline__ float4 sacc_ld(const float4 *p) { return __ldcs(p); }
-template <typename H> __device__ __forceinline__ sl_v16<H> sacc_ld(const sl_v16<H> *p) { return sl_ldv(p); }
 
 /* One input into its bin: my = &s_bin[tid], bins blockDim apart. A float16/bfloat16 input is
  * widened to float32 first (exact). */
@@ -335,6 +378,19 @@ __device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long lo
     return flags;
 }
 
+/* The bins kernel's state for sacc_tiles: each vector's lanes into their bins; the flush drains. */
+template <typename X> struct sacc_bins_st {
+    double *my, *s_bin;
+    unsigned long long *s_acc;
+    unsigned B, flags, sg;
+    __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, bool)
+    {
+#pragma unroll
+        for (int k = 0; k < sl_vec<X>::W; k++) sacc_bin_take(sl_vec_lane(r, k), my, B, sg);
+    }
+    __device__ __forceinline__ void flush() { flags |= sacc_bins_drain(s_bin, s_acc); }
+};
+
 /* x: n float32 (or float16/bfloat16: X) elements; head: elements before the first 16-byte boundary (done one by one, as
  * is the tail after the last whole vector). Any grid, any block <= 1024; dynamic shared
  * memory: SACC_NBIN * blockDim doubles. Barriers: every sacc_barrier is reached by all threads
@@ -364,43 +420,11 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
         sacc_bin_take(x[i < head ? i : tail0 + (i - head)], my, B, sg);
 
-    const V *xv = reinterpret_cast<const V *>(x + head);
-    const uint64_t per_tile = (uint64_t)B * SACC_BIN_U;
-    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
-    if (every == 0) every = 1;
-    const unsigned flush_every = SACC_BIN_FLUSH / EPT;
-    uint64_t since = 0;
-    unsigned since_flush = 0;
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
-        const uint64_t base = tile * per_tile + tid;
-        if ((tile + 1) * per_tile <= nv) {
-            V r[SACC_BIN_U];
-#pragma unroll
-            for (int u = 0; u < SACC_BIN_U; u++) r[u] = sacc_ld(xv + base + (uint64_t)u * B);
-#pragma unroll
-            for (int u = 0; u < SACC_BIN_U; u++)
-#pragma unroll
-                for (int k = 0; k < W; k++) sacc_bin_take(sl_vec_lane(r[u], k), my, B, sg);
-        } else {
-            for (int u = 0; u < SACC_BIN_U; u++)
-                if (base + (uint64_t)u * B < nv) {
-                    const V r = sacc_ld(xv + base + (uint64_t)u * B);
-#pragma unroll
-                    for (int k = 0; k < W; k++) sacc_bin_take(sl_vec_lane(r, k), my, B, sg);
-                }
-        }
-        if (++since_flush == flush_every) {          /* uniform: <= 8192 + 1 inputs per bin */
-            since_flush = 0;
-            flags |= sacc_bins_drain(s_bin, s_acc);
-        }
-        if (++since == every) {                      /* uniform across the block */
-            since = 0;
-            sacc_barrier();
-            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-            sacc_barrier();
-        }
-    }
+    sacc_bins_st<X> st = {my, s_bin, s_acc, B, flags, sg};
+    /* <= 8192 + 1 inputs per bin between drains */
+    sacc_tiles<SACC_BIN_U, W>(reinterpret_cast<const V *>(x + head), nv, SACC_BIN_FLUSH / EPT, st, s_acc);
+    flags = st.flags;
+    sg = st.sg;
     flags |= sacc_bins_drain(s_bin, s_acc);
     sacc_block_finish<X>(flags, sg, s_acc, &s_flags, work, result);
 }
@@ -496,6 +520,24 @@ __device__ __forceinline__ unsigned sacc_h_flush_warp(double &a, double &b, unsi
     return 0u;
 }
 
+/* The float16 kernel's state for sacc_tiles: whole tiles through the integer-built doubles
+ * (INTB), partial ones and INTB = false through the conversions; the flush empties a and b. */
+template <bool INTB> struct sacc_h_st {
+    double a, b;
+    unsigned long long *s_acc;
+    unsigned flags, sg;
+    __device__ __forceinline__ void take(const sl_h8 &r, bool full)
+    {
+        if (INTB && full) sacc_h_take8i(r, a, b, sg);
+        else sacc_h_take8(r, a, b, sg);
+    }
+    __device__ __forceinline__ void flush()
+    {
+        if (INTB) flags |= sacc_h_flush_warp(a, b, s_acc);
+        else flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+    }
+};
+
 /* x: n float16 elements; head as for the bins kernel. Every finite float16 is an integer
  * multiple of 2^-24 below 2^16 (under 2^40 such units), so up to 2^13 of them add exactly in a
  * double: no bins, no shared memory on the per-input path. Each thread keeps two register sums,
@@ -526,41 +568,13 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
         a += (double)__half2float(h);
     }
 
-    const sl_h8 *xv = reinterpret_cast<const sl_h8 *>(x + head);
-    const uint64_t per_tile = (uint64_t)B * SACC_H_U;
-    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
-    if (every == 0) every = 1;
-    const unsigned flush_every = SACC_H_FLUSH / EPT;
-    uint64_t since = 0;
-    unsigned since_flush = 0;
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
-        const uint64_t base = tile * per_tile + tid;
-        if ((tile + 1) * per_tile <= nv) {
-            sl_h8 r[SACC_H_U];
-#pragma unroll
-            for (int u = 0; u < SACC_H_U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
-#pragma unroll
-            for (int u = 0; u < SACC_H_U; u++) {
-                if (INTB) sacc_h_take8i(r[u], a, b, sg);
-                else sacc_h_take8(r[u], a, b, sg);
-            }
-        } else {
-            for (int u = 0; u < SACC_H_U; u++)
-                if (base + (uint64_t)u * B < nv) sacc_h_take8(sl_ldv(xv + base + (uint64_t)u * B), a, b, sg);
-        }
-        if (++since_flush == flush_every) {          /* <= 4096 + 1 inputs per register */
-            since_flush = 0;
-            if (INTB) flags |= sacc_h_flush_warp(a, b, s_acc);
-            else flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
-        }
-        if (++since == every) {                      /* uniform across the block */
-            since = 0;
-            sacc_barrier();
-            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-            sacc_barrier();
-        }
-    }
+    sacc_h_st<INTB> st = {a, b, s_acc, flags, sg};
+    /* <= 4096 + 1 inputs per register between flushes */
+    sacc_tiles<SACC_H_U, W>(reinterpret_cast<const sl_h8 *>(x + head), nv, SACC_H_FLUSH / EPT, st, s_acc);
+    a = st.a;
+    b = st.b;
+    flags = st.flags;
+    sg = st.sg;
     if (INTB) flags |= sacc_h_flush_warp(a, b, s_acc);
     else flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
     /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
@@ -645,56 +659,22 @@ __device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t
     return flags;
 }
 
-/* The tile loop of sacc_b_kernel. */
-__device__ __forceinline__ void sacc_b_tiles(const sl_b8 *__restrict__ xv, uint64_t nv,
-                                             uint64_t ntiles, unsigned my, unsigned sc,
-                                             unsigned mask, unsigned long long *s_acc, float &sp,
-                                             unsigned &sg)
-{
-    typedef sacc_fmt<float> F;
-    enum { W = 8, EPT = SACC_B_U * W };
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    const uint64_t per_tile = (uint64_t)B * SACC_B_U;
-    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
-    if (every == 0) every = 1;
-    const unsigned flush_every = SACC_B_FLUSH / EPT;
-    uint64_t since = 0;
-    unsigned since_flush = 0;
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
-        const uint64_t base = tile * per_tile + tid;
-        if ((tile + 1) * per_tile <= nv) {
-            sl_b8 r[SACC_B_U];
-#pragma unroll
-            for (int u = 0; u < SACC_B_U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
-#pragma unroll
-            for (int u = 0; u < SACC_B_U; u++) {
-                sacc_b_take2(r[u].u.x, my, sc, sp, sg);
-                sacc_b_take2(r[u].u.y, my, sc, sp, sg);
-                sacc_b_take2(r[u].u.z, my, sc, sp, sg);
-                sacc_b_take2(r[u].u.w, my, sc, sp, sg);
-            }
-        } else {
-            for (int u = 0; u < SACC_B_U; u++)
-                if (base + (uint64_t)u * B < nv) {
-                    const sl_b8 r = sl_ldv(xv + base + (uint64_t)u * B);
-                    sacc_b_take2(r.u.x, my, sc, sp, sg);
-                    sacc_b_take2(r.u.y, my, sc, sp, sg);
-                    sacc_b_take2(r.u.z, my, sc, sp, sg);
-                    sacc_b_take2(r.u.w, my, sc, sp, sg);
-                }
-        }
-        if (++since_flush == flush_every) {          /* uniform: <= 16384 + 1 inputs per bin */
-            since_flush = 0;
-            sacc_b_flush(my, mask, s_acc);
-        }
-        if (++since == every) {                      /* uniform across the block */
-            since = 0;
-            sacc_barrier();
-            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-            sacc_barrier();
-        }
+/* The bfloat16 kernel's state for sacc_tiles: each word's two values into their bins; the
+ * flush empties the warp's bins into the block limbs. */
+struct sacc_b_st {
+    unsigned my, sc, mask;
+    unsigned long long *s_acc;
+    float sp;
+    unsigned sg;
+    __device__ __forceinline__ void take(const sl_b8 &r, bool)
+    {
+        sacc_b_take2(r.u.x, my, sc, sp, sg);
+        sacc_b_take2(r.u.y, my, sc, sp, sg);
+        sacc_b_take2(r.u.z, my, sc, sp, sg);
+        sacc_b_take2(r.u.w, my, sc, sp, sg);
     }
-}
+    __device__ __forceinline__ void flush() { sacc_b_flush(my, mask, s_acc); }
+};
 
 /* x: n bfloat16 elements; head as for the bins kernel. Dynamic shared memory: 32 KB per 256
  * threads (SACC_B_LANES) of the block, then the block limbs and flags. Per input: ~5 integer
@@ -741,9 +721,12 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
         const float f = sacc_b_k(u, my, (u >> 16) & 0x7C00u, sc);
         sp = __fmaf_rn(f, f, sp);
     }
-    const sl_b8 *xv = reinterpret_cast<const sl_b8 *>(x + head);
     const uint64_t ntiles = (nv + (uint64_t)B * SACC_B_U - 1) / ((uint64_t)B * SACC_B_U);
-    sacc_b_tiles(xv, nv, ntiles, my, sc, mask, s_acc, sp, sg);
+    sacc_b_st st = {my, sc, mask, s_acc, sp, sg};
+    /* <= 16384 + 1 inputs per bin between flushes */
+    sacc_tiles<SACC_B_U, W>(reinterpret_cast<const sl_b8 *>(x + head), nv, SACC_B_FLUSH / (SACC_B_U * W), st, s_acc);
+    sp = st.sp;
+    sg = st.sg;
     sacc_b_flush(my, mask, s_acc);
     const unsigned flags = isfinite(sp) ? 0u : sacc_b_rescan(xs, n, head, nv, ntiles);
     /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
