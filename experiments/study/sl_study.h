@@ -183,6 +183,7 @@ typedef struct {
     /* work units this experiment will do (for the ETA); 0 when it will be skipped */
     double (*plan)(sl_run *run);
     int (*exec)(sl_run *run, sl_err *err);   /* 0, or -1 (err set) on a failure */
+    double gpu_weight;         /* its units' price on the GPU backend (sl_exp_gpu_weight) */
 } sl_experiment;
 size_t sl_experiment_count(void);
 const sl_experiment *sl_experiment_at(size_t i);

@@ -22,19 +22,19 @@ const char *sl_preset_name(sl_preset p)
 
 static const sl_experiment experiments[] = {
     {"accuracy-vs-n", "error of every variant vs n, per dataset family and dtype, with its a-priori bound",
-     sl_exp_acc_n_plan, sl_exp_acc_n},
+     sl_exp_acc_n_plan, sl_exp_acc_n, 1.0},
     {"accuracy-vs-cond", "error vs condition number (ill-conditioned family, cond 1 .. 1e30)",
-     sl_exp_acc_cond_plan, sl_exp_acc_cond},
+     sl_exp_acc_cond_plan, sl_exp_acc_cond, 2.0},
     {"accuracy-vs-range", "error vs dynamic range in binades (log-uniform family)",
-     sl_exp_acc_range_plan, sl_exp_acc_range},
+     sl_exp_acc_range_plan, sl_exp_acc_range, 1.9},
     {"determinism", "R repetitions, >= 5 launch configurations and 4 input permutations per variant; "
-                    "claimed determinism class checked", sl_exp_det_plan, sl_exp_det},
+                    "claimed determinism class checked", sl_exp_det_plan, sl_exp_det, 6.4},
     {"throughput-vs-n", "GB/s vs n per variant with CUB and the read ceiling (GPU only)",
-     sl_exp_tp_plan, sl_exp_tp},
+     sl_exp_tp_plan, sl_exp_tp, 13.0},
     {"tradeoff", "one point per variant: median error vs throughput (on the CPU backend: the twins' wall clock)",
-     sl_exp_tradeoff_plan, sl_exp_tradeoff},
+     sl_exp_tradeoff_plan, sl_exp_tradeoff, 6.0},
     {"ladder", "both source texts' ladders rung for rung at 2^25 f32 (block 256) and 2^28, with CUB and the "
-               "read ceiling, beside the texts' published tables (GPU only)", sl_exp_ladder_plan, sl_exp_ladder},
+               "read ceiling, beside the texts' published tables (GPU only)", sl_exp_ladder_plan, sl_exp_ladder, 8.0},
 };
 
 size_t sl_experiment_count(void) { return sizeof experiments / sizeof experiments[0]; }
@@ -121,18 +121,14 @@ double sl_exp_work(uint64_t n, int reps)
  * (progress log against the planned units) accuracy-vs-n took 59 % of the time for 84 % of
  * the units, determinism 14 % for 3 %, throughput-vs-n 5 % for 0.6 %, so the ETA read 23 % low
  * (132 s predicted from 5 % on, 171 s taken). These factors (time share / unit share, relative
- * to accuracy-vs-n) weight each experiment's units there; the CPU backend keeps 1. Checked at
+ * to accuracy-vs-n) weight each experiment's units there (the table's gpu_weight); the CPU
+ * backend keeps 1. Checked at
  * 4d105aa: unit shares 59 / 10 / 6 / 14 / 5 / 4 / 2 % (accuracy-vs-n, -cond, -range,
  * determinism, throughput, tradeoff, ladder) for time shares 59 / 9 / 6 / 14 / 5 / 3.5 / 1.6 %. */
 double sl_exp_gpu_weight(const sl_run *run, const char *experiment)
 {
-    static const struct { const char *name; double f; } w[] = {
-        {"accuracy-vs-cond", 2.0}, {"accuracy-vs-range", 1.9}, {"determinism", 6.4},
-        {"throughput-vs-n", 13.0}, {"tradeoff", 6.0}, {"ladder", 8.0}};
-    if (!run->on_gpu) return 1.0;
-    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
-        if (!strcmp(w[i].name, experiment)) return w[i].f;
-    return 1.0;
+    const sl_experiment *e = run->on_gpu ? sl_experiment_find(experiment) : NULL;
+    return e && e->gpu_weight > 0 ? e->gpu_weight : 1.0;
 }
 
 /* ---- the user's sweep ------------------------------------------------------------------- */
