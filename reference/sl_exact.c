@@ -307,6 +307,14 @@ static void add_bins(sl_exact *acc, const unsigned char *p, uint64_t n, sl_dtype
 #define FAST64_GROUPS 512
 #define FAST64_BLOCK ((uint64_t)1 << 18)
 #define FAST64_SCALED 253                /* groups 253..255 (e >= 2024): h scaled by 2^-64 */
+/* Software prefetch SL_PREFETCH_AHEAD bytes ahead of the streaming loops below, into L2 (one
+ * request per 64-byte line): on the Intel Xeon machines (this project's CI host and the H200
+ * machine's CPU, one thread at ~6.5 GB/s from DRAM) the hardware prefetcher alone kept the exact
+ * sum of 2^24 float64 at 1.5-1.6 ns a value against 1.2-1.3 for the plain loop; 8 KB ahead made
+ * it 0.74-0.79 (4 KB: 0.82-0.87, 16 KB: 0.93-0.96; to L1 or non-temporal: 0.93-1.25). */
+#define SL_PREFETCH_AHEAD 8192
+#define SL_PREFETCH(q) __builtin_prefetch((const char *)(q) + SL_PREFETCH_AHEAD, 0, 1)
+
 #define FAST32_GROUPS 32
 #define FAST32_BLOCK ((uint64_t)1 << 14)
 #define FAST_MIN_N 2048                  /* shorter pieces take the bins path */
@@ -387,6 +395,7 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
     uint64_t i = 0;
     for (; i + 4 <= n; i += 4) {
         v4i u;
+        if (!(i & 7)) SL_PREFETCH(p + 8 * i);
         memcpy(&u, p + 8 * i, 32);
         v4i hb = u & him;
         v4d l = (v4d)u - (v4d)hb;
@@ -494,6 +503,7 @@ static int fast_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
         for (int j = 0; j < FAST32_GROUPS; j++) fb->b32[s][j] = -0.0;
     uint64_t i = 0;
     for (; i + FAST_SETS <= n; i += FAST_SETS) {
+        if (!(i & 15)) SL_PREFETCH(p + 4 * i);
         for (int s = 0; s < FAST_SETS; s++) {
             uint32_t u;
             float f;
@@ -565,6 +575,7 @@ ALWAYS_INLINE void win_scan_body(const unsigned char *p, uint64_t n, win_scan *r
     uint64_t i = 0;
     for (; i + 4 <= n; i += 4) {
         v4i u;
+        if (!(i & 7)) SL_PREFETCH(p + 8 * i);
         memcpy(&u, p + 8 * i, 32);
         an &= u;
         on |= u;
@@ -651,6 +662,7 @@ ALWAYS_INLINE int win_body(const unsigned char *p, uint64_t n, int K, int both, 
     double tail[4] = {pad, pad, pad, pad};
     for (uint64_t i = 0; i < n; i += 4) {
         const unsigned char *q = p + 8 * i;
+        if (!(i & 7)) SL_PREFETCH(q);
         if (n - i < 4) { /* the last partial group, padded */
             memcpy(tail, q, 8 * (n - i));
             q = (const unsigned char *)tail;
@@ -761,6 +773,7 @@ ALWAYS_INLINE int win_int_body(sl_exact *acc, const unsigned char *p, uint64_t n
     uint64_t i = 0;
     for (; i + 4 <= n; i += 4) {
         v4i u;
+        if (!(i & 7)) SL_PREFETCH(p + 8 * i);
         memcpy(&u, p + 8 * i, 32);
         /* logical shifts only (no 64-bit arithmetic shift before AVX-512): neg is 0 or -1 */
         const v4i m = u & absm, neg = -(v4i)((v4u)u >> 63);
@@ -908,6 +921,7 @@ ALWAYS_INLINE void win32_body(const unsigned char *p, uint64_t n, win32_sums *r)
     float tail[16];
     for (uint64_t i = 0; i < n; i += 16) {
         const unsigned char *q = p + 4 * i;
+        SL_PREFETCH(q);
         if (n - i < 16) { /* the last partial group, padded with -0 */
             for (int j = 0; j < 16; j++) tail[j] = -0.0f;
             memcpy(tail, q, 4 * (n - i));
