@@ -6,7 +6,9 @@
  * malloc of up to 2 GB at every large step. Smaller inputs, and any input while every slot is
  * in use, take malloc. A buffer's capacity is its first size rounded up to a power of two; a
  * request takes the smallest free buffer that holds it, else a new one (evicting the smallest
- * free buffer when the slots are full). The lock makes get and put safe from any thread. */
+ * free buffer when the slots are full). The lock makes get and put safe from any thread. Memory:
+ * the inputs in flight need three or four buffers at once; the six slots hold at most 12 GB
+ * (six 2 GB buffers, float64 at 2^28), a full H200 study ends with about 5 GB in them. */
 #include <stdlib.h>
 #include "sl_gpu.h"
 #include "sl_study.h"
