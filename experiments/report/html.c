@@ -210,8 +210,9 @@ static int svg_inline(FILE *f, const char *s, size_t n, int k, const char *label
         if (!memcmp(s + i, "<svg", 4)) root = s + i;
     if (!root) return -1;
     for (size_t i = 0; i + 7 <= n; i++)   /* gnuplot's standalone SVG has none of these */
-        if (!strncmp(s + i, "<script", 7) || (i + 14 <= n && !strncmp(s + i, "<foreignObject", 14)) ||
-            (i + 11 <= n && !strncmp(s + i, "javascript:", 11)))
+        if ((s[i] == '<' && (!strncmp(s + i, "<script", 7) ||
+                             (i + 14 <= n && !strncmp(s + i, "<foreignObject", 14)))) ||
+            (s[i] == 'j' && i + 11 <= n && !strncmp(s + i, "javascript:", 11)))
             return -1;
     const char *e = s + n;
     fprintf(f, "<svg class=\"chart\" role=\"img\" aria-label=\"");
@@ -219,25 +220,26 @@ static int svg_inline(FILE *f, const char *s, size_t n, int k, const char *label
     fputc('"', f);
     char pre[16];
     int pl = snprintf(pre, sizeof pre, "c%d-", k);
+    const char *run = root + 4;   /* written up to here */
     for (const char *p = root + 4; p < e;) {
-        size_t left = (size_t)(e - p);
+        size_t left = (size_t)(e - p), take = 0;
         if (left > 4 && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && !memcmp(p, "id=", 3) &&
-            (p[3] == '\'' || p[3] == '"')) {
-            fwrite(p, 1, 4, f);
-            fwrite(pre, 1, (size_t)pl, f);
-            p += 4;
-        } else if (left > 6 && !memcmp(p, "href=", 5) && (p[5] == '\'' || p[5] == '"') && p + 6 < e && p[6] == '#') {
-            fwrite(p, 1, 7, f);
-            fwrite(pre, 1, (size_t)pl, f);
-            p += 7;
-        } else if (left > 5 && !memcmp(p, "url(#", 5)) {
-            fwrite(p, 1, 5, f);
-            fwrite(pre, 1, (size_t)pl, f);
-            p += 5;
-        } else {
-            fputc(*p++, f);
+            (p[3] == '\'' || p[3] == '"'))
+            take = 4;
+        else if (left > 6 && !memcmp(p, "href=", 5) && (p[5] == '\'' || p[5] == '"') && p + 6 < e && p[6] == '#')
+            take = 7;
+        else if (left > 5 && !memcmp(p, "url(#", 5))
+            take = 5;
+        if (!take) {
+            p++;
+            continue;
         }
+        fwrite(run, 1, (size_t)(p + take - run), f);   /* the text before, and the attribute */
+        fwrite(pre, 1, (size_t)pl, f);
+        p += take;
+        run = p;
     }
+    fwrite(run, 1, (size_t)(e - run), f);
     fputc('\n', f);
     return 0;
 }
