@@ -383,8 +383,10 @@ static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
     add_u64(acc->achunk, k, pos, 0);
 }
 
-/* The float64 bins loop, 4 values at a time in vector registers (h, l and the scaling of
- * the top groups for 4 values per instruction), then one 16-byte read-modify-write per value;
+/* The float64 bins loop, 4 values at a time in vector registers (h, l, the scaling of the
+ * top groups and the bins' byte offsets for 4 values per instruction: the offsets from the
+ * vector instead of a scalar reload of each value made full-range data 5-10 % faster on an
+ * Intel Xeon), then one 16-byte read-modify-write per value;
  * value j of a group of 4 goes to set j % nsets (1: the smallest footprint, for values spread
  * over many groups; 4: shorter chains when few groups are hit). Returns the number of values
  * done (a multiple of 4). */
@@ -407,10 +409,9 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
         memcpy(&pr[1], &hi, 16);
         memcpy(&pr[2], (const char *)&lo + 16, 16);
         memcpy(&pr[3], (const char *)&hi + 16, 16);
+        const v4i off = (v4i)((v4u)u >> 51) & (long long)~15;
         for (int j = 0; j < 4; j++) {
-            uint64_t uj; /* the bin index from a scalar load: integer pipes, not vector ones */
-            memcpy(&uj, p + 8 * (i + j), 8);
-            double *bp = (double *)(void *)((char *)fb->b64[j % nsets] + ((uj >> 51) & ~(uint64_t)15));
+            double *bp = (double *)(void *)((char *)fb->b64[j % nsets] + off[j]);
             v2d old;
             memcpy(&old, bp, 16);
             old += pr[j];
