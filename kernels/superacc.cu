@@ -632,29 +632,30 @@ __device__ __noinline__ void sacc_b_flush(unsigned my, unsigned mask, unsigned l
     }
 }
 
+/* The flag of one bfloat16 pattern h: NaN, +Inf or -Inf (exponent field 255), else 0. */
+__device__ __forceinline__ unsigned sacc_b_flag(unsigned h)
+{
+    if ((h & 0x7f80u) != 0x7f80u) return 0u;
+    return (h & 0x7fu) ? SL_SACC_NAN : (h >> 15) ? SL_SACC_NINF : SL_SACC_PINF;
+}
+
 /* The flags of this thread's inputs (only when sp turned non-finite): the same elements the
- * kernel gave it, read again. */
+ * kernel gave it (the edges, then its vectors tile by tile as sacc_tiles deals them), read
+ * again. */
 __device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t n, uint64_t head,
-                                               uint64_t nv, uint64_t ntiles)
+                                               uint64_t nv)
 {
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
     unsigned flags = 0u;
     const uint64_t tail0 = head + nv * 8, nedge = head + (n - tail0);
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
-        const unsigned h = x[i < head ? i : tail0 + (i - head)];
-        if ((h & 0x7f80u) == 0x7f80u)
-            flags |= (h & 0x7fu) ? SL_SACC_NAN : (h >> 15) ? SL_SACC_NINF : SL_SACC_PINF;
-    }
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
+        flags |= sacc_b_flag(x[i < head ? i : tail0 + (i - head)]);
     const uint64_t per_tile = (uint64_t)B * SACC_B_U;
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G)
+    for (uint64_t tile = blockIdx.x; tile * per_tile < nv; tile += G)
         for (int u = 0; u < SACC_B_U; u++) {
             const uint64_t v = tile * per_tile + tid + (uint64_t)u * B;
             if (v >= nv) continue;
-            for (int k = 0; k < 8; k++) {
-                const unsigned h = x[head + v * 8 + (uint64_t)k];
-                if ((h & 0x7f80u) == 0x7f80u)
-                    flags |= (h & 0x7fu) ? SL_SACC_NAN : (h >> 15) ? SL_SACC_NINF : SL_SACC_PINF;
-            }
+            for (int k = 0; k < 8; k++) flags |= sacc_b_flag(x[head + v * 8 + (uint64_t)k]);
         }
     return flags;
 }
@@ -721,14 +722,13 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
         const float f = sacc_b_k(u, my, (u >> 16) & 0x7C00u, sc);
         sp = __fmaf_rn(f, f, sp);
     }
-    const uint64_t ntiles = (nv + (uint64_t)B * SACC_B_U - 1) / ((uint64_t)B * SACC_B_U);
     sacc_b_st st = {my, sc, mask, s_acc, sp, sg};
     /* <= 16384 + 1 inputs per bin between flushes */
     sacc_tiles<SACC_B_U, W>(reinterpret_cast<const sl_b8 *>(x + head), nv, SACC_B_FLUSH / (SACC_B_U * W), st, s_acc);
     sp = st.sp;
     sg = st.sg;
     sacc_b_flush(my, mask, s_acc);
-    const unsigned flags = isfinite(sp) ? 0u : sacc_b_rescan(xs, n, head, nv, ntiles);
+    const unsigned flags = isfinite(sp) ? 0u : sacc_b_rescan(xs, n, head, nv);
     /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
     sacc_block_finish<__nv_bfloat16>(flags, sg & (sg << 16), s_acc, s_flags, work, result);
 }

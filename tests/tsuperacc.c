@@ -370,13 +370,9 @@ static void model_b16_flush(int32_t (*bins)[32], unsigned w0, unsigned lanes, in
             lo += (uint32_t)bins[w0 + l][j] & 0xffffu;
             bins[w0 + l][j] = 0;
         }
-        const int64_t v = (int64_t)hi * 65536 + (int64_t)lo;
-        const int pos = 8 * j + 15;
-        const uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-        const int idx = pos >> 5, sh = pos & 31;
-        const uint64_t rest = m >> (32 - sh);
-        const uint64_t c[3] = {(m << sh) & 0xffffffffu, rest & 0xffffffffu, rest >> 32};
-        for (int k = 0; k < 3; k++) limb[idx + k] += v < 0 ? -(int64_t)c[k] : (int64_t)c[k];
+        /* the warp's bin j: below 2^37 units of 2^(8j - 134) (exact in a double) */
+        model_spill(limb, ldexp((double)((int64_t)hi * 65536 + (int64_t)lo), 8 * j - 134),
+                    SL_SACC_SCALE_F32);
     }
 }
 

@@ -116,15 +116,16 @@ static void draw(sl_progress *p)
     if (frac > 1) frac = 1;
     char eta[32], elapsed[32];
     double left = p->total - p->done, eta_s = -1;
-    const int rated = p->done_timed > p->done_first && now_s() > p->t_first;
-    /* the share of this invocation's work done (work skipped on --resume left out) */
+    /* the plain rate of the timed work after the first step (-1: not yet), and the share of
+     * this invocation's work done (work skipped on --resume left out) */
+    const double t = now_s();
+    const double rate_s = p->done_timed > p->done_first && t > p->t_first
+                              ? left * (t - p->t_first) / (p->done_timed - p->done_first) : -1;
     const double timed_frac = p->done_timed + left > 0 ? p->done_timed / (p->done_timed + left) : 0;
     if (p->steps_total > 0 && p->fit.n > 0)
-        eta_s = sl_eta_mix(sl_eta_left(&p->fit, p->steps_total - p->steps_done, left),
-                           rated ? left * (now_s() - p->t_first) / (p->done_timed - p->done_first) : -1,
-                           timed_frac);
-    else if (p->done_timed > p->done_first && now_s() > p->t_first)
-        eta_s = left * (now_s() - p->t_first) / (p->done_timed - p->done_first);
+        eta_s = sl_eta_mix(sl_eta_left(&p->fit, p->steps_total - p->steps_done, left), rate_s, timed_frac);
+    else if (rate_s >= 0)
+        eta_s = rate_s;
     else if (p->done_timed > 0)   /* one timed step: it carries the start-up */
         eta_s = el * left / p->done_timed;
     fmt_secs(eta, sizeof eta, eta_s);
