@@ -13,30 +13,54 @@
 #define RSUM_BLOCKS_PER_SM 4u   /* 64 registers a thread (ptxas, sm_90): 1024 resident threads an SM */
 #define RSUM_VECS 4u          /* 16-byte vectors a thread loads per tile (16 floats, 8 doubles) */
 
+/* The twin's accumulation: four accumulators take groups of SL_RSUM_GROUP inputs in turn (as
+ * four of the kernel's threads would, through the kernel's group path: one capacity check, then
+ * straight-line deposits), the rest one by one; their states merged exactly. The same state as
+ * one accumulator's (the binned sum is a function of the multiset of inputs), without one
+ * accumulator's chain of dependent adds and its per-input checks. */
+#define RSUM_SPAN (4 * SL_RSUM_GROUP)
+#define RSUM_TAKE(SUF, T, LOAD)                                                               \
+    do {                                                                                      \
+        sl_rsum_thr_##SUF a0, a1, a2, a3;                                                     \
+        sl_rsum_init_##SUF(&a0); sl_rsum_init_##SUF(&a1);                                     \
+        sl_rsum_init_##SUF(&a2); sl_rsum_init_##SUF(&a3);                                     \
+        uint64_t i = 0;                                                                       \
+        for (; i + RSUM_SPAN <= n; i += RSUM_SPAN) {                                          \
+            T v[RSUM_SPAN];                                                                   \
+            for (int k = 0; k < RSUM_SPAN; k++) v[k] = LOAD(i + (uint64_t)k);                 \
+            sl_rsum_take_group_##SUF(&a0, v);                                                 \
+            sl_rsum_take_group_##SUF(&a1, v + SL_RSUM_GROUP);                                 \
+            sl_rsum_take_group_##SUF(&a2, v + 2 * SL_RSUM_GROUP);                             \
+            sl_rsum_take_group_##SUF(&a3, v + 3 * SL_RSUM_GROUP);                             \
+        }                                                                                     \
+        for (; i < n; i++) sl_rsum_take1_##SUF(&a0, LOAD(i));                                 \
+        const sl_rsum_thr_##SUF *all[4] = {&a0, &a1, &a2, &a3};                               \
+        for (int w = 0; w < 4; w++) {                                                         \
+            sl_rsum_state part;                                                               \
+            sl_rsum_to_state_##SUF(all[w], &part);                                            \
+            sl_rsum_state_merge(st, &part);                                                   \
+        }                                                                                     \
+    } while (0)
+
 int sl_rsum_add(sl_rsum_state *st, const void *x, uint64_t n, sl_dtype dt)
 {
     if (n >= SL_RSUM_MAX_N) return -1;
-    sl_rsum_state part;
     if (dt == SL_F64) {
-        sl_rsum_thr_f64 a;
-        sl_rsum_init_f64(&a);
         const double *d = (const double *)x;
-        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64(&a, d[i]);
-        sl_rsum_to_state_f64(&a, &part);
+#define LOAD_D(k) d[k]
+        RSUM_TAKE(f64, double, LOAD_D);
+#undef LOAD_D
     } else if (sl_dtype_is_half(dt)) {      /* widened to float32 (exact), float32 folds */
-        sl_rsum_thr_f32 a;
-        sl_rsum_init_f32(&a);
         const uint16_t *h = (const uint16_t *)x;
-        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f32(&a, sl_tw_half_to_float(h[i], dt));
-        sl_rsum_to_state_f32(&a, &part);
+#define LOAD_H(k) sl_tw_half_to_float(h[k], dt)
+        RSUM_TAKE(f32, float, LOAD_H);
+#undef LOAD_H
     } else {
-        sl_rsum_thr_f32 a;
-        sl_rsum_init_f32(&a);
         const float *f = (const float *)x;
-        for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f32(&a, f[i]);
-        sl_rsum_to_state_f32(&a, &part);
+#define LOAD_F(k) f[k]
+        RSUM_TAKE(f32, float, LOAD_F);
+#undef LOAD_F
     }
-    sl_rsum_state_merge(st, &part);
     return 0;
 }
 
