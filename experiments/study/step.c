@@ -106,7 +106,7 @@ int sl_exp_pending(const sl_run *run, const sl_rowctx *c, sl_pending *todo, sl_e
 
 /* ---- one input's measurement: a job, run on the calling thread or on the pipeline's -------
  * The pipeline holds up to SL_PIPE_DEPTH jobs in flight, each on its own thread, measured one
- * after another in the walk's order (run->pipe_turn): while input k is measured (GPU runs, twin
+ * after another in the walk's order (run->pipe_turn; side by side on the CPU backend): while input k is measured (GPU runs, twin
  * checks, judging), the walk generates input k+1 and computes its reference, and hands it over
  * at once when the pipeline has room, else after writing the rows of the oldest job (always on
  * the walk's thread, in the order of todo). A slow generator then overlaps a slow measurement
@@ -126,6 +126,7 @@ struct sl_step_job {
     int check_twin;
     sl_rep_budget budget;
     sl_backend backend;
+    int on_gpu;                /* the GPU backend: jobs measure one after another (one device) */
     unsigned threads;
     double work;               /* progress units, counted once its rows are written */
     int dist;
@@ -173,6 +174,7 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     /* the determinism experiment, which counts distinct results, has a budget of its own */
     if (run->on_gpu) j->budget = strcmp(c->experiment, "determinism") ? run->sweep_budget : run->det_budget;
     j->backend = run->backend;
+    j->on_gpu = run->on_gpu;
     j->threads = run->threads ? run->threads : 1;
     j->dist = dist;
     return j;
@@ -239,14 +241,16 @@ static void job_measure(sl_step_job *j)
     job_log_line(j, t0, &jt);
 }
 
-/* A pipelined job measures in its turn: the jobs before it have measured (one input on the
- * device at a time, in the order of the walk). */
+/* A pipelined job on the GPU backend measures in its turn: the jobs before it have measured
+ * (one input on the device at a time, in the order of the walk). On the CPU backend jobs
+ * measure side by side (the twins of two inputs fill the cores where one input's last, longest
+ * twin would leave them idle); their rows are still written in the walk's order. */
 static void *job_thread(void *arg)
 {
     sl_step_job *j = arg;
     sl_run *run = j->pipe;
     pthread_mutex_lock(&run->pipe_mu);
-    while (run->pipe_turn != j->seq) pthread_cond_wait(&run->pipe_cv, &run->pipe_mu);
+    while (j->on_gpu && run->pipe_turn != j->seq) pthread_cond_wait(&run->pipe_cv, &run->pipe_mu);
     pthread_mutex_unlock(&run->pipe_mu);
     job_measure(j);
     pthread_mutex_lock(&run->pipe_mu);
