@@ -151,11 +151,15 @@ __device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt
     return sl_rsum_state_round_mode_k(st, dt, SL_RSUM_K, rto);
 }
 
-/* The certified rounding (CERT), out of line like the rounding. */
-__device__ __noinline__ int rs_certify_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
-                                           double *out)
+/* One end of the certified rounding (CERT), out of line like the rounding. */
+__device__ __noinline__ double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
+                                                  int side)
 {
-    return sl_rsum_state_certify_k(st, n, dt, 4, out);
+    return sl_rsum_state_certify_end_k(st, n, dt, 4, side);
+}
+__device__ __noinline__ double rs_round4_dev(const sl_rsum_state *st, sl_dtype dt)
+{
+    return sl_rsum_state_round_mode_k(st, dt, 4, 0);
 }
 
 /* Every barrier is sl_bar_any (non-.aligned: the data-dependent scalar paths leave convergence
@@ -168,7 +172,7 @@ __device__ __noinline__ int rs_certify_dev(const sl_rsum_state *st, uint64_t n, 
 template <typename X, bool CERT>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
-          unsigned *fallback)
+          unsigned *fallback, unsigned mode)
 {
     typedef rs_fmt<X, CERT> F;
     typedef typename F::T T;
@@ -176,6 +180,8 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[32];
     __shared__ unsigned long long s_bins[2 * F::NPOS];
+    __shared__ int s_top;
+    __shared__ unsigned s_fl;
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     unsigned *g_flags = g_counter + 1;
     int *g_top = reinterpret_cast<int *>(g_counter + 2);
@@ -247,11 +253,16 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     /* thread 0 published and fences before its ticket */
     if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
     for (unsigned i = tid; i < 2u * F::NPOS; i += B) s_bins[i] = atomicExch(&g_hi[i], 0ull);
-    sl_bar_any::sync();
     if (tid == 0) {
+        s_top = atomicExch(g_top, 0);
+        s_fl = atomicExch(g_flags, 0u);
+    }
+    sl_bar_any::sync();
+    /* CERT: lanes 0 and 1 of warp 0 round the two ends of the interval at once */
+    if (tid < (CERT && !(mode & 16u) ? 2u : 1u)) {
         sl_rsum_state fin;
-        fin.top = atomicExch(g_top, 0);
-        fin.flags = atomicExch(g_flags, 0u);
+        fin.top = s_top;
+        fin.flags = s_fl;
 #pragma unroll
         for (int k = 0; k < SL_RSUM_KMAX; k++) {     /* positions below top - K + 1: dropped */
             fin.hi[k] = k < F::K ? (int64_t)s_bins[fin.top - k] : 0;
@@ -259,16 +270,28 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         }
         sl_rsum_state_norm_k(&fin, F::K);
         const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
-        if (CERT) {
+        if (CERT && (mode & 4u)) {                   /* measuring: the plain rounding */
+            const double r = rs_round4_dev(&fin, dt);
+            if (tid == 0) *result = (X)r;
+        } else if (CERT && (mode & 16u)) {           /* measuring: both ends on one lane */
             double r;
-            if (rs_certify_dev(&fin, n, dt, &r)) *result = (X)r;
+            if (sl_rsum_certify_agree(rs_certify_end_dev(&fin, n, dt, -1),
+                                      rs_certify_end_dev(&fin, n, dt, 1), &r)) *result = (X)r;
             else *fallback = 1u;
+        } else if (CERT) {
+            const double e = rs_certify_end_dev(&fin, n, dt, tid ? 1 : -1);
+            const double other = __shfl_sync(0x3u, e, 1);
+            double r;
+            if (tid == 0) {
+                if (sl_rsum_certify_agree(e, other, &r)) *result = (X)r;
+                else *fallback = 1u;
+            }
         } else {
             /* float16/bfloat16: to odd in float32, then to nearest even in the 16-bit format */
             const double r = rs_round_dev(&fin, dt, sizeof(X) == 2);
             *result = sl_out<X>((T)r);               /* exact for float32/64: r holds a T */
         }
-        *g_counter = 0u;
+        if (tid == 0) *g_counter = 0u;
     }
 }
 
@@ -287,7 +310,7 @@ static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, 
 {
     rs_kernel<X, false><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
                                                            (unsigned char *)d_work, (X *)d_result,
-                                                           nullptr);
+                                                           nullptr, 0u);
     return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
                                                                  : "rs_kernel<16-bit>";
 }
@@ -315,9 +338,9 @@ extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_
 extern "C" const char *sl_rsum_cert_enqueue_f64(const double *d_x, uint64_t n, uint64_t head,
                                                 unsigned grid, unsigned block, void *rs_work,
                                                 double *d_result, unsigned *d_fallback,
-                                                void *stream)
+                                                void *stream, unsigned mode)
 {
     rs_kernel<double, true><<<grid, block, 0, (cudaStream_t)stream>>>(
-        d_x, n, head, (unsigned char *)rs_work, d_result, d_fallback);
+        d_x, n, head, (unsigned char *)rs_work, d_result, d_fallback, mode);
     return "rs_kernel<double, certified>";
 }

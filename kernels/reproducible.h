@@ -185,33 +185,37 @@ static inline double sl_rsum_state_round_half(const sl_rsum_state *st, sl_dtype 
  * V + B round to the same value, so does S (rounding is monotone), and *out is S correctly
  * rounded: returns 1. Otherwise returns 0 (the caller sums exactly). A NaN or Inf among the
  * inputs decides the result by itself. The `superacc` kernel's float64 path (superacc.cu). */
-SL_RSUM_HD int sl_rsum_state_certify_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt, int K,
-                                        double *out)
+/* One end of that interval rounded: side < 0: V - B, side > 0: V + B; where B = 0 (the lowest
+ * fold is position 0) or a NaN/Inf decides, V itself (both ends then agree). The two ends are
+ * independent: the kernel rounds them on two lanes at once. */
+SL_RSUM_HD double sl_rsum_state_certify_end_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
+                                              int K, int side)
 {
-    if (n == 0) {                                        /* the empty sum is +0 */
-        *out = 0.0;
-        return 1;
-    }
+    if (n == 0) return 0.0;                              /* the empty sum is +0 */
     const int W = dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W;
-    int64_t lo[SL_RSUM_WLIMBS], hi[SL_RSUM_WLIMBS];
+    int64_t limb[SL_RSUM_WLIMBS];
     int off;
-    sl_rsum_state_limbs(st, K, W, lo, &off);
+    sl_rsum_state_limbs(st, K, W, limb, &off);
     const int low = st->top - (K - 1);                   /* the lowest fold's position */
-    if (low < 1 || (st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF))) {
-        *out = sl_sacc_round_at(lo, SL_RSUM_WLIMBS, off, dt, st->flags);  /* exact, or flags */
-        return 1;
-    }
-    for (int i = 0; i < SL_RSUM_WLIMBS; i++) hi[i] = lo[i];
-    sl_rsum_limbs_add(lo, low * W - 32 * off, -(int64_t)n);
-    sl_rsum_limbs_add(hi, low * W - 32 * off, (int64_t)n);
-    const double a = sl_sacc_round_at(lo, SL_RSUM_WLIMBS, off, dt, st->flags);
-    const double b = sl_sacc_round_at(hi, SL_RSUM_WLIMBS, off, dt, st->flags);
+    if (low >= 1 && !(st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)))
+        sl_rsum_limbs_add(limb, low * W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
+    return sl_sacc_round_at(limb, SL_RSUM_WLIMBS, off, dt, st->flags);
+}
+/* 1 when the two ends (bit patterns) agree: *out = that value; else 0. */
+SL_RSUM_HD int sl_rsum_certify_agree(double a, double b, double *out)
+{
     uint64_t ba, bb;
     memcpy(&ba, &a, sizeof ba);
     memcpy(&bb, &b, sizeof bb);
     if (ba != bb) return 0;
     *out = a;
     return 1;
+}
+SL_RSUM_HD int sl_rsum_state_certify_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt, int K,
+                                        double *out)
+{
+    return sl_rsum_certify_agree(sl_rsum_state_certify_end_k(st, n, dt, K, -1),
+                                 sl_rsum_state_certify_end_k(st, n, dt, K, 1), out);
 }
 
 /* The `reproducible` variant's forms (K = SL_RSUM_K). */
