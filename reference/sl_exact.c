@@ -14,8 +14,10 @@
  * (with AVX2; x86-64 without it uses the bins fast path): blocks of 2048 whose exponents span
  * <= 69 binades take the window path (a few double additions per value into grid-aligned
  * accumulators, no memory writes; a block that fits the previous block's plan is read only
- * once); the others take the bins fast path (one 16-byte add per value, 4 at a time in AVX2
- * registers). float32 (with AVX2): blocks of 2048 whose exponents span <= 18 binades are
+ * once); runs of blocks spanning >= 256 binades take the integer bins (one 8-byte integer
+ * add per value into 4096 per-(sign, exponent) bins, no floating-point operation), the others
+ * the bins fast path (one 16-byte add per value, 4 at a time in AVX2 registers). float32
+ * (with AVX2): blocks of 2048 whose exponents span <= 18 binades are
  * scanned and summed in one pass (plain double adds of x and |x|, 16 floats per step into
  * 4 + 4 vectors of 4 doubles, no memory writes); wider blocks take the bins fast path. The bins fast path
  * (float32 wide blocks, both formats without AVX2): one double add per float32 value, one
@@ -326,6 +328,7 @@ static void add_bins(sl_exact *acc, const unsigned char *p, uint64_t n, sl_dtype
 typedef struct {
     _Alignas(64) double b64[FAST_SETS][2 * FAST64_GROUPS + FAST_PAD]; /* [2g] = h sums, [2g+1] = l sums */
     double b32[FAST_SETS][FAST32_GROUPS + FAST_PAD];
+    _Alignas(64) uint64_t c64[4096];     /* the float64 integer bins (int_f64) */
 } fast_bins;
 
 typedef double v4d __attribute__((vector_size(32)));
@@ -387,8 +390,8 @@ static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
  * top groups and the bins' byte offsets for 4 values per instruction: the offsets from the
  * vector instead of a scalar reload of each value made full-range data 5-10 % faster on an
  * Intel Xeon), then one 16-byte read-modify-write per value;
- * value j of a group of 4 goes to set j % nsets (1: the smallest footprint, for values spread
- * over many groups; 4: shorter chains when few groups are hit). Returns the number of values
+ * value j of a group of 4 goes to set j % nsets (4: shorter chains when few groups are hit;
+ * runs spread over many groups take the integer bins instead). Returns the number of values
  * done (a multiple of 4). */
 ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64_t n, int nsets)
 {
@@ -426,17 +429,18 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
 __attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const unsigned char *p, uint64_t n,
                                                              int nsets)
 {
-    return nsets == 1 ? fast64_body(fb, p, n, 1) : fast64_body(fb, p, n, 4);
+    (void)nsets; /* always 4 (wide runs take int_f64) */
+    return fast64_body(fb, p, n, 4);
 }
 #endif
 
 /* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special.
- * avx2: 0 for the SSE2/portable loop, else the AVX2 one with avx2 sets (1 or 4). */
+ * avx2: 0 for the SSE2/portable loop, else the AVX2 one with 4 sets. */
 static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
 {
     int sets = FAST_SETS; /* sets in use: the AVX2 loop leaves < 4 values (set 0) to the others */
 #ifdef WIN_HAVE_AVX2
-    if (avx2) sets = avx2;
+    if (avx2) sets = 4;
 #endif
     for (int s = 0; s < sets; s++)
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) fb->b64[s][j] = -0.0;
@@ -846,6 +850,150 @@ static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
     return 0;
 }
 
+/* ---- the float64 integer bins: wide blocks without floating-point arithmetic -------------- */
+/* xsum's "large accumulator" (R. Neal), written anew: a value of bits u goes, as an integer,
+ * into the unsigned 64-bit bin c[u >> 52] (sign and biased exponent: 4096 bins, 32 KiB, L1
+ * resident): c += m, m its significand with the implicit bit (subnormals, exponent field 0:
+ * none), m < 2^53. No floating-point operation (no subnormal assists), one 8-byte
+ * read-modify-write per value. Bin (s, e) counts units of 2^pos64(e) of sign s.
+ *  - Overflow: the values are taken in runs of INT64_RUN = 2^10; a bin below 2^63 at the start
+ *    of a run stays below 2^63 + 2^10 (2^53 - 1) < 2^64. The loop ORs every bin it writes;
+ *    when the OR has bit 63 set after a run, the bins at or above 2^63 are spilled into the
+ *    block's limbs (the invariant holds again). A bin spills only after 2^10 adds, so spills
+ *    cost at most 4096 reads per 2^10 values (one bin hammered) and, on spread data, nothing.
+ *  - Specials: a NaN/Inf adds m >= 2^52 to bin 0x7ff or 0xfff, so such a bin is non-zero at
+ *    the end or has spilled: the block (nothing added) takes the bins path.
+ *  - -0: the bins hold no sign of zero; when every bin is zero (the block is all zeros) the
+ *    block is scanned for a value other than -0.
+ * Blocks are of up to FAST64_BLOCK values; the bins and the block's limbs are folded into the
+ * accumulator's at its end. */
+#define INT64_BINS 4096
+#define INT64_RUN 1024
+
+/* One run (n <= INT64_RUN) into c; returns the OR of the bins written. */
+ALWAYS_INLINE uint64_t int64_body(uint64_t *c, const unsigned char *p, uint64_t n)
+{
+    const v4i fracm = (v4i){0, 0, 0, 0} + (long long)FRAC64;
+    const v4i expm = (v4i){0, 0, 0, 0} + (long long)INF64;
+    const v4i impl = (v4i){0, 0, 0, 0} + (long long)((uint64_t)1 << 52);
+    uint64_t ov = 0, o0 = 0, o1 = 0, o2 = 0, o3 = 0, i = 0;
+    _Alignas(32) uint64_t mb[8];
+    for (; i + 8 <= n; i += 8) {
+        SL_PREFETCH(p + 8 * i);
+        for (int h = 0; h < 2; h++) {
+            v4i u;
+            memcpy(&u, p + 8 * i + 32 * h, 32);
+            const v4i m = (u & fracm) | (((u & expm) != 0) & impl);
+            memcpy(mb + 4 * h, &m, 32);
+        }
+        __asm__("" : "+m"(mb)); /* scalar reloads of m, not vector extracts */
+        uint64_t t[8];
+        for (int j = 0; j < 8; j++) {
+            uint64_t u;
+            memcpy(&u, p + 8 * (i + j), 8); /* the bin index from a scalar load (L1) */
+            t[j] = c[u >> 52] + mb[j];
+            c[u >> 52] = t[j];
+        }
+        o0 |= t[0] | t[4]; /* four short OR chains */
+        o1 |= t[1] | t[5];
+        o2 |= t[2] | t[6];
+        o3 |= t[3] | t[7];
+    }
+    ov = (o0 | o1) | (o2 | o3);
+    for (; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, p + 8 * i, 8);
+        uint64_t e = (u >> 52) & 0x7ff, t = c[u >> 52] + ((u & FRAC64) | (uint64_t)(e != 0) << 52);
+        c[u >> 52] = t;
+        ov |= t;
+    }
+    return ov;
+}
+
+static uint64_t int64_portable(uint64_t *c, const unsigned char *p, uint64_t n) { return int64_body(c, p, n); }
+#ifdef WIN_HAVE_AVX2
+__attribute__((target("avx2"))) static uint64_t int64_avx2(uint64_t *c, const unsigned char *p, uint64_t n)
+{
+    return int64_body(c, p, n);
+}
+#endif
+
+/* Bin i (sign i >> 11, biased exponent i & 0x7ff, not 0x7ff) holding v into the limbs. */
+static void int64_fold(int64_t *ch, int64_t *ach, int i, uint64_t v)
+{
+    int p = pos64(i & 0x7ff);
+    add_u64(ch, v, p, i >> 11);
+    add_u64(ach, v, p, 0);
+}
+
+/* Every bin into the limbs, branch-free: bins (+, e) and (-, e) at once, each as two 32-bit
+ * halves shifted into place (< 2^63) and spread over three limbs. Each limb gains less than
+ * 2^33 per bin pair (and loses less than 2^33), so int64 limbs cannot overflow. */
+static void int64_fold_all(int64_t *ch, int64_t *ach, const uint64_t *c)
+{
+    const uint64_t M32 = 0xffffffffu;
+    for (int e = 0; e < 0x7ff; e++) {
+        const int p = pos64(e), k = p >> 5, s = p & 31;
+        const uint64_t P = c[e], N = c[0x800 | e];
+        const uint64_t pl = (P & M32) << s, ph = (P >> 32) << s, nl = (N & M32) << s, nh = (N >> 32) << s;
+        const int64_t p0 = (int64_t)(pl & M32), p1 = (int64_t)((pl >> 32) + (ph & M32)), p2 = (int64_t)(ph >> 32);
+        const int64_t n0 = (int64_t)(nl & M32), n1 = (int64_t)((nl >> 32) + (nh & M32)), n2 = (int64_t)(nh >> 32);
+        ch[k] += p0 - n0;
+        ch[k + 1] += p1 - n1;
+        ch[k + 2] += p2 - n2;
+        ach[k] += p0 + n0;
+        ach[k + 1] += p1 + n1;
+        ach[k + 2] += p2 + n2;
+    }
+}
+
+/* float64 block (n <= FAST64_BLOCK) through the integer bins. Returns 0, or -1 (nothing
+ * added) when it holds a special. */
+static int int_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
+{
+    uint64_t *c = fb->c64;
+    int64_t ch[SL_EXACT_NCHUNK] = {0}, ach[SL_EXACT_NCHUNK] = {0};
+    int special = 0, any = 0;
+    memset(c, 0, INT64_BINS * sizeof *c);
+    for (uint64_t i = 0; i < n; i += INT64_RUN) {
+        uint64_t k = n - i < INT64_RUN ? n - i : INT64_RUN, ov;
+#ifdef WIN_HAVE_AVX2
+        if (avx2) ov = int64_avx2(c, p + 8 * i, k);
+        else
+#endif
+            ov = int64_portable(c, p + 8 * i, k);
+        if (ov >> 63) /* some bins at or above 2^63: spilled */
+            for (int j = 0; j < INT64_BINS; j++) {
+                if (!(c[j] >> 63)) continue;
+                if ((j & 0x7ff) == 0x7ff) special = 1;
+                else int64_fold(ch, ach, j, c[j]);
+                c[j] = 0;
+                any = 1;
+            }
+    }
+    (void)avx2;
+    if (special || c[0x7ff] || c[0xfff]) return -1;
+    uint64_t orc = 0;
+    for (int j = 0; j < INT64_BINS; j++) orc |= c[j];
+    any |= orc != 0;
+    int64_fold_all(ch, ach, c);
+    if (any) acc->notnegzero |= 1;
+    else { /* zeros only: -0 iff every value is -0 */
+        uint64_t nz = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t u;
+            memcpy(&u, p + 8 * i, 8);
+            nz |= u ^ SIGN64;
+        }
+        acc->notnegzero |= nz;
+    }
+    for (int j = 0; j < SL_EXACT_NCHUNK; j++) {
+        acc->chunk[j] += ch[j];
+        acc->achunk[j] += ach[j];
+    }
+    return 0;
+}
+
 /* Whether the AVX2 versions run (the CPU has it and the tests did not turn it off). */
 static int use_avx2(const sl_exact *acc)
 {
@@ -859,13 +1007,15 @@ static int use_avx2(const sl_exact *acc)
 
 /* Blocks of the fast path over a piece (any length), limbs normalised after each block. */
 static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt,
-                       int avx2)
+                       int avx2, int wide)
 {
     const size_t sz = sl_dtype_size(dt);
     const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
     while (n) {
         uint64_t k = n < block ? n : block;
-        int r = dt == SL_F64 ? fast_f64(acc, fb, p, k, avx2) : fast_f32(acc, fb, p, k);
+        int r = dt == SL_F32 ? fast_f32(acc, fb, p, k)
+                : wide       ? int_f64(acc, fb, p, k, avx2)
+                             : fast_f64(acc, fb, p, k, avx2);
         if (r) add_bins(acc, p, k, dt);
         else {
             normalise(acc->chunk);
@@ -1001,9 +1151,10 @@ static int window_f32(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
  * summed again): steady data is read once, the scan costs a pass over memory otherwise.
  * After a block too wide for the window, the next `backoff` blocks join the run unscanned,
  * backoff doubling up to WIN_BACKOFF_MAX while blocks stay wide (full-range data pays for
- * few scans) and back to 1 after a window block. The AVX2 bins loop uses 1 set when the
- * run's scanned float64 blocks span >= WIN_WIDE_SPAN binades, else 4. Window blocks leave
- * the limbs unnormalised (each adds < 2^35 to a limb); they are normalised every 2^20 blocks. */
+ * few scans) and back to 1 after a window block. A float64 run whose scanned blocks all span
+ * >= WIN_WIDE_SPAN binades takes the integer bins (int_f64), others the AVX2 bins loop with 4
+ * sets. Window blocks leave the limbs unnormalised (each adds < 2^35 to a limb); they are
+ * normalised every 2^20 blocks. */
 #define WIN_BACKOFF_MAX 32
 #define WIN_SPEC_RUN 15 /* blocks summed with the last scanned block's plan, then a scan */
 #define WIN_WIDE_SPAN 256
@@ -1039,7 +1190,7 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
             spec = !r && pl.K ? WIN_SPEC_RUN : 0;
         }
         if (r == 0 || r == WIN_SPECIAL) {
-            if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0);
+            if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0, sets == 1);
             nwide = 0;
             if (r == WIN_SPECIAL) add_bins(acc, p, k, dt);
             else backoff = 1;
@@ -1061,14 +1212,14 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
                 sets = cls;
             nwide += k;
             if (nwide >= block) {
-                fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0);
+                fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0, sets == 1);
                 nwide = 0;
             }
         }
         p += sz * k;
         n -= k;
     }
-    if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0);
+    if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0, sets == 1);
     normalise(acc->chunk);
     normalise(acc->achunk);
 }
@@ -1095,7 +1246,7 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
     window = window && (use_avx2(acc) || (acc->paths & SL_EXACT_NO_AVX2));
 #endif
     if (window) window_piece(acc, fb, p, n, dt);
-    else fast_piece(acc, fb, p, n, dt, use_avx2(acc) ? 4 : 0);
+    else fast_piece(acc, fb, p, n, dt, use_avx2(acc) ? 4 : 0, 0);
     free(fb);
 }
 
