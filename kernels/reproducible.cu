@@ -229,6 +229,13 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         }
     }
 
+    /* CERT: the exact fallback kernel (superacc.cu), launched as this grid's programmatic
+     * dependent, may be scheduled once every block is past its inputs: its launch overlaps this
+     * grid's merge and the last block's certification (it waits for this grid's completion and
+     * memory before reading anything) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (CERT) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
     /* block merge: warps, then warp 0 over the warp states */
     sl_rsum_state st;
     rs_to_state(a, st);
