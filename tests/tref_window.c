@@ -203,13 +203,16 @@ static void narrow_wide(tref_oracle *o, sl_exact *acc, void *x, sl_dtype dt, uns
     check_dt(o, acc, x, n, dt, what);
 }
 
-/* The float64 integer bins (wide runs: blocks spanning >= 256 binades): a bin hammered
- * with the largest significand of its binade (spills into the limbs every 2^10 adds; the
- * top binade, the largest subnormal, one sign or alternating so that both bins of a
- * binade spill, or flipping every 700 values so that runs start with part-filled bins),
- * wide blocks around it; more than 2^12 Inf/NaN in the unscanned blocks of
- * a wide run (their bin would wrap without the spill check); zeros only in the unscanned
- * tail of a wide run. */
+/* The float64 integer bins (wide runs: blocks spanning >= 256 binades). A bin hammered with
+ * the largest significand of its binade (the top binade, the largest subnormal, 1.99..; one
+ * sign, alternating so that both bins of a binade fill, or flipping every 700 values so that
+ * runs start with part-filled bins): in every value but two a block (hot: the 4-set double
+ * bins), in every 5th value, the others spread over the full range (not hot: the integer
+ * bins, which spill into the limbs every 2^10 adds), and in every value of a stretch between
+ * the places hot64 samples (the integer bins; fails with runs of 2048). Inf/NaN in the
+ * unscanned blocks of a wide run: whole blocks (hot) and every 3rd value, more than 2^11 of
+ * them (their bin spills; more than 2^12 would wrap without the spill check). Zeros only in
+ * the unscanned tail of a wide run, shorter than hot64's samples. */
 static void int_bins(tref_oracle *o, sl_exact *acc, double *x)
 {
     char what[160];
@@ -217,36 +220,51 @@ static void int_bins(tref_oracle *o, sl_exact *acc, double *x)
     for (size_t h = 0; h < sizeof hammer / sizeof hammer[0]; h++)
         for (int s = 0; s < 4; s++) {
             const uint64_t n = BINS_BLOCK + 5 * BLOCK + 3;
-            for (uint64_t i = 0; i < n; i++) { /* s = 3: the sign flips every 700 values */
-                uint64_t sg = s == 3 ? (i / 700) & 1 : s == 2 ? (i >> 1) & 1 : (uint64_t)s;
-                x[i] = bits_d(sg << 63 | hammer[h]);
-            }
+#define HAMMER(i) bits_d((s == 3 ? ((i) / 700) & 1 : s == 2 ? ((i) >> 1) & 1 : (uint64_t)s) << 63 | hammer[h])
+            for (uint64_t i = 0; i < n; i++) x[i] = HAMMER(i);
             for (uint64_t b = 0; b * BLOCK < n; b++) { /* every block spans the full range */
                 x[b * BLOCK + 1] = val(1, 2);
                 x[b * BLOCK + 2] = val(2040, 2);
             }
             snprintf(what, sizeof what, "wide blocks, one bin hammered (%016" PRIx64 "), sign %d", hammer[h], s);
             check(o, acc, x, n, what);
+            for (uint64_t i = 0; i < n; i++) x[i] = i % 5 ? val((unsigned)(rnd() % 2047), 2) : HAMMER(i);
+            snprintf(what, sizeof what, "full range, every 5th value in one bin (%016" PRIx64 "), sign %d", hammer[h], s);
+            check(o, acc, x, n, what);
+            for (uint64_t i = 0; i < n; i++) /* hot64 samples near k/8 of each 2^18 block, k odd */
+                x[i] = i % BINS_BLOCK >= BINS_BLOCK / 8 + 100 && i % BINS_BLOCK < 3 * BINS_BLOCK / 8 - 100
+                           ? HAMMER(i) : val((unsigned)(rnd() % 2047), 2);
+            for (uint64_t b = 0; b * BLOCK < n; b++) { /* scanned blocks of the stretch: wide */
+                x[b * BLOCK + 1] = val(1, 2);
+                x[b * BLOCK + 2] = val(2040, 2);
+            }
+            snprintf(what, sizeof what, "full range, a stretch in one bin (%016" PRIx64 "), sign %d", hammer[h], s);
+            check(o, acc, x, n, what);
+#undef HAMMER
         }
     static const double sp[4] = {INFINITY, -INFINITY, NAN, 0};
-    for (int j = 0; j < 4; j++) {
-        const uint64_t n = 12 * BLOCK + 5;
-        fill_block(x, n, 0, 2046, 2);
-        for (uint64_t b = 0; b < 12; b++) {
-            if (b == 0 || b == 2 || b == 5 || b == 10) continue; /* scanned: wide */
-            for (uint64_t i = b * BLOCK; i < (b + 1) * BLOCK; i++)
-                x[i] = j < 3 ? sp[j] : i & 1 ? INFINITY : -INFINITY;
+    for (int every = 1; every <= 3; every += 2)
+        for (int j = 0; j < 4; j++) {
+            const uint64_t n = 12 * BLOCK + 5;
+            fill_block(x, n, 0, 2046, 2);
+            for (uint64_t b = 0; b < 12; b++) {
+                if (b == 0 || b == 2 || b == 5 || b == 10) continue; /* scanned: wide */
+                for (uint64_t i = b * BLOCK; i < (b + 1) * BLOCK; i += every)
+                    x[i] = j < 3 ? sp[j] : i & 1 ? INFINITY : -INFINITY;
+            }
+            snprintf(what, sizeof what, "a wide run with %s in unscanned blocks, every %d",
+                     j < 3 ? (j ? j == 1 ? "-Inf" : "NaN" : "+Inf") : "+-Inf", every);
+            check(o, acc, x, n, what);
         }
-        snprintf(what, sizeof what, "a wide run with unscanned blocks of %s", j < 3 ? (j ? j == 1 ? "-Inf" : "NaN" : "+Inf") : "+-Inf");
-        check(o, acc, x, n, what);
-    }
     for (int z = 0; z < 3; z++) {
-        const uint64_t n = BINS_BLOCK + 40 * BLOCK + 1;
+        static const uint64_t tail[3] = {100, 511, 40 * BLOCK + 1};
+        const uint64_t n = BINS_BLOCK + tail[z];
         fill_block(x, BINS_BLOCK, 0, 2046, 2);
         for (uint64_t i = BINS_BLOCK; i < n; i++) x[i] = -0.0;
-        if (z == 1) x[n - 1] = 0.0;
-        if (z == 2) x[BINS_BLOCK + 3 * BLOCK + 1] = 0.0;
-        snprintf(what, sizeof what, "a wide run, then zeros (%d)", z);
+        snprintf(what, sizeof what, "a wide run, then %" PRIu64 " -0", tail[z]);
+        check(o, acc, x, n, what);
+        x[n - 1] = 0.0;
+        snprintf(what, sizeof what, "a wide run, then %" PRIu64 " zeros", tail[z]);
         check(o, acc, x, n, what);
         for (uint64_t i = 0; i < BINS_BLOCK; i++) x[i] = -0.0;
         check(o, acc, x, n, "-0 and +0 only, longer than a bins block");
