@@ -157,10 +157,6 @@ __device__ __noinline__ double rs_certify_end_dev(const sl_rsum_state *st, uint6
 {
     return sl_rsum_state_certify_end_k(st, n, dt, 4, side);
 }
-__device__ __noinline__ double rs_round4_dev(const sl_rsum_state *st, sl_dtype dt)
-{
-    return sl_rsum_state_round_mode_k(st, dt, 4, 0);
-}
 
 /* Every barrier is sl_bar_any (non-.aligned: the data-dependent scalar paths leave convergence
  * to the compiler, as in superacc.cu). Barriers: every thread reaches each one (the loops before
@@ -168,7 +164,8 @@ __device__ __noinline__ double rs_round4_dev(const sl_rsum_state *st, sl_dtype d
 /* CERT = false: the `reproducible` variant (the binned sum rounded once). CERT = true: the
  * `superacc` float64 path's first step: the same accumulation, then certified rounding
  * (sl_rsum_state_certify): the last block writes the correctly rounded sum, or, when the binned
- * value cannot decide it, leaves *result alone and sets *fallback = 1 for the exact kernel. */
+ * value cannot decide it, leaves *result alone and sets *fallback = 1 for the exact kernel.
+ * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0. */
 template <typename X, bool CERT>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
@@ -277,10 +274,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         }
         sl_rsum_state_norm_k(&fin, F::K);
         const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
-        if (CERT && (mode & 4u)) {                   /* measuring: the plain rounding */
-            const double r = rs_round4_dev(&fin, dt);
-            if (tid == 0) *result = (X)r;
-        } else if (CERT && (mode & 16u)) {           /* measuring: both ends on one lane */
+        if (CERT && (mode & 16u)) {                  /* measuring: both ends on one lane */
             double r;
             if (sl_rsum_certify_agree(rs_certify_end_dev(&fin, n, dt, -1),
                                       rs_certify_end_dev(&fin, n, dt, 1), &r)) *result = (X)r;
