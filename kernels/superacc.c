@@ -41,30 +41,44 @@ static double superacc_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const
     return 0.0;   /* exact accumulation, one rounding: the bound is half an ulp */
 }
 
-/* The twin's loop over x[i0..i1) (the format's bits), value i into limb set i % SACC_WAYS:
- * integer adds, so the sets' sum equals one set's whatever the order; the sets break the chains
- * of read-modify-writes that narrow data makes on one limb (about 4x on one core). */
+/* The twin's loops over x[0..n) (the format's bits): integer adds only, so any grouping gives
+ * the same limbs' value; SACC_WAYS independent sets break the chains of read-modify-writes that
+ * narrow data makes on one bin or limb. */
 #define SACC_WAYS 4
 
+/* float32: value i adds its signed 24-bit significand to bin[i % SACC_WAYS][E] (E its exponent
+ * field; |sum| < 2^54 for the at most 2^30 values of a piece), one integer add a value; the bins
+ * then go into the limbs once, each as v 2^(max(E,1) - 1) in units of 2^-149 (three 32-bit
+ * chunks). */
 static unsigned sacc_add_f32(int64_t (*set)[SL_SACC_LIMBS_MAX], const uint32_t *b, uint64_t n)
 {
+    int64_t bin[SACC_WAYS][256];
+    memset(bin, 0, sizeof bin);
     unsigned flags = 0;
     for (uint64_t i = 0; i < n; i++) {
-        int64_t *limb = set[i % SACC_WAYS];
-        uint32_t u = b[i];
-        uint32_t e = (u >> 23) & 0xff, m = u & 0x7fffff;
+        const uint32_t u = b[i];
+        const uint32_t e = (u >> 23) & 0xff, m = u & 0x7fffff;
         flags |= (~u >> 31) * SL_SACC_ANYPOS;    /* branch-free: signs are random data */
         if (e == 0xff) {
             flags |= m ? SL_SACC_NAN : (u >> 31) ? SL_SACC_NINF : SL_SACC_PINF;
             continue;
         }
-        m |= (uint32_t)(e != 0) << 23;
-        e += e == 0;
-        const uint32_t pos = e - 1;              /* value = m 2^(pos - 149) */
-        const uint64_t w = (uint64_t)m << (pos & 31);   /* < 2^55: two chunks */
         const int64_t sg = -(int64_t)(u >> 31);  /* 0 or -1: (c ^ sg) - sg negates */
-        limb[pos >> 5] += ((int64_t)(w & 0xffffffffu) ^ sg) - sg;
-        limb[(pos >> 5) + 1] += ((int64_t)(w >> 32) ^ sg) - sg;
+        bin[i % SACC_WAYS][e] += ((int64_t)(m | (uint32_t)(e != 0) << 23) ^ sg) - sg;
+    }
+    int64_t *limb = set[0];
+    for (int e = 0; e < 255; e++) {
+        const int64_t v = bin[0][e] + bin[1][e] + bin[2][e] + bin[3][e];
+        if (!v) continue;
+        const int pos = e ? e - 1 : 0, sh = pos & 31, idx = pos >> 5;
+        const uint64_t a = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;   /* < 2^55 */
+        const int64_t c0 = (int64_t)((a << sh) & 0xffffffffu);
+        const int64_t c1 = (int64_t)((sh ? a >> (32 - sh) : a >> 32) & 0xffffffffu);
+        const int64_t c2 = (int64_t)(sh ? a >> (64 - sh) : 0u);
+        const int64_t s = -(int64_t)(v < 0);
+        limb[idx] += (c0 ^ s) - s;
+        limb[idx + 1] += (c1 ^ s) - s;
+        limb[idx + 2] += (c2 ^ s) - s;
     }
     return flags;
 }
@@ -128,10 +142,10 @@ static int superacc_cpu_half(const void *x, uint64_t n, sl_dtype dt, double *res
 {
     sl_sacc_state st;
     sl_sacc_state_init(&st, SL_F32);
-    float buf[4096];
+    float buf[16384];
     const uint16_t *h = (const uint16_t *)x;
-    for (uint64_t i = 0; i < n; i += 4096) {
-        const uint64_t m = n - i < 4096 ? n - i : 4096;
+    for (uint64_t i = 0; i < n; i += 16384) {
+        const uint64_t m = n - i < 16384 ? n - i : 16384;
         for (uint64_t k = 0; k < m; k++) buf[k] = sl_tw_half_to_float(h[i + k], dt);
         if (sl_sacc_state_add(&st, buf, m, err)) return -1;
     }

@@ -44,19 +44,43 @@ double sl_ulp(double r, sl_dtype dt)
     return ldexp(1.0, e - p);
 }
 
-/* max |x_i| as a double (exact): 0 for n = 0, NaN if any input is NaN, else +Inf if one is. */
+/* max |x_i| as a double (exact): 0 for n = 0, NaN if any input is NaN, else +Inf if one is.
+ * On the bit patterns with the sign cleared: their unsigned order is the order of |x|, and every
+ * NaN lies above Inf (a branch-free integer max the compiler vectorises). */
 static double max_abs(const void *x, uint64_t n, sl_dtype dt)
 {
-    double m = 0.0;
-    int nan = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        double a = fabs(dt == SL_F64 ? ((const double *)x)[i]
-                        : sl_dtype_is_half(dt) ? sl_half_to_double(((const uint16_t *)x)[i], dt)
-                                               : (double)((const float *)x)[i]);
-        if (a > m) m = a;
-        else if (a != a) nan = 1;
+    if (dt == SL_F64) {
+        const uint64_t *b = (const uint64_t *)x;
+        uint64_t m = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            const uint64_t a = b[i] & 0x7fffffffffffffffu;
+            m = a > m ? a : m;
+        }
+        if (m > 0x7ff0000000000000u) return NAN;
+        double d;
+        memcpy(&d, &m, sizeof d);
+        return d;
     }
-    return nan ? NAN : m;
+    if (sl_dtype_is_half(dt)) {
+        const uint16_t *h = (const uint16_t *)x;
+        uint16_t m = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            const uint16_t a = (uint16_t)(h[i] & 0x7fffu);
+            m = a > m ? a : m;
+        }
+        if (m > (dt == SL_F16 ? 0x7c00u : 0x7f80u)) return NAN;
+        return sl_half_to_double(m, dt);
+    }
+    const uint32_t *f = (const uint32_t *)x;
+    uint32_t m = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t a = f[i] & 0x7fffffffu;
+        m = a > m ? a : m;
+    }
+    if (m > 0x7f800000u) return NAN;
+    float v;
+    memcpy(&v, &m, sizeof v);
+    return (double)v;
 }
 
 /* max_abs over up to `threads` threads (contiguous pieces of at least MAXABS_MIN_PER_THREAD

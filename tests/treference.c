@@ -8,6 +8,7 @@
  * and double operations round once to their own format, as with x86-64 SSE2), Annex F
  * conversions (double -> float rounds to nearest even, overflowing to Inf), round to nearest
  * even, two's-complement 64-bit integers. */
+#include "sl_half.h"
 #include <float.h>
 #include <time.h>
 #include "sl_exact_impl.h"
@@ -36,6 +37,7 @@ static double rnd_value(sl_dtype dt, int elo, int ehi, int sign)
 static void put(void *x, sl_dtype dt, uint64_t i, double v) /* v must be exact in dt */
 {
     if (dt == SL_F64) ((double *)x)[i] = v;
+    else if (sl_dtype_is_half(dt)) ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
     else ((float *)x)[i] = (float)v;
 }
 static double get(const void *x, sl_dtype dt, uint64_t i)
@@ -697,6 +699,53 @@ static void test_metrics(void)
 }
 
 /* Recursive float summation must respect the RECURSIVE bound with k = n - 1. */
+/* max |x| of the reference (an integer max on the bit patterns): signs, zeros, subnormals, Inf,
+ * NaN in any position, every format. */
+static void test_maxabs(void)
+{
+    const double I = INFINITY;
+    sl_reference r;
+    REF(&r, SL_F64, -3.0, 2.0, -0.0, 0x1p-1074);
+    CHECK(r.maxabs == 3.0, "maxabs f64 signs: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F64, -0.0, 0x1p-1074, -0x1p-1073);
+    CHECK(r.maxabs == 0x1p-1073, "maxabs f64 subnormals: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F64, 1.0, -I, 2.0);
+    CHECK(r.maxabs == I, "maxabs f64 -Inf: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F64, -I, NAN, 1.0);
+    CHECK(isnan(r.maxabs), "maxabs f64 NaN after Inf: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F32, 0x1p-149, -0x1p-140, 0.0);
+    CHECK(r.maxabs == 0x1p-140, "maxabs f32 subnormals: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F32, -(double)FLT_MAX, I, NAN);
+    CHECK(isnan(r.maxabs), "maxabs f32 NaN last: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F32, -0.0, -0.0);
+    CHECK(r.maxabs == 0.0, "maxabs f32 zeros: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F16, -2.0, 65504.0, 0x1p-24);
+    CHECK(r.maxabs == 65504.0, "maxabs f16: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F16, 1.0, -I);
+    CHECK(r.maxabs == I, "maxabs f16 -Inf: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_F16, NAN, 1.0);
+    CHECK(isnan(r.maxabs), "maxabs f16 NaN: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_BF16, 0.5, -0x1p-133, -3.0);
+    CHECK(r.maxabs == 3.0, "maxabs bf16: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_BF16, 0x1p-133, -0x1p-132);
+    CHECK(r.maxabs == 0x1p-132, "maxabs bf16 subnormals: %a", r.maxabs);
+    sl_reference_clear(&r);
+    REF(&r, SL_BF16, I, NAN);
+    CHECK(isnan(r.maxabs), "maxabs bf16 NaN: %a", r.maxabs);
+    sl_reference_clear(&r);
+}
+
 static void test_bound_holds(int count)
 {
     float *x = malloc(20000 * 4);
@@ -797,6 +846,7 @@ int main(int argc, char **argv)
     double t0 = now();
     test_edges(&o, acc);
     test_metrics();
+    test_maxabs();
     test_rel_err_oracle(20000);
     test_ieee(acc, 20000 * scale);
     test_random(&o, acc, acc2, 4000 * scale);
