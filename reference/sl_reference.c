@@ -47,36 +47,36 @@ double sl_ulp(double r, sl_dtype dt)
 /* max |x_i| as a double (exact): 0 for n = 0, NaN if any input is NaN, else +Inf if one is.
  * On the bit patterns with the sign cleared: their unsigned order is the order of |x|, and every
  * NaN lies above Inf (a branch-free integer max the compiler vectorises). */
+/* m = the largest of the n words of p with `mask` applied (T unsigned). */
+#define MAXABS_BITS(T, p, n, mask, m)                                                          \
+    do {                                                                                       \
+        const T *b_ = (const T *)(p);                                                          \
+        T m_ = 0;                                                                              \
+        for (uint64_t i_ = 0; i_ < (n); i_++) {                                                \
+            const T a_ = (T)(b_[i_] & (mask));                                                 \
+            m_ = a_ > m_ ? a_ : m_;                                                            \
+        }                                                                                      \
+        (m) = m_;                                                                              \
+    } while (0)
+
 static double max_abs(const void *x, uint64_t n, sl_dtype dt)
 {
     if (dt == SL_F64) {
-        const uint64_t *b = (const uint64_t *)x;
-        uint64_t m = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            const uint64_t a = b[i] & 0x7fffffffffffffffu;
-            m = a > m ? a : m;
-        }
+        uint64_t m;
+        MAXABS_BITS(uint64_t, x, n, 0x7fffffffffffffffu, m);
         if (m > 0x7ff0000000000000u) return NAN;
         double d;
         memcpy(&d, &m, sizeof d);
         return d;
     }
     if (sl_dtype_is_half(dt)) {
-        const uint16_t *h = (const uint16_t *)x;
-        uint16_t m = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            const uint16_t a = (uint16_t)(h[i] & 0x7fffu);
-            m = a > m ? a : m;
-        }
+        uint16_t m;
+        MAXABS_BITS(uint16_t, x, n, 0x7fffu, m);
         if (m > (dt == SL_F16 ? 0x7c00u : 0x7f80u)) return NAN;
         return sl_half_to_double(m, dt);
     }
-    const uint32_t *f = (const uint32_t *)x;
-    uint32_t m = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint32_t a = f[i] & 0x7fffffffu;
-        m = a > m ? a : m;
-    }
+    uint32_t m;
+    MAXABS_BITS(uint32_t, x, n, 0x7fffffffu, m);
     if (m > 0x7f800000u) return NAN;
     float v;
     memcpy(&v, &m, sizeof v);
