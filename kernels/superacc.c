@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "sl_variant_impl.h"
 #include "superacc.h"
+#include "reproducible.h"   /* sl_rsum_limbs_add */
 #include "sl_half.h"
 #include "sl_twin.h"
 
@@ -50,7 +51,7 @@ static double superacc_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const
  * field; |sum| < 2^54 for the at most 2^30 values of a piece), one integer add a value; the bins
  * then go into the limbs once, each as v 2^(max(E,1) - 1) in units of 2^-149 (three 32-bit
  * chunks). */
-static unsigned sacc_add_f32(int64_t (*set)[SL_SACC_LIMBS_MAX], const uint32_t *b, uint64_t n)
+static unsigned sacc_add_f32(int64_t *limb, const uint32_t *b, uint64_t n)
 {
     int64_t bin[SACC_WAYS][256];
     memset(bin, 0, sizeof bin);
@@ -66,19 +67,9 @@ static unsigned sacc_add_f32(int64_t (*set)[SL_SACC_LIMBS_MAX], const uint32_t *
         const int64_t sg = -(int64_t)(u >> 31);  /* 0 or -1: (c ^ sg) - sg negates */
         bin[i % SACC_WAYS][e] += ((int64_t)(m | (uint32_t)(e != 0) << 23) ^ sg) - sg;
     }
-    int64_t *limb = set[0];
     for (int e = 0; e < 255; e++) {
         const int64_t v = bin[0][e] + bin[1][e] + bin[2][e] + bin[3][e];
-        if (!v) continue;
-        const int pos = e ? e - 1 : 0, sh = pos & 31, idx = pos >> 5;
-        const uint64_t a = v < 0 ? 0u - (uint64_t)v : (uint64_t)v;   /* < 2^55 */
-        const int64_t c0 = (int64_t)((a << sh) & 0xffffffffu);
-        const int64_t c1 = (int64_t)((sh ? a >> (32 - sh) : a >> 32) & 0xffffffffu);
-        const int64_t c2 = (int64_t)(sh ? a >> (64 - sh) : 0u);
-        const int64_t s = -(int64_t)(v < 0);
-        limb[idx] += (c0 ^ s) - s;
-        limb[idx + 1] += (c1 ^ s) - s;
-        limb[idx + 2] += (c2 ^ s) - s;
+        sl_rsum_limbs_add(limb, e ? e - 1 : 0, v);   /* |v| < 2^55, three 32-bit chunks */
     }
     return flags;
 }
@@ -125,7 +116,7 @@ int sl_sacc_state_add(sl_sacc_state *st, const void *x, uint64_t n, sl_err *err)
         int64_t set[SACC_WAYS][SL_SACC_LIMBS_MAX];
         memset(set, 0, sizeof set);
         const char *p = (const char *)x + i * es;
-        st->flags |= dt == SL_F32 ? sacc_add_f32(set, (const uint32_t *)p, m)
+        st->flags |= dt == SL_F32 ? sacc_add_f32(set[0], (const uint32_t *)p, m)
                                   : sacc_add_f64(set, (const double *)p, m);
         for (int j = 0; j < L; j++)
             st->limb[j] += set[0][j] + set[1][j] + set[2][j] + set[3][j];

@@ -390,10 +390,10 @@ static void fold_value(sl_exact *acc, double v, int pos, int extra, int neg)
  * top groups and the bins' byte offsets for 4 values per instruction: the offsets from the
  * vector instead of a scalar reload of each value made full-range data 5-10 % faster on an
  * Intel Xeon), then one 16-byte read-modify-write per value;
- * value j of a group of 4 goes to set j % nsets (4: shorter chains when few groups are hit;
- * runs spread over many groups take the integer bins instead). Returns the number of values
- * done (a multiple of 4). */
-ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64_t n, int nsets)
+ * value j of a group of 4 goes to set j (shorter chains when few groups are hit; runs spread
+ * over many groups take the integer bins instead). Returns the number of values done (a
+ * multiple of 4). */
+ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64_t n)
 {
     const v4i him = (v4i){0, 0, 0, 0} + (long long)HIMASK64, absm = (v4i){0, 0, 0, 0} + (long long)~SIGN64;
     const v4i top = (v4i){0, 0, 0, 0} + (long long)((uint64_t)(8 * FAST64_SCALED) << 52) - 1;
@@ -414,7 +414,7 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
         memcpy(&pr[3], (const char *)&hi + 16, 16);
         const v4i off = (v4i)((v4u)u >> 51) & (long long)~15;
         for (int j = 0; j < 4; j++) {
-            double *bp = (double *)(void *)((char *)fb->b64[j % nsets] + off[j]);
+            double *bp = (double *)(void *)((char *)fb->b64[j] + off[j]);
             v2d old;
             memcpy(&old, bp, 16);
             old += pr[j];
@@ -426,16 +426,14 @@ ALWAYS_INLINE uint64_t fast64_body(fast_bins *fb, const unsigned char *p, uint64
 
 #if defined(__GNUC__) && defined(__x86_64__)
 #define WIN_HAVE_AVX2 1
-__attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const unsigned char *p, uint64_t n,
-                                                             int nsets)
+__attribute__((target("avx2"))) static uint64_t fast64_avx2(fast_bins *fb, const unsigned char *p, uint64_t n)
 {
-    (void)nsets; /* always 4 (wide runs take int_f64) */
-    return fast64_body(fb, p, n, 4);
+    return fast64_body(fb, p, n);
 }
 #endif
 
 /* float64 block (n <= FAST64_BLOCK). Returns 0, or -1 (nothing added) when it holds a special.
- * avx2: 0 for the SSE2/portable loop, else the AVX2 one with 4 sets. */
+ * avx2: 0 for the SSE2/portable loop, else the AVX2 one (4 sets). */
 static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
 {
     int sets = FAST_SETS; /* sets in use: the AVX2 loop leaves < 4 values (set 0) to the others */
@@ -446,7 +444,7 @@ static int fast_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64
         for (int j = 0; j < 2 * FAST64_GROUPS; j++) fb->b64[s][j] = -0.0;
     uint64_t i = 0;
 #ifdef WIN_HAVE_AVX2
-    if (avx2) i = fast64_avx2(fb, p, n, avx2);
+    if (avx2) i = fast64_avx2(fb, p, n);
 #endif
 #ifdef __SSE2__
     /* one 16-byte read-modify-write of the bin pair (h, l) per value */
@@ -1031,7 +1029,9 @@ static int use_avx2(const sl_exact *acc)
 #endif
 }
 
-/* Blocks of the fast path over a piece (any length), limbs normalised after each block. */
+/* Blocks of the fast path over a piece (any length), limbs normalised after each block; wide:
+ * a float64 run whose scanned blocks all span >= WIN_WIDE_SPAN binades (the integer bins, but
+ * for hot blocks). avx2: 0 or 1. */
 static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt,
                        int avx2, int wide)
 {
@@ -1041,7 +1041,7 @@ static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uin
         uint64_t k = n < block ? n : block;
         int r = dt == SL_F32                ? fast_f32(acc, fb, p, k)
                 : wide && !hot64(p, k) ? int_f64(acc, fb, p, k, avx2)
-                                       : fast_f64(acc, fb, p, k, avx2 ? 4 : 0);
+                                       : fast_f64(acc, fb, p, k, avx2);
         if (r) add_bins(acc, p, k, dt);
         else {
             normalise(acc->chunk);
@@ -1191,7 +1191,7 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
     const int avx2 = use_avx2(acc);
     const unsigned char *wide = p;
     uint64_t nwide = 0, since = 0;
-    int skip = 0, backoff = 1, cls = 4, sets = 4, spec = 0;
+    int skip = 0, backoff = 1, blk_wide = 0, run_wide = 0, spec = 0;
     win_plan pl;
     int (*run)(const unsigned char *, uint64_t, const win_plan *, int, int64_t *, int64_t *) = win_run_portable;
 #ifdef WIN_HAVE_AVX2
@@ -1216,7 +1216,7 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
             spec = !r && pl.K ? WIN_SPEC_RUN : 0;
         }
         if (r == 0 || r == WIN_SPECIAL) {
-            if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0, sets == 1);
+            if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2, run_wide);
             nwide = 0;
             if (r == WIN_SPECIAL) add_bins(acc, p, k, dt);
             else backoff = 1;
@@ -1227,25 +1227,25 @@ static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, u
             }
         } else {
             if (r > 0) {
-                cls = r >= WIN_WIDE_SPAN ? 1 : 4;
+                blk_wide = r >= WIN_WIDE_SPAN;
                 skip = backoff;
                 backoff = backoff < WIN_BACKOFF_MAX ? 2 * backoff : WIN_BACKOFF_MAX;
             }
             if (!nwide) {
                 wide = p;
-                sets = cls;
-            } else if (cls > sets)
-                sets = cls;
+                run_wide = blk_wide;
+            } else
+                run_wide &= blk_wide;
             nwide += k;
             if (nwide >= block) {
-                fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0, sets == 1);
+                fast_piece(acc, fb, wide, nwide, dt, avx2, run_wide);
                 nwide = 0;
             }
         }
         p += sz * k;
         n -= k;
     }
-    if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2 ? sets : 0, sets == 1);
+    if (nwide) fast_piece(acc, fb, wide, nwide, dt, avx2, run_wide);
     normalise(acc->chunk);
     normalise(acc->achunk);
 }
@@ -1272,7 +1272,7 @@ void sl_exact_add(sl_exact *acc, const void *x, uint64_t n, sl_dtype dt)
     window = window && (use_avx2(acc) || (acc->paths & SL_EXACT_NO_AVX2));
 #endif
     if (window) window_piece(acc, fb, p, n, dt);
-    else fast_piece(acc, fb, p, n, dt, use_avx2(acc) ? 4 : 0, 0);
+    else fast_piece(acc, fb, p, n, dt, use_avx2(acc), 0);
     free(fb);
 }
 
