@@ -9,7 +9,7 @@
  * (-ftz=false), no contraction (--fmad=false; the only multiplies are by powers of two), no reassociation
  * (nvcc never reassociates); two's-complement 64-bit integers.
  *
- * Algorithm (float32: one launch; float64: two, steps 2-3 in the second):
+ * Algorithm (float32: one launch; float64: one, and a second, steps 2-3, only when needed):
  *  1a. float32, per thread: exponent bins. Every input x goes, converted exactly to double,
  *     into one of 16 per-thread double accumulators ("bins") in shared memory, chosen by its
  *     biased exponent E >> 4. Bin j holds integer multiples of 2^(max(16j,1) - 150) (the ulp of
@@ -35,18 +35,19 @@
  *     (sacc_h_take8i; zero, subnormal, Inf and NaN lanes take the conversion instructions). On an
  *     H200 at 2^28: 0.97x CUB (commit 840e0f1), against 0.74x with a float-to-double conversion
  *     per value and the thread-by-thread flush (SUMLAB_SACC_F16=conv) and 0.55x with the bins.
- *  1b. float64, two launches. First the certified binned sum (reproducible.cu, rs_kernel with
- *     CERT): the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned
- *     accumulation, per-thread index adaptation, exact integer merge), whose last block bounds
- *     what the folds dropped (under one unit of the lowest fold per input) and rounds both ends
- *     of that interval: when they agree, that is the correctly rounded sum
- *     (sl_rsum_state_certify_k) and the second launch returns at once; when they do not (exact
- *     cancellation far above the survivors, ties on coarse grids), it sets the fallback flag and
- *     the second launch sums exactly: each input v with |v| < 2^950 goes into a 3-term
- *     floating-point expansion a + b + c through a chain of three TwoSums (error-free), a
- *     non-zero leftover into the block's superaccumulator, NaN, Inf and float64 >= 2^950 take a
- *     rare path (flags; huge values straight into the superaccumulator). Steps 2-3 below are the
- *     exact launch's and the float32 kernel's.
+ *  1b. float64. First the certified binned sum (rsum_kernel.cuh, rs_kernel with sacc_cert):
+ *     the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned accumulation,
+ *     per-thread index adaptation, exact integer merge), whose last block bounds what the folds
+ *     dropped (under one unit of the lowest fold per input) and rounds both ends of that
+ *     interval: when they agree, that is the correctly rounded sum (sl_rsum_state_certify_k) and
+ *     nothing else is launched; when they do not (exact cancellation far above the survivors,
+ *     ties on coarse grids), it sets the fallback flag and tail-launches the exact kernel (CUDA
+ *     dynamic parallelism: cudaStreamTailLaunch runs it after the binned grid; this file is
+ *     compiled as relocatable device code for it), which sums exactly: each input v with
+ *     |v| < 2^950 goes into a 3-term floating-point expansion a + b + c through a chain of three
+ *     TwoSums (error-free), a non-zero leftover into the block's superaccumulator, NaN, Inf and
+ *     float64 >= 2^950 take a rare path (flags; huge values straight into the
+ *     superaccumulator). Steps 2-3 below are the exact kernel's and the float32 kernel's.
  *  2. Each thread adds its bins (float32) or a, b, c (float64) exactly into the block
  *     superaccumulator (int64 limbs of 32-bit chunks, shared-memory 64-bit atomicAdd; carries
  *     deferred, normalised every 2^29 block elements and at the end). The block then adds its
@@ -67,153 +68,13 @@
  * block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x). */
 #include <stdlib.h>
 #include <string.h>
-#include "sl_reduce.cuh"
-#include "superacc.h"
-#include "reproducible.h"
-
-extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
-                                            const sl_launch *cfg);
-extern "C" const char *sl_rsum_cert_enqueue_f64(const double *d_x, uint64_t n, uint64_t head,
-                                                unsigned grid, unsigned block, void *rs_work,
-                                                double *d_result, unsigned *d_fallback,
-                                                void *stream, unsigned mode);
-
-#define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): float64 fallback
-                               * flag; [16, ...): L int64 limbs; float64: then the certified
-                               * binned sum's workspace (reproducible.cu) */
-#define SACC_BLOCK_ELEMS_PER_NORM (1u << 29)
-
-template <typename T> struct sacc_fmt;
-template <> struct sacc_fmt<float> {
-    enum { L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
-};
-template <> struct sacc_fmt<double> {
-    typedef sl_vec<double>::type V;
-    enum { VW = sl_vec<double>::W, U = 4, GROUP = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
-};
-
-/* Inputs the expansion takes: float64 below 2^950 (n < 2^40 of them stay below 2^990: no add
- * can overflow). */
-__device__ __forceinline__ bool sacc_ordinary(double d) { return fabs(d) < 0x1p950; }
-__device__ __forceinline__ unsigned sacc_hiword(double d) { return (unsigned)__double2hiint(d); }
-
-/* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs. */
-__device__ __noinline__ void sacc_spill(double d, int scale, unsigned long long *s_acc)
-{
-    int idx, neg;
-    uint64_t c[3];
-    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
-#pragma unroll
-    for (int k = 0; k < 3; k++)
-        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k]
-                                                 : (unsigned long long)c[k]);
-}
-
-/* The rare path: NaN/Inf return flags; a huge finite float64 goes straight to the limbs. */
-__device__ __noinline__ unsigned sacc_rare(double v, int scale, unsigned long long *s_acc)
-{
-    if (isnan(v)) return SL_SACC_NAN;
-    if (isinf(v)) return v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-    sacc_spill(v, scale, s_acc);
-    return 0u;
-}
-
-/* The once-per-launch rounding, kept out of the kernel body (registers). */
-__device__ __noinline__ double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
-                                              unsigned flags, int rto = 0)
-{
-    return sl_sacc_round_mode(reinterpret_cast<int64_t *>(limbs), L, 0, dt, flags, rto);
-}
-
-/* The per-thread state (registers: nothing takes its address): expansion a + b + c, flags,
- * AND of the inputs' sign words. */
-struct sacc_thread {
-    double a, b, c;
-    unsigned flags, sg;
-};
-
-/* TwoSum chain: (a, e) = TwoSum(a, v); (b, e) = TwoSum(b, e); (c, e) = TwoSum(c, e).
- * Returns the leftover e (a + b + c + e == old a + b + c + v, exactly). */
-__device__ __forceinline__ double sacc_fpe(sacc_thread &t, const double v)
-{
-    double s = t.a + v, bb = s - t.a;
-    double e = (t.a - (s - bb)) + (v - bb);
-    t.a = s;
-    s = t.b + e; bb = s - t.b;
-    e = (t.b - (s - bb)) + (e - bb);
-    t.b = s;
-    s = t.c + e; bb = s - t.c;
-    e = (t.c - (s - bb)) + (e - bb);
-    t.c = s;
-    return e;
-}
-
-/* One element, any value (edges, partial tiles, groups holding a rare value). */
-template <typename T>
-__device__ __forceinline__ void sacc_take(T x, sacc_thread &t, unsigned long long *s_acc)
-{
-    t.sg &= sacc_hiword(x);
-    if (!sacc_ordinary(x)) {
-        t.flags |= sacc_rare((double)x, sacc_fmt<T>::SCALE, s_acc);
-        return;
-    }
-    const double e = sacc_fpe(t, (double)x);
-    if (e != 0.0) sacc_spill(e, sacc_fmt<T>::SCALE, s_acc);
-}
-
-/* K elements as one branch-free group when all are ordinary: the K expansion steps are
- * straight-line code the compiler interleaves; the leftovers are tested once at the end. */
-template <typename T, int K>
-__device__ __forceinline__ void sacc_take_group(const T *x, sacc_thread &t,
-                                                unsigned long long *s_acc)
-{
-    bool ok = true;
-#pragma unroll
-    for (int k = 0; k < K; k++) ok = ok & sacc_ordinary(x[k]);
-    if (!ok) {
-#pragma unroll
-        for (int k = 0; k < K; k++) sacc_take(x[k], t, s_acc);
-        return;
-    }
-    double e[K];
-    bool spill = false;
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-        t.sg &= sacc_hiword(x[k]);
-        e[k] = sacc_fpe(t, (double)x[k]);
-        spill = spill | (e[k] != 0.0);
-    }
-    if (spill) {
-#pragma unroll
-        for (int k = 0; k < K; k++)
-            if (e[k] != 0.0) sacc_spill(e[k], sacc_fmt<T>::SCALE, s_acc);
-    }
-}
-
-template <int K>
-__device__ __forceinline__ void sacc_unpack(const double2 *r, double (&x)[K])
-{
-#pragma unroll
-    for (int k = 0; k < K / 2; k++) { x[2 * k] = r[k].x; x[2 * k + 1] = r[k].y; }
-}
-__device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigned long long *s)
-{
-    sacc_take(v.x, t, s); sacc_take(v.y, t, s);
-}
-
-/* Every barrier of the kernel is sl_bar_any (reduce/block.cuh): the non-.aligned barrier.sync,
- * which tolerates warps arriving split. __syncthreads is bar.sync, i.e. barrier.sync.aligned:
- * every thread of a warp must execute the same barrier instruction convergently, and this
- * kernel's data-dependent paths (the rare path, spills, the tid == 0 steps) leave that to the
- * compiler; compute-sanitizer's synccheck flagged a divergent barrier on float64 subnormal
- * input even with a __syncwarp in front. */
-__device__ __forceinline__ void sacc_barrier() { sl_bar_any::sync(); }
+#include "superacc.cuh"
 
 /* The kernels' common end. Every thread of every block calls it once with its flags and the
  * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the
  * global limbs, and the last block to arrive rounds them into *result. */
 template <typename X>
-__device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
+static __device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
                                                   unsigned long long *s_acc, unsigned *s_flags,
                                                   unsigned char *work, X *result)
 {
@@ -347,7 +208,7 @@ __device__ __forceinline__ void sacc_spill_i64(long long w, int pos, unsigned lo
  * M). 16 x 3 shared atomics per block instead of per thread: a per-thread spill of every bin
  * made full-range data 2x slower through atomics contending for the same dozen limbs.
  * Returns the thread's flags. */
-__device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
+static __device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
 {
     const unsigned tid = threadIdx.x, B = blockDim.x;
     long long *ib = reinterpret_cast<long long *>(s_bin);
@@ -618,7 +479,7 @@ __device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned my, unsigned s
 /* Warp-collective (every thread of the block at the same point): each warp adds its lanes'
  * bins into the block limbs (one sum per bin through lane 0: the bin's high and low 16 bits
  * reduced separately, exactly, below 2^21 each) and zeroes them. mask: the warp's threads. */
-__device__ __noinline__ void sacc_b_flush(unsigned my, unsigned mask, unsigned long long *s_acc)
+static __device__ __noinline__ void sacc_b_flush(unsigned my, unsigned mask, unsigned long long *s_acc)
 {
     const bool lead = (threadIdx.x & 31u) == 0u;
     for (int j = 0; j < SACC_B_NBIN; j++) {
@@ -642,7 +503,7 @@ __device__ __forceinline__ unsigned sacc_b_flag(unsigned h)
 /* The flags of this thread's inputs (only when sp turned non-finite): the same elements the
  * kernel gave it (the edges, then its vectors tile by tile as sacc_tiles deals them), read
  * again. */
-__device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t n, uint64_t head,
+static __device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t n, uint64_t head,
                                                uint64_t nv)
 {
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
@@ -733,106 +594,6 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
     sacc_block_finish<__nv_bfloat16>(flags, sg & (sg << 16), s_acc, s_flags, work, result);
 }
 
-/* ---- float64: expansion (step 1b) --------------------------------------------------------- */
-/* x: n float64 elements; head as above. Any grid and block (block <= 1024).
- * Barriers: every barrier is reached by all threads of the block. The only loop with a
- * per-thread trip count (the edge loop) and the per-thread spill/rare branches hold none; the
- * tile loop's trip count and `since` depend on blockIdx, gridDim, blockDim and n only; the
- * ticket's `return` reads shared memory after a barrier (block-uniform), and no thread exits
- * before the last barrier. Every barrier is sacc_barrier (non-.aligned), the ticket's included
- * (sl_ticket_last<sl_bar_any, ...>). */
-template <int MAXB>
-__global__ void __launch_bounds__(MAXB)
-sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
-            double *result)
-{
-    typedef double T;
-    typedef sacc_fmt<T> F;
-    typedef typename F::V V;
-    __shared__ unsigned long long s_acc[F::L];
-    __shared__ unsigned s_flags;
-    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
-    unsigned *g_flags = g_counter + 1;
-    /* launched as the certified binned sum's programmatic dependent (sacc_launch): wait for that
-     * grid's completion and its memory (a no-op for an ordinary launch) */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-    /* the certified binned sum ran first: nothing to do unless it could not decide (the flag is
-     * read by every block before the last one resets it: the reset follows every ticket) */
-    if (*(volatile unsigned *)(g_counter + 2) == 0u) return;
-    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-
-    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = 0;
-    if (tid == 0) s_flags = 0;
-    sacc_barrier();
-
-    sacc_thread t = {0.0, 0.0, 0.0, 0u, 0xffffffffu};
-    const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
-    const uint64_t tail0 = head + nv * F::VW;
-    const uint64_t nedge = head + (n - tail0);
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
-        sacc_take(x[i < head ? i : tail0 + (i - head)], t, s_acc);
-
-    const V *xv = reinterpret_cast<const V *>(x + head);
-    const uint64_t per_tile = (uint64_t)B * F::U;
-    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    /* tiles between normalisations: at most 2^29 elements reach a limb in that time */
-    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * F::VW);
-    if (every == 0) every = 1;
-    uint64_t since = 0;
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
-        const uint64_t base = tile * per_tile + tid;
-        if ((tile + 1) * per_tile <= nv) {
-            V r[F::U];
-#pragma unroll
-            for (int u = 0; u < F::U; u++) r[u] = __ldcs(xv + base + (uint64_t)u * B);
-            T xs[F::U * F::VW];
-            sacc_unpack(r, xs);
-#pragma unroll
-            for (int g = 0; g < F::U * F::VW; g += F::GROUP)
-                sacc_take_group<T, F::GROUP>(xs + g, t, s_acc);
-        } else {
-            for (int u = 0; u < F::U; u++)
-                if (base + (uint64_t)u * B < nv) sacc_take_vec(__ldcs(xv + base + (uint64_t)u * B), t, s_acc);
-        }
-        if (++since == every) {                      /* uniform across the block */
-            since = 0;
-            sacc_barrier();
-            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-            sacc_barrier();
-        }
-    }
-
-    /* the thread's expansion into the block limbs, exactly */
-    sacc_spill(t.a, F::SCALE, s_acc);
-    sacc_spill(t.b, F::SCALE, s_acc);
-    sacc_spill(t.c, F::SCALE, s_acc);
-    if (!(t.sg >> 31)) t.flags |= SL_SACC_ANYPOS;
-    if (t.flags) atomicOr(&s_flags, t.flags);
-    sacc_barrier();
-    if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
-    sacc_barrier();
-    /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
-    for (unsigned i = tid; i < (unsigned)F::L; i += B)
-        if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
-    if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
-    __threadfence();                                 /* limbs visible before the ticket */
-    sacc_barrier();
-    /* every thread published and fenced: thread 0 takes the ticket without another fence */
-    if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
-    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = atomicExch(&g_acc[i], 0ull);
-    sacc_barrier();
-    if (tid == 0) {
-        const unsigned flags = atomicExch(g_flags, 0u);
-        const double r = sacc_round_dev(s_acc, F::L, SL_F64, flags);
-        *result = (T)r;                              /* exact: r holds a T */
-        g_counter[2] = 0u;                           /* the fallback flag, for the next launch */
-        *g_counter = 0u;
-    }
-}
-
 /* ---- launcher: checks, the empty sum, then the one float/double branch ---------------------- */
 extern "C" size_t sl_superacc_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
                                         const sl_launch *cfg)
@@ -916,53 +677,8 @@ static const char *sacc_launch(const sl_variant *v, const sl_launch *cfg, sl_dty
                                void *d_result, cudaStream_t st, sl_err *err)
 {
     if (dt == SL_F64) {
-        /* step 1: the certified binned sum (blocks of whole warps); step 2, the exact kernel,
-         * returns at once unless step 1 set the fallback flag */
-        unsigned char *w = (unsigned char *)d_work;
-        static int mode = -1;   /* SUMLAB_SACC_F64_MODE, for measuring (same results): 8 an
-                                 * ordinary fallback launch, 16 the certificate's ends on one lane */
-        if (mode < 0) {
-            const char *e = getenv("SUMLAB_SACC_F64_MODE");
-            mode = e ? atoi(e) : 0;
-        }
-        const unsigned rb = (cfg->block + 31u) / 32u * 32u;
-        const char *what = sl_rsum_cert_enqueue_f64(
-            (const double *)d_x, n, head, cfg->grid, rb,
-            w + SACC_WS_HEADER + sizeof(int64_t) * SL_SACC_LIMBS_F64, (double *)d_result,
-            (unsigned *)(w + 8), st, (unsigned)mode);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess) {
-            sl_err_set(err, "%s: launch of %s failed: %s (%s)", v->name, what,
-                       cudaGetErrorName(e), cudaGetErrorString(e));
-            return NULL;
-        }
-        /* step 2 as step 1's programmatic dependent (Hopper): its launch overlaps step 1's end
-         * instead of following it (an ordinary launch of the grid that returns at once cost
-         * 5.3 us at 2^28 on the H200); it waits for step 1 before reading the flag.
-         * Blocks up to 512 get the registers the expansion wants (<= 128 per thread). */
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr[0].val.programmaticStreamSerializationAllowed = (mode & 8) ? 0 : 1;
-        cudaLaunchConfig_t lc = {};
-        lc.gridDim = dim3(cfg->grid);
-        lc.blockDim = dim3(cfg->block);
-        lc.dynamicSmemBytes = 0;
-        lc.stream = st;
-        lc.attrs = attr;
-        lc.numAttrs = 1;
-        const double *xd = (const double *)d_x;
-        unsigned char *wk = (unsigned char *)d_work;
-        double *rd = (double *)d_result;
-        const int small = cfg->block <= 512;
-        e = small ? cudaLaunchKernelEx(&lc, sacc_kernel<512>, xd, n, head, wk, rd)
-                  : cudaLaunchKernelEx(&lc, sacc_kernel<1024>, xd, n, head, wk, rd);
-        if (e != cudaSuccess) {
-            sl_err_set(err, "%s: launch of %s failed: %s (%s)", v->name,
-                       small ? "sacc_kernel<512>" : "sacc_kernel<1024>", cudaGetErrorName(e),
-                       cudaGetErrorString(e));
-            return NULL;
-        }
-        return small ? "sacc_kernel<512>" : "sacc_kernel<1024>";
+        return sl_sacc_f64_enqueue(v, cfg, (const double *)d_x, n, head, (unsigned char *)d_work,
+                                   (double *)d_result, st, err);
     }
     if (dt == SL_F16) {
         static int intb = -1;                        /* SUMLAB_SACC_F16=conv: the conversions */

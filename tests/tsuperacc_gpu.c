@@ -1,6 +1,9 @@
 /* tsuperacc_gpu.c: the `superacc` kernel equals its CPU twin (hence the correctly rounded sum)
  * bit for bit on adversarial arrays up to 2^22 elements in all four formats, under several launch
- * configurations and a misaligned input. Label gpu: returns 77 when no GPU is present. */
+ * configurations and a misaligned input. float64 runs the certified binned sum and, when its
+ * certificate cannot decide, the exact kernel it tail-launches from the device: the test counts
+ * the arrays whose certificate fails (the same 4-fold state on the CPU: it is order-independent)
+ * and requires some, so that path runs too. Label gpu: returns 77 when no GPU is present. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +12,7 @@
 #include "sl_half.h"
 #include "sl_test.h"
 #include "superacc.h"
+#include "reproducible.h"
 
 static uint64_t rnd(void) { return sl_test_rand64(); }
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
@@ -129,6 +133,19 @@ static void fill16(int kind, sl_dtype dt, uint16_t *x, uint64_t n)
     if (kind == K_BINS_INF) x[rnd() % n] = (rnd() & 1) ? inf : (uint16_t)(inf | 0x8000u);
 }
 
+/* 1 when the float64 certificate decides x's rounding (superacc's first step then launches
+ * nothing else), 0 when the exact kernel must run. */
+static int certified_f64(const double *x, uint64_t n)
+{
+    sl_rsum_thr_f64k4 a;
+    sl_rsum_init_f64k4(&a);
+    for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64k4(&a, x[i]);
+    sl_rsum_state st;
+    sl_rsum_to_state_f64k4(&a, &st);
+    double r;
+    return sl_rsum_state_certify_k(&st, n, SL_F64, 4, &r);
+}
+
 int main(void)
 {
     sl_gpu_info info;
@@ -146,7 +163,7 @@ int main(void)
         {0, 0, 0, 0, 0, 0}, {32, 1, 0, 0, 0, 0}, {100, 7, 0, 0, 0, 0}, {1024, 1000, 0, 0, 0, 0},
         {256, 3 * 132, 0, 0, 0, 0}, {64, 4096, 0, 0, 0, 0}};
     const int ncfg = (int)(sizeof cfgs / sizeof cfgs[0]);
-    int arrays = 0;
+    int arrays = 0, exact_f64 = 0, cert_f64 = 0;
     for (int kind = 0; kind < K_COUNT; kind++)
         for (int dti = 0; dti < 4; dti++) {
             static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
@@ -159,6 +176,10 @@ int main(void)
             if (sl_dtype_is_half(dt)) fill16(kind, dt, (uint16_t *)x, n);
             else fill(kind, dt, x, n);
             arrays++;
+            if (dt == SL_F64) {
+                if (certified_f64((const double *)x, n)) cert_f64++;
+                else exact_f64++;
+            }
             for (uint32_t offset = 0; offset < 2; offset++) {
                 sl_gpu_ctx *ctx = NULL;
                 if (sl_gpu_ctx_create(&ctx, x, n, dt, offset, &err)) {
@@ -188,6 +209,10 @@ int main(void)
             }
             free(x);
         }
-    printf("tsuperacc_gpu: %d arrays on %s\n", arrays, info.name);
+    /* both float64 paths ran, each under every configuration and offset */
+    CHECK(exact_f64 >= 2 && cert_f64 >= 2, "float64: %d arrays certified, %d through the exact "
+          "kernel: both paths must run", cert_f64, exact_f64);
+    printf("tsuperacc_gpu: %d arrays on %s (float64: %d certified, %d through the tail-launched "
+           "exact kernel)\n", arrays, info.name, cert_f64, exact_f64);
     return sl_test_done("tsuperacc_gpu");
 }

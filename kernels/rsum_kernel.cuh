@@ -1,0 +1,312 @@
+/* rsum_kernel.cuh: the binned-sum kernel rs_kernel<X, P>: the `reproducible` variant
+ * (reproducible.cu, P = rs_plain: 3-fold binned summation, reproducible.h, one launch,
+ * determinism class order-independent: the result is a function of the multiset of inputs, not
+ * of their order, the grid, the block or the SM count; twin reproducible.c) and the first step
+ * of `superacc` on float64 (superacc.cu: 4 folds and a certified rounding).
+ *
+ * Floating-point assumptions: IEEE binary32/binary64 adds rounded to nearest even with
+ * subnormals (-ftz=false), no contraction (--fmad=false; the only multiply is by a power of two,
+ * in the scaled domain), no reassociation (nvcc never reassociates); two's-complement integers.
+ *
+ * Algorithm (one pass, one launch):
+ *  1. Per thread, in registers: the accumulator sl_rsum_thr (3 float folds of the input's
+ *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles),
+ *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (integer
+ *     max of the |x| high words: NaN/Inf fail it too); when it passes, the 8 deposits are
+ *     branch-free straight-line code (7 adds and 3 ORs each); otherwise each input takes
+ *     sl_rsum_take1 (raises the index: per-thread index adaptation, the max-exponent problem
+ *     solved without a second pass; special values). Before its groups, a warp raises every
+ *     lane's index to what the warp's largest input of the tile needs (one __reduce_max_sync),
+ *     so the raises happen together instead of one diverged lane at a time. Renormalisation every
+ *     2^(P-W-2) inputs (512 floats, 2048 doubles), integer ops only.
+ *  2. Each thread's folds become an integer state (sl_rsum_to_state); a warp raises its states
+ *     to the warp's largest index (__reduce_max_sync) and adds the integers with shuffles (exact,
+ *     any order); warp states meet in shared memory and warp 0 merges them the same way.
+ *  3. Thread 0 adds the block's three folds into global per-position integer bins (positions
+ *     0..52 / 0..21: a fold of position j is the same bin for every index, so blocks with
+ *     different indices add into one array) with integer atomics, atomicMax the index, atomicOr
+ *     the flags, and takes the last-block ticket (reduce/grid.cuh). The last block takes the bins
+ *     of the three top positions below the final index (lower positions are what raising the
+ *     index drops), leaves the workspace zero, and rounds once (sl_rsum_state_round).
+ * Performance considerations: the deposits cost 7 adds per element on the input format's pipe
+ * (FP32: 128 lanes/SM/clock; FP64: 64) plus ~4 integer ops, below the memory time at 2^28 on an
+ * H200, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
+ * any deposit of the tile. Why per-thread index adaptation rather than a max pass: a second pass
+ * costs a full read (0.5x); ReproBLAS's and CUB's per-element renormalisation is avoided by
+ * counting inputs. Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
+ * with one multiply per input; data that raises the index often takes the scalar path: slower,
+ * still exact to the same bound. */
+#ifndef SL_RSUM_KERNEL_CUH
+#define SL_RSUM_KERNEL_CUH
+#include "sl_reduce.cuh"
+#include "reproducible.h"
+
+#define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
+
+/* rs_kernel's workspace for format dt: the header and the per-position integer bins (hi, lo). */
+static inline size_t rs_workspace_bytes(sl_dtype dt)
+{
+    return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
+}
+
+/* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
+/* X: the input format; T: the folds' format (float32 for float16/bfloat16 input, widened). */
+template <typename X, bool CERT> struct rs_fmt;
+template <> struct rs_fmt<float, false> {
+    typedef float T;
+    typedef sl_rsum_thr_f32 A;
+    typedef sl_vec<float>::type V;
+    enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
+};
+template <typename H> struct rs_fmt_half {
+    typedef float T;
+    typedef sl_rsum_thr_f32 A;
+    typedef typename sl_vec<H>::type V;
+    enum { VW = 8, U = 2, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
+};
+template <> struct rs_fmt<__half, false> : rs_fmt_half<__half> {};
+template <> struct rs_fmt<__nv_bfloat16, false> : rs_fmt_half<__nv_bfloat16> {};
+template <> struct rs_fmt<double, false> {
+    typedef double T;
+    typedef sl_rsum_thr_f64 A;
+    typedef sl_vec<double>::type V;
+    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = SL_RSUM_K };
+};
+template <> struct rs_fmt<double, true> {
+    typedef double T;
+    typedef sl_rsum_thr_f64k4 A;
+    typedef sl_vec<double>::type V;
+    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = 4 };
+};
+
+/* The header's two families of functions under one name each. */
+__device__ __forceinline__ void rs_init(sl_rsum_thr_f32 &a) { sl_rsum_init_f32(&a); }
+__device__ __forceinline__ void rs_init(sl_rsum_thr_f64 &a) { sl_rsum_init_f64(&a); }
+__device__ __forceinline__ void rs_take1(sl_rsum_thr_f32 &a, float x) { sl_rsum_take1_f32(&a, x); }
+__device__ __forceinline__ void rs_take1(sl_rsum_thr_f64 &a, double x) { sl_rsum_take1_f64(&a, x); }
+__device__ __forceinline__ void rs_raise(sl_rsum_thr_f32 &a, unsigned h) { sl_rsum_raise_f32(&a, h); }
+__device__ __forceinline__ void rs_raise(sl_rsum_thr_f64 &a, unsigned h) { sl_rsum_raise_f64(&a, h); }
+__device__ __forceinline__ unsigned rs_group_max(const float *x, unsigned &sg) { return sl_rsum_group_max_f32(x, &sg); }
+__device__ __forceinline__ unsigned rs_group_max(const double *x, unsigned &sg) { return sl_rsum_group_max_f64(x, &sg); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f32 &a, const float *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f32(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f32 &a, sl_rsum_state &s) { sl_rsum_to_state_f32(&a, &s); }
+__device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64 &a, sl_rsum_state &s) { sl_rsum_to_state_f64(&a, &s); }
+__device__ __forceinline__ void rs_init(sl_rsum_thr_f64k4 &a) { sl_rsum_init_f64k4(&a); }
+__device__ __forceinline__ void rs_take1(sl_rsum_thr_f64k4 &a, double x) { sl_rsum_take1_f64k4(&a, x); }
+__device__ __forceinline__ void rs_raise(sl_rsum_thr_f64k4 &a, unsigned h) { sl_rsum_raise_f64k4(&a, h); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64k4 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64k4(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64k4 &a, sl_rsum_state &s) { sl_rsum_to_state_f64k4(&a, &s); }
+
+/* SL_RSUM_GROUP inputs: their max, then one capacity check and straight-line deposits
+ * (reproducible.h). */
+
+__device__ __forceinline__ void rs_unpack(const float4 *r, float (&x)[16])
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+        x[4 * u] = r[u].x; x[4 * u + 1] = r[u].y; x[4 * u + 2] = r[u].z; x[4 * u + 3] = r[u].w;
+    }
+}
+__device__ __forceinline__ void rs_unpack(const double2 *r, double (&x)[8])
+{
+#pragma unroll
+    for (int u = 0; u < 4; u++) { x[2 * u] = r[u].x; x[2 * u + 1] = r[u].y; }
+}
+template <typename A>
+__device__ __forceinline__ void rs_take_vec(A &a, float4 v)
+{
+    rs_take1(a, v.x); rs_take1(a, v.y); rs_take1(a, v.z); rs_take1(a, v.w);
+}
+template <typename A>
+__device__ __forceinline__ void rs_take_vec(A &a, double2 v) { rs_take1(a, v.x); rs_take1(a, v.y); }
+template <typename A, typename H>
+__device__ __forceinline__ void rs_take_vec(A &a, sl_v16<H> v)
+{
+#pragma unroll
+    for (int k = 0; k < 8; k++) rs_take1(a, sl_widen(sl_vec_lane(v, k)));
+}
+template <typename H>
+__device__ __forceinline__ void rs_unpack(const sl_v16<H> *r, float (&x)[16])
+{
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+#pragma unroll
+        for (int k = 0; k < 8; k++) x[8 * u + k] = sl_widen(sl_vec_lane(r[u], k));
+}
+
+/* The 32 lanes' states merged (exactly, in any order): all raised to the warp's largest index,
+ * integers added by a shuffle tree; lane 0 holds the normalised warp state. */
+template <int K>
+__device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
+{
+    __syncwarp();
+    const int t = (int)__reduce_max_sync(SL_FULL_MASK, (unsigned)st.top);
+    sl_rsum_state_shift_k(&st, t, K);
+    st.flags = __reduce_or_sync(SL_FULL_MASK, st.flags);
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
+            st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off);
+            st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off);
+        }
+    }
+    sl_rsum_state_norm_k(&st, K);
+}
+
+/* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs). */
+static __device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int rto)
+{
+    return sl_rsum_state_round_mode_k(st, dt, SL_RSUM_K, rto);
+}
+
+/* One end of the certified rounding (CERT), out of line like the rounding. */
+static __device__ __noinline__ double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
+                                                  int side)
+{
+    return sl_rsum_state_certify_end_k(st, n, dt, 4, side);
+}
+
+/* The kernel's policy P: P::CERT and, when the certificate cannot decide, P::fail (called by
+ * thread 0 of the last block). rs_plain: `reproducible`. */
+struct rs_plain {
+    enum { CERT = 0 };
+    template <typename X>
+    static __device__ __forceinline__ void fail(const X *, uint64_t, uint64_t, unsigned char *, X *,
+                                                unsigned, unsigned) {}
+};
+
+/* Every barrier is sl_bar_any (non-.aligned: the data-dependent scalar paths leave convergence
+ * to the compiler, as in superacc.cu). Barriers: every thread reaches each one (the loops before
+ * them have per-thread trip counts but hold none; the ticket's return is block-uniform). */
+/* P = rs_plain: the `reproducible` variant (the binned sum rounded once). P::CERT: the
+ * `superacc` float64 path's first step (superacc.cu): the same accumulation with 4 folds, then
+ * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
+ * or, when the binned value cannot decide it, leaves *result alone and calls
+ * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
+ * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0. */
+template <typename X, typename P>
+__global__ void __launch_bounds__(1024)
+rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
+          unsigned char *aux, unsigned aux_block, unsigned mode)
+{
+    enum { CERT = P::CERT };
+    typedef rs_fmt<X, CERT> F;
+    typedef typename F::T T;
+    typedef typename F::V V;
+    typedef typename F::A A;
+    __shared__ sl_rsum_state s_warp[32];
+    __shared__ unsigned long long s_bins[2 * F::NPOS];
+    __shared__ int s_top;
+    __shared__ unsigned s_fl;
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    int *g_top = reinterpret_cast<int *>(g_counter + 2);
+    unsigned long long *g_hi = reinterpret_cast<unsigned long long *>(work + RS_WS_HEADER);
+    unsigned long long *g_lo = g_hi + F::NPOS;
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned lane = tid & 31u, warp = tid >> 5;
+
+    A a;
+    rs_init(a);
+    const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
+    const uint64_t tail0 = head + nv * F::VW;
+    const uint64_t nedge = head + (n - tail0);
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
+        rs_take1(a, sl_widen(x[i < head ? i : tail0 + (i - head)]));
+
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    const uint64_t per_tile = (uint64_t)B * F::U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            V r[F::U];
+#pragma unroll
+            for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+            T xs[F::U * F::VW];
+            rs_unpack(r, xs);
+            /* one capacity check per group; when a lane's group exceeds its capacity, the warp
+             * raises every lane's index to what its largest input needs (the branch is
+             * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
+             * sends its group one by one while the other 31 wait (0.46x CUB on full-range
+             * float32 data) */
+            unsigned mx[F::U * F::VW / F::G], sg[F::U * F::VW / F::G], lm = 0u;
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) {
+                mx[g] = rs_group_max(xs + g * F::G, sg[g]);
+                lm = max(lm, mx[g]);
+            }
+            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g], sg[g]);
+        } else {
+            for (int u = 0; u < F::U; u++)
+                if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
+        }
+    }
+
+    /* block merge: warps, then warp 0 over the warp states */
+    sl_rsum_state st;
+    rs_to_state(a, st);
+    rs_warp_merge<F::K>(st);
+    if (lane == 0) s_warp[warp] = st;
+    sl_bar_any::sync();
+    if (warp == 0) {
+        if (lane < (B >> 5)) st = s_warp[lane];
+        else sl_rsum_state_zero_k(&st, F::K);
+        rs_warp_merge<F::K>(st);
+        if (lane == 0) {                             /* the block's folds into the global bins */
+            atomicMax(g_top, st.top);
+#pragma unroll
+            for (int k = 0; k < F::K; k++) {
+                const int pos = st.top - k;
+                if (st.hi[k]) atomicAdd(&g_hi[pos], (unsigned long long)st.hi[k]);
+                if (st.lo[k]) atomicAdd(&g_lo[pos], (unsigned long long)st.lo[k]);
+            }
+            if (st.flags) atomicOr(g_flags, st.flags);
+        }
+    }
+    /* thread 0 published and fences before its ticket */
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    for (unsigned i = tid; i < 2u * F::NPOS; i += B) s_bins[i] = atomicExch(&g_hi[i], 0ull);
+    if (tid == 0) {
+        s_top = atomicExch(g_top, 0);
+        s_fl = atomicExch(g_flags, 0u);
+    }
+    sl_bar_any::sync();
+    /* CERT: lanes 0 and 1 of warp 0 round the two ends of the interval at once */
+    if (tid < (CERT && !(mode & 16u) ? 2u : 1u)) {
+        sl_rsum_state fin;
+        fin.top = s_top;
+        fin.flags = s_fl;
+#pragma unroll
+        for (int k = 0; k < SL_RSUM_KMAX; k++) {     /* positions below top - K + 1: dropped */
+            fin.hi[k] = k < F::K ? (int64_t)s_bins[fin.top - k] : 0;
+            fin.lo[k] = k < F::K ? (int64_t)s_bins[F::NPOS + fin.top - k] : 0;
+        }
+        sl_rsum_state_norm_k(&fin, F::K);
+        const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
+        if (CERT && (mode & 16u)) {                  /* measuring: both ends on one lane */
+            double r;
+            if (sl_rsum_certify_agree(rs_certify_end_dev(&fin, n, dt, -1),
+                                      rs_certify_end_dev(&fin, n, dt, 1), &r)) *result = (X)r;
+            else P::fail(x, n, head, aux, result, aux_block, mode);
+        } else if (CERT) {
+            const double e = rs_certify_end_dev(&fin, n, dt, tid ? 1 : -1);
+            const double other = __shfl_sync(0x3u, e, 1);
+            double r;
+            if (tid == 0) {
+                if (sl_rsum_certify_agree(e, other, &r)) *result = (X)r;
+                else P::fail(x, n, head, aux, result, aux_block, mode);
+            }
+        } else {
+            /* float16/bfloat16: to odd in float32, then to nearest even in the 16-bit format */
+            const double r = rs_round_dev(&fin, dt, sizeof(X) == 2);
+            *result = sl_out<X>((T)r);               /* exact for float32/64: r holds a T */
+        }
+        if (tid == 0) *g_counter = 0u;
+    }
+}
+#endif

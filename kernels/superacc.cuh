@@ -1,0 +1,57 @@
+/* superacc.cuh: what the `superacc` kernels share (superacc.cu: float32, float16, bfloat16 and
+ * the launcher; superacc64.cu: float64, relocatable device code): the workspace layout, the
+ * per-format limb counts, the exact add of a double into the block limbs, the rounding, the
+ * barrier. The algorithm is described at the top of superacc.cu. */
+#ifndef SL_SUPERACC_CUH
+#define SL_SUPERACC_CUH
+#include "sl_reduce.cuh"
+#include "superacc.h"
+
+#define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): float64 fallback
+                               * flag; [16, ...): L int64 limbs; float64: then the certified
+                               * binned sum's workspace (rsum_kernel.cuh) */
+#define SACC_BLOCK_ELEMS_PER_NORM (1u << 29)
+
+template <typename T> struct sacc_fmt;
+template <> struct sacc_fmt<float> {
+    enum { L = SL_SACC_LIMBS_F32, SCALE = SL_SACC_SCALE_F32 };
+};
+template <> struct sacc_fmt<double> {
+    typedef sl_vec<double>::type V;
+    enum { VW = sl_vec<double>::W, U = 4, GROUP = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
+};
+
+/* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs. */
+static __device__ __noinline__ void sacc_spill(double d, int scale, unsigned long long *s_acc)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k]
+                                                 : (unsigned long long)c[k]);
+}
+
+/* The once-per-launch rounding, kept out of the kernel body (registers). */
+static __device__ __noinline__ double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
+                                              unsigned flags, int rto = 0)
+{
+    return sl_sacc_round_mode(reinterpret_cast<int64_t *>(limbs), L, 0, dt, flags, rto);
+}
+
+/* Every barrier of the kernel is sl_bar_any (reduce/block.cuh): the non-.aligned barrier.sync,
+ * which tolerates warps arriving split. __syncthreads is bar.sync, i.e. barrier.sync.aligned:
+ * every thread of a warp must execute the same barrier instruction convergently, and this
+ * kernel's data-dependent paths (the rare path, spills, the tid == 0 steps) leave that to the
+ * compiler; compute-sanitizer's synccheck flagged a divergent barrier on float64 subnormal
+ * input even with a __syncwarp in front. */
+__device__ __forceinline__ void sacc_barrier() { sl_bar_any::sync(); }
+
+/* superacc64.cu: enqueues `superacc` on float64 (the certified binned sum, and the exact kernel
+ * only when needed) on d_work (sl_superacc_workspace bytes, zero as every launch leaves it);
+ * returns the name of the last kernel enqueued by the host, or NULL with err. */
+const char *sl_sacc_f64_enqueue(const sl_variant *v, const sl_launch *cfg, const double *d_x,
+                                uint64_t n, uint64_t head, unsigned char *d_work,
+                                double *d_result, cudaStream_t st, sl_err *err);
+#endif
