@@ -156,13 +156,13 @@ __device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
 }
 
 /* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs). */
-static __device__ __noinline__ double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int rto)
+SL_NOINLINE double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int rto)
 {
     return sl_rsum_state_round_mode_k(st, dt, SL_RSUM_K, rto);
 }
 
 /* One end of the certified rounding (CERT), out of line like the rounding. */
-static __device__ __noinline__ double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
+SL_NOINLINE double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
                                                   int side)
 {
     return sl_rsum_state_certify_end_k(st, n, dt, 4, side);

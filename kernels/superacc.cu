@@ -74,7 +74,7 @@
  * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the
  * global limbs, and the last block to arrive rounds them into *result. */
 template <typename X>
-static __device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
+__device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
                                                   unsigned long long *s_acc, unsigned *s_flags,
                                                   unsigned char *work, X *result)
 {
@@ -208,7 +208,7 @@ __device__ __forceinline__ void sacc_spill_i64(long long w, int pos, unsigned lo
  * M). 16 x 3 shared atomics per block instead of per thread: a per-thread spill of every bin
  * made full-range data 2x slower through atomics contending for the same dozen limbs.
  * Returns the thread's flags. */
-static __device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
+__device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
 {
     const unsigned tid = threadIdx.x, B = blockDim.x;
     long long *ib = reinterpret_cast<long long *>(s_bin);
@@ -479,7 +479,7 @@ __device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned my, unsigned s
 /* Warp-collective (every thread of the block at the same point): each warp adds its lanes'
  * bins into the block limbs (one sum per bin through lane 0: the bin's high and low 16 bits
  * reduced separately, exactly, below 2^21 each) and zeroes them. mask: the warp's threads. */
-static __device__ __noinline__ void sacc_b_flush(unsigned my, unsigned mask, unsigned long long *s_acc)
+__device__ __noinline__ void sacc_b_flush(unsigned my, unsigned mask, unsigned long long *s_acc)
 {
     const bool lead = (threadIdx.x & 31u) == 0u;
     for (int j = 0; j < SACC_B_NBIN; j++) {
@@ -503,7 +503,7 @@ __device__ __forceinline__ unsigned sacc_b_flag(unsigned h)
 /* The flags of this thread's inputs (only when sp turned non-finite): the same elements the
  * kernel gave it (the edges, then its vectors tile by tile as sacc_tiles deals them), read
  * again. */
-static __device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t n, uint64_t head,
+__device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t n, uint64_t head,
                                                uint64_t nv)
 {
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;

@@ -22,7 +22,7 @@ template <> struct sacc_fmt<double> {
 };
 
 /* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs. */
-static __device__ __noinline__ void sacc_spill(double d, int scale, unsigned long long *s_acc)
+SL_NOINLINE void sacc_spill(double d, int scale, unsigned long long *s_acc)
 {
     int idx, neg;
     uint64_t c[3];
@@ -34,7 +34,7 @@ static __device__ __noinline__ void sacc_spill(double d, int scale, unsigned lon
 }
 
 /* The once-per-launch rounding, kept out of the kernel body (registers). */
-static __device__ __noinline__ double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
+SL_NOINLINE double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
                                               unsigned flags, int rto = 0)
 {
     return sl_sacc_round_mode(reinterpret_cast<int64_t *>(limbs), L, 0, dt, flags, rto);

@@ -18,7 +18,7 @@ __device__ __forceinline__ bool sacc_ordinary(double d) { return fabs(d) < 0x1p9
 __device__ __forceinline__ unsigned sacc_hiword(double d) { return (unsigned)__double2hiint(d); }
 
 /* The rare path: NaN/Inf return flags; a huge finite float64 goes straight to the limbs. */
-static __device__ __noinline__ unsigned sacc_rare(double v, int scale, unsigned long long *s_acc)
+SL_NOINLINE unsigned sacc_rare(double v, int scale, unsigned long long *s_acc)
 {
     if (isnan(v)) return SL_SACC_NAN;
     if (isinf(v)) return v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
@@ -206,7 +206,7 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
  * mode & 8 (measuring): the host launched the exact kernel behind every call instead. A failed
  * device-side launch stops the kernel with a message (the host's next check fails): the result
  * is never left looking valid. */
-static __device__ __noinline__ void sacc_tail(const double *x, uint64_t n, uint64_t head,
+SL_NOINLINE void sacc_tail(const double *x, uint64_t n, uint64_t head,
                                        unsigned char *w, double *result, unsigned block,
                                        unsigned mode)
 {

@@ -13,6 +13,15 @@
 
 #define SL_FULL_MASK 0xffffffffu
 
+/* An out-of-line device function: external linkage in whole-program compilation (as ptxas has
+ * always compiled the kernels), internal under -rdc (superacc64.cu), where ptxas must otherwise
+ * compile a callee with its own register count, above what a launch-bounded caller may use. */
+#ifdef __CUDACC_RDC__
+#define SL_NOINLINE static __device__ __noinline__
+#else
+#define SL_NOINLINE __device__ __noinline__
+#endif
+
 /* a + b. */
 template <typename T> struct sl_op_plain {
     typedef T A;
