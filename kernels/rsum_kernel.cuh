@@ -11,8 +11,7 @@
  * Algorithm (one pass, one launch):
  *  1. Per thread, in registers: the accumulator sl_rsum_thr (3 float folds of the input's
  *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles),
- *     grid-stride in whole rounds (every block the same count), the vectors after the last
- *     whole round spread over every thread of the grid (at most 4 each, input by input). Each group of 8 inputs is checked once against the thread's capacity (integer
+ *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (integer
  *     max of the |x| high words: NaN/Inf fail it too); when it passes, the 8 deposits are
  *     branch-free straight-line code (7 adds and 3 ORs each); otherwise each input takes
  *     sl_rsum_take1 (raises the index: per-thread index adaptation, the max-exponent problem
@@ -186,8 +185,7 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode: measuring bits: 32 whole tiles to the end (SUMLAB_RSUM_MODE, SUMLAB_SACC_F64_MODE); CERT
- * only (SUMLAB_SACC_F64_MODE, superacc64.cu): 8 host-launched fallback, 16 both ends on lane 0. */
+ * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0. */
 template <typename X, typename P>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
@@ -220,43 +218,33 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
 
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;
-    /* Whole rounds of tiles (tile t to block t mod G): every block takes the same number. The
-     * vectors after them, fewer than G tiles' worth, go to every thread of the grid, at most U
-     * each, instead of as whole tiles to some blocks, which set the kernel's time: at 2^28
-     * float32 and 512 x 264, 124.1 tiles a block on average, 125 for some; at 2^24, 7.8 and 8.
-     * mode & 32 (measuring, SUMLAB_RSUM_MODE): whole tiles to the end (the last, partial one
-     * spread over the grid). */
-    const uint64_t tiles = (mode & 32u) ? nv / per_tile : nv / (per_tile * G) * G;
-    for (uint64_t tile = blockIdx.x; tile < tiles; tile += G) {
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
         const uint64_t base = tile * per_tile + tid;
-        V r[F::U];
+        if ((tile + 1) * per_tile <= nv) {
+            V r[F::U];
 #pragma unroll
-        for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
-        T xs[F::U * F::VW];
-        rs_unpack(r, xs);
-        /* one capacity check per group; when a lane's group exceeds its capacity, the warp
-         * raises every lane's index to what its largest input needs (the loop's trip count is
-         * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum sends
-         * its group one by one while the other 31 wait (0.46x CUB on full-range float32 data) */
-        unsigned mx[F::U * F::VW / F::G], sg[F::U * F::VW / F::G], lm = 0u;
+            for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+            T xs[F::U * F::VW];
+            rs_unpack(r, xs);
+            /* one capacity check per group; when a lane's group exceeds its capacity, the warp
+             * raises every lane's index to what its largest input needs (the branch is
+             * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
+             * sends its group one by one while the other 31 wait (0.46x CUB on full-range
+             * float32 data) */
+            unsigned mx[F::U * F::VW / F::G], sg[F::U * F::VW / F::G], lm = 0u;
 #pragma unroll
-        for (int g = 0; g < F::U * F::VW / F::G; g++) {
-            mx[g] = rs_group_max(xs + g * F::G, sg[g]);
-            lm = max(lm, mx[g]);
+            for (int g = 0; g < F::U * F::VW / F::G; g++) {
+                mx[g] = rs_group_max(xs + g * F::G, sg[g]);
+                lm = max(lm, mx[g]);
+            }
+            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g], sg[g]);
+        } else {
+            for (int u = 0; u < F::U; u++)
+                if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
         }
-        if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
-#pragma unroll
-        for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g], sg[g]);
-    }
-    {   /* the rest: vector tiles * per_tile + u G B + blockIdx B + tid, u < U; loads first */
-        const uint64_t r0 = tiles * per_tile + (uint64_t)blockIdx.x * B + tid, step = (uint64_t)G * B;
-        V r[F::U];
-#pragma unroll
-        for (int u = 0; u < F::U; u++)
-            if (r0 + (uint64_t)u * step < nv) r[u] = sl_ldv(xv + r0 + (uint64_t)u * step);
-#pragma unroll
-        for (int u = 0; u < F::U; u++)
-            if (r0 + (uint64_t)u * step < nv) rs_take_vec(a, r[u]);
     }
 
     /* block merge: warps, then warp 0 over the warp states */
