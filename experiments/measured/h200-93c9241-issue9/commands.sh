@@ -30,3 +30,10 @@ SUMLAB_SACC_F64_MODE=8 SUMLAB_TEST_QUICK=2 SUMLAB_TEST_DTYPE=f64 compute-sanitiz
 SUMLAB_JOB_LOG=jobs.csv SUMLAB_NO_CHARTS=1 $S run all --backend gpu --preset full --threads 16 -o h200-93c9241-study
 for f in uniform full ill sub; do $S bench --reps 20 --dtype f64 --n 2^24,2^28 --variants superacc,reproducible,cub FAM($f); done
 $S bench --reps 20 --dtype f32 --n 2^24,2^28 --variants superacc,reproducible,cub --dataset uniform
+# ecb9cad (reverted in 48779fd): gpu tests in parallel, then the last round spread (mode 0) against
+# whole tiles to the end (mode 32), then the full study (not committed)
+build-gpu/tests/tsuperacc_gpu; for d in f32 f64 bf16; do SUMLAB_TEST_DTYPE=$d build-gpu/tests/tgpu_twins; done; build-gpu/tests/tgpu_determinism
+for f in uniform full; do for m in 0 32; do
+  SUMLAB_RSUM_MODE=$m $S bench --reps 20 --dtype f32 --n 2^24,2^28 --variants reproducible,cub FAM($f)   # b32_${f}_m$m.csv
+done; done
+$S bench --reps 20 --dtype f64 --n 2^24,2^28 --variants superacc,reproducible,cub --dataset uniform        # b64_uniform.csv
