@@ -423,6 +423,19 @@ SL_RSUM_DEFINE(f64, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0
 /* superacc's float64 path: 4 folds, so that the certified rounding decides ill-conditioned sums
  * too (3 folds keep 80-120 bits below the largest input: not enough for cond 1e16) */
 SL_RSUM_DEFINE(f64k4, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u, 4)
+/* superacc's float64 first step on one accumulator (its state depends on neither the order nor
+ * the split of the inputs, so this is the kernel's decision too): 1 when the 4-fold binned
+ * state of x[0..n) certifies the correctly rounded sum, written to *r; 0 when superacc takes
+ * its exact fallback. */
+SL_RSUM_HD int sl_rsum_certify_f64(const double *x, uint64_t n, double *r)
+{
+    sl_rsum_thr_f64k4 a;
+    sl_rsum_init_f64k4(&a);
+    for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64k4(&a, x[i]);
+    sl_rsum_state st;
+    sl_rsum_to_state_f64k4(&a, &st);
+    return sl_rsum_state_certify_k(&st, n, SL_F64, 4, r);
+}
 
 /* ---- reproducible.c: the state API (also what a multi-rank run would merge) ---------------- */
 /* Adds x[0..n) (any order of calls, any split) into st. Returns 0, or -1 for n >= 2^40. */

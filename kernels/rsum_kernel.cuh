@@ -163,7 +163,7 @@ SL_NOINLINE double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int rto)
 
 /* One end of the certified rounding (CERT), out of line like the rounding. */
 SL_NOINLINE double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
-                                                  int side)
+                                      int side)
 {
     return sl_rsum_state_certify_end_k(st, n, dt, 4, side);
 }

@@ -35,7 +35,7 @@ SL_NOINLINE void sacc_spill(double d, int scale, unsigned long long *s_acc)
 
 /* The once-per-launch rounding, kept out of the kernel body (registers). */
 SL_NOINLINE double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
-                                              unsigned flags, int rto = 0)
+                                  unsigned flags, int rto = 0)
 {
     return sl_sacc_round_mode(reinterpret_cast<int64_t *>(limbs), L, 0, dt, flags, rto);
 }

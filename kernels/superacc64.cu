@@ -206,9 +206,8 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
  * mode & 8 (measuring): the host launched the exact kernel behind every call instead. A failed
  * device-side launch stops the kernel with a message (the host's next check fails): the result
  * is never left looking valid. */
-SL_NOINLINE void sacc_tail(const double *x, uint64_t n, uint64_t head,
-                                       unsigned char *w, double *result, unsigned block,
-                                       unsigned mode)
+SL_NOINLINE void sacc_tail(const double *x, uint64_t n, uint64_t head, unsigned char *w,
+                           double *result, unsigned block, unsigned mode)
 {
     *(volatile unsigned *)(w + 8) = 1u;
     if (mode & 8u) return;

@@ -199,13 +199,8 @@ static int check_certify(const char *what, const void *x, uint64_t n, sl_dtype d
                          const sl_reference *ref)
 {
     if (dt != SL_F64) return 0;                      /* float32 superacc: exponent bins */
-    sl_rsum_thr_f64k4 a;                             /* 4 folds, one accumulator for all */
-    sl_rsum_init_f64k4(&a);
-    for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64k4(&a, ((const double *)x)[i]);
-    sl_rsum_state st;
-    sl_rsum_to_state_f64k4(&a, &st);
     double r;
-    if (!sl_rsum_state_certify_k(&st, n, dt, 4, &r)) {
+    if (!sl_rsum_certify_f64((const double *)x, n, &r)) {
         if (getenv("SUMLAB_VERBOSE"))
             printf("undecided: %s %s n=%llu\n", what, sl_dtype_name(dt), (unsigned long long)n);
         uncertified++;

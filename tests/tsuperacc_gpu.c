@@ -133,19 +133,6 @@ static void fill16(int kind, sl_dtype dt, uint16_t *x, uint64_t n)
     if (kind == K_BINS_INF) x[rnd() % n] = (rnd() & 1) ? inf : (uint16_t)(inf | 0x8000u);
 }
 
-/* 1 when the float64 certificate decides x's rounding (superacc's first step then launches
- * nothing else), 0 when the exact kernel must run. */
-static int certified_f64(const double *x, uint64_t n)
-{
-    sl_rsum_thr_f64k4 a;
-    sl_rsum_init_f64k4(&a);
-    for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64k4(&a, x[i]);
-    sl_rsum_state st;
-    sl_rsum_to_state_f64k4(&a, &st);
-    double r;
-    return sl_rsum_state_certify_k(&st, n, SL_F64, 4, &r);
-}
-
 int main(void)
 {
     sl_gpu_info info;
@@ -177,7 +164,8 @@ int main(void)
             else fill(kind, dt, x, n);
             arrays++;
             if (dt == SL_F64) {
-                if (certified_f64((const double *)x, n)) cert_f64++;
+                double r;
+                if (sl_rsum_certify_f64((const double *)x, n, &r)) cert_f64++;
                 else exact_f64++;
             }
             for (uint32_t offset = 0; offset < 2; offset++) {
