@@ -19,7 +19,7 @@ static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, 
 {
     rs_kernel<X, rs_plain><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
                                                               (unsigned char *)d_work, (X *)d_result,
-                                                              nullptr, 0u, 0u);
+                                                              nullptr, 0u, rs_prefetch_mode());
     return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
                                                                  : "rs_kernel<16-bit>";
 }

@@ -240,6 +240,45 @@ SL_RSUM_HD void sl_rsum_add_parts(int64_t *hi, int64_t *lo, int64_t c, int sh, i
     *lo &= 0xffffffff;
 }
 
+/* ---- the largest |x| of a group (the capacity check), per format ------------------------- */
+/* The |x| bit pattern's high word of the largest of SL_RSUM_GROUP inputs (sign ignored); NaN and
+ * Inf lie above every finite value, so they fail every capacity check. float32 on the device:
+ * a tree of NaN-propagating float maxima on |x| (one FMNMX a value, the abs an operand modifier;
+ * a NaN gives the canonical NaN 0x7fffffff); elsewhere, and for float64, the integer maximum of
+ * the masked high words (two integer ops a value). Finite maxima are the same bits either way. */
+SL_RSUM_HD uint32_t sl_rsum_hmax_f32(const float *x)
+{
+#if defined(__CUDA_ARCH__) && !defined(SL_RSUM_HMAX_INT)   /* SL_RSUM_HMAX_INT: measuring */
+    float m[SL_RSUM_GROUP];
+    for (int k = 0; k < SL_RSUM_GROUP; k++) m[k] = fabsf(x[k]);
+    for (int w = SL_RSUM_GROUP / 2; w > 0; w /= 2)
+        for (int k = 0; k < w; k++)
+            asm("max.NaN.f32 %0, %1, %2;" : "=f"(m[k]) : "f"(m[k]), "f"(m[k + w]));
+    return __float_as_uint(m[0]);
+#else
+    uint32_t mx = 0u;
+    for (int k = 0; k < SL_RSUM_GROUP; k++) {
+        uint32_t h;
+        memcpy(&h, &x[k], sizeof h);
+        h &= 0x7fffffffu;
+        mx = mx > h ? mx : h;
+    }
+    return mx;
+#endif
+}
+SL_RSUM_HD uint32_t sl_rsum_hmax_f64(const double *x)
+{
+    uint32_t mx = 0u;
+    for (int k = 0; k < SL_RSUM_GROUP; k++) {
+        uint64_t u;
+        memcpy(&u, &x[k], sizeof u);
+        const uint32_t h = (uint32_t)(u >> 32) & 0x7fffffffu;
+        mx = mx > h ? mx : h;
+    }
+    return mx;
+}
+#define sl_rsum_hmax_f64k4 sl_rsum_hmax_f64
+
 /* ---- the per-thread accumulator, one definition per format ------------------------------- */
 /* SUF: f32/f64; T, UT: the float and its bits; HS: shift of the high word; XS: exponent shift in
  * the high word; XM: exponent field mask; INFHI: the high word of +Inf; MANT: mantissa mask. */
@@ -252,7 +291,9 @@ typedef struct {                                                                
                               is beyond the format): |x|'s high word below it: fast path */       \
     UT stk;                /* sticky bit of the last fold: 0 when it is position 0 (exact) */     \
     T scale;               /* 2^(-s W), s = max(0, top - TFAST) */                                \
-    uint32_t flags, sg;    /* special-value flags; AND of the inputs' high words (sign) */        \
+    uint32_t flags, sg;    /* special-value flags; bit 31 of sg: every input so far was -0 (the  \
+                              sum is -0 only then; any nonzero input clears it, so a group    \
+                              whose max |x| is nonzero needs no sign word) */                 \
     uint32_t cnt;          /* inputs since the last renormalisation */                            \
 } sl_rsum_thr_##SUF;                                                                              \
 SL_RSUM_HD UT sl_rsum_bits_##SUF(T x) { UT u; memcpy(&u, &x, sizeof u); return u; }               \
@@ -340,7 +381,7 @@ SL_RSUM_HD void sl_rsum_take1_##SUF(sl_rsum_thr_##SUF *a, T x)                  
 {                                                                                                 \
     const UT u = sl_rsum_bits_##SUF(x);                                                           \
     const uint32_t h = (uint32_t)(u >> (HS));                                                     \
-    a->sg &= h;                                                                                   \
+    a->sg &= (h & 0x7fffffffu) ? 0x7fffffffu : h;                                                 \
     const uint32_t eb = (h >> (XS)) & (XM);                                                       \
     if (eb == (XM)) {                                                                             \
         a->flags |= (u & (((UT)1 << (P - 1)) - 1)) ? SL_SACC_NAN                                  \
@@ -364,26 +405,20 @@ SL_RSUM_HD void sl_rsum_raise_##SUF(sl_rsum_thr_##SUF *a, uint32_t h)           
     const int tq = sl_rsum_treq_##SUF(eb);                                                        \
     if (tq > a->top) sl_rsum_upgrade_##SUF(a, tq);                                                \
 }                                                                                                 \
-/* The integer max of SL_RSUM_GROUP inputs' |x| high words (NaN and Inf above every finite        \
- * value), and the AND of their high words (sign) into *sg. */                                    \
-SL_RSUM_HD uint32_t sl_rsum_group_max_##SUF(const T *x, uint32_t *sg)                             \
-{                                                                                                 \
-    uint32_t mx = 0u, s = 0xffffffffu;                                                            \
-    for (int k = 0; k < SL_RSUM_GROUP; k++) {                                                     \
-        const uint32_t h = (uint32_t)(sl_rsum_bits_##SUF(x[k]) >> (HS));                          \
-        s &= h;                                                                                   \
-        mx = mx > (h & 0x7fffffffu) ? mx : (h & 0x7fffffffu);                                     \
-    }                                                                                             \
-    *sg = s;                                                                                      \
-    return mx;                                                                                    \
-}                                                                                                 \
-/* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx (sign word sg): when mx is below the        \
- * capacity, the deposits as straight-line code; else one by one */                               \
-SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, uint32_t mx,        \
-                                            uint32_t sg)                                          \
+/* The largest |x| high word of SL_RSUM_GROUP inputs (sl_rsum_hmax: NaN and Inf above every    \
+ * finite value). */                                                                              \
+SL_RSUM_HD uint32_t sl_rsum_group_max_##SUF(const T *x) { return sl_rsum_hmax_##SUF(x); }         \
+/* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx: when mx is below the capacity, the         \
+ * deposits as straight-line code (the sign word only when every input is zero); else one by one */ \
+SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, uint32_t mx)       \
 {                                                                                                 \
     if (mx < a->cap) {                                                                            \
-        a->sg &= sg;                                                                              \
+        if (mx) {                                                                                 \
+            a->sg &= 0x7fffffffu;                                                                 \
+        } else {                                                                                  \
+            for (int k = 0; k < SL_RSUM_GROUP; k++)                                               \
+                a->sg &= (uint32_t)(sl_rsum_bits_##SUF(x[k]) >> (HS));                            \
+        }                                                                                         \
         if (a->cnt > (1u << (P - W - 2)) - SL_RSUM_GROUP) sl_rsum_renorm_##SUF(a);                \
         if (a->top > (TFAST)) {    /* the scaled domain: the same multiply as sl_rsum_take1 */    \
             const T sc = a->scale;                                                                \
@@ -396,13 +431,11 @@ SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, ui
         for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_take1_##SUF(a, x[k]);                     \
     }                                                                                             \
 }                                                                                                 \
-/* SL_RSUM_GROUP inputs (the kernel's fast path): one capacity check on the integer max of their  \
- * |x| high words (NaN and Inf fail it), then the deposits as straight-line code; else one by one */ \
+/* SL_RSUM_GROUP inputs (the kernel's fast path): one capacity check on the largest |x|, then    \
+ * the deposits as straight-line code; else one by one */                                        \
 SL_RSUM_HD void sl_rsum_take_group_##SUF(sl_rsum_thr_##SUF *a, const T *x)                        \
 {                                                                                                 \
-    uint32_t sg;                                                                                  \
-    const uint32_t mx = sl_rsum_group_max_##SUF(x, &sg);                                          \
-    sl_rsum_take_group_mx_##SUF(a, x, mx, sg);                                                    \
+    sl_rsum_take_group_mx_##SUF(a, x, sl_rsum_group_max_##SUF(x));                                \
 }                                                                                                 \
 /* the thread's folds as a state: fold value = c 2^(P-3) + (mantissa - 2^(P-2)) units, exact */   \
 SL_RSUM_HD void sl_rsum_to_state_##SUF(const sl_rsum_thr_##SUF *a, sl_rsum_state *st)             \

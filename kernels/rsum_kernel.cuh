@@ -38,6 +38,8 @@
  * still exact to the same bound. */
 #ifndef SL_RSUM_KERNEL_CUH
 #define SL_RSUM_KERNEL_CUH
+#include <stdio.h>
+#include <stdlib.h>
 #include "sl_reduce.cuh"
 #include "reproducible.h"
 
@@ -47,6 +49,35 @@
 static inline size_t rs_workspace_bytes(sl_dtype dt)
 {
     return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
+}
+
+/* L2 prefetch distance, in rounds of tiles (grid-stride steps), in the kernel's mode bits 8-9:
+ * each block's thread 0 asks the copy engine for the whole tile it will read RS_PREFETCH rounds
+ * later (sl_prefetch_l2), so DRAM is read ahead of the registers' loads and the loads meet L2.
+ * SUMLAB_RSUM_PREFETCH=0..3 overrides it (measuring; the result is the same bit for bit). */
+#define RS_PREFETCH 1
+#define RS_MODE_PREFETCH_SHIFT 8u
+static inline unsigned rs_prefetch_mode(void)
+{
+    static int d = -1;
+    if (d < 0) {
+        const char *e = getenv("SUMLAB_RSUM_PREFETCH");
+        d = RS_PREFETCH;
+        if (e && e[0] >= '0' && e[0] <= '3' && e[1] == '\0') d = e[0] - '0';
+        else if (e) fprintf(stderr, "sumlab: SUMLAB_RSUM_PREFETCH=%s is not 0..3; using %d\n", e, d);
+    }
+    return (unsigned)d << RS_MODE_PREFETCH_SHIFT;
+}
+
+/* The L2 prefetch of tile t (when there is one): the tile's whole vectors, one request. */
+template <typename V>
+__device__ __forceinline__ void rs_prefetch_tile(const V *xv, uint64_t t, uint64_t per_tile,
+                                                 uint64_t nv)
+{
+    const uint64_t first = t * per_tile;
+    if (first >= nv) return;
+    const uint64_t cnt = nv - first < per_tile ? nv - first : per_tile;
+    sl_prefetch_l2(xv + first, (unsigned)(cnt * sizeof(V)));
 }
 
 /* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
@@ -86,16 +117,16 @@ __device__ __forceinline__ void rs_take1(sl_rsum_thr_f32 &a, float x) { sl_rsum_
 __device__ __forceinline__ void rs_take1(sl_rsum_thr_f64 &a, double x) { sl_rsum_take1_f64(&a, x); }
 __device__ __forceinline__ void rs_raise(sl_rsum_thr_f32 &a, unsigned h) { sl_rsum_raise_f32(&a, h); }
 __device__ __forceinline__ void rs_raise(sl_rsum_thr_f64 &a, unsigned h) { sl_rsum_raise_f64(&a, h); }
-__device__ __forceinline__ unsigned rs_group_max(const float *x, unsigned &sg) { return sl_rsum_group_max_f32(x, &sg); }
-__device__ __forceinline__ unsigned rs_group_max(const double *x, unsigned &sg) { return sl_rsum_group_max_f64(x, &sg); }
-__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f32 &a, const float *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f32(&a, x, mx, sg); }
-__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64(&a, x, mx, sg); }
+__device__ __forceinline__ unsigned rs_group_max(const float *x) { return sl_rsum_group_max_f32(x); }
+__device__ __forceinline__ unsigned rs_group_max(const double *x) { return sl_rsum_group_max_f64(x); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f32 &a, const float *x, unsigned mx) { sl_rsum_take_group_mx_f32(&a, x, mx); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64 &a, const double *x, unsigned mx) { sl_rsum_take_group_mx_f64(&a, x, mx); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f32 &a, sl_rsum_state &s) { sl_rsum_to_state_f32(&a, &s); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64 &a, sl_rsum_state &s) { sl_rsum_to_state_f64(&a, &s); }
 __device__ __forceinline__ void rs_init(sl_rsum_thr_f64k4 &a) { sl_rsum_init_f64k4(&a); }
 __device__ __forceinline__ void rs_take1(sl_rsum_thr_f64k4 &a, double x) { sl_rsum_take1_f64k4(&a, x); }
 __device__ __forceinline__ void rs_raise(sl_rsum_thr_f64k4 &a, unsigned h) { sl_rsum_raise_f64k4(&a, h); }
-__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64k4 &a, const double *x, unsigned mx, unsigned sg) { sl_rsum_take_group_mx_f64k4(&a, x, mx, sg); }
+__device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64k4 &a, const double *x, unsigned mx) { sl_rsum_take_group_mx_f64k4(&a, x, mx); }
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64k4 &a, sl_rsum_state &s) { sl_rsum_to_state_f64k4(&a, &s); }
 
 /* SL_RSUM_GROUP inputs: their max, then one capacity check and straight-line deposits
@@ -185,7 +216,8 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0. */
+ * mode: bits 8-9 the L2 prefetch distance (RS_PREFETCH); CERT only: SUMLAB_SACC_F64_MODE's bits
+ * (superacc.cu), 16: both ends on lane 0. */
 template <typename X, typename P>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
@@ -219,7 +251,11 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    const unsigned pf = (mode >> RS_MODE_PREFETCH_SHIFT) & 3u;
+    if (tid == 0)
+        for (unsigned k = 1; k < pf; k++) rs_prefetch_tile(xv, blockIdx.x + (uint64_t)k * G, per_tile, nv);
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        if (pf && tid == 0) rs_prefetch_tile(xv, tile + (uint64_t)pf * G, per_tile, nv);
         const uint64_t base = tile * per_tile + tid;
         if ((tile + 1) * per_tile <= nv) {
             V r[F::U];
@@ -232,15 +268,15 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
              * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
              * sends its group one by one while the other 31 wait (0.46x CUB on full-range
              * float32 data) */
-            unsigned mx[F::U * F::VW / F::G], sg[F::U * F::VW / F::G], lm = 0u;
+            unsigned mx[F::U * F::VW / F::G], lm = 0u;
 #pragma unroll
             for (int g = 0; g < F::U * F::VW / F::G; g++) {
-                mx[g] = rs_group_max(xs + g * F::G, sg[g]);
+                mx[g] = rs_group_max(xs + g * F::G);
                 lm = max(lm, mx[g]);
             }
             if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
 #pragma unroll
-            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g], sg[g]);
+            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
         } else {
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));

@@ -246,7 +246,7 @@ const char *sl_sacc_f64_enqueue(const sl_variant *v, const sl_launch *cfg, const
     const unsigned rb = (cfg->block + 31u) / 32u * 32u;
     rs_kernel<double, sacc_cert><<<cfg->grid, rb, 0, st>>>(
         xd, n, head, w + SACC_WS_HEADER + sizeof(int64_t) * SL_SACC_LIMBS_F64, rd, w,
-        cfg->block, (unsigned)mode);
+        cfg->block, (unsigned)mode | rs_prefetch_mode());
     if (!(mode & 8)) return "rs_kernel<double, certified>";
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) {

@@ -307,6 +307,76 @@ static void special_values(void)
     CHECK(same_bits(twin(drop, 3, SL_F64), 0.0), "f64: 1 below 2^1020 - 2^1020 is dropped (+0)");
 }
 
+/* Signed zeros through the grouped path (sl_rsum_take_group: the sign word only for a group
+ * whose largest |x| is 0) and one by one (sl_rsum_take1): the sum is -0 exactly when every input
+ * is -0, and the two paths give the same state (flags included) on groups of zeros, negatives
+ * and both. */
+static void signed_zeros(sl_dtype dt)
+{
+    const uint64_t ns[] = {8, 32, 33, 64, 100};
+    for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
+        const uint64_t n = ns[k];
+        double xd[100];
+        float xf[100];
+#define PUT(i, v) (dt == SL_F64 ? (void)(xd[i] = (v)) : (void)(xf[i] = (float)(v)))
+#define ALLNEG() for (uint64_t i = 0; i < n; i++) PUT(i, -0.0)
+        const void *x = dt == SL_F64 ? (const void *)xd : (const void *)xf;
+        ALLNEG();
+        CHECK(same_bits(twin(x, n, dt), -0.0), "%s n=%llu: all -0 sums to -0", sl_dtype_name(dt),
+              (unsigned long long)n);
+        for (uint64_t p = 0; p < n; p += 7) {
+            ALLNEG();
+            PUT(p, 0.0);
+            CHECK(same_bits(twin(x, n, dt), 0.0), "%s n=%llu: one +0 at %llu gives +0",
+                  sl_dtype_name(dt), (unsigned long long)n, (unsigned long long)p);
+            ALLNEG();
+            PUT(p, -1.0);
+            PUT(n - 1 - p, p == n - 1 - p ? -1.0 : 1.0);
+            CHECK(same_bits(twin(x, n, dt), p == n - 1 - p ? -1.0 : 0.0),
+                  "%s n=%llu: -1 at %llu and +1 among -0 give +0", sl_dtype_name(dt),
+                  (unsigned long long)n, (unsigned long long)p);
+            ALLNEG();
+            PUT(p, -2.0);
+            CHECK(same_bits(twin(x, n, dt), -2.0), "%s n=%llu: -2 at %llu among -0 gives -2",
+                  sl_dtype_name(dt), (unsigned long long)n, (unsigned long long)p);
+        }
+#undef ALLNEG
+    }
+    /* one group at a time, both paths: same state */
+    for (int trial = 0; trial < 2000; trial++) {
+        double xd[SL_RSUM_GROUP];
+        float xf[SL_RSUM_GROUP];
+        for (int i = 0; i < SL_RSUM_GROUP; i++) {
+            const uint64_t r = sl_test_rand64();
+            const double v = (r & 3) == 0 ? 0.0 : (r & 3) == 1 ? -0.0 : ldexp((double)(r >> 40), -20);
+            PUT(i, (r >> 8) & 1 ? -v : v);
+        }
+        sl_rsum_state sg_, s1;
+        if (dt == SL_F64) {
+            sl_rsum_thr_f64 a, b;
+            sl_rsum_init_f64(&a);
+            sl_rsum_init_f64(&b);
+            sl_rsum_take_group_f64(&a, xd);
+            for (int i = 0; i < SL_RSUM_GROUP; i++) sl_rsum_take1_f64(&b, xd[i]);
+            sl_rsum_to_state_f64(&a, &sg_);
+            sl_rsum_to_state_f64(&b, &s1);
+        } else {
+            sl_rsum_thr_f32 a, b;
+            sl_rsum_init_f32(&a);
+            sl_rsum_init_f32(&b);
+            sl_rsum_take_group_f32(&a, xf);
+            for (int i = 0; i < SL_RSUM_GROUP; i++) sl_rsum_take1_f32(&b, xf[i]);
+            sl_rsum_to_state_f32(&a, &sg_);
+            sl_rsum_to_state_f32(&b, &s1);
+        }
+        int same = sg_.top == s1.top && sg_.flags == s1.flags;
+        for (int f = 0; f < SL_RSUM_KMAX; f++) same &= sg_.hi[f] == s1.hi[f] && sg_.lo[f] == s1.lo[f];
+        CHECK(same, "%s trial %d: the grouped and the one-by-one state differ (flags %#x vs %#x)",
+              sl_dtype_name(dt), trial, sg_.flags, s1.flags);
+    }
+#undef PUT
+}
+
 /* Data inside one window (values in [1, 2) with 20-bit mantissas): the folds hold every bit,
  * so the result is the exact sum correctly rounded. */
 static void exact_window(sl_dtype dt, uint64_t n)
@@ -415,6 +485,7 @@ int main(void)
     for (int d = 0; d < 2; d++) {
         const sl_dtype dt = d ? SL_F64 : SL_F32;
         exact_window(dt, 100000);
+        signed_zeros(dt);
         certify_cases(dt);
         endurance(dt);
         const uint64_t ns[] = {1, 7, 1000, 4099, ((uint64_t)1 << 15) + 3};

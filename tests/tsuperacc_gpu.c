@@ -1,6 +1,7 @@
 /* tsuperacc_gpu.c: the `superacc` kernel equals its CPU twin (hence the correctly rounded sum)
  * bit for bit on adversarial arrays up to 2^22 elements in all four formats, under several launch
- * configurations and a misaligned input. float64 runs the certified binned sum and, when its
+ * configurations and a misaligned input; so does the `reproducible` kernel (the same special
+ * values, signed zeros and extremes through its grouped fast path). float64 runs the certified binned sum and, when its
  * certificate cannot decide, the exact kernel it tail-launches from the device: the test counts
  * the arrays whose certificate fails (the same 4-fold state on the CPU: it is order-independent)
  * and requires some, so that path runs too. Label gpu: returns 77 when no GPU is present. */
@@ -34,10 +35,12 @@ static double rnd_val(sl_dtype dt, int elo, int ehi)
 }
 
 enum { K_UNIFORM, K_FULL, K_CANCEL, K_HUGE_TINY, K_TIE, K_OVERFLOW_PARTIAL, K_NAN, K_INF,
-       K_INF_BOTH, K_NEGZERO, K_SUBNORMAL, K_SAMEBIN, K_BINS_INF, K_COUNT };
+       K_INF_BOTH, K_NEGZERO, K_SUBNORMAL, K_SAMEBIN, K_BINS_INF, K_ZERO_PLUS, K_NEG_SPARSE,
+       K_COUNT };
 static const char *kind_name[K_COUNT] = {"uniform01", "full-range", "cancel", "huge-tiny", "tie",
                                          "overflow-partial", "nan", "inf", "+inf-inf", "all-neg-zero",
-                                         "subnormal", "same-bin-max", "bins-inf"};
+                                         "subnormal", "same-bin-max", "bins-inf",
+                                         "neg-zeros-one-pos-zero", "neg-zeros-sparse-neg"};
 
 static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
 {
@@ -53,7 +56,8 @@ static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
         case K_TIE: v = rnd_val(dt, B - 5, B + 5); break;            /* pairs below */
         case K_OVERFLOW_PARTIAL: v = i < n / 2 ? M : -M; break;
         case K_SUBNORMAL: v = rnd_val(dt, 0, 0); break;
-        case K_NEGZERO: v = -0.0; break;
+        case K_NEGZERO: case K_ZERO_PLUS: v = -0.0; break;
+        case K_NEG_SPARSE: v = rnd() % 97 ? -0.0 : -fabs(rnd_val(dt, B - 10, B + 10)); break;
         /* every input the largest of one float32 exponent bin (E = 16 j + 15, full mantissa),
          * one sign: a thread of a small grid puts 2^17 of them into one bin, past the bin's
          * exact capacity (2^14) unless the kernel empties it in time */
@@ -81,6 +85,7 @@ static void fill(int kind, sl_dtype dt, void *buf, uint64_t n)
     if (kind == K_INF) { SET(rnd() % n, INFINITY); SET(rnd() % n, INFINITY); }
     if (kind == K_INF_BOTH) { SET(0, INFINITY); SET(n - 1, -INFINITY); }
     if (kind == K_BINS_INF) SET(rnd() % n, (rnd() & 1) ? INFINITY : -INFINITY);
+    if (kind == K_ZERO_PLUS) SET(rnd() % n, 0.0);
 #undef SET
 #undef GET
 }
@@ -111,7 +116,8 @@ static void fill16(int kind, sl_dtype dt, uint16_t *x, uint64_t n)
         case K_TIE: v = rnd16(dt, B - 3, B + 3); break;
         case K_OVERFLOW_PARTIAL: v = (uint16_t)(i < n / 2 ? maxf : maxf | 0x8000u); break;
         case K_SUBNORMAL: v = rnd16(dt, 0, 0); break;
-        case K_NEGZERO: v = 0x8000u; break;
+        case K_NEGZERO: case K_ZERO_PLUS: v = 0x8000u; break;
+        case K_NEG_SPARSE: v = rnd() % 97 ? 0x8000u : (uint16_t)(rnd16(dt, B - 4, B + 4) | 0x8000u); break;
         case K_SAMEBIN: v = maxf; break;
         case K_BINS_INF: v = rnd16(dt, EM - 2, EM); break;
         default: v = rnd16(dt, B - 4, B + 4); break;
@@ -131,6 +137,7 @@ static void fill16(int kind, sl_dtype dt, uint16_t *x, uint64_t n)
     if (kind == K_INF) { x[rnd() % n] = inf; x[rnd() % n] = inf; }
     if (kind == K_INF_BOTH) { x[0] = inf; x[n - 1] = (uint16_t)(inf | 0x8000u); }
     if (kind == K_BINS_INF) x[rnd() % n] = (rnd() & 1) ? inf : (uint16_t)(inf | 0x8000u);
+    if (kind == K_ZERO_PLUS) x[rnd() % n] = 0;
 }
 
 int main(void)
@@ -142,9 +149,9 @@ int main(void)
         return SL_TEST_SKIP;
     }
     sl_test_rng = sl_test_seed();
-    const sl_variant *v = sl_variant_find("superacc");
-    CHECK(v != NULL, "the registry has no superacc row");
-    if (!v) return sl_test_done("tsuperacc_gpu");
+    const sl_variant *vs[2] = {sl_variant_find("superacc"), sl_variant_find("reproducible")};
+    CHECK(vs[0] && vs[1], "the registry has no superacc or no reproducible row");
+    if (!vs[0] || !vs[1]) return sl_test_done("tsuperacc_gpu");
     static const uint64_t sizes[] = {1, 3, 1000, 65537, (1u << 20) + 5, 1u << 22};
     static const sl_launch cfgs[] = {
         {0, 0, 0, 0, 0, 0}, {32, 1, 0, 0, 0, 0}, {100, 7, 0, 0, 0, 0}, {1024, 1000, 0, 0, 0, 0},
@@ -174,11 +181,12 @@ int main(void)
                     CHECK(0, "ctx_create: %s", err.msg);
                     continue;
                 }
-                for (int c = 0; c < ncfg; c++) {
-                    sl_launch cfg = cfgs[c];
+                for (int c = 0; c < 2 * ncfg; c++) {
+                    const sl_variant *v = vs[c / ncfg];
+                    sl_launch cfg = cfgs[c % ncfg];
                     double res[2] = {0, 0}, want = 0;
                     if (sl_gpu_ctx_run(ctx, v, &cfg, 2, 0, res, NULL, &err)) {
-                        CHECK(0, "%s %s n=%llu cfg %d: run: %s", kind_name[kind],
+                        CHECK(0, "%s: %s %s n=%llu cfg %d: run: %s", v->name, kind_name[kind],
                               sl_dtype_name(dt), (unsigned long long)n, c, err.msg);
                         continue;
                     }
@@ -188,8 +196,8 @@ int main(void)
                     }
                     for (int r = 0; r < 2; r++)
                         CHECK(bits64(res[r]) == bits64(want),
-                              "%s %s n=%llu offset %u block %u grid %u rep %d: GPU %a (0x%016llx) != twin %a (0x%016llx)",
-                              kind_name[kind], sl_dtype_name(dt), (unsigned long long)n, offset,
+                              "%s: %s %s n=%llu offset %u block %u grid %u rep %d: GPU %a (0x%016llx) != twin %a (0x%016llx)",
+                              v->name, kind_name[kind], sl_dtype_name(dt), (unsigned long long)n, offset,
                               cfg.block, cfg.grid, r, res[r], (unsigned long long)bits64(res[r]), want,
                               (unsigned long long)bits64(want));
                 }

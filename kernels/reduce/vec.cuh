@@ -96,6 +96,18 @@ template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldv(const sl_v16<H
     return r;
 }
 
+/* Asks the copy engine to bring `bytes` (a multiple of 16) from 16-byte aligned global memory p
+ * into L2, without registers or a wait (cp.async.bulk.prefetch.L2, sm_90 and later; a hint:
+ * nothing else depends on it, and it is a no-op on older targets). */
+__device__ __forceinline__ void sl_prefetch_l2(const void *p, unsigned bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" : : "l"(p), "r"(bytes) : "memory");
+#else
+    (void)p; (void)bytes;
+#endif
+}
+
 /* An L2 load (never a stale L1 line) of a value or a vector, 16-bit vectors included. */
 template <typename V> __device__ __forceinline__ V sl_ldcg(const V *p) { return __ldcg(p); }
 template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldcg(const sl_v16<H> *p)
