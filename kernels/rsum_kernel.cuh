@@ -51,33 +51,12 @@ static inline size_t rs_workspace_bytes(sl_dtype dt)
     return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
 }
 
-/* L2 prefetch distance, in rounds of tiles (grid-stride steps), in the kernel's mode bits 8-9:
- * each block's thread 0 asks the copy engine for the whole tile it will read RS_PREFETCH rounds
- * later (sl_prefetch_l2), so DRAM is read ahead of the registers' loads and the loads meet L2.
- * SUMLAB_RSUM_PREFETCH=0..3 overrides it (measuring; the result is the same bit for bit). */
-#define RS_PREFETCH 1
-#define RS_MODE_PREFETCH_SHIFT 8u
-static inline unsigned rs_prefetch_mode(void)
+/* One thread's part of a whole tile (U vectors, B apart) copied to its shared-memory stage. */
+template <int U, typename V>
+__device__ __forceinline__ void rs_copy_tile(V *dst, const V *src, unsigned B)
 {
-    static int d = -1;
-    if (d < 0) {
-        const char *e = getenv("SUMLAB_RSUM_PREFETCH");
-        d = RS_PREFETCH;
-        if (e && e[0] >= '0' && e[0] <= '3' && e[1] == '\0') d = e[0] - '0';
-        else if (e) fprintf(stderr, "sumlab: SUMLAB_RSUM_PREFETCH=%s is not 0..3; using %d\n", e, d);
-    }
-    return (unsigned)d << RS_MODE_PREFETCH_SHIFT;
-}
-
-/* The L2 prefetch of tile t (when there is one): the tile's whole vectors, one request. */
-template <typename V>
-__device__ __forceinline__ void rs_prefetch_tile(const V *xv, uint64_t t, uint64_t per_tile,
-                                                 uint64_t nv)
-{
-    const uint64_t first = t * per_tile;
-    if (first >= nv) return;
-    const uint64_t cnt = nv - first < per_tile ? nv - first : per_tile;
-    sl_prefetch_l2(xv + first, (unsigned)(cnt * sizeof(V)));
+#pragma unroll
+    for (int u = 0; u < U; u++) sl_cp_async16(dst + u * B, src + (uint64_t)u * B);
 }
 
 /* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
@@ -216,9 +195,10 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode: bits 8-9 the L2 prefetch distance (RS_PREFETCH); CERT only: SUMLAB_SACC_F64_MODE's bits
- * (superacc.cu), 16: both ends on lane 0. */
-template <typename X, typename P>
+ * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0.
+ * PIPE: whole tiles are copied to shared memory a round ahead (cp.async, rs_stage_bytes of
+ * dynamic shared memory); else loaded into registers when summed. */
+template <typename X, typename P, bool PIPE>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
           unsigned char *aux, unsigned aux_block, unsigned mode)
@@ -251,16 +231,35 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    const unsigned pf = (mode >> RS_MODE_PREFETCH_SHIFT) & 3u;
-    if (tid == 0)
-        for (unsigned k = 1; k < pf; k++) rs_prefetch_tile(xv, blockIdx.x + (uint64_t)k * G, per_tile, nv);
+    /* PIPE: two stages of one tile each in dynamic shared memory, per thread (each thread
+     * reads back only its own copies: no barrier): the next tile's copies are in flight while
+     * this one is summed, and they hold no registers */
+    extern __shared__ __align__(16) unsigned char s_dyn[];
+    V *const stage0 = reinterpret_cast<V *>(s_dyn) + tid;
+    unsigned stage = 0u;
+    if (PIPE) {
+        const uint64_t t0 = blockIdx.x;
+        if ((t0 + 1) * per_tile <= nv) rs_copy_tile<F::U>(stage0, xv + t0 * per_tile + tid, B);
+        sl_cp_async_commit();
+    }
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
-        if (pf && tid == 0) rs_prefetch_tile(xv, tile + (uint64_t)pf * G, per_tile, nv);
         const uint64_t base = tile * per_tile + tid;
+        if (PIPE) {
+            const uint64_t nx = tile + G;
+            if ((nx + 1) * per_tile <= nv)
+                rs_copy_tile<F::U>(stage0 + (stage ^ 1u) * F::U * B, xv + nx * per_tile + tid, B);
+            sl_cp_async_commit();                    /* maybe empty: one group a round */
+        }
         if ((tile + 1) * per_tile <= nv) {
             V r[F::U];
+            if (PIPE) {
+                sl_cp_async_wait<1>();               /* this tile's group, issued a round ago */
 #pragma unroll
-            for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+                for (int u = 0; u < F::U; u++) r[u] = stage0[(stage * F::U + u) * B];
+            } else {
+#pragma unroll
+                for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+            }
             T xs[F::U * F::VW];
             rs_unpack(r, xs);
             /* one capacity check per group; when a lane's group exceeds its capacity, the warp
@@ -281,6 +280,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
         }
+        stage ^= 1u;
     }
 
     /* block merge: warps, then warp 0 over the warp states */
@@ -344,5 +344,57 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         }
         if (tid == 0) *g_counter = 0u;
     }
+}
+/* Dynamic shared memory of the pipelined kernel for a block of B threads: two stages of a tile. */
+template <typename X, bool CERT>
+static inline size_t rs_stage_bytes(unsigned B)
+{
+    typedef rs_fmt<X, CERT> F;
+    return 2u * (size_t)F::U * B * sizeof(typename F::V);
+}
+
+/* SUMLAB_RSUM_PIPE=0|1 (measuring; the result is the same bit for bit): the tiles through the
+ * shared-memory pipeline (1, RS_PIPE) or loaded into registers (0). */
+#define RS_PIPE 1
+static inline int rs_pipe(void)
+{
+    static int p = -1;
+    if (p < 0) {
+        const char *e = getenv("SUMLAB_RSUM_PIPE");
+        p = RS_PIPE;
+        if (e && (e[0] == '0' || e[0] == '1') && e[1] == '\0') p = e[0] - '0';
+        else if (e) fprintf(stderr, "sumlab: SUMLAB_RSUM_PIPE=%s is not 0 or 1; using %d\n", e, p);
+    }
+    return p;
+}
+
+/* Enqueues rs_kernel<X, P, PIPE> on st; the caller checks the launch (cudaGetLastError). The
+ * pipelined kernel's dynamic shared memory above the default 48 KiB is allowed once per device
+ * and size (cudaFuncSetAttribute, checked: its error is returned). */
+template <typename X, typename P>
+static cudaError_t rs_enqueue(unsigned grid, unsigned block, cudaStream_t st, const X *x,
+                              uint64_t n, uint64_t head, unsigned char *work, X *result,
+                              unsigned char *aux, unsigned aux_block, unsigned mode)
+{
+    if (!rs_pipe()) {
+        rs_kernel<X, P, false><<<grid, block, 0, st>>>(x, n, head, work, result, aux, aux_block, mode);
+        return cudaSuccess;
+    }
+    const size_t smem = rs_stage_bytes<X, P::CERT>(block);
+    if (smem > 48u * 1024u) {
+        enum { MAXDEV = 64 };
+        static size_t allowed[MAXDEV];
+        int dev = 0;
+        cudaError_t e = cudaGetDevice(&dev);
+        if (e != cudaSuccess) return e;
+        if (dev < 0 || dev >= MAXDEV || allowed[dev] < smem) {
+            e = cudaFuncSetAttribute(rs_kernel<X, P, true>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+            if (e != cudaSuccess) return e;
+            if (dev >= 0 && dev < MAXDEV) allowed[dev] = smem;
+        }
+    }
+    rs_kernel<X, P, true><<<grid, block, smem, st>>>(x, n, head, work, result, aux, aux_block, mode);
+    return cudaSuccess;
 }
 #endif

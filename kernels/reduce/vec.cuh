@@ -96,16 +96,20 @@ template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldv(const sl_v16<H
     return r;
 }
 
-/* Asks the copy engine to bring `bytes` (a multiple of 16) from 16-byte aligned global memory p
- * into L2, without registers or a wait (cp.async.bulk.prefetch.L2, sm_90 and later; a hint:
- * nothing else depends on it, and it is a no-op on older targets). */
-__device__ __forceinline__ void sl_prefetch_l2(const void *p, unsigned bytes)
+/* Asynchronous 16-byte copy global -> shared (cp.async.cg: through L2 only), committed as one
+ * group per call of sl_cp_async_commit; sl_cp_async_wait<N> waits until at most N of the
+ * thread's groups are pending, after which the thread reads its copies. The copies hold no
+ * registers while in flight. */
+template <typename V> __device__ __forceinline__ void sl_cp_async16(V *dst, const V *src)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" : : "l"(p), "r"(bytes) : "memory");
-#else
-    (void)p; (void)bytes;
-#endif
+    static_assert(sizeof(V) == 16, "cp.async.cg copies 16 bytes");
+    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" : : "r"(d), "l"(src) : "memory");
+}
+__device__ __forceinline__ void sl_cp_async_commit(void) { asm volatile("cp.async.commit_group;" : : : "memory"); }
+template <int N> __device__ __forceinline__ void sl_cp_async_wait(void)
+{
+    asm volatile("cp.async.wait_group %0;" : : "n"(N) : "memory");
 }
 
 /* An L2 load (never a stale L1 line) of a value or a vector, 16-bit vectors included. */
