@@ -381,18 +381,22 @@ static cudaError_t rs_enqueue(unsigned grid, unsigned block, cudaStream_t st, co
         return cudaSuccess;
     }
     const size_t smem = rs_stage_bytes<X, P::CERT>(block);
-    if (smem > 48u * 1024u) {
-        enum { MAXDEV = 64 };
-        static size_t allowed[MAXDEV];
-        int dev = 0;
-        cudaError_t e = cudaGetDevice(&dev);
-        if (e != cudaSuccess) return e;
-        if (dev < 0 || dev >= MAXDEV || allowed[dev] < smem) {
+    enum { MAXDEV = 64 };
+    static size_t allowed[MAXDEV];
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    if (dev < 0 || dev >= MAXDEV || allowed[dev] < smem) {
+        /* the whole carveout as shared memory: otherwise the driver's choice may fit fewer
+         * blocks per SM than the grid assumes */
+        e = cudaFuncSetAttribute(rs_kernel<X, P, true>,
+                                 cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 (int)cudaSharedmemCarveoutMaxShared);
+        if (e == cudaSuccess && smem > 48u * 1024u)
             e = cudaFuncSetAttribute(rs_kernel<X, P, true>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-            if (e != cudaSuccess) return e;
-            if (dev >= 0 && dev < MAXDEV) allowed[dev] = smem;
-        }
+        if (e != cudaSuccess) return e;
+        if (dev >= 0 && dev < MAXDEV) allowed[dev] = smem;
     }
     rs_kernel<X, P, true><<<grid, block, smem, st>>>(x, n, head, work, result, aux, aux_block, mode);
     return cudaSuccess;
