@@ -12,14 +12,14 @@ extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_
     return rs_workspace_bytes(dt);
 }
 
-/* Enqueues the kernel for input format X (rs_enqueue); its name for the launch check, and in
- * *pre the error of a set-up call before the launch (the dynamic shared-memory allowance). */
+/* Enqueues the kernel for input format X; returns its name for the launch check. */
 template <typename X>
 static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
-                             void *d_work, void *d_result, cudaStream_t st, cudaError_t *pre)
+                             void *d_work, void *d_result, cudaStream_t st)
 {
-    *pre = rs_enqueue<X, rs_plain>(cfg->grid, cfg->block, st, (const X *)d_x, n, head,
-                                   (unsigned char *)d_work, (X *)d_result, nullptr, 0u, 0u);
+    rs_kernel<X, rs_plain><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
+                                                              (unsigned char *)d_work, (X *)d_result,
+                                                              nullptr, 0u, 0u);
     return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
                                                                  : "rs_kernel<16-bit>";
 }
@@ -33,14 +33,10 @@ extern "C" int sl_reproducible_gpu(const sl_variant *v, const void *d_x, uint64_
     const int go = sl_launch_prologue(v, d_x, n, dt, cfg, 32u, SL_RSUM_MAX_N, d_work, work_bytes,
                                       sl_reproducible_workspace(v, n, dt, cfg), d_result, st, &head, err);
     if (go <= 0) return go;
-    cudaError_t pre = cudaSuccess;
-    const char *what = dt == SL_F64  ? rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st, &pre)
-                     : dt == SL_F16  ? rs_launch<__half>(cfg, d_x, n, head, d_work, d_result, st, &pre)
-                     : dt == SL_BF16 ? rs_launch<__nv_bfloat16>(cfg, d_x, n, head, d_work, d_result, st, &pre)
-                                     : rs_launch<float>(cfg, d_x, n, head, d_work, d_result, st, &pre);
-    if (pre != cudaSuccess)
-        return sl_err_set(err, "%s: allowing %s its shared memory (block %u) failed: %s (%s)",
-                          v->name, what, cfg->block, cudaGetErrorName(pre), cudaGetErrorString(pre));
+    const char *what = dt == SL_F64  ? rs_launch<double>(cfg, d_x, n, head, d_work, d_result, st)
+                     : dt == SL_F16  ? rs_launch<__half>(cfg, d_x, n, head, d_work, d_result, st)
+                     : dt == SL_BF16 ? rs_launch<__nv_bfloat16>(cfg, d_x, n, head, d_work, d_result, st)
+                                     : rs_launch<float>(cfg, d_x, n, head, d_work, d_result, st);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }

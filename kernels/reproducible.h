@@ -248,7 +248,7 @@ SL_RSUM_HD void sl_rsum_add_parts(int64_t *hi, int64_t *lo, int64_t c, int sh, i
  * the masked high words (two integer ops a value). Finite maxima are the same bits either way. */
 SL_RSUM_HD uint32_t sl_rsum_hmax_f32(const float *x)
 {
-#if defined(__CUDA_ARCH__) && !defined(SL_RSUM_HMAX_INT)   /* SL_RSUM_HMAX_INT: measuring */
+#if defined(__CUDA_ARCH__)
     float m[SL_RSUM_GROUP];
     for (int k = 0; k < SL_RSUM_GROUP; k++) m[k] = fabsf(x[k]);
     for (int w = SL_RSUM_GROUP / 2; w > 0; w /= 2)

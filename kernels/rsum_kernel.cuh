@@ -11,11 +11,13 @@
  * Algorithm (one pass, one launch):
  *  1. Per thread, in registers: the accumulator sl_rsum_thr (3 float folds of the input's
  *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles),
- *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (integer
- *     max of the |x| high words: NaN/Inf fail it too); when it passes, the 8 deposits are
- *     branch-free straight-line code (7 adds and 3 ORs each); otherwise each input takes
- *     sl_rsum_take1 (raises the index: per-thread index adaptation, the max-exponent problem
- *     solved without a second pass; special values). Before its groups, a warp raises every
+ *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (the
+ *     largest |x|, sl_rsum_hmax: NaN/Inf fail it too; float32 by 7 NaN-propagating FMNMX with
+ *     |x| as operand modifier, float64 by the integer max of the high words); when it passes,
+ *     the 8 deposits are branch-free straight-line code (7 adds and 3 ORs each); otherwise
+ *     each input takes sl_rsum_take1 (raises the index: per-thread index adaptation, the
+ *     max-exponent problem solved without a second pass; special values). Before its groups, a
+ *     warp raises every
  *     lane's index to what the warp's largest input of the tile needs (one __reduce_max_sync),
  *     so the raises happen together instead of one diverged lane at a time. Renormalisation every
  *     2^(P-W-2) inputs (512 floats, 2048 doubles), integer ops only.
@@ -33,13 +35,14 @@
  * H200, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
  * any deposit of the tile. Why per-thread index adaptation rather than a max pass: a second pass
  * costs a full read (0.5x); ReproBLAS's and CUB's per-element renormalisation is avoided by
- * counting inputs. Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
+ * counting inputs. Tried on an H200 and measured worse (BENCHMARKS.md): an L2 bulk prefetch of
+ * the tile a round ahead (0.87x against 0.97x at 2^28), tiles copied a round ahead into shared
+ * memory by cp.async (0.83x), the last round of tiles spread over the grid (0.966x against
+ * 0.969x). Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
  * with one multiply per input; data that raises the index often takes the scalar path: slower,
  * still exact to the same bound. */
 #ifndef SL_RSUM_KERNEL_CUH
 #define SL_RSUM_KERNEL_CUH
-#include <stdio.h>
-#include <stdlib.h>
 #include "sl_reduce.cuh"
 #include "reproducible.h"
 
@@ -49,14 +52,6 @@
 static inline size_t rs_workspace_bytes(sl_dtype dt)
 {
     return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
-}
-
-/* One thread's part of a whole tile (U vectors, B apart) copied to its shared-memory stage. */
-template <int U, typename V>
-__device__ __forceinline__ void rs_copy_tile(V *dst, const V *src, unsigned B)
-{
-#pragma unroll
-    for (int u = 0; u < U; u++) sl_cp_async16(dst + u * B, src + (uint64_t)u * B);
 }
 
 /* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
@@ -195,10 +190,8 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0.
- * PIPE: whole tiles are copied to shared memory a round ahead (cp.async, rs_stage_bytes of
- * dynamic shared memory); else loaded into registers when summed. */
-template <typename X, typename P, bool PIPE>
+ * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0. */
+template <typename X, typename P>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
           unsigned char *aux, unsigned aux_block, unsigned mode)
@@ -231,35 +224,12 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    /* PIPE: two stages of one tile each in dynamic shared memory, per thread (each thread
-     * reads back only its own copies: no barrier): the next tile's copies are in flight while
-     * this one is summed, and they hold no registers */
-    extern __shared__ __align__(16) unsigned char s_dyn[];
-    V *const stage0 = reinterpret_cast<V *>(s_dyn) + tid;
-    unsigned stage = 0u;
-    if (PIPE) {
-        const uint64_t t0 = blockIdx.x;
-        if ((t0 + 1) * per_tile <= nv) rs_copy_tile<F::U>(stage0, xv + t0 * per_tile + tid, B);
-        sl_cp_async_commit();
-    }
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
         const uint64_t base = tile * per_tile + tid;
-        if (PIPE) {
-            const uint64_t nx = tile + G;
-            if ((nx + 1) * per_tile <= nv)
-                rs_copy_tile<F::U>(stage0 + (stage ^ 1u) * F::U * B, xv + nx * per_tile + tid, B);
-            sl_cp_async_commit();                    /* maybe empty: one group a round */
-        }
         if ((tile + 1) * per_tile <= nv) {
             V r[F::U];
-            if (PIPE) {
-                sl_cp_async_wait<1>();               /* this tile's group, issued a round ago */
 #pragma unroll
-                for (int u = 0; u < F::U; u++) r[u] = stage0[(stage * F::U + u) * B];
-            } else {
-#pragma unroll
-                for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
-            }
+            for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
             T xs[F::U * F::VW];
             rs_unpack(r, xs);
             /* one capacity check per group; when a lane's group exceeds its capacity, the warp
@@ -280,7 +250,6 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
         }
-        stage ^= 1u;
     }
 
     /* block merge: warps, then warp 0 over the warp states */
@@ -344,61 +313,5 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         }
         if (tid == 0) *g_counter = 0u;
     }
-}
-/* Dynamic shared memory of the pipelined kernel for a block of B threads: two stages of a tile. */
-template <typename X, bool CERT>
-static inline size_t rs_stage_bytes(unsigned B)
-{
-    typedef rs_fmt<X, CERT> F;
-    return 2u * (size_t)F::U * B * sizeof(typename F::V);
-}
-
-/* SUMLAB_RSUM_PIPE=0|1 (measuring; the result is the same bit for bit): the tiles through the
- * shared-memory pipeline (1, RS_PIPE) or loaded into registers (0). */
-#define RS_PIPE 1
-static inline int rs_pipe(void)
-{
-    static int p = -1;
-    if (p < 0) {
-        const char *e = getenv("SUMLAB_RSUM_PIPE");
-        p = RS_PIPE;
-        if (e && (e[0] == '0' || e[0] == '1') && e[1] == '\0') p = e[0] - '0';
-        else if (e) fprintf(stderr, "sumlab: SUMLAB_RSUM_PIPE=%s is not 0 or 1; using %d\n", e, p);
-    }
-    return p;
-}
-
-/* Enqueues rs_kernel<X, P, PIPE> on st; the caller checks the launch (cudaGetLastError). The
- * pipelined kernel's dynamic shared memory above the default 48 KiB is allowed once per device
- * and size (cudaFuncSetAttribute, checked: its error is returned). */
-template <typename X, typename P>
-static cudaError_t rs_enqueue(unsigned grid, unsigned block, cudaStream_t st, const X *x,
-                              uint64_t n, uint64_t head, unsigned char *work, X *result,
-                              unsigned char *aux, unsigned aux_block, unsigned mode)
-{
-    if (!rs_pipe()) {
-        rs_kernel<X, P, false><<<grid, block, 0, st>>>(x, n, head, work, result, aux, aux_block, mode);
-        return cudaSuccess;
-    }
-    const size_t smem = rs_stage_bytes<X, P::CERT>(block);
-    enum { MAXDEV = 64 };
-    static size_t allowed[MAXDEV];
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e != cudaSuccess) return e;
-    if (dev < 0 || dev >= MAXDEV || allowed[dev] < smem) {
-        /* the whole carveout as shared memory: otherwise the driver's choice may fit fewer
-         * blocks per SM than the grid assumes */
-        e = cudaFuncSetAttribute(rs_kernel<X, P, true>,
-                                 cudaFuncAttributePreferredSharedMemoryCarveout,
-                                 (int)cudaSharedmemCarveoutMaxShared);
-        if (e == cudaSuccess && smem > 48u * 1024u)
-            e = cudaFuncSetAttribute(rs_kernel<X, P, true>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess) return e;
-        if (dev >= 0 && dev < MAXDEV) allowed[dev] = smem;
-    }
-    rs_kernel<X, P, true><<<grid, block, smem, st>>>(x, n, head, work, result, aux, aux_block, mode);
-    return cudaSuccess;
 }
 #endif

@@ -244,16 +244,11 @@ const char *sl_sacc_f64_enqueue(const sl_variant *v, const sl_launch *cfg, const
         mode = e ? atoi(e) : 0;
     }
     const unsigned rb = (cfg->block + 31u) / 32u * 32u;
-    cudaError_t e = rs_enqueue<double, sacc_cert>(
-        cfg->grid, rb, st, xd, n, head, w + SACC_WS_HEADER + sizeof(int64_t) * SL_SACC_LIMBS_F64,
-        rd, w, cfg->block, (unsigned)mode);
-    if (e != cudaSuccess) {
-        sl_err_set(err, "%s: allowing rs_kernel<double, certified> its shared memory (block %u) "
-                   "failed: %s (%s)", v->name, rb, cudaGetErrorName(e), cudaGetErrorString(e));
-        return NULL;
-    }
+    rs_kernel<double, sacc_cert><<<cfg->grid, rb, 0, st>>>(
+        xd, n, head, w + SACC_WS_HEADER + sizeof(int64_t) * SL_SACC_LIMBS_F64, rd, w,
+        cfg->block, (unsigned)mode);
     if (!(mode & 8)) return "rs_kernel<double, certified>";
-    e = cudaGetLastError();
+    cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) {
         sl_err_set(err, "%s: launch of rs_kernel<double, certified> failed: %s (%s)", v->name,
                    cudaGetErrorName(e), cudaGetErrorString(e));

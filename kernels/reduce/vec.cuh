@@ -96,22 +96,6 @@ template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldv(const sl_v16<H
     return r;
 }
 
-/* Asynchronous 16-byte copy global -> shared (cp.async.cg: through L2 only), committed as one
- * group per call of sl_cp_async_commit; sl_cp_async_wait<N> waits until at most N of the
- * thread's groups are pending, after which the thread reads its copies. The copies hold no
- * registers while in flight. */
-template <typename V> __device__ __forceinline__ void sl_cp_async16(V *dst, const V *src)
-{
-    static_assert(sizeof(V) == 16, "cp.async.cg copies 16 bytes");
-    const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" : : "r"(d), "l"(src) : "memory");
-}
-__device__ __forceinline__ void sl_cp_async_commit(void) { asm volatile("cp.async.commit_group;" : : : "memory"); }
-template <int N> __device__ __forceinline__ void sl_cp_async_wait(void)
-{
-    asm volatile("cp.async.wait_group %0;" : : "n"(N) : "memory");
-}
-
 /* An L2 load (never a stale L1 line) of a value or a vector, 16-bit vectors included. */
 template <typename V> __device__ __forceinline__ V sl_ldcg(const V *p) { return __ldcg(p); }
 template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldcg(const sl_v16<H> *p)
