@@ -2,6 +2,7 @@
  * (reproducible.h), one launch of rs_kernel<X, rs_plain> (rsum_kernel.cuh, which holds the
  * algorithm and its performance notes), determinism class order-independent. Twin:
  * reproducible.c. */
+#include <stdlib.h>
 #include "rsum_kernel.cuh"
 
 /* ---- launcher: checks, the empty sum, then the one float/double branch ---------------------- */
@@ -17,9 +18,15 @@ template <typename X>
 static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
                              void *d_work, void *d_result, cudaStream_t st)
 {
+    static int mode = -1;   /* SUMLAB_RSUM_MODE, for measuring (the same results): 1 the generic
+                             * final rounding of float32 folds instead of the register form */
+    if (mode < 0) {
+        const char *e = getenv("SUMLAB_RSUM_MODE");
+        mode = e ? atoi(e) : 0;
+    }
     rs_kernel<X, rs_plain><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
                                                               (unsigned char *)d_work, (X *)d_result,
-                                                              nullptr, 0u, 0u);
+                                                              nullptr, 0u, (unsigned)mode);
     return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
                                                                  : "rs_kernel<16-bit>";
 }

@@ -167,6 +167,72 @@ SL_RSUM_HD double sl_rsum_state_round_k(const sl_rsum_state *st, sl_dtype dt, in
 {
     return sl_rsum_state_round_mode_k(st, dt, K, 0);
 }
+/* The float32 state (K = 3, W = 13) rounded as sl_rsum_state_round_mode_k, in registers: the
+ * three folds (|fold| < 2^52 units for n < 2^40: each input adds less than 2^(W-1) units to a
+ * fold) are one signed 128-bit integer V in units of the lowest fold's position low = top - 2,
+ * whose unit is the grid bit 13 low of 2^-149; V's leading bit, the kept 24 bits, the guard and
+ * sticky bits come from shifts. The same result bit for bit (treproducible compares the two on
+ * random and edge states); the generic form goes through 12 limbs that a GPU thread keeps in
+ * local memory, a long dependent chain once per launch. Falls back to it for a fold outside
+ * int64 or an index below 2 (neither occurs for n < 2^40). */
+SL_RSUM_HD double sl_rsum_state_round_f32(const sl_rsum_state *st, int rto)
+{
+    const uint32_t fl = st->flags;
+    uint32_t rbits;
+    if ((fl & SL_SACC_NAN) || (fl & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        rbits = 0x7fc00000u;
+    else if (fl & SL_SACC_PINF)
+        rbits = 0x7f800000u;
+    else if (fl & SL_SACC_NINF)
+        rbits = 0xff800000u;
+    else {
+        int ok = st->top >= 2;
+        for (int k = 0; k < 3; k++) ok &= st->hi[k] >= -((int64_t)1 << 30) && st->hi[k] < ((int64_t)1 << 30);
+        if (!ok) return sl_rsum_state_round_mode_k(st, SL_F32, 3, rto);
+        __extension__ typedef __int128 i128;
+        __extension__ typedef unsigned __int128 u128;
+        i128 v = 0;
+        for (int k = 0; k < 3; k++)   /* fold k: (hi 2^32 + lo) units of position top - k */
+            v += (i128)(st->hi[k] * ((int64_t)1 << 32) + st->lo[k]) * ((i128)1 << (SL_RSUM_F32_W * (2 - k)));
+        if (v == 0) {
+            rbits = (fl & SL_SACC_ANYPOS) ? 0u : 0x80000000u;
+        } else {
+            const uint32_t sign = v < 0 ? 0x80000000u : 0u;
+            const u128 m = v < 0 ? (u128)0 - (u128)v : (u128)v;
+            const uint64_t mh = (uint64_t)(m >> 64), ml = (uint64_t)m;
+#if defined(__CUDA_ARCH__)
+            const int h = mh ? 127 - __clzll((long long)mh) : 63 - __clzll((long long)ml);
+#else
+            const int h = mh ? 127 - __builtin_clzll(mh) : 63 - __builtin_clzll(ml);
+#endif
+            const int B = SL_RSUM_F32_W * (st->top - 2);   /* V's bit 0 on the 2^-149 grid */
+            int sa = h + B - 23;                           /* the result's lsb on the grid */
+            if (sa < 0) sa = 0;                            /* subnormal: the grid's bit 0 */
+            if (sa > 254) {
+                rbits = 0x7f800000u | sign;
+            } else {
+                const int rs = sa - B;                     /* the lsb among V's bits */
+                uint32_t q;
+                if (rs <= 0) {
+                    q = (uint32_t)(ml << -rs);             /* exact: fewer than 24 bits */
+                } else {
+                    q = (uint32_t)(m >> rs);
+                    const int g = (int)(m >> (rs - 1)) & 1;
+                    const int st_ = (m & (((u128)1 << (rs - 1)) - 1)) != 0;
+                    if (rto) q |= (uint32_t)(g | st_);
+                    else if (g && ((q & 1u) || st_)) q++;
+                }
+                rbits = ((uint32_t)sa << 23) + q;
+                if (rbits >= 0x7f800000u) rbits = 0x7f800000u;
+                rbits |= sign;
+            }
+        }
+    }
+    float f;
+    memcpy(&f, &rbits, sizeof f);
+    return (double)f;
+}
+
 /* float16/bfloat16 input (accumulated as float32): the state rounded to odd in float32, then
  * once to nearest even in the 16-bit format (superacc.h: the correctly rounded 16-bit value of
  * the binned sum). */

@@ -190,7 +190,8 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode (CERT only): SUMLAB_SACC_F64_MODE's bits (superacc.cu); 16: both ends on lane 0. */
+ * mode: CERT: SUMLAB_SACC_F64_MODE's bits (superacc.cu), 16: both ends on lane 0; plain:
+ * SUMLAB_RSUM_MODE's (reproducible.cu), 1: float32 folds rounded by the generic limbs form. */
 template <typename X, typename P>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
@@ -307,8 +308,11 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
                 else P::fail(x, n, head, aux, result, aux_block, mode);
             }
         } else {
-            /* float16/bfloat16: to odd in float32, then to nearest even in the 16-bit format */
-            const double r = rs_round_dev(&fin, dt, sizeof(X) == 2);
+            /* float16/bfloat16: to odd in float32, then to nearest even in the 16-bit format;
+             * float32 folds: in registers (sl_rsum_state_round_f32), unless mode & 1
+             * (measuring: the generic rounding over limbs, the same result) */
+            const double r = sizeof(T) == 4 && !(mode & 1u) ? sl_rsum_state_round_f32(&fin, sizeof(X) == 2)
+                                                            : rs_round_dev(&fin, dt, sizeof(X) == 2);
             *result = sl_out<X>((T)r);               /* exact for float32/64: r holds a T */
         }
         if (tid == 0) *g_counter = 0u;

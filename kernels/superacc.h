@@ -32,7 +32,9 @@
 #define SL_SACC_NAN 1u     /* a NaN input */
 #define SL_SACC_PINF 2u    /* a +Inf input */
 #define SL_SACC_NINF 4u    /* a -Inf input */
-#define SL_SACC_ANYPOS 8u  /* an input with its sign bit clear (so a zero sum is +0) */
+#define SL_SACC_ANYPOS 8u  /* an input other than -0 (so a zero sum is +0): superacc sets it for an
+                             input with its sign bit clear, reproducible for any input other
+                             than -0; the sum is -0 only when every input is -0 either way */
 
 #ifdef __CUDACC__
 #define SL_SACC_HD static __host__ __device__ __forceinline__

@@ -377,6 +377,78 @@ static void signed_zeros(sl_dtype dt)
 #undef PUT
 }
 
+/* The kernel's float32 rounding (sl_rsum_state_round_f32, a 128-bit integer in registers)
+ * against the generic one (sl_rsum_state_round_mode_k over limbs), to nearest and to odd: random
+ * states over every index, magnitude, sign and flag set, and edge states (zero, the subnormal
+ * grid, ties at every guard position, overflow, folds at the limit of the fast form, beyond it). */
+static long round_checks;
+static void round_one(const sl_rsum_state *st)
+{
+    for (int rto = 0; rto < 2; rto++) {
+        const double a = sl_rsum_state_round_f32(st, rto), b = sl_rsum_state_round_mode_k(st, SL_F32, 3, rto);
+        round_checks++;
+        CHECK(same_bits(a, b), "f32 rounding (rto %d) top %d hi {%lld %lld %lld} lo {%lld %lld %lld} "
+              "flags %#x: fast %a, generic %a", rto, st->top, (long long)st->hi[0],
+              (long long)st->hi[1], (long long)st->hi[2], (long long)st->lo[0],
+              (long long)st->lo[1], (long long)st->lo[2], st->flags, a, b);
+    }
+}
+static void round_f32_cases(void)
+{
+    sl_rsum_state st;
+    for (int trial = 0; trial < 200000; trial++) {
+        sl_rsum_state_zero(&st);
+        const uint64_t r = sl_test_rand64();
+        st.top = 2 + (int)(r % 20);                       /* 2..21 */
+        const int mag = (int)((r >> 8) % 31);             /* |hi| < 2^mag */
+        for (int k = 0; k < 3; k++) {
+            const uint64_t q = sl_test_rand64();
+            const int64_t h = mag ? (int64_t)(q % ((uint64_t)1 << mag)) : 0;
+            st.hi[k] = (q >> 40) & 1 ? -h : h;
+            st.lo[k] = (int64_t)(sl_test_rand64() & 0xffffffffu);
+            if ((q >> 41) % 4 == 0) st.hi[k] = st.lo[k] = 0;
+            if ((q >> 43) % 8 == 0) st.lo[k] &= ~(int64_t)0xfff;   /* fewer low bits: ties */
+        }
+        const uint64_t f = (r >> 16) % 64;
+        st.flags = f < 40 ? 0u : f < 56 ? SL_SACC_ANYPOS : (uint32_t)(f & 15);
+        round_one(&st);
+    }
+    /* ties: one guard bit and nothing below, at every position of the lowest two folds */
+    for (int top = 2; top <= 21; top++)
+        for (int b = 0; b < 58; b++)
+            for (int sgn = 0; sgn < 2; sgn++) {
+                sl_rsum_state_zero(&st);
+                st.top = top;
+                const int64_t v = ((int64_t)0x1234567 << 1 | 1) << b;   /* odd 26-bit head */
+                st.hi[1] = (sgn ? -v : v) >> 32;
+                st.lo[1] = (sgn ? -v : v) & 0xffffffff;
+                st.hi[2] = 0;
+                st.lo[2] = b > 5 ? (int64_t)1 << (b - 5) : 0;
+                round_one(&st);
+            }
+    /* zero (both signs), the smallest values, the limit of the fast form, overflow */
+    sl_rsum_state_zero(&st);
+    round_one(&st);
+    st.flags = SL_SACC_ANYPOS;
+    round_one(&st);
+    for (int64_t v = -5; v <= 5; v++) {
+        sl_rsum_state_zero(&st);
+        st.hi[2] = v < 0 ? -1 : 0;
+        st.lo[2] = v & 0xffffffff;
+        round_one(&st);
+    }
+    const int64_t lim[] = {((int64_t)1 << 30) - 1, -((int64_t)1 << 30), (int64_t)1 << 30, ((int64_t)1 << 40)};
+    for (size_t i = 0; i < sizeof lim / sizeof *lim; i++)
+        for (int top = 2; top <= 21; top += 19) {
+            sl_rsum_state_zero(&st);
+            st.top = top;
+            st.hi[0] = lim[i];
+            st.lo[0] = 0xffffffff;
+            st.hi[2] = -3;
+            round_one(&st);
+        }
+}
+
 /* Data inside one window (values in [1, 2) with 20-bit mantissas): the folds hold every bit,
  * so the result is the exact sum correctly rounded. */
 static void exact_window(sl_dtype dt, uint64_t n)
@@ -482,6 +554,7 @@ int main(void)
     if (!v) return sl_test_done("treproducible");
     special_values();
     half_inputs();
+    round_f32_cases();
     for (int d = 0; d < 2; d++) {
         const sl_dtype dt = d ? SL_F64 : SL_F32;
         exact_window(dt, 100000);
@@ -521,8 +594,9 @@ int main(void)
             }
         }
     }
-    printf("treproducible: %ld bound checks, %ld exact-window checks, certified rounding %ld "
-           "decided / %ld undecided\n", bound_checks, exact_checks, certified, uncertified);
+    printf("treproducible: %ld bound checks, %ld exact-window checks, %ld float32 rounding "
+           "checks, certified rounding %ld decided / %ld undecided\n", bound_checks,
+           exact_checks, round_checks, certified, uncertified);
     CHECK(certified > 10 * uncertified, "certified rounding decided only %ld of %ld sums",
           certified, certified + uncertified);
     return sl_test_done("treproducible");
