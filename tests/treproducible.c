@@ -352,23 +352,19 @@ static void signed_zeros(sl_dtype dt)
             PUT(i, (r >> 8) & 1 ? -v : v);
         }
         sl_rsum_state sg_, s1;
-        if (dt == SL_F64) {
-            sl_rsum_thr_f64 a, b;
-            sl_rsum_init_f64(&a);
-            sl_rsum_init_f64(&b);
-            sl_rsum_take_group_f64(&a, xd);
-            for (int i = 0; i < SL_RSUM_GROUP; i++) sl_rsum_take1_f64(&b, xd[i]);
-            sl_rsum_to_state_f64(&a, &sg_);
-            sl_rsum_to_state_f64(&b, &s1);
-        } else {
-            sl_rsum_thr_f32 a, b;
-            sl_rsum_init_f32(&a);
-            sl_rsum_init_f32(&b);
-            sl_rsum_take_group_f32(&a, xf);
-            for (int i = 0; i < SL_RSUM_GROUP; i++) sl_rsum_take1_f32(&b, xf[i]);
-            sl_rsum_to_state_f32(&a, &sg_);
-            sl_rsum_to_state_f32(&b, &s1);
-        }
+#define BOTH_PATHS(SUF, X)                                                         \
+    do {                                                                           \
+        sl_rsum_thr_##SUF a, b;                                                    \
+        sl_rsum_init_##SUF(&a);                                                    \
+        sl_rsum_init_##SUF(&b);                                                    \
+        sl_rsum_take_group_##SUF(&a, X);                                           \
+        for (int i = 0; i < SL_RSUM_GROUP; i++) sl_rsum_take1_##SUF(&b, (X)[i]);   \
+        sl_rsum_to_state_##SUF(&a, &sg_);                                          \
+        sl_rsum_to_state_##SUF(&b, &s1);                                           \
+    } while (0)
+        if (dt == SL_F64) BOTH_PATHS(f64, xd);
+        else BOTH_PATHS(f32, xf);
+#undef BOTH_PATHS
         int same = sg_.top == s1.top && sg_.flags == s1.flags;
         for (int f = 0; f < SL_RSUM_KMAX; f++) same &= sg_.hi[f] == s1.hi[f] && sg_.lo[f] == s1.lo[f];
         CHECK(same, "%s trial %d: the grouped and the one-by-one state differ (flags %#x vs %#x)",
