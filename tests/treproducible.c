@@ -411,11 +411,11 @@ static void round_f32_cases(void)
     }
     /* ties: one guard bit and nothing below, at every position of the lowest two folds */
     for (int top = 2; top <= 21; top++)
-        for (int b = 0; b < 58; b++)
+        for (int b = 0; b < 37; b++)                      /* 26 + 37 bits: within int64 */
             for (int sgn = 0; sgn < 2; sgn++) {
                 sl_rsum_state_zero(&st);
                 st.top = top;
-                const int64_t v = ((int64_t)0x1234567 << 1 | 1) << b;   /* odd 26-bit head */
+                const int64_t v = (int64_t)(((uint64_t)0x1234567 << 1 | 1) << b);   /* odd 26-bit head */
                 st.hi[1] = (sgn ? -v : v) >> 32;
                 st.lo[1] = (sgn ? -v : v) & 0xffffffff;
                 st.hi[2] = 0;
