@@ -17,10 +17,9 @@
  *     the 8 deposits are branch-free straight-line code (7 adds and 3 ORs each); otherwise
  *     each input takes sl_rsum_take1 (raises the index: per-thread index adaptation, the
  *     max-exponent problem solved without a second pass; special values). Before its groups, a
- *     warp raises every
- *     lane's index to what the warp's largest input of the tile needs (one __reduce_max_sync),
- *     so the raises happen together instead of one diverged lane at a time. Renormalisation every
- *     2^(P-W-2) inputs (512 floats, 2048 doubles), integer ops only.
+ *     warp raises every lane's index to what the warp's largest input of the tile needs (one
+ *     __reduce_max_sync), so the raises happen together instead of one diverged lane at a time.
+ *     Renormalisation every 2^(P-W-2) inputs (512 floats, 2048 doubles), integer ops only.
  *  2. Each thread's folds become an integer state (sl_rsum_to_state); a warp raises its states
  *     to the warp's largest index (__reduce_max_sync) and adds the integers with shuffles (exact,
  *     any order); warp states meet in shared memory and warp 0 merges them the same way.
