@@ -21,7 +21,7 @@ build-gpu/tests/tsuperacc_gpu; for d in f32 f64 bf16; do SUMLAB_TEST_DTYPE=$d bu
 for f in uniform full ill sub; do for p in 1 0; do SUMLAB_RSUM_PIPE=$p $S bench --reps 20 --dtype f32 --n 2^24,2^28 --variants reproducible,superacc,cub FAM($f); done; done
 for f in uniform full; do for p in 1 0; do SUMLAB_RSUM_PIPE=$p $S bench --reps 20 --dtype f64 --n 2^24,2^28 --variants reproducible,superacc,cub FAM($f); done; done
 for p in 1 0; do SUMLAB_RSUM_PIPE=$p $S bench --reps 20 --dtype bf16 --n 2^24,2^28 --variants reproducible,cub --dataset uniform; done
-# 7d6e3ad/: the same with the whole carveout as shared memory; Nsight Compute's occupancy of the
+# 8150eb7/: the same with the whole carveout as shared memory; Nsight Compute's occupancy of the
 # pipelined kernel (ncu.txt: 2 blocks a SM, register-limited, as without the pipeline)
 for p in 1 0; do
   SUMLAB_RSUM_PIPE=$p $S bench --reps 20 --dtype f32 --n 2^24,2^28 --variants reproducible,cub FAM(uniform)
