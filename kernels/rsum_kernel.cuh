@@ -220,10 +220,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     A a;
     rs_init(a);
     const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
-    const uint64_t tail0 = head + nv * F::VW;
-    const uint64_t nedge = head + (n - tail0);
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
-        rs_take1(a, sl_widen(x[i < head ? i : tail0 + (i - head)]));
+    sl_for_edges<F::VW>(n, head, nv, [&](uint64_t i) { rs_take1(a, sl_widen(x[i])); });
 
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;

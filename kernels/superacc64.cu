@@ -135,10 +135,7 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
 
     sacc_thread t = {0.0, 0.0, 0.0, 0u, 0xffffffffu};
     const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
-    const uint64_t tail0 = head + nv * F::VW;
-    const uint64_t nedge = head + (n - tail0);
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
-        sacc_take(x[i < head ? i : tail0 + (i - head)], t, s_acc);
+    sl_for_edges<F::VW>(n, head, nv, [&](uint64_t i) { sacc_take(x[i], t, s_acc); });
 
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;

@@ -4,6 +4,7 @@
  * The split of x into head, vectors and tail is sl_layout.h's (shared with the twins). */
 #ifndef SL_REDUCE_VEC_CUH
 #define SL_REDUCE_VEC_CUH
+#include <stdint.h>
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
@@ -94,6 +95,19 @@ template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldv(const sl_v16<H
     sl_v16<H> r;
     r.u = sl_ldv_u4(reinterpret_cast<const uint4 *>(p));
     return r;
+}
+
+/* The split's scalars outside the whole vectors (sl_layout.h: the head [0, head), and the tail
+ * after the nv vectors of W elements), dealt grid-stride over every thread of the grid (fewer
+ * than 16: at most one per thread): f(i) for each index i. */
+template <int W, typename F>
+__device__ __forceinline__ void sl_for_edges(uint64_t n, uint64_t head, uint64_t nv, F f)
+{
+    const uint64_t tail0 = head + nv * W;
+    const uint64_t nedge = head + (n - tail0);
+    const unsigned B = blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * B + threadIdx.x; i < nedge; i += (uint64_t)gridDim.x * B)
+        f(i < head ? i : tail0 + (i - head));
 }
 
 /* An L2 load (never a stale L1 line) of a value or a vector, 16-bit vectors included. */
