@@ -13,20 +13,26 @@ extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_
     return rs_workspace_bytes(dt);
 }
 
+/* SUMLAB_RSUM_MODE, for measuring (the same results), read once: 1 the generic final rounding of
+ * float32 folds instead of the register form. */
+static unsigned rs_mode(void)
+{
+    static int mode = -1;
+    if (mode < 0) {
+        const char *e = getenv("SUMLAB_RSUM_MODE");
+        mode = e ? atoi(e) : 0;
+    }
+    return (unsigned)mode;
+}
+
 /* Enqueues the kernel for input format X; returns its name for the launch check. */
 template <typename X>
 static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
                              void *d_work, void *d_result, cudaStream_t st)
 {
-    static int mode = -1;   /* SUMLAB_RSUM_MODE, for measuring (the same results): 1 the generic
-                             * final rounding of float32 folds instead of the register form */
-    if (mode < 0) {
-        const char *e = getenv("SUMLAB_RSUM_MODE");
-        mode = e ? atoi(e) : 0;
-    }
     rs_kernel<X, rs_plain><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
                                                               (unsigned char *)d_work, (X *)d_result,
-                                                              nullptr, 0u, (unsigned)mode);
+                                                              nullptr, 0u, rs_mode());
     return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
                                                                  : "rs_kernel<16-bit>";
 }
