@@ -19,11 +19,8 @@
  * the bins fast path (one 16-byte add per value, 4 at a time in AVX2 registers). float32
  * (with AVX2): blocks of 2048 whose exponents span <= 18 binades are
  * scanned and summed in one pass (plain double adds of x and |x|, 16 floats per step into
- * 4 + 4 vectors of 4 doubles, no memory writes); runs of wider blocks take the float32
- * integer bins (one 8-byte integer add per value into 512 bins that also count their adds,
- * no floating-point operation, no overflow check), hot runs (one bin in about a quarter of
- * the values) the bins fast path. The bins fast path (hot float32 runs, both formats without
- * AVX2): one double add per float32 value, one
+ * 4 + 4 vectors of 4 doubles, no memory writes); wider blocks take the bins fast path. The bins fast path
+ * (float32 wide blocks, both formats without AVX2): one double add per float32 value, one
  * 16-byte add per float64 value, into 8 independent sets of bins, branch-free; specials and
  * -0 checked once per block. Shorter pieces and blocks holding a NaN/Inf take the bins path (one load, a few integer ops and one (f32) or two (f64)
  * read-modify-writes into per-exponent integer bins). A run of values in one bin is limited
@@ -332,7 +329,6 @@ typedef struct {
     _Alignas(64) double b64[FAST_SETS][2 * FAST64_GROUPS + FAST_PAD]; /* [2g] = h sums, [2g+1] = l sums */
     double b32[FAST_SETS][FAST32_GROUPS + FAST_PAD];
     _Alignas(64) uint64_t c64[4096];     /* the float64 integer bins (int_f64) */
-    _Alignas(64) uint64_t c32[512];      /* the float32 integer bins (int_f32) */
 } fast_bins;
 
 typedef double v4d __attribute__((vector_size(32)));
@@ -874,11 +870,10 @@ static int window_f64(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
  *    the end or has spilled: the block (nothing added) takes the bins path.
  *  - -0: the bins hold no sign of zero; when every bin is zero (the block is all zeros) the
  *    block is scanned for a value other than -0.
- * Blocks are of up to INT64_BLOCK = 2^20 values (as FAST64_BLOCK: the double bins and the integer bins share the hot sampling); the bins
- * and the block's limbs are folded into the accumulator's at its end. */
+ * Blocks are of up to FAST64_BLOCK values; the bins and the block's limbs are folded into the
+ * accumulator's at its end. */
 #define INT64_BINS 4096
 #define INT64_RUN 1024
-#define INT64_BLOCK ((uint64_t)1 << 18)
 
 /* *bin += m, cnt += the carry out: portable C (t < m), and on x86-64 one memory-destination
  * add and one add-with-carry (the AVX2 instance; the portable one, which the tests also run,
@@ -985,7 +980,7 @@ static void int64_fold_all(int64_t *ch, int64_t *ach, const uint64_t *c)
     }
 }
 
-/* float64 block (n <= INT64_BLOCK) through the integer bins. Returns 0, or -1 (nothing
+/* float64 block (n <= FAST64_BLOCK) through the integer bins. Returns 0, or -1 (nothing
  * added) when it holds a special. */
 static int int_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, int avx2)
 {
@@ -1034,104 +1029,25 @@ static int int_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_
     return 0;
 }
 
-/* ---- the float32 integer bins: wide blocks without floating-point arithmetic -------------- */
-/* A value of bits u adds, as an integer, m + 2^23 + 2^44 to the unsigned 64-bit bin
- * c[u >> 23] (sign and biased exponent: 512 bins, 4 KiB), m = u's 23 fraction bits: the low
- * 44 bits of a bin sum the significands with their implicit bit, the high 20 bits count the
- * adds. One 8-byte read-modify-write and three integer operations per value, no
- * floating-point operation, no overflow check: a block of n <= INT32_BLOCK = 2^18 values adds
- * at most 2^18 (2^24 - 1) < 2^44 to a bin's low part and 2^18 < 2^20 to its count. Bin
- * (s, e) counts units of 2^pos32(e) of sign s.
- *  - Subnormals and zeros (exponent field 0) have no implicit bit: bins 0 and 256 lose
- *    2^23 per add (their count) when the block ends.
- *  - Specials: a NaN/Inf counts in bin 255 or 511: the block (nothing added) takes the bins
- *    path.
- *  - -0: as int_f64 (a block whose bins all end at zero is scanned for a value other than -0).
- * On the CI host's 2-core AMD EPYC, full-range float32 in L2: 0.55-0.59 ns a value against
- * 0.78-0.80 for the 8-set double bins (fast_f32), which hot blocks keep (hot_block). */
-#define INT32_BLOCK ((uint64_t)1 << 18)
-#define INT32_ADD (((uint64_t)1 << 44) | ((uint64_t)1 << 23))
-
-static int int_f32(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n)
-{
-    uint64_t *c = fb->c32, i = 0;
-    memset(c, 0, sizeof fb->c32);
-    for (; i + 16 <= n; i += 16) {
-        SL_PREFETCH(p + 4 * i);
-        for (int j = 0; j < 16; j++) {
-            uint32_t u;
-            memcpy(&u, p + 4 * (i + j), 4);
-            c[u >> 23] += (uint64_t)(u & FRAC32) | INT32_ADD;
-        }
-    }
-    for (; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, p + 4 * i, 4);
-        c[u >> 23] += (uint64_t)(u & FRAC32) | INT32_ADD;
-    }
-    if ((c[0xff] | c[0x1ff]) >> 44) return -1;
-    int64_t ch[SL_EXACT_NCHUNK] = {0}, ach[SL_EXACT_NCHUNK] = {0};
-    uint64_t any = 0;
-    for (int b = 0; b < SL_EXACT_F32_BINS; b++) {
-        const uint64_t v = c[b];
-        if (!v) continue;
-        const int e = b & 0xff;
-        uint64_t m = v & (((uint64_t)1 << 44) - 1);
-        if (!e) m -= (v >> 44) << 23; /* no implicit bit */
-        if (!m) continue;
-        any = 1;
-        add_u64(ch, m, pos32(e), b >> 8);
-        add_u64(ach, m, pos32(e), 0);
-    }
-    if (any) acc->notnegzero |= 1;
-    else { /* zeros only: -0 iff every value is -0 */
-        uint64_t nz = 0;
-        for (uint64_t k = 0; k < n; k++) {
-            uint32_t u;
-            memcpy(&u, p + 4 * k, 4);
-            nz |= u ^ SIGN32;
-        }
-        acc->notnegzero |= nz;
-    }
-    for (int j = 0; j < SL_EXACT_NCHUNK; j++) {
-        acc->chunk[j] += ch[j];
-        acc->achunk[j] += ach[j];
-    }
-    return 0;
-}
-
-/* Whether a wide block (n values of dt) looks hot: values within two places of each other
+/* Whether a wide float64 block (n values) looks hot: values within two places of each other
  * often in one bin (sign, exponent), the estimate from four samples of 64 spread over the
  * block. One bin's read-modify-writes form a chain through store-to-load forwarding (about 6
  * cycles a link, against about 2.3 cycles a value when the bins are spread), which the
  * integer bins do not break: 1.0 (one bin and rare wide outliers) made int_f64 2.5-3.3 ns a
- * value against 1.3 for the 4-set bins loop (float32: int_f32 2.3-2.8 against 0.84-0.89 for
- * the 8-set double bins on this project's 2-core AMD machine). Hot blocks (1/16 or more of
- * the sampled pairs in one bin: a bin holding about a quarter of the values or more) take the
- * latter. */
-static uint64_t bin_key(const unsigned char *q, sl_dtype dt)
-{
-    if (dt == SL_F64) {
-        uint64_t u;
-        memcpy(&u, q, 8);
-        return u >> 52;
-    }
-    uint32_t u;
-    memcpy(&u, q, 4);
-    return u >> 23;
-}
-
-static int hot_block(const unsigned char *p, uint64_t n, sl_dtype dt)
+ * value against 1.3 for the 4-set bins loop. Hot blocks (1/16 or more of the sampled pairs
+ * in one bin: a bin holding about a quarter of the values or more) take the latter. */
+static int hot64(const unsigned char *p, uint64_t n)
 {
     if (n < 512) return 0;
-    const size_t sz = sl_dtype_size(dt);
     int same = 0;
     for (int w = 0; w < 4; w++) {
-        const unsigned char *q = p + sz * ((2 * (uint64_t)w + 1) * (n / 8) - 33);
-        uint64_t a = bin_key(q, dt), b = bin_key(q + sz, dt);
+        const unsigned char *q = p + 8 * ((2 * (uint64_t)w + 1) * (n / 8) - 33);
+        uint64_t a, b, c;
+        memcpy(&a, q, 8);
+        memcpy(&b, q + 8, 8);
         for (int i = 2; i < 66; i++) {
-            uint64_t c = bin_key(q + sz * i, dt);
-            same += (a == c) + (b == c);
+            memcpy(&c, q + 8 * i, 8);
+            same += ((a >> 52) == (c >> 52)) + ((b >> 52) == (c >> 52));
             a = b;
             b = c;
         }
@@ -1157,26 +1073,16 @@ static void fast_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uin
                        int avx2, int wide)
 {
     const size_t sz = sl_dtype_size(dt);
-    const int ints = dt == SL_F32 || wide; /* the integer bins, unless hot */
-    const uint64_t block = dt == SL_F32 ? INT32_BLOCK : wide ? INT64_BLOCK : FAST64_BLOCK;
-    const uint64_t dblock = dt == SL_F32 ? FAST32_BLOCK : FAST64_BLOCK; /* the double bins' */
+    const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
     while (n) {
-        const uint64_t k = n < block ? n : block;
-        const int hot = ints && hot_block(p, k, dt);
-        /* the block through the integer bins, or, hot or not wide, in pieces of dblock
-         * through the double bins */
-        for (uint64_t i = 0; i < k;) {
-            const uint64_t j = ints && !hot ? k - i : k - i < dblock ? k - i : dblock;
-            const unsigned char *q = p + i * sz;
-            int r = ints && !hot ? (dt == SL_F32 ? int_f32(acc, fb, q, j) : int_f64(acc, fb, q, j, avx2))
-                    : dt == SL_F32 ? fast_f32(acc, fb, q, j)
-                                   : fast_f64(acc, fb, q, j, avx2);
-            if (r) add_bins(acc, q, j, dt);
-            else {
-                normalise(acc->chunk);
-                normalise(acc->achunk);
-            }
-            i += j;
+        uint64_t k = n < block ? n : block;
+        int r = dt == SL_F32                ? fast_f32(acc, fb, p, k)
+                : wide && !hot64(p, k) ? int_f64(acc, fb, p, k, avx2)
+                                       : fast_f64(acc, fb, p, k, avx2);
+        if (r) add_bins(acc, p, k, dt);
+        else {
+            normalise(acc->chunk);
+            normalise(acc->achunk);
         }
         p += k * sz;
         n -= k;
@@ -1301,7 +1207,7 @@ static int window_f32(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
 }
 
 /* float32/float64 piece: window blocks where they fit; runs of the others go through
- * fast_piece in pieces of up to INT64_BLOCK / INT32_BLOCK (blocks holding a NaN/Inf found
+ * fast_piece in pieces of up to FAST64_BLOCK / FAST32_BLOCK (blocks holding a NaN/Inf found
  * by the scan: the bins path). float64: after a scanned window block, up to WIN_SPEC_RUN
  * blocks are summed unscanned with its plan
  * in one pass that also checks that they fit it (a block that does not is scanned and
@@ -1318,7 +1224,7 @@ static int window_f32(sl_exact *acc, const unsigned char *p, uint64_t n, int avx
 static void window_piece(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_t n, sl_dtype dt)
 {
     const size_t sz = sl_dtype_size(dt);
-    const uint64_t block = dt == SL_F64 ? INT64_BLOCK : INT32_BLOCK;
+    const uint64_t block = dt == SL_F64 ? FAST64_BLOCK : FAST32_BLOCK;
     const int avx2 = use_avx2(acc);
     const unsigned char *wide = p;
     uint64_t nwide = 0, since = 0;

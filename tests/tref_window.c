@@ -208,11 +208,12 @@ static void narrow_wide(tref_oracle *o, sl_exact *acc, void *x, sl_dtype dt, uns
  * sign, alternating so that both bins of a binade fill, or flipping every 700 values so that
  * runs start with part-filled bins): in every value but two a block (hot: the 4-set double
  * bins), in every 5th value, the others spread over the full range (not hot: the integer
- * bins, which spill into the limbs every 2^10 adds), and in every value of a stretch between
- * the places hot64 samples (the integer bins; fails with runs of 2048). Inf/NaN in the
- * unscanned blocks of a wide run: whole blocks (hot) and every 3rd value, more than 2^11 of
- * them (their bin spills; more than 2^12 would wrap without the spill check). Zeros only in
- * the unscanned tail of a wide run, shorter than hot64's samples. */
+ * bins, whose hammered bin wraps every few runs of 2^10: the run is undone, the high bins
+ * spilled into the limbs and the run added again), and in every value of a stretch between
+ * the places hot64 samples (the integer bins; fails with runs of 2048, and without the undo).
+ * Inf/NaN in the unscanned blocks of a wide run: whole blocks (hot) and every 3rd value, more
+ * than 2^12 of them (their bin wraps and spills). Zeros only in the unscanned tail of a wide
+ * run, shorter than hot64's samples. */
 static void int_bins(tref_oracle *o, sl_exact *acc, double *x)
 {
     char what[160];
@@ -271,76 +272,9 @@ static void int_bins(tref_oracle *o, sl_exact *acc, double *x)
     }
 }
 
-/* The float32 integer bins (wide runs that are not hot: int_f32, blocks of INT32_BLOCK = 2^18
- * values, each bin counting its adds in its top 20 bits). One bin hammered with the largest
- * significand of its binade (FLT_MAX, the largest subnormal, whose bin loses the implicit bit
- * per add, 1.99.., and -0, whose bin counts adds of nothing) in every value but the places
- * hot_block samples, which hold values spread over the full range (not hot: the integer bins
- * take about 2^18 adds into one bin, the count field's capacity 2^20, the significands' 2^44;
- * both signs alternating; one sign), and in every 5th value. Then NaN/Inf in the unscanned
- * blocks of a wide run (their counts in bins 255 and 511: the block goes to the bins path),
- * and zeros only in the tail of a wide run, shorter than hot_block's samples. */
-#define INT32_BLOCK ((uint64_t)1 << 18)
-static int sampled32(uint64_t i, uint64_t n) /* inside one of hot_block's four windows */
-{
-    for (uint64_t w = 0; w < 4; w++) {
-        const uint64_t at = (2 * w + 1) * (n / 8) - 33;
-        if (i + 8 >= at && i < at + 66 + 8) return 1;
-    }
-    return 0;
-}
-
-static void int_bins32(tref_oracle *o, sl_exact *acc, float *y)
-{
-    char what[160];
-    static const uint32_t hammer[] = {0x7f7fffffu, 0x007fffffu, 0x3fffffffu, 0};
-    for (size_t h = 0; h < sizeof hammer / sizeof hammer[0]; h++)
-        for (int s = 0; s < 3; s++) {
-            const uint64_t n = 2 * INT32_BLOCK + 3 * BLOCK + 3;
-#define HAMMER32(i) bits_f((s == 2 ? (uint32_t)(i) & 1 : (uint32_t)s) << 31 | hammer[h])
-            for (uint64_t i = 0; i < n; i++) {
-                const uint64_t b = i / INT32_BLOCK * INT32_BLOCK, len = n - b < INT32_BLOCK ? n - b : INT32_BLOCK;
-                y[i] = sampled32(i - b, len) || i % BLOCK < 3 ? val32((unsigned)(rnd() % 255), 2) : HAMMER32(i);
-            }
-            snprintf(what, sizeof what, "f32 wide runs, one bin hammered between the samples (%08" PRIx32 "), sign %d",
-                     hammer[h], s);
-            check32(o, acc, y, n, what);
-            for (uint64_t i = 0; i < n; i++) y[i] = i % 5 ? val32((unsigned)(rnd() % 255), 2) : HAMMER32(i);
-            snprintf(what, sizeof what, "f32 full range, every 5th value in one bin (%08" PRIx32 "), sign %d", hammer[h], s);
-            check32(o, acc, y, n, what);
-#undef HAMMER32
-        }
-    static const float sp[4] = {INFINITY, -INFINITY, NAN, 0};
-    for (int j = 0; j < 4; j++) {
-        const uint64_t n = INT32_BLOCK + 12 * BLOCK + 5;
-        fill_block32(y, n, 0, 254, 2);
-        for (uint64_t i = 5 * BLOCK + 17; i < n; i += 1001) y[i] = j < 3 ? sp[j] : i & 1 ? INFINITY : -INFINITY;
-        snprintf(what, sizeof what, "f32 a wide run with %s every 1001 values",
-                 j < 3 ? (j ? j == 1 ? "-Inf" : "NaN" : "+Inf") : "+-Inf");
-        check32(o, acc, y, n, what);
-    }
-    for (int z = 0; z < 3; z++) {
-        static const uint64_t tail[3] = {100, 511, 40 * BLOCK + 1};
-        const uint64_t n = INT32_BLOCK + tail[z];
-        fill_block32(y, INT32_BLOCK, 0, 254, 2);
-        for (uint64_t i = INT32_BLOCK; i < n; i++) y[i] = -0.0f;
-        snprintf(what, sizeof what, "f32 a wide run, then %" PRIu64 " -0", tail[z]);
-        check32(o, acc, y, n, what);
-        y[n - 1] = 0.0f;
-        snprintf(what, sizeof what, "f32 a wide run, then %" PRIu64 " zeros", tail[z]);
-        check32(o, acc, y, n, what);
-        for (uint64_t i = 0; i < INT32_BLOCK; i++) y[i] = -0.0f;
-        check32(o, acc, y, n, "f32 -0 and +0 only, longer than a bins block");
-        y[n - 1] = -0.0f;
-        check32(o, acc, y, n, "f32 -0 only, longer than a bins block");
-        CHECK(signbit(sl_exact_round(acc, SL_F32)) && sl_exact_round(acc, SL_F32) == 0,
-              "f32 -0 only, longer than a bins block: sum is not -0");
-    }
-}
-
 int main(void)
 {
-    const uint64_t nmax = 2 * INT32_BLOCK + 40 * BLOCK + 8;
+    const uint64_t nmax = BINS_BLOCK + 40 * BLOCK + 8;
     double *x = malloc(nmax * sizeof *x);
     tref_oracle o;
     tref_oracle_init(&o);
@@ -526,7 +460,6 @@ int main(void)
             snprintf(what, sizeof what, "f32 length %" PRIu64 ", sign %d", lens32[k], s);
             check32(&o, acc, y, lens32[k], what);
         }
-    int_bins32(&o, acc, y);
     free(y);
 
     printf("tref_window: %ld arrays compared with mpfr_sum bit for bit, %zu paths with one state\n",
