@@ -1005,7 +1005,7 @@ static int int_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_
         const unsigned char *q = p + 8 * i;
         uint64_t (*run)(uint64_t *, const unsigned char *, uint64_t) = int64_portable;
 #ifdef WIN_HAVE_AVX2
-        if (avx2) run = __builtin_cpu_is("intel") ? int64_avx2_l1 : int64_avx2;
+        if (avx2) run = (acc->paths & SL_EXACT_L1_PREFETCH) || __builtin_cpu_is("intel") ? int64_avx2_l1 : int64_avx2;
 #endif
         if (!run(c, q, k)) continue;
         int64_undo(c, q, k); /* a bin wrapped: the run undone, the high bins spilled, again */

@@ -50,6 +50,8 @@ struct sl_exact {
 #define SL_EXACT_NO_WINDOW 1u
 #define SL_EXACT_NO_AVX2 2u
 #define SL_EXACT_NO_FAST 4u
+/* the float64 integer bins' AVX2 loop with the L1 prefetch (chosen on Intel CPUs) on any CPU */
+#define SL_EXACT_L1_PREFETCH 8u
 
 /* A finished sum: magnitude in 32-bit words (units of 2^-1074, least significant first). */
 typedef struct {

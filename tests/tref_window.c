@@ -28,6 +28,7 @@ static const unsigned path_sets[] = {
     0,                                       /* window (AVX2 where the CPU has it) */
     SL_EXACT_NO_AVX2,                        /* window, portable loops */
     SL_EXACT_NO_WINDOW,                      /* bins fast path (AVX2 loop where available) */
+    SL_EXACT_L1_PREFETCH,                    /* window; the integer bins' loop with the L1 prefetch */
     SL_EXACT_NO_WINDOW | SL_EXACT_NO_AVX2,   /* bins fast path, SSE2 loop */
     SL_EXACT_NO_FAST,                        /* bins path */
 };
