@@ -13,8 +13,8 @@ extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_
     return rs_workspace_bytes(dt);
 }
 
-/* SUMLAB_RSUM_MODE, for measuring (the same results), read once: 1 the generic final rounding of
- * float32 folds instead of the register form. */
+/* SUMLAB_RSUM_MODE, for measuring (the same results), read once: 1 the generic final rounding
+ * instead of the register forms (float32 and float64 folds). */
 static unsigned rs_mode(void)
 {
     static int mode = -1;

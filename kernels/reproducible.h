@@ -233,6 +233,94 @@ SL_RSUM_HD double sl_rsum_state_round_f32(const sl_rsum_state *st, int rto)
     return (double)f;
 }
 
+/* Bits [s, s + 64) of the 192-bit magnitude w2 2^128 + w1 2^64 + w0 (s in [0, 191]), and whether
+ * any of its bits below t (t in [0, 191]) is set: selects, no indexed arrays (registers on a GPU). */
+SL_RSUM_HD uint64_t sl_rsum_u192_bits(uint64_t w0, uint64_t w1, uint64_t w2, int s)
+{
+    const int i = s >> 6, b = s & 63;
+    const uint64_t a = i == 0 ? w0 : i == 1 ? w1 : w2, c = i == 0 ? w1 : i == 1 ? w2 : 0u;
+    return b ? (a >> b) | (c << (64 - b)) : a;
+}
+SL_RSUM_HD int sl_rsum_u192_any_below(uint64_t w0, uint64_t w1, uint64_t w2, int t)
+{
+    const int i = t >> 6, b = t & 63;
+    const uint64_t mask = b ? ((uint64_t)1 << b) - 1 : 0u;
+    uint64_t any = (i == 0 ? w0 : i == 1 ? w1 : w2) & mask;
+    if (i >= 1) any |= w0;
+    if (i >= 2) any |= w1;
+    return any != 0;
+}
+
+/* The float64 state (K = 3, W = 40) rounded as sl_rsum_state_round_mode_k, in registers: the
+ * three folds F_k (|F_k| < 2^79 units for n < 2^40: each input adds less than 2^(W-1) units)
+ * are one signed 192-bit integer V = F_0 2^80 + F_1 2^40 + F_2 in units of the lowest fold's
+ * position top - 2, held as H 2^64 + L (H a signed 128-bit integer, L the low 64 bits); its
+ * magnitude's leading bit, the kept 53 bits, the guard and sticky bits come from shifts. The
+ * same result bit for bit (treproducible compares the two on random and edge states); the
+ * generic form goes through 12 limbs that a GPU thread keeps in local memory. Falls back to it
+ * for a fold beyond 2^79 or an index below 2 (neither occurs for n < 2^40). */
+SL_RSUM_HD double sl_rsum_state_round_f64(const sl_rsum_state *st, int rto)
+{
+    const uint32_t fl = st->flags;
+    uint64_t rbits;
+    if ((fl & SL_SACC_NAN) || (fl & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        rbits = 0x7ff8000000000000ull;
+    else if (fl & SL_SACC_PINF)
+        rbits = 0x7ff0000000000000ull;
+    else if (fl & SL_SACC_NINF)
+        rbits = 0xfff0000000000000ull;
+    else {
+        int ok = st->top >= 2;
+        for (int k = 0; k < 3; k++) ok &= st->hi[k] >= -((int64_t)1 << 47) && st->hi[k] < ((int64_t)1 << 47);
+        if (!ok) return sl_rsum_state_round_mode_k(st, SL_F64, 3, rto);
+        __extension__ typedef __int128 i128;
+        __extension__ typedef unsigned __int128 u128;
+        const i128 f0 = (i128)st->hi[0] * ((i128)1 << 32) + st->lo[0];   /* |f_k| < 2^80 */
+        const i128 f1 = (i128)st->hi[1] * ((i128)1 << 32) + st->lo[1];
+        const i128 f2 = (i128)st->hi[2] * ((i128)1 << 32) + st->lo[2];
+        const i128 l = f1 * ((i128)1 << 40) + f2;                        /* |l| < 2^121 */
+        const i128 h = f0 * ((i128)1 << 16) + (l >> 64);                 /* V = h 2^64 + (l mod 2^64) */
+        const uint64_t l0 = (uint64_t)(u128)l;
+        if (h == 0 && l0 == 0) {
+            rbits = (fl & SL_SACC_ANYPOS) ? 0u : 0x8000000000000000ull;
+        } else {
+            const uint64_t sign = h < 0 ? 0x8000000000000000ull : 0u;
+            const uint64_t w0 = h < 0 ? 0u - l0 : l0;                    /* |V| = mh 2^64 + w0 */
+            const u128 mh = h < 0 ? (u128)0 - (u128)h - (u128)(l0 != 0) : (u128)h;
+            const uint64_t w1 = (uint64_t)mh, w2 = (uint64_t)(mh >> 64);
+#if defined(__CUDA_ARCH__)
+            const int lead = w2 ? 191 - __clzll((long long)w2) : w1 ? 127 - __clzll((long long)w1) : 63 - __clzll((long long)w0);
+#else
+            const int lead = w2 ? 191 - __builtin_clzll(w2) : w1 ? 127 - __builtin_clzll(w1) : 63 - __builtin_clzll(w0);
+#endif
+            const int B = SL_RSUM_F64_W * (st->top - 2);   /* V's bit 0 on the 2^-1074 grid */
+            int sa = lead + B - 52;                        /* the result's lsb on the grid */
+            if (sa < 0) sa = 0;                            /* subnormal: the grid's bit 0 */
+            if (sa > 2046) {
+                rbits = 0x7ff0000000000000ull | sign;
+            } else {
+                const int rs = sa - B;                     /* the lsb among V's bits */
+                uint64_t q;
+                if (rs <= 0) {
+                    q = w0 << -rs;                         /* exact: fewer than 53 bits */
+                } else {
+                    q = sl_rsum_u192_bits(w0, w1, w2, rs) & (((uint64_t)1 << 53) - 1);
+                    const int g = (int)(sl_rsum_u192_bits(w0, w1, w2, rs - 1) & 1u);
+                    const int st_ = sl_rsum_u192_any_below(w0, w1, w2, rs - 1);
+                    if (rto) q |= (uint64_t)(g | st_);
+                    else if (g && ((q & 1u) || st_)) q++;
+                }
+                rbits = ((uint64_t)sa << 52) + q;
+                if (rbits >= 0x7ff0000000000000ull) rbits = 0x7ff0000000000000ull;
+                rbits |= sign;
+            }
+        }
+    }
+    double d;
+    memcpy(&d, &rbits, sizeof d);
+    return d;
+}
+
 /* float16/bfloat16 input (accumulated as float32): the state rounded to odd in float32, then
  * once to nearest even in the 16-bit format (superacc.h: the correctly rounded 16-bit value of
  * the binned sum). */

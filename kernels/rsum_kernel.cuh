@@ -30,7 +30,8 @@
  *     of the three top positions below the final index (lower positions are what raising the
  *     index drops), leaves the workspace zero, and rounds once: float32 folds (float32 and
  *     16-bit input) as one 128-bit integer in registers (sl_rsum_state_round_f32), float64
- *     folds through the generic limbs form (sl_rsum_state_round), out of line. The generic form
+ *     folds as one 192-bit integer (sl_rsum_state_round_f64); the generic limbs form
+ *     (sl_rsum_state_round), out of line, only when measuring (SUMLAB_RSUM_MODE=1). The generic form
  *     for float32 had cost about 2.5 us a launch (local memory, one dependent chain while the
  *     GPU waits): 0.972x against 0.983x at 2^28, 0.84x against 0.93x at 2^24.
  * Performance considerations: the deposits cost 7 adds per element on the input format's pipe
@@ -309,10 +310,11 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             }
         } else {
             /* float16/bfloat16: to odd in float32, then to nearest even in the 16-bit format;
-             * float32 folds: in registers (sl_rsum_state_round_f32), unless mode & 1
-             * (measuring: the generic rounding over limbs, the same result) */
-            const double r = sizeof(T) == 4 && !(mode & 1u) ? sl_rsum_state_round_f32(&fin, sizeof(X) == 2)
-                                                            : rs_round_dev(&fin, dt, sizeof(X) == 2);
+             * float32 and float64 folds: in registers (sl_rsum_state_round_f32 / _f64), unless
+             * mode & 1 (measuring: the generic rounding over limbs, the same result) */
+            const double r = mode & 1u        ? rs_round_dev(&fin, dt, sizeof(X) == 2)
+                             : sizeof(T) == 4 ? sl_rsum_state_round_f32(&fin, sizeof(X) == 2)
+                                              : sl_rsum_state_round_f64(&fin, 0);
             *result = sl_out<X>((T)r);               /* exact for float32/64: r holds a T */
         }
         if (tid == 0) *g_counter = 0u;

@@ -445,6 +445,100 @@ static void round_f32_cases(void)
         }
 }
 
+/* The kernel's float64 rounding (sl_rsum_state_round_f64, a 192-bit integer in registers)
+ * against the generic one, to nearest and to odd: random states over every index (0..52),
+ * magnitude (|hi| up to 2^47) and flag set, ties at every guard position of the lower two folds
+ * (and with a sticky bit far below), the subnormal grid, overflow, the fast form's limits and
+ * beyond them (the fallback). */
+static void round_one64(const sl_rsum_state *st)
+{
+    for (int rto = 0; rto < 2; rto++) {
+        const double a = sl_rsum_state_round_f64(st, rto), b = sl_rsum_state_round_mode_k(st, SL_F64, 3, rto);
+        round_checks++;
+        CHECK(same_bits(a, b), "f64 rounding (rto %d) top %d hi {%lld %lld %lld} lo {%lld %lld %lld} "
+              "flags %#x: fast %a, generic %a", rto, st->top, (long long)st->hi[0],
+              (long long)st->hi[1], (long long)st->hi[2], (long long)st->lo[0],
+              (long long)st->lo[1], (long long)st->lo[2], st->flags, a, b);
+    }
+}
+static void round_f64_cases(void)
+{
+    sl_rsum_state st;
+    for (int trial = 0; trial < 200000; trial++) {
+        sl_rsum_state_zero(&st);
+        const uint64_t r = sl_test_rand64();
+        st.top = 2 + (int)(r % 51);                       /* 2..52 */
+        const int mag = (int)((r >> 8) % 48);             /* |hi| < 2^mag */
+        for (int k = 0; k < 3; k++) {
+            const uint64_t q = sl_test_rand64();
+            const int64_t h = mag ? (int64_t)(q % ((uint64_t)1 << mag)) : 0;
+            st.hi[k] = (q >> 50) & 1 ? -h : h;
+            st.lo[k] = (int64_t)(sl_test_rand64() & 0xffffffffu);
+            if ((q >> 51) % 4 == 0) st.hi[k] = st.lo[k] = 0;
+            if ((q >> 53) % 8 == 0) st.lo[k] &= ~(int64_t)0xfffff;   /* fewer low bits: ties */
+        }
+        const uint64_t f = (r >> 16) % 64;
+        st.flags = f < 40 ? 0u : f < 56 ? SL_SACC_ANYPOS : (uint32_t)(f & 15);
+        round_one64(&st);
+    }
+    /* ties: a 53-bit head (odd: rounds up, even: stays), one guard bit and nothing below (or
+     * a sticky bit at the bottom), at every position of folds 1 and 0, both signs, low and high
+     * indices */
+    for (int top = 2; top <= 52; top += top < 6 || top > 48 ? 1 : 7)
+        for (int b = 0; b < 105; b++)
+            for (int sgn = 0; sgn < 4; sgn++)
+                for (int sticky = 0; sticky < 2; sticky++) {
+                    sl_rsum_state_zero(&st);
+                    st.top = top;
+                    /* V = (head 2 + 1) 2^b (+ 1), written into the folds' 40-bit grid */
+                    __extension__ typedef __int128 i128;
+                    const uint64_t head = 0x1b2c3d4e5f6071ull - (uint64_t)(sgn >> 1);
+                    i128 v = ((i128)head << 1 | 1) << b;
+                    if (sticky) v += 1;
+                    if (sgn & 1) v = -v;
+                    const i128 f2 = v & (((i128)1 << 40) - 1), f1 = (v >> 40) & (((i128)1 << 40) - 1), f0 = v >> 80;
+                    const i128 f[3] = {f0, f1, f2};
+                    for (int k = 0; k < 3; k++) {
+                        st.hi[k] = (int64_t)(f[k] >> 32);
+                        st.lo[k] = (int64_t)(f[k] & 0xffffffff);
+                    }
+                    round_one64(&st);
+                }
+    /* zero (both signs), the smallest values, the limits of the fast form, overflow */
+    sl_rsum_state_zero(&st);
+    round_one64(&st);
+    st.flags = SL_SACC_ANYPOS;
+    round_one64(&st);
+    for (int64_t v = -5; v <= 5; v++)
+        for (int top = 2; top <= 3; top++) {
+            sl_rsum_state_zero(&st);
+            st.top = top;
+            st.hi[2] = v < 0 ? -1 : 0;
+            st.lo[2] = v & 0xffffffff;
+            round_one64(&st);
+        }
+    const int64_t lim[] = {((int64_t)1 << 47) - 1, -((int64_t)1 << 47), (int64_t)1 << 47, ((int64_t)1 << 60)};
+    for (size_t i = 0; i < sizeof lim / sizeof *lim; i++)
+        for (int top = 2; top <= 52; top += 25)
+            for (int k = 0; k < 3; k++) {
+                sl_rsum_state_zero(&st);
+                st.top = top;
+                st.hi[k] = lim[i];
+                st.lo[k] = 0xffffffff;
+                st.hi[(k + 1) % 3] = -3;
+                round_one64(&st);
+            }
+    for (int top = 50; top <= 52; top++) {            /* near DBL_MAX and past it */
+        sl_rsum_state_zero(&st);
+        st.top = top;
+        st.hi[0] = ((int64_t)1 << 47) - 1;
+        st.lo[0] = 0xffffffff;
+        round_one64(&st);
+        st.hi[0] = -st.hi[0];
+        round_one64(&st);
+    }
+}
+
 /* Data inside one window (values in [1, 2) with 20-bit mantissas): the folds hold every bit,
  * so the result is the exact sum correctly rounded. */
 static void exact_window(sl_dtype dt, uint64_t n)
@@ -551,6 +645,7 @@ int main(void)
     special_values();
     half_inputs();
     round_f32_cases();
+    round_f64_cases();
     for (int d = 0; d < 2; d++) {
         const sl_dtype dt = d ? SL_F64 : SL_F32;
         exact_window(dt, 100000);
@@ -590,7 +685,7 @@ int main(void)
             }
         }
     }
-    printf("treproducible: %ld bound checks, %ld exact-window checks, %ld float32 rounding "
+    printf("treproducible: %ld bound checks, %ld exact-window checks, %ld float32 and float64 rounding "
            "checks, certified rounding %ld decided / %ld undecided\n", bound_checks,
            exact_checks, round_checks, certified, uncertified);
     CHECK(certified > 10 * uncertified, "certified rounding decided only %ld of %ld sums",
