@@ -485,7 +485,7 @@ static void round_f64_cases(void)
      * a sticky bit at the bottom), at every position of folds 1 and 0, both signs, low and high
      * indices */
     for (int top = 2; top <= 52; top += top < 6 || top > 48 ? 1 : 7)
-        for (int b = 0; b < 105; b++)
+        for (int b = 0; b < 73; b++)                     /* the 54-bit V 2^b within 127 bits */
             for (int sgn = 0; sgn < 4; sgn++)
                 for (int sticky = 0; sticky < 2; sticky++) {
                     sl_rsum_state_zero(&st);
