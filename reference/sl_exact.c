@@ -1000,13 +1000,13 @@ static int int_f64(sl_exact *acc, fast_bins *fb, const unsigned char *p, uint64_
     int64_t ch[SL_EXACT_NCHUNK] = {0}, ach[SL_EXACT_NCHUNK] = {0};
     int special = 0, any = 0;
     memset(c, 0, INT64_BINS * sizeof *c);
+    uint64_t (*run)(uint64_t *, const unsigned char *, uint64_t) = int64_portable;
+#ifdef WIN_HAVE_AVX2
+    if (avx2) run = (acc->paths & SL_EXACT_L1_PREFETCH) || __builtin_cpu_is("intel") ? int64_avx2_l1 : int64_avx2;
+#endif
     for (uint64_t i = 0; i < n; i += INT64_RUN) {
         const uint64_t k = n - i < INT64_RUN ? n - i : INT64_RUN;
         const unsigned char *q = p + 8 * i;
-        uint64_t (*run)(uint64_t *, const unsigned char *, uint64_t) = int64_portable;
-#ifdef WIN_HAVE_AVX2
-        if (avx2) run = (acc->paths & SL_EXACT_L1_PREFETCH) || __builtin_cpu_is("intel") ? int64_avx2_l1 : int64_avx2;
-#endif
         if (!run(c, q, k)) continue;
         int64_undo(c, q, k); /* a bin wrapped: the run undone, the high bins spilled, again */
         for (int j = 0; j < INT64_BINS; j++) {

@@ -378,17 +378,20 @@ static void signed_zeros(sl_dtype dt)
  * states over every index, magnitude, sign and flag set, and edge states (zero, the subnormal
  * grid, ties at every guard position, overflow, folds at the limit of the fast form, beyond it). */
 static long round_checks;
-static void round_one(const sl_rsum_state *st)
+/* one state, both modes: the register form of dt (f32 or f64) against the generic one */
+static void round_one_dt(const sl_rsum_state *st, sl_dtype dt)
 {
     for (int rto = 0; rto < 2; rto++) {
-        const double a = sl_rsum_state_round_f32(st, rto), b = sl_rsum_state_round_mode_k(st, SL_F32, 3, rto);
+        const double a = dt == SL_F64 ? sl_rsum_state_round_f64(st, rto) : sl_rsum_state_round_f32(st, rto);
+        const double b = sl_rsum_state_round_mode_k(st, dt, 3, rto);
         round_checks++;
-        CHECK(same_bits(a, b), "f32 rounding (rto %d) top %d hi {%lld %lld %lld} lo {%lld %lld %lld} "
-              "flags %#x: fast %a, generic %a", rto, st->top, (long long)st->hi[0],
+        CHECK(same_bits(a, b), "%s rounding (rto %d) top %d hi {%lld %lld %lld} lo {%lld %lld %lld} "
+              "flags %#x: fast %a, generic %a", sl_dtype_name(dt), rto, st->top, (long long)st->hi[0],
               (long long)st->hi[1], (long long)st->hi[2], (long long)st->lo[0],
               (long long)st->lo[1], (long long)st->lo[2], st->flags, a, b);
     }
 }
+static void round_one(const sl_rsum_state *st) { round_one_dt(st, SL_F32); }
 static void round_f32_cases(void)
 {
     sl_rsum_state st;
@@ -450,17 +453,7 @@ static void round_f32_cases(void)
  * magnitude (|hi| up to 2^47) and flag set, ties at every guard position of the lower two folds
  * (and with a sticky bit far below), the subnormal grid, overflow, the fast form's limits and
  * beyond them (the fallback). */
-static void round_one64(const sl_rsum_state *st)
-{
-    for (int rto = 0; rto < 2; rto++) {
-        const double a = sl_rsum_state_round_f64(st, rto), b = sl_rsum_state_round_mode_k(st, SL_F64, 3, rto);
-        round_checks++;
-        CHECK(same_bits(a, b), "f64 rounding (rto %d) top %d hi {%lld %lld %lld} lo {%lld %lld %lld} "
-              "flags %#x: fast %a, generic %a", rto, st->top, (long long)st->hi[0],
-              (long long)st->hi[1], (long long)st->hi[2], (long long)st->lo[0],
-              (long long)st->lo[1], (long long)st->lo[2], st->flags, a, b);
-    }
-}
+static void round_one64(const sl_rsum_state *st) { round_one_dt(st, SL_F64); }
 static void round_f64_cases(void)
 {
     sl_rsum_state st;
