@@ -3,7 +3,7 @@
  * any slice of any size on any machine reproduces the same values. */
 #ifndef SL_DATASETS_H
 #define SL_DATASETS_H
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

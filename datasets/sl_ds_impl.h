@@ -4,18 +4,18 @@
 #ifndef SL_DS_IMPL_H
 #define SL_DS_IMPL_H
 #include "sl_datasets.h"
-#include "sl_rng.h"
-#include "sl_half.h"
+#include "sumlab/rng.h"
+#include "sumlab/half.h"
 #include <math.h>
 #include <stdio.h>
 
 /* Floating-point assumptions: IEEE-754 binary32/binary64 (binary16 and bfloat16 values are
- * built as doubles and rounded once by sl_half.h's integer conversion), round to nearest even, no
+ * built as doubles and rounded once by sumlab/half.h's integer conversion), round to nearest even, no
  * contraction (-ffp-contract=off). Only +, -, *, /, sqrt, floor, frexp and ldexp are used on
  * values: they are correctly rounded or exact, so every machine produces the same bits. No
  * other libm function is called (their last bit differs between libm versions). */
 
-/* ---- counter-based RNG: sl_rng.h's SplitMix64 on a per-(seed, stream) key ---------------- */
+/* ---- counter-based RNG: sumlab/rng.h's SplitMix64 on a per-(seed, stream) key ---------------- */
 /* Key of a (seed, stream) pair; value i of the stream is sl_rng_at(key, i). */
 static inline uint64_t sl_rng_key(uint64_t seed, uint64_t stream)
 {

@@ -15,7 +15,7 @@
 #include "sl_variant_impl.h"
 #include "sl_twin.h"
 #include "sl_accuracy.h"
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_gpu.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_reduce.cuh"
 
 #define H_CHECK(call) SL_CUDA_CHECK(call, "gpu-harness", err)

@@ -37,9 +37,9 @@
 #define SL_REPRODUCIBLE_H
 #include <stdint.h>
 #include <string.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 #include "superacc.h"   /* flags SL_SACC_*, sl_sacc_round */
-#include "sl_half.h"    /* float16/bfloat16 conversions (host and device) */
+#include "sumlab/half.h"    /* float16/bfloat16 conversions (host and device) */
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 #ifndef SL_ACCURACY_H
 #define SL_ACCURACY_H
 #include <stdint.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 #include "sl_layout.h"
 
 /* The member of the accuracy family a descriptor is (its impl field). */

@@ -5,7 +5,7 @@
 #define SL_LAYOUT_H
 #include <stddef.h>
 #include <stdint.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
-#include "sl_rng.h"
+#include "sumlab/rng.h"
 #include "sl_twin.h"
 
 /* The plain-add scopes, specialised per accumulator format (SL_TW_DISPATCH). */

@@ -16,8 +16,8 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "sl_half.h"
-#include "sl_types.h"
+#include "sumlab/half.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -241,7 +241,7 @@ double sl_tw_tree_interleaved(double *s, uint32_t block, sl_dtype acc);
 double sl_tw_tree_sequential(double *s, uint32_t block, sl_dtype acc);
 
 /* Commit orders of the atomic variants: a Fisher-Yates shuffle of 0..count-1 with
- * j = sl_hash64(seed, i) % (i + 1) for i = count-1 .. 1 (sl_rng.h: value depends only on seed
+ * j = sl_hash64(seed, i) % (i + 1) for i = count-1 .. 1 (sumlab/rng.h: value depends only on seed
  * and i, any machine). Returns a malloc'ed array (NULL when
  * out of memory or count >= 2^32). */
 uint32_t *sl_tw_shuffle(uint64_t count, uint64_t seed);

@@ -4,7 +4,7 @@
  * Everything else (CLI, tests, experiments, plots) iterates over the registry. */
 #ifndef SL_VARIANTS_H
 #define SL_VARIANTS_H
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

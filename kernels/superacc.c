@@ -7,7 +7,7 @@
 #include "sl_variant_impl.h"
 #include "superacc.h"
 #include "reproducible.h"   /* sl_rsum_limbs_add */
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_twin.h"
 
 #define SACC_BLOCK 512u

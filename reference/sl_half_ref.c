@@ -1,12 +1,12 @@
 /* sl_half_ref.c: the exact sum of float16/bfloat16 arrays through sl_exact's public functions
  * (pieces converted to float32 in a stack buffer: exact) and its correct rounding to the 16-bit
  * formats (nearest, ties to even, subnormals, overflow to +-Inf), computed in MPFR.
- * Assumptions: sl_half.h's conversions (exact), MPFR's default exponent range. */
+ * Assumptions: sumlab/half.h's conversions (exact), MPFR's default exponent range. */
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
-#include "sl_half.h"
-#include "sl_pool.h"
+#include "sumlab/half.h"
+#include "sumlab/pool.h"
 #include "sl_reference.h"
 
 #define HALF_CHUNK 8192   /* at least the fast path's piece (sl_exact.c), on the stack: 32 KB */

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "sl_exact_impl.h"
-#include "sl_half.h"
-#include "sl_pool.h"
+#include "sumlab/half.h"
+#include "sumlab/pool.h"
 
 /* Enough bits for the exact difference of any finite double and any exact sum: exponents
  * from 2^-1074 up to 2^1102 (see sl_exact_impl.h). */

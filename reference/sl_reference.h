@@ -12,7 +12,7 @@
 #ifndef SL_REFERENCE_H
 #define SL_REFERENCE_H
 #include <mpfr.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

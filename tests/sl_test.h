@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sl_rng.h"
+#include "sumlab/rng.h"
 
 #define SL_TEST_SKIP 77
 
-/* The tests' random stream: sl_rng.h's SplitMix64, started from sl_test_seed() by the test. */
+/* The tests' random stream: sumlab/rng.h's SplitMix64, started from sl_test_seed() by the test. */
 static uint64_t sl_test_rng;
 static inline uint64_t sl_test_rand64(void) { return sl_splitmix64(&sl_test_rng); }
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "sl_test.h"
 #include "sl_datasets.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_gpu.h"
 #include "sl_variants.h"
 

@@ -1,4 +1,4 @@
-/* thalf.c: float16/bfloat16 end to end on the host: sl_half.h's conversions over all 65536
+/* thalf.c: float16/bfloat16 end to end on the host: sumlab/half.h's conversions over all 65536
  * patterns against MPFR's rounding (and NumPy's / ml_dtypes' conversions read from the
  * committed fixtures), the .npy reader and writer for '<f2', '>f2' and '<V2', and the exact sum
  * rounded to the 16-bit formats against mpfr_sum, with hand-written edge cases (ties, the
@@ -7,7 +7,7 @@
 #include <mpfr.h>
 #include <stdlib.h>
 #include "sl_datasets.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_reference.h"
 #include "sl_test.h"
 

@@ -8,7 +8,7 @@
  * and double operations round once to their own format, as with x86-64 SSE2), Annex F
  * conversions (double -> float rounds to nearest even, overflowing to Inf), round to nearest
  * even, two's-complement 64-bit integers. */
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include <float.h>
 #include <time.h>
 #include "sl_exact_impl.h"

@@ -13,12 +13,12 @@
 #include <string.h>
 #include "sl_test.h"
 #include "sl_datasets.h"
-#include "sl_rng.h"
+#include "sumlab/rng.h"
 #include "sl_layout.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
 #include "reproducible.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 
 static int same_bits(double a, double b)
 {

@@ -10,7 +10,7 @@
 #include <mpfr.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_reference.h"
 #include "sl_test.h"
 #include "superacc.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_gpu.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_test.h"
 #include "superacc.h"
 #include "reproducible.h"

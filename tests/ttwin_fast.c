@@ -1,5 +1,5 @@
 /* ttwin_fast.c: the CPU twins' fast paths equal their straightforward counterparts bit for bit:
- * the loop-free 16-bit conversions of sl_twin.h against sl_half.h (every pattern; random,
+ * the loop-free 16-bit conversions of sl_twin.h against sumlab/half.h (every pattern; random,
  * boundary and tie doubles), and every registered twin (per-format specialised loops, float
  * chains, atomic-block's shared block values) against generic mode (sl_tw_set_generic: run-time
  * formats, double chains, no sharing) on random inputs of the four dtypes, awkward n, several
@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 #include "sl_test.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_twin.h"
 #include "sl_variants.h"
 

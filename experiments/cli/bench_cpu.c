@@ -11,9 +11,9 @@
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_format.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_measure.h"
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 #include "sl_provenance.h"
 #include "sl_reference.h"
 

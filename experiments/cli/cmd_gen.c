@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include "sl_cli.h"
 #include "sl_datasets.h"
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 
 #define GEN_CHUNK ((uint64_t)1 << 20)
 #define GEN_MAX_N ((uint64_t)1 << 40)

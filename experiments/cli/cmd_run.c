@@ -12,7 +12,7 @@
 #include "sl_cli.h"
 #include "sl_gpu.h"
 #include "sl_mpi.h"
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 #include "sl_provenance.h"
 #include "sl_report.h"
 #include "sl_study.h"

@@ -13,7 +13,7 @@
 #include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_mpi.h"
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 #include "sl_variants.h"
 
 #define SUM_MAX_VARIANTS 64

@@ -8,7 +8,7 @@
 #include "sl_datasets.h"
 #include "sl_format.h"
 #include "sl_reference.h"
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

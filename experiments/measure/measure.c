@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 #include "sl_measure_impl.h"
-#include "sl_pool.h"
-#include "sl_rng.h"
+#include "sumlab/pool.h"
+#include "sumlab/rng.h"
 
 /* Results of a list below which it is judged on one thread. */
 #define SL_JUDGE_THREADS_MIN_RESULTS 1024

@@ -5,7 +5,7 @@
 #ifndef SL_MEASURE_H
 #define SL_MEASURE_H
 #include <stddef.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 #include "sl_variants.h"
 #include "sl_reference.h"
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "sl_datasets.h"
 #include "sl_gpu.h"
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_mpi_impl.h"
 #include "sl_state.h"
 

@@ -11,7 +11,7 @@
 #ifndef SL_MPI_H
 #define SL_MPI_H
 #include "sl_measure.h"
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

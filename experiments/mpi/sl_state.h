@@ -7,7 +7,7 @@
 #ifndef SL_STATE_H
 #define SL_STATE_H
 #include <stddef.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

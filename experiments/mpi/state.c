@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sl_half.h"
+#include "sumlab/half.h"
 #include "sl_reference.h"
 #include "sl_state.h"
 #include "reproducible.h"

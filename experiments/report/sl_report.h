@@ -4,7 +4,7 @@
 #ifndef SL_REPORT_H
 #define SL_REPORT_H
 #include "sl_results.h"
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

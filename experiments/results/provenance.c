@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sl_gpu.h"
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 #include "sl_provenance.h"
 
 #ifndef SUMLAB_VERSION

@@ -5,7 +5,7 @@
 #define SL_FORMAT_H
 #include <stdint.h>
 #include <stdio.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

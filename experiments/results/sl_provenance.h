@@ -3,7 +3,7 @@
 #ifndef SL_PROVENANCE_H
 #define SL_PROVENANCE_H
 #include <stdio.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

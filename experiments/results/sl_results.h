@@ -7,7 +7,7 @@
 #include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_provenance.h"
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

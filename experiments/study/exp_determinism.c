@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 #include "sl_study.h"
 
 static const sl_dtype dtypes[] = {SL_F32, SL_F64};

@@ -8,7 +8,7 @@
 #include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_results.h"
-#include "sl_types.h"
+#include "sumlab/types.h"
 #include "sl_variants.h"
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 static char fz_dir[256];
 

@@ -1,10 +1,10 @@
-/* sl_pool.h: host threads for every library and for `sumlab run`, `sum` and `gen`: how many
+/* sumlab/pool.h: host threads for every library and for `sumlab run`, `sum` and `gen`: how many
  * SUMLAB_THREADS, default every core) and a parallel for whose tasks each write their own
  * slot, so no result depends on how many threads ran them or in which order they finished. */
 #ifndef SL_POOL_H
 #define SL_POOL_H
 #include <stddef.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,4 @@
-/* pool.c: the thread count and the parallel for of sl_pool.h (pthreads; the task counter is a
+/* pool.c: the thread count and the parallel for of sumlab/pool.h (pthreads; the task counter is a
  * C11 atomic, every other datum belongs to one task's slot). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sl_pool.h"
+#include "sumlab/pool.h"
 
 unsigned sl_threads_online(void)
 {

@@ -1,5 +1,5 @@
-/* sl_types.h: the few types every sumlab library speaks: element dtype and error text.
- * Header-only; datasets/ owns it because datasets define what the data is. */
+/* sumlab/types.h: the few types every sumlab library speaks: element dtype and error text.
+ * Header-only; the ground floor every layer includes (public C API). */
 #ifndef SL_TYPES_H
 #define SL_TYPES_H
 #include <stdarg.h>
@@ -16,7 +16,7 @@ extern "C" {
  * a double that holds the value exactly (every such value is a double), so one result type
  * serves every format. SL_F16: IEEE binary16 (11-bit significand, max 65504); SL_BF16:
  * bfloat16 (8-bit significand, float32's exponent range). Both travel as their 16-bit patterns
- * (uint16_t); datasets/sl_half.h converts them. */
+ * (uint16_t); sumlab/half.h converts them. */
 typedef enum { SL_F32 = 0, SL_F64 = 1, SL_F16 = 2, SL_BF16 = 3 } sl_dtype;
 #define SL_NDTYPES 4
 

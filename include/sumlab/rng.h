@@ -1,6 +1,6 @@
-/* sl_rng.h: the one counter-based random source of sumlab (libraries and tests alike), built on
+/* sumlab/rng.h: the one counter-based random source of sumlab (libraries and tests alike), built on
  * SplitMix64's output function. Value i of a stream depends only on its key and i, so every
- * machine and every n give the same values. Header-only; datasets/ owns it with sl_types.h. */
+ * machine and every n give the same values. Header-only (public C API). */
 #ifndef SL_RNG_H
 #define SL_RNG_H
 #include <stdint.h>

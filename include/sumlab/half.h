@@ -1,4 +1,4 @@
-/* sl_half.h: float16 (IEEE binary16) and bfloat16 on the host: their 16-bit patterns to double
+/* sumlab/half.h: float16 (IEEE binary16) and bfloat16 on the host: their 16-bit patterns to double
  * (exact) and double to a pattern rounded once to nearest, ties to even (subnormals, overflow
  * to +-Inf), by integer bit manipulation alone. Header-only; no libm, no compiler half type.
  * Assumptions: IEEE binary64 doubles with the byte order of uint64_t. NaN converts to the
@@ -7,7 +7,7 @@
 #define SL_HALF_H
 #include <stdint.h>
 #include <string.h>
-#include "sl_types.h"
+#include "sumlab/types.h"
 
 #ifdef __cplusplus
 extern "C" {
