@@ -665,21 +665,21 @@ static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     .workspace = SL_GPU_ENTRY(sl_accuracy_workspace), .gpu = SL_GPU_ENTRY(sl_accuracy_gpu)
 
 const sl_variant sl_v_serial = {
-    .name = "serial", .family = "accuracy", .impl = SL_ACC_SERIAL,
+    .name = "serial", .op = "sum", .family = "accuracy", .impl = SL_ACC_SERIAL,
     .determinism = SL_DET_CONFIG_INDEPENDENT,
     .description = "one thread in index order: recursive summation, the textbook baseline",
     .dtypes = SL_DTYPES_ALL, .max_n = (uint64_t)1 << 26, .bound = SL_BOUND_RECURSIVE,
     .resolve = serial_resolve, .depth = serial_depth, .cpu = serial_cpu, ACC_GPU,
 };
 const sl_variant sl_v_pairwise = {
-    .name = "pairwise", .family = "accuracy", .impl = SL_ACC_PAIRWISE,
+    .name = "pairwise", .op = "sum", .family = "accuracy", .impl = SL_ACC_PAIRWISE,
     .determinism = SL_DET_CONFIG_INDEPENDENT,
     .description = "balanced binary tree over the inputs (CPU only)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE,
     .resolve = pairwise_resolve, .depth = pairwise_depth, .cpu = pairwise_cpu,
 };
 const sl_variant sl_v_atomic_block = {
-    .name = "atomic-block", .family = "accuracy", .impl = SL_ACC_ATOMIC_BLOCK,
+    .name = "atomic-block", .op = "sum", .family = "accuracy", .impl = SL_ACC_ATOMIC_BLOCK,
     .determinism = SL_DET_NONDETERMINISTIC, .ftz_atomics = 1,
     .description = "block tree, then one atomicAdd per block: block sums commit in the "
                    "hardware's order",
@@ -687,7 +687,7 @@ const sl_variant sl_v_atomic_block = {
     .resolve = gs_resolve, .depth = atomic_block_depth, .cpu = atomic_block_cpu, ACC_GPU,
 };
 const sl_variant sl_v_kahan = {
-    .name = "kahan", .family = "accuracy", .impl = SL_ACC_KAHAN,
+    .name = "kahan", .op = "sum", .family = "accuracy", .impl = SL_ACC_KAHAN,
     .determinism = SL_DET_RUN_TO_RUN,
     .description = "compensated (Kahan) per thread, compensated (TwoSum) combination through "
                    "the tree",
@@ -695,14 +695,14 @@ const sl_variant sl_v_kahan = {
     .resolve = gs_resolve, .depth = gs_finish_depth, .cpu = kahan_cpu, ACC_GPU,
 };
 const sl_variant sl_v_fp64_acc = {
-    .name = "fp64-acc", .family = "accuracy", .impl = SL_ACC_FP64_ACC,
+    .name = "fp64-acc", .op = "sum", .family = "accuracy", .impl = SL_ACC_FP64_ACC,
     .determinism = SL_DET_RUN_TO_RUN, .acc_wide = 1,
     .description = "float32 inputs, float64 accumulators everywhere, one rounding at the end",
     .dtypes = SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, .bound = SL_BOUND_RECURSIVE,
     .resolve = gs_resolve, .depth = gs_finish_depth, .cpu = fp64_acc_cpu, ACC_GPU,
 };
 const sl_variant sl_v_multipass = {
-    .name = "multipass", .family = "accuracy", .impl = SL_ACC_MULTIPASS,
+    .name = "multipass", .op = "sum", .family = "accuracy", .impl = SL_ACC_MULTIPASS,
     .determinism = SL_DET_CONFIG_INDEPENDENT,
     .description = "fixed-size tiles -> partials -> fixed tree over the partials: independent "
                    "of grid, block and SM count",

@@ -26,7 +26,7 @@ static double cub_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
 /* On float16/bfloat16 input CUB accumulates in the input format (cub.cu: its accumulator type
  * is that of output + input, __half + __half = __half): acc_input. */
 const sl_variant sl_v_cub = {
-    .name = "cub", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .name = "cub", .op = "sum", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
     .description = "cub::DeviceReduce::Sum on the same buffer (GPU only: its order is CUB's own; "
                    "on f16/bf16 input CUB's accumulator is the input type, __half/__nv_bfloat16)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE, .impl = 0, .acc_input = 1,
@@ -44,7 +44,7 @@ static double cub_rfa_folds(const sl_variant *v, uint64_t n, sl_dtype dt, const 
 }
 
 const sl_variant sl_v_cub_gpu_to_gpu = {
-    .name = "cub-gpu-to-gpu", .family = "anchor", .determinism = SL_DET_ORDER_INDEPENDENT,
+    .name = "cub-gpu-to-gpu", .op = "sum", .family = "anchor", .determinism = SL_DET_ORDER_INDEPENDENT,
     .description = "cub::DeviceReduce::Sum with cuda::execution::determinism::gpu_to_gpu (CCCL "
                    "RFA, 3-fold binned; GPU only)",
     .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_BINNED, .impl = 1,
@@ -53,7 +53,7 @@ const sl_variant sl_v_cub_gpu_to_gpu = {
 };
 
 const sl_variant sl_v_cub_not_guaranteed = {
-    .name = "cub-not-guaranteed", .family = "anchor", .determinism = SL_DET_NONDETERMINISTIC,
+    .name = "cub-not-guaranteed", .op = "sum", .family = "anchor", .determinism = SL_DET_NONDETERMINISTIC,
     .description = "cub::DeviceReduce::Sum with cuda::execution::determinism::not_guaranteed "
                    "(atomics; GPU only)",
     .dtypes = SL_DTYPES_BOTH, .bound = SL_BOUND_RECURSIVE, .impl = 2,
@@ -65,7 +65,7 @@ const sl_variant sl_v_cub_not_guaranteed = {
 /* float16/bfloat16 input summed by CUB with a float32 accumulator: TransformReduce widening each
  * value (exact) into a float output, rounded once to the input format. */
 const sl_variant sl_v_cub_f32acc = {
-    .name = "cub-f32acc", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .name = "cub-f32acc", .op = "sum", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
     .description = "cub::DeviceReduce::TransformReduce of f16/bf16 input widened to float, float "
                    "accumulator and output, rounded once to the input format (GPU only)",
     .dtypes = SL_DTYPES_HALF, .bound = SL_BOUND_RECURSIVE, .impl = 3,

@@ -355,7 +355,7 @@ SL_TW_ENTRY(vec4)
 #define LADDER_ENTRIES                                                                      \
     .bound = SL_BOUND_RECURSIVE, .resolve = sl_ladder_resolve,                              \
     .workspace = SL_GPU_ENTRY(sl_ladder_workspace), .gpu = SL_GPU_ENTRY(sl_ladder_gpu)
-#define LADDER_COMMON LADDER_ENTRIES, .family = "ladder", .dtypes = SL_DTYPES_ALL
+#define LADDER_COMMON LADDER_ENTRIES, .op = "sum", .family = "ladder", .dtypes = SL_DTYPES_ALL
 
 const sl_variant sl_v_atomic_thread = {
     .name = "atomic-thread", LADDER_COMMON, .impl = SL_RUNG_ATOMIC_THREAD,
@@ -406,7 +406,7 @@ const sl_variant sl_v_vec4 = {
     .depth = vec4_depth, .cpu = vec4_cpu,
 };
 const sl_variant sl_v_half_acc = {
-    .name = "half-acc", LADDER_ENTRIES, .family = "accuracy", .impl = SL_RUNG_VEC4,
+    .name = "half-acc", LADDER_ENTRIES, .op = "sum", .family = "accuracy", .impl = SL_RUNG_VEC4,
     .dtypes = SL_DTYPES_HALF,
     .acc_input = 1, .determinism = SL_DET_RUN_TO_RUN,
     .description = "vec4's kernel accumulating in the float16/bfloat16 input format itself "

@@ -249,7 +249,7 @@ static double block_reduce_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
  * GPU entry of this file pair; accumulation in the input format, Higham's recursive bound for
  * the rung's depth. */
 #define LADDER2_COMMON                                                                      \
-    .family = "ladder", .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE,              \
+    .op = "sum", .family = "ladder", .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE,              \
     .determinism = SL_DET_RUN_TO_RUN, .resolve = sl_ladder2_resolve,                        \
     .workspace = SL_GPU_ENTRY(sl_ladder2_workspace), .gpu = SL_GPU_ENTRY(sl_ladder2_gpu)
 

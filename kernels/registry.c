@@ -52,7 +52,7 @@ static const sl_variant *const variants[] = {SL_VARIANT_LIST(SL_VARIANT_ENTRY)};
 /* `exact` has no kernel and no twin in kernels/: reference/ computes it (it judges the rest). */
 const sl_variant sl_v_exact = {
     .name = "exact",
-    .family = "reference",
+    .op = "sum", .family = "reference",
     .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "the exact sum correctly rounded to the input format (reference/, checked "
                    "against mpfr_sum)",

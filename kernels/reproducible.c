@@ -112,7 +112,7 @@ static int rsum_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
 }
 
 const sl_variant sl_v_reproducible = {
-    .name = "reproducible", .family = "reproducible", .determinism = SL_DET_ORDER_INDEPENDENT,
+    .name = "reproducible", .op = "sum", .family = "reproducible", .determinism = SL_DET_ORDER_INDEPENDENT,
     .description = "binned summation, 3 folds (ReproBLAS/RFA style: float bins W=13 for f32, "
                    "f16 and bf16 (widened), double bins W=40 for f64), per-thread index "
                    "adaptation, exact integer state rounded once: order-independent",

@@ -68,6 +68,8 @@ typedef int sl_gpu_fn(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype
  * registry.c. */
 struct sl_variant {
     const char *name;            /* e.g. "vec4" */
+    const char *op;              /* the operation it computes ("sum"): a name in the operation
+                                    registry (experiments/measure/sl_ops.h), which the tests check */
     const char *family;          /* "ladder", "accuracy", "anchor", "reference" */
     sl_determinism determinism;
     const char *description;     /* one line */

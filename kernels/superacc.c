@@ -164,7 +164,7 @@ static int superacc_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
 }
 
 const sl_variant sl_v_superacc = {
-    .name = "superacc", .family = "accuracy", .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .name = "superacc", .op = "sum", .family = "accuracy", .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "correctly rounded, order-independent: the exact sum rounded once (f32: "
                    "per-thread exponent bins into an integer superaccumulator; bf16: per-thread "
                    "exact int32 bins, likewise; f16: exact "
