@@ -10,13 +10,13 @@ no result: every row's status and result, exact, min and max bit patterns equal 
 (an optional row, e.g. CUB's tiers built only with CCCL 3.3's headers) are counted and named,
 not compared. Without --built every stored row must be present.
 
-A key is (experiment, dataset, params, dtype, n, variant, config). Timing columns and
+A key is (op, experiment, dataset, params, dtype, n, variant, config). Timing columns and
 anything derived from them are not compared: they are measurements, not results."""
 import csv
 import gzip
 import sys
 
-KEY = ("experiment", "dataset", "params", "dtype", "n", "variant", "config")
+KEY = ("op", "experiment", "dataset", "params", "dtype", "n", "variant", "config")
 BITS = ("status", "result_hex", "exact_hex", "min_hex", "max_hex", "distinct")
 
 
@@ -65,8 +65,9 @@ def main(argv):
         return 0
     want = load_stored(argv[3])
     if built is not None:
-        absent = sorted({k[5] for k in want if k[5] not in built})
-        dropped = [k for k in want if k[5] not in built]
+        vi = KEY.index("variant")
+        absent = sorted({k[vi] for k in want if k[vi] not in built})
+        dropped = [k for k in want if k[vi] not in built]
         for k in dropped:
             del want[k]
         if absent:

@@ -125,9 +125,9 @@ static void check_csv_round_trip(void)
 
 static void check_keys(void)
 {
-    const char *f[SL_KEY_FIELDS] = {"e", "d", "p", "f32", "1024", "v", "default"};
+    const char *f[SL_KEY_FIELDS] = {"sum", "e", "d", "p", "f32", "1024", "v", "default"};
     char buf[SL_KEY_LEN], small[8];
-    CHECK(sl_row_key(buf, sizeof buf, f) == 0 && !strcmp(buf, "e|d|p|f32|1024|v|default"), "key '%s'", buf);
+    CHECK(sl_row_key(buf, sizeof buf, f) == 0 && !strcmp(buf, "sum|e|d|p|f32|1024|v|default"), "key '%s'", buf);
     CHECK(sl_row_key(small, sizeof small, f) == -1, "a short buffer is an error, not a cut key");
     sl_keyset k = {0};
     char b[64];

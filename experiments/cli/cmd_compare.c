@@ -69,10 +69,10 @@ static int load(const char *dir, sl_csv *t)
         sl_cli_msg(CMD, "%s", e.msg);
         return 2;
     }
-    for (int i = 0; i < SL_KEY_FIELDS; i++)
-        if (i >= t->ncols || strcmp(t->header[i], sl_results_schema.cols[i].name)) {
-            sl_cli_msg(CMD, "%s: not a sumlab results file (column %d is '%s', expected '%s')", path,
-                       i + 1, i < t->ncols ? t->header[i] : "", sl_results_schema.cols[i].name);
+    /* the key's columns (op may be absent: a file written before the operation axis) */
+    for (int i = 1; i < SL_KEY_FIELDS; i++)
+        if (sl_csv_col(t, sl_key_columns[i]) < 0) {
+            sl_cli_msg(CMD, "%s: not a sumlab results file (no column '%s')", path, sl_key_columns[i]);
             sl_csv_free(t);
             return 2;
         }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_measure_impl.h"
+#include "sl_ops.h"
 
 uint64_t sl_canon_bits(double v)
 {
@@ -58,6 +59,13 @@ static double fmt_max(sl_dtype dt)
 
 double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg)
+{
+    const sl_operation *op = sl_op_of(v);
+    return op && op->bound ? op->bound(v, ref, n, dt, cfg) : NAN;
+}
+
+double sl_sum_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                    const sl_launch *cfg)
 {
     sl_ref_bound_kind kind = bound_kind(v->bound);
     if (kind == SL_REF_BOUND_NONE) return NAN;

@@ -27,10 +27,7 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static int is_reference_row(const sl_variant *v)
-{
-    return !v->cpu && !v->gpu && v->bound == SL_BOUND_CORRECTLY_ROUNDED;
-}
+static int is_reference_row(const sl_variant *v) { return sl_op_is_exact(v); }
 
 void sl_row_empty(sl_row *row, const char *backend, sl_dtype dt, uint64_t n)
 {
@@ -48,6 +45,10 @@ void sl_row_empty(sl_row *row, const char *backend, sl_dtype dt, uint64_t n)
 /* Why v cannot run on this session (1, err set), or 0. */
 static int cannot_run(const sl_session *s, const sl_variant *v, int reference, int use_gpu, sl_err *err)
 {
+    if (sl_op_of(v) != s->op) {
+        sl_err_set(err, "computes %s, not %s", v->op ? v->op : "no registered operation", s->op->name);
+        return 1;
+    }
     if (!(v->dtypes & SL_DTYPE_MASK(s->dt))) {
         sl_err_set(err, "does not take %s input", sl_dtype_name(s->dt));
         return 1;

@@ -21,7 +21,7 @@ int sl_backend_parse(const char *s, sl_backend *out)
 int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
                     uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err)
 {
-    sl_session_opts o = {backend, offset, 1, NULL, 0};
+    sl_session_opts o = {backend, offset, 1, NULL, 0, NULL};
     return sl_session_open_opts(sp, x, n, dt, &o, chosen_msg, msg_len, err);
 }
 
@@ -34,11 +34,16 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     if (chosen_msg && msg_len) chosen_msg[0] = '\0';
     if (!sl_dtype_valid(dt)) return sl_err_set(err, "unsupported dtype %d", (int)dt);
     if (!x && n > 0) return sl_err_set(err, "no input data");
+    const sl_operation *op = o->op ? o->op : sl_op_default();
+    if (op->inputs != 1)
+        return sl_err_set(err, "operation '%s' reads %d arrays: a session measures one-array "
+                          "operations", op->name, op->inputs);
     sl_session *s = calloc(1, sizeof *s);
     if (!s) return sl_err_set(err, "out of memory");
     s->x = x;
     s->n = n;
     s->dt = dt;
+    s->op = op;
     s->offset = offset;
     s->threads = o->threads ? o->threads : 1;
     s->twin_once = o->twin_once;
@@ -71,7 +76,8 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     } else {
         s->ref_ok = 1;
         s->ref = &s->ref_own;
-        if (sl_reference_compute_threads(&s->ref_own, x, n, dt, s->threads, err)) {
+        const void *const in[1] = {x};
+        if (op->reference(&s->ref_own, in, n, dt, s->threads, err)) {
             sl_session_close(s);
             return -1;
         }
@@ -94,6 +100,7 @@ void sl_session_close(sl_session *s)
 
 const sl_reference *sl_session_reference(const sl_session *s) { return s->ref; }
 int sl_session_on_gpu(const sl_session *s) { return s->on_gpu; }
+const sl_operation *sl_session_op(const sl_session *s) { return s->op; }
 void sl_session_times(const sl_session *s, double *run_s, double *judge_s)
 {
     if (run_s) *run_s = s->run_s;

@@ -8,6 +8,7 @@
 #include "sumlab/types.h"
 #include "sl_variants.h"
 #include "sl_reference.h"
+#include "sl_ops.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,9 @@ typedef struct {
      * bits); its row has reps 1 and reps_asked the count asked. Nondeterministic twins (a new
      * order seed per repetition) and GPU runs still repeat. */
     int twin_once;
+    /* the operation measured (NULL: sl_op_default(), the sum): its reference is computed (or
+     * borrowed from ref, which must then be this operation's), and only its variants run */
+    const sl_operation *op;
 } sl_session_opts;
 int sl_session_open_opts(sl_session **s, const void *x, uint64_t n, sl_dtype dt,
                          const sl_session_opts *o, char *chosen_msg, size_t msg_len, sl_err *err);
@@ -51,6 +55,7 @@ void sl_session_times(const sl_session *s, double *run_s, double *judge_s);
  * them, and of the twin checks after them (each may be NULL). */
 void sl_session_phases(const sl_session *s, double *gpu_s, double *side_s, double *check_s);
 int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
+const sl_operation *sl_session_op(const sl_session *s);        /* the operation measured */
 
 /* One distinct result of a row's repetitions (bit patterns compared as they are). */
 typedef struct {
@@ -158,6 +163,10 @@ int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, cons
  * may round to Inf); NaN when the variant has no bound model or an input is Inf/NaN. */
 double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                         const sl_launch *cfg);
+/* sl_variant_bound asks v's operation (sl_ops.h) for its bound model; sl_sum_bound is the sum's,
+ * the model described above. */
+double sl_sum_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                    const sl_launch *cfg);
 /* The bound of v's result when K = ranks slices were summed apart and their partial results
  * combined in dt by any order of adds (MPI_SUM, rank order): the slices' errors (at most the
  * whole input's bound plus u sum|x|) and K - 1 roundings of the combine (gamma_{K-1} of the

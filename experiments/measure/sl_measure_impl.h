@@ -8,6 +8,7 @@ struct sl_session {
     const void *x;
     uint64_t n;
     sl_dtype dt;
+    const sl_operation *op;
     uint32_t offset;
     int on_gpu;
     sl_gpu_ctx *ctx;

@@ -26,7 +26,7 @@ static const char *const COLS[] = {
     "experiment", "dataset", "params", "dtype", "n", "variant", "config", "ranks", "combine",
     "algorithm", "backend", "status", "result_hex", "result", "exact_hex", "abs_err", "rel_err",
     "ulps", "distinct_reps", "rank_distinct", "local_ms_max", "local_ms_min", "combine_ms",
-    "allreduce1_ms", "twin_match", "note"};
+    "allreduce1_ms", "twin_match", "note", "op"};
 #define NCOLS (sizeof COLS / sizeof COLS[0])
 
 typedef struct {
@@ -169,7 +169,7 @@ static void fmt_num(char *b, size_t len, double v)
     else snprintf(b, len, "%.17g", v);
 }
 
-static void write_row(FILE *f, const char *const key[7], const sl_mpi_row *m, const char *alg,
+static void write_row(FILE *f, const char *const key[SL_KEY_FIELDS], const sl_mpi_row *m, const char *alg,
                       const sl_reference *ref, const char *note)
 {
     const sl_row *r = &m->row;
@@ -182,15 +182,15 @@ static void write_row(FILE *f, const char *const key[7], const sl_mpi_row *m, co
     fmt_num(e, sizeof e, m->local_ms_min);
     fmt_num(g, sizeof g, m->combine_ms);
     fmt_num(h, sizeof h, m->allreduce1_ms);
-    fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s\n",
-            key[0], key[1], key[2], key[3], key[4], key[5], key[6], m->ranks,
+    fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%s\n",
+            key[1], key[2], key[3], key[4], key[5], key[6], key[7], m->ranks,
             sl_combine_name(m->combine), alg, r->backend, ok ? "ok" : "skipped",
             ok ? sl_fmt_hex(hex, sizeof hex, r->result) : "",
             ok ? sl_fmt_result(res, sizeof res, r->result, r->dt) : "",
             sl_fmt_hex(ex, sizeof ex, ref->rounded), ok ? a : "", ok ? b : "", ok ? c : "",
             (unsigned long long)(ok ? r->distinct : 0), (unsigned long long)m->rank_distinct,
             ok ? d : "", ok ? e : "", ok ? g : "", ok ? h : "",
-            !r->twin_checked ? "" : r->twin_match ? "true" : "false", note ? note : "");
+            !r->twin_checked ? "" : r->twin_match ? "true" : "false", note ? note : "", key[0]);
     fflush(f);
 }
 
@@ -239,7 +239,7 @@ static int run_input(MPI_Comm sub, int K, const ranks_input *ri, const ranks_opt
             if (c == SL_COMBINE_STATE && !sl_state_kind_find(v->name)) continue;
             char config[64];
             snprintf(config, sizeof config, "K%d:%s:%s", K, sl_combine_name((sl_combine)c), alg);
-            const char *key[7] = {"ranks", ds->name, ctx.params, sl_dtype_name(ri->dt), nb, v->name, config};
+            const char *key[SL_KEY_FIELDS] = {v->op, "ranks", ds->name, ctx.params, sl_dtype_name(ri->dt), nb, v->name, config};
             char kb[SL_KEY_LEN];
             int have = 0;
             if (in.rank == 0 && !sl_row_key(kb, sizeof kb, key)) have = sl_keyset_has(keys, kb);

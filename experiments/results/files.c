@@ -98,6 +98,9 @@ static int repair_dist(sl_results *res, const char *dpath, int quiet, sl_err *er
     if (!o) { free(buf); free(hdr); return sl_err_set(err, "cannot rewrite %s: out of memory", dpath); }
     fputs(hdr, o);
     const int nc = (int)sl_dist_schema.ncols;
+    int kcol[SL_KEY_FIELDS];           /* where each key field stands in a distribution row */
+    for (int i = 0; i < SL_KEY_FIELDS; i++)
+        for (kcol[i] = 0; kcol[i] < nc && strcmp(sl_dist_schema.cols[kcol[i]].name, sl_key_columns[i]); kcol[i]++) {}
     size_t damaged = 0, orphans = 0;
     char *p = buf, *endbuf = buf + len;
     while (p < endbuf) {
@@ -116,7 +119,7 @@ static int repair_dist(sl_results *res, const char *dpath, int quiet, sl_err *er
         int nf = sl_csv_split(copy, f, 128);
         const char *kf[SL_KEY_FIELDS];
         int ok = nf == nc;
-        for (int i = 0; ok && i < SL_KEY_FIELDS; i++) kf[i] = f[i];
+        for (int i = 0; ok && i < SL_KEY_FIELDS; i++) kf[i] = f[kcol[i]];
         if (!ok || sl_row_key(key, sizeof key, kf)) damaged++;
         else if (!sl_keyset_has(&res->keys, key)) orphans++;
         else fwrite(line, 1, ll, o);

@@ -6,9 +6,13 @@
 #include <string.h>
 #include "sl_results.h"
 
+const char *const sl_key_columns[SL_KEY_FIELDS] = {"op", "experiment", "dataset", "params",
+                                                   "dtype", "n", "variant", "config"};
+
 int sl_row_key(char *buf, size_t len, const char *const f[SL_KEY_FIELDS])
 {
-    int w = snprintf(buf, len, "%s|%s|%s|%s|%s|%s|%s", f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+    int w = snprintf(buf, len, "%s|%s|%s|%s|%s|%s|%s|%s", f[0], f[1], f[2], f[3], f[4], f[5], f[6],
+                     f[7]);
     return (w < 0 || (size_t)w >= len) ? -1 : 0;
 }
 
@@ -24,17 +28,20 @@ static int add_instance(char *buf, size_t len, const char *inst)
 int sl_csv_key(const sl_csv *t, size_t r, char *buf, size_t len)
 {
     const char *f[SL_KEY_FIELDS];
-    for (int i = 0; i < SL_KEY_FIELDS; i++) f[i] = sl_csv_get(t, r, i);
+    for (int i = 0; i < SL_KEY_FIELDS; i++) f[i] = sl_csv_get(t, r, sl_csv_col(t, sl_key_columns[i]));
+    if (sl_csv_col(t, "op") < 0) f[0] = sl_op_default()->name;
     if (sl_row_key(buf, len, f)) return -1;
     return add_instance(buf, len, sl_csv_get(t, r, sl_csv_col(t, "instance")));
 }
+
+const sl_operation *sl_rowctx_op(const sl_rowctx *c) { return c->op ? c->op : sl_op_default(); }
 
 int sl_rowctx_key(const sl_rowctx *c, const char *variant, char *buf, size_t len)
 {
     char n[32];
     snprintf(n, sizeof n, "%llu", (unsigned long long)c->n);
-    const char *f[SL_KEY_FIELDS] = {c->experiment, c->ds ? c->ds->name : "-", c->params,
-                                    sl_dtype_name(c->dt), n, variant, c->config};
+    const char *f[SL_KEY_FIELDS] = {sl_rowctx_op(c)->name, c->experiment, c->ds ? c->ds->name : "-",
+                                    c->params, sl_dtype_name(c->dt), n, variant, c->config};
     if (sl_row_key(buf, len, f)) return -1;
     char inst[16];
     snprintf(inst, sizeof inst, "%d", c->instance);

@@ -34,6 +34,7 @@ static const char *u64(char *b, size_t len, uint64_t v)
     { (void)i; (void)b; (void)len; return (expr); }
 
 /* ---- the key and the context ------------------------------------------------------------ */
+F(op, sl_rowctx_op(CTX)->name)
 F(experiment, CTX->experiment)
 F(dataset, CTX->ds ? CTX->ds->name : "-")
 F(params, CTX->params)
@@ -114,12 +115,12 @@ static const sl_column results_cols[] = {
     C(bound_abs, ""), C(bound_rel, ""), C(bound_ratio, ""), C(cond, ""), C(abssum, ""),
     C(unit_roundoff, ""), C(time_ms_median, "ms"), C(time_ms_min, "ms"), C(time_ms_max, "ms"),
     C(gbps, "GB/s"), C(twin_checked, ""), C(twin_match, ""), C(note, ""), C(instance, ""),
-    C(instances, ""),
+    C(instances, ""), C(op, ""),
 };
 static const sl_column dist_cols[] = {
     C(experiment, ""), C(dataset, ""), C(params, ""), C(dtype, ""), C(n, ""), C(variant, ""),
     C(config, ""), C(backend, ""), C(value, ""), C(value_hex, ""), C(count, ""),
-    C(ulps_signed, "ulps"), C(instance, ""),
+    C(ulps_signed, "ulps"), C(instance, ""), C(op, ""),
 };
 #undef C
 const sl_schema sl_results_schema = {"results.csv", results_cols, sizeof results_cols / sizeof results_cols[0]};

@@ -36,13 +36,16 @@ double sl_csv_num(const sl_csv *t, size_t r, int col);        /* NaN when empty/
 /* The whole file in a malloc'ed, NUL-terminated buffer; NULL with err on failure. */
 char *sl_slurp(const char *path, size_t *len, sl_err *err);
 
-/* ---- the row key: experiment dataset params dtype n variant config ------------------------ */
-#define SL_KEY_FIELDS 7
+/* ---- the row key: op experiment dataset params dtype n variant config ---------------------- */
+#define SL_KEY_FIELDS 8
 #define SL_KEY_LEN 1024
 /* The one key function: the fields joined by '|'. Returns 0, or -1 when buf is too short. */
 int sl_row_key(char *buf, size_t len, const char *const fields[SL_KEY_FIELDS]);
-/* The key of row r of a results/distribution table (its first seven columns, and "|i=K"
- * when its `instance` column holds K > 0). */
+/* The names of the key's columns, in key order. */
+extern const char *const sl_key_columns[SL_KEY_FIELDS];
+/* The key of row r of a results/distribution table (its columns op, experiment, dataset,
+ * params, dtype, n, variant, config, and "|i=K" when its `instance` column holds K > 0). A table
+ * without an `op` column was written before the operation axis: its rows are sums. */
 int sl_csv_key(const sl_csv *t, size_t r, char *buf, size_t len);
 
 /* A set of row keys (for --resume). */
@@ -57,6 +60,7 @@ void sl_keyset_free(sl_keyset *k);
 /* ---- one row: its context (the key and the swept quantity) and its figures ----------------- */
 typedef struct {
     const char *experiment;
+    const sl_operation *op;    /* the operation of the row's variants (NULL: sl_op_default()) */
     const sl_dataset *ds;
     char params[256];          /* "key=value;key=value" (no commas) */
     sl_dtype dt;
@@ -68,6 +72,7 @@ typedef struct {
                                   part of the key only when > 0 (so default runs keep theirs) */
 } sl_rowctx;
 void sl_rowctx_params(sl_rowctx *c, const sl_dataset *ds, const sl_params *p);
+const sl_operation *sl_rowctx_op(const sl_rowctx *c);     /* c->op, or the default operation */
 int sl_rowctx_key(const sl_rowctx *c, const char *variant, char *buf, size_t len);
 
 /* What a writer formats: the context, the names, the status and the measured figures. */

@@ -1,0 +1,83 @@
+/* ops.c: the operation registry (sl_ops.h): each operation's descriptor and the lookups over it.
+ * Adding an operation: its reference function (reference/), its bound model (judge.c or a file
+ * of its own), its descriptor and one line in SL_OP_LIST; then its variants in kernels/. */
+#include <stdio.h>
+#include <string.h>
+#include "sl_measure.h"
+#include "sl_ops.h"
+
+static int sum_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
+                         unsigned threads, sl_err *err)
+{
+    return sl_reference_compute_threads(ref, x[0], n, dt, threads ? threads : 1, err);
+}
+
+static const sl_operation op_sum = {
+    .name = "sum",
+    .description = "the sum of one array",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "the exact sum (fixed-point superaccumulator, checked against mpfr_sum) "
+                      "rounded once to the input format",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .reference = sum_reference,
+    .bound = sl_sum_bound,
+};
+
+/* The one list of operations, in the order every listing shows them. */
+static const sl_operation *const ops[] = {&op_sum};
+
+size_t sl_op_count(void) { return sizeof ops / sizeof ops[0]; }
+const sl_operation *sl_op_at(size_t i) { return i < sl_op_count() ? ops[i] : NULL; }
+const sl_operation *sl_op_default(void) { return &op_sum; }
+
+const sl_operation *sl_op_find(const char *name)
+{
+    for (size_t i = 0; name && i < sl_op_count(); i++)
+        if (!strcmp(ops[i]->name, name)) return ops[i];
+    return NULL;
+}
+
+int sl_op_parse(const char *name, const sl_operation **out, sl_err *err)
+{
+    *out = sl_op_find(name);
+    if (*out) return 0;
+    char known[256] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < sl_op_count() && used < sizeof known; i++) {
+        int w = snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", ops[i]->name);
+        if (w > 0) used += (size_t)w;
+    }
+    return sl_err_set(err, "unknown operation '%s' (known: %s; see 'sumlab list ops')",
+                      name ? name : "", known);
+}
+
+const sl_operation *sl_op_of(const sl_variant *v) { return v ? sl_op_find(v->op) : NULL; }
+
+int sl_op_is_exact(const sl_variant *v)
+{
+    const sl_operation *op = sl_op_of(v);
+    return op && !strcmp(op->exact_variant, v->name);
+}
+
+int sl_op_variants(const sl_operation *op, const char *list, const sl_variant **out, size_t max,
+                   size_t *count, sl_err *err)
+{
+    *count = 0;
+    if (list && !strcmp(list, "all")) {
+        for (size_t i = 0; i < sl_variant_count(); i++) {
+            const sl_variant *v = sl_variant_at(i);
+            if (sl_op_of(v) != op) continue;
+            if (*count >= max) return sl_err_set(err, "too many variants (at most %zu)", max);
+            out[(*count)++] = v;
+        }
+        return 0;
+    }
+    if (sl_variant_parse_list(list, out, max, count, err)) return -1;
+    for (size_t i = 0; i < *count; i++)
+        if (sl_op_of(out[i]) != op)
+            return sl_err_set(err, "variant '%s' computes %s, not %s (see 'sumlab list variants "
+                              "--op %s')", out[i]->name, out[i]->op, op->name, op->name);
+    return 0;
+}
