@@ -16,3 +16,4 @@ sl_add_test(NAME tref_fast SOURCES tref_fast.c LABELS cpu TIMEOUT 120
 # bins fast AVX2/SSE2, bins) saves one state, equal to mpfr_sum's; spans, edges, specials
 sl_add_test(NAME tref_window SOURCES tref_window.c LABELS cpu TIMEOUT 300
             LIBS sumlab_reference sumlab_mpfr)
+sl_add_test(NAME tops SOURCES tops.c LABELS cpu TIMEOUT 60)

@@ -16,7 +16,7 @@ check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
 # --- list ------------------------------------------------------------------------------------
 "$sumlab" list variants --format csv > "$tmp/variants.csv" 2>/dev/null
 check "list variants exits 0" test $? -eq 0
-check "list variants header" grep -q '^name,family,determinism,dtypes,gpu,twin,max_n,description$' "$tmp/variants.csv"
+check "list variants header" grep -q '^name,op,family,determinism,dtypes,gpu,twin,max_n,description$' "$tmp/variants.csv"
 nvariants=$(($(wc -l < "$tmp/variants.csv") - 1))
 check "list names at least one variant" test "$nvariants" -ge 2
 "$sumlab" list variants > "$tmp/variants.txt" 2>/dev/null
@@ -109,6 +109,22 @@ assert rows and all('result_hex' in r and isinstance(r['result_hex'], str) for r
 assert any(r['variant'] == 'exact' for r in rows)"
 # raw input with --dtype sums like the .npy holding the same values
 "$sumlab" gen uniform --n 2^10 --seed "$seed" -o "$tmp/r.npy" 2>/dev/null
+# --- reduce --op: the operation axis -------------------------------------------------------
+"$sumlab" list ops --format csv > "$tmp/ops.csv" 2>/dev/null
+check "list ops lists sum" grep -q '^sum,1,' "$tmp/ops.csv"
+check "list variants --op sum lists the sum's variants" test "$("$sumlab" list variants --op sum --format csv | tail -n +2 | wc -l)" = "$(tail -n +2 "$tmp/variants.csv" | wc -l)"
+"$sumlab" list variants --op nope > /dev/null 2> "$tmp/op.err"
+check "list --op nope: usage error" test $? -eq 2
+check "list --op nope: names the known operations" grep -q "unknown operation 'nope'.*sum" "$tmp/op.err"
+x=$("$sumlab" sum "$tmp/a.npy" --backend cpu --variants kahan,superacc --format csv --columns variant,result_hex 2>/dev/null)
+y=$("$sumlab" reduce --op sum "$tmp/a.npy" --backend cpu --variants kahan,superacc --format csv --columns variant,result_hex 2>/dev/null)
+check "reduce --op sum prints what sum prints" test -n "$x" -a "$x" = "$y"
+"$sumlab" reduce --op sum "$tmp/a.npy" "$tmp/a.npy" --backend cpu > /dev/null 2> "$tmp/op.err"
+check "reduce --op sum with two files: usage error" test $? -eq 2
+check "reduce --op sum with two files: says sum reads one file" grep -q "sum reads 1 file" "$tmp/op.err"
+"$sumlab" reduce --op nope "$tmp/a.npy" > /dev/null 2>&1
+check "reduce --op nope: usage error" test $? -eq 2
+
 a=$("$sumlab" sum "$tmp/r.bin" --dtype f32 --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
 b=$("$sumlab" sum "$tmp/r.npy" --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
 check "raw and npy give the same results" test -n "$a" -a "$a" = "$b"

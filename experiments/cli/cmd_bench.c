@@ -11,6 +11,7 @@
 #include "sl_format.h"
 #include "sl_gpu.h"
 #include "sl_measure.h"
+#include "sl_verdict.h"
 #include "sl_provenance.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
@@ -255,23 +256,17 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     double med, mn, mx, cub_med;
     sl_stats(b->ctim, (size_t)reps, &cub_med, &mn, &mx);
     sl_stats(b->tim, (size_t)reps, &med, &mn, &mx);
-    sl_judgement jd;
-    sl_judge_results(b->ref, v, n, dt, &cfg, b->res, (int)reps, &jd);
-    const uint64_t d = jd.distinct;
-    if (d > 1 && v->determinism != SL_DET_NONDETERMINISTIC) {
-        sl_cli_msg("bench", "SELF-CHECK FAILED: %s is %s but gave %llu distinct results",
-                   v->name, sl_determinism_name(v->determinism), (unsigned long long)d);
-        selfcheck = 1;
-    }
-    /* judged: every run's result within the variant's a-priori bound */
-    const double worst = jd.worst_abs_err, bound = jd.bound;
-    if (sl_bound_violated(b->ref, worst, bound)) {
-        char h[SL_FMT_LEN];
-        sl_cli_msg("bench", "SELF-CHECK FAILED: %s at n = %llu: result %s has error %g above "
-                   "its bound %g", v->name, (unsigned long long)n,
-                   sl_fmt_hex(h, sizeof h, b->res[0]), worst, bound);
-        selfcheck = 1;
-    }
+    /* the self-checks (sl_verdict.h) over every GPU run: spread, bound, correct rounding */
+    sl_verdict_facts facts;
+    sl_verdict vd;
+    sl_verdict_facts_of_results(b->ref, v, n, dt, &cfg, b->res, (int)reps, 1, &facts);
+    char where[48];
+    snprintf(where, sizeof where, "n = %llu", (unsigned long long)n);
+    facts.where = where;
+    for (int k = 0; k < sl_verdict_decide(b->ref, &facts, &vd); k++) sl_cli_msg("bench", "%s", vd.msg[k]);
+    selfcheck = vd.failed > 0;
+    const uint64_t d = facts.distinct;
+    const double worst = facts.worst_abs_err, bound = facts.bound;
     char hex[SL_FMT_LEN];
     sl_table_row(t);
     sl_table_str(t, v->name);

@@ -6,16 +6,19 @@
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_gpu.h"
+#include "sl_ops.h"
 #include "sl_variants.h"
 
 static void list_usage(FILE *f)
 {
-    fputs("usage: sumlab list [variants|datasets] [--format table|csv|json]\n\n"
-          "Lists the summation variants (name, family, determinism class, input dtypes, whether\n"
-          "this build has a GPU kernel and a CPU twin, largest n, description) and the dataset\n"
-          "generators with their parameters (name, type, default, range, description).\n"
-          "Without an argument both are listed (tables only).\n\n"
+    fputs("usage: sumlab list [ops|variants|datasets] [--op OP] [--format table|csv|json]\n\n"
+          "Lists the operations (name, inputs, exact reference, description), the variants\n"
+          "(name, operation, family, determinism class, input dtypes, whether this build has a\n"
+          "GPU kernel and a CPU twin, largest n, description) and the dataset generators with\n"
+          "their parameters (name, type, default, range, description).\n"
+          "Without an argument all three are listed (tables only).\n\n"
           "options:\n"
+          "  --op OP      only the variants of this operation\n"
           "  --format F   table (default), csv or json\n"
           "  -h, --help   this text\n", f);
 }
@@ -40,18 +43,41 @@ static void max_n_str(char *b, size_t len, uint64_t n)
     else snprintf(b, len, "%llu", (unsigned long long)n);
 }
 
-static int list_variants(sl_out_format fmt)
+static int list_ops(sl_out_format fmt)
 {
-    static const char *const h[] = {"name", "family", "determinism", "dtypes", "gpu", "twin",
+    static const char *const h[] = {"op", "inputs", "variants", "exact", "description"};
+    sl_table *t = sl_table_new(5, h);
+    if (!t) return 1;
+    for (size_t i = 0; i < sl_op_count(); i++) {
+        const sl_operation *op = sl_op_at(i);
+        uint64_t nv = 0;
+        for (size_t j = 0; j < sl_variant_count(); j++) nv += sl_op_of(sl_variant_at(j)) == op;
+        sl_table_row(t);
+        sl_table_str(t, op->name);
+        sl_table_i64(t, op->inputs);
+        sl_table_u64(t, nv);
+        sl_table_str(t, op->reference_text);
+        sl_table_str(t, op->description);
+    }
+    int rc = sl_table_write(t, fmt, stdout);
+    sl_table_free(t);
+    return rc ? 1 : 0;
+}
+
+static int list_variants(sl_out_format fmt, const sl_operation *only)
+{
+    static const char *const h[] = {"name", "op", "family", "determinism", "dtypes", "gpu", "twin",
                                     "max_n", "description"};
-    sl_table *t = sl_table_new(8, h);
+    sl_table *t = sl_table_new(9, h);
     if (!t) return 1;
     for (size_t i = 0; i < sl_variant_count(); i++) {
         const sl_variant *v = sl_variant_at(i);
+        if (only && sl_op_of(v) != only) continue;
         char mx[32];
         max_n_str(mx, sizeof mx, v->max_n);
         sl_table_row(t);
         sl_table_str(t, v->name);
+        sl_table_str(t, v->op);
         sl_table_str(t, v->family);
         sl_table_str(t, sl_determinism_name(v->determinism));
         char dts[32];
@@ -117,15 +143,24 @@ static int list_datasets(sl_out_format fmt)
 int sl_cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {
+        {"op", required_argument, NULL, 'o'},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     sl_out_format fmt = SL_OUT_TABLE;
+    const sl_operation *only = NULL;
+    sl_err err = {{0}};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":f:h", opts, NULL)) != -1) {
         switch (c) {
+        case 'o':
+            if (sl_op_parse(optarg, &only, &err)) {
+                sl_cli_msg("list", "--op: %s", err.msg);
+                return 2;
+            }
+            break;
         case 'f':
             if (sl_out_format_parse(optarg, &fmt)) {
                 sl_cli_msg("list", "unknown --format '%s' (table, csv or json)", optarg);
@@ -137,22 +172,25 @@ int sl_cmd_list(int argc, char **argv)
         }
     }
     if (argc - optind > 1) {
-        sl_cli_msg("list", "too many arguments (expected: variants or datasets)");
+        sl_cli_msg("list", "too many arguments (expected: ops, variants or datasets)");
         return 2;
     }
     const char *what = optind < argc ? argv[optind] : NULL;
     if (!what) {
         if (fmt != SL_OUT_TABLE) {
-            sl_cli_msg("list", "--format %s needs one of: variants, datasets", sl_out_format_name(fmt));
+            sl_cli_msg("list", "--format %s needs one of: ops, variants, datasets", sl_out_format_name(fmt));
             return 2;
         }
-        fputs("variants:\n", stdout);
-        int rc = list_variants(fmt);
+        fputs("operations:\n", stdout);
+        int rc = list_ops(fmt);
+        fputs("\nvariants:\n", stdout);
+        rc |= list_variants(fmt, only);
         fputs("\ndatasets:\n", stdout);
         return rc | list_datasets(fmt);
     }
-    if (!strcmp(what, "variants")) return list_variants(fmt);
+    if (!strcmp(what, "ops")) return list_ops(fmt);
+    if (!strcmp(what, "variants")) return list_variants(fmt, only);
     if (!strcmp(what, "datasets")) return list_datasets(fmt);
-    sl_cli_msg("list", "unknown list '%s' (expected: variants or datasets)", what);
+    sl_cli_msg("list", "unknown list '%s' (expected: ops, variants or datasets)", what);
     return 2;
 }

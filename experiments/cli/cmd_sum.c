@@ -1,7 +1,8 @@
-/* cmd_sum.c: `sumlab sum FILE`: sums one file with each chosen variant (GPU or CPU twin) and
- * judges every result against the exact sum. One row per variant, in the order --variants
- * names them (registry order for `all`), plus the `exact` row, and the exact sum S itself.
- * A deterministic GPU result that differs from its twin fails the command. */
+/* cmd_sum.c: `sumlab reduce --op OP FILE` (and `sumlab sum FILE`, the same with the sum):
+ * reduces one file with each chosen variant of the operation (GPU or CPU twin) and judges every
+ * result against the operation's exact reference. One row per variant, in the order --variants
+ * names them (registry order for `all`), plus the exact row, and the exact value S itself.
+ * A failed self-check (sl_verdict.h) fails the command. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <time.h>
@@ -12,11 +13,15 @@
 #include "sl_cli.h"
 #include "sl_datasets.h"
 #include "sl_measure.h"
+#include "sl_verdict.h"
 #include "sl_mpi.h"
 #include "sumlab/pool.h"
 #include "sl_variants.h"
 
 #define SUM_MAX_VARIANTS 64
+
+/* The command's name in messages: "reduce" or "sum" (one command per process). */
+static const char *cmd = "sum";
 
 static double now_s(void)
 {
@@ -28,7 +33,9 @@ static double now_s(void)
 
 static void sum_usage(FILE *f)
 {
-    fputs("usage: sumlab sum FILE [--variants LIST|all] [--backend auto|cpu|gpu] [--reps R]\n"
+    fputs("usage: sumlab reduce --op OP FILE [FILE2] [the options below]\n"
+          "       sumlab sum FILE (the same as reduce --op sum FILE)\n"
+          "       sumlab sum FILE [--variants LIST|all] [--backend auto|cpu|gpu] [--reps R]\n"
           "                  [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--offset 0|1]\n"
           "                  [--block B] [--grid G] [--items I] [--seed S]\n"
           "                  [--check-twin | --no-check-twin] [--columns LIST] [--quiet]\n"
@@ -42,7 +49,10 @@ static void sum_usage(FILE *f)
           "cannot run here are skipped with one line on stderr; a variant named explicitly\n"
           "that cannot run here is an error (exit 2).\n\n"
           "options:\n"
-          "  --variants L      comma-separated names (rows in this order) or 'all' (default)\n"
+          "  --op OP           the operation (default sum; 'sumlab list ops' lists them); FILE2\n"
+          "                    is the second input of a two-input operation\n"
+          "  --variants L      comma-separated names of the operation's variants (rows in this\n"
+          "                    order) or 'all' (default)\n"
           "  --backend B       auto (default: GPU when present, else CPU twins), cpu or gpu\n"
           "  --reps R          repetitions per variant (default 3; GPU: after one warm-up)\n"
           "  --format F        table (default), csv or json\n"
@@ -188,12 +198,12 @@ static int sum_columns(const char *list, sl_out_format fmt, int mpi, sum_colset 
         size_t i = 0;
         while (i < SUM_NCOLS && !(strlen(sum_cols[i].name) == len && !strncmp(sum_cols[i].name, p, len))) i++;
         if (i == SUM_NCOLS || len == 0) {
-            sl_cli_msg("sum", "--columns: unknown column '%.*s' (see 'sumlab sum --help')", (int)len, p);
+            sl_cli_msg(cmd, "--columns: unknown column '%.*s' (see 'sumlab sum --help')", (int)len, p);
             return -1;
         }
         for (size_t j = 0; j < cs->n; j++)
             if (cs->idx[j] == i) {
-                sl_cli_msg("sum", "--columns: column '%s' named twice", sum_cols[i].name);
+                sl_cli_msg(cmd, "--columns: column '%s' named twice", sum_cols[i].name);
                 return -1;
             }
         cs->idx[cs->n++] = i;
@@ -213,13 +223,14 @@ static int shows_exact_sum(const sum_colset *cs)
 
 /* The variants of list in its order (registry order for `all`), `exact` last unless named;
  * *explicit_list: the list names its variants (an unrunnable one is then an error). */
-static int sum_variants(const char *list, const sl_variant **order, size_t *nv, int *explicit_list)
+static int sum_variants(const sl_operation *op, const char *list, const sl_variant **order, size_t *nv,
+                        int *explicit_list)
 {
     sl_err err = {{0}};
     const sl_variant *picked[SUM_MAX_VARIANTS];
     size_t npicked = 0;
-    if (sl_variant_parse_list(list, picked, SUM_MAX_VARIANTS, &npicked, &err)) {
-        sl_cli_msg("sum", "--variants: %s", err.msg);
+    if (sl_op_variants(op, list, picked, SUM_MAX_VARIANTS, &npicked, &err)) {
+        sl_cli_msg(cmd, "--variants: %s", err.msg);
         return -1;
     }
     *explicit_list = strcmp(list, "all") != 0;
@@ -230,7 +241,7 @@ static int sum_variants(const char *list, const sl_variant **order, size_t *nv, 
             size_t k = 0;
             while (k < *nv && order[k] != picked[j]) k++;
             if (k < *nv) continue;                 /* named twice: one row */
-            have_exact |= !strcmp(picked[j]->name, "exact");
+            have_exact |= sl_op_is_exact(picked[j]);
             order[(*nv)++] = picked[j];
         }
     } else {
@@ -238,10 +249,10 @@ static int sum_variants(const char *list, const sl_variant **order, size_t *nv, 
             const sl_variant *v = sl_variant_at(i);
             int want = 0;
             for (size_t j = 0; j < npicked && !want; j++) want = picked[j] == v;
-            if (want) { order[(*nv)++] = v; have_exact |= !strcmp(v->name, "exact"); }
+            if (want) { order[(*nv)++] = v; have_exact |= sl_op_is_exact(v); }
         }
     }
-    const sl_variant *ex = sl_variant_find("exact");
+    const sl_variant *ex = sl_variant_find(op->exact_variant);
     if (!have_exact && ex && *nv < SUM_MAX_VARIANTS) order[(*nv)++] = ex;
     return 0;
 }
@@ -265,38 +276,23 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
         const sl_err err = errs[i];
         int rc = status[i];
         if (rc == 1) {
-            if (!quiet) sl_cli_msg("sum", "skipping %s: %s", v->name, err.msg);
+            if (!quiet) sl_cli_msg(cmd, "skipping %s: %s", v->name, err.msg);
             sl_row_free(&row);
             continue;
         }
         if (rc != 0) {
-            sl_cli_msg("sum", "%s failed: %s", v->name, err.msg);
+            sl_cli_msg(cmd, "%s failed: %s", v->name, err.msg);
             failed = 1;
             sl_row_free(&row);
             continue;
         }
-        if (row.twin_checked && !row.twin_match) {
-            char h[SL_FMT_LEN];
-            sl_cli_msg("sum", "SELF-CHECK FAILED: %s on the GPU gave %s, which differs from its "
-                       "CPU twin bit for bit", v->name, sl_fmt_hex(h, sizeof h, row.result));
-            selfcheck = 1;
-        }
-        if (!strcmp(row.backend, "gpu") && v->determinism != SL_DET_NONDETERMINISTIC &&
-            row.distinct > 1) {
-            sl_cli_msg("sum", "SELF-CHECK FAILED: %s is %s but gave %llu distinct results over %d "
-                       "repetitions", v->name, sl_determinism_name(v->determinism),
-                       (unsigned long long)row.distinct, row.reps);
-            selfcheck = 1;
-        }
-        /* judged: every repetition within the variant's a-priori bound (as bench checks) */
-        sl_judgement jd;
-        sl_judge_results(sl_session_reference(s), v, row.n, row.dt, &row.cfg, row.results, row.reps, &jd);
-        if (sl_bound_violated(sl_session_reference(s), jd.worst_abs_err, jd.bound)) {
-            char h[SL_FMT_LEN];
-            sl_cli_msg("sum", "SELF-CHECK FAILED: %s (%s): result %s has error %g above its bound %g",
-                       v->name, row.backend, sl_fmt_hex(h, sizeof h, row.result), jd.worst_abs_err, jd.bound);
-            selfcheck = 1;
-        }
+        /* the self-checks (sl_verdict.h): twin, spread, bound, correct rounding */
+        sl_verdict_facts facts;
+        sl_verdict vd;
+        sl_verdict_facts_of_row(sl_session_reference(s), v, &row, &facts);
+        for (int k = 0; k < sl_verdict_decide(sl_session_reference(s), &facts, &vd); k++)
+            sl_cli_msg(cmd, "%s", vd.msg[k]);
+        selfcheck |= vd.failed > 0;
         sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec, S, NULL};
         add_row(t, cs, &c);
         sl_row_free(&row);
@@ -316,14 +312,16 @@ typedef struct {
     uint32_t offset;
     sl_launch req;
     const char *combine;       /* --combine (NULL: all, and only under mpirun) */
+    const sl_operation *op;    /* --op */
     const char *threads_s;
 } sum_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE, O_THREADS };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE, O_THREADS, O_OP };
     static const struct option opts[] = {
+        {"op", required_argument, NULL, O_OP},
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
         {"reps", required_argument, NULL, 'r'},
@@ -351,25 +349,25 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         case 'v': o->vlist = optarg; break;
         case 'b':
             if (sl_backend_parse(optarg, &o->backend)) {
-                sl_cli_msg("sum", "unknown --backend '%s' (auto, cpu or gpu)", optarg);
+                sl_cli_msg(cmd, "unknown --backend '%s' (auto, cpu or gpu)", optarg);
                 return 2;
             }
             break;
         case 'r':
             if (sl_parse_int(optarg, 1, 1000000, &o->reps, &err)) {
-                sl_cli_msg("sum", "--reps: %s (at least 1)", err.msg);
+                sl_cli_msg(cmd, "--reps: %s (at least 1)", err.msg);
                 return 2;
             }
             break;
         case 'f':
             if (sl_out_format_parse(optarg, &o->fmt)) {
-                sl_cli_msg("sum", "unknown --format '%s' (table, csv or json)", optarg);
+                sl_cli_msg(cmd, "unknown --format '%s' (table, csv or json)", optarg);
                 return 2;
             }
             break;
         case 'd':
             if (sl_dtype_parse(optarg, &o->raw_dt)) {
-                sl_cli_msg("sum", "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
+                sl_cli_msg(cmd, "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
                 return 2;
             }
             o->have_dtype = 1;
@@ -378,24 +376,24 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
             {
                 long v;
                 if (sl_parse_int(optarg, 0, 1, &v, &err)) {
-                    sl_cli_msg("sum", "--offset: %s", err.msg);
+                    sl_cli_msg(cmd, "--offset: %s", err.msg);
                     return 2;
                 }
                 o->offset = (uint32_t)v;
             }
             break;
         case 'B':
-            if (sl_cli_launch_opt("sum", "--block", optarg, &o->req.block)) return 2;
+            if (sl_cli_launch_opt(cmd, "--block", optarg, &o->req.block)) return 2;
             break;
         case 'G':
-            if (sl_cli_launch_opt("sum", "--grid", optarg, &o->req.grid)) return 2;
+            if (sl_cli_launch_opt(cmd, "--grid", optarg, &o->req.grid)) return 2;
             break;
         case O_ITEMS:
-            if (sl_cli_launch_opt("sum", "--items", optarg, &o->req.items)) return 2;
+            if (sl_cli_launch_opt(cmd, "--items", optarg, &o->req.items)) return 2;
             break;
         case 's':
             if (sl_parse_u64(optarg, &o->req.order_seed, &err)) {
-                sl_cli_msg("sum", "--seed: %s", err.msg);
+                sl_cli_msg(cmd, "--seed: %s", err.msg);
                 return 2;
             }
             break;
@@ -405,8 +403,14 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         case 'q': o->quiet = 1; break;
         case O_COMBINE: o->combine = optarg; break;
         case O_THREADS: o->threads_s = optarg; break;
+        case O_OP:
+            if (sl_op_parse(optarg, &o->op, &err)) {
+                sl_cli_msg(cmd, "--op: %s", err.msg);
+                return 2;
+            }
+            break;
         case 'h': sum_usage(stdout); return 0;
-        default: return sl_cli_bad_option("sum", c, argv, optind, optopt);
+        default: return sl_cli_bad_option(cmd, c, argv, optind, optopt);
         }
     }
     return -1;
@@ -419,11 +423,11 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
     sl_err err = {{0}};
     unsigned mask = 0;
     if (sl_combine_parse_list(o->combine ? o->combine : "all", &mask, &err)) {
-        sl_cli_msg("sum", "--combine: %s", err.msg);
+        sl_cli_msg(cmd, "--combine: %s", err.msg);
         return 2;
     }
     if (!sl_mpi_compiled()) {
-        sl_cli_msg("sum", "%s: %s", o->combine ? "--combine" : "started by mpirun", SL_MPI_MISSING);
+        sl_cli_msg(cmd, "%s: %s", o->combine ? "--combine" : "started by mpirun", SL_MPI_MISSING);
         return 1;
     }
     sl_mpi_sum_opts mo = {path, o->have_dtype, o->raw_dt, o->backend, o->offset, (int)o->reps,
@@ -434,8 +438,8 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
     int have_ref = 0, root = 1;
     char chosen[512] = "";
     int code = sl_mpi_sum_file(&mo, &rows, &nrows, &ref, &have_ref, &root, chosen, sizeof chosen, &err);
-    if (root && code && err.msg[0]) sl_cli_msg("sum", "%s", err.msg);
-    if (root && o->backend == SL_BACKEND_AUTO && chosen[0]) sl_cli_msg("sum", "rank 0: %s", chosen);
+    if (root && code && err.msg[0]) sl_cli_msg(cmd, "%s", err.msg);
+    if (root && o->backend == SL_BACKEND_AUTO && chosen[0]) sl_cli_msg(cmd, "rank 0: %s", chosen);
     if (root && have_ref && (code == 0 || code == 1)) {
         sl_table *t = sum_table(cs);
         if (!t) code = 1;
@@ -445,7 +449,7 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
             add_row(t, cs, &c);
         }
         if (t && sl_table_write(t, o->fmt, stdout)) {
-            sl_cli_msg("sum", "error writing the output");
+            sl_cli_msg(cmd, "error writing the output");
             code = 1;
         }
         fflush(stdout);
@@ -456,10 +460,13 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
     return sl_mpi_end(code);
 }
 
-int sl_cmd_sum(int argc, char **argv)
+/* `reduce` and `sum`: one body; name says which in messages. */
+static int reduce_main(const char *name, int argc, char **argv)
 {
+    cmd = name;
     sum_opts o;
     memset(&o, 0, sizeof o);
+    o.op = sl_op_default();
     o.vlist = "all";
     o.backend = SL_BACKEND_AUTO;
     o.reps = 3;
@@ -479,24 +486,29 @@ int sl_cmd_sum(int argc, char **argv)
     const sl_launch req = o.req;
     sl_err err = {{0}};
     if (optind >= argc) {
-        sl_cli_msg("sum", "missing input FILE (.npy or raw; see 'sumlab sum --help')");
+        sl_cli_msg(cmd, "missing input FILE (.npy or raw; see 'sumlab %s --help')", cmd);
         return 2;
     }
-    if (argc - optind > 1) {
-        sl_cli_msg("sum", "unexpected argument '%s' (one FILE at a time)", argv[optind + 1]);
+    if (argc - optind > o.op->inputs) {
+        sl_cli_msg(cmd, "unexpected argument '%s' (%s reads %d file%s)", argv[optind + o.op->inputs],
+                   o.op->name, o.op->inputs, o.op->inputs > 1 ? "s" : "");
+        return 2;
+    }
+    if (argc - optind < o.op->inputs) {
+        sl_cli_msg(cmd, "%s reads %d files: FILE2 is missing", o.op->name, o.op->inputs);
         return 2;
     }
     const char *path = argv[optind];
     unsigned threads = 1;
     if (sl_threads_choose(o.threads_s, &threads, &err)) {
-        sl_cli_msg("sum", "%s", err.msg);
+        sl_cli_msg(cmd, "%s", err.msg);
         return 2;
     }
 
     const sl_variant *order[SUM_MAX_VARIANTS];
     size_t nv = 0;
     int explicit_list = 0;
-    if (sum_variants(vlist, order, &nv, &explicit_list)) return 2;
+    if (sum_variants(o.op, vlist, order, &nv, &explicit_list)) return 2;
     const int mpi = o.combine || sl_mpi_launched();
     sum_colset cs;
     if (sum_columns(o.columns, fmt, mpi, &cs)) return 2;
@@ -509,12 +521,12 @@ int sl_cmd_sum(int argc, char **argv)
     sl_io_set_threads(threads);
     const double t_read = now_s();
     if (sl_array_load_ex(path, have_dtype, raw_dt, &data, &n, &dt, &info, &err)) {
-        sl_cli_msg("sum", "%s", err.msg);
+        sl_cli_msg(cmd, "%s", err.msg);
         return 2;
     }
-    if (info.note[0] && !o.quiet) sl_cli_msg("sum", "%s", info.note); /* N-D, Fortran order, .npz member */
+    if (info.note[0] && !o.quiet) sl_cli_msg(cmd, "%s", info.note); /* N-D, Fortran order, .npz member */
     if (have_dtype && dt != raw_dt) {
-        sl_cli_msg("sum", "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
+        sl_cli_msg(cmd, "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
                    sl_dtype_name(raw_dt));
         free(data);
         return 2;
@@ -523,9 +535,9 @@ int sl_cmd_sum(int argc, char **argv)
     const double t_open = now_s();
     sl_session *s = NULL;
     char chosen[512];
-    sl_session_opts so = {backend, offset, threads, NULL, 0};
+    sl_session_opts so = {backend, offset, threads, NULL, 0, o.op};
     if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
-        sl_cli_msg("sum", "%s", err.msg);
+        sl_cli_msg(cmd, "%s", err.msg);
         free(data);
         return 1;
     }
@@ -540,22 +552,22 @@ int sl_cmd_sum(int argc, char **argv)
             if (w > 0 && (size_t)w < sizeof why - used) used += (size_t)w;
         }
         if (used) {
-            sl_cli_msg("sum", "--variants: cannot run here (%s backend): %s",
+            sl_cli_msg(cmd, "--variants: cannot run here (%s backend): %s",
                        sl_session_on_gpu(s) ? "gpu" : "cpu", why);
             sl_session_close(s);
             free(data);
             return 2;
         }
     }
-    if (backend == SL_BACKEND_AUTO && !o.quiet) sl_cli_msg("sum", "%s", chosen);
+    if (backend == SL_BACKEND_AUTO && !o.quiet) sl_cli_msg(cmd, "%s", chosen);
     int on_gpu = sl_session_on_gpu(s);
     if (check_twin < 0) check_twin = n <= TWIN_DEFAULT_MAX_N;
-    if (on_gpu && !check_twin && !o.quiet) sl_cli_msg("sum", "twin check off (n > 2^24 or --no-check-twin)");
+    if (on_gpu && !check_twin && !o.quiet) sl_cli_msg(cmd, "twin check off (n > 2^24 or --no-check-twin)");
 
     sl_exact_text S;
     sl_table *t = sum_table(&cs);
     if (!t || sl_reference_exact_text(sl_session_reference(s), &S)) {
-        sl_cli_msg("sum", "out of memory");
+        sl_cli_msg(cmd, "out of memory");
         sl_table_free(t);
         sl_session_close(s);
         free(data);
@@ -567,7 +579,7 @@ int sl_cmd_sum(int argc, char **argv)
     const double t_end = now_s();
     const char *times = getenv("SUMLAB_TIMES");
     if (times && *times && strcmp(times, "0"))
-        sl_cli_msg("sum", "times (%u threads): read %.3f s, reference%s %.3f s, variants "
+        sl_cli_msg(cmd, "times (%u threads): read %.3f s, reference%s %.3f s, variants "
                    "(runs, twins, judging) %.3f s", threads, t_open - t_read,
                    on_gpu ? " and upload" : "", t_measure - t_open, t_end - t_measure);
     int wrc = sl_table_write(t, fmt, stdout);
@@ -579,3 +591,6 @@ int sl_cmd_sum(int argc, char **argv)
     if (wrc) return 1;   /* main() names the reason: "cannot write standard output: ..." */
     return bad ? 1 : 0;
 }
+
+int sl_cmd_reduce(int argc, char **argv) { return reduce_main("reduce", argc, argv); }
+int sl_cmd_sum(int argc, char **argv) { return reduce_main("sum", argc, argv); }

@@ -16,6 +16,7 @@ typedef struct {
 static const command commands[] = {
     {"list", sl_cmd_list, "list the summation variants and the dataset generators"},
     {"gen", sl_cmd_gen, "generate a dataset into a .npy or raw file"},
+    {"reduce", sl_cmd_reduce, "reduce a file with every variant of an operation (--op), judged exactly"},
     {"sum", sl_cmd_sum, "sum a file with every variant, judged against the exact sum"},
     {"judge", sl_cmd_judge, "judge sums computed elsewhere (NumPy, fsum, ...) against the exact sum"},
     {"bench", sl_cmd_bench, "time the GPU variants against CUB and the read ceiling"},

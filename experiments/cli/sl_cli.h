@@ -16,7 +16,8 @@ extern "C" {
 
 int sl_cmd_list(int argc, char **argv);     /* sumlab list [variants|datasets] */
 int sl_cmd_gen(int argc, char **argv);      /* sumlab gen NAME --n N --seed S ... -o FILE */
-int sl_cmd_sum(int argc, char **argv);      /* sumlab sum FILE ... */
+int sl_cmd_sum(int argc, char **argv);      /* sumlab sum FILE ... (reduce --op sum) */
+int sl_cmd_reduce(int argc, char **argv);   /* sumlab reduce --op OP FILE [FILE2] ... */
 int sl_cmd_judge(int argc, char **argv);    /* sumlab judge FILE --value V ... */
 int sl_cmd_bench(int argc, char **argv);    /* sumlab bench ... */
 int sl_cmd_bench_cpu(int argc, char **argv); /* sumlab bench --backend cpu ... (bench_cpu.c) */

@@ -14,6 +14,7 @@
 #include "sl_gpu.h"
 #include "sumlab/half.h"
 #include "sl_mpi_impl.h"
+#include "sl_verdict.h"
 #include "sl_state.h"
 
 int sl_mpi_compiled(void) { return 1; }
@@ -566,11 +567,19 @@ int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, 
                 break;
             }
             if (in.rank == 0) {
-                if (row.row.twin_checked && !row.row.twin_match) {
-                    fprintf(stderr, "sumlab sum: SELF-CHECK FAILED: %s on the GPU differs from its CPU twin "
-                                    "on at least one rank\n", v->name);
-                    bad = 1;
-                }
+                /* the self-checks (sl_verdict.h) against the bound of the combination */
+                sl_verdict_facts f;
+                sl_verdict vd;
+                sl_verdict_facts_of_row(&in.ref, v, &row.row, &f);
+                f.bound = row.row.bound;
+                f.where = sl_combine_name((sl_combine)c);
+                /* partial results combined by adds: at most run-to-run whatever the variant's class
+                 * (the state combine merges exactly and keeps it) */
+                if (c != SL_COMBINE_STATE && f.claim > SL_DET_RUN_TO_RUN) f.claim = SL_DET_RUN_TO_RUN;
+                for (int k = 0; k < sl_verdict_decide(&in.ref, &f, &vd); k++)
+                    fprintf(stderr, "sumlab sum: %s%s\n", vd.msg[k],
+                            row.row.twin_checked && !row.row.twin_match ? " (on at least one rank)" : "");
+                bad |= vd.failed > 0;
                 if (row.state_check == 0) {
                     fprintf(stderr, "sumlab sum: SELF-CHECK FAILED: %s: a rank's GPU result differs from "
                                     "the rounding of its state\n", v->name);
