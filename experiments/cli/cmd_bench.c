@@ -22,7 +22,7 @@
 
 static void bench_usage(FILE *f)
 {
-    fputs("usage: sumlab bench [--backend gpu] [--variants LIST] [--n LIST] [--dtype f32|f64|f16|bf16] [--reps R]\n"
+    fputs("usage: sumlab bench [--backend gpu] [--op OP] [--variants LIST] [--n LIST] [--dtype f32|f64|f16|bf16] [--reps R]\n"
           "                    [--dataset NAME] [--param K=V ...] [--seed S] [--no-flush]\n"
           "                    [--timing device|call] [--block B] [--grid G] [--items I]\n"
           "                    [--format csv|table]\n\n"
@@ -34,7 +34,9 @@ static void bench_usage(FILE *f)
           "streaming-read kernel is timed once per n: ratio_read = read time / variant time\n"
           "(1.0 = as fast as reading the input once).\n\n"
           "options:\n"
-          "  --variants L   comma-separated names or 'all' (default: every variant with a kernel)\n"
+          "  --op OP        the operation timed (default sum; 'sumlab list ops')\n"
+          "  --variants L   comma-separated names of its variants or 'all' (default: every one\n"
+          "                 with a kernel)\n"
           "  --n L          sizes, e.g. 2^20,2^24,2^28 (the default)\n"
           "  --dtype D      f32 (default) or f64\n"
           "  --reps R       timed runs per variant (default 10)\n"
@@ -88,6 +90,7 @@ static int timed(sl_gpu_ctx *ctx, const sl_variant *v, const sl_variant *cub,
 /* The options of one bench, checked. */
 typedef struct {
     const char *vlist, *nlist, *dsname;
+    const sl_operation *op;    /* --op (default: the sum) */
     const char *params[64];
     int nparams, flush, call_time;
     sl_launch req;
@@ -104,8 +107,9 @@ typedef struct {
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int bench_getopt(int argc, char **argv, bench_opts *o)
 {
-    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND };
+    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND, O_OP };
     static const struct option opts[] = {
+        {"op", required_argument, NULL, O_OP},
         {"backend", required_argument, NULL, O_BACKEND},
         {"variants", required_argument, NULL, 'v'},
         {"n", required_argument, NULL, 'n'},
@@ -134,6 +138,15 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
         }
         switch (c) {
         case 'v': o->vlist = optarg; break;
+        case O_OP:
+            {
+                sl_err err = {{0}};
+                if (sl_op_parse(optarg, &o->op, &err)) {
+                    sl_cli_msg("bench", "--op: %s", err.msg);
+                    return 2;
+                }
+            }
+            break;
         case 'n': o->nlist = optarg; break;
         case 'd':
             if (sl_dtype_parse(optarg, &o->dt)) {
@@ -186,13 +199,14 @@ static int bench_variants(const bench_opts *o, const sl_variant **order, size_t 
     sl_err err = {{0}};
     const sl_variant *picked[BENCH_MAX_VARIANTS];
     size_t np = 0;
-    if (o->vlist && sl_variant_parse_list(o->vlist, picked, BENCH_MAX_VARIANTS, &np, &err)) {
+    if (o->vlist && sl_op_variants(o->op, o->vlist, picked, BENCH_MAX_VARIANTS, &np, &err)) {
         sl_cli_msg("bench", "--variants: %s", err.msg);
         return 2;
     }
     *nv = 0;
     for (size_t i = 0; i < sl_variant_count() && *nv < BENCH_MAX_VARIANTS; i++) {
         const sl_variant *v = sl_variant_at(i);
+        if (sl_op_of(v) != o->op) continue;
         int want = !o->vlist;
         for (size_t j = 0; j < np && !want; j++) want = picked[j] == v;
         if (!want) continue;
@@ -323,7 +337,8 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     sl_reference ref;
     int have_ref = 0;
     if (rc == 0) {
-        if (sl_reference_compute(&ref, x, n, o->dt, &err)) {
+        const void *const in[1] = {x};
+        if (o->op->reference(&ref, in, n, o->dt, 1, &err)) {
             sl_cli_msg("bench", "reference: %s", err.msg);
             rc = 1;
         }
@@ -379,6 +394,7 @@ int sl_cmd_bench(int argc, char **argv)
     }
     bench_opts o;
     memset(&o, 0, sizeof o);
+    o.op = sl_op_default();
     o.nlist = "2^20,2^24,2^28";
     o.dsname = "uniform";
     o.flush = 1;
