@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """tdoc_links.py: every relative link of the project's documents (README.md, BENCHMARKS.md,
-docs/*.md, experiments/measured/README.md) points at a file or folder that exists; links inside
-code blocks and inline code are text, not links. The checker first proves it finds a planted
+docs/*.md, experiments/measured/README.md) points at a file or folder that exists, and a
+#fragment into a Markdown file names one of its headings (GitHub's anchors); links inside code
+blocks and inline code are text, not links. The checker first proves it finds a planted
 broken link.   usage: tdoc_links.py [SOURCE_DIR]"""
 import os, re, sys, tempfile
 
@@ -30,20 +31,43 @@ def targets(text):
             yield no, r.group(1)
 
 
+def anchors(path):
+    """GitHub's anchors of the headings of a Markdown file: lower case, punctuation but '-' and
+    '_' dropped, spaces as '-', a repeated anchor suffixed -1, -2, ..."""
+    seen, out, fence = {}, set(), None
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            m = re.match(r'^\s{0,3}(`{3,}|~{3,})', line)
+            if m:
+                fence = None if fence and m.group(1).startswith(fence) else (fence or m.group(1))
+                continue
+            if fence:
+                continue
+            h = re.match(r'^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$', line)
+            if not h:
+                continue
+            a = re.sub(r'[^\w\- ]', '', h.group(1).lower()).replace(' ', '-')
+            k = seen.get(a, 0)
+            seen[a] = k + 1
+            out.add(a if k == 0 else '%s-%d' % (a, k))
+    return out
+
+
 def broken(path):
-    """Every broken relative link of the file at path: 'path:line: target'."""
+    """Every broken relative link of the file at path: (path, line, target)."""
     out = []
     with open(path, encoding='utf-8') as f:
         text = f.read()
     for no, t in targets(text):
-        if re.match(r'^[a-zA-Z][a-zA-Z0-9+.-]*:', t) or t.startswith('#') or t.startswith('//'):
-            continue                     # a URL (http:, mailto:) or an anchor in the same page
-        rel = t.split('#', 1)[0].split('?', 1)[0]
-        if not rel:
-            continue
-        dest = os.path.normpath(os.path.join(os.path.dirname(path), rel))
+        if re.match(r'^[a-zA-Z][a-zA-Z0-9+.-]*:', t) or t.startswith('//'):
+            continue                     # a URL (http:, mailto:)
+        rel, _, frag = t.partition('#')
+        rel = rel.split('?', 1)[0]
+        dest = os.path.normpath(os.path.join(os.path.dirname(path), rel)) if rel else path
         if not os.path.exists(dest):
-            out.append(f'{path}:{no}: {t}')
+            out.append((path, no, t))
+        elif frag and dest.endswith('.md') and os.path.isfile(dest) and frag not in anchors(dest):
+            out.append((path, no, t))
     return out
 
 
@@ -65,11 +89,12 @@ def main():
         open(os.path.join(t, 'here.md'), 'w').close()
         p = os.path.join(t, 'x.md')
         with open(p, 'w') as f:
-            f.write('[ok](here.md) [ok](here.md#a) [web](https://example.org/x) [a](#top)\n'
+            f.write('# Top\n[ok](here.md) [ok](x.md#top) [web](https://example.org/x) [a](#top)\n'
                     '`[code](missing0.md)`\n```\n[fenced](missing0.md)\n```\n'
-                    '[bad](missing1.md) ![img](charts/missing2.png)\n[ref]: missing3.md\n')
-        got = [b.split(': ', 1)[1] for b in broken(p)]
-        want = ['missing1.md', 'charts/missing2.png', 'missing3.md']
+                    '[bad](missing1.md) ![img](charts/missing2.png)\n[ref]: missing3.md\n'
+                    '[no heading](here.md#nowhere) [no anchor](#bottom)\n')
+        got = [b[2] for b in broken(p)]
+        want = ['missing1.md', 'charts/missing2.png', 'missing3.md', 'here.md#nowhere', '#bottom']
         if got == want:
             passes += 1
         else:
@@ -84,7 +109,7 @@ def main():
         b = broken(d)
         if b:
             fails += 1
-            print('FAIL: broken links:\n  ' + '\n  '.join(os.path.relpath(x, src) if x.startswith(src) else x for x in b))
+            print('FAIL: broken links:\n  ' + '\n  '.join('%s:%d: %s' % (os.path.relpath(f, src), no, t) for f, no, t in b))
         else:
             passes += 1
     print(f'{passes} passed, {fails} failed')
