@@ -21,9 +21,14 @@ done
 dir=${1%/}
 res=$dir/results.csv
 dist=$dir/distribution.csv
+# Committed measurements keep FILE.csv.gz: read in FILE.csv's place when it is absent.
+zres=; zdist=
+[ -e "$res" ] || [ ! -r "$res.gz" ] || zres=$res.gz
+[ -e "$dist" ] || [ ! -r "$dist.gz" ] || zdist=$dist.gz
 [ -d "$dir" ] || { echo "render.sh: '$dir' is not a directory" >&2; exit 2; }
-[ -r "$res" ] || { echo "render.sh: $res not found or unreadable" >&2; exit 2; }
-IFS= read -r header < "$res" || :   # (a header without a newline is still read)
+[ -r "$res" ] || [ -n "$zres" ] || { echo "render.sh: $res not found or unreadable" >&2; exit 2; }
+if [ -n "$zres" ]; then IFS= read -r header < <(gzip -dc -- "$zres" 2>/dev/null) || :
+else IFS= read -r header < "$res" || :; fi   # (a header without a newline is still read)
 case $header in
   experiment,dataset,params,dtype,n,variant,config*) ;;
   *) echo "render.sh: $res is not a sumlab results file" >&2; exit 2 ;;
@@ -41,6 +46,12 @@ scratch=${TMPDIR:-}
 if [ -z "$scratch" ]; then scratch=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && scratch=/dev/shm; fi
 tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX")
 trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
+  [ -n "$z" ] || continue
+  f=$tmp/$(basename "${z%.gz}")
+  gzip -dc -- "$z" > "$f" || { echo "render.sh: $z: damaged or truncated gzip file" >&2; exit 2; }
+  case $f in */results.csv) res=$f ;; *) dist=$f ;; esac
+done
 # The pngcairo probe runs beside the data preparation; gp_setup, before the first chart, reads
 # its result: pngterm (pngcairo, else png).
 (

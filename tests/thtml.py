@@ -221,7 +221,7 @@ def main():
         print("thtml: gnuplot not installed: skipped", file=sys.stderr)
         return 77
     # the committed full study (experiments/measured/h200-<commit>-study; one is kept)
-    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv")))
+    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv*")))
     if not found:
         print("thtml: no committed study (experiments/measured/h200-*-study/results.csv)", file=sys.stderr)
         return 1
@@ -231,7 +231,8 @@ def main():
         run = os.path.join(tmp, "run")
         os.makedirs(run)
         for f in ("results.csv", "distribution.csv", "ladder_ncu.csv", "run.conf"):
-            shutil.copy(os.path.join(study, f), run)
+            p = os.path.join(study, f)   # committed as FILE.gz (experiments/measured/README.md)
+            shutil.copy(p if os.path.exists(p) else p + ".gz", run)
         with open(os.path.join(study, "meta.json"), encoding="utf-8") as f:
             meta = json.load(f)
         meta["provenance"]["argv"] = HOSTILE

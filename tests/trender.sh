@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # trender.sh: plots/render.sh renders the same set of files (and the same notes.txt) with one
-# gnuplot at a time (SUMLAB_THREADS=1) as with a pool of four; on the committed H200 study's CSVs.
+# gnuplot at a time (SUMLAB_THREADS=1) as with a pool of four; on the committed H200 study's CSVs
+# (gzipped, as committed: render.sh reads FILE.csv.gz where FILE.csv is absent).
 # Every chart's PNG and SVG bytes are the same too: the serial run draws all charts in one
 # gnuplot process, the pool in other groups and orders, so a setting or terminal state that one
 # chart leaves to the next shows here.
@@ -10,10 +11,10 @@ src=$1
 command -v gnuplot >/dev/null 2>&1 || { echo "trender: gnuplot not installed: skipped" >&2; exit 77; }
 # the committed full study (experiments/measured/h200-<commit>-study; one is kept)
 study=$(ls -d "$src"/experiments/measured/h200-*-study 2>/dev/null | tail -1)
-[ -f "$study/results.csv" ] || { echo "trender: no committed study (experiments/measured/h200-*-study/results.csv)" >&2; exit 1; }
+[ -f "$study/results.csv.gz" ] || { echo "trender: no committed study (experiments/measured/h200-*-study/results.csv.gz)" >&2; exit 1; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/trender.XXXXXX"); trap 'rm -rf "$t"' EXIT
 for k in 1 4; do
-  mkdir -p "$t/r$k"; cp "$study"/results.csv "$study"/distribution.csv "$study"/ladder.csv "$t/r$k/"
+  mkdir -p "$t/r$k"; cp "$study"/results.csv.gz "$study"/distribution.csv.gz "$study"/ladder.csv "$t/r$k/"
   SUMLAB_THREADS=$k bash "$src/plots/render.sh" -q "$t/r$k"
 done
 fail=0

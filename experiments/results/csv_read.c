@@ -1,10 +1,13 @@
 /* csv_read.c: the one CSV reader (sl_results.h): a whole file into rows of fields, RFC 4180
- * quoting, '#' comment lines, an interrupted last line dropped and reported. */
+ * quoting, '#' comment lines, an interrupted last line dropped and reported; FILE.gz (gzip,
+ * zlib) is read in FILE's place when FILE is absent, as committed measurements keep it. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
 #include "sl_results.h"
 
 /* ---- CSV reader ------------------------------------------------------------------------- */
@@ -72,12 +75,78 @@ char *sl_slurp(const char *path, size_t *len, sl_err *err)
     return buf;
 }
 
-int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err)
+/* The whole of a gzip file, inflated, NUL-terminated. A damaged or truncated stream (zlib's
+ * Z_DATA_ERROR, Z_BUF_ERROR "unexpected end of file") and a file that is not gzip at all are
+ * errors: never fewer rows than were written. */
+static char *slurp_gz(const char *path, size_t *len, sl_err *err)
+{
+    errno = 0;
+    gzFile g = gzopen(path, "rb");
+    if (!g) {
+        sl_err_set(err, "cannot read %s: %s", path, errno ? strerror(errno) : "out of memory");
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    int bad = 0;
+    while (buf) {
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2 + 1);
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t want = cap - n;
+        if (want > (1u << 30)) want = 1u << 30;
+        int got = gzread(g, buf + n, (unsigned)want);
+        if (got < 0) { bad = 1; break; }
+        if (got == 0) break;
+        n += (size_t)got;
+    }
+    int zerr = Z_OK;
+    char why[128];
+    const char *zm = gzerror(g, &zerr);     /* "PATH: message" */
+    size_t pl = strlen(path);
+    if (!strncmp(zm, path, pl) && !strncmp(zm + pl, ": ", 2)) zm += pl + 2;
+    snprintf(why, sizeof why, "%s", zm);
+    int direct = gzdirect(g);
+    int cr = gzclose(g);
+    if (!buf) {
+        sl_err_set(err, "cannot read %s: out of memory", path);
+        return NULL;
+    }
+    if (bad || zerr != Z_OK || cr != Z_OK || direct) {
+        free(buf);
+        if (direct) sl_err_set(err, "cannot read %s: not a gzip file", path);
+        else sl_err_set(err, "cannot read %s: damaged or truncated gzip stream (%s)", path,
+                        zerr != Z_OK && why[0] ? why : cr == Z_BUF_ERROR ? "unexpected end of file" : "zlib error");
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* path, or path.gz when path does not exist and path.gz does; name: the file read. */
+static char *slurp_csv(const char *path, size_t *len, char *name, size_t nlen, sl_err *err)
+{
+    struct stat st;
+    snprintf(name, nlen, "%s", path);
+    if (stat(path, &st) && errno == ENOENT) {
+        int w = snprintf(name, nlen, "%s.gz", path);
+        if (w > 0 && (size_t)w < nlen && !stat(name, &st)) return slurp_gz(name, len, err);
+        snprintf(name, nlen, "%s", path);
+    }
+    return sl_slurp(path, len, err);
+}
+
+int sl_csv_read(const char *path_asked, sl_csv *t, int *truncated, sl_err *err)
 {
     memset(t, 0, sizeof *t);
     if (truncated) *truncated = 0;
     size_t len = 0;
-    char *buf = sl_slurp(path, &len, err);
+    char path[4096 + 8];
+    char *buf = slurp_csv(path_asked, &len, path, sizeof path, err);
     if (!buf) return -1;
     if (len > 0 && buf[len - 1] != '\n') {          /* an interrupted write: drop it */
         char *nl = strrchr(buf, '\n');

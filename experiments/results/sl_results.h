@@ -23,7 +23,8 @@ typedef struct {
     size_t nrows;
     char ***cell;          /* cell[r][c]; rows with a wrong field count are rejected */
 } sl_csv;
-/* Reads path; '#' lines are comments. A last line without '\n' is dropped and reported in
+/* Reads path (or path.gz, gzip, when path does not exist: a damaged or truncated stream is an
+ * error); '#' lines are comments. A last line without '\n' is dropped and reported in
  * *truncated (may be NULL). Returns 0, or -1 with err naming the file and line. */
 int sl_csv_read(const char *path, sl_csv *t, int *truncated, sl_err *err);
 void sl_csv_free(sl_csv *t);

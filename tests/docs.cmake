@@ -1,0 +1,12 @@
+# tests/docs.cmake: the documents and the committed measurements: links that resolve, the
+# measured-data policy (experiments/measured/README.md), and gzipped results read as plain ones.
+find_program(SL_BASH bash REQUIRED)
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+  set(Python3_EXECUTABLE python3)
+endif()
+add_test(NAME tdoc_links COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tdoc_links.py ${PROJECT_SOURCE_DIR})
+add_test(NAME tmeasured_size COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tmeasured_size.sh ${PROJECT_SOURCE_DIR})
+add_test(NAME tmeasured_gz COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tmeasured_gz.sh $<TARGET_FILE:sumlab>)
+set_tests_properties(tdoc_links tmeasured_size PROPERTIES LABELS "cpu" TIMEOUT 60)
+set_tests_properties(tmeasured_gz PROPERTIES LABELS "cpu" TIMEOUT 300)
