@@ -76,7 +76,7 @@ int sl_run_dir_check(const char *dir, sl_err *err)
         p += strspn(p, "/");
     }
     if (strlen(dir) > SL_DIR_MAX)
-        return sl_err_set(err, "-o: the run directory's name is %zu bytes long, more than the %d this sumlab "
+        return sl_err_set(err, "-o: the run directory's name is %zu bytes, longer than the %d this sumlab "
                                "handles", strlen(dir), SL_DIR_MAX);
     return 0;
 }
