@@ -8,3 +8,6 @@ sl_add_test(NAME thostbuf SOURCES thostbuf.c LABELS cpu TIMEOUT 30 LIBS sumlab_s
 # experiment
 add_test(NAME trunlife COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/trunlife.sh $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
 set_tests_properties(trunlife PROPERTIES LABELS cpu TIMEOUT 120)
+# tstudy_run: sl_study_run as a library (no CLI, report hooks planted): statuses, resume without
+# the experiment, nothing measured, directory checks, the sweep parser
+sl_add_test(NAME tstudy_run SOURCES tstudy_run.c LABELS cpu TIMEOUT 60 LIBS sumlab_study)

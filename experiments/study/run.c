@@ -170,7 +170,7 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
                    st == 0 ? "no such directory" : st == 3 ? "not a directory" : "no run.conf there (not a sumlab run directory)");
         return SL_RUN_BAD_INPUT;
     }
-    if (cr == -2) {
+    if (cr) {                  /* -2: a required key missing (or any other refusal of the reader) */
         if (!sl_run_has_rows(dir))
             sl_err_set(err, "cannot resume '%s': run.conf is malformed and no row was measured there; "
                             "start the run over (the same command without --resume)", dir);
@@ -399,14 +399,16 @@ static sl_run_status report_only(const sl_run_opts *o, sl_err *err)
         sl_err_set(err, "'%s' is not a sumlab run directory (no run.conf)", o->out_dir);
         return SL_RUN_BAD_INPUT;
     }
-    int lock = -1, lr = sl_run_lock(o->out_dir, &lock, err);   /* held until exit */
+    int lock = -1, lr = sl_run_lock(o->out_dir, &lock, err);   /* held while charts and report are written */
     if (lr) return lr == 1 ? SL_RUN_BAD_INPUT : SL_RUN_FAILED;
+    sl_run_status status = SL_RUN_DONE;
     sl_notes notes;
     memset(&notes, 0, sizeof notes);
     if (o->hooks.charts) o->hooks.charts(o->out_dir, o->quiet, o->threads, &notes);
-    if (o->hooks.report && o->hooks.report(o->out_dir, &notes, err)) return SL_RUN_FAILED;
-    if (!o->quiet) say("report: %s/report.md, %s/report.html", o->out_dir, o->out_dir);
-    return SL_RUN_DONE;
+    if (o->hooks.report && o->hooks.report(o->out_dir, &notes, err)) status = SL_RUN_FAILED;
+    else if (!o->quiet) say("report: %s/report.md, %s/report.html", o->out_dir, o->out_dir);
+    sl_run_unlock(lock);
+    return status;
 }
 
 /* The opening lines and notes of a run that starts measuring. */
