@@ -65,6 +65,10 @@ touch "$t/cwd/afile"
 bad "-o under a file" 2 "$bin" run accuracy-vs-n "${small[@]}" -o afile/sub
 check "...naming the file that is in the way" grep -q "'afile' exists and is not a directory" "$t/bad.err"
 bad "--resume without -o" 2 "$bin" run --resume
+# the environment the command reads for the run (the study library reads none)
+bad "SUMLAB_REP_BUDGET_MS=abc" 2 env SUMLAB_REP_BUDGET_MS=abc "$bin" run accuracy-vs-n "${small[@]}" -o budget
+bad "SUMLAB_REP_BUDGET_MS=-5" 2 env SUMLAB_REP_BUDGET_MS=-5 "$bin" run accuracy-vs-n "${small[@]}" -o budget
+bad "SUMLAB_SEED=xyz" 2 env SUMLAB_SEED=xyz "$bin" run accuracy-vs-n "${small[@]}" -o seed
 check "the refused names created nothing" test "$(ls -A "$t/cwd")" = afile
 # names that are odd but legal: spaces, quotes, '$', a leading '-', a ';' and '$(...)'
 for name in "q'uo te\$x" "-lead" 'sp ace;$(touch PWNED)' 'a"b' 'back\slash'; do
@@ -87,6 +91,13 @@ check "run.conf still names the experiment" grep -q '^experiment=accuracy-vs-con
 "$bin" run determinism -o "$t/r" --resume -q 2> "$t/r2.err"; rc=$?
 check "--resume naming another experiment is refused (got $rc)" test $rc -eq 2
 check "...saying which one the directory holds" grep -q "holds a run of 'accuracy-vs-cond', not 'determinism'" "$t/r2.err"
+
+# SUMLAB_SEED reaches the run through the command's options: kept in run.conf, checked on resume
+SUMLAB_SEED=7 "$bin" run accuracy-vs-cond "${small[@]}" -o "$t/s7" -q; rc=$?
+check "SUMLAB_SEED=7 run exits 0 (got $rc)" test $rc -eq 0
+check "...and run.conf keeps seed 7" grep -q '^seed=7$' "$t/s7/run.conf"
+SUMLAB_SEED=8 "$bin" run -o "$t/s7" --resume -q 2> "$t/s8.err"; rc=$?
+check "a resume under another SUMLAB_SEED is refused (got $rc)" test $rc -eq 2
 
 echo "trunlife: $checks checks, $fails failed"
 [ $fails -eq 0 ]

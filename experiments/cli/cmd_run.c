@@ -1,7 +1,5 @@
-/* cmd_run.c: `sumlab run EXPERIMENT`: reads the options and the environment (SUMLAB_SEED,
- * SUMLAB_MAX_ROWS, SUMLAB_REP_BUDGET_MS) into an sl_run_opts, runs it with sl_study_run (the
- * run's life: study/run.c), renders the charts and report through its hooks, and maps its
- * status to the exit code. */
+/* cmd_run.c: `sumlab run EXPERIMENT`: its options and environment (SUMLAB_SEED, SUMLAB_MAX_ROWS,
+ * SUMLAB_REP_BUDGET_MS) into an sl_run_opts for sl_study_run (study/run.c); its status as the exit code. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <limits.h>

@@ -94,10 +94,12 @@ static sl_run_status mkdir_p(const char *dir, sl_err *err)
         struct stat st;
         if (mkdir(buf, 0777) && errno != EEXIST) {
             const int e = errno;
-            sl_err_set(err, "cannot create the run directory '%s': %s%s%s", dir,
-                       e == ENOTDIR ? "a part of its path is not a directory" : strerror(e),
-                       e == EACCES || e == EROFS ? " (at '" : "", e == EACCES || e == EROFS ? buf : "");
-            if (e == EACCES || e == EROFS) strncat(err->msg, "')", sizeof err->msg - strlen(err->msg) - 1);
+            if (e == ENOTDIR)
+                sl_err_set(err, "cannot create the run directory '%s': a part of its path is not a directory", dir);
+            else if (strcmp(buf, dir))
+                sl_err_set(err, "cannot create the run directory '%s': at '%s': %s", dir, buf, strerror(e));
+            else
+                sl_err_set(err, "cannot create the run directory '%s': %s", dir, strerror(e));
             return e == ENOTDIR ? SL_RUN_BAD_INPUT : SL_RUN_FAILED;
         }
         if (!stat(buf, &st) && !S_ISDIR(st.st_mode)) {
@@ -380,9 +382,8 @@ static sl_run_status finish_run(const sl_run_opts *o, const char *exp, const cha
     if (sig) return sig == SIGTERM ? SL_RUN_SIGTERM : SL_RUN_SIGINT;
     if (run->stop) return SL_RUN_ROW_LIMIT;
     if (nothing) {
-        sl_err_set(err, "nothing was measured: all %ld rows were skipped%s%s", rows,
-                   skip_why[0] ? " (" : "", skip_why);
-        if (skip_why[0]) strncat(err->msg, ")", sizeof err->msg - strlen(err->msg) - 1);
+        sl_err_set(err, "nothing was measured: all %ld rows were skipped%s%s%s", rows, skip_why[0] ? " (" : "",
+                   skip_why, skip_why[0] ? ")" : "");
         return SL_RUN_NOTHING_MEASURED;
     }
     return rep ? SL_RUN_FAILED : SL_RUN_DONE;
@@ -442,6 +443,8 @@ static void announce(const sl_run_opts *o, const settings *s, const char *dir, s
 
 sl_run_status sl_study_run(const sl_run_opts *o, sl_err *err)
 {
+    sl_err scratch = {{0}};
+    if (!err) err = &scratch;
     if (o->report_only) return report_only(o, err);
     if (!o->experiment && !o->resume) {
         sl_err_set(err, "which experiment? (see 'sumlab run --help')");
