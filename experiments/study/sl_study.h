@@ -168,7 +168,7 @@ typedef enum {
     SL_RUN_BAD_INPUT,          /* bad options, a directory that cannot be run, resumed or
                                   reported, a run.conf that disagrees (err) */
     SL_RUN_ROW_LIMIT,          /* stopped by max_rows; --resume continues */
-    SL_RUN_NOTHING_MEASURED,   /* rows were written and every one was skipped (err says why) */
+    SL_RUN_NOTHING_MEASURED,   /* results.csv holds rows and every one is `skipped` (err: why) */
     SL_RUN_SIGINT,             /* stopped by SIGINT / SIGTERM after the current measurement */
     SL_RUN_SIGTERM
 } sl_run_status;
@@ -176,7 +176,7 @@ typedef enum {
 /* A run's whole life: the directory chosen, checked, created and locked for the run; on
  * resume, run.conf's settings (checked against the options given); run.conf and meta.json;
  * the experiments, row by row into results.csv; the notes, charts and report (hooks); the
- * status. Progress and warnings go to stderr (unless quiet). err->msg holds the reason of a
+ * status. Progress (unless quiet) and warnings go to stderr. err->msg holds the reason of a
  * failed status, or is empty when the reason was already shown on stderr. report_only: the
  * charts and report of an existing run, measuring nothing. */
 sl_run_status sl_study_run(const sl_run_opts *o, sl_err *err);
