@@ -82,6 +82,8 @@ typedef struct {
     int quiet;
     sl_results res;            /* results.csv, distribution.csv and the keys they hold */
     long rows_written;
+    long rows_measured;        /* rows written with a status other than `skipped` */
+    char first_skip[256];      /* the note of the first skipped row written ("" when none) */
     long max_rows;             /* SUMLAB_MAX_ROWS (tests): stop after this many new rows */
     int stop;                  /* 1 after the row limit */
     sl_progress *prog;
@@ -105,6 +107,82 @@ typedef struct {
     pthread_mutex_t buf_mu;    /* the input buffers (hostbuf.c); sl_run_init sets it up */
     sl_hostbuf bufs[SL_HOSTBUF_SLOTS];
 } sl_run;
+
+/* ---- the run's life (run.c, sweep.c): what `sumlab run` asks, and the one entry -------------- */
+/* The sweep lists parsed (sl_sweep) with their canonical text, as run.conf keeps them. */
+typedef struct {
+    sl_sweep sweep;
+    char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
+} sl_sweep_spec;
+/* Fills s from the sweep options: n[0..nn) the sizes (nn 0: none given; each >= 1, no
+ * repeats, at most SL_SWEEP_MAX); ds, vs, dt comma-separated dataset names, variant names and
+ * dtypes (f32, f64, f16, bf16), NULL when absent; seeds the instances per point (0: absent,
+ * else 1 .. 1000); baseline a variant or NULL. 0, or -1 with err naming the option
+ * ("--datasets: unknown dataset 'x' ..."). */
+int sl_sweep_parse(sl_sweep_spec *s, const uint64_t *n, int nn, const char *ds, const char *vs,
+                   const char *dt, long seeds, const char *baseline, sl_err *err);
+/* The same from run.conf's text (n: its canonical decimal list). */
+int sl_sweep_parse_conf(sl_sweep_spec *s, const char *n, const char *ds, const char *vs,
+                        const char *dt, long seeds, const char *baseline, sl_err *err);
+/* Which sweep options were given (sl_run_opts.sweep_given): on --resume each must equal
+ * run.conf's. */
+enum { SL_GIVEN_N = 1, SL_GIVEN_DATASETS = 2, SL_GIVEN_VARIANTS = 4, SL_GIVEN_DTYPES = 8,
+       SL_GIVEN_SEEDS = 16, SL_GIVEN_BASELINE = 32 };
+
+/* The caller's report steps, run at the end of a run (the study sits below report/):
+ * charts renders DIR's charts (notes: what it could not draw), report writes report.md and
+ * report.html (0, or -1 with err). Either may be NULL (nothing done). */
+typedef struct {
+    void (*charts)(const char *dir, int quiet, unsigned threads, sl_notes *notes);
+    int (*report)(const char *dir, const sl_notes *notes, sl_err *err);
+} sl_run_hooks;
+
+/* Everything a run is asked (the command line and the environment, read by the caller). */
+typedef struct {
+    const char *experiment;    /* a name of the experiment table or "all"; NULL only with resume
+                                  or report_only (then run.conf's) */
+    const char *out_dir;       /* the run directory; NULL: results/<local date>-<experiment> */
+    sl_preset preset;          /* when preset_given; else full on a GPU, quick on the CPU */
+    int preset_given;
+    sl_backend backend;        /* auto, cpu or gpu (backend_given: asked for) */
+    int backend_given;
+    uint64_t seed;             /* the dataset seed (seed_given: --seed or SUMLAB_SEED) */
+    int seed_given;
+    long reps;                 /* repetitions for every experiment; 0: the presets' */
+    sl_sweep_spec sweep;       /* sl_sweep_parse'd options (an empty spec: seeds 1) */
+    unsigned sweep_given;      /* SL_GIVEN_* */
+    unsigned threads;          /* host threads (sl_threads_choose) */
+    long max_rows;             /* stop after this many new rows (0: no limit; tests) */
+    int rep_budget_given;      /* GPU: every repetition budget set to rep_budget_ms (0: none) */
+    double rep_budget_ms;
+    int resume, report_only, quiet;
+    int argc;                  /* the command line, for meta.json's provenance */
+    char **argv;
+    sl_run_hooks hooks;
+} sl_run_opts;
+
+/* What became of a run; the caller maps it to an exit code (0, 1, 2, 3, 1, 130, 143). */
+typedef enum {
+    SL_RUN_DONE = 0,
+    SL_RUN_FAILED,             /* a runtime failure: err says why, or it was said on stderr */
+    SL_RUN_BAD_INPUT,          /* bad options, a directory that cannot be run, resumed or
+                                  reported, a run.conf that disagrees (err) */
+    SL_RUN_ROW_LIMIT,          /* stopped by max_rows; --resume continues */
+    SL_RUN_NOTHING_MEASURED,   /* results.csv holds rows and every one is `skipped` (err: why) */
+    SL_RUN_SIGINT,             /* stopped by SIGINT / SIGTERM after the current measurement */
+    SL_RUN_SIGTERM
+} sl_run_status;
+
+/* A run's whole life: the directory chosen, checked, created and locked for the run; on
+ * resume, run.conf's settings (checked against the options given); run.conf and meta.json;
+ * the experiments, row by row into results.csv; the notes, charts and report (hooks); the
+ * status. Progress (unless quiet) and warnings go to stderr. err->msg holds the reason of a
+ * failed status, or is empty when the reason was already shown on stderr. report_only: the
+ * charts and report of an existing run, measuring nothing. */
+sl_run_status sl_study_run(const sl_run_opts *o, sl_err *err);
+/* The check of a run directory's name: not empty, no control characters, each name in the
+ * path within NAME_MAX bytes, SL_DIR_MAX in all. 0, or -1 with err (one line). */
+int sl_run_dir_check(const char *dir, sl_err *err);
 
 /* An input buffer of at least `bytes` (hostbuf.c: large ones reused, page-locked on the GPU
  * backend), NULL when out of memory; give it back with sl_hostbuf_put (any thread). The cache

@@ -43,6 +43,8 @@ static int study_write_now(sl_run *run, const sl_record *r, int dist, sl_err *er
     run->phases.write += sl_now_s() - t0;
     if (rc) return -1;
     run->rows_written++;
+    if (strcmp(r->status, "skipped")) run->rows_measured++;
+    else if (!run->first_skip[0] && r->note) snprintf(run->first_skip, sizeof run->first_skip, "%s", r->note);
     if (run->max_rows > 0 && run->rows_written >= run->max_rows) run->stop = 1;
     return 0;
 }
