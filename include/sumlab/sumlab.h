@@ -1,0 +1,139 @@
+/* sumlab/sumlab.h: the public C API of libsumlab: list the operations and variants, run an
+ * operation's variant on host memory (its CPU twin, or the exact reference) or on device memory
+ * (its kernel, on the caller's CUDA stream, without copying the input), judge a value computed
+ * elsewhere against the exact result, and the mergeable states of the order-independent variants.
+ * C11; every function that can fail returns a sumlab_status and fills err (when not NULL) with one
+ * line; nothing prints, nothing exits. Thread-safe unless a function says otherwise.
+ *
+ * Results travel as a double that holds the value exactly: a float32, float16 or bfloat16 result
+ * is a value of that format (the double converts to it without rounding). */
+#ifndef SUMLAB_SUMLAB_H
+#define SUMLAB_SUMLAB_H
+#include <stddef.h>
+#include <stdint.h>
+#include "sumlab/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SUMLAB_VERSION_MAJOR 0
+#define SUMLAB_VERSION_MINOR 2
+#define SUMLAB_VERSION_PATCH 0
+/* "MAJOR.MINOR.PATCH" of the library that is linked (may differ from the header's macros). */
+const char *sumlab_version(void);
+
+typedef enum {
+    SUMLAB_OK = 0,
+    SUMLAB_EINVAL = 1,         /* a bad argument: unknown op/variant, NULL pointer, n too large,
+                                  a variant of another operation, a dtype the variant refuses */
+    SUMLAB_EUNSUPPORTED = 2,   /* valid, but not here: no CPU twin, no kernel in this build, no
+                                  state for this variant */
+    SUMLAB_ENOMEM = 3,         /* host or device allocation failed */
+    SUMLAB_ECUDA = 4,          /* a CUDA call failed (err names it) */
+    SUMLAB_ENOGPU = 5          /* device memory given, but no usable GPU */
+} sumlab_status;
+
+/* ---- the registries --------------------------------------------------------------------- */
+typedef struct {
+    const char *name;          /* "sum" */
+    int inputs;                /* arrays it reads: 1 or 2 */
+    const char *exact_variant; /* the variant whose result is the exact reference ("exact") */
+    const char *description;
+} sumlab_op_info;
+size_t sumlab_op_count(void);
+sumlab_status sumlab_op_at(size_t i, sumlab_op_info *out, sl_err *err);
+sumlab_status sumlab_op_find(const char *name, sumlab_op_info *out, sl_err *err);
+
+typedef struct {
+    const char *name;          /* "superacc" */
+    const char *op;            /* the operation it computes */
+    const char *family;        /* "ladder", "accuracy", "anchor", "reference" */
+    const char *determinism;   /* "nondeterministic" .. "correctly-rounded" (DESIGN.md) */
+    const char *description;
+    unsigned dtypes;           /* SL_DTYPE_MASK(SL_F32) | ... */
+    uint64_t max_n;            /* 0: any n < 2^40 */
+    int has_cpu;               /* a CPU twin (or the exact reference) runs on host memory */
+    int has_gpu;               /* this build has its kernel */
+    int has_state;             /* sumlab_state_* accepts it */
+} sumlab_variant_info;
+size_t sumlab_variant_count(void);
+sumlab_status sumlab_variant_at(size_t i, sumlab_variant_info *out, sl_err *err);
+sumlab_status sumlab_variant_find(const char *name, sumlab_variant_info *out, sl_err *err);
+
+/* ---- running a variant ------------------------------------------------------------------ */
+/* A launch request (0 fields: the variant's defaults); NULL everywhere means all defaults. */
+typedef struct {
+    uint32_t block, grid, items;
+} sumlab_launch;
+
+/* op's variant over host memory x (and y for a two-input operation, else NULL), n values of dt:
+ * its CPU twin, or the exact reference for the operation's exact variant. */
+sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void *x,
+                                 const void *y, uint64_t n, sl_dtype dt,
+                                 const sumlab_launch *launch, double *result, sl_err *err);
+/* The same over device memory of the current CUDA device, enqueued on stream (a cudaStream_t;
+ * NULL: the legacy default stream). The result is written to d_result, device memory of one
+ * value of dt (2 bytes for float16/bfloat16, 4 for float32, 8 for float64), stream-ordered: the
+ * call returns once it is enqueued, the input is never copied. Scratch memory is the library's
+ * (allocated on first use per device and stream, kept, freed by sumlab_release). */
+sumlab_status sumlab_reduce_device(const char *op, const char *variant, const void *d_x,
+                                   const void *d_y, uint64_t n, sl_dtype dt,
+                                   const sumlab_launch *launch, void *d_result, void *stream,
+                                   sl_err *err);
+/* Frees the library's cached device scratch (every device). Not while calls are in flight. */
+void sumlab_release(void);
+
+/* ---- the judge ------------------------------------------------------------------------- */
+typedef struct {
+    double exact;              /* the exact result rounded once to dt */
+    double exact_f64;          /* ... to float64 */
+    double abs_err, rel_err;   /* of value against the exact result (rounded once to double) */
+    double ulps;               /* in ulps of the exact result rounded to dt */
+    double ulps_f64;           /* in ulps of float64 */
+    double cond;               /* condition number (sum|x| / |sum x| for the sum) */
+    double bound;              /* bound_of's a-priori bound on this input (NaN: none asked) */
+    double bound_ratio;        /* abs_err / bound */
+} sumlab_judgement;
+/* value (computed elsewhere) judged against op's exact result over host memory x (and y).
+ * value_is_exact = 0: value is rounded once to dt first (a decimal a user's float32 holds);
+ * 1: value must be a value of dt (else SUMLAB_EINVAL). bound_of: a variant name or NULL. */
+sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                           double value, int value_is_exact, const char *bound_of,
+                           sumlab_judgement *out, sl_err *err);
+/* op's exact result over host memory as text: a C99 hex float with every bit ("[-]0x1.HHHp+E",
+ * "0x0p+0", "inf", "-inf", "nan"), malloc'ed into *hex (free with sumlab_free). */
+sumlab_status sumlab_exact_hex(const char *op, const void *x, const void *y, uint64_t n,
+                               sl_dtype dt, char **hex, sl_err *err);
+void sumlab_free(void *p);
+
+/* ---- mergeable states ------------------------------------------------------------------ */
+/* The exact, commutative, associative state of an order-independent variant ("reproducible",
+ * "superacc", "exact"): add buffers in any order and split, merge states from threads, streams,
+ * devices or processes, and the result is the same bits as one call over everything. */
+typedef struct sumlab_state sumlab_state;
+sumlab_status sumlab_state_new(const char *variant, sl_dtype dt, sumlab_state **out, sl_err *err);
+void sumlab_state_free(sumlab_state *s);
+/* Adds n values of the state's dtype from host memory. */
+sumlab_status sumlab_state_add(sumlab_state *s, const void *x, uint64_t n, sl_err *err);
+/* Adds n values from device memory on stream (returns once the state is updated: it synchronises
+ * the stream). */
+sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t n, void *stream,
+                                      sl_err *err);
+/* dst += src (same variant and dtype, else SUMLAB_EINVAL). */
+sumlab_status sumlab_state_merge(sumlab_state *dst, const sumlab_state *src, sl_err *err);
+/* The state's bytes: a fixed size per (variant, dtype), canonical (the same inputs in any order
+ * or split save the same bytes), self-describing (variant and dtype in a header). */
+size_t sumlab_state_size(const sumlab_state *s);
+sumlab_status sumlab_state_save(const sumlab_state *s, void *buf, size_t len, sl_err *err);
+sumlab_status sumlab_state_load(const void *buf, size_t len, sumlab_state **out, sl_err *err);
+/* Merges the saved state src into the saved state dst in place (what an MPI_Op or an allgather
+ * does with bytes). */
+sumlab_status sumlab_state_merge_saved(void *dst, const void *src, size_t len, sl_err *err);
+/* The variant's result of everything added (rounded once: the variant's own rounding). */
+sumlab_status sumlab_state_result(const sumlab_state *s, double *result, sl_err *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
