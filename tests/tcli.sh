@@ -52,7 +52,7 @@ check "raw file size is n * 4" test "$(stat -c %s "$tmp/r.bin")" -eq 4096
 check "1e3 f64 raw is 8000 bytes" test "$(stat -c %s "$tmp/d.raw")" -eq 8000
 
 # --- gen -> sum on the CPU twins, several datasets and both dtypes ----------------------------
-required='variant,result_hex,result,abs_err,rel_err,ulps,cond,bound,distinct'
+required='variant,result_hex,result,abs_err,rel_err,ulps,cond,bound_abs,distinct'
 for spec in "uniform f32 3000" "normal f64 4097" "ill-conditioned f32 5000" "log-uniform f64 2000" \
             "alternating f32 1234" "cancellation f64 3000"; do
   set -- $spec
@@ -71,13 +71,13 @@ for spec in "uniform f32 3000" "normal f64 4097" "ill-conditioned f32 5000" "log
              $c["variant"] == "exact" && $c["backend"] == "reference" { ok = 1 }
              END { exit !ok }' "$tmp/sum.csv"
   # every twin row: finite abs_err <= bound (skipped rows never appear), n and dtype right
-  check "sum $ds $dt: abs_err <= bound on every row" \
+  check "sum $ds $dt: abs_err <= bound_abs on every row" \
     awk -F, -v n="$n" -v dt="$dt" '
       NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
       { rows++
         if ($c["n"] != n || $c["dtype"] != dt) { print "bad n/dtype: " $0 > "/dev/stderr"; bad = 1 }
-        if ($c["bound"] == "" ) next
-        if ($c["abs_err"] + 0 > $c["bound"] + 0) { print "bound violated: " $0 > "/dev/stderr"; bad = 1 }
+        if ($c["bound_abs"] == "" ) next
+        if ($c["abs_err"] + 0 > $c["bound_abs"] + 0) { print "bound violated: " $0 > "/dev/stderr"; bad = 1 }
         if ($c["result_hex"] !~ /^(-?0x[0-9a-f.]+p[-+][0-9]+|inf|-inf|nan)$/) { print "bad hex: " $0 > "/dev/stderr"; bad = 1 } }
       END { exit bad || rows < 2 }' "$tmp/sum.csv"
   # every registry variant either has a row or a skip line naming it
@@ -89,7 +89,7 @@ for spec in "uniform f32 3000" "normal f64 4097" "ill-conditioned f32 5000" "log
   check "sum $ds $dt: correctly-rounded rows equal exact" \
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
              $c["variant"] == "exact" { e = $c["result_hex"] }
-             $c["determinism"] == "correctly-rounded" { h[NR] = $c["result_hex"] }
+             $c["det_class"] == "correctly-rounded" { h[NR] = $c["result_hex"] }
              END { for (r in h) if (h[r] != e) exit 1 }' "$tmp/sum.csv"
 done
 
@@ -125,6 +125,15 @@ check "reduce --op sum with two files: says sum reads one file" grep -q "sum rea
 "$sumlab" reduce --op nope "$tmp/a.npy" > /dev/null 2>&1
 check "reduce --op nope: usage error" test $? -eq 2
 
+# --- one column table: list columns, and --columns takes results.csv's names -----------------
+"$sumlab" list columns --format csv > "$tmp/cols.csv" 2>/dev/null
+check "list columns lists bound_abs and op" bash -c "grep -q '^bound_abs,' '$tmp/cols.csv' && grep -q '^op,' '$tmp/cols.csv'"
+z=$("$sumlab" sum "$tmp/a.npy" --backend cpu --variants kahan --format csv --columns op,variant,exact_hex,bound_ratio,det_class 2>/dev/null | sed -n 2p)
+check "sum --columns takes results.csv's columns (got '$z')" bash -c "echo '$z' | grep -q '^sum,kahan,0x[0-9a-f.p+-]*,[0-9.e+-]*,run-to-run$'"
+"$sumlab" sum "$tmp/a.npy" --backend cpu --columns variant,nope > /dev/null 2> "$tmp/col.err"
+check "sum --columns nope: usage error" test $? -eq 2
+check "sum --columns nope: names it" grep -q "unknown column 'nope'" "$tmp/col.err"
+
 a=$("$sumlab" sum "$tmp/r.bin" --dtype f32 --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
 b=$("$sumlab" sum "$tmp/r.npy" --backend cpu --variants serial --format csv 2>/dev/null | cut -d, -f1-2)
 check "raw and npy give the same results" test -n "$a" -a "$a" = "$b"
@@ -137,7 +146,7 @@ check "exact named first stays first" \
   test "$(tail -n +2 "$tmp/two.csv" | cut -d, -f1 | tr '\n' ' ')" = "exact serial "
 # sum's existing columns keep their order; the new ones follow
 check "sum csv header: old columns, then ulps_f64 and the exact sum" \
-  test "$(head -1 "$tmp/two.csv")" = "variant,result_hex,result,abs_err,rel_err,ulps,cond,bound,distinct,backend,dtype,n,reps,time_ms,gbps,determinism,twin_match,block,grid,items,spread_ulps,time_ms_min,time_ms_max,ulps_f64,exact_sum_hex,exact_sum_dec,exact_sum_bits"
+  test "$(head -1 "$tmp/two.csv")" = "variant,result_hex,result,abs_err,rel_err,ulps,cond,bound_abs,distinct,backend,dtype,n,reps,time_ms_median,gbps,det_class,twin_match,block,grid,items,spread_ulps,time_ms_min,time_ms_max,ulps_f64,exact_sum_hex,exact_sum_dec,exact_sum_bits"
 "$sumlab" sum "$tmp/a.npy" --backend cpu --variants serial --columns ulps,variant,exact_sum_hex --format csv > "$tmp/cols.csv" 2>/dev/null
 check "--columns picks and orders columns" test "$(head -1 "$tmp/cols.csv")" = "ulps,variant,exact_sum_hex"
 check "--columns rows" test "$(tail -n +2 "$tmp/cols.csv" | cut -d, -f2 | tr '\n' ' ')" = "serial exact "

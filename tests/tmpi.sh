@@ -48,9 +48,9 @@ for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f
     python3 - "$out" <<'PY' || bad "$ds $dt K=$K: a combined row outside its bound"
 import csv, sys
 bad = [r for r in csv.DictReader(open(sys.argv[1]))
-       if r["bound"] not in ("", "nan", "inf") and float(r["abs_err"]) > float(r["bound"])]
+       if r["bound_abs"] not in ("", "nan", "inf") and float(r["abs_err"]) > float(r["bound_abs"])]
 for r in bad:
-    print("outside its bound:", r["variant"], r["combine"], r["abs_err"], ">", r["bound"], file=sys.stderr)
+    print("outside its bound:", r["variant"], r["combine"], r["abs_err"], ">", r["bound_abs"], file=sys.stderr)
 sys.exit(1 if bad else 0)
 PY
     got=$(col "$out" reproducible state result_hex)   # the binned state: the same bits for every K

@@ -63,9 +63,12 @@ static void check_csv_round_trip(void)
     CHECK(f != NULL, "open %s", path);
     if (!f) return;
     sl_err err = {{0}};
-    sl_record r1 = {&c, "serial", "serial", "run-to-run", "ok", "a note, with \"quotes\"\nand a break", 7, &ok, 1};
-    sl_record r2 = {&c, "kahan", "kahan", "run-to-run", "skipped", "does not take f32 input", 7, &skip, 1};
-    sl_record r3 = {&c, "read-ceiling", "ceiling", "", "ok", NULL, 7, &none, 1};
+    sl_record r1 = {.ctx = &c, .variant = "serial", .family = "serial", .det_class = "run-to-run", .status = "ok",
+                    .note = "a note, with \"quotes\"\nand a break", .seed = 7, .row = &ok, .instances = 1};
+    sl_record r2 = {.ctx = &c, .variant = "kahan", .family = "kahan", .det_class = "run-to-run",
+                    .status = "skipped", .note = "does not take f32 input", .seed = 7, .row = &skip, .instances = 1};
+    sl_record r3 = {.ctx = &c, .variant = "read-ceiling", .family = "ceiling", .det_class = "", .status = "ok",
+                    .seed = 7, .row = &none, .instances = 1};
     CHECK(sl_schema_write_header(f, &sl_results_schema) == 0, "header written");
     CHECK(sl_schema_write_row(f, &sl_results_schema, &r1, 0, &err) == 0, "row 1: %s", err.msg);
     CHECK(sl_schema_write_row(f, &sl_results_schema, &r2, 0, &err) == 0, "row 2: %s", err.msg);

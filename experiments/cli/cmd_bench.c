@@ -14,6 +14,7 @@
 #include "sl_verdict.h"
 #include "sl_provenance.h"
 #include "sl_reference.h"
+#include "sl_results.h"
 #include "sl_variants.h"
 
 #define BENCH_MAX_N 64
@@ -50,10 +51,12 @@ static void bench_usage(FILE *f)
           "                 launch request for every variant but cub (default: each variant's\n"
           "                 own); the resolved values are in the block/grid/items columns\n"
           "  --format F     csv (default) or table\n"
+          "  --columns L    only these columns, in this order (any of the one column table:\n"
+          "                 docs/cli.md)\n"
           "  -h, --help     this text\n\n"
-          "columns: variant dtype n reps time_ms_median time_ms_min time_ms_max gbps ratio_cub\n"
-          "  ratio_read distinct result_hex block grid items cub_ms_median read_ms_median abs_err bound\n"
-          "  check\n"
+          "columns (default): variant dtype n reps time_ms_median time_ms_min time_ms_max gbps\n"
+          "  ratio_cub ratio_read distinct result_hex block grid items cub_ms_median\n"
+          "  read_ms_median abs_err_max bound_abs check\n"
           "Every result is also checked against the exact sum: a result outside its variant's\n"
           "a-priori bound (or a deterministic variant giving several results) fails the command,\n"
           "and its row's check column says FAILED (ok otherwise).\n", f);
@@ -62,9 +65,9 @@ static void bench_usage(FILE *f)
 static const char *const bench_columns[] = {
     "variant", "dtype", "n", "reps", "time_ms_median", "time_ms_min", "time_ms_max", "gbps",
     "ratio_cub", "ratio_read", "distinct", "result_hex", "block", "grid", "items",
-    "cub_ms_median", "read_ms_median", "abs_err", "bound", "check",
+    "cub_ms_median", "read_ms_median", "abs_err_max", "bound_abs", "check",
 };
-#define BENCH_NCOLS ((int)(sizeof bench_columns / sizeof bench_columns[0]))
+#define BENCH_NCOLS (sizeof bench_columns / sizeof bench_columns[0])
 
 /* One warm-up run of v and of cub, then reps pairs (a timed cub run, a timed v run): fills
  * v's results/times, cub's times and v's resolved cfg (from the request req). Pairing keeps
@@ -91,6 +94,8 @@ static int timed(sl_gpu_ctx *ctx, const sl_variant *v, const sl_variant *cub,
 typedef struct {
     const char *vlist, *nlist, *dsname;
     const sl_operation *op;    /* --op (default: the sum) */
+    sl_colset cols;            /* the columns printed (--columns) */
+    const char *columns;
     const char *params[64];
     int nparams, flush, call_time;
     sl_launch req;
@@ -107,8 +112,9 @@ typedef struct {
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int bench_getopt(int argc, char **argv, bench_opts *o)
 {
-    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND, O_OP };
+    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND, O_OP, O_COLUMNS };
     static const struct option opts[] = {
+        {"columns", required_argument, NULL, O_COLUMNS},
         {"op", required_argument, NULL, O_OP},
         {"backend", required_argument, NULL, O_BACKEND},
         {"variants", required_argument, NULL, 'v'},
@@ -138,6 +144,7 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
         }
         switch (c) {
         case 'v': o->vlist = optarg; break;
+        case O_COLUMNS: o->columns = optarg; break;
         case O_OP:
             {
                 sl_err err = {{0}};
@@ -281,28 +288,37 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     selfcheck = vd.failed > 0;
     const uint64_t d = facts.distinct;
     const double worst = facts.worst_abs_err, bound = facts.bound;
-    char hex[SL_FMT_LEN];
-    sl_table_row(t);
-    sl_table_str(t, v->name);
-    sl_table_str(t, sl_dtype_name(dt));
-    sl_table_u64(t, n);
-    sl_table_i64(t, reps);
-    sl_table_num(t, med, 6);
-    sl_table_num(t, mn, 6);
-    sl_table_num(t, mx, 6);
-    sl_table_num(t, med > 0 ? (double)n * (double)esz / (med * 1e6) : NAN, 6);
-    sl_table_num(t, med > 0 ? cub_med / med : NAN, 4);
-    sl_table_num(t, med > 0 ? b->read_med / med : NAN, 4);
-    sl_table_u64(t, d);
-    sl_table_str(t, sl_fmt_hex(hex, sizeof hex, b->res[0]));
-    sl_table_u64(t, cfg.block);
-    sl_table_u64(t, cfg.grid);
-    sl_table_u64(t, cfg.items);
-    sl_table_num(t, cub_med, 6);
-    sl_table_num(t, b->read_med, 6);
-    sl_table_num(t, worst, 17);
-    sl_table_num(t, bound, 17);
-    sl_table_str(t, selfcheck ? "FAILED" : "ok");   /* the row says what stderr says */
+    /* the row in the one column table's terms */
+    sl_row row;
+    sl_row_empty(&row, "gpu", dt, n);
+    row.variant = v;
+    row.have_run = row.have_cfg = row.judged = 1;
+    row.cfg = cfg;
+    row.reps = row.reps_asked = (int)reps;
+    row.result = b->res[0];
+    row.distinct = d;
+    row.bound = bound;
+    row.time_ms_median = med;
+    row.time_ms_min = mn;
+    row.time_ms_max = mx;
+    row.gbps = med > 0 ? (double)n * (double)esz / (med * 1e6) : NAN;
+    sl_record_extra x;
+    sl_record_extra_init(&x);
+    x.ratio_cub = med > 0 ? cub_med / med : NAN;
+    x.ratio_read = med > 0 ? b->read_med / med : NAN;
+    x.cub_ms_median = cub_med;
+    x.read_ms_median = b->read_med;
+    x.abs_err_max = worst;
+    x.check = selfcheck ? "FAILED" : "ok";   /* the row says what stderr says */
+    sl_rowctx ctx = {.experiment = "bench", .op = o->op, .ds = o->ds, .dt = dt, .n = n, .config = "default"};
+    sl_rowctx_params(&ctx, o->ds, &o->p);
+    sl_record r = {.ctx = &ctx, .variant = v->name, .family = v->family,
+                   .det_class = sl_determinism_name(v->determinism), .status = "ok", .row = &row,
+                   .seed = o->seed, .instances = 1, .ref = b->ref, .x = &x};
+    if (sl_colset_row(t, &o->cols, &r, 0, &err)) {
+        sl_cli_msg("bench", "%s", err.msg);
+        return 1;
+    }
     return selfcheck ? 2 : 0;
 }
 
@@ -423,7 +439,13 @@ int sl_cmd_bench(int argc, char **argv)
     }
     bench_preamble(&o, argc, argv);
     b.flags = (o.flush ? SL_GPU_FLUSH_L2 : 0) | (o.call_time ? SL_GPU_CALL_TIME : 0);
-    sl_table *t = sl_table_new(BENCH_NCOLS, bench_columns);
+    sl_err cerr = {{0}};
+    if (o.columns ? sl_colset_parse(&o.cols, o.columns, &cerr)
+                  : sl_colset_names(&o.cols, bench_columns, BENCH_NCOLS, &cerr)) {
+        sl_cli_msg("bench", "--columns: %s", cerr.msg);
+        return 2;
+    }
+    sl_table *t = sl_colset_table(&o.cols);
     b.res = malloc((size_t)o.reps * sizeof *b.res);
     b.tim = malloc((size_t)o.reps * sizeof *b.tim);
     b.ctim = malloc((size_t)o.reps * sizeof *b.ctim);

@@ -7,15 +7,17 @@
 #include "sl_datasets.h"
 #include "sl_gpu.h"
 #include "sl_ops.h"
+#include "sl_results.h"
 #include "sl_variants.h"
 
 static void list_usage(FILE *f)
 {
-    fputs("usage: sumlab list [ops|variants|datasets] [--op OP] [--format table|csv|json]\n\n"
+    fputs("usage: sumlab list [ops|variants|datasets|columns] [--op OP] [--format table|csv|json]\n\n"
           "Lists the operations (name, inputs, exact reference, description), the variants\n"
           "(name, operation, family, determinism class, input dtypes, whether this build has a\n"
           "GPU kernel and a CPU twin, largest n, description) and the dataset generators with\n"
-          "their parameters (name, type, default, range, description).\n"
+          "their parameters (name, type, default, range, description); `columns`: every column\n"
+          "of results.csv and of the commands' outputs (--columns picks from them).\n"
           "Without an argument all three are listed (tables only).\n\n"
           "options:\n"
           "  --op OP      only the variants of this operation\n"
@@ -41,6 +43,26 @@ static void max_n_str(char *b, size_t len, uint64_t n)
     if (n == 0) snprintf(b, len, "any");
     else if ((n & (n - 1)) == 0) snprintf(b, len, "2^%d", __builtin_ctzll(n));
     else snprintf(b, len, "%llu", (unsigned long long)n);
+}
+
+/* The one column table (sl_results.h): every column any output has. */
+static int list_columns(sl_out_format fmt)
+{
+    static const char *const h[] = {"column", "unit", "type", "description"};
+    static const char *const kinds[] = {"string", "number", "boolean"};
+    sl_table *t = sl_table_new(4, h);
+    if (!t) return 1;
+    for (size_t i = 0; i < sl_column_count(); i++) {
+        const sl_column *c = sl_column_at(i);
+        sl_table_row(t);
+        sl_table_str(t, c->name);
+        sl_table_str(t, c->unit);
+        sl_table_str(t, kinds[c->kind]);
+        sl_table_str(t, c->help);
+    }
+    int rc = sl_table_write(t, fmt, stdout);
+    sl_table_free(t);
+    return rc ? 1 : 0;
 }
 
 static int list_ops(sl_out_format fmt)
@@ -189,8 +211,9 @@ int sl_cmd_list(int argc, char **argv)
         return rc | list_datasets(fmt);
     }
     if (!strcmp(what, "ops")) return list_ops(fmt);
+    if (!strcmp(what, "columns")) return list_columns(fmt);
     if (!strcmp(what, "variants")) return list_variants(fmt, only);
     if (!strcmp(what, "datasets")) return list_datasets(fmt);
-    sl_cli_msg("list", "unknown list '%s' (expected: ops, variants or datasets)", what);
+    sl_cli_msg("list", "unknown list '%s' (expected: ops, variants, datasets or columns)", what);
     return 2;
 }

@@ -15,6 +15,7 @@
 #include "sl_measure.h"
 #include "sl_verdict.h"
 #include "sl_mpi.h"
+#include "sl_results.h"
 #include "sumlab/pool.h"
 #include "sl_variants.h"
 
@@ -73,151 +74,74 @@ static void sum_usage(FILE *f)
           "  --threads N       host threads for the reference, the twins and judging (default\n"
           "                    $SUMLAB_THREADS or every core; the same output for every count)\n"
           "  -h, --help        this text\n\n"
-          "columns: variant result_hex result abs_err rel_err ulps cond bound distinct backend\n"
-          "  dtype n reps time_ms gbps determinism twin_match block grid items spread_ulps\n"
-          "  time_ms_min time_ms_max ulps_f64 exact_sum_hex exact_sum_dec exact_sum_bits\n"
-          "  (the table leaves the exact_sum_* columns out unless --columns names them: S is\n"
-          "  printed under it instead); under MPI also ranks combine local_ms_max combine_ms\n"
-          "  allreduce1_ms (the combine next to an MPI_Allreduce of one double)\n\n"
+          "columns (default): variant result_hex result abs_err rel_err ulps cond bound_abs\n"
+          "  distinct backend dtype n reps time_ms_median gbps det_class twin_match block grid\n"
+          "  items spread_ulps time_ms_min time_ms_max ulps_f64 exact_sum_hex exact_sum_dec\n"
+          "  exact_sum_bits (the table leaves the exact_sum_* columns out unless --columns names\n"
+          "  them: S is printed under it instead); under MPI also ranks combine local_ms_max\n"
+          "  combine_ms allreduce1_ms (the combine next to an MPI_Allreduce of one double).\n"
+          "  --columns takes any column of results.csv too (the one column table: docs/cli.md).\n\n"
           "exit status: 0 ok; 1 a runtime failure, or a self-check failed (a deterministic\n"
           "GPU variant differed from its twin or between repetitions); 2 bad usage or input.\n",
           f);
 }
 
-/* ---- the output's column table: each column's name and cell in one line ------------------- */
-typedef struct {
-    const sl_row *r;
-    const sl_reference *ref;
-    sl_dtype dt;
-    uint64_t n;
-    int prec;                  /* 6 in tables, 17 in csv/json (compared with the bound) */
-    const sl_exact_text *S;    /* the exact sum, exactly (NULL: not computed) */
-    const sl_mpi_row *m;       /* the scale-out figures of a row summed across ranks (else NULL) */
-} sum_cell;
-
-/* Times are absent (not NaN) for the reference row; so is its launch configuration. */
-static void num_or_null(sl_table *t, double v)
-{
-    if (isnan(v)) sl_table_null(t);
-    else sl_table_num(t, v, 6);
-}
-static int ref_row(const sum_cell *c) { return !strcmp(c->r->backend, "reference"); }
-static void cfg_or_null(sl_table *t, const sum_cell *c, uint32_t v)
-{
-    if (ref_row(c)) sl_table_null(t);
-    else sl_table_u64(t, v);
-}
-
-#define CELL(name, stmt) static void c_##name(sl_table *t, const sum_cell *c) { char b[SL_FMT_LEN]; (void)b; stmt; }
-CELL(variant, sl_table_str(t, c->r->variant->name))
-CELL(result_hex, sl_table_str(t, sl_fmt_hex(b, sizeof b, c->r->result)))
-CELL(result, sl_table_str(t, sl_fmt_result(b, sizeof b, c->r->result, c->dt)))
-CELL(abs_err, sl_table_num(t, c->r->err.abs_err, c->prec))
-CELL(rel_err, sl_table_num(t, c->r->err.rel_err, c->prec))
-CELL(ulps, sl_table_num(t, c->r->err.ulps, c->prec))
-CELL(cond, sl_table_num(t, c->ref->cond, c->prec))
-CELL(bound, sl_table_num(t, c->r->bound, c->prec))
-CELL(distinct, sl_table_u64(t, c->r->distinct))
-CELL(backend, sl_table_str(t, c->r->backend))
-CELL(dtype, sl_table_str(t, sl_dtype_name(c->dt)))
-CELL(n, sl_table_u64(t, c->n))
-CELL(reps, sl_table_i64(t, c->r->reps))
-CELL(time_ms, num_or_null(t, c->r->time_ms_median))
-CELL(gbps, num_or_null(t, c->r->gbps))
-CELL(determinism, sl_table_str(t, sl_determinism_name(c->r->variant->determinism)))
-CELL(twin_match, sl_table_bool(t, c->r->twin_checked ? c->r->twin_match : -1))
-CELL(block, cfg_or_null(t, c, c->r->cfg.block))
-CELL(grid, cfg_or_null(t, c, c->r->cfg.grid))
-CELL(items, cfg_or_null(t, c, c->r->cfg.items))
-CELL(spread_ulps, sl_table_num(t, c->r->spread_ulps, c->prec))
-CELL(time_ms_min, num_or_null(t, c->r->time_ms_min))
-CELL(time_ms_max, num_or_null(t, c->r->time_ms_max))
-CELL(ulps_f64, sl_table_num(t, sl_reference_errors(c->ref, c->r->result, SL_F64).ulps, c->prec))
-CELL(exact_sum_hex, c->S ? sl_table_str(t, c->S->hex) : sl_table_null(t))
-CELL(exact_sum_dec, c->S ? sl_table_str(t, c->S->dec) : sl_table_null(t))
-CELL(exact_sum_bits, c->S ? sl_table_i64(t, c->S->bits) : sl_table_null(t))
-/* a sum across ranks (experiments/mpi/): empty on a single-process row */
-CELL(ranks, c->m ? sl_table_i64(t, c->m->ranks) : sl_table_null(t))
-CELL(combine, c->m ? sl_table_str(t, sl_combine_name(c->m->combine)) : sl_table_null(t))
-CELL(local_ms_max, c->m ? num_or_null(t, c->m->local_ms_max) : (void)sl_table_null(t))
-CELL(combine_ms, c->m ? num_or_null(t, c->m->combine_ms) : (void)sl_table_null(t))
-CELL(allreduce1_ms, c->m ? num_or_null(t, c->m->allreduce1_ms) : (void)sl_table_null(t))
-#undef CELL
-
-#define COL(name) {#name, c_##name}
-static const struct {
-    const char *name;
-    void (*cell)(sl_table *t, const sum_cell *c);
-} sum_cols[] = {
-    COL(variant), COL(result_hex), COL(result), COL(abs_err), COL(rel_err), COL(ulps), COL(cond),
-    COL(bound), COL(distinct), COL(backend), COL(dtype), COL(n), COL(reps), COL(time_ms), COL(gbps),
-    COL(determinism), COL(twin_match), COL(block), COL(grid), COL(items), COL(spread_ulps),
-    COL(time_ms_min), COL(time_ms_max), COL(ulps_f64), COL(exact_sum_hex), COL(exact_sum_dec),
-    COL(exact_sum_bits), COL(ranks), COL(combine), COL(local_ms_max), COL(combine_ms),
-    COL(allreduce1_ms),
+/* ---- the output's columns: names from the one column table (sl_results.h) ---------------- */
+/* The default columns; the table leaves the exact_sum_* ones out (S is printed under it) and
+ * the ranks' ones appear under MPI only. */
+static const char *const sum_default_cols[] = {
+    "variant", "result_hex", "result", "abs_err", "rel_err", "ulps", "cond", "bound_abs", "distinct",
+    "backend", "dtype", "n", "reps", "time_ms_median", "gbps", "det_class", "twin_match", "block",
+    "grid", "items", "spread_ulps", "time_ms_min", "time_ms_max", "ulps_f64", "exact_sum_hex",
+    "exact_sum_dec", "exact_sum_bits", "ranks", "combine", "local_ms_max", "combine_ms",
+    "allreduce1_ms",
 };
-#undef COL
-#define SUM_NCOLS (sizeof sum_cols / sizeof sum_cols[0])
-#define SUM_MPI_NCOLS 5                          /* the last five: a sum across ranks */
-#define SUM_BASE_NCOLS (SUM_NCOLS - SUM_MPI_NCOLS)
-#define SUM_EXACT_FIRST (SUM_BASE_NCOLS - 3)     /* exact_sum_*: the table prints S under it */
+#define SUM_DEFAULT_NCOLS (sizeof sum_default_cols / sizeof sum_default_cols[0])
 
-/* The columns shown: indices into sum_cols. */
-typedef struct {
-    size_t idx[SUM_NCOLS];
-    size_t n;
-} sum_colset;
-
-static sl_table *sum_table(const sum_colset *cs)
+/* --columns LIST (NULL: the default set for fmt and mpi). -1 after one message on a bad name. */
+static int sum_columns(const char *list, sl_out_format fmt, int mpi, sl_colset *cs)
 {
-    const char *h[SUM_NCOLS];
-    for (size_t i = 0; i < cs->n; i++) h[i] = sum_cols[cs->idx[i]].name;
-    return sl_table_new((int)cs->n, h);
-}
-
-static void add_row(sl_table *t, const sum_colset *cs, const sum_cell *c)
-{
-    sl_table_row(t);
-    for (size_t i = 0; i < cs->n; i++) sum_cols[cs->idx[i]].cell(t, c);
-}
-
-/* --columns LIST (NULL: every column; the table without exact_sum_*; the ranks columns only
- * under MPI). -1 on a bad name. */
-static int sum_columns(const char *list, sl_out_format fmt, int mpi, sum_colset *cs)
-{
-    cs->n = 0;
-    if (!list) {
-        for (size_t i = 0; i < SUM_BASE_NCOLS; i++)
-            if (fmt != SL_OUT_TABLE || i < SUM_EXACT_FIRST) cs->idx[cs->n++] = i;
-        for (size_t i = SUM_BASE_NCOLS; mpi && i < SUM_NCOLS; i++) cs->idx[cs->n++] = i;
-        return 0;
-    }
-    const char *p = list;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        size_t i = 0;
-        while (i < SUM_NCOLS && !(strlen(sum_cols[i].name) == len && !strncmp(sum_cols[i].name, p, len))) i++;
-        if (i == SUM_NCOLS || len == 0) {
-            sl_cli_msg(cmd, "--columns: unknown column '%.*s' (see 'sumlab sum --help')", (int)len, p);
+    sl_err err = {{0}};
+    if (list) {
+        if (sl_colset_parse(cs, list, &err)) {
+            sl_cli_msg(cmd, "--columns: %s (see 'sumlab %s --help')", err.msg, cmd);
             return -1;
         }
-        for (size_t j = 0; j < cs->n; j++)
-            if (cs->idx[j] == i) {
-                sl_cli_msg(cmd, "--columns: column '%s' named twice", sum_cols[i].name);
-                return -1;
-            }
-        cs->idx[cs->n++] = i;
-        if (!p[len]) break;
-        p += len + 1;
+        return 0;
     }
-    return 0;
+    const char *names[SUM_DEFAULT_NCOLS];
+    size_t n = 0;
+    for (size_t i = 0; i < SUM_DEFAULT_NCOLS; i++) {
+        const char *c = sum_default_cols[i];
+        if (fmt == SL_OUT_TABLE && !strncmp(c, "exact_sum_", 10)) continue;
+        if (!mpi && i >= SUM_DEFAULT_NCOLS - 5) continue;
+        names[n++] = c;
+    }
+    return sl_colset_names(cs, names, n, &err);
 }
 
 /* Whether the set shows the exact sum in columns (else the table prints it in a block). */
-static int shows_exact_sum(const sum_colset *cs)
+static int shows_exact_sum(const sl_colset *cs)
 {
     for (size_t i = 0; i < cs->n; i++)
-        if (!strncmp(sum_cols[cs->idx[i]].name, "exact_sum_", 10)) return 1;
+        if (!strncmp(cs->col[i]->name, "exact_sum_", 10)) return 1;
+    return 0;
+}
+
+/* One row of the output: the row's record in the one column table's terms. */
+static int add_row(sl_table *t, const sl_colset *cs, const sl_operation *op, const sl_variant *v,
+                   const sl_row *row, const sl_reference *ref, const sl_exact_text *S, int digits,
+                   const sl_record_extra *x)
+{
+    sl_rowctx ctx = {.experiment = cmd, .op = op, .dt = row->dt, .n = row->n, .config = "default"};
+    sl_record r = {.ctx = &ctx, .variant = v->name, .family = v->family,
+                   .det_class = sl_determinism_name(v->determinism), .status = "ok", .row = row,
+                   .instances = 1, .ref = ref, .S = S, .digits = digits, .x = x};
+    sl_err err = {{0}};
+    if (sl_colset_row(t, cs, &r, 0, &err)) {
+        sl_cli_msg(cmd, "%s", err.msg);
+        return -1;
+    }
     return 0;
 }
 
@@ -260,7 +184,7 @@ static int sum_variants(const sl_operation *op, const char *list, const sl_varia
 /* Each variant measured (and judged) on the session into a row of t; the self-checks. Returns
  * 1 when a variant failed or a self-check failed, else 0. */
 static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv, const sl_launch *req,
-                       int reps, int check_twin, sl_table *t, const sum_colset *cs, int prec,
+                       int reps, int check_twin, sl_table *t, const sl_colset *cs, int digits,
                        const sl_exact_text *S, int quiet)
 {
     int failed = 0, selfcheck = 0;
@@ -293,8 +217,7 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
         for (int k = 0; k < sl_verdict_decide(sl_session_reference(s), &facts, &vd); k++)
             sl_cli_msg(cmd, "%s", vd.msg[k]);
         selfcheck |= vd.failed > 0;
-        sum_cell c = {&row, sl_session_reference(s), row.dt, row.n, prec, S, NULL};
-        add_row(t, cs, &c);
+        if (add_row(t, cs, sl_session_op(s), v, &row, sl_session_reference(s), S, digits, NULL)) failed = 1;
         sl_row_free(&row);
     }
     return failed || selfcheck;
@@ -418,7 +341,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
 
 /* Under mpirun (or with --combine): every rank sums its slice, rank 0 writes (experiments/mpi/). */
 static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const *order, size_t nv,
-                   const sum_colset *cs)
+                   const sl_colset *cs)
 {
     sl_err err = {{0}};
     unsigned mask = 0;
@@ -441,12 +364,18 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
     if (root && code && err.msg[0]) sl_cli_msg(cmd, "%s", err.msg);
     if (root && o->backend == SL_BACKEND_AUTO && chosen[0]) sl_cli_msg(cmd, "rank 0: %s", chosen);
     if (root && have_ref && (code == 0 || code == 1)) {
-        sl_table *t = sum_table(cs);
+        sl_table *t = sl_colset_table(cs);
         if (!t) code = 1;
         for (size_t i = 0; t && i < nrows; i++) {
-            sum_cell c = {&rows[i].row, &ref, rows[i].row.dt, rows[i].row.n,
-                          o->fmt == SL_OUT_TABLE ? 6 : 17, NULL, &rows[i]};
-            add_row(t, cs, &c);
+            sl_record_extra x;
+            sl_record_extra_init(&x);
+            x.ranks = rows[i].ranks;
+            x.combine = sl_combine_name(rows[i].combine);
+            x.local_ms_max = rows[i].local_ms_max;
+            x.combine_ms = rows[i].combine_ms;
+            x.allreduce1_ms = rows[i].allreduce1_ms;
+            if (add_row(t, cs, o->op, rows[i].row.variant, &rows[i].row, &ref, NULL,
+                        o->fmt == SL_OUT_TABLE ? 6 : 0, &x)) code = 1;
         }
         if (t && sl_table_write(t, o->fmt, stdout)) {
             sl_cli_msg(cmd, "error writing the output");
@@ -510,7 +439,7 @@ static int reduce_main(const char *name, int argc, char **argv)
     int explicit_list = 0;
     if (sum_variants(o.op, vlist, order, &nv, &explicit_list)) return 2;
     const int mpi = o.combine || sl_mpi_launched();
-    sum_colset cs;
+    sl_colset cs;
     if (sum_columns(o.columns, fmt, mpi, &cs)) return 2;
     if (mpi) return sum_mpi(path, &o, order, nv, &cs);
 
@@ -565,7 +494,7 @@ static int reduce_main(const char *name, int argc, char **argv)
     if (on_gpu && !check_twin && !o.quiet) sl_cli_msg(cmd, "twin check off (n > 2^24 or --no-check-twin)");
 
     sl_exact_text S;
-    sl_table *t = sum_table(&cs);
+    sl_table *t = sl_colset_table(&cs);
     if (!t || sl_reference_exact_text(sl_session_reference(s), &S)) {
         sl_cli_msg(cmd, "out of memory");
         sl_table_free(t);
@@ -574,7 +503,7 @@ static int reduce_main(const char *name, int argc, char **argv)
         return 1;
     }
     const double t_measure = now_s();
-    int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, &cs, fmt == SL_OUT_TABLE ? 6 : 17,
+    int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, &cs, fmt == SL_OUT_TABLE ? 6 : 0,
                           &S, o.quiet);
     const double t_end = now_s();
     const char *times = getenv("SUMLAB_TIMES");

@@ -100,7 +100,7 @@ static int repair_dist(sl_results *res, const char *dpath, int quiet, sl_err *er
     const int nc = (int)sl_dist_schema.ncols;
     int kcol[SL_KEY_FIELDS];           /* where each key field stands in a distribution row */
     for (int i = 0; i < SL_KEY_FIELDS; i++)
-        for (kcol[i] = 0; kcol[i] < nc && strcmp(sl_dist_schema.cols[kcol[i]].name, sl_key_columns[i]); kcol[i]++) {}
+        for (kcol[i] = 0; kcol[i] < nc && strcmp(sl_dist_schema.cols[kcol[i]]->name, sl_key_columns[i]); kcol[i]++) {}
     size_t damaged = 0, orphans = 0;
     char *p = buf, *endbuf = buf + len;
     while (p < endbuf) {

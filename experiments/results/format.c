@@ -202,6 +202,14 @@ int sl_table_num(sl_table *t, double v, int prec)
     return (c->text = dupstr(sl_fmt_double(b, sizeof b, v, prec))) ? 0 : -1;
 }
 
+int sl_table_numtext(sl_table *t, const char *text)
+{
+    cell *c = next_cell(t);
+    if (!c) return -1;
+    c->kind = CELL_NUM;
+    return (c->text = dupstr(text)) ? 0 : -1;
+}
+
 int sl_table_u64(sl_table *t, uint64_t v)
 {
     cell *c = next_cell(t);

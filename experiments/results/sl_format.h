@@ -41,6 +41,7 @@ int sl_table_row(sl_table *t);
 int sl_table_str(sl_table *t, const char *s);       /* JSON string */
 int sl_table_num(sl_table *t, double v, int prec);  /* JSON number, null when not finite */
 int sl_table_u64(sl_table *t, uint64_t v);
+int sl_table_numtext(sl_table *t, const char *text); /* a number already written as text */
 int sl_table_i64(sl_table *t, int64_t v);
 int sl_table_bool(sl_table *t, int v);              /* 1 true, 0 false, <0 null ("-" / empty) */
 int sl_table_null(sl_table *t);                     /* "-" in tables, empty in CSV, null in JSON */

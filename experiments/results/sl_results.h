@@ -5,6 +5,7 @@
 #define SL_RESULTS_H
 #include <stdio.h>
 #include "sl_datasets.h"
+#include "sl_format.h"
 #include "sl_measure.h"
 #include "sl_provenance.h"
 #include "sumlab/types.h"
@@ -76,6 +77,19 @@ void sl_rowctx_params(sl_rowctx *c, const sl_dataset *ds, const sl_params *p);
 const sl_operation *sl_rowctx_op(const sl_rowctx *c);     /* c->op, or the default operation */
 int sl_rowctx_key(const sl_rowctx *c, const char *variant, char *buf, size_t len);
 
+/* Figures a command adds to a row: the bench's comparison with CUB and the read ceiling, and a
+ * sum across MPI ranks. NaN / NULL / 0 for what is absent (sl_record_extra_init). */
+typedef struct {
+    double ratio_cub, ratio_read;      /* CUB's (read's) median time / the variant's */
+    double cub_ms_median, read_ms_median;
+    double abs_err_max;                /* the largest |result - S| over every run */
+    const char *check;                 /* the self-check verdict: "ok" or "FAILED" */
+    int ranks;                         /* MPI ranks (0: not a sum across ranks) */
+    const char *combine;               /* how their partial results combined */
+    double local_ms_max, combine_ms, allreduce1_ms;
+} sl_record_extra;
+void sl_record_extra_init(sl_record_extra *x);
+
 /* What a writer formats: the context, the names, the status and the measured figures. */
 typedef struct {
     const sl_rowctx *ctx;
@@ -87,21 +101,52 @@ typedef struct {
     uint64_t seed;             /* the dataset seed of this row's instance */
     const sl_row *row;         /* every figure (the have_* flags say which are there) */
     int instances;             /* instances per point of the run (0: 1) */
+    /* for the commands' columns (NULL/0 in the study's files): */
+    const sl_reference *ref;   /* the input's reference (ulps_f64) */
+    const sl_exact_text *S;    /* the exact value written out exactly (exact_sum_*) */
+    int digits;                /* significant digits of judged figures (0: 17, round trip) */
+    const sl_record_extra *x;  /* the bench's and the ranks' figures (NULL: none) */
 } sl_record;
 
-/* ---- column tables ------------------------------------------------------------------------- */
-/* A formatter writes column text of record r (i: which distinct value, for distribution rows)
- * into buf and returns it, or returns a string of the record itself; "" for an empty field;
- * NULL when the text does not fit in len. */
+/* ---- the one column table ------------------------------------------------------------------ */
+/* Every column any output has: results.csv, distribution.csv, and the tables, CSV and JSON of
+ * `sum`/`reduce`, `bench` and `judge`, which print subsets of it by name (--columns), so a name
+ * means one thing everywhere. A formatter writes column text of record r (i: which distinct
+ * value, for distribution rows) into buf and returns it, or returns a string of the record
+ * itself; "" for an empty field; NULL when the text does not fit in len. */
 typedef const char *(*sl_col_fmt)(const sl_record *r, size_t i, char *buf, size_t len);
+typedef enum { SL_COL_STR = 0, SL_COL_NUM, SL_COL_BOOL } sl_col_kind;  /* JSON type */
 typedef struct {
     const char *name;
     const char *unit;          /* "" for counts, names and ratios */
+    sl_col_kind kind;
     sl_col_fmt fmt;
+    const char *help;          /* one line, for --help and docs */
 } sl_column;
+size_t sl_column_count(void);
+const sl_column *sl_column_at(size_t i);
+const sl_column *sl_column_find(const char *name);        /* NULL when unknown */
+
+/* A choice of columns, in order. */
+#define SL_COLSET_MAX 96
+typedef struct {
+    const sl_column *col[SL_COLSET_MAX];
+    size_t n;
+} sl_colset;
+/* From names (each known, none twice); -1 with err naming the first bad one. */
+int sl_colset_names(sl_colset *cs, const char *const *names, size_t n, sl_err *err);
+/* From "a,b,c" (--columns); -1 with err naming the first bad one. */
+int sl_colset_parse(sl_colset *cs, const char *list, sl_err *err);
+int sl_colset_has(const sl_colset *cs, const char *name);
+/* A table (sl_format.h) with these columns, and one row of record r appended to it (an empty
+ * field is null; numbers and booleans typed for JSON). -1 (err) when a field does not fit or
+ * memory runs out. */
+sl_table *sl_colset_table(const sl_colset *cs);
+int sl_colset_row(sl_table *t, const sl_colset *cs, const sl_record *r, size_t i, sl_err *err);
+
 typedef struct {
     const char *file;          /* "results.csv", "distribution.csv" */
-    const sl_column *cols;
+    const sl_column *const *cols;
     size_t ncols;
 } sl_schema;
 extern const sl_schema sl_results_schema;   /* one row per measurement */

@@ -22,8 +22,9 @@ int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps,
     if (sl_measure_read_ceiling(x, c->n, c->dt, reps, &row, &e))
         return sl_err_set(err, "read ceiling at n=%llu %s: %.400s", (unsigned long long)c->n,
                           sl_dtype_name(c->dt), e.msg);
-    sl_record r = {c, "read-ceiling", "ceiling", "", "ok",
-                   "streaming-read kernel: 16-byte loads, minimal work", run->seed, &row, 1};
+    sl_record r = {.ctx = c, .variant = "read-ceiling", .family = "ceiling", .det_class = "",
+                   .status = "ok", .note = "streaming-read kernel: 16-byte loads, minimal work",
+                   .seed = run->seed, .row = &row, .instances = 1};
     int rc = sl_study_write(run, &r, 0, err);
     sl_row_free(&row);
     return rc;

@@ -30,8 +30,10 @@ int sl_study_has(const sl_run *run, const sl_rowctx *c, const char *variant)
 sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_variant *v,
                           const char *status, const sl_row *row, const char *note)
 {
-    sl_record r = {c, v->name, v->family, sl_determinism_name(v->determinism), status, note,
-                   sl_exp_instance_seed(run, c->instance), row, sl_exp_instances(run)};
+    sl_record r = {.ctx = c, .variant = v->name, .family = v->family,
+                   .det_class = sl_determinism_name(v->determinism), .status = status, .note = note,
+                   .seed = sl_exp_instance_seed(run, c->instance), .row = row,
+                   .instances = sl_exp_instances(run)};
     return r;
 }
 
