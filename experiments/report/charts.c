@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "charts.h"
+#include "check.h"
 #include "sl_study.h"
 #include "table.h"
 
@@ -50,6 +51,11 @@ int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
 {
     char script[PATH_MAX + 32];
     sl_err le = {{0}};
+    /* the files are data: nothing reaches render.sh before every field has been checked */
+    if (sl_check_run_dir(dir, NULL, &le)) {
+        sl_notes_add(notes, "charts not rendered: %s", le.msg);
+        return -1;
+    }
     if (sl_ladder_write_csv(dir, &le)) sl_notes_add(notes, "ladder.csv not written: %s", le.msg);
     const char *off = getenv("SUMLAB_NO_CHARTS");
     if (off && *off && strcmp(off, "0")) {

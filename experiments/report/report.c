@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "charts.h"
+#include "check.h"
 #include "headline.h"
 #include "html.h"
 #include "sweeps.h"
@@ -334,6 +335,11 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     if (sl_check_dir_len(dir, err) || sl_path_join(rpath, sizeof rpath, dir, "results.csv", err)) return -1;
     sl_csv t;
     if (sl_csv_read(rpath, &t, NULL, err)) return -1;
+    /* every field checked before any reaches report.md or report.html */
+    if (sl_check_run_dir(dir, &t, err)) {
+        sl_csv_free(&t);
+        return -1;
+    }
     static sl_report_ctx R;
     memset(&R, 0, sizeof R);
     R.dir = dir;
