@@ -135,7 +135,7 @@ static int svg_value_ok(const char *an, size_t anl, const char *v, size_t n)
 /* 1 when s[0..n) is an SVG the page may inline: from its <svg root to its end only elements and
  * attributes of the allow-lists, quoted attribute values that pass svg_value_ok, no comment,
  * CDATA, processing instruction or doctype, tags balanced, nothing but blanks after the root. */
-static int svg_allowed(const char *s, size_t n, const char **root_out)
+int sl_html_svg_allowed(const char *s, size_t n, const char **root_out)
 {
     const char *p = NULL;
     for (size_t i = 0; i + 4 <= n && !p; i++)
@@ -182,8 +182,10 @@ static int svg_allowed(const char *s, size_t n, const char **root_out)
                 p++;
             size_t anl = (size_t)(p - an);
             if (!anl || !in_set(an, anl, svg_attributes, sizeof svg_attributes / sizeof *svg_attributes)) return 0;
+            while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
             if (p >= e || *p != '=') return 0;
             p++;
+            while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
             if (p >= e || (*p != '"' && *p != '\'')) return 0;
             const char qt = *p++;
             const char *v = p;
@@ -267,7 +269,7 @@ static void chart_svg(FILE *f, const char *dir, const char *stem, const char *la
     char name[300];
     snprintf(name, sizeof name, "%s.svg", stem);
     const char *root = NULL;
-    if (sl_charts_rendered_here(dir, name) && svg_allowed(svg, len, &root)) svg_inline(f, root, svg + len, ++*nchart, label);
+    if (sl_charts_rendered_here(dir, name) && sl_html_svg_allowed(svg, len, &root)) svg_inline(f, root, svg + len, ++*nchart, label);
     else svg_img(f, svg, len, label);
     free(svg);
 }
