@@ -98,13 +98,22 @@ static int in_list(const char *name, const char *const *list, size_t n)
 }
 
 /* What a field must be, by its column. */
-typedef enum { K_NUMBER, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT } kind;
+typedef enum { K_NUMBER, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT, K_VALUE } kind;
 
 static kind column_kind(const char *col)
 {
     static const char *const names[] = {"experiment"};
     static const char *const onames[] = {"config", "sweep", "family", "det_class", "backend", "status",
-                                         "combine", "algorithm", "text", "rung"};
+                                         "combine", "algorithm", "text", "rung", "op"};
+    /* the numbers of results.csv, distribution.csv and the ranks rows */
+    static const char *const numbers[] = {
+        "n", "sweep_value", "block", "grid", "sm_count", "items", "seed", "reps", "result", "result_hex",
+        "exact", "exact_hex", "distinct", "min_hex", "max_hex", "spread_ulps", "abs_err", "rel_err", "ulps",
+        "ulps_median", "ulps_max", "bound_abs", "bound_rel", "bound_ratio", "cond", "abssum",
+        "unit_roundoff", "time_ms_median", "time_ms_min", "time_ms_max", "gbps", "twin_checked",
+        "twin_match", "instance", "instances", "value", "value_hex", "count", "ulps_signed", "ranks",
+        "distinct_reps", "rank_distinct", "local_ms_max", "local_ms_min", "combine_ms", "allreduce1_ms"};
+    if (in_list(col, numbers, sizeof numbers / sizeof *numbers)) return K_NUMBER;
     if (in_list(col, names, sizeof names / sizeof *names)) return K_NAME;
     if (in_list(col, onames, sizeof onames / sizeof *onames)) return K_NAME_OPT;
     if (!strcmp(col, "params")) return K_PARAMS;
@@ -112,7 +121,7 @@ static kind column_kind(const char *col)
     if (!strcmp(col, "dataset")) return K_DATASET;
     if (!strcmp(col, "dtype")) return K_DTYPE;
     if (!strcmp(col, "variant")) return K_VARIANT;
-    return K_NUMBER;
+    return K_VALUE;   /* a column of a newer writer: a number or a name */
 }
 
 /* The value as a message may show it: printable ASCII, others as '?', at most 48 characters. */
@@ -128,6 +137,8 @@ static int field_ok(kind k, const char *v, const char **why)
 {
     switch (k) {
     case K_NUMBER: *why = "is not a number"; return is_number(v);
+    case K_VALUE: *why = "is neither a number nor a name (letters, digits and . _ : = + -; at most 256 characters)";
+        return is_number(v) || sl_check_name(v, 256, NULL);
     case K_NAME: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + -; at most 64 characters)";
         return sl_check_name(v, 64, NULL);
     case K_NAME_OPT: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + - or spaces; at most 64 characters)";

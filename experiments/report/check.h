@@ -11,8 +11,9 @@ int sl_check_name(const char *s, size_t max, const char *extra);
 /* 1 when s[0..n) is well-formed UTF-8 (no overlong forms, no surrogates, <= U+10FFFF). */
 int sl_check_utf8(const char *s, size_t n);
 /* Every field of t (read from path) by its column: dataset, dtype and variant against the
- * registries; experiment, config, ... names; params key=value lists; note UTF-8 text; every
- * other column a number or empty. 0, or -1 with err naming the file, row and field. */
+ * registries; experiment, config, ... names; params key=value lists; note UTF-8 text; the
+ * numeric columns numbers or empty; any other column a number or a name. 0, or -1 with err
+ * naming the file, line and field. */
 int sl_check_csv(const char *path, const sl_csv *t, sl_err *err);
 /* run.conf's settings that the report prints (experiment, preset, backend, started, the sweep
  * lists). 0 (also when there is no run.conf), or -1 with err naming the field. */
