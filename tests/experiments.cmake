@@ -34,3 +34,9 @@ if(SL_BASH)
 endif()
 # tformat_escape: the table writers: CSV formula neutralising (numbers kept), JSON refusing invalid UTF-8.
 sl_add_test(NAME tformat_escape SOURCES tformat_escape.c LABELS cpu TIMEOUT 30 LIBS sumlab_results)
+# tverdicts: the determinism verdicts come from what was measured (a documented class is a claim).
+if(SL_BASH)
+  add_test(NAME tverdicts COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tverdicts.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tverdicts PROPERTIES LABELS "cpu" TIMEOUT 120)
+endif()
