@@ -141,8 +141,8 @@ static int field_ok(kind k, const char *v, const char **why)
         return is_number(v) || sl_check_name(v, 256, NULL);
     case K_NAME: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + -; at most 64 characters)";
         return sl_check_name(v, 64, NULL);
-    case K_NAME_OPT: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + - or spaces; at most 64 characters)";
-        return !*v || sl_check_name(v, 64, " ");
+    case K_NAME_OPT: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + -; at most 64 characters)";
+        return !*v || sl_check_name(v, 64, NULL);
     case K_PARAMS: *why = "is not a valid parameter list (key=value;... of letters, digits and . _ : = + - ;)";
         return !*v || sl_check_name(v, 256, ";");
     case K_TEXT: {
