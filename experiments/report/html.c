@@ -632,6 +632,8 @@ int sl_report_html_write(const sl_report_ctx *R, const char *md, size_t len, sl_
     (void)len;
     (void)provenance_html;
     (void)chart_svg;
+    (void)css;
+    (void)js;
     /* no Markdown renderer in this build: report.md only, and no report.html of an earlier
      * report beside it */
     if (unlink(path) && errno != ENOENT) return sl_err_set(err, "cannot remove %s: %s", path, strerror(errno));
