@@ -65,7 +65,13 @@ cleanup() {
     echo "render.sh: stopped (exit $rc) before the charts were complete: cannot write the scratch folder or $charts (disk full or file size limit?); partial files removed" >&2
     rc=4
   fi
-  for p in $(jobs -p); do pkill -TERM -P "$p" 2>/dev/null || :; kill -TERM "$p" 2>/dev/null || :; done
+  # each job frozen first (a stopped subshell starts no new child), its children ended, then it
+  for p in $(jobs -p); do
+    kill -STOP "$p" 2>/dev/null || :
+    pkill -TERM -P "$p" 2>/dev/null || :
+    kill -TERM "$p" 2>/dev/null || :
+    kill -CONT "$p" 2>/dev/null || :
+  done
   wait 2>/dev/null || :
   rm -f "$charts"/.part-* 2>/dev/null || :
   if [ -n "$tmp" ] && [ -z "${SUMLAB_RENDER_KEEP:-}" ]; then rm -rf "$tmp"; fi
