@@ -10,15 +10,18 @@ build=${SUMLAB_BUILD_DIR:-$root/build}
 need=()
 if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null 2>&1; then
   # clang + libclang-rt-dev: the libFuzzer campaign of tests/fuzz.sh (the default build uses gcc);
-  # chromium: renders report.html headless in tests/thtml.py
+  # chromium: renders report.html headless in tests/thtml.py; libcmark-gfm(-extensions)-dev:
+  # report.md -> report.html (CommonMark + GFM tables, raw HTML dropped)
   for p in libmpfr-dev libgmp-dev libcjson-dev zlib1g-dev gnuplot-nox cmake make gcc pkg-config \
-           openmpi-bin libopenmpi-dev clang libclang-rt-dev chromium; do
+           openmpi-bin libopenmpi-dev clang libclang-rt-dev chromium libcmark-gfm-dev \
+           libcmark-gfm-extensions-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
   done
   command -v python3 >/dev/null 2>&1 || need+=(python3)   # the tests' JSON and bit-pattern checks
   # The GPU machine has no MPFR headers and no registry: a prefix in CMAKE_PREFIX_PATH will do.
   if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/mpfr.h" ]; then
-    need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libmpfr-dev$' -e '^libgmp-dev$' -e '^gnuplot-nox$' -e '^chromium$' || true))
+    need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libmpfr-dev$' -e '^libgmp-dev$' -e '^gnuplot-nox$' -e '^chromium$' \
+            -e '^libcmark-gfm-dev$' -e '^libcmark-gfm-extensions-dev$' || true))
   fi
   if [ -n "${CMAKE_PREFIX_PATH:-}" ] && [ -f "${CMAKE_PREFIX_PATH%%:*}/include/cjson/cJSON.h" ]; then
     need=($(printf '%s\n' "${need[@]}" | grep -v -e '^libcjson-dev$' || true))

@@ -3,8 +3,19 @@
 # (results.csv, distribution.csv) into DIR/charts/ as PNG (pngcairo, else png) and SVG, one
 # gnuplot script per chart kind. awk prefilters the CSV (by column name) into per-series data
 # files. A chart kind without data is skipped with a line in DIR/charts/notes.txt.
-#   usage: plots/render.sh [-q|-v] DIR        exit: 0 ok, 2 bad usage/DIR, 3 no gnuplot
+# The CSV files are data: every field the charts use is checked first (names: letters, digits
+# and . _ : = + -, at most 64 characters; numbers: decimal or C99 hex), and the checked copy in
+# the scratch folder is what the extractors read; no value reaches a shell, a path outside the
+# scratch folder and DIR/charts, or gnuplot's program text unchecked. Charts are drawn under
+# temporary names and renamed when complete; on any exit (error, disk full, INT, TERM) partial
+# images and the scratch folder are removed.
+#   usage: plots/render.sh [-q|-v] DIR
+#   exit: 0 ok, 2 bad usage/DIR or a malformed CSV field, 3 no gnuplot, 4 charts not written
+#   (disk full, file size limit), 130/143 interrupted
 set -euo pipefail
+# A write past a file size limit (ulimit -f) fails with EFBIG, here and in gnuplot, instead of
+# killing the process: the failure is then detected and reported like a full disk.
+trap '' XFSZ
 
 quiet=0
 usage() { echo "usage: $(basename "$0") [-q|-v] RUN_DIR   (renders RUN_DIR/charts/*.png and *.svg from RUN_DIR/results.csv)"; }
@@ -38,20 +49,126 @@ command -v gnuplot >/dev/null 2>&1 ||
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 charts=$dir/charts
-mkdir -p "$charts"
-rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt
+# Paths reach gnuplot's program text inside '...': refuse the few characters that would end it.
+for p in "$here" "$charts"; do
+  case $p in *[\'\\$'\n'$'\r']*)
+    echo "render.sh: '$p': a path with a quote, backslash or line break cannot be handed to gnuplot" >&2; exit 2 ;;
+  esac
+done
 # Scratch: a few thousand small data files, on a memory file system where there is one
 # (creating them on a disk file system cost more than the rest of the data preparation).
 scratch=${TMPDIR:-}
 if [ -z "$scratch" ]; then scratch=/tmp; [ -d /dev/shm ] && [ -w /dev/shm ] && scratch=/dev/shm; fi
-tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX")
-trap '[ -n "${SUMLAB_RENDER_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+tmp=""
+# On every exit: stop the gnuplot processes still running, remove the partial images (drawn as
+# .part-STEM.*, renamed when complete) and the scratch folder.
+said=0   # 1 once this script has said why it stops
+cleanup() {
+  local rc=$? p
+  trap - EXIT INT TERM
+  if [ "$rc" != 0 ] && [ "$rc" != 130 ] && [ "$rc" != 143 ] && [ "$said" = 0 ]; then
+    echo "render.sh: stopped (exit $rc) before the charts were complete: cannot write the scratch folder or $charts (disk full or file size limit?); partial files removed" >&2
+    rc=4
+  fi
+  # each job frozen first (a stopped subshell starts no new child), its children ended, then it
+  for p in $(jobs -p); do
+    kill -STOP "$p" 2>/dev/null || :
+    pkill -TERM -P "$p" 2>/dev/null || :
+    kill -TERM "$p" 2>/dev/null || :
+    kill -CONT "$p" 2>/dev/null || :
+  done
+  wait 2>/dev/null || :
+  rm -f "$charts"/.part-* 2>/dev/null || :
+  if [ -n "$tmp" ] && [ -z "${SUMLAB_RENDER_KEEP:-}" ]; then rm -rf "$tmp"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX") ||
+  { echo "render.sh: cannot create a scratch folder in $scratch" >&2; exit 4; }
+case $tmp in *[\'\\$'\n'$'\r']*)
+  echo "render.sh: scratch folder '$tmp': a path with a quote, backslash or line break cannot be handed to gnuplot" >&2; exit 2 ;;
+esac
 for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
   [ -n "$z" ] || continue
   f=$tmp/$(basename "${z%.gz}")
-  gzip -dc -- "$z" > "$f" || { echo "render.sh: $z: damaged or truncated gzip file" >&2; exit 2; }
+  gzip -dc -- "$z" > "$f" || { echo "render.sh: $z: damaged or truncated gzip file" >&2; said=1; exit 2; }
   case $f in */results.csv) res=$f ;; *) dist=$f ;; esac
 done
+# Writes that fail (disk full, file size limit) end here with one message (exit 4).
+write_fail() { # what
+  said=1
+  echo "render.sh: cannot write $1 (disk full or file size limit?): charts not rendered; partial files removed" >&2
+  exit 4
+}
+
+# ---- the CSV files as data: every field the charts use is checked, then copied ---------------
+# check_csv SRC DST NAMES OPTNAMES NUMS INTS TEXTS: reads SRC (RFC 4180: quoted fields, "" for a
+# quote), checks every row's field count and the named columns (NAMES: required names;
+# OPTNAMES: names or empty; NUMS: numbers or empty; INTS: unsigned integers, required; TEXTS:
+# names that may hold spaces), and writes DST: the same rows with plain comma-separated fields
+# (a comma or quote inside an unchecked field, e.g. a note, becomes ';' or '), which the
+# extractors split with -F, without shifting columns. A bad field: one line naming the file,
+# line and field; exit 2.
+check_csv() {
+  local msg rc=0
+  msg=$(awk -v src="$1" -v dst="$2" -v names="$3" -v onames="$4" -v nums="$5" -v ints="$6" -v texts="$7" '
+    function fail(what) { printf "render.sh: %s:%d: %s\n", src, FNR, what; bad = 1; exit 3 }
+    function show(s,   t) { t = s; gsub(/[^ -~]/, "?", t); if (length(t) > 48) t = substr(t, 1, 45) "..."; return "\047" t "\047" }
+    function csvsplit(line, f,   n, i, ch, q, v, L) {
+      if (index(line, "\"") == 0) return split(line, f, ",")
+      n = 0; v = ""; q = 0; L = length(line)
+      for (i = 1; i <= L; i++) { ch = substr(line, i, 1)
+        if (q) { if (ch == "\"") { if (substr(line, i + 1, 1) == "\"") { v = v "\""; i++ } else q = 0 } else v = v ch }
+        else if (ch == "\"") q = 1
+        else if (ch == ",") { f[++n] = v; v = "" }
+        else v = v ch }
+      if (q) fail("a quoted field is not closed")
+      f[++n] = v; return n }
+    BEGIN { kinds["name"] = names; kinds["oname"] = onames; kinds["num"] = nums; kinds["int"] = ints; kinds["text"] = texts
+      NUM = "^[-+]?(([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|0[xX]([0-9a-fA-F]+[.]?[0-9a-fA-F]*|[.][0-9a-fA-F]+)[pP][-+]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])$" }
+    { sub(/\r$/, "") }
+    /^#/ || $0 == "" { next }
+    !nh { nh = csvsplit($0, H)
+      for (i = 1; i <= nh; i++) { if (H[i] !~ /^[a-z0-9_]+$/) fail("column " (i) ": " show(H[i]) " is not a column name"); col[H[i]] = i }
+      for (k in kinds) { m = split(kinds[k], L, " "); for (j = 1; j <= m; j++) if (L[j] in col) { nck++; ck[nck] = col[L[j]]; ckind[nck] = k } }
+      line = H[1]; for (i = 2; i <= nh; i++) line = line "," H[i]; print line > dst; next }
+    { n = csvsplit($0, F)
+      if (n != nh) fail(n " fields where the header has " nh)
+      for (j = 1; j <= nck; j++) { i = ck[j]; v = F[i]; k = ckind[j]
+        if (k == "num") { if (v != "" && v !~ NUM) fail("field \047" H[i] "\047: " show(v) " is not a number") }
+        else if (k == "int") { if (v !~ /^[0-9]+$/ || length(v) > 20) fail("field \047" H[i] "\047: " show(v) " is not an unsigned integer") }
+        else if (k == "oname" && v == "") {}
+        else if (length(v) > 64 || v !~ (k == "text" ? "^[A-Za-z0-9][A-Za-z0-9._:=+ -]*$" : "^[A-Za-z0-9][A-Za-z0-9._:=+-]*$"))
+          fail("field \047" H[i] "\047: " show(v) " is not a valid name (a letter or digit, then letters, digits and . _ : = + -" (k == "text" ? " or spaces" : "") "; at most 64 characters)") }
+      line = ""
+      for (i = 1; i <= n; i++) { v = F[i]; gsub(/,/, ";", v); gsub(/"/, "\047", v); gsub(/[\001-\037]/, " ", v); line = line (i > 1 ? "," : "") v }
+      print line > dst
+    }
+    END { if (bad) exit 3; if (close(dst) < 0) exit 4 }' "$1" 2>/dev/null) || rc=$?
+  case $rc in
+    0) ;;
+    3) said=1; printf '%s\n' "$msg" >&2; exit 2 ;;
+    *) write_fail "the scratch folder $tmp" ;;
+  esac
+}
+num_cols="cond sweep_value unit_roundoff abs_err abssum rel_err bound_abs bound_rel gbps ulps exact_hex ranks ulps_signed count speedup published_speedup instances"
+check_csv "$res" "$tmp/results.csv" "experiment dataset dtype variant" \
+  "config family det_class backend status sweep combine algorithm" "$num_cols" "n" ""
+res=$tmp/results.csv
+if [ -r "$dist" ]; then
+  check_csv "$dist" "$tmp/distribution.csv" "experiment dataset dtype variant" "config backend" "$num_cols" "n" ""
+  dist=$tmp/distribution.csv
+fi
+ladder=""
+if [ -r "$dir/ladder.csv" ]; then
+  check_csv "$dir/ladder.csv" "$tmp/ladder.csv" "config variant" "rung" "$num_cols" "n" "text"
+  ladder=$tmp/ladder.csv
+fi
+
+{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
+  write_fail "$charts"
 # The pngcairo probe runs beside the data preparation; gp_setup, before the first chart, reads
 # its result: pngterm (pngcairo, else png).
 (
@@ -83,7 +200,7 @@ made=0
 gp() { # script out-stem gnuplot-assignments...
   seq=$((seq + 1))
   JOB_SCRIPT[seq]=$1; JOB_STEM[seq]=$2; shift 2
-  JOB_ARGS[seq]="dir='$here'; out='$charts/${JOB_STEM[seq]}'; $*"
+  JOB_ARGS[seq]="dir='$here'; out='$charts/.part-${JOB_STEM[seq]}'; $*"
   # the image size that the script will choose (common.gp's panelw for the panelled kinds)
   local np=1 w h
   [[ $* =~ (^|[ ;])np=([0-9]+) ]] && np=${BASH_REMATCH[2]}
@@ -167,28 +284,46 @@ pool_run() { # final(0|1)
   done
   [ "$1" = 0 ] || wait || :
 }
+# complete PNG (ends with its IEND chunk) and SVG (ends with </svg>)
+complete_png() { [ -s "$1" ] && [ "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ]; }
+complete_svg() { [ -s "$1" ] && tail -c 64 "$1" | grep -q '</svg>'; }
 run_jobs() {
-  local k stem line rc
+  local k stem line rc part incomplete=0
   pool_run 1
+  : > "$tmp/notes.txt"
   for ((k = 1; k <= seq; k++)); do
     if [ -n "${NOTE[k]+set}" ]; then
       line=${NOTE[k]}
     elif [ -n "${JOB_SCRIPT[k]+set}" ]; then
-      stem=${JOB_STEM[k]}; line=""; rc=1
+      stem=${JOB_STEM[k]}; line=""; rc=1; part=$charts/.part-$stem
       [ ! -r "$tmp/jobs/$k.rc" ] || IFS= read -r rc < "$tmp/jobs/$k.rc" || :
       if [ "$rc" != 0 ]; then
         line="$stem: gnuplot failed: $(tr '\n' ' ' < "$tmp/jobs/$k.err" | cut -c1-300)"
-      elif [ -s "$charts/$stem.png" ] && [ -s "$charts/$stem.svg" ]; then
-        made=$((made + 1)); say "$charts/$stem.png"
+      elif complete_png "$part.png" && complete_svg "$part.svg"; then
+        if { mv -f "$part.png" "$charts/$stem.png" && mv -f "$part.svg" "$charts/$stem.svg"; } 2>/dev/null; then
+          made=$((made + 1)); say "$charts/$stem.png"
+        else
+          incomplete=$((incomplete + 1))
+        fi
+      elif [ -e "$part.png" ] || [ -e "$part.svg" ]; then
+        incomplete=$((incomplete + 1))   # a write failed part-way (disk full, file size limit)
       else
         line="$stem: gnuplot wrote no image"
       fi
+      rm -f "$part.png" "$part.svg"
     else
       continue
     fi
     [ -n "$line" ] || continue
-    printf '%s\n' "$line" >> "$charts/notes.txt"; say "$line"
+    printf '%s\n' "$line" >> "$tmp/notes.txt"; say "$line"
   done
+  if [ "$incomplete" -gt 0 ]; then
+    write_fail "$charts ($incomplete charts incomplete)"
+  fi
+  if [ -s "$tmp/notes.txt" ]; then
+    { cp "$tmp/notes.txt" "$charts/.part-notes.txt" && mv -f "$charts/.part-notes.txt" "$charts/notes.txt"; } 2>/dev/null ||
+      write_fail "$charts/notes.txt"
+  fi
 }
 
 # One pass over results.csv for what every chart kind looks up:
@@ -237,7 +372,9 @@ function put_flush(zs,   i, j, k, f, m, tk, tl, l, z, hz) {
       pk[i, k + 1] = tk; pl[i, k + 1] = tl }
     for (j = 1; j <= m; j++) { l = pl[i, j]; if (hz) sub("ZERO", z, l); print l > f }
     close(f) } }
-function mkdirs(list) { if (list != "") system("mkdir -p" list) }
+function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_DIRLIST"]
+  for (i = 1; i <= n; i++) if (d[i] != "") print d[i] > f
+  close(f); if (n) system("xargs -d \"\\n\" mkdir -p -- < \"$SL_DIRLIST\"") }
 '
 # Splits a chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
@@ -298,7 +435,7 @@ read_series() { # data-dir
 # error of the chart), drawn as a line and named in the key.
 extract_error() { # experiment x-column by-dataset out-dir
   mkdir -p "$4"
-  awk -F, -v expt="$1" -v xsrc="$2" -v bydata="$3" -v out="$4" -v vars="$tmp/vars" "$awk_put"'
+  SL_DIRLIST=$4/dirs awk -F, -v expt="$1" -v xsrc="$2" -v bydata="$3" -v out="$4" -v vars="$tmp/vars" "$awk_put"'
     function bad(s) { return s == "" || s ~ /inf|nan/ }
     BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
@@ -323,7 +460,7 @@ extract_error() { # experiment x-column by-dataset out-dir
     }
     END { dirs = ""
       for (k=1;k<=ng;k++) { g=order[k]; fl = u[g] / 256; if ((g in minpos) && minpos[g] / 4 < fl) fl = minpos[g] / 4
-        floor[g] = fl; dirs = dirs " \047" out "/" g ".d\047"
+        floor[g] = fl; dirs = dirs "\n" out "/" g ".d"
         print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, fl > (out "/meta") }
       mkdirs(dirs)
       for (f in fg) zsub[f] = floor[fg[f]] ""
@@ -373,7 +510,7 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
 # throughput vs n: per dtype, every GPU variant's GB/s by n.
 extract_tp() {
   local src=$tmp/tp; mkdir -p "$src"
-  awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+  SL_DIRLIST=$src/dirs awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
     BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
     index($0, "throughput-vs-n,") != 1 { next }
@@ -381,7 +518,7 @@ extract_tp() {
     $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
     { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
       put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
-    END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs " \047" out "/" order[k] ".d\047"
+    END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs "\n" out "/" order[k] ".d"
       mkdirs(dirs); put_flush(none)
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
@@ -426,7 +563,7 @@ extract_to() {
 extract_di() {
   local src=$tmp/di; mkdir -p "$src"
   if [ -r "$dist" ]; then
-    awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+    SL_DIRLIST=$src/dirs awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
       BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
       FNR==1 { for (i=1;i<=NF;i++) c[$i]=i; file++; next }
       file == 1 && index($0, "determinism,") != 1 { next }
@@ -443,7 +580,7 @@ extract_di() {
           if (bad[k] || (cls[p[2]] != "nondeterministic" && nd[k] < 2)) continue
           for (i = 1; i <= nd[k]; i++) put(out "/" p[1] ".d/" p[2] ".dat", key[k, i], line[k, i])
           has[p[1], p[2]] = 1
-          if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups"); dirs = dirs " \047" out "/" p[1] ".d\047" }
+          if (!(p[1] in seen)) { seen[p[1]] = 1; print p[1] > (out "/groups"); dirs = dirs "\n" out "/" p[1] ".d" }
         }
         mkdirs(dirs); put_flush(none)
         for (g in seen) { sl = ""
@@ -520,7 +657,7 @@ else
 fi
 
 # ---- ladder: each text's rungs, speedup over its first rung, measured beside published ------
-if [ -r "$dir/ladder.csv" ]; then
+if [ -n "$ladder" ]; then
   src=$tmp/la; mkdir -p "$src"
   awk -F, -v out="$src" '
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
@@ -533,7 +670,7 @@ if [ -r "$dir/ladder.csv" ]; then
       n[t] = $c["n"]
     }
     END { for (t in n) print t, n[t] > (out "/texts") }
-  ' "$dir/ladder.csv"
+  ' "$ladder"
   if [ -s "$src/texts" ]; then
     while read -r t n; do
       gp ladder.gp "ladder_$t" "data='$src/$t.dat'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"

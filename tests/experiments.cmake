@@ -23,3 +23,20 @@ if(SL_BASH)
   set_tests_properties(trender PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 sl_add_test(NAME tbudget SOURCES tbudget.c LABELS cpu TIMEOUT 30)   # the GPU rows' repetition budget, without a GPU
+# thostile: a results directory is data (issue 29): planted payloads in results.csv,
+# distribution.csv and run.conf run nothing and write nothing outside the run; compare's CSV
+# neutralises formulas and its JSON refuses invalid UTF-8; a render under a file size limit or
+# killed leaves no partial chart and no scratch folder.
+if(SL_BASH)
+  add_test(NAME thostile COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/thostile.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(thostile PROPERTIES LABELS "cpu" TIMEOUT 300)
+endif()
+# tformat_escape: the table writers: CSV formula neutralising (numbers kept), JSON refusing invalid UTF-8.
+sl_add_test(NAME tformat_escape SOURCES tformat_escape.c LABELS cpu TIMEOUT 30 LIBS sumlab_results)
+# tverdicts: the determinism verdicts come from what was measured (a documented class is a claim).
+if(SL_BASH)
+  add_test(NAME tverdicts COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tverdicts.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tverdicts PROPERTIES LABELS "cpu" TIMEOUT 120)
+endif()

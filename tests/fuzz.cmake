@@ -3,12 +3,13 @@
 # cpu). With -DSUMLAB_FUZZ=ON and clang: the libFuzzer binaries fuzz_<t> that tests/fuzz.sh
 # runs as a bounded campaign (the libraries then need -fsanitize=...,fuzzer-no-link).
 option(SUMLAB_FUZZ "Build the libFuzzer targets (clang)" OFF)
-set(SL_FUZZ_TARGETS npy npz raw parse resume)
+set(SL_FUZZ_TARGETS npy npz raw parse resume report)
 set(SL_FUZZ_LIBS_npy sumlab_datasets)
 set(SL_FUZZ_LIBS_npz sumlab_datasets)
 set(SL_FUZZ_LIBS_raw sumlab_datasets)
 set(SL_FUZZ_LIBS_parse sumlab_cli)
 set(SL_FUZZ_LIBS_resume sumlab_results)
+set(SL_FUZZ_LIBS_report sumlab_report)   # run --report-only: check.c, report.md, report.html
 foreach(t ${SL_FUZZ_TARGETS})
   set(dirs ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${t})
   if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/regress/${t})

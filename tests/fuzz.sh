@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # fuzz.sh: a bounded libFuzzer campaign (clang, ASan + UBSan) over every fuzz target of
-# tests/fuzz/ (the .npy, .npz and raw readers, the option parsers, the --resume parser),
-# starting from the committed seed corpus tests/fuzz/corpus/<target> and the regression inputs
+# tests/fuzz/ (the .npy, .npz and raw readers, the option parsers, the --resume parser, what
+# --report-only reads), starting from the committed seed corpus tests/fuzz/corpus/<target> and
+# the regression inputs
 # tests/fuzz/regress/<target>. A crash, a sanitizer report, a timeout or a wrong acceptance
 # (the targets abort on one) fails the script and leaves the input in $FUZZ_OUT/<target>/.
 # No clang: it fails (experiments/bootstrap.sh installs clang and libclang-rt-dev). CI step.
 #   usage: bash tests/fuzz.sh [BUILD_DIR]   (default build-fuzz)
-#   env: FUZZ_SECS (seconds per target, default 55), FUZZ_TARGETS (default: all five),
+#   env: FUZZ_SECS (seconds per target, default 55), FUZZ_TARGETS (default: all six),
 #        FUZZ_OUT (findings and logs, default BUILD_DIR/fuzz-out), JOBS
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build-fuzz}
 secs=${FUZZ_SECS:-55}
-targets=${FUZZ_TARGETS:-npy npz raw parse resume}
+targets=${FUZZ_TARGETS:-npy npz raw parse resume report}
 out=${FUZZ_OUT:-$build/fuzz-out}
 jobs=${JOBS:-$(nproc)}
 cc=$(command -v clang || true)

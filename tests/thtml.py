@@ -139,8 +139,8 @@ def problems(run, got):
             bad.append("chart %s: not drawn (%.0fx%.0f px, %d of %d series drawn, %d chars of text)"
                        % (c["caption"], c["w"], c["h"], c["series_drawn"], c["series"], c["text"]))
     bad += ["marked missing: " + m for m in got["missing"]]
-    bad += ["broken image: %s" % i["src"] for i in got["imgs"] if not i["ok"]]
-    bad += ["image on the page: %s" % i["src"] for i in got["imgs"]]
+    bad += ["broken image: %s" % i["src"][:80] for i in got["imgs"] if not i["ok"]]
+    bad += ["image on the page: %s" % i["src"][:80] for i in got["imgs"]]
     bad += ["external resource: " + e for e in got["external"]]
     bad += ["link with a scheme: " + h for h in got["scheme_links"]]
     if len(got["tables"]) != ntables + 1:   # + meta.json's

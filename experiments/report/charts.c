@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "charts.h"
+#include "check.h"
 #include "sl_study.h"
 #include "table.h"
 
@@ -45,11 +46,72 @@ static int find_render(char *out, size_t len)
     return -1;
 }
 
+/* The SVGs that render.sh wrote in this process (the last render of one directory): only these
+ * may be inlined into report.html; any other SVG in charts/ is shown as an image. */
+typedef struct { char name[256]; dev_t dev; ino_t ino; off_t size; struct timespec mtime; } rendered_svg;
+static struct { char dir[SL_DIR_MAX + 1]; rendered_svg *svg; size_t n; } rendered;
+
+static void rendered_record(const char *dir)
+{
+    free(rendered.svg);
+    memset(&rendered, 0, sizeof rendered);
+    char cdir[SL_DIR_MAX + 64];
+    if (sl_path_join(cdir, sizeof cdir, dir, "charts", NULL)) return;
+    DIR *d = opendir(cdir);
+    if (!d) return;
+    snprintf(rendered.dir, sizeof rendered.dir, "%s", dir);
+    size_t cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= 4 || l >= sizeof rendered.svg->name || strcmp(e->d_name + l - 4, ".svg")) continue;
+        char path[SL_DIR_MAX + 400];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", cdir, e->d_name);
+        if (lstat(path, &st) || !S_ISREG(st.st_mode)) continue;
+        if (rendered.n == cap) {
+            rendered_svg *nv = realloc(rendered.svg, (cap = cap ? 2 * cap : 64) * sizeof *nv);
+            if (!nv) break;
+            rendered.svg = nv;
+        }
+        rendered_svg *r = &rendered.svg[rendered.n++];
+        snprintf(r->name, sizeof r->name, "%s", e->d_name);
+        r->dev = st.st_dev;
+        r->ino = st.st_ino;
+        r->size = st.st_size;
+        r->mtime = st.st_mtim;
+    }
+    closedir(d);
+}
+
+int sl_charts_rendered_here(const char *dir, const char *name)
+{
+    if (!rendered.n || strcmp(dir, rendered.dir)) return 0;
+    char path[SL_DIR_MAX + 400];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/charts/%s", dir, name);
+    if (lstat(path, &st) || !S_ISREG(st.st_mode)) return 0;
+    for (size_t i = 0; i < rendered.n; i++) {
+        const rendered_svg *r = &rendered.svg[i];
+        if (!strcmp(r->name, name))
+            return r->dev == st.st_dev && r->ino == st.st_ino && r->size == st.st_size &&
+                   r->mtime.tv_sec == st.st_mtim.tv_sec && r->mtime.tv_nsec == st.st_mtim.tv_nsec;
+    }
+    return 0;
+}
+
 /* Returns render.sh's exit code (3: gnuplot missing), or -1 when it could not be started. */
 int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
 {
     char script[PATH_MAX + 32];
     sl_err le = {{0}};
+    free(rendered.svg);
+    memset(&rendered, 0, sizeof rendered);
+    /* the files are data: nothing reaches render.sh before every field has been checked */
+    if (sl_check_run_dir(dir, NULL, &le)) {
+        sl_notes_add(notes, "charts not rendered: %s", le.msg);
+        return -1;
+    }
     if (sl_ladder_write_csv(dir, &le)) sl_notes_add(notes, "ladder.csv not written: %s", le.msg);
     const char *off = getenv("SUMLAB_NO_CHARTS");
     if (off && *off && strcmp(off, "0")) {
@@ -79,6 +141,9 @@ int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    free(rendered.svg);
+    memset(&rendered, 0, sizeof rendered);
+    if (code == 0) rendered_record(dir);
     if (code == 3) sl_notes_add(notes, "charts not rendered: gnuplot is not installed here; "
                                     "render later with `plots/render.sh %s`", dir);
     else if (code != 0) sl_notes_add(notes, "plots/render.sh failed (exit %d); see its messages", code);

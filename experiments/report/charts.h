@@ -6,4 +6,8 @@
 /* ## Charts (charts.c): the PNGs in DIR/charts, by kind, and render.sh's notes. */
 void sl_report_charts(FILE *f, const char *dir, int on_gpu);
 
+/* 1 when DIR/charts/NAME (an .svg) is a file that plots/render.sh wrote in this process's last
+ * sl_charts_render of DIR (the same file: device, inode, size and time unchanged since). */
+int sl_charts_rendered_here(const char *dir, const char *name);
+
 #endif

@@ -1,12 +1,22 @@
-/* html.c: DIR/report.html, one self-contained page made from report.md's own Markdown text (so it
- * holds every table and note report.md has), every chart's SVG inline (ids made unique per
- * chart), sortable tables (a small inline script), meta.json's provenance; every string escaped. */
+/* html.c: DIR/report.html, one self-contained page made from report.md's own Markdown text
+ * (rendered by cmark-gfm with GFM tables, raw HTML and unsafe links dropped), every chart's SVG
+ * (inline when this process rendered it and it passes an allow-list, else an <img> of a data:
+ * URL), sortable tables (a small inline script), meta.json's provenance; every string escaped.
+ * Without cmark-gfm (SUMLAB_HAVE_CMARK unset) there is no report.html, said on stderr. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#ifdef SUMLAB_HAVE_CMARK
+#include <cmark-gfm.h>
+#include <cmark-gfm-core-extensions.h>
+#endif
+#include "charts.h"
+#include "check.h"
 #include "html.h"
 
 #define HTML_SVG_MAX (64u << 20)   /* a chart larger than this is not inlined (said on the page) */
@@ -27,153 +37,6 @@ static void esc(FILE *f, const char *s, size_t n)
     }
 }
 static void escz(FILE *f, const char *s) { esc(f, s, strlen(s)); }
-
-/* A link target the page may carry: relative (no scheme), so never javascript: or a remote URL. */
-static int safe_url(const char *u, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (u[i] == ':') return 0;
-        if (u[i] == '/' || u[i] == '?' || u[i] == '#') return 1;
-    }
-    return n > 0;
-}
-
-/* ---- inline Markdown: `code`, **strong**, [text](url), \| ----------------------------------- */
-static void inl(FILE *f, const char *s, size_t n)
-{
-    int strong = 0;
-    for (size_t i = 0; i < n;) {
-        char ch = s[i];
-        if (ch == '\\' && i + 1 < n && strchr("|\\`*[]", s[i + 1])) {
-            esc(f, s + i + 1, 1);
-            i += 2;
-            continue;
-        }
-        if (ch == '`') {
-            const char *e = memchr(s + i + 1, '`', n - i - 1);
-            if (e) {
-                fputs("<code>", f);
-                esc(f, s + i + 1, (size_t)(e - (s + i + 1)));
-                fputs("</code>", f);
-                i = (size_t)(e - s) + 1;
-                continue;
-            }
-        }
-        if (ch == '*' && i + 1 < n && s[i + 1] == '*') {
-            fputs(strong ? "</strong>" : "<strong>", f);
-            strong = !strong;
-            i += 2;
-            continue;
-        }
-        if (ch == '[') {
-            const char *rb = memchr(s + i + 1, ']', n - i - 1);
-            size_t j = rb ? (size_t)(rb - s) : n;
-            const char *rp = j + 1 < n && s[j + 1] == '(' ? memchr(s + j + 2, ')', n - j - 2) : NULL;
-            if (rp) {
-                const char *url = s + j + 2;
-                size_t ul = (size_t)(rp - url);
-                if (safe_url(url, ul)) {
-                    fputs("<a href=\"", f);
-                    esc(f, url, ul);
-                    fputs("\">", f);
-                    inl(f, s + i + 1, j - i - 1);
-                    fputs("</a>", f);
-                } else {
-                    inl(f, s + i + 1, j - i - 1);
-                }
-                i = (size_t)(rp - s) + 1;
-                continue;
-            }
-        }
-        esc(f, s + i, 1);
-        i++;
-    }
-    if (strong) fputs("</strong>", f);
-}
-
-/* ---- tables ----------------------------------------------------------------------------------- */
-/* The cells of one table line "| a | b |": their [start, end) offsets, unescaped '|' splits. */
-static size_t split_cells(const char *s, size_t n, size_t *st, size_t *en, size_t max)
-{
-    size_t k = 0, i = 0;
-    while (i < n && s[i] == ' ') i++;
-    if (i < n && s[i] == '|') i++;
-    size_t start = i;
-    for (; i <= n && k < max; i++) {
-        if (i == n || (s[i] == '|' && s[i - 1] != '\\')) {
-            size_t a = start, b = i;
-            while (a < b && s[a] == ' ') a++;
-            while (b > a && s[b - 1] == ' ') b--;
-            if (i == n && a == b) break;      /* nothing after the closing '|' */
-            st[k] = a;
-            en[k] = b;
-            k++;
-            start = i + 1;
-        }
-    }
-    return k;
-}
-
-/* The class of a cell that states a verdict: pass, fail or none. */
-static const char *cell_class(const char *s, size_t n)
-{
-    if (n >= 4 && !memcmp(s, "**", 2) && !memcmp(s + n - 2, "**", 2) && n > 4) { s += 2; n -= 4; }
-    if (n == 4 && !memcmp(s, "FAIL", 4)) return "fail";
-    if ((n == 4 || n == 5) && !memcmp(s, "PASS", 4)) return "pass";
-    for (size_t i = 0; i + 7 <= n; i++)
-        if ((i + 8 <= n && !memcmp(s + i, "VIOLATED", 8)) || !memcmp(s + i, "DIFFERS", 7)) return "fail";
-    return NULL;
-}
-
-#define MAXCOLS 256
-/* lines[0..nl): the table's lines (header, alignment, rows); each line [ls, le). */
-static void table_html(FILE *f, const char *md, const size_t *ls, const size_t *le, size_t nl)
-{
-    static size_t st[MAXCOLS], en[MAXCOLS];
-    char align[MAXCOLS];
-    size_t nh = split_cells(md + ls[0], le[0] - ls[0], st, en, MAXCOLS);
-    memset(align, 'l', sizeof align);
-    size_t first_row = 1;
-    if (nl > 1) {
-        size_t na = split_cells(md + ls[1], le[1] - ls[1], st, en, MAXCOLS);
-        int is_align = na > 0;
-        for (size_t k = 0; k < na; k++) {
-            const char *c = md + ls[1] + st[k];
-            size_t cl = en[k] - st[k];
-            for (size_t q = 0; q < cl; q++)
-                if (!strchr("-:", c[q])) is_align = 0;
-            if (cl && c[cl - 1] == ':') align[k] = 'r';
-        }
-        if (is_align) first_row = 2;
-        else memset(align, 'l', sizeof align);
-    }
-    fputs("<div class=\"tw\"><table class=\"sortable\">\n<thead><tr>", f);
-    nh = split_cells(md + ls[0], le[0] - ls[0], st, en, MAXCOLS);
-    for (size_t k = 0; k < nh; k++) {
-        fputs("<th>", f);
-        inl(f, md + ls[0] + st[k], en[k] - st[k]);
-        fputs("</th>", f);
-    }
-    fputs("</tr></thead>\n<tbody>\n", f);
-    for (size_t r = first_row; r < nl; r++) {
-        size_t nc = split_cells(md + ls[r], le[r] - ls[r], st, en, MAXCOLS);
-        fputs("<tr>", f);
-        for (size_t k = 0; k < nc; k++) {
-            const char *c = md + ls[r] + st[k];
-            size_t cl = en[k] - st[k];
-            const char *cls = cell_class(c, cl);
-            if (align[k] == 'r' || cls)
-                fprintf(f, "<td class=\"%s%s%s\">", align[k] == 'r' ? "num" : "",
-                        align[k] == 'r' && cls ? " " : "", cls ? cls : "");
-            else
-                fputs("<td>", f);
-            inl(f, c, cl);
-            fputs("</td>", f);
-        }
-        fputs("</tr>\n", f);
-    }
-    fputs("</tbody></table></div>\n", f);
-}
 
 /* ---- charts: the SVG beside each PNG, inlined with its ids prefixed ---------------------------- */
 static char *read_all(const char *path, size_t max, size_t *len)
@@ -200,21 +63,150 @@ static char *read_all(const char *path, size_t max, size_t *len)
     return b;
 }
 
-/* Writes the SVG s[0..n) from its <svg element on, every id / #ref / url(#ref) prefixed with
- * "cK-" (one page holds many gnuplot charts, which all name their points gpPt0...). 0, or -1
- * when it is no SVG the page may inline (no <svg, or active content). */
-static int svg_inline(FILE *f, const char *s, size_t n, int k, const char *label)
+/* ---- charts: the SVG beside each PNG ------------------------------------------------------------ */
+/* The elements and attributes that gnuplot's svg terminal writes (and a few more of the same
+ * kind, none active): an SVG holding anything else is not inlined. */
+static const char *const svg_elements[] = {
+    "svg", "g", "path", "text", "tspan", "rect", "line", "polyline", "polygon", "circle", "ellipse",
+    "defs", "use", "title", "desc", "clipPath", "filter", "feFlood", "feComposite", "feOffset",
+    "feGaussianBlur", "feMerge", "feMergeNode", "feBlend", "linearGradient", "radialGradient", "stop",
+    "marker", "symbol", "pattern"};
+static const char *const svg_attributes[] = {
+    "id", "class", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry", "dx", "dy", "d",
+    "width", "height", "viewBox", "points", "transform", "fill", "fill-opacity", "fill-rule", "stroke",
+    "stroke-width", "stroke-opacity", "stroke-dasharray", "stroke-dashoffset", "stroke-linecap",
+    "stroke-linejoin", "stroke-miterlimit", "color", "opacity", "font-family", "font-size",
+    "font-weight", "font-style", "text-anchor", "dominant-baseline", "xml:space", "xmlns",
+    "xmlns:xlink", "version", "xlink:href", "href", "clip-path", "clipPathUnits", "filter",
+    "filterUnits", "flood-color", "flood-opacity", "in", "in2", "operator", "result", "k1", "k2", "k3",
+    "k4", "stdDeviation", "mode", "offset", "stop-color", "stop-opacity", "gradientUnits",
+    "gradientTransform", "patternUnits", "preserveAspectRatio", "visibility", "display",
+    "textLength", "lengthAdjust", "rotate", "baseline-shift", "letter-spacing", "word-spacing",
+    "markerWidth", "markerHeight", "refX", "refY", "orient", "markerUnits", "vector-effect",
+    "shape-rendering", "text-rendering", "style"};
+
+static int in_set(const char *s, size_t n, const char *const *set, size_t m)
 {
-    const char *root = NULL;
-    for (size_t i = 0; i + 4 <= n && !root; i++)
-        if (!memcmp(s + i, "<svg", 4)) root = s + i;
-    if (!root) return -1;
-    for (size_t i = 0; i + 7 <= n; i++)   /* gnuplot's standalone SVG has none of these */
-        if ((s[i] == '<' && (!strncmp(s + i, "<script", 7) ||
-                             (i + 14 <= n && !strncmp(s + i, "<foreignObject", 14)))) ||
-            (s[i] == 'j' && i + 11 <= n && !strncmp(s + i, "javascript:", 11)))
-            return -1;
+    for (size_t i = 0; i < m; i++)
+        if (strlen(set[i]) == n && !memcmp(set[i], s, n)) return 1;
+    return 0;
+}
+
+static int ci_find(const char *s, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++) {
+        size_t j = 0;
+        while (j < k && (s[i + j] | 0x20) == (needle[j] | 0x20)) j++;
+        if (j == k) return 1;
+    }
+    return 0;
+}
+
+/* An attribute value the page may carry: no character reference but the five named ones (so no
+ * hidden "javascript&#58;"), no javascript: or any url() but url(#id); href only "#id". */
+static int svg_value_ok(const char *an, size_t anl, const char *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == '<') return 0;
+        if (v[i] == '&') {
+            static const char *const ok[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+            int good = 0;
+            for (size_t q = 0; q < 5 && !good; q++) good = !strncmp(v + i, ok[q], strlen(ok[q])) && i + strlen(ok[q]) <= n;
+            if (!good) return 0;
+        }
+    }
+    if (ci_find(v, n, "javascript") || ci_find(v, n, "script:") || ci_find(v, n, "expression(") ||
+        ci_find(v, n, "@import"))
+        return 0;
+    for (size_t i = 0; i + 4 <= n; i++)
+        if ((v[i] | 0x20) == 'u' && !strncasecmp(v + i, "url(", 4) && (i + 4 >= n || v[i + 4] != '#')) return 0;
+    if ((anl == 4 && !memcmp(an, "href", 4)) || (anl == 10 && !memcmp(an, "xlink:href", 10)))
+    {
+        if (n < 2 || n > 65 || v[0] != '#') return 0;
+        char id[66];
+        memcpy(id, v + 1, n - 1);
+        id[n - 1] = '\0';
+        return sl_check_name(id, 64, NULL) && !strchr(id, ':');
+    }
+    return 1;
+}
+
+/* 1 when s[0..n) is an SVG the page may inline: from its <svg root to its end only elements and
+ * attributes of the allow-lists, quoted attribute values that pass svg_value_ok, no comment,
+ * CDATA, processing instruction or doctype, tags balanced, nothing but blanks after the root. */
+int sl_html_svg_allowed(const char *s, size_t n, const char **root_out)
+{
+    const char *p = NULL;
+    for (size_t i = 0; i + 4 <= n && !p; i++)
+        if (!memcmp(s + i, "<svg", 4)) p = s + i;
+    if (!p) return 0;
+    for (const char *q = s; q < p; q++)   /* before the root: the XML declaration, blanks */
+        if (*q == '<' && (q + 5 > p || memcmp(q, "<?xml", 5))) return 0;
+    *root_out = p;
     const char *e = s + n;
+    const char *stack[256];
+    size_t stackl[256];
+    int depth = 0, done = 0;
+    while (p < e) {
+        if (*p != '<') {
+            if (done && *p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') return 0;
+            p++;
+            continue;
+        }
+        if (done) return 0;
+        p++;
+        int closing = p < e && *p == '/';
+        if (closing) p++;
+        const char *nm = p;
+        while (p < e && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))) p++;
+        size_t nl = (size_t)(p - nm);
+        if (!nl || !in_set(nm, nl, svg_elements, sizeof svg_elements / sizeof *svg_elements)) return 0;
+        if (closing) {
+            while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+            if (p >= e || *p != '>' || !depth || stackl[depth - 1] != nl || memcmp(stack[depth - 1], nm, nl)) return 0;
+            p++;
+            if (--depth == 0) done = 1;
+            continue;
+        }
+        if (depth == 0 && (nl != 3 || memcmp(nm, "svg", 3))) return 0;
+        for (;;) {   /* attributes */
+            const char *ws = p;
+            while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+            if (p >= e) return 0;
+            if (*p == '>' || (*p == '/' && p + 1 < e && p[1] == '>')) break;
+            if (p == ws) return 0;                 /* attributes are separated by blanks */
+            const char *an = p;
+            while (p < e && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                             *p == '-' || *p == ':' || *p == '_'))
+                p++;
+            size_t anl = (size_t)(p - an);
+            if (!anl || !in_set(an, anl, svg_attributes, sizeof svg_attributes / sizeof *svg_attributes)) return 0;
+            while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+            if (p >= e || *p != '=') return 0;
+            p++;
+            while (p < e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+            if (p >= e || (*p != '"' && *p != '\'')) return 0;
+            const char qt = *p++;
+            const char *v = p;
+            while (p < e && *p != qt) p++;
+            if (p >= e || !svg_value_ok(an, anl, v, (size_t)(p - v))) return 0;
+            p++;
+        }
+        if (*p == '/') { p += 2; if (depth == 0) done = 1; continue; }
+        p++;
+        if (depth == 256) return 0;
+        stack[depth] = nm;
+        stackl[depth++] = nl;
+    }
+    return done;
+}
+
+/* Writes the SVG from root (an allowed SVG's <svg element) to e, every id / #ref / url(#ref)
+ * prefixed with "cK-" (one page holds many gnuplot charts, which all name their points
+ * gpPt0...). */
+static void svg_inline(FILE *f, const char *root, const char *e, int k, const char *label)
+{
     fprintf(f, "<svg class=\"chart\" role=\"img\" aria-label=\"");
     escz(f, label);
     fputc('"', f);
@@ -241,47 +233,46 @@ static int svg_inline(FILE *f, const char *s, size_t n, int k, const char *label
     }
     fwrite(run, 1, (size_t)(e - run), f);
     fputc('\n', f);
-    return 0;
 }
 
-/* One image line "![alt](charts/STEM.png)": a figure with charts/STEM.svg inline, or a visible
- * "missing" note; cap[0..capn): the line of links under it in report.md (its caption here). */
-static void figure_html(FILE *f, const char *dir, const char *s, size_t n, const char *cap, size_t capn,
-                        int *nchart)
+/* The SVG as an image (runs no script, whatever it holds): <img src="data:image/svg+xml;base64,...">. */
+static void svg_img(FILE *f, const char *s, size_t n, const char *label)
 {
-    const char *lp = memchr(s, '(', n), *rp = lp ? memchr(lp, ')', n - (size_t)(lp - s)) : NULL;
-    const char *ab = memchr(s, ']', n);
-    if (!lp || !rp || !ab || ab < s + 2) { fputs("<p>", f); inl(f, s, n); fputs("</p>\n", f); return; }
-    char url[1024], path[2048];
-    snprintf(url, sizeof url, "%.*s", (int)(rp - lp - 1), lp + 1);
-    char alt[512];
-    snprintf(alt, sizeof alt, "%.*s", (int)(ab - s - 2), s + 2);
-    size_t ul = strlen(url);
-    fputs("<figure>\n", f);
-    int ok = 0;
-    if (ul > 4 && !strcmp(url + ul - 4, ".png") && !strncmp(url, "charts/", 7) && !strstr(url, "..")) {
-        snprintf(path, sizeof path, "%s/%.*s.svg", dir, (int)(ul - 4), url);
-        size_t len = 0;
-        char *svg = read_all(path, HTML_SVG_MAX, &len);
-        if (svg) {
-            ok = svg_inline(f, svg, len, ++*nchart, alt) == 0;
-            free(svg);
-        }
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    fputs("<img class=\"chart\" alt=\"", f);
+    escz(f, label);
+    fputs("\" src=\"data:image/svg+xml;base64,", f);
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned char)s[i] << 16;
+        if (i + 1 < n) v |= (unsigned char)s[i + 1] << 8;
+        if (i + 2 < n) v |= (unsigned char)s[i + 2];
+        char o[4] = {b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < n ? b64[v >> 6 & 63] : '=', i + 2 < n ? b64[v & 63] : '='};
+        fwrite(o, 1, 4, f);
     }
-    if (!ok) {
-        fputs("<p class=\"missing\">chart <code>", f);
-        escz(f, alt);
-        fputs("</code>: its SVG (beside the PNG in charts/) is missing, unreadable or not inlinable</p>\n", f);
-    }
-    fputs("<figcaption>", f);
-    escz(f, alt);
-    if (capn) {
-        fputs(" &mdash; ", f);
-        inl(f, cap, capn);
-    }
-    fputs("</figcaption>\n</figure>\n", f);
+    fputs("\">\n", f);
 }
 
+/* Chart STEM (a checked name): charts/STEM.svg inline when this process rendered it and it passes
+ * the allow-list, else as an <img> of a data: URL; a visible note when there is none. */
+static void chart_svg(FILE *f, const char *dir, const char *stem, const char *label, int *nchart)
+{
+    char path[SL_DIR_MAX + 400];
+    snprintf(path, sizeof path, "%s/charts/%s.svg", dir, stem);
+    size_t len = 0;
+    char *svg = read_all(path, HTML_SVG_MAX, &len);
+    if (!svg) {
+        fputs("<p class=\"missing\">chart <code>", f);
+        escz(f, stem);
+        fputs("</code>: its SVG (beside the PNG in charts/) is missing or unreadable</p>\n", f);
+        return;
+    }
+    char name[300];
+    snprintf(name, sizeof name, "%s.svg", stem);
+    const char *root = NULL;
+    if (sl_charts_rendered_here(dir, name) && sl_html_svg_allowed(svg, len, &root)) svg_inline(f, root, svg + len, ++*nchart, label);
+    else svg_img(f, svg, len, label);
+    free(svg);
+}
 /* ---- provenance: meta.json as a table, the machine, commit, build and command first ---------- */
 static const char *jstr(const cJSON *o, const char *k)
 {
@@ -411,135 +402,265 @@ static const char js[] =
     " th.title='click to sort';th.addEventListener('click',function(){sortBy(th);});});\n"
     "})();\n";
 
-/* Heading text of line [s, s+n) after its #s, as plain escaped text (for <title> and nav). */
-static void plain(FILE *f, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] != '`' && s[i] != '*') esc(f, s + i, 1);
-}
+/* ---- the body: report.md rendered by cmark-gfm (CommonMark, GFM tables) ----------------------- */
+#ifdef SUMLAB_HAVE_CMARK
+/* Raw HTML is dropped (no CMARK_OPT_UNSAFE): "<!-- raw HTML omitted -->"; cmark also empties
+ * javascript:, vbscript:, file: and data: links. */
+#define MD_OPTS CMARK_OPT_DEFAULT
 
-static int starts(const char *s, size_t n, const char *p)
+/* A link target the page may carry: http(s), or a relative path (no scheme, not "//host", no
+ * backslash, blank or control character, which browsers strip or turn into '/'). */
+static int safe_url(const char *u)
 {
-    size_t k = strlen(p);
-    return n >= k && !memcmp(s, p, k);
-}
-
-/* The body: every block of md, and the provenance before the first "## ". Collects the h2s. */
-static void body_html(FILE *f, FILE *nav, const sl_report_ctx *R, const char *md, size_t len)
-{
-    size_t nlines = 1;
-    for (size_t i = 0; i < len; i++) nlines += md[i] == '\n';
-    size_t *ls = malloc(nlines * sizeof *ls), *le = malloc(nlines * sizeof *le);
-    if (!ls || !le) { free(ls); free(le); fputs("<p class=\"missing\">out of memory</p>", f); return; }
-    size_t nl = 0;
-    for (size_t i = 0; i <= len && nl < nlines;) {
-        size_t j = i;
-        while (j < len && md[j] != '\n') j++;
-        ls[nl] = i;
-        le[nl] = j;
-        nl++;
-        i = j + 1;
+    if (!strncasecmp(u, "http://", 7) || !strncasecmp(u, "https://", 8)) {
+        for (const unsigned char *p = (const unsigned char *)u; *p; p++)
+            if (*p <= 0x20 || *p == 0x7f || *p == '\\') return 0;
+        return 1;
     }
-    int prov_done = 0, nchart = 0, nsec = 0;
-    for (size_t l = 0; l < nl;) {
-        const char *s = md + ls[l];
-        size_t n = le[l] - ls[l];
-        if (!n) { l++; continue; }
-        if (starts(s, n, "## ") && !prov_done) {
+    if (!*u || (u[0] == '/' && u[1] == '/')) return 0;
+    for (const unsigned char *p = (const unsigned char *)u; *p; p++)
+        if (*p <= 0x20 || *p == 0x7f || *p == '\\') return 0;
+    for (const char *p = u; *p; p++) {
+        if (*p == ':') return 0;
+        if (*p == '/' || *p == '?' || *p == '#') return 1;
+    }
+    return 1;
+}
+
+/* Every link and image whose target is not safe_url becomes its text. */
+static void drop_unsafe_links(cmark_node *doc)
+{
+    cmark_node *bad[4096];
+    size_t nb = 0;
+    cmark_iter *it = cmark_iter_new(doc);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *n = cmark_iter_get_node(it);
+        const cmark_node_type ty = cmark_node_get_type(n);
+        if (ev != CMARK_EVENT_ENTER || (ty != CMARK_NODE_LINK && ty != CMARK_NODE_IMAGE)) continue;
+        const char *u = cmark_node_get_url(n);
+        if (!safe_url(u ? u : "") && nb < sizeof bad / sizeof *bad) bad[nb++] = n;
+    }
+    cmark_iter_free(it);
+    for (size_t i = nb; i-- > 0;) {   /* innermost first */
+        cmark_node *c;
+        while ((c = cmark_node_first_child(bad[i]))) cmark_node_insert_before(bad[i], c);
+        cmark_node_free(bad[i]);
+    }
+}
+
+static void render_node(FILE *f, cmark_node *n, cmark_llist *ext)
+{
+    char *h = cmark_render_html(n, MD_OPTS, ext);
+    if (h) { fputs(h, f); free(h); }
+}
+/* The children of n (its inline content) as HTML. */
+static void render_children(FILE *f, cmark_node *n, cmark_llist *ext)
+{
+    for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) render_node(f, c, ext);
+}
+/* The text of n's inline content (text and code spans), into buf. */
+static void node_text(cmark_node *n, char *buf, size_t len)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    cmark_iter *it = cmark_iter_new(n);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *c = cmark_iter_get_node(it);
+        const cmark_node_type ty = cmark_node_get_type(c);
+        if (ev != CMARK_EVENT_ENTER) continue;
+        const char *lit = ty == CMARK_NODE_TEXT || ty == CMARK_NODE_CODE ? cmark_node_get_literal(c)
+                          : ty == CMARK_NODE_SOFTBREAK || ty == CMARK_NODE_LINEBREAK ? " " : NULL;
+        if (!lit) continue;
+        int w = snprintf(buf + k, len - k, "%s", lit);
+        if (w < 0 || (size_t)w >= len - k) { k = len - 1; break; }
+        k += (size_t)w;
+    }
+    cmark_iter_free(it);
+}
+
+/* The class of a cell that states a verdict: pass, fail or none. */
+static const char *cell_class(const char *s)
+{
+    if (!strcmp(s, "FAIL")) return "fail";
+    if (!strcmp(s, "PASS") || !strcmp(s, "PASS*")) return "pass";
+    if (strstr(s, "VIOLATED") || strstr(s, "DIFFERS")) return "fail";
+    return NULL;
+}
+
+static int is_type(cmark_node *n, const char *t)
+{
+    const char *s = cmark_node_get_type_string(n);
+    return s && !strcmp(s, t);
+}
+
+/* A GFM table as a sortable table: right-aligned columns numeric, verdict cells coloured. */
+static void table_html(FILE *f, cmark_node *tab, cmark_llist *ext)
+{
+    const uint16_t nc = cmark_gfm_extensions_get_table_columns(tab);
+    const uint8_t *al = cmark_gfm_extensions_get_table_alignments(tab);
+    static char text[8192];
+    fputs("<div class=\"tw\"><table class=\"sortable\">\n", f);
+    int body = 0;
+    for (cmark_node *row = cmark_node_first_child(tab); row; row = cmark_node_next(row)) {
+        const int head = is_type(row, "table_header") || cmark_gfm_extensions_get_table_row_is_header(row);
+        if (!head && !is_type(row, "table_row")) continue;
+        if (head) fputs("<thead><tr>", f);
+        else {
+            if (!body) { fputs("<tbody>\n", f); body = 1; }
+            fputs("<tr>", f);
+        }
+        uint16_t k = 0;
+        for (cmark_node *cell = cmark_node_first_child(row); cell; cell = cmark_node_next(cell), k++) {
+            if (head) {
+                fputs("<th>", f);
+                render_children(f, cell, ext);
+                fputs("</th>", f);
+                continue;
+            }
+            const int num = al && k < nc && al[k] == 'r';
+            node_text(cell, text, sizeof text);
+            const char *cls = cell_class(text);
+            if (num || cls)
+                fprintf(f, "<td class=\"%s%s%s\">", num ? "num" : "", num && cls ? " " : "", cls ? cls : "");
+            else
+                fputs("<td>", f);
+            render_children(f, cell, ext);
+            fputs("</td>", f);
+        }
+        fputs(head ? "</tr></thead>\n" : "</tr>\n", f);
+    }
+    if (body) fputs("</tbody>", f);
+    fputs("</table></div>\n", f);
+}
+
+/* A paragraph "![alt](charts/STEM.png)" + the line of links under it: a figure with the chart's
+ * SVG and the links as its caption. 1 when p was one. */
+static int figure_html(FILE *f, const char *dir, cmark_node *p, cmark_llist *ext, int *nchart)
+{
+    cmark_node *img = cmark_node_first_child(p);
+    if (!img || cmark_node_get_type(img) != CMARK_NODE_IMAGE) return 0;
+    const char *url = cmark_node_get_url(img);
+    size_t ul = url ? strlen(url) : 0;
+    char stem[256];
+    if (ul <= 11 || ul - 11 >= sizeof stem || strncmp(url, "charts/", 7) || strcmp(url + ul - 4, ".png")) return 0;
+    snprintf(stem, sizeof stem, "%.*s", (int)(ul - 11), url + 7);
+    if (!sl_check_name(stem, sizeof stem - 1, NULL)) return 0;
+    char alt[512];
+    node_text(img, alt, sizeof alt);
+    fputs("<figure>\n", f);
+    chart_svg(f, dir, stem, alt, nchart);
+    fputs("<figcaption>", f);
+    escz(f, alt);
+    cmark_node *c = cmark_node_next(img);
+    while (c && (cmark_node_get_type(c) == CMARK_NODE_SOFTBREAK || cmark_node_get_type(c) == CMARK_NODE_LINEBREAK))
+        c = cmark_node_next(c);
+    if (c) fputs(" &mdash; ", f);
+    for (; c; c = cmark_node_next(c)) render_node(f, c, ext);
+    fputs("</figcaption>\n</figure>\n", f);
+    return 1;
+}
+
+/* The text of a heading, escaped (for <title> and the nav). */
+static void heading_text(FILE *f, cmark_node *h)
+{
+    static char text[1024];
+    node_text(h, text, sizeof text);
+    escz(f, text);
+}
+
+/* The body: every block of report.md, the provenance before the first h2; h2s into nav. */
+static int body_html(FILE *f, FILE *nav, FILE *title, const sl_report_ctx *R, const char *md, size_t len)
+{
+    cmark_gfm_core_extensions_ensure_registered();
+    cmark_parser *ps = cmark_parser_new(MD_OPTS);
+    cmark_syntax_extension *tx = cmark_find_syntax_extension("table");
+    if (!ps || !tx || !cmark_parser_attach_syntax_extension(ps, tx)) {
+        if (ps) cmark_parser_free(ps);
+        return -1;
+    }
+    cmark_parser_feed(ps, md, len);
+    cmark_node *doc = cmark_parser_finish(ps);
+    cmark_llist *ext = cmark_parser_get_syntax_extensions(ps);
+    if (!doc) { cmark_parser_free(ps); return -1; }
+    drop_unsafe_links(doc);
+    int prov_done = 0, nchart = 0, nsec = 0, h1 = 0;
+    for (cmark_node *b = cmark_node_first_child(doc); b; b = cmark_node_next(b)) {
+        const cmark_node_type ty = cmark_node_get_type(b);
+        const int lev = ty == CMARK_NODE_HEADING ? cmark_node_get_heading_level(b) : 0;
+        if (lev == 2 && !prov_done) {
             provenance_html(f, R);
             fputs("<a href=\"#provenance\">Provenance</a>\n", nav);
             prov_done = 1;
         }
-        if (s[0] == '#') {
-            int lev = 0;
-            while (lev < (int)n && s[lev] == '#') lev++;
-            if (lev > 6 || lev >= (int)n || s[lev] != ' ') lev = 0;
-            if (lev) {
-                const char *h = s + lev + 1;
-                size_t hn = n - (size_t)lev - 1;
-                if (lev == 2) {
-                    fprintf(f, "<h2 id=\"s%d\">", ++nsec);
-                    fprintf(nav, "<a href=\"#s%d\">", nsec);
-                    plain(nav, h, hn);
-                    fputs("</a>\n", nav);
-                } else {
-                    fprintf(f, "<h%d>", lev);
-                }
-                inl(f, h, hn);
-                fprintf(f, "</h%d>\n", lev);
-                l++;
-                continue;
+        if (lev) {
+            if (lev == 1 && !h1) { heading_text(title, b); h1 = 1; }
+            if (lev == 2) {
+                fprintf(f, "<h2 id=\"s%d\">", ++nsec);
+                fprintf(nav, "<a href=\"#s%d\">", nsec);
+                heading_text(nav, b);
+                fputs("</a>\n", nav);
+            } else {
+                fprintf(f, "<h%d>", lev);
             }
+            render_children(f, b, ext);
+            fprintf(f, "</h%d>\n", lev);
+        } else if (is_type(b, "table")) {
+            table_html(f, b, ext);
+        } else if (ty == CMARK_NODE_PARAGRAPH && figure_html(f, R->dir, b, ext, &nchart)) {
+        } else {
+            render_node(f, b, ext);
         }
-        if (s[0] == '|') {
-            size_t a = l;
-            while (l < nl && le[l] > ls[l] && md[ls[l]] == '|') l++;
-            table_html(f, md, ls + a, le + a, l - a);
-            continue;
-        }
-        if (starts(s, n, "- ")) {
-            fputs("<ul>\n", f);
-            for (; l < nl && starts(md + ls[l], le[l] - ls[l], "- "); l++) {
-                fputs("<li>", f);
-                inl(f, md + ls[l] + 2, le[l] - ls[l] - 2);
-                fputs("</li>\n", f);
-            }
-            fputs("</ul>\n", f);
-            continue;
-        }
-        if (starts(s, n, "![")) {
-            l++;
-            const char *cap = NULL;
-            size_t capn = 0;
-            if (l < nl && starts(md + ls[l], le[l] - ls[l], "[PNG](")) {
-                cap = md + ls[l];
-                capn = le[l] - ls[l];
-                l++;
-            }
-            figure_html(f, R->dir, s, n, cap, capn, &nchart);
-            continue;
-        }
-        /* a paragraph: the lines up to a blank line or another block */
-        size_t a = l;
-        l++;
-        while (l < nl && le[l] > ls[l] && !strchr("#|", md[ls[l]]) && !starts(md + ls[l], le[l] - ls[l], "- ") &&
-               !starts(md + ls[l], le[l] - ls[l], "!["))
-            l++;
-        fputs("<p>", f);
-        inl(f, md + ls[a], le[l - 1] - ls[a]);
-        fputs("</p>\n", f);
     }
     if (!prov_done) {
         provenance_html(f, R);
         fputs("<a href=\"#provenance\">Provenance</a>\n", nav);
     }
-    free(ls);
-    free(le);
+    cmark_node_free(doc);
+    cmark_parser_free(ps);
+    return 0;
 }
+#endif
 
 int sl_report_html_write(const sl_report_ctx *R, const char *md, size_t len, sl_err *err)
 {
-    char *body = NULL, *navt = NULL, *page = NULL;
-    size_t bl = 0, nvl = 0, pl = 0;
+    char path[SL_DIR_MAX + 64];
+    if (sl_path_join(path, sizeof path, R->dir, "report.html", err)) return -1;
+#ifndef SUMLAB_HAVE_CMARK
+    (void)md;
+    (void)len;
+    (void)provenance_html;
+    (void)chart_svg;
+    (void)css;
+    (void)js;
+    /* no Markdown renderer in this build: report.md only, and no report.html of an earlier
+     * report beside it */
+    if (unlink(path) && errno != ENOENT) return sl_err_set(err, "cannot remove %s: %s", path, strerror(errno));
+    fprintf(stderr, "sumlab: report.html not written: this build has no libcmark-gfm (apt-get install "
+                    "libcmark-gfm-dev libcmark-gfm-extensions-dev, then rebuild); report.md is complete\n");
+    return 0;
+#else
+    char *body = NULL, *navt = NULL, *page = NULL, *ttl = NULL;
+    size_t bl = 0, nvl = 0, pl = 0, tl = 0;
     FILE *b = open_memstream(&body, &bl), *nav = open_memstream(&navt, &nvl);
-    FILE *f = open_memstream(&page, &pl);
-    if (!b || !nav || !f) {
+    FILE *t = open_memstream(&ttl, &tl), *f = open_memstream(&page, &pl);
+    if (!b || !nav || !t || !f) {
         if (b) fclose(b);
         if (nav) fclose(nav);
+        if (t) fclose(t);
         if (f) fclose(f);
-        free(body); free(navt); free(page);
+        free(body); free(navt); free(ttl); free(page);
         return sl_err_set(err, "cannot compose report.html: %s", strerror(errno));
     }
-    body_html(b, nav, R, md, len);
-    int bad = ferror(b) || ferror(nav);
+    int bad = body_html(b, nav, t, R, md, len) != 0;
+    bad |= ferror(b) || ferror(nav) || ferror(t);
     bad |= fclose(b) != 0;
     bad |= fclose(nav) != 0;
-    const char *h1 = md;
-    size_t h1n = 0;
-    if (starts(md, len, "# ")) { h1 = md + 2; while (h1 + h1n < md + len && h1[h1n] != '\n') h1n++; }
+    bad |= fclose(t) != 0;
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
-    if (h1n) plain(f, h1, h1n);
+    if (!bad && tl) fwrite(ttl, 1, tl, f);
     else fputs("sumlab report", f);
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<nav>", css);
     if (!bad) fwrite(navt, 1, nvl, f);
@@ -548,15 +669,15 @@ int sl_report_html_write(const sl_report_ctx *R, const char *md, size_t len, sl_
     fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", js);
     free(body);
     free(navt);
+    free(ttl);
     bad |= ferror(f) != 0;
     bad |= fclose(f) != 0;
     if (bad) {
         free(page);
         return sl_err_set(err, "cannot compose report.html: out of memory");
     }
-    char path[SL_DIR_MAX + 64];
-    int rc = sl_path_join(path, sizeof path, R->dir, "report.html", err) ? -1
-             : sl_write_atomic(path, page, pl, err);
+    int rc = sl_write_atomic(path, page, pl, err);
     free(page);
     return rc;
+#endif
 }

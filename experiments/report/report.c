@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "charts.h"
+#include "check.h"
 #include "headline.h"
 #include "html.h"
 #include "sweeps.h"
@@ -78,7 +79,11 @@ static void sec_determinism(FILE *f, const sl_report_ctx *R)
               "the repetitions of every row; config-independent also the same bits under every launch "
               "configuration (block 128/512/1024, grid 37, SM count 66/114); order-independent and "
               "correctly-rounded also under every permutation (reversed, sorted, shuffled, split = halves "
-              "interleaved); `observed` is the strongest class the rows support. ", f);
+              "interleaved); `observed` is the strongest class whose every requirement was measured and held (a "
+              "requirement without rows caps it). The claimed class is the variant's documentation: a claim "
+              "that a measurement contradicts (several results over the repetitions of any experiment's rows, "
+              "other bits under another configuration or order) FAILs, whatever the documentation says; PASS* "
+              "where what was measured held but a requirement has no rows. ", f);
         if (!on_gpu)
             fputs("On the CPU backend this checks the twins, which model the GPU order; the GPU run "
                   "checks the hardware (atomics).", f);
@@ -334,6 +339,11 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     if (sl_check_dir_len(dir, err) || sl_path_join(rpath, sizeof rpath, dir, "results.csv", err)) return -1;
     sl_csv t;
     if (sl_csv_read(rpath, &t, NULL, err)) return -1;
+    /* every field checked before any reaches report.md or report.html */
+    if (sl_check_run_dir(dir, &t, err)) {
+        sl_csv_free(&t);
+        return -1;
+    }
     static sl_report_ctx R;
     memset(&R, 0, sizeof R);
     R.dir = dir;

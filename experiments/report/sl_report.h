@@ -20,7 +20,7 @@ typedef struct {
     char claimed[32];
     char verdict[16];          /* PASS, FAIL, n/a */
     char observed[32];         /* strongest class the data supports */
-    char detail[256];
+    char detail[512];
     long reps_distinct;        /* distinct results over the reps row(s) (max); -1 none */
     double spread_ulps;        /* max over reps rows */
 } sl_det_verdict;

@@ -37,20 +37,33 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
         v->reps_distinct = -1;
         v->spread_ulps = NAN;
         long nrows = 0, nok = 0, ndef = 0, ncfg = 0, nperm = 0, cfg_diff = 0, perm_diff = 0,
-             rep_diff = 0, cr_diff = 0;
-        const char *skip_note = NULL;
+             rep_diff = 0, rep_rows = 0, cr_diff = 0, other_rows = 0, other_diff = 0, other_max = 0;
+        const char *skip_note = NULL, *other_exp = "";
         long reps_max = 0;
         size_t nidx = 0;
-        for (size_t r = 0; r < t->nrows; r++)
-            if (IS(r, exp, "determinism") && IS(r, variant, names[i])) idx[nidx++] = r;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (!IS(r, variant, names[i])) continue;
+            if (IS(r, exp, "determinism")) { idx[nidx++] = r; continue; }
+            /* the repetitions of every other experiment's rows are measurements too: more than
+             * one distinct result there contradicts any claim of run-to-run or more */
+            if (!IS(r, status, "ok")) continue;
+            const double d = NUM(r, distinct);
+            if (isnan(d)) continue;
+            other_rows++;
+            if (d > 1) {
+                other_diff++;
+                if ((long)d > other_max) { other_max = (long)d; other_exp = GET(r, exp); }
+            }
+        }
         for (size_t ri = 0; ri < nidx; ri++) {
             const size_t r = idx[ri];
             nrows++;
             if (!v->claimed[0]) snprintf(v->claimed, sizeof v->claimed, "%s", GET(r, det_class));
             if (!IS(r, status, "ok")) { if (!skip_note) skip_note = GET(r, note); continue; }
             nok++;
-            long d = (long)NUM(r, distinct);
-            if (d != 1) rep_diff++;
+            const double dd = NUM(r, distinct);
+            const long d = isnan(dd) ? -1 : (long)dd;   /* -1: not measured */
+            if (d >= 1) { rep_rows++; if (d != 1) rep_diff++; }
             if (strcmp(GET(r, result_hex), GET(r, exact_hex))) cr_diff++;
             const char *cfg = GET(r, config);
             if (!strcmp(cfg, "default")) {
@@ -85,23 +98,51 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
             snprintf(v->detail, sizeof v->detail, "not run on this backend: %s", skip_note ? skip_note : "");
             continue;
         }
+        /* observed: the strongest class whose every requirement was measured and held (a
+         * requirement without rows caps it: e.g. no launch-configuration rows, no
+         * config-independent) */
+        const long reps_bad = rep_diff + other_diff;
         int obs;
-        if (rep_diff) obs = 0;
-        else if (cfg_diff) obs = 1;
-        else if (perm_diff) obs = 2;
+        if (reps_bad) obs = 0;
+        else if (!rep_rows || !ndef) obs = -1;           /* nothing measured beyond one result */
+        else if (cfg_diff || !ncfg) obs = 1;
+        else if (perm_diff || !nperm) obs = 2;
         else if (cr_diff) obs = 3;
         else obs = 4;
-        snprintf(v->observed, sizeof v->observed, "%s", class_name(obs));
-        int claimed = class_rank(v->claimed);
-        int complete = ndef > 0 && ncfg > 0 && nperm > 0;
-        if (claimed == 0) snprintf(v->verdict, sizeof v->verdict, "PASS");
-        else if (obs >= claimed) snprintf(v->verdict, sizeof v->verdict, complete ? "PASS" : "PASS*");
-        else snprintf(v->verdict, sizeof v->verdict, "FAIL");
+        snprintf(v->observed, sizeof v->observed, "%s", obs < 0 ? "-" : class_name(obs));
+        /* the verdict: FAIL when a measurement contradicts the claim; PASS when every
+         * requirement of the claim was measured and held; PASS* when what was measured held
+         * but a requirement has no rows */
+        const int claimed = class_rank(v->claimed);
+        const int fail = claimed >= 1 && (reps_bad || (claimed >= 2 && cfg_diff) || (claimed >= 3 && perm_diff) ||
+                                          (claimed >= 4 && cr_diff));
+        const int measured = claimed <= 0 || (rep_rows && ndef && (claimed < 2 || ncfg) && (claimed < 3 || nperm));
+        const int complete = ndef > 0 && ncfg > 0 && nperm > 0;
+        if (claimed < 0) snprintf(v->verdict, sizeof v->verdict, "n/a");
+        else if (claimed == 0) snprintf(v->verdict, sizeof v->verdict, "PASS");
+        else if (fail) snprintf(v->verdict, sizeof v->verdict, "FAIL");
+        else snprintf(v->verdict, sizeof v->verdict, measured && complete ? "PASS" : "PASS*");
+        char why[160] = "";
+        if (fail) {
+            const char *what = reps_bad ? "several results over the repetitions of one input"
+                               : cfg_diff && claimed >= 2 ? "other bits under another launch configuration"
+                               : perm_diff && claimed >= 3 ? "other bits for another order of the same input"
+                                                           : "results that are not the exact sum correctly rounded";
+            snprintf(why, sizeof why, "claim failed: %s measured %s; ", v->claimed, what);
+        } else if (claimed < 0) {
+            snprintf(why, sizeof why, "no documented class to check; ");
+        } else if (claimed == 0) {
+            snprintf(why, sizeof why, "claim is trivially met; ");
+        }
+        char other[160] = "";
+        if (other_diff && claimed != 0)
+            snprintf(other, sizeof other, "; %ld of %ld rows of other experiments gave several results over their "
+                                          "repetitions (up to %ld, %s)", other_diff, other_rows, other_max, other_exp);
         snprintf(v->detail, sizeof v->detail,
                  "%s%ld distinct of %ld reps (max over inputs); %ld/%ld configs and %ld/%ld "
-                 "permutations gave other bits than the default%s",
-                 claimed == 0 ? "claim is trivially met; " : "", v->reps_distinct, reps_max, cfg_diff,
-                 ncfg, perm_diff, nperm, complete ? "" : " (*incomplete run)");
+                 "permutations gave other bits than the default%s%s",
+                 why, v->reps_distinct, reps_max, cfg_diff, ncfg, perm_diff, nperm, other,
+                 complete ? "" : " (*incomplete run)");
     }
     free(idx);
     return k;

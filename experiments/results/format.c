@@ -56,6 +56,42 @@ const char *sl_fmt_bits(char *buf, size_t len, double v)
 }
 
 /* ---- CSV and JSON primitives ------------------------------------------------------------ */
+/* 1 when s is a number as the tables print them (decimal, hex float, raw bits, inf/nan), so
+ * that a leading '-' or '+' is its sign and not a spreadsheet formula. */
+static int csv_numeric(const char *s)
+{
+    if (!*s || *s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') return 0;
+    char *end;
+    errno = 0;
+    (void)strtod(s, &end);
+    return end != s && !*end;
+}
+
+/* A text cell of a CSV that a spreadsheet may open: a field starting with = + - @ TAB or CR
+ * that is no number gets a leading ' (OWASP's rule against formula injection). */
+static void csv_text_field(FILE *f, const char *s)
+{
+    if (s && strchr("=+-@\t\r", s[0]) && s[0] && !csv_numeric(s)) {
+        size_t n = strlen(s);
+        char *q = malloc(n + 2);
+        if (q) {
+            q[0] = '\'';
+            memcpy(q + 1, s, n + 1);
+            sl_csv_field(f, q);
+            free(q);
+            return;
+        }
+        fputs("\"'", f);   /* (out of memory: the same bytes, quoted) */
+        for (; *s; s++) {
+            if (*s == '"') fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+        return;
+    }
+    sl_csv_field(f, s);
+}
+
 void sl_csv_field(FILE *f, const char *s)
 {
     if (!s) s = "";
@@ -71,10 +107,47 @@ void sl_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The length of the well-formed UTF-8 sequence at p (1-4), or 0 when the bytes there are no
+ * UTF-8 (a stray continuation byte, an overlong form, a surrogate, > U+10FFFF, cut short). */
+static int utf8_len(const unsigned char *p)
+{
+    const unsigned c = p[0];
+    int k;
+    unsigned cp, min;
+    if (c < 0x80) return 1;
+    if ((c & 0xe0) == 0xc0) { k = 1; cp = c & 0x1f; min = 0x80; }
+    else if ((c & 0xf0) == 0xe0) { k = 2; cp = c & 0x0f; min = 0x800; }
+    else if ((c & 0xf8) == 0xf0) { k = 3; cp = c & 0x07; min = 0x10000; }
+    else return 0;
+    for (int i = 1; i <= k; i++) {
+        if ((p[i] & 0xc0) != 0x80) return 0;   /* (also stops at the terminating NUL) */
+        cp = cp << 6 | (p[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    return k + 1;
+}
+
+/* The offset of the first byte of s that is no well-formed UTF-8, or -1 when there is none. */
+static long utf8_bad(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    for (const unsigned char *q = p; *q;) {
+        int k = utf8_len(q);
+        if (!k) return (long)(q - p);
+        q += k;
+    }
+    return -1;
+}
+
+/* A JSON string: the escapes JSON needs; a byte that is no UTF-8 becomes U+FFFD (the table
+ * writer refuses such text before it gets here, so that no value is changed silently). */
 void sl_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        const int k = utf8_len(p);
+        if (k == 0) { fputs("\\ufffd", f); continue; }
+        if (k > 1) { fwrite(p, 1, (size_t)k, f); p += k - 1; continue; }
         switch (*p) {
         case '"': fputs("\\\"", f); break;
         case '\\': fputs("\\\\", f); break;
@@ -278,7 +351,9 @@ int sl_table_write_csv_rows(const sl_table *t, FILE *f)
     for (size_t i = 0; i < t->rows; i++) {
         for (size_t j = 0; j < nc; j++) {
             if (j) fputc(',', f);
-            sl_csv_field(f, cell_text(&t->cells[i * nc + j], SL_OUT_CSV));
+            const cell *c = &t->cells[i * nc + j];
+            if (c->kind == CELL_STR) csv_text_field(f, c->text);
+            else sl_csv_field(f, cell_text(c, SL_OUT_CSV));
         }
         fputc('\n', f);
     }
@@ -299,6 +374,23 @@ int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f)
         if (sl_table_write_csv_header(t, f)) return -1;
         return sl_table_write_csv_rows(t, f);
     } else if (fmt == SL_OUT_JSON) {
+        /* JSON is UTF-8: a name that is not (e.g. the bytes ff fe read from a file) is refused,
+         * with the row and field, before anything is written */
+        for (size_t j = 0; j < nc; j++)
+            if (utf8_bad(t->headers[j]) >= 0) {
+                fprintf(stderr, "sumlab: JSON output refused: column name %zu is not valid UTF-8\n", j + 1);
+                return -1;
+            }
+        for (size_t i = 0; i < t->rows; i++)
+            for (size_t j = 0; j < nc; j++) {
+                const cell *c = &t->cells[i * nc + j];
+                long at = c->kind == CELL_STR ? utf8_bad(c->text) : -1;
+                if (at < 0) continue;
+                fprintf(stderr, "sumlab: JSON output refused: row %zu, field '%s': not valid UTF-8 (byte 0x%02x at "
+                                "offset %ld); use --format csv or table for this input\n",
+                        i + 1, t->headers[j], (unsigned char)c->text[at], at);
+                return -1;
+            }
         fputs("[", f);
         for (size_t i = 0; i < t->rows; i++) {
             fputs(i ? ",\n {" : "\n {", f);

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# thostile.sh: a results directory is data (issue 29): payloads planted in every field of
+# results.csv and run.conf that reaches the report or plots/render.sh run nothing and write
+# nothing outside the run (one line naming the file, line and field; non-zero exit); compare's
+# CSV neutralises formulas and its JSON refuses invalid UTF-8; a render that cannot write (file
+# size limit) or is killed leaves no partial chart and no scratch folder.
+#   usage: thostile.sh PATH/TO/sumlab SOURCE_DIR
+set -uo pipefail
+bin=${1:?usage: thostile.sh PATH/TO/sumlab SOURCE_DIR}
+src=${2:?usage: thostile.sh PATH/TO/sumlab SOURCE_DIR}
+export SUMLAB_PLOTS_DIR=$src/plots SUMLAB_NO_GPU=1
+t=$(mktemp -d "${TMPDIR:-/tmp}/thostile.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+fails=0 checks=0
+ok() { checks=$((checks + 1)); }
+fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+check() { local d=$1; shift; if "$@"; then ok; else fail "$d"; fi; }
+have_gnuplot=0; command -v gnuplot >/dev/null 2>&1 && have_gnuplot=1
+
+SUMLAB_NO_CHARTS=1 "$bin" run accuracy-vs-n --preset tiny --backend cpu --dtype f32 -o "$t/u" -q ||
+  { echo "thostile: the tiny run failed" >&2; exit 1; }
+hdr=$(head -1 "$t/u/results.csv")
+colno() { awk -F, -v want="$1" '{for (i = 1; i <= NF; i++) if ($i == want) print i; exit}' <<< "$hdr"; }
+
+# plant DIR FIELD VALUE: a copy of the tiny run with VALUE in FIELD of data line 2 (file line 3)
+plant() {
+  local d=$1 c
+  c=$(colno "$2")
+  rm -rf "$d"; mkdir -p "$d"; cp "$t/u/results.csv" "$t/u/run.conf" "$t/u/meta.json" "$d/"
+  awk -F, -v OFS=, -v c="$c" -v v="$3" 'NR == 3 { $c = v } { print }' "$t/u/results.csv" > "$d/results.csv"
+}
+
+# ---- 1. shell, path and awk/gnuplot injection through results.csv ---------------------------
+inj="x';touch $t/PWNED;'"
+for field in experiment dataset dtype variant config params status family det_class backend sweep n ulps rel_err exact_hex; do
+  plant "$t/p" "$field" "$inj"
+  SUMLAB_THREADS=1 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"; rc=$?
+  check "$field: --report-only exits non-zero (got $rc)" test $rc -ne 0
+  check "$field: the message names the file, line and field ($(head -c 300 "$t/p.err"))" \
+    grep -q "results.csv:3: field '$field'" "$t/p.err"
+  check "$field: --report-only ran nothing" test ! -e "$t/PWNED"
+  if [ $have_gnuplot = 1 ]; then
+    bash "$src/plots/render.sh" -q "$t/p" 2> "$t/r.err"; rc=$?
+    case $field in
+      experiment|dataset|dtype|variant|config|status|family|det_class|backend|n|ulps|rel_err|exact_hex)
+        check "$field: render.sh exits 2 (got $rc)" test $rc -eq 2
+        check "$field: render.sh names the file, line and field ($(head -c 300 "$t/r.err"))" \
+          grep -q "results.csv:3: field '$field'" "$t/r.err" ;;
+    esac
+    check "$field: render.sh ran nothing" test ! -e "$t/PWNED"
+  fi
+  rm -f "$t/PWNED"
+done
+# a path out of the scratch folder (its data files would land in $t/esc__f32.d)
+mkdir -p "$t/s"
+plant "$t/p" dataset "../../../esc"
+TMPDIR=$t/s "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"
+check "a dataset '../../../esc' is refused" grep -q "field 'dataset'" "$t/p.err"
+if [ $have_gnuplot = 1 ]; then
+  TMPDIR=$t/s bash "$src/plots/render.sh" -q "$t/p" 2> /dev/null
+  check "render.sh wrote nothing outside its scratch folder and the run" test ! -e "$t/esc__f32.d"
+fi
+check "no scratch folder left" test -z "$(ls "$t/s")"
+# a name with a quote in distribution.csv reaches render.sh only checked
+plant "$t/p" dataset uniform
+printf 'experiment,dataset,params,dtype,n,variant,config,backend,value,value_hex,count,ulps_signed,instance\n' > "$t/p/distribution.csv"
+printf "determinism,uniform,,f32,1024,x'y,default,cpu,1,0x1p+0,1,0,0\n" >> "$t/p/distribution.csv"
+"$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"
+check "distribution.csv: a variant with a quote is refused ($(head -c 200 "$t/p.err"))" grep -q "distribution.csv:2: field 'variant'" "$t/p.err"
+# run.conf
+plant "$t/p" dataset uniform
+sed -i "s/^preset=.*/preset=x';touch $(printf '%s' "$t" | sed 's/[\/&]/\\&/g')\/PWNED;'/" "$t/p/run.conf"
+"$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"; rc=$?
+check "run.conf: a hostile preset exits non-zero ($rc: $(head -c 200 "$t/p.err"))" test $rc -ne 0
+check "run.conf: nothing ran" test ! -e "$t/PWNED"
+# the clean copy still reports (the checks refuse nothing the run itself wrote)
+plant "$t/p" dataset uniform
+"$bin" run --report-only -o "$t/p" -q 2> "$t/p.err"
+check "the tiny run's own files report ($(head -c 200 "$t/p.err"))" test -s "$t/p/report.md"
+
+# ---- 2. compare: formulas in CSV, invalid UTF-8 in JSON -------------------------------------
+for v in '=HYPERLINK("http://x.example")' '@SUM(A1)' '+1+cmd' '-2+3' $'\tx'; do
+  for d in a b; do plant "$t/c$d" variant serial; sed -i "s/,serial,/,$(printf '%s' "$v" | sed 's/[\/&]/\\&/g'),/" "$t/c$d/results.csv"; done
+  "$bin" compare --format csv "$t/ca" "$t/cb" > "$t/cmp.csv" 2> /dev/null
+  check "compare csv: '$v' comes out as the field '$v (and no field starts with the formula)" python3 -c '
+import csv, sys
+v = sys.argv[2]
+fields = [f for row in csv.reader(open(sys.argv[1], newline="")) for f in row]
+sys.exit(not ("\x27" + v in fields and v not in fields))' "$t/cmp.csv" "$v"
+done
+for d in a b; do plant "$t/c$d" variant serial; sed -i $'s/,serial,/,\xff\xfe,/' "$t/c$d/results.csv"; done
+"$bin" compare --format json "$t/ca" "$t/cb" > "$t/cmp.json" 2> "$t/cmp.err"; rc=$?
+check "compare json: invalid UTF-8 exits non-zero (got $rc)" test $rc -ne 0
+check "compare json: the message names the field ($(head -c 200 "$t/cmp.err"))" grep -q "field 'variant': not valid UTF-8" "$t/cmp.err"
+check "compare json: nothing half-written on stdout" test ! -s "$t/cmp.json"
+"$bin" compare --format json "$t/u" "$t/u" > "$t/ok.json" 2> /dev/null
+check "compare json of a clean run is JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$t/ok.json"
+
+# ---- 3. a render that cannot write or is killed leaves nothing partial ----------------------
+if [ $have_gnuplot = 1 ]; then
+  mkdir -p "$t/df/run" "$t/df/tmp"
+  cp "$t/u/run.conf" "$t/df/run/"
+  awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && $6 ~ /^(serial|kahan|pairwise|exact)$/)' "$t/u/results.csv" > "$t/df/run/results.csv"
+  ( ulimit -f 48; TMPDIR=$t/df/tmp bash "$src/plots/render.sh" -q "$t/df/run" ) 2> "$t/df.err"; rc=$?
+  check "file size limit: render.sh exits 4 (got $rc: $(head -c 300 "$t/df.err"))" test $rc -eq 4
+  check "file size limit: one clear message" bash -c "grep -q 'cannot write .*disk full or file size limit' '$t/df.err' && ! grep -q 'write error' '$t/df.err'"
+  check "file size limit: no partial image" test -z "$(find "$t/df/run/charts" -name '.part-*' 2>/dev/null)"
+  for f in "$t"/df/run/charts/*.svg; do
+    [ -e "$f" ] || continue
+    check "file size limit: $(basename "$f") is complete" grep -q '</svg>' "$f"
+  done
+  check "file size limit: no scratch folder left" test -z "$(ls "$t/df/tmp")"
+  # killed part-way (TERM while the charts of the whole tiny run draw)
+  mkdir -p "$t/k/tmp"; cp "$t/u/results.csv" "$t/u/run.conf" "$t/k/"
+  TMPDIR=$t/k/tmp SUMLAB_THREADS=2 bash "$src/plots/render.sh" -q "$t/k" 2> /dev/null & pid=$!
+  for _ in $(seq 50); do [ -n "$(ls "$t/k/tmp")" ] && break; sleep 0.1; done
+  sleep 0.5; kill -TERM "$pid"; wait "$pid"; rc=$?
+  check "killed: render.sh exits 143 or finished first (got $rc)" bash -c "[ $rc -eq 143 ] || [ $rc -eq 0 ]"
+  check "killed: no scratch folder left" test -z "$(ls "$t/k/tmp")"
+  check "killed: no partial image" test -z "$(find "$t/k/charts" -name '.part-*' 2>/dev/null)"
+fi
+
+echo "thostile: $checks checks, $fails failed"
+[ $fails -eq 0 ]
