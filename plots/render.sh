@@ -90,18 +90,22 @@ tmp=$(mktemp -d "$scratch/sumlab-render.XXXXXX") ||
 case $tmp in *[\'\\$'\n'$'\r']*)
   echo "render.sh: scratch folder '$tmp': a path with a quote, backslash or line break cannot be handed to gnuplot" >&2; exit 2 ;;
 esac
-for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
-  [ -n "$z" ] || continue
-  f=$tmp/$(basename "${z%.gz}")
-  gzip -dc -- "$z" > "$f" || { echo "render.sh: $z: damaged or truncated gzip file" >&2; said=1; exit 2; }
-  case $f in */results.csv) res=$f ;; *) dist=$f ;; esac
-done
 # Writes that fail (disk full, file size limit) end here with one message (exit 4).
 write_fail() { # what
   said=1
   echo "render.sh: cannot write $1 (disk full or file size limit?): charts not rendered; partial files removed" >&2
   exit 4
 }
+
+# The charts of an earlier render go first: data refused below leaves no stale chart behind.
+{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
+  write_fail "$charts"
+for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
+  [ -n "$z" ] || continue
+  f=$tmp/gz-$(basename "${z%.gz}")   # not the checked copy's name: check_csv writes that
+  gzip -dc -- "$z" > "$f" || { echo "render.sh: $z: damaged or truncated gzip file" >&2; said=1; exit 2; }
+  case $f in */gz-results.csv) res=$f ;; *) dist=$f ;; esac
+done
 
 # ---- the CSV files as data: every field the charts use is checked, then copied ---------------
 # check_csv SRC DST NAMES OPTNAMES NUMS INTS TEXTS: reads SRC (RFC 4180: quoted fields, "" for a
@@ -167,8 +171,6 @@ if [ -r "$dir/ladder.csv" ]; then
   ladder=$tmp/ladder.csv
 fi
 
-{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
-  write_fail "$charts"
 # The pngcairo probe runs beside the data preparation; gp_setup, before the first chart, reads
 # its result: pngterm (pngcairo, else png).
 (

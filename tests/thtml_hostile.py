@@ -8,7 +8,7 @@
 # relative ones, no planted SVG inline (they become <img src="data:...">); the note is on the
 # page (raw HTML dropped, unsafe links as their text).
 #   usage: thtml_hostile.py SUMLAB SRC_DIR      exit 0 ok, 1 failure
-import base64, csv, glob, html.parser, io, os, shutil, subprocess, sys, tempfile
+import base64, csv, glob, gzip, html.parser, io, os, shutil, subprocess, sys, tempfile
 
 PWN = "window.__slPwned=1"
 NOTE = ('planted-note <SCRIPT>%s</SCRIPT> <img src=x onerror="%s"> <svg onload="%s"></svg> [a](javascript:%s) '
@@ -65,9 +65,9 @@ class Page(html.parser.HTMLParser):
 
 def main():
     sumlab, src = sys.argv[1], sys.argv[2]
-    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv")))
+    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv.gz")))
     if not found:
-        print("thtml_hostile: no committed study (experiments/measured/h200-*-study/results.csv)", file=sys.stderr)
+        print("thtml_hostile: no committed study (experiments/measured/h200-*-study/results.csv.gz)", file=sys.stderr)
         return 1
     study = os.path.dirname(found[-1])
     tmp = tempfile.mkdtemp(prefix="thtml_hostile.")
@@ -75,9 +75,9 @@ def main():
     try:
         run = os.path.join(tmp, "run")
         os.makedirs(os.path.join(run, "charts"))
-        for f in ("distribution.csv", "run.conf", "meta.json"):
+        for f in ("distribution.csv.gz", "run.conf", "meta.json"):
             shutil.copy(os.path.join(study, f), run)
-        with open(os.path.join(study, "results.csv"), newline="", encoding="utf-8") as f:
+        with gzip.open(os.path.join(study, "results.csv.gz"), "rt", newline="", encoding="utf-8") as f:
             rows = list(csv.reader(f))
         h = rows[0]
         rows[1][h.index("status")] = "skipped"
