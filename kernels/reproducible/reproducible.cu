@@ -3,7 +3,7 @@
  * algorithm and its performance notes), determinism class order-independent. Twin:
  * reproducible.c. */
 #include <stdlib.h>
-#include "rsum_kernel.cuh"
+#include "exact/binned_kernel.cuh"
 
 /* ---- launcher: checks, the empty sum, then the one float/double branch ---------------------- */
 extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,

@@ -9,8 +9,8 @@
  * otherwise). Twin: superacc.c. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "superacc.cuh"
-#include "rsum_kernel.cuh"
+#include "superacc/superacc.cuh"
+#include "exact/binned_kernel.cuh"
 
 /* Inputs the expansion takes: float64 below 2^950 (n < 2^40 of them stay below 2^990: no add
  * can overflow). */

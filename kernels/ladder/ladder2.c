@@ -13,7 +13,7 @@
  *   block-reduce == grid-stride when both run one block (thread t adds x[t], x[t+B], ...);
  *   block-reduce's block primitive adds as sl_block_sum (twin sl_tw_block_sum). */
 #include <stdlib.h>
-#include "ladder2.h"
+#include "ladder/ladder2.h"
 #include "sl_twin.h"
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

@@ -4,8 +4,8 @@
  * barrier. The algorithm is described at the top of superacc.cu. */
 #ifndef SL_SUPERACC_CUH
 #define SL_SUPERACC_CUH
-#include "sl_reduce.cuh"
-#include "superacc.h"
+#include "reduce/reduce.cuh"
+#include "exact/limbs.h"
 
 #define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): float64 fallback
                                * flag; [16, ...): L int64 limbs; float64: then the certified

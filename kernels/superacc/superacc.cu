@@ -68,7 +68,7 @@
  * block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x). */
 #include <stdlib.h>
 #include <string.h>
-#include "superacc.cuh"
+#include "superacc/superacc.cuh"
 
 /* The kernels' common end. Every thread of every block calls it once with its flags and the
  * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the

@@ -9,8 +9,8 @@
  * 16-byte loads in flight per thread and one accumulator per vector lane (4 for float,
  * 2 for double), so Kahan's 4-add dependency chain is hidden behind memory latency. */
 #include <stdint.h>
-#include "sl_reduce.cuh"
-#include "sl_accuracy.h"
+#include "reduce/reduce.cuh"
+#include "accuracy/accuracy.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
  * configuration. Assumptions: IEEE 754 binary32/binary64, FLT_EVAL_METHOD 0 (x86-64 SSE2),
  * -ffp-contract=off; two's-complement int64_t. */
 #include "sl_variant_impl.h"
-#include "reproducible.h"
+#include "exact/binned.h"
 #include "sl_twin.h"
 
 #define RSUM_BLOCK 256u

@@ -5,8 +5,8 @@
  * Assumptions: IEEE 754 binary32/binary64 inputs; two's-complement int64_t. */
 #include <stdlib.h>
 #include "sl_variant_impl.h"
-#include "superacc.h"
-#include "reproducible.h"   /* sl_rsum_limbs_add */
+#include "exact/limbs.h"
+#include "exact/binned.h"   /* sl_rsum_limbs_add */
 #include "sumlab/half.h"
 #include "sl_twin.h"
 

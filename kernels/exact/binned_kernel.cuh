@@ -47,8 +47,8 @@
  * still exact to the same bound. */
 #ifndef SL_RSUM_KERNEL_CUH
 #define SL_RSUM_KERNEL_CUH
-#include "sl_reduce.cuh"
-#include "reproducible.h"
+#include "reduce/reduce.cuh"
+#include "exact/binned.h"
 
 #define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
 

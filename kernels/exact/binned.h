@@ -38,7 +38,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "sumlab/types.h"
-#include "superacc.h"   /* flags SL_SACC_*, sl_sacc_round */
+#include "exact/limbs.h"   /* flags SL_SACC_*, sl_sacc_round */
 #include "sumlab/half.h"    /* float16/bfloat16 conversions (host and device) */
 
 #ifdef __cplusplus
