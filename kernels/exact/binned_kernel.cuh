@@ -1,5 +1,5 @@
-/* rsum_kernel.cuh: the binned-sum kernel rs_kernel<X, P>: the `reproducible` variant
- * (reproducible.cu, P = rs_plain: 3-fold binned summation, reproducible.h, one launch,
+/* exact/binned_kernel.cuh: the binned-sum kernel rs_kernel<X, P>: the `reproducible` variant
+ * (reproducible.cu, P = rs_plain: 3-fold binned summation, exact/binned.h, one launch,
  * determinism class order-independent: the result is a function of the multiset of inputs, not
  * of their order, the grid, the block or the SM count; twin reproducible.c) and the first step
  * of `superacc` on float64 (superacc.cu: 4 folds and a certified rounding).
@@ -45,8 +45,8 @@
  * 0.969x). Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
  * with one multiply per input; data that raises the index often takes the scalar path: slower,
  * still exact to the same bound. */
-#ifndef SL_RSUM_KERNEL_CUH
-#define SL_RSUM_KERNEL_CUH
+#ifndef SL_EXACT_BINNED_KERNEL_CUH
+#define SL_EXACT_BINNED_KERNEL_CUH
 #include "reduce/reduce.cuh"
 #include "exact/binned.h"
 
@@ -108,7 +108,7 @@ __device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64k4 &a, const dou
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64k4 &a, sl_rsum_state &s) { sl_rsum_to_state_f64k4(&a, &s); }
 
 /* SL_RSUM_GROUP inputs: their max, then one capacity check and straight-line deposits
- * (reproducible.h). */
+ * (exact/binned.h). */
 
 __device__ __forceinline__ void rs_unpack(const float4 *r, float (&x)[16])
 {

@@ -1,12 +1,12 @@
 /* reproducible.c: descriptor, resolve() and CPU twin of the `reproducible` variant (determinism
  * class order-independent): 3-fold binned summation with per-thread index adaptation and an
- * exact integer state (reproducible.h), rounded once. The result is a function of the multiset of
+ * exact integer state (exact/binned.h), rounded once. The result is a function of the multiset of
  * inputs alone, so the twin may take the inputs in any order: it takes them in index order in
  * one accumulator and equals the kernel (reproducible.cu) bit for bit for every launch
  * configuration. Assumptions: IEEE 754 binary32/binary64, FLT_EVAL_METHOD 0 (x86-64 SSE2),
  * -ffp-contract=off; two's-complement int64_t. */
 #include "sl_variant_impl.h"
-#include "exact/binned.h"
+#include "reproducible/reproducible.h"
 #include "sl_twin.h"
 
 #define RSUM_BLOCK 256u

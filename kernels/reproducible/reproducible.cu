@@ -1,5 +1,5 @@
 /* reproducible.cu: the `reproducible` variant's launcher: 3-fold binned summation
- * (reproducible.h), one launch of rs_kernel<X, rs_plain> (rsum_kernel.cuh, which holds the
+ * (exact/binned.h), one launch of rs_kernel<X, rs_plain> (exact/binned_kernel.cuh, which holds the
  * algorithm and its performance notes), determinism class order-independent. Twin:
  * reproducible.c. */
 #include <stdlib.h>

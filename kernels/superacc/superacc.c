@@ -1,11 +1,11 @@
 /* superacc.c: descriptor, resolve() and CPU twin of the `superacc` variant (determinism class
- * correctly-rounded): every input added exactly into an integer superaccumulator (superacc.h),
+ * correctly-rounded): every input added exactly into an integer superaccumulator (exact/limbs.h),
  * rounded once. Order-independent and correctly rounded, so it equals the GPU kernel
  * (superacc.cu) bit for bit for every launch configuration.
  * Assumptions: IEEE 754 binary32/binary64 inputs; two's-complement int64_t. */
 #include <stdlib.h>
 #include "sl_variant_impl.h"
-#include "exact/limbs.h"
+#include "superacc/superacc.h"
 #include "exact/binned.h"   /* sl_rsum_limbs_add */
 #include "sumlab/half.h"
 #include "sl_twin.h"

@@ -1,6 +1,6 @@
 /* superacc.cu: the `superacc` kernel: correctly rounded, order-independent sum (determinism
  * class correctly-rounded). float32: every input reaches an exact integer superaccumulator
- * (layout and rounding in superacc.h) through exponent bins; float64: a certified binned sum,
+ * (layout and rounding in exact/limbs.h) through exponent bins; float64: a certified binned sum,
  * with the exact superaccumulator as fallback when it cannot decide the rounding. The result is
  * the exact sum rounded once, so it does not depend on the order of the inputs, the grid, the
  * block or the SM count. Twin: superacc.c (the exact superaccumulator).
@@ -35,7 +35,7 @@
  *     (sacc_h_take8i; zero, subnormal, Inf and NaN lanes take the conversion instructions). On an
  *     H200 at 2^28: 0.97x CUB (commit 840e0f1), against 0.74x with a float-to-double conversion
  *     per value and the thread-by-thread flush (SUMLAB_SACC_F16=conv) and 0.55x with the bins.
- *  1b. float64. First the certified binned sum (rsum_kernel.cuh, rs_kernel with sacc_cert):
+ *  1b. float64. First the certified binned sum (exact/binned_kernel.cuh, rs_kernel with sacc_cert):
  *     the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned accumulation,
  *     per-thread index adaptation, exact integer merge), whose last block bounds what the folds
  *     dropped (under one unit of the lowest fold per input) and rounds both ends of that
@@ -452,7 +452,7 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
 /* One bfloat16 value into its bin: u its float32 bits (low half zero), off the byte offset of
  * its bin (j * 1024, j = E >> 3 for the biased exponent E), sc = SL_SACC_B16_SC (a kernel
  * argument: see sacc_b_kernel). The value's integer k in its bin's units comes from
- * sl_sacc_b16_f (superacc.h: the exactness argument, checked on every bfloat16 pattern in
+ * sl_sacc_b16_f (superacc/superacc.h: the exactness argument, checked on every bfloat16 pattern in
  * tests/tsuperacc.c); an Inf or NaN input (E = 255, bin 31) makes f non-finite and its bits
  * garbage; f also goes into the product sp, which then turns non-finite (every finite f lies in
  * (2^15, 2^16): sp stays finite for n < 2^40), and the thread rescans its inputs for the flags

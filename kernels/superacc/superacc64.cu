@@ -1,5 +1,5 @@
 /* superacc64.cu: `superacc` on float64 (step 1b of the algorithm at the top of superacc.cu): the
- * certified binned sum (rs_kernel<double, sacc_cert>, rsum_kernel.cuh) and, only when its
+ * certified binned sum (rs_kernel<double, sacc_cert>, exact/binned_kernel.cuh) and, only when its
  * certificate cannot decide the rounding, the exact kernel (sacc_kernel: a TwoSum expansion per
  * thread, the block superaccumulator, one rounding), tail-launched from the device by the
  * binned kernel's last block. Device-side launches need relocatable device code and the device
