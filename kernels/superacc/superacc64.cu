@@ -227,6 +227,11 @@ struct sacc_cert {
     }
 };
 
+size_t sl_sacc_f64_workspace(void)
+{
+    return SACC_WS_HEADER + sizeof(int64_t) * (size_t)SL_SACC_LIMBS_F64 + rs_workspace_bytes(SL_F64);
+}
+
 const char *sl_sacc_f64_enqueue(const sl_variant *v, const sl_launch *cfg, const double *xd,
                                 uint64_t n, uint64_t head, unsigned char *w, double *rd,
                                 cudaStream_t st, sl_err *err)

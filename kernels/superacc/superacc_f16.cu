@@ -1,0 +1,177 @@
+/* superacc_f16.cu: `superacc` on float16: the register-sums kernel (step 1c, then steps 2-3 of
+ * the algorithm at the top of superacc.cu). */
+#include <stdlib.h>
+#include <string.h>
+#include "superacc/one_launch.cuh"
+
+/* ---- float16: register sums (step 1c) ---------------------------------------------------- */
+#define SACC_H_FLUSH 8192u       /* inputs per thread between register flushes (capacity: 2^13) */
+#define SACC_H_U 4               /* 16-byte loads per thread per tile: 32 inputs */
+
+/* Eight float16 values into the thread's two register sums (lanes 0-3 into a, 4-7 into b: two
+ * dependency chains), their sign words ANDed into sg. Exact: see sacc_h_kernel. */
+__device__ __forceinline__ void sacc_h_take8(const sl_h8 &v, double &a, double &b, unsigned &sg)
+{
+    sg &= v.u.x & v.u.y & v.u.z & v.u.w;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        const double d = (double)__half2float(sl_vec_lane(v, k));
+        if (k < 4) a += d;
+        else b += d;
+    }
+}
+
+/* The same eight values without a conversion instruction (the per-value float-to-double
+ * conversions bound sacc_h_take8: ncu on an H200 showed half the stalls waiting on them). For a
+ * word w of two float16 values whose exponent fields are in 1..30 the high word of each value's
+ * double is built with integer operations (exponent + 1008 at bits 20-30, the 10 fraction bits
+ * at 10-19, the sign at 31; the low word 0): the same double __half2float and the widening give.
+ * An exponent field of 0 (zero, subnormal) or 31 (Inf, NaN) in any lane of the 16 bytes takes
+ * sacc_h_take8 for all eight. Lanes 0-3 go into a, 4-7 into b, as there. */
+__device__ __forceinline__ void sacc_h_take8i(const sl_h8 &v, double &a, double &b, unsigned &sg)
+{
+    const unsigned w[4] = {v.u.x, v.u.y, v.u.z, v.u.w};
+    unsigned odd = 0u;
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const unsigned m = w[k] & 0x7fff7fffu;
+        odd |= ~(m + 0x7c007c00u) | (m + 0x04000400u);   /* bit 15/31: exponent field 0 or 31 */
+    }
+    if (odd & 0x80008000u) {
+        sacc_h_take8(v, a, b, sg);
+        return;
+    }
+    sg &= w[0] & w[1] & w[2] & w[3];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        const unsigned lo = ((w[k] & 0x7fffu) << 10) + 0x3F000000u + ((w[k] & 0x8000u) << 16);
+        const unsigned hi = ((w[k] >> 6) & 0x01fffc00u) + 0x3F000000u + (w[k] & 0x80000000u);
+        const double d0 = __hiloint2double((int)lo, 0), d1 = __hiloint2double((int)hi, 0);
+        if (k < 2) { a += d0; a += d1; }
+        else { b += d0; b += d1; }
+    }
+}
+
+/* A register sum into the block limbs, or its flags when it is not finite (IEEE's rules made it
+ * +Inf, -Inf or NaN: +Inf with -Inf gives NaN, like the exact sum); the register is zeroed. */
+__device__ __forceinline__ unsigned sacc_h_flush(double &r, unsigned long long *s_acc)
+{
+    unsigned f = 0u;
+    if (isnan(r)) f = SL_SACC_NAN;
+    else if (isinf(r)) f = r > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+    else sacc_spill(r, SL_SACC_SCALE_F32, s_acc);
+    r = 0.0;
+    return f;
+}
+
+/* Both register sums of every lane of a full warp into the block limbs through lane 0 alone
+ * (the per-thread flush's shared atomics, all on the same few limbs, bounded the kernel at 2^24:
+ * 0.24x CUB). Each register r (a multiple of 2^-24, |r| < 2^29) splits exactly into
+ * h = (r + 1.5 * 2^41) - 1.5 * 2^41, a multiple of 2^-11, and r - h, a multiple of 2^-24 of at
+ * most 2^-12; the warp's 64 high parts (below 2^35 in all: 46 bits) and 64 low parts (below 2^-5:
+ * 19 bits) then add exactly in any order, so the shuffle sums are the exact sums. A warp that is
+ * not full (blockDim not a multiple of 32) or holds a non-finite register (an Inf or NaN input,
+ * IEEE's rules applied) flushes thread by thread. Called by every thread of the block at the
+ * same point (block-uniform control flow). */
+__device__ __forceinline__ unsigned sacc_h_flush_warp(double &a, double &b, unsigned long long *s_acc)
+{
+    const bool fin = isfinite(a) && isfinite(b);
+    if ((blockDim.x & 31u) || !__all_sync(0xffffffffu, fin))
+        return sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+    const double C = 0x1.8p41;
+    const double ha = (a + C) - C, hb = (b + C) - C;
+    double hi = ha + hb, lo = (a - ha) + (b - hb);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        hi += __shfl_xor_sync(0xffffffffu, hi, o);
+        lo += __shfl_xor_sync(0xffffffffu, lo, o);
+    }
+    a = 0.0;
+    b = 0.0;
+    if ((threadIdx.x & 31u) == 0u) {
+        if (hi != 0.0) sacc_spill(hi, SL_SACC_SCALE_F32, s_acc);
+        if (lo != 0.0) sacc_spill(lo, SL_SACC_SCALE_F32, s_acc);
+    }
+    return 0u;
+}
+
+/* The float16 kernel's state for sacc_tiles: whole tiles through the integer-built doubles
+ * (INTB), partial ones and INTB = false through the conversions; the flush empties a and b. */
+template <bool INTB> struct sacc_h_st {
+    double a, b;
+    unsigned long long *s_acc;
+    unsigned flags, sg;
+    __device__ __forceinline__ void take(const sl_h8 &r, bool full)
+    {
+        if (INTB && full) sacc_h_take8i(r, a, b, sg);
+        else sacc_h_take8(r, a, b, sg);
+    }
+    __device__ __forceinline__ void flush()
+    {
+        if (INTB) flags |= sacc_h_flush_warp(a, b, s_acc);
+        else flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+    }
+};
+
+/* x: n float16 elements; head as for the bins kernel. Every finite float16 is an integer
+ * multiple of 2^-24 below 2^16 (under 2^40 such units), so up to 2^13 of them add exactly in a
+ * double: no bins, no shared memory on the per-input path. Each thread keeps two register sums,
+ * each taking at most SACC_H_FLUSH / 2 + 1 inputs between flushes into the block limbs (a
+ * per-thread spill: three shared atomics per 8192 inputs). Barriers: only the block-uniform
+ * normalisation schedule and sacc_block_finish's (as in the bins kernel). */
+template <bool INTB, int MAXB>
+__global__ void __launch_bounds__(MAXB, MAXB <= 512 ? SACC_BINS_PER_SM : 1)
+sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+              __half *result)
+{
+    typedef sacc_fmt<float> F;
+    enum { W = 8, EPT = SACC_H_U * W };
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    sacc_block_init(s_acc, F::L, &s_flags);
+    sacc_barrier();
+
+    double a = 0.0, b = 0.0;
+    unsigned flags = 0u, sg = 0xffffffffu;
+    const uint64_t nv = (n - head) / W;
+    const uint64_t tail0 = head + nv * W;
+    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
+        const __half h = x[i < head ? i : tail0 + (i - head)];
+        sg &= (unsigned)__half_as_ushort(h) << 16 | 0xffffu;
+        a += (double)__half2float(h);
+    }
+
+    sacc_h_st<INTB> st = {a, b, s_acc, flags, sg};
+    /* <= 4096 + 1 inputs per register between flushes */
+    sacc_tiles<SACC_H_U, W>(reinterpret_cast<const sl_h8 *>(x + head), nv, SACC_H_FLUSH / EPT, st, s_acc);
+    a = st.a;
+    b = st.b;
+    flags = st.flags;
+    sg = st.sg;
+    if (INTB) flags |= sacc_h_flush_warp(a, b, s_acc);
+    else flags |= sacc_h_flush(a, s_acc) | sacc_h_flush(b, s_acc);
+    /* bit 31 of sg & sg << 16: every input's sign bit (both halves of every word) */
+    sacc_block_finish<__half>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
+}
+
+const char *sl_sacc_f16_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
+                                uint64_t n, uint64_t head, void *d_work, void *d_result,
+                                cudaStream_t st, sl_err *err)
+{
+    (void)v; (void)err;
+    static int intb = -1;                        /* SUMLAB_SACC_F16=conv: the conversions */
+    if (intb < 0) {
+        const char *e = getenv("SUMLAB_SACC_F16");
+        intb = !(e && !strcmp(e, "conv"));
+    }
+    const __half *hx = (const __half *)d_x;
+    unsigned char *w = (unsigned char *)d_work;
+    __half *hr = (__half *)d_result;
+    if (intb && cfg->block <= 512) sacc_h_kernel<true, 512><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+    else if (intb) sacc_h_kernel<true, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+    else if (cfg->block <= 512) sacc_h_kernel<false, 512><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+    else sacc_h_kernel<false, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+    return intb ? "sacc_h_kernel<int>" : "sacc_h_kernel";
+}
