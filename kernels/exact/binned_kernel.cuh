@@ -31,7 +31,7 @@
  *     index drops), leaves the workspace zero, and rounds once: float32 folds (float32 and
  *     16-bit input) as one 128-bit integer in registers (sl_rsum_state_round_f32), float64
  *     folds as one 192-bit integer (sl_rsum_state_round_f64); the generic limbs form
- *     (sl_rsum_state_round), out of line, only when measuring (SUMLAB_RSUM_MODE=1). The generic form
+ *     (sl_rsum_state_round), out of line, only when measuring (the build option SUMLAB_RSUM_MODE=1). The generic form
  *     for float32 had cost about 2.5 us a launch (local memory, one dependent chain while the
  *     GPU waits): 0.972x against 0.983x at 2^28, 0.84x against 0.93x at 2^24.
  * Performance considerations: the deposits cost 7 adds per element on the input format's pipe
@@ -194,8 +194,8 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode: CERT: SUMLAB_SACC_F64_MODE's bits (superacc.cu), 16: both ends on lane 0; plain:
- * SUMLAB_RSUM_MODE's (reproducible.cu), 1: float32 folds rounded by the generic limbs form. */
+ * mode: CERT: the build option SUMLAB_SACC_F64_MODE (superacc64.cu), 16: both ends on lane 0; plain:
+ * the build option SUMLAB_RSUM_MODE (reproducible.cu), 1: float32 folds rounded by the generic limbs form. */
 template <typename X, typename P>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,

@@ -23,7 +23,7 @@
  *     whose double add then follows IEEE's rules for them (+Inf with -Inf gives NaN): a
  *     non-finite bin at a flush becomes a flag, with no test on the per-input path. bfloat16
  *     took this path on its inputs widened to float32 (0.70x CUB on an H200); it now takes 1d
- *     (the float32 bins stay behind SUMLAB_SACC_BF16=bins).
+ *     (the float32 bins stay behind the build option SUMLAB_SACC_BF16_BINS).
  *  1d. bfloat16, per thread: integer bins. 32 int32 bins in shared memory by E >> 3 (E the
  *     biased exponent), bin j in units of 2^(8j - 134): a value is below 2^15 units, so 2^16
  *     inputs sum exactly; one FFMA per value gives its integer (sacc_b_k), one shared atomic
@@ -36,7 +36,7 @@
  *     (sacc_h_flush_warp). Each value's double is built from its 16 bits with integer operations
  *     (sacc_h_take8i; zero, subnormal, Inf and NaN lanes take the conversion instructions). On an
  *     H200 at 2^28: 0.97x CUB (commit 840e0f1), against 0.74x with a float-to-double conversion
- *     per value and the thread-by-thread flush (SUMLAB_SACC_F16=conv) and 0.55x with the bins.
+ *     per value and the thread-by-thread flush (the build option SUMLAB_SACC_F16_CONV) and 0.55x with the bins.
  *  1b. float64. First the certified binned sum (exact/binned_kernel.cuh, rs_kernel with sacc_cert):
  *     the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned accumulation,
  *     per-thread index adaptation, exact integer merge), whose last block bounds what the folds

@@ -1,7 +1,5 @@
 /* superacc_bf16.cu: `superacc` on bfloat16: the integer-bins kernel (step 1d, then steps 2-3 of
  * the algorithm at the top of superacc.cu). */
-#include <stdlib.h>
-#include <string.h>
 #include "superacc/one_launch.cuh"
 
 /* ---- bfloat16: integer bins (step 1d) ---------------------------------------------------- */
@@ -186,15 +184,13 @@ static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, con
 }
 
 const char *sl_sacc_bf16_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
-                                uint64_t n, uint64_t head, void *d_work, void *d_result,
-                                cudaStream_t st, sl_err *err)
+                                 uint64_t n, uint64_t head, void *d_work, void *d_result,
+                                 cudaStream_t st, sl_err *err)
 {
-    static int ibins = -1;                       /* SUMLAB_SACC_BF16=bins: the float32 bins */
-    if (ibins < 0) {
-        const char *e = getenv("SUMLAB_SACC_BF16");
-        ibins = !(e && !strcmp(e, "bins"));
-    }
-    if (!ibins) return sl_sacc_bins_bf16_enqueue(v, cfg, d_x, n, head, d_work, d_result, st, err);
+#if SUMLAB_SACC_BF16_BINS   /* a CMake option (kernels/README.md): the float32 bins, for measuring */
+    return sl_sacc_bins_bf16_enqueue(v, cfg, d_x, n, head, d_work, d_result, st, err);
+#else
     if (cfg->block <= 512) return sacc_b_enqueue<512>(v, cfg, d_x, n, head, d_work, d_result, st, err);
     return sacc_b_enqueue<1024>(v, cfg, d_x, n, head, d_work, d_result, st, err);
+#endif
 }

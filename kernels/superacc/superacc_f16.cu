@@ -1,7 +1,5 @@
 /* superacc_f16.cu: `superacc` on float16: the register-sums kernel (step 1c, then steps 2-3 of
  * the algorithm at the top of superacc.cu). */
-#include <stdlib.h>
-#include <string.h>
 #include "superacc/one_launch.cuh"
 
 /* ---- float16: register sums (step 1c) ---------------------------------------------------- */
@@ -156,22 +154,23 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
     sacc_block_finish<__half>(flags, sg & (sg << 16), s_acc, &s_flags, work, result);
 }
 
+/* SUMLAB_SACC_F16_CONV (a CMake option, kernels/README.md): 1 builds the float16 kernel that
+ * converts every value with a conversion instruction and flushes thread by thread (the earlier
+ * kernel, kept for measuring; the same results); 0 (the default) the integer-built doubles. */
+#ifndef SUMLAB_SACC_F16_CONV
+#define SUMLAB_SACC_F16_CONV 0
+#endif
+
 const char *sl_sacc_f16_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                 uint64_t n, uint64_t head, void *d_work, void *d_result,
                                 cudaStream_t st, sl_err *err)
 {
     (void)v; (void)err;
-    static int intb = -1;                        /* SUMLAB_SACC_F16=conv: the conversions */
-    if (intb < 0) {
-        const char *e = getenv("SUMLAB_SACC_F16");
-        intb = !(e && !strcmp(e, "conv"));
-    }
+    enum { INTB = !SUMLAB_SACC_F16_CONV };
     const __half *hx = (const __half *)d_x;
     unsigned char *w = (unsigned char *)d_work;
     __half *hr = (__half *)d_result;
-    if (intb && cfg->block <= 512) sacc_h_kernel<true, 512><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
-    else if (intb) sacc_h_kernel<true, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
-    else if (cfg->block <= 512) sacc_h_kernel<false, 512><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
-    else sacc_h_kernel<false, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
-    return intb ? "sacc_h_kernel<int>" : "sacc_h_kernel";
+    if (cfg->block <= 512) sacc_h_kernel<INTB, 512><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+    else sacc_h_kernel<INTB, 1024><<<cfg->grid, cfg->block, 0, st>>>(hx, n, head, w, hr);
+    return INTB ? "sacc_h_kernel<int>" : "sacc_h_kernel";
 }

@@ -155,9 +155,11 @@ const char *sl_sacc_f32_enqueue(const sl_variant *v, const sl_launch *cfg, const
     return sacc_bins_launch<float>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
 
+#if SUMLAB_SACC_BF16_BINS   /* a CMake option (kernels/README.md): bfloat16 through the float32 bins */
 const char *sl_sacc_bins_bf16_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                 uint64_t n, uint64_t head, void *d_work, void *d_result,
                                 cudaStream_t st, sl_err *err)
 {
     return sacc_bins_launch<__nv_bfloat16>(v, cfg, d_x, n, head, d_work, d_result, st, err);
 }
+#endif
