@@ -68,9 +68,7 @@ __device__ __noinline__ unsigned sacc_b_rescan(const unsigned short *x, uint64_t
 {
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
     unsigned flags = 0u;
-    const uint64_t tail0 = head + nv * 8, nedge = head + (n - tail0);
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
-        flags |= sacc_b_flag(x[i < head ? i : tail0 + (i - head)]);
+    sl_for_edges<8>(n, head, nv, B, [&](uint64_t i) { flags |= sacc_b_flag(x[i]); });
     const uint64_t per_tile = (uint64_t)B * SACC_B_U;
     for (uint64_t tile = blockIdx.x; tile * per_tile < nv; tile += G)
         for (int u = 0; u < SACC_B_U; u++) {
@@ -118,7 +116,7 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
     typedef sacc_fmt<float> F;
     enum { W = 8 };
     extern __shared__ unsigned s_bb[];
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned tid = threadIdx.x, B = blockDim.x;
     const unsigned rows = (B + SACC_B_LANES - 1u) / SACC_B_LANES;
     unsigned long long *s_acc = reinterpret_cast<unsigned long long *>(s_bb + rows * (SACC_B_NBIN * SACC_B_LANES));
     unsigned *s_flags = reinterpret_cast<unsigned *>(s_acc + F::L);
@@ -135,14 +133,13 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
     unsigned sg = 0xffffffffu;
     const unsigned short *xs = reinterpret_cast<const unsigned short *>(x);
     const uint64_t nv = (n - head) / W;
-    const uint64_t tail0 = head + nv * W;
-    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
-        const unsigned u = (unsigned)xs[i < head ? i : tail0 + (i - head)] << 16;
+    /* the edges; the capture list in this order keeps the PTX of the hand-written loop */
+    sl_for_edges<W>(n, head, nv, B, [&sp, &sg, xs, my, sc](uint64_t i) {
+        const unsigned u = (unsigned)xs[i] << 16;
         sg &= u | 0xffffu;
         const float f = sacc_b_k(u, my, (u >> 16) & 0x7C00u, sc);
         sp = __fmaf_rn(f, f, sp);
-    }
+    });
     sacc_b_st st = {my, sc, mask, s_acc, sp, sg};
     /* <= 16384 + 1 inputs per bin between flushes */
     sacc_tiles<SACC_B_U, W>(reinterpret_cast<const sl_b8 *>(x + head), nv, SACC_B_FLUSH / (SACC_B_U * W), st, s_acc);

@@ -126,20 +126,19 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
     enum { W = 8, EPT = SACC_H_U * W };
     __shared__ unsigned long long s_acc[F::L];
     __shared__ unsigned s_flags;
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned B = blockDim.x;                   /* read before the barrier (sl_for_edges) */
     sacc_block_init(s_acc, F::L, &s_flags);
     sacc_barrier();
 
     double a = 0.0, b = 0.0;
     unsigned flags = 0u, sg = 0xffffffffu;
     const uint64_t nv = (n - head) / W;
-    const uint64_t tail0 = head + nv * W;
-    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B) {
-        const __half h = x[i < head ? i : tail0 + (i - head)];
+    /* the edges; the capture list in this order keeps the PTX of the hand-written loop */
+    sl_for_edges<W>(n, head, nv, B, [&a, &sg, x](uint64_t i) {
+        const __half h = x[i];
         sg &= (unsigned)__half_as_ushort(h) << 16 | 0xffffu;
         a += (double)__half2float(h);
-    }
+    });
 
     sacc_h_st<INTB> st = {a, b, s_acc, flags, sg};
     /* <= 4096 + 1 inputs per register between flushes */

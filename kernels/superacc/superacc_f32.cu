@@ -88,7 +88,7 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     extern __shared__ double s_bin[];
     __shared__ unsigned long long s_acc[F::L];
     __shared__ unsigned s_flags;
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned tid = threadIdx.x, B = blockDim.x;
     double *my = s_bin + tid;
     for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
     sacc_block_init(s_acc, F::L, &s_flags);
@@ -96,10 +96,7 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
 
     unsigned flags = 0u, sg = 0xffffffffu;
     const uint64_t nv = (n - head) / W;              /* whole vectors after the head */
-    const uint64_t tail0 = head + nv * W;
-    const uint64_t nedge = head + (n - tail0);       /* < 16: at most one per thread */
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < nedge; i += (uint64_t)G * B)
-        sacc_bin_take(x[i < head ? i : tail0 + (i - head)], my, B, sg);
+    sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { sacc_bin_take(x[i], my, B, sg); });
 
     sacc_bins_st<X> st = {my, s_bin, s_acc, B, flags, sg};
     /* <= 8192 + 1 inputs per bin between drains */
