@@ -27,9 +27,8 @@
  * Inf fail it too); a larger value raises the thread's index first. Indices whose top bin's float
  * would overflow (|x| >= 2^1005 for binary64, 2^110 for binary32) work in a scaled domain (inputs
  * times 2^(-s W), exact where it matters, see sl_rsum_take1), on the fast path too (a group
- * multiplies by the scale; before, every input in the scaled domain went one by one: 0.46x CUB
- * on full-range float32 data); the index 2 (folds at positions
- * 2, 1, 0) is exact for tiny data (position 0 needs no sticky bit: every input is on its grid).
+ * multiplies by the scale: one by one, full-range data was slow); the index 2 (folds at
+ * positions 2, 1, 0) is exact for tiny data (position 0 needs no sticky bit: every input is on its grid).
  * State (sl_rsum_state): the index and, per fold, an exact integer sum hi 2^32 + lo in units of
  * the fold's unit; merge = raise both to the larger index, add the integers: exact, commutative,
  * associative. The sum: the folds' exact value rounded once (exact/limbs.h's rounding), so the

@@ -31,18 +31,16 @@
  *     index drops), leaves the workspace zero, and rounds once: float32 folds (float32 and
  *     16-bit input) as one 128-bit integer in registers (sl_rsum_state_round_f32), float64
  *     folds as one 192-bit integer (sl_rsum_state_round_f64); the generic limbs form
- *     (sl_rsum_state_round), out of line, only when measuring (the build option SUMLAB_RSUM_MODE=1). The generic form
- *     for float32 had cost about 2.5 us a launch (local memory, one dependent chain while the
- *     GPU waits): 0.972x against 0.983x at 2^28, 0.84x against 0.93x at 2^24.
+ *     (sl_rsum_state_round), out of line, only when measuring (the build option
+ *     SUMLAB_RSUM_MODE=1): it costs local memory and one dependent chain while the GPU waits.
  * Performance considerations: the deposits cost 7 adds per element on the input format's pipe
- * (FP32: 128 lanes/SM/clock; FP64: 64) plus ~4 integer ops, below the memory time at 2^28 on an
- * H200, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
+ * (FP32: 128 lanes/SM/clock; FP64: 64) plus ~4 integer ops, below the memory time of large
+ * inputs, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
  * any deposit of the tile. Why per-thread index adaptation rather than a max pass: a second pass
- * costs a full read (0.5x); ReproBLAS's and CUB's per-element renormalisation is avoided by
- * counting inputs. Tried on an H200 and measured worse (BENCHMARKS.md): an L2 bulk prefetch of
- * the tile a round ahead (0.87x against 0.97x at 2^28), tiles copied a round ahead into shared
- * memory by cp.async (0.83x), the last round of tiles spread over the grid (0.966x against
- * 0.969x). Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
+ * costs a full read; ReproBLAS's and CUB's per-element renormalisation is avoided by counting
+ * inputs. Tried and measured slower (BENCHMARKS.md): an L2 bulk prefetch of the tile a round
+ * ahead, tiles copied a round ahead into shared memory by cp.async, the last round of tiles
+ * spread over the grid. Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
  * with one multiply per input; data that raises the index often takes the scalar path: slower,
  * still exact to the same bound. */
 #ifndef SL_EXACT_BINNED_KERNEL_CUH
@@ -237,8 +235,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             /* one capacity check per group; when a lane's group exceeds its capacity, the warp
              * raises every lane's index to what its largest input needs (the branch is
              * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
-             * sends its group one by one while the other 31 wait (0.46x CUB on full-range
-             * float32 data) */
+             * sends its group one by one while the other 31 wait (slow on full-range data) */
             unsigned mx[F::U * F::VW / F::G], lm = 0u;
 #pragma unroll
             for (int g = 0; g < F::U * F::VW / F::G; g++) {

@@ -1,5 +1,5 @@
 /* ladder2.c: descriptors, CPU twins, resolve() and depth() of the second source text's ladder
- * (seeds/004, the PyTorch/OneFlow article: v0 1.00x .. v6 4.81x, OneFlow's v8 Packed, PyTorch's
+ * (seeds/004, the PyTorch/OneFlow article: v0 .. v6, OneFlow's v8 Packed, PyTorch's
  * BlockReduceSum); kernels in ladder2.cu. Its v0, v2, v3 are ladder.c's smem-interleaved,
  * smem-sequential, two-load. Determinism: run-to-run for every rung (twin == GPU bit for bit
  * for the same resolved cfg; one launch, fixed-order finish).

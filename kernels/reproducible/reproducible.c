@@ -10,8 +10,8 @@
 #include "sl_twin.h"
 
 #define RSUM_BLOCK 256u
-#define RSUM_BLOCK_F32 512u     /* float32: 512 x 2 per SM ran 0.970-0.976x CUB at 2^28 on four
-                                 * families against 0.961-0.972 for 256 x 4 (H200, 0ad275a) */
+#define RSUM_BLOCK_F32 512u     /* float32: 512 threads x 2 blocks per SM (faster than 256 x 4
+                                 * on the four families measured: BENCHMARKS.md) */
 #define RSUM_BLOCKS_PER_SM 4u   /* 64 registers a thread (ptxas, sm_90): 1024 resident threads an SM */
 #define RSUM_VECS 4u          /* 16-byte vectors a thread loads per tile (16 floats, 8 doubles) */
 

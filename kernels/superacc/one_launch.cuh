@@ -10,7 +10,7 @@
 #define SACC_BINS_PER_SM 3       /* resident 512-thread blocks per SM the one-launch kernels are
                                   * built for (superacc.c's grid): without it the 16-bit
                                   * instantiations took 55 registers, two blocks fitted and the
-                                  * third wave ran alone (0.55x CUB instead of 0.71x on an H200) */
+                                  * third wave ran alone */
 
 /* The kernels' common end. Every thread of every block calls it once with its flags and the
  * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the

@@ -21,22 +21,22 @@
  *     float-to-double conversion, one shared load, add and store: the same on every input
  *     (narrow, full-range, subnormal, ill-conditioned). Inf and NaN (E = 255) land in bin 15,
  *     whose double add then follows IEEE's rules for them (+Inf with -Inf gives NaN): a
- *     non-finite bin at a flush becomes a flag, with no test on the per-input path. bfloat16
- *     took this path on its inputs widened to float32 (0.70x CUB on an H200); it now takes 1d
- *     (the float32 bins stay behind the build option SUMLAB_SACC_BF16_BINS).
+ *     non-finite bin at a flush becomes a flag, with no test on the per-input path
+ *     (superacc_f32.cu). bfloat16 took this path on its inputs widened to float32; it now takes
+ *     1d, faster (the float32 bins stay behind the build option SUMLAB_SACC_BF16_BINS).
  *  1d. bfloat16, per thread: integer bins. 32 int32 bins in shared memory by E >> 3 (E the
  *     biased exponent), bin j in units of 2^(8j - 134): a value is below 2^15 units, so 2^16
  *     inputs sum exactly; one FFMA per value gives its integer (sacc_b_k), one shared atomic
  *     add (no result) puts it in its bin, a warp empties its bins into the block limbs every
  *     SACC_B_FLUSH inputs. Inf and NaN are found by a product that turns non-finite, and a
- *     rescan of the thread's inputs then sets the flags.
+ *     rescan of the thread's inputs then sets the flags (superacc_bf16.cu).
  *  1c. float16, per thread: register sums. A finite float16 is an integer multiple of 2^-24
  *     below 2^16, so 2^13 of them add exactly in a double: two double registers per thread, no
  *     bins, emptied into the block superaccumulator every SACC_H_FLUSH inputs, a warp at a time
  *     (sacc_h_flush_warp). Each value's double is built from its 16 bits with integer operations
- *     (sacc_h_take8i; zero, subnormal, Inf and NaN lanes take the conversion instructions). On an
- *     H200 at 2^28: 0.97x CUB (commit 840e0f1), against 0.74x with a float-to-double conversion
- *     per value and the thread-by-thread flush (the build option SUMLAB_SACC_F16_CONV) and 0.55x with the bins.
+ *     (sacc_h_take8i; zero, subnormal, Inf and NaN lanes take the conversion instructions):
+ *     faster than a float-to-double conversion per value with the thread-by-thread flush (the
+ *     build option SUMLAB_SACC_F16_CONV) and than the bins (superacc_f16.cu).
  *  1b. float64. First the certified binned sum (exact/binned_kernel.cuh, rs_kernel with sacc_cert):
  *     the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned accumulation,
  *     per-thread index adaptation, exact integer merge), whose last block bounds what the folds
@@ -44,7 +44,7 @@
  *     interval: when they agree, that is the correctly rounded sum (sl_rsum_state_certify_k) and
  *     nothing else is launched; when they do not (exact cancellation far above the survivors,
  *     ties on coarse grids), it sets the fallback flag and tail-launches the exact kernel (CUDA
- *     dynamic parallelism: cudaStreamTailLaunch runs it after the binned grid; this file is
+ *     dynamic parallelism: cudaStreamTailLaunch runs it after the binned grid; superacc64.cu is
  *     compiled as relocatable device code for it), which sums exactly: each input v with
  *     |v| < 2^950 goes into a 3-term floating-point expansion a + b + c through a chain of three
  *     TwoSums (error-free), a non-zero leftover into the block's superaccumulator, NaN, Inf and
@@ -61,13 +61,13 @@
  * data-dependent branch; bins live at s_bin[j * blockDim + tid] (stride blockDim: a warp's 32
  * doubles fall in distinct bank pairs whatever bins its lanes pick, so no bank conflicts), 128
  * bytes of shared memory per thread (dynamic shared memory, opted in above 48 KB per block).
- * The previous float32 path (the float64 expansion on converted inputs) was bound by the FP64
- * pipe (~19 adds per input: 0.51-0.54x CUB on an H200) and spilled nearly every input of
- * full-range data into contended shared-memory atomics (0.03x). The same expansion as the whole
- * float64 path ran 0.92x (uniform) and 0.04x (full range); the certified binned sum costs ~10
- * float64 adds per input, like `reproducible`. The exact launch: two instantiations by maximum
- * block size (512, 1024) keep its loop state out of local memory (one instantiation for every
- * block size spilled the tile loop's counters: 0.67x CUB instead of 0.92x). */
+ * The float64 expansion on converted float32 inputs (an earlier float32 path) was bound by the
+ * FP64 pipe (~19 adds per input) and spilled nearly every input of full-range data into
+ * contended shared-memory atomics; as the whole float64 path it was slow on full-range data
+ * too. The certified binned sum costs ~10 float64 adds per input, like `reproducible`. The
+ * exact launch: two instantiations by maximum block size (512, 1024) keep its loop state out of
+ * local memory (one instantiation for every block size spilled the tile loop's counters).
+ * Measured speeds: BENCHMARKS.md. */
 #include "superacc/superacc.cuh"
 
 /* ---- launcher: checks, the empty sum, then the kernel of the format ------------------------- */

@@ -198,7 +198,7 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
  * the certificate cannot decide): sets the fallback flag and tail-launches the exact kernel on
  * the same grid (cudaStreamTailLaunch: it starts once the binned grid has finished, its writes
  * visible). When the certificate decides, nothing is launched: no second kernel's cost on the
- * common path (an ordinary second launch returning at once cost 5.3 us at 2^28 on an H200).
+ * common path (an ordinary second launch that returns at once still costs its launch time).
  * mode & 8 (measuring, SUMLAB_SACC_F64_MODE): the host launches the exact kernel behind every
  * call instead. A failed
  * device-side launch stops the kernel with a message (the host's next check fails): the result

@@ -99,11 +99,10 @@ struct sacc_b_st {
 /* x: n bfloat16 elements; head as for the bins kernel. Dynamic shared memory: 32 KB per 256
  * threads (SACC_B_LANES) of the block, then the block limbs and flags. Per input: ~5 integer
  * ops, one FFMA and one 4-byte shared atomic add (the float32 bins move 16 bytes per input
- * through shared memory: on an H200 they ran 0.70x CUB, at the shared-memory bandwidth).
- * The add is red.shared.add (no result, no dependency between a thread's inputs): on an H200 at
- * 2^28 0.935x CUB on uniform-sym data against 0.824x with a shared load, add and store; wide
- * data (log-uniform over 2^-120..2^120) runs slower with both, 0.828x and 0.742x, as if the
- * shared-memory path paid for the spread of a warp's 32 addresses over the bins' rows. sc: the
+ * through shared memory and run at the shared-memory bandwidth). The add is red.shared.add (no
+ * result, no dependency between a thread's inputs), faster than a shared load, add and store;
+ * wide data (log-uniform over 2^-120..2^120) runs slower with both, as if the shared-memory
+ * path paid for the spread of a warp's 32 addresses over the bins' rows (BENCHMARKS.md). sc: the
  * constant SL_SACC_B16_SC (a kernel argument, so that the compiler keeps it in a register and
  * fuses the scale's AND and XOR into one LOP3).
  * Barriers: only the normalisation schedule's and sacc_block_finish's, both block-uniform; the

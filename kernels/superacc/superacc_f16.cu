@@ -20,7 +20,7 @@ __device__ __forceinline__ void sacc_h_take8(const sl_h8 &v, double &a, double &
 }
 
 /* The same eight values without a conversion instruction (the per-value float-to-double
- * conversions bound sacc_h_take8: ncu on an H200 showed half the stalls waiting on them). For a
+ * conversions bound sacc_h_take8: a profile showed half the stalls waiting on them). For a
  * word w of two float16 values whose exponent fields are in 1..30 the high word of each value's
  * double is built with integer operations (exponent + 1008 at bits 20-30, the 10 fraction bits
  * at 10-19, the sign at 31; the low word 0): the same double __half2float and the widening give.
@@ -63,8 +63,8 @@ __device__ __forceinline__ unsigned sacc_h_flush(double &r, unsigned long long *
 }
 
 /* Both register sums of every lane of a full warp into the block limbs through lane 0 alone
- * (the per-thread flush's shared atomics, all on the same few limbs, bounded the kernel at 2^24:
- * 0.24x CUB). Each register r (a multiple of 2^-24, |r| < 2^29) splits exactly into
+ * (the per-thread flush's shared atomics, all on the same few limbs, bounded the kernel at
+ * 2^24). Each register r (a multiple of 2^-24, |r| < 2^29) splits exactly into
  * h = (r + 1.5 * 2^41) - 1.5 * 2^41, a multiple of 2^-11, and r - h, a multiple of 2^-24 of at
  * most 2^-12; the warp's 64 high parts (below 2^35 in all: 46 bits) and 64 low parts (below 2^-5:
  * 19 bits) then add exactly in any order, so the shuffle sums are the exact sums. A warp that is

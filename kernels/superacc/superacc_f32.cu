@@ -26,7 +26,7 @@ __device__ __forceinline__ void sacc_bin_take(X h, double *my, unsigned B, unsig
  * hold one); a tree over the threads adds the integers per bin (at most 1024 values below 2^53:
  * no overflow); thread j < 16 adds bin j's total into the limbs (bit position max(16j,1) - 1 of
  * M). 16 x 3 shared atomics per block instead of per thread: a per-thread spill of every bin
- * made full-range data 2x slower through atomics contending for the same dozen limbs.
+ * made full-range data slower through atomics contending for the same dozen limbs.
  * Returns the thread's flags. */
 __device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
 {
