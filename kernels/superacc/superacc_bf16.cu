@@ -1,5 +1,13 @@
-/* superacc_bf16.cu: `superacc` on bfloat16: the integer-bins kernel (step 1d, then steps 2-3 of
- * the algorithm at the top of superacc.cu). */
+/* superacc_bf16.cu: `superacc` on bfloat16: the integer-bins kernel sacc_b_kernel, one launch,
+ * the exact sum rounded once to bfloat16 (determinism class correctly-rounded; twin superacc.c).
+ * Assumptions: IEEE-style bfloat16 input (the high half of a binary32), binary32 FMA rounded to
+ * nearest even without FTZ (exact here: superacc.h's sl_sacc_b16_f); the layout of
+ * exact/limbs.h; rounding to odd in float32 then to nearest even in bfloat16 is correct rounding.
+ * Steps (superacc.cu's 1d, 2, 3): each value's integer in its bin's units (one FFMA) goes into
+ * its int32 bin by a shared atomic add (32 bins per thread, exact for 2^16 inputs); every
+ * SACC_B_FLUSH inputs and at the end a warp empties its bins into the block limbs
+ * (sacc_b_flush); Inf and NaN, detected by a product turning non-finite, set the flags by a
+ * rescan (sacc_b_rescan); the last block rounds (sacc_block_finish). */
 #include "superacc/one_launch.cuh"
 
 /* ---- bfloat16: integer bins (step 1d) ---------------------------------------------------- */

@@ -1,5 +1,12 @@
-/* superacc_f16.cu: `superacc` on float16: the register-sums kernel (step 1c, then steps 2-3 of
- * the algorithm at the top of superacc.cu). */
+/* superacc_f16.cu: `superacc` on float16: the register-sums kernel sacc_h_kernel, one launch,
+ * the exact sum rounded once to float16 (determinism class correctly-rounded; twin superacc.c).
+ * Assumptions: IEEE binary16 input, binary64 adds rounded to nearest even without FTZ; the
+ * layout of exact/limbs.h; rounding to odd in float32 then to nearest even in float16 is correct
+ * rounding (exact/limbs.h).
+ * Steps (superacc.cu's 1c, 2, 3): each thread adds its values, as doubles built from their bits,
+ * into two registers (exact for 2^13 inputs each); every SACC_H_FLUSH inputs and at the end a
+ * warp empties its registers into the block limbs through lane 0 (sacc_h_flush_warp); the
+ * block's limbs go into the global limbs and the last block rounds (sacc_block_finish). */
 #include "superacc/one_launch.cuh"
 
 /* ---- float16: register sums (step 1c) ---------------------------------------------------- */

@@ -1,5 +1,11 @@
-/* superacc_f32.cu: `superacc` on float32: the exponent-bins kernel (step 1a, then steps 2-3 of
- * the algorithm at the top of superacc.cu). */
+/* superacc_f32.cu: `superacc` on float32: the exponent-bins kernel sacc_bins_kernel, one launch,
+ * the exact sum rounded once (determinism class correctly-rounded; twin superacc.c).
+ * Assumptions: IEEE binary32 input, binary64 adds rounded to nearest even without FTZ; the
+ * float-to-double conversion exact; the layout of exact/limbs.h.
+ * Steps (superacc.cu's 1a, 2, 3): each thread adds every input, widened to double, into its bin
+ * by exponent (16 bins in shared memory, exact for 2^14 inputs); every SACC_BIN_FLUSH inputs and
+ * at the end the block drains the bins into its limbs (sacc_bins_drain); the block's limbs go
+ * into the global limbs and the last block rounds (sacc_block_finish, one_launch.cuh). */
 #include "superacc/one_launch.cuh"
 
 /* ---- float32: exponent bins (step 1a) ---------------------------------------------------- */
