@@ -10,7 +10,7 @@
 #include <string.h>
 #include "sl_gpu.h"
 #include "sumlab/half.h"
-#include "sl_reduce.cuh"
+#include "reduce/reduce.cuh"
 
 #define H_CHECK(call) SL_CUDA_CHECK(call, "gpu-harness", err)
 

@@ -1,4 +1,4 @@
-/* sl_twin.c: CPU mirrors of the scope-split device building blocks of sl_reduce.cuh (same
+/* sl_twin.c: CPU mirrors of the scope-split device building blocks of reduce/reduce.cuh (same
  * adds, same order, same +0 padding), plain and compensated-pair, used by every CPU twin.
  * Floating-point assumptions: see sl_twin.h (IEEE, round to nearest, no contraction). */
 #include <float.h>

@@ -1,4 +1,4 @@
-/* sl_twin.h: CPU mirrors of the device building blocks of sl_reduce.cuh, scope by scope as
+/* sl_twin.h: CPU mirrors of the device building blocks of reduce/reduce.cuh, scope by scope as
  * there (combine operations, warp, block, grid finish), for the plain add and for the
  * compensated pair, plus the small pieces every twin uses (element loads, rounding to the
  * accumulator format, sampled commit orders, depth helpers), so each twin is a short

@@ -25,7 +25,7 @@ const char *sl_determinism_name(sl_determinism d);
 typedef struct {
     uint32_t block;      /* threads per block (0: the variant's default) */
     uint32_t grid;       /* blocks (0: derived from n and sm_count by resolve) */
-    uint32_t sm_count;   /* SMs of the target device; the CPU backend assumes 132 (H200) */
+    uint32_t sm_count;   /* SMs of the target device; the CPU backend assumes 132 */
     uint32_t items;      /* variant-specific work per thread (elements per load step,
                             accumulators, tile size...); 0: the variant's default */
     uint32_t addr_mod;   /* byte address of x[0] modulo 256 (vector variants peel a scalar

@@ -9,7 +9,8 @@ OUT=$w bash tests/gpu_session.sh build || { tail -30 "$w/build.log"; exit 1; }
 s=build-gpu/experiments/sumlab
 (cd build-gpu && timeout 200 ctest --output-on-failure -R "tsuperacc_gpu|treproducible") > "$w/ctest_sacc.log" 2>&1; echo "ctest rc=$?"; grep -E "tests passed|FAIL|Failed|!=" "$w/ctest_sacc.log" | head -20
 C=$(dirname "$(command -v nvcc)")
-o=$(find build-gpu -name superacc.cu.o | head -1); "$C/cuobjdump" -sass "$o" > "$w/superacc.sass" 2>&1; "$C/cuobjdump" -res-usage "$o" > "$w/superacc.res" 2>&1
+for o in $(find build-gpu -name 'superacc*.cu.o'); do b=$(basename "$o" .cu.o)   # one object per format
+  "$C/cuobjdump" -sass "$o" > "$w/$b.sass" 2>&1; "$C/cuobjdump" -res-usage "$o" > "$w/$b.res" 2>&1; done
 fam() { case $1 in uniform) echo "--dataset uniform";; full) echo "--dataset log-uniform --param emin=-1100 --param emax=1100 --param subnormals=1";;
         ill) echo "--dataset ill-conditioned --param cond=1e16";; sub) echo "--dataset subnormal";; esac; }
 for dt in ${1:-f32 f64}; do for f in ${2:-uniform full ill sub}; do

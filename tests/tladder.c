@@ -9,7 +9,7 @@
 #include <mpfr.h>
 #include <stdint.h>
 #include "sl_test.h"
-#include "ladder2.h"
+#include "ladder/ladder2.h"
 #include "sl_twin.h"
 #include "sl_variants.h"
 

@@ -17,7 +17,7 @@
 #include "sl_layout.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
-#include "reproducible.h"
+#include "reproducible/reproducible.h"
 #include "sumlab/half.h"
 
 static int same_bits(double a, double b)

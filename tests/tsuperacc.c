@@ -13,7 +13,7 @@
 #include "sumlab/half.h"
 #include "sl_reference.h"
 #include "sl_test.h"
-#include "superacc.h"
+#include "superacc/superacc.h"
 
 /* The variant under test, from the registry. */
 static const sl_variant *superacc(void)

@@ -12,8 +12,8 @@
 #include "sl_gpu.h"
 #include "sumlab/half.h"
 #include "sl_test.h"
-#include "superacc.h"
-#include "reproducible.h"
+#include "exact/limbs.h"
+#include "exact/binned.h"
 
 static uint64_t rnd(void) { return sl_test_rand64(); }
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }

@@ -8,8 +8,8 @@
 #include "sumlab/half.h"
 #include "sl_reference.h"
 #include "sl_state.h"
-#include "reproducible.h"
-#include "superacc.h"
+#include "reproducible/reproducible.h"
+#include "superacc/superacc.h"
 
 /* ---- superacc: the twin's limbs + flags (kernels/superacc.h) ------------------------------ */
 static size_t sacc_bytes(sl_dtype dt) { return SL_SACC_SAVED_BYTES(dt); }

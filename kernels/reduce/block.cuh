@@ -4,7 +4,7 @@
  * multiple of 32, at most 1024. */
 #ifndef SL_REDUCE_BLOCK_CUH
 #define SL_REDUCE_BLOCK_CUH
-#include "warp.cuh"
+#include "reduce/warp.cuh"
 
 /* __syncthreads: bar.sync, i.e. barrier.sync.aligned (every thread of a warp executes the same
  * barrier instruction convergently). */

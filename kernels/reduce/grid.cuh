@@ -4,8 +4,8 @@
  * sl_tw_pair_finish. Workspace layout: sl_layout.h (ticket counter, then the partials). */
 #ifndef SL_REDUCE_GRID_CUH
 #define SL_REDUCE_GRID_CUH
-#include "block.cuh"
-#include "vec.cuh"
+#include "reduce/block.cuh"
+#include "reduce/vec.cuh"
 #include "sl_layout.h"
 
 /* Workspace pointers: the partials at SL_WS_HEADER, the ticket counter at 0. */

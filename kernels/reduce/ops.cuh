@@ -21,6 +21,9 @@
 #else
 #define SL_NOINLINE __device__ __noinline__
 #endif
+/* The same, defined in a header that several whole-program .cu files of one library include
+ * (superacc/superacc.cuh): `inline` lets the linker merge the host-side copies. */
+#define SL_NOINLINE_SHARED inline SL_NOINLINE
 
 /* a + b. */
 template <typename T> struct sl_op_plain {

@@ -101,13 +101,19 @@ template <typename H> __device__ __forceinline__ sl_v16<H> sl_ldv(const sl_v16<H
  * after the nv vectors of W elements), dealt grid-stride over every thread of the grid (fewer
  * than 16: at most one per thread): f(i) for each index i. */
 template <int W, typename F>
-__device__ __forceinline__ void sl_for_edges(uint64_t n, uint64_t head, uint64_t nv, F f)
+__device__ __forceinline__ void sl_for_edges(uint64_t n, uint64_t head, uint64_t nv, unsigned B, F f)
 {
     const uint64_t tail0 = head + nv * W;
     const uint64_t nedge = head + (n - tail0);
-    const unsigned B = blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * B + threadIdx.x; i < nedge; i += (uint64_t)gridDim.x * B)
         f(i < head ? i : tail0 + (i - head));
+}
+/* B: blockDim.x. A kernel that read it before a barrier passes that value: the compiler does not
+ * move a special-register read across a barrier, so a second read costs registers elsewhere. */
+template <int W, typename F>
+__device__ __forceinline__ void sl_for_edges(uint64_t n, uint64_t head, uint64_t nv, F f)
+{
+    sl_for_edges<W>(n, head, nv, blockDim.x, f);
 }
 
 /* An L2 load (never a stale L1 line) of a value or a vector, 16-bit vectors included. */

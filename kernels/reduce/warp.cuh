@@ -2,7 +2,7 @@
  * operation (reduce/ops.cuh). Twins: sl_tw_warp_sum, sl_tw_pair_warp. */
 #ifndef SL_REDUCE_WARP_CUH
 #define SL_REDUCE_WARP_CUH
-#include "ops.cuh"
+#include "reduce/ops.cuh"
 
 /* All 32 lanes call it with their value. For off = 16, 8, 4, 2, 1: lane i (i < off) computes
  * v[i] = add(v[i], v[i+off]) (lanes >= off compute values nobody reads). Lane 0 returns the

@@ -9,8 +9,8 @@
  * 16-byte loads in flight per thread and one accumulator per vector lane (4 for float,
  * 2 for double), so Kahan's 4-add dependency chain is hidden behind memory latency. */
 #include <stdint.h>
-#include "sl_reduce.cuh"
-#include "sl_accuracy.h"
+#include "reduce/reduce.cuh"
+#include "accuracy/accuracy.h"
 
 namespace {
 
@@ -43,7 +43,7 @@ template <typename In, typename Acc> struct PlainLane {
     typedef Acc S;
     typedef sl_op_plain<Acc> Op;
     typedef In Out;
-    enum { kUnroll = 4 }; /* 8 costs fp64-acc 15% (registers) */
+    enum { kUnroll = 4 }; /* 8 costs fp64-acc registers and speed (BENCHMARKS.md) */
     static __device__ __forceinline__ S init() { return Acc(0); }
     static __device__ __forceinline__ void add(S &s, In x) { s = s + widen<Acc>(x); }
     static __device__ __forceinline__ Acc out(S s) { return s; }
@@ -56,7 +56,7 @@ template <typename In, typename T> struct KahanLane {
     struct S { T s, c; };
     typedef sl_op_pair<T> Op;
     typedef In Out;
-    enum { kUnroll = 8 }; /* measured: 8 reaches CUB's rate, 4 is 2-3% short */
+    enum { kUnroll = 8 }; /* measured: 8 reaches CUB's rate, 4 falls short (BENCHMARKS.md) */
     static __device__ __forceinline__ S init() { S r; r.s = T(0); r.c = T(0); return r; }
     static __device__ __forceinline__ void add(S &a, In xin)
     {
@@ -168,10 +168,9 @@ __global__ void gs_atomic_out(float *acc, Out *result)
  * shared memory while warps 1.. stage the next chunk (double buffer). Both sides keep their
  * loads ahead of their use on float32 input: a stager's unrolled loop issues its loads before
  * its stores, and thread 0 reads the next 16 values of the chunk before it adds the current 16,
- * so its loop runs at the latency of the dependent adds (2^24 values on an H200: 37 ms against
- * 54 ms before). On float64 and 16-bit input the same code measured no faster (float64: its
- * adds' latency bounds it either way) or slower (bfloat16: 75 against 68 ms), so those keep the
- * plain unrolled loops. */
+ * so its loop runs at the latency of the dependent adds. On float64 and 16-bit input the same
+ * code measured no faster (float64: its adds' latency bounds it either way) or slower
+ * (bfloat16), so those keep the plain unrolled loops (BENCHMARKS.md). */
 #define SL_SERIAL_G 16u
 template <typename X, typename T>
 __global__ void __launch_bounds__(SL_SERIAL_BLOCK) serial_kernel(const X *__restrict__ x, uint64_t n,

@@ -4,12 +4,12 @@
  * barrier. The algorithm is described at the top of superacc.cu. */
 #ifndef SL_SUPERACC_CUH
 #define SL_SUPERACC_CUH
-#include "sl_reduce.cuh"
-#include "superacc.h"
+#include "reduce/reduce.cuh"
+#include "superacc/superacc.h"
 
 #define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): float64 fallback
                                * flag; [16, ...): L int64 limbs; float64: then the certified
-                               * binned sum's workspace (rsum_kernel.cuh) */
+                               * binned sum's workspace (exact/binned_kernel.cuh) */
 #define SACC_BLOCK_ELEMS_PER_NORM (1u << 29)
 
 template <typename T> struct sacc_fmt;
@@ -22,7 +22,7 @@ template <> struct sacc_fmt<double> {
 };
 
 /* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs. */
-SL_NOINLINE void sacc_spill(double d, int scale, unsigned long long *s_acc)
+SL_NOINLINE_SHARED void sacc_spill(double d, int scale, unsigned long long *s_acc)
 {
     int idx, neg;
     uint64_t c[3];
@@ -34,7 +34,7 @@ SL_NOINLINE void sacc_spill(double d, int scale, unsigned long long *s_acc)
 }
 
 /* The once-per-launch rounding, kept out of the kernel body (registers). */
-SL_NOINLINE double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
+SL_NOINLINE_SHARED double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
                                   unsigned flags, int rto = 0)
 {
     return sl_sacc_round_mode(reinterpret_cast<int64_t *>(limbs), L, 0, dt, flags, rto);
@@ -48,6 +48,21 @@ SL_NOINLINE double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,
  * input even with a __syncwarp in front. */
 __device__ __forceinline__ void sacc_barrier() { sl_bar_any::sync(); }
 
+/* The kernels of one format (superacc_f32.cu, superacc_f16.cu, superacc_bf16.cu): enqueue
+ * `superacc` on d_x (n elements, head of them before the first 16-byte boundary) with d_work
+ * (sl_superacc_workspace bytes, zero as every launch leaves it); return the name of the kernel
+ * enqueued, or NULL with err. sl_sacc_bins_bf16_enqueue: bfloat16 through the float32 bins. */
+#define SL_SACC_ENQUEUE_FN(name)                                                                    \
+    const char *name(const sl_variant *v, const sl_launch *cfg, const void *d_x, uint64_t n,       \
+                     uint64_t head, void *d_work, void *d_result, cudaStream_t st, sl_err *err)
+SL_SACC_ENQUEUE_FN(sl_sacc_f32_enqueue);
+SL_SACC_ENQUEUE_FN(sl_sacc_f16_enqueue);
+SL_SACC_ENQUEUE_FN(sl_sacc_bf16_enqueue);
+SL_SACC_ENQUEUE_FN(sl_sacc_bins_bf16_enqueue);
+
+/* superacc64.cu: the float64 workspace (the exact kernel's header and limbs, then the certified
+ * binned sum's workspace). */
+size_t sl_sacc_f64_workspace(void);
 /* superacc64.cu: enqueues `superacc` on float64 (the certified binned sum, and the exact kernel
  * only when needed) on d_work (sl_superacc_workspace bytes, zero as every launch leaves it);
  * returns the name of the last kernel enqueued by the host, or NULL with err. */

@@ -23,8 +23,8 @@
  * SM; multi-load and block-reduce issue their loads ahead of the in-order adds where the whole
  * column (tile rungs) or four grid-stride steps (block-reduce) are in range. */
 #include <cuda_runtime.h>
-#include "ladder2.h"
-#include "sl_reduce.cuh"
+#include "ladder/ladder2.h"
+#include "reduce/reduce.cuh"
 
 /* ---------------------------------------------------------------- kernels ----------------- */
 

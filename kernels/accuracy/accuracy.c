@@ -14,7 +14,7 @@
 #include <string.h>
 #include "sl_variant_impl.h"
 #include "sl_twin.h"
-#include "sl_accuracy.h"
+#include "accuracy/accuracy.h"
 #include "sumlab/pool.h"
 
 /* ---- small helpers ---------------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* sl_reduce.cuh: the device building blocks every family's .cu includes, split by scope as in
+/* reduce/reduce.cuh: the device building blocks every family's .cu includes, split by scope as in
  * CUB (one header each under reduce/): ops.cuh and vec.cuh (thread: combine operations, 16-byte
  * loads), warp.cuh, block.cuh (and its barriers), grid.cuh (arrival ticket, single-launch
  * finish), launch.cuh (host side: CUDA checks, launch and workspace checks). CPU mirrors:

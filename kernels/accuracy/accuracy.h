@@ -1,4 +1,4 @@
-/* sl_accuracy.h: what the accuracy variants' kernels (accuracy.cu) share with their CPU twins
+/* accuracy/accuracy.h: what the accuracy variants' kernels (accuracy.cu) share with their CPU twins
  * and descriptors (accuracy.c): which variant a descriptor is (its impl), and every size that
  * decides an order of adds. */
 #ifndef SL_ACCURACY_H

@@ -12,8 +12,8 @@
  * 16-byte read-only loads per thread before the adds. All rungs finish in the same launch
  * (sl_device_finish, last-block fixed order). */
 #include <cuda_runtime.h>
-#include "ladder.h"
-#include "sl_reduce.cuh"
+#include "ladder/ladder.h"
+#include "reduce/reduce.cuh"
 
 /* ---------------------------------------------------------------- kernels ----------------- */
 

@@ -5,7 +5,7 @@
  * are ladder.c's smem-interleaved, smem-sequential and two-load. */
 #ifndef SL_LADDER2_H
 #define SL_LADDER2_H
-#include "ladder.h"
+#include "ladder/ladder.h"
 
 #ifdef __cplusplus
 extern "C" {

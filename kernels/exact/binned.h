@@ -1,7 +1,8 @@
-/* reproducible.h: the `reproducible` variant's binned (indexed) summation, shared by its CPU twin
- * (reproducible.c) and kernel (reproducible.cu): the per-thread accumulator (floats in registers)
- * and the state (plain C struct, exact integer bins) with its exact, order-independent merge and
- * its one final rounding. Determinism class: order-independent. Internal to kernels/.
+/* exact/binned.h: binned (indexed) summation, host and device: the per-thread accumulator (floats
+ * in registers) and the state (plain C struct, exact integer bins) with its exact,
+ * order-independent merge, its one final rounding and the certified rounding. Used by
+ * `reproducible` (3 folds: reproducible/) and by `superacc` on float64 (4 folds, certified:
+ * superacc/superacc64.cu). Internal to kernels/; the limb rounding is exact/limbs.h's.
  * Assumptions: IEEE 754 binary32/binary64 adds and multiplies by powers of two rounded to nearest
  * even with subnormals (no FTZ, no contraction), FLT_EVAL_METHOD 0 on the host; two's-complement
  * int64_t with arithmetic right shift (gcc, clang, nvcc).
@@ -26,19 +27,18 @@
  * Inf fail it too); a larger value raises the thread's index first. Indices whose top bin's float
  * would overflow (|x| >= 2^1005 for binary64, 2^110 for binary32) work in a scaled domain (inputs
  * times 2^(-s W), exact where it matters, see sl_rsum_take1), on the fast path too (a group
- * multiplies by the scale; before, every input in the scaled domain went one by one: 0.46x CUB
- * on full-range float32 data); the index 2 (folds at positions
- * 2, 1, 0) is exact for tiny data (position 0 needs no sticky bit: every input is on its grid).
+ * multiplies by the scale: one by one, full-range data was slow); the index 2 (folds at
+ * positions 2, 1, 0) is exact for tiny data (position 0 needs no sticky bit: every input is on its grid).
  * State (sl_rsum_state): the index and, per fold, an exact integer sum hi 2^32 + lo in units of
  * the fold's unit; merge = raise both to the larger index, add the integers: exact, commutative,
- * associative. The sum: the folds' exact value rounded once (superacc.h's rounding), so the
+ * associative. The sum: the folds' exact value rounded once (exact/limbs.h's rounding), so the
  * error is at most n 2^(W(1-K)) max|x| + half an ulp (within the published bound). */
-#ifndef SL_REPRODUCIBLE_H
-#define SL_REPRODUCIBLE_H
+#ifndef SL_EXACT_BINNED_H
+#define SL_EXACT_BINNED_H
 #include <stdint.h>
 #include <string.h>
 #include "sumlab/types.h"
-#include "superacc.h"   /* flags SL_SACC_*, sl_sacc_round */
+#include "exact/limbs.h"   /* flags SL_SACC_*, sl_sacc_round */
 #include "sumlab/half.h"    /* float16/bfloat16 conversions (host and device) */
 
 #ifdef __cplusplus
@@ -137,7 +137,7 @@ SL_RSUM_HD void sl_rsum_limbs_add(int64_t *limb, int off, int64_t v)
     limb[idx + 2] += neg ? -c2 : c2;
 }
 
-/* The state's folds as 32-bit limbs of a window of M (superacc.h): limb i weighs
+/* The state's folds as 32-bit limbs of a window of M (exact/limbs.h): limb i weighs
  * 2^(32 (i + *off)), *off chosen so that the lowest fold starts in limb 0 (the folds span
  * (K-1) W + 96 bits: SL_RSUM_WLIMBS limbs hold them with room for carries). */
 SL_RSUM_HD void sl_rsum_state_limbs(const sl_rsum_state *st, int K, int W, int64_t *limb, int *off)
@@ -322,7 +322,7 @@ SL_RSUM_HD double sl_rsum_state_round_f64(const sl_rsum_state *st, int rto)
 }
 
 /* float16/bfloat16 input (accumulated as float32): the state rounded to odd in float32, then
- * once to nearest even in the 16-bit format (superacc.h: the correctly rounded 16-bit value of
+ * once to nearest even in the 16-bit format (exact/limbs.h: the correctly rounded 16-bit value of
  * the binned sum). */
 #ifndef __CUDACC__   /* the host's conversion (the kernel rounds with __float2half_rn) */
 static inline double sl_rsum_state_round_half(const sl_rsum_state *st, sl_dtype dt)
@@ -623,12 +623,6 @@ SL_RSUM_HD int sl_rsum_certify_f64(const double *x, uint64_t n, double *r)
     sl_rsum_to_state_f64k4(&a, &st);
     return sl_rsum_state_certify_k(&st, n, SL_F64, 4, r);
 }
-
-/* ---- reproducible.c: the state API (also what a multi-rank run would merge) ---------------- */
-/* Adds x[0..n) (any order of calls, any split) into st. Returns 0, or -1 for n >= 2^40. */
-int sl_rsum_add(sl_rsum_state *st, const void *x, uint64_t n, sl_dtype dt);
-/* The sum of an array: sl_rsum_add into an empty state, sl_rsum_state_round (the twin). */
-double sl_rsum_sum(const void *x, uint64_t n, sl_dtype dt);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* rsum_kernel.cuh: the binned-sum kernel rs_kernel<X, P>: the `reproducible` variant
- * (reproducible.cu, P = rs_plain: 3-fold binned summation, reproducible.h, one launch,
+/* exact/binned_kernel.cuh: the binned-sum kernel rs_kernel<X, P>: the `reproducible` variant
+ * (reproducible.cu, P = rs_plain: 3-fold binned summation, exact/binned.h, one launch,
  * determinism class order-independent: the result is a function of the multiset of inputs, not
  * of their order, the grid, the block or the SM count; twin reproducible.c) and the first step
  * of `superacc` on float64 (superacc.cu: 4 folds and a certified rounding).
@@ -31,24 +31,22 @@
  *     index drops), leaves the workspace zero, and rounds once: float32 folds (float32 and
  *     16-bit input) as one 128-bit integer in registers (sl_rsum_state_round_f32), float64
  *     folds as one 192-bit integer (sl_rsum_state_round_f64); the generic limbs form
- *     (sl_rsum_state_round), out of line, only when measuring (SUMLAB_RSUM_MODE=1). The generic form
- *     for float32 had cost about 2.5 us a launch (local memory, one dependent chain while the
- *     GPU waits): 0.972x against 0.983x at 2^28, 0.84x against 0.93x at 2^24.
+ *     (sl_rsum_state_round), out of line, only when measuring (the build option
+ *     SUMLAB_RSUM_MODE=1): it costs local memory and one dependent chain while the GPU waits.
  * Performance considerations: the deposits cost 7 adds per element on the input format's pipe
- * (FP32: 128 lanes/SM/clock; FP64: 64) plus ~4 integer ops, below the memory time at 2^28 on an
- * H200, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
+ * (FP32: 128 lanes/SM/clock; FP64: 64) plus ~4 integer ops, below the memory time of large
+ * inputs, so the kernel should stream at the read ceiling; the 16-byte loads are issued before
  * any deposit of the tile. Why per-thread index adaptation rather than a max pass: a second pass
- * costs a full read (0.5x); ReproBLAS's and CUB's per-element renormalisation is avoided by
- * counting inputs. Tried on an H200 and measured worse (BENCHMARKS.md): an L2 bulk prefetch of
- * the tile a round ahead (0.87x against 0.97x at 2^28), tiles copied a round ahead into shared
- * memory by cp.async (0.83x), the last round of tiles spread over the grid (0.966x against
- * 0.969x). Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
+ * costs a full read; ReproBLAS's and CUB's per-element renormalisation is avoided by counting
+ * inputs. Tried and measured slower (BENCHMARKS.md): an L2 bulk prefetch of the tile a round
+ * ahead, tiles copied a round ahead into shared memory by cp.async, the last round of tiles
+ * spread over the grid. Data in the scaled domain (|x| >= 2^1005 f64, 2^110 f32) takes the fast path
  * with one multiply per input; data that raises the index often takes the scalar path: slower,
  * still exact to the same bound. */
-#ifndef SL_RSUM_KERNEL_CUH
-#define SL_RSUM_KERNEL_CUH
-#include "sl_reduce.cuh"
-#include "reproducible.h"
+#ifndef SL_EXACT_BINNED_KERNEL_CUH
+#define SL_EXACT_BINNED_KERNEL_CUH
+#include "reduce/reduce.cuh"
+#include "exact/binned.h"
 
 #define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
 
@@ -108,7 +106,7 @@ __device__ __forceinline__ void rs_take_group_mx(sl_rsum_thr_f64k4 &a, const dou
 __device__ __forceinline__ void rs_to_state(const sl_rsum_thr_f64k4 &a, sl_rsum_state &s) { sl_rsum_to_state_f64k4(&a, &s); }
 
 /* SL_RSUM_GROUP inputs: their max, then one capacity check and straight-line deposits
- * (reproducible.h). */
+ * (exact/binned.h). */
 
 __device__ __forceinline__ void rs_unpack(const float4 *r, float (&x)[16])
 {
@@ -194,8 +192,8 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode: CERT: SUMLAB_SACC_F64_MODE's bits (superacc.cu), 16: both ends on lane 0; plain:
- * SUMLAB_RSUM_MODE's (reproducible.cu), 1: float32 folds rounded by the generic limbs form. */
+ * mode: CERT: the build option SUMLAB_SACC_F64_MODE (superacc64.cu), 16: both ends on lane 0; plain:
+ * the build option SUMLAB_RSUM_MODE (reproducible.cu), 1: float32 folds rounded by the generic limbs form. */
 template <typename X, typename P>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
@@ -237,8 +235,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             /* one capacity check per group; when a lane's group exceeds its capacity, the warp
              * raises every lane's index to what its largest input needs (the branch is
              * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
-             * sends its group one by one while the other 31 wait (0.46x CUB on full-range
-             * float32 data) */
+             * sends its group one by one while the other 31 wait (slow on full-range data) */
             unsigned mx[F::U * F::VW / F::G], lm = 0u;
 #pragma unroll
             for (int g = 0; g < F::U * F::VW / F::G; g++) {

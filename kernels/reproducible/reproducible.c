@@ -1,17 +1,17 @@
 /* reproducible.c: descriptor, resolve() and CPU twin of the `reproducible` variant (determinism
  * class order-independent): 3-fold binned summation with per-thread index adaptation and an
- * exact integer state (reproducible.h), rounded once. The result is a function of the multiset of
+ * exact integer state (exact/binned.h), rounded once. The result is a function of the multiset of
  * inputs alone, so the twin may take the inputs in any order: it takes them in index order in
  * one accumulator and equals the kernel (reproducible.cu) bit for bit for every launch
  * configuration. Assumptions: IEEE 754 binary32/binary64, FLT_EVAL_METHOD 0 (x86-64 SSE2),
  * -ffp-contract=off; two's-complement int64_t. */
 #include "sl_variant_impl.h"
-#include "reproducible.h"
+#include "reproducible/reproducible.h"
 #include "sl_twin.h"
 
 #define RSUM_BLOCK 256u
-#define RSUM_BLOCK_F32 512u     /* float32: 512 x 2 per SM ran 0.970-0.976x CUB at 2^28 on four
-                                 * families against 0.961-0.972 for 256 x 4 (H200, 0ad275a) */
+#define RSUM_BLOCK_F32 512u     /* float32: 512 threads x 2 blocks per SM (faster than 256 x 4
+                                 * on the four families measured: BENCHMARKS.md) */
 #define RSUM_BLOCKS_PER_SM 4u   /* 64 registers a thread (ptxas, sm_90): 1024 resident threads an SM */
 #define RSUM_VECS 4u          /* 16-byte vectors a thread loads per tile (16 floats, 8 doubles) */
 

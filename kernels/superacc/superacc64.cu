@@ -1,5 +1,5 @@
 /* superacc64.cu: `superacc` on float64 (step 1b of the algorithm at the top of superacc.cu): the
- * certified binned sum (rs_kernel<double, sacc_cert>, rsum_kernel.cuh) and, only when its
+ * certified binned sum (rs_kernel<double, sacc_cert>, exact/binned_kernel.cuh) and, only when its
  * certificate cannot decide the rounding, the exact kernel (sacc_kernel: a TwoSum expansion per
  * thread, the block superaccumulator, one rounding), tail-launched from the device by the
  * binned kernel's last block. Device-side launches need relocatable device code and the device
@@ -8,9 +8,8 @@
  * ptxas gave the 512-thread float32/16-bit bins kernels 36 bytes of spills they do not have
  * otherwise). Twin: superacc.c. */
 #include <stdio.h>
-#include <stdlib.h>
-#include "superacc.cuh"
-#include "rsum_kernel.cuh"
+#include "superacc/superacc.cuh"
+#include "exact/binned_kernel.cuh"
 
 /* Inputs the expansion takes: float64 below 2^950 (n < 2^40 of them stay below 2^990: no add
  * can overflow). */
@@ -199,8 +198,9 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
  * the certificate cannot decide): sets the fallback flag and tail-launches the exact kernel on
  * the same grid (cudaStreamTailLaunch: it starts once the binned grid has finished, its writes
  * visible). When the certificate decides, nothing is launched: no second kernel's cost on the
- * common path (an ordinary second launch returning at once cost 5.3 us at 2^28 on an H200).
- * mode & 8 (measuring): the host launched the exact kernel behind every call instead. A failed
+ * common path (an ordinary second launch that returns at once still costs its launch time).
+ * mode & 8 (measuring, SUMLAB_SACC_F64_MODE): the host launches the exact kernel behind every
+ * call instead. A failed
  * device-side launch stops the kernel with a message (the host's next check fails): the result
  * is never left looking valid. */
 SL_NOINLINE void sacc_tail(const double *x, uint64_t n, uint64_t head, unsigned char *w,
@@ -227,19 +227,26 @@ struct sacc_cert {
     }
 };
 
+size_t sl_sacc_f64_workspace(void)
+{
+    return SACC_WS_HEADER + sizeof(int64_t) * (size_t)SL_SACC_LIMBS_F64 + rs_workspace_bytes(SL_F64);
+}
+
+/* SUMLAB_SACC_F64_MODE (a CMake option, kernels/README.md), for measuring, the same results:
+ * bit 8 has the host launch the exact kernel behind every call (returning at once when the
+ * certificate decides) instead of the device's tail launch only when needed; bit 16 rounds the
+ * certificate's two ends on one lane instead of two. 0, the default: neither. */
+#ifndef SUMLAB_SACC_F64_MODE
+#define SUMLAB_SACC_F64_MODE 0
+#endif
+
 const char *sl_sacc_f64_enqueue(const sl_variant *v, const sl_launch *cfg, const double *xd,
                                 uint64_t n, uint64_t head, unsigned char *w, double *rd,
                                 cudaStream_t st, sl_err *err)
 {
     /* step 1: the certified binned sum (blocks of whole warps), which tail-launches step 2,
      * the exact kernel, only when it cannot decide (sacc_tail) */
-    static int mode = -1;   /* SUMLAB_SACC_F64_MODE, for measuring (same results): 8 the exact
-                             * kernel launched by the host behind every call, 16 the
-                             * certificate's ends on one lane */
-    if (mode < 0) {
-        const char *e = getenv("SUMLAB_SACC_F64_MODE");
-        mode = e ? atoi(e) : 0;
-    }
+    const unsigned mode = SUMLAB_SACC_F64_MODE;
     const unsigned rb = (cfg->block + 31u) / 32u * 32u;
     rs_kernel<double, sacc_cert><<<cfg->grid, rb, 0, st>>>(
         xd, n, head, w + SACC_WS_HEADER + sizeof(int64_t) * SL_SACC_LIMBS_F64, rd, w,

@@ -6,7 +6,7 @@
  * Floating-point assumptions: CUB's own (compiled with --fmad=false -ftz=false like every
  * kernel here). Descriptors, resolve() and depth(): cub.c. */
 #include <cub/device/device_reduce.cuh>
-#include "sl_reduce.cuh"
+#include "reduce/reduce.cuh"
 #ifdef SUMLAB_HAVE_CCCL_TIERS
 #include <new>
 #include <cuda/memory_resource>

@@ -1,5 +1,5 @@
 /* ladder2.c: descriptors, CPU twins, resolve() and depth() of the second source text's ladder
- * (seeds/004, the PyTorch/OneFlow article: v0 1.00x .. v6 4.81x, OneFlow's v8 Packed, PyTorch's
+ * (seeds/004, the PyTorch/OneFlow article: v0 .. v6, OneFlow's v8 Packed, PyTorch's
  * BlockReduceSum); kernels in ladder2.cu. Its v0, v2, v3 are ladder.c's smem-interleaved,
  * smem-sequential, two-load. Determinism: run-to-run for every rung (twin == GPU bit for bit
  * for the same resolved cfg; one launch, fixed-order finish).
@@ -13,7 +13,7 @@
  *   block-reduce == grid-stride when both run one block (thread t adds x[t], x[t+B], ...);
  *   block-reduce's block primitive adds as sl_block_sum (twin sl_tw_block_sum). */
 #include <stdlib.h>
-#include "ladder2.h"
+#include "ladder/ladder2.h"
 #include "sl_twin.h"
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

@@ -1,19 +1,19 @@
 /* superacc.c: descriptor, resolve() and CPU twin of the `superacc` variant (determinism class
- * correctly-rounded): every input added exactly into an integer superaccumulator (superacc.h),
+ * correctly-rounded): every input added exactly into an integer superaccumulator (exact/limbs.h),
  * rounded once. Order-independent and correctly rounded, so it equals the GPU kernel
  * (superacc.cu) bit for bit for every launch configuration.
  * Assumptions: IEEE 754 binary32/binary64 inputs; two's-complement int64_t. */
 #include <stdlib.h>
 #include "sl_variant_impl.h"
-#include "superacc.h"
-#include "reproducible.h"   /* sl_rsum_limbs_add */
+#include "superacc/superacc.h"
+#include "exact/binned.h"   /* sl_rsum_limbs_add */
 #include "sumlab/half.h"
 #include "sl_twin.h"
 
 #define SACC_BLOCK 512u
 #define SACC_BLOCKS_PER_SM 2u       /* float64 (the expansion: 64 registers per thread) */
 #define SACC_BLOCKS_PER_SM_F32 3u   /* float32 bins: 64 KB of shared memory per 512-thread block;
-                                     * 3 per SM measured 0.957x CUB against 0.928x for 2 (H200) */
+                                     * 3 per SM measured faster than 2 (BENCHMARKS.md) */
 #define SACC_ITEMS 8u   /* elements a thread loads per step (2 float4 or 4 double2) */
 
 static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)

@@ -11,7 +11,7 @@
  * into +0 exactly where the kernel's 0 + x does).
  * The per-rung order-of-operations model is written above each twin and mirrors ladder.cu. */
 #include <stdlib.h>
-#include "ladder.h"
+#include "ladder/ladder.h"
 #include "sl_twin.h"
 
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

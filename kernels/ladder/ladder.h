@@ -25,7 +25,7 @@ typedef enum {
 #define SL_LADDER_GS_THREADS_SM 2048u /* V5: resident threads per SM the grid aims at */
 /* V6 (vec4) geometry. Each block sums one contiguous range of whole 16-byte vectors; the
  * ranges are balanced to within one unit of SL_LADDER_VEC_UNIT vectors (512 bytes: a warp's
- * load). Defaults by size in vectors nv (measured on an H200 against CUB, BENCHMARKS.md):
+ * load). Defaults by size in vectors nv (chosen by measurement against CUB: BENCHMARKS.md):
  *   nv <= SL_LADDER_VEC_ONE_BLOCK: one block (no cross-block finish), block = nv rounded up
  *     to a power of two in [128, 1024], accumulators = nv / block rounded up, at most 4;
  *   nv <  SL_LADDER_VEC_BIG: 512 threads x 2 accumulators, 1024 threads per SM;

@@ -1,7 +1,7 @@
-/* superacc.h: the `superacc` variant (correctly rounded, order-independent sum through an
- * exact fixed-point superaccumulator): limb layout, and the limb arithmetic (split, normalise,
- * round once) that superacc.c (descriptor, CPU twin) and superacc.cu (kernel) use.
- * Internal to kernels/; shares nothing with reference/.
+/* exact/limbs.h: the exact fixed-point superaccumulator, host and device: limb layout, the limb
+ * arithmetic (split, normalise, round once, to nearest even or to odd) and the limb state with
+ * its exact merge. Used by `superacc` (superacc/) and by the binned sums' final rounding
+ * (exact/binned.h). Internal to kernels/; shares nothing with reference/.
  * Assumptions: IEEE 754 binary32/binary64, two's-complement int64_t with arithmetic right
  * shift of negative values (gcc, clang, nvcc), round to nearest even in the GPU's adds.
  *
@@ -13,8 +13,8 @@
  * 0..L-2 lie in [0, 2^32) and limb L-1 holds the signed rest.
  *   float32: 12 limbs = 384 bits (largest input bit 277, + 40 bits for n < 2^40, + sign).
  *   float64: 68 limbs = 2176 bits (largest input bit 2097, + 40 bits, + sign). */
-#ifndef SL_SUPERACC_H
-#define SL_SUPERACC_H
+#ifndef SL_EXACT_LIMBS_H
+#define SL_EXACT_LIMBS_H
 #include <math.h>
 #include <string.h>
 #include "sl_variants.h"
@@ -68,27 +68,6 @@ SL_SACC_HD int sl_sacc_split_f64(double d, int scale, int *idx, uint64_t c[3], i
     c[1] = rest & 0xffffffffu;
     c[2] = rest >> 32;
     return 1;
-}
-
-/* bfloat16 integer bins (superacc.cu, step 1d). Bin j = E >> 3 (E the biased exponent) holds
- * integers in units of 2^(8 j - 134), the ulp of its smallest exponent: a finite value is k
- * units with |k| = m 2^(E & 7) < 2^15 (m the 8-bit significand; E = 0: k = 2 * fraction), so
- * 2^16 of them sum exactly in an int32; the unit's bit position in the float32 layout
- * (2^-149 = bit 0) is 8 j + 15. k comes from one fused multiply-add, exact:
- * s = 2^(126 - 8 j) (bits: the exponent field 253 - 8 j = (u & 0x7C000000) ^ (253 << 23), as
- * 253 << 23 has bits 26-30 set), u * s = k / 256 (|k / 256| < 2^7) and k / 256 + 1.5 * 2^15
- * keeps the exponent of 2^15, whose ulp is 2^-8: the bits of f are SL_SACC_B16_MAGIC_BITS + k.
- * u: the value's float32 bits (the bfloat16 bits << 16); sc: SL_SACC_B16_SC. Inf and NaN
- * (E = 255) give a non-finite f. */
-#define SL_SACC_B16_SC 0x7E800000u        /* 253 << 23 */
-#define SL_SACC_B16_MAGIC_BITS 0x47400000u /* 1.5 * 2^15 */
-SL_SACC_HD float sl_sacc_b16_f(uint32_t u, uint32_t sc)
-{
-    const uint32_t sb = (u & 0x7C000000u) ^ sc;
-    float x, s;
-    memcpy(&x, &u, sizeof x);
-    memcpy(&s, &sb, sizeof s);
-    return fmaf(x, s, 0x1.8p15f);
 }
 
 /* Carries limbs 0..L-2 into [0, 2^32); limb L-1 keeps the signed rest. */
@@ -212,10 +191,10 @@ SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flag
 }
 
 /* ---- the host-side state (the twin's accumulation; merged across processes) ---------------
- * Limbs (int64, deferred carries) and the flags of the inputs added so far. sl_sacc_state_add is
- * the twin's exact accumulation (superacc.c); merging adds normalised limbs and ORs the flags,
- * exactly, in any order; rounding a merged state equals the twin (and the kernel) on the whole
- * input. Saved form (sl_sacc_state_save): normalised limbs + flags: canonical bytes. */
+ * Limbs (int64, deferred carries) and the flags of the inputs added so far. sl_sacc_state_add
+ * (superacc/superacc.h) is the twin's exact accumulation; merging adds normalised limbs and ORs
+ * the flags, exactly, in any order; rounding a merged state equals the twin (and the kernel) on
+ * the whole input. Saved form (sl_sacc_state_save): normalised limbs + flags: canonical bytes. */
 typedef struct {
     int64_t limb[SL_SACC_LIMBS_MAX];
     uint32_t flags;
@@ -230,8 +209,6 @@ static inline void sl_sacc_state_init(sl_sacc_state *st, sl_dtype dt)
     memset(st, 0, sizeof *st);
     st->dt = (uint32_t)dt;
 }
-/* Adds x[0..n) exactly (the twin's loop). 0, or -1 with err for n >= 2^40 in all. */
-int sl_sacc_state_add(sl_sacc_state *st, const void *x, uint64_t n, sl_err *err);
 /* Canonical bytes of the state (normalised limbs, flags, n): SL_SACC_SAVED_BYTES(dt). */
 static inline void sl_sacc_state_save(const sl_sacc_state *st, void *buf)
 {

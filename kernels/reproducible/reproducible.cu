@@ -1,9 +1,8 @@
 /* reproducible.cu: the `reproducible` variant's launcher: 3-fold binned summation
- * (reproducible.h), one launch of rs_kernel<X, rs_plain> (rsum_kernel.cuh, which holds the
+ * (exact/binned.h), one launch of rs_kernel<X, rs_plain> (exact/binned_kernel.cuh, which holds the
  * algorithm and its performance notes), determinism class order-independent. Twin:
  * reproducible.c. */
-#include <stdlib.h>
-#include "rsum_kernel.cuh"
+#include "exact/binned_kernel.cuh"
 
 /* ---- launcher: checks, the empty sum, then the one float/double branch ---------------------- */
 extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
@@ -13,17 +12,12 @@ extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_
     return rs_workspace_bytes(dt);
 }
 
-/* SUMLAB_RSUM_MODE, for measuring (the same results), read once: 1 the generic final rounding
- * instead of the register forms (float32 and float64 folds). */
-static unsigned rs_mode(void)
-{
-    static int mode = -1;
-    if (mode < 0) {
-        const char *e = getenv("SUMLAB_RSUM_MODE");
-        mode = e ? atoi(e) : 0;
-    }
-    return (unsigned)mode;
-}
+/* SUMLAB_RSUM_MODE (a CMake option, kernels/README.md), for measuring, the same results: 1 rounds
+ * the folds by the generic limbs form instead of the register forms (float32 and float64 folds);
+ * 0, the default: the register forms. rs_kernel's argument `mode`. */
+#ifndef SUMLAB_RSUM_MODE
+#define SUMLAB_RSUM_MODE 0
+#endif
 
 /* Enqueues the kernel for input format X; returns its name for the launch check. */
 template <typename X>
@@ -32,7 +26,7 @@ static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, 
 {
     rs_kernel<X, rs_plain><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
                                                               (unsigned char *)d_work, (X *)d_result,
-                                                              nullptr, 0u, rs_mode());
+                                                              nullptr, 0u, (unsigned)SUMLAB_RSUM_MODE);
     return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
                                                                  : "rs_kernel<16-bit>";
 }
