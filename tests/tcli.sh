@@ -251,6 +251,22 @@ printf 'ok,1\na,1\0garbage\n' > "$tmp/nul.csv"
 "$sumlab" judge "$tmp/tenth.npy" --values "$tmp/nul.csv" > "$tmp/jnul.out" 2> "$tmp/jnul.err"
 check "judge --values with a NUL byte: exit 2" test $? -eq 2
 check "judge --values with a NUL byte: names the line, prints no row" bash -c "grep -q 'nul.csv:2: a NUL byte' '$tmp/jnul.err' && [ ! -s '$tmp/jnul.out' ]"
+# run.conf is read strictly: a damaged field stops --resume (exit 2) instead of a default
+# (seed=xyz was resumed as seed 0, exit 0)
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --preset tiny --backend cpu --variants serial --dtype f32 \
+  -o "$tmp/rc" -q 2>/dev/null
+check "tiny run for run.conf checks" test -s "$tmp/rc/run.conf"
+cp "$tmp/rc/run.conf" "$tmp/run.conf.good"
+for kv in seed=xyz seed=-1 seed=18446744073709551616 reps=abc reps=-2 seeds=0 seeds=x n=abc n=0 \
+          datasets=nope variants=nope dtypes=f128 backend=tpu preset=huge started=yesterday baseline=nope; do
+  k=${kv%%=*}
+  sed "s/^$k=.*/$kv/" "$tmp/run.conf.good" > "$tmp/rc/run.conf"
+  SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
+  last=$?; check "run --resume with run.conf $kv: exit 2 (got $last: $(head -c 200 "$tmp/rc.err"))" test $last -eq 2
+done
+cp "$tmp/run.conf.good" "$tmp/rc/run.conf"
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
+last=$?; check "run --resume with the run.conf it wrote: exit 0 ($(head -c 200 "$tmp/rc.err"))" test $last -eq 0
 # auto backend says which on stderr
 "$sumlab" sum "$tmp/a.npy" --variants serial > /dev/null 2> "$tmp/auto.err"
 check "auto backend names the CPU on stderr" grep -qi cpu "$tmp/auto.err"
