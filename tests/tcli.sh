@@ -267,6 +267,24 @@ done
 cp "$tmp/run.conf.good" "$tmp/rc/run.conf"
 SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
 last=$?; check "run --resume with the run.conf it wrote: exit 0 ($(head -c 200 "$tmp/rc.err"))" test $last -eq 0
+# gen warns (exit 0) exactly when the exact sum of what it wrote overflows the format: the
+# warning agrees with `sum`'s exact row (inf) for each family below; Inf/NaN planted on purpose
+# (special) and a sum whose partials overflow but whose exact sum is finite (overflow) get none
+for spec in "log-uniform f32 --param emin=-1100 --param emax=1100 --param subnormals=1" \
+            "log-uniform f16 --param emax=15" "log-uniform bf16 --param emin=-1100 --param emax=1100" \
+            "log-uniform f64 --param emin=-1100 --param emax=1100" "log-uniform f16 --param emax=10" \
+            "overflow f32" "overflow f16" "uniform-sym f16" "special f32"; do
+  set -- $spec; ds=$1; dt=$2; shift 2
+  "$sumlab" gen "$ds" --n 4096 --dtype "$dt" "$@" -o "$tmp/ov.npy" 2> "$tmp/ov.err"
+  last=$?; check "gen $spec: exit 0 ($(head -c 200 "$tmp/ov.err"))" test $last -eq 0
+  warned=0; grep -q "^sumlab gen: warning: the exact sum .* overflows $dt" "$tmp/ov.err" && warned=1
+  ex=$("$sumlab" sum "$tmp/ov.npy" --backend cpu --variants serial --format csv 2>/dev/null | awk -F, '$1 == "exact" {print $2}')
+  inf=0; case $ex in inf|-inf) inf=1 ;; esac
+  [ "$ds" = special ] && inf=0   # Inf planted: not an overflow
+  check "gen $spec: warning ($warned) iff the exact sum overflows (exact $ex)" test "$warned" = "$inf"
+  nwarn=$((${nwarn:-0} + warned))
+done
+check "gen: three of the families above overflow (got $nwarn warnings)" test "$nwarn" -eq 3
 # auto backend says which on stderr
 "$sumlab" sum "$tmp/a.npy" --variants serial > /dev/null 2> "$tmp/auto.err"
 check "auto backend names the CPU on stderr" grep -qi cpu "$tmp/auto.err"
