@@ -285,6 +285,30 @@ for spec in "log-uniform f32 --param emin=-1100 --param emax=1100 --param subnor
   nwarn=$((${nwarn:-0} + warned))
 done
 check "gen: three of the families above overflow (got $nwarn warnings)" test "$nwarn" -eq 3
+# odd or 300-byte names in gen and judge: one short line saying what is wrong, exit 2 (a file
+# name with a control byte is a legal name: written, and the byte escaped in the message)
+long=$(printf 'x%.0s' $(seq 300))
+oneline() { # what exit-status want-phrase command...: exit 2, one line under 400 bytes, the phrase
+  local what=$1 want=$2; shift 2
+  "$sumlab" "$@" > /dev/null 2> "$tmp/odd.err"
+  local rc=$?
+  check "$what: exit 2 (got $rc: $(head -c 200 "$tmp/odd.err"))" test $rc -eq 2
+  check "$what: one line under 400 bytes naming the problem" \
+    bash -c "[ \$(wc -l < '$tmp/odd.err') = 1 ] && [ \$(wc -c < '$tmp/odd.err') -lt 400 ] && grep -q '$want' '$tmp/odd.err'"
+}
+oneline "gen: 300-byte dataset name" "unknown dataset .xxx.*(300 bytes)" gen "$long" --n 10 -o "$tmp/o.npy"
+oneline "gen -o: 300-byte file name" "at most 250" gen uniform --n 10 -o "$tmp/$long.npy"
+check "gen -o: 300-byte file name leaves no .part" bash -c "! ls '$tmp' | grep -q part"
+oneline "gen -o: missing folder" "no folder" gen uniform --n 10 -o "$tmp/nodir/x.npy"
+oneline "judge --value: 300-byte NAME" "at most 128 bytes" judge "$tmp/tenth.npy" --value "$long=1"
+oneline "judge --value: a NAME with a tab" "no control character" judge "$tmp/tenth.npy" --value "$(printf 'a\tb')=1"
+printf 'ok,1\n%s,2\n' "$long" > "$tmp/longname.csv"
+oneline "judge --values: 300-byte name" "longname.csv:2: name" judge "$tmp/tenth.npy" --values "$tmp/longname.csv"
+oneline "judge --bound-of: 300-byte variant" "unknown variant .xxx.*(300 bytes)" judge "$tmp/tenth.npy" --value 1 --bound-of "$long"
+oneline "judge: 300-byte FILE name" "at most 255" judge "$tmp/$long.npy" --value 1
+"$sumlab" gen uniform --n 10 -o "$tmp/$(printf 'odd\tname')" 2> "$tmp/odd.err"
+last=$?; check "gen -o a name with a tab: written (exit $last)" test $last -eq 0
+check "gen -o a name with a tab: the tab escaped in the message" bash -c "grep -q 'odd\\\\tname' '$tmp/odd.err' && ! grep -q \$'\\t' '$tmp/odd.err'"
 # auto backend says which on stderr
 "$sumlab" sum "$tmp/a.npy" --variants serial > /dev/null 2> "$tmp/auto.err"
 check "auto backend names the CPU on stderr" grep -qi cpu "$tmp/auto.err"

@@ -145,9 +145,9 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     if (rc) remove(part);
     part_guard(NULL);
     if (!rc)
-        fprintf(stderr, "sumlab gen: wrote %llu %s values of %s (seed %llu) to %s (%s)\n",
-                (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
-                npy ? "npy" : "raw");
+        sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s)",   /* a control byte of out escaped */
+                   (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
+                   npy ? "npy" : "raw");
     if (!rc && !special) {
         const double s = sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : sl_exact_round(acc, dt);
         if (isinf(s)) {
@@ -165,6 +165,49 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     free(buf);
     free(part);
     return rc;
+}
+
+/* A name as quoted in a message: at most 64 bytes of it, then how long it was. */
+static const char *quoted(char *b, size_t len, const char *s)
+{
+    const size_t l = strlen(s);
+    if (l <= 64) snprintf(b, len, "%s", s);
+    else snprintf(b, len, "%.60s... (%zu bytes)", s, l);
+    return b;
+}
+
+/* -o FILE checked before anything is generated: each name in the path short enough for FILE.part
+ * (NAME_MAX, 255, less 5), the path for PATH_MAX, its folder present. 0, or 2 (message printed). */
+static int check_out_path(const char *out)
+{
+    char q[128];
+    const size_t l = strlen(out);
+    if (l + 6 > 4096) {
+        sl_cli_msg("gen", "-o '%s': the path is too long (at most 4090 bytes)", quoted(q, sizeof q, out));
+        return 2;
+    }
+    for (const char *p = out; *p;) {
+        size_t c = strcspn(p, "/");
+        if (c > 250) {
+            sl_cli_msg("gen", "-o '%s': a name in the path is %zu bytes long (at most 250: the file is written as NAME.part first)",
+                       quoted(q, sizeof q, out), c);
+            return 2;
+        }
+        p += c;
+        while (*p == '/') p++;
+    }
+    const char *slash = strrchr(out, '/');
+    if (slash && slash != out) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - out), out);
+        struct stat ds;
+        char qd[128];
+        if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) {
+            sl_cli_msg("gen", "-o '%s': no folder '%s' to write it in", quoted(q, sizeof q, out), quoted(qd, sizeof qd, dir));
+            return 2;
+        }
+    }
+    return 0;
 }
 
 int sl_cmd_gen(int argc, char **argv)
@@ -233,7 +276,8 @@ int sl_cmd_gen(int argc, char **argv)
         for (size_t i = 0; i < sl_dataset_count() && used < sizeof names; i++)
             used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                                      sl_dataset_at(i)->name);
-        sl_cli_msg("gen", "unknown dataset '%s' (valid: %s)", name, names);
+        char q[128];
+        sl_cli_msg("gen", "unknown dataset '%s' (valid: %s)", quoted(q, sizeof q, name), names);
         return 2;
     }
     if (!nstr) {
@@ -254,6 +298,7 @@ int sl_cmd_gen(int argc, char **argv)
     }
     /* The file is written to FILE.part and renamed over FILE: never over a directory, a
      * device (-o /dev/null would replace the device node), a FIFO or a socket. */
+    if (check_out_path(out)) return 2;
     struct stat st;
     if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
         sl_cli_msg("gen", "-o '%s' exists and is not a regular file", out);

@@ -100,6 +100,28 @@ static void free_values(jvalues *vs)
     free(vs->v);
 }
 
+/* What is wrong with a value's NAME (a row label in every output format), or NULL: at most
+ * 128 bytes, no control byte, no comma. */
+#define NAME_MAX_BYTES 128
+static const char *bad_name(const char *name, size_t nlen)
+{
+    if (nlen > NAME_MAX_BYTES) return "a NAME is at most 128 bytes";
+    for (size_t i = 0; i < nlen; i++) {
+        const unsigned char ch = (unsigned char)name[i];
+        if (ch < 0x20 || ch == 0x7f) return "a NAME holds no control character";
+        if (ch == ',') return "a NAME holds no comma";
+    }
+    return NULL;
+}
+
+/* s as quoted in a message: at most 64 bytes of it, then how long it was. */
+static const char *quoted(char *b, size_t len, const char *s, size_t l)
+{
+    if (l <= 64) snprintf(b, len, "%.*s", (int)l, s);
+    else snprintf(b, len, "%.60s... (%zu bytes)", s, l);
+    return b;
+}
+
 /* Whether s is a hex float ([+-]0x...). */
 static int is_hex(const char *s)
 {
@@ -189,8 +211,10 @@ static int opt_value(jvalues *vs, const char *arg)
         sl_cli_msg(CMD, "--value '%s': empty NAME before '='", arg);
         return 2;
     }
-    if (memchr(name, ',', nlen)) {
-        sl_cli_msg(CMD, "--value '%s': a NAME holds no comma", arg);
+    const char *why = bad_name(name, nlen);
+    if (why) {
+        char q[128];
+        sl_cli_msg(CMD, "--value '%s': %s", quoted(q, sizeof q, arg, strlen(arg)), why);
         return 2;
     }
     double v;
@@ -240,6 +264,13 @@ static int opt_values(jvalues *vs, const char *path)
         const char *comma = strchr(p, ',');
         if (!comma || comma == p || strchr(comma + 1, ',')) {
             sl_cli_msg(CMD, "--values %s:%ld: expected `name,value`, got '%s'", path, ln, p);
+            rc = 2;
+            break;
+        }
+        const char *why = bad_name(p, (size_t)(comma - p));
+        if (why) {
+            char q[128];
+            sl_cli_msg(CMD, "--values %s:%ld: name '%s': %s", path, ln, quoted(q, sizeof q, p, (size_t)(comma - p)), why);
             rc = 2;
             break;
         }
@@ -334,7 +365,9 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
         case O_VALUES: if ((rc = opt_values(&o->vs, optarg))) return rc; break;
         case O_BOUND:
             if (!(o->bound_of = sl_variant_find(optarg))) {
-                sl_cli_msg(CMD, "--bound-of: unknown variant '%s' (see 'sumlab list variants')", optarg);
+                char q[128];
+                sl_cli_msg(CMD, "--bound-of: unknown variant '%s' (see 'sumlab list variants')",
+                           quoted(q, sizeof q, optarg, strlen(optarg)));
                 return 2;
             }
             break;
@@ -383,6 +416,18 @@ int sl_cmd_judge(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
+    for (const char *q = path; *q;) {   /* a name longer than any file system's: say so, once */
+        size_t c = strcspn(q, "/");
+        if (c > 255) {
+            char b[128];
+            sl_cli_msg(CMD, "FILE '%s': a name in the path is %zu bytes long (at most 255)",
+                       quoted(b, sizeof b, path, strlen(path)), c);
+            free_values(&o.vs);
+            return 2;
+        }
+        q += c;
+        while (*q == '/') q++;
+    }
     void *data = NULL;
     uint64_t n = 0;
     sl_dtype dt;
