@@ -240,6 +240,8 @@ check "judge float64: a decimal read to the nearest double" awk -F, 'NR == 1 { f
 "$sumlab" judge "$tmp/tenth.npy" --value 0x1.9999999999999ap-4 > /dev/null 2> "$tmp/jx.err"
 check "judge float32: a hex float that is no float32 is refused (exit 2)" test $? -eq 2
 check "judge float32: ... with one clear line" bash -c "[ \$(wc -l < '$tmp/jx.err') = 1 ] && grep -q 'is not a float32 value' '$tmp/jx.err'"
+"$sumlab" judge "$tmp/j.npy" --value 0x1.00000000000000001p0 > /dev/null 2> "$tmp/jx.err"
+check "judge float64: a hex float of 69 significant bits is refused (strtold alone rounds it to 1)" test $? -eq 2
 printf 'a,0.1\nb,0x1.001p+0\n' > "$tmp/hexvals.csv"
 "$sumlab" judge "$tmp/h1.npy" --values "$tmp/hexvals.csv" > /dev/null 2> "$tmp/jx.err"
 check "judge --values: a hex float that is no float16 names file and line" bash -c "grep -q 'hexvals.csv:2: the hex float' '$tmp/jx.err'"

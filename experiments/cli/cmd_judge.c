@@ -129,6 +129,24 @@ static int is_hex(const char *s)
     return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
 }
 
+/* Significant bits of the hex float s's digits (leading and trailing zero bits not counted). */
+static int hex_bits(const char *s)
+{
+    if (*s == '+' || *s == '-') s++;
+    s += 2;
+    int first = -1, last = -1, pos = 0;   /* bit positions from the first digit's top bit */
+    for (; *s && *s != 'p' && *s != 'P'; s++) {
+        if (*s == '.') continue;
+        const int d = *s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10;
+        for (int b = 3; b >= 0; b--, pos++)
+            if (d >> b & 1) {
+                if (first < 0) first = pos;
+                last = pos;
+            }
+    }
+    return first < 0 ? 0 : last - first + 1;
+}
+
 /* The decimal s rounded once to dt: strtod toward zero, made odd when inexact (round to odd:
  * 53 bits >= p + 2, so rounding that double to the p-bit format is the correct rounding of s). */
 static double decimal_to(const char *s, sl_dtype dt)
@@ -173,11 +191,12 @@ static const char *fmt_long_name(sl_dtype dt)
 static int value_for(jvalue *j, sl_dtype dt)
 {
     if (is_hex(j->text)) {
-        /* exactly: a hex float of more than 64 significant bits is not a double either, and
-         * long double (64 or 113 bits, a wider exponent) holds every one of at most 64 exactly */
+        /* exactly: a hex float of more than 64 significant bits is no double; long double (64 or
+         * 113 bits, a wider exponent) holds every one of at most 64 exactly, so it is a double
+         * iff strtod and strtold agree (subnormal and overflowing doubles included) */
         const double v = strtod(j->text, NULL);
         const long double w = strtold(j->text, NULL);
-        if ((long double)v != w || !in_format(v, dt)) {
+        if (hex_bits(j->text) > 64 || (long double)v != w || !in_format(v, dt)) {
             char where[64] = "";
             if (j->src) snprintf(where, sizeof where, ":%ld", j->line);
             sl_cli_msg(CMD, "%s%s%s: the hex float '%s' is not a %s value (a hex float is taken exactly; "
