@@ -25,12 +25,17 @@ static int fill_uniform_sym(const sl_dataset *ds, sl_dtype dt, uint64_t seed, ui
 {
     (void)n, (void)p, (void)err;
     const uint64_t key = sl_rng_key(seed, sl_name_stream(ds->name));
-    /* k * 2^-(p-1) - 1 with k uniform in [0, 2^p): exact, in [-1, 1). */
+    /* float32/float64: k * 2^-(q-1) - 1 with k uniform in [0, 2^q), q = 25 and 54: exact, in
+     * [-1, 1), mean -2^-q (2^-25, 2^-54: far below a standard error at any n that fits).
+     * float16/bfloat16: (2k + 1) 2^-p - 1 with k uniform in [0, 2^p): the odd multiples of 2^-p
+     * in (-1, 1), exact (p bits), a grid symmetric about 0 (k -> 2^p - 1 - k negates), so the mean
+     * is 0; the grid k 2^(1-p) - 1 had mean -2^-p, and a float16 sum of 2^28 values near -2^17
+     * (overflow). */
     if (dt == SL_F64)
         SL_FILL_LOOP(dt, out, start, count, (double)(sl_rng_at(key, i) >> 10) * 0x1p-53 - 1.0);
     else if (sl_dtype_is_half(dt))
         SL_FILL_LOOP(dt, out, start, count,
-                     (double)(sl_rng_at(key, i) >> (64 - sl_fmt_prec(dt))) * sl_pow2(1 - sl_fmt_prec(dt)) - 1.0);
+                     (double)(2 * (sl_rng_at(key, i) >> (64 - sl_fmt_prec(dt))) + 1) * sl_pow2(-sl_fmt_prec(dt)) - 1.0);
     else
         SL_FILL_LOOP(dt, out, start, count, (double)(sl_rng_at(key, i) >> 39) * 0x1p-24 - 1.0);
     return 0;

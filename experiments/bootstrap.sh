@@ -46,6 +46,19 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
+# NumPy and ml_dtypes (pip): tests/tanchors.sh runs experiments/anchors/anchors.py with them
+# (ml_dtypes: bfloat16 .npy files); PyTorch stays optional. Not fatal when pip cannot install.
+if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v python3 >/dev/null 2>&1 &&
+   ! python3 -c 'import numpy, ml_dtypes' 2>/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "sumlab: installing numpy ml_dtypes (pip)" >&2
+    python3 -m pip install -q --root-user-action=ignore numpy ml_dtypes >&2 ||
+      echo "sumlab: pip install numpy ml_dtypes failed: tanchors will skip or test less" >&2
+  else
+    echo "sumlab: NumPy/ml_dtypes missing (tanchors skips); as root: python3 -m pip install numpy ml_dtypes" >&2
+  fi
+fi
+
 gen=()
 if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); fi
 args=(-DCMAKE_BUILD_TYPE=Release)

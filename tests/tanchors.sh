@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# tanchors.sh: experiments/anchors/anchors.py end to end: a small sweep (two instances), its
-# inputs summed by numpy.sum and math.fsum (torch left out), judged by `sumlab judge`, written to
-# anchors.csv and shown in report.md; and the --files mode on a hand-computed case.
-# Exits 77 (skip) only when NumPy is not installed.
+# tanchors.sh: experiments/anchors/anchors.py end to end on the quick study (two instances, all
+# four formats; the inputs of accuracy-vs-cond and accuracy-vs-range): every input summed by numpy.sum, numpy.sum(f64), math.fsum and,
+# where PyTorch is installed, torch.sum; judged by `sumlab judge`; written to anchors.csv (one
+# field per column: no comma in a name) and shown in report.md; no input skipped as "regenerated
+# input differs"; and the --files mode on hand-computed float64, float16 and bfloat16 arrays.
+# Exits 77 (skip) only when NumPy is not installed (bootstrap.sh installs it, and ml_dtypes, as
+# root). Without ml_dtypes the bfloat16 inputs must be skipped with a message; without PyTorch
+# the torch anchors are not tested, and the output says so.
 #   usage: tanchors.sh PATH/TO/sumlab [SOURCE_DIR]
 set -uo pipefail
 bin=${1:?usage: tanchors.sh PATH/TO/sumlab [SOURCE_DIR]}
@@ -16,49 +20,128 @@ trap 'rm -rf "$t"' EXIT
 export SUMLAB_NO_GPU=1 SUMLAB_NO_CHARTS=1
 fails=0 checks=0
 check() { local d=$1; shift; checks=$((checks + 1)); "$@" || { fails=$((fails + 1)); echo "FAIL: $d" >&2; }; }
+have_ml=0; python3 -c 'import ml_dtypes' 2>/dev/null && have_ml=1
+have_torch=0; python3 -c 'import torch' 2>/dev/null && have_torch=1
+[ $have_ml = 1 ] || echo "tanchors: ml_dtypes is not installed: bfloat16 inputs must be skipped with a message" >&2
+[ $have_torch = 1 ] || echo "tanchors: PyTorch is not installed: the torch anchors are not tested" >&2
 
-"$bin" run accuracy-vs-cond --preset tiny --backend cpu --seeds 2 --variants serial,pairwise -o "$t/r" -q
-check "sweep run exits 0" test $? -eq 0
-python3 "$src/experiments/anchors/anchors.py" "$t/r" --sumlab "$bin" --no-torch 2> "$t/a.err"
+exps=accuracy-vs-cond,accuracy-vs-range   # the quick preset's inputs of these: n = 2^16, four formats
+"$bin" run all --preset quick --backend cpu --seeds 2 --variants serial,pairwise -o "$t/r" -q
+check "quick study exits 0" test $? -eq 0
+python3 "$src/experiments/anchors/anchors.py" "$t/r" --sumlab "$bin" --experiments "$exps" 2> "$t/a.err"
 last=$?; check "anchors.py exits 0 ($(head -c 300 "$t/a.err"))" test $last -eq 0
 check "anchors.csv written" test -s "$t/r/anchors.csv"
-check "anchors.csv: every input, every anchor, both instances, judged" python3 - "$t/r" <<'PY'
-import csv, sys
-d = sys.argv[1]
-res = [r for r in csv.DictReader(open(d + "/results.csv")) if r["status"] == "ok" and r["variant"] == "exact"]
-rows = list(csv.DictReader(open(d + "/anchors.csv")))
-inputs = {(r["dataset"], r["params"], r["dtype"], r["n"], r["instance"]) for r in res}
+check "no input skipped as regenerated input differs ($(grep -m1 skipped "$t/a.err"))" \
+  bash -c "! grep -q 'regenerated input differs' '$t/a.err'"
+check "anchors.csv: every input, every anchor, both instances, four formats, judged" \
+  python3 - "$t/r" "$t/a.err" "$have_ml" "$have_torch" <<'PY'
+import csv, fractions, math, sys
+d, errf, have_ml, have_torch = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1"
+err = open(errf).read()
+FMT = {"f64": (53, -1022, 1023), "f32": (24, -126, 127), "f16": (11, -14, 15), "bf16": (8, -126, 127)}
+
+def exact(text):
+    t = text.lower(); neg = t.startswith("-"); t = t.lstrip("+-")
+    m, _, e = t[2:].partition("p"); w, _, f = m.partition(".")
+    v = fractions.Fraction(int(w + f, 16), 16 ** len(f)) * fractions.Fraction(2) ** int(e)
+    return -v if neg else v
+
+def rounded(v, dt):   # v rounded once to dt (nearest, ties to even), the test's own rounding
+    if v == 0: return 0.0
+    p, emin, emax = FMT[dt]
+    a = abs(v); e = 0
+    while fractions.Fraction(2) ** e > a: e -= 1
+    while fractions.Fraction(2) ** (e + 1) <= a: e += 1
+    q = max(e, emin) - (p - 1)
+    m = a / fractions.Fraction(2) ** q
+    r = math.floor(m)
+    if m - r > fractions.Fraction(1, 2) or (m - r == fractions.Fraction(1, 2) and r % 2): r += 1
+    o = r * fractions.Fraction(2) ** q
+    x = math.inf if o >= fractions.Fraction(2) ** (emax + 1) else float(o)
+    return -x if v < 0 else x
+
+res = [r for r in csv.DictReader(l for l in open(d + "/results.csv") if not l.startswith("#"))
+       if r["status"] == "ok" and r["variant"] == "exact" and r["experiment"] in ("accuracy-vs-cond", "accuracy-vs-range")]
+lines = open(d + "/anchors.csv").read().splitlines()
+ncol = lines[0].count(",")
+assert all(l.count(",") == ncol for l in lines), "a field holds a comma"
+rows = list(csv.DictReader(lines))
+key = lambda r: (r["experiment"], r["dataset"], r["params"], r["dtype"], r["n"], r["instance"])
+inputs = {key(r): r for r in res}
 assert {r["instance"] for r in rows} == {"0", "1"}, "two instances"
-for key in inputs:
-    got = sorted(r["anchor"] for r in rows if (r["dataset"], r["params"], r["dtype"], r["n"], r["instance"]) == key)
-    want = sorted(["numpy.sum", "math.fsum"] + (["numpy.sum(f64)"] if key[2] == "f32" else []))
-    assert got == want, (key, got)
-seed = {r["instance"]: r["seed"] for r in res}
+fmts = {k[3] for k in inputs if have_ml or k[3] != "bf16"}
+assert fmts == {"f32", "f64", "f16", "bf16"} - (set() if have_ml else {"bf16"}), fmts
+assert {r["dtype"] for r in rows} == fmts, {r["dtype"] for r in rows}
+if not have_ml:
+    assert "bfloat16 inputs skipped" in err and "ml_dtypes" in err, err[-500:]
+by = {}
 for r in rows:
-    assert r["seed"] == seed[r["instance"]], r            # the instance's own seed
-    # the regenerated input is the study's: its exact sum rounds to the study's exact row
-    ex = [e for e in res if (e["params"], e["dtype"], e["instance"]) == (r["params"], r["dtype"], r["instance"])][0]
-    s = float.fromhex(r["exact_sum_hex"])
-    import struct
-    if r["dtype"] == "f32":
-        s = struct.unpack("f", struct.pack("f", s))[0]
-    assert s == float.fromhex(ex["exact_hex"]), (r, ex["exact_hex"])
-    if r["anchor"] == "math.fsum":                       # correctly rounded in float64
-        assert float(r["ulps_f64"]) <= 0.5, r
+    by.setdefault(key(r), []).append(r)
+for k, e in inputs.items():
+    if k[3] == "bf16" and not have_ml:
+        assert k not in by, k
+        continue
+    label = "{} {} {} n={} instance {}".format(k[1], k[2] or "-", k[3], k[4], k[5])
+    want = {"numpy.sum"} | ({"numpy.sum(f64)"} if k[3] != "f64" else set())
+    if "math.fsum gave no result for " + label + ":" not in err:
+        want.add("math.fsum")
+    if have_torch:
+        want |= {"torch.sum(cpu)"} | ({"torch.sum(cpu;f64)"} if k[3] != "f64" else set())
+    got = {r["anchor"] for r in by.get(k, [])}
+    assert want <= got, (k, sorted(got), sorted(want))
+    for r in by[k]:
+        assert r["seed"] == e["seed"], r                       # the instance's own seed
+        S = exact(r["exact_sum_hex"]) if "x" in r["exact_sum_hex"] else None
+        if S is not None:                                      # the study's input: S rounds to its exact row
+            assert rounded(S, k[3]) == float.fromhex(e["exact_hex"]), (r, e["exact_hex"])
+        v = float.fromhex(r["result_hex"]) if "x" in r["result_hex"] else float(r["result_hex"])
+        assert not math.isfinite(v) or rounded(fractions.Fraction(v), k[3]) == v, ("not a value of the format", r)
+        if r["anchor"] == "math.fsum" and S is not None and math.isfinite(rounded(S, k[3])):
+            assert float(r["ulps"]) <= 0.5 + 1e-6, r           # correctly rounded in float64, then once to the format
+print("tanchors: %d inputs, %d rows, formats %s" % (len(inputs), len(rows), sorted(fmts)), file=sys.stderr)
 PY
 check "report shows the anchors table" grep -q '^## Anchors' "$t/r/report.md"
 check "report: math.fsum row beside sumlab's variants" bash -c "grep -q '^| math.fsum | python ' '$t/r/report.md' && grep -q '^| serial | sumlab |' '$t/r/report.md'"
 
-# --files: {1, 2^-60, -1}: numpy.sum gives 0 (2^52 ulps off), math.fsum gives S = 2^-60
-python3 -c "import numpy as np; np.save('$t/j.npy', np.array([1.0, 2.0**-60, -1.0]))"
-python3 "$src/experiments/anchors/anchors.py" --files "$t/j.npy" -o "$t/j.csv" --sumlab "$bin" --no-torch 2>/dev/null
-check "--files exits 0" test $? -eq 0
-check "--files: numpy.sum and math.fsum judged by hand" python3 - "$t/j.csv" <<'PY'
-import csv, sys
-rows = {r["anchor"]: r for r in csv.DictReader(open(sys.argv[1]))}
-assert rows["numpy.sum"]["result_hex"] == "0x0p+0" and float(rows["numpy.sum"]["ulps"]) == 2 ** 52, rows
-assert rows["math.fsum"]["result_hex"] == "0x1p-60" and float(rows["math.fsum"]["ulps"]) == 0, rows
-assert rows["math.fsum"]["exact_sum_hex"] == "0x1p-60", rows
+# --files: {1, 2^-60, -1} in float64: numpy.sum gives 0 (2^52 ulps off), math.fsum gives S = 2^-60;
+# float16 {1, 2^-11, 2^-11} and bfloat16 {1, 2^-8, 2^-8}: S = 1 + 2^-10 and 1 + 2^-7, math.fsum exact
+python3 - "$t" "$have_ml" <<'PY'
+import sys
+import numpy as np
+t, have_ml = sys.argv[1], sys.argv[2] == "1"
+np.save(t + "/j.npy", np.array([1.0, 2.0 ** -60, -1.0]))
+np.save(t + "/h.npy", np.array([1.0, 2.0 ** -11, 2.0 ** -11], dtype=np.float16))
+if have_ml:
+    import ml_dtypes
+    np.save(t + "/b.npy", np.array([1.0, 2.0 ** -8, 2.0 ** -8], dtype=ml_dtypes.bfloat16))
+else:   # the bytes np.save writes for ml_dtypes.bfloat16: '<V2'
+    np.save(t + "/b.npy", np.array([0x3f80, 0x3b80, 0x3b80], dtype=np.uint16).view("V2"))
 PY
-echo "tanchors: $checks checks, $fails failed"
+files=("$t/j.npy" "$t/h.npy"); [ $have_ml = 1 ] && files+=("$t/b.npy")
+python3 "$src/experiments/anchors/anchors.py" --files "${files[@]}" -o "$t/j.csv" --sumlab "$bin" 2> "$t/f.err"
+last=$?; check "--files exits 0 ($(head -c 300 "$t/f.err"))" test $last -eq 0
+check "--files: numpy.sum and math.fsum judged by hand, 16-bit files read" python3 - "$t/j.csv" "$have_ml" <<'PY'
+import csv, sys
+rows = {(r["dataset"].rsplit("/", 1)[1], r["anchor"]): r for r in csv.DictReader(open(sys.argv[1]))}
+j = lambda a: rows[("j.npy", a)]
+assert j("numpy.sum")["result_hex"] == "0x0p+0" and float(j("numpy.sum")["ulps"]) == 2 ** 52, rows
+assert j("math.fsum")["result_hex"] == "0x1p-60" and float(j("math.fsum")["ulps"]) == 0, rows
+assert j("math.fsum")["exact_sum_hex"] == "0x1p-60", rows
+h = rows[("h.npy", "math.fsum")]
+assert h["dtype"] == "f16" and h["exact_sum_hex"] == "0x1.004p+0" and h["result_hex"] == "0x1.004p+0" and float(h["ulps"]) == 0, h
+assert ("h.npy", "numpy.sum") in rows and ("h.npy", "numpy.sum(f64)") in rows, rows.keys()
+if sys.argv[2] == "1":
+    b = rows[("b.npy", "math.fsum")]
+    assert b["dtype"] == "bf16" and b["exact_sum_hex"] == "0x1.02p+0" and b["result_hex"] == "0x1.02p+0" and float(b["ulps"]) == 0, b
+PY
+# without ml_dtypes, a bfloat16 file is refused with a message naming ml_dtypes (not a traceback)
+python3 -c "
+import runpy, sys
+sys.modules['ml_dtypes'] = None   # import ml_dtypes fails
+sys.argv = ['anchors.py', '--files', '$t/b.npy', '-o', '$t/nb.csv', '--sumlab', '$bin', '--no-torch']
+runpy.run_path('$src/experiments/anchors/anchors.py', run_name='__main__')" 2> "$t/nb.err"
+last=$?
+check "bfloat16 --files without ml_dtypes: exit 1 with one message (got $last: $(head -c 300 "$t/nb.err"))" \
+  bash -c "[ $last -eq 1 ] && grep -q 'ml_dtypes' '$t/nb.err' && ! grep -q Traceback '$t/nb.err'"
+echo "tanchors: $checks checks, $fails failed$([ $have_torch = 1 ] || echo ' (torch anchors not tested: PyTorch not installed)')"
 [ $fails -eq 0 ]

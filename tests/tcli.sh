@@ -230,6 +230,112 @@ assert rows[0]['exact_sum_hex'] == '0x1p-60' and rows[0]['exact_sum_dec'] == '8.
 check "judge non-finite values: inf errors" test "$(tail -n +2 "$tmp/j2.csv" | cut -d, -f4 | tr '\n' ' ')" = "inf inf inf "
 "$sumlab" judge "$tmp/a.npy" --value 1 > "$tmp/j.txt" 2>/dev/null
 check "judge table prints S exactly" grep -q '^exact sum S = 0x1\.' "$tmp/j.txt"
+# judge judges the value a result of the input's format holds: a decimal rounded once to the
+# format (the 9-digit form `sum` prints for float32), a hex float taken exactly (and refused when
+# it is not a value of the format); value_as says which
+python3 - "$tmp" <<'PY'
+import struct, sys
+def npy(path, descr, fmt, vals):
+    d = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (descr, len(vals))
+    h = d + " " * ((-(10 + len(d) + 1)) % 64) + "\n"
+    open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() +
+                           b"".join(struct.pack(fmt, v) for v in vals))
+npy(sys.argv[1] + "/tenth.npy", "<f4", "<f", [0.1])      # [0.1f]
+npy(sys.argv[1] + "/h1.npy", "<f2", "<e", [1.0009765625])  # float16 1 + 2^-10
+npy(sys.argv[1] + "/b1.npy", "<V2", "<H", [0x3f81])        # bfloat16 1 + 2^-7
+PY
+"$sumlab" judge "$tmp/tenth.npy" --value nine=0.100000001 --value 1.1920929e-07 --value hex=0x1.99999ap-4 \
+  --format csv > "$tmp/jt.csv" 2> "$tmp/jt.err"
+check "judge [0.1f] --value 0.100000001: 0 ulps, read as the float32 nearest ($(head -c 200 "$tmp/jt.err"))" awk -F, '
+  NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  $c["variant"] == "nine" { a = ($c["ulps"] == 0 && $c["abs_err"] == 0 && $c["result_hex"] == "0x1.99999ap-4" &&
+                                $c["value_as"] == "float32 nearest of 0.100000001") }
+  $c["variant"] == "value2" { b = ($c["result_hex"] == "0x1p-23" && $c["value_as"] == "float32 nearest of 1.1920929e-07") }
+  $c["variant"] == "hex" { h = ($c["ulps"] == 0 && $c["value_as"] == "exact hex") }
+  END { exit !(a && b && h && NR == 4) }' "$tmp/jt.csv"
+# one rounding, not two: 1 + 2^-11 + 1e-30 (just above a float16 midpoint; through the nearest
+# double it is the midpoint and ties to 1), 1 + 2^-8 + 1e-30 likewise for bfloat16
+"$sumlab" judge "$tmp/h1.npy" --value 1.00048828125000000000000000001 --format csv > "$tmp/jh.csv" 2>/dev/null
+check "judge float16: a decimal above a midpoint rounds up once" awk -F, 'NR == 2 && $2 == "0x1.004p+0" && $6 == 0 {ok = 1} END {exit !ok}' "$tmp/jh.csv"
+"$sumlab" judge "$tmp/b1.npy" --value 1.00390625000000000000000000001 --format csv > "$tmp/jb.csv" 2>/dev/null
+check "judge bfloat16: a decimal above a midpoint rounds up once" awk -F, 'NR == 2 && $2 == "0x1.02p+0" && $6 == 0 {ok = 1} END {exit !ok}' "$tmp/jb.csv"
+"$sumlab" judge "$tmp/j.npy" --value 0.1 --format csv > "$tmp/jd.csv" 2>/dev/null
+check "judge float64: a decimal read to the nearest double" awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  $c["result_hex"] == "0x1.999999999999ap-4" && $c["value_as"] == "float64 nearest of 0.1" {ok = 1} END {exit !ok}' "$tmp/jd.csv"
+"$sumlab" judge "$tmp/tenth.npy" --value 0x1.9999999999999ap-4 > /dev/null 2> "$tmp/jx.err"
+check "judge float32: a hex float that is no float32 is refused (exit 2)" test $? -eq 2
+check "judge float32: ... with one clear line" bash -c "[ \$(wc -l < '$tmp/jx.err') = 1 ] && grep -q 'is not a float32 value' '$tmp/jx.err'"
+"$sumlab" judge "$tmp/j.npy" --value 0x1.00000000000000001p0 > /dev/null 2> "$tmp/jx.err"
+check "judge float64: a hex float of 69 significant bits is refused (strtold alone rounds it to 1)" test $? -eq 2
+printf 'a,0.1\nb,0x1.001p+0\n' > "$tmp/hexvals.csv"
+"$sumlab" judge "$tmp/h1.npy" --values "$tmp/hexvals.csv" > /dev/null 2> "$tmp/jx.err"
+check "judge --values: a hex float that is no float16 names file and line" bash -c "grep -q 'hexvals.csv:2: the hex float' '$tmp/jx.err'"
+# --values: a UTF-8 byte-order mark (Excel's CSV UTF-8) skipped; a NUL byte refused with its line
+printf '\xef\xbb\xbfname,value\nbom,0.100000001\n' > "$tmp/bom.csv"
+"$sumlab" judge "$tmp/tenth.npy" --values "$tmp/bom.csv" --format csv > "$tmp/jbom.csv" 2> "$tmp/jbom.err"
+check "judge --values with a UTF-8 BOM: read ($(head -c 200 "$tmp/jbom.err"))" awk -F, 'NR == 2 && $1 == "bom" && $6 == 0 {ok = 1} END {exit !(ok && NR == 2)}' "$tmp/jbom.csv"
+printf 'ok,1\na,1\0garbage\n' > "$tmp/nul.csv"
+"$sumlab" judge "$tmp/tenth.npy" --values "$tmp/nul.csv" > "$tmp/jnul.out" 2> "$tmp/jnul.err"
+check "judge --values with a NUL byte: exit 2" test $? -eq 2
+check "judge --values with a NUL byte: names the line, prints no row" bash -c "grep -q 'nul.csv:2: a NUL byte' '$tmp/jnul.err' && [ ! -s '$tmp/jnul.out' ]"
+# run.conf is read strictly: a damaged field stops --resume (exit 2) instead of a default
+# (seed=xyz was resumed as seed 0, exit 0)
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --preset tiny --backend cpu --variants serial --dtype f32 \
+  -o "$tmp/rc" -q 2>/dev/null
+check "tiny run for run.conf checks" test -s "$tmp/rc/run.conf"
+cp "$tmp/rc/run.conf" "$tmp/run.conf.good"
+for kv in seed=xyz seed=-1 seed=18446744073709551616 reps=abc reps=-2 seeds=0 seeds=x n=abc n=0 \
+          datasets=nope variants=nope dtypes=f128 backend=tpu preset=huge started=yesterday baseline=nope; do
+  k=${kv%%=*}
+  sed "s/^$k=.*/$kv/" "$tmp/run.conf.good" > "$tmp/rc/run.conf"
+  SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
+  last=$?; check "run --resume with run.conf $kv: exit 2 (got $last: $(head -c 200 "$tmp/rc.err"))" test $last -eq 2
+done
+cp "$tmp/run.conf.good" "$tmp/rc/run.conf"
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
+last=$?; check "run --resume with the run.conf it wrote: exit 0 ($(head -c 200 "$tmp/rc.err"))" test $last -eq 0
+# gen warns (exit 0) exactly when the exact sum of what it wrote overflows the format: the
+# warning agrees with `sum`'s exact row (inf) for each family below; Inf/NaN planted on purpose
+# (special) and a sum whose partials overflow but whose exact sum is finite (overflow) get none
+for spec in "log-uniform f32 --param emin=-1100 --param emax=1100 --param subnormals=1" \
+            "log-uniform f16 --param emax=15" "log-uniform bf16 --param emin=-1100 --param emax=1100" \
+            "log-uniform f64 --param emin=-1100 --param emax=1100" "log-uniform f16 --param emax=10" \
+            "overflow f32" "overflow f16" "uniform-sym f16" "special f32"; do
+  set -- $spec; ds=$1; dt=$2; shift 2
+  "$sumlab" gen "$ds" --n 4096 --dtype "$dt" "$@" -o "$tmp/ov.npy" 2> "$tmp/ov.err"
+  last=$?; check "gen $spec: exit 0 ($(head -c 200 "$tmp/ov.err"))" test $last -eq 0
+  warned=0; grep -q "^sumlab gen: warning: the exact sum .* overflows $dt" "$tmp/ov.err" && warned=1
+  ex=$("$sumlab" sum "$tmp/ov.npy" --backend cpu --variants serial --format csv 2>/dev/null | awk -F, '$1 == "exact" {print $2}')
+  inf=0; case $ex in inf|-inf) inf=1 ;; esac
+  [ "$ds" = special ] && inf=0   # Inf planted: not an overflow
+  check "gen $spec: warning ($warned) iff the exact sum overflows (exact $ex)" test "$warned" = "$inf"
+  nwarn=$((${nwarn:-0} + warned))
+done
+check "gen: three of the families above overflow (got $nwarn warnings)" test "$nwarn" -eq 3
+# odd or 300-byte names in gen and judge: one short line saying what is wrong, exit 2 (a file
+# name with a control byte is a legal name: written, and the byte escaped in the message)
+long=$(printf 'x%.0s' $(seq 300))
+oneline() { # what exit-status want-phrase command...: exit 2, one line under 400 bytes, the phrase
+  local what=$1 want=$2; shift 2
+  "$sumlab" "$@" > /dev/null 2> "$tmp/odd.err"
+  local rc=$?
+  check "$what: exit 2 (got $rc: $(head -c 200 "$tmp/odd.err"))" test $rc -eq 2
+  check "$what: one line under 400 bytes naming the problem" \
+    bash -c "[ \$(wc -l < '$tmp/odd.err') = 1 ] && [ \$(wc -c < '$tmp/odd.err') -lt 400 ] && grep -q '$want' '$tmp/odd.err'"
+}
+oneline "gen: 300-byte dataset name" "unknown dataset .xxx.*(300 bytes)" gen "$long" --n 10 -o "$tmp/o.npy"
+oneline "gen -o: 300-byte file name" "at most 250" gen uniform --n 10 -o "$tmp/$long.npy"
+check "gen -o: 300-byte file name leaves no .part" bash -c "! ls '$tmp' | grep -q part"
+oneline "gen -o: missing folder" "no folder" gen uniform --n 10 -o "$tmp/nodir/x.npy"
+oneline "judge --value: 300-byte NAME" "at most 128 bytes" judge "$tmp/tenth.npy" --value "$long=1"
+oneline "judge --value: a NAME with a tab" "no control character" judge "$tmp/tenth.npy" --value "$(printf 'a\tb')=1"
+printf 'ok,1\n%s,2\n' "$long" > "$tmp/longname.csv"
+oneline "judge --values: 300-byte name" "longname.csv:2: name" judge "$tmp/tenth.npy" --values "$tmp/longname.csv"
+oneline "judge --bound-of: 300-byte variant" "unknown variant .xxx.*(300 bytes)" judge "$tmp/tenth.npy" --value 1 --bound-of "$long"
+oneline "judge: 300-byte FILE name" "at most 255" judge "$tmp/$long.npy" --value 1
+"$sumlab" gen uniform --n 10 -o "$tmp/$(printf 'odd\tname')" 2> "$tmp/odd.err"
+last=$?; check "gen -o a name with a tab: written (exit $last)" test $last -eq 0
+check "gen -o a name with a tab: the tab escaped in the message" bash -c "grep -q 'odd\\\\tname' '$tmp/odd.err' && ! grep -q \$'\\t' '$tmp/odd.err'"
 # auto backend says which on stderr
 "$sumlab" sum "$tmp/a.npy" --variants serial > /dev/null 2> "$tmp/auto.err"
 check "auto backend names the CPU on stderr" grep -qi cpu "$tmp/auto.err"

@@ -677,6 +677,42 @@ static void test_alternating_and_basic(void)
     }
 }
 
+/* uniform-sym is symmetric about 0 in every format (issue 29: the 16-bit grid k 2^(1-p) - 1 had
+ * mean -2^-p): the mean of 2^24 values within 4 standard errors of 0, and in the 16-bit formats,
+ * whose 2^p grid points 2^24 draws all hit, the smallest value is minus the largest. */
+static void test_uniform_sym_mean(void)
+{
+    const uint64_t n = (uint64_t)1 << 24;
+    const sl_dataset *us = sl_dataset_find("uniform-sym");
+    const sl_dtype all[4] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    for (int t = 0; t < 4; t++) {
+        const sl_dtype dt = all[t];
+        void *a = malloc(n * sl_dtype_size(dt));
+        sl_err err = {{0}};
+        if (!a || sl_dataset_generate_threads(us, dt, sl_test_seed(), n, NULL, 0, n, a, 2, &err)) {
+            CHECK(0, "uniform-sym %s: %s", sl_dtype_name(dt), err.msg);
+            free(a);
+            continue;
+        }
+        double sum = 0, sq = 0, lo = 2, hi = -2;
+        for (uint64_t k = 0; k < n; k++) {
+            double x = dt == SL_F64 ? ((double *)a)[k] : dt == SL_F32 ? (double)((float *)a)[k]
+                                                        : sl_half_to_double(((uint16_t *)a)[k], dt);
+            sum += x;
+            sq += x * x;
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+        const double mean = sum / (double)n, se = sqrt(sq / (double)n - mean * mean) / sqrt((double)n);
+        CHECK(fabs(mean) < 4 * se, "uniform-sym %s: mean %.3g of 2^24 values is %.1f standard errors (%.3g) from 0",
+              sl_dtype_name(dt), mean, fabs(mean) / se, se);
+        CHECK(lo >= -1 && hi < 1, "uniform-sym %s: values in [-1, 1) (min %a, max %a)", sl_dtype_name(dt), lo, hi);
+        if (sl_dtype_is_half(dt))
+            CHECK(lo == -hi, "uniform-sym %s: the grid is symmetric about 0 (min %a, max %a)", sl_dtype_name(dt), lo, hi);
+        free(a);
+    }
+}
+
 int main(void)
 {
     test_registry();
@@ -694,5 +730,6 @@ int main(void)
     test_cancellation();
     test_sorted();
     test_alternating_and_basic();
+    test_uniform_sym_mean();
     return sl_test_done("tdatasets");
 }

@@ -5,6 +5,8 @@
 #  - ordered equal to its twin: each slice's twin result (a raw slice file summed alone), added
 #    in rank order (float64, in Python: binary64 adds);
 #  - a rank that cannot read its input: one message, non-zero exit, no hang;
+#  - ranks that read different files (another length; the same length, other values; values
+#    changed only in slices that other ranks sum): one line, exit 1, no row printed;
 #  - run ranks (tiny) writes its rows, report and (with gnuplot) the chart.
 # usage: tmpi.sh SUMLAB HAVE_MPI MPIEXEC     exit 77 when the build has no MPI
 set -euo pipefail
@@ -101,6 +103,39 @@ set -e
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || bad "unreadable input: exit $rc (expected a non-zero exit, no hang)"
 [ "$(grep -c '^sumlab sum: rank' "$tmp/e")" = 1 ] || bad "unreadable input: expected one message, got: $(cat "$tmp/e")"
 [ ! -s "$tmp/o" ] || bad "unreadable input: something was printed on stdout"
+
+# ranks that read different inputs (MPMD: `-np 2 sumlab sum A : -np 2 sumlab sum B`): one line
+# naming the difference, exit 1, nothing on stdout
+"$S" gen uniform --n 100003 --dtype f32 --seed 11 -o "$tmp/A.npy" 2>/dev/null
+"$S" gen uniform --n 100000 --dtype f32 --seed 11 -o "$tmp/short.npy" 2>/dev/null   # A less 3 values
+"$S" gen uniform --n 100003 --dtype f32 --seed 12 -o "$tmp/other.npy" 2>/dev/null   # A's length
+python3 - "$tmp/A.npy" "$tmp/mixed.npy" <<'PY'
+# A with one value changed in the slices of ranks 1 and 3 of 4 (ranks 2 and 3 read it: the
+# slices summed, 0-1 from A and 2-3 from this file, make neither file)
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+off = 10 + (b[8] | b[9] << 8)
+for i in (30000, 90000):
+    b[off + 4 * i] ^= 1
+open(sys.argv[2], 'wb').write(b)
+PY
+for spec in "3 short.npy different length" "2 other.npy different values" "2 mixed.npy different values"; do
+  set -- $spec
+  what=${spec#* * }
+  set +e
+  timeout 60 "${run[@]}" -np "$1" "$S" sum "$tmp/A.npy" --backend cpu --variants serial --format csv : \
+    -np $((4 - $1)) "$S" sum "$tmp/$2" --backend cpu --variants serial --format csv > "$tmp/o" 2> "$tmp/e"
+  rc=$?
+  set -e
+  [ "$rc" = 1 ] || bad "ranks reading A and $2: exit $rc, expected 1"
+  [ "$(grep -c '^sumlab sum: the ranks read different inputs' "$tmp/e")" = 1 ] ||
+    bad "ranks reading A and $2: expected one 'the ranks read different inputs' line, got: $(head -c 600 "$tmp/e")"
+  grep -q "($what" "$tmp/e" || bad "ranks reading A and $2: the line does not say '$what'"
+  [ ! -s "$tmp/o" ] || bad "ranks reading A and $2: rows printed: $(head -c 300 "$tmp/o")"
+done
+timeout 60 "${run[@]}" -np 2 "$S" sum "$tmp/A.npy" --backend cpu --variants serial --format csv : \
+  -np 2 "$S" sum "$tmp/A.npy" --backend cpu --variants serial --format csv > "$tmp/o" 2> "$tmp/e" ||
+  bad "ranks reading the same file (MPMD): failed: $(head -c 300 "$tmp/e")"
 
 # the ranks experiment (tiny), then one forced-algorithm pass
 if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --backend cpu -q 2> "$tmp/e" &&

@@ -164,6 +164,58 @@ static void check_runconf(void)
     if (f) { fputs("experiment=all\npreset=tiny\n", f); fclose(f); }
     CHECK(sl_runconf_read(tmpdir, &b) == -2 && (b.seen & SL_CONF_PRESET) && !(b.seen & SL_CONF_SEED),
           "incomplete run.conf: -2 with what it has");
+    CHECK(strstr(b.error, "field 'backend' missing") && strstr(b.error, "run.conf"), "missing field named: %s", b.error);
+
+    /* strict fields (issue 29): a good run.conf with every field, then one bad field at a time:
+     * -2 and a message naming the file and the field (seed=xyz was read as seed 0) */
+    static const char *const good[][2] = {
+        {"experiment", "accuracy-vs-cond"}, {"preset", "tiny"}, {"backend", "cpu"}, {"seed", "20261129"},
+        {"reps", "0"}, {"started", "2026-01-31T12:00:00Z"}, {"n", "1024,4096"}, {"datasets", "uniform,normal"},
+        {"variants", "serial,pairwise"}, {"dtypes", "f32,f16"}, {"seeds", "2"}, {"baseline", "serial"}};
+    static const char *const badv[][2] = {
+        {"experiment", ""}, {"experiment", "x';touch /tmp/PWNED;'"}, {"experiment", "../../x"},
+        {"preset", "huge"}, {"preset", ""}, {"backend", "tpu"}, {"backend", "auto"},
+        {"seed", "xyz"}, {"seed", ""}, {"seed", "-1"}, {"seed", "18446744073709551616"}, {"seed", "12abc"},
+        {"seed", "1e3"}, {"seed", " 5"}, {"seed", "+5"},
+        {"reps", "abc"}, {"reps", "-3"}, {"reps", "1000001"}, {"reps", "3.5"}, {"reps", ""},
+        {"started", "yesterday"}, {"started", "2026-01-31T12:00:00Z;rm"},
+        {"n", "abc"}, {"n", "0"}, {"n", "1024,,4096"}, {"n", "1024,1024"}, {"n", "-5"}, {"n", "1e3"},
+        {"datasets", "nope"}, {"datasets", "uniform,uniform"}, {"datasets", "../../../../tmp/x"},
+        {"datasets", "uniform,"}, {"variants", "nope"}, {"variants", "serial,serial"},
+        {"dtypes", "f128"}, {"dtypes", "f32,f32"}, {"seeds", "0"}, {"seeds", "abc"}, {"seeds", "1001"},
+        {"baseline", "nope"}, {"baseline", "serial\x01"}};
+    const size_t ng = sizeof good / sizeof good[0];
+    for (size_t t = 0; t <= sizeof badv / sizeof badv[0]; t++) {
+        const int is_good = t == sizeof badv / sizeof badv[0];
+        f = fopen(path, "w");
+        if (!f) { CHECK(0, "cannot write %s", path); return; }
+        fputs("# sumlab run settings (read by --resume)\n", f);
+        for (size_t i = 0; i < ng; i++)
+            fprintf(f, "%s=%s\n", good[i][0], !is_good && !strcmp(good[i][0], badv[t][0]) ? badv[t][1] : good[i][1]);
+        fclose(f);
+        int r = sl_runconf_read(tmpdir, &b);
+        if (is_good) {
+            CHECK(r == 0 && b.seed == 20261129 && b.reps == 0 && b.seeds == 2 && !strcmp(b.n, "1024,4096") &&
+                  !strcmp(b.dtypes, "f32,f16") && !strcmp(b.baseline, "serial"),
+                  "a good run.conf with every field reads back (%d: %s)", r, b.error);
+            continue;
+        }
+        char want[64];
+        snprintf(want, sizeof want, "field '%s'", badv[t][0]);
+        CHECK(r == -2 && strstr(b.error, want) && strstr(b.error, "run.conf"),
+              "run.conf %s=%s: -2 naming the field and the file (got %d, '%s')", badv[t][0], badv[t][1], r, b.error);
+    }
+    /* a line that is no key=value, an unknown key, a key twice */
+    static const char *const badl[] = {"seed 5\n", "colour=blue\n", "seed=5\n"};
+    for (size_t t = 0; t < sizeof badl / sizeof badl[0]; t++) {
+        f = fopen(path, "w");
+        if (!f) return;
+        for (size_t i = 0; i < ng; i++) fprintf(f, "%s=%s\n", good[i][0], good[i][1]);
+        fputs(badl[t], f);
+        fclose(f);
+        CHECK(sl_runconf_read(tmpdir, &b) == -2 && strstr(b.error, "run.conf"), "run.conf line '%s': -2 (%s)",
+              badl[t], b.error);
+    }
 }
 
 static void check_meta(void)

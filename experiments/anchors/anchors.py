@@ -11,13 +11,19 @@ the exact sum, so report.md can show them beside sumlab's own variants.
   anchors.py --files F.npy [F2.npy ...] -o OUT.csv [--sumlab BIN] [--no-torch]
       the same for files of your own (experiment `file`, dataset = the file's path).
 
-Needs NumPy (exit 77 when it is missing, so a test can skip); PyTorch is optional. Each value is
-passed to `sumlab judge` as its exact hex (float.hex), so nothing is lost on the way.
+Needs NumPy (exit 77 when it is missing, so a test can skip); bfloat16 inputs need ml_dtypes
+(np.load reads them as raw 'V2' bytes; without ml_dtypes they are skipped, or refused with
+--files, with a message saying so); PyTorch is optional. Inputs of all four formats (float32,
+float64, float16, bfloat16). Each anchor's result is held in the input's format, as a variable
+of that format holds it: a library result of a wider type (math.fsum's double, numpy.sum(f64))
+is rounded once to the format, here, exactly; it goes to `sumlab judge` as an exact hex float,
+so nothing is lost on the way. Anchor names hold no comma (they are CSV fields).
 anchors.csv columns: experiment,dataset,params,dtype,n,instance,seed,anchor,library, then
 sumlab judge's result_hex,result,abs_err,rel_err,ulps,cond,ulps_f64,exact_sum_hex,exact_sum_dec,
 exact_sum_bits."""
 import argparse
 import csv
+import fractions
 import math
 import os
 import platform
@@ -31,6 +37,75 @@ try:
 except ImportError:
     print("anchors.py: NumPy is not installed (pip install numpy)", file=sys.stderr)
     sys.exit(77)
+try:
+    import ml_dtypes
+except ImportError:
+    ml_dtypes = None
+
+# sumlab's format names: (significand bits p, smallest normal exponent, largest exponent)
+FORMATS = {"f64": (53, -1022, 1023), "f32": (24, -126, 127), "f16": (11, -14, 15), "bf16": (8, -126, 127)}
+NO_BF16 = "bfloat16 input needs ml_dtypes (pip install ml_dtypes): np.load reads it as raw 'V2' bytes"
+
+
+def parse_hex(text):
+    """A hex float as printed by sumlab (%a or every bit of S) as an exact Fraction; None for
+    inf/nan."""
+    t = text.strip().lower()
+    neg = t.startswith("-")
+    t = t.lstrip("+-")
+    if not t.startswith("0x"):
+        return None
+    mant, _, exp = t[2:].partition("p")
+    whole, _, frac = mant.partition(".")
+    v = fractions.Fraction(int(whole + frac or "0", 16), 16 ** len(frac)) * fractions.Fraction(2) ** int(exp or "0")
+    return -v if neg else v
+
+
+def round_to(v, dt):
+    """The exact value v (Fraction, or a float) rounded once to format dt (nearest, ties to
+    even), as a Python float; +-inf past the format's range."""
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return v
+        v = fractions.Fraction(v)
+    if v == 0:
+        return 0.0
+    p, emin, emax = FORMATS[dt]
+    a = abs(v)
+    e = a.numerator.bit_length() - a.denominator.bit_length()   # 2^e <= a < 2^(e+2)
+    if fractions.Fraction(2) ** e > a:
+        e -= 1
+    elif fractions.Fraction(2) ** (e + 1) <= a:
+        e += 1
+    q = max(e, emin) - (p - 1)                                   # the quantum at a
+    m = a / fractions.Fraction(2) ** q
+    r = math.floor(m)
+    if m - r > fractions.Fraction(1, 2) or (m - r == fractions.Fraction(1, 2) and r % 2):
+        r += 1
+    out = fractions.Fraction(r) * fractions.Fraction(2) ** q
+    if out >= fractions.Fraction(2) ** (emax + 1):
+        res = math.inf
+    else:
+        res = float(out)
+    return -res if v < 0 else res
+
+
+def sumlab_dtype(x):
+    """sumlab's name for the array's format, or None."""
+    if ml_dtypes is not None and x.dtype == ml_dtypes.bfloat16:
+        return "bf16"
+    return {"float32": "f32", "float64": "f64", "float16": "f16"}.get(str(x.dtype))
+
+
+def load_npy(path, dt=None):
+    """np.load, bfloat16 ('V2' bytes) viewed as ml_dtypes.bfloat16. Raises ValueError with a
+    message when the array cannot be summed here."""
+    x = np.load(path)
+    if x.dtype.kind == "V" and x.dtype.itemsize == 2 and (dt in (None, "bf16")):
+        if ml_dtypes is None:
+            raise ValueError(NO_BF16)
+        x = x.view(ml_dtypes.bfloat16)
+    return x
 
 JUDGE_COLS = ("result_hex", "result", "abs_err", "rel_err", "ulps", "cond", "ulps_f64",
               "exact_sum_hex", "exact_sum_dec", "exact_sum_bits")
@@ -57,23 +132,36 @@ def load_torch(disabled):
         return None
 
 
-def anchor_sums(x, torch):
-    """[(name, library, value as a Python float)] for the array x."""
+def anchor_sums(x, torch, label):
+    """[(name, library, value as a Python float in the input's format)] for the array x: every
+    library result held in x's format (a wider result rounded once to it). Names hold no comma."""
+    dt = sumlab_dtype(x)
     npv = "numpy " + np.__version__
-    out = [("numpy.sum", npv, float(np.sum(x)))]
-    if x.dtype == np.float32:
-        out.append(("numpy.sum(f64)", npv, float(np.sum(x, dtype=np.float64))))
-    out.append(("math.fsum", "python " + platform.python_version(), math.fsum(x.tolist())))
+    wide = x.astype(np.float64)
+    with np.errstate(all="ignore"):   # an overflowing or inf - inf sum is a result like any other
+        raw = [("numpy.sum", npv, float(np.sum(x)))]
+        if dt != "f64":
+            raw.append(("numpy.sum(f64)", npv, float(np.sum(wide))))
+    try:
+        raw.append(("math.fsum", "python " + platform.python_version(), math.fsum(wide.tolist())))
+    except (OverflowError, ValueError) as e:   # no result: no row, and a line saying so
+        print(f"anchors.py: math.fsum gave no result for {label}: {e}", file=sys.stderr)
     if torch is not None:
         tv = "torch " + torch.__version__
-        t = torch.from_numpy(np.ascontiguousarray(x))
+        c = np.ascontiguousarray(x)
+        if dt == "bf16":   # torch reads no ml_dtypes array: the same 16 bits, as torch.bfloat16
+            t = torch.from_numpy(c.view(np.int16)).view(torch.bfloat16)
+        else:
+            t = torch.from_numpy(c)
         devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
         for dev in devices:
             td = t.to(dev)
-            out.append((f"torch.sum({dev})", tv, float(td.sum().item())))
-            if x.dtype == np.float32:
-                out.append((f"torch.sum({dev},f64)", tv, float(td.sum(dtype=torch.float64).item())))
-    return out
+            raw.append((f"torch.sum({dev})", tv, float(td.sum().item())))
+            if dt != "f64":
+                raw.append((f"torch.sum({dev};f64)", tv, float(td.sum(dtype=torch.float64).item())))
+    for name, _, _ in raw:
+        assert "," not in name, name
+    return [(name, lib, round_to(v, dt)) for name, lib, v in raw]
 
 
 def judge(sumlab, path, sums, tmp):
@@ -150,27 +238,34 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="anchors.") as tmp:
         if a.files:
             for path in a.files:
-                x = np.load(path).reshape(-1, order="A")
-                dt = {"float32": "f32", "float64": "f64"}.get(str(x.dtype))
+                try:
+                    x = load_npy(path).reshape(-1, order="A")
+                except ValueError as e:
+                    sys.exit(f"anchors.py: {path}: {e}")
+                dt = sumlab_dtype(x)
                 if dt is None:
-                    sys.exit(f"anchors.py: {path}: dtype {x.dtype} (float32 or float64 only)")
-                for name, lib, r in judge(sumlab, path, anchor_sums(x, torch), tmp):
+                    sys.exit(f"anchors.py: {path}: dtype {x.dtype} (float32, float64, float16 or bfloat16 only)")
+                for name, lib, r in judge(sumlab, path, anchor_sums(x, torch, path), tmp):
                     rows.append((("file", path, "", dt, str(x.size), "0", "", name, lib), r))
             out = a.output
         else:
             inputs = study_inputs(a.run_dir, set(a.experiments.split(",")), a.max_n)
             path = os.path.join(tmp, "x.npy")
+            no_bf16 = 0
             for i, inp in enumerate(inputs):
+                if inp[3] == "bf16" and ml_dtypes is None:
+                    no_bf16 += 1
+                    continue
                 gen(sumlab, inp, path)
-                x = np.load(path)
-                judged = judge(sumlab, path, anchor_sums(x, torch), tmp)
-                # the regenerated input is the study's: its exact sum, rounded, is the row's exact
-                s = float.fromhex(judged[0][2]["exact_sum_hex"]) if "x" in judged[0][2]["exact_sum_hex"] else None
+                x = load_npy(path, inp[3])
+                label = "{} {} {} n={} instance {}".format(inp[1], inp[2] or "-", inp[3], inp[4], inp[5])
+                judged = judge(sumlab, path, anchor_sums(x, torch, label), tmp)
+                # the regenerated input is the study's: its exact sum S rounded once to the
+                # format (exactly, from every bit of S) is the study's exact row
+                s = parse_hex(judged[0][2]["exact_sum_hex"])
                 want = inp[7]
                 if s is not None and want and "x" in want:
-                    w = float.fromhex(want)
-                    got = float(np.float32(s)) if inp[3] == "f32" else s
-                    if got != w and not (math.isinf(w) or math.isnan(w)):
+                    if round_to(s, inp[3]) != float.fromhex(want):
                         mismatched += 1
                         continue
                 for name, lib, r in judged:
@@ -178,6 +273,8 @@ def main(argv):
                 if (i + 1) % 50 == 0:
                     print(f"anchors.py: {i + 1}/{len(inputs)} inputs", file=sys.stderr)
             out = os.path.join(a.run_dir, "anchors.csv")
+    if a.run_dir and no_bf16:
+        print(f"anchors.py: {no_bf16} bfloat16 inputs skipped: {NO_BF16}", file=sys.stderr)
     write_rows(out, rows)
     print(f"anchors.py: {len(rows)} rows to {out}" +
           (f"; {mismatched} inputs skipped (regenerated input differs from the study's)" if mismatched else ""),

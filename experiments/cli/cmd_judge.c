@@ -1,6 +1,8 @@
 /* cmd_judge.c: `sumlab judge FILE --value V ...`: judges sums computed elsewhere (NumPy,
  * math.fsum, PyTorch, a user's kernel) against the exact sum of FILE, with the figures `sum`
  * gives its own variants, and prints the exact sum S itself, exactly. */
+#define _POSIX_C_SOURCE 200809L
+#include <fenv.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +12,7 @@
 #include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_variants.h"
+#include "sumlab/half.h"
 
 #define CMD "judge"
 
@@ -23,9 +26,12 @@ static void judge_usage(FILE *f)
           "exact_sum_* in csv/json).\n\n"
           "options:\n"
           "  --value [NAME=]V  a value (repeatable), any C99 form: 0.1, -2.5e-3, 0x1.8p+3,\n"
-          "                    inf, nan; read to the nearest double (a float32 result printed\n"
-          "                    with 9 digits, or any %a, is read exactly). NAME: the row's\n"
-          "                    name (default value1, value2, ...)\n"
+          "                    inf, nan. A decimal is rounded once to the input's format\n"
+          "                    (the nearest float32, float16, bfloat16 or float64: what a\n"
+          "                    variable of that format holds); a hex float (0x1.99999ap-4)\n"
+          "                    is taken exactly and must be a value of the format. Column\n"
+          "                    value_as says which. NAME: the row's name (default value1,\n"
+          "                    value2, ...)\n"
           "  --values CSV      a file of `name,value` lines (a `name,value` header, blank\n"
           "                    lines and # comments are skipped)\n"
           "  --bound-of V      also the a-priori bound of registry variant V on this input\n"
@@ -36,14 +42,18 @@ static void judge_usage(FILE *f)
           "  -h, --help        this text\n\n"
           "columns: variant (the value's name) result_hex result abs_err rel_err ulps (in ulps\n"
           "  of S rounded to the input format) cond bound dtype n ulps_f64 (in ulps of S\n"
-          "  rounded to float64) bound_of bound_ratio exact_sum_hex exact_sum_dec\n"
+          "  rounded to float64) bound_of bound_ratio value_as (how the value was read:\n"
+          "  `exact hex`, or `float32 nearest of 0.1`) exact_sum_hex exact_sum_dec\n"
           "  exact_sum_bits\n\n"
           "exit status: 0 ok; 1 a runtime failure; 2 bad usage or input.\n", f);
 }
 
 typedef struct {
-    char *name;
-    double v;
+    char *name, *text;   /* the row's name; the value as written */
+    const char *src;     /* where it was written: NULL (--value) or the --values file */
+    long line;           /* its line there */
+    double v;            /* the value the result's format holds (value_for) */
+    char as[96];         /* how v was read: "exact hex" or "<format> nearest of <text>" */
 } jvalue;
 
 typedef struct {
@@ -51,7 +61,8 @@ typedef struct {
     size_t n, cap;
 } jvalues;
 
-static int add_value(jvalues *vs, const char *name, size_t nlen, double v)
+static int add_value(jvalues *vs, const char *name, size_t nlen, const char *text, const char *src,
+                     long line)
 {
     if (vs->n == vs->cap) {
         size_t nc = vs->cap ? 2 * vs->cap : 16;
@@ -60,20 +71,147 @@ static int add_value(jvalues *vs, const char *name, size_t nlen, double v)
         vs->v = p;
         vs->cap = nc;
     }
-    char *d = malloc(nlen + 1);
-    if (!d) return -1;
+    const size_t tlen = strlen(text);
+    char *d = malloc(nlen + 1), *t = malloc(tlen + 1);
+    if (t) memcpy(t, text, tlen + 1);
+    if (!d || !t) {
+        free(d);
+        free(t);
+        return -1;
+    }
     memcpy(d, name, nlen);
     d[nlen] = '\0';
-    vs->v[vs->n].name = d;
-    vs->v[vs->n].v = v;
+    jvalue *j = &vs->v[vs->n];
+    memset(j, 0, sizeof *j);
+    j->name = d;
+    j->text = t;
+    j->src = src;
+    j->line = line;
     vs->n++;
     return 0;
 }
 
 static void free_values(jvalues *vs)
 {
-    for (size_t i = 0; i < vs->n; i++) free(vs->v[i].name);
+    for (size_t i = 0; i < vs->n; i++) {
+        free(vs->v[i].name);
+        free(vs->v[i].text);
+    }
     free(vs->v);
+}
+
+/* What is wrong with a value's NAME (a row label in every output format), or NULL: at most
+ * 128 bytes, no control byte, no comma. */
+#define NAME_MAX_BYTES 128
+static const char *bad_name(const char *name, size_t nlen)
+{
+    if (nlen > NAME_MAX_BYTES) return "a NAME is at most 128 bytes";
+    for (size_t i = 0; i < nlen; i++) {
+        const unsigned char ch = (unsigned char)name[i];
+        if (ch < 0x20 || ch == 0x7f) return "a NAME holds no control character";
+        if (ch == ',') return "a NAME holds no comma";
+    }
+    return NULL;
+}
+
+/* s as quoted in a message: at most 64 bytes of it, then how long it was. */
+static const char *quoted(char *b, size_t len, const char *s, size_t l)
+{
+    if (l <= 64) snprintf(b, len, "%.*s", (int)l, s);
+    else snprintf(b, len, "%.60s... (%zu bytes)", s, l);
+    return b;
+}
+
+/* Whether s is a hex float ([+-]0x...). */
+static int is_hex(const char *s)
+{
+    if (*s == '+' || *s == '-') s++;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+}
+
+/* Significant bits of the hex float s's digits (leading and trailing zero bits not counted). */
+static int hex_bits(const char *s)
+{
+    if (*s == '+' || *s == '-') s++;
+    s += 2;
+    int first = -1, last = -1, pos = 0;   /* bit positions from the first digit's top bit */
+    for (; *s && *s != 'p' && *s != 'P'; s++) {
+        if (*s == '.') continue;
+        const int d = *s <= '9' ? *s - '0' : (*s | 0x20) - 'a' + 10;
+        for (int b = 3; b >= 0; b--, pos++)
+            if (d >> b & 1) {
+                if (first < 0) first = pos;
+                last = pos;
+            }
+    }
+    return first < 0 ? 0 : last - first + 1;
+}
+
+/* The decimal s rounded once to dt: strtod toward zero, made odd when inexact (round to odd:
+ * 53 bits >= p + 2, so rounding that double to the p-bit format is the correct rounding of s). */
+static double decimal_to(const char *s, sl_dtype dt)
+{
+    if (dt == SL_F64) return strtod(s, NULL);
+    const int mode = fegetround();
+    fesetround(FE_TOWARDZERO);
+    double t = strtod(s, NULL);
+    fesetround(FE_UPWARD);
+    const double up = strtod(s, NULL);
+    fesetround(FE_DOWNWARD);
+    const double down = strtod(s, NULL);
+    fesetround(mode);
+    if (isfinite(t) && up != down) {
+        uint64_t b;
+        memcpy(&b, &t, sizeof b);
+        b |= 1;
+        memcpy(&t, &b, sizeof t);
+    }
+    return dt == SL_F32 ? (double)(float)t : sl_half_round(t, dt);
+}
+
+/* Whether the finite or infinite v is a value of dt. */
+static int in_format(double v, sl_dtype dt)
+{
+    if (v != v || dt == SL_F64) return 1;
+    return dt == SL_F32 ? (double)(float)v == v : sl_half_round(v, dt) == v;
+}
+
+static const char *fmt_long_name(sl_dtype dt)
+{
+    switch (dt) {
+    case SL_F32: return "float32";
+    case SL_F64: return "float64";
+    case SL_F16: return "float16";
+    default: return "bfloat16";
+    }
+}
+
+/* j->v and j->as for a result of format dt (j->text passed sl_parse_double). 0, or 2 (message
+ * printed: a hex float that is not a value of the format). */
+static int value_for(jvalue *j, sl_dtype dt)
+{
+    if (is_hex(j->text)) {
+        /* exactly: a hex float of more than 64 significant bits is no double; long double (64 or
+         * 113 bits, a wider exponent) holds every one of at most 64 exactly, so it is a double
+         * iff strtod and strtold agree (subnormal and overflowing doubles included) */
+        const double v = strtod(j->text, NULL);
+        const long double w = strtold(j->text, NULL);
+        if (hex_bits(j->text) > 64 || (long double)v != w || !in_format(v, dt)) {
+            char where[64] = "";
+            if (j->src) snprintf(where, sizeof where, ":%ld", j->line);
+            sl_cli_msg(CMD, "%s%s%s: the hex float '%s' is not a %s value (a hex float is taken exactly; "
+                            "write a decimal to have it rounded to the nearest %s)",
+                       j->src ? "--values " : "--value", j->src ? j->src : "", where, j->text,
+                       fmt_long_name(dt), fmt_long_name(dt));
+            return 2;
+        }
+        j->v = v;
+        snprintf(j->as, sizeof j->as, "exact hex");
+        return 0;
+    }
+    j->v = decimal_to(j->text, dt);
+    snprintf(j->as, sizeof j->as, "%s nearest of %.*s", fmt_long_name(dt), 60, j->text);
+    return 0;
 }
 
 /* --value [NAME=]V. Returns 0, or the exit code. */
@@ -92,8 +230,10 @@ static int opt_value(jvalues *vs, const char *arg)
         sl_cli_msg(CMD, "--value '%s': empty NAME before '='", arg);
         return 2;
     }
-    if (memchr(name, ',', nlen)) {
-        sl_cli_msg(CMD, "--value '%s': a NAME holds no comma", arg);
+    const char *why = bad_name(name, nlen);
+    if (why) {
+        char q[128];
+        sl_cli_msg(CMD, "--value '%s': %s", quoted(q, sizeof q, arg, strlen(arg)), why);
         return 2;
     }
     double v;
@@ -102,11 +242,12 @@ static int opt_value(jvalues *vs, const char *arg)
         sl_cli_msg(CMD, "--value: %s", err.msg);
         return 2;
     }
-    if (add_value(vs, name, nlen, v)) { sl_cli_msg(CMD, "out of memory"); return 1; }
+    if (add_value(vs, name, nlen, num, NULL, 0)) { sl_cli_msg(CMD, "out of memory"); return 1; }
     return 0;
 }
 
-/* --values CSV: name,value lines. Returns 0, or the exit code. */
+/* --values CSV: name,value lines (a UTF-8 byte-order mark at the start skipped; a NUL byte
+ * refused). Returns 0, or the exit code. */
 static int opt_values(jvalues *vs, const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -114,25 +255,41 @@ static int opt_values(jvalues *vs, const char *path)
         sl_cli_msg(CMD, "--values: cannot open '%s'", path);
         return 2;
     }
-    char line[4096];
+    enum { MAX_LINE = 4094 };
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
     long ln = 0;
     int rc = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
+    while (!rc && (got = getline(&line, &cap, f)) >= 0) {
         ln++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            sl_cli_msg(CMD, "--values %s:%ld: line longer than %zu bytes", path, ln, sizeof line - 2);
+        size_t len = (size_t)got;
+        if (len > MAX_LINE + 1 || (len == MAX_LINE + 1 && line[len - 1] != '\n')) {
+            sl_cli_msg(CMD, "--values %s:%ld: line longer than %d bytes", path, ln, MAX_LINE);
             rc = 2;
             break;
         }
-        line[strcspn(line, "\r\n")] = '\0';
-        const char *p = line;
+        if (memchr(line, '\0', len)) {
+            sl_cli_msg(CMD, "--values %s:%ld: a NUL byte in the line (not a text file?)", path, ln);
+            rc = 2;
+            break;
+        }
+        char *p = line;
+        if (ln == 1 && len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;   /* UTF-8 BOM */
+        p[strcspn(p, "\r\n")] = '\0';
         while (*p == ' ' || *p == '\t') p++;
         if (!*p || *p == '#') continue;
         if (!strcmp(p, "name,value")) continue;
         const char *comma = strchr(p, ',');
         if (!comma || comma == p || strchr(comma + 1, ',')) {
             sl_cli_msg(CMD, "--values %s:%ld: expected `name,value`, got '%s'", path, ln, p);
+            rc = 2;
+            break;
+        }
+        const char *why = bad_name(p, (size_t)(comma - p));
+        if (why) {
+            char q[128];
+            sl_cli_msg(CMD, "--values %s:%ld: name '%s': %s", path, ln, quoted(q, sizeof q, p, (size_t)(comma - p)), why);
             rc = 2;
             break;
         }
@@ -143,9 +300,10 @@ static int opt_values(jvalues *vs, const char *path)
             rc = 2;
             break;
         }
-        if (add_value(vs, p, (size_t)(comma - p), v)) { sl_cli_msg(CMD, "out of memory"); rc = 1; }
+        if (add_value(vs, p, (size_t)(comma - p), comma + 1, path, ln)) { sl_cli_msg(CMD, "out of memory"); rc = 1; }
     }
     if (!rc && ferror(f)) { sl_cli_msg(CMD, "--values: error reading '%s'", path); rc = 2; }
+    free(line);
     fclose(f);
     return rc;
 }
@@ -160,7 +318,7 @@ static const char *value_dec(char *b, size_t len, double v, sl_dtype dt)
 
 static const char *const judge_hdr[] = {"variant", "result_hex", "result", "abs_err", "rel_err",
                                         "ulps", "cond", "bound", "dtype", "n", "ulps_f64",
-                                        "bound_of", "bound_ratio", "exact_sum_hex",
+                                        "bound_of", "bound_ratio", "value_as", "exact_sum_hex",
                                         "exact_sum_dec", "exact_sum_bits"};
 #define JUDGE_NCOLS (int)(sizeof judge_hdr / sizeof judge_hdr[0])
 
@@ -190,6 +348,7 @@ static sl_table *judge_table(const sl_reference *ref, const jvalues *vs, const s
         sl_table_num(t, j.ulps_f64, prec);
         if (bv) sl_table_str(t, bv->name); else sl_table_null(t);
         if (bv) sl_table_num(t, j.bound_ratio, prec); else sl_table_null(t);
+        sl_table_str(t, vs->v[i].as);
         if (ncols == JUDGE_NCOLS) {
             sl_table_str(t, S->hex);
             sl_table_str(t, S->dec);
@@ -225,7 +384,9 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
         case O_VALUES: if ((rc = opt_values(&o->vs, optarg))) return rc; break;
         case O_BOUND:
             if (!(o->bound_of = sl_variant_find(optarg))) {
-                sl_cli_msg(CMD, "--bound-of: unknown variant '%s' (see 'sumlab list variants')", optarg);
+                char q[128];
+                sl_cli_msg(CMD, "--bound-of: unknown variant '%s' (see 'sumlab list variants')",
+                           quoted(q, sizeof q, optarg, strlen(optarg)));
                 return 2;
             }
             break;
@@ -274,6 +435,18 @@ int sl_cmd_judge(int argc, char **argv)
         return 2;
     }
     const char *path = argv[optind];
+    for (const char *q = path; *q;) {   /* a name longer than any file system's: say so, once */
+        size_t c = strcspn(q, "/");
+        if (c > 255) {
+            char b[128];
+            sl_cli_msg(CMD, "FILE '%s': a name in the path is %zu bytes long (at most 255)",
+                       quoted(b, sizeof b, path, strlen(path)), c);
+            free_values(&o.vs);
+            return 2;
+        }
+        q += c;
+        while (*q == '/') q++;
+    }
     void *data = NULL;
     uint64_t n = 0;
     sl_dtype dt;
@@ -292,6 +465,12 @@ int sl_cmd_judge(int argc, char **argv)
         return 2;
     }
     if (info.note[0] && !o.quiet) sl_cli_msg(CMD, "%s", info.note);
+    for (size_t i = 0; i < o.vs.n; i++)
+        if ((code = value_for(&o.vs.v[i], dt))) {
+            free(data);
+            free_values(&o.vs);
+            return code;
+        }
     sl_reference ref;
     int rc = 0;
     if (sl_reference_compute(&ref, data, n, dt, &err)) {

@@ -208,8 +208,12 @@ typedef struct {
     char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
     long seeds;
     unsigned seen;             /* SL_CONF_* of the keys read */
+    char error[1536];          /* after -2: what is wrong, naming the file and the field */
 } sl_runconf;
-/* 0; -1 no run.conf in dir; -2 a required key missing (the keys found are filled). */
+/* 0; -1 no run.conf in dir; -2 a required key missing, or a line or a field malformed (c->error
+ * says which; the keys read before it are filled). Every field is read strictly: seed an unsigned
+ * decimal, reps 0 (the preset's) to 10^6, seeds 1 to 1000, the lists as `run` writes them (known
+ * names, no repeats), backend/preset from their sets. */
 int sl_runconf_read(const char *dir, sl_runconf *c);
 int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err);
 
