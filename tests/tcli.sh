@@ -290,6 +290,10 @@ for kv in seed=xyz seed=-1 seed=18446744073709551616 reps=abc reps=-2 seeds=0 se
   sed "s/^$k=.*/$kv/" "$tmp/run.conf.good" > "$tmp/rc/run.conf"
   SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
   last=$?; check "run --resume with run.conf $kv: exit 2 (got $last: $(head -c 200 "$tmp/rc.err"))" test $last -eq 2
+  check "run --resume with run.conf $kv: the message names the field '$k'" grep -q "field '$k'" "$tmp/rc.err"
+  SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -o "$tmp/rc" -q > /dev/null 2> "$tmp/rc.err"
+  last=$?; check "run --report-only with run.conf $kv: exit 2 naming '$k' (got $last)" \
+    bash -c "test $last -eq 2 && grep -q \"field '$k'\" '$tmp/rc.err'"
 done
 cp "$tmp/run.conf.good" "$tmp/rc/run.conf"
 SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"

@@ -173,11 +173,12 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
         return SL_RUN_BAD_INPUT;
     }
     if (cr) {                  /* -2: a required key missing (or any other refusal of the reader) */
+        const char *why = conf->error[0] ? conf->error : "run.conf is malformed";
         if (!sl_run_has_rows(dir))
-            sl_err_set(err, "cannot resume '%s': run.conf is malformed and no row was measured there; "
-                            "start the run over (the same command without --resume)", dir);
+            sl_err_set(err, "cannot resume '%s': %s; no row was measured there; start the run over "
+                            "(the same command without --resume)", dir, why);
         else
-            sl_err_set(err, "cannot resume '%s': run.conf is malformed", dir);
+            sl_err_set(err, "cannot resume '%s': %s", dir, why);
         return SL_RUN_BAD_INPUT;
     }
     if (strcmp(conf->experiment, "all") && !sl_experiment_find(conf->experiment)) {
@@ -396,8 +397,13 @@ static sl_run_status report_only(const sl_run_opts *o, sl_err *err)
     if (!o->out_dir) { sl_err_set(err, "--report-only needs -o DIR (the run to report)"); return SL_RUN_BAD_INPUT; }
     if (sl_run_dir_check(o->out_dir, err)) return SL_RUN_BAD_INPUT;
     sl_runconf rc0;
-    if (sl_runconf_read(o->out_dir, &rc0)) {
+    int cr = sl_runconf_read(o->out_dir, &rc0);
+    if (cr == -1) {
         sl_err_set(err, "'%s' is not a sumlab run directory (no run.conf)", o->out_dir);
+        return SL_RUN_BAD_INPUT;
+    }
+    if (cr) {
+        sl_err_set(err, "'%s': %s", o->out_dir, rc0.error[0] ? rc0.error : "run.conf is malformed");
         return SL_RUN_BAD_INPUT;
     }
     int lock = -1, lr = sl_run_lock(o->out_dir, &lock, err);   /* held while charts and report are written */
