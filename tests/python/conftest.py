@@ -45,7 +45,18 @@ def make_inputs(dtype, n, kind, rng):
         raise ValueError(kind)
     x = v.astype(np.float32).astype(dt) if dtype == "bfloat16" else v.astype(dt)
     x[~np.isfinite(x.astype(np.float64))] = 0
-    return np.ascontiguousarray(x)
+    return aligned(x)
+
+
+def aligned(x, align=256):
+    """A copy of x whose buffer starts at a multiple of align bytes, as the CLI's buffers do: a
+    twin reproduces the kernel for the input's address modulo 256 (sumlab.h), so equal bits with
+    the CLI's row need equal alignment."""
+    raw = np.empty(x.nbytes + align, np.uint8)
+    off = (-raw.__array_interface__["data"][0]) % align
+    out = raw[off:off + x.nbytes].view(x.dtype).reshape(x.shape)
+    out[...] = x
+    return out
 
 
 @pytest.fixture
