@@ -74,9 +74,9 @@ view take(const arr &a, int hint, const char *what)
                                    " is not supported (float32, float64, float16 or bfloat16)");
     }
     // C-contiguous: strides (in elements) are the running products of the shape from the right;
-    // axes of extent 1 carry no stride constraint. Nothing is ever copied to make it so.
+    // axes of extent 1 (and empty arrays) carry no stride constraint. Nothing is ever copied.
     int64_t expect = 1;
-    for (size_t i = a.ndim(); i-- > 0;) {
+    for (size_t i = a.ndim(); a.size() > 0 && i-- > 0;) {
         if (a.shape(i) != 1 && a.stride(i) != expect)
             raise(PyExc_ValueError, std::string("sumlab: ") + what +
                                         ": not C-contiguous (sumlab never copies: make it contiguous "
