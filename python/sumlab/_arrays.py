@@ -24,7 +24,7 @@ def dtype_code(dtype) -> int:
             try:
                 import numpy as np
                 name = np.dtype(dtype).name
-            except TypeError:
+            except Exception:                    # a torch dtype: 'torch.float32'
                 name = str(dtype)
     name = name.removeprefix("torch.")
     if name not in _SPELLINGS:
@@ -123,8 +123,9 @@ def device_result(inp: Input):
         return out, out.data.ptr
     if inp.framework == "jax":
         import jax
-        import jax.numpy as jnp
-        out = jax.device_put(jnp.zeros((), dtype=x.dtype), list(x.devices())[0])
+        import numpy as np
+        # a fresh buffer of its own (from host memory: never a cached constant), written once
+        out = jax.device_put(np.zeros((), dtype=x.dtype), list(x.devices())[0])
         out.block_until_ready()
         return out, out.unsafe_buffer_pointer()
     raise TypeError("sumlab: a CUDA array of PyTorch, CuPy or JAX is needed (its framework allocates "
