@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from . import _sumlab
 
 # sl_dtype codes (sumlab/types.h)
@@ -22,7 +24,6 @@ def dtype_code(dtype) -> int:
         name = getattr(dtype, "name", None)
         if not isinstance(name, str):
             try:
-                import numpy as np
                 name = np.dtype(dtype).name
             except Exception:                    # a torch dtype: 'torch.float32'
                 name = str(dtype)
@@ -52,12 +53,17 @@ def _module(x) -> str:
 
 def take(x, what: str = "x") -> Input:
     """Classifies x without copying it; raises TypeError for what is not an array."""
+    if type(x) is np.ndarray:                    # the common case first: one type check
+        if x.dtype.kind == "V" and x.dtype.name == "bfloat16" and x.dtype.itemsize == 2:
+            # ml_dtypes.bfloat16 has no DLPack code: its bits as uint16, same buffer
+            return Input(x.view(np.uint16), x, True, "numpy", False, 0)
+        return Input(x, x, False, "numpy", False, 0)
     mod = _module(x)
     if mod.startswith("torch"):
-        if getattr(x, "requires_grad", False):
+        if x.requires_grad:
             x = x.detach()                       # same storage; DLPack refuses grad tensors
-        cuda = bool(x.is_cuda)
-        return Input(x, x, False, "torch", cuda, x.device.index if cuda else 0)
+        cuda = x.is_cuda
+        return Input(x, x, False, "torch", cuda, x.get_device() if cuda else 0)
     if mod.startswith("cupy"):
         return Input(x, x, False, "cupy", True, int(x.device.id))
     if mod.startswith("jax"):
@@ -68,15 +74,11 @@ def take(x, what: str = "x") -> Input:
         dev = devs[0]
         cuda = dev.platform in ("gpu", "cuda")
         return Input(x, x, False, "jax", cuda, int(getattr(dev, "local_hardware_id", dev.id) or 0) if cuda else 0)
-    if mod.startswith("numpy"):
-        import numpy as np
-        if not isinstance(x, np.ndarray):
-            raise TypeError(f"sumlab: {what}: a NumPy scalar ({type(x).__name__}); pass an array "
-                            "(numpy.asarray(v) makes one)")
-        if x.dtype.name == "bfloat16" and x.dtype.itemsize == 2:
-            # ml_dtypes.bfloat16 has no DLPack code: its bits as uint16, same buffer
-            return Input(x.view(np.uint16), x, True, "numpy", False, 0)
-        return Input(x, x, False, "numpy", False, 0)
+    if isinstance(x, np.ndarray):                # a subclass (np.memmap, ...)
+        return take(x.view(np.ndarray), what)
+    if isinstance(x, np.generic):
+        raise TypeError(f"sumlab: {what}: a NumPy scalar ({type(x).__name__}); pass an array "
+                        "(numpy.asarray(v) makes one)")
     if hasattr(x, "__dlpack__") or hasattr(x, "__array_interface__"):
         return Input(x, x, False, "other", False, 0)
     raise TypeError(f"sumlab: {what} is a {type(x).__name__}, not an array (NumPy, PyTorch, CuPy or JAX; "
@@ -101,6 +103,9 @@ def stream_of(inp: Input) -> int:
     """The framework's current stream on the array's device, as an integer (0: legacy default)."""
     if inp.framework == "torch":
         import torch
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)   # no Stream object: faster
+        if raw is not None:
+            return int(raw(inp.device))
         return int(torch.cuda.current_stream(inp.orig.device).cuda_stream)
     if inp.framework == "cupy":
         import cupy

@@ -59,11 +59,14 @@ def test_nd_memory_order(rng, dtype):
     assert sumlab.sum(y).hex() == sumlab.sum(x).hex()
 
 
-def test_read_only_and_zero_d(rng):
+def test_read_only_zero_d_and_subclass(rng, tmp_path):
     x = make_inputs("float32", 64, "normal", rng)
     x.setflags(write=False)
     assert sumlab.sum(x) == sumlab.sum(x.copy())
     assert sumlab.sum(np.array(2.5, np.float32)) == 2.5
+    m = np.memmap(tmp_path / "m.bin", dtype=np.float32, mode="w+", shape=(64,))   # an ndarray subclass
+    m[:] = x
+    assert sumlab.sum(m).hex() == sumlab.sum(x).hex()
 
 
 @pytest.mark.parametrize("bad,exc,match", [
