@@ -17,5 +17,6 @@ add_test(NAME tlib_mpi COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tlib_mpi.sh
          "${SUMLAB_HAVE_MPI}" "${SUMLAB_MPIEXEC}")
 set_tests_properties(tlib_mpi PROPERTIES LABELS "mpi;cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
 add_test(NAME tlib_consumer COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tlib_consumer.sh ${PROJECT_BINARY_DIR}
-         ${PROJECT_SOURCE_DIR} ${CMAKE_COMMAND} ${CMAKE_C_COMPILER} "${SUMLAB_HAVE_MPI}")
+         ${PROJECT_SOURCE_DIR} ${CMAKE_COMMAND} ${CMAKE_C_COMPILER} "${SUMLAB_HAVE_MPI}"
+         "${CMAKE_C_FLAGS}" "${CMAKE_EXE_LINKER_FLAGS}")
 set_tests_properties(tlib_consumer PROPERTIES LABELS cpu TIMEOUT 300)

@@ -4,9 +4,10 @@
 # sumlab::sumlab), the same main.c built with `cc $(pkg-config --cflags --libs sumlab)`, a
 # version the tree cannot satisfy refused, only the public headers installed, and only sumlab_*
 # symbols exported.
-# usage: tlib_consumer.sh BUILD_DIR SOURCE_DIR CMAKE C_COMPILER HAVE_MPI
+# usage: tlib_consumer.sh BUILD_DIR SOURCE_DIR CMAKE C_COMPILER HAVE_MPI [CFLAGS [LDFLAGS]]
+#   CFLAGS/LDFLAGS: the build's own (a sanitizer build's consumer needs its runtime first)
 set -euo pipefail
-build=$1; src=$2; cmake=$3; cc=$4; have_mpi=$5
+build=$1; src=$2; cmake=$3; cc=$4; have_mpi=$5; cflags=${6:-}; ldflags=${7:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sumlab-consumer.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -29,7 +30,8 @@ others=$(nm -D --defined-only "$libdir/libsumlab.so" | awk '{print $3}' | grep -
 nm -D --defined-only "$libdir/libsumlab.so" | grep -q ' sumlab_reduce_device$' || bad "sumlab_reduce_device not exported"
 
 # CMake package
-if "$cmake" -S "$src/tests/consumer" -B "$tmp/b" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_C_COMPILER="$cc" > "$tmp/cfg.log" 2>&1 &&
+if "$cmake" -S "$src/tests/consumer" -B "$tmp/b" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_C_COMPILER="$cc" \
+     "-DCMAKE_C_FLAGS=$cflags" "-DCMAKE_EXE_LINKER_FLAGS=$ldflags" > "$tmp/cfg.log" 2>&1 &&
    "$cmake" --build "$tmp/b" > "$tmp/build.log" 2>&1; then
   "$tmp/b/consumer" > "$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt"; bad "the CMake-built consumer failed"; }
   grep -q '^consumer: ok$' "$tmp/run.txt" || bad "the CMake-built consumer did not finish"
@@ -47,7 +49,8 @@ fi
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 [ "$(pkg-config --modversion sumlab)" = 0.2.0 ] || bad "pkg-config --modversion sumlab: $(pkg-config --modversion sumlab)"
 # shellcheck disable=SC2046
-if "$cc" -std=c11 -o "$tmp/pc_consumer" "$src/tests/consumer/main.c" $(pkg-config --cflags --libs sumlab) 2> "$tmp/pc.log"; then
+# shellcheck disable=SC2086
+if "$cc" -std=c11 $cflags -o "$tmp/pc_consumer" "$src/tests/consumer/main.c" $(pkg-config --cflags --libs sumlab) $ldflags 2> "$tmp/pc.log"; then
   LD_LIBRARY_PATH=$libdir "$tmp/pc_consumer" > "$tmp/pc_run.txt" 2>&1 || { cat "$tmp/pc_run.txt"; bad "the pkg-config-built consumer failed"; }
   grep -q '^consumer: ok$' "$tmp/pc_run.txt" || bad "the pkg-config-built consumer did not finish"
 else
