@@ -104,27 +104,30 @@ int main(void)
     }
     CHECK(compared > 100, "only %ld comparisons", compared);
 
-    /* device states: the same bytes as the host's, over pieces of 2^20 values */
+    /* device states: the same bytes as the host's (small: one malloc'ed piece; large: pieces of
+     * 2^20 values through page-locked memory) */
     const char *states[] = {"superacc", "reproducible", "exact"};
+    const uint64_t sn[] = {1000, nmax};
     for (int s = 0; s < 3; s++)
-        for (int di = 0; di < SL_NDTYPES; di++) {
-            const sl_dtype dt = (sl_dtype)di;
+        for (int di = 0; di < 2 * SL_NDTYPES; di++) {
+            const sl_dtype dt = (sl_dtype)(di % SL_NDTYPES);
+            const uint64_t m = sn[di / SL_NDTYPES];
             const size_t es = sl_dtype_size(dt);
-            fill(h, nmax, dt);
-            CU(cudaMemcpy(d, h, (size_t)nmax * es, cudaMemcpyHostToDevice));
+            fill(h, m, dt);
+            CU(cudaMemcpy(d, h, (size_t)m * es, cudaMemcpyHostToDevice));
             sumlab_state *a = NULL, *b = NULL;
             sl_err e = {{0}};
             CHECK(sumlab_state_new(states[s], dt, &a, &e) == SUMLAB_OK, "%s", e.msg);
             CHECK(sumlab_state_new(states[s], dt, &b, &e) == SUMLAB_OK, "%s", e.msg);
             if (!a || !b) continue;
-            CHECK(sumlab_state_add(a, h, nmax, &e) == SUMLAB_OK, "%s", e.msg);
-            CHECK(sumlab_state_add_device(b, d, nmax, stream, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_add(a, h, m, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_add_device(b, d, m, stream, &e) == SUMLAB_OK, "%s", e.msg);
             size_t z = sumlab_state_size(a);
             unsigned char *ba = malloc(z), *bb = malloc(z);
             CHECK(sumlab_state_save(a, ba, z, &e) == SUMLAB_OK && sumlab_state_save(b, bb, z, &e) == SUMLAB_OK,
                   "%s", e.msg);
-            CHECK(!memcmp(ba, bb, z), "%s %s: device state bytes differ from the host's", states[s],
-                  sl_dtype_name(dt));
+            CHECK(!memcmp(ba, bb, z), "%s %s n=%llu: device state bytes differ from the host's", states[s],
+                  sl_dtype_name(dt), (unsigned long long)m);
             free(ba);
             free(bb);
             sumlab_state_free(a);
