@@ -155,9 +155,11 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
     int rc = v->gpu(v, d_x, n, dt, &cfg, e->d_work, e->bytes, d_result, stream, &le);
     if (rc) e->owner = NULL;   /* a failed launch may leave counters set: zero before the next */
     pthread_mutex_unlock(&g_lock);
-    if (rc) {
+    if (rc) {   /* a CUDA call's failure names its cudaError; otherwise the request was refused */
         if (err) memcpy(err->msg, le.msg, sizeof err->msg);
-        return SUMLAB_ECUDA;
+        if (strstr(le.msg, "cudaErrorMemoryAllocation") || strstr(le.msg, "out of memory"))
+            return SUMLAB_ENOMEM;
+        return strstr(le.msg, "cudaError") ? SUMLAB_ECUDA : SUMLAB_EINVAL;
     }
     return SUMLAB_OK;
 }

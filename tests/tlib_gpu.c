@@ -134,6 +134,25 @@ int main(void)
             sumlab_state_free(b);
         }
 
+    /* a launch request the kernel refuses (block 100: no power of two where one is needed) is
+     * SUMLAB_EINVAL wherever the twin refuses it too */
+    long refused = 0;
+    for (size_t i = 0; i < sumlab_variant_count(); i++) {
+        sumlab_variant_info vi;
+        sl_err e1 = {{0}}, e2 = {{0}};
+        sumlab_launch bad = {100, 0, 0, (uint32_t)sms};
+        if (sumlab_variant_at(i, &vi, NULL) || !vi.has_gpu || !vi.has_cpu || !(vi.dtypes & SL_DTYPE_MASK(SL_F32)))
+            continue;
+        double hr;
+        if (sumlab_reduce_host(vi.op, vi.name, h, NULL, 1000, SL_F32, &bad, &hr, &e1) != SUMLAB_EINVAL) continue;
+        sumlab_status st = sumlab_reduce_device(vi.op, vi.name, d, NULL, 1000, SL_F32, &bad, d_r, NULL, &e2);
+        CHECK(st == SUMLAB_EINVAL && e2.msg[0], "%s block 100: device status %d (%s), host refused (%s)",
+              vi.name, (int)st, e2.msg, e1.msg);
+        refused++;
+    }
+    CHECK(refused > 0, "no variant refused block 100");
+    CU(cudaDeviceSynchronize());
+
     /* host memory handed over as device memory: refused, nothing launched */
     sl_err e = {{0}};
     CHECK(sumlab_reduce_device("sum", "serial", h, NULL, 10, SL_F32, NULL, d_r, NULL, &e) == SUMLAB_EINVAL &&
