@@ -155,9 +155,11 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
     int rc = v->gpu(v, d_x, n, dt, &cfg, e->d_work, e->bytes, d_result, stream, &le);
     if (rc) e->owner = NULL;   /* a failed launch may leave counters set: zero before the next */
     pthread_mutex_unlock(&g_lock);
-    if (rc) {
+    if (rc) {   /* a CUDA call's failure names its cudaError; otherwise the request was refused */
         if (err) memcpy(err->msg, le.msg, sizeof err->msg);
-        return SUMLAB_ECUDA;
+        if (strstr(le.msg, "cudaErrorMemoryAllocation") || strstr(le.msg, "out of memory"))
+            return SUMLAB_ENOMEM;
+        return strstr(le.msg, "cudaError") ? SUMLAB_ECUDA : SUMLAB_EINVAL;
     }
     return SUMLAB_OK;
 }
@@ -180,6 +182,7 @@ void sumlab_release(void)
 }
 
 #define STATE_PIECE ((uint64_t)1 << 20)
+#define STATE_PINNED_MIN ((uint64_t)1 << 16)
 
 sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t n, void *stream,
                                       sl_err *err)
@@ -198,23 +201,34 @@ sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t
     sumlab_status st = current_device(&device, err);
     if (st) return st;
     if ((st = check_device_ptr(d_x, device, "d_x", err))) return st;
+    /* pieces through page-locked memory (at the copy engines' speed); a small input through
+     * malloc'ed memory (a page-locked allocation costs more than its copy) */
     const uint64_t piece = n < STATE_PIECE ? n : STATE_PIECE;
+    const int pinned = n >= STATE_PINNED_MIN;
     void *h = NULL;
-    cudaError_t ce = cudaMallocHost(&h, (size_t)piece * es);
-    if (ce != cudaSuccess) {
-        (void)cudaGetLastError();
-        return sl_lib_fail(SUMLAB_ENOMEM, err, "cudaMallocHost of %zu bytes failed: %s",
-                           (size_t)piece * es, cudaGetErrorString(ce));
+    if (pinned) {
+        cudaError_t ce = cudaMallocHost(&h, (size_t)piece * es);
+        if (ce != cudaSuccess) {
+            (void)cudaGetLastError();
+            h = NULL;
+        }
     }
+    const int own = pinned && h;
+    if (!h) h = malloc((size_t)piece * es);
+    if (!h) return sl_lib_fail(SUMLAB_ENOMEM, err, "out of memory for %zu bytes of staging",
+                               (size_t)piece * es);
+#define STATE_FREE_H() (own ? (void)cudaFreeHost(h) : free(h))
     cudaStream_t cs = (cudaStream_t)stream;
     for (uint64_t i = 0; i < n && !st; i += piece) {
         const uint64_t m = n - i < piece ? n - i : piece;
         LIB_CK(cudaMemcpyAsync(h, (const char *)d_x + i * es, (size_t)m * es, cudaMemcpyDeviceToHost, cs),
-               cudaFreeHost(h));
-        LIB_CK(cudaStreamSynchronize(cs), cudaFreeHost(h));
+               STATE_FREE_H());
+        LIB_CK(cudaStreamSynchronize(cs), STATE_FREE_H());
         st = sl_lib_state_add_host(s, h, m, err);
     }
-    LIB_CK(cudaFreeHost(h), (void)0);
+    if (own) LIB_CK(cudaFreeHost(h), (void)0);
+    else free(h);
+#undef STATE_FREE_H
     return st;
 }
 

@@ -77,6 +77,46 @@ static void check_twins(sl_dtype dt, uint64_t n)
     free(x);
 }
 
+/* A launch request reaches the twin: block, grid and sm_count (sm_count limits the grid a
+ * resolve derives) give the twin's bits for that configuration; a request the twin refuses is
+ * refused with its message. */
+static void check_launch(sl_dtype dt, uint64_t n)
+{
+    void *x = gen(n, dt);
+    CHECK(x != NULL, "out of memory");
+    if (!x) return;
+    const sumlab_launch reqs[] = {{128, 5, 0, 0}, {0, 0, 0, 16}, {256, 0, 0, 3}, {100, 0, 0, 0}};
+    long differ = 0;
+    for (size_t i = 0; i < sl_variant_count(); i++) {
+        const sl_variant *v = sl_variant_at(i);
+        if (!v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt)) || (v->max_n && n > v->max_n)) continue;
+        double dflt = NAN;
+        sl_err e = {{0}};
+        CHECK(sumlab_reduce_host("sum", v->name, x, NULL, n, dt, NULL, &dflt, &e) == SUMLAB_OK, "%s", e.msg);
+        for (size_t r = 0; r < sizeof reqs / sizeof reqs[0]; r++) {
+            sl_launch cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.block = reqs[r].block;
+            cfg.grid = reqs[r].grid;
+            cfg.sm_count = reqs[r].sm_count;
+            sl_variant_resolve(v, &cfg, n, dt);
+            double want = NAN, got = NAN;
+            int trc = sl_variant_cpu(v, x, n, dt, &cfg, &want, &e);
+            sumlab_status st = sumlab_reduce_host("sum", v->name, x, NULL, n, dt, &reqs[r], &got, &e);
+            if (trc) {
+                CHECK(st == SUMLAB_EINVAL && e.msg[0], "%s launch %zu: twin refuses, library status %d",
+                      v->name, r, (int)st);
+                continue;
+            }
+            CHECK(st == SUMLAB_OK, "%s launch %zu: %s", v->name, r, e.msg);
+            CHECK(same(got, want), "%s launch %zu: library %a, twin %a", v->name, r, got, want);
+            if (!same(got, dflt)) differ++;
+        }
+    }
+    CHECK(differ > 0, "no launch request changed any variant's bits (requests not passed on?)");
+    free(x);
+}
+
 static void check_judge(void)
 {
     float f = 0.1f;
@@ -292,6 +332,7 @@ int main(void)
     const uint64_t ns[] = {0, 1, 7, 1000, 70001};
     for (int d = 0; d < SL_NDTYPES; d++)
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) check_twins((sl_dtype)d, ns[i]);
+    check_launch(SL_F32, 1000003);
     check_judge();
     check_errors();
     const char *states[] = {"superacc", "reproducible", "exact"};
