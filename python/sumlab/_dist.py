@@ -7,7 +7,11 @@ from __future__ import annotations
 def _gather_bytes(b: bytes, comm) -> list:
     mod = type(comm).__module__ or ""
     if comm is None or mod.startswith("torch"):
-        import torch.distributed as dist
+        try:
+            import torch.distributed as dist
+        except ImportError:
+            raise TypeError("sumlab: allreduce without a communicator uses torch.distributed, which is not "
+                            "installed (pass an mpi4py communicator)") from None
         if not dist.is_available() or not dist.is_initialized():
             raise RuntimeError("sumlab: allreduce over torch.distributed needs an initialised process group")
         out = [None] * dist.get_world_size(group=comm)

@@ -87,6 +87,14 @@ def test_allreduce_refuses_other_objects():
         sumlab.allreduce(s, object())
     with pytest.raises(TypeError, match="sumlab:"):
         sumlab.allreduce(b"bytes", FakeComm([b""], 0))
+    try:
+        import torch.distributed  # noqa: F401
+    except ImportError:           # no torch: the default group cannot be reached, one clear error
+        with pytest.raises(TypeError, match="torch.distributed"):
+            sumlab.allreduce(s)
+    else:                         # torch without an initialised group
+        with pytest.raises(RuntimeError, match="initialised"):
+            sumlab.allreduce(s)
 
 
 def test_state_errors(capfd):
