@@ -2,7 +2,8 @@
 # bootstrap.sh: installs missing Debian packages (as root; otherwise prints the apt-get line
 # and stops), then configures and builds sumlab. Sourced by the README's two commands.
 #   env: SUMLAB_BUILD_DIR (default build), CMAKE_PREFIX_PATH (extra prefix for MPFR/GMP/cJSON),
-#        SUMLAB_SKIP_APT=1 (never touch packages), SUMLAB_CMAKE_ARGS (extra configure args)
+#        SUMLAB_SKIP_APT=1 (never touch packages), SUMLAB_CMAKE_ARGS (extra configure args),
+#        SUMLAB_PYTHON=0|1 (leave out / require the Python package; default: when it imports)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SUMLAB_BUILD_DIR:-$root/build}
@@ -59,6 +60,23 @@ if [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && command -v python3 >/dev/null 2>&1 &&
   fi
 fi
 
+# The Python package (pyproject.toml, python/): its build and test needs from PyPI, as root; the
+# build then includes the extension and its pytest suite (tests/python.cmake) when they import.
+# SUMLAB_PYTHON=0: leave it out; 1: require it.
+py_mods=(scikit_build_core nanobind numpy ml_dtypes pytest)
+py_ok() { python3 -c "import $(IFS=,; echo "${py_mods[*]}")" >/dev/null 2>&1; }
+if [ "${SUMLAB_PYTHON:-}" != 0 ] && command -v python3 >/dev/null 2>&1 && ! py_ok &&
+   [ "${SUMLAB_SKIP_APT:-0}" != 1 ] && [ "$(id -u)" = 0 ]; then
+  echo "sumlab: pip-installing the Python package's build and test needs" >&2
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q scikit-build-core nanobind numpy ml_dtypes pytest >&2 ||
+    echo "sumlab: pip install failed: building without the Python package" >&2
+fi
+if [ "${SUMLAB_PYTHON:-}" = 1 ] || { [ "${SUMLAB_PYTHON:-}" != 0 ] && command -v python3 >/dev/null 2>&1 && py_ok; }; then
+  py_flag=(-DSUMLAB_PYTHON=ON "-DPython_EXECUTABLE=$(command -v python3)")
+else
+  py_flag=(-DSUMLAB_PYTHON=OFF)
+fi
+
 gen=()
 if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then gen=(-G Ninja); fi
 args=(-DCMAKE_BUILD_TYPE=Release)
@@ -72,6 +90,6 @@ if [ "${SUMLAB_SKIP_CCCL:-0}" != 1 ] && command -v nvcc >/dev/null 2>&1; then
   bash "$root/experiments/fetch_cccl.sh" "$root/.deps" ||
     echo "sumlab: CCCL 3.5 headers not fetched: building with the toolkit's CCCL (no cub-gpu-to-gpu / cub-not-guaranteed rows)" >&2
 fi
-cmake -S "$root" -B "$build" "${gen[@]}" "${args[@]}" >&2
+cmake -S "$root" -B "$build" "${gen[@]}" "${args[@]}" "${py_flag[@]}" >&2
 cmake --build "$build" -j "$(nproc)" >&2
 export SUMLAB_BUILD_DIR=$build

@@ -36,6 +36,9 @@ int sl_state_blob_sum(const sl_state_kind *k, const void *x, uint64_t n, sl_dtyp
 /* dst += src; -1 (nothing changed) when the headers differ or are no state's. */
 int sl_state_blob_merge(void *dst, const void *src);
 double sl_state_blob_finish(const void *blob);
+/* The kind and dtype of a framed state (its header checked: magic, kind, dtype, payload size);
+ * NULL for bytes that are no state's. */
+const sl_state_kind *sl_state_blob_kind(const void *blob, sl_dtype *dt);
 
 #ifdef __cplusplus
 }

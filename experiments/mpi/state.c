@@ -163,3 +163,11 @@ double sl_state_blob_finish(const void *blob)
     const sl_state_kind *k = blob_kind(blob, &h);
     return k ? k->finish((const unsigned char *)blob + SL_STATE_HDR, (sl_dtype)h.dt) : NAN;
 }
+
+const sl_state_kind *sl_state_blob_kind(const void *blob, sl_dtype *dt)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    if (k && dt) *dt = (sl_dtype)h.dt;
+    return k;
+}

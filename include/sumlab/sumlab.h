@@ -31,10 +31,12 @@ typedef enum {
                                   state for this variant */
     SUMLAB_ENOMEM = 3,         /* host or device allocation failed */
     SUMLAB_ECUDA = 4,          /* a CUDA call failed (err names it) */
-    SUMLAB_ENOGPU = 5          /* device memory given, but no usable GPU */
+    SUMLAB_ENOGPU = 5,         /* device memory given, but no usable GPU */
+    SUMLAB_EMPI = 6            /* an MPI call failed (sumlab/sumlab_mpi.h; err names it) */
 } sumlab_status;
 
 /* ---- the registries --------------------------------------------------------------------- */
+/* The strings of the info structs are the library's (static: valid for the process's life). */
 typedef struct {
     const char *name;          /* "sum" */
     int inputs;                /* arrays it reads: 1 or 2 */
@@ -62,21 +64,36 @@ sumlab_status sumlab_variant_at(size_t i, sumlab_variant_info *out, sl_err *err)
 sumlab_status sumlab_variant_find(const char *name, sumlab_variant_info *out, sl_err *err);
 
 /* ---- running a variant ------------------------------------------------------------------ */
-/* A launch request (0 fields: the variant's defaults); NULL everywhere means all defaults. */
+/* A launch request (0 fields: the variant's defaults); NULL everywhere means all defaults.
+ * sm_count: the SM count the configuration is derived for (0: on the host 132, an H200's; on the
+ * device the current device's), so a host twin can reproduce a run on another GPU. */
 typedef struct {
     uint32_t block, grid, items;
+    uint32_t sm_count;
 } sumlab_launch;
 
-/* op's variant over host memory x (and y for a two-input operation, else NULL), n values of dt:
- * its CPU twin, or the exact reference for the operation's exact variant. */
+/* Argument rules of both reduce calls: op NULL is the default operation ("sum"); variant must be
+ * one of op's (SUMLAB_EINVAL otherwise, as for an unknown name, a dtype the variant refuses,
+ * n >= 2^40 or beyond its max_n, x NULL with n > 0, x not aligned to its element size, y given
+ * to a one-input operation or missing for a two-input one).
+ *
+ * op's variant over host memory x (and y for a two-input operation, else NULL), n values of dt:
+ * its CPU twin, or the exact reference for the operation's exact variant. The twin performs the
+ * kernel's operations in the kernel's order for the same launch configuration, with the same
+ * address alignment (x modulo 256): the same bits as sumlab_reduce_device on device memory of
+ * that alignment. No twin (a vendor anchor such as "cub"): SUMLAB_EUNSUPPORTED. */
 sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void *x,
                                  const void *y, uint64_t n, sl_dtype dt,
                                  const sumlab_launch *launch, double *result, sl_err *err);
 /* The same over device memory of the current CUDA device, enqueued on stream (a cudaStream_t;
  * NULL: the legacy default stream). The result is written to d_result, device memory of one
- * value of dt (2 bytes for float16/bfloat16, 4 for float32, 8 for float64), stream-ordered: the
- * call returns once it is enqueued, the input is never copied. Scratch memory is the library's
- * (allocated on first use per device and stream, kept, freed by sumlab_release). */
+ * value of dt (2 bytes for float16/bfloat16: the 16-bit pattern; 4 for float32, 8 for float64),
+ * stream-ordered: the call returns once it is enqueued, the input is never copied. d_x and
+ * d_result must be device (or managed) memory of the current device (SUMLAB_EINVAL otherwise).
+ * Scratch memory is the library's (allocated on first use per device and stream, zeroed once,
+ * grown as needed, kept, freed by sumlab_release); calls are serialised by one mutex while they
+ * enqueue. No kernel for the variant in this build (or a build without CUDA):
+ * SUMLAB_EUNSUPPORTED; no usable device: SUMLAB_ENOGPU. */
 sumlab_status sumlab_reduce_device(const char *op, const char *variant, const void *d_x,
                                    const void *d_y, uint64_t n, sl_dtype dt,
                                    const sumlab_launch *launch, void *d_result, void *stream,
@@ -85,6 +102,8 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
 void sumlab_release(void);
 
 /* ---- the judge ------------------------------------------------------------------------- */
+/* (The exact reference runs over up to 16 host threads for large n: the same bits for every
+ * count.) */
 typedef struct {
     double exact;              /* the exact result rounded once to dt */
     double exact_f64;          /* ... to float64 */
@@ -114,16 +133,22 @@ void sumlab_free(void *p);
 typedef struct sumlab_state sumlab_state;
 sumlab_status sumlab_state_new(const char *variant, sl_dtype dt, sumlab_state **out, sl_err *err);
 void sumlab_state_free(sumlab_state *s);
-/* Adds n values of the state's dtype from host memory. */
+/* A state is not thread-safe: one thread at a time adds to or merges into it.
+ * Adds n values of the state's dtype from host memory. */
 sumlab_status sumlab_state_add(sumlab_state *s, const void *x, uint64_t n, sl_err *err);
 /* Adds n values from device memory on stream (returns once the state is updated: it synchronises
- * the stream). */
+ * the stream). Today it copies the input to the host in pieces of 2^20 values, ordered on
+ * stream, and adds them there (the same state as sumlab_state_add of the same values); a device
+ * state kernel may replace it. */
 sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t n, void *stream,
                                       sl_err *err);
 /* dst += src (same variant and dtype, else SUMLAB_EINVAL). */
 sumlab_status sumlab_state_merge(sumlab_state *dst, const sumlab_state *src, sl_err *err);
 /* The state's bytes: a fixed size per (variant, dtype), canonical (the same inputs in any order
- * or split save the same bytes), self-describing (variant and dtype in a header). */
+ * or split save the same bytes), self-describing: a 16-byte header (magic "SLST", the state
+ * kind, the dtype, the payload's size; host byte order) then the payload padded to 8 bytes.
+ * save: len must be at least sumlab_state_size(s). load and merge_saved check the header(s) and
+ * len (SUMLAB_EINVAL for bytes that are no state, or for states of different kinds or dtypes). */
 size_t sumlab_state_size(const sumlab_state *s);
 sumlab_status sumlab_state_save(const sumlab_state *s, void *buf, size_t len, sl_err *err);
 sumlab_status sumlab_state_load(const void *buf, size_t len, sumlab_state **out, sl_err *err);

@@ -1,0 +1,85 @@
+/* mpi.c: libsumlab_mpi (sumlab/sumlab_mpi.h): a state allreduced with a user-defined, commutative
+ * MPI_Op that merges saved states exactly (as experiments/mpi/'s ranks do with the same bytes),
+ * on the public API of libsumlab alone. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sumlab/sumlab_mpi.h"
+#include "sl_lib_state.h"
+
+/* Fills err (when not NULL) and returns st (libsumlab's own helper is not exported). */
+static sumlab_status fail(sumlab_status st, sl_err *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sl_err_vset(err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* inout[i] += in[i] for *len saved states of the datatype's size (headers agreed beforehand). */
+static void state_merge_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int size = 0;
+    MPI_Type_size(*type, &size);
+    for (int i = 0; i < *len; i++)
+        (void)sumlab_state_merge_saved((char *)inout + (size_t)i * (size_t)size,
+                                       (const char *)in + (size_t)i * (size_t)size, (size_t)size, NULL);
+}
+
+#define MPI_CK(call)                                                                             \
+    do {                                                                                         \
+        int rc_ = (call);                                                                        \
+        if (rc_ != MPI_SUCCESS) {                                                                \
+            char es_[MPI_MAX_ERROR_STRING];                                                      \
+            int el_ = 0;                                                                         \
+            if (MPI_Error_string(rc_, es_, &el_) != MPI_SUCCESS) snprintf(es_, sizeof es_, "?"); \
+            st = fail(SUMLAB_EMPI, err, "%s failed: %s", #call, es_);                    \
+            goto done;                                                                           \
+        }                                                                                        \
+    } while (0)
+
+sumlab_status sumlab_mpi_allreduce_state(sumlab_state *s, MPI_Comm comm, sl_err *err)
+{
+    sumlab_status st = SUMLAB_OK;
+    unsigned char *buf = NULL;
+    sumlab_state *merged = NULL;
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Op op = MPI_OP_NULL;
+    size_t size = s ? sumlab_state_size(s) : 0;
+    /* every rank's (kind, dtype) and size must agree: max and min of each over the ranks */
+    int key[4] = {-1, -1, 1, 1};
+    if (s && size <= (size_t)1 << 30 && (buf = malloc(size)) &&
+        sumlab_state_save(s, buf, size, NULL) == SUMLAB_OK) {
+        uint16_t kind, dt;
+        memcpy(&kind, buf + 4, 2);
+        memcpy(&dt, buf + 6, 2);
+        key[0] = (int)kind * 16 + (int)dt;
+        key[1] = (int)size;
+        key[2] = -key[0];
+        key[3] = -key[1];
+    }
+    int agreed[4];
+    MPI_CK(MPI_Allreduce(key, agreed, 4, MPI_INT, MPI_MAX, comm));
+    if (agreed[0] != -agreed[2] || agreed[1] != -agreed[3] || agreed[0] < 0) {
+        st = fail(SUMLAB_EINVAL, err, "sumlab_mpi_allreduce_state: %s",
+                         !s ? "a NULL state on this rank"
+                         : !buf ? "out of memory for the saved state on this rank"
+                                : "the ranks hold states of different variants or dtypes (or a "
+                                  "rank passed none)");
+        goto done;
+    }
+    MPI_CK(MPI_Type_contiguous((int)size, MPI_BYTE, &t));
+    MPI_CK(MPI_Type_commit(&t));
+    MPI_CK(MPI_Op_create(state_merge_op, 1 /* commutative */, &op));
+    MPI_CK(MPI_Allreduce(MPI_IN_PLACE, buf, 1, t, op, comm));
+    if ((st = sumlab_state_load(buf, size, &merged, err))) goto done;
+    /* s takes the merged bytes (same kind, dtype and size) */
+    memcpy(s->blob, merged->blob, size);
+done:
+    if (op != MPI_OP_NULL) MPI_Op_free(&op);
+    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    sumlab_state_free(merged);
+    free(buf);
+    return st;
+}

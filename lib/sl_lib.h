@@ -1,0 +1,28 @@
+/* sl_lib.h: what the files of libsumlab share (not installed): the state's layout, argument
+ * checks common to the host and device calls, and the status/err helpers. */
+#ifndef SL_LIB_H
+#define SL_LIB_H
+#include "sumlab/sumlab.h"
+#include "sl_lib_state.h"
+#include "sl_ops.h"
+#include "sl_variants.h"
+
+#if defined(__GNUC__)
+#define SL_LIB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define SL_LIB_PRINTF(a, b)
+#endif
+
+/* Fills err (when not NULL) and returns st. */
+sumlab_status sl_lib_fail(sumlab_status st, sl_err *err, const char *fmt, ...) SL_LIB_PRINTF(3, 4);
+
+/* The checks every reduce call makes (sumlab.h's argument rules): *opp and *vp on success. */
+sumlab_status sl_lib_check_call(const char *op, const char *variant, const void *x, const void *y,
+                                uint64_t n, sl_dtype dt, const sl_operation **opp,
+                                const sl_variant **vp, sl_err *err);
+/* The launch configuration of a request (sm_count 0 stays 0 here: the caller fills it). */
+void sl_lib_launch(const sumlab_launch *launch, sl_launch *cfg);
+/* Adds n host values of the state's dtype to s. */
+sumlab_status sl_lib_state_add_host(sumlab_state *s, const void *x, uint64_t n, sl_err *err);
+
+#endif

@@ -1,0 +1,426 @@
+// _sumlab.cpp: the nanobind binding of the C API (include/sumlab/sumlab.h) behind the Python
+// package sumlab: arrays arrive zero-copy through nanobind's ndarray (DLPack, buffer protocol).
+// No arithmetic here: dtype, device and contiguity checks, then one C call; errors become one
+// Python exception (ValueError, TypeError, NotImplementedError, MemoryError, RuntimeError).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <cstdint>
+#include <string>
+
+#include <sumlab/sumlab.h>
+
+#ifdef SUMLAB_PY_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace nb = nanobind;
+using arr = nb::ndarray<nb::ro>;
+
+namespace {
+
+[[noreturn]] void raise(PyObject *type, const std::string &msg)
+{
+    PyErr_SetString(type, msg.c_str());
+    throw nb::python_error();
+}
+
+// One status, one exception: EINVAL is a bad argument (ValueError), EUNSUPPORTED is a valid
+// request this build or variant cannot serve (NotImplementedError), the rest are runtime failures.
+void check(sumlab_status st, const sl_err &err)
+{
+    if (st == SUMLAB_OK) return;
+    std::string msg = "sumlab: ";
+    msg += err.msg[0] ? err.msg : "failed without a message";
+    switch (st) {
+    case SUMLAB_EINVAL: raise(PyExc_ValueError, msg);
+    case SUMLAB_EUNSUPPORTED: raise(PyExc_NotImplementedError, msg);
+    case SUMLAB_ENOMEM: raise(PyExc_MemoryError, msg);
+    default: raise(PyExc_RuntimeError, msg);
+    }
+}
+
+const char *dtype_name(sl_dtype dt)
+{
+    return dt == SL_F64 ? "float64" : dt == SL_F16 ? "float16" : dt == SL_BF16 ? "bfloat16" : "float32";
+}
+
+// What the C API needs of one array: its data, length, dtype and where it lives.
+struct view {
+    const void *data;
+    uint64_t n;
+    sl_dtype dt;
+    bool cuda;
+    int device;
+};
+
+// hint: -1, or SL_BF16 for a uint16 view of a bfloat16 array (NumPy's ml_dtypes.bfloat16, which
+// DLPack cannot name): the Python layer makes that view, zero-copy.
+view take(const arr &a, int hint, const char *what)
+{
+    view v{};
+    nb::dlpack::dtype t = a.dtype();
+    if (t.lanes != 1) raise(PyExc_TypeError, std::string("sumlab: ") + what + ": vector dtypes are not supported");
+    if (t.code == (uint8_t)nb::dlpack::dtype_code::Float && t.bits == 32) v.dt = SL_F32;
+    else if (t.code == (uint8_t)nb::dlpack::dtype_code::Float && t.bits == 64) v.dt = SL_F64;
+    else if (t.code == (uint8_t)nb::dlpack::dtype_code::Float && t.bits == 16) v.dt = SL_F16;
+    else if (t.code == (uint8_t)nb::dlpack::dtype_code::Bfloat && t.bits == 16) v.dt = SL_BF16;
+    else if (t.code == (uint8_t)nb::dlpack::dtype_code::UInt && t.bits == 16 && hint == SL_BF16) v.dt = SL_BF16;
+    else {
+        static const char *codes[] = {"int", "uint", "float", "?", "bfloat", "complex", "bool"};
+        std::string c = t.code < 7 ? codes[t.code] : "dlpack code " + std::to_string(t.code);
+        raise(PyExc_TypeError, std::string("sumlab: ") + what + ": dtype " + c + std::to_string(t.bits) +
+                                   " is not supported (float32, float64, float16 or bfloat16)");
+    }
+    // C-contiguous: strides (in elements) are the running products of the shape from the right;
+    // axes of extent 1 (and empty arrays) carry no stride constraint. Nothing is ever copied.
+    int64_t expect = 1;
+    for (size_t i = a.ndim(); a.size() > 0 && i-- > 0;) {
+        if (a.shape(i) != 1 && a.stride(i) != expect)
+            raise(PyExc_ValueError, std::string("sumlab: ") + what +
+                                        ": not C-contiguous (sumlab never copies: make it contiguous "
+                                        "first, e.g. numpy.ascontiguousarray(x) or x.contiguous())");
+        expect *= (int64_t)a.shape(i);
+    }
+    v.n = (uint64_t)a.size();
+    v.data = a.data();
+    int dev = a.device_type();
+    if (dev == nb::device::cpu::value || dev == nb::device::cuda_host::value) v.cuda = false;
+    else if (dev == nb::device::cuda::value || dev == nb::device::cuda_managed::value) v.cuda = true;
+    else raise(PyExc_TypeError, std::string("sumlab: ") + what + ": DLPack device type " + std::to_string(dev) +
+                                    " is not supported (CPU or CUDA)");
+    v.device = a.device_id();
+    return v;
+}
+
+void same_place(const view &x, const view &y)
+{
+    if (x.dt != y.dt) raise(PyExc_TypeError, std::string("sumlab: x is ") + dtype_name(x.dt) + " but y is " + dtype_name(y.dt));
+    if (x.n != y.n)
+        raise(PyExc_ValueError, "sumlab: x has " + std::to_string(x.n) + " values but y has " + std::to_string(y.n));
+    if (x.cuda != y.cuda || x.device != y.device) raise(PyExc_ValueError, "sumlab: x and y live on different devices");
+}
+
+// x and, for a two-input operation, y (None otherwise): same dtype, length and device.
+struct pair {
+    view x{}, y{};
+    arr y_arr;
+    bool has_y = false;
+    pair(const arr &x_arr, int hint, nb::handle y_obj, int y_hint)
+    {
+        x = take(x_arr, hint, "x");
+        if (y_obj.is_none()) return;
+        if (!nb::try_cast<arr>(y_obj, y_arr, false))
+            raise(PyExc_TypeError, "sumlab: y cannot be read zero-copy as an array");
+        has_y = true;
+        y = take(y_arr, y_hint, "y");
+        same_place(x, y);
+    }
+    const void *y_data() const { return has_y ? y.data : nullptr; }
+};
+
+// Makes x's device current for the call (the C API runs on the current device), restores after.
+struct device_guard {
+    int prev = -1;
+    explicit device_guard(const view &v)
+    {
+#ifdef SUMLAB_PY_CUDA
+        if (v.cuda && cudaGetDevice(&prev) == cudaSuccess && prev != v.device) {
+            if (cudaSetDevice(v.device) != cudaSuccess) {
+                prev = -1;
+                raise(PyExc_RuntimeError, "sumlab: cannot make CUDA device " + std::to_string(v.device) + " current");
+            }
+        } else {
+            prev = -1;
+        }
+#else
+        (void)v;
+#endif
+    }
+    ~device_guard()
+    {
+#ifdef SUMLAB_PY_CUDA
+        if (prev >= 0) cudaSetDevice(prev);
+#endif
+    }
+};
+
+nb::dict variant_dict(const sumlab_variant_info &v)
+{
+    nb::dict d;
+    d["name"] = v.name;
+    d["op"] = v.op;
+    d["family"] = v.family;
+    d["determinism"] = v.determinism;
+    d["description"] = v.description;
+    nb::list dts;
+    for (int dt = 0; dt < SL_NDTYPES; dt++)
+        if (v.dtypes & SL_DTYPE_MASK((sl_dtype)dt)) dts.append(dtype_name((sl_dtype)dt));
+    d["dtypes"] = dts;
+    d["max_n"] = v.max_n;
+    d["has_cpu"] = (bool)v.has_cpu;
+    d["has_gpu"] = (bool)v.has_gpu;
+    d["has_state"] = (bool)v.has_state;
+    return d;
+}
+
+// A mergeable state (sumlab_state), owned.
+struct state {
+    sumlab_state *s = nullptr;
+    int dt = -1; // the state's dtype where known (a loaded state's is not exposed by the C API)
+    state() = default;
+    state(const state &) = delete;
+    state &operator=(const state &) = delete;
+    ~state() { sumlab_state_free(s); }
+};
+
+} // namespace
+
+NB_MODULE(_sumlab, m)
+{
+    m.doc() = "sumlab's C API (libsumlab), bound with nanobind; use the package sumlab";
+    m.attr("SL_F32") = (int)SL_F32;
+    m.attr("SL_F64") = (int)SL_F64;
+    m.attr("SL_F16") = (int)SL_F16;
+    m.attr("SL_BF16") = (int)SL_BF16;
+#ifdef SUMLAB_PY_CUDA
+    m.attr("built_with_cuda") = true;
+#else
+    m.attr("built_with_cuda") = false;
+#endif
+
+    m.def("version", []() { return std::string(sumlab_version()); });
+
+    m.def("ops", []() {
+        nb::list out;
+        for (size_t i = 0, n = sumlab_op_count(); i < n; i++) {
+            sumlab_op_info o{};
+            sl_err err{};
+            check(sumlab_op_at(i, &o, &err), err);
+            nb::dict d;
+            d["name"] = o.name;
+            d["inputs"] = o.inputs;
+            d["exact_variant"] = o.exact_variant;
+            d["description"] = o.description;
+            out.append(d);
+        }
+        return out;
+    });
+
+    m.def("variants", []() {
+        nb::list out;
+        for (size_t i = 0, n = sumlab_variant_count(); i < n; i++) {
+            sumlab_variant_info v{};
+            sl_err err{};
+            check(sumlab_variant_at(i, &v, &err), err);
+            out.append(variant_dict(v));
+        }
+        return out;
+    });
+
+    m.def("variant", [](const std::string &name) {
+        sumlab_variant_info v{};
+        sl_err err{};
+        check(sumlab_variant_find(name.c_str(), &v, &err), err);
+        return variant_dict(v);
+    });
+
+    // The array's (data pointer, n, dtype, is_cuda, device) as the binding sees it: the zero-copy
+    // tests compare the pointer with the framework's own.
+    m.def("inspect", [](arr x, int hint) {
+        view v = take(x, hint, "x");
+        return nb::make_tuple((uintptr_t)v.data, v.n, (int)v.dt, v.cuda, v.device);
+    }, nb::arg("x").noconvert(), nb::arg("hint") = -1);
+
+    m.def("reduce_host",
+          [](const std::string &op, const std::string &variant, arr x, int hint, nb::object y_obj, int y_hint) {
+              pair p(x, hint, y_obj, y_hint);
+              const view &x_v = p.x;
+              if (x_v.cuda) raise(PyExc_ValueError, "sumlab: reduce_host given a CUDA array");
+              double r = 0;
+              sl_err err{};
+              sumlab_status st;
+              {
+                  nb::gil_scoped_release nogil;
+                  st = sumlab_reduce_host(op.c_str(), variant.c_str(), x_v.data, p.y_data(),
+                                          x_v.n, x_v.dt, nullptr, &r, &err);
+              }
+              check(st, err);
+              return r;
+          },
+          nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"));
+
+    // d_result: device memory of one value of x's dtype, allocated by the caller's framework on
+    // x's device; stream: a cudaStream_t as an integer (0: the legacy default stream).
+    m.def("reduce_device",
+          [](const std::string &op, const std::string &variant, arr x, int hint, nb::object y_obj, int y_hint,
+             uintptr_t d_result, uintptr_t stream) {
+              pair p(x, hint, y_obj, y_hint);
+              const view &x_v = p.x;
+              if (!x_v.cuda) raise(PyExc_ValueError, "sumlab: reduce_device given a host array");
+              if (!d_result) raise(PyExc_ValueError, "sumlab: no result buffer");
+              sl_err err{};
+              sumlab_status st;
+              {
+                  device_guard g(x_v);
+                  nb::gil_scoped_release nogil;
+                  st = sumlab_reduce_device(op.c_str(), variant.c_str(), x_v.data, p.y_data(),
+                                            x_v.n, x_v.dt, nullptr, (void *)d_result, (void *)stream, &err);
+              }
+              check(st, err);
+          },
+          nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"),
+          nb::arg("d_result"), nb::arg("stream"));
+
+    // Waits for a stream (the JAX path, whose arrays have no stream of the caller's to order on).
+    m.def("stream_synchronize", [](uintptr_t stream, int device) {
+#ifdef SUMLAB_PY_CUDA
+        int prev = -1;
+        cudaGetDevice(&prev);
+        if (prev != device) cudaSetDevice(device);
+        cudaError_t e;
+        {
+            nb::gil_scoped_release nogil;
+            e = cudaStreamSynchronize((cudaStream_t)stream);
+        }
+        if (prev >= 0 && prev != device) cudaSetDevice(prev);
+        if (e != cudaSuccess)
+            raise(PyExc_RuntimeError, std::string("sumlab: cudaStreamSynchronize: ") + cudaGetErrorString(e));
+#else
+        (void)stream;
+        (void)device;
+        raise(PyExc_RuntimeError, "sumlab: this build has no CUDA");
+#endif
+    });
+
+    m.def("judge",
+          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint, double value, bool value_is_exact,
+             nb::object bound_of) {
+              pair p(x, hint, y_obj, y_hint);
+              const view &x_v = p.x;
+              if (x_v.cuda)
+                  raise(PyExc_ValueError, "sumlab: judge and exact read host memory (the exact reference runs "
+                                          "on the CPU): pass a CPU array");
+              std::string b = bound_of.is_none() ? std::string() : nb::cast<std::string>(bound_of);
+              sumlab_judgement j{};
+              sl_err err{};
+              sumlab_status st;
+              {
+                  nb::gil_scoped_release nogil;
+                  st = sumlab_judge(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, value,
+                                    value_is_exact ? 1 : 0, bound_of.is_none() ? nullptr : b.c_str(), &j, &err);
+              }
+              check(st, err);
+              nb::dict d;
+              d["exact"] = j.exact;
+              d["exact_f64"] = j.exact_f64;
+              d["abs_err"] = j.abs_err;
+              d["rel_err"] = j.rel_err;
+              d["ulps"] = j.ulps;
+              d["ulps_f64"] = j.ulps_f64;
+              d["cond"] = j.cond;
+              d["bound_abs"] = j.bound;
+              d["bound_ratio"] = j.bound_ratio;
+              d["dtype"] = dtype_name(x_v.dt);
+              d["n"] = x_v.n;
+              return d;
+          },
+          nb::arg("op"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"), nb::arg("value"),
+          nb::arg("value_is_exact"), nb::arg("bound_of").none());
+
+    m.def("exact_hex",
+          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint) {
+              pair p(x, hint, y_obj, y_hint);
+              const view &x_v = p.x;
+              if (x_v.cuda)
+                  raise(PyExc_ValueError, "sumlab: judge and exact read host memory (the exact reference runs "
+                                          "on the CPU): pass a CPU array");
+              char *hex = nullptr;
+              sl_err err{};
+              sumlab_status st;
+              {
+                  nb::gil_scoped_release nogil;
+                  st = sumlab_exact_hex(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, &hex, &err);
+              }
+              check(st, err);
+              std::string s(hex ? hex : "");
+              sumlab_free(hex);
+              return s;
+          },
+          nb::arg("op"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"));
+
+    nb::class_<state>(m, "CState")
+        .def("__init__",
+             [](state *self, const std::string &variant, int dt) {
+                 new (self) state();
+                 if (dt < 0 || dt >= SL_NDTYPES) raise(PyExc_ValueError, "sumlab: bad dtype code");
+                 self->dt = dt;
+                 sl_err err{};
+                 check(sumlab_state_new(variant.c_str(), (sl_dtype)dt, &self->s, &err), err);
+             })
+        .def("add",
+             [](state &self, arr x, int hint, uintptr_t stream) {
+                 view v = take(x, hint, "x");
+                 if (self.dt >= 0 && (int)v.dt != self.dt)
+                     raise(PyExc_TypeError, std::string("sumlab: the state holds ") + dtype_name((sl_dtype)self.dt) +
+                                                " values, not " + dtype_name(v.dt));
+                 sl_err err{};
+                 sumlab_status st;
+                 if (v.cuda) {
+                     device_guard g(v);
+                     nb::gil_scoped_release nogil;
+                     st = sumlab_state_add_device(self.s, v.data, v.n, (void *)stream, &err);
+                 } else {
+                     nb::gil_scoped_release nogil;
+                     st = sumlab_state_add(self.s, v.data, v.n, &err);
+                 }
+                 check(st, err);
+             },
+             nb::arg("x").noconvert(), nb::arg("hint") = -1, nb::arg("stream") = 0)
+        .def("merge",
+             [](state &self, const state &other) {
+                 sl_err err{};
+                 check(sumlab_state_merge(self.s, other.s, &err), err);
+             })
+        .def("to_bytes",
+             [](const state &self) {
+                 size_t len = sumlab_state_size(self.s);
+                 std::string buf(len, '\0');
+                 sl_err err{};
+                 check(sumlab_state_save(self.s, buf.data(), len, &err), err);
+                 return nb::bytes(buf.data(), len);
+             })
+        .def_static("from_bytes",
+                    [](nb::bytes b) {
+                        auto *st = new state();
+                        sl_err err{};
+                        sumlab_status rc = sumlab_state_load(b.c_str(), b.size(), &st->s, &err);
+                        if (rc != SUMLAB_OK) {
+                            delete st;
+                            check(rc, err);
+                        }
+                        return st;
+                    },
+                    nb::rv_policy::take_ownership)
+        .def_prop_ro("dtype", [](const state &self) { return self.dt; })
+        .def("result", [](const state &self) {
+            double r = 0;
+            sl_err err{};
+            check(sumlab_state_result(self.s, &r, &err), err);
+            return r;
+        });
+
+    // dst and src: saved states of one size; returns dst merged with src (a new bytes object).
+    m.def("merge_saved", [](nb::bytes dst, nb::bytes src) {
+        if (dst.size() != src.size())
+            raise(PyExc_ValueError, "sumlab: saved states of different sizes (" + std::to_string(dst.size()) +
+                                        " and " + std::to_string(src.size()) + " bytes) do not merge");
+        std::string buf(dst.c_str(), dst.size());
+        sl_err err{};
+        check(sumlab_state_merge_saved(buf.data(), src.c_str(), buf.size(), &err), err);
+        return nb::bytes(buf.data(), buf.size());
+    });
+
+    m.def("release", []() { sumlab_release(); });
+}

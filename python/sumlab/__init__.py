@@ -1,0 +1,230 @@
+"""sumlab: accurate, reproducible and correctly rounded reductions on NumPy, PyTorch, CuPy and JAX
+arrays, zero-copy (DLPack): the Python face of libsumlab's C API (include/sumlab/sumlab.h).
+
+    import sumlab
+    s = sumlab.sum(x)                          # correctly rounded ("superacc")
+    s = sumlab.sum(x, variant="reproducible")  # order-independent, same bits on any split
+    j = sumlab.judge(x, torch.sum(x))          # a value computed elsewhere, judged
+    sumlab.exact(x)                            # the exact sum, a fractions.Fraction
+
+Inputs: float32, float64, float16, bfloat16 (ml_dtypes.bfloat16 in NumPy, torch.bfloat16),
+C-contiguous (an N-D array is reduced in memory order); nothing is ever copied, so a
+non-contiguous array is a ValueError. Results: a CPU array gives a Python float (it holds every
+value of the four formats exactly) from the variant's CPU twin; a CUDA array runs the variant's
+kernel on its device and its framework's current stream (JAX: the legacy default stream, waited
+for) and gives a 0-d array of its framework and dtype on that device, without a host transfer.
+Errors: one exception (ValueError, TypeError, NotImplementedError, MemoryError, RuntimeError)
+whose message starts with "sumlab:"; nothing is printed.
+"""
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from . import _sumlab
+from ._arrays import DTYPE_NAMES, call, device_result, dtype_code, round_to, stream_of, take
+from ._dist import allreduce
+
+__all__ = ["reduce", "sum", "judge", "exact", "variants", "ops", "State", "allreduce", "Judgement",
+           "Variant", "Op", "__version__"]
+
+__version__ = _sumlab.version()
+
+
+@dataclasses.dataclass(frozen=True)
+class Op:
+    """An operation of the registry (`sumlab list ops`)."""
+    name: str
+    inputs: int             # arrays it reads: 1 or 2
+    exact_variant: str      # the variant whose result is the exact reference
+    description: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """A variant of the registry (`sumlab list variants`): how an operation is computed."""
+    name: str
+    op: str
+    family: str             # ladder, accuracy, reproducible, anchor, reference
+    determinism: str        # nondeterministic .. correctly-rounded
+    dtypes: tuple           # ("float32", "float64", "float16", "bfloat16") it takes
+    has_cpu: bool           # a CPU twin (or the exact reference) runs on host memory
+    has_gpu: bool           # this build has its kernel
+    has_state: bool         # sumlab.State takes it
+    description: str
+    max_n: int              # 0: any n
+
+
+def ops() -> list:
+    """The operations of the registry, as Op records."""
+    return [Op(**d) for d in _sumlab.ops()]
+
+
+def variants(op: str | None = None) -> list:
+    """The variants of the registry (of one operation when op is given), as Variant records."""
+    if op is not None and op not in {o.name for o in ops()}:
+        raise ValueError(f"sumlab: unknown operation {op!r} (sumlab.ops() lists them)")
+    out = []
+    for d in _sumlab.variants():
+        if op is None or d["op"] == op:
+            d = dict(d, dtypes=tuple(d["dtypes"]))
+            out.append(Variant(**d))
+    return out
+
+
+def _pair(x, y):
+    xin = take(x, "x")
+    yin = take(y, "y") if y is not None else None
+    if yin is not None and (yin.cuda != xin.cuda or yin.framework != xin.framework):
+        raise ValueError("sumlab: x and y must be arrays of one framework on one device")
+    return xin, yin
+
+
+def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
+    """op's variant over x (and y for a two-input operation): a float for a CPU array (the
+    variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
+    framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
+    current stream, stream-ordered)."""
+    xin, yin = _pair(x, y)
+    y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
+    if not xin.cuda:
+        return call(_sumlab.reduce_host, op, variant, xin.obj, xin.hint, y_obj, y_hint)
+    out, ptr = device_result(xin)
+    if xin.framework == "jax":
+        xin.orig.block_until_ready()
+        if yin is not None:
+            yin.orig.block_until_ready()
+    call(_sumlab.reduce_device, op, variant, xin.obj, xin.hint, y_obj, y_hint, ptr, stream_of(xin))
+    if xin.framework == "jax":
+        _sumlab.stream_synchronize(0, xin.device)   # JAX knows nothing of the write
+    return out
+
+
+def sum(x, variant: str = "superacc"):               # noqa: A001 (the CLI's word)
+    """The sum of x by variant (sumlab.variants("sum") lists them); see reduce()."""
+    return reduce(x, "sum", variant)
+
+
+@dataclasses.dataclass(frozen=True)
+class Judgement:
+    """A value judged against the exact result (the columns of `sumlab judge`)."""
+    value_as: float         # the value as judged: rounded once to the input's dtype
+    exact: float            # the exact result rounded once to the input's dtype
+    exact_f64: float        # ... to float64
+    abs_err: float          # |value - exact| (exact rounded once to double)
+    rel_err: float
+    ulps: float             # in ulps of the exact result in the input's dtype
+    ulps_f64: float         # in ulps of float64
+    cond: float             # condition number (sum|x| / |sum x| for the sum)
+    bound_abs: float        # bound_of's a-priori bound on this input (nan when none asked)
+    bound_ratio: float      # abs_err / bound_abs
+    dtype: str
+    n: int
+    bound_of: str | None
+
+
+def _as_float(value) -> float:
+    if isinstance(value, (int, float)):
+        return float(value)
+    item = getattr(value, "item", None)              # NumPy/torch/CuPy/JAX scalars and 0-d arrays
+    if item is not None:
+        size = getattr(value, "size", 1)
+        size = size() if callable(size) else size
+        if size != 1:
+            raise ValueError("sumlab: value must be one number (a float or a one-element array)")
+        return float(item())
+    raise TypeError(f"sumlab: value is a {type(value).__name__}, not a number")
+
+
+def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None) -> Judgement:
+    """value (computed elsewhere: a float, or a 0-d result of any framework) judged against op's
+    exact result over x (a CPU array): errors, ulps, condition number, and bound_of's bound."""
+    v = _as_float(value)
+    xin, yin = _pair(x, y)
+    y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
+    d = call(_sumlab.judge, op, xin.obj, xin.hint, y_obj, y_hint, v, False, bound_of)
+    dt = dtype_code(d["dtype"])
+    return Judgement(value_as=round_to(v, dt), bound_of=bound_of, **d)
+
+
+def _parse_hex(h: str):
+    """A C99 hex float with every bit ("-0x1.8p+3", "0x0p+0", "inf", "nan") as a Fraction
+    (inf and nan as floats)."""
+    t = h.strip().lower()
+    if t in ("inf", "+inf", "-inf", "nan", "+nan", "-nan"):
+        return float(t)
+    sign = -1 if t.startswith("-") else 1
+    t = t.lstrip("+-")
+    if not t.startswith("0x") or "p" not in t:
+        raise RuntimeError(f"sumlab: the library's exact value {h!r} is not a hex float")
+    mant, exp = t[2:].split("p")
+    whole, _, frac = mant.partition(".")
+    num = int(whole + frac, 16)
+    return sign * num * Fraction(2) ** (int(exp) - 4 * len(frac))
+
+
+def exact(x, op: str = "sum", y=None):
+    """op's exact result over x (a CPU array): a fractions.Fraction when finite, else float
+    inf, -inf or nan."""
+    xin, yin = _pair(x, y)
+    y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
+    return _parse_hex(call(_sumlab.exact_hex, op, xin.obj, xin.hint, y_obj, y_hint))
+
+
+class State:
+    """The mergeable state of an order-independent variant ("reproducible", "superacc", "exact"):
+    add arrays in any order and split, merge states from threads, devices, processes or files;
+    result() is the same bits as one call over everything. to_bytes() is canonical (the same
+    values in any order or split give the same bytes)."""
+
+    def __init__(self, variant: str = "reproducible", dtype="float32"):
+        self.variant = variant
+        self._c = _sumlab.CState(variant, dtype_code(dtype))
+
+    @property
+    def dtype(self) -> str | None:
+        """The dtype of the values it takes (None for a state read by from_bytes)."""
+        return DTYPE_NAMES.get(self._c.dtype)
+
+    def add(self, x) -> "State":
+        """Adds the values of x (CPU or CUDA; a CUDA array on its framework's current stream, which
+        this waits for)."""
+        xin = take(x, "x")
+        stream = 0
+        if xin.cuda:
+            if xin.framework == "jax":
+                xin.orig.block_until_ready()
+            stream = stream_of(xin)
+        call(self._c.add, xin.obj, xin.hint, stream)
+        return self
+
+    def merge(self, other: "State") -> "State":
+        """self += other (same variant and dtype)."""
+        if not isinstance(other, State):
+            raise TypeError(f"sumlab: merge takes a State, not a {type(other).__name__}")
+        self._c.merge(other._c)
+        return self
+
+    def to_bytes(self) -> bytes:
+        return self._c.to_bytes()
+
+    @classmethod
+    def from_bytes(cls, b) -> "State":
+        """A state from to_bytes()'s bytes (any bytes-like object)."""
+        st = cls.__new__(cls)
+        st.variant = None
+        st._c = _sumlab.CState.from_bytes(bytes(b))
+        return st
+
+    def copy(self) -> "State":
+        st = State.from_bytes(self.to_bytes())
+        st.variant = self.variant
+        return st
+
+    def result(self) -> float:
+        """The variant's result over everything added (rounded once)."""
+        return self._c.result()
+
+    def __repr__(self) -> str:
+        return f"sumlab.State(variant={self.variant!r}, dtype={self.dtype!r})"
+

@@ -1,0 +1,149 @@
+"""test_inputs.py: what sumlab takes and refuses: the four dtypes (ml_dtypes.bfloat16 detected),
+N-D C-contiguous arrays in memory order, zero-copy (the binding sees the array's own buffer), and
+one clear exception with nothing printed for every bad input; the registries; the version."""
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import sumlab
+from sumlab import _sumlab
+from conftest import DTYPES, make_inputs, np_dtype
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def test_version_matches_header_and_pyproject():
+    h = (ROOT / "include/sumlab/sumlab.h").read_text()
+    ver = ".".join(re.search(rf"#define SUMLAB_VERSION_{k} (\d+)", h).group(1) for k in ("MAJOR", "MINOR", "PATCH"))
+    assert sumlab.__version__ == ver
+    assert re.search(rf'^version = "{re.escape(ver)}"$', (ROOT / "pyproject.toml").read_text(), re.M)
+
+
+def test_registries():
+    ops = sumlab.ops()
+    assert "sum" in [o.name for o in ops]
+    s = [o for o in ops if o.name == "sum"][0]
+    assert s.inputs == 1 and s.exact_variant == "exact"
+    vs = sumlab.variants("sum")
+    assert len(vs) == len({v.name for v in vs}) >= 10
+    names = {v.name for v in vs}
+    assert {"superacc", "reproducible", "exact", "vec4"} <= names
+    sa = [v for v in vs if v.name == "superacc"][0]
+    assert sa.determinism == "correctly-rounded" and sa.has_cpu and sa.has_state
+    assert set(sa.dtypes) == set(DTYPES)
+    assert all(v.op == "sum" for v in vs)
+    assert sum(len(sumlab.variants(o.name)) for o in ops) == len(sumlab.variants())
+    with pytest.raises(ValueError, match="sumlab:"):
+        sumlab.variants("no-such-op")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_zero_copy_and_dtype(rng, dtype):
+    x = make_inputs(dtype, 100, "normal", rng)
+    xin = sumlab._arrays.take(x)
+    ptr, n, code, cuda, dev = _sumlab.inspect(xin.obj, xin.hint)
+    assert ptr == x.__array_interface__["data"][0] and n == 100 and not cuda
+    assert sumlab._arrays.DTYPE_NAMES[code] == dtype
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_nd_memory_order(rng, dtype):
+    x = make_inputs(dtype, 6 * 5 * 7, "cancel", rng)
+    for shape in [(6, 35), (6, 5, 7), (1, 210, 1), (210,)]:
+        for v in ("vec4", "superacc", "serial"):
+            assert sumlab.sum(x.reshape(shape), v).hex() == sumlab.sum(x, v).hex()
+    # extent-1 axes carry no stride constraint
+    y = x.reshape(210, 1)[:, :1]
+    assert sumlab.sum(y).hex() == sumlab.sum(x).hex()
+
+
+def test_read_only_zero_d_and_subclass(rng, tmp_path):
+    x = make_inputs("float32", 64, "normal", rng)
+    x.setflags(write=False)
+    assert sumlab.sum(x) == sumlab.sum(x.copy())
+    assert sumlab.sum(np.array(2.5, np.float32)) == 2.5
+    m = np.memmap(tmp_path / "m.bin", dtype=np.float32, mode="w+", shape=(64,))   # an ndarray subclass
+    m[:] = x
+    assert sumlab.sum(m).hex() == sumlab.sum(x).hex()
+
+
+@pytest.mark.parametrize("bad,exc,match", [
+    (lambda x: sumlab.sum(x[::2]), ValueError, "C-contiguous"),
+    (lambda x: sumlab.sum(x.reshape(8, 8).T), ValueError, "C-contiguous"),
+    (lambda x: sumlab.sum(np.asfortranarray(x.reshape(8, 8))), ValueError, "C-contiguous"),
+    (lambda x: sumlab.sum(x.astype(np.int32)), TypeError, "int32"),
+    (lambda x: sumlab.sum(x.astype(np.complex64)), TypeError, "complex"),
+    (lambda x: sumlab.sum(np.zeros(4, "V2")), TypeError, "zero-copy"),
+    (lambda x: sumlab.sum(list(x)), TypeError, "not an array"),
+    (lambda x: sumlab.sum(3.0), TypeError, "not an array"),
+    (lambda x: sumlab.sum(np.float32(3.0)), TypeError, "NumPy scalar"),
+    (lambda x: sumlab.sum(x, "no-such-variant"), ValueError, "no-such-variant"),
+    (lambda x: sumlab.reduce(x, "no-such-op"), ValueError, "no-such-op"),
+    (lambda x: sumlab.sum(x, "cub"), NotImplementedError, "cub"),
+    (lambda x: sumlab.sum(x, "half-acc"), ValueError, "half-acc"),
+    (lambda x: sumlab.reduce(x, "sum", "vec4", y=x[:10]), ValueError, "values"),
+    (lambda x: sumlab.reduce(x, "sum", "vec4", y=x.astype(np.float64)), TypeError, "float64"),
+    (lambda x: sumlab.reduce(x, "sum", "vec4", y=x), ValueError, "sumlab:"),
+    (lambda x: sumlab.judge(x, "1.0"), TypeError, "not a number"),
+    (lambda x: sumlab.judge(x, np.ones(2)), ValueError, "one number"),
+    (lambda x: sumlab.judge(x, 1.0, bound_of="no-such-variant"), ValueError, "no-such-variant"),
+    (lambda x: sumlab.exact(x[::3]), ValueError, "C-contiguous"),
+])
+def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
+    x = make_inputs("float32", 64, "normal", rng)
+    with pytest.raises(exc, match=match) as e:
+        bad(x)
+    assert str(e.value).startswith("sumlab:") and "\n" not in str(e.value)
+    out = capfd.readouterr()
+    assert out.out == "" and out.err == ""
+
+
+def test_bfloat16_detection():
+    import ml_dtypes
+    x = np.array([1.0, 2.0, 0.5], ml_dtypes.bfloat16)
+    assert sumlab.sum(x) == 3.5
+    assert sumlab.exact(x) == 3.5
+    u = x.view(np.uint16)          # the same bits as plain uint16 are not a float format
+    with pytest.raises(TypeError, match="uint16"):
+        sumlab.sum(u)
+
+
+def test_judge_value_forms(rng):
+    x = make_inputs("float32", 1000, "normal", rng)
+    s = float(np.sum(x, dtype=np.float32))
+    a = sumlab.judge(x, s)
+    b = sumlab.judge(x, np.float32(s))
+    c = sumlab.judge(x, np.array(s, np.float32))
+    assert repr(a) == repr(b) == repr(c)     # (nan fields: bound_abs when no bound_of)
+    assert a.value_as == s and a.dtype == "float32" and a.n == 1000
+    j = sumlab.judge(x, sumlab.sum(x))               # correctly rounded: within half an ulp
+    assert j.value_as == j.exact and abs(j.ulps) <= 0.5 and j.abs_err <= abs(j.exact) * 2.0**-24
+    # a value that is not one of the format's is rounded once to it first
+    k = sumlab.judge(x, s + abs(s) * 2.0**-30)
+    assert k.value_as == s
+
+
+def test_torch_cpu_if_installed(rng):
+    torch = pytest.importorskip("torch")
+    x = make_inputs("float32", 999, "cancel", rng)
+    t = torch.from_numpy(x)
+    assert sumlab.sum(t).hex() == sumlab.sum(x).hex()
+    tb = t.to(torch.bfloat16)
+    xb = x.astype(np_dtype("bfloat16"))
+    assert sumlab.sum(tb).hex() == sumlab.sum(xb).hex()
+    tg = t.clone().requires_grad_(True)
+    assert sumlab.sum(tg).hex() == sumlab.sum(x).hex()
+    with pytest.raises(ValueError, match="C-contiguous"):
+        sumlab.sum(t.reshape(27, 37).T)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_empty_arrays(dtype):
+    # an empty array is contiguous whatever strides its framework reports: the sum of nothing
+    for shape in [(0,), (0, 3), (4, 0)]:
+        e = np.zeros(shape, np_dtype(dtype))
+        assert sumlab.sum(e).hex() == "0x0.0p+0" and sumlab.sum(e, "vec4").hex() == "0x0.0p+0"
+        assert sumlab.exact(e) == 0
+        assert sumlab.State("reproducible", dtype).add(e).to_bytes() == sumlab.State("reproducible", dtype).to_bytes()

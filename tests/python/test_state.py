@@ -1,0 +1,124 @@
+"""test_state.py: sumlab.State over random splits and orders: the same bytes and the same result
+as one state over everything, and as one call of the variant; bytes round-trip; merge_saved is
+merge; allreduce over K = 1..4 simulated ranks gives every rank the same bytes."""
+import numpy as np
+import pytest
+
+import sumlab
+from sumlab import _sumlab
+from conftest import DTYPES, make_inputs
+
+
+def state_variants():
+    return [v.name for v in sumlab.variants("sum") if v.has_state]
+
+
+def random_parts(x, rng, k):
+    cuts = np.sort(rng.choice(np.arange(1, len(x)), size=k - 1, replace=False))
+    parts = np.split(x, cuts)
+    order = rng.permutation(len(parts))
+    return [np.ascontiguousarray(parts[i]) for i in order]
+
+
+def test_state_variants_listed():
+    assert {"reproducible", "superacc", "exact"} <= set(state_variants())
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("variant", ["reproducible", "superacc", "exact"])
+def test_splits_merge_to_same_bits(rng, dtype, variant):
+    for kind in ("normal", "cancel", "spread"):
+        x = make_inputs(dtype, 5000, kind, rng)
+        whole = sumlab.State(variant, x.dtype).add(x)
+        ref_bytes, ref = whole.to_bytes(), whole.result()
+        assert ref.hex() == sumlab.sum(x, variant).hex(), f"{variant} {kind}: state vs one call"
+        for trial in range(4):
+            k = int(rng.integers(2, 12))
+            parts = random_parts(x, rng, k)
+            # one state fed every part in a random order
+            one = sumlab.State(variant, dtype)
+            for p in parts:
+                one.add(p)
+            assert one.to_bytes() == ref_bytes
+            # one state per part, merged pairwise in a random tree
+            states = [sumlab.State(variant, dtype).add(p) for p in parts]
+            while len(states) > 1:
+                i, j = sorted(rng.choice(len(states), 2, replace=False))
+                states[i].merge(states.pop(j))
+            assert states[0].to_bytes() == ref_bytes, f"{variant} {kind} trial {trial}"
+            assert states[0].result().hex() == ref.hex()
+            # through bytes: from_bytes and merge_saved
+            blobs = [sumlab.State(variant, dtype).add(p).to_bytes() for p in parts]
+            acc = blobs[0]
+            for b in blobs[1:]:
+                acc = _sumlab.merge_saved(acc, b)
+            assert acc == ref_bytes
+            assert sumlab.State.from_bytes(acc).result().hex() == ref.hex()
+
+
+class FakeComm:
+    """K simulated ranks: allgather returns every rank's bytes in rank order (mpi4py's contract)."""
+
+    def __init__(self, all_bytes, rank):
+        self.all_bytes, self.rank = all_bytes, rank
+
+    def allgather(self, b):
+        assert b == self.all_bytes[self.rank]
+        return list(self.all_bytes)
+
+
+@pytest.mark.parametrize("variant", ["reproducible", "superacc"])
+def test_allreduce_same_bits_for_any_k(rng, variant):
+    x = make_inputs("float32", 20000, "cancel", rng)
+    want = sumlab.State(variant, "float32").add(x).to_bytes()
+    for k in range(1, 5):
+        parts = random_parts(x, rng, k) if k > 1 else [x]
+        states = [sumlab.State(variant, "float32").add(p) for p in parts]
+        blobs = [s.to_bytes() for s in states]
+        for rank, s in enumerate(states):
+            merged = sumlab.allreduce(s, FakeComm(blobs, rank))
+            assert merged.to_bytes() == want, f"K={k} rank {rank}"
+            assert s.to_bytes() == blobs[rank]          # the input state is left as it was
+
+
+def test_allreduce_refuses_other_objects():
+    s = sumlab.State("reproducible", "float32")
+    with pytest.raises(TypeError, match="sumlab:"):
+        sumlab.allreduce(s, object())
+    with pytest.raises(TypeError, match="sumlab:"):
+        sumlab.allreduce(b"bytes", FakeComm([b""], 0))
+    try:
+        import torch.distributed  # noqa: F401
+    except ImportError:           # no torch: the default group cannot be reached, one clear error
+        with pytest.raises(TypeError, match="torch.distributed"):
+            sumlab.allreduce(s)
+    else:                         # torch without an initialised group
+        with pytest.raises(RuntimeError, match="initialised"):
+            sumlab.allreduce(s)
+
+
+def test_state_errors(capfd):
+    x32 = np.ones(10, np.float32)
+    with pytest.raises(ValueError, match="sumlab:"):
+        sumlab.State("no-such-variant", "float32")
+    with pytest.raises(NotImplementedError, match="sumlab:"):
+        sumlab.State("vec4", "float32")                       # no mergeable state
+    with pytest.raises(TypeError, match="sumlab:"):
+        sumlab.State("reproducible", "int32")
+    s = sumlab.State("reproducible", "float32")
+    with pytest.raises(TypeError, match="float32"):
+        s.add(np.ones(10, np.float64))
+    with pytest.raises(ValueError, match="sumlab:"):
+        s.merge(sumlab.State("reproducible", "float64"))      # another dtype
+    with pytest.raises(ValueError, match="sumlab:"):
+        s.merge(sumlab.State("superacc", "float32"))          # another variant
+    with pytest.raises(ValueError, match="sumlab:"):
+        sumlab.State.from_bytes(b"\x00" * 7)
+    with pytest.raises(ValueError, match="sumlab:"):
+        sumlab.State.from_bytes(s.to_bytes()[:-1])
+    with pytest.raises(ValueError, match="sumlab:"):
+        _sumlab.merge_saved(s.to_bytes(), sumlab.State("reproducible", "float64").to_bytes())
+    s.add(x32)
+    assert s.result() == 10.0
+    out = capfd.readouterr()
+    assert out.out == "" and out.err == ""

@@ -1,0 +1,345 @@
+/* tlib.c: libsumlab's host side (sumlab/sumlab.h) against the layers it wraps: every variant
+ * with a twin through sumlab_reduce_host equals sl_variant_cpu bit for bit, the exact variant and
+ * sumlab_exact_hex equal the reference, the judge rounds a decimal once, the states give the same
+ * bytes for any split and permutation and merge as saved bytes, and every error path returns its
+ * status with a message. */
+#include <math.h>
+#include "sl_ops.h"
+#include "sl_reference.h"
+#include "sl_state.h"
+#include "sl_test.h"
+#include "sl_variants.h"
+#include "sumlab/half.h"
+#include "sumlab/sumlab.h"
+
+static int same(double a, double b) { return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof a); }
+
+/* n values of dt: signed, magnitudes over 2^-12..2^12, with a few cancelling pairs. */
+static void *gen(uint64_t n, sl_dtype dt)
+{
+    const size_t es = sl_dtype_size(dt);
+    unsigned char *x = aligned_alloc(256, (size_t)((n * es + 256) / 256 * 256));
+    if (!x) return NULL;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t r = sl_test_rand64();
+        double u = (double)(r >> 11) * 0x1p-53 - 0.5;
+        double v = ldexp(u, (int)(sl_test_rand64() % 25) - 12);
+        if (i % 97 == 1) v = -ldexp(1.0, 11);          /* cancellation against the next */
+        if (i % 97 == 2) v = ldexp(1.0, 11);
+        if (dt == SL_F64) memcpy(x + i * es, &v, 8);
+        else if (dt == SL_F32) { float f = (float)v; memcpy(x + i * es, &f, 4); }
+        else { uint16_t h = sl_half_from_double(v, dt); memcpy(x + i * es, &h, 2); }
+    }
+    return x;
+}
+
+static void check_twins(sl_dtype dt, uint64_t n)
+{
+    void *x = gen(n, dt);
+    CHECK(x != NULL, "out of memory");
+    if (!x) return;
+    sl_reference ref;
+    sl_err e = {{0}};
+    CHECK(!sl_reference_compute(&ref, x, n, dt, &e), "%s", e.msg);
+    for (size_t i = 0; i < sl_variant_count(); i++) {
+        const sl_variant *v = sl_variant_at(i);
+        if (!(v->dtypes & SL_DTYPE_MASK(dt)) || (v->max_n && n > v->max_n)) continue;
+        double got = NAN, want = NAN;
+        sumlab_status st = sumlab_reduce_host("sum", v->name, x, NULL, n, dt, NULL, &got, &e);
+        if (sl_op_is_exact(v)) {
+            CHECK(st == SUMLAB_OK, "%s: %s", v->name, e.msg);
+            CHECK(same(got, ref.rounded), "exact %s n=%llu: %a, reference %a", sl_dtype_name(dt),
+                  (unsigned long long)n, got, ref.rounded);
+            continue;
+        }
+        if (!v->cpu) {
+            CHECK(st == SUMLAB_EUNSUPPORTED && e.msg[0], "%s (no twin): status %d", v->name, (int)st);
+            continue;
+        }
+        sl_launch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        sl_variant_resolve(v, &cfg, n, dt);
+        CHECK(!sl_variant_cpu(v, x, n, dt, &cfg, &want, &e), "%s: %s", v->name, e.msg);
+        CHECK(st == SUMLAB_OK, "%s %s n=%llu: status %d: %s", v->name, sl_dtype_name(dt),
+              (unsigned long long)n, (int)st, e.msg);
+        /* nondeterministic twins: the same sampled commit order (order seed 0) both ways */
+        CHECK(same(got, want), "%s %s n=%llu: library %a, twin %a", v->name, sl_dtype_name(dt),
+              (unsigned long long)n, got, want);
+    }
+    char *hex = NULL;
+    sl_exact_text t;
+    CHECK(sumlab_exact_hex("sum", x, NULL, n, dt, &hex, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(!sl_reference_exact_text(&ref, &t), "exact text");
+    CHECK(hex && !strcmp(hex, t.hex), "exact hex %s, reference %s", hex ? hex : "(null)", t.hex);
+    sl_exact_text_free(&t);
+    sumlab_free(hex);
+    sl_reference_clear(&ref);
+    free(x);
+}
+
+/* A launch request reaches the twin: block, grid and sm_count (sm_count limits the grid a
+ * resolve derives) give the twin's bits for that configuration; a request the twin refuses is
+ * refused with its message. */
+static void check_launch(sl_dtype dt, uint64_t n)
+{
+    void *x = gen(n, dt);
+    CHECK(x != NULL, "out of memory");
+    if (!x) return;
+    const sumlab_launch reqs[] = {{128, 5, 0, 0}, {0, 0, 0, 16}, {256, 0, 0, 3}, {100, 0, 0, 0}};
+    long differ = 0;
+    for (size_t i = 0; i < sl_variant_count(); i++) {
+        const sl_variant *v = sl_variant_at(i);
+        if (!v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt)) || (v->max_n && n > v->max_n)) continue;
+        double dflt = NAN;
+        sl_err e = {{0}};
+        CHECK(sumlab_reduce_host("sum", v->name, x, NULL, n, dt, NULL, &dflt, &e) == SUMLAB_OK, "%s", e.msg);
+        for (size_t r = 0; r < sizeof reqs / sizeof reqs[0]; r++) {
+            sl_launch cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.block = reqs[r].block;
+            cfg.grid = reqs[r].grid;
+            cfg.sm_count = reqs[r].sm_count;
+            sl_variant_resolve(v, &cfg, n, dt);
+            double want = NAN, got = NAN;
+            int trc = sl_variant_cpu(v, x, n, dt, &cfg, &want, &e);
+            sumlab_status st = sumlab_reduce_host("sum", v->name, x, NULL, n, dt, &reqs[r], &got, &e);
+            if (trc) {
+                CHECK(st == SUMLAB_EINVAL && e.msg[0], "%s launch %zu: twin refuses, library status %d",
+                      v->name, r, (int)st);
+                continue;
+            }
+            CHECK(st == SUMLAB_OK, "%s launch %zu: %s", v->name, r, e.msg);
+            CHECK(same(got, want), "%s launch %zu: library %a, twin %a", v->name, r, got, want);
+            if (!same(got, dflt)) differ++;
+        }
+    }
+    CHECK(differ > 0, "no launch request changed any variant's bits (requests not passed on?)");
+    free(x);
+}
+
+static void check_judge(void)
+{
+    float f = 0.1f;
+    sumlab_judgement j;
+    sl_err e = {{0}};
+    CHECK(sumlab_judge("sum", &f, NULL, 1, SL_F32, 0.100000001, 0, "serial", &j, &e) == SUMLAB_OK,
+          "%s", e.msg);
+    CHECK(j.ulps == 0 && j.abs_err == 0, "judge [0.1f] value 0.100000001: %g ulps, abs_err %g", j.ulps,
+          j.abs_err);
+    CHECK(same(j.exact, (double)0.1f), "exact %a", j.exact);
+    CHECK(j.cond == 1, "cond %g", j.cond);
+    CHECK(!isnan(j.bound) && j.bound_ratio == 0, "bound %g ratio %g", j.bound, j.bound_ratio);
+    /* the same decimal taken as exact is no float32 value */
+    e.msg[0] = '\0';
+    CHECK(sumlab_judge("sum", &f, NULL, 1, SL_F32, 0.100000001, 1, NULL, &j, &e) == SUMLAB_EINVAL &&
+          e.msg[0], "value_is_exact with a non-float32 value");
+    /* the next float32 up: 1 ulp */
+    float g = nextafterf(f, 1.0f);
+    CHECK(sumlab_judge("sum", &f, NULL, 1, SL_F32, (double)g, 1, NULL, &j, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(j.ulps == 1 && isnan(j.bound), "next float: %g ulps, bound %g", j.ulps, j.bound);
+    /* float16: 0.1 rounds once to the float16 nearest */
+    uint16_t h = sl_half_from_double(0.1, SL_F16);
+    CHECK(sumlab_judge("sum", &h, NULL, 1, SL_F16, 0.1, 0, NULL, &j, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(j.ulps == 0, "float16 0.1: %g ulps", j.ulps);
+}
+
+/* Every error path: its status and a message. */
+#define EXPECT(call, status)                                                                      \
+    do {                                                                                          \
+        sl_err e_ = {{0}};                                                                        \
+        sl_err *err = &e_;                                                                        \
+        sumlab_status st_ = (call);                                                               \
+        CHECK(st_ == (status), "%s: status %d, expected %d (%s)", #call, (int)st_, (int)(status), \
+              e_.msg);                                                                            \
+        CHECK(e_.msg[0] != '\0', "%s: no message", #call);                                        \
+    } while (0)
+
+static void check_errors(void)
+{
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    double r;
+    const sl_variant *half_only = NULL, *capped = NULL;
+    for (size_t i = 0; i < sl_variant_count(); i++) {
+        const sl_variant *v = sl_variant_at(i);
+        if (!half_only && v->cpu && !(v->dtypes & SL_DTYPE_MASK(SL_F64))) half_only = v;
+        if (!capped && v->cpu && v->max_n) capped = v;
+    }
+    EXPECT(sumlab_reduce_host("nosuchop", "serial", x, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", "nosuchvariant", x, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", NULL, x, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", "serial", NULL, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", "serial", x, x, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", "serial", x, NULL, 8, (sl_dtype)9, NULL, &r, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", "serial", x, NULL, (uint64_t)1 << 40, SL_F32, NULL, &r, err),
+           SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", "serial", (const char *)x + 1, NULL, 4, SL_F32, NULL, &r, err),
+           SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_host("sum", "cub", x, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EUNSUPPORTED);
+    CHECK(half_only != NULL, "no variant refuses float64 (the dtype test needs one)");
+    if (half_only)
+        EXPECT(sumlab_reduce_host("sum", half_only->name, x, NULL, 4, SL_F64, NULL, &r, err), SUMLAB_EINVAL);
+    CHECK(capped != NULL, "no variant with a max_n (the n test needs one)");
+    if (capped) {
+        void *big = malloc(8);   /* never read: the length is refused first */
+        EXPECT(sumlab_reduce_host("sum", capped->name, big, NULL, capped->max_n + 1, SL_F32, NULL, &r, err),
+               SUMLAB_EINVAL);
+        free(big);
+    }
+    /* an operation that is not registered (`sum` is the only one today, so "a variant of another
+     * operation" cannot be built from the registry yet; sl_lib_check_call refuses it) */
+    EXPECT(sumlab_reduce_host("dot", "serial", x, x, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    sumlab_variant_info vi;
+    CHECK(sumlab_variant_find("serial", &vi, NULL) == SUMLAB_OK, "serial");
+    double *dr = (double *)x;   /* no device memory here: a build without a GPU refuses */
+    sumlab_status dst = sumlab_reduce_device("sum", "serial", x, NULL, 8, SL_F32, NULL, dr, NULL, NULL);
+    CHECK(dst != SUMLAB_OK, "sumlab_reduce_device on host memory returned OK");
+    EXPECT(sumlab_reduce_device("sum", "nosuchvariant", x, NULL, 8, SL_F32, NULL, dr, NULL, err),
+           SUMLAB_EINVAL);
+    EXPECT(sumlab_reduce_device("sum", "exact", x, NULL, 8, SL_F32, NULL, dr, NULL, err),
+           SUMLAB_EUNSUPPORTED);
+    sumlab_judgement j;
+    EXPECT(sumlab_judge("sum", NULL, NULL, 8, SL_F32, 1.0, 0, NULL, &j, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_judge("sum", x, NULL, 8, SL_F32, 1.0, 0, "nosuchvariant", &j, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_judge("nosuchop", x, NULL, 8, SL_F32, 1.0, 0, NULL, &j, err), SUMLAB_EINVAL);
+    char *hex;
+    EXPECT(sumlab_exact_hex("sum", NULL, NULL, 8, SL_F32, &hex, err), SUMLAB_EINVAL);
+    sumlab_op_info oi;
+    EXPECT(sumlab_op_find("nosuchop", &oi, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_op_at(sumlab_op_count(), &oi, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_variant_at(sumlab_variant_count(), &vi, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_variant_find("nosuchvariant", &vi, err), SUMLAB_EINVAL);
+    sumlab_state *s = NULL;
+    EXPECT(sumlab_state_new("serial", SL_F32, &s, err), SUMLAB_EUNSUPPORTED);
+    EXPECT(sumlab_state_new("nosuchvariant", SL_F32, &s, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_state_new("superacc", (sl_dtype)9, &s, err), SUMLAB_EINVAL);
+    CHECK(s == NULL, "no state on failure");
+}
+
+static void check_registries(void)
+{
+    CHECK(!strcmp(sumlab_version(), "0.2.0"), "version %s", sumlab_version());
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", SUMLAB_VERSION_MAJOR, SUMLAB_VERSION_MINOR, SUMLAB_VERSION_PATCH);
+    CHECK(!strcmp(sumlab_version(), want), "version %s, header %s", sumlab_version(), want);
+    CHECK(sumlab_op_count() == sl_op_count(), "op count");
+    sumlab_op_info oi;
+    CHECK(sumlab_op_find("sum", &oi, NULL) == SUMLAB_OK && oi.inputs == 1 && !strcmp(oi.exact_variant, "exact"),
+          "sum's info");
+    CHECK(sumlab_variant_count() == sl_variant_count(), "variant count");
+    for (size_t i = 0; i < sumlab_variant_count(); i++) {
+        sumlab_variant_info vi, vf;
+        const sl_variant *v = sl_variant_at(i);
+        CHECK(sumlab_variant_at(i, &vi, NULL) == SUMLAB_OK, "variant %zu", i);
+        CHECK(sumlab_variant_find(v->name, &vf, NULL) == SUMLAB_OK && !strcmp(vf.name, v->name), "%s", v->name);
+        CHECK(!strcmp(vi.name, v->name) && vi.dtypes == v->dtypes && vi.max_n == v->max_n &&
+              !strcmp(vi.determinism, sl_determinism_name(v->determinism)) && !strcmp(vi.op, v->op),
+              "%s: info differs from the registry", v->name);
+        CHECK(vi.has_cpu == (v->cpu != NULL || sl_op_is_exact(v)), "%s has_cpu", v->name);
+        CHECK(vi.has_gpu == (v->gpu != NULL), "%s has_gpu", v->name);
+        CHECK(vi.has_state == (sl_state_kind_find(v->name) != NULL), "%s has_state", v->name);
+    }
+}
+
+/* Random splits and element permutations give the same saved bytes and result. */
+static void check_states(const char *variant, sl_dtype dt, uint64_t n)
+{
+    const size_t es = sl_dtype_size(dt);
+    unsigned char *x = gen(n, dt), *p = malloc(n * es + 1);
+    sl_err e = {{0}};
+    CHECK(x && p, "out of memory");
+    if (!x || !p) { free(x); free(p); return; }
+    sumlab_state *whole = NULL;
+    CHECK(sumlab_state_new(variant, dt, &whole, &e) == SUMLAB_OK, "%s", e.msg);
+    if (!whole) { free(x); free(p); return; }
+    CHECK(sumlab_state_add(whole, x, n, &e) == SUMLAB_OK, "%s", e.msg);
+    size_t bytes = sumlab_state_size(whole);
+    unsigned char *wb = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+    CHECK(wb && b && c, "out of memory");
+    CHECK(sumlab_state_save(whole, wb, bytes, &e) == SUMLAB_OK, "%s", e.msg);
+    double want = NAN, got = NAN;
+    CHECK(sumlab_reduce_host("sum", variant, x, NULL, n, dt, NULL, &want, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(sumlab_state_result(whole, &got, &e) == SUMLAB_OK && same(got, want),
+          "%s %s n=%llu: state result %a, reduce %a", variant, sl_dtype_name(dt), (unsigned long long)n, got, want);
+    for (int trial = 0; trial < 6; trial++) {
+        memcpy(p, x, n * es);
+        for (uint64_t i = n; trial && i > 1; i--) {   /* trial 0: the input's order */
+            uint64_t j = sl_test_rand64() % i;
+            unsigned char t[8];
+            memcpy(t, p + (i - 1) * es, es);
+            memcpy(p + (i - 1) * es, p + j * es, es);
+            memcpy(p + j * es, t, es);
+        }
+        /* two states over random pieces (alternating), merged as states and as bytes */
+        sumlab_state *s1 = NULL, *s2 = NULL;
+        CHECK(sumlab_state_new(variant, dt, &s1, &e) == SUMLAB_OK, "%s", e.msg);
+        CHECK(sumlab_state_new(variant, dt, &s2, &e) == SUMLAB_OK, "%s", e.msg);
+        if (!s1 || !s2) { sumlab_state_free(s1); sumlab_state_free(s2); break; }
+        int k = 0;
+        for (uint64_t i = 0; i < n; k++) {
+            uint64_t m = 1 + sl_test_rand64() % (n / 3 + 1);
+            if (m > n - i) m = n - i;
+            CHECK(sumlab_state_add(k % 2 ? s2 : s1, p + i * es, m, &e) == SUMLAB_OK, "%s", e.msg);
+            i += m;
+        }
+        CHECK(sumlab_state_save(s2, b, bytes, &e) == SUMLAB_OK, "%s", e.msg);
+        CHECK(sumlab_state_save(s1, c, bytes, &e) == SUMLAB_OK, "%s", e.msg);
+        CHECK(sumlab_state_merge_saved(b, c, bytes, &e) == SUMLAB_OK, "%s", e.msg);
+        CHECK(!memcmp(b, wb, bytes), "%s %s n=%llu trial %d: merged saved bytes differ from the whole's",
+              variant, sl_dtype_name(dt), (unsigned long long)n, trial);
+        CHECK(sumlab_state_merge(s1, s2, &e) == SUMLAB_OK, "%s", e.msg);
+        CHECK(sumlab_state_save(s1, c, bytes, &e) == SUMLAB_OK && !memcmp(c, wb, bytes),
+              "%s %s trial %d: merged state's bytes differ", variant, sl_dtype_name(dt), trial);
+        sumlab_state *l = NULL;
+        CHECK(sumlab_state_load(b, bytes, &l, &e) == SUMLAB_OK, "%s", e.msg);
+        CHECK(l && sumlab_state_result(l, &got, &e) == SUMLAB_OK && same(got, want),
+              "%s %s trial %d: loaded result %a, want %a", variant, sl_dtype_name(dt), trial, got, want);
+        sumlab_state_free(l);
+        sumlab_state_free(s1);
+        sumlab_state_free(s2);
+    }
+    /* wrong kind or dtype: EINVAL, nothing changed */
+    const char *other = strcmp(variant, "superacc") ? "superacc" : "reproducible";
+    sumlab_state *o = NULL, *od = NULL;
+    CHECK(sumlab_state_new(other, dt, &o, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(sumlab_state_new(variant, dt == SL_F64 ? SL_F32 : SL_F64, &od, &e) == SUMLAB_OK, "%s", e.msg);
+    EXPECT(sumlab_state_merge(whole, o, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_state_merge(whole, od, err), SUMLAB_EINVAL);
+    size_t ob = sumlab_state_size(o);
+    unsigned char *obuf = malloc(ob > bytes ? ob : bytes);
+    CHECK(obuf && sumlab_state_save(o, obuf, ob, &e) == SUMLAB_OK, "%s", e.msg);
+    memcpy(b, wb, bytes);
+    if (ob == bytes) EXPECT(sumlab_state_merge_saved(b, obuf, bytes, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_state_merge_saved(b, obuf, ob == bytes ? bytes : (ob < bytes ? ob : bytes), err),
+           SUMLAB_EINVAL);
+    CHECK(!memcmp(b, wb, bytes), "a refused merge changed the bytes");
+    EXPECT(sumlab_state_save(whole, b, bytes - 1, err), SUMLAB_EINVAL);
+    memset(obuf, 0x5a, bytes);
+    sumlab_state *bad = NULL;
+    EXPECT(sumlab_state_load(obuf, bytes, &bad, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_state_load(wb, bytes - 8, &bad, err), SUMLAB_EINVAL);
+    CHECK(bad == NULL, "no state from bad bytes");
+    free(obuf);
+    sumlab_state_free(o);
+    sumlab_state_free(od);
+    sumlab_state_free(whole);
+    free(wb); free(b); free(c); free(x); free(p);
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    check_registries();
+    const uint64_t ns[] = {0, 1, 7, 1000, 70001};
+    for (int d = 0; d < SL_NDTYPES; d++)
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) check_twins((sl_dtype)d, ns[i]);
+    check_launch(SL_F32, 1000003);
+    check_judge();
+    check_errors();
+    const char *states[] = {"superacc", "reproducible", "exact"};
+    for (size_t s = 0; s < 3; s++)
+        for (int d = 0; d < SL_NDTYPES; d++) {
+            check_states(states[s], (sl_dtype)d, 3001);
+            check_states(states[s], (sl_dtype)d, 1);
+        }
+    return sl_test_done("tlib");
+}
