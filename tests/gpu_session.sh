@@ -30,6 +30,9 @@ if [[ $stages == *,build,* ]]; then
   args=(-DCMAKE_BUILD_TYPE=Release)
   [ -n "${CMAKE_PREFIX_PATH:-}" ] && args+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
   [ -n "${SUMLAB_GIT_SHA:-}" ] && args+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
+  # the Python package too, where its build needs import (the GPU machine has nanobind)
+  python3 -c 'import nanobind, numpy, pytest' >/dev/null 2>&1 &&
+    args+=(-DSUMLAB_PYTHON=ON "-DPython_EXECUTABLE=$(command -v python3)")
   if ! { cmake -S . -B "$build" "${gen[@]}" "${args[@]}" && cmake --build "$build" -j "$(nproc)"; } > "$work/build.log" 2>&1; then
     tail -40 "$work/build.log"; echo "gpu_session: build failed" >&2; exit 1
   fi
@@ -41,6 +44,10 @@ if [[ $stages == *,test,* ]]; then
   for d in f32 f64 f16 bf16; do SUMLAB_TEST_DTYPE=$d t "twins_$d" 300 "$T/tgpu_twins" & done
   { t sacc 200 "$T/tsuperacc_gpu"; t prefix 120 "$T/tgpu_prefix"; t limits 60 "$T/tgpu_limits"; } &
   t determinism 300 "$T/tgpu_determinism" &
+  t lib_gpu 300 "$T/tlib_gpu" &
+  # the Python package on CUDA tensors (PyTorch, CuPy, JAX where installed): its GPU tests
+  [ -d "$build/python/sumlab" ] && t python 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
+    SUMLAB_CLI="$sumlab" python3 -m pytest -q -p no:cacheprovider tests/python &
   t huge 300 "$T/tgpu_huge" &
   for d in f16 bf16; do SUMLAB_TEST_DTYPE=$d t "sanitize_$d" 300 bash tests/sanitize.sh "$T/tgpu_twins" & done
   wait
