@@ -101,6 +101,7 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
     const sl_variant *v;
     if (!d_result) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_device: d_result is NULL");
     sumlab_status st = sl_lib_check_call(op, variant, d_x, d_y, n, dt, &o, &v, err);
+    if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
     if (!v->gpu || !v->workspace)
         return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no GPU kernel in this build%s",

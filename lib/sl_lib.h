@@ -22,6 +22,9 @@ sumlab_status sl_lib_check_call(const char *op, const char *variant, const void 
                                 const sl_variant **vp, sl_err *err);
 /* The launch configuration of a request (sm_count 0 stays 0 here: the caller fills it). */
 void sl_lib_launch(const sumlab_launch *launch, sl_launch *cfg);
+/* The launch request's limits, as the CLI's --block/--grid/--items take them: block a power of
+ * two in [32, 1024], grid below 2^31, items at most 2^20 (0: the variant's default). */
+sumlab_status sl_lib_launch_check(const sumlab_launch *launch, sl_err *err);
 /* Adds n host values of the state's dtype to s. */
 sumlab_status sl_lib_state_add_host(sumlab_state *s, const void *x, uint64_t n, sl_err *err);
 

@@ -186,6 +186,20 @@ sumlab_status sl_lib_check_call(const char *op, const char *variant, const void 
     return SUMLAB_OK;
 }
 
+sumlab_status sl_lib_launch_check(const sumlab_launch *l, sl_err *err)
+{
+    if (!l) return SUMLAB_OK;
+    if (l->block && (l->block < 32 || l->block > 1024 || (l->block & (l->block - 1))))
+        return sl_lib_fail(SUMLAB_EINVAL, err, "launch block %u: a power of two in [32, 1024] (or 0)", l->block);
+    if (l->grid > 0x7fffffffu)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "launch grid %u: at most 2^31 - 1 (or 0)", l->grid);
+    if (l->items > (1u << 20))
+        return sl_lib_fail(SUMLAB_EINVAL, err, "launch items %u: at most 2^20 (or 0)", l->items);
+    if (l->sm_count > 4096)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "launch sm_count %u: at most 4096 (or 0)", l->sm_count);
+    return SUMLAB_OK;
+}
+
 void sl_lib_launch(const sumlab_launch *launch, sl_launch *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -223,6 +237,7 @@ sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void
     const sl_variant *v;
     if (!result) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_host: result is NULL");
     sumlab_status st = sl_lib_check_call(op, variant, x, y, n, dt, &o, &v, err);
+    if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
     if (sl_op_is_exact(v)) {
         sl_reference ref;

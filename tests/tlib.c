@@ -85,7 +85,7 @@ static void check_launch(sl_dtype dt, uint64_t n)
     void *x = gen(n, dt);
     CHECK(x != NULL, "out of memory");
     if (!x) return;
-    const sumlab_launch reqs[] = {{128, 5, 0, 0}, {0, 0, 0, 16}, {256, 0, 0, 3}, {100, 0, 0, 0}};
+    const sumlab_launch reqs[] = {{128, 5, 0, 0}, {0, 0, 0, 16}, {256, 0, 0, 3}, {64, 0, 0, 0}};
     long differ = 0;
     for (size_t i = 0; i < sl_variant_count(); i++) {
         const sl_variant *v = sl_variant_at(i);
@@ -165,6 +165,16 @@ static void check_errors(void)
         if (!capped && v->cpu && v->max_n) capped = v;
     }
     EXPECT(sumlab_reduce_host("nosuchop", "serial", x, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    {   /* launch requests outside the CLI's limits (a block that is no power of two, ...) */
+        const sumlab_launch bad[] = {{100, 0, 0, 0}, {16, 0, 0, 0}, {2048, 0, 0, 0}, {0, 0x80000000u, 0, 0},
+                                     {0, 0, (1u << 20) + 1, 0}};
+        for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+            EXPECT(sumlab_reduce_host("sum", "warp-shuffle", x, NULL, 8, SL_F32, &bad[k], &r, err), SUMLAB_EINVAL);
+        const sumlab_launch good = {128, 4, 0, 0};
+        sl_err ge = {{0}};
+        CHECK(sumlab_reduce_host("sum", "warp-shuffle", x, NULL, 8, SL_F32, &good, &r, &ge) == SUMLAB_OK,
+              "block 128 grid 4 refused: %s", ge.msg);
+    }
     EXPECT(sumlab_reduce_host("sum", "nosuchvariant", x, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
     EXPECT(sumlab_reduce_host("sum", NULL, x, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
     EXPECT(sumlab_reduce_host("sum", "serial", NULL, NULL, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);

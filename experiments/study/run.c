@@ -45,6 +45,17 @@ static void say(const char *fmt, ...)
     va_end(ap);
 }
 
+/* Where the report is: report.md, and report.html where this build wrote one. */
+static void say_report(const char *dir)
+{
+    char html[SL_DIR_MAX + 32];
+    struct stat st;
+    int have = !sl_path_join(html, sizeof html, dir, "report.html", NULL) && !stat(html, &st);
+    if (have) say("report: %s/report.md, %s", dir, html);
+    else say("report: %s/report.md", dir);
+}
+
+
 static void now_iso(char *b, size_t len, int compact)
 {
     time_t t = time(NULL);
@@ -376,7 +387,7 @@ static sl_run_status finish_run(const sl_run_opts *o, const char *exp, const cha
     if (sl_phases_report(run, o->quiet, &pe)) say("timing not recorded: %s", pe.msg);
     if (!o->quiet) {
         say("%ld rows written (%ld from before) in %.1f s", run->rows_written, run->res.rows_before, secs);
-        if (!rep && o->hooks.report) say("report: %s/report.md, %s/report.html", dir, dir);
+        if (!rep && o->hooks.report) say_report(dir);
         if (stopped) say("incomplete; continue with: sumlab run %s -o %s --resume", exp, dir);
     }
     if (rc) return SL_RUN_FAILED;
@@ -413,7 +424,7 @@ static sl_run_status report_only(const sl_run_opts *o, sl_err *err)
     memset(&notes, 0, sizeof notes);
     if (o->hooks.charts) o->hooks.charts(o->out_dir, o->quiet, o->threads, &notes);
     if (o->hooks.report && o->hooks.report(o->out_dir, &notes, err)) status = SL_RUN_FAILED;
-    else if (!o->quiet) say("report: %s/report.md, %s/report.html", o->out_dir, o->out_dir);
+    else if (!o->quiet) say_report(o->out_dir);
     sl_run_unlock(lock);
     return status;
 }

@@ -64,7 +64,9 @@ sumlab_status sumlab_variant_at(size_t i, sumlab_variant_info *out, sl_err *err)
 sumlab_status sumlab_variant_find(const char *name, sumlab_variant_info *out, sl_err *err);
 
 /* ---- running a variant ------------------------------------------------------------------ */
-/* A launch request (0 fields: the variant's defaults); NULL everywhere means all defaults.
+/* A launch request (0 fields: the variant's defaults); NULL everywhere means all defaults. The
+ * CLI's limits hold (else SUMLAB_EINVAL): block a power of two in [32, 1024], grid below 2^31,
+ * items at most 2^20, sm_count at most 4096.
  * sm_count: the SM count the configuration is derived for (0: on the host 132, an H200's; on the
  * device the current device's), so a host twin can reproduce a run on another GPU. */
 typedef struct {
