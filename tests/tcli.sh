@@ -124,6 +124,13 @@ check "reduce --op sum with two files: usage error" test $? -eq 2
 check "reduce --op sum with two files: says sum reads one file" grep -q "sum reads 1 file" "$tmp/op.err"
 "$sumlab" reduce --op nope "$tmp/a.npy" > /dev/null 2>&1
 check "reduce --op nope: usage error" test $? -eq 2
+a1=$("$sumlab" judge "$tmp/a.npy" --value 1 --format csv 2>/dev/null)
+a2=$("$sumlab" judge "$tmp/a.npy" --op sum --value 1 --format csv 2>/dev/null)
+check "judge --op sum judges as judge does" test -n "$a1" -a "$a1" = "$a2"
+"$sumlab" judge "$tmp/a.npy" --op nope --value 1 > /dev/null 2>&1
+check "judge --op nope: usage error" test $? -eq 2
+"$sumlab" bench --op nope > /dev/null 2>&1
+check "bench --op nope: usage error" test $? -eq 2
 
 # --- one column table: list columns, and --columns takes results.csv's names -----------------
 "$sumlab" list columns --format csv > "$tmp/cols.csv" 2>/dev/null

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_cli.h"
+#include "sl_ops.h"
 #include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_variants.h"
@@ -18,13 +19,14 @@
 
 static void judge_usage(FILE *f)
 {
-    fputs("usage: sumlab judge FILE (--value [NAME=]V ... | --values CSV) [--bound-of VARIANT]\n"
+    fputs("usage: sumlab judge FILE (--value [NAME=]V ... | --values CSV) [--op OP] [--bound-of VARIANT]\n"
           "                    [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--quiet]\n\n"
           "Judges sums computed elsewhere (numpy.sum, math.fsum, torch.sum, your kernel)\n"
           "against the exact sum S of FILE (read as `sumlab sum` reads it): one row per value\n"
           "with its errors, and S itself exactly (a block under the table; columns\n"
           "exact_sum_* in csv/json).\n\n"
           "options:\n"
+          "  --op OP           the operation the values computed (default sum; 'sumlab list ops')\n"
           "  --value [NAME=]V  a value (repeatable), any C99 form: 0.1, -2.5e-3, 0x1.8p+3,\n"
           "                    inf, nan. A decimal is rounded once to the input's format\n"
           "                    (the nearest float32, float16, bfloat16 or float64: what a\n"
@@ -360,6 +362,7 @@ static sl_table *judge_table(const sl_reference *ref, const jvalues *vs, const s
 
 typedef struct {
     jvalues vs;
+    const sl_operation *op;    /* --op */
     const sl_variant *bound_of;
     sl_out_format fmt;
     int have_dtype, quiet;
@@ -369,8 +372,9 @@ typedef struct {
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int judge_getopt(int argc, char **argv, judge_opts *o)
 {
-    enum { O_VALUES = 256, O_BOUND };
+    enum { O_VALUES = 256, O_BOUND, O_OP };
     static const struct option opts[] = {
+        {"op", required_argument, NULL, O_OP},
         {"value", required_argument, NULL, 'V'},   {"values", required_argument, NULL, O_VALUES},
         {"bound-of", required_argument, NULL, O_BOUND}, {"format", required_argument, NULL, 'f'},
         {"dtype", required_argument, NULL, 'd'},   {"quiet", no_argument, NULL, 'q'},
@@ -382,6 +386,15 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
         switch (c) {
         case 'V': if ((rc = opt_value(&o->vs, optarg))) return rc; break;
         case O_VALUES: if ((rc = opt_values(&o->vs, optarg))) return rc; break;
+        case O_OP:
+            {
+                sl_err e = {{0}};
+                if (sl_op_parse(optarg, &o->op, &e)) {
+                    sl_cli_msg(CMD, "--op: %s", e.msg);
+                    return 2;
+                }
+            }
+            break;
         case O_BOUND:
             if (!(o->bound_of = sl_variant_find(optarg))) {
                 char q[128];
@@ -417,6 +430,7 @@ int sl_cmd_judge(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.fmt = SL_OUT_TABLE;
     o.raw_dt = SL_F32;
+    o.op = sl_op_default();
     int code = judge_getopt(argc, argv, &o);
     if (code >= 0) { free_values(&o.vs); return code; }
     if (optind >= argc) {
@@ -471,9 +485,17 @@ int sl_cmd_judge(int argc, char **argv)
             free_values(&o.vs);
             return code;
         }
+    if (o.bound_of && sl_op_of(o.bound_of) != o.op) {
+        sl_cli_msg(CMD, "--bound-of: variant '%s' computes %s, not %s", o.bound_of->name, o.bound_of->op,
+                   o.op->name);
+        free(data);
+        free_values(&o.vs);
+        return 2;
+    }
     sl_reference ref;
     int rc = 0;
-    if (sl_reference_compute(&ref, data, n, dt, &err)) {
+    const void *const in[1] = {data};
+    if (o.op->reference(&ref, in, n, dt, 1, &err)) {
         sl_cli_msg(CMD, "%s", err.msg);
         rc = 1;
     } else {
