@@ -291,8 +291,12 @@ SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --preset tiny --backend cpu --
   -o "$tmp/rc" -q 2>/dev/null
 check "tiny run for run.conf checks" test -s "$tmp/rc/run.conf"
 cp "$tmp/rc/run.conf" "$tmp/run.conf.good"
+check "run.conf names the operation studied (op=sum)" grep -qx 'op=sum' "$tmp/run.conf.good"
+grep -v '^op=' "$tmp/run.conf.good" > "$tmp/rc/run.conf"      # a run made before the operation axis
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
+check "run --resume of a run.conf without op (a sum run): exit 0 ($(head -c 200 "$tmp/rc.err"))" test $? -eq 0
 for kv in seed=xyz seed=-1 seed=18446744073709551616 reps=abc reps=-2 seeds=0 seeds=x n=abc n=0 \
-          datasets=nope variants=nope dtypes=f128 backend=tpu preset=huge started=yesterday baseline=nope; do
+          datasets=nope variants=nope dtypes=f128 backend=tpu preset=huge started=yesterday baseline=nope op=nope; do
   k=${kv%%=*}
   sed "s/^$k=.*/$kv/" "$tmp/run.conf.good" > "$tmp/rc/run.conf"
   SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_cli.h"
+#include "sl_ops.h"
 #include "sl_mpi.h"
 #include "sumlab/pool.h"
 #include "sl_report.h"
@@ -20,7 +21,7 @@ static void usage(FILE *f)
     fputs("usage: sumlab run EXPERIMENT [-o DIR] [--backend auto|cpu|gpu] [--preset tiny|quick|full]\n"
           "                  [--resume] [--report-only] [--quiet] [--seed S] [--reps R]\n"
           "                  [--n LIST] [--datasets LIST] [--variants LIST] [--dtype LIST]\n"
-          "                  [--seeds K] [--baseline VARIANT] [--threads N]\n\n"
+          "                  [--seeds K] [--baseline VARIANT] [--threads N] [--op OP]\n\n"
           "Runs one experiment of the study (or `all`) into a results directory:\n"
           "  results.csv (a row per measurement, written as each finishes), distribution.csv\n"
           "  (each distinct result of the repetition rows with its count), meta.json (provenance),\n"
@@ -55,6 +56,7 @@ static void usage(FILE *f)
           "  --seeds K          K independent instances per point (instance i: dataset seed S+i;\n"
           "                     instance 0 is the run without --seeds); tables give medians and\n"
           "                     spread over them\n"
+          "  --op OP            the operation studied: its variants (default sum; 'sumlab list ops')\n"
           "  --baseline V       the variant the report's sweep tables compare with (default\n"
           "                     pairwise)\n"
           "  --threads N        host threads for generating, the reference, the CPU twins, judging\n"
@@ -88,7 +90,7 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         {"n", required_argument, NULL, 'N'},      {"datasets", required_argument, NULL, 'D'},
         {"variants", required_argument, NULL, 'V'}, {"dtype", required_argument, NULL, 'T'},
         {"seeds", required_argument, NULL, 'K'},  {"baseline", required_argument, NULL, 'L'},
-        {"threads", required_argument, NULL, 'H'},
+        {"threads", required_argument, NULL, 'H'}, {"op", required_argument, NULL, 'O'},
         {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
@@ -110,6 +112,15 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         case 'K': a->seeds_s = optarg; break;
         case 'L': a->baseline_s = optarg; break;
         case 'H': a->threads_s = optarg; break;
+        case 'O':
+            {
+                sl_err e = {{0}};
+                if (sl_op_parse(optarg, &o->op, &e)) {
+                    sl_cli_msg(CMD, "--op: %s", e.msg);
+                    return 2;
+                }
+            }
+            break;
         case 'h': usage(stdout); return 0;
         default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
         }

@@ -206,6 +206,7 @@ typedef struct {
      * lists as given, comma-separated ("" = the experiments' own); seeds: instances per point
      * (1 when absent); baseline: the report's reference variant ("" = pairwise) */
     char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
+    char op[32];               /* the operation studied ("" in runs before the operation axis: sum) */
     long seeds;
     unsigned seen;             /* SL_CONF_* of the keys read */
     char error[1536];          /* after -2: what is wrong, naming the file and the field */

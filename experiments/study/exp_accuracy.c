@@ -75,7 +75,7 @@ static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
                 double w = sl_exp_work(ns[k], rd > rn ? rd : rn);
                 if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
                 if (sl_run_stopped(run)) return 0;
-                sl_rowctx c = {.experiment = "accuracy-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
+                sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
                                .config = "default", .sweep = "n", .sweep_value = NAN};
                 sl_rowctx_params(&c, ds, &p);
                 if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
@@ -152,7 +152,7 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_params p;
             sl_params_defaults(ds, &p);
             p.v[pi] = cond;
-            sl_rowctx c = {.experiment = "accuracy-vs-cond", .ds = ds, .dt = dtypes[t], .n = n,
+            sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-cond", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "cond", .sweep_value = cond};
             sl_rowctx_params(&c, ds, &p);
             if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
@@ -212,7 +212,7 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_params_defaults(ds, &p);
             p.v[lo] = -(rs[i] / 2);
             p.v[hi] = rs[i] - rs[i] / 2;
-            sl_rowctx c = {.experiment = "accuracy-vs-range", .ds = ds, .dt = dtypes[t], .n = n,
+            sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-range", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "binades", .sweep_value = rs[i]};
             sl_rowctx_params(&c, ds, &p);
             if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;

@@ -203,7 +203,7 @@ static int det_rows(sl_run *run, sl_rowctx *c, const sl_pending *todo, const voi
 static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                      uint64_t n, int instance, int R, int Rc, double w, sl_err *err)
 {
-    sl_rowctx c = {.experiment = "determinism", .ds = ds, .dt = dt, .n = n,
+    sl_rowctx c = {.op = run->op, .experiment = "determinism", .ds = ds, .dt = dt, .n = n,
                    .config = "default", .sweep = "n", .sweep_value = NAN, .instance = instance};
     sl_rowctx_params(&c, ds, p);
     char what[200];

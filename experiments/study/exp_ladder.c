@@ -88,7 +88,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
         double w = sl_exp_work(pt[k].n, reps) / 4 * sl_exp_gpu_weight(run, "ladder");
         if (!exec) { *work += w; run->plan_steps += 1; continue; }
         if (sl_run_stopped(run)) return 0;
-        sl_rowctx c = {.experiment = "ladder", .ds = ds, .dt = SL_F32, .n = pt[k].n,
+        sl_rowctx c = {.op = run->op, .experiment = "ladder", .ds = ds, .dt = SL_F32, .n = pt[k].n,
                        .config = pt[k].config, .sweep = "n", .sweep_value = NAN};
         sl_rowctx_params(&c, ds, &p);
         sl_pending all, todo = {0};

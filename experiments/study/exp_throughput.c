@@ -56,7 +56,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
             double w = sl_exp_work(ns[k], reps) / 8 * sl_exp_gpu_weight(run, "throughput-vs-n");   /* no reference per rep: cheaper per element */
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
-            sl_rowctx c = {.experiment = "throughput-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
+            sl_rowctx c = {.op = run->op, .experiment = "throughput-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
                            .config = "default", .sweep = "n", .sweep_value = NAN};
             sl_rowctx_params(&c, ds, &p);
             if (sl_exp_step(run, &c, &p, NULL, reps, reps, 0, w, err)) return -1;
@@ -120,7 +120,7 @@ static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
             double w = run->on_gpu ? sl_exp_work(n, reps) / 4 * sl_exp_gpu_weight(run, "tradeoff") : sl_exp_work(n, reps);
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
-            sl_rowctx c = {.experiment = "tradeoff", .ds = ds, .dt = dtypes[t], .n = n,
+            sl_rowctx c = {.op = run->op, .experiment = "tradeoff", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "n", .sweep_value = NAN};
             sl_rowctx_params(&c, ds, &p);
             if (sl_exp_step(run, &c, &p, NULL, reps, reps, 0, w, err)) return -1;

@@ -169,6 +169,7 @@ typedef struct {
     char exp[64];
     sl_preset preset;
     sl_backend backend;        /* asked for: auto, cpu, gpu */
+    const sl_operation *op;    /* run.conf's on resume (NULL: --op's, or the default) */
     uint64_t seed;
     long reps;
     sl_sweep_spec sweep;
@@ -247,6 +248,12 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
         sl_err_set(err, "run.conf: unknown preset '%s'", conf->preset);
         return SL_RUN_BAD_INPUT;
     }
+    const sl_operation *cop = conf->op[0] ? sl_op_find(conf->op) : sl_op_default();
+    if (o->op && o->op != cop) {
+        sl_err_set(err, "'%s' was started with --op %s; resume it with the same value (or none)", dir, cop->name);
+        return SL_RUN_BAD_INPUT;
+    }
+    s->op = cop;
     snprintf(s->exp, sizeof s->exp, "%s", conf->experiment);
     s->seed = conf->seed;
     s->reps = conf->reps;
@@ -271,6 +278,7 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     if (!o->resume && !o->preset_given) s->preset = gpu ? SL_PRESET_FULL : SL_PRESET_QUICK;
     run->preset = s->preset;
     run->seed = s->seed;
+    run->op = s->op ? s->op : o->op ? o->op : sl_op_default();
     run->reps_override = (int)s->reps;
     run->quiet = o->quiet;
     run->max_rows = o->max_rows;
@@ -296,6 +304,7 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     snprintf(conf->variants, sizeof conf->variants, "%s", s->sweep.variants);
     snprintf(conf->dtypes, sizeof conf->dtypes, "%s", s->sweep.dtypes);
     snprintf(conf->baseline, sizeof conf->baseline, "%s", s->sweep.baseline);
+    snprintf(conf->op, sizeof conf->op, "%s", run->op->name);
     conf->seeds = s->sweep.sweep.seeds;
     now_iso(conf->started, sizeof conf->started, 0);
     return sl_runconf_write(dir, conf, err) ? SL_RUN_FAILED : SL_RUN_DONE;

@@ -78,6 +78,7 @@ typedef struct {
     int on_gpu;
     uint32_t gpu_sm_count;     /* device SMs (GPU) or SL_DEFAULT_SM_COUNT */
     uint64_t seed;
+    const sl_operation *op;    /* the operation studied (NULL: the default, sum): its variants */
     int reps_override;         /* 0: preset defaults */
     int quiet;
     sl_results res;            /* results.csv, distribution.csv and the keys they hold */
@@ -142,6 +143,7 @@ typedef struct {
     const char *experiment;    /* a name of the experiment table or "all"; NULL only with resume
                                   or report_only (then run.conf's) */
     const char *out_dir;       /* the run directory; NULL: results/<local date>-<experiment> */
+    const sl_operation *op;    /* --op (NULL: run.conf's on resume, else the default, sum) */
     sl_preset preset;          /* when preset_given; else full on a GPU, quick on the CPU */
     int preset_given;
     sl_backend backend;        /* auto, cpu or gpu (backend_given: asked for) */

@@ -147,7 +147,8 @@ int sl_exp_dataset_on(const sl_run *run, const sl_dataset *ds)
 
 int sl_exp_variant_on(const sl_run *run, const sl_variant *v)
 {
-    if (!run->sweep.nv || !strcmp(v->name, "exact")) return 1;
+    if (sl_op_of(v) != (run->op ? run->op : sl_op_default())) return 0;   /* another operation's */
+    if (!run->sweep.nv || sl_op_is_exact(v)) return 1;
     for (int i = 0; i < run->sweep.nv; i++)
         if (run->sweep.v[i] == v) return 1;
     return 0;
