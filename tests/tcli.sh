@@ -127,6 +127,8 @@ check "reduce --op nope: usage error" test $? -eq 2
 a1=$("$sumlab" judge "$tmp/a.npy" --value 1 --format csv 2>/dev/null)
 a2=$("$sumlab" judge "$tmp/a.npy" --op sum --value 1 --format csv 2>/dev/null)
 check "judge --op sum judges as judge does" test -n "$a1" -a "$a1" = "$a2"
+jc=$("$sumlab" judge "$tmp/a.npy" --value v=1 --format csv --columns variant,op,exact_hex,bound_abs,value_as 2>/dev/null | sed -n 2p)
+check "judge --columns takes the one table's names (got '$jc')" bash -c "echo '$jc' | grep -q '^v,sum,0x[0-9a-f.p+-]*,,f[0-9a-z]* nearest of 1$'"
 "$sumlab" judge "$tmp/a.npy" --op nope --value 1 > /dev/null 2>&1
 check "judge --op nope: usage error" test $? -eq 2
 "$sumlab" bench --op nope > /dev/null 2>&1
@@ -231,7 +233,7 @@ import json
 rows = json.load(open('$tmp/j.json'))
 assert [r['variant'] for r in rows] == ['numpy.sum', 'math.fsum'], rows
 assert rows[1]['abs_err'] == 0 and rows[0]['ulps'] == 2 ** 52, rows
-assert rows[0]['bound_of'] == 'serial' and rows[0]['bound'] > 0 and rows[0]['bound_ratio'] > 0, rows
+assert rows[0]['bound_of'] == 'serial' and rows[0]['bound_abs'] > 0 and rows[0]['bound_ratio'] > 0, rows
 assert rows[0]['exact_sum_hex'] == '0x1p-60' and rows[0]['exact_sum_dec'] == '8.7e-19', rows"
 "$sumlab" judge "$tmp/j.npy" --value inf --value=-inf --value nan --format csv > "$tmp/j2.csv" 2>/dev/null
 check "judge non-finite values: inf errors" test "$(tail -n +2 "$tmp/j2.csv" | cut -d, -f4 | tr '\n' ' ')" = "inf inf inf "

@@ -12,6 +12,7 @@
 #include "sl_ops.h"
 #include "sl_datasets.h"
 #include "sl_measure.h"
+#include "sl_results.h"
 #include "sl_variants.h"
 #include "sumlab/half.h"
 
@@ -20,7 +21,8 @@
 static void judge_usage(FILE *f)
 {
     fputs("usage: sumlab judge FILE (--value [NAME=]V ... | --values CSV) [--op OP] [--bound-of VARIANT]\n"
-          "                    [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--quiet]\n\n"
+          "                    [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--quiet]\n"
+          "                    [--columns LIST]\n\n"
           "Judges sums computed elsewhere (numpy.sum, math.fsum, torch.sum, your kernel)\n"
           "against the exact sum S of FILE (read as `sumlab sum` reads it): one row per value\n"
           "with its errors, and S itself exactly (a block under the table; columns\n"
@@ -42,11 +44,12 @@ static void judge_usage(FILE *f)
           "  --dtype D         element type of a raw file (f32, f64, f16 or bf16); checked against .npy\n"
           "  -q, --quiet       no notices on stderr\n"
           "  -h, --help        this text\n\n"
-          "columns: variant (the value's name) result_hex result abs_err rel_err ulps (in ulps\n"
-          "  of S rounded to the input format) cond bound dtype n ulps_f64 (in ulps of S\n"
-          "  rounded to float64) bound_of bound_ratio value_as (how the value was read:\n"
-          "  `exact hex`, or `float32 nearest of 0.1`) exact_sum_hex exact_sum_dec\n"
-          "  exact_sum_bits\n\n"
+          "columns (default): variant (the value's name) result_hex result abs_err rel_err ulps\n"
+          "  (in ulps of S rounded to the input format) cond bound_abs dtype n ulps_f64 (in\n"
+          "  ulps of S rounded to float64) bound_of bound_ratio value_as (how the value was\n"
+          "  read: `exact hex`, or `float32 nearest of 0.1`) exact_sum_hex exact_sum_dec\n"
+          "  exact_sum_bits; --columns L picks any of the one column table (sumlab list\n"
+          "  columns)\n\n"
           "exit status: 0 ok; 1 a runtime failure; 2 bad usage or input.\n", f);
 }
 
@@ -310,51 +313,54 @@ static int opt_values(jvalues *vs, const char *path)
     return rc;
 }
 
-/* The value's decimal: round-trip for its format (%.9g when it is a float32 value of f32
- * input, else %.17g). */
-static const char *value_dec(char *b, size_t len, double v, sl_dtype dt)
-{
-    int f32 = dt == SL_F32 && (!isfinite(v) || (double)(float)v == v);
-    return sl_fmt_result(b, len, v, f32 ? SL_F32 : SL_F64);
-}
+/* The columns (names of the one column table, sl_results.h); the table leaves the exact_sum_*
+ * ones out (S is printed under it). */
+static const char *const judge_cols[] = {"variant", "result_hex", "result", "abs_err", "rel_err",
+                                         "ulps", "cond", "bound_abs", "dtype", "n", "ulps_f64",
+                                         "bound_of", "bound_ratio", "value_as", "exact_sum_hex",
+                                         "exact_sum_dec", "exact_sum_bits"};
+#define JUDGE_NCOLS (sizeof judge_cols / sizeof judge_cols[0])
 
-static const char *const judge_hdr[] = {"variant", "result_hex", "result", "abs_err", "rel_err",
-                                        "ulps", "cond", "bound", "dtype", "n", "ulps_f64",
-                                        "bound_of", "bound_ratio", "value_as", "exact_sum_hex",
-                                        "exact_sum_dec", "exact_sum_bits"};
-#define JUDGE_NCOLS (int)(sizeof judge_hdr / sizeof judge_hdr[0])
-
-static sl_table *judge_table(const sl_reference *ref, const jvalues *vs, const sl_variant *bv,
-                             const sl_exact_text *S, sl_out_format fmt)
+/* One row per value: the value judged (sl_judge_value) as a row of the one column table. NULL
+ * after one message. */
+static sl_table *judge_table(const sl_reference *ref, const sl_operation *op, const jvalues *vs,
+                             const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
+                             const char *columns)
 {
-    const int ncols = fmt == SL_OUT_TABLE ? JUDGE_NCOLS - 3 : JUDGE_NCOLS;
-    const int prec = fmt == SL_OUT_TABLE ? 6 : 17;
-    sl_table *t = sl_table_new(ncols, judge_hdr);
-    if (!t) return NULL;
+    sl_colset cs;
+    sl_err err = {{0}};
+    if (columns ? sl_colset_parse(&cs, columns, &err)
+                : sl_colset_names(&cs, judge_cols, fmt == SL_OUT_TABLE ? JUDGE_NCOLS - 3 : JUDGE_NCOLS, &err)) {
+        sl_cli_msg(CMD, "--columns: %s", err.msg);
+        return NULL;
+    }
+    sl_table *t = sl_colset_table(&cs);
+    if (!t) { sl_cli_msg(CMD, "out of memory"); return NULL; }
+    sl_rowctx ctx = {.experiment = "judge", .op = op, .dt = ref->dtype, .n = ref->n, .config = "default"};
     for (size_t i = 0; i < vs->n; i++) {
-        char b[SL_FMT_LEN];
-        double v = vs->v[i].v;
         sl_value_judgement j;
-        sl_judge_value(ref, bv, v, &j);
-        sl_table_row(t);
-        sl_table_str(t, vs->v[i].name);
-        sl_table_str(t, sl_fmt_hex(b, sizeof b, v));
-        sl_table_str(t, value_dec(b, sizeof b, v, ref->dtype));
-        sl_table_num(t, j.err.abs_err, prec);
-        sl_table_num(t, j.err.rel_err, prec);
-        sl_table_num(t, j.err.ulps, prec);
-        sl_table_num(t, ref->cond, prec);
-        if (bv) sl_table_num(t, j.bound, prec); else sl_table_null(t);
-        sl_table_str(t, sl_dtype_name(ref->dtype));
-        sl_table_u64(t, ref->n);
-        sl_table_num(t, j.ulps_f64, prec);
-        if (bv) sl_table_str(t, bv->name); else sl_table_null(t);
-        if (bv) sl_table_num(t, j.bound_ratio, prec); else sl_table_null(t);
-        sl_table_str(t, vs->v[i].as);
-        if (ncols == JUDGE_NCOLS) {
-            sl_table_str(t, S->hex);
-            sl_table_str(t, S->dec);
-            sl_table_i64(t, S->bits);
+        sl_judge_value(ref, bv, vs->v[i].v, &j);
+        sl_row row;
+        sl_row_empty(&row, "elsewhere", ref->dtype, ref->n);
+        row.judged = row.have_exact = 1;
+        row.result = row.min_result = row.max_result = vs->v[i].v;
+        row.distinct = 1;
+        row.err = j.err;
+        row.exact = ref->rounded;
+        row.cond = ref->cond;
+        row.abssum = ref->abssum;
+        row.bound = bv ? j.bound : NAN;
+        row.bound_ratio = bv ? j.bound_ratio : NAN;
+        sl_record_extra x;
+        sl_record_extra_init(&x);
+        x.bound_of = bv ? bv->name : NULL;
+        x.value_as = vs->v[i].as;
+        sl_record r = {.ctx = &ctx, .variant = vs->v[i].name, .status = "ok", .row = &row, .instances = 1,
+                       .ref = ref, .S = S, .digits = fmt == SL_OUT_TABLE ? 6 : 0, .x = &x};
+        if (sl_colset_row(t, &cs, &r, 0, &err)) {
+            sl_cli_msg(CMD, "%s", err.msg);
+            sl_table_free(t);
+            return NULL;
         }
     }
     return t;
@@ -364,6 +370,7 @@ typedef struct {
     jvalues vs;
     const sl_operation *op;    /* --op */
     const sl_variant *bound_of;
+    const char *columns;       /* --columns (NULL: judge_cols) */
     sl_out_format fmt;
     int have_dtype, quiet;
     sl_dtype raw_dt;
@@ -372,8 +379,9 @@ typedef struct {
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int judge_getopt(int argc, char **argv, judge_opts *o)
 {
-    enum { O_VALUES = 256, O_BOUND, O_OP };
+    enum { O_VALUES = 256, O_BOUND, O_OP, O_COLUMNS };
     static const struct option opts[] = {
+        {"columns", required_argument, NULL, O_COLUMNS},
         {"op", required_argument, NULL, O_OP},
         {"value", required_argument, NULL, 'V'},   {"values", required_argument, NULL, O_VALUES},
         {"bound-of", required_argument, NULL, O_BOUND}, {"format", required_argument, NULL, 'f'},
@@ -386,6 +394,7 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
         switch (c) {
         case 'V': if ((rc = opt_value(&o->vs, optarg))) return rc; break;
         case O_VALUES: if ((rc = opt_values(&o->vs, optarg))) return rc; break;
+        case O_COLUMNS: o->columns = optarg; break;
         case O_OP:
             {
                 sl_err e = {{0}};
@@ -504,8 +513,8 @@ int sl_cmd_judge(int argc, char **argv)
             sl_cli_msg(CMD, "out of memory");
             rc = 1;
         } else {
-            sl_table *t = judge_table(&ref, &o.vs, o.bound_of, &S, o.fmt);
-            if (!t) { sl_cli_msg(CMD, "out of memory"); rc = 1; }
+            sl_table *t = judge_table(&ref, o.op, &o.vs, o.bound_of, &S, o.fmt, o.columns);
+            if (!t) rc = o.columns ? 2 : 1;
             else {
                 int w = sl_table_write(t, o.fmt, stdout);
                 if (!w && o.fmt == SL_OUT_TABLE) w = sl_cli_exact_block(stdout, &S);

@@ -113,6 +113,8 @@ F(cub_ms_median, EXTRA(num(b, len, r->x->cub_ms_median, 6)))
 F(read_ms_median, EXTRA(num(b, len, r->x->read_ms_median, 6)))
 F(abs_err_max, EXTRA(num(b, len, r->x->abs_err_max, DIG)))
 F(check, EXTRA(r->x->check ? r->x->check : ""))
+F(bound_of, EXTRA(r->x->bound_of ? r->x->bound_of : ""))
+F(value_as, EXTRA(r->x->value_as ? r->x->value_as : ""))
 F(ranks, RANKS(u64(b, len, (uint64_t)r->x->ranks)))
 F(combine, RANKS(r->x->combine ? r->x->combine : ""))
 F(local_ms_max, RANKS(num(b, len, r->x->local_ms_max, 6)))
@@ -196,6 +198,8 @@ F(ulps_signed, num(b, len, ROW->values[i].ulps_signed, 17))
     X(N, read_ms_median, "ms", "the streaming read's median time (bench)") \
     X(N, abs_err_max, "", "the largest |result - S| over every run (bench)") \
     X(S, check, "", "the self-check verdict: ok or FAILED") \
+    X(S, bound_of, "", "judge: the variant whose a-priori bound the row carries") \
+    X(S, value_as, "", "judge: how the value was read (exact hex, or the format's nearest of a decimal)") \
     X(N, ranks, "", "MPI ranks the input was split over") \
     X(S, combine, "", "how their partial results combined") \
     X(N, local_ms_max, "ms", "the slowest rank's local time") \

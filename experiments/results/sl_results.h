@@ -84,6 +84,8 @@ typedef struct {
     double cub_ms_median, read_ms_median;
     double abs_err_max;                /* the largest |result - S| over every run */
     const char *check;                 /* the self-check verdict: "ok" or "FAILED" */
+    const char *bound_of;              /* judge: the variant whose bound the row carries */
+    const char *value_as;              /* judge: how the value was read (exact hex, nearest of) */
     int ranks;                         /* MPI ranks (0: not a sum across ranks) */
     const char *combine;               /* how their partial results combined */
     double local_ms_max, combine_ms, allreduce1_ms;

@@ -54,7 +54,7 @@ def test_judge_equals_cli(cli, rng, tmp_path, dtype):
     j = sumlab.judge(x, value, bound_of="vec4")
     assert bits(j.value_as) == bits(float.fromhex(row["result_hex"]))
     for mine, theirs in [("abs_err", "abs_err"), ("rel_err", "rel_err"), ("ulps", "ulps"), ("cond", "cond"),
-                         ("ulps_f64", "ulps_f64"), ("bound_abs", "bound"), ("bound_ratio", "bound_ratio")]:
+                         ("ulps_f64", "ulps_f64"), ("bound_abs", "bound_abs"), ("bound_ratio", "bound_ratio")]:
         a, b = getattr(j, mine), float(row[theirs])
         assert a == b or (math.isnan(a) and math.isnan(b)), f"{mine}: package {a!r}, CLI {theirs} {b!r}"
     assert j.n == int(row["n"]) and j.dtype == {"f32": "float32", "f64": "float64", "f16": "float16",
