@@ -40,3 +40,6 @@ if(SL_BASH)
            $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
   set_tests_properties(tverdicts PROPERTIES LABELS "cpu" TIMEOUT 120)
 endif()
+# tselfcheck: the one self-check verdict in results.csv's `check` column and in the report.
+add_test(NAME tselfcheck COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tselfcheck.sh $<TARGET_FILE:sumlab>)
+set_tests_properties(tselfcheck PROPERTIES LABELS "cpu" TIMEOUT 120)

@@ -104,7 +104,7 @@ static kind column_kind(const char *col)
 {
     static const char *const names[] = {"experiment"};
     static const char *const onames[] = {"config", "sweep", "family", "det_class", "backend", "status",
-                                         "combine", "algorithm", "text", "rung", "op"};
+                                         "combine", "algorithm", "text", "rung", "op", "check"};
     /* the numbers of results.csv, distribution.csv and the ranks rows */
     static const char *const numbers[] = {
         "n", "sweep_value", "block", "grid", "sm_count", "items", "seed", "reps", "result", "result_hex",

@@ -242,6 +242,30 @@ static void sec_twin(FILE *f, const sl_report_ctx *R)
 
 }
 
+/* ## Self-checks: the one verdict (sl_verdict.h) the run decided for every measured row, as its
+ * `check` column holds it: rows checked, and the rows that failed. */
+static void sec_checks(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    if (c.check < 0) return;
+    long checked = 0, failed = 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (IS(r, status, "ok") && *GET(r, check)) { checked++; failed += IS(r, check, "FAILED"); }
+    fprintf(f, "## Self-checks\n\n%ld measured rows were checked (twin equality, one result from a "
+               "deterministic variant, the result within its a-priori bound, a correctly rounded "
+               "variant equal to the exact result rounded once): %ld failed%s\n\n", checked, failed,
+            failed ? " (the run's stderr names each failed check):" : ".");
+    long shown = 0;
+    for (size_t r = 0; r < t->nrows && shown < 50; r++)
+        if (IS(r, check, "FAILED")) {
+            fprintf(f, "- %s %s %s n=%s %s (%s, %s)\n", GET(r, exp), GET(r, ds), GET(r, dtype), GET(r, n),
+                    GET(r, variant), GET(r, config), GET(r, backend));
+            shown++;
+        }
+    if (shown) fputc('\n', f);
+}
+
 /* ## Skipped measurements: counted, one reason per variant. */
 static void sec_skipped(FILE *f, const sl_report_ctx *R)
 {
@@ -328,6 +352,7 @@ static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *note
     sl_report_ladders(f, R);
     sec_tradeoff(f, R);
     sec_twin(f, R);
+    sec_checks(f, R);
     sec_skipped(f, R);
     sl_report_charts(f, R->dir, R->on_gpu);
     sec_notes_files(f, notes);

@@ -32,6 +32,7 @@ void sl_report_cols(const sl_csv *t, cols *c)
     c->reps = sl_csv_col(t, "reps");
     c->twin_checked = sl_csv_col(t, "twin_checked");
     c->twin_match = sl_csv_col(t, "twin_match");
+    c->check = sl_csv_col(t, "check");     /* -1 in runs written before it: no verdicts to show */
     c->note = sl_csv_col(t, "note");
 }
 

@@ -9,7 +9,7 @@
 typedef struct {
     int exp, ds, dtype, n, variant, config, det_class, status, result_hex, exact_hex, distinct,
         spread, ulps, bound_ratio, gbps, backend, reps, twin_checked, twin_match, note, params,
-        abs_err, abssum, bound_abs;
+        abs_err, abssum, bound_abs, check;
 } cols;
 
 /* table.c: the columns, the input formats, the variant list and the number format. */

@@ -296,7 +296,7 @@ int sl_colset_row(sl_table *t, const sl_colset *cs, const sl_record *r, size_t i
     X(min_hex) X(max_hex) X(spread_ulps) X(abs_err) X(rel_err) X(ulps) X(ulps_median) X(ulps_max) \
     X(bound_abs) X(bound_rel) X(bound_ratio) X(cond) X(abssum) X(unit_roundoff) X(time_ms_median) \
     X(time_ms_min) X(time_ms_max) X(gbps) X(twin_checked) X(twin_match) X(note) X(instance) \
-    X(instances) X(op)
+    X(instances) X(op) X(check)
 #define DIST_COLS(X) X(experiment) X(dataset) X(params) X(dtype) X(n) X(variant) X(config) \
     X(backend) X(value) X(value_hex) X(count) X(ulps_signed) X(instance) X(op)
 #define COL_PTR(name) &columns[col_##name],

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "sl_study.h"
+#include "sl_verdict.h"
 
 /* Largest n for which a GPU result is also checked against its CPU twin (the twin emulates
  * the GPU's order on one core: beyond this it costs more than the whole GPU sweep). */
@@ -296,6 +297,20 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
             note = capped;
         }
         sl_record r = sl_study_record(run, c, v, m == 1 ? "skipped" : "ok", row, note);
+        /* the self-checks of a measured row (sl_verdict.h), in its `check` column */
+        sl_record_extra x;
+        sl_record_extra_init(&x);
+        const sl_reference *ref = j->ref_ok ? &j->ref : j->ref_borrowed;
+        if (m == 0 && ref && row->judged) {
+            sl_verdict_facts f;
+            sl_verdict vd;
+            sl_verdict_facts_of_row(ref, v, row, &f);
+            x.check = sl_verdict_decide(ref, &f, &vd) ? "FAILED" : "ok";
+            for (int k = 0; k < vd.failed; k++)
+                fprintf(stderr, "sumlab run: %s %s %s n=%llu %s: %s\n", c->experiment, c->ds ? c->ds->name : "-",
+                        sl_dtype_name(c->dt), (unsigned long long)c->n, c->config, vd.msg[k]);
+            r.x = &x;
+        }
         if (study_write_now(run, &r, m == 1 ? 0 : j->dist, err)) return -1;
     }
     return 0;
