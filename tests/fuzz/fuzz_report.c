@@ -3,7 +3,8 @@
  * from them. Input: run.conf NUL results.csv NUL distribution.csv. Never a crash; a refused
  * directory has a message; an accepted one has every dataset, dtype and variant in the
  * registries (or the other builds' few names), every name free of shell, path and markup
- * characters, and a report.html with the page's one script and no javascript: link. */
+ * characters, and a report.html whose markup holds the page's one script, no on* attribute and
+ * no javascript: value (the same words in a note's escaped text are inert). */
 #include <strings.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -21,8 +22,10 @@ static void part(const uint8_t **d, size_t *n, const uint8_t **p, size_t *pn)
     *n -= *pn + (z != NULL);
 }
 
-/* Count of (case-insensitive) needle in the file's text; -1 when it cannot be read. */
-static long count_in(const char *path, const char *needle)
+/* The page's markup, tag by tag (text between tags is inert: the renderer escaped it): *scripts
+ * counts <script> elements, *bad the tags with an on* attribute or a javascript: value. -1 when
+ * the file cannot be read. */
+static int scan_tags(const char *path, long *scripts, long *bad)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
@@ -33,11 +36,26 @@ static long count_in(const char *path, const char *needle)
     if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) abort();
     fclose(f);
     b[len] = '\0';
-    long k = 0;
-    const size_t nl = strlen(needle);
-    for (long i = 0; i + (long)nl <= len; i++) k += !strncasecmp(b + i, needle, nl);
+    *scripts = *bad = 0;
+    for (char *p = b; (p = strchr(p, '<')) != NULL; ) {
+        char *e = strchr(p, '>');
+        if (!e) break;
+        *e = '\0';
+        if (!strncasecmp(p, "<script", 7)) ++*scripts;
+        for (char *q = p; *q; q++) {
+            if ((q[0] == ' ' || q[0] == '\t' || q[0] == '\n' || q[0] == '/') && (q[1] == 'o' || q[1] == 'O') &&
+                (q[2] == 'n' || q[2] == 'N') && q[3] && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", q[3])) {
+                const char *w = q + 3;
+                while (*w && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", *w)) w++;
+                while (*w == ' ') w++;
+                if (*w == '=') ++*bad;
+            }
+            if (!strncasecmp(q, "javascript:", 11)) ++*bad;
+        }
+        p = e + 1;
+    }
     free(b);
-    return k;
+    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -93,9 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         return 0;
     }
     snprintf(path, sizeof path, "%s/report.html", dir);
-    const long scripts = count_in(path, "<script");
-    if (scripts >= 0 && (scripts != 1 || count_in(path, "javascript:") != 0 || count_in(path, " onerror") != 0 ||
-                         count_in(path, " onload") != 0))
-        abort();
+    long scripts = 0, bad = 0;
+    if (!scan_tags(path, &scripts, &bad) && (scripts != 1 || bad != 0)) abort();
     return 0;
 }
