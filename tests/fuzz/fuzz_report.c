@@ -13,15 +13,6 @@
 #include "sl_report.h"
 #include "sl_variants.h"
 
-static void part(const uint8_t **d, size_t *n, const uint8_t **p, size_t *pn)
-{
-    const uint8_t *z = *n ? memchr(*d, 0, *n) : NULL;
-    *p = *d;
-    *pn = z ? (size_t)(z - *d) : *n;
-    *d += *pn + (z != NULL);
-    *n -= *pn + (z != NULL);
-}
-
 /* The page's markup, tag by tag (text between tags is inert: the renderer escaped it): *scripts
  * counts <script> elements, *bad the tags with an on* attribute or a javascript: value. -1 when
  * the file cannot be read. */
@@ -63,18 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
     static const char *const other[] = {"read-ceiling", "cub-gpu-to-gpu", "cub-not-guaranteed"};
     const char *dir = fz_scratch();
     char path[300];
-    const uint8_t *conf, *res, *dist;
-    size_t cn, rn, dn;
-    part(&d, &n, &conf, &cn);
-    part(&d, &n, &res, &rn);
-    part(&d, &n, &dist, &dn);
-    snprintf(path, sizeof path, "%s/run.conf", dir);
-    fz_write(path, conf, cn);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    fz_write(path, res, rn);
-    snprintf(path, sizeof path, "%s/distribution.csv", dir);
-    if (dn) fz_write(path, dist, dn);
-    else unlink(path);
+    fz_run_dir(dir, d, n, 0);
     snprintf(path, sizeof path, "%s/report.html", dir);
     unlink(path);
 

@@ -6,30 +6,11 @@
 #include "fuzz_util.h"
 #include "sl_results.h"
 
-static void part(const uint8_t **d, size_t *n, const uint8_t **p, size_t *pn)
-{
-    const uint8_t *z = *n ? memchr(*d, 0, *n) : NULL;
-    *p = *d;
-    *pn = z ? (size_t)(z - *d) : *n;
-    *d += *pn + (z != NULL);
-    *n -= *pn + (z != NULL);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
     const char *dir = fz_scratch();
     char path[300];
-    const uint8_t *conf, *res, *dist;
-    size_t cn, rn, dn;
-    part(&d, &n, &conf, &cn);
-    part(&d, &n, &res, &rn);
-    part(&d, &n, &dist, &dn);
-    snprintf(path, sizeof path, "%s/run.conf", dir);
-    fz_write(path, conf, cn);
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    fz_write(path, res, rn);
-    snprintf(path, sizeof path, "%s/distribution.csv", dir);
-    fz_write(path, dist, dn);
+    fz_run_dir(dir, d, n, 1);
 
     sl_runconf c;
     int cr = sl_runconf_read(dir, &c);

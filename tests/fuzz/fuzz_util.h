@@ -45,6 +45,34 @@ __attribute__((unused)) static void fz_write(const char *path, const uint8_t *d,
     if (!f || (n && fwrite(d, 1, n, f) != n) || fclose(f) != 0) abort();
 }
 
+/* The next NUL-separated part of the input (d, n advance past it). */
+__attribute__((unused)) static void fz_part(const uint8_t **d, size_t *n, const uint8_t **p, size_t *pn)
+{
+    const uint8_t *z = *n ? memchr(*d, 0, *n) : NULL;
+    *p = *d;
+    *pn = z ? (size_t)(z - *d) : *n;
+    *d += *pn + (z != NULL);
+    *n -= *pn + (z != NULL);
+}
+/* A run directory from one input: run.conf NUL results.csv NUL distribution.csv; an empty last
+ * part is an empty distribution.csv when always_dist, else no such file. */
+__attribute__((unused)) static void fz_run_dir(const char *dir, const uint8_t *d, size_t n, int always_dist)
+{
+    char path[300];
+    const uint8_t *conf, *res, *dist;
+    size_t cn, rn, dn;
+    fz_part(&d, &n, &conf, &cn);
+    fz_part(&d, &n, &res, &rn);
+    fz_part(&d, &n, &dist, &dn);
+    snprintf(path, sizeof path, "%s/run.conf", dir);
+    fz_write(path, conf, cn);
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    fz_write(path, res, rn);
+    snprintf(path, sizeof path, "%s/distribution.csv", dir);
+    if (dn || always_dist) fz_write(path, dist, dn);
+    else unlink(path);
+}
+
 /* Reads every value, so a buffer shorter than n is a sanitizer report. */
 __attribute__((unused)) static double fz_touch(const void *data, uint64_t n, sl_dtype dt)
 {
