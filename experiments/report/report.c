@@ -13,6 +13,7 @@
 #include "html.h"
 #include "sweeps.h"
 #include "ladder.h"
+#include "sl_ops.h"
 #include "table.h"
 #include "sl_study.h"
 
@@ -338,10 +339,9 @@ static void order_verdicts(sl_report_ctx *R)
     R->nverd = k;
 }
 
-/* Every section into f. */
-static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *notes)
+/* The sections of one operation's rows (R->t holds only them). */
+static void write_op_sections(FILE *f, const sl_report_ctx *R)
 {
-    sec_header(f, R);
     sl_report_headline(f, R);
     sl_report_sweeps(f, R);
     sl_report_zero_results(f, R);
@@ -354,8 +354,63 @@ static void write_sections(FILE *f, const sl_report_ctx *R, const sl_notes *note
     sec_twin(f, R);
     sec_checks(f, R);
     sec_skipped(f, R);
+}
+
+/* The operations t holds, in registry order (a table without an op column holds sums). */
+static size_t table_ops(const sl_csv *t, const sl_operation **out, size_t max)
+{
+    const int col = sl_csv_col(t, "op");
+    size_t k = 0;
+    for (size_t i = 0; i < sl_op_count() && k < max; i++) {
+        const sl_operation *op = sl_op_at(i);
+        int have = col < 0 && op == sl_op_default();
+        for (size_t r = 0; col >= 0 && r < t->nrows && !have; r++) have = !strcmp(sl_csv_get(t, r, col), op->name);
+        if (have) out[k++] = op;
+    }
+    return k;
+}
+
+/* R's per-table figures (variant names, determinism verdicts) for the rows R->t holds. */
+static void ctx_rows(sl_report_ctx *R)
+{
+    R->nv = sl_report_variant_names(R->t, R->names, 64);
+    R->nverd = sl_det_verdicts(R->t, R->verd, 64);
+    /* every table in the order `run --variants` named them (registry order for all) */
+    sl_report_order_names(R->variants, R->names, R->nv);
+    order_verdicts(R);
+}
+
+/* Every section into f: the run's header, the sections of each operation (under its own heading
+ * when the run holds several), the charts and the notes. -1 when out of memory. */
+static int write_sections(FILE *f, sl_report_ctx *R, const sl_notes *notes)
+{
+    const sl_csv *all = R->t;
+    const sl_operation *ops[16];
+    const size_t nops = table_ops(all, ops, 16);
+    sec_header(f, R);
+    if (nops <= 1) {
+        write_op_sections(f, R);
+    } else {
+        const int col = sl_csv_col(all, "op");
+        sl_csv view = *all;                       /* the op's rows: the table's cells, shared */
+        view.cell = malloc((all->nrows + 1) * sizeof *view.cell);
+        if (!view.cell) return -1;
+        for (size_t k = 0; k < nops; k++) {
+            view.nrows = 0;
+            for (size_t r = 0; r < all->nrows; r++)
+                if (!strcmp(sl_csv_get(all, r, col), ops[k]->name)) view.cell[view.nrows++] = all->cell[r];
+            fprintf(f, "# Operation `%s`: %s\n\n", ops[k]->name, ops[k]->description);
+            R->t = &view;
+            ctx_rows(R);
+            write_op_sections(f, R);
+        }
+        free(view.cell);
+        R->t = all;
+        ctx_rows(R);
+    }
     sl_report_charts(f, R->dir, R->on_gpu);
     sec_notes_files(f, notes);
+    return 0;
 }
 
 int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
@@ -385,21 +440,17 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     FILE *f = open_memstream(&text, &len);
     if (!f) { sl_csv_free(&t); return sl_err_set(err, "cannot compose report.md: %s", strerror(errno)); }
     read_settings(&R);
-    R.nv = sl_report_variant_names(&t, R.names, 64);
-    R.nverd = sl_det_verdicts(&t, R.verd, 64);
-    /* every table in the order `run --variants` named them (registry order for all) */
-    sl_report_order_names(R.variants, R.names, R.nv);
-    order_verdicts(&R);
+    ctx_rows(&R);
     R.buf = malloc((t.nrows + 1) * sizeof *R.buf);
     R.buf2 = malloc((t.nrows + 1) * sizeof *R.buf2);
     if (!R.buf || !R.buf2) {
         free(R.buf); free(R.buf2); fclose(f); free(text); sl_csv_free(&t);
         return sl_err_set(err, "out of memory");
     }
-    write_sections(f, &R, notes);
+    int bad = write_sections(f, &R, notes) != 0;
     free(R.buf);
     free(R.buf2);
-    int bad = ferror(f) != 0;
+    bad |= ferror(f) != 0;
     if (fclose(f) != 0 || bad) {
         free(text);
         sl_csv_free(&t);
