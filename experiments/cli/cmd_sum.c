@@ -189,7 +189,7 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
 {
     int failed = 0, selfcheck = 0;
     sl_row rows[SUM_MAX_VARIANTS];
-    int status[SUM_MAX_VARIANTS], nreps[SUM_MAX_VARIANTS];
+    int status[SUM_MAX_VARIANTS], nreps[SUM_MAX_VARIANTS] = {0};
     sl_err errs[SUM_MAX_VARIANTS];
     for (size_t i = 0; i < nv; i++) nreps[i] = reps;
     /* every variant at once: the GPU ones in turn, the twins spread over the threads */
@@ -236,6 +236,7 @@ typedef struct {
     sl_launch req;
     const char *combine;       /* --combine (NULL: all, and only under mpirun) */
     const sl_operation *op;    /* --op */
+    int times;                 /* SUMLAB_TIMES set: the phases' seconds on stderr */
     const char *threads_s;
 } sum_opts;
 
@@ -389,7 +390,92 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
     return sl_mpi_end(code);
 }
 
-/* `reduce` and `sum`: one body; name says which in messages. */
+/* The one input, reduced and printed: the session (reference, upload), the variants measured
+ * and judged, the table and S. One cleanup path. Returns the exit code. */
+static int reduce_file(const char *path, sum_opts *o, const sl_variant *const *order, size_t nv,
+                       int explicit_list, const sl_colset *cs, unsigned threads)
+{
+    sl_err err = {{0}};
+    void *data = NULL;
+    sl_session *s = NULL;
+    sl_table *t = NULL;
+    sl_exact_text S = {0};
+    int have_S = 0, code = 0;
+    uint64_t n = 0;
+    sl_dtype dt;
+    sl_array_info info;
+    sl_io_set_threads(threads);
+    const double t_read = now_s();
+    if (sl_array_load_ex(path, o->have_dtype, o->raw_dt, &data, &n, &dt, &info, &err)) {
+        sl_cli_msg(cmd, "%s", err.msg);
+        code = 2;
+        goto out;
+    }
+    if (info.note[0] && !o->quiet) sl_cli_msg(cmd, "%s", info.note); /* N-D, Fortran order, .npz member */
+    if (o->have_dtype && dt != o->raw_dt) {
+        sl_cli_msg(cmd, "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
+                   sl_dtype_name(o->raw_dt));
+        code = 2;
+        goto out;
+    }
+    const double t_open = now_s();
+    char chosen[512];
+    sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op};
+    if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
+        sl_cli_msg(cmd, "%s", err.msg);
+        code = 1;
+        goto out;
+    }
+    /* a variant named explicitly that cannot run here is a usage error, found before any run */
+    if (explicit_list) {
+        char why[1024] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < nv; i++) {
+            sl_err ce = {{0}};
+            if (sl_session_can_run(s, order[i], &ce)) continue;
+            int w = snprintf(why + used, sizeof why - used, "%s%s: %s", used ? "; " : "", order[i]->name, ce.msg);
+            if (w > 0 && (size_t)w < sizeof why - used) used += (size_t)w;
+        }
+        if (used) {
+            sl_cli_msg(cmd, "--variants: cannot run here (%s backend): %s",
+                       sl_session_on_gpu(s) ? "gpu" : "cpu", why);
+            code = 2;
+            goto out;
+        }
+    }
+    if (o->backend == SL_BACKEND_AUTO && !o->quiet) sl_cli_msg(cmd, "%s", chosen);
+    const int on_gpu = sl_session_on_gpu(s);
+    int check_twin = o->check_twin < 0 ? n <= TWIN_DEFAULT_MAX_N : o->check_twin;
+    if (on_gpu && !check_twin && !o->quiet) sl_cli_msg(cmd, "twin check off (n > 2^24 or --no-check-twin)");
+    t = sl_colset_table(cs);
+    have_S = t && !sl_reference_exact_text(sl_session_reference(s), &S);
+    if (!have_S) {
+        sl_cli_msg(cmd, "out of memory");
+        code = 1;
+        goto out;
+    }
+    const double t_measure = now_s();
+    int bad = sum_measure(s, order, nv, &o->req, (int)o->reps, check_twin, t, cs,
+                          o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet);
+    const double t_end = now_s();
+    if (o->times)
+        sl_cli_msg(cmd, "times (%u threads): read %.3f s, reference%s %.3f s, variants "
+                   "(runs, twins, judging) %.3f s", threads, t_open - t_read,
+                   on_gpu ? " and upload" : "", t_measure - t_open, t_end - t_measure);
+    int wrc = sl_table_write(t, o->fmt, stdout);
+    if (!wrc && o->fmt == SL_OUT_TABLE && !shows_exact_sum(cs)) wrc = sl_cli_exact_block(stdout, &S);
+    /* a write error: main() names the reason ("cannot write standard output: ...") */
+    code = wrc || bad ? 1 : 0;
+out:
+    if (have_S) sl_exact_text_free(&S);
+    sl_table_free(t);
+    sl_session_close(s);
+    free(data);
+    return code;
+}
+
+/* `reduce` and `sum`: one body; name says which in messages. Parses, then reduce_file (or the
+ * MPI path). */
 static int reduce_main(const char *name, int argc, char **argv)
 {
     cmd = name;
@@ -402,17 +488,10 @@ static int reduce_main(const char *name, int argc, char **argv)
     o.fmt = SL_OUT_TABLE;
     o.check_twin = -1;
     o.raw_dt = SL_F32;
+    const char *times = getenv("SUMLAB_TIMES");   /* the CLI reads the environment, not the body */
+    o.times = times && *times && strcmp(times, "0");
     int code = sum_getopt(argc, argv, &o);
     if (code >= 0) return code;
-    const char *vlist = o.vlist;
-    const sl_backend backend = o.backend;
-    const long reps = o.reps;
-    const sl_out_format fmt = o.fmt;
-    const int have_dtype = o.have_dtype;
-    int check_twin = o.check_twin;
-    const sl_dtype raw_dt = o.raw_dt;
-    const uint32_t offset = o.offset;
-    const sl_launch req = o.req;
     sl_err err = {{0}};
     if (optind >= argc) {
         sl_cli_msg(cmd, "missing input FILE (.npy or raw; see 'sumlab %s --help')", cmd);
@@ -433,92 +512,15 @@ static int reduce_main(const char *name, int argc, char **argv)
         sl_cli_msg(cmd, "%s", err.msg);
         return 2;
     }
-
     const sl_variant *order[SUM_MAX_VARIANTS];
     size_t nv = 0;
     int explicit_list = 0;
-    if (sum_variants(o.op, vlist, order, &nv, &explicit_list)) return 2;
+    if (sum_variants(o.op, o.vlist, order, &nv, &explicit_list)) return 2;
     const int mpi = o.combine || sl_mpi_launched();
     sl_colset cs;
-    if (sum_columns(o.columns, fmt, mpi, &cs)) return 2;
+    if (sum_columns(o.columns, o.fmt, mpi, &cs)) return 2;
     if (mpi) return sum_mpi(path, &o, order, nv, &cs);
-
-    void *data = NULL;
-    uint64_t n = 0;
-    sl_dtype dt;
-    sl_array_info info;
-    sl_io_set_threads(threads);
-    const double t_read = now_s();
-    if (sl_array_load_ex(path, have_dtype, raw_dt, &data, &n, &dt, &info, &err)) {
-        sl_cli_msg(cmd, "%s", err.msg);
-        return 2;
-    }
-    if (info.note[0] && !o.quiet) sl_cli_msg(cmd, "%s", info.note); /* N-D, Fortran order, .npz member */
-    if (have_dtype && dt != raw_dt) {
-        sl_cli_msg(cmd, "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
-                   sl_dtype_name(raw_dt));
-        free(data);
-        return 2;
-    }
-
-    const double t_open = now_s();
-    sl_session *s = NULL;
-    char chosen[512];
-    sl_session_opts so = {backend, offset, threads, NULL, 0, o.op};
-    if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
-        sl_cli_msg(cmd, "%s", err.msg);
-        free(data);
-        return 1;
-    }
-    /* a variant named explicitly that cannot run here is a usage error, found before any run */
-    if (explicit_list) {
-        char why[1024] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < nv; i++) {
-            sl_err ce = {{0}};
-            if (sl_session_can_run(s, order[i], &ce)) continue;
-            int w = snprintf(why + used, sizeof why - used, "%s%s: %s", used ? "; " : "", order[i]->name, ce.msg);
-            if (w > 0 && (size_t)w < sizeof why - used) used += (size_t)w;
-        }
-        if (used) {
-            sl_cli_msg(cmd, "--variants: cannot run here (%s backend): %s",
-                       sl_session_on_gpu(s) ? "gpu" : "cpu", why);
-            sl_session_close(s);
-            free(data);
-            return 2;
-        }
-    }
-    if (backend == SL_BACKEND_AUTO && !o.quiet) sl_cli_msg(cmd, "%s", chosen);
-    int on_gpu = sl_session_on_gpu(s);
-    if (check_twin < 0) check_twin = n <= TWIN_DEFAULT_MAX_N;
-    if (on_gpu && !check_twin && !o.quiet) sl_cli_msg(cmd, "twin check off (n > 2^24 or --no-check-twin)");
-
-    sl_exact_text S;
-    sl_table *t = sl_colset_table(&cs);
-    if (!t || sl_reference_exact_text(sl_session_reference(s), &S)) {
-        sl_cli_msg(cmd, "out of memory");
-        sl_table_free(t);
-        sl_session_close(s);
-        free(data);
-        return 1;
-    }
-    const double t_measure = now_s();
-    int bad = sum_measure(s, order, nv, &req, (int)reps, check_twin, t, &cs, fmt == SL_OUT_TABLE ? 6 : 0,
-                          &S, o.quiet);
-    const double t_end = now_s();
-    const char *times = getenv("SUMLAB_TIMES");
-    if (times && *times && strcmp(times, "0"))
-        sl_cli_msg(cmd, "times (%u threads): read %.3f s, reference%s %.3f s, variants "
-                   "(runs, twins, judging) %.3f s", threads, t_open - t_read,
-                   on_gpu ? " and upload" : "", t_measure - t_open, t_end - t_measure);
-    int wrc = sl_table_write(t, fmt, stdout);
-    if (!wrc && fmt == SL_OUT_TABLE && !shows_exact_sum(&cs)) wrc = sl_cli_exact_block(stdout, &S);
-    sl_exact_text_free(&S);
-    sl_table_free(t);
-    sl_session_close(s);
-    free(data);
-    if (wrc) return 1;   /* main() names the reason: "cannot write standard output: ..." */
-    return bad ? 1 : 0;
+    return reduce_file(path, &o, order, nv, explicit_list, &cs, threads);
 }
 
 int sl_cmd_reduce(int argc, char **argv) { return reduce_main("reduce", argc, argv); }
