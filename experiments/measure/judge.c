@@ -147,6 +147,9 @@ static int distinct_values(const sl_reference *ref, sl_row *row)
         i = j;
     }
     free(vals);
+    /* keep only the distinct ones (the table was sized for reps) */
+    sl_row_value *fit = realloc(row->values, row->nvalues * sizeof *row->values);
+    if (fit) row->values = fit;
     return 0;
 }
 

@@ -124,36 +124,70 @@ typedef struct {
     sl_launch want;
     double *times;
     double twin;               /* the twin's result (check) */
+    int failed, fail_rep;      /* a CPU task failed: the first failing repetition (-1: check) */
+    sl_err fail_err;           /* and its error */
 } m_item;
 
+/* The CPU tasks of a list, O(variants) whatever the repetitions: span j covers the global task
+ * indices [first, first + count) of one variant, each its repetition (index - first), or, for a
+ * check span (count 1), the twin check. A failing task's error is kept per variant (the first
+ * failing repetition's), so no task carries an error text of its own. */
 typedef struct {
-    m_item *it;                /* the variant */
-    int rep;                   /* its repetition, or -1: the twin check */
-    int rc;
-    sl_err err;
-} m_task;
+    m_item *it;
+    size_t first, count;
+    int check;
+} m_span;
 
 typedef struct {
     sl_session *s;
     m_item *items;
-    m_task *tasks;
+    m_span *spans;
+    size_t nspans;
+    pthread_mutex_t *mu;       /* guards the items' fail_rep/fail_err */
 } m_list;
+
+/* The span holding global task index i (spans in increasing first). */
+static m_span *span_of(const m_list *L, size_t i)
+{
+    size_t lo = 0, hi = L->nspans;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (L->spans[mid].first <= i) lo = mid;
+        else hi = mid;
+    }
+    return &L->spans[lo];
+}
+
+static void task_failed(m_list *L, m_item *it, int rep, const sl_err *err)
+{
+    pthread_mutex_lock(L->mu);
+    if (!it->failed || rep < it->fail_rep) {
+        it->failed = 1;
+        it->fail_rep = rep;
+        it->fail_err = *err;
+    }
+    pthread_mutex_unlock(L->mu);
+}
 
 static void cpu_task(void *ctx, size_t i)
 {
     m_list *L = ctx;
-    m_task *t = &L->tasks[i];
-    m_item *it = t->it;
+    m_span *sp = span_of(L, i);
+    m_item *it = sp->it;
     sl_session *s = L->s;
-    if (t->rep < 0) {          /* the twin as oracle, on the configuration the GPU ran */
-        t->rc = sl_variant_cpu(it->v, s->x, s->n, s->dt, &it->row->cfg, &it->twin, &t->err);
+    sl_err err;
+    if (sp->check) {           /* the twin as oracle, on the configuration the GPU ran */
+        if (sl_variant_cpu(it->v, s->x, s->n, s->dt, &it->row->cfg, &it->twin, &err))
+            task_failed(L, it, -1, &err);
         return;
     }
+    const int rep = (int)(i - sp->first);
     sl_launch c = it->row->cfg;
-    if (it->nondet) c.order_seed = rep_seed(it->want.order_seed, t->rep);
+    if (it->nondet) c.order_seed = rep_seed(it->want.order_seed, rep);
     double t0 = now_ms();
-    t->rc = sl_variant_cpu(it->v, s->x, s->n, s->dt, &c, &it->row->results[t->rep], &t->err);
-    it->times[t->rep] = now_ms() - t0;
+    if (sl_variant_cpu(it->v, s->x, s->n, s->dt, &c, &it->row->results[rep], &err))
+        task_failed(L, it, rep, &err);
+    it->times[rep] = now_ms() - t0;
 }
 
 /* The twins' repetitions of a list, on their own thread (sl_measure_list). */
@@ -259,7 +293,6 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         return -1;
     }
     const double t_start = now_ms();
-    size_t ntasks = 0;
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
         it->v = vs[i];
@@ -267,27 +300,28 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         it->status = &status[i];
         it->err = &errs[i];
         item_setup(s, it, req, reps[i], check_twin);
-        if (status[i] == 0) ntasks += it->cpu_runs ? (size_t)rows[i].reps : (size_t)it->check;
     }
     /* the CPU tasks, each writing its own slot: first the twins' repetitions, which need
      * nothing from the GPU (on the GPU backend they run on a thread of their own while the
      * GPU runs, e.g. pairwise at 2^28), then the twin checks of what the GPU ran */
-    m_task *tasks = calloc(ntasks ? ntasks : 1, sizeof *tasks);
+    m_span *spans = calloc(nv ? nv : 1, sizeof *spans);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
     int rc = 0;
-    size_t k = 0, any_gpu = 0;
+    size_t k = 0, any_gpu = 0, nrun = 0;
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
         if (status[i] != 0) continue;
         any_gpu += (size_t)it->use_gpu;
         if (!it->cpu_runs) continue;
-        if (!tasks) {
+        if (!spans) {
             status[i] = -1;
             sl_err_set(&errs[i], "out of memory");
             continue;
         }
-        for (int r = 0; r < rows[i].reps; r++) tasks[k++] = (m_task){it, r, 0, {{0}}};
+        spans[nrun++] = (m_span){it, k, (size_t)rows[i].reps, 0};
+        k += (size_t)rows[i].reps;
     }
-    m_list L = {s, items, tasks};
+    m_list L = {s, items, spans, nrun, &mu};
     side_job side = {&L, k, s->threads, 0};
     pthread_t side_tid;
     int side_on = k && any_gpu && pthread_create(&side_tid, NULL, side_run, &side) == 0;
@@ -312,28 +346,29 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
     if (side.rc) rc = -1;
     const double t_check = now_ms();
     s->side_s += (t_check - t_side) / 1e3;
-    const size_t k_runs = k;
+    size_t ncheck = 0;
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
         if (status[i] != 0 || !it->check) continue;
-        if (!tasks) {
+        if (!spans) {
             status[i] = -1;
             sl_err_set(&errs[i], "out of memory");
             continue;
         }
-        tasks[k++] = (m_task){it, -1, 0, {{0}}};
+        spans[nrun + ncheck] = (m_span){it, ncheck, 1, 1};
+        ncheck++;
     }
-    if (!tasks) {
+    if (!spans) {
         rc = -1;
     } else {
-        m_list C = {s, items, tasks + k_runs};
-        if (k > k_runs && sl_parallel_for(k - k_runs, s->threads, cpu_task, &C)) rc = -1;
-        /* a failure: the first failing task of the variant, in task order */
-        for (size_t t = 0; t < k; t++) {
-            m_item *it = tasks[t].it;
-            if (tasks[t].rc && *it->status == 0) {
-                *it->status = -1;
-                *it->err = tasks[t].err;
+        m_list C = {s, items, spans + nrun, ncheck, &mu};
+        if (ncheck && sl_parallel_for(ncheck, s->threads, cpu_task, &C)) rc = -1;
+        /* a failure: the variant's first failing repetition (or its twin check) */
+        for (size_t i = 0; i < nv; i++) {
+            m_item *it = &items[i];
+            if (it->failed && status[i] == 0) {
+                status[i] = -1;
+                errs[i] = it->fail_err;
             }
         }
         for (size_t i = 0; i < nv; i++) {
@@ -362,7 +397,7 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         free(items[i].times);
         if (status[i] < 0) sl_row_free(&rows[i]);
     }
-    free(tasks);
+    free(spans);
     free(items);
     return rc;
 }

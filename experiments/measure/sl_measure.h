@@ -138,6 +138,11 @@ int sl_budget_reps(double budget_ms, double first_ms, int reps, int min_reps);
  * input, or, when n exceeds SL_WARM_PREFIX_N, on the prefix: a first timed run that costs more
  * than SL_WARM_FULL_MS is then kept as the first repetition (a slow kernel's whole warm-up run
  * would double its row's device time), a cheaper one is discarded as the warm-up.
+ * Memory: the list's own state is O(variants) whatever the repetitions (one task span per
+ * variant; a failing repetition's error is kept per variant); each row keeps its R results and
+ * its variant R times (16 bytes a repetition), and judging a row takes at most 32 bytes a
+ * repetition of scratch while it runs (on each judging thread); row->values holds only the
+ * distinct results.
  * Returns 0, or -1 when out of memory (every row and status filled regardless). */
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
                     const int *reps, int check_twin, const sl_rep_budget *budget, sl_row *rows,

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# tmemory.sh: memory stays bounded as repetitions grow: the peak RSS of `sum --backend cpu` and of
+# `run determinism` at many repetitions may exceed that of the same command at 1,000 repetitions
+# by at most a fixed amount (a growth bound, so it holds under ASan's shadow memory too).
+#   usage: bash tests/tmemory.sh PATH/TO/sumlab [SEED]
+set -u
+sumlab=${1:?usage: tmemory.sh PATH/TO/sumlab}
+seed=${SUMLAB_SEED:-${2:-20261129}}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tmemory.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SUMLAB_NO_GPU=1
+# a small ASan quarantine: freed scratch would otherwise stay resident and count as growth
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}quarantine_size_mb=8"
+fails=0 checks=0
+fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
+
+# Peak RSS (KiB) of one command and its children (gnuplot for `run`), stdout to $tmp/out and
+# stderr to $tmp/out.err; prints "RC KIB".
+peak() {
+  python3 -c 'import resource, subprocess, sys
+r = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], "wb"), stderr=open(sys.argv[1] + ".err", "wb"))
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$tmp/out" "$@"
+}
+# growth LABEL BOUND_KIB SMALL_CMD... -- LARGE_CMD...: the large run's peak RSS exceeds the
+# small one's by at most BOUND_KIB; both exit 0.
+growth() {
+  local label=$1 bound=$2; shift 2
+  local small=() large=()
+  while [ "$1" != "--" ]; do small+=("$1"); shift; done
+  shift; large=("$@")
+  checks=$((checks + 1))
+  local rs ks rl kl
+  read -r rs ks < <(peak "${small[@]}")
+  read -r rl kl < <(peak "${large[@]}")
+  if [ "$rs" != 0 ] || [ "$rl" != 0 ]; then fail "$label: exit $rs / $rl"; cat "$tmp/out.err" >&2; return; fi
+  echo "$label: peak RSS $ks KiB at 1000 reps, $kl KiB at many (growth bound $bound KiB)"
+  [ $((kl - ks)) -le "$bound" ] || fail "$label: peak RSS grew by $((kl - ks)) KiB (bound $bound KiB)"
+}
+
+"$sumlab" gen uniform --n 1000 --seed "$seed" -o "$tmp/one.npy" 2> "$tmp/gen.err" || { cat "$tmp/gen.err" >&2; exit 1; }
+
+# Before the CPU tasks were O(variants): ~2 KiB per repetition per variant (2.5 GB of growth here).
+growth "sum --reps 60000" 131072 \
+  "$sumlab" sum "$tmp/one.npy" --backend cpu --reps 1000 --format csv -- \
+  "$sumlab" sum "$tmp/one.npy" --backend cpu --reps 60000 --format csv
+rows=$(grep -c ',60000,' "$tmp/out")
+[ "$rows" -gt 0 ] || fail "sum --reps 60000: no row with reps 60000"
+checks=$((checks + 1))
+
+# Before: 0.8 GB of growth here.
+growth "run determinism --reps 200000" 131072 \
+  "$sumlab" run determinism --preset tiny --backend cpu --n 16 --seed "$seed" --reps 1000 -o "$tmp/d1" -- \
+  "$sumlab" run determinism --preset tiny --backend cpu --n 16 --seed "$seed" --reps 200000 -o "$tmp/d2"
+checks=$((checks + 1))
+grep -q ',200000,ok,' "$tmp/d2/results.csv" || fail "run determinism --reps 200000: no ok row with reps 200000"
+
+echo "tmemory: $checks checks, $fails failed"
+[ "$fails" -eq 0 ]
