@@ -21,6 +21,14 @@ static const char *class_name(int r)
     return r >= 0 && r < 5 ? names[r] : "unknown";
 }
 
+/* A count read from the file as a number: -1 when absent (NaN) or negative, at most 2^53 (a
+ * damaged file's 1e300 is no repetition count, and no long can hold it). */
+static long count_of(double d)
+{
+    if (isnan(d) || d < 0) return -1;
+    return d > 0x1p53 ? (long)0x1p53 : (long)d;
+}
+
 size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
 {
     cols c;
@@ -52,7 +60,7 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
             other_rows++;
             if (d > 1) {
                 other_diff++;
-                if ((long)d > other_max) { other_max = (long)d; other_exp = GET(r, exp); }
+                if (count_of(d) > other_max) { other_max = count_of(d); other_exp = GET(r, exp); }
             }
         }
         for (size_t ri = 0; ri < nidx; ri++) {
@@ -62,14 +70,14 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
             if (!IS(r, status, "ok")) { if (!skip_note) skip_note = GET(r, note); continue; }
             nok++;
             const double dd = NUM(r, distinct);
-            const long d = isnan(dd) ? -1 : (long)dd;   /* -1: not measured */
+            const long d = count_of(dd);                /* -1: not measured */
             if (d >= 1) { rep_rows++; if (d != 1) rep_diff++; }
             if (strcmp(GET(r, result_hex), GET(r, exact_hex))) cr_diff++;
             const char *cfg = GET(r, config);
             if (!strcmp(cfg, "default")) {
                 ndef++;
                 if (d > v->reps_distinct) v->reps_distinct = d;
-                long rp = (long)NUM(r, reps);
+                long rp = count_of(NUM(r, reps));
                 if (rp > reps_max) reps_max = rp;
                 double sp = NUM(r, spread);
                 if (!isnan(sp) && (isnan(v->spread_ulps) || sp > v->spread_ulps)) v->spread_ulps = sp;
