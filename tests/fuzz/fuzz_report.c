@@ -4,7 +4,7 @@
  * directory has a message; an accepted one has every dataset, dtype and variant in the
  * registries (or the other builds' few names), every name free of shell, path and markup
  * characters, and a report.html whose markup holds the page's one script, no on* attribute and
- * no javascript: value (the same words in a note's escaped text are inert). */
+ * no value starting with javascript: (the same words in escaped text or inside a path are inert). */
 #include <strings.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -14,8 +14,8 @@
 #include "sl_variants.h"
 
 /* The page's markup, tag by tag (text between tags is inert: the renderer escaped it): *scripts
- * counts <script> elements, *bad the tags with an on* attribute or a javascript: value. -1 when
- * the file cannot be read. */
+ * counts <script> elements, *bad the tags with an on* attribute or a value that starts with
+ * javascript: (a relative path holding the word is a path). -1 when the file cannot be read. */
 static int scan_tags(const char *path, long *scripts, long *bad)
 {
     FILE *f = fopen(path, "rb");
@@ -41,7 +41,11 @@ static int scan_tags(const char *path, long *scripts, long *bad)
                 while (*w == ' ') w++;
                 if (*w == '=') ++*bad;
             }
-            if (!strncasecmp(q, "javascript:", 11)) ++*bad;
+            if (*q == '=') {            /* an attribute's value that starts with the scheme */
+                const char *w = q + 1;
+                while (*w == ' ' || *w == '"' || *w == '\'') w++;
+                if (!strncasecmp(w, "javascript:", 11)) ++*bad;
+            }
         }
         p = e + 1;
     }
