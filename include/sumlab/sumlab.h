@@ -81,7 +81,9 @@ typedef struct {
  * its CPU twin, or the exact reference for the operation's exact variant. The twin performs the
  * kernel's operations in the kernel's order for the same launch configuration, with the same
  * address alignment (x modulo 256): the same bits as sumlab_reduce_device on device memory of
- * that alignment. No twin (a vendor anchor such as "cub"): SUMLAB_EUNSUPPORTED. */
+ * that alignment (a nondeterministic variant's twin: one sampled commit order, the same every
+ * call). A launch request the variant refuses (a block size it cannot run): SUMLAB_EINVAL.
+ * No twin (a vendor anchor such as "cub"): SUMLAB_EUNSUPPORTED. */
 sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void *x,
                                  const void *y, uint64_t n, sl_dtype dt,
                                  const sumlab_launch *launch, double *result, sl_err *err);
@@ -93,7 +95,7 @@ sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void
  * Scratch memory is the library's (allocated on first use per device and stream, zeroed once,
  * grown as needed, kept, freed by sumlab_release); calls are serialised by one mutex while they
  * enqueue. No kernel for the variant in this build (or a build without CUDA):
- * SUMLAB_EUNSUPPORTED; no usable device: SUMLAB_ENOGPU. */
+ * SUMLAB_EUNSUPPORTED; no usable device: SUMLAB_ENOGPU; a failed CUDA call: SUMLAB_ECUDA. */
 sumlab_status sumlab_reduce_device(const char *op, const char *variant, const void *d_x,
                                    const void *d_y, uint64_t n, sl_dtype dt,
                                    const sumlab_launch *launch, void *d_result, void *stream,
