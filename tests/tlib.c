@@ -297,6 +297,27 @@ static void check_states(const char *variant, sl_dtype dt, uint64_t n)
         sumlab_state_free(s1);
         sumlab_state_free(s2);
     }
+    /* a state merged into itself holds every input twice: the state of x followed by x */
+    {
+        unsigned char *xx = malloc(2 * n * es + 1);
+        sumlab_state *twice = NULL, *self = NULL;
+        CHECK(xx != NULL, "out of memory");
+        if (xx) {
+            memcpy(xx, x, n * es);
+            memcpy(xx + n * es, x, n * es);
+            CHECK(sumlab_state_new(variant, dt, &twice, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_add(twice, xx, 2 * n, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_load(wb, bytes, &self, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_merge(self, self, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_save(twice, b, bytes, &e) == SUMLAB_OK &&
+                  sumlab_state_save(self, c, bytes, &e) == SUMLAB_OK && !memcmp(b, c, bytes),
+                  "%s %s: a state merged into itself differs from the state of the input twice",
+                  variant, sl_dtype_name(dt));
+        }
+        sumlab_state_free(twice);
+        sumlab_state_free(self);
+        free(xx);
+    }
     /* wrong kind or dtype: EINVAL, nothing changed */
     const char *other = strcmp(variant, "superacc") ? "superacc" : "reproducible";
     sumlab_state *o = NULL, *od = NULL;
