@@ -471,6 +471,15 @@ sumlab_status sumlab_state_merge_saved(void *dst, const void *src, size_t len, s
     return SUMLAB_OK;
 }
 
+sumlab_status sumlab_state_info(const sumlab_state *s, const char **variant, sl_dtype *dt,
+                                sl_err *err)
+{
+    if (!s) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_state_info: state is NULL");
+    if (variant) *variant = s->kind->variant;
+    if (dt) *dt = s->dt;
+    return SUMLAB_OK;
+}
+
 sumlab_status sumlab_state_result(const sumlab_state *s, double *result, sl_err *err)
 {
     if (!s || !result) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_state_result: state or result is NULL");

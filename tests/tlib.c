@@ -212,6 +212,7 @@ static void check_errors(void)
     EXPECT(sumlab_state_new("serial", SL_F32, &s, err), SUMLAB_EUNSUPPORTED);
     EXPECT(sumlab_state_new("nosuchvariant", SL_F32, &s, err), SUMLAB_EINVAL);
     EXPECT(sumlab_state_new("superacc", (sl_dtype)9, &s, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_state_info(NULL, NULL, NULL, err), SUMLAB_EINVAL);
     CHECK(s == NULL, "no state on failure");
 }
 
@@ -291,6 +292,10 @@ static void check_states(const char *variant, sl_dtype dt, uint64_t n)
               "%s %s trial %d: merged state's bytes differ", variant, sl_dtype_name(dt), trial);
         sumlab_state *l = NULL;
         CHECK(sumlab_state_load(b, bytes, &l, &e) == SUMLAB_OK, "%s", e.msg);
+        const char *lv = NULL;
+        sl_dtype ldt = (sl_dtype)-1;
+        CHECK(l && sumlab_state_info(l, &lv, &ldt, &e) == SUMLAB_OK && lv && !strcmp(lv, variant) && ldt == dt,
+              "loaded state's info: %s %d", lv ? lv : "(null)", (int)ldt);
         CHECK(l && sumlab_state_result(l, &got, &e) == SUMLAB_OK && same(got, want),
               "%s %s trial %d: loaded result %a, want %a", variant, sl_dtype_name(dt), trial, got, want);
         sumlab_state_free(l);

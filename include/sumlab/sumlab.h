@@ -157,6 +157,10 @@ sumlab_status sumlab_state_load(const void *buf, size_t len, sumlab_state **out,
 /* Merges the saved state src into the saved state dst in place (what an MPI_Op or an allgather
  * does with bytes). */
 sumlab_status sumlab_state_merge_saved(void *dst, const void *src, size_t len, sl_err *err);
+/* The state's variant name (static string) and dtype, e.g. of a state made by sumlab_state_load
+ * (either pointer may be NULL). */
+sumlab_status sumlab_state_info(const sumlab_state *s, const char **variant, sl_dtype *dt,
+                                sl_err *err);
 /* The variant's result of everything added (rounded once: the variant's own rounding). */
 sumlab_status sumlab_state_result(const sumlab_state *s, double *result, sl_err *err);
 
