@@ -419,9 +419,7 @@ sumlab_status sumlab_state_merge(sumlab_state *dst, const sumlab_state *src, sl_
         return sl_lib_fail(SUMLAB_EINVAL, err, "cannot merge a %s %s state into a %s %s state",
                            src->kind->variant, sl_dtype_name(src->dt), dst->kind->variant,
                            sl_dtype_name(dst->dt));
-    if (sl_state_blob_merge(dst->blob, src->blob))
-        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: state headers differ", dst->kind->variant);
-    return SUMLAB_OK;
+    return sumlab_state_merge_saved(dst->blob, src->blob, dst->bytes, err);
 }
 
 size_t sumlab_state_size(const sumlab_state *s) { return s ? s->bytes : 0; }
@@ -475,8 +473,25 @@ sumlab_status sumlab_state_merge_saved(void *dst, const void *src, size_t len, s
     if (kd != ks || dd != ds)
         return sl_lib_fail(SUMLAB_EINVAL, err, "cannot merge a saved %s %s state into a saved %s %s state",
                            ks->variant, sl_dtype_name(ds), kd->variant, sl_dtype_name(dd));
-    if (sl_state_blob_merge(dst, src))
-        return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_state_merge_saved: state headers differ");
+    unsigned char *copy = NULL;
+    if (dst == src) {   /* a state merged into itself: the merges read src while writing dst */
+        if (!(copy = malloc(len)))
+            return sl_lib_fail(SUMLAB_ENOMEM, err, "out of memory for a copy of the state");
+        memcpy(copy, src, len);
+        src = copy;
+    }
+    int rc = sl_state_blob_merge(dst, src);
+    free(copy);
+    if (rc) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_state_merge_saved: state headers differ");
+    return SUMLAB_OK;
+}
+
+sumlab_status sumlab_state_info(const sumlab_state *s, const char **variant, sl_dtype *dt,
+                                sl_err *err)
+{
+    if (!s) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_state_info: state is NULL");
+    if (variant) *variant = s->kind->variant;
+    if (dt) *dt = s->dt;
     return SUMLAB_OK;
 }
 

@@ -222,6 +222,7 @@ static void check_errors(void)
     EXPECT(sumlab_state_new("serial", SL_F32, &s, err), SUMLAB_EUNSUPPORTED);
     EXPECT(sumlab_state_new("nosuchvariant", SL_F32, &s, err), SUMLAB_EINVAL);
     EXPECT(sumlab_state_new("superacc", (sl_dtype)9, &s, err), SUMLAB_EINVAL);
+    EXPECT(sumlab_state_info(NULL, NULL, NULL, err), SUMLAB_EINVAL);
     CHECK(s == NULL, "no state on failure");
 }
 
@@ -301,11 +302,36 @@ static void check_states(const char *variant, sl_dtype dt, uint64_t n)
               "%s %s trial %d: merged state's bytes differ", variant, sl_dtype_name(dt), trial);
         sumlab_state *l = NULL;
         CHECK(sumlab_state_load(b, bytes, &l, &e) == SUMLAB_OK, "%s", e.msg);
+        const char *lv = NULL;
+        sl_dtype ldt = (sl_dtype)-1;
+        CHECK(l && sumlab_state_info(l, &lv, &ldt, &e) == SUMLAB_OK && lv && !strcmp(lv, variant) && ldt == dt,
+              "loaded state's info: %s %d", lv ? lv : "(null)", (int)ldt);
         CHECK(l && sumlab_state_result(l, &got, &e) == SUMLAB_OK && same(got, want),
               "%s %s trial %d: loaded result %a, want %a", variant, sl_dtype_name(dt), trial, got, want);
         sumlab_state_free(l);
         sumlab_state_free(s1);
         sumlab_state_free(s2);
+    }
+    /* a state merged into itself holds every input twice: the state of x followed by x */
+    {
+        unsigned char *xx = malloc(2 * n * es + 1);
+        sumlab_state *twice = NULL, *self = NULL;
+        CHECK(xx != NULL, "out of memory");
+        if (xx) {
+            memcpy(xx, x, n * es);
+            memcpy(xx + n * es, x, n * es);
+            CHECK(sumlab_state_new(variant, dt, &twice, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_add(twice, xx, 2 * n, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_load(wb, bytes, &self, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_merge(self, self, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_state_save(twice, b, bytes, &e) == SUMLAB_OK &&
+                  sumlab_state_save(self, c, bytes, &e) == SUMLAB_OK && !memcmp(b, c, bytes),
+                  "%s %s: a state merged into itself differs from the state of the input twice",
+                  variant, sl_dtype_name(dt));
+        }
+        sumlab_state_free(twice);
+        sumlab_state_free(self);
+        free(xx);
     }
     /* wrong kind or dtype: EINVAL, nothing changed */
     const char *other = strcmp(variant, "superacc") ? "superacc" : "reproducible";

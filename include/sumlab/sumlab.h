@@ -83,7 +83,9 @@ typedef struct {
  * its CPU twin, or the exact reference for the operation's exact variant. The twin performs the
  * kernel's operations in the kernel's order for the same launch configuration, with the same
  * address alignment (x modulo 256): the same bits as sumlab_reduce_device on device memory of
- * that alignment. No twin (a vendor anchor such as "cub"): SUMLAB_EUNSUPPORTED. */
+ * that alignment (a nondeterministic variant's twin: one sampled commit order, the same every
+ * call). A launch request the variant refuses (a block size it cannot run): SUMLAB_EINVAL.
+ * No twin (a vendor anchor such as "cub"): SUMLAB_EUNSUPPORTED. */
 sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void *x,
                                  const void *y, uint64_t n, sl_dtype dt,
                                  const sumlab_launch *launch, double *result, sl_err *err);
@@ -95,7 +97,7 @@ sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void
  * Scratch memory is the library's (allocated on first use per device and stream, zeroed once,
  * grown as needed, kept, freed by sumlab_release); calls are serialised by one mutex while they
  * enqueue. No kernel for the variant in this build (or a build without CUDA):
- * SUMLAB_EUNSUPPORTED; no usable device: SUMLAB_ENOGPU. */
+ * SUMLAB_EUNSUPPORTED; no usable device: SUMLAB_ENOGPU; a failed CUDA call: SUMLAB_ECUDA. */
 sumlab_status sumlab_reduce_device(const char *op, const char *variant, const void *d_x,
                                    const void *d_y, uint64_t n, sl_dtype dt,
                                    const sumlab_launch *launch, void *d_result, void *stream,
@@ -157,6 +159,10 @@ sumlab_status sumlab_state_load(const void *buf, size_t len, sumlab_state **out,
 /* Merges the saved state src into the saved state dst in place (what an MPI_Op or an allgather
  * does with bytes). */
 sumlab_status sumlab_state_merge_saved(void *dst, const void *src, size_t len, sl_err *err);
+/* The state's variant name (static string) and dtype, e.g. of a state made by sumlab_state_load
+ * (either pointer may be NULL). */
+sumlab_status sumlab_state_info(const sumlab_state *s, const char **variant, sl_dtype *dt,
+                                sl_err *err);
 /* The variant's result of everything added (rounded once: the variant's own rounding). */
 sumlab_status sumlab_state_result(const sumlab_state *s, double *result, sl_err *err);
 
