@@ -70,12 +70,15 @@ size_t sl_variant_count(void) { return sizeof variants / sizeof variants[0]; }
 
 const sl_variant *sl_variant_at(size_t i) { return i < sl_variant_count() ? variants[i] : NULL; }
 
-const sl_variant *sl_variant_find(const char *name)
+const sl_variant *sl_variant_find_op(const char *op, const char *name)
 {
     for (size_t i = 0; name && i < sl_variant_count(); i++)
-        if (!strcmp(variants[i]->name, name)) return variants[i];
+        if (!strcmp(variants[i]->name, name) && (!op || !strcmp(variants[i]->op, op)))
+            return variants[i];
     return NULL;
 }
+
+const sl_variant *sl_variant_find(const char *name) { return sl_variant_find_op(NULL, name); }
 
 const char *sl_determinism_name(sl_determinism d)
 {
@@ -92,10 +95,17 @@ const char *sl_determinism_name(sl_determinism d)
 int sl_variant_parse_list(const char *list, const sl_variant **out, size_t max, size_t *count,
                           sl_err *err)
 {
+    return sl_variant_parse_list_op(NULL, list, out, max, count, err);
+}
+
+int sl_variant_parse_list_op(const char *op, const char *list, const sl_variant **out, size_t max,
+                             size_t *count, sl_err *err)
+{
     *count = 0;
     if (!list || !*list) return sl_err_set(err, "empty variant list");
     if (!strcmp(list, "all")) {
         for (size_t i = 0; i < sl_variant_count(); i++) {
+            if (op && strcmp(variants[i]->op, op)) continue;
             if (*count >= max) return sl_err_set(err, "too many variants (at most %zu)", max);
             out[(*count)++] = variants[i];
         }
@@ -110,8 +120,13 @@ int sl_variant_parse_list(const char *list, const sl_variant **out, size_t max, 
             return sl_err_set(err, "malformed variant list '%s'", list);
         memcpy(name, p, len);
         name[len] = '\0';
-        const sl_variant *v = sl_variant_find(name);
-        if (!v) return sl_err_set(err, "unknown variant '%s' (see 'sumlab list variants')", name);
+        const sl_variant *v = sl_variant_find_op(op, name);
+        if (!v && op && (v = sl_variant_find(name)))
+            return sl_err_set(err, "variant '%s' computes %s, not %s (see 'sumlab list variants "
+                              "--op %s')", name, v->op, op, op);
+        if (!v)
+            return sl_err_set(err, "unknown variant '%s'%s%s (see 'sumlab list variants%s%s')", name,
+                              op ? " of " : "", op ? op : "", op ? " --op " : "", op ? op : "");
         for (size_t i = 0; i < *count; i++)
             if (out[i] == v) return sl_err_set(err, "variant '%s' named twice", name);
         if (*count >= max) return sl_err_set(err, "too many variants (at most %zu)", max);

@@ -31,6 +31,9 @@ typedef struct {
     uint32_t addr_mod;   /* byte address of x[0] modulo 256 (vector variants peel a scalar
                             head up to the next 16-byte boundary); 0 for cudaMalloc'ed data */
     uint64_t order_seed; /* nondeterministic twins: seed of the sampled commit order */
+    uint32_t ddof;       /* var/std: the divisor is n - ddof (the session's setting, copied in
+                            before resolve; a zeroed sl_launch means ddof 0); other operations
+                            ignore it */
 } sl_launch;
 
 #define SL_DEFAULT_SM_COUNT 132u
@@ -38,8 +41,15 @@ typedef struct {
 /* Error-bound model of a variant, mapped onto reference/'s bound kinds by the caller
  * (SL_BOUND_BINNED -> SL_REF_BOUND_BINNED: binned/indexed summation with K folds, Ahrens,
  * Demmel and Nguyen, TOMS 2020; for it depth() returns K, the number of folds, not a chain). */
+/* The SL_BOUND_VAR_* models are the variance algorithms' (mean, var, std: each operation's bound
+ * function in experiments/measure reads them with depth() as the chain of its sums):
+ * textbook one-pass (sum and sum of squares), shifted one-pass (by the first value), two-pass,
+ * corrected two-pass (Bjorck's term), Welford updates merged by Chan's formula.
+ * SL_BOUND_EXACT: the result is exact when it is correct (max/min): bound 0. */
 typedef enum { SL_BOUND_NONE = 0, SL_BOUND_RECURSIVE, SL_BOUND_COMPENSATED,
-               SL_BOUND_CORRECTLY_ROUNDED, SL_BOUND_BINNED } sl_bound_model;
+               SL_BOUND_CORRECTLY_ROUNDED, SL_BOUND_BINNED, SL_BOUND_VAR_TEXTBOOK,
+               SL_BOUND_VAR_SHIFTED, SL_BOUND_VAR_TWO_PASS, SL_BOUND_VAR_CORRECTED,
+               SL_BOUND_VAR_WELFORD, SL_BOUND_EXACT } sl_bound_model;
 
 typedef struct sl_variant sl_variant;
 /* The functions a descriptor points to. Each receives its own descriptor first, so one
@@ -96,10 +106,19 @@ struct sl_variant {
 
 size_t sl_variant_count(void);
 const sl_variant *sl_variant_at(size_t i);
-const sl_variant *sl_variant_find(const char *name);       /* NULL when unknown */
-/* "all" or a comma-separated list of names; unknown names are an error naming them. */
+/* Variant names are unique within an operation (`exact` is the sum's and the variance's exact
+ * row): sl_variant_find_op looks a name up among op's variants (op NULL: the first variant of
+ * that name in registry order, the sum's first); sl_variant_find(name) is
+ * sl_variant_find_op(NULL, name). NULL when unknown. */
+const sl_variant *sl_variant_find_op(const char *op, const char *name);
+const sl_variant *sl_variant_find(const char *name);
+/* "all" or a comma-separated list of names; unknown names are an error naming them.
+ * sl_variant_parse_list_op takes op's variants only ("all": op's; NULL: every operation's) and
+ * names a variant of another operation as such. */
 int sl_variant_parse_list(const char *list, const sl_variant **out, size_t max, size_t *count,
                           sl_err *err);
+int sl_variant_parse_list_op(const char *op, const char *list, const sl_variant **out, size_t max,
+                             size_t *count, sl_err *err);
 /* Resolves cfg for v (fills defaults, sm_count 0 -> SL_DEFAULT_SM_COUNT, then v->resolve). */
 void sl_variant_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt);
 /* Longest chain of roundings for the bound (k of gamma_k): v->depth, or n when it has none. */

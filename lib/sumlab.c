@@ -107,10 +107,14 @@ sumlab_status sumlab_variant_at(size_t i, sumlab_variant_info *out, sl_err *err)
     return SUMLAB_OK;
 }
 
-static sumlab_status find_variant(const char *name, const sl_variant **out, sl_err *err)
+/* op: NULL for the first variant of that name, else that operation's (a name of another
+ * operation's variant is then found by the fallback and refused by the caller's op check) */
+static sumlab_status find_variant(const char *op, const char *name, const sl_variant **out,
+                                  sl_err *err)
 {
     if (!name) return sl_lib_fail(SUMLAB_EINVAL, err, "no variant named (NULL)");
-    *out = sl_variant_find(name);
+    *out = sl_variant_find_op(op, name);
+    if (!*out) *out = sl_variant_find(name);
     if (!*out)
         return sl_lib_fail(SUMLAB_EINVAL, err, "unknown variant '%s' (sumlab_variant_at lists them)",
                            name);
@@ -121,7 +125,7 @@ sumlab_status sumlab_variant_find(const char *name, sumlab_variant_info *out, sl
 {
     const sl_variant *v;
     if (!out) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_variant_find: out is NULL");
-    sumlab_status st = find_variant(name, &v, err);
+    sumlab_status st = find_variant(NULL, name, &v, err);
     if (st) return st;
     variant_info(v, out);
     return SUMLAB_OK;
@@ -167,7 +171,7 @@ sumlab_status sl_lib_check_call(const char *op, const char *variant, const void 
 {
     sumlab_status st = find_op(op, opp, err);
     if (st) return st;
-    if ((st = find_variant(variant, vp, err))) return st;
+    if ((st = find_variant((*opp)->name, variant, vp, err))) return st;
     const sl_operation *o = *opp;
     const sl_variant *v = *vp;
     if (sl_op_of(v) != o)
@@ -203,6 +207,7 @@ sumlab_status sl_lib_launch_check(const sumlab_launch *l, sl_err *err)
 void sl_lib_launch(const sumlab_launch *launch, sl_launch *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
+    cfg->ddof = SL_DDOF_DEFAULT;    /* var/std: the reference's ddof (the library's default) */
     if (!launch) return;
     cfg->block = launch->block;
     cfg->grid = launch->grid;
@@ -224,7 +229,7 @@ static sumlab_status reference(const sl_operation *o, sl_reference *ref, const v
 {
     const void *xs[2] = {x, y};
     sl_err e = {{0}};
-    if (o->reference(ref, xs, n, dt, ref_threads(n), &e)) return layer_fail(&e, err);
+    if (o->reference(ref, xs, n, dt, NULL, ref_threads(n), &e)) return layer_fail(&e, err);
     return SUMLAB_OK;
 }
 
@@ -279,7 +284,7 @@ sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_
     if (st) return st;
     if ((st = check_data(o, "judge", x, y, n, dt, err))) return st;
     if (bound_of) {
-        if ((st = find_variant(bound_of, &bv, err))) return st;
+        if ((st = find_variant(o->name, bound_of, &bv, err))) return st;
         if (sl_op_of(bv) != o)
             return sl_lib_fail(SUMLAB_EINVAL, err, "bound_of: variant '%s' computes %s, not %s",
                                bv->name, bv->op, o->name);
@@ -360,7 +365,7 @@ sumlab_status sumlab_state_new(const char *variant, sl_dtype dt, sumlab_state **
     const sl_variant *v;
     if (!out) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_state_new: out is NULL");
     *out = NULL;
-    sumlab_status st = find_variant(variant, &v, err);
+    sumlab_status st = find_variant("sum", variant, &v, err);
     if (st) return st;
     const sl_state_kind *k = sl_state_kind_find(v->name);
     if (!k)

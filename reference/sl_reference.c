@@ -130,6 +130,7 @@ static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
     ref->n = n;
     ref->finite = 0;
     ref->overflow = 0;
+    ref->ddof = 0;
     ref->rounded = ref->rounded_f64 = ref->rounded_f32 = NAN;
     ref->abssum = ref->cond = ref->maxabs = NAN;
     mpfr_init2(ref->sum, 64);

@@ -87,6 +87,7 @@ typedef struct {
     double abssum;             /* sum |x_i| rounded to double (+Inf if it overflows double or an input is Inf; NaN if one is NaN) */
     double cond;               /* sum|x| / |sum x|; +Inf when sum x = 0 (and sum|x| > 0); 1 for all-zero input; NaN if not finite */
     double maxabs;             /* max |x_i| (exact; 0 for n = 0; NaN if an input is NaN, else +Inf if one is Inf): the binned bound's max */
+    uint32_t ddof;             /* var/std references: the ddof they were computed for (0 otherwise) */
     mpfr_t sum;                /* exact sum (NaN/Inf per the special-value rules; -0 if every input is -0) */
     mpfr_t sumabs;             /* exact sum |x_i| (NaN if an input is NaN, else +Inf if one is Inf) */
 } sl_reference;

@@ -329,3 +329,15 @@ int sl_bench_input(const char *nlist, uint64_t *ns, size_t max, size_t *nn, cons
         }
     return -1;
 }
+
+int sl_cli_ddof(const char *cmd, const char *s, sl_op_params *p)
+{
+    long v = 0;
+    sl_err e = {{0}};
+    if (sl_parse_int(s, 0, (long)SL_DDOF_MAX, &v, &e)) {
+        sl_cli_msg(cmd, "--ddof: %s", e.msg);
+        return 2;
+    }
+    p->ddof = (uint32_t)v;
+    return 0;
+}

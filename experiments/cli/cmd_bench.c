@@ -36,6 +36,7 @@ static void bench_usage(FILE *f)
           "(1.0 = as fast as reading the input once).\n\n"
           "options:\n"
           "  --op OP        the operation timed (default sum; 'sumlab list ops')\n"
+          "  --ddof N       var/std: divide by n - N (default 1)\n"
           "  --variants L   comma-separated names of its variants or 'all' (default: every one\n"
           "                 with a kernel)\n"
           "  --n L          sizes, e.g. 2^20,2^24,2^28 (the default)\n"
@@ -107,15 +108,17 @@ typedef struct {
     size_t nn;
     const sl_dataset *ds;
     sl_params p;
+    sl_op_params opp;          /* --ddof */
 } bench_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int bench_getopt(int argc, char **argv, bench_opts *o)
 {
-    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND, O_OP, O_COLUMNS };
+    enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND, O_OP, O_COLUMNS, O_DDOF };
     static const struct option opts[] = {
         {"columns", required_argument, NULL, O_COLUMNS},
         {"op", required_argument, NULL, O_OP},
+        {"ddof", required_argument, NULL, O_DDOF},
         {"backend", required_argument, NULL, O_BACKEND},
         {"variants", required_argument, NULL, 'v'},
         {"n", required_argument, NULL, 'n'},
@@ -145,6 +148,9 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
         switch (c) {
         case 'v': o->vlist = optarg; break;
         case O_COLUMNS: o->columns = optarg; break;
+        case O_DDOF:
+            if (sl_cli_ddof("bench", optarg, &o->opp)) return 2;
+            break;
         case O_OP:
             {
                 sl_err err = {{0}};
@@ -269,6 +275,7 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     const size_t esz = sl_dtype_size(dt);
     int selfcheck = 0;
     sl_launch cfg, vreq = o->req;
+    vreq.ddof = o->opp.ddof;
     if (v == b->cub) memset(&vreq, 0, sizeof vreq);
     if (timed(b->ctx, v, b->cub, &vreq, (int)reps, b->flags, &cfg, b->res, b->tim, b->ctim, &err)) {
         sl_cli_msg("bench", "%s failed: %s", v->name, err.msg);
@@ -354,7 +361,7 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     int have_ref = 0;
     if (rc == 0) {
         const void *const in[1] = {x};
-        if (o->op->reference(&ref, in, n, o->dt, 1, &err)) {
+        if (o->op->reference(&ref, in, n, o->dt, &o->opp, 1, &err)) {
             sl_cli_msg("bench", "reference: %s", err.msg);
             rc = 1;
         }
@@ -411,6 +418,7 @@ int sl_cmd_bench(int argc, char **argv)
     bench_opts o;
     memset(&o, 0, sizeof o);
     o.op = sl_op_default();
+    o.opp = sl_op_params_default();
     o.nlist = "2^20,2^24,2^28";
     o.dsname = "uniform";
     o.flush = 1;

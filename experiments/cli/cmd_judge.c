@@ -29,6 +29,7 @@ static void judge_usage(FILE *f)
           "exact_sum_* in csv/json).\n\n"
           "options:\n"
           "  --op OP           the operation the values computed (default sum; 'sumlab list ops')\n"
+          "  --ddof N          var/std: divide by n - N (default 1)\n"
           "  --value [NAME=]V  a value (repeatable), any C99 form: 0.1, -2.5e-3, 0x1.8p+3,\n"
           "                    inf, nan. A decimal is rounded once to the input's format\n"
           "                    (the nearest float32, float16, bfloat16 or float64: what a\n"
@@ -374,15 +375,17 @@ typedef struct {
     sl_out_format fmt;
     int have_dtype, quiet;
     sl_dtype raw_dt;
+    sl_op_params params;       /* --ddof */
 } judge_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int judge_getopt(int argc, char **argv, judge_opts *o)
 {
-    enum { O_VALUES = 256, O_BOUND, O_OP, O_COLUMNS };
+    enum { O_VALUES = 256, O_BOUND, O_OP, O_COLUMNS, O_DDOF };
     static const struct option opts[] = {
         {"columns", required_argument, NULL, O_COLUMNS},
         {"op", required_argument, NULL, O_OP},
+        {"ddof", required_argument, NULL, O_DDOF},
         {"value", required_argument, NULL, 'V'},   {"values", required_argument, NULL, O_VALUES},
         {"bound-of", required_argument, NULL, O_BOUND}, {"format", required_argument, NULL, 'f'},
         {"dtype", required_argument, NULL, 'd'},   {"quiet", no_argument, NULL, 'q'},
@@ -395,6 +398,9 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
         case 'V': if ((rc = opt_value(&o->vs, optarg))) return rc; break;
         case O_VALUES: if ((rc = opt_values(&o->vs, optarg))) return rc; break;
         case O_COLUMNS: o->columns = optarg; break;
+        case O_DDOF:
+            if (sl_cli_ddof(CMD, optarg, &o->params)) return 2;
+            break;
         case O_OP:
             {
                 sl_err e = {{0}};
@@ -437,6 +443,7 @@ int sl_cmd_judge(int argc, char **argv)
 {
     judge_opts o;
     memset(&o, 0, sizeof o);
+    o.params = sl_op_params_default();
     o.fmt = SL_OUT_TABLE;
     o.raw_dt = SL_F32;
     o.op = sl_op_default();
@@ -494,6 +501,8 @@ int sl_cmd_judge(int argc, char **argv)
             free_values(&o.vs);
             return code;
         }
+    if (o.bound_of && sl_op_of(o.bound_of) != o.op && sl_variant_find_op(o.op->name, o.bound_of->name))
+        o.bound_of = sl_variant_find_op(o.op->name, o.bound_of->name);   /* the op's variant of that name */
     if (o.bound_of && sl_op_of(o.bound_of) != o.op) {
         sl_cli_msg(CMD, "--bound-of: variant '%s' computes %s, not %s", o.bound_of->name, o.bound_of->op,
                    o.op->name);
@@ -504,7 +513,7 @@ int sl_cmd_judge(int argc, char **argv)
     sl_reference ref;
     int rc = 0;
     const void *const in[1] = {data};
-    if (o.op->reference(&ref, in, n, dt, 1, &err)) {
+    if (o.op->reference(&ref, in, n, dt, &o.params, 1, &err)) {
         sl_cli_msg(CMD, "%s", err.msg);
         rc = 1;
     } else {

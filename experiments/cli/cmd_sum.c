@@ -50,6 +50,7 @@ static void sum_usage(FILE *f)
           "cannot run here are skipped with one line on stderr; a variant named explicitly\n"
           "that cannot run here is an error (exit 2).\n\n"
           "options:\n"
+          "  --ddof N          var/std: divide by n - N (default 1, as torch.var; 0 as numpy.var)\n"
           "  --op OP           the operation (default sum; 'sumlab list ops' lists them); FILE2\n"
           "                    is the second input of a two-input operation\n"
           "  --variants L      comma-separated names of the operation's variants (rows in this\n"
@@ -176,7 +177,7 @@ static int sum_variants(const sl_operation *op, const char *list, const sl_varia
             if (want) { order[(*nv)++] = v; have_exact |= sl_op_is_exact(v); }
         }
     }
-    const sl_variant *ex = sl_variant_find(op->exact_variant);
+    const sl_variant *ex = sl_variant_find_op(op->name, op->exact_variant);
     if (!have_exact && ex && *nv < SUM_MAX_VARIANTS) order[(*nv)++] = ex;
     return 0;
 }
@@ -238,14 +239,16 @@ typedef struct {
     const sl_operation *op;    /* --op */
     int times;                 /* SUMLAB_TIMES set: the phases' seconds on stderr */
     const char *threads_s;
+    sl_op_params params;       /* --ddof */
 } sum_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE, O_THREADS, O_OP };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE, O_THREADS, O_OP, O_DDOF };
     static const struct option opts[] = {
         {"op", required_argument, NULL, O_OP},
+        {"ddof", required_argument, NULL, O_DDOF},
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
         {"reps", required_argument, NULL, 'r'},
@@ -327,6 +330,9 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         case 'q': o->quiet = 1; break;
         case O_COMBINE: o->combine = optarg; break;
         case O_THREADS: o->threads_s = optarg; break;
+        case O_DDOF:
+            if (sl_cli_ddof(cmd, optarg, &o->params)) return 2;
+            break;
         case O_OP:
             if (sl_op_parse(optarg, &o->op, &err)) {
                 sl_cli_msg(cmd, "--op: %s", err.msg);
@@ -420,7 +426,7 @@ static int reduce_file(const char *path, sum_opts *o, const sl_variant *const *o
     }
     const double t_open = now_s();
     char chosen[512];
-    sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op};
+    sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params};
     if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
         sl_cli_msg(cmd, "%s", err.msg);
         code = 1;
@@ -482,6 +488,7 @@ static int reduce_main(const char *name, int argc, char **argv)
     sum_opts o;
     memset(&o, 0, sizeof o);
     o.op = sl_op_default();
+    o.params = sl_op_params_default();
     o.vlist = "all";
     o.backend = SL_BACKEND_AUTO;
     o.reps = 3;

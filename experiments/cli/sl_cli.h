@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "sl_datasets.h"
 #include "sl_format.h"
+#include "sl_ops.h"
 #include "sl_reference.h"
 #include "sumlab/types.h"
 
@@ -40,6 +41,8 @@ int sl_parse_u64(const char *s, uint64_t *out, sl_err *err);
 int sl_parse_u64_list(const char *s, uint64_t *out, size_t max, size_t *count, sl_err *err);
 /* A decimal integer in [min, max]. */
 int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err);
+/* --ddof N (var/std divide by n - N; 0 .. SL_DDOF_MAX) into p->ddof; 0, or 2 after saying why. */
+int sl_cli_ddof(const char *cmd, const char *s, sl_op_params *p);
 
 /* The launch-request options of `sum` and `bench`: opt is "--block" (a power of two in
  * [32, 1024]), "--grid" ([1, 2^31-1]) or "--items" ([1, 2^20]); stores the value of s in *out.

@@ -41,7 +41,7 @@ static sl_ref_bound_kind bound_kind(sl_bound_model m)
     case SL_BOUND_COMPENSATED: return SL_REF_BOUND_COMPENSATED;
     case SL_BOUND_CORRECTLY_ROUNDED: return SL_REF_BOUND_CORRECTLY_ROUNDED;
     case SL_BOUND_BINNED: return SL_REF_BOUND_BINNED;
-    case SL_BOUND_NONE: break;
+    default: break;               /* none, or another operation's model */
     }
     return SL_REF_BOUND_NONE;
 }
@@ -261,6 +261,7 @@ void sl_judge_value(const sl_reference *ref, const sl_variant *bound_of, double 
     if (!bound_of) return;
     sl_launch cfg;
     memset(&cfg, 0, sizeof cfg);
+    cfg.ddof = ref->ddof;
     sl_variant_resolve(bound_of, &cfg, ref->n, ref->dtype);
     out->bound = sl_variant_bound(bound_of, ref, ref->n, ref->dtype, &cfg);
     if (out->bound > 0) out->bound_ratio = out->err.abs_err / out->bound;

@@ -240,6 +240,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
     }
     memset(&it->want, 0, sizeof it->want);
     if (req) it->want = *req;
+    it->want.ddof = s->params.ddof;         /* the operation's parameter travels with the launch */
     it->reference = is_reference_row(v);
     it->use_gpu = !it->reference && s->on_gpu && v->gpu;
     it->nondet = v->determinism == SL_DET_NONDETERMINISTIC;

@@ -6,9 +6,18 @@
 #include "sl_measure.h"
 #include "sl_ops.h"
 
-static int sum_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
-                         unsigned threads, sl_err *err)
+sl_op_params sl_op_params_default(void)
 {
+    sl_op_params p;
+    memset(&p, 0, sizeof p);
+    p.ddof = SL_DDOF_DEFAULT;
+    return p;
+}
+
+static int sum_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
+                         const sl_op_params *p, unsigned threads, sl_err *err)
+{
+    (void)p;
     return sl_reference_compute_threads(ref, x[0], n, dt, threads ? threads : 1, err);
 }
 
@@ -74,10 +83,5 @@ int sl_op_variants(const sl_operation *op, const char *list, const sl_variant **
         }
         return 0;
     }
-    if (sl_variant_parse_list(list, out, max, count, err)) return -1;
-    for (size_t i = 0; i < *count; i++)
-        if (sl_op_of(out[i]) != op)
-            return sl_err_set(err, "variant '%s' computes %s, not %s (see 'sumlab list variants "
-                              "--op %s')", out[i]->name, out[i]->op, op->name, op->name);
-    return 0;
+    return sl_variant_parse_list_op(op->name, list, out, max, count, err);
 }

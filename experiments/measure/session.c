@@ -21,7 +21,7 @@ int sl_backend_parse(const char *s, sl_backend *out)
 int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
                     uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err)
 {
-    sl_session_opts o = {backend, offset, 1, NULL, 0, NULL};
+    sl_session_opts o = {backend, offset, 1, NULL, 0, NULL, NULL};
     return sl_session_open_opts(sp, x, n, dt, &o, chosen_msg, msg_len, err);
 }
 
@@ -47,6 +47,12 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     s->offset = offset;
     s->threads = o->threads ? o->threads : 1;
     s->twin_once = o->twin_once;
+    s->params = o->params ? *o->params : sl_op_params_default();
+    if (s->params.ddof > SL_DDOF_MAX) {
+        const unsigned ddof = s->params.ddof;
+        free(s);
+        return sl_err_set(err, "ddof %u is out of range (at most %u)", ddof, SL_DDOF_MAX);
+    }
     sl_twin_set_threads(s->threads);        /* a twin's own threads (the pairwise tree) */
 
     if (backend != SL_BACKEND_CPU) {
@@ -77,7 +83,7 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
         s->ref_ok = 1;
         s->ref = &s->ref_own;
         const void *const in[1] = {x};
-        if (op->reference(&s->ref_own, in, n, dt, s->threads, err)) {
+        if (op->reference(&s->ref_own, in, n, dt, &s->params, s->threads, err)) {
             sl_session_close(s);
             return -1;
         }
@@ -101,6 +107,7 @@ void sl_session_close(sl_session *s)
 const sl_reference *sl_session_reference(const sl_session *s) { return s->ref; }
 int sl_session_on_gpu(const sl_session *s) { return s->on_gpu; }
 const sl_operation *sl_session_op(const sl_session *s) { return s->op; }
+const sl_op_params *sl_session_params(const sl_session *s) { return &s->params; }
 void sl_session_times(const sl_session *s, double *run_s, double *judge_s)
 {
     if (run_s) *run_s = s->run_s;

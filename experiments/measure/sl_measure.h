@@ -43,6 +43,9 @@ typedef struct {
     /* the operation measured (NULL: sl_op_default(), the sum): its reference is computed (or
      * borrowed from ref, which must then be this operation's), and only its variants run */
     const sl_operation *op;
+    /* the operation's parameters (NULL: sl_op_params_default()): the reference is computed with
+     * them and every launch configuration carries them (sl_launch.ddof) */
+    const sl_op_params *params;
 } sl_session_opts;
 int sl_session_open_opts(sl_session **s, const void *x, uint64_t n, sl_dtype dt,
                          const sl_session_opts *o, char *chosen_msg, size_t msg_len, sl_err *err);
@@ -56,6 +59,7 @@ void sl_session_times(const sl_session *s, double *run_s, double *judge_s);
 void sl_session_phases(const sl_session *s, double *gpu_s, double *side_s, double *check_s);
 int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
 const sl_operation *sl_session_op(const sl_session *s);        /* the operation measured */
+const sl_op_params *sl_session_params(const sl_session *s);    /* its parameters */
 
 /* One distinct result of a row's repetitions (bit patterns compared as they are). */
 typedef struct {

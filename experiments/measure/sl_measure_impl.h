@@ -17,6 +17,7 @@ struct sl_session {
     sl_reference ref_own;
     const sl_reference *ref;   /* &ref_own, or the caller's (sl_session_opts.ref) */
     int twin_once;             /* sl_session_opts.twin_once */
+    sl_op_params params;       /* sl_session_opts.params (or the defaults) */
     double run_s, judge_s;     /* sl_session_times */
     double gpu_s, side_s, check_s;   /* sl_session_phases */
 };

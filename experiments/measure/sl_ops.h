@@ -15,11 +15,23 @@
 extern "C" {
 #endif
 
-/* The exact reference of an operation over its inputs x[0 .. inputs) of n values of dt each, over
- * up to `threads` host threads (the same result for every count). ref needs no initialisation;
- * release it with sl_reference_clear after every call, success or not. 0, or -1 (err). */
+/* An operation's parameters (one struct for every operation; each reads its own).
+ * ddof: var/std divide by n - ddof (1: the unbiased estimate, torch.var's default and sumlab's;
+ * 0: the population variance, numpy.var's). sl_op_params_default() gives the defaults; a zeroed
+ * struct means ddof 0. */
+typedef struct {
+    uint32_t ddof;
+} sl_op_params;
+#define SL_DDOF_DEFAULT 1u
+#define SL_DDOF_MAX 1000000u
+sl_op_params sl_op_params_default(void);
+
+/* The exact reference of an operation over its inputs x[0 .. inputs) of n values of dt each, with
+ * its parameters p (NULL: the defaults), over up to `threads` host threads (the same result for
+ * every count). ref needs no initialisation; release it with sl_reference_clear after every
+ * call, success or not. 0, or -1 (err). */
 typedef int sl_op_reference_fn(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
-                               unsigned threads, sl_err *err);
+                               const sl_op_params *p, unsigned threads, sl_err *err);
 /* A variant's a-priori absolute error bound on the input ref describes, for the resolved launch
  * configuration cfg (NaN: no bound model; +Inf: vacuous). */
 typedef double sl_op_bound_fn(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,

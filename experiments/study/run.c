@@ -283,6 +283,16 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     run->quiet = o->quiet;
     run->max_rows = o->max_rows;
     run->sweep = s->sweep.sweep;
+    /* --variants named before the operation was known: each name is the operation's variant */
+    for (int i = 0; i < run->sweep.nv; i++) {
+        const sl_variant *v = sl_variant_find_op(run->op->name, run->sweep.v[i]->name);
+        if (!v) {
+            sl_err_set(err, "--variants: '%s' is no variant of %s (see 'sumlab list variants --op %s')",
+                       run->sweep.v[i]->name, run->op->name, run->op->name);
+            return SL_RUN_BAD_INPUT;
+        }
+        run->sweep.v[i] = v;
+    }
     run->threads = o->threads;
     if (gpu) {
         run->sweep_budget = sweep_budget;

@@ -222,7 +222,7 @@ static void job_measure(sl_step_job *j)
 {
     sl_session *s = NULL;
     const sl_reference *ref = j->ref_ok ? &j->ref : j->ref_borrowed;
-    sl_session_opts o = {j->backend, 0, j->threads, ref, 1, j->c.op};
+    sl_session_opts o = {j->backend, 0, j->threads, ref, 1, j->c.op, NULL};
     const double t0 = sl_now_s();
     int orc = sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err);
     const double t1 = sl_now_s();
