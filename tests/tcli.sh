@@ -294,11 +294,19 @@ SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --preset tiny --backend cpu --
 check "tiny run for run.conf checks" test -s "$tmp/rc/run.conf"
 cp "$tmp/rc/run.conf" "$tmp/run.conf.good"
 check "run.conf names the operation studied (op=sum)" grep -qx 'op=sum' "$tmp/run.conf.good"
+check "run.conf keeps ddof (default 1)" grep -qx 'ddof=1' "$tmp/run.conf.good"
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume --ddof 0 -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
+check "run --resume --ddof 0 of a ddof=1 run: exit 2 naming ddof" bash -c "test $? -eq 2 && grep -q 'started with --ddof 1' '$tmp/rc.err'"
+for bad in -1 x 1000001 ''; do
+  "$sumlab" reduce "$tmp/a.npy" --ddof "$bad" --backend cpu > /dev/null 2> "$tmp/ddof.err"
+  check "reduce --ddof '$bad': usage error naming --ddof" bash -c "test $? -eq 2 && grep -q -- '--ddof' '$tmp/ddof.err'"
+done
 grep -v '^op=' "$tmp/run.conf.good" > "$tmp/rc/run.conf"      # a run made before the operation axis
 SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
 check "run --resume of a run.conf without op (a sum run): exit 0 ($(head -c 200 "$tmp/rc.err"))" test $? -eq 0
 for kv in seed=xyz seed=-1 seed=18446744073709551616 reps=abc reps=-2 seeds=0 seeds=x n=abc n=0 \
-          datasets=nope variants=nope dtypes=f128 backend=tpu preset=huge started=yesterday baseline=nope op=nope; do
+          datasets=nope variants=nope dtypes=f128 backend=tpu preset=huge started=yesterday baseline=nope op=nope \
+          ddof=-1 ddof=x ddof=1000001; do
   k=${kv%%=*}
   sed "s/^$k=.*/$kv/" "$tmp/run.conf.good" > "$tmp/rc/run.conf"
   SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"

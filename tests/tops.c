@@ -16,7 +16,7 @@ static void registry_cases(void)
         CHECK(op->name && op->description && op->reference && op->bound, "op %zu: a field is missing", i);
         CHECK(op->inputs == 1 || op->inputs == 2, "%s: %d inputs", op->name, op->inputs);
         CHECK(sl_op_find(op->name) == op, "%s: find gives another descriptor", op->name);
-        const sl_variant *ex = sl_variant_find(op->exact_variant);
+        const sl_variant *ex = sl_variant_find_op(op->name, op->exact_variant);
         CHECK(ex && sl_op_of(ex) == op && sl_op_is_exact(ex), "%s: its exact row '%s' is not its own variant",
               op->name, op->exact_variant);
         for (size_t j = 0; j < i; j++) CHECK(strcmp(sl_op_at(j)->name, op->name), "%s named twice", op->name);
@@ -27,6 +27,9 @@ static void registry_cases(void)
         CHECK(sl_op_of(v) != NULL, "variant %s computes '%s', which is no registered operation", v->name,
               v->op ? v->op : "(null)");
         nexact += (size_t)sl_op_is_exact(v);
+        /* names are unique within an operation: the lookup by (op, name) gives v itself */
+        CHECK(sl_variant_find_op(v->op, v->name) == v, "%s of %s: another variant of %s has its name",
+              v->name, v->op, v->op);
     }
     CHECK(nexact == sl_op_count(), "%zu exact rows for %zu operations", nexact, sl_op_count());
     const sl_operation *op = NULL;

@@ -57,6 +57,7 @@ static void usage(FILE *f)
           "                     instance 0 is the run without --seeds); tables give medians and\n"
           "                     spread over them\n"
           "  --op OP            the operation studied: its variants (default sum; 'sumlab list ops')\n"
+          "  --ddof N           var/std: divide by n - N (default 1; kept in run.conf)\n"
           "  --baseline V       the variant the report's sweep tables compare with (default\n"
           "                     pairwise)\n"
           "  --threads N        host threads for generating, the reference, the CPU twins, judging\n"
@@ -91,6 +92,7 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         {"variants", required_argument, NULL, 'V'}, {"dtype", required_argument, NULL, 'T'},
         {"seeds", required_argument, NULL, 'K'},  {"baseline", required_argument, NULL, 'L'},
         {"threads", required_argument, NULL, 'H'}, {"op", required_argument, NULL, 'O'},
+        {"ddof", required_argument, NULL, 'F'},
         {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
@@ -119,6 +121,14 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
                     sl_cli_msg(CMD, "--op: %s", e.msg);
                     return 2;
                 }
+            }
+            break;
+        case 'F':
+            {
+                sl_op_params pp;
+                if (sl_cli_ddof(CMD, optarg, &pp)) return 2;
+                o->ddof = (long)pp.ddof;
+                o->ddof_given = 1;
             }
             break;
         case 'h': usage(stdout); return 0;

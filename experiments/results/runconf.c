@@ -93,13 +93,15 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
     char path[SL_DIR_MAX + 64], line[1200], why[256];
     memset(c, 0, sizeof *c);
     c->seeds = 1;
+    c->ddof = -1;
     if (sl_path_join(path, sizeof path, dir, "run.conf", NULL)) return -1;
     FILE *f = fopen(path, "r");
     if (!f) return -1;
     static const struct { const char *key; unsigned bit; } keys[] = {
         {"experiment", 1u << 0}, {"preset", 1u << 1}, {"backend", 1u << 2}, {"seed", 1u << 3},
         {"reps", 1u << 4}, {"started", 1u << 5}, {"n", 1u << 6}, {"datasets", 1u << 7},
-        {"variants", 1u << 8}, {"dtypes", 1u << 9}, {"seeds", 1u << 10}, {"baseline", 1u << 11}, {"op", 1u << 12}};
+        {"variants", 1u << 8}, {"dtypes", 1u << 9}, {"seeds", 1u << 10}, {"baseline", 1u << 11}, {"op", 1u << 12},
+        {"ddof", 1u << 13}};
     unsigned had = 0;
     long ln = 0;
     int rc = 0;
@@ -161,6 +163,10 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
             unsigned long long s;
             if (u64_text(v, &s) || s < 1 || s > 1000) rc = bad_field(c, path, k, v, "not an instance count (1 to 1000)");
             else { c->seeds = (long)s; c->seen |= SL_CONF_SWEEP; }
+        } else if (!strcmp(k, "ddof")) {   /* absent in runs made before it: the default */
+            unsigned long long d;
+            if (u64_text(v, &d) || d > SL_DDOF_MAX) rc = bad_field(c, path, k, v, "not a ddof (0 to 1000000)");
+            else c->ddof = (long)d;
         } else if (!strcmp(k, "op")) {   /* absent in runs made before the operation axis: sum */
             if (!sl_op_find(v)) rc = bad_field(c, path, k, v, "unknown operation");
             else copy_text(c->op, sizeof c->op, v);
@@ -205,10 +211,11 @@ int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err)
      * (instance i uses dataset seed seed + i) */
     int w = snprintf(text, sizeof text, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\n"
                      "backend=%s\nseed=%llu\nreps=%ld\nstarted=%s\n"
-                     "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\nop=%s\n",
+                     "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\nop=%s\nddof=%ld\n",
                      c->experiment, c->preset, c->backend, c->seed, c->reps, c->started, c->n,
                      c->datasets, c->variants, c->dtypes, c->seeds > 0 ? c->seeds : 1, c->baseline,
-                     c->op[0] ? c->op : sl_op_default()->name);
+                     c->op[0] ? c->op : sl_op_default()->name,
+                     c->ddof >= 0 ? c->ddof : (long)SL_DDOF_DEFAULT);
     if (w < 0 || (size_t)w >= sizeof text) return sl_err_set(err, "cannot write %s: settings too long", path);
     return sl_write_atomic(path, text, (size_t)w, err);   /* never an empty run.conf */
 }

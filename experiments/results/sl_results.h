@@ -209,6 +209,7 @@ typedef struct {
      * (1 when absent); baseline: the report's reference variant ("" = pairwise) */
     char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
     char op[32];               /* the operation studied ("" in runs before the operation axis: sum) */
+    long ddof;                 /* var/std's ddof (-1 when absent: runs before it, the default) */
     long seeds;
     unsigned seen;             /* SL_CONF_* of the keys read */
     char error[1536];          /* after -2: what is wrong, naming the file and the field */

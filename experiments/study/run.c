@@ -170,6 +170,7 @@ typedef struct {
     sl_preset preset;
     sl_backend backend;        /* asked for: auto, cpu, gpu */
     const sl_operation *op;    /* run.conf's on resume (NULL: --op's, or the default) */
+    long ddof;                 /* run.conf's on resume (-1: --ddof's, or the default) */
     uint64_t seed;
     long reps;
     sl_sweep_spec sweep;
@@ -254,6 +255,11 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
         return SL_RUN_BAD_INPUT;
     }
     s->op = cop;
+    if (o->ddof_given && o->ddof != (conf->ddof >= 0 ? conf->ddof : (long)SL_DDOF_DEFAULT)) {
+        sl_err_set(err, "'%s' was started with --ddof %ld; resume it with the same value (or none)", dir, conf->ddof >= 0 ? conf->ddof : (long)SL_DDOF_DEFAULT);
+        return SL_RUN_BAD_INPUT;
+    }
+    s->ddof = conf->ddof;
     snprintf(s->exp, sizeof s->exp, "%s", conf->experiment);
     s->seed = conf->seed;
     s->reps = conf->reps;
@@ -279,6 +285,9 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     run->preset = s->preset;
     run->seed = s->seed;
     run->op = s->op ? s->op : o->op ? o->op : sl_op_default();
+    run->params = sl_op_params_default();
+    if (s->ddof >= 0) run->params.ddof = (uint32_t)s->ddof;
+    else if (o->ddof_given) run->params.ddof = (uint32_t)o->ddof;
     run->reps_override = (int)s->reps;
     run->quiet = o->quiet;
     run->max_rows = o->max_rows;
@@ -315,6 +324,7 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     snprintf(conf->dtypes, sizeof conf->dtypes, "%s", s->sweep.dtypes);
     snprintf(conf->baseline, sizeof conf->baseline, "%s", s->sweep.baseline);
     snprintf(conf->op, sizeof conf->op, "%s", run->op->name);
+    conf->ddof = (long)run->params.ddof;
     conf->seeds = s->sweep.sweep.seeds;
     now_iso(conf->started, sizeof conf->started, 0);
     return sl_runconf_write(dir, conf, err) ? SL_RUN_FAILED : SL_RUN_DONE;
@@ -492,6 +502,7 @@ sl_run_status sl_study_run(const sl_run_opts *o, sl_err *err)
     }
     settings s;
     memset(&s, 0, sizeof s);
+    s.ddof = -1;
     snprintf(s.exp, sizeof s.exp, "%s", o->experiment ? o->experiment : "");
     s.preset = o->preset_given ? o->preset : SL_PRESET_QUICK;
     s.backend = o->backend_given ? o->backend : SL_BACKEND_AUTO;

@@ -79,6 +79,7 @@ typedef struct {
     uint32_t gpu_sm_count;     /* device SMs (GPU) or SL_DEFAULT_SM_COUNT */
     uint64_t seed;
     const sl_operation *op;    /* the operation studied (NULL: the default, sum): its variants */
+    sl_op_params params;       /* its parameters (ddof), as run.conf keeps them */
     int reps_override;         /* 0: preset defaults */
     int quiet;
     sl_results res;            /* results.csv, distribution.csv and the keys they hold */
@@ -144,6 +145,8 @@ typedef struct {
                                   or report_only (then run.conf's) */
     const char *out_dir;       /* the run directory; NULL: results/<local date>-<experiment> */
     const sl_operation *op;    /* --op (NULL: run.conf's on resume, else the default, sum) */
+    long ddof;                 /* --ddof when ddof_given (else run.conf's on resume, or SL_DDOF_DEFAULT) */
+    int ddof_given;
     sl_preset preset;          /* when preset_given; else full on a GPU, quick on the CPU */
     int preset_given;
     sl_backend backend;        /* auto, cpu or gpu (backend_given: asked for) */

@@ -92,7 +92,8 @@ void *sl_exp_generate_ctx(sl_run *run, const sl_rowctx *c, const sl_params *p, s
 int sl_exp_reference(sl_run *run, const sl_rowctx *c, const void *x, sl_reference *ref, sl_err *err)
 {
     const double t0 = sl_now_s();
-    int rc = sl_reference_compute_threads(ref, x, c->n, c->dt, run->threads ? run->threads : 1, err);
+    const void *const in[1] = {x};
+    int rc = sl_rowctx_op(c)->reference(ref, in, c->n, c->dt, &run->params, run->threads ? run->threads : 1, err);
     run->phases.reference += sl_now_s() - t0;
     return rc;
 }
@@ -133,6 +134,7 @@ struct sl_step_job {
     sl_backend backend;
     int on_gpu;                /* the GPU backend: jobs measure one after another (one device) */
     unsigned threads;
+    sl_op_params params;       /* the run's operation parameters */
     double work;               /* progress units, counted once its rows are written */
     int dist;
     sl_row rows[SL_STUDY_MAX_VARIANTS];
@@ -181,6 +183,7 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
     j->backend = run->backend;
     j->on_gpu = run->on_gpu;
     j->threads = run->threads ? run->threads : 1;
+    j->params = run->params;
     j->dist = dist;
     return j;
 }
@@ -222,7 +225,7 @@ static void job_measure(sl_step_job *j)
 {
     sl_session *s = NULL;
     const sl_reference *ref = j->ref_ok ? &j->ref : j->ref_borrowed;
-    sl_session_opts o = {j->backend, 0, j->threads, ref, 1, j->c.op, NULL};
+    sl_session_opts o = {j->backend, 0, j->threads, ref, 1, j->c.op, &j->params};
     const double t0 = sl_now_s();
     int orc = sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err);
     const double t1 = sl_now_s();
