@@ -32,6 +32,8 @@ static const sl_operation op_sum = {
     .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
     .reference = sum_reference,
     .bound = sl_sum_bound,
+    /* float16: the family's pairs stay below 65504 / 4 up to cond ~ 1e3 */
+    .cond_family = "ill-conditioned", .cond_param = "cond", .cond_emax = {30, 30, 3, 30},
 };
 
 /* The one list of operations, in the order every listing shows them. */

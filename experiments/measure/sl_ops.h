@@ -52,6 +52,11 @@ typedef struct {
     const char *metrics;         /* the error metrics its rows carry, space-separated */
     sl_op_reference_fn *reference;
     sl_op_bound_fn *bound;
+    /* the study's accuracy-vs-cond: the dataset family whose parameter cond_param sets this
+     * operation's condition number, swept over 10^0 .. 10^cond_emax[dtype] (NULL: the operation
+     * has no conditioning sweep, e.g. max) */
+    const char *cond_family, *cond_param;
+    int cond_emax[SL_NDTYPES];
 } sl_operation;
 
 size_t sl_op_count(void);

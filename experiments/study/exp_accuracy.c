@@ -21,9 +21,6 @@ static void fit_params(const sl_dataset *ds, sl_dtype dt, sl_params *p)
     sl_params_set(ds, p, dt == SL_F16 ? "cond=100" : "cond=1e4", NULL);
 }
 
-/* Largest log10(cond) the ill-conditioned family reaches in dt (float16: its pairs stay below
- * 65504 / 4 up to cond ~ 1e3). */
-static int cond_emax(sl_dtype dt) { return dt == SL_F16 ? 3 : 30; }
 
 /* Repetitions of the accuracy sweeps: on the CPU a deterministic twin is a pure function, so
  * one run is its answer; nondeterministic twins and GPU runs repeat. */
@@ -128,10 +125,16 @@ static int param_index(const sl_dataset *ds, const char *name)
 /* ---- accuracy-vs-cond ------------------------------------------------------------------- */
 static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
-    const sl_dataset *ds = sl_dataset_find("ill-conditioned");
-    int pi = param_index(ds, "cond");
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    if (!op->cond_family) {
+        if (exec) sl_notes_add(&run->notes, "accuracy-vs-cond skipped: %s has no condition number to sweep", op->name);
+        return 0;
+    }
+    const sl_dataset *ds = sl_dataset_find(op->cond_family);
+    int pi = param_index(ds, op->cond_param);
     if (!ds || pi < 0) {
-        if (exec) sl_notes_add(&run->notes, "accuracy-vs-cond skipped: no dataset 'ill-conditioned' with a 'cond' parameter");
+        if (exec) sl_notes_add(&run->notes, "accuracy-vs-cond skipped: no dataset '%s' with a '%s' parameter",
+                               op->cond_family, op->cond_param);
         return 0;
     }
     if (family_off(run, exec, ds, "accuracy-vs-cond")) return 0;
@@ -142,7 +145,7 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
     acc_reps(run, &rd, &rn);
     for (int k = 0; k < nn; k++)
     for (int t = 0; t < acc_ndt(run); t++)
-        for (int e = 0; e <= cond_emax(dtypes[t]) && sl_exp_dtype_on(run, dtypes[t]); e += step) {
+        for (int e = 0; e <= op->cond_emax[dtypes[t]] && sl_exp_dtype_on(run, dtypes[t]); e += step) {
             const uint64_t n = ns[k];
             double cond = pow(10.0, e);
             if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
