@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""bench_moments.py: the moment operations (mean, var, std, max) of the Python package on CUDA
+tensors beside PyTorch's own on the same tensors in one process: sumlab.reduce(x, op=OP,
+variant=V) against torch.var / torch.std / torch.mean / torch.max, with torch.sum as the read
+rate of the same bytes; device time by CUDA events on torch's current stream (median of R runs
+after a warm-up). The data is N(0, 1) (torch.randn) rounded to the format; every tensor is at
+least 2^24 values, beyond the L2 cache, so every run reads DRAM.
+
+  usage: bench_moments.py [--n 2^24,2^28] [--reps 20] [--dtypes float32,float64,bfloat16,float16]
+                          [--ops var:textbook,var:welford,...]
+  output: CSV on stdout: dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum
+  (ratio_torch_op: torch's time for that operation / this time, > 1 faster than torch;
+  ratio_torch_sum: torch.sum's time / this time, the fraction of the read rate)."""
+import argparse
+import statistics
+import sys
+
+import torch
+
+import sumlab
+
+DEFAULT_OPS = ("mean:naive,mean:f64-acc,var:textbook,var:two-pass,var:corrected,var:welford,var:welford-ln,"
+               "var:welford-f64,var:textbook-f64,var:fused,std:welford,max:block-reduce,max:fused")
+
+
+def parse_n(s):
+    out = []
+    for t in s.split(","):
+        t = t.strip()
+        out.append(2 ** int(t[2:]) if t.startswith("2^") else int(t))
+    return out
+
+
+def timed(fn, reps):
+    """Median device time (ms) of fn() over reps runs, each between two events on the current
+    stream, after one warm-up run."""
+    fn()
+    torch.cuda.synchronize()
+    ts = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        ts.append(a.elapsed_time(b))
+    return statistics.median(ts)
+
+
+TORCH = {
+    "mean": lambda x: torch.mean(x),
+    "var": lambda x: torch.var(x),
+    "std": lambda x: torch.std(x),
+    "max": lambda x: torch.max(x),
+    "min": lambda x: torch.min(x),
+}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--n", default="2^24,2^28")
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--dtypes", default="float32,float64,bfloat16,float16")
+    ap.add_argument("--ops", default=DEFAULT_OPS)
+    a = ap.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("bench_moments: no CUDA device")
+    pairs = []
+    for item in a.ops.split(","):
+        op, _, v = item.partition(":")
+        if op not in TORCH or not v:
+            sys.exit(f"bench_moments: --ops item '{item}' is not OP:VARIANT with OP one of {sorted(TORCH)}")
+        pairs.append((op, v))
+    known = {(v.op, v.name) for v in sumlab.variants()}
+    missing = [f"{op}:{v}" for op, v in pairs if (op, v) not in known]
+    if missing:
+        sys.exit(f"bench_moments: no such variant in this build: {', '.join(missing)}")
+    print("dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum")
+    g = torch.Generator(device="cuda").manual_seed(20261203)
+    for name in a.dtypes.split(","):
+        dt = getattr(torch, name)
+        for n in parse_n(a.n):
+            x = torch.randn(n, device="cuda", generator=g, dtype=torch.float32).to(dt)
+            gb = n * x.element_size() / 1e6
+            t_sum = timed(lambda: torch.sum(x), a.reps)
+            t_op = {op: timed(lambda op=op: TORCH[op](x), a.reps) for op in sorted({p[0] for p in pairs})}
+            print(f"{name},{n},sum,torch.sum,{t_sum:.6f},{gb / t_sum:.1f},1.0000,1.0000")
+            for op, t in t_op.items():
+                print(f"{name},{n},{op},torch.{op},{t:.6f},{gb / t:.1f},1.0000,{t_sum / t:.4f}")
+            for op, v in pairs:
+                info = next(i for i in sumlab.variants(op) if i.name == v)
+                if name not in info.dtypes:
+                    continue
+                t = timed(lambda: sumlab.reduce(x, op=op, variant=v), a.reps)
+                print(f"{name},{n},{op},sumlab[{v}],{t:.6f},{gb / t:.1f},{t_op[op] / t:.4f},{t_sum / t:.4f}")
+            sys.stdout.flush()
+            del x
+
+
+if __name__ == "__main__":
+    main()
