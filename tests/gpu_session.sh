@@ -75,6 +75,36 @@ if [[ $stages == *,bench,* ]]; then
   b bench_f32_call 60 --n "$every" --dtype f32 --reps 20 --variants "$fast" --timing call
   b bench_f64_call 60 --n "$every" --dtype f64 --reps 20 --variants "$fast" --timing call
 fi
+if [[ $stages == *,moments,* ]]; then
+  # mean/var/std/max: every GPU variant paired run by run with CUB's sum of the same bytes
+  # (ratio_cub) and the read ceiling (ratio_read); then the package beside torch in one process
+  B=$work/moments; mkdir -p "$B"
+  for d in f32 f64 bf16 f16; do
+    for op in mean var std max; do
+      timeout 120 "$sumlab" bench --op "$op" --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \
+        > "$B/bench_${op}_$d.csv" 2> "$B/bench_${op}_$d.err"
+      stamp "bench --op $op $d rc=$?"
+    done
+  done
+  if [ -d "$build/python/sumlab" ]; then
+    timeout 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/bench_moments.py \
+      --n 2^24,2^28 --reps 10 > "$B/bench_moments_py.csv" 2> "$B/bench_moments_py.err"
+    stamp "bench_moments.py rc=$?"
+  fi
+fi
+if [[ $stages == *,fullrange,* ]]; then
+  # the order-independent sums on a full-range family whose exact sum is finite at 2^28
+  # (log-uniform with subnormals, emax per format: float32/bfloat16 116, float64 1013, float16 2)
+  B=$work/fullrange; mkdir -p "$B"
+  for d in f32:116 f64:1013 bf16:116 f16:2; do
+    dt=${d%%:*} emax=${d##*:}
+    v=reproducible,superacc,cub
+    [ "$dt" = f16 ] || [ "$dt" = bf16 ] && v=vec4,half-acc,superacc,reproducible,cub,cub-f32acc
+    timeout 120 "$sumlab" bench --n 2^24,2^28 --dtype "$dt" --reps 20 --variants "$v" --dataset log-uniform \
+      --param emin=-1100 --param emax="$emax" --param subnormals=1 > "$B/full_$dt.csv" 2> "$B/full_$dt.err"
+    stamp "bench full-range $dt rc=$?"
+  done
+fi
 if [[ $stages == *,study,* ]]; then
   dir=$root/results/gpu-study
   extra=(); [ -f "$dir/run.conf" ] && extra=(--resume)
