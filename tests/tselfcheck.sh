@@ -22,6 +22,7 @@ read -r nok nchk nskipchk < "$t/counts"
 check "every measured row has check=ok ($nchk of $nok)" test "$nok" -gt 0 -a "$nchk" = "$nok"
 check "no skipped row carries a verdict ($nskipchk)" test "$nskipchk" = 0
 check "the report counts the checked rows" grep -q "^$nok measured rows were checked .*: 0 failed\.$" "$t/r/report.md"
+check "what to use: nothing to avoid before a failure" bash -c "! grep -q '^- Avoid here' '$t/r/report.md'"
 # a planted failure: the report lists it
 python3 - "$t/r/results.csv" <<'PY'
 import csv, sys
@@ -36,5 +37,10 @@ PY
 check "--report-only over a planted FAILED exits 0 ($(head -c 300 "$t/err2"))" test $? -eq 0
 check "the report says one failed" grep -q "checked .*: 1 failed" "$t/r/report.md"
 check "the report lists the failed row's variant" grep -q "^- accuracy-vs-cond .* kahan (" "$t/r/report.md"
+# the report's "what to use": superacc (correctly rounded) is the most accurate in float32 here;
+# the planted failure puts kahan among the variants to avoid, and before it, nothing was
+check "what to use: a section per format" bash -c "grep -q '^## What to use, per format' '$t/r/report.md' && grep -q '^### f32' '$t/r/report.md'"
+check "what to use: superacc is the most accurate in f32" grep -qE '^- Most accurate: `superacc` \(worst (0|0\.[0-9]+|0\.5) ulps\)' "$t/r/report.md"
+check "what to use: the planted failure is to avoid" grep -q '^- Avoid here: `kahan` (a result outside its a-priori bound' "$t/r/report.md"
 echo "tselfcheck: $checks checks, $fails failed"
 [ "$fails" = 0 ]

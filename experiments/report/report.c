@@ -345,6 +345,7 @@ static void write_op_sections(FILE *f, const sl_report_ctx *R)
     sl_report_headline(f, R);
     sl_report_sweeps(f, R);
     sl_report_zero_results(f, R);
+    sl_report_advice(f, R);
     sl_report_anchors(f, R);
     sec_determinism(f, R);
     sl_report_det_inputs(f, R);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_variants.h"
 #include "sweeps.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
@@ -310,6 +311,131 @@ void sl_report_zero_results(FILE *f, const sl_report_ctx *R)
                 GET(ex, ds), GET(ex, dtype), GET(ex, n), GET(ex, result_hex), GET(ex, exact_hex));
     }
     fputc('\n', f);
+}
+
+/* ---- ## What to use, per format ----------------------------------------------------------------- */
+/* One variant's figures in one format: the accuracy sweeps' rows (worst ulps, rows with no correct
+ * digit, failed self-checks) and the throughput rows at the largest n measured. */
+typedef struct {
+    size_t rows, bad, nonfinite, failed;
+    double worst, gbps;
+    const char *det;
+} advice_fig;
+
+static int accuracy_exp(const char *e)
+{
+    return !strcmp(e, "accuracy-vs-n") || !strcmp(e, "accuracy-vs-cond") || !strcmp(e, "accuracy-vs-range");
+}
+
+static void advice_of(const sl_report_ctx *R, const char *variant, const char *dt, double tp_n, advice_fig *a)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    memset(a, 0, sizeof *a);
+    a->worst = a->gbps = NAN;
+    a->det = "";
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!IS(r, variant, variant) || !IS(r, dtype, dt) || !IS(r, status, "ok")) continue;
+        if (c.det_class >= 0 && !*a->det) a->det = GET(r, det_class);
+        if (IS(r, exp, "throughput-vs-n") && NUM(r, n) == tp_n) {
+            const double g = NUM(r, gbps);
+            if (!isnan(g) && (isnan(a->gbps) || g > a->gbps)) a->gbps = g;
+            continue;
+        }
+        if (!accuracy_exp(GET(r, exp)) || !*GET(r, result_hex)) continue;
+        rclass k = classify(t, &c, r);
+        if (k == R_S0) continue;
+        a->rows++;
+        a->bad += k == R_ZERO || k == R_NONFINITE;
+        a->nonfinite += k == R_NONFINITE;
+        a->failed += c.check >= 0 && IS(r, check, "FAILED");
+        const double u = k == R_NONFINITE ? INFINITY : NUM(r, ulps);
+        if (!isnan(u) && (isnan(a->worst) || u > a->worst)) a->worst = u;
+    }
+}
+
+/* Reference rows (the exact value) are what the others are judged by, not a choice here. */
+static int reference_variant(const char *name)
+{
+    const sl_variant *v = sl_variant_find(name);
+    return !v || !strcmp(v->family, "reference");
+}
+
+static int order_independent(const char *det)
+{
+    return !strcmp(det, "order-independent") || !strcmp(det, "correctly-rounded");
+}
+
+void sl_report_advice(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    int any = 0;
+    for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
+        const char *dt = sl_report_dtypes[d];
+        double tp_n = NAN;                        /* the largest n of this format's throughput rows */
+        for (size_t r = 0; r < t->nrows; r++)
+            if (IS(r, dtype, dt) && IS(r, exp, "throughput-vs-n") && IS(r, status, "ok") &&
+                (isnan(tp_n) || NUM(r, n) > tp_n))
+                tp_n = NUM(r, n);
+        const char *acc = NULL, *fast = NULL, *fast_oi = NULL;
+        advice_fig best = {0}, bf = {0}, bo = {0};
+        char avoid[1024] = "";
+        size_t used = 0, nrow = 0;
+        for (size_t i = 0; i < R->nv; i++) {
+            if (reference_variant(R->names[i])) continue;
+            advice_fig a;
+            advice_of(R, R->names[i], dt, tp_n, &a);
+            if (!a.rows) continue;
+            if (!nrow++) {
+                if (!any++) fputs("## What to use, per format\n\nFrom the accuracy sweeps' rows of this run (worst "
+                                  "error in ulps over every family, n and condition number measured; rows where "
+                                  "the exact value is 0 left out) and, on the GPU, the throughput at the largest n. "
+                                  "\"Faithful\": within 1 ulp on every row. \"No correct digit\": a result 0 or "
+                                  "non-finite where the exact value is neither; at a high condition number that is "
+                                  "the algorithm's limit (within its bound), not a fault.\n\n", f);
+                fprintf(f, "### %s\n\n| variant | determinism | worst ulps | rows | no correct digit | non-finite | "
+                           "self-check failed |", dt);
+                if (!isnan(tp_n)) fprintf(f, " GB/s at n = %.0f |", tp_n);
+                fprintf(f, "\n|---|---|---:|---:|---:|---:|---:|%s\n", isnan(tp_n) ? "" : "---:|");
+            }
+            char w[32], g[32];
+            sl_report_num(w, sizeof w, a.worst);
+            sl_report_num(g, sizeof g, a.gbps);
+            fprintf(f, "| %s | %s | %s | %zu | %zu | %zu | %zu |", R->names[i], a.det, w, a.rows, a.bad, a.nonfinite,
+                    a.failed);
+            if (!isnan(tp_n)) fprintf(f, " %s |", g);
+            fputc('\n', f);
+            if (a.failed) {
+                int wr = snprintf(avoid + used, sizeof avoid - used, "%s`%s`", used ? ", " : "", R->names[i]);
+                if (wr > 0 && (size_t)wr < sizeof avoid - used) used += (size_t)wr;
+                continue;
+            }
+            if (!acc || a.worst < best.worst || (a.worst == best.worst && a.gbps > best.gbps)) { acc = R->names[i]; best = a; }
+            if (a.worst <= 1 && !isnan(a.gbps) && (!fast || a.gbps > bf.gbps)) { fast = R->names[i]; bf = a; }
+            if (a.worst <= 1 && order_independent(a.det) && (!fast_oi || (!isnan(a.gbps) && a.gbps > bo.gbps)))
+                { fast_oi = R->names[i]; bo = a; }
+        }
+        if (!nrow) continue;
+        fputc('\n', f);
+        char w[32], g[32];
+        if (acc) {
+            sl_report_num(w, sizeof w, best.worst);
+            fprintf(f, "- Most accurate: `%s` (worst %s ulps).\n", acc, w);
+        }
+        if (fast) {
+            sl_report_num(g, sizeof g, bf.gbps);
+            fprintf(f, "- Fastest faithful: `%s` (%s GB/s).\n", fast, g);
+        }
+        if (fast_oi) {
+            sl_report_num(g, sizeof g, bo.gbps);
+            fprintf(f, "- Faithful and the same bits for any order or split: `%s`%s%s%s.\n", fast_oi,
+                    isnan(bo.gbps) ? "" : " (", isnan(bo.gbps) ? "" : g, isnan(bo.gbps) ? "" : " GB/s)");
+        }
+        if (!fast && !fast_oi) fputs("- No variant was faithful on every row in this format.\n", f);
+        if (used) fprintf(f, "- Avoid here: %s (a result outside its a-priori bound: a self-check failed).\n", avoid);
+        fputc('\n', f);
+    }
 }
 
 /* ---- ## Anchors ------------------------------------------------------------------------------- */

@@ -12,6 +12,10 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R);
 void sl_report_det_inputs(FILE *f, const sl_report_ctx *R);
 /* ## Results exactly 0 or non-finite against a non-zero exact sum. */
 void sl_report_zero_results(FILE *f, const sl_report_ctx *R);
+/* ## What to use, per format: each variant's worst error, results with no correct digit, failed
+ * self-checks and (GPU) throughput; the most accurate, the fastest faithful and the fastest
+ * faithful order-independent variant, and the ones to avoid. */
+void sl_report_advice(FILE *f, const sl_report_ctx *R);
 /* ## Anchors: DIR/anchors.csv, when present, beside sumlab's variants. */
 void sl_report_anchors(FILE *f, const sl_report_ctx *R);
 /* The header's line: the sweep of run.conf (sizes, datasets, variants, dtypes, instances). */
