@@ -291,10 +291,11 @@ double sl_det_exp(double y)
 
 double sl_det_expm1(double y)
 {
-    if (y > 0.25 || y < -0.25) return sl_det_exp(y) - 1.0;
-    /* y + y^2/2! + ... + y^15/15!: |y| <= 1/4 leaves a truncation below 2^-60 relative */
+    /* beyond |y| = 1/2, e^y - 1 loses under 2 bits to the subtraction */
+    if (y > 0.5 || y < -0.5) return sl_det_exp(y) - 1.0;
+    /* y + y^2/2! + ... + y^18/18!: |y| <= 1/2 leaves a truncation below 2^-68 relative */
     double s = 0.0, term = y;
-    for (int j = 2; j <= 16; j++) {
+    for (int j = 2; j <= 19; j++) {
         s += term;
         term = term * y / (double)j;
     }
