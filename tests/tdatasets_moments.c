@@ -161,8 +161,9 @@ static void test_params(void)
     expect_gen_error("offset-normal", SL_F16, sd, "out of reach");
     expect_gen_error("outliers", SL_F16, f5, "largest");
     /* the reach: just inside it in every format */
-    static const char *const k_in32[] = {"kappa=1e7", NULL}, *const k_in16[] = {"kappa=2000", NULL},
-                             *const k_inbf[] = {"kappa=200", NULL};
+    static const char *const k_in32[] = {"kappa=3.3e7", NULL}, *const k_in16[] = {"kappa=2000", NULL},
+                             *const k_inbf[] = {"kappa=200", NULL}, *const k_cross[] = {"kappa=33554420", NULL};
+    expect_gen_error("offset-normal", SL_F32, k_cross, "out of reach"); /* mean + 13 sd crosses 2^25 */
     free(gen("offset-normal", SL_F32, 1, 10, k_in32));
     free(gen("offset-normal", SL_F16, 1, 10, k_in16));
     free(gen("offset-normal", SL_BF16, 1, 10, k_inbf));
@@ -220,10 +221,10 @@ static void test_purity(void)
 static void test_kappa(void)
 {
     const uint64_t n = (uint64_t)1 << 16;
-    static const double k32[] = {1, 10, 1e3, 1e5, 1e6, 1e7}, k64[] = {1, 10, 1e3, 1e6, 1e8, 1e12, 1e15},
+    static const double k32[] = {1, 10, 1e3, 1e5, 1e6, 1e7, 3e7}, k64[] = {1, 10, 1e3, 1e6, 1e8, 1e12, 1e15},
                         k16[] = {1, 10, 100, 1000}, kbf[] = {1, 10, 100};
     struct { sl_dtype dt; const double *k; size_t nk; } cases[] = {
-        {SL_F32, k32, 6}, {SL_F64, k64, 7}, {SL_F16, k16, 4}, {SL_BF16, kbf, 3}};
+        {SL_F32, k32, 7}, {SL_F64, k64, 7}, {SL_F16, k16, 4}, {SL_BF16, kbf, 3}};
     for (size_t c = 0; c < 4; c++)
         for (size_t j = 0; j < cases[c].nk; j++)
             for (int neg = 0; neg < 2; neg++) {
