@@ -38,9 +38,9 @@ struct sl_dataset {
     unsigned flags;            /* SL_DS_* bits below (0 for most families) */
 };
 
-/* A family that sweeps over every family (the study's accuracy-vs-n) leave out unless the user
- * names it (`--datasets`): the families built for the moment operations (mean, var, std, max),
- * whose rows would otherwise change every summation study. */
+/* SL_DS_OPT_IN: sweeps over every family (the study's accuracy-vs-n) leave this family out
+ * unless the user names it (`--datasets`). Set on the families built for the moment operations
+ * (mean, var, std, max, min), whose rows would otherwise change every summation study. */
 #define SL_DS_OPT_IN 1u
 
 size_t sl_dataset_count(void);
