@@ -257,12 +257,12 @@ static const sl_param_desc special_params[] = {
 
 const sl_dataset sl_ds_ill_conditioned = {"ill-conditioned",
     "exact cancelling pairs over a positive signal; condition number near cond", illc_params, 1,
-    fill_ill_conditioned};
+    fill_ill_conditioned, 0};
 const sl_dataset sl_ds_absorption = {"absorption", "2^big first, then values under half an ulp of it",
-                                     absorption_params, 2, fill_absorption};
+                                     absorption_params, 2, fill_absorption, 0};
 const sl_dataset sl_ds_cancellation = {"cancellation", "shuffled pairs x, -x: exact sum 0 (or rem)",
-                                       cancellation_params, 2, fill_cancellation};
+                                       cancellation_params, 2, fill_cancellation, 0};
 const sl_dataset sl_ds_overflow = {"overflow", "prefix sums overflow in recursive order, exact total finite",
-                                   overflow_params, 1, fill_overflow};
+                                   overflow_params, 1, fill_overflow, 0};
 const sl_dataset sl_ds_special = {"special", "uniform-sym with NaN and/or Inf planted", special_params, 2,
-                                  fill_special};
+                                  fill_special, 0};

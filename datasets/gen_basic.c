@@ -41,36 +41,14 @@ static int fill_uniform_sym(const sl_dataset *ds, sl_dtype dt, uint64_t seed, ui
     return 0;
 }
 
-/* ---- normal (Marsaglia polar method) and cauchy (ratio of a point in the unit disk) ------- */
-/* Draws (u, v) uniform in the open unit disk without the v = 0 axis for element i: attempt a
- * uses hashes 2i and 2i+1 of the stream key(seed, stream + a), so the draw stays a pure
- * function of i. Returns s = u^2 + v^2. */
-static inline double disk_point(uint64_t seed, uint64_t stream, uint64_t key0, uint64_t i,
-                                double *u, double *v)
-{
-    uint64_t key = key0;
-    for (uint64_t a = 1;; a++) {
-        *u = (double)(sl_rng_at(key, 2 * i) >> 11) * 0x1p-52 - 1.0;
-        *v = (double)(sl_rng_at(key, 2 * i + 1) >> 11) * 0x1p-52 - 1.0;
-        double s = *u * *u + *v * *v;
-        if (s < 1.0 && s > 0.0 && *v != 0.0) return s;
-        key = sl_rng_key(seed, stream + a); /* rejected (about 21%): next attempt */
-    }
-}
-
-static inline double normal_at(uint64_t seed, uint64_t stream, uint64_t key0, uint64_t i)
-{
-    double u, v, s = disk_point(seed, stream, key0, i, &u, &v);
-    return u * sqrt(-2.0 * sl_det_log(s) / s);
-}
-
+/* ---- normal (Marsaglia polar method, sl_ds_impl.h) and cauchy (ratio of a point in the unit disk) */
 static int fill_normal(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                        const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err)
 {
     (void)n, (void)err;
     const uint64_t st = sl_name_stream(ds->name), key = sl_rng_key(seed, st);
     const double mu = p->v[0], sigma = p->v[1];
-    SL_FILL_LOOP(dt, out, start, count, mu + sigma * normal_at(seed, st, key, i));
+    SL_FILL_LOOP(dt, out, start, count, mu + sigma * sl_normal_at(seed, st, key, i));
     return 0;
 }
 
@@ -82,7 +60,7 @@ static int fill_cauchy(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_
     const double scale = p->v[0];
     double u, v;
     /* |u/v| <= 2^52 and scale <= 1e20 keep every value below FLT_MAX. */
-    SL_FILL_LOOP(dt, out, start, count, (disk_point(seed, st, key, i, &u, &v), scale * (u / v)));
+    SL_FILL_LOOP(dt, out, start, count, (sl_disk_point(seed, st, key, i, &u, &v), scale * (u / v)));
     return 0;
 }
 
@@ -240,18 +218,18 @@ static const sl_param_desc subnormal_params[] = {
     PNEG(0.5),
 };
 
-const sl_dataset sl_ds_uniform = {"uniform", "uniform in [0,1)", NULL, 0, fill_uniform};
-const sl_dataset sl_ds_uniform_sym = {"uniform-sym", "uniform in [-1,1)", NULL, 0, fill_uniform_sym};
-const sl_dataset sl_ds_normal = {"normal", "normal(mean, sd), polar method", normal_params, 2, fill_normal};
+const sl_dataset sl_ds_uniform = {"uniform", "uniform in [0,1)", NULL, 0, fill_uniform, 0};
+const sl_dataset sl_ds_uniform_sym = {"uniform-sym", "uniform in [-1,1)", NULL, 0, fill_uniform_sym, 0};
+const sl_dataset sl_ds_normal = {"normal", "normal(mean, sd), polar method", normal_params, 2, fill_normal, 0};
 const sl_dataset sl_ds_cauchy = {"cauchy", "Cauchy heavy tail, scale * u/v for (u,v) in the unit disk",
-                                 cauchy_params, 1, fill_cauchy};
+                                 cauchy_params, 1, fill_cauchy, 0};
 const sl_dataset sl_ds_log_uniform = {"log-uniform", "magnitudes 2^e*m, e uniform in [emin,emax], random signs",
-                                      log_uniform_params, 4, fill_log_uniform};
+                                      log_uniform_params, 4, fill_log_uniform, 0};
 const sl_dataset sl_ds_sorted_inc = {"sorted-inc", "magnitudes increasing with i from 2^emin to 2^emax",
-                                     sorted_params, 3, fill_sorted_inc};
+                                     sorted_params, 3, fill_sorted_inc, 0};
 const sl_dataset sl_ds_sorted_dec = {"sorted-dec", "magnitudes decreasing with i from 2^emax to 2^emin",
-                                     sorted_params, 3, fill_sorted_dec};
+                                     sorted_params, 3, fill_sorted_dec, 0};
 const sl_dataset sl_ds_alternating = {"alternating", "signs alternate +,-,+,-", alternating_params, 1,
-                                      fill_alternating};
+                                      fill_alternating, 0};
 const sl_dataset sl_ds_subnormal = {"subnormal", "random subnormals, optionally mixed with small normals",
-                                    subnormal_params, 2, fill_subnormal};
+                                    subnormal_params, 2, fill_subnormal, 0};

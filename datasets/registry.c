@@ -11,6 +11,9 @@ static const sl_dataset *const sl_table[] = {
     &sl_ds_log_uniform,  &sl_ds_sorted_inc,      &sl_ds_sorted_dec,  &sl_ds_alternating,
     &sl_ds_subnormal,    &sl_ds_ill_conditioned, &sl_ds_absorption,  &sl_ds_cancellation,
     &sl_ds_overflow,     &sl_ds_special,
+    /* opt-in (SL_DS_OPT_IN): the moment families of gen_moments.c */
+    &sl_ds_offset_normal, &sl_ds_square_range,  &sl_ds_constant,    &sl_ds_two_values,
+    &sl_ds_outliers,     &sl_ds_student_t,
 };
 
 size_t sl_dataset_count(void) { return sizeof sl_table / sizeof sl_table[0]; }
@@ -257,6 +260,47 @@ int sl_dataset_generate_threads(const sl_dataset *ds, sl_dtype dt, uint64_t seed
 uint64_t sl_rng_u64(uint64_t seed, uint64_t stream, uint64_t i) { return sl_rng_at(sl_rng_key(seed, stream), i); }
 
 double sl_rng_unit(uint64_t seed, uint64_t stream, uint64_t i) { return sl_u53(sl_rng_u64(seed, stream, i)); }
+
+/* e^r for |r| <= ln2/2: the Taylor polynomial to r^13/13! (truncation below 2^-56 relative),
+ * by Estrin's scheme. */
+static double exp_kernel(double r)
+{
+    const double r2 = r * r, r4 = r2 * r2;
+    const double p0 = (1.0 + r) + r2 * (1.0 / 2.0 + r * (1.0 / 6.0));
+    const double p1 = (1.0 / 24.0 + r * (1.0 / 120.0)) + r2 * (1.0 / 720.0 + r * (1.0 / 5040.0));
+    const double p2 = (1.0 / 40320.0 + r * (1.0 / 362880.0)) + r2 * (1.0 / 3628800.0 + r * (1.0 / 39916800.0));
+    const double p3 = 1.0 / 479001600.0 + r * (1.0 / 6227020800.0);
+    return p0 + r4 * (p1 + r4 * (p2 + r4 * p3));
+}
+
+double sl_det_exp(double y)
+{
+    if (y < -745.0) return 0.0;
+    if (y > 709.0) y = 709.0; /* callers stay below; kept finite */
+    /* y = k ln2 + r, k the nearest integer (floor without libm: |y/ln2| < 1100) */
+    const double LN2_HI = 6.93147180369123816490e-01, LN2_LO = 1.90821492927058770002e-10;
+    double t = y * 1.44269504088896338700 + 0.5;
+    int k = (int)t;
+    if ((double)k > t) k--;
+    const double r = (y - (double)k * LN2_HI) - (double)k * LN2_LO;
+    const double e = exp_kernel(r);
+    /* 2^k in two steps: k may lie below the normal range (the result is then subnormal) */
+    if (k < -1000) return e * sl_pow2(k + 200) * 0x1p-200;
+    return e * sl_pow2(k);
+}
+
+double sl_det_expm1(double y)
+{
+    /* beyond |y| = 1/2, e^y - 1 loses under 2 bits to the subtraction */
+    if (y > 0.5 || y < -0.5) return sl_det_exp(y) - 1.0;
+    /* y + y^2/2! + ... + y^18/18!: |y| <= 1/2 leaves a truncation below 2^-68 relative */
+    double s = 0.0, term = y;
+    for (int j = 2; j <= 19; j++) {
+        s += term;
+        term = term * y / (double)j;
+    }
+    return s;
+}
 
 double sl_det_log(double x)
 {

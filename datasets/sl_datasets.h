@@ -35,7 +35,13 @@ struct sl_dataset {
      * double per dt). Pure: depends only on its arguments. Returns 0, or -1 with err set. */
     int (*fill)(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n, const sl_params *p,
                 uint64_t start, uint64_t count, void *out, sl_err *err);
+    unsigned flags;            /* SL_DS_* bits below (0 for most families) */
 };
+
+/* SL_DS_OPT_IN: sweeps over every family (the study's accuracy-vs-n) leave this family out
+ * unless the user names it (`--datasets`). Set on the families built for the moment operations
+ * (mean, var, std, max, min), whose rows would otherwise change every summation study. */
+#define SL_DS_OPT_IN 1u
 
 size_t sl_dataset_count(void);
 const sl_dataset *sl_dataset_at(size_t i);

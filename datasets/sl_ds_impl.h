@@ -134,6 +134,33 @@ static inline double sl_round_fmt(double x, sl_dtype dt)
 
 /* Deterministic natural logarithm for x > 0 finite (IEEE ops only; a few ulp). */
 double sl_det_log(double x);
+/* Deterministic e^y for y <= 709 (IEEE ops only; a few ulp); 0 below -745. */
+double sl_det_exp(double y);
+/* Deterministic e^y - 1 for y <= 709, accurate near 0 too (a few ulp). */
+double sl_det_expm1(double y);
+
+/* ---- normal deviates (Marsaglia polar method): a pure function of (seed, stream, i) ------- */
+/* Draws (u, v) uniform in the open unit disk without the v = 0 axis for element i: attempt a
+ * uses hashes 2i and 2i+1 of the stream key(seed, stream + a), so the draw stays a pure
+ * function of i. Returns s = u^2 + v^2. */
+static inline double sl_disk_point(uint64_t seed, uint64_t stream, uint64_t key0, uint64_t i,
+                                   double *u, double *v)
+{
+    uint64_t key = key0;
+    for (uint64_t a = 1;; a++) {
+        *u = (double)(sl_rng_at(key, 2 * i) >> 11) * 0x1p-52 - 1.0;
+        *v = (double)(sl_rng_at(key, 2 * i + 1) >> 11) * 0x1p-52 - 1.0;
+        double s = *u * *u + *v * *v;
+        if (s < 1.0 && s > 0.0 && *v != 0.0) return s;
+        key = sl_rng_key(seed, stream + a); /* rejected (about 21%): next attempt */
+    }
+}
+
+static inline double sl_normal_at(uint64_t seed, uint64_t stream, uint64_t key0, uint64_t i)
+{
+    double u, v, s = sl_disk_point(seed, stream, key0, i, &u, &v);
+    return u * sqrt(-2.0 * sl_det_log(s) / s);
+}
 
 /* The 16-bit loop for one format, DT a literal (its rounding folds to constants). */
 #define SL_FILL_LOOP_HALF_(DT, out, start, count, EXPR)                                   \
@@ -172,6 +199,8 @@ double sl_det_log(double x);
 /* Families (defined in gen_*.c, listed in registry.c). */
 extern const sl_dataset sl_ds_uniform, sl_ds_uniform_sym, sl_ds_normal, sl_ds_cauchy,
     sl_ds_log_uniform, sl_ds_sorted_inc, sl_ds_sorted_dec, sl_ds_alternating, sl_ds_subnormal,
-    sl_ds_ill_conditioned, sl_ds_absorption, sl_ds_cancellation, sl_ds_overflow, sl_ds_special;
+    sl_ds_ill_conditioned, sl_ds_absorption, sl_ds_cancellation, sl_ds_overflow, sl_ds_special,
+    sl_ds_offset_normal, sl_ds_square_range, sl_ds_constant, sl_ds_two_values, sl_ds_outliers,
+    sl_ds_student_t;
 
 #endif

@@ -139,7 +139,7 @@ int sl_exp_dtype_on(const sl_run *run, sl_dtype dt)
 
 int sl_exp_dataset_on(const sl_run *run, const sl_dataset *ds)
 {
-    if (!run->sweep.nds) return 1;
+    if (!run->sweep.nds) return !(ds->flags & SL_DS_OPT_IN);   /* opt-in families: named only */
     for (int i = 0; i < run->sweep.nds; i++)
         if (run->sweep.ds[i] == ds) return 1;
     return 0;
