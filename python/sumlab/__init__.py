@@ -80,11 +80,9 @@ def _pair(x, y):
     return xin, yin
 
 
-def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
-    """op's variant over x (and y for a two-input operation): a float for a CPU array (the
-    variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
-    framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
-    current stream, stream-ordered)."""
+def _reduce_py(x, op, variant, y):
+    """reduce() for the inputs the binding hands back (CuPy and JAX arrays, and objects it cannot
+    read, for the precise error): the framework's stream and result buffer found here."""
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
     if not xin.cuda:
@@ -100,9 +98,21 @@ def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
     return out
 
 
+def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
+    """op's variant over x (and y for a two-input operation): a float for a CPU array (the
+    variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
+    framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
+    current stream, stream-ordered)."""
+    # the binding does the whole call for NumPy and PyTorch (checks, stream, result); it hands
+    # back NotImplemented for the rest
+    r = _sumlab.reduce(x, op, variant, y)
+    return _reduce_py(x, op, variant, y) if r is NotImplemented else r
+
+
 def sum(x, variant: str = "superacc"):               # noqa: A001 (the CLI's word)
     """The sum of x by variant (sumlab.variants("sum") lists them); see reduce()."""
-    return reduce(x, "sum", variant)
+    r = _sumlab.reduce(x, "sum", variant, None)
+    return _reduce_py(x, "sum", variant, None) if r is NotImplemented else r
 
 
 @dataclasses.dataclass(frozen=True)
