@@ -319,7 +319,7 @@ nb::object reduce_any(nb::handle x, const char *op, const char *variant, nb::han
 // A mergeable state (sumlab_state), owned.
 struct state {
     sumlab_state *s = nullptr;
-    int dt = -1; // the state's dtype where known (a loaded state's is not exposed by the C API)
+    int dt = -1; // the state's dtype (sumlab_state_info for a loaded one)
     state() = default;
     state(const state &) = delete;
     state &operator=(const state &) = delete;
@@ -551,14 +551,23 @@ NB_MODULE(_sumlab, m)
                         auto *st = new state();
                         sl_err err{};
                         sumlab_status rc = sumlab_state_load(b.c_str(), b.size(), &st->s, &err);
+                        sl_dtype dt = SL_F32;
+                        if (rc == SUMLAB_OK) rc = sumlab_state_info(st->s, nullptr, &dt, &err);
                         if (rc != SUMLAB_OK) {
                             delete st;
                             check(rc, err);
                         }
+                        st->dt = (int)dt;   // the bytes name it: add() refuses another dtype
                         return st;
                     },
                     nb::rv_policy::take_ownership)
         .def_prop_ro("dtype", [](const state &self) { return self.dt; })
+        .def_prop_ro("variant", [](const state &self) {
+            const char *v = nullptr;
+            sl_err err{};
+            check(sumlab_state_info(self.s, &v, nullptr, &err), err);
+            return std::string(v ? v : "");
+        })
         .def("result", [](const state &self) {
             double r = 0;
             sl_err err{};

@@ -192,9 +192,9 @@ class State:
         self._c = _sumlab.CState(variant, dtype_code(dtype))
 
     @property
-    def dtype(self) -> str | None:
-        """The dtype of the values it takes (None for a state read by from_bytes)."""
-        return DTYPE_NAMES.get(self._c.dtype)
+    def dtype(self) -> str:
+        """The dtype of the values it takes (for a state read by from_bytes: the one its bytes name)."""
+        return DTYPE_NAMES[self._c.dtype]
 
     def add(self, x) -> "State":
         """Adds the values of x (CPU or CUDA; a CUDA array on its framework's current stream, which
@@ -220,16 +220,15 @@ class State:
 
     @classmethod
     def from_bytes(cls, b) -> "State":
-        """A state from to_bytes()'s bytes (any bytes-like object)."""
+        """A state from to_bytes()'s bytes (any bytes-like object): its variant and dtype are the
+        ones the bytes name, so adding values of another dtype is a TypeError."""
         st = cls.__new__(cls)
-        st.variant = None
         st._c = _sumlab.CState.from_bytes(bytes(b))
+        st.variant = st._c.variant
         return st
 
     def copy(self) -> "State":
-        st = State.from_bytes(self.to_bytes())
-        st.variant = self.variant
-        return st
+        return State.from_bytes(self.to_bytes())
 
     def result(self) -> float:
         """The variant's result over everything added (rounded once)."""
