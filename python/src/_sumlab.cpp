@@ -450,7 +450,7 @@ NB_MODULE(_sumlab, m)
     });
 
     m.def("judge",
-          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint, double value, bool value_is_exact,
+          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint, double value, int value_as,
              nb::object bound_of) {
               pair p(x, hint, y_obj, y_hint);
               const view &x_v = p.x;
@@ -458,16 +458,23 @@ NB_MODULE(_sumlab, m)
                   raise(PyExc_ValueError, "sumlab: judge and exact read host memory (the exact reference runs "
                                           "on the CPU): pass a CPU array");
               std::string b = bound_of.is_none() ? std::string() : nb::cast<std::string>(bound_of);
+              if (value_as >= SL_NDTYPES) raise(PyExc_ValueError, "sumlab: bad value_as format code");
               sumlab_judgement j{};
+              sumlab_exact S{};
               sl_err err{};
               sumlab_status st;
               {
                   nb::gil_scoped_release nogil;
-                  st = sumlab_judge(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, value,
-                                    value_is_exact ? 1 : 0, bound_of.is_none() ? nullptr : b.c_str(), &j, &err);
+                  st = sumlab_judge_as(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, value,
+                                       value_as < 0 ? x_v.dt : (sl_dtype)value_as,
+                                       bound_of.is_none() ? nullptr : b.c_str(), &j, &S, &err);
               }
               check(st, err);
               nb::dict d;
+              d["exact_sum_hex"] = S.hex;
+              d["exact_sum_dec"] = S.dec;
+              d["exact_sum_bits"] = S.bits;
+              sumlab_exact_free(&S);
               d["exact"] = j.exact;
               d["exact_f64"] = j.exact_f64;
               d["abs_err"] = j.abs_err;
@@ -482,7 +489,7 @@ NB_MODULE(_sumlab, m)
               return d;
           },
           nb::arg("op"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"), nb::arg("value"),
-          nb::arg("value_is_exact"), nb::arg("bound_of").none());
+          nb::arg("value_as"), nb::arg("bound_of").none());
 
     m.def("exact_hex",
           [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint) {
