@@ -4,8 +4,9 @@ same tensors in one process: sumlab.sum(x, variant=V) against torch.sum and cupy
 and bfloat16, device time by CUDA events on torch's current stream (median of R runs after a
 warm-up, inputs at least 2 x L2 apart so a run reads DRAM); and the call overhead: host time per call at
 n = 2^10 float32 of sumlab.sum(x, V) against the bare extension entry on the same arguments
-(_sumlab.reduce_device: result buffer and stream found once, outside the loop) and torch.sum(x),
-rounds alternated in one process, best round of each.
+(_sumlab.reduce_device: result buffer and stream found once, outside the loop), the binding's one
+call (_sumlab.reduce: checks, stream, result tensor) and torch.sum(x), rounds alternated in one
+process, best round of each.
 
   usage: bench_python.py [--n 2^20,2^24,2^28] [--reps 20] [--variants vec4,reproducible,superacc]
                          [--overhead-only] [--overhead-variants vec4,superacc] [--calls 20000]
@@ -100,14 +101,15 @@ def gpu_overhead(variants, calls, rounds):
     stream = _arrays.stream_of(inp)
     for v in variants:
         fns = {"sumlab.sum": lambda: sumlab.sum(x, variant=v),
+               "binding": lambda: _sumlab.reduce(x, "sum", v, None),
                "bare": lambda: _sumlab.reduce_device("sum", v, inp.obj, inp.hint, None, -1, ptr, stream),
                "torch.sum": lambda: torch.sum(x)}
         t = best_per_call(fns, calls, rounds, sync=torch.cuda.synchronize)
         over = t["sumlab.sum"] - t["bare"]
-        print(f"# call at n=2^10 float32, {v}: sumlab.sum {t['sumlab.sum']:.2f} us, bare extension call "
-              f"{t['bare']:.2f} us (package layer {over:.2f} us: {'within' if over <= 10 else 'OVER'} the 10 us "
-              f"target), torch.sum {t['torch.sum']:.2f} us (best of {rounds} alternated rounds x {calls}, host "
-              f"time per call)")
+        print(f"# call at n=2^10 float32, {v}: sumlab.sum {t['sumlab.sum']:.2f} us (its binding call alone "
+              f"{t['binding']:.2f} us), bare extension call {t['bare']:.2f} us (package layer {over:.2f} us: "
+              f"{'within' if over <= 10 else 'OVER'} the 10 us target), torch.sum {t['torch.sum']:.2f} us "
+              f"(best of {rounds} alternated rounds x {calls}, host time per call)")
 
 
 def main():

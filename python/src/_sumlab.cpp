@@ -171,11 +171,11 @@ nb::dict variant_dict(const sumlab_variant_info &v)
 
 // ---- the hot path: sumlab.sum / sumlab.reduce in one call ------------------------------------
 // An array's framework, from its type (cached per type: one pointer compare per call after the
-// first). NumPy and other CPU producers, and PyTorch tensors on CPU or CUDA, are served here whole;
-// CuPy and JAX arrays (and whatever nanobind cannot read, for its precise error) go back to the
-// package's Python path (python/sumlab/_arrays.py), which answers for them.
-// FW_PY: the Python path answers (CuPy, JAX; NumPy scalars and objects that are no array by the
-// package's rules, for its message).
+// first). NumPy arrays and other producers of host arrays (FW_OTHER), and PyTorch tensors on CPU
+// or CUDA, are served here whole. FW_PY goes back to the package's Python path
+// (python/sumlab/_arrays.py), which answers for it: CuPy and JAX arrays, NumPy scalars and
+// objects that are no array by the package's rules (for its message), and whatever nanobind
+// cannot read.
 enum framework { FW_OTHER, FW_NUMPY, FW_TORCH, FW_PY };
 
 struct type_entry {
