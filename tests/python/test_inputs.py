@@ -170,3 +170,79 @@ def test_hot_path_in_binding(rng, monkeypatch, dtype):
     # what the binding hands back: objects that are no array by the package's rules
     for other in ([1.0, 2.0], 3.0, np.float32(1.0), np.zeros(4, "V2")):
         assert _sumlab.reduce(other, "sum", "vec4", None) is NotImplemented
+
+
+FAKE_TORCH = r'''
+import ctypes, sys, types
+import numpy as np
+calls = []
+torch = types.ModuleType("torch")
+class Out:
+    def data_ptr(self):
+        calls.append("data_ptr")
+        return 0x1000
+def empty(shape, dtype=None, device=None):
+    calls.append(("empty", shape, dtype, device))
+    return Out()
+torch.empty = empty
+torch.device = lambda kind, index: calls.append(("torch.device", index)) or ("device", kind, index)
+torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda i: calls.append(("stream", i)) or 0x5000)
+sys.modules["torch"] = torch
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32), ("dtype", DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+class DLManaged(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+new_capsule = ctypes.pythonapi.PyCapsule_New
+new_capsule.restype, new_capsule.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+class Tensor:
+    """A tensor of the fake torch that says it lives on CUDA device DEV (DLPack device type 2)."""
+    dtype = "fake.float32"
+    def __init__(self, dev):
+        self.buf = np.ones(1024, np.float32)
+        self.shape = (ctypes.c_int64 * 1)(1024)
+        self.m = DLManaged(DLTensor(self.buf.ctypes.data, DLDevice(2, dev), 1, DLDataType(2, 32, 1), self.shape, None, 0),
+                           None, None)
+    def __dlpack__(self, **kw):
+        return new_capsule(ctypes.addressof(self.m), b"dltensor", None)
+    def __dlpack_device__(self):
+        return (2, self.m.dl_tensor.device.device_id)
+Tensor.__module__ = "torch"
+
+import sumlab
+from sumlab import _sumlab
+for dev in (0, 0, 1):
+    try:
+        sumlab.sum(Tensor(dev), "vec4")
+        raise SystemExit("no error without a CUDA build")
+    except NotImplementedError as e:
+        assert str(e).startswith("sumlab:"), e
+print(calls)
+'''
+
+
+def test_cuda_tensor_path_without_gpu():
+    # the binding's PyTorch CUDA path, up to the library call, with a stand-in torch (a child
+    # process: the binding keeps the torch it finds): the 0-d result from torch.empty((),
+    # dtype=x.dtype, device=torch.device("cuda", i)) made once per device, its data_ptr, the raw
+    # current stream of the tensor's device; a build without CUDA then answers NotImplementedError
+    if _sumlab.built_with_cuda:
+        pytest.skip("a CUDA build: test_gpu.py runs the real path")
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", FAKE_TORCH], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    calls = eval(p.stdout)                     # the child's list of the stand-in's calls
+    dev = lambda i: ("device", "cuda", i)      # noqa: E731
+    assert calls == [("torch.device", 0), ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
+                     ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
+                     ("torch.device", 1), ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1)], calls
