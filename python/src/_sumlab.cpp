@@ -269,8 +269,20 @@ bool read_array(nb::handle x, framework fw, arr &out, int &hint, nb::object &kee
 // written by the kernel enqueued on torch's current stream of that device, never copied to the
 // host. NotImplemented: the package's Python path serves this input (CuPy, JAX, or an object
 // nanobind cannot read: its path raises the precise error).
-nb::object reduce_any(nb::handle x, const char *op, const char *variant, nb::handle y)
+const char *text_arg(nb::handle h, const char *what)
 {
+    const char *s = PyUnicode_Check(h.ptr()) ? PyUnicode_AsUTF8(h.ptr()) : nullptr;
+    if (!s) {
+        PyErr_Clear();
+        raise(PyExc_TypeError, std::string("sumlab: ") + what + " must be a str, not " +
+                                   Py_TYPE(h.ptr())->tp_name);
+    }
+    return s;
+}
+
+nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name, nb::handle y)
+{
+    const char *op = text_arg(op_name, "op"), *variant = text_arg(variant_name, "variant");
     framework fw = framework_of(x);
     if (fw == FW_PY) return nb::borrow(Py_NotImplemented);
     arr xa, ya;
@@ -290,7 +302,7 @@ nb::object reduce_any(nb::handle x, const char *op, const char *variant, nb::han
     sumlab_status st;
     if (!xv.cuda) {
         double r = 0;
-        if (xv.n >= ((uint64_t)1 << 15)) {   // a short twin is cheaper than releasing the GIL
+        if (xv.n > ((uint64_t)1 << 12)) {   // a short twin costs less than releasing the GIL
             nb::gil_scoped_release nogil;
             st = sumlab_reduce_host(op, variant, xv.data, y_data, xv.n, xv.dt, nullptr, &r, &err);
         } else {
@@ -386,7 +398,7 @@ NB_MODULE(_sumlab, m)
 
     // sumlab.reduce and sumlab.sum: the whole call for NumPy (and other host arrays) and PyTorch
     // (CPU and CUDA); NotImplemented hands the input to the package's Python path.
-    m.def("reduce", &reduce_any, nb::arg("x"), nb::arg("op"), nb::arg("variant"), nb::arg("y").none());
+    m.def("reduce", &reduce_any, nb::arg("x"), nb::arg("op").none(), nb::arg("variant").none(), nb::arg("y").none());
 
     m.def("reduce_host",
           [](const std::string &op, const std::string &variant, arr x, int hint, nb::object y_obj, int y_hint) {

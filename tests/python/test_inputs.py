@@ -80,6 +80,8 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.sum(3.0), TypeError, "not an array"),
     (lambda x: sumlab.sum(np.float32(3.0)), TypeError, "NumPy scalar"),
     (lambda x: sumlab.sum(x, "no-such-variant"), ValueError, "no-such-variant"),
+    (lambda x: sumlab.sum(x, None), TypeError, "variant must be a str"),
+    (lambda x: sumlab.reduce(x, 3), TypeError, "op must be a str"),
     (lambda x: sumlab.reduce(x, "no-such-op"), ValueError, "no-such-op"),
     (lambda x: sumlab.sum(x, "cub"), NotImplementedError, "cub"),
     (lambda x: sumlab.sum(x, "half-acc"), ValueError, "half-acc"),
