@@ -185,6 +185,17 @@ struct type_entry {
 // Guarded by the GIL; never destroyed (its references would be dropped after the interpreter's end).
 std::vector<type_entry> &g_types = *new std::vector<type_entry>();
 
+// A subclass of torch.Tensor defined elsewhere (torch imported already: else it is none).
+bool is_torch_tensor_type(PyObject *t)
+{
+    nb::object mods = nb::module_::import_("sys").attr("modules");
+    nb::object torch = nb::borrow(PyDict_GetItemString(mods.ptr(), "torch"));
+    if (!torch.is_valid() || torch.is_none() || !nb::hasattr(torch, "Tensor")) return false;
+    int r = PyObject_IsSubclass(t, torch.attr("Tensor").ptr());
+    if (r < 0) PyErr_Clear();
+    return r == 1;
+}
+
 framework framework_of(nb::handle x)
 {
     PyObject *t = (PyObject *)Py_TYPE(x.ptr());
@@ -194,7 +205,7 @@ framework framework_of(nb::handle x)
     nb::object mod = nb::getattr(nb::handle(t), "__module__", nb::none());
     std::string m = nb::isinstance<nb::str>(mod) ? nb::cast<std::string>(mod) : std::string();
     auto starts = [&m](const char *p) { return m.compare(0, strlen(p), p) == 0; };
-    if (starts("torch")) {
+    if (starts("torch") || is_torch_tensor_type(t)) {
         fw = FW_TORCH;
     } else if (starts("cupy") || starts("jax")) {
         fw = FW_PY;

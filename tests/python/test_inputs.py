@@ -217,12 +217,16 @@ class Tensor:
     def __dlpack_device__(self):
         return (2, self.m.dl_tensor.device.device_id)
 Tensor.__module__ = "torch"
+torch.Tensor = Tensor
+class Sub(Tensor):
+    """A subclass of torch.Tensor defined in another module."""
+Sub.__module__ = "mylib"
 
 import sumlab
 from sumlab import _sumlab
-for dev in (0, 0, 1):
+for t in (Tensor(0), Tensor(0), Tensor(1), Sub(1)):
     try:
-        sumlab.sum(Tensor(dev), "vec4")
+        sumlab.sum(t, "vec4")
         raise SystemExit("no error without a CUDA build")
     except NotImplementedError as e:
         assert str(e).startswith("sumlab:"), e
@@ -232,7 +236,8 @@ print(calls)
 
 def test_cuda_tensor_path_without_gpu():
     # the binding's PyTorch CUDA path, up to the library call, with a stand-in torch (a child
-    # process: the binding keeps the torch it finds): the 0-d result from torch.empty((),
+    # process: the binding keeps the torch it finds), for tensors and a subclass of torch.Tensor
+    # from another module: the 0-d result from torch.empty((),
     # dtype=x.dtype, device=torch.device("cuda", i)) made once per device, its data_ptr, the raw
     # current stream of the tensor's device; a build without CUDA then answers NotImplementedError
     if _sumlab.built_with_cuda:
@@ -247,4 +252,5 @@ def test_cuda_tensor_path_without_gpu():
     dev = lambda i: ("device", "cuda", i)      # noqa: E731
     assert calls == [("torch.device", 0), ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
                      ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
-                     ("torch.device", 1), ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1)], calls
+                     ("torch.device", 1), ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1),
+                     ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1)], calls
