@@ -200,7 +200,8 @@ def main():
             check(r["result"] == r["exact"], f"{key}: superacc {r['result']} is not S rounded once ({r['exact']})")
         else:
             check(r["bound_ratio"] <= 1, f"{key}: reproducible outside its bound (ratio {r['bound_ratio']})")
-    ctx = mp.get_context("spawn")
+    # gloo: fresh processes (CUDA does not survive a fork); files: forked, which is faster
+    ctx = mp.get_context("spawn" if a.backend == "gloo" or os.name != "posix" else "fork")
     for k in KS:
         with tempfile.TemporaryDirectory(prefix=f"dist_{a.backend}_K{k}.") as where:
             procs = [ctx.Process(target=worker, args=(r, k, a.backend, where, a.n, a.seed)) for r in range(k)]
