@@ -273,13 +273,46 @@ static double round_to(double value, sl_dtype dt)
 
 static int same_bits(double a, double b) { return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof a); }
 
-sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
-                           double value, int value_is_exact, const char *bound_of,
-                           sumlab_judgement *out, sl_err *err)
+void sumlab_exact_free(sumlab_exact *e)
+{
+    if (!e) return;
+    free(e->hex);
+    free(e->dec);
+    e->hex = e->dec = NULL;
+    e->bits = 0;
+}
+
+/* S as text, malloc'ed into *out. */
+static sumlab_status exact_text(const sl_reference *ref, sumlab_exact *out, sl_err *err)
+{
+    sl_exact_text t;
+    if (sl_reference_exact_text(ref, &t))
+        return sl_lib_fail(SUMLAB_ENOMEM, err, "out of memory for the exact value's text");
+    size_t lh = strlen(t.hex) + 1, ld = strlen(t.dec) + 1;
+    out->hex = malloc(lh);
+    out->dec = malloc(ld);
+    out->bits = t.bits;
+    if (out->hex) memcpy(out->hex, t.hex, lh);
+    if (out->dec) memcpy(out->dec, t.dec, ld);
+    sl_exact_text_free(&t);
+    if (!out->hex || !out->dec) {
+        sumlab_exact_free(out);
+        return sl_lib_fail(SUMLAB_ENOMEM, err, "out of memory for the exact value's text");
+    }
+    return SUMLAB_OK;
+}
+
+/* The judge: value rounded once to value_as (exact_in_dt: it must already be a value of dt). */
+static sumlab_status judge(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                           double value, sl_dtype value_as, int exact_in_dt, const char *bound_of,
+                           sumlab_judgement *out, sumlab_exact *exact, sl_err *err)
 {
     const sl_operation *o;
     const sl_variant *bv = NULL;
+    if (exact) memset(exact, 0, sizeof *exact);
     if (!out) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_judge: out is NULL");
+    if ((int)value_as < 0 || (int)value_as >= SL_NDTYPES)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_judge_as: value_as %d is no format", (int)value_as);
     sumlab_status st = find_op(op, &o, err);
     if (st) return st;
     if ((st = check_data(o, "judge", x, y, n, dt, err))) return st;
@@ -292,8 +325,8 @@ sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_
             return sl_lib_fail(SUMLAB_EINVAL, err, "bound_of: variant '%s' does not take %s input",
                                bv->name, sl_dtype_name(dt));
     }
-    double r = round_to(value, dt);
-    if (value_is_exact && !same_bits(r, value))
+    double r = round_to(value, value_as);
+    if (exact_in_dt && !same_bits(r, value))
         return sl_lib_fail(SUMLAB_EINVAL, err, "value %a is not a %s value (value_is_exact = 1)", value,
                            sl_dtype_name(dt));
     sl_reference ref;
@@ -310,9 +343,24 @@ sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_
         out->cond = ref.cond;
         out->bound = j.bound;
         out->bound_ratio = j.bound_ratio;
+        if (exact) st = exact_text(&ref, exact, err);
     }
     sl_reference_clear(&ref);
     return st;
+}
+
+sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                           double value, int value_is_exact, const char *bound_of,
+                           sumlab_judgement *out, sl_err *err)
+{
+    return judge(op, x, y, n, dt, value, dt, value_is_exact, bound_of, out, NULL, err);
+}
+
+sumlab_status sumlab_judge_as(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                              double value, sl_dtype value_as, const char *bound_of,
+                              sumlab_judgement *out, sumlab_exact *exact, sl_err *err)
+{
+    return judge(op, x, y, n, dt, value, value_as, 0, bound_of, out, exact, err);
 }
 
 sumlab_status sumlab_exact_hex(const char *op, const void *x, const void *y, uint64_t n,

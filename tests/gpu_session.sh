@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gpu_session.sh: one full pass on a GPU machine: build, the gpu-labelled tests (in parallel:
-# tgpu_twins one process per format, the sanitizer on the 16-bit kernels), the benchmark sweeps
+# tgpu_twins one process per format, the sanitizer on the 16-bit kernels, the Python package's
+# tests and sumlab.allreduce over torch.distributed), the benchmark sweeps
 # (f32, f64, f16, bf16) and the full study (16 threads, charts left to --report-only elsewhere).
 # Everything it writes lands in ${OUT:-gpu-out}/session.tar.gz (logs, CSV, the study without
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
@@ -48,6 +49,10 @@ if [[ $stages == *,test,* ]]; then
   # the Python package on CUDA tensors (PyTorch, CuPy, JAX where installed): its GPU tests
   [ -d "$build/python/sumlab" ] && t python 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
     SUMLAB_CLI="$sumlab" python3 -m pytest -q -p no:cacheprovider tests/python &
+  # sumlab.allreduce over torch.distributed (gloo, K = 1..4 processes, CPU and CUDA tensors on
+  # device 0): every rank's merged state equals the one-process state bit for bit
+  [ -d "$build/python/sumlab" ] && t dist_torch 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
+    python3 tests/python/dist_torch.py --backend gloo &
   t huge 300 "$T/tgpu_huge" &
   for d in f16 bf16; do SUMLAB_TEST_DTYPE=$d t "sanitize_$d" 300 bash tests/sanitize.sh "$T/tgpu_twins" & done
   wait

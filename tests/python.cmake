@@ -14,3 +14,20 @@ if(SUMLAB_PYTHON)
            $<TARGET_FILE:sumlab>)
   set_tests_properties(tpip_install PROPERTIES LABELS cpu TIMEOUT 900)
 endif()
+# tdist_files (cpu): sumlab.allreduce across K = 1..4 real processes (spawned), each with its own
+# split of float32/float64/bfloat16 inputs, over an mpi4py-like communicator (allgather through
+# files): every rank's merged state has the one-process bytes. tdist_torch (cpu): the same over
+# torch.distributed (gloo; CUDA tensors too where a GPU is present), skipped (77) without
+# PyTorch; tests/gpu_session.sh runs it on the GPU machine.
+if(SUMLAB_PYTHON)
+  foreach(_b files torch)
+    set(_backend ${_b})
+    if(_b STREQUAL "torch")
+      set(_backend gloo)
+    endif()
+    add_test(NAME tdist_${_b} COMMAND ${Python_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/python/dist_torch.py
+             --backend ${_backend} --n 30011)
+    set_tests_properties(tdist_${_b} PROPERTIES LABELS cpu TIMEOUT 600 SKIP_RETURN_CODE 77
+      ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;SUMLAB_TEST_SEED=${SUMLAB_TEST_SEED}")
+  endforeach()
+endif()

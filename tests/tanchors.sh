@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 # tanchors.sh: experiments/anchors/anchors.py end to end on the quick study (two instances, all
-# four formats; the inputs of accuracy-vs-cond and accuracy-vs-range): every input summed by numpy.sum, numpy.sum(f64), math.fsum and,
-# where PyTorch is installed, torch.sum; judged by `sumlab judge`; written to anchors.csv (one
-# field per column: no comma in a name) and shown in report.md; no input skipped as "regenerated
-# input differs"; and the --files mode on hand-computed float64, float16 and bfloat16 arrays.
-# Exits 77 (skip) only when NumPy is not installed (bootstrap.sh installs it, and ml_dtypes, as
-# root). Without ml_dtypes the bfloat16 inputs must be skipped with a message; without PyTorch
-# the torch anchors are not tested, and the output says so.
+# four formats; the inputs of accuracy-vs-cond and accuracy-vs-range): every input summed by
+# numpy.sum, numpy.sum(f64), math.fsum and, where PyTorch is installed, torch.sum; judged by the
+# Python package (sumlab.judge; the --files run with a sumlab command that refuses `judge`);
+# written to anchors.csv (one field per column: no comma in a name) and shown in report.md; no
+# input skipped as "regenerated input differs"; and the --files mode on hand-computed float64,
+# float16 and bfloat16 arrays. Exits 77 (skip) only when NumPy is not installed (bootstrap.sh
+# installs it, and ml_dtypes, as root) or the build has no Python package (SUMLAB_PYTHON=OFF:
+# the sanitizer build). Without ml_dtypes the bfloat16 inputs must be skipped with a message;
+# without PyTorch the torch anchors are not tested, and the output says so.
 #   usage: tanchors.sh PATH/TO/sumlab [SOURCE_DIR]
 set -uo pipefail
 bin=${1:?usage: tanchors.sh PATH/TO/sumlab [SOURCE_DIR]}
 src=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 if ! python3 -c 'import numpy' 2>/dev/null; then
   echo "tanchors: NumPy is not installed: skipped" >&2
+  exit 77
+fi
+# the package anchors.py imports: the one built beside the binary (<build>/python)
+pkg=$(cd "$(dirname "$bin")/.." && pwd)/python
+if ! PYTHONPATH="$pkg${PYTHONPATH:+:$PYTHONPATH}" python3 -c 'import sumlab' 2>/dev/null; then
+  echo "tanchors: the Python package sumlab is not built beside $bin (SUMLAB_PYTHON=OFF): skipped" >&2
   exit 77
 fi
 t=$(mktemp -d "${TMPDIR:-/tmp}/tanchors.XXXXXX")
@@ -118,7 +126,16 @@ else:   # the bytes np.save writes for ml_dtypes.bfloat16: '<V2'
     np.save(t + "/b.npy", np.array([0x3f80, 0x3b80, 0x3b80], dtype=np.uint16).view("V2"))
 PY
 files=("$t/j.npy" "$t/h.npy"); [ $have_ml = 1 ] && files+=("$t/b.npy")
-python3 "$src/experiments/anchors/anchors.py" --files "${files[@]}" -o "$t/j.csv" --sumlab "$bin" 2> "$t/f.err"
+# a sumlab command that refuses `judge`, the package beside it: the judging is the package's
+mkdir -p "$t/wrap/experiments"
+ln -s "$pkg" "$t/wrap/python"
+printf '#!/bin/sh
+[ "$1" = judge ] && { echo "tanchors: sumlab judge called" >&2; exit 3; }
+exec "%s" "$@"
+' "$bin" \
+  > "$t/wrap/experiments/sumlab"
+chmod +x "$t/wrap/experiments/sumlab"
+python3 "$src/experiments/anchors/anchors.py" --files "${files[@]}" -o "$t/j.csv" --sumlab "$t/wrap/experiments/sumlab" 2> "$t/f.err"
 last=$?; check "--files exits 0 ($(head -c 300 "$t/f.err"))" test $last -eq 0
 check "--files: numpy.sum and math.fsum judged by hand, 16-bit files read" python3 - "$t/j.csv" "$have_ml" <<'PY'
 import csv, sys

@@ -143,6 +143,45 @@ static void check_judge(void)
     CHECK(j.ulps == 0, "float16 0.1: %g ulps", j.ulps);
 }
 
+/* sumlab_judge_as: a float64 value of float32 input judged with its own bits (value_as SL_F64),
+ * or rounded once to float32 (value_as SL_F32, = sumlab_judge); S as text equals
+ * sumlab_exact_hex and the hand-computed decimal and bit count. x = {1, 2^-30}: S = 1 + 2^-30,
+ * 31 bits; float32 holds 1. */
+static void check_judge_as(void)
+{
+    float x[2] = {1.0f, 0x1p-30f};
+    const double s = 1.0 + 0x1p-30;
+    sumlab_judgement j, k;
+    sumlab_exact S;
+    sl_err e = {{0}};
+    CHECK(sumlab_judge_as("sum", x, NULL, 2, SL_F32, s, SL_F64, NULL, &j, &S, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(j.abs_err == 0 && j.ulps_f64 == 0 && j.ulps == 0, "float64 value kept: abs_err %g ulps_f64 %g ulps %g",
+          j.abs_err, j.ulps_f64, j.ulps);
+    CHECK(same(j.exact, 1.0) && same(j.exact_f64, s), "exact %a exact_f64 %a", j.exact, j.exact_f64);
+    CHECK(S.hex && !strcmp(S.hex, "0x1.00000004p+0"), "exact hex %s", S.hex ? S.hex : "(null)");
+    CHECK(S.dec && !strcmp(S.dec, "1.0000000009e+0") && S.bits == 31, "exact dec %s, %ld bits", S.dec ? S.dec : "(null)",
+          S.bits);
+    char *hex = NULL;
+    CHECK(sumlab_exact_hex("sum", x, NULL, 2, SL_F32, &hex, &e) == SUMLAB_OK && hex && !strcmp(hex, S.hex),
+          "sumlab_exact_hex %s vs %s", hex ? hex : "(null)", S.hex ? S.hex : "(null)");
+    sumlab_free(hex);
+    sumlab_exact_free(&S);
+    CHECK(!S.hex && !S.dec, "sumlab_exact_free clears");
+    /* value_as = dt: rounded once to float32 first, as sumlab_judge with value_is_exact = 0 */
+    CHECK(sumlab_judge_as("sum", x, NULL, 2, SL_F32, s, SL_F32, "serial", &j, NULL, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(sumlab_judge("sum", x, NULL, 2, SL_F32, s, 0, "serial", &k, &e) == SUMLAB_OK, "%s", e.msg);
+    CHECK(same(j.abs_err, 0x1p-30) && same(j.abs_err, k.abs_err) && same(j.ulps, k.ulps) && same(j.bound, k.bound),
+          "value_as float32: abs_err %a/%a ulps %g/%g", j.abs_err, k.abs_err, j.ulps, k.ulps);
+    /* float16 value of float32 input: 1 + 2^-30 rounds to 1 */
+    CHECK(sumlab_judge_as("sum", x, NULL, 2, SL_F32, s, SL_F16, NULL, &j, NULL, &e) == SUMLAB_OK && same(j.abs_err, 0x1p-30),
+          "value_as float16: abs_err %a", j.abs_err);
+    /* a format that is none: EINVAL, S zeroed */
+    S.hex = (char *)"stale";
+    e.msg[0] = '\0';
+    CHECK(sumlab_judge_as("sum", x, NULL, 2, SL_F32, s, (sl_dtype)SL_NDTYPES, NULL, &j, &S, &e) == SUMLAB_EINVAL &&
+          e.msg[0] && !S.hex, "value_as out of range");
+}
+
 /* Every error path: its status and a message. */
 #define EXPECT(call, status)                                                                      \
     do {                                                                                          \
@@ -370,6 +409,7 @@ int main(void)
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) check_twins((sl_dtype)d, ns[i]);
     check_launch(SL_F32, 1000003);
     check_judge();
+    check_judge_as();
     check_errors();
     const char *states[] = {"superacc", "reproducible", "exact"};
     for (size_t s = 0; s < 3; s++)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """anchors.py: sums the study's inputs with the libraries people use (numpy.sum, math.fsum and,
-when installed, torch.sum on the CPU and on CUDA) and has `sumlab judge` judge each sum against
-the exact sum, so report.md can show them beside sumlab's own variants.
+when installed, torch.sum on the CPU and on CUDA) and judges each sum against the exact sum with
+the Python package sumlab (sumlab.judge), so report.md can show them beside sumlab's variants.
 
   anchors.py RUN_DIR [--sumlab BIN] [--experiments LIST] [--max-n N] [--no-torch] [--no-report]
       regenerates every input of RUN_DIR's results.csv (ok rows of the listed experiments,
@@ -11,19 +11,19 @@ the exact sum, so report.md can show them beside sumlab's own variants.
   anchors.py --files F.npy [F2.npy ...] -o OUT.csv [--sumlab BIN] [--no-torch]
       the same for files of your own (experiment `file`, dataset = the file's path).
 
-Needs NumPy (exit 77 when it is missing, so a test can skip); bfloat16 inputs need ml_dtypes
+Needs NumPy and the package sumlab (the one built beside BIN, <build>/python, else an installed
+one; exit 77 when either is missing, so a test can skip); bfloat16 inputs need ml_dtypes
 (np.load reads them as raw 'V2' bytes; without ml_dtypes they are skipped, or refused with
 --files, with a message saying so); PyTorch is optional. Inputs of all four formats (float32,
-float64, float16, bfloat16). Each anchor's result is held in the input's format, as a variable
-of that format holds it: a library result of a wider type (math.fsum's double, numpy.sum(f64))
-is rounded once to the format, here, exactly; it goes to `sumlab judge` as an exact hex float,
-so nothing is lost on the way. Anchor names hold no comma (they are CSV fields).
-anchors.csv columns: experiment,dataset,params,dtype,n,instance,seed,anchor,library, then
-sumlab judge's result_hex,result,abs_err,rel_err,ulps,cond,ulps_f64,exact_sum_hex,exact_sum_dec,
-exact_sum_bits."""
+float64, float16, bfloat16). Each anchor's result is judged as a variable of the input's format
+holds it: a library result of a wider type (math.fsum's double, numpy.sum(f64)) is rounded once
+to the format by sumlab.judge, exactly. Anchor names hold no comma (they are CSV fields).
+anchors.csv columns: experiment,dataset,params,dtype,n,instance,seed,anchor,library, then the
+columns of `sumlab judge`, as it prints them: result_hex,result,abs_err,rel_err,ulps,cond,
+ulps_f64,exact_sum_hex,exact_sum_dec,exact_sum_bits."""
 import argparse
 import csv
-import fractions
+import importlib
 import math
 import os
 import platform
@@ -42,52 +42,7 @@ try:
 except ImportError:
     ml_dtypes = None
 
-# sumlab's format names: (significand bits p, smallest normal exponent, largest exponent)
-FORMATS = {"f64": (53, -1022, 1023), "f32": (24, -126, 127), "f16": (11, -14, 15), "bf16": (8, -126, 127)}
 NO_BF16 = "bfloat16 input needs ml_dtypes (pip install ml_dtypes): np.load reads it as raw 'V2' bytes"
-
-
-def parse_hex(text):
-    """A hex float as printed by sumlab (%a or every bit of S) as an exact Fraction; None for
-    inf/nan."""
-    t = text.strip().lower()
-    neg = t.startswith("-")
-    t = t.lstrip("+-")
-    if not t.startswith("0x"):
-        return None
-    mant, _, exp = t[2:].partition("p")
-    whole, _, frac = mant.partition(".")
-    v = fractions.Fraction(int(whole + frac or "0", 16), 16 ** len(frac)) * fractions.Fraction(2) ** int(exp or "0")
-    return -v if neg else v
-
-
-def round_to(v, dt):
-    """The exact value v (Fraction, or a float) rounded once to format dt (nearest, ties to
-    even), as a Python float; +-inf past the format's range."""
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            return v
-        v = fractions.Fraction(v)
-    if v == 0:
-        return 0.0
-    p, emin, emax = FORMATS[dt]
-    a = abs(v)
-    e = a.numerator.bit_length() - a.denominator.bit_length()   # 2^e <= a < 2^(e+2)
-    if fractions.Fraction(2) ** e > a:
-        e -= 1
-    elif fractions.Fraction(2) ** (e + 1) <= a:
-        e += 1
-    q = max(e, emin) - (p - 1)                                   # the quantum at a
-    m = a / fractions.Fraction(2) ** q
-    r = math.floor(m)
-    if m - r > fractions.Fraction(1, 2) or (m - r == fractions.Fraction(1, 2) and r % 2):
-        r += 1
-    out = fractions.Fraction(r) * fractions.Fraction(2) ** q
-    if out >= fractions.Fraction(2) ** (emax + 1):
-        res = math.inf
-    else:
-        res = float(out)
-    return -res if v < 0 else res
 
 
 def sumlab_dtype(x):
@@ -133,8 +88,8 @@ def load_torch(disabled):
 
 
 def anchor_sums(x, torch, label):
-    """[(name, library, value as a Python float in the input's format)] for the array x: every
-    library result held in x's format (a wider result rounded once to it). Names hold no comma."""
+    """[(name, library, value as a Python float)] for the array x: each library's result as it
+    gave it (judge() holds it in x's format). Names hold no comma."""
     dt = sumlab_dtype(x)
     npv = "numpy " + np.__version__
     wide = x.astype(np.float64)
@@ -161,22 +116,62 @@ def anchor_sums(x, torch, label):
                 raw.append((f"torch.sum({dev};f64)", tv, float(td.sum(dtype=torch.float64).item())))
     for name, _, _ in raw:
         assert "," not in name, name
-    return [(name, lib, round_to(v, dt)) for name, lib, v in raw]
+    return raw
 
 
-def judge(sumlab, path, sums, tmp):
-    vals = os.path.join(tmp, "values.csv")
-    with open(vals, "w") as f:
-        f.write("name,value\n")
-        for name, _, v in sums:
-            f.write(f"{name},{v.hex() if math.isfinite(v) else repr(v)}\n")
-    p = subprocess.run([sumlab, "judge", path, "--values", vals, "--format", "csv", "-q"],
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"sumlab judge {path}: {p.stderr.strip()}")
-    rows = list(csv.DictReader(p.stdout.splitlines()))
-    lib = {name: l for name, l, _ in sums}
-    return [(r["variant"], lib[r["variant"]], r) for r in rows]
+def load_sumlab(bin_path):
+    """The package sumlab: the one built beside the sumlab binary (<build>/python, as the binary
+    <build>/experiments/sumlab) first, else an installed one; None when neither imports."""
+    here = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(bin_path))), "python")
+    if os.path.isfile(os.path.join(here, "sumlab", "__init__.py")) and here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        return importlib.import_module("sumlab")
+    except ImportError as e:
+        print(f"anchors.py: the Python package sumlab does not import ({e}): build with "
+              "-DSUMLAB_PYTHON=ON (experiments/bootstrap.sh does when nanobind is installed) or pip install .",
+              file=sys.stderr)
+        return None
+
+
+def fmt_hex(v):
+    """v as C's %a prints it (every bit; "0x1p+0", "-0x1.8p+3", "0x0p+0"), inf/-inf/nan spelled so."""
+    if not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    h = v.hex()                                   # "0x1.8000000000000p+3"
+    mant, _, exp = h.partition("p")
+    return mant.rstrip("0").rstrip(".") + "p" + exp
+
+
+# digits that identify any value of the format, as `sumlab judge` prints a result
+RESULT_DIGITS = {"f32": 9, "f64": 17, "f16": 5, "bf16": 4}
+
+
+def fmt_result(v, dt):
+    """A result as `sumlab judge` prints it: the digits that identify any value of dt; inf, -inf, nan."""
+    if not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    return "%.*g" % (RESULT_DIGITS[dt], v)
+
+
+def fmt_num(v):
+    """A figure as `sumlab judge` prints it: %.17g, inf, -inf; nan as an empty field."""
+    return "" if math.isnan(v) else fmt_result(v, "f64")
+
+
+def judge(sumlab, x, sums):
+    """[(name, library, the judge's columns)] for the anchors' sums of x: sumlab.judge holds each
+    value in x's format (rounded once) and judges it against the exact sum S."""
+    dt = sumlab_dtype(x)
+    out = []
+    for name, lib, v in sums:
+        j = sumlab.judge(x, v)
+        out.append((name, lib, {
+            "result_hex": fmt_hex(j.value_as), "result": fmt_result(j.value_as, dt),
+            "abs_err": fmt_num(j.abs_err), "rel_err": fmt_num(j.rel_err), "ulps": fmt_num(j.ulps),
+            "cond": fmt_num(j.cond), "ulps_f64": fmt_num(j.ulps_f64), "exact_sum_hex": j.exact_sum_hex,
+            "exact_sum_dec": j.exact_sum_dec, "exact_sum_bits": str(j.exact_sum_bits), "exact": j.exact}))
+    return out
 
 
 def study_inputs(run_dir, experiments, max_n):
@@ -232,9 +227,12 @@ def main(argv):
         ap.error("give RUN_DIR or --files (one of them)")
     if a.files and not a.output:
         ap.error("--files needs -o OUT.csv")
-    sumlab = find_sumlab(a.sumlab)
+    sumlab_bin = find_sumlab(a.sumlab)
+    sl = load_sumlab(sumlab_bin)
+    if sl is None:
+        return 77
     torch = load_torch(a.no_torch)
-    rows, mismatched = [], 0
+    rows, mismatched, no_bf16 = [], 0, 0
     with tempfile.TemporaryDirectory(prefix="anchors.") as tmp:
         if a.files:
             for path in a.files:
@@ -245,29 +243,26 @@ def main(argv):
                 dt = sumlab_dtype(x)
                 if dt is None:
                     sys.exit(f"anchors.py: {path}: dtype {x.dtype} (float32, float64, float16 or bfloat16 only)")
-                for name, lib, r in judge(sumlab, path, anchor_sums(x, torch, path), tmp):
+                for name, lib, r in judge(sl, x, anchor_sums(x, torch, path)):
                     rows.append((("file", path, "", dt, str(x.size), "0", "", name, lib), r))
             out = a.output
         else:
             inputs = study_inputs(a.run_dir, set(a.experiments.split(",")), a.max_n)
             path = os.path.join(tmp, "x.npy")
-            no_bf16 = 0
             for i, inp in enumerate(inputs):
                 if inp[3] == "bf16" and ml_dtypes is None:
                     no_bf16 += 1
                     continue
-                gen(sumlab, inp, path)
+                gen(sumlab_bin, inp, path)
                 x = load_npy(path, inp[3])
                 label = "{} {} {} n={} instance {}".format(inp[1], inp[2] or "-", inp[3], inp[4], inp[5])
-                judged = judge(sumlab, path, anchor_sums(x, torch, label), tmp)
+                judged = judge(sl, x, anchor_sums(x, torch, label))
                 # the regenerated input is the study's: its exact sum S rounded once to the
-                # format (exactly, from every bit of S) is the study's exact row
-                s = parse_hex(judged[0][2]["exact_sum_hex"])
+                # format (the judge's exact) is the study's exact row
                 want = inp[7]
-                if s is not None and want and "x" in want:
-                    if round_to(s, inp[3]) != float.fromhex(want):
-                        mismatched += 1
-                        continue
+                if judged and want and "x" in want and judged[0][2]["exact"] != float.fromhex(want):
+                    mismatched += 1
+                    continue
                 for name, lib, r in judged:
                     rows.append((inp[:7] + (name, lib), r))
                 if (i + 1) % 50 == 0:
@@ -281,7 +276,7 @@ def main(argv):
           file=sys.stderr)
     if a.run_dir and not a.no_report:
         conf = dict(l.strip().split("=", 1) for l in open(os.path.join(a.run_dir, "run.conf")) if "=" in l)
-        p = subprocess.run([sumlab, "run", conf.get("experiment", "all"), "-o", a.run_dir, "--report-only", "-q"],
+        p = subprocess.run([sumlab_bin, "run", conf.get("experiment", "all"), "-o", a.run_dir, "--report-only", "-q"],
                            capture_output=True, text=True)
         if p.returncode != 0:
             print(f"anchors.py: report not rewritten: {p.stderr.strip()}", file=sys.stderr)

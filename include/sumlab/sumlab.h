@@ -124,6 +124,26 @@ typedef struct {
 sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
                            double value, int value_is_exact, const char *bound_of,
                            sumlab_judgement *out, sl_err *err);
+/* The exact result S itself as text, as `sumlab judge` prints it (columns exact_sum_hex,
+ * exact_sum_dec, exact_sum_bits; sumlab_judge_as fills it; release with sumlab_exact_free):
+ * hex, a C99 hex float with every bit ("[-]0x1.HHHp+E", "0x0p+0", "-0x0p+0", "inf", "-inf",
+ * "nan"); dec, "[-]D.DDDe+X" with the fewest digits that identify S among numbers of its bits
+ * ("0", "-0", "inf", "-inf", "nan" for the special cases); bits, S's significant bits, leading
+ * to last 1-bit (0 for the special cases). */
+typedef struct {
+    char *hex, *dec;
+    long bits;
+} sumlab_exact;
+void sumlab_exact_free(sumlab_exact *e);
+/* sumlab_judge with the value's format given: value is rounded once to value_as (any of the four
+ * formats; a no-op when it is a value of that format) and judged as that, e.g. a float64 sum of
+ * float32 input with value_as SL_F64 keeps its bits (abs_err, rel_err and ulps_f64 of the float64
+ * value; ulps stays in ulps of S rounded to dt). value_as = dt is sumlab_judge with
+ * value_is_exact = 0. exact: NULL, or filled with S as text (the same reference computation;
+ * sumlab_exact_free releases it; zeroed on failure). A value_as that is no sl_dtype: SUMLAB_EINVAL. */
+sumlab_status sumlab_judge_as(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                              double value, sl_dtype value_as, const char *bound_of,
+                              sumlab_judgement *out, sumlab_exact *exact, sl_err *err);
 /* op's exact result over host memory as text: a C99 hex float with every bit ("[-]0x1.HHHp+E",
  * "0x0p+0", "inf", "-inf", "nan"), malloc'ed into *hex (free with sumlab_free). */
 sumlab_status sumlab_exact_hex(const char *op, const void *x, const void *y, uint64_t n,

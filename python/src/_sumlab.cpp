@@ -2,12 +2,16 @@
 // package sumlab: arrays arrive zero-copy through nanobind's ndarray (DLPack, buffer protocol).
 // No arithmetic here: dtype, device and contiguity checks, then one C call; errors become one
 // Python exception (ValueError, TypeError, NotImplementedError, MemoryError, RuntimeError).
+// reduce() is sumlab.sum's whole call for NumPy and PyTorch arrays (the stream and the result's
+// tensor included), so the Python wrapper is a pass-through; the other entries serve the rest.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include <sumlab/sumlab.h>
 
@@ -165,10 +169,180 @@ nb::dict variant_dict(const sumlab_variant_info &v)
     return d;
 }
 
+// ---- the hot path: sumlab.sum / sumlab.reduce in one call ------------------------------------
+// An array's framework, from its type (cached per type: one pointer compare per call after the
+// first). NumPy arrays and other producers of host arrays (FW_OTHER), and PyTorch tensors on CPU
+// or CUDA, are served here whole. FW_PY goes back to the package's Python path
+// (python/sumlab/_arrays.py), which answers for it: CuPy and JAX arrays, NumPy scalars and
+// objects that are no array by the package's rules (for its message), and whatever nanobind
+// cannot read.
+enum framework { FW_OTHER, FW_NUMPY, FW_TORCH, FW_PY };
+
+struct type_entry {
+    nb::object type;
+    framework fw;
+};
+// Guarded by the GIL; never destroyed (its references would be dropped after the interpreter's end).
+std::vector<type_entry> &g_types = *new std::vector<type_entry>();
+
+// A subclass of torch.Tensor defined elsewhere (torch imported already: else it is none).
+bool is_torch_tensor_type(PyObject *t)
+{
+    nb::object mods = nb::module_::import_("sys").attr("modules");
+    nb::object torch = nb::borrow(PyDict_GetItemString(mods.ptr(), "torch"));
+    if (!torch.is_valid() || torch.is_none() || !nb::hasattr(torch, "Tensor")) return false;
+    int r = PyObject_IsSubclass(t, torch.attr("Tensor").ptr());
+    if (r < 0) PyErr_Clear();
+    return r == 1;
+}
+
+framework framework_of(nb::handle x)
+{
+    PyObject *t = (PyObject *)Py_TYPE(x.ptr());
+    for (const type_entry &e : g_types)
+        if (e.type.ptr() == t) return e.fw;
+    framework fw = FW_PY;
+    nb::object mod = nb::getattr(nb::handle(t), "__module__", nb::none());
+    std::string m = nb::isinstance<nb::str>(mod) ? nb::cast<std::string>(mod) : std::string();
+    auto starts = [&m](const char *p) { return m.compare(0, strlen(p), p) == 0; };
+    if (starts("torch") || is_torch_tensor_type(t)) {
+        fw = FW_TORCH;
+    } else if (starts("cupy") || starts("jax")) {
+        fw = FW_PY;
+    } else if (PyObject_IsSubclass(t, nb::module_::import_("numpy").attr("ndarray").ptr()) == 1) {
+        fw = FW_NUMPY;                                    // ndarray and its subclasses (memmap)
+    } else if (!starts("numpy") &&
+               (nb::hasattr(nb::handle(t), "__dlpack__") || nb::hasattr(nb::handle(t), "__array_interface__"))) {
+        fw = FW_OTHER;                                    // another producer of host arrays
+    }
+    PyErr_Clear();
+    if (g_types.size() < 64) g_types.push_back({nb::borrow(t), fw});
+    return fw;
+}
+
+// What a CUDA tensor of PyTorch needs: torch.empty for its 0-d result, the raw current stream of
+// a device, and the torch.device of each CUDA device (made once). Looked up on first use.
+struct torch_api {
+    bool ready = false, usable = false;
+    nb::object empty, raw_stream, device_type;
+    std::vector<nb::object> devices;
+};
+torch_api &g_torch = *new torch_api();   // never destroyed, as g_types
+
+bool torch_ready()
+{
+    if (!g_torch.ready) {
+        g_torch.ready = true;
+        try {
+            nb::module_ torch = nb::module_::import_("torch");
+            g_torch.empty = torch.attr("empty");
+            g_torch.device_type = torch.attr("device");
+            g_torch.raw_stream = nb::getattr(torch.attr("_C"), "_cuda_getCurrentRawStream", nb::none());
+            g_torch.usable = !g_torch.raw_stream.is_none();
+        } catch (nb::python_error &) {
+            g_torch.usable = false;   // the Python path answers
+        }
+    }
+    return g_torch.usable;
+}
+
+nb::handle torch_device(int index)
+{
+    if (index < 0 || index > 4096) raise(PyExc_ValueError, "sumlab: bad CUDA device index " + std::to_string(index));
+    if ((size_t)index >= g_torch.devices.size()) g_torch.devices.resize((size_t)index + 1);
+    nb::object &d = g_torch.devices[(size_t)index];
+    if (!d.is_valid()) d = g_torch.device_type("cuda", index);
+    return d;
+}
+
+// x read zero-copy (nb::ndarray, DLPack or the buffer protocol) with its dtype hint; false when
+// nanobind cannot read it. A NumPy array of ml_dtypes.bfloat16 (no DLPack code) is read as its
+// uint16 view, a tensor that requires grad as its detached view: the same buffer either way.
+bool read_array(nb::handle x, framework fw, arr &out, int &hint, nb::object &keep)
+{
+    hint = -1;
+    if (nb::try_cast<arr>(x, out, false)) return true;
+    if (fw == FW_TORCH) {   // DLPack refuses a tensor that requires grad: its detached view, same storage
+        keep = x.attr("detach")();
+        return nb::try_cast<arr>(keep, out, false);
+    }
+    if (fw != FW_NUMPY) return false;
+    nb::object dt = nb::getattr(x, "dtype", nb::none());
+    if (dt.is_none() || !nb::isinstance<nb::str>(nb::getattr(dt, "name", nb::none()))) return false;
+    if (nb::cast<std::string>(dt.attr("name")) != "bfloat16" || nb::cast<int>(dt.attr("itemsize")) != 2) return false;
+    keep = x.attr("view")(nb::module_::import_("numpy").attr("uint16"));
+    hint = SL_BF16;
+    return nb::try_cast<arr>(keep, out, false);
+}
+
+// op's variant over x (and y): a Python float for a host array (the twin or the exact reference);
+// for a CUDA tensor of PyTorch a 0-d tensor of its dtype on its device (allocated by torch.empty),
+// written by the kernel enqueued on torch's current stream of that device, never copied to the
+// host. NotImplemented: the package's Python path serves this input (CuPy, JAX, or an object
+// nanobind cannot read: its path raises the precise error).
+const char *text_arg(nb::handle h, const char *what)
+{
+    const char *s = PyUnicode_Check(h.ptr()) ? PyUnicode_AsUTF8(h.ptr()) : nullptr;
+    if (!s) {
+        PyErr_Clear();
+        raise(PyExc_TypeError, std::string("sumlab: ") + what + " must be a str, not " +
+                                   Py_TYPE(h.ptr())->tp_name);
+    }
+    return s;
+}
+
+nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name, nb::handle y)
+{
+    const char *op = text_arg(op_name, "op"), *variant = text_arg(variant_name, "variant");
+    framework fw = framework_of(x);
+    if (fw == FW_PY) return nb::borrow(Py_NotImplemented);
+    arr xa, ya;
+    int xh, yh = -1;
+    nb::object keep_x, keep_y;
+    if (!read_array(x, fw, xa, xh, keep_x)) return nb::borrow(Py_NotImplemented);
+    view xv = take(xa, xh, "x"), yv{};
+    const void *y_data = nullptr;
+    if (!y.is_none()) {
+        framework fy = framework_of(y);
+        if (fy != fw || fy == FW_PY || !read_array(y, fy, ya, yh, keep_y)) return nb::borrow(Py_NotImplemented);
+        yv = take(ya, yh, "y");
+        same_place(xv, yv);
+        y_data = yv.data;
+    }
+    sl_err err{};
+    sumlab_status st;
+    if (!xv.cuda) {
+        double r = 0;
+        if (xv.n > ((uint64_t)1 << 12)) {   // a short twin costs less than releasing the GIL
+            nb::gil_scoped_release nogil;
+            st = sumlab_reduce_host(op, variant, xv.data, y_data, xv.n, xv.dt, nullptr, &r, &err);
+        } else {
+            st = sumlab_reduce_host(op, variant, xv.data, y_data, xv.n, xv.dt, nullptr, &r, &err);
+        }
+        check(st, err);
+        return nb::float_(r);
+    }
+    if (fw != FW_TORCH || !torch_ready()) return nb::borrow(Py_NotImplemented);
+    // the result first (torch's caching allocator, on its current stream), then that stream
+    nb::object out = g_torch.empty(nb::make_tuple(), nb::arg("dtype") = x.attr("dtype"),
+                                   nb::arg("device") = torch_device(xv.device));
+    uintptr_t d_result = nb::cast<uintptr_t>(out.attr("data_ptr")());
+    uintptr_t stream = nb::cast<uintptr_t>(g_torch.raw_stream(xv.device));
+    if (!d_result) raise(PyExc_RuntimeError, "sumlab: torch.empty gave no device memory for the result");
+    {
+        device_guard g(xv);
+        nb::gil_scoped_release nogil;
+        st = sumlab_reduce_device(op, variant, xv.data, y_data, xv.n, xv.dt, nullptr, (void *)d_result,
+                                  (void *)stream, &err);
+    }
+    check(st, err);
+    return out;
+}
+
 // A mergeable state (sumlab_state), owned.
 struct state {
     sumlab_state *s = nullptr;
-    int dt = -1; // the state's dtype where known (a loaded state's is not exposed by the C API)
+    int dt = -1; // the state's dtype (sumlab_state_info for a loaded one)
     state() = default;
     state(const state &) = delete;
     state &operator=(const state &) = delete;
@@ -233,6 +407,10 @@ NB_MODULE(_sumlab, m)
         return nb::make_tuple((uintptr_t)v.data, v.n, (int)v.dt, v.cuda, v.device);
     }, nb::arg("x").noconvert(), nb::arg("hint") = -1);
 
+    // sumlab.reduce and sumlab.sum: the whole call for NumPy (and other host arrays) and PyTorch
+    // (CPU and CUDA); NotImplemented hands the input to the package's Python path.
+    m.def("reduce", &reduce_any, nb::arg("x"), nb::arg("op").none(), nb::arg("variant").none(), nb::arg("y").none());
+
     m.def("reduce_host",
           [](const std::string &op, const std::string &variant, arr x, int hint, nb::object y_obj, int y_hint) {
               pair p(x, hint, y_obj, y_hint);
@@ -295,7 +473,7 @@ NB_MODULE(_sumlab, m)
     });
 
     m.def("judge",
-          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint, double value, bool value_is_exact,
+          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint, double value, int value_as,
              nb::object bound_of) {
               pair p(x, hint, y_obj, y_hint);
               const view &x_v = p.x;
@@ -303,16 +481,23 @@ NB_MODULE(_sumlab, m)
                   raise(PyExc_ValueError, "sumlab: judge and exact read host memory (the exact reference runs "
                                           "on the CPU): pass a CPU array");
               std::string b = bound_of.is_none() ? std::string() : nb::cast<std::string>(bound_of);
+              if (value_as >= SL_NDTYPES) raise(PyExc_ValueError, "sumlab: bad value_as format code");
               sumlab_judgement j{};
+              sumlab_exact S{};
               sl_err err{};
               sumlab_status st;
               {
                   nb::gil_scoped_release nogil;
-                  st = sumlab_judge(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, value,
-                                    value_is_exact ? 1 : 0, bound_of.is_none() ? nullptr : b.c_str(), &j, &err);
+                  st = sumlab_judge_as(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, value,
+                                       value_as < 0 ? x_v.dt : (sl_dtype)value_as,
+                                       bound_of.is_none() ? nullptr : b.c_str(), &j, &S, &err);
               }
               check(st, err);
               nb::dict d;
+              d["exact_sum_hex"] = S.hex;
+              d["exact_sum_dec"] = S.dec;
+              d["exact_sum_bits"] = S.bits;
+              sumlab_exact_free(&S);
               d["exact"] = j.exact;
               d["exact_f64"] = j.exact_f64;
               d["abs_err"] = j.abs_err;
@@ -327,7 +512,7 @@ NB_MODULE(_sumlab, m)
               return d;
           },
           nb::arg("op"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"), nb::arg("value"),
-          nb::arg("value_is_exact"), nb::arg("bound_of").none());
+          nb::arg("value_as"), nb::arg("bound_of").none());
 
     m.def("exact_hex",
           [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint) {
@@ -396,14 +581,23 @@ NB_MODULE(_sumlab, m)
                         auto *st = new state();
                         sl_err err{};
                         sumlab_status rc = sumlab_state_load(b.c_str(), b.size(), &st->s, &err);
+                        sl_dtype dt = SL_F32;
+                        if (rc == SUMLAB_OK) rc = sumlab_state_info(st->s, nullptr, &dt, &err);
                         if (rc != SUMLAB_OK) {
                             delete st;
                             check(rc, err);
                         }
+                        st->dt = (int)dt;   // the bytes name it: add() refuses another dtype
                         return st;
                     },
                     nb::rv_policy::take_ownership)
         .def_prop_ro("dtype", [](const state &self) { return self.dt; })
+        .def_prop_ro("variant", [](const state &self) {
+            const char *v = nullptr;
+            sl_err err{};
+            check(sumlab_state_info(self.s, &v, nullptr, &err), err);
+            return std::string(v ? v : "");
+        })
         .def("result", [](const state &self) {
             double r = 0;
             sl_err err{};

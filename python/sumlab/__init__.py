@@ -80,11 +80,9 @@ def _pair(x, y):
     return xin, yin
 
 
-def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
-    """op's variant over x (and y for a two-input operation): a float for a CPU array (the
-    variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
-    framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
-    current stream, stream-ordered)."""
+def _reduce_py(x, op, variant, y):
+    """reduce() for the inputs the binding hands back (CuPy and JAX arrays, and objects it cannot
+    read, for the precise error): the framework's stream and result buffer found here."""
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
     if not xin.cuda:
@@ -100,20 +98,32 @@ def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
     return out
 
 
+def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
+    """op's variant over x (and y for a two-input operation): a float for a CPU array (the
+    variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
+    framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
+    current stream, stream-ordered)."""
+    # the binding does the whole call for NumPy and PyTorch (checks, stream, result); it hands
+    # back NotImplemented for the rest
+    r = _sumlab.reduce(x, op, variant, y)
+    return _reduce_py(x, op, variant, y) if r is NotImplemented else r
+
+
 def sum(x, variant: str = "superacc"):               # noqa: A001 (the CLI's word)
     """The sum of x by variant (sumlab.variants("sum") lists them); see reduce()."""
-    return reduce(x, "sum", variant)
+    r = _sumlab.reduce(x, "sum", variant, None)
+    return _reduce_py(x, "sum", variant, None) if r is NotImplemented else r
 
 
 @dataclasses.dataclass(frozen=True)
 class Judgement:
-    """A value judged against the exact result (the columns of `sumlab judge`)."""
-    value_as: float         # the value as judged: rounded once to the input's dtype
-    exact: float            # the exact result rounded once to the input's dtype
+    """A value judged against the exact result S (the columns of `sumlab judge`)."""
+    value_as: float         # the value as judged: rounded once to value_format
+    exact: float            # S rounded once to the input's dtype
     exact_f64: float        # ... to float64
-    abs_err: float          # |value - exact| (exact rounded once to double)
+    abs_err: float          # |value - S| (rounded once to double)
     rel_err: float
-    ulps: float             # in ulps of the exact result in the input's dtype
+    ulps: float             # in ulps of S rounded to the input's dtype
     ulps_f64: float         # in ulps of float64
     cond: float             # condition number (sum|x| / |sum x| for the sum)
     bound_abs: float        # bound_of's a-priori bound on this input (nan when none asked)
@@ -121,6 +131,10 @@ class Judgement:
     dtype: str
     n: int
     bound_of: str | None
+    value_format: str       # the format the value was held in: the input's dtype unless value_as
+    exact_sum_hex: str      # S itself, every bit (C99 hex: "-0x1.8p+3", "0x0p+0", "inf", "nan")
+    exact_sum_dec: str      # S as the fewest decimal digits that identify it
+    exact_sum_bits: int     # S's significant bits (0: zero or not finite)
 
 
 def _as_float(value) -> float:
@@ -136,15 +150,19 @@ def _as_float(value) -> float:
     raise TypeError(f"sumlab: value is a {type(value).__name__}, not a number")
 
 
-def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None) -> Judgement:
+def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_as=None) -> Judgement:
     """value (computed elsewhere: a float, or a 0-d result of any framework) judged against op's
-    exact result over x (a CPU array): errors, ulps, condition number, and bound_of's bound."""
+    exact result over x (a CPU array): errors, ulps, condition number, and bound_of's bound.
+    value_as: the format value is held in (rounded once to it first); None: x's dtype (what a
+    variable of x's format holds). A wider format judges a wider result as it is, e.g.
+    judge(x32, torch.sum(t32, dtype=torch.float64), value_as="float64")."""
     v = _as_float(value)
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
-    d = call(_sumlab.judge, op, xin.obj, xin.hint, y_obj, y_hint, v, False, bound_of)
-    dt = dtype_code(d["dtype"])
-    return Judgement(value_as=round_to(v, dt), bound_of=bound_of, **d)
+    va = -1 if value_as is None else dtype_code(value_as)
+    d = call(_sumlab.judge, op, xin.obj, xin.hint, y_obj, y_hint, v, va, bound_of)
+    fmt = d["dtype"] if value_as is None else DTYPE_NAMES[va]
+    return Judgement(value_as=round_to(v, dtype_code(fmt)), bound_of=bound_of, value_format=fmt, **d)
 
 
 def _parse_hex(h: str):
@@ -182,9 +200,9 @@ class State:
         self._c = _sumlab.CState(variant, dtype_code(dtype))
 
     @property
-    def dtype(self) -> str | None:
-        """The dtype of the values it takes (None for a state read by from_bytes)."""
-        return DTYPE_NAMES.get(self._c.dtype)
+    def dtype(self) -> str:
+        """The dtype of the values it takes (for a state read by from_bytes: the one its bytes name)."""
+        return DTYPE_NAMES[self._c.dtype]
 
     def add(self, x) -> "State":
         """Adds the values of x (CPU or CUDA; a CUDA array on its framework's current stream, which
@@ -210,16 +228,15 @@ class State:
 
     @classmethod
     def from_bytes(cls, b) -> "State":
-        """A state from to_bytes()'s bytes (any bytes-like object)."""
+        """A state from to_bytes()'s bytes (any bytes-like object): its variant and dtype are the
+        ones the bytes name, so adding values of another dtype is a TypeError."""
         st = cls.__new__(cls)
-        st.variant = None
         st._c = _sumlab.CState.from_bytes(bytes(b))
+        st.variant = st._c.variant
         return st
 
     def copy(self) -> "State":
-        st = State.from_bytes(self.to_bytes())
-        st.variant = self.variant
-        return st
+        return State.from_bytes(self.to_bytes())
 
     def result(self) -> float:
         """The variant's result over everything added (rounded once)."""

@@ -34,5 +34,4 @@ def allreduce(state, comm=None):
     merged = State.from_bytes(parts[0])
     for b in parts[1:]:
         merged.merge(State.from_bytes(b))
-    merged.variant = state.variant
     return merged

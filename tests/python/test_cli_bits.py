@@ -6,6 +6,7 @@ the judge's figures equal `sumlab judge`'s."""
 import csv
 import io
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -62,3 +63,30 @@ def test_judge_equals_cli(cli, rng, tmp_path, dtype):
     # the exact value S, all bits, as the CLI prints it; the judge's exact is S rounded once
     assert sumlab.exact(x) == sumlab._parse_hex(row["exact_sum_hex"])
     assert bits(j.exact) == bits(sumlab.sum(x, "exact"))
+    # ... and its text columns as the CLI prints them
+    assert (j.exact_sum_hex, j.exact_sum_dec, str(j.exact_sum_bits)) == \
+        (row["exact_sum_hex"], row["exact_sum_dec"], row["exact_sum_bits"])
+    assert j.value_format == dtype
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+def test_judge_value_as_wider_format(rng, dtype):
+    # a float64 result of narrower input judged with its own bits (value_as="float64"): its
+    # errors are the float64 value's; the default rounds it once to the input's format first
+    x = make_inputs(dtype, 2001, "cancel", rng)
+    S = sumlab.exact(x)
+    v = float(np.sum(x.astype(np.float64)))              # a float64 sum: some float64 error
+    w = sumlab.judge(x, v, value_as="float64")
+    assert w.value_as == v and w.value_format == "float64" and w.dtype == dtype
+    assert w.abs_err == float(abs(Fraction(v) - S))
+    r = sumlab.judge(x, v)                                 # the input's format: rounded once
+    assert r.value_as == round_to(v, dtype_code(dtype)) and r.value_format == dtype
+    assert r.abs_err == float(abs(Fraction(r.value_as) - S))
+    assert w.exact == r.exact and w.cond == r.cond and w.exact_sum_hex == r.exact_sum_hex
+    # a float64 value exactly S (correctly rounded in float64): ulps_f64 <= 0.5, and it is not
+    # rounded away to the input's format
+    s64 = float(S)
+    e = sumlab.judge(x, s64, value_as="float64")
+    assert e.ulps_f64 <= 0.5 and e.value_as == s64
+    with pytest.raises(TypeError, match="sumlab:"):
+        sumlab.judge(x, v, value_as="int32")

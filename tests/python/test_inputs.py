@@ -80,6 +80,8 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.sum(3.0), TypeError, "not an array"),
     (lambda x: sumlab.sum(np.float32(3.0)), TypeError, "NumPy scalar"),
     (lambda x: sumlab.sum(x, "no-such-variant"), ValueError, "no-such-variant"),
+    (lambda x: sumlab.sum(x, None), TypeError, "variant must be a str"),
+    (lambda x: sumlab.reduce(x, 3), TypeError, "op must be a str"),
     (lambda x: sumlab.reduce(x, "no-such-op"), ValueError, "no-such-op"),
     (lambda x: sumlab.sum(x, "cub"), NotImplementedError, "cub"),
     (lambda x: sumlab.sum(x, "half-acc"), ValueError, "half-acc"),
@@ -147,3 +149,108 @@ def test_empty_arrays(dtype):
         assert sumlab.sum(e).hex() == "0x0.0p+0" and sumlab.sum(e, "vec4").hex() == "0x0.0p+0"
         assert sumlab.exact(e) == 0
         assert sumlab.State("reproducible", dtype).add(e).to_bytes() == sumlab.State("reproducible", dtype).to_bytes()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_hot_path_in_binding(rng, monkeypatch, dtype):
+    # NumPy arrays (ml_dtypes.bfloat16 included) are served by the binding's one call: the
+    # package's Python path (classification, stream and result lookup) is never reached
+    x = make_inputs(dtype, 1000, "cancel", rng)
+    want = {v: _sumlab.reduce_host("sum", v, *((x.view(np.uint16), _sumlab.SL_BF16) if dtype == "bfloat16"
+                                                 else (x, -1)), None, -1) for v in ("vec4", "superacc", "exact")}
+
+    def python_path(*a):
+        raise AssertionError("the Python path was taken")
+    monkeypatch.setattr(sumlab, "_reduce_py", python_path)
+    for v, w in want.items():
+        r = _sumlab.reduce(x, "sum", v, None)
+        assert type(r) is float and r.hex() == w.hex()
+        assert sumlab.sum(x, v).hex() == w.hex() and sumlab.reduce(x.reshape(10, 100), "sum", v).hex() == w.hex()
+    class Sub(np.ndarray):                       # a subclass of another module: still NumPy's
+        pass
+    assert sumlab.sum(x.view(Sub), "vec4").hex() == want["vec4"].hex()
+    # what the binding hands back: objects that are no array by the package's rules
+    for other in ([1.0, 2.0], 3.0, np.float32(1.0), np.zeros(4, "V2")):
+        assert _sumlab.reduce(other, "sum", "vec4", None) is NotImplemented
+
+
+FAKE_TORCH = r'''
+import ctypes, sys, types
+import numpy as np
+calls = []
+torch = types.ModuleType("torch")
+class Out:
+    def data_ptr(self):
+        calls.append("data_ptr")
+        return 0x1000
+def empty(shape, dtype=None, device=None):
+    calls.append(("empty", shape, dtype, device))
+    return Out()
+torch.empty = empty
+torch.device = lambda kind, index: calls.append(("torch.device", index)) or ("device", kind, index)
+torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda i: calls.append(("stream", i)) or 0x5000)
+sys.modules["torch"] = torch
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int32), ("dtype", DLDataType),
+                ("shape", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("byte_offset", ctypes.c_uint64)]
+class DLManaged(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+new_capsule = ctypes.pythonapi.PyCapsule_New
+new_capsule.restype, new_capsule.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+class Tensor:
+    """A tensor of the fake torch that says it lives on CUDA device DEV (DLPack device type 2)."""
+    dtype = "fake.float32"
+    def __init__(self, dev):
+        self.buf = np.ones(1024, np.float32)
+        self.shape = (ctypes.c_int64 * 1)(1024)
+        self.m = DLManaged(DLTensor(self.buf.ctypes.data, DLDevice(2, dev), 1, DLDataType(2, 32, 1), self.shape, None, 0),
+                           None, None)
+    def __dlpack__(self, **kw):
+        return new_capsule(ctypes.addressof(self.m), b"dltensor", None)
+    def __dlpack_device__(self):
+        return (2, self.m.dl_tensor.device.device_id)
+Tensor.__module__ = "torch"
+torch.Tensor = Tensor
+class Sub(Tensor):
+    """A subclass of torch.Tensor defined in another module."""
+Sub.__module__ = "mylib"
+
+import sumlab
+from sumlab import _sumlab
+for t in (Tensor(0), Tensor(0), Tensor(1), Sub(1)):
+    try:
+        sumlab.sum(t, "vec4")
+        raise SystemExit("no error without a CUDA build")
+    except NotImplementedError as e:
+        assert str(e).startswith("sumlab:"), e
+print(calls)
+'''
+
+
+def test_cuda_tensor_path_without_gpu():
+    # the binding's PyTorch CUDA path, up to the library call, with a stand-in torch (a child
+    # process: the binding keeps the torch it finds), for tensors and a subclass of torch.Tensor
+    # from another module: the 0-d result from torch.empty((),
+    # dtype=x.dtype, device=torch.device("cuda", i)) made once per device, its data_ptr, the raw
+    # current stream of the tensor's device; a build without CUDA then answers NotImplementedError
+    if _sumlab.built_with_cuda:
+        pytest.skip("a CUDA build: test_gpu.py runs the real path")
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", FAKE_TORCH], capture_output=True, text=True, env=env)
+    assert p.returncode == 0, p.stderr
+    calls = eval(p.stdout)                     # the child's list of the stand-in's calls
+    dev = lambda i: ("device", "cuda", i)      # noqa: E731
+    assert calls == [("torch.device", 0), ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
+                     ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
+                     ("torch.device", 1), ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1),
+                     ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1)], calls

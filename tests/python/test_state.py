@@ -122,3 +122,31 @@ def test_state_errors(capfd):
     assert s.result() == 10.0
     out = capfd.readouterr()
     assert out.out == "" and out.err == ""
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("variant", ["reproducible", "superacc", "exact"])
+def test_loaded_state_knows_variant_and_dtype(rng, dtype, variant):
+    # from_bytes reads the variant and the dtype from the bytes (sumlab_state_info): the loaded
+    # state says them, refuses values of another dtype with one clear TypeError, and keeps taking
+    # its own dtype to the same bits as a state that never left memory
+    x = make_inputs(dtype, 3000, "cancel", rng)
+    a, b = np.ascontiguousarray(x[:1000]), np.ascontiguousarray(x[1000:])
+    st = sumlab.State.from_bytes(sumlab.State(variant, dtype).add(a).to_bytes())
+    assert st.variant == variant and st.dtype == dtype
+    assert repr(st) == f"sumlab.State(variant={variant!r}, dtype={dtype!r})"
+    other = "float64" if dtype != "float64" else "float32"
+    with pytest.raises(TypeError, match=f"^sumlab: the state holds {dtype} values, not {other}$"):
+        st.add(make_inputs(other, 10, "normal", rng))
+    st.add(b)
+    assert st.to_bytes() == sumlab.State(variant, dtype).add(x).to_bytes()
+    assert st.copy().variant == variant and st.copy().dtype == dtype
+    merged = sumlab.allreduce(st, _OneRank())
+    assert merged.variant == variant and merged.dtype == dtype and merged.to_bytes() == st.to_bytes()
+
+
+class _OneRank:
+    """An mpi4py-like communicator of one rank (allgather returns this rank's object)."""
+
+    def allgather(self, obj):
+        return [obj]
