@@ -97,10 +97,20 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
                                    const sumlab_launch *launch, void *d_result, void *stream,
                                    sl_err *err)
 {
+    return sumlab_reduce_device_ex(op, NULL, variant, d_x, d_y, n, dt, launch, d_result, stream, err);
+}
+
+sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *params, const char *variant,
+                                      const void *d_x, const void *d_y, uint64_t n, sl_dtype dt,
+                                      const sumlab_launch *launch, void *d_result, void *stream,
+                                      sl_err *err)
+{
     const sl_operation *o;
     const sl_variant *v;
+    sl_op_params pp;
     if (!d_result) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_device: d_result is NULL");
-    sumlab_status st = sl_lib_check_call(op, variant, d_x, d_y, n, dt, &o, &v, err);
+    sumlab_status st = sl_lib_params(params, &pp, err);
+    if (!st) st = sl_lib_check_call(op, variant, d_x, d_y, n, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
     if (!v->gpu || !v->workspace)
@@ -124,7 +134,7 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
         LIB_CK(cudaDeviceGetAttribute(&e->sm_count, cudaDevAttrMultiProcessorCount, device),
                pthread_mutex_unlock(&g_lock));
     sl_launch cfg;
-    sl_lib_launch(launch, &cfg);
+    sl_lib_launch(launch, &pp, &cfg);
     if (!cfg.sm_count) cfg.sm_count = (uint32_t)e->sm_count;
     cfg.addr_mod = (uint32_t)((uintptr_t)d_x % 256u);
     sl_variant_resolve(v, &cfg, n, dt);

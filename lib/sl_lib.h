@@ -21,7 +21,10 @@ sumlab_status sl_lib_check_call(const char *op, const char *variant, const void 
                                 uint64_t n, sl_dtype dt, const sl_operation **opp,
                                 const sl_variant **vp, sl_err *err);
 /* The launch configuration of a request (sm_count 0 stays 0 here: the caller fills it). */
-void sl_lib_launch(const sumlab_launch *launch, sl_launch *cfg);
+/* The launch request and the operation's parameters (NULL: the defaults) as an sl_launch. */
+void sl_lib_launch(const sumlab_launch *launch, const sl_op_params *params, sl_launch *cfg);
+/* params checked into out (NULL: the defaults). */
+sumlab_status sl_lib_params(const sumlab_params *p, sl_op_params *out, sl_err *err);
 /* The launch request's limits, as the CLI's --block/--grid/--items take them: block a power of
  * two in [32, 1024], grid below 2^31, items at most 2^20 (0: the variant's default). */
 sumlab_status sl_lib_launch_check(const sumlab_launch *launch, sl_err *err);

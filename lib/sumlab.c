@@ -204,10 +204,32 @@ sumlab_status sl_lib_launch_check(const sumlab_launch *l, sl_err *err)
     return SUMLAB_OK;
 }
 
-void sl_lib_launch(const sumlab_launch *launch, sl_launch *cfg)
+sumlab_params sumlab_params_default(void)
+{
+    sumlab_params p;
+    memset(&p, 0, sizeof p);
+    p.ddof = SL_DDOF_DEFAULT;
+    return p;
+}
+
+sumlab_status sl_lib_params(const sumlab_params *p, sl_op_params *out, sl_err *err)
+{
+    *out = sl_op_params_default();
+    if (!p) return SUMLAB_OK;
+    for (size_t i = 0; i < sizeof p->reserved / sizeof p->reserved[0]; i++)
+        if (p->reserved[i])
+            return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_params: reserved field %zu is %u (must be 0)", i,
+                               p->reserved[i]);
+    if (p->ddof > SL_DDOF_MAX)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "ddof %u: at most %u", p->ddof, SL_DDOF_MAX);
+    out->ddof = p->ddof;
+    return SUMLAB_OK;
+}
+
+void sl_lib_launch(const sumlab_launch *launch, const sl_op_params *params, sl_launch *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->ddof = SL_DDOF_DEFAULT;    /* var/std: the reference's ddof (the library's default) */
+    cfg->ddof = params ? params->ddof : SL_DDOF_DEFAULT;   /* var/std: as the reference's */
     if (!launch) return;
     cfg->block = launch->block;
     cfg->grid = launch->grid;
@@ -224,12 +246,12 @@ static unsigned ref_threads(uint64_t n)
 }
 
 /* o's reference over x (and y) into ref (clear it afterwards, success or not). */
-static sumlab_status reference(const sl_operation *o, sl_reference *ref, const void *x,
-                               const void *y, uint64_t n, sl_dtype dt, sl_err *err)
+static sumlab_status reference(const sl_operation *o, const sl_op_params *p, sl_reference *ref,
+                               const void *x, const void *y, uint64_t n, sl_dtype dt, sl_err *err)
 {
     const void *xs[2] = {x, y};
     sl_err e = {{0}};
-    if (o->reference(ref, xs, n, dt, NULL, ref_threads(n), &e)) return layer_fail(&e, err);
+    if (o->reference(ref, xs, n, dt, p, ref_threads(n), &e)) return layer_fail(&e, err);
     return SUMLAB_OK;
 }
 
@@ -238,15 +260,24 @@ sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void
                                  const void *y, uint64_t n, sl_dtype dt,
                                  const sumlab_launch *launch, double *result, sl_err *err)
 {
+    return sumlab_reduce_host_ex(op, NULL, variant, x, y, n, dt, launch, result, err);
+}
+
+sumlab_status sumlab_reduce_host_ex(const char *op, const sumlab_params *params, const char *variant,
+                                    const void *x, const void *y, uint64_t n, sl_dtype dt,
+                                    const sumlab_launch *launch, double *result, sl_err *err)
+{
     const sl_operation *o;
     const sl_variant *v;
+    sl_op_params pp;
     if (!result) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_host: result is NULL");
-    sumlab_status st = sl_lib_check_call(op, variant, x, y, n, dt, &o, &v, err);
+    sumlab_status st = sl_lib_params(params, &pp, err);
+    if (!st) st = sl_lib_check_call(op, variant, x, y, n, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
     if (sl_op_is_exact(v)) {
         sl_reference ref;
-        st = reference(o, &ref, x, y, n, dt, err);
+        st = reference(o, &pp, &ref, x, y, n, dt, err);
         if (!st) *result = ref.rounded;
         sl_reference_clear(&ref);
         return st;
@@ -255,7 +286,7 @@ sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void
         return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no CPU twin%s", v->name,
                            v->gpu ? " (it runs on the GPU only: sumlab_reduce_device)" : "");
     sl_launch cfg;
-    sl_lib_launch(launch, &cfg);
+    sl_lib_launch(launch, &pp, &cfg);
     cfg.addr_mod = (uint32_t)((uintptr_t)x % 256u);
     sl_variant_resolve(v, &cfg, n, dt);
     sl_err e = {{0}};
@@ -303,14 +334,17 @@ static sumlab_status exact_text(const sl_reference *ref, sumlab_exact *out, sl_e
 }
 
 /* The judge: value rounded once to value_as (exact_in_dt: it must already be a value of dt). */
-static sumlab_status judge(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
-                           double value, sl_dtype value_as, int exact_in_dt, const char *bound_of,
-                           sumlab_judgement *out, sumlab_exact *exact, sl_err *err)
+static sumlab_status judge(const char *op, const sumlab_params *params, const void *x, const void *y,
+                           uint64_t n, sl_dtype dt, double value, sl_dtype value_as, int exact_in_dt,
+                           const char *bound_of, sumlab_judgement *out, sumlab_exact *exact, sl_err *err)
 {
     const sl_operation *o;
     const sl_variant *bv = NULL;
+    sl_op_params pp;
     if (exact) memset(exact, 0, sizeof *exact);
     if (!out) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_judge: out is NULL");
+    sumlab_status pst = sl_lib_params(params, &pp, err);
+    if (pst) return pst;
     if ((int)value_as < 0 || (int)value_as >= SL_NDTYPES)
         return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_judge_as: value_as %d is no format", (int)value_as);
     sumlab_status st = find_op(op, &o, err);
@@ -330,7 +364,7 @@ static sumlab_status judge(const char *op, const void *x, const void *y, uint64_
         return sl_lib_fail(SUMLAB_EINVAL, err, "value %a is not a %s value (value_is_exact = 1)", value,
                            sl_dtype_name(dt));
     sl_reference ref;
-    st = reference(o, &ref, x, y, n, dt, err);
+    st = reference(o, &pp, &ref, x, y, n, dt, err);
     if (!st) {
         sl_value_judgement j;
         sl_judge_value(&ref, bv, r, &j);
@@ -353,27 +387,43 @@ sumlab_status sumlab_judge(const char *op, const void *x, const void *y, uint64_
                            double value, int value_is_exact, const char *bound_of,
                            sumlab_judgement *out, sl_err *err)
 {
-    return judge(op, x, y, n, dt, value, dt, value_is_exact, bound_of, out, NULL, err);
+    return judge(op, NULL, x, y, n, dt, value, dt, value_is_exact, bound_of, out, NULL, err);
 }
 
 sumlab_status sumlab_judge_as(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
                               double value, sl_dtype value_as, const char *bound_of,
                               sumlab_judgement *out, sumlab_exact *exact, sl_err *err)
 {
-    return judge(op, x, y, n, dt, value, value_as, 0, bound_of, out, exact, err);
+    return judge(op, NULL, x, y, n, dt, value, value_as, 0, bound_of, out, exact, err);
+}
+
+sumlab_status sumlab_judge_ex(const char *op, const sumlab_params *params, const void *x, const void *y,
+                              uint64_t n, sl_dtype dt, double value, sl_dtype value_as,
+                              const char *bound_of, sumlab_judgement *out, sumlab_exact *exact,
+                              sl_err *err)
+{
+    return judge(op, params, x, y, n, dt, value, value_as, 0, bound_of, out, exact, err);
 }
 
 sumlab_status sumlab_exact_hex(const char *op, const void *x, const void *y, uint64_t n,
                                sl_dtype dt, char **hex, sl_err *err)
 {
+    return sumlab_exact_hex_ex(op, NULL, x, y, n, dt, hex, err);
+}
+
+sumlab_status sumlab_exact_hex_ex(const char *op, const sumlab_params *params, const void *x,
+                                  const void *y, uint64_t n, sl_dtype dt, char **hex, sl_err *err)
+{
     const sl_operation *o;
+    sl_op_params pp;
     if (!hex) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_exact_hex: hex is NULL");
     *hex = NULL;
-    sumlab_status st = find_op(op, &o, err);
+    sumlab_status st = sl_lib_params(params, &pp, err);
+    if (!st) st = find_op(op, &o, err);
     if (st) return st;
     if ((st = check_data(o, "exact", x, y, n, dt, err))) return st;
     sl_reference ref;
-    st = reference(o, &ref, x, y, n, dt, err);
+    st = reference(o, &pp, &ref, x, y, n, dt, err);
     if (!st) {
         sl_exact_text t;
         if (sl_reference_exact_text(&ref, &t)) {

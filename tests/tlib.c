@@ -147,6 +147,34 @@ static void check_judge(void)
  * or rounded once to float32 (value_as SL_F32, = sumlab_judge); S as text equals
  * sumlab_exact_hex and the hand-computed decimal and bit count. x = {1, 2^-30}: S = 1 + 2^-30,
  * 31 bits; float32 holds 1. */
+/* sumlab_params: the defaults (ddof 1), refused values (reserved fields, ddof beyond the limit)
+ * in every _ex call, and the sum (which ignores ddof) the same whatever ddof. */
+static void check_params(void)
+{
+    float x[3] = {1.0f, 2.0f, 4.0f};
+    sl_err e = {{0}};
+    const sumlab_params d = sumlab_params_default();
+    CHECK(d.ddof == 1, "default ddof %u", d.ddof);
+    sumlab_params bad = d, big = d, zero = d;
+    bad.reserved[3] = 7;
+    big.ddof = 1000001;
+    zero.ddof = 0;
+    double r = 0, r0 = 0;
+    sumlab_judgement j;
+    char *hex = NULL;
+    CHECK(sumlab_reduce_host_ex("sum", &bad, "superacc", x, NULL, 3, SL_F32, NULL, &r, &e) == SUMLAB_EINVAL &&
+          strstr(e.msg, "reserved"), "reserved field: %s", e.msg);
+    CHECK(sumlab_reduce_host_ex("sum", &big, "superacc", x, NULL, 3, SL_F32, NULL, &r, &e) == SUMLAB_EINVAL &&
+          strstr(e.msg, "ddof"), "ddof too large: %s", e.msg);
+    CHECK(sumlab_judge_ex("sum", &big, x, NULL, 3, SL_F32, 7.0, SL_F32, NULL, &j, NULL, &e) == SUMLAB_EINVAL,
+          "judge_ex with a bad ddof was taken");
+    CHECK(sumlab_exact_hex_ex("sum", &bad, x, NULL, 3, SL_F32, &hex, &e) == SUMLAB_EINVAL && !hex,
+          "exact_hex_ex with a reserved field was taken");
+    CHECK(sumlab_reduce_host_ex("sum", &zero, "superacc", x, NULL, 3, SL_F32, NULL, &r0, &e) == SUMLAB_OK &&
+          sumlab_reduce_host_ex("sum", NULL, "superacc", x, NULL, 3, SL_F32, NULL, &r, &e) == SUMLAB_OK && r == 7.0 &&
+          r0 == 7.0, "sum with ddof 0 / default: %g %g (%s)", r0, r, e.msg);
+}
+
 static void check_judge_as(void)
 {
     float x[2] = {1.0f, 0x1p-30f};
@@ -410,6 +438,7 @@ int main(void)
     check_launch(SL_F32, 1000003);
     check_judge();
     check_judge_as();
+    check_params();
     check_errors();
     const char *states[] = {"superacc", "reproducible", "exact"};
     for (size_t s = 0; s < 3; s++)

@@ -74,6 +74,16 @@ typedef struct {
     uint32_t sm_count;
 } sumlab_launch;
 
+/* An operation's parameters: ddof for var and std (the divisor is n - ddof; 1, torch.var's
+ * default and the library's; 0 for numpy.var's population variance; at most 1000000); the other
+ * operations ignore them. The *_ex calls take them (NULL: sumlab_params_default()); the calls
+ * without _ex use the defaults. Reserved fields must be 0 (SUMLAB_EINVAL otherwise). */
+typedef struct {
+    uint32_t ddof;
+    uint32_t reserved[7];
+} sumlab_params;
+sumlab_params sumlab_params_default(void);
+
 /* Argument rules of both reduce calls: op NULL is the default operation ("sum"); variant must be
  * one of op's (SUMLAB_EINVAL otherwise, as for an unknown name, a dtype the variant refuses,
  * n >= 2^40 or beyond its max_n, x NULL with n > 0, x not aligned to its element size, y given
@@ -102,6 +112,14 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
                                    const void *d_y, uint64_t n, sl_dtype dt,
                                    const sumlab_launch *launch, void *d_result, void *stream,
                                    sl_err *err);
+/* The two reduce calls with op's parameters. */
+sumlab_status sumlab_reduce_host_ex(const char *op, const sumlab_params *params, const char *variant,
+                                    const void *x, const void *y, uint64_t n, sl_dtype dt,
+                                    const sumlab_launch *launch, double *result, sl_err *err);
+sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *params, const char *variant,
+                                      const void *d_x, const void *d_y, uint64_t n, sl_dtype dt,
+                                      const sumlab_launch *launch, void *d_result, void *stream,
+                                      sl_err *err);
 /* Frees the library's cached device scratch (every device). Not while calls are in flight. */
 void sumlab_release(void);
 
@@ -144,10 +162,17 @@ void sumlab_exact_free(sumlab_exact *e);
 sumlab_status sumlab_judge_as(const char *op, const void *x, const void *y, uint64_t n, sl_dtype dt,
                               double value, sl_dtype value_as, const char *bound_of,
                               sumlab_judgement *out, sumlab_exact *exact, sl_err *err);
+/* sumlab_judge_as with op's parameters. */
+sumlab_status sumlab_judge_ex(const char *op, const sumlab_params *params, const void *x, const void *y,
+                              uint64_t n, sl_dtype dt, double value, sl_dtype value_as,
+                              const char *bound_of, sumlab_judgement *out, sumlab_exact *exact,
+                              sl_err *err);
 /* op's exact result over host memory as text: a C99 hex float with every bit ("[-]0x1.HHHp+E",
  * "0x0p+0", "inf", "-inf", "nan"), malloc'ed into *hex (free with sumlab_free). */
 sumlab_status sumlab_exact_hex(const char *op, const void *x, const void *y, uint64_t n,
                                sl_dtype dt, char **hex, sl_err *err);
+sumlab_status sumlab_exact_hex_ex(const char *op, const sumlab_params *params, const void *x,
+                                  const void *y, uint64_t n, sl_dtype dt, char **hex, sl_err *err);
 void sumlab_free(void *p);
 
 /* ---- mergeable states ------------------------------------------------------------------ */

@@ -291,9 +291,19 @@ const char *text_arg(nb::handle h, const char *what)
     return s;
 }
 
-nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name, nb::handle y)
+// ddof (var/std) as the library's parameters; a negative or too large one is a ValueError.
+sumlab_params params_of(long long ddof)
+{
+    if (ddof < 0 || ddof > 1000000) raise(PyExc_ValueError, "sumlab: ddof must be in [0, 1000000], not " + std::to_string(ddof));
+    sumlab_params p = sumlab_params_default();
+    p.ddof = (uint32_t)ddof;
+    return p;
+}
+
+nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name, nb::handle y, long long ddof)
 {
     const char *op = text_arg(op_name, "op"), *variant = text_arg(variant_name, "variant");
+    const sumlab_params prm = params_of(ddof);
     framework fw = framework_of(x);
     if (fw == FW_PY) return nb::borrow(Py_NotImplemented);
     arr xa, ya;
@@ -315,9 +325,9 @@ nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name,
         double r = 0;
         if (xv.n > ((uint64_t)1 << 12)) {   // a short twin costs less than releasing the GIL
             nb::gil_scoped_release nogil;
-            st = sumlab_reduce_host(op, variant, xv.data, y_data, xv.n, xv.dt, nullptr, &r, &err);
+            st = sumlab_reduce_host_ex(op, &prm, variant, xv.data, y_data, xv.n, xv.dt, nullptr, &r, &err);
         } else {
-            st = sumlab_reduce_host(op, variant, xv.data, y_data, xv.n, xv.dt, nullptr, &r, &err);
+            st = sumlab_reduce_host_ex(op, &prm, variant, xv.data, y_data, xv.n, xv.dt, nullptr, &r, &err);
         }
         check(st, err);
         return nb::float_(r);
@@ -332,8 +342,8 @@ nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name,
     {
         device_guard g(xv);
         nb::gil_scoped_release nogil;
-        st = sumlab_reduce_device(op, variant, xv.data, y_data, xv.n, xv.dt, nullptr, (void *)d_result,
-                                  (void *)stream, &err);
+        st = sumlab_reduce_device_ex(op, &prm, variant, xv.data, y_data, xv.n, xv.dt, nullptr, (void *)d_result,
+                                     (void *)stream, &err);
     }
     check(st, err);
     return out;
@@ -409,10 +419,13 @@ NB_MODULE(_sumlab, m)
 
     // sumlab.reduce and sumlab.sum: the whole call for NumPy (and other host arrays) and PyTorch
     // (CPU and CUDA); NotImplemented hands the input to the package's Python path.
-    m.def("reduce", &reduce_any, nb::arg("x"), nb::arg("op").none(), nb::arg("variant").none(), nb::arg("y").none());
+    m.def("reduce", &reduce_any, nb::arg("x"), nb::arg("op").none(), nb::arg("variant").none(), nb::arg("y").none(),
+          nb::arg("ddof") = 1);
 
     m.def("reduce_host",
-          [](const std::string &op, const std::string &variant, arr x, int hint, nb::object y_obj, int y_hint) {
+          [](const std::string &op, const std::string &variant, arr x, int hint, nb::object y_obj, int y_hint,
+             long long ddof) {
+              const sumlab_params prm = params_of(ddof);
               pair p(x, hint, y_obj, y_hint);
               const view &x_v = p.x;
               if (x_v.cuda) raise(PyExc_ValueError, "sumlab: reduce_host given a CUDA array");
@@ -421,19 +434,21 @@ NB_MODULE(_sumlab, m)
               sumlab_status st;
               {
                   nb::gil_scoped_release nogil;
-                  st = sumlab_reduce_host(op.c_str(), variant.c_str(), x_v.data, p.y_data(),
-                                          x_v.n, x_v.dt, nullptr, &r, &err);
+                  st = sumlab_reduce_host_ex(op.c_str(), &prm, variant.c_str(), x_v.data, p.y_data(),
+                                             x_v.n, x_v.dt, nullptr, &r, &err);
               }
               check(st, err);
               return r;
           },
-          nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"));
+          nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"),
+          nb::arg("ddof") = 1);
 
     // d_result: device memory of one value of x's dtype, allocated by the caller's framework on
     // x's device; stream: a cudaStream_t as an integer (0: the legacy default stream).
     m.def("reduce_device",
           [](const std::string &op, const std::string &variant, arr x, int hint, nb::object y_obj, int y_hint,
-             uintptr_t d_result, uintptr_t stream) {
+             uintptr_t d_result, uintptr_t stream, long long ddof) {
+              const sumlab_params prm = params_of(ddof);
               pair p(x, hint, y_obj, y_hint);
               const view &x_v = p.x;
               if (!x_v.cuda) raise(PyExc_ValueError, "sumlab: reduce_device given a host array");
@@ -443,13 +458,13 @@ NB_MODULE(_sumlab, m)
               {
                   device_guard g(x_v);
                   nb::gil_scoped_release nogil;
-                  st = sumlab_reduce_device(op.c_str(), variant.c_str(), x_v.data, p.y_data(),
-                                            x_v.n, x_v.dt, nullptr, (void *)d_result, (void *)stream, &err);
+                  st = sumlab_reduce_device_ex(op.c_str(), &prm, variant.c_str(), x_v.data, p.y_data(),
+                                               x_v.n, x_v.dt, nullptr, (void *)d_result, (void *)stream, &err);
               }
               check(st, err);
           },
           nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"),
-          nb::arg("d_result"), nb::arg("stream"));
+          nb::arg("d_result"), nb::arg("stream"), nb::arg("ddof") = 1);
 
     // Waits for a stream (the JAX path, whose arrays have no stream of the caller's to order on).
     m.def("stream_synchronize", [](uintptr_t stream, int device) {
@@ -474,7 +489,8 @@ NB_MODULE(_sumlab, m)
 
     m.def("judge",
           [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint, double value, int value_as,
-             nb::object bound_of) {
+             nb::object bound_of, long long ddof) {
+              const sumlab_params prm = params_of(ddof);
               pair p(x, hint, y_obj, y_hint);
               const view &x_v = p.x;
               if (x_v.cuda)
@@ -488,7 +504,7 @@ NB_MODULE(_sumlab, m)
               sumlab_status st;
               {
                   nb::gil_scoped_release nogil;
-                  st = sumlab_judge_as(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, value,
+                  st = sumlab_judge_ex(op.c_str(), &prm, x_v.data, p.y_data(), x_v.n, x_v.dt, value,
                                        value_as < 0 ? x_v.dt : (sl_dtype)value_as,
                                        bound_of.is_none() ? nullptr : b.c_str(), &j, &S, &err);
               }
@@ -512,10 +528,11 @@ NB_MODULE(_sumlab, m)
               return d;
           },
           nb::arg("op"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"), nb::arg("value"),
-          nb::arg("value_as"), nb::arg("bound_of").none());
+          nb::arg("value_as"), nb::arg("bound_of").none(), nb::arg("ddof") = 1);
 
     m.def("exact_hex",
-          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint) {
+          [](const std::string &op, arr x, int hint, nb::object y_obj, int y_hint, long long ddof) {
+              const sumlab_params prm = params_of(ddof);
               pair p(x, hint, y_obj, y_hint);
               const view &x_v = p.x;
               if (x_v.cuda)
@@ -526,14 +543,15 @@ NB_MODULE(_sumlab, m)
               sumlab_status st;
               {
                   nb::gil_scoped_release nogil;
-                  st = sumlab_exact_hex(op.c_str(), x_v.data, p.y_data(), x_v.n, x_v.dt, &hex, &err);
+                  st = sumlab_exact_hex_ex(op.c_str(), &prm, x_v.data, p.y_data(), x_v.n, x_v.dt, &hex, &err);
               }
               check(st, err);
               std::string s(hex ? hex : "");
               sumlab_free(hex);
               return s;
           },
-          nb::arg("op"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"));
+          nb::arg("op"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"),
+          nb::arg("ddof") = 1);
 
     nb::class_<state>(m, "CState")
         .def("__init__",

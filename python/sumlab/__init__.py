@@ -80,33 +80,34 @@ def _pair(x, y):
     return xin, yin
 
 
-def _reduce_py(x, op, variant, y):
+def _reduce_py(x, op, variant, y, ddof=1):
     """reduce() for the inputs the binding hands back (CuPy and JAX arrays, and objects it cannot
     read, for the precise error): the framework's stream and result buffer found here."""
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
     if not xin.cuda:
-        return call(_sumlab.reduce_host, op, variant, xin.obj, xin.hint, y_obj, y_hint)
+        return call(_sumlab.reduce_host, op, variant, xin.obj, xin.hint, y_obj, y_hint, ddof)
     out, ptr = device_result(xin)
     if xin.framework == "jax":
         xin.orig.block_until_ready()
         if yin is not None:
             yin.orig.block_until_ready()
-    call(_sumlab.reduce_device, op, variant, xin.obj, xin.hint, y_obj, y_hint, ptr, stream_of(xin))
+    call(_sumlab.reduce_device, op, variant, xin.obj, xin.hint, y_obj, y_hint, ptr, stream_of(xin), ddof)
     if xin.framework == "jax":
         _sumlab.stream_synchronize(0, xin.device)   # JAX knows nothing of the write
     return out
 
 
-def reduce(x, op: str = "sum", variant: str = "superacc", y=None):
+def reduce(x, op: str = "sum", variant: str = "superacc", y=None, ddof: int = 1):
     """op's variant over x (and y for a two-input operation): a float for a CPU array (the
     variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
     framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
-    current stream, stream-ordered)."""
+    current stream, stream-ordered). ddof: var and std divide by n - ddof (1 as torch.var, 0 as
+    numpy.var)."""
     # the binding does the whole call for NumPy and PyTorch (checks, stream, result); it hands
     # back NotImplemented for the rest
-    r = _sumlab.reduce(x, op, variant, y)
-    return _reduce_py(x, op, variant, y) if r is NotImplemented else r
+    r = _sumlab.reduce(x, op, variant, y, ddof)
+    return _reduce_py(x, op, variant, y, ddof) if r is NotImplemented else r
 
 
 def sum(x, variant: str = "superacc"):               # noqa: A001 (the CLI's word)
@@ -150,7 +151,8 @@ def _as_float(value) -> float:
     raise TypeError(f"sumlab: value is a {type(value).__name__}, not a number")
 
 
-def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_as=None) -> Judgement:
+def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_as=None,
+          ddof: int = 1) -> Judgement:
     """value (computed elsewhere: a float, or a 0-d result of any framework) judged against op's
     exact result over x (a CPU array): errors, ulps, condition number, and bound_of's bound.
     value_as: the format value is held in (rounded once to it first); None: x's dtype (what a
@@ -160,7 +162,7 @@ def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
     va = -1 if value_as is None else dtype_code(value_as)
-    d = call(_sumlab.judge, op, xin.obj, xin.hint, y_obj, y_hint, v, va, bound_of)
+    d = call(_sumlab.judge, op, xin.obj, xin.hint, y_obj, y_hint, v, va, bound_of, ddof)
     fmt = d["dtype"] if value_as is None else DTYPE_NAMES[va]
     return Judgement(value_as=round_to(v, dtype_code(fmt)), bound_of=bound_of, value_format=fmt, **d)
 
@@ -181,12 +183,15 @@ def _parse_hex(h: str):
     return sign * num * Fraction(2) ** (int(exp) - 4 * len(frac))
 
 
-def exact(x, op: str = "sum", y=None):
+def exact(x, op: str = "sum", y=None, ddof: int = 1):
     """op's exact result over x (a CPU array): a fractions.Fraction when finite, else float
-    inf, -inf or nan."""
+    inf, -inf or nan. The sum, max and min are dyadic and exact here; a mean or variance whose
+    divisor is no power of two, and a standard deviation, are the reference's binary value
+    (held to enough bits that its correct rounding is certain).
+    ddof: var and std divide by n - ddof."""
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
-    return _parse_hex(call(_sumlab.exact_hex, op, xin.obj, xin.hint, y_obj, y_hint))
+    return _parse_hex(call(_sumlab.exact_hex, op, xin.obj, xin.hint, y_obj, y_hint, ddof))
 
 
 class State:
