@@ -50,6 +50,10 @@ check "different seed, different bytes" bash -c "! cmp -s '$tmp/a.npy' '$tmp/c.n
 check "raw file size is n * 4" test "$(stat -c %s "$tmp/r.bin")" -eq 4096
 "$sumlab" gen uniform --n 1e3 --seed "$seed" --dtype f64 -o "$tmp/d.raw" 2>/dev/null
 check "1e3 f64 raw is 8000 bytes" test "$(stat -c %s "$tmp/d.raw")" -eq 8000
+# a safetensors file (8-byte header length, then JSON) is named as such, not read as raw data
+printf '\x1c\x00\x00\x00\x00\x00\x00\x00{"w":{"dtype":"F32","shape":[1]}}' > "$tmp/w.safetensors"
+"$sumlab" sum "$tmp/w.safetensors" > /dev/null 2> "$tmp/st.err"
+check "sum of a safetensors file: exit 2, named as safetensors" bash -c "test $? -eq 2 && grep -q 'not a NumPy file: a safetensors file' '$tmp/st.err'"
 
 # --- gen -> sum on the CPU twins, several datasets and both dtypes ----------------------------
 required='variant,result_hex,result,abs_err,rel_err,ulps,cond,bound_abs,distinct'
