@@ -283,12 +283,13 @@ int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, cons
 
 const char *sl_row_capped_note(const sl_row *row, char *buf, size_t len)
 {
-    char a[256] = "", b[160] = "";
+    char a[288] = "", b[128] = "";
     if (row->capped)
-        snprintf(a, sizeof a, "more than %d distinct results: distinct %llu is a lower bound, the "
-                 "distribution lists the first %d (%llu repetitions left out) and ulps_median is "
-                 "binned", SL_AGG_DISTINCT_CAP, (unsigned long long)row->distinct, SL_AGG_DISTINCT_CAP,
-                 (unsigned long long)row->values_other);
+        snprintf(a, sizeof a, "more than %d distinct results: distinct %llu is a lower bound; the "
+                 "distribution lists the first %d met (%llu repetitions left out); ulps_median from a "
+                 "histogram (within %.2g %%)", SL_AGG_DISTINCT_CAP, (unsigned long long)row->distinct,
+                 SL_AGG_DISTINCT_CAP, (unsigned long long)row->values_other,
+                 100.0 * ldexp(1.0, -(SL_HIST_BITS + 1)));
     if (row->times_binned)
         snprintf(b, sizeof b, "time_ms_median from a histogram of the %d runs (within %.2g %%)",
                  row->reps, 100.0 * ldexp(1.0, -(SL_HIST_BITS + 1)));

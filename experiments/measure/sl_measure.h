@@ -175,8 +175,8 @@ typedef struct {
     int times_binned;          /* 1: time_ms_median from the log-binned histogram (stats.c) */
 } sl_row;
 
-/* One line saying what a capped or binned row's figures are (empty when neither), e.g. for
- * stderr or a results row's note. */
+/* One line (no comma; at most 420 bytes) saying what a capped or binned row's figures are
+ * (empty when neither), e.g. for stderr or a results row's note. */
 const char *sl_row_capped_note(const sl_row *row, char *buf, size_t len);
 
 /* A row of nothing but its backend, dtype and n (NaN figures), e.g. for an input that could
