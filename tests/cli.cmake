@@ -7,3 +7,6 @@ set_tests_properties(tbench_cpu PROPERTIES LABELS cpu TIMEOUT 300)
 # peak RSS bounded as --reps grows (`sum --backend cpu`, `run determinism`) and as `judge --values` lines do
 add_test(NAME tmemory COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tmemory.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(tmemory PROPERTIES LABELS cpu TIMEOUT 300)
+# judge --values in batches: one table whatever the batches (alignment, order, pipes, refusals)
+add_test(NAME tjudge_values COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tjudge_values.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tjudge_values PROPERTIES LABELS cpu TIMEOUT 120)
