@@ -67,7 +67,9 @@ const sl_operation *sl_session_op(const sl_session *s);        /* the operation 
  * - the times, up to SL_AGG_TIMES_CAP samples for an exact median: beyond, every time goes
  *   into a log-binned histogram (sl_row.times_binned) whose bins are 2^-SL_HIST_BITS of an
  *   octave wide, so the median it gives (a bin's middle, clamped to the exact min and max) is
- *   within a relative 2^-(SL_HIST_BITS+1) (0.05 %) of the exact one; min and max stay exact. */
+ *   within a relative 2^-(SL_HIST_BITS+1) (0.05 %) of the exact one; min and max stay exact.
+ * Memory of one aggregate: at most 2 MiB of pattern table (2 x SL_AGG_DISTINCT_CAP slots of
+ * 16 bytes), 32 KiB of time samples, and 8 KiB per octave a histogram's values touch. */
 #define SL_AGG_DISTINCT_CAP 65536
 #define SL_AGG_TIMES_CAP 4096
 #define SL_HIST_BITS 10
@@ -90,7 +92,7 @@ void sl_sketch_stats(const sl_sketch *k, double *med, double *mn, double *mx, in
 void sl_sketch_free(sl_sketch *k);
 
 /* The running aggregate of one row's results and times. sl_rep_agg_init, sl_rep_agg_add per
- * repetition in order, sl_judge_row (or the accessors below), sl_rep_agg_free. ref (may be
+ * repetition in order, sl_judge_row_agg (or the accessors below), sl_rep_agg_free. ref (may be
  * NULL: no errors of results past the cap) and dt: what a result past the distinct cap is
  * judged against as it arrives. */
 typedef struct {
