@@ -9,11 +9,15 @@
  *  - float32, float16, bfloat16 (16-bit values widened to float32, exact): x^2 has at most 48
  *    significant bits and lies in [2^-298, 2^256]: an exact double, added to a superaccumulator
  *    as float64 in pieces of 2048 (a stack buffer).
- *  - float64: x^2 needs 106 bits over [2^-2148, 2^2048]. Dekker's TwoProduct (Veltkamp's split;
- *    plain double operations, no FMA needed; exact while no step over- or underflows) gives
- *    x^2 = hi + lo, two doubles. To keep every step in range, |x| >= 2^500 is scaled by 2^-600
- *    (its square by 2^-1200) and |x| < 2^-400 by 2^600 (its square by 2^1200), each range into a
- *    superaccumulator of its own; the three sums are combined exactly in MPFR (mpfr_mul_2si).
+ *  - float64: x^2 needs 106 bits over [2^-2148, 2^2048]. A block of 2048 values that all lie in
+ *    [2^-400, 2^500) within 8 binades (the common case) is summed as integers: x = M 2^(q - 1075),
+ *    M^2 (106 bits, unsigned __int128) added into one 128-bit bin per exponent, each bin's total
+ *    added to the superaccumulator as three exact doubles. Any other block: Dekker's TwoProduct
+ *    (Veltkamp's split; plain double operations, no FMA; exact while no step over- or underflows)
+ *    gives x^2 = hi + lo, two doubles; to keep every step in range, |x| >= 2^500 is scaled by
+ *    2^-600 (its square by 2^-1200) and |x| < 2^-400 by 2^600 (its square by 2^1200), each range
+ *    into a superaccumulator of its own; the three sums are combined exactly in MPFR
+ *    (mpfr_mul_2si). Without __int128 every block takes the TwoProduct path.
  * In MPFR, at SL_MOM_PREC bits (every quantity below is an integer multiple of 2^-2148 under
  * 2^2202: each step is exact, and checked): N = n S2 - S1^2 (>= 0), D = n (n - ddof); then
  * var = N / D, std = sqrt(N / D), mean = S1 / n, each rounded to a format by Ziv's loop: the value
