@@ -6,9 +6,11 @@
  * finite where it must be. */
 #include <float.h>
 #include <math.h>
+#include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_ops.h"
 #include "sl_test.h"
+#include "sl_test_half.h"
 #include "sumlab/half.h"
 
 /* A sequential chain: depth = n (the sum's default). */
@@ -276,6 +278,63 @@ static void model_cases(void)
     CHECK(checked > 1000 && finite_easy > 100, "%ld checks, %ld on easy data", checked, finite_easy);
 }
 
+/* Every model inside its bound on x (values of dt): var and std, ddof 1, both accumulators. */
+static long models_on(const char *what, const double *x, size_t n, sl_dtype dt)
+{
+    static const sl_bound_model models[] = {SL_BOUND_VAR_TEXTBOOK, SL_BOUND_VAR_SHIFTED, SL_BOUND_VAR_TWO_PASS,
+                                            SL_BOUND_VAR_CORRECTED, SL_BOUND_VAR_WELFORD};
+    long finite = 0;
+    for (int root = 0; root <= 1; root++) {
+        sl_reference ref;
+        if (ref_of(&ref, root ? SL_MOMENT_STD : SL_MOMENT_VAR, x, n, dt, 1)) continue;
+        for (size_t mi = 0; mi < 5; mi++)
+            for (int wide = 0; wide <= (dt == SL_F64 ? 0 : 1); wide++) {
+                const sl_variant v = {.name = "model", .op = root ? "std" : "var", .family = "test", .bound = models[mi],
+                                      .acc_wide = wide, .dtypes = SL_DTYPES_ALL, .depth = depth_n};
+                const double b = bound_of(&v, &ref);
+                const double r = run_model(models[mi], wide, x, n, dt, 1, root);
+                const double e = sl_reference_errors(&ref, r, dt).abs_err;
+                CHECK(!ref.finite || !(b < INFINITY) || e <= b, "%s %s %s model %zu wide %d: error %a above bound %a",
+                      what, sl_dtype_name(dt), root ? "std" : "var", mi, wide, e, b);
+                finite += b < INFINITY;
+            }
+        sl_reference_clear(&ref);
+    }
+    return finite;
+}
+
+/* Every dataset family of the registry, every format, default parameters. */
+static void dataset_cases(void)
+{
+    static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    static const uint64_t sizes[] = {1000, 30000};
+    void *buf = malloc(30000 * 8);
+    double *x = malloc(30000 * sizeof *x);
+    long finite = 0;
+    for (size_t i = 0; i < sl_dataset_count(); i++) {
+        const sl_dataset *ds = sl_dataset_at(i);
+        for (size_t f = 0; f < 4; f++)
+            for (size_t s = 0; s < 2; s++) {
+                const sl_dtype dt = fmts[f];
+                const uint64_t n = sizes[s];
+                sl_params p;
+                sl_err err = {{0}};
+                if (sl_test_params(ds, dt, &p, &err)) continue;
+                const int rc = sl_dataset_generate(ds, dt, sl_test_seed() + s, n, &p, 0, n, buf, &err);
+                if (sl_test_half_overflow(dt, rc, &err)) continue;
+                CHECK(rc == 0, "%s %s: %s", ds->name, sl_dtype_name(dt), err.msg);
+                if (rc) continue;
+                for (uint64_t j = 0; j < n; j++)
+                    x[j] = dt == SL_F64 ? ((double *)buf)[j] : dt == SL_F32 ? (double)((float *)buf)[j]
+                                                                            : sl_half_to_double(((uint16_t *)buf)[j], dt);
+                finite += models_on(ds->name, x, n, dt);
+            }
+    }
+    CHECK(finite > 100, "only %ld finite bounds over the dataset families", finite);
+    free(buf);
+    free(x);
+}
+
 /* A correctly computed variance (two-pass in long double, rounded to the format) lies inside
  * every model's bound. */
 static void correct_inside(void)
@@ -313,5 +372,6 @@ int main(void)
     hand_cases();
     correct_inside();
     model_cases();
+    dataset_cases();
     return sl_test_done("tmoments_bound");
 }
