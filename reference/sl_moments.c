@@ -65,7 +65,8 @@ double sl_round_mpfr(mpfr_srcptr s, sl_dtype dt)
     mpfr_init2(t, mpfr_get_prec(s) > 64 ? mpfr_get_prec(s) : 64);
     mpfr_mul_2si(t, s, -q, MPFR_RNDN);      /* exact: a power of two */
     mpfr_rint(t, t, MPFR_RNDN);             /* the integer multiple of 2^q, ties to even */
-    /* an integer of at most p + 1 bits times 2^q; q + p + 1 <= emax + 3 + ... stays in double */
+    /* an integer of at most p + 1 bits times 2^q (q <= emax - p + 2): exact in a double, or
+     * beyond the largest finite value (Inf below) */
     double r = ldexp(mpfr_get_d(t, MPFR_RNDN), (int)q);
     mpfr_clear(t);
     const double max = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
@@ -108,23 +109,26 @@ static double round_ratio(mpfr_srcptr num, mpfr_srcptr den, int root, sl_dtype d
     return r;
 }
 
-static int is_pow2_u128(mpfr_srcptr d) { return mpfr_min_prec(d) <= 1; }
-
-/* ref->sum and the three roundings from the exact num / den (or its root). */
+/* ref->sum and the three roundings from the exact num / den (or its root). ref->sum: the value
+ * itself when it is a binary number (a terminating quotient has at most num's bits, its root at
+ * most half as many plus one), else the value rounded to nearest at SL_MOM_SUM_PREC bits. */
 static void set_ratio(sl_reference *ref, mpfr_srcptr num, mpfr_srcptr den, int root)
 {
-    mpfr_prec_t ps = SL_MOM_SUM_PREC;
-    const mpfr_prec_t need = mpfr_zero_p(num) ? 1 : mpfr_min_prec(num);
-    if (is_pow2_u128(den) && need > ps) ps = need;          /* a binary quotient: exact */
-    mpfr_set_prec(ref->sum, ps);
+    const mpfr_prec_t ps = SL_MOM_SUM_PREC;
+    const mpfr_prec_t need = mpfr_zero_p(num) ? MPFR_PREC_MIN : mpfr_min_prec(num);
     if (root) {
         mpfr_t q;
-        mpfr_init2(q, 2 * ps + 64);
-        mpfr_div(q, num, den, MPFR_RNDN);
+        mpfr_init2(q, need > 2 * ps + 64 ? need : 2 * ps + 64);
+        const int exact = mpfr_div(q, num, den, MPFR_RNDN) == 0;
+        mpfr_set_prec(ref->sum, exact && need / 2 + 2 > ps ? need / 2 + 2 : ps);
         mpfr_sqrt(ref->sum, q, MPFR_RNDN);
         mpfr_clear(q);
     } else {
-        mpfr_div(ref->sum, num, den, MPFR_RNDN);
+        mpfr_set_prec(ref->sum, need > ps ? need : ps);
+        if (mpfr_div(ref->sum, num, den, MPFR_RNDN) != 0 && need > ps) {
+            mpfr_set_prec(ref->sum, ps);       /* no binary number: SL_MOM_SUM_PREC bits */
+            mpfr_div(ref->sum, num, den, MPFR_RNDN);
+        }
     }
     ref->rounded_f64 = round_ratio(num, den, root, SL_F64);
     ref->rounded_f32 = round_ratio(num, den, root, SL_F32);

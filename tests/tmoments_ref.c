@@ -517,6 +517,30 @@ static void edge_cases(void)
     const double r64[] = {0x1p500, -0x1.fffffffffffffp499, 0x1p-400, 0x1.fffffffffffffp-401, 1e-310, 4.9e-324,
                           1e200, -1e-200, 1.0, 0x1.fffffffffffffp1023};
     check_values("f64 ranges", r64, 10, SL_F64);
+    /* ref->sum is the value itself when it is a binary number: var of {3a, 3b, 0} (ddof 0, D = 9) is
+     * 2 (a^2 - a b + b^2), 1202 bits for a = 2^300, b = 2^-300; std of {2a, -2b} is a + b */
+    {
+        const double w3[] = {3 * 0x1p300, 3 * 0x1p-300, 0.0}, w2[] = {0x1p301, -0x1p-299};
+        mpfr_t want;
+        mpfr_init2(want, 1300);
+        sl_reference ref;
+        sl_err err = {{0}};
+        CHECK(sl_reference_moment(&ref, SL_MOMENT_VAR, w3, 3, SL_F64, 0, 1, &err) == 0, "%s", err.msg);
+        mpfr_set_ui_2exp(want, 1, 600, MPFR_RNDN);
+        mpfr_sub_ui(want, want, 1, MPFR_RNDN);
+        mpfr_add_d(want, want, 0x1p-600, MPFR_RNDN);
+        mpfr_mul_2ui(want, want, 1, MPFR_RNDN);
+        CHECK(mpfr_equal_p(ref.sum, want), "var 2 (a^2 - ab + b^2): ref.sum is not exact (%ld bits)",
+              (long)mpfr_get_prec(ref.sum));
+        sl_reference_clear(&ref);
+        CHECK(sl_reference_moment(&ref, SL_MOMENT_STD, w2, 2, SL_F64, 0, 1, &err) == 0, "%s", err.msg);
+        mpfr_set_ui_2exp(want, 1, 300, MPFR_RNDN);
+        mpfr_add_d(want, want, 0x1p-300, MPFR_RNDN);
+        CHECK(mpfr_equal_p(ref.sum, want), "std a + b: ref.sum is not exact (%ld bits)", (long)mpfr_get_prec(ref.sum));
+        CHECK(ref.rounded == 0x1p300, "std a + b: %a", ref.rounded);
+        sl_reference_clear(&ref);
+        mpfr_clear(want);
+    }
     const double sub[] = {4.9e-324, 1e-323, 0.0, 2.2e-308};
     check_values("f64 subnormals", sub, 4, SL_F64);
     {   /* (2/3) 2^-2148: +0 in every format, positive in the reference */
