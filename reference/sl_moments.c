@@ -178,13 +178,22 @@ static int squares_f64_int(sl_exact *acc, const double *x, size_t m)
         qmax = q > qmax ? q : qmax;
     }
     if (qmin < 1023 - 400 || qmax >= 1023 + 500 || qmax - qmin >= SL_MOM_SPAN) return 0;
-    unsigned __int128 bin[SL_MOM_SPAN] = {0};
-    for (size_t j = 0; j < m; j++) {
-        const uint32_t q = (uint32_t)(b[j] >> 52) & 0x7ffu;
+    /* four sets of bins (value j into set j % 4): consecutive adds rarely wait on one another */
+    unsigned __int128 bin[4][SL_MOM_SPAN] = {{0}};
+    size_t j = 0;
+    for (; j + 4 <= m; j += 4)
+        for (int l = 0; l < 4; l++) {
+            const uint64_t w = b[j + (size_t)l];
+            const uint64_t M = (w & 0xfffffffffffffull) | 0x10000000000000ull;
+            bin[l][((uint32_t)(w >> 52) & 0x7ffu) - qmin] += (unsigned __int128)M * M;
+        }
+    for (; j < m; j++) {
         const uint64_t M = (b[j] & 0xfffffffffffffull) | 0x10000000000000ull;
-        bin[q - qmin] += (unsigned __int128)M * M;
+        bin[0][((uint32_t)(b[j] >> 52) & 0x7ffu) - qmin] += (unsigned __int128)M * M;
     }
-    for (uint32_t i = 0; i <= qmax - qmin; i++) add_u128(acc, bin[i], 2 * ((int)(qmin + i) - 1075));
+    /* the four sets together: at most 2048 values of M^2 < 2^106, below 2^117 */
+    for (uint32_t i = 0; i <= qmax - qmin; i++)
+        add_u128(acc, bin[0][i] + bin[1][i] + bin[2][i] + bin[3][i], 2 * ((int)(qmin + i) - 1075));
     return 1;
 }
 #else
