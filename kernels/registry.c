@@ -34,7 +34,24 @@
     X(cub)              /* cub.c */                                                         \
     SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
     X(cub_f32acc)       /* cub.c: float16/bfloat16 input, float32 accumulator */            \
-    X(exact)            /* below */
+    X(exact)            /* below */                                                     \
+    /* moments.c: mean, var, std (one twin and kernel; var and std share the algorithms) */ \
+    X(mean_naive)                                                                           \
+    X(mean_f64_acc)                                                                         \
+    X(var_textbook)                                                                         \
+    X(var_shifted)                                                                          \
+    X(var_two_pass)                                                                         \
+    X(var_corrected)                                                                        \
+    X(var_textbook_f64)                                                                     \
+    X(var_two_pass_f64)                                                                     \
+    X(var_half_acc)                                                                         \
+    X(std_textbook)                                                                         \
+    X(std_shifted)                                                                          \
+    X(std_two_pass)                                                                         \
+    X(std_corrected)                                                                        \
+    X(std_textbook_f64)                                                                     \
+    X(std_two_pass_f64)                                                                     \
+    X(std_half_acc)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
