@@ -111,6 +111,33 @@ SL_TW_INLINE void mom_lanes_run(const void *x, uint64_t n, sl_dtype dt, sl_dtype
         a1[k_] = sl_tw_add(a1[k_], d_, acc);                                                  \
         if (sq) a2[k_] = sl_tw_add(a2[k_], mom_mul(d_, d_, acc), acc);                        \
     } while (0)
+    if (acc == SL_F32 && dt != SL_F64 && !sl_tw_generic()) {
+        /* float32 accumulator: the same operations on float variables (each rounds once) */
+        const float Kf = (float)K;
+        for (uint64_t g = 0; g < T; g++) {
+            float f1[8], f2[8];
+            for (int k = 0; k < 8; k++) f1[k] = f2[k] = 0.0f;
+#define MOM_LANE_F(k_, xval)                                                                  \
+    do {                                                                                      \
+        const float d_ = (xval) - Kf;                                                         \
+        f1[k_] = f1[k_] + d_;                                                                 \
+        if (sq) f2[k_] = f2[k_] + d_ * d_;                                                    \
+    } while (0)
+            if (g < head) MOM_LANE_F(0, sl_tw_load_f(x, dt, g));
+            for (uint64_t j = g; j < nv; j += T)
+                for (uint32_t k = 0; k < W; k++) MOM_LANE_F(k, sl_tw_load_f(x, dt, head + j * W + k));
+            if (g < n - ts) MOM_LANE_F(0, sl_tw_load_f(x, dt, ts + g));
+#undef MOM_LANE_F
+            for (int c = 0; c < (sq ? 2 : 1); c++) {
+                const float *l = c ? f2 : f1;
+                float r;
+                if (W == 8) r = ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]));
+                else r = (l[0] + l[1]) + (l[2] + l[3]);
+                (c ? vs2 : vs1)[g] = r;
+            }
+        }
+        return;
+    }
     for (uint64_t g = 0; g < T; g++) {
         double a1[8], a2[8];
         for (int k = 0; k < 8; k++) a1[k] = a2[k] = 0.0;
@@ -250,7 +277,8 @@ const sl_variant sl_v_mean_f64_acc = {
     };                                                                                       \
     const sl_variant sl_v_std_##ID = {                                                       \
         .name = NAME, .op = "std", .impl = KIND | SL_MOM_STD, MOM_COMMON, .acc_wide = WIDE,  \
-        .acc_input = INPUT, .description = DESC ", square root at the end", .dtypes = DTYPES, \
+        .acc_input = INPUT, .dtypes = DTYPES,                                                 \
+        .description = "the square root of var's " NAME ", before the one rounding to the input format", \
         .bound = BOUND,                                                                      \
     };
 MOM_PAIR(textbook, "textbook", SL_MOM_TEXTBOOK, SL_BOUND_VAR_TEXTBOOK, SL_DTYPES_ALL, 0, 0,
