@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_test.h"
+#include "sl_measure.h"
+#include "sl_reference.h"
 #include "sl_variants.h"
 #include "sumlab/half.h"
 #include "sumlab/rng.h"
@@ -101,7 +103,7 @@ static void exact_moments(const void *x, uint64_t n, sl_dtype dt, exact_t *e)
 static int is_std(const sl_variant *v) { return !strcmp(v->op, "std"); }
 static int is_mean(const sl_variant *v) { return !strcmp(v->op, "mean"); }
 
-static long runs;
+static long runs, bounded, finite_bounds;
 
 /* One twin run; returns its result (NaN with a failed check when the twin fails). */
 static double run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt, sl_launch cfg,
@@ -118,8 +120,8 @@ static double run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt, s
 }
 
 /* r against e within the generous error (header), or NaN exactly where it must be. */
-static void judge(const sl_variant *v, const exact_t *e, double r, uint64_t n, sl_dtype dt,
-                  uint32_t ddof, const sl_launch *cfg, const char *what)
+static void judge(const sl_variant *v, const exact_t *e, const sl_reference *ref, double r,
+                  uint64_t n, sl_dtype dt, uint32_t ddof, const sl_launch *cfg, const char *what)
 {
     const sl_dtype acc = sl_variant_acc(v, dt);
     const double ua = unit(acc), uo = unit(dt);
@@ -162,6 +164,15 @@ static void judge(const sl_variant *v, const exact_t *e, double r, uint64_t n, s
     CHECK(fabs(r - want) <= tol, "%s/%s %s %s n=%" PRIu64 " ddof=%u (block %u grid %u addr_mod %u): "
           "%a, exact %a, error %g > %g", v->op, tag, what, sl_dtype_name(dt), n, ddof, cfg->block,
           cfg->grid, cfg->addr_mod, r, want, fabs(r - want), tol);
+    /* and within the variant's a-priori bound (experiments/measure/bounds_moments.c) of the
+     * operation's exact reference (reference/), for the configuration it ran */
+    const double b = sl_variant_bound(v, ref, n, dt, cfg);
+    const sl_errors er = sl_reference_errors(ref, r, dt);
+    bounded++;
+    CHECK(b >= 0 && er.abs_err <= b, "%s/%s %s %s n=%" PRIu64 " ddof=%u (block %u grid %u addr_mod %u): "
+          "%a, error %g above the bound %g", v->op, tag, what, sl_dtype_name(dt), n, ddof, cfg->block,
+          cfg->grid, cfg->addr_mod, r, er.abs_err, b);
+    if (b < INFINITY) finite_bounds++;
 }
 
 static const sl_variant *mine[64];
@@ -174,6 +185,15 @@ static void check_all(const void *x, uint64_t n, sl_dtype dt, const char *what, 
                                    {.block = 1024, .addr_mod = 4}, {.block = 96, .addr_mod = 8, .grid = 5}};
     exact_t e;
     exact_moments(x, n, dt, &e);
+    /* the operations' exact references: mean, var and std with ddof 0 and 1 */
+    sl_reference refs[5];
+    int have[5];
+    for (int j = 0; j < 5; j++) {
+        sl_err err = {{0}};
+        const sl_moment m = j == 0 ? SL_MOMENT_MEAN : j <= 2 ? SL_MOMENT_VAR : SL_MOMENT_STD;
+        have[j] = sl_reference_moment(&refs[j], m, x, n, dt, j ? (uint32_t)(j - 1) % 2u : 0u, 1, &err) == 0;
+        CHECK(have[j], "reference %d %s n=%" PRIu64 ": %s", j, sl_dtype_name(dt), n, err.msg);
+    }
     for (size_t i = 0; i < nmine; i++) {
         const sl_variant *v = mine[i];
         if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
@@ -184,10 +204,13 @@ static void check_all(const void *x, uint64_t n, sl_dtype dt, const char *what, 
             for (uint32_t ddof = 0; ddof < (is_mean(v) ? 1u : 2u); ddof++) {
                 sl_launch used;
                 const double r = run(v, x, n, dt, base, ddof, &used);
-                judge(v, &e, r, n, dt, ddof, &used, what);
+                const int j = is_mean(v) ? 0 : (is_std(v) ? 3 : 1) + (int)ddof;
+                if (have[j]) judge(v, &e, &refs[j], r, n, dt, ddof, &used, what);
             }
         }
     }
+    for (int j = 0; j < 5; j++)
+        if (have[j]) sl_reference_clear(&refs[j]);
 }
 
 static double normal(void) /* Box-Muller from the test RNG */
@@ -357,6 +380,9 @@ int main(void)
     check_exact_small();
     check_square_overflow();
     check_sizes();
-    printf("tmoments_twins: %ld twin runs\n", runs);
+    printf("tmoments_twins: %ld twin runs, %ld checked against their bound (%ld finite)\n", runs,
+           bounded, finite_bounds);
+    /* the bounds are not vacuous on this data (most inputs are easy) */
+    CHECK(finite_bounds > bounded / 2, "%ld of %ld bounds finite", finite_bounds, bounded);
     return sl_test_done("tmoments_twins");
 }
