@@ -188,30 +188,16 @@ static void mom_read(const void *x, uint64_t n, sl_dtype dt, sl_dtype acc, const
     *S2 = sq ? sl_tw_finish(s->bs2, cfg->grid, cfg->block, acc) : 0.0;
 }
 
-/* The epilogue (header above) in format T (float or double), SQRT its square root; the uint64
- * counts are converted once, directly, to T (as the GPU's (T)n). */
-#define MOM_FINAL_FN(NAME, T, SQRT)                                                           \
-    static double NAME(int impl, uint64_t n, uint32_t ddof, double s1d, double s2d)           \
-    {                                                                                         \
-        const sl_mom_kind kind = SL_MOM_KIND(impl);                                           \
-        const T s1 = (T)s1d, s2 = (T)s2d, N = (T)n;                                           \
-        T r;                                                                                  \
-        if (kind == SL_MOM_MEAN) return (double)(s1 / N);                                     \
-        if (n <= (uint64_t)ddof) return NAN;                                                  \
-        const T D = (T)(n - ddof);                                                            \
-        if (kind == SL_MOM_TWO_PASS) {                                                        \
-            r = s2 / D;                                                                       \
-        } else {                                                                              \
-            T t = s1 * s1;                                                                    \
-            t = t / N;                                                                        \
-            t = s2 - t;                                                                       \
-            r = t / D;                                                                        \
-        }                                                                                     \
-        if (SL_MOM_IS_STD(impl)) r = SQRT(r);                                                 \
-        return (double)r;                                                                     \
-    }
-MOM_FINAL_FN(mom_final_f, float, sqrtf)
-MOM_FINAL_FN(mom_final_d, double, sqrt)
+/* The epilogue (moments.h's sl_mom_final_f / _d, the kernels' own code) on doubles holding
+ * values of the epilogue format. */
+static double mom_final_f(int impl, uint64_t n, uint32_t ddof, double s1, double s2)
+{
+    return (double)sl_mom_final_f(impl, n, ddof, (float)s1, (float)s2);
+}
+static double mom_final_d(int impl, uint64_t n, uint32_t ddof, double s1, double s2)
+{
+    return sl_mom_final_d(impl, n, ddof, s1, s2);
+}
 
 static int mom_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err)

@@ -62,10 +62,6 @@ template <> __device__ __forceinline__ __half mom_out<__half>(double a) { return
 template <> __device__ __forceinline__ __nv_bfloat16 mom_out<__nv_bfloat16>(float a) { return __float2bfloat16_rn(a); }
 template <> __device__ __forceinline__ __nv_bfloat16 mom_out<__nv_bfloat16>(double a) { return __double2bfloat16(a); }
 
-template <typename T> __device__ __forceinline__ T mom_nan();
-template <> __device__ __forceinline__ float mom_nan<float>() { return __int_as_float(0x7fc00000); }
-template <> __device__ __forceinline__ double mom_nan<double>() { return __longlong_as_double(0x7ff8000000000000ll); }
-
 /* ---- rounding policies: every accumulator operation's result passes through R::r ---------- */
 struct rnd_none {
     template <typename T> static __device__ __forceinline__ T r(T a) { return a; }
@@ -136,26 +132,14 @@ __device__ __forceinline__ bool mom_grid_reduce(typename Op::A block_val, typena
     return true;
 }
 
-/* The epilogue (moments.c's header) in the accumulator format F. */
-template <typename F>
-__device__ __forceinline__ F mom_final(int impl, uint64_t n, uint32_t ddof, F s1, F s2)
+/* The epilogue in the accumulator format: moments.h's host/device functions, which the twins call. */
+__device__ __forceinline__ float mom_final(int impl, uint64_t n, uint32_t ddof, float s1, float s2)
 {
-    const int kind = SL_MOM_KIND(impl);
-    const F N = (F)n;
-    if (kind == SL_MOM_MEAN) return s1 / N;
-    if (n <= (uint64_t)ddof) return mom_nan<F>();
-    const F D = (F)(n - ddof);
-    F r;
-    if (kind == SL_MOM_TWO_PASS) {
-        r = s2 / D;
-    } else {
-        F t = s1 * s1;
-        t = t / N;
-        t = s2 - t;
-        r = t / D;
-    }
-    if (SL_MOM_IS_STD(impl)) r = sqrt(r);
-    return r;
+    return sl_mom_final_f(impl, n, ddof, s1, s2);
+}
+__device__ __forceinline__ double mom_final(int impl, uint64_t n, uint32_t ddof, double s1, double s2)
+{
+    return sl_mom_final_d(impl, n, ddof, s1, s2);
 }
 
 /* What the last block does with the pair. */
@@ -225,8 +209,8 @@ mom_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, int
     A tot;
     if (!mom_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
     if (threadIdx.x != 0) return;
-    if (fin == MOM_FIN_STORE_MEAN) *wmean = mom_final<Acc>(SL_MOM_MEAN, n, 0u, tot.s1, Acc(0));
-    else *result = mom_out<In>(mom_final<Acc>(impl, n, ddof, tot.s1, tot.s2));
+    if (fin == MOM_FIN_STORE_MEAN) *wmean = mom_final(SL_MOM_MEAN, n, 0u, tot.s1, Acc(0));
+    else *result = mom_out<In>(mom_final(impl, n, ddof, tot.s1, tot.s2));
 }
 
 } // namespace

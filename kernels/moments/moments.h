@@ -3,6 +3,7 @@
  * workspace layout of the two launches of the two-pass forms. */
 #ifndef SL_MOMENTS_H
 #define SL_MOMENTS_H
+#include <math.h>
 #include <stdint.h>
 #include "sumlab/types.h"
 #include "sl_layout.h"
@@ -32,6 +33,39 @@ typedef enum {
  * the two-pass forms' mean m (an accumulator value) at byte SL_MOM_WS_MEAN of the header, written
  * by the first launch's last block and read by every block of the second. */
 #define SL_MOM_WS_MEAN 64u
+
+/* The epilogue, shared by the kernels (moments.cu) and the twins (moments.c): S1, S2 (of the
+ * second read for two-pass and corrected) in the epilogue format T (float or double), N = n and
+ * D = n - ddof converted once to T:
+ *   mean: S1 / N;  two-pass: S2 / D;  textbook, shifted, corrected: (S2 - (S1 * S1) / N) / D;
+ *   std: the square root of the variance in T; var/std with n <= ddof: NaN. */
+#if defined(__CUDACC__)
+#define SL_MOM_FN static __host__ __device__ __forceinline__
+#else
+#define SL_MOM_FN static inline
+#endif
+#define SL_MOM_FINAL_FN(NAME, T, SQRT)                                                       \
+    SL_MOM_FN T NAME(int impl, uint64_t n, uint32_t ddof, T s1, T s2)                        \
+    {                                                                                        \
+        const int kind = SL_MOM_KIND(impl);                                                  \
+        const T N = (T)n;                                                                    \
+        T r;                                                                                 \
+        if (kind == SL_MOM_MEAN) return s1 / N;                                              \
+        if (n <= (uint64_t)ddof) return (T)NAN;                                              \
+        const T D = (T)(n - ddof);                                                           \
+        if (kind == SL_MOM_TWO_PASS) {                                                       \
+            r = s2 / D;                                                                      \
+        } else {                                                                             \
+            T t = s1 * s1;                                                                   \
+            t = t / N;                                                                       \
+            t = s2 - t;                                                                      \
+            r = t / D;                                                                       \
+        }                                                                                    \
+        if (SL_MOM_IS_STD(impl)) r = SQRT(r);                                                \
+        return r;                                                                            \
+    }
+SL_MOM_FINAL_FN(sl_mom_final_f, float, sqrtf)
+SL_MOM_FINAL_FN(sl_mom_final_d, double, sqrt)
 
 #ifdef __cplusplus
 extern "C" {
