@@ -83,7 +83,11 @@ static void exact_moments(const void *x, uint64_t n, sl_dtype dt, exact_t *e)
     e->abssum = mpfr_get_d(a, MPFR_RNDN);
     e->s2 = mpfr_get_d(s2, MPFR_RNDN);
     e->s2k = mpfr_get_d(s2k, MPFR_RNDN);
-    if (n == 0) { e->mean = NAN; return; }
+    if (n == 0) {
+        e->mean = NAN;
+        mpfr_clears(s1, s2, s2k, a, t, d, (mpfr_ptr)0);
+        return;
+    }
     mpfr_div_ui(t, s1, (unsigned long)n, MPFR_RNDN);
     e->mean = mpfr_get_d(t, MPFR_RNDN);
     for (unsigned ddof = 0; ddof < 2; ddof++) {
@@ -384,5 +388,6 @@ int main(void)
            bounded, finite_bounds);
     /* the bounds are not vacuous on this data (most inputs are easy) */
     CHECK(finite_bounds > bounded / 2, "%ld of %ld bounds finite", finite_bounds, bounded);
+    mpfr_free_cache();
     return sl_test_done("tmoments_twins");
 }
