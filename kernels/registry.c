@@ -40,7 +40,24 @@
     X(var_exact)                                                                            \
     X(std_exact)                                                                            \
     X(max_exact)                                                                            \
-    X(min_exact)
+    X(min_exact)                                                                            \
+    /* moments.c: mean, var, std (one twin and kernel; var and std share the algorithms) */ \
+    X(mean_naive)                                                                           \
+    X(mean_f64_acc)                                                                         \
+    X(var_textbook)                                                                         \
+    X(var_shifted)                                                                          \
+    X(var_two_pass)                                                                         \
+    X(var_corrected)                                                                        \
+    X(var_textbook_f64)                                                                     \
+    X(var_two_pass_f64)                                                                     \
+    X(var_half_acc)                                                                         \
+    X(std_textbook)                                                                         \
+    X(std_shifted)                                                                          \
+    X(std_two_pass)                                                                         \
+    X(std_corrected)                                                                        \
+    X(std_textbook_f64)                                                                     \
+    X(std_two_pass_f64)                                                                     \
+    X(std_half_acc)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */

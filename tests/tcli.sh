@@ -26,6 +26,8 @@ for v in "${names[@]}"; do
   check "list table names $v" grep -q "^$v " "$tmp/variants.txt"
 done
 check "list names exact" grep -qx exact < <(printf '%s\n' "${names[@]}")
+# the sum's rows (`sum` runs them; other operations' variants run under `reduce --op`)
+mapfile -t sum_names < <(tail -n +2 "$tmp/variants.csv" | awk -F, '$2 == "sum" { print $1 }')
 "$sumlab" list datasets --format json > "$tmp/datasets.json" 2>/dev/null
 check "list datasets json parses" python3 -m json.tool "$tmp/datasets.json" > /dev/null
 "$sumlab" list datasets --format csv > "$tmp/datasets.csv" 2>/dev/null
@@ -85,7 +87,7 @@ for spec in "uniform f32 3000" "normal f64 4097" "ill-conditioned f32 5000" "log
         if ($c["result_hex"] !~ /^(-?0x[0-9a-f.]+p[-+][0-9]+|inf|-inf|nan)$/) { print "bad hex: " $0 > "/dev/stderr"; bad = 1 } }
       END { exit bad || rows < 2 }' "$tmp/sum.csv"
   # every registry variant either has a row or a skip line naming it
-  for v in "${names[@]}"; do
+  for v in "${sum_names[@]}"; do
     check "sum $ds $dt: $v has a row or a skip line" \
       bash -c "cut -d, -f1 '$tmp/sum.csv' | grep -qx '$v' || grep -q 'skipping $v:' '$tmp/sum.err'"
   done
