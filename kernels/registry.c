@@ -34,7 +34,13 @@
     X(cub)              /* cub.c */                                                         \
     SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
     X(cub_f32acc)       /* cub.c: float16/bfloat16 input, float32 accumulator */            \
-    X(exact)            /* below */
+    X(exact)            /* below */                                                         \
+    /* mean, var, std, max, min: their exact rows (below) */                               \
+    X(mean_exact)                                                                           \
+    X(var_exact)                                                                            \
+    X(std_exact)                                                                            \
+    X(max_exact)                                                                            \
+    X(min_exact)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
@@ -59,6 +65,26 @@ const sl_variant sl_v_exact = {
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };
+
+/* The exact rows of mean, var, std, max and min (reference/sl_moments.c computes them). */
+#define SL_MOMENT_EXACT(id, opname, what, bnd)                                                  \
+    const sl_variant sl_v_##id = {                                                          \
+        .name = "exact",                                                                    \
+        .op = opname, .family = "reference",                                                \
+        .determinism = SL_DET_CORRECTLY_ROUNDED,                                            \
+        .description = what,                                                                \
+        .dtypes = SL_DTYPES_ALL,                                                            \
+        .bound = bnd,                                                                       \
+    };
+SL_MOMENT_EXACT(mean_exact, "mean", "the exact sum divided by n, rounded once to the input format "
+                "(reference/)", SL_BOUND_CORRECTLY_ROUNDED)
+SL_MOMENT_EXACT(var_exact, "var", "(n sum x^2 - (sum x)^2) / (n (n - ddof)) from exact sums, rounded "
+                "once to the input format (reference/, checked against GMP rationals)",
+                SL_BOUND_CORRECTLY_ROUNDED)
+SL_MOMENT_EXACT(std_exact, "std", "the square root of the exact variance, rounded once to the input "
+                "format (reference/)", SL_BOUND_CORRECTLY_ROUNDED)
+SL_MOMENT_EXACT(max_exact, "max", "the largest value (IEEE 754-2019 maximum; reference/)", SL_BOUND_EXACT)
+SL_MOMENT_EXACT(min_exact, "min", "the smallest value (IEEE 754-2019 minimum; reference/)", SL_BOUND_EXACT)
 
 sl_dtype sl_variant_acc(const sl_variant *v, sl_dtype dt)
 {

@@ -16,7 +16,7 @@ static void registry_cases(void)
         CHECK(op->name && op->description && op->reference && op->bound, "op %zu: a field is missing", i);
         CHECK(op->inputs == 1 || op->inputs == 2, "%s: %d inputs", op->name, op->inputs);
         CHECK(sl_op_find(op->name) == op, "%s: find gives another descriptor", op->name);
-        const sl_variant *ex = sl_variant_find(op->exact_variant);
+        const sl_variant *ex = sl_variant_find_op(op->name, op->exact_variant);
         CHECK(ex && sl_op_of(ex) == op && sl_op_is_exact(ex), "%s: its exact row '%s' is not its own variant",
               op->name, op->exact_variant);
         for (size_t j = 0; j < i; j++) CHECK(strcmp(sl_op_at(j)->name, op->name), "%s named twice", op->name);
@@ -36,7 +36,9 @@ static void registry_cases(void)
     CHECK(sl_op_parse("sum", &op, &err) == 0 && op == sl_op_default(), "parse sum");
     const sl_variant *vs[64];
     size_t nv = 0;
-    CHECK(sl_op_variants(op, "all", vs, 64, &nv, &err) == 0 && nv == sl_variant_count(), "all: %zu", nv);
+    size_t nsum = 0;
+    for (size_t i = 0; i < sl_variant_count(); i++) nsum += !strcmp(sl_variant_at(i)->op, "sum");
+    CHECK(sl_op_variants(op, "all", vs, 64, &nv, &err) == 0 && nv == nsum, "all: %zu", nv);
     CHECK(sl_op_variants(op, "kahan,exact", vs, 64, &nv, &err) == 0 && nv == 2 && vs[0] == sl_variant_find("kahan"),
           "named list");
     CHECK(sl_op_variants(op, "kahan,nope", vs, 64, &nv, &err) == -1 && strstr(err.msg, "nope"), "unknown variant");

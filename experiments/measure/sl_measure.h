@@ -176,6 +176,11 @@ double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
  * the model described above. */
 double sl_sum_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                     const sl_launch *cfg);
+/* The bound of a variant of mean, var, std, max or min (bounds_moments.c): by v->bound, the
+ * SL_BOUND_VAR_* models, SL_BOUND_RECURSIVE (a mean: a sum divided by n), SL_BOUND_EXACT (0)
+ * and SL_BOUND_CORRECTLY_ROUNDED (half an ulp of the rounded exact value). */
+double sl_moment_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg);
 /* The bound of v's result when K = ranks slices were summed apart and their partial results
  * combined in dt by any order of adds (MPI_SUM, rank order): the slices' errors (at most the
  * whole input's bound plus u sum|x|) and K - 1 roundings of the combine (gamma_{K-1} of the
