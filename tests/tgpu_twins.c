@@ -1,6 +1,7 @@
 /* tgpu_twins.c: the oracle check (label gpu): for every registry variant with both a GPU kernel
  * and a CPU twin, every dataset family, both dtypes and many n, aligned and misaligned input,
- * the GPU result equals the twin's bits (deterministic variants; both NaN counts as equal), or
+ * the GPU result equals the twin's bits (deterministic variants, every operation: var and std
+ * with ddof 0 and 1; both NaN counts as equal), or
  * lies within the variant's a-priori bound of the exact sum (nondeterministic variants, GPU
  * and twin over several seeds). Returns 77 without a GPU. SUMLAB_TEST_QUICK=1: small n only;
  * 2: also every fourth dataset family (for compute-sanitizer). */
@@ -43,12 +44,13 @@ static int within_bound(const sl_variant *v, const sl_reference *ref, double r, 
 static long gpu_runs;
 
 static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                      uint32_t off, const char *dsname, const sl_reference *ref)
+                      uint32_t off, const char *dsname, const sl_reference *ref, uint32_t ddof)
 {
     sl_launch cfg;
     sl_err err;
     double r[3];
     memset(&cfg, 0, sizeof cfg);
+    cfg.ddof = ddof;
     const int det = v->determinism != SL_DET_NONDETERMINISTIC;
     const int reps = det ? 2 : 3;
     int rc = sl_gpu_ctx_run(ctx, v, &cfg, reps, 0, r, NULL, &err);
@@ -63,9 +65,9 @@ static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint6
         if (rc) return;
         for (int i = 0; i < reps; i++)
             CHECK(same_bits(r[i], t),
-                  "%s %s %s n=%llu off=%u (block %u grid %u items %u addr_mod %u): GPU %a != twin %a",
-                  v->name, dsname, sl_dtype_name(dt), (unsigned long long)n, off, cfg.block, cfg.grid,
-                  cfg.items, cfg.addr_mod, r[i], t);
+                  "%s/%s %s %s n=%llu off=%u ddof=%u (block %u grid %u items %u addr_mod %u): GPU %a != twin %a",
+                  v->op, v->name, dsname, sl_dtype_name(dt), (unsigned long long)n, off, ddof, cfg.block,
+                  cfg.grid, cfg.items, cfg.addr_mod, r[i], t);
         return;
     }
     double b, e;
@@ -175,7 +177,10 @@ int main(void)
                         if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
                         if (v->max_n && n > v->max_n) continue;
                         if (skipped(skip, v->name, dt)) { skips++; continue; }
-                        check_one(ctx, v, x, n, dt, off, ds->name, &ref);
+                        /* var and std: ddof 0 (numpy) and 1 (torch); the rest ignore it */
+                        const int nd = !strcmp(v->op, "var") || !strcmp(v->op, "std") ? 2 : 1;
+                        for (int dd = 0; dd < nd; dd++)
+                            check_one(ctx, v, x, n, dt, off, ds->name, &ref, (uint32_t)dd);
                     }
                     sl_gpu_ctx_destroy(ctx);
                 }

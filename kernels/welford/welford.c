@@ -46,17 +46,17 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 /* ---- resolve and depth -------------------------------------------------------------------- */
 static void wf_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)v;
     if (cfg->block == 0) cfg->block = SL_WF_BLOCK;
     else {
         uint32_t b = (cfg->block + 31u) / 32u * 32u;
-        cfg->block = b > 1024u ? 1024u : b;
+        cfg->block = b > SL_WF_BLOCK ? SL_WF_BLOCK : b;
     }
     if (cfg->items == 0) cfg->items = SL_WF_ITEMS;
     if (cfg->grid == 0) {
         const uint64_t nv = n / sl_vec_width(dt);
         const uint64_t g = ceil_div(nv ? nv : 1, (uint64_t)cfg->block * cfg->items);
-        const uint32_t per_sm = SL_WF_THREADS_PER_SM / cfg->block;
+        const uint32_t per_sm = (sl_variant_acc(v, dt) == SL_F64 ? SL_WF_THREADS_PER_SM_F64
+                                                                 : SL_WF_THREADS_PER_SM) / cfg->block;
         uint64_t maxg = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
         if (maxg == 0) maxg = 1;
         cfg->grid = (uint32_t)(g < maxg ? g : maxg);

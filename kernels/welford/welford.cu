@@ -166,7 +166,8 @@ __device__ __forceinline__ X wf_final(wf_st<A> s, int out, unsigned ddof)
  * merges p[t], p[t + B], ... into an empty state, then the block tree), with a final step that
  * reads the launch's output and ddof. Changes to sl_grid_finish's order must be applied here. */
 template <typename X, typename A, bool kRcp>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(SL_WF_BLOCK, sizeof(A) == 8 ? SL_WF_THREADS_PER_SM_F64 / SL_WF_BLOCK
+                                                              : SL_WF_THREADS_PER_SM / SL_WF_BLOCK)
 wf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, int out,
           unsigned ddof, X *result)
 {
@@ -227,6 +228,8 @@ extern "C" int sl_welford_gpu(const sl_variant *v, const void *d_x, uint64_t n, 
     const cudaStream_t s = (cudaStream_t)stream;
     const int out = v->impl & SL_WF_OUT_MASK;
     if (sl_check_shape(v, cfg, 32u, err) ||
+        (cfg->block > SL_WF_BLOCK &&
+         sl_err_set(err, "%s: block %u above the kernel's %u threads", v->name, cfg->block, SL_WF_BLOCK)) ||
         sl_check_workspace(v, d_work, work_bytes, sl_welford_workspace(v, n, dt, cfg), err))
         return -1;
     if (n == 0 || (out != SL_WF_OUT_MEAN && n <= cfg->ddof)) { /* NaN (all-ones bytes), no kernel */

@@ -22,8 +22,11 @@ extern "C" {
 #define SL_WF_OUT_STD 2        /* sqrt(M2 / (n - ddof)) in the accumulator */
 #define SL_WF_OUT_MASK 0x0f
 
-#define SL_WF_BLOCK 256u            /* default threads per block (any multiple of 32 <= 1024) */
-#define SL_WF_THREADS_PER_SM 1024u  /* default grid = sm_count * (this / block) */
+#define SL_WF_BLOCK 256u            /* default and largest threads per block (a multiple of 32):
+                                       the kernel's launch bounds, which leave the float64 states
+                                       128 registers a thread */
+#define SL_WF_THREADS_PER_SM 1024u  /* default grid = sm_count * (this / block) (float32 states) */
+#define SL_WF_THREADS_PER_SM_F64 512u /* the same for float64 states (two blocks of 256 an SM) */
 #define SL_WF_ITEMS 4u              /* vectors per thread used to size a small grid */
 #define SL_WF_MAX_GRID (1u << 20)   /* requested grids are clamped to this */
 
