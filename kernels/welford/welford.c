@@ -22,7 +22,8 @@
  * mean = mean_a + delta * f, M2 = (M2_a + M2_b) + ((delta * delta) * (A)n_a) * f.
  * Result: mean (NaN for n = 0); var = M2 / (A)(n - ddof) (NaN when n <= ddof); std = sqrt(var)
  * in A; rounded once to the input format. An Inf input makes M2 NaN (Inf - Inf) and, as in
- * PyTorch's Welford, the mean NaN as soon as another value follows it.
+ * PyTorch's Welford, the mean NaN once the Inf meets another value in an update or a merge (the
+ * Inf itself only when nothing follows it in its lane and the tree).
  *
  * Why the per-element division: PyTorch's WelfordOps divides by the running count; its LayerNorm
  * kernels multiply by the count's reciprocal (faster, one more rounding). Lanes share their count,
