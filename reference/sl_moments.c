@@ -9,11 +9,15 @@
  *  - float32, float16, bfloat16 (16-bit values widened to float32, exact): x^2 has at most 48
  *    significant bits and lies in [2^-298, 2^256]: an exact double, added to a superaccumulator
  *    as float64 in pieces of 2048 (a stack buffer).
- *  - float64: x^2 needs 106 bits over [2^-2148, 2^2048]. Dekker's TwoProduct (Veltkamp's split;
- *    plain double operations, no FMA needed; exact while no step over- or underflows) gives
- *    x^2 = hi + lo, two doubles. To keep every step in range, |x| >= 2^500 is scaled by 2^-600
- *    (its square by 2^-1200) and |x| < 2^-400 by 2^600 (its square by 2^1200), each range into a
- *    superaccumulator of its own; the three sums are combined exactly in MPFR (mpfr_mul_2si).
+ *  - float64: x^2 needs 106 bits over [2^-2148, 2^2048]. A block of 2048 values that all lie in
+ *    [2^-400, 2^500) within 8 binades (the common case) is summed as integers: x = M 2^(q - 1075),
+ *    M^2 (106 bits, unsigned __int128) added into one 128-bit bin per exponent, each bin's total
+ *    added to the superaccumulator as three exact doubles. Any other block: Dekker's TwoProduct
+ *    (Veltkamp's split; plain double operations, no FMA; exact while no step over- or underflows)
+ *    gives x^2 = hi + lo, two doubles; to keep every step in range, |x| >= 2^500 is scaled by
+ *    2^-600 (its square by 2^-1200) and |x| < 2^-400 by 2^600 (its square by 2^1200), each range
+ *    into a superaccumulator of its own; the three sums are combined exactly in MPFR
+ *    (mpfr_mul_2si). Without __int128 every block takes the TwoProduct path.
  * In MPFR, at SL_MOM_PREC bits (every quantity below is an integer multiple of 2^-2148 under
  * 2^2202: each step is exact, and checked): N = n S2 - S1^2 (>= 0), D = n (n - ddof); then
  * var = N / D, std = sqrt(N / D), mean = S1 / n, each rounded to a format by Ziv's loop: the value
@@ -61,7 +65,8 @@ double sl_round_mpfr(mpfr_srcptr s, sl_dtype dt)
     mpfr_init2(t, mpfr_get_prec(s) > 64 ? mpfr_get_prec(s) : 64);
     mpfr_mul_2si(t, s, -q, MPFR_RNDN);      /* exact: a power of two */
     mpfr_rint(t, t, MPFR_RNDN);             /* the integer multiple of 2^q, ties to even */
-    /* an integer of at most p + 1 bits times 2^q; q + p + 1 <= emax + 3 + ... stays in double */
+    /* an integer of at most p + 1 bits times 2^q (q <= emax - p + 2): exact in a double, or
+     * beyond the largest finite value (Inf below) */
     double r = ldexp(mpfr_get_d(t, MPFR_RNDN), (int)q);
     mpfr_clear(t);
     const double max = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
@@ -104,23 +109,26 @@ static double round_ratio(mpfr_srcptr num, mpfr_srcptr den, int root, sl_dtype d
     return r;
 }
 
-static int is_pow2_u128(mpfr_srcptr d) { return mpfr_min_prec(d) <= 1; }
-
-/* ref->sum and the three roundings from the exact num / den (or its root). */
+/* ref->sum and the three roundings from the exact num / den (or its root). ref->sum: the value
+ * itself when it is a binary number (a terminating quotient has at most num's bits, its root at
+ * most half as many plus one), else the value rounded to nearest at SL_MOM_SUM_PREC bits. */
 static void set_ratio(sl_reference *ref, mpfr_srcptr num, mpfr_srcptr den, int root)
 {
-    mpfr_prec_t ps = SL_MOM_SUM_PREC;
-    const mpfr_prec_t need = mpfr_zero_p(num) ? 1 : mpfr_min_prec(num);
-    if (is_pow2_u128(den) && need > ps) ps = need;          /* a binary quotient: exact */
-    mpfr_set_prec(ref->sum, ps);
+    const mpfr_prec_t ps = SL_MOM_SUM_PREC;
+    const mpfr_prec_t need = mpfr_zero_p(num) ? MPFR_PREC_MIN : mpfr_min_prec(num);
     if (root) {
         mpfr_t q;
-        mpfr_init2(q, 2 * ps + 64);
-        mpfr_div(q, num, den, MPFR_RNDN);
+        mpfr_init2(q, need > 2 * ps + 64 ? need : 2 * ps + 64);
+        const int exact = mpfr_div(q, num, den, MPFR_RNDN) == 0;
+        mpfr_set_prec(ref->sum, exact && need / 2 + 2 > ps ? need / 2 + 2 : ps);
         mpfr_sqrt(ref->sum, q, MPFR_RNDN);
         mpfr_clear(q);
     } else {
-        mpfr_div(ref->sum, num, den, MPFR_RNDN);
+        mpfr_set_prec(ref->sum, need > ps ? need : ps);
+        if (mpfr_div(ref->sum, num, den, MPFR_RNDN) != 0 && need > ps) {
+            mpfr_set_prec(ref->sum, ps);       /* no binary number: SL_MOM_SUM_PREC bits */
+            mpfr_div(ref->sum, num, den, MPFR_RNDN);
+        }
     }
     ref->rounded_f64 = round_ratio(num, den, root, SL_F64);
     ref->rounded_f32 = round_ratio(num, den, root, SL_F32);
@@ -144,6 +152,53 @@ typedef struct {
     sl_exact *s1;          /* sum x */
     sl_exact *s2[3];       /* sum x^2: [0] as is, [1] scaled by 2^-1200, [2] by 2^1200 (float64) */
 } mom_acc;
+
+#ifdef __SIZEOF_INT128__
+/* v 2^scale (v < 2^129) added exactly: three pieces of 43 bits, each an exact double. */
+static void add_u128(sl_exact *acc, unsigned __int128 v, int scale)
+{
+    double d[3];
+    for (int j = 0; j < 3; j++)
+        d[j] = ldexp((double)(uint64_t)((v >> (43 * j)) & (((uint64_t)1 << 43) - 1)), scale + 43 * j);
+    sl_exact_add(acc, d, 3, SL_F64);
+}
+
+/* A float64 block's sum of squares in the unscaled range (2^-400 <= |x| < 2^500) as integers:
+ * x = M 2^(q - 1075), M < 2^53, q the biased exponent; M^2 (106 bits) summed per exponent into
+ * 128-bit bins (2048 values: 117 bits), at most SL_MOM_SPAN binades per block; each bin's total
+ * added exactly. 0 (nothing added) when the block does not fit: the TwoProduct path runs. */
+#define SL_MOM_SPAN 8
+static int squares_f64_int(sl_exact *acc, const double *x, size_t m)
+{
+    const uint64_t *b = (const uint64_t *)(const void *)x;
+    uint32_t qmin = 2047, qmax = 0;
+    for (size_t j = 0; j < m; j++) {
+        const uint32_t q = (uint32_t)(b[j] >> 52) & 0x7ffu;
+        qmin = q < qmin ? q : qmin;
+        qmax = q > qmax ? q : qmax;
+    }
+    if (qmin < 1023 - 400 || qmax >= 1023 + 500 || qmax - qmin >= SL_MOM_SPAN) return 0;
+    /* four sets of bins (value j into set j % 4): consecutive adds rarely wait on one another */
+    unsigned __int128 bin[4][SL_MOM_SPAN] = {{0}};
+    size_t j = 0;
+    for (; j + 4 <= m; j += 4)
+        for (int l = 0; l < 4; l++) {
+            const uint64_t w = b[j + (size_t)l];
+            const uint64_t M = (w & 0xfffffffffffffull) | 0x10000000000000ull;
+            bin[l][((uint32_t)(w >> 52) & 0x7ffu) - qmin] += (unsigned __int128)M * M;
+        }
+    for (; j < m; j++) {
+        const uint64_t M = (b[j] & 0xfffffffffffffull) | 0x10000000000000ull;
+        bin[0][((uint32_t)(b[j] >> 52) & 0x7ffu) - qmin] += (unsigned __int128)M * M;
+    }
+    /* the four sets together: at most 2048 values of M^2 < 2^106, below 2^117 */
+    for (uint32_t i = 0; i <= qmax - qmin; i++)
+        add_u128(acc, bin[0][i] + bin[1][i] + bin[2][i] + bin[3][i], 2 * ((int)(qmin + i) - 1075));
+    return 1;
+}
+#else
+static int squares_f64_int(sl_exact *acc, const double *x, size_t m) { (void)acc; (void)x; (void)m; return 0; }
+#endif
 
 static void squares_f32(mom_acc *a, const float *x, size_t m)
 {
@@ -176,12 +231,19 @@ static void piece_half(mom_acc *a, const uint16_t *x, uint64_t n, sl_dtype dt)
     }
 }
 
+/* The high and low parts go to separate buffers: a block of high parts spans few binades (the
+ * superaccumulator's fast window path), and so do most blocks of low parts. */
 static void piece_f64(mom_acc *a, const double *x, uint64_t n)
 {
-    double mid[2 * SL_MOM_CHUNK], big[2 * SL_MOM_CHUNK], small[2 * SL_MOM_CHUNK];
+    double hi[SL_MOM_CHUNK], lo[SL_MOM_CHUNK], big[2 * SL_MOM_CHUNK], small[2 * SL_MOM_CHUNK];
     while (n > 0) {
         const size_t m = n < SL_MOM_CHUNK ? (size_t)n : SL_MOM_CHUNK;
         sl_exact_add(a->s1, x, m, SL_F64);
+        if (squares_f64_int(a->s2[0], x, m)) {
+            x += m;
+            n -= m;
+            continue;
+        }
         size_t nm = 0, nb = 0, ns = 0;
         for (size_t j = 0; j < m; j++) {
             const double v = x[j], av = fabs(v);
@@ -193,11 +255,14 @@ static void piece_f64(mom_acc *a, const double *x, uint64_t n)
                 two_square(v * 0x1p600, &small[ns], &small[ns + 1]);
                 ns += 2;
             } else {
-                two_square(v, &mid[nm], &mid[nm + 1]);
-                nm += 2;
+                two_square(v, &hi[nm], &lo[nm]);
+                nm++;
             }
         }
-        if (nm) sl_exact_add(a->s2[0], mid, nm, SL_F64);
+        if (nm) {
+            sl_exact_add(a->s2[0], hi, nm, SL_F64);
+            sl_exact_add(a->s2[0], lo, nm, SL_F64);
+        }
         if (nb) sl_exact_add(a->s2[1], big, nb, SL_F64);
         if (ns) sl_exact_add(a->s2[2], small, ns, SL_F64);
         x += m;
@@ -302,44 +367,47 @@ static double first_value(const void *x, uint64_t n, sl_dtype dt)
     return sl_half_to_double(*(const uint16_t *)x, dt);
 }
 
-/* IEEE 754-2019 maximum (want_max) or minimum of n values: NaN when any is NaN or n = 0. */
-static double extreme(const void *x, uint64_t n, sl_dtype dt, int want_max)
+/* The IEEE 754-2019 maximum (want_max) or minimum of n values of a format with W-bit patterns, NaN
+ * absent (the caller checked): on sortable keys, the pattern with its magnitude bits flipped when
+ * negative (two's complement order = numeric order, -0 just below +0), an integer max/min the
+ * compiler vectorises; the key maps back to its pattern by the same flip. */
+#define EXTREME_KEYS(U, S, W, p, n, want_max, out)                                               \
+    do {                                                                                        \
+        const U *b_ = (const U *)(p);                                                           \
+        const U mag_ = (U)(((U)1 << ((W) - 1)) - 1);                                             \
+        S m_ = (want_max) ? (S)((U)1 << ((W) - 1)) : (S)mag_;                                    \
+        for (uint64_t i_ = 0; i_ < (n); i_++) {                                                 \
+            const S k_ = (S)(b_[i_] ^ ((U)((S)b_[i_] >> ((W) - 1)) & mag_));                      \
+            m_ = (want_max) ? (k_ > m_ ? k_ : m_) : (k_ < m_ ? k_ : m_);                        \
+        }                                                                                       \
+        (out) = (U)((U)m_ ^ ((U)(m_ >> ((W) - 1)) & mag_));                                      \
+    } while (0)
+
+/* IEEE 754-2019 maximum (want_max) or minimum of n values: NaN when any is NaN (maxabs, the
+ * largest |x| from the sum's reference, is NaN then) or n = 0; max(-0, +0) = +0, min = -0. */
+static double extreme(const void *x, uint64_t n, sl_dtype dt, int want_max, double maxabs)
 {
-    if (n == 0) return NAN;
-    double m = want_max ? -INFINITY : INFINITY;
-    int nan = 0, zero_pos = 0, zero_neg = 0;
-    float w[SL_MOM_CHUNK];
-    for (uint64_t i = 0; i < n;) {
-        const size_t len = n - i < SL_MOM_CHUNK ? (size_t)(n - i) : SL_MOM_CHUNK;
-        if (dt == SL_F64) {
-            const double *d = (const double *)x + i;
-            for (size_t j = 0; j < len; j++) {
-                const double v = d[j];
-                nan |= v != v;
-                m = want_max ? (v > m ? v : m) : (v < m ? v : m);
-                if (v == 0) { if (signbit(v)) zero_neg = 1; else zero_pos = 1; }
-            }
-        } else {
-            const float *f = (const float *)x + i;
-            if (dt != SL_F32) {
-                sl_half_widen((const uint16_t *)x + i, len, dt, w);
-                f = w;
-            }
-            float mf = (float)m;
-            for (size_t j = 0; j < len; j++) {
-                const float v = f[j];
-                nan |= v != v;
-                mf = want_max ? (v > mf ? v : mf) : (v < mf ? v : mf);
-                if (v == 0) { if (signbit(v)) zero_neg = 1; else zero_pos = 1; }
-            }
-            m = (double)mf;
-        }
-        i += len;
+    if (n == 0 || maxabs != maxabs) return NAN;
+    if (dt == SL_F64) {
+        uint64_t r;
+        if (want_max) EXTREME_KEYS(uint64_t, int64_t, 64, x, n, 1, r);
+        else EXTREME_KEYS(uint64_t, int64_t, 64, x, n, 0, r);
+        double d;
+        memcpy(&d, &r, sizeof d);
+        return d;
     }
-    if (nan) return NAN;
-    /* zeros compare equal: the maximum of both signs is +0, the minimum -0 */
-    if (m == 0) return want_max ? (zero_pos ? 0.0 : -0.0) : (zero_neg ? -0.0 : 0.0);
-    return m;
+    if (dt == SL_F32) {
+        uint32_t r;
+        if (want_max) EXTREME_KEYS(uint32_t, int32_t, 32, x, n, 1, r);
+        else EXTREME_KEYS(uint32_t, int32_t, 32, x, n, 0, r);
+        float f;
+        memcpy(&f, &r, sizeof f);
+        return (double)f;
+    }
+    uint16_t r;
+    if (want_max) EXTREME_KEYS(uint16_t, int16_t, 16, x, n, 1, r);
+    else EXTREME_KEYS(uint16_t, int16_t, 16, x, n, 0, r);
+    return sl_half_to_double(r, dt);
 }
 
 static void moment_init(sl_reference *ref)
@@ -350,7 +418,7 @@ static void moment_init(sl_reference *ref)
 /* max/min: the sum's figures, then the extreme value. */
 static void reference_extreme(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, int want_max)
 {
-    const double m = extreme(x, n, dt, want_max);
+    const double m = extreme(x, n, dt, want_max, ref->maxabs);
     mpfr_set_prec(ref->sum, 64);
     mpfr_set_d(ref->sum, m, MPFR_RNDN);                 /* exact (NaN: NaN) */
     ref->rounded = ref->rounded_f64 = m;

@@ -115,9 +115,9 @@ void sl_reference_clear(sl_reference *ref);
  * The exact reference of one of the moments of n values of dt (every format), over up to
  * `threads` threads (the same result for every count). ref->sum holds the exact value (mean:
  * S1 / n; var: V = (n S2 - S1^2) / (n (n - ddof)) with S1 = sum x, S2 = sum x^2 computed exactly;
- * std: sqrt(V); max/min: the extreme value) to at least 256 bits, exactly whenever the value is
- * a binary number of at most 4600 bits (n, or n (n - ddof), a power of two; max/min; an exact
- * square root); ref->rounded / rounded_f64 / rounded_f32 are the exact value rounded once
+ * std: sqrt(V); max/min: the extreme value): the value itself when it is a binary number (a
+ * terminating quotient, an exact square root, max/min), else rounded to nearest at 256 bits;
+ * ref->rounded / rounded_f64 / rounded_f32 are the exact value rounded once
  * (nearest, ties to even, gradual underflow, +-Inf past the format's range).
  * Special values (the semantics every variant of these operations follows):
  *   any NaN input -> NaN; mean: n = 0 -> NaN, an Inf input -> that Inf (+Inf and -Inf -> NaN);
