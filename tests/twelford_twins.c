@@ -3,12 +3,14 @@
  * var, std, max) against the exact references of reference/sl_moments.c: every format, ddof 0
  * and 1, n = 0, 1, 2, 31, 32, 33, 1000, 2^16 + 3, random and edge data, two launch shapes.
  * max/min bit for bit (NaN propagation, -0 < +0; zero-fill = maximum(+0, max); fmax ignores
- * NaN), the statistics within their algorithms' error estimates, NaN where the semantics say. */
+ * NaN), the statistics within their algorithms' error estimates and within the variants' bounds
+ * (experiments/measure/bounds_moments.c), NaN where the semantics say. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sl_test.h"
+#include "sl_measure.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
 #include "sumlab/half.h"
@@ -79,7 +81,7 @@ static const struct { const char *op, *name; } members[] = {
 };
 #define NMEMBERS (sizeof members / sizeof members[0])
 
-static long twin_runs;
+static long twin_runs, bound_checks;
 
 /* The exact reference of op on x (n values), ddof. */
 static int exact_of(sl_reference *ref, const char *op, const void *x, uint64_t n, sl_dtype dt,
@@ -136,8 +138,13 @@ static void check_member(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
         } else if (!strcmp(v->name, "fmax") || !strcmp(v->name, "fmin")) {
             const double z = n == 0 ? NAN : nan_free_extreme(x, n, dt, is_min);
             CHECK(same_bits(r, z), "%s: %a, expected %a (exact %a)", what, r, z, want);
-        } else {
+        } else { /* block-reduce, fused: exact (bound 0) */
             CHECK(same_bits(r, want), "%s: %a, exact %a", what, r, want);
+            if (ref->finite) {
+                const double b = sl_variant_bound(v, ref, n, dt, &cfg);
+                bound_checks++;
+                CHECK(b == 0.0 || (ref->overflow && b == INFINITY), "%s: bound %g, expected 0", what, b);
+            }
         }
         return;
     }
@@ -166,6 +173,11 @@ static void check_member(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     const double tol = 8.0 * (depth + 4.0) * k * mcond * ua + 2.0 * uo;
     CHECK(er.rel_err <= tol, "%s: %a, exact %a: relative error %g > %g (kappa %g)", what, r, want,
           er.rel_err, tol, ref->cond);
+    /* and within the variant's bound (experiments/measure/bounds_moments.c) */
+    const double b = sl_variant_bound(v, ref, n, dt, &cfg);
+    bound_checks++;
+    CHECK(!isnan(b) && er.abs_err <= b, "%s: %a, exact %a: error %g > bound %g", what, r, want,
+          er.abs_err, b);
 }
 
 /* Edge cases with their exact bits. */
@@ -299,6 +311,6 @@ int main(void)
             free(x);
         }
     }
-    printf("twelford_twins: %ld twin runs\n", twin_runs);
+    printf("twelford_twins: %ld twin runs, %ld bound checks\n", twin_runs, bound_checks);
     return sl_test_done("twelford_twins");
 }
