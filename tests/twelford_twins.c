@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_test.h"
+#include "sl_test_half.h"
+#include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
@@ -261,6 +263,60 @@ static void check_cancellation(void)
     free(x);
 }
 
+/* Every dataset family of the registry (default parameters; 16-bit: sl_test_params), every
+ * format, n = 1000 and 2^16 + 3, ddof 1: each statistic within its variant's bound, max/min
+ * exact where the family's values are finite. */
+static long family_runs;
+static void check_families(void)
+{
+    static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    static const uint64_t ns[] = {1000, ((uint64_t)1 << 16) + 3};
+    for (size_t d = 0; d < 4; d++)
+        for (size_t di = 0; di < sl_dataset_count(); di++)
+            for (size_t k = 0; k < 2; k++) {
+                const sl_dataset *ds = sl_dataset_at(di);
+                const sl_dtype dt = dts[d];
+                const uint64_t n = ns[k];
+                sl_params p;
+                sl_err err;
+                CHECK(sl_test_params(ds, dt, &p, &err) == 0, "%s", err.msg);
+                void *x = malloc((size_t)n * sl_dtype_size(dt));
+                if (!x) { CHECK(0, "out of memory"); return; }
+                const int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, x, &err);
+                if (sl_test_half_overflow(dt, rc, &err)) { free(x); continue; }
+                CHECK(rc == 0, "dataset %s %s: %s", ds->name, sl_dtype_name(dt), err.msg);
+                for (size_t m = 0; rc == 0 && m < NMEMBERS; m++) {
+                    const sl_variant *v = sl_variant_find_op(members[m].op, members[m].name);
+                    if (!v || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                    if (!strcmp(v->name, "zero-fill") || !strcmp(v->name, "fmax") ||
+                        !strcmp(v->name, "fmin"))
+                        continue;             /* teaching rows: their own checks above */
+                    const uint32_t ddof = !strcmp(v->op, "var") || !strcmp(v->op, "std") ? 1u : 0u;
+                    sl_reference ref;
+                    if (exact_of(&ref, v->op, x, n, dt, ddof)) continue;
+                    sl_launch cfg;
+                    memset(&cfg, 0, sizeof cfg);
+                    cfg.ddof = ddof;
+                    sl_variant_resolve(v, &cfg, n, dt);
+                    double r = NAN;
+                    CHECK(sl_variant_cpu(v, x, n, dt, &cfg, &r, &err) == 0, "%s: %s", v->name, err.msg);
+                    family_runs++;
+                    if (ref.finite) {
+                        const double b = sl_variant_bound(v, &ref, n, dt, &cfg);
+                        const sl_errors er = sl_reference_errors(&ref, r, dt);
+                        CHECK(er.abs_err <= b, "%s/%s %s %s n=%llu: %a, exact %a: error %g > bound %g",
+                              v->op, v->name, ds->name, sl_dtype_name(dt), (unsigned long long)n, r,
+                              ref.rounded, er.abs_err, b);
+                    } else {
+                        CHECK(isnan(ref.rounded) ? isnan(r) : 1, "%s/%s %s: %a, exact NaN", v->op,
+                              v->name, ds->name, r);
+                    }
+                    sl_reference_clear(&ref);
+                }
+                free(x);
+            }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -269,6 +325,7 @@ int main(void)
               members[m].op, members[m].name);
     check_edges();
     check_cancellation();
+    check_families();
     static const uint64_t ns[] = {0, 1, 2, 31, 32, 33, 1000, ((uint64_t)1 << 16) + 3};
     static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
     for (size_t d = 0; d < 4; d++) {
@@ -311,6 +368,7 @@ int main(void)
             free(x);
         }
     }
-    printf("twelford_twins: %ld twin runs, %ld bound checks\n", twin_runs, bound_checks);
+    printf("twelford_twins: %ld twin runs, %ld bound checks, %ld runs on the dataset families\n",
+           twin_runs, bound_checks, family_runs);
     return sl_test_done("twelford_twins");
 }
