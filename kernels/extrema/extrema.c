@@ -13,16 +13,18 @@
  *
  * fused: accumulator A = float32 (float32 and 16-bit input) or float64. Thread g of
  * T = grid * block, W = sl_vec_width(dt) lanes, the split of sl_layout.h, lane state
- * (S1, S2, M) = (+0, +0, -inf):
+ * (S1, S2, K) = (+0, +0, key(-inf)):
  *   x[g] into lane 0 when g < head; vectors j = g, g + T, ...: element k into lane k; then
  *   x[head + nv W + g] into lane 0 when g < the tail's length; into a lane:
- *   S1 = S1 + x; S2 = S2 + x * x (the product rounded, then the add: no FMA); M = maximum(M, x);
+ *   S1 = S1 + x; S2 = S2 + x * x (the product rounded, then the add: no FMA); K = max(K, key(x))
+ *   (extrema.h's order-preserving integer keys: one integer max per value);
  *   thread value: W = 8: ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)); 4: (l0 + l1) +
  *   (l2 + l3); 2: l0 + l1 (+ adds S1 and S2, takes the maximum of M);
  *   block tree and last-block finish of reduce/ (padding (+0, +0, -inf)).
  * Outputs (in A, then rounded once to the input format): mean = S1 / (A)n; var = (S2 -
  * (S1 * S1) / (A)n) / (A)(n - ddof) (the textbook formula: it can be negative, and std then NaN,
- * when the cancellation is catastrophic); std = sqrt(var); max = M. NaN for n = 0 and, var/std,
+ * when the cancellation is catastrophic); std = sqrt(var); max = NaN when S2 is NaN (exactly
+ * when an input is NaN), else the value of K (IEEE 754-2019 maximum: -0 < +0). NaN for n = 0 and, var/std,
  * for n <= ddof (no kernel).
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, FLT_EVAL_METHOD 0,
@@ -118,8 +120,10 @@ static int ex_minmax_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
 }
 
 /* ---- fused twin ------------------------------------------------------------------------------- */
+/* S1, S2 and the maximum's key (extrema.h: 32-bit for a float32 accumulator, 64-bit for float64) */
 typedef struct {
-    double s1, s2, m;
+    double s1, s2;
+    uint64_t mk;
 } fu_state;
 
 static inline fu_state fu_add(fu_state a, fu_state b, int f32)
@@ -128,16 +132,32 @@ static inline fu_state fu_add(fu_state a, fu_state b, int f32)
     if (f32) {
         r.s1 = (float)a.s1 + (float)b.s1;
         r.s2 = (float)a.s2 + (float)b.s2;
-        r.m = sl_ex_max_f((float)a.m, (float)b.m);
     } else {
         r.s1 = a.s1 + b.s1;
         r.s2 = a.s2 + b.s2;
-        r.m = sl_ex_max_d(a.m, b.m);
     }
+    r.mk = a.mk > b.mk ? a.mk : b.mk;
     return r;
 }
 
-static const fu_state fu_zero = {0.0, 0.0, -INFINITY};
+static inline uint32_t fu_key_f(float x)
+{
+    uint32_t b;
+    memcpy(&b, &x, sizeof b);
+    return sl_ex_key_f(b);
+}
+static inline uint64_t fu_key_d(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return sl_ex_key_d(b);
+}
+
+static fu_state fu_zero_of(int f32)
+{
+    const fu_state z = {0.0, 0.0, f32 ? SL_EX_KEY_NEG_INF_F : SL_EX_KEY_NEG_INF_D};
+    return z;
+}
 
 static fu_state fu_warp(fu_state v[32], int f32)
 {
@@ -149,7 +169,7 @@ static fu_state fu_warp(fu_state v[32], int f32)
 static fu_state fu_block(const fu_state *v, uint32_t block, int f32)
 {
     fu_state slots[32], lanes[32];
-    for (int w = 0; w < 32; w++) slots[w] = fu_zero;
+    for (int w = 0; w < 32; w++) slots[w] = fu_zero_of(f32);
     for (uint32_t w = 0; w < block / 32u; w++) {
         memcpy(lanes, v + (size_t)w * 32u, sizeof lanes);
         slots[w] = fu_warp(lanes, f32);
@@ -165,15 +185,17 @@ SL_TW_INLINE fu_state fu_thread_run(const void *x, uint64_t n, sl_dtype dt, sl_d
     const uint64_t ts = head + nv * W;
     fu_state l[8];
     if (acc == SL_F32) {
-        float s1[8] = {0}, s2[8] = {0}, m[8];
-        for (int k = 0; k < 8; k++) m[k] = -INFINITY;
+        float s1[8] = {0}, s2[8] = {0};
+        uint32_t m[8];
+        for (int k = 0; k < 8; k++) m[k] = SL_EX_KEY_NEG_INF_F;
 #define FU_ADD_F(k_, i_)                                                                        \
         do {                                                                                    \
             const float xv_ = sl_tw_load_f(x, dt, (i_));                                        \
             const float sq_ = xv_ * xv_;                                                        \
+            const uint32_t key_ = fu_key_f(xv_);                                                \
             s1[k_] = s1[k_] + xv_;                                                              \
             s2[k_] = s2[k_] + sq_;                                                              \
-            m[k_] = sl_ex_max_f(m[k_], xv_);                                                    \
+            m[k_] = m[k_] > key_ ? m[k_] : key_;                                                \
         } while (0)
         if (g < head) FU_ADD_F(0, g);
         for (uint64_t j = g; j < nv; j += T)
@@ -182,15 +204,17 @@ SL_TW_INLINE fu_state fu_thread_run(const void *x, uint64_t n, sl_dtype dt, sl_d
 #undef FU_ADD_F
         for (uint32_t k = 0; k < W; k++) l[k] = (fu_state){s1[k], s2[k], m[k]};
     } else {
-        double s1[8] = {0}, s2[8] = {0}, m[8];
-        for (int k = 0; k < 8; k++) m[k] = -INFINITY;
+        double s1[8] = {0}, s2[8] = {0};
+        uint64_t m[8];
+        for (int k = 0; k < 8; k++) m[k] = SL_EX_KEY_NEG_INF_D;
 #define FU_ADD_D(k_, i_)                                                                        \
         do {                                                                                    \
             const double xv_ = sl_tw_load(x, dt, (i_));                                         \
             const double sq_ = xv_ * xv_;                                                       \
+            const uint64_t key_ = fu_key_d(xv_);                                                \
             s1[k_] = s1[k_] + xv_;                                                              \
             s2[k_] = s2[k_] + sq_;                                                              \
-            m[k_] = sl_ex_max_d(m[k_], xv_);                                                    \
+            m[k_] = m[k_] > key_ ? m[k_] : key_;                                                \
         } while (0)
         if (g < head) FU_ADD_D(0, g);
         for (uint64_t j = g; j < nv; j += T)
@@ -223,8 +247,18 @@ static double fu_final(const sl_variant *v, fu_state s, uint64_t n, uint32_t ddo
 {
     const int out = v->impl & SL_EX_OUT_MASK;
     double r;
-    if (out == SL_EX_OUT_MAX) {
-        r = s.m;
+    if (out == SL_EX_OUT_MAX) { /* NaN when S2 is (an input was NaN), else the key's value */
+        if (isnan(s.s2)) {
+            r = NAN;
+        } else if (f32) {
+            const uint32_t b = sl_ex_unkey_f((uint32_t)s.mk);
+            float f;
+            memcpy(&f, &b, sizeof f);
+            r = f;
+        } else {
+            const uint64_t b = sl_ex_unkey_d(s.mk);
+            memcpy(&r, &b, sizeof r);
+        }
     } else if (f32) {
         const float s1 = (float)s.s1, s2 = (float)s.s2, nf = (float)n;
         if (out == SL_EX_OUT_MEAN) {
@@ -280,7 +314,7 @@ static int fu_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
         parts[b] = fu_block(ts, cfg->block, f32);
     }
     for (uint32_t t = 0; t < cfg->block; t++) {
-        fu_state a = fu_zero;
+        fu_state a = fu_zero_of(f32);
         for (uint64_t i = t; i < cfg->grid; i += cfg->block) a = fu_add(a, parts[i], f32);
         ts[t] = a;
     }

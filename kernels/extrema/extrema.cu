@@ -27,7 +27,6 @@ __device__ __forceinline__ double ex_fmin(double a, double b) { return sl_ex_fmi
 /* ---- max/min: one value per lane; K = kind, kMin: minimum -------------------------------- */
 template <typename A, int K, bool kMin> struct MmOp {
     typedef A S;
-    typedef A A_;
     static __device__ __forceinline__ A zero()
     {
         return K == SL_EX_ZERO_FILL ? A(0) : kMin ? A(INFINITY) : A(-INFINITY);
@@ -43,33 +42,58 @@ template <typename A, int K, bool kMin> struct MmOp {
     static __device__ __forceinline__ A load_cg(const A *p) { return __ldcg(p); }
 };
 
-/* ---- fused: (S1, S2, M) per lane -------------------------------------------------------------- */
-template <typename A> struct fu_st { A s1, s2, m; };
+/* ---- fused: (S1, S2, K) per lane, K the maximum's key (extrema.h) ------------------------- */
+template <typename A> struct fu_key;
+template <> struct fu_key<float> {
+    typedef unsigned K;
+    static __device__ __forceinline__ K neg_inf() { return SL_EX_KEY_NEG_INF_F; }
+    static __device__ __forceinline__ K of(float x) { return sl_ex_key_f(__float_as_uint(x)); }
+    static __device__ __forceinline__ float value(K k) { return __uint_as_float(sl_ex_unkey_f(k)); }
+};
+template <> struct fu_key<double> {
+    typedef unsigned long long K;
+    static __device__ __forceinline__ K neg_inf() { return SL_EX_KEY_NEG_INF_D; }
+    static __device__ __forceinline__ K of(double x)
+    {
+        return sl_ex_key_d((unsigned long long)__double_as_longlong(x));
+    }
+    static __device__ __forceinline__ double value(K k)
+    {
+        return __longlong_as_double((long long)sl_ex_unkey_d(k));
+    }
+};
+
+template <typename A> struct fu_st {
+    A s1, s2;
+    typename fu_key<A>::K mk;
+};
 
 template <typename A> struct FuOp {
     typedef fu_st<A> S;
-    static __device__ __forceinline__ S zero() { S r; r.s1 = A(0); r.s2 = A(0); r.m = A(-INFINITY); return r; }
+    typedef fu_key<A> Key;
+    static __device__ __forceinline__ S zero() { S r; r.s1 = A(0); r.s2 = A(0); r.mk = Key::neg_inf(); return r; }
     static __device__ __forceinline__ S add(S a, S b)
     {
         S r;
         r.s1 = a.s1 + b.s1;
         r.s2 = a.s2 + b.s2;
-        r.m = ex_max(a.m, b.m);
+        r.mk = a.mk > b.mk ? a.mk : b.mk;
         return r;
     }
     static __device__ __forceinline__ void put(S &s, A x)
     {
         const A sq = x * x;
+        const typename Key::K k = Key::of(x);
         s.s1 = s.s1 + x;
         s.s2 = s.s2 + sq;
-        s.m = ex_max(s.m, x);
+        s.mk = s.mk > k ? s.mk : k;
     }
     static __device__ __forceinline__ S shfl(S v, int off)
     {
         S r;
         r.s1 = __shfl_down_sync(SL_FULL_MASK, v.s1, off);
         r.s2 = __shfl_down_sync(SL_FULL_MASK, v.s2, off);
-        r.m = __shfl_down_sync(SL_FULL_MASK, v.m, off);
+        r.mk = __shfl_down_sync(SL_FULL_MASK, v.mk, off);
         return r;
     }
     static __device__ __forceinline__ void store(S *p, S v) { *p = v; }
@@ -78,7 +102,7 @@ template <typename A> struct FuOp {
         S r;
         r.s1 = __ldcg(&p->s1);
         r.s2 = __ldcg(&p->s2);
-        r.m = __ldcg(&p->m);
+        r.mk = __ldcg(&p->mk);
         return r;
     }
 };
@@ -146,8 +170,8 @@ __device__ __forceinline__ X ex_final(fu_st<A> s, int out, uint64_t n, unsigned 
 {
     A r;
     const A nf = (A)n;
-    if (out == SL_EX_OUT_MAX) {
-        r = s.m;
+    if (out == SL_EX_OUT_MAX) {             /* NaN exactly when an input was (S2 NaN) */
+        r = s.s2 != s.s2 ? A(NAN) : fu_key<A>::value(s.mk);
     } else if (out == SL_EX_OUT_MEAN) {
         r = s.s1 / nf;
     } else {

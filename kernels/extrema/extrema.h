@@ -65,6 +65,24 @@ SL_EX_HD float sl_ex_fmin_f(float a, float b) { return a != a ? b : b != b ? a :
 SL_EX_HD double sl_ex_fmax_d(double a, double b) { return a != a ? b : b != b ? a : sl_ex_max_d(a, b); }
 SL_EX_HD double sl_ex_fmin_d(double a, double b) { return a != a ? b : b != b ? a : sl_ex_min_d(a, b); }
 
+/* fused's maximum: order-preserving unsigned keys of the bit patterns (the IEEE order with
+ * -0 < +0: a positive pattern with its sign bit set, a negative one inverted), so the running
+ * maximum is one integer max per value; NaN keys mean nothing: S2 (a sum of squares, never NaN
+ * without a NaN input: its terms are +0..+Inf) is NaN exactly when an input is, and then the
+ * maximum is NaN. Key of -inf: the lanes' start. */
+SL_EX_HD uint32_t sl_ex_key_f(uint32_t b) { return b ^ ((0u - (b >> 31)) | 0x80000000u); }
+SL_EX_HD uint32_t sl_ex_unkey_f(uint32_t k) { return k ^ ((0u - ((k >> 31) ^ 1u)) | 0x80000000u); }
+SL_EX_HD uint64_t sl_ex_key_d(uint64_t b)
+{
+    return b ^ ((0ull - (b >> 63)) | 0x8000000000000000ull);
+}
+SL_EX_HD uint64_t sl_ex_unkey_d(uint64_t k)
+{
+    return k ^ ((0ull - ((k >> 63) ^ 1ull)) | 0x8000000000000000ull);
+}
+#define SL_EX_KEY_NEG_INF_F 0x007fffffu
+#define SL_EX_KEY_NEG_INF_D 0x000fffffffffffffull
+
 #ifdef __cplusplus
 }
 #endif
