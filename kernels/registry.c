@@ -57,7 +57,26 @@
     X(std_corrected)                                                                        \
     X(std_textbook_f64)                                                                     \
     X(std_two_pass_f64)                                                                     \
-    X(std_half_acc)
+    X(std_half_acc)                                                                         \
+    /* welford/welford.c: Welford updates, Chan's merge */                                 \
+    X(welford_mean)                                                                         \
+    X(welford_var)                                                                          \
+    X(welford_std)                                                                          \
+    X(welford_ln_var)                                                                       \
+    X(welford_ln_std)                                                                       \
+    X(welford_f64_var)                                                                      \
+    X(welford_f64_std)                                                                      \
+    /* extrema/extrema.c: max/min, and the fused sum/sum-of-squares/max read */            \
+    X(max_block_reduce)                                                                     \
+    X(min_block_reduce)                                                                     \
+    X(max_zero_fill)                                                                        \
+    X(min_zero_fill)                                                                        \
+    X(max_fmax)                                                                             \
+    X(min_fmin)                                                                             \
+    X(fused_mean)                                                                           \
+    X(fused_var)                                                                            \
+    X(fused_std)                                                                            \
+    X(fused_max)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
