@@ -34,6 +34,11 @@
     X(cub)              /* cub.c */                                                         \
     SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
     X(cub_f32acc)       /* cub.c: float16/bfloat16 input, float32 accumulator */            \
+    X(cub_mean)         /* cub.c: the moment anchors (TransformReduce, Max, Min) */          \
+    X(cub_var)                                                                              \
+    X(cub_std)                                                                              \
+    X(cub_max)                                                                              \
+    X(cub_min)                                                                              \
     X(exact)            /* below */                                                         \
     /* mean, var, std, max, min: their exact rows (below) */                               \
     X(mean_exact)                                                                           \
