@@ -107,6 +107,20 @@ static int skipped(const char *list, const char *name, sl_dtype dt)
     return 0;
 }
 
+/* 1 when op is an item of the comma-separated list */
+static int op_listed(const char *list, const char *op)
+{
+    const size_t len = strlen(op);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        const size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == len && !strncmp(p, op, len)) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
 int main(void)
 {
     sl_gpu_info info;
@@ -142,6 +156,9 @@ int main(void)
     /* SUMLAB_TEST_SKIP=V/D,...: variant V on dtype D not run (tests/sanitize.sh: the tools that
      * do not support dynamic parallelism skip superacc/f64), counted in the summary */
     const char *skip = getenv("SUMLAB_TEST_SKIP");
+    /* SUMLAB_TEST_OPS=OP,...: those operations' variants only (to run the sum and the other
+     * operations as parallel processes); unset: every operation */
+    const char *ops = getenv("SUMLAB_TEST_OPS");
     long not_generated = 0, skips = 0;
     for (int d = 0; d < 4; d++) {
         const sl_dtype dt = dts[d];
@@ -178,6 +195,7 @@ int main(void)
                         if (!v->gpu || !v->cpu) continue;
                         if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
                         if (v->max_n && n > v->max_n) continue;
+                        if (ops && *ops && !op_listed(ops, v->op)) continue;
                         if (skipped(skip, v->name, dt)) { skips++; continue; }
                         /* var/std divide by n - ddof: both of torch's and numpy's defaults.
                          * Beyond 2^21 values (where the kernels' unrolled loop runs) the other
