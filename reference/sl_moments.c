@@ -65,7 +65,8 @@ double sl_round_mpfr(mpfr_srcptr s, sl_dtype dt)
     mpfr_init2(t, mpfr_get_prec(s) > 64 ? mpfr_get_prec(s) : 64);
     mpfr_mul_2si(t, s, -q, MPFR_RNDN);      /* exact: a power of two */
     mpfr_rint(t, t, MPFR_RNDN);             /* the integer multiple of 2^q, ties to even */
-    /* an integer of at most p + 1 bits times 2^q; q + p + 1 <= emax + 3 + ... stays in double */
+    /* an integer of at most p + 1 bits times 2^q (q <= emax - p + 2): exact in a double, or
+     * beyond the largest finite value (Inf below) */
     double r = ldexp(mpfr_get_d(t, MPFR_RNDN), (int)q);
     mpfr_clear(t);
     const double max = ldexp(2.0 - ldexp(1.0, 1 - p), emax);
@@ -108,23 +109,26 @@ static double round_ratio(mpfr_srcptr num, mpfr_srcptr den, int root, sl_dtype d
     return r;
 }
 
-static int is_pow2_u128(mpfr_srcptr d) { return mpfr_min_prec(d) <= 1; }
-
-/* ref->sum and the three roundings from the exact num / den (or its root). */
+/* ref->sum and the three roundings from the exact num / den (or its root). ref->sum: the value
+ * itself when it is a binary number (a terminating quotient has at most num's bits, its root at
+ * most half as many plus one), else the value rounded to nearest at SL_MOM_SUM_PREC bits. */
 static void set_ratio(sl_reference *ref, mpfr_srcptr num, mpfr_srcptr den, int root)
 {
-    mpfr_prec_t ps = SL_MOM_SUM_PREC;
-    const mpfr_prec_t need = mpfr_zero_p(num) ? 1 : mpfr_min_prec(num);
-    if (is_pow2_u128(den) && need > ps) ps = need;          /* a binary quotient: exact */
-    mpfr_set_prec(ref->sum, ps);
+    const mpfr_prec_t ps = SL_MOM_SUM_PREC;
+    const mpfr_prec_t need = mpfr_zero_p(num) ? MPFR_PREC_MIN : mpfr_min_prec(num);
     if (root) {
         mpfr_t q;
-        mpfr_init2(q, 2 * ps + 64);
-        mpfr_div(q, num, den, MPFR_RNDN);
+        mpfr_init2(q, need > 2 * ps + 64 ? need : 2 * ps + 64);
+        const int exact = mpfr_div(q, num, den, MPFR_RNDN) == 0;
+        mpfr_set_prec(ref->sum, exact && need / 2 + 2 > ps ? need / 2 + 2 : ps);
         mpfr_sqrt(ref->sum, q, MPFR_RNDN);
         mpfr_clear(q);
     } else {
-        mpfr_div(ref->sum, num, den, MPFR_RNDN);
+        mpfr_set_prec(ref->sum, need > ps ? need : ps);
+        if (mpfr_div(ref->sum, num, den, MPFR_RNDN) != 0 && need > ps) {
+            mpfr_set_prec(ref->sum, ps);       /* no binary number: SL_MOM_SUM_PREC bits */
+            mpfr_div(ref->sum, num, den, MPFR_RNDN);
+        }
     }
     ref->rounded_f64 = round_ratio(num, den, root, SL_F64);
     ref->rounded_f32 = round_ratio(num, den, root, SL_F32);
@@ -174,13 +178,22 @@ static int squares_f64_int(sl_exact *acc, const double *x, size_t m)
         qmax = q > qmax ? q : qmax;
     }
     if (qmin < 1023 - 400 || qmax >= 1023 + 500 || qmax - qmin >= SL_MOM_SPAN) return 0;
-    unsigned __int128 bin[SL_MOM_SPAN] = {0};
-    for (size_t j = 0; j < m; j++) {
-        const uint32_t q = (uint32_t)(b[j] >> 52) & 0x7ffu;
+    /* four sets of bins (value j into set j % 4): consecutive adds rarely wait on one another */
+    unsigned __int128 bin[4][SL_MOM_SPAN] = {{0}};
+    size_t j = 0;
+    for (; j + 4 <= m; j += 4)
+        for (int l = 0; l < 4; l++) {
+            const uint64_t w = b[j + (size_t)l];
+            const uint64_t M = (w & 0xfffffffffffffull) | 0x10000000000000ull;
+            bin[l][((uint32_t)(w >> 52) & 0x7ffu) - qmin] += (unsigned __int128)M * M;
+        }
+    for (; j < m; j++) {
         const uint64_t M = (b[j] & 0xfffffffffffffull) | 0x10000000000000ull;
-        bin[q - qmin] += (unsigned __int128)M * M;
+        bin[0][((uint32_t)(b[j] >> 52) & 0x7ffu) - qmin] += (unsigned __int128)M * M;
     }
-    for (uint32_t i = 0; i <= qmax - qmin; i++) add_u128(acc, bin[i], 2 * ((int)(qmin + i) - 1075));
+    /* the four sets together: at most 2048 values of M^2 < 2^106, below 2^117 */
+    for (uint32_t i = 0; i <= qmax - qmin; i++)
+        add_u128(acc, bin[0][i] + bin[1][i] + bin[2][i] + bin[3][i], 2 * ((int)(qmin + i) - 1075));
     return 1;
 }
 #else

@@ -6,7 +6,7 @@
  * Implementation assumptions: IEEE 754 binary32/binary64 (same byte order as the integers),
  * round to nearest even, two's-complement 64-bit integers with arithmetic right shift,
  * 64-bit long long. MPFR's exponent range must be the default one (or at least contain
- * [-1200, 1200]) while these functions run; they never change it.
+ * [-2400, 2400]: the moments' values reach 2^-2280) while these functions run; they never change it.
  * An exactness invariant that fails inside (an MPFR step reporting inexact where the code
  * sized it to be exact) is a bug, never an input error: it prints a message and abort()s. */
 #ifndef SL_REFERENCE_H
@@ -115,9 +115,9 @@ void sl_reference_clear(sl_reference *ref);
  * The exact reference of one of the moments of n values of dt (every format), over up to
  * `threads` threads (the same result for every count). ref->sum holds the exact value (mean:
  * S1 / n; var: V = (n S2 - S1^2) / (n (n - ddof)) with S1 = sum x, S2 = sum x^2 computed exactly;
- * std: sqrt(V); max/min: the extreme value) to at least 256 bits, exactly whenever the value is
- * a binary number of at most 4600 bits (n, or n (n - ddof), a power of two; max/min; an exact
- * square root); ref->rounded / rounded_f64 / rounded_f32 are the exact value rounded once
+ * std: sqrt(V); max/min: the extreme value): the value itself when it is a binary number (a
+ * terminating quotient, an exact square root, max/min), else rounded to nearest at 256 bits;
+ * ref->rounded / rounded_f64 / rounded_f32 are the exact value rounded once
  * (nearest, ties to even, gradual underflow, +-Inf past the format's range).
  * Special values (the semantics every variant of these operations follows):
  *   any NaN input -> NaN; mean: n = 0 -> NaN, an Inf input -> that Inf (+Inf and -Inf -> NaN);

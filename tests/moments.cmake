@@ -1,7 +1,8 @@
 # tests/moments.cmake: mean, var, std, max, min: their exact references against GMP rationals
-# (every format, random and edge data, ties, specials, ddof, threads), their bounds, the CLI.
+# (every format, random and edge data, every dataset family, ties, specials, ddof, threads), their
+# bounds, the CLI.
 sl_add_test(NAME tmoments_ref SOURCES tmoments_ref.c LABELS cpu TIMEOUT 300
-            LIBS sumlab_reference sumlab_mpfr)
+            LIBS sumlab_reference sumlab_datasets sumlab_mpfr)
 # the bounds: hand-computed formulas, a correct variance inside, sequential models of every
 # algorithm inside their bound on every data family
 sl_add_test(NAME tmoments_bound SOURCES tmoments_bound.c LABELS cpu TIMEOUT 300)

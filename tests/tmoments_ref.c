@@ -8,8 +8,10 @@
 #include <gmp.h>
 #include <math.h>
 #include <mpfr.h>
+#include "sl_datasets.h"
 #include "sl_reference.h"
 #include "sl_test.h"
+#include "sl_test_half.h"
 #include "sumlab/half.h"
 
 static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
@@ -373,12 +375,17 @@ static double g_ranges(sl_dtype dt, size_t i)   /* float64: around 2^500 and 2^-
     return round_to(v, dt);
 }
 
+static double g_blocks(sl_dtype dt, size_t i)   /* a narrow block of 2048, then wide values */
+{
+    return i < 2048 ? g_offset(dt, i) : i < 4096 ? g_uniform(dt, i) : g_wide(dt, i);
+}
+
 static void random_cases(void)
 {
     static const struct { const char *name; gen_fn *g; } gens[] = {
         {"uniform", g_uniform}, {"offset", g_offset}, {"wide", g_wide}, {"big", g_big},
-        {"small", g_small}, {"subnormal", g_subnormal}, {"ranges", g_ranges}};
-    static const size_t sizes[] = {1, 2, 3, 17, 1000, 4099};
+        {"small", g_small}, {"subnormal", g_subnormal}, {"ranges", g_ranges}, {"blocks", g_blocks}};
+    static const size_t sizes[] = {1, 2, 3, 17, 1000, 6200};
     for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++)
         for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -510,6 +517,30 @@ static void edge_cases(void)
     const double r64[] = {0x1p500, -0x1.fffffffffffffp499, 0x1p-400, 0x1.fffffffffffffp-401, 1e-310, 4.9e-324,
                           1e200, -1e-200, 1.0, 0x1.fffffffffffffp1023};
     check_values("f64 ranges", r64, 10, SL_F64);
+    /* ref->sum is the value itself when it is a binary number: var of {3a, 3b, 0} (ddof 0, D = 9) is
+     * 2 (a^2 - a b + b^2), 1202 bits for a = 2^300, b = 2^-300; std of {2a, -2b} is a + b */
+    {
+        const double w3[] = {3 * 0x1p300, 3 * 0x1p-300, 0.0}, w2[] = {0x1p301, -0x1p-299};
+        mpfr_t want;
+        mpfr_init2(want, 1300);
+        sl_reference ref;
+        sl_err err = {{0}};
+        CHECK(sl_reference_moment(&ref, SL_MOMENT_VAR, w3, 3, SL_F64, 0, 1, &err) == 0, "%s", err.msg);
+        mpfr_set_ui_2exp(want, 1, 600, MPFR_RNDN);
+        mpfr_sub_ui(want, want, 1, MPFR_RNDN);
+        mpfr_add_d(want, want, 0x1p-600, MPFR_RNDN);
+        mpfr_mul_2ui(want, want, 1, MPFR_RNDN);
+        CHECK(mpfr_equal_p(ref.sum, want), "var 2 (a^2 - ab + b^2): ref.sum is not exact (%ld bits)",
+              (long)mpfr_get_prec(ref.sum));
+        sl_reference_clear(&ref);
+        CHECK(sl_reference_moment(&ref, SL_MOMENT_STD, w2, 2, SL_F64, 0, 1, &err) == 0, "%s", err.msg);
+        mpfr_set_ui_2exp(want, 1, 300, MPFR_RNDN);
+        mpfr_add_d(want, want, 0x1p-300, MPFR_RNDN);
+        CHECK(mpfr_equal_p(ref.sum, want), "std a + b: ref.sum is not exact (%ld bits)", (long)mpfr_get_prec(ref.sum));
+        CHECK(ref.rounded == 0x1p300, "std a + b: %a", ref.rounded);
+        sl_reference_clear(&ref);
+        mpfr_clear(want);
+    }
     const double sub[] = {4.9e-324, 1e-323, 0.0, 2.2e-308};
     check_values("f64 subnormals", sub, 4, SL_F64);
     {   /* (2/3) 2^-2148: +0 in every format, positive in the reference */
@@ -556,11 +587,37 @@ static void thread_cases(void)
     }
 }
 
+/* Every dataset family of the registry, every format, default parameters (16-bit: sl_test_params). */
+static void dataset_cases(void)
+{
+    static const uint64_t sizes[] = {2, 1000, 5000};
+    void *buf = malloc(5000 * 8);
+    for (size_t i = 0; i < sl_dataset_count(); i++) {
+        const sl_dataset *ds = sl_dataset_at(i);
+        for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++)
+            for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+                const sl_dtype dt = fmts[f];
+                sl_params p;
+                sl_err err = {{0}};
+                if (sl_test_params(ds, dt, &p, &err)) continue;
+                const int rc = sl_dataset_generate(ds, dt, sl_test_seed() + s, sizes[s], &p, 0, sizes[s], buf, &err);
+                if (sl_test_half_overflow(dt, rc, &err)) continue;
+                CHECK(rc == 0, "%s %s: %s", ds->name, sl_dtype_name(dt), err.msg);
+                if (rc) continue;
+                char what[96];
+                snprintf(what, sizeof what, "dataset %s n=%llu", ds->name, (unsigned long long)sizes[s]);
+                check_all(what, buf, sizes[s], dt);
+            }
+    }
+    free(buf);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
     edge_cases();
     random_cases();
+    dataset_cases();
     thread_cases();
     /* a bad call fails with a message */
     sl_reference ref;
