@@ -6,7 +6,7 @@
  * Implementation assumptions: IEEE 754 binary32/binary64 (same byte order as the integers),
  * round to nearest even, two's-complement 64-bit integers with arithmetic right shift,
  * 64-bit long long. MPFR's exponent range must be the default one (or at least contain
- * [-1200, 1200]) while these functions run; they never change it.
+ * [-2400, 2400]: the moments' values reach 2^-2280) while these functions run; they never change it.
  * An exactness invariant that fails inside (an MPFR step reporting inexact where the code
  * sized it to be exact) is a bug, never an input error: it prints a message and abort()s. */
 #ifndef SL_REFERENCE_H

@@ -2,7 +2,7 @@
  * bounds_moments.c): hand-computed cases give the documented formulas' values; a variance computed
  * correctly (two-pass in long double) lies inside every model's bound; sequential CPU models of each
  * algorithm (textbook, shifted, two-pass, corrected, Welford; float32 and float64 accumulators,
- * 16-bit input in float32) stay inside their model's bound on every data family, and the bound is
+ * 16-bit input in float32 and in its own format) stay inside their model's bound on every data family, and the bound is
  * finite where it must be. */
 #include <float.h>
 #include <math.h>
@@ -153,65 +153,75 @@ static void hand_cases(void)
 }
 
 /* ---- sequential models of the algorithms, in the accumulator format ---------------------------- */
-/* acc: float (f) or double; every operation rounded to it (no contraction: -ffp-contract=off) */
-#define ALGOS(T, SUF)                                                                             \
-    static double textbook_##SUF(const double *x, size_t n, uint32_t d, int root)                 \
-    {                                                                                             \
-        T s1 = 0, s2 = 0;                                                                         \
-        for (size_t i = 0; i < n; i++) { T v = (T)x[i]; s1 += v; s2 += v * v; }                   \
-        T t = s1 * s1; t = t / (T)n; t = s2 - t; t = t / (T)(n - d);                              \
-        if (root) t = t < 0 ? 0 : (T)sqrt((double)t);                                            \
-        return (double)t;                                                                         \
-    }                                                                                             \
-    static double shifted_##SUF(const double *x, size_t n, uint32_t d, int root)                  \
-    {                                                                                             \
-        T k = (T)x[0], s1 = 0, s2 = 0;                                                            \
-        for (size_t i = 0; i < n; i++) { T v = (T)x[i] - k; s1 += v; s2 += v * v; }               \
-        T t = s1 * s1; t = t / (T)n; t = s2 - t; t = t / (T)(n - d);                              \
-        if (root) t = t < 0 ? 0 : (T)sqrt((double)t);                                            \
-        return (double)t;                                                                         \
-    }                                                                                             \
-    static double two_pass_##SUF(const double *x, size_t n, uint32_t d, int root, int corr)       \
-    {                                                                                             \
-        T s1 = 0, q = 0, c = 0;                                                                   \
-        for (size_t i = 0; i < n; i++) s1 += (T)x[i];                                             \
-        const T mu = s1 / (T)n;                                                                   \
-        for (size_t i = 0; i < n; i++) { T dd = (T)x[i] - mu; q += dd * dd; c += dd; }            \
-        T t = q;                                                                                  \
-        if (corr) { T cc = c * c; cc = cc / (T)n; t = q - cc; }                                   \
-        t = t / (T)(n - d);                                                                       \
-        if (root) t = t < 0 ? 0 : (T)sqrt((double)t);                                            \
-        return (double)t;                                                                         \
-    }                                                                                             \
-    static double welford_##SUF(const double *x, size_t n, uint32_t d, int root)                  \
-    {                                                                                             \
-        T mu = 0, m2 = 0;                                                                         \
-        for (size_t i = 0; i < n; i++) {                                                          \
-            T v = (T)x[i], dl = v - mu;                                                           \
-            mu = mu + dl / (T)(i + 1);                                                            \
-            T d2 = v - mu;                                                                        \
-            m2 = m2 + dl * d2;                                                                    \
-        }                                                                                         \
-        T t = m2 / (T)(n - d);                                                                    \
-        if (root) t = t < 0 ? 0 : (T)sqrt((double)t);                                            \
-        return (double)t;                                                                         \
-    }
-ALGOS(float, f)
-ALGOS(double, d)
+/* Every operation is done in double and rounded to the accumulator by R (float32, float64 or a
+ * 16-bit format): for +, -, *, / and sqrt, rounding the double result again is the correct
+ * rounding in the narrower format (53 >= 2 p + 2), so this is the accumulator's arithmetic. */
+static sl_dtype acc_dt;
+static double R(double v) { return acc_dt == SL_F64 ? v : acc_dt == SL_F32 ? (double)(float)v : sl_half_round(v, acc_dt); }
 
-/* One model's result on x (values of dt), in its accumulator (wide: double), rounded to dt. */
-static double run_model(sl_bound_model b, int wide, const double *x, size_t n, sl_dtype dt, uint32_t d, int root)
+static double finish(double t, int root) { return root ? (t < 0 ? 0 : R(sqrt(t))) : t; }
+
+static double textbook_m(const double *x, size_t n, uint32_t d, int root, int shift)
 {
-    const int dbl = wide || dt == SL_F64;
+    const double k = shift ? R(x[0]) : 0;
+    double s1 = 0, s2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double v = shift ? R(R(x[i]) - k) : R(x[i]);
+        s1 = R(s1 + v);
+        s2 = R(s2 + R(v * v));
+    }
+    double t = R(s1 * s1);
+    t = R(t / R((double)n));
+    t = R(s2 - t);
+    return finish(R(t / R((double)(n - d))), root);
+}
+
+static double two_pass_m(const double *x, size_t n, uint32_t d, int root, int corr)
+{
+    double s1 = 0, q = 0, c = 0;
+    for (size_t i = 0; i < n; i++) s1 = R(s1 + R(x[i]));
+    const double mu = R(s1 / R((double)n));
+    for (size_t i = 0; i < n; i++) {
+        const double dd = R(R(x[i]) - mu);
+        q = R(q + R(dd * dd));
+        c = R(c + dd);
+    }
+    double t = q;
+    if (corr) t = R(q - R(R(c * c) / R((double)n)));
+    return finish(R(t / R((double)(n - d))), root);
+}
+
+static double welford_m(const double *x, size_t n, uint32_t d, int root)
+{
+    double mu = 0, m2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        const double v = R(x[i]), dl = R(v - mu);
+        mu = R(mu + R(dl / R((double)(i + 1))));
+        m2 = R(m2 + R(dl * R(v - mu)));
+    }
+    return finish(R(m2 / R((double)(n - d))), root);
+}
+
+/* One model's result on x (values of dt) in the accumulator acc, rounded to dt. */
+static double run_model_acc(sl_bound_model b, sl_dtype acc, const double *x, size_t n, sl_dtype dt, uint32_t d,
+                            int root)
+{
+    acc_dt = acc;
     double r;
     switch (b) {
-    case SL_BOUND_VAR_TEXTBOOK: r = dbl ? textbook_d(x, n, d, root) : textbook_f(x, n, d, root); break;
-    case SL_BOUND_VAR_SHIFTED: r = dbl ? shifted_d(x, n, d, root) : shifted_f(x, n, d, root); break;
-    case SL_BOUND_VAR_TWO_PASS: r = dbl ? two_pass_d(x, n, d, root, 0) : two_pass_f(x, n, d, root, 0); break;
-    case SL_BOUND_VAR_CORRECTED: r = dbl ? two_pass_d(x, n, d, root, 1) : two_pass_f(x, n, d, root, 1); break;
-    default: r = dbl ? welford_d(x, n, d, root) : welford_f(x, n, d, root); break;
+    case SL_BOUND_VAR_TEXTBOOK: r = textbook_m(x, n, d, root, 0); break;
+    case SL_BOUND_VAR_SHIFTED: r = textbook_m(x, n, d, root, 1); break;
+    case SL_BOUND_VAR_TWO_PASS: r = two_pass_m(x, n, d, root, 0); break;
+    case SL_BOUND_VAR_CORRECTED: r = two_pass_m(x, n, d, root, 1); break;
+    default: r = welford_m(x, n, d, root); break;
     }
     return round_to(r, dt);
+}
+
+/* wide: float64 accumulation; else float64 for float64 input, float32 otherwise. */
+static double run_model(sl_bound_model b, int wide, const double *x, size_t n, sl_dtype dt, uint32_t d, int root)
+{
+    return run_model_acc(b, wide || dt == SL_F64 ? SL_F64 : SL_F32, x, n, dt, d, root);
 }
 
 typedef double gen_fn(sl_dtype dt);
@@ -238,7 +248,7 @@ static void model_cases(void)
                                             SL_BOUND_VAR_CORRECTED, SL_BOUND_VAR_WELFORD};
     static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
     static const size_t sizes[] = {2, 3, 33, 1000, 20000};
-    long checked = 0, finite_easy = 0;
+    long checked = 0, finite_easy = 0, finite_half = 0;
     for (size_t f = 0; f < 4; f++)
         for (size_t g = 0; g < sizeof gens / sizeof gens[0]; g++)
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -251,21 +261,23 @@ static void model_cases(void)
                         sl_reference ref;
                         if (ref_of(&ref, root ? SL_MOMENT_STD : SL_MOMENT_VAR, x, n, dt, d)) continue;
                         for (size_t mi = 0; mi < 5; mi++)
-                            for (int wide = 0; wide <= (dt == SL_F64 ? 0 : 1); wide++) {
+                            for (int wide = 0; wide <= (dt == SL_F64 ? 0 : sl_dtype_is_half(dt) ? 2 : 1); wide++) {
+                                /* wide 2: 16-bit input accumulated in its own format (acc_input) */
                                 const sl_variant v = {.name = "model", .op = root ? "std" : "var", .family = "test",
-                                                      .bound = models[mi], .acc_wide = wide,
+                                                      .bound = models[mi], .acc_wide = wide == 1, .acc_input = wide == 2,
                                                       .dtypes = SL_DTYPES_ALL, .depth = depth_n};
                                 const double b = bound_of(&v, &ref);
-                                const double r = run_model(models[mi], wide, x, n, dt, d, root);
+                                const double r = run_model_acc(models[mi], sl_variant_acc(&v, dt), x, n, dt, d, root);
                                 const sl_errors e = sl_reference_errors(&ref, r, dt);
                                 checked++;
+                                finite_half += wide == 2 && b < INFINITY;
                                 CHECK(!(b < INFINITY) || e.abs_err <= b,
                                       "%s %s n=%zu ddof=%u %s model %zu wide %d: error %a above bound %a (result %a, "
                                       "exact %a)", gens[g].name, sl_dtype_name(dt), n, d, root ? "std" : "var", mi,
                                       wide, e.abs_err, b, r, ref.rounded_f64);
                                 /* easy data: every bound is finite (a bound that is always vacuous
                                  * would pass the check above) */
-                                if (g == 0 || g == 3) {
+                                if ((g == 0 || g == 3) && wide < 2) {
                                     CHECK(b < INFINITY && b > 0, "%s %s n=%zu model %zu: bound %g on easy data",
                                           gens[g].name, sl_dtype_name(dt), n, mi, b);
                                     finite_easy++;
@@ -275,7 +287,8 @@ static void model_cases(void)
                     }
                 free(x);
             }
-    CHECK(checked > 1000 && finite_easy > 100, "%ld checks, %ld on easy data", checked, finite_easy);
+    CHECK(checked > 1000 && finite_easy > 100 && finite_half > 50, "%ld checks, %ld on easy data, %ld finite with "
+          "16-bit accumulators", checked, finite_easy, finite_half);
 }
 
 /* Every model inside its bound on x (values of dt): var and std, ddof 1, both accumulators. */
