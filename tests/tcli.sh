@@ -22,7 +22,6 @@ check "list names at least one variant" test "$nvariants" -ge 2
 "$sumlab" list variants > "$tmp/variants.txt" 2>/dev/null
 # every registry row (as listed in CSV) appears in the human table and in `sum` (below)
 mapfile -t names < <(tail -n +2 "$tmp/variants.csv" | cut -d, -f1)
-mapfile -t sum_names < <(tail -n +2 "$tmp/variants.csv" | awk -F, '$2 == "sum" { print $1 }')
 for v in "${names[@]}"; do
   check "list table names $v" grep -q "^$v " "$tmp/variants.txt"
 done
