@@ -52,6 +52,13 @@ check "different seed, different bytes" bash -c "! cmp -s '$tmp/a.npy' '$tmp/c.n
 check "raw file size is n * 4" test "$(stat -c %s "$tmp/r.bin")" -eq 4096
 "$sumlab" gen uniform --n 1e3 --seed "$seed" --dtype f64 -o "$tmp/d.raw" 2>/dev/null
 check "1e3 f64 raw is 8000 bytes" test "$(stat -c %s "$tmp/d.raw")" -eq 8000
+# a full-range input whose exact sum is finite but whose sum|x| overflows float32: the chains of
+# adds have no finite bound, the correctly rounded and binned sums keep theirs (the self-check
+# can judge them)
+"$sumlab" gen log-uniform --n 2^16 --param emin=-1100 --param emax=122 --param subnormals=1 -o "$tmp/fr.npy" 2>/dev/null
+fr=$("$sumlab" sum "$tmp/fr.npy" --backend cpu --variants superacc,reproducible,kahan --format csv --columns variant,bound_abs 2>/dev/null)
+check "full range: superacc and reproducible bounds finite, kahan's inf ($fr)" bash -c "
+  echo '$fr' | grep -qE '^superacc,[0-9]' && echo '$fr' | grep -qE '^reproducible,[0-9]' && echo '$fr' | grep -qx 'kahan,inf'"
 # a safetensors file (8-byte header length, then JSON) is named as such, not read as raw data
 printf '\x1c\x00\x00\x00\x00\x00\x00\x00{"w":{"dtype":"F32","shape":[1]}}' > "$tmp/w.safetensors"
 "$sumlab" sum "$tmp/w.safetensors" > /dev/null 2> "$tmp/st.err"

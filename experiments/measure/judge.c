@@ -72,8 +72,11 @@ double sl_sum_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl
     if (kind == SL_REF_BOUND_NONE) return NAN;
     const sl_dtype acc = sl_variant_acc(v, dt);
     /* Higham's bounds assume no overflow: once sum|x| passes the accumulator's largest
-     * finite value an intermediate may overflow, and no finite bound holds */
-    if (ref->finite && !(ref->abssum <= fmt_max(acc))) return INFINITY;
+     * finite value an intermediate may overflow, and no finite bound holds (for the chains of
+     * adds; a correctly rounded or binned sum never forms such a partial sum: its bound stays) */
+    if (ref->finite && !(ref->abssum <= fmt_max(acc)) &&
+        (kind == SL_REF_BOUND_RECURSIVE || kind == SL_REF_BOUND_COMPENSATED))
+        return INFINITY;
     /* finite inputs whose exact sum overflows the format: no result is within a finite
      * distance of a representable sum (the correctly rounded one is Inf itself) */
     if (ref->overflow) return INFINITY;
