@@ -34,7 +34,14 @@
     X(cub)              /* cub.c */                                                         \
     SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
     X(cub_f32acc)       /* cub.c: float16/bfloat16 input, float32 accumulator */            \
-    X(exact)            /* below */
+    X(exact)            /* below */                                                         \
+    /* lse (log-sum-exp): its exact row (below), then lse.c */                              \
+    X(lse_exact)                                                                            \
+    X(lse_naive)                                                                            \
+    X(lse_two_pass)                                                                         \
+    X(lse_online)                                                                           \
+    X(lse_f64_acc)                                                                          \
+    X(lse_compensated)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
@@ -56,6 +63,17 @@ const sl_variant sl_v_exact = {
     .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "the exact sum correctly rounded to the input format (reference/, checked "
                    "against mpfr_sum)",
+    .dtypes = SL_DTYPES_ALL,
+    .bound = SL_BOUND_CORRECTLY_ROUNDED,
+};
+
+/* lse's exact row (reference/sl_lse.c computes it). */
+const sl_variant sl_v_lse_exact = {
+    .name = "exact",
+    .op = "lse", .family = "reference",
+    .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .description = "log(sum exp(x)) correctly rounded to the input format (reference/sl_lse.c: "
+                   "Ziv's strategy on MPFR)",
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };

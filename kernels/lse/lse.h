@@ -1,0 +1,115 @@
+/* lse/lse.h: what the log-sum-exp kernels (lse.cu) share with their CPU twins (lse.c): which
+ * variant a descriptor is (impl), the launch geometry, and the per-thread state with its update,
+ * merge and final steps, as host-and-device functions (one copy: the twin runs the kernel's own
+ * arithmetic). Floating-point assumptions: lse_math.h's.
+ *
+ * State (m, s, c): the sum of exp(x_i - m) over the values seen is s + c (c: the compensation of
+ * `compensated`, 0 otherwise); m is the running maximum (online), the exact maximum (two-pass) or
+ * 0 (naive). Rules, in the accumulator format A (float32, or float64 for float64 input and f64-acc):
+ *   add, naive:      s = s + exp(x)
+ *   add, two-pass:   s = s + t, t = (x == m ? 1 : exp(x - m))
+ *   add, online:     x > m: f = exp(m - x), s = s f (c = c f), m = x, t = 1;
+ *                    else t = (x == m ? 1 : exp(x - m)); then s = s + t
+ *                    (compensated: (s, c) = TwoSum(s, t) with the error added into c)
+ *   merge(a, b):     b.m > a.m: swap; f = (a.m == b.m ? 1 : exp(b.m - a.m));
+ *                    s = a.s + b.s f (compensated: the pair sum of reduce/ops.cuh's sl_op_pair of
+ *                    (a.s, a.c) and (b.s f, b.c f))
+ *   final:           m + log(s + c)  (naive: m = 0, so log(s))
+ * Special values come out without tests of their own: -Inf inputs add exp(-Inf) = 0 (or count 1
+ * while m is still -Inf, which leaves -Inf + log(count) = -Inf); +Inf makes m = +Inf and the
+ * result +Inf; NaN makes s NaN; an empty state (-Inf, 0) gives -Inf + log(0) = -Inf. The merge
+ * is commutative (the larger maximum first), so a warp's or a block's tree may pair states in
+ * either order. */
+#ifndef SL_LSE_H
+#define SL_LSE_H
+#include <stdint.h>
+#include "lse/lse_math.h"
+
+/* The member of the lse family a descriptor is (its impl field). */
+typedef enum {
+    SL_LSE_NAIVE = 0,   /* exp unshifted, then log */
+    SL_LSE_TWO_PASS,    /* exact max, then sum exp(x - max) */
+    SL_LSE_ONLINE,      /* one pass, running max, rescaled sum (Milakov & Gimelshein) */
+    SL_LSE_F64_ACC,     /* online with a float64 state for float32/16-bit input */
+    SL_LSE_COMPENSATED  /* online with a compensated sum of the exponentials */
+} sl_lse_kind;
+
+#define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32 <= 1024) */
+#define SL_LSE_THREADS_PER_SM 2048u /* default grid = sm_count * (this / block) */
+#define SL_LSE_MAX_GRID (1u << 20)  /* requested grids are clamped to this */
+#define SL_LSE_UNROLL 4             /* vectors loaded ahead per thread (order unchanged) */
+
+#if defined(__CUDACC__)
+#define SL_LSE_FN static __host__ __device__ __forceinline__
+#else
+#define SL_LSE_FN static inline
+#endif
+
+typedef struct { float m, s, c; } sl_lse_sf;
+typedef struct { double m, s, c; } sl_lse_sd;
+
+/* SL_LSE_STATE_FNS(suffix, T, EXP, LOG): the functions on a state of T (float: expf/logf of
+ * lse_math.h; double: exp/log). kind is a constant at every call, so the branches fold. */
+#define SL_LSE_STATE_FNS(sfx, ST, T, EXP, LOG)                                               \
+    SL_LSE_FN ST sl_lse_init_##sfx(T m)                                                      \
+    {                                                                                        \
+        ST r;                                                                                \
+        r.m = m; r.s = (T)0; r.c = (T)0;                                                     \
+        return r;                                                                            \
+    }                                                                                        \
+    SL_LSE_FN void sl_lse_tsum_##sfx(ST *a, T t)                                             \
+    {                                                                                        \
+        const T S = a->s + t;                                                                \
+        const T bp = S - a->s;                                                               \
+        const T err = (a->s - (S - bp)) + (t - bp);                                          \
+        a->c = a->c + err;                                                                   \
+        a->s = S;                                                                            \
+    }                                                                                        \
+    SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
+    {                                                                                        \
+        if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
+        T t;                                                                                 \
+        if (kind != SL_LSE_TWO_PASS && x > a->m) {                                           \
+            const T f = EXP(a->m - x);                                                       \
+            a->s = a->s * f;                                                                 \
+            if (kind == SL_LSE_COMPENSATED) a->c = a->c * f;                                 \
+            a->m = x;                                                                        \
+            t = (T)1;                                                                        \
+        } else {                                                                             \
+            t = x == a->m ? (T)1 : EXP(x - a->m);                                            \
+        }                                                                                    \
+        if (kind == SL_LSE_COMPENSATED) sl_lse_tsum_##sfx(a, t);                             \
+        else a->s = a->s + t;                                                                \
+    }                                                                                        \
+    SL_LSE_FN ST sl_lse_merge_##sfx(ST a, ST b, int kind)                                    \
+    {                                                                                        \
+        if (b.m > a.m) { const ST t_ = a; a = b; b = t_; }                                   \
+        const T f = a.m == b.m ? (T)1 : EXP(b.m - a.m);                                      \
+        if (kind == SL_LSE_COMPENSATED) {                                                    \
+            const T bs = b.s * f, bc = b.c * f;                                              \
+            const T S = a.s + bs;                                                            \
+            const T bp = S - a.s;                                                            \
+            const T err = (a.s - (S - bp)) + (bs - bp);                                      \
+            const T ee = a.c + bc;                                                           \
+            a.s = S;                                                                         \
+            a.c = err + ee;                                                                  \
+        } else {                                                                             \
+            a.s = a.s + b.s * f;                                                             \
+        }                                                                                    \
+        return a;                                                                            \
+    }                                                                                        \
+    SL_LSE_FN T sl_lse_final_##sfx(ST a, int kind)                                           \
+    {                                                                                        \
+        const T s = kind == SL_LSE_COMPENSATED ? a.s + a.c : a.s;                            \
+        if (kind == SL_LSE_NAIVE) return LOG(s);                                             \
+        return a.m + LOG(s);                                                                 \
+    }
+
+SL_LSE_STATE_FNS(f, sl_lse_sf, float, sl_lm_expf, sl_lm_logf)
+SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
+
+/* The maximum of the two-pass variant's first pass: NaN ignored (its second pass makes the sum
+ * NaN), -Inf for no value; exact and independent of the order. */
+#define SL_LSE_MAX(a, b) ((b) > (a) ? (b) : (a))
+
+#endif
