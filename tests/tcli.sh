@@ -22,6 +22,7 @@ check "list names at least one variant" test "$nvariants" -ge 2
 "$sumlab" list variants > "$tmp/variants.txt" 2>/dev/null
 # every registry row (as listed in CSV) appears in the human table and in `sum` (below)
 mapfile -t names < <(tail -n +2 "$tmp/variants.csv" | cut -d, -f1)
+mapfile -t sum_names < <(tail -n +2 "$tmp/variants.csv" | awk -F, '$2 == "sum" { print $1 }')
 for v in "${names[@]}"; do
   check "list table names $v" grep -q "^$v " "$tmp/variants.txt"
 done
@@ -80,8 +81,8 @@ for spec in "uniform f32 3000" "normal f64 4097" "ill-conditioned f32 5000" "log
         if ($c["abs_err"] + 0 > $c["bound_abs"] + 0) { print "bound violated: " $0 > "/dev/stderr"; bad = 1 }
         if ($c["result_hex"] !~ /^(-?0x[0-9a-f.]+p[-+][0-9]+|inf|-inf|nan)$/) { print "bad hex: " $0 > "/dev/stderr"; bad = 1 } }
       END { exit bad || rows < 2 }' "$tmp/sum.csv"
-  # every registry variant either has a row or a skip line naming it
-  for v in "${names[@]}"; do
+  # every variant of the sum either has a row or a skip line naming it
+  for v in "${sum_names[@]}"; do
     check "sum $ds $dt: $v has a row or a skip line" \
       bash -c "cut -d, -f1 '$tmp/sum.csv' | grep -qx '$v' || grep -q 'skipping $v:' '$tmp/sum.err'"
   done
@@ -112,7 +113,7 @@ assert any(r['variant'] == 'exact' for r in rows)"
 # --- reduce --op: the operation axis -------------------------------------------------------
 "$sumlab" list ops --format csv > "$tmp/ops.csv" 2>/dev/null
 check "list ops lists sum" grep -q '^sum,1,' "$tmp/ops.csv"
-check "list variants --op sum lists the sum's variants" test "$("$sumlab" list variants --op sum --format csv | tail -n +2 | wc -l)" = "$(tail -n +2 "$tmp/variants.csv" | wc -l)"
+check "list variants --op sum lists the sum's variants" test "$("$sumlab" list variants --op sum --format csv | tail -n +2 | wc -l)" = "$(tail -n +2 "$tmp/variants.csv" | cut -d, -f2 | grep -cx sum)"
 "$sumlab" list variants --op nope > /dev/null 2> "$tmp/op.err"
 check "list --op nope: usage error" test $? -eq 2
 check "list --op nope: names the known operations" grep -q "unknown operation 'nope'.*sum" "$tmp/op.err"

@@ -39,7 +39,9 @@ static void registry_cases(void)
     CHECK(sl_op_parse("sum", &op, &err) == 0 && op == sl_op_default(), "parse sum");
     const sl_variant *vs[64];
     size_t nv = 0;
-    CHECK(sl_op_variants(op, "all", vs, 64, &nv, &err) == 0 && nv == sl_variant_count(), "all: %zu", nv);
+    size_t nsum = 0;
+    for (size_t i = 0; i < sl_variant_count(); i++) nsum += !strcmp(sl_variant_at(i)->op, "sum");
+    CHECK(sl_op_variants(op, "all", vs, 64, &nv, &err) == 0 && nv == nsum, "all: %zu", nv);
     CHECK(sl_op_variants(op, "kahan,exact", vs, 64, &nv, &err) == 0 && nv == 2 && vs[0] == sl_variant_find("kahan"),
           "named list");
     CHECK(sl_op_variants(op, "kahan,nope", vs, 64, &nv, &err) == -1 && strstr(err.msg, "nope"), "unknown variant");

@@ -234,6 +234,7 @@ static int run_input(MPI_Comm sub, int K, const ranks_input *ri, const ranks_opt
     req.order_seed = o->seed;
     for (size_t i = 0; i < sl_variant_count() && !rc; i++) {
         const sl_variant *v = sl_variant_at(i);
+        if (sl_op_of(v) != sl_op_default()) continue;     /* the ranks experiment sums */
         for (int c = 0; c < SL_COMBINE_COUNT && !rc; c++) {
             if (o->algorithm && c != SL_COMBINE_MPI_SUM) continue;
             if (c == SL_COMBINE_STATE && !sl_state_kind_find(v->name)) continue;

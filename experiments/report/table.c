@@ -44,6 +44,9 @@ size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max)
     size_t k = 0;
     for (size_t i = 0; i < sl_variant_count() && k < max; i++) {
         const char *name = sl_variant_at(i)->name;
+        size_t seen = 0;                 /* a name several operations use (exact): once */
+        while (seen < k && strcmp(out[seen], name)) seen++;
+        if (seen < k) continue;
         for (size_t r = 0; r < t->nrows; r++)
             if (IS(r, variant, name)) { out[k++] = name; break; }
     }

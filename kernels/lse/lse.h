@@ -35,7 +35,7 @@ typedef enum {
 } sl_lse_kind;
 
 #define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32 <= 1024) */
-#define SL_LSE_THREADS_PER_SM 2048u /* default grid = sm_count * (this / block) */
+#define SL_LSE_THREADS_PER_SM 1024u /* default grid = sm_count * (this / block) */
 #define SL_LSE_MAX_GRID (1u << 20)  /* requested grids are clamped to this */
 #define SL_LSE_UNROLL 4             /* vectors loaded ahead per thread (order unchanged) */
 
