@@ -10,6 +10,7 @@
 #include "sl_measure.h"
 #include "sl_ops.h"
 #include "sl_test.h"
+#include "sl_twin.h"
 #include "sumlab/half.h"
 
 static const sl_dtype dts[4] = {SL_F32, SL_F64, SL_F16, SL_BF16};
@@ -143,6 +144,25 @@ int main(void)
         for (int i = 0; i < 1000; i++) x[i] = -120.0f;
         const double rn2 = run(sl_variant_find_op("lse", "naive"), x, 1000, SL_F32, 0, 0, &cfg);
         CHECK(rn2 == -INFINITY, "naive on logits at -120 (float32) underflows: %a", rn2);
+    }
+    /* the twins' host threads (tasks of 4096 states) do not change a bit */
+    {
+        static float x[300001];
+        for (int i = 0; i < 300001; i++) x[i] = (float)(gauss() * 5.0);
+        for (size_t i = 0; i < sl_variant_count(); i++) {
+            const sl_variant *v = sl_variant_at(i);
+            if (strcmp(v->op, "lse") || !v->cpu) continue;
+            sl_launch cfg;
+            sl_twin_set_threads(1);
+            const double r1 = run(v, x, 300001, SL_F32, 0, 0, &cfg);
+            const double r1b = run(v, x, 300001, SL_F32, 32, 70, &cfg);
+            sl_twin_set_threads(3);
+            const double r3 = run(v, x, 300001, SL_F32, 0, 0, &cfg);
+            const double r3b = run(v, x, 300001, SL_F32, 32, 70, &cfg);
+            sl_twin_set_threads(1);
+            CHECK(same(r1, r3) && same(r1b, r3b), "%s: 1 thread %a %a, 3 threads %a %a", v->name, r1,
+                  r1b, r3, r3b);
+        }
     }
     printf("worst error / bound: %.3g\n", worst_ratio);
     return sl_test_done("tlse_twins");

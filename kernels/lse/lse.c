@@ -23,6 +23,10 @@
 #include "sl_twin.h"
 #include "sl_layout.h"
 #include "lse/lse.h"
+#include "sumlab/pool.h"
+
+/* States per task of the twin's host threads (the result does not depend on the split). */
+#define SL_LSE_TWIN_CHUNK 4096u
 
 /* lse.cu's entries (one workspace() and one gpu() for the family, by v->impl) */
 sl_workspace_fn sl_lse_workspace;
@@ -83,6 +87,38 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
         }                                                                                     \
         return lse_tree_##sfx(slots, 32, kind);                                               \
     }                                                                                         \
+    typedef struct {                                                                          \
+        const void *x;                                                                        \
+        sl_dtype dt;                                                                          \
+        int kind;                                                                             \
+        uint64_t Tn, W, head, nv, tail0, nedge;                                               \
+        ST *st;                                                                               \
+        T m0;                                                                                 \
+    } lse_job_##sfx;                                                                          \
+    /* states g in [c C, (c + 1) C): every state sees its elements in its thread's order     \
+     * (vectors j = g, g + T, ..., then its edges), visited round by round in memory order */ \
+    static void lse_chunk_##sfx(void *ctx, size_t c)                                          \
+    {                                                                                         \
+        const lse_job_##sfx *J = ctx;                                                         \
+        const uint64_t g0 = (uint64_t)c * SL_LSE_TWIN_CHUNK;                                  \
+        const uint64_t g1 = g0 + SL_LSE_TWIN_CHUNK < J->Tn ? g0 + SL_LSE_TWIN_CHUNK : J->Tn;   \
+        const int kind = J->kind;                                                             \
+        for (uint64_t g = g0; g < g1; g++) J->st[g] = sl_lse_init_##sfx(J->m0);               \
+        for (uint64_t r = 0; r < J->nv; r += J->Tn)                                           \
+            for (uint64_t g = g0; g < g1 && r + g < J->nv; g++) {                             \
+                ST a = J->st[g];                                                              \
+                const uint64_t b = J->head + (r + g) * J->W;                                  \
+                for (uint64_t k = 0; k < J->W; k++)                                           \
+                    sl_lse_add_##sfx(&a, (T)sl_tw_load(J->x, J->dt, b + k), kind);            \
+                J->st[g] = a;                                                                 \
+            }                                                                                 \
+        for (uint64_t g = g0; g < g1 && g < J->nedge; g++)                                     \
+            for (uint64_t e = g; e < J->nedge; e += J->Tn)                                    \
+                sl_lse_add_##sfx(&J->st[g],                                                   \
+                                 (T)sl_tw_load(J->x, J->dt,                                   \
+                                               e < J->head ? e : J->tail0 + (e - J->head)),  \
+                                 kind);                                                       \
+    }                                                                                         \
     static int lse_twin_##sfx(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,   \
                               const sl_launch *cfg, T M, T *out, sl_err *err)                 \
     {                                                                                         \
@@ -101,16 +137,13 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
             free(part);                                                                       \
             return sl_err_set(err, "%s: out of memory", v->name);                             \
         }                                                                                     \
-        const T m0 = kind == SL_LSE_TWO_PASS ? M : (T)-INFINITY;                              \
-        for (uint64_t g = 0; g < Tn; g++) {                                                   \
-            ST a = sl_lse_init_##sfx(m0);                                                     \
-            for (uint64_t j = g; j < nv; j += Tn)                                             \
-                for (uint64_t k = 0; k < W; k++)                                              \
-                    sl_lse_add_##sfx(&a, (T)sl_tw_load(x, dt, head + j * W + k), kind);       \
-            for (uint64_t e = g; e < nedge; e += Tn)                                          \
-                sl_lse_add_##sfx(&a, (T)sl_tw_load(x, dt, e < head ? e : tail0 + (e - head)), \
-                                 kind);                                                       \
-            st[g] = a;                                                                        \
+        lse_job_##sfx job = {x, dt, kind, Tn, W, head, nv, tail0, nedge, st,                  \
+                             kind == SL_LSE_TWO_PASS ? M : (T)-INFINITY};                     \
+        const size_t chunks = (size_t)((Tn + SL_LSE_TWIN_CHUNK - 1) / SL_LSE_TWIN_CHUNK);      \
+        if (sl_parallel_for(chunks, sl_twin_threads(), lse_chunk_##sfx, &job)) {               \
+            free(st);                                                                         \
+            free(part);                                                                       \
+            return sl_err_set(err, "%s: a host thread could not be joined", v->name);         \
         }                                                                                     \
         for (uint32_t b = 0; b < G; b++) part[b] = lse_block_##sfx(st + (uint64_t)b * B, B, kind); \
         /* the finish: thread t of B merges p[t], p[t + B], ... into an empty state */        \
