@@ -68,15 +68,15 @@ typedef struct { double m, s, c; } sl_lse_sd;
     SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
     {                                                                                        \
         if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
-        T t;                                                                                 \
-        if (kind != SL_LSE_TWO_PASS && x > a->m) {                                           \
-            const T f = EXP(a->m - x);                                                       \
-            a->s = a->s * f;                                                                 \
-            if (kind == SL_LSE_COMPENSATED) a->c = a->c * f;                                 \
+        /* one exp either way (no divergent second exp in a warp) */                         \
+        const int up = kind != SL_LSE_TWO_PASS && x > a->m;                                  \
+        const T e = EXP(up ? a->m - x : x - a->m);                                           \
+        T t = x == a->m ? (T)1 : e;                                                          \
+        if (up) {                                                                            \
+            a->s = a->s * e;                                                                 \
+            if (kind == SL_LSE_COMPENSATED) a->c = a->c * e;                                 \
             a->m = x;                                                                        \
             t = (T)1;                                                                        \
-        } else {                                                                             \
-            t = x == a->m ? (T)1 : EXP(x - a->m);                                            \
         }                                                                                    \
         if (kind == SL_LSE_COMPENSATED) sl_lse_tsum_##sfx(a, t);                             \
         else a->s = a->s + t;                                                                \

@@ -6,7 +6,7 @@
  * project builds with -ffp-contract=off / --fmad=false), no flush to zero, FLT_EVAL_METHOD 0.
  * Only +, -, *, / (each rounded once), comparisons, conversions of small integers and exact
  * scaling by powers of two built from bits: no libm call, no FMA.
- *   exp: k = nearest integer to x / ln 2 (x * log2(e) +- 0.5, truncated), r = (x - k ln2_hi) -
+ *   exp: k = x / ln 2 rounded to nearest even (x * log2(e) + 1.5 2^(p-1), less it), r = (x - k ln2_hi) -
  *        k ln2_lo (Cody and Waite: k ln2_hi is exact), exp(r) by its Taylor polynomial in
  *        Horner form (degree 7 for float32, 13 for float64; |r| <= 0.35), times 2^k in one or
  *        two exact steps (two below the normal range: the second step rounds once).
@@ -44,8 +44,11 @@ SL_LM_FN float sl_lm_expf(float x)
     if (x < -103.972084045410156f) return 0.0f;
     const float ln2_hi = 0.693145751953125f;          /* 0x1.62e4p-1: k ln2_hi exact, |k| <= 150 */
     const float ln2_lo = 1.428606765330187045e-06f;   /* ln 2 - ln2_hi */
-    const int k = (int)(x * 1.44269502162933349609f + (x < 0.0f ? -0.5f : 0.5f));
-    const float kf = (float)k;
+    /* k = x log2(e) rounded to nearest even by the magic constant 1.5 * 2^23 (no conversion
+     * instruction: on the GPU F2I/I2F run at a quarter of the FP32 rate); k from its bits */
+    const float sh = x * 1.44269502162933349609f + 12582912.0f;
+    const float kf = sh - 12582912.0f;
+    const int k = (int)(sl_lm_f2u(sh) - 0x4b400000u);
     const float r = (x - kf * ln2_hi) - kf * ln2_lo;
     float p = 1.0f / 5040.0f;
     p = 1.0f / 720.0f + r * p;
@@ -67,8 +70,9 @@ SL_LM_FN double sl_lm_exp(double x)
     if (x < -745.133219101941108420) return 0.0;
     const double ln2_hi = 6.93147180369123816490e-01; /* 32 significant bits: k ln2_hi exact */
     const double ln2_lo = 1.90821492927058770002e-10;
-    const int k = (int)(x * 1.44269504088896338700e+00 + (x < 0.0 ? -0.5 : 0.5));
-    const double kd = (double)k;
+    const double sh = x * 1.44269504088896338700e+00 + 6755399441055744.0; /* 1.5 * 2^52 */
+    const double kd = sh - 6755399441055744.0;
+    const int k = (int)(int64_t)(sl_lm_d2u(sh) - 0x4338000000000000ull);
     const double r = (x - kd * ln2_hi) - kd * ln2_lo;
     double p = 1.0 / 6227020800.0;                     /* 1/13! */
     p = 1.0 / 479001600.0 + r * p;
