@@ -53,14 +53,17 @@ static int lse_reference(sl_reference *ref, const void *const *x, uint64_t n, sl
  * within 2 ulps (4u relative; tests/tlse_math.c measures <= 1.15 ulps):
  *   terms: exp(x_i - m) is computed with the argument rounded once (|x_i - M| u, the rescales'
  *          arguments telescope to the same) and at most k + 1 exps on its chain (4u each), then
- *          added along a chain of k adds (gamma_k); relative error of S = sum exp(x_i - M):
- *            rel_S = W u + 4 (k + 1) u + gamma_k        (naive: 4u + gamma_k, no shift)
- *          with W = sum |x_i - M| w_i <= cond |lse| + max|x| (w_i = exp(x_i - M) / S), plus
+ *          added along a chain of k adds (gamma_k) and at most k rescaling products (2k u with
+ *          the merges'); relative error of S = sum exp(x_i - M):
+ *            rel_S = W u e^(2 u max|x|) + (4 (k + 1) + 2k) u + gamma_k   (naive: (4 + 2k) u + gamma_k)
+ *          with W = sum |x_i - M| w_i <= cond |lse| + max|x| (w_i = exp(x_i - M) / S; the factor
+ *          e^(u D), D = max |x_i - M| <= 2 max|x|, makes e^(u d) - 1 <= u d e^(u D) exact), plus
  *          n (k + 1) eta / S for terms in the subnormal range (eta: the least subnormal of the
  *          accumulator; S >= 1 for the shifted forms, S = exp(lse) for naive);
  *   log:   rel_S / (1 - rel_S) + 4u |log S| (|log S| <= log n; naive: |lse|);
  *   final: u |lse| for M + log S in the accumulator, and u_o (|lse| + E) when the output format
- *          is narrower (16-bit input, f64-acc);
+ *          is narrower (16-bit input, f64-acc; f64-acc on 16-bit input rounds through float32:
+ *          2^-24 (|lse| + E) more);
  *   compensated: the same model (its rescales bound it, not its sum: a first-order-free sum bound
  *          would be 2u + O(k u^2) only while no rescale happens).
  * The exact row: half an ulp of the correctly rounded value. Vacuous (+Inf) when rel_S >= 1/2,
@@ -83,19 +86,21 @@ static double lse_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
         const double S = exp(ref->rounded_f64);
         const double big = acc == SL_F64 ? 0x1p1023 : 0x1p127;
         if (!(S < big) || S == 0.0) return INFINITY;
-        rel = 4.0 * u + gk + (double)n * (k + 1.0) * eta / S;
+        rel = 4.0 * u + 2.0 * k * u + gk + (double)n * (k + 1.0) * eta / S;
         logS = lse;
     } else {
         const double W = (isfinite(ref->cond) ? ref->cond * lse : 0.0) + ref->maxabs;
         if (!isfinite(W)) return INFINITY;
-        rel = W * u + 4.0 * (k + 1.0) * u + gk + (double)n * (k + 1.0) * eta;
+        /* sum w_i (e^(u d_i) - 1) <= u W e^(u D), D = max |x_i - M| <= 2 max|x| */
+        rel = W * u * exp(2.0 * u * ref->maxabs) + (4.0 * (k + 1.0) + 2.0 * k) * u + gk +
+              (double)n * (k + 1.0) * eta;
         logS = log((double)(n ? n : 1));
     }
     rel *= 1.01; /* second-order terms and the evaluation's own roundings */
     if (!(rel < 0.5)) return INFINITY;
     double E = rel / (1.0 - rel) + 4.0 * u * logS * 1.01 + (naive ? 0.0 : u * lse * 1.01);
-    if (sl_dtype_size(dt) < sl_dtype_size(acc) || (sl_dtype_is_half(dt) && acc != dt))
-        E += uo * (lse + E) * 1.01;
+    if (acc == SL_F64 && sl_dtype_is_half(dt)) E += 0x1p-24 * (lse + E) * 1.01; /* via float32 */
+    if (sl_dtype_size(dt) < sl_dtype_size(acc)) E += uo * (lse + E) * 1.01;
     return E;
 }
 

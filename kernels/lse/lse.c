@@ -39,7 +39,7 @@ static void lse_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtyp
     (void)v;
     if (cfg->block == 0) cfg->block = SL_LSE_BLOCK;
     cfg->block = (cfg->block + 31u) / 32u * 32u;
-    if (cfg->block > 1024u) cfg->block = 1024u;
+    if (cfg->block > SL_LSE_MAX_BLOCK) cfg->block = SL_LSE_MAX_BLOCK;
     if (cfg->items == 0) cfg->items = SL_LSE_UNROLL;
     const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
     const uint64_t nv = (n - head) / sl_vec_width(dt);

@@ -122,7 +122,7 @@ __device__ __forceinline__ void lse_for_share(const X *__restrict__ x, uint64_t 
 }
 
 template <typename X, typename T, int K>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
 lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result)
 {
     typedef lse_op<T, K> Op;
@@ -138,7 +138,7 @@ lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void
 }
 
 template <typename X, typename T>
-__global__ void __launch_bounds__(1024)
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
 lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
 {
     typedef lse_max_op<T> Op;

@@ -34,7 +34,9 @@ typedef enum {
     SL_LSE_COMPENSATED  /* online with a compensated sum of the exponentials */
 } sl_lse_kind;
 
-#define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32 <= 1024) */
+#define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32) */
+#define SL_LSE_MAX_BLOCK 512u       /* larger requests are clamped to it (the kernels' launch
+                                       bounds: 128 registers a thread, no spills in float64) */
 #define SL_LSE_THREADS_PER_SM 1024u /* default grid = sm_count * (this / block) */
 #define SL_LSE_MAX_GRID (1u << 20)  /* requested grids are clamped to this */
 #define SL_LSE_UNROLL 4             /* vectors loaded ahead per thread (order unchanged) */
