@@ -2,6 +2,7 @@
  * (method, fields and costs: sl_lse.h). Shares no code with kernels/.
  * Implementation assumptions: sl_reference.h's, and glibc's exp within 2 ulps on doubles (it is
  * documented below 1 ulp) for the fast path; the MPFR path assumes nothing of libm. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include "sl_lse.h"
@@ -109,6 +110,47 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         mpfr_add_d(e, e, (double)n * 0x1p-1073, MPFR_RNDU);
         done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
     }
+#if LDBL_MANT_DIG >= 64
+    /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
+     * argument rounded once to 64 bits, summed with TwoSum: |S - sum t_i| <= S (Aw 2^-64 +
+     * 2^-62 + n 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps (2^-62) */
+    if (!done && !mpfr_only) {
+        long double lh = 0.0L, ll = 0.0L, aw = 0.0L;
+        for (uint64_t i = 0; i < n; i++) {
+            const double v = load(x, dt, i);
+            if (v == -INFINITY) continue;
+            const long double d = (long double)v - (long double)M, t = expl(d);
+            if (t == 0.0L) continue;
+            const long double s = lh + t, bp = s - lh;
+            ll += (lh - (s - bp)) + (t - bp);
+            lh = s;
+            aw += fabsl(d) * t;
+        }
+        mpfr_set_prec(s0, 256);
+        mpfr_set_ld(s0, lh, MPFR_RNDN);
+        {
+            mpfr_t lo;
+            mpfr_init2(lo, 256);
+            mpfr_set_ld(lo, ll, MPFR_RNDN);
+            mpfr_add(s0, s0, lo, MPFR_RNDN); /* exact at 256 bits */
+            mpfr_clear(lo);
+        }
+        const double rel =
+            ((double)(aw / lh) * 0x1p-64 + 0x1p-62 + (double)n * 0x1p-126) * 1.0625;
+        mpfr_set_prec(e, 64);
+        mpfr_set_ld(e, lh, MPFR_RNDU);
+        mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
+        {   /* terms below long double's range: n 2^-16445 at most */
+            mpfr_t tn;
+            mpfr_init2(tn, 64);
+            mpfr_set_ui_2exp(tn, 1, -16440, MPFR_RNDU);
+            mpfr_mul_d(tn, tn, (double)n, MPFR_RNDU);
+            mpfr_add(e, e, tn, MPFR_RNDU);
+            mpfr_clear(tn);
+        }
+        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
+    }
+#endif
     /* Ziv's loop on MPFR */
     long w = start_prec > 0 ? start_prec : prec_of(dt) + 64 + (long)ceil(log2((double)n + 1.0));
     for (; !done && w <= 8192; w += 64) {
