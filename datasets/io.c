@@ -300,11 +300,11 @@ int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, v
         uint64_t size;
         FILE *f = sl_open_read(path, &size, err);
         if (!f) return -1;
-        unsigned char magic[NPY_MAGIC_LEN];
-        size_t got = fread(magic, 1, NPY_MAGIC_LEN, f);
+        unsigned char magic[16];
+        size_t got = fread(magic, 1, sizeof magic, f);
         fclose(f);
         int is_zip = got >= 4 && (!memcmp(magic, "PK\x03\x04", 4) || !memcmp(magic, "PK\x05\x06", 4));
-        int is_npy = got == NPY_MAGIC_LEN && !memcmp(magic, NPY_MAGIC, NPY_MAGIC_LEN);
+        int is_npy = got >= NPY_MAGIC_LEN && !memcmp(magic, NPY_MAGIC, NPY_MAGIC_LEN);
         if (is_zip || (!is_npy && has_suffix(path, ".npz"))) {
             rc = sl_npz_read(path, NULL, data, n, dt, info, err); /* no zip magic: "not a zip" */
         } else if (is_npy || has_suffix(path, ".npy")) {
@@ -316,6 +316,10 @@ int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, v
             fclose(g);
             if (!rc && info) info->format = SL_ARRAY_NPY;
         } else if (!have_raw_dtype) {
+            /* a safetensors file: an 8-byte little-endian header length, then a JSON object */
+            if (got >= 9 && magic[8] == '{')
+                return sl_err_set(err, "%s: not a NumPy file: a safetensors file (save the tensor with numpy.save, "
+                                  "e.g. numpy.save('x.npy', tensor.float().numpy()))", path);
             return sl_err_set(err, "%s: not a .npy or .npz file and no dtype given for a raw file", path);
         } else {
             rc = sl_raw_read(path, raw_dtype, data, n, err);

@@ -442,6 +442,20 @@ int sl_npz_read(const char *path, const char *key, void **data, uint64_t *n, sl_
         }
     /* the member: KEY or KEY.npy (as NpzFile looks it up), or the only one */
     const zentry *m = NULL;
+    /* NumPy's archives name their arrays KEY.npy; a zip of other members (a PyTorch .pt file, a
+     * .zip of anything) is no .npz: say so instead of offering its members as keys */
+    size_t npy_members = 0;
+    for (size_t i = 0; i < count; i++)
+        npy_members += es[i].nlen > 4 && !memcmp(es[i].name + es[i].nlen - 4, ".npy", 4);
+    if (count && !npy_members) {
+        int torch = 0;
+        for (size_t i = 0; i < count && !torch; i++)
+            torch = es[i].nlen >= 8 && !memcmp(es[i].name + es[i].nlen - 8, "data.pkl", 8);
+        sl_err_set(err, "%s: not a NumPy file: a zip archive without .npy members%s (save the array with "
+                   "numpy.save, e.g. numpy.save('x.npy', tensor.float().numpy()))", path,
+                   torch ? " (a PyTorch torch.save file)" : "");
+        goto out;
+    }
     if (!key) {
         if (count != 1) {
             list_keys(keys, sizeof keys, es, (size_t)count);

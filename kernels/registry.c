@@ -34,9 +34,56 @@
     X(cub)              /* cub.c */                                                         \
     SL_CUB_TIERS(X)     /* cub.c: cub-gpu-to-gpu, cub-not-guaranteed (CCCL >= 3.3 only) */ \
     X(cub_f32acc)       /* cub.c: float16/bfloat16 input, float32 accumulator */            \
+    X(cub_mean)         /* cub.c: the moment anchors (TransformReduce, Max, Min) */          \
+    X(cub_var)                                                                              \
+    X(cub_std)                                                                              \
+    X(cub_max)                                                                              \
+    X(cub_min)                                                                              \
     X(exact)            /* below */                                                         \
-    /* lse (log-sum-exp): its exact row (below), then lse.c */                              \
-    X(lse_exact)                                                                            \
+    /* mean, var, std, max, min: their exact rows (below) */                               \
+    X(mean_exact)                                                                           \
+    X(var_exact)                                                                            \
+    X(std_exact)                                                                            \
+    X(max_exact)                                                                            \
+    X(min_exact)                                                                            \
+    X(lse_exact)        /* below: lse's exact row */                                        \
+    /* moments.c: mean, var, std (one twin and kernel; var and std share the algorithms) */ \
+    X(mean_naive)                                                                           \
+    X(mean_f64_acc)                                                                         \
+    X(var_textbook)                                                                         \
+    X(var_shifted)                                                                          \
+    X(var_two_pass)                                                                         \
+    X(var_corrected)                                                                        \
+    X(var_textbook_f64)                                                                     \
+    X(var_two_pass_f64)                                                                     \
+    X(var_half_acc)                                                                         \
+    X(std_textbook)                                                                         \
+    X(std_shifted)                                                                          \
+    X(std_two_pass)                                                                         \
+    X(std_corrected)                                                                        \
+    X(std_textbook_f64)                                                                     \
+    X(std_two_pass_f64)                                                                     \
+    X(std_half_acc)                                                                         \
+    /* welford/welford.c: Welford updates, Chan's merge */                                 \
+    X(welford_mean)                                                                         \
+    X(welford_var)                                                                          \
+    X(welford_std)                                                                          \
+    X(welford_ln_var)                                                                       \
+    X(welford_ln_std)                                                                       \
+    X(welford_f64_var)                                                                      \
+    X(welford_f64_std)                                                                      \
+    /* extrema/extrema.c: max/min, and the fused sum/sum-of-squares/max read */            \
+    X(max_block_reduce)                                                                     \
+    X(min_block_reduce)                                                                     \
+    X(max_zero_fill)                                                                        \
+    X(min_zero_fill)                                                                        \
+    X(max_fmax)                                                                             \
+    X(min_fmin)                                                                             \
+    X(fused_mean)                                                                           \
+    X(fused_var)                                                                            \
+    X(fused_std)                                                                            \
+    X(fused_max)                                                                            \
+    /* lse/lse.c: log-sum-exp */                                                            \
     X(lse_naive)                                                                            \
     X(lse_two_pass)                                                                         \
     X(lse_online)                                                                           \
@@ -66,6 +113,26 @@ const sl_variant sl_v_exact = {
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };
+
+/* The exact rows of mean, var, std, max and min (reference/sl_moments.c computes them). */
+#define SL_MOMENT_EXACT(id, opname, what, bnd)                                                  \
+    const sl_variant sl_v_##id = {                                                          \
+        .name = "exact",                                                                    \
+        .op = opname, .family = "reference",                                                \
+        .determinism = SL_DET_CORRECTLY_ROUNDED,                                            \
+        .description = what,                                                                \
+        .dtypes = SL_DTYPES_ALL,                                                            \
+        .bound = bnd,                                                                       \
+    };
+SL_MOMENT_EXACT(mean_exact, "mean", "the exact sum divided by n, rounded once to the input format "
+                "(reference/)", SL_BOUND_CORRECTLY_ROUNDED)
+SL_MOMENT_EXACT(var_exact, "var", "(n sum x^2 - (sum x)^2) / (n (n - ddof)) from exact sums, rounded "
+                "once to the input format (reference/, checked against GMP rationals)",
+                SL_BOUND_CORRECTLY_ROUNDED)
+SL_MOMENT_EXACT(std_exact, "std", "the square root of the exact variance, rounded once to the input "
+                "format (reference/)", SL_BOUND_CORRECTLY_ROUNDED)
+SL_MOMENT_EXACT(max_exact, "max", "the largest value (IEEE 754-2019 maximum; reference/)", SL_BOUND_EXACT)
+SL_MOMENT_EXACT(min_exact, "min", "the smallest value (IEEE 754-2019 minimum; reference/)", SL_BOUND_EXACT)
 
 /* lse's exact row (reference/sl_lse.c computes it). */
 const sl_variant sl_v_lse_exact = {

@@ -133,6 +133,7 @@ static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
     ref->ddof = 0;
     ref->rounded = ref->rounded_f64 = ref->rounded_f32 = NAN;
     ref->abssum = ref->cond = ref->maxabs = NAN;
+    ref->s1 = ref->s2 = ref->m2 = ref->first = NAN;
     mpfr_init2(ref->sum, 64);
     mpfr_init2(ref->sumabs, 64);
     mpfr_set_nan(ref->sum);
@@ -245,6 +246,24 @@ static double quotient_d(mpfr_srcptr a, mpfr_srcptr b)
     return r;
 }
 
+/* Bits that hold result - S exactly: SL_REF_DIFF_PREC for any exact sum; more for an S of
+ * another operation (a variance's exact value spans up to 2^-2148 .. 2^2048 at any precision):
+ * from the higher leading bit of both down to the lower last bit, plus a carry. */
+static mpfr_prec_t diff_prec(mpfr_srcptr S, double result)
+{
+    if (mpfr_zero_p(S) || result == 0) {
+        const mpfr_prec_t p = mpfr_get_prec(S) > 53 ? mpfr_get_prec(S) : 53;
+        return p > SL_REF_DIFF_PREC ? p : SL_REF_DIFF_PREC;
+    }
+    int er;
+    frexp(result, &er);                       /* |result| < 2^er, last bit >= 2^(er - 53) */
+    const long es = (long)mpfr_get_exp(S);    /* |S| < 2^es, last bit >= 2^(es - prec) */
+    const long top = es > er ? es : er;
+    const long lo_s = es - (long)mpfr_get_prec(S), lo_r = (long)er - 53;
+    const long need = top - (lo_s < lo_r ? lo_s : lo_r) + 2;
+    return need > SL_REF_DIFF_PREC ? (mpfr_prec_t)need : SL_REF_DIFF_PREC;
+}
+
 static double rounded_in(const sl_reference *ref, sl_dtype dt)
 {
     if (sl_dtype_is_half(dt))
@@ -263,7 +282,7 @@ sl_errors sl_reference_errors(const sl_reference *ref, double result, sl_dtype r
         return e;
     }
     mpfr_t d;
-    mpfr_init2(d, SL_REF_DIFF_PREC);
+    mpfr_init2(d, diff_prec(ref->sum, result));
     int tern = mpfr_set_d(d, result, MPFR_RNDN);
     tern |= mpfr_sub(d, d, ref->sum, MPFR_RNDN);
     SL_EXACT_REQUIRE(tern == 0, "|result - S| was not exact");

@@ -6,7 +6,7 @@
  * Implementation assumptions: IEEE 754 binary32/binary64 (same byte order as the integers),
  * round to nearest even, two's-complement 64-bit integers with arithmetic right shift,
  * 64-bit long long. MPFR's exponent range must be the default one (or at least contain
- * [-1200, 1200]) while these functions run; they never change it.
+ * [-2400, 2400]: the moments' values reach 2^-2280) while these functions run; they never change it.
  * An exactness invariant that fails inside (an MPFR step reporting inexact where the code
  * sized it to be exact) is a bug, never an input error: it prints a message and abort()s. */
 #ifndef SL_REFERENCE_H
@@ -90,6 +90,11 @@ typedef struct {
     uint32_t ddof;             /* var/std references: the ddof they were computed for (0 otherwise) */
     mpfr_t sum;                /* exact sum (NaN/Inf per the special-value rules; -0 if every input is -0) */
     mpfr_t sumabs;             /* exact sum |x_i| (NaN if an input is NaN, else +Inf if one is Inf) */
+    /* The moments' references (sl_reference_moment) fill these; the sum leaves them NaN.
+     * mean/var/std: s1 = sum x rounded to nearest double (+-Inf beyond); var/std also s2 = sum x^2
+     * rounded upward to double (+Inf beyond DBL_MAX), m2 = sum (x - mean)^2 = S2 - S1^2 / n
+     * rounded to nearest double. first = x[0] (every moment; NaN for n = 0). */
+    double s1, s2, m2, first;
 } sl_reference;
 
 /* One pass over x (both sums come from the same superaccumulator). ref needs no
@@ -105,6 +110,35 @@ int sl_reference_compute_threads(sl_reference *ref, const void *x, uint64_t n, s
  * ref describes the acc->n values of dt it holds. */
 int sl_reference_from_exact(sl_reference *ref, const sl_exact *acc, sl_dtype dt, sl_err *err);
 void sl_reference_clear(sl_reference *ref);
+
+/* ---- the moments: mean, var, std, max, min (sl_moments.c) ------------------------------
+ * The exact reference of one of the moments of n values of dt (every format), over up to
+ * `threads` threads (the same result for every count). ref->sum holds the exact value (mean:
+ * S1 / n; var: V = (n S2 - S1^2) / (n (n - ddof)) with S1 = sum x, S2 = sum x^2 computed exactly;
+ * std: sqrt(V); max/min: the extreme value): the value itself when it is a binary number (a
+ * terminating quotient, an exact square root, max/min), else rounded to nearest at 256 bits;
+ * ref->rounded / rounded_f64 / rounded_f32 are the exact value rounded once
+ * (nearest, ties to even, gradual underflow, +-Inf past the format's range).
+ * Special values (the semantics every variant of these operations follows):
+ *   any NaN input -> NaN; mean: n = 0 -> NaN, an Inf input -> that Inf (+Inf and -Inf -> NaN);
+ *   var/std: n - ddof <= 0 -> NaN (n = 1, ddof = 1 included), an Inf input -> NaN;
+ *   an exact variance 0 -> +0; a zero mean -> -0 when every input is -0, else +0;
+ *   max/min: n = 0 -> NaN, IEEE 754-2019 maximum/minimum (NaN propagates, max(-0, +0) = +0,
+ *   min(-0, +0) = -0); an Inf input that is the extreme value is the result.
+ * finite: the exact value is a number and its rounding to dt is finite (max/min: also with Inf
+ * inputs that are not the extreme value); overflow: finite inputs, a value beyond dt's range.
+ * cond: mean sum|x| / |sum x| (as the sum's); var/std kappa = sqrt(S2 / (n var0)) = sqrt(n S2 / N),
+ * var0 the population variance, N = n S2 - S1^2 (+Inf when N = 0 < S2; 1 when every input is
+ * zero); max/min 1. sum/sumabs/abssum/maxabs as for the sum (sumabs: sum |x| exact).
+ * ddof is recorded in ref->ddof (var/std; 0 for the others). 0, or -1 with err (NULL x with
+ * n > 0, bad dtype, allocation failure); release ref with sl_reference_clear in every case. */
+typedef enum { SL_MOMENT_MEAN = 0, SL_MOMENT_VAR, SL_MOMENT_STD, SL_MOMENT_MAX, SL_MOMENT_MIN } sl_moment;
+int sl_reference_moment(sl_reference *ref, sl_moment what, const void *x, uint64_t n, sl_dtype dt,
+                        uint32_t ddof, unsigned threads, sl_err *err);
+/* s (any precision, finite or not) rounded once to dt: nearest, ties to even, gradual underflow,
+ * +-Inf beyond the largest finite value's rounding range; zeros keep their sign; returned as the
+ * double holding it. */
+double sl_round_mpfr(mpfr_srcptr s, sl_dtype dt);
 
 /* The unit in the last place used by every metric, for a value r of format dt (r is a float
  * value held in a double when dt = SL_F32):

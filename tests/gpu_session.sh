@@ -42,7 +42,10 @@ fi
 if [[ $stages == *,test,* ]]; then
   L=$work/tests; mkdir -p "$L"
   t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
-  for d in f32 f64 f16 bf16; do SUMLAB_TEST_DTYPE=$d t "twins_$d" 300 "$T/tgpu_twins" & done
+  for d in f32 f64 f16 bf16; do
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "twins_$d" 420 "$T/tgpu_twins" &
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min,lse t "twins_ops_$d" 420 "$T/tgpu_twins" &
+  done
   { t sacc 200 "$T/tsuperacc_gpu"; t prefix 120 "$T/tgpu_prefix"; t limits 60 "$T/tgpu_limits"; } &
   t determinism 300 "$T/tgpu_determinism" &
   t lib_gpu 300 "$T/tlib_gpu" &
@@ -54,7 +57,10 @@ if [[ $stages == *,test,* ]]; then
   [ -d "$build/python/sumlab" ] && t dist_torch 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
     python3 tests/python/dist_torch.py --backend gloo &
   t huge 300 "$T/tgpu_huge" &
-  for d in f16 bf16; do SUMLAB_TEST_DTYPE=$d t "sanitize_$d" 300 bash tests/sanitize.sh "$T/tgpu_twins" & done
+  for d in f16 bf16; do
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_$d" 420 bash tests/sanitize.sh "$T/tgpu_twins" &
+  done
+  SUMLAB_TEST_DTYPE=f32 SUMLAB_TEST_OPS=mean,var,std,max,min,lse t sanitize_ops_f32 420 bash tests/sanitize.sh "$T/tgpu_twins" &
   wait
   stamp "gpu tests: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
   grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"

@@ -22,11 +22,12 @@ check "list names at least one variant" test "$nvariants" -ge 2
 "$sumlab" list variants > "$tmp/variants.txt" 2>/dev/null
 # every registry row (as listed in CSV) appears in the human table and in `sum` (below)
 mapfile -t names < <(tail -n +2 "$tmp/variants.csv" | cut -d, -f1)
-mapfile -t sum_names < <(tail -n +2 "$tmp/variants.csv" | awk -F, '$2 == "sum" { print $1 }')
 for v in "${names[@]}"; do
   check "list table names $v" grep -q "^$v " "$tmp/variants.txt"
 done
 check "list names exact" grep -qx exact < <(printf '%s\n' "${names[@]}")
+# the sum's rows (`sum` runs them; other operations' variants run under `reduce --op`)
+mapfile -t sum_names < <(tail -n +2 "$tmp/variants.csv" | awk -F, '$2 == "sum" { print $1 }')
 "$sumlab" list datasets --format json > "$tmp/datasets.json" 2>/dev/null
 check "list datasets json parses" python3 -m json.tool "$tmp/datasets.json" > /dev/null
 "$sumlab" list datasets --format csv > "$tmp/datasets.csv" 2>/dev/null
@@ -51,6 +52,10 @@ check "different seed, different bytes" bash -c "! cmp -s '$tmp/a.npy' '$tmp/c.n
 check "raw file size is n * 4" test "$(stat -c %s "$tmp/r.bin")" -eq 4096
 "$sumlab" gen uniform --n 1e3 --seed "$seed" --dtype f64 -o "$tmp/d.raw" 2>/dev/null
 check "1e3 f64 raw is 8000 bytes" test "$(stat -c %s "$tmp/d.raw")" -eq 8000
+# a safetensors file (8-byte header length, then JSON) is named as such, not read as raw data
+printf '\x1c\x00\x00\x00\x00\x00\x00\x00{"w":{"dtype":"F32","shape":[1]}}' > "$tmp/w.safetensors"
+"$sumlab" sum "$tmp/w.safetensors" > /dev/null 2> "$tmp/st.err"
+check "sum of a safetensors file: exit 2, named as safetensors" bash -c "test $? -eq 2 && grep -q 'not a NumPy file: a safetensors file' '$tmp/st.err'"
 
 # --- gen -> sum on the CPU twins, several datasets and both dtypes ----------------------------
 required='variant,result_hex,result,abs_err,rel_err,ulps,cond,bound_abs,distinct'
@@ -81,7 +86,7 @@ for spec in "uniform f32 3000" "normal f64 4097" "ill-conditioned f32 5000" "log
         if ($c["abs_err"] + 0 > $c["bound_abs"] + 0) { print "bound violated: " $0 > "/dev/stderr"; bad = 1 }
         if ($c["result_hex"] !~ /^(-?0x[0-9a-f.]+p[-+][0-9]+|inf|-inf|nan)$/) { print "bad hex: " $0 > "/dev/stderr"; bad = 1 } }
       END { exit bad || rows < 2 }' "$tmp/sum.csv"
-  # every variant of the sum either has a row or a skip line naming it
+  # every registry variant either has a row or a skip line naming it
   for v in "${sum_names[@]}"; do
     check "sum $ds $dt: $v has a row or a skip line" \
       bash -c "cut -d, -f1 '$tmp/sum.csv' | grep -qx '$v' || grep -q 'skipping $v:' '$tmp/sum.err'"

@@ -1,5 +1,6 @@
 /* tgpu_twins.c: the oracle check (label gpu): for every registry variant with both a GPU kernel
- * and a CPU twin, every dataset family, both dtypes and many n, aligned and misaligned input,
+ * and a CPU twin (of every operation; var and std with ddof 0 and 1), every dataset family, all
+ * four dtypes and many n, aligned and misaligned input,
  * the GPU result equals the twin's bits (deterministic variants; both NaN counts as equal), or
  * lies within the variant's a-priori bound of the exact sum (nondeterministic variants, GPU
  * and twin over several seeds). Returns 77 without a GPU. SUMLAB_TEST_QUICK=1: small n only;
@@ -43,18 +44,19 @@ static int within_bound(const sl_variant *v, const sl_reference *ref, double r, 
 static long gpu_runs;
 
 static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                      uint32_t off, const char *dsname, const sl_reference *ref)
+                      uint32_t off, const char *dsname, const sl_reference *ref, uint32_t ddof)
 {
     sl_launch cfg;
     sl_err err;
     double r[3];
     memset(&cfg, 0, sizeof cfg);
+    cfg.ddof = ddof;
     const int det = v->determinism != SL_DET_NONDETERMINISTIC;
     const int reps = det ? 2 : 3;
     int rc = sl_gpu_ctx_run(ctx, v, &cfg, reps, 0, r, NULL, &err);
     gpu_runs++;
-    CHECK(rc == 0, "%s %s %s n=%llu off=%u: GPU run failed: %s", v->name, dsname, sl_dtype_name(dt),
-          (unsigned long long)n, off, err.msg);
+    CHECK(rc == 0, "%s/%s %s %s n=%llu off=%u ddof=%u: GPU run failed: %s", v->op, v->name, dsname,
+          sl_dtype_name(dt), (unsigned long long)n, off, ddof, err.msg);
     if (rc) return;
     if (det) {
         double t;
@@ -63,11 +65,13 @@ static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint6
         if (rc) return;
         for (int i = 0; i < reps; i++)
             CHECK(same_bits(r[i], t),
-                  "%s %s %s n=%llu off=%u (block %u grid %u items %u addr_mod %u): GPU %a != twin %a",
-                  v->name, dsname, sl_dtype_name(dt), (unsigned long long)n, off, cfg.block, cfg.grid,
-                  cfg.items, cfg.addr_mod, r[i], t);
+                  "%s/%s %s %s n=%llu off=%u ddof=%u (block %u grid %u items %u addr_mod %u): GPU %a "
+                  "!= twin %a", v->op, v->name, dsname, sl_dtype_name(dt), (unsigned long long)n, off,
+                  ddof, cfg.block, cfg.grid, cfg.items, cfg.addr_mod, r[i], t);
         return;
     }
+    /* nondeterministic: within the sum's bound (no other operation has such a variant) */
+    if (strcmp(v->op, "sum")) return;
     double b, e;
     for (int i = 0; i < reps; i++)
         CHECK(within_bound(v, ref, r[i], n, dt, &cfg, &b, &e),
@@ -97,6 +101,20 @@ static int skipped(const char *list, const char *name, sl_dtype dt)
         const char *e = strchr(p, ',');
         const size_t l = e ? (size_t)(e - p) : strlen(p);
         if (l == len && !strncmp(p, want, l)) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* 1 when op is an item of the comma-separated list */
+static int op_listed(const char *list, const char *op)
+{
+    const size_t len = strlen(op);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        const size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == len && !strncmp(p, op, len)) return 1;
         if (!e) break;
         p = e + 1;
     }
@@ -138,6 +156,9 @@ int main(void)
     /* SUMLAB_TEST_SKIP=V/D,...: variant V on dtype D not run (tests/sanitize.sh: the tools that
      * do not support dynamic parallelism skip superacc/f64), counted in the summary */
     const char *skip = getenv("SUMLAB_TEST_SKIP");
+    /* SUMLAB_TEST_OPS=OP,...: those operations' variants only (to run the sum and the other
+     * operations as parallel processes); unset: every operation */
+    const char *ops = getenv("SUMLAB_TEST_OPS");
     long not_generated = 0, skips = 0;
     for (int d = 0; d < 4; d++) {
         const sl_dtype dt = dts[d];
@@ -174,8 +195,18 @@ int main(void)
                         if (!v->gpu || !v->cpu) continue;
                         if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
                         if (v->max_n && n > v->max_n) continue;
+                        if (ops && *ops && !op_listed(ops, v->op)) continue;
                         if (skipped(skip, v->name, dt)) { skips++; continue; }
-                        check_one(ctx, v, x, n, dt, off, ds->name, &ref);
+                        /* var/std divide by n - ddof: both of torch's and numpy's defaults.
+                         * Beyond 2^21 values (where the kernels' unrolled loop runs) the other
+                         * operations' variants run on the aligned copy with ddof 1 only: their
+                         * twins would otherwise triple the test's time; the edges and ddof 0
+                         * are checked at every smaller n */
+                        const int var_std = !strcmp(v->op, "var") || !strcmp(v->op, "std");
+                        const int big = strcmp(v->op, "sum") && n > ((uint64_t)1 << 21);
+                        if (big && off) continue;
+                        for (uint32_t ddof = var_std && big ? 1u : 0u; ddof < (var_std ? 2u : 1u); ddof++)
+                            check_one(ctx, v, x, n, dt, off, ds->name, &ref, ddof);
                     }
                     sl_gpu_ctx_destroy(ctx);
                 }

@@ -843,7 +843,8 @@ static void test_built_zips(void)
         {"z64.npz", "f.npy", 1, 1, NULL},           /* zip64 sizes, offset and end records: read */
         {"plain.npz", "f.npy", 0, 0, NULL},
         {"z64noextra.npz", "f.npy", 1, 0, "zip64"}, /* 0xFFFFFFFF with no zip64 field: refused */
-        {"txt.npz", "readme.txt", 0, 0, "not a .npy array"},
+        {"txt.npz", "readme.txt", 0, 0, "not a NumPy file: a zip archive without .npy members"},
+        {"model.pt", "archive/data.pkl", 0, 0, "(a PyTorch torch.save file)"},   /* torch.save's zip */
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         size_t len = build_zip(img, cases[k].name, body, blen, cases[k].z64, cases[k].cd_extra);

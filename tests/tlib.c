@@ -43,7 +43,7 @@ static void check_twins(sl_dtype dt, uint64_t n)
     CHECK(!sl_reference_compute(&ref, x, n, dt, &e), "%s", e.msg);
     for (size_t i = 0; i < sl_variant_count(); i++) {
         const sl_variant *v = sl_variant_at(i);
-        if (strcmp(v->op, "sum")) continue;                 /* the sum's variants */
+        if (strcmp(v->op, "sum")) continue; /* the sum's variants against the sum's reference */
         if (!(v->dtypes & SL_DTYPE_MASK(dt)) || (v->max_n && n > v->max_n)) continue;
         double got = NAN, want = NAN;
         sumlab_status st = sumlab_reduce_host("sum", v->name, x, NULL, n, dt, NULL, &got, &e);
@@ -90,7 +90,7 @@ static void check_launch(sl_dtype dt, uint64_t n)
     long differ = 0;
     for (size_t i = 0; i < sl_variant_count(); i++) {
         const sl_variant *v = sl_variant_at(i);
-        if (strcmp(v->op, "sum")) continue;                 /* the sum's variants */
+        if (strcmp(v->op, "sum")) continue; /* reduced as "sum" below */
         if (!v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt)) || (v->max_n && n > v->max_n)) continue;
         double dflt = NAN;
         sl_err e = {{0}};

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# tmemory.sh: memory stays bounded as repetitions grow: the peak RSS of `sum --backend cpu` and of
-# `run determinism` at many repetitions may exceed that of the same command at 1,000 repetitions
-# by at most a fixed amount (a growth bound, so it holds under ASan's shadow memory too).
+# tmemory.sh: memory stays bounded as repetitions and inputs grow: the peak RSS of `sum --backend
+# cpu` and of `run determinism` at many repetitions, and of `judge --values` on 10^6 lines, may
+# exceed that of the same command at fewer repetitions (lines) by at most a fixed amount (a growth
+# bound, so it holds under ASan's shadow memory too; ASan's quarantine and caches fill within
+# the first 10,000 repetitions or 100,000 lines, so the bounded commands compare with those).
 #   usage: bash tests/tmemory.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: tmemory.sh PATH/TO/sumlab}
@@ -33,18 +35,30 @@ growth() {
   read -r rs ks < <(peak "${small[@]}")
   read -r rl kl < <(peak "${large[@]}")
   if [ "$rs" != 0 ] || [ "$rl" != 0 ]; then fail "$label: exit $rs / $rl"; cat "$tmp/out.err" >&2; return; fi
-  echo "$label: peak RSS $ks KiB at 1000 reps, $kl KiB at many (growth bound $bound KiB)"
+  echo "$label: peak RSS $ks KiB at few, $kl KiB at many (growth bound $bound KiB)"
   [ $((kl - ks)) -le "$bound" ] || fail "$label: peak RSS grew by $((kl - ks)) KiB (bound $bound KiB)"
 }
 
 "$sumlab" gen uniform --n 1000 --seed "$seed" -o "$tmp/one.npy" 2> "$tmp/gen.err" || { cat "$tmp/gen.err" >&2; exit 1; }
 
-# Before the CPU tasks were O(variants): ~2 KiB per repetition per variant (2.5 GB of growth here).
-growth "sum --reps 60000" 131072 \
-  "$sumlab" sum "$tmp/one.npy" --backend cpu --reps 1000 --format csv -- \
-  "$sumlab" sum "$tmp/one.npy" --backend cpu --reps 60000 --format csv
-rows=$(grep -c ',60000,' "$tmp/out")
-[ "$rows" -gt 0 ] || fail "sum --reps 60000: no row with reps 60000"
+# Before the CPU tasks were O(variants): ~2 KiB per repetition per variant (4 GB of growth here);
+# before the rows folded their repetitions: 16 bytes per repetition per variant (25 MiB here).
+growth "sum --reps 100000" 8192 \
+  "$sumlab" sum "$tmp/one.npy" --backend cpu --reps 10000 --format csv -- \
+  "$sumlab" sum "$tmp/one.npy" --backend cpu --reps 100000 --format csv
+rows=$(grep -c ',100000,' "$tmp/out")
+[ "$rows" -gt 0 ] || fail "sum --reps 100000: no row with reps 100000"
+checks=$((checks + 1))
+
+# judge --values streams its lines: before, every line was held (0.8 GiB of growth here).
+awk 'BEGIN { print "name,value"; for (i = 0; i < 1000000; i++) printf "v%d,%.9g\n", i, 400 + (i % 997) * 0.25 }' \
+  > "$tmp/v1m.csv"
+head -n 100001 "$tmp/v1m.csv" > "$tmp/v100k.csv"
+growth "judge --values (10^6 lines)" 16384 \
+  "$sumlab" judge "$tmp/one.npy" --values "$tmp/v100k.csv" --format csv -- \
+  "$sumlab" judge "$tmp/one.npy" --values "$tmp/v1m.csv" --format csv
+lines=$(wc -l < "$tmp/out")
+[ "$lines" -eq 1000001 ] || fail "judge --values (10^6 lines): $lines lines of output, not a header and 10^6 rows"
 checks=$((checks + 1))
 
 # Before: 0.8 GB of growth here.

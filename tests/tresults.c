@@ -35,7 +35,6 @@ static void check_csv_round_trip(void)
     sl_row_empty(&ok, "cpu", SL_F32, 4096);
     ok.have_run = ok.have_cfg = ok.have_exact = ok.judged = 1;
     ok.reps = 3;
-    ok.results = results;
     ok.result = 1.5;
     ok.distinct = 2;
     ok.min_result = 1.5;

@@ -85,8 +85,8 @@ int main(void)
                 if (rc == 0 && sl_reference_compute(&ref, x, n, dt, &err) == 0) {
                     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
                         const sl_variant *v = sl_variant_at(vi);
-                        if (strcmp(v->op, "sum")) continue; /* the sum's bounds (moments: their tests) */
                         if (!v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                        if (strcmp(v->op, "sum")) continue; /* the sum's bound and reference */
                         if (v->max_n && n > v->max_n) continue;
                         const int seeds = v->determinism == SL_DET_NONDETERMINISTIC ? 3 : 1;
                         for (int s = 0; s < seeds; s++)

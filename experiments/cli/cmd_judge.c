@@ -1,7 +1,10 @@
 /* cmd_judge.c: `sumlab judge FILE --value V ...`: judges sums computed elsewhere (NumPy,
  * math.fsum, PyTorch, a user's kernel) against the exact sum of FILE, with the figures `sum`
- * gives its own variants, and prints the exact sum S itself, exactly. */
+ * gives its own variants, and prints the exact sum S itself, exactly. A --values file streams:
+ * its lines are checked as read and spooled to a temporary file, then judged and written in
+ * batches, so memory stays bounded whatever the number of lines. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <fenv.h>
 #include <getopt.h>
 #include <math.h>
@@ -62,48 +65,118 @@ typedef struct {
     char as[96];         /* how v was read: "exact hex" or "<format> nearest of <text>" */
 } jvalue;
 
+/* The values in command-line order: a --value (held), or the value lines of a --values file
+ * (spooled: one "LINE NAME,VALUE" line each in a temporary file, read again by every pass). */
 typedef struct {
-    jvalue *v;
+    jvalue one;          /* --value (spool NULL) */
+    FILE *spool;         /* --values */
+    const char *path;
+    size_t count;        /* values in the spool */
+} jsource;
+
+typedef struct {
+    jsource *s;
     size_t n, cap;
+    size_t total;        /* values in all */
 } jvalues;
 
-static int add_value(jvalues *vs, const char *name, size_t nlen, const char *text, const char *src,
-                     long line)
+/* A walk over every value in order; jvalue's strings point into it (valid until the next). */
+typedef struct {
+    const jvalues *vs;
+    size_t src, left;    /* the source walked; values left in its spool */
+    char buf[4096 + 64];
+} jwalk;
+
+static jsource *new_source(jvalues *vs)
 {
     if (vs->n == vs->cap) {
-        size_t nc = vs->cap ? 2 * vs->cap : 16;
-        jvalue *p = realloc(vs->v, nc * sizeof *p);
-        if (!p) return -1;
-        vs->v = p;
+        size_t nc = vs->cap ? 2 * vs->cap : 8;
+        jsource *p = realloc(vs->s, nc * sizeof *p);
+        if (!p) return NULL;
+        vs->s = p;
         vs->cap = nc;
     }
+    jsource *j = &vs->s[vs->n++];
+    memset(j, 0, sizeof *j);
+    return j;
+}
+
+static int add_value(jvalues *vs, const char *name, size_t nlen, const char *text)
+{
     const size_t tlen = strlen(text);
     char *d = malloc(nlen + 1), *t = malloc(tlen + 1);
-    if (t) memcpy(t, text, tlen + 1);
-    if (!d || !t) {
+    jsource *j = d && t ? new_source(vs) : NULL;
+    if (!j) {
         free(d);
         free(t);
         return -1;
     }
+    memcpy(t, text, tlen + 1);
     memcpy(d, name, nlen);
     d[nlen] = '\0';
-    jvalue *j = &vs->v[vs->n];
-    memset(j, 0, sizeof *j);
-    j->name = d;
-    j->text = t;
-    j->src = src;
-    j->line = line;
-    vs->n++;
+    j->one.name = d;
+    j->one.text = t;
+    vs->total++;
     return 0;
 }
 
 static void free_values(jvalues *vs)
 {
     for (size_t i = 0; i < vs->n; i++) {
-        free(vs->v[i].name);
-        free(vs->v[i].text);
+        free(vs->s[i].one.name);
+        free(vs->s[i].one.text);
+        if (vs->s[i].spool) fclose(vs->s[i].spool);
     }
-    free(vs->v);
+    free(vs->s);
+}
+
+static void walk_start(jwalk *w, const jvalues *vs)
+{
+    w->vs = vs;
+    w->src = 0;
+    w->left = (size_t)-1;
+}
+
+/* The next value into *out (1), none left (0), or -1 after a message (the spool unreadable). */
+static int walk_next(jwalk *w, jvalue *out)
+{
+    while (w->src < w->vs->n) {
+        jsource *j = &w->vs->s[w->src];
+        if (!j->spool) {
+            w->src++;
+            *out = j->one;
+            return 1;
+        }
+        if (w->left == (size_t)-1) {
+            w->left = j->count;
+            if (fseek(j->spool, 0, SEEK_SET)) {
+                sl_cli_msg(CMD, "--values %s: cannot read its temporary copy back", j->path);
+                return -1;
+            }
+        }
+        if (w->left == 0) {
+            w->src++;
+            w->left = (size_t)-1;
+            continue;
+        }
+        char *comma, *end;
+        long line;
+        if (!fgets(w->buf, sizeof w->buf, j->spool) || (line = strtol(w->buf, &end, 10)) <= 0 ||
+            *end != ' ' || !(comma = strchr(end + 1, ','))) {
+            sl_cli_msg(CMD, "--values %s: cannot read its temporary copy back", j->path);
+            return -1;
+        }
+        end[strcspn(end, "\n")] = '\0';
+        *comma = '\0';
+        memset(out, 0, sizeof *out);
+        out->name = end + 1;
+        out->text = comma + 1;
+        out->src = j->path;
+        out->line = line;
+        w->left--;
+        return 1;
+    }
+    return 0;
 }
 
 /* What is wrong with a value's NAME (a row label in every output format), or NULL: at most
@@ -229,7 +302,7 @@ static int opt_value(jvalues *vs, const char *arg)
     const char *name = arg;
     size_t nlen = eq ? (size_t)(eq - arg) : 0;
     if (!eq) {
-        snprintf(dflt, sizeof dflt, "value%zu", vs->n + 1);
+        snprintf(dflt, sizeof dflt, "value%zu", vs->total + 1);
         name = dflt;
         nlen = strlen(dflt);
     } else if (nlen == 0) {
@@ -248,12 +321,12 @@ static int opt_value(jvalues *vs, const char *arg)
         sl_cli_msg(CMD, "--value: %s", err.msg);
         return 2;
     }
-    if (add_value(vs, name, nlen, num, NULL, 0)) { sl_cli_msg(CMD, "out of memory"); return 1; }
+    if (add_value(vs, name, nlen, num)) { sl_cli_msg(CMD, "out of memory"); return 1; }
     return 0;
 }
 
 /* --values CSV: name,value lines (a UTF-8 byte-order mark at the start skipped; a NUL byte
- * refused). Returns 0, or the exit code. */
+ * refused), each checked as read and spooled (jsource). Returns 0, or the exit code. */
 static int opt_values(jvalues *vs, const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -261,6 +334,14 @@ static int opt_values(jvalues *vs, const char *path)
         sl_cli_msg(CMD, "--values: cannot open '%s'", path);
         return 2;
     }
+    jsource *src = new_source(vs);
+    if (!src || !(src->spool = tmpfile())) {
+        if (src) sl_cli_msg(CMD, "--values: cannot create a temporary file: %s", strerror(errno));
+        else sl_cli_msg(CMD, "out of memory");
+        fclose(f);
+        return 1;
+    }
+    src->path = path;
     enum { MAX_LINE = 4094 };
     char *line = NULL;
     size_t cap = 0;
@@ -306,9 +387,18 @@ static int opt_values(jvalues *vs, const char *path)
             rc = 2;
             break;
         }
-        if (add_value(vs, p, (size_t)(comma - p), comma + 1, path, ln)) { sl_cli_msg(CMD, "out of memory"); rc = 1; }
+        if (fprintf(src->spool, "%ld %s\n", ln, p) < 0) {
+            sl_cli_msg(CMD, "--values: cannot write a temporary copy of '%s': %s", path, strerror(errno));
+            rc = 1;
+        }
+        src->count++;
+        vs->total++;
     }
     if (!rc && ferror(f)) { sl_cli_msg(CMD, "--values: error reading '%s'", path); rc = 2; }
+    if (!rc && fflush(src->spool)) {
+        sl_cli_msg(CMD, "--values: cannot write a temporary copy of '%s': %s", path, strerror(errno));
+        rc = 1;
+    }
     free(line);
     fclose(f);
     return rc;
@@ -322,49 +412,102 @@ static const char *const judge_cols[] = {"variant", "result_hex", "result", "abs
                                          "exact_sum_dec", "exact_sum_bits"};
 #define JUDGE_NCOLS (sizeof judge_cols / sizeof judge_cols[0])
 
-/* One row per value: the value judged (sl_judge_value) as a row of the one column table. NULL
- * after one message. */
-static sl_table *judge_table(const sl_reference *ref, const sl_operation *op, const jvalues *vs,
-                             const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
-                             const char *columns)
+/* Rows judged and written per batch (the memory of a --values file of any length). */
+#define JUDGE_BATCH 1024
+
+/* The row of one value: the value judged (sl_judge_value) as a row of the one column table. */
+static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, const sl_reference *ref,
+                     const jvalue *jv, const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
+                     sl_err *err)
+{
+    sl_value_judgement j;
+    sl_judge_value(ref, bv, jv->v, &j);
+    sl_row row;
+    sl_row_empty(&row, "elsewhere", ref->dtype, ref->n);
+    row.judged = row.have_exact = 1;
+    row.result = row.min_result = row.max_result = jv->v;
+    row.distinct = 1;
+    row.err = j.err;
+    row.exact = ref->rounded;
+    row.cond = ref->cond;
+    row.abssum = ref->abssum;
+    row.bound = bv ? j.bound : NAN;
+    row.bound_ratio = bv ? j.bound_ratio : NAN;
+    sl_record_extra x;
+    sl_record_extra_init(&x);
+    x.bound_of = bv ? bv->name : NULL;
+    x.value_as = jv->as;
+    sl_record r = {.ctx = ctx, .variant = jv->name, .status = "ok", .row = &row, .instances = 1,
+                   .ref = ref, .S = S, .digits = fmt == SL_OUT_TABLE ? 6 : 0, .x = &x};
+    return sl_colset_row(t, cs, &r, 0, err);
+}
+
+/* The output: one row per value, judged and written in batches of JUDGE_BATCH (table and JSON
+ * formats walk the values twice: the column widths and JSON's check first, then the rows), then
+ * S under a table. Returns the exit code (0, or 1/2 after one message). */
+static int judge_write(const sl_reference *ref, const sl_operation *op, const jvalues *vs,
+                       const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
+                       const char *columns)
 {
     sl_colset cs;
     sl_err err = {{0}};
     if (columns ? sl_colset_parse(&cs, columns, &err)
                 : sl_colset_names(&cs, judge_cols, fmt == SL_OUT_TABLE ? JUDGE_NCOLS - 3 : JUDGE_NCOLS, &err)) {
         sl_cli_msg(CMD, "--columns: %s", err.msg);
-        return NULL;
+        return columns ? 2 : 1;
     }
     sl_table *t = sl_colset_table(&cs);
-    if (!t) { sl_cli_msg(CMD, "out of memory"); return NULL; }
-    sl_rowctx ctx = {.experiment = "judge", .op = op, .dt = ref->dtype, .n = ref->n, .config = "default"};
-    for (size_t i = 0; i < vs->n; i++) {
-        sl_value_judgement j;
-        sl_judge_value(ref, bv, vs->v[i].v, &j);
-        sl_row row;
-        sl_row_empty(&row, "elsewhere", ref->dtype, ref->n);
-        row.judged = row.have_exact = 1;
-        row.result = row.min_result = row.max_result = vs->v[i].v;
-        row.distinct = 1;
-        row.err = j.err;
-        row.exact = ref->rounded;
-        row.cond = ref->cond;
-        row.abssum = ref->abssum;
-        row.bound = bv ? j.bound : NAN;
-        row.bound_ratio = bv ? j.bound_ratio : NAN;
-        sl_record_extra x;
-        sl_record_extra_init(&x);
-        x.bound_of = bv ? bv->name : NULL;
-        x.value_as = vs->v[i].as;
-        sl_record r = {.ctx = &ctx, .variant = vs->v[i].name, .status = "ok", .row = &row, .instances = 1,
-                       .ref = ref, .S = S, .digits = fmt == SL_OUT_TABLE ? 6 : 0, .x = &x};
-        if (sl_colset_row(t, &cs, &r, 0, &err)) {
-            sl_cli_msg(CMD, "%s", err.msg);
-            sl_table_free(t);
-            return NULL;
+    if (!t) { sl_cli_msg(CMD, "out of memory"); return columns ? 2 : 1; }
+    const sl_rowctx ctx = {.experiment = "judge", .op = op, .dt = ref->dtype, .n = ref->n, .config = "default"};
+    sl_table_parts parts;
+    sl_table_parts_init(&parts, fmt);
+    int rc = 0, wrote = 0;
+    for (int pass = fmt == SL_OUT_CSV; pass < 2 && !rc; pass++) {   /* 0 measures, 1 writes */
+        if (pass == 1 && sl_table_parts_begin(&parts, t, stdout)) rc = -1;
+        jwalk w;
+        walk_start(&w, vs);
+        jvalue jv;
+        int more = 1;
+        while (!rc && more) {
+            sl_table_clear_rows(t);
+            size_t k = 0;
+            while (k < JUDGE_BATCH && (more = walk_next(&w, &jv)) == 1) {
+                value_for(&jv, ref->dtype);   /* checked before (judge_values_check) */
+                if (judge_row(t, &cs, &ctx, ref, &jv, bv, S, fmt, &err)) {
+                    sl_cli_msg(CMD, "%s", err.msg);
+                    rc = columns ? 2 : 1;
+                    break;
+                }
+                k++;
+            }
+            if (more < 0) rc = 1;
+            if (rc) break;
+            if (pass == 0 ? sl_table_parts_measure(&parts, t) : sl_table_parts_write(&parts, t, stdout)) rc = -1;
         }
+        wrote = pass == 1;
     }
-    return t;
+    if (!rc && wrote && sl_table_parts_end(&parts, stdout)) rc = -1;
+    if (!rc && fmt == SL_OUT_TABLE && sl_cli_exact_block(stdout, S)) rc = -1;
+    if (rc < 0) {
+        sl_cli_msg(CMD, "error writing the output");
+        rc = 1;
+    }
+    sl_table_parts_free(&parts);
+    sl_table_free(t);
+    return rc;
+}
+
+/* Every value as a value of dt (value_for's check) before anything is judged. Returns 0, or
+ * the exit code. */
+static int judge_values_check(const jvalues *vs, sl_dtype dt)
+{
+    jwalk w;
+    walk_start(&w, vs);
+    jvalue jv;
+    int more, code;
+    while ((more = walk_next(&w, &jv)) == 1)
+        if ((code = value_for(&jv, dt))) return code;
+    return more < 0 ? 1 : 0;
 }
 
 typedef struct {
@@ -459,7 +602,7 @@ int sl_cmd_judge(int argc, char **argv)
         free_values(&o.vs);
         return 2;
     }
-    if (!o.vs.n) {
+    if (!o.vs.total) {
         sl_cli_msg(CMD, "no values to judge (give --value V or --values CSV)");
         free_values(&o.vs);
         return 2;
@@ -495,12 +638,11 @@ int sl_cmd_judge(int argc, char **argv)
         return 2;
     }
     if (info.note[0] && !o.quiet) sl_cli_msg(CMD, "%s", info.note);
-    for (size_t i = 0; i < o.vs.n; i++)
-        if ((code = value_for(&o.vs.v[i], dt))) {
-            free(data);
-            free_values(&o.vs);
-            return code;
-        }
+    if ((code = judge_values_check(&o.vs, dt))) {
+        free(data);
+        free_values(&o.vs);
+        return code;
+    }
     if (o.bound_of && sl_op_of(o.bound_of) != o.op && sl_variant_find_op(o.op->name, o.bound_of->name))
         o.bound_of = sl_variant_find_op(o.op->name, o.bound_of->name);   /* the op's variant of that name */
     if (o.bound_of && sl_op_of(o.bound_of) != o.op) {
@@ -522,14 +664,7 @@ int sl_cmd_judge(int argc, char **argv)
             sl_cli_msg(CMD, "out of memory");
             rc = 1;
         } else {
-            sl_table *t = judge_table(&ref, o.op, &o.vs, o.bound_of, &S, o.fmt, o.columns);
-            if (!t) rc = o.columns ? 2 : 1;
-            else {
-                int w = sl_table_write(t, o.fmt, stdout);
-                if (!w && o.fmt == SL_OUT_TABLE) w = sl_cli_exact_block(stdout, &S);
-                if (w) { sl_cli_msg(CMD, "error writing the output"); rc = 1; }
-                sl_table_free(t);
-            }
+            rc = judge_write(&ref, o.op, &o.vs, o.bound_of, &S, o.fmt, o.columns);
             sl_exact_text_free(&S);
         }
     }

@@ -218,6 +218,8 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
         for (int k = 0; k < sl_verdict_decide(sl_session_reference(s), &facts, &vd); k++)
             sl_cli_msg(cmd, "%s", vd.msg[k]);
         selfcheck |= vd.failed > 0;
+        char note[448];
+        if (row.capped) sl_cli_msg(cmd, "%s: %s", v->name, sl_row_capped_note(&row, note, sizeof note));
         if (add_row(t, cs, sl_session_op(s), v, &row, sl_session_reference(s), S, digits, NULL)) failed = 1;
         sl_row_free(&row);
     }

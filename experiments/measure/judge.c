@@ -1,6 +1,7 @@
-/* judge.c: every figure of a row from its results and the exact reference (sl_measure.h):
- * distinct results, spread, errors, ulps median/max, signed ulps of each distinct result, the
- * variant's a-priori bound and the bound ratio, times and GB/s. Nothing here prints. */
+/* judge.c: every figure of a row from the running aggregate of its results (stats.c) and the
+ * exact reference (sl_measure.h): distinct results, spread, errors, ulps median/max, signed
+ * ulps of each distinct result, the variant's a-priori bound and the bound ratio, times and
+ * GB/s. Nothing here prints. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -103,87 +104,115 @@ int sl_bound_violated(const sl_reference *ref, double worst_abs_err, double boun
     return ref->finite && !isnan(bound) && !(worst_abs_err <= bound);
 }
 
-/* Signed distance of value from the exact sum, in ulps of the rounded exact sum. */
-static double signed_ulps(const sl_reference *ref, double value, sl_dtype dt)
+/* Increasing order, equal values (0 and -0) by their bit patterns, NaNs last by their bit
+ * patterns (a total order). */
+static int cmp_value_bits(const void *a, const void *b)
 {
-    if (isnan(value)) return NAN;
-    sl_errors e = sl_reference_errors(ref, value, dt);
-    if (!ref->finite) return e.ulps;
-    int s = mpfr_cmp_d(ref->sum, value);     /* > 0: value below the exact sum */
-    return s > 0 ? -e.ulps : e.ulps;
-}
-
-/* Increasing order; equal values (0 and -0) by their bit patterns. */
-static int cmp_double_bits(const void *a, const void *b)
-{
+    const sl_row_value *p = a, *q = b;
+    const int na = isnan(p->value), nb = isnan(q->value);
+    if (na != nb) return na - nb;
+    if (!na) {
+        if (p->value < q->value) return -1;
+        if (p->value > q->value) return 1;
+    }
     uint64_t x, y;
-    memcpy(&x, a, 8);
-    memcpy(&y, b, 8);
-    double dx = *(const double *)a, dy = *(const double *)b;
-    if (dx < dy) return -1;
-    if (dx > dy) return 1;
+    memcpy(&x, &p->value, 8);
+    memcpy(&y, &q->value, 8);
     return x < y ? -1 : x > y;
 }
 
-/* row->values: each distinct bit pattern of the results with its count and signed ulps. */
-static int distinct_values(const sl_reference *ref, sl_row *row)
+/* An error in ulps and its repetitions (the median's input). */
+typedef struct {
+    double ulps;
+    uint64_t count;
+} counted;
+
+static int cmp_counted(const void *a, const void *b)
 {
-    const int reps = row->reps;
-    double *vals = malloc((size_t)reps * sizeof *vals);
-    row->values = malloc((size_t)reps * sizeof *row->values);
-    if (!vals || !row->values) {
-        free(vals);
-        return -1;
+    const double x = ((const counted *)a)->ulps, y = ((const counted *)b)->ulps;
+    return (x > y) - (x < y);
+}
+
+/* The value of rank k (0-based) among the counted values sorted by ulps. */
+static double counted_kth(const counted *c, size_t n, uint64_t k)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (k < c[i].count) return c[i].ulps;
+        k -= c[i].count;
     }
-    memcpy(vals, row->results, (size_t)reps * sizeof *vals);
-    qsort(vals, (size_t)reps, sizeof *vals, cmp_double_bits);
-    for (int i = 0; i < reps;) {
-        int j = i + 1;
-        while (j < reps && !memcmp(&vals[j], &vals[i], sizeof(double))) j++;
-        sl_row_value *o = &row->values[row->nvalues++];
-        o->value = vals[i];
-        o->count = (uint64_t)(j - i);
-        o->ulps_signed = signed_ulps(ref, vals[i], row->dt);
-        i = j;
-    }
-    free(vals);
-    /* keep only the distinct ones (the table was sized for reps) */
-    sl_row_value *fit = realloc(row->values, row->nvalues * sizeof *row->values);
-    if (fit) row->values = fit;
-    return 0;
+    return NAN;
 }
 
 /* Smallest, largest and spread in ulps of the results (NaN when any result is NaN). */
-static void result_range(const sl_reference *ref, sl_row *row)
+static void result_range(const sl_reference *ref, const sl_rep_agg *a, sl_row *row)
 {
-    const double *r = row->results;
-    int anynan = 0;
-    double mn = r[0], mx = r[0];
-    for (int i = 0; i < row->reps; i++) {
-        if (isnan(r[i])) anynan = 1;
-        else {
-            if (isnan(mn) || r[i] < mn) mn = r[i];
-            if (isnan(mx) || r[i] > mx) mx = r[i];
-        }
-    }
-    row->min_result = anynan ? NAN : mn;
-    row->max_result = anynan ? NAN : mx;
-    if (anynan || !ref->finite || !isfinite(mn) || !isfinite(mx))
-        row->spread_ulps = (!anynan && mn == mx) ? 0.0 : NAN;
+    const double mn = a->mn, mx = a->mx;
+    row->min_result = a->anynan ? NAN : mn;
+    row->max_result = a->anynan ? NAN : mx;
+    if (a->anynan || !ref->finite || !isfinite(mn) || !isfinite(mx))
+        row->spread_ulps = (!a->anynan && mn == mx) ? 0.0 : NAN;
     else
         row->spread_ulps = (mx - mn) / sl_ulp(ref->rounded, row->dt);
 }
 
-/* Error in ulps of every repetition: median and max. */
-static int ulps_stats(const sl_reference *ref, sl_row *row)
+/* row->values (each distinct pattern with its count and signed ulps) and the errors over every
+ * repetition: ulps median and max, the largest absolute error, any non-finite result. Exact
+ * while the table holds every pattern; past its cap, the median comes from the histogram of
+ * the table's errors (each with its count) and those of the results left out. */
+static int judge_values(const sl_reference *ref, const sl_rep_agg *a, sl_row *row)
 {
-    double *u = malloc((size_t)row->reps * sizeof *u);
-    if (!u) return -1;
-    for (int r = 0; r < row->reps; r++) u[r] = sl_reference_errors(ref, row->results[r], row->dt).ulps;
-    row->ulps_median = sl_median(u, (size_t)row->reps);
-    row->ulps_max = u[row->reps - 1];
+    const size_t nv = a->used;
+    row->values = malloc((nv ? nv : 1) * sizeof *row->values);
+    counted *u = malloc((nv ? nv : 1) * sizeof *u);
+    if (!row->values || !u) {
+        free(u);
+        return -1;
+    }
+    double umax = a->other_ulps_max, amax = a->other_abs_max;
+    int nonfinite = a->other_nonfinite;
+    row->nvalues = 0;
+    for (size_t i = 0; i < a->slots; i++) {
+        if (!a->counts[i]) continue;
+        sl_row_value *o = &row->values[row->nvalues];
+        memcpy(&o->value, &a->keys[i], sizeof o->value);
+        o->count = a->counts[i];
+        const sl_errors e = sl_reference_errors(ref, o->value, row->dt);
+        if (isnan(o->value)) o->ulps_signed = NAN;
+        else if (!ref->finite) o->ulps_signed = e.ulps;
+        else o->ulps_signed = mpfr_cmp_d(ref->sum, o->value) > 0 ? -e.ulps : e.ulps;
+        u[row->nvalues].ulps = e.ulps;
+        u[row->nvalues].count = o->count;
+        if (!(e.ulps <= umax)) umax = e.ulps;              /* NaN-aware max */
+        if (!(e.abs_err <= amax)) amax = e.abs_err;
+        nonfinite |= !isfinite(o->value);
+        row->nvalues++;
+    }
+    qsort(row->values, row->nvalues, sizeof *row->values, cmp_value_bits);
+    row->ulps_max = umax;
+    row->abs_err_max = amax;
+    row->nonfinite = nonfinite;
+    const uint64_t total = a->reps;
+    int rc = 0;
+    if (!a->other) {
+        qsort(u, row->nvalues, sizeof *u, cmp_counted);
+        row->ulps_median = total == 0 ? NAN
+                           : (total & 1) ? counted_kth(u, row->nvalues, total / 2)
+                                         : 0.5 * (counted_kth(u, row->nvalues, total / 2 - 1) +
+                                                  counted_kth(u, row->nvalues, total / 2));
+    } else {
+        sl_hist *h = sl_hist_new();
+        if (!h) rc = -1;
+        for (size_t i = 0; !rc && i < row->nvalues; i++)
+            if (sl_hist_add(h, u[i].ulps, u[i].count)) rc = -1;
+        if (!rc && a->other_ulps && sl_hist_merge(h, a->other_ulps)) rc = -1;
+        row->ulps_median = rc ? NAN : sl_hist_median(h, 0.0, umax);
+        sl_hist_free(h);
+    }
     free(u);
-    return 0;
+    /* keep only what the table held (it was sized for its slots' patterns) */
+    sl_row_value *fit = realloc(row->values, (row->nvalues ? row->nvalues : 1) * sizeof *row->values);
+    if (fit) row->values = fit;
+    return rc;
 }
 
 void sl_judge_set_bound(const sl_reference *ref, sl_row *row, double bound)
@@ -219,24 +248,53 @@ double sl_combined_bound(const sl_variant *v, const sl_reference *ref, uint64_t 
     return sl_bound_reach(ref, tot, dt);
 }
 
-int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, const double *times)
+int sl_judge_row_agg(const sl_reference *ref, const sl_variant *v, sl_row *row, const sl_rep_agg *agg)
 {
-    const int reps = row->reps;
     row->exact = ref->rounded;
     row->cond = ref->cond;
     row->abssum = ref->abssum;
     row->have_exact = 1;
     row->judged = 1;
-    row->result = row->results[0];
-    row->distinct = sl_count_distinct(row->results, reps);
-    result_range(ref, row);
-    sl_stats(times, reps > 0 ? (size_t)reps : 0, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max);
+    row->result = agg->first;
+    row->distinct = sl_rep_agg_distinct(agg);
+    row->capped = sl_rep_agg_capped(agg);
+    row->values_other = agg->other;
+    result_range(ref, agg, row);
+    sl_sketch_stats(&agg->times, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max,
+                    &row->times_binned);
     double bytes = (double)row->n * (double)sl_dtype_size(row->dt);
     row->gbps = row->time_ms_median > 0 ? bytes / (row->time_ms_median * 1e6) : NAN;
     row->err = sl_reference_errors(ref, row->result, row->dt);
     sl_judge_set_bound(ref, row, sl_variant_bound(v, ref, row->n, row->dt, &row->cfg));
-    if (ulps_stats(ref, row) || distinct_values(ref, row)) return -1;
+    if (agg->oom || judge_values(ref, agg, row)) return -1;
     return 0;
+}
+
+int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, const double *results,
+                 const double *times)
+{
+    sl_rep_agg a;
+    sl_rep_agg_init(&a, ref, row->dt);
+    for (int r = 0; r < row->reps; r++) sl_rep_agg_add(&a, results[r], times ? times[r] : NAN);
+    const int rc = sl_judge_row_agg(ref, v, row, &a);
+    sl_rep_agg_free(&a);
+    return rc;
+}
+
+const char *sl_row_capped_note(const sl_row *row, char *buf, size_t len)
+{
+    char a[288] = "", b[128] = "";
+    if (row->capped)
+        snprintf(a, sizeof a, "more than %d distinct results: distinct %llu is a lower bound; the "
+                 "distribution lists the first %d met (%llu repetitions left out); ulps_median from a "
+                 "histogram (within %.2g %%)", SL_AGG_DISTINCT_CAP, (unsigned long long)row->distinct,
+                 SL_AGG_DISTINCT_CAP, (unsigned long long)row->values_other,
+                 100.0 * ldexp(1.0, -(SL_HIST_BITS + 1)));
+    if (row->times_binned)
+        snprintf(b, sizeof b, "time_ms_median from a histogram of the %d runs (within %.2g %%)",
+                 row->reps, 100.0 * ldexp(1.0, -(SL_HIST_BITS + 1)));
+    snprintf(buf, len, "%s%s%s", a, *a && *b ? "; " : "", b);
+    return buf;
 }
 
 void sl_judge_results(const sl_reference *ref, const sl_variant *v, uint64_t n, sl_dtype dt,

@@ -1,5 +1,7 @@
 /* measure.c: one variant summing one input R times on one backend (sl_measure.h), then judged
- * (judge.c); and the device's streaming-read ceiling. Every result is kept as its bit pattern. */
+ * (judge.c); and the device's streaming-read ceiling. Repetitions run in chunks, each folded
+ * into the row's running aggregate (stats.c): every distinct result is kept as its bit pattern,
+ * and memory stays bounded whatever R. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -37,6 +39,7 @@ void sl_row_empty(sl_row *row, const char *backend, sl_dtype dt, uint64_t n)
     row->n = n;
     row->result = row->min_result = row->max_result = row->spread_ulps = NAN;
     row->ulps_median = row->ulps_max = row->bound = row->bound_rel = row->bound_ratio = NAN;
+    row->abs_err_max = NAN;
     row->exact = row->cond = row->abssum = NAN;
     row->time_ms_median = row->time_ms_min = row->time_ms_max = row->gbps = NAN;
     row->err.abs_err = row->err.rel_err = row->err.ulps = NAN;
@@ -81,37 +84,6 @@ int sl_budget_reps(double budget_ms, double first_ms, int reps, int min_reps)
     return fit < 1 ? 1 : fit;
 }
 
-/* R runs on the GPU after a warm-up (sl_measure_list's comment: a whole run, or two on a prefix
- * and the first timed run kept when it is slow). With a budget, the first timed run says how
- * many more fit in it (at least min_reps in all); row->reps becomes that count. */
-static int run_gpu(sl_session *s, const sl_variant *v, const sl_launch *want, double budget_ms,
-                   int min_reps, sl_row *row, double *times, sl_err *err)
-{
-    sl_launch warm = *want;
-    double wres[2];
-    row->backend = "gpu";
-    row->cfg = *want;
-    int done = 0;              /* timed runs already in results/times */
-    if (s->n > SL_WARM_PREFIX_N) {
-        if (sl_gpu_ctx_run_n(s->ctx, v, SL_WARM_PREFIX_N, &warm, 2, SL_GPU_FLUSH_L2, wres, NULL, err))
-            return -1;
-        if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
-        done = times[0] > SL_WARM_FULL_MS;   /* else that run was the warm-up */
-    } else if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, wres, NULL, err)) {
-        return -1;
-    }
-    if (!done) {
-        if (!(budget_ms > 0) || row->reps <= min_reps)
-            return sl_gpu_ctx_run(s->ctx, v, &row->cfg, row->reps, SL_GPU_FLUSH_L2, row->results, times, err);
-        if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, row->results, times, err)) return -1;
-    }
-    const int fit = sl_budget_reps(budget_ms, times[0], row->reps, min_reps);
-    row->reps = fit;
-    sl_launch more = row->cfg;
-    if (fit == 1) return 0;
-    return sl_gpu_ctx_run(s->ctx, v, &more, fit - 1, SL_GPU_FLUSH_L2, row->results + 1, times + 1, err);
-}
-
 /* ---- a list of variants: setup, the GPU runs in order, the CPU tasks on the threads -------- */
 typedef struct {
     const sl_variant *v;
@@ -122,16 +94,79 @@ typedef struct {
     int cpu_runs;              /* 1: the twin gives the R results (CPU backend) */
     int check;                 /* 1: one twin run compared with the GPU's results */
     sl_launch want;
-    double *times;
+    sl_rep_agg agg;            /* the repetitions folded so far */
+    double *cres, *ctim;       /* one chunk's results and times (at most SL_MEASURE_CHUNK) */
+    int next;                  /* repetitions folded so far */
+    int base;                  /* the first repetition of the chunk running (CPU) */
+    double *keep;              /* NULL, or the caller's array of every result (sl_measure_results) */
     double twin;               /* the twin's result (check) */
     int failed, fail_rep;      /* a CPU task failed: the first failing repetition (-1: check) */
     sl_err fail_err;           /* and its error */
 } m_item;
 
+/* The chunk's first count results and times folded into the item's aggregate, in order. */
+static void fold(m_item *it, int count)
+{
+    for (int r = 0; r < count; r++) {
+        if (it->keep) it->keep[it->next + r] = it->cres[r];
+        sl_rep_agg_add(&it->agg, it->cres[r], it->ctim[r]);
+    }
+    it->next += count;
+}
+
+/* count timed GPU runs of the item's variant on cfg, in chunks of at most SL_MEASURE_CHUNK,
+ * each folded as it comes back. */
+static int gpu_runs(sl_session *s, m_item *it, sl_launch *cfg, int count, sl_err *err)
+{
+    while (count > 0) {
+        const int c = count < SL_MEASURE_CHUNK ? count : SL_MEASURE_CHUNK;
+        if (sl_gpu_ctx_run(s->ctx, it->v, cfg, c, SL_GPU_FLUSH_L2, it->cres, it->ctim, err)) return -1;
+        fold(it, c);
+        count -= c;
+    }
+    return 0;
+}
+
+/* R runs on the GPU after a warm-up (sl_measure_list's comment: a whole run, or two on a prefix
+ * and the first timed run kept when it is slow). With a budget, the first timed run says how
+ * many more fit in it (at least min_reps in all); row->reps becomes that count. */
+static int run_gpu(sl_session *s, m_item *it, double budget_ms, int min_reps, sl_err *err)
+{
+    const sl_variant *v = it->v;
+    sl_row *row = it->row;
+    sl_launch warm = it->want;
+    double wres[2];
+    row->backend = "gpu";
+    row->cfg = it->want;
+    int done = 0;              /* the first timed run is folded already */
+    double first_ms = NAN;
+    if (s->n > SL_WARM_PREFIX_N) {
+        if (sl_gpu_ctx_run_n(s->ctx, v, SL_WARM_PREFIX_N, &warm, 2, SL_GPU_FLUSH_L2, wres, NULL, err))
+            return -1;
+        if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, it->cres, it->ctim, err)) return -1;
+        first_ms = it->ctim[0];
+        done = first_ms > SL_WARM_FULL_MS;   /* else that run was the warm-up */
+        if (done) fold(it, 1);
+    } else if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, wres, NULL, err)) {
+        return -1;
+    }
+    if (!done) {
+        if (!(budget_ms > 0) || row->reps <= min_reps) return gpu_runs(s, it, &row->cfg, row->reps, err);
+        if (gpu_runs(s, it, &row->cfg, 1, err)) return -1;
+        first_ms = it->ctim[0];
+    }
+    const int fit = sl_budget_reps(budget_ms, first_ms, row->reps, min_reps);
+    row->reps = fit;
+    sl_launch more = row->cfg;
+    if (fit == 1) return 0;
+    return gpu_runs(s, it, &more, fit - 1, err);
+}
+
 /* The CPU tasks of a list, O(variants) whatever the repetitions: span j covers the global task
- * indices [first, first + count) of one variant, each its repetition (index - first), or, for a
- * check span (count 1), the twin check. A failing task's error is kept per variant (the first
- * failing repetition's), so no task carries an error text of its own. */
+ * indices [first, first + count) of one variant, each its repetition it->base + (index - first)
+ * of the chunk running, or, for a check span (count 1), the twin check. A failing task's error is
+ * kept per variant (the first failing repetition's), so no task carries an error text of its
+ * own. */
 typedef struct {
     m_item *it;
     size_t first, count;
@@ -181,19 +216,22 @@ static void cpu_task(void *ctx, size_t i)
             task_failed(L, it, -1, &err);
         return;
     }
-    const int rep = (int)(i - sp->first);
+    const size_t k = i - sp->first;
+    const int rep = it->base + (int)k;
     sl_launch c = it->row->cfg;
     if (it->nondet) c.order_seed = rep_seed(it->want.order_seed, rep);
     double t0 = now_ms();
-    if (sl_variant_cpu(it->v, s->x, s->n, s->dt, &c, &it->row->results[rep], &err))
+    if (sl_variant_cpu(it->v, s->x, s->n, s->dt, &c, &it->cres[k], &err))
         task_failed(L, it, rep, &err);
-    it->times[rep] = now_ms() - t0;
+    it->ctim[k] = now_ms() - t0;
 }
 
-/* The twins' repetitions of a list, on their own thread (sl_measure_list). */
+/* The twins' repetitions of a list, on their own thread (sl_measure_list): in rounds of at most
+ * SL_MEASURE_CHUNK repetitions of each variant, spread over the threads, each round folded into
+ * the variants' aggregates in repetition order (the same bits for every thread count). */
 typedef struct {
     m_list *L;
-    size_t count;
+    size_t nitems;
     unsigned threads;
     int rc;
 } side_job;
@@ -201,7 +239,26 @@ typedef struct {
 static void *side_run(void *arg)
 {
     side_job *j = arg;
-    if (sl_parallel_for(j->count, j->threads, cpu_task, j->L)) j->rc = -1;
+    m_list *L = j->L;
+    for (;;) {
+        size_t k = 0, ns = 0;
+        for (size_t i = 0; i < j->nitems; i++) {
+            m_item *it = &L->items[i];
+            if (!it->cpu_runs || it->failed || it->next >= it->row->reps) continue;
+            const int left = it->row->reps - it->next;
+            const int c = left < SL_MEASURE_CHUNK ? left : SL_MEASURE_CHUNK;
+            it->base = it->next;
+            L->spans[ns++] = (m_span){it, k, (size_t)c, 0};
+            k += (size_t)c;
+        }
+        if (!ns) break;
+        L->nspans = ns;
+        if (sl_parallel_for(k, j->threads, cpu_task, L)) {
+            j->rc = -1;
+            break;
+        }
+        for (size_t r = 0; r < ns; r++) fold(L->spans[r].it, (int)L->spans[r].count);
+    }
     return NULL;
 }
 
@@ -210,7 +267,7 @@ static void judge_task(void *ctx, size_t i)
     m_list *L = ctx;
     m_item *it = &L->items[i];
     if (*it->status != 0) return;
-    if (sl_judge_row(L->s->ref, it->v, it->row, it->times)) {
+    if (sl_judge_row_agg(L->s->ref, it->v, it->row, &it->agg)) {
         *it->status = -1;
         sl_err_set(it->err, "out of memory");
     }
@@ -228,6 +285,7 @@ static void cannot_run_row(const sl_session *s, sl_row *row)
 /* Setup of item it (status -1 / 1 when it is finished here). */
 static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps, int check_twin)
 {
+    sl_rep_agg_init(&it->agg, s->ref, s->dt);
     const sl_variant *v = it->v;
     sl_row *row = it->row;
     *it->status = 0;
@@ -252,20 +310,19 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
     row->have_run = row->have_cfg = 1;
     row->reps = row->reps_asked = it->reference ? 1 : reps;
     if (s->twin_once && !it->use_gpu && !it->nondet) row->reps = 1;   /* a pure function */
-    row->results = malloc((size_t)row->reps * sizeof *row->results);
-    it->times = it->reference ? NULL : malloc((size_t)row->reps * sizeof *it->times);
-    if (!row->results || (!it->reference && !it->times)) {
-        free(it->times);
-        it->times = NULL;
-        sl_row_free(row);
-        *it->status = -1;
-        sl_err_set(it->err, "out of memory");
-        return;
-    }
     if (it->reference) {
         row->backend = "reference";
-        row->results[0] = s->ref->rounded;
+        if (it->keep) it->keep[0] = s->ref->rounded;
+        sl_rep_agg_add(&it->agg, s->ref->rounded, NAN);
         row->cfg = it->want;
+        return;
+    }
+    const size_t chunk = row->reps < SL_MEASURE_CHUNK ? (size_t)row->reps : SL_MEASURE_CHUNK;
+    it->cres = malloc(chunk * sizeof *it->cres);
+    it->ctim = malloc(chunk * sizeof *it->ctim);
+    if (!it->cres || !it->ctim) {
+        *it->status = -1;
+        sl_err_set(it->err, "out of memory");
         return;
     }
     if (!it->use_gpu) {        /* the CPU twin, each repetition timed by the wall clock */
@@ -280,9 +337,10 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
     }
 }
 
-int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
-                    const int *reps, int check_twin, const sl_rep_budget *budget, sl_row *rows,
-                    int *status, sl_err *errs)
+/* sl_measure_list; keep (NULL, or one variant's): every result also into keep[0..reps). */
+static int measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
+                        const int *reps, int check_twin, const sl_rep_budget *budget, sl_row *rows,
+                        int *status, sl_err *errs, double *keep)
 {
     m_item *items = calloc(nv ? nv : 1, sizeof *items);
     if (!items) {
@@ -300,30 +358,34 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         it->row = &rows[i];
         it->status = &status[i];
         it->err = &errs[i];
+        it->keep = nv == 1 ? keep : NULL;
         item_setup(s, it, req, reps[i], check_twin);
     }
     /* the CPU tasks, each writing its own slot: first the twins' repetitions, which need
      * nothing from the GPU (on the GPU backend they run on a thread of their own while the
      * GPU runs, e.g. pairwise at 2^28), then the twin checks of what the GPU ran */
-    m_span *spans = calloc(nv ? nv : 1, sizeof *spans);
+    m_span *spans = calloc(nv ? 2 * nv : 1, sizeof *spans);   /* a round's, then the checks' */
     pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
     int rc = 0;
-    size_t k = 0, any_gpu = 0, nrun = 0;
+    size_t k = 0, any_gpu = 0;
     for (size_t i = 0; i < nv; i++) {
         m_item *it = &items[i];
-        if (status[i] != 0) continue;
+        if (status[i] != 0) {
+            it->cpu_runs = 0;
+            continue;
+        }
         any_gpu += (size_t)it->use_gpu;
         if (!it->cpu_runs) continue;
         if (!spans) {
             status[i] = -1;
+            it->cpu_runs = 0;
             sl_err_set(&errs[i], "out of memory");
             continue;
         }
-        spans[nrun++] = (m_span){it, k, (size_t)rows[i].reps, 0};
         k += (size_t)rows[i].reps;
     }
-    m_list L = {s, items, spans, nrun, &mu};
-    side_job side = {&L, k, s->threads, 0};
+    m_list L = {s, items, spans, 0, &mu};
+    side_job side = {&L, nv, s->threads, 0};
     pthread_t side_tid;
     int side_on = k && any_gpu && pthread_create(&side_tid, NULL, side_run, &side) == 0;
     if (k && !side_on) side_run(&side);
@@ -336,7 +398,7 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
          * is enough where one run fills the budget; a nondeterministic one keeps a spread */
         const double ms = !budget ? 0 : it->nondet ? budget->nondet_ms : budget->det_ms;
         const int min_reps = budget && budget->min_reps > 1 ? budget->min_reps : 1;
-        if (run_gpu(s, it->v, &it->want, ms, min_reps, it->row, it->times, it->err)) {
+        if (run_gpu(s, it, ms, min_reps, it->err)) {
             status[i] = -1;
             it->check = 0;
         }
@@ -356,13 +418,13 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
             sl_err_set(&errs[i], "out of memory");
             continue;
         }
-        spans[nrun + ncheck] = (m_span){it, ncheck, 1, 1};
+        spans[nv + ncheck] = (m_span){it, ncheck, 1, 1};
         ncheck++;
     }
     if (!spans) {
         rc = -1;
     } else {
-        m_list C = {s, items, spans + nrun, ncheck, &mu};
+        m_list C = {s, items, spans + nv, ncheck, &mu};
         if (ncheck && sl_parallel_for(ncheck, s->threads, cpu_task, &C)) rc = -1;
         /* a failure: the variant's first failing repetition (or its twin check) */
         for (size_t i = 0; i < nv; i++) {
@@ -376,9 +438,7 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
             m_item *it = &items[i];
             if (status[i] != 0 || !it->check) continue;
             rows[i].twin_checked = 1;
-            rows[i].twin_match = 1;
-            for (int r = 0; r < rows[i].reps; r++)
-                if (sl_canon_bits(rows[i].results[r]) != sl_canon_bits(it->twin)) rows[i].twin_match = 0;
+            rows[i].twin_match = sl_rep_agg_all_equal(&it->agg, it->twin);
         }
         for (size_t i = 0; i < nv; i++)   /* a sampled twin's row names its first order seed */
             if (status[i] == 0 && items[i].cpu_runs && items[i].nondet)
@@ -395,7 +455,9 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
         s->judge_s += (now_ms() - t_judge) / 1e3;
     }
     for (size_t i = 0; i < nv; i++) {
-        free(items[i].times);
+        free(items[i].cres);
+        free(items[i].ctim);
+        sl_rep_agg_free(&items[i].agg);
         if (status[i] < 0) sl_row_free(&rows[i]);
     }
     free(spans);
@@ -403,17 +465,30 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
     return rc;
 }
 
-int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
-               int check_twin, sl_row *row, sl_err *err)
+int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
+                    const int *reps, int check_twin, const sl_rep_budget *budget, sl_row *rows,
+                    int *status, sl_err *errs)
+{
+    return measure_list(s, vs, nv, req, reps, check_twin, budget, rows, status, errs, NULL);
+}
+
+int sl_measure_results(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
+                       int check_twin, sl_row *row, double *results, sl_err *err)
 {
     if (!s || !v) {
         memset(row, 0, sizeof *row);
         return sl_err_set(err, "sl_measure: NULL argument");
     }
     int status = 0;
-    if (sl_measure_list(s, &v, 1, req, &reps, check_twin, NULL, row, &status, err) && status == 0)
+    if (measure_list(s, &v, 1, req, &reps, check_twin, NULL, row, &status, err, results) && status == 0)
         return sl_err_set(err, "out of memory");
     return status;
+}
+
+int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
+               int check_twin, sl_row *row, sl_err *err)
+{
+    return sl_measure_results(s, v, req, reps, check_twin, row, NULL, err);
 }
 
 int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl_row *row,
@@ -421,32 +496,33 @@ int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl
 {
     sl_row_empty(row, "gpu", dt, n);
     if (reps < 1) return sl_err_set(err, "reps must be at least 1 (got %d)", reps);
-    double *t = malloc((size_t)reps * sizeof *t);
-    if (!t) return sl_err_set(err, "out of memory");
+    double t[SL_MEASURE_CHUNK];
+    sl_sketch k;
+    memset(&k, 0, sizeof k);
     sl_gpu_ctx *ctx = NULL;
-    if (sl_gpu_ctx_create(&ctx, x, n, dt, 0, err) ||
-        sl_gpu_ctx_read_ceiling(ctx, reps, SL_GPU_FLUSH_L2, t, err)) {
-        if (ctx) sl_gpu_ctx_destroy(ctx);
-        free(t);
-        return -1;
+    int rc = sl_gpu_ctx_create(&ctx, x, n, dt, 0, err);
+    for (int done = 0; !rc && done < reps;) {   /* in chunks, each folded */
+        const int c = reps - done < SL_MEASURE_CHUNK ? reps - done : SL_MEASURE_CHUNK;
+        rc = sl_gpu_ctx_read_ceiling(ctx, c, SL_GPU_FLUSH_L2, t, err);
+        for (int r = 0; !rc && r < c; r++)
+            if (sl_sketch_add(&k, t[r])) rc = sl_err_set(err, "out of memory");
+        done += c;
     }
-    sl_gpu_ctx_destroy(ctx);
-    row->have_run = 1;
-    row->reps = reps;
-    row->time_ms_median = sl_median(t, (size_t)reps);
-    row->time_ms_min = t[0];
-    row->time_ms_max = t[reps - 1];
-    row->gbps = (double)n * (double)sl_dtype_size(dt) / (row->time_ms_median * 1e6);
-    free(t);
-    return 0;
+    if (ctx) sl_gpu_ctx_destroy(ctx);
+    if (!rc) {
+        row->have_run = 1;
+        row->reps = reps;
+        sl_sketch_stats(&k, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max, &row->times_binned);
+        row->gbps = (double)n * (double)sl_dtype_size(dt) / (row->time_ms_median * 1e6);
+    }
+    sl_sketch_free(&k);
+    return rc;
 }
 
 void sl_row_free(sl_row *row)
 {
     if (!row) return;
-    free(row->results);
     free(row->values);
-    row->results = NULL;
     row->values = NULL;
     row->nvalues = 0;
 }

@@ -38,6 +38,91 @@ static const sl_operation op_sum = {
     .cond_family = "ill-conditioned", .cond_param = "cond", .cond_emax = {30, 30, 3, 30},
 };
 
+/* mean, var, std, max, min: reference/sl_moments.c (ddof read by var and std). */
+static int moment_reference(sl_moment what, sl_reference *ref, const void *const *x, uint64_t n,
+                            sl_dtype dt, const sl_op_params *p, unsigned threads, sl_err *err)
+{
+    const uint32_t ddof = what == SL_MOMENT_VAR || what == SL_MOMENT_STD
+                              ? (p ? p->ddof : SL_DDOF_DEFAULT) : 0;
+    return sl_reference_moment(ref, what, x[0], n, dt, ddof, threads ? threads : 1, err);
+}
+#define SL_MOMENT_REFERENCE(fn, what)                                                            \
+    static int fn(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,               \
+                  const sl_op_params *p, unsigned threads, sl_err *err)                          \
+    {                                                                                            \
+        return moment_reference(what, ref, x, n, dt, p, threads, err);                           \
+    }
+SL_MOMENT_REFERENCE(mean_reference, SL_MOMENT_MEAN)
+SL_MOMENT_REFERENCE(var_reference, SL_MOMENT_VAR)
+SL_MOMENT_REFERENCE(std_reference, SL_MOMENT_STD)
+SL_MOMENT_REFERENCE(max_reference, SL_MOMENT_MAX)
+SL_MOMENT_REFERENCE(min_reference, SL_MOMENT_MIN)
+
+static const sl_operation op_mean = {
+    .name = "mean",
+    .description = "the arithmetic mean of one array (n = 0: NaN)",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "the exact sum divided by n, rounded once to the input format",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .reference = mean_reference,
+    .bound = sl_moment_bound,
+};
+
+static const sl_operation op_var = {
+    .name = "var",
+    .description = "the variance of one array, divided by n - ddof (--ddof, default 1; "
+                   "n - ddof <= 0: NaN)",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "(n sum x^2 - (sum x)^2) / (n (n - ddof)) with both sums exact, rounded once "
+                      "to the input format",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .reference = var_reference,
+    .bound = sl_moment_bound,
+};
+
+static const sl_operation op_std = {
+    .name = "std",
+    .description = "the standard deviation of one array: the square root of var (--ddof, default 1)",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "the square root of the exact variance rational, rounded once to the input "
+                      "format (Ziv's loop)",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .reference = std_reference,
+    .bound = sl_moment_bound,
+};
+
+static const sl_operation op_max = {
+    .name = "max",
+    .description = "the largest value of one array (IEEE 754-2019 maximum: NaN propagates, "
+                   "+0 > -0; n = 0: NaN)",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "the largest value, exact (NaN if any input is NaN)",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio",
+    .reference = max_reference,
+    .bound = sl_moment_bound,
+};
+
+static const sl_operation op_min = {
+    .name = "min",
+    .description = "the smallest value of one array (IEEE 754-2019 minimum: NaN propagates, "
+                   "-0 < +0; n = 0: NaN)",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "the smallest value, exact (NaN if any input is NaN)",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio",
+    .reference = min_reference,
+    .bound = sl_moment_bound,
+};
+
 /* lse: reference/sl_lse.c. */
 static int lse_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
                          const sl_op_params *p, unsigned threads, sl_err *err)
@@ -120,7 +205,8 @@ static const sl_operation op_lse = {
 };
 
 /* The one list of operations, in the order every listing shows them. */
-static const sl_operation *const ops[] = {&op_sum, &op_lse};
+static const sl_operation *const ops[] = {&op_sum, &op_mean, &op_var, &op_std, &op_max, &op_min,
+                                          &op_lse};
 
 size_t sl_op_count(void) { return sizeof ops / sizeof ops[0]; }
 const sl_operation *sl_op_at(size_t i) { return i < sl_op_count() ? ops[i] : NULL; }

@@ -61,6 +61,75 @@ int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU *
 const sl_operation *sl_session_op(const sl_session *s);        /* the operation measured */
 const sl_op_params *sl_session_params(const sl_session *s);    /* its parameters */
 
+/* ---- a row's repetitions folded as they arrive (stats.c) ---------------------------------
+ * A row keeps no array of its repetitions: each result and time is folded into running
+ * aggregates, so a row's memory is bounded whatever the repetitions. Exact up to fixed caps:
+ * - the distinct bit patterns with their counts, up to SL_AGG_DISTINCT_CAP patterns: beyond,
+ *   a result of a new pattern is counted apart (its error folded into the maxima and into a
+ *   log-binned histogram), the row's distinct becomes a lower bound and the row is flagged
+ *   (sl_row.capped);
+ * - the times, up to SL_AGG_TIMES_CAP samples for an exact median: beyond, every time goes
+ *   into a log-binned histogram (sl_row.times_binned) whose bins are 2^-SL_HIST_BITS of an
+ *   octave wide, so the median it gives (a bin's middle, clamped to the exact min and max) is
+ *   within a relative 2^-(SL_HIST_BITS+1) (0.05 %) of the exact one; min and max stay exact.
+ * Memory of one aggregate: at most 2 MiB of pattern table (2 x SL_AGG_DISTINCT_CAP slots of
+ * 16 bytes), 32 KiB of time samples, and 8 KiB per octave a histogram's values touch. */
+#define SL_AGG_DISTINCT_CAP 65536
+#define SL_AGG_TIMES_CAP 4096
+#define SL_HIST_BITS 10
+
+/* Order statistics of a stream of non-negative values (times, ulps): exact samples up to a
+ * cap, then the log-binned histogram. Zero it (memset) to start; sl_sketch_free. */
+typedef struct sl_hist sl_hist;
+typedef struct {
+    double *v;                 /* the samples while exact */
+    size_t n, cap;
+    size_t limit;              /* samples kept exactly at most (0: SL_AGG_TIMES_CAP) */
+    sl_hist *h;                /* past the limit: every sample binned (v freed) */
+    uint64_t count;
+    double mn, mx;             /* exact */
+} sl_sketch;
+int sl_sketch_add(sl_sketch *k, double x);              /* -1 out of memory */
+/* median, min, max (NaN when empty or out of memory); *binned (may be NULL): 1 when the
+ * median came from the histogram */
+void sl_sketch_stats(const sl_sketch *k, double *med, double *mn, double *mx, int *binned);
+void sl_sketch_free(sl_sketch *k);
+
+/* The running aggregate of one row's results and times. sl_rep_agg_init, sl_rep_agg_add per
+ * repetition in order, sl_judge_row_agg (or the accessors below), sl_rep_agg_free. ref (may be
+ * NULL: no errors of results past the cap) and dt: what a result past the distinct cap is
+ * judged against as it arrives. */
+typedef struct {
+    const sl_reference *ref;
+    sl_dtype dt;
+    uint64_t reps;             /* results folded */
+    double first;              /* the first result */
+    int anynan;
+    double mn, mx;             /* smallest and largest non-NaN result, in order of arrival */
+    uint64_t *keys, *counts;   /* the distinct raw bit patterns (open addressing; count 0: free) */
+    size_t slots, used;
+    uint64_t table_distinct;   /* patterns in the table, every NaN as one */
+    int table_nan;             /* a NaN in the table */
+    /* results whose pattern was new once the table was full */
+    uint64_t other;
+    int other_nan, other_num;  /* some of them NaN / not NaN */
+    int other_nonfinite;
+    double other_abs_max, other_ulps_max;
+    sl_hist *other_ulps;       /* their errors in ulps */
+    sl_sketch times;
+    int oom;                   /* an allocation failed: the figures are not to be trusted */
+} sl_rep_agg;
+void sl_rep_agg_init(sl_rep_agg *a, const sl_reference *ref, sl_dtype dt);
+/* Folds one repetition's result and time (time NaN: none, e.g. the reference row). -1 when
+ * out of memory (a->oom set). */
+int sl_rep_agg_add(sl_rep_agg *a, double result, double time_ms);
+/* Distinct patterns (NaNs as one); a lower bound when sl_rep_agg_capped. */
+uint64_t sl_rep_agg_distinct(const sl_rep_agg *a);
+int sl_rep_agg_capped(const sl_rep_agg *a);
+/* 1 when every result has the bit pattern of v (every NaN as one pattern). */
+int sl_rep_agg_all_equal(const sl_rep_agg *a, double v);
+void sl_rep_agg_free(sl_rep_agg *a);
+
 /* One distinct result of a row's repetitions (bit patterns compared as they are). */
 typedef struct {
     double value;
@@ -84,13 +153,15 @@ typedef struct {
     int reps_asked;            /* repetitions requested; more than reps when a time budget
                                   capped a GPU variant (sl_measure_list) or a
                                   deterministic twin ran once (sl_session_opts.twin_once) */
-    double *results;           /* R results (owned by the row; sl_row_free) */
     double result;             /* the first repetition's result */
-    uint64_t distinct;         /* distinct bit patterns over the R results (NaNs as one) */
+    uint64_t distinct;         /* distinct bit patterns over the R results (NaNs as one); a
+                                  lower bound when capped */
     double min_result, max_result;   /* over the R results (NaN-aware: NaN if any NaN) */
     double spread_ulps;        /* (max - min) in ulps of the rounded exact sum */
     sl_errors err;             /* of `result` against the exact sum */
     double ulps_median, ulps_max;    /* error in ulps over the R results */
+    double abs_err_max;        /* the largest |result - S| over the R results */
+    int nonfinite;             /* 1 when some result is Inf or NaN */
     double bound;              /* the variant's a-priori absolute error bound (NaN: none) */
     double bound_rel;          /* bound / |S rounded| (inf for S = 0) */
     double bound_ratio;        /* abs_err / bound */
@@ -99,9 +170,20 @@ typedef struct {
     double gbps;               /* n * sizeof(dtype) / median time */
     int twin_checked;          /* 1 when a GPU result was compared with the CPU twin */
     int twin_match;            /* 1 when every GPU result equals the twin bit for bit */
-    sl_row_value *values;      /* the distinct results in increasing order (owned) */
+    sl_row_value *values;      /* the distinct results in increasing order, NaNs last (owned) */
     size_t nvalues;
+    /* 1: more than SL_AGG_DISTINCT_CAP distinct results: values holds the first
+     * SL_AGG_DISTINCT_CAP patterns met, values_other counts the repetitions left out of it,
+     * distinct is a lower bound and ulps_median comes from the log-binned histogram (ulps_max,
+     * abs_err_max, min and max stay exact); sl_row_capped_note says so in one line */
+    int capped;
+    uint64_t values_other;
+    int times_binned;          /* 1: time_ms_median from the log-binned histogram (stats.c) */
 } sl_row;
+
+/* One line (no comma; at most 420 bytes) saying what a capped or binned row's figures are
+ * (empty when neither), e.g. for stderr or a results row's note. */
+const char *sl_row_capped_note(const sl_row *row, char *buf, size_t len);
 
 /* A row of nothing but its backend, dtype and n (NaN figures), e.g. for an input that could
  * not be generated. */
@@ -115,6 +197,11 @@ void sl_row_empty(sl_row *row, const char *backend, sl_dtype dt, uint64_t n);
  * saying why and row holding the reference figures: skip them. -1: a failure (err set). */
 int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
                int check_twin, sl_row *row, sl_err *err);
+/* sl_measure that also hands back every repetition's result in order, in results[0..row->reps)
+ * (the caller's reps doubles): for a caller that combines the repetitions one by one (the
+ * ranks' partial sums, experiments/mpi). The row itself keeps no array of them. */
+int sl_measure_results(sl_session *s, const sl_variant *v, const sl_launch *req, int reps,
+                       int check_twin, sl_row *row, double *results, sl_err *err);
 /* 1 when v can run on this session (sl_measure would measure it), else 0 with err saying why
  * (the reason sl_measure's return value 1 gives). */
 int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err);
@@ -142,12 +229,14 @@ int sl_budget_reps(double budget_ms, double first_ms, int reps, int min_reps);
  * input, or, when n exceeds SL_WARM_PREFIX_N, on the prefix: a first timed run that costs more
  * than SL_WARM_FULL_MS is then kept as the first repetition (a slow kernel's whole warm-up run
  * would double its row's device time), a cheaper one is discarded as the warm-up.
- * Memory: the list's own state is O(variants) whatever the repetitions (one task span per
- * variant; a failing repetition's error is kept per variant); each row keeps its R results and
- * its variant R times (16 bytes a repetition), and judging a row takes at most 32 bytes a
- * repetition of scratch while it runs (on each judging thread); row->values holds only the
- * distinct results.
+ * Memory: bounded whatever the repetitions. The list's own state is O(variants) (one task span
+ * per variant; a failing repetition's error is kept per variant); repetitions run in chunks of
+ * at most SL_MEASURE_CHUNK per variant (CPU tasks and GPU runs alike), each chunk folded into
+ * the variant's running aggregate (sl_rep_agg: at most SL_AGG_DISTINCT_CAP distinct patterns
+ * and SL_AGG_TIMES_CAP times kept, then bounded histograms); row->values holds only the
+ * distinct results (at most SL_AGG_DISTINCT_CAP of them).
  * Returns 0, or -1 when out of memory (every row and status filled regardless). */
+#define SL_MEASURE_CHUNK 1024
 int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const sl_launch *req,
                     const int *reps, int check_twin, const sl_rep_budget *budget, sl_row *rows,
                     int *status, sl_err *errs);
@@ -158,9 +247,13 @@ int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl
 void sl_row_free(sl_row *row);
 
 /* ---- judging (judge.c) ------------------------------------------------------------------ */
-/* Fills the judged figures of row (result .. values, exact, cond, abssum) from row->results,
- * and the time figures from times (NULL: none). -1 when out of memory. */
-int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, const double *times);
+/* Fills the judged figures of row (result .. values, exact, cond, abssum, capped) from the
+ * aggregate of its repetitions (row->reps of them), and the time figures from the times folded
+ * into it (none: NaN). -1 when out of memory. */
+int sl_judge_row_agg(const sl_reference *ref, const sl_variant *v, sl_row *row, const sl_rep_agg *agg);
+/* The same from arrays: results[0..row->reps) and times (NULL: none). */
+int sl_judge_row(const sl_reference *ref, const sl_variant *v, sl_row *row, const double *results,
+                 const double *times);
 
 /* The variant's a-priori absolute error bound on this input for the resolved cfg: the
  * reference's bound for the variant's model, accumulator format and depth k, plus 2 k FLT_MIN
@@ -176,6 +269,11 @@ double sl_variant_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
  * the model described above. */
 double sl_sum_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                     const sl_launch *cfg);
+/* The bound of a variant of mean, var, std, max or min (bounds_moments.c): by v->bound, the
+ * SL_BOUND_VAR_* models, SL_BOUND_RECURSIVE (a mean: a sum divided by n), SL_BOUND_EXACT (0)
+ * and SL_BOUND_CORRECTLY_ROUNDED (half an ulp of the rounded exact value). */
+double sl_moment_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg);
 /* The bound of v's result when K = ranks slices were summed apart and their partial results
  * combined in dt by any order of adds (MPI_SUM, rank order): the slices' errors (at most the
  * whole input's bound plus u sum|x|) and K - 1 roundings of the combine (gamma_{K-1} of the

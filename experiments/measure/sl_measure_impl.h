@@ -25,4 +25,13 @@ struct sl_session {
 /* Bit pattern with every NaN folded into one (NaN payloads differ between CPU and GPU). */
 uint64_t sl_canon_bits(double v);
 
+/* The log-binned histogram of sl_sketch and sl_rep_agg (stats.c; sl_measure.h says its
+ * resolution): new (NULL when out of memory), free, add x with weight w, merge o into h
+ * (-1 when out of memory), and the median clamped to [mn, mx] (NaN when empty). */
+sl_hist *sl_hist_new(void);
+void sl_hist_free(sl_hist *h);
+int sl_hist_add(sl_hist *h, double x, uint64_t w);
+int sl_hist_merge(sl_hist *h, const sl_hist *o);
+double sl_hist_median(const sl_hist *h, double mn, double mx);
+
 #endif

@@ -86,9 +86,21 @@ void sl_verdict_facts_of_results(const sl_reference *ref, const sl_variant *v, u
 void sl_verdict_facts_of_row(const sl_reference *ref, const sl_variant *v, const sl_row *row,
                              sl_verdict_facts *f)
 {
+    /* the row's aggregate figures: what sl_judge_results finds over the results themselves */
     const int gpu = row->backend && !strcmp(row->backend, "gpu");
-    sl_verdict_facts_of_results(ref, v, row->n, row->dt, &row->cfg, row->results, row->reps,
-                                gpu || v->determinism != SL_DET_NONDETERMINISTIC, f);
+    memset(f, 0, sizeof *f);
+    f->variant = v->name;
+    f->claim = v->determinism;
+    f->repeated = gpu || v->determinism != SL_DET_NONDETERMINISTIC;
+    f->distinct = row->distinct;
+    f->reps = row->reps;
+    f->result = row->reps > 0 ? row->result : NAN;
+    f->worst_abs_err = row->reps > 0 ? row->abs_err_max : 0.0;
+    f->bound = ref->finite || ref->overflow ? sl_variant_bound(v, ref, row->n, row->dt, &row->cfg) : NAN;
+    f->nonfinite = row->nonfinite;
+    /* every result rounded: every distinct pattern is (a capped row has more than one) */
+    f->all_rounded = !row->capped;
+    for (size_t i = 0; i < row->nvalues; i++) f->all_rounded &= same_bits(row->values[i].value, ref->rounded);
     f->where = row->backend;
     f->twin_checked = row->twin_checked;
     f->twin_match = row->twin_match;

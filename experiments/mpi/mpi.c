@@ -353,11 +353,11 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         }
     } else if (!rc) {
         sl_row lr;
-        int m = sl_measure(in->s, v, req, reps, check_twin, &lr, err);
+        int m = sl_measure_results(in->s, v, req, reps, check_twin, &lr, partial, err);
         if (m != 0) rc = 1;   /* a skip here (no twin on this backend) is the same on every rank */
         else {
             /* a reference row holds one result (lr.reps = 1): every repetition is that one */
-            for (int r = 0; r < reps; r++) partial[r] = lr.results[r < lr.reps ? r : lr.reps - 1];
+            for (int r = lr.reps; r < reps; r++) partial[r] = partial[lr.reps - 1];
             for (int r = 0; r < reps; r++) tloc[r] = lr.time_ms_median;   /* per-rep times: median */
             backend = lr.backend;
             cfg = lr.cfg;
@@ -422,16 +422,11 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         row->cfg = cfg;
         row->twin_checked = twin_checked;
         row->twin_match = ok_all;
-        row->results = malloc((size_t)reps * sizeof *row->results);
         for (int r = 0; r < reps; r++) tmax[r] = lmax + tcomb[r];   /* local (slowest) + combine */
-        if (!row->results) rc = SL_FAIL1(err, "out of memory");
-        else {
-            memcpy(row->results, result, (size_t)reps * sizeof *result);
-            if (sl_judge_row(&in->ref, v, row, tmax)) rc = SL_FAIL1(err, "out of memory");
-            else if (how != SL_COMBINE_STATE)   /* partials combined by adds: K - 1 more roundings */
-                sl_judge_set_bound(&in->ref, row,
-                                   sl_combined_bound(v, &in->ref, row->n, row->dt, &row->cfg, size));
-        }
+        if (sl_judge_row(&in->ref, v, row, result, tmax)) rc = SL_FAIL1(err, "out of memory");
+        else if (how != SL_COMBINE_STATE)   /* partials combined by adds: K - 1 more roundings */
+            sl_judge_set_bound(&in->ref, row,
+                               sl_combined_bound(v, &in->ref, row->n, row->dt, &row->cfg, size));
     }
     rc = sl_mpi_agree(in->comm, rc, err);
 done:

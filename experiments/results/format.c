@@ -367,33 +367,82 @@ void sl_table_clear_rows(sl_table *t)
     t->col = t->ncols;
 }
 
-int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f)
+void sl_table_parts_init(sl_table_parts *p, sl_out_format fmt)
 {
-    size_t nc = (size_t)t->ncols;
-    if (fmt == SL_OUT_CSV) {
-        if (sl_table_write_csv_header(t, f)) return -1;
-        return sl_table_write_csv_rows(t, f);
-    } else if (fmt == SL_OUT_JSON) {
+    memset(p, 0, sizeof *p);
+    p->fmt = fmt;
+}
+
+void sl_table_parts_free(sl_table_parts *p)
+{
+    free(p->w);
+    p->w = NULL;
+}
+
+int sl_table_parts_measure(sl_table_parts *p, const sl_table *t)
+{
+    const size_t nc = (size_t)t->ncols;
+    if (!p->w) {
+        if (!(p->w = calloc(nc ? nc : 1, sizeof *p->w))) return -1;
+        p->ncols = nc;
+        for (size_t j = 0; j < nc; j++) p->w[j] = strlen(t->headers[j]);
         /* JSON is UTF-8: a name that is not (e.g. the bytes ff fe read from a file) is refused,
          * with the row and field, before anything is written */
-        for (size_t j = 0; j < nc; j++)
-            if (utf8_bad(t->headers[j]) >= 0) {
-                fprintf(stderr, "sumlab: JSON output refused: column name %zu is not valid UTF-8\n", j + 1);
-                return -1;
-            }
-        for (size_t i = 0; i < t->rows; i++)
-            for (size_t j = 0; j < nc; j++) {
-                const cell *c = &t->cells[i * nc + j];
+        if (p->fmt == SL_OUT_JSON)
+            for (size_t j = 0; j < nc; j++)
+                if (utf8_bad(t->headers[j]) >= 0) {
+                    fprintf(stderr, "sumlab: JSON output refused: column name %zu is not valid UTF-8\n", j + 1);
+                    return -1;
+                }
+    }
+    for (size_t i = 0; i < t->rows; i++)
+        for (size_t j = 0; j < nc; j++) {
+            const cell *c = &t->cells[i * nc + j];
+            if (p->fmt == SL_OUT_JSON) {
                 long at = c->kind == CELL_STR ? utf8_bad(c->text) : -1;
                 if (at < 0) continue;
                 fprintf(stderr, "sumlab: JSON output refused: row %zu, field '%s': not valid UTF-8 (byte 0x%02x at "
                                 "offset %ld); use --format csv or table for this input\n",
-                        i + 1, t->headers[j], (unsigned char)c->text[at], at);
+                        p->measured + i + 1, t->headers[j], (unsigned char)c->text[at], at);
                 return -1;
             }
+            size_t l = strlen(cell_text(c, p->fmt));
+            if (l > p->w[j]) p->w[j] = l;
+        }
+    p->measured += t->rows;
+    return 0;
+}
+
+int sl_table_parts_begin(sl_table_parts *p, const sl_table *t, FILE *f)
+{
+    const size_t nc = (size_t)t->ncols;
+    if (!p->w && sl_table_parts_measure(p, t)) return -1;   /* no rows measured: the headers */
+    if (p->fmt == SL_OUT_CSV) return sl_table_write_csv_header(t, f);
+    if (p->fmt == SL_OUT_JSON) {
         fputs("[", f);
-        for (size_t i = 0; i < t->rows; i++) {
-            fputs(i ? ",\n {" : "\n {", f);
+        return flush_checked(f);
+    }
+    size_t total = 0;
+    for (size_t j = 0; j < nc; j++) {
+        fprintf(f, "%s%-*s", j ? "  " : "", j + 1 < nc ? (int)p->w[j] : 0, t->headers[j]);
+        total += p->w[j] + (j ? 2 : 0);
+    }
+    fputc('\n', f);
+    for (size_t k = 0; k < total; k++) fputc('-', f);
+    fputc('\n', f);
+    return flush_checked(f);
+}
+
+int sl_table_parts_write(sl_table_parts *p, const sl_table *t, FILE *f)
+{
+    const size_t nc = (size_t)t->ncols;
+    if (p->fmt == SL_OUT_CSV) {
+        p->written += t->rows;
+        return sl_table_write_csv_rows(t, f);
+    }
+    for (size_t i = 0; i < t->rows; i++) {
+        if (p->fmt == SL_OUT_JSON) {
+            fputs(p->written + i ? ",\n {" : "\n {", f);
             for (size_t j = 0; j < nc; j++) {
                 const cell *c = &t->cells[i * nc + j];
                 if (j) fputs(", ", f);
@@ -403,39 +452,36 @@ int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f)
                 else if (c->kind == CELL_NUM)
                     fputs(strcmp(c->text, "nan") && strcmp(c->text, "inf") &&
                           strcmp(c->text, "-inf") ? c->text : "null", f);
-                else fputs(cell_text(c, fmt), f);
+                else fputs(cell_text(c, p->fmt), f);
             }
             fputs("}", f);
+            continue;
         }
-        fputs(t->rows ? "\n]\n" : "]\n", f);
-    } else {
-        size_t *w = calloc(nc ? nc : 1, sizeof *w);
-        if (!w) return -1;
-        for (size_t j = 0; j < nc; j++) w[j] = strlen(t->headers[j]);
-        for (size_t i = 0; i < t->rows; i++)
-            for (size_t j = 0; j < nc; j++) {
-                size_t l = strlen(cell_text(&t->cells[i * nc + j], fmt));
-                if (l > w[j]) w[j] = l;
-            }
-        size_t total = 0;
         for (size_t j = 0; j < nc; j++) {
-            fprintf(f, "%s%-*s", j ? "  " : "", j + 1 < nc ? (int)w[j] : 0, t->headers[j]);
-            total += w[j] + (j ? 2 : 0);
+            const cell *c = &t->cells[i * nc + j];
+            const char *s = cell_text(c, p->fmt);
+            int num = c->kind == CELL_NUM;
+            if (j + 1 == nc && !num) fprintf(f, "%s%s", j ? "  " : "", s);
+            else fprintf(f, num ? "%s%*s" : "%s%-*s", j ? "  " : "", (int)p->w[j], s);
         }
         fputc('\n', f);
-        for (size_t k = 0; k < total; k++) fputc('-', f);
-        fputc('\n', f);
-        for (size_t i = 0; i < t->rows; i++) {
-            for (size_t j = 0; j < nc; j++) {
-                const cell *c = &t->cells[i * nc + j];
-                const char *s = cell_text(c, fmt);
-                int num = c->kind == CELL_NUM;
-                if (j + 1 == nc && !num) fprintf(f, "%s%s", j ? "  " : "", s);
-                else fprintf(f, num ? "%s%*s" : "%s%-*s", j ? "  " : "", (int)w[j], s);
-            }
-            fputc('\n', f);
-        }
-        free(w);
     }
+    p->written += t->rows;
     return flush_checked(f);
+}
+
+int sl_table_parts_end(sl_table_parts *p, FILE *f)
+{
+    if (p->fmt == SL_OUT_JSON) fputs(p->written ? "\n]\n" : "]\n", f);
+    return flush_checked(f);
+}
+
+int sl_table_write(const sl_table *t, sl_out_format fmt, FILE *f)
+{
+    sl_table_parts p;
+    sl_table_parts_init(&p, fmt);
+    int rc = (fmt != SL_OUT_CSV && sl_table_parts_measure(&p, t)) || sl_table_parts_begin(&p, t, f) ||
+             sl_table_parts_write(&p, t, f) || sl_table_parts_end(&p, f) ? -1 : 0;
+    sl_table_parts_free(&p);
+    return rc;
 }

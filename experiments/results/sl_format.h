@@ -55,6 +55,22 @@ extern int sl_out_errno;
 int sl_table_write_csv_header(const sl_table *t, FILE *f);
 int sl_table_write_csv_rows(const sl_table *t, FILE *f);
 void sl_table_clear_rows(sl_table *t);              /* keeps the columns */
+/* A table too long to hold, written in parts (tables of the same columns, each cleared and
+ * refilled): the output is sl_table_write's for all their rows in one table. Table and JSON
+ * formats measure every part first (column widths; JSON's UTF-8 check, which prints its message
+ * and returns -1 before anything is written), then write the same parts in the same order:
+ * init, measure each part (CSV: none), begin (the header), write each part, end; free. */
+typedef struct {
+    sl_out_format fmt;
+    size_t *w, ncols;          /* the widths so far */
+    size_t measured, written;  /* rows so far */
+} sl_table_parts;
+void sl_table_parts_init(sl_table_parts *p, sl_out_format fmt);
+int sl_table_parts_measure(sl_table_parts *p, const sl_table *t);
+int sl_table_parts_begin(sl_table_parts *p, const sl_table *t, FILE *f);
+int sl_table_parts_write(sl_table_parts *p, const sl_table *t, FILE *f);
+int sl_table_parts_end(sl_table_parts *p, FILE *f);
+void sl_table_parts_free(sl_table_parts *p);
 
 #ifdef __cplusplus
 }

@@ -299,6 +299,16 @@ static int job_write(sl_run *run, sl_step_job *j, sl_err *err)
                      row->time_ms_median);
             note = capped;
         }
+        /* a row past the aggregates' caps says so (sl_row_capped_note), on stderr when its distinct
+         * count is a lower bound */
+        char agg[448], both[704];
+        if (m == 0 && *sl_row_capped_note(row, agg, sizeof agg)) {
+            snprintf(both, sizeof both, "%s%s%s", note, *note ? "; " : "", agg);
+            note = both;
+            if (row->capped)
+                fprintf(stderr, "sumlab run: %s %s %s n=%llu %s: %s: %s\n", c->experiment, c->ds ? c->ds->name : "-",
+                        sl_dtype_name(c->dt), (unsigned long long)c->n, c->config, v->name, agg);
+        }
         sl_record r = sl_study_record(run, c, v, m == 1 ? "skipped" : "ok", row, note);
         /* the self-checks of a measured row (sl_verdict.h), in its `check` column */
         sl_record_extra x;

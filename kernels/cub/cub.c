@@ -72,3 +72,46 @@ const sl_variant sl_v_cub_f32acc = {
     .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
     .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
 };
+
+/* The moment anchors (cub.cu): what a CUDA programmer writes with CUB, on the same buffer.
+ * mean: TransformReduce widening to the accumulator (float for float32 and 16-bit input), / n;
+ * var/std: one TransformReduce of the pairs (x, x^2), then the textbook formula (its bound model);
+ * max/min: DeviceReduce::Max/Min (CUB's comparison and identity). */
+const sl_variant sl_v_cub_mean = {
+    .name = "cub", .op = "mean", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .description = "cub::DeviceReduce::TransformReduce (x widened to the accumulator, plus) / n on the same "
+                   "buffer (GPU only)",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_RECURSIVE, .impl = 4,
+    .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};
+const sl_variant sl_v_cub_var = {
+    .name = "cub", .op = "var", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .description = "cub::DeviceReduce::TransformReduce of the pairs (x, x^2), then (S2 - S1^2/n)/(n - ddof): "
+                   "the textbook one pass in CUB (GPU only)",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_VAR_TEXTBOOK, .impl = 5,
+    .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};
+const sl_variant sl_v_cub_std = {
+    .name = "cub", .op = "std", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .description = "the square root of cub's textbook variance (GPU only)",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_VAR_TEXTBOOK, .impl = 6,
+    .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};
+const sl_variant sl_v_cub_max = {
+    .name = "cub", .op = "max", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .description = "cub::DeviceReduce::Max on the same buffer (CUB's comparison: NaN and -0 as it orders "
+                   "them; GPU only)",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_EXACT, .impl = 7,
+    .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};
+const sl_variant sl_v_cub_min = {
+    .name = "cub", .op = "min", .family = "anchor", .determinism = SL_DET_RUN_TO_RUN,
+    .description = "cub::DeviceReduce::Min on the same buffer (CUB's comparison; GPU only)",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_EXACT, .impl = 8,
+    .resolve = cub_resolve, .depth = cub_depth, .cpu = NULL,
+    .workspace = SL_GPU_ENTRY(sl_cub_workspace), .gpu = SL_GPU_ENTRY(sl_cub_gpu),
+};

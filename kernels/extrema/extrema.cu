@@ -1,0 +1,295 @@
+/* extrema.cu: the max/min kernels (block-reduce, zero-fill, fmax/fmin) and the fused kernel (one
+ * read: sum, sum of squares and maximum; outputs mean, var, std or max), and the family's
+ * C-callable entry. Orders of operations and semantics: extrema.c's header; its CPU twins repeat
+ * them (the comparisons are extrema.h's host/device functions, shared with the twins).
+ *
+ * Floating-point assumptions: IEEE binary32/binary64 rounded to nearest even, no FTZ, no
+ * contraction (x * x rounded, then added), correctly rounded division and sqrt (built with
+ * --fmad=false -ftz=false -prec-div=true -prec-sqrt=true); nvcc never reassociates. float16 /
+ * bfloat16 input is widened exactly to float32; the result is rounded once to the input format.
+ * Performance considerations: one launch; 16-byte loads (kUnroll vectors in flight per thread),
+ * one state per vector lane, an SM-count grid, the last block finishes. */
+#include <stdint.h>
+#include "reduce/reduce.cuh"
+#include "extrema/extrema.h"
+
+namespace {
+
+__device__ __forceinline__ float ex_max(float a, float b) { return sl_ex_max_f(a, b); }
+__device__ __forceinline__ double ex_max(double a, double b) { return sl_ex_max_d(a, b); }
+__device__ __forceinline__ float ex_min(float a, float b) { return sl_ex_min_f(a, b); }
+__device__ __forceinline__ double ex_min(double a, double b) { return sl_ex_min_d(a, b); }
+__device__ __forceinline__ float ex_fmax(float a, float b) { return sl_ex_fmax_f(a, b); }
+__device__ __forceinline__ double ex_fmax(double a, double b) { return sl_ex_fmax_d(a, b); }
+__device__ __forceinline__ float ex_fmin(float a, float b) { return sl_ex_fmin_f(a, b); }
+__device__ __forceinline__ double ex_fmin(double a, double b) { return sl_ex_fmin_d(a, b); }
+
+/* ---- max/min: one value per lane; K = kind, kMin: minimum -------------------------------- */
+template <typename A, int K, bool kMin> struct MmOp {
+    typedef A S;
+    static __device__ __forceinline__ A zero()
+    {
+        return K == SL_EX_ZERO_FILL ? A(0) : kMin ? A(INFINITY) : A(-INFINITY);
+    }
+    static __device__ __forceinline__ A add(A a, A b)
+    {
+        if (K == SL_EX_FMAX) return kMin ? ex_fmin(a, b) : ex_fmax(a, b);
+        return kMin ? ex_min(a, b) : ex_max(a, b);
+    }
+    static __device__ __forceinline__ void put(A &s, A x) { s = add(s, x); }
+    static __device__ __forceinline__ A shfl(A v, int off) { return __shfl_down_sync(SL_FULL_MASK, v, off); }
+    static __device__ __forceinline__ void store(A *p, A v) { *p = v; }
+    static __device__ __forceinline__ A load_cg(const A *p) { return __ldcg(p); }
+};
+
+/* ---- fused: (S1, S2, K) per lane, K the maximum's key (extrema.h) ------------------------- */
+template <typename A> struct fu_key;
+template <> struct fu_key<float> {
+    typedef unsigned K;
+    static __device__ __forceinline__ K neg_inf() { return SL_EX_KEY_NEG_INF_F; }
+    static __device__ __forceinline__ K of(float x) { return sl_ex_key_f(__float_as_uint(x)); }
+    static __device__ __forceinline__ float value(K k) { return __uint_as_float(sl_ex_unkey_f(k)); }
+};
+template <> struct fu_key<double> {
+    typedef unsigned long long K;
+    static __device__ __forceinline__ K neg_inf() { return SL_EX_KEY_NEG_INF_D; }
+    static __device__ __forceinline__ K of(double x)
+    {
+        return sl_ex_key_d((unsigned long long)__double_as_longlong(x));
+    }
+    static __device__ __forceinline__ double value(K k)
+    {
+        return __longlong_as_double((long long)sl_ex_unkey_d(k));
+    }
+};
+
+template <typename A> struct fu_st {
+    A s1, s2;
+    typename fu_key<A>::K mk;
+};
+
+template <typename A> struct FuOp {
+    typedef fu_st<A> S;
+    typedef fu_key<A> Key;
+    static __device__ __forceinline__ S zero() { S r; r.s1 = A(0); r.s2 = A(0); r.mk = Key::neg_inf(); return r; }
+    static __device__ __forceinline__ S add(S a, S b)
+    {
+        S r;
+        r.s1 = a.s1 + b.s1;
+        r.s2 = a.s2 + b.s2;
+        r.mk = a.mk > b.mk ? a.mk : b.mk;
+        return r;
+    }
+    static __device__ __forceinline__ void put(S &s, A x)
+    {
+        const A sq = x * x;
+        const typename Key::K k = Key::of(x);
+        s.s1 = s.s1 + x;
+        s.s2 = s.s2 + sq;
+        s.mk = s.mk > k ? s.mk : k;
+    }
+    static __device__ __forceinline__ S shfl(S v, int off)
+    {
+        S r;
+        r.s1 = __shfl_down_sync(SL_FULL_MASK, v.s1, off);
+        r.s2 = __shfl_down_sync(SL_FULL_MASK, v.s2, off);
+        r.mk = __shfl_down_sync(SL_FULL_MASK, v.mk, off);
+        return r;
+    }
+    static __device__ __forceinline__ void store(S *p, S v) { *p = v; }
+    static __device__ __forceinline__ S load_cg(const S *p)
+    {
+        S r;
+        r.s1 = __ldcg(&p->s1);
+        r.s2 = __ldcg(&p->s2);
+        r.mk = __ldcg(&p->mk);
+        return r;
+    }
+};
+
+/* The combine operation as reduce/'s trees expect it (A: the combined value). */
+template <class P> struct TreeOp {
+    typedef typename P::S A;
+    static __device__ __forceinline__ A zero() { return P::zero(); }
+    static __device__ __forceinline__ A add(A a, A b) { return P::add(a, b); }
+    static __device__ __forceinline__ A shfl(A v, int off) { return P::shfl(v, off); }
+    static __device__ __forceinline__ void store(A *p, A v) { P::store(p, v); }
+    static __device__ __forceinline__ A load_cg(const A *p) { return P::load_cg(p); }
+};
+
+/* Thread g's value: lane 0 takes x[g] (g < head), lane k the vectors' element k, lane 0 the tail
+ * element g; then the lane tree. */
+template <typename X, typename A, class P>
+__device__ __forceinline__ typename P::S ex_thread(const X *__restrict__ x, uint64_t n, uint64_t head,
+                                                   uint64_t nv)
+{
+    typedef typename sl_vec<X>::type V;
+    typedef typename P::S S;
+    constexpr int W = sl_vec<X>::W;
+    constexpr int U = 4;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    S l[W];
+#pragma unroll
+    for (int k = 0; k < W; k++) l[k] = P::zero();
+    if (g < head) P::put(l[0], sl_acc_of<A>(x[g]));
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v[u], k)));
+    }
+    for (; j < nv; j += T) {
+        const V v = sl_ldv(xv + j);
+#pragma unroll
+        for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v, k)));
+    }
+    const uint64_t ts = head + nv * W;
+    if (g < n - ts) P::put(l[0], sl_acc_of<A>(x[ts + g]));
+    if (W == 8)
+        return P::add(P::add(P::add(l[0], l[1 % W]), P::add(l[2 % W], l[3 % W])),
+                      P::add(P::add(l[4 % W], l[5 % W]), P::add(l[6 % W], l[7 % W])));
+    if (W == 4) return P::add(P::add(l[0], l[1 % W]), P::add(l[2 % W], l[3 % W]));
+    return P::add(l[0], l[1 % W]);
+}
+
+/* Outputs. */
+template <typename X, typename A>
+__device__ __forceinline__ X ex_final(A a, int out, uint64_t n, unsigned ddof)
+{
+    (void)out; (void)n; (void)ddof;
+    return sl_out<X>(a);
+}
+template <typename X, typename A>
+__device__ __forceinline__ X ex_final(fu_st<A> s, int out, uint64_t n, unsigned ddof)
+{
+    A r;
+    const A nf = (A)n;
+    if (out == SL_EX_OUT_MAX) {             /* NaN exactly when an input was (S2 NaN) */
+        r = s.s2 != s.s2 ? A(NAN) : fu_key<A>::value(s.mk);
+    } else if (out == SL_EX_OUT_MEAN) {
+        r = s.s1 / nf;
+    } else {
+        const A sq = s.s1 * s.s1;
+        const A t = sq / nf;
+        const A d = s.s2 - t;
+        r = d / (A)(n - (uint64_t)ddof);
+        if (out == SL_EX_OUT_STD) r = sqrt(r);
+    }
+    return sl_out<X>(r);
+}
+
+/* One launch: thread values, the block tree, then the last-block finish of reduce/grid.cuh
+ * (sl_grid_finish's order: thread t combines p[t], p[t + B], ... into zero(), then the block tree)
+ * with a final step that reads the output, n and ddof. Changes to sl_grid_finish's order must be
+ * applied here. */
+template <typename X, typename A, class P>
+__global__ void __launch_bounds__(1024)
+ex_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, int out,
+          unsigned ddof, X *result)
+{
+    typedef TreeOp<P> Op;
+    typedef typename Op::A S;
+    __shared__ S s_warp[32];
+    S v = ex_thread<X, A, P>(x, n, head, nv);
+    v = sl_block_reduce<Op>(v, s_warp);
+    S *partials = sl_ws_partials<S>(work);
+    unsigned *counter = sl_ws_counter(work);
+    if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], v);
+    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return;
+    const unsigned G = gridDim.x, B = blockDim.x;
+    S a = Op::zero();
+    unsigned i = threadIdx.x;
+    for (; i + 7u * B < G; i += 8u * B) {
+        S r[8];
+#pragma unroll
+        for (int k = 0; k < 8; k++) r[k] = Op::load_cg(partials + i + (unsigned)k * B);
+#pragma unroll
+        for (int k = 0; k < 8; k++) a = Op::add(a, r[k]);
+    }
+    for (; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
+    __syncthreads(); /* s_warp is reused */
+    a = sl_block_reduce<Op>(a, s_warp);
+    if (threadIdx.x == 0) {
+        *result = ex_final<X, A>(a, out, n, ddof);
+        *counter = 0u;
+    }
+}
+
+struct ex_args {
+    const sl_launch *cfg;
+    const void *x;
+    uint64_t n, head, nv;
+    void *work, *result;
+    cudaStream_t s;
+};
+
+template <typename X, typename A, class P>
+static void ex_go(const ex_args &a, int out)
+{
+    ex_kernel<X, A, P><<<a.cfg->grid, a.cfg->block, 0, a.s>>>((const X *)a.x, a.n, a.head, a.nv,
+                                                               a.work, out, a.cfg->ddof,
+                                                               (X *)a.result);
+}
+
+/* Member v's kernel for input X accumulated (compared) in A. */
+template <typename X, typename A>
+static void ex_launch(const sl_variant *v, const ex_args &a)
+{
+    const int kind = v->impl & SL_EX_KIND_MASK, out = v->impl & SL_EX_OUT_MASK;
+    const bool mn = out == SL_EX_OUT_MIN;
+    switch (kind) {
+    case SL_EX_FUSED: ex_go<X, A, FuOp<A> >(a, out); break;
+    case SL_EX_ZERO_FILL:
+        if (mn) ex_go<X, A, MmOp<A, SL_EX_ZERO_FILL, true> >(a, out);
+        else ex_go<X, A, MmOp<A, SL_EX_ZERO_FILL, false> >(a, out);
+        break;
+    case SL_EX_FMAX:
+        if (mn) ex_go<X, A, MmOp<A, SL_EX_FMAX, true> >(a, out);
+        else ex_go<X, A, MmOp<A, SL_EX_FMAX, false> >(a, out);
+        break;
+    default:
+        if (mn) ex_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, true> >(a, out);
+        else ex_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, false> >(a, out);
+        break;
+    }
+}
+
+} // namespace
+
+extern "C" size_t sl_extrema_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                       const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt;
+    return sl_ws_bytes(cfg->grid, SL_EX_STATE_BYTES);
+}
+
+extern "C" int sl_extrema_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                              const sl_launch *cfg, void *d_work, size_t work_bytes,
+                              void *d_result, void *stream, sl_err *err)
+{
+    const cudaStream_t s = (cudaStream_t)stream;
+    const int kind = v->impl & SL_EX_KIND_MASK, out = v->impl & SL_EX_OUT_MASK;
+    if (sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_extrema_workspace(v, n, dt, cfg), err))
+        return -1;
+    const bool var = kind == SL_EX_FUSED && (out == SL_EX_OUT_VAR || out == SL_EX_OUT_STD);
+    if (n == 0 || (var && n <= cfg->ddof)) { /* NaN (all-ones bytes), no kernel */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_result, 0xff, sl_dtype_size(dt), s), v->name, err);
+        return 0;
+    }
+    if (sl_check_aligned(v, d_x, dt, err) || sl_check_addr_mod(v, d_x, cfg, err)) return -1;
+    ex_args a = {cfg, d_x, n, 0, 0, d_work, d_result, s};
+    sl_vec_split(n, dt, cfg->addr_mod, &a.head, &a.nv);
+    if (dt == SL_F64) ex_launch<double, double>(v, a);
+    else if (dt == SL_F32) ex_launch<float, float>(v, a);
+    else if (dt == SL_F16) ex_launch<__half, float>(v, a);
+    else ex_launch<__nv_bfloat16, float>(v, a);
+    SL_CUDA_CHECK_LAUNCH("ex_kernel", v->name, err);
+    return 0;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# tmoments_cli.sh: `sumlab reduce --op mean|var|std|max|min` end to end (CPU backend): the exact row's
+# result_hex against Python's exact rationals (fractions) rounded once to the format, ddof, NaN
+# for n - ddof <= 0, an exact square root, `list ops`, and a sum variant refused for var.
+#   usage: bash tests/tmoments_cli.sh PATH/TO/sumlab [SEED]
+set -u
+sumlab=${1:?usage: tmoments_cli.sh PATH/TO/sumlab}
+seed=${SUMLAB_SEED:-${2:-20261129}}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tmoments_cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SUMLAB_NO_GPU=1
+fails=0 checks=0
+fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
+check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
+
+# the data: float32 with a large mean and a small spread, float64 likewise (raw files), and
+# the expected results: each moment as a Fraction rounded once (nearest, ties to even)
+python3 - "$tmp" "$seed" <<'PY'
+import random, struct, sys
+from fractions import Fraction
+tmp, seed = sys.argv[1], int(sys.argv[2])
+rng = random.Random(seed)
+
+def rnd(q, p, emin):
+    if q == 0:
+        return 0.0
+    s, a = (-1 if q < 0 else 1), abs(q)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a: e -= 1
+    while Fraction(2) ** (e + 1) <= a: e += 1
+    qe = max(e - p + 1, emin - p + 1)
+    return s * float(round(a / Fraction(2) ** qe) * Fraction(2) ** qe)
+
+fmts = {"f32": ("<f", 24, -126, 1e4), "f64": ("<d", 53, -1022, 1e8)}
+for name, (code, p, emin, mu) in fmts.items():
+    xs = [struct.unpack(code, struct.pack(code, mu + rng.gauss(0, 1)))[0] for _ in range(1000)]
+    open(f"{tmp}/x.{name}", "wb").write(b"".join(struct.pack(code, x) for x in xs))
+    fx = [Fraction(x) for x in xs]
+    n, s1, s2 = len(fx), sum(fx), sum(f * f for f in fx)
+    with open(f"{tmp}/want.{name}", "w") as w:
+        w.write(f"mean 0 {rnd(s1 / n, p, emin).hex()}\n")
+        for d in (0, 1):
+            w.write(f"var {d} {rnd((n * s2 - s1 * s1) / (n * (n - d)), p, emin).hex()}\n")
+        w.write(f"max 0 {max(xs).hex()}\nmin 0 {min(xs).hex()}\n")
+PY
+for dt in f32 f64; do
+  while read -r op ddof want; do
+    got=$("$sumlab" reduce --op "$op" "$tmp/x.$dt" --dtype "$dt" --ddof "$ddof" --variants exact --format csv 2>/dev/null |
+          python3 -c "import csv,sys; r=list(csv.DictReader(sys.stdin)); print(r[0]['result_hex'] if len(r)==1 else 'rows:%d'%len(r))")
+    check "$dt $op ddof $ddof: result_hex $got, want $want" python3 -c "import sys; sys.exit(float.fromhex('$got') != float.fromhex('$want'))"
+  done < "$tmp/want.$dt"
+done
+# std of an exact square (var = 4 -> 2), and var of n = 1 with ddof 1: NaN
+python3 -c "import struct; open('$tmp/sq.f32','wb').write(struct.pack('<3f', 0, 2, 4)); open('$tmp/one.f32','wb').write(struct.pack('<f', 3))"
+hex_of() { "$sumlab" reduce --op "$1" "$2" --dtype f32 --ddof "$3" --variants exact --format csv 2>/dev/null | tail -n 1 | cut -d, -f2; }
+check "std of {0,2,4} is 2" test "$(hex_of std "$tmp/sq.f32" 1)" = 0x1p+1
+check "var of {0,2,4} is 4" test "$(hex_of var "$tmp/sq.f32" 1)" = 0x1p+2
+check "var of one value, ddof 1: nan" test "$(hex_of var "$tmp/one.f32" 1)" = nan
+check "var of one value, ddof 0: 0" test "$(hex_of var "$tmp/one.f32" 0)" = 0x0p+0
+# the exact row is the only variant of var here: 'all' gives it; a sum variant is refused
+check "var --variants all runs" bash -c "'$sumlab' reduce --op var '$tmp/sq.f32' --dtype f32 --variants all --format csv 2>/dev/null | grep -q '^exact,0x1p+2,'"
+"$sumlab" reduce --op var "$tmp/sq.f32" --dtype f32 --variants kahan > /dev/null 2> "$tmp/err"
+check "a sum variant for var is refused" test $? -ne 0
+check "the refusal names the operation" grep -q "computes sum, not var" "$tmp/err"
+# list ops: the five
+"$sumlab" list ops --format csv > "$tmp/ops.csv" 2>/dev/null
+for op in mean var std max min; do check "list ops lists $op" grep -q "^$op,1," "$tmp/ops.csv"; done
+echo "tmoments_cli: $checks checks, $fails failed (seed $seed)"
+[ "$fails" -eq 0 ]
