@@ -88,7 +88,8 @@
     X(lse_two_pass)                                                                         \
     X(lse_online)                                                                           \
     X(lse_f64_acc)                                                                          \
-    X(lse_compensated)
+    X(lse_compensated)                                                                      \
+    X(lse_half_acc)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
@@ -140,7 +141,7 @@ const sl_variant sl_v_lse_exact = {
     .op = "lse", .family = "reference",
     .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "log(sum exp(x)) correctly rounded to the input format (reference/sl_lse.c: "
-                   "Ziv's strategy on MPFR)",
+                   "certified double and extended-precision paths, then Ziv's strategy on MPFR)",
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };

@@ -151,6 +151,7 @@ static int lse_reference(sl_reference *ref, const void *const *x, uint64_t n, sl
  *          2^-24 (|lse| + E) more);
  *   compensated: the same model (its rescales bound it, not its sum: a first-order-free sum bound
  *          would be 2u + O(k u^2) only while no rescale happens).
+ * half-acc is naive with u and the subnormal spacing of its 16-bit accumulator.
  * The exact row: half an ulp of the correctly rounded value. Vacuous (+Inf) when rel_S >= 1/2,
  * for naive when exp(lse) overflows or underflows the accumulator; NaN for a non-finite reference. */
 static double lse_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
@@ -160,16 +161,17 @@ static double lse_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
     if (v->bound == SL_BOUND_CORRECTLY_ROUNDED) return sl_ulp(ref->rounded, dt) / 2.0;
     const sl_dtype acc = sl_variant_acc(v, dt);
     const double u = sl_unit_roundoff(acc), uo = sl_unit_roundoff(dt);
-    const double eta = acc == SL_F64 ? 0x1p-1074 : 0x1p-149;
+    const double eta = acc == SL_F64 ? 0x1p-1074 : acc == SL_F32 ? 0x1p-149
+                     : acc == SL_F16 ? 0x1p-24 : 0x1p-133;
     const double k = sl_variant_depth(v, n, dt, cfg);
     const double lse = fabs(ref->rounded_f64);
     const double gk = k * u / (1.0 - k * u);
     if (!(k * u < 0.5)) return INFINITY;
-    const int naive = !strcmp(v->name, "naive");
+    const int naive = !strcmp(v->name, "naive") || !strcmp(v->name, "half-acc");
     double rel, logS;
     if (naive) {
         const double S = exp(ref->rounded_f64);
-        const double big = acc == SL_F64 ? 0x1p1023 : 0x1p127;
+        const double big = acc == SL_F64 ? 0x1p1023 : acc == SL_F16 ? 32768.0 : 0x1p127;
         if (!(S < big) || S == 0.0) return INFINITY;
         rel = 4.0 * u + 2.0 * k * u + gk + (double)n * (k + 1.0) * eta / S;
         logS = lse;

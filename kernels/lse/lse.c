@@ -1,5 +1,5 @@
 /* lse.c: descriptors, resolve(), depth() and CPU twins of the log-sum-exp variants (naive,
- * two-pass, online, f64-acc, compensated; operation `lse`). Each twin repeats its kernel's steps
+ * two-pass, online, f64-acc, compensated, half-acc; operation `lse`). Each twin repeats its kernel's steps
  * (lse.cu) with the same state functions (lse.h) in the same order for the same resolved sl_launch,
  * so a GPU result equals its twin's bits. Determinism: run-to-run (fixed trees).
  *
@@ -122,7 +122,10 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
     static int lse_twin_##sfx(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,   \
                               const sl_launch *cfg, T M, T *out, sl_err *err)                 \
     {                                                                                         \
-        const int kind = v->impl == SL_LSE_F64_ACC ? SL_LSE_ONLINE : v->impl;                 \
+        const int kind = v->impl == SL_LSE_F64_ACC  ? SL_LSE_ONLINE                          \
+                         : v->impl == SL_LSE_HALF_ACC ? (dt == SL_BF16 ? SL_LSE_NAIVE_BF16        \
+                                                                       : SL_LSE_NAIVE_F16)        \
+                                                      : v->impl;                                  \
         const uint32_t B = cfg->block, G = cfg->grid;                                         \
         if (B == 0 || B % 32u || B > 1024u || G == 0)                                         \
             return sl_err_set(err, "%s: unresolved launch configuration (block %u, grid %u)", \
@@ -189,6 +192,7 @@ static int lse_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
         .dtypes = dts,                                                                        \
         .bound = bnd,                                                                         \
         .acc_wide = wide,                                                                     \
+        .acc_input = kind == SL_LSE_HALF_ACC,                                                 \
         .impl = kind,                                                                         \
         .resolve = lse_resolve,                                                               \
         .depth = lse_depth,                                                                   \
@@ -208,6 +212,9 @@ SL_LSE_VARIANT(lse_online, "online", SL_LSE_ONLINE, SL_DTYPES_ALL, 0, SL_BOUND_R
 SL_LSE_VARIANT(lse_f64_acc, "f64-acc", SL_LSE_F64_ACC,
                SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, 1, SL_BOUND_RECURSIVE,
                "online with a float64 state and float64 exp/log, rounded to the input format")
+SL_LSE_VARIANT(lse_half_acc, "half-acc", SL_LSE_HALF_ACC, SL_DTYPES_HALF, 0, SL_BOUND_RECURSIVE,
+               "naive accumulated in the float16/bfloat16 input format (exp rounded to it, every add "
+               "rounded to it): overflows at 65504 in float16, as a float16 logsumexp does")
 SL_LSE_VARIANT(lse_compensated, "compensated", SL_LSE_COMPENSATED, SL_DTYPES_ALL, 0,
                SL_BOUND_COMPENSATED,
                "online with a compensated (TwoSum) sum of the exponentials, the pair merged as "

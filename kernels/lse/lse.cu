@@ -1,5 +1,5 @@
 /* lse.cu: GPU kernels and the one C-callable entry of the log-sum-exp variants (naive, two-pass,
- * online, f64-acc, compensated; operation `lse`). Order and state rules: lse.c's header and lse.h;
+ * online, f64-acc, compensated, half-acc; operation `lse`). Order and state rules: lse.c's header and lse.h;
  * the CPU twins in lse.c run the same state functions (lse.h, lse_math.h: host-and-device code,
  * no CUDA math library) in the same order, so kernel == twin bit for bit.
  *
@@ -150,6 +150,10 @@ lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
         reinterpret_cast<T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
 }
 
+/* half-acc's state kind for the input format */
+template <typename X> struct lse_half_kind { enum { K = SL_LSE_NAIVE_F16 }; };
+template <> struct lse_half_kind<__nv_bfloat16> { enum { K = SL_LSE_NAIVE_BF16 }; };
+
 template <typename X, typename T>
 static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint64_t n, uint64_t head,
                               uint64_t nv, void *work, void *vres, cudaStream_t s)
@@ -164,6 +168,9 @@ static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint
         lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
         lse_kernel<X, T, SL_LSE_TWO_PASS><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
         return "lse_max_kernel + lse_kernel<two-pass>";
+    case SL_LSE_HALF_ACC: /* 16-bit input only (sl_lse_gpu checks) */
+        lse_kernel<X, T, lse_half_kind<X>::K><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_kernel<half-acc>";
     case SL_LSE_COMPENSATED:
         lse_kernel<X, T, SL_LSE_COMPENSATED><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
         return "lse_kernel<compensated>";
@@ -192,6 +199,8 @@ extern "C" int sl_lse_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_d
         return -1;
     if (v->impl == SL_LSE_F64_ACC && dt == SL_F64)
         return sl_err_set(err, "%s: float32/float16/bfloat16 input only", v->name);
+    if (v->impl == SL_LSE_HALF_ACC && !sl_dtype_is_half(dt))
+        return sl_err_set(err, "%s: float16/bfloat16 input only", v->name);
     uint64_t head, nv;
     sl_vec_split(n, dt, cfg->addr_mod, &head, &nv);
     cudaStream_t s = (cudaStream_t)stream;

@@ -14,7 +14,9 @@
  *   merge(a, b):     b.m > a.m: swap; f = (a.m == b.m ? 1 : exp(b.m - a.m));
  *                    s = a.s + b.s f (compensated: the pair sum of reduce/ops.cuh's sl_op_pair of
  *                    (a.s, a.c) and (b.s f, b.c f))
- *   final:           m + log(s + c)  (naive: m = 0, so log(s))
+ *   add, half-acc:   s = r16(s + r16(exp(x))), r16 the rounding to the 16-bit input format; its
+ *                    merge rounds a.s + b.s likewise (its m stays -Inf: f = 1)
+ *   final:           m + log(s + c)  (naive, half-acc: log(s))
  * Special values come out without tests of their own: -Inf inputs add exp(-Inf) = 0 (or count 1
  * while m is still -Inf, which leaves -Inf + log(count) = -Inf); +Inf makes m = +Inf and the
  * result +Inf; NaN makes s NaN; an empty state (-Inf, 0) gives -Inf + log(0) = -Inf. The merge
@@ -24,6 +26,7 @@
 #define SL_LSE_H
 #include <stdint.h>
 #include "lse/lse_math.h"
+#include "sumlab/half.h"
 
 /* The member of the lse family a descriptor is (its impl field). */
 typedef enum {
@@ -31,7 +34,11 @@ typedef enum {
     SL_LSE_TWO_PASS,    /* exact max, then sum exp(x - max) */
     SL_LSE_ONLINE,      /* one pass, running max, rescaled sum (Milakov & Gimelshein) */
     SL_LSE_F64_ACC,     /* online with a float64 state for float32/16-bit input */
-    SL_LSE_COMPENSATED  /* online with a compensated sum of the exponentials */
+    SL_LSE_COMPENSATED, /* online with a compensated sum of the exponentials */
+    SL_LSE_HALF_ACC,    /* naive accumulated in the 16-bit input format (a teaching row) */
+    /* state kinds of half-acc (the descriptor's impl is SL_LSE_HALF_ACC; the format picks): */
+    SL_LSE_NAIVE_F16 = 16,
+    SL_LSE_NAIVE_BF16
 } sl_lse_kind;
 
 #define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32) */
@@ -46,6 +53,18 @@ typedef enum {
 #else
 #define SL_LSE_FN static inline
 #endif
+
+/* v rounded once to float16 (bf = 0) or bfloat16 (bf = 1), nearest even, as a float (half-acc):
+ * the device's __float2half_rn / __float2bfloat16_rn, the host's sl_half_round (the same value) */
+SL_LSE_FN float sl_lse_r16(float v, int bf)
+{
+#if defined(__CUDA_ARCH__)
+    return bf ? __bfloat162float(__float2bfloat16_rn(v)) : __half2float(__float2half_rn(v));
+#else
+    return (float)sl_half_round((double)v, bf ? SL_BF16 : SL_F16);
+#endif
+}
+#define SL_LSE_IS_HALF(kind) ((kind) == SL_LSE_NAIVE_F16 || (kind) == SL_LSE_NAIVE_BF16)
 
 typedef struct { float m, s, c; } sl_lse_sf;
 typedef struct { double m, s, c; } sl_lse_sd;
@@ -70,6 +89,11 @@ typedef struct { double m, s, c; } sl_lse_sd;
     SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
     {                                                                                        \
         if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
+        if (SL_LSE_IS_HALF(kind)) {                                                          \
+            const int bf_ = kind == SL_LSE_NAIVE_BF16;                                       \
+            a->s = (T)sl_lse_r16((float)(a->s + (T)sl_lse_r16((float)EXP(x), bf_)), bf_);    \
+            return;                                                                          \
+        }                                                                                    \
         /* one exp either way (no divergent second exp in a warp) */                         \
         const int up = kind != SL_LSE_TWO_PASS && x > a->m;                                  \
         const T e = EXP(up ? a->m - x : x - a->m);                                           \
@@ -97,13 +121,14 @@ typedef struct { double m, s, c; } sl_lse_sd;
             a.c = err + ee;                                                                  \
         } else {                                                                             \
             a.s = a.s + b.s * f;                                                             \
+            if (SL_LSE_IS_HALF(kind)) a.s = (T)sl_lse_r16((float)a.s, kind == SL_LSE_NAIVE_BF16); \
         }                                                                                    \
         return a;                                                                            \
     }                                                                                        \
     SL_LSE_FN T sl_lse_final_##sfx(ST a, int kind)                                           \
     {                                                                                        \
         const T s = kind == SL_LSE_COMPENSATED ? a.s + a.c : a.s;                            \
-        if (kind == SL_LSE_NAIVE) return LOG(s);                                             \
+        if (kind == SL_LSE_NAIVE || SL_LSE_IS_HALF(kind)) return LOG(s);                     \
         return a.m + LOG(s);                                                                 \
     }
 
