@@ -9,7 +9,9 @@
 #include "sl_lse.h"
 #include "sl_measure.h"
 #include "sl_ops.h"
+#include "sl_datasets.h"
 #include "sl_test.h"
+#include "sl_test_half.h"
 #include "sl_twin.h"
 #include "sumlab/half.h"
 
@@ -133,6 +135,22 @@ int main(void)
         put(buf, dt, 7, 1.0);
         check_special(buf, 40, dt, NAN, "NaN");
     }
+    /* every dataset family of the registry (default parameters, 16-bit ones fitted), n = 1000 and
+     * 4099: within the bounds, or the reference's special value */
+    for (int f = 0; f < 4; f++)
+        for (size_t di = 0; di < sl_dataset_count(); di++)
+            for (int k = 0; k < 2; k++) {
+                const sl_dataset *ds = sl_dataset_at(di);
+                const sl_dtype dt = dts[f];
+                const uint64_t n = k ? 4099 : 1000;
+                sl_params p;
+                sl_err err = {0};
+                CHECK(sl_test_params(ds, dt, &p, &err) == 0, "%s", err.msg);
+                const int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, buf, &err);
+                if (sl_test_half_overflow(dt, rc, &err)) continue;
+                CHECK(rc == 0, "dataset %s %s: %s", ds->name, sl_dtype_name(dt), err.msg);
+                if (rc == 0) check_bounds(buf, n, dt, ds->name);
+            }
     /* naive overflows where the shifted forms give the finite answer (float32: exp(100) = Inf) */
     {
         float x[1000];
