@@ -87,13 +87,23 @@ if [[ $stages == *,bench,* ]]; then
   b bench_f32_call 60 --n "$every" --dtype f32 --reps 20 --variants "$fast" --timing call
   b bench_f64_call 60 --n "$every" --dtype f64 --reps 20 --variants "$fast" --timing call
 fi
+if [[ $stages == *,quicktwins,* ]]; then
+  # the twins of the operations named by QUICK_OPS on small n (SUMLAB_TEST_QUICK=1), every format
+  L=$work/quicktwins; mkdir -p "$L"
+  for d in f32 f64 f16 bf16; do
+    SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=${QUICK_OPS:-var,std} timeout 300 "$T/tgpu_twins" \
+      > "$L/twins_$d.log" 2>&1 &
+  done
+  wait
+  stamp "quick twins ($QUICK_OPS): $(grep -h 'checks,' "$L"/*.log | tr '\n' ' ')"
+fi
 if [[ $stages == *,moments,* ]]; then
   # mean/var/std/max: every GPU variant paired run by run with CUB's sum of the same bytes
   # (ratio_cub) and the read ceiling (ratio_read); then the package beside torch in one process
   B=$work/moments; mkdir -p "$B"
   for d in f32 f64 bf16 f16; do
-    for op in mean var std max; do
-      timeout 120 "$sumlab" bench --op "$op" --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \
+    for op in ${MOMENT_OPS:-mean var std max lse}; do
+      timeout 120 "$sumlab" bench --op "$op" --n "${MOMENT_N:-2^24,2^28}" --dtype "$d" --reps 10 --dataset normal \
         > "$B/bench_${op}_$d.csv" 2> "$B/bench_${op}_$d.err"
       stamp "bench --op $op $d rc=$?"
     done

@@ -97,13 +97,24 @@ static void hand_cases(void)
     const double ec = es * (2 * n * em + es) / n + G(3) * sd * sd / n + 2 * eta;
     const double co = (G(7) * q + n * eta + ec) * (1 + G(3)) / m + G(3) * V + eta;
     CHECK(near(bound_of(&v_corrected, &ref), co), "corrected %a, formula %a", bound_of(&v_corrected, &ref), co);
-    /* shifted by K = 1: Sy2 = M2 + n (2.5 - 1)^2 = 14 */
-    const double sy2 = 14, ay = (1 + u) * sqrt(n * sy2), dm2 = u * sqrt(sy2) * (2 * sqrt(M2) + u * sqrt(sy2));
+    /* shifted by any input value K (a permuted input reads another first value): Sy2 = M2 +
+     * n (|mean| + max|x|)^2 = 5 + 4 * 6.5^2 = 174 */
+    const double sy2 = 174, ay = (1 + u) * sqrt(n * sy2), dm2 = u * sqrt(sy2) * (2 * sqrt(M2) + u * sqrt(sy2));
     const double s2y = (1 + u) * (1 + u) * sy2, vy = V + dm2 / m;
     e1 = G(4) * ay; e2 = G(5) * s2y + n * eta; s = ay + e1;
     ep = e1 * (2 * ay + e1) / n + G(3) * s * s / n + 2 * eta;
     const double sh = dm2 / m + (e2 + ep) * (1 + G(3)) / m + G(3) * vy + eta;
     CHECK(near(bound_of(&v_shifted, &ref), sh), "shifted %a, formula %a", bound_of(&v_shifted, &ref), sh);
+    {   /* the same values in another order give the same bound (it was K = x[0]'s: a permuted
+         * input's shifted result fell outside the bound of the unpermuted reference) */
+        const double y[4] = {x[3], x[2], x[1], x[0]};
+        sl_reference r2;
+        if (!ref_of(&r2, SL_MOMENT_VAR, y, 4, SL_F32, 1)) {
+            CHECK(bound_of(&v_shifted, &r2) == bound_of(&v_shifted, &ref), "shifted bound depends on the order: %a %a",
+                  bound_of(&v_shifted, &r2), bound_of(&v_shifted, &ref));
+            sl_reference_clear(&r2);
+        }
+    }
     /* Welford (estimate): 6 k u (M sqrt(n M2) + M2) + n eta, M = 4 */
     const double we = (6 * 4 * u * (4 * sqrt(n * M2) + M2) + n * eta) * (1 + G(3)) / m + G(3) * V + eta;
     CHECK(near(bound_of(&v_welford, &ref), we), "welford %a, formula %a", bound_of(&v_welford, &ref), we);

@@ -13,8 +13,9 @@
  *   VAR_TEXTBOOK  (S2 - S1 S1 / n) / m:  e1 = gamma_k A, e2 = gamma_{k+1} S2 + n eta,
  *       E_P = e1 (2 |S1| + e1) / n + gamma_3 (|S1| + e1)^2 / n + 2 eta,
  *       E = (e2 + E_P) (1 + gamma_3) / m + gamma_3 V + eta
- *   VAR_SHIFTED   the textbook form on y = x - K computed as y(1 + d), |d| <= u: with
- *       Sy2 = M2 + n (mean - K)^2, Ay = (1 + u) sqrt(n Sy2) >= sum |y|, the perturbation moves M2 by
+ *   VAR_SHIFTED   the textbook form on y = x - K computed as y(1 + d), |d| <= u (K the first value
+ *       read, any input value once the input is permuted: |mean - K| <= |mean| + M): with
+ *       Sy2 = M2 + n (|mean| + M)^2, Ay = (1 + u) sqrt(n Sy2) >= sum |y|, the perturbation moves M2 by
  *       dM2 = u sqrt(Sy2) (2 sqrt(M2) + u sqrt(Sy2)); E = dM2 / m + TEXTBOOK(A = Ay, |S1| = Ay,
  *       S2 = (1 + u)^2 Sy2, V = V + dM2 / m)
  *   VAR_TWO_PASS  mean m^ = S1 / n (error e_m, the mean's E above), then sum (x - m^)^2:
@@ -125,7 +126,9 @@ static double var_error(const sl_variant *v, const mom_in *in, const sl_referenc
         return textbook_error(in, in->A, in->S1, in->S2, in->V, k, a);
     case SL_BOUND_VAR_SHIFTED: {
         const double s1n = ref->s1 / in->n;
-        const double dk = fabs(s1n - in->K) * (1.0 + 0x1p-52) + 0x1p-51 * (fabs(s1n) + fabs(in->K)) + DBL_TRUE_MIN;
+        /* K is the first value in the order the variant reads, which a permuted input changes
+         * while the reference stays: the bound takes any input value, |mean - K| <= |mean| + M */
+        const double dk = (fabs(s1n) + in->M) * (1.0 + 0x1p-50) + DBL_TRUE_MIN;
         const double sy2 = (in->M2 + in->n * dk * dk) * (1.0 + 0x1p-50);
         if (!(sy2 < a->max)) return INFINITY;
         const double ay = (1.0 + u) * sqrt(in->n * sy2) * (1.0 + 0x1p-52);

@@ -22,8 +22,8 @@
  *   (l2 + l3); 2: l0 + l1 (+ adds S1 and S2, takes the maximum of M);
  *   block tree and last-block finish of reduce/ (padding (+0, +0, -inf)).
  * Outputs (in A, then rounded once to the input format): mean = S1 / (A)n; var = (S2 -
- * (S1 * S1) / (A)n) / (A)(n - ddof) (the textbook formula: it can be negative, and std then NaN,
- * when the cancellation is catastrophic); std = sqrt(var); max = NaN when S2 is NaN (exactly
+ * (S1 * S1) / (A)n) / (A)(n - ddof) (the textbook formula: it can be negative when the cancellation is
+ * catastrophic); std = sqrt(max(var, 0)), as fused normalisation kernels clamp it; max = NaN when S2 is NaN (exactly
  * when an input is NaN), else the value of K (IEEE 754-2019 maximum: -0 < +0). NaN for n = 0 and, var/std,
  * for n <= ddof (no kernel).
  *
@@ -268,7 +268,7 @@ static double fu_final(const sl_variant *v, fu_state s, uint64_t n, uint32_t ddo
             const float t = sq / nf;
             const float d = s2 - t;
             const float q = d / (float)(n - ddof);
-            r = out == SL_EX_OUT_STD ? sqrtf(q) : q;
+            r = out == SL_EX_OUT_STD ? sqrtf(q < 0.0f ? 0.0f : q) : q;   /* negative var: std 0 */
         }
     } else {
         const double nf = (double)n;
@@ -279,7 +279,7 @@ static double fu_final(const sl_variant *v, fu_state s, uint64_t n, uint32_t ddo
             const double t = sq / nf;
             const double d = s.s2 - t;
             const double q = d / (double)(n - ddof);
-            r = out == SL_EX_OUT_STD ? sqrt(q) : q;
+            r = out == SL_EX_OUT_STD ? sqrt(q < 0.0 ? 0.0 : q) : q;
         }
     }
     return ex_out(r, dt);

@@ -179,7 +179,7 @@ __device__ __forceinline__ X ex_final(fu_st<A> s, int out, uint64_t n, unsigned 
         const A t = sq / nf;
         const A d = s.s2 - t;
         r = d / (A)(n - (uint64_t)ddof);
-        if (out == SL_EX_OUT_STD) r = sqrt(r);
+        if (out == SL_EX_OUT_STD) r = sqrt(r < A(0) ? A(0) : r);   /* a negative var: std 0 (extrema.c) */
     }
     return sl_out<X>(r);
 }

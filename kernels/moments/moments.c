@@ -29,7 +29,8 @@
  *   mean:                          S1 / N
  *   textbook, shifted, corrected:  (S2 - (S1 * S1) / N) / D
  *   two-pass:                      S2 / D
- *   std: the square root of the variance, in the same format; var/std with n <= ddof: NaN
+ *   std: the square root of the variance (a negative textbook variance taken as 0, as fused
+ *   normalisation kernels clamp it), in the same format; var/std with n <= ddof: NaN
  *   (moments.h's sl_mom_final_f/_d: the one definition the kernels call too).
  * The result is rounded once to the input format. Accumulators: float32 for float32 and 16-bit
  * input, float64 for float64 input and for the *-f64 members (acc_wide), the 16-bit input's own

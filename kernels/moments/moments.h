@@ -61,7 +61,7 @@ typedef enum {
             t = s2 - t;                                                                      \
             r = t / D;                                                                       \
         }                                                                                    \
-        if (SL_MOM_IS_STD(impl)) r = SQRT(r);                                                \
+        if (SL_MOM_IS_STD(impl)) r = SQRT(r < (T)0 ? (T)0 : r); /* a negative var: std 0 */ \
         return r;                                                                            \
     }
 SL_MOM_FINAL_FN(sl_mom_final_f, float, sqrtf)
