@@ -14,6 +14,8 @@ static const sl_dataset *const sl_table[] = {
     /* opt-in (SL_DS_OPT_IN): the moment families of gen_moments.c */
     &sl_ds_offset_normal, &sl_ds_square_range,  &sl_ds_constant,    &sl_ds_two_values,
     &sl_ds_outliers,     &sl_ds_student_t,
+    /* opt-in: the log-sum-exp families of gen_lse.c */
+    &sl_ds_logits,       &sl_ds_lse_masked,
 };
 
 size_t sl_dataset_count(void) { return sizeof sl_table / sizeof sl_table[0]; }

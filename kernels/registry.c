@@ -46,6 +46,7 @@
     X(std_exact)                                                                            \
     X(max_exact)                                                                            \
     X(min_exact)                                                                            \
+    X(lse_exact)        /* below: lse's exact row */                                        \
     /* moments.c: mean, var, std (one twin and kernel; var and std share the algorithms) */ \
     X(mean_naive)                                                                           \
     X(mean_f64_acc)                                                                         \
@@ -81,7 +82,14 @@
     X(fused_mean)                                                                           \
     X(fused_var)                                                                            \
     X(fused_std)                                                                            \
-    X(fused_max)
+    X(fused_max)                                                                            \
+    /* lse/lse.c: log-sum-exp */                                                            \
+    X(lse_naive)                                                                            \
+    X(lse_two_pass)                                                                         \
+    X(lse_online)                                                                           \
+    X(lse_f64_acc)                                                                          \
+    X(lse_compensated)                                                                      \
+    X(lse_half_acc)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
@@ -126,6 +134,17 @@ SL_MOMENT_EXACT(std_exact, "std", "the square root of the exact variance, rounde
                 "format (reference/)", SL_BOUND_CORRECTLY_ROUNDED)
 SL_MOMENT_EXACT(max_exact, "max", "the largest value (IEEE 754-2019 maximum; reference/)", SL_BOUND_EXACT)
 SL_MOMENT_EXACT(min_exact, "min", "the smallest value (IEEE 754-2019 minimum; reference/)", SL_BOUND_EXACT)
+
+/* lse's exact row (reference/sl_lse.c computes it). */
+const sl_variant sl_v_lse_exact = {
+    .name = "exact",
+    .op = "lse", .family = "reference",
+    .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .description = "log(sum exp(x)) correctly rounded to the input format (reference/sl_lse.c: "
+                   "certified double and extended-precision paths, then Ziv's strategy on MPFR)",
+    .dtypes = SL_DTYPES_ALL,
+    .bound = SL_BOUND_CORRECTLY_ROUNDED,
+};
 
 sl_dtype sl_variant_acc(const sl_variant *v, sl_dtype dt)
 {

@@ -245,20 +245,31 @@ sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t
 
 #else /* no CUDA in this build */
 
-sumlab_status sumlab_reduce_device(const char *op, const char *variant, const void *d_x,
-                                   const void *d_y, uint64_t n, sl_dtype dt,
-                                   const sumlab_launch *launch, void *d_result, void *stream,
-                                   sl_err *err)
+sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *params, const char *variant,
+                                      const void *d_x, const void *d_y, uint64_t n, sl_dtype dt,
+                                      const sumlab_launch *launch, void *d_result, void *stream,
+                                      sl_err *err)
 {
     (void)launch;
     (void)stream;
     const sl_operation *o;
     const sl_variant *v;
+    sl_op_params pp;
     if (!d_result) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_device: d_result is NULL");
-    sumlab_status st = sl_lib_check_call(op, variant, d_x, d_y, n, dt, &o, &v, err);
+    sumlab_status st = sl_lib_params(params, &pp, err);
+    if (st) return st;
+    st = sl_lib_check_call(op, variant, d_x, d_y, n, dt, &o, &v, err);
     if (st) return st;
     return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "libsumlab was built without CUDA: no kernel for '%s'",
                        v->name);
+}
+
+sumlab_status sumlab_reduce_device(const char *op, const char *variant, const void *d_x,
+                                   const void *d_y, uint64_t n, sl_dtype dt,
+                                   const sumlab_launch *launch, void *d_result, void *stream,
+                                   sl_err *err)
+{
+    return sumlab_reduce_device_ex(op, NULL, variant, d_x, d_y, n, dt, launch, d_result, stream, err);
 }
 
 void sumlab_release(void) {}

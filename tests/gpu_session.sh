@@ -7,6 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study
+#          (also moments, lse, fullrange: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -112,6 +113,17 @@ if [[ $stages == *,moments,* ]]; then
       --n 2^24,2^28 --reps 10 > "$B/bench_moments_py.csv" 2> "$B/bench_moments_py.err"
     stamp "bench_moments.py rc=$?"
   fi
+fi
+if [[ $stages == *,lse,* ]]; then
+  # lse: every GPU variant on logits (sigma 3) at 2^24 and 2^28, paired run by run with CUB's sum
+  # of the same bytes (ratio_cub) and the read ceiling (ratio_read); targets: online >= 0.90 of
+  # the read ceiling in f32 and bf16
+  B=$work/lse; mkdir -p "$B"
+  for d in f32 bf16 f16 f64; do
+    timeout 120 "$sumlab" bench --op lse --n 2^24,2^28 --dtype "$d" --reps 10 --dataset logits \
+      > "$B/bench_lse_$d.csv" 2> "$B/bench_lse_$d.err"
+    stamp "bench --op lse $d rc=$?"
+  done
 fi
 if [[ $stages == *,fullrange,* ]]; then
   # the order-independent sums on a full-range family whose exact sum is finite at 2^28

@@ -5,6 +5,8 @@
 #include <string.h>
 #include "sl_measure.h"
 #include "sl_ops.h"
+#include "sl_lse.h"
+#include <math.h>
 
 sl_op_params sl_op_params_default(void)
 {
@@ -121,8 +123,92 @@ static const sl_operation op_min = {
     .bound = sl_moment_bound,
 };
 
+/* lse: reference/sl_lse.c. */
+static int lse_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
+                         const sl_op_params *p, unsigned threads, sl_err *err)
+{
+    (void)p;
+    return sl_reference_lse(ref, x[0], n, dt, threads ? threads : 1, err);
+}
+
+/* The bound of an lse variant (absolute, on the result in the input format), after Blanchard,
+ * Higham & Higham (IMA J. Numer. Anal. 2021, sections 2-3: the shifted and unshifted algorithms'
+ * error in terms of the condition number), written for these variants with u the accumulator's
+ * unit roundoff, k = depth() the longest chain of a state's steps, and the variants' exp and log
+ * within 2 ulps (4u relative; tests/tlse_math.c measures <= 1.15 ulps):
+ *   terms: exp(x_i - m) is computed with the argument rounded once (|x_i - M| u, the rescales'
+ *          arguments telescope to the same) and at most k + 1 exps on its chain (4u each), then
+ *          added along a chain of k adds (gamma_k) and at most k rescaling products (2k u with
+ *          the merges'); relative error of S = sum exp(x_i - M):
+ *            rel_S = W u e^(2 u max|x|) + (4 (k + 1) + 2k) u + gamma_k   (naive: (4 + 2k) u + gamma_k)
+ *          with W = sum |x_i - M| w_i <= cond |lse| + max|x| (w_i = exp(x_i - M) / S; the factor
+ *          e^(u D), D = max |x_i - M| <= 2 max|x|, makes e^(u d) - 1 <= u d e^(u D) exact), plus
+ *          n (k + 1) eta / S for terms in the subnormal range (eta: the least subnormal of the
+ *          accumulator; S >= 1 for the shifted forms, S = exp(lse) for naive);
+ *   log:   rel_S / (1 - rel_S) + 4u |log S| (|log S| <= log n; naive: |lse|);
+ *   final: u |lse| for M + log S in the accumulator, and u_o (|lse| + E) when the output format
+ *          is narrower (16-bit input, f64-acc; f64-acc on 16-bit input rounds through float32:
+ *          2^-24 (|lse| + E) more);
+ *   compensated: the same model (its rescales bound it, not its sum: a first-order-free sum bound
+ *          would be 2u + O(k u^2) only while no rescale happens).
+ * half-acc is naive with u and the subnormal spacing of its 16-bit accumulator.
+ * The exact row: half an ulp of the correctly rounded value. Vacuous (+Inf) when rel_S >= 1/2,
+ * for naive when exp(lse) overflows or underflows the accumulator; NaN for a non-finite reference. */
+static double lse_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                        const sl_launch *cfg)
+{
+    if (!ref->finite) return NAN;
+    if (v->bound == SL_BOUND_CORRECTLY_ROUNDED) return sl_ulp(ref->rounded, dt) / 2.0;
+    const sl_dtype acc = sl_variant_acc(v, dt);
+    const double u = sl_unit_roundoff(acc), uo = sl_unit_roundoff(dt);
+    const double eta = acc == SL_F64 ? 0x1p-1074 : acc == SL_F32 ? 0x1p-149
+                     : acc == SL_F16 ? 0x1p-24 : 0x1p-133;
+    const double k = sl_variant_depth(v, n, dt, cfg);
+    const double lse = fabs(ref->rounded_f64);
+    const double gk = k * u / (1.0 - k * u);
+    if (!(k * u < 0.5)) return INFINITY;
+    const int naive = !strcmp(v->name, "naive") || !strcmp(v->name, "half-acc");
+    double rel, logS;
+    if (naive) {
+        const double S = exp(ref->rounded_f64);
+        const double big = acc == SL_F64 ? 0x1p1023 : acc == SL_F16 ? 32768.0 : 0x1p127;
+        if (!(S < big) || S == 0.0) return INFINITY;
+        rel = 4.0 * u + 2.0 * k * u + gk + (double)n * (k + 1.0) * eta / S;
+        logS = lse;
+    } else {
+        const double W = (isfinite(ref->cond) ? ref->cond * lse : 0.0) + ref->maxabs;
+        if (!isfinite(W)) return INFINITY;
+        /* sum w_i (e^(u d_i) - 1) <= u W e^(u D), D = max |x_i - M| <= 2 max|x| */
+        rel = W * u * exp(2.0 * u * ref->maxabs) + (4.0 * (k + 1.0) + 2.0 * k) * u + gk +
+              (double)n * (k + 1.0) * eta;
+        logS = log((double)(n ? n : 1));
+    }
+    rel *= 1.01; /* second-order terms and the evaluation's own roundings */
+    if (!(rel < 0.5)) return INFINITY;
+    double E = rel / (1.0 - rel) + 4.0 * u * logS * 1.01 + (naive ? 0.0 : u * lse * 1.01);
+    if (acc == SL_F64 && sl_dtype_is_half(dt)) E += 0x1p-24 * (lse + E) * 1.01; /* via float32 */
+    if (sl_dtype_size(dt) < sl_dtype_size(acc)) E += uo * (lse + E) * 1.01;
+    return E;
+}
+
+static const sl_operation op_lse = {
+    .name = "lse",
+    .description = "log-sum-exp of one array: log(sum exp(x_i)) (-Inf inputs ignored; n = 0: -Inf)",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "log(sum exp(x)) rounded once to the input format (MPFR, Ziv's strategy "
+                      "behind a certified double-double fast path)",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .reference = lse_reference,
+    .bound = lse_bound,
+    /* logits' sigma sets the spread; cond itself is near 1 for centred logits */
+    .cond_family = NULL, .cond_param = NULL,
+};
+
 /* The one list of operations, in the order every listing shows them. */
-static const sl_operation *const ops[] = {&op_sum, &op_mean, &op_var, &op_std, &op_max, &op_min};
+static const sl_operation *const ops[] = {&op_sum, &op_mean, &op_var, &op_std, &op_max, &op_min,
+                                          &op_lse};
 
 size_t sl_op_count(void) { return sizeof ops / sizeof ops[0]; }
 const sl_operation *sl_op_at(size_t i) { return i < sl_op_count() ? ops[i] : NULL; }

@@ -1,0 +1,221 @@
+/* lse.c: descriptors, resolve(), depth() and CPU twins of the log-sum-exp variants (naive,
+ * two-pass, online, f64-acc, compensated, half-acc; operation `lse`). Each twin repeats its kernel's steps
+ * (lse.cu) with the same state functions (lse.h) in the same order for the same resolved sl_launch,
+ * so a GPU result equals its twin's bits. Determinism: run-to-run (fixed trees).
+ *
+ * Order (kernel and twin), T = grid * block threads, W elements per 16-byte vector, the split of
+ * sl_layout.h (head scalars, nv vectors, tail scalars), thread g:
+ *   state = init (m = -Inf; two-pass: m = the exact maximum of the first pass)
+ *   vectors j = g, g + T, ... < nv: lanes k = 0 .. W-1 in order: add(state, x[head + j W + k])
+ *   edges e = g, g + T, ... < head + tail: add(state, x[e < head ? e : head + nv W + (e - head)])
+ * then the block tree (reduce/block.cuh's sl_block_reduce with merge: warps by shuffles 16..1, the
+ * warps' states in 32 slots, empty slots (-Inf, 0, 0)), then the last-block finish
+ * (reduce/grid.cuh's sl_grid_finish: thread t merges (-Inf, 0, 0), p[t], p[t + B], ..., then the
+ * block tree), then final(). two-pass runs a first kernel for the maximum (exact, any order).
+ *
+ * Floating-point assumptions: lse_math.h's (IEEE binary32/binary64, round to nearest even,
+ * -ffp-contract=off, FLT_EVAL_METHOD 0). 16-bit input is widened exactly to float32 and the
+ * result rounded once to its format; f64-acc rounds its float64 result to float32 first (as the
+ * kernel's __double2float_rn, then __float2half_rn / __float2bfloat16_rn for 16-bit input). */
+#include <math.h>
+#include <stdlib.h>
+#include "sl_variant_impl.h"
+#include "sl_twin.h"
+#include "sl_layout.h"
+#include "lse/lse.h"
+#include "sumlab/pool.h"
+
+/* States per task of the twin's host threads (the result does not depend on the split). */
+#define SL_LSE_TWIN_CHUNK 4096u
+
+/* lse.cu's entries (one workspace() and one gpu() for the family, by v->impl) */
+sl_workspace_fn sl_lse_workspace;
+sl_gpu_fn sl_lse_gpu;
+
+static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+static void lse_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)v;
+    if (cfg->block == 0) cfg->block = SL_LSE_BLOCK;
+    cfg->block = (cfg->block + 31u) / 32u * 32u;
+    if (cfg->block > SL_LSE_MAX_BLOCK) cfg->block = SL_LSE_MAX_BLOCK;
+    if (cfg->items == 0) cfg->items = SL_LSE_UNROLL;
+    const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
+    const uint64_t nv = (n - head) / sl_vec_width(dt);
+    const uint64_t nedge = n - nv * sl_vec_width(dt);
+    const uint64_t work = nv > nedge ? nv : nedge;
+    const uint64_t need = ceil_div(work ? work : 1, cfg->block);
+    if (cfg->grid == 0) {
+        uint32_t per_sm = SL_LSE_THREADS_PER_SM / cfg->block;
+        uint64_t g = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
+        cfg->grid = (uint32_t)(g ? g : 1);
+    }
+    if (cfg->grid > SL_LSE_MAX_GRID) cfg->grid = SL_LSE_MAX_GRID;
+    if (cfg->grid > need) cfg->grid = (uint32_t)need;
+}
+
+/* The longest chain of one state's steps: its thread's elements, the warp and block trees, the
+ * finish's loop and trees (each step: one add, and for the online forms at most one rescale). */
+static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v;
+    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
+    const uint64_t W = sl_vec_width(dt);
+    const uint64_t nv = n / W;
+    return (double)(ceil_div(nv, T ? T : 1) * W + 1) + sl_tw_depth_block_sum(cfg->block) +
+           sl_tw_depth_finish(cfg->grid, cfg->block);
+}
+
+/* The twin, per state format (f: float32, d: float64). LOADF loads x[i] into the state's format. */
+#define SL_LSE_TWIN(sfx, ST, T)                                                               \
+    static ST lse_tree_##sfx(ST *v, uint32_t count, int kind) /* one warp's 32 states */    \
+    {                                                                                         \
+        (void)count;                                                                          \
+        for (int off = 16; off > 0; off >>= 1)                                                \
+            for (int i = 0; i < off; i++) v[i] = sl_lse_merge_##sfx(v[i], v[i + off], kind);  \
+        return v[0];                                                                          \
+    }                                                                                         \
+    static ST lse_block_##sfx(const ST *v, uint32_t block, int kind)                          \
+    {                                                                                         \
+        ST slots[32], lanes[32];                                                              \
+        const ST z = sl_lse_init_##sfx((T)-INFINITY);                                         \
+        for (int w = 0; w < 32; w++) slots[w] = z;                                            \
+        for (uint32_t w = 0; w < block / 32u; w++) {                                          \
+            for (int l = 0; l < 32; l++) lanes[l] = v[w * 32u + (uint32_t)l];                 \
+            slots[w] = lse_tree_##sfx(lanes, 32, kind);                                       \
+        }                                                                                     \
+        return lse_tree_##sfx(slots, 32, kind);                                               \
+    }                                                                                         \
+    typedef struct {                                                                          \
+        const void *x;                                                                        \
+        sl_dtype dt;                                                                          \
+        int kind;                                                                             \
+        uint64_t Tn, W, head, nv, tail0, nedge;                                               \
+        ST *st;                                                                               \
+        T m0;                                                                                 \
+    } lse_job_##sfx;                                                                          \
+    /* states g in [c C, (c + 1) C): every state sees its elements in its thread's order     \
+     * (vectors j = g, g + T, ..., then its edges), visited round by round in memory order */ \
+    static void lse_chunk_##sfx(void *ctx, size_t c)                                          \
+    {                                                                                         \
+        const lse_job_##sfx *J = ctx;                                                         \
+        const uint64_t g0 = (uint64_t)c * SL_LSE_TWIN_CHUNK;                                  \
+        const uint64_t g1 = g0 + SL_LSE_TWIN_CHUNK < J->Tn ? g0 + SL_LSE_TWIN_CHUNK : J->Tn;   \
+        const int kind = J->kind;                                                             \
+        for (uint64_t g = g0; g < g1; g++) J->st[g] = sl_lse_init_##sfx(J->m0);               \
+        for (uint64_t r = 0; r < J->nv; r += J->Tn)                                           \
+            for (uint64_t g = g0; g < g1 && r + g < J->nv; g++) {                             \
+                ST a = J->st[g];                                                              \
+                const uint64_t b = J->head + (r + g) * J->W;                                  \
+                for (uint64_t k = 0; k < J->W; k++)                                           \
+                    sl_lse_add_##sfx(&a, (T)sl_tw_load(J->x, J->dt, b + k), kind);            \
+                J->st[g] = a;                                                                 \
+            }                                                                                 \
+        for (uint64_t g = g0; g < g1 && g < J->nedge; g++)                                     \
+            for (uint64_t e = g; e < J->nedge; e += J->Tn)                                    \
+                sl_lse_add_##sfx(&J->st[g],                                                   \
+                                 (T)sl_tw_load(J->x, J->dt,                                   \
+                                               e < J->head ? e : J->tail0 + (e - J->head)),  \
+                                 kind);                                                       \
+    }                                                                                         \
+    static int lse_twin_##sfx(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,   \
+                              const sl_launch *cfg, T M, T *out, sl_err *err)                 \
+    {                                                                                         \
+        const int kind = v->impl == SL_LSE_F64_ACC  ? SL_LSE_ONLINE                          \
+                         : v->impl == SL_LSE_HALF_ACC ? (dt == SL_BF16 ? SL_LSE_NAIVE_BF16        \
+                                                                       : SL_LSE_NAIVE_F16)        \
+                                                      : v->impl;                                  \
+        const uint32_t B = cfg->block, G = cfg->grid;                                         \
+        if (B == 0 || B % 32u || B > 1024u || G == 0)                                         \
+            return sl_err_set(err, "%s: unresolved launch configuration (block %u, grid %u)", \
+                              v->name, B, G);                                                 \
+        const uint64_t Tn = (uint64_t)G * B, W = sl_vec_width(dt);                            \
+        const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);                              \
+        const uint64_t nv = (n - head) / W, tail0 = head + nv * W;                            \
+        const uint64_t nedge = head + (n - tail0);                                            \
+        ST *st = malloc((size_t)Tn * sizeof *st), *part = malloc((size_t)G * sizeof *part);   \
+        if (!st || !part) {                                                                   \
+            free(st);                                                                         \
+            free(part);                                                                       \
+            return sl_err_set(err, "%s: out of memory", v->name);                             \
+        }                                                                                     \
+        lse_job_##sfx job = {x, dt, kind, Tn, W, head, nv, tail0, nedge, st,                  \
+                             kind == SL_LSE_TWO_PASS ? M : (T)-INFINITY};                     \
+        const size_t chunks = (size_t)((Tn + SL_LSE_TWIN_CHUNK - 1) / SL_LSE_TWIN_CHUNK);      \
+        if (sl_parallel_for(chunks, sl_twin_threads(), lse_chunk_##sfx, &job)) {               \
+            free(st);                                                                         \
+            free(part);                                                                       \
+            return sl_err_set(err, "%s: a host thread could not be joined", v->name);         \
+        }                                                                                     \
+        for (uint32_t b = 0; b < G; b++) part[b] = lse_block_##sfx(st + (uint64_t)b * B, B, kind); \
+        /* the finish: thread t of B merges p[t], p[t + B], ... into an empty state */        \
+        for (uint32_t t = 0; t < B; t++) {                                                    \
+            ST a = sl_lse_init_##sfx((T)-INFINITY);                                           \
+            for (uint32_t i = t; i < G; i += B) a = sl_lse_merge_##sfx(a, part[i], kind);     \
+            st[t] = a;                                                                        \
+        }                                                                                     \
+        *out = sl_lse_final_##sfx(lse_block_##sfx(st, B, kind), kind);                        \
+        free(st);                                                                             \
+        free(part);                                                                           \
+        return 0;                                                                             \
+    }
+SL_LSE_TWIN(f, sl_lse_sf, float)
+SL_LSE_TWIN(d, sl_lse_sd, double)
+
+static int lse_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                   const sl_launch *cfg, double *result, sl_err *err)
+{
+    const int wide = v->impl == SL_LSE_F64_ACC || dt == SL_F64;
+    if (wide) {
+        double M = -INFINITY, r = NAN;
+        if (v->impl == SL_LSE_TWO_PASS)
+            for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, sl_tw_load(x, dt, i));
+        if (lse_twin_d(v, x, n, dt, cfg, M, &r, err)) return -1;
+        *result = dt == SL_F64 ? r : sl_tw_out((double)(float)r, dt);
+        return 0;
+    }
+    float M = -INFINITY, r = NAN;
+    if (v->impl == SL_LSE_TWO_PASS)
+        for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, (float)sl_tw_load(x, dt, i));
+    if (lse_twin_f(v, x, n, dt, cfg, M, &r, err)) return -1;
+    *result = sl_tw_out((double)r, dt);
+    return 0;
+}
+
+#define SL_LSE_VARIANT(id, vname, kind, dts, wide, bnd, what)                                 \
+    const sl_variant sl_v_##id = {                                                            \
+        .name = vname,                                                                        \
+        .op = "lse", .family = "lse",                                                         \
+        .determinism = SL_DET_RUN_TO_RUN,                                                     \
+        .description = what,                                                                  \
+        .dtypes = dts,                                                                        \
+        .bound = bnd,                                                                         \
+        .acc_wide = wide,                                                                     \
+        .acc_input = kind == SL_LSE_HALF_ACC,                                                 \
+        .impl = kind,                                                                         \
+        .resolve = lse_resolve,                                                               \
+        .depth = lse_depth,                                                                   \
+        .cpu = lse_cpu,                                                                       \
+        .workspace = SL_GPU_ENTRY(sl_lse_workspace),                                          \
+        .gpu = SL_GPU_ENTRY(sl_lse_gpu),                                                      \
+    };
+SL_LSE_VARIANT(lse_naive, "naive", SL_LSE_NAIVE, SL_DTYPES_ALL, 0, SL_BOUND_RECURSIVE,
+               "log of the sum of exp(x), no shift: exp overflows above log(max) (88.7 in "
+               "float32, 11.1 in float16) and underflows far below 0")
+SL_LSE_VARIANT(lse_two_pass, "two-pass", SL_LSE_TWO_PASS, SL_DTYPES_ALL, 0, SL_BOUND_RECURSIVE,
+               "max first (one kernel), then max + log(sum exp(x - max)) (a second kernel, "
+               "last-block finish)")
+SL_LSE_VARIANT(lse_online, "online", SL_LSE_ONLINE, SL_DTYPES_ALL, 0, SL_BOUND_RECURSIVE,
+               "one pass: a running max and a rescaled sum per thread, merged through the tree "
+               "(Milakov & Gimelshein 2018); float32 state for 16-bit input")
+SL_LSE_VARIANT(lse_f64_acc, "f64-acc", SL_LSE_F64_ACC,
+               SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, 1, SL_BOUND_RECURSIVE,
+               "online with a float64 state and float64 exp/log, rounded to the input format")
+SL_LSE_VARIANT(lse_half_acc, "half-acc", SL_LSE_HALF_ACC, SL_DTYPES_HALF, 0, SL_BOUND_RECURSIVE,
+               "naive accumulated in the float16/bfloat16 input format (exp rounded to it, every add "
+               "rounded to it): overflows at 65504 in float16, as a float16 logsumexp does")
+SL_LSE_VARIANT(lse_compensated, "compensated", SL_LSE_COMPENSATED, SL_DTYPES_ALL, 0,
+               SL_BOUND_COMPENSATED,
+               "online with a compensated (TwoSum) sum of the exponentials, the pair merged as "
+               "kahan's tree")

@@ -1,0 +1,220 @@
+/* lse.cu: GPU kernels and the one C-callable entry of the log-sum-exp variants (naive, two-pass,
+ * online, f64-acc, compensated, half-acc; operation `lse`). Order and state rules: lse.c's header and lse.h;
+ * the CPU twins in lse.c run the same state functions (lse.h, lse_math.h: host-and-device code,
+ * no CUDA math library) in the same order, so kernel == twin bit for bit.
+ *
+ * Floating-point assumptions: IEEE binary32/binary64 rounded to nearest even, built with
+ * --fmad=false -ftz=false (kernels/CMakeLists.txt), nvcc never reassociates.
+ * Performance considerations: one launch (two for two-pass: the max, then the sum) with the
+ * last-block finish of reduce/grid.cuh; 16-byte loads, SL_LSE_UNROLL of them in flight per thread
+ * before their values are used (the order of the values into the state is unchanged); one exp per
+ * element (online: exp(x - m) or, when x raises the maximum, exp(m - x)), so the float32 exp's
+ * degree-7 polynomial is the arithmetic cost. Numbers: BENCHMARKS.md. */
+#include <stdint.h>
+#include "reduce/reduce.cuh"
+#include "lse/lse.h"
+
+namespace {
+
+/* The state in the accumulator format T, its functions by format. */
+template <typename T> struct lse_st;
+template <> struct lse_st<float> {
+    typedef sl_lse_sf S;
+    static __device__ __forceinline__ S init(float m) { return sl_lse_init_f(m); }
+    static __device__ __forceinline__ void add(S &a, float x, int k) { sl_lse_add_f(&a, x, k); }
+    static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_f(a, b, k); }
+    static __device__ __forceinline__ float final(S a, int k) { return sl_lse_final_f(a, k); }
+};
+template <> struct lse_st<double> {
+    typedef sl_lse_sd S;
+    static __device__ __forceinline__ S init(double m) { return sl_lse_init_d(m); }
+    static __device__ __forceinline__ void add(S &a, double x, int k) { sl_lse_add_d(&a, x, k); }
+    static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_d(a, b, k); }
+    static __device__ __forceinline__ double final(S a, int k) { return sl_lse_final_d(a, k); }
+};
+
+/* The merge as a combine operation of reduce/ (empty state (-Inf, 0, 0)). */
+template <typename T, int K> struct lse_op {
+    typedef typename lse_st<T>::S A;
+    static __device__ __forceinline__ A zero() { return lse_st<T>::init(-(T)INFINITY); }
+    static __device__ __forceinline__ A add(A a, A b) { return lse_st<T>::merge(a, b, K); }
+    static __device__ __forceinline__ A shfl(A v, int off)
+    {
+        A r;
+        r.m = __shfl_down_sync(SL_FULL_MASK, v.m, off);
+        r.s = __shfl_down_sync(SL_FULL_MASK, v.s, off);
+        r.c = K == SL_LSE_COMPENSATED ? __shfl_down_sync(SL_FULL_MASK, v.c, off) : v.c;
+        return r;
+    }
+    static __device__ __forceinline__ void store(A *p, A v) { p->m = v.m; p->s = v.s; p->c = v.c; }
+    static __device__ __forceinline__ A load_cg(const A *p)
+    {
+        A r;
+        r.m = __ldcg(&p->m);
+        r.s = __ldcg(&p->s);
+        r.c = __ldcg(&p->c);
+        return r;
+    }
+};
+
+/* The maximum of the two-pass variant's first pass (NaN ignored, -Inf for none). */
+template <typename T> struct lse_max_op {
+    typedef T A;
+    static __device__ __forceinline__ A zero() { return -(T)INFINITY; }
+    static __device__ __forceinline__ A add(A a, A b) { return SL_LSE_MAX(a, b); }
+    static __device__ __forceinline__ A shfl(A v, int off) { return __shfl_down_sync(SL_FULL_MASK, v, off); }
+    static __device__ __forceinline__ void store(A *p, A v) { *p = v; }
+    static __device__ __forceinline__ A load_cg(const A *p) { return __ldcg(p); }
+};
+
+/* The result in the input format X from the accumulator T (f64-acc on 16-bit input: to float32
+ * first, as the twin). */
+template <typename X, typename T> struct lse_out;
+template <> struct lse_out<float, float> { static __device__ __forceinline__ float to(float r) { return r; } };
+template <> struct lse_out<double, double> { static __device__ __forceinline__ double to(double r) { return r; } };
+template <> struct lse_out<__half, float> { static __device__ __forceinline__ __half to(float r) { return __float2half_rn(r); } };
+template <> struct lse_out<__nv_bfloat16, float> { static __device__ __forceinline__ __nv_bfloat16 to(float r) { return __float2bfloat16_rn(r); } };
+template <> struct lse_out<float, double> { static __device__ __forceinline__ float to(double r) { return __double2float_rn(r); } };
+template <> struct lse_out<__half, double> { static __device__ __forceinline__ __half to(double r) { return __float2half_rn(__double2float_rn(r)); } };
+template <> struct lse_out<__nv_bfloat16, double> { static __device__ __forceinline__ __nv_bfloat16 to(double r) { return __float2bfloat16_rn(__double2float_rn(r)); } };
+
+template <typename X, typename T, int K> struct lse_fin {
+    typedef X Out;
+    static __device__ __forceinline__ Out final(typename lse_st<T>::S a) { return lse_out<X, T>::to(lse_st<T>::final(a, K)); }
+};
+template <typename T> struct lse_fin_max {
+    typedef T Out;
+    static __device__ __forceinline__ Out final(T a) { return a; }
+};
+
+/* Byte offset of the two-pass maximum inside the workspace header (after the ticket counter). */
+#define SL_LSE_WS_MAX 128u
+
+template <typename T, typename E> __device__ __forceinline__ T to_acc(E e) { return (T)sl_widen(e); }
+
+/* Every element of thread g's share, in lse.c's order, through f(value in T). */
+template <typename X, typename T, typename F>
+__device__ __forceinline__ void lse_for_share(const X *__restrict__ x, uint64_t n, uint64_t head,
+                                              uint64_t nv, F f)
+{
+    typedef typename sl_vec<X>::type V;
+    const int W = sl_vec<X>::W;
+    const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (SL_LSE_UNROLL - 1) * Tn < nv; j += SL_LSE_UNROLL * Tn) {
+        V v[SL_LSE_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SL_LSE_UNROLL; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
+#pragma unroll
+        for (int u = 0; u < SL_LSE_UNROLL; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) f(to_acc<T>(sl_vec_lane(v[u], k)));
+    }
+    for (; j < nv; j += Tn) {
+        const V v = sl_ldv(xv + j);
+#pragma unroll
+        for (int k = 0; k < W; k++) f(to_acc<T>(sl_vec_lane(v, k)));
+    }
+    const uint64_t tail0 = head + nv * W, nedge = head + (n - tail0);
+    for (uint64_t e = g; e < nedge; e += Tn) f(to_acc<T>(x[e < head ? e : tail0 + (e - head)]));
+}
+
+template <typename X, typename T, int K>
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
+lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result)
+{
+    typedef lse_op<T, K> Op;
+    typedef typename Op::A A;
+    __shared__ A s_warp[32];
+    T m0 = -(T)INFINITY;
+    if (K == SL_LSE_TWO_PASS)
+        m0 = __ldcg(reinterpret_cast<const T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
+    A st = lse_st<T>::init(m0);
+    lse_for_share<X, T>(x, n, head, nv, [&](T v) { lse_st<T>::add(st, v, K); });
+    A b = sl_block_reduce<Op>(st, s_warp);
+    sl_grid_finish<Op, lse_fin<X, T, K> >(b, sl_ws_partials<A>(work), sl_ws_counter(work), result);
+}
+
+template <typename X, typename T>
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
+lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
+{
+    typedef lse_max_op<T> Op;
+    __shared__ T s_warp[32];
+    T m = -(T)INFINITY;
+    lse_for_share<X, T>(x, n, head, nv, [&](T v) { m = SL_LSE_MAX(m, v); });
+    T b = sl_block_reduce<Op>(m, s_warp);
+    sl_grid_finish<Op, lse_fin_max<T> >(b, sl_ws_partials<T>(work), sl_ws_counter(work),
+        reinterpret_cast<T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
+}
+
+/* half-acc's state kind for the input format */
+template <typename X> struct lse_half_kind { enum { K = SL_LSE_NAIVE_F16 }; };
+template <> struct lse_half_kind<__nv_bfloat16> { enum { K = SL_LSE_NAIVE_BF16 }; };
+
+template <typename X, typename T>
+static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint64_t n, uint64_t head,
+                              uint64_t nv, void *work, void *vres, cudaStream_t s)
+{
+    const X *x = (const X *)vx;
+    X *res = (X *)vres;
+    switch (kind) {
+    case SL_LSE_NAIVE:
+        lse_kernel<X, T, SL_LSE_NAIVE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_kernel<naive>";
+    case SL_LSE_TWO_PASS:
+        lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
+        lse_kernel<X, T, SL_LSE_TWO_PASS><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_max_kernel + lse_kernel<two-pass>";
+    case SL_LSE_HALF_ACC: /* 16-bit input only (sl_lse_gpu checks) */
+        lse_kernel<X, T, lse_half_kind<X>::K><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_kernel<half-acc>";
+    case SL_LSE_COMPENSATED:
+        lse_kernel<X, T, SL_LSE_COMPENSATED><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_kernel<compensated>";
+    default:
+        lse_kernel<X, T, SL_LSE_ONLINE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_kernel<online>";
+    }
+}
+
+} // namespace
+
+extern "C" size_t sl_lse_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)n;
+    const int wide = v->impl == SL_LSE_F64_ACC || dt == SL_F64;
+    return sl_ws_bytes(cfg->grid, wide ? sizeof(sl_lse_sd) : sizeof(sl_lse_sf));
+}
+
+extern "C" int sl_lse_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                          const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                          void *stream, sl_err *err)
+{
+    if (sl_check_aligned(v, d_x, dt, err) || sl_check_addr_mod(v, d_x, cfg, err) ||
+        sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_lse_workspace(v, n, dt, cfg), err))
+        return -1;
+    if (v->impl == SL_LSE_F64_ACC && dt == SL_F64)
+        return sl_err_set(err, "%s: float32/float16/bfloat16 input only", v->name);
+    if (v->impl == SL_LSE_HALF_ACC && !sl_dtype_is_half(dt))
+        return sl_err_set(err, "%s: float16/bfloat16 input only", v->name);
+    uint64_t head, nv;
+    sl_vec_split(n, dt, cfg->addr_mod, &head, &nv);
+    cudaStream_t s = (cudaStream_t)stream;
+    const int k = v->impl;
+    const char *what;
+    if (k == SL_LSE_F64_ACC)
+        what = dt == SL_F16    ? lse_launch<__half, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
+             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
+                             : lse_launch<float, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s);
+    else
+        what = dt == SL_F64    ? lse_launch<double, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
+             : dt == SL_F16  ? lse_launch<__half, float>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
+             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, float>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
+                             : lse_launch<float, float>(k, cfg, d_x, n, head, nv, d_work, d_result, s);
+    SL_CUDA_CHECK_LAUNCH(what, v->name, err);
+    return 0;
+}

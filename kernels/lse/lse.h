@@ -1,0 +1,142 @@
+/* lse/lse.h: what the log-sum-exp kernels (lse.cu) share with their CPU twins (lse.c): which
+ * variant a descriptor is (impl), the launch geometry, and the per-thread state with its update,
+ * merge and final steps, as host-and-device functions (one copy: the twin runs the kernel's own
+ * arithmetic). Floating-point assumptions: lse_math.h's.
+ *
+ * State (m, s, c): the sum of exp(x_i - m) over the values seen is s + c (c: the compensation of
+ * `compensated`, 0 otherwise); m is the running maximum (online), the exact maximum (two-pass) or
+ * 0 (naive). Rules, in the accumulator format A (float32, or float64 for float64 input and f64-acc):
+ *   add, naive:      s = s + exp(x)
+ *   add, two-pass:   s = s + t, t = (x == m ? 1 : exp(x - m))
+ *   add, online:     x > m: f = exp(m - x), s = s f (c = c f), m = x, t = 1;
+ *                    else t = (x == m ? 1 : exp(x - m)); then s = s + t
+ *                    (compensated: (s, c) = TwoSum(s, t) with the error added into c)
+ *   merge(a, b):     b.m > a.m: swap; f = (a.m == b.m ? 1 : exp(b.m - a.m));
+ *                    s = a.s + b.s f (compensated: the pair sum of reduce/ops.cuh's sl_op_pair of
+ *                    (a.s, a.c) and (b.s f, b.c f))
+ *   add, half-acc:   s = r16(s + r16(exp(x))), r16 the rounding to the 16-bit input format; its
+ *                    merge rounds a.s + b.s likewise (its m stays -Inf: f = 1)
+ *   final:           m + log(s + c)  (naive, half-acc: log(s))
+ * Special values come out without tests of their own: -Inf inputs add exp(-Inf) = 0 (or count 1
+ * while m is still -Inf, which leaves -Inf + log(count) = -Inf); +Inf makes m = +Inf and the
+ * result +Inf; NaN makes s NaN; an empty state (-Inf, 0) gives -Inf + log(0) = -Inf. The merge
+ * is commutative (the larger maximum first), so a warp's or a block's tree may pair states in
+ * either order. */
+#ifndef SL_LSE_H
+#define SL_LSE_H
+#include <stdint.h>
+#include "lse/lse_math.h"
+#include "sumlab/half.h"
+
+/* The member of the lse family a descriptor is (its impl field). */
+typedef enum {
+    SL_LSE_NAIVE = 0,   /* exp unshifted, then log */
+    SL_LSE_TWO_PASS,    /* exact max, then sum exp(x - max) */
+    SL_LSE_ONLINE,      /* one pass, running max, rescaled sum (Milakov & Gimelshein) */
+    SL_LSE_F64_ACC,     /* online with a float64 state for float32/16-bit input */
+    SL_LSE_COMPENSATED, /* online with a compensated sum of the exponentials */
+    SL_LSE_HALF_ACC,    /* naive accumulated in the 16-bit input format (a teaching row) */
+    /* state kinds of half-acc (the descriptor's impl is SL_LSE_HALF_ACC; the format picks): */
+    SL_LSE_NAIVE_F16 = 16,
+    SL_LSE_NAIVE_BF16
+} sl_lse_kind;
+
+#define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32) */
+#define SL_LSE_MAX_BLOCK 512u       /* larger requests are clamped to it (the kernels' launch
+                                       bounds: 128 registers a thread, no spills in float64) */
+#define SL_LSE_THREADS_PER_SM 1024u /* default grid = sm_count * (this / block) */
+#define SL_LSE_MAX_GRID (1u << 20)  /* requested grids are clamped to this */
+#define SL_LSE_UNROLL 4             /* vectors loaded ahead per thread (order unchanged) */
+
+#if defined(__CUDACC__)
+#define SL_LSE_FN static __host__ __device__ __forceinline__
+#else
+#define SL_LSE_FN static inline
+#endif
+
+/* v rounded once to float16 (bf = 0) or bfloat16 (bf = 1), nearest even, as a float (half-acc):
+ * the device's __float2half_rn / __float2bfloat16_rn, the host's sl_half_round (the same value) */
+SL_LSE_FN float sl_lse_r16(float v, int bf)
+{
+#if defined(__CUDA_ARCH__)
+    return bf ? __bfloat162float(__float2bfloat16_rn(v)) : __half2float(__float2half_rn(v));
+#else
+    return (float)sl_half_round((double)v, bf ? SL_BF16 : SL_F16);
+#endif
+}
+#define SL_LSE_IS_HALF(kind) ((kind) == SL_LSE_NAIVE_F16 || (kind) == SL_LSE_NAIVE_BF16)
+
+typedef struct { float m, s, c; } sl_lse_sf;
+typedef struct { double m, s, c; } sl_lse_sd;
+
+/* SL_LSE_STATE_FNS(suffix, T, EXP, LOG): the functions on a state of T (float: expf/logf of
+ * lse_math.h; double: exp/log). kind is a constant at every call, so the branches fold. */
+#define SL_LSE_STATE_FNS(sfx, ST, T, EXP, LOG)                                               \
+    SL_LSE_FN ST sl_lse_init_##sfx(T m)                                                      \
+    {                                                                                        \
+        ST r;                                                                                \
+        r.m = m; r.s = (T)0; r.c = (T)0;                                                     \
+        return r;                                                                            \
+    }                                                                                        \
+    SL_LSE_FN void sl_lse_tsum_##sfx(ST *a, T t)                                             \
+    {                                                                                        \
+        const T S = a->s + t;                                                                \
+        const T bp = S - a->s;                                                               \
+        const T err = (a->s - (S - bp)) + (t - bp);                                          \
+        a->c = a->c + err;                                                                   \
+        a->s = S;                                                                            \
+    }                                                                                        \
+    SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
+    {                                                                                        \
+        if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
+        if (SL_LSE_IS_HALF(kind)) {                                                          \
+            const int bf_ = kind == SL_LSE_NAIVE_BF16;                                       \
+            a->s = (T)sl_lse_r16((float)(a->s + (T)sl_lse_r16((float)EXP(x), bf_)), bf_);    \
+            return;                                                                          \
+        }                                                                                    \
+        /* one exp either way (no divergent second exp in a warp) */                         \
+        const int up = kind != SL_LSE_TWO_PASS && x > a->m;                                  \
+        const T e = EXP(up ? a->m - x : x - a->m);                                           \
+        T t = x == a->m ? (T)1 : e;                                                          \
+        if (up) {                                                                            \
+            a->s = a->s * e;                                                                 \
+            if (kind == SL_LSE_COMPENSATED) a->c = a->c * e;                                 \
+            a->m = x;                                                                        \
+            t = (T)1;                                                                        \
+        }                                                                                    \
+        if (kind == SL_LSE_COMPENSATED) sl_lse_tsum_##sfx(a, t);                             \
+        else a->s = a->s + t;                                                                \
+    }                                                                                        \
+    SL_LSE_FN ST sl_lse_merge_##sfx(ST a, ST b, int kind)                                    \
+    {                                                                                        \
+        if (b.m > a.m) { const ST t_ = a; a = b; b = t_; }                                   \
+        const T f = a.m == b.m ? (T)1 : EXP(b.m - a.m);                                      \
+        if (kind == SL_LSE_COMPENSATED) {                                                    \
+            const T bs = b.s * f, bc = b.c * f;                                              \
+            const T S = a.s + bs;                                                            \
+            const T bp = S - a.s;                                                            \
+            const T err = (a.s - (S - bp)) + (bs - bp);                                      \
+            const T ee = a.c + bc;                                                           \
+            a.s = S;                                                                         \
+            a.c = err + ee;                                                                  \
+        } else {                                                                             \
+            a.s = a.s + b.s * f;                                                             \
+            if (SL_LSE_IS_HALF(kind)) a.s = (T)sl_lse_r16((float)a.s, kind == SL_LSE_NAIVE_BF16); \
+        }                                                                                    \
+        return a;                                                                            \
+    }                                                                                        \
+    SL_LSE_FN T sl_lse_final_##sfx(ST a, int kind)                                           \
+    {                                                                                        \
+        const T s = kind == SL_LSE_COMPENSATED ? a.s + a.c : a.s;                            \
+        if (kind == SL_LSE_NAIVE || SL_LSE_IS_HALF(kind)) return LOG(s);                     \
+        return a.m + LOG(s);                                                                 \
+    }
+
+SL_LSE_STATE_FNS(f, sl_lse_sf, float, sl_lm_expf, sl_lm_logf)
+SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
+
+/* The maximum of the two-pass variant's first pass: NaN ignored (its second pass makes the sum
+ * NaN), -Inf for no value; exact and independent of the order. */
+#define SL_LSE_MAX(a, b) ((b) > (a) ? (b) : (a))
+
+#endif

@@ -1,0 +1,154 @@
+/* lse/lse_math.h: the exponential and the logarithm of the lse variants, in float32 and float64,
+ * as host-and-device code: the CUDA kernels (lse.cu) and their CPU twins (lse.c) call these same
+ * functions, so a twin equals its kernel bit for bit.
+ *
+ * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, no contraction (the
+ * project builds with -ffp-contract=off / --fmad=false), no flush to zero, FLT_EVAL_METHOD 0.
+ * Only +, -, *, / (each rounded once), comparisons, conversions of small integers and exact
+ * scaling by powers of two built from bits: no libm call, no FMA.
+ *   exp: k = x / ln 2 rounded to nearest even (x * log2(e) + 1.5 2^(p-1), less it), r = (x - k ln2_hi) -
+ *        k ln2_lo (Cody and Waite: k ln2_hi is exact), exp(r) by its Taylor polynomial in
+ *        Horner form (degree 7 for float32, 13 for float64; |r| <= 0.35), times 2^k in one or
+ *        two exact steps (two below the normal range: the second step rounds once).
+ *        Overflow above log(max) (+Inf), 0 below log(min subnormal / 2), NaN kept.
+ *   log: s = 2^e m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), t = f / (2 + f),
+ *        log(1 + f) = f - (f^2/2 - t (f^2/2 + R)), R = sum 2 t^(2j) / (2j + 1) (fdlibm's form
+ *        with Taylor coefficients: j <= 4 for float32, <= 10 for float64), plus e ln 2 in two
+ *        parts. log(0) = -Inf, log(+Inf) = +Inf, log(negative) = NaN, NaN kept.
+ * Accuracy measured against MPFR (tests/tlse_math.c): at most 2 ulps in both formats over
+ * their whole ranges. */
+#ifndef SL_LSE_MATH_H
+#define SL_LSE_MATH_H
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__CUDACC__)
+#define SL_LM_FN static __host__ __device__ __forceinline__
+#else
+#define SL_LM_FN static inline
+#endif
+
+SL_LM_FN uint32_t sl_lm_f2u(float f) { uint32_t u; memcpy(&u, &f, sizeof u); return u; }
+SL_LM_FN float sl_lm_u2f(uint32_t u) { float f; memcpy(&f, &u, sizeof f); return f; }
+SL_LM_FN uint64_t sl_lm_d2u(double d) { uint64_t u; memcpy(&u, &d, sizeof u); return u; }
+SL_LM_FN double sl_lm_u2d(uint64_t u) { double d; memcpy(&d, &u, sizeof d); return d; }
+
+/* 2^k as a float for -126 <= k <= 127, as a double for -1022 <= k <= 1023 */
+SL_LM_FN float sl_lm_pow2f(int k) { return sl_lm_u2f((uint32_t)(k + 127) << 23); }
+SL_LM_FN double sl_lm_pow2(int k) { return sl_lm_u2d((uint64_t)(k + 1023) << 52); }
+
+SL_LM_FN float sl_lm_expf(float x)
+{
+    if (x != x) return x;
+    if (x > 88.72283935546875f) return sl_lm_u2f(0x7f800000u);
+    if (x < -103.972084045410156f) return 0.0f;
+    const float ln2_hi = 0.693145751953125f;          /* 0x1.62e4p-1: k ln2_hi exact, |k| <= 150 */
+    const float ln2_lo = 1.428606765330187045e-06f;   /* ln 2 - ln2_hi */
+    /* k = x log2(e) rounded to nearest even by the magic constant 1.5 * 2^23 (no conversion
+     * instruction: on the GPU F2I/I2F run at a quarter of the FP32 rate); k from its bits */
+    const float sh = x * 1.44269502162933349609f + 12582912.0f;
+    const float kf = sh - 12582912.0f;
+    const int k = (int)(sl_lm_f2u(sh) - 0x4b400000u);
+    const float r = (x - kf * ln2_hi) - kf * ln2_lo;
+    float p = 1.0f / 5040.0f;
+    p = 1.0f / 720.0f + r * p;
+    p = 1.0f / 120.0f + r * p;
+    p = 1.0f / 24.0f + r * p;
+    p = 1.0f / 6.0f + r * p;
+    p = 0.5f + r * p;
+    p = 1.0f + r * p;
+    p = 1.0f + r * p;
+    if (k >= -126 && k <= 127) return p * sl_lm_pow2f(k);
+    const int k1 = k / 2;
+    return (p * sl_lm_pow2f(k1)) * sl_lm_pow2f(k - k1);
+}
+
+SL_LM_FN double sl_lm_exp(double x)
+{
+    if (x != x) return x;
+    if (x > 709.782712893383973096) return sl_lm_u2d(0x7ff0000000000000ull);
+    if (x < -745.133219101941108420) return 0.0;
+    const double ln2_hi = 6.93147180369123816490e-01; /* 32 significant bits: k ln2_hi exact */
+    const double ln2_lo = 1.90821492927058770002e-10;
+    const double sh = x * 1.44269504088896338700e+00 + 6755399441055744.0; /* 1.5 * 2^52 */
+    const double kd = sh - 6755399441055744.0;
+    const int k = (int)(int64_t)(sl_lm_d2u(sh) - 0x4338000000000000ull);
+    const double r = (x - kd * ln2_hi) - kd * ln2_lo;
+    double p = 1.0 / 6227020800.0;                     /* 1/13! */
+    p = 1.0 / 479001600.0 + r * p;
+    p = 1.0 / 39916800.0 + r * p;
+    p = 1.0 / 3628800.0 + r * p;
+    p = 1.0 / 362880.0 + r * p;
+    p = 1.0 / 40320.0 + r * p;
+    p = 1.0 / 5040.0 + r * p;
+    p = 1.0 / 720.0 + r * p;
+    p = 1.0 / 120.0 + r * p;
+    p = 1.0 / 24.0 + r * p;
+    p = 1.0 / 6.0 + r * p;
+    p = 0.5 + r * p;
+    p = 1.0 + r * p;
+    p = 1.0 + r * p;
+    if (k >= -1022 && k <= 1023) return p * sl_lm_pow2(k);
+    const int k1 = k / 2;
+    return (p * sl_lm_pow2(k1)) * sl_lm_pow2(k - k1);
+}
+
+SL_LM_FN float sl_lm_logf(float s)
+{
+    if (s != s) return s;
+    if (s < 0.0f) return sl_lm_u2f(0x7fc00000u);
+    if (s == 0.0f) return sl_lm_u2f(0xff800000u);
+    if (s > 3.40282346638528859812e+38f) return s;
+    int e = 0;
+    if (s < 1.17549435082228750797e-38f) { s = s * 16777216.0f; e = -24; }
+    uint32_t u = sl_lm_f2u(s);
+    e += (int)(u >> 23) - 127;
+    u = (u & 0x007fffffu) | 0x3f800000u;             /* m in [1, 2) */
+    if (u > 0x3fb504f3u) { u -= 0x00800000u; e += 1; } /* m in [sqrt(1/2), sqrt(2)) */
+    const float f = sl_lm_u2f(u) - 1.0f;
+    const float t = f / (2.0f + f);
+    const float z = t * t;
+    float R = 2.0f / 9.0f;
+    R = 2.0f / 7.0f + z * R;
+    R = 2.0f / 5.0f + z * R;
+    R = 2.0f / 3.0f + z * R;
+    R = z * R;
+    const float hfsq = 0.5f * f * f;
+    const float ef = (float)e;
+    const float ln2_hi = 0.693145751953125f, ln2_lo = 1.428606765330187045e-06f;
+    return ef * ln2_hi - ((hfsq - (t * (hfsq + R) + ef * ln2_lo)) - f);
+}
+
+SL_LM_FN double sl_lm_log(double s)
+{
+    if (s != s) return s;
+    if (s < 0.0) return sl_lm_u2d(0x7ff8000000000000ull);
+    if (s == 0.0) return sl_lm_u2d(0xfff0000000000000ull);
+    if (s > 1.79769313486231570815e+308) return s;
+    int e = 0;
+    if (s < 2.22507385850720138309e-308) { s = s * 18014398509481984.0; e = -54; }
+    uint64_t u = sl_lm_d2u(s);
+    e += (int)(u >> 52) - 1023;
+    u = (u & 0x000fffffffffffffull) | 0x3ff0000000000000ull;
+    if (u > 0x3ff6a09e667f3bccull) { u -= 0x0010000000000000ull; e += 1; }
+    const double f = sl_lm_u2d(u) - 1.0;
+    const double t = f / (2.0 + f);
+    const double z = t * t;
+    double R = 2.0 / 21.0;
+    R = 2.0 / 19.0 + z * R;
+    R = 2.0 / 17.0 + z * R;
+    R = 2.0 / 15.0 + z * R;
+    R = 2.0 / 13.0 + z * R;
+    R = 2.0 / 11.0 + z * R;
+    R = 2.0 / 9.0 + z * R;
+    R = 2.0 / 7.0 + z * R;
+    R = 2.0 / 5.0 + z * R;
+    R = 2.0 / 3.0 + z * R;
+    R = z * R;
+    const double hfsq = 0.5 * f * f;
+    const double ed = (double)e;
+    const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+    return ed * ln2_hi - ((hfsq - (t * (hfsq + R) + ed * ln2_lo)) - f);
+}
+
+#endif

@@ -1,0 +1,196 @@
+/* sl_lse.c: the exact reference of `lse`, log(sum exp(x_i)) correctly rounded to the input format
+ * (method, fields and costs: sl_lse.h). Shares no code with kernels/.
+ * Implementation assumptions: sl_reference.h's, and glibc's exp within 2 ulps on doubles (it is
+ * documented below 1 ulp) for the fast path; the MPFR path assumes nothing of libm. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include "sl_lse.h"
+#include "sumlab/half.h"
+
+static double load(const void *x, sl_dtype dt, uint64_t i)
+{
+    if (dt == SL_F64) return ((const double *)x)[i];
+    if (dt == SL_F32) return ((const float *)x)[i];
+    return sl_half_to_double(((const uint16_t *)x)[i], dt);
+}
+
+static double round_to(mpfr_srcptr v, sl_dtype dt)
+{
+    if (dt == SL_F64) return mpfr_get_d(v, MPFR_RNDN);
+    if (dt == SL_F32) return (double)mpfr_get_flt(v, MPFR_RNDN);
+    return sl_round_mpfr_half(v, dt);
+}
+
+static int prec_of(sl_dtype dt) { return dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8; }
+
+/* Given S in [S0 - E, S0 + E] (S0 = hi + lo, or the mpfr s0), is M + log(S) rounded alike at both
+ * ends? Sets *r and mid (M + log S0) when it is. */
+static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_prec_t w, double *r,
+                  mpfr_ptr mid)
+{
+    mpfr_t a, b;
+    mpfr_inits2(w + 64, a, b, (mpfr_ptr)0);
+    mpfr_sub(a, s0, e, MPFR_RNDD);
+    mpfr_add(b, s0, e, MPFR_RNDU);
+    int ok = mpfr_sgn(a) > 0;
+    if (ok) {
+        mpfr_log(a, a, MPFR_RNDD);
+        mpfr_log(b, b, MPFR_RNDU);
+        mpfr_add_d(a, a, M, MPFR_RNDD);
+        mpfr_add_d(b, b, M, MPFR_RNDU);
+        const double ra = round_to(a, dt), rb = round_to(b, dt);
+        ok = ra == rb && !(ra == 0.0 && signbit(ra) != signbit(rb));
+        if (ok) {
+            *r = ra;
+            mpfr_set_prec(mid, w + 64);
+            mpfr_log(mid, s0, MPFR_RNDN);
+            mpfr_add_d(mid, mid, M, MPFR_RNDN);
+        }
+    }
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    return ok;
+}
+
+int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, unsigned threads,
+                        int mpfr_only, long start_prec, sl_err *err)
+{
+    if (sl_reference_compute_threads(ref, x, n, dt, threads ? threads : 1, err)) return -1;
+    int nan = 0, pinf = 0;
+    uint64_t k = 0;
+    double M = -INFINITY, maxabs = 0.0;
+    for (uint64_t i = 0; i < n; i++) {
+        const double v = load(x, dt, i);
+        if (isnan(v)) nan = 1;
+        else if (v == INFINITY) pinf = 1;
+        else if (v != -INFINITY) {
+            k++;
+            if (v > M) M = v;
+            if (fabs(v) > maxabs) maxabs = fabs(v);
+        }
+    }
+    ref->maxabs = nan ? NAN : maxabs;
+    ref->overflow = 0;
+    ref->cond = NAN;
+    if (nan || pinf || k <= 1) {
+        const double r = nan ? NAN : pinf ? INFINITY : k == 0 ? -INFINITY : M;
+        mpfr_set_prec(ref->sum, 64);
+        mpfr_set_d(ref->sum, r, MPFR_RNDN);
+        ref->rounded = ref->rounded_f64 = r;
+        ref->rounded_f32 = (double)(float)r;
+        ref->finite = isfinite(r);
+        if (ref->finite) ref->cond = M == 0.0 ? 0.0 : 1.0; /* |x| e^x / (e^x |x|) */
+        return 0;
+    }
+    /* the double sums: S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M) */
+    double sh = 0.0, sl = 0.0, A = 0.0, D = 0.0;
+    for (uint64_t i = 0; i < n; i++) {
+        const double v = load(x, dt, i);
+        if (v == -INFINITY) continue;
+        const double d = v - M, t = exp(d);
+        if (t == 0.0) continue;
+        if (-d > D) D = -d;
+        const double s = sh + t, bp = s - sh;
+        sl += (sh - (s - bp)) + (t - bp);
+        sh = s;
+        A += fabs(v) * t;
+    }
+    mpfr_t s0, e;
+    mpfr_inits2(256, s0, e, (mpfr_ptr)0);
+    double r = NAN;
+    int done = 0;
+    if (!mpfr_only) {
+        mpfr_set_d(s0, sh, MPFR_RNDN);
+        mpfr_add_d(s0, s0, sl, MPFR_RNDN); /* exact at 256 bits */
+        /* relative: argument rounding D 2^-53, exp 2 ulps, n 2^-104 for the double-double sum and
+         * its final normalisation; absolute: a subnormal term's ulp each */
+        const double rel = (D * 0x1p-53 + 0x1p-51 + (double)n * 0x1p-104) * 1.0625;
+        mpfr_set_d(e, sh, MPFR_RNDU);
+        mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
+        mpfr_add_d(e, e, (double)n * 0x1p-1073, MPFR_RNDU);
+        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
+    }
+#if LDBL_MANT_DIG >= 64
+    /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
+     * argument rounded once to 64 bits, summed with TwoSum: |S - sum t_i| <= S (Aw 2^-64 +
+     * 2^-62 + n 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps (2^-62) */
+    if (!done && !mpfr_only) {
+        long double lh = 0.0L, ll = 0.0L, aw = 0.0L;
+        for (uint64_t i = 0; i < n; i++) {
+            const double v = load(x, dt, i);
+            if (v == -INFINITY) continue;
+            const long double d = (long double)v - (long double)M, t = expl(d);
+            if (t == 0.0L) continue;
+            const long double s = lh + t, bp = s - lh;
+            ll += (lh - (s - bp)) + (t - bp);
+            lh = s;
+            aw += fabsl(d) * t;
+        }
+        mpfr_set_prec(s0, 256);
+        mpfr_set_ld(s0, lh, MPFR_RNDN);
+        {
+            mpfr_t lo;
+            mpfr_init2(lo, 256);
+            mpfr_set_ld(lo, ll, MPFR_RNDN);
+            mpfr_add(s0, s0, lo, MPFR_RNDN); /* exact at 256 bits */
+            mpfr_clear(lo);
+        }
+        const double rel =
+            ((double)(aw / lh) * 0x1p-64 + 0x1p-62 + (double)n * 0x1p-126) * 1.0625;
+        mpfr_set_prec(e, 64);
+        mpfr_set_ld(e, lh, MPFR_RNDU);
+        mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
+        {   /* terms below long double's range: n 2^-16445 at most */
+            mpfr_t tn;
+            mpfr_init2(tn, 64);
+            mpfr_set_ui_2exp(tn, 1, -16440, MPFR_RNDU);
+            mpfr_mul_d(tn, tn, (double)n, MPFR_RNDU);
+            mpfr_add(e, e, tn, MPFR_RNDU);
+            mpfr_clear(tn);
+        }
+        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
+    }
+#endif
+    /* Ziv's loop on MPFR */
+    long w = start_prec > 0 ? start_prec : prec_of(dt) + 64 + (long)ceil(log2((double)n + 1.0));
+    for (; !done && w <= 8192; w += 64) {
+        mpfr_t S, d, t;
+        mpfr_inits2(w, S, d, t, (mpfr_ptr)0);
+        mpfr_set_prec(s0, w);
+        mpfr_set_zero(S, 1);
+        /* terms below exp(cut) are left out: at most n exp(cut) <= 2^-(w + 2) of S >= 1 */
+        const double cut = -((double)w + 2.0 + log2((double)n + 1.0)) * 0.6931471805599453;
+        for (uint64_t i = 0; i < n; i++) {
+            const double v = load(x, dt, i);
+            if (v == -INFINITY || v - M < cut - 1.0) continue;
+            mpfr_set_d(d, v, MPFR_RNDN);
+            mpfr_sub_d(d, d, M, MPFR_RNDN);
+            mpfr_exp(t, d, MPFR_RNDN);
+            mpfr_add(S, S, t, MPFR_RNDN);
+        }
+        /* each term within (D + 2) 2^-w relative (argument and exp), each add 2^-w of the
+         * partial sum <= S: n adds; the left-out terms 2^-(w+2) S; doubled for second order */
+        mpfr_set(s0, S, MPFR_RNDN);
+        mpfr_set_prec(e, 64);
+        mpfr_set_d(e, (D + 2.0 + (double)n + 1.0) * 2.0, MPFR_RNDU);
+        mpfr_mul_2si(e, e, -w, MPFR_RNDU);
+        mpfr_mul(e, e, S, MPFR_RNDU);
+        done = settle(s0, e, M, dt, w, &r, ref->sum);
+        mpfr_clears(S, d, t, (mpfr_ptr)0);
+    }
+    mpfr_clears(s0, e, (mpfr_ptr)0);
+    if (!done) return sl_err_set(err, "lse reference: rounding not settled at 8192 bits");
+    ref->rounded = r;
+    ref->rounded_f64 = mpfr_get_d(ref->sum, MPFR_RNDN);
+    ref->rounded_f32 = (double)mpfr_get_flt(ref->sum, MPFR_RNDN);
+    ref->finite = isfinite(r);
+    const double lse = ref->rounded_f64, S = sh + sl;
+    ref->cond = lse == 0.0 ? (A == 0.0 ? 0.0 : INFINITY) : A / (S * fabs(lse));
+    return 0;
+}
+
+int sl_reference_lse(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, unsigned threads,
+                     sl_err *err)
+{
+    return sl_reference_lse_ex(ref, x, n, dt, threads, 0, 0, err);
+}

@@ -1,0 +1,15 @@
+# lse.cmake: the log-sum-exp operation (issue 33).
+#   tlse_math  (cpu) the variants' exp/log (kernels/lse/lse_math.h) against MPFR: <= 2 ulps
+sl_add_test(NAME tlse_math SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_math.c LABELS cpu TIMEOUT 120)
+#   tlse_ref   (cpu) the reference against plain MPFR at 200 and 400 bits, every format, random and
+#              edge data; fast path == MPFR-only path; cond
+sl_add_test(NAME tlse_ref SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_ref.c LABELS cpu TIMEOUT 300)
+#   tlse_twins (cpu) every lse twin within its bound against the reference (every format, logits,
+#              shifted, masked, dominant, ascending; three launch shapes) and the special values
+sl_add_test(NAME tlse_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_twins.c LABELS cpu TIMEOUT 300)
+#   tlse_cli   (cpu) sumlab reduce --op lse FILE --variants exact --format csv: result_hex is
+#              log(sum exp(x)) from mpmath at 400 bits rounded once (logits, lse-masked files)
+add_test(NAME tlse_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tlse_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tlse_cli PROPERTIES LABELS cpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+#   tlse_datasets (cpu) logits and lse-masked: spread, shift, dominant, mask shares, causal rows
+sl_add_test(NAME tlse_datasets SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_datasets.c LABELS cpu TIMEOUT 60)

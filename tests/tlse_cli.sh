@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# tlse_cli.sh: `sumlab reduce --op lse FILE --variants exact --format csv` end to end (CPU backend):
+# the exact row's result_hex against log(sum exp(x)) computed by mpmath at 400 bits and rounded
+# once to the format (Python's exact rationals), on files from `sumlab gen logits` / `lse-masked`
+# in float32, float64 and float16; -Inf for an all-masked file; `list ops` names lse.
+#   usage: bash tests/tlse_cli.sh PATH/TO/sumlab [SEED]
+set -u
+sumlab=${1:?usage: tlse_cli.sh PATH/TO/sumlab}
+seed=${SUMLAB_SEED:-${2:-20261129}}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tlse_cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SUMLAB_NO_GPU=1
+python3 -c 'import numpy, mpmath' 2>/dev/null || { echo "tlse_cli: skipped: needs numpy and mpmath"; exit 77; }
+fails=0 checks=0
+fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
+check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
+
+check "list ops lists lse" bash -c "'$sumlab' list ops --format csv 2>/dev/null | grep -q '^lse,1,'"
+cases=("logits f32 5000 sigma=10" "logits f64 3001 sigma=30" "logits f16 777 sigma=2"
+       "logits f32 1000 shift=-500" "logits bf16 4000 dominant=20"
+       "lse-masked f32 2048 share=0.75" "lse-masked f64 99 pattern=causal" "lse-masked f32 64 share=1")
+i=0
+for c in "${cases[@]}"; do
+  read -r ds dt n param <<< "$c"
+  i=$((i + 1))
+  f="$tmp/x$i.npy"
+  "$sumlab" gen "$ds" --n "$n" --dtype "$dt" --seed "$seed" --param "$param" -o "$f" 2> "$tmp/gen.err"
+  check "gen $c" test $? -eq 0
+  "$sumlab" reduce --op lse "$f" --variants exact --format csv > "$tmp/r$i.csv" 2> "$tmp/r.err"
+  check "reduce --op lse $c exits 0" test $? -eq 0
+  python3 - "$f" "$tmp/r$i.csv" "$dt" <<'PY' || fail "lse $c: result_hex is not the correctly rounded value"
+import csv, sys
+from fractions import Fraction
+import numpy as np, mpmath
+f, res, dt = sys.argv[1:4]
+x = np.load(f)
+if dt == "bf16" or x.dtype.kind == "V" or x.dtype.itemsize == 2 and dt == "bf16":
+    x = (x.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+p, emin = {"f32": (24, -126), "f64": (53, -1022), "f16": (11, -14), "bf16": (8, -126)}[dt]
+mpmath.mp.prec = 400
+vals = [float(v) for v in np.asarray(x, dtype=np.float64).ravel() if v != -np.inf]
+if not vals:
+    want = float("-inf")
+else:
+    m = max(vals)
+    s = mpmath.fsum(mpmath.exp(mpmath.mpf(v) - m) for v in vals)
+    l = mpmath.log(s) + m
+    sign, man, ex, _ = l._mpf_
+    q = (-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(ex)
+    a, sg = abs(q), (-1 if q < 0 else 1)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a: e -= 1
+    while Fraction(2) ** (e + 1) <= a: e += 1
+    qe = max(e - p + 1, emin - p + 1)
+    want = sg * float(round(a / Fraction(2) ** qe) * Fraction(2) ** qe)
+rows = [r for r in csv.DictReader(open(res)) if r["variant"] == "exact"]
+h = rows[0]["result_hex"]
+got = float(h) if h in ("inf", "-inf", "nan") else float.fromhex(h)
+if got != want:
+    print(f"{f}: result_hex {h} = {got!r}, expected {want!r} ({want.hex()})", file=sys.stderr)
+    sys.exit(1)
+PY
+  checks=$((checks + 1))
+done
+echo "tlse_cli: $checks checks, $fails failed (seed $seed)"
+[ "$fails" -eq 0 ]

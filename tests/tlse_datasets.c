@@ -1,0 +1,87 @@
+/* tlse_datasets.c: the log-sum-exp families (datasets/gen_lse.c): logits' mean and spread follow
+ * shift and sigma, the dominant logit lies d above every other value, lse-masked masks its share
+ * of -Inf (random: about share n; causal: exactly the last round(share n) slots), slices equal the
+ * whole, both families opt-in, parameters beyond the format refused. */
+#include <math.h>
+#include <stdlib.h>
+#include "sl_datasets.h"
+#include "sl_test.h"
+
+static double *gen(const char *name, sl_dtype dt, uint64_t n, const char *const *kv, int nkv,
+                   uint64_t start, uint64_t count, int *rc)
+{
+    const sl_dataset *ds = sl_dataset_find(name);
+    sl_params p;
+    sl_err err = {0};
+    sl_params_defaults(ds, &p);
+    for (int i = 0; i < nkv; i++) CHECK(sl_params_set(ds, &p, kv[i], &err) == 0, "%s: %s", kv[i], err.msg);
+    void *raw = malloc((size_t)count * 8 + 8);
+    double *out = malloc((size_t)count * 8 + 8);
+    *rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, start, count, raw, &err);
+    for (uint64_t i = 0; *rc == 0 && i < count; i++)
+        out[i] = dt == SL_F64 ? ((double *)raw)[i] : (double)((float *)raw)[i];
+    free(raw);
+    return out;
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    CHECK(sl_dataset_find("logits") && (sl_dataset_find("logits")->flags & SL_DS_OPT_IN), "logits opt-in");
+    CHECK(sl_dataset_find("lse-masked") && (sl_dataset_find("lse-masked")->flags & SL_DS_OPT_IN),
+          "lse-masked opt-in");
+    const uint64_t n = 20000;
+    int rc;
+    {   /* logits: mean ~ shift, sd ~ sigma */
+        const char *kv[] = {"sigma=7", "shift=-300"};
+        double *x = gen("logits", SL_F64, n, kv, 2, 0, n, &rc);
+        CHECK(rc == 0, "logits generated");
+        double s = 0, s2 = 0;
+        for (uint64_t i = 0; i < n; i++) s += x[i];
+        for (uint64_t i = 0; i < n; i++) s2 += (x[i] - s / n) * (x[i] - s / n);
+        CHECK(fabs(s / n + 300.0) < 0.3, "mean %g", s / n);
+        CHECK(fabs(sqrt(s2 / n) - 7.0) < 0.3, "sd %g", sqrt(s2 / n));
+        free(x);
+    }
+    {   /* dominant: one value, at least d above every other */
+        const char *kv[] = {"sigma=2", "dominant=25"};
+        double *x = gen("logits", SL_F32, n, kv, 2, 0, n, &rc);
+        CHECK(rc == 0, "logits dominant generated");
+        uint64_t top = 0;
+        for (uint64_t i = 1; i < n; i++) if (x[i] > x[top]) top = i;
+        double second = -INFINITY;
+        for (uint64_t i = 0; i < n; i++) if (i != top && x[i] > second) second = x[i];
+        CHECK(x[top] - second >= 25.0, "dominant %g, next %g", x[top], second);
+        /* a slice holds the same values */
+        double *y = gen("logits", SL_F32, n, kv, 2, 1000, 5000, &rc);
+        int same = 1;
+        for (uint64_t i = 0; i < 5000; i++) same &= y[i] == x[1000 + i];
+        CHECK(same, "slice [1000, 6000) equals the whole's");
+        free(x);
+        free(y);
+    }
+    {   /* lse-masked random: about share n of -Inf, the rest finite */
+        const char *kv[] = {"share=0.3"};
+        double *x = gen("lse-masked", SL_F32, n, kv, 1, 0, n, &rc);
+        uint64_t masked = 0, finite = 0;
+        for (uint64_t i = 0; i < n; i++) { masked += x[i] == -INFINITY; finite += isfinite(x[i]) != 0; }
+        CHECK(rc == 0 && masked + finite == n, "only -Inf and finite values");
+        CHECK(fabs((double)masked / n - 0.3) < 0.02, "masked share %g", (double)masked / n);
+        free(x);
+    }
+    {   /* causal: exactly the last round(share n) */
+        const char *kv[] = {"share=0.25", "pattern=causal"};
+        double *x = gen("lse-masked", SL_F64, 1001, kv, 2, 0, 1001, &rc);
+        int ok = rc == 0;
+        for (uint64_t i = 0; i < 1001; i++) ok &= (i >= 1001 - 250) == (x[i] == -INFINITY);
+        CHECK(ok, "causal: the last 250 of 1001 masked, no other");
+        free(x);
+    }
+    {   /* beyond the format: refused */
+        const char *kv[] = {"shift=1e6"};
+        double *x = gen("logits", SL_F16, 100, kv, 1, 0, 100, &rc);
+        CHECK(rc != 0, "float16 logits at shift 1e6 refused");
+        free(x);
+    }
+    return sl_test_done("tlse_datasets");
+}

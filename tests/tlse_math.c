@@ -1,0 +1,108 @@
+/* tlse_math.c: the lse variants' exponential and logarithm (kernels/lse/lse_math.h, shared by the
+ * kernels and their twins) against MPFR: errors in ulps of the correctly rounded value over random
+ * arguments spanning each function's range, the boundaries (overflow, underflow, subnormal
+ * results, powers of two, 1 +- ulp) and the special values. */
+#include <float.h>
+#include <math.h>
+#include <mpfr.h>
+#include "lse/lse_math.h"
+#include "sl_test.h"
+
+/* |got - exact(x)| in ulps of the correctly rounded result (format of p bits, emin as IEEE). */
+static double ulp_err(double got, mpfr_srcptr exact, int dbl)
+{
+    mpfr_t r, d;
+    mpfr_inits2(256, r, d, (mpfr_ptr)0);
+    double cr = dbl ? mpfr_get_d(exact, MPFR_RNDN) : (double)mpfr_get_flt(exact, MPFR_RNDN);
+    int e;
+    frexp(cr == 0.0 ? (dbl ? 0x1p-1074 : 0x1p-149) : cr, &e);
+    /* ulp of cr's binade (subnormal: the smallest subnormal) */
+    long ue = dbl ? (e - 53 < -1074 ? -1074 : e - 53) : (e - 24 < -149 ? -149 : e - 24);
+    mpfr_set_d(r, got, MPFR_RNDN);
+    mpfr_sub(d, r, exact, MPFR_RNDN);
+    mpfr_abs(d, d, MPFR_RNDN);
+    mpfr_mul_2si(d, d, -ue, MPFR_RNDN);
+    double u = mpfr_get_d(d, MPFR_RNDN);
+    mpfr_clears(r, d, (mpfr_ptr)0);
+    return u;
+}
+
+static double worst[4];
+static const char *names[4] = {"expf", "exp", "logf", "log"};
+
+static void check_one(int which, double x)
+{
+    mpfr_t a, y;
+    mpfr_inits2(256, a, y, (mpfr_ptr)0);
+    mpfr_set_d(a, x, MPFR_RNDN);
+    double got;
+    switch (which) {
+    case 0: got = sl_lm_expf((float)x); mpfr_exp(y, a, MPFR_RNDN); break;
+    case 1: got = sl_lm_exp(x); mpfr_exp(y, a, MPFR_RNDN); break;
+    case 2: got = sl_lm_logf((float)x); mpfr_log(y, a, MPFR_RNDN); break;
+    default: got = sl_lm_log(x); mpfr_log(y, a, MPFR_RNDN); break;
+    }
+    const int dbl = which & 1;
+    /* results beyond the format: the function must give the correctly rounded Inf / 0 */
+    double cr = dbl ? mpfr_get_d(y, MPFR_RNDN) : (double)mpfr_get_flt(y, MPFR_RNDN);
+    if (isinf(cr)) {
+        CHECK(got == cr, "%s(%a) = %a, expected %a", names[which], x, got, cr);
+    } else {
+        double u = ulp_err(got, y, dbl);
+        if (u > worst[which]) worst[which] = u;
+        CHECK(u <= 2.0, "%s(%a) = %a, %.3f ulps from exact", names[which], x, got, u);
+    }
+    mpfr_clears(a, y, (mpfr_ptr)0);
+}
+
+static double unif(double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(sl_test_rand64() >> 11) * 0x1p-53);
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    const int N = 40000;
+    for (int i = 0; i < N; i++) {
+        check_one(0, (float)unif(-104.0, 89.0));
+        check_one(0, (float)unif(-1.0, 1.0));
+        check_one(1, unif(-746.0, 710.0));
+        check_one(1, unif(-1.0, 1.0));
+        /* log: every binade of each format (subnormals included) and values near 1 */
+        check_one(2, (double)(float)ldexp(unif(1.0, 2.0), (int)unif(-149.0, 128.0)));
+        check_one(2, (double)(float)unif(0.5, 2.0));
+        check_one(3, ldexp(unif(1.0, 2.0), (int)unif(-1074.0, 1024.0)));
+        check_one(3, unif(0.5, 2.0));
+    }
+    const double fe[] = {0.0, -0.0, 1.0, -1.0, 0x1p-30, -0x1p-30, 88.72283f, 88.7228393f,
+                         -87.336544f, -87.33655f, -103.97207f, -103.9720840f, -100.0, 0.34657359f,
+                         -0.34657359f, 0.34657362f, 10.0, -10.0, 80.0};
+    for (size_t i = 0; i < sizeof fe / sizeof fe[0]; i++) check_one(0, (float)fe[i]);
+    const double de[] = {0.0, -0.0, 1.0, -1.0, 0x1p-60, 709.78, 709.782712893383, -708.39,
+                         -708.4, -745.13, -745.1332191019, -740.0, 0.34657359027997264,
+                         -0.34657359027997264, 700.0, -700.0};
+    for (size_t i = 0; i < sizeof de / sizeof de[0]; i++) check_one(1, de[i]);
+    const double fl[] = {1.0, 0x1.000002p0, 0x1.fffffep-1, 2.0, 0.5, 0x1p-149, 0x1p-126,
+                         0x1.fffffcp-127, FLT_MAX, 1.41421354f, 1.41421366f, 0.70710677f, 3.0, 10.0};
+    for (size_t i = 0; i < sizeof fl / sizeof fl[0]; i++) check_one(2, fl[i]);
+    const double dl[] = {1.0, 0x1.0000000000001p0, 0x1.fffffffffffffp-1, 2.0, 0x1p-1074,
+                         0x1p-1022, 0x1.ffffffffffffep-1023, DBL_MAX, 1.4142135623730951,
+                         1.4142135623730949, 3.0, 1e300, 1e-300};
+    for (size_t i = 0; i < sizeof dl / sizeof dl[0]; i++) check_one(3, dl[i]);
+
+    /* special values */
+    CHECK(isnan(sl_lm_expf(NAN)) && isnan(sl_lm_exp(NAN)), "exp(NaN)");
+    CHECK(sl_lm_expf(-INFINITY) == 0.0f && sl_lm_exp(-INFINITY) == 0.0, "exp(-Inf)");
+    CHECK(sl_lm_expf(INFINITY) == INFINITY && sl_lm_exp(INFINITY) == INFINITY, "exp(+Inf)");
+    CHECK(sl_lm_expf(0.0f) == 1.0f && sl_lm_exp(0.0) == 1.0, "exp(0) = 1 exactly");
+    CHECK(sl_lm_logf(1.0f) == 0.0f && sl_lm_log(1.0) == 0.0, "log(1) = 0 exactly");
+    CHECK(sl_lm_logf(0.0f) == -INFINITY && sl_lm_log(0.0) == -INFINITY, "log(0)");
+    CHECK(sl_lm_logf(-0.0f) == -INFINITY && sl_lm_log(-0.0) == -INFINITY, "log(-0)");
+    CHECK(sl_lm_logf(INFINITY) == INFINITY && sl_lm_log(INFINITY) == INFINITY, "log(+Inf)");
+    CHECK(isnan(sl_lm_logf(-1.0f)) && isnan(sl_lm_log(-1.0)), "log(-1)");
+    CHECK(isnan(sl_lm_logf(NAN)) && isnan(sl_lm_log(NAN)), "log(NaN)");
+    printf("worst ulps: expf %.3f exp %.3f logf %.3f log %.3f\n", worst[0], worst[1], worst[2],
+           worst[3]);
+    return sl_test_done("tlse_math");
+}
