@@ -4,6 +4,7 @@
 #ifndef SL_DS_IMPL_H
 #define SL_DS_IMPL_H
 #include "sl_datasets.h"
+#include "sl_detmath.h"
 #include "sumlab/rng.h"
 #include "sumlab/half.h"
 #include <math.h>
@@ -106,15 +107,6 @@ static inline double sl_fmt_max(sl_dtype dt)
 }
 
 /* 2^e as a double for -1074 <= e <= 1023, built from bits (exact). */
-static inline double sl_pow2(int e)
-{
-    uint64_t b;
-    if (e >= -1022) b = (uint64_t)(e + 1023) << 52;
-    else b = 1ull << (e + 1074);
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
 
 /* Uniform mantissa in [1,2) with the format's precision (exact in the format). */
 static inline double sl_mant(uint64_t u, sl_dtype dt)
@@ -132,12 +124,6 @@ static inline double sl_round_fmt(double x, sl_dtype dt)
     return dt == SL_F64 ? x : sl_dtype_is_half(dt) ? sl_half_round(x, dt) : (double)(float)x;
 }
 
-/* Deterministic natural logarithm for x > 0 finite (IEEE ops only; a few ulp). */
-double sl_det_log(double x);
-/* Deterministic e^y for y <= 709 (IEEE ops only; a few ulp); 0 below -745. */
-double sl_det_exp(double y);
-/* Deterministic e^y - 1 for y <= 709, accurate near 0 too (a few ulp). */
-double sl_det_expm1(double y);
 
 /* ---- normal deviates (Marsaglia polar method): a pure function of (seed, stream, i) ------- */
 /* Draws (u, v) uniform in the open unit disk without the v = 0 axis for element i: attempt a

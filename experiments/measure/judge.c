@@ -9,14 +9,6 @@
 #include "sl_measure_impl.h"
 #include "sl_ops.h"
 
-uint64_t sl_canon_bits(double v)
-{
-    if (isnan(v)) return 0x7ff8000000000000ull;
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    return u;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -6,6 +6,14 @@
 #include <string.h>
 #include "sl_measure_impl.h"
 
+uint64_t sl_canon_bits(double v)
+{
+    if (isnan(v)) return 0x7ff8000000000000ull;
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
