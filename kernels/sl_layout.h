@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "sumlab/types.h"
+#include "sl_variants.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,42 @@ static inline void sl_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint
 static inline size_t sl_ws_bytes(uint64_t blocks, size_t elem)
 {
     return (size_t)SL_WS_HEADER + (size_t)blocks * elem;
+}
+
+/* The launch of the one-launch vector kernels (16-byte loads, items vectors a thread a step, a
+ * last-block finish): block the request rounded up to a multiple of 32 (at most block_max) or
+ * block_dflt; items the request or items_dflt; grid the request, or as many blocks as the vectors
+ * need up to sm_count waves of threads_per_sm threads; at most max_grid, and never more blocks
+ * than have work (thread g works when g < max(head, vectors, tail)), so a twin's per-thread
+ * states stay O(n) whatever the request. Kernel launcher and twin resolve through it alike. */
+static inline void sl_vec_grid_resolve(sl_launch *cfg, uint64_t n, sl_dtype dt, uint32_t block_dflt,
+                                       uint32_t block_max, uint32_t items_dflt, uint32_t threads_per_sm,
+                                       uint32_t max_grid)
+{
+    if (cfg->block == 0) {
+        cfg->block = block_dflt;
+    } else {
+        const uint32_t b = (cfg->block + 31u) / 32u * 32u;
+        cfg->block = b > block_max ? block_max : b;
+    }
+    if (cfg->items == 0) cfg->items = items_dflt;
+    if (cfg->grid == 0) {
+        const uint64_t nv = n / sl_vec_width(dt);
+        const uint64_t per_block = (uint64_t)cfg->block * cfg->items;
+        const uint64_t g = ((nv ? nv : 1) + per_block - 1) / per_block;
+        const uint32_t per_sm = threads_per_sm / cfg->block;
+        uint64_t maxg = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
+        if (maxg == 0) maxg = 1;
+        cfg->grid = (uint32_t)(g < maxg ? g : maxg);
+    }
+    if (cfg->grid > max_grid) cfg->grid = max_grid;
+    uint64_t head, nv;
+    sl_vec_split(n, dt, cfg->addr_mod, &head, &nv);
+    const uint64_t tail = n - head - nv * sl_vec_width(dt);
+    uint64_t work = nv > head ? nv : head;
+    if (tail > work) work = tail;
+    const uint64_t need = ((work ? work : 1) + cfg->block - 1) / cfg->block;
+    if (cfg->grid > need) cfg->grid = (uint32_t)need;
 }
 
 #ifdef __cplusplus

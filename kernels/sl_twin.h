@@ -18,6 +18,8 @@
 #include <string.h>
 #include "sumlab/half.h"
 #include "sumlab/types.h"
+#include "sl_layout.h"
+#include "sl_variants.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -267,6 +269,15 @@ static inline double sl_tw_atomic_add(double r, double v, sl_dtype acc)
 uint32_t sl_tw_ceil_log2(uint64_t v);                    /* 0 for v <= 1 */
 double sl_tw_depth_block_sum(uint32_t block);            /* 5 + ceil(log2(block/32)) */
 double sl_tw_depth_finish(uint64_t nparts, uint32_t block); /* ceil(nparts/block) + block sum */
+/* The longest chain of the one-launch vector kernels (sl_vec_grid_resolve): a thread's vectors,
+ * its head and tail element, the lane combine, the block tree, the last-block finish. */
+static inline double sl_tw_depth_vec_grid(uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
+    const uint64_t nv = n / sl_vec_width(dt);
+    return (double)((nv + (T ? T : 1) - 1) / (T ? T : 1)) + 2.0 + (double)sl_tw_ceil_log2(sl_vec_width(dt)) +
+           sl_tw_depth_block_sum(cfg->block) + sl_tw_depth_finish(cfg->grid, cfg->block);
+}
 
 /* Block size as the ladder resolves it: 0 -> dflt; otherwise rounded up to a power of two,
  * clamped to [32, 1024]. */

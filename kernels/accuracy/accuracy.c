@@ -20,13 +20,6 @@
 /* ---- small helpers ---------------------------------------------------------------------- */
 static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
-static uint32_t block32(uint32_t req, uint32_t dflt)
-{
-    if (req == 0) return dflt;
-    uint32_t b = (req + 31u) / 32u * 32u;
-    return b > 1024u ? 1024u : b;
-}
-
 /* ================================ serial ===================================================
  * Order: s = -0; s = s + x[i], i = 0..n-1 (so s = x[0] after the first add, exactly);
  * n = 0 gives +0. One block of SL_SERIAL_BLOCK threads, thread 0 adds, the rest stage data. */
@@ -208,30 +201,7 @@ static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
 static void gs_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
     (void)v;
-    cfg->block = block32(cfg->block, SL_ACC_BLOCK);
-    if (cfg->items == 0) cfg->items = SL_ACC_ITEMS;
-    if (cfg->grid == 0) {
-        uint64_t nv = n / sl_vec_width(dt);
-        uint64_t g = ceil_div(nv ? nv : 1, (uint64_t)cfg->block * cfg->items);
-        uint32_t per_sm = SL_ACC_THREADS_PER_SM / cfg->block;
-        uint64_t maxg = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
-        if (maxg == 0) maxg = 1;
-        cfg->grid = (uint32_t)(g < maxg ? g : maxg);
-    }
-    if (cfg->grid > SL_ACC_MAX_GRID) cfg->grid = SL_ACC_MAX_GRID;
-    /* Any grid is clamped to the blocks that have work: thread g works when g < head, g < nv
-     * or g < tail (the engine's split below), so the threads beyond max(head, nv, tail) add
-     * nothing but +0 partials. The launcher runs this grid, the twin allocates T = grid*block
-     * states: O(n) memory whatever the request. The default grid never exceeds it. */
-    {
-        const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
-        const uint64_t nv = (n - head) / sl_vec_width(dt);
-        const uint64_t tail = n - head - nv * sl_vec_width(dt);
-        uint64_t work = nv > head ? nv : head;
-        if (tail > work) work = tail;
-        const uint64_t need = ceil_div(work ? work : 1, cfg->block);
-        if (cfg->grid > need) cfg->grid = (uint32_t)need;
-    }
+    sl_vec_grid_resolve(cfg, n, dt, SL_ACC_BLOCK, 1024u, SL_ACC_ITEMS, SL_ACC_THREADS_PER_SM, SL_ACC_MAX_GRID);
 }
 
 /* The engine's accumulator format: float64 for fp64-acc, else the input's (float32 for 16-bit). */

@@ -46,38 +46,13 @@
  *   componentwise; then the block tree (sl_block_reduce's shape) and the last-block finish
  *   (sl_grid_finish's order), componentwise: the S1 and S2 trees are two plain sums of the
  *   same shape (sl_tw_block_sum, sl_tw_finish). */
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-
-static uint32_t block32(uint32_t req, uint32_t dflt)
-{
-    if (req == 0) return dflt;
-    uint32_t b = (req + 31u) / 32u * 32u;
-    return b > 1024u ? 1024u : b;
-}
 
 /* Block a multiple of 32; grid: sm_count waves of SL_MOM_THREADS_PER_SM threads, fewer when n is
  * small, at most the blocks that have work (thread g works when g < max(head, nv, tail)). */
 static void mom_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
     (void)v;
-    cfg->block = block32(cfg->block, SL_MOM_BLOCK);
-    if (cfg->items == 0) cfg->items = SL_MOM_ITEMS;
-    if (cfg->grid == 0) {
-        uint64_t nv = n / sl_vec_width(dt);
-        uint64_t g = ceil_div(nv ? nv : 1, (uint64_t)cfg->block * cfg->items);
-        uint32_t per_sm = SL_MOM_THREADS_PER_SM / cfg->block;
-        uint64_t maxg = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
-        if (maxg == 0) maxg = 1;
-        cfg->grid = (uint32_t)(g < maxg ? g : maxg);
-    }
-    if (cfg->grid > SL_MOM_MAX_GRID) cfg->grid = SL_MOM_MAX_GRID;
-    const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
-    const uint64_t nv = (n - head) / sl_vec_width(dt);
-    const uint64_t tail = n - head - nv * sl_vec_width(dt);
-    uint64_t work = nv > head ? nv : head;
-    if (tail > work) work = tail;
-    const uint64_t need = ceil_div(work ? work : 1, cfg->block);
-    if (cfg->grid > need) cfg->grid = (uint32_t)need;
+    sl_vec_grid_resolve(cfg, n, dt, SL_MOM_BLOCK, 1024u, SL_MOM_ITEMS, SL_MOM_THREADS_PER_SM, SL_MOM_MAX_GRID);
 }
 
 /* The longest chain of roundings of S1 or S2 (of the second read's sums for the two-pass forms):
@@ -85,10 +60,7 @@ static void mom_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtyp
 static double mom_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)v;
-    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
-    const uint64_t nv = n / sl_vec_width(dt);
-    return (double)ceil_div(nv, T ? T : 1) + 2.0 + (double)sl_tw_ceil_log2(sl_vec_width(dt)) +
-           sl_tw_depth_block_sum(cfg->block) + sl_tw_depth_finish(cfg->grid, cfg->block);
+    return sl_tw_depth_vec_grid(n, dt, cfg);
 }
 
 /* fl_acc(a * b) for a, b in format acc (the product of two such values is exact in double). */

@@ -42,35 +42,12 @@
 #include "welford/welford.h"
 #include "sumlab/half.h"
 
-static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 /* ---- resolve and depth -------------------------------------------------------------------- */
 static void wf_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    if (cfg->block == 0) cfg->block = SL_WF_BLOCK;
-    else {
-        uint32_t b = (cfg->block + 31u) / 32u * 32u;
-        cfg->block = b > SL_WF_BLOCK ? SL_WF_BLOCK : b;
-    }
-    if (cfg->items == 0) cfg->items = SL_WF_ITEMS;
-    if (cfg->grid == 0) {
-        const uint64_t nv = n / sl_vec_width(dt);
-        const uint64_t g = ceil_div(nv ? nv : 1, (uint64_t)cfg->block * cfg->items);
-        const uint32_t per_sm = (sl_variant_acc(v, dt) == SL_F64 ? SL_WF_THREADS_PER_SM_F64
-                                                                 : SL_WF_THREADS_PER_SM) / cfg->block;
-        uint64_t maxg = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
-        if (maxg == 0) maxg = 1;
-        cfg->grid = (uint32_t)(g < maxg ? g : maxg);
-    }
-    if (cfg->grid > SL_WF_MAX_GRID) cfg->grid = SL_WF_MAX_GRID;
-    /* no block without work: thread g works when g < max(head, nv, tail) */
-    const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
-    const uint64_t nv = (n - head) / sl_vec_width(dt);
-    const uint64_t tail = n - head - nv * sl_vec_width(dt);
-    uint64_t work = nv > head ? nv : head;
-    if (tail > work) work = tail;
-    const uint64_t need = ceil_div(work ? work : 1, cfg->block);
-    if (cfg->grid > need) cfg->grid = (uint32_t)need;
+    const uint32_t per_sm = sl_variant_acc(v, dt) == SL_F64 ? SL_WF_THREADS_PER_SM_F64 : SL_WF_THREADS_PER_SM;
+    sl_vec_grid_resolve(cfg, n, dt, SL_WF_BLOCK, SL_WF_BLOCK, SL_WF_ITEMS, per_sm, SL_WF_MAX_GRID);
 }
 
 /* The longest chain of roundings: a lane's updates, the edge merge, the lane tree, the block tree,
@@ -78,10 +55,7 @@ static void wf_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype
 static double wf_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)v;
-    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
-    const uint64_t nv = n / sl_vec_width(dt);
-    return (double)ceil_div(nv, T ? T : 1) + 2.0 + (double)sl_tw_ceil_log2(sl_vec_width(dt)) +
-           sl_tw_depth_block_sum(cfg->block) + sl_tw_depth_finish(cfg->grid, cfg->block);
+    return sl_tw_depth_vec_grid(n, dt, cfg);
 }
 
 /* ---- the twin --------------------------------------------------------------------------------
