@@ -12,39 +12,18 @@ least 2^24 values, beyond the L2 cache, so every run reads DRAM.
   (ratio_torch_op: torch's time for that operation / this time, > 1 faster than torch;
   ratio_torch_sum: torch.sum's time / this time, the fraction of the read rate)."""
 import argparse
-import statistics
 import sys
 
 import torch
 
+import bench_python   # its timing helpers (CUDA events on torch's current stream)
 import sumlab
+
+bench_python.torch = torch
+parse_n, timed = bench_python.parse_n, bench_python.timed
 
 DEFAULT_OPS = ("mean:naive,mean:f64-acc,var:textbook,var:two-pass,var:corrected,var:welford,var:welford-ln,"
                "var:welford-f64,var:textbook-f64,var:fused,std:welford,max:block-reduce,max:fused")
-
-
-def parse_n(s):
-    out = []
-    for t in s.split(","):
-        t = t.strip()
-        out.append(2 ** int(t[2:]) if t.startswith("2^") else int(t))
-    return out
-
-
-def timed(fn, reps):
-    """Median device time (ms) of fn() over reps runs, each between two events on the current
-    stream, after one warm-up run."""
-    fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(a.elapsed_time(b))
-    return statistics.median(ts)
 
 
 TORCH = {
