@@ -30,6 +30,11 @@ for f in results.csv distribution.csv meta.json report.md run.conf; do
   check "run all wrote $f" test -s "$t/all/$f"
 done
 n_all=$(rows "$t/all")
+# progress on a stderr that is no terminal: a line per experiment and per 10 % of the work, not a
+# line per step (the quick preset has some 500 steps)
+SUMLAB_NO_CHARTS=1 "$bin" run all --preset quick --backend cpu -o "$t/prog" 2> "$t/prog.err" > /dev/null
+np=$(grep -c '^sumlab run: \[' "$t/prog.err")
+check "progress lines on a pipe: at most one per experiment and per 10 % ($np)" test "$np" -ge 5 -a "$np" -le 20
 check "run all wrote rows ($n_all)" test "$n_all" -gt 100
 check "results.csv has unit-named columns" grep -q '^experiment,dataset,params,dtype,n,variant,config,.*time_ms_median.*gbps' "$t/all/results.csv"
 for e in accuracy-vs-n accuracy-vs-cond accuracy-vs-range determinism tradeoff; do

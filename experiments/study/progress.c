@@ -27,6 +27,10 @@ struct sl_progress {
     long step;
     char what[160];
     int bar_shown;
+    /* not a terminal: a line when the experiment changes or per 10 % of the work, not a line a
+     * step (a log read later wants the shape of the run, not 500 lines of it) */
+    char last_exp[64];
+    int last_decile;
 };
 
 void sl_eta_observe(sl_eta_fit *f, double work, double secs)
@@ -139,6 +143,13 @@ static void draw(sl_progress *p)
                 eta, p->what);
         p->bar_shown = 1;
     } else {
+        char exp[64];
+        const size_t k = strcspn(p->what, " ");
+        snprintf(exp, sizeof exp, "%.*s", (int)(k < sizeof exp - 1 ? k : sizeof exp - 1), p->what);
+        const int decile = (int)(frac * 10);
+        if (!strcmp(exp, p->last_exp) && decile <= p->last_decile) return;
+        snprintf(p->last_exp, sizeof p->last_exp, "%s", exp);
+        p->last_decile = decile;
         fprintf(stderr, "sumlab run: [%3d%%, %s elapsed, ETA %s] %s\n", (int)(frac * 100), elapsed,
                 eta, p->what);
     }
