@@ -245,6 +245,10 @@ static int ctx_init(sl_gpu_ctx *c, const void *x, uint64_t n, sl_dtype dt, uint3
     H_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     H_CHECK(cudaEventCreate(&c->ev0));
     H_CHECK(cudaEventCreate(&c->ev1));
+    /* The copies and memsets above ran on the legacy stream, which a non-blocking stream does
+     * not wait for (a pageable cudaMemcpy may return before its DMA lands): settle them here,
+     * or a first kernel on c->stream can read the zeros the upload has not yet replaced. */
+    H_CHECK(cudaDeviceSynchronize());
     return 0;
 }
 
@@ -327,14 +331,15 @@ int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *
         c->d_work = NULL;
         c->work_bytes = 0;
         H_CHECK(cudaMalloc(&c->d_work, ws));
-        H_CHECK(cudaMemset(c->d_work, 0, ws));
+        H_CHECK(cudaMemsetAsync(c->d_work, 0, ws, c->stream));
         c->work_bytes = ws;
         c->work_owner = v;
     }
     /* Variants share the scratch: another variant (cub's temp storage, say) may have left
      * bytes that this one reads as counters, so hand it over zeroed. */
     if (c->work_owner != v) {
-        if (ws) H_CHECK(cudaMemset(c->d_work, 0, ws));
+        /* on c->stream, ordered before the launches (a legacy-stream memset is not) */
+        if (ws) H_CHECK(cudaMemsetAsync(c->d_work, 0, ws, c->stream));
         c->work_owner = v;
     }
     if ((flags & SL_GPU_FLUSH_L2) && ensure_flush(c, err)) return -1;
