@@ -10,10 +10,12 @@
  *
  * Algorithm (one pass, one launch):
  *  1. Per thread, in registers: the accumulator sl_rsum_thr (3 float folds of the input's
- *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles),
- *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (the
- *     largest |x|, sl_rsum_hmax: NaN/Inf fail it too; float32 by 7 NaN-propagating FMNMX with
- *     |x| as operand modifier, float64 by the integer max of the high words); when it passes,
+ *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats, 8 doubles,
+ *     32 float16/bfloat16 values; 16-bit input takes 2 vectors below 2^23 values: UO, chosen by
+ *     reproducible.c's resolve), grid-stride. Each group of 8 inputs is checked once against
+ *     the thread's capacity (the largest |x|, sl_rsum_hmax: NaN/Inf fail it too; float32 by 7
+ *     NaN-propagating FMNMX with |x| as operand modifier, float64 by the integer max of the
+ *     high words); when it passes,
  *     the 8 deposits are branch-free straight-line code (7 adds and 3 ORs each); otherwise
  *     each input takes sl_rsum_take1 (raises the index: per-thread index adaptation, the
  *     max-exponent problem solved without a second pass; special values). Before its groups, a
