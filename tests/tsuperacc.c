@@ -557,12 +557,70 @@ static void check_long(void)
     }
 }
 
+/* sl_sacc_round_f32_regs (the one-launch kernels' last-block rounding, in registers) equals the
+ * generic sl_sacc_round_mode on float32 limbs, to nearest and to odd: random states with
+ * unnormalised carries of either sign, sums of every magnitude from one unit to past the
+ * overflow threshold, the subnormal and smallest-normal binades, values one unit either side of
+ * the rounding boundaries (ties, exact halves, sticky bits in far limbs), zeros and the flags. */
+static void check_round_regs(void)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    long bad = 0, cases = 0;
+    for (int rep = 0; rep < 400000; rep++) {
+        int64_t limb[L], a[L];
+        memset(limb, 0, sizeof limb);
+        const int kind = (int)rnd_below(6);
+        const int top = (int)rnd_below(L - 1);          /* highest limb in use: M < 2^320 */
+        if (kind == 0) {                                 /* unnormalised, mixed signs */
+            for (int i = 0; i <= top; i++) limb[i] = (int64_t)(rnd() >> (22 + rnd_below(40))) - (int64_t)(rnd() >> (22 + rnd_below(40)));
+        } else if (kind == 1) {                          /* normalised, sparse: far sticky bits */
+            for (int i = 0; i <= top; i++) limb[i] = rnd_below(3) ? 0 : (int64_t)(rnd() & 0xffffffffu);
+            limb[top] = (int64_t)(rnd() & 0xffffffffu) | 1;
+        } else if (kind == 2) {                          /* a tie or a value next to one: M =
+                                                          * 24 random bits, then 1000..0 +- 1 */
+            const int pos = (int)rnd_below(32 * top + 1);  /* bit of the round bit */
+            const uint64_t q = (rnd() & 0xffffffu) | 0x800000u;
+            for (int b = 0; b < 24; b++)
+                if ((q >> b) & 1) limb[(pos + 1 + b) >> 5] += (int64_t)1 << ((pos + 1 + b) & 31);
+            limb[pos >> 5] += (int64_t)1 << (pos & 31);
+            const int d = (int)rnd_below(3) - 1;          /* -1, 0, +1 unit */
+            limb[0] += d;
+        } else if (kind == 3) {                          /* subnormal and smallest normal */
+            limb[0] = (int64_t)rnd_below((uint64_t)1 << 25) - (rnd_below(2) ? ((int64_t)1 << 24) : 0);
+            if (rnd_below(2)) limb[1] = (int64_t)rnd_below(3) - 1, limb[0] -= limb[1] * ((int64_t)1 << 32);
+        } else if (kind == 4) {                          /* near the overflow threshold, 2^(128 + 149) units */
+            const int pos = 270 + (int)rnd_below(13);   /* h = 277: the largest finite binade */
+            limb[pos >> 5] = (int64_t)(rnd() & 0xffffffffu) | ((int64_t)1 << (pos & 31));
+            limb[(pos >> 5) - 1] = (int64_t)(rnd() & 0xffffffffu);
+            if (rnd_below(2)) for (int i = 0; i < L; i++) limb[i] = -limb[i];
+        } else {                                         /* few units: exact zero, +-1, small */
+            limb[rnd_below(L - 1)] = (int64_t)rnd_below(5) - 2;
+            limb[rnd_below(L - 1)] -= (int64_t)rnd_below(3) - 1;
+        }
+        unsigned flags = rnd_below(8) ? (rnd_below(2) ? SL_SACC_ANYPOS : 0u)
+                                      : (unsigned)rnd_below(16);
+        for (int rto = 0; rto < 2; rto++) {
+            memcpy(a, limb, sizeof a);
+            const double want = sl_sacc_round_mode(a, L, 0, SL_F32, flags, rto);
+            const double got = sl_sacc_round_f32_regs(limb, flags, rto);
+            cases++;
+            if (!same(got, want)) {
+                if (bad++ < 5)
+                    fprintf(stderr, "round regs kind %d rto %d flags %u: %a != generic %a (limb[0] %lld, top %d)\n",
+                            kind, rto, flags, got, want, (long long)limb[0], top);
+            }
+        }
+    }
+    CHECK(bad == 0, "sl_sacc_round_f32_regs: %ld of %ld states differ from sl_sacc_round_mode", bad, cases);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
     enum { CAP = 3000 };
     double *x = malloc(CAP * sizeof *x);
     check_fixed();
+    check_round_regs();
     for (int fam = 0; fam < FAM_COUNT; fam++)
         for (int dti = 0; dti < 2; dti++)
             for (int rep = 0; rep < 400; rep++) {

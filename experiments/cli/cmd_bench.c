@@ -57,7 +57,7 @@ static void bench_usage(FILE *f)
           "  -h, --help     this text\n\n"
           "columns (default): variant dtype n reps time_ms_median time_ms_min time_ms_max gbps\n"
           "  ratio_cub ratio_read distinct result_hex block grid items cub_ms_median\n"
-          "  read_ms_median abs_err_max bound_abs check\n"
+          "  read_ms_median abs_err_max bound_abs check dataset\n"
           "Every result is also checked against the exact sum: a result outside its variant's\n"
           "a-priori bound (or a deterministic variant giving several results) fails the command,\n"
           "and its row's check column says FAILED (ok otherwise).\n", f);
@@ -67,6 +67,7 @@ static const char *const bench_columns[] = {
     "variant", "dtype", "n", "reps", "time_ms_median", "time_ms_min", "time_ms_max", "gbps",
     "ratio_cub", "ratio_read", "distinct", "result_hex", "block", "grid", "items",
     "cub_ms_median", "read_ms_median", "abs_err_max", "bound_abs", "check",
+    "dataset",   /* last, so that the columns before it keep their positions */
 };
 #define BENCH_NCOLS (sizeof bench_columns / sizeof bench_columns[0])
 

@@ -10,10 +10,12 @@
  *
  * Algorithm (one pass, one launch):
  *  1. Per thread, in registers: the accumulator sl_rsum_thr (3 float folds of the input's
- *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats or 8 doubles),
- *     grid-stride. Each group of 8 inputs is checked once against the thread's capacity (the
- *     largest |x|, sl_rsum_hmax: NaN/Inf fail it too; float32 by 7 NaN-propagating FMNMX with
- *     |x| as operand modifier, float64 by the integer max of the high words); when it passes,
+ *     format, carries, index). Tiles of 4 16-byte vectors per thread (16 floats, 8 doubles,
+ *     32 float16/bfloat16 values; 16-bit input takes 2 vectors below 2^23 values: UO, chosen by
+ *     reproducible.c's resolve), grid-stride. Each group of 8 inputs is checked once against
+ *     the thread's capacity (the largest |x|, sl_rsum_hmax: NaN/Inf fail it too; float32 by 7
+ *     NaN-propagating FMNMX with |x| as operand modifier, float64 by the integer max of the
+ *     high words); when it passes,
  *     the 8 deposits are branch-free straight-line code (7 adds and 3 ORs each); otherwise
  *     each input takes sl_rsum_take1 (raises the index: per-thread index adaptation, the
  *     max-exponent problem solved without a second pass; special values). Before its groups, a
@@ -57,19 +59,24 @@ static inline size_t rs_workspace_bytes(sl_dtype dt)
 }
 
 /* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
-/* X: the input format; T: the folds' format (float32 for float16/bfloat16 input, widened). */
+/* X: the input format; T: the folds' format (float32 for float16/bfloat16 input, widened).
+ * VW elements a vector, U 16-byte vectors a thread loads per tile (all issued before any
+ * deposit; rs_kernel's UO overrides it), taken in sub-tiles of SV vectors (unpack, maxima, one
+ * warp vote, deposits): 16-bit input loads 4 vectors on large inputs (64 bytes, as float32
+ * does; 2 left the loads too few in flight for the deposits' issue time), 2 on small ones (more
+ * threads with work), and widens 16 values at a time (32 at once spilled registers). */
 template <typename X, bool CERT> struct rs_fmt;
 template <> struct rs_fmt<float, false> {
     typedef float T;
     typedef sl_rsum_thr_f32 A;
     typedef sl_vec<float>::type V;
-    enum { VW = 4, U = 4, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
+    enum { VW = 4, U = 4, SV = 4, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
 };
 template <typename H> struct rs_fmt_half {
     typedef float T;
     typedef sl_rsum_thr_f32 A;
     typedef typename sl_vec<H>::type V;
-    enum { VW = 8, U = 2, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
+    enum { VW = 8, U = 4, SV = 2, G = SL_RSUM_GROUP, NPOS = 22, K = SL_RSUM_K };
 };
 template <> struct rs_fmt<__half, false> : rs_fmt_half<__half> {};
 template <> struct rs_fmt<__nv_bfloat16, false> : rs_fmt_half<__nv_bfloat16> {};
@@ -77,13 +84,13 @@ template <> struct rs_fmt<double, false> {
     typedef double T;
     typedef sl_rsum_thr_f64 A;
     typedef sl_vec<double>::type V;
-    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = SL_RSUM_K };
+    enum { VW = 2, U = 4, SV = 4, G = SL_RSUM_GROUP, NPOS = 53, K = SL_RSUM_K };
 };
 template <> struct rs_fmt<double, true> {
     typedef double T;
     typedef sl_rsum_thr_f64k4 A;
     typedef sl_vec<double>::type V;
-    enum { VW = 2, U = 4, G = SL_RSUM_GROUP, NPOS = 53, K = 4 };
+    enum { VW = 2, U = 4, SV = 4, G = SL_RSUM_GROUP, NPOS = 53, K = 4 };
 };
 
 /* The header's two families of functions under one name each. */
@@ -133,11 +140,11 @@ __device__ __forceinline__ void rs_take_vec(A &a, sl_v16<H> v)
 #pragma unroll
     for (int k = 0; k < 8; k++) rs_take1(a, sl_widen(sl_vec_lane(v, k)));
 }
-template <typename H>
-__device__ __forceinline__ void rs_unpack(const sl_v16<H> *r, float (&x)[16])
+template <typename H, int N>
+__device__ __forceinline__ void rs_unpack(const sl_v16<H> *r, float (&x)[N])
 {
 #pragma unroll
-    for (int u = 0; u < 2; u++)
+    for (int u = 0; u < N / 8; u++)
 #pragma unroll
         for (int k = 0; k < 8; k++) x[8 * u + k] = sl_widen(sl_vec_lane(r[u], k));
 }
@@ -194,7 +201,7 @@ struct rs_plain {
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
  * mode: CERT: the build option SUMLAB_SACC_F64_MODE (superacc64.cu), 16: both ends on lane 0; plain:
  * the build option SUMLAB_RSUM_MODE (reproducible.cu), 1: float32 folds rounded by the generic limbs form. */
-template <typename X, typename P>
+template <typename X, typename P, int UO = 0>
 __global__ void __launch_bounds__(1024)
 rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work, X *result,
           unsigned char *aux, unsigned aux_block, unsigned mode)
@@ -222,31 +229,35 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     sl_for_edges<F::VW>(n, head, nv, [&](uint64_t i) { rs_take1(a, sl_widen(x[i])); });
 
     const V *xv = reinterpret_cast<const V *>(x + head);
-    const uint64_t per_tile = (uint64_t)B * F::U;
+    enum { U = UO ? UO : F::U, SV = F::SV < U ? F::SV : U, S = U / SV, SE = SV * F::VW };
+    const uint64_t per_tile = (uint64_t)B * U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
     for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
         const uint64_t base = tile * per_tile + tid;
         if ((tile + 1) * per_tile <= nv) {
-            V r[F::U];
+            V r[U];
 #pragma unroll
-            for (int u = 0; u < F::U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
-            T xs[F::U * F::VW];
-            rs_unpack(r, xs);
-            /* one capacity check per group; when a lane's group exceeds its capacity, the warp
-             * raises every lane's index to what its largest input needs (the branch is
-             * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
-             * sends its group one by one while the other 31 wait (slow on full-range data) */
-            unsigned mx[F::U * F::VW / F::G], lm = 0u;
+            for (int u = 0; u < U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
 #pragma unroll
-            for (int g = 0; g < F::U * F::VW / F::G; g++) {
-                mx[g] = rs_group_max(xs + g * F::G);
-                lm = max(lm, mx[g]);
+            for (int sub = 0; sub < S; sub++) {
+                T xs[SE];
+                rs_unpack(r + sub * SV, xs);
+                /* one capacity check per group; when a lane's group exceeds its capacity, the
+                 * warp raises every lane's index to what its largest input needs (the branch is
+                 * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
+                 * sends its group one by one while the other 31 wait (slow on full-range data) */
+                unsigned mx[SE / F::G], lm = 0u;
+#pragma unroll
+                for (int g = 0; g < SE / F::G; g++) {
+                    mx[g] = rs_group_max(xs + g * F::G);
+                    lm = max(lm, mx[g]);
+                }
+                if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+                for (int g = 0; g < SE / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
             }
-            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
-#pragma unroll
-            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
         } else {
-            for (int u = 0; u < F::U; u++)
+            for (int u = 0; u < U; u++)
                 if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));
         }
     }

@@ -13,7 +13,10 @@
 #define RSUM_BLOCK_F32 512u     /* float32: 512 threads x 2 blocks per SM (faster than 256 x 4
                                  * on the four families measured: BENCHMARKS.md) */
 #define RSUM_BLOCKS_PER_SM 4u   /* 64 registers a thread (ptxas, sm_90): 1024 resident threads an SM */
-#define RSUM_VECS 4u          /* 16-byte vectors a thread loads per tile (16 floats, 8 doubles) */
+#define RSUM_HALF_WIDE_N ((uint64_t)1 << 23)   /* 16-bit input: 4 vectors a thread from here
+                                                * (about two tiles a block): BENCHMARKS.md */
+#define RSUM_VECS 4u          /* 16-byte vectors a thread loads per tile (16 floats, 8 doubles,
+                               * 32 float16/bfloat16: exact/binned_kernel.cuh's rs_fmt) */
 
 /* The twin's accumulation: four accumulators take groups of SL_RSUM_GROUP inputs in turn (as
  * four of the kernel's threads would, through the kernel's group path: one capacity check, then
@@ -82,7 +85,12 @@ static void rsum_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dty
     if (cfg->block == 0) cfg->block = dt == SL_F32 ? RSUM_BLOCK_F32 : RSUM_BLOCK;
     else cfg->block = (cfg->block + 31u) / 32u * 32u;        /* whole warps */
     if (cfg->block > 1024u) cfg->block = 1024u;
-    cfg->items = RSUM_VECS * (dt == SL_F64 ? 2u : 4u);      /* elements per thread per tile */
+    /* elements per thread per tile; 16-bit input: 16 (2 vectors) below RSUM_HALF_WIDE_N or
+     * when asked for (--items 16), else 32 (4 vectors; reproducible.cu picks the kernel) */
+    if (sl_dtype_is_half(dt))
+        cfg->items = cfg->items == 16u || (cfg->items != 32u && n < RSUM_HALF_WIDE_N) ? 16u : 32u;
+    else
+        cfg->items = RSUM_VECS * (16u / (unsigned)sl_dtype_size(dt));
     if (cfg->grid == 0) {
         /* a persistent grid, fewer blocks when there is little to do */
         uint64_t per_block = (uint64_t)cfg->block * cfg->items;

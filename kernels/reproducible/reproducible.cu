@@ -19,14 +19,20 @@ extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_
 #define SUMLAB_RSUM_MODE 0
 #endif
 
-/* Enqueues the kernel for input format X; returns its name for the launch check. */
+/* Enqueues the kernel for input format X; returns its name for the launch check. 16-bit input:
+ * tiles of 2 vectors a thread when resolve chose 16 items (small n), else 4 (rs_fmt). */
 template <typename X>
 static const char *rs_launch(const sl_launch *cfg, const void *d_x, uint64_t n, uint64_t head,
                              void *d_work, void *d_result, cudaStream_t st)
 {
-    rs_kernel<X, rs_plain><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
-                                                              (unsigned char *)d_work, (X *)d_result,
-                                                              nullptr, 0u, (unsigned)SUMLAB_RSUM_MODE);
+    if (sizeof(X) == 2 && cfg->items == 16u)
+        rs_kernel<X, rs_plain, sizeof(X) == 2 ? 2 : 0><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
+                                                                     (unsigned char *)d_work, (X *)d_result,
+                                                                     nullptr, 0u, (unsigned)SUMLAB_RSUM_MODE);
+    else
+        rs_kernel<X, rs_plain><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head,
+                                                                  (unsigned char *)d_work, (X *)d_result,
+                                                                  nullptr, 0u, (unsigned)SUMLAB_RSUM_MODE);
     return sizeof(X) == 8 ? "rs_kernel<double>" : sizeof(X) == 4 ? "rs_kernel<float>"
                                                                  : "rs_kernel<16-bit>";
 }

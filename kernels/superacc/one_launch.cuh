@@ -12,43 +12,58 @@
                                   * instantiations took 55 registers, two blocks fitted and the
                                   * third wave ran alone */
 
+/* The last block's thread 0: takes the global limbs (atomicExch leaves them zero for the next
+ * launch) and the flags, rounds in registers (float32: to nearest even; 16-bit output: to odd in
+ * float32, then to nearest even in the 16-bit format: correct rounding) and resets the ticket. */
+template <typename X>
+__device__ __forceinline__ void sacc_last_round(unsigned char *work, X *result)
+{
+    enum { L = sacc_fmt<float>::L };
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
+    int64_t l[L];
+#pragma unroll
+    for (int i = 0; i < L; i++) l[i] = (int64_t)atomicExch(&g_acc[i], 0ull);
+    const unsigned fl = atomicExch(g_counter + 1, 0u);
+    const double r = sl_sacc_round_f32_regs(l, fl, sizeof(X) == 2);
+    *result = sl_out<X>((float)r);                   /* exact for float32: r holds a float */
+    *g_counter = 0u;
+}
+
 /* The kernels' common end. Every thread of every block calls it once with its flags and the
  * AND of its inputs' sign words, after its last add into s_acc: the block's limbs go into the
- * global limbs, and the last block to arrive rounds them into *result. */
+ * global limbs, and the last block to arrive rounds them into *result. Thread 0 does the serial
+ * part in registers: it normalises the block's limbs and adds them into the global ones (12
+ * independent atomics), fences and takes the ticket; in the last block it rounds
+ * (sacc_last_round, sl_sacc_round_f32_regs: the generic rounding over the limbs in memory cost
+ * every launch some microseconds). */
 template <typename X>
 __device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
                                                   unsigned long long *s_acc, unsigned *s_flags,
                                                   unsigned char *work, X *result)
 {
-    const int L = sacc_fmt<float>::L;
+    enum { L = sacc_fmt<float>::L };
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     unsigned *g_flags = g_counter + 1;
     unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
-    const unsigned tid = threadIdx.x, B = blockDim.x;
+    const unsigned tid = threadIdx.x;
     if (!(sg >> 31)) flags |= SL_SACC_ANYPOS;
     if (flags) atomicOr(s_flags, flags);
     sacc_barrier();
-    if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), L);
-    sacc_barrier();
-    /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
-    for (unsigned i = tid; i < (unsigned)L; i += B)
-        if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
-    if (tid == 0 && *s_flags) atomicOr(g_flags, *s_flags);
-    __threadfence();                                 /* limbs visible before the ticket */
-    sacc_barrier();
-    /* every thread published and fenced: thread 0 takes the ticket without another fence */
-    if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
-    for (unsigned i = tid; i < (unsigned)L; i += B) s_acc[i] = atomicExch(&g_acc[i], 0ull);
-    sacc_barrier();
     if (tid == 0) {
-        const unsigned fl = atomicExch(g_flags, 0u);
-        /* float32: to nearest even; 16-bit output: to odd in float32, then to nearest even in
-         * the 16-bit format (sl_sacc_round_mode: correct rounding) */
-        const int half = sizeof(X) == 2;
-        const double r = sacc_round_dev(s_acc, L, SL_F32, fl, half);
-        *result = sl_out<X>((float)r);               /* exact for float32: r holds a float */
-        *g_counter = 0u;
+        int64_t l[L];
+#pragma unroll
+        for (int i = 0; i < L; i++) l[i] = (int64_t)s_acc[i];
+        sl_sacc_normalise(l, L);
+        /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
+#pragma unroll
+        for (int i = 0; i < L; i++)
+            if (l[i]) atomicAdd(&g_acc[i], (unsigned long long)l[i]);
+        if (*s_flags) atomicOr(g_flags, *s_flags);
     }
+    /* thread 0 alone published: it fences before its ticket */
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    if (tid == 0) sacc_last_round<X>(work, result);
 }
 
 /* Zeroes the block limbs and flags (before the first barrier). */

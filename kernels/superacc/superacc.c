@@ -14,17 +14,20 @@
 #define SACC_BLOCKS_PER_SM 2u       /* float64 (the expansion: 64 registers per thread) */
 #define SACC_BLOCKS_PER_SM_F32 3u   /* float32 bins: 64 KB of shared memory per 512-thread block;
                                      * 3 per SM measured faster than 2 (BENCHMARKS.md) */
-#define SACC_ITEMS 8u   /* elements a thread loads per step (2 float4 or 4 double2) */
+#define SACC_VECS 4u    /* 16-byte vectors a thread loads per tile (float32: 16 values, float64:
+                         * 8, float16/bfloat16: 32; SACC_BIN_U, SACC_B_U, SACC_H_U, rs_fmt's U) */
 
 static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
     (void)v;
     if (cfg->sm_count == 0) cfg->sm_count = SL_DEFAULT_SM_COUNT;
     if (cfg->block == 0) cfg->block = SACC_BLOCK;
-    if (cfg->items == 0) cfg->items = SACC_ITEMS;
+    const unsigned tile = SACC_VECS * (16u / (unsigned)sl_dtype_size(dt));  /* per thread */
+    if (cfg->items == 0) cfg->items = tile;
     if (cfg->grid == 0) {
-        /* a persistent grid, fewer blocks when there is little to do */
-        uint64_t per_block = (uint64_t)cfg->block * SACC_ITEMS;
+        /* a persistent grid, fewer blocks when there is little to do: no more blocks than
+         * tiles (a block without a tile still zeroes its bins and takes a ticket) */
+        uint64_t per_block = (uint64_t)cfg->block * tile;
         uint64_t want = (n + per_block - 1) / per_block;
         uint64_t cap = (uint64_t)cfg->sm_count *
                        (dt != SL_F64 ? SACC_BLOCKS_PER_SM_F32 : SACC_BLOCKS_PER_SM);

@@ -56,7 +56,9 @@
  *     normalised limbs (lower limbs in [0, 2^32)) into the global limbs with integer
  *     atomicAdd; flags are ORed.
  *  3. The last block (arrival ticket) takes the global limbs (atomicExch leaves them zero for
- *     the next launch), rounds once (sl_sacc_round) and resets the ticket counter.
+ *     the next launch), rounds once and resets the ticket counter: float32 limbs (float32 and
+ *     16-bit input) in thread 0's registers (sl_sacc_round_f32_regs, superacc.h), float64 by
+ *     the generic sl_sacc_round.
  * Performance considerations: the float32 bins cost ~8 issued instructions per input, no
  * data-dependent branch; bins live at s_bin[j * blockDim + tid] (stride blockDim: a warp's 32
  * doubles fall in distinct bank pairs whatever bins its lanes pick, so no bank conflicts), 128

@@ -30,4 +30,113 @@ SL_SACC_HD float sl_sacc_b16_f(uint32_t u, uint32_t sc)
     return fmaf(x, s, 0x1.8p15f);
 }
 
+/* The float32 limbs' exact sum rounded in registers: the same result as sl_sacc_round_mode(limb,
+ * SL_SACC_LIMBS_F32, 0, SL_F32, flags, rto) bit for bit (tests/tsuperacc.c compares them on
+ * random and edge states), without its data-dependent indexing, which puts the limbs in local
+ * memory and costs a GPU thread some 600 dependent instructions while the rest of the GPU waits
+ * (the kernels' last block rounds once per launch). limb: any carry state with |limb| < 2^62 and
+ * |sum| < 2^350 (every float32 sum of n < 2^40 values: below 2^318 units); read, not changed.
+ * Steps: the limbs normalised into 32-bit words (negated for a negative sum); the highest nonzero limb
+ * t found, and limbs t, t - 1 taken as one 64-bit window X with every lower limb ORed into a
+ * sticky flag (all by compile-time indices: registers only); the 24 bits below and at the
+ * highest set bit h of X, the round bit and the sticky bit give the float32 pattern. */
+#if defined(__CUDA_ARCH__)
+#define SL_SACC_UNROLL _Pragma("unroll")
+#else
+#define SL_SACC_UNROLL
+#endif
+SL_SACC_HD double sl_sacc_round_f32_regs(const int64_t *limb, unsigned flags, int rto)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    uint32_t rbits;
+    if ((flags & SL_SACC_NAN) || (flags & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        rbits = 0x7fc00000u;
+    else if (flags & SL_SACC_PINF)
+        rbits = 0x7f800000u;
+    else if (flags & SL_SACC_NINF)
+        rbits = 0xff800000u;
+    else {
+        /* normalised into 32-bit limbs n[] as in sl_sacc_normalise, then negated when the
+         * signed rest on top is negative (limbs in [0, 2^32) again: |sum| < 2^350) */
+        uint32_t n[L];
+        int64_t c = 0;
+        SL_SACC_UNROLL
+        for (int i = 0; i < L - 1; i++) {
+            const int64_t v = limb[i] + c;
+            n[i] = (uint32_t)v;
+            c = v >> 32;                               /* floor division by 2^32 */
+        }
+        const int64_t rest = limb[L - 1] + c;
+        uint32_t sign = 0;
+        if (rest < 0) {
+            c = 0;
+            SL_SACC_UNROLL
+        for (int i = 0; i < L - 1; i++) {
+                const int64_t v = c - (int64_t)n[i];
+                n[i] = (uint32_t)v;
+                c = v >> 32;
+            }
+            n[L - 1] = (uint32_t)(c - rest);
+            sign = 1;
+        } else {
+            n[L - 1] = (uint32_t)rest;
+        }
+        /* t: the highest nonzero limb, hi = n[t], lo = n[t - 1], below: a nonzero limb under
+         * t - 1 (one ascending pass of selects: no indexing by t, which the compiler turned
+         * into loads from local memory) */
+        int t = -1, below = 0;
+        uint32_t hi = 0, lo = 0, prev = 0, acc = 0;  /* prev = n[i - 1], acc = OR of n[0 .. i-2] */
+        SL_SACC_UNROLL
+        for (int i = 0; i < L; i++) {
+            if (n[i] != 0) {
+                t = i;
+                hi = n[i];
+                lo = prev;
+                below = acc != 0;
+            }
+            acc |= prev;
+            prev = n[i];
+        }
+        if (t < 0) {                                   /* exact zero */
+            rbits = 0u;
+            sign = (flags & SL_SACC_ANYPOS) ? 0u : 1u;
+        } else {
+            const uint64_t X = ((uint64_t)hi << 32) | lo; /* bits 32 (t - 1) .. 32 t + 31 of M */
+#if defined(__CUDA_ARCH__)
+            const int hx = 63 - __clzll((long long)X); /* the highest set bit of X (X != 0) */
+#else
+            const int hx = 63 - __builtin_clzll(X);
+#endif
+            const int s = hx + 32 * (t - 1) - 23;      /* M's bits below s are rounded off */
+            uint32_t q;
+            int sa = s;
+            if (s <= 0) {                              /* M < 2^24 (t = 0): exact, subnormal or */
+                q = (uint32_t)(X >> 32);               /* the smallest normal binade */
+                sa = 0;
+            } else {
+                const int sx = s - 32 * (t - 1);       /* s in X: >= 9 */
+                q = (uint32_t)(X >> sx) & 0xffffffu;
+                const uint32_t rb = (uint32_t)(X >> (sx - 1)) & 1u;
+                const int st = below || (X & (((uint64_t)1 << (sx - 1)) - 1)) != 0;
+                if (rto) {
+                    if (rb || st) q |= 1u;
+                } else if (rb && ((q & 1u) || st)) {
+                    q++;
+                }
+            }
+            if (sa > 254) {
+                rbits = 0x7f800000u;
+            } else {
+                /* q in [2^23, 2^24]: the exponent field is sa + 1 (a rounding carry adds one) */
+                const uint64_t r = ((uint64_t)sa << 23) + q;
+                rbits = r >= 0x7f800000u ? 0x7f800000u : (uint32_t)r;
+            }
+        }
+        rbits |= sign << 31;
+    }
+    float f;
+    memcpy(&f, &rbits, sizeof f);
+    return (double)f;
+}
+
 #endif
