@@ -1,0 +1,6 @@
+# tests/norm.cmake: the Euclidean norm `norm2` (issue 32): its exact reference, its variants' twins,
+# bounds and the CLI.
+#   tnorm_ref (cpu) the reference against plain MPFR: every format, random data, the range ends,
+#             the issue's cases (2^20 x 1e20 and 1e-25 in float32, float16 > 256), specials
+sl_add_test(NAME tnorm_ref SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ref.c LABELS cpu TIMEOUT 300
+            LIBS sumlab_reference sumlab_mpfr)
