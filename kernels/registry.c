@@ -91,7 +91,13 @@
     X(lse_compensated)                                                                      \
     X(lse_half_acc)                                                                         \
     /* norm/norm.c: the Euclidean norm norm2 (its exact row below) */                      \
-    X(norm2_exact)
+    X(norm2_exact)                                                                          \
+    X(norm2_naive)                                                                          \
+    X(norm2_f64_acc)                                                                        \
+    X(norm2_half_acc)                                                                       \
+    X(norm2_scaled)                                                                         \
+    X(norm2_reproducible)                                                                   \
+    X(norm2_correct)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
