@@ -4,3 +4,8 @@
 #             the issue's cases (2^20 x 1e20 and 1e-25 in float32, float16 > 256), specials
 sl_add_test(NAME tnorm_ref SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ref.c LABELS cpu TIMEOUT 300
             LIBS sumlab_reference sumlab_mpfr)
+#   tnorm_twins (cpu) every norm2 twin against the reference: within its bound on every family
+#             (random, squares overflowing/underflowing, subnormals, the norm near the top, DB1NRM2's
+#             table), finite where the norm is (scaled, reproducible, correct), correct bit for bit,
+#             specials, permutations, splits, three launch shapes; naive's +Inf and 0 on the issue's rows
+sl_add_test(NAME tnorm_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_twins.c LABELS cpu TIMEOUT 300)

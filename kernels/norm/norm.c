@@ -262,6 +262,6 @@ const sl_variant sl_v_norm2_reproducible = {
     .description = "squares exact in float64 summed by the float64 binned state of `reproducible` "
                    "(3 folds), rounded to float64, sqrt, rounded to the input format: "
                    "order-independent (CPU twin only so far; float32 and 16-bit input)",
-    .dtypes = SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, .bound = SL_BOUND_BINNED,
+    .dtypes = SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, .bound = SL_BOUND_BINNED, .acc_wide = 1,
     .resolve = nrm_resolve, .depth = nrm_depth, .cpu = nrm_repro_cpu,
 };
