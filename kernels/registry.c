@@ -97,7 +97,8 @@
     X(norm2_half_acc)                                                                       \
     X(norm2_scaled)                                                                         \
     X(norm2_reproducible)                                                                   \
-    X(norm2_correct)
+    X(norm2_correct)                                                                        \
+    X(norm2_cublas)     /* cublas/cublas.c: the cuBLAS nrm2 anchor (GPU only) */
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */

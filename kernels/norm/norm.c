@@ -36,7 +36,7 @@
 #include "sl_twin.h"
 #include "sl_layout.h"
 #include "norm/norm.h"
-#include "reproducible/reproducible.h"
+#include "exact/binned.h"
 #include "sumlab/half.h"
 
 static void nrm_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
@@ -189,25 +189,23 @@ static int nrm_repro_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     (void)cfg;   /* order-independent: the binned sum is a function of the multiset of squares */
     if (n >= SL_RSUM_MAX_N)
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
-    sl_rsum_state st;
-    sl_rsum_state_zero(&st);
-    double sq[2048];
+    /* one float64 binned accumulator (exact/binned.h, the state `reproducible` uses): its state
+     * is a function of the multiset of squares, so one accumulator in index order is the variant */
+    sl_rsum_thr_f64 acc;
+    sl_rsum_init_f64(&acc);
     int inf = 0, nan = 0;
-    for (uint64_t i = 0; i < n;) {
-        const uint64_t m = n - i < 2048 ? n - i : 2048;
-        for (uint64_t k = 0; k < m; k++) {
-            const double a = (double)sl_tw_load_f(x, dt, i + k);
-            inf |= isinf(a) != 0;
-            nan |= a != a;
-            sq[k] = a * a;                            /* exact: at most 48 bits, in range */
-        }
-        if (!inf && !nan) sl_rsum_add(&st, sq, m, SL_F64);
-        i += m;
+    for (uint64_t i = 0; i < n; i++) {
+        const double a = (double)sl_tw_load_f(x, dt, i);
+        inf |= isinf(a) != 0;
+        nan |= a != a;
+        sl_rsum_take1_f64(&acc, a * a);               /* exact: at most 48 bits, in range */
     }
+    sl_rsum_state st;
+    sl_rsum_to_state_f64(&acc, &st);
     double r;
     if (inf) r = INFINITY;
     else if (nan) r = NAN;
-    else r = sqrt(n ? sl_rsum_state_round(&st, SL_F64) : 0.0);
+    else r = sqrt(sl_rsum_state_round(&st, SL_F64));
     *result = sl_tw_round(r, dt);
     return 0;
 }
