@@ -9,3 +9,8 @@ sl_add_test(NAME tnorm_ref SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ref.c LABEL
 #             table), finite where the norm is (scaled, reproducible, correct), correct bit for bit,
 #             specials, permutations, splits, three launch shapes; naive's +Inf and 0 on the issue's rows
 sl_add_test(NAME tnorm_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_twins.c LABELS cpu TIMEOUT 300)
+#   tnorm_cli (cpu) sumlab reduce --op norm2 FILE --variants exact,correct --format csv: result_hex
+#             equals sqrt(sum x^2) from Python's integers rounded once (random, 2^20 x 1e20 / 1e-25
+#             float32, float16 > 256, float64 1e+-200, an exact tie); Inf beside NaN -> inf
+add_test(NAME tnorm_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tnorm_cli PROPERTIES LABELS cpu TIMEOUT 300)
