@@ -25,6 +25,7 @@
 #include "sl_variants.h"
 #include "reproducible/reproducible.h"
 #include "sumlab/half.h"
+#include "sl_datasets.h"
 
 static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 
@@ -260,6 +261,48 @@ int main(void)
                 for (int i = 0; i < 3; i++) put(x, dt, (uint64_t)i, sp[k][i]);
                 snprintf(what, sizeof what, "specials %d", k);
                 check_all(what, x, 3, dt);
+            }
+        }
+        free(x);
+    }
+    /* the norm2 dataset families (datasets/gen_norm.c) through every twin */
+    {
+        const char *fams[] = {"huge", "tiny", "sq-overflow", "nrm2-table"};
+        void *x = malloc(1000 * 8);
+        for (int fi = 0; fi < 4; fi++) {
+            const sl_dataset *ds = sl_dataset_find(fams[fi]);
+            CHECK(ds && (ds->flags & SL_DS_OPT_IN), "dataset %s registered, opt-in", fams[fi]);
+            if (!ds) continue;
+            for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+                const sl_dtype dt = fmts[f];
+                const int cases = fi == 3 ? 100 : 1;
+                for (int c = 0; c < cases; c++) {
+                    sl_params p;
+                    sl_params_defaults(ds, &p);
+                    if (fi == 3) { p.v[0] = c / 10; p.v[1] = c % 10; }
+                    sl_err err = {0};
+                    const uint64_t n = fi == 3 ? 7 : 1000;
+                    const int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, x, &err);
+                    CHECK(rc == 0, "%s %s: %s", fams[fi], sl_dtype_name(dt), err.msg);
+                    if (rc) continue;
+                    if (fi < 3) {          /* huge/tiny: the squares leave the format, the norm does not */
+                        sl_reference ref;
+                        sl_reference_norm2(&ref, x, n, dt, 1, &err);
+                        const double a = fabs(get(x, dt, 0));
+                        const double q = sl_dtype_is_half(dt) ? sl_half_round(a * a, dt)
+                                       : dt == SL_F32 ? (double)(float)(a * a) : a * a;
+                        CHECK(ref.finite && ref.rounded > 0, "%s %s: norm %a", fams[fi], sl_dtype_name(dt), ref.rounded);
+                        if (fi != 1) CHECK(isinf(q), "%s %s: x0^2 = %a stays finite", fams[fi], sl_dtype_name(dt), q);
+                        else {
+                            double ms, mn, mx, u1;
+                            fmt_of(dt, &ms, &mn, &mx, &u1);
+                            CHECK(q < mn && a >= mn, "tiny %s: x0 = %a, x0^2 = %a in the format", sl_dtype_name(dt), a, q);
+                        }
+                        sl_reference_clear(&ref);
+                    }
+                    snprintf(what, sizeof what, "dataset %s case %d", fams[fi], c);
+                    check_all(what, x, n, dt);
+                }
             }
         }
         free(x);
