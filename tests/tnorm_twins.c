@@ -107,6 +107,8 @@ static void check_all(const char *what, const void *x, uint64_t n, sl_dtype dt)
             if (ref.finite && must_be_finite(v))
                 CHECK(isfinite(r) && (r != 0 || ref.rounded == 0), "%s %s %s: %a where the norm is %a",
                       what, v->name, sl_dtype_name(dt), r, ref.rounded);
+            if (ref.finite && ref.rounded == 0)    /* a zero norm is +0 in every variant */
+                CHECK(same_bits(r, 0.0), "%s %s %s: %a for a zero norm", what, v->name, sl_dtype_name(dt), r);
             if (!ref.finite && !ref.overflow)      /* Inf or NaN input: the semantics */
                 CHECK(same_bits(r, ref.rounded), "%s %s %s: special %a, want %a", what, v->name,
                       sl_dtype_name(dt), r, ref.rounded);

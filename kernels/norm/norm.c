@@ -1,7 +1,8 @@
 /* norm.c: descriptors, resolve(), depth() and CPU twins of the norm2 variants (naive, f64-acc,
  * half-acc, scaled, correct, reproducible). Each twin repeats its kernel's operations (norm.cu) in
  * the same order for the same resolved sl_launch, so a GPU result equals its twin's bits
- * (reproducible has no kernel yet: its twin is the variant).
+ * (reproducible: the result depends on no order or launch configuration; its twin takes the
+ * values in index order).
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, FLT_EVAL_METHOD 0,
  * -ffp-contract=off, no fast-math. Values of a float32 accumulator travel as doubles: a binary32
@@ -27,7 +28,8 @@
  * doubles would over- or underflow for |x| > 2^511 or < 2^-485.
  * reproducible (float32, 16-bit): x^2 exact in float64, summed by the float64 binned state of the
  * `reproducible` sum (exact/binned.h: 3 folds, order-independent), rounded once to float64, sqrt
- * in float64, rounded once to the input format. */
+ * in float64 (+ 0: a zero root is +0), rounded once to the input format. Blocks: a power of two,
+ * at most 256 threads. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -41,7 +43,13 @@
 
 static void nrm_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)v;
+    if (v->impl == SL_NRM_REPRO) {       /* a power of two up to SL_NRM_REPRO_BLOCK (shared states) */
+        if (cfg->block) cfg->block = sl_tw_pow2_block(cfg->block, SL_NRM_REPRO_BLOCK);
+        if (cfg->block > SL_NRM_REPRO_BLOCK) cfg->block = SL_NRM_REPRO_BLOCK;
+        sl_vec_grid_resolve(cfg, n, dt, SL_NRM_REPRO_BLOCK, SL_NRM_REPRO_BLOCK, SL_NRM_ITEMS,
+                            SL_NRM_THREADS_PER_SM, SL_NRM_MAX_GRID);
+        return;
+    }
     sl_vec_grid_resolve(cfg, n, dt, SL_NRM_BLOCK, 1024u, SL_NRM_ITEMS, SL_NRM_THREADS_PER_SM, SL_NRM_MAX_GRID);
 }
 
@@ -205,7 +213,7 @@ static int nrm_repro_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     double r;
     if (inf) r = INFINITY;
     else if (nan) r = NAN;
-    else r = sqrt(sl_rsum_state_round(&st, SL_F64));
+    else r = sqrt(sl_rsum_state_round(&st, SL_F64)) + 0.0;   /* + 0: an empty state's -0 -> +0 */
     *result = sl_tw_round(r, dt);
     return 0;
 }
@@ -259,7 +267,8 @@ const sl_variant sl_v_norm2_reproducible = {
     .determinism = SL_DET_ORDER_INDEPENDENT,
     .description = "squares exact in float64 summed by the float64 binned state of `reproducible` "
                    "(3 folds), rounded to float64, sqrt, rounded to the input format: "
-                   "order-independent (CPU twin only so far; float32 and 16-bit input)",
+                   "order-independent (float32 and 16-bit input)",
     .dtypes = SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, .bound = SL_BOUND_BINNED, .acc_wide = 1,
     .resolve = nrm_resolve, .depth = nrm_depth, .cpu = nrm_repro_cpu,
+    .workspace = SL_GPU_ENTRY(sl_norm_workspace), .gpu = SL_GPU_ENTRY(sl_norm_gpu),
 };

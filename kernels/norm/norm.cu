@@ -1,7 +1,8 @@
 /* norm.cu: GPU kernels and the one C-callable entry of the norm2 variants (naive, f64-acc, half-acc,
- * scaled, correct). The algorithms and their order of operations are described in norm.c, whose
+ * scaled, correct, reproducible). The algorithms and their order of operations are described in norm.c, whose
  * CPU twins repeat every operation below in the same order; determinism: run-to-run (naive,
- * f64-acc, half-acc, scaled: a fixed tree for a fixed grid and block), correctly-rounded (correct).
+ * f64-acc, half-acc, scaled: a fixed tree for a fixed grid and block), correctly-rounded (correct),
+ * order-independent (reproducible).
  *
  * Floating-point assumptions: IEEE binary32/binary64 adds, multiplies, divisions and square roots
  * rounded to nearest even (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true: no contraction
@@ -18,12 +19,15 @@
  * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
  * digits published, the last block sums them digit by digit and thread 0 rounds
  * (sl_nrm_round_sqrt, the twin's own code).
+ * nrm_repro_kernel (reproducible, one launch): the squares into per-thread float64 binned
+ * accumulators (exact/binned.h), states merged exactly through the block and across blocks.
  * Performance considerations: nrm_kernel is memory-bound at large n (a multiply and an add per
  * element, scaled three of each); nrm_exact_kernel makes 3 (float32, 16-bit) or 6 (float64) shared
  * atomics per element: correct first, not yet at the read rate (BENCHMARKS.md when measured). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "norm/norm.h"
+#include "exact/binned.h"
 
 namespace {
 
@@ -263,6 +267,73 @@ nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     *result = nrm_out<In>(r);                        /* exact: r is a value of dt */
 }
 
+/* ---- reproducible (float32, 16-bit input) ----------------------------------------------------
+ * Each thread: its values' squares (exact in float64) into a float64 binned accumulator
+ * (exact/binned.h's sl_rsum_take1_f64, the state of `reproducible`), turned into a state; the
+ * block's states merged by a shared-memory tree (exact: the merge is), the block's state
+ * published, the last block merges them (thread t: states t, t + B, ..., then the tree) and thread 0
+ * rounds to float64, takes the root and rounds once to the input format. The state is a function of
+ * the multiset of squares: the same bits for every grid, block and order (the twin takes the values
+ * in index order in one accumulator). Blocks of at most SL_NRM_REPRO_BLOCK threads (shared states). */
+__device__ __forceinline__ void nrm_repro_tree(sl_rsum_state *s)
+{
+    for (unsigned h = blockDim.x >> 1; h > 0; h >>= 1) {
+        if (threadIdx.x < h) sl_rsum_state_merge(&s[threadIdx.x], &s[threadIdx.x + h]);
+        __syncthreads();
+    }
+}
+
+template <typename In>
+__global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
+nrm_repro_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result)
+{
+    typedef typename sl_vec<In>::type V;
+    constexpr int W = sl_vec<In>::W;
+    __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    sl_rsum_thr_f64 acc;
+    sl_rsum_init_f64(&acc);
+#define NRM_REPRO_TAKE(xin)                                                                   \
+    do {                                                                                      \
+        const double a_ = (double)sl_widen(xin);                                              \
+        sl_rsum_take1_f64(&acc, a_ * a_);                                                     \
+    } while (0)
+    if (g < head) NRM_REPRO_TAKE(x[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    for (uint64_t j = g; j < nv; j += T) {
+        V v = xv[j];
+#pragma unroll
+        for (int k = 0; k < W; k++) NRM_REPRO_TAKE(sl_vec_lane(v, k));
+    }
+    const uint64_t ts = head + nv * W;
+    if (g < n - ts) NRM_REPRO_TAKE(x[ts + g]);
+#undef NRM_REPRO_TAKE
+    sl_rsum_to_state_f64(&acc, &s_st[threadIdx.x]);
+    __syncthreads();
+    nrm_repro_tree(s_st);
+    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
+    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        sl_rsum_state p;
+        const int64_t *src = reinterpret_cast<const int64_t *>(&parts[b]);
+        int64_t *dst = reinterpret_cast<int64_t *>(&p);
+        for (unsigned w = 0; w < sizeof p / 8; w++) dst[w] = __ldcg(src + w);
+        sl_rsum_state_merge(&st, &p);
+    }
+    s_st[threadIdx.x] = st;
+    __syncthreads();
+    nrm_repro_tree(s_st);
+    if (threadIdx.x != 0) return;
+    *sl_ws_counter(work) = 0u;
+    const double r = (s_st[0].flags & SL_SACC_PINF) ? (double)INFINITY
+                                                     : sqrt(sl_rsum_state_round(&s_st[0], SL_F64)) + 0.0;
+    *result = nrm_out<In>(r);
+}
+
 } // namespace
 
 /* ---- launcher -------------------------------------------------------------------------------- */
@@ -298,9 +369,22 @@ static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt,
     return 0;
 }
 
+template <typename In>
+static int nrm_launch_repro(const sl_variant *v, const nrm_args &a, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    if (c->block > SL_NRM_REPRO_BLOCK || (c->block & (c->block - 1u)))
+        return sl_err_set(err, "%s: block %u: a power of two up to %u", v->name, c->block, SL_NRM_REPRO_BLOCK);
+    nrm_repro_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work,
+                                                        (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("nrm_repro_kernel", v->name, err);
+    return 0;
+}
+
 extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)n;
+    if (v->impl == SL_NRM_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
     if (v->impl == SL_NRM_CORRECT) return sl_ws_bytes(cfg->grid, (size_t)SL_NRM_LIMBS(dt) * 8u);
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
@@ -328,6 +412,14 @@ extern "C" int sl_norm_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_
         case SL_BF16: return nrm_launch_exact<__nv_bfloat16>(v, a, dt, err);
         }
         return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    }
+    if (v->impl == SL_NRM_REPRO) {
+        switch (dt) {
+        case SL_F32: return nrm_launch_repro<float>(v, a, err);
+        case SL_F16: return nrm_launch_repro<__half>(v, a, err);
+        case SL_BF16: return nrm_launch_repro<__nv_bfloat16>(v, a, err);
+        default: return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+        }
     }
     if (v->impl != SL_NRM_NAIVE && v->impl != SL_NRM_SCALED)
         return sl_err_set(err, "%s: no kernel", v->name);

@@ -26,6 +26,8 @@ typedef enum {
 #define SL_NRM_ITEMS 4u
 #define SL_NRM_THREADS_PER_SM 1024u
 #define SL_NRM_MAX_GRID (1u << 20)
+/* reproducible: blocks of at most 256 threads, a power of two (its shared-memory states) */
+#define SL_NRM_REPRO_BLOCK 256u
 /* Workspace of the one-launch kernels (sl_layout.h's finish): the ticket counter at byte 0, the
  * Inf flag (an unsigned, zero between launches) at byte SL_NRM_WS_FLAG, one partial per block from
  * SL_WS_HEADER (correct: SL_NRM_LIMBS(dt) digits per block). */
