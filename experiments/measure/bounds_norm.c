@@ -28,9 +28,9 @@
  *       E_S2 = (A + c S2) / (1 - c) + 2^-53 (S2 + that) (the state's rounding to float64),
  *       E = root(E_S2) + 2^-53 (N + root(E_S2)) (the float64 sqrt).
  *   CORRECTLY_ROUNDED (correct, exact): half an ulp of the rounded norm.
- * Then, when the output is narrower than the accumulator: + u_o (N + E) + eta_o (f64-acc on 16-bit
- * input rounds through float32 first: + 2^-24 (N + E) more). sl_bound_reach: +Inf when N + E may
- * round to Inf. NaN for a non-finite reference (an Inf or NaN input) and for a model norm2 does not
+ * Then, when the output is narrower than the accumulator: + u_o (N + E) + eta_o (and for a float64
+ * accumulator on 16-bit input 2^-24 (N + E) more, as lse's bound allows for a rounding through
+ * float32: slack here, the norm kernels round once). sl_bound_reach: +Inf when N + E may round to Inf. NaN for a non-finite reference (an Inf or NaN input) and for a model norm2 does not
  * know. Evaluated in double, enlarged by 2^-40 relative to stay an upper bound. */
 #include <float.h>
 #include <math.h>
