@@ -89,7 +89,16 @@
     X(lse_online)                                                                           \
     X(lse_f64_acc)                                                                          \
     X(lse_compensated)                                                                      \
-    X(lse_half_acc)
+    X(lse_half_acc)                                                                         \
+    /* norm/norm.c: the Euclidean norm norm2 (its exact row below) */                      \
+    X(norm2_exact)                                                                          \
+    X(norm2_naive)                                                                          \
+    X(norm2_f64_acc)                                                                        \
+    X(norm2_half_acc)                                                                       \
+    X(norm2_scaled)                                                                         \
+    X(norm2_reproducible)                                                                   \
+    X(norm2_correct)                                                                        \
+    X(norm2_cublas)     /* cublas/cublas.c: the cuBLAS nrm2 anchor (GPU only) */
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
@@ -142,6 +151,17 @@ const sl_variant sl_v_lse_exact = {
     .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "log(sum exp(x)) correctly rounded to the input format (reference/sl_lse.c: "
                    "certified double and extended-precision paths, then Ziv's strategy on MPFR)",
+    .dtypes = SL_DTYPES_ALL,
+    .bound = SL_BOUND_CORRECTLY_ROUNDED,
+};
+
+/* norm2's exact row (reference/sl_norm.c computes it). */
+const sl_variant sl_v_norm2_exact = {
+    .name = "exact",
+    .op = "norm2", .family = "reference",
+    .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .description = "sqrt(sum x^2) with exact squares and sum, rounded once to the input format "
+                   "(reference/sl_norm.c, checked against MPFR)",
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };

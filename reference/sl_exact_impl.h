@@ -76,4 +76,11 @@ void sl_exact_set_flush_interval(sl_exact *acc, uint64_t every);
         if (!(cond)) sl_exact_fatal(__FILE__, __LINE__, what);                              \
     } while (0)
 void sl_exact_fatal(const char *file, int line, const char *what);
+
+/* The norm's exact sum of squares (sl_moments.c, for sl_norm.c): ref filled as the sum's
+ * reference, s2 = sum x^2 exact (NaN left when an input is NaN or Inf), flags for those inputs. */
+#define SL_NORM_IN_NAN 1u
+#define SL_NORM_IN_INF 2u
+int sl_reference_sumsq(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, unsigned threads,
+                       mpfr_t s2, unsigned *flags, sl_err *err);
 #endif

@@ -551,3 +551,33 @@ int sl_reference_moment(sl_reference *ref, sl_moment what, const void *x, uint64
     mom_free(&a);
     return 0;
 }
+
+/* The exact sum of squares for the norm's reference (sl_norm.c): ref filled as the sum's reference
+ * (S1, sum|x|, maxabs, first), s2 the exact S2 (precision SL_MOM_PREC; 0 for n = 0, left NaN when
+ * an input is NaN or Inf), *flags: SL_NORM_IN_NAN and/or SL_NORM_IN_INF for such inputs. */
+int sl_reference_sumsq(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, unsigned threads,
+                       mpfr_t s2, unsigned *flags, sl_err *err)
+{
+    *flags = 0;
+    mpfr_set_nan(s2);
+    if (!sl_dtype_valid(dt) || (!x && n)) {
+        int rc = sl_reference_compute_threads(ref, x, n, dt, 1, err); /* fills err, ref NaN */
+        moment_init(ref);
+        return rc ? rc : -1;
+    }
+    mom_acc a;
+    if (mom_accumulate(&a, x, n, dt, threads ? threads : 1)) {
+        sl_reference_from_exact(ref, NULL, dt, NULL);
+        moment_init(ref);
+        return sl_err_set(err, "sl_reference_norm2: out of memory for the superaccumulators");
+    }
+    sl_reference_from_exact(ref, a.s1, dt, NULL);
+    moment_init(ref);
+    ref->maxabs = sl_max_abs(x, n, dt, threads ? threads : 1);
+    ref->first = first_value(x, n, dt);
+    if (a.s1->nan) *flags |= SL_NORM_IN_NAN;
+    if (a.s1->pinf || a.s1->ninf) *flags |= SL_NORM_IN_INF;
+    if (!*flags) exact_s2(&a, s2);
+    mom_free(&a);
+    return 0;
+}

@@ -273,11 +273,15 @@ int sl_cmd_gen(int argc, char **argv)
     if (!ds) {
         char names[1024] = "";
         size_t used = 0;
+        /* the families every sweep takes; the opt-in ones (one operation's each) would make the
+         * line longer with every operation: 'sumlab list datasets' lists them all */
         for (size_t i = 0; i < sl_dataset_count() && used < sizeof names; i++)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
-                                     sl_dataset_at(i)->name);
+            if (!(sl_dataset_at(i)->flags & SL_DS_OPT_IN))
+                used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
+                                         sl_dataset_at(i)->name);
         char q[128];
-        sl_cli_msg("gen", "unknown dataset '%s' (valid: %s)", quoted(q, sizeof q, name), names);
+        sl_cli_msg("gen", "unknown dataset '%s' (valid: %s, and the opt-in families of 'sumlab list "
+                   "datasets')", quoted(q, sizeof q, name), names);
         return 2;
     }
     if (!nstr) {

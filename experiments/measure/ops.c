@@ -6,6 +6,7 @@
 #include "sl_measure.h"
 #include "sl_ops.h"
 #include "sl_lse.h"
+#include "sl_norm.h"
 #include <math.h>
 
 sl_op_params sl_op_params_default(void)
@@ -206,9 +207,35 @@ static const sl_operation op_lse = {
     .cond_family = NULL, .cond_param = NULL,
 };
 
+/* norm2: reference/sl_norm.c; bounds: bounds_norm.c. */
+static int norm2_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
+                           const sl_op_params *p, unsigned threads, sl_err *err)
+{
+    (void)p;
+    return sl_reference_norm2(ref, x[0], n, dt, threads ? threads : 1, err);
+}
+
+static const sl_operation op_norm2 = {
+    .name = "norm2",
+    .description = "the Euclidean norm sqrt(sum x^2) of one array (any Inf: +Inf, even beside a "
+                   "NaN, as hypot; NaN: NaN; n = 0: 0)",
+    .inputs = 1,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "the square root of the exact sum of squares, rounded once to the input "
+                      "format (cond = 1: the norm is perfectly conditioned)",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .reference = norm2_reference,
+    .bound = sl_norm_bound,
+    /* cond is 1 for every input: no conditioning sweep */
+    .cond_family = NULL, .cond_param = NULL,
+};
+
 /* The one list of operations, in the order every listing shows them. */
 static const sl_operation *const ops[] = {&op_sum, &op_mean, &op_var, &op_std, &op_max, &op_min,
-                                          &op_lse};
+                                          &op_lse,
+                                          /* norm2 */
+                                          &op_norm2};
 
 size_t sl_op_count(void) { return sizeof ops / sizeof ops[0]; }
 const sl_operation *sl_op_at(size_t i) { return i < sl_op_count() ? ops[i] : NULL; }

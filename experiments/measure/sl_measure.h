@@ -274,6 +274,10 @@ double sl_sum_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl
  * and SL_BOUND_CORRECTLY_ROUNDED (half an ulp of the rounded exact value). */
 double sl_moment_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                        const sl_launch *cfg);
+/* The bound of a norm2 variant (bounds_norm.c): RECURSIVE (naive sum of squares, then the root),
+ * the scaled form's (a RECURSIVE variant named "scaled"), BINNED (reproducible), CORRECTLY_ROUNDED. */
+double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                     const sl_launch *cfg);
 /* The bound of v's result when K = ranks slices were summed apart and their partial results
  * combined in dt by any order of adds (MPI_SUM, rank order): the slices' errors (at most the
  * whole input's bound plus u sum|x|) and K - 1 roundings of the combine (gamma_{K-1} of the

@@ -1,0 +1,442 @@
+/* norm.cu: GPU kernels and the one C-callable entry of the norm2 variants (naive, f64-acc, half-acc,
+ * scaled, correct, reproducible). The algorithms and their order of operations are described in norm.c, whose
+ * CPU twins repeat every operation below in the same order; determinism: run-to-run (naive,
+ * f64-acc, half-acc, scaled: a fixed tree for a fixed grid and block), correctly-rounded (correct),
+ * order-independent (reproducible).
+ *
+ * Floating-point assumptions: IEEE binary32/binary64 adds, multiplies, divisions and square roots
+ * rounded to nearest even (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true: no contraction
+ * of x*x into the add, correctly rounded x/y and sqrt); float16/bfloat16 input widened exactly;
+ * half-acc's 16-bit operations done in float32 and rounded once to the 16-bit format.
+ *
+ * Steps of nrm_kernel (one launch): 1. grid-stride read, 16-byte vectors, 4 in flight: thread g keeps
+ * per vector lane its sum of squares (naive) or Blue's three sums (scaled) and an Inf flag; lanes
+ * combined in norm.c's fixed tree; 2. block tree of the sums (sl_block_reduce, componentwise), the
+ * flag by __syncthreads_or; 3. last-block finish: every block publishes its sums (and ORs its flag
+ * into the workspace), the last to take the ticket reduces them in sl_grid_finish's order, takes the
+ * root (or Blue's combine) and rounds once to the input format.
+ * nrm_exact_kernel (correct, one launch): every square exact (norm.h: M^2 in 24-bit digits) added by
+ * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
+ * digits published, the last block sums them digit by digit and thread 0 rounds
+ * (sl_nrm_round_sqrt, the twin's own code).
+ * nrm_repro_kernel (reproducible, one launch): the squares into per-thread float64 binned
+ * accumulators (exact/binned.h), states merged exactly through the block and across blocks.
+ * Performance considerations: nrm_kernel is memory-bound at large n (a multiply and an add per
+ * element, scaled three of each); nrm_exact_kernel makes 3 (float32, 16-bit) or 6 (float64) shared
+ * atomics per element: correct first, not yet at the read rate (BENCHMARKS.md when measured). */
+#include <stdint.h>
+#include "reduce/reduce.cuh"
+#include "norm/norm.h"
+#include "exact/binned.h"
+
+namespace {
+
+template <typename In> __device__ __forceinline__ In nrm_out(float a);
+template <typename In> __device__ __forceinline__ In nrm_out(double a);
+template <> __device__ __forceinline__ float nrm_out<float>(float a) { return a; }
+template <> __device__ __forceinline__ float nrm_out<float>(double a) { return __double2float_rn(a); }
+template <> __device__ __forceinline__ double nrm_out<double>(double a) { return a; }
+template <> __device__ __forceinline__ __half nrm_out<__half>(float a) { return __float2half_rn(a); }
+template <> __device__ __forceinline__ __half nrm_out<__half>(double a) { return __double2half(a); }
+template <> __device__ __forceinline__ __nv_bfloat16 nrm_out<__nv_bfloat16>(float a) { return __float2bfloat16_rn(a); }
+template <> __device__ __forceinline__ __nv_bfloat16 nrm_out<__nv_bfloat16>(double a) { return __double2bfloat16(a); }
+
+template <typename Acc> __device__ __forceinline__ Acc nrm_widen(float x) { return (Acc)x; }
+template <typename Acc> __device__ __forceinline__ Acc nrm_widen(double x) { return (Acc)x; }
+template <typename Acc> __device__ __forceinline__ Acc nrm_widen(__half x) { return (Acc)__half2float(x); }
+template <typename Acc> __device__ __forceinline__ Acc nrm_widen(__nv_bfloat16 x) { return (Acc)__bfloat162float(x); }
+
+/* rounding policies: every accumulator operation's result passes through R::r */
+struct rnd_none {
+    template <typename T> static __device__ __forceinline__ T r(T a) { return a; }
+};
+struct rnd_f16 {
+    static __device__ __forceinline__ float r(float a) { return __half2float(__float2half_rn(a)); }
+};
+struct rnd_bf16 {
+    static __device__ __forceinline__ float r(float a) { return __bfloat162float(__float2bfloat16_rn(a)); }
+};
+
+/* NC sums (1: naive; 3: scaled's big, med, small) and their componentwise add */
+template <typename T, int NC> struct nrm_st { T c[NC]; };
+template <typename T, int NC, class R> struct nrm_op {
+    typedef nrm_st<T, NC> A;
+    static __device__ __forceinline__ A zero()
+    {
+        A r;
+#pragma unroll
+        for (int i = 0; i < NC; i++) r.c[i] = T(0);
+        return r;
+    }
+    static __device__ __forceinline__ A add(A a, A b)
+    {
+        A r;
+#pragma unroll
+        for (int i = 0; i < NC; i++) r.c[i] = R::r(a.c[i] + b.c[i]);
+        return r;
+    }
+    static __device__ __forceinline__ A shfl(A v, int off)
+    {
+        A r;
+#pragma unroll
+        for (int i = 0; i < NC; i++) r.c[i] = __shfl_down_sync(SL_FULL_MASK, v.c[i], off);
+        return r;
+    }
+    static __device__ __forceinline__ void store(A *p, A v) { *p = v; }
+    static __device__ __forceinline__ A load_cg(const A *p)
+    {
+        A r;
+#pragma unroll
+        for (int i = 0; i < NC; i++) r.c[i] = __ldcg(&p->c[i]);
+        return r;
+    }
+};
+
+/* sl_grid_finish's order with the value kept (moments.cu's mom_grid_reduce; twin: sl_tw_finish per
+ * component). Thread 0 publishes block_val and ORs its flag before the ticket. */
+template <class Op>
+__device__ __forceinline__ bool nrm_grid_reduce(typename Op::A block_val, unsigned flag,
+                                                typename Op::A *partials, unsigned *counter,
+                                                unsigned *gflag, typename Op::A *out, unsigned *out_flag)
+{
+    typedef typename Op::A A;
+    __shared__ A s_fin[32];
+    if (threadIdx.x == 0) {
+        Op::store(&partials[blockIdx.x], block_val);
+        if (flag) atomicOr(gflag, 1u);
+    }
+    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return false;
+    const unsigned G = gridDim.x, B = blockDim.x;
+    A a = Op::zero();
+    for (unsigned i = threadIdx.x; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
+    a = sl_block_reduce<Op>(a, s_fin);
+    if (threadIdx.x == 0) {
+        *counter = 0u;
+        *out_flag = atomicExch(gflag, 0u);
+    }
+    *out = a;
+    return true;
+}
+
+__device__ __forceinline__ float nrm_sqrt(float a) { return sqrtf(a); }
+__device__ __forceinline__ double nrm_sqrt(double a) { return sqrt(a); }
+__device__ __forceinline__ void nrm_scaled_add(float *b, float *m, float *s, float ax) { sl_nrm_scaled_add_f(b, m, s, ax); }
+__device__ __forceinline__ void nrm_scaled_add(double *b, double *m, double *s, double ax) { sl_nrm_scaled_add_d(b, m, s, ax); }
+__device__ __forceinline__ float nrm_scaled_final(float b, float m, float s) { return sl_nrm_scaled_final_f(b, m, s); }
+__device__ __forceinline__ double nrm_scaled_final(double b, double m, double s) { return sl_nrm_scaled_final_d(b, m, s); }
+
+template <typename In, typename Acc, class R, int NC>
+__global__ void __launch_bounds__(1024)
+nrm_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result)
+{
+    typedef nrm_op<Acc, NC, R> Op;
+    typedef typename Op::A A;
+    typedef typename sl_vec<In>::type V;
+    constexpr int W = sl_vec<In>::W;
+    constexpr int U = 4;
+    __shared__ A s_warp[32];
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    A l[W];
+#pragma unroll
+    for (int k = 0; k < W; k++) l[k] = Op::zero();
+    unsigned inf = 0u;
+#define NRM_TAKE(k_, xin)                                                                     \
+    do {                                                                                      \
+        const Acc v_ = nrm_widen<Acc>(xin);                                                   \
+        const Acc a_ = fabs(v_);                                                              \
+        inf |= a_ == (Acc)INFINITY;                                                           \
+        if (NC == 1) l[k_].c[0] = R::r(l[k_].c[0] + R::r(v_ * v_));                           \
+        else nrm_scaled_add(&l[k_].c[0], &l[k_].c[1 % NC], &l[k_].c[2 % NC], a_);             \
+    } while (0)
+    if (g < head) NRM_TAKE(0, x[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = xv[j + u * T];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) NRM_TAKE(k, sl_vec_lane(v[u], k));
+    }
+    for (; j < nv; j += T) {
+        V v = xv[j];
+#pragma unroll
+        for (int k = 0; k < W; k++) NRM_TAKE(k, sl_vec_lane(v, k));
+    }
+    const uint64_t ts = head + nv * W;
+    if (g < n - ts) NRM_TAKE(0, x[ts + g]);
+#undef NRM_TAKE
+    A tv;
+    if (W == 8)
+        tv = Op::add(Op::add(Op::add(l[0], l[1 % W]), Op::add(l[2 % W], l[3 % W])),
+                     Op::add(Op::add(l[4 % W], l[5 % W]), Op::add(l[6 % W], l[7 % W])));
+    else if (W == 4)
+        tv = Op::add(Op::add(l[0], l[1 % W]), Op::add(l[2 % W], l[3 % W]));
+    else
+        tv = Op::add(l[0], l[1 % W]);
+    tv = sl_block_reduce<Op>(tv, s_warp);
+    const unsigned binf = __syncthreads_or(inf);
+    unsigned *gflag = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + SL_NRM_WS_FLAG);
+    A tot;
+    unsigned anyinf;
+    if (!nrm_grid_reduce<Op>(tv, binf, sl_ws_partials<A>(work), sl_ws_counter(work), gflag, &tot, &anyinf))
+        return;
+    if (threadIdx.x != 0) return;
+    Acc r;
+    if (anyinf) r = (Acc)INFINITY;
+    else if (NC == 1) r = nrm_sqrt(tot.c[0]);
+    else r = nrm_scaled_final(tot.c[0], tot.c[1 % NC], tot.c[2 % NC]);
+    *result = nrm_out<In>(r);
+}
+
+/* ---- correct ------------------------------------------------------------------------------- */
+template <typename In> struct nrm_exact_fmt { enum { L = SL_NRM_LIMBS_F32, UNIT = SL_NRM_UNIT_F32, NCH = 3 }; };
+template <> struct nrm_exact_fmt<double> { enum { L = SL_NRM_LIMBS_F64, UNIT = SL_NRM_UNIT_F64, NCH = 6 }; };
+
+__device__ __forceinline__ uint64_t nrm_split(double x, int *pos, unsigned *fl)
+{
+    return sl_nrm_split_f64((uint64_t)__double_as_longlong(x), pos, fl);
+}
+__device__ __forceinline__ uint64_t nrm_split(float x, int *pos, unsigned *fl)
+{
+    return sl_nrm_split_f32(__float_as_uint(x), pos, fl);
+}
+
+template <typename In>
+__device__ __forceinline__ void nrm_exact_take(unsigned long long *s_limb, In xin, unsigned *fl)
+{
+    typedef nrm_exact_fmt<In> F;
+    int pos = 0;
+    const uint64_t M = nrm_split(sl_widen(xin), &pos, fl);
+    if (!M) return;
+    uint64_t c[6];
+    const int i0 = sl_nrm_square_chunks(M, pos, F::NCH, c);
+#pragma unroll
+    for (int k = 0; k < F::NCH; k++)
+        if (c[k]) atomicAdd(&s_limb[i0 + k], (unsigned long long)c[k]);
+}
+
+template <typename In>
+__global__ void __launch_bounds__(1024)
+nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result, int dt)
+{
+    typedef nrm_exact_fmt<In> F;
+    typedef typename sl_vec<In>::type V;
+    constexpr int W = sl_vec<In>::W;
+    __shared__ unsigned long long s_limb[F::L];
+    for (unsigned i = threadIdx.x; i < (unsigned)F::L; i += blockDim.x) s_limb[i] = 0ull;
+    __syncthreads();
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned fl = 0u;
+    if (g < head) nrm_exact_take(s_limb, x[g], &fl);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    for (uint64_t j = g; j < nv; j += T) {
+        V v = xv[j];
+#pragma unroll
+        for (int k = 0; k < W; k++) nrm_exact_take(s_limb, sl_vec_lane(v, k), &fl);
+    }
+    const uint64_t ts = head + nv * W;
+    if (g < n - ts) nrm_exact_take(s_limb, x[ts + g], &fl);
+    const unsigned bnan = __syncthreads_or(fl & SL_NRM_FL_NAN), binf = __syncthreads_or(fl & SL_NRM_FL_INF);
+    unsigned *gflag = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + SL_NRM_WS_FLAG);
+    unsigned long long *parts = sl_ws_partials<unsigned long long>(work);
+    for (unsigned i = threadIdx.x; i < (unsigned)F::L; i += blockDim.x)
+        parts[(uint64_t)blockIdx.x * F::L + i] = s_limb[i];
+    if (threadIdx.x == 0 && (bnan || binf))
+        atomicOr(gflag, (bnan ? SL_NRM_FL_NAN : 0u) | (binf ? SL_NRM_FL_INF : 0u));
+    __threadfence();                                 /* every publishing thread, then the barrier */
+    __syncthreads();
+    if (!sl_ticket_last<sl_bar_aligned, false>(sl_ws_counter(work))) return;
+    const unsigned G = gridDim.x;
+    for (unsigned i = threadIdx.x; i < (unsigned)F::L; i += blockDim.x) {
+        unsigned long long s = 0ull;
+        for (unsigned b = 0; b < G; b++) s += __ldcg(&parts[(uint64_t)b * F::L + i]);
+        s_limb[i] = s;
+    }
+    __syncthreads();
+    if (threadIdx.x != 0) return;
+    uint64_t d[F::L];
+    for (int i = 0; i < F::L; i++) d[i] = (uint64_t)s_limb[i];
+    const unsigned flags = atomicExch(gflag, 0u);
+    *sl_ws_counter(work) = 0u;
+    const double r = sl_nrm_round_sqrt(d, F::L, F::UNIT, (sl_dtype)dt, flags);
+    *result = nrm_out<In>(r);                        /* exact: r is a value of dt */
+}
+
+/* ---- reproducible (float32, 16-bit input) ----------------------------------------------------
+ * Each thread: its values' squares (exact in float64) into a float64 binned accumulator
+ * (exact/binned.h's sl_rsum_take1_f64, the state of `reproducible`), turned into a state; the
+ * block's states merged by a shared-memory tree (exact: the merge is), the block's state
+ * published, the last block merges them (thread t: states t, t + B, ..., then the tree) and thread 0
+ * rounds to float64, takes the root and rounds once to the input format. The state is a function of
+ * the multiset of squares: the same bits for every grid, block and order (the twin takes the values
+ * in index order in one accumulator). Blocks of at most SL_NRM_REPRO_BLOCK threads (shared states). */
+__device__ __forceinline__ void nrm_repro_tree(sl_rsum_state *s)
+{
+    for (unsigned h = blockDim.x >> 1; h > 0; h >>= 1) {
+        if (threadIdx.x < h) sl_rsum_state_merge(&s[threadIdx.x], &s[threadIdx.x + h]);
+        __syncthreads();
+    }
+}
+
+template <typename In>
+__global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
+nrm_repro_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result)
+{
+    typedef typename sl_vec<In>::type V;
+    constexpr int W = sl_vec<In>::W;
+    __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    sl_rsum_thr_f64 acc;
+    sl_rsum_init_f64(&acc);
+#define NRM_REPRO_TAKE(xin)                                                                   \
+    do {                                                                                      \
+        const double a_ = (double)sl_widen(xin);                                              \
+        sl_rsum_take1_f64(&acc, a_ * a_);                                                     \
+    } while (0)
+    if (g < head) NRM_REPRO_TAKE(x[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    for (uint64_t j = g; j < nv; j += T) {
+        V v = xv[j];
+#pragma unroll
+        for (int k = 0; k < W; k++) NRM_REPRO_TAKE(sl_vec_lane(v, k));
+    }
+    const uint64_t ts = head + nv * W;
+    if (g < n - ts) NRM_REPRO_TAKE(x[ts + g]);
+#undef NRM_REPRO_TAKE
+    sl_rsum_to_state_f64(&acc, &s_st[threadIdx.x]);
+    __syncthreads();
+    nrm_repro_tree(s_st);
+    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
+    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        sl_rsum_state p;
+        const int64_t *src = reinterpret_cast<const int64_t *>(&parts[b]);
+        int64_t *dst = reinterpret_cast<int64_t *>(&p);
+        for (unsigned w = 0; w < sizeof p / 8; w++) dst[w] = __ldcg(src + w);
+        sl_rsum_state_merge(&st, &p);
+    }
+    s_st[threadIdx.x] = st;
+    __syncthreads();
+    nrm_repro_tree(s_st);
+    if (threadIdx.x != 0) return;
+    *sl_ws_counter(work) = 0u;
+    const double r = (s_st[0].flags & SL_SACC_PINF) ? (double)INFINITY
+                                                     : sqrt(sl_rsum_state_round(&s_st[0], SL_F64)) + 0.0;
+    *result = nrm_out<In>(r);
+}
+
+} // namespace
+
+/* ---- launcher -------------------------------------------------------------------------------- */
+struct nrm_args {
+    const sl_launch *cfg;
+    const void *x;
+    uint64_t n, head, nv;
+    void *work, *result;
+    cudaStream_t s;
+};
+
+template <typename In, typename Acc, class R>
+static int nrm_launch(const sl_variant *v, const nrm_args &a, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    if (v->impl == SL_NRM_SCALED)
+        nrm_kernel<In, Acc, R, 3><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv,
+                                                                  a.work, (In *)a.result);
+    else
+        nrm_kernel<In, Acc, R, 1><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv,
+                                                                  a.work, (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("nrm_kernel", v->name, err);
+    return 0;
+}
+
+template <typename In>
+static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    nrm_exact_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work,
+                                                        (In *)a.result, (int)dt);
+    SL_CUDA_CHECK_LAUNCH("nrm_exact_kernel", v->name, err);
+    return 0;
+}
+
+template <typename In>
+static int nrm_launch_repro(const sl_variant *v, const nrm_args &a, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    if (c->block > SL_NRM_REPRO_BLOCK || (c->block & (c->block - 1u)))
+        return sl_err_set(err, "%s: block %u: a power of two up to %u", v->name, c->block, SL_NRM_REPRO_BLOCK);
+    nrm_repro_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work,
+                                                        (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("nrm_repro_kernel", v->name, err);
+    return 0;
+}
+
+extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)n;
+    if (v->impl == SL_NRM_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
+    if (v->impl == SL_NRM_CORRECT) return sl_ws_bytes(cfg->grid, (size_t)SL_NRM_LIMBS(dt) * 8u);
+    const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
+    return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
+}
+
+extern "C" int sl_norm_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                           const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                           void *stream, sl_err *err)
+{
+    nrm_args a = {cfg, d_x, n, 0, 0, d_work, d_result, (cudaStream_t)stream};
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (n >= ((uint64_t)1 << 40))
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    if (sl_check_aligned(v, d_x, dt, err) || sl_check_addr_mod(v, d_x, cfg, err) ||
+        sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_norm_workspace(v, n, dt, cfg), err))
+        return -1;
+    sl_vec_split(n, dt, cfg->addr_mod, &a.head, &a.nv);
+    if (v->impl == SL_NRM_CORRECT) {
+        switch (dt) {
+        case SL_F64: return nrm_launch_exact<double>(v, a, dt, err);
+        case SL_F32: return nrm_launch_exact<float>(v, a, dt, err);
+        case SL_F16: return nrm_launch_exact<__half>(v, a, dt, err);
+        case SL_BF16: return nrm_launch_exact<__nv_bfloat16>(v, a, dt, err);
+        }
+        return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    }
+    if (v->impl == SL_NRM_REPRO) {
+        switch (dt) {
+        case SL_F32: return nrm_launch_repro<float>(v, a, err);
+        case SL_F16: return nrm_launch_repro<__half>(v, a, err);
+        case SL_BF16: return nrm_launch_repro<__nv_bfloat16>(v, a, err);
+        default: return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+        }
+    }
+    if (v->impl != SL_NRM_NAIVE && v->impl != SL_NRM_SCALED)
+        return sl_err_set(err, "%s: no kernel", v->name);
+    const sl_dtype acc = sl_variant_acc(v, dt);
+    switch (dt) {
+    case SL_F64: return nrm_launch<double, double, rnd_none>(v, a, err);
+    case SL_F32:
+        return acc == SL_F64 ? nrm_launch<float, double, rnd_none>(v, a, err)
+                             : nrm_launch<float, float, rnd_none>(v, a, err);
+    case SL_F16:
+        return acc == SL_F64   ? nrm_launch<__half, double, rnd_none>(v, a, err)
+               : acc == SL_F16 ? nrm_launch<__half, float, rnd_f16>(v, a, err)
+                               : nrm_launch<__half, float, rnd_none>(v, a, err);
+    case SL_BF16:
+        return acc == SL_F64    ? nrm_launch<__nv_bfloat16, double, rnd_none>(v, a, err)
+               : acc == SL_BF16 ? nrm_launch<__nv_bfloat16, float, rnd_bf16>(v, a, err)
+                                : nrm_launch<__nv_bfloat16, float, rnd_none>(v, a, err);
+    }
+    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}

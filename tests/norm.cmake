@@ -1,0 +1,19 @@
+# tests/norm.cmake: the Euclidean norm `norm2` (issue 32): its exact reference, its variants' twins,
+# bounds and the CLI.
+#   tnorm_ref (cpu) the reference against plain MPFR: every format, random data, the range ends,
+#             the issue's cases (2^20 x 1e20 and 1e-25 in float32, float16 > 256), specials
+sl_add_test(NAME tnorm_ref SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ref.c LABELS cpu TIMEOUT 300
+            LIBS sumlab_reference sumlab_mpfr)
+#   tnorm_twins (cpu) every norm2 twin against the reference: within its bound on every family
+#             (random, squares overflowing/underflowing, subnormals, the norm near the top, DB1NRM2's
+#             table), finite where the norm is (scaled, reproducible, correct), correct bit for bit,
+#             specials, permutations, splits, three launch shapes; naive's +Inf and 0 on the issue's rows
+sl_add_test(NAME tnorm_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_twins.c LABELS cpu TIMEOUT 300)
+#   tnorm_cli (cpu) sumlab reduce --op norm2 FILE --variants exact,correct --format csv: result_hex
+#             equals sqrt(sum x^2) from Python's integers rounded once (random, 2^20 x 1e20 / 1e-25
+#             float32, float16 > 256, float64 1e+-200, an exact tie); Inf beside NaN -> inf
+add_test(NAME tnorm_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tnorm_cli PROPERTIES LABELS cpu TIMEOUT 300)
+#   tnorm_gpu (gpu) the cuBLAS anchor within 4 ulps and finite on 2^20 x 1e20 / 1e-25 (float32) and
+#             1e+-200 (float64), correct's kernel equal to the reference there; 77 without a GPU
+sl_add_test(NAME tnorm_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_gpu.c LABELS gpu TIMEOUT 300)

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# tnorm_cli.sh: `sumlab reduce --op norm2 FILE --variants exact,correct --format csv` end to end (CPU
+# backend): both rows' result_hex equal sqrt(sum x^2) computed here with Python integers (exact
+# squares as Fractions, math.isqrt) and rounded once (nearest, ties to even) to the format, on
+# random data, the issue's 2^20 x 1e20 and 1e-25 float32 rows, float16 values > 256 and float64
+# values near 1e+-200; Inf beside NaN gives inf; `list ops` lists norm2.
+#   usage: bash tests/tnorm_cli.sh PATH/TO/sumlab [SEED]
+set -u
+sumlab=${1:?usage: tnorm_cli.sh PATH/TO/sumlab}
+seed=${SUMLAB_SEED:-${2:-20261129}}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tnorm_cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SUMLAB_NO_GPU=1
+fails=0 checks=0
+fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
+check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
+
+python3 - "$tmp" "$seed" <<'PY'
+import math, random, struct, sys
+from fractions import Fraction
+tmp, seed = sys.argv[1], int(sys.argv[2])
+rng = random.Random(seed)
+# (struct code, precision, emin, largest finite value)
+fmts = {"f32": ("<f", 24, -126, (2 - 2.0**-23) * 2.0**127), "f64": ("<d", 53, -1022, (2 - 2.0**-52) * 2.0**1023),
+        "f16": ("<e", 11, -14, 65504.0)}
+
+def root_rounded(s2, p, emin, vmax):
+    """sqrt(s2) (a Fraction >= 0) rounded once to p bits, ties to even, subnormals, Inf past vmax"""
+    if s2 == 0:
+        return 0.0
+    # s2 = N / 2^(2k) with N an integer: every square here is a multiple of 2^-2148
+    k = 1100
+    N = s2 * Fraction(2) ** (2 * k)
+    assert N.denominator == 1
+    N = N.numerator
+    r = math.isqrt(N)                         # sqrt(s2) = (r + f) 2^-k
+    e = r.bit_length() - 1 - k                # the leading bit's exponent
+    qe = max(e - p + 1, emin - p + 1)         # quantum 2^qe
+    # scale so the quantum is 1 with 2 guard bits: isqrt of N 2^(2(-qe-k+2))... exact integer work
+    sh = 2 * (-qe - k + 2)
+    M = N << sh if sh >= 0 else N >> (-sh)
+    lost = sh < 0 and (N & ((1 << (-sh)) - 1)) != 0
+    t = math.isqrt(M)
+    sticky = lost or t * t != M
+    q, guard, rest = t >> 2, (t >> 1) & 1, (t & 1) or sticky
+    if guard and (rest or q & 1):             # nearest, ties to even
+        q += 1
+    v = math.ldexp(q, qe) if q.bit_length() + qe < 1100 else math.inf
+    return math.inf if v > vmax else v
+
+cases = []
+def add(name, dt, xs, times=1):
+    """the file holds xs repeated `times` times"""
+    code, p, emin, vmax = fmts[dt]
+    xs = [struct.unpack(code, struct.pack(code, x))[0] for x in xs]
+    open(f"{tmp}/{name}.{dt}", "wb").write(b"".join(struct.pack(code, x) for x in xs) * times)
+    s2 = times * sum(Fraction(x) * Fraction(x) for x in xs)
+    cases.append(f"{name} {dt} {root_rounded(s2, p, emin, vmax).hex()}")
+
+for dt in ("f32", "f64", "f16"):
+    add("random", dt, [rng.gauss(0, 1) * (100 if dt != "f16" else 1) for _ in range(1000)])
+add("huge", "f32", [1e20], 1 << 20)
+add("tiny", "f32", [1e-25], 1 << 20)
+add("sq-overflow", "f16", [257.0 + rng.randrange(200) for _ in range(300)])
+add("pm200", "f64", [rng.choice((1e200, 1e-200)) * (1 + rng.random()) for _ in range(1000)])
+add("ties", "f32", [2.0**24, 2.0**12, 2.0**12, 1.0])   # sqrt = 2^24 + 1, a midpoint: to even
+open(f"{tmp}/want", "w").write("\n".join(cases) + "\n")
+open(f"{tmp}/special.f32", "wb").write(struct.pack("<3f", float("nan"), 1.0, float("-inf")))
+PY
+while read -r name dt want; do
+  "$sumlab" reduce --op norm2 "$tmp/$name.$dt" --dtype "$dt" --variants exact,correct --format csv \
+    > "$tmp/out.csv" 2> "$tmp/err"
+  check "$name $dt: the command succeeds ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+  for v in exact correct; do
+    got=$(python3 -c "import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if x['variant']==sys.argv[2]]; print(r[0]['result_hex'] if len(r)==1 else 'rows:%d'%len(r))" "$tmp/out.csv" "$v")
+    check "$name $dt $v: result_hex $got, want $want" python3 -c "import sys; sys.exit(float.fromhex('$got') != float.fromhex('$want'))"
+  done
+done < "$tmp/want"
+"$sumlab" reduce --op norm2 "$tmp/special.f32" --dtype f32 --variants all --format csv > "$tmp/sp.csv" 2>/dev/null
+check "Inf beside NaN: every row inf" python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open('$tmp/sp.csv')))
+sys.exit(not rows or any(r['result_hex'] != 'inf' for r in rows))"
+"$sumlab" list ops --format csv > "$tmp/ops.csv" 2>/dev/null
+check "list ops lists norm2" grep -q "^norm2,1," "$tmp/ops.csv"
+echo "tnorm_cli: $checks checks, $fails failed (seed $seed)"
+[ "$fails" -eq 0 ]
