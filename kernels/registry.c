@@ -89,7 +89,9 @@
     X(lse_online)                                                                           \
     X(lse_f64_acc)                                                                          \
     X(lse_compensated)                                                                      \
-    X(lse_half_acc)
+    X(lse_half_acc)                                                                          \
+    /* rows/rows.c: row-wise reductions (a block per row, fixed tree) */                    \
+    X(block_row)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
