@@ -8,3 +8,6 @@ sl_add_test(NAME trows_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/trows_gpu.c LABEL
 # trows_cli: `reduce/sum --axis`: the row column, row i == `sum` of row i alone, errors
 add_test(NAME trows_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/trows_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(trows_cli PROPERTIES LABELS cpu TIMEOUT 300)
+# trows_batch: the batch-invariance experiment (tiny preset, CPU): its CSV and table
+add_test(NAME trows_batch COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/trows_batch.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(trows_batch PROPERTIES LABELS cpu TIMEOUT 300)
