@@ -11,3 +11,5 @@ set_tests_properties(trows_cli PROPERTIES LABELS cpu TIMEOUT 300)
 # trows_batch: the batch-invariance experiment (tiny preset, CPU): its CSV and table
 add_test(NAME trows_batch COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/trows_batch.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(trows_batch PROPERTIES LABELS cpu TIMEOUT 300)
+# tlib_rows: libsumlab's sumlab_reduce_rows_host_ex == sumlab_reduce_host_ex on each row
+sl_add_test(NAME tlib_rows SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlib_rows.c LABELS cpu TIMEOUT 120 LIBS sumlab_lib)
