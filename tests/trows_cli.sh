@@ -70,6 +70,16 @@ check "fortran order: the same rows as C order" diff <(grep -E ',(serial|reprodu
 "$sumlab" sum "$tmp/m.npy" --axis -1 --variants serial -q > "$tmp/t.txt"
 check "table: row column" grep -q '^row ' "$tmp/t.txt"
 
+# bench --axis -1 on the CPU backend: one line per variant and shape, rows judged, checks ok
+"$sumlab" bench --axis -1 --backend cpu --rows 3,17 --n 100 --variants serial,reproducible,block-row \
+  --columns variant,rows,n,rows_ulps_median,rows_ulps_max,check > "$tmp/b.csv" 2> "$tmp/b.err"
+check "bench --axis exits 0" test $? -eq 0
+check "bench --axis: 6 lines, ok, rows errors" awk -F, '
+  /^#/ { next } $1 == "variant" { next }
+  { k++; if ($6 != "ok" || !($5 >= $4) || $4 < 0 || ($1 == "reproducible" && $5 > 1)) bad = 1
+    if (!(($2 == 3 || $2 == 17) && $3 == 100)) bad = 1 }
+  END { exit bad || k != 6 }' "$tmp/b.csv"
+
 # --- errors: one line on stderr, exit 2, nothing on stdout ------------------------------------
 bad() {   # bad DESCRIPTION PATTERN ARGS...
   local what=$1 pat=$2; shift 2
@@ -86,6 +96,8 @@ bad "axis 1 of a 1-d file" "out of range" sum "$tmp/row0.npy" --axis 1
 bad "axis not a number" "axis" sum "$tmp/m.npy" --axis x
 python3 "$tmp/mk.py" "$tmp/z.npy" 3x0 C "$seed"
 bad "zero-length axis" "length 0" sum "$tmp/z.npy" --axis -1
+bad "bench --axis 0" "last" bench --axis 0 --backend cpu --rows 2 --n 8
+bad "bench --rows 0" "0 rows" bench --axis -1 --backend cpu --rows 0 --n 8
 bad "no rows" "no rows" sum "$tmp/z.npy" --axis 0
 
 echo "trows_cli: $checks checks, $fails failed (seed $seed)"

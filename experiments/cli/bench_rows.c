@@ -35,9 +35,11 @@ static void rows_usage(FILE *f)
           "the dataset (B N values, C order) is reduced along its last axis by each variant (its\n"
           "row kernel, or its 1-D kernel on each row: kernels/rows). GPU (default): one warm-up\n"
           "and R timed runs of the whole tensor (device events), and a streaming read of the\n"
-          "same bytes: ratio_read = read time / the variant's time. CPU: the twins, timed once\n"
-          "by wall clock. Every row is judged against its exact reference: rows_ulps_median and\n"
-          "rows_ulps_max over rows; a row outside the variant's bound fails the check.\n\n"
+          "same bytes: ratio_read = read time / the variant's time; for the sum also\n"
+          "cub::DeviceSegmentedReduce::Sum on the same rows: ratio_cub = its time / the\n"
+          "variant's. CPU: the twins, timed once by wall clock. Every row is judged against\n"
+          "its exact reference: rows_ulps_median and rows_ulps_max over rows; a row outside\n"
+          "the variant's bound fails the check.\n\n"
           "options:\n"
           "  --axis K       -1 (or 1): the last axis (the only one of a generated input)\n"
           "  --rows L       B values (default 4096,32768)\n"
@@ -45,12 +47,14 @@ static void rows_usage(FILE *f)
           "  --pairs        pair --rows and --n element by element instead of every B with every N\n"
           "  (other options as `sumlab bench`)\n\n"
           "columns (default): op variant dtype rows n reps time_ms_median gbps ratio_read\n"
-          "  read_ms_median rows_ulps_median rows_ulps_max block grid backend det_class check\n", f);
+          "  read_ms_median ratio_cub cub_ms_median rows_ulps_median rows_ulps_max block grid\n"
+          "  backend det_class check\n", f);
 }
 
 static const char *const rows_columns[] = {
     "op", "variant", "dtype", "rows", "n", "reps", "time_ms_median", "gbps", "ratio_read",
-    "read_ms_median", "rows_ulps_median", "rows_ulps_max", "block", "grid", "backend", "det_class",
+    "read_ms_median", "ratio_cub", "cub_ms_median", "rows_ulps_median", "rows_ulps_max", "block",
+    "grid", "backend", "det_class",
     "check",
 };
 
@@ -240,6 +244,16 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         }
         ok[k] = 1;
     }
+    /* the anchor row's time: CUB's segmented sum on the same rows (the sum's rows, GPU) */
+    double cub_ms = NAN;
+    if (o->on_gpu && rc == 0 && !strcmp(o->op->name, "sum")) {
+        sl_err ce = {{0}};
+        if (sl_rows_cub_sum_ms(x, B, N, o->dt, (int)o->reps, &cub_ms, &ce))
+            sl_cli_msg("bench", "cub segmented reduce: %s", ce.msg);
+        else
+            fprintf(stderr, "sumlab bench: %llu x %llu: cub::DeviceSegmentedReduce::Sum %.4g ms\n",
+                    (unsigned long long)B, (unsigned long long)N, cub_ms);
+    }
     /* every row's reference once, every variant's row judged against it */
     for (uint64_t r = 0; r < B && rc == 0; r++) {
         sl_reference ref;
@@ -278,6 +292,8 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         xr.rows_ulps_max = ul[k * B + B - 1];
         xr.read_ms_median = rms[k];
         xr.ratio_read = tms[k] > 0 ? rms[k] / tms[k] : NAN;
+        xr.cub_ms_median = cub_ms;
+        xr.ratio_cub = tms[k] > 0 ? cub_ms / tms[k] : NAN;
         xr.check = bad[k] ? "FAILED" : "ok";
         if (bad[k])
             sl_cli_msg("bench", "%s: %d of %llu rows outside the bound", v->name, bad[k], (unsigned long long)B);

@@ -229,4 +229,11 @@ int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t
     (void)time_ms_median; (void)read_ms_median; (void)cfg_out;
     return sl_err_set(err, "no GPU: sumlab was built without CUDA");
 }
+
+int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, int reps,
+                       double *ms_median, sl_err *err)
+{
+    (void)x; (void)rows; (void)n; (void)dt; (void)reps; (void)ms_median;
+    return sl_err_set(err, "no GPU: sumlab was built without CUDA");
+}
 #endif

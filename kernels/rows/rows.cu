@@ -8,6 +8,7 @@
  * for [B, N] inputs of a few thousand rows every SM holds several rows, and each row streams
  * with 16-byte loads (block-row) or scalar coalesced loads (reproducible: the deposits cost
  * more than the load width). Numbers: BENCHMARKS.md (`sumlab bench --axis`). */
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdlib.h>
@@ -291,5 +292,92 @@ extern "C" int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t row
         sl_gpu_ctx_destroy(ctx);
         free(t);
     }
+    return rc;
+}
+
+/* ---- the anchor: cub::DeviceSegmentedReduce::Sum over the same rows ------------------------ */
+/* Segment i = [i n, (i + 1) n): begin offsets 0, n, 2n, ... on the device (end = begin + 1).
+ * CUB's accumulator follows its output type (the input's format). */
+template <typename X>
+static cudaError_t seg_sum(void *work, size_t &bytes, const void *x, void *out, uint64_t rows,
+                           const int64_t *offs, cudaStream_t st)
+{
+    return cub::DeviceSegmentedReduce::Sum(work, bytes, (const X *)x, (X *)out, (int64_t)rows, offs, offs + 1, st);
+}
+
+static cudaError_t seg_call(sl_dtype dt, void *work, size_t &bytes, const void *x, void *out, uint64_t rows,
+                            const int64_t *offs, cudaStream_t st)
+{
+    return dt == SL_F64    ? seg_sum<double>(work, bytes, x, out, rows, offs, st)
+           : dt == SL_F16  ? seg_sum<__half>(work, bytes, x, out, rows, offs, st)
+           : dt == SL_BF16 ? seg_sum<__nv_bfloat16>(work, bytes, x, out, rows, offs, st)
+                           : seg_sum<float>(work, bytes, x, out, rows, offs, st);
+}
+
+extern "C" int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, int reps,
+                                  double *ms_median, sl_err *err)
+{
+    const char *vn = "cub-segmented";
+    const size_t es = sl_dtype_size(dt), bytes_x = (size_t)(rows * n) * es;
+    void *d_x = NULL, *d_out = NULL, *d_work = NULL;
+    int64_t *d_off = NULL, *h_off = NULL;
+    cudaStream_t st = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double *t = NULL;
+    int rc = -1;
+    size_t wb = 0;
+    cudaError_t ce;
+#define SEG_CK(call)                                                                             \
+    do {                                                                                         \
+        ce = (call);                                                                             \
+        if (ce != cudaSuccess) {                                                                 \
+            sl_err_set(err, "%s: CUDA call '%s' failed: %s at %s:%d", vn, #call,                 \
+                       cudaGetErrorString(ce), __FILE__, __LINE__);                              \
+            goto out;                                                                            \
+        }                                                                                        \
+    } while (0)
+    if (reps < 1) reps = 1;
+    h_off = (int64_t *)malloc((size_t)(rows + 1) * sizeof(int64_t));
+    t = (double *)calloc((size_t)reps, sizeof(double));
+    if (!h_off || !t) {
+        sl_err_set(err, "%s: out of memory", vn);
+        goto out;
+    }
+    for (uint64_t i = 0; i <= rows; i++) h_off[i] = (int64_t)(i * n);
+    SEG_CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    SEG_CK(cudaEventCreate(&e0));
+    SEG_CK(cudaEventCreate(&e1));
+    SEG_CK(cudaMalloc(&d_x, bytes_x ? bytes_x : 16));
+    if (bytes_x) SEG_CK(cudaMemcpy(d_x, x, bytes_x, cudaMemcpyHostToDevice));
+    SEG_CK(cudaMalloc(&d_out, rows ? rows * es : 16));
+    SEG_CK(cudaMalloc(&d_off, (size_t)(rows + 1) * sizeof(int64_t)));
+    SEG_CK(cudaMemcpy(d_off, h_off, (size_t)(rows + 1) * sizeof(int64_t), cudaMemcpyHostToDevice));
+    SEG_CK(seg_call(dt, NULL, wb, d_x, d_out, rows, d_off, st));
+    SEG_CK(cudaMalloc(&d_work, wb ? wb : 16));
+    SEG_CK(seg_call(dt, d_work, wb, d_x, d_out, rows, d_off, st));   /* warm-up */
+    SEG_CK(cudaStreamSynchronize(st));
+    for (int r = 0; r < reps; r++) {
+        SEG_CK(cudaEventRecord(e0, st));
+        SEG_CK(seg_call(dt, d_work, wb, d_x, d_out, rows, d_off, st));
+        SEG_CK(cudaEventRecord(e1, st));
+        SEG_CK(cudaStreamSynchronize(st));
+        float ms = 0.0f;
+        SEG_CK(cudaEventElapsedTime(&ms, e0, e1));
+        t[r] = (double)ms;
+    }
+    qsort(t, (size_t)reps, sizeof(double), cmp_double);
+    *ms_median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    rc = 0;
+out:
+#undef SEG_CK
+    if (e1) cudaEventDestroy(e1);
+    if (e0) cudaEventDestroy(e0);
+    if (st) cudaStreamDestroy(st);
+    cudaFree(d_work);
+    cudaFree(d_off);
+    cudaFree(d_out);
+    cudaFree(d_x);
+    free(h_off);
+    free(t);
     return rc;
 }

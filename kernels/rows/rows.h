@@ -55,6 +55,11 @@ int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t
                      const sl_launch *req, int reps, double *results, double *time_ms_median,
                      double *read_ms_median, sl_launch *cfg_out, sl_err *err);
 
+/* The anchor: cub::DeviceSegmentedReduce::Sum over the same rows (uploaded here), reps timed
+ * runs after a warm-up (device events); *ms_median their median. 0, or -1 (err; without CUDA). */
+int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, int reps,
+                       double *ms_median, sl_err *err);
+
 /* `block-row` (rows.c): a block of SL_ROWS_BLOCK threads per row, 16-byte groups per thread in a
  * fixed order, a fixed shuffle tree: the bits of a row depend on its n and format alone. */
 #define SL_ROWS_BLOCK 256u
