@@ -124,7 +124,8 @@ const sl_variant sl_v_block_row = {
 };
 
 /* ---- dedicated entries for families whose files rows/ does not own --------------------------
- * reproducible: a block per row accumulating the binned state of exact/binned.h (rows.cu); its
+ * reproducible: a warp or a block per row (by n alone) accumulating the binned state of
+ * exact/binned.h (rows.cu); its
  * result is a function of the row's multiset of values, so the twin is the 1-D twin's
  * sl_rsum_sum on each row. */
 static int rs_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,

@@ -101,26 +101,79 @@ extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n
     return sl_block_row_rows_gpu(v, d_x, 1, n, dt, cfg, d_work, work_bytes, d_result, stream, err);
 }
 
-/* ---- reproducible: a block per row over the binned state (exact/binned.h) -------------------
- * Each thread takes the row's values i = tid, tid + 256, ... one by one (sl_rsum_take1 raises
- * its index and renormalises as the 1-D kernel's tails do), its folds become an integer state,
- * warps and then warp 0 merge the states exactly (rs_warp_merge), and lane 0 rounds the row's
- * state once (as rs_kernel's last block rounds the grid's): the result is the binned sum of the
- * row's multiset of values, the 1-D kernel's and the twin's. */
+/* ---- reproducible: a warp or a block per row over the binned state (exact/binned.h) ---------
+ * Each of a row's TPR threads takes the row's edge values (before its first 16-byte boundary,
+ * after its last whole vector) one by one and its 16-byte vectors in tiles of U per thread with
+ * the 1-D kernel's group fast path (one capacity check per 8 values, the warp raising its index
+ * together); its folds become an integer state, the warp's states merge exactly
+ * (rs_warp_merge), then (a block per row) warp 0 merges the warps' states, and lane 0 rounds the
+ * row's state once (as rs_kernel's last block rounds the grid's). The result is the binned sum
+ * of the row's multiset of values: the 1-D kernel's and the twin's, whatever B, the split or the
+ * launch. Chosen by n alone: a warp per row (8 rows per block) for n <= RS_WARP_ROW_MAX, where a
+ * block's merge would cost more than its values; a block per row above. */
+#define RS_WARP_ROW_MAX 8192u
+
+/* Thread t of a row's TPR threads adds its share of the row into a. */
+template <typename X, unsigned TPR, typename A>
+__device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsigned t)
+{
+    typedef rs_fmt<X, false> F;
+    typedef typename F::T T;
+    typedef typename F::V V;
+    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / F::VW, tail0 = head + nv * F::VW;
+    for (uint64_t i = t; i < head; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    for (uint64_t i = tail0 + t; i < n; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    const V *xv = reinterpret_cast<const V *>(row + head);
+    const uint64_t per_tile = (uint64_t)TPR * F::U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = 0; tile < ntiles; tile++) {
+        const uint64_t base = tile * per_tile + t;
+        if ((tile + 1) * per_tile <= nv) {           /* uniform over the row's threads */
+            V r4[F::U];
+#pragma unroll
+            for (int u = 0; u < F::U; u++) r4[u] = sl_ldv(xv + base + (uint64_t)u * TPR);
+            T xs[F::U * F::VW];
+            rs_unpack(r4, xs);
+            unsigned mx[F::U * F::VW / F::G], lm = 0u;
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) {
+                mx[g] = rs_group_max(xs + g * F::G);
+                lm = max(lm, mx[g]);
+            }
+            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
+        } else {
+            for (int u = 0; u < F::U; u++)
+                if (base + (uint64_t)u * TPR < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * TPR));
+        }
+    }
+}
+
+/* The row's merged, normalised state rounded once to X. */
+template <typename X>
+__device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
+{
+    typedef typename rs_fmt<X, false>::T T;
+    const double v = sizeof(T) == 4 ? sl_rsum_state_round_f32(&st, sizeof(X) == 2) : sl_rsum_state_round_f64(&st, 0);
+    return sl_out<X>((T)v);
+}
+
+/* A block per row. */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 {
     typedef rs_fmt<X, false> F;
-    typedef typename F::T T;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-        const X *row = x + r * n;
         A a;
         rs_init(a);
-        for (uint64_t i = tid; i < n; i += SL_ROWS_BLOCK) rs_take1(a, (T)sl_widen(row[i]));
+        rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid);
         sl_rsum_state st;
         rs_to_state(a, st);
         rs_warp_merge<F::K>(st);
@@ -130,13 +183,28 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
             if (lane < ROWS_WARPS) st = s_warp[lane];
             else sl_rsum_state_zero_k(&st, F::K);
             rs_warp_merge<F::K>(st);
-            if (lane == 0) {
-                const double v = sizeof(T) == 4 ? sl_rsum_state_round_f32(&st, sizeof(X) == 2)
-                                                : sl_rsum_state_round_f64(&st, 0);
-                out[r] = sl_out<X>((T)v);
-            }
+            if (lane == 0) out[r] = rs_row_round<X>(st);
         }
         sl_bar_any::sync();
+    }
+}
+
+/* A warp per row, ROWS_WARPS rows per block (no barrier: each warp on its own rows). */
+template <typename X>
+__global__ void __launch_bounds__(SL_ROWS_BLOCK)
+rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+{
+    typedef rs_fmt<X, false> F;
+    typedef typename F::A A;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (uint64_t r = (uint64_t)blockIdx.x * ROWS_WARPS + warp; r < rows; r += (uint64_t)gridDim.x * ROWS_WARPS) {
+        A a;
+        rs_init(a);
+        rs_row_take<X, 32u>(a, x + r * n, n, lane);
+        sl_rsum_state st;
+        rs_to_state(a, st);
+        rs_warp_merge<F::K>(st);
+        if (lane == 0) out[r] = rs_row_round<X>(st);
     }
 }
 
@@ -144,8 +212,14 @@ template <typename X>
 static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                           void *d_out, cudaStream_t st, sl_err *err)
 {
-    rs_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
-    SL_CUDA_CHECK_LAUNCH("rs_rows_kernel", v->name, err);
+    if (n <= RS_WARP_ROW_MAX) {
+        rs_rows_warp_kernel<X><<<rows_grid((rows + ROWS_WARPS - 1) / ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
+            (const X *)d_x, rows, n, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
+    } else {
+        rs_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("rs_rows_kernel", v->name, err);
+    }
     return 0;
 }
 
