@@ -129,8 +129,7 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     sl_launch cfg;
     sl_lib_launch(launch, &pp, &cfg);
     if (!cfg.sm_count) cfg.sm_count = (uint32_t)sms;
-    cfg.addr_mod = (uint32_t)((uintptr_t)d_x % 256u);
-    sl_variant_resolve(v, &cfg, n, dt);
+    cfg.addr_mod = (uint32_t)((uintptr_t)d_x % 256u);   /* the request: resolved per row below */
     const size_t ws = sl_rows_workspace(v, rows, n, dt, &cfg);
     cudaStream_t s = (cudaStream_t)stream;
     void *d_work = NULL;

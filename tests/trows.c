@@ -80,9 +80,10 @@ static void rows_equal_1d(void)
                 /* rows 0, 1, B/2, B-1 (and every row of the small batches) */
                 for (uint64_t i = 0; rc == 0 && i < B; i++) {
                     if (B > 8 && i != 0 && i != 1 && i != B / 2 && i != B - 1) continue;
+                    /* the 1-D call on row i at its address: resolved with that address */
                     sl_launch c = req;
-                    sl_variant_resolve(v, &c, N, dt);
                     c.addr_mod = sl_rows_addr_mod(0, i, N, dt);
+                    sl_variant_resolve(v, &c, N, dt);
                     double r1 = NAN;
                     int rc1 = sl_variant_cpu(v, x + i * N * es, N, dt, &c, &r1, &err);
                     CHECK(rc1 == 0 && same_bits(res[i], r1), "%s/%s %s B=%llu N=%llu row %llu: "
@@ -90,7 +91,8 @@ static void rows_equal_1d(void)
                           (unsigned long long)N, (unsigned long long)i, res[i], r1);
                     if (!alone) continue;
                     memcpy(one, x + i * N * es, N * es);
-                    c.addr_mod = 0;
+                    c = req;
+                    sl_variant_resolve(v, &c, N, dt);
                     rc1 = sl_variant_cpu(v, one, N, dt, &c, &r1, &err);
                     CHECK(rc1 == 0 && same_bits(res[i], r1), "%s/%s %s B=%llu N=%llu row %llu alone: "
                           "rows %a, 1-D %a", v->op, v->name, sl_dtype_name(dt), (unsigned long long)B,

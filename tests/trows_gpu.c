@@ -71,8 +71,10 @@ int main(void)
                         fill(x, B * N, dt);
                         memcpy(x + pos[p] * N * es, row, N * es);
                         sl_err err = {{0}};
-                        sl_launch cfg;
-                        int rc = sl_rows_gpu_host(v, x, B, N, dt, NULL, 2, g, NULL, NULL, &cfg, &err);
+                        sl_launch req, cfg;   /* the device's SM count, as the twins take it */
+                        memset(&req, 0, sizeof req);
+                        req.sm_count = (uint32_t)info.sm_count;
+                        int rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 2, g, NULL, NULL, &cfg, &err);
                         CHECK(rc == 0, "%s: %s", v->name, err.msg);
                         if (rc) continue;
                         if (invariant) {

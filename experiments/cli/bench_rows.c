@@ -206,7 +206,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
     double *tms = malloc(nv * sizeof(double)), *rms = malloc(nv * sizeof(double));
     double *ul = malloc((size_t)(B * nv) * sizeof(double));
     int *ok = calloc(nv, sizeof(int)), *bad = calloc(nv, sizeof(int));
-    sl_launch *cfgs = calloc(nv, sizeof(sl_launch));
+    sl_launch *cfgs = calloc(nv, sizeof(sl_launch));   /* each variant's request, as it ran */
     int rc = 0;
     if (!x || !res || !tms || !rms || !ul || !ok || !bad || !cfgs) {
         sl_cli_msg("bench", "out of memory for %llu x %llu values", (unsigned long long)B, (unsigned long long)N);
@@ -234,9 +234,8 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
             }
         } else {
             cfgs[k] = req;
-            sl_variant_resolve(v, &cfgs[k], N, o->dt);
             const double t0 = now_s();
-            if (sl_rows_cpu(v, x, B, N, o->dt, &cfgs[k], res + k * B, &err)) {
+            if (sl_rows_cpu(v, x, B, N, o->dt, &req, res + k * B, &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 continue;
             }
@@ -268,7 +267,9 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
             if (!ok[k]) continue;
             const double v = res[k * B + r];
             ul[k * B + r] = sl_reference_errors(&ref, v, o->dt).ulps;
-            const double b = sl_variant_bound(vs[k], &ref, N, o->dt, &cfgs[k]);
+            sl_launch rc_cfg;   /* row r's configuration, as it ran */
+            sl_rows_cfg(vs[k], &cfgs[k], r, N, o->dt, &rc_cfg);
+            const double b = sl_variant_bound(vs[k], &ref, N, o->dt, &rc_cfg);
             if (sl_bound_violated(&ref, fabs(v - ref.rounded_f64), b)) bad[k]++;
         }
         sl_reference_clear(&ref);
@@ -281,7 +282,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         sl_row_empty(&row, o->on_gpu ? "gpu" : "cpu", o->dt, N);
         row.variant = v;
         row.have_run = row.have_cfg = 1;
-        row.cfg = cfgs[k];
+        sl_rows_cfg(v, &cfgs[k], 0, N, o->dt, &row.cfg);   /* row 0's, for the columns */
         row.reps = row.reps_asked = o->on_gpu ? (int)o->reps : 1;
         row.time_ms_median = tms[k];
         row.gbps = tms[k] > 0 ? (double)total * (double)es / (tms[k] * 1e6) : NAN;

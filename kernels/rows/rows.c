@@ -184,32 +184,53 @@ uint32_t sl_rows_addr_mod(uint32_t addr_mod0, uint64_t i, uint64_t n, sl_dtype d
     return (uint32_t)((addr_mod0 + (bytes & 255u)) & 255u);
 }
 
+void sl_rows_cfg(const sl_variant *v, const sl_launch *req, uint64_t i, uint64_t n, sl_dtype dt,
+                 sl_launch *cfg)
+{
+    if (req) *cfg = *req;
+    else memset(cfg, 0, sizeof *cfg);
+    cfg->addr_mod = sl_rows_addr_mod(req ? req->addr_mod : 0, i, n, dt);
+    sl_variant_resolve(v, cfg, n, dt);
+}
+
 int sl_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                 const sl_launch *req, double *results, sl_err *err)
 {
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
         return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(dt));
-    sl_launch cfg = req ? *req : (sl_launch){0};
-    sl_variant_resolve(v, &cfg, n, dt);
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
-    if (e.cpu) return e.cpu(v, x, rows, n, dt, &cfg, results, err);
+    sl_launch cfg;
+    if (e.cpu) {
+        sl_rows_cfg(v, req, 0, n, dt, &cfg);
+        return e.cpu(v, x, rows, n, dt, &cfg, results, err);
+    }
     const size_t es = sl_dtype_size(dt);
-    for (uint64_t i = 0; i < rows; i++) {
-        sl_launch c = cfg;
-        c.addr_mod = sl_rows_addr_mod(cfg.addr_mod, i, n, dt);
-        if (sl_variant_cpu(v, (const char *)x + i * n * es, n, dt, &c, &results[i], err)) return -1;
+    for (uint64_t i = 0; i < rows; i++) {   /* each row resolved at its address, as the 1-D call */
+        sl_rows_cfg(v, req, i, n, dt, &cfg);
+        if (sl_variant_cpu(v, (const char *)x + i * n * es, n, dt, &cfg, &results[i], err)) return -1;
     }
     return 0;
 }
 
 size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
-                         const sl_launch *cfg)
+                         const sl_launch *req)
 {
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
-    if (e.gpu) return e.workspace ? e.workspace(v, rows, n, dt, cfg) : 0;
-    return sl_variant_workspace(v, n, dt, cfg);
+    sl_launch cfg;
+    if (e.gpu) {
+        sl_rows_cfg(v, req, 0, n, dt, &cfg);
+        return e.workspace ? e.workspace(v, rows, n, dt, &cfg) : 0;
+    }
+    /* the largest over the rows' configurations: row i + 256 has row i's address modulo 256 */
+    size_t most = 0;
+    for (uint64_t i = 0; i < rows && i < 256u; i++) {
+        sl_rows_cfg(v, req, i, n, dt, &cfg);
+        const size_t w = sl_variant_workspace(v, n, dt, &cfg);
+        if (w > most) most = w;
+    }
+    return most;
 }
 
 #ifndef SUMLAB_HAVE_CUDA

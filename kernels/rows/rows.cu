@@ -13,7 +13,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+/* binned_kernel.cuh defines two out-of-line device functions with external linkage, which
+ * reproducible.cu's object defines too: here they take names of this file's own (unused by the
+ * row kernels, which round in registers). */
+#define rs_round_dev rows_rs_round_dev
+#define rs_certify_end_dev rows_rs_certify_end_dev
 #include "exact/binned_kernel.cuh"
+#undef rs_round_dev
+#undef rs_certify_end_dev
 #include "rows/rows.h"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
@@ -240,19 +247,25 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
 
 /* ---- the generic path and the host entry ---------------------------------------------------- */
 extern "C" int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
-                           sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                           sl_dtype dt, const sl_launch *req, void *d_work, size_t work_bytes,
                            void *d_results, void *stream, sl_err *err)
 {
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
-    if (e.gpu) return e.gpu(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
+    sl_launch c = req ? *req : sl_launch{};
+    c.addr_mod = (uint32_t)((uintptr_t)d_x & 255u);
+    if (e.gpu) {
+        sl_variant_resolve(v, &c, n, dt);
+        return e.gpu(v, d_x, rows, n, dt, &c, d_work, work_bytes, d_results, stream, err);
+    }
     if (!v->gpu) return sl_err_set(err, "variant '%s' has no GPU kernel", v->name);
     const size_t es = sl_dtype_size(dt);
-    for (uint64_t i = 0; i < rows; i++) {
+    for (uint64_t i = 0; i < rows; i++) {   /* each row resolved at its address, as the 1-D call */
         const char *p = (const char *)d_x + i * n * es;
-        sl_launch c = *cfg;
-        c.addr_mod = (uint32_t)((uintptr_t)p & 255u);
-        if (v->gpu(v, p, n, dt, &c, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
+        sl_launch ci = req ? *req : sl_launch{};
+        ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+        sl_variant_resolve(v, &ci, n, dt);
+        if (v->gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
     }
     return 0;
 }
@@ -283,12 +296,11 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uin
     int dev = 0, sms = 0;
     R_CHECK(cudaGetDevice(&dev));
     R_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    sl_launch cfg = req ? *req : (sl_launch){0};
-    cfg.sm_count = (uint32_t)sms;
-    sl_variant_resolve(v, &cfg, n, dt);
+    sl_launch cfg = req ? *req : sl_launch{};
+    if (!cfg.sm_count) cfg.sm_count = (uint32_t)sms;
+    cfg.addr_mod = 0;                                   /* cudaMalloc: 256-byte aligned */
     R_CHECK(cudaMalloc(&res->d_x, bytes ? bytes : 16));
     if (bytes) R_CHECK(cudaMemcpy(res->d_x, x, bytes, cudaMemcpyHostToDevice));
-    cfg.addr_mod = 0;                                   /* cudaMalloc: 256-byte aligned */
     const size_t wb = sl_rows_workspace(v, rows, n, dt, &cfg);
     if (wb) {
         R_CHECK(cudaMalloc(&res->d_work, wb));

@@ -26,31 +26,39 @@ void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e);
 /* Row i's address modulo 256 when row 0's is addr_mod0: (addr_mod0 + i n size) mod 256. */
 uint32_t sl_rows_addr_mod(uint32_t addr_mod0, uint64_t i, uint64_t n, sl_dtype dt);
 
+/* Row i's launch configuration: the request req (NULL: all defaults; its addr_mod is row 0's)
+ * with row i's address modulo 256, resolved for n, as the 1-D call on that row resolves it. */
+void sl_rows_cfg(const sl_variant *v, const sl_launch *req, uint64_t i, uint64_t n, sl_dtype dt,
+                 sl_launch *cfg);
+
 /* The twins of all rows: results[i] = row i's result (a double holding the value in dt's
- * format). req: the requested 1-D launch configuration (resolved here for n; its addr_mod is
- * row 0's). The generic path runs sl_variant_cpu on each row with cfg.addr_mod of that row, so
- * row i's result equals the 1-D twin on that row at that address bit for bit. 0, or -1 (err). */
+ * format). req: the launch request (its addr_mod row 0's; NULL: the defaults), resolved here per
+ * row (sl_rows_cfg). The generic path runs sl_variant_cpu on each row with its configuration,
+ * so row i's result equals the 1-D twin on that row at that address bit for bit; a dedicated
+ * twin receives row 0's configuration. 0, or -1 (err). */
 int sl_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                 const sl_launch *req, double *results, sl_err *err);
 
-/* Bytes of device scratch sl_rows_gpu needs for cfg (resolved for n): the dedicated kernel's,
- * or the 1-D launcher's for one row (the rows run one after another on one stream and every
- * launcher leaves its counters zero). */
+/* Bytes of device scratch sl_rows_gpu needs for the request req: the dedicated kernel's, or the
+ * largest of the 1-D launcher's over the rows' configurations (the rows run one after another
+ * on one stream and every launcher leaves its counters zero). */
 size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
-                         const sl_launch *cfg);
-/* Enqueues every row on stream: the dedicated row kernel, or the 1-D launcher on each row's
- * pointer with cfg.addr_mod set from it (row i's result at d_results + i * size of dt).
- * cfg: resolved for n. 0, or -1 (err). Without CUDA: -1 ("built without CUDA"). */
+                         const sl_launch *req);
+/* Enqueues every row on stream: the dedicated row kernel (req resolved for n), or the 1-D
+ * launcher on each row's pointer with req resolved at that pointer's address (row i's result at
+ * d_results + i * size of dt). req's sm_count: the device's (0: SL_DEFAULT_SM_COUNT). 0, or -1
+ * (err). Without CUDA: -1 ("built without CUDA"). */
 int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
-                const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results, void *stream,
+                const sl_launch *req, void *d_work, size_t work_bytes, void *d_results, void *stream,
                 sl_err *err);
 
 /* From the host: uploads x (rows x n values of dt) to a fresh 256-byte-aligned device buffer,
  * runs the rows once as warm-up and then reps times timed by device events, and downloads
  * the last run's results (doubles). time_ms_median: the median of the timed runs (may be NULL);
  * read_ms_median (may be NULL): the median time of a streaming read of the same bytes (the
- * harness's read ceiling) measured in the same call. cfg_out (may be NULL): the resolved
- * configuration. 0, or -1 (err; no GPU, built without CUDA). */
+ * harness's read ceiling) measured in the same call. req: the launch request (sm_count 0: the
+ * device's). cfg_out (may be NULL): the request as run (sm_count set; the twins take it as
+ * their req) . 0, or -1 (err; no GPU, built without CUDA). */
 int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                      const sl_launch *req, int reps, double *results, double *time_ms_median,
                      double *read_ms_median, sl_launch *cfg_out, sl_err *err);
