@@ -666,3 +666,91 @@ int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_
     }
     return 0;
 }
+
+/* ---- the shape path: rows along one axis (sl_datasets.h) ----------------------------------- */
+const char *sl_array_shape_text(const sl_array_info *info, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (!len) return buf;
+    buf[0] = '\0';
+    int w = snprintf(buf, len, "(");
+    if (w > 0) used = (size_t)w;
+    for (int k = 0; k < info->ndim && used < len; k++) {
+        w = snprintf(buf + used, len - used, "%s%llu", k ? ", " : "", (unsigned long long)info->shape[k]);
+        if (w > 0) used += (size_t)w;
+    }
+    if (used < len) snprintf(buf + used, len - used, "%s)", info->ndim == 1 ? "," : "");
+    return buf;
+}
+
+int sl_array_rows(const sl_array_info *info, sl_dtype dt, long axis, void **data, uint64_t *rows,
+                  uint64_t *n, int *moved, sl_err *err)
+{
+    char shp[256];
+    const int nd = info->ndim;
+    *moved = 0;
+    if (nd <= 1) {
+        if (axis != 0 && axis != -1)
+            return sl_err_set(err, "--axis %ld is out of range for a %d-d array %s (0 or -1)", axis, nd,
+                              sl_array_shape_text(info, shp, sizeof shp));
+        *rows = 1;
+        *n = info->n;
+        if (*n == 0)
+            return sl_err_set(err, "shape %s cannot be reduced along an axis: the axis has length 0",
+                              sl_array_shape_text(info, shp, sizeof shp));
+        return 0;
+    }
+    if (axis < -(long)nd || axis >= (long)nd)
+        return sl_err_set(err, "--axis %ld is out of range for the %d-d array %s (%d .. %d)", axis, nd,
+                          sl_array_shape_text(info, shp, sizeof shp), -nd, nd - 1);
+    const int a = axis < 0 ? (int)(axis + nd) : (int)axis;
+    const uint64_t N = info->shape[a];
+    uint64_t B = 1;
+    for (int k = 0; k < nd; k++)
+        if (k != a) B *= info->shape[k];
+    if (N == 0 || B == 0)
+        return sl_err_set(err, "shape %s cannot be reduced along axis %d: %s", sl_array_shape_text(info, shp, sizeof shp),
+                          a, N == 0 ? "the axis has length 0" : "another axis has length 0 (no rows)");
+    *rows = B;
+    *n = N;
+    /* element strides of the logical axes in memory */
+    uint64_t st[SL_ARRAY_MAX_DIMS];
+    uint64_t s = 1;
+    if (info->fortran_order)
+        for (int k = 0; k < nd; k++) { st[k] = s; s *= info->shape[k]; }
+    else
+        for (int k = nd - 1; k >= 0; k--) { st[k] = s; s *= info->shape[k]; }
+    /* already [B, N] in C order: the axis is the last in memory and the others in C order */
+    int contiguous = st[a] == 1;
+    if (contiguous) {
+        uint64_t want = N;
+        for (int k = nd - 1; k >= 0; k--) {
+            if (k == a) continue;
+            if (info->shape[k] != 1 && st[k] != want) contiguous = 0;
+            want *= info->shape[k];
+        }
+    }
+    if (contiguous) return 0;
+    const size_t es = sl_dtype_size(dt);
+    char *out = malloc((size_t)(B * N) * es);
+    if (!out) return sl_err_set(err, "out of memory moving axis %d of %s to the last place", a,
+                                sl_array_shape_text(info, shp, sizeof shp));
+    const char *src = *data;
+    uint64_t idx[SL_ARRAY_MAX_DIMS] = {0};
+    uint64_t base = 0;                       /* memory offset of the current row's first value */
+    for (uint64_t r = 0; r < B; r++) {
+        for (uint64_t k = 0; k < N; k++)
+            memcpy(out + (r * N + k) * es, src + (base + k * st[a]) * es, es);
+        /* the next position of the other axes, in C order (last other axis fastest) */
+        for (int k = nd - 1; k >= 0; k--) {
+            if (k == a) continue;
+            if (++idx[k] < info->shape[k]) { base += st[k]; break; }
+            base -= (info->shape[k] - 1) * st[k];
+            idx[k] = 0;
+        }
+    }
+    free(*data);
+    *data = out;
+    *moved = 1;
+    return 0;
+}

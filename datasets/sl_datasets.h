@@ -150,6 +150,18 @@ typedef struct {
 int sl_array_layout_get(const char *path, int have_raw_dtype, sl_dtype raw_dtype,
                         sl_array_layout *lay, sl_err *err);
 
+/* The shape path: an array read by sl_array_load_ex (its info) seen as rows reduced along one
+ * axis. axis: 0 .. ndim-1, or negative counting from the end (-1 the last); a 0-d or 1-d array
+ * takes 0 or -1 only (one row). On success *rows x *n values lie in *data in C order, row r the
+ * values along the axis at the r-th position of the other axes (in C order of those axes);
+ * when the axis is not already the contiguous last one in memory, *data is replaced by such a
+ * copy (the old buffer freed) and *moved is 1. Errors (-1, err naming the file's shape): the
+ * axis out of range, and a non-reducible shape (the axis of length 0, or no rows). */
+int sl_array_rows(const sl_array_info *info, sl_dtype dt, long axis, void **data, uint64_t *rows,
+                  uint64_t *n, int *moved, sl_err *err);
+/* "(4, 5, 6)" into buf (a shape for messages). */
+const char *sl_array_shape_text(const sl_array_info *info, char *buf, size_t len);
+
 /* sl_array_load that also fills *info (info may be NULL). On failure info is unspecified. */
 int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,
                      uint64_t *n, sl_dtype *dt, sl_array_info *info, sl_err *err);

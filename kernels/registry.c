@@ -98,7 +98,9 @@
     X(norm2_scaled)                                                                         \
     X(norm2_reproducible)                                                                   \
     X(norm2_correct)                                                                        \
-    X(norm2_cublas)     /* cublas/cublas.c: the cuBLAS nrm2 anchor (GPU only) */
+    X(norm2_cublas)     /* cublas/cublas.c: the cuBLAS nrm2 anchor (GPU only) */     \
+    /* rows/rows.c: row-wise reductions (a block per row, fixed tree) */                    \
+    X(block_row)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */

@@ -74,6 +74,19 @@ typedef int sl_gpu_fn(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype
                       const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
                       void *stream, sl_err *err);
 
+/* rows (kernels/rows/rows.h): the optional row entries. A row kernel reduces each of `rows`
+ * contiguous rows of n values (row i at x + i n) in one call and writes row i's result (dt's
+ * format, as the 1-D launcher writes its one result) at d_results[i]; its twin writes row i's
+ * result as a double into results[i]. cfg is the 1-D configuration resolved for n (addr_mod:
+ * of row 0). Without them, sl_rows_cpu/sl_rows_gpu run the 1-D twin/launcher on each row. */
+typedef int sl_rows_cpu_fn(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                           const sl_launch *cfg, double *results, sl_err *err);
+typedef size_t sl_rows_workspace_fn(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                    const sl_launch *cfg);
+typedef int sl_rows_gpu_fn(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
+                           const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results,
+                           void *stream, sl_err *err);
+
 /* A variant's descriptor: defined (designated initialisers) by its family's file, listed by
  * registry.c. */
 struct sl_variant {
@@ -102,6 +115,12 @@ struct sl_variant {
     /* GPU entry: NULL when built without CUDA or when the variant has no kernel */
     sl_workspace_fn *workspace;
     sl_gpu_fn *gpu;
+    /* rows (kernels/rows/rows.h): a dedicated row kernel and its twin (NULL: the 1-D entry per
+     * row), and what can change a row's bits (NULL: the row alone and the 1-D configuration) */
+    sl_rows_cpu_fn *rows_cpu;
+    sl_rows_workspace_fn *rows_workspace;
+    sl_rows_gpu_fn *rows_gpu;
+    const char *rows_bits;
 };
 
 size_t sl_variant_count(void);

@@ -2,8 +2,8 @@
 # tkernels_layout.sh: kernels/ keeps its layout rules (kernels/README.md): every quoted include
 # names a file under kernels/ or include/ (path-qualified from those roots); a family folder
 # includes only reduce/, exact/, the top-level headers and its own folder, exact/ and reduce/
-# no family, the top level no family; no kernel reads the environment (getenv) except the
-# harness's device selection (gpu_harness.cu).
+# no family, the top level no family, rows/ any family (it runs them row-wise); no kernel reads
+# the environment (getenv) except the harness's device selection (gpu_harness.cu).
 #   usage: tkernels_layout.sh [SOURCE_DIR]
 set -uo pipefail
 src=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -25,6 +25,7 @@ while IFS= read -r f; do
     case $dir in
       .|reduce) [ "$top" = reduce ] || bad "$rel ($dir) includes \"$inc\": only reduce/ and the top level" ;;
       exact) [ "$top" = reduce ] || bad "$rel (exact/) includes \"$inc\": no family above it" ;;
+      rows) ;;   # rows/ runs every family row-wise: it may call their headers (kernels/README.md)
       *) case " $families " in
            *" $dir "*) [ "$top" = reduce ] || [ "$top" = exact ] ||
                          bad "$rel ($dir/) includes \"$inc\": another family's header" ;;

@@ -51,6 +51,8 @@ static void bench_usage(FILE *f)
           "  --block B, --grid G, --items I\n"
           "                 launch request for every variant but cub (default: each variant's\n"
           "                 own); the resolved values are in the block/grid/items columns\n"
+          "  --axis -1      row-wise: [B, N] inputs reduced along the last axis (see\n"
+          "                 'sumlab bench --axis -1 --help')\n"
           "  --format F     csv (default) or table\n"
           "  --columns L    only these columns, in this order (any of the one column table:\n"
           "                 docs/cli.md)\n"
@@ -411,6 +413,8 @@ int sl_cmd_bench(int argc, char **argv)
         if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
         else if (!strncmp(argv[i], "--backend=", 10)) backend = argv[i] + 10;
     }
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)   /* rows: bench_rows.c */
+        if (!strcmp(argv[i], "--axis") || !strncmp(argv[i], "--axis=", 7)) return sl_cmd_bench_rows(argc, argv);
     if (backend && !strcmp(backend, "cpu")) return sl_cmd_bench_cpu(argc, argv);
     if (backend && strcmp(backend, "gpu")) {
         sl_cli_msg("bench", "unknown --backend '%s' (gpu or cpu)", backend);

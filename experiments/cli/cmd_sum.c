@@ -51,6 +51,9 @@ static void sum_usage(FILE *f)
           "that cannot run here is an error (exit 2).\n\n"
           "options:\n"
           "  --ddof N          var/std: divide by n - N (default 1, as torch.var; 0 as numpy.var)\n"
+          "  --axis K          reduce along axis K of an N-D .npy (negative: from the end; -1 the\n"
+          "                    last): one result row per reduced row, its index in the `row`\n"
+          "                    column (a 1-D file takes 0 or -1: one row)\n"
           "  --op OP           the operation (default sum; 'sumlab list ops' lists them); FILE2\n"
           "                    is the second input of a two-input operation\n"
           "  --variants L      comma-separated names of the operation's variants (rows in this\n"
@@ -100,7 +103,7 @@ static const char *const sum_default_cols[] = {
 #define SUM_DEFAULT_NCOLS (sizeof sum_default_cols / sizeof sum_default_cols[0])
 
 /* --columns LIST (NULL: the default set for fmt and mpi). -1 after one message on a bad name. */
-static int sum_columns(const char *list, sl_out_format fmt, int mpi, sl_colset *cs)
+static int sum_columns(const char *list, sl_out_format fmt, int mpi, int rows, sl_colset *cs)
 {
     sl_err err = {{0}};
     if (list) {
@@ -110,8 +113,9 @@ static int sum_columns(const char *list, sl_out_format fmt, int mpi, sl_colset *
         }
         return 0;
     }
-    const char *names[SUM_DEFAULT_NCOLS];
+    const char *names[SUM_DEFAULT_NCOLS + 1];
     size_t n = 0;
+    if (rows) names[n++] = "row";            /* --axis: the row's index first */
     for (size_t i = 0; i < SUM_DEFAULT_NCOLS; i++) {
         const char *c = sum_default_cols[i];
         if (fmt == SL_OUT_TABLE && !strncmp(c, "exact_sum_", 10)) continue;
@@ -186,7 +190,7 @@ static int sum_variants(const sl_operation *op, const char *list, const sl_varia
  * 1 when a variant failed or a self-check failed, else 0. */
 static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv, const sl_launch *req,
                        int reps, int check_twin, sl_table *t, const sl_colset *cs, int digits,
-                       const sl_exact_text *S, int quiet)
+                       const sl_exact_text *S, int quiet, const sl_record_extra *x)
 {
     int failed = 0, selfcheck = 0;
     sl_row rows[SUM_MAX_VARIANTS];
@@ -220,7 +224,7 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
         selfcheck |= vd.failed > 0;
         char note[448];
         if (row.capped) sl_cli_msg(cmd, "%s: %s", v->name, sl_row_capped_note(&row, note, sizeof note));
-        if (add_row(t, cs, sl_session_op(s), v, &row, sl_session_reference(s), S, digits, NULL)) failed = 1;
+        if (add_row(t, cs, sl_session_op(s), v, &row, sl_session_reference(s), S, digits, x)) failed = 1;
         sl_row_free(&row);
     }
     return failed || selfcheck;
@@ -242,15 +246,18 @@ typedef struct {
     int times;                 /* SUMLAB_TIMES set: the phases' seconds on stderr */
     const char *threads_s;
     sl_op_params params;       /* --ddof */
+    int have_axis;             /* --axis K: reduce along axis K, one result row per row */
+    long axis;
 } sum_opts;
 
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int sum_getopt(int argc, char **argv, sum_opts *o)
 {
-    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE, O_THREADS, O_OP, O_DDOF };
+    enum { O_CHECK = 256, O_NOCHECK, O_ITEMS, O_COLUMNS, O_COMBINE, O_THREADS, O_OP, O_DDOF, O_AXIS };
     static const struct option opts[] = {
         {"op", required_argument, NULL, O_OP},
         {"ddof", required_argument, NULL, O_DDOF},
+        {"axis", required_argument, NULL, O_AXIS},
         {"variants", required_argument, NULL, 'v'},
         {"backend", required_argument, NULL, 'b'},
         {"reps", required_argument, NULL, 'r'},
@@ -334,6 +341,13 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
         case O_THREADS: o->threads_s = optarg; break;
         case O_DDOF:
             if (sl_cli_ddof(cmd, optarg, &o->params)) return 2;
+            break;
+        case O_AXIS:
+            if (sl_parse_int(optarg, -64, 63, &o->axis, &err)) {
+                sl_cli_msg(cmd, "--axis: %s", err.msg);
+                return 2;
+            }
+            o->have_axis = 1;
             break;
         case O_OP:
             if (sl_op_parse(optarg, &o->op, &err)) {
@@ -464,7 +478,7 @@ static int reduce_file(const char *path, sum_opts *o, const sl_variant *const *o
     }
     const double t_measure = now_s();
     int bad = sum_measure(s, order, nv, &o->req, (int)o->reps, check_twin, t, cs,
-                          o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet);
+                          o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet, NULL);
     const double t_end = now_s();
     if (o->times)
         sl_cli_msg(cmd, "times (%u threads): read %.3f s, reference%s %.3f s, variants "
@@ -478,6 +492,100 @@ out:
     if (have_S) sl_exact_text_free(&S);
     sl_table_free(t);
     sl_session_close(s);
+    free(data);
+    return code;
+}
+
+/* --axis: the file as rows along one axis (sl_array_rows: the axis moved to the last place on the
+ * host when it is not), each row reduced and judged as a 1-D input of its own (its own session:
+ * reference, upload), one output row per (row, variant) with the row's index. The exact value
+ * of each row is in the exact/exact_sum_* columns (no block under the table). */
+static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *order, size_t nv,
+                       int explicit_list, const sl_colset *cs, unsigned threads)
+{
+    sl_err err = {{0}};
+    void *data = NULL;
+    sl_table *t = NULL;
+    int code = 0, moved = 0, bad = 0;
+    uint64_t n = 0, rows = 0, N = 0;
+    sl_dtype dt;
+    sl_array_info info;
+    sl_io_set_threads(threads);
+    if (sl_array_load_ex(path, o->have_dtype, o->raw_dt, &data, &n, &dt, &info, &err)) {
+        sl_cli_msg(cmd, "%s", err.msg);
+        code = 2;
+        goto out;
+    }
+    if (o->have_dtype && dt != o->raw_dt) {
+        sl_cli_msg(cmd, "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
+                   sl_dtype_name(o->raw_dt));
+        code = 2;
+        goto out;
+    }
+    if (sl_array_rows(&info, dt, o->axis, &data, &rows, &N, &moved, &err)) {
+        sl_cli_msg(cmd, "%s: %s", path, err.msg);
+        code = 2;
+        goto out;
+    }
+    if (!o->quiet) {
+        char shp[256];
+        sl_cli_msg(cmd, "%s: shape %s reduced along axis %ld: %llu rows of %llu values%s", path,
+                   sl_array_shape_text(&info, shp, sizeof shp), o->axis, (unsigned long long)rows,
+                   (unsigned long long)N,
+                   moved ? " (the axis is not the contiguous last one: moved there on the host, a copy)"
+                         : "");
+    }
+    t = sl_colset_table(cs);
+    if (!t) {
+        sl_cli_msg(cmd, "out of memory");
+        code = 1;
+        goto out;
+    }
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t r = 0; r < rows; r++) {
+        sl_session *s = NULL;
+        char chosen[512];
+        const void *xr = (const char *)data + r * N * es;
+        sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params};
+        if (sl_session_open_opts(&s, xr, N, dt, &so, chosen, sizeof chosen, &err)) {
+            sl_cli_msg(cmd, "%s", err.msg);
+            code = 1;
+            goto out;
+        }
+        if (r == 0 && explicit_list) {   /* a variant named explicitly must run here */
+            for (size_t i = 0; i < nv; i++) {
+                sl_err ce = {{0}};
+                if (sl_session_can_run(s, order[i], &ce)) continue;
+                sl_cli_msg(cmd, "--variants: cannot run here (%s backend): %s: %s",
+                           sl_session_on_gpu(s) ? "gpu" : "cpu", order[i]->name, ce.msg);
+                code = 2;
+            }
+        }
+        if (r == 0 && !code && o->backend == SL_BACKEND_AUTO && !o->quiet) sl_cli_msg(cmd, "%s", chosen);
+        if (code) {
+            sl_session_close(s);
+            goto out;
+        }
+        const int check_twin = o->check_twin < 0 ? N <= TWIN_DEFAULT_MAX_N : o->check_twin;
+        sl_record_extra x;
+        sl_record_extra_init(&x);
+        x.row = (int64_t)r;
+        sl_exact_text S = {0};
+        if (sl_reference_exact_text(sl_session_reference(s), &S)) {
+            sl_session_close(s);
+            sl_cli_msg(cmd, "out of memory");
+            code = 1;
+            goto out;
+        }
+        /* skipped variants are said once, for row 0 */
+        bad |= sum_measure(s, order, nv, &o->req, (int)o->reps, check_twin, t, cs,
+                           o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet || r > 0, &x);
+        sl_exact_text_free(&S);
+        sl_session_close(s);
+    }
+    code = sl_table_write(t, o->fmt, stdout) || bad ? 1 : 0;
+out:
+    sl_table_free(t);
     free(data);
     return code;
 }
@@ -527,8 +635,13 @@ static int reduce_main(const char *name, int argc, char **argv)
     if (sum_variants(o.op, o.vlist, order, &nv, &explicit_list)) return 2;
     const int mpi = o.combine || sl_mpi_launched();
     sl_colset cs;
-    if (sum_columns(o.columns, o.fmt, mpi, &cs)) return 2;
+    if (sum_columns(o.columns, o.fmt, mpi, o.have_axis, &cs)) return 2;
+    if (mpi && o.have_axis) {
+        sl_cli_msg(cmd, "--axis is not supported across MPI ranks");
+        return 2;
+    }
     if (mpi) return sum_mpi(path, &o, order, nv, &cs);
+    if (o.have_axis) return reduce_rows(path, &o, order, nv, explicit_list, &cs, threads);
     return reduce_file(path, &o, order, nv, explicit_list, &cs, threads);
 }
 

@@ -22,6 +22,7 @@ int sl_cmd_reduce(int argc, char **argv);   /* sumlab reduce --op OP FILE [FILE2
 int sl_cmd_judge(int argc, char **argv);    /* sumlab judge FILE --value V ... */
 int sl_cmd_bench(int argc, char **argv);    /* sumlab bench ... */
 int sl_cmd_bench_cpu(int argc, char **argv); /* sumlab bench --backend cpu ... (bench_cpu.c) */
+int sl_cmd_bench_rows(int argc, char **argv); /* sumlab bench --axis -1 ... (bench_rows.c) */
 /* `bench`'s options on both backends (cmd_bench.c, bench_cpu.c): -r/--reps, -p/--param (into
  * params[*nparams], at most maxp), -s/--seed, -f/--format (csv or table). Returns 1 when c is one
  * of them (*rc: -1 to go on, or 2 after one message), 0 when it is not. */

@@ -120,12 +120,19 @@ F(combine, RANKS(r->x->combine ? r->x->combine : ""))
 F(local_ms_max, RANKS(num(b, len, r->x->local_ms_max, 6)))
 F(combine_ms, RANKS(num(b, len, r->x->combine_ms, 6)))
 F(allreduce1_ms, RANKS(num(b, len, r->x->allreduce1_ms, 6)))
+/* rows (kernels/rows) */
+F(row, r->x && r->x->row >= 0 ? u64(b, len, (uint64_t)r->x->row) : "")
+F(rows, r->x && r->x->rows > 0 ? u64(b, len, r->x->rows) : "")
+F(rows_ulps_median, r->x && r->x->rows > 0 ? num(b, len, r->x->rows_ulps_median, 6) : "")
+F(rows_ulps_max, r->x && r->x->rows > 0 ? num(b, len, r->x->rows_ulps_max, 6) : "")
 
 void sl_record_extra_init(sl_record_extra *x)
 {
     memset(x, 0, sizeof *x);
     x->ratio_cub = x->ratio_read = x->cub_ms_median = x->read_ms_median = x->abs_err_max = NAN;
     x->local_ms_max = x->combine_ms = x->allreduce1_ms = NAN;
+    x->row = -1;                                           /* rows */
+    x->rows_ulps_median = x->rows_ulps_max = NAN;
 }
 
 /* ---- distribution.csv: one row per distinct result --------------------------------------- */
@@ -204,7 +211,12 @@ F(ulps_signed, num(b, len, ROW->values[i].ulps_signed, 17))
     X(S, combine, "", "how their partial results combined") \
     X(N, local_ms_max, "ms", "the slowest rank's local time") \
     X(N, combine_ms, "ms", "the combine's time") \
-    X(N, allreduce1_ms, "ms", "an MPI_Allreduce of one double, for scale")
+    X(N, allreduce1_ms, "ms", "an MPI_Allreduce of one double, for scale") \
+    /* rows (kernels/rows) */ \
+    X(N, row, "", "the reduced row's index (--axis)") \
+    X(N, rows, "", "rows reduced (bench --axis)") \
+    X(N, rows_ulps_median, "ulps", "the median over rows of a row's error (bench --axis)") \
+    X(N, rows_ulps_max, "ulps", "the largest over rows of a row's error (bench --axis)")
 #define SL_COL_KIND_S SL_COL_STR
 #define SL_COL_KIND_N SL_COL_NUM
 #define SL_COL_KIND_B SL_COL_BOOL

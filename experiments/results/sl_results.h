@@ -89,6 +89,11 @@ typedef struct {
     int ranks;                         /* MPI ranks (0: not a sum across ranks) */
     const char *combine;               /* how their partial results combined */
     double local_ms_max, combine_ms, allreduce1_ms;
+    /* rows (a reduction along an axis, kernels/rows): the row's index (-1: not a row), and the
+     * bench's summary over rows: rows reduced, median and largest ulps over them (NaN: none) */
+    int64_t row;
+    uint64_t rows;
+    double rows_ulps_median, rows_ulps_max;
 } sl_record_extra;
 void sl_record_extra_init(sl_record_extra *x);
 

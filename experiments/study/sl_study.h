@@ -370,6 +370,9 @@ double sl_exp_tradeoff_plan(sl_run *run);
 int sl_exp_tradeoff(sl_run *run, sl_err *err);
 double sl_exp_ladder_plan(sl_run *run);
 int sl_exp_ladder(sl_run *run, sl_err *err);
+/* rows: the batch-invariance experiment (exp_batch.c) */
+double sl_exp_batch_plan(sl_run *run);
+int sl_exp_batch(sl_run *run, sl_err *err);
 
 #ifdef __cplusplus
 }

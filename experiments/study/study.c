@@ -35,6 +35,10 @@ static const sl_experiment experiments[] = {
      sl_exp_tradeoff_plan, sl_exp_tradeoff, 6.0},
     {"ladder", "both source texts' ladders rung for rung at 2^25 f32 (block 256) and 2^28, with CUB and the "
                "read ceiling, beside the texts' published tables (GPU only)", sl_exp_ladder_plan, sl_exp_ladder, 8.0},
+    /* rows: batch invariance (exp_batch.c) */
+    {"batch-invariance", "distinct bits of rows 0, 1, 15, 1023 of X[:B] over 17 batch sizes, per operation, "
+                         "variant and format, with throughput (opt-in on the quick CPU preset)",
+     sl_exp_batch_plan, sl_exp_batch, 1.0},
 };
 
 size_t sl_experiment_count(void) { return sizeof experiments / sizeof experiments[0]; }

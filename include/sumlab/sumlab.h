@@ -120,6 +120,21 @@ sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *param
                                       const void *d_x, const void *d_y, uint64_t n, sl_dtype dt,
                                       const sumlab_launch *launch, void *d_result, void *stream,
                                       sl_err *err);
+/* Rows (lib/rows.c): x holds `rows` rows of n values of dt (a C-order [rows, n] array); each
+ * row is reduced along its n values by op's variant, row i's result into results[i] (host: a
+ * double per row; device: d_results, device memory of rows values of dt, stream-ordered).
+ * Row i's result equals the one-array call on row i at its address (the same bits), and for
+ * the order-independent variants it is a function of row i alone, whatever rows is (batch
+ * invariance). The argument rules are the one-array calls' (with n the row length; one-input
+ * operations only); the exact variant is host-only. Device scratch: stream-ordered
+ * (cudaMallocAsync), freed after the call's kernels. */
+sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *params, const char *variant,
+                                         const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                                         const sumlab_launch *launch, double *results, sl_err *err);
+sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *params,
+                                           const char *variant, const void *d_x, uint64_t rows,
+                                           uint64_t n, sl_dtype dt, const sumlab_launch *launch,
+                                           void *d_results, void *stream, sl_err *err);
 /* Frees the library's cached device scratch (every device). Not while calls are in flight. */
 void sumlab_release(void);
 

@@ -98,20 +98,89 @@ def _reduce_py(x, op, variant, y, ddof=1):
     return out
 
 
-def reduce(x, op: str = "sum", variant: str = "superacc", y=None, ddof: int = 1):
+def _moved_last(xin, a: int):
+    """x with axis a moved to the last place, C-contiguous (x itself when it already is: no
+    copy; otherwise its framework's copy)."""
+    x = xin.obj
+    if xin.framework == "torch":
+        return x.movedim(a, -1).contiguous()
+    if xin.framework == "cupy":
+        import cupy
+        return cupy.ascontiguousarray(cupy.moveaxis(x, a, -1))
+    import numpy as np
+    return np.ascontiguousarray(np.moveaxis(np.asarray(x), a, -1))
+
+
+def _reduce_rows(x, op, variant, ddof, axis):
+    """reduce(..., axis=K): every row along axis K (kernels/rows through libsumlab's rows entry
+    points): a NumPy float64 array of the other axes' shape for a CPU array, an array of x's
+    framework, dtype and device for a CUDA array (PyTorch, CuPy), written stream-ordered."""
+    import numpy as np
+    xin = take(x, "x")
+    shape = tuple(int(d) for d in xin.orig.shape)
+    nd = len(shape)
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise TypeError(f"sumlab: axis must be an int, not {type(axis).__name__}")
+    if nd == 0:
+        if axis not in (0, -1):
+            raise ValueError(f"sumlab: axis {axis} is out of range for a 0-d array (0 or -1)")
+        shape, nd = (1,), 1
+    if not -nd <= axis < nd:
+        raise ValueError(f"sumlab: axis {axis} is out of range for a {nd}-d array ({-nd} .. {nd - 1})")
+    a = axis % nd
+    n = shape[a]
+    out_shape = shape[:a] + shape[a + 1:]
+    rows = 1
+    for d in out_shape:
+        rows *= d
+    if n == 0 or rows == 0:
+        raise ValueError(f"sumlab: shape {shape} cannot be reduced along axis {a}: "
+                         + ("the axis has length 0" if n == 0 else "no rows"))
+    if xin.cuda and xin.framework == "jax":
+        raise NotImplementedError("sumlab: axis= on JAX device arrays is not supported (PyTorch and CuPy are)")
+    y = _moved_last(xin, a) if nd > 1 else xin.obj
+    if not xin.cuda:
+        raw = call(_sumlab.reduce_rows_host, op, variant, y, xin.hint, n, ddof)
+        return np.frombuffer(raw, dtype=np.float64).reshape(out_shape).copy()
+    if xin.framework == "torch":
+        import torch
+        out = torch.empty(out_shape, dtype=xin.orig.dtype, device=xin.orig.device)
+        ptr = out.data_ptr()
+    elif xin.framework == "cupy":
+        import cupy
+        with cupy.cuda.Device(xin.device):
+            out = cupy.empty(out_shape, dtype=xin.orig.dtype)
+        ptr = out.data.ptr
+    else:
+        raise TypeError("sumlab: a CUDA array of PyTorch or CuPy is needed for axis=")
+    call(_sumlab.reduce_rows_device, op, variant, y, xin.hint, n, ptr, stream_of(xin), ddof)
+    return out
+
+
+def reduce(x, op: str = "sum", variant: str = "superacc", y=None, ddof: int = 1, axis=None):
     """op's variant over x (and y for a two-input operation): a float for a CPU array (the
     variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
     framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
     current stream, stream-ordered). ddof: var and std divide by n - ddof (1 as torch.var, 0 as
-    numpy.var)."""
+    numpy.var). axis: reduce along that axis only (negative: from the end), one result per row
+    (row i's bits are the 1-D call's on that row; for the order-independent variants they do
+    not depend on the other rows): a NumPy float64 array for a CPU array, an array of x's
+    framework and dtype on x's device for a CUDA array (zero-copy when the axis is already the
+    contiguous last one)."""
+    if axis is not None:
+        if y is not None:
+            raise NotImplementedError("sumlab: axis= with a second input is not supported")
+        return _reduce_rows(x, op, variant, ddof, axis)
     # the binding does the whole call for NumPy and PyTorch (checks, stream, result); it hands
     # back NotImplemented for the rest
     r = _sumlab.reduce(x, op, variant, y, ddof)
     return _reduce_py(x, op, variant, y, ddof) if r is NotImplemented else r
 
 
-def sum(x, variant: str = "superacc"):               # noqa: A001 (the CLI's word)
-    """The sum of x by variant (sumlab.variants("sum") lists them); see reduce()."""
+def sum(x, variant: str = "superacc", axis=None):   # noqa: A001 (the CLI's word)
+    """The sum of x by variant (sumlab.variants("sum") lists them); see reduce() (axis too)."""
+    if axis is not None:
+        return _reduce_rows(x, "sum", variant, 1, axis)
     r = _sumlab.reduce(x, "sum", variant, None)
     return _reduce_py(x, "sum", variant, None) if r is NotImplemented else r
 

@@ -1,0 +1,224 @@
+/* exp_batch.c: the batch-invariance experiment: does a row's result depend on how many rows are
+ * reduced with it? For each operation, variant and format, rows 0, 1, 15 and 1023 of X[:B] (one
+ * [Bmax, N] input, its first B rows) are reduced row-wise (kernels/rows) for every B of the list
+ * that holds the row; the number of distinct bit patterns of each row over those B is written to
+ * DIR/batch_invariance.csv (one line per operation, variant, format, N and row), with the
+ * throughput of the largest batch beside it, and DIR/batch_invariance.md holds the table: which
+ * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
+ * 32768; CPU (the twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
+ * in the quick CPU preset (it adds nothing to results.csv). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_study.h"
+#include "rows/rows.h"
+
+static const uint64_t batch_list[] = {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, 128, 256, 512, 1024, 2048, 4096};
+#define NBATCH (sizeof batch_list / sizeof batch_list[0])
+static const uint64_t tracked_rows[] = {0, 1, 15, 1023};
+#define NTRACKED (sizeof tracked_rows / sizeof tracked_rows[0])
+static const sl_dtype batch_dtypes[] = {SL_F32, SL_BF16};
+
+/* The sizes of this run: the largest B and the row lengths. */
+static void batch_sizes(const sl_run *run, uint64_t *bmax, uint64_t *ns, int *nn)
+{
+    if (run->on_gpu && run->preset != SL_PRESET_TINY) {
+        *bmax = 4096;
+        ns[0] = 4096;
+        ns[1] = 32768;
+    } else if (run->preset == SL_PRESET_TINY) {
+        *bmax = 32;
+        ns[0] = 100;
+        ns[1] = 1000;
+    } else {
+        *bmax = 256;
+        ns[0] = 256;
+        ns[1] = 4096;
+    }
+    *nn = 2;
+}
+
+/* Runs on the GPU, any preset, and on the CPU in the tiny and full presets. */
+static int batch_on(const sl_run *run) { return run->on_gpu || run->preset != SL_PRESET_QUICK; }
+
+static int variant_runs(const sl_run *run, const sl_variant *v, sl_dtype dt)
+{
+    if (sl_op_is_exact(v) || !(v->dtypes & SL_DTYPE_MASK(dt))) return 0;
+    if (!(run->on_gpu ? v->gpu != NULL : v->cpu != NULL)) return 0;
+    if (run->sweep.nv) {   /* --variants: by name, in any operation */
+        int on = 0;
+        for (int i = 0; i < run->sweep.nv && !on; i++) on = !strcmp(run->sweep.v[i]->name, v->name);
+        if (!on) return 0;
+    }
+    return 1;
+}
+
+/* The text of the CSV and of the markdown table, grown as lines arrive. */
+typedef struct {
+    char *s;
+    size_t len, cap;
+    int oom;
+} text;
+
+static void put(text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void put(text *t, const char *fmt, ...)
+{
+    if (t->oom) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        const size_t room = t->cap - t->len;
+        const int w = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? room : 0, fmt, ap);
+        va_end(ap);
+        if (w < 0) { t->oom = 1; return; }
+        if (t->s && (size_t)w < room) { t->len += (size_t)w; return; }
+        const size_t cap = (t->cap + (size_t)w + 1) * 2;
+        char *p = realloc(t->s, cap);
+        if (!p) { t->oom = 1; return; }
+        t->s = p;
+        t->cap = cap;
+    }
+}
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* One variant on one input: the tracked rows' distinct patterns over the batch sizes. */
+static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64_t bmax, uint64_t N,
+                         sl_dtype dt, text *csv, text *md, sl_err *err)
+{
+    double seen[NTRACKED][NBATCH];
+    int nseen[NTRACKED] = {0}, batches[NTRACKED] = {0};
+    double *res = malloc((size_t)bmax * sizeof(double));
+    if (!res) return sl_err_set(err, "out of memory");
+    double gbps = NAN;
+    int failed = 0;
+    for (size_t bi = 0; bi < NBATCH && batch_list[bi] <= bmax; bi++) {
+        const uint64_t B = batch_list[bi];
+        sl_launch req;
+        memset(&req, 0, sizeof req);
+        req.ddof = run->params.ddof;
+        sl_err e = {{0}};
+        double ms = NAN;
+        const double t0 = sl_now_s();
+        int rc = run->on_gpu ? sl_rows_gpu_host(v, x, B, N, dt, &req, 3, res, &ms, NULL, NULL, &e)
+                             : sl_rows_cpu(v, x, B, N, dt, &req, res, &e);
+        if (!run->on_gpu) ms = (sl_now_s() - t0) * 1e3;
+        run->phases.measure += sl_now_s() - t0;
+        if (rc) {
+            sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu B=%llu: %s", v->op, v->name,
+                         sl_dtype_name(dt), (unsigned long long)N, (unsigned long long)B, e.msg);
+            failed = 1;
+            break;
+        }
+        if (ms > 0) gbps = (double)(B * N) * (double)sl_dtype_size(dt) / (ms * 1e6);
+        for (size_t k = 0; k < NTRACKED; k++) {
+            if (tracked_rows[k] >= B) continue;
+            const double r = res[tracked_rows[k]];
+            batches[k]++;
+            int known = 0;
+            for (int j = 0; j < nseen[k] && !known; j++) known = same_bits(seen[k][j], r);
+            if (!known) seen[k][nseen[k]++] = r;
+        }
+    }
+    free(res);
+    if (failed) return 0;
+    sl_rows_entries e;
+    sl_rows_entries_of(v, &e);
+    int worst = 0;
+    for (size_t k = 0; k < NTRACKED; k++) {
+        if (batches[k] < 2) continue;   /* a row in one batch size alone says nothing */
+        if (nseen[k] > worst) worst = nseen[k];
+        put(csv, "%s,%s,%s,%s,%s,%llu,%llu,%d,%d,%s,%.6g,%s\n", v->op, v->name, v->family,
+            sl_determinism_name(v->determinism), sl_dtype_name(dt), (unsigned long long)N,
+            (unsigned long long)tracked_rows[k], batches[k], nseen[k], run->on_gpu ? "gpu" : "cpu",
+            gbps, e.dedicated ? "rows" : "generic");
+    }
+    put(md, "| %s | %s | %s | %llu | %s | %d | %.4g | %s |\n", v->op, v->name, sl_dtype_name(dt),
+        (unsigned long long)N, worst <= 1 ? "yes" : "no", worst, gbps,
+        e.dedicated ? "row kernel" : "1-D kernel per row");
+    return 0;
+}
+
+static int walk(sl_run *run, int exec, double *work, sl_err *err)
+{
+    if (!batch_on(run)) return 0;
+    uint64_t bmax, ns[2];
+    int nn;
+    batch_sizes(run, &bmax, ns, &nn);
+    text csv = {0}, md = {0};
+    if (exec) {
+        put(&csv, "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path\n");
+        put(&md, "# Batch invariance\n\nDistinct bit patterns of rows 0, 1, 15 and 1023 of X[:B] "
+                 "(the largest count over the rows) for B in {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, "
+                 "128, 256, 512, 1024, 2048, 4096} up to %llu, on the %s; GB/s of the largest batch. "
+                 "Batch-invariant: one pattern per row.\n\n"
+                 "| op | variant | dtype | N | batch-invariant | patterns | GB/s | path |\n"
+                 "|---|---|---|---|---|---|---|---|\n",
+            (unsigned long long)bmax, run->on_gpu ? "GPU" : "CPU twins");
+    }
+    const sl_dataset *ds = sl_dataset_find("uniform-sym");
+    if (!ds) ds = sl_dataset_at(0);
+    sl_params p;
+    sl_params_defaults(ds, &p);
+    int rc = 0;
+    for (size_t t = 0; t < sizeof batch_dtypes / sizeof batch_dtypes[0] && !rc; t++) {
+        const sl_dtype dt = batch_dtypes[t];
+        if (!sl_exp_dtype_on(run, dt)) continue;
+        for (int k = 0; k < nn && !rc; k++) {
+            const uint64_t N = ns[k];
+            size_t nv = 0;
+            for (size_t i = 0; i < sl_variant_count(); i++) nv += variant_runs(run, sl_variant_at(i), dt);
+            const double w = sl_exp_work(bmax * N, 3) * (double)nv / (double)sl_variant_count();
+            if (!exec) { *work += w; run->plan_steps += 1; continue; }
+            if (sl_run_stopped(run)) break;
+            char what[160];
+            snprintf(what, sizeof what, "batch-invariance %s N=%llu (B up to %llu, %zu variants)",
+                     sl_dtype_name(dt), (unsigned long long)N, (unsigned long long)bmax, nv);
+            sl_progress_step(run->prog, what, w);
+            sl_err ge = {{0}};
+            void *x = sl_exp_generate(run, ds, &p, dt, bmax * N, &ge);
+            if (!x) {
+                sl_notes_add(&run->notes, "batch-invariance: %s input not generated: %s", sl_dtype_name(dt), ge.msg);
+                sl_progress_done(run->prog);
+                continue;
+            }
+            for (size_t i = 0; i < sl_variant_count() && !rc && !sl_run_stopped(run); i++) {
+                const sl_variant *v = sl_variant_at(i);
+                if (variant_runs(run, v, dt)) rc = batch_variant(run, v, x, bmax, N, dt, &csv, &md, err);
+            }
+            sl_hostbuf_put(run, x);
+            sl_progress_done(run->prog);
+        }
+    }
+    if (exec && !rc) {
+        if (csv.oom || md.oom) rc = sl_err_set(err, "batch-invariance: out of memory");
+        char path[SL_DIR_MAX + 64];
+        if (!rc && !sl_path_join(path, sizeof path, run->dir, "batch_invariance.csv", err))
+            rc = sl_write_atomic(path, csv.s, csv.len, err);
+        else if (!rc) rc = -1;
+        if (!rc && !sl_path_join(path, sizeof path, run->dir, "batch_invariance.md", err))
+            rc = sl_write_atomic(path, md.s, md.len, err);
+        else if (!rc) rc = -1;
+    }
+    free(csv.s);
+    free(md.s);
+    return rc ? -1 : 0;
+}
+
+double sl_exp_batch_plan(sl_run *run)
+{
+    double w = 0;
+    walk(run, 0, &w, NULL);
+    return w;
+}
+int sl_exp_batch(sl_run *run, sl_err *err) { return walk(run, 1, NULL, err); }

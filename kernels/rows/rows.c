@@ -1,0 +1,261 @@
+/* rows/rows.c: row-wise reductions on the host (rows.h): the row entries of each variant, the
+ * generic path's twin (the 1-D twin on each row), the dedicated twins, and the `block-row` sum
+ * variant (descriptor and twin; kernel in rows.cu).
+ *
+ * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, no contraction
+ * (-ffp-contract=off); the block-row twin adds as sl_twin.h's sl_tw_add (a binary32 add as a
+ * double add rounded to float, innocuous double rounding). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rows/rows.h"
+#include "reproducible/reproducible.h"
+#include "sl_twin.h"
+#include "sl_variant_impl.h"
+
+/* ---- block-row: a block per row, a fixed tree that depends on n and the format alone ------
+ * Per row, thread t of SL_ROWS_BLOCK (256) adds, in order, the W values of each 16-byte group
+ * g = t, t + 256, t + 512, ... (W = 16 / element size: 4 float32, 2 float64, 8 float16/bfloat16;
+ * groups counted from the row's first value, loaded as one 16-byte vector when the row is
+ * 16-byte aligned and as W scalars otherwise: the same adds), then the tail value
+ * W floor(n / W) + t when it exists; the accumulator starts at +0 (float32 for float32 and the
+ * 16-bit formats, float64 for float64). The 8 warps' values meet by a shuffle tree (offsets 16,
+ * 8, 4, 2, 1: lane l adds lane l + off), warp 0 adds the 8 warp values by offsets 4, 2, 1, and
+ * the result is rounded once to the input format. */
+#define BR_WARPS (SL_ROWS_BLOCK / 32u)
+
+static unsigned br_width(sl_dtype dt) { return 16u / (unsigned)sl_dtype_size(dt); }
+
+/* v[0..32) after a shuffle-down tree of offsets from `first` down to 1 (lane l + off >= 32
+ * reads its own value, as __shfl_down_sync does); returns lane 0. */
+static double br_tree(double *v, unsigned first, sl_dtype acc)
+{
+    double nv[32];
+    for (unsigned off = first; off > 0; off >>= 1) {
+        for (unsigned l = 0; l < 32; l++) nv[l] = sl_tw_add(v[l], l + off < 32 ? v[l + off] : v[l], acc);
+        memcpy(v, nv, sizeof nv);
+    }
+    return v[0];
+}
+
+/* One row's block-row result (a double holding the value in dt's format). */
+static double br_row(const void *x, uint64_t n, sl_dtype dt)
+{
+    const sl_dtype acc = dt == SL_F64 ? SL_F64 : SL_F32;
+    const uint64_t W = br_width(dt), ng = n / W;
+    double lane[SL_ROWS_BLOCK];
+    for (unsigned t = 0; t < SL_ROWS_BLOCK; t++) {
+        double a = 0.0;
+        for (uint64_t g = t; g < ng; g += SL_ROWS_BLOCK)
+            for (uint64_t j = 0; j < W; j++) a = sl_tw_add(a, sl_tw_load(x, dt, g * W + j), acc);
+        if (ng * W + t < n) a = sl_tw_add(a, sl_tw_load(x, dt, ng * W + t), acc);
+        lane[t] = a;
+    }
+    double w[32] = {0};
+    for (unsigned k = 0; k < BR_WARPS; k++) w[k] = br_tree(lane + 32u * k, 16u, acc);
+    for (unsigned k = BR_WARPS; k < 32; k++) w[k] = 0.0;
+    const double r = br_tree(w, BR_WARPS / 2u, acc);
+    return sl_dtype_is_half(dt) ? sl_tw_half_round(r, dt) : r;
+}
+
+static int br_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *results, sl_err *err)
+{
+    (void)v; (void)cfg; (void)err;
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) results[i] = br_row((const char *)x + i * n * es, n, dt);
+    return 0;
+}
+
+static int br_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                  double *result, sl_err *err)
+{
+    return br_rows_cpu(v, x, 1, n, dt, cfg, result, err);
+}
+
+static void br_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)v; (void)n;
+    cfg->block = SL_ROWS_BLOCK;   /* fixed: the tree is part of the result */
+    cfg->grid = 1;
+    cfg->items = br_width(dt);
+}
+
+/* The longest chain: a thread's groups and tail, then 5 + 3 tree levels. */
+static double br_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)cfg;
+    const uint64_t W = br_width(dt), ng = n / W;
+    const uint64_t groups = (ng + SL_ROWS_BLOCK - 1) / SL_ROWS_BLOCK;
+    return (double)(groups * W + (n % W ? 1u : 0u) + 8u);
+}
+
+static size_t br_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
+{
+    (void)v; (void)rows; (void)n; (void)dt; (void)cfg;
+    return 0;
+}
+
+#ifdef SUMLAB_HAVE_CUDA
+sl_rows_gpu_fn sl_block_row_rows_gpu;   /* rows.cu */
+sl_gpu_fn sl_block_row_gpu;
+sl_rows_gpu_fn sl_reproducible_rows_gpu;
+#endif
+
+const sl_variant sl_v_block_row = {
+    .name = "block-row",
+    .op = "sum", .family = "rows",
+    .determinism = SL_DET_CONFIG_INDEPENDENT,
+    .description = "a block of 256 threads per row, 16-byte groups, a fixed shuffle tree: a row's "
+                   "bits depend on its n and format alone (batch-invariant)",
+    .dtypes = SL_DTYPES_ALL,
+    .bound = SL_BOUND_RECURSIVE,
+    .resolve = br_resolve,
+    .depth = br_depth,
+    .cpu = br_cpu,
+    .workspace = NULL,
+    .gpu = SL_GPU_ENTRY(sl_block_row_gpu),
+    .rows_cpu = br_rows_cpu,
+    .rows_workspace = br_rows_workspace,
+    .rows_gpu = SL_GPU_ENTRY(sl_block_row_rows_gpu),
+    .rows_bits = "n and the format alone (fixed block of 256 and tree; not B, not the grid, not "
+                 "the row's alignment)",
+};
+
+/* ---- dedicated entries for families whose files rows/ does not own --------------------------
+ * reproducible: a warp or a block per row (by n alone) accumulating the binned state of
+ * exact/binned.h (rows.cu); its
+ * result is a function of the row's multiset of values, so the twin is the 1-D twin's
+ * sl_rsum_sum on each row. */
+static int rs_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *results, sl_err *err)
+{
+    (void)v; (void)cfg;
+    if (n >= SL_RSUM_MAX_N) return sl_err_set(err, "reproducible: n = %llu is too large",
+                                              (unsigned long long)n);
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) results[i] = sl_rsum_sum((const char *)x + i * n * es, n, dt);
+    return 0;
+}
+
+static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
+{
+    (void)v; (void)rows; (void)n; (void)dt; (void)cfg;
+    return 0;
+}
+
+typedef struct {
+    const char *name, *op;
+    sl_rows_entries e;
+} rows_dedicated;
+
+static const rows_dedicated dedicated[] = {
+    {"reproducible", "sum",
+     {rs_rows_cpu, rs_rows_workspace, SL_GPU_ENTRY(sl_reproducible_rows_gpu),
+      "the row's values alone (order-independent: not B, the split, the launch configuration "
+      "or the GPU)", 1}},
+};
+
+void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
+{
+    memset(e, 0, sizeof *e);
+    if (v->rows_cpu || v->rows_gpu) {
+        e->cpu = v->rows_cpu;
+        e->workspace = v->rows_workspace;
+        e->gpu = v->rows_gpu;
+        e->bits = v->rows_bits;
+    } else {
+        for (size_t i = 0; i < sizeof dedicated / sizeof dedicated[0]; i++)
+            if (!strcmp(dedicated[i].name, v->name) && !strcmp(dedicated[i].op, v->op)) *e = dedicated[i].e;
+    }
+    e->dedicated = e->gpu != NULL || e->cpu != NULL;
+    if (!e->bits)
+        e->bits = v->determinism >= SL_DET_ORDER_INDEPENDENT
+                      ? "the row's values alone (order-independent; the 1-D launcher on each row)"
+                      : "the row, its n and its address modulo 256 (the 1-D launcher on each row, "
+                        "its launch configuration resolved for n): not B";
+}
+
+uint32_t sl_rows_addr_mod(uint32_t addr_mod0, uint64_t i, uint64_t n, sl_dtype dt)
+{
+    const uint64_t bytes = i * n * (uint64_t)sl_dtype_size(dt);
+    return (uint32_t)((addr_mod0 + (bytes & 255u)) & 255u);
+}
+
+void sl_rows_cfg(const sl_variant *v, const sl_launch *req, uint64_t i, uint64_t n, sl_dtype dt,
+                 sl_launch *cfg)
+{
+    if (req) *cfg = *req;
+    else memset(cfg, 0, sizeof *cfg);
+    cfg->addr_mod = sl_rows_addr_mod(req ? req->addr_mod : 0, i, n, dt);
+    sl_variant_resolve(v, cfg, n, dt);
+}
+
+int sl_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                const sl_launch *req, double *results, sl_err *err)
+{
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(dt));
+    sl_rows_entries e;
+    sl_rows_entries_of(v, &e);
+    sl_launch cfg;
+    if (e.cpu) {
+        sl_rows_cfg(v, req, 0, n, dt, &cfg);
+        return e.cpu(v, x, rows, n, dt, &cfg, results, err);
+    }
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) {   /* each row resolved at its address, as the 1-D call */
+        sl_rows_cfg(v, req, i, n, dt, &cfg);
+        if (sl_variant_cpu(v, (const char *)x + i * n * es, n, dt, &cfg, &results[i], err)) return -1;
+    }
+    return 0;
+}
+
+size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                         const sl_launch *req)
+{
+    sl_rows_entries e;
+    sl_rows_entries_of(v, &e);
+    sl_launch cfg;
+    if (e.gpu) {
+        sl_rows_cfg(v, req, 0, n, dt, &cfg);
+        return e.workspace ? e.workspace(v, rows, n, dt, &cfg) : 0;
+    }
+    /* the largest over the rows' configurations: row i + 256 has row i's address modulo 256 */
+    size_t most = 0;
+    for (uint64_t i = 0; i < rows && i < 256u; i++) {
+        sl_rows_cfg(v, req, i, n, dt, &cfg);
+        const size_t w = sl_variant_workspace(v, n, dt, &cfg);
+        if (w > most) most = w;
+    }
+    return most;
+}
+
+#ifndef SUMLAB_HAVE_CUDA
+int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
+                const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results, void *stream,
+                sl_err *err)
+{
+    (void)v; (void)d_x; (void)rows; (void)n; (void)dt; (void)cfg; (void)d_work; (void)work_bytes;
+    (void)d_results; (void)stream;
+    return sl_err_set(err, "sumlab was built without CUDA");
+}
+
+int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                     const sl_launch *req, int reps, double *results, double *time_ms_median,
+                     double *read_ms_median, sl_launch *cfg_out, sl_err *err)
+{
+    (void)v; (void)x; (void)rows; (void)n; (void)dt; (void)req; (void)reps; (void)results;
+    (void)time_ms_median; (void)read_ms_median; (void)cfg_out;
+    return sl_err_set(err, "no GPU: sumlab was built without CUDA");
+}
+
+int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, int reps,
+                       double *ms_median, sl_err *err)
+{
+    (void)x; (void)rows; (void)n; (void)dt; (void)reps; (void)ms_median;
+    return sl_err_set(err, "no GPU: sumlab was built without CUDA");
+}
+#endif

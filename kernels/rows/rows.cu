@@ -1,0 +1,469 @@
+/* rows/rows.cu: row-wise reductions on the GPU (rows.h): the generic path (the 1-D launcher on
+ * each row's pointer), the `block-row` kernel (twin: rows.c) and the `reproducible` row kernel
+ * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row).
+ *
+ * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
+ * nearest even, --fmad=false, -ftz=false).
+ * Performance considerations: one block per row, rows spread by a grid-stride loop over blocks;
+ * for [B, N] inputs of a few thousand rows every SM holds several rows, and each row streams
+ * with 16-byte loads (block-row) or scalar coalesced loads (reproducible: the deposits cost
+ * more than the load width). Numbers: BENCHMARKS.md (`sumlab bench --axis`). */
+#include <cub/device/device_segmented_reduce.cuh>
+#include <cuda_runtime.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+/* binned_kernel.cuh defines two out-of-line device functions with external linkage, which
+ * reproducible.cu's object defines too: here they take names of this file's own (unused by the
+ * row kernels, which round in registers). */
+#define rs_round_dev rows_rs_round_dev
+#define rs_certify_end_dev rows_rs_certify_end_dev
+#include "exact/binned_kernel.cuh"
+#undef rs_round_dev
+#undef rs_certify_end_dev
+#include "rows/rows.h"
+#include "sl_gpu.h"
+#include "sumlab/half.h"
+
+#define ROWS_WARPS (SL_ROWS_BLOCK / 32u)
+
+/* Rows per launch: at most this many blocks, the rest by the grid-stride loop. */
+static unsigned rows_grid(uint64_t rows)
+{
+    return (unsigned)(rows < 65535u * 16u ? (rows ? rows : 1u) : 65535u * 16u);
+}
+
+/* ---- block-row (the order and tree are described in rows.c, beside the twin) -------------- */
+template <typename X> struct br_acc { typedef float T; };
+template <> struct br_acc<double> { typedef double T; };
+
+template <typename X>
+__global__ void __launch_bounds__(SL_ROWS_BLOCK)
+br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+{
+    typedef typename br_acc<X>::T T;
+    enum { W = 16 / sizeof(X) };
+    __shared__ T s_warp[ROWS_WARPS];
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const uint64_t ng = n / W;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const X *row = x + r * n;
+        const bool aligned = ((uintptr_t)row & 15u) == 0;
+        T a = T(0);
+        for (uint64_t g = tid; g < ng; g += SL_ROWS_BLOCK) {
+            X v[W];
+            if (aligned) {
+                const uint4 q = __ldg(reinterpret_cast<const uint4 *>(row) + g);
+                memcpy(v, &q, 16);
+            } else {
+#pragma unroll
+                for (int j = 0; j < W; j++) v[j] = row[g * W + j];
+            }
+#pragma unroll
+            for (int j = 0; j < W; j++) a = a + (T)sl_widen(v[j]);
+        }
+        if (ng * W + tid < n) a = a + (T)sl_widen(row[ng * W + tid]);
+#pragma unroll
+        for (unsigned off = 16; off > 0; off >>= 1) a = a + __shfl_down_sync(SL_FULL_MASK, a, off);
+        if (lane == 0) s_warp[warp] = a;
+        __syncthreads();
+        if (warp == 0) {
+            a = lane < ROWS_WARPS ? s_warp[lane] : T(0);
+#pragma unroll
+            for (unsigned off = ROWS_WARPS / 2u; off > 0; off >>= 1)
+                a = a + __shfl_down_sync(SL_FULL_MASK, a, off);
+            if (lane == 0) out[r] = sl_out<X>(a);
+        }
+        __syncthreads();
+    }
+}
+
+template <typename X>
+static int br_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_out,
+                     cudaStream_t st, sl_err *err)
+{
+    br_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("br_kernel", v->name, err);
+    return 0;
+}
+
+extern "C" int sl_block_row_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                                     sl_dtype dt, const sl_launch *cfg, void *d_work,
+                                     size_t work_bytes, void *d_results, void *stream, sl_err *err)
+{
+    (void)cfg; (void)d_work; (void)work_bytes;
+    cudaStream_t st = (cudaStream_t)stream;
+    if (rows == 0) return 0;
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    return dt == SL_F64    ? br_launch<double>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_F16  ? br_launch<__half>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_BF16 ? br_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
+                           : br_launch<float>(v, d_x, rows, n, d_results, st, err);
+}
+
+extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                                void *stream, sl_err *err)
+{
+    return sl_block_row_rows_gpu(v, d_x, 1, n, dt, cfg, d_work, work_bytes, d_result, stream, err);
+}
+
+/* ---- reproducible: a warp or a block per row over the binned state (exact/binned.h) ---------
+ * Each of a row's TPR threads takes the row's edge values (before its first 16-byte boundary,
+ * after its last whole vector) one by one and its 16-byte vectors in tiles of U per thread with
+ * the 1-D kernel's group fast path (one capacity check per 8 values, the warp raising its index
+ * together); its folds become an integer state, the warp's states merge exactly
+ * (rs_warp_merge), then (a block per row) warp 0 merges the warps' states, and lane 0 rounds the
+ * row's state once (as rs_kernel's last block rounds the grid's). The result is the binned sum
+ * of the row's multiset of values: the 1-D kernel's and the twin's, whatever B, the split or the
+ * launch. Chosen by n alone: a warp per row (8 rows per block) for n <= RS_WARP_ROW_MAX, where a
+ * block's merge would cost more than its values; a block per row above. */
+#define RS_WARP_ROW_MAX 8192u
+
+/* Thread t of a row's TPR threads adds its share of the row into a. */
+template <typename X, unsigned TPR, typename A>
+__device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsigned t)
+{
+    typedef rs_fmt<X, false> F;
+    typedef typename F::T T;
+    typedef typename F::V V;
+    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / F::VW, tail0 = head + nv * F::VW;
+    for (uint64_t i = t; i < head; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    for (uint64_t i = tail0 + t; i < n; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    const V *xv = reinterpret_cast<const V *>(row + head);
+    const uint64_t per_tile = (uint64_t)TPR * F::U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = 0; tile < ntiles; tile++) {
+        const uint64_t base = tile * per_tile + t;
+        if ((tile + 1) * per_tile <= nv) {           /* uniform over the row's threads */
+            V r4[F::U];
+#pragma unroll
+            for (int u = 0; u < F::U; u++) r4[u] = sl_ldv(xv + base + (uint64_t)u * TPR);
+            T xs[F::U * F::VW];
+            rs_unpack(r4, xs);
+            unsigned mx[F::U * F::VW / F::G], lm = 0u;
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) {
+                mx[g] = rs_group_max(xs + g * F::G);
+                lm = max(lm, mx[g]);
+            }
+            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
+        } else {
+            for (int u = 0; u < F::U; u++)
+                if (base + (uint64_t)u * TPR < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * TPR));
+        }
+    }
+}
+
+/* The row's merged, normalised state rounded once to X. */
+template <typename X>
+__device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
+{
+    typedef typename rs_fmt<X, false>::T T;
+    const double v = sizeof(T) == 4 ? sl_rsum_state_round_f32(&st, sizeof(X) == 2) : sl_rsum_state_round_f64(&st, 0);
+    return sl_out<X>((T)v);
+}
+
+/* A block per row. */
+template <typename X>
+__global__ void __launch_bounds__(SL_ROWS_BLOCK)
+rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+{
+    typedef rs_fmt<X, false> F;
+    typedef typename F::A A;
+    __shared__ sl_rsum_state s_warp[ROWS_WARPS];
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        A a;
+        rs_init(a);
+        rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid);
+        sl_rsum_state st;
+        rs_to_state(a, st);
+        rs_warp_merge<F::K>(st);
+        if (lane == 0) s_warp[warp] = st;
+        sl_bar_any::sync();
+        if (warp == 0) {
+            if (lane < ROWS_WARPS) st = s_warp[lane];
+            else sl_rsum_state_zero_k(&st, F::K);
+            rs_warp_merge<F::K>(st);
+            if (lane == 0) out[r] = rs_row_round<X>(st);
+        }
+        sl_bar_any::sync();
+    }
+}
+
+/* A warp per row, ROWS_WARPS rows per block (no barrier: each warp on its own rows). */
+template <typename X>
+__global__ void __launch_bounds__(SL_ROWS_BLOCK)
+rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+{
+    typedef rs_fmt<X, false> F;
+    typedef typename F::A A;
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (uint64_t r = (uint64_t)blockIdx.x * ROWS_WARPS + warp; r < rows; r += (uint64_t)gridDim.x * ROWS_WARPS) {
+        A a;
+        rs_init(a);
+        rs_row_take<X, 32u>(a, x + r * n, n, lane);
+        sl_rsum_state st;
+        rs_to_state(a, st);
+        rs_warp_merge<F::K>(st);
+        if (lane == 0) out[r] = rs_row_round<X>(st);
+    }
+}
+
+template <typename X>
+static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                          void *d_out, cudaStream_t st, sl_err *err)
+{
+    if (n <= RS_WARP_ROW_MAX) {
+        rs_rows_warp_kernel<X><<<rows_grid((rows + ROWS_WARPS - 1) / ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
+            (const X *)d_x, rows, n, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
+    } else {
+        rs_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("rs_rows_kernel", v->name, err);
+    }
+    return 0;
+}
+
+extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows,
+                                        uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+                                        size_t work_bytes, void *d_results, void *stream, sl_err *err)
+{
+    (void)cfg; (void)d_work; (void)work_bytes;
+    cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_RSUM_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
+    if (rows == 0) return 0;
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    return dt == SL_F64    ? rs_rows_launch<double>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_F16  ? rs_rows_launch<__half>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_BF16 ? rs_rows_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
+                           : rs_rows_launch<float>(v, d_x, rows, n, d_results, st, err);
+}
+
+/* ---- the generic path and the host entry ---------------------------------------------------- */
+extern "C" int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                           sl_dtype dt, const sl_launch *req, void *d_work, size_t work_bytes,
+                           void *d_results, void *stream, sl_err *err)
+{
+    sl_rows_entries e;
+    sl_rows_entries_of(v, &e);
+    sl_launch c = req ? *req : sl_launch{};
+    c.addr_mod = (uint32_t)((uintptr_t)d_x & 255u);
+    if (e.gpu) {
+        sl_variant_resolve(v, &c, n, dt);
+        return e.gpu(v, d_x, rows, n, dt, &c, d_work, work_bytes, d_results, stream, err);
+    }
+    if (!v->gpu) return sl_err_set(err, "variant '%s' has no GPU kernel", v->name);
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) {   /* each row resolved at its address, as the 1-D call */
+        const char *p = (const char *)d_x + i * n * es;
+        sl_launch ci = req ? *req : sl_launch{};
+        ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+        sl_variant_resolve(v, &ci, n, dt);
+        if (v->gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+#define R_CHECK(call) SL_CUDA_CHECK(call, v->name, err)
+
+/* The body of sl_rows_gpu_host with every resource in *res (freed by the caller). */
+typedef struct {
+    void *d_x, *d_work, *d_out, *h_out;
+    cudaStream_t st;
+    cudaEvent_t e0, e1;
+    int have_st, have_e0, have_e1;
+    double *times;
+} rows_res;
+
+static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uint64_t rows,
+                          uint64_t n, sl_dtype dt, const sl_launch *req, int reps, double *results,
+                          double *time_ms_median, sl_launch *cfg_out, sl_err *err)
+{
+    const size_t es = sl_dtype_size(dt);
+    const size_t bytes = (size_t)(rows * n) * es;
+    int dev = 0, sms = 0;
+    R_CHECK(cudaGetDevice(&dev));
+    R_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    sl_launch cfg = req ? *req : sl_launch{};
+    if (!cfg.sm_count) cfg.sm_count = (uint32_t)sms;
+    cfg.addr_mod = 0;                                   /* cudaMalloc: 256-byte aligned */
+    R_CHECK(cudaMalloc(&res->d_x, bytes ? bytes : 16));
+    if (bytes) R_CHECK(cudaMemcpy(res->d_x, x, bytes, cudaMemcpyHostToDevice));
+    const size_t wb = sl_rows_workspace(v, rows, n, dt, &cfg);
+    if (wb) {
+        R_CHECK(cudaMalloc(&res->d_work, wb));
+        R_CHECK(cudaMemset(res->d_work, 0, wb));
+    }
+    R_CHECK(cudaMalloc(&res->d_out, rows ? rows * es : 16));
+    R_CHECK(cudaStreamCreateWithFlags(&res->st, cudaStreamNonBlocking));
+    res->have_st = 1;
+    R_CHECK(cudaEventCreate(&res->e0));
+    res->have_e0 = 1;
+    R_CHECK(cudaEventCreate(&res->e1));
+    res->have_e1 = 1;
+    res->times = (double *)calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
+    res->h_out = malloc(rows ? rows * es : 16);
+    if (!res->times || !res->h_out) return sl_err_set(err, "%s: out of memory", v->name);
+    if (sl_rows_gpu(v, res->d_x, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err)) return -1;
+    R_CHECK(cudaStreamSynchronize(res->st));             /* warm-up */
+    for (int r = 0; r < reps; r++) {
+        R_CHECK(cudaEventRecord(res->e0, res->st));
+        if (sl_rows_gpu(v, res->d_x, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err)) return -1;
+        R_CHECK(cudaEventRecord(res->e1, res->st));
+        R_CHECK(cudaStreamSynchronize(res->st));
+        float ms = 0.0f;
+        R_CHECK(cudaEventElapsedTime(&ms, res->e0, res->e1));
+        res->times[r] = (double)ms;
+    }
+    R_CHECK(cudaMemcpy(res->h_out, res->d_out, rows * es, cudaMemcpyDeviceToHost));
+    for (uint64_t i = 0; i < rows; i++) {
+        if (dt == SL_F64) results[i] = ((const double *)res->h_out)[i];
+        else if (dt == SL_F32) results[i] = (double)((const float *)res->h_out)[i];
+        else results[i] = sl_half_to_double(((const uint16_t *)res->h_out)[i], dt);
+    }
+    if (time_ms_median) {
+        qsort(res->times, (size_t)reps, sizeof(double), cmp_double);
+        *time_ms_median = reps > 0 ? (reps % 2 ? res->times[reps / 2]
+                                               : 0.5 * (res->times[reps / 2 - 1] + res->times[reps / 2]))
+                                   : NAN;
+    }
+    if (cfg_out) *cfg_out = cfg;
+    return 0;
+}
+
+extern "C" int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n,
+                                sl_dtype dt, const sl_launch *req, int reps, double *results,
+                                double *time_ms_median, double *read_ms_median, sl_launch *cfg_out,
+                                sl_err *err)
+{
+    sl_gpu_info info;
+    sl_err why = {{0}};
+    if (!sl_gpu_available(&info, &why)) return sl_err_set(err, "%s", why.msg);
+    if (sl_gpu_check_fits(rows * n, dt, err)) return -1;
+    rows_res res;
+    memset(&res, 0, sizeof res);
+    int rc = rows_host_body(&res, v, x, rows, n, dt, req, reps, results, time_ms_median, cfg_out, err);
+    if (res.have_e1) cudaEventDestroy(res.e1);
+    if (res.have_e0) cudaEventDestroy(res.e0);
+    if (res.have_st) cudaStreamDestroy(res.st);
+    cudaFree(res.d_out);
+    cudaFree(res.d_work);
+    cudaFree(res.d_x);
+    free(res.h_out);
+    free(res.times);
+    if (rc == 0 && read_ms_median) {
+        /* the harness's streaming read of the same bytes, in the same process */
+        sl_gpu_ctx *ctx = NULL;
+        const int R = reps > 0 ? reps : 1;
+        double *t = (double *)calloc((size_t)R, sizeof(double));
+        if (!t) return sl_err_set(err, "%s: out of memory", v->name);
+        rc = sl_gpu_ctx_create(&ctx, x, rows * n, dt, 0, err);
+        if (rc == 0) rc = sl_gpu_ctx_read_ceiling(ctx, R, 0, t, err);
+        if (rc == 0) {
+            qsort(t, (size_t)R, sizeof(double), cmp_double);
+            *read_ms_median = R % 2 ? t[R / 2] : 0.5 * (t[R / 2 - 1] + t[R / 2]);
+        }
+        sl_gpu_ctx_destroy(ctx);
+        free(t);
+    }
+    return rc;
+}
+
+/* ---- the anchor: cub::DeviceSegmentedReduce::Sum over the same rows ------------------------ */
+/* Segment i = [i n, (i + 1) n): begin offsets 0, n, 2n, ... on the device (end = begin + 1).
+ * CUB's accumulator follows its output type (the input's format). */
+template <typename X>
+static cudaError_t seg_sum(void *work, size_t &bytes, const void *x, void *out, uint64_t rows,
+                           const int64_t *offs, cudaStream_t st)
+{
+    return cub::DeviceSegmentedReduce::Sum(work, bytes, (const X *)x, (X *)out, (int64_t)rows, offs, offs + 1, st);
+}
+
+static cudaError_t seg_call(sl_dtype dt, void *work, size_t &bytes, const void *x, void *out, uint64_t rows,
+                            const int64_t *offs, cudaStream_t st)
+{
+    return dt == SL_F64    ? seg_sum<double>(work, bytes, x, out, rows, offs, st)
+           : dt == SL_F16  ? seg_sum<__half>(work, bytes, x, out, rows, offs, st)
+           : dt == SL_BF16 ? seg_sum<__nv_bfloat16>(work, bytes, x, out, rows, offs, st)
+                           : seg_sum<float>(work, bytes, x, out, rows, offs, st);
+}
+
+extern "C" int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, int reps,
+                                  double *ms_median, sl_err *err)
+{
+    const char *vn = "cub-segmented";
+    const size_t es = sl_dtype_size(dt), bytes_x = (size_t)(rows * n) * es;
+    void *d_x = NULL, *d_out = NULL, *d_work = NULL;
+    int64_t *d_off = NULL, *h_off = NULL;
+    cudaStream_t st = NULL;
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double *t = NULL;
+    int rc = -1;
+    size_t wb = 0;
+    cudaError_t ce;
+#define SEG_CK(call)                                                                             \
+    do {                                                                                         \
+        ce = (call);                                                                             \
+        if (ce != cudaSuccess) {                                                                 \
+            sl_err_set(err, "%s: CUDA call '%s' failed: %s at %s:%d", vn, #call,                 \
+                       cudaGetErrorString(ce), __FILE__, __LINE__);                              \
+            goto out;                                                                            \
+        }                                                                                        \
+    } while (0)
+    if (reps < 1) reps = 1;
+    h_off = (int64_t *)malloc((size_t)(rows + 1) * sizeof(int64_t));
+    t = (double *)calloc((size_t)reps, sizeof(double));
+    if (!h_off || !t) {
+        sl_err_set(err, "%s: out of memory", vn);
+        goto out;
+    }
+    for (uint64_t i = 0; i <= rows; i++) h_off[i] = (int64_t)(i * n);
+    SEG_CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    SEG_CK(cudaEventCreate(&e0));
+    SEG_CK(cudaEventCreate(&e1));
+    SEG_CK(cudaMalloc(&d_x, bytes_x ? bytes_x : 16));
+    if (bytes_x) SEG_CK(cudaMemcpy(d_x, x, bytes_x, cudaMemcpyHostToDevice));
+    SEG_CK(cudaMalloc(&d_out, rows ? rows * es : 16));
+    SEG_CK(cudaMalloc(&d_off, (size_t)(rows + 1) * sizeof(int64_t)));
+    SEG_CK(cudaMemcpy(d_off, h_off, (size_t)(rows + 1) * sizeof(int64_t), cudaMemcpyHostToDevice));
+    SEG_CK(seg_call(dt, NULL, wb, d_x, d_out, rows, d_off, st));
+    SEG_CK(cudaMalloc(&d_work, wb ? wb : 16));
+    SEG_CK(seg_call(dt, d_work, wb, d_x, d_out, rows, d_off, st));   /* warm-up */
+    SEG_CK(cudaStreamSynchronize(st));
+    for (int r = 0; r < reps; r++) {
+        SEG_CK(cudaEventRecord(e0, st));
+        SEG_CK(seg_call(dt, d_work, wb, d_x, d_out, rows, d_off, st));
+        SEG_CK(cudaEventRecord(e1, st));
+        SEG_CK(cudaStreamSynchronize(st));
+        float ms = 0.0f;
+        SEG_CK(cudaEventElapsedTime(&ms, e0, e1));
+        t[r] = (double)ms;
+    }
+    qsort(t, (size_t)reps, sizeof(double), cmp_double);
+    *ms_median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    rc = 0;
+out:
+#undef SEG_CK
+    if (e1) cudaEventDestroy(e1);
+    if (e0) cudaEventDestroy(e0);
+    if (st) cudaStreamDestroy(st);
+    cudaFree(d_work);
+    cudaFree(d_off);
+    cudaFree(d_out);
+    cudaFree(d_x);
+    free(h_off);
+    free(t);
+    return rc;
+}

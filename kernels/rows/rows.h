@@ -1,0 +1,78 @@
+/* rows/rows.h: row-wise reductions: each of `rows` contiguous rows of n values (a C-order
+ * [rows, n] array) reduced by one variant, row i's result a function of row i (and, for the
+ * generic path, of its address modulo 256, as the 1-D launcher sees it). Every variant runs
+ * row-wise: its dedicated row kernel and twin when it has them (the descriptor's rows_* entries,
+ * or the table in rows.c for families whose files this folder does not own), else its 1-D
+ * twin/launcher on each row (the generic path). */
+#ifndef SL_ROWS_H
+#define SL_ROWS_H
+#include "sl_variants.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The row entries of v: its descriptor's, or the dedicated ones rows.c lists for it (NULL
+ * fields: the generic path). */
+typedef struct {
+    sl_rows_cpu_fn *cpu;
+    sl_rows_workspace_fn *workspace;
+    sl_rows_gpu_fn *gpu;
+    const char *bits;          /* what can change a row's bits (never NULL) */
+    int dedicated;             /* 1: a row kernel of its own (gpu set) */
+} sl_rows_entries;
+void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e);
+
+/* Row i's address modulo 256 when row 0's is addr_mod0: (addr_mod0 + i n size) mod 256. */
+uint32_t sl_rows_addr_mod(uint32_t addr_mod0, uint64_t i, uint64_t n, sl_dtype dt);
+
+/* Row i's launch configuration: the request req (NULL: all defaults; its addr_mod is row 0's)
+ * with row i's address modulo 256, resolved for n, as the 1-D call on that row resolves it. */
+void sl_rows_cfg(const sl_variant *v, const sl_launch *req, uint64_t i, uint64_t n, sl_dtype dt,
+                 sl_launch *cfg);
+
+/* The twins of all rows: results[i] = row i's result (a double holding the value in dt's
+ * format). req: the launch request (its addr_mod row 0's; NULL: the defaults), resolved here per
+ * row (sl_rows_cfg). The generic path runs sl_variant_cpu on each row with its configuration,
+ * so row i's result equals the 1-D twin on that row at that address bit for bit; a dedicated
+ * twin receives row 0's configuration. 0, or -1 (err). */
+int sl_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                const sl_launch *req, double *results, sl_err *err);
+
+/* Bytes of device scratch sl_rows_gpu needs for the request req: the dedicated kernel's, or the
+ * largest of the 1-D launcher's over the rows' configurations (the rows run one after another
+ * on one stream and every launcher leaves its counters zero). */
+size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                         const sl_launch *req);
+/* Enqueues every row on stream: the dedicated row kernel (req resolved for n), or the 1-D
+ * launcher on each row's pointer with req resolved at that pointer's address (row i's result at
+ * d_results + i * size of dt). req's sm_count: the device's (0: SL_DEFAULT_SM_COUNT). 0, or -1
+ * (err). Without CUDA: -1 ("built without CUDA"). */
+int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
+                const sl_launch *req, void *d_work, size_t work_bytes, void *d_results, void *stream,
+                sl_err *err);
+
+/* From the host: uploads x (rows x n values of dt) to a fresh 256-byte-aligned device buffer,
+ * runs the rows once as warm-up and then reps times timed by device events, and downloads
+ * the last run's results (doubles). time_ms_median: the median of the timed runs (may be NULL);
+ * read_ms_median (may be NULL): the median time of a streaming read of the same bytes (the
+ * harness's read ceiling) measured in the same call. req: the launch request (sm_count 0: the
+ * device's). cfg_out (may be NULL): the request as run (sm_count set; the twins take it as
+ * their req) . 0, or -1 (err; no GPU, built without CUDA). */
+int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                     const sl_launch *req, int reps, double *results, double *time_ms_median,
+                     double *read_ms_median, sl_launch *cfg_out, sl_err *err);
+
+/* The anchor: cub::DeviceSegmentedReduce::Sum over the same rows (uploaded here), reps timed
+ * runs after a warm-up (device events); *ms_median their median. 0, or -1 (err; without CUDA). */
+int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, int reps,
+                       double *ms_median, sl_err *err);
+
+/* `block-row` (rows.c): a block of SL_ROWS_BLOCK threads per row, 16-byte groups per thread in a
+ * fixed order, a fixed shuffle tree: the bits of a row depend on its n and format alone. */
+#define SL_ROWS_BLOCK 256u
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,149 @@
+/* rows.c: libsumlab's row-wise entry points (sumlab.h: sumlab_reduce_rows_host_ex and
+ * sumlab_reduce_rows_device_ex) over kernels/rows: every row of a C-order [rows, n] array
+ * reduced by one variant, the same bits as the one-array calls on each row. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_lib.h"
+#include "sl_reference.h"
+#include "rows/rows.h"
+#ifdef SUMLAB_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+/* rows x n must not overflow, and x must be given when there are values. */
+static sumlab_status rows_check(const void *x, uint64_t rows, uint64_t n, const char *what, sl_err *err)
+{
+    if (n && rows > UINT64_MAX / n)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: %llu rows of %llu values overflow", what,
+                           (unsigned long long)rows, (unsigned long long)n);
+    if (rows && n && !x) return sl_lib_fail(SUMLAB_EINVAL, err, "%s: the input is NULL", what);
+    return SUMLAB_OK;
+}
+
+sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *params, const char *variant,
+                                         const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                                         const sumlab_launch *launch, double *results, sl_err *err)
+{
+    const sl_operation *o;
+    const sl_variant *v;
+    sl_op_params pp;
+    if (!results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results is NULL");
+    sumlab_status st = rows_check(x, rows, n, "sumlab_reduce_rows_host", err);
+    if (!st) st = sl_lib_params(params, &pp, err);
+    if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
+    if (!st) st = sl_lib_launch_check(launch, err);
+    if (st) return st;
+    const size_t es = sl_dtype_size(dt);
+    if (sl_op_is_exact(v)) {   /* each row's exact reference */
+        for (uint64_t i = 0; i < rows; i++) {
+            sl_reference ref;
+            sl_err e = {{0}};
+            const void *xs[2] = {(const char *)x + i * n * es, NULL};
+            int rc = o->reference(&ref, xs, n, dt, &pp, 1, &e);
+            if (!rc) results[i] = ref.rounded;
+            sl_reference_clear(&ref);
+            if (rc) {
+                if (err) memcpy(err->msg, e.msg, sizeof err->msg);
+                return strstr(e.msg, "out of memory") ? SUMLAB_ENOMEM : SUMLAB_EINVAL;
+            }
+        }
+        return SUMLAB_OK;
+    }
+    if (!v->cpu)
+        return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no CPU twin%s", v->name,
+                           v->gpu ? " (it runs on the GPU only: sumlab_reduce_rows_device_ex)" : "");
+    sl_launch cfg;
+    sl_lib_launch(launch, &pp, &cfg);
+    cfg.addr_mod = (uint32_t)((uintptr_t)x % 256u);   /* row 0's; sl_rows_cpu derives the others' */
+    sl_err e = {{0}};
+    if (sl_rows_cpu(v, x, rows, n, dt, &cfg, results, &e)) {
+        if (err) memcpy(err->msg, e.msg, sizeof err->msg);
+        return strstr(e.msg, "out of memory") ? SUMLAB_ENOMEM : SUMLAB_EINVAL;
+    }
+    return SUMLAB_OK;
+}
+
+#ifdef SUMLAB_HAVE_CUDA
+#define ROWS_CK(call, cleanup)                                                                   \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != cudaSuccess) {                                                                 \
+            cleanup;                                                                             \
+            return sl_lib_fail(SUMLAB_ECUDA, err, "CUDA error %s (%s) at %s:%d: %s",             \
+                               cudaGetErrorName(e_), cudaGetErrorString(e_), __FILE__, __LINE__, \
+                               #call);                                                           \
+        }                                                                                        \
+    } while (0)
+
+/* p must be device or managed memory of the current device. */
+static sumlab_status rows_device_ptr(const void *p, int device, const char *what, sl_err *err)
+{
+    struct cudaPointerAttributes a;
+    memset(&a, 0, sizeof a);
+    cudaError_t e = cudaPointerGetAttributes(&a, p);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s (%p) is no device memory (%s)", what, p, cudaGetErrorString(e));
+    }
+    if (a.type == cudaMemoryTypeManaged) return SUMLAB_OK;
+    if (a.type != cudaMemoryTypeDevice || a.device != device)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s (%p) is not device memory of the current device %d", what,
+                           p, device);
+    return SUMLAB_OK;
+}
+#endif
+
+sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *params,
+                                           const char *variant, const void *d_x, uint64_t rows,
+                                           uint64_t n, sl_dtype dt, const sumlab_launch *launch,
+                                           void *d_results, void *stream, sl_err *err)
+{
+    const sl_operation *o;
+    const sl_variant *v;
+    sl_op_params pp;
+    if (!d_results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results is NULL");
+    sumlab_status st = rows_check(d_x, rows, n, "sumlab_reduce_rows_device", err);
+    if (!st) st = sl_lib_params(params, &pp, err);
+    if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
+    if (!st) st = sl_lib_launch_check(launch, err);
+    if (st) return st;
+#ifndef SUMLAB_HAVE_CUDA
+    (void)launch;
+    (void)stream;
+    return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "libsumlab was built without CUDA: no kernel for '%s'", v->name);
+#else
+    if (!v->gpu)
+        return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no GPU kernel in this build%s", v->name,
+                           v->cpu || sl_op_is_exact(v) ? " (it runs on host memory: sumlab_reduce_rows_host_ex)" : "");
+    if (!rows) return SUMLAB_OK;
+    int count = 0, device = 0, sms = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
+        (void)cudaGetLastError();
+        return sl_lib_fail(SUMLAB_ENOGPU, err, "device memory given, but no usable GPU");
+    }
+    ROWS_CK(cudaGetDevice(&device), (void)0);
+    if (n && (st = rows_device_ptr(d_x, device, "d_x", err))) return st;
+    if ((st = rows_device_ptr(d_results, device, "d_results", err))) return st;
+    ROWS_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), (void)0);
+    sl_launch cfg;
+    sl_lib_launch(launch, &pp, &cfg);
+    if (!cfg.sm_count) cfg.sm_count = (uint32_t)sms;
+    cfg.addr_mod = (uint32_t)((uintptr_t)d_x % 256u);   /* the request: resolved per row below */
+    const size_t ws = sl_rows_workspace(v, rows, n, dt, &cfg);
+    cudaStream_t s = (cudaStream_t)stream;
+    void *d_work = NULL;
+    if (ws) {   /* stream-ordered scratch, zeroed once (the kernels leave their counters zero) */
+        ROWS_CK(cudaMallocAsync(&d_work, ws, s), (void)0);
+        ROWS_CK(cudaMemsetAsync(d_work, 0, ws, s), (void)cudaFreeAsync(d_work, s));
+    }
+    sl_err le = {{0}};
+    int rc = sl_rows_gpu(v, d_x, rows, n, dt, &cfg, d_work, ws, d_results, stream, &le);
+    if (d_work) ROWS_CK(cudaFreeAsync(d_work, s), (void)0);
+    if (rc) {
+        if (err) memcpy(err->msg, le.msg, sizeof err->msg);
+        return strstr(le.msg, "cudaError") ? SUMLAB_ECUDA : SUMLAB_EINVAL;
+    }
+    return SUMLAB_OK;
+#endif
+}

@@ -1,0 +1,89 @@
+"""test_rows.py: reduce(x, axis=...) (the rows entry points of libsumlab): every row equals the
+one-array call on that row bit for bit (NumPy, every dtype, several operations and variants,
+axes moved to the last place), the result's shape, bad axes; on a GPU (PyTorch, CuPy) the rows of
+a CUDA tensor equal the host rows, zero-copy when the axis is the contiguous last one, and an
+order-independent variant gives row 0 the same bits whatever the batch size."""
+import numpy as np
+import pytest
+
+import sumlab
+from conftest import DTYPES, make_inputs, np_dtype
+
+try:
+    import torch
+    HAVE_TORCH_GPU = torch.cuda.is_available()
+except ImportError:
+    torch, HAVE_TORCH_GPU = None, False
+try:
+    import cupy
+    HAVE_CUPY_GPU = cupy.cuda.runtime.getDeviceCount() > 0
+except Exception:
+    cupy, HAVE_CUPY_GPU = None, False
+
+
+def bits(v):
+    return np.float64(v).view(np.uint64)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("op,variant", [("sum", "superacc"), ("sum", "reproducible"), ("sum", "block-row"),
+                                        ("sum", "vec4"), ("var", "two-pass"), ("lse", "online"),
+                                        ("max", "block-reduce"), ("sum", "exact")])
+def test_rows_equal_one_array(rng, dtype, op, variant):
+    x = make_inputs(dtype, 7 * 333, "normal", rng).reshape(7, 333)
+    got = sumlab.reduce(x, op, variant, axis=-1)
+    assert got.shape == (7,) and got.dtype == np.float64
+    for i in range(7):
+        assert bits(got[i]) == bits(sumlab.reduce(np.ascontiguousarray(x[i]), op, variant)), (i, op, variant)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, -1, -2, -3])
+def test_rows_any_axis(rng, axis):
+    x = make_inputs("float32", 3 * 4 * 50, "normal", rng).reshape(3, 4, 50)
+    got = sumlab.sum(x, "reproducible", axis=axis)
+    moved = np.moveaxis(x, axis, -1)
+    assert got.shape == moved.shape[:-1]
+    for idx in np.ndindex(*moved.shape[:-1]):
+        assert bits(got[idx]) == bits(sumlab.sum(np.ascontiguousarray(moved[idx]), "reproducible")), idx
+
+
+def test_rows_batch_invariance_host(rng):
+    x = make_inputs("float32", 64 * 1000, "normal", rng).reshape(64, 1000)
+    first = {bits(sumlab.sum(x[:b], "block-row", axis=-1)[0]) for b in (1, 2, 3, 31, 64)}
+    assert len(first) == 1
+
+
+@pytest.mark.parametrize("axis,why", [(2, "out of range"), (-3, "out of range")])
+def test_rows_bad_axis(axis, why):
+    with pytest.raises(ValueError, match=why):
+        sumlab.sum(np.ones((2, 3), np.float32), axis=axis)
+
+
+def test_rows_non_reducible():
+    with pytest.raises(ValueError, match="length 0"):
+        sumlab.sum(np.ones((2, 0), np.float32), axis=-1)
+    with pytest.raises(ValueError, match="no rows"):
+        sumlab.sum(np.ones((0, 3), np.float32), axis=-1)
+    with pytest.raises(TypeError):
+        sumlab.sum(np.ones((2, 3), np.float32), axis=1.0)
+
+
+@pytest.mark.skipif(not HAVE_TORCH_GPU, reason="PyTorch with a CUDA GPU")
+@pytest.mark.parametrize("variant", ["reproducible", "superacc", "block-row"])
+def test_rows_torch_gpu(rng, variant):
+    x = make_inputs("float32", 100 * 4096, "normal", rng).reshape(100, 4096)
+    xg = torch.from_numpy(x).cuda()
+    got = sumlab.sum(xg, variant, axis=-1)
+    assert got.is_cuda and got.shape == (100,) and got.dtype == torch.float32
+    host = sumlab.sum(x, variant, axis=-1)
+    assert (got.cpu().numpy().astype(np.float64).view(np.uint64) == host.view(np.uint64)).all()
+    row0 = {int(sumlab.sum(xg[:b], variant, axis=-1)[0].cpu().view(torch.int32)) for b in (1, 3, 64, 100)}
+    assert len(row0) == 1
+
+
+@pytest.mark.skipif(not HAVE_CUPY_GPU, reason="CuPy with a CUDA GPU")
+def test_rows_cupy_gpu(rng):
+    x = make_inputs("float32", 10 * 1000, "normal", rng).reshape(10, 1000)
+    got = sumlab.sum(cupy.asarray(x), "reproducible", axis=1)
+    assert got.shape == (10,)
+    assert (cupy.asnumpy(got).astype(np.float64).view(np.uint64) == sumlab.sum(x, "reproducible", axis=1).view(np.uint64)).all()

@@ -1,0 +1,83 @@
+/* tlib_rows.c: libsumlab's row-wise entry points (label cpu): sumlab_reduce_rows_host_ex on a
+ * [B, N] array equals sumlab_reduce_host_ex on each row at its address, bit for bit, for every
+ * variant with a twin (and the exact rows) of sum, var and lse on B = 5, N = 33 and B = 3,
+ * N = 1000 (float32 and bfloat16); argument errors; the device call without a GPU or CUDA
+ * answers SUMLAB_EUNSUPPORTED or SUMLAB_ENOGPU. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sumlab/half.h"
+#include "sumlab/sumlab.h"
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    static const char *const ops[] = {"sum", "var", "lse"};
+    static const struct { uint64_t B, N; } shapes[] = {{5, 33}, {3, 1000}};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16};
+    long compared = 0;
+    for (size_t si = 0; si < 2; si++)
+        for (size_t di = 0; di < 2; di++) {
+            const uint64_t B = shapes[si].B, N = shapes[si].N;
+            const sl_dtype dt = dts[di];
+            const size_t es = sl_dtype_size(dt);
+            /* one element more: the array starts at an odd element address (addr_mod != 0) */
+            char *buf = malloc((B * N + 1) * es);
+            double *res = malloc(B * sizeof(double));
+            if (!buf || !res) return 1;
+            char *x = buf + es;
+            for (uint64_t i = 0; i < B * N; i++) {
+                const double v = ldexp((double)(int64_t)(sl_test_rand64() >> 44) - 524288.0, -17);
+                if (dt == SL_F32) ((float *)x)[i] = (float)v;
+                else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+            }
+            for (size_t oi = 0; oi < 3; oi++)
+                for (size_t vi = 0;; vi++) {
+                    sumlab_variant_info info;
+                    if (sumlab_variant_at(vi, &info, NULL) != SUMLAB_OK) break;
+                    if (strcmp(info.op, ops[oi]) || !(info.dtypes & SL_DTYPE_MASK(dt))) continue;
+                    sl_err e = {{0}};
+                    sumlab_status st = sumlab_reduce_rows_host_ex(ops[oi], NULL, info.name, x, B, N, dt,
+                                                                  NULL, res, &e);
+                    if (st == SUMLAB_EUNSUPPORTED) continue;   /* no twin (an anchor) */
+                    CHECK(st == SUMLAB_OK, "%s/%s: %s", ops[oi], info.name, e.msg);
+                    for (uint64_t i = 0; st == SUMLAB_OK && i < B; i++) {
+                        double one = NAN;
+                        sumlab_status s1 = sumlab_reduce_host_ex(ops[oi], NULL, info.name, x + i * N * es,
+                                                                 NULL, N, dt, NULL, &one, &e);
+                        CHECK(s1 == SUMLAB_OK && same_bits(res[i], one), "%s/%s %s B=%llu N=%llu row %llu: "
+                              "rows %a, one array %a", ops[oi], info.name, sl_dtype_name(dt),
+                              (unsigned long long)B, (unsigned long long)N, (unsigned long long)i,
+                              res[i], one);
+                        compared++;
+                    }
+                }
+            free(buf);
+            free(res);
+        }
+    CHECK(compared > 100, "only %ld rows compared", compared);
+    /* argument errors */
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    double r[2];
+    sl_err e = {{0}};
+    CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", x, 2, 4, SL_F32, NULL, NULL, &e) == SUMLAB_EINVAL,
+          "NULL results accepted");
+    CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "nosuch", x, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_EINVAL,
+          "an unknown variant accepted");
+    CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", NULL, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_EINVAL,
+          "NULL x accepted");
+    CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", x, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_OK &&
+          r[0] == 10.0 && r[1] == 26.0, "2 x 4 sums: %g %g (%s)", r[0], r[1], e.msg);
+    sumlab_status ds = sumlab_reduce_rows_device_ex("sum", NULL, "reproducible", x, 2, 4, SL_F32, NULL, r,
+                                                    NULL, &e);
+    CHECK(ds == SUMLAB_EUNSUPPORTED || ds == SUMLAB_ENOGPU || ds == SUMLAB_EINVAL,
+          "device call on host memory: status %d (%s)", (int)ds, e.msg);
+    return sl_test_done("tlib_rows");
+}

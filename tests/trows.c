@@ -1,0 +1,265 @@
+/* trows.c: row-wise reductions on the CPU (label cpu): row i of a [B, N] input reduced by
+ * sl_rows_cpu equals the 1-D twin of that row bit for bit (at the row's address modulo 256) for
+ * every variant of every operation with a twin, over a sample of B in 1 .. 257 and ragged N
+ * (1, 31, 32, 33, 4095, 65537); for the order-independent variants and block-row it also equals
+ * the 1-D twin of the row copied alone into an aligned buffer, and stays the same bits when the
+ * row sits at another position of a batch of another size among other rows; the dedicated twins
+ * (reproducible, block-row) lie within their bound of the exact row sum; sl_array_rows: C and
+ * Fortran order, N-D axes moved to the last place (values checked by index), errors. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_datasets.h"
+#include "sl_measure.h"
+#include "sl_ops.h"
+#include "sl_reference.h"
+#include "sl_variants.h"
+#include "rows/rows.h"
+#include "sumlab/half.h"
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Values of mixed sign and magnitude (2^-8 .. 2^8), exact in every format. */
+static void fill(void *x, uint64_t count, sl_dtype dt)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        const uint64_t r = sl_test_rand64();
+        double v = (double)(int)((r >> 40) & 0xff) / 16.0 - 7.9375;
+        v = ldexp(v, (int)((r >> 8) & 7u) - 3);
+        if (dt == SL_F64) ((double *)x)[i] = v;
+        else if (dt == SL_F32) ((float *)x)[i] = (float)v;
+        else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+    }
+}
+
+static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F64, SL_F16};
+
+/* (B, N) pairs: B over 1 .. 257 and the ragged N, with B N kept small enough for every twin. */
+typedef struct { uint64_t B, N; } shape;
+static const shape shapes[] = {
+    {1, 1}, {257, 1}, {2, 31}, {129, 31}, {3, 32}, {64, 32}, {7, 33}, {100, 33},
+    {1, 4095}, {5, 4095}, {2, 65537}, {1, 65537},
+};
+
+/* Row i of every shape against the 1-D twin at the row's address modulo 256; order-independent
+ * variants and block-row against the row alone too. */
+static void rows_equal_1d(void)
+{
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        if (!v->cpu) continue;
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        const int alone = v->determinism >= SL_DET_ORDER_INDEPENDENT || e.dedicated;
+        for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            /* the float64 and float16 formats on a few shapes (the others on all) */
+            const size_t nsh = (dt == SL_F64 || dt == SL_F16) ? 6 : sizeof shapes / sizeof shapes[0];
+            for (size_t si = 0; si < nsh; si++) {
+                const uint64_t B = shapes[si].B, N = shapes[si].N;
+                if (v->max_n && N > v->max_n) continue;
+                const size_t es = sl_dtype_size(dt);
+                char *x = malloc(B * N * es), *one = malloc(N * es);
+                double *res = malloc(B * sizeof(double));
+                CHECK(x && one && res, "out of memory");
+                if (!x || !one || !res) { free(x); free(one); free(res); return; }
+                fill(x, B * N, dt);
+                sl_err err = {{0}};
+                sl_launch req;
+                memset(&req, 0, sizeof req);
+                req.ddof = 1;
+                int rc = sl_rows_cpu(v, x, B, N, dt, &req, res, &err);
+                CHECK(rc == 0, "%s/%s %s B=%llu N=%llu: %s", v->op, v->name, sl_dtype_name(dt),
+                      (unsigned long long)B, (unsigned long long)N, err.msg);
+                /* rows 0, 1, B/2, B-1 (and every row of the small batches) */
+                for (uint64_t i = 0; rc == 0 && i < B; i++) {
+                    if (B > 8 && i != 0 && i != 1 && i != B / 2 && i != B - 1) continue;
+                    /* the 1-D call on row i at its address: resolved with that address */
+                    sl_launch c = req;
+                    c.addr_mod = sl_rows_addr_mod(0, i, N, dt);
+                    sl_variant_resolve(v, &c, N, dt);
+                    double r1 = NAN;
+                    int rc1 = sl_variant_cpu(v, x + i * N * es, N, dt, &c, &r1, &err);
+                    CHECK(rc1 == 0 && same_bits(res[i], r1), "%s/%s %s B=%llu N=%llu row %llu: "
+                          "rows %a, 1-D %a", v->op, v->name, sl_dtype_name(dt), (unsigned long long)B,
+                          (unsigned long long)N, (unsigned long long)i, res[i], r1);
+                    if (!alone) continue;
+                    memcpy(one, x + i * N * es, N * es);
+                    c = req;
+                    sl_variant_resolve(v, &c, N, dt);
+                    rc1 = sl_variant_cpu(v, one, N, dt, &c, &r1, &err);
+                    CHECK(rc1 == 0 && same_bits(res[i], r1), "%s/%s %s B=%llu N=%llu row %llu alone: "
+                          "rows %a, 1-D %a", v->op, v->name, sl_dtype_name(dt), (unsigned long long)B,
+                          (unsigned long long)N, (unsigned long long)i, res[i], r1);
+                }
+                free(x);
+                free(one);
+                free(res);
+            }
+        }
+    }
+}
+
+/* The same row at positions 0, B/2 and B-1 of batches of several sizes (other rows random):
+ * one bit pattern for the order-independent variants and block-row; within the bound of the
+ * exact sum for the dedicated twins. */
+static void batch_invariance(void)
+{
+    static const uint64_t Bs[] = {1, 2, 3, 31, 100};
+    static const uint64_t Ns[] = {33, 4095, 32768};
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        if (!v->cpu || strcmp(v->op, "sum")) continue;
+        if (!(v->determinism >= SL_DET_ORDER_INDEPENDENT || e.dedicated)) continue;
+        for (size_t di = 0; di < 2; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            const size_t es = sl_dtype_size(dt);
+            for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++) {
+                const uint64_t N = Ns[ni];
+                char *row = malloc(N * es);
+                CHECK(row != NULL, "out of memory");
+                if (!row) return;
+                fill(row, N, dt);
+                double first = NAN;
+                int have = 0;
+                for (size_t bi = 0; bi < sizeof Bs / sizeof Bs[0]; bi++) {
+                    const uint64_t B = Bs[bi];
+                    const uint64_t pos[3] = {0, B / 2, B - 1};
+                    char *x = malloc(B * N * es);
+                    double *res = malloc(B * sizeof(double));
+                    CHECK(x && res, "out of memory");
+                    if (!x || !res) { free(x); free(res); free(row); return; }
+                    for (int p = 0; p < 3; p++) {
+                        fill(x, B * N, dt);
+                        memcpy(x + pos[p] * N * es, row, N * es);
+                        sl_err err = {{0}};
+                        int rc = sl_rows_cpu(v, x, B, N, dt, NULL, res, &err);
+                        CHECK(rc == 0, "%s: %s", v->name, err.msg);
+                        if (rc) continue;
+                        if (!have) { first = res[pos[p]]; have = 1; }
+                        CHECK(same_bits(res[pos[p]], first), "%s %s N=%llu: row at %llu of B=%llu "
+                              "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
+                              (unsigned long long)pos[p], (unsigned long long)B, res[pos[p]], first);
+                    }
+                    free(x);
+                    free(res);
+                }
+                /* the dedicated twins within their bound of the exact sum */
+                if (e.dedicated && have) {
+                    sl_reference ref;
+                    sl_err err = {{0}};
+                    int rc = sl_reference_compute(&ref, row, N, dt, &err);
+                    CHECK(rc == 0, "reference: %s", err.msg);
+                    if (rc == 0) {
+                        sl_launch c;
+                        memset(&c, 0, sizeof c);
+                        sl_variant_resolve(v, &c, N, dt);
+                        const double b = sl_variant_bound(v, &ref, N, dt, &c);
+                        CHECK(fabs(first - ref.rounded_f64) <= b, "%s %s N=%llu: |%a - %a| > bound %g",
+                              v->name, sl_dtype_name(dt), (unsigned long long)N, first,
+                              ref.rounded_f64, b);
+                    }
+                    sl_reference_clear(&ref);
+                }
+                free(row);
+            }
+        }
+    }
+}
+
+/* sl_array_rows on shapes built by hand: value (idx...) = the C-order flat index of idx. */
+static void array_rows(void)
+{
+    sl_array_info info;
+    memset(&info, 0, sizeof info);
+    info.ndim = 3;
+    info.shape[0] = 2;
+    info.shape[1] = 3;
+    info.shape[2] = 5;
+    info.n = 30;
+    for (int fortran = 0; fortran < 2; fortran++) {
+        info.fortran_order = fortran;
+        for (long axis = -3; axis < 3; axis++) {
+            float *x = malloc(30 * sizeof(float));
+            CHECK(x != NULL, "out of memory");
+            if (!x) return;
+            /* memory position of logical (i, j, k) */
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 3; j++)
+                    for (int k = 0; k < 5; k++) {
+                        const int mem = fortran ? i + 2 * (j + 3 * k) : (i * 3 + j) * 5 + k;
+                        x[mem] = (float)((i * 3 + j) * 5 + k);
+                    }
+            void *data = x;
+            uint64_t rows = 0, n = 0;
+            int moved = -1;
+            sl_err err = {{0}};
+            int rc = sl_array_rows(&info, SL_F32, axis, &data, &rows, &n, &moved, &err);
+            CHECK(rc == 0, "axis %ld: %s", axis, err.msg);
+            const int a = axis < 0 ? (int)axis + 3 : (int)axis;
+            CHECK(n == info.shape[a] && rows * n == 30, "axis %ld: %llu x %llu", axis,
+                  (unsigned long long)rows, (unsigned long long)n);
+            CHECK(moved == (fortran || a != 2), "axis %ld fortran %d: moved %d", axis, fortran, moved);
+            const float *y = data;
+            /* row r: the other two axes in C order; element t along axis a */
+            int bad = 0;
+            for (uint64_t r = 0; rc == 0 && r < rows; r++)
+                for (uint64_t t = 0; t < n; t++) {
+                    int idx[3], o[2], m = 0;
+                    for (int d = 0; d < 3; d++)
+                        if (d != a) o[m++] = d;
+                    idx[o[0]] = (int)(r / info.shape[o[1]]);
+                    idx[o[1]] = (int)(r % info.shape[o[1]]);
+                    idx[a] = (int)t;
+                    const float want = (float)((idx[0] * 3 + idx[1]) * 5 + idx[2]);
+                    if (y[r * n + t] != want) bad++;
+                }
+            CHECK(bad == 0, "axis %ld fortran %d: %d values misplaced", axis, fortran, bad);
+            free(data);
+        }
+    }
+    /* errors: out of range, a 1-d array with axis 1, an axis of length 0, no rows */
+    float one[4] = {1, 2, 3, 4};
+    void *data = one;
+    uint64_t rows, n;
+    int moved;
+    sl_err err = {{0}};
+    info.fortran_order = 0;
+    CHECK(sl_array_rows(&info, SL_F32, 3, &data, &rows, &n, &moved, &err) == -1 &&
+          strstr(err.msg, "out of range"), "axis 3 of a 3-d array: %s", err.msg);
+    CHECK(sl_array_rows(&info, SL_F32, -4, &data, &rows, &n, &moved, &err) == -1,
+          "axis -4 of a 3-d array accepted");
+    sl_array_info one_d;
+    memset(&one_d, 0, sizeof one_d);
+    one_d.ndim = 1;
+    one_d.shape[0] = 4;
+    one_d.n = 4;
+    CHECK(sl_array_rows(&one_d, SL_F32, 1, &data, &rows, &n, &moved, &err) == -1,
+          "axis 1 of a 1-d array accepted");
+    CHECK(sl_array_rows(&one_d, SL_F32, -1, &data, &rows, &n, &moved, &err) == 0 && rows == 1 && n == 4 &&
+          data == (void *)one, "axis -1 of a 1-d array: %s", err.msg);
+    info.shape[2] = 0;
+    info.n = 0;
+    CHECK(sl_array_rows(&info, SL_F32, -1, &data, &rows, &n, &moved, &err) == -1 &&
+          strstr(err.msg, "length 0"), "a zero-length axis: %s", err.msg);
+    CHECK(sl_array_rows(&info, SL_F32, 0, &data, &rows, &n, &moved, &err) == -1 &&
+          strstr(err.msg, "no rows"), "no rows: %s", err.msg);
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    array_rows();
+    rows_equal_1d();
+    batch_invariance();
+    return sl_test_done("trows");
+}

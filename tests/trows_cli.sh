@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# trows_cli.sh: `sumlab reduce/sum --axis` end to end on the CPU backend: one output row per
+# (row, variant) with the row's index in the `row` column; row i's bits equal `sum` of a 1-D
+# file holding row i alone (every sum variant, and var through reduce --op); a Fortran-order
+# file and a 3-D file along a middle axis give the rows of the C-order [B, N] array; a bad
+# --axis (out of range, 1-d with axis 1, a zero-length axis) is one message and exit 2.
+#   usage: bash tests/trows_cli.sh PATH/TO/sumlab [SEED]
+set -u
+sumlab=${1:?usage: trows_cli.sh PATH/TO/sumlab}
+seed=${SUMLAB_SEED:-${2:-20261129}}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/trows_cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SUMLAB_NO_GPU=1
+fails=0 checks=0
+fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
+check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
+
+# .npy files written by hand (no NumPy needed): mk.py OUT SHAPE ORDER SEED [ROW OUT1]
+cat > "$tmp/mk.py" <<'PY'
+import random, struct, sys
+out, shape, order, seed = sys.argv[1], tuple(int(s) for s in sys.argv[2].split('x') if s), sys.argv[3], int(sys.argv[4])
+rng = random.Random(seed)
+count = 1
+for d in shape: count *= d
+vals = [rng.randint(-2**20, 2**20) * 2.0 ** rng.randint(-30, 0) for _ in range(count)]   # C order
+def header(shape, fortran):
+    sh = '(' + ', '.join(str(d) for d in shape) + (',)' if len(shape) == 1 else ')')
+    h = "{'descr': '<f4', 'fortran_order': %s, 'shape': %s, }" % ('True' if fortran else 'False', sh)
+    h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+    return b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode()
+def save(path, shape, fortran, v):
+    with open(path, 'wb') as f:
+        f.write(header(shape, fortran) + struct.pack('<%df' % len(v), *v))
+if order == 'F':       # memory order of a 2-D array in Fortran order: column by column
+    B, N = shape
+    save(out, shape, True, [vals[i * N + j] for j in range(N) for i in range(B)])
+else:
+    save(out, shape, False, vals)
+if len(sys.argv) > 5:  # also row r (of the 2-D array in C order) alone
+    r, N = int(sys.argv[5]), shape[-1]
+    save(sys.argv[6], (N,), False, vals[r * N:(r + 1) * N])
+PY
+B=5 N=333
+for r in 0 2 4; do
+  python3 "$tmp/mk.py" "$tmp/m.npy" ${B}x${N} C "$seed" $r "$tmp/row$r.npy"
+done
+python3 "$tmp/mk.py" "$tmp/mf.npy" ${B}x${N} F "$seed"
+
+"$sumlab" sum "$tmp/m.npy" --axis -1 --format csv --columns row,variant,result_hex -q > "$tmp/rows.csv"
+check "sum --axis exits 0" test $? -eq 0
+"$sumlab" sum "$tmp/row0.npy" --format csv --columns variant -q > "$tmp/names.csv"
+nsum=$(($(wc -l < "$tmp/names.csv") - 1))
+check "the sum runs several variants" test "$nsum" -ge 10
+check "one row per (row, variant)" test "$(tail -n +2 "$tmp/rows.csv" | wc -l)" -eq $((B * nsum))
+check "row column holds 0 .. B-1" test "$(tail -n +2 "$tmp/rows.csv" | cut -d, -f1 | sort -un | tr '\n' ' ')" = "0 1 2 3 4 "
+for r in 0 2 4; do
+  "$sumlab" sum "$tmp/row$r.npy" --format csv --columns variant,result_hex -q > "$tmp/one$r.csv"
+  awk -F, -v r=$r 'NR > 1 && $1 == r { print $2 "," $3 }' "$tmp/rows.csv" > "$tmp/got$r.csv"
+  check "row $r equals the 1-D sum of row $r, every variant" diff <(tail -n +2 "$tmp/one$r.csv") "$tmp/got$r.csv"
+done
+# var along the rows (reduce --op): row 2 == the 1-D var of row 2
+"$sumlab" reduce --op var "$tmp/m.npy" --axis 1 --format csv --columns row,variant,result_hex -q > "$tmp/var.csv"
+"$sumlab" reduce --op var "$tmp/row2.npy" --format csv --columns variant,result_hex -q > "$tmp/var1.csv"
+check "var row 2 equals the 1-D var" diff <(tail -n +2 "$tmp/var1.csv") <(awk -F, 'NR > 1 && $1 == 2 { print $2 "," $3 }' "$tmp/var.csv")
+# Fortran order: the same rows, and the move is said on stderr
+"$sumlab" sum "$tmp/mf.npy" --axis -1 --format csv --columns row,variant,result_hex --variants serial,reproducible > "$tmp/f.csv" 2> "$tmp/f.err"
+check "fortran order: the move is said" grep -q "moved there on the host" "$tmp/f.err"
+check "fortran order: the same rows as C order" diff <(grep -E ',(serial|reproducible|exact),' "$tmp/rows.csv") <(tail -n +2 "$tmp/f.csv")
+# table format carries the row column first
+"$sumlab" sum "$tmp/m.npy" --axis -1 --variants serial -q > "$tmp/t.txt"
+check "table: row column" grep -q '^row ' "$tmp/t.txt"
+
+# bench --axis -1 on the CPU backend: one line per variant and shape, rows judged, checks ok
+"$sumlab" bench --axis -1 --backend cpu --rows 3,17 --n 100 --variants serial,reproducible,block-row \
+  --columns variant,rows,n,rows_ulps_median,rows_ulps_max,check > "$tmp/b.csv" 2> "$tmp/b.err"
+check "bench --axis exits 0" test $? -eq 0
+check "bench --axis: 6 lines, ok, rows errors" awk -F, '
+  /^#/ { next } $1 == "variant" { next }
+  { k++; if ($6 != "ok" || !($5 >= $4) || $4 < 0 || ($1 == "reproducible" && $5 > 1)) bad = 1
+    if (!(($2 == 3 || $2 == 17) && $3 == 100)) bad = 1 }
+  END { exit bad || k != 6 }' "$tmp/b.csv"
+
+# --- errors: one line on stderr, exit 2, nothing on stdout ------------------------------------
+bad() {   # bad DESCRIPTION PATTERN ARGS...
+  local what=$1 pat=$2; shift 2
+  "$sumlab" "$@" > "$tmp/bad.out" 2> "$tmp/bad.err"
+  local rc=$?
+  check "$what: exit 2" test $rc -eq 2
+  check "$what: one line" test "$(wc -l < "$tmp/bad.err")" -eq 1
+  check "$what: says why" grep -q "$pat" "$tmp/bad.err"
+  check "$what: no output" test ! -s "$tmp/bad.out"
+}
+bad "axis 2 of a 2-d file" "out of range" sum "$tmp/m.npy" --axis 2
+bad "axis -3 of a 2-d file" "out of range" sum "$tmp/m.npy" --axis -3
+bad "axis 1 of a 1-d file" "out of range" sum "$tmp/row0.npy" --axis 1
+bad "axis not a number" "axis" sum "$tmp/m.npy" --axis x
+python3 "$tmp/mk.py" "$tmp/z.npy" 3x0 C "$seed"
+bad "zero-length axis" "length 0" sum "$tmp/z.npy" --axis -1
+bad "bench --axis 0" "last" bench --axis 0 --backend cpu --rows 2 --n 8
+bad "bench --rows 0" "0 rows" bench --axis -1 --backend cpu --rows 0 --n 8
+bad "no rows" "no rows" sum "$tmp/z.npy" --axis 0
+
+echo "trows_cli: $checks checks, $fails failed (seed $seed)"
+test "$fails" -eq 0

@@ -1,0 +1,105 @@
+/* trows_gpu.c: row-wise reductions on the GPU (label gpu; 77 without one): the same row placed
+ * at positions 0, B/2 and B-1 of batches of B in {1, 3, 100, 1024} (other rows random), N in
+ * {33, 4096, 32768}: one bit pattern for the order-independent variants (reproducible, superacc)
+ * and block-row, and every row of the GPU equal to its twin (sl_rows_cpu) for every sum variant
+ * with a kernel and a deterministic twin. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_gpu.h"
+#include "sl_variants.h"
+#include "rows/rows.h"
+#include "sumlab/half.h"
+
+static int same_bits(double a, double b)
+{
+    if (isnan(a) && isnan(b)) return 1;
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static void fill(void *x, uint64_t count, sl_dtype dt)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        const uint64_t r = sl_test_rand64();
+        double v = ldexp((double)(int)((r >> 40) & 0xffff) / 4096.0 - 8.0, (int)((r >> 8) & 15u) - 7);
+        if (dt == SL_F32) ((float *)x)[i] = (float)v;
+        else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+    }
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    sl_gpu_info info;
+    sl_err why = {{0}};
+    if (!sl_gpu_available(&info, &why)) {
+        printf("trows_gpu: skipped (%s)\n", why.msg);
+        return SL_TEST_SKIP;
+    }
+    static const uint64_t Bs[] = {1, 3, 100, 1024};
+    static const uint64_t Ns[] = {33, 4096, 32768};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16};
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        if (!v->gpu || strcmp(v->op, "sum")) continue;
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        const int invariant = v->determinism >= SL_DET_ORDER_INDEPENDENT || e.dedicated;
+        const int twin = v->cpu && v->determinism >= SL_DET_RUN_TO_RUN;
+        if (!invariant && !twin) continue;
+        for (size_t di = 0; di < 2; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            const size_t es = sl_dtype_size(dt);
+            for (size_t ni = 0; ni < 3; ni++) {
+                const uint64_t N = Ns[ni];
+                char *row = malloc(N * es);
+                if (!row) return 1;
+                fill(row, N, dt);
+                double first = NAN;
+                int have = 0;
+                for (size_t bi = 0; bi < 4; bi++) {
+                    const uint64_t B = Bs[bi];
+                    /* the generic path launches per row: keep its batches small */
+                    if (!e.dedicated && B > 100) continue;
+                    const uint64_t pos[3] = {0, B / 2, B - 1};
+                    char *x = malloc(B * N * es);
+                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                    if (!x || !g || !c) return 1;
+                    for (int p = 0; p < 3; p++) {
+                        fill(x, B * N, dt);
+                        memcpy(x + pos[p] * N * es, row, N * es);
+                        sl_err err = {{0}};
+                        sl_launch req, cfg;   /* the device's SM count, as the twins take it */
+                        memset(&req, 0, sizeof req);
+                        req.sm_count = (uint32_t)info.sm_count;
+                        int rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 2, g, NULL, NULL, &cfg, &err);
+                        CHECK(rc == 0, "%s: %s", v->name, err.msg);
+                        if (rc) continue;
+                        if (invariant) {
+                            if (!have) { first = g[pos[p]]; have = 1; }
+                            CHECK(same_bits(g[pos[p]], first), "%s %s N=%llu: row at %llu of B=%llu "
+                                  "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
+                                  (unsigned long long)pos[p], (unsigned long long)B, g[pos[p]], first);
+                        }
+                        if (twin) {
+                            rc = sl_rows_cpu(v, x, B, N, dt, &cfg, c, &err);
+                            CHECK(rc == 0, "%s twin: %s", v->name, err.msg);
+                            uint64_t differ = 0;
+                            for (uint64_t i = 0; rc == 0 && i < B; i++) differ += !same_bits(g[i], c[i]);
+                            CHECK(differ == 0, "%s %s B=%llu N=%llu: %llu rows differ from the twin",
+                                  v->name, sl_dtype_name(dt), (unsigned long long)B,
+                                  (unsigned long long)N, (unsigned long long)differ);
+                        }
+                    }
+                    free(x);
+                    free(g);
+                    free(c);
+                }
+                free(row);
+            }
+        }
+    }
+    return sl_test_done("trows_gpu");
+}
