@@ -255,3 +255,20 @@ int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                           (unsigned long long)v->max_n, (unsigned long long)n);
     return v->cpu(v, x, n, dt, cfg, result, err);
 }
+
+/* Two-input operations (dot): the twin over an inputs array, and what a variant has. */
+int sl_variant_has_cpu(const sl_variant *v) { return v->cpu != NULL || v->cpu2 != NULL; }
+int sl_variant_has_gpu(const sl_variant *v) { return v->gpu != NULL || v->gpu2 != NULL; }
+
+int sl_variant_cpu_in(const sl_variant *v, const void *const *xs, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, double *result, sl_err *err)
+{
+    if (!v->cpu2) return sl_variant_cpu(v, xs[0], n, dt, cfg, result, err);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(dt));
+    if (v->max_n && n > v->max_n)
+        return sl_err_set(err, "variant '%s' accepts at most n = %llu (got %llu)", v->name,
+                          (unsigned long long)v->max_n, (unsigned long long)n);
+    if (!xs[1] && n) return sl_err_set(err, "variant '%s' reads two arrays: the second is missing", v->name);
+    return v->cpu2(v, xs[0], xs[1], n, dt, cfg, result, err);
+}

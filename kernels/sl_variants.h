@@ -74,6 +74,16 @@ typedef int sl_gpu_fn(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype
                       const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
                       void *stream, sl_err *err);
 
+/* Two-input operations (dot): the same roles with a second array y of n values of dt (x and y of
+ * one format and length; the kernel reads both from device memory). A variant of a two-input
+ * operation sets .cpu2/.gpu2 and leaves .cpu/.gpu NULL; the workspace and resolve functions are
+ * shared (they see n and dt only). */
+typedef int sl_cpu2_fn(const sl_variant *v, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *result, sl_err *err);
+typedef int sl_gpu2_fn(const sl_variant *v, const void *d_x, const void *d_y, uint64_t n,
+                       sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                       void *d_result, void *stream, sl_err *err);
+
 /* A variant's descriptor: defined (designated initialisers) by its family's file, listed by
  * registry.c. */
 struct sl_variant {
@@ -102,6 +112,9 @@ struct sl_variant {
     /* GPU entry: NULL when built without CUDA or when the variant has no kernel */
     sl_workspace_fn *workspace;
     sl_gpu_fn *gpu;
+    /* two-input operations (dot): the twin and the GPU entry taking x and y (NULL otherwise) */
+    sl_cpu2_fn *cpu2;
+    sl_gpu2_fn *gpu2;
 };
 
 size_t sl_variant_count(void);
@@ -132,6 +145,14 @@ sl_dtype sl_variant_acc(const sl_variant *v, sl_dtype dt);
 /* Runs the twin after checking dtype and max_n (a clear error otherwise). */
 int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err);
+
+/* The twin over the operation's inputs xs[0..inputs): v->cpu on xs[0] for a one-input variant,
+ * v->cpu2 on xs[0], xs[1] for a two-input one, after the checks of sl_variant_cpu. */
+int sl_variant_cpu_in(const sl_variant *v, const void *const *xs, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, double *result, sl_err *err);
+/* 1 when v has a CPU twin (one- or two-input), 1 when it has a GPU entry. */
+int sl_variant_has_cpu(const sl_variant *v);
+int sl_variant_has_gpu(const sl_variant *v);
 
 #ifdef __cplusplus
 }
