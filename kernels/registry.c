@@ -89,7 +89,15 @@
     X(lse_online)                                                                           \
     X(lse_f64_acc)                                                                          \
     X(lse_compensated)                                                                      \
-    X(lse_half_acc)
+    X(lse_half_acc)                                                                         \
+    /* dot/dot.c: two inputs (dot's exact row below) */                                    \
+    X(dot_exact)                                                                            \
+    X(dot_naive)                                                                            \
+    X(dot_f64_acc)                                                                          \
+    X(dot_kahan)                                                                            \
+    X(dot_dot2)                                                                             \
+    X(dot_correct)                                                                          \
+    X(dot_half_acc)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
@@ -142,6 +150,17 @@ const sl_variant sl_v_lse_exact = {
     .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "log(sum exp(x)) correctly rounded to the input format (reference/sl_lse.c: "
                    "certified double and extended-precision paths, then Ziv's strategy on MPFR)",
+    .dtypes = SL_DTYPES_ALL,
+    .bound = SL_BOUND_CORRECTLY_ROUNDED,
+};
+
+/* dot's exact row (reference/sl_dot.c computes it). */
+const sl_variant sl_v_dot_exact = {
+    .name = "exact",
+    .op = "dot", .family = "reference",
+    .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .description = "sum x_i y_i with exact products, correctly rounded to the input format "
+                   "(reference/sl_dot.c, checked against MPFR)",
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };

@@ -49,7 +49,9 @@ typedef struct {
 typedef enum { SL_BOUND_NONE = 0, SL_BOUND_RECURSIVE, SL_BOUND_COMPENSATED,
                SL_BOUND_CORRECTLY_ROUNDED, SL_BOUND_BINNED, SL_BOUND_VAR_TEXTBOOK,
                SL_BOUND_VAR_SHIFTED, SL_BOUND_VAR_TWO_PASS, SL_BOUND_VAR_CORRECTED,
-               SL_BOUND_VAR_WELFORD, SL_BOUND_EXACT } sl_bound_model;
+               SL_BOUND_VAR_WELFORD, SL_BOUND_EXACT,
+               /* dot: Ogita-Rump-Oishi's Dot2 bound u|s| + gamma^2 sum|x_i y_i| */
+               SL_BOUND_DOT2 } sl_bound_model;
 
 typedef struct sl_variant sl_variant;
 /* The functions a descriptor points to. Each receives its own descriptor first, so one

@@ -281,6 +281,11 @@ double sl_sum_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl
  * and SL_BOUND_CORRECTLY_ROUNDED (half an ulp of the rounded exact value). */
 double sl_moment_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                        const sl_launch *cfg);
+/* The bound of a variant of dot (bounds_dot.c): by v->bound, SL_BOUND_RECURSIVE (gamma_{k+1} sum
+ * |x_i y_i|), SL_BOUND_COMPENSATED (kahan), SL_BOUND_DOT2 (Ogita-Rump-Oishi) and
+ * SL_BOUND_CORRECTLY_ROUNDED (half an ulp). */
+double sl_dot_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                    const sl_launch *cfg);
 /* The bound of v's result when K = ranks slices were summed apart and their partial results
  * combined in dt by any order of adds (MPI_SUM, rank order): the slices' errors (at most the
  * whole input's bound plus u sum|x|) and K - 1 roundings of the combine (gamma_{K-1} of the
