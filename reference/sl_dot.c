@@ -11,7 +11,8 @@
  * piece is then a double whose last bit is at least 2^-1052 and whose size is below 2^900, i.e.
  * exact in a superaccumulator. The fast path (|p| = |fl(x y)| in [2^-968, 2^1023)) puts p and
  * fma(x, y, -p) into window 1 directly: the error of a product whose exponents sum to at least
- * -969 is a double and a multiple of 2^-1074. Zeros and specials (fl(x y), IEEE) go to window 1. */
+ * -969 is a double and a multiple of 2^-1074. Zero factors and specials (fl(x y), IEEE) go to
+ * window 1; a product that underflows to zero in double takes the windows like any other. */
 #include <math.h>
 #include <stdlib.h>
 #include "sl_dot.h"
@@ -55,7 +56,7 @@ static void piece(dot_acc *A, int w, double v, int neg)
 static void product(dot_acc *A, double x, double y, sl_dtype dt)
 {
     const double p = x * y;
-    if (dt != SL_F64 || !isfinite(x) || !isfinite(y) || p == 0.0) {
+    if (dt != SL_F64 || !isfinite(x) || !isfinite(y) || x == 0.0 || y == 0.0) {
         /* exact (float32/16-bit: <= 48 bits in [2^-298, 2^256]; zeros), or a special decided by
          * IEEE arithmetic (Inf * 0 = NaN, Inf * y = +-Inf): window 1 counts it */
         const double ap = fabs(p);
@@ -80,12 +81,14 @@ static void product(dot_acc *A, double x, double y, sl_dtype dt)
     const double mx = frexp(x, &ex), my = frexp(y, &ey);
     const double ph = mx * my, pl = fma(mx, my, -ph);
     const int e = ex + ey;
+    const int sneg = ph < 0;   /* p itself may have underflowed to a zero */
     const int w = e < -300 ? 0 : e < 700 ? 1 : 2;
     const int sh = w == 0 ? DOT_SCALE : w == 2 ? -DOT_SCALE : 0;
-    piece(A, w, ldexp(ph, e + sh), neg);
-    if (pl != 0.0) piece(A, w, ldexp(pl, e + sh), neg);
-    double up = ldexp(fabs(ph), e);   /* may be Inf beyond double: vacuous bounds then */
-    if ((pl > 0) != neg && pl != 0.0) up = nextafter(up, INFINITY);
+    piece(A, w, ldexp(ph, e + sh), sneg);
+    if (pl != 0.0) piece(A, w, ldexp(pl, e + sh), sneg);
+    /* |x y| < 2^e (|mx my| < 1): 2^-1000 bounds the tiny ones; Inf beyond double */
+    double up = e <= -1000 ? 0x1p-1000 : ldexp(fabs(ph), e);
+    if (e > -1000 && (pl > 0) != sneg && pl != 0.0) up = nextafter(up, INFINITY);
     if (up > A->maxabs) A->maxabs = up;
 }
 
