@@ -16,6 +16,8 @@ static const sl_dataset *const sl_table[] = {
     &sl_ds_outliers,     &sl_ds_student_t,
     /* opt-in: the log-sum-exp families of gen_lse.c */
     &sl_ds_logits,       &sl_ds_lse_masked,
+    /* opt-in pairs (SL_DS_PAIR): the dot families of gen_dot.c */
+    &sl_ds_dot_random,   &sl_ds_dot_cond,       &sl_ds_dot_overflow,
 };
 
 size_t sl_dataset_count(void) { return sizeof sl_table / sizeof sl_table[0]; }

@@ -148,12 +148,34 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
  * (sl_sacc_state_add: exact, any order); the state is rounded once: float64 to nearest even;
  * float32 and 16-bit to odd in float64, then to nearest even in the format (53 >= p + 2: the
  * correct rounding of the exact sum, overflow and subnormals included).
- * Exactness domain (float64): a product that overflows float64 gives its IEEE Inf, and a product
- * below 2^-968 that is not a double loses its error term's bits below 2^-1074: outside that
- * domain the result is the correctly rounded sum of those products (the reference says by how
- * much it differs). Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is
+ * A float64 product at or above 2^1000 (overflowing float64 or not) is split as (x 2^-128) y and
+ * placed 128 bits higher (add_big). Exactness domain (float64): every |x y| < 2^1100 (the
+ * state's top), and no product below 2^-968 that is not a double (its error term's bits below
+ * 2^-1074 are dropped: outside that domain the result is the correctly rounded sum of the
+ * truncated products, within 2 n 2^-1074 more of the exact dot). Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is
  * -0 only when every product is -0. */
 #define DOT_CBUF 2048
+#define DOT_BIG 0x1p1000       /* |p| at or above: the product is split scaled by 2^-128 */
+#define DOT_BIG_SHIFT 128
+
+/* A finite product too large for a double (or near it) added exactly into the state: x 2^-128 y
+ * split by TwoProduct (exact: no step leaves the normal range while |x y| < 2^1100), each piece
+ * placed 128 bits higher through sl_sacc_split_f64's scale. */
+static void add_big(sl_sacc_state *st, double a, double b)
+{
+    const double as = a * 0x1p-128;            /* exact: a power of two */
+    const double hi = as * b, lo = fma(as, b, -hi);
+    const double piece[2] = {hi, lo};
+    for (int k = 0; k < 2; k++) {
+        int idx, neg;
+        uint64_t c[3];
+        if (!sl_sacc_split_f64(piece[k], SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, &idx, c, &neg)) continue;
+        const int64_t sg = -(int64_t)neg;
+        for (int j = 0; j < 3 && idx + j < SL_SACC_LIMBS_F64; j++) st->limb[idx + j] += ((int64_t)c[j] ^ sg) - sg;
+    }
+    st->flags |= SL_SACC_ANYPOS;               /* a non-zero product: the zero sum's sign is + */
+}
+
 static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64_t n, sl_dtype dt,
                        const sl_launch *cfg, double *result, sl_err *err)
 {
@@ -164,9 +186,18 @@ static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64
     sl_sacc_state_init(&st, SL_F64);
     double buf[DOT_CBUF];
     size_t k = 0;
+    uint64_t big = 0;
     for (uint64_t i = 0; i < n; i++) {
         const double a = sl_tw_load(x, dt, i), b = sl_tw_load(y, dt, i);
         const double p = a * b;
+        if (dt == SL_F64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
+            add_big(&st, a, b);
+            if (++big >= SL_SACC_NORM_EVERY / 4) {   /* each adds < 2^32 to at most 6 limbs */
+                sl_sacc_normalise(st.limb, SL_SACC_LIMBS_F64);
+                big = 0;
+            }
+            continue;
+        }
         buf[k++] = p;
         if (dt == SL_F64 && p != 0.0 && isfinite(p)) {
             const double lo = fma(a, b, -p);
@@ -230,8 +261,8 @@ const sl_variant sl_v_dot_half_acc = {
 const sl_variant sl_v_dot_correct = {
     .name = "correct", .op = "dot", .family = "dot", .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "correctly rounded: exact products (float64: p + fma(x, y, -p)) into the "
-                   "superaccumulator of superacc/, rounded once (float64: exact while no product "
-                   "overflows and none below 2^-968 is inexact)",
+                   "superaccumulator of superacc/, rounded once (float64: exact while every |x y| < "
+                   "2^1100 and none below 2^-968 is inexact)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = dot_resolve, .cpu2 = correct_cpu,
     .workspace = SL_GPU_ENTRY(sl_dot_workspace), .gpu2 = SL_GPU_ENTRY(sl_dot_gpu),
