@@ -273,11 +273,16 @@ int sl_cmd_gen(int argc, char **argv)
     if (!ds) {
         char names[1024] = "";
         size_t used = 0;
-        for (size_t i = 0; i < sl_dataset_count() && used < sizeof names; i++)
-            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+        /* the opt-in families (moments, lse, the dot pairs...) are left to `list datasets`: the
+         * line stays short as families are added */
+        for (size_t i = 0; i < sl_dataset_count() && used < sizeof names; i++) {
+            if (sl_dataset_at(i)->flags & SL_DS_OPT_IN) continue;
+            used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "",
                                      sl_dataset_at(i)->name);
+        }
         char q[128];
-        sl_cli_msg("gen", "unknown dataset '%s' (valid: %s)", quoted(q, sizeof q, name), names);
+        sl_cli_msg("gen", "unknown dataset '%s' (valid: %s; opt-in families: 'sumlab list "
+                   "datasets')", quoted(q, sizeof q, name), names);
         return 2;
     }
     if (!nstr) {
