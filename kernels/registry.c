@@ -97,7 +97,8 @@
     X(dot_kahan)                                                                            \
     X(dot_dot2)                                                                             \
     X(dot_correct)                                                                          \
-    X(dot_half_acc)
+    X(dot_half_acc)                                                                         \
+    X(dot_cublas)       /* dot/cublas.c: the cuBLAS anchor (GPU only) */
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */

@@ -78,6 +78,9 @@ extern "C" {
 /* dot.cu's one workspace() and gpu2() entry, shared by every member (v->impl says which). */
 sl_workspace_fn sl_dot_workspace;
 sl_gpu2_fn sl_dot_gpu;
+/* cublas.cu: the cuBLAS anchor (cublasSdot / cublasDdot / cublasDotEx). */
+sl_workspace_fn sl_dot_cublas_workspace;
+sl_gpu2_fn sl_dot_cublas_gpu;
 #ifdef __cplusplus
 }
 #endif
