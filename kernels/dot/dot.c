@@ -26,7 +26,7 @@
 #include "sl_variant_impl.h"
 #include "sl_twin.h"
 #include "dot/dot.h"
-#include "superacc/superacc.h"
+#include "exact/limbs.h"
 
 static void dot_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
@@ -141,7 +141,7 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
     return 0;
 }
 
-/* ---- correct: exact products into kernels/superacc's float64-scaled state ---------------------
+/* ---- correct: exact products into the float64-scaled limb state of exact/limbs.h (superacc's) --
  * float32 and 16-bit products are exact doubles (<= 48 bits in [2^-298, 2^256]); a float64 product
  * is p + fma(x, y, -p) (TwoProduct), both multiples of 2^-1074 when the exponents of x and y sum to
  * at least -969 (|p| >= 2^-968 suffices) and p is finite. Every piece goes into the state
@@ -154,26 +154,52 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
  * 2^-1074 are dropped: outside that domain the result is the correctly rounded sum of the
  * truncated products, within 2 n 2^-1074 more of the exact dot). Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is
  * -0 only when every product is -0. */
-#define DOT_CBUF 2048
 #define DOT_BIG 0x1p1000       /* |p| at or above: the product is split scaled by 2^-128 */
 #define DOT_BIG_SHIFT 128
 
+/* One exact piece d (a finite multiple of 2^-scale) into the state's limbs (exact/limbs.h's
+ * split: at most three 32-bit chunks), its sign into the flags: what the kernel's put() does. */
+static void add_piece(sl_sacc_state *st, double d, int scale)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!signbit(d)) st->flags |= SL_SACC_ANYPOS;
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+    const int64_t sg = -(int64_t)neg;
+    for (int j = 0; j < 3 && idx + j < SL_SACC_LIMBS_F64; j++) st->limb[idx + j] += ((int64_t)c[j] ^ sg) - sg;
+}
+
 /* A finite product too large for a double (or near it) added exactly into the state: x 2^-128 y
  * split by TwoProduct (exact: no step leaves the normal range while |x y| < 2^1100), each piece
- * placed 128 bits higher through sl_sacc_split_f64's scale. */
+ * placed 128 bits higher through sl_sacc_split_f64's scale; the zero sum's sign is then +. */
 static void add_big(sl_sacc_state *st, double a, double b)
 {
     const double as = a * 0x1p-128;            /* exact: a power of two */
     const double hi = as * b, lo = fma(as, b, -hi);
-    const double piece[2] = {hi, lo};
-    for (int k = 0; k < 2; k++) {
-        int idx, neg;
-        uint64_t c[3];
-        if (!sl_sacc_split_f64(piece[k], SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, &idx, c, &neg)) continue;
-        const int64_t sg = -(int64_t)neg;
-        for (int j = 0; j < 3 && idx + j < SL_SACC_LIMBS_F64; j++) st->limb[idx + j] += ((int64_t)c[j] ^ sg) - sg;
+    add_piece(st, hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT);
+    add_piece(st, lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT);
+    st->flags |= SL_SACC_ANYPOS;
+}
+
+/* An exact product p of format dt's values a, b (float64: p = fl(a b) with its TwoProduct error)
+ * into the state; an Inf/NaN product into the flags. */
+static void add_product(sl_sacc_state *st, double a, double b, sl_dtype dt)
+{
+    const double p = a * b;
+    if (dt == SL_F64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
+        add_big(st, a, b);
+        return;
     }
-    st->flags |= SL_SACC_ANYPOS;               /* a non-zero product: the zero sum's sign is + */
+    if (!isfinite(p)) {
+        if (!signbit(p)) st->flags |= SL_SACC_ANYPOS;
+        st->flags |= isnan(p) ? SL_SACC_NAN : signbit(p) ? SL_SACC_NINF : SL_SACC_PINF;
+        return;
+    }
+    add_piece(st, p, SL_SACC_SCALE_F64);
+    if (dt == SL_F64 && p != 0.0) {
+        const double lo = fma(a, b, -p);
+        if (lo != 0.0) add_piece(st, lo, SL_SACC_SCALE_F64);
+    }
 }
 
 static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64_t n, sl_dtype dt,
@@ -184,31 +210,11 @@ static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
     sl_sacc_state st;
     sl_sacc_state_init(&st, SL_F64);
-    double buf[DOT_CBUF];
-    size_t k = 0;
-    uint64_t big = 0;
+    /* each element adds < 2^32 to at most 6 limbs: normalised every 2^28 elements (|limb| < 2^62) */
     for (uint64_t i = 0; i < n; i++) {
-        const double a = sl_tw_load(x, dt, i), b = sl_tw_load(y, dt, i);
-        const double p = a * b;
-        if (dt == SL_F64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
-            add_big(&st, a, b);
-            if (++big >= SL_SACC_NORM_EVERY / 4) {   /* each adds < 2^32 to at most 6 limbs */
-                sl_sacc_normalise(st.limb, SL_SACC_LIMBS_F64);
-                big = 0;
-            }
-            continue;
-        }
-        buf[k++] = p;
-        if (dt == SL_F64 && p != 0.0 && isfinite(p)) {
-            const double lo = fma(a, b, -p);
-            if (lo != 0.0) buf[k++] = lo;
-        }
-        if (k >= DOT_CBUF - 1) {
-            if (sl_sacc_state_add(&st, buf, k, err)) return -1;
-            k = 0;
-        }
+        add_product(&st, sl_tw_load(x, dt, i), sl_tw_load(y, dt, i), dt);
+        if ((i + 1) % ((uint64_t)1 << 28) == 0) sl_sacc_normalise(st.limb, SL_SACC_LIMBS_F64);
     }
-    if (k && sl_sacc_state_add(&st, buf, k, err)) return -1;
     if (n == 0) {
         *result = 0.0;
         return 0;
@@ -261,7 +267,7 @@ const sl_variant sl_v_dot_half_acc = {
 const sl_variant sl_v_dot_correct = {
     .name = "correct", .op = "dot", .family = "dot", .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "correctly rounded: exact products (float64: p + fma(x, y, -p)) into the "
-                   "superaccumulator of superacc/, rounded once (float64: exact while every |x y| < "
+                   "limb superaccumulator (exact/limbs.h, superacc's), rounded once (float64: exact while every |x y| < "
                    "2^1100 and none below 2^-968 is inexact)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = dot_resolve, .cpu2 = correct_cpu,

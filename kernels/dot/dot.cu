@@ -17,7 +17,7 @@
  *      input format.
  * dot_exact_kernel (correct): every product split exactly into doubles (float32/16-bit: the
  * product itself; float64: p and fma(x, y, -p), or (x 2^-128) y's pieces placed 128 bits higher
- * for |p| >= 2^1000), each added into the block's shared limbs by superacc.cuh's sacc_spill; the
+ * for |p| >= 2^1000), each added into the block's shared limbs (exact/limbs.h's split, atomics); the
  * block's limbs normalised and added into the workspace's limbs; the last block rounds them once
  * (kernels/exact/limbs.h's sl_sacc_round_mode; float32/16-bit: to odd in float64, then to nearest
  * in the format) and zeroes them for the next launch.
@@ -26,7 +26,8 @@
  * the read rate: a first kernel, to be replaced by superacc's binned/integer-bin engines
  * (BENCHMARKS.md has no numbers for it yet). */
 #include <stdint.h>
-#include "superacc/superacc.cuh"
+#include "reduce/reduce.cuh"
+#include "exact/limbs.h"
 #include "dot/dot.h"
 
 namespace {
@@ -174,11 +175,24 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
 #define DOT_BIG_SHIFT 128
 #define DOT_WS_FLAGS 4u       /* [4, 8): the inputs' flags (atomicOr); limbs from SL_WS_HEADER */
 
-/* One exact piece d (a multiple of 2^-scale) into the block's limbs; its sign into the flags. */
+/* One exact piece d (a finite multiple of 2^-scale) added into the block's shared limbs: the exact
+ * layer's split into at most three 32-bit chunks, each a shared-memory atomic add (the twin's
+ * add_piece, dot.c). */
+__device__ __forceinline__ void spill(double d, int scale, unsigned long long *s_acc)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k] && idx + k < SL_SACC_LIMBS_F64)
+            atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k] : (unsigned long long)c[k]);
+}
+/* The same with its sign into the flags. */
 __device__ __forceinline__ void put(double d, int scale, unsigned long long *s_acc, unsigned *fl)
 {
     if (!signbit(d)) *fl |= SL_SACC_ANYPOS;
-    sacc_spill(d, scale, s_acc);
+    spill(d, scale, s_acc);
 }
 
 /* The product of two exact doubles a, b of an input of format dt into the block's limbs (the
@@ -189,8 +203,8 @@ __device__ __forceinline__ void exact_product(double a, double b, bool f64, unsi
     const double p = a * b;
     if (f64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
         const double as = a * 0x1p-128, hi = as * b, lo = fma(as, b, -hi);
-        sacc_spill(hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc);
-        sacc_spill(lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc);
+        put(hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
+        put(lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
         *fl |= SL_SACC_ANYPOS;
         return;
     }
