@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tdot_cli.sh: `sumlab reduce --op dot X Y` end to end (CPU backend): the exact and correct rows'
 # result_hex against Python's exact rationals rounded once (float32, float64; ill-conditioned and
-# random pairs), and one clear message with exit status 2 for each mismatch (length, format, a
+# random pairs), `judge --op dot X Y`, and one clear message with exit status 2 for each mismatch (length, format, a
 # missing second file, a third file).
 #   usage: bash tests/tdot_cli.sh PATH/TO/sumlab [SEED]
 set -u
@@ -59,6 +59,13 @@ for dt in f32 f64; do
     done
   done
 done
+# judge --op dot X Y: a value equal to the correctly rounded dot has error 0
+want=$(cat "$tmp/want.ill.f64")
+got=$("$sumlab" judge --op dot "$tmp/x.ill.f64" "$tmp/y.ill.f64" --dtype f64 --value "$want" --format csv 2>/dev/null |
+      python3 -c "import csv,sys; r=list(csv.DictReader(sys.stdin)); print(r[0]['abs_err'] if len(r)==1 else 'rows:%d'%len(r))")
+check "judge --op dot: abs_err of the exact value is $got" python3 -c "import sys; sys.exit(float('$got') != 0)"
+err=$("$sumlab" judge --op dot "$tmp/x.ill.f64" --dtype f64 --value 1 2>&1 >/dev/null); rc=$?
+check "judge --op dot with one file: exit $rc, '$err'" test "$rc" = 2 -a -n "$(grep 'FILE2 is missing' <<<"$err")"
 # mismatches: each one clear line on stderr and exit status 2
 expect_err() {   # what, pattern, args...
   local what=$1 pat=$2; shift 2
