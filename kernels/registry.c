@@ -97,6 +97,7 @@
     X(dot_kahan)                                                                            \
     X(dot_dot2)                                                                             \
     X(dot_correct)                                                                          \
+    X(dot_reproducible)                                                                     \
     X(dot_half_acc)                                                                         \
     X(dot_cublas)       /* dot/cublas.c: the cuBLAS anchor (GPU only) */
 

@@ -78,15 +78,17 @@ static void check_input(const void *x, const void *y, uint64_t n, sl_dtype dt, c
     sl_reference_clear(&ref);
 }
 
-/* correct is the same bits after one permutation of both inputs (Fisher-Yates from the seed). */
+/* correct and reproducible are the same bits after one permutation of both inputs (Fisher-Yates
+ * from the seed) and another launch configuration. */
 static void check_permutation(void *x, void *y, uint64_t n, sl_dtype dt)
 {
-    const sl_variant *v = sl_variant_find_op("dot", "correct");
-    CHECK(v != NULL, "dot has a correct variant");
-    if (!v) return;
-    sl_launch a = {0}, b = {.block = 96, .grid = 5};
+    const sl_variant *v = sl_variant_find_op("dot", "correct"), *w = sl_variant_find_op("dot", "reproducible");
+    CHECK(v != NULL && w != NULL, "dot has the correct and reproducible variants");
+    if (!v || !w) return;
+    sl_launch a = {0}, b = {.block = 96, .grid = 5}, a2 = {0}, b2 = {.block = 64, .grid = 7};
     int ok;
     const double r0 = run(v, x, y, n, dt, &a, &ok);
+    const double q0 = run(w, x, y, n, dt, &a2, &ok);
     const size_t es = sl_dtype_size(dt);
     unsigned char t[8];
     for (uint64_t i = n; i > 1; i--) {
@@ -97,6 +99,9 @@ static void check_permutation(void *x, void *y, uint64_t n, sl_dtype dt)
     const double r1 = run(v, x, y, n, dt, &b, &ok);
     CHECK(same(r0, r1), "correct %s n=%llu: %a before the permutation, %a after", sl_dtype_name(dt),
           (unsigned long long)n, r0, r1);
+    const double q1 = run(w, x, y, n, dt, &b2, &ok);
+    CHECK(same(q0, q1), "reproducible %s n=%llu: %a before the permutation, %a after", sl_dtype_name(dt),
+          (unsigned long long)n, q0, q1);
 }
 
 int main(void)

@@ -22,6 +22,26 @@ static double fmt_eta(sl_dtype dt)
     return dt == SL_F64 ? 0x1p-1074 : dt == SL_F32 ? 0x1p-149 : dt == SL_F16 ? 0x1p-24 : 0x1p-133;
 }
 
+/* reproducible: the binned bound (Ahrens, Demmel and Nguyen, TOMS 2020; sl_reference.h's BINNED)
+ * over the m <= 2n float64 pieces of the products, with W = 40, K = depth() folds, eps = 2^-52,
+ * M = max(max |x_i y_i|, 2^-1023), c = 7 eps / (1 - 6 sqrt(eps) - 7 eps):
+ *   A = 2n M 2^(W (1 - K) + 1),  E = (A + c |S|) / (1 - c),
+ * plus 2n 2^-1074 (float64 pieces below the subnormal range) and, for float32/16-bit output,
+ * u_o (|S| + E); +Inf when a product reaches 2^1023 (an Inf piece). */
+static double binned(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                     const sl_launch *cfg)
+{
+    if (ref->overflow || !(ref->maxabs < 0x1p1023)) return INFINITY;
+    const double K = sl_variant_depth(v, n, dt, cfg), W = 40.0, eps = 0x1p-52;
+    const double M = ref->maxabs > 0x1p-1023 ? ref->maxabs : 0x1p-1023;
+    const double c = 7.0 * eps / (1.0 - 6.0 * sqrt(eps) - 7.0 * eps);
+    const double S = nextafter(fabs(ref->rounded_f64), INFINITY);
+    const double A = 2.0 * (double)n * M * ldexp(1.0, (int)(W * (1.0 - K)) + 1);
+    double E = ((A + c * S) / (1.0 - c) + 2.0 * (double)n * 0x1p-1074) * 1.01;
+    if (dt != SL_F64) E += sl_unit_roundoff(dt) * (S + E) * 1.01;
+    return sl_bound_reach(ref, E, dt);
+}
+
 /* With u the accumulator's unit roundoff, k = depth() the longest chain of adds of the tree (a
  * thread's elements, its lanes, the block tree, the finish), A = sum |x_i y_i| (the reference's
  * abssum, rounded upward), S the exact dot and g(m) = m u / (1 - m u):
@@ -45,6 +65,7 @@ double sl_dot_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl
     if (!ref->finite) return NAN;
     if (v->bound == SL_BOUND_CORRECTLY_ROUNDED)
         return sl_reference_bound(ref, SL_REF_BOUND_CORRECTLY_ROUNDED, 0, dt, dt);
+    if (v->bound == SL_BOUND_BINNED) return binned(v, ref, n, dt, cfg);
     if (v->bound != SL_BOUND_RECURSIVE && v->bound != SL_BOUND_COMPENSATED && v->bound != SL_BOUND_DOT2)
         return NAN;
     if (ref->overflow) return INFINITY;

@@ -27,6 +27,7 @@
 #include "sl_twin.h"
 #include "dot/dot.h"
 #include "exact/limbs.h"
+#include "exact/binned.h"
 
 static void dot_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
@@ -228,6 +229,53 @@ static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64
     return 0;
 }
 
+/* ---- reproducible: the products' exact pieces into a 3-fold binned state ---------------------
+ * The pieces of correct (float32/16-bit: the product; float64: p and fma(x, y, -p)) taken as
+ * float64 inputs by exact/binned.h's accumulator (K = 3 folds of W = 40 bits below the largest
+ * piece's bin): a function of the multiset of pieces, hence of the pairs (x_i, y_i) in any order
+ * and any split; the state rounded once (float64: nearest even; float32/16-bit: to odd in float64,
+ * then to nearest in the format). A float64 product beyond 2^1024 is an IEEE Inf here (no scaled
+ * path), and pieces below 2^-1074 round in the binned deposit. n = 0: +0. The twin takes the
+ * pieces in index order in one accumulator: the kernel's per-thread states merged exactly give
+ * the same state. */
+static int repro_cpu(const sl_variant *v, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                     const sl_launch *cfg, double *result, sl_err *err)
+{
+    (void)cfg;
+    if (n >= SL_RSUM_MAX_N / 2)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
+    if (n == 0) {
+        *result = 0.0;
+        return 0;
+    }
+    sl_rsum_thr_f64 a;
+    sl_rsum_init_f64(&a);
+    for (uint64_t i = 0; i < n; i++) {
+        const double xa = sl_tw_load(x, dt, i), yb = sl_tw_load(y, dt, i);
+        const double p = xa * yb;
+        sl_rsum_take1_f64(&a, p);
+        if (dt == SL_F64 && p != 0.0 && isfinite(p)) {
+            const double lo = fma(xa, yb, -p);
+            if (lo != 0.0) sl_rsum_take1_f64(&a, lo);
+        }
+    }
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    sl_rsum_to_state_f64(&a, &st);
+    if (dt == SL_F64) {
+        *result = sl_rsum_state_round(&st, SL_F64);
+        return 0;
+    }
+    *result = sl_tw_round(sl_rsum_state_round_mode_k(&st, SL_F64, SL_RSUM_K, 1), dt);
+    return 0;
+}
+
+static double repro_folds(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt; (void)cfg;
+    return (double)SL_RSUM_K;
+}
+
 /* ================================ descriptors =============================================== */
 #define DOT_TREE                                                                            \
     .op = "dot", .family = "dot", .determinism = SL_DET_RUN_TO_RUN, .resolve = dot_resolve, \
@@ -271,5 +319,14 @@ const sl_variant sl_v_dot_correct = {
                    "2^1100 and none below 2^-968 is inexact)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = dot_resolve, .cpu2 = correct_cpu,
+    .workspace = SL_GPU_ENTRY(sl_dot_workspace), .gpu2 = SL_GPU_ENTRY(sl_dot_gpu),
+};
+const sl_variant sl_v_dot_reproducible = {
+    .name = "reproducible", .op = "dot", .family = "dot", .determinism = SL_DET_ORDER_INDEPENDENT,
+    .impl = SL_DOT_REPRO, .acc_wide = 1,
+    .description = "order-independent: the products' exact pieces (float64: p + fma(x, y, -p)) into "
+                   "the 3-fold binned state of exact/binned.h, merged exactly, rounded once",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_BINNED,
+    .resolve = dot_resolve, .depth = repro_folds, .cpu2 = repro_cpu,
     .workspace = SL_GPU_ENTRY(sl_dot_workspace), .gpu2 = SL_GPU_ENTRY(sl_dot_gpu),
 };

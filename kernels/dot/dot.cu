@@ -1,5 +1,5 @@
 /* dot.cu: GPU kernels and the one C-callable entry of the dot variants (naive, f64-acc, kahan,
- * dot2, half-acc: dot_kernel; correct: dot_exact_kernel). The algorithms and their order of
+ * dot2, half-acc: dot_kernel; correct: dot_exact_kernel; reproducible: dot_repro_kernel). The algorithms and their order of
  * operations are described in dot.c, whose CPU twins repeat every operation below in the same
  * order; determinism: run-to-run (tree variants), correctly rounded (correct).
  *
@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "exact/limbs.h"
+#include "exact/binned.h"
 #include "dot/dot.h"
 
 namespace {
@@ -267,6 +268,58 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
     }
 }
 
+/* ---- reproducible ---------------------------------------------------------------------------
+ * Thread: its elements' pieces (as the twin's repro_cpu) into one binned accumulator, then its
+ * state; block: the states merged in shared memory (exact and canonical: any tree gives the same
+ * state); last block: the blocks' states merged (thread 0) and rounded once. */
+template <typename In>
+__global__ void __launch_bounds__(256)
+dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, sl_dtype dt,
+                 void *work, In *result)
+{
+    __shared__ sl_rsum_state s_st[256];
+    sl_rsum_thr_f64 a;
+    sl_rsum_init_f64(&a);
+    const bool f64 = dt == SL_F64;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += T) {
+        const double xa = (double)sl_widen(x[i]), yb = (double)sl_widen(y[i]);
+        const double p = xa * yb;
+        sl_rsum_take1_f64(&a, p);
+        if (f64 && p != 0.0 && isfinite(p)) {
+            const double lo = fma(xa, yb, -p);
+            if (lo != 0.0) sl_rsum_take1_f64(&a, lo);
+        }
+    }
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    sl_rsum_to_state_f64(&a, &st);
+    s_st[threadIdx.x] = st;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2u; stride > 0; stride /= 2u) {
+        if (threadIdx.x < stride) sl_rsum_state_merge(&s_st[threadIdx.x], &s_st[threadIdx.x + stride]);
+        __syncthreads();
+    }
+    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
+    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
+    if (threadIdx.x != 0) return;
+    sl_rsum_state tot;
+    sl_rsum_state_zero(&tot);
+    for (unsigned b = 0; b < gridDim.x; b++) {
+        sl_rsum_state q;
+        const volatile sl_rsum_state *src = parts + b;   /* written by other blocks: not from L1 */
+        q.top = src->top;
+        q.flags = src->flags;
+        for (int k = 0; k < SL_RSUM_KMAX; k++) { q.hi[k] = src->hi[k]; q.lo[k] = src->lo[k]; }
+        sl_rsum_state_merge(&tot, &q);
+    }
+    *sl_ws_counter(work) = 0u;
+    if (n == 0) *result = dot_out<In>(0.0);
+    else if (f64) *result = dot_out<In>(sl_rsum_state_round(&tot, SL_F64));
+    else *result = dot_out<In>(sl_rsum_state_round_mode_k(&tot, SL_F64, SL_RSUM_K, 1));
+}
+
 } // namespace
 
 /* ---- launcher -------------------------------------------------------------------------------- */
@@ -310,10 +363,21 @@ static int dot_exact_launch(const sl_variant *v, const dot_args &a, sl_dtype dt,
     return 0;
 }
 
+template <typename In>
+static int dot_repro_launch(const sl_variant *v, const dot_args &a, sl_dtype dt, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    dot_repro_kernel<In><<<c->grid, 256u, 0, a.s>>>((const In *)a.x, (const In *)a.y, a.n, dt, a.work,
+                                                   (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("dot_repro_kernel", v->name, err);
+    return 0;
+}
+
 extern "C" size_t sl_dot_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)n;
     if (v->impl == SL_DOT_CORRECT) return SL_WS_HEADER + (size_t)SL_SACC_LIMBS_F64 * 8u;
+    if (v->impl == SL_DOT_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, 2 * acc);
 }
@@ -331,6 +395,17 @@ extern "C" int sl_dot_gpu(const sl_variant *v, const void *d_x, const void *d_y,
         return -1;
     if ((uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u)
         return sl_err_set(err, "%s: x and y must share one alignment modulo 16 bytes", v->name);
+    if (v->impl == SL_DOT_REPRO) {
+        if (n >= SL_RSUM_MAX_N / 2)
+            return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
+        switch (dt) {
+        case SL_F64: return dot_repro_launch<double>(v, a, dt, err);
+        case SL_F32: return dot_repro_launch<float>(v, a, dt, err);
+        case SL_F16: return dot_repro_launch<__half>(v, a, dt, err);
+        case SL_BF16: return dot_repro_launch<__nv_bfloat16>(v, a, dt, err);
+        }
+        return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    }
     if (v->impl == SL_DOT_CORRECT) {
         if (n >= SL_SACC_MAX_N / 2)
             return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);

@@ -13,7 +13,8 @@ typedef enum {
     SL_DOT_NAIVE = 0,    /* s += fl(x y) in the accumulator (naive, f64-acc, half-acc) */
     SL_DOT_KAHAN,        /* Kahan-compensated sum of the rounded products */
     SL_DOT_DOT2,         /* Ogita-Rump-Oishi Dot2: TwoProduct by explicit fma, TwoSum */
-    SL_DOT_CORRECT       /* exact products into the superaccumulator, one rounding */
+    SL_DOT_CORRECT,      /* exact products into the superaccumulator, one rounding */
+    SL_DOT_REPRO         /* the exact products' pieces into exact/binned.h's 3-fold binned state */
 } sl_dot_kind;
 
 /* Grid-stride engine (as the moments family's): block 256 by default, grid = sm_count waves of
