@@ -10,8 +10,8 @@
 #include "sumlab/half.h"
 #include "sumlab/types.h"
 
-enum { TD_RANDOM = 0, TD_WIDE, TD_CANCEL, TD_ILL, TD_SMALLINT, TD_NFAM };
-static const char *const td_fam_name[TD_NFAM] = {"random", "wide", "cancel", "ill", "smallint"};
+enum { TD_RANDOM = 0, TD_WIDE, TD_CANCEL, TD_ILL, TD_SMALLINT, TD_TINY, TD_NFAM };
+static const char *const td_fam_name[TD_NFAM] = {"random", "wide", "cancel", "ill", "smallint", "tiny"};
 
 static inline double td_unit(void) { return sl_unit53(sl_test_rand64()) * 2.0 - 1.0; }
 
@@ -71,6 +71,12 @@ static inline void td_fill(void *x, void *y, uint64_t n, sl_dtype dt, int fam)
             a = (double)((int64_t)(sl_test_rand64() % 17) - 8);
             b = (double)((int64_t)(sl_test_rand64() % 17) - 8) * 0.5;
             break;
+        case TD_TINY: {   /* subnormal-range factors: every product below the format's range */
+            const int lo = dt == SL_F64 ? -1070 : dt == SL_F32 ? -145 : dt == SL_F16 ? -22 : -130;
+            a = ldexp(a, lo);
+            b = ldexp(b, lo / 2);
+            break;
+        }
         default: break;
         }
         td_store(x, dt, i, a);

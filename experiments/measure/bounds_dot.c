@@ -27,7 +27,7 @@ static double fmt_eta(sl_dtype dt)
  * M = max(max |x_i y_i|, 2^-1023), c = 7 eps / (1 - 6 sqrt(eps) - 7 eps):
  *   A = 2n M 2^(W (1 - K) + 1),  E = (A + c |S|) / (1 - c),
  * plus 2n 2^-1074 (float64 pieces below the subnormal range) and, for float32/16-bit output,
- * u_o (|S| + E); +Inf when a product reaches 2^1023 (an Inf piece). */
+ * u_o (|S| + E) + eta_o / 2; +Inf when a product reaches 2^1023 (an Inf piece). */
 static double binned(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                      const sl_launch *cfg)
 {
@@ -38,7 +38,7 @@ static double binned(const sl_variant *v, const sl_reference *ref, uint64_t n, s
     const double S = nextafter(fabs(ref->rounded_f64), INFINITY);
     const double A = 2.0 * (double)n * M * ldexp(1.0, (int)(W * (1.0 - K)) + 1);
     double E = ((A + c * S) / (1.0 - c) + 2.0 * (double)n * 0x1p-1074) * 1.01;
-    if (dt != SL_F64) E += sl_unit_roundoff(dt) * (S + E) * 1.01;
+    if (dt != SL_F64) E += sl_unit_roundoff(dt) * (S + E) * 1.01 + fmt_eta(dt) / 2;
     return sl_bound_reach(ref, E, dt);
 }
 
@@ -55,7 +55,8 @@ static double binned(const sl_variant *v, const sl_reference *ref, uint64_t n, s
  *   CORRECTLY_ROUNDED (correct, exact): half an ulp of the rounded value.
  * Every tree bound adds n eta (a product or a TwoProduct error below the accumulator's subnormal
  * spacing loses up to eta each, which gamma does not cover) and, when the output format is narrower
- * than the accumulator, u_o (|S| + E) for the one final rounding; each is taken 1 % high against the
+ * than the accumulator, u_o (|S| + E) + eta_o / 2 for the one final rounding (relative, or half the
+ * output's subnormal spacing); each is taken 1 % high against the
  * evaluation's own roundings in double. Vacuous (+Inf) when A exceeds the accumulator's largest
  * value (a partial sum may overflow), when the dot overflows the format, when k u >= 1/2, or when
  * |S| + E reaches the format's overflow threshold (sl_bound_reach); NaN for an Inf/NaN product. */
@@ -83,6 +84,7 @@ double sl_dot_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl
     else E = u * S + G(2.0 * k + 2.0) * G(2.0 * k + 2.0) * (1.0 + u) * (1.0 + u) * A;
 #undef G
     E = (E + (double)n * fmt_eta(acc)) * 1.01;
-    if (sl_dtype_size(dt) < sl_dtype_size(acc)) E += uo * (S + E) * 1.01;
+    /* the final rounding to a narrower output: relative u_o, or half its subnormal spacing */
+    if (sl_dtype_size(dt) < sl_dtype_size(acc)) E += uo * (S + E) * 1.01 + fmt_eta(dt) / 2;
     return sl_bound_reach(ref, E, dt);
 }

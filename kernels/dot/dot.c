@@ -150,13 +150,16 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
  * float32 and 16-bit to odd in float64, then to nearest even in the format (53 >= p + 2: the
  * correct rounding of the exact sum, overflow and subnormals included).
  * A float64 product at or above 2^1000 (overflowing float64 or not) is split as (x 2^-128) y and
- * placed 128 bits higher (add_big). Exactness domain (float64): every |x y| < 2^1100 (the
- * state's top), and no product below 2^-968 that is not a double (its error term's bits below
- * 2^-1074 are dropped: outside that domain the result is the correctly rounded sum of the
- * truncated products, within 2 n 2^-1074 more of the exact dot). Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is
+ * placed 128 bits higher (add_big); a product of 2^1100 or more (beyond the state's top limb)
+ * saturates to its signed Inf (the dot is then +-Inf, or NaN with both signs: right whenever the
+ * huge products do not cancel). Exactness domain (float64): every |x y| < 2^1100, and no product
+ * below 2^-968 that is not a double (its bits below 2^-1074 are dropped: outside that domain the
+ * result is the correctly rounded sum of the truncated products, within 2 n 2^-1074 of the exact
+ * dot, and an exact dot that rounds to -0 may come out +0). Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is
  * -0 only when every product is -0. */
 #define DOT_BIG 0x1p1000       /* |p| at or above: the product is split scaled by 2^-128 */
 #define DOT_BIG_SHIFT 128
+#define DOT_SAT 0x1p972        /* (x 2^-128) y at or above: |x y| >= 2^1100, beyond the state */
 
 /* One exact piece d (a finite multiple of 2^-scale) into the state's limbs (exact/limbs.h's
  * split: at most three 32-bit chunks), its sign into the flags: what the kernel's put() does. */
@@ -177,6 +180,10 @@ static void add_big(sl_sacc_state *st, double a, double b)
 {
     const double as = a * 0x1p-128;            /* exact: a power of two */
     const double hi = as * b, lo = fma(as, b, -hi);
+    if (!(fabs(hi) < DOT_SAT)) {                /* |x y| >= 2^1100: beyond the limbs, saturated */
+        st->flags |= signbit(hi) ? SL_SACC_NINF : (SL_SACC_PINF | SL_SACC_ANYPOS);
+        return;
+    }
     add_piece(st, hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT);
     add_piece(st, lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT);
     st->flags |= SL_SACC_ANYPOS;

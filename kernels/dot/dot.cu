@@ -174,6 +174,7 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
 /* ---- correct ------------------------------------------------------------------------------- */
 #define DOT_BIG 0x1p1000
 #define DOT_BIG_SHIFT 128
+#define DOT_SAT 0x1p972
 #define DOT_WS_FLAGS 4u       /* [4, 8): the inputs' flags (atomicOr); limbs from SL_WS_HEADER */
 
 /* One exact piece d (a finite multiple of 2^-scale) added into the block's shared limbs: the exact
@@ -204,6 +205,10 @@ __device__ __forceinline__ void exact_product(double a, double b, bool f64, unsi
     const double p = a * b;
     if (f64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
         const double as = a * 0x1p-128, hi = as * b, lo = fma(as, b, -hi);
+        if (!(fabs(hi) < DOT_SAT)) {            /* |x y| >= 2^1100: saturated (the twin's add_big) */
+            *fl |= signbit(hi) ? SL_SACC_NINF : (SL_SACC_PINF | SL_SACC_ANYPOS);
+            return;
+        }
         put(hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
         put(lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
         *fl |= SL_SACC_ANYPOS;
