@@ -59,6 +59,10 @@ for dt in f32 f64; do
     done
   done
 done
+# the rows are the sum's with op = dot
+ops=$("$sumlab" reduce --op dot "$tmp/x.random.f32" "$tmp/y.random.f32" --dtype f32 --variants correct,dot2 \
+        --format csv --columns op,variant 2>/dev/null | tail -n +2 | cut -d, -f1 | sort -u)
+check "reduce --op dot rows: op column '$ops', want dot" test "$ops" = dot
 # judge --op dot X Y: the correctly rounded dot is within half an ulp of the exact one
 want=$(cat "$tmp/want.ill.f64")
 got=$("$sumlab" judge --op dot "$tmp/x.ill.f64" "$tmp/y.ill.f64" --dtype f64 --value "$want" --format csv 2>/dev/null |
