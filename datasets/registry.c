@@ -18,6 +18,8 @@ static const sl_dataset *const sl_table[] = {
     &sl_ds_logits,       &sl_ds_lse_masked,
     /* opt-in: the norm2 families of gen_norm.c */
     &sl_ds_nrm2_table,   &sl_ds_huge,           &sl_ds_tiny,        &sl_ds_sq_overflow,
+    /* opt-in pairs (SL_DS_PAIR): the dot families of gen_dot.c */
+    &sl_ds_dot_random,   &sl_ds_dot_cond,       &sl_ds_dot_overflow,
 };
 
 size_t sl_dataset_count(void) { return sizeof sl_table / sizeof sl_table[0]; }

@@ -42,6 +42,12 @@ struct sl_dataset {
  * unless the user names it (`--datasets`). Set on the families built for the moment operations
  * (mean, var, std, max, min), whose rows would otherwise change every summation study. */
 #define SL_DS_OPT_IN 1u
+/* SL_DS_PAIR: the family yields the pair (x, y) of a two-input operation (dot): its dataset of
+ * length 2n holds x in values [0, n) and y in values [n, 2n); sl_dataset_generate_pair fills both
+ * (its length must be even). Pair families are opt-in too. */
+#define SL_DS_PAIR 2u
+int sl_dataset_generate_pair(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
+                             const sl_params *p, void *x, void *y, unsigned threads, sl_err *err);
 
 size_t sl_dataset_count(void);
 const sl_dataset *sl_dataset_at(size_t i);

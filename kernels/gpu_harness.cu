@@ -21,6 +21,8 @@ struct sl_gpu_ctx {
     uint32_t offset;
     void *d_alloc;          /* cudaMalloc'ed input (16-byte padded) */
     void *d_x;              /* d_alloc + offset elements */
+    void *d_yalloc;         /* the second input of a two-input operation (dot), as d_alloc */
+    void *d_y;              /* d_yalloc + offset elements (NULL: one input) */
     void *d_work;           /* variant scratch, max over calls, zeroed at allocation */
     size_t work_bytes;
     const sl_variant *work_owner; /* the variant whose state the workspace holds */
@@ -184,6 +186,7 @@ void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
     if (!c) return;
     if (c->stream) cudaStreamSynchronize(c->stream);
     cudaFree(c->d_alloc);
+    if (c->d_yalloc) cudaFree(c->d_yalloc);
     cudaFree(c->d_work);
     cudaFree(c->d_result);
     cudaFree(c->d_flush);
@@ -267,6 +270,26 @@ int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt, 
     return 0;
 }
 
+int sl_gpu_ctx_set_y(sl_gpu_ctx *c, const void *y, sl_err *err)
+{
+    if (!c || (c->n && !y)) return sl_err_set(err, "gpu-harness: no second input data");
+    if (c->d_y) return sl_err_set(err, "gpu-harness: the second input is already uploaded");
+    H_CHECK(cudaSetDevice(c->info.device));
+    const size_t es = sl_dtype_size(c->dt);
+    const size_t bytes = ((size_t)(c->n + c->offset) * es + 15u) / 16u * 16u + 16u;
+    if (sl_gpu_check_fits(c->n, c->dt, err)) return -1;
+    if (cudaMalloc(&c->d_yalloc, bytes) != cudaSuccess) {
+        cudaGetLastError();   /* not sticky: clear it */
+        c->d_yalloc = NULL;
+        return sl_err_set(err, "the second input (%zu bytes) cannot be allocated on %s: cudaMalloc "
+                               "failed (out of device memory)", bytes, c->info.name);
+    }
+    H_CHECK(cudaMemset(c->d_yalloc, 0, bytes));
+    c->d_y = (unsigned char *)c->d_yalloc + (size_t)c->offset * es;
+    if (c->n) H_CHECK(cudaMemcpy(c->d_y, y, (size_t)c->n * es, cudaMemcpyHostToDevice));
+    return 0;
+}
+
 static int ensure_flush(sl_gpu_ctx *c, sl_err *err)
 {
     if (c->d_flush) return 0;
@@ -311,9 +334,11 @@ int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *
 {
     if (!c || !v || !cfg || reps < 1 || !results || n > c->n)
         return sl_err_set(err, "gpu-harness: bad arguments to sl_gpu_ctx_run");
-    if (!v->gpu || !v->workspace)
+    if (!(v->gpu || v->gpu2) || !v->workspace)
         return sl_err_set(err, "variant '%s' has no GPU kernel%s", v->name,
-                          v->cpu ? " (it runs as a CPU twin only)" : "");
+                          (v->cpu || v->cpu2) ? " (it runs as a CPU twin only)" : "");
+    if (v->gpu2 && !c->d_y)
+        return sl_err_set(err, "variant '%s' reads two arrays: no second input uploaded", v->name);
     if (!(v->dtypes & SL_DTYPE_MASK(c->dt)))
         return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(c->dt));
     if (v->max_n && n > v->max_n)
@@ -349,8 +374,10 @@ int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *
         H_CHECK(cudaMemsetAsync(c->d_result, 0xff, 16, c->stream));
         if (before_timed_run(c, flags, err)) return -1;
         H_CHECK(cudaEventRecord(c->ev0, c->stream));
-        if (v->gpu(v, c->d_x, n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result, c->stream,
-                   err)) {
+        if (v->gpu2 ? v->gpu2(v, c->d_x, c->d_y, n, c->dt, cfg, c->d_work, c->work_bytes,
+                              c->d_result, c->stream, err)
+                    : v->gpu(v, c->d_x, n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result,
+                             c->stream, err)) {
             cudaStreamSynchronize(c->stream);
             return -1;
         }
@@ -406,6 +433,11 @@ int sl_gpu_ctx_read_ceiling(sl_gpu_ctx *c, int reps, int flags, double *times_ms
         read_ceiling_kernel<<<grid, block, 0, c->stream>>>((const uint4 *)c->d_alloc, nvec,
                                                              0x5eed1e55u, c->d_sink);
         SL_CUDA_CHECK_LAUNCH("read_ceiling_kernel", "gpu-harness", err);
+        if (c->d_y) {   /* a two-input operation: the ceiling reads both arrays */
+            read_ceiling_kernel<<<grid, block, 0, c->stream>>>((const uint4 *)c->d_yalloc, nvec,
+                                                                 0x5eed1e55u, c->d_sink);
+            SL_CUDA_CHECK_LAUNCH("read_ceiling_kernel (second input)", "gpu-harness", err);
+        }
         H_CHECK(cudaEventRecord(c->ev1, c->stream));
         H_CHECK(cudaStreamSynchronize(c->stream));
         float ms = 0.0f;

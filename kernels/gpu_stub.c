@@ -37,6 +37,12 @@ int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt, 
 
 void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx) { (void)ctx; }
 
+int sl_gpu_ctx_set_y(sl_gpu_ctx *ctx, const void *y, sl_err *err)
+{
+    (void)ctx; (void)y;
+    return sl_err_set(err, SL_NO_CUDA);
+}
+
 int sl_gpu_ctx_run(sl_gpu_ctx *ctx, const sl_variant *v, sl_launch *cfg, int reps, int flags,
                    double *results, double *times_ms, sl_err *err)
 {

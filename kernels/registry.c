@@ -100,7 +100,17 @@
     X(norm2_correct)                                                                        \
     X(norm2_cublas)     /* cublas/cublas.c: the cuBLAS nrm2 anchor (GPU only) */     \
     /* rows/rows.c: row-wise reductions (a block per row, fixed tree) */                    \
-    X(block_row)
+    X(block_row)                                                                            \
+    /* dot/dot.c: two inputs (dot's exact row below) */                                    \
+    X(dot_exact)                                                                            \
+    X(dot_naive)                                                                            \
+    X(dot_f64_acc)                                                                          \
+    X(dot_kahan)                                                                            \
+    X(dot_dot2)                                                                             \
+    X(dot_correct)                                                                          \
+    X(dot_reproducible)                                                                     \
+    X(dot_half_acc)                                                                         \
+    X(dot_cublas)       /* dot/cublas.c: the cuBLAS anchor (GPU only) */
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
@@ -164,6 +174,17 @@ const sl_variant sl_v_norm2_exact = {
     .determinism = SL_DET_CORRECTLY_ROUNDED,
     .description = "sqrt(sum x^2) with exact squares and sum, rounded once to the input format "
                    "(reference/sl_norm.c, checked against MPFR)",
+    .dtypes = SL_DTYPES_ALL,
+    .bound = SL_BOUND_CORRECTLY_ROUNDED,
+};
+
+/* dot's exact row (reference/sl_dot.c computes it). */
+const sl_variant sl_v_dot_exact = {
+    .name = "exact",
+    .op = "dot", .family = "reference",
+    .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .description = "sum x_i y_i with exact products, correctly rounded to the input format "
+                   "(reference/sl_dot.c, checked against MPFR)",
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_CORRECTLY_ROUNDED,
 };
@@ -276,4 +297,21 @@ int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
         return sl_err_set(err, "variant '%s' accepts at most n = %llu (got %llu)", v->name,
                           (unsigned long long)v->max_n, (unsigned long long)n);
     return v->cpu(v, x, n, dt, cfg, result, err);
+}
+
+/* Two-input operations (dot): the twin over an inputs array, and what a variant has. */
+int sl_variant_has_cpu(const sl_variant *v) { return v->cpu != NULL || v->cpu2 != NULL; }
+int sl_variant_has_gpu(const sl_variant *v) { return v->gpu != NULL || v->gpu2 != NULL; }
+
+int sl_variant_cpu_in(const sl_variant *v, const void *const *xs, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, double *result, sl_err *err)
+{
+    if (!v->cpu2) return sl_variant_cpu(v, xs[0], n, dt, cfg, result, err);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(dt));
+    if (v->max_n && n > v->max_n)
+        return sl_err_set(err, "variant '%s' accepts at most n = %llu (got %llu)", v->name,
+                          (unsigned long long)v->max_n, (unsigned long long)n);
+    if (!xs[1] && n) return sl_err_set(err, "variant '%s' reads two arrays: the second is missing", v->name);
+    return v->cpu2(v, xs[0], xs[1], n, dt, cfg, result, err);
 }

@@ -43,6 +43,10 @@ typedef struct sl_gpu_ctx sl_gpu_ctx;
 int sl_gpu_ctx_create(sl_gpu_ctx **ctx, const void *x, uint64_t n, sl_dtype dt,
                       uint32_t offset, sl_err *err);
 void sl_gpu_ctx_destroy(sl_gpu_ctx *ctx);
+/* Two-input operations (dot): uploads y (the context's n values of its dt) as the second input, at
+ * the same element offset as x (so both share one alignment). Two-input variants (v->gpu2) run on
+ * x and y; the read ceiling then reads both arrays. 0, or -1 with err. */
+int sl_gpu_ctx_set_y(sl_gpu_ctx *ctx, const void *y, sl_err *err);
 /* Page-locked host memory (cudaMallocHost): uploads from it run at the copy engines' speed,
  * without the driver's staging of pageable memory. NULL when there is no GPU or the call fails
  * (the caller then uses malloc; the cause is cleared, not sticky). */

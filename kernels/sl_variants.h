@@ -49,7 +49,9 @@ typedef struct {
 typedef enum { SL_BOUND_NONE = 0, SL_BOUND_RECURSIVE, SL_BOUND_COMPENSATED,
                SL_BOUND_CORRECTLY_ROUNDED, SL_BOUND_BINNED, SL_BOUND_VAR_TEXTBOOK,
                SL_BOUND_VAR_SHIFTED, SL_BOUND_VAR_TWO_PASS, SL_BOUND_VAR_CORRECTED,
-               SL_BOUND_VAR_WELFORD, SL_BOUND_EXACT } sl_bound_model;
+               SL_BOUND_VAR_WELFORD, SL_BOUND_EXACT,
+               /* dot: Ogita-Rump-Oishi's Dot2 bound u|s| + gamma^2 sum|x_i y_i| */
+               SL_BOUND_DOT2 } sl_bound_model;
 
 typedef struct sl_variant sl_variant;
 /* The functions a descriptor points to. Each receives its own descriptor first, so one
@@ -86,6 +88,15 @@ typedef size_t sl_rows_workspace_fn(const sl_variant *v, uint64_t rows, uint64_t
 typedef int sl_rows_gpu_fn(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
                            const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results,
                            void *stream, sl_err *err);
+/* Two-input operations (dot): the same roles with a second array y of n values of dt (x and y of
+ * one format and length; the kernel reads both from device memory). A variant of a two-input
+ * operation sets .cpu2/.gpu2 and leaves .cpu/.gpu NULL; the workspace and resolve functions are
+ * shared (they see n and dt only). */
+typedef int sl_cpu2_fn(const sl_variant *v, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *result, sl_err *err);
+typedef int sl_gpu2_fn(const sl_variant *v, const void *d_x, const void *d_y, uint64_t n,
+                       sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                       void *d_result, void *stream, sl_err *err);
 
 /* A variant's descriptor: defined (designated initialisers) by its family's file, listed by
  * registry.c. */
@@ -121,6 +132,9 @@ struct sl_variant {
     sl_rows_workspace_fn *rows_workspace;
     sl_rows_gpu_fn *rows_gpu;
     const char *rows_bits;
+    /* two-input operations (dot): the twin and the GPU entry taking x and y (NULL otherwise) */
+    sl_cpu2_fn *cpu2;
+    sl_gpu2_fn *gpu2;
 };
 
 size_t sl_variant_count(void);
@@ -151,6 +165,14 @@ sl_dtype sl_variant_acc(const sl_variant *v, sl_dtype dt);
 /* Runs the twin after checking dtype and max_n (a clear error otherwise). */
 int sl_variant_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err);
+
+/* The twin over the operation's inputs xs[0..inputs): v->cpu on xs[0] for a one-input variant,
+ * v->cpu2 on xs[0], xs[1] for a two-input one, after the checks of sl_variant_cpu. */
+int sl_variant_cpu_in(const sl_variant *v, const void *const *xs, uint64_t n, sl_dtype dt,
+                      const sl_launch *cfg, double *result, sl_err *err);
+/* 1 when v has a CPU twin (one- or two-input), 1 when it has a GPU entry. */
+int sl_variant_has_cpu(const sl_variant *v);
+int sl_variant_has_gpu(const sl_variant *v);
 
 #ifdef __cplusplus
 }

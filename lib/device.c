@@ -113,15 +113,13 @@ sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *param
     if (!st) st = sl_lib_check_call(op, variant, d_x, d_y, n, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
-    if (!v->gpu || !v->workspace)
+    if (!sl_variant_has_gpu(v) || !v->workspace)
         return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no GPU kernel in this build%s",
-                           v->name, v->cpu || sl_op_is_exact(v) ? " (it runs on host memory: sumlab_reduce_host)" : "");
-    if (d_y)   /* the registry's kernels read one array today */
-        return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s': two-input kernels are not wired yet",
-                           v->name);
+                           v->name, sl_variant_has_cpu(v) || sl_op_is_exact(v) ? " (it runs on host memory: sumlab_reduce_host)" : "");
     int device;
     if ((st = current_device(&device, err))) return st;
     if (n > 0 && (st = check_device_ptr(d_x, device, "d_x", err))) return st;
+    if (n > 0 && d_y && (st = check_device_ptr(d_y, device, "d_y", err))) return st;
     if ((st = check_device_ptr(d_result, device, "d_result", err))) return st;
 
     pthread_mutex_lock(&g_lock);
@@ -163,7 +161,8 @@ sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *param
         e->owner = v;
     }
     sl_err le = {{0}};
-    int rc = v->gpu(v, d_x, n, dt, &cfg, e->d_work, e->bytes, d_result, stream, &le);
+    int rc = v->gpu2 ? v->gpu2(v, d_x, d_y, n, dt, &cfg, e->d_work, e->bytes, d_result, stream, &le)
+                     : v->gpu(v, d_x, n, dt, &cfg, e->d_work, e->bytes, d_result, stream, &le);
     if (rc) e->owner = NULL;   /* a failed launch may leave counters set: zero before the next */
     pthread_mutex_unlock(&g_lock);
     if (rc) {   /* a CUDA call's failure names its cudaError; otherwise the request was refused */

@@ -89,8 +89,8 @@ static void variant_info(const sl_variant *v, sumlab_variant_info *out)
     out->description = v->description;
     out->dtypes = v->dtypes;
     out->max_n = v->max_n;
-    out->has_cpu = v->cpu != NULL || sl_op_is_exact(v);
-    out->has_gpu = v->gpu != NULL && v->workspace != NULL;
+    out->has_cpu = sl_variant_has_cpu(v) || sl_op_is_exact(v);   /* one or two inputs (dot) */
+    out->has_gpu = sl_variant_has_gpu(v) && v->workspace != NULL;
     out->has_state = sl_state_kind_find(v->name) != NULL;
 }
 
@@ -282,15 +282,16 @@ sumlab_status sumlab_reduce_host_ex(const char *op, const sumlab_params *params,
         sl_reference_clear(&ref);
         return st;
     }
-    if (!v->cpu)
+    if (!sl_variant_has_cpu(v))
         return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no CPU twin%s", v->name,
-                           v->gpu ? " (it runs on the GPU only: sumlab_reduce_device)" : "");
+                           sl_variant_has_gpu(v) ? " (it runs on the GPU only: sumlab_reduce_device)" : "");
     sl_launch cfg;
     sl_lib_launch(launch, &pp, &cfg);
     cfg.addr_mod = (uint32_t)((uintptr_t)x % 256u);
     sl_variant_resolve(v, &cfg, n, dt);
     sl_err e = {{0}};
-    if (sl_variant_cpu(v, x, n, dt, &cfg, result, &e)) return layer_fail(&e, err);
+    const void *const in[2] = {x, y};   /* y: a two-input operation's second array (dot) */
+    if (sl_variant_cpu_in(v, in, n, dt, &cfg, result, &e)) return layer_fail(&e, err);
     return SUMLAB_OK;
 }
 

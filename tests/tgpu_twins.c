@@ -4,7 +4,8 @@
  * the GPU result equals the twin's bits (deterministic variants; both NaN counts as equal), or
  * lies within the variant's a-priori bound of the exact sum (nondeterministic variants, GPU
  * and twin over several seeds). Returns 77 without a GPU. SUMLAB_TEST_QUICK=1: small n only;
- * 2: also every fourth dataset family (for compute-sanitizer). */
+ * 2: also every fourth dataset family (for compute-sanitizer). The two-input variants (dot) run
+ * on (x, y) pairs: a pair family's, or x and the family's values of the next seed. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -43,8 +44,8 @@ static int within_bound(const sl_variant *v, const sl_reference *ref, double r, 
 
 static long gpu_runs;
 
-static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
-                      uint32_t off, const char *dsname, const sl_reference *ref, uint32_t ddof)
+static void check_one2(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, const void *y, uint64_t n,
+                       sl_dtype dt, uint32_t off, const char *dsname, const sl_reference *ref, uint32_t ddof)
 {
     sl_launch cfg;
     sl_err err;
@@ -60,7 +61,8 @@ static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint6
     if (rc) return;
     if (det) {
         double t;
-        rc = sl_variant_cpu(v, x, n, dt, &cfg, &t, &err);
+        const void *const in[2] = {x, y};   /* y: a two-input operation's second array (dot) */
+        rc = sl_variant_cpu_in(v, in, n, dt, &cfg, &t, &err);
         CHECK(rc == 0, "%s: twin failed: %s", v->name, err.msg);
         if (rc) return;
         for (int i = 0; i < reps; i++)
@@ -88,6 +90,13 @@ static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint6
               "%s %s %s n=%llu: twin (seed %llu) %a error %g > bound %g", v->name, dsname,
               sl_dtype_name(dt), (unsigned long long)n, (unsigned long long)c2.order_seed, t, e, b);
     }
+}
+
+
+static void check_one(sl_gpu_ctx *ctx, const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                      uint32_t off, const char *dsname, const sl_reference *ref, uint32_t ddof)
+{
+    check_one2(ctx, v, x, NULL, n, dt, off, dsname, ref, ddof);
 }
 
 /* 1 when the comma list `list` holds "name/dtype" for variant name on dt. */
@@ -192,7 +201,7 @@ int main(void)
                     }
                     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
                         const sl_variant *v = sl_variant_at(vi);
-                        if (!v->gpu || !v->cpu) continue;
+                        if (!v->gpu || !v->cpu) continue;   /* one input (dot: below) */
                         if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
                         if (v->max_n && n > v->max_n) continue;
                         if (ops && *ops && !op_listed(ops, v->op)) continue;
@@ -209,6 +218,38 @@ int main(void)
                             check_one(ctx, v, x, n, dt, off, ds->name, &ref, ddof);
                     }
                     sl_gpu_ctx_destroy(ctx);
+                }
+                /* the two-input variants (dot): the pair family's (x, y), or x and the same
+                 * family's values of the next seed as y; kernel == twin, aligned and misaligned */
+                if (rc == 0 && (!ops || !*ops || op_listed(ops, "dot"))) {
+                    const size_t bytes = (size_t)(n ? n : 1) * sl_dtype_size(dt);
+                    void *xd = malloc(bytes), *yd = malloc(bytes);
+                    int grc = !xd || !yd ? -1
+                              : (ds->flags & SL_DS_PAIR)
+                                  ? sl_dataset_generate_pair(ds, dt, sl_test_seed(), n, &p, xd, yd, 1, &err)
+                                  : sl_dataset_generate(ds, dt, sl_test_seed() + 1, n, &p, 0, n, yd, &err);
+                    if (xd && !(ds->flags & SL_DS_PAIR)) memcpy(xd, x, (size_t)n * sl_dtype_size(dt));
+                    if (sl_test_half_overflow(dt, grc, &err)) grc = 1;
+                    CHECK(grc >= 0, "pair %s %s n=%llu: %s", ds->name, sl_dtype_name(dt), (unsigned long long)n, err.msg);
+                    for (uint32_t off = 0; grc == 0 && off < 2; off++) {
+                        sl_gpu_ctx *ctx;
+                        if (sl_gpu_ctx_create(&ctx, xd, n, dt, off, &err) || sl_gpu_ctx_set_y(ctx, yd, &err)) {
+                            CHECK(0, "ctx (x, y) %s n=%llu: %s", ds->name, (unsigned long long)n, err.msg);
+                            sl_gpu_ctx_destroy(ctx);
+                            continue;
+                        }
+                        for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+                            const sl_variant *v = sl_variant_at(vi);
+                            if (!v->gpu2 || !v->cpu2 || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                            if (v->max_n && n > v->max_n) continue;
+                            if (skipped(skip, v->name, dt)) { skips++; continue; }
+                            if (off && n > ((uint64_t)1 << 21)) continue;
+                            check_one2(ctx, v, xd, yd, n, dt, off, ds->name, NULL, 0);
+                        }
+                        sl_gpu_ctx_destroy(ctx);
+                    }
+                    free(xd);
+                    free(yd);
                 }
                 if (have_ref) sl_reference_clear(&ref);
                 free(x);

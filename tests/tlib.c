@@ -267,6 +267,15 @@ static void check_errors(void)
     /* an operation that is not registered (`sum` is the only one today, so "a variant of another
      * operation" cannot be built from the registry yet; sl_lib_check_call refuses it) */
     EXPECT(sumlab_reduce_host("dot", "serial", x, x, 8, SL_F32, NULL, &r, err), SUMLAB_EINVAL);
+    /* dot through the library: the twin over x and y equals the exact row; y is required */
+    {
+        double rc_ = NAN, re_ = NAN;
+        sl_err de = {{0}};
+        CHECK(sumlab_reduce_host("dot", "correct", x, x, 8, SL_F32, NULL, &rc_, &de) == SUMLAB_OK, "%s", de.msg);
+        CHECK(sumlab_reduce_host("dot", "exact", x, x, 8, SL_F32, NULL, &re_, &de) == SUMLAB_OK, "%s", de.msg);
+        CHECK(rc_ == re_ && re_ == 204.0, "dot correct %a, exact %a, want 204", rc_, re_);
+        EXPECT(sumlab_reduce_host("dot", "correct", x, NULL, 8, SL_F32, NULL, &rc_, err), SUMLAB_EINVAL);
+    }
     sumlab_variant_info vi;
     CHECK(sumlab_variant_find("serial", &vi, NULL) == SUMLAB_OK, "serial");
     double *dr = (double *)x;   /* no device memory here: a build without a GPU refuses */
@@ -314,8 +323,8 @@ static void check_registries(void)
         CHECK(!strcmp(vi.name, v->name) && vi.dtypes == v->dtypes && vi.max_n == v->max_n &&
               !strcmp(vi.determinism, sl_determinism_name(v->determinism)) && !strcmp(vi.op, v->op),
               "%s: info differs from the registry", v->name);
-        CHECK(vi.has_cpu == (v->cpu != NULL || sl_op_is_exact(v)), "%s has_cpu", v->name);
-        CHECK(vi.has_gpu == (v->gpu != NULL), "%s has_gpu", v->name);
+        CHECK(vi.has_cpu == (sl_variant_has_cpu(v) || sl_op_is_exact(v)), "%s has_cpu", v->name);
+        CHECK(vi.has_gpu == sl_variant_has_gpu(v), "%s has_gpu", v->name);
         CHECK(vi.has_state == (sl_state_kind_find(v->name) != NULL), "%s has_state", v->name);
     }
 }

@@ -226,7 +226,7 @@ static int bench_variants(const bench_opts *o, const sl_variant **order, size_t 
         int want = !o->vlist;
         for (size_t j = 0; j < np && !want; j++) want = picked[j] == v;
         if (!want) continue;
-        if (!v->gpu) {
+        if (!sl_variant_has_gpu(v)) {
             if (o->vlist) sl_cli_msg("bench", "skipping %s: no GPU kernel", v->name);
             continue;
         }
@@ -311,7 +311,7 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     row.time_ms_median = med;
     row.time_ms_min = mn;
     row.time_ms_max = mx;
-    row.gbps = med > 0 ? (double)n * (double)esz / (med * 1e6) : NAN;
+    row.gbps = med > 0 ? (double)n * (double)esz * (o->op->inputs == 2 ? 2.0 : 1.0) / (med * 1e6) : NAN;   /* dot: both arrays */
     sl_record_extra x;
     sl_record_extra_init(&x);
     x.ratio_cub = med > 0 ? cub_med / med : NAN;
@@ -347,15 +347,16 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
         sl_cli_msg("bench", "%s", err.msg);
         return 1;
     }
-    void *x = malloc((size_t)n * esz);
+    const uint64_t nin = (uint64_t)(o->op->inputs == 2 ? 2 : 1);   /* dot: x then y, 2n values */
+    void *x = malloc((size_t)(n * nin) * esz);
     if (!x) {
         sl_cli_msg("bench", "out of host memory for n = %llu %s values (%.2f GiB)", (unsigned long long)n,
                    sl_dtype_name(o->dt), (double)n * (double)esz / 1073741824.0);
         return 1;
     }
-    for (uint64_t s0 = 0; s0 < n && rc == 0; s0 += BENCH_CHUNK) {
-        uint64_t cnt = n - s0 < BENCH_CHUNK ? n - s0 : BENCH_CHUNK;
-        if (sl_dataset_generate(o->ds, o->dt, o->seed, n, &o->p, s0, cnt, (char *)x + s0 * esz, &err)) {
+    for (uint64_t s0 = 0; s0 < n * nin && rc == 0; s0 += BENCH_CHUNK) {
+        uint64_t cnt = n * nin - s0 < BENCH_CHUNK ? n * nin - s0 : BENCH_CHUNK;
+        if (sl_dataset_generate(o->ds, o->dt, o->seed, n * nin, &o->p, s0, cnt, (char *)x + s0 * esz, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
             rc = 2;
         }
@@ -363,7 +364,7 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     sl_reference ref;
     int have_ref = 0;
     if (rc == 0) {
-        const void *const in[1] = {x};
+        const void *const in[2] = {x, nin == 2 ? (char *)x + n * esz : NULL};
         if (o->op->reference(&ref, in, n, o->dt, &o->opp, 1, &err)) {
             sl_cli_msg("bench", "reference: %s", err.msg);
             rc = 1;
@@ -372,7 +373,8 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     }
     b->ctx = NULL;
     b->ref = &ref;
-    if (rc == 0 && sl_gpu_ctx_create(&b->ctx, x, n, o->dt, 0, &err)) {
+    if (rc == 0 && (sl_gpu_ctx_create(&b->ctx, x, n, o->dt, 0, &err) ||
+                    (nin == 2 && sl_gpu_ctx_set_y(b->ctx, (char *)x + n * esz, &err)))) {
         sl_cli_msg("bench", "%s", err.msg);
         rc = 1;
     }

@@ -148,6 +148,10 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
         sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s)",   /* a control byte of out escaped */
                    (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
                    npy ? "npy" : "raw");
+    if (!rc && (ds->flags & SL_DS_PAIR))   /* dot's pairs: x then y in the one file */
+        sl_cli_msg("gen", "%s yields pairs (x, y) for dot: the file holds x (the first %llu values) "
+                   "then y (the last %llu)", ds->name, (unsigned long long)(n / 2),
+                   (unsigned long long)(n - n / 2));
     if (!rc && !special) {
         const double s = sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : sl_exact_round(acc, dt);
         if (isinf(s)) {

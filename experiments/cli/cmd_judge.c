@@ -23,7 +23,7 @@
 
 static void judge_usage(FILE *f)
 {
-    fputs("usage: sumlab judge FILE (--value [NAME=]V ... | --values CSV) [--op OP] [--bound-of VARIANT]\n"
+    fputs("usage: sumlab judge FILE [FILE2] (--value [NAME=]V ... | --values CSV) [--op OP] [--bound-of VARIANT]\n"
           "                    [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--quiet]\n"
           "                    [--columns LIST]\n\n"
           "Judges sums computed elsewhere (numpy.sum, math.fsum, torch.sum, your kernel)\n"
@@ -597,8 +597,15 @@ int sl_cmd_judge(int argc, char **argv)
         free_values(&o.vs);
         return 2;
     }
-    if (argc - optind > 1) {
-        sl_cli_msg(CMD, "unexpected argument '%s' (one FILE at a time)", argv[optind + 1]);
+    const int nfiles = o.op->inputs == 2 ? 2 : 1;   /* dot: X and Y */
+    if (argc - optind > nfiles) {
+        sl_cli_msg(CMD, "unexpected argument '%s' (%s)", argv[optind + nfiles],
+                   nfiles == 2 ? "dot reads two files" : "one FILE at a time");
+        free_values(&o.vs);
+        return 2;
+    }
+    if (argc - optind < nfiles) {
+        sl_cli_msg(CMD, "%s reads %d files: FILE2 is missing", o.op->name, nfiles);
         free_values(&o.vs);
         return 2;
     }
@@ -638,7 +645,28 @@ int sl_cmd_judge(int argc, char **argv)
         return 2;
     }
     if (info.note[0] && !o.quiet) sl_cli_msg(CMD, "%s", info.note);
+    void *data2 = NULL;   /* a two-input operation's second file: one length, one format */
+    if (nfiles == 2) {
+        const char *path2 = argv[optind + 1];
+        uint64_t n2 = 0;
+        sl_dtype dt2 = dt;
+        const int lrc = sl_array_load_ex(path2, o.have_dtype, o.raw_dt, &data2, &n2, &dt2, NULL, &err);
+        if (lrc || dt2 != dt || n2 != n) {
+            if (lrc)
+                sl_cli_msg(CMD, "%s", err.msg);
+            else
+                sl_cli_msg(CMD, "%s: '%s' holds %llu %s values but '%s' holds %llu %s values (the inputs "
+                           "of %s must have one length and one format)", o.op->name, path,
+                           (unsigned long long)n, sl_dtype_name(dt), path2, (unsigned long long)n2,
+                           sl_dtype_name(dt2), o.op->name);
+            free(data2);
+            free(data);
+            free_values(&o.vs);
+            return 2;
+        }
+    }
     if ((code = judge_values_check(&o.vs, dt))) {
+        free(data2);
         free(data);
         free_values(&o.vs);
         return code;
@@ -648,13 +676,14 @@ int sl_cmd_judge(int argc, char **argv)
     if (o.bound_of && sl_op_of(o.bound_of) != o.op) {
         sl_cli_msg(CMD, "--bound-of: variant '%s' computes %s, not %s", o.bound_of->name, o.bound_of->op,
                    o.op->name);
+        free(data2);
         free(data);
         free_values(&o.vs);
         return 2;
     }
     sl_reference ref;
     int rc = 0;
-    const void *const in[1] = {data};
+    const void *const in[2] = {data, data2};
     if (o.op->reference(&ref, in, n, dt, &o.params, 1, &err)) {
         sl_cli_msg(CMD, "%s", err.msg);
         rc = 1;
@@ -670,6 +699,7 @@ int sl_cmd_judge(int argc, char **argv)
     }
     sl_reference_clear(&ref);
     free(data);
+    free(data2);
     free_values(&o.vs);
     return rc;
 }

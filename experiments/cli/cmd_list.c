@@ -104,8 +104,8 @@ static int list_variants(sl_out_format fmt, const sl_operation *only)
         sl_table_str(t, sl_determinism_name(v->determinism));
         char dts[32];
         sl_table_str(t, dtypes_str(v->dtypes, dts, sizeof dts));
-        sl_table_bool(t, v->gpu != NULL);
-        sl_table_bool(t, v->cpu != NULL);
+        sl_table_bool(t, sl_variant_has_gpu(v));
+        sl_table_bool(t, sl_variant_has_cpu(v));
         sl_table_str(t, mx);
         sl_table_str(t, v->description);
     }

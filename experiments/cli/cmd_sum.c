@@ -414,11 +414,11 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
 
 /* The one input, reduced and printed: the session (reference, upload), the variants measured
  * and judged, the table and S. One cleanup path. Returns the exit code. */
-static int reduce_file(const char *path, sum_opts *o, const sl_variant *const *order, size_t nv,
-                       int explicit_list, const sl_colset *cs, unsigned threads)
+static int reduce_file(const char *path, const char *path2, sum_opts *o, const sl_variant *const *order,
+                       size_t nv, int explicit_list, const sl_colset *cs, unsigned threads)
 {
     sl_err err = {{0}};
-    void *data = NULL;
+    void *data = NULL, *data2 = NULL;
     sl_session *s = NULL;
     sl_table *t = NULL;
     sl_exact_text S = {0};
@@ -440,9 +440,33 @@ static int reduce_file(const char *path, sum_opts *o, const sl_variant *const *o
         code = 2;
         goto out;
     }
+    if (path2) {   /* a two-input operation's second file: the same length and format */
+        uint64_t n2 = 0;
+        sl_dtype dt2;
+        sl_array_info info2;
+        if (sl_array_load_ex(path2, o->have_dtype, o->raw_dt, &data2, &n2, &dt2, &info2, &err)) {
+            sl_cli_msg(cmd, "%s", err.msg);
+            code = 2;
+            goto out;
+        }
+        if (dt2 != dt) {
+            sl_cli_msg(cmd, "%s: '%s' holds %s values but '%s' holds %s values (the inputs of %s "
+                       "must have one format)", o->op->name, path, sl_dtype_name(dt), path2,
+                       sl_dtype_name(dt2), o->op->name);
+            code = 2;
+            goto out;
+        }
+        if (n2 != n) {
+            sl_cli_msg(cmd, "%s: '%s' holds %llu values but '%s' holds %llu (the inputs of %s must "
+                       "have one length)", o->op->name, path, (unsigned long long)n, path2,
+                       (unsigned long long)n2, o->op->name);
+            code = 2;
+            goto out;
+        }
+    }
     const double t_open = now_s();
     char chosen[512];
-    sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params};
+    sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params, data2};
     if (sl_session_open_opts(&s, data, n, dt, &so, chosen, sizeof chosen, &err)) {
         sl_cli_msg(cmd, "%s", err.msg);
         code = 1;
@@ -493,6 +517,7 @@ out:
     sl_table_free(t);
     sl_session_close(s);
     free(data);
+    free(data2);
     return code;
 }
 
@@ -640,9 +665,18 @@ static int reduce_main(const char *name, int argc, char **argv)
         sl_cli_msg(cmd, "--axis is not supported across MPI ranks");
         return 2;
     }
+    if (mpi && o.op->inputs != 1) {
+        sl_cli_msg(cmd, "%s reads two files: no MPI path (run it in one process)", o.op->name);
+        return 2;
+    }
+    if (o.have_axis && o.op->inputs != 1) {
+        sl_cli_msg(cmd, "%s reads two files: no row-wise (--axis) path", o.op->name);
+        return 2;
+    }
     if (mpi) return sum_mpi(path, &o, order, nv, &cs);
     if (o.have_axis) return reduce_rows(path, &o, order, nv, explicit_list, &cs, threads);
-    return reduce_file(path, &o, order, nv, explicit_list, &cs, threads);
+    return reduce_file(path, o.op->inputs == 2 ? argv[optind + 1] : NULL, &o, order, nv,
+                       explicit_list, &cs, threads);
 }
 
 int sl_cmd_reduce(int argc, char **argv) { return reduce_main("reduce", argc, argv); }

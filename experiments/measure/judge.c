@@ -257,7 +257,9 @@ int sl_judge_row_agg(const sl_reference *ref, const sl_variant *v, sl_row *row, 
     result_range(ref, agg, row);
     sl_sketch_stats(&agg->times, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max,
                     &row->times_binned);
-    double bytes = (double)row->n * (double)sl_dtype_size(row->dt);
+    /* the bytes of every input the operation reads (dot: both arrays) */
+    const sl_operation *vop = v ? sl_op_of(v) : NULL;
+    double bytes = (double)row->n * (double)sl_dtype_size(row->dt) * (vop && vop->inputs == 2 ? 2.0 : 1.0);
     row->gbps = row->time_ms_median > 0 ? bytes / (row->time_ms_median * 1e6) : NAN;
     row->err = sl_reference_errors(ref, row->result, row->dt);
     sl_judge_set_bound(ref, row, sl_variant_bound(v, ref, row->n, row->dt, &row->cfg));

@@ -61,7 +61,7 @@ static int cannot_run(const sl_session *s, const sl_variant *v, int reference, i
                    (unsigned long long)v->max_n, (unsigned long long)s->n);
         return 1;
     }
-    if (!reference && !use_gpu && !v->cpu) {
+    if (!reference && !use_gpu && !sl_variant_has_cpu(v)) {
         sl_err_set(err, "no CPU twin (it runs on the GPU only)%s",
                    s->on_gpu ? "" : " and the CPU backend is in use");
         return 1;
@@ -72,7 +72,7 @@ static int cannot_run(const sl_session *s, const sl_variant *v, int reference, i
 int sl_session_can_run(const sl_session *s, const sl_variant *v, sl_err *err)
 {
     const int reference = is_reference_row(v);
-    return !cannot_run(s, v, reference, !reference && s->on_gpu && v->gpu, err);
+    return !cannot_run(s, v, reference, !reference && s->on_gpu && sl_variant_has_gpu(v), err);
 }
 
 int sl_budget_reps(double budget_ms, double first_ms, int reps, int min_reps)
@@ -204,6 +204,14 @@ static void task_failed(m_list *L, m_item *it, int rep, const sl_err *err)
     pthread_mutex_unlock(L->mu);
 }
 
+/* The twin of v on the session's inputs (one array, or x and y of a two-input operation). */
+static int session_twin(const sl_session *s, const sl_variant *v, const sl_launch *cfg,
+                        double *result, sl_err *err)
+{
+    const void *const in[2] = {s->x, s->y};
+    return sl_variant_cpu_in(v, in, s->n, s->dt, cfg, result, err);
+}
+
 static void cpu_task(void *ctx, size_t i)
 {
     m_list *L = ctx;
@@ -212,7 +220,7 @@ static void cpu_task(void *ctx, size_t i)
     sl_session *s = L->s;
     sl_err err;
     if (sp->check) {           /* the twin as oracle, on the configuration the GPU ran */
-        if (sl_variant_cpu(it->v, s->x, s->n, s->dt, &it->row->cfg, &it->twin, &err))
+        if (session_twin(s, it->v, &it->row->cfg, &it->twin, &err))
             task_failed(L, it, -1, &err);
         return;
     }
@@ -221,7 +229,7 @@ static void cpu_task(void *ctx, size_t i)
     sl_launch c = it->row->cfg;
     if (it->nondet) c.order_seed = rep_seed(it->want.order_seed, rep);
     double t0 = now_ms();
-    if (sl_variant_cpu(it->v, s->x, s->n, s->dt, &c, &it->cres[k], &err))
+    if (session_twin(s, it->v, &c, &it->cres[k], &err))
         task_failed(L, it, rep, &err);
     it->ctim[k] = now_ms() - t0;
 }
@@ -300,7 +308,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
     if (req) it->want = *req;
     it->want.ddof = s->params.ddof;         /* the operation's parameter travels with the launch */
     it->reference = is_reference_row(v);
-    it->use_gpu = !it->reference && s->on_gpu && v->gpu;
+    it->use_gpu = !it->reference && s->on_gpu && sl_variant_has_gpu(v);
     it->nondet = v->determinism == SL_DET_NONDETERMINISTIC;
     if (cannot_run(s, v, it->reference, it->use_gpu, it->err)) {
         cannot_run_row(s, row);
@@ -333,7 +341,7 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
         sl_variant_resolve(v, &row->cfg, s->n, s->dt);
         it->cpu_runs = 1;
     } else {
-        it->check = check_twin && v->cpu && !it->nondet;
+        it->check = check_twin && sl_variant_has_cpu(v) && !it->nondet;
     }
 }
 
@@ -494,6 +502,12 @@ int sl_measure(sl_session *s, const sl_variant *v, const sl_launch *req, int rep
 int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl_row *row,
                             sl_err *err)
 {
+    return sl_measure_read_ceiling2(x, NULL, n, dt, reps, row, err);
+}
+
+int sl_measure_read_ceiling2(const void *x, const void *y, uint64_t n, sl_dtype dt, int reps,
+                             sl_row *row, sl_err *err)
+{
     sl_row_empty(row, "gpu", dt, n);
     if (reps < 1) return sl_err_set(err, "reps must be at least 1 (got %d)", reps);
     double t[SL_MEASURE_CHUNK];
@@ -501,6 +515,7 @@ int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl
     memset(&k, 0, sizeof k);
     sl_gpu_ctx *ctx = NULL;
     int rc = sl_gpu_ctx_create(&ctx, x, n, dt, 0, err);
+    if (!rc && y) rc = sl_gpu_ctx_set_y(ctx, y, err);
     for (int done = 0; !rc && done < reps;) {   /* in chunks, each folded */
         const int c = reps - done < SL_MEASURE_CHUNK ? reps - done : SL_MEASURE_CHUNK;
         rc = sl_gpu_ctx_read_ceiling(ctx, c, SL_GPU_FLUSH_L2, t, err);
@@ -513,7 +528,7 @@ int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl
         row->have_run = 1;
         row->reps = reps;
         sl_sketch_stats(&k, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max, &row->times_binned);
-        row->gbps = (double)n * (double)sl_dtype_size(dt) / (row->time_ms_median * 1e6);
+        row->gbps = (double)n * (double)sl_dtype_size(dt) * (y ? 2.0 : 1.0) / (row->time_ms_median * 1e6);
     }
     sl_sketch_free(&k);
     return rc;

@@ -7,6 +7,7 @@
 #include "sl_ops.h"
 #include "sl_lse.h"
 #include "sl_norm.h"
+#include "sl_dot.h"
 #include <math.h>
 
 sl_op_params sl_op_params_default(void)
@@ -229,13 +230,36 @@ static const sl_operation op_norm2 = {
     .bound = sl_norm_bound,
     /* cond is 1 for every input: no conditioning sweep */
     .cond_family = NULL, .cond_param = NULL,
+/* dot: two inputs; reference/sl_dot.c, bounds_dot.c. */
+static int dot_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
+                         const sl_op_params *p, unsigned threads, sl_err *err)
+{
+    (void)p;
+    return sl_reference_dot(ref, x[0], x[1], n, dt, threads ? threads : 1, err);
+}
+
+static const sl_operation op_dot = {
+    .name = "dot",
+    .description = "the dot product sum x_i y_i of two arrays of one length and format (IEEE "
+                   "specials: Inf * 0 -> NaN; n = 0: +0)",
+    .inputs = 2,
+    .result = SL_RESULT_INPUT_FORMAT,
+    .exact_variant = "exact",
+    .reference_text = "sum x_i y_i with every product exact (superaccumulators, checked against "
+                      "MPFR), rounded once to the input format; cond = 2 sum|x_i y_i| / |sum x_i y_i|",
+    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .reference = dot_reference,
+    .bound = sl_dot_bound,
+    /* datasets/gen_dot.c's dot-cond: Ogita-Rump-Oishi's GenDot, cond as its parameter */
+    .cond_family = "dot-cond", .cond_param = "cond", .cond_emax = {30, 30, 3, 30},
 };
 
 /* The one list of operations, in the order every listing shows them. */
 static const sl_operation *const ops[] = {&op_sum, &op_mean, &op_var, &op_std, &op_max, &op_min,
                                           &op_lse,
                                           /* norm2 */
-                                          &op_norm2};
+                                          &op_norm2,
+                                          &op_dot /* dot: two inputs */};
 
 size_t sl_op_count(void) { return sizeof ops / sizeof ops[0]; }
 const sl_operation *sl_op_at(size_t i) { return i < sl_op_count() ? ops[i] : NULL; }

@@ -21,7 +21,7 @@ int sl_backend_parse(const char *s, sl_backend *out)
 int sl_session_open(sl_session **sp, const void *x, uint64_t n, sl_dtype dt, sl_backend backend,
                     uint32_t offset, char *chosen_msg, size_t msg_len, sl_err *err)
 {
-    sl_session_opts o = {backend, offset, 1, NULL, 0, NULL, NULL};
+    sl_session_opts o = {backend, offset, 1, NULL, 0, NULL, NULL, NULL};
     return sl_session_open_opts(sp, x, n, dt, &o, chosen_msg, msg_len, err);
 }
 
@@ -35,12 +35,17 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     if (!sl_dtype_valid(dt)) return sl_err_set(err, "unsupported dtype %d", (int)dt);
     if (!x && n > 0) return sl_err_set(err, "no input data");
     const sl_operation *op = o->op ? o->op : sl_op_default();
-    if (op->inputs != 1)
-        return sl_err_set(err, "operation '%s' reads %d arrays: a session measures one-array "
-                          "operations", op->name, op->inputs);
+    if (op->inputs != 1 && op->inputs != 2)
+        return sl_err_set(err, "operation '%s' reads %d arrays: a session measures one or two",
+                          op->name, op->inputs);
+    if (op->inputs == 2 && !o->y && n > 0)
+        return sl_err_set(err, "operation '%s' reads two arrays: the second input is missing", op->name);
+    if (op->inputs == 1 && o->y)
+        return sl_err_set(err, "operation '%s' reads one array: a second input was given", op->name);
     sl_session *s = calloc(1, sizeof *s);
     if (!s) return sl_err_set(err, "out of memory");
     s->x = x;
+    s->y = op->inputs == 2 ? o->y : NULL;
     s->n = n;
     s->dt = dt;
     s->op = op;
@@ -82,13 +87,14 @@ int sl_session_open_opts(sl_session **sp, const void *x, uint64_t n, sl_dtype dt
     } else {
         s->ref_ok = 1;
         s->ref = &s->ref_own;
-        const void *const in[1] = {x};
+        const void *const in[2] = {x, s->y};
         if (op->reference(&s->ref_own, in, n, dt, &s->params, s->threads, err)) {
             sl_session_close(s);
             return -1;
         }
     }
-    if (s->on_gpu && sl_gpu_ctx_create(&s->ctx, x, n, dt, offset, err)) {
+    if (s->on_gpu && (sl_gpu_ctx_create(&s->ctx, x, n, dt, offset, err) ||
+                      (s->y && sl_gpu_ctx_set_y(s->ctx, s->y, err)))) {
         sl_session_close(s);
         return -1;
     }

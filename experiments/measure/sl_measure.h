@@ -46,6 +46,9 @@ typedef struct {
     /* the operation's parameters (NULL: sl_op_params_default()): the reference is computed with
      * them and every launch configuration carries them (sl_launch.ddof) */
     const sl_op_params *params;
+    /* a two-input operation's second array (dot: y of the same n and dt as x; the caller keeps it
+     * alive until sl_session_close); NULL for a one-input operation, an error for a two-input one */
+    const void *y;
 } sl_session_opts;
 int sl_session_open_opts(sl_session **s, const void *x, uint64_t n, sl_dtype dt,
                          const sl_session_opts *o, char *chosen_msg, size_t msg_len, sl_err *err);
@@ -244,6 +247,10 @@ int sl_measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, const
  * row gets the times and GB/s, no variant and no judgement. */
 int sl_measure_read_ceiling(const void *x, uint64_t n, sl_dtype dt, int reps, sl_row *row,
                             sl_err *err);
+/* The same over two arrays (a two-input operation's ceiling: both read, their bytes counted);
+ * y NULL: sl_measure_read_ceiling. */
+int sl_measure_read_ceiling2(const void *x, const void *y, uint64_t n, sl_dtype dt, int reps,
+                             sl_row *row, sl_err *err);
 void sl_row_free(sl_row *row);
 
 /* ---- judging (judge.c) ------------------------------------------------------------------ */
@@ -278,6 +285,11 @@ double sl_moment_bound(const sl_variant *v, const sl_reference *ref, uint64_t n,
  * the scaled form's (a RECURSIVE variant named "scaled"), BINNED (reproducible), CORRECTLY_ROUNDED. */
 double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                      const sl_launch *cfg);
+/* The bound of a variant of dot (bounds_dot.c): by v->bound, SL_BOUND_RECURSIVE (gamma_{k+1} sum
+ * |x_i y_i|), SL_BOUND_COMPENSATED (kahan), SL_BOUND_DOT2 (Ogita-Rump-Oishi) and
+ * SL_BOUND_CORRECTLY_ROUNDED (half an ulp). */
+double sl_dot_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
+                    const sl_launch *cfg);
 /* The bound of v's result when K = ranks slices were summed apart and their partial results
  * combined in dt by any order of adds (MPI_SUM, rank order): the slices' errors (at most the
  * whole input's bound plus u sum|x|) and K - 1 roundings of the combine (gamma_{K-1} of the

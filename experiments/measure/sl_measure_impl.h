@@ -6,6 +6,7 @@
 
 struct sl_session {
     const void *x;
+    const void *y;             /* the second input of a two-input operation (dot), else NULL */
     uint64_t n;
     sl_dtype dt;
     const sl_operation *op;

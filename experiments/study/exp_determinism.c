@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sumlab/half.h"
 #include "sumlab/pool.h"
 #include "sl_study.h"
 
@@ -160,6 +161,70 @@ static int permute(const sl_run *run, const char *which, const void *x, void *y,
     return 0;
 }
 
+/* A two-input operation (dot): x holds x then y (n values each); the same permutation of the n
+ * indices is applied to both halves (sorted: by x's values, stably, NaNs last), so every
+ * permuted input has the same exact dot. -1 when out of memory. */
+static const char *pair_x;   /* the sort's key array (qsort has no context; the walk is one thread) */
+static sl_dtype pair_dt;
+static int pair_cmp(const void *a, const void *b)
+{
+    const uint64_t i = *(const uint64_t *)a, j = *(const uint64_t *)b;
+    const double u = pair_dt == SL_F64 ? ((const double *)pair_x)[i] : (double)((const float *)pair_x)[i];
+    const double v = pair_dt == SL_F64 ? ((const double *)pair_x)[j] : (double)((const float *)pair_x)[j];
+    const int nu = isnan(u), nv = isnan(v);
+    if (nu != nv) return nu - nv;
+    if (!nu && u < v) return -1;
+    if (!nu && u > v) return 1;
+    return i < j ? -1 : i > j;
+}
+static int permute_pair(const sl_run *run, const char *which, const void *x, void *y, uint64_t n,
+                        sl_dtype dt)
+{
+    const size_t es = sl_dtype_size(dt);
+    uint64_t *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+    if (!idx) return -1;
+    for (uint64_t i = 0; i < n; i++) idx[i] = i;
+    if (!strcmp(which, "perm:reversed")) {
+        for (uint64_t i = 0; i < n; i++) idx[i] = n - 1 - i;
+    } else if (!strcmp(which, "perm:sorted")) {
+        if (sl_dtype_is_half(dt)) {   /* 16-bit keys: widened exactly into a scratch of doubles */
+            double *w = malloc((size_t)(n ? n : 1) * sizeof *w);
+            if (!w) { free(idx); return -1; }
+            for (uint64_t i = 0; i < n; i++) w[i] = sl_half_to_double(((const uint16_t *)x)[i], dt);
+            pair_x = (const char *)w;
+            pair_dt = SL_F64;
+            qsort(idx, (size_t)n, sizeof *idx, pair_cmp);
+            free(w);
+        } else {
+            pair_x = x;
+            pair_dt = dt;
+            qsort(idx, (size_t)n, sizeof *idx, pair_cmp);
+        }
+    } else if (!strcmp(which, "perm:shuffled")) {
+        for (uint64_t i = n; i > 1; i--) {
+            uint64_t j = sl_rng_u64(run->seed, 0x5348554646ull, i) % i;   /* Fisher-Yates */
+            const uint64_t t = idx[i - 1];
+            idx[i - 1] = idx[j];
+            idx[j] = t;
+        }
+    } else {                                  /* split: the two halves interleaved */
+        uint64_t h = n / 2, k = 0;
+        for (uint64_t i = 0; i < h; i++) {
+            idx[k++] = i;
+            idx[k++] = h + i;
+        }
+        for (uint64_t i = 2 * h; i < n; i++) idx[k++] = i;
+    }
+    const char *src = x;
+    char *dst = y;
+    for (uint64_t i = 0; i < n; i++) {
+        memcpy(dst + i * es, src + idx[i] * es, es);
+        memcpy(dst + (n + i) * es, src + (n + idx[i]) * es, es);
+    }
+    free(idx);
+    return 0;
+}
+
 #define NLABELS (1 + NCONFIGS + NPERMS)
 
 /* Label l of an input's rows: the default, then the configurations, then the permutations. */
@@ -190,7 +255,8 @@ static int det_rows(sl_run *run, sl_rowctx *c, const sl_pending *todo, const voi
         if (!todo[1 + NCONFIGS + k].n) continue;
         c->config = perms[k];
         const double t0 = sl_now_s();
-        int prc = permute(run, perms[k], x, y, c->n, c->dt);
+        int prc = sl_rowctx_op(c)->inputs == 2 ? permute_pair(run, perms[k], x, y, c->n, c->dt)
+                                                : permute(run, perms[k], x, y, c->n, c->dt);
         run->phases.generate += sl_now_s() - t0;
         if (prc) return sl_err_set(err, "cannot sort %llu values (out of memory or threads)", (unsigned long long)c->n);
         /* the exact sum, sum|x| and max|x| do not depend on the order: x's reference is y's */
@@ -231,7 +297,8 @@ static int det_input(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_d
         sl_progress_done(run->prog);
         return 0;
     }
-    void *y = sl_hostbuf_get(run, n * sl_dtype_size(dt));   /* the permuted copies */
+    /* the permuted copies (a two-input operation's x and y both) */
+    void *y = sl_hostbuf_get(run, n * sl_dtype_size(dt) * (size_t)sl_rowctx_op(&c)->inputs);
     if (!y) { sl_hostbuf_put(run, x); return sl_err_set(err, "out of memory"); }
     sl_reference ref;   /* one exact sum for the input's every configuration and permutation */
     int rc = sl_exp_reference(run, &c, x, &ref, err);

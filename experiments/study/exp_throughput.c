@@ -19,7 +19,9 @@ int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps,
     if (sl_study_flush(run, err)) return -1;   /* the GPU is this row's alone */
     sl_row row;
     sl_err e = {{0}};
-    if (sl_measure_read_ceiling(x, c->n, c->dt, reps, &row, &e))
+    const void *y = sl_rowctx_op(c)->inputs == 2   /* dot: both arrays are read */
+                        ? (const char *)x + c->n * sl_dtype_size(c->dt) : NULL;
+    if (sl_measure_read_ceiling2(x, y, c->n, c->dt, reps, &row, &e))
         return sl_err_set(err, "read ceiling at n=%llu %s: %.400s", (unsigned long long)c->n,
                           sl_dtype_name(c->dt), e.msg);
     sl_record r = {.ctx = c, .variant = "read-ceiling", .family = "ceiling", .det_class = "",

@@ -58,10 +58,13 @@ int sl_study_write(sl_run *run, const sl_record *r, int dist, sl_err *err)
     return study_write_now(run, r, dist, err);
 }
 
+/* The input of an operation of `inputs` arrays (dot: 2): the family's dataset of length
+ * inputs * n, x its first n values and y the next n (a pair family's (x, y), SL_DS_PAIR). */
 static void *generate_seed(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
-                           uint64_t n, uint64_t seed, sl_err *err)
+                           uint64_t n, uint64_t seed, int inputs, sl_err *err)
 {
     const double t0 = sl_now_s();
+    n *= (uint64_t)(inputs > 1 ? inputs : 1);
     size_t bytes = (size_t)n * sl_dtype_size(dt);
     void *x = sl_hostbuf_get(run, bytes);
     if (!x) {
@@ -81,18 +84,19 @@ static void *generate_seed(sl_run *run, const sl_dataset *ds, const sl_params *p
 void *sl_exp_generate(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                       uint64_t n, sl_err *err)
 {
-    return generate_seed(run, ds, p, dt, n, run->seed, err);
+    return generate_seed(run, ds, p, dt, n, run->seed, (run->op ? run->op : sl_op_default())->inputs, err);
 }
 
 void *sl_exp_generate_ctx(sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err)
 {
-    return generate_seed(run, c->ds, p, c->dt, c->n, sl_exp_instance_seed(run, c->instance), err);
+    return generate_seed(run, c->ds, p, c->dt, c->n, sl_exp_instance_seed(run, c->instance),
+                         sl_rowctx_op(c)->inputs, err);
 }
 
 int sl_exp_reference(sl_run *run, const sl_rowctx *c, const void *x, sl_reference *ref, sl_err *err)
 {
     const double t0 = sl_now_s();
-    const void *const in[1] = {x};
+    const void *const in[2] = {x, (const char *)x + c->n * sl_dtype_size(c->dt)};   /* dot: y */
     int rc = sl_rowctx_op(c)->reference(ref, in, c->n, c->dt, &run->params, run->threads ? run->threads : 1, err);
     run->phases.reference += sl_now_s() - t0;
     return rc;
@@ -150,7 +154,10 @@ struct sl_step_job {
 };
 
 /* The size of a job's input. */
-static uint64_t job_bytes(const sl_step_job *j) { return j->c.n * (uint64_t)sl_dtype_size(j->c.dt); }
+static uint64_t job_bytes(const sl_step_job *j)
+{
+    return j->c.n * (uint64_t)sl_dtype_size(j->c.dt) * (uint64_t)sl_rowctx_op(&j->c)->inputs;
+}
 
 static void job_free(sl_run *run, sl_step_job *j)
 {
@@ -225,7 +232,9 @@ static void job_measure(sl_step_job *j)
 {
     sl_session *s = NULL;
     const sl_reference *ref = j->ref_ok ? &j->ref : j->ref_borrowed;
-    sl_session_opts o = {j->backend, 0, j->threads, ref, 1, j->c.op, &j->params};
+    sl_session_opts o = {j->backend, 0, j->threads, ref, 1, j->c.op, &j->params,
+                         sl_rowctx_op(&j->c)->inputs == 2   /* dot: y follows x */
+                             ? (const char *)j->x + j->c.n * sl_dtype_size(j->c.dt) : NULL};
     const double t0 = sl_now_s();
     int orc = sl_session_open_opts(&s, j->x, j->c.n, j->c.dt, &o, NULL, 0, &j->open_err);
     const double t1 = sl_now_s();

@@ -25,7 +25,7 @@ from . import _sumlab
 from ._arrays import DTYPE_NAMES, call, device_result, dtype_code, round_to, stream_of, take
 from ._dist import allreduce
 
-__all__ = ["reduce", "sum", "judge", "exact", "variants", "ops", "State", "allreduce", "Judgement",
+__all__ = ["reduce", "sum", "dot", "judge", "exact", "variants", "ops", "State", "allreduce", "Judgement",
            "Variant", "Op", "__version__"]
 
 __version__ = _sumlab.version()
@@ -175,6 +175,13 @@ def reduce(x, op: str = "sum", variant: str = "superacc", y=None, ddof: int = 1,
     # back NotImplemented for the rest
     r = _sumlab.reduce(x, op, variant, y, ddof)
     return _reduce_py(x, op, variant, y, ddof) if r is NotImplemented else r
+
+
+def dot(x, y, variant: str = "correct"):
+    """The dot product sum x_i y_i of x and y (one length, dtype and device) by variant
+    (sumlab.variants("dot") lists them: correct, reproducible, dot2, kahan, naive, ...); see
+    reduce()."""
+    return reduce(x, "dot", variant, y)
 
 
 def sum(x, variant: str = "superacc", axis=None):   # noqa: A001 (the CLI's word)

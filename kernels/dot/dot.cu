@@ -1,0 +1,442 @@
+/* dot.cu: GPU kernels and the one C-callable entry of the dot variants (naive, f64-acc, kahan,
+ * dot2, half-acc: dot_kernel; correct: dot_exact_kernel; reproducible: dot_repro_kernel). The algorithms and their order of
+ * operations are described in dot.c, whose CPU twins repeat every operation below in the same
+ * order; determinism: run-to-run (tree variants), correctly rounded (correct).
+ *
+ * Floating-point assumptions: IEEE binary32/binary64 adds and multiplies rounded to nearest even
+ * (--fmad=false -ftz=false: no contraction of x*y into the add); dot2's TwoProduct is the explicit
+ * fma()/fmaf() of dot.h's steps, the only FMAs; float16/bfloat16 input widened exactly; half-acc's
+ * 16-bit operations done in float32 and rounded once to the 16-bit format (24 >= 2p + 2).
+ *
+ * Steps (dot_kernel, one launch):
+ *   1. grid-stride read of x and y with 16-byte loads (four vector pairs in flight per thread):
+ *      thread g keeps one state per vector lane (s; kahan (s, c); dot2 (s, e)) for its head element,
+ *      its vectors j = g, g + T, ... and its tail element; the lanes combine in a fixed tree;
+ *   2. block tree (sl_block_reduce: plain adds, or the compensated pair add sl_op_pair);
+ *   3. last-block finish in sl_grid_finish's order; the last block rounds s (+ e) once to the
+ *      input format.
+ * dot_exact_kernel (correct): every product split exactly into doubles (float32/16-bit: the
+ * product itself; float64: p and fma(x, y, -p), or (x 2^-128) y's pieces placed 128 bits higher
+ * for |p| >= 2^1000), each added into the block's shared limbs (exact/limbs.h's split, atomics); the
+ * block's limbs normalised and added into the workspace's limbs; the last block rounds them once
+ * (kernels/exact/limbs.h's sl_sacc_round_mode; float32/16-bit: to odd in float64, then to nearest
+ * in the format) and zeroes them for the next launch.
+ * Performance considerations: the tree kernels are memory-bound at large n (two 16-byte loads per
+ * W products); correct spends shared-memory atomics per product (2-6 per element) and is far from
+ * the read rate: a first kernel, to be replaced by superacc's binned/integer-bin engines
+ * (BENCHMARKS.md has no numbers for it yet). */
+#include <stdint.h>
+#include "reduce/reduce.cuh"
+#include "exact/limbs.h"
+#include "exact/binned.h"
+#include "dot/dot.h"
+
+namespace {
+
+/* ---- rounding policies: every accumulator operation's result passes through R::r ---------- */
+struct rnd_none {
+    template <typename T> static __device__ __forceinline__ T r(T a) { return a; }
+};
+struct rnd_f16 {
+    static __device__ __forceinline__ float r(float a) { return __half2float(__float2half_rn(a)); }
+};
+struct rnd_bf16 {
+    static __device__ __forceinline__ float r(float a) { return __bfloat162float(__float2bfloat16_rn(a)); }
+};
+
+/* The plain add with rounding policy R (half-acc's tree rounds every add to 16 bits). */
+template <typename T, class R> struct dot_plain_op {
+    typedef T A;
+    static __device__ __forceinline__ A zero() { return T(0); }
+    static __device__ __forceinline__ A add(A a, A b) { return R::r(a + b); }
+    static __device__ __forceinline__ A shfl(A v, int off) { return __shfl_down_sync(SL_FULL_MASK, v, off); }
+    static __device__ __forceinline__ void store(A *p, A v) { *p = v; }
+    static __device__ __forceinline__ A load_cg(const A *p) { return __ldcg(p); }
+};
+
+/* Input -> accumulator, exact (16-bit and float32 widen exactly). */
+template <typename Acc, typename In> __device__ __forceinline__ Acc widen(In x) { return sl_acc_of<Acc>(x); }
+
+/* The result rounded once to the input format In. */
+template <typename In> __device__ __forceinline__ In dot_out(float a);
+template <typename In> __device__ __forceinline__ In dot_out(double a);
+template <> __device__ __forceinline__ float dot_out<float>(float a) { return a; }
+template <> __device__ __forceinline__ float dot_out<float>(double a) { return __double2float_rn(a); }
+template <> __device__ __forceinline__ double dot_out<double>(double a) { return a; }
+template <> __device__ __forceinline__ __half dot_out<__half>(float a) { return __float2half_rn(a); }
+template <> __device__ __forceinline__ __half dot_out<__half>(double a) { return __double2half(a); }
+template <> __device__ __forceinline__ __nv_bfloat16 dot_out<__nv_bfloat16>(float a) { return __float2bfloat16_rn(a); }
+template <> __device__ __forceinline__ __nv_bfloat16 dot_out<__nv_bfloat16>(double a) { return __double2bfloat16(a); }
+
+/* dot.h's steps on the accumulator format. */
+__device__ __forceinline__ void kahan_step(float *s, float *c, float p) { sl_dot_kahan_f(s, c, p); }
+__device__ __forceinline__ void kahan_step(double *s, double *c, double p) { sl_dot_kahan_d(s, c, p); }
+__device__ __forceinline__ void dot2_step(float *s, float *e, float x, float y) { sl_dot_dot2_f(s, e, x, y); }
+__device__ __forceinline__ void dot2_step(double *s, double *e, double x, double y) { sl_dot_dot2_d(s, e, x, y); }
+
+/* sl_grid_finish's order with the value kept instead of written (as moments.cu's mom_grid_reduce:
+ * intentional copy, families share only reduce/ and exact/; a change there applies here). Twin:
+ * sl_tw_finish / sl_tw_pair_finish. */
+template <class Op>
+__device__ __forceinline__ bool dot_grid_reduce(typename Op::A block_val, typename Op::A *partials,
+                                                unsigned *counter, typename Op::A *out)
+{
+    typedef typename Op::A A;
+    __shared__ A s_fin[32];
+    if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], block_val);
+    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return false;
+    const unsigned G = gridDim.x, B = blockDim.x;
+    A a = Op::zero();
+    for (unsigned i = threadIdx.x; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
+    a = sl_block_reduce<Op>(a, s_fin);
+    if (threadIdx.x == 0) *counter = 0u;
+    *out = a;
+    return true;
+}
+
+template <typename In, typename Acc, class R, int KIND>
+__global__ void __launch_bounds__(1024)
+dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
+           uint64_t nv, void *work, In *result)
+{
+    typedef typename sl_vec<In>::type V;
+    constexpr int W = sl_vec<In>::W;
+    constexpr int U = 4;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    Acc s[W], e[W];
+#pragma unroll
+    for (int k = 0; k < W; k++) s[k] = e[k] = Acc(0);
+#define DOT_STEP(k_, xin, yin)                                                                \
+    do {                                                                                      \
+        const Acc a_ = widen<Acc>(xin), b_ = widen<Acc>(yin);                                 \
+        if (KIND == SL_DOT_NAIVE) s[k_] = R::r(s[k_] + R::r(a_ * b_));                        \
+        else if (KIND == SL_DOT_KAHAN) kahan_step(&s[k_], &e[k_], a_ * b_);                   \
+        else dot2_step(&s[k_], &e[k_], a_, b_);                                               \
+    } while (0)
+    if (g < head) DOT_STEP(0, x[g], y[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    const V *__restrict__ yv = reinterpret_cast<const V *>(y + head);
+    uint64_t j = g;
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V vx[U], vy[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) { vx[u] = xv[j + u * T]; vy[u] = yv[j + u * T]; }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) DOT_STEP(k, sl_vec_lane(vx[u], k), sl_vec_lane(vy[u], k));
+    }
+    for (; j < nv; j += T) {
+        const V vx = xv[j], vy = yv[j];
+#pragma unroll
+        for (int k = 0; k < W; k++) DOT_STEP(k, sl_vec_lane(vx, k), sl_vec_lane(vy, k));
+    }
+    const uint64_t ts = head + nv * W;
+    if (g < n - ts) DOT_STEP(0, x[ts + g], y[ts + g]);
+#undef DOT_STEP
+    if (KIND == SL_DOT_NAIVE) {
+        typedef dot_plain_op<Acc, R> Op;
+        __shared__ Acc s_warp[32];
+        Acc tv;
+#define P(a, b) Op::add((a), (b))
+        if (W == 8) tv = P(P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W])), P(P(s[4 % W], s[5 % W]), P(s[6 % W], s[7 % W])));
+        else if (W == 4) tv = P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W]));
+        else tv = P(s[0], s[1 % W]);
+#undef P
+        tv = sl_block_reduce<Op>(tv, s_warp);
+        Acc tot;
+        if (!dot_grid_reduce<Op>(tv, sl_ws_partials<Acc>(work), sl_ws_counter(work), &tot)) return;
+        if (threadIdx.x == 0) *result = dot_out<In>(tot);
+    } else {
+        typedef sl_op_pair<Acc> Op;
+        typedef typename Op::A A;
+        __shared__ A s_warp[32];
+        A l[W];
+#pragma unroll
+        for (int k = 0; k < W; k++) {
+            l[k].s = s[k];
+            l[k].e = KIND == SL_DOT_KAHAN ? -e[k] : e[k];   /* Kahan's c is minus the error */
+        }
+        A tv;
+#define P(a, b) Op::add((a), (b))
+        if (W == 8) tv = P(P(P(l[0], l[1 % W]), P(l[2 % W], l[3 % W])), P(P(l[4 % W], l[5 % W]), P(l[6 % W], l[7 % W])));
+        else if (W == 4) tv = P(P(l[0], l[1 % W]), P(l[2 % W], l[3 % W]));
+        else tv = P(l[0], l[1 % W]);
+#undef P
+        tv = sl_block_reduce<Op>(tv, s_warp);
+        A tot;
+        if (!dot_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
+        if (threadIdx.x == 0) *result = dot_out<In>(Acc(tot.s + tot.e));
+    }
+}
+
+/* ---- correct ------------------------------------------------------------------------------- */
+#define DOT_BIG 0x1p1000
+#define DOT_BIG_SHIFT 128
+#define DOT_SAT 0x1p972
+#define DOT_WS_FLAGS 4u       /* [4, 8): the inputs' flags (atomicOr); limbs from SL_WS_HEADER */
+
+/* One exact piece d (a finite multiple of 2^-scale) added into the block's shared limbs: the exact
+ * layer's split into at most three 32-bit chunks, each a shared-memory atomic add (the twin's
+ * add_piece, dot.c). */
+__device__ __forceinline__ void spill(double d, int scale, unsigned long long *s_acc)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k] && idx + k < SL_SACC_LIMBS_F64)
+            atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k] : (unsigned long long)c[k]);
+}
+/* The same with its sign into the flags. */
+__device__ __forceinline__ void put(double d, int scale, unsigned long long *s_acc, unsigned *fl)
+{
+    if (!signbit(d)) *fl |= SL_SACC_ANYPOS;
+    spill(d, scale, s_acc);
+}
+
+/* The product of two exact doubles a, b of an input of format dt into the block's limbs (the
+ * twin's correct_cpu, dot.c, piece by piece). */
+__device__ __forceinline__ void exact_product(double a, double b, bool f64, unsigned long long *s_acc,
+                                              unsigned *fl)
+{
+    const double p = a * b;
+    if (f64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
+        const double as = a * 0x1p-128, hi = as * b, lo = fma(as, b, -hi);
+        if (!(fabs(hi) < DOT_SAT)) {            /* |x y| >= 2^1100: saturated (the twin's add_big) */
+            *fl |= signbit(hi) ? SL_SACC_NINF : (SL_SACC_PINF | SL_SACC_ANYPOS);
+            return;
+        }
+        put(hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
+        put(lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
+        *fl |= SL_SACC_ANYPOS;
+        return;
+    }
+    if (!isfinite(p)) {
+        if (!signbit(p)) *fl |= SL_SACC_ANYPOS;
+        *fl |= isnan(p) ? SL_SACC_NAN : signbit(p) ? SL_SACC_NINF : SL_SACC_PINF;
+        return;
+    }
+    put(p, SL_SACC_SCALE_F64, s_acc, fl);
+    if (f64 && p != 0.0) {
+        const double lo = fma(a, b, -p);
+        if (lo != 0.0) put(lo, SL_SACC_SCALE_F64, s_acc, fl);
+    }
+}
+
+template <typename In>
+__global__ void __launch_bounds__(512)
+dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, sl_dtype dt,
+                 void *work, In *result)
+{
+    constexpr int L = SL_SACC_LIMBS_F64;
+    __shared__ unsigned long long s_acc[L];
+    __shared__ unsigned s_flags;
+    for (int i = threadIdx.x; i < L; i += blockDim.x) s_acc[i] = 0ull;
+    if (threadIdx.x == 0) s_flags = 0u;
+    __syncthreads();
+    unsigned fl = 0u;
+    const bool f64 = dt == SL_F64;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += T)
+        exact_product((double)sl_widen(x[i]), (double)sl_widen(y[i]), f64, s_acc, &fl);
+    if (fl) atomicOr(&s_flags, fl);
+    __syncthreads();
+    unsigned char *w = static_cast<unsigned char *>(work);
+    unsigned *g_flags = reinterpret_cast<unsigned *>(w + DOT_WS_FLAGS);
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(w + SL_WS_HEADER);
+    if (threadIdx.x == 0) {
+        int64_t *lb = reinterpret_cast<int64_t *>(s_acc);
+        sl_sacc_normalise(lb, L);   /* limbs 0..L-2 in [0, 2^32): < 2^52 over 2^20 blocks */
+        for (int i = 0; i < L; i++)
+            if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
+        if (s_flags) atomicOr(g_flags, s_flags);
+    }
+    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
+    if (threadIdx.x != 0) return;
+    int64_t limb[L];
+    for (int i = 0; i < L; i++) {
+        limb[i] = (int64_t)__ldcg(&g_acc[i]);
+        g_acc[i] = 0ull;                         /* zero for the next launch */
+    }
+    unsigned flags = __ldcg(g_flags);
+    *g_flags = 0u;
+    *sl_ws_counter(work) = 0u;
+    if (n == 0) flags |= SL_SACC_ANYPOS;         /* n = 0: +0 */
+    if (f64) {
+        *result = dot_out<In>(sl_sacc_round_mode(limb, L, 0, SL_F64, flags, 0));
+    } else {
+        const double odd = sl_sacc_round_mode(limb, L, 0, SL_F64, flags, 1);
+        *result = dot_out<In>(odd);
+    }
+}
+
+/* ---- reproducible ---------------------------------------------------------------------------
+ * Thread: its elements' pieces (as the twin's repro_cpu) into one binned accumulator, then its
+ * state; block: the states merged in shared memory (exact and canonical: any tree gives the same
+ * state); last block: the blocks' states merged (thread 0) and rounded once. */
+template <typename In>
+__global__ void __launch_bounds__(256)
+dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, sl_dtype dt,
+                 void *work, In *result)
+{
+    __shared__ sl_rsum_state s_st[256];
+    sl_rsum_thr_f64 a;
+    sl_rsum_init_f64(&a);
+    const bool f64 = dt == SL_F64;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += T) {
+        const double xa = (double)sl_widen(x[i]), yb = (double)sl_widen(y[i]);
+        const double p = xa * yb;
+        sl_rsum_take1_f64(&a, p);
+        if (f64 && p != 0.0 && isfinite(p)) {
+            const double lo = fma(xa, yb, -p);
+            if (lo != 0.0) sl_rsum_take1_f64(&a, lo);
+        }
+    }
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    sl_rsum_to_state_f64(&a, &st);
+    s_st[threadIdx.x] = st;
+    __syncthreads();
+    for (unsigned stride = blockDim.x / 2u; stride > 0; stride /= 2u) {
+        if (threadIdx.x < stride) sl_rsum_state_merge(&s_st[threadIdx.x], &s_st[threadIdx.x + stride]);
+        __syncthreads();
+    }
+    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
+    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
+    if (threadIdx.x != 0) return;
+    sl_rsum_state tot;
+    sl_rsum_state_zero(&tot);
+    for (unsigned b = 0; b < gridDim.x; b++) {
+        sl_rsum_state q;
+        const volatile sl_rsum_state *src = parts + b;   /* written by other blocks: not from L1 */
+        q.top = src->top;
+        q.flags = src->flags;
+        for (int k = 0; k < SL_RSUM_KMAX; k++) { q.hi[k] = src->hi[k]; q.lo[k] = src->lo[k]; }
+        sl_rsum_state_merge(&tot, &q);
+    }
+    *sl_ws_counter(work) = 0u;
+    if (n == 0) *result = dot_out<In>(0.0);
+    else if (f64) *result = dot_out<In>(sl_rsum_state_round(&tot, SL_F64));
+    else *result = dot_out<In>(sl_rsum_state_round_mode_k(&tot, SL_F64, SL_RSUM_K, 1));
+}
+
+} // namespace
+
+/* ---- launcher -------------------------------------------------------------------------------- */
+struct dot_args {
+    const sl_launch *cfg;
+    const void *x, *y;
+    uint64_t n, head, nv;
+    void *work, *result;
+    cudaStream_t s;
+};
+
+template <typename In, typename Acc, class R>
+static int dot_launch(const sl_variant *v, const dot_args &a, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    const In *x = (const In *)a.x, *y = (const In *)a.y;
+    In *res = (In *)a.result;
+    switch (v->impl) {
+    case SL_DOT_NAIVE:
+        dot_kernel<In, Acc, R, SL_DOT_NAIVE><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
+        break;
+    case SL_DOT_KAHAN:
+        dot_kernel<In, Acc, rnd_none, SL_DOT_KAHAN><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
+        break;
+    default:
+        dot_kernel<In, Acc, rnd_none, SL_DOT_DOT2><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
+        break;
+    }
+    SL_CUDA_CHECK_LAUNCH("dot_kernel", v->name, err);
+    return 0;
+}
+
+template <typename In>
+static int dot_exact_launch(const sl_variant *v, const dot_args &a, sl_dtype dt, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    const unsigned block = c->block > 512u ? 512u : c->block;
+    dot_exact_kernel<In><<<c->grid, block, 0, a.s>>>((const In *)a.x, (const In *)a.y, a.n, dt, a.work,
+                                                    (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("dot_exact_kernel", v->name, err);
+    return 0;
+}
+
+template <typename In>
+static int dot_repro_launch(const sl_variant *v, const dot_args &a, sl_dtype dt, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    dot_repro_kernel<In><<<c->grid, 256u, 0, a.s>>>((const In *)a.x, (const In *)a.y, a.n, dt, a.work,
+                                                   (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("dot_repro_kernel", v->name, err);
+    return 0;
+}
+
+extern "C" size_t sl_dot_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)n;
+    if (v->impl == SL_DOT_CORRECT) return SL_WS_HEADER + (size_t)SL_SACC_LIMBS_F64 * 8u;
+    if (v->impl == SL_DOT_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
+    const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
+    return sl_ws_bytes(cfg->grid, 2 * acc);
+}
+
+extern "C" int sl_dot_gpu(const sl_variant *v, const void *d_x, const void *d_y, uint64_t n,
+                          sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                          void *d_result, void *stream, sl_err *err)
+{
+    dot_args a = {cfg, d_x, d_y, n, 0, 0, d_work, d_result, (cudaStream_t)stream};
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (sl_check_aligned(v, d_x, dt, err) || sl_check_aligned(v, d_y, dt, err) ||
+        sl_check_addr_mod(v, d_x, cfg, err) || sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_dot_workspace(v, n, dt, cfg), err))
+        return -1;
+    if ((uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u)
+        return sl_err_set(err, "%s: x and y must share one alignment modulo 16 bytes", v->name);
+    if (v->impl == SL_DOT_REPRO) {
+        if (n >= SL_RSUM_MAX_N / 2)
+            return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
+        switch (dt) {
+        case SL_F64: return dot_repro_launch<double>(v, a, dt, err);
+        case SL_F32: return dot_repro_launch<float>(v, a, dt, err);
+        case SL_F16: return dot_repro_launch<__half>(v, a, dt, err);
+        case SL_BF16: return dot_repro_launch<__nv_bfloat16>(v, a, dt, err);
+        }
+        return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    }
+    if (v->impl == SL_DOT_CORRECT) {
+        if (n >= SL_SACC_MAX_N / 2)
+            return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
+        switch (dt) {
+        case SL_F64: return dot_exact_launch<double>(v, a, dt, err);
+        case SL_F32: return dot_exact_launch<float>(v, a, dt, err);
+        case SL_F16: return dot_exact_launch<__half>(v, a, dt, err);
+        case SL_BF16: return dot_exact_launch<__nv_bfloat16>(v, a, dt, err);
+        }
+        return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    }
+    sl_vec_split(n, dt, cfg->addr_mod, &a.head, &a.nv);
+    const sl_dtype acc = sl_variant_acc(v, dt);
+    switch (dt) {
+    case SL_F64: return dot_launch<double, double, rnd_none>(v, a, err);
+    case SL_F32:
+        return acc == SL_F64 ? dot_launch<float, double, rnd_none>(v, a, err)
+                             : dot_launch<float, float, rnd_none>(v, a, err);
+    case SL_F16:
+        return acc == SL_F64   ? dot_launch<__half, double, rnd_none>(v, a, err)
+               : acc == SL_F16 ? dot_launch<__half, float, rnd_f16>(v, a, err)
+                               : dot_launch<__half, float, rnd_none>(v, a, err);
+    case SL_BF16:
+        return acc == SL_F64    ? dot_launch<__nv_bfloat16, double, rnd_none>(v, a, err)
+               : acc == SL_BF16 ? dot_launch<__nv_bfloat16, float, rnd_bf16>(v, a, err)
+                                : dot_launch<__nv_bfloat16, float, rnd_none>(v, a, err);
+    }
+    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}

@@ -1,0 +1,13 @@
+# tests/dot.cmake: the two-input operation dot: its exact reference against MPFR (every format,
+# every product window, IEEE specials), its twins against the reference within their bounds
+# (correct == the reference's bits), and the CLI (values, mismatch errors).
+sl_add_test(NAME tdot_ref SOURCES tdot_ref.c LABELS cpu TIMEOUT 300
+            LIBS sumlab_reference sumlab_mpfr)
+sl_add_test(NAME tdot_twins SOURCES tdot_twins.c LABELS cpu TIMEOUT 300)
+# `sumlab reduce --op dot X Y --variants exact,correct`: result_hex against Python's fractions; the
+# mismatch errors (length, format, missing or extra file)
+add_test(NAME tdot_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tdot_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tdot_cli PROPERTIES LABELS cpu TIMEOUT 120)
+# the GPU side (label gpu, 77 without a GPU): the cuBLAS anchor within its bound, correct == the
+# reference; the kernels against their twins bit for bit: tgpu_twins (SUMLAB_TEST_OPS=dot)
+sl_add_test(NAME tdot_gpu SOURCES tdot_gpu.c LABELS gpu TIMEOUT 300)

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# tdot_cli.sh: `sumlab reduce --op dot X Y` end to end (CPU backend): the exact and correct rows'
+# result_hex against Python's exact rationals rounded once (float32, float64; ill-conditioned and
+# random pairs), `judge --op dot X Y`, and one clear message with exit status 2 for each mismatch (length, format, a
+# missing second file, a third file).
+#   usage: bash tests/tdot_cli.sh PATH/TO/sumlab [SEED]
+set -u
+sumlab=${1:?usage: tdot_cli.sh PATH/TO/sumlab}
+seed=${SUMLAB_SEED:-${2:-20261129}}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tdot_cli.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+export SUMLAB_NO_GPU=1
+fails=0 checks=0
+fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
+check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
+
+python3 - "$tmp" "$seed" <<'PY'
+import random, struct, sys
+from fractions import Fraction
+tmp, seed = sys.argv[1], int(sys.argv[2])
+rng = random.Random(seed)
+
+def rnd(q, p, emin):
+    if q == 0:
+        return 0.0
+    s, a = (-1 if q < 0 else 1), abs(q)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a: e -= 1
+    while Fraction(2) ** (e + 1) <= a: e += 1
+    qe = max(e - p + 1, emin - p + 1)
+    return s * float(round(a / Fraction(2) ** qe) * Fraction(2) ** qe)
+
+fmts = {"f32": ("<f", 24, -126), "f64": ("<d", 53, -1022)}
+for name, (code, p, emin) in fmts.items():
+    for kind in ("random", "ill"):
+        xs, ys = [], []
+        for i in range(999):
+            a, b = rng.uniform(-1, 1), rng.uniform(-1, 1)
+            if kind == "ill" and i % 3 == 0:
+                a *= 2.0 ** 30
+            if kind == "ill" and i % 3 == 1:   # cancels the previous large product, nearly
+                a, b = -xs[-1] * (1 + 2.0 ** -20), ys[-1]
+            xs.append(struct.unpack(code, struct.pack(code, a))[0])
+            ys.append(struct.unpack(code, struct.pack(code, b))[0])
+        open(f"{tmp}/x.{kind}.{name}", "wb").write(b"".join(struct.pack(code, v) for v in xs))
+        open(f"{tmp}/y.{kind}.{name}", "wb").write(b"".join(struct.pack(code, v) for v in ys))
+        s = sum(Fraction(a) * Fraction(b) for a, b in zip(xs, ys))
+        open(f"{tmp}/want.{kind}.{name}", "w").write(rnd(s, p, emin).hex() + "\n")
+    open(f"{tmp}/short.{name}", "wb").write(struct.pack(code, 1.0) * 998)
+PY
+for dt in f32 f64; do
+  for kind in random ill; do
+    want=$(cat "$tmp/want.$kind.$dt")
+    out=$("$sumlab" reduce --op dot "$tmp/x.$kind.$dt" "$tmp/y.$kind.$dt" --dtype "$dt" \
+            --variants exact,correct --format csv 2>/dev/null)
+    for v in exact correct; do
+      got=$(printf '%s\n' "$out" | python3 -c "import csv,sys; r=[r for r in csv.DictReader(sys.stdin) if r['variant']=='$v']; print(r[0]['result_hex'] if len(r)==1 else 'rows:%d'%len(r))")
+      check "$dt $kind $v: result_hex $got, want $want" python3 -c "import sys; sys.exit(float.fromhex('$got') != float.fromhex('$want'))"
+    done
+  done
+done
+# the rows are the sum's with op = dot
+ops=$("$sumlab" reduce --op dot "$tmp/x.random.f32" "$tmp/y.random.f32" --dtype f32 --variants correct,dot2 \
+        --format csv --columns op,variant 2>/dev/null | tail -n +2 | cut -d, -f1 | sort -u)
+check "reduce --op dot rows: op column '$ops', want dot" test "$ops" = dot
+# judge --op dot X Y: the correctly rounded dot is within half an ulp of the exact one
+want=$(cat "$tmp/want.ill.f64")
+got=$("$sumlab" judge --op dot "$tmp/x.ill.f64" "$tmp/y.ill.f64" --dtype f64 --value "$want" --format csv 2>/dev/null |
+      python3 -c "import csv,sys; r=list(csv.DictReader(sys.stdin)); print(r[0]['ulps'] if len(r)==1 else 'rows:%d'%len(r))")
+check "judge --op dot: the correctly rounded value is $got ulps off" python3 -c "import sys; sys.exit(not float('$got') <= 0.5)"
+err=$("$sumlab" judge --op dot "$tmp/x.ill.f64" --dtype f64 --value 1 2>&1 >/dev/null); rc=$?
+check "judge --op dot with one file: exit $rc, '$err'" test "$rc" = 2 -a -n "$(grep 'FILE2 is missing' <<<"$err")"
+# mismatches: each one clear line on stderr and exit status 2
+expect_err() {   # what, pattern, args...
+  local what=$1 pat=$2; shift 2
+  local err rc
+  err=$("$sumlab" reduce --op dot "$@" 2>&1 >/dev/null); rc=$?
+  check "$what: exit status $rc, want 2" test "$rc" = 2
+  check "$what: message '$err' lacks '$pat'" grep -q -- "$pat" <<<"$err"
+  check "$what: one line ('$err')" test "$(printf '%s\n' "$err" | wc -l)" = 1
+}
+expect_err "length mismatch" "one length" "$tmp/x.random.f32" "$tmp/short.f32" --dtype f32 -q
+python3 -c "
+import numpy as np, sys
+np.save('$tmp/a32.npy', np.ones(5, np.float32)); np.save('$tmp/a64.npy', np.ones(5, np.float64))" 2>/dev/null ||
+python3 - "$tmp" <<'PY'
+import struct, sys
+t = sys.argv[1]
+def npy(path, descr, vals, code):
+    hdr = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (descr, len(vals))
+    hdr += " " * (63 - (10 + len(hdr)) % 64) + "\n"
+    open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode() + b"".join(struct.pack(code, v) for v in vals))
+npy(t + "/a32.npy", "<f4", [1.0] * 5, "<f"); npy(t + "/a64.npy", "<f8", [1.0] * 5, "<d")
+PY
+expect_err "format mismatch" "one format" "$tmp/a32.npy" "$tmp/a64.npy" -q
+expect_err "missing second file" "FILE2 is missing" "$tmp/a32.npy" -q
+expect_err "second file does not exist" "nonexistent.npy" "$tmp/a32.npy" "$tmp/nonexistent.npy" -q
+expect_err "a third file" "unexpected argument" "$tmp/a32.npy" "$tmp/a32.npy" "$tmp/a32.npy" -q
+echo "tdot_cli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
+test "$fails" = 0

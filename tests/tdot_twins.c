@@ -1,0 +1,178 @@
+/* tdot_twins.c: every dot twin (kernels/dot/) against the exact reference: within its a-priori
+ * bound (sl_dot_bound) in every format, data family, length and several launch configurations;
+ * `correct` equal to the reference's bits (float64: within its documented exactness domain, and
+ * within half an ulp plus the dropped tail elsewhere) and invariant under one permutation applied to
+ * both inputs; IEEE specials (NaN, Inf * 0) in every variant; the two-input wrapper's checks. */
+#include <float.h>
+#include <math.h>
+#include "sl_dot.h"
+#include "sl_measure.h"
+#include "sl_datasets.h"
+#include "tdot_common.h"
+
+static int same(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b));
+}
+
+static double run(const sl_variant *v, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                  sl_launch *cfg, int *ok)
+{
+    sl_variant_resolve(v, cfg, n, dt);
+    const void *const in[2] = {x, y};
+    double r = NAN;
+    sl_err err = {{0}};
+    *ok = sl_variant_cpu_in(v, in, n, dt, cfg, &r, &err) == 0;
+    CHECK(*ok, "%s %s n=%llu: %s", v->name, sl_dtype_name(dt), (unsigned long long)n, err.msg);
+    return r;
+}
+
+/* 1 when every product of the float64 input lies in correct's exactness domain. */
+static int f64_domain(const double *x, const double *y, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        const double p = x[i] * y[i];
+        if (!isfinite(p) && isfinite(x[i]) && isfinite(y[i]) &&
+            !(fabs(x[i] * 0x1p-128 * y[i]) < 0x1p972)) return 0;
+        if (x[i] != 0 && y[i] != 0 && fabs(p) < 0x1p-968 && (p == 0 || fma(x[i], y[i], -p) != 0)) return 0;
+    }
+    return 1;
+}
+
+static void check_input(const void *x, const void *y, uint64_t n, sl_dtype dt, const char *fam)
+{
+    sl_reference ref;
+    sl_err err = {{0}};
+    CHECK(sl_reference_dot(&ref, x, y, n, dt, 1, &err) == 0, "reference: %s", err.msg);
+    const sl_launch cfgs[] = {{0}, {.block = 64, .grid = 3}, {.block = 32, .grid = 1, .addr_mod = 4}};
+    for (size_t i = 0; i < sl_variant_count(); i++) {
+        const sl_variant *v = sl_variant_at(i);
+        if (strcmp(v->op, "dot") || !v->cpu2 || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+        for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
+            sl_launch cfg = cfgs[c];
+            int ok;
+            const double r = run(v, x, y, n, dt, &cfg, &ok);
+            if (!ok) continue;
+            if (!ref.finite) {
+                if (isnan(ref.rounded)) CHECK(isnan(r), "%s %s %s: NaN expected, got %a", v->name, sl_dtype_name(dt), fam, r);
+                continue;
+            }
+            const double b = sl_dot_bound(v, &ref, n, dt, &cfg);
+            const sl_errors e = sl_reference_errors(&ref, r, dt);
+            if (v->bound == SL_BOUND_CORRECTLY_ROUNDED) {
+                if (dt != SL_F64 || f64_domain(x, y, n)) {
+                    CHECK(same(r, ref.rounded), "correct %s %s n=%llu: %a, the reference %a", sl_dtype_name(dt),
+                          fam, (unsigned long long)n, r, ref.rounded);
+                } else {   /* outside the domain: error terms below 2^-1074 dropped (2 per product) */
+                    CHECK(e.abs_err <= b + 2.0 * (double)n * 0x1p-1074, "correct %s %s n=%llu: error %g",
+                          sl_dtype_name(dt), fam, (unsigned long long)n, e.abs_err);
+                }
+            }
+            CHECK(!isnan(b), "%s %s %s: bound NaN on a finite reference", v->name, sl_dtype_name(dt), fam);
+            if (isfinite(b))
+                CHECK(e.abs_err <= b, "%s %s %s n=%llu cfg %zu: error %g above the bound %g (result %a, "
+                      "exact %a)", v->name, sl_dtype_name(dt), fam, (unsigned long long)n, c, e.abs_err, b,
+                      r, ref.rounded);
+        }
+    }
+    sl_reference_clear(&ref);
+}
+
+/* correct and reproducible are the same bits after one permutation of both inputs (Fisher-Yates
+ * from the seed) and another launch configuration. */
+static void check_permutation(void *x, void *y, uint64_t n, sl_dtype dt)
+{
+    const sl_variant *v = sl_variant_find_op("dot", "correct"), *w = sl_variant_find_op("dot", "reproducible");
+    CHECK(v != NULL && w != NULL, "dot has the correct and reproducible variants");
+    if (!v || !w) return;
+    sl_launch a = {0}, b = {.block = 96, .grid = 5}, a2 = {0}, b2 = {.block = 64, .grid = 7};
+    int ok;
+    const double r0 = run(v, x, y, n, dt, &a, &ok);
+    const double q0 = run(w, x, y, n, dt, &a2, &ok);
+    const size_t es = sl_dtype_size(dt);
+    unsigned char t[8];
+    for (uint64_t i = n; i > 1; i--) {
+        const uint64_t j = sl_test_rand64() % i;
+        memcpy(t, (char *)x + (i - 1) * es, es); memcpy((char *)x + (i - 1) * es, (char *)x + j * es, es); memcpy((char *)x + j * es, t, es);
+        memcpy(t, (char *)y + (i - 1) * es, es); memcpy((char *)y + (i - 1) * es, (char *)y + j * es, es); memcpy((char *)y + j * es, t, es);
+    }
+    const double r1 = run(v, x, y, n, dt, &b, &ok);
+    CHECK(same(r0, r1), "correct %s n=%llu: %a before the permutation, %a after", sl_dtype_name(dt),
+          (unsigned long long)n, r0, r1);
+    const double q1 = run(w, x, y, n, dt, &b2, &ok);
+    CHECK(same(q0, q1), "reproducible %s n=%llu: %a before the permutation, %a after", sl_dtype_name(dt),
+          (unsigned long long)n, q0, q1);
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    const uint64_t ns[] = {0, 1, 2, 31, 32, 33, 1000, (1u << 16) + 3};
+    void *x = malloc(((1u << 16) + 3) * 8), *y = malloc(((1u << 16) + 3) * 8);
+    for (int d = 0; d < 4; d++)
+        for (int f = 0; f < TD_NFAM; f++)
+            for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+                if (ns[k] > 1000 && f != TD_RANDOM && f != TD_ILL) continue;
+                td_fill(x, y, ns[k], dts[d], f);
+                check_input(x, y, ns[k], dts[d], td_fam_name[f]);
+                if (ns[k] >= 2) check_permutation(x, y, ns[k], dts[d]);
+            }
+    /* the pair families of datasets/gen_dot.c: dot-cond over its range per format, dot-overflow,
+     * dot-random */
+    const int cond_emax[4] = {30, 40, 3, 30};
+    for (int d = 0; d < 4; d++) {
+        const sl_dtype dt = dts[d];
+        const char *fams[] = {"dot-random", "dot-cond", "dot-overflow"};
+        for (int f = 0; f < 3; f++) {
+            const sl_dataset *ds = sl_dataset_find(fams[f]);
+            CHECK(ds && (ds->flags & SL_DS_PAIR) && (ds->flags & SL_DS_OPT_IN), "%s: an opt-in pair family", fams[f]);
+            if (!ds) continue;
+            for (int e = 0; e <= (f == 1 ? cond_emax[d] : 2); e += (f == 1 ? 3 : 1)) {
+                sl_params p;
+                sl_params_defaults(ds, &p);
+                char kv[64];
+                if (f == 1) snprintf(kv, sizeof kv, "cond=1e%d", e);
+                else snprintf(kv, sizeof kv, "%s=%d", f == 0 ? "dist" : "kind", e % (f == 0 ? 2 : 3));
+                sl_err err = {{0}};
+                CHECK(sl_params_set(ds, &p, kv, &err) == 0, "%s %s: %s", fams[f], kv, err.msg);
+                const uint64_t n = 1000 + (uint64_t)e;
+                CHECK(sl_dataset_generate_pair(ds, dt, sl_test_seed() + (uint64_t)e, n, &p, x, y, 1, &err) == 0,
+                      "%s %s %s: %s", fams[f], kv, sl_dtype_name(dt), err.msg);
+                check_input(x, y, n, dt, fams[f]);
+                if (f == 1) {   /* the realised condition number lies near the target */
+                    sl_reference ref;
+                    sl_reference_dot(&ref, x, y, n, dt, 1, &err);
+                    const double target = pow(10.0, e);
+                    if (e >= 2 && ref.finite)
+                        CHECK(ref.cond > target / 100 && ref.cond < target * 1e4,
+                              "dot-cond %s cond=1e%d: realised %g", sl_dtype_name(dt), e, ref.cond);
+                    sl_reference_clear(&ref);
+                }
+            }
+        }
+    }
+    /* specials: NaN, Inf * 0 -> NaN; an Inf product -> that Inf in every variant */
+    for (int d = 0; d < 4; d++) {
+        const sl_dtype dt = dts[d];
+        td_fill(x, y, 100, dt, TD_RANDOM);
+        td_store(x, dt, 7, NAN);
+        check_input(x, y, 100, dt, "nan");
+        td_fill(x, y, 100, dt, TD_RANDOM);
+        td_store(x, dt, 50, INFINITY);
+        td_store(y, dt, 50, 0.0);
+        check_input(x, y, 100, dt, "inf*0");
+    }
+    /* the wrapper: a two-input variant without its second array is an error, not a crash */
+    const sl_variant *v = sl_variant_find_op("dot", "naive");
+    const void *const in[2] = {x, NULL};
+    sl_launch cfg = {0};
+    sl_variant_resolve(v, &cfg, 10, SL_F32);
+    double r;
+    sl_err err = {{0}};
+    CHECK(sl_variant_cpu_in(v, in, 10, SL_F32, &cfg, &r, &err) != 0 && strstr(err.msg, "second"),
+          "missing second input: '%s'", err.msg);
+    free(x);
+    free(y);
+    return sl_test_done("tdot_twins");
+}
