@@ -230,6 +230,8 @@ static const sl_operation op_norm2 = {
     .bound = sl_norm_bound,
     /* cond is 1 for every input: no conditioning sweep */
     .cond_family = NULL, .cond_param = NULL,
+};
+
 /* dot: two inputs; reference/sl_dot.c, bounds_dot.c. */
 static int dot_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
                          const sl_op_params *p, unsigned threads, sl_err *err)
