@@ -1,0 +1,147 @@
+/* moments_exact.c: descriptors, resolve() and CPU twins of the `correct` mean, var and std
+ * (determinism class correctly-rounded): S1 = sum x and S2 = sum x^2 accumulated exactly in
+ * integer superaccumulators in one read, the mean, variance or standard deviation rounded once
+ * (mx_round.h, the kernel's own code). The result is a function of the multiset of inputs
+ * alone, so the twin takes them in index order and equals the kernel (moments_exact.cu) bit for
+ * bit for every launch configuration.
+ * Assumptions: IEEE 754 binary32/binary64 and round to nearest even; fma() correctly rounded
+ * (C99); -ffp-contract=off; two's-complement int64_t. */
+#include <stdlib.h>
+#include "sl_variant_impl.h"
+#include "superacc/superacc.h"   /* sl_sacc_state_add: S1, the sum's own exact accumulation */
+#include "moments_exact/moments_exact.h"
+#include "sl_twin.h"
+
+#define MX_CHUNK 4096u
+
+/* The twin's state: S1 (superacc's limb state, float32 layout for 16-bit input) and S2. */
+typedef struct {
+    sl_sacc_state s1;
+    int64_t s2[SL_MX_S2_LIMBS_F64];
+    uint64_t since;              /* squares added since S2 was last normalised */
+} mx_state;
+
+static void mx_state_init(mx_state *st, sl_dtype dt)
+{
+    memset(st, 0, sizeof *st);
+    sl_sacc_state_init(&st->s1, dt == SL_F64 ? SL_F64 : SL_F32);
+}
+
+/* The squares of m finite-or-not doubles into S2 (a non-finite value adds nothing: S1's flags
+ * decide the result). */
+static void mx_add_squares(mx_state *st, const double *v, uint64_t m, int f64)
+{
+    const int L2 = f64 ? SL_MX_S2_LIMBS_F64 : SL_MX_S2_LIMBS_F32;
+    for (uint64_t i = 0; i < m; i++) {
+        if (!isfinite(v[i])) continue;
+        double d[2];
+        int sc[2];
+        const int np = sl_mx_square_parts(v[i], f64, d, sc);
+        for (int k = 0; k < np; k++) {
+            int idx, neg;
+            uint64_t c[3];
+            if (!sl_sacc_split_f64(d[k], sc[k], &idx, c, &neg)) continue;
+            const int64_t sg = -(int64_t)neg;
+            for (int j = 0; j < 3; j++) st->s2[idx + j] += ((int64_t)c[j] ^ sg) - sg;
+        }
+        if (++st->since == SL_MX_NORM_EVERY) {
+            sl_sacc_normalise(st->s2, L2);
+            st->since = 0;
+        }
+    }
+}
+
+/* x[0..n) into st: S1 always, S2 when sq. 0, or -1 with err (n too large). */
+static int mx_state_add(mx_state *st, const void *x, uint64_t n, sl_dtype dt, int sq, sl_err *err)
+{
+    float f[MX_CHUNK];
+    double d[MX_CHUNK];
+    for (uint64_t i = 0; i < n; i += MX_CHUNK) {
+        const uint64_t m = n - i < MX_CHUNK ? n - i : MX_CHUNK;
+        if (dt == SL_F64) {
+            const double *p = (const double *)x + i;
+            if (sl_sacc_state_add(&st->s1, p, m, err)) return -1;
+            if (sq) mx_add_squares(st, p, m, 1);
+            continue;
+        }
+        const float *p = (const float *)x + i;
+        if (dt != SL_F32) {
+            for (uint64_t k = 0; k < m; k++)
+                f[k] = sl_tw_half_to_float(((const uint16_t *)x)[i + k], dt);
+            p = f;
+        }
+        if (sl_sacc_state_add(&st->s1, p, m, err)) return -1;
+        if (sq) {
+            for (uint64_t k = 0; k < m; k++) d[k] = (double)p[k];
+            mx_add_squares(st, d, m, 0);
+        }
+    }
+    return 0;
+}
+
+/* The one-launch kernel's grid: sm_count x SL_MX_BLOCKS_PER_SM blocks of SL_MX_BLOCK threads,
+ * fewer when n is small (the result does not depend on it). */
+static void mx_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    (void)v; (void)dt;
+    if (cfg->sm_count == 0) cfg->sm_count = SL_DEFAULT_SM_COUNT;
+    if (cfg->block == 0) cfg->block = SL_MX_BLOCK;
+    if (cfg->items == 0) cfg->items = 1;
+    const uint64_t need = n ? (n + cfg->block - 1) / cfg->block : 1;
+    if (cfg->grid == 0) {
+        const uint64_t cap = (uint64_t)cfg->sm_count * SL_MX_BLOCKS_PER_SM;
+        cfg->grid = (uint32_t)(need < cap ? need : cap);
+    }
+    if (cfg->grid > need) cfg->grid = (uint32_t)need;
+}
+
+static double mx_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt; (void)cfg;
+    return 0.0;   /* exact sums, one rounding: the bound is half an ulp */
+}
+
+static int mx_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                  const sl_launch *cfg, double *result, sl_err *err)
+{
+    if (n >= SL_SACC_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
+    mx_state *st = malloc(sizeof *st);
+    if (!st) return sl_err_set(err, "%s: out of memory", v->name);
+    mx_state_init(st, dt);
+    const int sq = v->impl != SL_MX_MEAN;
+    if (mx_state_add(st, x, n, dt, sq, err)) {
+        free(st);
+        return -1;
+    }
+    const int f64 = dt == SL_F64;
+    *result = sl_mx_finish(v->impl, st->s1.limb, sl_sacc_limbs(f64 ? SL_F64 : SL_F32), st->s2,
+                           sl_mx_s2_limbs(dt), f64 ? SL_SACC_SCALE_F64 : SL_SACC_SCALE_F32, n,
+                           cfg->ddof, st->s1.flags, dt);
+    free(st);
+    return 0;
+}
+
+/* ================================ descriptors =============================================== */
+#define MX_COMMON                                                                            \
+    .name = "correct", .family = "moments_exact", .determinism = SL_DET_CORRECTLY_ROUNDED,    \
+    .dtypes = SL_DTYPES_ALL, .max_n = SL_SACC_MAX_N - 1, .bound = SL_BOUND_CORRECTLY_ROUNDED, \
+    .resolve = mx_resolve, .depth = mx_depth, .cpu = mx_cpu,                                 \
+    .workspace = SL_GPU_ENTRY(sl_mx_workspace), .gpu = SL_GPU_ENTRY(sl_mx_gpu)
+
+const sl_variant sl_v_mean_correct = {
+    .op = "mean", .impl = SL_MX_MEAN, MX_COMMON,
+    .description = "correctly rounded: the exact sum (integer superaccumulator, one read) "
+                   "divided by n and rounded once",
+};
+const sl_variant sl_v_var_correct = {
+    .op = "var", .impl = SL_MX_VAR, MX_COMMON,
+    .description = "correctly rounded: exact S1 and S2 in one read (exact squares into a second "
+                   "superaccumulator), (n S2 - S1^2) / (n (n - ddof)) in integers, rounded once",
+};
+const sl_variant sl_v_std_correct = {
+    .op = "std", .impl = SL_MX_STD, MX_COMMON,
+    .description = "correctly rounded: var's exact rational, its square root by an integer "
+                   "square root with remainder, rounded once",
+};

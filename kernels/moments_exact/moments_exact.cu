@@ -1,0 +1,159 @@
+/* moments_exact.cu: the `correct` mean, var and std kernel (determinism class correctly-rounded;
+ * twin moments_exact.c): one launch, one read of x; S1 and S2 exact in integer limbs, the result
+ * rounded once by the last block (mx_round.h, the twin's own code).
+ * Assumptions: IEEE binary32/binary64; float16/bfloat16 and float32 widened to double exactly;
+ * x*x a plain multiply (--fmad=false) and fma() the fused one; two's-complement 64-bit integer
+ * atomics; the layout of exact/limbs.h.
+ * Steps: 1. grid-stride read, one element per thread per step: a finite x adds itself into the
+ * block's S1 limbs (superacc's sacc_spill: at most three 32-bit chunks, shared 64-bit atomics)
+ * and, for var/std, its square's parts (sl_mx_square_parts: one exact double for float32 and
+ * 16-bit input, p + e by TwoProduct for float64) into the block's S2 limbs; NaN/Inf go to flags;
+ * every SL_MX_NORM_EVERY elements of the block the limbs are normalised (block-uniform point).
+ * 2. block finish: normalised limbs into the global limbs (atomics), the flags ORed; the last
+ * block to take the ticket reads and zeroes them and thread 0 rounds (sl_mx_finish).
+ * Performance considerations: this is the plain form: every element costs shared atomics on
+ * a few limbs (2-3 for S1, 2-6 for S2), so it is bound by shared-memory atomics, not by the
+ * read; the register/bin forms of superacc_f32.cu are the way to the read rate. */
+#include <stdint.h>
+#include "reduce/reduce.cuh"
+#include "superacc/superacc.cuh"      /* sacc_spill, sacc_barrier */
+#include "moments_exact/moments_exact.h"
+
+namespace {
+
+template <typename X> struct mx_fmt {
+    enum { F64 = 0, L1 = SL_SACC_LIMBS_F32, L2 = SL_MX_S2_LIMBS_F32, S = SL_SACC_SCALE_F32 };
+};
+template <> struct mx_fmt<double> {
+    enum { F64 = 1, L1 = SL_SACC_LIMBS_F64, L2 = SL_MX_S2_LIMBS_F64, S = SL_SACC_SCALE_F64 };
+};
+
+/* The rounded result (a value of X held in a double: the conversion is exact). */
+__device__ __forceinline__ void mx_store(double r, double *out) { *out = r; }
+template <typename X> __device__ __forceinline__ void mx_store(double r, X *out)
+{
+    *out = sl_out<X>((float)r);
+}
+
+/* Normalises the block's shared limbs (thread 0, between barriers). */
+template <typename X>
+__device__ __forceinline__ void mx_normalise(unsigned long long *s1, unsigned long long *s2)
+{
+    sl_sacc_normalise(reinterpret_cast<int64_t *>(s1), mx_fmt<X>::L1);
+    sl_sacc_normalise(reinterpret_cast<int64_t *>(s2), mx_fmt<X>::L2);
+}
+
+/* x: n elements (any alignment of the element size); work: sl_mx_workspace bytes, zero; result:
+ * one X. Barriers: the loop's trip count and the normalisation schedule depend on blockIdx,
+ * gridDim, blockDim and n only. */
+template <typename X>
+__global__ void __launch_bounds__(1024)
+mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+          unsigned char *work, X *result)
+{
+    typedef mx_fmt<X> F;
+    __shared__ unsigned long long s1[F::L1], s2[F::L2];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = 0;
+    for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = 0;
+    if (tid == 0) s_flags = 0;
+    sacc_barrier();
+
+    unsigned flags = 0;
+    const uint64_t stride = (uint64_t)gridDim.x * B;
+    uint64_t every = SL_MX_NORM_EVERY / B, since = 0;
+    for (uint64_t base = (uint64_t)blockIdx.x * B; base < n; base += stride) {
+        const uint64_t i = base + tid;
+        if (i < n) {
+            const double v = (double)sl_widen(x[i]);
+            if (isnan(v)) flags |= SL_SACC_NAN;
+            else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+            else {
+                if (!signbit(v)) flags |= SL_SACC_ANYPOS;
+                sacc_spill(v, F::S, s1);
+                if (what != SL_MX_MEAN) {
+                    double d[2];
+                    int sc[2];
+                    const int np = sl_mx_square_parts(v, F::F64, d, sc);
+                    for (int k = 0; k < np; k++) sacc_spill(d[k], sc[k], s2);
+                }
+            }
+        }
+        if (++since == every) {                      /* uniform across the block */
+            since = 0;
+            sacc_barrier();
+            if (tid == 0) mx_normalise<X>(s1, s2);
+            sacc_barrier();
+        }
+    }
+
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    unsigned long long *g1 = reinterpret_cast<unsigned long long *>(work + SL_MX_WS_HEADER);
+    unsigned long long *g2 = g1 + F::L1;
+    if (flags) atomicOr(&s_flags, flags);
+    sacc_barrier();
+    if (tid == 0) mx_normalise<X>(s1, s2);
+    sacc_barrier();
+    /* normalised limbs < 2^32 (top limbs signed): G < 2^31 blocks cannot overflow a limb */
+    for (unsigned i = tid; i < (unsigned)F::L1; i += B)
+        if (s1[i]) atomicAdd(&g1[i], s1[i]);
+    for (unsigned i = tid; i < (unsigned)F::L2; i += B)
+        if (s2[i]) atomicAdd(&g2[i], s2[i]);
+    if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
+    __threadfence();                                 /* limbs visible before the ticket */
+    sacc_barrier();
+    if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
+    for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = atomicExch(&g1[i], 0ull);
+    for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = atomicExch(&g2[i], 0ull);
+    sacc_barrier();
+    if (tid == 0) {
+        const unsigned fl = atomicExch(g_flags, 0u);
+        const double r = sl_mx_finish(what, reinterpret_cast<int64_t *>(s1), F::L1,
+                                      reinterpret_cast<int64_t *>(s2), F::L2, F::S, n, ddof, fl, dt);
+        mx_store(r, result);
+        *g_counter = 0u;
+    }
+}
+
+template <typename X>
+static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x, uint64_t n,
+                     sl_dtype dt, void *d_work, void *d_result, cudaStream_t st, sl_err *err)
+{
+    mx_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
+                                                   (unsigned char *)d_work, (X *)d_result);
+    SL_CUDA_CHECK_LAUNCH("mx_kernel", v->name, err);
+    return 0;
+}
+
+} // namespace
+
+extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)cfg;
+    return SL_MX_WS_HEADER +
+           sizeof(int64_t) * (size_t)(sl_sacc_limbs(dt == SL_F64 ? SL_F64 : SL_F32) + sl_mx_s2_limbs(dt));
+}
+
+extern "C" int sl_mx_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                         const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                         void *stream, sl_err *err)
+{
+    const cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_SACC_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_mx_workspace(v, n, dt, cfg), err) ||
+        (n && sl_check_aligned(v, d_x, dt, err)))
+        return -1;
+    switch (dt) {   /* n = 0 launches too: the kernel's finish writes NaN (mean, n <= ddof) */
+    case SL_F64: return mx_launch<double>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F32: return mx_launch<float>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F16: return mx_launch<__half>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_BF16: return mx_launch<__nv_bfloat16>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    }
+    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}

@@ -1,0 +1,7 @@
+# moments_exact.cmake: the `correct` (correctly rounded) mean, var and std (kernels/moments_exact).
+#   tmoments_exact (cpu) every twin's bits equal the exact reference's rounded value: every
+#                        dataset family, every format, ddof 0 and 1, n = 0 .. 2^16+3, edge data
+#                        (zero variance, huge mean, subnormal, overflow, ties, float64 square
+#                        ranges, NaN/Inf), random short arrays. GPU == twin: tgpu_twins.
+sl_add_test(NAME tmoments_exact SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact.c LABELS cpu
+            TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)

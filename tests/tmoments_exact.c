@@ -1,0 +1,261 @@
+/* tmoments_exact.c: the `correct` mean, var and std (kernels/moments_exact) against the exact
+ * references (reference/sl_moments.c, checked against GMP rationals by tmoments_ref): the twin's
+ * result has the reference's `rounded` bits in every case: every dataset family of the registry
+ * (the basic ones and the moment generators), every format, ddof 0 and 1, n = 0, 1, 2, 31, 32,
+ * 33, 1000, 2^16 + 3; edge data (variance exactly 0, huge mean and small spread, subnormal
+ * results, overflow to Inf, ties of the mean, the variance and the standard deviation, float64
+ * squares in each scaling range and across the thresholds, signed zeros, NaN and Inf); random
+ * short arrays over each format's whole exponent range. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_datasets.h"
+#include "sl_reference.h"
+#include "sl_test.h"
+#include "sl_test_half.h"
+#include "sl_variants.h"
+#include "sumlab/half.h"
+
+static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+static const char *const ops[] = {"mean", "var", "std"};
+static long compared;
+
+static int same_bits(double a, double b)
+{
+    if (a != a || b != b) return a != a && b != b;
+    return !memcmp(&a, &b, sizeof a);
+}
+
+static void put(void *x, sl_dtype dt, uint64_t i, double v)
+{
+    if (dt == SL_F64) ((double *)x)[i] = v;
+    else if (dt == SL_F32) ((float *)x)[i] = (float)v;
+    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+}
+
+/* Every `correct` twin on x against the reference, ddof 0 and 1 (mean: once). */
+static void check_case(const void *x, uint64_t n, sl_dtype dt, const char *what)
+{
+    for (int o = 0; o < 3; o++) {
+        const sl_variant *v = sl_variant_find_op(ops[o], "correct");
+        CHECK(v != NULL, "no %s/correct", ops[o]);
+        if (!v) continue;
+        for (uint32_t ddof = 0; ddof < (o ? 2u : 1u); ddof++) {
+            sl_reference ref;
+            sl_err err = {{0}};
+            const sl_moment m = o == 0 ? SL_MOMENT_MEAN : o == 1 ? SL_MOMENT_VAR : SL_MOMENT_STD;
+            if (sl_reference_moment(&ref, m, x, n, dt, ddof, 1, &err)) {
+                CHECK(0, "reference %s %s %s n=%llu: %s", ops[o], what, sl_dtype_name(dt),
+                      (unsigned long long)n, err.msg);
+                continue;
+            }
+            sl_launch cfg = {0};
+            cfg.ddof = ddof;
+            sl_variant_resolve(v, &cfg, n, dt);
+            double r = 0.0;
+            const int rc = sl_variant_cpu(v, x, n, dt, &cfg, &r, &err);
+            CHECK(rc == 0, "%s/correct %s: %s", ops[o], what, err.msg);
+            CHECK(rc == 0 && same_bits(r, ref.rounded),
+                  "%s/correct %s %s n=%llu ddof=%u: %a, the reference %a", ops[o], what,
+                  sl_dtype_name(dt), (unsigned long long)n, ddof, r, ref.rounded);
+            compared++;
+            sl_reference_clear(&ref);
+        }
+    }
+}
+
+/* Values v[0..n) (each representable in dt) as an array of dt. */
+static void check_values(const double *v, uint64_t n, sl_dtype dt, const char *what)
+{
+    void *x = malloc(n * 8 + 8);
+    for (uint64_t i = 0; i < n; i++) put(x, dt, i, v[i]);
+    check_case(x, n, dt, what);
+    free(x);
+}
+
+static double unif(void) { return (double)(sl_test_rand64() >> 11) * 0x1p-53; }
+
+/* Every dataset family, every format, the sizes of the brief. */
+static void dataset_cases(void)
+{
+    static const uint64_t sizes[] = {0, 1, 2, 31, 32, 33, 1000, 65539};
+    void *buf = malloc(65539 * 8);
+    long fams = 0;
+    for (size_t i = 0; i < sl_dataset_count(); i++) {
+        const sl_dataset *ds = sl_dataset_at(i);
+        for (size_t f = 0; f < 4; f++)
+            for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+                const sl_dtype dt = fmts[f];
+                const uint64_t n = sizes[s];
+                sl_params p;
+                sl_err err = {{0}};
+                if (sl_test_params(ds, dt, &p, &err)) continue;
+                int rc = 0;
+                if (n) rc = sl_dataset_generate(ds, dt, sl_test_seed() + s, n, &p, 0, n, buf, &err);
+                if (sl_test_half_overflow(dt, rc, &err)) continue;
+                CHECK(rc == 0, "%s %s n=%llu: %s", ds->name, sl_dtype_name(dt), (unsigned long long)n,
+                      err.msg);
+                if (rc) continue;
+                check_case(buf, n, dt, ds->name);
+                fams++;
+            }
+    }
+    CHECK(fams > 500, "only %ld family cases", fams);
+    free(buf);
+}
+
+/* The moment generators with their parameters swept (kappa, outlier scale). */
+static void swept_cases(void)
+{
+    static const struct { const char *ds, *kv; } sw[] = {
+        {"offset-normal", "kappa=1"},  {"offset-normal", "kappa=1e4"}, {"offset-normal", "kappa=1e8"},
+        {"offset-normal", "kappa=1e15"},
+    };
+    void *buf = malloc(4096 * 8);
+    for (size_t k = 0; k < sizeof sw / sizeof *sw; k++) {
+        const sl_dataset *ds = sl_dataset_find(sw[k].ds);
+        if (!ds) { CHECK(0, "no dataset %s", sw[k].ds); continue; }
+        for (size_t f = 0; f < 4; f++) {
+            sl_params p;
+            sl_err err = {{0}};
+            sl_params_defaults(ds, &p);
+            if (sl_params_set(ds, &p, sw[k].kv, &err)) continue;   /* parameter not offered */
+            const int rc = sl_dataset_generate(ds, fmts[f], sl_test_seed(), 4096, &p, 0, 4096, buf, &err);
+            if (rc) continue;                                        /* out of reach in the format */
+            check_case(buf, 4096, fmts[f], sw[k].kv);
+        }
+    }
+    free(buf);
+}
+
+/* Hand-made edge data in every format. */
+static void edge_cases(void)
+{
+    double v[4096];
+    for (size_t f = 0; f < 4; f++) {
+        const sl_dtype dt = fmts[f];
+        const int p = dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_BF16 ? 8 : 11;
+        const double tiny = dt == SL_F64 ? 0x1p-1074 : dt == SL_F32 ? 0x1p-149 : dt == SL_F16 ? 0x1p-24 : 0x1p-133;
+        const double big = dt == SL_F64 ? DBL_MAX : dt == SL_F32 ? FLT_MAX : dt == SL_F16 ? 65504.0 : 0x1.fep127;
+        /* variance exactly 0: constants, zeros, signed zeros */
+        for (int i = 0; i < 100; i++) v[i] = 3.0;
+        check_values(v, 100, dt, "constant");
+        for (int i = 0; i < 100; i++) v[i] = -0.0;
+        check_values(v, 100, dt, "all -0");
+        v[50] = 0.0;
+        check_values(v, 100, dt, "-0 and one +0");
+        for (int i = 0; i < 100; i++) v[i] = (i & 1) ? -1.5 : 1.5;
+        check_values(v, 100, dt, "cancelling");
+        /* huge mean, small spread: 2^(emax-3) (1 + j 2^(1-p)) */
+        const double hm = ldexp(1.0, dt == SL_F16 ? 12 : dt == SL_F64 ? 900 : 100);
+        for (int i = 0; i < 1000; i++) v[i] = hm * (1.0 + ldexp((double)(sl_test_rand64() % 8), 1 - p));
+        check_values(v, 1000, dt, "huge mean small spread");
+        for (int i = 0; i < 1000; i++) v[i] = -hm * (1.0 + ldexp((double)(i % 3), 1 - p));
+        check_values(v, 1000, dt, "huge negative mean small spread");
+        /* subnormal results: values a few units of the smallest subnormal */
+        for (int i = 0; i < 33; i++) v[i] = tiny * (double)(sl_test_rand64() % 64);
+        check_values(v, 33, dt, "subnormal spread");
+        for (int i = 0; i < 33; i++) v[i] = tiny * (i % 2 ? 1.0 : -1.0);
+        check_values(v, 33, dt, "+-tiny");
+        v[0] = tiny; v[1] = 0.0;
+        check_values(v, 2, dt, "tiny, 0");
+        /* overflow of the exact variance to Inf, and the largest finite values */
+        for (int i = 0; i < 64; i++) v[i] = (i & 1) ? big : -big;
+        check_values(v, 64, dt, "+-max");
+        for (int i = 0; i < 64; i++) v[i] = big * (0.5 + 0.5 * (double)(i % 2));
+        check_values(v, 64, dt, "max, max/2");
+        for (int i = 0; i < 64; i++) v[i] = big;
+        check_values(v, 64, dt, "all max");
+        if (dt != SL_F64) {   /* squares above the format: var overflows, mean does not */
+            const double s = dt == SL_F16 ? 300.0 : 1e20;
+            for (int i = 0; i < 64; i++) v[i] = (i % 3 - 1) * s;
+            check_values(v, 64, dt, "squares above the format");
+        }
+        /* ties: {2^p, -1}: mean (2^p - 1) / 2 and std (2^p + 1) / 2 with ddof 0 are midpoints;
+         * {0, d} with d^2 odd of p + 1 bits: var d^2 / 4 with ddof 0 a midpoint */
+        v[0] = ldexp(1.0, p); v[1] = -1.0;
+        check_values(v, 2, dt, "tie {2^p, -1}");
+        v[0] = ldexp(1.0, p); v[1] = 1.0;
+        check_values(v, 2, dt, "tie {2^p, 1}");
+        {
+            double d = floor(sqrt(ldexp(1.0, p))) + 1.0;   /* d^2 has p + 1 bits */
+            if (fmod(d * d, 2.0) == 0.0) d += 1.0;   /* odd */
+            if (d * d < ldexp(1.0, p + 1)) {
+                v[0] = 0.0; v[1] = d;
+                check_values(v, 2, dt, "var tie {0, d}");
+                v[0] = d; v[1] = 0.0; v[2] = 0.0; v[3] = d;
+                check_values(v, 4, dt, "var tie {d, 0, 0, d}");
+            }
+        }
+        /* NaN, Inf */
+        v[0] = 1.0; v[1] = INFINITY; v[2] = 2.0;
+        check_values(v, 3, dt, "+Inf");
+        v[1] = -INFINITY;
+        check_values(v, 3, dt, "-Inf");
+        v[0] = INFINITY;
+        check_values(v, 3, dt, "+Inf, -Inf");
+        v[1] = NAN;
+        check_values(v, 3, dt, "NaN");
+        /* n = 1 and n = 2 */
+        v[0] = 1.25;
+        check_values(v, 1, dt, "n = 1");
+        v[1] = -3.5;
+        check_values(v, 2, dt, "n = 2");
+    }
+    /* float64: the squares' three scaling ranges (|x| >= 2^500, < 2^-400, between) and their
+     * thresholds, mixed in one array, and full-range data */
+    static const double th[] = {0x1p500, 0x1.fffffffffffffp499, 0x1p-400, 0x1.fffffffffffffp-401,
+                                0x1.3p-1074, 0x1p-1074, 0x1.8p-1022, 0x1.5555555555555p1000,
+                                0x1.fffffffffffffp511, 0x1p512, 1.0, 0x1.0000000000001p0};
+    for (int i = 0; i < 12; i++) v[i] = th[i] * ((i & 1) ? -1.0 : 1.0);
+    check_values(v, 12, SL_F64, "float64 scaling thresholds");
+    for (int i = 0; i < 12; i++) v[i] = th[i];
+    check_values(v, 12, SL_F64, "float64 scaling thresholds, positive");
+    for (int k = 0; k < 12; k++) {
+        v[0] = th[k]; v[1] = th[k];
+        v[2] = th[k] * (1.0 + 0x1p-52);
+        check_values(v, 3, SL_F64, "float64 threshold spread");
+    }
+    for (int i = 0; i < 1000; i++) v[i] = ldexp(unif() + 0.5, (int)(sl_test_rand64() % 2098) - 1074);
+    check_values(v, 1000, SL_F64, "float64 full range");
+}
+
+/* Random short arrays (n = 2..9) over each format's exponent range, with shared high bits so
+ * that var cancels: exercises the integer path, the sticky bit and the rounding in every
+ * binade. */
+static void random_short(void)
+{
+    double v[16];
+    for (size_t f = 0; f < 4; f++) {
+        const sl_dtype dt = fmts[f];
+        const int p = dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_BF16 ? 8 : 11;
+        const int emin = dt == SL_F64 ? -1074 : dt == SL_F32 ? -149 : dt == SL_F16 ? -24 : -133;
+        const int emax = dt == SL_F64 ? 1023 : dt == SL_F32 ? 127 : dt == SL_F16 ? 15 : 127;
+        for (int t = 0; t < 400; t++) {
+            const int n = 2 + (int)(sl_test_rand64() % 8);
+            const int e = emin + (int)(sl_test_rand64() % (uint64_t)(emax - emin + 1));
+            const double c = ldexp(1.0 + unif(), e);
+            for (int i = 0; i < n; i++) {
+                double x = (t & 1) ? c + ldexp((double)(int)(sl_test_rand64() % 17) - 8.0, e - p + 1)
+                                   : ldexp(unif() * 2.0 - 1.0, emin + (int)(sl_test_rand64() % (uint64_t)(emax - emin + 1)));
+                if (dt == SL_F32) x = (double)(float)x;
+                else if (dt != SL_F64) x = sl_half_round(x, dt);
+                if (!isfinite(x)) x = 1.0;
+                v[i] = x;
+            }
+            check_values(v, (uint64_t)n, dt, "random short");
+        }
+    }
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    edge_cases();
+    random_short();
+    swept_cases();
+    dataset_cases();
+    CHECK(compared > 10000, "only %ld comparisons", compared);
+    return sl_test_done("tmoments_exact");
+}
