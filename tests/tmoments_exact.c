@@ -16,6 +16,8 @@
 #include "sl_test_half.h"
 #include "sl_variants.h"
 #include "sumlab/half.h"
+#include <mpfr.h>
+#include "moments_exact/mx_round.h"
 
 static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 static const char *const ops[] = {"mean", "var", "std"};
@@ -249,9 +251,171 @@ static void random_short(void)
     }
 }
 
+
+/* ---- the final rounding itself (mx_round.h) on crafted exact sums ---------------------------
+ * S1 = 0 (or S1 alone for the mean) and S2 = B chosen so that the exact result is a rounding
+ * midpoint M 2^j (M odd, p + 1 bits) plus delta / d, delta in {-1, 0, 1}: a tie, or a value a
+ * hair above or below one, whose side shows only in the quotient's remainder or, for B longer
+ * than the 256-bit window, in the bits below it; std the same with B = M^2 4^j + delta. Expected:
+ * MPFR's correctly rounded division / square root at the format's precision; j keeps every
+ * result normal (lowest j: leading exponent emin; highest: emax - 1). */
+static void limbs_of(const mpz_t z, int64_t *limb, int L)
+{
+    mpz_t t;
+    mpz_init(t);
+    mpz_abs(t, z);
+    for (int i = 0; i < L; i++) {
+        limb[i] = (int64_t)(mpz_get_ui(t) & 0xffffffffu);
+        mpz_fdiv_q_2exp(t, t, 32);
+    }
+    CHECK(mpz_sgn(t) == 0, "crafted value does not fit %d limbs", L);
+    if (mpz_sgn(z) < 0)
+        for (int i = 0; i < L; i++) limb[i] = -limb[i];
+    mpz_clear(t);
+}
+
+static void crafted_cases(void)
+{
+    static const struct { sl_dtype dt; int p, s, L1, L2, jv0, jv1, js0, js1, jm0, jm1; } F[] = {
+        {SL_F32, 24, 149, 12, 20, 148, 400, 0, 250, 0, 250},
+        {SL_F64, 53, 1074, 68, 134, 1073, 3100, 0, 2040, 0, 2040},
+        {SL_F16, 11, 149, 12, 20, 273, 301, 125, 153, 124, 152},
+        {SL_BF16, 8, 149, 12, 20, 164, 400, 16, 250, 15, 250},
+    };
+    mpz_t M, B, T;
+    mpz_inits(M, B, T, (mpz_ptr)0);
+    mpfr_t num, q;
+    mpfr_inits2(8192, num, (mpfr_ptr)0);
+    mpfr_init2(q, 64);
+    int64_t s1[SL_SACC_LIMBS_MAX], s2[SL_MX_S2_LIMBS_F64];
+    long done = 0;
+    for (size_t f = 0; f < 4; f++) {
+        const int p = F[f].p;
+        mpfr_set_prec(q, p);
+        for (int t = 0; t < 600; t++) {
+            const int what = t % 3, delta = (t / 3) % 3 - 1;
+            const uint64_t n = what == SL_MX_STD ? 4 : 2 + sl_test_rand64() % 1000;
+            const uint32_t ddof = what == SL_MX_STD ? 0 : (uint32_t)(sl_test_rand64() % 2);
+            const uint64_t d = n - ddof;
+            const int j0 = what == SL_MX_VAR ? F[f].jv0 : what == SL_MX_STD ? F[f].js0 : F[f].jm0;
+            const int j1 = what == SL_MX_VAR ? F[f].jv1 : what == SL_MX_STD ? F[f].js1 : F[f].jm1;
+            /* lengths both below and above the window: j from either end of its range */
+            const int j = (t / 9) % 2 ? j1 - (int)(sl_test_rand64() % 8) : j0 + (int)(sl_test_rand64() % 8);
+            mpz_set_ui(M, 1);
+            mpz_mul_2exp(M, M, (unsigned long)p);
+            mpz_set_ui(T, (unsigned long)(sl_test_rand64() & ((1ull << (p < 60 ? p : 60)) - 1)));
+            if (p > 60) mpz_mul_2exp(T, T, (unsigned long)(p - 60));
+            mpz_ior(M, M, T);
+            mpz_setbit(M, 0);                                    /* odd, p + 1 bits: a midpoint */
+            memset(s1, 0, sizeof s1);
+            memset(s2, 0, sizeof s2);
+            double want;
+            const int neg = what == SL_MX_MEAN && (t & 8);
+            if (what == SL_MX_STD) {                            /* B = M^2 4^j + delta */
+                mpz_mul(B, M, M);
+                mpz_mul_2exp(B, B, 2u * (unsigned)j);
+                if (delta > 0) mpz_add_ui(B, B, 1); else if (delta < 0) mpz_sub_ui(B, B, 1);
+                limbs_of(B, s2, F[f].L2);
+                mpfr_set_z(num, B, MPFR_RNDN);                  /* exact: 8192 bits */
+                mpfr_sqrt(q, num, MPFR_RNDN);                   /* sqrt(nB / n^2) = sqrt(B) / 2 */
+                mpfr_div_2si(q, q, 1 + F[f].s, MPFR_RNDN);
+            } else {                                            /* X = d M 2^j + delta */
+                mpz_mul_ui(B, M, (unsigned long)(what == SL_MX_VAR ? d : n));
+                mpz_mul_2exp(B, B, (unsigned)j);
+                if (delta > 0) mpz_add_ui(B, B, 1); else if (delta < 0) mpz_sub_ui(B, B, 1);
+                if (neg) mpz_neg(B, B);
+                limbs_of(B, what == SL_MX_VAR ? s2 : s1, what == SL_MX_VAR ? F[f].L2 : F[f].L1);
+                mpfr_set_z(num, B, MPFR_RNDN);
+                mpfr_div_ui(q, num, (unsigned long)(what == SL_MX_VAR ? d : n), MPFR_RNDN);
+                mpfr_div_2si(q, q, what == SL_MX_VAR ? 2 * F[f].s : F[f].s, MPFR_RNDN);
+            }
+            want = mpfr_get_d(q, MPFR_RNDN);                    /* exact: p bits, normal */
+            const double r = sl_mx_finish(what, s1, F[f].L1, s2, F[f].L2, F[f].s, n, ddof,
+                                          SL_SACC_ANYPOS, F[f].dt);
+            CHECK(same_bits(r, want), "crafted %s %s n=%llu ddof=%u j=%d delta=%d: %a, MPFR %a",
+                  ops[what], sl_dtype_name(F[f].dt), (unsigned long long)n, ddof, j, delta, r, want);
+            done++;
+        }
+    }
+    CHECK(done == 2400, "%ld crafted cases", done);
+    mpz_clears(M, B, T, (mpz_ptr)0);
+    mpfr_clears(num, q, (mpfr_ptr)0);
+}
+
+/* The quotient's remainder as the only witness: the numerator's top 256 bits (the window) are
+ * exactly D M 2^k + n delta (D = n d; mean: n M 2^k + delta), so the quotient's bits are M 2^k
+ * with nothing below M but zeros, and only a nonzero remainder tells a value above or below the
+ * midpoint from the tie; B (or S1) is that times 2^t, t placing the result in the normal range. */
+static void crafted_remainder(void)
+{
+    static const struct { sl_dtype dt; int p, s, L1, L2, emin, emax; } F[] = {
+        {SL_F32, 24, 149, 12, 20, -126, 127}, {SL_F64, 53, 1074, 68, 134, -1022, 1023},
+        {SL_F16, 11, 149, 12, 20, -14, 15}, {SL_BF16, 8, 149, 12, 20, -126, 127},
+    };
+    mpz_t M, B;
+    mpz_inits(M, B, (mpz_ptr)0);
+    mpfr_t num, q;
+    mpfr_init2(num, 8192);
+    mpfr_init2(q, 64);
+    int64_t s1[SL_SACC_LIMBS_MAX], s2[SL_MX_S2_LIMBS_F64];
+    long done = 0;
+    for (size_t f = 0; f < 4; f++) {
+        const int p = F[f].p;
+        mpfr_set_prec(q, p);
+        for (int t = 0; t < 300; t++) {
+            const int mean = t % 2, delta = (t / 2) % 2 ? 1 : -1;
+            const uint64_t n = 2 + sl_test_rand64() % 100000;
+            const uint32_t ddof = (uint32_t)(sl_test_rand64() % 2);
+            const uint64_t d = n - ddof;
+            mpz_set_ui(M, 1);
+            mpz_mul_2exp(M, M, (unsigned long)p);
+            mpz_add_ui(M, M, (unsigned long)((sl_test_rand64() & ((1ull << (p < 60 ? p : 60)) - 1)) | 1u));
+            /* X = (D M 2^k + n delta) / n for var (nB's window), n M 2^k + delta for the mean */
+            int k = 0;
+            for (;; k++) {
+                mpz_mul_ui(B, M, (unsigned long)(mean ? n : n * d));
+                mpz_mul_2exp(B, B, (unsigned)k);
+                if (mpz_sizeinbase(B, 2) >= 256) break;
+            }
+            if (mpz_sizeinbase(B, 2) != 256) continue;          /* the +-1 moves no top bit */
+            mpz_mul_ui(B, M, (unsigned long)(mean ? n : d));
+            mpz_mul_2exp(B, B, (unsigned)k);
+            if (delta > 0) mpz_add_ui(B, B, 1); else mpz_sub_ui(B, B, 1);
+            /* value (M 2^k + delta / q) 2^(t - s or - 2s): its leading exponent p + k + t - s' */
+            const int s2x = mean ? F[f].s : 2 * F[f].s;
+            int lo = F[f].emin, hi = F[f].emax - 1;
+            if (lo < p + k - s2x) lo = p + k - s2x;
+            const int Lb = mean ? F[f].L1 : F[f].L2;
+            if (hi > p + k - s2x + 32 * Lb - 260) hi = p + k - s2x + 32 * Lb - 260;
+            if (hi < lo) continue;
+            const int lead = lo + (int)(sl_test_rand64() % (uint64_t)(hi - lo + 1));
+            const int sh = lead - p - k + s2x;
+            mpz_mul_2exp(B, B, (unsigned)sh);
+            memset(s1, 0, sizeof s1);
+            memset(s2, 0, sizeof s2);
+            limbs_of(B, mean ? s1 : s2, Lb);
+            mpfr_set_z(num, B, MPFR_RNDN);
+            mpfr_div_ui(q, num, (unsigned long)(mean ? n : d), MPFR_RNDN);
+            mpfr_div_2si(q, q, s2x, MPFR_RNDN);
+            const double want = mpfr_get_d(q, MPFR_RNDN);
+            const double r = sl_mx_finish(mean ? SL_MX_MEAN : SL_MX_VAR, s1, F[f].L1, s2, F[f].L2,
+                                          F[f].s, n, ddof, SL_SACC_ANYPOS, F[f].dt);
+            CHECK(same_bits(r, want), "remainder-only %s %s n=%llu ddof=%u delta=%d: %a, MPFR %a",
+                  mean ? "mean" : "var", sl_dtype_name(F[f].dt), (unsigned long long)n, ddof, delta,
+                  r, want);
+            done++;
+        }
+    }
+    CHECK(done > 800, "only %ld remainder-only cases", done);
+    mpz_clears(M, B, (mpz_ptr)0);
+    mpfr_clears(num, q, (mpfr_ptr)0);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    crafted_cases();
+    crafted_remainder();
     edge_cases();
     random_short();
     swept_cases();
