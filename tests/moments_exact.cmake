@@ -5,3 +5,7 @@
 #                        ranges, NaN/Inf), random short arrays. GPU == twin: tgpu_twins.
 sl_add_test(NAME tmoments_exact SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact.c LABELS cpu
             TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
+# `sumlab reduce --op var FILE --ddof 1 --variants exact,correct --format csv`: equal result_hex
+add_test(NAME tmoments_exact_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_cli.sh
+         $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tmoments_exact_cli PROPERTIES LABELS cpu TIMEOUT 120)
