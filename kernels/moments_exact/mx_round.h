@@ -27,10 +27,10 @@
 
 #ifdef __CUDACC__
 #define SL_MX_HD static __host__ __device__ __forceinline__
-#define SL_MX_HDN static __host__ __device__ __noinline__
+#define SL_MX_HDN static inline __host__ __device__ __noinline__
 #else
 #define SL_MX_HD static inline
-#define SL_MX_HDN static
+#define SL_MX_HDN static inline
 #endif
 
 /* The squares' superaccumulator (limbs of 32 bits in int64, exact/limbs.h's carry rules):
