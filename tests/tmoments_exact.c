@@ -17,7 +17,8 @@
 #include "sl_variants.h"
 #include "sumlab/half.h"
 #include <mpfr.h>
-#include "moments_exact/mx_round.h"
+#include "moments_exact/moments_exact.h"
+#include "sl_measure.h"
 
 static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 static const char *const ops[] = {"mean", "var", "std"};
@@ -411,6 +412,122 @@ static void crafted_remainder(void)
     mpfr_clears(num, q, (mpfr_ptr)0);
 }
 
+/* ---- reproducible ----------------------------------------------------------------------------
+ * On x (n values of dt): every member, ddof 0 and 1: the same bits for the reversed and a shuffled
+ * copy, for the merge of the states of random pieces (sl_mxr_states, sl_rsum_state_merge), and
+ * for other launch configurations; the error within the variant's bound (textbook model on float64
+ * sums, depth() covering the binned sums' error), NaN exactly where the reference is NaN. */
+static long rep_checked, rep_bounded;
+
+static void rep_case(const void *x, uint64_t n, sl_dtype dt, const char *what)
+{
+    const size_t es = sl_dtype_size(dt);
+    unsigned char *rev = malloc(n * es + 1), *shuf = malloc(n * es + 1);
+    for (uint64_t i = 0; i < n; i++) memcpy(rev + i * es, (const char *)x + (n - 1 - i) * es, es);
+    memcpy(shuf, x, n * es);
+    for (uint64_t i = n; i > 1; i--) {
+        const uint64_t j = sl_test_rand64() % i;
+        unsigned char t[8];
+        memcpy(t, shuf + (i - 1) * es, es);
+        memcpy(shuf + (i - 1) * es, shuf + j * es, es);
+        memcpy(shuf + j * es, t, es);
+    }
+    for (int o = 0; o < 3; o++) {
+        const sl_variant *v = sl_variant_find_op(ops[o], "reproducible");
+        CHECK(v != NULL && v->determinism == SL_DET_ORDER_INDEPENDENT, "no %s/reproducible", ops[o]);
+        if (!v) continue;
+        for (uint32_t ddof = 0; ddof < (o ? 2u : 1u); ddof++) {
+            sl_err err = {{0}};
+            sl_launch cfg = {0};
+            cfg.ddof = ddof;
+            sl_variant_resolve(v, &cfg, n, dt);
+            double r = 0, r2 = 0, r3 = 0, r4 = 0;
+            CHECK(sl_variant_cpu(v, x, n, dt, &cfg, &r, &err) == 0, "%s: %s", what, err.msg);
+            CHECK(sl_variant_cpu(v, rev, n, dt, &cfg, &r2, &err) == 0, "%s: %s", what, err.msg);
+            CHECK(sl_variant_cpu(v, shuf, n, dt, &cfg, &r3, &err) == 0, "%s: %s", what, err.msg);
+            sl_launch c2 = {.block = 64, .grid = 3, .ddof = ddof};
+            sl_variant_resolve(v, &c2, n, dt);
+            CHECK(sl_variant_cpu(v, x, n, dt, &c2, &r4, &err) == 0, "%s: %s", what, err.msg);
+            CHECK(same_bits(r, r2) && same_bits(r, r3) && same_bits(r, r4),
+                  "%s/reproducible %s %s n=%llu ddof=%u: %a, reversed %a, shuffled %a, block 64 %a",
+                  ops[o], what, sl_dtype_name(dt), (unsigned long long)n, ddof, r, r2, r3, r4);
+            /* pieces: up to 5 random cuts, states merged in reverse order */
+            sl_rsum_state m1, m2;
+            sl_rsum_state_zero(&m1);
+            sl_rsum_state_zero(&m2);
+            uint64_t cut[7];
+            int nc = 0;
+            cut[nc++] = n;
+            for (int k = 0, K = (int)(sl_test_rand64() % 6); k < K && n; k++) cut[nc++] = sl_test_rand64() % (n + 1);
+            cut[nc++] = 0;
+            for (int a = 0; a < nc; a++)               /* sort descending */
+                for (int b = a + 1; b < nc; b++)
+                    if (cut[b] > cut[a]) { const uint64_t t = cut[a]; cut[a] = cut[b]; cut[b] = t; }
+            for (int k = 0; k + 1 < nc; k++) {
+                sl_rsum_state p1, p2;
+                sl_mxr_states((const char *)x + cut[k + 1] * es, cut[k] - cut[k + 1], dt, o != 0, &p1, &p2);
+                sl_rsum_state_merge(&m1, &p1);
+                sl_rsum_state_merge(&m2, &p2);
+            }
+            const double rm = sl_mxr_final(o == 0 ? SL_MX_MEAN : o == 1 ? SL_MX_VAR : SL_MX_STD, n,
+                                           ddof, &m1, &m2, dt);
+            CHECK(same_bits(r, rm), "%s/reproducible %s %s n=%llu ddof=%u: %a, merged pieces %a",
+                  ops[o], what, sl_dtype_name(dt), (unsigned long long)n, ddof, r, rm);
+            rep_checked++;
+            /* within its bound of the exact value */
+            sl_reference ref;
+            const sl_moment m = o == 0 ? SL_MOMENT_MEAN : o == 1 ? SL_MOMENT_VAR : SL_MOMENT_STD;
+            if (sl_reference_moment(&ref, m, x, n, dt, ddof, 1, &err)) {
+                CHECK(0, "reference %s: %s", what, err.msg);
+                continue;
+            }
+            const double b = sl_variant_bound(v, &ref, n, dt, &cfg);
+            if (isnan(ref.rounded)) {
+                CHECK(isnan(r), "%s/reproducible %s %s n=%llu ddof=%u: %a, the reference NaN", ops[o],
+                      what, sl_dtype_name(dt), (unsigned long long)n, ddof, r);
+            } else if (isinf(ref.rounded) && r == ref.rounded) {
+                /* the exact value overflows the format: so does the result */
+            } else if (!isfinite(r)) {
+                CHECK(b == INFINITY, "%s/reproducible %s %s n=%llu ddof=%u: %a with a finite bound %g",
+                      ops[o], what, sl_dtype_name(dt), (unsigned long long)n, ddof, r, b);
+            } else {
+                const sl_errors er = sl_reference_errors(&ref, r, dt);
+                CHECK(b >= 0 && er.abs_err <= b, "%s/reproducible %s %s n=%llu ddof=%u: %a, error %g "
+                      "above the bound %g", ops[o], what, sl_dtype_name(dt), (unsigned long long)n,
+                      ddof, r, er.abs_err, b);
+                rep_bounded++;
+            }
+            sl_reference_clear(&ref);
+        }
+    }
+    free(rev);
+    free(shuf);
+}
+
+static void rep_cases(void)
+{
+    static const uint64_t sizes[] = {0, 1, 2, 33, 1000, 65539};
+    void *buf = malloc(65539 * 8);
+    for (size_t i = 0; i < sl_dataset_count(); i++) {
+        const sl_dataset *ds = sl_dataset_at(i);
+        for (size_t f = 0; f < 4; f++)
+            for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+                const sl_dtype dt = fmts[f];
+                const uint64_t n = sizes[s];
+                sl_params p;
+                sl_err err = {{0}};
+                if (sl_test_params(ds, dt, &p, &err)) continue;
+                int rc = 0;
+                if (n) rc = sl_dataset_generate(ds, dt, sl_test_seed() + 7 + s, n, &p, 0, n, buf, &err);
+                if (rc) continue;   /* refused in the format: tmoments_exact's families count them */
+                rep_case(buf, n, dt, ds->name);
+            }
+    }
+    CHECK(rep_checked > 1500 && rep_bounded > 1000, "only %ld reproducible cases, %ld bounded",
+          rep_checked, rep_bounded);
+    free(buf);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -420,6 +537,7 @@ int main(void)
     random_short();
     swept_cases();
     dataset_cases();
+    rep_cases();
     CHECK(compared > 10000, "only %ld comparisons", compared);
     return sl_test_done("tmoments_exact");
 }

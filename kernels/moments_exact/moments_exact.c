@@ -1,9 +1,10 @@
 /* moments_exact.c: descriptors, resolve() and CPU twins of the `correct` mean, var and std
  * (determinism class correctly-rounded): S1 = sum x and S2 = sum x^2 accumulated exactly in
  * integer superaccumulators in one read, the mean, variance or standard deviation rounded once
- * (mx_round.h, the kernel's own code). The result is a function of the multiset of inputs
- * alone, so the twin takes them in index order and equals the kernel (moments_exact.cu) bit for
- * bit for every launch configuration.
+ * (mx_round.h, the kernel's own code); and of `reproducible` (order-independent): binned S1 and
+ * S2, the textbook formula in float64 on their values. Either result is a function of the
+ * multiset of inputs alone, so the twin takes them in index order and equals the kernel
+ * (moments_exact.cu) bit for bit for every launch configuration.
  * Assumptions: IEEE 754 binary32/binary64 and round to nearest even; fma() correctly rounded
  * (C99); -ffp-contract=off; two's-complement int64_t. */
 #include <stdlib.h>
@@ -144,4 +145,75 @@ const sl_variant sl_v_std_correct = {
     .op = "std", .impl = SL_MX_STD, MX_COMMON,
     .description = "correctly rounded: var's exact rational, its square root by an integer "
                    "square root with remainder, rounded once",
+};
+
+/* ================================ reproducible ==============================================
+ * Binned S1 and S2 (exact/binned.h, 3 folds of float64 bins): each a function of the multiset of
+ * its inputs alone, so the twin takes x in index order into one accumulator pair and equals the
+ * kernel for every order, split and launch configuration. */
+/* Block SL_MXR_BLOCK, or a smaller requested one (a larger request is taken as SL_MXR_BLOCK: the
+ * kernel's shared states are sized for it; the result does not depend on it). */
+static void mxr_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    if (cfg->block == 0 || cfg->block > SL_MXR_BLOCK) cfg->block = SL_MXR_BLOCK;
+    mx_resolve(v, cfg, n, dt);
+}
+
+/* The binned sums' error (Ahrens, Demmel, Nguyen 2020: n 2^(W(1-K)) max|x| plus half an ulp,
+ * W = 40, K = 3) as a chain of k float64 roundings: k u sum|x| >= that when k >= 1 + n 2^-27;
+ * S2 has 2n float64 inputs (p and e): k = 4 + n 2^-26 covers both with room. */
+static double mxr_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)dt; (void)cfg;
+    return 4.0 + (double)n * 0x1p-26;
+}
+
+void sl_mxr_states(const void *x, uint64_t n, sl_dtype dt, int sq, sl_rsum_state *st1,
+                       sl_rsum_state *st2)
+{
+    sl_rsum_thr_f64 a1, a2;
+    sl_rsum_init_f64(&a1);
+    sl_rsum_init_f64(&a2);
+    for (uint64_t i = 0; i < n; i++) {
+        const double v = sl_tw_load(x, dt, i);
+        sl_rsum_take1_f64(&a1, v);
+        if (!sq || !isfinite(v)) continue;
+        double d[2];
+        const int np = sl_mxr_square_parts(v, dt == SL_F64, d);
+        for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
+    }
+    sl_rsum_to_state_f64(&a1, st1);
+    sl_rsum_to_state_f64(&a2, st2);
+}
+
+static int mxr_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                   const sl_launch *cfg, double *result, sl_err *err)
+{
+    if (n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
+    sl_rsum_state st1, st2;
+    sl_mxr_states(x, n, dt, v->impl != SL_MX_MEAN, &st1, &st2);
+    *result = sl_mxr_final(v->impl, n, cfg->ddof, &st1, &st2, dt);
+    return 0;
+}
+
+#define MXR_COMMON                                                                           \
+    .name = "reproducible", .family = "moments_exact", .determinism = SL_DET_ORDER_INDEPENDENT, \
+    .dtypes = SL_DTYPES_ALL, .max_n = SL_RSUM_MAX_N - 1, .acc_wide = 1,                      \
+    .resolve = mxr_resolve, .depth = mxr_depth, .cpu = mxr_cpu,                              \
+    .workspace = SL_GPU_ENTRY(sl_mxr_workspace), .gpu = SL_GPU_ENTRY(sl_mxr_gpu)
+
+const sl_variant sl_v_mean_reproducible = {
+    .op = "mean", .impl = SL_MX_MEAN, MXR_COMMON, .bound = SL_BOUND_RECURSIVE,
+    .description = "order-independent: the binned sum (3 float64 folds) / n, rounded once",
+};
+const sl_variant sl_v_var_reproducible = {
+    .op = "var", .impl = SL_MX_VAR, MXR_COMMON, .bound = SL_BOUND_VAR_TEXTBOOK,
+    .description = "order-independent: binned S1 and S2 (exact squares as float64 parts), the "
+                   "textbook formula in float64 on their values, rounded once",
+};
+const sl_variant sl_v_std_reproducible = {
+    .op = "std", .impl = SL_MX_STD, MXR_COMMON, .bound = SL_BOUND_VAR_TEXTBOOK,
+    .description = "the square root of var's reproducible, before the one rounding",
 };

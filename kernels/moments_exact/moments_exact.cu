@@ -1,5 +1,5 @@
 /* moments_exact.cu: the `correct` mean, var and std kernel (determinism class correctly-rounded;
- * twin moments_exact.c): one launch, one read of x; S1 and S2 exact in integer limbs, the result
+ * twin moments_exact.c), and `reproducible`'s (order-independent; below): one launch, one read of x; S1 and S2 exact in integer limbs, the result
  * rounded once by the last block (mx_round.h, the twin's own code).
  * Assumptions: IEEE binary32/binary64; float16/bfloat16 and float32 widened to double exactly;
  * x*x a plain multiply (--fmad=false) and fma() the fused one; two's-complement 64-bit integer
@@ -127,6 +127,73 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
     return 0;
 }
 
+/* ---- reproducible: binned S1 and S2 ---------------------------------------------------------
+ * Steps: 1. grid-stride read, one element per thread per step, into two per-thread binned
+ * accumulators (exact/binned.h's sl_rsum_thr_f64: S1 of x widened to double, S2 of the square's
+ * parts, sl_mxr_square_parts); 2. the threads' states merged exactly in shared memory (a tree;
+ * any order gives the same state), thread 0 stores the block's pair in the workspace and takes
+ * the ticket; 3. the last block's thread 0 merges the grid's pairs and finishes (sl_mxr_final,
+ * the twin's code). Performance considerations: the plain one-by-one path (sl_rsum_take1);
+ * reproducible.cu's grouped 16-byte path is the way to the read rate. */
+template <typename X>
+__global__ void __launch_bounds__(SL_MXR_BLOCK)
+mxr_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+           unsigned char *work, X *result)
+{
+    __shared__ sl_rsum_state s_st[2][SL_MXR_BLOCK];
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    sl_rsum_thr_f64 a1, a2;
+    sl_rsum_init_f64(&a1);
+    sl_rsum_init_f64(&a2);
+    const uint64_t stride = (uint64_t)gridDim.x * B;
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < n; i += stride) {
+        const double v = (double)sl_widen(x[i]);
+        sl_rsum_take1_f64(&a1, v);
+        if (what == SL_MX_MEAN || !isfinite(v)) continue;
+        double d[2];
+        const int np = sl_mxr_square_parts(v, mx_fmt<X>::F64, d);
+        for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
+    }
+    sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
+    sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
+    unsigned half = 1;
+    while (half < B) half <<= 1;
+    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
+        __syncthreads();
+        if (tid < half && tid + half < B) {
+            sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
+            sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
+        }
+    }
+    __syncthreads();
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    sl_rsum_state *g_st = reinterpret_cast<sl_rsum_state *>(work + SL_MX_WS_HEADER);
+    if (tid == 0) {
+        g_st[2 * blockIdx.x] = s_st[0][0];
+        g_st[2 * blockIdx.x + 1] = s_st[1][0];
+    }
+    if (!sl_ticket_last<sl_bar_aligned, true>(g_counter)) return;
+    if (tid == 0) {
+        sl_rsum_state t1 = g_st[0], t2 = g_st[1];
+        for (unsigned b = 1; b < gridDim.x; b++) {
+            sl_rsum_state_merge(&t1, &g_st[2 * b]);
+            sl_rsum_state_merge(&t2, &g_st[2 * b + 1]);
+        }
+        mx_store(sl_mxr_final(what, n, ddof, &t1, &t2, dt), result);
+        *g_counter = 0u;
+    }
+}
+
+template <typename X>
+static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x, uint64_t n,
+                      sl_dtype dt, void *d_work, void *d_result, cudaStream_t st, sl_err *err)
+{
+    mxr_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
+                                                    (unsigned char *)d_work, (X *)d_result);
+    SL_CUDA_CHECK_LAUNCH("mxr_kernel", v->name, err);
+    return 0;
+}
+
 } // namespace
 
 extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
@@ -154,6 +221,36 @@ extern "C" int sl_mx_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dt
     case SL_F32: return mx_launch<float>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
     case SL_F16: return mx_launch<__half>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
     case SL_BF16: return mx_launch<__nv_bfloat16>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    }
+    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}
+
+extern "C" size_t sl_mxr_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt;
+    return SL_MX_WS_HEADER + 2 * sizeof(sl_rsum_state) * (size_t)cfg->grid;
+}
+
+extern "C" int sl_mxr_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                          const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                          void *stream, sl_err *err)
+{
+    const cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (cfg->block > SL_MXR_BLOCK)
+        return sl_err_set(err, "%s: block %u above the kernel's %u", v->name, cfg->block, SL_MXR_BLOCK);
+    if (sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_mxr_workspace(v, n, dt, cfg), err) ||
+        (n && sl_check_aligned(v, d_x, dt, err)))
+        return -1;
+    switch (dt) {
+    case SL_F64: return mxr_launch<double>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F32: return mxr_launch<float>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F16: return mxr_launch<__half>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_BF16: return mxr_launch<__nv_bfloat16>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
     }
     return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
 }

@@ -153,6 +153,21 @@ SL_MX_HD double sl_mx_round(uint64_t m, int e, int sticky, int neg, sl_dtype dt)
     return neg ? -v : v;
 }
 
+/* The double r rounded once to nearest even in dt (NaN and Inf kept; overflow to Inf; subnormal
+ * results): the `reproducible` members' one conversion to the input format, the same code on
+ * the host and the device. */
+SL_MX_HD double sl_mx_round_double(double r, sl_dtype dt)
+{
+    if (dt == SL_F64 || r != r || r == 0.0 || isinf(r)) return r;
+    uint64_t u;
+    memcpy(&u, &r, sizeof u);
+    const int neg = (int)(u >> 63), ex = (int)((u >> 52) & 0x7ffu);
+    uint64_t m = u & ((((uint64_t)1) << 52) - 1u);
+    if (ex) m |= ((uint64_t)1) << 52;
+    /* r = m 2^(max(ex,1) - 1075); m << 9 has its leading bit at 61 or below */
+    return sl_mx_round(m << 9, (ex ? ex : 1) - 1075 - 9, 0, neg, dt);
+}
+
 /* Normalises the signed limbs limb[0..L) in place and writes |value| as 32-bit limbs mag[0..L);
  * returns 1 when the value is negative. */
 SL_MX_HD int sl_mx_mag(int64_t *limb, int L, uint32_t *mag)
