@@ -9,75 +9,74 @@
  * (C99); -ffp-contract=off; two's-complement int64_t. */
 #include <stdlib.h>
 #include "sl_variant_impl.h"
-#include "superacc/superacc.h"   /* sl_sacc_state_add: S1, the sum's own exact accumulation */
 #include "moments_exact/moments_exact.h"
 #include "sl_twin.h"
 
 #define MX_CHUNK 4096u
 
-/* The twin's state: S1 (superacc's limb state, float32 layout for 16-bit input) and S2. */
+/* The twin's state: S1 (exact/limbs.h's layout: float32's for 16-bit input too) with the input
+ * flags, and S2. */
 typedef struct {
-    sl_sacc_state s1;
+    int64_t s1[SL_SACC_LIMBS_MAX];
     int64_t s2[SL_MX_S2_LIMBS_F64];
-    uint64_t since;              /* squares added since S2 was last normalised */
+    unsigned flags;
+    uint64_t since;              /* inputs added since the limbs were last normalised */
 } mx_state;
 
-static void mx_state_init(mx_state *st, sl_dtype dt)
+static void mx_state_init(mx_state *st)
 {
     memset(st, 0, sizeof *st);
-    sl_sacc_state_init(&st->s1, dt == SL_F64 ? SL_F64 : SL_F32);
 }
 
-/* The squares of m finite-or-not doubles into S2 (a non-finite value adds nothing: S1's flags
- * decide the result). */
-static void mx_add_squares(mx_state *st, const double *v, uint64_t m, int f64)
+/* The finite double d (a multiple of 2^-sc) added exactly into limb. */
+static void mx_limbs_add(int64_t *limb, double d, int sc)
 {
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, sc, &idx, c, &neg)) return;
+    const int64_t sg = -(int64_t)neg;
+    for (int j = 0; j < 3; j++) limb[idx + j] += ((int64_t)c[j] ^ sg) - sg;
+}
+
+/* m values (doubles holding values of the input format) into st: S1 always, S2 when sq; NaN and
+ * Inf set flags only (superacc's rules: SL_SACC_ANYPOS for an input with its sign bit clear). */
+static void mx_add_values(mx_state *st, const double *v, uint64_t m, int f64, int sq)
+{
+    const int L1 = f64 ? SL_SACC_LIMBS_F64 : SL_SACC_LIMBS_F32;
     const int L2 = f64 ? SL_MX_S2_LIMBS_F64 : SL_MX_S2_LIMBS_F32;
+    const int sc1 = f64 ? SL_SACC_SCALE_F64 : SL_SACC_SCALE_F32;
     for (uint64_t i = 0; i < m; i++) {
-        if (!isfinite(v[i])) continue;
-        double d[2];
-        int sc[2];
-        const int np = sl_mx_square_parts(v[i], f64, d, sc);
-        for (int k = 0; k < np; k++) {
-            int idx, neg;
-            uint64_t c[3];
-            if (!sl_sacc_split_f64(d[k], sc[k], &idx, c, &neg)) continue;
-            const int64_t sg = -(int64_t)neg;
-            for (int j = 0; j < 3; j++) st->s2[idx + j] += ((int64_t)c[j] ^ sg) - sg;
+        if (!signbit(v[i])) st->flags |= SL_SACC_ANYPOS;
+        if (isnan(v[i])) { st->flags |= SL_SACC_NAN; continue; }
+        if (isinf(v[i])) { st->flags |= v[i] > 0 ? SL_SACC_PINF : SL_SACC_NINF; continue; }
+        mx_limbs_add(st->s1, v[i], sc1);
+        if (sq) {
+            double d[2];
+            int sc[2];
+            const int np = sl_mx_square_parts(v[i], f64, d, sc);
+            for (int k = 0; k < np; k++) mx_limbs_add(st->s2, d[k], sc[k]);
         }
-        if (++st->since == SL_MX_NORM_EVERY) {
+        if (++st->since == SL_MX_NORM_EVERY) {   /* <= 2 chunks per limb per input: < 2^62 */
+            sl_sacc_normalise(st->s1, L1);
             sl_sacc_normalise(st->s2, L2);
             st->since = 0;
         }
     }
 }
 
-/* x[0..n) into st: S1 always, S2 when sq. 0, or -1 with err (n too large). */
-static int mx_state_add(mx_state *st, const void *x, uint64_t n, sl_dtype dt, int sq, sl_err *err)
+/* x[0..n) into st. */
+static void mx_state_add(mx_state *st, const void *x, uint64_t n, sl_dtype dt, int sq)
 {
-    float f[MX_CHUNK];
     double d[MX_CHUNK];
     for (uint64_t i = 0; i < n; i += MX_CHUNK) {
         const uint64_t m = n - i < MX_CHUNK ? n - i : MX_CHUNK;
         if (dt == SL_F64) {
-            const double *p = (const double *)x + i;
-            if (sl_sacc_state_add(&st->s1, p, m, err)) return -1;
-            if (sq) mx_add_squares(st, p, m, 1);
+            mx_add_values(st, (const double *)x + i, m, 1, sq);
             continue;
         }
-        const float *p = (const float *)x + i;
-        if (dt != SL_F32) {
-            for (uint64_t k = 0; k < m; k++)
-                f[k] = sl_tw_half_to_float(((const uint16_t *)x)[i + k], dt);
-            p = f;
-        }
-        if (sl_sacc_state_add(&st->s1, p, m, err)) return -1;
-        if (sq) {
-            for (uint64_t k = 0; k < m; k++) d[k] = (double)p[k];
-            mx_add_squares(st, d, m, 0);
-        }
+        for (uint64_t k = 0; k < m; k++) d[k] = sl_tw_load(x, dt, i + k);   /* exact */
+        mx_add_values(st, d, m, 0, sq);
     }
-    return 0;
 }
 
 /* The one-launch kernel's grid: sm_count x SL_MX_BLOCKS_PER_SM blocks of SL_MX_BLOCK threads,
@@ -110,16 +109,12 @@ static int mx_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                           (unsigned long long)n);
     mx_state *st = malloc(sizeof *st);
     if (!st) return sl_err_set(err, "%s: out of memory", v->name);
-    mx_state_init(st, dt);
-    const int sq = v->impl != SL_MX_MEAN;
-    if (mx_state_add(st, x, n, dt, sq, err)) {
-        free(st);
-        return -1;
-    }
+    mx_state_init(st);
+    mx_state_add(st, x, n, dt, v->impl != SL_MX_MEAN);
     const int f64 = dt == SL_F64;
-    *result = sl_mx_finish(v->impl, st->s1.limb, sl_sacc_limbs(f64 ? SL_F64 : SL_F32), st->s2,
+    *result = sl_mx_finish(v->impl, st->s1, sl_sacc_limbs(f64 ? SL_F64 : SL_F32), st->s2,
                            sl_mx_s2_limbs(dt), f64 ? SL_SACC_SCALE_F64 : SL_SACC_SCALE_F32, n,
-                           cfg->ddof, st->s1.flags, dt);
+                           cfg->ddof, st->flags, dt);
     free(st);
     return 0;
 }

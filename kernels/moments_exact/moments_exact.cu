@@ -5,7 +5,7 @@
  * x*x a plain multiply (--fmad=false) and fma() the fused one; two's-complement 64-bit integer
  * atomics; the layout of exact/limbs.h.
  * Steps: 1. grid-stride read, one element per thread per step: a finite x adds itself into the
- * block's S1 limbs (superacc's sacc_spill: at most three 32-bit chunks, shared 64-bit atomics)
+ * block's S1 limbs (mx_spill, a copy of superacc's: at most three 32-bit chunks, shared 64-bit atomics)
  * and, for var/std, its square's parts (sl_mx_square_parts: one exact double for float32 and
  * 16-bit input, p + e by TwoProduct for float64) into the block's S2 limbs; NaN/Inf go to flags;
  * every SL_MX_NORM_EVERY elements of the block the limbs are normalised (block-uniform point).
@@ -16,10 +16,27 @@
  * read; the register/bin forms of superacc_f32.cu are the way to the read rate. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
-#include "superacc/superacc.cuh"      /* sacc_spill, sacc_barrier */
 #include "moments_exact/moments_exact.h"
 
 namespace {
+
+/* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs: at most three
+ * 32-bit chunks. Intentional copy of superacc.cuh's sacc_spill (families share only reduce/ and
+ * exact/): a change there applies here. */
+__device__ __noinline__ void mx_spill(double d, int scale, unsigned long long *s_acc)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k]
+                                                 : (unsigned long long)c[k]);
+}
+
+/* The kernels' barrier: the non-.aligned barrier.sync (reduce/block.cuh), as superacc's: the
+ * data-dependent paths before it leave warp convergence to the compiler. */
+__device__ __forceinline__ void mx_barrier() { sl_bar_any::sync(); }
 
 template <typename X> struct mx_fmt {
     enum { F64 = 0, L1 = SL_SACC_LIMBS_F32, L2 = SL_MX_S2_LIMBS_F32, S = SL_SACC_SCALE_F32 };
@@ -58,7 +75,7 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
     for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = 0;
     for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = 0;
     if (tid == 0) s_flags = 0;
-    sacc_barrier();
+    mx_barrier();
 
     unsigned flags = 0;
     const uint64_t stride = (uint64_t)gridDim.x * B;
@@ -67,24 +84,24 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
         const uint64_t i = base + tid;
         if (i < n) {
             const double v = (double)sl_widen(x[i]);
+            if (!signbit(v)) flags |= SL_SACC_ANYPOS;
             if (isnan(v)) flags |= SL_SACC_NAN;
             else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
             else {
-                if (!signbit(v)) flags |= SL_SACC_ANYPOS;
-                sacc_spill(v, F::S, s1);
+                mx_spill(v, F::S, s1);
                 if (what != SL_MX_MEAN) {
                     double d[2];
                     int sc[2];
                     const int np = sl_mx_square_parts(v, F::F64, d, sc);
-                    for (int k = 0; k < np; k++) sacc_spill(d[k], sc[k], s2);
+                    for (int k = 0; k < np; k++) mx_spill(d[k], sc[k], s2);
                 }
             }
         }
         if (++since == every) {                      /* uniform across the block */
             since = 0;
-            sacc_barrier();
+            mx_barrier();
             if (tid == 0) mx_normalise<X>(s1, s2);
-            sacc_barrier();
+            mx_barrier();
         }
     }
 
@@ -93,9 +110,9 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
     unsigned long long *g1 = reinterpret_cast<unsigned long long *>(work + SL_MX_WS_HEADER);
     unsigned long long *g2 = g1 + F::L1;
     if (flags) atomicOr(&s_flags, flags);
-    sacc_barrier();
+    mx_barrier();
     if (tid == 0) mx_normalise<X>(s1, s2);
-    sacc_barrier();
+    mx_barrier();
     /* normalised limbs < 2^32 (top limbs signed): G < 2^31 blocks cannot overflow a limb */
     for (unsigned i = tid; i < (unsigned)F::L1; i += B)
         if (s1[i]) atomicAdd(&g1[i], s1[i]);
@@ -103,11 +120,11 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
         if (s2[i]) atomicAdd(&g2[i], s2[i]);
     if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
     __threadfence();                                 /* limbs visible before the ticket */
-    sacc_barrier();
+    mx_barrier();
     if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
     for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = atomicExch(&g1[i], 0ull);
     for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = atomicExch(&g2[i], 0ull);
-    sacc_barrier();
+    mx_barrier();
     if (tid == 0) {
         const unsigned fl = atomicExch(g_flags, 0u);
         const double r = sl_mx_finish(what, reinterpret_cast<int64_t *>(s1), F::L1,
