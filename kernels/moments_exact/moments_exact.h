@@ -25,7 +25,7 @@
  * count 2^1200 times: scale 2148 + 1200), |x| < 2^-400 by 2^600 (scale 2148 - 1200); the parts
  * are multiples of 2^-sc since the scaled square is. Returns the number of parts. */
 #ifdef __CUDACC__
-__host__ __device__ __forceinline__
+static __host__ __device__ __forceinline__
 #else
 static inline
 #endif
@@ -56,7 +56,7 @@ int sl_mx_square_parts(double x, int f64, double *d, int *sc)
  * e = fma(x, x, -p) (exact while p neither overflows nor underflows; e = 0 when p is Inf: S2 is
  * then +Inf and the variance Inf or NaN, the textbook form's overflow). */
 #ifdef __CUDACC__
-__host__ __device__ __forceinline__
+static __host__ __device__ __forceinline__
 #else
 static inline
 #endif
@@ -74,7 +74,7 @@ int sl_mxr_square_parts(double x, int f64, double *d)
  * std the square root of that variance, a negative one taken as 0; rounded once to dt. var/std of
  * an input with NaN or Inf: NaN (moments.md's semantics; S2 leaves non-finite inputs out). */
 #ifdef __CUDACC__
-__host__ __device__ __noinline__
+static inline __host__ __device__ __noinline__
 #else
 static inline
 #endif
