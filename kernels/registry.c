@@ -83,6 +83,13 @@
     X(fused_var)                                                                            \
     X(fused_std)                                                                            \
     X(fused_max)                                                                            \
+    /* moments_exact/moments_exact.c: correctly rounded and reproducible mean, var, std */ \
+    X(mean_correct)                                                                         \
+    X(var_correct)                                                                          \
+    X(std_correct)                                                                          \
+    X(mean_reproducible)                                                                    \
+    X(var_reproducible)                                                                     \
+    X(std_reproducible)                                                                     \
     /* lse/lse.c: log-sum-exp */                                                            \
     X(lse_naive)                                                                            \
     X(lse_two_pass)                                                                         \

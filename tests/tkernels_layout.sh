@@ -11,7 +11,7 @@ k=$src/kernels
 [ -d "$k" ] || { echo "tkernels_layout: no $k" >&2; exit 1; }
 fail=0
 bad() { echo "tkernels_layout: $*" >&2; fail=1; }
-families="ladder accuracy superacc reproducible cub moments welford extrema lse norm cublas dot"
+families="ladder accuracy superacc reproducible cub moments welford extrema lse moments_exact norm cublas dot"
 n=0
 while IFS= read -r f; do
   rel=${f#"$k"/}

@@ -1,0 +1,273 @@
+/* moments_exact.cu: the `correct` mean, var and std kernel (determinism class correctly-rounded;
+ * twin moments_exact.c), and `reproducible`'s (order-independent; below): one launch, one read of x; S1 and S2 exact in integer limbs, the result
+ * rounded once by the last block (mx_round.h, the twin's own code).
+ * Assumptions: IEEE binary32/binary64; float16/bfloat16 and float32 widened to double exactly;
+ * x*x a plain multiply (--fmad=false) and fma() the fused one; two's-complement 64-bit integer
+ * atomics; the layout of exact/limbs.h.
+ * Steps: 1. grid-stride read, one element per thread per step: a finite x adds itself into the
+ * block's S1 limbs (mx_spill, a copy of superacc's: at most three 32-bit chunks, shared 64-bit atomics)
+ * and, for var/std, its square's parts (sl_mx_square_parts: one exact double for float32 and
+ * 16-bit input, p + e by TwoProduct for float64) into the block's S2 limbs; NaN/Inf go to flags;
+ * every SL_MX_NORM_EVERY elements of the block the limbs are normalised (block-uniform point).
+ * 2. block finish: normalised limbs into the global limbs (atomics), the flags ORed; the last
+ * block to take the ticket reads and zeroes them and thread 0 rounds (sl_mx_finish).
+ * Performance considerations: this is the plain form: every element costs shared atomics on
+ * a few limbs (2-3 for S1, 2-6 for S2), so it is bound by shared-memory atomics, not by the
+ * read; the register/bin forms of superacc_f32.cu are the way to the read rate. */
+#include <stdint.h>
+#include "reduce/reduce.cuh"
+#include "moments_exact/moments_exact.h"
+
+namespace {
+
+/* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs: at most three
+ * 32-bit chunks. Intentional copy of superacc.cuh's sacc_spill (families share only reduce/ and
+ * exact/): a change there applies here. */
+__device__ __noinline__ void mx_spill(double d, int scale, unsigned long long *s_acc)
+{
+    int idx, neg;
+    uint64_t c[3];
+    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
+#pragma unroll
+    for (int k = 0; k < 3; k++)
+        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k]
+                                                 : (unsigned long long)c[k]);
+}
+
+/* The kernels' barrier: the non-.aligned barrier.sync (reduce/block.cuh), as superacc's: the
+ * data-dependent paths before it leave warp convergence to the compiler. */
+__device__ __forceinline__ void mx_barrier() { sl_bar_any::sync(); }
+
+template <typename X> struct mx_fmt {
+    enum { F64 = 0, L1 = SL_SACC_LIMBS_F32, L2 = SL_MX_S2_LIMBS_F32, S = SL_SACC_SCALE_F32 };
+};
+template <> struct mx_fmt<double> {
+    enum { F64 = 1, L1 = SL_SACC_LIMBS_F64, L2 = SL_MX_S2_LIMBS_F64, S = SL_SACC_SCALE_F64 };
+};
+
+/* The rounded result (a value of X held in a double: the conversion is exact). */
+__device__ __forceinline__ void mx_store(double r, double *out) { *out = r; }
+template <typename X> __device__ __forceinline__ void mx_store(double r, X *out)
+{
+    *out = sl_out<X>((float)r);
+}
+
+/* Normalises the block's shared limbs (thread 0, between barriers). */
+template <typename X>
+__device__ __forceinline__ void mx_normalise(unsigned long long *s1, unsigned long long *s2)
+{
+    sl_sacc_normalise(reinterpret_cast<int64_t *>(s1), mx_fmt<X>::L1);
+    sl_sacc_normalise(reinterpret_cast<int64_t *>(s2), mx_fmt<X>::L2);
+}
+
+/* x: n elements (any alignment of the element size); work: sl_mx_workspace bytes, zero; result:
+ * one X. Barriers: the loop's trip count and the normalisation schedule depend on blockIdx,
+ * gridDim, blockDim and n only. */
+template <typename X>
+__global__ void __launch_bounds__(1024)
+mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+          unsigned char *work, X *result)
+{
+    typedef mx_fmt<X> F;
+    __shared__ unsigned long long s1[F::L1], s2[F::L2];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = 0;
+    for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = 0;
+    if (tid == 0) s_flags = 0;
+    mx_barrier();
+
+    unsigned flags = 0;
+    const uint64_t stride = (uint64_t)gridDim.x * B;
+    uint64_t every = SL_MX_NORM_EVERY / B, since = 0;
+    for (uint64_t base = (uint64_t)blockIdx.x * B; base < n; base += stride) {
+        const uint64_t i = base + tid;
+        if (i < n) {
+            const double v = (double)sl_widen(x[i]);
+            if (!signbit(v)) flags |= SL_SACC_ANYPOS;
+            if (isnan(v)) flags |= SL_SACC_NAN;
+            else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+            else {
+                mx_spill(v, F::S, s1);
+                if (what != SL_MX_MEAN) {
+                    double d[2];
+                    int sc[2];
+                    const int np = sl_mx_square_parts(v, F::F64, d, sc);
+                    for (int k = 0; k < np; k++) mx_spill(d[k], sc[k], s2);
+                }
+            }
+        }
+        if (++since == every) {                      /* uniform across the block */
+            since = 0;
+            mx_barrier();
+            if (tid == 0) mx_normalise<X>(s1, s2);
+            mx_barrier();
+        }
+    }
+
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    unsigned long long *g1 = reinterpret_cast<unsigned long long *>(work + SL_MX_WS_HEADER);
+    unsigned long long *g2 = g1 + F::L1;
+    if (flags) atomicOr(&s_flags, flags);
+    mx_barrier();
+    if (tid == 0) mx_normalise<X>(s1, s2);
+    mx_barrier();
+    /* normalised limbs < 2^32 (top limbs signed): G < 2^31 blocks cannot overflow a limb */
+    for (unsigned i = tid; i < (unsigned)F::L1; i += B)
+        if (s1[i]) atomicAdd(&g1[i], s1[i]);
+    for (unsigned i = tid; i < (unsigned)F::L2; i += B)
+        if (s2[i]) atomicAdd(&g2[i], s2[i]);
+    if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
+    __threadfence();                                 /* limbs visible before the ticket */
+    mx_barrier();
+    if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
+    for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = atomicExch(&g1[i], 0ull);
+    for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = atomicExch(&g2[i], 0ull);
+    mx_barrier();
+    if (tid == 0) {
+        const unsigned fl = atomicExch(g_flags, 0u);
+        const double r = sl_mx_finish(what, reinterpret_cast<int64_t *>(s1), F::L1,
+                                      reinterpret_cast<int64_t *>(s2), F::L2, F::S, n, ddof, fl, dt);
+        mx_store(r, result);
+        *g_counter = 0u;
+    }
+}
+
+template <typename X>
+static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x, uint64_t n,
+                     sl_dtype dt, void *d_work, void *d_result, cudaStream_t st, sl_err *err)
+{
+    mx_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
+                                                   (unsigned char *)d_work, (X *)d_result);
+    SL_CUDA_CHECK_LAUNCH("mx_kernel", v->name, err);
+    return 0;
+}
+
+/* ---- reproducible: binned S1 and S2 ---------------------------------------------------------
+ * Steps: 1. grid-stride read, one element per thread per step, into two per-thread binned
+ * accumulators (exact/binned.h's sl_rsum_thr_f64: S1 of x widened to double, S2 of the square's
+ * parts, sl_mxr_square_parts); 2. the threads' states merged exactly in shared memory (a tree;
+ * any order gives the same state), thread 0 stores the block's pair in the workspace and takes
+ * the ticket; 3. the last block's thread 0 merges the grid's pairs and finishes (sl_mxr_final,
+ * the twin's code). Performance considerations: the plain one-by-one path (sl_rsum_take1);
+ * reproducible.cu's grouped 16-byte path is the way to the read rate. */
+template <typename X>
+__global__ void __launch_bounds__(SL_MXR_BLOCK)
+mxr_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+           unsigned char *work, X *result)
+{
+    __shared__ sl_rsum_state s_st[2][SL_MXR_BLOCK];
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    sl_rsum_thr_f64 a1, a2;
+    sl_rsum_init_f64(&a1);
+    sl_rsum_init_f64(&a2);
+    const uint64_t stride = (uint64_t)gridDim.x * B;
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < n; i += stride) {
+        const double v = (double)sl_widen(x[i]);
+        sl_rsum_take1_f64(&a1, v);
+        if (what == SL_MX_MEAN || !isfinite(v)) continue;
+        double d[2];
+        const int np = sl_mxr_square_parts(v, mx_fmt<X>::F64, d);
+        for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
+    }
+    sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
+    sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
+    unsigned half = 1;
+    while (half < B) half <<= 1;
+    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
+        __syncthreads();
+        if (tid < half && tid + half < B) {
+            sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
+            sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
+        }
+    }
+    __syncthreads();
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    sl_rsum_state *g_st = reinterpret_cast<sl_rsum_state *>(work + SL_MX_WS_HEADER);
+    if (tid == 0) {
+        g_st[2 * blockIdx.x] = s_st[0][0];
+        g_st[2 * blockIdx.x + 1] = s_st[1][0];
+    }
+    if (!sl_ticket_last<sl_bar_aligned, true>(g_counter)) return;
+    if (tid == 0) {
+        sl_rsum_state t1 = g_st[0], t2 = g_st[1];
+        for (unsigned b = 1; b < gridDim.x; b++) {
+            sl_rsum_state_merge(&t1, &g_st[2 * b]);
+            sl_rsum_state_merge(&t2, &g_st[2 * b + 1]);
+        }
+        mx_store(sl_mxr_final(what, n, ddof, &t1, &t2, dt), result);
+        *g_counter = 0u;
+    }
+}
+
+template <typename X>
+static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x, uint64_t n,
+                      sl_dtype dt, void *d_work, void *d_result, cudaStream_t st, sl_err *err)
+{
+    mxr_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
+                                                    (unsigned char *)d_work, (X *)d_result);
+    SL_CUDA_CHECK_LAUNCH("mxr_kernel", v->name, err);
+    return 0;
+}
+
+} // namespace
+
+extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)cfg;
+    return SL_MX_WS_HEADER +
+           sizeof(int64_t) * (size_t)(sl_sacc_limbs(dt == SL_F64 ? SL_F64 : SL_F32) + sl_mx_s2_limbs(dt));
+}
+
+extern "C" int sl_mx_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                         const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                         void *stream, sl_err *err)
+{
+    const cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_SACC_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_mx_workspace(v, n, dt, cfg), err) ||
+        (n && sl_check_aligned(v, d_x, dt, err)))
+        return -1;
+    switch (dt) {   /* n = 0 launches too: the kernel's finish writes NaN (mean, n <= ddof) */
+    case SL_F64: return mx_launch<double>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F32: return mx_launch<float>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F16: return mx_launch<__half>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_BF16: return mx_launch<__nv_bfloat16>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    }
+    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}
+
+extern "C" size_t sl_mxr_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt;
+    return SL_MX_WS_HEADER + 2 * sizeof(sl_rsum_state) * (size_t)cfg->grid;
+}
+
+extern "C" int sl_mxr_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
+                          const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_result,
+                          void *stream, sl_err *err)
+{
+    const cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (cfg->block > SL_MXR_BLOCK)
+        return sl_err_set(err, "%s: block %u above the kernel's %u", v->name, cfg->block, SL_MXR_BLOCK);
+    if (sl_check_shape(v, cfg, 32u, err) ||
+        sl_check_workspace(v, d_work, work_bytes, sl_mxr_workspace(v, n, dt, cfg), err) ||
+        (n && sl_check_aligned(v, d_x, dt, err)))
+        return -1;
+    switch (dt) {
+    case SL_F64: return mxr_launch<double>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F32: return mxr_launch<float>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_F16: return mxr_launch<__half>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    case SL_BF16: return mxr_launch<__nv_bfloat16>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
+    }
+    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}

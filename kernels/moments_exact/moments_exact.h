@@ -1,0 +1,117 @@
+/* moments_exact/moments_exact.h: what the `correct` (and `reproducible`) mean/var/std kernels
+ * (moments_exact.cu) share with their CPU twins and descriptors (moments_exact.c): the exact
+ * square of an input as parts for the squares' superaccumulator (host and device), the launch
+ * defaults, the workspace layout and the GPU entry. The final rounding is mx_round.h's. */
+#ifndef SL_MOMENTS_EXACT_H
+#define SL_MOMENTS_EXACT_H
+#include "moments_exact/mx_round.h"
+#include "exact/binned.h"
+
+/* Launch defaults of the one-launch kernel: block 256, grid sm_count x 4 (fewer for small n). */
+#define SL_MX_BLOCK 256u
+#define SL_MX_BLOCKS_PER_SM 4u
+/* Elements a block reads between normalisations of its shared limbs: every element adds at most
+ * two chunks below 2^32 to one limb of S2 and one to S1 (2^28 x 2^33 < 2^62). */
+#define SL_MX_NORM_EVERY ((uint64_t)1 << 28)
+/* Workspace: [0,4) the ticket counter, [4,8) the flags, then S1's limbs (L1 int64) and S2's
+ * (L2 int64): zero at allocation, left zero by every launch. */
+#define SL_MX_WS_HEADER 16u
+
+/* x^2 of a finite input as parts d[k] to add at scale sc[k] (each d[k] a multiple of 2^-sc[k],
+ * so exact/limbs.h's sl_sacc_split_f64(d[k], sc[k]) adds it exactly into the squares' limbs,
+ * units 2^-2s). float32 and 16-bit input (x widened to double): one part, x*x exact in float64
+ * (48 bits). float64: p = x*x and e = fma(x, x, -p) (TwoProduct: x^2 = p + e exactly while no
+ * step over- or underflows), on x scaled into range: |x| >= 2^500 by 2^-600 (the parts then
+ * count 2^1200 times: scale 2148 + 1200), |x| < 2^-400 by 2^600 (scale 2148 - 1200); the parts
+ * are multiples of 2^-sc since the scaled square is. Returns the number of parts. */
+#ifdef __CUDACC__
+static __host__ __device__ __forceinline__
+#else
+static inline
+#endif
+int sl_mx_square_parts(double x, int f64, double *d, int *sc)
+{
+    if (!f64) {
+        d[0] = x * x;
+        sc[0] = SL_MX_S2_SCALE_F32;
+        return 1;
+    }
+    const double ax = fabs(x);
+    double xs = x;
+    int s = SL_MX_S2_SCALE_F64;
+    if (ax >= 0x1p500) { xs = x * 0x1p-600; s += 1200; }
+    else if (ax < 0x1p-400) { xs = x * 0x1p600; s -= 1200; }
+    const double p = xs * xs;
+    d[0] = p;
+    d[1] = fma(xs, xs, -p);
+    sc[0] = sc[1] = s;
+    return 2;
+}
+
+/* ---- `reproducible`: binned S1 and S2 (exact/binned.h's float64 binned sum, 3 folds), the
+ * textbook formula on their float64 values. Bits independent of order, split and launch. */
+#define SL_MXR_BLOCK 256u        /* the kernel's block (its shared states are sized for it) */
+
+/* x^2 as binned inputs: float32 and 16-bit input: x*x, exact in float64; float64: p = x*x and
+ * e = fma(x, x, -p) (exact while p neither overflows nor underflows; e = 0 when p is Inf: S2 is
+ * then +Inf and the variance Inf or NaN, the textbook form's overflow). */
+#ifdef __CUDACC__
+static __host__ __device__ __forceinline__
+#else
+static inline
+#endif
+int sl_mxr_square_parts(double x, int f64, double *d)
+{
+    const double p = x * x;
+    d[0] = p;
+    if (!f64) return 1;
+    d[1] = isinf(p) ? 0.0 : fma(x, x, -p);
+    return 2;
+}
+
+/* The epilogue, host and device: S1, S2 the binned states rounded once to float64, N = n and
+ * D = n - ddof exact in float64: mean S1 / N; var (S2 - (S1 * S1) / N) / D (n <= ddof: NaN);
+ * std the square root of that variance, a negative one taken as 0; rounded once to dt. var/std of
+ * an input with NaN or Inf: NaN (moments.md's semantics; S2 leaves non-finite inputs out). */
+#ifdef __CUDACC__
+static inline __host__ __device__ __noinline__
+#else
+static inline
+#endif
+double sl_mxr_final(int what, uint64_t n, uint32_t ddof, const sl_rsum_state *st1,
+                    const sl_rsum_state *st2, sl_dtype dt)
+{
+    const double s1 = sl_rsum_state_round(st1, SL_F64), N = (double)n;
+    double r;
+    if (what == SL_MX_MEAN) {
+        r = s1 / N;
+    } else if (n <= (uint64_t)ddof || (st1->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF))) {
+        r = NAN;                                     /* n <= ddof; a NaN or Inf input */
+    } else {
+        const double s2 = sl_rsum_state_round(st2, SL_F64);
+        double t = s1 * s1;
+        t = t / N;
+        t = s2 - t;
+        r = t / (double)(n - ddof);
+        if (what == SL_MX_STD) r = sqrt(r < 0.0 ? 0.0 : r);
+    }
+    return sl_mx_round_double(r, dt);
+}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* moments_exact.cu's entries, shared by every member (v->impl: SL_MX_MEAN, _VAR, _STD). */
+sl_workspace_fn sl_mx_workspace;
+sl_gpu_fn sl_mx_gpu;
+sl_workspace_fn sl_mxr_workspace;   /* reproducible */
+sl_gpu_fn sl_mxr_gpu;
+/* The reproducible twin's binned states of x[0..n) (moments_exact.c): st1 of every input, st2 of
+ * the finite inputs' squares (when sq). States of pieces merge exactly (sl_rsum_state_merge)
+ * into the whole's; sl_mxr_final on them is the twin's result. */
+void sl_mxr_states(const void *x, uint64_t n, sl_dtype dt, int sq, sl_rsum_state *st1,
+                   sl_rsum_state *st2);
+#ifdef __cplusplus
+}
+#endif
+#endif

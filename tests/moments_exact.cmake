@@ -1,0 +1,11 @@
+# moments_exact.cmake: the `correct` (correctly rounded) mean, var and std (kernels/moments_exact).
+#   tmoments_exact (cpu) every twin's bits equal the exact reference's rounded value: every
+#                        dataset family, every format, ddof 0 and 1, n = 0 .. 2^16+3, edge data
+#                        (zero variance, huge mean, subnormal, overflow, ties, float64 square
+#                        ranges, NaN/Inf), random short arrays. GPU == twin: tgpu_twins.
+sl_add_test(NAME tmoments_exact SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact.c LABELS cpu
+            TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
+# `sumlab reduce --op var FILE --ddof 1 --variants exact,correct --format csv`: equal result_hex
+add_test(NAME tmoments_exact_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_cli.sh
+         $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
+set_tests_properties(tmoments_exact_cli PROPERTIES LABELS cpu TIMEOUT 120)
