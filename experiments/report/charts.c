@@ -113,6 +113,7 @@ int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
         return -1;
     }
     if (sl_ladder_write_csv(dir, &le)) sl_notes_add(notes, "ladder.csv not written: %s", le.msg);
+    if (sl_lc_write_csv(dir, &le)) sl_notes_add(notes, "launch.csv not written: %s", le.msg);
     const char *off = getenv("SUMLAB_NO_CHARTS");
     if (off && *off && strcmp(off, "0")) {
         sl_notes_add(notes, "charts not rendered (SUMLAB_NO_CHARTS is set); render with `plots/render.sh %s`", dir);

@@ -38,7 +38,7 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
     int first = 1;
     for (size_t i = 0; i < sl_experiment_count(); i++) {
         const char *en = sl_experiment_at(i)->name;
-        if (strcmp(exp, "all") && strcmp(exp, en)) continue;
+        if (strcmp(exp, "all") ? strcmp(exp, en) != 0 : sl_experiment_opt_in(sl_experiment_at(i))) continue;
         long nr = 0;
         for (size_t r = 0; r < t->nrows; r++) nr += IS(r, exp, en);
         fprintf(f, "%s %s (", first ? "" : ";", en);

@@ -35,7 +35,16 @@ static const sl_experiment experiments[] = {
      sl_exp_tradeoff_plan, sl_exp_tradeoff, 6.0},
     {"ladder", "both source texts' ladders rung for rung at 2^25 f32 (block 256) and 2^28, with CUB and the "
                "read ceiling, beside the texts' published tables (GPU only)", sl_exp_ladder_plan, sl_exp_ladder, 8.0},
+    /* launch-config (exp_launch.c): opt-in, its sweep would break the full study's budget */
+    {"launch-config", "block, grid, items, accumulators and alignment swept per rung: time, GB/s and "
+                      "error against the bound of each tree (opt-in: never part of `all`)",
+     sl_exp_launch_plan, sl_exp_launch, 1.0},
 };
+
+int sl_experiment_opt_in(const sl_experiment *e)
+{
+    return e && !strcmp(e->name, "launch-config");
+}
 
 size_t sl_experiment_count(void) { return sizeof experiments / sizeof experiments[0]; }
 const sl_experiment *sl_experiment_at(size_t i)
