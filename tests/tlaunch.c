@@ -1,0 +1,201 @@
+/* tlaunch.c: the launch-config experiment's points on the CPU twins (label cpu): every point the
+ * experiment sweeps, for every swept variant, float32 and bfloat16, several datasets and n (one
+ * not a multiple of the vector width), gives a twin result within the a-priori bound of that
+ * configuration's tree; the point's request is what the twin resolves (block, items, offset; the
+ * grid never above the request); invalid requests are refused with a message naming the
+ * variant and the value; labels round-trip; the experiment is opt-in. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_datasets.h"
+#include "sl_reference.h"
+#include "sl_study.h"
+
+#define MAXP 160
+
+static long points_checked;
+
+/* The twin at point p on x (n values of dt), judged against ref. */
+static void check_point(const sl_variant *v, const sl_lc_point *p, const void *x, uint64_t n,
+                        sl_dtype dt, const sl_reference *ref, const char *dsname)
+{
+    char label[96];
+    sl_lc_label(p, label, sizeof label);
+    sl_err err = {{0}};
+    CHECK(sl_lc_point_check(v, n, dt, p, &err) == 0, "%s %s %s: swept point refused: %s", v->name,
+          sl_dtype_name(dt), label, err.msg);
+    sl_launch cfg;
+    sl_lc_request(p, 1, &cfg);
+    /* the offset is a byte address of x[0]: the twin reads the same values whatever it is */
+    sl_variant_resolve(v, &cfg, n, dt);
+    double r = NAN;
+    int rc = sl_variant_cpu(v, x, n, dt, &cfg, &r, &err);
+    CHECK(rc == 0, "%s %s %s n=%llu: twin failed: %s", v->name, sl_dtype_name(dt), label,
+          (unsigned long long)n, err.msg);
+    if (rc) return;
+    points_checked++;
+    /* the request is honoured: block and items as asked, the grid never above the request */
+    if (p->block) CHECK(cfg.block == p->block, "%s %s: block resolved to %u", v->name, label, cfg.block);
+    if (p->items) CHECK(cfg.items == p->items, "%s %s: items resolved to %u", v->name, label, cfg.items);
+    if (p->grid) CHECK(cfg.grid <= p->grid && cfg.grid >= 1, "%s %s: grid resolved to %u", v->name, label, cfg.grid);
+    CHECK(cfg.addr_mod == p->offset, "%s %s: addr_mod %u", v->name, label, cfg.addr_mod);
+    const double b = sl_variant_bound(v, ref, n, dt, &cfg);
+    const sl_errors e = sl_reference_errors(ref, r, dt);
+    CHECK(isfinite(b) && e.abs_err <= b,
+          "%s %s %s %s n=%llu (block %u grid %u items %u addr_mod %u, depth %g): error %g > bound %g "
+          "(result %a)", v->name, dsname, sl_dtype_name(dt), label, (unsigned long long)n, cfg.block,
+          cfg.grid, cfg.items, cfg.addr_mod, sl_variant_depth(v, n, dt, &cfg), e.abs_err, b, r);
+}
+
+static void sweep_twins(void)
+{
+    static const char *const dsn[] = {"uniform", "uniform-sym", "ill-conditioned"};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16};
+    static const uint64_t ns[] = {4099, (uint64_t)1 << 15};
+    static const uint32_t sms[] = {132, 4};   /* the H200's grids, and grids of many waves */
+    sl_lc_point pts[MAXP];
+    for (size_t d = 0; d < sizeof dsn / sizeof dsn[0]; d++) {
+        const sl_dataset *ds = sl_dataset_find(dsn[d]);
+        CHECK(ds != NULL, "dataset %s missing", dsn[d]);
+        if (!ds) continue;
+        for (size_t t = 0; t < 2; t++)
+            for (size_t k = 0; k < 2; k++) {
+                const sl_dtype dt = dts[t];
+                const uint64_t n = ns[k];
+                void *x = malloc(n * sl_dtype_size(dt));
+                sl_err err = {{0}};
+                if (!x || sl_dataset_generate(ds, dt, sl_test_seed() + d, n, NULL, 0, n, x, &err)) {
+                    CHECK(0, "%s %s n=%llu not generated: %s", dsn[d], sl_dtype_name(dt),
+                          (unsigned long long)n, err.msg);
+                    free(x);
+                    continue;
+                }
+                for (size_t vi = 0; sl_lc_variant_name(vi); vi++) {
+                    const sl_variant *v = sl_variant_find_op("sum", sl_lc_variant_name(vi));
+                    CHECK(v != NULL, "variant %s not in the registry", sl_lc_variant_name(vi));
+                    if (!v || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                    for (size_t s = 0; s < 2; s++) {
+                        size_t np = sl_lc_points(v->name, sms[s], pts, MAXP);
+                        CHECK(np > 0 && np <= MAXP, "%s: %zu points", v->name, np);
+                        if (np > MAXP) np = MAXP;
+                        for (size_t i = 0; i < np; i++) {
+                            /* the tail point: the same values, n - 1 of them */
+                            const uint64_t m = pts[i].tail ? n - 1 : n;
+                            sl_reference ref;
+                            if (sl_reference_compute(&ref, x, m, dt, &err)) {
+                                CHECK(0, "reference failed: %s", err.msg);
+                                continue;
+                            }
+                            check_point(v, &pts[i], x, m, dt, &ref, dsn[d]);
+                            sl_reference_clear(&ref);
+                        }
+                    }
+                }
+                free(x);
+            }
+    }
+}
+
+/* Every sweep the issue names is there, for the variants that take it. */
+static void sweeps_present(void)
+{
+    sl_lc_point pts[MAXP];
+    static const struct { const char *v, *sweep; } need[] = {
+        {"warp-shuffle", "block"}, {"grid-stride", "grid"}, {"vec4", "accumulators"},
+        {"multi-load", "items"},   {"packed", "align"},     {"block-reduce", "grid"},
+        {"kahan", "items"},        {"multipass", "grid"},   {"vec4", "align"},
+    };
+    for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
+        size_t np = sl_lc_points(need[k].v, 132, pts, MAXP), hit = 0;
+        uint32_t offs = 0;
+        int tail = 0;
+        for (size_t i = 0; i < np; i++) {
+            hit += !strcmp(pts[i].sweep, need[k].sweep);
+            offs |= 1u << pts[i].offset;
+            tail |= pts[i].tail;
+        }
+        CHECK(hit > 0, "%s has no %s sweep", need[k].v, need[k].sweep);
+        if (!strcmp(need[k].sweep, "align"))
+            CHECK(offs == ((1u << 0) | (1u << 4) | (1u << 8) | (1u << 12)) && tail,
+                  "%s: offsets 0/4/8/12 and the n - 1 point (offsets mask %#x, tail %d)", need[k].v, offs, tail);
+    }
+    /* block 32 .. 1024 for the rungs, accumulators 1 .. 8 for vec4 */
+    size_t np = sl_lc_points("grid-stride", 132, pts, MAXP);
+    unsigned blocks = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!strcmp(pts[i].sweep, "block")) blocks |= pts[i].block;
+    CHECK(blocks == (32u | 64u | 128u | 256u | 512u | 1024u), "grid-stride blocks %#x", blocks);
+    np = sl_lc_points("vec4", 132, pts, MAXP);
+    unsigned accs = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!strcmp(pts[i].sweep, "accumulators")) accs |= pts[i].items;
+    CHECK(accs == (1u | 2u | 4u | 8u), "vec4 accumulators %#x", accs);
+    CHECK(sl_lc_points("exact", 132, pts, MAXP) == 0, "exact is not swept");
+}
+
+/* A request the variant cannot take is refused, its message naming variant and value. */
+static void invalid_requests(void)
+{
+    static const struct {
+        const char *v;
+        sl_dtype dt;
+        sl_lc_point p;
+        const char *want;
+    } bad[] = {
+        {"grid-stride", SL_F32, {"block", 48, 0, 0, 0, 0}, "block 48 is not a power of two"},
+        {"vec4", SL_F32, {"block", 2048, 0, 0, 0, 0}, "block 2048 out of range [32, 1024]"},
+        {"packed", SL_F32, {"block", 16, 0, 0, 0, 0}, "block 16 out of range [32, 1024]"},
+        {"kahan", SL_F32, {"block", 100, 0, 0, 0, 0}, "block 100 is not a multiple of 32"},
+        {"kahan", SL_F32, {"grid", 256, 2000000, 0, 0, 0}, "grid 2000000 out of range [1, 1048576]"},
+        {"multipass", SL_F32, {"block", 128, 0, 0, 0, 0}, "block 128 requested; its block is part of the algorithm"},
+        {"warp-shuffle", SL_F32, {"grid", 256, 132, 0, 0, 0}, "grid 132 requested; its grid follows n"},
+        {"vec4", SL_F32, {"accumulators", 256, 0, 3, 0, 0}, "accumulators 3 not in {1, 2, 4, 8}"},
+        {"multi-load", SL_F32, {"items", 256, 0, 65, 0, 0}, "items 65 out of range [1, 64]"},
+        {"block-reduce", SL_F32, {"items", 256, 0, 2, 0, 0}, "takes no items per thread"},
+        {"vec4", SL_F32, {"align", 0, 0, 0, 2, 0}, "offset 2 bytes is not a multiple of the f32 element size"},
+        {"packed", SL_BF16, {"align", 0, 0, 0, 16, 0}, "offset 16 bytes is not a multiple"},
+        {"exact", SL_F32, {"block", 256, 0, 0, 0, 0}, "not a variant of the launch-config experiment"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const sl_variant *v = sl_variant_find_op("sum", bad[k].v);
+        CHECK(v != NULL, "%s missing", bad[k].v);
+        if (!v) continue;
+        sl_err err = {{0}};
+        int rc = sl_lc_point_check(v, 4096, bad[k].dt, &bad[k].p, &err);
+        CHECK(rc == -1, "%s: request %zu accepted", bad[k].v, k);
+        CHECK(strstr(err.msg, bad[k].v) == err.msg && strstr(err.msg, bad[k].want) != NULL,
+              "%s: message '%s' lacks '%s'", bad[k].v, err.msg, bad[k].want);
+    }
+}
+
+static void labels_and_registration(void)
+{
+    sl_lc_point pts[MAXP], q;
+    char label[96], sweep[32];
+    size_t np = sl_lc_points("vec4", 132, pts, MAXP);
+    for (size_t i = 0; i < np; i++) {
+        sl_lc_label(&pts[i], label, sizeof label);
+        CHECK(sl_lc_parse_label(label, &q, sweep, sizeof sweep) == 0, "label %s not parsed", label);
+        CHECK(!strcmp(sweep, pts[i].sweep) && q.block == pts[i].block && q.grid == pts[i].grid &&
+                  q.items == pts[i].items && q.offset == pts[i].offset && q.tail == pts[i].tail,
+              "label %s does not round-trip", label);
+    }
+    CHECK(sl_lc_parse_label("cfg:block128", &q, sweep, sizeof sweep) == -1, "a foreign label parsed");
+    const sl_experiment *e = sl_experiment_find("launch-config");
+    CHECK(e != NULL, "launch-config not in the experiment table");
+    CHECK(e && sl_experiment_opt_in(e), "launch-config is not opt-in");
+    CHECK(!sl_experiment_opt_in(sl_experiment_find("ladder")), "ladder became opt-in");
+}
+
+int main(void)
+{
+    sl_test_seed();
+    sweeps_present();
+    invalid_requests();
+    labels_and_registration();
+    sweep_twins();
+    printf("tlaunch: %ld twin points judged\n", points_checked);
+    CHECK(points_checked > 2000, "only %ld points judged", points_checked);
+    return sl_test_done("tlaunch");
+}
