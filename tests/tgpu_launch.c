@@ -71,7 +71,7 @@ int main(void)
                                 char label[96];
                                 sl_lc_label(&pts[i], label, sizeof label);
                                 sl_launch cfg;
-                                sl_lc_request(&pts[i], 1, &cfg);
+                                sl_lc_request(v, &pts[i], 1, &cfg);
                                 cfg.addr_mod = 0;   /* the harness sets it from the pointer */
                                 if (sms[s] != (uint32_t)info.sm_count) cfg.sm_count = sms[s];
                                 double r[2], tw = NAN;

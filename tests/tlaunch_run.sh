@@ -53,6 +53,7 @@ sys.exit(1 if fails else 0)
 PY
 rc=$?
 # the opt-in experiment is never part of `all`
-"$bin" run --help 2>&1 | grep -q "launch-config" || { echo "FAIL: run --help does not list launch-config" >&2; rc=1; }
+"$bin" run --help > "$t/help" 2>&1
+grep -q "launch-config" "$t/help" || { echo "FAIL: run --help does not list launch-config" >&2; rc=1; }
 grep -q "launch-config" "$t/lc/report.md" || { echo "FAIL: report.md does not name launch-config" >&2; rc=1; }
 exit $rc

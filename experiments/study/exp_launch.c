@@ -29,13 +29,14 @@ typedef struct {
     const char *name;
     lc_kind kind;
     int vector;        /* 16-byte loads (the alignment sweep's subjects; the others for contrast) */
+    int accs;          /* takes independent accumulators per thread (1, 2, 4, 8) */
 } lc_variant;
 
 static const lc_variant lc_vars[] = {
-    {"warp-shuffle", LC_TILE, 0},      {"grid-stride", LC_PERSISTENT, 0},
-    {"vec4", LC_VEC_ACC, 1},           {"multi-load", LC_MULTI, 0},
-    {"packed", LC_PERSISTENT, 1},      {"block-reduce", LC_PERSISTENT, 0},
-    {"kahan", LC_GS_ITEMS, 1},         {"multipass", LC_FIXED_BLOCK, 1},
+    {"warp-shuffle", LC_TILE, 0, 0},      {"grid-stride", LC_PERSISTENT, 0, 1},
+    {"vec4", LC_VEC_ACC, 1, 1},           {"multi-load", LC_MULTI, 0, 0},
+    {"packed", LC_PERSISTENT, 1, 0},      {"block-reduce", LC_PERSISTENT, 0, 0},
+    {"kahan", LC_GS_ITEMS, 1, 0},         {"multipass", LC_FIXED_BLOCK, 1, 0},
 };
 #define LC_NVARS (sizeof lc_vars / sizeof lc_vars[0])
 
@@ -56,9 +57,9 @@ static const uint32_t offsets[] = {0, 4, 8, 12};
 #define NELEM(a) (sizeof a / sizeof a[0])
 
 static size_t add_point(sl_lc_point *out, size_t k, size_t max, const char *sweep, uint32_t block,
-                        uint32_t grid, uint32_t items, uint32_t offset, int tail)
+                        uint32_t grid, uint32_t items, uint32_t accs, uint32_t offset, int tail)
 {
-    if (k < max) out[k] = (sl_lc_point){sweep, block, grid, items, offset, tail};
+    if (k < max) out[k] = (sl_lc_point){sweep, block, grid, items, accs, offset, tail};
     return k + 1;
 }
 
@@ -71,55 +72,55 @@ size_t sl_lc_points(const char *variant, uint32_t sm_count, sl_lc_point *out, si
     /* block: 32 .. 1024 at the variant's own grid and items (multipass: its one block) */
     if (lv->kind != LC_FIXED_BLOCK)
         for (size_t b = 0; b < NELEM(all_blocks); b++)
-            k = add_point(out, k, max, "block", all_blocks[b], 0, 0, 0, 0);
+            k = add_point(out, k, max, "block", all_blocks[b], 0, 0, 0, 0, 0);
     /* block x grid: one wave (a block per SM) to 64 blocks per SM */
     if (lv->kind == LC_PERSISTENT || lv->kind == LC_VEC_ACC || lv->kind == LC_GS_ITEMS)
         for (size_t b = 0; b < NELEM(map_blocks); b++)
             for (size_t g = 0; g < NELEM(grid_mult); g++)
-                k = add_point(out, k, max, "grid", map_blocks[b], grid_mult[g] * sm, 0, 0, 0);
+                k = add_point(out, k, max, "grid", map_blocks[b], grid_mult[g] * sm, 0, 0, 0, 0);
     if (lv->kind == LC_FIXED_BLOCK) {
-        k = add_point(out, k, max, "grid", 0, 0, 0, 0, 0);
-        for (size_t g = 0; g < 4; g++) k = add_point(out, k, max, "grid", 0, grid_mult[g] * sm, 0, 0, 0);
+        k = add_point(out, k, max, "grid", 0, 0, 0, 0, 0, 0);
+        for (size_t g = 0; g < 4; g++) k = add_point(out, k, max, "grid", 0, grid_mult[g] * sm, 0, 0, 0, 0);
     }
     /* items per thread (multi-load: elements strided by the block, 1 .. 64) */
     if (lv->kind == LC_MULTI)
         for (uint32_t i = 1; i <= 64; i *= 2)
             for (size_t b = 1; b < NELEM(map_blocks); b++)
-                k = add_point(out, k, max, "items", map_blocks[b], 0, i, 0, 0);
+                k = add_point(out, k, max, "items", map_blocks[b], 0, i, 0, 0, 0);
     /* kahan: vectors per thread that size its default grid */
     if (lv->kind == LC_GS_ITEMS)
-        for (uint32_t i = 1; i <= 8; i *= 2) k = add_point(out, k, max, "items", 256, 0, i, 0, 0);
-    /* vec4: independent accumulators per thread x block */
-    if (lv->kind == LC_VEC_ACC)
+        for (uint32_t i = 1; i <= 8; i *= 2) k = add_point(out, k, max, "items", 256, 0, i, 0, 0, 0);
+    /* vec4, grid-stride: independent accumulators per thread x block */
+    if (lv->accs)
         for (uint32_t a = 1; a <= 8; a *= 2)
             for (size_t b = 1; b < NELEM(map_blocks); b++)
-                k = add_point(out, k, max, "accumulators", map_blocks[b], 0, a, 0, 0);
+                k = add_point(out, k, max, "accumulators", map_blocks[b], 0, 0, a, 0, 0);
     /* alignment: base offset 0, 4, 8, 12 bytes; n - 1 elements (not a multiple of the width) */
     if (lv->kind != LC_TILE && lv->kind != LC_MULTI)
         for (size_t o = 0; o < NELEM(offsets); o++)
-            for (int t = 0; t < 2; t++) k = add_point(out, k, max, "align", 0, 0, 0, offsets[o], t);
+            for (int t = 0; t < 2; t++) k = add_point(out, k, max, "align", 0, 0, 0, 0, offsets[o], t);
     return k;
 }
 
 void sl_lc_label(const sl_lc_point *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "lc:%s:b%u:g%u:i%u:o%u:t%d", p->sweep, p->block, p->grid, p->items,
-             p->offset, p->tail);
+    snprintf(buf, len, "lc:%s:b%u:g%u:i%u:a%u:o%u:t%d", p->sweep, p->block, p->grid, p->items,
+             p->accs, p->offset, p->tail);
 }
 
 int sl_lc_parse_label(const char *s, sl_lc_point *p, char *sweep, size_t sweep_len)
 {
     char sw[32];
-    unsigned b, g, i, o;
+    unsigned b, g, i, a, o;
     int t;
     if (strncmp(s, "lc:", 3)) return -1;
     const char *c = strchr(s + 3, ':');
     if (!c || (size_t)(c - (s + 3)) >= sizeof sw || (size_t)(c - (s + 3)) >= sweep_len) return -1;
     memcpy(sw, s + 3, (size_t)(c - (s + 3)));
     sw[c - (s + 3)] = '\0';
-    if (sscanf(c, ":b%u:g%u:i%u:o%u:t%d", &b, &g, &i, &o, &t) != 5) return -1;
+    if (sscanf(c, ":b%u:g%u:i%u:a%u:o%u:t%d", &b, &g, &i, &a, &o, &t) != 6) return -1;
     snprintf(sweep, sweep_len, "%s", sw);
-    *p = (sl_lc_point){sweep, b, g, i, o, t};
+    *p = (sl_lc_point){sweep, b, g, i, a, o, t};
     return 0;
 }
 
@@ -151,15 +152,19 @@ int sl_lc_point_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_lc_
         return sl_err_set(err, "%s: grid %u out of range [1, %u]", nm, p->grid, gmax);
     const uint32_t it = p->items;
     if (it != 0) {
-        if (lv->kind == LC_VEC_ACC && it != 1 && it != 2 && it != 4 && it != 8)
-            return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", nm, it);
         if (lv->kind == LC_MULTI && it > 64)
             return sl_err_set(err, "%s: items %u out of range [1, 64]", nm, it);
         if (lv->kind == LC_GS_ITEMS && it > 64)
             return sl_err_set(err, "%s: items %u out of range [1, 64]", nm, it);
-        if (lv->kind != LC_VEC_ACC && lv->kind != LC_MULTI && lv->kind != LC_GS_ITEMS)
-            return sl_err_set(err, "%s: takes no items per thread (requested %u)", nm, it);
+        if (lv->kind != LC_MULTI && lv->kind != LC_GS_ITEMS)
+            return sl_err_set(err, "%s: takes no items per thread (requested %u)%s", nm, it,
+                              lv->kind == LC_VEC_ACC ? "; its items are its accumulators" : "");
     }
+    const uint32_t a = p->accs;
+    if (a != 0 && !lv->accs)
+        return sl_err_set(err, "%s: takes no accumulators per thread (requested %u)", nm, a);
+    if (a != 0 && a != 1 && a != 2 && a != 4 && a != 8)
+        return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", nm, a);
     const uint32_t es = (uint32_t)sl_dtype_size(dt);
     if (p->offset >= 16 || p->offset % es)
         return sl_err_set(err, "%s: offset %u bytes is not a multiple of the %s element size "
@@ -170,12 +175,18 @@ int sl_lc_point_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_lc_
     return 0;
 }
 
-void sl_lc_request(const sl_lc_point *p, uint64_t seed, sl_launch *req)
+void sl_lc_request(const sl_variant *v, const sl_lc_point *p, uint64_t seed, sl_launch *req)
 {
+    const lc_variant *lv = lc_find(v->name);
     memset(req, 0, sizeof *req);
     req->block = p->block;
     req->grid = p->grid;
     req->items = p->items;
+    if (lv && lv->kind == LC_VEC_ACC) {
+        if (p->accs) req->items = p->accs;   /* vec4's accumulators are its items */
+    } else {
+        req->accs = p->accs;
+    }
     req->addr_mod = p->offset;
     req->order_seed = seed;
 }
@@ -275,7 +286,7 @@ static int lc_session(sl_run *run, sl_rowctx *c, const void *x, uint64_t n, uint
             sl_lc_label(&pts[k], label, sizeof label);
             c->config = label;
             sl_launch req;
-            sl_lc_request(&pts[k], run->seed, &req);
+            sl_lc_request(v, &pts[k], run->seed, &req);
             rc = lc_row(run, s, c, v, &req, reps, err);
         }
     }
@@ -352,13 +363,15 @@ double sl_exp_launch_plan(sl_run *run)
 int sl_exp_launch(sl_run *run, sl_err *err) { return lc_walk(run, 1, NULL, err); }
 
 /* ---- launch.csv ---------------------------------------------------------------------------- */
-/* Accumulators per thread of a point: vec4's items; the per-lane accumulators of the 16-byte
- * loaders (packed, kahan, multipass: one per element of a vector); 1 for the scalar ones. */
-static unsigned lc_accumulators(const char *variant, sl_dtype dt, unsigned items)
+/* Accumulators per thread of a point: vec4's items, grid-stride's accs; the per-lane
+ * accumulators of the 16-byte loaders (packed, kahan, multipass: one per element of a vector); 1
+ * for the scalar ones. */
+static unsigned lc_accumulators(const char *variant, sl_dtype dt, unsigned items, unsigned accs)
 {
     const lc_variant *lv = lc_find(variant);
     if (!lv) return 0;
     if (lv->kind == LC_VEC_ACC) return items;
+    if (lv->accs) return accs ? accs : 1u;
     return lv->vector ? (unsigned)(16 / sl_dtype_size(dt)) : 1u;
 }
 
@@ -432,7 +445,7 @@ int sl_lc_write_csv(const char *dir, sl_err *err)
         const unsigned items = (unsigned)sl_csv_num(&t, r, ci);
         fprintf(f, "%s,%s,%llu,%s,%s,%u,%u,%s,%s,%s,%u,%u,%u,%d,%s,%s,", var, dts, n,
                 sl_csv_get(&t, r, cbe), sweep, p.block, p.grid, sl_csv_get(&t, r, cb),
-                sl_csv_get(&t, r, cg), sl_csv_get(&t, r, ci), lc_accumulators(var, dt, items),
+                sl_csv_get(&t, r, cg), sl_csv_get(&t, r, ci), lc_accumulators(var, dt, items, p.accs),
                 lc_load_width(var, dt), p.offset, p.tail, sl_csv_get(&t, r, cms), sl_csv_get(&t, r, cgb));
         if (isnan(rc)) fputs(",", f); else fprintf(f, "%.4f,", rc);
         if (isnan(rr)) fputs(",", f); else fprintf(f, "%.4f,", rr);

@@ -111,6 +111,54 @@ __global__ void __launch_bounds__(1024, 2) k_grid_stride(const X *__restrict__ x
     sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
 
+/* V5 with A > 1 independent accumulators per thread (cfg accs): step s of the thread (x[i], then
+ * x[i + B], i = 2Bb + t + sS) adds into acc[s mod A]; the main loop takes A whole steps in
+ * range at a time (their 2A loads in flight, then the adds in step order), the last steps are
+ * guarded; then the pairwise combine w = A/2 .. 1 (ladder.c's model, bit for bit). A = 1 is
+ * k_grid_stride above (same order, its own unrolling). No minimum-blocks bound: A = 8 keeps 8
+ * accumulators and 16 loads live. */
+template <typename X, typename T, int A>
+__global__ void __launch_bounds__(1024) k_grid_stride_acc(const X *__restrict__ x, uint64_t n,
+                                                          void *work, X *result)
+{
+    __shared__ T s_warp[32];
+    const uint64_t B = blockDim.x;
+    const uint64_t S = 2u * B * gridDim.x;
+    uint64_t i = (uint64_t)blockIdx.x * 2u * B + threadIdx.x;
+    T acc[A];
+#pragma unroll
+    for (int k = 0; k < A; k++) acc[k] = T(0);
+    for (; i + (uint64_t)(A - 1) * S + B < n; i += (uint64_t)A * S) {
+        X r[2 * A];
+#pragma unroll
+        for (int k = 0; k < A; k++) {
+            r[2 * k] = x[i + (uint64_t)k * S];
+            r[2 * k + 1] = x[i + (uint64_t)k * S + B];
+        }
+#pragma unroll
+        for (int k = 0; k < A; k++) {
+            acc[k] = acc[k] + sl_acc_of<T>(r[2 * k]);
+            acc[k] = acc[k] + sl_acc_of<T>(r[2 * k + 1]);
+        }
+    }
+    /* fewer than A + 1 steps left (the main loop stopped at a step whose second load is out of
+     * range, or past n): step k of them goes to acc[k], as its step number mod A says */
+#pragma unroll
+    for (int k = 0; k < A; k++) {
+        if (i < n) {
+            acc[k] = acc[k] + sl_acc_of<T>(x[i]);
+            if (i + B < n) acc[k] = acc[k] + sl_acc_of<T>(x[i + B]);
+        }
+        i += S;
+    }
+#pragma unroll
+    for (int w = A / 2; w >= 1; w /= 2)
+#pragma unroll
+        for (int k = 0; k < w; k++) acc[k] = acc[k] + acc[k + w];
+    T a = sl_block_sum(acc[0], s_warp);
+    sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
+}
+
 /* V6: see the model in ladder.c. head/nv from sl_vec_split; x + head is 16-aligned.
  * Block b streams its own contiguous range of vectors (sl_ladder_vec_block, with the split
  * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads in flight
@@ -281,8 +329,12 @@ static const char *ladder_launch(const sl_variant *v, const ladder_args &a, sl_d
         k_warp_shuffle<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
         return "k_warp_shuffle";
     case SL_RUNG_GRID_STRIDE:
-        k_grid_stride<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
-        return "k_grid_stride";
+        switch (a.c.accs) {
+        case 2: k_grid_stride_acc<X, T, 2><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride_acc";
+        case 4: k_grid_stride_acc<X, T, 4><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride_acc";
+        case 8: k_grid_stride_acc<X, T, 8><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride_acc";
+        default: k_grid_stride<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride";
+        }
     case SL_RUNG_VEC4:
         vec4_launch<X, T>(a, dt);
         return "k_vec4";

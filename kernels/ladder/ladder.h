@@ -44,8 +44,9 @@ typedef enum {
 /* The resolve() of every rung (v->impl): fills the zero fields of cfg. Idempotent. */
 sl_resolve_fn sl_ladder_resolve;
 /* Checks a resolved cfg (block a power of two in [32,1024], grid in [1, 2^31-1] and large
- * enough for rungs V0-V4, items as the rung needs, addr_mod a multiple of the element size
- * for vec4). Returns 0, or -1 with err naming the variant. */
+ * enough for rungs V0-V4, items as the rung needs, accs in {1, 2, 4, 8} for grid-stride and at
+ * most 1 for the others, addr_mod a multiple of the element size for vec4). Returns 0, or -1
+ * with err naming the variant. */
 int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
                     sl_err *err);
 /* vec4 splits x with sl_vec_split (sl_layout.h): head scalars, 16-byte vectors, tail. */
