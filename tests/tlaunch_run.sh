@@ -52,6 +52,44 @@ print("tlaunch_run: %d rows, %d failures" % (len(lc), len(fails)))
 sys.exit(1 if fails else 0)
 PY
 rc=$?
+# The report's claims are computed from the data: with the rows relabelled as GPU rows (the
+# speed claims are judged on the GPU backend only), "256 threads is within X %" must be the
+# figure computed here from launch.csv, and the CPU run's report must judge no speed claim.
+grep -q "no speed claim is judged here" "$t/lc/report.md" || { echo "FAIL: the CPU report does not say it judges no speed claim" >&2; rc=1; }
+grep -q "256 threads is within" "$t/lc/report.md" && { echo "FAIL: the CPU report judges a speed claim" >&2; rc=1; }
+cp -r "$t/lc" "$t/g"
+python3 - "$t/g/results.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+b = rows[0].index("backend")
+for r in rows[1:]:
+    r[b] = "gpu" if r[b] == "cpu" else r[b]
+csv.writer(open(sys.argv[1], "w"), lineterminator="\n").writerows(rows)
+PY
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/g" -q 2> "$t/g.err" || { echo "FAIL: report-only: $(head -c 400 "$t/g.err")" >&2; rc=1; }
+python3 - "$t/g" <<'PY' || rc=1
+import csv, re, sys
+d = sys.argv[1]
+lc = list(csv.DictReader(open(d + "/launch.csv")))
+rep = open(d + "/report.md").read()
+fails = 0
+for dt in ("f32", "bf16"):
+    nm = max(int(r["n"]) + int(r["tail"]) for r in lc if r["dtype"] == dt)
+    worst, wv = -1, None
+    for v in ["warp-shuffle", "grid-stride", "vec4", "multi-load", "packed", "block-reduce", "kahan", "multipass"]:
+        pts = [r for r in lc if r["variant"] == v and r["dtype"] == dt and r["sweep"] == "block" and int(r["n"]) == nm]
+        t256 = [float(r["time_ms"]) for r in pts if r["block_req"] == "256"]
+        if not pts or not t256: continue
+        x = (t256[0] / min(float(r["time_ms"]) for r in pts) - 1) * 100
+        if x > worst: worst, wv = x, v
+    sec = rep[rep.index("### " + dt, rep.index("## Launch configurations")):]
+    m = re.search(r"256 threads is within ([0-9.]+) % of the best block size for every rung \(the farthest: `([^`]+)`\)", sec)
+    if not m or abs(float(m.group(1)) - worst) > 0.051 or m.group(2) != wv:
+        print("FAIL: %s: report says %s, launch.csv gives %.1f %% (%s)" % (dt, m.groups() if m else None, worst, wv), file=sys.stderr)
+        fails += 1
+sys.exit(1 if fails else 0)
+PY
+
 # the opt-in experiment is never part of `all`
 "$bin" run --help > "$t/help" 2>&1
 grep -q "launch-config" "$t/help" || { echo "FAIL: run --help does not list launch-config" >&2; rc=1; }

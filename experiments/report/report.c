@@ -13,6 +13,7 @@
 #include "html.h"
 #include "sweeps.h"
 #include "ladder.h"
+#include "launch.h"
 #include "sl_ops.h"
 #include "table.h"
 #include "sl_study.h"
@@ -351,6 +352,7 @@ static void write_op_sections(FILE *f, const sl_report_ctx *R)
     sl_report_det_inputs(f, R);
     sec_throughput(f, R);
     sl_report_ladders(f, R);
+    sl_report_launch(f, R);
     sec_tradeoff(f, R);
     sec_twin(f, R);
     sec_checks(f, R);
