@@ -174,7 +174,7 @@ fi
 launch=""
 if [ -r "$dir/launch.csv" ]; then
   check_csv "$dir/launch.csv" "$tmp/launch.csv" "variant dtype sweep backend" "twin_match" \
-    "$num_cols time_ms ratio_cub ratio_read bound_ratio" \
+    "$num_cols time_ms ratio_cub ratio_read bound_ratio regs blocks_per_sm occupancy" \
     "n block_req grid_req block grid items accumulators load_width offset tail" ""
   launch=$tmp/launch.csv
 fi

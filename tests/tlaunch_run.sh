@@ -24,7 +24,7 @@ res = [r for r in csv.DictReader(open(d + "/results.csv")) if r["experiment"] ==
 lc = list(csv.DictReader(open(d + "/launch.csv")))
 want = ["variant", "dtype", "n", "backend", "sweep", "block_req", "grid_req", "block", "grid", "items",
         "accumulators", "load_width", "offset", "tail", "time_ms", "gbps", "ratio_cub", "ratio_read",
-        "abs_err", "rel_err", "ulps", "bound_abs", "bound_ratio", "twin_match"]
+        "abs_err", "rel_err", "ulps", "bound_abs", "bound_ratio", "twin_match", "regs", "blocks_per_sm", "occupancy"]
 check(lc and list(lc[0].keys()) == want, "launch.csv columns: %s" % (list(lc[0].keys()) if lc else None))
 check(len(res) > 500 and len(lc) == len(res), "rows: %d results, %d launch.csv" % (len(res), len(lc)))
 check(all(r["status"] == "ok" for r in res), "a row not ok: %s" % [r["note"] for r in res if r["status"] != "ok"][:3])
@@ -66,7 +66,14 @@ for r in rows[1:]:
     r[b] = "gpu" if r[b] == "cpu" else r[b]
 csv.writer(open(sys.argv[1], "w"), lineterminator="\n").writerows(rows)
 PY
+# the kernels' resource use (written beside the rows on a GPU) joins launch.csv by the row's key
+key=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  $c["experiment"] == "launch-config" && $c["variant"] == "vec4" { print $c["variant"] "," $c["dtype"] "," $c["n"] "," $c["config"]; exit }' "$t/g/results.csv")
+printf 'variant,dtype,n,config,regs,blocks_per_sm,occupancy\n%s,32,2,0.5000\n' "$key" > "$t/g/launch_attrs.csv"
 SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/g" -q 2> "$t/g.err" || { echo "FAIL: report-only: $(head -c 400 "$t/g.err")" >&2; rc=1; }
+na=$(awk -F, 'NR > 1 && $25 != "" { k++ } END { print k + 0 }' "$t/g/launch.csv")
+grep -q "^${key%%,*},.*,32,2,0.5000$" "$t/g/launch.csv" && [ "$na" = 1 ] ||
+  { echo "FAIL: launch_attrs.csv not joined into launch.csv once ($na rows with regs)" >&2; rc=1; }
 python3 - "$t/g" <<'PY' || rc=1
 import csv, re, sys
 d = sys.argv[1]

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_study.h"
+#include "ladder/ladder.h"
 
 /* The variants swept, and what each takes (kinds decide the sweeps of sl_lc_points). */
 typedef enum {
@@ -212,6 +213,32 @@ static int lc_ns(const sl_run *run, uint64_t *ns)
 
 #define LC_MAX_POINTS 128
 
+/* The resource use of a ladder rung's kernel at a measured point (registers per thread, resident
+ * blocks per SM, theoretical occupancy), appended to DIR/launch_attrs.csv (variant, dtype, n,
+ * config: the key of its results.csv row); launch.csv joins it. A rung whose attributes cannot
+ * be read leaves a note; the other families have no such entry yet. */
+static void lc_attrs_row(sl_run *run, const sl_rowctx *c, const sl_variant *v, const sl_launch *cfg)
+{
+    if (strcmp(v->family, "ladder")) return;
+    sl_kernel_attrs a;
+    sl_err e = {{0}};
+    if (sl_ladder_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)) {
+        sl_notes_add(&run->notes, "launch-config: %s", e.msg);
+        return;
+    }
+    char path[sizeof run->dir + 32];
+    snprintf(path, sizeof path, "%s/launch_attrs.csv", run->dir);
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        sl_notes_add(&run->notes, "launch-config: %s not written: %s", path, strerror(errno));
+        return;
+    }
+    if (ftell(f) == 0) fputs("variant,dtype,n,config,regs,blocks_per_sm,occupancy\n", f);
+    fprintf(f, "%s,%s,%llu,%s,%d,%d,%.4f\n", v->name, sl_dtype_name(c->dt), (unsigned long long)c->n,
+            c->config, a.regs, a.blocks_per_sm, a.occupancy);
+    if (fclose(f) != 0) sl_notes_add(&run->notes, "launch-config: %s: write failed", path);
+}
+
 /* One (variant, point) row on session s (context c), unless results.csv has it. */
 static int lc_row(sl_run *run, sl_session *s, const sl_rowctx *c, const sl_variant *v,
                   const sl_launch *req, int reps, sl_err *err)
@@ -234,6 +261,7 @@ static int lc_row(sl_run *run, sl_session *s, const sl_rowctx *c, const sl_varia
                        : (row.twin_checked && !row.twin_match) ? "GPU result differs from its CPU twin" : "";
     sl_record r = sl_study_record(run, c, v, status == 1 ? "skipped" : "ok", &row, note);
     int rc = sl_study_write(run, &r, 0, err);
+    if (!rc && status == 0 && !strcmp(row.backend, "gpu")) lc_attrs_row(run, c, v, &row.cfg);
     sl_row_free(&row);
     return rc;
 }
@@ -415,16 +443,31 @@ int sl_lc_write_csv(const char *dir, sl_err *err)
         sl_csv_free(&t);
         return 0;
     }
+    /* the kernels' resource use measured beside the rows (GPU backend, ladder rungs) */
+    sl_csv at;
+    int have_at = 0;
+    snprintf(path, sizeof path, "%s/launch_attrs.csv", dir);
+    FILE *probe = fopen(path, "r");
+    if (probe) {
+        fclose(probe);
+        sl_err ae = {{0}};
+        have_at = sl_csv_read(path, &at, NULL, &ae) == 0;
+    }
+    const int av = have_at ? sl_csv_col(&at, "variant") : -1, ad = have_at ? sl_csv_col(&at, "dtype") : -1,
+              an = have_at ? sl_csv_col(&at, "n") : -1, ac = have_at ? sl_csv_col(&at, "config") : -1,
+              ar = have_at ? sl_csv_col(&at, "regs") : -1, ab = have_at ? sl_csv_col(&at, "blocks_per_sm") : -1,
+              ao = have_at ? sl_csv_col(&at, "occupancy") : -1;
     snprintf(path, sizeof path, "%s/launch.csv", dir);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
         sl_csv_free(&t);
+        if (have_at) sl_csv_free(&at);
         return sl_err_set(err, "%s: cannot write: %s", tmp, strerror(errno));
     }
     fprintf(f, "variant,dtype,n,backend,sweep,block_req,grid_req,block,grid,items,accumulators,"
                "load_width,offset,tail,time_ms,gbps,ratio_cub,ratio_read,abs_err,rel_err,ulps,"
-               "bound_abs,bound_ratio,twin_match\n");
+               "bound_abs,bound_ratio,twin_match,regs,blocks_per_sm,occupancy\n");
     for (size_t r = 0; r < t.nrows; r++) {
         if (strcmp(sl_csv_get(&t, r, cexp), "launch-config") || strcmp(sl_csv_get(&t, r, cstat), "ok")) continue;
         sl_lc_point p;
@@ -449,11 +492,25 @@ int sl_lc_write_csv(const char *dir, sl_err *err)
                 lc_load_width(var, dt), p.offset, p.tail, sl_csv_get(&t, r, cms), sl_csv_get(&t, r, cgb));
         if (isnan(rc)) fputs(",", f); else fprintf(f, "%.4f,", rc);
         if (isnan(rr)) fputs(",", f); else fprintf(f, "%.4f,", rr);
-        fprintf(f, "%s,%s,%s,%s,%s,%s\n", sl_csv_get(&t, r, cae), sl_csv_get(&t, r, cre),
+        fprintf(f, "%s,%s,%s,%s,%s,%s,", sl_csv_get(&t, r, cae), sl_csv_get(&t, r, cre),
                 sl_csv_get(&t, r, cul), sl_csv_get(&t, r, cba), sl_csv_get(&t, r, cbr),
                 sl_csv_get(&t, r, ctw));
+        long ka = -1;   /* the last attributes line of this row's key */
+        for (size_t q = 0; have_at && q < at.nrows; q++)
+            if (!strcmp(sl_csv_get(&at, q, av), var) && !strcmp(sl_csv_get(&at, q, ad), dts) &&
+                strtoull(sl_csv_get(&at, q, an), NULL, 10) == n && !strcmp(sl_csv_get(&at, q, ac), sl_csv_get(&t, r, ccfg)))
+                ka = (long)q;
+        if (ka >= 0) {
+            const double regs = sl_csv_num(&at, (size_t)ka, ar), nb = sl_csv_num(&at, (size_t)ka, ab),
+                         oc = sl_csv_num(&at, (size_t)ka, ao);
+            if (isnan(regs) || isnan(nb) || isnan(oc)) fputs(",,\n", f);
+            else fprintf(f, "%.0f,%.0f,%.4f\n", regs, nb, oc);
+        } else {
+            fputs(",,\n", f);
+        }
     }
     sl_csv_free(&t);
+    if (have_at) sl_csv_free(&at);
     int bad = ferror(f) != 0;
     if (fclose(f) != 0) bad = 1;
     if (bad || rename(tmp, path) != 0) {

@@ -123,6 +123,21 @@ int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launc
     return 0;
 }
 
+#ifndef SUMLAB_HAVE_CUDA
+/* Without CUDA there is no kernel to ask (ladder.cu defines these otherwise). */
+int sl_ladder_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                           sl_kernel_attrs *out, sl_err *err)
+{
+    (void)n; (void)dt; (void)cfg; (void)out;
+    return sl_err_set(err, "%s: no kernel attributes: sumlab was built without CUDA", v->name);
+}
+int sl_ladder2_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                            sl_kernel_attrs *out, sl_err *err)
+{
+    return sl_ladder_kernel_attrs(v, n, dt, cfg, out, err);
+}
+#endif
+
 /* A private copy of cfg, resolved (idempotent on a resolved one) and checked. */
 static int prep(const sl_variant *v, const sl_launch *cfg, uint64_t n, sl_dtype dt,
                 sl_launch *c, sl_err *err)

@@ -375,3 +375,71 @@ extern "C" int sl_ladder_gpu(const sl_variant *v, const void *d_x, uint64_t n, s
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }
+
+/* ---------------------------------------------------------------- resource use ------------
+ * The kernel ladder_launch would enqueue (same dispatch), for sl_ladder_kernel_attrs. */
+template <typename X, typename T, bool ONE, bool EDGES>
+static const void *vec4_fn(uint32_t items)
+{
+    switch (items) {
+    case 1: return (const void *)k_vec4<X, T, 1, ONE, EDGES>;
+    case 2: return (const void *)k_vec4<X, T, 2, ONE, EDGES>;
+    case 4: return (const void *)k_vec4<X, T, 4, ONE, EDGES>;
+    default: return (const void *)k_vec4<X, T, 8, ONE, EDGES>;
+    }
+}
+
+template <typename X, typename T>
+static const void *ladder_fn(const sl_variant *v, const sl_launch &c, uint64_t n, sl_dtype dt,
+                             size_t *smem)
+{
+    *smem = 0;
+    switch ((sl_rung)v->impl) {
+    case SL_RUNG_ATOMIC_THREAD:
+        return sizeof(X) == 2 ? (const void *)k_atomic_thread<X, float> : (const void *)k_atomic_thread<X, X>;
+    case SL_RUNG_SMEM_INTERLEAVED: *smem = (size_t)c.block * sizeof(T); return (const void *)k_smem<X, T, 1>;
+    case SL_RUNG_SMEM_SEQUENTIAL: *smem = (size_t)c.block * sizeof(T); return (const void *)k_smem<X, T, 2>;
+    case SL_RUNG_TWO_LOAD: *smem = (size_t)c.block * sizeof(T); return (const void *)k_smem<X, T, 3>;
+    case SL_RUNG_WARP_SHUFFLE: return (const void *)k_warp_shuffle<X, T>;
+    case SL_RUNG_GRID_STRIDE:
+        switch (c.accs) {
+        case 2: return (const void *)k_grid_stride_acc<X, T, 2>;
+        case 4: return (const void *)k_grid_stride_acc<X, T, 4>;
+        case 8: return (const void *)k_grid_stride_acc<X, T, 8>;
+        default: return (const void *)k_grid_stride<X, T>;
+        }
+    case SL_RUNG_VEC4: {
+        uint64_t head, nv;
+        sl_vec_split(n, dt, c.addr_mod, &head, &nv);
+        const bool edges = head != 0 || head + nv * (16 / sizeof(X)) != n;
+        if (c.grid == 1) return edges ? vec4_fn<X, T, true, true>(c.items) : vec4_fn<X, T, true, false>(c.items);
+        return edges ? vec4_fn<X, T, false, true>(c.items) : vec4_fn<X, T, false, false>(c.items);
+    }
+    }
+    return NULL;
+}
+
+extern "C" int sl_ladder_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                      const sl_launch *cfg, sl_kernel_attrs *out, sl_err *err)
+{
+    if (v->impl > SL_RUNG_VEC4) return sl_ladder2_kernel_attrs(v, n, dt, cfg, out, err);
+    sl_launch c = *cfg;
+    sl_ladder_resolve(v, &c, n, dt);
+    if (sl_ladder_check(v, n, dt, &c, err)) return -1;
+    size_t smem = 0;
+    const void *fn = NULL;
+    switch (dt) {
+    case SL_F64: fn = ladder_fn<double, double>(v, c, n, dt, &smem); break;
+    case SL_F16:
+        fn = v->acc_input ? ladder_fn<__half, __half>(v, c, n, dt, &smem) : ladder_fn<__half, float>(v, c, n, dt, &smem);
+        break;
+    case SL_BF16:
+        fn = v->acc_input ? ladder_fn<__nv_bfloat16, __nv_bfloat16>(v, c, n, dt, &smem)
+                          : ladder_fn<__nv_bfloat16, float>(v, c, n, dt, &smem);
+        break;
+    default: fn = ladder_fn<float, float>(v, c, n, dt, &smem); break;
+    }
+    if (!fn) return sl_err_set(err, "%s: not a ladder rung (impl %d)", v->name, v->impl);
+    return sl_kernel_attrs_of(fn, c.block, smem, v->name, &out->regs, &out->blocks_per_sm,
+                              &out->occupancy, err);
+}
