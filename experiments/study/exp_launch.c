@@ -281,6 +281,7 @@ static int lc_session(sl_run *run, sl_rowctx *c, const void *x, uint64_t n, uint
         const sl_variant *v = sl_variant_find_op("sum", lc_vars[i].name);
         if (!v || !sl_exp_variant_on(run, v) || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
         size_t np = sl_lc_points(v->name, run->gpu_sm_count, pts, LC_MAX_POINTS);
+        if (np > LC_MAX_POINTS) np = LC_MAX_POINTS;
         for (size_t k = 0; k < np; k++) {
             if (pts[k].offset != offset || pts[k].tail != tail) continue;
             sl_lc_label(&pts[k], label, sizeof label);
@@ -308,6 +309,7 @@ static int lc_session(sl_run *run, sl_rowctx *c, const void *x, uint64_t n, uint
         const sl_variant *v = sl_variant_find_op("sum", lc_vars[i].name);
         if (!v || !sl_exp_variant_on(run, v) || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
         size_t np = sl_lc_points(v->name, run->gpu_sm_count, pts, LC_MAX_POINTS);
+        if (np > LC_MAX_POINTS) np = LC_MAX_POINTS;
         for (size_t k = 0; k < np && !rc && !sl_run_stopped(run); k++) {
             if (pts[k].offset != offset || pts[k].tail != tail) continue;
             if (sl_lc_point_check(v, m, dt, &pts[k], err)) { rc = -1; break; }
