@@ -2,8 +2,10 @@
  * experiment sweeps, for every swept variant, float32 and bfloat16, several datasets and n (one
  * not a multiple of the vector width), gives a twin result within the a-priori bound of that
  * configuration's tree; the point's request is what the twin resolves (block, items, offset; the
- * grid never above the request); invalid requests are refused with a message naming the
- * variant and the value; labels round-trip; the experiment is opt-in. */
+ * grid never above the request); the aligned points give one result for a config-independent
+ * variant (multipass) and, for every other one, different results on some input (the sweep
+ * changes the summation tree); invalid requests are refused with a message naming the variant
+ * and the value; labels round-trip; the experiment is opt-in. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +19,11 @@
 
 static long points_checked;
 
-/* The twin at point p on x (n values of dt), judged against ref. */
+/* The twin at point p on x (n values of dt), judged against ref; its result in *out. */
 static void check_point(const sl_variant *v, const sl_lc_point *p, const void *x, uint64_t n,
-                        sl_dtype dt, const sl_reference *ref, const char *dsname)
+                        sl_dtype dt, const sl_reference *ref, const char *dsname, double *out)
 {
+    *out = NAN;
     char label[96];
     sl_lc_label(p, label, sizeof label);
     sl_err err = {{0}};
@@ -35,6 +38,7 @@ static void check_point(const sl_variant *v, const sl_lc_point *p, const void *x
     CHECK(rc == 0, "%s %s %s n=%llu: twin failed: %s", v->name, sl_dtype_name(dt), label,
           (unsigned long long)n, err.msg);
     if (rc) return;
+    *out = r;
     points_checked++;
     /* the request is honoured: block and items as asked, the grid never above the request */
     if (p->block) CHECK(cfg.block == p->block, "%s %s: block resolved to %u", v->name, label, cfg.block);
@@ -51,6 +55,8 @@ static void check_point(const sl_variant *v, const sl_lc_point *p, const void *x
           "(result %a)", v->name, dsname, sl_dtype_name(dt), label, (unsigned long long)n, cfg.block,
           cfg.grid, cfg.items, cfg.addr_mod, sl_variant_depth(v, n, dt, &cfg), e.abs_err, b, r);
 }
+
+static int tree_varies[16];   /* per swept variant: some input's results differ across configs */
 
 static void sweep_twins(void)
 {
@@ -79,6 +85,10 @@ static void sweep_twins(void)
                     const sl_variant *v = sl_variant_find_op("sum", sl_lc_variant_name(vi));
                     CHECK(v != NULL, "variant %s not in the registry", sl_lc_variant_name(vi));
                     if (!v || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                    /* the aligned points of this input: a launch configuration is a tree, so
+                     * they differ somewhere, except for a config-independent variant */
+                    double first = NAN;
+                    int have_first = 0, differ = 0;
                     for (size_t s = 0; s < 2; s++) {
                         size_t np = sl_lc_points(v->name, sms[s], pts, MAXP);
                         CHECK(np > 0 && np <= MAXP, "%s: %zu points", v->name, np);
@@ -91,10 +101,20 @@ static void sweep_twins(void)
                                 CHECK(0, "reference failed: %s", err.msg);
                                 continue;
                             }
-                            check_point(v, &pts[i], x, m, dt, &ref, dsn[d]);
+                            double r;
+                            check_point(v, &pts[i], x, m, dt, &ref, dsn[d], &r);
                             sl_reference_clear(&ref);
+                            if (pts[i].offset || pts[i].tail || isnan(r)) continue;
+                            if (!have_first) { first = r; have_first = 1; }
+                            else if (memcmp(&r, &first, sizeof r)) differ = 1;
                         }
                     }
+                    if (v->determinism >= SL_DET_CONFIG_INDEPENDENT)
+                        CHECK(!differ, "%s (%s) %s %s n=%llu: results differ across launch "
+                              "configurations", v->name, sl_determinism_name(v->determinism), dsn[d],
+                              sl_dtype_name(dt), (unsigned long long)n);
+                    else if (differ)
+                        tree_varies[vi] = 1;
                 }
                 free(x);
             }
@@ -296,6 +316,12 @@ int main(void)
     labels_and_registration();
     grid_stride_accumulators();
     sweep_twins();
+    for (size_t vi = 0; sl_lc_variant_name(vi); vi++) {
+        const sl_variant *v = sl_variant_find_op("sum", sl_lc_variant_name(vi));
+        if (v && v->determinism < SL_DET_CONFIG_INDEPENDENT)
+            CHECK(tree_varies[vi], "%s: the same bits at every launch configuration of every input: "
+                  "the sweep does not change its summation tree", v->name);
+    }
     printf("tlaunch: %ld twin points judged\n", points_checked);
     CHECK(points_checked > 2000, "only %ld points judged", points_checked);
     return sl_test_done("tlaunch");
