@@ -170,6 +170,14 @@ if [ -r "$dir/ladder.csv" ]; then
   check_csv "$dir/ladder.csv" "$tmp/ladder.csv" "config variant" "rung" "$num_cols" "n" "text"
   ladder=$tmp/ladder.csv
 fi
+# launch-config (launch.csv, written with the report from results.csv's launch-config rows)
+launch=""
+if [ -r "$dir/launch.csv" ]; then
+  check_csv "$dir/launch.csv" "$tmp/launch.csv" "variant dtype sweep backend" "twin_match" \
+    "$num_cols time_ms ratio_cub ratio_read bound_ratio regs blocks_per_sm occupancy" \
+    "n block_req grid_req block grid items accumulators load_width offset tail" ""
+  launch=$tmp/launch.csv
+fi
 
 # The pngcairo probe runs beside the data preparation; gp_setup, before the first chart, reads
 # its result: pngterm (pngcairo, else png).
@@ -680,6 +688,81 @@ if [ -n "$ladder" ]; then
   else
     note "ladder: ladder.csv has no block-256 rows: skipped"
   fi
+fi
+
+# ---- launch-config: throughput maps with the best cell, error vs block size and accumulators,
+# aligned vs misaligned loads (plots/launch_config.gp), at each dtype's largest n -------------
+if [ -n "$launch" ]; then
+  src=$tmp/lc; mkdir -p "$src"
+  awk -F, -v out="$src" '
+    function lg(v,   k) { k = 0; while (v > 1) { v = v / 2; k++ } return k }
+    NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      d = $c["dtype"]; if ($c["n"] + $c["tail"] > nmax[d]) nmax[d] = $c["n"] + $c["tail"]
+      if ($c["sweep"] == "grid" && $c["block_req"] > 0) { k = $c["variant"] "__" d
+        if (!(k in gmin) || $c["grid_req"] < gmin[k]) gmin[k] = $c["grid_req"] }
+      next }
+    FNR == 1 { next }
+    { d = $c["dtype"]; v = $c["variant"]; sw = $c["sweep"]; g = $c["gbps"] }
+    $c["n"] + $c["tail"] != nmax[d] { next }
+    { be[d] = $c["backend"] }
+    function cell(f, x, y, val, xl, yl) {
+      if (val == "") return
+      printf "%d %d %s %s %s\n", x, y, val, xl, yl >> (out "/" f ".dat")
+      if (!(f in best) || val + 0 > best[f]) { best[f] = val + 0; bx[f] = x; by[f] = y }
+      maps[f] = 1 }
+    sw == "grid" && $c["block_req"] > 0 { k = v "__" d
+      cell("map_grid_" k, lg($c["block_req"]) - 6, lg($c["grid_req"] / gmin[k]), g, $c["block_req"], ($c["grid_req"] / gmin[k]) "x") }
+    sw == "accumulators" { cell("map_accumulators_" v "__" d, lg($c["block_req"]) - 7, lg($c["accumulators"]), g, $c["block_req"], $c["accumulators"]) }
+    sw == "items" && v == "multi-load" { cell("map_items_" v "__" d, lg($c["block_req"]) - 7, lg($c["items"]), g, $c["block_req"], $c["items"]) }
+    function line(f, x, y) { if (y == "" || y + 0 <= 0) y = "?"; printf "%s %s\n", x, y >> (out "/" f "." v ".dat"); ser[f] = ser[f] (index(" " ser[f] " ", " " v " ") ? "" : " " v) }
+    sw == "block" { line("errblock__" d, $c["block"], $c["rel_err"]); line("gbpsblock__" d, $c["block"], g) }
+    sw == "accumulators" && $c["block_req"] == 256 { line("erracc__" d, $c["accumulators"], $c["rel_err"]); line("gbpsacc__" d, $c["accumulators"], g) }
+    sw == "align" { k = v "__" d; al[d] = 1; row[k] = 1; vd[k] = v; dd[k] = d
+      if ($c["tail"] == 1) bt[k] = g; else bo[k, $c["offset"]] = g }
+    END {
+      for (f in maps) { printf "%d %d\n", bx[f], by[f] > (out "/" f ".best"); print f > (out "/maps") }
+      for (f in ser) { sub(/^ /, "", ser[f]); print f, ser[f] > (out "/lines") }
+      for (k in row) { d = dd[k]
+        printf "%s %s %s %s %s %s\n", vd[k], (bo[k,0] == "" ? "?" : bo[k,0]), (bo[k,4] == "" ? "?" : bo[k,4]),
+          (bo[k,8] == "" ? "?" : bo[k,8]), (bo[k,12] == "" ? "?" : bo[k,12]), (bt[k] == "" ? "?" : bt[k]) >> (out "/bars_" d ".dat") }
+      for (d in al) print d > (out "/bars")
+      for (d in nmax) print d, nmax[d], be[d] > (out "/sizes")
+    }' "$launch" "$launch" || write_fail "the scratch folder $tmp"
+  declare -A LC_N=() LC_BE=()
+  if [ -s "$src/sizes" ]; then while read -r d n b; do LC_N[$d]=$n; LC_BE[$d]=$b; done < "$src/sizes"; fi
+  lc_what() { [ "${LC_BE[$1]:-}" = gpu ] && echo "GPU" || echo "CPU twins: wall clock, not GPU speed"; }
+  lc_be() { [ "${LC_BE[$1]:-}" = gpu ] && echo "GPU" || echo "CPU twin"; }
+  if [ -s "$src/maps" ]; then
+    while read -r f; do
+      k=${f#map_}; sw=${k%%_*}; k=${k#*_}; v=${k%__*}; d=${k##*__}
+      case $sw in
+        grid) yl="grid (blocks, multiple of the smallest: one block per SM)"; what="block x grid" ;;
+        accumulators) yl="independent accumulators per thread"; what="block x accumulators" ;;
+        *) yl="items per thread"; what="block x items" ;;
+      esac
+      gp launch_config.gp "launch_$f" "kind='map'; data='$src/$f.dat'; best='$src/$f.best'; xl='block size (threads)'; yl='$yl'; ttl='launch-config: $v $what, GB/s, $d n = ${LC_N[$d]:-?} ($(lc_what "$d"))'"
+    done < <(sort "$src/maps")
+  fi
+  if [ -s "$src/lines" ]; then
+    while read -r f series; do
+      d=${f##*__}; k=${f%__*}
+      case $k in
+        errblock) xl="block size (threads)"; yl="relative error |result - S| / |S|"; logy=1; what="error vs block size" ;;
+        gbpsblock) xl="block size (threads)"; yl="GB/s"; logy=0; what="throughput vs block size" ;;
+        erracc) xl="independent accumulators per thread (block 256)"; yl="relative error |result - S| / |S|"; logy=1; what="error vs accumulators" ;;
+        *) xl="independent accumulators per thread (block 256)"; yl="GB/s"; logy=0; what="throughput vs accumulators" ;;
+      esac
+      case $k in err*) how="$(lc_be "$d") results, the same bits as the kernels" ;; *) how=$(lc_what "$d") ;; esac
+      gp launch_config.gp "launch_${k}__$d" "kind='lines'; prefix='$src/$f.'; series='$series'; xl='$xl'; yl='$yl'; logy=$logy; ttl='launch-config: $what, $d n = ${LC_N[$d]:-?} ($how)'"
+    done < <(sort "$src/lines")
+  fi
+  if [ -s "$src/bars" ]; then
+    while read -r d; do
+      sort -o "$src/bars_$d.dat" "$src/bars_$d.dat" || write_fail "the scratch folder $tmp"
+      gp launch_config.gp "launch_align__$d" "kind='bars'; data='$src/bars_$d.dat'; ttl='launch-config: aligned vs misaligned input, $d n = ${LC_N[$d]:-?} ($(lc_what "$d"))'"
+    done < <(sort "$src/bars")
+  fi
+  [ -s "$src/maps" ] || [ -s "$src/lines" ] || note "launch-config: launch.csv has no rows at a size to chart: skipped"
 fi
 
 # ---- ranks (sums across MPI ranks): plots/ranks.sh -----------------------------------------

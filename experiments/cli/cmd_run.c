@@ -27,9 +27,13 @@ static void usage(FILE *f)
           "  (each distinct result of the repetition rows with its count), meta.json (provenance),\n"
           "  charts/ (gnuplot PNG+SVG) and report.md.\n\nexperiments:\n", f);
     for (size_t i = 0; i < sl_experiment_count(); i++)
-        fprintf(f, "  %-18s %s\n", sl_experiment_at(i)->name, sl_experiment_at(i)->description);
-    fputs("  all                every experiment above into one directory (the default study)\n"
-          "  ranks              under mpirun: sums across K = 1 .. P ranks ('sumlab run ranks --help')\n\n"
+        if (!sl_experiment_opt_in(sl_experiment_at(i)))
+            fprintf(f, "  %-18s %s\n", sl_experiment_at(i)->name, sl_experiment_at(i)->description);
+    fputs("  all                every experiment above into one directory (the default study)\n", f);
+    for (size_t i = 0; i < sl_experiment_count(); i++)   /* opt-in: by name only */
+        if (sl_experiment_opt_in(sl_experiment_at(i)))
+            fprintf(f, "  %-18s %s\n", sl_experiment_at(i)->name, sl_experiment_at(i)->description);
+    fputs("  ranks              under mpirun: sums across K = 1 .. P ranks ('sumlab run ranks --help')\n\n"
           "options:\n"
           "  -o, --output DIR   run directory (default results/<date>-<experiment>); an existing\n"
           "                     run is refused unless --resume is given; a name of printable\n"

@@ -113,6 +113,7 @@ int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
         return -1;
     }
     if (sl_ladder_write_csv(dir, &le)) sl_notes_add(notes, "ladder.csv not written: %s", le.msg);
+    if (sl_lc_write_csv(dir, &le)) sl_notes_add(notes, "launch.csv not written: %s", le.msg);
     const char *off = getenv("SUMLAB_NO_CHARTS");
     if (off && *off && strcmp(off, "0")) {
         sl_notes_add(notes, "charts not rendered (SUMLAB_NO_CHARTS is set); render with `plots/render.sh %s`", dir);
@@ -180,6 +181,10 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
                               "throughput of the twin, not of a GPU)"},
         {"distribution", "Distribution of results of the nondeterministic variants"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
+        {"launch_map", "Launch configurations: throughput maps (best cell ringed)"},
+        {"launch_err", "Launch configurations: error against block size and accumulators"},
+        {"launch_gbps", "Launch configurations: throughput against block size and accumulators"},
+        {"launch_align", "Launch configurations: aligned vs misaligned input"},
     };
     if (!nn) fputs("No charts in charts/ (see the notes below).\n\n", f);
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {

@@ -13,6 +13,7 @@
 #include "html.h"
 #include "sweeps.h"
 #include "ladder.h"
+#include "launch.h"
 #include "sl_ops.h"
 #include "table.h"
 #include "sl_study.h"
@@ -38,7 +39,7 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
     int first = 1;
     for (size_t i = 0; i < sl_experiment_count(); i++) {
         const char *en = sl_experiment_at(i)->name;
-        if (strcmp(exp, "all") && strcmp(exp, en)) continue;
+        if (strcmp(exp, "all") ? strcmp(exp, en) != 0 : sl_experiment_opt_in(sl_experiment_at(i))) continue;
         long nr = 0;
         for (size_t r = 0; r < t->nrows; r++) nr += IS(r, exp, en);
         fprintf(f, "%s %s (", first ? "" : ";", en);
@@ -351,6 +352,7 @@ static void write_op_sections(FILE *f, const sl_report_ctx *R)
     sl_report_det_inputs(f, R);
     sec_throughput(f, R);
     sl_report_ladders(f, R);
+    sl_report_launch(f, R);
     sec_tradeoff(f, R);
     sec_twin(f, R);
     sec_checks(f, R);

@@ -336,7 +336,8 @@ static int run_experiments(const sl_run_opts *o, const char *exp, sl_run *run, d
     const sl_experiment *todo[16];
     size_t ntodo = 0;
     for (size_t i = 0; i < sl_experiment_count() && ntodo < 16; i++)
-        if (!strcmp(exp, "all") || !strcmp(exp, sl_experiment_at(i)->name)) todo[ntodo++] = sl_experiment_at(i);
+        if ((!strcmp(exp, "all") && !sl_experiment_opt_in(sl_experiment_at(i))) || !strcmp(exp, sl_experiment_at(i)->name))
+            todo[ntodo++] = sl_experiment_at(i);
     double total = 0;
     for (size_t i = 0; i < ntodo; i++) total += todo[i]->plan(run);
     run->prog = sl_progress_new(o->quiet, total);

@@ -269,6 +269,9 @@ typedef struct {
     double gpu_weight;         /* its units' price on the GPU backend (sl_exp_gpu_weight) */
 } sl_experiment;
 size_t sl_experiment_count(void);
+/* 1 when e runs by its name only, never as part of `all` (launch-config: its sweep would break
+ * the full study's time budget). */
+int sl_experiment_opt_in(const sl_experiment *e);
 const sl_experiment *sl_experiment_at(size_t i);
 const sl_experiment *sl_experiment_find(const char *name);
 
@@ -355,6 +358,38 @@ size_t sl_ladder_table(const sl_csv *t, const char *config, sl_ladder_cell *out,
  * nothing when there are none. */
 int sl_ladder_write_csv(const char *dir, sl_err *err);
 
+/* ---- launch-config (exp_launch.c): the first text's tuning claims ------------------------ */
+/* One point of the sweep: the launch request (0: the variant's own), the base offset of x in
+ * bytes and whether n is cut to n - 1 (not a multiple of the vector width). */
+typedef struct {
+    const char *sweep;         /* "block", "grid", "items", "accumulators", "align" */
+    uint32_t block, grid, items;
+    uint32_t accs;             /* accumulators per thread (grid-stride's accs, vec4's items) */
+    uint32_t offset;
+    int tail;
+} sl_lc_point;
+/* The i-th variant of the experiment (NULL past the last). */
+const char *sl_lc_variant_name(size_t i);
+/* The points of a variant for a device of sm_count SMs (grids are multiples of it); the count
+ * (0 for a name that is not swept; at most max stored). */
+size_t sl_lc_points(const char *variant, uint32_t sm_count, sl_lc_point *out, size_t max);
+/* A point's config label ("lc:grid:b256:g528:i0:a0:o0:t0") and back (sweep copied into sweep). */
+void sl_lc_label(const sl_lc_point *p, char *buf, size_t len);
+int sl_lc_parse_label(const char *s, sl_lc_point *p, char *sweep, size_t sweep_len);
+/* Checks a point's request for v before anything is resolved (no silent rounding): block in
+ * [32, 1024] (a power of two for the ladder rungs, a multiple of 32 for kahan; multipass's
+ * fixed 256), no grid for the rungs whose grid follows n, grid within the variant's range,
+ * items and accumulators (1, 2, 4, 8: grid-stride, vec4) the variant takes, offset a multiple
+ * of the element size below 16, dtype accepted. 0, or -1 with err naming the variant and the value. */
+int sl_lc_point_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_lc_point *p,
+                      sl_err *err);
+/* The launch request of a point (addr_mod = its offset; accs: vec4's items, else cfg accs). */
+void sl_lc_request(const sl_variant *v, const sl_lc_point *p, uint64_t seed, sl_launch *req);
+/* DIR/launch.csv from DIR/results.csv's launch-config rows (one line per point with its
+ * accumulators, load width, offset and ratios to CUB and the read ceiling), written
+ * atomically; nothing when there are none. */
+int sl_lc_write_csv(const char *dir, sl_err *err);
+
 /* The experiment bodies (exp_*.c). */
 double sl_exp_acc_n_plan(sl_run *run);
 int sl_exp_acc_n(sl_run *run, sl_err *err);
@@ -373,6 +408,8 @@ int sl_exp_ladder(sl_run *run, sl_err *err);
 /* rows: the batch-invariance experiment (exp_batch.c) */
 double sl_exp_batch_plan(sl_run *run);
 int sl_exp_batch(sl_run *run, sl_err *err);
+double sl_exp_launch_plan(sl_run *run);
+int sl_exp_launch(sl_run *run, sl_err *err);
 
 #ifdef __cplusplus
 }

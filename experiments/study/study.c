@@ -39,7 +39,16 @@ static const sl_experiment experiments[] = {
     {"batch-invariance", "distinct bits of rows 0, 1, 15, 1023 of X[:B] over 17 batch sizes, per operation, "
                          "variant and format, with throughput (opt-in on the quick CPU preset)",
      sl_exp_batch_plan, sl_exp_batch, 1.0},
+    /* launch-config (exp_launch.c): opt-in, its sweep would break the full study's budget */
+    {"launch-config", "block, grid, items, accumulators and alignment swept per rung: time, GB/s and "
+                      "error against the bound of each tree (opt-in: never part of `all`)",
+     sl_exp_launch_plan, sl_exp_launch, 1.0},
 };
+
+int sl_experiment_opt_in(const sl_experiment *e)
+{
+    return e && !strcmp(e->name, "launch-config");
+}
 
 size_t sl_experiment_count(void) { return sizeof experiments / sizeof experiments[0]; }
 const sl_experiment *sl_experiment_at(size_t i)

@@ -73,6 +73,7 @@ static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
     }
     c->block = sl_tw_pow2_block(c->block, SL_LADDER_BLOCK);
     c->items = rung_items(r);
+    if (r == SL_RUNG_GRID_STRIDE && c->accs == 0) c->accs = 1;
     uint64_t need = ceil_div(n, (uint64_t)c->items * c->block);
     if (r == SL_RUNG_GRID_STRIDE) {
         uint64_t want = c->grid ? c->grid : persistent_grid(c, SL_LADDER_GS_THREADS_SM);
@@ -100,6 +101,11 @@ int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launc
     if (n >= ((uint64_t)1 << 40))
         return sl_err_set(err, "%s: n = %llu too large (at most 2^40-1)", nm,
                           (unsigned long long)n);
+    if (r == SL_RUNG_GRID_STRIDE && c->accs != 1 && c->accs != 2 && c->accs != 4 && c->accs != 8)
+        return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", nm, c->accs);
+    if (r != SL_RUNG_GRID_STRIDE && c->accs > 1)
+        return sl_err_set(err, "%s: takes no accumulators per thread (requested %u)%s", nm, c->accs,
+                          r == SL_RUNG_VEC4 ? "; vec4's accumulators are its items" : "");
     if (r == SL_RUNG_VEC4) {
         uint32_t a = c->items;
         if (a != 1 && a != 2 && a != 4 && a != 8)
@@ -116,6 +122,21 @@ int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launc
                           (unsigned long long)n, b);
     return 0;
 }
+
+#ifndef SUMLAB_HAVE_CUDA
+/* Without CUDA there is no kernel to ask (ladder.cu defines these otherwise). */
+int sl_ladder_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                           sl_kernel_attrs *out, sl_err *err)
+{
+    (void)n; (void)dt; (void)cfg; (void)out;
+    return sl_err_set(err, "%s: no kernel attributes: sumlab was built without CUDA", v->name);
+}
+int sl_ladder2_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                            sl_kernel_attrs *out, sl_err *err)
+{
+    return sl_ladder_kernel_attrs(v, n, dt, cfg, out, err);
+}
+#endif
 
 /* A private copy of cfg, resolved (idempotent on a resolved one) and checked. */
 static int prep(const sl_variant *v, const sl_launch *cfg, uint64_t n, sl_dtype dt,
@@ -253,16 +274,20 @@ SL_TW_INLINE int warp_shuffle_run(const sl_variant *v, const void *x, uint64_t n
 SL_TW_ENTRY(warp_shuffle)
 
 /* ========================== V5 grid-stride ==================================================
- * Grid G (persistent), stride S = 2BG. Thread t of block b: a = +0; for i = 2Bb + t; i < n;
- * i += S: a = a + x[i]; if i+B < n: a = a + x[i+B]. Shuffle block sum; fixed-order finish. */
+ * Grid G (persistent), stride S = 2BG, A = accs accumulators per thread (default 1). Thread t of
+ * block b: a_k = +0; step s = 0, 1, .. at i = 2Bb + t + sS < n: a_{s mod A} = a_{s mod A} + x[i];
+ * if i+B < n: a_{s mod A} = a_{s mod A} + x[i+B]. Combine: for w = A/2 .. 1: a_k = a_k + a_{k+w}
+ * (k < w). Shuffle block sum of a_0; fixed-order finish. */
 static double grid_stride_depth(const sl_variant *v, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
     sl_launch c = *cfg;
     sl_ladder_resolve(v, &c, n, dt);
     uint64_t steps = ceil_div(n, (uint64_t)2 * c.block * c.grid);
-    return 2.0 * (double)steps + sl_tw_depth_block_sum(c.block) +
-           sl_tw_depth_finish(c.grid, c.block);
+    uint64_t A = c.accs ? c.accs : 1;
+    /* thread 0's accumulator 0 has the most steps: ceil(steps / A) */
+    return 2.0 * (double)ceil_div(steps, A) + (double)sl_tw_ceil_log2((uint32_t)A) +
+           sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
 }
 SL_TW_INLINE int grid_stride_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                                  sl_dtype af, const sl_launch *cfg, double *result, sl_err *err)
@@ -273,13 +298,19 @@ SL_TW_INLINE int grid_stride_run(const sl_variant *v, const void *x, uint64_t n,
     double *partials = alloc_doubles(G, v, err);
     if (!partials) return -1;
     double vals[1024];
-    /* Thread by thread (each owns its accumulator): its grid-stride steps in order, two
-     * guarded adds a step. */
+    /* Thread by thread (each owns its accumulators): its grid-stride steps in order, two
+     * guarded adds a step into accumulator step mod A, then their pairwise combine. */
+    const uint64_t A = c.accs ? c.accs : 1;
+    double acc[8];
     for (uint64_t b = 0; b < G; b++) {
         for (uint64_t t = 0; t < B; t++) {
-            double a = 0.0;
-            for (uint64_t i = 2 * B * b + t; i < n; i += S) a = sl_tw_chain(a, x, dt, af, i, B, n, 2);
-            vals[t] = a;
+            for (int k = 0; k < 8; k++) acc[k] = 0.0; /* A <= 8; a fixed count: no memset call */
+            uint64_t s = 0;
+            for (uint64_t i = 2 * B * b + t; i < n; i += S, s++)
+                acc[s % A] = sl_tw_chain(acc[s % A], x, dt, af, i, B, n, 2);
+            for (uint64_t w = A / 2; w >= 1; w /= 2)
+                for (uint64_t k = 0; k < w; k++) acc[k] = sl_tw_add(acc[k], acc[k + w], af);
+            vals[t] = acc[0];
         }
         partials[b] = sl_tw_block_sum(vals, c.block, af);
     }

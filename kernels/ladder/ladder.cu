@@ -111,6 +111,54 @@ __global__ void __launch_bounds__(1024, 2) k_grid_stride(const X *__restrict__ x
     sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
 
+/* V5 with A > 1 independent accumulators per thread (cfg accs): step s of the thread (x[i], then
+ * x[i + B], i = 2Bb + t + sS) adds into acc[s mod A]; the main loop takes A whole steps in
+ * range at a time (their 2A loads in flight, then the adds in step order), the last steps are
+ * guarded; then the pairwise combine w = A/2 .. 1 (ladder.c's model, bit for bit). A = 1 is
+ * k_grid_stride above (same order, its own unrolling). No minimum-blocks bound: A = 8 keeps 8
+ * accumulators and 16 loads live. */
+template <typename X, typename T, int A>
+__global__ void __launch_bounds__(1024) k_grid_stride_acc(const X *__restrict__ x, uint64_t n,
+                                                          void *work, X *result)
+{
+    __shared__ T s_warp[32];
+    const uint64_t B = blockDim.x;
+    const uint64_t S = 2u * B * gridDim.x;
+    uint64_t i = (uint64_t)blockIdx.x * 2u * B + threadIdx.x;
+    T acc[A];
+#pragma unroll
+    for (int k = 0; k < A; k++) acc[k] = T(0);
+    for (; i + (uint64_t)(A - 1) * S + B < n; i += (uint64_t)A * S) {
+        X r[2 * A];
+#pragma unroll
+        for (int k = 0; k < A; k++) {
+            r[2 * k] = x[i + (uint64_t)k * S];
+            r[2 * k + 1] = x[i + (uint64_t)k * S + B];
+        }
+#pragma unroll
+        for (int k = 0; k < A; k++) {
+            acc[k] = acc[k] + sl_acc_of<T>(r[2 * k]);
+            acc[k] = acc[k] + sl_acc_of<T>(r[2 * k + 1]);
+        }
+    }
+    /* fewer than A + 1 steps left (the main loop stopped at a step whose second load is out of
+     * range, or past n): step k of them goes to acc[k], as its step number mod A says */
+#pragma unroll
+    for (int k = 0; k < A; k++) {
+        if (i < n) {
+            acc[k] = acc[k] + sl_acc_of<T>(x[i]);
+            if (i + B < n) acc[k] = acc[k] + sl_acc_of<T>(x[i + B]);
+        }
+        i += S;
+    }
+#pragma unroll
+    for (int w = A / 2; w >= 1; w /= 2)
+#pragma unroll
+        for (int k = 0; k < w; k++) acc[k] = acc[k] + acc[k + w];
+    T a = sl_block_sum(acc[0], s_warp);
+    sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
+}
+
 /* V6: see the model in ladder.c. head/nv from sl_vec_split; x + head is 16-aligned.
  * Block b streams its own contiguous range of vectors (sl_ladder_vec_block, with the split
  * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads in flight
@@ -281,8 +329,12 @@ static const char *ladder_launch(const sl_variant *v, const ladder_args &a, sl_d
         k_warp_shuffle<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
         return "k_warp_shuffle";
     case SL_RUNG_GRID_STRIDE:
-        k_grid_stride<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res);
-        return "k_grid_stride";
+        switch (a.c.accs) {
+        case 2: k_grid_stride_acc<X, T, 2><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride_acc";
+        case 4: k_grid_stride_acc<X, T, 4><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride_acc";
+        case 8: k_grid_stride_acc<X, T, 8><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride_acc";
+        default: k_grid_stride<X, T><<<G, B, 0, a.s>>>(x, a.n, a.work, res); return "k_grid_stride";
+        }
     case SL_RUNG_VEC4:
         vec4_launch<X, T>(a, dt);
         return "k_vec4";
@@ -322,4 +374,72 @@ extern "C" int sl_ladder_gpu(const sl_variant *v, const void *d_x, uint64_t n, s
     if (!what) return sl_err_set(err, "%s: not a ladder rung (impl %d)", v->name, v->impl);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
+}
+
+/* ---------------------------------------------------------------- resource use ------------
+ * The kernel ladder_launch would enqueue (same dispatch), for sl_ladder_kernel_attrs. */
+template <typename X, typename T, bool ONE, bool EDGES>
+static const void *vec4_fn(uint32_t items)
+{
+    switch (items) {
+    case 1: return (const void *)k_vec4<X, T, 1, ONE, EDGES>;
+    case 2: return (const void *)k_vec4<X, T, 2, ONE, EDGES>;
+    case 4: return (const void *)k_vec4<X, T, 4, ONE, EDGES>;
+    default: return (const void *)k_vec4<X, T, 8, ONE, EDGES>;
+    }
+}
+
+template <typename X, typename T>
+static const void *ladder_fn(const sl_variant *v, const sl_launch &c, uint64_t n, sl_dtype dt,
+                             size_t *smem)
+{
+    *smem = 0;
+    switch ((sl_rung)v->impl) {
+    case SL_RUNG_ATOMIC_THREAD:
+        return sizeof(X) == 2 ? (const void *)k_atomic_thread<X, float> : (const void *)k_atomic_thread<X, X>;
+    case SL_RUNG_SMEM_INTERLEAVED: *smem = (size_t)c.block * sizeof(T); return (const void *)k_smem<X, T, 1>;
+    case SL_RUNG_SMEM_SEQUENTIAL: *smem = (size_t)c.block * sizeof(T); return (const void *)k_smem<X, T, 2>;
+    case SL_RUNG_TWO_LOAD: *smem = (size_t)c.block * sizeof(T); return (const void *)k_smem<X, T, 3>;
+    case SL_RUNG_WARP_SHUFFLE: return (const void *)k_warp_shuffle<X, T>;
+    case SL_RUNG_GRID_STRIDE:
+        switch (c.accs) {
+        case 2: return (const void *)k_grid_stride_acc<X, T, 2>;
+        case 4: return (const void *)k_grid_stride_acc<X, T, 4>;
+        case 8: return (const void *)k_grid_stride_acc<X, T, 8>;
+        default: return (const void *)k_grid_stride<X, T>;
+        }
+    case SL_RUNG_VEC4: {
+        uint64_t head, nv;
+        sl_vec_split(n, dt, c.addr_mod, &head, &nv);
+        const bool edges = head != 0 || head + nv * (16 / sizeof(X)) != n;
+        if (c.grid == 1) return edges ? vec4_fn<X, T, true, true>(c.items) : vec4_fn<X, T, true, false>(c.items);
+        return edges ? vec4_fn<X, T, false, true>(c.items) : vec4_fn<X, T, false, false>(c.items);
+    }
+    }
+    return NULL;
+}
+
+extern "C" int sl_ladder_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                      const sl_launch *cfg, sl_kernel_attrs *out, sl_err *err)
+{
+    if (v->impl > SL_RUNG_VEC4) return sl_ladder2_kernel_attrs(v, n, dt, cfg, out, err);
+    sl_launch c = *cfg;
+    sl_ladder_resolve(v, &c, n, dt);
+    if (sl_ladder_check(v, n, dt, &c, err)) return -1;
+    size_t smem = 0;
+    const void *fn = NULL;
+    switch (dt) {
+    case SL_F64: fn = ladder_fn<double, double>(v, c, n, dt, &smem); break;
+    case SL_F16:
+        fn = v->acc_input ? ladder_fn<__half, __half>(v, c, n, dt, &smem) : ladder_fn<__half, float>(v, c, n, dt, &smem);
+        break;
+    case SL_BF16:
+        fn = v->acc_input ? ladder_fn<__nv_bfloat16, __nv_bfloat16>(v, c, n, dt, &smem)
+                          : ladder_fn<__nv_bfloat16, float>(v, c, n, dt, &smem);
+        break;
+    default: fn = ladder_fn<float, float>(v, c, n, dt, &smem); break;
+    }
+    if (!fn) return sl_err_set(err, "%s: not a ladder rung (impl %d)", v->name, v->impl);
+    return sl_kernel_attrs_of(fn, c.block, smem, v->name, &out->regs, &out->blocks_per_sm,
+                              &out->occupancy, err);
 }

@@ -44,10 +44,25 @@ typedef enum {
 /* The resolve() of every rung (v->impl): fills the zero fields of cfg. Idempotent. */
 sl_resolve_fn sl_ladder_resolve;
 /* Checks a resolved cfg (block a power of two in [32,1024], grid in [1, 2^31-1] and large
- * enough for rungs V0-V4, items as the rung needs, addr_mod a multiple of the element size
- * for vec4). Returns 0, or -1 with err naming the variant. */
+ * enough for rungs V0-V4, items as the rung needs, accs in {1, 2, 4, 8} for grid-stride and at
+ * most 1 for the others, addr_mod a multiple of the element size for vec4). Returns 0, or -1
+ * with err naming the variant. */
 int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
                     sl_err *err);
+/* The resource use of the kernel the launcher runs for v (a rung of ladder.c or ladder2.c) at a
+ * resolved cfg: registers per thread (cudaFuncGetAttributes), resident blocks per SM and
+ * theoretical occupancy (resident threads over the SM's maximum) from the occupancy API, on the
+ * current device. 0, or -1 with err (a build without CUDA: "built without CUDA"). Used by the
+ * launch-config experiment; ladder2.cu's rungs through sl_ladder2_kernel_attrs. */
+typedef struct {
+    int regs;            /* registers per thread */
+    int blocks_per_sm;   /* resident blocks per SM at cfg's block (and shared memory) */
+    double occupancy;    /* blocks_per_sm * block / the SM's maximum resident threads */
+} sl_kernel_attrs;
+int sl_ladder_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                           sl_kernel_attrs *out, sl_err *err);
+int sl_ladder2_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                            sl_kernel_attrs *out, sl_err *err);
 /* vec4 splits x with sl_vec_split (sl_layout.h): head scalars, 16-byte vectors, tail. */
 /* vec4: the vectors [*lo, *hi) of block b of grid blocks (nv vectors in all): units of
  * SL_LADDER_VEC_UNIT vectors, ceil(nv / UNIT) of them, split as evenly as possible with the

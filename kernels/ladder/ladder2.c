@@ -80,6 +80,8 @@ int sl_ladder2_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_laun
     if (n >= ((uint64_t)1 << 40))
         return sl_err_set(err, "%s: n = %llu too large (at most 2^40 - 1)", nm,
                           (unsigned long long)n);
+    if (c->accs > 1)
+        return sl_err_set(err, "%s: takes no accumulators per thread (requested %u)", nm, c->accs);
     if (c->items != rung_items(r, c->items))
         return sl_err_set(err, "%s: items %u (this rung uses %u)", nm, c->items,
                           rung_items(r, c->items));

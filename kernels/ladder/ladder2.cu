@@ -281,3 +281,44 @@ extern "C" int sl_ladder2_gpu(const sl_variant *v, const void *d_x, uint64_t n, 
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }
+
+/* ---------------------------------------------------------------- resource use ------------
+ * The kernel ladder2_launch would enqueue (same dispatch), for sl_ladder2_kernel_attrs. */
+template <typename X, typename T>
+static const void *ladder2_fn(const sl_variant *v, const sl_launch &c, size_t *smem)
+{
+    *smem = 0;
+    switch ((sl_rung2)v->impl) {
+    case SL_RUNG2_SMEM_STRIDED: *smem = (size_t)c.block * sizeof(T); return (const void *)k_smem_strided<X, T>;
+    case SL_RUNG2_WARP_UNROLLED: *smem = (size_t)c.block * sizeof(T); return (const void *)k_warp_unrolled<X, T>;
+    case SL_RUNG2_FULL_UNROLL:
+    case SL_RUNG2_MULTI_LOAD:
+        switch (c.block) {
+        case 32: return (const void *)k_unrolled<X, T, 32>;
+        case 64: return (const void *)k_unrolled<X, T, 64>;
+        case 128: return (const void *)k_unrolled<X, T, 128>;
+        case 256: return (const void *)k_unrolled<X, T, 256>;
+        case 512: return (const void *)k_unrolled<X, T, 512>;
+        default: return (const void *)k_unrolled<X, T, 1024>;
+        }
+    case SL_RUNG2_PACKED: return (const void *)k_packed<X, T>;
+    case SL_RUNG2_BLOCK_REDUCE: return (const void *)k_block_reduce<X, T>;
+    }
+    return NULL;
+}
+
+extern "C" int sl_ladder2_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                       const sl_launch *cfg, sl_kernel_attrs *out, sl_err *err)
+{
+    sl_launch c = *cfg;
+    sl_ladder2_resolve(v, &c, n, dt);
+    if (sl_ladder2_check(v, n, dt, &c, err)) return -1;
+    size_t smem = 0;
+    const void *fn = dt == SL_F64    ? ladder2_fn<double, double>(v, c, &smem)
+                     : dt == SL_F16  ? ladder2_fn<__half, float>(v, c, &smem)
+                     : dt == SL_BF16 ? ladder2_fn<__nv_bfloat16, float>(v, c, &smem)
+                                     : ladder2_fn<float, float>(v, c, &smem);
+    if (!fn) return sl_err_set(err, "%s: not a ladder2 rung (impl %d)", v->name, v->impl);
+    return sl_kernel_attrs_of(fn, c.block, smem, v->name, &out->regs, &out->blocks_per_sm,
+                              &out->occupancy, err);
+}

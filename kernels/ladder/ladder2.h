@@ -39,8 +39,8 @@ typedef enum {
  * sm_count * max(1, 2048 / block)) (or the requested grid), at least 1. Idempotent. */
 sl_resolve_fn sl_ladder2_resolve;
 /* Checks a resolved cfg (block a power of two in [32, 1024], grid in [1, 2^31-1] and covering
- * n for the tile rungs, items as the rung needs, addr_mod a multiple of the element size for
- * packed). Returns 0, or -1 with err naming the variant. */
+ * n for the tile rungs, items as the rung needs, no accumulators (accs at most 1), addr_mod a
+ * multiple of the element size for packed). Returns 0, or -1 with err naming the variant. */
 int sl_ladder2_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
                      sl_err *err);
 

@@ -99,4 +99,22 @@ static inline int sl_launch_prologue(const sl_variant *v, const void *d_x, uint6
     return 1;
 }
 
+/* Registers per thread, resident blocks per SM and theoretical occupancy (resident threads
+ * over the SM's maximum) of kernel fn launched with `block` threads and `smem` bytes of dynamic
+ * shared memory, on the current device (cudaFuncGetAttributes, the occupancy API). */
+static inline int sl_kernel_attrs_of(const void *fn, unsigned block, size_t smem, const char *vname,
+                                     int *regs, int *blocks_per_sm, double *occupancy, sl_err *err)
+{
+    cudaFuncAttributes fa;
+    SL_CUDA_CHECK(cudaFuncGetAttributes(&fa, fn), vname, err);
+    int nb = 0, dev = 0, maxt = 0;
+    SL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, fn, (int)block, smem), vname, err);
+    SL_CUDA_CHECK(cudaGetDevice(&dev), vname, err);
+    SL_CUDA_CHECK(cudaDeviceGetAttribute(&maxt, cudaDevAttrMaxThreadsPerMultiProcessor, dev), vname, err);
+    *regs = fa.numRegs;
+    *blocks_per_sm = nb;
+    *occupancy = maxt > 0 ? (double)nb * block / maxt : 0.0;
+    return 0;
+}
+
 #endif

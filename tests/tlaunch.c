@@ -1,0 +1,328 @@
+/* tlaunch.c: the launch-config experiment's points on the CPU twins (label cpu): every point the
+ * experiment sweeps, for every swept variant, float32 and bfloat16, several datasets and n (one
+ * not a multiple of the vector width), gives a twin result within the a-priori bound of that
+ * configuration's tree; the point's request is what the twin resolves (block, items, offset; the
+ * grid never above the request); the aligned points give one result for a config-independent
+ * variant (multipass) and, for every other one, different results on some input (the sweep
+ * changes the summation tree); invalid requests are refused with a message naming the variant
+ * and the value; labels round-trip; the experiment is opt-in. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_datasets.h"
+#include "sl_reference.h"
+#include "sl_study.h"
+#include "sl_twin.h"
+
+#define MAXP 160
+
+static long points_checked;
+
+/* The twin at point p on x (n values of dt), judged against ref; its result in *out. */
+static void check_point(const sl_variant *v, const sl_lc_point *p, const void *x, uint64_t n,
+                        sl_dtype dt, const sl_reference *ref, const char *dsname, double *out)
+{
+    *out = NAN;
+    char label[96];
+    sl_lc_label(p, label, sizeof label);
+    sl_err err = {{0}};
+    CHECK(sl_lc_point_check(v, n, dt, p, &err) == 0, "%s %s %s: swept point refused: %s", v->name,
+          sl_dtype_name(dt), label, err.msg);
+    sl_launch cfg;
+    sl_lc_request(v, p, 1, &cfg);
+    /* the offset is a byte address of x[0]: the twin reads the same values whatever it is */
+    sl_variant_resolve(v, &cfg, n, dt);
+    double r = NAN;
+    int rc = sl_variant_cpu(v, x, n, dt, &cfg, &r, &err);
+    CHECK(rc == 0, "%s %s %s n=%llu: twin failed: %s", v->name, sl_dtype_name(dt), label,
+          (unsigned long long)n, err.msg);
+    if (rc) return;
+    *out = r;
+    points_checked++;
+    /* the request is honoured: block and items as asked, the grid never above the request */
+    if (p->block) CHECK(cfg.block == p->block, "%s %s: block resolved to %u", v->name, label, cfg.block);
+    if (p->items) CHECK(cfg.items == p->items, "%s %s: items resolved to %u", v->name, label, cfg.items);
+    if (p->accs)
+        CHECK((!strcmp(v->name, "vec4") ? cfg.items : cfg.accs) == p->accs, "%s %s: accumulators "
+              "resolved to items %u accs %u", v->name, label, cfg.items, cfg.accs);
+    if (p->grid) CHECK(cfg.grid <= p->grid && cfg.grid >= 1, "%s %s: grid resolved to %u", v->name, label, cfg.grid);
+    CHECK(cfg.addr_mod == p->offset, "%s %s: addr_mod %u", v->name, label, cfg.addr_mod);
+    const double b = sl_variant_bound(v, ref, n, dt, &cfg);
+    const sl_errors e = sl_reference_errors(ref, r, dt);
+    CHECK(isfinite(b) && e.abs_err <= b,
+          "%s %s %s %s n=%llu (block %u grid %u items %u addr_mod %u, depth %g): error %g > bound %g "
+          "(result %a)", v->name, dsname, sl_dtype_name(dt), label, (unsigned long long)n, cfg.block,
+          cfg.grid, cfg.items, cfg.addr_mod, sl_variant_depth(v, n, dt, &cfg), e.abs_err, b, r);
+}
+
+static int tree_varies[16];   /* per swept variant: some input's results differ across configs */
+
+static void sweep_twins(void)
+{
+    static const char *const dsn[] = {"uniform", "uniform-sym", "ill-conditioned"};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16};
+    static const uint64_t ns[] = {4099, (uint64_t)1 << 15};
+    static const uint32_t sms[] = {132, 4};   /* the H200's grids, and grids of many waves */
+    sl_lc_point pts[MAXP];
+    for (size_t d = 0; d < sizeof dsn / sizeof dsn[0]; d++) {
+        const sl_dataset *ds = sl_dataset_find(dsn[d]);
+        CHECK(ds != NULL, "dataset %s missing", dsn[d]);
+        if (!ds) continue;
+        for (size_t t = 0; t < 2; t++)
+            for (size_t k = 0; k < 2; k++) {
+                const sl_dtype dt = dts[t];
+                const uint64_t n = ns[k];
+                void *x = malloc(n * sl_dtype_size(dt));
+                sl_err err = {{0}};
+                if (!x || sl_dataset_generate(ds, dt, sl_test_seed() + d, n, NULL, 0, n, x, &err)) {
+                    CHECK(0, "%s %s n=%llu not generated: %s", dsn[d], sl_dtype_name(dt),
+                          (unsigned long long)n, err.msg);
+                    free(x);
+                    continue;
+                }
+                for (size_t vi = 0; sl_lc_variant_name(vi); vi++) {
+                    const sl_variant *v = sl_variant_find_op("sum", sl_lc_variant_name(vi));
+                    CHECK(v != NULL, "variant %s not in the registry", sl_lc_variant_name(vi));
+                    if (!v || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                    /* the aligned points of this input: a launch configuration is a tree, so
+                     * they differ somewhere, except for a config-independent variant */
+                    double first = NAN;
+                    int have_first = 0, differ = 0;
+                    for (size_t s = 0; s < 2; s++) {
+                        size_t np = sl_lc_points(v->name, sms[s], pts, MAXP);
+                        CHECK(np > 0 && np <= MAXP, "%s: %zu points", v->name, np);
+                        if (np > MAXP) np = MAXP;
+                        for (size_t i = 0; i < np; i++) {
+                            /* the tail point: the same values, n - 1 of them */
+                            const uint64_t m = pts[i].tail ? n - 1 : n;
+                            sl_reference ref;
+                            if (sl_reference_compute(&ref, x, m, dt, &err)) {
+                                CHECK(0, "reference failed: %s", err.msg);
+                                continue;
+                            }
+                            double r;
+                            check_point(v, &pts[i], x, m, dt, &ref, dsn[d], &r);
+                            sl_reference_clear(&ref);
+                            if (pts[i].offset || pts[i].tail || isnan(r)) continue;
+                            if (!have_first) { first = r; have_first = 1; }
+                            else if (memcmp(&r, &first, sizeof r)) differ = 1;
+                        }
+                    }
+                    if (v->determinism >= SL_DET_CONFIG_INDEPENDENT)
+                        CHECK(!differ, "%s (%s) %s %s n=%llu: results differ across launch "
+                              "configurations", v->name, sl_determinism_name(v->determinism), dsn[d],
+                              sl_dtype_name(dt), (unsigned long long)n);
+                    else if (differ)
+                        tree_varies[vi] = 1;
+                }
+                free(x);
+            }
+    }
+}
+
+/* Every sweep the issue names is there, for the variants that take it. */
+static void sweeps_present(void)
+{
+    sl_lc_point pts[MAXP];
+    static const struct { const char *v, *sweep; } need[] = {
+        {"warp-shuffle", "block"}, {"grid-stride", "grid"}, {"vec4", "accumulators"},
+        {"multi-load", "items"},   {"packed", "align"},     {"block-reduce", "grid"},
+        {"kahan", "items"},        {"multipass", "grid"},   {"vec4", "align"},
+    };
+    for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
+        size_t np = sl_lc_points(need[k].v, 132, pts, MAXP), hit = 0;
+        uint32_t offs = 0;
+        int tail = 0;
+        for (size_t i = 0; i < np; i++) {
+            hit += !strcmp(pts[i].sweep, need[k].sweep);
+            offs |= 1u << pts[i].offset;
+            tail |= pts[i].tail;
+        }
+        CHECK(hit > 0, "%s has no %s sweep", need[k].v, need[k].sweep);
+        if (!strcmp(need[k].sweep, "align"))
+            CHECK(offs == ((1u << 0) | (1u << 4) | (1u << 8) | (1u << 12)) && tail,
+                  "%s: offsets 0/4/8/12 and the n - 1 point (offsets mask %#x, tail %d)", need[k].v, offs, tail);
+    }
+    /* block 32 .. 1024 for the rungs, accumulators 1 .. 8 for vec4 */
+    size_t np = sl_lc_points("grid-stride", 132, pts, MAXP);
+    unsigned blocks = 0;
+    for (size_t i = 0; i < np; i++)
+        if (!strcmp(pts[i].sweep, "block")) blocks |= pts[i].block;
+    CHECK(blocks == (32u | 64u | 128u | 256u | 512u | 1024u), "grid-stride blocks %#x", blocks);
+    for (int g = 0; g < 2; g++) {
+        np = sl_lc_points(g ? "grid-stride" : "vec4", 132, pts, MAXP);
+        unsigned accs = 0;
+        for (size_t i = 0; i < np; i++)
+            if (!strcmp(pts[i].sweep, "accumulators")) accs |= pts[i].accs;
+        CHECK(accs == (1u | 2u | 4u | 8u), "%s accumulators %#x", g ? "grid-stride" : "vec4", accs);
+    }
+    CHECK(sl_lc_points("exact", 132, pts, MAXP) == 0, "exact is not swept");
+}
+
+/* A request the variant cannot take is refused, its message naming variant and value. */
+static void invalid_requests(void)
+{
+    static const struct {
+        const char *v;
+        sl_dtype dt;
+        sl_lc_point p;
+        const char *want;
+    } bad[] = {
+#define P(sw, b, g, i, a, o) {sw, b, g, i, a, o, 0}
+        {"grid-stride", SL_F32, P("block", 48, 0, 0, 0, 0), "block 48 is not a power of two"},
+        {"vec4", SL_F32, P("block", 2048, 0, 0, 0, 0), "block 2048 out of range [32, 1024]"},
+        {"packed", SL_F32, P("block", 16, 0, 0, 0, 0), "block 16 out of range [32, 1024]"},
+        {"kahan", SL_F32, P("block", 100, 0, 0, 0, 0), "block 100 is not a multiple of 32"},
+        {"kahan", SL_F32, P("grid", 256, 2000000, 0, 0, 0), "grid 2000000 out of range [1, 1048576]"},
+        {"multipass", SL_F32, P("block", 128, 0, 0, 0, 0), "block 128 requested; its block is part of the algorithm"},
+        {"warp-shuffle", SL_F32, P("grid", 256, 132, 0, 0, 0), "grid 132 requested; its grid follows n"},
+        {"vec4", SL_F32, P("accumulators", 256, 0, 0, 3, 0), "accumulators 3 not in {1, 2, 4, 8}"},
+        {"grid-stride", SL_F32, P("accumulators", 256, 0, 0, 16, 0), "accumulators 16 not in {1, 2, 4, 8}"},
+        {"packed", SL_F32, P("accumulators", 256, 0, 0, 2, 0), "takes no accumulators per thread"},
+        {"vec4", SL_F32, P("items", 256, 0, 2, 0, 0), "its items are its accumulators"},
+        {"multi-load", SL_F32, P("items", 256, 0, 65, 0, 0), "items 65 out of range [1, 64]"},
+        {"block-reduce", SL_F32, P("items", 256, 0, 2, 0, 0), "takes no items per thread"},
+        {"vec4", SL_F32, P("align", 0, 0, 0, 0, 2), "offset 2 bytes is not a multiple of the f32 element size"},
+        {"packed", SL_BF16, P("align", 0, 0, 0, 0, 16), "offset 16 bytes is not a multiple"},
+        {"exact", SL_F32, P("block", 256, 0, 0, 0, 0), "not a variant of the launch-config experiment"},
+#undef P
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const sl_variant *v = sl_variant_find_op("sum", bad[k].v);
+        CHECK(v != NULL, "%s missing", bad[k].v);
+        if (!v) continue;
+        sl_err err = {{0}};
+        int rc = sl_lc_point_check(v, 4096, bad[k].dt, &bad[k].p, &err);
+        CHECK(rc == -1, "%s: request %zu accepted", bad[k].v, k);
+        CHECK(strstr(err.msg, bad[k].v) == err.msg && strstr(err.msg, bad[k].want) != NULL,
+              "%s: message '%s' lacks '%s'", bad[k].v, err.msg, bad[k].want);
+    }
+}
+
+static void labels_and_registration(void)
+{
+    sl_lc_point pts[MAXP], q;
+    char label[96], sweep[32];
+    size_t np = sl_lc_points("vec4", 132, pts, MAXP);
+    for (size_t i = 0; i < np; i++) {
+        sl_lc_label(&pts[i], label, sizeof label);
+        CHECK(sl_lc_parse_label(label, &q, sweep, sizeof sweep) == 0, "label %s not parsed", label);
+        CHECK(!strcmp(sweep, pts[i].sweep) && q.block == pts[i].block && q.grid == pts[i].grid &&
+                  q.items == pts[i].items && q.accs == pts[i].accs && q.offset == pts[i].offset &&
+                  q.tail == pts[i].tail,
+              "label %s does not round-trip", label);
+    }
+    CHECK(sl_lc_parse_label("cfg:block128", &q, sweep, sizeof sweep) == -1, "a foreign label parsed");
+    const sl_experiment *e = sl_experiment_find("launch-config");
+    CHECK(e != NULL, "launch-config not in the experiment table");
+    CHECK(e && sl_experiment_opt_in(e), "launch-config is not opt-in");
+    CHECK(!sl_experiment_opt_in(sl_experiment_find("ladder")), "ladder became opt-in");
+}
+
+/* grid-stride's accumulators (sl_launch.accs), against a model written here from the order the
+ * kernel documents: step s of a thread adds x[i], x[i + B] into accumulator s mod A, then the
+ * pairwise combine, the block sum and the finish (float32, so every add is a float add). The
+ * twin must give the model's bits for A = 1, 2, 4, 8; A = 1 must be the default launch's bits;
+ * the depth must follow the tree (fewer chained adds per accumulator as A grows); the rungs
+ * without accumulators refuse accs > 1. */
+static double gs_model(const float *x, uint64_t n, uint32_t B, uint32_t G, uint32_t A)
+{
+    double *parts = malloc(G * sizeof *parts), vals[1024];
+    const uint64_t S = 2ull * B * G;
+    for (uint32_t b = 0; b < G; b++) {
+        for (uint32_t t = 0; t < B; t++) {
+            float acc[8] = {0};
+            uint64_t s = 0;
+            for (uint64_t i = 2ull * B * b + t; i < n; i += S, s++) {
+                acc[s % A] = acc[s % A] + x[i];
+                if (i + B < n) acc[s % A] = acc[s % A] + x[i + B];
+            }
+            for (uint32_t w = A / 2; w >= 1; w /= 2)
+                for (uint32_t k = 0; k < w; k++) acc[k] = acc[k] + acc[k + w];
+            vals[t] = acc[0];
+        }
+        parts[b] = sl_tw_block_sum(vals, B, SL_F32);
+    }
+    double r = sl_tw_finish(parts, G, B, SL_F32);
+    free(parts);
+    return r;
+}
+
+static void grid_stride_accumulators(void)
+{
+    const sl_variant *v = sl_variant_find_op("sum", "grid-stride");
+    const sl_dataset *ds = sl_dataset_find("uniform-sym");
+    CHECK(v && ds, "grid-stride or uniform-sym missing");
+    if (!v || !ds) return;
+    const uint64_t n = 50003;
+    float *x = malloc(n * sizeof *x);
+    sl_err err = {{0}};
+    CHECK(sl_dataset_generate(ds, SL_F32, sl_test_seed(), n, NULL, 0, n, x, &err) == 0, "%s", err.msg);
+    int differ = 0;
+    double r1 = NAN;
+    for (uint32_t A = 1; A <= 8; A *= 2) {
+        sl_launch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.block = 64;
+        cfg.grid = 5;
+        cfg.accs = A;
+        double r = NAN;
+        CHECK(sl_variant_cpu(v, x, n, SL_F32, &cfg, &r, &err) == 0, "A=%u: %s", A, err.msg);
+        const double m = gs_model(x, n, 64, 5, A);
+        CHECK(memcmp(&r, &m, sizeof r) == 0, "grid-stride accs %u: twin %a != model %a", A, r, m);
+        if (A == 1) r1 = r;
+        else differ += memcmp(&r, &r1, sizeof r) != 0;
+        sl_launch c0 = cfg, c1 = cfg;
+        c0.accs = 0;
+        if (A == 1) {
+            double d = NAN;
+            CHECK(sl_variant_cpu(v, x, n, SL_F32, &c0, &d, &err) == 0 && memcmp(&d, &r, sizeof d) == 0,
+                  "accs 0 (%a) is not accs 1 (%a)", d, r);
+        } else {
+            c1.accs = A / 2;
+            CHECK(sl_variant_depth(v, n, SL_F32, &cfg) < sl_variant_depth(v, n, SL_F32, &c1),
+                  "depth with %u accumulators (%g) not below %u's (%g)", A,
+                  sl_variant_depth(v, n, SL_F32, &cfg), A / 2, sl_variant_depth(v, n, SL_F32, &c1));
+        }
+    }
+    CHECK(differ > 0, "no accumulator count changed the bits: the order did not change");
+    static const char *const none[] = {"warp-shuffle", "vec4", "multi-load", "packed", "block-reduce"};
+    for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
+        const sl_variant *w = sl_variant_find_op("sum", none[k]);
+        sl_launch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.accs = 2;
+        double r;
+        err.msg[0] = 0;
+        CHECK(w && sl_variant_cpu(w, x, n, SL_F32, &cfg, &r, &err) == -1 &&
+                  strstr(err.msg, "takes no accumulators per thread"),
+              "%s with accs 2: '%s'", none[k], err.msg);
+    }
+    sl_launch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.accs = 3;
+    double r;
+    CHECK(sl_variant_cpu(v, x, n, SL_F32, &cfg, &r, &err) == -1 &&
+              strstr(err.msg, "grid-stride: accumulators 3 not in {1, 2, 4, 8}"), "accs 3: '%s'", err.msg);
+    free(x);
+}
+
+int main(void)
+{
+    sl_test_seed();
+    sweeps_present();
+    invalid_requests();
+    labels_and_registration();
+    grid_stride_accumulators();
+    sweep_twins();
+    for (size_t vi = 0; sl_lc_variant_name(vi); vi++) {
+        const sl_variant *v = sl_variant_find_op("sum", sl_lc_variant_name(vi));
+        if (v && v->determinism < SL_DET_CONFIG_INDEPENDENT)
+            CHECK(tree_varies[vi], "%s: the same bits at every launch configuration of every input: "
+                  "the sweep does not change its summation tree", v->name);
+    }
+    printf("tlaunch: %ld twin points judged\n", points_checked);
+    CHECK(points_checked > 2000, "only %ld points judged", points_checked);
+    return sl_test_done("tlaunch");
+}
