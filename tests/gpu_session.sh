@@ -6,7 +6,7 @@
 # Everything it writes lands in ${OUT:-gpu-out}/session.tar.gz (logs, CSV, the study without
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
-#   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study
+#   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
 #          (also moments, lse, fullrange: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
@@ -45,7 +45,7 @@ if [[ $stages == *,test,* ]]; then
   t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
   for d in f32 f64 f16 bf16; do
     SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "twins_$d" 420 "$T/tgpu_twins" &
-    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min,lse t "twins_ops_$d" 420 "$T/tgpu_twins" &
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min,lse,norm2,dot t "twins_ops_$d" 420 "$T/tgpu_twins" &
   done
   { t sacc 200 "$T/tsuperacc_gpu"; t prefix 120 "$T/tgpu_prefix"; t limits 60 "$T/tgpu_limits"; } &
   t determinism 300 "$T/tgpu_determinism" &
@@ -58,6 +58,10 @@ if [[ $stages == *,test,* ]]; then
   [ -d "$build/python/sumlab" ] && t dist_torch 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
     python3 tests/python/dist_torch.py --backend gloo &
   t huge 300 "$T/tgpu_huge" &
+  # the operations' own GPU tests: cuBLAS anchors, row kernels, launch configurations, bench
+  { t norm_gpu 200 "$T/tnorm_gpu"; t dot_gpu 200 "$T/tdot_gpu"; t rows_gpu 200 "$T/trows_gpu"; } &
+  t launch_gpu 400 "$T/tgpu_launch" &
+  t bench_gpu 200 ctest --test-dir "$build" -R '^tbench_gpu$' --output-on-failure &
   for d in f16 bf16; do
     SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_$d" 420 bash tests/sanitize.sh "$T/tgpu_twins" &
   done
@@ -86,6 +90,35 @@ if [[ $stages == *,bench,* ]]; then
   # call time: the latency of one isolated call (launch cost included), small and mid n
   b bench_f32_call 60 --n "$every" --dtype f32 --reps 20 --variants "$fast" --timing call
   b bench_f64_call 60 --n "$every" --dtype f64 --reps 20 --variants "$fast" --timing call
+fi
+if [[ $stages == *,ops,* ]]; then
+  # dot and norm2 beside cuBLAS, the correctly rounded and reproducible moments beside CUB and
+  # torch, lse, row-wise reductions (4096 x 32768 and 32768 x 4096) and the launch-config sweep
+  B=$work/ops; mkdir -p "$B"
+  ob() { local name=$1 cap=$2; shift 2
+         timeout "$cap" "$sumlab" bench "$@" > "$B/$name.csv" 2> "$B/$name.err"
+         stamp "bench $name rc=$?"; }
+  for d in f32 f64 bf16; do
+    ob "dot_$d" 60 --op dot --n 2^24,2^28 --dtype "$d" --reps 10 --dataset dot-random
+    ob "norm2_$d" 60 --op norm2 --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal
+    ob "var_$d" 60 --op var --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal
+    ob "lse_$d" 60 --op lse --n 2^24,2^28 --dtype "$d" --reps 10 --dataset logits
+  done
+  for d in f32 bf16; do
+    ob "rows_$d" 90 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --reps 10 \
+      --variants reproducible,superacc,block-row,vec4
+  done
+  if [ -d "$build/python/sumlab" ]; then
+    timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/bench_moments.py \
+      --n 2^28 --reps 10 > "$B/bench_moments_py.csv" 2> "$B/bench_moments_py.err"
+    stamp "bench_moments.py rc=$?"
+    timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/batch_torch.py \
+      -o "$B/batch_torch.csv" > "$B/batch_torch.log" 2> "$B/batch_torch.err"
+    stamp "batch_torch.py rc=$?"
+  fi
+  SUMLAB_NO_CHARTS=1 timeout 240 "$sumlab" run launch-config --backend gpu --threads "$(nproc)" \
+    -o "$B/launch" > "$B/launch.log" 2>&1
+  stamp "launch-config rc=$?"
 fi
 if [[ $stages == *,quicktwins,* ]]; then
   # the twins of the operations named by QUICK_OPS on small n (SUMLAB_TEST_QUICK=1), every format
