@@ -345,7 +345,7 @@ awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam
   $c["status"] == "ok" && !((e, $c["dtype"], $c["n"]) in sz) { sz[e, $c["dtype"], $c["n"]] = 1; print e, $c["dtype"], $c["n"] > (tmp "/sizes.u") }
   END { for (e in m) print e, m[e] > (tmp "/inst") }' "$res"
 sort -k1,1 -k2,2 -k3,3n "$tmp/sizes.u" > "$tmp/sizes"
-declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=()
+declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=() INST=()
 while IFS= read -r v; do cidx[$v]=${#cidx[@]}; done < "$tmp/vars"
 while read -r v p; do FAM[$v]=$p; done < "$tmp/fam"
 colour() { echo "${cidx[$1]:-0}"; }
@@ -354,7 +354,7 @@ series_colours() { local v; colors=""; for v in $series; do colors="$colors ${ci
 # Title notes: INST_NOTE[experiment] ", 4 instances per point"; N_NOTE[experiment dtype]
 # ", n = 2^{24}" (sizes as 2^K where they are powers of two); empty where there is none.
 while IFS=$'\t' read -r kind key text; do
-  if [ "$kind" = I ]; then INST_NOTE[$key]=$text; else N_NOTE[$key]=$text; fi
+  if [ "$kind" = I ]; then INST_NOTE[$key]=$text; INST[$key]=${text//[!0-9]/}; else N_NOTE[$key]=$text; fi
 done < <(awk -v inst="$tmp/inst" '
   BEGIN { while ((getline l < inst) > 0) { split(l, a, " "); printf "I\t%s\t, %d instance%s per point\n", a[1], a[2], a[2] == 1 ? "" : "s" } }
   { g = $1 " " $2; if (!(g in s)) order[++ng] = g; k = 0; m = $3 + 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ }
@@ -362,7 +362,7 @@ done < <(awk -v inst="$tmp/inst" '
   END { for (i = 1; i <= ng; i++) printf "N\t%s\t, n = %s\n", order[i], s[order[i]] }' "$tmp/sizes")
 # awk functions shared by the extractors: put(f, key, line) buffers a line of data file f;
 # put_flush(zs) writes every buffered file once, its lines sorted as `sort -g -k1,1` sorts
-# them (numeric key, ties by the whole line), the first "ZERO" of a line replaced by zs[f]
+# them (numeric key, ties by the whole line), every "ZERO" of a line replaced by zs[f]
 # when zs has an entry for f. One pass over results.csv, no process per series.
 awk_put='
 function put(f, key, line,   i, m) { if (!(f in fid)) { fid[f] = ++npf; pf[npf] = f }
@@ -372,7 +372,7 @@ function put_flush(zs,   i, j, k, f, m, tk, tl, l, z, hz) {
     for (j = 2; j <= m; j++) { tk = pk[i, j]; tl = pl[i, j]; k = j - 1
       while (k >= 1 && (pk[i, k] > tk || (pk[i, k] == tk && pl[i, k] > tl))) { pk[i, k + 1] = pk[i, k]; pl[i, k + 1] = pl[i, k]; k-- }
       pk[i, k + 1] = tk; pl[i, k + 1] = tl }
-    for (j = 1; j <= m; j++) { l = pl[i, j]; if (hz) sub("ZERO", z, l); print l > f }
+    for (j = 1; j <= m; j++) { l = pl[i, j]; if (hz) gsub("ZERO", z, l); print l > f }
     close(f) } }
 function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_DIRLIST"]
   for (i = 1; i <= n; i++) if (d[i] != "") print d[i] > f
@@ -455,12 +455,24 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (zeroS) { num = $c["abs_err"]; den = $c["abssum"]; nz[g]++ } else { num = $c["rel_err"]; den = 1; nr[g]++ }
       if (bad(num) || bad(den) || den+0 == 0) { nonfin[g]++; next }
       y = num / den
-      if (y == 0) { y = "ZERO"; zero[g]++ } else if (!(g in minpos) || y < minpos[g]) minpos[g] = y
-      d = out "/" g ".d/"; f = d v ".dat"; put(f, x, x " " y); has[g, v] = 1; fg[f] = g
+      if (y == 0) zero[g]++; else if (!(g in minpos) || y < minpos[g]) minpos[g] = y
+      d = out "/" g ".d/"; f = d v ".dat"; agg(f, x, y); has[g, v] = 1; fg[f] = g
       bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
-      if (!bad(bnum) && bnum+0 > 0) put(d v ".bnd", x, x " " (bnum / den))
+      if (!bad(bnum) && bnum+0 > 0) agg(d v ".bnd", x, bnum / den)
     }
-    END { dirs = ""
+    # the instances of a point (run --seeds K, the full preset) are one line "x median min max"
+    # (an error 0 written ZERO, drawn at the floor): the chart draws the median and a min-max band
+    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x }
+      av[k, ++an[k]] = y + 0 }
+    function zs(v) { return v == 0 ? "ZERO" : v "" }
+    function agg_flush(   i, j, m, k, t, q, a, med) {
+      for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a)
+        for (j = 1; j <= m; j++) a[j] = av[k, j]
+        for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
+        med = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+        if (af[i] ~ /[.]bnd$/) put(af[i], ax[i], ax[i] " " med)
+        else put(af[i], ax[i], ax[i] " " zs(med) " " zs(a[1]) " " zs(a[m])) } }
+    END { agg_flush(); dirs = ""
       for (k=1;k<=ng;k++) { g=order[k]; fl = u[g] / 256; if ((g in minpos) && minpos[g] / 4 < fl) fl = minpos[g] / 4
         floor[g] = fl; dirs = dirs "\n" out "/" g ".d"
         print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, fl > (out "/meta") }
@@ -503,8 +515,9 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     ttl="$exp: $ds, $dt"
     [ "$byds" = 1 ] || ttl="$ttl${N_NOTE[$exp $dt]:-}"
     ttl="$ttl${INST_NOTE[$exp]:-}"
+    band=0; [ "${INST[$exp]:-1}" -le 1 ] || { band=1; ttl="$ttl (median, min-max band)"; }
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
-    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$((nzero > 0)); ttl='$ttl'; ylab='$ylab'"
+    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$((nzero > 0)); band=$band; ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
 }
 

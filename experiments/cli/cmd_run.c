@@ -55,7 +55,7 @@ static void usage(FILE *f)
           "                     preset's list)\n"
           "  --seeds K          K independent instances per point (instance i: dataset seed S+i;\n"
           "                     instance 0 is the run without --seeds); tables give medians and\n"
-          "                     spread over them\n"
+          "                     spread over them (the full preset's accuracy sweeps: at least 5)\n"
           "  --op OP            the operation studied: its variants (default sum; 'sumlab list ops')\n"
           "  --ddof N           var/std: divide by n - N (default 1; kept in run.conf)\n"
           "  --baseline V       the variant the report's sweep tables compare with (default\n"

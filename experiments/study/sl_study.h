@@ -280,6 +280,10 @@ int sl_exp_variant_on(const sl_run *run, const sl_variant *v);  /* --variants ke
 int sl_exp_ns(const sl_run *run, const uint64_t *dflt, int ndflt, uint64_t *out, int max);
 /* Instances per point (>= 1) and the dataset (and commit-order) seed of instance i. */
 int sl_exp_instances(const sl_run *run);
+/* Instances per point of an experiment: sl_exp_instances, and at least SL_FULL_ACC_INSTANCES
+ * for the full preset's accuracy sweeps. */
+#define SL_FULL_ACC_INSTANCES 5
+int sl_exp_instances_of(const sl_run *run, const char *experiment);
 uint64_t sl_exp_instance_seed(const sl_run *run, int instance);
 
 /* ---- steps shared by the experiment files ------------------------------------------------ */

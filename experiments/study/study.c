@@ -164,4 +164,16 @@ int sl_exp_ns(const sl_run *run, const uint64_t *dflt, int ndflt, uint64_t *out,
 }
 
 int sl_exp_instances(const sl_run *run) { return run->sweep.seeds > 1 ? run->sweep.seeds : 1; }
+
+/* The full preset's accuracy sweeps (accuracy-vs-*) run at least SL_FULL_ACC_INSTANCES
+ * instances per point, so a chart's median and min-max band and a table's [min-max] rest on
+ * several inputs, not one (a one-off spike read as a trend); --seeds K above it raises it. */
+int sl_exp_instances_of(const sl_run *run, const char *experiment)
+{
+    int k = sl_exp_instances(run);
+    if (run->preset == SL_PRESET_FULL && experiment && !strncmp(experiment, "accuracy-", 9) &&
+        k < SL_FULL_ACC_INSTANCES)
+        k = SL_FULL_ACC_INSTANCES;
+    return k;
+}
 uint64_t sl_exp_instance_seed(const sl_run *run, int instance) { return run->seed + (uint64_t)instance; }

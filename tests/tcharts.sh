@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# tcharts.sh: the study as a paper needs it (issue 36), end to end on the CPU backend: points of
+# several instances drawn as a median with a min-max band and tabled as median [min-max] per n;
+# the full preset's accuracy sweeps run at least 5 instances per point.
+#   usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]
+set -uo pipefail
+bin=${1:?usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]}
+src=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+[ -x "$bin" ] || { echo "tcharts: $bin is not an executable" >&2; exit 1; }
+export SUMLAB_PLOTS_DIR=$src/plots
+t=$(mktemp -d "${TMPDIR:-/tmp}/tcharts.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+fails=0 checks=0
+check() { # description command...
+  local d=$1; shift
+  checks=$((checks + 1))
+  "$@" || { fails=$((fails + 1)); echo "FAIL: $d" >&2; }
+}
+# awk over results.csv by column name: col NAME
+inst_of() { # dir experiment -> the distinct `instances` values of its rows
+  awk -F, -v e="$2" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1==e{print $c["instances"]}' "$1/results.csv" | sort -u | tr '\n' ' '
+}
+have_gp=0; command -v gnuplot >/dev/null 2>&1 && have_gp=1
+
+# ---- statistics over instances ------------------------------------------------------------
+"$bin" run accuracy-vs-n --preset tiny --backend cpu --seeds 3 --datasets uniform --dtype f32 \
+  --variants serial,kahan,pairwise -o "$t/r3" -q 2> "$t/r3.err"
+check "run --seeds 3 exits 0 ($(head -c 300 "$t/r3.err"))" test -s "$t/r3/results.csv"
+check "report: a table by n per family and dtype, with the instances" \
+  grep -q '^### accuracy-vs-n, uniform, f32, 3 instances per point' "$t/r3/report.md"
+check "report: the n table's columns are the sizes (2^10, 2^12)" grep -q '^| variant | 2^10 | 2^12 |$' "$t/r3/report.md"
+check "report: n table cells are median [min-max] over the instances" \
+  grep -qE '^\| serial \| [0-9.e+-]+ \[[0-9.e+-]+-[0-9.e+-]+\] \| [0-9.e+-]+ \[[0-9.e+-]+-[0-9.e+-]+\] \|$' "$t/r3/report.md"
+# the median of serial at n = 1024 is the middle of its three instances' ulps
+want=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-n" && $c["variant"]=="serial" && $c["n"]==1024 {print $c["ulps"]}' \
+  "$t/r3/results.csv" | sort -g | sed -n 2p)
+got=$(awk -F'|' '/^### accuracy-vs-n, uniform, f32/{f=1} f && /^\| serial \|/{split($3, a, " "); print a[1]; exit}' "$t/r3/report.md")
+check "report: serial's n = 2^10 cell is its median instance ($got vs $want)" \
+  awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.006 * b) }'
+"$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform --dtype f32 \
+  --variants serial,kahan,pairwise -o "$t/r1" -q 2> "$t/r1.err"
+check "report: one instance, cells without a range" bash -c "grep -q '^### accuracy-vs-n, uniform, f32, 1 instance per point' '$t/r1/report.md' && ! grep -qE '^\| serial \| .*\[' '$t/r1/report.md'"
+if [ "$have_gp" = 1 ]; then
+  svg=$t/r3/charts/error_vs_n_uniform__f32.svg
+  check "chart of 3 instances drawn" test -s "$svg"
+  check "chart title says median and band" grep -q '3 instances per point (median, min-max band)' "$svg"
+  # a band: a translucent polygon per series (kahan, pairwise, serial, exact)
+  nb=$(grep -c "<polygon fill = 'rgb([ 0-9,]*)' fill-opacity = '0.18" "$svg")
+  check "chart: a min-max band per series ($nb)" test "$nb" -ge 4
+  # one line per series: as many points on a series' path as there are sizes (not 3 per n)
+  np=$(awk '/<title>serial<\/title>/{f=1} f && /<path/{print; exit}' "$svg" | grep -o 'L[0-9.]*,' | wc -l)
+  check "chart: serial's median line has one vertex per n, not one per instance ($np)" test "$np" -eq 2
+  check "chart of 1 instance: no band" bash -c "! grep -q 'fill-opacity' '$t/r1/charts/error_vs_n_uniform__f32.svg'"
+fi
+
+# ---- the full preset: >= 5 instances per accuracy point -----------------------------------
+"$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
+  -o "$t/full" -q 2> /dev/null
+check "full preset: accuracy-vs-n rows say 5 instances ($(inst_of "$t/full" accuracy-vs-n))" test "$(inst_of "$t/full" accuracy-vs-n)" = "5 "
+check "full preset: 5 instances x (serial, exact) rows" test "$(tail -n +2 "$t/full/results.csv" | grep -c .)" -eq 10
+check "full preset: report header says 5 per accuracy point" grep -q '\*\*5 instances per accuracy point, 1 per other point\*\*' "$t/full/report.md"
+"$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
+  --seeds 7 -o "$t/full7" -q 2> /dev/null
+check "full preset: --seeds 7 raises it ($(inst_of "$t/full7" accuracy-vs-n))" test "$(inst_of "$t/full7" accuracy-vs-n)" = "7 "
+"$bin" run determinism --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
+  -o "$t/fulld" -q 2> /dev/null
+check "full preset: determinism keeps 1 instance ($(inst_of "$t/fulld" determinism))" test "$(inst_of "$t/fulld" determinism)" = "1 "
+
+echo "tcharts: $checks checks, $fails failed"
+[ "$fails" = 0 ]
