@@ -207,7 +207,8 @@ gp() { # script out-stem gnuplot-assignments...
   local np=1 w h
   [[ $* =~ (^|[ ;])np=([0-9]+) ]] && np=${BASH_REMATCH[2]}
   case ${JOB_SCRIPT[seq]} in
-    error_vs_*) w=$((110 + 560 * np)); h=820 ;;
+    error_vs_*) local kr=20; [[ $* =~ (^|[ ;])kr=([0-9]+) ]] && kr=${BASH_REMATCH[2]}
+                w=$((110 + 560 * np)); h=$((530 + 15 * kr)) ;;
     throughput_vs_n.gp) w=$((110 + 560 * np)); h=700 ;;
     distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
     tradeoff.gp) w=1280; h=760 ;;
@@ -346,7 +347,23 @@ awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam
   END { for (e in m) print e, m[e] > (tmp "/inst") }' "$res"
 sort -k1,1 -k2,2 -k3,3n "$tmp/sizes.u" > "$tmp/sizes"
 declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=() INST=()
-while IFS= read -r v; do cidx[$v]=${#cidx[@]}; done < "$tmp/vars"
+# A variant's colour and point type are a function of its name alone, the same in every chart
+# of every run (whatever --variants chose): the index of the fixed table below (the sum's
+# variants in registry order, then the other operations' names on slots their operation's own
+# variants leave free, so no two variants of one operation share one), else a hash of the name
+# (djb2 mod the palette's 28 colours). The index picks common.gp's colour and point type.
+known_colours="atomic-thread:0 smem-interleaved:1 smem-sequential:2 two-load:3 warp-shuffle:4 grid-stride:5
+vec4:6 half-acc:7 smem-strided:8 warp-unrolled:9 full-unroll:10 multi-load:11 packed:12 block-reduce:13 serial:14
+pairwise:15 atomic-block:16 kahan:17 fp64-acc:18 multipass:19 superacc:20 reproducible:21 cub:22 cub-f32acc:23
+exact:24 read-ceiling:25 naive:0 f64-acc:18 welford:17 welford-ln:16 welford-f64:19 fused:12 textbook:14 shifted:1
+two-pass:3 corrected:20 textbook-f64:5 two-pass-f64:6 online:21 compensated:17 zero-fill:0 fmax:2 fmin:2"
+awk -v known="$known_colours" '
+  BEGIN { n = split(known, k, /[ \n]+/); for (i = 1; i <= n; i++) if (split(k[i], a, ":") == 2) idx[a[1]] = a[2]
+    for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i }
+  { v = $0; if (v in idx) { print v, idx[v]; next }
+    h = 5381; L = length(v); for (i = 1; i <= L; i++) h = (h * 33 + ord[substr(v, i, 1)]) % 2147483647
+    print v, h % 28 }' "$tmp/vars" > "$tmp/colours"
+while read -r v ci; do cidx[$v]=$ci; done < "$tmp/colours"
 while read -r v p; do FAM[$v]=$p; done < "$tmp/fam"
 colour() { echo "${cidx[$1]:-0}"; }
 # The colour indices of the variants in $series, as a space-separated list (no subshells).
@@ -382,22 +399,25 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
 # indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
 # (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
-# says so). A panel whose every error is 0 (drawn at `floor`) is not drawn: its variants go to
-# DIR/empty (one line per panel) for a note.
-# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>floor<tab>u",
+# says so); kr, the rows of the tallest panel's key in two columns. A panel without one finite
+# non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
+# line per panel) for a note.
+# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>-<tab>u",
 # output lines "DIR<tab>assignments".
 panels_all() { # bounds(0|1)
-  awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" '
+  awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" -v cols="$tmp/colours" '
     BEGIN { while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] }
+            while ((getline l < cols) > 0) { split(l, a, " "); cix[a[1]] = a[2] }
             while ((getline l < vars) > 0) vo[++nvo] = l
             np = split("ladder accuracy anchors", pname, " ") }
-    { dir = $1; floor = $2; u = $3; lo = ""; hi = ""
+    { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = vi - 1; f = dir "/" v ".dat"; nz = 0; n = 0
-        while ((getline l < f) > 0) { split(l, a, " "); y = a[2] + 0; n++
-          if (y != floor + 0) nz = 1
-          if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y }
+      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0
+        while ((getline l < f) > 0) { m = split(l, a, " "); n++
+          if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
+          for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
+            y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
         close(f); if (!n) continue
         p = pan[v]; if (p == "") p = "anchors"
         S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
@@ -405,23 +425,26 @@ panels_all() { # bounds(0|1)
           while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
           close(bf); nb[v] = k
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
-                   gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] <= 2) glab[p, gi] = glab[p, gi] (gn[p, gi] > 1 ? ", " : "") v } } }
+                   gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
-      ymin = lo / 4; ymax = hi * 40; k = 0; printf "%s\t", dir
+      ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; printf "%s\t", dir
       for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
+        # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
+        if (wantb && S[p] == " exact") { print p > (dir "/exactonly"); continue }
         k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2)
         bs = ""; bc = ""
         for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
           for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
-          lab = "bound: " glab[p, gi]; if (gn[p, gi] > 2) lab = lab " +" (gn[p, gi] - 2)
-          if (bmax > ymax) lab = lab sprintf(" (clipped: up to %.0e)", bmax)
+          lab = "bound: " glab[p, gi]; if (gn[p, gi] > 1) lab = lab " +" (gn[p, gi] - 1)
+          if (bmax > ymax) lab = lab sprintf(" (to %.0e)", bmax)
           print "\"" lab "\" 0" > bfn
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
-        printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2) }
-      close(dir "/empty")
-      printf "np=%d; ymin=%.6g; ymax=%.6g\n", k, ymin, ymax }'
+        printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
+        e = cnt[p] + ng[p] + 3; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2) }
+      close(dir "/empty"); close(dir "/exactonly")
+      printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, xlo, xhi }'
 }
 
 # $series (the variants of data dir D that have a D/VARIANT.dat, registry order, as the
@@ -453,32 +476,40 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (bad($c["exact_hex"])) { nonfin[g]++; next }
       zeroS = ($c["exact_hex"] ~ /^-?0x0p\+0$/)
       if (zeroS) { num = $c["abs_err"]; den = $c["abssum"]; nz[g]++ } else { num = $c["rel_err"]; den = 1; nr[g]++ }
-      if (bad(num) || bad(den) || den+0 == 0) { nonfin[g]++; next }
+      d = out "/" g ".d/"; f = d v ".dat"; has[g, v] = 1; xpt(g, x)
+      # a non-finite result against a finite exact sum: a marker at the top edge
+      if (bad(num) || bad(den) || den+0 == 0) { nfres[g]++; agg(f, x, "NF"); next }
       y = num / den
-      if (y == 0) zero[g]++; else if (!(g in minpos) || y < minpos[g]) minpos[g] = y
-      d = out "/" g ".d/"; f = d v ".dat"; agg(f, x, y); has[g, v] = 1; fg[f] = g
+      if (y == 0) zero[g]++
+      agg(f, x, y)
       bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
       if (!bad(bnum) && bnum+0 > 0) agg(d v ".bnd", x, bnum / den)
     }
-    # the instances of a point (run --seeds K, the full preset) are one line "x median min max"
-    # (an error 0 written ZERO, drawn at the floor): the chart draws the median and a min-max band
-    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x }
-      av[k, ++an[k]] = y + 0 }
-    function zs(v) { return v == 0 ? "ZERO" : v "" }
-    function agg_flush(   i, j, m, k, t, q, a, med) {
+    # Each series file holds a line per x of its chart: "x median min max zero nonfinite" over
+    # the point instances (run --seeds K, the full preset) with a finite error; median, min and
+    # max NaN where there is none, the median NaN where it is 0 (an exact result: zero = 1 draws a
+    # marker at the bottom edge instead); nonfinite: the instances with a non-finite result (a
+    # marker at the top edge). NaN breaks the line: no line is drawn across a missing point.
+    function xpt(g, x) { if (!((g, x) in isx)) { isx[g, x] = 1; xs[g, ++nx[g]] = x } }
+    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x; an[k] = 0 }
+      if (y == "NF") nfk[k]++; else av[k, ++an[k]] = y + 0 }
+    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x) {
       for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a)
         for (j = 1; j <= m; j++) a[j] = av[k, j]
         for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
-        med = (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-        if (af[i] ~ /[.]bnd$/) put(af[i], ax[i], ax[i] " " med)
-        else put(af[i], ax[i], ax[i] " " zs(med) " " zs(a[1]) " " zs(a[m])) } }
+        med = !m ? "NaN" : (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+        if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], ax[i], ax[i] " " med); continue }
+        put(af[i], ax[i], ax[i] " " (m && med == 0 ? "NaN" : med) " " (m ? a[1] : "NaN") " " (m ? a[m] : "NaN") " " \
+            (m && med == 0 ? 1 : 0) " " (nfk[k] + 0)) }
+      # the sizes a series lacks (not run, skipped): NaN lines, so its line breaks there
+      for (q = 1; q <= ng; q++) { g = order[q]
+        for (i = 1; i <= nvo; i++) { v = vo[i]; if (!((g, v) in has)) continue; f = out "/" g ".d/" v ".dat"
+          for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) put(f, x, x " NaN NaN NaN 0 0") } } } }
     END { agg_flush(); dirs = ""
-      for (k=1;k<=ng;k++) { g=order[k]; fl = u[g] / 256; if ((g in minpos) && minpos[g] / 4 < fl) fl = minpos[g] / 4
-        floor[g] = fl; dirs = dirs "\n" out "/" g ".d"
-        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, fl > (out "/meta") }
+      for (k=1;k<=ng;k++) { g=order[k]; dirs = dirs "\n" out "/" g ".d"
+        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0 > (out "/meta") }
       mkdirs(dirs)
-      for (f in fg) zsub[f] = floor[fg[f]] ""
-      put_flush(zsub)
+      put_flush(none)
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
         print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
@@ -488,11 +519,11 @@ extract_error() { # experiment x-column by-dataset out-dir
 render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
-  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv
+  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv nexact=0
   local -A PV=()
   while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
-    while read -r g ds dt u nzero nonfin nzs nrel floor; do printf '%s\t%s\t%s\n' "$src/$g.d" "$floor" "$u"; done < "$src/meta" | panels_all 1)
-  while read -r g ds dt u nzero nonfin nzs nrel floor; do
+    while read -r g ds dt u nzero nonfin nzs nrel nfres; do printf '%s\t-\t%s\n' "$src/$g.d" "$u"; done < "$src/meta" | panels_all 1)
+  while read -r g ds dt u nzero nonfin nzs nrel nfres; do
     out=$src/$g.d
     read_series "$out"
     stem=${prefix}_$g
@@ -503,12 +534,13 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     fi
     pv=${PV[$out]}
     case $pv in *"np=0;"*)
-      note "$stem: every error is 0 (exact) for all $(wc -w < <(cut -d: -f2 "$out/empty")) variants: no chart"; continue ;; esac
+      note "$stem: every error is 0 (exact) or non-finite for all $(wc -w < <(cut -d: -f2 "$out/empty")) variants: no chart (the report's tables give them)"; continue ;; esac
     if [ -s "$out/empty" ]; then
       while IFS= read -r line; do
-        note "$stem: ${line%%:*} panel not drawn: every error is 0 (exact) for${line#*:}"
+        note "$stem: ${line%%:*} panel not drawn: every error is 0 (exact) or non-finite for${line#*:}"
       done < "$out/empty"
     fi
+    [ ! -s "$out/exactonly" ] || nexact=$((nexact + 1))
     if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
@@ -516,9 +548,10 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     [ "$byds" = 1 ] || ttl="$ttl${N_NOTE[$exp $dt]:-}"
     ttl="$ttl${INST_NOTE[$exp]:-}"
     band=0; [ "${INST[$exp]:-1}" -le 1 ] || { band=1; ttl="$ttl (median, min-max band)"; }
-    [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
-    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$((nzero > 0)); band=$band; ttl='$ttl'; ylab='$ylab'"
+    [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin rows with a non-finite exact result or parameter not drawn)"
+    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
+  [ "$nexact" = 0 ] || note "$prefix: the anchors panel of $nexact charts not drawn: it holds only exact (the reference rounded once; the CPU backend has no other anchor)"
 }
 
 # Extractors of the other kinds (used below, after the error charts) ------------------------
@@ -547,12 +580,13 @@ extract_to() {
   # middle value, or the mean of the two middle ones) as "GBPS ULPS VARIANT COLOUR" lines in
   # DTYPE.points.BACKEND (registry order; a median ulps of 0 drawn at the floor 2^-10, said by
   # hz=1) and "hz colours names" in DTYPE.info.BACKEND; the tradeoff's n in n.
-  awk -F, -v out="$src" -v vars="$tmp/vars" '
+  awk -F, -v out="$src" -v vars="$tmp/vars" -v colsf="$tmp/colours" '
     function med(k, m,   i, j, t, a) {
       for (i = 1; i <= m; i++) a[i] = V[k, i]
       for (i = 2; i <= m; i++) { t = a[i]; j = i - 1; while (j >= 1 && a[j] + 0 > t + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = t }
       return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
-    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l
+            while ((getline l < colsf) > 0) { split(l, a, " "); cix[a[1]] = a[2] } }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
     index($0, "tradeoff,") != 1 { next }
     $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
@@ -568,8 +602,8 @@ extract_to() {
         for (i = 1; i <= nvo; i++) { v = vo[i]; k = b SUBSEP g SUBSEP v; if (!(k in cnt)) continue
           mu = med(k "u", cnt[k]); mg = med(k "g", cnt[k])
           if (mu + 0 == 0) { mu = "0.0009765625"; hz = 1 }
-          print mg " " mu " " v " " (i - 1) > pf
-          cols = cols " " (i - 1); names = names " " v }
+          print mg " " mu " " v " " cix[v] > pf
+          cols = cols " " cix[v]; names = names " " v }
         close(pf); print hz "\t" substr(cols, 2) "\t" substr(names, 2) > (out "/" g ".info." b); close(out "/" g ".info." b) } }
   ' "$res"
 }

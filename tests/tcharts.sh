@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tcharts.sh: the study as a paper needs it (issue 36), end to end on the CPU backend: points of
 # several instances drawn as a median with a min-max band and tabled as median [min-max] per n;
-# the full preset's accuracy sweeps run at least 5 instances per point.
+# the full preset's accuracy sweeps run at least 5 instances per point; from the SVGs: colours
+# by variant name equal across runs, the key outside the plot areas, markers for exact-zero and
+# non-finite results, no anchors panel holding only `exact` (tcharts_svg.py).
 #   usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]
 set -uo pipefail
 bin=${1:?usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]}
@@ -44,13 +46,31 @@ if [ "$have_gp" = 1 ]; then
   svg=$t/r3/charts/error_vs_n_uniform__f32.svg
   check "chart of 3 instances drawn" test -s "$svg"
   check "chart title says median and band" grep -q '3 instances per point (median, min-max band)' "$svg"
-  # a band: a translucent polygon per series (kahan, pairwise, serial, exact)
+  # a band: a translucent polygon per series (kahan, pairwise, serial)
   nb=$(grep -c "<polygon fill = 'rgb([ 0-9,]*)' fill-opacity = '0.18" "$svg")
-  check "chart: a min-max band per series ($nb)" test "$nb" -ge 4
+  check "chart: a min-max band per series ($nb)" test "$nb" -ge 3
   # one line per series: as many points on a series' path as there are sizes (not 3 per n)
   np=$(awk '/<title>serial<\/title>/{f=1} f && /<path/{print; exit}' "$svg" | grep -o 'L[0-9.]*,' | wc -l)
   check "chart: serial's median line has one vertex per n, not one per instance ($np)" test "$np" -eq 2
   check "chart of 1 instance: no band" bash -c "! grep -q 'fill-opacity' '$t/r1/charts/error_vs_n_uniform__f32.svg'"
+fi
+
+# ---- figures: colours by name, key below the plots, markers, no anchors panel of `exact` ---
+if [ "$have_gp" = 1 ]; then
+  svgpy=$src/tests/tcharts_svg.py
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform,cancellation,overflow --dtype f32 -o "$t/all" -q 2> /dev/null
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform --dtype f32 --variants vec4,kahan,serial,atomic-thread \
+    -o "$t/some" -q 2> /dev/null
+  check "colour and point type by variant name, equal in two runs with other variant lists" \
+    python3 "$svgpy" colours "$t/all/charts/error_vs_n_uniform__f32.svg" "$t/some/charts/error_vs_n_uniform__f32.svg"
+  check "no key entry inside or above a plot area" python3 "$svgpy" legend "$t"/all/charts/error_vs_*.svg "$t"/r3/charts/error_vs_*.svg
+  check "exact-zero results: markers at the bottom edge, with a key entry" \
+    python3 "$svgpy" markers zero "$t/all/charts/error_vs_n_cancellation__f32.svg"
+  check "non-finite results: markers at the top edge, with a key entry" \
+    python3 "$svgpy" markers nf "$t/all/charts/error_vs_n_overflow__f32.svg"
+  check "no floor line drawn as a series" bash -c "! grep -q 'floor .*error 0 drawn here' '$t/all/charts/error_vs_n_cancellation__f32.svg'"
+  check "CPU backend: no anchors panel holding only exact (and a note says so)" \
+    bash -c "! grep -q '>anchors (' '$t/all/charts/error_vs_n_uniform__f32.svg' && grep -q 'holds only exact' '$t/all/charts/notes.txt'"
 fi
 
 # ---- the full preset: >= 5 instances per accuracy point -----------------------------------
