@@ -209,7 +209,8 @@ gp() { # script out-stem gnuplot-assignments...
   case ${JOB_SCRIPT[seq]} in
     error_vs_*) local kr=20; [[ $* =~ (^|[ ;])kr=([0-9]+) ]] && kr=${BASH_REMATCH[2]}
                 w=$((110 + 560 * np)); h=$((530 + 15 * kr)) ;;
-    throughput_vs_n.gp) w=$((110 + 560 * np)); h=700 ;;
+    throughput_vs_n.gp) local kr=20; [[ $* =~ (^|[ ;])kr=([0-9]+) ]] && kr=${BASH_REMATCH[2]}
+                        w=$((110 + 560 * np)); h=$((700 + 15 * kr)) ;;
     distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
     tradeoff.gp) w=1280; h=760 ;;
     ranks.gp) w=1500; h=620 ;;
@@ -565,9 +566,18 @@ extract_tp() {
     $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
     $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
     { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
-      put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
+      put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1
+      if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
+    # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
+    # log scale hides it): VARIANT.rat lines "n ratio", the range in DTYPE.d/ratio ("lo hi"; none
+    # without CUB rows)
     END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs "\n" out "/" order[k] ".d"
+      for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
+        if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
+        r = gb[g, v, n] / gb[g, "cub", n]; put(out "/" g ".d/" v ".rat", n, n " " r)
+        if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
       mkdirs(dirs); put_flush(none)
+      for (g in rlo) { print rlo[g], rhi[g] > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
         print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
@@ -619,6 +629,7 @@ extract_di() {
       file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
       $c["experiment"] != "determinism" || $c["config"] != "default" { next }
       {
+        if ($c["backend"] == "cpu" && !cpu) { cpu = 1; printf "" > (out "/cpu"); close(out "/cpu") }
         k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
         key[k, nd[k]] = $c["ulps_signed"]; line[k, nd[k]] = $c["ulps_signed"] " " $c["count"]
         if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
@@ -662,25 +673,28 @@ else
   while read -r dt; do
     read_series "$src/$dt.d"
     pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
+    rat="hasrat=0; rlo=1; rhi=1"
+    if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi
 
 # ---- tradeoff: per variant, median ulps and median GB/s over the tradeoff datasets ----------
-# GPU rows when the run has any (a GPU run: CPU-only variants such as pairwise are left out);
-# otherwise the CPU backend's rows, whose GB/s is the wall clock of the CPU twin, labelled so.
+# GPU rows only (a GPU run: CPU-only variants such as pairwise are left out); a CPU backend's
+# run gets a note instead.
 # Rows whose exact sum is 0 have no meaningful ulps (ulps of the smallest subnormal): left out.
 src=$tmp/to
 if [ -s "$src/groups.gpu" ]; then
   to_be=gpu; to_sub="GPU: GB/s = input bytes / median time of the timed repetitions on the device"
   to_xlab="median throughput (GB/s)"
-elif [ -s "$src/groups.cpu" ]; then
-  to_be=cpu; to_sub="CPU twins: wall-clock throughput of the twin on one CPU core, not of a GPU"
-  to_xlab="median throughput of the CPU twin (GB/s, wall clock on one CPU core; not a GPU)"
 else
   to_be=""
 fi
-if [ -z "$to_be" ]; then
+# On the CPU backend the speeds would be the CPU twins' wall clock, which says nothing about a
+# GPU: no chart (the report's tradeoff table gives the errors and says what its GB/s are).
+if [ -z "$to_be" ] && [ -s "$src/groups.cpu" ]; then
+  note "tradeoff: CPU backend: no chart (its speeds would be the CPU twins' wall clock, not a GPU's; the report's table gives the errors)"
+elif [ -z "$to_be" ]; then
   note "tradeoff: no tradeoff rows in this run (tradeoff not run, or not reached): skipped"
 else
   IFS= read -r n < "$src/n" || :
@@ -701,7 +715,8 @@ else
   while read -r g; do
     read_series "$src/$g.d"
     ds=${g%__*}; dt=${g##*__}
-    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt${N_NOTE[determinism $dt]:-}${INST_NOTE[determinism]:-}'"
+    cpum=""; [ ! -e "$src/cpu" ] || cpum=" (CPU model of GPU commit order)"
+    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions$cpum, $ds, $dt${N_NOTE[determinism $dt]:-}${INST_NOTE[determinism]:-}'"
   done < "$src/groups"
 fi
 

@@ -73,6 +73,16 @@ if [ "$have_gp" = 1 ]; then
     bash -c "! grep -q '>anchors (' '$t/all/charts/error_vs_n_uniform__f32.svg' && grep -q 'holds only exact' '$t/all/charts/notes.txt'"
 fi
 
+# ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed H200 study's rows) -------
+study=$(ls -d "$src"/experiments/measured/h200-*-study 2>/dev/null | tail -1)
+if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
+  mkdir -p "$t/tp"
+  gzip -dc "$study/results.csv.gz" | awk -F, 'NR == 1 || $1 == "throughput-vs-n"' > "$t/tp/results.csv"
+  bash "$src/plots/render.sh" -q "$t/tp"
+  svg=$t/tp/charts/throughput_vs_n_f32.svg
+  check "throughput chart has the ratio-to-CUB panel" grep -q "GB/s / CUB's at the same n" "$svg"
+fi
+
 # ---- the full preset: >= 5 instances per accuracy point -----------------------------------
 "$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
   -o "$t/full" -q 2> /dev/null

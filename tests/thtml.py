@@ -264,11 +264,11 @@ def main():
         # the same check must fail on a broken page: a chart's SVG gone, and a table emptied
         broken = os.path.join(tmp, "broken")
         shutil.copytree(run, broken)
-        os.remove(os.path.join(broken, "charts", "tradeoff_f32.svg"))
+        os.remove(os.path.join(broken, "charts", "error_vs_cond_f32.svg"))
         subprocess.run([sumlab, "run", "all", "--report-only", "-q", "-o", broken], check=True,
                        env=dict(env, SUMLAB_NO_CHARTS="1"))
         b1 = problems(broken, measure(browser, tmp, os.path.join(broken, "report.html")))
-        if not any("tradeoff_f32" in b for b in b1):
+        if not any("error_vs_cond_f32" in b for b in b1):
             bad.append("a missing chart went unnoticed: %s" % b1)
             print("thtml: FAIL: a missing chart went unnoticed", file=sys.stderr)
         page = os.path.join(broken, "report.html")
