@@ -34,19 +34,21 @@ nfmark = ymax / (ymax / ymin)**0.025
 # Layout in pixels: a title band, a plot area of PH pixels, the x label, then each panel's key
 # in two columns below its own plot area, kr rows (render.sh: the tallest panel's), so the key
 # takes the height it needs, never the plot's.
-PH = 380.0; TOPB = 70.0; XLB = 60.0; ROWH = 15.0
-H = int(TOPB + PH + XLB + kr * ROWH + 20)
+PH = 380.0; TOPB = paper ? 175.0 : 70.0; XLB = paper ? 100.0 : 60.0; ROWH = paper ? 30.0 : 15.0
+# (paper: the key in one column, its font being larger against the panel)
+if (!exists("kr1")) kr1 = 2 * kr
+KR = paper ? kr1 : kr
+H = int(TOPB + PH + XLB + KR * ROWH + 20)
 W = panelw(np)
-do for [term = 1:2] {
-  if (term == 1) { set terminal pngterm size W,H font "sans,10"; set output out.'.png' }
-  else { set terminal svg size W,H dynamic font "sans,10"; set output out.'.svg' }
+do for [term = 1:nterm] {
+  eval termset(term, W, H)
   set multiplot title ttl font ",12"
   do for [p = 1:np] {
     S = value('s'.p); C = value('c'.p); B = value('b'.p); BC = value('bc'.p)
     set lmargin at screen px0(p, W); set rmargin at screen px1(p, W)
     set tmargin at screen 1 - TOPB / H; set bmargin at screen 1 - (TOPB + PH) / H
     set key at screen px0(p, W), screen 1 - (TOPB + PH + XLB) / H left top vertical Left reverse nobox font ",9" \
-        spacing 1.0 samplen 2 maxrows kr width -2
+        spacing 1.0 samplen 2 maxrows KR width -2
     set title value('t'.p) font ",11"
     if (p == 1) { set ylabel ylab } else { unset ylabel }
     last = (p == np)

@@ -15,11 +15,9 @@ set grid noxtics ytics
 set key inside top left vertical box
 set bmargin 6
 set yrange [0.5:*]
-set terminal pngterm size 1100,620 font "sans,10"
-set output out.'.png'
-plot data using 2:xtic(1) title "H200, measured" lc rgb col(0), \
-     '' using 3 title "published by the text" lc rgb col(1)
-set terminal svg size 1100,620 dynamic font "sans,10"
-set output out.'.svg'
-replot
+do for [term = 1:nterm] {
+  eval termset(term, 1100, 620)
+  plot data using 2:xtic(1) title "H200, measured" lc rgb col(0), \
+       '' using 3 title "published by the text" lc rgb col(1)
+}
 set output

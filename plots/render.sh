@@ -9,6 +9,11 @@
 # scratch folder and DIR/charts, or gnuplot's program text unchecked. Charts are drawn under
 # temporary names and renamed when complete; on any exit (error, disk full, INT, TERM) partial
 # images and the scratch folder are removed.
+# SUMLAB_FIGURES=paper (`sumlab run --figures paper`): each chart also as DIR/charts/STEM.pdf
+# (gnuplot's pdfcairo, 3.5 inches per panel, fonts scaled for a journal column; without pdfcairo
+# one message and PNG/SVG only). SUMLAB_FIGURE_VARIANTS=LIST: the charts draw only these
+# variants (comma-separated names; CUB and the read ceiling stay as the throughput charts'
+# reference lines).
 #   usage: plots/render.sh [-q|-v] DIR
 #   exit: 0 ok, 2 bad usage/DIR or a malformed CSV field, 3 no gnuplot, 4 charts not written
 #   (disk full, file size limit), 130/143 interrupted
@@ -98,7 +103,7 @@ write_fail() { # what
 }
 
 # The charts of an earlier render go first: data refused below leaves no stale chart behind.
-{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
+{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/*.pdf "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
   write_fail "$charts"
 for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
   [ -n "$z" ] || continue
@@ -173,17 +178,31 @@ fi
 
 # The pngcairo probe runs beside the data preparation; gp_setup, before the first chart, reads
 # its result: pngterm (pngcairo, else png).
+paper=0
+case ${SUMLAB_FIGURES:-} in
+  paper) paper=1 ;;
+  ''|screen) ;;
+  *) echo "render.sh: SUMLAB_FIGURES='${SUMLAB_FIGURES//[^A-Za-z0-9._-]/?}' is not 'paper' or 'screen'" >&2; said=1; exit 2 ;;
+esac
 (
   term=png
   gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1 && term=pngcairo
-  printf '%s\n' "$term" > "$tmp/gp_setup"
+  pdf=0
+  [ "$paper" = 0 ] || ! gnuplot -e 'set terminal pdfcairo' >/dev/null 2>&1 || pdf=1
+  printf '%s %s\n' "$term" "$pdf" > "$tmp/gp_setup"
 ) &
 setup_pid=$!
 pngterm=png
+pdfok=0
 gp_setup() {
   [ -n "$setup_pid" ] || return 0
   wait "$setup_pid" || :; setup_pid=""
-  IFS= read -r pngterm < "$tmp/gp_setup" || :
+  read -r pngterm pdfok < "$tmp/gp_setup" || :
+  if [ "$paper" = 1 ] && [ "$pdfok" != 1 ]; then
+    echo "render.sh: --figures paper: this gnuplot has no pdfcairo terminal (install a gnuplot built with cairo, e.g. apt-get install gnuplot-nox): PNG and SVG only, no PDF" >&2
+    note "paper figures: no PDF (this gnuplot has no pdfcairo terminal); PNG and SVG only"
+    paper=0
+  fi
 }
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
@@ -234,7 +253,7 @@ run_batch() { # batch-number sequence-numbers...
     for k in "$@"; do
       printf '%s\n' "reset session" \
         "set terminal svg; set output '/dev/null'; plot 0 notitle; set multiplot; unset multiplot; set output" \
-        "print '@@sumlab-render begin $k'" "pngterm='$pngterm'; ${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
+        "print '@@sumlab-render begin $k'" "pngterm='$pngterm'; paper=$paper; ${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
         "print '@@sumlab-render end $k'"
     done > "$b.gp"
     rc=0; gnuplot "$b.gp" > /dev/null 2> "$b.err" || rc=$?
@@ -291,6 +310,7 @@ pool_run() { # final(0|1)
 # complete PNG (ends with its IEND chunk) and SVG (ends with </svg>)
 complete_png() { [ -s "$1" ] && [ "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ]; }
 complete_svg() { [ -s "$1" ] && tail -c 64 "$1" | grep -q '</svg>'; }
+complete_pdf() { [ -s "$1" ] && tail -c 32 "$1" | grep -q '%%EOF'; }
 run_jobs() {
   local k stem line rc part incomplete=0
   pool_run 1
@@ -303,8 +323,9 @@ run_jobs() {
       [ ! -r "$tmp/jobs/$k.rc" ] || IFS= read -r rc < "$tmp/jobs/$k.rc" || :
       if [ "$rc" != 0 ]; then
         line="$stem: gnuplot failed: $(tr '\n' ' ' < "$tmp/jobs/$k.err" | cut -c1-300)"
-      elif complete_png "$part.png" && complete_svg "$part.svg"; then
-        if { mv -f "$part.png" "$charts/$stem.png" && mv -f "$part.svg" "$charts/$stem.svg"; } 2>/dev/null; then
+      elif complete_png "$part.png" && complete_svg "$part.svg" && { [ "$paper" = 0 ] || complete_pdf "$part.pdf"; }; then
+        if { mv -f "$part.png" "$charts/$stem.png" && mv -f "$part.svg" "$charts/$stem.svg" &&
+             { [ "$paper" = 0 ] || mv -f "$part.pdf" "$charts/$stem.pdf"; }; } 2>/dev/null; then
           made=$((made + 1)); say "$charts/$stem.png"
         else
           incomplete=$((incomplete + 1))
@@ -314,7 +335,7 @@ run_jobs() {
       else
         line="$stem: gnuplot wrote no image"
       fi
-      rm -f "$part.png" "$part.svg"
+      rm -f "$part.png" "$part.svg" "$part.pdf"
     else
       continue
     fi
@@ -347,6 +368,14 @@ awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam
   $c["status"] == "ok" && !((e, $c["dtype"], $c["n"]) in sz) { sz[e, $c["dtype"], $c["n"]] = 1; print e, $c["dtype"], $c["n"] > (tmp "/sizes.u") }
   END { for (e in m) print e, m[e] > (tmp "/inst") }' "$res"
 sort -k1,1 -k2,2 -k3,3n "$tmp/sizes.u" > "$tmp/sizes"
+# SUMLAB_FIGURE_VARIANTS: only these variants (and the throughput charts' reference lines)
+if [ -n "${SUMLAB_FIGURE_VARIANTS:-}" ]; then
+  case ${SUMLAB_FIGURE_VARIANTS} in *[!A-Za-z0-9._:=+,-]*)
+    echo "render.sh: SUMLAB_FIGURE_VARIANTS: not a comma-separated list of variant names" >&2; said=1; exit 2 ;;
+  esac
+  awk -v keep=",${SUMLAB_FIGURE_VARIANTS},cub,read-ceiling," 'index(keep, "," $0 ",")' "$tmp/vars" > "$tmp/vars.k"
+  mv "$tmp/vars.k" "$tmp/vars"
+fi
 declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=() INST=()
 # A variant's colour and point type are a function of its name alone, the same in every chart
 # of every run (whatever --variants chose): the index of the fixed table below (the sum's
@@ -400,7 +429,7 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
 # indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
 # (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
-# says so); kr, the rows of the tallest panel's key in two columns. A panel without one finite
+# says so); kr (kr1), the rows of the tallest panel's key in two columns (in one). A panel without one finite
 # non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
 # line per panel) for a note.
 # panels_all does it for every chart of a kind in one process: input lines "DIR<tab>-<tab>u",
@@ -428,7 +457,7 @@ panels_all() { # bounds(0|1)
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
                    gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
-      ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; printf "%s\t", dir
+      ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; kr1 = 1; printf "%s\t", dir
       for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
@@ -443,9 +472,9 @@ panels_all() { # bounds(0|1)
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
-        e = cnt[p] + ng[p] + 3; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2) }
+        e = cnt[p] + ng[p] + 3; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
       close(dir "/empty"); close(dir "/exactonly")
-      printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, xlo, xhi }'
+      printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; kr1=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, kr1, xlo, xhi }'
 }
 
 # $series (the variants of data dir D that have a D/VARIANT.dat, registry order, as the

@@ -11,17 +11,19 @@ set format x "2^{%L}"
 has(s) = strstrt(" ".series." ", " ".s." ") > 0
 isref(s) = (s eq "cub" || s eq "read-ceiling")
 # pixels: title band, throughput panel, (ratio panel), x label, key rows
-TOPB = 70.0; PH = 340.0; RG = 28.0; RH = hasrat ? 170.0 : 0.0; XLB = 60.0; ROWH = 15.0
-H = int(TOPB + PH + (hasrat ? RG + RH : 0) + XLB + kr * ROWH + 20)
+TOPB = paper ? 175.0 : 70.0; PH = 340.0; RG = paper ? 50.0 : 28.0; RH = hasrat ? 170.0 : 0.0; XLB = paper ? 100.0 : 60.0; ROWH = paper ? 30.0 : 15.0
+# (paper: the key in one column, its font being larger against the panel)
+if (!exists("kr1")) kr1 = 2 * kr
+KR = paper ? kr1 : kr
+H = int(TOPB + PH + (hasrat ? RG + RH : 0) + XLB + KR * ROWH + 20)
 W = panelw(np)
 # the ratio axis spans the measured ratios within 0.5 .. 1.5 (a variant far off CUB, e.g. the
 # atomic or serial ones, is off it; the panel above shows them): a 2 % gap stays visible
 ylo = rlo < 0.5 ? 0.5 : rlo; yhi = rhi > 1.5 ? 1.5 : rhi
 ylo = ylo > 0.98 ? 0.98 : ylo; yhi = yhi < 1.02 ? 1.02 : yhi
 rpad = (yhi - ylo) * 0.06
-do for [term = 1:2] {
-  if (term == 1) { set terminal pngterm size W,H font "sans,10"; set output out.'.png' }
-  else { set terminal svg size W,H dynamic font "sans,10"; set output out.'.svg' }
+do for [term = 1:nterm] {
+  eval termset(term, W, H)
   set multiplot title ttl font ",12"
   do for [p = 1:np] {
     S = value('s'.p); C = value('c'.p)
@@ -33,7 +35,7 @@ do for [term = 1:2] {
     set yrange [ymin:ymax/10]; set autoscale x
     if (hasrat) { set xlabel ""; set format x "" } else { set xlabel "n (elements)" offset 0,0.5; set format x "2^{%L}" }
     set key at screen px0(p, W), screen 1 - (TOPB + PH + (hasrat ? RG + RH : 0) + XLB) / H left top vertical Left reverse nobox \
-        font ",9" spacing 1.0 samplen 2 maxrows kr width -2
+        font ",9" spacing 1.0 samplen 2 maxrows KR width -2
     set title value('t'.p) font ",11"
     if (p == 1) { set ylabel "throughput (GB/s = bytes read / median time)" } else { unset ylabel }
     plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title (isref(word(S,i)) ? "" : word(S,i)), \

@@ -83,6 +83,25 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
   check "throughput chart has the ratio-to-CUB panel" grep -q "GB/s / CUB's at the same n" "$svg"
 fi
 
+# ---- --figures paper: PDF beside PNG/SVG, a one-panel chart 3.5 inches wide; --variants ------
+bad_rc=0; "$bin" run accuracy-vs-n --preset tiny --backend cpu --figures poster -o "$t/bad" -q 2> "$t/bad.err" || bad_rc=$?
+check "--figures poster: exit 2, one line ($(head -c 200 "$t/bad.err"))" bash -c "[ $bad_rc = 2 ] && [ \$(grep -c . '$t/bad.err') = 1 ]"
+if [ "$have_gp" = 1 ] && gnuplot -e 'set terminal pdfcairo' > /dev/null 2>&1; then
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform --dtype f32 --variants kahan,pairwise \
+    --figures paper -o "$t/paper" -q 2> /dev/null
+  pdf=$t/paper/charts/error_vs_n_uniform__f32.pdf
+  check "paper: a PDF beside the PNG and SVG" bash -c "head -c 5 '$pdf' | grep -q '%PDF-' && tail -c 32 '$pdf' | grep -q '%%EOF' && test -s '${pdf%.pdf}.png'"
+  # one panel (accuracy: kahan, pairwise; the anchors panel of exact alone is not drawn): 3.5 in = 252 pt
+  w=$(grep -a -o 'MediaBox \[ 0 0 [0-9.]*' "$pdf" | head -1 | awk '{print $NF}')
+  check "paper: a one-panel chart is a 3.5-inch column wide ($w pt)" awk -v w="$w" 'BEGIN { exit !(w >= 250 && w <= 254) }'
+  check "paper: report links the PDF" grep -qF '[PDF](charts/error_vs_n_uniform__f32.pdf)' "$t/paper/report.md"
+  "$bin" run --report-only --figures paper --variants kahan -o "$t/paper" -q 2> /dev/null
+  check "paper, --report-only --variants kahan: pairwise no longer drawn" \
+    bash -c "grep -q '<title>kahan</title>' '${pdf%.pdf}.svg' && ! grep -q '<title>pairwise</title>' '${pdf%.pdf}.svg' && test -s '$pdf'"
+  "$bin" run --report-only -o "$t/paper" -q 2> /dev/null
+  check "screen figures again: no PDF left" test ! -e "$pdf"
+fi
+
 # ---- the full preset: >= 5 instances per accuracy point -----------------------------------
 "$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
   -o "$t/full" -q 2> /dev/null

@@ -189,7 +189,14 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
             if (!header) { fprintf(f, "### %s\n\n", kinds[k].title); header = 1; }
             char stem[256];
             snprintf(stem, sizeof stem, "%.*s", (int)(strlen(names[i]) - 4), names[i]);
-            fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)\n\n", stem, stem, stem, stem);
+            /* `--figures paper` adds a PDF beside them */
+            char pdf[SL_DIR_MAX + 400];
+            struct stat pst;
+            snprintf(pdf, sizeof pdf, "%s/%s.pdf", cdir, stem);
+            const int has_pdf = !stat(pdf, &pst) && S_ISREG(pst.st_mode);
+            fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)", stem, stem, stem, stem);
+            if (has_pdf) fprintf(f, " | [PDF](charts/%s.pdf)", stem);
+            fputs("\n\n", f);
         }
     }
     for (size_t i = 0; i < nn; i++) free(names[i]);
