@@ -11,6 +11,7 @@
 #include "check.h"
 #include "headline.h"
 #include "html.h"
+#include "latex.h"
 #include "sweeps.h"
 #include "ladder.h"
 #include "sl_ops.h"
@@ -460,6 +461,7 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     sl_path_join(rpath, sizeof rpath, dir, "report.md", NULL);
     /* report.html: the same text as one page (R's strings point into t) */
     int rc = sl_write_atomic(rpath, text, len, err);
+    if (!rc) rc = sl_report_latex_write(dir, text, len, err);   /* the tables as LaTeX */
     if (!rc) rc = sl_report_html_write(&R, text, len, err);
     free(text);
     sl_csv_free(&t);
