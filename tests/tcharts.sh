@@ -102,6 +102,14 @@ if [ "$have_gp" = 1 ] && gnuplot -e 'set terminal pdfcairo' > /dev/null 2>&1; th
   check "screen figures again: no PDF left" test ! -e "$pdf"
 fi
 
+# ---- report.html: gnuplot's repeated group attributes shared as CSS classes -----------------
+if [ "$have_gp" = 1 ] && [ -s "$t/all/report.html" ]; then
+  check "report.html: group styles shared (.sgN classes), none repeated inline" \
+    bash -c "grep -q '<style>.sg0{' '$t/all/report.html' && grep -q '<g class=\"sg' '$t/all/report.html' && ! grep -q '<g fill=\"none\" color=' '$t/all/report.html'"
+  check "report.html: smaller than its SVGs together" \
+    bash -c "[ \$(wc -c < '$t/all/report.html') -lt \$(cat '$t'/all/charts/*.svg | wc -c) ]"
+fi
+
 # ---- the full preset: >= 5 instances per accuracy point -----------------------------------
 "$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
   -o "$t/full" -q 2> /dev/null
