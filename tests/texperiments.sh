@@ -79,7 +79,7 @@ check "determinism: deterministic twins run once with a note, nondeterministic o
   END { exit !(nd>0 && dt>0 && !bad) }' "$t/all/results.csv"
 "$bin" run accuracy-vs-cond --preset tiny --backend cpu -o "$t/phases" --threads 2 2> "$t/phases.err" > /dev/null
 check "run prints the seconds by phase with the thread count" \
-  grep -qE '^sumlab run: seconds by phase \(2 threads\): generate [0-9.]+, reference [0-9.]+, measure [0-9.]+, judge [0-9.]+, write [0-9.]+, wait [0-9.]+, render [0-9.]+, report [0-9.]+, total [0-9.]+$' "$t/phases.err"
+  grep -qE '^sumlab run: seconds by phase \(2 threads; phases overlap, so they add up to more than the total\): generate [0-9.]+, reference [0-9.]+, measure [0-9.]+, judge [0-9.]+, write [0-9.]+, wait [0-9.]+, render [0-9.]+, report [0-9.]+, total [0-9.]+$' "$t/phases.err"
 check "report has a headline" grep -q '^## Headline' "$t/all/report.md"
 check "report says throughput-vs-n is skipped on the CPU" grep -q 'throughput-vs-n skipped' "$t/all/report.md"
 check "report labels the tradeoff's CPU wall clock" grep -q 'CPU twins: wall-clock throughput of the twin, not of a GPU' "$t/all/report.md"
@@ -235,7 +235,10 @@ check "sweep table cells give the range over instances" grep -qE '^\| kahan \| [
 check "sweep resume adds nothing" test "$(rows "$t/sw")" -eq 96
 "$bin" run accuracy-vs-cond --preset tiny --backend cpu --variants serial,kahan,pairwise --dtype f32 --n 1024 -o "$t/sw1" -q
 check "instance 0 keeps the key and bits of a run without --seeds" bash -c "diff <(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[\$i]=i;next} \$5==1024 && \$c[\"instance\"]==0 {print \$1,\$2,\$3,\$4,\$5,\$6,\$7,\$21}' '$t/sw/results.csv' | sort) <(tail -n +2 '$t/sw1/results.csv' | cut -d, -f1-7,21 | tr , ' ' | sort)"
-"$bin" run accuracy-vs-cond --preset tiny --backend cpu --datasets uniform -o "$t/swd" -q
+"$bin" run accuracy-vs-cond --preset tiny --backend cpu --datasets uniform -o "$t/swd" -q 2> "$t/swd.err"
+swd_rc=$?
+check "--datasets without the sweep's family: exit 2 ($swd_rc), one warning line naming the family" \
+  bash -c "[ $swd_rc = 2 ] && [ \$(grep -c . '$t/swd.err') = 1 ] && grep -q \"sweeps the family 'ill-conditioned'\" '$t/swd.err'"
 check "--datasets without the sweep's family: a note, no rows" bash -c "grep -q 'accuracy-vs-cond skipped: --datasets does not name' '$t/swd/report.md' && test \$(tail -n +2 '$t/swd/results.csv' | grep -c .) -eq 0"
 SUMLAB_MAX_ROWS=1 "$bin" run accuracy-vs-n --preset full --backend cpu --dtype f32 --variants serial -o "$t/full" 2> "$t/full.err"
 check "preset full on the CPU says which sizes it keeps and why" grep -q 'preset full on the CPU backend keeps accuracy-vs-n at n = 2^10 .. 2^22' "$t/full.err"

@@ -117,7 +117,12 @@ static int sweep_ns(const sl_run *run, uint64_t *ns)
 static int family_off(sl_run *run, int exec, const sl_dataset *ds, const char *exp)
 {
     if (sl_exp_dataset_on(run, ds)) return 0;
-    if (exec) sl_notes_add(&run->notes, "%s skipped: --datasets does not name its family '%s'", exp, ds->name);
+    if (exec) {
+        sl_notes_add(&run->notes, "%s skipped: --datasets does not name its family '%s'", exp, ds->name);
+        if (!run->sweep_off[0])
+            snprintf(run->sweep_off, sizeof run->sweep_off, "%s cannot run on the chosen datasets: it sweeps the "
+                     "family '%s', which --datasets does not name", exp, ds->name);
+    }
     return 1;
 }
 

@@ -419,6 +419,15 @@ static sl_run_status finish_run(const sl_run_opts *o, const char *exp, const cha
         if (!rep && o->hooks.report) say_report(dir);
         if (stopped) say("incomplete; continue with: sumlab run %s -o %s --resume", exp, dir);
     }
+    /* an experiment whose sweep cannot run on the chosen datasets: a warning; and exit 2 when
+     * the run measured nothing at all (`accuracy-vs-cond --datasets normal`) */
+    if (run->sweep_off[0] && !rc && !stopped) {
+        if (!o->quiet && rows) say("warning: %s", run->sweep_off);
+        if (!rows) {
+            sl_err_set(err, "%s: no rows (add the family to --datasets)", run->sweep_off);
+            return SL_RUN_BAD_INPUT;
+        }
+    }
     if (rc) return SL_RUN_FAILED;
     if (sig) return sig == SIGTERM ? SL_RUN_SIGTERM : SL_RUN_SIGINT;
     if (run->stop) return SL_RUN_ROW_LIMIT;

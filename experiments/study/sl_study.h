@@ -86,6 +86,7 @@ typedef struct {
     long rows_written;
     long rows_measured;        /* rows written with a status other than `skipped` */
     char first_skip[256];      /* the note of the first skipped row written ("" when none) */
+    char sweep_off[256];       /* the first experiment --datasets left nothing to sweep ("" none) */
     long max_rows;             /* SUMLAB_MAX_ROWS (tests): stop after this many new rows */
     int stop;                  /* 1 after the row limit */
     sl_progress *prog;
