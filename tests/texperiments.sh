@@ -245,6 +245,10 @@ check "preset full on the CPU says which sizes it keeps and why" grep -q 'preset
 check "... and its report says so too" grep -q 'preset full on the CPU backend keeps' "$t/full/report.md"
 check "report: determinism per input, twin model marked on the CPU" bash -c "grep -q '^### Determinism per input' '$t/all/report.md' && grep -q '(model) |' '$t/all/report.md' && grep -q 'CPU twin.s model of the GPU' '$t/all/report.md'"
 check "report: zero / non-finite results section" grep -q '^## Results exactly 0 or non-finite against a non-zero exact sum' "$t/all/report.md"
+check "report: Findings from the rows (results 0 against a non-zero exact result, each with its row)" bash -c "
+  awk '/^## Findings/{f=1} /^## /&&!/Findings/{f=0} f' '$t/all/report.md' > '$t/findings.md' &&
+  grep -q '^- \*\*Results exactly 0 where the exact result is not\*\*' '$t/findings.md' &&
+  grep -qE 'result .0x0p\+0., exact .-?0x1' '$t/findings.md' && grep -q 'What to use' '$t/findings.md'"
 check "tables/*.tex: the headline, sweep and per-n tables as LaTeX (booktabs)" bash -c "
   grep -q '^\\\\toprule' '$t/all/tables/headline_f32-input.tex' && ls '$t/all/tables' | grep -q '^sweeps_accuracy-vs-cond-f32' &&
   ls '$t/all/tables' | grep -q '^accuracy_accuracy-vs-n-uniform-f32.tex'"

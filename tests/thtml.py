@@ -168,6 +168,14 @@ def problems(run, got):
             bad.append("sorting '%s': the click changed nothing visible (%s, %s)" % (s["header"], s["aria_asc"], s["aria_desc"]))
         if not s["same_rows"]:
             bad.append("sorting '%s': rows lost or changed" % s["header"])
+    # the Findings section, generated from the rows, with the row that shows each finding
+    with open(os.path.join(run, "report.html"), encoding="utf-8") as f:
+        page = f.read()
+    i = page.find(">Findings</h2>")
+    if i < 0:
+        bad.append("no Findings section")
+    elif not re.search(r"result <code>[-0-9a-fx.p+]+</code>, exact <code>[-0-9a-fx.p+]+</code>", page[i:i + 200000]):
+        bad.append("Findings: no finding shows its row (result and exact bits)")
     if got["pwned"]:
         bad.append("escaping: a script from meta.json ran")
     if got["command"] is None or HOSTILE not in got["command"]:

@@ -10,6 +10,7 @@
 #include "charts.h"
 #include "check.h"
 #include "headline.h"
+#include "findings.h"
 #include "html.h"
 #include "latex.h"
 #include "sweeps.h"
@@ -344,6 +345,7 @@ static void order_verdicts(sl_report_ctx *R)
 static void write_op_sections(FILE *f, const sl_report_ctx *R)
 {
     sl_report_headline(f, R);
+    sl_report_findings(f, R);
     sl_report_sweeps(f, R);
     sl_report_zero_results(f, R);
     sl_report_advice(f, R);
