@@ -1,9 +1,11 @@
 # ladder.gp: one source text's ladder: speedup of every rung over the text's first rung, the
 # H200's (measured in this run, 256 threads per block) beside the text's published figure when
 # it gives one (clustered bars; log scale: the first rungs differ by orders of magnitude).
-# Inputs (gnuplot -e): data (lines: rung-label measured published-or-?), ttl, out, pngterm, dir.
+# Inputs (gnuplot -e): data (lines: rung-label measured published-or-?), ttl, cite (the source
+# text's title, a second title line; may be empty), out, pngterm, dir.
 load dir.'/common.gp'
-set title ttl font ",12"
+if (!exists("cite")) cite = ""
+set title (cite eq "" ? ttl : ttl."\n\"".cite."\"") font ",12"
 set style data histograms
 set style histogram clustered gap 1.5
 set style fill solid 0.85 border lc rgb "#444444"

@@ -766,7 +766,14 @@ if [ -n "$ladder" ]; then
   ' "$ladder"
   if [ -s "$src/texts" ]; then
     while read -r t n; do
-      gp ladder.gp "ladder_$t" "data='$src/$t.dat'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"
+      # each source text cited by its title (in English: the PNG fonts may lack CJK glyphs; the
+      # report gives the original titles)
+      case $t in
+        text1) cite="Lesson 21: from an inefficient reduction kernel to a high-performance reduction" ;;
+        text2) cite="PyTorch and OneFlow in depth: vectorised memory access and warp primitives in reduce operators" ;;
+        *) cite="" ;;
+      esac
+      gp ladder.gp "ladder_$t" "data='$src/$t.dat'; cite='$cite'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"
     done < "$src/texts"
   else
     note "ladder: ladder.csv has no block-256 rows: skipped"

@@ -244,6 +244,7 @@ SUMLAB_MAX_ROWS=1 "$bin" run accuracy-vs-n --preset full --backend cpu --dtype f
 check "preset full on the CPU says which sizes it keeps and why" grep -q 'preset full on the CPU backend keeps accuracy-vs-n at n = 2^10 .. 2^22' "$t/full.err"
 check "... and its report says so too" grep -q 'preset full on the CPU backend keeps' "$t/full/report.md"
 check "report: determinism per input, twin model marked on the CPU" bash -c "grep -q '^### Determinism per input' '$t/all/report.md' && grep -q '(model) |' '$t/all/report.md' && grep -q 'CPU twin.s model of the GPU' '$t/all/report.md'"
+check "report header: ladder skipped as GPU only on the CPU, not 'not reached'" bash -c "grep -q 'ladder (skipped: GPU only, the CPU backend has no GPU timings)' '$t/all/report.md' && ! grep -q 'not reached' '$t/all/report.md'"
 check "report: zero / non-finite results section" grep -q '^## Results exactly 0 or non-finite against a non-zero exact sum' "$t/all/report.md"
 check "report: Findings from the rows (results 0 against a non-zero exact result, each with its row)" bash -c "
   awk '/^## Findings/{f=1} /^## /&&!/Findings/{f=0} f' '$t/all/report.md' > '$t/findings.md' &&

@@ -45,7 +45,8 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
         for (size_t r = 0; r < t->nrows; r++) nr += IS(r, exp, en);
         fprintf(f, "%s %s (", first ? "" : ";", en);
         if (nr) fprintf(f, "%ld rows)", nr);
-        else if (!on_gpu && !strcmp(en, "throughput-vs-n")) fputs("skipped: GPU only)", f);
+        else if (!on_gpu && strstr(sl_experiment_at(i)->description, "(GPU only)"))
+            fputs("skipped: GPU only, the CPU backend has no GPU timings)", f);
         else fputs("**no rows: not reached, the run stopped before it**)", f);
         first = 0;
     }
