@@ -170,16 +170,18 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
         closedir(d);
     }
     qsort(names, nn, sizeof *names, cmpstr);
-    const struct { const char *prefix, *title; } kinds[] = {
-        {"error_vs_n", "Error vs n (relative error, log-log; dashed: a-priori bounds; dotted: unit roundoff)"},
+    const struct { const char *prefix, *title; } kinds[] = {   /* in the order of the report's tables */
+        {"error_vs_n", "Error vs n (relative error, log-log; the median over the instances with a min-max band; "
+                       "dashed: a-priori bounds; dotted: unit roundoff; open triangles at the bottom: error 0; "
+                       "crosses at the top: non-finite results)"},
         {"error_vs_cond", "Error vs condition number"},
         {"error_vs_range", "Error vs dynamic range (binades)"},
+        {"distribution", "Distribution of results of the nondeterministic variants"},
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
+        {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
         {"tradeoff", on_gpu ? "Accuracy vs throughput (one point per variant)"
                             : "Accuracy vs throughput (one point per variant; CPU twins: wall-clock "
                               "throughput of the twin, not of a GPU)"},
-        {"distribution", "Distribution of results of the nondeterministic variants"},
-        {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
     };
     if (!nn) fputs("No charts in charts/ (see the notes below).\n\n", f);
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
