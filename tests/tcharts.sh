@@ -110,6 +110,18 @@ if [ "$have_gp" = 1 ] && [ -s "$t/all/report.html" ]; then
     bash -c "[ \$(wc -c < '$t/all/report.html') -lt \$(cat '$t'/all/charts/*.svg | wc -c) ]"
 fi
 
+# ---- run --param K=V: dataset parameters for every dataset that has K, kept for --resume -----
+"$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets normal --dtype f32 --variants serial \
+  --param mean=1000 -o "$t/pm" -q 2> "$t/pm.err"
+check "--param mean=1000: every row's params say so ($(head -c 200 "$t/pm.err"))" \
+  bash -c "test \$(tail -n +2 '$t/pm/results.csv' | grep -c .) -gt 0 && ! tail -n +2 '$t/pm/results.csv' | cut -d, -f3 | grep -qv '^mean=1000;'"
+check "--param kept in run.conf" grep -qx 'params=mean=1000' "$t/pm/run.conf"
+rc=0; "$bin" run accuracy-vs-n -o "$t/pm" --resume --param mean=5 -q 2> /dev/null || rc=$?
+check "--resume with another --param: exit 2 ($rc)" test "$rc" = 2
+rc=0; "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets normal --param nope=1 -o "$t/pm2" -q 2> "$t/pm2.err" || rc=$?
+check "--param nope=1: exit 2, one line naming the valid parameters, no directory" \
+  bash -c "[ $rc = 2 ] && [ \$(grep -c . '$t/pm2.err') = 1 ] && grep -q 'valid: mean, sd' '$t/pm2.err' && [ ! -e '$t/pm2' ]"
+
 # ---- the full preset: >= 5 instances per accuracy point -----------------------------------
 "$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
   -o "$t/full" -q 2> /dev/null

@@ -60,6 +60,9 @@ static void usage(FILE *f)
           "  --ddof N           var/std: divide by n - N (default 1; kept in run.conf)\n"
           "  --baseline V       the variant the report's sweep tables compare with (default\n"
           "                     pairwise)\n"
+          "  --param K=V        a dataset parameter for every dataset of the run that has K\n"
+          "                     (repeatable; e.g. --datasets normal --param mean=1000; kept in\n"
+          "                     run.conf)\n"
           "  --figures F        screen (default) or paper: charts also as PDF (gnuplot's pdfcairo),\n"
           "                     sized and lettered for a 3.5-inch column; with --report-only,\n"
           "                     --variants picks the variants the charts draw\n"
@@ -80,6 +83,8 @@ typedef struct {
     const char *backend_s, *preset_s, *seed_s, *reps_s, *threads_s;
     const char *n_s, *datasets_s, *variants_s, *dtype_s, *seeds_s, *baseline_s;
     const char *figures_s;
+    char params[512];          /* --param K=V (repeatable), joined by ',' */
+    int params_bad;
 } run_args;
 
 /* Reads argv into o (and the option texts into a). Returns -1 to go on, else the exit code
@@ -98,6 +103,7 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         {"threads", required_argument, NULL, 'H'}, {"op", required_argument, NULL, 'O'},
         {"ddof", required_argument, NULL, 'F'},
         {"figures", required_argument, NULL, 'G'},
+        {"param", required_argument, NULL, 'A'},
         {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
@@ -120,6 +126,19 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         case 'L': a->baseline_s = optarg; break;
         case 'H': a->threads_s = optarg; break;
         case 'G': a->figures_s = optarg; break;
+        case 'A':
+            {
+                size_t l = strlen(a->params);
+                const char *eq = strchr(optarg, '=');
+                if (!eq || eq == optarg || !eq[1] || strchr(optarg, ',') ||
+                    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.=+-") != strlen(optarg) ||
+                    l + strlen(optarg) + 2 > sizeof a->params) {
+                    sl_cli_msg(CMD, "--param: '%s' is not K=V (a dataset parameter and its value)", optarg);
+                    return 2;
+                }
+                snprintf(a->params + l, sizeof a->params - l, "%s%s", l ? "," : "", optarg);
+            }
+            break;
         case 'O':
             {
                 sl_err e = {{0}};
@@ -216,6 +235,9 @@ static int check_args(sl_run_opts *o, const run_args *a)
         sl_cli_msg(CMD, "%s", e.msg);
         return 2;
     }
+    snprintf(o->sweep.sweep.params, sizeof o->sweep.sweep.params, "%s", a->params);
+    o->params_given = a->params[0] != '\0';
+    if (sl_exp_user_params_check(&o->sweep.sweep, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 2; }
     o->sweep_given = (a->n_s ? SL_GIVEN_N : 0) | (a->datasets_s ? SL_GIVEN_DATASETS : 0) |
                      (a->variants_s ? SL_GIVEN_VARIANTS : 0) | (a->dtype_s ? SL_GIVEN_DTYPES : 0) |
                      (a->seeds_s ? SL_GIVEN_SEEDS : 0) | (a->baseline_s ? SL_GIVEN_BASELINE : 0);

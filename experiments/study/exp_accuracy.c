@@ -74,6 +74,7 @@ static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
                 sl_params p;
                 sl_params_defaults(ds, &p);
                 fit_params(ds, dtypes[t], &p);
+                sl_exp_user_params(run, ds, &p);
                 /* (a step's work covers its instances) */
                 double w = sl_exp_work(ns[k], rd > rn ? rd : rn) * sl_exp_instances_of(run, "accuracy-vs-n");
                 if (!exec) { *work += w; run->plan_steps += sl_exp_instances_of(run, "accuracy-vs-n"); continue; }
@@ -168,6 +169,7 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
             if (sl_run_stopped(run)) return 0;
             sl_params p;
             sl_params_defaults(ds, &p);
+            sl_exp_user_params(run, ds, &p);
             p.v[pi] = cond;
             sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-cond", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "cond", .sweep_value = cond};
@@ -228,6 +230,7 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
             if (sl_run_stopped(run)) return 0;
             sl_params p;
             sl_params_defaults(ds, &p);
+            sl_exp_user_params(run, ds, &p);
             p.v[lo] = -(rs[i] / 2);
             p.v[hi] = rs[i] - rs[i] / 2;
             sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-range", .ds = ds, .dt = dtypes[t], .n = n,

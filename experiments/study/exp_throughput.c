@@ -54,6 +54,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
     int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
     sl_params p;
     sl_params_defaults(ds, &p);
+    sl_exp_user_params(run, ds, &p);
     for (int t = 0; t < 4; t++)
         for (int k = 0; k < nn && sl_exp_dtype_on(run, tp_dtypes[t]); k++) {
             if (sl_dtype_is_half(tp_dtypes[t]) && run->preset == SL_PRESET_FULL && !run->sweep.nn && k % 2) continue;
@@ -119,6 +120,7 @@ static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
         if (!ds) continue;
         sl_params p;
         sl_params_defaults(ds, &p);
+        sl_exp_user_params(run, ds, &p);
         for (int t = 0; t < 2; t++) {
             if (!sl_exp_dtype_on(run, dtypes[t])) continue;
             double w = run->on_gpu ? sl_exp_work(n, reps) / 4 * sl_exp_gpu_weight(run, "tradeoff") : sl_exp_work(n, reps);
