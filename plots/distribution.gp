@@ -10,9 +10,8 @@ set format y "%.0f"
 f(i) = datadir.'/'.word(series, i).'.dat'
 np = words(series)
 W = panelw(np); H = 560
-do for [term = 1:2] {
-  if (term == 1) { set terminal pngterm size W,H font "sans,10"; set output out.'.png' }
-  else { set terminal svg size W,H dynamic font "sans,10"; set output out.'.svg' }
+do for [term = 1:nterm] {
+  eval termset(term, W, H)
   set multiplot title ttl font ",12"
   do for [i = 1:np] {
     set yrange [*:*]; set xrange [*:*]

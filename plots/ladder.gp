@@ -1,9 +1,11 @@
 # ladder.gp: one source text's ladder: speedup of every rung over the text's first rung, the
 # H200's (measured in this run, 256 threads per block) beside the text's published figure when
 # it gives one (clustered bars; log scale: the first rungs differ by orders of magnitude).
-# Inputs (gnuplot -e): data (lines: rung-label measured published-or-?), ttl, out, pngterm, dir.
+# Inputs (gnuplot -e): data (lines: rung-label measured published-or-?), ttl, cite (the source
+# text's title, a second title line; may be empty), out, pngterm, dir.
 load dir.'/common.gp'
-set title ttl font ",12"
+if (!exists("cite")) cite = ""
+set title (cite eq "" ? ttl : ttl."\n\"".cite."\"") font ",12"
 set style data histograms
 set style histogram clustered gap 1.5
 set style fill solid 0.85 border lc rgb "#444444"
@@ -15,11 +17,9 @@ set grid noxtics ytics
 set key inside top left vertical box
 set bmargin 6
 set yrange [0.5:*]
-set terminal pngterm size 1100,620 font "sans,10"
-set output out.'.png'
-plot data using 2:xtic(1) title "H200, measured" lc rgb col(0), \
-     '' using 3 title "published by the text" lc rgb col(1)
-set terminal svg size 1100,620 dynamic font "sans,10"
-set output out.'.svg'
-replot
+do for [term = 1:nterm] {
+  eval termset(term, 1100, 620)
+  plot data using 2:xtic(1) title "H200, measured" lc rgb col(0), \
+       '' using 3 title "published by the text" lc rgb col(1)
+}
 set output

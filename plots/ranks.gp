@@ -14,9 +14,8 @@ set format y "2^{%L}"
 ci(v) = (p = strstrt(colors, ' '.v.':'), p ? int(substr(colors, p + strlen(v) + 2, p + strlen(v) + 4)) : 0)
 f(c, v) = datadir.'/'.c.'@'.v.'.dat'
 panel(c, s, t) = 0
-do for [term = 1:2] {
-  if (term == 1) { set terminal pngterm size 1500,620 font "sans,10"; set output out.'.png' }
-  else { set terminal svg size 1500,620 dynamic font "sans,10"; set output out.'.svg' }
+do for [term = 1:nterm] {
+  eval termset(term, 1500, 620)
   set multiplot layout 1,3 title ttl font ",12"
   set ylabel sprintf("|result - S| in ulps (0 drawn at %g)", floor)
   set title "mpi-sum (MPI\\_Allreduce, MPI\\_SUM)"

@@ -9,6 +9,11 @@
 # scratch folder and DIR/charts, or gnuplot's program text unchecked. Charts are drawn under
 # temporary names and renamed when complete; on any exit (error, disk full, INT, TERM) partial
 # images and the scratch folder are removed.
+# SUMLAB_FIGURES=paper (`sumlab run --figures paper`): each chart also as DIR/charts/STEM.pdf
+# (gnuplot's pdfcairo, 3.5 inches per panel, fonts scaled for a journal column; without pdfcairo
+# one message and PNG/SVG only). SUMLAB_FIGURE_VARIANTS=LIST: the charts draw only these
+# variants (comma-separated names; CUB and the read ceiling stay as the throughput charts'
+# reference lines).
 #   usage: plots/render.sh [-q|-v] DIR
 #   exit: 0 ok, 2 bad usage/DIR or a malformed CSV field, 3 no gnuplot, 4 charts not written
 #   (disk full, file size limit), 130/143 interrupted
@@ -98,7 +103,7 @@ write_fail() { # what
 }
 
 # The charts of an earlier render go first: data refused below leaves no stale chart behind.
-{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
+{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/*.pdf "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
   write_fail "$charts"
 for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
   [ -n "$z" ] || continue
@@ -181,17 +186,31 @@ fi
 
 # The pngcairo probe runs beside the data preparation; gp_setup, before the first chart, reads
 # its result: pngterm (pngcairo, else png).
+paper=0
+case ${SUMLAB_FIGURES:-} in
+  paper) paper=1 ;;
+  ''|screen) ;;
+  *) echo "render.sh: SUMLAB_FIGURES='${SUMLAB_FIGURES//[^A-Za-z0-9._-]/?}' is not 'paper' or 'screen'" >&2; said=1; exit 2 ;;
+esac
 (
   term=png
   gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1 && term=pngcairo
-  printf '%s\n' "$term" > "$tmp/gp_setup"
+  pdf=0
+  [ "$paper" = 0 ] || ! gnuplot -e 'set terminal pdfcairo' >/dev/null 2>&1 || pdf=1
+  printf '%s %s\n' "$term" "$pdf" > "$tmp/gp_setup"
 ) &
 setup_pid=$!
 pngterm=png
+pdfok=0
 gp_setup() {
   [ -n "$setup_pid" ] || return 0
   wait "$setup_pid" || :; setup_pid=""
-  IFS= read -r pngterm < "$tmp/gp_setup" || :
+  read -r pngterm pdfok < "$tmp/gp_setup" || :
+  if [ "$paper" = 1 ] && [ "$pdfok" != 1 ]; then
+    echo "render.sh: --figures paper: this gnuplot has no pdfcairo terminal (install a gnuplot built with cairo, e.g. apt-get install gnuplot-nox): PNG and SVG only, no PDF" >&2
+    note "paper figures: no PDF (this gnuplot has no pdfcairo terminal); PNG and SVG only"
+    paper=0
+  fi
 }
 
 say() { [ "$quiet" = 1 ] || echo "render.sh: $*" >&2; }
@@ -215,8 +234,10 @@ gp() { # script out-stem gnuplot-assignments...
   local np=1 w h
   [[ $* =~ (^|[ ;])np=([0-9]+) ]] && np=${BASH_REMATCH[2]}
   case ${JOB_SCRIPT[seq]} in
-    error_vs_*) w=$((110 + 560 * np)); h=820 ;;
-    throughput_vs_n.gp) w=$((110 + 560 * np)); h=700 ;;
+    error_vs_*) local kr=20; [[ $* =~ (^|[ ;])kr=([0-9]+) ]] && kr=${BASH_REMATCH[2]}
+                w=$((110 + 560 * np)); h=$((530 + 15 * kr)) ;;
+    throughput_vs_n.gp) local kr=20; [[ $* =~ (^|[ ;])kr=([0-9]+) ]] && kr=${BASH_REMATCH[2]}
+                        w=$((110 + 560 * np)); h=$((700 + 15 * kr)) ;;
     distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
     tradeoff.gp) w=1280; h=760 ;;
     ranks.gp) w=1500; h=620 ;;
@@ -240,7 +261,7 @@ run_batch() { # batch-number sequence-numbers...
     for k in "$@"; do
       printf '%s\n' "reset session" \
         "set terminal svg; set output '/dev/null'; plot 0 notitle; set multiplot; unset multiplot; set output" \
-        "print '@@sumlab-render begin $k'" "pngterm='$pngterm'; ${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
+        "print '@@sumlab-render begin $k'" "pngterm='$pngterm'; paper=$paper; ${JOB_ARGS[k]}" "load '$here/${JOB_SCRIPT[k]}'" \
         "print '@@sumlab-render end $k'"
     done > "$b.gp"
     rc=0; gnuplot "$b.gp" > /dev/null 2> "$b.err" || rc=$?
@@ -297,6 +318,7 @@ pool_run() { # final(0|1)
 # complete PNG (ends with its IEND chunk) and SVG (ends with </svg>)
 complete_png() { [ -s "$1" ] && [ "$(tail -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 49454e44ae426082 ]; }
 complete_svg() { [ -s "$1" ] && tail -c 64 "$1" | grep -q '</svg>'; }
+complete_pdf() { [ -s "$1" ] && tail -c 32 "$1" | grep -q '%%EOF'; }
 run_jobs() {
   local k stem line rc part incomplete=0
   pool_run 1
@@ -309,8 +331,9 @@ run_jobs() {
       [ ! -r "$tmp/jobs/$k.rc" ] || IFS= read -r rc < "$tmp/jobs/$k.rc" || :
       if [ "$rc" != 0 ]; then
         line="$stem: gnuplot failed: $(tr '\n' ' ' < "$tmp/jobs/$k.err" | cut -c1-300)"
-      elif complete_png "$part.png" && complete_svg "$part.svg"; then
-        if { mv -f "$part.png" "$charts/$stem.png" && mv -f "$part.svg" "$charts/$stem.svg"; } 2>/dev/null; then
+      elif complete_png "$part.png" && complete_svg "$part.svg" && { [ "$paper" = 0 ] || complete_pdf "$part.pdf"; }; then
+        if { mv -f "$part.png" "$charts/$stem.png" && mv -f "$part.svg" "$charts/$stem.svg" &&
+             { [ "$paper" = 0 ] || mv -f "$part.pdf" "$charts/$stem.pdf"; }; } 2>/dev/null; then
           made=$((made + 1)); say "$charts/$stem.png"
         else
           incomplete=$((incomplete + 1))
@@ -320,7 +343,7 @@ run_jobs() {
       else
         line="$stem: gnuplot wrote no image"
       fi
-      rm -f "$part.png" "$part.svg"
+      rm -f "$part.png" "$part.svg" "$part.pdf"
     else
       continue
     fi
@@ -353,8 +376,32 @@ awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam
   $c["status"] == "ok" && !((e, $c["dtype"], $c["n"]) in sz) { sz[e, $c["dtype"], $c["n"]] = 1; print e, $c["dtype"], $c["n"] > (tmp "/sizes.u") }
   END { for (e in m) print e, m[e] > (tmp "/inst") }' "$res"
 sort -k1,1 -k2,2 -k3,3n "$tmp/sizes.u" > "$tmp/sizes"
-declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=()
-while IFS= read -r v; do cidx[$v]=${#cidx[@]}; done < "$tmp/vars"
+# SUMLAB_FIGURE_VARIANTS: only these variants (and the throughput charts' reference lines)
+if [ -n "${SUMLAB_FIGURE_VARIANTS:-}" ]; then
+  case ${SUMLAB_FIGURE_VARIANTS} in *[!A-Za-z0-9._:=+,-]*)
+    echo "render.sh: SUMLAB_FIGURE_VARIANTS: not a comma-separated list of variant names" >&2; said=1; exit 2 ;;
+  esac
+  awk -v keep=",${SUMLAB_FIGURE_VARIANTS},cub,read-ceiling," 'index(keep, "," $0 ",")' "$tmp/vars" > "$tmp/vars.k"
+  mv "$tmp/vars.k" "$tmp/vars"
+fi
+declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=() INST=()
+# A variant's colour and point type are a function of its name alone, the same in every chart
+# of every run (whatever --variants chose): the index of the fixed table below (the sum's
+# variants in registry order, then the other operations' names on slots their operation's own
+# variants leave free, so no two variants of one operation share one), else a hash of the name
+# (djb2 mod the palette's 28 colours). The index picks common.gp's colour and point type.
+known_colours="atomic-thread:0 smem-interleaved:1 smem-sequential:2 two-load:3 warp-shuffle:4 grid-stride:5
+vec4:6 half-acc:7 smem-strided:8 warp-unrolled:9 full-unroll:10 multi-load:11 packed:12 block-reduce:13 serial:14
+pairwise:15 atomic-block:16 kahan:17 fp64-acc:18 multipass:19 superacc:20 reproducible:21 cub:22 cub-f32acc:23
+exact:24 read-ceiling:25 naive:0 f64-acc:18 welford:17 welford-ln:16 welford-f64:19 fused:12 textbook:14 shifted:1
+two-pass:3 corrected:20 textbook-f64:5 two-pass-f64:6 online:21 compensated:17 zero-fill:0 fmax:2 fmin:2"
+awk -v known="$known_colours" '
+  BEGIN { n = split(known, k, /[ \n]+/); for (i = 1; i <= n; i++) if (split(k[i], a, ":") == 2) idx[a[1]] = a[2]
+    for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i }
+  { v = $0; if (v in idx) { print v, idx[v]; next }
+    h = 5381; L = length(v); for (i = 1; i <= L; i++) h = (h * 33 + ord[substr(v, i, 1)]) % 2147483647
+    print v, h % 28 }' "$tmp/vars" > "$tmp/colours"
+while read -r v ci; do cidx[$v]=$ci; done < "$tmp/colours"
 while read -r v p; do FAM[$v]=$p; done < "$tmp/fam"
 colour() { echo "${cidx[$1]:-0}"; }
 # The colour indices of the variants in $series, as a space-separated list (no subshells).
@@ -362,7 +409,7 @@ series_colours() { local v; colors=""; for v in $series; do colors="$colors ${ci
 # Title notes: INST_NOTE[experiment] ", 4 instances per point"; N_NOTE[experiment dtype]
 # ", n = 2^{24}" (sizes as 2^K where they are powers of two); empty where there is none.
 while IFS=$'\t' read -r kind key text; do
-  if [ "$kind" = I ]; then INST_NOTE[$key]=$text; else N_NOTE[$key]=$text; fi
+  if [ "$kind" = I ]; then INST_NOTE[$key]=$text; INST[$key]=${text//[!0-9]/}; else N_NOTE[$key]=$text; fi
 done < <(awk -v inst="$tmp/inst" '
   BEGIN { while ((getline l < inst) > 0) { split(l, a, " "); printf "I\t%s\t, %d instance%s per point\n", a[1], a[2], a[2] == 1 ? "" : "s" } }
   { g = $1 " " $2; if (!(g in s)) order[++ng] = g; k = 0; m = $3 + 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ }
@@ -370,7 +417,7 @@ done < <(awk -v inst="$tmp/inst" '
   END { for (i = 1; i <= ng; i++) printf "N\t%s\t, n = %s\n", order[i], s[order[i]] }' "$tmp/sizes")
 # awk functions shared by the extractors: put(f, key, line) buffers a line of data file f;
 # put_flush(zs) writes every buffered file once, its lines sorted as `sort -g -k1,1` sorts
-# them (numeric key, ties by the whole line), the first "ZERO" of a line replaced by zs[f]
+# them (numeric key, ties by the whole line), every "ZERO" of a line replaced by zs[f]
 # when zs has an entry for f. One pass over results.csv, no process per series.
 awk_put='
 function put(f, key, line,   i, m) { if (!(f in fid)) { fid[f] = ++npf; pf[npf] = f }
@@ -380,7 +427,7 @@ function put_flush(zs,   i, j, k, f, m, tk, tl, l, z, hz) {
     for (j = 2; j <= m; j++) { tk = pk[i, j]; tl = pl[i, j]; k = j - 1
       while (k >= 1 && (pk[i, k] > tk || (pk[i, k] == tk && pl[i, k] > tl))) { pk[i, k + 1] = pk[i, k]; pl[i, k + 1] = pl[i, k]; k-- }
       pk[i, k + 1] = tk; pl[i, k + 1] = tl }
-    for (j = 1; j <= m; j++) { l = pl[i, j]; if (hz) sub("ZERO", z, l); print l > f }
+    for (j = 1; j <= m; j++) { l = pl[i, j]; if (hz) gsub("ZERO", z, l); print l > f }
     close(f) } }
 function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_DIRLIST"]
   for (i = 1; i <= n; i++) if (d[i] != "") print d[i] > f
@@ -390,22 +437,25 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
 # indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
 # (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
-# says so). A panel whose every error is 0 (drawn at `floor`) is not drawn: its variants go to
-# DIR/empty (one line per panel) for a note.
-# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>floor<tab>u",
+# says so); kr (kr1), the rows of the tallest panel's key in two columns (in one). A panel without one finite
+# non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
+# line per panel) for a note.
+# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>-<tab>u",
 # output lines "DIR<tab>assignments".
 panels_all() { # bounds(0|1)
-  awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" '
+  awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" -v cols="$tmp/colours" '
     BEGIN { while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] }
+            while ((getline l < cols) > 0) { split(l, a, " "); cix[a[1]] = a[2] }
             while ((getline l < vars) > 0) vo[++nvo] = l
             np = split("ladder accuracy anchors", pname, " ") }
-    { dir = $1; floor = $2; u = $3; lo = ""; hi = ""
+    { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = vi - 1; f = dir "/" v ".dat"; nz = 0; n = 0
-        while ((getline l < f) > 0) { split(l, a, " "); y = a[2] + 0; n++
-          if (y != floor + 0) nz = 1
-          if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y }
+      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0
+        while ((getline l < f) > 0) { m = split(l, a, " "); n++
+          if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
+          for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
+            y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
         close(f); if (!n) continue
         p = pan[v]; if (p == "") p = "anchors"
         S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
@@ -413,23 +463,26 @@ panels_all() { # bounds(0|1)
           while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
           close(bf); nb[v] = k
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
-                   gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] <= 2) glab[p, gi] = glab[p, gi] (gn[p, gi] > 1 ? ", " : "") v } } }
+                   gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
-      ymin = lo / 4; ymax = hi * 40; k = 0; printf "%s\t", dir
+      ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; kr1 = 1; printf "%s\t", dir
       for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
+        # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
+        if (wantb && S[p] == " exact") { print p > (dir "/exactonly"); continue }
         k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2)
         bs = ""; bc = ""
         for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
           for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
-          lab = "bound: " glab[p, gi]; if (gn[p, gi] > 2) lab = lab " +" (gn[p, gi] - 2)
-          if (bmax > ymax) lab = lab sprintf(" (clipped: up to %.0e)", bmax)
+          lab = "bound: " glab[p, gi]; if (gn[p, gi] > 1) lab = lab " +" (gn[p, gi] - 1)
+          if (bmax > ymax) lab = lab sprintf(" (to %.0e)", bmax)
           print "\"" lab "\" 0" > bfn
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
-        printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2) }
-      close(dir "/empty")
-      printf "np=%d; ymin=%.6g; ymax=%.6g\n", k, ymin, ymax }'
+        printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
+        e = cnt[p] + ng[p] + 3; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
+      close(dir "/empty"); close(dir "/exactonly")
+      printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; kr1=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, kr1, xlo, xhi }'
 }
 
 # $series (the variants of data dir D that have a D/VARIANT.dat, registry order, as the
@@ -461,20 +514,40 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (bad($c["exact_hex"])) { nonfin[g]++; next }
       zeroS = ($c["exact_hex"] ~ /^-?0x0p\+0$/)
       if (zeroS) { num = $c["abs_err"]; den = $c["abssum"]; nz[g]++ } else { num = $c["rel_err"]; den = 1; nr[g]++ }
-      if (bad(num) || bad(den) || den+0 == 0) { nonfin[g]++; next }
+      d = out "/" g ".d/"; f = d v ".dat"; has[g, v] = 1; xpt(g, x)
+      # a non-finite result against a finite exact sum: a marker at the top edge
+      if (bad(num) || bad(den) || den+0 == 0) { nfres[g]++; agg(f, x, "NF"); next }
       y = num / den
-      if (y == 0) { y = "ZERO"; zero[g]++ } else if (!(g in minpos) || y < minpos[g]) minpos[g] = y
-      d = out "/" g ".d/"; f = d v ".dat"; put(f, x, x " " y); has[g, v] = 1; fg[f] = g
+      if (y == 0) zero[g]++
+      agg(f, x, y)
       bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
-      if (!bad(bnum) && bnum+0 > 0) put(d v ".bnd", x, x " " (bnum / den))
+      if (!bad(bnum) && bnum+0 > 0) agg(d v ".bnd", x, bnum / den)
     }
-    END { dirs = ""
-      for (k=1;k<=ng;k++) { g=order[k]; fl = u[g] / 256; if ((g in minpos) && minpos[g] / 4 < fl) fl = minpos[g] / 4
-        floor[g] = fl; dirs = dirs "\n" out "/" g ".d"
-        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, fl > (out "/meta") }
+    # Each series file holds a line per x of its chart: "x median min max zero nonfinite" over
+    # the point instances (run --seeds K, the full preset) with a finite error; median, min and
+    # max NaN where there is none, the median NaN where it is 0 (an exact result: zero = 1 draws a
+    # marker at the bottom edge instead); nonfinite: the instances with a non-finite result (a
+    # marker at the top edge). NaN breaks the line: no line is drawn across a missing point.
+    function xpt(g, x) { if (!((g, x) in isx)) { isx[g, x] = 1; xs[g, ++nx[g]] = x } }
+    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x; an[k] = 0 }
+      if (y == "NF") nfk[k]++; else av[k, ++an[k]] = y + 0 }
+    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x) {
+      for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a)
+        for (j = 1; j <= m; j++) a[j] = av[k, j]
+        for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
+        med = !m ? "NaN" : (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+        if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], ax[i], ax[i] " " med); continue }
+        put(af[i], ax[i], ax[i] " " (m && med == 0 ? "NaN" : med) " " (m ? a[1] : "NaN") " " (m ? a[m] : "NaN") " " \
+            (m && med == 0 ? 1 : 0) " " (nfk[k] + 0)) }
+      # the sizes a series lacks (not run, skipped): NaN lines, so its line breaks there
+      for (q = 1; q <= ng; q++) { g = order[q]
+        for (i = 1; i <= nvo; i++) { v = vo[i]; if (!((g, v) in has)) continue; f = out "/" g ".d/" v ".dat"
+          for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) put(f, x, x " NaN NaN NaN 0 0") } } } }
+    END { agg_flush(); dirs = ""
+      for (k=1;k<=ng;k++) { g=order[k]; dirs = dirs "\n" out "/" g ".d"
+        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0 > (out "/meta") }
       mkdirs(dirs)
-      for (f in fg) zsub[f] = floor[fg[f]] ""
-      put_flush(zsub)
+      put_flush(none)
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
         print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
@@ -484,11 +557,11 @@ extract_error() { # experiment x-column by-dataset out-dir
 render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
-  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv
+  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv nexact=0
   local -A PV=()
   while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
-    while read -r g ds dt u nzero nonfin nzs nrel floor; do printf '%s\t%s\t%s\n' "$src/$g.d" "$floor" "$u"; done < "$src/meta" | panels_all 1)
-  while read -r g ds dt u nzero nonfin nzs nrel floor; do
+    while read -r g ds dt u nzero nonfin nzs nrel nfres; do printf '%s\t-\t%s\n' "$src/$g.d" "$u"; done < "$src/meta" | panels_all 1)
+  while read -r g ds dt u nzero nonfin nzs nrel nfres; do
     out=$src/$g.d
     read_series "$out"
     stem=${prefix}_$g
@@ -499,21 +572,24 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     fi
     pv=${PV[$out]}
     case $pv in *"np=0;"*)
-      note "$stem: every error is 0 (exact) for all $(wc -w < <(cut -d: -f2 "$out/empty")) variants: no chart"; continue ;; esac
+      note "$stem: every error is 0 (exact) or non-finite for all $(wc -w < <(cut -d: -f2 "$out/empty")) variants: no chart (the report's tables give them)"; continue ;; esac
     if [ -s "$out/empty" ]; then
       while IFS= read -r line; do
-        note "$stem: ${line%%:*} panel not drawn: every error is 0 (exact) for${line#*:}"
+        note "$stem: ${line%%:*} panel not drawn: every error is 0 (exact) or non-finite for${line#*:}"
       done < "$out/empty"
     fi
+    [ ! -s "$out/exactonly" ] || nexact=$((nexact + 1))
     if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
     ttl="$exp: $ds, $dt"
     [ "$byds" = 1 ] || ttl="$ttl${N_NOTE[$exp $dt]:-}"
     ttl="$ttl${INST_NOTE[$exp]:-}"
-    [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin non-finite results not drawn)"
-    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; floor=$floor; haszero=$((nzero > 0)); ttl='$ttl'; ylab='$ylab'"
+    band=0; [ "${INST[$exp]:-1}" -le 1 ] || { band=1; ttl="$ttl (median, min-max band)"; }
+    [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin rows with a non-finite exact result or parameter not drawn)"
+    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
+  [ "$nexact" = 0 ] || note "$prefix: the anchors panel of $nexact charts not drawn: it holds only exact (the reference rounded once; the CPU backend has no other anchor)"
 }
 
 # Extractors of the other kinds (used below, after the error charts) ------------------------
@@ -527,9 +603,18 @@ extract_tp() {
     $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
     $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
     { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
-      put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1 }
+      put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1
+      if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
+    # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
+    # log scale hides it): VARIANT.rat lines "n ratio", the range in DTYPE.d/ratio ("lo hi"; none
+    # without CUB rows)
     END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs "\n" out "/" order[k] ".d"
+      for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
+        if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
+        r = gb[g, v, n] / gb[g, "cub", n]; put(out "/" g ".d/" v ".rat", n, n " " r)
+        if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
       mkdirs(dirs); put_flush(none)
+      for (g in rlo) { print rlo[g], rhi[g] > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
         print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
@@ -542,12 +627,13 @@ extract_to() {
   # middle value, or the mean of the two middle ones) as "GBPS ULPS VARIANT COLOUR" lines in
   # DTYPE.points.BACKEND (registry order; a median ulps of 0 drawn at the floor 2^-10, said by
   # hz=1) and "hz colours names" in DTYPE.info.BACKEND; the tradeoff's n in n.
-  awk -F, -v out="$src" -v vars="$tmp/vars" '
+  awk -F, -v out="$src" -v vars="$tmp/vars" -v colsf="$tmp/colours" '
     function med(k, m,   i, j, t, a) {
       for (i = 1; i <= m; i++) a[i] = V[k, i]
       for (i = 2; i <= m; i++) { t = a[i]; j = i - 1; while (j >= 1 && a[j] + 0 > t + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = t }
       return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
-    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l
+            while ((getline l < colsf) > 0) { split(l, a, " "); cix[a[1]] = a[2] } }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
     index($0, "tradeoff,") != 1 { next }
     $c["experiment"] == "tradeoff" && tn == "" { tn = $c["n"] }
@@ -563,8 +649,8 @@ extract_to() {
         for (i = 1; i <= nvo; i++) { v = vo[i]; k = b SUBSEP g SUBSEP v; if (!(k in cnt)) continue
           mu = med(k "u", cnt[k]); mg = med(k "g", cnt[k])
           if (mu + 0 == 0) { mu = "0.0009765625"; hz = 1 }
-          print mg " " mu " " v " " (i - 1) > pf
-          cols = cols " " (i - 1); names = names " " v }
+          print mg " " mu " " v " " cix[v] > pf
+          cols = cols " " cix[v]; names = names " " v }
         close(pf); print hz "\t" substr(cols, 2) "\t" substr(names, 2) > (out "/" g ".info." b); close(out "/" g ".info." b) } }
   ' "$res"
 }
@@ -580,6 +666,7 @@ extract_di() {
       file == 1 { if ($c["experiment"] == "determinism") cls[$c["variant"]] = $c["det_class"]; next }
       $c["experiment"] != "determinism" || $c["config"] != "default" { next }
       {
+        if ($c["backend"] == "cpu" && !cpu) { cpu = 1; printf "" > (out "/cpu"); close(out "/cpu") }
         k = $c["dataset"] "__" $c["dtype"] SUBSEP $c["variant"]; nd[k]++
         key[k, nd[k]] = $c["ulps_signed"]; line[k, nd[k]] = $c["ulps_signed"] " " $c["count"]
         if ($c["ulps_signed"] ~ /inf|nan/ || $c["ulps_signed"] == "") bad[k] = 1
@@ -623,25 +710,28 @@ else
   while read -r dt; do
     read_series "$src/$dt.d"
     pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
+    rat="hasrat=0; rlo=1; rhi=1"
+    if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi
 
 # ---- tradeoff: per variant, median ulps and median GB/s over the tradeoff datasets ----------
-# GPU rows when the run has any (a GPU run: CPU-only variants such as pairwise are left out);
-# otherwise the CPU backend's rows, whose GB/s is the wall clock of the CPU twin, labelled so.
+# GPU rows only (a GPU run: CPU-only variants such as pairwise are left out); a CPU backend's
+# run gets a note instead.
 # Rows whose exact sum is 0 have no meaningful ulps (ulps of the smallest subnormal): left out.
 src=$tmp/to
 if [ -s "$src/groups.gpu" ]; then
   to_be=gpu; to_sub="GPU: GB/s = input bytes / median time of the timed repetitions on the device"
   to_xlab="median throughput (GB/s)"
-elif [ -s "$src/groups.cpu" ]; then
-  to_be=cpu; to_sub="CPU twins: wall-clock throughput of the twin on one CPU core, not of a GPU"
-  to_xlab="median throughput of the CPU twin (GB/s, wall clock on one CPU core; not a GPU)"
 else
   to_be=""
 fi
-if [ -z "$to_be" ]; then
+# On the CPU backend the speeds would be the CPU twins' wall clock, which says nothing about a
+# GPU: no chart (the report's tradeoff table gives the errors and says what its GB/s are).
+if [ -z "$to_be" ] && [ -s "$src/groups.cpu" ]; then
+  note "tradeoff: CPU backend: no chart (its speeds would be the CPU twins' wall clock, not a GPU's; the report's table gives the errors)"
+elif [ -z "$to_be" ]; then
   note "tradeoff: no tradeoff rows in this run (tradeoff not run, or not reached): skipped"
 else
   IFS= read -r n < "$src/n" || :
@@ -662,7 +752,8 @@ else
   while read -r g; do
     read_series "$src/$g.d"
     ds=${g%__*}; dt=${g##*__}
-    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions, $ds, $dt${N_NOTE[determinism $dt]:-}${INST_NOTE[determinism]:-}'"
+    cpum=""; [ ! -e "$src/cpu" ] || cpum=" (CPU model of GPU commit order)"
+    gp distribution.gp "distribution_$g" "datadir='$src/$g.d'; series='$series'; colors='$colors'; ttl='determinism: distinct results over the repetitions$cpum, $ds, $dt${N_NOTE[determinism $dt]:-}${INST_NOTE[determinism]:-}'"
   done < "$src/groups"
 fi
 
@@ -683,7 +774,14 @@ if [ -n "$ladder" ]; then
   ' "$ladder"
   if [ -s "$src/texts" ]; then
     while read -r t n; do
-      gp ladder.gp "ladder_$t" "data='$src/$t.dat'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"
+      # each source text cited by its title (in English: the PNG fonts may lack CJK glyphs; the
+      # report gives the original titles)
+      case $t in
+        text1) cite="Lesson 21: from an inefficient reduction kernel to a high-performance reduction" ;;
+        text2) cite="PyTorch and OneFlow in depth: vectorised memory access and warp primitives in reduce operators" ;;
+        *) cite="" ;;
+      esac
+      gp ladder.gp "ladder_$t" "data='$src/$t.dat'; cite='$cite'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"
     done < "$src/texts"
   else
     note "ladder: ladder.csv has no block-256 rows: skipped"

@@ -1,33 +1,60 @@
 # throughput_vs_n.gp: GB/s vs n per GPU variant (log-log) from the throughput-vs-n rows, one
 # panel per variant group (render.sh's panels), with CUB's DeviceReduce::Sum and the
-# streaming-read ceiling (same buffer, same run) as thick reference lines in every panel.
-# Inputs (gnuplot -e): datadir, series (all), np, tP/sP/cP per panel, ymin, ymax, ttl, out,
-# pngterm, dir.
+# streaming-read ceiling (same buffer, same run) as thick reference lines in every panel; below
+# each, for n >= 2^20, every variant's GB/s over CUB's at the same n on a linear axis (the log
+# scale above hides 0.98x against 1.0x); the key in two columns under the panels.
+# Inputs (gnuplot -e): datadir, series (all), np, tP/sP/cP per panel, ymin, ymax, kr, hasrat,
+# rlo, rhi (the ratios' range), ttl, out, pngterm, dir.
 load dir.'/common.gp'
-set xlabel "n (elements)" offset 0,0.5
 set logscale x 2
 set format x "2^{%L}"
-set logscale y
-set mytics 10
-set yrange [ymin:ymax/10]
 has(s) = strstrt(" ".series." ", " ".s." ") > 0
 isref(s) = (s eq "cub" || s eq "read-ceiling")
-W = panelw(np); H = 700
-do for [term = 1:2] {
-  if (term == 1) { set terminal pngterm size W,H font "sans,10"; set output out.'.png' }
-  else { set terminal svg size W,H dynamic font "sans,10"; set output out.'.svg' }
+# pixels: title band, throughput panel, (ratio panel), x label, key rows
+TOPB = paper ? 175.0 : 70.0; PH = 340.0; RG = paper ? 50.0 : 28.0; RH = hasrat ? 170.0 : 0.0; XLB = paper ? 100.0 : 60.0; ROWH = paper ? 30.0 : 15.0
+# (paper: the key in one column, its font being larger against the panel)
+if (!exists("kr1")) kr1 = 2 * kr
+KR = paper ? kr1 : kr
+H = int(TOPB + PH + (hasrat ? RG + RH : 0) + XLB + KR * ROWH + 20)
+W = panelw(np)
+# the ratio axis spans the measured ratios within 0.5 .. 1.5 (a variant far off CUB, e.g. the
+# atomic or serial ones, is off it; the panel above shows them): a 2 % gap stays visible
+ylo = rlo < 0.5 ? 0.5 : rlo; yhi = rhi > 1.5 ? 1.5 : rhi
+ylo = ylo > 0.98 ? 0.98 : ylo; yhi = yhi < 1.02 ? 1.02 : yhi
+rpad = (yhi - ylo) * 0.06
+do for [term = 1:nterm] {
+  eval termset(term, W, H)
   set multiplot title ttl font ",12"
   do for [p = 1:np] {
     S = value('s'.p); C = value('c'.p)
+    last = (p == np)
     set lmargin at screen px0(p, W); set rmargin at screen px1(p, W)
-    set tmargin at screen 0.89; set bmargin at screen 0.42
-    set key at screen px0(p, W), screen 0.33 left top vertical Left reverse nobox font ",9" spacing 1.0 samplen 3 maxrows 40
+    # throughput
+    set tmargin at screen 1 - TOPB / H; set bmargin at screen 1 - (TOPB + PH) / H
+    set logscale y; set format y "10^{%L}"; set ytics 10; set mytics 10
+    set yrange [ymin:ymax/10]; set autoscale x
+    if (hasrat) { set xlabel ""; set format x "" } else { set xlabel "n (elements)" offset 0,0.5; set format x "2^{%L}" }
+    set key at screen px0(p, W), screen 1 - (TOPB + PH + (hasrat ? RG + RH : 0) + XLB) / H left top vertical Left reverse nobox \
+        font ",9" spacing 1.0 samplen 2 maxrows KR width -2
     set title value('t'.p) font ",11"
     if (p == 1) { set ylabel "throughput (GB/s = bytes read / median time)" } else { unset ylabel }
-    last = (p == np)
     plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title (isref(word(S,i)) ? "" : word(S,i)), \
          (has("cub") ? datadir.'/cub.dat' : '/dev/null') using 1:2 with lines lw 4 lc rgb "#000000" title (has("cub") && last ? "CUB DeviceReduce::Sum" : ""), \
          (has("read-ceiling") ? datadir.'/read-ceiling.dat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" title (has("read-ceiling") && last ? "read ceiling (streaming read)" : "")
+    if (hasrat) {
+      # ratio to CUB, same x range, linear y
+      set xrange [2**19.7:GPVAL_X_MAX]
+      unset title; unset key
+      set tmargin at screen 1 - (TOPB + PH + RG) / H; set bmargin at screen 1 - (TOPB + PH + RG + RH) / H
+      unset logscale y; set format y "%.2f"; set ytics autofreq; set mytics 2
+      set yrange [ylo - rpad : yhi + rpad]
+      set xlabel "n (elements)" offset 0,0.5; set format x "2^{%L}"
+      if (p == 1) { set ylabel "GB/s / CUB's at the same n" } else { unset ylabel }
+      plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) notitle, \
+           (has("read-ceiling") ? datadir.'/read-ceiling.rat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" notitle, \
+           1 with lines lw 2 lc rgb "#000000" notitle
+      set autoscale x
+    }
   }
   unset multiplot
 }

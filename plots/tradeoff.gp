@@ -32,10 +32,8 @@ do for [i=1:words(colors)] {
   P = P.sprintf("data every ::%d::%d using 1:2 with points pt ptype(%s) ps 2 lw 2 lc rgb col(%s) title '%s', ", i-1, i-1, word(colors, i), word(colors, i), word(names, i))
 }
 P = P."(haszero ? floor : 1/0) with lines dt 1 lw 0.8 lc rgb '#cc9900' title (haszero ? sprintf('floor %.2g: error 0 drawn here', floor) : '')"
-set terminal pngterm size 1280,760 font "sans,10"
-set output out.'.png'
-eval "plot ".P
-set terminal svg size 1280,760 dynamic font "sans,10"
-set output out.'.svg'
-replot
+do for [term = 1:nterm] {
+  eval termset(term, 1280, 760)
+  eval "plot ".P
+}
 set output

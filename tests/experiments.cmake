@@ -43,3 +43,11 @@ endif()
 # tselfcheck: the one self-check verdict in results.csv's `check` column and in the report.
 add_test(NAME tselfcheck COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tselfcheck.sh $<TARGET_FILE:sumlab>)
 set_tests_properties(tselfcheck PROPERTIES LABELS "cpu" TIMEOUT 120)
+# tcharts (issue 36, the study as a paper needs it): statistics over instances (median and
+# min-max band in the charts, median [min-max] per n in the report, the full preset's 5
+# instances per accuracy point).
+if(SL_BASH)
+  add_test(NAME tcharts COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tcharts.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tcharts PROPERTIES LABELS "cpu" TIMEOUT 300 ENVIRONMENT "SUMLAB_NO_GPU=1")
+endif()

@@ -17,3 +17,14 @@ endif()
 
 # report.html's SVG allow-list: gnuplot's output passes, every active payload does not.
 sl_add_test(NAME thtml_svg SOURCES thtml_svg.c LABELS cpu LIBS sumlab_report TIMEOUT 30)
+
+# tlatex / tlatex_compile (issue 36): the report's tables as LaTeX (booktabs) in DIR/tables/:
+# escaping of data strings, the frame, the files; they compile with pdflatex where it is
+# installed (skip code 77 otherwise).
+sl_add_test(NAME tlatex SOURCES tlatex.c LABELS cpu LIBS sumlab_report TIMEOUT 30)
+find_program(SL_BASH_TEX bash)
+if(SL_BASH_TEX)
+  add_test(NAME tlatex_compile COMMAND ${SL_BASH_TEX} ${CMAKE_CURRENT_SOURCE_DIR}/tlatex_compile.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tlatex_compile PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()

@@ -509,5 +509,11 @@ check "gen -o a FIFO leaves it alone" test -p "$tmp/fifo"
 "$sumlab" > /dev/null 2>&1; check "no command exits 2" test $? -eq 2
 "$sumlab" sum "$tmp/a.npy" --reps 0 > /dev/null 2>&1; check "bad usage exits 2" test $? -eq 2
 
+# on the CPU backend a nondeterministic variant's spread is marked as the twin's model (issue 36)
+"$sumlab" gen uniform --n 100000 --seed "$seed" -o "$tmp/m.npy" > /dev/null 2>&1
+SUMLAB_NO_GPU=1 "$sumlab" sum "$tmp/m.npy" --backend cpu --variants atomic-thread,serial --reps 5 > /dev/null 2> "$tmp/m.err"
+check "sum on the CPU: atomic-thread's spread marked as the twin's model of the GPU commit order, serial's not" \
+  bash -c "grep -q '^sumlab sum: atomic-thread: its [0-9]* distinct results are the CPU twin.s model of the GPU commit order' '$tmp/m.err' && ! grep -q '^sumlab sum: serial:' '$tmp/m.err'"
+
 echo "tcli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
 [ $fails -eq 0 ]

@@ -168,6 +168,14 @@ def problems(run, got):
             bad.append("sorting '%s': the click changed nothing visible (%s, %s)" % (s["header"], s["aria_asc"], s["aria_desc"]))
         if not s["same_rows"]:
             bad.append("sorting '%s': rows lost or changed" % s["header"])
+    # the Findings section, generated from the rows, with the row that shows each finding
+    with open(os.path.join(run, "report.html"), encoding="utf-8") as f:
+        page = f.read()
+    i = page.find(">Findings</h2>")
+    if i < 0:
+        bad.append("no Findings section")
+    elif not re.search(r"result <code>[-0-9a-fx.p+]+</code>, exact <code>[-0-9a-fx.p+]+</code>", page[i:i + 200000]):
+        bad.append("Findings: no finding shows its row (result and exact bits)")
     if got["pwned"]:
         bad.append("escaping: a script from meta.json ran")
     if got["command"] is None or HOSTILE not in got["command"]:
@@ -264,11 +272,11 @@ def main():
         # the same check must fail on a broken page: a chart's SVG gone, and a table emptied
         broken = os.path.join(tmp, "broken")
         shutil.copytree(run, broken)
-        os.remove(os.path.join(broken, "charts", "tradeoff_f32.svg"))
+        os.remove(os.path.join(broken, "charts", "error_vs_cond_f32.svg"))
         subprocess.run([sumlab, "run", "all", "--report-only", "-q", "-o", broken], check=True,
                        env=dict(env, SUMLAB_NO_CHARTS="1"))
         b1 = problems(broken, measure(browser, tmp, os.path.join(broken, "report.html")))
-        if not any("tradeoff_f32" in b for b in b1):
+        if not any("error_vs_cond_f32" in b for b in b1):
             bad.append("a missing chart went unnoticed: %s" % b1)
             print("thtml: FAIL: a missing chart went unnoticed", file=sys.stderr)
         page = os.path.join(broken, "report.html")

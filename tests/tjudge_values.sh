@@ -75,5 +75,13 @@ head -n 4 "$tmp/v.csv" > "$tmp/three.csv"   # header, comment, two values
 "$sumlab" judge "$tmp/a.npy" --value 50 --values "$tmp/three.csv" --value 51 --format csv > "$tmp/n.csv" 2>/dev/null
 check "default names across --value and --values" test "$(cut -d, -f1 "$tmp/n.csv" | tr '\n' ' ')" = "variant value1 v1 v2 value4 "
 
+# a value outside the --bound-of variant's bound is marked on stderr (once, in every format); one inside is not
+S=$("$sumlab" sum "$tmp/a.npy" --variants serial --format csv --columns variant,result_hex 2> /dev/null | awk -F, '$1 == "exact" { print $2 }')
+for fmt in table csv json; do
+  "$sumlab" judge "$tmp/a.npy" --value "in=$S" --value far=1e6 --bound-of serial --format "$fmt" > /dev/null 2> "$tmp/b.err"
+  check "judge --bound-of ($fmt): the value outside the bound marked once, the exact one not ($(head -c 200 "$tmp/b.err"))" \
+    bash -c "[ \$(grep -c '^sumlab judge: far: outside the a-priori bound of serial' '$tmp/b.err') = 1 ] && ! grep -q '^sumlab judge: in:' '$tmp/b.err'"
+done
+
 echo "tjudge_values: $checks checks, $fails failed"
 [ "$fails" -eq 0 ]

@@ -42,9 +42,10 @@ check "its resume (nothing left to do, nothing measured) exits 1 too (got $rc)" 
 big run accuracy-vs-n "${small[@]}" --n 16,2^50 -o "$t/some" -q 2> "$t/some.err"; rc=$?
 check "a run with measured and skipped rows exits 0 (got $rc: $(head -c 300 "$t/some.err"))" test $rc -eq 0
 check "...and has skipped rows" grep -q ',skipped,' "$t/some/results.csv"
-# a run with no row at all (a sweep whose family is not named) stays a success with its note
+# a run with no row at all because its sweep cannot run on the chosen datasets (the family is
+# not named): exit 2 with one line saying so (issue 36), the note in its report
 "$bin" run accuracy-vs-cond "${small[@]}" --datasets uniform -o "$t/none" -q 2> "$t/none.err"; rc=$?
-check "a run with no rows (its note says why) exits 0 (got $rc)" test $rc -eq 0
+check "a run with no rows (its sweep's family not named) exits 2 (got $rc)" test $rc -eq 2
 
 # ---- 2. run directory names ----------------------------------------------------------------
 bad() { # description expected-rc command...

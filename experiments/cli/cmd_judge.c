@@ -43,7 +43,8 @@ static void judge_usage(FILE *f)
           "  --values CSV      a file of `name,value` lines (a `name,value` header, blank\n"
           "                    lines and # comments are skipped)\n"
           "  --bound-of V      also the a-priori bound of registry variant V on this input\n"
-          "                    (its default launch configuration) and |value - S| / bound\n"
+          "                    (its default launch configuration) and |value - S| / bound; a\n"
+          "                    value outside it is marked with a line on stderr\n"
           "  --format F        table (default), csv or json\n"
           "  --dtype D         element type of a raw file (f32, f64, f16 or bf16); checked against .npy\n"
           "  -q, --quiet       no notices on stderr\n"
@@ -418,10 +419,14 @@ static const char *const judge_cols[] = {"variant", "result_hex", "result", "abs
 /* The row of one value: the value judged (sl_judge_value) as a row of the one column table. */
 static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, const sl_reference *ref,
                      const jvalue *jv, const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
-                     sl_err *err)
+                     int say, sl_err *err)
 {
     sl_value_judgement j;
     sl_judge_value(ref, bv, jv->v, &j);
+    /* a value outside the named variant's bound is marked on stderr, as `sum` marks its rows */
+    if (say && bv && j.bound_ratio > 1)
+        sl_cli_msg(CMD, "%s: outside the a-priori bound of %s: |value - S| is %.3g times the bound", jv->name,
+                   bv->name, j.bound_ratio);
     sl_row row;
     sl_row_empty(&row, "elsewhere", ref->dtype, ref->n);
     row.judged = row.have_exact = 1;
@@ -473,7 +478,7 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
             size_t k = 0;
             while (k < JUDGE_BATCH && (more = walk_next(&w, &jv)) == 1) {
                 value_for(&jv, ref->dtype);   /* checked before (judge_values_check) */
-                if (judge_row(t, &cs, &ctx, ref, &jv, bv, S, fmt, &err)) {
+                if (judge_row(t, &cs, &ctx, ref, &jv, bv, S, fmt, pass == 1, &err)) {
                     sl_cli_msg(CMD, "%s", err.msg);
                     rc = columns ? 2 : 1;
                     break;

@@ -59,11 +59,17 @@ static void usage(FILE *f)
           "                     preset's list)\n"
           "  --seeds K          K independent instances per point (instance i: dataset seed S+i;\n"
           "                     instance 0 is the run without --seeds); tables give medians and\n"
-          "                     spread over them\n"
+          "                     spread over them (the full preset's accuracy sweeps: at least 5)\n"
           "  --op OP            the operation studied: its variants (default sum; 'sumlab list ops')\n"
           "  --ddof N           var/std: divide by n - N (default 1; kept in run.conf)\n"
           "  --baseline V       the variant the report's sweep tables compare with (default\n"
           "                     pairwise)\n"
+          "  --param K=V        a dataset parameter for every dataset of the run that has K\n"
+          "                     (repeatable; e.g. --datasets normal --param mean=1000; kept in\n"
+          "                     run.conf)\n"
+          "  --figures F        screen (default) or paper: charts also as PDF (gnuplot's pdfcairo),\n"
+          "                     sized and lettered for a 3.5-inch column; with --report-only,\n"
+          "                     --variants picks the variants the charts draw\n"
           "  --threads N        host threads for generating, the reference, the CPU twins, judging\n"
           "                     and the charts (default $SUMLAB_THREADS or every core); every\n"
           "                     count gives the same rows and bits (only timing columns differ)\n"
@@ -80,6 +86,9 @@ static void usage(FILE *f)
 typedef struct {
     const char *backend_s, *preset_s, *seed_s, *reps_s, *threads_s;
     const char *n_s, *datasets_s, *variants_s, *dtype_s, *seeds_s, *baseline_s;
+    const char *figures_s;
+    char params[512];          /* --param K=V (repeatable), joined by ',' */
+    int params_bad;
 } run_args;
 
 /* Reads argv into o (and the option texts into a). Returns -1 to go on, else the exit code
@@ -97,6 +106,8 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         {"seeds", required_argument, NULL, 'K'},  {"baseline", required_argument, NULL, 'L'},
         {"threads", required_argument, NULL, 'H'}, {"op", required_argument, NULL, 'O'},
         {"ddof", required_argument, NULL, 'F'},
+        {"figures", required_argument, NULL, 'G'},
+        {"param", required_argument, NULL, 'A'},
         {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
@@ -118,6 +129,20 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         case 'K': a->seeds_s = optarg; break;
         case 'L': a->baseline_s = optarg; break;
         case 'H': a->threads_s = optarg; break;
+        case 'G': a->figures_s = optarg; break;
+        case 'A':
+            {
+                size_t l = strlen(a->params);
+                const char *eq = strchr(optarg, '=');
+                if (!eq || eq == optarg || !eq[1] || strchr(optarg, ',') ||
+                    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.=+-") != strlen(optarg) ||
+                    l + strlen(optarg) + 2 > sizeof a->params) {
+                    sl_cli_msg(CMD, "--param: '%s' is not K=V (a dataset parameter and its value)", optarg);
+                    return 2;
+                }
+                snprintf(a->params + l, sizeof a->params - l, "%s%s", l ? "," : "", optarg);
+            }
+            break;
         case 'O':
             {
                 sl_err e = {{0}};
@@ -214,10 +239,23 @@ static int check_args(sl_run_opts *o, const run_args *a)
         sl_cli_msg(CMD, "%s", e.msg);
         return 2;
     }
+    snprintf(o->sweep.sweep.params, sizeof o->sweep.sweep.params, "%s", a->params);
+    o->params_given = a->params[0] != '\0';
+    if (sl_exp_user_params_check(&o->sweep.sweep, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 2; }
     o->sweep_given = (a->n_s ? SL_GIVEN_N : 0) | (a->datasets_s ? SL_GIVEN_DATASETS : 0) |
                      (a->variants_s ? SL_GIVEN_VARIANTS : 0) | (a->dtype_s ? SL_GIVEN_DTYPES : 0) |
                      (a->seeds_s ? SL_GIVEN_SEEDS : 0) | (a->baseline_s ? SL_GIVEN_BASELINE : 0);
     if (sl_threads_choose(a->threads_s, &o->threads, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 2; }
+    /* --figures paper: plots/render.sh's publication mode (SUMLAB_FIGURES); with --report-only,
+     * --variants chooses the variants the charts draw (SUMLAB_FIGURE_VARIANTS; names checked above) */
+    if (a->figures_s) {
+        if (strcmp(a->figures_s, "paper") && strcmp(a->figures_s, "screen")) {
+            sl_cli_msg(CMD, "--figures: '%s' is not 'paper' or 'screen'", a->figures_s);
+            return 2;
+        }
+        setenv("SUMLAB_FIGURES", a->figures_s, 1);
+    }
+    if (o->report_only && a->variants_s) setenv("SUMLAB_FIGURE_VARIANTS", a->variants_s, 1);
     const char *mr = getenv("SUMLAB_MAX_ROWS");
     if (mr && *mr && sl_parse_int(mr, 1, LONG_MAX, &o->max_rows, &e)) {
         sl_cli_msg(CMD, "SUMLAB_MAX_ROWS: %s", e.msg);

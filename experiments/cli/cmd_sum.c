@@ -222,6 +222,11 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
         for (int k = 0; k < sl_verdict_decide(sl_session_reference(s), &facts, &vd); k++)
             sl_cli_msg(cmd, "%s", vd.msg[k]);
         selfcheck |= vd.failed > 0;
+        /* on the CPU backend a nondeterministic variant's spread is its twin's model of the GPU's
+         * commit order (each repetition draws one), not a GPU's: said once per such row */
+        if (!quiet && !sl_session_on_gpu(s) && v->determinism == SL_DET_NONDETERMINISTIC && row.distinct > 1)
+            sl_cli_msg(cmd, "%s: its %d distinct results are the CPU twin's model of the GPU commit order, "
+                            "not a GPU's spread", v->name, (int)row.distinct);
         char note[448];
         if (row.capped) sl_cli_msg(cmd, "%s: %s", v->name, sl_row_capped_note(&row, note, sizeof note));
         if (add_row(t, cs, sl_session_op(s), v, &row, sl_session_reference(s), S, digits, x)) failed = 1;

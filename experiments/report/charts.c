@@ -171,16 +171,18 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
         closedir(d);
     }
     qsort(names, nn, sizeof *names, cmpstr);
-    const struct { const char *prefix, *title; } kinds[] = {
-        {"error_vs_n", "Error vs n (relative error, log-log; dashed: a-priori bounds; dotted: unit roundoff)"},
+    const struct { const char *prefix, *title; } kinds[] = {   /* in the order of the report's tables */
+        {"error_vs_n", "Error vs n (relative error, log-log; the median over the instances with a min-max band; "
+                       "dashed: a-priori bounds; dotted: unit roundoff; open triangles at the bottom: error 0; "
+                       "crosses at the top: non-finite results)"},
         {"error_vs_cond", "Error vs condition number"},
         {"error_vs_range", "Error vs dynamic range (binades)"},
+        {"distribution", "Distribution of results of the nondeterministic variants"},
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
+        {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
         {"tradeoff", on_gpu ? "Accuracy vs throughput (one point per variant)"
                             : "Accuracy vs throughput (one point per variant; CPU twins: wall-clock "
                               "throughput of the twin, not of a GPU)"},
-        {"distribution", "Distribution of results of the nondeterministic variants"},
-        {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
         {"launch_map", "Launch configurations: throughput maps (best cell ringed)"},
         {"launch_err", "Launch configurations: error against block size and accumulators"},
         {"launch_gbps", "Launch configurations: throughput against block size and accumulators"},
@@ -194,7 +196,14 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
             if (!header) { fprintf(f, "### %s\n\n", kinds[k].title); header = 1; }
             char stem[256];
             snprintf(stem, sizeof stem, "%.*s", (int)(strlen(names[i]) - 4), names[i]);
-            fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)\n\n", stem, stem, stem, stem);
+            /* `--figures paper` adds a PDF beside them */
+            char pdf[SL_DIR_MAX + 400];
+            struct stat pst;
+            snprintf(pdf, sizeof pdf, "%s/%s.pdf", cdir, stem);
+            const int has_pdf = !stat(pdf, &pst) && S_ISREG(pst.st_mode);
+            fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)", stem, stem, stem, stem);
+            if (has_pdf) fprintf(f, " | [PDF](charts/%s.pdf)", stem);
+            fputs("\n\n", f);
         }
     }
     for (size_t i = 0; i < nn; i++) free(names[i]);

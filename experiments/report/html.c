@@ -202,9 +202,65 @@ int sl_html_svg_allowed(const char *s, size_t n, const char **root_out)
     return done;
 }
 
+/* Shared group styles: gnuplot wraps every stroke in <g fill=".." color=".." stroke=".."
+ * stroke-width=".." stroke-linecap=".." stroke-linejoin="..">, half of a chart's bytes; the page
+ * writes each distinct set once, as a CSS class (.sgN) in a <style> after the charts, and the
+ * groups as <g class="sgN">. Values: letters, digits and ( ) , . # - and spaces only. */
+#define SG_MAX 512
+#define SG_LEN 160
+static char sg_set[SG_MAX][SG_LEN];
+static int sg_n;
+static const char *const sg_attrs[] = {"fill", "color", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin"};
+
+/* p at "<g fill=": the length of the whole start tag when it is exactly gnuplot's group with
+ * safe values (vals: the six values, '\0'-separated, into out[SG_LEN]), else 0. */
+static size_t sg_match(const char *p, const char *e, char *out)
+{
+    const char *q = p + 3;   /* after "<g " */
+    size_t o = 0;
+    for (size_t a = 0; a < 6; a++) {
+        size_t al = strlen(sg_attrs[a]);
+        if (a && (q >= e || *q++ != ' ')) return 0;
+        if ((size_t)(e - q) < al + 2 || memcmp(q, sg_attrs[a], al) || q[al] != '=' || q[al + 1] != '"') return 0;
+        q += al + 2;
+        const char *v = q;
+        while (q < e && *q != '"') {
+            char c = *q;
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("(),.# -", c)))
+                return 0;
+            q++;
+        }
+        if (q >= e || q - v == 0 || o + (size_t)(q - v) + 1 >= SG_LEN) return 0;
+        memcpy(out + o, v, (size_t)(q - v));
+        o += (size_t)(q - v);
+        out[o++] = '\0';
+        q++;
+    }
+    if (q >= e || *q != '>') return 0;
+    memset(out + o, 0, SG_LEN - o);
+    return (size_t)(q + 1 - p);
+}
+
+/* The CSS of the shared group styles (after the charts). */
+static void sg_css(FILE *f)
+{
+    if (!sg_n) return;
+    fputs("<style>", f);
+    for (int i = 0; i < sg_n; i++) {
+        const char *v = sg_set[i];
+        fprintf(f, ".sg%d{", i);
+        for (size_t a = 0; a < 6; a++) {
+            fprintf(f, "%s:%s%s;", sg_attrs[a], v, a == 3 ? "px" : "");
+            v += strlen(v) + 1;
+        }
+        fputc('}', f);
+    }
+    fputs("</style>\n", f);
+}
+
 /* Writes the SVG from root (an allowed SVG's <svg element) to e, every id / #ref / url(#ref)
  * prefixed with "cK-" (one page holds many gnuplot charts, which all name their points
- * gpPt0...). */
+ * gpPt0...), gnuplot's group attributes as shared classes (sg_match). */
 static void svg_inline(FILE *f, const char *root, const char *e, int k, const char *label)
 {
     fprintf(f, "<svg class=\"chart\" role=\"img\" aria-label=\"");
@@ -222,6 +278,31 @@ static void svg_inline(FILE *f, const char *root, const char *e, int k, const ch
             take = 7;
         else if (left > 5 && !memcmp(p, "url(#", 5))
             take = 5;
+        else if (left > 9 && !memcmp(p, "<g fill=\"", 9)) {
+            char vals[SG_LEN];
+            size_t tl = sg_match(p, e, vals);
+            int idx = -1;
+            for (int i = 0; tl && i < sg_n && idx < 0; i++)
+                if (!memcmp(sg_set[i], vals, SG_LEN)) idx = i;
+            if (tl && idx < 0 && sg_n < SG_MAX) { memcpy(sg_set[sg_n], vals, SG_LEN); idx = sg_n++; }
+            if (tl) {   /* an empty group (gnuplot writes one per style change) is left out */
+                const char *q = p + tl;
+                while (q < e && (*q == ' ' || *q == '\n' || *q == '\t' || *q == '\r')) q++;
+                if ((size_t)(e - q) >= 4 && !memcmp(q, "</g>", 4)) {
+                    fwrite(run, 1, (size_t)(p - run), f);
+                    p = q + 4;
+                    run = p;
+                    continue;
+                }
+            }
+            if (tl && idx >= 0) {
+                fwrite(run, 1, (size_t)(p - run), f);
+                fprintf(f, "<g class=\"sg%d\">", idx);
+                p += tl;
+                run = p;
+                continue;
+            }
+        }
         if (!take) {
             p++;
             continue;
@@ -586,6 +667,7 @@ static int body_html(FILE *f, FILE *nav, FILE *title, const sl_report_ctx *R, co
     if (!doc) { cmark_parser_free(ps); return -1; }
     drop_unsafe_links(doc);
     int prov_done = 0, nchart = 0, nsec = 0, h1 = 0;
+    sg_n = 0;   /* this page's shared group styles */
     for (cmark_node *b = cmark_node_first_child(doc); b; b = cmark_node_next(b)) {
         const cmark_node_type ty = cmark_node_get_type(b);
         const int lev = ty == CMARK_NODE_HEADING ? cmark_node_get_heading_level(b) : 0;
@@ -666,6 +748,7 @@ int sl_report_html_write(const sl_report_ctx *R, const char *md, size_t len, sl_
     if (!bad) fwrite(navt, 1, nvl, f);
     fputs("</nav>\n", f);
     if (!bad) fwrite(body, 1, bl, f);
+    sg_css(f);
     fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", js);
     free(body);
     free(navt);

@@ -10,7 +10,9 @@
 #include "charts.h"
 #include "check.h"
 #include "headline.h"
+#include "findings.h"
 #include "html.h"
+#include "latex.h"
 #include "sweeps.h"
 #include "ladder.h"
 #include "launch.h"
@@ -44,7 +46,8 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
         for (size_t r = 0; r < t->nrows; r++) nr += IS(r, exp, en);
         fprintf(f, "%s %s (", first ? "" : ";", en);
         if (nr) fprintf(f, "%ld rows)", nr);
-        else if (!on_gpu && !strcmp(en, "throughput-vs-n")) fputs("skipped: GPU only)", f);
+        else if (!on_gpu && strstr(sl_experiment_at(i)->description, "(GPU only)"))
+            fputs("skipped: GPU only, the CPU backend has no GPU timings)", f);
         else fputs("**no rows: not reached, the run stopped before it**)", f);
         first = 0;
     }
@@ -344,6 +347,7 @@ static void order_verdicts(sl_report_ctx *R)
 static void write_op_sections(FILE *f, const sl_report_ctx *R)
 {
     sl_report_headline(f, R);
+    sl_report_findings(f, R);
     sl_report_sweeps(f, R);
     sl_report_zero_results(f, R);
     sl_report_advice(f, R);
@@ -462,6 +466,7 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     sl_path_join(rpath, sizeof rpath, dir, "report.md", NULL);
     /* report.html: the same text as one page (R's strings point into t) */
     int rc = sl_write_atomic(rpath, text, len, err);
+    if (!rc) rc = sl_report_latex_write(dir, text, len, err);   /* the tables as LaTeX */
     if (!rc) rc = sl_report_html_write(&R, text, len, err);
     free(text);
     sl_csv_free(&t);

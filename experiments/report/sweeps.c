@@ -1,10 +1,12 @@
 /* sweeps.c: the report's answers to a chosen sweep (sweeps.h), from results.csv (and the
  * anchors.csv that experiments/anchors/anchors.py leaves) alone. A cell is a median over the
- * point's instances (`run --seeds K`) with their range when K > 1; results exactly 0 or
+ * point's instances (`run --seeds K`; at least 5 in the full preset's accuracy sweeps) with their
+ * range when K > 1, per n (accuracy-vs-n), cond or range; results exactly 0 or
  * non-finite against a non-zero exact sum stay in the medians and are counted and marked. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "sl_datasets.h"
 #include "sl_variants.h"
 #include "sweeps.h"
 
@@ -85,15 +87,32 @@ static void cell_of(const sl_report_ctx *R, const size_t *rows, size_t nrows,
 }
 
 /* ---- ## Sweeps ---------------------------------------------------------------------------- */
-static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const char *what,
-                        const char *dt, const char *nb, long seeds, const char *baseline, int sv_col)
+/* The instances per point of rows[0..nrows) (their `instances` column; 1 without one). */
+static long rows_instances(const sl_csv *t, const size_t *rows, size_t nrows)
+{
+    const int ic = sl_csv_col(t, "instances");
+    double m = 1;
+    for (size_t i = 0; ic >= 0 && i < nrows; i++) {
+        double v = sl_csv_num(t, rows[i], ic);
+        if (v > m) m = v;
+    }
+    return (long)m;
+}
+
+/* One table of experiment exp in dtype dt: a row per variant, a column per distinct value of
+ * column sv_col (the swept parameter, or n), over the rows of dataset ds (NULL: any) at size nb
+ * (NULL: any). Each cell: the median over the point's instances [min-max]. */
+static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const char *what, const char *ds,
+                        const char *dt, const char *nb, const char *baseline, int sv_col)
 {
     const sl_csv *t = R->t;
     const cols c = R->c;
     double *vals = R->buf2;
     size_t nvals = 0;
+#define SWEEP_ROW(r) (IS(r, exp, exp) && IS(r, dtype, dt) && (!nb || IS(r, n, nb)) && (!ds || IS(r, ds, ds)) && \
+                      IS(r, status, "ok"))
     for (size_t r = 0; r < t->nrows; r++)
-        if (IS(r, exp, exp) && IS(r, dtype, dt) && IS(r, n, nb) && IS(r, status, "ok")) {
+        if (SWEEP_ROW(r)) {
             double v = sl_csv_num(t, r, sv_col);
             if (!isnan(v)) vals[nvals++] = v;
         }
@@ -103,19 +122,32 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
     memcpy(sv, vals, nvals * sizeof *sv);
     size_t *rows = malloc(t->nrows * sizeof *rows), nrows = 0;
     if (!rows) {
-        fprintf(f, "### %s, %s, n = %s: table not written (out of memory)\n\n", exp, dt, nb);
+        fprintf(f, "### %s, %s: table not written (out of memory)\n\n", exp, dt);
         return;
     }
     for (size_t r = 0; r < t->nrows; r++)
-        if (IS(r, exp, exp) && IS(r, dtype, dt) && IS(r, n, nb) && IS(r, status, "ok") && IS(r, config, "default"))
-            rows[nrows++] = r;
-    fprintf(f, "### %s, %s, n = %s, %ld instance%s per point\n\n", exp, dt, nb, seeds, seeds == 1 ? "" : "s");
-    fprintf(f, "Median error in ulps%s, by %s; `(xR)`: ratio to the baseline `%s`'s median.\n\n",
-            seeds > 1 ? " over the instances [min-max]" : "", what, baseline);
+        if (SWEEP_ROW(r) && IS(r, config, "default")) rows[nrows++] = r;
+#undef SWEEP_ROW
+    const long seeds = rows_instances(t, rows, nrows);
+    if (nb) fprintf(f, "### %s, %s, n = %s, %ld instance%s per point\n\n", exp, dt, nb, seeds, seeds == 1 ? "" : "s");
+    else fprintf(f, "### %s, %s, %s, %ld instance%s per point\n\n", exp, ds ? ds : "", dt, seeds, seeds == 1 ? "" : "s");
+    /* the parameter sweeps give ratios to the baseline; the tables by n (one per family and
+     * dtype, many) leave them out: the baseline's own row is there */
+    const int ratios = nb != NULL;
+    if (ratios)
+        fprintf(f, "Median error in ulps%s, by %s; `(xR)`: ratio to the baseline `%s`'s median.\n\n",
+                seeds > 1 ? " over the instances [min-max]" : "", what, baseline);
+    else
+        fprintf(f, "Median error in ulps%s, by %s.\n\n", seeds > 1 ? " over the instances [min-max]" : "", what);
     fputs("| variant |", f);
     for (size_t j = 0; j < nvals; j++) {
         if (!strcmp(exp, "accuracy-vs-cond")) fprintf(f, " cond 1e%d |", (int)lround(log10(sv[j])));
-        else fprintf(f, " %g binades |", sv[j]);
+        else if (!nb) {   /* by n: 2^k where n is a power of two */
+            int e2;
+            double m = frexp(sv[j], &e2);
+            if (m == 0.5) fprintf(f, " 2^%d |", e2 - 1);
+            else fprintf(f, " %.0f |", sv[j]);
+        } else fprintf(f, " %g binades |", sv[j]);
     }
     fputs("\n|---|", f);
     for (size_t j = 0; j < nvals; j++) fputs("---:|", f);
@@ -134,7 +166,7 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
         size_t used = 0;
         int any = 0;
         used += (size_t)snprintf(line + used, sizeof line - used, "| %s%s |", name,
-                                 !strcmp(name, baseline) ? " (baseline)" : "");
+                                 ratios && !strcmp(name, baseline) ? " (baseline)" : "");
         for (size_t j = 0; j < nvals && used < sizeof line - 200; j++) {
             cell_stats st;
             cell_of(R, rows, nrows, name, sv_col, sv[j], &st);
@@ -148,7 +180,7 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
                 sl_report_num(hi, sizeof hi, st.mx);
                 cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " [%s-%s]", lo, hi);
             }
-            if (st.k && have_base && base[j].k && strcmp(name, baseline)) {
+            if (ratios && st.k && have_base && base[j].k && strcmp(name, baseline)) {
                 double q = base[j].med > 0 ? st.med / base[j].med : (st.med == 0 ? 1 : INFINITY);
                 sl_report_num(a, sizeof a, q);
                 cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " (x%s)", a);
@@ -161,7 +193,7 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
         if (any) fprintf(f, "%s\n", line);
     }
     fputc('\n', f);
-    if (!have_base) fprintf(f, "The baseline `%s` has no rows here: no ratios.\n\n", baseline);
+    if (ratios && !have_base) fprintf(f, "The baseline `%s` has no rows here: no ratios.\n\n", baseline);
     if (marks_zero || marks_nf || marks_s0)
         fprintf(f, "Marked: **0!xK** %zu results exactly 0 against a non-zero exact sum (their error, |S|, is "
                    "in the median); **NF xK** %zu non-finite results against a finite or different S (inf in "
@@ -183,6 +215,21 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
     char baseline[64];
     sweep_conf(R->dir, &seeds, baseline, sizeof baseline);
     int header = 0;
+    /* accuracy-vs-n: one table per dataset family and dtype, a column per n */
+    const int n_col = sl_csv_col(t, "n");
+    for (size_t d = 0; d < sl_dataset_count() && n_col >= 0; d++)
+        for (int k = 0; k < SL_REPORT_NDTYPES; k++) {
+            const char *dsn = sl_dataset_at(d)->name, *dt = sl_report_dtypes[k];
+            size_t r = 0;
+            while (r < t->nrows && !(IS(r, exp, "accuracy-vs-n") && IS(r, ds, dsn) && IS(r, dtype, dt) && IS(r, status, "ok"))) r++;
+            if (r == t->nrows) continue;
+            if (!header) {
+                fputs("## Accuracy vs n: median error per size\n\n", f);
+                header = 1;
+            }
+            sweep_table(f, R, "accuracy-vs-n", "n", dsn, dt, NULL, baseline, n_col);
+        }
+    header = 0;
     for (int e = 0; e < 2; e++)
         for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
             /* one table per n the sweep ran at */
@@ -202,7 +249,7 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
                 }
                 char nb[32];
                 snprintf(nb, sizeof nb, "%.0f", nl[k]);
-                sweep_table(f, R, exps[e], whats[e], sl_report_dtypes[d], nb, seeds, baseline, sv_col);
+                sweep_table(f, R, exps[e], whats[e], NULL, sl_report_dtypes[d], nb, baseline, sv_col);
             }
         }
 }
@@ -546,10 +593,21 @@ void sl_report_sweep_line(FILE *f, const sl_report_ctx *R)
 {
     sl_runconf conf;
     sl_runconf_read(R->dir, &conf);
-    fprintf(f, "- sweep: n %s; datasets %s; variants %s; dtypes %s; **%ld instance%s per point** "
+    const long seeds = conf.seeds > 0 ? conf.seeds : 1;
+    /* the full preset's accuracy sweeps run more instances than --seeds (their rows say) */
+    const sl_csv *t = R->t;
+    const int ic = sl_csv_col(t, "instances"), ec = sl_csv_col(t, "experiment");
+    double acc = 0;
+    for (size_t r = 0; ic >= 0 && ec >= 0 && r < t->nrows; r++)
+        if (!strncmp(sl_csv_get(t, r, ec), "accuracy-", 9) && sl_csv_num(t, r, ic) > acc) acc = sl_csv_num(t, r, ic);
+    char inst[96];
+    if (acc > (double)seeds)
+        snprintf(inst, sizeof inst, "%.0f instances per accuracy point, %ld per other point", acc, seeds);
+    else
+        snprintf(inst, sizeof inst, "%ld instance%s per point", seeds, seeds > 1 ? "s" : "");
+    fprintf(f, "- sweep: n %s; datasets %s; variants %s; dtypes %s; **%s** "
                "(instance i: dataset seed %s + i); baseline `%s`\n",
             conf.n[0] ? conf.n : "as the preset", conf.datasets[0] ? conf.datasets : "as each experiment",
             conf.variants[0] ? conf.variants : "all", conf.dtypes[0] ? conf.dtypes : "the preset's",
-            conf.seeds > 0 ? conf.seeds : 1, conf.seeds > 1 ? "s" : "", R->seed,
-            conf.baseline[0] ? conf.baseline : "pairwise");
+            inst, R->seed, conf.baseline[0] ? conf.baseline : "pairwise");
 }

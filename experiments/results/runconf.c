@@ -101,7 +101,7 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
         {"experiment", 1u << 0}, {"preset", 1u << 1}, {"backend", 1u << 2}, {"seed", 1u << 3},
         {"reps", 1u << 4}, {"started", 1u << 5}, {"n", 1u << 6}, {"datasets", 1u << 7},
         {"variants", 1u << 8}, {"dtypes", 1u << 9}, {"seeds", 1u << 10}, {"baseline", 1u << 11}, {"op", 1u << 12},
-        {"ddof", 1u << 13}};
+        {"ddof", 1u << 13}, {"params", 1u << 14}};
     unsigned had = 0;
     long ln = 0;
     int rc = 0;
@@ -170,6 +170,10 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
         } else if (!strcmp(k, "op")) {   /* absent in runs made before the operation axis: sum */
             if (!sl_op_find(v)) rc = bad_field(c, path, k, v, "unknown operation");
             else copy_text(c->op, sizeof c->op, v);
+        } else if (!strcmp(k, "params")) {   /* --param: checked against the datasets when run */
+            if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,=+-") != strlen(v))
+                rc = bad_field(c, path, k, v, "not a list of K=V dataset parameters");
+            else if (copy_text(c->params, sizeof c->params, v)) rc = bad_field(c, path, k, v, "too long");
         } else if (!strcmp(k, "baseline")) {
             if (*v && !sl_variant_find(v)) rc = bad_field(c, path, k, v, "unknown variant");
             else { copy_text(c->baseline, sizeof c->baseline, v); c->seen |= SL_CONF_SWEEP; }
@@ -211,11 +215,12 @@ int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err)
      * (instance i uses dataset seed seed + i) */
     int w = snprintf(text, sizeof text, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\n"
                      "backend=%s\nseed=%llu\nreps=%ld\nstarted=%s\n"
-                     "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\nop=%s\nddof=%ld\n",
+                     "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\nop=%s\nddof=%ld\n%s%s%s",
                      c->experiment, c->preset, c->backend, c->seed, c->reps, c->started, c->n,
                      c->datasets, c->variants, c->dtypes, c->seeds > 0 ? c->seeds : 1, c->baseline,
                      c->op[0] ? c->op : sl_op_default()->name,
-                     c->ddof >= 0 ? c->ddof : (long)SL_DDOF_DEFAULT);
+                     c->ddof >= 0 ? c->ddof : (long)SL_DDOF_DEFAULT, c->params[0] ? "params=" : "", c->params,
+                     c->params[0] ? "\n" : "");
     if (w < 0 || (size_t)w >= sizeof text) return sl_err_set(err, "cannot write %s: settings too long", path);
     return sl_write_atomic(path, text, (size_t)w, err);   /* never an empty run.conf */
 }

@@ -213,6 +213,7 @@ typedef struct {
      * lists as given, comma-separated ("" = the experiments' own); seeds: instances per point
      * (1 when absent); baseline: the report's reference variant ("" = pairwise) */
     char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
+    char params[512];          /* --param K=V,... ("" none; absent in runs made before it) */
     char op[32];               /* the operation studied ("" in runs before the operation axis: sum) */
     long ddof;                 /* var/std's ddof (-1 when absent: runs before it, the default) */
     long seeds;

@@ -42,7 +42,12 @@ static int acc_n_preset_sizes(const sl_run *run, sl_dtype dt, uint64_t *ns)
      * report's float16 paragraph) */
     case SL_PRESET_QUICK: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
                                              : sl_exp_sizes(K, (uint64_t)1 << 20, sl_dtype_is_half(dt) ? 2 : 1, ns, 32);
-    default: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 28, 2, ns, 32)
+    /* full, GPU: 2^10 .. 2^26 by 4x, SL_FULL_ACC_INSTANCES instances per point. The H200 study
+     * at 1beddf7 (1 instance, up to 2^28) spent 88 of its 151 s in accuracy-vs-n and 27 s in
+     * the cond and range sweeps at 2^24; 2^28 was 3/4 of accuracy-vs-n's elements, so 5
+     * instances up to 2^26 (about 5 x 22 s) and the sweeps at 2^20 (about 5 x 2 s) keep the
+     * study near 155 s, within its 3 minutes (throughput-vs-n and the ladder keep 2^28). */
+    default: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 26, 2, ns, 32)
                                 : sl_exp_sizes(K, (uint64_t)1 << 22, 1, ns, 32);
     }
 }
@@ -69,8 +74,10 @@ static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
                 sl_params p;
                 sl_params_defaults(ds, &p);
                 fit_params(ds, dtypes[t], &p);
-                double w = sl_exp_work(ns[k], rd > rn ? rd : rn);
-                if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
+                sl_exp_user_params(run, ds, &p);
+                /* (a step's work covers its instances) */
+                double w = sl_exp_work(ns[k], rd > rn ? rd : rn) * sl_exp_instances_of(run, "accuracy-vs-n");
+                if (!exec) { *work += w; run->plan_steps += sl_exp_instances_of(run, "accuracy-vs-n"); continue; }
                 if (sl_run_stopped(run)) return 0;
                 sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
                                .config = "default", .sweep = "n", .sweep_value = NAN};
@@ -96,7 +103,7 @@ static uint64_t sweep_preset_n(const sl_run *run)
     switch (run->preset) {
     case SL_PRESET_TINY: return 1024;
     case SL_PRESET_QUICK: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 16;
-    default: return run->on_gpu ? (uint64_t)1 << 24 : (uint64_t)1 << 16;
+    default: return run->on_gpu ? (uint64_t)1 << 20 : (uint64_t)1 << 16;   /* (5 instances: see above) */
     }
 }
 
@@ -111,7 +118,12 @@ static int sweep_ns(const sl_run *run, uint64_t *ns)
 static int family_off(sl_run *run, int exec, const sl_dataset *ds, const char *exp)
 {
     if (sl_exp_dataset_on(run, ds)) return 0;
-    if (exec) sl_notes_add(&run->notes, "%s skipped: --datasets does not name its family '%s'", exp, ds->name);
+    if (exec) {
+        sl_notes_add(&run->notes, "%s skipped: --datasets does not name its family '%s'", exp, ds->name);
+        if (!run->sweep_off[0])
+            snprintf(run->sweep_off, sizeof run->sweep_off, "%s cannot run on the chosen datasets: it sweeps the "
+                     "family '%s', which --datasets does not name", exp, ds->name);
+    }
     return 1;
 }
 
@@ -151,11 +163,13 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
             const uint64_t n = ns[k];
             double cond = pow(10.0, e);
             if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
-            double w = sl_exp_work(n, rd > rn ? rd : rn) * sl_exp_gpu_weight(run, "accuracy-vs-cond");
-            if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
+            double w = sl_exp_work(n, rd > rn ? rd : rn) * sl_exp_gpu_weight(run, "accuracy-vs-cond") *
+                       sl_exp_instances_of(run, "accuracy-vs-cond");
+            if (!exec) { *work += w; run->plan_steps += sl_exp_instances_of(run, "accuracy-vs-cond"); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_params p;
             sl_params_defaults(ds, &p);
+            sl_exp_user_params(run, ds, &p);
             p.v[pi] = cond;
             sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-cond", .ds = ds, .dt = dtypes[t], .n = n,
                            .config = "default", .sweep = "cond", .sweep_value = cond};
@@ -210,11 +224,13 @@ static int acc_range_walk(sl_run *run, int exec, double *work, sl_err *err)
         int nr = sl_exp_dtype_on(run, dtypes[t]) ? range_list(run, dtypes[t], rs) : 0;
         const uint64_t n = ns[k];
         for (int i = 0; i < nr; i++) {
-            double w = sl_exp_work(n, rd > rn ? rd : rn) * sl_exp_gpu_weight(run, "accuracy-vs-range");
-            if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
+            double w = sl_exp_work(n, rd > rn ? rd : rn) * sl_exp_gpu_weight(run, "accuracy-vs-range") *
+                       sl_exp_instances_of(run, "accuracy-vs-range");
+            if (!exec) { *work += w; run->plan_steps += sl_exp_instances_of(run, "accuracy-vs-range"); continue; }
             if (sl_run_stopped(run)) return 0;
             sl_params p;
             sl_params_defaults(ds, &p);
+            sl_exp_user_params(run, ds, &p);
             p.v[lo] = -(rs[i] / 2);
             p.v[hi] = rs[i] - rs[i] / 2;
             sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-range", .ds = ds, .dt = dtypes[t], .n = n,

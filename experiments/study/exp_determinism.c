@@ -329,6 +329,7 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
             }
             sl_params p;
             sl_params_defaults(ds, &p);
+            sl_exp_user_params(run, ds, &p);
             for (int t = 0; t < 2; t++)
                 for (int i = 0; i < sl_exp_instances(run) && sl_exp_dtype_on(run, dtypes[t]); i++) {
                     if (!exec) { *work += w; run->plan_steps += 1; continue; }

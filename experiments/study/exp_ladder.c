@@ -30,9 +30,13 @@ static const sl_ladder_rung text2[] = {
     {"PyTorch", "block-reduce", NAN, NAN},
 };
 static const sl_ladder_text texts[] = {
-    {"text 1", "lesson 21, \"from a slow reduction kernel to a fast one\": V0-V6", text1,
+    /* (each source cited by its title, in the original and in English) */
+    {"text 1", "\"第二十一课：从低效 Reduction Kernel 到高性能归约\" "
+               "(Lesson 21: from an inefficient reduction kernel to a high-performance reduction): V0-V6", text1,
      sizeof text1 / sizeof text1[0]},
-    {"text 2", "the PyTorch/OneFlow reduce article: v0-v6, OneFlow v8, PyTorch BlockReduceSum", text2,
+    {"text 2", "\"PyTorch与OneFlow深度解析Reduce算子优化的向量化访存与Warp原语实战\" "
+               "(PyTorch and OneFlow in depth: vectorised memory access and warp primitives in reduce operators): "
+               "v0-v6, OneFlow v8, PyTorch BlockReduceSum", text2,
      sizeof text2 / sizeof text2[0]},
 };
 

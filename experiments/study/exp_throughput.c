@@ -11,6 +11,9 @@
 #include "sl_study.h"
 
 static const sl_dtype dtypes[] = {SL_F32, SL_F64};
+/* throughput-vs-n's formats: float16 and bfloat16 too (a 16-bit chart of its own; in the full
+ * preset every other size, 2^10 .. 2^28 by 4x, a few seconds of the study) */
+static const sl_dtype tp_dtypes[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 
 /* The read-ceiling row of context c: its own upload of x, R timed streaming reads. */
 int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err)
@@ -53,12 +56,14 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
     int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
     sl_params p;
     sl_params_defaults(ds, &p);
-    for (int t = 0; t < 2; t++)
-        for (int k = 0; k < nn && sl_exp_dtype_on(run, dtypes[t]); k++) {
+    sl_exp_user_params(run, ds, &p);
+    for (int t = 0; t < 4; t++)
+        for (int k = 0; k < nn && sl_exp_dtype_on(run, tp_dtypes[t]); k++) {
+            if (sl_dtype_is_half(tp_dtypes[t]) && run->preset == SL_PRESET_FULL && !run->sweep.nn && k % 2) continue;
             double w = sl_exp_work(ns[k], reps) / 8 * sl_exp_gpu_weight(run, "throughput-vs-n");   /* no reference per rep: cheaper per element */
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
-            sl_rowctx c = {.op = run->op, .experiment = "throughput-vs-n", .ds = ds, .dt = dtypes[t], .n = ns[k],
+            sl_rowctx c = {.op = run->op, .experiment = "throughput-vs-n", .ds = ds, .dt = tp_dtypes[t], .n = ns[k],
                            .config = "default", .sweep = "n", .sweep_value = NAN};
             sl_rowctx_params(&c, ds, &p);
             if (sl_exp_step(run, &c, &p, NULL, reps, reps, 0, w, err)) return -1;
@@ -117,6 +122,7 @@ static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
         if (!ds) continue;
         sl_params p;
         sl_params_defaults(ds, &p);
+        sl_exp_user_params(run, ds, &p);
         for (int t = 0; t < 2; t++) {
             if (!sl_exp_dtype_on(run, dtypes[t])) continue;
             double w = run->on_gpu ? sl_exp_work(n, reps) / 4 * sl_exp_gpu_weight(run, "tradeoff") : sl_exp_work(n, reps);

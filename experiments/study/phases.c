@@ -27,8 +27,9 @@ static double field(const sl_phase_times *t, size_t i)
 
 void sl_phases_line(const sl_phase_times *t, unsigned threads, char *buf, size_t len)
 {
-    int w = snprintf(buf, len, "seconds by phase (%u thread%s):", threads ? threads : 1,
-                     threads > 1 ? "s" : "");
+    /* each phase sums its calls' wall clock; the pipeline runs phases side by side */
+    int w = snprintf(buf, len, "seconds by phase (%u thread%s; phases overlap, so they add up to more "
+                               "than the total):", threads ? threads : 1, threads > 1 ? "s" : "");
     for (size_t i = 0; i < NFIELDS && w >= 0 && (size_t)w < len; i++)
         w += snprintf(buf + w, len - (size_t)w, " %s %.2f%s", fields[i].key, field(t, i),
                       i + 1 < NFIELDS ? "," : "");

@@ -234,6 +234,11 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
                        sw[i].opt, sw[i].stored[0] ? sw[i].stored : "(none)");
             return SL_RUN_BAD_INPUT;
         }
+    if (o->params_given && strcmp(g->sweep.params, conf->params)) {
+        sl_err_set(err, "'%s' was started with --param '%s'; resume it with the same value (or none)", dir,
+                   conf->params[0] ? conf->params : "(none)");
+        return SL_RUN_BAD_INPUT;
+    }
     if ((o->sweep_given & SL_GIVEN_SEEDS) && g->sweep.seeds != conf->seeds) {
         sl_err_set(err, "'%s' was started with --seeds %ld; resume it with the same value (or none)", dir, conf->seeds);
         return SL_RUN_BAD_INPUT;
@@ -245,6 +250,7 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
         sl_err_set(err, "run.conf of '%s' holds a sweep this sumlab cannot read (%s)", dir, pe.msg);
         return SL_RUN_BAD_INPUT;
     }
+    snprintf(s->sweep.sweep.params, sizeof s->sweep.sweep.params, "%s", conf->params);
     if (sl_preset_parse(conf->preset, &s->preset)) {
         sl_err_set(err, "run.conf: unknown preset '%s'", conf->preset);
         return SL_RUN_BAD_INPUT;
@@ -326,6 +332,7 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     snprintf(conf->op, sizeof conf->op, "%s", run->op->name);
     conf->ddof = (long)run->params.ddof;
     conf->seeds = s->sweep.sweep.seeds;
+    snprintf(conf->params, sizeof conf->params, "%s", s->sweep.sweep.params);
     now_iso(conf->started, sizeof conf->started, 0);
     return sl_runconf_write(dir, conf, err) ? SL_RUN_FAILED : SL_RUN_DONE;
 }
@@ -419,6 +426,15 @@ static sl_run_status finish_run(const sl_run_opts *o, const char *exp, const cha
         say("%ld rows written (%ld from before) in %.1f s", run->rows_written, run->res.rows_before, secs);
         if (!rep && o->hooks.report) say_report(dir);
         if (stopped) say("incomplete; continue with: sumlab run %s -o %s --resume", exp, dir);
+    }
+    /* an experiment whose sweep cannot run on the chosen datasets: a warning; and exit 2 when
+     * the run measured nothing at all (`accuracy-vs-cond --datasets normal`) */
+    if (run->sweep_off[0] && !rc && !stopped) {
+        if (!o->quiet && rows) say("warning: %s", run->sweep_off);
+        if (!rows) {
+            sl_err_set(err, "%s: no rows (add the family to --datasets)", run->sweep_off);
+            return SL_RUN_BAD_INPUT;
+        }
     }
     if (rc) return SL_RUN_FAILED;
     if (sig) return sig == SIGTERM ? SL_RUN_SIGTERM : SL_RUN_SIGINT;

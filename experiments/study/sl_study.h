@@ -44,6 +44,8 @@ typedef struct {
     int nv;
     unsigned dtypes;           /* --dtype: SL_DTYPE_MASK bits (0: f32 and f64) */
     int seeds;                 /* --seeds K: instances per point (instance i: dataset seed + i) */
+    char params[512];          /* --param K=V,...: dataset parameters ("" none), each applied to every
+                                * dataset of the run that has parameter K (sl_exp_user_params) */
 } sl_sweep;
 
 /* Seconds of a run by phase: the wall clock of each phase's calls, summed. With several
@@ -86,6 +88,7 @@ typedef struct {
     long rows_written;
     long rows_measured;        /* rows written with a status other than `skipped` */
     char first_skip[256];      /* the note of the first skipped row written ("" when none) */
+    char sweep_off[256];       /* the first experiment --datasets left nothing to sweep ("" none) */
     long max_rows;             /* SUMLAB_MAX_ROWS (tests): stop after this many new rows */
     int stop;                  /* 1 after the row limit */
     sl_progress *prog;
@@ -156,6 +159,7 @@ typedef struct {
     long reps;                 /* repetitions for every experiment; 0: the presets' */
     sl_sweep_spec sweep;       /* sl_sweep_parse'd options (an empty spec: seeds 1) */
     unsigned sweep_given;      /* SL_GIVEN_* */
+    int params_given;          /* --param given (sweep.sweep.params) */
     unsigned threads;          /* host threads (sl_threads_choose) */
     long max_rows;             /* stop after this many new rows (0: no limit; tests) */
     int rep_budget_given;      /* GPU: every repetition budget set to rep_budget_ms (0: none) */
@@ -283,6 +287,15 @@ int sl_exp_variant_on(const sl_run *run, const sl_variant *v);  /* --variants ke
 int sl_exp_ns(const sl_run *run, const uint64_t *dflt, int ndflt, uint64_t *out, int max);
 /* Instances per point (>= 1) and the dataset (and commit-order) seed of instance i. */
 int sl_exp_instances(const sl_run *run);
+/* Instances per point of an experiment: sl_exp_instances, and at least SL_FULL_ACC_INSTANCES
+ * for the full preset's accuracy sweeps. */
+#define SL_FULL_ACC_INSTANCES 5
+int sl_exp_instances_of(const sl_run *run, const char *experiment);
+/* --param's K=V onto p, for each K that dataset ds has (the swept parameter is set after). */
+void sl_exp_user_params(const sl_run *run, const sl_dataset *ds, sl_params *p);
+/* Checks --param's list: each K=V a valid value of a parameter of some dataset in scope (the
+ * --datasets list, or the registry). 0, or -1 with err. */
+int sl_exp_user_params_check(const sl_sweep *sw, sl_err *err);
 uint64_t sl_exp_instance_seed(const sl_run *run, int instance);
 
 /* ---- steps shared by the experiment files ------------------------------------------------ */

@@ -34,7 +34,7 @@ sl_record sl_study_record(const sl_run *run, const sl_rowctx *c, const sl_varian
     sl_record r = {.ctx = c, .variant = v->name, .family = v->family,
                    .det_class = sl_determinism_name(v->determinism), .status = status, .note = note,
                    .seed = sl_exp_instance_seed(run, c->instance), .row = row,
-                   .instances = sl_exp_instances(run)};
+                   .instances = sl_exp_instances_of(run, c->experiment)};
     return r;
 }
 
@@ -490,9 +490,10 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
 {
     char what[200];
     step_label(c, what, sizeof what);
-    if (sl_exp_instances(run) > 1) {
+    const int ni = sl_exp_instances_of(run, c->experiment);
+    if (ni > 1) {
         size_t l = strlen(what);
-        snprintf(what + l, sizeof what - l, " [instance %d/%d]", c->instance + 1, sl_exp_instances(run));
+        snprintf(what + l, sizeof what - l, " [instance %d/%d]", c->instance + 1, ni);
     }
     sl_progress_step(run->prog, what, 0);
     sl_launch dflt;
@@ -534,11 +535,12 @@ static int step_instance(sl_run *run, const sl_rowctx *c, const sl_params *p, co
 int sl_exp_step(sl_run *run, const sl_rowctx *c, const sl_params *p, const sl_launch *req,
                 int reps_det, int reps_nondet, int dist, double work, sl_err *err)
 {
-    for (int i = 0; i < sl_exp_instances(run); i++) {
+    const int ni = sl_exp_instances_of(run, c->experiment);
+    for (int i = 0; i < ni; i++) {
         if (i > 0 && sl_run_stopped(run)) return 0;
         sl_rowctx ci = *c;
         ci.instance = i;
-        if (step_instance(run, &ci, p, req, reps_det, reps_nondet, dist, work / sl_exp_instances(run), err))
+        if (step_instance(run, &ci, p, req, reps_det, reps_nondet, dist, work / ni, err))
             return -1;
     }
     return 0;

@@ -177,4 +177,64 @@ int sl_exp_ns(const sl_run *run, const uint64_t *dflt, int ndflt, uint64_t *out,
 }
 
 int sl_exp_instances(const sl_run *run) { return run->sweep.seeds > 1 ? run->sweep.seeds : 1; }
+
+/* The full preset's accuracy sweeps (accuracy-vs-*) run at least SL_FULL_ACC_INSTANCES
+ * instances per point, so a chart's median and min-max band and a table's [min-max] rest on
+ * several inputs, not one (a one-off spike read as a trend); --seeds K above it raises it. */
+int sl_exp_instances_of(const sl_run *run, const char *experiment)
+{
+    int k = sl_exp_instances(run);
+    if (run->preset == SL_PRESET_FULL && experiment && !strncmp(experiment, "accuracy-", 9) &&
+        k < SL_FULL_ACC_INSTANCES)
+        k = SL_FULL_ACC_INSTANCES;
+    return k;
+}
 uint64_t sl_exp_instance_seed(const sl_run *run, int instance) { return run->seed + (uint64_t)instance; }
+
+/* ---- --param K=V: the user's dataset parameters --------------------------------------------- */
+/* The i-th item of a comma-separated list into buf; 0 when there is none. */
+static int list_item(const char *list, int i, char *buf, size_t cap)
+{
+    const char *p = list;
+    for (int k = 0; k < i && p; k++) {
+        p = strchr(p, ',');
+        if (p) p++;
+    }
+    if (!p || !*p) return 0;
+    size_t l = strcspn(p, ",");
+    if (l >= cap) l = cap - 1;
+    memcpy(buf, p, l);
+    buf[l] = '\0';
+    return 1;
+}
+
+void sl_exp_user_params(const sl_run *run, const sl_dataset *ds, sl_params *p)
+{
+    char kv[256];
+    for (int i = 0; list_item(run->sweep.params, i, kv, sizeof kv); i++) {
+        sl_params q = *p;
+        if (!sl_params_set(ds, &q, kv, NULL)) *p = q;   /* (a key ds lacks: not its parameter) */
+    }
+}
+
+int sl_exp_user_params_check(const sl_sweep *sw, sl_err *err)
+{
+    char kv[256];
+    for (int i = 0; list_item(sw->params, i, kv, sizeof kv); i++) {
+        int ok = 0;
+        sl_err last = {{0}};
+        const size_t nd = sw->nds ? (size_t)sw->nds : sl_dataset_count();
+        for (size_t d = 0; d < nd && !ok; d++) {
+            const sl_dataset *ds = sw->nds ? sw->ds[d] : sl_dataset_at(d);
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            sl_err e = {{0}};
+            if (!sl_params_set(ds, &p, kv, &e)) ok = 1;
+            else if (!last.msg[0]) last = e;
+        }
+        if (!ok)
+            return sl_err_set(err, "--param %s: no dataset of the run takes it (%s)", kv,
+                              last.msg[0] ? last.msg : "no such parameter");
+    }
+    return 0;
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# tcharts.sh: the study as a paper needs it (issue 36), end to end on the CPU backend: points of
+# several instances drawn as a median with a min-max band and tabled as median [min-max] per n;
+# the full preset's accuracy sweeps run at least 5 instances per point; from the SVGs: colours
+# by variant name equal across runs, the key outside the plot areas, markers for exact-zero and
+# non-finite results, no anchors panel holding only `exact` (tcharts_svg.py).
+#   usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]
+set -uo pipefail
+bin=${1:?usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]}
+src=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+[ -x "$bin" ] || { echo "tcharts: $bin is not an executable" >&2; exit 1; }
+export SUMLAB_PLOTS_DIR=$src/plots
+t=$(mktemp -d "${TMPDIR:-/tmp}/tcharts.XXXXXX")
+trap 'rm -rf "$t"' EXIT
+fails=0 checks=0
+check() { # description command...
+  local d=$1; shift
+  checks=$((checks + 1))
+  "$@" || { fails=$((fails + 1)); echo "FAIL: $d" >&2; }
+}
+# awk over results.csv by column name: col NAME
+inst_of() { # dir experiment -> the distinct `instances` values of its rows
+  awk -F, -v e="$2" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1==e{print $c["instances"]}' "$1/results.csv" | sort -u | tr '\n' ' '
+}
+have_gp=0; command -v gnuplot >/dev/null 2>&1 && have_gp=1
+
+# ---- statistics over instances ------------------------------------------------------------
+"$bin" run accuracy-vs-n --preset tiny --backend cpu --seeds 3 --datasets uniform --dtype f32 \
+  --variants serial,kahan,pairwise -o "$t/r3" -q 2> "$t/r3.err"
+check "run --seeds 3 exits 0 ($(head -c 300 "$t/r3.err"))" test -s "$t/r3/results.csv"
+check "report: a table by n per family and dtype, with the instances" \
+  grep -q '^### accuracy-vs-n, uniform, f32, 3 instances per point' "$t/r3/report.md"
+check "report: the n table's columns are the sizes (2^10, 2^12)" grep -q '^| variant | 2^10 | 2^12 |$' "$t/r3/report.md"
+check "report: n table cells are median [min-max] over the instances" \
+  grep -qE '^\| serial \| [0-9.e+-]+ \[[0-9.e+-]+-[0-9.e+-]+\] \| [0-9.e+-]+ \[[0-9.e+-]+-[0-9.e+-]+\] \|$' "$t/r3/report.md"
+# the median of serial at n = 1024 is the middle of its three instances' ulps
+want=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-n" && $c["variant"]=="serial" && $c["n"]==1024 {print $c["ulps"]}' \
+  "$t/r3/results.csv" | sort -g | sed -n 2p)
+got=$(awk -F'|' '/^### accuracy-vs-n, uniform, f32/{f=1} f && /^\| serial \|/{split($3, a, " "); print a[1]; exit}' "$t/r3/report.md")
+check "report: serial's n = 2^10 cell is its median instance ($got vs $want)" \
+  awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 0.006 * b) }'
+"$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform --dtype f32 \
+  --variants serial,kahan,pairwise -o "$t/r1" -q 2> "$t/r1.err"
+check "report: one instance, cells without a range" bash -c "grep -q '^### accuracy-vs-n, uniform, f32, 1 instance per point' '$t/r1/report.md' && ! grep -qE '^\| serial \| .*\[' '$t/r1/report.md'"
+if [ "$have_gp" = 1 ]; then
+  svg=$t/r3/charts/error_vs_n_uniform__f32.svg
+  check "chart of 3 instances drawn" test -s "$svg"
+  check "chart title says median and band" grep -q '3 instances per point (median, min-max band)' "$svg"
+  # a band: a translucent polygon per series (kahan, pairwise, serial)
+  nb=$(grep -c "<polygon fill = 'rgb([ 0-9,]*)' fill-opacity = '0.18" "$svg")
+  check "chart: a min-max band per series ($nb)" test "$nb" -ge 3
+  # one line per series: as many points on a series' path as there are sizes (not 3 per n)
+  np=$(awk '/<title>serial<\/title>/{f=1} f && /<path/{print; exit}' "$svg" | grep -o 'L[0-9.]*,' | wc -l)
+  check "chart: serial's median line has one vertex per n, not one per instance ($np)" test "$np" -eq 2
+  check "chart of 1 instance: no band" bash -c "! grep -q 'fill-opacity' '$t/r1/charts/error_vs_n_uniform__f32.svg'"
+fi
+
+# ---- figures: colours by name, key below the plots, markers, no anchors panel of `exact` ---
+if [ "$have_gp" = 1 ]; then
+  svgpy=$src/tests/tcharts_svg.py
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform,cancellation,overflow --dtype f32 -o "$t/all" -q 2> /dev/null
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform --dtype f32 --variants vec4,kahan,serial,atomic-thread \
+    -o "$t/some" -q 2> /dev/null
+  check "colour and point type by variant name, equal in two runs with other variant lists" \
+    python3 "$svgpy" colours "$t/all/charts/error_vs_n_uniform__f32.svg" "$t/some/charts/error_vs_n_uniform__f32.svg"
+  check "no key entry inside or above a plot area" python3 "$svgpy" legend "$t"/all/charts/error_vs_*.svg "$t"/r3/charts/error_vs_*.svg
+  check "exact-zero results: markers at the bottom edge, with a key entry" \
+    python3 "$svgpy" markers zero "$t/all/charts/error_vs_n_cancellation__f32.svg"
+  check "non-finite results: markers at the top edge, with a key entry" \
+    python3 "$svgpy" markers nf "$t/all/charts/error_vs_n_overflow__f32.svg"
+  check "no floor line drawn as a series" bash -c "! grep -q 'floor .*error 0 drawn here' '$t/all/charts/error_vs_n_cancellation__f32.svg'"
+  check "CPU backend: no anchors panel holding only exact (and a note says so)" \
+    bash -c "! grep -q '>anchors (' '$t/all/charts/error_vs_n_uniform__f32.svg' && grep -q 'holds only exact' '$t/all/charts/notes.txt'"
+fi
+
+# ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed H200 study's rows) -------
+study=$(ls -d "$src"/experiments/measured/h200-*-study 2>/dev/null | tail -1)
+if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
+  mkdir -p "$t/tp"
+  gzip -dc "$study/results.csv.gz" | awk -F, 'NR == 1 || $1 == "throughput-vs-n"' > "$t/tp/results.csv"
+  bash "$src/plots/render.sh" -q "$t/tp"
+  svg=$t/tp/charts/throughput_vs_n_f32.svg
+  check "throughput chart has the ratio-to-CUB panel" grep -q "GB/s / CUB's at the same n" "$svg"
+fi
+
+# ---- --figures paper: PDF beside PNG/SVG, a one-panel chart 3.5 inches wide; --variants ------
+bad_rc=0; "$bin" run accuracy-vs-n --preset tiny --backend cpu --figures poster -o "$t/bad" -q 2> "$t/bad.err" || bad_rc=$?
+check "--figures poster: exit 2, one line ($(head -c 200 "$t/bad.err"))" bash -c "[ $bad_rc = 2 ] && [ \$(grep -c . '$t/bad.err') = 1 ]"
+if [ "$have_gp" = 1 ] && gnuplot -e 'set terminal pdfcairo' > /dev/null 2>&1; then
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets uniform --dtype f32 --variants kahan,pairwise \
+    --figures paper -o "$t/paper" -q 2> /dev/null
+  pdf=$t/paper/charts/error_vs_n_uniform__f32.pdf
+  check "paper: a PDF beside the PNG and SVG" bash -c "head -c 5 '$pdf' | grep -q '%PDF-' && tail -c 32 '$pdf' | grep -q '%%EOF' && test -s '${pdf%.pdf}.png'"
+  # one panel (accuracy: kahan, pairwise; the anchors panel of exact alone is not drawn): 3.5 in = 252 pt
+  w=$(grep -a -o 'MediaBox \[ 0 0 [0-9.]*' "$pdf" | head -1 | awk '{print $NF}')
+  check "paper: a one-panel chart is a 3.5-inch column wide ($w pt)" awk -v w="$w" 'BEGIN { exit !(w >= 250 && w <= 254) }'
+  check "paper: report links the PDF" grep -qF '[PDF](charts/error_vs_n_uniform__f32.pdf)' "$t/paper/report.md"
+  "$bin" run --report-only --figures paper --variants kahan -o "$t/paper" -q 2> /dev/null
+  check "paper, --report-only --variants kahan: pairwise no longer drawn" \
+    bash -c "grep -q '<title>kahan</title>' '${pdf%.pdf}.svg' && ! grep -q '<title>pairwise</title>' '${pdf%.pdf}.svg' && test -s '$pdf'"
+  "$bin" run --report-only -o "$t/paper" -q 2> /dev/null
+  check "screen figures again: no PDF left" test ! -e "$pdf"
+fi
+
+# ---- report.html: gnuplot's repeated group attributes shared as CSS classes -----------------
+if [ "$have_gp" = 1 ] && [ -s "$t/all/report.html" ]; then
+  check "report.html: group styles shared (.sgN classes), none repeated inline" \
+    bash -c "grep -q '<style>.sg0{' '$t/all/report.html' && grep -q '<g class=\"sg' '$t/all/report.html' && ! grep -q '<g fill=\"none\" color=' '$t/all/report.html'"
+  check "report.html: smaller than its SVGs together" \
+    bash -c "[ \$(wc -c < '$t/all/report.html') -lt \$(cat '$t'/all/charts/*.svg | wc -c) ]"
+fi
+
+# ---- run --param K=V: dataset parameters for every dataset that has K, kept for --resume -----
+"$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets normal --dtype f32 --variants serial \
+  --param mean=1000 -o "$t/pm" -q 2> "$t/pm.err"
+check "--param mean=1000: every row's params say so ($(head -c 200 "$t/pm.err"))" \
+  bash -c "test \$(tail -n +2 '$t/pm/results.csv' | grep -c .) -gt 0 && ! tail -n +2 '$t/pm/results.csv' | cut -d, -f3 | grep -qv '^mean=1000;'"
+check "--param kept in run.conf" grep -qx 'params=mean=1000' "$t/pm/run.conf"
+rc=0; "$bin" run accuracy-vs-n -o "$t/pm" --resume --param mean=5 -q 2> /dev/null || rc=$?
+check "--resume with another --param: exit 2 ($rc)" test "$rc" = 2
+rc=0; "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets normal --param nope=1 -o "$t/pm2" -q 2> "$t/pm2.err" || rc=$?
+check "--param nope=1: exit 2, one line naming the valid parameters, no directory" \
+  bash -c "[ $rc = 2 ] && [ \$(grep -c . '$t/pm2.err') = 1 ] && grep -q 'valid: mean, sd' '$t/pm2.err' && [ ! -e '$t/pm2' ]"
+
+# ---- the full preset: >= 5 instances per accuracy point -----------------------------------
+"$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
+  -o "$t/full" -q 2> /dev/null
+check "full preset: accuracy-vs-n rows say 5 instances ($(inst_of "$t/full" accuracy-vs-n))" test "$(inst_of "$t/full" accuracy-vs-n)" = "5 "
+check "full preset: 5 instances x (serial, exact) rows" test "$(tail -n +2 "$t/full/results.csv" | grep -c .)" -eq 10
+check "full preset: report header says 5 per accuracy point" grep -q '\*\*5 instances per accuracy point, 1 per other point\*\*' "$t/full/report.md"
+"$bin" run accuracy-vs-n --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
+  --seeds 7 -o "$t/full7" -q 2> /dev/null
+check "full preset: --seeds 7 raises it ($(inst_of "$t/full7" accuracy-vs-n))" test "$(inst_of "$t/full7" accuracy-vs-n)" = "7 "
+"$bin" run determinism --preset full --backend cpu --n 1024 --datasets uniform --dtype f32 --variants serial \
+  -o "$t/fulld" -q 2> /dev/null
+check "full preset: determinism keeps 1 instance ($(inst_of "$t/fulld" determinism))" test "$(inst_of "$t/fulld" determinism)" = "1 "
+
+echo "tcharts: $checks checks, $fails failed"
+[ "$fails" = 0 ]

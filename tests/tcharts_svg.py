@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""tcharts_svg.py: checks on the error charts' SVGs for tcharts.sh (issue 36): each variant's
+colour and point type by name, the key outside the plot areas, the markers of exact-zero and
+non-finite results at the plot areas' bottom and top edges.
+  usage: tcharts_svg.py colours A.svg B.svg   (same colour and point type for the names in both;
+                                               distinct colours within each)
+         tcharts_svg.py legend X.svg...       (every key entry below every plot area)
+         tcharts_svg.py markers zero|nf X.svg (a marker at the bottom|top edge, and its key entry)
+  exit 0 ok, 1 failed (a line per failure on stderr)"""
+import re
+import sys
+
+# a plot's group: its title, then everything up to the next plot's group (or the end)
+GROUP = re.compile(r'<g id="gnuplot_plot_\d+[a-z]?" ><title>([^<]*)</title>(.*?)(?=<g id="gnuplot_plot_|</svg>)', re.S)
+RECT = re.compile(r"d='M([\d.]+),([\d.]+) L\1,([\d.]+) L([\d.]+),\3 L\4,\2 L\1,\2 Z")
+USE = re.compile(r"<use xlink:href='#(gpPt\d+)' transform='translate\(([\d.]+),([\d.]+)\) scale\(([\d.]+)\)' color='([^']*)'")
+TEXT = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)"[^>]*>\s*<text><tspan[^>]*>([^<]*)</tspan>')
+STROKE = re.compile(r"<path stroke='(rgb\([^)]*\))'")
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def areas(svg):
+    """The plot areas (x0, top, x1, bottom) of the panels."""
+    out = set()
+    for m in RECT.finditer(svg):
+        x0, top, bottom, x1 = (float(m.group(i)) for i in (1, 2, 3, 4))
+        if x1 - x0 > 100 and bottom - top > 100:
+            out.add((x0, top, x1, bottom))
+    return sorted(out)
+
+
+def series(svg):
+    """name -> (colour, point symbol) of every named series (not bounds, u, guides, markers)."""
+    out = {}
+    for m in GROUP.finditer(svg):
+        name, body = m.group(1), m.group(2)
+        if name.startswith(("gnuplot_plot", "bound", "u = ", "u ·", "error 0", "non-finite")):
+            continue
+        st = STROKE.search(body)
+        pt = USE.search(body)
+        if st:
+            out[name] = (st.group(1).replace(" ", ""), pt.group(1) if pt else "")
+    return out
+
+
+def fail(msg):
+    print("tcharts_svg: FAIL: " + msg, file=sys.stderr)
+    return 1
+
+
+def colours(a, b):
+    sa, sb = series(load(a)), series(load(b))
+    bad = 0
+    common = sorted(set(sa) & set(sb))
+    if not common:
+        return fail("no variant in both %s and %s" % (a, b))
+    for v in common:
+        if sa[v] != sb[v]:
+            bad += fail("%s: %s in %s, %s in %s" % (v, sa[v], a, sb[v], b))
+    for path, s in ((a, sa), (b, sb)):
+        cols = [c for c, _ in s.values()]
+        if len(set(cols)) != len(cols):
+            bad += fail("%s: two variants share a colour: %s" % (path, sorted(s.items(), key=lambda kv: kv[1])))
+    return bad
+
+
+def legend(paths):
+    bad = 0
+    for p in paths:
+        svg = load(p)
+        ar = areas(svg)
+        if not ar:
+            bad += fail("%s: no plot area found" % p)
+            continue
+        low = max(a[3] for a in ar)
+        entries = 0
+        for m in GROUP.finditer(svg):
+            for t in TEXT.finditer(m.group(2)):
+                if t.group(3) != m.group(1):   # a key entry's text is its plot's title
+                    continue
+                x, y = float(t.group(1)), float(t.group(2))
+                entries += 1
+                inside = [a for a in ar if a[0] <= x <= a[2] and a[1] <= y <= a[3]]
+                if inside or y <= low:
+                    bad += fail("%s: key entry '%s' at (%.0f, %.0f) is not below the plot areas (bottom %.0f)"
+                                % (p, t.group(3), x, y, low))
+        if not entries:
+            bad += fail("%s: no key entries" % p)
+    return bad
+
+
+def markers(kind, path):
+    svg = load(path)
+    ar = areas(svg)
+    sym, title = ("gpPt10", "error 0 (exact)") if kind == "zero" else ("gpPt1", "non-finite result")
+    n = 0
+    for m in USE.finditer(svg):
+        if m.group(1) != sym:
+            continue
+        x, y = float(m.group(2)), float(m.group(3))
+        for x0, top, x1, bottom in ar:
+            edge = bottom - 15 <= y <= bottom if kind == "zero" else top <= y <= top + 15
+            if x0 - 1 <= x <= x1 + 1 and edge:
+                n += 1
+    bad = 0
+    if not n:
+        bad += fail("%s: no %s marker at the plot area's %s edge" % (path, kind, "bottom" if kind == "zero" else "top"))
+    if "<title>%s</title>" % title not in svg:
+        bad += fail("%s: no key entry '%s'" % (path, title))
+    return bad
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] == "colours" and len(argv) == 4:
+        return colours(argv[2], argv[3])
+    if len(argv) >= 3 and argv[1] == "legend":
+        return legend(argv[2:])
+    if len(argv) == 4 and argv[1] == "markers" and argv[2] in ("zero", "nf"):
+        return markers(argv[2], argv[3])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(1 if main(sys.argv) else 0)
