@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "charts.h"
 #include "check.h"
 #include "headline.h"
@@ -22,6 +23,29 @@
 
 
 /* The title and the run: backend, preset, seed, dates, commit, rows per experiment. */
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* The batch-invariance experiment writes its own table (batch_invariance.md, made by
+ * experiments/study/exp_batch.c from measured counts, no file data in it): the report takes it
+ * whole as a section. */
+static void sec_batch(FILE *f, const sl_report_ctx *R)
+{
+    char path[SL_DIR_MAX + 64], buf[8192];
+    if (sl_path_join(path, sizeof path, R->dir, "batch_invariance.md", NULL) || !file_exists(path)) return;
+    FILE *in = fopen(path, "r");
+    if (!in) return;
+    fputs("## Batch invariance\n\nThe bits of a row of X[:B] as the batch size B changes "
+          "(`batch_invariance.csv`):\n\n", f);
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, k, f);
+    fclose(in);
+    fputs("\n", f);
+}
+
 static void sec_header(FILE *f, const sl_report_ctx *R)
 {
     const sl_csv *t = R->t;
@@ -45,7 +69,13 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
         long nr = 0;
         for (size_t r = 0; r < t->nrows; r++) nr += IS(r, exp, en);
         fprintf(f, "%s %s (", first ? "" : ";", en);
+        char own[SL_DIR_MAX + 64];
         if (nr) fprintf(f, "%ld rows)", nr);
+        else if (!strcmp(en, "batch-invariance") &&
+                 !sl_path_join(own, sizeof own, R->dir, "batch_invariance.md", NULL) && file_exists(own))
+            fputs("its own table: the section Batch invariance below)", f);
+        else if (!strcmp(en, "batch-invariance") && !on_gpu && !strcmp(R->preset, "quick"))
+            fputs("skipped: opt-in on the quick CPU preset; `sumlab run batch-invariance`)", f);
         else if (!on_gpu && strstr(sl_experiment_at(i)->description, "(GPU only)"))
             fputs("skipped: GPU only, the CPU backend has no GPU timings)", f);
         else fputs("**no rows: not reached, the run stopped before it**)", f);
@@ -415,6 +445,7 @@ static int write_sections(FILE *f, sl_report_ctx *R, const sl_notes *notes)
         R->t = all;
         ctx_rows(R);
     }
+    sec_batch(f, R);
     sl_report_charts(f, R->dir, R->on_gpu);
     sec_notes_files(f, notes);
     return 0;
