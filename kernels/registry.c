@@ -89,7 +89,10 @@
     X(lse_online)                                                                           \
     X(lse_f64_acc)                                                                          \
     X(lse_compensated)                                                                      \
-    X(lse_half_acc)
+    X(lse_half_acc)                                                                         \
+    /* lse/lse.c: log-sum-exp, accurate and reproducible */                                 \
+    X(lse_accurate)                                                                         \
+    X(lse_reproducible)
 
 /* CUB's determinism tiers exist only when built against CCCL >= 3.3 (kernels/CMakeLists.txt);
  * without it the two rows are absent, not stubs. */
