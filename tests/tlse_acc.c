@@ -206,6 +206,26 @@ int main(void)
                 check(buf, n, dt, ds->name);
                 if (k) check_orders(buf, n, dt, ds->name);
             }
+    /* the softmax figures (reference/sl_lse.h): x = {0, 0, -Inf}: L = log 2, denominator 2, p_i = 1/2;
+     * a value 0.1 above L makes every p_i exp(-0.1) times too small */
+    {
+        const double x[3] = {0.0, 0.0, -INFINITY};
+        sl_reference ref;
+        sl_err err = {0};
+        sl_lse_softmax sm;
+        CHECK(sl_reference_lse(&ref, x, 3, SL_F64, 1, &err) == 0, "%s", err.msg);
+        CHECK(sl_lse_softmax_of(&ref, x, 3, SL_F64, ref.rounded, &sm, &err) == 0, "%s", err.msg);
+        CHECK(sm.denom == 2.0 && sm.p_rel <= 0x1p-53 && sm.p_abs <= 0x1p-54, "softmax of {0, 0}: "
+              "denominator %a, p_rel %g, p_abs %g at the rounded lse", sm.denom, sm.p_rel, sm.p_abs);
+        CHECK(sl_lse_softmax_of(&ref, x, 3, SL_F64, ref.rounded + 0.1, &sm, &err) == 0, "%s", err.msg);
+        const double want = -expm1(-0.1);
+        CHECK(fabs(sm.p_rel - want) <= 1e-15 && fabs(sm.p_abs - want / 2) <= 1e-15 &&
+              fabs(sm.sum_p_err + want) <= 1e-15, "softmax of {0, 0}, lse + 0.1: p_rel %.17g p_abs "
+              "%.17g sum %.17g, expected %.17g", sm.p_rel, sm.p_abs, sm.sum_p_err, want);
+        CHECK(sl_lse_softmax_of(&ref, x, 3, SL_F64, INFINITY, &sm, &err) == 0 && sm.p_rel == 1.0 &&
+              sm.sum_p_err == -1.0 && sm.p_abs == 0.5, "softmax with lse +Inf: every p_i 0");
+        sl_reference_clear(&ref);
+    }
     printf("accurate, worst ulps: float32 %.3g, float64 %.3g (%.3g where |lse| >= 1), float16 "
            "%.3g, bfloat16 %.3g\n", worst_ulps[0], worst_ulps[1], worst_ulps_big[1], worst_ulps[2],
            worst_ulps[3]);

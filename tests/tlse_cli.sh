@@ -84,5 +84,15 @@ if not ok:
 PY
   checks=$((checks + 1))
 done
+# the judge's softmax figures for op lse (table format): {0, 0} in float64: denominator 2, a value
+# 0.1 above log 2 makes every p_i exp(-0.1) times too small (relative error 0.0952, largest 0.0476)
+python3 -c "import numpy as np; np.save('$tmp/s.npy', np.array([0.0, 0.0]))"
+"$sumlab" judge "$tmp/s.npy" --op lse --value 0.7931471805599453 > "$tmp/s.txt" 2> "$tmp/s.err"
+check "judge --op lse exits 0" test $? -eq 0
+check "judge --op lse: the softmax denominator 0x1p+1" grep -q '^softmax denominator sum exp(x_i - max) = 0x1p+1 (2)$' "$tmp/s.txt"
+check "judge --op lse: every p_i off by 0.0952, largest 0.0476" \
+  grep -q 'every p_i off by 0.0952 (relative), largest |p_i - exact p_i| = 0.0476, sum p_i - 1 = -0.0952' "$tmp/s.txt"
+"$sumlab" judge "$tmp/s.npy" --op sum --value 0 > "$tmp/s0.txt" 2>&1
+check "judge --op sum prints no softmax lines" bash -c "! grep -q softmax '$tmp/s0.txt'"
 echo "tlse_cli: $checks checks, $fails failed (seed $seed)"
 [ "$fails" -eq 0 ]

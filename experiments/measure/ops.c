@@ -202,8 +202,10 @@ static const sl_operation op_lse = {
     .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
     .reference = lse_reference,
     .bound = lse_bound,
-    /* logits' sigma sets the spread; cond itself is near 1 for centred logits */
-    .cond_family = NULL, .cond_param = NULL,
+    /* accuracy-vs-cond sweeps the logits' spread sigma = 10^0 .. 10^3 (its x-axis is sigma, not a
+     * condition number: docs/lse.md); each row's cond column holds Blanchard-Higham-Higham's
+     * condition number of that input, which the spread drives through max|x| / |lse| */
+    .cond_family = "logits", .cond_param = "sigma", .cond_emax = {3, 3, 3, 3},
 };
 
 /* The one list of operations, in the order every listing shows them. */
