@@ -24,7 +24,7 @@
 #include "sl_twin.h"
 #include "sl_layout.h"
 #include "lse/lse.h"
-#include "reproducible/reproducible.h"
+#include "exact/binned.h"
 #include "sumlab/pool.h"
 
 /* States per task of the twin's host threads (the result does not depend on the split). */
@@ -227,9 +227,10 @@ SL_LSE_VARIANT(lse_compensated, "compensated", SL_LSE_COMPENSATED, SL_DTYPES_ALL
                "kahan's tree")
 
 /* ---- reproducible: the exact maximum, then the binned sum of the terms ------------------------
- * The twin takes the inputs in index order, in tasks of SL_LSE_REP_CHUNK values whose binned
- * states (exact/binned.h through reproducible/reproducible.h's sl_rsum_add on float64 terms)
- * merge exactly: the same state as the kernel's for any launch configuration, order or split. */
+ * The twin takes the inputs in index order, in tasks of SL_LSE_REP_CHUNK values, each into one
+ * binned float64 accumulator (exact/binned.h, as the kernel's threads: groups of SL_RSUM_GROUP
+ * terms through the group path, the rest one by one), whose states merge exactly: the same state
+ * as the kernel's for any launch configuration, order or split. */
 #define SL_LSE_REP_CHUNK 65536u
 
 typedef struct {
@@ -245,16 +246,21 @@ static void lse_rep_chunk(void *ctx, size_t c)
     const lse_rep_job *J = ctx;
     const uint64_t i0 = (uint64_t)c * SL_LSE_REP_CHUNK;
     const uint64_t i1 = i0 + SL_LSE_REP_CHUNK < J->n ? i0 + SL_LSE_REP_CHUNK : J->n;
-    double t[1024];
-    sl_rsum_state_zero(&J->st[c]);
-    for (uint64_t i = i0; i < i1; i += 1024) {
-        const uint64_t m = i1 - i < 1024 ? i1 - i : 1024;
+    double t[SL_RSUM_GROUP];
+    sl_rsum_thr_f64 a;
+    sl_rsum_init_f64(&a);
+    uint64_t i = i0;
+    for (; i < i1; i += SL_RSUM_GROUP) {
+        const uint64_t m = i1 - i < SL_RSUM_GROUP ? i1 - i : SL_RSUM_GROUP;
         for (uint64_t k = 0; k < m; k++)
             t[k] = J->dt == SL_F64 ? sl_lse_rep_term_d(sl_tw_load(J->x, J->dt, i + k), J->M)
                                    : sl_lse_rep_term_f((float)sl_tw_load(J->x, J->dt, i + k),
                                                        (float)J->M);
-        sl_rsum_add(&J->st[c], t, m, SL_F64);
+        if (m == SL_RSUM_GROUP) sl_rsum_take_group_f64(&a, t);
+        else
+            for (uint64_t k = 0; k < m; k++) sl_rsum_take1_f64(&a, t[k]);
     }
+    sl_rsum_to_state_f64(&a, &J->st[c]);
 }
 
 /* The float64 value of reproducible's result for x[0..n) (the kernel's last block computes the

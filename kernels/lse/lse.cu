@@ -175,7 +175,7 @@ __device__ __forceinline__ void lse_rep_block_merge(sl_rsum_state &st, sl_rsum_s
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     rs_warp_merge<SL_RSUM_K>(st);
     if (lane == 0) s_warp[warp] = st;
-    __syncthreads();
+    sl_bar_any::sync();   /* the binned accumulator's data-dependent paths: warps may arrive split */
     if (warp == 0) {
         if (lane < (blockDim.x >> 5)) st = s_warp[lane];
         else sl_rsum_state_zero(&st);
@@ -243,7 +243,7 @@ lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
         const sl_rsum_state p = lse_rep_load_cg(part + i);
         sl_rsum_state_merge(&acc, &p);
     }
-    __syncthreads();   /* s_warp is reused */
+    sl_bar_any::sync();   /* s_warp is reused */
     lse_rep_block_merge(acc, s_warp);
     if (threadIdx.x == 0) {
         const double S = sl_rsum_state_round_f64(&acc, 0);
