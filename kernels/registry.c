@@ -97,6 +97,9 @@
     X(lse_f64_acc)                                                                          \
     X(lse_compensated)                                                                      \
     X(lse_half_acc)                                                                         \
+    /* lse/lse.c: log-sum-exp, accurate and reproducible */                                 \
+    X(lse_accurate)                                                                         \
+    X(lse_reproducible)                                                                     \
     /* norm/norm.c: the Euclidean norm norm2 (its exact row below) */                      \
     X(norm2_exact)                                                                          \
     X(norm2_naive)                                                                          \

@@ -194,3 +194,41 @@ int sl_reference_lse(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, 
 {
     return sl_reference_lse_ex(ref, x, n, dt, threads, 0, 0, err);
 }
+
+int sl_lse_softmax_of(const sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, double v,
+                      sl_lse_softmax *out, sl_err *err)
+{
+    if (!x && n > 0) return sl_err_set(err, "lse softmax: no values");
+    out->denom = out->p_rel = out->p_abs = out->sum_p_err = NAN;
+    if (!ref->finite) return 0;
+    double M = -INFINITY;
+    for (uint64_t i = 0; i < n; i++) {
+        const double t = load(x, dt, i);
+        if (t > M) M = t;
+    }
+    mpfr_t a, b;
+    const mpfr_prec_t w = mpfr_get_prec(ref->sum) + 64;
+    mpfr_inits2(w, a, b, (mpfr_ptr)0);
+    mpfr_sub_d(a, ref->sum, M, MPFR_RNDN);                 /* L - M >= 0 */
+    mpfr_exp(b, a, MPFR_RNDN);
+    out->denom = mpfr_get_d(b, MPFR_RNDN);
+    mpfr_neg(a, a, MPFR_RNDN);
+    mpfr_exp(a, a, MPFR_RNDN);                             /* p_max = exp(M - L) */
+    const double pmax = mpfr_get_d(a, MPFR_RNDN);
+    if (isnan(v)) {
+        out->p_rel = out->p_abs = out->sum_p_err = NAN;
+    } else if (isinf(v)) {
+        out->p_rel = v > 0 ? 1.0 : INFINITY;
+        out->p_abs = v > 0 ? pmax : INFINITY;
+        out->sum_p_err = v > 0 ? -1.0 : INFINITY;
+    } else {
+        mpfr_set_d(a, v, MPFR_RNDN);
+        mpfr_sub(a, ref->sum, a, MPFR_RNDN);               /* L - v */
+        mpfr_expm1(b, a, MPFR_RNDN);                       /* sum_i p_i - 1 */
+        out->sum_p_err = mpfr_get_d(b, MPFR_RNDN);
+        out->p_rel = fabs(out->sum_p_err);
+        out->p_abs = pmax * out->p_rel;
+    }
+    mpfr_clears(a, b, (mpfr_ptr)0);
+    return 0;
+}

@@ -42,6 +42,22 @@ int sl_reference_lse(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, 
 int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, unsigned threads,
                         int mpfr_only, long start_prec, sl_err *err);
 
+/* The softmax figures beside an lse result v computed elsewhere (a variant's, an anchor's), from
+ * the reference ref of the same x (sl_reference_lse): the exact lse L (ref->sum) and the maximum
+ * M of x. Fields (each rounded once to double; NaN where the reference is not finite):
+ *   denom     the softmax denominator sum exp(x_i - M) = exp(L - M), in [1, n]
+ *   p_rel     |expm1(L - v)|: the relative error of EVERY normalised output p_i = exp(x_i - v)
+ *             (computed exactly from v) against the exact exp(x_i - L) (their ratio is exp(L - v))
+ *   p_abs     the largest absolute error of the p_i: p_max p_rel, p_max = exp(M - L) the largest
+ *             exact p_i
+ *   sum_p_err sum_i p_i - 1 = exp(L - v) - 1: how far the outputs' sum is from 1 (signed)
+ * v = +Inf makes every p_i 0 (p_rel 1, sum_p_err -1); v = -Inf every p_i +Inf; v NaN: NaN. Returns 0, or -1 with err (x NULL with n > 0). */
+typedef struct {
+    double denom, p_rel, p_abs, sum_p_err;
+} sl_lse_softmax;
+int sl_lse_softmax_of(const sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, double v,
+                      sl_lse_softmax *out, sl_err *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
-# tests/anchors.cmake: experiments/anchors/anchors.py on the quick study (NumPy, ml_dtypes and, where
-# installed, PyTorch sums judged by `sumlab judge`; bootstrap.sh installs NumPy and ml_dtypes); skips
-# (77) where NumPy is not installed.
+# tests/anchors.cmake: experiments/anchors/anchors.py on the quick study and on tiny var and lse
+# studies (NumPy, ml_dtypes and, where installed, PyTorch and SciPy results judged by sumlab.judge;
+# bootstrap.sh installs NumPy and ml_dtypes); skips (77) where NumPy is not installed.
 find_program(SL_BASH bash)
 if(SL_BASH)
   add_test(NAME tanchors COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tanchors.sh

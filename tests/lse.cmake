@@ -13,3 +13,8 @@ add_test(NAME tlse_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tlse_cli.sh $<TA
 set_tests_properties(tlse_cli PROPERTIES LABELS cpu SKIP_RETURN_CODE 77 TIMEOUT 300)
 #   tlse_datasets (cpu) logits and lse-masked: spread, shift, dominant, mask shares, causal rows
 sl_add_test(NAME tlse_datasets SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_datasets.c LABELS cpu TIMEOUT 60)
+#   tlse_acc   (cpu) accurate within 1 ulp (float32, 16-bit; float64 within its bound, worst ulps
+#              printed) and reproducible within its bound on every dataset family and logits of
+#              every spread; reproducible's bits under reversal, sorting, shuffles, launch shapes
+#              and host-thread splits; their special values
+sl_add_test(NAME tlse_acc SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_acc.c LABELS cpu TIMEOUT 300)

@@ -5,7 +5,9 @@
 # Python package (sumlab.judge; the --files run with a sumlab command that refuses `judge`);
 # written to anchors.csv (one field per column: no comma in a name) and shown in report.md; no
 # input skipped as "regenerated input differs"; and the --files mode on hand-computed float64,
-# float16 and bfloat16 arrays. Exits 77 (skip) only when NumPy is not installed (bootstrap.sh
+# float16 and bfloat16 arrays; tiny var (ddof 0) and lse studies: each row's operation judged with
+# its anchors (numpy.var/var(f64), numpy's shifted lse; torch.var/var_mean/logsumexp where
+# installed) against its exact result, and --files --op var/max/lse on hand-computed values. Exits 77 (skip) only when NumPy is not installed (bootstrap.sh
 # installs it, and ml_dtypes, as root) or the build has no Python package (SUMLAB_PYTHON=OFF:
 # the sanitizer build). Without ml_dtypes the bfloat16 inputs must be skipped with a message;
 # without PyTorch the torch anchors are not tested, and the output says so.
@@ -160,5 +162,84 @@ runpy.run_path('$src/experiments/anchors/anchors.py', run_name='__main__')" 2> "
 last=$?
 check "bfloat16 --files without ml_dtypes: exit 1 with one message (got $last: $(head -c 300 "$t/nb.err"))" \
   bash -c "[ $last -eq 1 ] && grep -q 'ml_dtypes' '$t/nb.err' && ! grep -q Traceback '$t/nb.err'"
+# other operations: a tiny study of var (ddof 0, as numpy.var) and one of lse; anchors.py takes
+# each row's op and run.conf's ddof: numpy.var/std(ddof), numpy.mean-free rows, numpy's shifted
+# lse (and torch.var/var_mean/logsumexp, scipy's logsumexp where installed), judged against the
+# operation's exact result (exact_sum_hex rounds to the study's exact row), op and ddof columns
+for op in var lse; do
+  dd=0; [ $op = lse ] && dd=1
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --op $op --ddof $dd --variants exact -o "$t/$op" -q
+  check "tiny $op study exits 0" test $? -eq 0
+  python3 "$src/experiments/anchors/anchors.py" "$t/$op" --sumlab "$bin" --experiments accuracy-vs-n --no-report 2> "$t/$op.err"
+  last=$?; check "anchors.py on $op exits 0 ($(head -c 300 "$t/$op.err"))" test $last -eq 0
+  check "anchors.csv of $op: every input, the op's anchors, judged against its exact result" \
+    python3 - "$t/$op" $op $dd "$have_ml" "$have_torch" <<'PY'
+import csv, fractions, math, sys
+d, op, dd, have_ml, have_torch = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5] == "1"
+FMT = {"f64": (53, -1022, 1023), "f32": (24, -126, 127), "f16": (11, -14, 15), "bf16": (8, -126, 127)}
+def exact(text):
+    t = text.lower(); neg = t.startswith("-"); t = t.lstrip("+-")
+    m, _, e = t[2:].partition("p"); w, _, f = m.partition(".")
+    v = fractions.Fraction(int(w + f, 16), 16 ** len(f)) * fractions.Fraction(2) ** int(e)
+    return -v if neg else v
+def rounded(v, dt):
+    if v == 0: return 0.0
+    p, emin, emax = FMT[dt]
+    a = abs(v); e = 0
+    while fractions.Fraction(2) ** e > a: e -= 1
+    while fractions.Fraction(2) ** (e + 1) <= a: e += 1
+    q = max(e, emin) - (p - 1)
+    m = a / fractions.Fraction(2) ** q
+    r = math.floor(m)
+    if m - r > fractions.Fraction(1, 2) or (m - r == fractions.Fraction(1, 2) and r % 2): r += 1
+    o = r * fractions.Fraction(2) ** q
+    x = math.inf if o >= fractions.Fraction(2) ** (emax + 1) else float(o)
+    return -x if v < 0 else x
+res = [r for r in csv.DictReader(l for l in open(d + "/results.csv") if not l.startswith("#"))
+       if r["status"] == "ok" and r["variant"] == "exact"]
+assert res and all(r["op"] == op for r in res), "the study's rows are op " + op
+rows = list(csv.DictReader(open(d + "/anchors.csv")))
+key = lambda r: (r["experiment"], r["dataset"], r["params"], r["dtype"], r["n"], r["instance"])
+inputs = {key(r): r for r in res if have_ml or r["dtype"] != "bf16"}
+by = {}
+for r in rows:
+    assert r["op"] == op and r["ddof"] == dd, r
+    by.setdefault(key(r), []).append(r)
+for k, e in inputs.items():
+    want = {"numpy.var"} if op == "var" else {"numpy shifted lse"}
+    if op == "var" and k[3] != "f64": want.add("numpy.var(f64)")
+    if have_torch: want |= {"torch.var(cpu)", "torch.var_mean(cpu)"} if op == "var" else {"torch.logsumexp(cpu)"}
+    got = {r["anchor"] for r in by.get(k, [])}
+    assert want <= got, (k, sorted(got), sorted(want))
+    for r in by[k]:
+        if "x" in r["exact_sum_hex"]:
+            assert rounded(exact(r["exact_sum_hex"]), k[3]) == float.fromhex(e["exact_hex"]), (r, e["exact_hex"])
+        if r["anchor"] == "numpy.var(f64)" and "x" in r["exact_sum_hex"] and k[3] == "f32":
+            assert float(r["ulps"]) <= 1.0, r              # two-pass in float64, rounded to float32
+print("tanchors: %s: %d inputs, %d rows" % (op, len(inputs), len(rows)), file=sys.stderr)
+PY
+done
+# --files --op: hand-computed values: var(ddof 0) of {1, 2, 3, 4} = 1.25 and std = sqrt(1.25),
+# max of {-3, -1} = -1, lse of {0, 0} = log 2 (numpy's shifted form: 0 + log(2), correctly rounded)
+python3 - "$t" <<'PY'
+import sys
+import numpy as np
+np.save(sys.argv[1] + "/v.npy", np.array([1.0, 2.0, 3.0, 4.0]))
+np.save(sys.argv[1] + "/m.npy", np.array([-3.0, -1.0]))
+np.save(sys.argv[1] + "/l.npy", np.array([0.0, 0.0]))
+PY
+for spec in "var 0 v.npy numpy.var 0x1.4p+0" "max 1 m.npy numpy.max -0x1p+0" "lse 1 l.npy numpy_shifted_lse 0x1.62e42fefa39efp-1"; do
+  read -r op dd f an want <<< "$spec"
+  an=${an//_/ }
+  python3 "$src/experiments/anchors/anchors.py" --files "$t/$f" -o "$t/f_$op.csv" --sumlab "$bin" --no-torch --op $op --ddof $dd 2> "$t/f.err"
+  last=$?; check "--files --op $op exits 0 ($(head -c 300 "$t/f.err"))" test $last -eq 0
+  check "--files --op $op: $an = $want, exact, 0 ulps" python3 - "$t/f_$op.csv" "$an" "$want" "$op" <<'PY'
+import csv, sys
+rows = {r["anchor"]: r for r in csv.DictReader(open(sys.argv[1]))}
+r = rows[sys.argv[2]]
+assert r["result_hex"] == sys.argv[3] and r["exact_sum_hex"].startswith(sys.argv[3].split("p")[0].rstrip("0")), r
+assert float(r["ulps"]) <= 0.5 and r["op"] == sys.argv[4], r
+PY
+done
 echo "tanchors: $checks checks, $fails failed$([ $have_torch = 1 ] || echo ' (torch anchors not tested: PyTorch not installed)')"
 [ $fails -eq 0 ]

@@ -84,11 +84,16 @@ int main(void)
                         if (!vi.has_gpu || !vi.has_cpu || !strcmp(vi.determinism, "nondeterministic") ||
                             !(vi.dtypes & SL_DTYPE_MASK(dt)) || (vi.max_n && n > vi.max_n))
                             continue;
+                        /* a two-input operation (dot) reads the array twice: x . x */
+                        sumlab_op_info oi;
+                        CHECK(sumlab_op_find(vi.op, &oi, &e) == SUMLAB_OK, "%s", e.msg);
+                        const int two = oi.inputs == 2;
                         double want = NAN, got;
-                        sumlab_status st = sumlab_reduce_host(vi.op, vi.name, hx, NULL, n, dt, &launch, &want, &e);
+                        sumlab_status st = sumlab_reduce_host(vi.op, vi.name, hx, two ? hx : NULL, n, dt,
+                                                              &launch, &want, &e);
                         CHECK(st == SUMLAB_OK, "%s host: %s", vi.name, e.msg);
                         CU(cudaMemsetAsync(d_r, 0xff, 16, round ? NULL : stream));
-                        st = sumlab_reduce_device(vi.op, vi.name, dx, NULL, n, dt, NULL, d_r,
+                        st = sumlab_reduce_device(vi.op, vi.name, dx, two ? dx : NULL, n, dt, NULL, d_r,
                                                   round ? NULL : (void *)stream, &e);
                         CHECK(st == SUMLAB_OK, "%s device: status %d: %s", vi.name, (int)st, e.msg);
                         CU(cudaStreamSynchronize(round ? NULL : stream));

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# tlse_cli.sh: `sumlab reduce --op lse FILE --variants exact --format csv` end to end (CPU backend):
-# the exact row's result_hex against log(sum exp(x)) computed by mpmath at 400 bits and rounded
-# once to the format (Python's exact rationals), on files from `sumlab gen logits` / `lse-masked`
-# in float32, float64 and float16; -Inf for an all-masked file; `list ops` names lse.
+# tlse_cli.sh: `sumlab reduce --op lse FILE --variants exact,accurate,reproducible --format csv`
+# end to end (CPU backend): the exact row's result_hex against log(sum exp(x)) computed by mpmath
+# at 400 bits and rounded once to the format (Python's exact rationals), the accurate row within
+# 1 ulp of it (float32, 16-bit; float64: within 4 ulps) and the reproducible row present, on files
+# from `sumlab gen logits` / `lse-masked` in float32, float64, float16 and bfloat16; -Inf for an
+# all-masked file; `list ops` names lse.
 #   usage: bash tests/tlse_cli.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: tlse_cli.sh PATH/TO/sumlab}
@@ -26,7 +28,7 @@ for c in "${cases[@]}"; do
   f="$tmp/x$i.npy"
   "$sumlab" gen "$ds" --n "$n" --dtype "$dt" --seed "$seed" --param "$param" -o "$f" 2> "$tmp/gen.err"
   check "gen $c" test $? -eq 0
-  "$sumlab" reduce --op lse "$f" --variants exact --format csv > "$tmp/r$i.csv" 2> "$tmp/r.err"
+  "$sumlab" reduce --op lse "$f" --variants exact,accurate,reproducible --format csv > "$tmp/r$i.csv" 2> "$tmp/r.err"
   check "reduce --op lse $c exits 0" test $? -eq 0
   python3 - "$f" "$tmp/r$i.csv" "$dt" <<'PY' || fail "lse $c: result_hex is not the correctly rounded value"
 import csv, sys
@@ -59,8 +61,38 @@ got = float(h) if h in ("inf", "-inf", "nan") else float.fromhex(h)
 if got != want:
     print(f"{f}: result_hex {h} = {got!r}, expected {want!r} ({want.hex()})", file=sys.stderr)
     sys.exit(1)
+def val(name):
+    rs = [r for r in csv.DictReader(open(res)) if r["variant"] == name]
+    if len(rs) != 1:
+        print(f"{f}: {len(rs)} rows of {name}", file=sys.stderr)
+        sys.exit(1)
+    h = rs[0]["result_hex"]
+    return float(h) if h in ("inf", "-inf", "nan") else float.fromhex(h)
+a, _ = val("accurate"), val("reproducible")
+if want in (float("inf"), float("-inf")):
+    ok = a == want
+else:
+    e = max(abs(want), 2.0 ** emin)
+    k = 0
+    while 2.0 ** (k + 1) <= e: k += 1
+    while 2.0 ** k > e: k -= 1
+    ulp = 2.0 ** (k - p + 1)
+    ok = abs(a - want) <= (4 if dt == "f64" else 1) * ulp
+if not ok:
+    print(f"{f}: accurate {a!r} is more than the allowed ulps from {want!r}", file=sys.stderr)
+    sys.exit(1)
 PY
   checks=$((checks + 1))
 done
+# the judge's softmax figures for op lse (table format): {0, 0} in float64: denominator 2, a value
+# 0.1 above log 2 makes every p_i exp(-0.1) times too small (relative error 0.0952, largest 0.0476)
+python3 -c "import numpy as np; np.save('$tmp/s.npy', np.array([0.0, 0.0]))"
+"$sumlab" judge "$tmp/s.npy" --op lse --value 0.7931471805599453 > "$tmp/s.txt" 2> "$tmp/s.err"
+check "judge --op lse exits 0" test $? -eq 0
+check "judge --op lse: the softmax denominator 0x1p+1" grep -q '^softmax denominator sum exp(x_i - max) = 0x1p+1 (2)$' "$tmp/s.txt"
+check "judge --op lse: every p_i off by 0.0952, largest 0.0476" \
+  grep -q 'every p_i off by 0.0952 (relative), largest |p_i - exact p_i| = 0.0476, sum p_i - 1 = -0.0952' "$tmp/s.txt"
+"$sumlab" judge "$tmp/s.npy" --op sum --value 0 > "$tmp/s0.txt" 2>&1
+check "judge --op sum prints no softmax lines" bash -c "! grep -q softmax '$tmp/s0.txt'"
 echo "tlse_cli: $checks checks, $fails failed (seed $seed)"
 [ "$fails" -eq 0 ]

@@ -1,5 +1,5 @@
 /* tnorm_gpu.c (label gpu): the norm2 GPU rows on the issue's data: the cuBLAS anchor (`cublas`: no
- * twin, so checked against the exact reference: finite and within 4 ulps where the norm is finite,
+ * twin, so checked against the exact reference: finite and within 16 ulps where the norm is finite,
  * as issue 32 measured cublasSnrm2/Dnrm2 on 2^20 values of 1e20, 1e-25 and 1e+-200) and the
  * kernels of correct (the reference's bits) and scaled (finite) on the same buffers; kernel == twin
  * for every norm2 variant is tgpu_twins's (SUMLAB_TEST_OPS=norm2). Returns 77 without a GPU. */
@@ -42,7 +42,9 @@ static void run_case(const char *what, const void *x, uint64_t n, sl_dtype dt)
             CHECK(!memcmp(&r[0], &ref.rounded, sizeof r[0]), "%s correct %s: %a, exact %a", what,
                   sl_dtype_name(dt), r[0], ref.rounded);
         else
-            CHECK(isfinite(r[0]) && e.ulps <= 4.0, "%s %s %s: %a, exact %a (%g ulps)", what, v->name,
+            /* cuBLAS's nrm2 is scaled (finite where the norm is) but not correctly rounded: it
+             * measured 7-8 ulps off on 2^20 values of 1e+-200 in float64 (H200, CUDA 13.0) */
+            CHECK(isfinite(r[0]) && e.ulps <= 16.0, "%s %s %s: %a, exact %a (%g ulps)", what, v->name,
                   sl_dtype_name(dt), r[0], ref.rounded, e.ulps);
     }
     sl_gpu_ctx_destroy(ctx);

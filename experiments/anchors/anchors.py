@@ -1,15 +1,25 @@
 #!/usr/bin/env python3
-"""anchors.py: sums the study's inputs with the libraries people use (numpy.sum, math.fsum and,
-when installed, torch.sum on the CPU and on CUDA) and judges each sum against the exact sum with
-the Python package sumlab (sumlab.judge), so report.md can show them beside sumlab's variants.
+"""anchors.py: computes the study's reductions of the study's inputs with the libraries people use
+and judges each result against the operation's exact result with the Python package sumlab
+(sumlab.judge, op= and ddof=), so report.md can show them beside sumlab's variants. Per operation
+(the op column of each results row; ddof from run.conf):
+  sum   numpy.sum, numpy.sum(f64), math.fsum, torch.sum, torch.sum(;f64)
+  mean  numpy.mean, numpy.mean(f64), torch.mean
+  var   numpy.var (ddof), numpy.var(f64), torch.var (correction = ddof), torch.var_mean
+  std   numpy.std (ddof), numpy.std(f64), torch.std, torch.std_mean
+  max   numpy.max, torch.max          min  numpy.min, torch.min
+  lse   numpy shifted lse (max + log(sum(exp(x - max))) in the input's format), and where installed
+        scipy.special.logsumexp (also on float64 values) and torch.logsumexp
+torch rows on the CPU and on CUDA where present; a library call that refuses the input's format
+(or raises) gives no row and one line on stderr.
 
   anchors.py RUN_DIR [--sumlab BIN] [--experiments LIST] [--max-n N] [--no-torch] [--no-report]
       regenerates every input of RUN_DIR's results.csv (ok rows of the listed experiments,
       default accuracy-vs-n,accuracy-vs-cond,accuracy-vs-range; each instance with its own
       seed) with `sumlab gen`, sums it, judges it, writes RUN_DIR/anchors.csv and (unless
       --no-report) rewrites RUN_DIR/report.md with `sumlab run ... --report-only`.
-  anchors.py --files F.npy [F2.npy ...] -o OUT.csv [--sumlab BIN] [--no-torch]
-      the same for files of your own (experiment `file`, dataset = the file's path).
+  anchors.py --files F.npy [F2.npy ...] -o OUT.csv [--sumlab BIN] [--no-torch] [--op OP] [--ddof N]
+      the same for files of your own (experiment `file`, dataset = the file's path; default op sum).
 
 Needs NumPy and the package sumlab (the one built beside BIN, <build>/python, else an installed
 one; exit 77 when either is missing, so a test can skip); bfloat16 inputs need ml_dtypes
@@ -20,7 +30,8 @@ holds it: a library result of a wider type (math.fsum's double, numpy.sum(f64)) 
 to the format by sumlab.judge, exactly. Anchor names hold no comma (they are CSV fields).
 anchors.csv columns: experiment,dataset,params,dtype,n,instance,seed,anchor,library, then the
 columns of `sumlab judge`, as it prints them: result_hex,result,abs_err,rel_err,ulps,cond,
-ulps_f64,exact_sum_hex,exact_sum_dec,exact_sum_bits."""
+ulps_f64,exact_sum_hex,exact_sum_dec,exact_sum_bits (the operation's exact result: the sum's for
+op sum), then op,ddof."""
 import argparse
 import csv
 import importlib
@@ -65,6 +76,8 @@ def load_npy(path, dt=None):
 JUDGE_COLS = ("result_hex", "result", "abs_err", "rel_err", "ulps", "cond", "ulps_f64",
               "exact_sum_hex", "exact_sum_dec", "exact_sum_bits")
 KEY_COLS = ("experiment", "dataset", "params", "dtype", "n", "instance", "seed", "anchor", "library")
+TAIL_COLS = ("op", "ddof")
+OPS = ("sum", "mean", "var", "std", "max", "min", "lse")
 
 
 def find_sumlab(given):
@@ -119,6 +132,80 @@ def anchor_sums(x, torch, label):
     return raw
 
 
+def load_scipy_lse():
+    try:
+        from scipy.special import logsumexp
+        import scipy
+        return logsumexp, "scipy " + scipy.__version__
+    except ImportError:
+        return None, None
+
+
+def _call(raw, name, lib, fn, label):
+    """raw += (name, lib, float(fn())); a library that refuses the input gives no row and a line."""
+    try:
+        with np.errstate(all="ignore"):
+            v = fn()
+        raw.append((name, lib, float(v.item() if hasattr(v, "item") else v)))
+    except (TypeError, ValueError, RuntimeError, OverflowError, NotImplementedError) as e:
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        print(f"anchors.py: {name} gave no result for {label}: {msg}", file=sys.stderr)
+
+
+def _torch_tensor(x, torch):
+    c = np.ascontiguousarray(x)
+    if sumlab_dtype(x) == "bf16":   # torch reads no ml_dtypes array: the same 16 bits, as torch.bfloat16
+        return torch.from_numpy(c.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(c)
+
+
+def anchor_values(x, op, ddof, torch, label):
+    """[(name, library, value)] of op over x by each library (sum: anchor_sums). Names hold no
+    comma; each value is what the library returned, judged as a variable of x's format holds it."""
+    if op == "sum":
+        return anchor_sums(x, torch, label)
+    dt = sumlab_dtype(x)
+    npv = "numpy " + np.__version__
+    wide = x.astype(np.float64)
+    raw = []
+    if op in ("mean", "var", "std", "max", "min"):
+        f = {"mean": lambda a: np.mean(a), "var": lambda a: np.var(a, ddof=ddof),
+             "std": lambda a: np.std(a, ddof=ddof), "max": np.max, "min": np.min}[op]
+        _call(raw, f"numpy.{op}", npv, lambda: f(x), label)
+        if dt != "f64" and op in ("mean", "var", "std"):
+            _call(raw, f"numpy.{op}(f64)", npv, lambda: f(wide), label)
+    elif op == "lse":
+        # the form written by hand with NumPy, in the input's format: max + log(sum(exp(x - max)))
+        def np_lse(a):
+            m = np.max(a)
+            return m + np.log(np.sum(np.exp(a - m))) if np.isfinite(m) else m
+        _call(raw, "numpy shifted lse", npv, lambda: np_lse(x), label)
+        lse, sv = load_scipy_lse()
+        if lse is not None:
+            _call(raw, "scipy.special.logsumexp", sv, lambda: lse(x), label)
+            if dt != "f64":
+                _call(raw, "scipy.special.logsumexp(f64)", sv, lambda: lse(wide), label)
+    if torch is not None:
+        tv = "torch " + torch.__version__
+        t = _torch_tensor(x, torch)
+        for dev in ["cpu"] + (["cuda"] if torch.cuda.is_available() else []):
+            td = t.to(dev)
+            if op == "mean":
+                _call(raw, f"torch.mean({dev})", tv, lambda: td.mean(), label)
+            elif op in ("var", "std"):
+                fn = td.var if op == "var" else td.std
+                both = torch.var_mean if op == "var" else torch.std_mean
+                _call(raw, f"torch.{op}({dev})", tv, lambda: fn(correction=ddof), label)
+                _call(raw, f"torch.{op}_mean({dev})", tv, lambda: both(td, correction=ddof)[0], label)
+            elif op in ("max", "min"):
+                _call(raw, f"torch.{op}({dev})", tv, lambda: getattr(td, op)(), label)
+            elif op == "lse":
+                _call(raw, f"torch.logsumexp({dev})", tv, lambda: torch.logsumexp(td, dim=0), label)
+    for name, _, _ in raw:
+        assert "," not in name, name
+    return raw
+
+
 def load_sumlab(bin_path):
     """The package sumlab: the one built beside the sumlab binary (<build>/python, as the binary
     <build>/experiments/sumlab) first, else an installed one; None when neither imports."""
@@ -159,23 +246,25 @@ def fmt_num(v):
     return "" if math.isnan(v) else fmt_result(v, "f64")
 
 
-def judge(sumlab, x, sums):
-    """[(name, library, the judge's columns)] for the anchors' sums of x: sumlab.judge holds each
-    value in x's format (rounded once) and judges it against the exact sum S."""
+def judge(sumlab, x, sums, op="sum", ddof=1):
+    """[(name, library, the judge's columns)] for the anchors' results of op over x: sumlab.judge
+    holds each value in x's format (rounded once) and judges it against op's exact result."""
     dt = sumlab_dtype(x)
     out = []
     for name, lib, v in sums:
-        j = sumlab.judge(x, v)
+        j = sumlab.judge(x, v, op=op, ddof=ddof)
         out.append((name, lib, {
             "result_hex": fmt_hex(j.value_as), "result": fmt_result(j.value_as, dt),
             "abs_err": fmt_num(j.abs_err), "rel_err": fmt_num(j.rel_err), "ulps": fmt_num(j.ulps),
             "cond": fmt_num(j.cond), "ulps_f64": fmt_num(j.ulps_f64), "exact_sum_hex": j.exact_sum_hex,
-            "exact_sum_dec": j.exact_sum_dec, "exact_sum_bits": str(j.exact_sum_bits), "exact": j.exact}))
+            "exact_sum_dec": j.exact_sum_dec, "exact_sum_bits": str(j.exact_sum_bits), "exact": j.exact,
+            "op": op, "ddof": str(ddof)}))
     return out
 
 
 def study_inputs(run_dir, experiments, max_n):
-    """The distinct inputs of the run: (experiment, dataset, params, dtype, n, instance, seed, exact_hex)."""
+    """The distinct inputs of the run: (experiment, dataset, params, dtype, n, instance, seed,
+    exact_hex, op); op from the row's op column (sum when the file has none)."""
     seen, out = set(), []
     with open(os.path.join(run_dir, "results.csv"), newline="") as f:
         for r in csv.DictReader(line for line in f if not line.startswith("#")):
@@ -184,16 +273,17 @@ def study_inputs(run_dir, experiments, max_n):
             if max_n and int(r["n"]) > max_n:
                 continue
             inst = r.get("instance", "0") or "0"
+            op = r.get("op") or "sum"
             k = (r["experiment"], r["dataset"], r["params"], r["dtype"], r["n"], inst)
-            if k in seen:
+            if (k, op) in seen:
                 continue
-            seen.add(k)
-            out.append(k + (r["seed"], r["exact_hex"]))
+            seen.add((k, op))
+            out.append(k + (r["seed"], r["exact_hex"], op))
     return out
 
 
 def gen(sumlab, inp, path):
-    exp, ds, params, dt, n, inst, seed, _ = inp
+    exp, ds, params, dt, n, inst, seed = inp[:7]
     cmd = [sumlab, "gen", ds, "--n", n, "--dtype", dt, "--seed", seed, "-o", path]
     for kv in filter(None, params.split(";")):
         cmd += ["--param", kv]
@@ -206,10 +296,16 @@ def write_rows(out_path, rows):
     tmp = out_path + ".part"
     with open(tmp, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(KEY_COLS + JUDGE_COLS)
+        w.writerow(KEY_COLS + JUDGE_COLS + TAIL_COLS)
         for key, r in rows:
-            w.writerow(list(key) + [r[c] for c in JUDGE_COLS])
+            w.writerow(list(key) + [r[c] for c in JUDGE_COLS + TAIL_COLS])
     os.replace(tmp, out_path)
+
+
+def run_conf(run_dir):
+    """RUN_DIR/run.conf's settings (key=value lines; # comments)."""
+    with open(os.path.join(run_dir, "run.conf")) as f:
+        return dict(l.strip().split("=", 1) for l in f if "=" in l and not l.startswith("#"))
 
 
 def main(argv):
@@ -222,6 +318,8 @@ def main(argv):
     ap.add_argument("--max-n", type=int, default=0)
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--no-report", action="store_true")
+    ap.add_argument("--op", default="sum", choices=OPS, help="--files: the operation (default sum)")
+    ap.add_argument("--ddof", type=int, default=1, help="--files: var/std divide by n - ddof (default 1)")
     a = ap.parse_args(argv)
     if bool(a.run_dir) == bool(a.files):
         ap.error("give RUN_DIR or --files (one of them)")
@@ -243,11 +341,13 @@ def main(argv):
                 dt = sumlab_dtype(x)
                 if dt is None:
                     sys.exit(f"anchors.py: {path}: dtype {x.dtype} (float32, float64, float16 or bfloat16 only)")
-                for name, lib, r in judge(sl, x, anchor_sums(x, torch, path)):
+                for name, lib, r in judge(sl, x, anchor_values(x, a.op, a.ddof, torch, path), a.op, a.ddof):
                     rows.append((("file", path, "", dt, str(x.size), "0", "", name, lib), r))
             out = a.output
         else:
             inputs = study_inputs(a.run_dir, set(a.experiments.split(",")), a.max_n)
+            conf = run_conf(a.run_dir)
+            ddof = int(conf.get("ddof", "1") or "1")
             path = os.path.join(tmp, "x.npy")
             for i, inp in enumerate(inputs):
                 if inp[3] == "bf16" and ml_dtypes is None:
@@ -256,7 +356,11 @@ def main(argv):
                 gen(sumlab_bin, inp, path)
                 x = load_npy(path, inp[3])
                 label = "{} {} {} n={} instance {}".format(inp[1], inp[2] or "-", inp[3], inp[4], inp[5])
-                judged = judge(sl, x, anchor_sums(x, torch, label))
+                op = inp[8]
+                if op not in OPS:
+                    print(f"anchors.py: {label}: operation {op} has no anchors here", file=sys.stderr)
+                    continue
+                judged = judge(sl, x, anchor_values(x, op, ddof, torch, label), op, ddof)
                 # the regenerated input is the study's: its exact sum S rounded once to the
                 # format (the judge's exact) is the study's exact row
                 want = inp[7]
@@ -275,7 +379,7 @@ def main(argv):
           (f"; {mismatched} inputs skipped (regenerated input differs from the study's)" if mismatched else ""),
           file=sys.stderr)
     if a.run_dir and not a.no_report:
-        conf = dict(l.strip().split("=", 1) for l in open(os.path.join(a.run_dir, "run.conf")) if "=" in l)
+        conf = run_conf(a.run_dir)
         p = subprocess.run([sumlab_bin, "run", conf.get("experiment", "all"), "-o", a.run_dir, "--report-only", "-q"],
                            capture_output=True, text=True)
         if p.returncode != 0:

@@ -17,6 +17,7 @@
 #include "sl_measure.h"
 #include "sl_results.h"
 #include "sl_variants.h"
+#include "sl_lse.h"
 #include "sumlab/half.h"
 
 #define CMD "judge"
@@ -447,12 +448,41 @@ static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, con
     return sl_colset_row(t, cs, &r, 0, err);
 }
 
+/* op lse, table format: the softmax denominator and each value's error of the normalised outputs
+ * p_i = exp(x_i - value) (reference/sl_lse.h's sl_lse_softmax_of), under the table. Returns 0,
+ * or -1 on an error (a message for all but a write error). */
+static int lse_softmax_block(FILE *f, const sl_reference *ref, const void *x, const jvalues *vs)
+{
+    jwalk w;
+    walk_start(&w, vs);
+    jvalue jv;
+    int more, first = 1;
+    while ((more = walk_next(&w, &jv)) == 1) {
+        value_for(&jv, ref->dtype);   /* checked before (judge_values_check) */
+        sl_lse_softmax sm;
+        sl_err e = {{0}};
+        if (sl_lse_softmax_of(ref, x, ref->n, ref->dtype, jv.v, &sm, &e)) {
+            sl_cli_msg(CMD, "%s", e.msg);
+            return -1;
+        }
+        if (first)
+            fprintf(f, "\nsoftmax denominator sum exp(x_i - max) = %a (%.17g)\n"
+                       "normalised outputs p_i = exp(x_i - value), computed exactly from each value:\n",
+                    sm.denom, sm.denom);
+        first = 0;
+        fprintf(f, "  %s: every p_i off by %.3g (relative), largest |p_i - exact p_i| = %.3g, "
+                   "sum p_i - 1 = %.3g\n", jv.name, sm.p_rel, sm.p_abs, sm.sum_p_err);
+    }
+    fflush(f);
+    return more < 0 || ferror(f) ? -1 : 0;
+}
+
 /* The output: one row per value, judged and written in batches of JUDGE_BATCH (table and JSON
  * formats walk the values twice: the column widths and JSON's check first, then the rows), then
  * S under a table. Returns the exit code (0, or 1/2 after one message). */
 static int judge_write(const sl_reference *ref, const sl_operation *op, const jvalues *vs,
                        const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
-                       const char *columns)
+                       const char *columns, const void *x)
 {
     sl_colset cs;
     sl_err err = {{0}};
@@ -493,6 +523,8 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
     }
     if (!rc && wrote && sl_table_parts_end(&parts, stdout)) rc = -1;
     if (!rc && fmt == SL_OUT_TABLE && sl_cli_exact_block(stdout, S)) rc = -1;
+    if (!rc && fmt == SL_OUT_TABLE && !strcmp(op->name, "lse") && lse_softmax_block(stdout, ref, x, vs))
+        rc = -1;
     if (rc < 0) {
         sl_cli_msg(CMD, "error writing the output");
         rc = 1;
@@ -698,7 +730,7 @@ int sl_cmd_judge(int argc, char **argv)
             sl_cli_msg(CMD, "out of memory");
             rc = 1;
         } else {
-            rc = judge_write(&ref, o.op, &o.vs, o.bound_of, &S, o.fmt, o.columns);
+            rc = judge_write(&ref, o.op, &o.vs, o.bound_of, &S, o.fmt, o.columns, data);
             sl_exact_text_free(&S);
         }
     }

@@ -248,10 +248,14 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
     unsigned *g_flags = reinterpret_cast<unsigned *>(w + DOT_WS_FLAGS);
     unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(w + SL_WS_HEADER);
     if (threadIdx.x == 0) {
-        int64_t *lb = reinterpret_cast<int64_t *>(s_acc);
+        /* normalised in a private int64_t copy: the shared limbs are unsigned long long, and
+         * writing them through an int64_t pointer and reading them back as unsigned long long
+         * in the same thread is an aliasing violation the compiler may reorder */
+        int64_t lb[L];
+        for (int i = 0; i < L; i++) lb[i] = (int64_t)s_acc[i];
         sl_sacc_normalise(lb, L);   /* limbs 0..L-2 in [0, 2^32): < 2^52 over 2^20 blocks */
         for (int i = 0; i < L; i++)
-            if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
+            if (lb[i]) atomicAdd(&g_acc[i], (unsigned long long)lb[i]);
         if (s_flags) atomicOr(g_flags, s_flags);
     }
     if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;

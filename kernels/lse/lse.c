@@ -1,7 +1,8 @@
 /* lse.c: descriptors, resolve(), depth() and CPU twins of the log-sum-exp variants (naive,
- * two-pass, online, f64-acc, compensated, half-acc; operation `lse`). Each twin repeats its kernel's steps
- * (lse.cu) with the same state functions (lse.h) in the same order for the same resolved sl_launch,
- * so a GPU result equals its twin's bits. Determinism: run-to-run (fixed trees).
+ * two-pass, online, f64-acc, compensated, half-acc, accurate, reproducible; operation `lse`). Each
+ * twin repeats its kernel's steps (lse.cu) with the same state functions (lse.h) in the same order
+ * for the same resolved sl_launch, so a GPU result equals its twin's bits. Determinism: run-to-run
+ * (fixed trees); reproducible: order-independent (its twin takes the inputs in any order).
  *
  * Order (kernel and twin), T = grid * block threads, W elements per 16-byte vector, the split of
  * sl_layout.h (head scalars, nv vectors, tail scalars), thread g:
@@ -23,6 +24,7 @@
 #include "sl_twin.h"
 #include "sl_layout.h"
 #include "lse/lse.h"
+#include "exact/binned.h"
 #include "sumlab/pool.h"
 
 /* States per task of the twin's host threads (the result does not depend on the split). */
@@ -166,13 +168,17 @@ SL_LSE_TWIN(d, sl_lse_sd, double)
 static int lse_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                    const sl_launch *cfg, double *result, sl_err *err)
 {
-    const int wide = v->impl == SL_LSE_F64_ACC || dt == SL_F64;
+    const int wide = v->impl == SL_LSE_F64_ACC || v->impl == SL_LSE_ACCURATE || dt == SL_F64;
     if (wide) {
         double M = -INFINITY, r = NAN;
         if (v->impl == SL_LSE_TWO_PASS)
             for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, sl_tw_load(x, dt, i));
         if (lse_twin_d(v, x, n, dt, cfg, M, &r, err)) return -1;
-        *result = dt == SL_F64 ? r : sl_tw_out((double)(float)r, dt);
+        /* accurate: one rounding to the input format (the kernel's __double2float_rn,
+         * __double2half_rn, __double2bfloat16_rn); f64-acc through float32 */
+        *result = dt == SL_F64                   ? r
+                  : v->impl == SL_LSE_ACCURATE ? (dt == SL_F32 ? (double)(float)r : sl_tw_out(r, dt))
+                                               : sl_tw_out((double)(float)r, dt);
         return 0;
     }
     float M = -INFINITY, r = NAN;
@@ -219,3 +225,109 @@ SL_LSE_VARIANT(lse_compensated, "compensated", SL_LSE_COMPENSATED, SL_DTYPES_ALL
                SL_BOUND_COMPENSATED,
                "online with a compensated (TwoSum) sum of the exponentials, the pair merged as "
                "kahan's tree")
+
+/* ---- reproducible: the exact maximum, then the binned sum of the terms ------------------------
+ * The twin takes the inputs in index order, in tasks of SL_LSE_REP_CHUNK values, each into one
+ * binned float64 accumulator (exact/binned.h, as the kernel's threads: groups of SL_RSUM_GROUP
+ * terms through the group path, the rest one by one), whose states merge exactly: the same state
+ * as the kernel's for any launch configuration, order or split. */
+#define SL_LSE_REP_CHUNK 65536u
+
+typedef struct {
+    const void *x;
+    sl_dtype dt;
+    uint64_t n;
+    double M;
+    sl_rsum_state *st;
+} lse_rep_job;
+
+static void lse_rep_chunk(void *ctx, size_t c)
+{
+    const lse_rep_job *J = ctx;
+    const uint64_t i0 = (uint64_t)c * SL_LSE_REP_CHUNK;
+    const uint64_t i1 = i0 + SL_LSE_REP_CHUNK < J->n ? i0 + SL_LSE_REP_CHUNK : J->n;
+    double t[SL_RSUM_GROUP];
+    sl_rsum_thr_f64 a;
+    sl_rsum_init_f64(&a);
+    uint64_t i = i0;
+    for (; i < i1; i += SL_RSUM_GROUP) {
+        const uint64_t m = i1 - i < SL_RSUM_GROUP ? i1 - i : SL_RSUM_GROUP;
+        for (uint64_t k = 0; k < m; k++)
+            t[k] = J->dt == SL_F64 ? sl_lse_rep_term_d(sl_tw_load(J->x, J->dt, i + k), J->M)
+                                   : sl_lse_rep_term_f((float)sl_tw_load(J->x, J->dt, i + k),
+                                                       (float)J->M);
+        if (m == SL_RSUM_GROUP) sl_rsum_take_group_f64(&a, t);
+        else
+            for (uint64_t k = 0; k < m; k++) sl_rsum_take1_f64(&a, t[k]);
+    }
+    sl_rsum_to_state_f64(&a, &J->st[c]);
+}
+
+/* The float64 value of reproducible's result for x[0..n) (the kernel's last block computes the
+ * same from the same state), before its rounding to the input format. */
+static int lse_rep_value(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt, double *r,
+                         sl_err *err)
+{
+    if (n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
+                          (unsigned long long)n);
+    double M = -INFINITY;
+    for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, sl_tw_load(x, dt, i));
+    const size_t chunks = (size_t)((n + SL_LSE_REP_CHUNK - 1) / SL_LSE_REP_CHUNK);
+    sl_rsum_state *st = malloc((chunks ? chunks : 1) * sizeof *st);
+    if (!st) return sl_err_set(err, "%s: out of memory", v->name);
+    lse_rep_job job = {x, dt, n, M, st};
+    if (chunks && sl_parallel_for(chunks, sl_twin_threads(), lse_rep_chunk, &job)) {
+        free(st);
+        return sl_err_set(err, "%s: a host thread could not be joined", v->name);
+    }
+    sl_rsum_state all;
+    sl_rsum_state_zero(&all);
+    for (size_t c = 0; c < chunks; c++) sl_rsum_state_merge(&all, &st[c]);
+    free(st);
+    *r = sl_lse_rep_final(M, sl_rsum_state_round_f64(&all, 0));
+    return 0;
+}
+
+static int lse_rep_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *result, sl_err *err)
+{
+    (void)cfg;    /* the result depends on no launch configuration */
+    double r = NAN;
+    if (lse_rep_value(v, x, n, dt, &r, err)) return -1;
+    *result = dt == SL_F64 ? r : sl_tw_out((double)(float)r, dt);
+    return 0;
+}
+
+/* reproducible's bound model (ops.c's lse bound reads depth() as k): one exp per term (k = 1),
+ * the binned sum's relative error n 2^-80 (3 folds of W = 40 bits, terms <= 1 <= S) and its one
+ * rounding counted as further steps of u each (u of the accumulator format: 2^-24 for float32
+ * and 16-bit input, whose exps are float32, 2^-53 for float64). */
+static double lse_rep_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)cfg;
+    const double u = sl_variant_acc(v, dt) == SL_F64 ? 0x1p-53 : 0x1p-24;
+    return 2.0 + ceil((double)n * 0x1p-80 / u);
+}
+
+const sl_variant sl_v_lse_reproducible = {
+    .name = "reproducible",
+    .op = "lse", .family = "lse",
+    .determinism = SL_DET_ORDER_INDEPENDENT,
+    .description = "the exact max (a first kernel), then exp(x - max) (float32 exp for float32 "
+                   "and 16-bit input, float64 for float64) summed in reproducible's binned float64 "
+                   "state (exact/binned.h), rounded once, max + log in float64: order-independent",
+    .dtypes = SL_DTYPES_ALL,
+    .bound = SL_BOUND_RECURSIVE,
+    .impl = SL_LSE_REPRODUCIBLE,
+    .resolve = lse_resolve,
+    .depth = lse_rep_depth,
+    .cpu = lse_rep_cpu,
+    .workspace = SL_GPU_ENTRY(sl_lse_workspace),
+    .gpu = SL_GPU_ENTRY(sl_lse_gpu),
+};
+
+SL_LSE_VARIANT(lse_accurate, "accurate", SL_LSE_ACCURATE, SL_DTYPES_ALL, 1, SL_BOUND_COMPENSATED,
+               "one pass: online with a float64 state for every format, float64 exp/log, a "
+               "compensated sum and exp arguments corrected by their rounding error, one rounding "
+               "to the input format (float32 and 16-bit input: within 1 ulp)")

@@ -1,5 +1,5 @@
 /* lse.cu: GPU kernels and the one C-callable entry of the log-sum-exp variants (naive, two-pass,
- * online, f64-acc, compensated, half-acc; operation `lse`). Order and state rules: lse.c's header and lse.h;
+ * online, f64-acc, compensated, half-acc, accurate, reproducible; operation `lse`). Order and state rules: lse.c's header and lse.h;
  * the CPU twins in lse.c run the same state functions (lse.h, lse_math.h: host-and-device code,
  * no CUDA math library) in the same order, so kernel == twin bit for bit.
  *
@@ -12,6 +12,7 @@
  * degree-7 polynomial is the arithmetic cost. Numbers: BENCHMARKS.md. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
+#include "exact/binned.h"            /* the binned float64 accumulator and state (reproducible) */
 #include "lse/lse.h"
 
 namespace {
@@ -43,7 +44,7 @@ template <typename T, int K> struct lse_op {
         A r;
         r.m = __shfl_down_sync(SL_FULL_MASK, v.m, off);
         r.s = __shfl_down_sync(SL_FULL_MASK, v.s, off);
-        r.c = K == SL_LSE_COMPENSATED ? __shfl_down_sync(SL_FULL_MASK, v.c, off) : v.c;
+        r.c = SL_LSE_IS_COMP(K) ? __shfl_down_sync(SL_FULL_MASK, v.c, off) : v.c;
         return r;
     }
     static __device__ __forceinline__ void store(A *p, A v) { p->m = v.m; p->s = v.s; p->c = v.c; }
@@ -81,6 +82,14 @@ template <> struct lse_out<__nv_bfloat16, double> { static __device__ __forceinl
 template <typename X, typename T, int K> struct lse_fin {
     typedef X Out;
     static __device__ __forceinline__ Out final(typename lse_st<T>::S a) { return lse_out<X, T>::to(lse_st<T>::final(a, K)); }
+};
+/* accurate: the float64 result rounded once to the input format (the twin's sl_tw_out) */
+template <typename X> struct lse_out1 { static __device__ __forceinline__ X to(double r) { return lse_out<X, double>::to(r); } };
+template <> struct lse_out1<__half> { static __device__ __forceinline__ __half to(double r) { return __double2half(r); } };
+template <> struct lse_out1<__nv_bfloat16> { static __device__ __forceinline__ __nv_bfloat16 to(double r) { return __double2bfloat16(r); } };
+template <typename X> struct lse_fin<X, double, SL_LSE_ACCURATE> {
+    typedef X Out;
+    static __device__ __forceinline__ Out final(sl_lse_sd a) { return lse_out1<X>::to(sl_lse_final_d(a, SL_LSE_ACCURATE)); }
 };
 template <typename T> struct lse_fin_max {
     typedef T Out;
@@ -150,6 +159,120 @@ lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
         reinterpret_cast<T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
 }
 
+/* ---- reproducible: the terms exp(x - M) into reproducible's binned float64 accumulator ---------
+ * M: the first kernel's exact maximum (lse_max_kernel). Thread g takes lse_for_share's elements
+ * (any order would give the same bits); the unrolled vectors' terms go to the accumulator in
+ * groups of SL_RSUM_GROUP (one capacity check, straight-line deposits: exact/binned.h), the rest
+ * one by one. Block: the states merged exactly (rs_warp_merge, warp 0 over the warps' states);
+ * grid: each block's state at partials[block], the last block (ticket) merges them (thread t:
+ * t, t + B, ...; exact, so any order), rounds once to float64 and writes M + log(S). */
+template <typename T> __device__ __forceinline__ double lse_rep_term(T x, T M);
+template <> __device__ __forceinline__ double lse_rep_term<float>(float x, float M) { return sl_lse_rep_term_f(x, M); }
+template <> __device__ __forceinline__ double lse_rep_term<double>(double x, double M) { return sl_lse_rep_term_d(x, M); }
+
+/* The 32 lanes' states merged exactly (any order): raised to the warp's largest index, integers
+ * added by a shuffle tree; lane 0 holds the normalised warp state. An intentional copy of
+ * exact/binned_kernel.cuh's rs_warp_merge (changes there apply here too): that header defines
+ * out-of-line device functions that a second translation unit may not define again. */
+__device__ __forceinline__ void lse_rep_warp_merge(sl_rsum_state &st)
+{
+    __syncwarp();
+    const int t = (int)__reduce_max_sync(SL_FULL_MASK, (unsigned)st.top);
+    sl_rsum_state_shift_k(&st, t, SL_RSUM_K);
+    st.flags = __reduce_or_sync(SL_FULL_MASK, st.flags);
+#pragma unroll
+    for (int k = 0; k < SL_RSUM_K; k++) {
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
+            st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off);
+            st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off);
+        }
+    }
+    sl_rsum_state_norm_k(&st, SL_RSUM_K);
+}
+
+__device__ __forceinline__ void lse_rep_block_merge(sl_rsum_state &st, sl_rsum_state *s_warp)
+{
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    lse_rep_warp_merge(st);
+    if (lane == 0) s_warp[warp] = st;
+    sl_bar_any::sync();   /* the binned accumulator's data-dependent paths: warps may arrive split */
+    if (warp == 0) {
+        if (lane < (blockDim.x >> 5)) st = s_warp[lane];
+        else sl_rsum_state_zero(&st);
+        lse_rep_warp_merge(st);
+    }
+}
+
+__device__ __forceinline__ sl_rsum_state lse_rep_load_cg(const sl_rsum_state *p)
+{
+    sl_rsum_state r;
+    r.top = __ldcg(&p->top);
+    r.flags = __ldcg(&p->flags);
+#pragma unroll
+    for (int k = 0; k < SL_RSUM_KMAX; k++) {
+        r.hi[k] = (int64_t)__ldcg(reinterpret_cast<const long long *>(&p->hi[k]));
+        r.lo[k] = (int64_t)__ldcg(reinterpret_cast<const long long *>(&p->lo[k]));
+    }
+    return r;
+}
+
+template <typename X, typename T>
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
+lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, NT = SL_LSE_UNROLL * sl_vec<X>::W, G8 = SL_RSUM_GROUP };
+    __shared__ sl_rsum_state s_warp[32];
+    const T M = __ldcg(reinterpret_cast<const T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
+    sl_rsum_thr_f64 a;
+    sl_rsum_init_f64(&a);
+    const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (SL_LSE_UNROLL - 1) * Tn < nv; j += SL_LSE_UNROLL * Tn) {
+        V v[SL_LSE_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SL_LSE_UNROLL; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
+        double t[NT];
+#pragma unroll
+        for (int u = 0; u < SL_LSE_UNROLL; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) t[u * W + k] = lse_rep_term<T>(to_acc<T>(sl_vec_lane(v[u], k)), M);
+#pragma unroll
+        for (int q = 0; q < NT / G8; q++) sl_rsum_take_group_f64(&a, t + q * G8);
+    }
+    for (; j < nv; j += Tn) {
+        const V v = sl_ldv(xv + j);
+#pragma unroll
+        for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(sl_vec_lane(v, k)), M));
+    }
+    const uint64_t tail0 = head + nv * W, nedge = head + (n - tail0);
+    for (uint64_t e = g; e < nedge; e += Tn)
+        sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(x[e < head ? e : tail0 + (e - head)]), M));
+
+    sl_rsum_state st;
+    sl_rsum_to_state_f64(&a, &st);
+    lse_rep_block_merge(st, s_warp);
+    sl_rsum_state *part = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) part[blockIdx.x] = st;
+    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
+    sl_rsum_state acc;
+    sl_rsum_state_zero(&acc);
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
+        const sl_rsum_state p = lse_rep_load_cg(part + i);
+        sl_rsum_state_merge(&acc, &p);
+    }
+    sl_bar_any::sync();   /* s_warp is reused */
+    lse_rep_block_merge(acc, s_warp);
+    if (threadIdx.x == 0) {
+        const double S = sl_rsum_state_round_f64(&acc, 0);
+        *result = lse_out<X, double>::to(sl_lse_rep_final((double)M, S));
+        *sl_ws_counter(work) = 0u;
+    }
+}
+
 /* half-acc's state kind for the input format */
 template <typename X> struct lse_half_kind { enum { K = SL_LSE_NAIVE_F16 }; };
 template <> struct lse_half_kind<__nv_bfloat16> { enum { K = SL_LSE_NAIVE_BF16 }; };
@@ -174,6 +297,13 @@ static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint
     case SL_LSE_COMPENSATED:
         lse_kernel<X, T, SL_LSE_COMPENSATED><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
         return "lse_kernel<compensated>";
+    case SL_LSE_ACCURATE: /* T = double (sl_lse_gpu) */
+        lse_kernel<X, T, SL_LSE_ACCURATE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_kernel<accurate>";
+    case SL_LSE_REPRODUCIBLE: /* T: the maximum's format (float for float32 and 16-bit input) */
+        lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
+        lse_rep_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        return "lse_max_kernel + lse_rep_kernel";
     default:
         lse_kernel<X, T, SL_LSE_ONLINE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
         return "lse_kernel<online>";
@@ -185,7 +315,8 @@ static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint
 extern "C" size_t sl_lse_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)n;
-    const int wide = v->impl == SL_LSE_F64_ACC || dt == SL_F64;
+    if (v->impl == SL_LSE_REPRODUCIBLE) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
+    const int wide = v->impl == SL_LSE_F64_ACC || v->impl == SL_LSE_ACCURATE || dt == SL_F64;
     return sl_ws_bytes(cfg->grid, wide ? sizeof(sl_lse_sd) : sizeof(sl_lse_sf));
 }
 
@@ -206,7 +337,9 @@ extern "C" int sl_lse_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_d
     cudaStream_t s = (cudaStream_t)stream;
     const int k = v->impl;
     const char *what;
-    if (k == SL_LSE_F64_ACC)
+    if (k == SL_LSE_REPRODUCIBLE && n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    if ((k == SL_LSE_F64_ACC || k == SL_LSE_ACCURATE) && dt != SL_F64)
         what = dt == SL_F16    ? lse_launch<__half, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
              : dt == SL_BF16 ? lse_launch<__nv_bfloat16, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
                              : lse_launch<float, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s);

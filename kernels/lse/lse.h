@@ -17,6 +17,11 @@
  *   add, half-acc:   s = r16(s + r16(exp(x))), r16 the rounding to the 16-bit input format; its
  *                    merge rounds a.s + b.s likewise (its m stays -Inf: f = 1)
  *   final:           m + log(s + c)  (naive, half-acc: log(s))
+ *   accurate:        compensated with a float64 state for every input format, and every exp of a
+ *                    difference p - q multiplied by 1 + e (e its rounding error, TwoSum), so
+ *                    the argument's rounding drops out to first order (sl_lse_expc)
+ *   reproducible:    no state here: the exact maximum M first (as two-pass), then the binned sum
+ *                    (exact/binned.h) of sl_lse_rep_term(x, M), rounded once, M + log of it
  * Special values come out without tests of their own: -Inf inputs add exp(-Inf) = 0 (or count 1
  * while m is still -Inf, which leaves -Inf + log(count) = -Inf); +Inf makes m = +Inf and the
  * result +Inf; NaN makes s NaN; an empty state (-Inf, 0) gives -Inf + log(0) = -Inf. The merge
@@ -36,6 +41,8 @@ typedef enum {
     SL_LSE_F64_ACC,     /* online with a float64 state for float32/16-bit input */
     SL_LSE_COMPENSATED, /* online with a compensated sum of the exponentials */
     SL_LSE_HALF_ACC,    /* naive accumulated in the 16-bit input format (a teaching row) */
+    SL_LSE_REPRODUCIBLE, /* exact max, then sum exp(x - max) in the binned state: order-independent */
+    SL_LSE_ACCURATE,    /* online, float64 state, compensated sum, exp arguments corrected */
     /* state kinds of half-acc (the descriptor's impl is SL_LSE_HALF_ACC; the format picks): */
     SL_LSE_NAIVE_F16 = 16,
     SL_LSE_NAIVE_BF16
@@ -65,6 +72,8 @@ SL_LSE_FN float sl_lse_r16(float v, int bf)
 #endif
 }
 #define SL_LSE_IS_HALF(kind) ((kind) == SL_LSE_NAIVE_F16 || (kind) == SL_LSE_NAIVE_BF16)
+/* the kinds whose state carries a compensation c (TwoSum of the exponentials) */
+#define SL_LSE_IS_COMP(kind) ((kind) == SL_LSE_COMPENSATED || (kind) == SL_LSE_ACCURATE)
 
 typedef struct { float m, s, c; } sl_lse_sf;
 typedef struct { double m, s, c; } sl_lse_sd;
@@ -86,6 +95,21 @@ typedef struct { double m, s, c; } sl_lse_sd;
         a->c = a->c + err;                                                                   \
         a->s = S;                                                                            \
     }                                                                                        \
+    /* exp(p - q); accurate: times 1 + e, e the rounding error of p - q (TwoSum, exact), so   \
+     * the argument's rounding (|p - q| u) leaves only a second-order error; a NaN correction \
+     * (p or q infinite) is left out */                                                       \
+    SL_LSE_FN T sl_lse_expc_##sfx(T p, T q, int kind)                                        \
+    {                                                                                        \
+        const T d = p - q;                                                                   \
+        T e = EXP(d);                                                                        \
+        if (kind == SL_LSE_ACCURATE) {                                                       \
+            const T bp = d - p;                                                              \
+            const T de = (p - (d - bp)) + (-q - bp);                                         \
+            const T corr = e * de;                                                           \
+            if (corr == corr) e = e + corr;                                                  \
+        }                                                                                    \
+        return e;                                                                            \
+    }                                                                                        \
     SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
     {                                                                                        \
         if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
@@ -96,22 +120,22 @@ typedef struct { double m, s, c; } sl_lse_sd;
         }                                                                                    \
         /* one exp either way (no divergent second exp in a warp) */                         \
         const int up = kind != SL_LSE_TWO_PASS && x > a->m;                                  \
-        const T e = EXP(up ? a->m - x : x - a->m);                                           \
+        const T e = sl_lse_expc_##sfx(up ? a->m : x, up ? x : a->m, kind);                  \
         T t = x == a->m ? (T)1 : e;                                                          \
         if (up) {                                                                            \
             a->s = a->s * e;                                                                 \
-            if (kind == SL_LSE_COMPENSATED) a->c = a->c * e;                                 \
+            if (SL_LSE_IS_COMP(kind)) a->c = a->c * e;                                       \
             a->m = x;                                                                        \
             t = (T)1;                                                                        \
         }                                                                                    \
-        if (kind == SL_LSE_COMPENSATED) sl_lse_tsum_##sfx(a, t);                             \
+        if (SL_LSE_IS_COMP(kind)) sl_lse_tsum_##sfx(a, t);                                   \
         else a->s = a->s + t;                                                                \
     }                                                                                        \
     SL_LSE_FN ST sl_lse_merge_##sfx(ST a, ST b, int kind)                                    \
     {                                                                                        \
         if (b.m > a.m) { const ST t_ = a; a = b; b = t_; }                                   \
-        const T f = a.m == b.m ? (T)1 : EXP(b.m - a.m);                                      \
-        if (kind == SL_LSE_COMPENSATED) {                                                    \
+        const T f = a.m == b.m ? (T)1 : sl_lse_expc_##sfx(b.m, a.m, kind);                  \
+        if (SL_LSE_IS_COMP(kind)) {                                                          \
             const T bs = b.s * f, bc = b.c * f;                                              \
             const T S = a.s + bs;                                                            \
             const T bp = S - a.s;                                                            \
@@ -127,13 +151,25 @@ typedef struct { double m, s, c; } sl_lse_sd;
     }                                                                                        \
     SL_LSE_FN T sl_lse_final_##sfx(ST a, int kind)                                           \
     {                                                                                        \
-        const T s = kind == SL_LSE_COMPENSATED ? a.s + a.c : a.s;                            \
+        const T s = SL_LSE_IS_COMP(kind) ? a.s + a.c : a.s;                                  \
         if (kind == SL_LSE_NAIVE || SL_LSE_IS_HALF(kind)) return LOG(s);                     \
         return a.m + LOG(s);                                                                 \
     }
 
 SL_LSE_STATE_FNS(f, sl_lse_sf, float, sl_lm_expf, sl_lm_logf)
 SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
+
+/* reproducible: the term of x against the exact maximum M, as the float64 the binned state takes
+ * (exact/binned.h): float32 and 16-bit input (widened exactly) by lse_math.h's float32 exp of
+ * x - M (rounded once in float32), widened exactly; float64 input by the float64 exp. x == M
+ * gives 1: with M = +Inf the +Inf inputs count 1 and the others 0; with M = -Inf (every value
+ * -Inf) each counts 1. The term depends on x and M alone, so the binned sum of the terms is a
+ * function of the multiset of inputs. */
+SL_LSE_FN double sl_lse_rep_term_f(float x, float M) { return x == M ? 1.0 : (double)sl_lm_expf(x - M); }
+SL_LSE_FN double sl_lse_rep_term_d(double x, double M) { return x == M ? 1.0 : sl_lm_exp(x - M); }
+/* reproducible's result in float64: M + log(S), S the binned sum rounded once to float64 (M =
+ * -Inf: -Inf; M = +Inf: +Inf; a NaN input makes S NaN) */
+SL_LSE_FN double sl_lse_rep_final(double M, double S) { return M + sl_lm_log(S); }
 
 /* The maximum of the two-pass variant's first pass: NaN ignored (its second pass makes the sum
  * NaN), -Inf for no value; exact and independent of the order. */

@@ -7,9 +7,11 @@
  * Only +, -, *, / (each rounded once), comparisons, conversions of small integers and exact
  * scaling by powers of two built from bits: no libm call, no FMA.
  *   exp: k = x / ln 2 rounded to nearest even (x * log2(e) + 1.5 2^(p-1), less it), r = (x - k ln2_hi) -
- *        k ln2_lo (Cody and Waite: k ln2_hi is exact), exp(r) by its Taylor polynomial in
- *        Horner form (degree 7 for float32, 13 for float64; |r| <= 0.35), times 2^k in one or
- *        two exact steps (two below the normal range: the second step rounds once).
+ *        k ln2_lo (Cody and Waite: k ln2_hi is exact), exp(r) by a polynomial in Horner form
+ *        (float32: 1 + r (1 + r Q(r)), Q a degree-4 minimax fit; float64: Taylor, degree 13;
+ *        |r| <= 0.35), times 2^k in one or two exact steps (two below the normal range: the
+ *        second step rounds once). float32 takes one integer compare for |x| <= 87 and then no
+ *        other branch.
  *        Overflow above log(max) (+Inf), 0 below log(min subnormal / 2), NaN kept.
  *   log: s = 2^e m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), t = f / (2 + f),
  *        log(1 + f) = f - (f^2/2 - t (f^2/2 + R)), R = sum 2 t^(2j) / (2j + 1) (fdlibm's form
@@ -37,27 +39,39 @@ SL_LM_FN double sl_lm_u2d(uint64_t u) { double d; memcpy(&d, &u, sizeof d); retu
 SL_LM_FN float sl_lm_pow2f(int k) { return sl_lm_u2f((uint32_t)(k + 127) << 23); }
 SL_LM_FN double sl_lm_pow2(int k) { return sl_lm_u2d((uint64_t)(k + 1023) << 52); }
 
+/* exp(x) = 2^k p(r) for |x| below the overflow threshold: k = x log2(e) rounded to nearest even by
+ * the magic constant 1.5 * 2^23 (no conversion instruction: on the GPU F2I/I2F run at a quarter
+ * of the FP32 rate; k from the sum's bits), r = (x - k ln2_hi) - k ln2_lo (Cody and Waite),
+ * p(r) = 1 + r (1 + r Q(r)), Q of degree 4 minimax for the relative error on |r| <= 0.3466
+ * (Remez: 3.1e-9 = 2^-28.3 before float32 rounding; Taylor's degree 7 needs two more steps) */
+SL_LM_FN float sl_lm_expf_red(float x, int *k)
+{
+    const float ln2_hi = 0.693145751953125f;          /* 0x1.62e4p-1: k ln2_hi exact, |k| <= 150 */
+    const float ln2_lo = 1.428606765330187045e-06f;   /* ln 2 - ln2_hi */
+    const float sh = x * 1.44269502162933349609f + 12582912.0f;
+    const float kf = sh - 12582912.0f;
+    *k = (int)(sl_lm_f2u(sh) - 0x4b400000u);
+    const float r = (x - kf * ln2_hi) - kf * ln2_lo;
+    float p = 0x1.6a243ap-10f;
+    p = 0x1.1239ep-7f + r * p;
+    p = 0x1.5558f2p-5f + r * p;
+    p = 0x1.555492p-3f + r * p;
+    p = 0x1.fffffcp-2f + r * p;
+    p = 1.0f + r * p;
+    return 1.0f + r * p;
+}
+
 SL_LM_FN float sl_lm_expf(float x)
 {
+    /* the reduction and the polynomial for every x (garbage, unused, for NaN, Inf and |x| > 104),
+     * then one integer compare (NaN fails it): for |x| <= 87, k is in [-126, 126], 2^k a normal
+     * float and p 2^k rounds once (a subnormal result too); one copy of the arithmetic */
+    int k;
+    const float p = sl_lm_expf_red(x, &k);
+    if ((sl_lm_f2u(x) & 0x7fffffffu) <= 0x42ae0000u) return p * sl_lm_pow2f(k);
     if (x != x) return x;
     if (x > 88.72283935546875f) return sl_lm_u2f(0x7f800000u);
     if (x < -103.972084045410156f) return 0.0f;
-    const float ln2_hi = 0.693145751953125f;          /* 0x1.62e4p-1: k ln2_hi exact, |k| <= 150 */
-    const float ln2_lo = 1.428606765330187045e-06f;   /* ln 2 - ln2_hi */
-    /* k = x log2(e) rounded to nearest even by the magic constant 1.5 * 2^23 (no conversion
-     * instruction: on the GPU F2I/I2F run at a quarter of the FP32 rate); k from its bits */
-    const float sh = x * 1.44269502162933349609f + 12582912.0f;
-    const float kf = sh - 12582912.0f;
-    const int k = (int)(sl_lm_f2u(sh) - 0x4b400000u);
-    const float r = (x - kf * ln2_hi) - kf * ln2_lo;
-    float p = 1.0f / 5040.0f;
-    p = 1.0f / 720.0f + r * p;
-    p = 1.0f / 120.0f + r * p;
-    p = 1.0f / 24.0f + r * p;
-    p = 1.0f / 6.0f + r * p;
-    p = 0.5f + r * p;
-    p = 1.0f + r * p;
-    p = 1.0f + r * p;
     if (k >= -126 && k <= 127) return p * sl_lm_pow2f(k);
     const int k1 = k / 2;
     return (p * sl_lm_pow2f(k1)) * sl_lm_pow2f(k - k1);
@@ -65,9 +79,8 @@ SL_LM_FN float sl_lm_expf(float x)
 
 SL_LM_FN double sl_lm_exp(double x)
 {
-    if (x != x) return x;
-    if (x > 709.782712893383973096) return sl_lm_u2d(0x7ff0000000000000ull);
-    if (x < -745.133219101941108420) return 0.0;
+    /* as sl_lm_expf: the arithmetic for every x, then one integer compare (|x| <= 708: k in
+     * [-1021, 1021]) for the common path; the special and extreme arguments after it */
     const double ln2_hi = 6.93147180369123816490e-01; /* 32 significant bits: k ln2_hi exact */
     const double ln2_lo = 1.90821492927058770002e-10;
     const double sh = x * 1.44269504088896338700e+00 + 6755399441055744.0; /* 1.5 * 2^52 */
@@ -88,6 +101,10 @@ SL_LM_FN double sl_lm_exp(double x)
     p = 0.5 + r * p;
     p = 1.0 + r * p;
     p = 1.0 + r * p;
+    if ((sl_lm_d2u(x) & 0x7fffffffffffffffull) <= 0x4086200000000000ull) return p * sl_lm_pow2(k);
+    if (x != x) return x;
+    if (x > 709.782712893383973096) return sl_lm_u2d(0x7ff0000000000000ull);
+    if (x < -745.133219101941108420) return 0.0;
     if (k >= -1022 && k <= 1023) return p * sl_lm_pow2(k);
     const int k1 = k / 2;
     return (p * sl_lm_pow2(k1)) * sl_lm_pow2(k - k1);

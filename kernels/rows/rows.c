@@ -97,6 +97,13 @@ static size_t br_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return 0;
 }
 
+/* One array is one row: the 1-D launcher runs the row kernel on it, with no scratch. */
+static size_t br_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v; (void)n; (void)dt; (void)cfg;
+    return 0;
+}
+
 #ifdef SUMLAB_HAVE_CUDA
 sl_rows_gpu_fn sl_block_row_rows_gpu;   /* rows.cu */
 sl_gpu_fn sl_block_row_gpu;
@@ -114,7 +121,7 @@ const sl_variant sl_v_block_row = {
     .resolve = br_resolve,
     .depth = br_depth,
     .cpu = br_cpu,
-    .workspace = NULL,
+    .workspace = br_workspace,
     .gpu = SL_GPU_ENTRY(sl_block_row_gpu),
     .rows_cpu = br_rows_cpu,
     .rows_workspace = br_rows_workspace,
