@@ -9,6 +9,7 @@
 #include "sl_measure.h"
 #include "sl_datasets.h"
 #include "tdot_common.h"
+#include "dot/dot.h"
 
 static int same(double a, double b)
 {
@@ -107,6 +108,17 @@ static void check_permutation(void *x, void *y, uint64_t n, sl_dtype dt)
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    /* the GPU launcher dispatches on .impl: each variant names the member its name says (correct
+     * once ran the naive kernel on the GPU for want of it, while its twin was right) */
+    const struct { const char *name; int impl; } members[] = {
+        {"naive", SL_DOT_NAIVE}, {"f64-acc", SL_DOT_NAIVE}, {"half-acc", SL_DOT_NAIVE},
+        {"kahan", SL_DOT_KAHAN}, {"dot2", SL_DOT_DOT2}, {"correct", SL_DOT_CORRECT},
+        {"reproducible", SL_DOT_REPRO}};
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+        const sl_variant *v = sl_variant_find_op("dot", members[i].name);
+        CHECK(v && v->impl == members[i].impl, "dot/%s: impl %d, expected %d", members[i].name,
+              v ? v->impl : -1, members[i].impl);
+    }
     const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
     const uint64_t ns[] = {0, 1, 2, 31, 32, 33, 1000, (1u << 16) + 3};
     void *x = malloc(((1u << 16) + 3) * 8), *y = malloc(((1u << 16) + 3) * 8);

@@ -321,6 +321,7 @@ const sl_variant sl_v_dot_half_acc = {
 };
 const sl_variant sl_v_dot_correct = {
     .name = "correct", .op = "dot", .family = "dot", .determinism = SL_DET_CORRECTLY_ROUNDED,
+    .impl = SL_DOT_CORRECT,
     .description = "correctly rounded: exact products (float64: p + fma(x, y, -p)) into the "
                    "limb superaccumulator (exact/limbs.h, superacc's), rounded once (float64: exact while every |x y| < "
                    "2^1100 and none below 2^-968 is inexact)",
