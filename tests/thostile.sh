@@ -122,5 +122,19 @@ if [ $have_gnuplot = 1 ]; then
   check "killed: no partial image" test -z "$(find "$t/k/charts" -name '.part-*' 2>/dev/null)"
 fi
 
+# ---- batch_invariance.md: the report takes the experiment's own table, never a planted file -----
+mkdir -p "$t/bi"; cp "$t/u/results.csv" "$t/u/run.conf" "$t/u/meta.json" "$t/bi/"
+printf '%s\n' 'secret-line-outside' > "$t/outside.md"
+ln -s "$t/outside.md" "$t/bi/batch_invariance.md"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/bi" -q 2> /dev/null
+check "batch_invariance.md as a link: not followed into the report" bash -c "! grep -q secret-line-outside '$t/bi/report.md'"
+rm "$t/bi/batch_invariance.md"
+printf '%s\n' '# Batch invariance' '| op | <script>alert(1)</script> | [x](javascript:alert(1)) |' > "$t/bi/batch_invariance.md"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/bi" -q 2> /dev/null
+check "batch_invariance.md with markup: left out of the report" bash -c "! grep -q 'script\|javascript' '$t/bi/report.md' && ! grep -q '^## Batch invariance' '$t/bi/report.md'"
+printf '%s\n' '# Batch invariance' '| op | variant |' '|---|---|' '| sum | reproducible |' > "$t/bi/batch_invariance.md"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/bi" -q 2> /dev/null
+check "batch_invariance.md of the generator's form: a section of the report" bash -c "grep -q '^## Batch invariance' '$t/bi/report.md' && grep -q '| sum | reproducible |' '$t/bi/report.md'"
+
 echo "thostile: $checks checks, $fails failed"
 [ $fails -eq 0 ]

@@ -22,30 +22,50 @@
 #include "sl_study.h"
 
 
-/* The title and the run: backend, preset, seed, dates, commit, rows per experiment. */
-static int file_exists(const char *path)
+/* The batch-invariance experiment's own table, DIR/batch_invariance.md (exp_batch.c writes it
+ * from measured counts), as the report takes it: a regular file (no link followed) of at most
+ * 1 MiB holding only what that generator writes (printable ASCII, no '<', '>', '&', '\\', '`', no
+ * link "]("), its own title line dropped. NULL when absent or anything else: a planted file
+ * never becomes report text. */
+static char *batch_table(const sl_report_ctx *R)
 {
+    char path[SL_DIR_MAX + 64];
     struct stat st;
-    return !stat(path, &st) && S_ISREG(st.st_mode);
+    if (sl_path_join(path, sizeof path, R->dir, "batch_invariance.md", NULL) || lstat(path, &st) ||
+        !S_ISREG(st.st_mode) || st.st_size > (1 << 20))
+        return NULL;
+    FILE *in = fopen(path, "r");
+    if (!in) return NULL;
+    char *t = malloc((size_t)st.st_size + 1);
+    size_t n = t ? fread(t, 1, (size_t)st.st_size, in) : 0;
+    fclose(in);
+    if (!t) return NULL;
+    t[n] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)t[i];
+        if ((c != '\n' && (c < 0x20 || c > 0x7e)) || strchr("<>&\\`", c) || (c == ']' && t[i + 1] == '(')) {
+            free(t);
+            return NULL;
+        }
+    }
+    if (!strncmp(t, "# ", 2)) {                 /* the file's title: the section has its own */
+        const char *nl = strchr(t, '\n');
+        memmove(t, nl ? nl + 1 : t + n, strlen(nl ? nl + 1 : t + n) + 1);
+    }
+    return t;
 }
 
-/* The batch-invariance experiment writes its own table (batch_invariance.md, made by
- * experiments/study/exp_batch.c from measured counts, no file data in it): the report takes it
- * whole as a section. */
 static void sec_batch(FILE *f, const sl_report_ctx *R)
 {
-    char path[SL_DIR_MAX + 64], buf[8192];
-    if (sl_path_join(path, sizeof path, R->dir, "batch_invariance.md", NULL) || !file_exists(path)) return;
-    FILE *in = fopen(path, "r");
-    if (!in) return;
-    fputs("## Batch invariance\n\nThe bits of a row of X[:B] as the batch size B changes "
-          "(`batch_invariance.csv`):\n\n", f);
-    size_t k;
-    while ((k = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, k, f);
-    fclose(in);
+    char *t = batch_table(R);
+    if (!t) return;
+    fputs("## Batch invariance\n\nFrom `batch_invariance.md` (its CSV: `batch_invariance.csv`).\n", f);
+    fputs(t, f);
     fputs("\n", f);
+    free(t);
 }
 
+/* The title and the run: backend, preset, seed, dates, commit, rows per experiment. */
 static void sec_header(FILE *f, const sl_report_ctx *R)
 {
     const sl_csv *t = R->t;
@@ -69,16 +89,16 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
         long nr = 0;
         for (size_t r = 0; r < t->nrows; r++) nr += IS(r, exp, en);
         fprintf(f, "%s %s (", first ? "" : ";", en);
-        char own[SL_DIR_MAX + 64];
+        char *own = nr || strcmp(en, "batch-invariance") ? NULL : batch_table(R);
         if (nr) fprintf(f, "%ld rows)", nr);
-        else if (!strcmp(en, "batch-invariance") &&
-                 !sl_path_join(own, sizeof own, R->dir, "batch_invariance.md", NULL) && file_exists(own))
+        else if (own)
             fputs("its own table: the section Batch invariance below)", f);
         else if (!strcmp(en, "batch-invariance") && !on_gpu && !strcmp(R->preset, "quick"))
             fputs("skipped: opt-in on the quick CPU preset; `sumlab run batch-invariance`)", f);
         else if (!on_gpu && strstr(sl_experiment_at(i)->description, "(GPU only)"))
             fputs("skipped: GPU only, the CPU backend has no GPU timings)", f);
         else fputs("**no rows: not reached, the run stopped before it**)", f);
+        free(own);
         first = 0;
     }
     fputs("\n\n", f);
