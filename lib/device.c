@@ -9,19 +9,6 @@
 #include <pthread.h>
 #include <cuda_runtime_api.h>
 
-/* Every CUDA call checked: on failure fill err with the call, file and line, and return
- * SUMLAB_ECUDA (after `cleanup`, a statement run first). */
-#define LIB_CK(call, cleanup)                                                                    \
-    do {                                                                                         \
-        cudaError_t e_ = (call);                                                                 \
-        if (e_ != cudaSuccess) {                                                                 \
-            cleanup;                                                                             \
-            return sl_lib_fail(SUMLAB_ECUDA, err, "CUDA error %s (%s) at %s:%d: %s",             \
-                               cudaGetErrorName(e_), cudaGetErrorString(e_), __FILE__, __LINE__, \
-                               #call);                                                           \
-        }                                                                                        \
-    } while (0)
-
 /* One scratch buffer per (device, stream): zeroed once at allocation (the kernels leave their
  * counters zero when they finish), grown as needed, zeroed again when another variant takes it
  * (another variant's bytes are no counters of this one). */
@@ -71,8 +58,8 @@ static sumlab_status current_device(int *device, sl_err *err)
     return SUMLAB_OK;
 }
 
-/* p must be device or managed memory of `device`. */
-static sumlab_status check_device_ptr(const void *p, int device, const char *what, sl_err *err)
+/* sl_lib.h */
+sumlab_status sl_lib_device_ptr(const void *p, int device, const char *what, sl_err *err)
 {
     struct cudaPointerAttributes a;
     memset(&a, 0, sizeof a);
@@ -118,9 +105,9 @@ sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *param
                            v->name, sl_variant_has_cpu(v) || sl_op_is_exact(v) ? " (it runs on host memory: sumlab_reduce_host)" : "");
     int device;
     if ((st = current_device(&device, err))) return st;
-    if (n > 0 && (st = check_device_ptr(d_x, device, "d_x", err))) return st;
-    if (n > 0 && d_y && (st = check_device_ptr(d_y, device, "d_y", err))) return st;
-    if ((st = check_device_ptr(d_result, device, "d_result", err))) return st;
+    if (n > 0 && (st = sl_lib_device_ptr(d_x, device, "d_x", err))) return st;
+    if (n > 0 && d_y && (st = sl_lib_device_ptr(d_y, device, "d_y", err))) return st;
+    if ((st = sl_lib_device_ptr(d_result, device, "d_result", err))) return st;
 
     pthread_mutex_lock(&g_lock);
     work_entry *e = entry_of(device, stream);
@@ -210,7 +197,7 @@ sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t
     int device;
     sumlab_status st = current_device(&device, err);
     if (st) return st;
-    if ((st = check_device_ptr(d_x, device, "d_x", err))) return st;
+    if ((st = sl_lib_device_ptr(d_x, device, "d_x", err))) return st;
     /* pieces through page-locked memory (at the copy engines' speed); a small input through
      * malloc'ed memory (a page-locked allocation costs more than its copy) */
     const uint64_t piece = n < STATE_PIECE ? n : STATE_PIECE;

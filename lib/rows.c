@@ -64,36 +64,6 @@ sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *pa
     return SUMLAB_OK;
 }
 
-#ifdef SUMLAB_HAVE_CUDA
-#define ROWS_CK(call, cleanup)                                                                   \
-    do {                                                                                         \
-        cudaError_t e_ = (call);                                                                 \
-        if (e_ != cudaSuccess) {                                                                 \
-            cleanup;                                                                             \
-            return sl_lib_fail(SUMLAB_ECUDA, err, "CUDA error %s (%s) at %s:%d: %s",             \
-                               cudaGetErrorName(e_), cudaGetErrorString(e_), __FILE__, __LINE__, \
-                               #call);                                                           \
-        }                                                                                        \
-    } while (0)
-
-/* p must be device or managed memory of the current device. */
-static sumlab_status rows_device_ptr(const void *p, int device, const char *what, sl_err *err)
-{
-    struct cudaPointerAttributes a;
-    memset(&a, 0, sizeof a);
-    cudaError_t e = cudaPointerGetAttributes(&a, p);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();
-        return sl_lib_fail(SUMLAB_EINVAL, err, "%s (%p) is no device memory (%s)", what, p, cudaGetErrorString(e));
-    }
-    if (a.type == cudaMemoryTypeManaged) return SUMLAB_OK;
-    if (a.type != cudaMemoryTypeDevice || a.device != device)
-        return sl_lib_fail(SUMLAB_EINVAL, err, "%s (%p) is not device memory of the current device %d", what,
-                           p, device);
-    return SUMLAB_OK;
-}
-#endif
-
 sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *params,
                                            const char *variant, const void *d_x, uint64_t rows,
                                            uint64_t n, sl_dtype dt, const sumlab_launch *launch,
@@ -122,10 +92,10 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
         (void)cudaGetLastError();
         return sl_lib_fail(SUMLAB_ENOGPU, err, "device memory given, but no usable GPU");
     }
-    ROWS_CK(cudaGetDevice(&device), (void)0);
-    if (n && (st = rows_device_ptr(d_x, device, "d_x", err))) return st;
-    if ((st = rows_device_ptr(d_results, device, "d_results", err))) return st;
-    ROWS_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), (void)0);
+    LIB_CK(cudaGetDevice(&device), (void)0);
+    if (n && (st = sl_lib_device_ptr(d_x, device, "d_x", err))) return st;
+    if ((st = sl_lib_device_ptr(d_results, device, "d_results", err))) return st;
+    LIB_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), (void)0);
     sl_launch cfg;
     sl_lib_launch(launch, &pp, &cfg);
     if (!cfg.sm_count) cfg.sm_count = (uint32_t)sms;
@@ -134,12 +104,12 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     cudaStream_t s = (cudaStream_t)stream;
     void *d_work = NULL;
     if (ws) {   /* stream-ordered scratch, zeroed once (the kernels leave their counters zero) */
-        ROWS_CK(cudaMallocAsync(&d_work, ws, s), (void)0);
-        ROWS_CK(cudaMemsetAsync(d_work, 0, ws, s), (void)cudaFreeAsync(d_work, s));
+        LIB_CK(cudaMallocAsync(&d_work, ws, s), (void)0);
+        LIB_CK(cudaMemsetAsync(d_work, 0, ws, s), (void)cudaFreeAsync(d_work, s));
     }
     sl_err le = {{0}};
     int rc = sl_rows_gpu(v, d_x, rows, n, dt, &cfg, d_work, ws, d_results, stream, &le);
-    if (d_work) ROWS_CK(cudaFreeAsync(d_work, s), (void)0);
+    if (d_work) LIB_CK(cudaFreeAsync(d_work, s), (void)0);
     if (rc) {
         if (err) memcpy(err->msg, le.msg, sizeof err->msg);
         return strstr(le.msg, "cudaError") ? SUMLAB_ECUDA : SUMLAB_EINVAL;

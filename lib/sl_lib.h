@@ -31,4 +31,21 @@ sumlab_status sl_lib_launch_check(const sumlab_launch *launch, sl_err *err);
 /* Adds n host values of the state's dtype to s. */
 sumlab_status sl_lib_state_add_host(sumlab_state *s, const void *x, uint64_t n, sl_err *err);
 
+#ifdef SUMLAB_HAVE_CUDA
+/* Every CUDA call checked: on failure fill err with the call, file and line, and return
+ * SUMLAB_ECUDA (after `cleanup`, a statement run first). Needs cuda_runtime_api.h. */
+#define LIB_CK(call, cleanup)                                                                    \
+    do {                                                                                         \
+        cudaError_t e_ = (call);                                                                 \
+        if (e_ != cudaSuccess) {                                                                 \
+            cleanup;                                                                             \
+            return sl_lib_fail(SUMLAB_ECUDA, err, "CUDA error %s (%s) at %s:%d: %s",             \
+                               cudaGetErrorName(e_), cudaGetErrorString(e_), __FILE__, __LINE__, \
+                               #call);                                                           \
+        }                                                                                        \
+    } while (0)
+/* p must be device or managed memory of `device` (device.c); what names it in the message. */
+sumlab_status sl_lib_device_ptr(const void *p, int device, const char *what, sl_err *err);
+#endif
+
 #endif
