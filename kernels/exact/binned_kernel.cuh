@@ -169,14 +169,16 @@ __device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
     sl_rsum_state_norm_k(&st, K);
 }
 
-/* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs). */
-SL_NOINLINE double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int rto)
+/* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs).
+ * SL_NOINLINE_SHARED: several .cu files of the library include this header (reproducible, rows,
+ * lse, superacc64). */
+SL_NOINLINE_SHARED double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int rto)
 {
     return sl_rsum_state_round_mode_k(st, dt, SL_RSUM_K, rto);
 }
 
 /* One end of the certified rounding (CERT), out of line like the rounding. */
-SL_NOINLINE double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
+SL_NOINLINE_SHARED double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
                                       int side)
 {
     return sl_rsum_state_certify_end_k(st, n, dt, 4, side);

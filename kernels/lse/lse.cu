@@ -12,7 +12,7 @@
  * degree-7 polynomial is the arithmetic cost. Numbers: BENCHMARKS.md. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
-#include "exact/binned.h"            /* the binned float64 accumulator and state (reproducible) */
+#include "exact/binned_kernel.cuh"   /* the binned float64 accumulator, state and warp merge (reproducible) */
 #include "lse/lse.h"
 
 namespace {
@@ -170,37 +170,16 @@ template <typename T> __device__ __forceinline__ double lse_rep_term(T x, T M);
 template <> __device__ __forceinline__ double lse_rep_term<float>(float x, float M) { return sl_lse_rep_term_f(x, M); }
 template <> __device__ __forceinline__ double lse_rep_term<double>(double x, double M) { return sl_lse_rep_term_d(x, M); }
 
-/* The 32 lanes' states merged exactly (any order): raised to the warp's largest index, integers
- * added by a shuffle tree; lane 0 holds the normalised warp state. An intentional copy of
- * exact/binned_kernel.cuh's rs_warp_merge (changes there apply here too): that header defines
- * out-of-line device functions that a second translation unit may not define again. */
-__device__ __forceinline__ void lse_rep_warp_merge(sl_rsum_state &st)
-{
-    __syncwarp();
-    const int t = (int)__reduce_max_sync(SL_FULL_MASK, (unsigned)st.top);
-    sl_rsum_state_shift_k(&st, t, SL_RSUM_K);
-    st.flags = __reduce_or_sync(SL_FULL_MASK, st.flags);
-#pragma unroll
-    for (int k = 0; k < SL_RSUM_K; k++) {
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
-            st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off);
-            st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off);
-        }
-    }
-    sl_rsum_state_norm_k(&st, SL_RSUM_K);
-}
-
 __device__ __forceinline__ void lse_rep_block_merge(sl_rsum_state &st, sl_rsum_state *s_warp)
 {
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    lse_rep_warp_merge(st);
+    rs_warp_merge<SL_RSUM_K>(st);
     if (lane == 0) s_warp[warp] = st;
     sl_bar_any::sync();   /* the binned accumulator's data-dependent paths: warps may arrive split */
     if (warp == 0) {
         if (lane < (blockDim.x >> 5)) st = s_warp[lane];
         else sl_rsum_state_zero(&st);
-        lse_rep_warp_merge(st);
+        rs_warp_merge<SL_RSUM_K>(st);
     }
 }
 

@@ -13,14 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-/* binned_kernel.cuh defines two out-of-line device functions with external linkage, which
- * reproducible.cu's object defines too: here they take names of this file's own (unused by the
- * row kernels, which round in registers). */
-#define rs_round_dev rows_rs_round_dev
-#define rs_certify_end_dev rows_rs_certify_end_dev
 #include "exact/binned_kernel.cuh"
-#undef rs_round_dev
-#undef rs_certify_end_dev
 #include "rows/rows.h"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
