@@ -576,7 +576,7 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
         sl_session *s = NULL;
         char chosen[512];
         const void *xr = (const char *)data + r * N * es;
-        sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params};
+        sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params, NULL};
         if (sl_session_open_opts(&s, xr, N, dt, &so, chosen, sizeof chosen, &err)) {
             sl_cli_msg(cmd, "%s", err.msg);
             code = 1;

@@ -300,7 +300,7 @@ static int lc_session(sl_run *run, sl_rowctx *c, const void *x, uint64_t n, uint
     const uint32_t es = (uint32_t)sl_dtype_size(dt);
     sl_session *s = NULL;
     sl_session_opts o = {run->backend, offset / es, run->threads ? run->threads : 1,
-                         tail ? NULL : ref, 1, run->op, &run->params};
+                         tail ? NULL : ref, 1, run->op, &run->params, NULL};
     const double t0 = sl_now_s();
     if (sl_session_open_opts(&s, x, m, dt, &o, NULL, 0, err)) return -1;
     if (tail) run->phases.reference += sl_now_s() - t0;
