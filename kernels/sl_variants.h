@@ -34,12 +34,14 @@ typedef struct {
     uint32_t ddof;       /* var/std: the divisor is n - ddof (the session's setting, copied in
                             before resolve; a zeroed sl_launch means ddof 0); other operations
                             ignore it */
-    uint32_t accs;       /* independent accumulators per thread (1, 2, 4, 8; 0: the variant's
-                            default, 1) for grid-stride: grid-stride step s of a thread adds into
-                            accumulator s mod accs, combined pairwise at the end (a change of
-                            summation order, so of the bits and the depth). vec4 takes its
-                            accumulators in items; the other ladder rungs refuse accs > 1, the
-                            other families ignore it */
+    uint32_t accs;       /* independent accumulators per thread (1, 2, 4, 8), combined pairwise
+                            at the end (a change of summation order, so of the bits and the
+                            depth). grid-stride (0: 1): its step s adds into accumulator s mod
+                            accs. vec4 (0: one per item; at most items): vector k of a step adds
+                            into accumulator k mod accs. The other ladder rungs refuse accs > 1,
+                            the other families ignore it */
+    uint32_t width;      /* vec4: bytes per load (the element size, 8 or 16; 0: 16); the other
+                            ladder rungs refuse a width, the other families ignore it */
 } sl_launch;
 
 #define SL_DEFAULT_SM_COUNT 132u

@@ -1,6 +1,6 @@
 /* tgpu_launch.c: the launch-config experiment's points on the GPU (label gpu): at every point the
- * experiment sweeps (every variant, block, grid, items, accumulators, base offset 0/4/8/12 bytes,
- * n and n - 1), float32 and bfloat16, the kernel's result equals its CPU twin's bits for the
+ * experiment sweeps (every variant, block, grid, items, accumulators, vec4's load widths, base
+ * offset 0/4/8/12 bytes, n and n - 1), float32 and bfloat16, the kernel's result equals its CPU twin's bits for the
  * resolved configuration, and lies within that configuration's bound. Grids are those of the
  * device's SM count and of 4 SMs (many waves). Returns 77 without a GPU. */
 #include <math.h>
@@ -71,7 +71,7 @@ int main(void)
                                 char label[96];
                                 sl_lc_label(&pts[i], label, sizeof label);
                                 sl_launch cfg;
-                                sl_lc_request(v, &pts[i], 1, &cfg);
+                                sl_lc_request(v, &pts[i], 1, &cfg, dt);
                                 cfg.addr_mod = 0;   /* the harness sets it from the pointer */
                                 if (sms[s] != (uint32_t)info.sm_count) cfg.sm_count = sms[s];
                                 double r[2], tw = NAN;
@@ -86,10 +86,10 @@ int main(void)
                                 if (rc) continue;
                                 for (int j = 0; j < 2; j++)
                                     CHECK(same_bits(r[j], tw),
-                                          "%s %s n=%llu %s (block %u grid %u items %u addr_mod %u): "
-                                          "GPU %a != twin %a", v->name, sl_dtype_name(dt),
+                                          "%s %s n=%llu %s (block %u grid %u items %u accs %u width %u "
+                                          "addr_mod %u): GPU %a != twin %a", v->name, sl_dtype_name(dt),
                                           (unsigned long long)m, label, cfg.block, cfg.grid, cfg.items,
-                                          cfg.addr_mod, r[j], tw);
+                                          cfg.accs, cfg.width, cfg.addr_mod, r[j], tw);
                                 const double b = sl_variant_bound(v, &ref, m, dt, &cfg);
                                 const sl_errors e = sl_reference_errors(&ref, r[0], dt);
                                 CHECK(e.abs_err <= b, "%s %s n=%llu %s: error %g > bound %g", v->name,

@@ -14,6 +14,7 @@
 #include "sl_reference.h"
 #include "sl_study.h"
 #include "sl_twin.h"
+#include "ladder/ladder.h"
 
 #define MAXP 160
 
@@ -30,7 +31,7 @@ static void check_point(const sl_variant *v, const sl_lc_point *p, const void *x
     CHECK(sl_lc_point_check(v, n, dt, p, &err) == 0, "%s %s %s: swept point refused: %s", v->name,
           sl_dtype_name(dt), label, err.msg);
     sl_launch cfg;
-    sl_lc_request(v, p, 1, &cfg);
+    sl_lc_request(v, p, 1, &cfg, dt);
     /* the offset is a byte address of x[0]: the twin reads the same values whatever it is */
     sl_variant_resolve(v, &cfg, n, dt);
     double r = NAN;
@@ -44,8 +45,10 @@ static void check_point(const sl_variant *v, const sl_lc_point *p, const void *x
     if (p->block) CHECK(cfg.block == p->block, "%s %s: block resolved to %u", v->name, label, cfg.block);
     if (p->items) CHECK(cfg.items == p->items, "%s %s: items resolved to %u", v->name, label, cfg.items);
     if (p->accs)
-        CHECK((!strcmp(v->name, "vec4") ? cfg.items : cfg.accs) == p->accs, "%s %s: accumulators "
-              "resolved to items %u accs %u", v->name, label, cfg.items, cfg.accs);
+        CHECK(cfg.accs == p->accs, "%s %s: accumulators resolved to %u", v->name, label, cfg.accs);
+    if (p->width)
+        CHECK(cfg.width == (p->width == 1 ? sl_dtype_size(dt) : p->width), "%s %s %s: width resolved to %u",
+              v->name, sl_dtype_name(dt), label, cfg.width);
     if (p->grid) CHECK(cfg.grid <= p->grid && cfg.grid >= 1, "%s %s: grid resolved to %u", v->name, label, cfg.grid);
     CHECK(cfg.addr_mod == p->offset, "%s %s: addr_mod %u", v->name, label, cfg.addr_mod);
     const double b = sl_variant_bound(v, ref, n, dt, &cfg);
@@ -129,6 +132,7 @@ static void sweeps_present(void)
         {"warp-shuffle", "block"}, {"grid-stride", "grid"}, {"vec4", "accumulators"},
         {"multi-load", "items"},   {"packed", "align"},     {"block-reduce", "grid"},
         {"kahan", "items"},        {"multipass", "grid"},   {"vec4", "align"},
+        {"vec4", "width"},         {"vec4", "items"},
     };
     for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
         size_t np = sl_lc_points(need[k].v, 132, pts, MAXP), hit = 0;
@@ -140,7 +144,7 @@ static void sweeps_present(void)
             tail |= pts[i].tail;
         }
         CHECK(hit > 0, "%s has no %s sweep", need[k].v, need[k].sweep);
-        if (!strcmp(need[k].sweep, "align"))
+        if (!strcmp(need[k].sweep, "align") || !strcmp(need[k].sweep, "width"))
             CHECK(offs == ((1u << 0) | (1u << 4) | (1u << 8) | (1u << 12)) && tail,
                   "%s: offsets 0/4/8/12 and the n - 1 point (offsets mask %#x, tail %d)", need[k].v, offs, tail);
     }
@@ -157,6 +161,20 @@ static void sweeps_present(void)
             if (!strcmp(pts[i].sweep, "accumulators")) accs |= pts[i].accs;
         CHECK(accs == (1u | 2u | 4u | 8u), "%s accumulators %#x", g ? "grid-stride" : "vec4", accs);
     }
+    /* vec4: scalar, 8- and 16-byte loads, each at every offset and n - 1; items x accumulators
+     * with at most one accumulator per load */
+    np = sl_lc_points("vec4", 132, pts, MAXP);
+    unsigned widths = 0, cells = 0, wpts = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (!strcmp(pts[i].sweep, "width")) { widths |= pts[i].width; wpts++; }
+        else CHECK(pts[i].width == 0, "vec4 %s point with width %u", pts[i].sweep, pts[i].width);
+        if (!strcmp(pts[i].sweep, "items")) {
+            CHECK(pts[i].accs <= pts[i].items, "vec4 items %u accumulators %u", pts[i].items, pts[i].accs);
+            cells++;
+        }
+    }
+    CHECK(widths == (1u | 8u | 16u) && wpts == 3 * 4 * 2, "vec4 widths %#x in %u points", widths, wpts);
+    CHECK(cells == 10, "vec4 items x accumulators: %u cells", cells);
     CHECK(sl_lc_points("exact", 132, pts, MAXP) == 0, "exact is not swept");
 }
 
@@ -169,7 +187,8 @@ static void invalid_requests(void)
         sl_lc_point p;
         const char *want;
     } bad[] = {
-#define P(sw, b, g, i, a, o) {sw, b, g, i, a, o, 0}
+#define P(sw, b, g, i, a, o) {sw, b, g, i, a, o, 0, 0}
+#define PW(w) {"width", 0, 0, 0, 0, 0, 0, w}
         {"grid-stride", SL_F32, P("block", 48, 0, 0, 0, 0), "block 48 is not a power of two"},
         {"vec4", SL_F32, P("block", 2048, 0, 0, 0, 0), "block 2048 out of range [32, 1024]"},
         {"packed", SL_F32, P("block", 16, 0, 0, 0, 0), "block 16 out of range [32, 1024]"},
@@ -180,13 +199,19 @@ static void invalid_requests(void)
         {"vec4", SL_F32, P("accumulators", 256, 0, 0, 3, 0), "accumulators 3 not in {1, 2, 4, 8}"},
         {"grid-stride", SL_F32, P("accumulators", 256, 0, 0, 16, 0), "accumulators 16 not in {1, 2, 4, 8}"},
         {"packed", SL_F32, P("accumulators", 256, 0, 0, 2, 0), "takes no accumulators per thread"},
-        {"vec4", SL_F32, P("items", 256, 0, 2, 0, 0), "its items are its accumulators"},
+        {"vec4", SL_F32, P("items", 256, 0, 2, 4, 0), "accumulators 4 more than its items 2"},
+        {"vec4", SL_F32, P("items", 256, 0, 3, 0, 0), "items 3 not in {1, 2, 4, 8}"},
+        {"vec4", SL_F32, PW(4), "load width 4 not 1 (the f32 element size), 8 or 16 bytes"},
+        {"vec4", SL_F32, PW(32), "load width 32 not 1"},
+        {"packed", SL_F32, PW(8), "takes no load width (requested 8 bytes)"},
+        {"grid-stride", SL_BF16, PW(16), "takes no load width"},
         {"multi-load", SL_F32, P("items", 256, 0, 65, 0, 0), "items 65 out of range [1, 64]"},
         {"block-reduce", SL_F32, P("items", 256, 0, 2, 0, 0), "takes no items per thread"},
         {"vec4", SL_F32, P("align", 0, 0, 0, 0, 2), "offset 2 bytes is not a multiple of the f32 element size"},
         {"packed", SL_BF16, P("align", 0, 0, 0, 0, 16), "offset 16 bytes is not a multiple"},
         {"exact", SL_F32, P("block", 256, 0, 0, 0, 0), "not a variant of the launch-config experiment"},
 #undef P
+#undef PW
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         const sl_variant *v = sl_variant_find_op("sum", bad[k].v);
@@ -210,10 +235,17 @@ static void labels_and_registration(void)
         CHECK(sl_lc_parse_label(label, &q, sweep, sizeof sweep) == 0, "label %s not parsed", label);
         CHECK(!strcmp(sweep, pts[i].sweep) && q.block == pts[i].block && q.grid == pts[i].grid &&
                   q.items == pts[i].items && q.accs == pts[i].accs && q.offset == pts[i].offset &&
-                  q.tail == pts[i].tail,
+                  q.tail == pts[i].tail && q.width == pts[i].width,
               "label %s does not round-trip", label);
     }
     CHECK(sl_lc_parse_label("cfg:block128", &q, sweep, sizeof sweep) == -1, "a foreign label parsed");
+    CHECK(sl_lc_parse_label("lc:width:b0:g0:i0:a0:o4:t1:w8", &q, sweep, sizeof sweep) == 0 && q.width == 8 &&
+              q.offset == 4 && q.tail == 1, "a width label not parsed");
+    CHECK(sl_lc_parse_label("lc:block:b32:g0:i0:a0:o0:t0", &q, sweep, sizeof sweep) == 0 && q.width == 0,
+          "a label without width not parsed");
+    CHECK(sl_lc_parse_label("lc:width:b0:g0:i0:a0:o0:t0:w8x", &q, sweep, sizeof sweep) == -1 &&
+              sl_lc_parse_label("lc:width:b0:g0:i0:a0:o0:t0:w0", &q, sweep, sizeof sweep) == -1,
+          "a malformed width parsed");
     const sl_experiment *e = sl_experiment_find("launch-config");
     CHECK(e != NULL, "launch-config not in the experiment table");
     CHECK(e && sl_experiment_opt_in(e), "launch-config is not opt-in");
@@ -287,7 +319,7 @@ static void grid_stride_accumulators(void)
         }
     }
     CHECK(differ > 0, "no accumulator count changed the bits: the order did not change");
-    static const char *const none[] = {"warp-shuffle", "vec4", "multi-load", "packed", "block-reduce"};
+    static const char *const none[] = {"warp-shuffle", "multi-load", "packed", "block-reduce"};
     for (size_t k = 0; k < sizeof none / sizeof none[0]; k++) {
         const sl_variant *w = sl_variant_find_op("sum", none[k]);
         sl_launch cfg;
@@ -308,6 +340,152 @@ static void grid_stride_accumulators(void)
     free(x);
 }
 
+/* vec4's load width and accumulators (sl_launch.width, .accs), against a model written here from
+ * the order the kernel documents: W = width / 4 lanes a load; the head up to the first width-byte
+ * boundary and the tail (one scalar each per thread, into accumulator 0); block b's vectors
+ * [lo, hi); step s, load k (vector lo + s I B + k B + t) into accumulator k mod C, its lanes in
+ * order; the pairwise combine over C, the block sum, the finish. The twin must give the model's
+ * bits at every width, offset and (items, accumulators); the default (accs 0, width 0) must be
+ * accs = items, width 16; the width and the accumulators must change the bits somewhere; fewer
+ * accumulators must mean a deeper tree. */
+static double vec4_model(const float *x, uint64_t n, uint32_t B, uint32_t G, uint32_t I, uint32_t C,
+                         uint32_t wb, uint32_t off)
+{
+    const uint64_t W = wb / 4;
+    uint64_t head = ((wb - off % wb) % wb) / 4;
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / W, tail0 = head + nv * W;
+    double *parts = malloc(G * sizeof *parts), vals[1024];
+    for (uint32_t b = 0; b < G; b++) {
+        uint64_t lo, hi;
+        sl_ladder_vec_range(nv, G, b, &lo, &hi);
+        for (uint32_t t = 0; t < B; t++) {
+            float acc[8] = {0};
+            const uint64_t g = (uint64_t)b * B + t;
+            if (g < head) acc[0] = acc[0] + x[g];
+            if (tail0 + g < n) acc[0] = acc[0] + x[tail0 + g];
+            for (uint64_t s = 0; lo + s * I * B + t < hi; s++)
+                for (uint32_t k = 0; k < I; k++) {
+                    const uint64_t j = lo + s * I * B + (uint64_t)k * B + t;
+                    if (j >= hi) break;
+                    for (uint64_t l = 0; l < W; l++) acc[k % C] = acc[k % C] + x[head + j * W + l];
+                }
+            for (uint32_t w = C / 2; w >= 1; w /= 2)
+                for (uint32_t k = 0; k < w; k++) acc[k] = acc[k] + acc[k + w];
+            vals[t] = acc[0];
+        }
+        parts[b] = sl_tw_block_sum(vals, B, SL_F32);
+    }
+    double r = sl_tw_finish(parts, G, B, SL_F32);
+    free(parts);
+    return r;
+}
+
+static void vec4_width_accumulators(void)
+{
+    const sl_variant *v = sl_variant_find_op("sum", "vec4");
+    const sl_dataset *ds = sl_dataset_find("uniform-sym");
+    CHECK(v && ds, "vec4 or uniform-sym missing");
+    if (!v || !ds) return;
+    const uint64_t n = 50003;
+    float *x = malloc(n * sizeof *x);
+    sl_err err = {{0}};
+    CHECK(sl_dataset_generate(ds, SL_F32, sl_test_seed(), n, NULL, 0, n, x, &err) == 0, "%s", err.msg);
+    static const uint32_t shapes[][2] = {{1, 1}, {2, 1}, {4, 4}, {8, 1}, {8, 2}, {8, 8}};
+    static const uint32_t wbs[] = {4, 8, 16};
+    int wdiff = 0, adiff = 0;
+    for (uint32_t off = 0; off < 16; off += 4)
+        for (size_t w = 0; w < 3; w++)
+            for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+                sl_launch cfg;
+                memset(&cfg, 0, sizeof cfg);
+                cfg.block = 64;
+                cfg.grid = 5;
+                cfg.items = shapes[k][0];
+                cfg.accs = shapes[k][1];
+                cfg.width = wbs[w];
+                cfg.addr_mod = off;
+                double r = NAN;
+                CHECK(sl_variant_cpu(v, x, n, SL_F32, &cfg, &r, &err) == 0, "vec4 w%u i%u a%u o%u: %s",
+                      wbs[w], cfg.items, cfg.accs, off, err.msg);
+                const double m = vec4_model(x, n, 64, 5, shapes[k][0], shapes[k][1], wbs[w], off);
+                CHECK(memcmp(&r, &m, sizeof r) == 0, "vec4 width %u items %u accs %u offset %u: twin %a != "
+                      "model %a", wbs[w], shapes[k][0], shapes[k][1], off, r, m);
+                if (wbs[w] != 16) {
+                    const double m16 = vec4_model(x, n, 64, 5, shapes[k][0], shapes[k][1], 16, off);
+                    wdiff += memcmp(&m16, &r, sizeof r) != 0;
+                }
+                if (shapes[k][1] != shapes[k][0]) {
+                    const double mi = vec4_model(x, n, 64, 5, shapes[k][0], shapes[k][0], wbs[w], off);
+                    adiff += memcmp(&mi, &r, sizeof r) != 0;
+                }
+            }
+    CHECK(wdiff > 0 && adiff > 0, "the width (%d) or the accumulators (%d) never changed the bits", wdiff, adiff);
+    /* the defaults: accs = items, width 16 (the bits before either parameter existed) */
+    sl_launch c0, c1;
+    memset(&c0, 0, sizeof c0);
+    c0.block = 64;
+    c0.grid = 5;
+    c0.items = 4;
+    c1 = c0;
+    c1.accs = 4;
+    c1.width = 16;
+    double d0 = NAN, d1 = NAN;
+    CHECK(sl_variant_cpu(v, x, n, SL_F32, &c0, &d0, &err) == 0 && sl_variant_cpu(v, x, n, SL_F32, &c1, &d1, &err) == 0 &&
+              memcmp(&d0, &d1, sizeof d0) == 0, "vec4 default (%a) is not accs = items, width 16 (%a)", d0, d1);
+    sl_variant_resolve(v, &c0, n, SL_F32);
+    CHECK(c0.accs == 4 && c0.width == 16, "vec4 resolved accs %u width %u", c0.accs, c0.width);
+    memset(&c0, 0, sizeof c0);
+    c0.accs = 8;
+    sl_variant_resolve(v, &c0, n, SL_F32);
+    CHECK(c0.items == 8 && c0.accs == 8, "vec4 accs 8 without items: items %u accs %u", c0.items, c0.accs);
+    /* depth follows the tree: one accumulator for 8 loads is deeper than 8 */
+    memset(&c0, 0, sizeof c0);
+    c0.block = 64;
+    c0.grid = 5;
+    c0.items = 8;
+    c0.accs = 1;
+    c1 = c0;
+    c1.accs = 8;
+    CHECK(sl_variant_depth(v, n, SL_F32, &c0) > sl_variant_depth(v, n, SL_F32, &c1), "vec4 depth with 1 "
+          "accumulator (%g) not above 8's (%g)", sl_variant_depth(v, n, SL_F32, &c0), sl_variant_depth(v, n, SL_F32, &c1));
+    /* refusals of the resolved launch: accumulators above items, a width that is not a load */
+    static const struct { uint32_t items, accs, width; sl_dtype dt; const char *want; } bad[] = {
+        {2, 4, 16, SL_F32, "vec4: accumulators 4 more than its items 2"},
+        {4, 3, 16, SL_F32, "vec4: accumulators 3 not in {1, 2, 4, 8}"},
+        {4, 4, 4, SL_BF16, "vec4: load width 4 bytes is not the bf16 element size, 8 or 16"},
+        {4, 4, 2, SL_F32, "vec4: load width 2 bytes is not the f32 element size, 8 or 16"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        sl_launch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.items = bad[k].items;
+        cfg.accs = bad[k].accs;
+        cfg.width = bad[k].width;
+        double r;
+        err.msg[0] = 0;
+        CHECK(sl_variant_cpu(v, x, 4096, bad[k].dt, &cfg, &r, &err) == -1 && strstr(err.msg, bad[k].want),
+              "vec4 refusal %zu: '%s'", k, err.msg);
+    }
+    const sl_variant *h = sl_variant_find_op("sum", "half-acc");
+    if (h) {
+        sl_launch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.width = 8;
+        double r;
+        CHECK(sl_variant_cpu(h, x, 4096, SL_BF16, &cfg, &r, &err) == -1 &&
+                  strstr(err.msg, "takes only 16-byte loads"), "half-acc width 8: '%s'", err.msg);
+    }
+    sl_launch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.width = 8;
+    const sl_variant *gs = sl_variant_find_op("sum", "grid-stride");
+    double r;
+    CHECK(gs && sl_variant_cpu(gs, x, n, SL_F32, &cfg, &r, &err) == -1 && strstr(err.msg, "takes no load width"),
+          "grid-stride width 8: '%s'", err.msg);
+    free(x);
+}
+
 int main(void)
 {
     sl_test_seed();
@@ -315,6 +493,7 @@ int main(void)
     invalid_requests();
     labels_and_registration();
     grid_stride_accumulators();
+    vec4_width_accumulators();
     sweep_twins();
     for (size_t vi = 0; sl_lc_variant_name(vi); vi++) {
         const sl_variant *v = sl_variant_find_op("sum", sl_lc_variant_name(vi));

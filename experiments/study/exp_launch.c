@@ -1,7 +1,8 @@
 /* exp_launch.c: the `launch-config` experiment (opt-in: `sumlab run launch-config`, never part
  * of `all`): the first text's tuning claims measured. For the rungs and variants that take launch
- * parameters it sweeps block size, grid size, items per thread, accumulators per thread and
- * input alignment (base offset 0, 4, 8, 12 bytes; n not a multiple of the vector width), at
+ * parameters it sweeps block size, grid size, items per thread, accumulators per thread, load
+ * width (vec4: scalar, 8-byte, 16-byte loads) and input alignment (base offset 0, 4, 8, 12
+ * bytes; n not a multiple of the vector width), at
  * 2^20, 2^24, 2^28 on the GPU (smaller on the CPU backend), float32 and bfloat16. Each point is
  * one results.csv row (its request in `config`, the resolved block, grid and items in their
  * columns): time and GB/s on the GPU, and everywhere the error against the exact sum beside the
@@ -21,7 +22,8 @@ typedef enum {
     LC_TILE = 0,    /* one tile per block, the grid follows n: block sweep */
     LC_MULTI,       /* tile with items per thread (multi-load): block and items sweeps */
     LC_PERSISTENT,  /* requested grid: block sweep, block x grid map, alignment */
-    LC_VEC_ACC,     /* vec4: persistent, plus accumulators x block */
+    LC_VEC_ACC,     /* vec4: persistent, plus accumulators x block, items x accumulators, load
+                       width x alignment */
     LC_GS_ITEMS,    /* kahan: persistent (blocks multiples of 32), items size its default grid */
     LC_FIXED_BLOCK  /* multipass: the block is part of the algorithm; grid and alignment only */
 } lc_kind;
@@ -60,9 +62,12 @@ static const uint32_t offsets[] = {0, 4, 8, 12};
 static size_t add_point(sl_lc_point *out, size_t k, size_t max, const char *sweep, uint32_t block,
                         uint32_t grid, uint32_t items, uint32_t accs, uint32_t offset, int tail)
 {
-    if (k < max) out[k] = (sl_lc_point){sweep, block, grid, items, accs, offset, tail};
+    if (k < max) out[k] = (sl_lc_point){sweep, block, grid, items, accs, offset, tail, 0};
     return k + 1;
 }
+
+/* vec4's load widths: 1 stands for the element size (scalar loads), whatever the format. */
+static const uint32_t widths[] = {1, 8, 16};
 
 size_t sl_lc_points(const char *variant, uint32_t sm_count, sl_lc_point *out, size_t max)
 {
@@ -91,37 +96,58 @@ size_t sl_lc_points(const char *variant, uint32_t sm_count, sl_lc_point *out, si
     /* kahan: vectors per thread that size its default grid */
     if (lv->kind == LC_GS_ITEMS)
         for (uint32_t i = 1; i <= 8; i *= 2) k = add_point(out, k, max, "items", 256, 0, i, 0, 0, 0);
-    /* vec4, grid-stride: independent accumulators per thread x block */
+    /* vec4, grid-stride: independent accumulators per thread x block (vec4 at 8 loads a step,
+     * so only the accumulators change) */
     if (lv->accs)
         for (uint32_t a = 1; a <= 8; a *= 2)
             for (size_t b = 1; b < NELEM(map_blocks); b++)
-                k = add_point(out, k, max, "accumulators", map_blocks[b], 0, 0, a, 0, 0);
+                k = add_point(out, k, max, "accumulators", map_blocks[b], 0,
+                              lv->kind == LC_VEC_ACC ? 8 : 0, a, 0, 0);
+    /* vec4: loads a step x accumulators (at most one per load), its own block and grid */
+    if (lv->kind == LC_VEC_ACC)
+        for (uint32_t i = 1; i <= 8; i *= 2)
+            for (uint32_t a = 1; a <= i; a *= 2) k = add_point(out, k, max, "items", 0, 0, i, a, 0, 0);
     /* alignment: base offset 0, 4, 8, 12 bytes; n - 1 elements (not a multiple of the width) */
     if (lv->kind != LC_TILE && lv->kind != LC_MULTI)
         for (size_t o = 0; o < NELEM(offsets); o++)
             for (int t = 0; t < 2; t++) k = add_point(out, k, max, "align", 0, 0, 0, 0, offsets[o], t);
+    /* vec4: load width (scalar, 8, 16 bytes) x the same alignments, its own launch otherwise */
+    if (lv->kind == LC_VEC_ACC)
+        for (size_t w = 0; w < NELEM(widths); w++)
+            for (size_t o = 0; o < NELEM(offsets); o++)
+                for (int t = 0; t < 2; t++) {
+                    const size_t k0 = k;
+                    k = add_point(out, k, max, "width", 0, 0, 0, 0, offsets[o], t);
+                    if (k0 < max) out[k0].width = widths[w];
+                }
     return k;
 }
 
 void sl_lc_label(const sl_lc_point *p, char *buf, size_t len)
 {
-    snprintf(buf, len, "lc:%s:b%u:g%u:i%u:a%u:o%u:t%d", p->sweep, p->block, p->grid, p->items,
-             p->accs, p->offset, p->tail);
+    int m = snprintf(buf, len, "lc:%s:b%u:g%u:i%u:a%u:o%u:t%d", p->sweep, p->block, p->grid, p->items,
+                     p->accs, p->offset, p->tail);
+    if (p->width && m >= 0 && (size_t)m < len) snprintf(buf + m, len - (size_t)m, ":w%u", p->width);
 }
 
 int sl_lc_parse_label(const char *s, sl_lc_point *p, char *sweep, size_t sweep_len)
 {
     char sw[32];
-    unsigned b, g, i, a, o;
-    int t;
+    unsigned b, g, i, a, o, w = 0;
+    int t, used = 0;
     if (strncmp(s, "lc:", 3)) return -1;
     const char *c = strchr(s + 3, ':');
     if (!c || (size_t)(c - (s + 3)) >= sizeof sw || (size_t)(c - (s + 3)) >= sweep_len) return -1;
     memcpy(sw, s + 3, (size_t)(c - (s + 3)));
     sw[c - (s + 3)] = '\0';
-    if (sscanf(c, ":b%u:g%u:i%u:a%u:o%u:t%d", &b, &g, &i, &a, &o, &t) != 6) return -1;
+    if (sscanf(c, ":b%u:g%u:i%u:a%u:o%u:t%d%n", &b, &g, &i, &a, &o, &t, &used) != 6) return -1;
+    c += used;
+    if (*c) {   /* a width, or nothing */
+        used = 0;
+        if (sscanf(c, ":w%u%n", &w, &used) != 1 || c[used] || !w) return -1;
+    }
     snprintf(sweep, sweep_len, "%s", sw);
-    *p = (sl_lc_point){sweep, b, g, i, a, o, t};
+    *p = (sl_lc_point){sweep, b, g, i, a, o, t, w};
     return 0;
 }
 
@@ -157,16 +183,27 @@ int sl_lc_point_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_lc_
             return sl_err_set(err, "%s: items %u out of range [1, 64]", nm, it);
         if (lv->kind == LC_GS_ITEMS && it > 64)
             return sl_err_set(err, "%s: items %u out of range [1, 64]", nm, it);
-        if (lv->kind != LC_MULTI && lv->kind != LC_GS_ITEMS)
-            return sl_err_set(err, "%s: takes no items per thread (requested %u)%s", nm, it,
-                              lv->kind == LC_VEC_ACC ? "; its items are its accumulators" : "");
+        if (lv->kind == LC_VEC_ACC && it != 1 && it != 2 && it != 4 && it != 8)
+            return sl_err_set(err, "%s: items %u not in {1, 2, 4, 8}", nm, it);
+        if (lv->kind != LC_MULTI && lv->kind != LC_GS_ITEMS && lv->kind != LC_VEC_ACC)
+            return sl_err_set(err, "%s: takes no items per thread (requested %u)", nm, it);
     }
     const uint32_t a = p->accs;
     if (a != 0 && !lv->accs)
         return sl_err_set(err, "%s: takes no accumulators per thread (requested %u)", nm, a);
     if (a != 0 && a != 1 && a != 2 && a != 4 && a != 8)
         return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", nm, a);
+    if (lv->kind == LC_VEC_ACC && a != 0 && it != 0 && a > it)
+        return sl_err_set(err, "%s: accumulators %u more than its items %u (loads a step)", nm, a, it);
     const uint32_t es = (uint32_t)sl_dtype_size(dt);
+    if (p->width != 0 && lv->kind != LC_VEC_ACC)
+        return sl_err_set(err, "%s: takes no load width (requested %u bytes)", nm, p->width);
+    if (p->width != 0 && p->width != 1 && p->width != 8 && p->width != 16)
+        return sl_err_set(err, "%s: load width %u not 1 (the %s element size), 8 or 16 bytes", nm,
+                          p->width, sl_dtype_name(dt));
+    if (p->width > 1 && p->width < es)
+        return sl_err_set(err, "%s: load width %u bytes is below the %s element size", nm,
+                          p->width, sl_dtype_name(dt));
     if (p->offset >= 16 || p->offset % es)
         return sl_err_set(err, "%s: offset %u bytes is not a multiple of the %s element size "
                                "below 16", nm, p->offset, sl_dtype_name(dt));
@@ -176,18 +213,16 @@ int sl_lc_point_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_lc_
     return 0;
 }
 
-void sl_lc_request(const sl_variant *v, const sl_lc_point *p, uint64_t seed, sl_launch *req)
+void sl_lc_request(const sl_variant *v, const sl_lc_point *p, uint64_t seed, sl_launch *req, sl_dtype dt)
 {
-    const lc_variant *lv = lc_find(v->name);
+    (void)v;
     memset(req, 0, sizeof *req);
     req->block = p->block;
     req->grid = p->grid;
     req->items = p->items;
-    if (lv && lv->kind == LC_VEC_ACC) {
-        if (p->accs) req->items = p->accs;   /* vec4's accumulators are its items */
-    } else {
-        req->accs = p->accs;
-    }
+    req->accs = p->accs;
+    /* width 1 is the element size, which the kernel takes in bytes */
+    req->width = p->width == 1 ? (uint32_t)sl_dtype_size(dt) : p->width;
     req->addr_mod = p->offset;
     req->order_seed = seed;
 }
@@ -316,7 +351,7 @@ static int lc_session(sl_run *run, sl_rowctx *c, const void *x, uint64_t n, uint
             sl_lc_label(&pts[k], label, sizeof label);
             c->config = label;
             sl_launch req;
-            sl_lc_request(v, &pts[k], run->seed, &req);
+            sl_lc_request(v, &pts[k], run->seed, &req, dt);
             rc = lc_row(run, s, c, v, &req, reps, err);
         }
     }
@@ -393,21 +428,24 @@ double sl_exp_launch_plan(sl_run *run)
 int sl_exp_launch(sl_run *run, sl_err *err) { return lc_walk(run, 1, NULL, err); }
 
 /* ---- launch.csv ---------------------------------------------------------------------------- */
-/* Accumulators per thread of a point: vec4's items, grid-stride's accs; the per-lane
- * accumulators of the 16-byte loaders (packed, kahan, multipass: one per element of a vector); 1
- * for the scalar ones. */
+/* Accumulators per thread of a point: vec4's accs (its items when not requested), grid-stride's
+ * accs; the per-lane accumulators of the 16-byte loaders (packed, kahan, multipass: one per
+ * element of a vector); 1 for the scalar ones. */
 static unsigned lc_accumulators(const char *variant, sl_dtype dt, unsigned items, unsigned accs)
 {
     const lc_variant *lv = lc_find(variant);
     if (!lv) return 0;
-    if (lv->kind == LC_VEC_ACC) return items;
+    if (lv->kind == LC_VEC_ACC) return accs ? accs : items;
     if (lv->accs) return accs ? accs : 1u;
     return lv->vector ? (unsigned)(16 / sl_dtype_size(dt)) : 1u;
 }
 
-static unsigned lc_load_width(const char *variant, sl_dtype dt)
+/* Bytes per load: a vec4 point's width (1: the element size; 0: 16), 16 for the other vector
+ * loaders, the element size for the scalar ones. */
+static unsigned lc_load_width(const char *variant, sl_dtype dt, unsigned width)
 {
     const lc_variant *lv = lc_find(variant);
+    if (lv && lv->kind == LC_VEC_ACC && width) return width == 1 ? (unsigned)sl_dtype_size(dt) : width;
     return lv && lv->vector ? 16u : (unsigned)sl_dtype_size(dt);
 }
 
@@ -491,7 +529,7 @@ int sl_lc_write_csv(const char *dir, sl_err *err)
         fprintf(f, "%s,%s,%llu,%s,%s,%u,%u,%s,%s,%s,%u,%u,%u,%d,%s,%s,", var, dts, n,
                 sl_csv_get(&t, r, cbe), sweep, p.block, p.grid, sl_csv_get(&t, r, cb),
                 sl_csv_get(&t, r, cg), sl_csv_get(&t, r, ci), lc_accumulators(var, dt, items, p.accs),
-                lc_load_width(var, dt), p.offset, p.tail, sl_csv_get(&t, r, cms), sl_csv_get(&t, r, cgb));
+                lc_load_width(var, dt, p.width), p.offset, p.tail, sl_csv_get(&t, r, cms), sl_csv_get(&t, r, cgb));
         if (isnan(rc)) fputs(",", f); else fprintf(f, "%.4f,", rc);
         if (isnan(rr)) fputs(",", f); else fprintf(f, "%.4f,", rr);
         fprintf(f, "%s,%s,%s,%s,%s,%s,", sl_csv_get(&t, r, cae), sl_csv_get(&t, r, cre),

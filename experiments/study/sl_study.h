@@ -375,29 +375,34 @@ int sl_ladder_write_csv(const char *dir, sl_err *err);
 /* One point of the sweep: the launch request (0: the variant's own), the base offset of x in
  * bytes and whether n is cut to n - 1 (not a multiple of the vector width). */
 typedef struct {
-    const char *sweep;         /* "block", "grid", "items", "accumulators", "align" */
+    const char *sweep;         /* "block", "grid", "items", "accumulators", "align", "width" */
     uint32_t block, grid, items;
-    uint32_t accs;             /* accumulators per thread (grid-stride's accs, vec4's items) */
+    uint32_t accs;             /* accumulators per thread (cfg accs: grid-stride, vec4) */
     uint32_t offset;
     int tail;
+    uint32_t width;            /* bytes per load (vec4: the element size, 8, 16; 0: its own) */
 } sl_lc_point;
 /* The i-th variant of the experiment (NULL past the last). */
 const char *sl_lc_variant_name(size_t i);
 /* The points of a variant for a device of sm_count SMs (grids are multiples of it); the count
  * (0 for a name that is not swept; at most max stored). */
 size_t sl_lc_points(const char *variant, uint32_t sm_count, sl_lc_point *out, size_t max);
-/* A point's config label ("lc:grid:b256:g528:i0:a0:o0:t0") and back (sweep copied into sweep). */
+/* A point's config label ("lc:grid:b256:g528:i0:a0:o0:t0", then ":w8" when it has a width)
+ * and back (sweep copied into sweep). */
 void sl_lc_label(const sl_lc_point *p, char *buf, size_t len);
 int sl_lc_parse_label(const char *s, sl_lc_point *p, char *sweep, size_t sweep_len);
 /* Checks a point's request for v before anything is resolved (no silent rounding): block in
  * [32, 1024] (a power of two for the ladder rungs, a multiple of 32 for kahan; multipass's
  * fixed 256), no grid for the rungs whose grid follows n, grid within the variant's range,
- * items and accumulators (1, 2, 4, 8: grid-stride, vec4) the variant takes, offset a multiple
- * of the element size below 16, dtype accepted. 0, or -1 with err naming the variant and the value. */
+ * items and accumulators (1, 2, 4, 8: grid-stride, vec4; vec4's at most its items) the variant
+ * takes, a load width only for vec4 (its element size, 8 or 16 bytes), offset a multiple of the
+ * element size below 16, dtype accepted. 0, or -1 with err naming the variant and the value. */
 int sl_lc_point_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_lc_point *p,
                       sl_err *err);
-/* The launch request of a point (addr_mod = its offset; accs: vec4's items, else cfg accs). */
-void sl_lc_request(const sl_variant *v, const sl_lc_point *p, uint64_t seed, sl_launch *req);
+/* The launch request of a point for input dt (addr_mod = its offset; items, accs and width as
+ * the point's, width 1 turned into dt's element size). */
+void sl_lc_request(const sl_variant *v, const sl_lc_point *p, uint64_t seed, sl_launch *req,
+                   sl_dtype dt);
 /* DIR/launch.csv from DIR/results.csv's launch-config rows (one line per point with its
  * accumulators, load width, offset and ratios to CUB and the read ceiling), written
  * atomically; nothing when there are none. */

@@ -61,11 +61,17 @@ static void resolve_rung(sl_rung r, sl_launch *c, uint64_t n, sl_dtype dt)
             ditems = SL_LADDER_VEC_ITEMS_BIG;
             per_sm = SL_LADDER_VEC_THREADS_SM_BIG;
         }
+        /* the defaults follow the size in bytes (16-byte vectors); a requested width changes
+         * only the loads (and so the grid that covers them) */
         c->block = sl_tw_pow2_block(c->block, dblock);
         uint32_t a = c->items ? c->items : ditems;
+        if (!c->items && c->accs > a) a = c->accs; /* room for the requested accumulators */
         uint32_t p = 1;
         while (p < a && p < 8) p *= 2;
         c->items = p;
+        if (c->accs == 0) c->accs = c->items;
+        if (c->width == 0) c->width = 16;
+        sl_ladder_vec_split(n, dt, c->addr_mod, c->width, &head, &nv);
         uint64_t need = ceil_div(nv, (uint64_t)c->items * c->block);
         uint64_t want = c->grid ? c->grid : per_sm ? persistent_grid(c, per_sm) : 1;
         c->grid = clamp_grid(want < need ? want : need);
@@ -103,13 +109,25 @@ int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launc
                           (unsigned long long)n);
     if (r == SL_RUNG_GRID_STRIDE && c->accs != 1 && c->accs != 2 && c->accs != 4 && c->accs != 8)
         return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", nm, c->accs);
-    if (r != SL_RUNG_GRID_STRIDE && c->accs > 1)
-        return sl_err_set(err, "%s: takes no accumulators per thread (requested %u)%s", nm, c->accs,
-                          r == SL_RUNG_VEC4 ? "; vec4's accumulators are its items" : "");
+    if (r != SL_RUNG_GRID_STRIDE && r != SL_RUNG_VEC4 && c->accs > 1)
+        return sl_err_set(err, "%s: takes no accumulators per thread (requested %u)", nm, c->accs);
+    if (r != SL_RUNG_VEC4 && c->width)
+        return sl_err_set(err, "%s: takes no load width (requested %u bytes)", nm, c->width);
     if (r == SL_RUNG_VEC4) {
         uint32_t a = c->items;
         if (a != 1 && a != 2 && a != 4 && a != 8)
             return sl_err_set(err, "%s: items %u not in {1, 2, 4, 8}", nm, a);
+        if (c->accs != 1 && c->accs != 2 && c->accs != 4 && c->accs != 8)
+            return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", nm, c->accs);
+        if (c->accs > a)
+            return sl_err_set(err, "%s: accumulators %u more than its items %u (vectors a step)", nm,
+                              c->accs, a);
+        const uint32_t es = (uint32_t)sl_dtype_size(dt), w = sl_ladder_vec_bytes(c);
+        if (w != 16 && w != 8 && w != es)
+            return sl_err_set(err, "%s: load width %u bytes is not the %s element size, 8 or 16", nm,
+                              w, sl_dtype_name(dt));
+        if (v->acc_input && (w != 16 || c->accs != a))
+            return sl_err_set(err, "%s: takes only 16-byte loads and one accumulator per item", nm);
         if (c->addr_mod % sl_dtype_size(dt))
             return sl_err_set(err, "%s: addr_mod %u is not a multiple of the %s element size", nm,
                               c->addr_mod, sl_dtype_name(dt));
@@ -320,22 +338,24 @@ SL_TW_INLINE int grid_stride_run(const sl_variant *v, const void *x, uint64_t n,
 SL_TW_ENTRY(grid_stride)
 
 /* ========================== V6 vec4 =========================================================
- * Split: head h scalars (to the first 16-byte boundary, from addr_mod), nv vectors of W
- * (4 f32 / 2 f64), tail scalars. Block b owns the vectors [lo_b, hi_b) (sl_ladder_vec_range).
- * Thread t of block b (g = bB + t) has A accumulators, all +0:
+ * Load width w bytes (cfg width: 16, 8 or the element size), W = w / element size lanes a
+ * vector. Split: head h scalars (to the first w-byte boundary, from addr_mod), nv vectors of W,
+ * tail scalars (sl_ladder_vec_split). Block b owns the vectors [lo_b, hi_b) (sl_ladder_vec_range).
+ * Thread t of block b (g = bB + t) has C = accs accumulators (C divides A = items), all +0:
  * acc0 = acc0 + x[g] if g < h; acc0 = acc0 + x[h + W nv + g] if that is < n; then for steps
- * s = 0, 1, ..: for k < A: vector v = lo_b + s A B + k B + t (if v < hi_b): acc_k = acc_k +
- * v.x, then + v.y (+ v.z, + v.w). Combine: for w = A/2 .. 1: acc_k = acc_k + acc_{k+w}
- * (k < w). Shuffle block sum of acc0; fixed-order finish. */
+ * s = 0, 1, ..: for k < A: vector v = lo_b + s A B + k B + t (if v < hi_b): acc_{k mod C} =
+ * acc_{k mod C} + lane 0, then + lane 1, .. + lane W-1. Combine: for w = C/2 .. 1: acc_k =
+ * acc_k + acc_{k+w} (k < w). Shuffle block sum of acc0; fixed-order finish. */
 static double vec4_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     sl_launch c = *cfg;
     sl_ladder_resolve(v, &c, n, dt);
-    uint64_t head, nv, lo, hi, w = 16 / sl_dtype_size(dt);
-    sl_vec_split(n, dt, c.addr_mod, &head, &nv);
+    uint64_t head, nv, lo, hi, w = sl_ladder_vec_bytes(&c) / sl_dtype_size(dt);
+    sl_ladder_vec_split(n, dt, c.addr_mod, c.width, &head, &nv);
     sl_ladder_vec_range(nv, c.grid, 0, &lo, &hi); /* block 0 has the longest range */
     uint64_t steps = ceil_div(hi - lo, (uint64_t)c.items * c.block);
-    return 2.0 + (double)(w * steps) + (double)sl_tw_ceil_log2(c.items) +
+    const uint64_t C = c.accs ? c.accs : c.items, per_step = ceil_div(c.items, C);
+    return 2.0 + (double)(w * per_step * steps) + (double)sl_tw_ceil_log2((uint32_t)C) +
            sl_tw_depth_block_sum(c.block) + sl_tw_depth_finish(c.grid, c.block);
 }
 SL_TW_INLINE int vec4_run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
@@ -343,9 +363,10 @@ SL_TW_INLINE int vec4_run(const sl_variant *v, const void *x, uint64_t n, sl_dty
 {
     sl_launch c;
     if (prep(v, cfg, n, dt, &c, err)) return -1;
-    uint64_t B = c.block, G = c.grid, A = c.items, W = 16 / sl_dtype_size(dt);
+    uint64_t B = c.block, G = c.grid, A = c.items, W = sl_ladder_vec_bytes(&c) / sl_dtype_size(dt);
+    const uint64_t C = c.accs ? c.accs : A;
     uint64_t head, nv;
-    sl_vec_split(n, dt, c.addr_mod, &head, &nv);
+    sl_ladder_vec_split(n, dt, c.addr_mod, c.width, &head, &nv);
     uint64_t tail0 = head + nv * W;
     double *partials = alloc_doubles(G, v, err);
     if (!partials) return -1;
@@ -365,9 +386,9 @@ SL_TW_INLINE int vec4_run(const sl_variant *v, const void *x, uint64_t n, sl_dty
                     uint64_t j = s0 + k * B;
                     if (j >= hi) break;
                     uint64_t e = head + j * W;
-                    acc[k] = sl_tw_chain(acc[k], x, dt, af, e, 1, e + W, W); /* .x, .y, ... */
+                    acc[k % C] = sl_tw_chain(acc[k % C], x, dt, af, e, 1, e + W, W); /* .x, .y, ... */
                 }
-            for (uint64_t w = A / 2; w >= 1; w /= 2)
+            for (uint64_t w = C / 2; w >= 1; w /= 2)
                 for (uint64_t k = 0; k < w; k++) acc[k] = sl_tw_add(acc[k], acc[k + w], af);
             vals[t] = acc[0];
         }

@@ -12,6 +12,7 @@
  * 16-byte read-only loads per thread before the adds. All rungs finish in the same launch
  * (sl_device_finish, last-block fixed order). */
 #include <cuda_runtime.h>
+#include <type_traits>
 #include "ladder/ladder.h"
 #include "reduce/reduce.cuh"
 
@@ -159,22 +160,26 @@ __global__ void __launch_bounds__(1024) k_grid_stride_acc(const X *__restrict__ 
     sl_device_finish(a, sl_ws_partials<T>(work), sl_ws_counter(work), result);
 }
 
-/* V6: see the model in ladder.c. head/nv from sl_vec_split; x + head is 16-aligned.
+/* V6: see the model in ladder.c. VB bytes a load (16: float4 / double2 / 8 halves; 8, or the
+ * element size: sl_load_of); head/nv from sl_ladder_vec_split; x + head is VB-aligned.
  * Block b streams its own contiguous range of vectors (sl_ladder_vec_block, with the split
- * per/extra from sl_ladder_vec_units: no division on the device): A 16-byte loads in flight
- * per thread, then their adds in order. Two resident blocks of 1024 (32 registers) for
- * A <= 4; A = 8 would spill under that bound.
+ * per/extra from sl_ladder_vec_units: no division on the device): A loads in flight per
+ * thread, then their adds in order, load k into accumulator k mod C (C divides A; C = A is the
+ * default). Two resident blocks of 1024 (32 registers) for A <= 4; A = 8 would spill under
+ * that bound.
  * ONE (grid == 1): the range is [0, nv) without computing it, so the first loads issue at
  * once, and the finish is the one-block case of sl_device_finish written out (same bits).
  * EDGES: false when there is no head and no tail (head == 0, n == W nv): the scalar checks
  * are compiled out. Both matter only where one block is latency-bound (~0.2 us for the
  * range arithmetic, a few tens of ns for the checks and the finish branch). */
-template <typename X, typename T, int A, bool ONE, bool EDGES>
+template <typename X, typename T, int A, int C, bool ONE, bool EDGES, int VB>
 __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
     k_vec4(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, uint64_t per,
            uint64_t extra, void *work, X *result)
 {
-    typedef typename sl_vec<X>::type V;
+    typedef sl_load_of<X, VB> L;
+    typedef typename L::V V;
+    static_assert(C >= 1 && C <= A && A % C == 0, "accumulators divide the loads of a step");
     constexpr uint64_t W = sizeof(V) / sizeof(X);
     __shared__ T s_warp[32];
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
@@ -182,9 +187,9 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
     const uint64_t g = (uint64_t)blockIdx.x * B + threadIdx.x;
     uint64_t lo = 0, hi = nv;
     if (!ONE) sl_ladder_vec_block(nv, per, extra, blockIdx.x, &lo, &hi);
-    T acc[A];
+    T acc[C];
 #pragma unroll
-    for (int k = 0; k < A; k++) acc[k] = T(0);
+    for (int k = 0; k < C; k++) acc[k] = T(0);
     const uint64_t tail0 = head + nv * W;
     if (EDGES && g < head) acc[0] = acc[0] + sl_acc_of<T>(x[g]);
     if (EDGES && tail0 + g < n) acc[0] = acc[0] + sl_acc_of<T>(x[tail0 + g]);
@@ -194,15 +199,15 @@ __global__ void __launch_bounds__(1024, A >= 8 ? 1 : 2)
     for (; p + (A - 1) * B < end; p += A * B) {
         V r[A];
 #pragma unroll
-        for (int k = 0; k < A; k++) r[k] = sl_ldv(p + k * B);
+        for (int k = 0; k < A; k++) r[k] = L::ld(p + k * B);
 #pragma unroll
-        for (int k = 0; k < A; k++) sl_vadd(acc[k], r[k]);
+        for (int k = 0; k < A; k++) L::add(acc[k % C], r[k]);
     }
 #pragma unroll
     for (int k = 0; k < A; k++)
-        if (p + k * B < end) sl_vadd(acc[k], sl_ldv(p + k * B));
+        if (p + k * B < end) L::add(acc[k % C], L::ld(p + k * B));
 #pragma unroll
-    for (int w = A / 2; w >= 1; w /= 2)
+    for (int w = C / 2; w >= 1; w /= 2)
 #pragma unroll
         for (int k = 0; k < w; k++) acc[k] = acc[k] + acc[k + w];
     T s = sl_block_sum(acc[0], s_warp);
@@ -268,15 +273,43 @@ static void vec4_launch_a(const sl_launch &c, const X *x, uint64_t n, uint64_t h
 {
     const dim3 G(c.grid), B(c.block);
     switch (c.items) {
-    case 1: k_vec4<X, T, 1, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    case 2: k_vec4<X, T, 2, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    case 4: k_vec4<X, T, 4, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
-    default: k_vec4<X, T, 8, ONE, EDGES><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 1: k_vec4<X, T, 1, 1, ONE, EDGES, 16><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 2: k_vec4<X, T, 2, 2, ONE, EDGES, 16><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    case 4: k_vec4<X, T, 4, 4, ONE, EDGES, 16><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
+    default: k_vec4<X, T, 8, 8, ONE, EDGES, 16><<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res); break;
     }
 }
 
-/* vec4: the split (sl_vec_split, sl_ladder_vec_units) once on the host, then the kernel for
- * (one block?, scalar edges?, accumulators). */
+/* The swept shapes (fewer accumulators than loads a step, or loads narrower than 16 bytes):
+ * the general kernel only (several blocks' code, scalar edges checked: the same bits as the
+ * one-block and edge-free forms), by (items, accumulators, width). vec4_fn_g names the same. */
+#define SL_VEC4_G(X, T, A, C, VB) k_vec4<X, T, A, C, false, true, VB>
+#define SL_VEC4_G_WIDTHS(X, T, A, C, DO)                                                    \
+    switch (c.width) {                                                                      \
+    case 16: DO(SL_VEC4_G(X, T, A, C, 16)); break;                                          \
+    case 8: DO(SL_VEC4_G(X, T, A, C, 8)); break;                                            \
+    default: DO(SL_VEC4_G(X, T, A, C, (int)sizeof(X))); break;                              \
+    }
+#define SL_VEC4_G_ALL(X, T, DO)                                                             \
+    switch (c.items * 16u + c.accs) {                                                       \
+    case 1 * 16 + 1: SL_VEC4_G_WIDTHS(X, T, 1, 1, DO) break;                                \
+    case 2 * 16 + 1: SL_VEC4_G_WIDTHS(X, T, 2, 1, DO) break;                                \
+    case 2 * 16 + 2: SL_VEC4_G_WIDTHS(X, T, 2, 2, DO) break;                                \
+    case 4 * 16 + 1: SL_VEC4_G_WIDTHS(X, T, 4, 1, DO) break;                                \
+    case 4 * 16 + 2: SL_VEC4_G_WIDTHS(X, T, 4, 2, DO) break;                                \
+    case 4 * 16 + 4: SL_VEC4_G_WIDTHS(X, T, 4, 4, DO) break;                                \
+    case 8 * 16 + 1: SL_VEC4_G_WIDTHS(X, T, 8, 1, DO) break;                                \
+    case 8 * 16 + 2: SL_VEC4_G_WIDTHS(X, T, 8, 2, DO) break;                                \
+    case 8 * 16 + 4: SL_VEC4_G_WIDTHS(X, T, 8, 4, DO) break;                                \
+    default: SL_VEC4_G_WIDTHS(X, T, 8, 8, DO) break;                                        \
+    }
+
+/* vec4's default shape: 16-byte loads, one accumulator per load of a step (the kernels above
+ * with ONE and EDGES specialised); any other is the general kernel. */
+static inline bool vec4_default_shape(const sl_launch &c) { return c.width == 16 && c.accs == c.items; }
+
+/* vec4: the split (sl_ladder_vec_split, sl_ladder_vec_units) once on the host, then the kernel
+ * for (one block?, scalar edges?, items, accumulators, width). */
 template <typename X, typename T>
 static void vec4_launch(const ladder_args &a, sl_dtype dt)
 {
@@ -284,9 +317,22 @@ static void vec4_launch(const ladder_args &a, sl_dtype dt)
     const X *x = (const X *)a.x;
     X *res = (X *)a.result;
     uint64_t head, nv;
-    sl_vec_split(a.n, dt, c.addr_mod, &head, &nv);
+    sl_ladder_vec_split(a.n, dt, c.addr_mod, c.width, &head, &nv);
     uint64_t per, extra;
     sl_ladder_vec_units(nv, c.grid, &per, &extra);
+    if (!vec4_default_shape(c)) {
+        /* half-acc (16-bit accumulators) is refused any other shape by sl_ladder_check */
+        if constexpr (!(std::is_same<X, T>::value && sizeof(X) == 2)) {
+            const dim3 G(c.grid), B(c.block);
+            void *w = a.work;
+            const uint64_t n = a.n;
+            cudaStream_t s = a.s;
+#define SL_VEC4_LAUNCH(K) K<<<G, B, 0, s>>>(x, n, head, nv, per, extra, w, res)
+            SL_VEC4_G_ALL(X, T, SL_VEC4_LAUNCH)
+#undef SL_VEC4_LAUNCH
+        }
+        return;
+    }
     const bool edges = head != 0 || head + nv * (16 / sizeof(X)) != a.n;
     if (c.grid == 1 && edges)
         vec4_launch_a<X, T, true, true>(c, x, a.n, head, nv, per, extra, a.work, res, a.s);
@@ -382,11 +428,23 @@ template <typename X, typename T, bool ONE, bool EDGES>
 static const void *vec4_fn(uint32_t items)
 {
     switch (items) {
-    case 1: return (const void *)k_vec4<X, T, 1, ONE, EDGES>;
-    case 2: return (const void *)k_vec4<X, T, 2, ONE, EDGES>;
-    case 4: return (const void *)k_vec4<X, T, 4, ONE, EDGES>;
-    default: return (const void *)k_vec4<X, T, 8, ONE, EDGES>;
+    case 1: return (const void *)k_vec4<X, T, 1, 1, ONE, EDGES, 16>;
+    case 2: return (const void *)k_vec4<X, T, 2, 2, ONE, EDGES, 16>;
+    case 4: return (const void *)k_vec4<X, T, 4, 4, ONE, EDGES, 16>;
+    default: return (const void *)k_vec4<X, T, 8, 8, ONE, EDGES, 16>;
     }
+}
+/* The general kernel vec4_launch runs for a shape other than the default. */
+template <typename X, typename T>
+static const void *vec4_fn_g(const sl_launch &c)
+{
+    const void *fn = NULL;
+    if constexpr (!(std::is_same<X, T>::value && sizeof(X) == 2)) {
+#define SL_VEC4_FN(K) fn = (const void *)K
+        SL_VEC4_G_ALL(X, T, SL_VEC4_FN)
+#undef SL_VEC4_FN
+    }
+    return fn;
 }
 
 template <typename X, typename T>
@@ -409,6 +467,7 @@ static const void *ladder_fn(const sl_variant *v, const sl_launch &c, uint64_t n
         default: return (const void *)k_grid_stride<X, T>;
         }
     case SL_RUNG_VEC4: {
+        if (!vec4_default_shape(c)) return vec4_fn_g<X, T>(c);
         uint64_t head, nv;
         sl_vec_split(n, dt, c.addr_mod, &head, &nv);
         const bool edges = head != 0 || head + nv * (16 / sizeof(X)) != n;

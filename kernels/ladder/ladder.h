@@ -44,9 +44,10 @@ typedef enum {
 /* The resolve() of every rung (v->impl): fills the zero fields of cfg. Idempotent. */
 sl_resolve_fn sl_ladder_resolve;
 /* Checks a resolved cfg (block a power of two in [32,1024], grid in [1, 2^31-1] and large
- * enough for rungs V0-V4, items as the rung needs, accs in {1, 2, 4, 8} for grid-stride and at
- * most 1 for the others, addr_mod a multiple of the element size for vec4). Returns 0, or -1
- * with err naming the variant. */
+ * enough for rungs V0-V4, items as the rung needs, accs in {1, 2, 4, 8} for grid-stride, in
+ * {1, 2, 4, 8} and at most items for vec4, at most 1 for the others; vec4: width the element
+ * size, 8 or 16 (half-acc: 16, accs = items), addr_mod a multiple of the element size; no width
+ * for the other rungs). Returns 0, or -1 with err naming the variant. */
 int sl_ladder_check(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
                     sl_err *err);
 /* The resource use of the kernel the launcher runs for v (a rung of ladder.c or ladder2.c) at a
@@ -63,7 +64,21 @@ int sl_ladder_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const s
                            sl_kernel_attrs *out, sl_err *err);
 int sl_ladder2_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
                             sl_kernel_attrs *out, sl_err *err);
-/* vec4 splits x with sl_vec_split (sl_layout.h): head scalars, 16-byte vectors, tail. */
+/* vec4's load width in bytes of a resolved cfg (0: 16), and its split of x for that width:
+ * head scalars up to the first width-byte boundary (addr_mod the byte address of x[0] mod 16),
+ * whole vectors of width / element size elements, tail scalars. Width 16 is sl_vec_split
+ * (sl_layout.h); the element size gives no head and no tail (nv = n). */
+static inline uint32_t sl_ladder_vec_bytes(const sl_launch *c) { return c->width ? c->width : 16u; }
+static inline void sl_ladder_vec_split(uint64_t n, sl_dtype dt, uint32_t addr_mod, uint32_t width,
+                                       uint64_t *head, uint64_t *nv)
+{
+    /* a width below the element size (refused by sl_ladder_check) splits as scalars */
+    const uint32_t es = (uint32_t)sl_dtype_size(dt), w0 = width ? width : 16u, w = w0 < es ? es : w0;
+    uint64_t h = ((w - (addr_mod & (w - 1u))) & (w - 1u)) / es;
+    if (h > n) h = n;
+    *head = h;
+    *nv = (n - h) / (w / es);
+}
 /* vec4: the vectors [*lo, *hi) of block b of grid blocks (nv vectors in all): units of
  * SL_LADDER_VEC_UNIT vectors, ceil(nv / UNIT) of them, split as evenly as possible with the
  * first (units mod grid) blocks taking one more. sl_ladder_vec_units gives the split (per

@@ -1,6 +1,7 @@
 /* reduce/vec.cuh: thread scope: the element conversions (input format X to accumulator T, and
  * the one final rounding back), the 16-byte vector of an element type (float4 / double2 / 8
- * float16 or bfloat16 values), its lanes, its streaming read-only load and its in-order add.
+ * float16 or bfloat16 values), its lanes, its streaming read-only load and its in-order add;
+ * the same for narrower loads (2, 4, 8 bytes: sl_load_of).
  * The split of x into head, vectors and tail is sl_layout.h's (shared with the twins). */
 #ifndef SL_REDUCE_VEC_CUH
 #define SL_REDUCE_VEC_CUH
@@ -142,5 +143,65 @@ __device__ __forceinline__ void sl_vadd(double &a, const double2 v)
 {
     a = a + v.x; a = a + v.y;
 }
+
+/* ---- loads narrower than 16 bytes (vec4's load-width sweep): VB = 2, 4 or 8 bytes of X as raw
+ * words, loaded with the same streaming read-only load; lane k of them as X; their in-order add.
+ * sl_load_of<X, VB> picks the 16-byte vector above for VB = 16, these otherwise, so a kernel is
+ * written once for every width. */
+template <int VB> struct sl_nv { unsigned w[VB / 4]; };   /* VB = 4, 8 */
+template <> struct sl_nv<2> { unsigned short h; };
+__device__ __forceinline__ sl_nv<2> sl_ldn(const sl_nv<2> *p)
+{
+    sl_nv<2> r;
+    asm volatile("ld.global.nc.L1::no_allocate.u16 %0, [%1];" : "=h"(r.h) : "l"(p));
+    return r;
+}
+__device__ __forceinline__ sl_nv<4> sl_ldn(const sl_nv<4> *p)
+{
+    sl_nv<4> r;
+    asm volatile("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(r.w[0]) : "l"(p));
+    return r;
+}
+__device__ __forceinline__ sl_nv<8> sl_ldn(const sl_nv<8> *p)
+{
+    sl_nv<8> r;
+    asm volatile("ld.global.nc.L1::no_allocate.v2.u32 {%0,%1}, [%2];" : "=r"(r.w[0]), "=r"(r.w[1]) : "l"(p));
+    return r;
+}
+/* Lane k of VB raw bytes read as X (element 0 at the lowest address, little-endian). */
+template <typename X> struct sl_nv_lane;
+template <> struct sl_nv_lane<float> {
+    template <int VB> static __device__ __forceinline__ float get(const sl_nv<VB> &v, int k) { return __uint_as_float(v.w[k]); }
+};
+template <> struct sl_nv_lane<double> {
+    static __device__ __forceinline__ double get(const sl_nv<8> &v, int) { return __hiloint2double((int)v.w[1], (int)v.w[0]); }
+};
+template <typename H> struct sl_nv_lane16 {
+    static __device__ __forceinline__ H get(const sl_nv<2> &v, int) { H h; sl_from_bits(v.h, h); return h; }
+    template <int VB> static __device__ __forceinline__ H get(const sl_nv<VB> &v, int k)
+    {
+        H h;
+        sl_from_bits((unsigned short)((k & 1) ? v.w[k >> 1] >> 16 : v.w[k >> 1] & 0xffffu), h);
+        return h;
+    }
+};
+template <> struct sl_nv_lane<__half> : sl_nv_lane16<__half> {};
+template <> struct sl_nv_lane<__nv_bfloat16> : sl_nv_lane16<__nv_bfloat16> {};
+
+template <typename X, int VB> struct sl_load_of {
+    typedef sl_nv<VB> V;
+    static_assert(sizeof(V) == VB && VB >= (int)sizeof(X), "load width");
+    static __device__ __forceinline__ V ld(const V *p) { return sl_ldn(p); }
+    template <typename T> static __device__ __forceinline__ void add(T &a, const V &v)
+    {
+#pragma unroll
+        for (int k = 0; k < VB / (int)sizeof(X); k++) a = a + sl_acc_of<T>(sl_nv_lane<X>::get(v, k));
+    }
+};
+template <typename X> struct sl_load_of<X, 16> {
+    typedef typename sl_vec<X>::type V;
+    static __device__ __forceinline__ V ld(const V *p) { return sl_ldv(p); }
+    template <typename T> static __device__ __forceinline__ void add(T &a, const V &v) { sl_vadd(a, v); }
+};
 
 #endif
