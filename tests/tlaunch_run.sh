@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tlaunch_run.sh: `sumlab run launch-config` end to end on the CPU backend (tiny preset): every
 # swept variant's rows, launch.csv with the configuration columns (block, grid, items,
-# accumulators, load width, offset, n - 1 points) and the error columns filled, every error
+# accumulators, load width (vec4's scalar, 8- and 16-byte loads), offset, n - 1 points) and the error columns filled, every error
 # within its bound; `run all` does not plan it (opt-in).
 #   usage: tlaunch_run.sh PATH/TO/sumlab [SOURCE_DIR]
 set -uo pipefail
@@ -32,11 +32,18 @@ vs = {r["variant"] for r in lc}
 for v in ["warp-shuffle", "grid-stride", "vec4", "multi-load", "packed", "block-reduce", "kahan", "multipass"]:
     check(v in vs, "no rows of %s" % v)
 check({r["dtype"] for r in lc} == {"f32", "bf16"}, "dtypes %s" % {r["dtype"] for r in lc})
-check({r["sweep"] for r in lc} == {"block", "grid", "items", "accumulators", "align"}, "sweeps %s" % {r["sweep"] for r in lc})
+check({r["sweep"] for r in lc} == {"block", "grid", "items", "accumulators", "align", "width"}, "sweeps %s" % {r["sweep"] for r in lc})
 check({r["offset"] for r in lc} == {"0", "4", "8", "12"}, "offsets %s" % {r["offset"] for r in lc})
 check({r["block"] for r in lc if r["sweep"] == "block"} >= {"32", "64", "128", "256", "512", "1024"}, "blocks")
 check({r["accumulators"] for r in lc if r["variant"] == "vec4"} == {"1", "2", "4", "8"}, "vec4 accumulators")
-check({r["load_width"] for r in lc if r["variant"] == "vec4"} == {"16"} and
+check({(r["items"], r["accumulators"]) for r in lc if r["variant"] == "vec4" and r["sweep"] == "items"} ==
+      {(str(i), str(a)) for i in (1, 2, 4, 8) for a in (1, 2, 4, 8) if a <= i}, "vec4 items x accumulators")
+# every width at every offset and n - 1
+check(len({(r["dtype"], r["load_width"], r["offset"], r["tail"]) for r in lc if r["sweep"] == "width"}) == 2 * 3 * 4 * 2,
+      "vec4 width x alignment points")
+check({r["load_width"] for r in lc if r["variant"] == "vec4" and r["sweep"] != "width"} == {"16"} and
+      {(r["dtype"], r["load_width"]) for r in lc if r["variant"] == "vec4" and r["sweep"] == "width"} ==
+      {("f32", "4"), ("f32", "8"), ("f32", "16"), ("bf16", "2"), ("bf16", "8"), ("bf16", "16")} and
       {r["load_width"] for r in lc if r["variant"] == "grid-stride" and r["dtype"] == "bf16"} == {"2"}, "load widths")
 ns = {(r["dtype"], r["n"], r["tail"]) for r in lc}
 check(any(t == "1" for _, _, t in ns) and all(int(n) % 2 == 1 for _, n, t in ns if t == "1"), "n - 1 points %s" % ns)
@@ -94,6 +101,29 @@ for dt in ("f32", "bf16"):
     if not m or abs(float(m.group(1)) - worst) > 0.051 or m.group(2) != wv:
         print("FAIL: %s: report says %s, launch.csv gives %.1f %% (%s)" % (dt, m.groups() if m else None, worst, wv), file=sys.stderr)
         fails += 1
+    # vec4's load widths: "W-byte loads gain x % over scalar loads" from the aligned width points
+    wr = {(int(r["load_width"]), int(r["offset"]), int(r["tail"])): float(r["time_ms"]) for r in lc
+          if r["variant"] == "vec4" and r["dtype"] == dt and r["sweep"] == "width" and int(r["n"]) + int(r["tail"]) == nm}
+    ws = sorted({w for w, _, _ in wr})
+    for w in ws[1:]:
+        g = (wr[(ws[0], 0, 0)] / wr[(w, 0, 0)] - 1) * 100
+        m = re.search(r"%d-byte loads (gain|lose) ([0-9.]+) %% over scalar loads" % w, sec)
+        if not m or abs((1 if m.group(1) == "gain" else -1) * float(m.group(2)) - g) > 0.051:
+            print("FAIL: %s: %d-byte loads: report says %s, launch.csv gives %+.1f %%" % (dt, w, m.groups() if m else None, g), file=sys.stderr)
+            fails += 1
+    # launch_summary.md: each variant's best aligned point against its own launch, as computed here
+    summ = open(d + "/launch_summary.md").read()
+    ssec = summ[summ.index("**%s, n = %d**" % (dt, nm)):]
+    for v in ["grid-stride", "vec4", "kahan"]:
+        pts = [r for r in lc if r["variant"] == v and r["dtype"] == dt and int(r["n"]) + int(r["tail"]) == nm
+               and r["offset"] == "0" and r["tail"] == "0"]
+        own = [r for r in pts if r["sweep"] == "align"]
+        best = min(pts, key=lambda r: float(r["time_ms"]))
+        g = (float(own[0]["time_ms"]) / float(best["time_ms"]) - 1) * 100
+        m = re.search(r"\| %s \| [0-9.]+ \| %s: [^|]* \| [0-9.]+ \| ([-+][0-9.]+) %%" % (re.escape(v), best["sweep"]), ssec)
+        if not m or abs(float(m.group(1)) - g) > 0.051:
+            print("FAIL: %s %s: summary says %s, launch.csv gives %+.1f %% (%s)" % (dt, v, m.groups() if m else None, g, best["sweep"]), file=sys.stderr)
+            fails += 1
 sys.exit(1 if fails else 0)
 PY
 

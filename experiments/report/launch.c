@@ -1,8 +1,11 @@
 /* launch.c: the "Launch configurations" section of report.md: which of the first text's tuning
  * claims held in this run, every figure computed from DIR/launch.csv (the launch-config rows):
  * 256 threads against the best block size per rung, the best grid, accumulators and items, vector
- * loads against scalar ones and misaligned against aligned, and the error of every tree shape
- * against its bound. Speed claims need the GPU backend; the CPU backend reports the errors. */
+ * loads against scalar ones (vec4's scalar, 8- and 16-byte loads) and misaligned against aligned,
+ * accumulators against one, and the error of every tree shape against its bound. Speed claims
+ * need the GPU backend; the CPU backend reports the errors. Also writes DIR/launch_summary.md,
+ * BENCHMARKS.md's launch-config table from the same figures. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +14,7 @@
 
 typedef struct {
     const sl_csv *t;
-    int var, dt, n, be, sw, breq, greq, blk, grd, acc, off, tail, ms, gb, re, br;
+    int var, dt, n, be, sw, breq, greq, blk, grd, acc, off, tail, ms, gb, re, br, lw, it;
 } lc_tab;
 
 static const char *S(const lc_tab *L, size_t r, int c) { return sl_csv_get(L->t, r, c); }
@@ -135,6 +138,116 @@ static void speed_claims(FILE *f, const lc_tab *L, const char *dt, double nm)
     else fputc('\n', f);
 }
 
+/* vec4's rows of the width sweep at load width w (bytes), offset off, n - 1 when tail: -1 if none. */
+static long width_row(const lc_tab *L, const char *dt, double nm, double w, double off, int tail)
+{
+    for (size_t r = 0; r < L->t->nrows; r++)
+        if (is(L, r, "vec4", dt, nm, "width") && N(L, r, L->lw) == w && N(L, r, L->off) == off &&
+            N(L, r, L->tail) == tail)
+            return (long)r;
+    return -1;
+}
+
+/* The load widths of vec4's width sweep of dt at nm, ascending (at most 4). */
+static int widths_of(const lc_tab *L, const char *dt, double nm, double *w)
+{
+    int k = 0;
+    for (size_t r = 0; r < L->t->nrows; r++) {
+        if (!is(L, r, "vec4", dt, nm, "width")) continue;
+        const double x = N(L, r, L->lw);
+        int have = 0;
+        for (int j = 0; j < k; j++) have |= w[j] == x;
+        if (!have && k < 4 && x > 0) w[k++] = x;
+    }
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && w[j - 1] > w[j]; j--) { const double t = w[j]; w[j] = w[j - 1]; w[j - 1] = t; }
+    return k;
+}
+
+/* Load width (vec4 at its own launch): scalar, 8- and 16-byte loads, aligned and misaligned,
+ * with the error of each tree; speed columns on the GPU backend only. */
+static void width_claims(FILE *f, const lc_tab *L, const char *dt, double nm, int gpu)
+{
+    double w[4];
+    const int nw = widths_of(L, dt, nm, w);
+    if (nw < 2) return;
+    const long s0 = width_row(L, dt, nm, w[0], 0, 0);
+    fprintf(f, "**Load width** (`vec4` at its own launch, %s, n = %.0f): scalar (%.0f-byte), 8-byte and "
+               "16-byte loads; each split takes a scalar head up to its own alignment and a scalar tail.\n\n"
+               "| bytes a load | %srelative error (aligned) | error / bound |\n|---:|%s---:|---:|\n",
+            dt, nm, w[0], gpu ? "GB/s | vs scalar | offset 4 | offset 8 | offset 12 | n - 1 | " : "",
+            gpu ? "---:|---:|---:|---:|---:|---:|" : "");
+    double gain[4] = {NAN, NAN, NAN, NAN}, mis[4] = {NAN, NAN, NAN, NAN};
+    for (int k = 0; k < nw; k++) {
+        const long a = width_row(L, dt, nm, w[k], 0, 0);
+        if (a < 0) continue;
+        fprintf(f, "| %.0f | ", w[k]);
+        if (gpu) {
+            fprintf(f, "%.1f | ", N(L, (size_t)a, L->gb));
+            if (s0 >= 0 && k > 0) {
+                gain[k] = (N(L, (size_t)s0, L->ms) / N(L, (size_t)a, L->ms) - 1) * 100;
+                fprintf(f, "%+.1f %% | ", gain[k]);
+            } else {
+                fputs("| ", f);
+            }
+            for (int o = 4; o <= 16; o += 4) {
+                const long m = o < 16 ? width_row(L, dt, nm, w[k], o, 0) : width_row(L, dt, nm, w[k], 0, 1);
+                if (m < 0) { fputs("| ", f); continue; }
+                const double z = (N(L, (size_t)m, L->ms) / N(L, (size_t)a, L->ms) - 1) * 100;
+                fprintf(f, "%+.1f %% | ", z);
+                if (o < 16 && !(z <= mis[k])) mis[k] = z;
+            }
+        }
+        fprintf(f, "%.3g | %.3g |\n", N(L, (size_t)a, L->re), N(L, (size_t)a, L->br));
+    }
+    fputc('\n', f);
+    if (!gpu) return;
+    for (int k = 1; k < nw; k++)
+        if (!isnan(gain[k]))
+            fprintf(f, "%.0f-byte loads %s %.1f %% over scalar loads at n = %.0f%s", w[k], gain[k] >= 0 ? "gain" : "lose",
+                    fabs(gain[k]), nm, k + 1 < nw ? "; " : "");
+    fputs(".", f);
+    for (int k = 0; k < nw; k++)
+        if (!isnan(mis[k]))
+            fprintf(f, " %.0f-byte loads on a misaligned base: at most %+.1f %%%s", w[k], mis[k], k + 1 < nw ? ";" : ".");
+    fputs(" The text's \"vector loads are not always faster\": ", f);
+    int held = 0;
+    for (int k = 1; k < nw; k++) held |= !isnan(gain[k]) && gain[k] < 0;
+    for (int k = 1; k < nw; k++) held |= !isnan(mis[k]) && !isnan(gain[k]) && mis[k] > gain[k];
+    fprintf(f, "%s.\n\n", held ? "**held here** (a wider load lost to the scalar one, or its misaligned time "
+                                 "ate its gain)"
+                               : "not seen here (every wider load gained, aligned or not)");
+}
+
+/* Accumulators (grid-stride; vec4 at 8 loads a step): 8 against 1 at block 256, speed and error. */
+static void accumulator_claims(FILE *f, const lc_tab *L, const char *dt, double nm, int gpu)
+{
+    static const char *const av[] = {"grid-stride", "vec4"};
+    int head = 0;
+    for (size_t k = 0; k < 2; k++) {
+        long r1 = -1, r8 = -1;
+        for (size_t r = 0; r < L->t->nrows; r++) {
+            if (!is(L, r, av[k], dt, nm, "accumulators") || N(L, r, L->breq) != 256) continue;
+            if (N(L, r, L->acc) == 1) r1 = (long)r;
+            if (N(L, r, L->acc) == 8) r8 = (long)r;
+        }
+        if (r1 < 0 || r8 < 0) continue;
+        if (!head)
+            fprintf(f, "**Independent accumulators** (%s, n = %.0f, block 256; vec4 at 8 loads a step): more "
+                       "accumulators shorten each chain (the bound's depth) and change the summation order.\n\n"
+                       "| variant | %srelative error, 1 / 8 | error / bound, 1 / 8 |\n|---|%s---|---|\n",
+                    dt, nm, gpu ? "GB/s, 1 / 8 accumulators | gain of 8 over 1 | " : "", gpu ? "---|---:|" : "");
+        head = 1;
+        const size_t a = (size_t)r1, b = (size_t)r8;
+        fprintf(f, "| %s | ", av[k]);
+        if (gpu)
+            fprintf(f, "%.1f / %.1f | %+.1f %% | ", N(L, a, L->gb), N(L, b, L->gb),
+                    (N(L, a, L->ms) / N(L, b, L->ms) - 1) * 100);
+        fprintf(f, "%.3g / %.3g | %.3g / %.3g |\n", N(L, a, L->re), N(L, b, L->re), N(L, a, L->br), N(L, b, L->br));
+    }
+    if (head) fputc('\n', f);
+}
+
 static void error_claims(FILE *f, const lc_tab *L, const char *dt, double nm)
 {
     fprintf(f, "**Error** (%s, n = %.0f): a launch configuration is a summation tree; every point's "
@@ -169,6 +282,98 @@ static void error_claims(FILE *f, const lc_tab *L, const char *dt, double nm)
                                               : "Every point's error lies within the bound of its tree", all);
 }
 
+/* ---- launch_summary.md: BENCHMARKS.md's launch-config table ------------------------------------
+ * Per dtype at its largest n: each variant's best point of every sweep (aligned input) against its
+ * own launch, 256 threads against its best block; then vec4's load widths (each against scalar
+ * loads, aligned, and its worst misaligned offset and n - 1 against its aligned time) and the
+ * vector rungs' misaligned input. Composed in memory, written whole. */
+static void summary_dtype(FILE *f, const lc_tab *L, const char *dt, double nm)
+{
+    fprintf(f, "\n**%s, n = %.0f** (GB/s: bytes read / median time)\n\n"
+               "| variant | own launch GB/s | best point (sweep: block, grid, items, accumulators) | best GB/s | "
+               "best vs own | block 256 vs best block |\n|---|---:|---|---:|---:|---:|\n", dt, nm);
+    for (size_t k = 0; k < NV; k++) {
+        const long own = own_launch(L, vars[k], dt, nm, 0, 0);
+        long b = -1;
+        double bblk = INFINITY, t256 = NAN;
+        for (size_t r = 0; r < L->t->nrows; r++) {
+            if (!is(L, r, vars[k], dt, nm, NULL) || N(L, r, L->off) != 0 || N(L, r, L->tail) != 0) continue;
+            if (b < 0 || N(L, r, L->ms) < N(L, (size_t)b, L->ms)) b = (long)r;
+            if (!strcmp(S(L, r, L->sw), "block")) {
+                if (N(L, r, L->ms) < bblk) bblk = N(L, r, L->ms);
+                if (N(L, r, L->breq) == 256) t256 = N(L, r, L->ms);
+            }
+        }
+        if (b < 0) continue;
+        const size_t rb = (size_t)b;
+        fprintf(f, "| %s | ", vars[k]);
+        if (own >= 0) fprintf(f, "%.1f", N(L, (size_t)own, L->gb));
+        fprintf(f, " | %s: %s, %s, %s, %s", S(L, rb, L->sw), S(L, rb, L->blk), S(L, rb, L->grd), S(L, rb, L->it),
+                S(L, rb, L->acc));
+        if (N(L, rb, L->lw) > 0 && !strcmp(S(L, rb, L->sw), "width")) fprintf(f, ", %s-byte loads", S(L, rb, L->lw));
+        fprintf(f, " | %.1f | ", N(L, rb, L->gb));
+        if (own >= 0) fprintf(f, "%+.1f %%", (N(L, (size_t)own, L->ms) / N(L, rb, L->ms) - 1) * 100);
+        fputs(" | ", f);
+        if (isfinite(bblk) && !isnan(t256)) fprintf(f, "%+.1f %%", (t256 / bblk - 1) * 100);
+        fputs(" |\n", f);
+    }
+    double w[4];
+    const int nw = widths_of(L, dt, nm, w);
+    const long s0 = nw ? width_row(L, dt, nm, w[0], 0, 0) : -1;
+    if (nw)
+        fputs("\n| vec4 loads | aligned GB/s | vs scalar loads | worst misaligned base vs aligned | n - 1 vs aligned |\n"
+              "|---|---:|---:|---:|---:|\n", f);
+    for (int k = 0; k < nw; k++) {
+        const long a = width_row(L, dt, nm, w[k], 0, 0);
+        if (a < 0) continue;
+        const double ta = N(L, (size_t)a, L->ms);
+        fprintf(f, "| %.0f-byte%s | %.1f | ", w[k], k == 0 ? " (scalar)" : "", N(L, (size_t)a, L->gb));
+        if (k > 0 && s0 >= 0) fprintf(f, "%+.1f %%", (N(L, (size_t)s0, L->ms) / ta - 1) * 100);
+        double worst = NAN, wo = 0;
+        for (int o = 4; o < 16; o += 4) {
+            const long m = width_row(L, dt, nm, w[k], o, 0);
+            if (m < 0) continue;
+            const double z = (N(L, (size_t)m, L->ms) / ta - 1) * 100;
+            if (!(z <= worst)) { worst = z; wo = o; }
+        }
+        fputs(" | ", f);
+        if (!isnan(worst)) fprintf(f, "%+.1f %% (offset %.0f)", worst, wo);
+        const long t1 = width_row(L, dt, nm, w[k], 0, 1);
+        fputs(" | ", f);
+        if (t1 >= 0) fprintf(f, "%+.1f %%", (N(L, (size_t)t1, L->ms) / ta - 1) * 100);
+        fputs(" |\n", f);
+    }
+}
+
+static int write_summary(const char *dir, const lc_tab *L, int gpu, sl_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return sl_err_set(err, "launch_summary.md: out of memory");
+    fputs("<!-- launch_summary.md: BENCHMARKS.md's launch-config table, generated from launch.csv by the "
+          "report (`sumlab run --report-only -o DIR` regenerates it). -->\n"
+          "### launch-config: best launch per rung, block 256, vector and misaligned loads\n\n", f);
+    if (!gpu)
+        fputs("CPU backend: the times below are the CPU twins' wall clock, not GPU speed.\n", f);
+    static const char *const dts[] = {"f32", "bf16"};
+    for (int d = 0; d < 2; d++) {
+        const double nm = n_max(L, dts[d]);
+        if (nm > 0) summary_dtype(f, L, dts[d], nm);
+    }
+    int bad = ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    if (bad || !buf) {
+        free(buf);
+        return sl_err_set(err, "launch_summary.md: composing failed");
+    }
+    char path[SL_DIR_MAX + 64];
+    snprintf(path, sizeof path, "%s/launch_summary.md", dir);
+    const int rc = sl_write_atomic(path, buf, len, err);
+    free(buf);
+    return rc;
+}
+
 void sl_report_launch(FILE *f, const sl_report_ctx *R)
 {
     int any = 0;
@@ -187,7 +392,7 @@ void sl_report_launch(FILE *f, const sl_report_ctx *R)
                 sl_csv_col(&t, "grid_req"), sl_csv_col(&t, "block"), sl_csv_col(&t, "grid"),
                 sl_csv_col(&t, "accumulators"), sl_csv_col(&t, "offset"), sl_csv_col(&t, "tail"),
                 sl_csv_col(&t, "time_ms"), sl_csv_col(&t, "gbps"), sl_csv_col(&t, "rel_err"),
-                sl_csv_col(&t, "bound_ratio")};
+                sl_csv_col(&t, "bound_ratio"), sl_csv_col(&t, "load_width"), sl_csv_col(&t, "items")};
     const int gpu = t.nrows > 0 && !strcmp(sl_csv_get(&t, 0, L.be), "gpu");
     fputs("## Launch configurations\n\nThe first text's tuning claims measured (`launch-config`, "
           "`uniform`, median of the repetitions; every figure below is computed from `launch.csv`): "
@@ -203,7 +408,13 @@ void sl_report_launch(FILE *f, const sl_report_ctx *R)
         if (nm <= 0) continue;
         fprintf(f, "### %s\n\n", dts[d]);
         if (gpu) speed_claims(f, &L, dts[d], nm);
+        width_claims(f, &L, dts[d], nm, gpu);
+        accumulator_claims(f, &L, dts[d], nm, gpu);
         error_claims(f, &L, dts[d], nm);
     }
+    if (write_summary(R->dir, &L, gpu, &e))
+        fprintf(f, "launch_summary.md (BENCHMARKS.md's table) not written: %s\n\n", e.msg);
+    else
+        fputs("BENCHMARKS.md's launch-config table from these figures: `launch_summary.md`.\n\n", f);
     sl_csv_free(&t);
 }
