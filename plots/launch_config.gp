@@ -2,7 +2,8 @@
 # kind 'map': a throughput heat map (cells: x index, y index, GB/s, x label, y label) with the
 # best cell ringed; kind 'lines': one line per variant (error or GB/s against block size or
 # accumulators; data files PREFIX.VARIANT.dat: x, y); kind 'bars': GB/s per variant at base
-# offsets 0, 4, 8, 12 bytes and n - 1 (clustered bars; lines: variant o0 o4 o8 o12 tail).
+# offsets 0, 4, 8, 12 bytes and n - 1 (clustered bars; lines: variant o0 o4 o8 o12 tail; vec4's load
+# widths as vec4-4B, vec4-8B, vec4-16B).
 # Inputs (gnuplot -e): kind, data (map, bars), best (map: x y), prefix and series (lines),
 # xl, yl, logy (lines: 1 for a log y axis), ttl, out, pngterm, dir.
 load dir.'/common.gp'

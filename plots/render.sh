@@ -813,10 +813,13 @@ if [ -n "$launch" ]; then
       cell("map_grid_" k, lg($c["block_req"]) - 6, lg($c["grid_req"] / gmin[k]), g, $c["block_req"], ($c["grid_req"] / gmin[k]) "x") }
     sw == "accumulators" { cell("map_accumulators_" v "__" d, lg($c["block_req"]) - 7, lg($c["accumulators"]), g, $c["block_req"], $c["accumulators"]) }
     sw == "items" && v == "multi-load" { cell("map_items_" v "__" d, lg($c["block_req"]) - 7, lg($c["items"]), g, $c["block_req"], $c["items"]) }
+    sw == "items" && v == "vec4" { cell("map_itemsacc_" v "__" d, lg($c["items"]), lg($c["accumulators"]), g, $c["items"], $c["accumulators"]) }
     function line(f, x, y) { if (y == "" || y + 0 <= 0) y = "?"; printf "%s %s\n", x, y >> (out "/" f "." v ".dat"); ser[f] = ser[f] (index(" " ser[f] " ", " " v " ") ? "" : " " v) }
     sw == "block" { line("errblock__" d, $c["block"], $c["rel_err"]); line("gbpsblock__" d, $c["block"], g) }
     sw == "accumulators" && $c["block_req"] == 256 { line("erracc__" d, $c["accumulators"], $c["rel_err"]); line("gbpsacc__" d, $c["accumulators"], g) }
     sw == "align" { k = v "__" d; al[d] = 1; row[k] = 1; vd[k] = v; dd[k] = d
+      if ($c["tail"] == 1) bt[k] = g; else bo[k, $c["offset"]] = g }
+    sw == "width" { w = $c["load_width"] + 0; k = v "-" w "B__" d; al[d] = 1; row[k] = 1; vd[k] = v "-" w "B"; dd[k] = d
       if ($c["tail"] == 1) bt[k] = g; else bo[k, $c["offset"]] = g }
     END {
       for (f in maps) { printf "%d %d\n", bx[f], by[f] > (out "/" f ".best"); print f > (out "/maps") }
@@ -834,12 +837,14 @@ if [ -n "$launch" ]; then
   if [ -s "$src/maps" ]; then
     while read -r f; do
       k=${f#map_}; sw=${k%%_*}; k=${k#*_}; v=${k%__*}; d=${k##*__}
+      xl="block size (threads)"
       case $sw in
         grid) yl="grid (blocks, multiple of the smallest: one block per SM)"; what="block x grid" ;;
         accumulators) yl="independent accumulators per thread"; what="block x accumulators" ;;
+        itemsacc) xl="16-byte loads a step per thread (items)"; yl="independent accumulators per thread"; what="items x accumulators" ;;
         *) yl="items per thread"; what="block x items" ;;
       esac
-      gp launch_config.gp "launch_$f" "kind='map'; data='$src/$f.dat'; best='$src/$f.best'; xl='block size (threads)'; yl='$yl'; ttl='launch-config: $v $what, GB/s, $d n = ${LC_N[$d]:-?} ($(lc_what "$d"))'"
+      gp launch_config.gp "launch_$f" "kind='map'; data='$src/$f.dat'; best='$src/$f.best'; xl='$xl'; yl='$yl'; ttl='launch-config: $v $what, GB/s, $d n = ${LC_N[$d]:-?} ($(lc_what "$d"))'"
     done < <(sort "$src/maps")
   fi
   if [ -s "$src/lines" ]; then
@@ -858,7 +863,7 @@ if [ -n "$launch" ]; then
   if [ -s "$src/bars" ]; then
     while read -r d; do
       sort -o "$src/bars_$d.dat" "$src/bars_$d.dat" || write_fail "the scratch folder $tmp"
-      gp launch_config.gp "launch_align__$d" "kind='bars'; data='$src/bars_$d.dat'; ttl='launch-config: aligned vs misaligned input, $d n = ${LC_N[$d]:-?} ($(lc_what "$d"))'"
+      gp launch_config.gp "launch_align__$d" "kind='bars'; data='$src/bars_$d.dat'; ttl='launch-config: aligned vs misaligned input (vec4-WB: W-byte loads), $d n = ${LC_N[$d]:-?} ($(lc_what "$d"))'"
     done < <(sort "$src/bars")
   fi
   [ -s "$src/maps" ] || [ -s "$src/lines" ] || note "launch-config: launch.csv has no rows at a size to chart: skipped"
