@@ -173,10 +173,13 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
     qsort(names, nn, sizeof *names, cmpstr);
     const struct { const char *prefix, *title; } kinds[] = {   /* in the order of the report's tables */
         {"error_vs_n", "Error vs n (relative error, log-log; the median over the instances with a min-max band; "
-                       "dashed: a-priori bounds; dotted: unit roundoff; open triangles at the bottom: error 0; "
+                       "dashed: a-priori bounds; dash-dotted grey: the probabilistic bound sqrt(n) u cond of "
+                       "Higham and Mary (2019); dotted: unit roundoff; open triangles at the bottom: error 0; "
                        "crosses at the top: non-finite results)"},
-        {"error_vs_cond", "Error vs condition number"},
+        {"error_vs_cond", "Error vs condition number (relative errors past 1, no correct digit, drawn at 1)"},
         {"error_vs_range", "Error vs dynamic range (binades)"},
+        {"tightness", "Bound tightness: the distribution (ECDF) of |error| / a-priori bound per variant over the "
+                      "accuracy rows, per operation and format (right of 1: over the bound; the key counts them)"},
         {"distribution", "Distribution of results of the nondeterministic variants"},
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
