@@ -2,7 +2,8 @@
 # render.sh: renders every chart of a sumlab run directory from its CSV files alone
 # (results.csv, distribution.csv) into DIR/charts/ as PNG (pngcairo, else png) and SVG, one
 # gnuplot script per chart kind. awk prefilters the CSV (by column name) into per-series data
-# files. A chart kind without data is skipped with a line in DIR/charts/notes.txt.
+# files. A chart kind without data is skipped with a line in DIR/charts/notes.txt; the charts
+# made are listed in DIR/charts/order.txt in the order of the report's tables.
 # The CSV files are data: every field the charts use is checked first (names: letters, digits
 # and . _ : = + -, at most 64 characters; numbers: decimal or C99 hex), and the checked copy in
 # the scratch folder is what the extractors read; no value reaches a shell, a path outside the
@@ -103,7 +104,7 @@ write_fail() { # what
 }
 
 # The charts of an earlier render go first: data refused below leaves no stale chart behind.
-{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/*.pdf "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
+{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/*.pdf "$charts"/notes.txt "$charts"/order.txt "$charts"/.part-*; } 2>/dev/null ||
   write_fail "$charts"
 for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
   [ -n "$z" ] || continue
@@ -323,7 +324,7 @@ complete_pdf() { [ -s "$1" ] && tail -c 32 "$1" | grep -q '%%EOF'; }
 run_jobs() {
   local k stem line rc part incomplete=0
   pool_run 1
-  : > "$tmp/notes.txt"
+  : > "$tmp/notes.txt"; : > "$tmp/order.txt"
   for ((k = 1; k <= seq; k++)); do
     if [ -n "${NOTE[k]+set}" ]; then
       line=${NOTE[k]}
@@ -335,7 +336,7 @@ run_jobs() {
       elif complete_png "$part.png" && complete_svg "$part.svg" && { [ "$paper" = 0 ] || complete_pdf "$part.pdf"; }; then
         if { mv -f "$part.png" "$charts/$stem.png" && mv -f "$part.svg" "$charts/$stem.svg" &&
              { [ "$paper" = 0 ] || mv -f "$part.pdf" "$charts/$stem.pdf"; }; } 2>/dev/null; then
-          made=$((made + 1)); say "$charts/$stem.png"
+          made=$((made + 1)); say "$charts/$stem.png"; printf '%s\n' "$stem" >> "$tmp/order.txt"
         else
           incomplete=$((incomplete + 1))
         fi
@@ -357,6 +358,12 @@ run_jobs() {
   if [ -s "$tmp/notes.txt" ]; then
     { cp "$tmp/notes.txt" "$charts/.part-notes.txt" && mv -f "$charts/.part-notes.txt" "$charts/notes.txt"; } 2>/dev/null ||
       write_fail "$charts/notes.txt"
+  fi
+  # the charts in the order they were queued (each kind's groups in results.csv's order, the
+  # order of the report's tables): the report lists them so
+  if [ -s "$tmp/order.txt" ]; then
+    { cp "$tmp/order.txt" "$charts/.part-order.txt" && mv -f "$charts/.part-order.txt" "$charts/order.txt"; } 2>/dev/null ||
+      write_fail "$charts/order.txt"
   fi
 }
 

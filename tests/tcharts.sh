@@ -75,6 +75,14 @@ if [ "$have_gp" = 1 ]; then
     bash -c "! grep -q '>anchors (' '$t/all/charts/error_vs_n_uniform__f32.svg' && grep -q 'holds only exact' '$t/all/charts/notes.txt'"
 fi
 
+# ---- charts in the order of the tables (datasets in registry order, not by name) ------------
+if [ "$have_gp" = 1 ]; then
+  tabs=$(sed -n 's/^### accuracy-vs-n, \([^,]*\), f32, .*/\1/p' "$t/all/report.md" | tr '\n' ' ')
+  figs=$(sed -n 's/^!\[error_vs_n_\(.*\)__f32\].*/\1/p' "$t/all/report.md" | tr '\n' ' ')
+  check "report: error_vs_n charts in the order of the tables (tables: $tabs; charts: $figs)" \
+    bash -c "[ -n '$figs' ] && [ '$figs' = \"\$(for d in $tabs; do [ ! -e '$t/all/charts/error_vs_n_'\$d'__f32.png' ] || printf '%s ' \$d; done)\" ]"
+fi
+
 # ---- bound tightness: ECDF of |error| / bound per variant; the probabilistic bound; clipping ---
 if [ "$have_gp" = 1 ]; then
   tsvg=$t/all/charts/tightness_f32.svg
