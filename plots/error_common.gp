@@ -45,7 +45,8 @@ PH = 380.0; TOPB = paper ? 175.0 : 70.0; XLB = paper ? 100.0 : 60.0; ROWH = pape
 if (!exists("kr1")) kr1 = 2 * kr
 KR = paper ? kr1 : kr
 H = int(TOPB + PH + XLB + KR * ROWH + 20)
-W = panelw(np)
+# (screen: room right of the last panel for its key's second column)
+W = panelw(np) + (paper ? 0 : 140)
 do for [term = 1:nterm] {
   eval termset(term, W, H)
   set multiplot title ttl font ",12"
@@ -68,7 +69,7 @@ do for [term = 1:nterm] {
            "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($6 > 0 ? nfmark : NaN) with points pt 2 ps 1.4 lw 2 lc rgb col(word(C,i)) notitle, "
     eval "plot ".BAND.MARK."for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title word(S,i), ".BND. \
          "u with lines dt 3 lw 2 lc rgb '#000000' title (last ? sprintf('u = %.3g (unit roundoff)', u) : ''), ". \
-         (prob ? "datadir.'/_prob.bnd' using 1:2 with lines dt 5 lw 1.5 lc rgb '#555555' title (last ? 'probabilistic bound √n·u·cond (Higham and Mary 2019)' : ''), " : ""). \
+         (prob ? "datadir.'/_prob.bnd' using 1:2 with lines dt 5 lw 1.5 lc rgb '#555555' title (last ? 'probabilistic bound √n·u·cond' : ''), " : ""). \
          (clip ? "1 with lines dt 1 lw 1 lc rgb '#999999' title (last ? 'relative error 1 (larger errors drawn at 1)' : ''), " : ""). \
          "(guide ? u*x : 1/0) with lines dt 4 lw 1.5 lc rgb '#aa0000' title (guide && last ? 'u · cond' : ''), ". \
          "(haszero ? NaN : 1/0) with points pt 11 ps 1.3 lc rgb '#000000' title (haszero && last ? 'error 0 (exact)' : ''), ". \

@@ -639,8 +639,8 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     ttl="$ttl${INST_NOTE[$exp]:-}"
     band=0; [ "${INST[$exp]:-1}" -le 1 ] || { band=1; ttl="$ttl (median, min-max band)"; }
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin rows with a non-finite exact result or parameter not drawn)"
-    clip=0; [ "$exp" != accuracy-vs-cond ] || { clip=1; ylab="$ylab, clipped at 1"; }
-    [ "$nclip" = 0 ] || ttl="$ttl  ($nclip errors > 1 drawn at 1)"
+    # (accuracy-vs-cond: relative errors past 1 were drawn at 1 by extract_error; said where any was)
+    clip=0; [ "$nclip" = 0 ] || { clip=1; ylab="$ylab, clipped at 1"; ttl="$ttl  ($nclip errors > 1 drawn at 1)"; }
     prob=0; [ ! -s "$out/_prob.bnd" ] || prob=1
     gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; clip=$clip; prob=$prob; ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"

@@ -104,7 +104,7 @@ if [ "$have_gp" = 1 ]; then
   check "tightness: and its title counts the rows over the bound" grep -q '1 over the bound)' "$t/viol/charts/tightness_f32.svg"
   check "tightness: no variant over the bound in the real run" bash -c "! grep -q ' over)</title>' '$tsvg'"
   check "accuracy-vs-n: the probabilistic bound beside the worst-case ones" \
-    grep -q '<title>probabilistic bound √n·u·cond (Higham and Mary 2019)</title>' "$t/all/charts/error_vs_n_uniform__f32.svg"
+    grep -q '<title>probabilistic bound √n·u·cond</title>' "$t/all/charts/error_vs_n_uniform__f32.svg"
   "$bin" run accuracy-vs-cond --preset tiny --backend cpu --dtype f32 --variants serial,kahan -o "$t/cond" -q 2> /dev/null
   csvg=$t/cond/charts/error_vs_cond_f32.svg
   check "accuracy-vs-cond: errors past 1 drawn at 1 (a line at 1, the y label says so)" \
