@@ -19,8 +19,11 @@ set yrange [0:1.02]
 set ytics 0.1
 set xlabel "|error| / a-priori bound   (right of 1: over the bound" . (haszero ? "; error 0 at the left edge)" : ")")
 set ylabel "fraction of rows with ratio <= x"
-set xlabel offset 0,0.9
-set key outside below center horizontal maxrows 8 font ",9" spacing 1.0 samplen 2 width -1
+# the plot area's bottom fixed, the key placed below the x label (auto placement put the key's
+# box over the label)
+set lmargin at screen 0.08; set rmargin at screen 0.96; set tmargin at screen 0.90
+set bmargin at screen 0.30
+set key at screen 0.52, screen 0.205 center top horizontal maxrows 8 font ",9" spacing 1.0 samplen 2 width -1 box lc rgb "#bbbbbb"
 set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 lc rgb "#000000" front
 set label 1 "bound" at 1, graph 1.02 center font ",9"
 lab(i) = word(series, i) . (word(over, i) + 0 > 0 ? sprintf(" (%s over)", word(over, i)) : "")
