@@ -7,10 +7,16 @@
 # fitted to the data; bounds beyond it are clipped at the edge and their key entry says how far.
 # Inputs (gnuplot -e): datadir, np, per panel p: tP, sP, cP, bP, bcP; ymin, ymax, kr, u,
 # haszero, hasnf, ttl, xlab, ylab, xlog, guide (1: draw u*x, the first-order error of a correctly
-# rounded sum of a cond-x input), band (1: several instances per point; each series' data file
+# rounded sum of a cond-x input), prob (1: DATADIR/_prob.bnd, the probabilistic bound sqrt(n) u cond
+# of Higham & Mary 2019, drawn beside the worst-case ones), clip (1: errors past 1 drawn at 1,
+# a line at 1), band (1: several instances per point; each series' data file
 # holds "x median min max zero nonfinite" (render.sh's extract_error), the median drawn as the
 # line, min-max as a translucent band).
 load dir.'/common.gp'
+if (!exists("clip")) clip = 0
+if (!exists("prob")) prob = 0
+# accuracy-vs-cond: errors past 1 are drawn at 1 (render.sh), the range ends a little above
+if (clip && ymax > 3) ymax = 3
 set xlabel xlab offset 0,0.5
 set logscale y
 set format y "10^{%L}"
@@ -39,7 +45,8 @@ PH = 380.0; TOPB = paper ? 175.0 : 70.0; XLB = paper ? 100.0 : 60.0; ROWH = pape
 if (!exists("kr1")) kr1 = 2 * kr
 KR = paper ? kr1 : kr
 H = int(TOPB + PH + XLB + KR * ROWH + 20)
-W = panelw(np)
+# (screen: room right of the last panel for its key's second column)
+W = panelw(np) + (paper ? 0 : 140)
 do for [term = 1:nterm] {
   eval termset(term, W, H)
   set multiplot title ttl font ",12"
@@ -62,6 +69,8 @@ do for [term = 1:nterm] {
            "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($6 > 0 ? nfmark : NaN) with points pt 2 ps 1.4 lw 2 lc rgb col(word(C,i)) notitle, "
     eval "plot ".BAND.MARK."for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title word(S,i), ".BND. \
          "u with lines dt 3 lw 2 lc rgb '#000000' title (last ? sprintf('u = %.3g (unit roundoff)', u) : ''), ". \
+         (prob ? "datadir.'/_prob.bnd' using 1:2 with lines dt 5 lw 1.5 lc rgb '#555555' title (last ? 'probabilistic bound √n·u·cond' : ''), " : ""). \
+         (clip ? "1 with lines dt 1 lw 1 lc rgb '#999999' title (last ? 'relative error 1 (larger errors drawn at 1)' : ''), " : ""). \
          "(guide ? u*x : 1/0) with lines dt 4 lw 1.5 lc rgb '#aa0000' title (guide && last ? 'u · cond' : ''), ". \
          "(haszero ? NaN : 1/0) with points pt 11 ps 1.3 lc rgb '#000000' title (haszero && last ? 'error 0 (exact)' : ''), ". \
          "(hasnf ? NaN : 1/0) with points pt 2 ps 1.4 lw 2 lc rgb '#000000' title (hasnf && last ? 'non-finite result' : '')"

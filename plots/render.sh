@@ -2,7 +2,8 @@
 # render.sh: renders every chart of a sumlab run directory from its CSV files alone
 # (results.csv, distribution.csv) into DIR/charts/ as PNG (pngcairo, else png) and SVG, one
 # gnuplot script per chart kind. awk prefilters the CSV (by column name) into per-series data
-# files. A chart kind without data is skipped with a line in DIR/charts/notes.txt.
+# files. A chart kind without data is skipped with a line in DIR/charts/notes.txt; the charts
+# made are listed in DIR/charts/order.txt in the order of the report's tables.
 # The CSV files are data: every field the charts use is checked first (names: letters, digits
 # and . _ : = + -, at most 64 characters; numbers: decimal or C99 hex), and the checked copy in
 # the scratch folder is what the extractors read; no value reaches a shell, a path outside the
@@ -103,7 +104,7 @@ write_fail() { # what
 }
 
 # The charts of an earlier render go first: data refused below leaves no stale chart behind.
-{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/*.pdf "$charts"/notes.txt "$charts"/.part-*; } 2>/dev/null ||
+{ mkdir -p "$charts" && rm -f "$charts"/*.png "$charts"/*.svg "$charts"/*.pdf "$charts"/notes.txt "$charts"/order.txt "$charts"/.part-*; } 2>/dev/null ||
   write_fail "$charts"
 for z in "$zres" "$zdist"; do   # inflated whole; a damaged or truncated .gz stops here
   [ -n "$z" ] || continue
@@ -162,9 +163,9 @@ check_csv() {
     *) write_fail "the scratch folder $tmp" ;;
   esac
 }
-num_cols="cond sweep_value unit_roundoff abs_err abssum rel_err bound_abs bound_rel gbps ulps exact_hex ranks ulps_signed count speedup published_speedup instances"
+num_cols="cond sweep_value unit_roundoff abs_err abssum rel_err bound_abs bound_rel bound_ratio gbps ulps exact_hex ranks ulps_signed count speedup published_speedup instances"
 check_csv "$res" "$tmp/results.csv" "experiment dataset dtype variant" \
-  "config family det_class backend status sweep combine algorithm" "$num_cols" "n" ""
+  "config family det_class backend status sweep combine algorithm op" "$num_cols" "n" ""
 res=$tmp/results.csv
 if [ -r "$dist" ]; then
   check_csv "$dist" "$tmp/distribution.csv" "experiment dataset dtype variant" "config backend" "$num_cols" "n" ""
@@ -239,6 +240,7 @@ gp() { # script out-stem gnuplot-assignments...
     throughput_vs_n.gp) local kr=20; [[ $* =~ (^|[ ;])kr=([0-9]+) ]] && kr=${BASH_REMATCH[2]}
                         w=$((110 + 560 * np)); h=$((700 + 15 * kr)) ;;
     distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
+    tightness.gp) w=1100; h=760 ;;
     tradeoff.gp) w=1280; h=760 ;;
     ranks.gp) w=1500; h=620 ;;
     *) w=1100; h=620 ;;
@@ -322,7 +324,7 @@ complete_pdf() { [ -s "$1" ] && tail -c 32 "$1" | grep -q '%%EOF'; }
 run_jobs() {
   local k stem line rc part incomplete=0
   pool_run 1
-  : > "$tmp/notes.txt"
+  : > "$tmp/notes.txt"; : > "$tmp/order.txt"
   for ((k = 1; k <= seq; k++)); do
     if [ -n "${NOTE[k]+set}" ]; then
       line=${NOTE[k]}
@@ -334,7 +336,7 @@ run_jobs() {
       elif complete_png "$part.png" && complete_svg "$part.svg" && { [ "$paper" = 0 ] || complete_pdf "$part.pdf"; }; then
         if { mv -f "$part.png" "$charts/$stem.png" && mv -f "$part.svg" "$charts/$stem.svg" &&
              { [ "$paper" = 0 ] || mv -f "$part.pdf" "$charts/$stem.pdf"; }; } 2>/dev/null; then
-          made=$((made + 1)); say "$charts/$stem.png"
+          made=$((made + 1)); say "$charts/$stem.png"; printf '%s\n' "$stem" >> "$tmp/order.txt"
         else
           incomplete=$((incomplete + 1))
         fi
@@ -356,6 +358,12 @@ run_jobs() {
   if [ -s "$tmp/notes.txt" ]; then
     { cp "$tmp/notes.txt" "$charts/.part-notes.txt" && mv -f "$charts/.part-notes.txt" "$charts/notes.txt"; } 2>/dev/null ||
       write_fail "$charts/notes.txt"
+  fi
+  # the charts in the order they were queued (each kind's groups in results.csv's order, the
+  # order of the report's tables): the report lists them so
+  if [ -s "$tmp/order.txt" ]; then
+    { cp "$tmp/order.txt" "$charts/.part-order.txt" && mv -f "$charts/.part-order.txt" "$charts/order.txt"; } 2>/dev/null ||
+      write_fail "$charts/order.txt"
   fi
 }
 
@@ -481,7 +489,7 @@ panels_all() { # bounds(0|1)
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
-        e = cnt[p] + ng[p] + 3; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
+        e = cnt[p] + ng[p] + 4; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
       close(dir "/empty"); close(dir "/exactonly")
       printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; kr1=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, kr1, xlo, xhi }'
 }
@@ -501,7 +509,8 @@ extract_error() { # experiment x-column by-dataset out-dir
   mkdir -p "$4"
   SL_DIRLIST=$4/dirs awk -F, -v expt="$1" -v xsrc="$2" -v bydata="$3" -v out="$4" -v vars="$tmp/vars" "$awk_put"'
     function bad(s) { return s == "" || s ~ /inf|nan/ }
-    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l
+            clip = (expt == "accuracy-vs-cond"); prob = (expt == "accuracy-vs-n") }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
     index($0, expt ",") != 1 { next }   # (the first column: no field split for other rows)
     $c["experiment"] != expt { next }
@@ -520,9 +529,17 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (bad(num) || bad(den) || den+0 == 0) { nfres[g]++; agg(f, x, "NF"); next }
       y = num / den
       if (y == 0) zero[g]++
+      # accuracy-vs-cond: a relative error past 1 (no correct digit) is drawn at 1
+      if (clip && y > 1) { y = 1; nclip[g]++ }
       agg(f, x, y)
       bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
-      if (!bad(bnum) && bnum+0 > 0) agg(d v ".bnd", x, bnum / den)
+      if (!bad(bnum) && bnum+0 > 0) {
+        agg(d v ".bnd", x, bnum / den)
+        # beside the worst-case bounds, the probabilistic one (Higham & Mary 2019, lambda = 1):
+        # sqrt(n) u cond (sqrt(n) u where S = 0, the error being relative to sum|x| there)
+        cd = zeroS ? 1 : $c["cond"]
+        if (prob && !bad(cd) && cd + 0 > 0) agg(d "_prob.bnd", x, sqrt($c["n"] + 0) * $c["unit_roundoff"] * cd)
+      }
     }
     # Each series file holds a line per x of its chart: "x median min max zero nonfinite" over
     # the point instances (run --seeds K, the full preset) with a finite error; median, min and
@@ -546,12 +563,46 @@ extract_error() { # experiment x-column by-dataset out-dir
           for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) put(f, x, x " NaN NaN NaN 0 0") } } } }
     END { agg_flush(); dirs = ""
       for (k=1;k<=ng;k++) { g=order[k]; dirs = dirs "\n" out "/" g ".d"
-        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0 > (out "/meta") }
+        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0, nclip[g]+0 > (out "/meta") }
       mkdirs(dirs)
       put_flush(none)
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
         print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
+  ' "$res"
+}
+
+# bound tightness: per operation and dtype, every variant's |error| / a-priori bound (the
+# bound_ratio column) over all accuracy rows with a finite positive bound, one value per line in
+# DIR/OP__DTYPE.d/VARIANT.dat (the chart draws their ECDF), DIR/OP__DTYPE.d/labels each variant's
+# count over its bound; groups: "g op dtype u rows over zeros min-nonzero max".
+extract_ti() {
+  local src=$tmp/ti; mkdir -p "$src"
+  SL_DIRLIST=$src/dirs awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
+    function bad(s) { return s == "" || s ~ /inf|nan/ }
+    BEGIN { while ((getline l < vars) > 0) { vo[++nvo] = l; keep[l] = 1 } }
+    NR==1 { for (i=1;i<=NF;i++) c[$i]=i; if (!("bound_ratio" in c) || !("bound_abs" in c)) exit; ok = 1; next }
+    index($0, "accuracy-") != 1 { next }
+    $c["status"] != "ok" || !($c["variant"] in keep) { next }
+    { r = $c["bound_ratio"]; b = $c["bound_abs"]
+      if (bad(r) || bad(b) || b + 0 <= 0 || bad($c["exact_hex"])) next
+      op = ("op" in c) && $c["op"] != "" ? $c["op"] : "sum"; g = op "__" $c["dtype"]; v = $c["variant"]
+      if (!(g in seen)) { seen[g] = 1; order[++ng] = g; gop[g] = op; gdt[g] = $c["dtype"]; u[g] = $c["unit_roundoff"] + 0 }
+      has[g, v] = 1; nrow[g]++; if (r + 0 > 1) { over[g]++; vover[g, v]++ }
+      if (r + 0 > 0 && (!((g) in lo) || r + 0 < lo[g])) lo[g] = r + 0
+      if (!((g) in hi) || r + 0 > hi[g]) hi[g] = r + 0
+      if (r + 0 == 0) nzero[g]++
+      put(out "/" g ".d/" v ".dat", r, r + 0) }
+    END { if (!ok) exit; dirs = ""
+      for (k = 1; k <= ng; k++) dirs = dirs "\n" out "/" order[k] ".d"
+      mkdirs(dirs); put_flush(none)
+      for (k = 1; k <= ng; k++) { g = order[k]; sl = ""; lab = ""
+        for (i = 1; i <= nvo; i++) if ((g, vo[i]) in has) { sl = sl (sl == "" ? "" : " ") vo[i]
+          lab = lab (lab == "" ? "" : " ") (vover[g, vo[i]] + 0) }
+        print sl > (out "/" g ".d/series"); close(out "/" g ".d/series")
+        print lab > (out "/" g ".d/labels"); close(out "/" g ".d/labels")
+        printf "%s %s %s %.6g %d %d %d %.6g %.6g\n", g, gop[g], gdt[g], u[g], nrow[g], over[g], nzero[g], \
+               ((g in lo) ? lo[g] : 1e-3), (hi[g] > 0 ? hi[g] : 1) > (out "/groups") } }
   ' "$res"
 }
 
@@ -561,8 +612,8 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv nexact=0
   local -A PV=()
   while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
-    while read -r g ds dt u nzero nonfin nzs nrel nfres; do printf '%s\t-\t%s\n' "$src/$g.d" "$u"; done < "$src/meta" | panels_all 1)
-  while read -r g ds dt u nzero nonfin nzs nrel nfres; do
+    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t-\t%s\n' "$src/$g.d" "$u"; done < "$src/meta" | panels_all 1)
+  while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do
     out=$src/$g.d
     read_series "$out"
     stem=${prefix}_$g
@@ -588,7 +639,10 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     ttl="$ttl${INST_NOTE[$exp]:-}"
     band=0; [ "${INST[$exp]:-1}" -le 1 ] || { band=1; ttl="$ttl (median, min-max band)"; }
     [ "$nonfin" -gt 0 ] && ttl="$ttl  ($nonfin rows with a non-finite exact result or parameter not drawn)"
-    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; ttl='$ttl'; ylab='$ylab'"
+    # (accuracy-vs-cond: relative errors past 1 were drawn at 1 by extract_error; said where any was)
+    clip=0; [ "$nclip" = 0 ] || { clip=1; ylab="$ylab, clipped at 1"; ttl="$ttl  ($nclip errors > 1 drawn at 1)"; }
+    prob=0; [ ! -s "$out/_prob.bnd" ] || prob=1
+    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; clip=$clip; prob=$prob; ttl='$ttl'; ylab='$ylab'"
   done < "$src/meta"
   [ "$nexact" = 0 ] || note "$prefix: the anchors panel of $nexact charts not drawn: it holds only exact (the reference rounded once; the CPU backend has no other anchor)"
 }
@@ -693,7 +747,7 @@ extract_di() {
 # charts while the rest are prepared).
 ( extract_error accuracy-vs-cond cond 0 "$tmp/error_vs_cond"
   extract_error accuracy-vs-range sweep_value 0 "$tmp/error_vs_range"
-  extract_tp; extract_to; extract_di ) &
+  extract_ti; extract_tp; extract_to; extract_di ) &
 side_pid=$!
 extract_error accuracy-vs-n n 1 "$tmp/error_vs_n"
 render_error accuracy-vs-n n 1 error_vs_n.gp error_vs_n
@@ -701,6 +755,21 @@ wait "$side_pid"
 pool_run 0
 render_error accuracy-vs-cond cond 0 error_vs_cond.gp error_vs_cond
 render_error accuracy-vs-range sweep_value 0 error_vs_range.gp error_vs_range
+
+# ---- bound tightness: ECDF of |error| / bound per variant, per operation and dtype -----------
+src=$tmp/ti
+if [ ! -s "$src/groups" ]; then
+  note "tightness: no accuracy rows with a finite a-priori bound in this run: skipped"
+else
+  while read -r g op dt u nrow nover nzero lo hi; do
+    read_series "$src/$g.d"
+    IFS= read -r labels < "$src/$g.d/labels" || :
+    stem=tightness_$g; [ "$op" != sum ] || stem=tightness_$dt
+    ttl="bound tightness: $op, $dt, |error| / a-priori bound over the accuracy rows ($nrow rows"
+    if [ "$nover" -gt 0 ]; then ttl="$ttl, $nover over the bound)"; else ttl="$ttl, none over the bound)"; fi
+    gp tightness.gp "$stem" "datadir='$src/$g.d'; series='$series'; over='$labels'; colors='$colors'; lo=$lo; hi=$hi; haszero=$((nzero > 0)); ttl='$ttl'"
+  done < "$src/groups"
+fi
 pool_run 0
 
 # ---- throughput vs n (GPU rows only) ------------------------------------------------------

@@ -3,7 +3,9 @@
 # several instances drawn as a median with a min-max band and tabled as median [min-max] per n;
 # the full preset's accuracy sweeps run at least 5 instances per point; from the SVGs: colours
 # by variant name equal across runs, the key outside the plot areas, markers for exact-zero and
-# non-finite results, no anchors panel holding only `exact` (tcharts_svg.py).
+# non-finite results, no anchors panel holding only `exact` (tcharts_svg.py); bound tightness
+# (an ECDF of |error| / bound per variant, a planted violation counted), the probabilistic bound
+# in accuracy-vs-n, accuracy-vs-cond's errors past 1 drawn at 1.
 #   usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]
 set -uo pipefail
 bin=${1:?usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]}
@@ -71,6 +73,46 @@ if [ "$have_gp" = 1 ]; then
   check "no floor line drawn as a series" bash -c "! grep -q 'floor .*error 0 drawn here' '$t/all/charts/error_vs_n_cancellation__f32.svg'"
   check "CPU backend: no anchors panel holding only exact (and a note says so)" \
     bash -c "! grep -q '>anchors (' '$t/all/charts/error_vs_n_uniform__f32.svg' && grep -q 'holds only exact' '$t/all/charts/notes.txt'"
+fi
+
+# ---- charts in the order of the tables (datasets in registry order, not by name) ------------
+if [ "$have_gp" = 1 ]; then
+  tabs=$(sed -n 's/^### accuracy-vs-n, \([^,]*\), f32, .*/\1/p' "$t/all/report.md" | tr '\n' ' ')
+  figs=$(sed -n 's/^!\[error_vs_n_\(.*\)__f32\].*/\1/p' "$t/all/report.md" | tr '\n' ' ')
+  check "report: error_vs_n charts in the order of the tables (tables: $tabs; charts: $figs)" \
+    bash -c "[ -n '$figs' ] && [ '$figs' = \"\$(for d in $tabs; do [ ! -e '$t/all/charts/error_vs_n_'\$d'__f32.png' ] || printf '%s ' \$d; done)\" ]"
+fi
+
+# ---- bound tightness: ECDF of |error| / bound per variant; the probabilistic bound; clipping ---
+if [ "$have_gp" = 1 ]; then
+  tsvg=$t/all/charts/tightness_f32.svg
+  check "tightness chart drawn" test -s "$tsvg"
+  # its variants: those with a finite positive bound in the accuracy rows, colours as in the error chart
+  want=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1 ~ /^accuracy-/ && $c["status"]=="ok" && $c["bound_ratio"] !~ /^$|inf|nan/ && $c["bound_abs"] !~ /^$|inf|nan/ && $c["bound_abs"]+0 > 0 {print $c["variant"]}' \
+    "$t/all/results.csv" | sort -u | tr '\n' ' ')
+  got=$(grep -o '<title>[^<]*</title>' "$tsvg" | sed 's/<[^>]*>//g' | grep -v '^gnuplot_plot\|^Gnuplot' | sort -u | tr '\n' ' ')
+  check "tightness: one ECDF per variant with a bound ($got vs $want)" test -n "$want" -a "$got" = "$want"
+  check "tightness: colours by variant name, as in the error chart" \
+    python3 "$svgpy" colours-only "$tsvg" "$t/all/charts/error_vs_n_uniform__f32.svg"
+  # a planted violation: one serial row at 5x its bound, one accuracy-vs-cond row 1e5 off
+  mkdir -p "$t/viol"
+  awk -F, -v OFS=, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;print;next}
+    !done && $1=="accuracy-vs-n" && $c["variant"]=="serial" && $c["dataset"]=="uniform" && $c["bound_rel"]+0 > 0 {
+      $c["bound_ratio"]=5; $c["rel_err"]=5*$c["bound_rel"]; done=1 } {print}' "$t/all/results.csv" > "$t/viol/results.csv"
+  bash "$src/plots/render.sh" -q "$t/viol"
+  check "tightness: a variant over its bound is counted in its key entry" grep -q '<title>serial (1 over)</title>' "$t/viol/charts/tightness_f32.svg"
+  check "tightness: and its title counts the rows over the bound" grep -q '1 over the bound)' "$t/viol/charts/tightness_f32.svg"
+  check "tightness: no variant over the bound in the real run" bash -c "! grep -q ' over)</title>' '$tsvg'"
+  check "accuracy-vs-n: the probabilistic bound beside the worst-case ones" \
+    grep -q '<title>probabilistic bound √n·u·cond</title>' "$t/all/charts/error_vs_n_uniform__f32.svg"
+  "$bin" run accuracy-vs-cond --preset tiny --backend cpu --dtype f32 --variants serial,kahan -o "$t/cond" -q 2> /dev/null
+  csvg=$t/cond/charts/error_vs_cond_f32.svg
+  check "accuracy-vs-cond: errors past 1 drawn at 1 (a line at 1, the y label says so)" \
+    bash -c "grep -q 'relative error 1 (larger errors drawn at 1)' '$csvg' && grep -q 'clipped at 1' '$csvg'"
+  nbig=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-cond" && $c["status"]=="ok" && $c["exact_hex"] !~ /^-?0x0p\+0$/ && $c["rel_err"] !~ /inf|nan/ && $c["rel_err"]+0 > 1' "$t/cond/results.csv" | wc -l)
+  check "accuracy-vs-cond: the title counts the errors drawn at 1 ($nbig rows > 1)" \
+    bash -c "[ $nbig = 0 ] && ! grep -q 'drawn at 1)  *(' '$csvg' || grep -q '($nbig errors > 1 drawn at 1)' '$csvg'"
+  check "accuracy-vs-cond: no probabilistic bound line (it is for accuracy-vs-n)" bash -c "! grep -q 'probabilistic bound' '$csvg'"
 fi
 
 # ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed H200 study's rows) -------

@@ -4,6 +4,7 @@ colour and point type by name, the key outside the plot areas, the markers of ex
 non-finite results at the plot areas' bottom and top edges.
   usage: tcharts_svg.py colours A.svg B.svg   (same colour and point type for the names in both;
                                                distinct colours within each)
+         tcharts_svg.py colours-only A.svg B.svg  (the same, colours alone: a chart without point symbols)
          tcharts_svg.py legend X.svg...       (every key entry below every plot area)
          tcharts_svg.py markers zero|nf X.svg (a marker at the bottom|top edge, and its key entry)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
@@ -38,7 +39,8 @@ def series(svg):
     out = {}
     for m in GROUP.finditer(svg):
         name, body = m.group(1), m.group(2)
-        if name.startswith(("gnuplot_plot", "bound", "u = ", "u ·", "error 0", "non-finite")):
+        if name.startswith(("gnuplot_plot", "bound", "u = ", "u ·", "error 0", "non-finite", "probabilistic bound",
+                            "relative error 1")):
             continue
         st = STROKE.search(body)
         pt = USE.search(body)
@@ -52,8 +54,11 @@ def fail(msg):
     return 1
 
 
-def colours(a, b):
+def colours(a, b, colour_only=False):
     sa, sb = series(load(a)), series(load(b))
+    if colour_only:   # a chart drawn without point symbols (tightness's ECDF steps)
+        sa = {k: (c, "") for k, (c, _) in sa.items()}
+        sb = {k: (c, "") for k, (c, _) in sb.items()}
     bad = 0
     common = sorted(set(sa) & set(sb))
     if not common:
@@ -117,6 +122,8 @@ def markers(kind, path):
 def main(argv):
     if len(argv) >= 3 and argv[1] == "colours" and len(argv) == 4:
         return colours(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "colours-only":
+        return colours(argv[2], argv[3], True)
     if len(argv) >= 3 and argv[1] == "legend":
         return legend(argv[2:])
     if len(argv) == 4 and argv[1] == "markers" and argv[2] in ("zero", "nf"):

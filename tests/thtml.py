@@ -1,24 +1,33 @@
 #!/usr/bin/env python3
 # thtml.py: report.html as a reader sees it, rendered by headless Chromium: every chart of
-# report.md inline and drawn, no broken image or external resource, every table filled, a table
-# sorted by a click, every string escaped; and the same check fails on a page with a chart
-# missing or a table emptied. On the committed H200 study (re-reported with --report-only).
+# report.md drawn (inline, or past the page's SVG budget linked as charts/NAME.svg, loaded from a
+# copy of the run directory elsewhere), the page under 3 MB though its charts hold more SVG than
+# that, no broken image or external resource, every table filled, a table sorted by a click,
+# every string escaped, a Findings section showing its rows; and the same check fails on a page
+# with a chart missing or a table emptied. On the committed H200 study (--report-only).
 #   usage: thtml.py SUMLAB SRC_DIR      exit 0 ok, 1 failure, 77 no chromium / gnuplot
 #   SUMLAB_HTML_SHOT=DIR keeps the screenshot (DIR/report.png) and the checked page there.
 import glob, json, os, re, shutil, subprocess, sys, tempfile, zlib
 
+PAGE_MAX = 3000000   # report.html's bound in bytes (issue 36)
+LINKED = re.compile(r"^charts/[A-Za-z0-9][A-Za-z0-9._:=+-]*\.svg$")   # a chart linked, not embedded
 HOSTILE = "</code><script>window.__slPwned=1</script><img src=x onerror=\"window.__slPwned=1\"> & \"q\" 'a'"
 
 # Runs in the page after load; leaves what it measured as JSON in <pre id="sl-check">.
 CHECK_JS = r"""
 window.addEventListener('load', function () {
-  var out = {};
+  var out = {}, LINKED = /^charts\/[A-Za-z0-9][A-Za-z0-9._:=+-]*\.svg$/;
   function drawn(el) { try { var b = el.getBBox(); return b.width > 0 || b.height > 0; } catch (e) { return false; } }
   out.title = document.title;
   out.h1 = (document.querySelector('h1') || {}).textContent || '';
   out.charts = Array.prototype.map.call(document.querySelectorAll('figure'), function (fig) {
     var svg = fig.querySelector('svg.chart'), cap = fig.querySelector('figcaption');
-    var c = {caption: cap ? cap.textContent : '', svg: !!svg};
+    var img = fig.querySelector('img.chart');
+    var c = {caption: cap ? cap.textContent : '', svg: !!svg, img: img ? img.getAttribute('src') : null};
+    /* drawn: loaded (a natural size) and laid out on the page (an SVG without width/height has
+       a natural size of 300 px wide whatever it draws, so the laid-out box is what is checked) */
+    if (img) { var ok = img.complete && img.naturalWidth > 0, ir = img.getBoundingClientRect();
+               c.img_w = ok ? ir.width : 0; c.img_h = ok ? ir.height : 0; }
     if (!svg) return c;
     var r = svg.getBoundingClientRect();
     c.w = r.width; c.h = r.height;
@@ -35,8 +44,10 @@ window.addEventListener('load', function () {
   });
   out.missing = Array.prototype.map.call(document.querySelectorAll('.missing'), function (e) { return e.textContent; });
   out.imgs = Array.prototype.map.call(document.images, function (i) { return {src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0}; });
-  out.external = Array.prototype.map.call(document.querySelectorAll('[src],link[href],object,embed,iframe'),
-                                          function (e) { return e.outerHTML.slice(0, 120); });
+  /* a chart linked as charts/NAME.svg (relative, inside the run directory) is not external */
+  out.external = Array.prototype.filter.call(document.querySelectorAll('[src],link[href],object,embed,iframe'),
+                                             function (e) { return !(e.tagName === 'IMG' && LINKED.test(e.getAttribute('src') || '')); })
+                   .map(function (e) { return e.outerHTML.slice(0, 120); });
   out.scheme_links = Array.prototype.map.call(document.querySelectorAll('a[href]'), function (a) { return a.getAttribute('href'); })
                        .filter(function (h) { return /^[a-z][a-z0-9+.-]*:/i.test(h); });
   var heading = '';
@@ -133,14 +144,22 @@ def problems(run, got):
         bad.append("charts: %d PNGs in charts/, %d in report.md, %d figures on the page"
                    % (len(pngs), len(charts), len(got["charts"])))
     for c in got["charts"]:
-        if not c["svg"]:
+        if c.get("img") is not None:   # linked (past the page's SVG budget): the file, drawn
+            if not LINKED.match(c["img"]) or c.get("img_w", 0) < 300 or c.get("img_h", 0) < 150:
+                bad.append("chart %s: linked SVG %s not drawn (%dx%d px)"
+                           % (c["caption"], c["img"][:80], c.get("img_w", 0), c.get("img_h", 0)))
+        elif not c["svg"]:
             bad.append("chart %s: no inline SVG" % c["caption"])
         elif c["w"] < 300 or c["h"] < 150 or c["series"] < 1 or c["series_drawn"] < 1 or c["text"] < 20:
             bad.append("chart %s: not drawn (%.0fx%.0f px, %d of %d series drawn, %d chars of text)"
                        % (c["caption"], c["w"], c["h"], c["series_drawn"], c["series"], c["text"]))
     bad += ["marked missing: " + m for m in got["missing"]]
     bad += ["broken image: %s" % i["src"][:80] for i in got["imgs"] if not i["ok"]]
-    bad += ["image on the page: %s" % i["src"][:80] for i in got["imgs"]]
+    bad += ["image on the page: %s" % i["src"][:80] for i in got["imgs"] if not LINKED.match(i["src"] or "")]
+    # the page's size: the charts past its SVG budget are linked, not embedded
+    size = os.path.getsize(os.path.join(run, "report.html"))
+    if size >= PAGE_MAX:
+        bad.append("report.html is %d bytes (bound %d)" % (size, PAGE_MAX))
     bad += ["external resource: " + e for e in got["external"]]
     bad += ["link with a scheme: " + h for h in got["scheme_links"]]
     if len(got["tables"]) != ntables + 1:   # + meta.json's
@@ -248,8 +267,20 @@ def main():
             json.dump(meta, f)
         env = dict(os.environ, SUMLAB_NO_GPU="1")
         subprocess.run([sumlab, "run", "all", "--report-only", "-q", "-o", run], check=True, env=env)
-        got = measure(browser, tmp, os.path.join(run, "report.html"))
-        bad = problems(run, got)
+        # the bound means something here: this study's charts hold more SVG than the bound, so
+        # embedding them all (the earlier form) makes a page over it
+        svg_total = sum(os.path.getsize(p) for p in glob.glob(os.path.join(run, "charts", "*.svg")))
+        bad = []
+        if svg_total <= PAGE_MAX:
+            bad.append("the study's charts hold %d bytes of SVG: the page bound %d tests nothing" % (svg_total, PAGE_MAX))
+        # the page read from a copy of the run directory elsewhere: its linked charts still load
+        moved = os.path.join(tmp, "elsewhere", "copied-run")
+        shutil.copytree(run, moved)
+        got = measure(browser, tmp, os.path.join(moved, "report.html"))
+        bad += problems(moved, got)
+        nlinked = sum(1 for c in got["charts"] if c.get("img"))
+        print("thtml: report.html %d bytes, %d charts inline, %d linked (charts/ %d bytes of SVG)"
+              % (os.path.getsize(os.path.join(run, "report.html")), len(got["charts"]) - nlinked, nlinked, svg_total))
         for b in bad:
             print("thtml: FAIL: " + b, file=sys.stderr)
         nch = len(got["charts"])

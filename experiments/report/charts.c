@@ -154,6 +154,30 @@ int sl_charts_render(const char *dir, int quiet, sl_notes *notes)
 /* ---- charts ------------------------------------------------------------------------------- */
 static int cmpstr(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* names[0..nn) (sorted by name) reordered as charts/order.txt lists their stems (render.sh: the
+ * order of the report's tables); names it does not list keep their order after the listed ones.
+ * Without order.txt (charts of an older render.sh) the order by name stays. */
+static void chart_order(const char *cdir, char **names, size_t nn)
+{
+    char path[SL_DIR_MAX + 128], line[320];
+    snprintf(path, sizeof path, "%s/order.txt", cdir);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    size_t placed = 0;
+    while (placed < nn && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        const size_t l = strlen(line);
+        for (size_t i = placed; i < nn; i++) {
+            if (strlen(names[i]) != l + 4 || strncmp(names[i], line, l)) continue;
+            char *t = names[i];   /* moved to slot `placed`, the others shifted down in order */
+            memmove(names + placed + 1, names + placed, (i - placed) * sizeof *names);
+            names[placed++] = t;
+            break;
+        }
+    }
+    fclose(f);
+}
+
 void sl_report_charts(FILE *f, const char *dir, int on_gpu)
 {
     char cdir[SL_DIR_MAX + 64];
@@ -171,12 +195,16 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
         closedir(d);
     }
     qsort(names, nn, sizeof *names, cmpstr);
+    chart_order(cdir, names, nn);
     const struct { const char *prefix, *title; } kinds[] = {   /* in the order of the report's tables */
         {"error_vs_n", "Error vs n (relative error, log-log; the median over the instances with a min-max band; "
-                       "dashed: a-priori bounds; dotted: unit roundoff; open triangles at the bottom: error 0; "
+                       "dashed: a-priori bounds; dash-dotted grey: the probabilistic bound sqrt(n) u cond of "
+                       "Higham and Mary (2019); dotted: unit roundoff; open triangles at the bottom: error 0; "
                        "crosses at the top: non-finite results)"},
-        {"error_vs_cond", "Error vs condition number"},
+        {"error_vs_cond", "Error vs condition number (relative errors past 1, no correct digit, drawn at 1)"},
         {"error_vs_range", "Error vs dynamic range (binades)"},
+        {"tightness", "Bound tightness: the distribution (ECDF) of |error| / a-priori bound per variant over the "
+                      "accuracy rows, per operation and format (right of 1: over the bound; the key counts them)"},
         {"distribution", "Distribution of results of the nondeterministic variants"},
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},

@@ -1,7 +1,9 @@
 /* html.c: DIR/report.html, one self-contained page made from report.md's own Markdown text
  * (rendered by cmark-gfm with GFM tables, raw HTML and unsafe links dropped), every chart's SVG
  * (inline when this process rendered it and it passes an allow-list, else an <img> of a data:
- * URL), sortable tables (a small inline script), meta.json's provenance; every string escaped.
+ * URL; past HTML_INLINE_BUDGET of SVG per page, an <img> linking charts/STEM.svg relative to the
+ * page, so a study of many charts stays a few MB and works wherever its run directory is
+ * copied), sortable tables (a small inline script), meta.json's provenance; every string escaped.
  * Without cmark-gfm (SUMLAB_HAVE_CMARK unset) there is no report.html, said on stderr. */
 #define _POSIX_C_SOURCE 200809L
 #include <cjson/cJSON.h>
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #ifdef SUMLAB_HAVE_CMARK
 #include <cmark-gfm.h>
@@ -20,6 +23,10 @@
 #include "html.h"
 
 #define HTML_SVG_MAX (64u << 20)   /* a chart larger than this is not inlined (said on the page) */
+/* SVG bytes a page embeds (inline, or as data: URLs counted at their base64 size); the charts
+ * past it are linked (charts/STEM.svg). The full study's 67 charts are ~9.7 MB of SVG: all
+ * embedded, its page was 7.4 MB; with 1.5 MB embedded it stays under 3 MB. */
+#define HTML_INLINE_BUDGET ((size_t)3 << 19)
 
 /* ---- escaping ------------------------------------------------------------------------------ */
 /* s[0..n) as HTML text or attribute value: & < > " ' escaped; other bytes as they are (UTF-8). */
@@ -334,11 +341,34 @@ static void svg_img(FILE *f, const char *s, size_t n, const char *label)
 }
 
 /* Chart STEM (a checked name): charts/STEM.svg inline when this process rendered it and it passes
- * the allow-list, else as an <img> of a data: URL; a visible note when there is none. */
-static void chart_svg(FILE *f, const char *dir, const char *stem, const char *label, int *nchart)
+ * the allow-list, else as an <img> of a data: URL, while the page's embedded SVG (*embedded
+ * bytes) stays within HTML_INLINE_BUDGET; past it, an <img> linking the file (a regular file, no
+ * link followed; an image runs no script, whatever it holds). A visible note when there is none. */
+static void chart_svg(FILE *f, const char *dir, const char *stem, const char *label, int *nchart, size_t *embedded)
 {
     char path[SL_DIR_MAX + 400];
     snprintf(path, sizeof path, "%s/charts/%s.svg", dir, stem);
+    struct stat st;
+    if (lstat(path, &st) || !S_ISREG(st.st_mode)) {
+        fputs("<p class=\"missing\">chart <code>", f);
+        escz(f, stem);
+        fputs("</code>: its SVG (beside the PNG in charts/) is missing or unreadable</p>\n", f);
+        return;
+    }
+    char name[300];
+    snprintf(name, sizeof name, "%s.svg", stem);
+    const int here = sl_charts_rendered_here(dir, name);
+    const size_t cost = here ? (size_t)st.st_size : (size_t)st.st_size / 3 * 4 + 4;
+    if ((size_t)st.st_size > HTML_SVG_MAX || *embedded + cost > HTML_INLINE_BUDGET) {
+        /* a relative link inside the run directory: the name is checked (letters, digits, ._:=+-
+         * after "charts/", nothing a URL reads otherwise) */
+        fputs("<img class=\"chart\" alt=\"", f);
+        escz(f, label);
+        fputs("\" src=\"charts/", f);
+        escz(f, name);
+        fputs("\">\n", f);
+        return;
+    }
     size_t len = 0;
     char *svg = read_all(path, HTML_SVG_MAX, &len);
     if (!svg) {
@@ -347,11 +377,14 @@ static void chart_svg(FILE *f, const char *dir, const char *stem, const char *la
         fputs("</code>: its SVG (beside the PNG in charts/) is missing or unreadable</p>\n", f);
         return;
     }
-    char name[300];
-    snprintf(name, sizeof name, "%s.svg", stem);
     const char *root = NULL;
-    if (sl_charts_rendered_here(dir, name) && sl_html_svg_allowed(svg, len, &root)) svg_inline(f, root, svg + len, ++*nchart, label);
-    else svg_img(f, svg, len, label);
+    if (here && sl_html_svg_allowed(svg, len, &root)) {
+        svg_inline(f, root, svg + len, ++*nchart, label);
+        *embedded += len;
+    } else {
+        svg_img(f, svg, len, label);
+        *embedded += (len + 2) / 3 * 4;
+    }
     free(svg);
 }
 /* ---- provenance: meta.json as a table, the machine, commit, build and command first ---------- */
@@ -460,7 +493,7 @@ static const char css[] =
     "user-select:none}th[aria-sort=ascending]::after{content:\" \\25B2\"}"
     "th[aria-sort=descending]::after{content:\" \\25BC\"}tbody tr:nth-child(even){background:#fafafa}"
     "td.pass{background:#e6f4e6}td.fail{background:#fbe3e3}"
-    "figure{margin:1em 0;border:1px solid #eee;padding:.4em}svg.chart{width:100%;height:auto;display:block}"
+    "figure{margin:1em 0;border:1px solid #eee;padding:.4em}svg.chart,img.chart{width:100%;height:auto;display:block}"
     "figcaption{font-size:12px;color:#555}.missing{color:#a00;font-weight:bold}";
 
 /* Sorts a table by the clicked header: numbers (leading figure of the cell: 1.2e-3, 2.50x, inf)
@@ -618,7 +651,7 @@ static void table_html(FILE *f, cmark_node *tab, cmark_llist *ext)
 
 /* A paragraph "![alt](charts/STEM.png)" + the line of links under it: a figure with the chart's
  * SVG and the links as its caption. 1 when p was one. */
-static int figure_html(FILE *f, const char *dir, cmark_node *p, cmark_llist *ext, int *nchart)
+static int figure_html(FILE *f, const char *dir, cmark_node *p, cmark_llist *ext, int *nchart, size_t *embedded)
 {
     cmark_node *img = cmark_node_first_child(p);
     if (!img || cmark_node_get_type(img) != CMARK_NODE_IMAGE) return 0;
@@ -631,7 +664,7 @@ static int figure_html(FILE *f, const char *dir, cmark_node *p, cmark_llist *ext
     char alt[512];
     node_text(img, alt, sizeof alt);
     fputs("<figure>\n", f);
-    chart_svg(f, dir, stem, alt, nchart);
+    chart_svg(f, dir, stem, alt, nchart, embedded);
     fputs("<figcaption>", f);
     escz(f, alt);
     cmark_node *c = cmark_node_next(img);
@@ -667,6 +700,7 @@ static int body_html(FILE *f, FILE *nav, FILE *title, const sl_report_ctx *R, co
     if (!doc) { cmark_parser_free(ps); return -1; }
     drop_unsafe_links(doc);
     int prov_done = 0, nchart = 0, nsec = 0, h1 = 0;
+    size_t embedded = 0;   /* SVG bytes in the page (chart_svg) */
     sg_n = 0;   /* this page's shared group styles */
     for (cmark_node *b = cmark_node_first_child(doc); b; b = cmark_node_next(b)) {
         const cmark_node_type ty = cmark_node_get_type(b);
@@ -690,7 +724,7 @@ static int body_html(FILE *f, FILE *nav, FILE *title, const sl_report_ctx *R, co
             fprintf(f, "</h%d>\n", lev);
         } else if (is_type(b, "table")) {
             table_html(f, b, ext);
-        } else if (ty == CMARK_NODE_PARAGRAPH && figure_html(f, R->dir, b, ext, &nchart)) {
+        } else if (ty == CMARK_NODE_PARAGRAPH && figure_html(f, R->dir, b, ext, &nchart, &embedded)) {
         } else {
             render_node(f, b, ext);
         }
