@@ -106,10 +106,10 @@ def _jax_sum(x, reps, x64):
         import jax.numpy as jnp
     except ImportError:
         raise Absent("JAX is not installed")
-    before = bool(jax.config.read("jax_enable_x64"))
+    before = bool(getattr(jax.config, "jax_enable_x64", False))
     jax.config.update("jax_enable_x64", x64)
     try:
-        d = jnp.asarray(x, dtype=jnp.float32)   # float32 input either way
+        d = jnp.asarray(x, dtype=jnp.float32)   # float32 input either way, on JAX's default device
         return [float(jnp.sum(d).block_until_ready()) for _ in range(reps)]
     finally:
         jax.config.update("jax_enable_x64", before)
