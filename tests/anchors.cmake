@@ -7,3 +7,11 @@ if(SL_BASH)
            $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
   set_tests_properties(tanchors PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+# experiments/anchors/study_anchors.py (issue 36): repeated framework sums of a study's anchor inputs
+# judged by `sumlab judge` (several values under one name); absent frameworks reported, not errors
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME tstudy_anchors COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tstudy_anchors.py
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tstudy_anchors PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

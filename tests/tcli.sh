@@ -515,5 +515,43 @@ SUMLAB_NO_GPU=1 "$sumlab" sum "$tmp/m.npy" --backend cpu --variants atomic-threa
 check "sum on the CPU: atomic-thread's spread marked as the twin's model of the GPU commit order, serial's not" \
   bash -c "grep -q '^sumlab sum: atomic-thread: its [0-9]* distinct results are the CPU twin.s model of the GPU commit order' '$tmp/m.err' && ! grep -q '^sumlab sum: serial:' '$tmp/m.err'"
 
+# --- issue 36: sum's default table fits 120 columns; judge's repeated names ----------------------
+"$sumlab" gen normal --n 100000 --dtype f32 --seed "$seed" -o "$tmp/w.npy" > /dev/null 2>&1
+"$sumlab" sum "$tmp/w.npy" --backend cpu > "$tmp/w.txt" 2>/dev/null
+last=$?
+wmax=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/w.txt")
+check "sum's default table (f32, n = 10^5, every variant) fits 120 columns (longest line $wmax)" \
+  test $last -eq 0 -a "$wmax" -le 120 -a "$(grep -c '^[a-z]' "$tmp/w.txt")" -ge 10
+check "sum's default table keeps variant, result_hex, ulps, bound_abs, distinct, spread_ulps, det_class, time_ms_median" \
+  grep -qE '^variant +result_hex +ulps +bound_abs +distinct +spread_ulps +det_class +time_ms_median$' "$tmp/w.txt"
+python3 - "$tmp/a3.npy" <<'PY'
+import struct, sys
+d = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }"
+h = d + " " * ((-(10 + len(d) + 1)) % 64) + "\n"
+open(sys.argv[1], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + struct.pack("<2f", 1.0, 2.0))
+PY
+# S = 3 (float32 ulp 2^-22): t's values 3, 3 + ulp, 3 - ulp, 3 -> 3 distinct, spread 2 ulps; u alone
+"$sumlab" judge "$tmp/a3.npy" --value t=3 --value t=0x1.800002p+1 --value u=3 --value t=0x1.7ffffep+1 \
+  --value t=3 --format csv > "$tmp/jr.csv" 2> "$tmp/jr.err"
+last=$?
+check "judge: several values under one name: exit 0 ($(head -c 200 "$tmp/jr.err"))" test $last -eq 0
+check "judge: each of t's rows gives t's distinct count 3, min 3 - ulp, max 3 + ulp, spread 2 ulps; u's 1 and 0" awk -F, '
+  NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  $c["variant"] == "t" && $c["distinct"] == 3 && $c["min_hex"] == "0x1.7ffffep+1" && $c["max_hex"] == "0x1.800002p+1" && $c["spread_ulps"] == 2 { t++ }
+  $c["variant"] == "u" && $c["distinct"] == 1 && $c["spread_ulps"] == 0 { u++ }
+  END { exit !(t == 4 && u == 1 && NR == 6) }' "$tmp/jr.csv"
+"$sumlab" judge "$tmp/a3.npy" --value t=3 --value t=0x1.800002p+1 --value t=3 > "$tmp/jr.txt" 2>/dev/null
+check "judge table: a line per repeated name with its count, distinct count and spread" \
+  grep -qx '  t: 3 values, 2 distinct, min 0x1.8p+1, max 0x1.800002p+1, spread 1 ulps' "$tmp/jr.txt"
+"$sumlab" judge "$tmp/a3.npy" --value t=3 --value u=0x1.800002p+1 --format csv > "$tmp/jn.csv" 2>/dev/null
+check "judge: without repeated names the columns stay as before (no distinct column)" \
+  bash -c "head -1 '$tmp/jn.csv' | grep -q '^variant,result_hex,result,abs_err,rel_err,ulps,cond,' && ! head -1 '$tmp/jn.csv' | grep -q distinct"
+printf 'name,value\n' > "$tmp/jmany.csv"
+for i in $(seq 1 5000); do printf 'v%d,3\n' "$i"; done >> "$tmp/jmany.csv"
+printf 'v1,0x1.800002p+1\n' >> "$tmp/jmany.csv"
+"$sumlab" judge "$tmp/a3.npy" --values "$tmp/jmany.csv" --format csv > "$tmp/jm.csv" 2> "$tmp/jm.err"
+check "judge: past 4096 names, repeats are not summarised and a notice says so" \
+  bash -c "test \$(wc -l < '$tmp/jm.csv') -eq 5002 && grep -q 'not summarised' '$tmp/jm.err' && ! head -1 '$tmp/jm.csv' | grep -q distinct"
+
 echo "tcli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
 [ $fails -eq 0 ]

@@ -203,7 +203,7 @@ int sl_cli_exact_block(FILE *f, const sl_exact_text *S)
     if (S->bits > 0) {
         fprintf(f, "\nexact sum S = %s\n  (hex: every bit of S, %ld significant bits)\n"
                    "          ~= %s\n  (%ld significant digits = 1 + ceil(%ld log10 2): the fewest that "
-                   "identify a %ld-bit value; read back to %ld bits they give S exactly)\n",
+                   "identify a %ld-bit value;\n   read back to %ld bits they give S exactly)\n",
                 S->hex, S->bits, S->dec, S->digits, S->bits, S->bits, S->bits);
     } else {
         fprintf(f, "\nexact sum S = %s\n", S->hex);

@@ -406,6 +406,137 @@ static int opt_values(jvalues *vs, const char *path)
     return rc;
 }
 
+/* Names given to several values (a framework's result repeated, to measure its repeatability):
+ * per name its count of values, of distinct bit patterns, its smallest and largest value. Held
+ * for at most JUDGE_GROUP_MAX names and JUDGE_GROUP_BITS distinct (name, value) pairs, so memory
+ * stays bounded whatever the number of lines; past either, no name is summarised (a notice). */
+#define JUDGE_GROUP_MAX 4096
+#define JUDGE_GROUP_SLOTS 8192          /* the names' hash table (a power of two > 2 x MAX) */
+#define JUDGE_GROUP_BITS 65536
+#define JUDGE_BITS_SLOTS 131072         /* the pairs' hash table (a power of two > 2 x BITS) */
+typedef struct {
+    char *name;
+    size_t count, distinct;
+    double mn, mx;
+    int anynan;
+} jgroup;
+typedef struct {
+    jgroup g[JUDGE_GROUP_MAX];
+    size_t n;
+    int32_t *slot;                  /* JUDGE_GROUP_SLOTS: index into g, -1 empty */
+    struct { uint64_t bits; int32_t group; } *pair;   /* JUDGE_BITS_SLOTS: group -1 empty */
+    size_t npairs;
+    int over;                       /* a cap was passed: nothing summarised */
+    int repeated;                   /* some name holds more than one value */
+} jgroups;
+
+static uint64_t hash_bytes(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static int groups_init(jgroups *gs)
+{
+    memset(gs, 0, sizeof *gs);
+    gs->slot = malloc(JUDGE_GROUP_SLOTS * sizeof *gs->slot);
+    gs->pair = malloc(JUDGE_BITS_SLOTS * sizeof *gs->pair);
+    if (!gs->slot || !gs->pair) return -1;
+    for (size_t i = 0; i < JUDGE_GROUP_SLOTS; i++) gs->slot[i] = -1;
+    for (size_t i = 0; i < JUDGE_BITS_SLOTS; i++) gs->pair[i].group = -1;
+    return 0;
+}
+
+static void groups_free(jgroups *gs)
+{
+    for (size_t i = 0; i < gs->n; i++) free(gs->g[i].name);
+    free(gs->slot);
+    free(gs->pair);
+}
+
+/* The group of name, or NULL (unknown, or the caps passed). */
+static const jgroup *group_find(const jgroups *gs, const char *name)
+{
+    if (gs->over || !gs->slot) return NULL;
+    for (uint64_t h = hash_bytes(name);; h++) {
+        const int32_t i = gs->slot[h & (JUDGE_GROUP_SLOTS - 1)];
+        if (i < 0) return NULL;
+        if (!strcmp(gs->g[i].name, name)) return &gs->g[i];
+    }
+}
+
+/* Counts value v (of format dt, held as a double) under name. 0, or -1 out of memory. */
+static int group_add(jgroups *gs, const char *name, double v)
+{
+    if (gs->over) return 0;
+    uint64_t h = hash_bytes(name);
+    int32_t i;
+    for (;; h++) {
+        i = gs->slot[h & (JUDGE_GROUP_SLOTS - 1)];
+        if (i < 0 || !strcmp(gs->g[i].name, name)) break;
+    }
+    if (i < 0) {
+        if (gs->n == JUDGE_GROUP_MAX) { gs->over = 1; return 0; }
+        jgroup *g = &gs->g[gs->n];
+        if (!(g->name = malloc(strlen(name) + 1))) return -1;
+        strcpy(g->name, name);
+        g->mn = INFINITY;
+        g->mx = -INFINITY;
+        i = (int32_t)gs->n++;
+        gs->slot[h & (JUDGE_GROUP_SLOTS - 1)] = i;
+    }
+    jgroup *g = &gs->g[i];
+    if (++g->count > 1) gs->repeated = 1;
+    if (v != v) g->anynan = 1;
+    else {
+        if (v < g->mn || (v == 0 && g->mn == 0 && signbit(v))) g->mn = v;
+        if (v > g->mx || (v == 0 && g->mx == 0 && !signbit(v))) g->mx = v;
+    }
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    for (uint64_t k = (b * 0x9E3779B97F4A7C15ull) ^ (uint64_t)i * 0xC2B2AE3D27D4EB4Full;; k++) {
+        const size_t at = (size_t)(k & (JUDGE_BITS_SLOTS - 1));
+        if (gs->pair[at].group < 0) {
+            if (gs->npairs == JUDGE_GROUP_BITS) { gs->over = 1; return 0; }
+            gs->pair[at].group = i;
+            gs->pair[at].bits = b;
+            gs->npairs++;
+            g->distinct++;
+            return 0;
+        }
+        if (gs->pair[at].group == i && gs->pair[at].bits == b) return 0;
+    }
+}
+
+/* A group's spread in ulps of the exact result rounded to the format (sum's spread_ulps). */
+static double group_spread(const jgroup *g, const sl_reference *ref)
+{
+    if (g->anynan) return NAN;
+    if (g->mn == g->mx) return 0.0;
+    if (!ref->finite || !isfinite(g->mn) || !isfinite(g->mx)) return NAN;
+    return (g->mx - g->mn) / sl_ulp(ref->rounded, ref->dtype);
+}
+
+/* Under a table: a line per name given several values. 0, or -1 on a write error. */
+static int groups_block(FILE *f, const jgroups *gs, const sl_reference *ref)
+{
+    if (!gs->repeated || gs->over) return 0;
+    fprintf(f, "\nnames given several values (repeated results):\n");
+    for (size_t i = 0; i < gs->n; i++) {
+        const jgroup *g = &gs->g[i];
+        if (g->count < 2) continue;
+        char lo[64], hi[64];
+        if (g->anynan) fprintf(f, "  %s: %zu values, %zu distinct, a NaN among them\n", g->name, g->count, g->distinct);
+        else
+            fprintf(f, "  %s: %zu values, %zu distinct, min %s, max %s, spread %.6g ulps\n", g->name, g->count,
+                    g->distinct, sl_fmt_hex(lo, sizeof lo, g->mn), sl_fmt_hex(hi, sizeof hi, g->mx),
+                    group_spread(g, ref));
+    }
+    fflush(f);
+    return ferror(f) ? -1 : 0;
+}
+
 /* The columns (names of the one column table, sl_results.h); the table leaves the exact_sum_*
  * ones out (S is printed under it). */
 static const char *const judge_cols[] = {"variant", "result_hex", "result", "abs_err", "rel_err",
@@ -413,6 +544,13 @@ static const char *const judge_cols[] = {"variant", "result_hex", "result", "abs
                                          "bound_of", "bound_ratio", "value_as", "exact_sum_hex",
                                          "exact_sum_dec", "exact_sum_bits"};
 #define JUDGE_NCOLS (sizeof judge_cols / sizeof judge_cols[0])
+/* The same when a name holds several values: their distinct count and spread beside each row. */
+static const char *const judge_cols_rep[] = {"variant", "result_hex", "result", "abs_err", "rel_err",
+                                             "ulps", "distinct", "min_hex", "max_hex", "spread_ulps",
+                                             "cond", "bound_abs", "dtype", "n", "ulps_f64",
+                                             "bound_of", "bound_ratio", "value_as", "exact_sum_hex",
+                                             "exact_sum_dec", "exact_sum_bits"};
+#define JUDGE_NCOLS_REP (sizeof judge_cols_rep / sizeof judge_cols_rep[0])
 
 /* Rows judged and written per batch (the memory of a --values file of any length). */
 #define JUDGE_BATCH 1024
@@ -420,7 +558,7 @@ static const char *const judge_cols[] = {"variant", "result_hex", "result", "abs
 /* The row of one value: the value judged (sl_judge_value) as a row of the one column table. */
 static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, const sl_reference *ref,
                      const jvalue *jv, const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
-                     int say, sl_err *err)
+                     const jgroups *gs, int say, sl_err *err)
 {
     sl_value_judgement j;
     sl_judge_value(ref, bv, jv->v, &j);
@@ -433,6 +571,14 @@ static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, con
     row.judged = row.have_exact = 1;
     row.result = row.min_result = row.max_result = jv->v;
     row.distinct = 1;
+    row.spread_ulps = jv->v == jv->v ? 0.0 : NAN;
+    const jgroup *g = group_find(gs, jv->name);   /* a name of several values: theirs */
+    if (g && g->count > 1) {
+        row.distinct = g->distinct;
+        row.min_result = g->anynan ? NAN : g->mn;
+        row.max_result = g->anynan ? NAN : g->mx;
+        row.spread_ulps = group_spread(g, ref);
+    }
     row.err = j.err;
     row.exact = ref->rounded;
     row.cond = ref->cond;
@@ -482,12 +628,15 @@ static int lse_softmax_block(FILE *f, const sl_reference *ref, const void *x, co
  * S under a table. Returns the exit code (0, or 1/2 after one message). */
 static int judge_write(const sl_reference *ref, const sl_operation *op, const jvalues *vs,
                        const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
-                       const char *columns, const void *x)
+                       const char *columns, const void *x, const jgroups *gs)
 {
     sl_colset cs;
     sl_err err = {{0}};
+    const int rep = gs->repeated && !gs->over;
+    const char *const *dflt = rep ? judge_cols_rep : judge_cols;
+    const size_t ndflt = rep ? JUDGE_NCOLS_REP : JUDGE_NCOLS;
     if (columns ? sl_colset_parse(&cs, columns, &err)
-                : sl_colset_names(&cs, judge_cols, fmt == SL_OUT_TABLE ? JUDGE_NCOLS - 3 : JUDGE_NCOLS, &err)) {
+                : sl_colset_names(&cs, dflt, fmt == SL_OUT_TABLE ? ndflt - 3 : ndflt, &err)) {
         sl_cli_msg(CMD, "--columns: %s", err.msg);
         return columns ? 2 : 1;
     }
@@ -508,7 +657,7 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
             size_t k = 0;
             while (k < JUDGE_BATCH && (more = walk_next(&w, &jv)) == 1) {
                 value_for(&jv, ref->dtype);   /* checked before (judge_values_check) */
-                if (judge_row(t, &cs, &ctx, ref, &jv, bv, S, fmt, pass == 1, &err)) {
+                if (judge_row(t, &cs, &ctx, ref, &jv, bv, S, fmt, gs, pass == 1, &err)) {
                     sl_cli_msg(CMD, "%s", err.msg);
                     rc = columns ? 2 : 1;
                     break;
@@ -523,6 +672,7 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
     }
     if (!rc && wrote && sl_table_parts_end(&parts, stdout)) rc = -1;
     if (!rc && fmt == SL_OUT_TABLE && sl_cli_exact_block(stdout, S)) rc = -1;
+    if (!rc && fmt == SL_OUT_TABLE && groups_block(stdout, gs, ref)) rc = -1;
     if (!rc && fmt == SL_OUT_TABLE && !strcmp(op->name, "lse") && lse_softmax_block(stdout, ref, x, vs))
         rc = -1;
     if (rc < 0) {
@@ -536,14 +686,19 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
 
 /* Every value as a value of dt (value_for's check) before anything is judged. Returns 0, or
  * the exit code. */
-static int judge_values_check(const jvalues *vs, sl_dtype dt)
+static int judge_values_check(const jvalues *vs, sl_dtype dt, jgroups *gs, int quiet)
 {
     jwalk w;
     walk_start(&w, vs);
     jvalue jv;
     int more, code;
-    while ((more = walk_next(&w, &jv)) == 1)
+    while ((more = walk_next(&w, &jv)) == 1) {
         if ((code = value_for(&jv, dt))) return code;
+        if (group_add(gs, jv.name, jv.v)) { sl_cli_msg(CMD, "out of memory"); return 1; }
+    }
+    if (gs->over && !quiet)
+        sl_cli_msg(CMD, "more than %d names or %d distinct values: names given several values are "
+                        "not summarised (distinct count and spread)", JUDGE_GROUP_MAX, JUDGE_GROUP_BITS);
     return more < 0 ? 1 : 0;
 }
 
@@ -702,7 +857,19 @@ int sl_cmd_judge(int argc, char **argv)
             return 2;
         }
     }
-    if ((code = judge_values_check(&o.vs, dt))) {
+    jgroups *gs = malloc(sizeof *gs);
+    if (!gs || groups_init(gs)) {
+        sl_cli_msg(CMD, "out of memory");
+        if (gs) groups_free(gs);
+        free(gs);
+        free(data2);
+        free(data);
+        free_values(&o.vs);
+        return 1;
+    }
+    if ((code = judge_values_check(&o.vs, dt, gs, o.quiet))) {
+        groups_free(gs);
+        free(gs);
         free(data2);
         free(data);
         free_values(&o.vs);
@@ -713,6 +880,8 @@ int sl_cmd_judge(int argc, char **argv)
     if (o.bound_of && sl_op_of(o.bound_of) != o.op) {
         sl_cli_msg(CMD, "--bound-of: variant '%s' computes %s, not %s", o.bound_of->name, o.bound_of->op,
                    o.op->name);
+        groups_free(gs);
+        free(gs);
         free(data2);
         free(data);
         free_values(&o.vs);
@@ -730,11 +899,13 @@ int sl_cmd_judge(int argc, char **argv)
             sl_cli_msg(CMD, "out of memory");
             rc = 1;
         } else {
-            rc = judge_write(&ref, o.op, &o.vs, o.bound_of, &S, o.fmt, o.columns, data);
+            rc = judge_write(&ref, o.op, &o.vs, o.bound_of, &S, o.fmt, o.columns, data, gs);
             sl_exact_text_free(&S);
         }
     }
     sl_reference_clear(&ref);
+    groups_free(gs);
+    free(gs);
     free(data);
     free(data2);
     free_values(&o.vs);
