@@ -15,6 +15,12 @@
  *   2. block tree (sl_block_reduce: plain adds, or the compensated pair add sl_op_pair);
  *   3. last-block finish in sl_grid_finish's order; the last block rounds s (+ e) once to the
  *      input format.
+ * correct, step 1 (sl_cert_kernel<In, 2, ...>, exact/certified.cuh): the exact pieces of the
+ * products (float32/16-bit: the product in float64; float64: p and fma(x, y, -p)) into a certified
+ * 4-fold binned sum; its last block writes the correctly rounded result when both ends of the
+ * sum's interval round alike, else sets the workspace's fallback word (DOT_WS_FALLBACK).
+ * correct, step 2, enqueued behind step 1 on the stream: dot_exact_kernel, which returns at once
+ * when the word is clear (one empty launch) and otherwise does the exact sum below, clearing it.
  * dot_exact_kernel (correct): every product split exactly into doubles (float32/16-bit: the
  * product itself; float64: p and fma(x, y, -p), or (x 2^-128) y's pieces placed 128 bits higher
  * for |p| >= 2^1000), each added into the block's shared limbs (exact/limbs.h's split, atomics); the
@@ -22,9 +28,10 @@
  * (kernels/exact/limbs.h's sl_sacc_round_mode; float32/16-bit: to odd in float64, then to nearest
  * in the format) and zeroes them for the next launch.
  * Performance considerations: the tree kernels are memory-bound at large n (two 16-byte loads per
- * W products); correct spends shared-memory atomics per product (2-6 per element) and is far from
- * the read rate: a first kernel, to be replaced by superacc's binned/integer-bin engines
- * (BENCHMARKS.md has no numbers for it yet). */
+ * W products); correct's step 1 makes one (float64: two) binned deposits per element, the ratio
+ * of superacc's float64 path to its reads; the exact kernel spends shared-memory atomics per
+ * product (2-6 per element), 0.007x of the read rate (33-40 ms at 2^28 float32), and runs only
+ * when the certificate fails (exact cancellation, sums at a rounding boundary, specials). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "exact/limbs.h"

@@ -15,6 +15,13 @@
  * flag by __syncthreads_or; 3. last-block finish: every block publishes its sums (and ORs its flag
  * into the workspace), the last to take the ticket reduces them in sl_grid_finish's order, takes the
  * root (or Blue's combine) and rounds once to the input format.
+ * correct, float32/16-bit, step 1 (sl_cert_kernel<In, 1, ...>, exact/certified.cuh): the exact
+ * squares (in float64) into a certified 4-fold binned sum; the last block rounds both ends of the
+ * sum's interval to nearest in float64, moves each one step outward, takes its root rounded
+ * outward (__dsqrt_rd / __dsqrt_ru) and rounds that to the format: when the two agree, that is
+ * the correctly rounded norm (every map monotone); else it sets the fallback word
+ * (NRM_WS_FALLBACK) and step 2, nrm_exact_kernel, enqueued behind it, sums exactly (it returns at
+ * once while the word is clear). float64 runs nrm_exact_kernel alone.
  * nrm_exact_kernel (correct, one launch): every square exact (norm.h: M^2 in 24-bit digits) added by
  * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
  * digits published, the last block sums them digit by digit and thread 0 rounds
