@@ -11,3 +11,9 @@ set_tests_properties(tdot_cli PROPERTIES LABELS cpu TIMEOUT 120)
 # the GPU side (label gpu, 77 without a GPU): the cuBLAS anchor within its bound, correct == the
 # reference; the kernels against their twins bit for bit: tgpu_twins (SUMLAB_TEST_OPS=dot)
 sl_add_test(NAME tdot_gpu SOURCES tdot_gpu.c LABELS gpu TIMEOUT 300)
+# correct's certified first step (exact/certified.cuh) and its exact fallback against the twin on
+# adversarial pairs (dot-cond to 1e40, dot-overflow, exact cancellation, specials); prints how
+# many arrays took each path and requires both
+sl_add_test(NAME tdot_cert_gpu SOURCES tdot_cert_gpu.c LABELS gpu TIMEOUT 300)
+# the certified step's arithmetic on the host (tcert_common.h): a certified value is the twin's
+sl_add_test(NAME tdot_cert_cpu SOURCES tdot_cert_cpu.c LABELS cpu TIMEOUT 300)

@@ -17,3 +17,6 @@ set_tests_properties(tnorm_cli PROPERTIES LABELS cpu TIMEOUT 300)
 #   tnorm_gpu (gpu) the cuBLAS anchor within 16 ulps and finite on 2^20 x 1e20 / 1e-25 (float32) and
 #             1e+-200 (float64), correct's kernel equal to the reference there; 77 without a GPU
 sl_add_test(NAME tnorm_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_gpu.c LABELS gpu TIMEOUT 300)
+# correct's certified first step (float32, 16-bit) and its exact fallback against the twin on
+# nrm2-table, huge, tiny, sq-overflow, zeros and specials; prints how many arrays took each path
+sl_add_test(NAME tnorm_cert_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_cert_gpu.c LABELS gpu TIMEOUT 300)

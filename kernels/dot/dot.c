@@ -322,8 +322,11 @@ const sl_variant sl_v_dot_half_acc = {
 const sl_variant sl_v_dot_correct = {
     .name = "correct", .op = "dot", .family = "dot", .determinism = SL_DET_CORRECTLY_ROUNDED,
     .impl = SL_DOT_CORRECT,
-    .description = "correctly rounded: exact products (float64: p + fma(x, y, -p)) into the "
-                   "limb superaccumulator (exact/limbs.h, superacc's), rounded once (float64: exact while every |x y| < "
+    .description = "correctly rounded: exact products (float64: p + fma(x, y, -p), TwoProduct by an "
+                   "explicit FMA) into a certified 4-fold binned sum (exact/certified.cuh, superacc's "
+                   "float64 engine); when its two-end certificate cannot decide (or on Inf/NaN, "
+                   "overflowing products, a zero sum) the limb superaccumulator (exact/limbs.h) sums "
+                   "them exactly, rounded once (float64: exact while every |x y| < "
                    "2^1100 and none below 2^-968 is inexact)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = dot_resolve, .cpu2 = correct_cpu,

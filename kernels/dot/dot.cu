@@ -15,6 +15,12 @@
  *   2. block tree (sl_block_reduce: plain adds, or the compensated pair add sl_op_pair);
  *   3. last-block finish in sl_grid_finish's order; the last block rounds s (+ e) once to the
  *      input format.
+ * correct, step 1 (sl_cert_kernel<In, 2, ...>, exact/certified.cuh): the exact pieces of the
+ * products (float32/16-bit: the product in float64; float64: p and fma(x, y, -p)) into a certified
+ * 4-fold binned sum; its last block writes the correctly rounded result when both ends of the
+ * sum's interval round alike, else sets the workspace's fallback word (DOT_WS_FALLBACK).
+ * correct, step 2, enqueued behind step 1 on the stream: dot_exact_kernel, which returns at once
+ * when the word is clear (one empty launch) and otherwise does the exact sum below, clearing it.
  * dot_exact_kernel (correct): every product split exactly into doubles (float32/16-bit: the
  * product itself; float64: p and fma(x, y, -p), or (x 2^-128) y's pieces placed 128 bits higher
  * for |p| >= 2^1000), each added into the block's shared limbs (exact/limbs.h's split, atomics); the
@@ -22,13 +28,15 @@
  * (kernels/exact/limbs.h's sl_sacc_round_mode; float32/16-bit: to odd in float64, then to nearest
  * in the format) and zeroes them for the next launch.
  * Performance considerations: the tree kernels are memory-bound at large n (two 16-byte loads per
- * W products); correct spends shared-memory atomics per product (2-6 per element) and is far from
- * the read rate: a first kernel, to be replaced by superacc's binned/integer-bin engines
- * (BENCHMARKS.md has no numbers for it yet). */
+ * W products); correct's step 1 makes one (float64: two) binned deposits per element, the ratio
+ * of superacc's float64 path to its reads; the exact kernel spends shared-memory atomics per
+ * product (2-6 per element), 0.007x of the read rate (33-40 ms at 2^28 float32), and runs only
+ * when the certificate fails (exact cancellation, sums at a rounding boundary, specials). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "exact/limbs.h"
 #include "exact/binned.h"
+#include "exact/certified.cuh"
 #include "dot/dot.h"
 
 namespace {
@@ -176,6 +184,8 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
 #define DOT_BIG_SHIFT 128
 #define DOT_SAT 0x1p972
 #define DOT_WS_FLAGS 4u       /* [4, 8): the inputs' flags (atomicOr); limbs from SL_WS_HEADER */
+#define DOT_WS_FALLBACK 8u    /* [8, 12): set by the certified kernel when it cannot decide */
+#define DOT_WS_CERT (SL_WS_HEADER + (size_t)SL_SACC_LIMBS_F64 * 8u)   /* the certified kernel's */
 
 /* One exact piece d (a finite multiple of 2^-scale) added into the block's shared limbs: the exact
  * layer's split into at most three 32-bit chunks, each a shared-memory atomic add (the twin's
@@ -232,6 +242,10 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
                  void *work, In *result)
 {
     constexpr int L = SL_SACC_LIMBS_F64;
+    unsigned *g_fb = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + DOT_WS_FALLBACK);
+    /* the certified kernel ran first: nothing to do unless it could not decide (every block
+     * reads the word before taking its ticket; the last block clears it after every ticket) */
+    if (*(volatile unsigned *)g_fb == 0u) return;
     __shared__ unsigned long long s_acc[L];
     __shared__ unsigned s_flags;
     for (int i = threadIdx.x; i < L; i += blockDim.x) s_acc[i] = 0ull;
@@ -267,6 +281,7 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
     }
     unsigned flags = __ldcg(g_flags);
     *g_flags = 0u;
+    *g_fb = 0u;
     *sl_ws_counter(work) = 0u;
     if (n == 0) flags |= SL_SACC_ANYPOS;         /* n = 0: +0 */
     if (f64) {
@@ -361,11 +376,23 @@ static int dot_launch(const sl_variant *v, const dot_args &a, sl_err *err)
     return 0;
 }
 
+/* The certified kernel's final map (exact/certified.cuh): float64 rounds to nearest in float64,
+ * the narrower formats to odd in float64, then to nearest in the format (the exact kernel's). */
+template <typename In> struct dot_cert_fin { typedef sl_cert_fin_dot_narrow<In> type; };
+template <> struct dot_cert_fin<double> { typedef sl_cert_fin_dot_f64 type; };
+
 template <typename In>
 static int dot_exact_launch(const sl_variant *v, const dot_args &a, sl_dtype dt, sl_err *err)
 {
     const sl_launch *c = a.cfg;
     const unsigned block = c->block > 512u ? 512u : c->block;
+    unsigned char *w = (unsigned char *)a.work;
+    (void)dt;
+    sl_cert_kernel<In, 2, typename dot_cert_fin<In>::type><<<c->grid, block, 0, a.s>>>(
+        (const In *)a.x, (const In *)a.y, a.n, a.head, w + DOT_WS_CERT,
+        (unsigned *)(w + DOT_WS_FALLBACK), (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("sl_cert_kernel (dot)", v->name, err);
+    /* behind it, the exact kernel: returns at once unless the certificate could not decide */
     dot_exact_kernel<In><<<c->grid, block, 0, a.s>>>((const In *)a.x, (const In *)a.y, a.n, dt, a.work,
                                                     (In *)a.result);
     SL_CUDA_CHECK_LAUNCH("dot_exact_kernel", v->name, err);
@@ -385,7 +412,7 @@ static int dot_repro_launch(const sl_variant *v, const dot_args &a, sl_dtype dt,
 extern "C" size_t sl_dot_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)n;
-    if (v->impl == SL_DOT_CORRECT) return SL_WS_HEADER + (size_t)SL_SACC_LIMBS_F64 * 8u;
+    if (v->impl == SL_DOT_CORRECT) return DOT_WS_CERT + sl_cert_workspace_bytes();
     if (v->impl == SL_DOT_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, 2 * acc);
@@ -416,6 +443,7 @@ extern "C" int sl_dot_gpu(const sl_variant *v, const void *d_x, const void *d_y,
         return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
     }
     if (v->impl == SL_DOT_CORRECT) {
+        sl_vec_split(n, dt, cfg->addr_mod, &a.head, &a.nv);
         if (n >= SL_SACC_MAX_N / 2)
             return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
         switch (dt) {

@@ -255,7 +255,10 @@ const sl_variant sl_v_norm2_scaled = {
 const sl_variant sl_v_norm2_correct = {
     .name = "correct", .op = "norm2", .family = "norm", .impl = SL_NRM_CORRECT,
     .determinism = SL_DET_CORRECTLY_ROUNDED,
-    .description = "correctly rounded: every square exact (the integer significand squared) into "
+    .description = "correctly rounded: float32/16-bit: the exact squares into a certified 4-fold "
+                   "binned sum (exact/certified.cuh), the root certified from both ends of the sum's "
+                   "interval (outward-rounded roots, then rounded to the format); when they disagree "
+                   "(and always for float64): every square exact (the integer significand squared) into "
                    "24-bit digits, summed as integers (order-independent), the root rounded once "
                    "by one thread (norm.h's sl_nrm_round_sqrt, shared by kernel and twin)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,

@@ -15,6 +15,13 @@
  * flag by __syncthreads_or; 3. last-block finish: every block publishes its sums (and ORs its flag
  * into the workspace), the last to take the ticket reduces them in sl_grid_finish's order, takes the
  * root (or Blue's combine) and rounds once to the input format.
+ * correct, float32/16-bit, step 1 (sl_cert_kernel<In, 1, ...>, exact/certified.cuh): the exact
+ * squares (in float64) into a certified 4-fold binned sum; the last block rounds both ends of the
+ * sum's interval to nearest in float64, moves each one step outward, takes its root rounded
+ * outward (__dsqrt_rd / __dsqrt_ru) and rounds that to the format: when the two agree, that is
+ * the correctly rounded norm (every map monotone); else it sets the fallback word
+ * (NRM_WS_FALLBACK) and step 2, nrm_exact_kernel, enqueued behind it, sums exactly (it returns at
+ * once while the word is clear). float64 runs nrm_exact_kernel alone.
  * nrm_exact_kernel (correct, one launch): every square exact (norm.h: M^2 in 24-bit digits) added by
  * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
  * digits published, the last block sums them digit by digit and thread 0 rounds
@@ -28,6 +35,15 @@
 #include "reduce/reduce.cuh"
 #include "norm/norm.h"
 #include "exact/binned.h"
+#include "exact/certified.cuh"
+
+/* correct (float32, 16-bit): the certified kernel's fallback word and workspace (after the
+ * exact kernel's per-block digits) */
+#define NRM_WS_FALLBACK 72u
+static inline size_t nrm_ws_cert(uint32_t grid, sl_dtype dt)
+{
+    return sl_ws_bytes(grid, (size_t)SL_NRM_LIMBS(dt) * 8u);
+}
 
 namespace {
 
@@ -224,6 +240,10 @@ __global__ void __launch_bounds__(1024)
 nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result, int dt)
 {
     typedef nrm_exact_fmt<In> F;
+    unsigned *g_fb = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + NRM_WS_FALLBACK);
+    /* float32/16-bit: the certified kernel ran first; nothing to do unless it could not decide
+     * (every block reads the word before its ticket; the last block clears it after every ticket) */
+    if (sizeof(In) < 8 && *(volatile unsigned *)g_fb == 0u) return;
     typedef typename sl_vec<In>::type V;
     constexpr int W = sl_vec<In>::W;
     __shared__ unsigned long long s_limb[F::L];
@@ -262,6 +282,7 @@ nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     uint64_t d[F::L];
     for (int i = 0; i < F::L; i++) d[i] = (uint64_t)s_limb[i];
     const unsigned flags = atomicExch(gflag, 0u);
+    *g_fb = 0u;
     *sl_ws_counter(work) = 0u;
     const double r = sl_nrm_round_sqrt(d, F::L, F::UNIT, (sl_dtype)dt, flags);
     *result = nrm_out<In>(r);                        /* exact: r is a value of dt */
@@ -359,10 +380,27 @@ static int nrm_launch(const sl_variant *v, const nrm_args &a, sl_err *err)
     return 0;
 }
 
+/* correct's first step (float32, 16-bit): the certified binned sum of the squares
+ * (exact/certified.cuh); returns 1 when it launched. float64 keeps the exact kernel alone. */
+template <typename In>
+static int nrm_cert_launch(const sl_launch *c, const nrm_args &a, sl_dtype dt)
+{
+    unsigned char *w = (unsigned char *)a.work;
+    const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
+    sl_cert_kernel<In, 1, sl_cert_fin_nrm<In> ><<<c->grid, block, 0, a.s>>>(
+        (const In *)a.x, (const In *)a.x, a.n, a.head, w + nrm_ws_cert(c->grid, dt),
+        (unsigned *)(w + NRM_WS_FALLBACK), (In *)a.result);
+    return 1;
+}
+template <>
+int nrm_cert_launch<double>(const sl_launch *, const nrm_args &, sl_dtype) { return 0; }
+
 template <typename In>
 static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt, sl_err *err)
 {
     const sl_launch *c = a.cfg;
+    if (nrm_cert_launch<In>(c, a, dt)) SL_CUDA_CHECK_LAUNCH("sl_cert_kernel (norm2)", v->name, err);
+    /* float32/16-bit: returns at once unless the certificate could not decide */
     nrm_exact_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work,
                                                         (In *)a.result, (int)dt);
     SL_CUDA_CHECK_LAUNCH("nrm_exact_kernel", v->name, err);
@@ -385,7 +423,8 @@ extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt
 {
     (void)n;
     if (v->impl == SL_NRM_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
-    if (v->impl == SL_NRM_CORRECT) return sl_ws_bytes(cfg->grid, (size_t)SL_NRM_LIMBS(dt) * 8u);
+    if (v->impl == SL_NRM_CORRECT)
+        return nrm_ws_cert(cfg->grid, dt) + (dt == SL_F64 ? 0u : sl_cert_workspace_bytes());
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
 }

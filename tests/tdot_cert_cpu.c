@@ -1,0 +1,109 @@
+/* tdot_cert_cpu.c (label cpu): the arithmetic of the certified first step of `correct` dot and
+ * norm2 (kernels/exact/certified.cuh, modelled on the host by tcert_common.h with the same
+ * exact/binned.h state, ends and maps): whenever the certificate decides, its value equals the
+ * correctly rounded twin's bits (dot: every format, norm2: float32 and 16-bit), on the families
+ * the GPU tests use; and the certificate decides on ordinary data (random: all formats) while an
+ * exact cancellation (an even count of pairs), a zero norm and a NaN never certify. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_test.h"
+#include "sl_variants.h"
+#include "sl_datasets.h"
+#include "tdot_common.h"
+#include "tcert_common.h"
+
+static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+static int n_cert, n_total;
+
+/* returns 1 when certified */
+static int check(const char *what, const void *x, const void *y, uint64_t n, sl_dtype dt, int norm)
+{
+    double *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) {
+        a[i] = td_load(x, dt, i);
+        b[i] = norm ? 0.0 : td_load(y, dt, i);
+    }
+    double c = 0.0;
+    const int ok = tc_certify(a, b, n, dt, norm, &c);
+    free(a);
+    free(b);
+    n_total++;
+    if (!ok) return 0;
+    n_cert++;
+    const sl_variant *v = sl_variant_find_op(norm ? "norm2" : "dot", "correct");
+    double want = 0.0;
+    sl_err err = {{0}};
+    sl_launch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    const void *xs[2] = {x, y};
+    CHECK(sl_variant_cpu_in(v, xs, n, dt, &cfg, &want, &err) == 0, "%s: twin: %s", what, err.msg);
+    CHECK(bits64(c) == bits64(want), "%s %s %s n=%llu: certified %a != correctly rounded %a",
+          norm ? "norm2" : "dot", what, sl_dtype_name(dt), (unsigned long long)n, c, want);
+    return 1;
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    const uint64_t n = 20000;
+    void *x = malloc(n * 8), *y = malloc(n * 8);
+    char what[96];
+    for (int d = 0; d < 4; d++) {
+        const sl_dtype dt = dts[d];
+        for (int fam = 0; fam < TD_NFAM; fam++)
+            for (int rep = 0; rep < 3; rep++) {
+                td_fill(x, y, n - (uint64_t)rep, dt, fam);
+                snprintf(what, sizeof what, "%s", td_fam_name[fam]);
+                const int c = check(what, x, y, n - (uint64_t)rep, dt, 0);
+                if (fam == TD_RANDOM) CHECK(c, "dot random %s: certified", sl_dtype_name(dt));
+                if (fam == TD_CANCEL && rep != 1) CHECK(!c, "dot exact cancellation %s: not certified", sl_dtype_name(dt));
+                if (dt != SL_F64) {
+                    const int cn = check(what, x, y, n - (uint64_t)rep, dt, 1);
+                    if (fam == TD_RANDOM) CHECK(cn, "norm2 random %s: certified", sl_dtype_name(dt));
+                }
+            }
+        const int cond_emax[4] = {30, 40, 4, 30};
+        const sl_dataset *dc = sl_dataset_find("dot-cond");
+        CHECK(dc != NULL, "dot-cond exists");
+        for (int e = 0; dc && e <= cond_emax[d]; e++) {
+            sl_params p;
+            sl_params_defaults(dc, &p);
+            p.v[0] = pow(10.0, e);
+            sl_err err = {{0}};
+            if (sl_dataset_generate_pair(dc, dt, sl_test_seed() + (uint64_t)e, 4000, &p, x, y, 1, &err)) {
+                CHECK(0, "dot-cond: %s", err.msg);
+                continue;
+            }
+            snprintf(what, sizeof what, "dot-cond 1e%d", e);
+            check(what, x, y, 4000, dt, 0);
+        }
+        if (dt == SL_F64) continue;
+        const char *fams[] = {"nrm2-table", "huge", "tiny", "sq-overflow"};
+        for (int f = 0; f < 4; f++) {
+            const sl_dataset *ds = sl_dataset_find(fams[f]);
+            CHECK(ds != NULL, "%s exists", fams[f]);
+            for (int c = 0; ds && c < (f == 0 ? 100 : 3); c++) {
+                sl_params p;
+                sl_params_defaults(ds, &p);
+                if (f == 0) { p.v[0] = (double)(c % 10); p.v[1] = (double)(c / 10); }
+                sl_err err = {{0}};
+                if (sl_dataset_generate(ds, dt, sl_test_seed() + (uint64_t)c, 1000, &p, 0, 1000, x, &err)) {
+                    CHECK(0, "%s: %s", fams[f], err.msg);
+                    continue;
+                }
+                snprintf(what, sizeof what, "%s case %d", fams[f], c);
+                check(what, x, NULL, 1000, dt, 1);
+            }
+        }
+        for (uint64_t i = 0; i < 1000; i++) td_store(x, dt, i, 0.0);
+        CHECK(!check("zeros", x, NULL, 1000, dt, 1), "norm2 of zeros %s: not certified", sl_dtype_name(dt));
+        td_store(x, dt, 5, NAN);
+        CHECK(!check("a NaN", x, NULL, 1000, dt, 1), "norm2 with a NaN %s: not certified", sl_dtype_name(dt));
+    }
+    printf("tdot_cert_cpu: %d of %d arrays certified, each equal to the correctly rounded twin\n", n_cert, n_total);
+    free(x);
+    free(y);
+    return sl_test_done("tdot_cert_cpu");
+}

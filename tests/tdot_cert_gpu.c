@@ -1,0 +1,140 @@
+/* tdot_cert_gpu.c (label gpu): `correct` dot on the GPU (the certified binned sum of the exact
+ * products, the exact kernel behind it when the certificate cannot decide) equals its CPU twin
+ * bit for bit (the twin is correctly rounded: tdot_twins) on adversarial pairs in every format:
+ * dot-cond up to cond 1e40, dot-overflow, the wide/cancel/ill/smallint/tiny families, exactly
+ * cancelling pairs (a zero sum: the fallback), NaN and Inf products, under several launch shapes
+ * and a misaligned start. It prints how many arrays took the fallback (tcert_common.h's
+ * prediction) and requires both paths to have run. Returns 77 without a GPU. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_dot.h"
+#include "sl_gpu.h"
+#include "sl_measure.h"
+#include "sl_datasets.h"
+#include "tdot_common.h"
+#include "tcert_common.h"
+
+static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+static int n_cert, n_fallback;
+
+static void check_pair(const char *what, const void *x, const void *y, uint64_t n, sl_dtype dt)
+{
+    const sl_variant *v = sl_variant_find_op("dot", "correct");
+    double *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+    for (uint64_t i = 0; i < n; i++) { a[i] = td_load(x, dt, i); b[i] = td_load(y, dt, i); }
+    if (tc_predict(a, b, n, dt, 0)) n_cert++;
+    else n_fallback++;
+    free(a);
+    free(b);
+    double want = 0.0;
+    sl_err err = {{0}};
+    const void *xs[2] = {x, y};
+    sl_launch c0;
+    memset(&c0, 0, sizeof c0);
+    if (sl_variant_cpu_in(v, xs, n, dt, &c0, &want, &err)) {
+        CHECK(0, "%s %s: twin: %s", what, sl_dtype_name(dt), err.msg);
+        return;
+    }
+    static const sl_launch cfgs[] = {{.block = 0}, {.block = 32, .grid = 1}, {.block = 1024, .grid = 1000},
+                                     {.block = 96, .grid = 7}};
+    for (uint32_t offset = 0; offset < 2; offset++) {
+        sl_gpu_ctx *ctx = NULL;
+        if (sl_gpu_ctx_create(&ctx, x, n, dt, offset, &err) || sl_gpu_ctx_set_y(ctx, y, &err)) {
+            CHECK(0, "%s %s: ctx: %s", what, sl_dtype_name(dt), err.msg);
+            sl_gpu_ctx_destroy(ctx);
+            return;
+        }
+        for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
+            if (offset && c) continue;               /* misaligned: the resolved shape only */
+            sl_launch cfg = cfgs[c];
+            double r[2] = {0, 0};
+            if (sl_gpu_ctx_run(ctx, v, &cfg, 2, 0, r, NULL, &err)) {
+                CHECK(0, "%s %s n=%llu: run: %s", what, sl_dtype_name(dt), (unsigned long long)n, err.msg);
+                continue;
+            }
+            for (int k = 0; k < 2; k++)
+                CHECK(bits64(r[k]) == bits64(want) || (isnan(r[k]) && isnan(want)),
+                      "%s %s n=%llu offset %u block %u grid %u rep %d: GPU %a != twin %a", what,
+                      sl_dtype_name(dt), (unsigned long long)n, offset, cfg.block, cfg.grid, k, r[k], want);
+        }
+        sl_gpu_ctx_destroy(ctx);
+    }
+}
+
+int main(void)
+{
+    sl_gpu_info info;
+    sl_err why;
+    if (!sl_gpu_available(&info, &why)) {
+        printf("tdot_cert_gpu: skipped: %s\n", why.msg);
+        return SL_TEST_SKIP;
+    }
+    sl_test_rng = sl_test_seed();
+    const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    const uint64_t nmax = (1u << 18) + 5;
+    void *x = malloc(nmax * 8), *y = malloc(nmax * 8);
+    char what[96];
+    for (int d = 0; d < 4; d++) {
+        const sl_dtype dt = dts[d];
+        /* tdot_common.h's families at two sizes */
+        for (int fam = 0; fam < TD_NFAM; fam++)
+            for (int s = 0; s < 2; s++) {
+                const uint64_t n = s ? nmax : 1000 + (uint64_t)fam;
+                td_fill(x, y, n, dt, fam);
+                snprintf(what, sizeof what, "%s", td_fam_name[fam]);
+                check_pair(what, x, y, n, dt);
+            }
+        /* datasets/gen_dot.c: dot-cond at cond 1e0 .. 1e40 (the format's reach), dot-overflow */
+        const int cond_emax[4] = {30, 40, 4, 30};
+        const sl_dataset *dc = sl_dataset_find("dot-cond"), *dov = sl_dataset_find("dot-overflow");
+        CHECK(dc && dov, "dot-cond and dot-overflow exist");
+        for (int e = 0; dc && dov && e <= cond_emax[d] + 3; e += 2) {
+            const int over = e > cond_emax[d];
+            const sl_dataset *ds = over ? dov : dc;
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            char kv[64];
+            if (!over) snprintf(kv, sizeof kv, "cond=1e%d", e);
+            else snprintf(kv, sizeof kv, "kind=%d", (e - cond_emax[d]) % 3);
+            sl_err err = {{0}};
+            CHECK(sl_params_set(ds, &p, kv, &err) == 0, "%s: %s", kv, err.msg);
+            const uint64_t n = (e % 4 == 0) ? 4096 : (1u << 16) + 3;
+            if (sl_dataset_generate_pair(ds, dt, sl_test_seed() + (uint64_t)e, n, &p, x, y, 1, &err)) {
+                CHECK(0, "%s %s: %s", ds->name, kv, err.msg);
+                continue;
+            }
+            snprintf(what, sizeof what, "%s %s", ds->name, kv);
+            check_pair(what, x, y, n, dt);
+        }
+        /* exact cancellation: (v, w), (-v, w) pairs: a zero sum, never certified (the fallback) */
+        const uint64_t nc = 1u << 17;
+        td_fill(x, y, nc, dt, TD_CANCEL);
+        check_pair("exact cancellation", x, y, nc, dt);
+        /* an all -0 product set: -0 (the exact kernel's sign rule) */
+        for (uint64_t i = 0; i < 100; i++) { td_store(x, dt, i, -0.0); td_store(y, dt, i, 1.0); }
+        check_pair("negative zeros", x, y, 100, dt);
+        /* a NaN product (Inf * 0) and an Inf product among ordinary ones */
+        td_fill(x, y, 5000, dt, TD_RANDOM);
+        td_store(x, dt, 4321, INFINITY);
+        check_pair("an Inf factor", x, y, 5000, dt);
+        td_store(y, dt, 4321, 0.0);
+        check_pair("Inf times 0", x, y, 5000, dt);
+        /* products beyond the format (float64: |x y| >= 2^1024 and finite inputs) */
+        td_fill(x, y, 3000, dt, TD_RANDOM);
+        const double big = dt == SL_F64 ? 0x1.8p1023 : dt == SL_F32 ? 0x1p127 : dt == SL_F16 ? 60000.0 : 0x1p127;
+        td_store(x, dt, 17, big);
+        td_store(y, dt, 17, dt == SL_F64 ? 1.5 : big);
+        td_store(x, dt, 18, -big);
+        td_store(y, dt, 18, dt == SL_F64 ? 1.5 : big);
+        check_pair("huge cancelling products", x, y, 3000, dt);
+        check_pair("empty", x, y, 0, dt);
+    }
+    printf("tdot_cert_gpu: %d arrays certified by the binned sum, %d through the exact fallback\n",
+           n_cert, n_fallback);
+    CHECK(n_cert > 0 && n_fallback > 0, "both paths ran (certified %d, fallback %d)", n_cert, n_fallback);
+    free(x);
+    free(y);
+    return sl_test_done("tdot_cert_gpu");
+}
