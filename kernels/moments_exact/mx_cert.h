@@ -14,7 +14,7 @@
  * S2 with the S1 end of larger |S1|, its largest at the upper S2 with the least |S1| (0 when the
  * S1 interval holds 0); std = sqrt(var) is increasing in var. A corner outside what the
  * formulas allow (n S2 < S1^2, a negative S2) rounds to NaN and so fails the agreement, never
- * passes it. NaN/Inf inputs and n <= ddof decide the result alone (both ends equal).
+ * passes it. NaN/Inf inputs, n <= ddof and n = 1 (var exactly 0) decide the result alone.
  * Limbs: one scale s per call, S1 = A 2^-s, S2 = B 2^-2s, s the least that keeps both lowest
  * folds integral: a few limbs each (the folds span ~200 bits), so the last block's two lanes
  * round quickly. */
@@ -74,7 +74,7 @@ SL_MX_HDN double sl_mxc_end(int what, const sl_rsum_state *st1, const sl_rsum_st
         const int L1 = sl_mxc_limbs(st1, sc, side < 0 ? -b1 : b1, s1, SL_SACC_LIMBS_MAX);
         return sl_mx_finish(what, s1, L1, s2, 1, sc, n, ddof, st1->flags, dt);
     }
-    if ((st1->flags & special) || n <= (uint64_t)ddof) {
+    if ((st1->flags & special) || n <= (uint64_t)ddof || n == 1) {   /* n = 1: var exactly 0 */
         s1[0] = s2[0] = 0;                           /* decided by the flags or n alone */
         return sl_mx_finish(what, s1, 1, s2, 1, 0, n, ddof, st1->flags, dt);
     }
