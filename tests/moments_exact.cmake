@@ -2,9 +2,16 @@
 #   tmoments_exact (cpu) every twin's bits equal the exact reference's rounded value: every
 #                        dataset family, every format, ddof 0 and 1, n = 0 .. 2^16+3, edge data
 #                        (zero variance, huge mean, subnormal, overflow, ties, float64 square
-#                        ranges, NaN/Inf), random short arrays. GPU == twin: tgpu_twins.
+#                        ranges, NaN/Inf), random short arrays; where mx_cert.h's certificate
+#                        holds (float32, 16-bit), its value is the reference's too.
+#   tmoments_exact_gpu (gpu) the kernels against the reference: every family and format, ddof 0
+#                        and 1, launch shapes, offsets, large means, forced fallbacks (counted).
+#                        GPU == twin: tgpu_twins.
 sl_add_test(NAME tmoments_exact SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact.c LABELS cpu
             TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
+sl_add_test(NAME tmoments_exact_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_gpu.c LABELS gpu
+            TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
+target_link_libraries(tmoments_exact_gpu PRIVATE sumlab_kernels)
 # `sumlab reduce --op var FILE --ddof 1 --variants exact,correct --format csv`: equal result_hex
 add_test(NAME tmoments_exact_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_cli.sh
          $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})

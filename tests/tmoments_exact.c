@@ -18,11 +18,13 @@
 #include "sumlab/half.h"
 #include <mpfr.h>
 #include "moments_exact/moments_exact.h"
+#include "moments_exact/mx_cert.h"
 #include "sl_measure.h"
 
 static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 static const char *const ops[] = {"mean", "var", "std"};
 static long compared;
+static long certified, fell_back;   /* the certified kernel's decisions (mx_cert.h's model) */
 
 static int same_bits(double a, double b)
 {
@@ -63,6 +65,20 @@ static void check_case(const void *x, uint64_t n, sl_dtype dt, const char *what)
                   "%s/correct %s %s n=%llu ddof=%u: %a, the reference %a", ops[o], what,
                   sl_dtype_name(dt), (unsigned long long)n, ddof, r, ref.rounded);
             compared++;
+            /* float32 and 16-bit input: the certified path's decision on the same states the
+             * kernel builds; when it certifies, its value is the correctly rounded one */
+            double rc2 = 0.0;
+            if (dt != SL_F64 && n && sl_mxc_certify(o, x, n, ddof, dt, &rc2)) {
+                certified++;
+                CHECK(same_bits(rc2, ref.rounded),
+                      "%s certified %s %s n=%llu ddof=%u: %a, the reference %a", ops[o], what,
+                      sl_dtype_name(dt), (unsigned long long)n, ddof, rc2, ref.rounded);
+            } else if (dt != SL_F64 && n) {
+                fell_back++;
+                if (getenv("SUMLAB_TEST_VERBOSE"))
+                    fprintf(stderr, "fallback: %s %s %s n=%llu ddof=%u\n", ops[o], what,
+                            sl_dtype_name(dt), (unsigned long long)n, ddof);
+            }
             sl_reference_clear(&ref);
         }
     }
@@ -528,6 +544,69 @@ static void rep_cases(void)
     free(buf);
 }
 
+/* The certificate on the data it is for (it must decide: 4 folds of 40 bits keep ~150 bits below
+ * the largest input, where N(1e6, 1) needs ~40 + 24 and 1e20 (1 + N(0, 1e-3)) ~20 + 24) and where
+ * it cannot (it must then leave the result to the exact kernel): every op, ddof 0 and 1. */
+static double gauss(void)
+{
+    const double u = unif() + 0x1p-54, w = unif();
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * w);
+}
+static int cert_all(const void *x, uint64_t n, sl_dtype dt, const char *what, int want)
+{
+    int ok = 0;
+    for (int o = 0; o < 3; o++)
+        for (uint32_t ddof = 0; ddof < (o ? 2u : 1u); ddof++) {
+            double r;
+            const int c = sl_mxc_certify(o, x, n, ddof, dt, &r);
+            if (want >= 0)
+                CHECK(c == want, "%s %s %s ddof=%u: certificate %s", ops[o], what,
+                      sl_dtype_name(dt), ddof, c ? "holds" : "fails");
+            ok += c;
+        }
+    return ok;
+}
+static void cert_cases(void)
+{
+    enum { N = 65539 };
+    float *xf = malloc(N * sizeof *xf);
+    uint16_t *xh = malloc(N * sizeof *xh);
+    for (int i = 0; i < N; i++) xf[i] = (float)(1e6 + gauss());
+    check_case(xf, N, SL_F32, "N(1e6, 1)");
+    cert_all(xf, N, SL_F32, "N(1e6, 1)", 1);
+    for (int i = 0; i < N; i++) xf[i] = (float)(1e20 * (1.0 + 1e-3 * gauss()));
+    check_case(xf, N, SL_F32, "1e20 (1 + N(0, 1e-3))");
+    cert_all(xf, N, SL_F32, "1e20 (1 + N(0, 1e-3))", 1);
+    for (int i = 0; i < N; i++) xf[i] = (float)(-1e4 + 1e-2 * gauss());
+    check_case(xf, N, SL_F32, "N(-1e4, 1e-2)");
+    cert_all(xf, N, SL_F32, "N(-1e4, 1e-2)", 1);
+    for (int i = 0; i < N; i++) xf[i] = (float)gauss();
+    check_case(xf, N, SL_F32, "N(0, 1)");
+    cert_all(xf, N, SL_F32, "N(0, 1)", 1);
+    for (size_t f = 2; f < 4; f++) {                 /* 16-bit input: mean 1e3 (bfloat16: 1e6) */
+        const double c = fmts[f] == SL_F16 ? 1e3 : 1e6;
+        for (int i = 0; i < N; i++) xh[i] = sl_half_from_double(c * (1.0 + 1e-2 * gauss()), fmts[f]);
+        check_case(xh, N, fmts[f], "large mean 16-bit");
+        cert_all(xh, N, fmts[f], "large mean 16-bit", 1);
+    }
+    /* where it must fail: the variance exactly 0 of a constant array (the interval holds 0 and a
+     * positive value), and a survivor far below the cancelling values (the mean's interval
+     * holds 0): the exact kernel decides them */
+    for (int i = 0; i < 1000; i++) xf[i] = 3.0f;
+    for (int o = 1; o < 3; o++) {
+        double r;
+        CHECK(!sl_mxc_certify(o, xf, 1000, 1, SL_F32, &r), "%s of a constant certified", ops[o]);
+    }
+    xf[0] = 0x1p100f; xf[1] = -0x1p100f; xf[2] = 0x1p-100f;
+    {
+        double r;
+        CHECK(!sl_mxc_certify(SL_MX_MEAN, xf, 3, 0, SL_F32, &r), "mean of {2^100, -2^100, 2^-100} certified");
+    }
+    check_case(xf, 3, SL_F32, "{2^100, -2^100, 2^-100}");
+    free(xf);
+    free(xh);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -538,6 +617,10 @@ int main(void)
     swept_cases();
     dataset_cases();
     rep_cases();
+    cert_cases();
+    /* the certificate decides most arrays (the rest: constants, exact cancellations, ties) */
+    fprintf(stderr, "tmoments_exact: certified %ld, fell back %ld\n", certified, fell_back);
+    CHECK(certified > 4 * fell_back, "certified %ld, fell back %ld", certified, fell_back);
     CHECK(compared > 10000, "only %ld comparisons", compared);
     return sl_test_done("tmoments_exact");
 }

@@ -1,7 +1,8 @@
 /* moments_exact.c: descriptors, resolve() and CPU twins of the `correct` mean, var and std
  * (determinism class correctly-rounded): S1 = sum x and S2 = sum x^2 accumulated exactly in
  * integer superaccumulators in one read, the mean, variance or standard deviation rounded once
- * (mx_round.h, the kernel's own code); and of `reproducible` (order-independent): binned S1 and
+ * (mx_round.h, the kernel's own code; the kernel's certified pass on float32 and 16-bit input,
+ * mx_cert.h, writes the same correctly rounded value or leaves it to the exact kernel); and of `reproducible` (order-independent): binned S1 and
  * S2, the textbook formula in float64 on their values. Either result is a function of the
  * multiset of inputs alone, so the twin takes them in index order and equals the kernel
  * (moments_exact.cu) bit for bit for every launch configuration.
@@ -129,17 +130,20 @@ static int mx_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
 const sl_variant sl_v_mean_correct = {
     .op = "mean", .impl = SL_MX_MEAN, MX_COMMON,
     .description = "correctly rounded: the exact sum (integer superaccumulator, one read) "
-                   "divided by n and rounded once",
+                   "divided by n and rounded once; float32/16-bit input: a certified 4-fold "
+                   "binned pass first, the exact kernel only when it cannot decide",
 };
 const sl_variant sl_v_var_correct = {
     .op = "var", .impl = SL_MX_VAR, MX_COMMON,
     .description = "correctly rounded: exact S1 and S2 in one read (exact squares into a second "
-                   "superaccumulator), (n S2 - S1^2) / (n (n - ddof)) in integers, rounded once",
+                   "superaccumulator), (n S2 - S1^2) / (n (n - ddof)) in integers, rounded once; "
+                   "float32/16-bit input: certified 4-fold binned S1 and S2 first (float64 bins), "
+                   "the exact kernel only when the interval's ends round apart; float64: exact kernel",
 };
 const sl_variant sl_v_std_correct = {
     .op = "std", .impl = SL_MX_STD, MX_COMMON,
     .description = "correctly rounded: var's exact rational, its square root by an integer "
-                   "square root with remainder, rounded once",
+                   "square root with remainder, rounded once (certified pass first as var)",
 };
 
 /* ================================ reproducible ==============================================

@@ -1,5 +1,10 @@
-/* moments_exact.cu: the `correct` mean, var and std kernel (determinism class correctly-rounded;
- * twin moments_exact.c), and `reproducible`'s (order-independent; below): one launch, one read of x; S1 and S2 exact in integer limbs, the result
+/* moments_exact.cu: the `correct` mean, var and std kernels (determinism class correctly-rounded;
+ * twin moments_exact.c), and `reproducible`'s (order-independent; below). `correct` on float32
+ * and 16-bit input: first the certified binned pass (mxc_kernel, below: one read, 4-fold binned
+ * S1 and S2, the result rounded at both ends of the bound, mx_cert.h); when its certificate
+ * cannot decide it opens a gate and the exact kernel (mx_kernel), enqueued right after it, runs;
+ * with the gate shut that launch returns at once. float64 (and blocks above MXC_MAX_BLOCK): the
+ * exact kernel alone: one launch, one read of x; S1 and S2 exact in integer limbs, the result
  * rounded once by the last block (mx_round.h, the twin's own code).
  * Assumptions: IEEE binary32/binary64; float16/bfloat16 and float32 widened to double exactly;
  * x*x a plain multiply (--fmad=false) and fma() the fused one; two's-complement 64-bit integer
@@ -17,6 +22,21 @@
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "moments_exact/moments_exact.h"
+#include "moments_exact/mx_cert.h"
+#include "exact/binned_kernel.cuh"
+
+/* The certified pass's workspace, after the exact kernel's: [0,4) ticket, [4,8) S1's flags,
+ * [8,16) the indices of S1 and S2, [16,20) the gate (1: the exact kernel must run; it shuts it),
+ * then the per-position integer bins of S1 (hi, lo) and S2 (hi, lo), 53 positions each. */
+#define MXC_WS_HEADER 32u
+#define MXC_NPOS 53
+#define MXC_MAX_BLOCK 512u     /* the certified pass's __launch_bounds__ (registers: two states) */
+static inline size_t mxc_offset(sl_dtype dt)
+{
+    const size_t b = SL_MX_WS_HEADER +
+                     sizeof(int64_t) * (size_t)(sl_sacc_limbs(dt == SL_F64 ? SL_F64 : SL_F32) + sl_mx_s2_limbs(dt));
+    return (b + 15u) & ~(size_t)15u;
+}
 
 namespace {
 
@@ -66,9 +86,12 @@ __device__ __forceinline__ void mx_normalise(unsigned long long *s1, unsigned lo
 template <typename X>
 __global__ void __launch_bounds__(1024)
 mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
-          unsigned char *work, X *result)
+          unsigned char *work, X *result, unsigned *gate)
 {
     typedef mx_fmt<X> F;
+    /* after the certified pass: nothing to do unless it opened the gate (every block reads it
+     * before its ticket; the last block shuts it after every ticket) */
+    if (gate && *(volatile unsigned *)gate == 0u) return;
     __shared__ unsigned long long s1[F::L1], s2[F::L2];
     __shared__ unsigned s_flags;
     const unsigned tid = threadIdx.x, B = blockDim.x;
@@ -130,7 +153,176 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
         const double r = sl_mx_finish(what, reinterpret_cast<int64_t *>(s1), F::L1,
                                       reinterpret_cast<int64_t *>(s2), F::L2, F::S, n, ddof, fl, dt);
         mx_store(r, result);
+        if (gate) *gate = 0u;
         *g_counter = 0u;
+    }
+}
+
+/* ---- `correct`, float32 and 16-bit input: the certified binned pass --------------------------
+ * Steps: 1. per thread, two 4-fold binned accumulators (exact/binned.h's float64 bins, K = 4):
+ * S1 of x widened to double, S2 of x*x (exact: 48 bits); tiles of 4 16-byte vectors as
+ * `reproducible`'s kernel (exact/binned_kernel.cuh's rs_fmt shapes), each group of 8 inputs
+ * checked once per accumulator against its capacity, the warp raising every lane's index
+ * together when one lane needs it; the head and tail elements one by one. 2. block merge of each
+ * state (rs_warp_merge, exact), thread 0 adds the block's folds into the global per-position
+ * bins, atomicMax the indices, ORs the flags, takes the ticket. 3. the last block takes the four
+ * top positions of each, leaves the workspace zero, and lanes 0 and 1 round the two ends of the
+ * interval (sl_mxc_end, mx_cert.h, the CPU model's own code); when they agree that is the result,
+ * else the gate opens for the exact kernel launched after. The decision is a function of the
+ * multiset of inputs (the states are), so sl_mxc_certify on the CPU predicts it.
+ * Performance considerations: per input 2 x (10 float64 adds and ORs) on the FP64 pipe plus a
+ * conversion and a multiply: about the memory time of float32 at the H200's rates; float16 and
+ * bfloat16 (half the bytes) are bound by the FP64 pipe. Numbers: BENCHMARKS.md. */
+typedef sl_rsum_thr_f64k4 mxc_acc;
+template <bool SQ>
+__device__ __forceinline__ void mxc_take1(mxc_acc &a1, mxc_acc &a2, double v)
+{
+    rs_take1(a1, v);
+    if (SQ) rs_take1(a2, v * v);
+}
+template <bool SQ>
+__device__ __forceinline__ void mxc_take_vec(mxc_acc &a1, mxc_acc &a2, float4 v)
+{
+    mxc_take1<SQ>(a1, a2, v.x); mxc_take1<SQ>(a1, a2, v.y);
+    mxc_take1<SQ>(a1, a2, v.z); mxc_take1<SQ>(a1, a2, v.w);
+}
+template <bool SQ, typename H>
+__device__ __forceinline__ void mxc_take_vec(mxc_acc &a1, mxc_acc &a2, sl_v16<H> v)
+{
+#pragma unroll
+    for (int k = 0; k < 8; k++) mxc_take1<SQ>(a1, a2, (double)sl_widen(sl_vec_lane(v, k)));
+}
+
+/* SQ: var/std (S2 too); mean: S1 only. Barriers: sl_bar_any, every thread reaches each one. */
+template <typename X, bool SQ>
+__global__ void __launch_bounds__(MXC_MAX_BLOCK)
+mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_t ddof,
+           sl_dtype dt, unsigned char *cw, X *result)
+{
+    typedef rs_fmt<X, false> F;                      /* the input's vector shape */
+    typedef typename F::V V;
+    enum { VW = F::VW, U = F::U, SV = F::SV, S = U / SV, SE = SV * VW, G8 = SL_RSUM_GROUP,
+           K = SL_MXC_K, NP = MXC_NPOS };
+    __shared__ sl_rsum_state s_warp[2][32];
+    __shared__ unsigned long long s_bins[4 * NP];
+    __shared__ int s_top[2];
+    __shared__ unsigned s_fl;
+    unsigned *g_counter = reinterpret_cast<unsigned *>(cw);
+    unsigned *g_flags = g_counter + 1;
+    int *g_top = reinterpret_cast<int *>(g_counter + 2);
+    unsigned *g_gate = g_counter + 4;
+    unsigned long long *g_bins = reinterpret_cast<unsigned long long *>(cw + MXC_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned lane = tid & 31u, warp = tid >> 5;
+
+    mxc_acc a1, a2;
+    rs_init(a1);
+    rs_init(a2);
+    const uint64_t nv = (n - head) / VW;             /* whole vectors after the head */
+    sl_for_edges<VW>(n, head, nv, [&](uint64_t i) { mxc_take1<SQ>(a1, a2, (double)sl_widen(x[i])); });
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    const uint64_t per_tile = (uint64_t)B * U;
+    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+        const uint64_t base = tile * per_tile + tid;
+        if ((tile + 1) * per_tile <= nv) {
+            V r[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
+#pragma unroll
+            for (int sub = 0; sub < S; sub++) {
+                float xs[SE];
+                rs_unpack(r + sub * SV, xs);
+#pragma unroll
+                for (int g = 0; g < SE / G8; g++) {
+                    double d[G8], q[G8];
+#pragma unroll
+                    for (int k = 0; k < G8; k++) {
+                        d[k] = (double)xs[g * G8 + k];
+                        q[k] = d[k] * d[k];
+                    }
+                    const unsigned m1 = rs_group_max(d), m2 = SQ ? rs_group_max(q) : 0u;
+                    if (__any_sync(SL_FULL_MASK, m1 >= a1.cap || (SQ && m2 >= a2.cap))) {
+                        rs_raise(a1, __reduce_max_sync(SL_FULL_MASK, m1));
+                        if (SQ) rs_raise(a2, __reduce_max_sync(SL_FULL_MASK, m2));
+                    }
+                    rs_take_group_mx(a1, d, m1);
+                    if (SQ) rs_take_group_mx(a2, q, m2);
+                }
+            }
+        } else {
+            for (int u = 0; u < U; u++)
+                if (base + (uint64_t)u * B < nv) mxc_take_vec<SQ>(a1, a2, sl_ldv(xv + base + (uint64_t)u * B));
+        }
+    }
+
+    /* block merge: warps, then warp 0 over the warp states */
+    sl_rsum_state st1, st2;
+    rs_to_state(a1, st1);
+    rs_to_state(a2, st2);
+    rs_warp_merge<K>(st1);
+    if (SQ) rs_warp_merge<K>(st2);
+    if (lane == 0) {
+        s_warp[0][warp] = st1;
+        s_warp[1][warp] = st2;
+    }
+    sl_bar_any::sync();
+    if (warp == 0) {
+        if (lane < (B >> 5)) {
+            st1 = s_warp[0][lane];
+            st2 = s_warp[1][lane];
+        } else {
+            sl_rsum_state_zero_k(&st1, K);
+            sl_rsum_state_zero_k(&st2, K);
+        }
+        rs_warp_merge<K>(st1);
+        if (SQ) rs_warp_merge<K>(st2);
+        if (lane == 0) {                             /* the block's folds into the global bins */
+#pragma unroll
+            for (int j = 0; j < (SQ ? 2 : 1); j++) {
+                const sl_rsum_state &s = j ? st2 : st1;
+                unsigned long long *hi = g_bins + 2 * NP * j, *lo = hi + NP;
+                atomicMax(&g_top[j], s.top);
+#pragma unroll
+                for (int k = 0; k < K; k++) {
+                    if (s.hi[k]) atomicAdd(&hi[s.top - k], (unsigned long long)s.hi[k]);
+                    if (s.lo[k]) atomicAdd(&lo[s.top - k], (unsigned long long)s.lo[k]);
+                }
+            }
+            if (st1.flags) atomicOr(g_flags, st1.flags);
+        }
+    }
+    /* thread 0 published and fences before its ticket */
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    for (unsigned i = tid; i < (SQ ? 4u : 2u) * NP; i += B) s_bins[i] = atomicExch(&g_bins[i], 0ull);
+    if (tid == 0) {
+        s_top[0] = atomicExch(&g_top[0], 0);
+        s_top[1] = SQ ? atomicExch(&g_top[1], 0) : K - 1;
+        s_fl = atomicExch(g_flags, 0u);
+    }
+    sl_bar_any::sync();
+    if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
+        sl_rsum_state f[2];
+#pragma unroll
+        for (int j = 0; j < 2; j++) {
+            f[j].top = s_top[j];
+            f[j].flags = j ? 0u : s_fl;
+#pragma unroll
+            for (int k = 0; k < SL_RSUM_KMAX; k++) {  /* positions below top - K + 1: dropped */
+                const bool in = k < K && (j == 0 || SQ);
+                f[j].hi[k] = in ? (int64_t)s_bins[2 * NP * j + f[j].top - k] : 0;
+                f[j].lo[k] = in ? (int64_t)s_bins[2 * NP * j + NP + f[j].top - k] : 0;
+            }
+            sl_rsum_state_norm_k(&f[j], K);
+        }
+        const double e = sl_mxc_end(what, &f[0], &f[1], n, ddof, dt, tid ? 1 : -1);
+        const double other = __shfl_sync(0x3u, e, 1);
+        if (tid == 0) {
+            double r;
+            if (sl_rsum_certify_agree(e, other, &r)) mx_store(r, result);
+            else *g_gate = 1u;                       /* the exact kernel runs next */
+            *g_counter = 0u;
+        }
     }
 }
 
@@ -138,8 +330,22 @@ template <typename X>
 static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x, uint64_t n,
                      sl_dtype dt, void *d_work, void *d_result, cudaStream_t st, sl_err *err)
 {
+    unsigned char *w = (unsigned char *)d_work;
+    unsigned *gate = NULL;
+    if constexpr (sizeof(X) < 8) if (n > 0 && cfg->block <= MXC_MAX_BLOCK) {
+        unsigned char *cw = w + mxc_offset(dt);
+        const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+        if (v->impl == SL_MX_MEAN)
+            mxc_kernel<X, false><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head, v->impl,
+                                                                   cfg->ddof, dt, cw, (X *)d_result);
+        else
+            mxc_kernel<X, true><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head, v->impl,
+                                                                  cfg->ddof, dt, cw, (X *)d_result);
+        SL_CUDA_CHECK_LAUNCH("mxc_kernel", v->name, err);
+        gate = reinterpret_cast<unsigned *>(cw) + 4;
+    }
     mx_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
-                                                   (unsigned char *)d_work, (X *)d_result);
+                                                   w, (X *)d_result, gate);
     SL_CUDA_CHECK_LAUNCH("mx_kernel", v->name, err);
     return 0;
 }
@@ -216,8 +422,8 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
 extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)v; (void)n; (void)cfg;
-    return SL_MX_WS_HEADER +
-           sizeof(int64_t) * (size_t)(sl_sacc_limbs(dt == SL_F64 ? SL_F64 : SL_F32) + sl_mx_s2_limbs(dt));
+    if (dt == SL_F64) return mxc_offset(dt);
+    return mxc_offset(dt) + MXC_WS_HEADER + 4u * sizeof(uint64_t) * MXC_NPOS;   /* the certified pass */
 }
 
 extern "C" int sl_mx_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,

@@ -250,7 +250,11 @@ SL_MX_HDN double sl_mx_finish(int what, int64_t *s1, int L1, int64_t *s2, int L2
     while (b0 < b1 && !b[b0]) b0++;
     if (b0 == b1) return 0.0;                        /* S2 = 0: every x is 0 */
     const int base = a0 < a1 && 2 * a0 < b0 ? 2 * a0 : b0;   /* N in units 2^(32 base - 2 s) */
-    for (int i = 0; i < SL_MX_NL; i++) P[i] = N[i] = 0;
+    /* the limbs in use: A^2 below limb 2 a1 - base + 1, n B below b1 - base + 3 (the rest stay
+     * zero in P and N, so the loops below stop there: same result, a shorter last-block tail) */
+    int NL = 2 * a1 - base + 2 > b1 - base + 3 ? 2 * a1 - base + 2 : b1 - base + 3;
+    if (NL > SL_MX_NL) NL = SL_MX_NL;
+    for (int i = 0; i < NL; i++) P[i] = N[i] = 0;
     for (int i = a0; i < a1; i++) {                  /* P = A^2 */
         uint64_t c = 0;
         int k = i + a0 - base;
@@ -259,7 +263,7 @@ SL_MX_HDN double sl_mx_finish(int what, int64_t *s1, int L1, int64_t *s2, int L2
             P[k] = (uint32_t)t;
             c = t >> 32;
         }
-        for (; c && k < SL_MX_NL; k++) {
+        for (; c && k < NL; k++) {
             const uint64_t t = (uint64_t)P[k] + c;
             P[k] = (uint32_t)t;
             c = t >> 32;
@@ -275,22 +279,22 @@ SL_MX_HDN double sl_mx_finish(int what, int64_t *s1, int L1, int64_t *s2, int L2
             N[k] = (uint32_t)t;
             c = t >> 32;
         }
-        for (; c && k < SL_MX_NL; k++) {
+        for (; c && k < NL; k++) {
             const uint64_t t = (uint64_t)N[k] + c;
             N[k] = (uint32_t)t;
             c = t >> 32;
         }
     }
     uint64_t borrow = 0;                             /* N -= P */
-    for (int k = 0; k < SL_MX_NL; k++) {
+    for (int k = 0; k < NL; k++) {
         const uint64_t t = (uint64_t)N[k] - P[k] - borrow;
         N[k] = (uint32_t)t;
         borrow = (t >> 32) & 1u;
     }
     if (borrow) return NAN;                          /* not reached: n S2 >= S1^2 */
-    const int h = sl_mx_top_bit(N, SL_MX_NL);
+    const int h = sl_mx_top_bit(N, NL);
     if (h < 0) return 0.0;                           /* var exactly 0 */
-    int sticky = sl_mx_window(N, SL_MX_NL, h, w);
+    int sticky = sl_mx_window(N, NL, h, w);
     sticky |= sl_mx_div(w, n) != 0;
     sticky |= sl_mx_div(w, n - ddof) != 0;
     return sl_mx_round_window(w, h - 255 + 32 * base - 2 * s, sticky, 0, what, dt);
