@@ -1,5 +1,6 @@
 # lse.cmake: the log-sum-exp operation (issue 33).
-#   tlse_math  (cpu) the variants' exp/log (kernels/lse/lse_math.h) against MPFR: <= 2 ulps
+#   tlse_math  (cpu) the variants' exp/log (kernels/lse/lse_math.h) against MPFR: <= 2 ulps (online's
+#              tile exp: on [-86.5, 0], every 61st float too)
 sl_add_test(NAME tlse_math SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_math.c LABELS cpu TIMEOUT 120)
 #   tlse_ref   (cpu) the reference against plain MPFR at 200 and 400 bits, every format, random and
 #              edge data; fast path == MPFR-only path; cond

@@ -1,7 +1,9 @@
 /* tlse_math.c: the lse variants' exponential and logarithm (kernels/lse/lse_math.h, shared by the
  * kernels and their twins) against MPFR: errors in ulps of the correctly rounded value over random
  * arguments spanning each function's range, the boundaries (overflow, underflow, subnormal
- * results, powers of two, 1 +- ulp) and the special values. */
+ * results, powers of two, 1 +- ulp) and the special values; online's tile exponential
+ * (sl_lm_expf_tile) on [-86.5, 0] (random, and every 61st float against the double exp) and its
+ * floor below. */
 #include <float.h>
 #include <math.h>
 #include <mpfr.h>
@@ -27,8 +29,8 @@ static double ulp_err(double got, mpfr_srcptr exact, int dbl)
     return u;
 }
 
-static double worst[4];
-static const char *names[4] = {"expf", "exp", "logf", "log"};
+static double worst[5];
+static const char *names[5] = {"expf", "exp", "logf", "log", "expf_tile"};
 
 static void check_one(int which, double x)
 {
@@ -38,6 +40,7 @@ static void check_one(int which, double x)
     double got;
     switch (which) {
     case 0: got = sl_lm_expf((float)x); mpfr_exp(y, a, MPFR_RNDN); break;
+    case 4: got = sl_lm_expf_tile((float)x); mpfr_exp(y, a, MPFR_RNDN); break;
     case 1: got = sl_lm_exp(x); mpfr_exp(y, a, MPFR_RNDN); break;
     case 2: got = sl_lm_logf((float)x); mpfr_log(y, a, MPFR_RNDN); break;
     default: got = sl_lm_log(x); mpfr_log(y, a, MPFR_RNDN); break;
@@ -91,6 +94,33 @@ int main(void)
                          1.4142135623730949, 3.0, 1e300, 1e-300};
     for (size_t i = 0; i < sizeof dl / sizeof dl[0]; i++) check_one(3, dl[i]);
 
+    /* the tile exponential (online's terms): d in [-86.5, 0] against MPFR at random, then every
+     * 61st float of [-86.5, 0] against the double exp (its error, below 1e-8 ulps of float32, is
+     * left in the figure); below -86.5 and -Inf: exp(-86.5) (its floor); exp(-0) = exp(0) = 1 */
+    for (int i = 0; i < N; i++) {
+        check_one(4, (float)unif(-86.5, 0.0));
+        check_one(4, (float)unif(-1.0, 0.0));
+    }
+    const double te[] = {0.0, -0.0, -0x1p-30, -0.34657359f, -0.34657362f, -1.0, -10.0, -80.0,
+                         -86.0, -86.5, -0x1.0000002p-1};
+    for (size_t i = 0; i < sizeof te / sizeof te[0]; i++) check_one(4, (float)te[i]);
+    double tile_worst = 0.0;
+    for (uint32_t b = 0x80000000u; b <= sl_lm_f2u(-86.5f); b += 61u) {
+        const float d = sl_lm_u2f(b);
+        const double ex = exp((double)d), got = (double)sl_lm_expf_tile(d);
+        int e;
+        frexp((double)(float)ex, &e);
+        const double err = fabs(got - ex) / ldexp(1.0, e - 24);
+        if (err > tile_worst) tile_worst = err;
+    }
+    CHECK(tile_worst <= 2.0, "expf_tile over every 61st float of [-86.5, 0]: %.3f ulps > 2", tile_worst);
+    printf("expf_tile over every 61st float of [-86.5, 0]: worst %.3f ulps\n", tile_worst);
+    CHECK(sl_lm_expf_tile(0.0f) == 1.0f && sl_lm_expf_tile(-0.0f) == 1.0f, "expf_tile(+-0) = 1 exactly");
+    CHECK(sl_lm_expf_tile(-INFINITY) == sl_lm_expf_tile(-86.5f) &&
+              sl_lm_expf_tile(-1e30f) == sl_lm_expf_tile(-86.5f) &&
+              sl_lm_expf_tile(-86.5f) > 0x1p-125f && sl_lm_expf_tile(-86.5f) < 0x1p-124f,
+          "expf_tile below -86.5: its floor exp(-86.5) = %a", (double)sl_lm_expf_tile(-86.5f));
+
     /* special values */
     CHECK(isnan(sl_lm_expf(NAN)) && isnan(sl_lm_exp(NAN)), "exp(NaN)");
     CHECK(sl_lm_expf(-INFINITY) == 0.0f && sl_lm_exp(-INFINITY) == 0.0, "exp(-Inf)");
@@ -102,7 +132,7 @@ int main(void)
     CHECK(sl_lm_logf(INFINITY) == INFINITY && sl_lm_log(INFINITY) == INFINITY, "log(+Inf)");
     CHECK(isnan(sl_lm_logf(-1.0f)) && isnan(sl_lm_log(-1.0)), "log(-1)");
     CHECK(isnan(sl_lm_logf(NAN)) && isnan(sl_lm_log(NAN)), "log(NaN)");
-    printf("worst ulps: expf %.3f exp %.3f logf %.3f log %.3f\n", worst[0], worst[1], worst[2],
-           worst[3]);
+    printf("worst ulps: expf %.3f exp %.3f logf %.3f log %.3f expf_tile %.3f\n", worst[0], worst[1],
+           worst[2], worst[3], worst[4]);
     return sl_test_done("tlse_math");
 }

@@ -88,6 +88,38 @@ static void check_special(const void *x, uint64_t n, sl_dtype dt, double expect,
     }
 }
 
+/* The special values inside the kernels' unrolled tiles (lse.h's sl_lse_add_tile): one thread
+ * (block 32, grid 1), n = 4096, so every thread takes tiles of SL_LSE_UNROLL vectors; a NaN or an
+ * infinity at several places of a tile among finite logits, and -Inf masks around one finite
+ * value, for every variant. */
+static void check_special_tiles(void *buf, sl_dtype dt)
+{
+    const uint64_t n = 4096;
+    const size_t at[] = {0, 1, 5, 130, 131, 2049, 4095};
+    for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
+        for (int kind = 0; kind < 4; kind++) {
+            for (uint64_t i = 0; i < n; i++) put(buf, dt, i, kind == 3 ? -INFINITY : gauss() * 3.0);
+            const double sp = kind == 0 ? NAN : kind == 1 ? INFINITY : kind == 2 ? -INFINITY : 1.5;
+            put(buf, dt, at[a], sp);
+            if (kind == 1 && a % 2) put(buf, dt, (at[a] + 97) % n, NAN);
+            const double expect = kind == 0 || (kind == 1 && a % 2) ? NAN : kind == 1 ? INFINITY
+                                : kind == 3 ? 1.5 : 0.0;
+            for (size_t i = 0; i < sl_variant_count(); i++) {
+                const sl_variant *v = sl_variant_at(i);
+                if (strcmp(v->op, "lse") || !v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                sl_launch cfg;
+                const double r = run(v, buf, n, dt, 32, 1, &cfg);
+                if (kind == 2 && !strcmp(v->name, "half-acc")) continue; /* overflows float16 */
+                if (kind == 2) /* a -Inf among logits: finite, as without it */
+                    CHECK(isfinite(r), "%s tile -Inf at %zu dt %d: %a", v->name, at[a], dt, r);
+                else
+                    CHECK(same(r, expect), "%s tile special %d at %zu dt %d: %a, expected %a",
+                          v->name, kind, at[a], dt, r, expect);
+            }
+            if (kind == 2) check_bounds(buf, n, dt, "tile -Inf");
+        }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -134,6 +166,7 @@ int main(void)
         check_special(buf, 40, dt, NAN, "NaN with +Inf");
         put(buf, dt, 7, 1.0);
         check_special(buf, 40, dt, NAN, "NaN");
+        check_special_tiles(buf, dt);
     }
     /* every dataset family of the registry (default parameters, 16-bit ones fitted), n = 1000 and
      * 4099: within the bounds, or the reference's special value */

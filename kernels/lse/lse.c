@@ -7,8 +7,12 @@
  * Order (kernel and twin), T = grid * block threads, W elements per 16-byte vector, the split of
  * sl_layout.h (head scalars, nv vectors, tail scalars), thread g:
  *   state = init (m = -Inf; two-pass: m = the exact maximum of the first pass)
- *   vectors j = g, g + T, ... < nv: lanes k = 0 .. W-1 in order: add(state, x[head + j W + k])
- *   edges e = g, g + T, ... < head + tail: add(state, x[e < head ? e : head + nv W + (e - head)])
+ *   vectors j = g, g + T, ... < nv, in tiles (lse.h's sl_lse_add_tile): while j + (U-1) T < nv,
+ *     one tile of the U = SL_LSE_UNROLL vectors j, j + T, ..., j + (U-1) T (lanes k = 0 .. W-1
+ *     of each, x[head + j W + k]), j += U T; then each remaining vector j, j + T, ... a tile
+ *   edges e = g, g + T, ... < head + tail: a tile of the one value
+ *     x[e < head ? e : head + nv W + (e - head)]
+ *   (every kind but online adds a tile's values one by one: the order is the element order)
  * then the block tree (reduce/block.cuh's sl_block_reduce with merge: warps by shuffles 16..1, the
  * warps' states in 32 slots, empty slots (-Inf, 0, 0)), then the last-block finish
  * (reduce/grid.cuh's sl_grid_finish: thread t merges (-Inf, 0, 0), p[t], p[t + B], ..., then the
@@ -106,20 +110,31 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
         const uint64_t g1 = g0 + SL_LSE_TWIN_CHUNK < J->Tn ? g0 + SL_LSE_TWIN_CHUNK : J->Tn;   \
         const int kind = J->kind;                                                             \
         for (uint64_t g = g0; g < g1; g++) J->st[g] = sl_lse_init_##sfx(J->m0);               \
-        for (uint64_t r = 0; r < J->nv; r += J->Tn)                                           \
+        const uint64_t U = SL_LSE_UNROLL, Tn = J->Tn, W = J->W;                               \
+        T v[SL_LSE_UNROLL * 8];                                                               \
+        for (uint64_t r = 0; r < J->nv; r += U * Tn)                                          \
             for (uint64_t g = g0; g < g1 && r + g < J->nv; g++) {                             \
                 ST a = J->st[g];                                                              \
-                const uint64_t b = J->head + (r + g) * J->W;                                  \
-                for (uint64_t k = 0; k < J->W; k++)                                           \
-                    sl_lse_add_##sfx(&a, (T)sl_tw_load(J->x, J->dt, b + k), kind);            \
+                const uint64_t j = r + g;                                                     \
+                if (j + (U - 1) * Tn < J->nv) { /* the kernel's unrolled tile */              \
+                    for (uint64_t u = 0; u < U; u++)                                          \
+                        for (uint64_t k = 0; k < W; k++)                                      \
+                            v[u * W + k] = (T)sl_tw_load(J->x, J->dt,                         \
+                                                         J->head + (j + u * Tn) * W + k);     \
+                    sl_lse_add_tile_##sfx(&a, v, (int)(U * W), kind);                         \
+                } else /* the remaining vectors, a tile each */                               \
+                    for (uint64_t jj = j; jj < J->nv; jj += Tn) {                             \
+                        for (uint64_t k = 0; k < W; k++)                                      \
+                            v[k] = (T)sl_tw_load(J->x, J->dt, J->head + jj * W + k);          \
+                        sl_lse_add_tile_##sfx(&a, v, (int)W, kind);                           \
+                    }                                                                         \
                 J->st[g] = a;                                                                 \
             }                                                                                 \
         for (uint64_t g = g0; g < g1 && g < J->nedge; g++)                                     \
-            for (uint64_t e = g; e < J->nedge; e += J->Tn)                                    \
-                sl_lse_add_##sfx(&J->st[g],                                                   \
-                                 (T)sl_tw_load(J->x, J->dt,                                   \
-                                               e < J->head ? e : J->tail0 + (e - J->head)),  \
-                                 kind);                                                       \
+            for (uint64_t e = g; e < J->nedge; e += Tn) { /* edge values: a tile each */      \
+                v[0] = (T)sl_tw_load(J->x, J->dt, e < J->head ? e : J->tail0 + (e - J->head)); \
+                sl_lse_add_tile_##sfx(&J->st[g], v, 1, kind);                                 \
+            }                                                                                 \
     }                                                                                         \
     static int lse_twin_##sfx(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,   \
                               const sl_launch *cfg, T M, T *out, sl_err *err)                 \

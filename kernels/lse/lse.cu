@@ -23,6 +23,7 @@ template <> struct lse_st<float> {
     typedef sl_lse_sf S;
     static __device__ __forceinline__ S init(float m) { return sl_lse_init_f(m); }
     static __device__ __forceinline__ void add(S &a, float x, int k) { sl_lse_add_f(&a, x, k); }
+    static __device__ __forceinline__ void add_tile(S &a, const float *v, int c, int k) { sl_lse_add_tile_f(&a, v, c, k); }
     static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_f(a, b, k); }
     static __device__ __forceinline__ float final(S a, int k) { return sl_lse_final_f(a, k); }
 };
@@ -30,6 +31,7 @@ template <> struct lse_st<double> {
     typedef sl_lse_sd S;
     static __device__ __forceinline__ S init(double m) { return sl_lse_init_d(m); }
     static __device__ __forceinline__ void add(S &a, double x, int k) { sl_lse_add_d(&a, x, k); }
+    static __device__ __forceinline__ void add_tile(S &a, const double *v, int c, int k) { sl_lse_add_tile_d(&a, v, c, k); }
     static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_d(a, b, k); }
     static __device__ __forceinline__ double final(S a, int k) { return sl_lse_final_d(a, k); }
 };
@@ -130,6 +132,43 @@ __device__ __forceinline__ void lse_for_share(const X *__restrict__ x, uint64_t 
     for (uint64_t e = g; e < nedge; e += Tn) f(to_acc<T>(x[e < head ? e : tail0 + (e - head)]));
 }
 
+/* Thread g's share as lse.c's tiles, through f(values in T, count): SL_LSE_UNROLL vectors while
+ * they last, then single vectors, then the edge values one by one. */
+template <typename X, typename T, typename F>
+__device__ __forceinline__ void lse_for_tiles(const X *__restrict__ x, uint64_t n, uint64_t head,
+                                              uint64_t nv, F f)
+{
+    typedef typename sl_vec<X>::type V;
+    const int W = sl_vec<X>::W;
+    const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (SL_LSE_UNROLL - 1) * Tn < nv; j += SL_LSE_UNROLL * Tn) {
+        V v[SL_LSE_UNROLL];
+#pragma unroll
+        for (int u = 0; u < SL_LSE_UNROLL; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
+        T t[SL_LSE_UNROLL * W];
+#pragma unroll
+        for (int u = 0; u < SL_LSE_UNROLL; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) t[u * W + k] = to_acc<T>(sl_vec_lane(v[u], k));
+        f(t, SL_LSE_UNROLL * W);
+    }
+    for (; j < nv; j += Tn) {
+        const V v = sl_ldv(xv + j);
+        T t[W];
+#pragma unroll
+        for (int k = 0; k < W; k++) t[k] = to_acc<T>(sl_vec_lane(v, k));
+        f(t, W);
+    }
+    const uint64_t tail0 = head + nv * W, nedge = head + (n - tail0);
+    for (uint64_t e = g; e < nedge; e += Tn) {
+        const T t1 = to_acc<T>(x[e < head ? e : tail0 + (e - head)]);
+        f(&t1, 1);
+    }
+}
+
 template <typename X, typename T, int K>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
 lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result)
@@ -141,7 +180,7 @@ lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void
     if (K == SL_LSE_TWO_PASS)
         m0 = __ldcg(reinterpret_cast<const T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
     A st = lse_st<T>::init(m0);
-    lse_for_share<X, T>(x, n, head, nv, [&](T v) { lse_st<T>::add(st, v, K); });
+    lse_for_tiles<X, T>(x, n, head, nv, [&](const T *v, int c) { lse_st<T>::add_tile(st, v, c, K); });
     A b = sl_block_reduce<Op>(st, s_warp);
     sl_grid_finish<Op, lse_fin<X, T, K> >(b, sl_ws_partials<A>(work), sl_ws_counter(work), result);
 }

@@ -159,6 +159,62 @@ typedef struct { double m, s, c; } sl_lse_sd;
 SL_LSE_STATE_FNS(f, sl_lse_sf, float, sl_lm_expf, sl_lm_logf)
 SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
 
+/* max(a, b), NaN if either is NaN (the device's max.NaN.f32, one FMNMX.NAN); a zero's sign may
+ * differ between the two sides, which no result sees (x - (+-0) and +-0 + log(s) agree) */
+SL_LSE_FN float sl_lse_maxnan_f(float a, float b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return (a != a || b != b) ? a + b : (b > a ? b : a);
+#endif
+}
+
+/* A tile: the values v[0..cnt) one thread takes together (lse.c's order: SL_LSE_UNROLL vectors,
+ * or one vector, or one edge value), in order. Every kind but online adds them one by one (the
+ * rules above). online (float32 state), by tile: the tile's maximum mt (NaN if any is NaN);
+ * mt NaN or infinite: one by one (the rules above); else mt > m: s = s exp(m - mt), m = mt (one
+ * rescale per tile, sl_lm_expf), then s = s + expt(x - m) for each value in order, expt
+ * lse_math.h's sl_lm_expf_tile (exp(0) = 1 exactly, -Inf masks give its floor 2^-124.8). */
+SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind)
+{
+    if (kind != SL_LSE_ONLINE) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int i = 0; i < cnt; i++) sl_lse_add_f(a, v[i], kind);
+        return;
+    }
+    float mt = v[0];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 1; i < cnt; i++) mt = sl_lse_maxnan_f(mt, v[i]);
+    if (!(mt - mt == 0.0f)) {
+        for (int i = 0; i < cnt; i++) sl_lse_add_f(a, v[i], kind);
+        return;
+    }
+    if (mt > a->m) {
+        a->s = a->s * sl_lm_expf(a->m - mt);
+        a->m = mt;
+    }
+    const float m = a->m;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf_tile(v[i] - m);
+}
+/* float64 state: one by one */
+SL_LSE_FN void sl_lse_add_tile_d(sl_lse_sd *a, const double *v, int cnt, int kind)
+{
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < cnt; i++) sl_lse_add_d(a, v[i], kind);
+}
+
 /* reproducible: the term of x against the exact maximum M, as the float64 the binned state takes
  * (exact/binned.h): float32 and 16-bit input (widened exactly) by lse_math.h's float32 exp of
  * x - M (rounded once in float32), widened exactly; float64 input by the float64 exp. x == M
