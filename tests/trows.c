@@ -4,7 +4,8 @@
  * (1, 31, 32, 33, 4095, 65537); for the order-independent variants and block-row it also equals
  * the 1-D twin of the row copied alone into an aligned buffer, and stays the same bits when the
  * row sits at another position of a batch of another size among other rows; the dedicated twins
- * (reproducible, block-row) lie within their bound of the exact row sum; sl_array_rows: C and
+ * (reproducible, superacc, block-row) lie within their bound of the exact row sum; the
+ * order-independent sum variants have row kernels of their own (row_kernels); sl_array_rows: C and
  * Fortran order, N-D axes moved to the last place (values checked by index), errors. */
 #include <math.h>
 #include <stdlib.h>
@@ -255,9 +256,35 @@ static void array_rows(void)
           strstr(err.msg, "no rows"), "no rows: %s", err.msg);
 }
 
+/* reproducible and superacc (correctly rounded) reduce rows by row kernels of their own, whose
+ * bits are the row's alone; superacc's rows have workspace for a split of every row (float32,
+ * 16-bit) and the 1-D launcher's (float64, each row by the 1-D kernel). */
+static void row_kernels(void)
+{
+    static const char *const names[] = {"reproducible", "superacc"};
+    for (size_t k = 0; k < 2; k++) {
+        const sl_variant *v = sl_variant_find_op("sum", names[k]);
+        CHECK(v != NULL, "no sum variant '%s'", names[k]);
+        if (!v) continue;
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        CHECK(e.dedicated && e.cpu != NULL, "%s: no row entries of its own", v->name);
+        CHECK(strstr(e.bits, "not B") != NULL, "%s: row bits '%s'", v->name, e.bits);
+        if (strcmp(names[k], "superacc")) continue;
+        CHECK(sl_rows_workspace(v, 1000, 65537, SL_F32, NULL) == 1000u * SL_ROWS_SACC_WS,
+              "superacc rows' float32 workspace %zu", sl_rows_workspace(v, 1000, 65537, SL_F32, NULL));
+        sl_launch c;
+        memset(&c, 0, sizeof c);
+        sl_variant_resolve(v, &c, 4096, SL_F64);
+        CHECK(sl_rows_workspace(v, 1000, 4096, SL_F64, NULL) == sl_variant_workspace(v, 4096, SL_F64, &c),
+              "superacc rows' float64 workspace %zu", sl_rows_workspace(v, 1000, 4096, SL_F64, NULL));
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    row_kernels();
     array_rows();
     rows_equal_1d();
     batch_invariance();

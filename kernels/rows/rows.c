@@ -108,6 +108,7 @@ static size_t br_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const s
 sl_rows_gpu_fn sl_block_row_rows_gpu;   /* rows.cu */
 sl_gpu_fn sl_block_row_gpu;
 sl_rows_gpu_fn sl_reproducible_rows_gpu;
+sl_rows_gpu_fn sl_superacc_rows_gpu;
 #endif
 
 const sl_variant sl_v_block_row = {
@@ -153,6 +154,29 @@ static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return 0;
 }
 
+/* superacc: float32 and the 16-bit formats by a block (or several: long rows, few rows) per row
+ * over the float32 exponent bins (rows.cu), float64 by the 1-D launcher on each row; correctly
+ * rounded, so the twin is the 1-D twin on each row. */
+static int sa_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *results, sl_err *err)
+{
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) {
+        sl_launch c;
+        sl_rows_cfg(v, cfg, i, n, dt, &c);
+        if (sl_variant_cpu(v, (const char *)x + i * n * es, n, dt, &c, &results[i], err)) return -1;
+    }
+    return 0;
+}
+
+/* The split rows' limbs (float32, 16-bit), the 1-D launcher's scratch (float64). */
+static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
+{
+    if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
+    return (size_t)rows * SL_ROWS_SACC_WS;
+}
+
 typedef struct {
     const char *name, *op;
     sl_rows_entries e;
@@ -163,6 +187,10 @@ static const rows_dedicated dedicated[] = {
      {rs_rows_cpu, rs_rows_workspace, SL_GPU_ENTRY(sl_reproducible_rows_gpu),
       "the row's values alone (order-independent: not B, the split, the launch configuration "
       "or the GPU)", 1}},
+    {"superacc", "sum",
+     {sa_rows_cpu, sa_rows_workspace, SL_GPU_ENTRY(sl_superacc_rows_gpu),
+      "the row's values alone (correctly rounded: not B, the split, the launch configuration or "
+      "the GPU)", 1}},
 };
 
 void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
@@ -226,7 +254,7 @@ size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtyp
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
     sl_launch cfg;
-    if (e.gpu) {
+    if (e.gpu || e.workspace) {   /* the row kernel's (also in a build without CUDA) */
         sl_rows_cfg(v, req, 0, n, dt, &cfg);
         return e.workspace ? e.workspace(v, rows, n, dt, &cfg) : 0;
     }

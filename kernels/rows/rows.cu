@@ -1,6 +1,8 @@
 /* rows/rows.cu: row-wise reductions on the GPU (rows.h): the generic path (the 1-D launcher on
- * each row's pointer), the `block-row` kernel (twin: rows.c) and the `reproducible` row kernel
- * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row).
+ * each row's pointer), the `block-row` kernel (twin: rows.c), the `reproducible` row kernel
+ * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row) and the
+ * `superacc` row kernel (one or several blocks per row over superacc_f32.cu's exponent bins,
+ * the row's exact sum rounded once; twin: the superacc twin on each row).
  *
  * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
  * nearest even, --fmad=false, -ftz=false).
@@ -15,6 +17,7 @@
 #include <string.h>
 #include "exact/binned_kernel.cuh"
 #include "rows/rows.h"
+#include "superacc/one_launch.cuh"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
 
@@ -236,6 +239,231 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
            : dt == SL_F16  ? rs_rows_launch<__half>(v, d_x, rows, n, d_results, st, err)
            : dt == SL_BF16 ? rs_rows_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
                            : rs_rows_launch<float>(v, d_x, rows, n, d_results, st, err);
+}
+
+/* ---- superacc: the exponent bins of superacc_f32.cu, one block or S blocks per row ----------
+ * float32, float16 and bfloat16 (widened to float32, exactly): every value of a row goes,
+ * converted exactly to double, into one of its thread's 16 shared double bins chosen by its
+ * biased float32 exponent E >> 4 (bin j: integer multiples of 2^(max(16j,1) - 150), exact for
+ * 2^14 values); the block drains the bins into its integer limbs (exact/limbs.h) every
+ * SA_FLUSH values per thread and at the row's end (sa_drain). S = 1: thread 0 rounds the
+ * block's limbs once (sl_sacc_round_f32_regs: to nearest even for float32; to odd in float32
+ * and then to nearest even in the 16-bit format). S > 1 (long rows, or few rows against the
+ * SMs: sa_split): block part p of the row takes the row's tiles p, p + S, ...; its normalised
+ * limbs go into the row's limbs in the workspace by integer atomics, and the last of the S
+ * blocks (a per-row ticket) rounds them and leaves the row's workspace zero. Every step is
+ * exact up to the one rounding, so row i's bits are its exact sum rounded once: a function of
+ * row i alone, whatever B, S, the grid, the alignment or the GPU; the twin is the superacc twin
+ * on the row (superacc.c). float64 runs the 1-D launcher on each row (the certified binned sum
+ * and the exact fallback of superacc64.cu do not fit this kernel's shape). */
+#define SA_BLOCK 256u
+#define SA_NBIN 16
+#define SA_FLUSH 8192u   /* values per thread between drains (a bin's capacity: 2^14) */
+#define SA_U 4           /* 16-byte vectors per thread per tile */
+#define SA_ROW_WS SL_ROWS_SACC_WS
+static_assert(SL_ROWS_SACC_WS == 16u + 8u * SL_SACC_LIMBS_F32, "rows.h: a row's superacc workspace");
+
+/* Blocks per row: parts of about 2^17 values for long rows, and enough blocks to give every SM
+ * four when the rows are few; at most one part per tile, at most 1024. The bits do not depend
+ * on it. */
+static unsigned sa_split(uint64_t rows, uint64_t n, unsigned sm_count, unsigned W)
+{
+    const uint64_t per_tile = (uint64_t)SA_BLOCK * SA_U * W;
+    const uint64_t tiles = (n + per_tile - 1) / per_tile;
+    uint64_t s = n >> 17;
+    const uint64_t want = rows ? (4u * (uint64_t)(sm_count ? sm_count : SL_DEFAULT_SM_COUNT) + rows - 1) / rows : 1;
+    if (want > s) s = want;
+    if (s > tiles) s = tiles;
+    if (s > 1024u) s = 1024u;
+    return s ? (unsigned)s : 1u;
+}
+
+/* One value into its thread's bin (my = &s_bin[tid], bins SA_BLOCK apart); sg: the AND of the
+ * values' float32 bit patterns (its sign bit: every value negative). Changes here must also be
+ * applied to sacc_bin_take in superacc/superacc_f32.cu, of which this is a copy. */
+template <typename X>
+__device__ __forceinline__ void sa_take(X h, double *my, unsigned &sg)
+{
+    const float x = sl_widen(h);
+    const unsigned u = __float_as_uint(x);
+    sg &= u;
+    my[((u >> 27) & 15u) * SA_BLOCK] += (double)x;
+}
+
+/* Block-collective: every thread's bins into the block limbs, the bins zeroed; returns the
+ * thread's flags (a non-finite bin). A copy of sacc_bins_drain (superacc/superacc_f32.cu) for
+ * blocks of SA_BLOCK threads: changes there must be applied here. */
+static __device__ __noinline__ unsigned sa_drain(double *s_bin, unsigned long long *s_acc)
+{
+    const unsigned tid = threadIdx.x;
+    long long *ib = reinterpret_cast<long long *>(s_bin);
+    unsigned flags = 0;
+    for (int j = 0; j < SA_NBIN; j++) {
+        const double v = s_bin[j * SA_BLOCK + tid];
+        long long k = 0;
+        if (isnan(v)) flags |= SL_SACC_NAN;
+        else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+        else {
+            const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
+            k = (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
+        }
+        ib[j * SA_BLOCK + tid] = k;
+    }
+    for (unsigned half = SA_BLOCK / 2u; half > 0; half >>= 1) {
+        sacc_barrier();
+        if (tid < half)
+            for (int j = 0; j < SA_NBIN; j++) ib[j * SA_BLOCK + tid] += ib[j * SA_BLOCK + tid + half];
+    }
+    sacc_barrier();
+    const long long total = tid < SA_NBIN ? ib[tid * SA_BLOCK] : 0;
+    sacc_barrier();                                 /* column 0 read before it is zeroed */
+    for (int j = 0; j < SA_NBIN; j++) s_bin[j * SA_BLOCK + tid] = 0.0;
+    if (tid < SA_NBIN) sacc_spill_i64(total, tid ? 16 * (int)tid - 1 : 0, s_acc);
+    return flags;
+}
+
+/* Work unit w = r S + p: part p of row r. Barriers: every sacc_barrier is reached by all the
+ * block's threads (the trip counts depend on blockIdx, gridDim, rows, n, S and the row's
+ * alignment only). */
+template <typename X>
+__global__ void __launch_bounds__(SA_BLOCK)
+sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, unsigned char *work,
+               X *out)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, L = SL_SACC_LIMBS_F32 };
+    __shared__ double s_bin[SA_NBIN * SA_BLOCK];
+    __shared__ unsigned long long s_acc[L];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x;
+    double *my = s_bin + tid;
+    for (int j = 0; j < SA_NBIN; j++) my[j * SA_BLOCK] = 0.0;
+    const uint64_t per_tile = (uint64_t)SA_BLOCK * SA_U;           /* vectors */
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
+    if (every == 0) every = 1;
+    const unsigned flush_every = SA_FLUSH / (SA_U * W);
+    for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
+        const uint64_t r = w / S;
+        const unsigned part = (unsigned)(w - r * S);
+        const X *row = x + r * n;
+        sacc_block_init(s_acc, L, &s_flags);
+        sacc_barrier();
+        unsigned flags = 0u, sg = 0xffffffffu;
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+        if (head > n) head = n;
+        const uint64_t nv = (n - head) / W, tail0 = head + nv * W;
+        if (part == 0) {                             /* the edges, one by one */
+            for (uint64_t i = tid; i < head; i += SA_BLOCK) sa_take(row[i], my, sg);
+            for (uint64_t i = tail0 + tid; i < n; i += SA_BLOCK) sa_take(row[i], my, sg);
+        }
+        const V *xv = reinterpret_cast<const V *>(row + head);
+        const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+        uint64_t since = 0;
+        unsigned since_flush = 0;
+        for (uint64_t tile = part; tile < ntiles; tile += S) {
+            const uint64_t base = tile * per_tile + tid;
+            if ((tile + 1) * per_tile <= nv) {
+                V v[SA_U];
+#pragma unroll
+                for (int u = 0; u < SA_U; u++) v[u] = sacc_ld(xv + base + (uint64_t)u * SA_BLOCK);
+#pragma unroll
+                for (int u = 0; u < SA_U; u++)
+#pragma unroll
+                    for (int k = 0; k < W; k++) sa_take(sl_vec_lane(v[u], k), my, sg);
+            } else {
+                for (int u = 0; u < SA_U; u++)
+                    if (base + (uint64_t)u * SA_BLOCK < nv) {
+                        const V v = sacc_ld(xv + base + (uint64_t)u * SA_BLOCK);
+                        for (int k = 0; k < W; k++) sa_take(sl_vec_lane(v, k), my, sg);
+                    }
+            }
+            if (++since_flush == flush_every) {      /* <= SA_FLUSH + edges values per bin */
+                since_flush = 0;
+                flags |= sa_drain(s_bin, s_acc);
+            }
+            if (++since == every) {                  /* uniform across the block */
+                since = 0;
+                sacc_barrier();
+                if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), L);
+                sacc_barrier();
+            }
+        }
+        flags |= sa_drain(s_bin, s_acc);
+        if (!(sg >> 31)) flags |= SL_SACC_ANYPOS;
+        if (flags) atomicOr(&s_flags, flags);
+        sacc_barrier();
+        if (tid == 0) {
+            int64_t l[L];
+#pragma unroll
+            for (int i = 0; i < L; i++) l[i] = (int64_t)s_acc[i];
+            if (S == 1) {
+                out[r] = sl_out<X>((float)sl_sacc_round_f32_regs(l, s_flags, sizeof(X) == 2));
+            } else {
+                unsigned *g = reinterpret_cast<unsigned *>(work + r * SA_ROW_WS);
+                unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + r * SA_ROW_WS + 16u);
+                /* normalised limbs < 2^32 (top limb signed): S <= 1024 parts cannot overflow */
+                sl_sacc_normalise(l, L);
+#pragma unroll
+                for (int i = 0; i < L; i++)
+                    if (l[i]) atomicAdd(&g_acc[i], (unsigned long long)l[i]);
+                if (s_flags) atomicOr(g + 1, s_flags);
+                __threadfence();                     /* the limbs before the ticket */
+                if (atomicAdd(g, 1u) == S - 1u) {    /* the row's last part rounds */
+                    __threadfence();
+                    int64_t m[L];
+#pragma unroll
+                    for (int i = 0; i < L; i++) m[i] = (int64_t)atomicExch(&g_acc[i], 0ull);
+                    const unsigned fl = atomicExch(g + 1, 0u);
+                    out[r] = sl_out<X>((float)sl_sacc_round_f32_regs(m, fl, sizeof(X) == 2));
+                    atomicExch(g, 0u);
+                }
+            }
+        }
+        sacc_barrier();                              /* s_acc and s_flags reused */
+    }
+}
+
+template <typename X>
+static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                          const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
+                          cudaStream_t st, sl_err *err)
+{
+    const unsigned S = sa_split(rows, n, cfg ? cfg->sm_count : 0u, (unsigned)sl_vec<X>::W);
+    if (S > 1u && (!d_work || work_bytes < rows * (uint64_t)SA_ROW_WS))
+        return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
+                          (unsigned long long)(rows * (uint64_t)SA_ROW_WS), (unsigned long long)work_bytes);
+    sa_rows_kernel<X><<<rows_grid(rows * S), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
+                                                                 (unsigned char *)d_work, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("sa_rows_kernel", v->name, err);
+    return 0;
+}
+
+extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                                    sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                                    void *d_results, void *stream, sl_err *err)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    const size_t es = sl_dtype_size(dt);
+    if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
+    if (rows == 0) return 0;
+    if (dt == SL_F64) {          /* the 1-D launcher on each row, resolved at its address */
+        for (uint64_t i = 0; i < rows; i++) {
+            const char *p = (const char *)d_x + i * n * es;
+            sl_launch ci = cfg ? *cfg : sl_launch{};
+            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+            sl_variant_resolve(v, &ci, n, dt);
+            if (v->gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
+        }
+        return 0;
+    }
+    if (n == 0) {                                    /* the empty sum is +0 */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_results, 0, rows * es, st), v->name, err);
+        return 0;
+    }
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    return dt == SL_F16    ? sa_rows_launch<__half>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+           : dt == SL_BF16 ? sa_rows_launch<__nv_bfloat16>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+                           : sa_rows_launch<float>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err);
 }
 
 /* ---- the generic path and the host entry ---------------------------------------------------- */

@@ -72,6 +72,11 @@ int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, in
  * fixed order, a fixed shuffle tree: the bits of a row depend on its n and format alone. */
 #define SL_ROWS_BLOCK 256u
 
+/* `superacc` rows (rows.cu): workspace bytes per row when a row is split over several blocks:
+ * its ticket, flags, 8 bytes of padding and SL_SACC_LIMBS_F32 (12) int64 limbs, zero between
+ * launches. */
+#define SL_ROWS_SACC_WS 112u
+
 #ifdef __cplusplus
 }
 #endif
