@@ -261,6 +261,17 @@ static void array_rows(void)
  * 16-bit) and the 1-D launcher's (float64, each row by the 1-D kernel). */
 static void row_kernels(void)
 {
+    /* the split: none for many rows, long rows in parts of about 2^17 values, few rows over
+     * four blocks per SM, never a part under 8192 values, never above the cap */
+    CHECK(sl_rows_split(4096, 32768, 132, 1024) == 1u, "4096 x 32768: split %u",
+          sl_rows_split(4096, 32768, 132, 1024));
+    CHECK(sl_rows_split(4096, 1u << 22, 132, 1024) == 32u, "4096 x 2^22: split %u",
+          sl_rows_split(4096, 1u << 22, 132, 1024));
+    CHECK(sl_rows_split(2, 1u << 20, 132, 1024) == 128u, "2 x 2^20: split %u",
+          sl_rows_split(2, 1u << 20, 132, 1024));
+    CHECK(sl_rows_split(2, 1u << 20, 132, 64) == 64u, "2 x 2^20, cap 64: split %u",
+          sl_rows_split(2, 1u << 20, 132, 64));
+    CHECK(sl_rows_split(1, 8191, 132, 1024) == 1u, "1 x 8191: split %u", sl_rows_split(1, 8191, 132, 1024));
     static const char *const names[] = {"reproducible", "superacc"};
     for (size_t k = 0; k < 2; k++) {
         const sl_variant *v = sl_variant_find_op("sum", names[k]);
@@ -270,7 +281,18 @@ static void row_kernels(void)
         sl_rows_entries_of(v, &e);
         CHECK(e.dedicated && e.cpu != NULL, "%s: no row entries of its own", v->name);
         CHECK(strstr(e.bits, "not B") != NULL, "%s: row bits '%s'", v->name, e.bits);
-        if (strcmp(names[k], "superacc")) continue;
+        if (!strcmp(names[k], "reproducible")) {
+            /* one long row is split: a ticket and a binned state per part */
+            sl_launch c;
+            memset(&c, 0, sizeof c);
+            c.sm_count = 132;
+            const unsigned S = sl_rows_split(1, 65537, 132, SL_ROWS_RS_SPLIT_MAX);
+            CHECK(S == 8u, "split of one row of 65537 on 132 SMs: %u (one part per 8192 values)", S);
+            CHECK(sl_rows_workspace(v, 1, 65537, SL_F32, &c) >= 16u + 8u * 16u,
+                  "reproducible's split row: workspace %zu", sl_rows_workspace(v, 1, 65537, SL_F32, &c));
+            CHECK(sl_rows_workspace(v, 4096, 4096, SL_F32, &c) == 0, "reproducible's warp rows need no workspace");
+            continue;
+        }
         CHECK(sl_rows_workspace(v, 1000, 65537, SL_F32, NULL) == 1000u * SL_ROWS_SACC_WS,
               "superacc rows' float32 workspace %zu", sl_rows_workspace(v, 1000, 65537, SL_F32, NULL));
         sl_launch c;

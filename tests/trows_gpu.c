@@ -5,8 +5,8 @@
  * with a kernel and a deterministic twin; ragged_rows: the row kernels (reproducible, superacc,
  * block-row) on B in 1 .. 257 (float32, bfloat16; a sample of it for long rows and the other
  * formats) and N in {1, 31, 32, 33, 4095, 65537} equal their twins row by row
- * (the twins equal the 1-D reduction of each row: trows), superacc's rows the same bits whether
- * a row is split over several blocks or not (the SM count the split is sized for: 1, the
+ * (the twins equal the 1-D reduction of each row: trows), superacc's and reproducible's rows the
+ * same bits whether a row is split over several blocks or not (the SM count the split is sized for: 1, the
  * device's, 4096). */
 #include <math.h>
 #include <stdlib.h>
@@ -47,6 +47,7 @@ static void ragged_rows(const sl_gpu_info *info)
         sl_rows_entries_of(v, &e);
         if (!e.gpu || !e.cpu) continue;
         const int sacc = !strcmp(v->name, "superacc");
+        const int split = sacc || !strcmp(v->name, "reproducible");
         for (size_t di = 0; di < 4; di++) {
             const sl_dtype dt = dts[di];
             if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
@@ -81,9 +82,10 @@ static void ragged_rows(const sl_gpu_info *info)
                           "%llu: %a, twin %a)", v->name, sl_dtype_name(dt), (unsigned long long)B,
                           (unsigned long long)N, (unsigned long long)differ,
                           (unsigned long long)first, g[first], c[first]);
-                    /* superacc: the split sized for 1 and for 4096 SMs gives the same bits */
+                    /* superacc, reproducible: the split sized for 1 and for 4096 SMs gives the
+                     * same bits */
                     static const uint32_t sms[] = {1, 4096};
-                    for (int k = 0; sacc && rc == 0 && dt != SL_F64 && k < 2; k++) {
+                    for (int k = 0; split && rc == 0 && !(sacc && dt == SL_F64) && k < 2; k++) {
                         req.sm_count = sms[k];
                         rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g2, NULL, NULL, NULL, &err);
                         CHECK(rc == 0, "%s: %s", v->name, err.msg);

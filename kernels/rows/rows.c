@@ -132,10 +132,22 @@ const sl_variant sl_v_block_row = {
 };
 
 /* ---- dedicated entries for families whose files rows/ does not own --------------------------
- * reproducible: a warp or a block per row (by n alone) accumulating the binned state of
+ * reproducible: a warp or a block per row (by n alone), long rows or few rows split over
+ * several blocks whose states merge exactly, accumulating the binned state of
  * exact/binned.h (rows.cu); its
  * result is a function of the row's multiset of values, so the twin is the 1-D twin's
  * sl_rsum_sum on each row. */
+unsigned sl_rows_split(uint64_t rows, uint64_t n, uint32_t sm_count, unsigned max_parts)
+{
+    uint64_t s = n >> 17;
+    const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
+    const uint64_t want = rows ? (4u * sms + rows - 1) / rows : 1;
+    if (want > s) s = want;
+    if (s > n / 8192u) s = n / 8192u;
+    if (s > max_parts) s = max_parts;
+    return s ? (unsigned)s : 1u;
+}
+
 static int rs_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                        const sl_launch *cfg, double *results, sl_err *err)
 {
@@ -147,11 +159,16 @@ static int rs_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64
     return 0;
 }
 
+/* A block per row above SL_ROWS_RS_WARP_ROW_MAX, split over sl_rows_split blocks: the rows'
+ * tickets (4 bytes each, the area rounded up to 16) then every part's binned state. */
 static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
-    (void)v; (void)rows; (void)n; (void)dt; (void)cfg;
-    return 0;
+    (void)v; (void)dt;
+    if (n <= SL_ROWS_RS_WARP_ROW_MAX) return 0;
+    const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
+    if (S == 1u) return 0;
+    return (size_t)((rows * 4u + 15u) / 16u * 16u + rows * S * (uint64_t)sizeof(sl_rsum_state));
 }
 
 /* superacc: float32 and the 16-bit formats by a block (or several: long rows, few rows) per row

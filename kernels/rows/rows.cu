@@ -113,12 +113,16 @@ extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n
  * row's state once (as rs_kernel's last block rounds the grid's). The result is the binned sum
  * of the row's multiset of values: the 1-D kernel's and the twin's, whatever B, the split or the
  * launch. Chosen by n alone: a warp per row (8 rows per block) for n <= RS_WARP_ROW_MAX, where a
- * block's merge would cost more than its values; a block per row above. */
-#define RS_WARP_ROW_MAX 8192u
+ * block's merge would cost more than its values; a block per row above, or S blocks per row
+ * (sl_rows_split: long rows, or few rows against the SMs) whose states the row's last block
+ * merges (exact, commutative and associative: the same state for any S) before rounding. */
+#define RS_WARP_ROW_MAX SL_ROWS_RS_WARP_ROW_MAX
 
-/* Thread t of a row's TPR threads adds its share of the row into a. */
+/* Thread t of a row's TPR threads adds its share of part `part` of S of the row into a: the
+ * edges (part 0) and the tiles part, part + S, ... */
 template <typename X, unsigned TPR, typename A>
-__device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsigned t)
+__device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsigned t, unsigned part,
+                                            unsigned S)
 {
     typedef rs_fmt<X, false> F;
     typedef typename F::T T;
@@ -126,12 +130,14 @@ __device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsi
     uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
     if (head > n) head = n;
     const uint64_t nv = (n - head) / F::VW, tail0 = head + nv * F::VW;
-    for (uint64_t i = t; i < head; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
-    for (uint64_t i = tail0 + t; i < n; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    if (part == 0) {
+        for (uint64_t i = t; i < head; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+        for (uint64_t i = tail0 + t; i < n; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    }
     const V *xv = reinterpret_cast<const V *>(row + head);
     const uint64_t per_tile = (uint64_t)TPR * F::U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    for (uint64_t tile = 0; tile < ntiles; tile++) {
+    for (uint64_t tile = part; tile < ntiles; tile += S) {
         const uint64_t base = tile * per_tile + t;
         if ((tile + 1) * per_tile <= nv) {           /* uniform over the row's threads */
             V r4[F::U];
@@ -164,19 +170,27 @@ __device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
     return sl_out<X>((T)v);
 }
 
-/* A block per row. */
+/* A block per row, or S blocks per row (work unit w = r S + p: part p of row r): each part's
+ * merged state goes to its slot in the workspace (after the rows' 4-byte tickets, rounded up to
+ * 16 bytes), and the row's last part to take its ticket merges the S states (exact, any order)
+ * and rounds, leaving the ticket zero. */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
-rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, unsigned char *work,
+               X *out)
 {
     typedef rs_fmt<X, false> F;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    unsigned *tickets = reinterpret_cast<unsigned *>(work);
+    sl_rsum_state *slots = reinterpret_cast<sl_rsum_state *>(work + (rows * 4u + 15u) / 16u * 16u);
+    for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
+        const uint64_t r = w / S;
+        const unsigned part = (unsigned)(w - r * S);
         A a;
         rs_init(a);
-        rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid);
+        rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid, part, S);
         sl_rsum_state st;
         rs_to_state(a, st);
         rs_warp_merge<F::K>(st);
@@ -186,7 +200,27 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
             if (lane < ROWS_WARPS) st = s_warp[lane];
             else sl_rsum_state_zero_k(&st, F::K);
             rs_warp_merge<F::K>(st);
-            if (lane == 0) out[r] = rs_row_round<X>(st);
+            if (lane == 0 && S == 1u) {
+                out[r] = rs_row_round<X>(st);
+            } else if (lane == 0) {
+                slots[w] = st;
+                __threadfence();                     /* the state before the ticket */
+                if (atomicAdd(&tickets[r], 1u) == S - 1u) {
+                    __threadfence();
+                    sl_rsum_state m, o;
+                    sl_rsum_state_zero_k(&m, F::K);
+                    for (unsigned p = 0; p < S; p++) {
+                        /* L2 reads: other blocks wrote the slots */
+                        const unsigned long long *src =
+                            reinterpret_cast<const unsigned long long *>(&slots[r * S + p]);
+                        unsigned long long *dst = reinterpret_cast<unsigned long long *>(&o);
+                        for (unsigned k = 0; k < sizeof(sl_rsum_state) / 8u; k++) dst[k] = __ldcg(src + k);
+                        sl_rsum_state_merge_k(&m, &o, F::K);
+                    }
+                    out[r] = rs_row_round<X>(m);
+                    atomicExch(&tickets[r], 0u);
+                }
+            }
         }
         sl_bar_any::sync();
     }
@@ -203,7 +237,7 @@ rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
     for (uint64_t r = (uint64_t)blockIdx.x * ROWS_WARPS + warp; r < rows; r += (uint64_t)gridDim.x * ROWS_WARPS) {
         A a;
         rs_init(a);
-        rs_row_take<X, 32u>(a, x + r * n, n, lane);
+        rs_row_take<X, 32u>(a, x + r * n, n, lane, 0u, 1u);
         sl_rsum_state st;
         rs_to_state(a, st);
         rs_warp_merge<F::K>(st);
@@ -213,14 +247,21 @@ rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 
 template <typename X>
 static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
-                          void *d_out, cudaStream_t st, sl_err *err)
+                          const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
+                          cudaStream_t st, sl_err *err)
 {
     if (n <= RS_WARP_ROW_MAX) {
         rs_rows_warp_kernel<X><<<rows_grid((rows + ROWS_WARPS - 1) / ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
             (const X *)d_x, rows, n, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
     } else {
-        rs_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+        const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
+        const uint64_t need = (rows * 4u + 15u) / 16u * 16u + rows * S * (uint64_t)sizeof(sl_rsum_state);
+        if (S > 1u && (!d_work || work_bytes < need))
+            return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
+                              (unsigned long long)need, (unsigned long long)work_bytes);
+        rs_rows_kernel<X><<<rows_grid(rows * S), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
+                                                                        (unsigned char *)d_work, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("rs_rows_kernel", v->name, err);
     }
     return 0;
@@ -230,15 +271,14 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
                                         uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
                                         size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
-    (void)cfg; (void)d_work; (void)work_bytes;
     cudaStream_t st = (cudaStream_t)stream;
     if (n >= SL_RSUM_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
     if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    return dt == SL_F64    ? rs_rows_launch<double>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_F16  ? rs_rows_launch<__half>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_BF16 ? rs_rows_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
-                           : rs_rows_launch<float>(v, d_x, rows, n, d_results, st, err);
+    return dt == SL_F64    ? rs_rows_launch<double>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+           : dt == SL_F16  ? rs_rows_launch<__half>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+           : dt == SL_BF16 ? rs_rows_launch<__nv_bfloat16>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+                           : rs_rows_launch<float>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err);
 }
 
 /* ---- superacc: the exponent bins of superacc_f32.cu, one block or S blocks per row ----------
@@ -249,7 +289,7 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
  * SA_FLUSH values per thread and at the row's end (sa_drain). S = 1: thread 0 rounds the
  * block's limbs once (sl_sacc_round_f32_regs: to nearest even for float32; to odd in float32
  * and then to nearest even in the 16-bit format). S > 1 (long rows, or few rows against the
- * SMs: sa_split): block part p of the row takes the row's tiles p, p + S, ...; its normalised
+ * SMs: sl_rows_split): block part p of the row takes the row's tiles p, p + S, ...; its normalised
  * limbs go into the row's limbs in the workspace by integer atomics, and the last of the S
  * blocks (a per-row ticket) rounds them and leaves the row's workspace zero. Every step is
  * exact up to the one rounding, so row i's bits are its exact sum rounded once: a function of
@@ -262,21 +302,6 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
 #define SA_U 4           /* 16-byte vectors per thread per tile */
 #define SA_ROW_WS SL_ROWS_SACC_WS
 static_assert(SL_ROWS_SACC_WS == 16u + 8u * SL_SACC_LIMBS_F32, "rows.h: a row's superacc workspace");
-
-/* Blocks per row: parts of about 2^17 values for long rows, and enough blocks to give every SM
- * four when the rows are few; at most one part per tile, at most 1024. The bits do not depend
- * on it. */
-static unsigned sa_split(uint64_t rows, uint64_t n, unsigned sm_count, unsigned W)
-{
-    const uint64_t per_tile = (uint64_t)SA_BLOCK * SA_U * W;
-    const uint64_t tiles = (n + per_tile - 1) / per_tile;
-    uint64_t s = n >> 17;
-    const uint64_t want = rows ? (4u * (uint64_t)(sm_count ? sm_count : SL_DEFAULT_SM_COUNT) + rows - 1) / rows : 1;
-    if (want > s) s = want;
-    if (s > tiles) s = tiles;
-    if (s > 1024u) s = 1024u;
-    return s ? (unsigned)s : 1u;
-}
 
 /* One value into its thread's bin (my = &s_bin[tid], bins SA_BLOCK apart); sg: the AND of the
  * values' float32 bit patterns (its sign bit: every value negative). Changes here must also be
@@ -428,7 +453,7 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                           const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
                           cudaStream_t st, sl_err *err)
 {
-    const unsigned S = sa_split(rows, n, cfg ? cfg->sm_count : 0u, (unsigned)sl_vec<X>::W);
+    const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_SACC_SPLIT_MAX);
     if (S > 1u && (!d_work || work_bytes < rows * (uint64_t)SA_ROW_WS))
         return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
                           (unsigned long long)(rows * (uint64_t)SA_ROW_WS), (unsigned long long)work_bytes);
