@@ -2,9 +2,9 @@
  * at positions 0, B/2 and B-1 of batches of B in {1, 3, 100, 1024} (other rows random), N in
  * {33, 4096, 32768}: one bit pattern for the order-independent variants (reproducible, superacc)
  * and block-row, and every row of the GPU equal to its twin (sl_rows_cpu) for every sum variant
- * with a kernel and a deterministic twin; ragged_rows: the row kernels (reproducible, superacc,
- * block-row) on B in 1 .. 257 (float32, bfloat16; a sample of it for long rows and the other
- * formats) and N in {1, 31, 32, 33, 4095, 65537} equal their twins row by row
+ * with a kernel and a deterministic twin; ragged_rows: the row kernels (sum: reproducible,
+ * superacc, block-row; lse: reproducible) on B in 1 .. 257 (float32, bfloat16; a sample of it for long rows and the other
+ * formats) and N in {1, 31, 32, 33, 4095, 65537, 2^18 + 3 (block-row's split)} equal their twins row by row
  * (the twins equal the 1-D reduction of each row: trows), superacc's and reproducible's rows the
  * same bits whether a row is split over several blocks or not (the SM count the split is sized for: 1, the
  * device's, 4096). */
@@ -37,27 +37,26 @@ static void fill(void *x, uint64_t count, sl_dtype dt)
 /* Every row kernel on ragged shapes: GPU rows == twin rows; superacc split or not. */
 static void ragged_rows(const sl_gpu_info *info)
 {
-    static const uint64_t Ns[] = {1, 31, 32, 33, 4095, 65537};
+    static const uint64_t Ns[] = {1, 31, 32, 33, 4095, 65537, 262147};
     static const uint64_t Bbig[] = {1, 2, 3, 7, 64, 129, 257};
     static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
         const sl_variant *v = sl_variant_at(vi);
-        if (strcmp(v->op, "sum")) continue;
         sl_rows_entries e;
         sl_rows_entries_of(v, &e);
-        if (!e.gpu || !e.cpu) continue;
+        if (!e.gpu || !e.cpu) continue;   /* every row kernel (sum's and lse's) */
         const int sacc = !strcmp(v->name, "superacc");
         const int split = sacc || !strcmp(v->name, "reproducible");
         for (size_t di = 0; di < 4; di++) {
             const sl_dtype dt = dts[di];
             if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
             const size_t es = sl_dtype_size(dt);
-            for (size_t ni = 0; ni < 6; ni++) {
+            for (size_t ni = 0; ni < 7; ni++) {
                 const uint64_t N = Ns[ni];
                 /* every B in 1 .. 257 for the short rows of float32 and bfloat16, a sample
                  * for the rest */
                 const int every = N <= 33 && (dt == SL_F32 || dt == SL_BF16);
-                const size_t nb = every ? 257 : sizeof Bbig / sizeof Bbig[0];
+                const size_t nb = every ? 257 : N > 65537 ? 3 : sizeof Bbig / sizeof Bbig[0];
                 for (size_t bi = 0; bi < nb; bi++) {
                     const uint64_t B = every ? bi + 1 : Bbig[bi];
                     if (dt == SL_F64 && sacc && B * N > 300000) continue;   /* one launch a row */

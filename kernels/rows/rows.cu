@@ -2,7 +2,9 @@
  * each row's pointer), the `block-row` kernel (twin: rows.c), the `reproducible` row kernel
  * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row) and the
  * `superacc` row kernel (one or several blocks per row over superacc_f32.cu's exponent bins,
- * the row's exact sum rounded once; twin: the superacc twin on each row).
+ * the row's exact sum rounded once; twin: the superacc twin on each row) and the `lse`
+ * `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max) with
+ * kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
  *
  * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
  * nearest even, --fmad=false, -ftz=false).
@@ -18,6 +20,7 @@
 #include "exact/binned_kernel.cuh"
 #include "rows/rows.h"
 #include "superacc/one_launch.cuh"
+#include "lse/lse.h"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
 
@@ -33,17 +36,27 @@ static unsigned rows_grid(uint64_t rows)
 template <typename X> struct br_acc { typedef float T; };
 template <> struct br_acc<double> { typedef double T; };
 
+/* Work unit w = r P + p: part p of row r (P = sl_rows_br_parts(n): 1 below 2^18 values). P > 1:
+ * each part's value goes to its slot (a double, after the rows' 4-byte tickets rounded up to 16
+ * bytes) and the row's last part to take its ticket adds the P values left to right (the order
+ * is fixed, whichever block arrives last) and leaves the ticket zero. */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
-br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned P, unsigned char *work, X *out)
 {
     typedef typename br_acc<X>::T T;
     enum { W = 16 / sizeof(X) };
     __shared__ T s_warp[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-    const uint64_t ng = n / W;
-    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-        const X *row = x + r * n;
+    unsigned *tickets = reinterpret_cast<unsigned *>(work);
+    double *slots = reinterpret_cast<double *>(work + (rows * 4u + 15u) / 16u * 16u);
+    for (uint64_t w = blockIdx.x; w < rows * P; w += gridDim.x) {
+        const uint64_t r = w / P;
+        const unsigned part = (unsigned)(w - r * P);
+        const uint64_t off = (uint64_t)part * SL_ROWS_BR_PART;
+        const uint64_t len = P == 1u ? n : (n - off < SL_ROWS_BR_PART ? n - off : SL_ROWS_BR_PART);
+        const uint64_t ng = len / W;
+        const X *row = x + r * n + off;   /* SL_ROWS_BR_PART values: a multiple of 16 bytes */
         const bool aligned = ((uintptr_t)row & 15u) == 0;
         T a = T(0);
         for (uint64_t g = tid; g < ng; g += SL_ROWS_BLOCK) {
@@ -58,27 +71,45 @@ br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 #pragma unroll
             for (int j = 0; j < W; j++) a = a + (T)sl_widen(v[j]);
         }
-        if (ng * W + tid < n) a = a + (T)sl_widen(row[ng * W + tid]);
+        if (ng * W + tid < len) a = a + (T)sl_widen(row[ng * W + tid]);
 #pragma unroll
-        for (unsigned off = 16; off > 0; off >>= 1) a = a + __shfl_down_sync(SL_FULL_MASK, a, off);
+        for (unsigned o = 16; o > 0; o >>= 1) a = a + __shfl_down_sync(SL_FULL_MASK, a, o);
         if (lane == 0) s_warp[warp] = a;
         __syncthreads();
         if (warp == 0) {
             a = lane < ROWS_WARPS ? s_warp[lane] : T(0);
 #pragma unroll
-            for (unsigned off = ROWS_WARPS / 2u; off > 0; off >>= 1)
-                a = a + __shfl_down_sync(SL_FULL_MASK, a, off);
-            if (lane == 0) out[r] = sl_out<X>(a);
+            for (unsigned o = ROWS_WARPS / 2u; o > 0; o >>= 1)
+                a = a + __shfl_down_sync(SL_FULL_MASK, a, o);
+            if (lane == 0 && P == 1u) {
+                out[r] = sl_out<X>(a);
+            } else if (lane == 0) {
+                slots[w] = (double)a;                /* exact: a holds a T */
+                __threadfence();                     /* the value before the ticket */
+                if (atomicAdd(&tickets[r], 1u) == P - 1u) {
+                    __threadfence();
+                    T s = (T)__ldcg(&slots[r * P]);
+                    for (unsigned p = 1; p < P; p++) s = s + (T)__ldcg(&slots[r * P + p]);
+                    out[r] = sl_out<X>(s);
+                    atomicExch(&tickets[r], 0u);
+                }
+            }
         }
         __syncthreads();
     }
 }
 
 template <typename X>
-static int br_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_out,
-                     cudaStream_t st, sl_err *err)
+static int br_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_work,
+                     size_t work_bytes, void *d_out, cudaStream_t st, sl_err *err)
 {
-    br_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+    const unsigned P = sl_rows_br_parts(n);
+    const uint64_t need = (rows * 4u + 15u) / 16u * 16u + rows * P * 8u;
+    if (P > 1u && (!d_work || work_bytes < need))
+        return sl_err_set(err, "%s: split rows need %llu bytes of workspace, have %llu", v->name,
+                          (unsigned long long)need, (unsigned long long)work_bytes);
+    br_kernel<X><<<rows_grid(rows * P), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, P,
+                                                                (unsigned char *)d_work, (X *)d_out);
     SL_CUDA_CHECK_LAUNCH("br_kernel", v->name, err);
     return 0;
 }
@@ -87,14 +118,14 @@ extern "C" int sl_block_row_rows_gpu(const sl_variant *v, const void *d_x, uint6
                                      sl_dtype dt, const sl_launch *cfg, void *d_work,
                                      size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
-    (void)cfg; (void)d_work; (void)work_bytes;
+    (void)cfg;
     cudaStream_t st = (cudaStream_t)stream;
     if (rows == 0) return 0;
     if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    return dt == SL_F64    ? br_launch<double>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_F16  ? br_launch<__half>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_BF16 ? br_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
-                           : br_launch<float>(v, d_x, rows, n, d_results, st, err);
+    return dt == SL_F64    ? br_launch<double>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err)
+           : dt == SL_F16  ? br_launch<__half>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err)
+           : dt == SL_BF16 ? br_launch<__nv_bfloat16>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err)
+                           : br_launch<float>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err);
 }
 
 extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
@@ -489,6 +520,127 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
     return dt == SL_F16    ? sa_rows_launch<__half>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
            : dt == SL_BF16 ? sa_rows_launch<__nv_bfloat16>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
                            : sa_rows_launch<float>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err);
+}
+
+/* ---- lse reproducible: a block per row ----------------------------------------------------------
+ * The row's maximum M (SL_LSE_MAX: exact, and the same value in any order; NaN ignored), then
+ * every value's term exp(x - M) (sl_lse_rep_term_f/_d: lse_math.h's host-and-device exp in the
+ * accumulator format: float32 for float32 and the 16-bit formats, float64 for float64) into the
+ * binned float64 accumulator of exact/binned.h, SL_RSUM_GROUP terms a capacity check (thread t:
+ * the groups t, t + 256, ... of the row's 16-byte vectors, then the leftover vectors and the
+ * edge values one by one), the block's states merged exactly, rounded once to float64, and
+ * M + log(S) rounded to the input format: lse.c's reproducible twin's value, which depends on the
+ * row's multiset of values alone (not B, not the alignment, not the launch). The row is read
+ * twice (the second read mostly from L2 for rows up to a few MB). */
+template <typename X> struct lse_row_acc { typedef float T; };
+template <> struct lse_row_acc<double> { typedef double T; };
+__device__ __forceinline__ double lse_row_term(float x, float M) { return sl_lse_rep_term_f(x, M); }
+__device__ __forceinline__ double lse_row_term(double x, double M) { return sl_lse_rep_term_d(x, M); }
+__device__ __forceinline__ float lse_row_out(double r, float *) { return __double2float_rn(r); }
+__device__ __forceinline__ double lse_row_out(double r, double *) { return r; }
+__device__ __forceinline__ __half lse_row_out(double r, __half *) { return __float2half_rn(__double2float_rn(r)); }
+__device__ __forceinline__ __nv_bfloat16 lse_row_out(double r, __nv_bfloat16 *)
+{
+    return __float2bfloat16_rn(__double2float_rn(r));
+}
+
+template <typename X>
+__global__ void __launch_bounds__(SL_ROWS_BLOCK)
+lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+{
+    typedef typename lse_row_acc<X>::T T;
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };   /* vectors per group */
+    __shared__ sl_rsum_state s_warp[ROWS_WARPS];
+    __shared__ T s_max[ROWS_WARPS];
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const X *row = x + r * n;
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+        if (head > n) head = n;
+        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
+        const V *xv = reinterpret_cast<const V *>(row + head);
+        /* pass 1: the maximum */
+        T m = -(T)INFINITY;
+        for (uint64_t i = tid; i < nv; i += SL_ROWS_BLOCK) {
+            const V v = sl_ldv(xv + i);
+#pragma unroll
+            for (int k = 0; k < W; k++) m = SL_LSE_MAX(m, (T)sl_widen(sl_vec_lane(v, k)));
+        }
+        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
+        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK) m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
+#pragma unroll
+        for (unsigned o = 16; o > 0; o >>= 1) {
+            const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);
+            m = SL_LSE_MAX(m, b);
+        }
+        if (lane == 0) s_max[warp] = m;
+        sl_bar_any::sync();
+        T M = s_max[0];
+#pragma unroll
+        for (unsigned k = 1; k < ROWS_WARPS; k++) M = SL_LSE_MAX(M, s_max[k]);
+        /* pass 2: the terms into the binned accumulator */
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        for (uint64_t g = tid; g < ng; g += SL_ROWS_BLOCK) {
+            V v[UV];
+#pragma unroll
+            for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
+            double t[G];
+#pragma unroll
+            for (int u = 0; u < UV; u++)
+#pragma unroll
+                for (int k = 0; k < W; k++) t[u * W + k] = lse_row_term((T)sl_widen(sl_vec_lane(v[u], k)), M);
+            sl_rsum_take_group_f64(&a, t);
+        }
+        for (uint64_t i = ng * UV + tid; i < nv; i += SL_ROWS_BLOCK) {
+            const V v = sl_ldv(xv + i);
+#pragma unroll
+            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(sl_vec_lane(v, k)), M));
+        }
+        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M));
+        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK)
+            sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M));
+        sl_rsum_state st;
+        sl_rsum_to_state_f64(&a, &st);
+        rs_warp_merge<SL_RSUM_K>(st);
+        if (lane == 0) s_warp[warp] = st;
+        sl_bar_any::sync();
+        if (warp == 0) {
+            if (lane < ROWS_WARPS) st = s_warp[lane];
+            else sl_rsum_state_zero(&st);
+            rs_warp_merge<SL_RSUM_K>(st);
+            if (lane == 0) {
+                const double S = sl_rsum_state_round_f64(&st, 0);
+                out[r] = lse_row_out(sl_lse_rep_final((double)M, S), (X *)0);
+            }
+        }
+        sl_bar_any::sync();                          /* s_max and s_warp reused */
+    }
+}
+
+template <typename X>
+static int lse_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_out,
+                           cudaStream_t st, sl_err *err)
+{
+    lse_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("lse_rows_kernel", v->name, err);
+    return 0;
+}
+
+extern "C" int sl_lse_reproducible_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows,
+                                            uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+                                            size_t work_bytes, void *d_results, void *stream, sl_err *err)
+{
+    (void)cfg; (void)d_work; (void)work_bytes;
+    cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_RSUM_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
+    if (rows == 0) return 0;
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    return dt == SL_F64    ? lse_rows_launch<double>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_F16  ? lse_rows_launch<__half>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_BF16 ? lse_rows_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
+                           : lse_rows_launch<float>(v, d_x, rows, n, d_results, st, err);
 }
 
 /* ---- the generic path and the host entry ---------------------------------------------------- */

@@ -71,6 +71,11 @@ int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, in
 /* `block-row` (rows.c): a block of SL_ROWS_BLOCK threads per row, 16-byte groups per thread in a
  * fixed order, a fixed shuffle tree: the bits of a row depend on its n and format alone. */
 #define SL_ROWS_BLOCK 256u
+/* Rows of n >= SL_ROWS_BR_SPLIT_N values: a block per SL_ROWS_BR_PART values, the parts' values
+ * added left to right; sl_rows_br_parts(n): the number of parts (1 below the threshold). */
+#define SL_ROWS_BR_SPLIT_N (1u << 18)
+#define SL_ROWS_BR_PART (1u << 17)
+unsigned sl_rows_br_parts(uint64_t n);
 
 /* `superacc` rows (rows.cu): workspace bytes per row when a row is split over several blocks:
  * its ticket, flags, 8 bytes of padding and SL_SACC_LIMBS_F32 (12) int64 limbs, zero between
