@@ -4,7 +4,8 @@
  * (1, 31, 32, 33, 4095, 65537); for the order-independent variants and block-row it also equals
  * the 1-D twin of the row copied alone into an aligned buffer, and stays the same bits when the
  * row sits at another position of a batch of another size among other rows; the dedicated twins
- * (reproducible, block-row) lie within their bound of the exact row sum; sl_array_rows: C and
+ * (reproducible, superacc, block-row) lie within their bound of the exact row sum; the
+ * order-independent sum variants have row kernels of their own (row_kernels); sl_array_rows: C and
  * Fortran order, N-D axes moved to the last place (values checked by index), errors. */
 #include <math.h>
 #include <stdlib.h>
@@ -255,9 +256,109 @@ static void array_rows(void)
           strstr(err.msg, "no rows"), "no rows: %s", err.msg);
 }
 
+/* reproducible and superacc (correctly rounded), and lse's reproducible, reduce rows by row
+ * kernels of their own, whose
+ * bits are the row's alone; superacc's rows have workspace for a split of every row (float32,
+ * 16-bit) and the 1-D launcher's (float64, each row by the 1-D kernel). */
+static void row_kernels(void)
+{
+    /* the split: none for many rows, long rows in parts of about 2^17 values, few rows over
+     * four blocks per SM, never a part under 8192 values, never above the cap */
+    CHECK(sl_rows_split(4096, 32768, 132, 1024) == 1u, "4096 x 32768: split %u",
+          sl_rows_split(4096, 32768, 132, 1024));
+    CHECK(sl_rows_split(4096, 1u << 22, 132, 1024) == 32u, "4096 x 2^22: split %u",
+          sl_rows_split(4096, 1u << 22, 132, 1024));
+    CHECK(sl_rows_split(2, 1u << 20, 132, 1024) == 128u, "2 x 2^20: split %u",
+          sl_rows_split(2, 1u << 20, 132, 1024));
+    CHECK(sl_rows_split(2, 1u << 20, 132, 64) == 64u, "2 x 2^20, cap 64: split %u",
+          sl_rows_split(2, 1u << 20, 132, 64));
+    CHECK(sl_rows_split(1, 8191, 132, 1024) == 1u, "1 x 8191: split %u", sl_rows_split(1, 8191, 132, 1024));
+    static const char *const names[] = {"reproducible", "superacc", "reproducible"};
+    static const char *const ops[] = {"sum", "sum", "lse"};
+    for (size_t k = 0; k < 3; k++) {
+        const sl_variant *v = sl_variant_find_op(ops[k], names[k]);
+        CHECK(v != NULL, "no sum variant '%s'", names[k]);
+        if (!v) continue;
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        CHECK(e.dedicated && e.cpu != NULL, "%s: no row entries of its own", v->name);
+        CHECK(strstr(e.bits, "not B") != NULL, "%s: row bits '%s'", v->name, e.bits);
+        if (!strcmp(ops[k], "lse")) continue;
+        if (!strcmp(names[k], "reproducible")) {
+            /* one long row is split: a ticket and a binned state per part */
+            sl_launch c;
+            memset(&c, 0, sizeof c);
+            c.sm_count = 132;
+            const unsigned S = sl_rows_split(1, 65537, 132, SL_ROWS_RS_SPLIT_MAX);
+            CHECK(S == 8u, "split of one row of 65537 on 132 SMs: %u (one part per 8192 values)", S);
+            CHECK(sl_rows_workspace(v, 1, 65537, SL_F32, &c) >= 16u + 8u * 16u,
+                  "reproducible's split row: workspace %zu", sl_rows_workspace(v, 1, 65537, SL_F32, &c));
+            CHECK(sl_rows_workspace(v, 4096, 4096, SL_F32, &c) == 0, "reproducible's warp rows need no workspace");
+            continue;
+        }
+        CHECK(sl_rows_workspace(v, 1000, 65537, SL_F32, NULL) == 1000u * SL_ROWS_SACC_WS,
+              "superacc rows' float32 workspace %zu", sl_rows_workspace(v, 1000, 65537, SL_F32, NULL));
+        sl_launch c;
+        memset(&c, 0, sizeof c);
+        sl_variant_resolve(v, &c, 4096, SL_F64);
+        CHECK(sl_rows_workspace(v, 1000, 4096, SL_F64, NULL) == sl_variant_workspace(v, 4096, SL_F64, &c),
+              "superacc rows' float64 workspace %zu", sl_rows_workspace(v, 1000, 4096, SL_F64, NULL));
+    }
+}
+
+/* block-row on a row of 2^18 values and more: its parts of 2^17 values reduced alone (as 1-D
+ * block-row calls: float32 values, no rounding after the tree) added left to right in float32. */
+static void block_row_split(void)
+{
+    const sl_variant *v = sl_variant_find_op("sum", "block-row");
+    CHECK(v != NULL, "no block-row");
+    if (!v) return;
+    const uint64_t n = (1u << 18) + 1001u, P = SL_ROWS_BR_PART;
+    CHECK(sl_rows_br_parts(n) == 3u && sl_rows_br_parts((1u << 18) - 1u) == 1u, "parts %u, %u",
+          sl_rows_br_parts(n), sl_rows_br_parts((1u << 18) - 1u));
+    float *x = malloc(n * sizeof(float));
+    CHECK(x != NULL, "out of memory");
+    if (!x) return;
+    for (uint64_t i = 0; i < n; i++) {   /* wide magnitudes: the tree's rounding shows */
+        const uint64_t r = sl_test_rand64();
+        x[i] = (float)ldexp((double)(int32_t)(r >> 32) / 2147483648.0, (int)((r >> 8) & 31u) - 15);
+    }
+    sl_err err = {{0}};
+    sl_launch c;
+    memset(&c, 0, sizeof c);
+    sl_variant_resolve(v, &c, n, SL_F32);
+    double whole = NAN, part[3] = {NAN, NAN, NAN};
+    int rc = sl_variant_cpu(v, x, n, SL_F32, &c, &whole, &err);
+    for (int p = 0; p < 3 && rc == 0; p++) {
+        const uint64_t len = p < 2 ? P : n - 2 * P;
+        memset(&c, 0, sizeof c);
+        sl_variant_resolve(v, &c, len, SL_F32);
+        rc = sl_variant_cpu(v, x + p * P, len, SL_F32, &c, &part[p], &err);
+    }
+    CHECK(rc == 0, "block-row: %s", err.msg);
+    const float want = ((float)part[0] + (float)part[1]) + (float)part[2];
+    CHECK(rc == 0 && same_bits(whole, (double)want), "block-row of %llu values: %a, its parts "
+          "added left to right %a", (unsigned long long)n, whole, (double)want);
+    /* in rows: the same bits at every position of a batch */
+    float *xb = malloc(3 * n * sizeof(float));
+    double res[3];
+    CHECK(xb != NULL, "out of memory");
+    if (xb) {
+        for (int k = 0; k < 3; k++) memcpy(xb + k * n, x, n * sizeof(float));
+        rc = sl_rows_cpu(v, xb, 3, n, SL_F32, NULL, res, &err);
+        CHECK(rc == 0, "block-row rows: %s", err.msg);
+        for (int k = 0; rc == 0 && k < 3; k++)
+            CHECK(same_bits(res[k], whole), "block-row row %d of 3: %a, 1-D %a", k, res[k], whole);
+    }
+    free(xb);
+    free(x);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    row_kernels();
+    block_row_split();
     array_rows();
     rows_equal_1d();
     batch_invariance();

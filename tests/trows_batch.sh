@@ -2,7 +2,9 @@
 # trows_batch.sh: `sumlab run batch-invariance --preset tiny` on the CPU backend: the CSV's
 # columns, a line per (operation, variant, format, N, tracked row) for every variant with a
 # twin, distinct in 1 .. batches, the order-independent variants and block-row with one pattern
-# per row, the markdown table; and the quick CPU preset leaves it out (results.csv untouched).
+# per row, the markdown table; PyTorch's rows (DIR/batch_torch.csv) merged when valid and left
+# out whole when not (markup, links, counts, numbers, a link to a file elsewhere); and the quick
+# CPU preset leaves it out (results.csv untouched).
 #   usage: bash tests/trows_batch.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: trows_batch.sh PATH/TO/sumlab}
@@ -27,6 +29,39 @@ check "order-independent variants and block-row: one pattern per row" \
   awk -F, 'NR > 1 && ($4 == "order-independent" || $4 == "correctly-rounded" || $2 == "block-row") && $9 != 1 { bad = 1 } END { exit bad }' "$csv"
 check "block-row takes its row kernel" grep -q '^sum,block-row,.*,rows$' "$csv"
 check "the markdown table" grep -q '^| sum | reproducible | f32 | 100 | yes | 1 |' "$tmp/r/batch_invariance.md"
+# PyTorch's rows (batch_torch.py -o DIR/batch_torch.csv): merged into both files when valid
+hdr="op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path"
+mkdir "$tmp/t"
+printf '%s\n%s\n%s\n%s\n' "$hdr" "sum,torch.sum,pytorch,,f32,4096,0,17,4,gpu,2118.5,torch" \
+  "sum,torch.sum,pytorch,,f32,4096,1,16,2,gpu,2118.5,torch" \
+  "mean,x.pow(2).mean,pytorch,,bf16,32768,0,17,1,gpu,1500,torch" > "$tmp/t/batch_torch.csv"
+"$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/t" > /dev/null 2>&1
+check "with batch_torch.csv: exits 0" test $? -eq 0
+check "torch rows in the CSV" test "$(grep -c ',pytorch,,.*,torch$' "$tmp/t/batch_invariance.csv")" -eq 3
+check "torch.sum in the table: the largest count of its rows" \
+  grep -qF '| sum | torch.sum | f32 | 4096 | no | 4 | 2118 | PyTorch |' "$tmp/t/batch_invariance.md"
+check "x.pow(2).mean in the table" grep -qF '| mean | x.pow(2).mean | bf16 | 32768 | yes | 1 | 1500 | PyTorch |' "$tmp/t/batch_invariance.md"
+check "sumlab's own rows still there" grep -q '^| sum | reproducible | f32 | 100 | yes | 1 |' "$tmp/t/batch_invariance.md"
+check "the report holds the torch rows" grep -qF '| sum | torch.sum |' "$tmp/t/report.md"
+# not what batch_torch.py writes: the whole file left out
+bad_row() {   # NAME LINE
+  mkdir "$tmp/$1"
+  printf '%s\n%s\n%s\n' "$hdr" "sum,torch.sum,pytorch,,f32,4096,0,17,4,gpu,2118.5,torch" "$2" > "$tmp/$1/batch_torch.csv"
+  "$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/$1" > /dev/null 2>&1
+  check "$1: exits 0" test $? -eq 0
+  check "$1: no torch rows" test "$(grep -c 'pytorch' "$tmp/$1/batch_invariance.csv")" -eq 0
+  check "$1: no torch table line" test "$(grep -c 'PyTorch' "$tmp/$1/batch_invariance.md")" -eq 0
+}
+bad_row markup 'sum,<script>,pytorch,,f32,4096,1,16,2,gpu,1,torch'
+bad_row link 'sum,torch.sum](x),pytorch,,f32,4096,1,16,2,gpu,1,torch'
+bad_row count 'sum,torch.sum,pytorch,,f32,4096,1,16,17,gpu,1,torch'
+bad_row number 'sum,torch.sum,pytorch,,f32,4096,1,16,2,gpu,1e999,torch'
+bad_row op 'rm -rf,torch.sum,pytorch,,f32,4096,1,16,2,gpu,1,torch'
+mkdir "$tmp/lnk"
+printf '%s\n%s\n' "$hdr" "sum,torch.sum,pytorch,,f32,4096,0,17,4,gpu,2118.5,torch" > "$tmp/outside.csv"
+ln -s "$tmp/outside.csv" "$tmp/lnk/batch_torch.csv"
+"$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/lnk" > /dev/null 2>&1
+check "a link: not followed" test "$(grep -c 'pytorch' "$tmp/lnk/batch_invariance.csv")" -eq 0
 # the quick CPU preset: opt-in, nothing written
 "$sumlab" run batch-invariance --preset quick -q -o "$tmp/q" > /dev/null 2>&1
 check "quick CPU preset: exits 0" test $? -eq 0

@@ -2,7 +2,12 @@
  * at positions 0, B/2 and B-1 of batches of B in {1, 3, 100, 1024} (other rows random), N in
  * {33, 4096, 32768}: one bit pattern for the order-independent variants (reproducible, superacc)
  * and block-row, and every row of the GPU equal to its twin (sl_rows_cpu) for every sum variant
- * with a kernel and a deterministic twin. */
+ * with a kernel and a deterministic twin; ragged_rows: the row kernels (sum: reproducible,
+ * superacc, block-row; lse: reproducible) on B in 1 .. 257 (float32, bfloat16; a sample of it for long rows and the other
+ * formats) and N in {1, 31, 32, 33, 4095, 65537, 2^18 + 3 (block-row's split)} equal their twins row by row
+ * (the twins equal the 1-D reduction of each row: trows), superacc's and reproducible's rows the
+ * same bits whether a row is split over several blocks or not (the SM count the split is sized for: 1, the
+ * device's, 4096). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +28,79 @@ static void fill(void *x, uint64_t count, sl_dtype dt)
     for (uint64_t i = 0; i < count; i++) {
         const uint64_t r = sl_test_rand64();
         double v = ldexp((double)(int)((r >> 40) & 0xffff) / 4096.0 - 8.0, (int)((r >> 8) & 15u) - 7);
-        if (dt == SL_F32) ((float *)x)[i] = (float)v;
+        if (dt == SL_F64) ((double *)x)[i] = v;
+        else if (dt == SL_F32) ((float *)x)[i] = (float)v;
         else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+    }
+}
+
+/* Every row kernel on ragged shapes: GPU rows == twin rows; superacc split or not. */
+static void ragged_rows(const sl_gpu_info *info)
+{
+    static const uint64_t Ns[] = {1, 31, 32, 33, 4095, 65537, 262147};
+    static const uint64_t Bbig[] = {1, 2, 3, 7, 64, 129, 257};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        if (!e.gpu || !e.cpu) continue;   /* every row kernel (sum's and lse's) */
+        const int sacc = !strcmp(v->name, "superacc");
+        const int split = sacc || !strcmp(v->name, "reproducible");
+        for (size_t di = 0; di < 4; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            const size_t es = sl_dtype_size(dt);
+            for (size_t ni = 0; ni < 7; ni++) {
+                const uint64_t N = Ns[ni];
+                /* every B in 1 .. 257 for the short rows of float32 and bfloat16, a sample
+                 * for the rest */
+                const int every = N <= 33 && (dt == SL_F32 || dt == SL_BF16);
+                const size_t nb = every ? 257 : N > 65537 ? 3 : sizeof Bbig / sizeof Bbig[0];
+                for (size_t bi = 0; bi < nb; bi++) {
+                    const uint64_t B = every ? bi + 1 : Bbig[bi];
+                    if (dt == SL_F64 && sacc && B * N > 300000) continue;   /* one launch a row */
+                    char *x = malloc(B * N * es);
+                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                    double *g2 = malloc(B * sizeof(double));
+                    if (!x || !g || !c || !g2) { free(x); free(g); free(c); free(g2); return; }
+                    fill(x, B * N, dt);
+                    sl_err err = {{0}};
+                    sl_launch req, cfg;
+                    memset(&req, 0, sizeof req);
+                    req.sm_count = (uint32_t)info->sm_count;
+                    int rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
+                    CHECK(rc == 0, "%s %s B=%llu N=%llu: %s", v->name, sl_dtype_name(dt),
+                          (unsigned long long)B, (unsigned long long)N, err.msg);
+                    if (rc == 0) rc = sl_rows_cpu(v, x, B, N, dt, &cfg, c, &err);
+                    CHECK(rc == 0, "%s twin: %s", v->name, err.msg);
+                    uint64_t differ = 0, first = 0;
+                    for (uint64_t i = 0; rc == 0 && i < B; i++)
+                        if (!same_bits(g[i], c[i]) && differ++ == 0) first = i;
+                    CHECK(differ == 0, "%s %s B=%llu N=%llu: %llu rows differ from the twin (row "
+                          "%llu: %a, twin %a)", v->name, sl_dtype_name(dt), (unsigned long long)B,
+                          (unsigned long long)N, (unsigned long long)differ,
+                          (unsigned long long)first, g[first], c[first]);
+                    /* superacc, reproducible: the split sized for 1 and for 4096 SMs gives the
+                     * same bits */
+                    static const uint32_t sms[] = {1, 4096};
+                    for (int k = 0; split && rc == 0 && !(sacc && dt == SL_F64) && k < 2; k++) {
+                        req.sm_count = sms[k];
+                        rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g2, NULL, NULL, NULL, &err);
+                        CHECK(rc == 0, "%s: %s", v->name, err.msg);
+                        differ = 0;
+                        for (uint64_t i = 0; rc == 0 && i < B; i++) differ += !same_bits(g[i], g2[i]);
+                        CHECK(differ == 0, "%s %s B=%llu N=%llu sm_count %u: %llu rows differ",
+                              v->name, sl_dtype_name(dt), (unsigned long long)B,
+                              (unsigned long long)N, sms[k], (unsigned long long)differ);
+                    }
+                    free(x);
+                    free(g);
+                    free(c);
+                    free(g2);
+                }
+            }
+        }
     }
 }
 
@@ -37,6 +113,7 @@ int main(void)
         printf("trows_gpu: skipped (%s)\n", why.msg);
         return SL_TEST_SKIP;
     }
+    ragged_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};
     static const uint64_t Ns[] = {33, 4096, 32768};
     static const sl_dtype dts[] = {SL_F32, SL_BF16};

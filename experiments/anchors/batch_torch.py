@@ -9,6 +9,11 @@ read together.
 
   batch_torch.py -o OUT.csv [--n 4096,32768] [--bmax 4096] [--seed S] [--reps R] [--device cuda]
 
+Written into a run directory as DIR/batch_torch.csv before `sumlab run batch-invariance -o DIR`
+(or a run resumed in DIR), its rows join DIR/batch_invariance.csv and the table of
+DIR/batch_invariance.md (path `torch`): the experiment validates every field and leaves the file
+out whole when anything in it is not what this script writes.
+
 Needs PyTorch with a CUDA device (exit 77 without, so a test can skip). X: values uniform in
 [-1, 1) from torch.Generator(seed), the same X[:B] prefix for every B."""
 import argparse

@@ -6,12 +6,17 @@
  * throughput of the largest batch beside it, and DIR/batch_invariance.md holds the table: which
  * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
  * 32768; CPU (the twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
- * in the quick CPU preset (it adds nothing to results.csv). */
+ * in the quick CPU preset (it adds nothing to results.csv). PyTorch's measurement of the same
+ * (experiments/anchors/batch_torch.py -o DIR/batch_torch.csv, run before) joins both files when
+ * DIR/batch_torch.csv is there: read as data, every field validated, the whole file left out
+ * (with a note) when anything in it is not what that script writes. */
+#define _POSIX_C_SOURCE 200809L   /* lstat */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "sl_study.h"
 #include "rows/rows.h"
 
@@ -149,6 +154,131 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
     return 0;
 }
 
+/* ---- PyTorch's rows: DIR/batch_torch.csv (batch_torch.py's columns, which are ours) -------- */
+static const char *const torch_cols[] = {"op", "variant", "family", "det_class", "dtype", "n", "row",
+                                         "batches", "distinct", "backend", "gbps", "path"};
+#define NTORCHCOL (sizeof torch_cols / sizeof torch_cols[0])
+
+/* s: 1 .. 12 decimal digits, its value in *v. */
+static int torch_uint(const char *s, uint64_t *v)
+{
+    size_t len = strlen(s);
+    if (len < 1 || len > 12) return 0;
+    uint64_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        x = x * 10u + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return 1;
+}
+
+/* A PyTorch call's name as batch_torch.py writes it: 1 .. 40 of [A-Za-z0-9_.()]. */
+static int torch_name(const char *s)
+{
+    size_t len = strlen(s);
+    if (len < 1 || len > 40) return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_' || s[i] == '.' || s[i] == '(' || s[i] == ')'))
+            return 0;
+    return 1;
+}
+
+/* Row r of t checked field by field; its values in the out parameters. 1 when valid, else 0
+ * with *why naming the field. */
+static int torch_row(const sl_csv *t, size_t r, const char **why, uint64_t *n, uint64_t *row,
+                     uint64_t *batches, uint64_t *distinct, double *gbps)
+{
+    static const char *const ops[] = {"sum", "var", "lse", "norm2", "mean"};
+    const char *op = t->cell[r][0];
+    int known = 0;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) known |= !strcmp(op, ops[i]);
+    if (!known) return *why = "op", 0;
+    if (!torch_name(t->cell[r][1])) return *why = "variant", 0;
+    if (strcmp(t->cell[r][2], "pytorch")) return *why = "family", 0;
+    if (t->cell[r][3][0]) return *why = "det_class", 0;
+    if (strcmp(t->cell[r][4], "f32") && strcmp(t->cell[r][4], "bf16")) return *why = "dtype", 0;
+    if (!torch_uint(t->cell[r][5], n) || *n < 1 || *n > ((uint64_t)1 << 40)) return *why = "n", 0;
+    if (!torch_uint(t->cell[r][6], row) || *row >= 4096u) return *why = "row", 0;
+    if (!torch_uint(t->cell[r][7], batches) || *batches < 2 || *batches > NBATCH) return *why = "batches", 0;
+    if (!torch_uint(t->cell[r][8], distinct) || *distinct < 1 || *distinct > *batches) return *why = "distinct", 0;
+    if (strcmp(t->cell[r][9], "gpu") && strcmp(t->cell[r][9], "cpu")) return *why = "backend", 0;
+    const char *g = t->cell[r][10];
+    char *end = NULL;
+    *gbps = strtod(g, &end);
+    if (!strcmp(g, "nan")) *gbps = NAN;
+    else if (!g[0] || *end || !isfinite(*gbps) || *gbps < 0 || *gbps > 1e6) return *why = "gbps", 0;
+    if (strcmp(t->cell[r][11], "torch")) return *why = "path", 0;
+    return 1;
+}
+
+/* Appends DIR/batch_torch.csv's rows to csv and their table lines (the largest count over the
+ * tracked rows of each op, call, format and N) to md, written from the parsed values. Absent: 0
+ * lines. Not a regular file (a link is not followed), over 1 MiB, another header or any invalid
+ * row: a note, and none of it. Returns the number of rows taken. */
+static size_t torch_merge(sl_run *run, text *csv, text *md)
+{
+    char path[SL_DIR_MAX + 64];
+    struct stat st;
+    if (sl_path_join(path, sizeof path, run->dir, "batch_torch.csv", NULL) || lstat(path, &st)) return 0;
+    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
+        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out (not a regular file "
+                     "of at most 1 MiB)");
+        return 0;
+    }
+    sl_csv t;
+    sl_err e = {{0}};
+    int truncated = 0;
+    if (sl_csv_read(path, &t, &truncated, &e)) {
+        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: %s", e.msg);
+        return 0;
+    }
+    const char *why = NULL;
+    size_t bad = 0;
+    if (truncated) why = "a last line without its newline";
+    else if (t.ncols != (int)NTORCHCOL) why = "the header";
+    for (size_t c = 0; !why && c < NTORCHCOL; c++)
+        if (strcmp(t.header[c], torch_cols[c])) why = "the header";
+    uint64_t n, row, batches, distinct;
+    double gbps;
+    for (size_t r = 0; !why && r < t.nrows; r++)
+        if (!torch_row(&t, r, &why, &n, &row, &batches, &distinct, &gbps)) bad = r + 1;
+    if (why) {
+        if (bad) sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: row %zu, "
+                              "field %s is not what batch_torch.py writes", bad, why);
+        else sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: %s", why);
+        sl_csv_free(&t);
+        return 0;
+    }
+    for (size_t r = 0; r < t.nrows; r++) {
+        torch_row(&t, r, &why, &n, &row, &batches, &distinct, &gbps);
+        put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch\n", t.cell[r][0], t.cell[r][1],
+            t.cell[r][4], (unsigned long long)n, (unsigned long long)row, (unsigned long long)batches,
+            (unsigned long long)distinct, t.cell[r][9], gbps);
+        /* a table line per run of rows with the same op, call, format and N */
+        uint64_t worst = distinct;
+        size_t q = r;
+        while (q + 1 < t.nrows && !strcmp(t.cell[q + 1][0], t.cell[r][0]) && !strcmp(t.cell[q + 1][1], t.cell[r][1]) &&
+               !strcmp(t.cell[q + 1][4], t.cell[r][4]) && !strcmp(t.cell[q + 1][5], t.cell[r][5])) {
+            uint64_t n2, row2, b2, d2;
+            double g2;
+            q++;
+            torch_row(&t, q, &why, &n2, &row2, &b2, &d2, &g2);
+            if (d2 > worst) worst = d2;
+            put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch\n", t.cell[q][0], t.cell[q][1],
+                t.cell[q][4], (unsigned long long)n2, (unsigned long long)row2, (unsigned long long)b2,
+                (unsigned long long)d2, t.cell[q][9], g2);
+        }
+        put(md, "| %s | %s | %s | %llu | %s | %llu | %.4g | PyTorch |\n", t.cell[r][0], t.cell[r][1],
+            t.cell[r][4], (unsigned long long)n, worst <= 1 ? "yes" : "no", (unsigned long long)worst, gbps);
+        r = q;
+    }
+    const size_t taken = t.nrows;
+    sl_csv_free(&t);
+    return taken;
+}
+
 static int walk(sl_run *run, int exec, double *work, sl_err *err)
 {
     if (!batch_on(run)) return 0;
@@ -201,6 +331,9 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
         }
     }
     if (exec && !rc) {
+        if (torch_merge(run, &csv, &md))
+            put(&md, "\nPath PyTorch: experiments/anchors/batch_torch.py's measurement (its own X, "
+                     "batch sizes up to its --bmax), read from batch_torch.csv in this directory.\n");
         if (csv.oom || md.oom) rc = sl_err_set(err, "batch-invariance: out of memory");
         char path[SL_DIR_MAX + 64];
         if (!rc && !sl_path_join(path, sizeof path, run->dir, "batch_invariance.csv", err))

@@ -21,7 +21,11 @@
  * W floor(n / W) + t when it exists; the accumulator starts at +0 (float32 for float32 and the
  * 16-bit formats, float64 for float64). The 8 warps' values meet by a shuffle tree (offsets 16,
  * 8, 4, 2, 1: lane l adds lane l + off), warp 0 adds the 8 warp values by offsets 4, 2, 1, and
- * the result is rounded once to the input format. */
+ * the result is rounded once to the input format.
+ * Rows of n >= SL_ROWS_BR_SPLIT_N values are cut into P = ceil(n / SL_ROWS_BR_PART) parts of
+ * SL_ROWS_BR_PART values (the last one shorter), each part reduced as above to its accumulator
+ * value (a block each: rows.cu), and the P part values added left to right in the accumulator
+ * format (p0 + p1, then + p2, ...) before the one rounding: a shape that depends on n alone. */
 #define BR_WARPS (SL_ROWS_BLOCK / 32u)
 
 static unsigned br_width(sl_dtype dt) { return 16u / (unsigned)sl_dtype_size(dt); }
@@ -38,8 +42,8 @@ static double br_tree(double *v, unsigned first, sl_dtype acc)
     return v[0];
 }
 
-/* One row's block-row result (a double holding the value in dt's format). */
-static double br_row(const void *x, uint64_t n, sl_dtype dt)
+/* One part's value in the accumulator format (float32 for the 16-bit formats). */
+static double br_part(const void *x, uint64_t n, sl_dtype dt)
 {
     const sl_dtype acc = dt == SL_F64 ? SL_F64 : SL_F32;
     const uint64_t W = br_width(dt), ng = n / W;
@@ -54,7 +58,25 @@ static double br_row(const void *x, uint64_t n, sl_dtype dt)
     double w[32] = {0};
     for (unsigned k = 0; k < BR_WARPS; k++) w[k] = br_tree(lane + 32u * k, 16u, acc);
     for (unsigned k = BR_WARPS; k < 32; k++) w[k] = 0.0;
-    const double r = br_tree(w, BR_WARPS / 2u, acc);
+    return br_tree(w, BR_WARPS / 2u, acc);
+}
+
+unsigned sl_rows_br_parts(uint64_t n)
+{
+    return n < SL_ROWS_BR_SPLIT_N ? 1u : (unsigned)((n + SL_ROWS_BR_PART - 1u) / SL_ROWS_BR_PART);
+}
+
+/* One row's block-row result (a double holding the value in dt's format). */
+static double br_row(const void *x, uint64_t n, sl_dtype dt)
+{
+    const sl_dtype acc = dt == SL_F64 ? SL_F64 : SL_F32;
+    const unsigned P = sl_rows_br_parts(n);
+    const size_t es = sl_dtype_size(dt);
+    double r = br_part(x, P == 1u ? n : SL_ROWS_BR_PART, dt);
+    for (unsigned p = 1; p < P; p++) {
+        const uint64_t o = (uint64_t)p * SL_ROWS_BR_PART, len = n - o < SL_ROWS_BR_PART ? n - o : SL_ROWS_BR_PART;
+        r = sl_tw_add(r, br_part((const char *)x + o * es, len, dt), acc);
+    }
     return sl_dtype_is_half(dt) ? sl_tw_half_round(r, dt) : r;
 }
 
@@ -81,41 +103,49 @@ static void br_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype
     cfg->items = br_width(dt);
 }
 
-/* The longest chain: a thread's groups and tail, then 5 + 3 tree levels. */
+/* The longest chain: a thread's groups and tail in the longest part, then 5 + 3 tree levels,
+ * then the P - 1 adds of the parts. */
 static double br_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)v; (void)cfg;
-    const uint64_t W = br_width(dt), ng = n / W;
+    const unsigned P = sl_rows_br_parts(n);
+    const uint64_t len = P == 1u ? n : SL_ROWS_BR_PART;
+    const uint64_t W = br_width(dt), ng = len / W;
     const uint64_t groups = (ng + SL_ROWS_BLOCK - 1) / SL_ROWS_BLOCK;
-    return (double)(groups * W + (n % W ? 1u : 0u) + 8u);
+    return (double)(groups * W + (len % W ? 1u : 0u) + 8u + (P - 1u));
 }
 
+/* Split rows: the rows' tickets (4 bytes each, the area rounded up to 16), then the parts'
+ * values (a double each). */
 static size_t br_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
-    (void)v; (void)rows; (void)n; (void)dt; (void)cfg;
-    return 0;
+    (void)v; (void)dt; (void)cfg;
+    const unsigned P = sl_rows_br_parts(n);
+    return P == 1u ? 0 : (size_t)((rows * 4u + 15u) / 16u * 16u + rows * P * 8u);
 }
 
-/* One array is one row: the 1-D launcher runs the row kernel on it, with no scratch. */
+/* One array is one row: the 1-D launcher runs the row kernel on it. */
 static size_t br_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
-    (void)v; (void)n; (void)dt; (void)cfg;
-    return 0;
+    return br_rows_workspace(v, 1, n, dt, cfg);
 }
 
 #ifdef SUMLAB_HAVE_CUDA
 sl_rows_gpu_fn sl_block_row_rows_gpu;   /* rows.cu */
 sl_gpu_fn sl_block_row_gpu;
 sl_rows_gpu_fn sl_reproducible_rows_gpu;
+sl_rows_gpu_fn sl_superacc_rows_gpu;
+sl_rows_gpu_fn sl_lse_reproducible_rows_gpu;
 #endif
 
 const sl_variant sl_v_block_row = {
     .name = "block-row",
     .op = "sum", .family = "rows",
     .determinism = SL_DET_CONFIG_INDEPENDENT,
-    .description = "a block of 256 threads per row, 16-byte groups, a fixed shuffle tree: a row's "
-                   "bits depend on its n and format alone (batch-invariant)",
+    .description = "a block of 256 threads per row (a block per 2^17 values of rows of 2^18 "
+                   "and more, their values added left to right), 16-byte groups, a fixed shuffle "
+                   "tree: a row's bits depend on its n and format alone (batch-invariant)",
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_RECURSIVE,
     .resolve = br_resolve,
@@ -126,15 +156,27 @@ const sl_variant sl_v_block_row = {
     .rows_cpu = br_rows_cpu,
     .rows_workspace = br_rows_workspace,
     .rows_gpu = SL_GPU_ENTRY(sl_block_row_rows_gpu),
-    .rows_bits = "n and the format alone (fixed block of 256 and tree; not B, not the grid, not "
-                 "the row's alignment)",
+    .rows_bits = "n and the format alone (fixed block of 256, tree and split by n; not B, not the "
+                 "grid, not the row's alignment)",
 };
 
 /* ---- dedicated entries for families whose files rows/ does not own --------------------------
- * reproducible: a warp or a block per row (by n alone) accumulating the binned state of
+ * reproducible: a warp or a block per row (by n alone), long rows or few rows split over
+ * several blocks whose states merge exactly, accumulating the binned state of
  * exact/binned.h (rows.cu); its
  * result is a function of the row's multiset of values, so the twin is the 1-D twin's
  * sl_rsum_sum on each row. */
+unsigned sl_rows_split(uint64_t rows, uint64_t n, uint32_t sm_count, unsigned max_parts)
+{
+    uint64_t s = n >> 17;
+    const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
+    const uint64_t want = rows ? (4u * sms + rows - 1) / rows : 1;
+    if (want > s) s = want;
+    if (s > n / 8192u) s = n / 8192u;
+    if (s > max_parts) s = max_parts;
+    return s ? (unsigned)s : 1u;
+}
+
 static int rs_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                        const sl_launch *cfg, double *results, sl_err *err)
 {
@@ -146,11 +188,54 @@ static int rs_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64
     return 0;
 }
 
+/* A block per row above SL_ROWS_RS_WARP_ROW_MAX, split over sl_rows_split blocks: the rows'
+ * tickets (4 bytes each, the area rounded up to 16) then every part's binned state. */
 static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
+{
+    (void)v; (void)dt;
+    if (n <= SL_ROWS_RS_WARP_ROW_MAX) return 0;
+    const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
+    if (S == 1u) return 0;
+    return (size_t)((rows * 4u + 15u) / 16u * 16u + rows * S * (uint64_t)sizeof(sl_rsum_state));
+}
+
+/* superacc: float32 and the 16-bit formats by a block (or several: long rows, few rows) per row
+ * over the float32 exponent bins (rows.cu), float64 by the 1-D launcher on each row; correctly
+ * rounded, so the twin is the 1-D twin on each row. */
+static int sa_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *results, sl_err *err)
+{
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) {
+        sl_launch c;
+        sl_rows_cfg(v, cfg, i, n, dt, &c);
+        if (sl_variant_cpu(v, (const char *)x + i * n * es, n, dt, &c, &results[i], err)) return -1;
+    }
+    return 0;
+}
+
+/* The 1-D twin on each row (at its address; superacc and lse's reproducible: a function of the
+ * row's values alone). */
+static int oi_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                       const sl_launch *cfg, double *results, sl_err *err)
+{
+    return sa_rows_cpu(v, x, rows, n, dt, cfg, results, err);
+}
+
+static size_t no_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
     (void)v; (void)rows; (void)n; (void)dt; (void)cfg;
     return 0;
+}
+
+/* The split rows' limbs (float32, 16-bit), the 1-D launcher's scratch (float64). */
+static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
+{
+    if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
+    return (size_t)rows * SL_ROWS_SACC_WS;
 }
 
 typedef struct {
@@ -163,6 +248,14 @@ static const rows_dedicated dedicated[] = {
      {rs_rows_cpu, rs_rows_workspace, SL_GPU_ENTRY(sl_reproducible_rows_gpu),
       "the row's values alone (order-independent: not B, the split, the launch configuration "
       "or the GPU)", 1}},
+    {"superacc", "sum",
+     {sa_rows_cpu, sa_rows_workspace, SL_GPU_ENTRY(sl_superacc_rows_gpu),
+      "the row's values alone (correctly rounded: not B, the split, the launch configuration or "
+      "the GPU)", 1}},
+    /* lse's reproducible: a block per row, the max then the binned sum of the terms (rows.cu) */
+    {"reproducible", "lse",
+     {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_lse_reproducible_rows_gpu),
+      "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
 };
 
 void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
@@ -226,7 +319,7 @@ size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtyp
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
     sl_launch cfg;
-    if (e.gpu) {
+    if (e.gpu || e.workspace) {   /* the row kernel's (also in a build without CUDA) */
         sl_rows_cfg(v, req, 0, n, dt, &cfg);
         return e.workspace ? e.workspace(v, rows, n, dt, &cfg) : 0;
     }

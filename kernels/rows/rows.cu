@@ -1,6 +1,10 @@
 /* rows/rows.cu: row-wise reductions on the GPU (rows.h): the generic path (the 1-D launcher on
- * each row's pointer), the `block-row` kernel (twin: rows.c) and the `reproducible` row kernel
- * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row).
+ * each row's pointer), the `block-row` kernel (twin: rows.c), the `reproducible` row kernel
+ * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row) and the
+ * `superacc` row kernel (one or several blocks per row over superacc_f32.cu's exponent bins,
+ * the row's exact sum rounded once; twin: the superacc twin on each row) and the `lse`
+ * `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max) with
+ * kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
  *
  * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
  * nearest even, --fmad=false, -ftz=false).
@@ -15,6 +19,8 @@
 #include <string.h>
 #include "exact/binned_kernel.cuh"
 #include "rows/rows.h"
+#include "superacc/one_launch.cuh"
+#include "lse/lse.h"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
 
@@ -30,17 +36,27 @@ static unsigned rows_grid(uint64_t rows)
 template <typename X> struct br_acc { typedef float T; };
 template <> struct br_acc<double> { typedef double T; };
 
+/* Work unit w = r P + p: part p of row r (P = sl_rows_br_parts(n): 1 below 2^18 values). P > 1:
+ * each part's value goes to its slot (a double, after the rows' 4-byte tickets rounded up to 16
+ * bytes) and the row's last part to take its ticket adds the P values left to right (the order
+ * is fixed, whichever block arrives last) and leaves the ticket zero. */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
-br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned P, unsigned char *work, X *out)
 {
     typedef typename br_acc<X>::T T;
     enum { W = 16 / sizeof(X) };
     __shared__ T s_warp[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-    const uint64_t ng = n / W;
-    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-        const X *row = x + r * n;
+    unsigned *tickets = reinterpret_cast<unsigned *>(work);
+    double *slots = reinterpret_cast<double *>(work + (rows * 4u + 15u) / 16u * 16u);
+    for (uint64_t w = blockIdx.x; w < rows * P; w += gridDim.x) {
+        const uint64_t r = w / P;
+        const unsigned part = (unsigned)(w - r * P);
+        const uint64_t off = (uint64_t)part * SL_ROWS_BR_PART;
+        const uint64_t len = P == 1u ? n : (n - off < SL_ROWS_BR_PART ? n - off : SL_ROWS_BR_PART);
+        const uint64_t ng = len / W;
+        const X *row = x + r * n + off;   /* SL_ROWS_BR_PART values: a multiple of 16 bytes */
         const bool aligned = ((uintptr_t)row & 15u) == 0;
         T a = T(0);
         for (uint64_t g = tid; g < ng; g += SL_ROWS_BLOCK) {
@@ -55,27 +71,45 @@ br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 #pragma unroll
             for (int j = 0; j < W; j++) a = a + (T)sl_widen(v[j]);
         }
-        if (ng * W + tid < n) a = a + (T)sl_widen(row[ng * W + tid]);
+        if (ng * W + tid < len) a = a + (T)sl_widen(row[ng * W + tid]);
 #pragma unroll
-        for (unsigned off = 16; off > 0; off >>= 1) a = a + __shfl_down_sync(SL_FULL_MASK, a, off);
+        for (unsigned o = 16; o > 0; o >>= 1) a = a + __shfl_down_sync(SL_FULL_MASK, a, o);
         if (lane == 0) s_warp[warp] = a;
         __syncthreads();
         if (warp == 0) {
             a = lane < ROWS_WARPS ? s_warp[lane] : T(0);
 #pragma unroll
-            for (unsigned off = ROWS_WARPS / 2u; off > 0; off >>= 1)
-                a = a + __shfl_down_sync(SL_FULL_MASK, a, off);
-            if (lane == 0) out[r] = sl_out<X>(a);
+            for (unsigned o = ROWS_WARPS / 2u; o > 0; o >>= 1)
+                a = a + __shfl_down_sync(SL_FULL_MASK, a, o);
+            if (lane == 0 && P == 1u) {
+                out[r] = sl_out<X>(a);
+            } else if (lane == 0) {
+                slots[w] = (double)a;                /* exact: a holds a T */
+                __threadfence();                     /* the value before the ticket */
+                if (atomicAdd(&tickets[r], 1u) == P - 1u) {
+                    __threadfence();
+                    T s = (T)__ldcg(&slots[r * P]);
+                    for (unsigned p = 1; p < P; p++) s = s + (T)__ldcg(&slots[r * P + p]);
+                    out[r] = sl_out<X>(s);
+                    atomicExch(&tickets[r], 0u);
+                }
+            }
         }
         __syncthreads();
     }
 }
 
 template <typename X>
-static int br_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_out,
-                     cudaStream_t st, sl_err *err)
+static int br_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_work,
+                     size_t work_bytes, void *d_out, cudaStream_t st, sl_err *err)
 {
-    br_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+    const unsigned P = sl_rows_br_parts(n);
+    const uint64_t need = (rows * 4u + 15u) / 16u * 16u + rows * P * 8u;
+    if (P > 1u && (!d_work || work_bytes < need))
+        return sl_err_set(err, "%s: split rows need %llu bytes of workspace, have %llu", v->name,
+                          (unsigned long long)need, (unsigned long long)work_bytes);
+    br_kernel<X><<<rows_grid(rows * P), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, P,
+                                                                (unsigned char *)d_work, (X *)d_out);
     SL_CUDA_CHECK_LAUNCH("br_kernel", v->name, err);
     return 0;
 }
@@ -84,14 +118,14 @@ extern "C" int sl_block_row_rows_gpu(const sl_variant *v, const void *d_x, uint6
                                      sl_dtype dt, const sl_launch *cfg, void *d_work,
                                      size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
-    (void)cfg; (void)d_work; (void)work_bytes;
+    (void)cfg;
     cudaStream_t st = (cudaStream_t)stream;
     if (rows == 0) return 0;
     if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    return dt == SL_F64    ? br_launch<double>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_F16  ? br_launch<__half>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_BF16 ? br_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
-                           : br_launch<float>(v, d_x, rows, n, d_results, st, err);
+    return dt == SL_F64    ? br_launch<double>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err)
+           : dt == SL_F16  ? br_launch<__half>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err)
+           : dt == SL_BF16 ? br_launch<__nv_bfloat16>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err)
+                           : br_launch<float>(v, d_x, rows, n, d_work, work_bytes, d_results, st, err);
 }
 
 extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
@@ -110,12 +144,16 @@ extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n
  * row's state once (as rs_kernel's last block rounds the grid's). The result is the binned sum
  * of the row's multiset of values: the 1-D kernel's and the twin's, whatever B, the split or the
  * launch. Chosen by n alone: a warp per row (8 rows per block) for n <= RS_WARP_ROW_MAX, where a
- * block's merge would cost more than its values; a block per row above. */
-#define RS_WARP_ROW_MAX 8192u
+ * block's merge would cost more than its values; a block per row above, or S blocks per row
+ * (sl_rows_split: long rows, or few rows against the SMs) whose states the row's last block
+ * merges (exact, commutative and associative: the same state for any S) before rounding. */
+#define RS_WARP_ROW_MAX SL_ROWS_RS_WARP_ROW_MAX
 
-/* Thread t of a row's TPR threads adds its share of the row into a. */
+/* Thread t of a row's TPR threads adds its share of part `part` of S of the row into a: the
+ * edges (part 0) and the tiles part, part + S, ... */
 template <typename X, unsigned TPR, typename A>
-__device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsigned t)
+__device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsigned t, unsigned part,
+                                            unsigned S)
 {
     typedef rs_fmt<X, false> F;
     typedef typename F::T T;
@@ -123,12 +161,14 @@ __device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsi
     uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
     if (head > n) head = n;
     const uint64_t nv = (n - head) / F::VW, tail0 = head + nv * F::VW;
-    for (uint64_t i = t; i < head; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
-    for (uint64_t i = tail0 + t; i < n; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    if (part == 0) {
+        for (uint64_t i = t; i < head; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+        for (uint64_t i = tail0 + t; i < n; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
+    }
     const V *xv = reinterpret_cast<const V *>(row + head);
     const uint64_t per_tile = (uint64_t)TPR * F::U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    for (uint64_t tile = 0; tile < ntiles; tile++) {
+    for (uint64_t tile = part; tile < ntiles; tile += S) {
         const uint64_t base = tile * per_tile + t;
         if ((tile + 1) * per_tile <= nv) {           /* uniform over the row's threads */
             V r4[F::U];
@@ -161,19 +201,27 @@ __device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
     return sl_out<X>((T)v);
 }
 
-/* A block per row. */
+/* A block per row, or S blocks per row (work unit w = r S + p: part p of row r): each part's
+ * merged state goes to its slot in the workspace (after the rows' 4-byte tickets, rounded up to
+ * 16 bytes), and the row's last part to take its ticket merges the S states (exact, any order)
+ * and rounds, leaving the ticket zero. */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
-rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, unsigned char *work,
+               X *out)
 {
     typedef rs_fmt<X, false> F;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
-    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+    unsigned *tickets = reinterpret_cast<unsigned *>(work);
+    sl_rsum_state *slots = reinterpret_cast<sl_rsum_state *>(work + (rows * 4u + 15u) / 16u * 16u);
+    for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
+        const uint64_t r = w / S;
+        const unsigned part = (unsigned)(w - r * S);
         A a;
         rs_init(a);
-        rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid);
+        rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid, part, S);
         sl_rsum_state st;
         rs_to_state(a, st);
         rs_warp_merge<F::K>(st);
@@ -183,7 +231,27 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
             if (lane < ROWS_WARPS) st = s_warp[lane];
             else sl_rsum_state_zero_k(&st, F::K);
             rs_warp_merge<F::K>(st);
-            if (lane == 0) out[r] = rs_row_round<X>(st);
+            if (lane == 0 && S == 1u) {
+                out[r] = rs_row_round<X>(st);
+            } else if (lane == 0) {
+                slots[w] = st;
+                __threadfence();                     /* the state before the ticket */
+                if (atomicAdd(&tickets[r], 1u) == S - 1u) {
+                    __threadfence();
+                    sl_rsum_state m, o;
+                    sl_rsum_state_zero_k(&m, F::K);
+                    for (unsigned p = 0; p < S; p++) {
+                        /* L2 reads: other blocks wrote the slots */
+                        const unsigned long long *src =
+                            reinterpret_cast<const unsigned long long *>(&slots[r * S + p]);
+                        unsigned long long *dst = reinterpret_cast<unsigned long long *>(&o);
+                        for (unsigned k = 0; k < sizeof(sl_rsum_state) / 8u; k++) dst[k] = __ldcg(src + k);
+                        sl_rsum_state_merge_k(&m, &o, F::K);
+                    }
+                    out[r] = rs_row_round<X>(m);
+                    atomicExch(&tickets[r], 0u);
+                }
+            }
         }
         sl_bar_any::sync();
     }
@@ -200,7 +268,7 @@ rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
     for (uint64_t r = (uint64_t)blockIdx.x * ROWS_WARPS + warp; r < rows; r += (uint64_t)gridDim.x * ROWS_WARPS) {
         A a;
         rs_init(a);
-        rs_row_take<X, 32u>(a, x + r * n, n, lane);
+        rs_row_take<X, 32u>(a, x + r * n, n, lane, 0u, 1u);
         sl_rsum_state st;
         rs_to_state(a, st);
         rs_warp_merge<F::K>(st);
@@ -210,14 +278,21 @@ rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 
 template <typename X>
 static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
-                          void *d_out, cudaStream_t st, sl_err *err)
+                          const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
+                          cudaStream_t st, sl_err *err)
 {
     if (n <= RS_WARP_ROW_MAX) {
         rs_rows_warp_kernel<X><<<rows_grid((rows + ROWS_WARPS - 1) / ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
             (const X *)d_x, rows, n, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
     } else {
-        rs_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+        const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
+        const uint64_t need = (rows * 4u + 15u) / 16u * 16u + rows * S * (uint64_t)sizeof(sl_rsum_state);
+        if (S > 1u && (!d_work || work_bytes < need))
+            return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
+                              (unsigned long long)need, (unsigned long long)work_bytes);
+        rs_rows_kernel<X><<<rows_grid(rows * S), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
+                                                                        (unsigned char *)d_work, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("rs_rows_kernel", v->name, err);
     }
     return 0;
@@ -227,15 +302,345 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
                                         uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
                                         size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
+    cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_RSUM_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
+    if (rows == 0) return 0;
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    return dt == SL_F64    ? rs_rows_launch<double>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+           : dt == SL_F16  ? rs_rows_launch<__half>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+           : dt == SL_BF16 ? rs_rows_launch<__nv_bfloat16>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+                           : rs_rows_launch<float>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err);
+}
+
+/* ---- superacc: the exponent bins of superacc_f32.cu, one block or S blocks per row ----------
+ * float32, float16 and bfloat16 (widened to float32, exactly): every value of a row goes,
+ * converted exactly to double, into one of its thread's 16 shared double bins chosen by its
+ * biased float32 exponent E >> 4 (bin j: integer multiples of 2^(max(16j,1) - 150), exact for
+ * 2^14 values); the block drains the bins into its integer limbs (exact/limbs.h) every
+ * SA_FLUSH values per thread and at the row's end (sa_drain). S = 1: thread 0 rounds the
+ * block's limbs once (sl_sacc_round_f32_regs: to nearest even for float32; to odd in float32
+ * and then to nearest even in the 16-bit format). S > 1 (long rows, or few rows against the
+ * SMs: sl_rows_split): block part p of the row takes the row's tiles p, p + S, ...; its normalised
+ * limbs go into the row's limbs in the workspace by integer atomics, and the last of the S
+ * blocks (a per-row ticket) rounds them and leaves the row's workspace zero. Every step is
+ * exact up to the one rounding, so row i's bits are its exact sum rounded once: a function of
+ * row i alone, whatever B, S, the grid, the alignment or the GPU; the twin is the superacc twin
+ * on the row (superacc.c). float64 runs the 1-D launcher on each row (the certified binned sum
+ * and the exact fallback of superacc64.cu do not fit this kernel's shape). */
+#define SA_BLOCK 256u
+#define SA_NBIN 16
+#define SA_FLUSH 8192u   /* values per thread between drains (a bin's capacity: 2^14) */
+#define SA_U 4           /* 16-byte vectors per thread per tile */
+#define SA_ROW_WS SL_ROWS_SACC_WS
+static_assert(SL_ROWS_SACC_WS == 16u + 8u * SL_SACC_LIMBS_F32, "rows.h: a row's superacc workspace");
+
+/* One value into its thread's bin (my = &s_bin[tid], bins SA_BLOCK apart); sg: the AND of the
+ * values' float32 bit patterns (its sign bit: every value negative). Changes here must also be
+ * applied to sacc_bin_take in superacc/superacc_f32.cu, of which this is a copy. */
+template <typename X>
+__device__ __forceinline__ void sa_take(X h, double *my, unsigned &sg)
+{
+    const float x = sl_widen(h);
+    const unsigned u = __float_as_uint(x);
+    sg &= u;
+    my[((u >> 27) & 15u) * SA_BLOCK] += (double)x;
+}
+
+/* Block-collective: every thread's bins into the block limbs, the bins zeroed; returns the
+ * thread's flags (a non-finite bin). A copy of sacc_bins_drain (superacc/superacc_f32.cu) for
+ * blocks of SA_BLOCK threads: changes there must be applied here. */
+static __device__ __noinline__ unsigned sa_drain(double *s_bin, unsigned long long *s_acc)
+{
+    const unsigned tid = threadIdx.x;
+    long long *ib = reinterpret_cast<long long *>(s_bin);
+    unsigned flags = 0;
+    for (int j = 0; j < SA_NBIN; j++) {
+        const double v = s_bin[j * SA_BLOCK + tid];
+        long long k = 0;
+        if (isnan(v)) flags |= SL_SACC_NAN;
+        else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+        else {
+            const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
+            k = (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
+        }
+        ib[j * SA_BLOCK + tid] = k;
+    }
+    for (unsigned half = SA_BLOCK / 2u; half > 0; half >>= 1) {
+        sacc_barrier();
+        if (tid < half)
+            for (int j = 0; j < SA_NBIN; j++) ib[j * SA_BLOCK + tid] += ib[j * SA_BLOCK + tid + half];
+    }
+    sacc_barrier();
+    const long long total = tid < SA_NBIN ? ib[tid * SA_BLOCK] : 0;
+    sacc_barrier();                                 /* column 0 read before it is zeroed */
+    for (int j = 0; j < SA_NBIN; j++) s_bin[j * SA_BLOCK + tid] = 0.0;
+    if (tid < SA_NBIN) sacc_spill_i64(total, tid ? 16 * (int)tid - 1 : 0, s_acc);
+    return flags;
+}
+
+/* Work unit w = r S + p: part p of row r. Barriers: every sacc_barrier is reached by all the
+ * block's threads (the trip counts depend on blockIdx, gridDim, rows, n, S and the row's
+ * alignment only). */
+template <typename X>
+__global__ void __launch_bounds__(SA_BLOCK)
+sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, unsigned char *work,
+               X *out)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, L = SL_SACC_LIMBS_F32 };
+    __shared__ double s_bin[SA_NBIN * SA_BLOCK];
+    __shared__ unsigned long long s_acc[L];
+    __shared__ unsigned s_flags;
+    const unsigned tid = threadIdx.x;
+    double *my = s_bin + tid;
+    for (int j = 0; j < SA_NBIN; j++) my[j * SA_BLOCK] = 0.0;
+    const uint64_t per_tile = (uint64_t)SA_BLOCK * SA_U;           /* vectors */
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
+    if (every == 0) every = 1;
+    const unsigned flush_every = SA_FLUSH / (SA_U * W);
+    for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
+        const uint64_t r = w / S;
+        const unsigned part = (unsigned)(w - r * S);
+        const X *row = x + r * n;
+        sacc_block_init(s_acc, L, &s_flags);
+        sacc_barrier();
+        unsigned flags = 0u, sg = 0xffffffffu;
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+        if (head > n) head = n;
+        const uint64_t nv = (n - head) / W, tail0 = head + nv * W;
+        if (part == 0) {                             /* the edges, one by one */
+            for (uint64_t i = tid; i < head; i += SA_BLOCK) sa_take(row[i], my, sg);
+            for (uint64_t i = tail0 + tid; i < n; i += SA_BLOCK) sa_take(row[i], my, sg);
+        }
+        const V *xv = reinterpret_cast<const V *>(row + head);
+        const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
+        uint64_t since = 0;
+        unsigned since_flush = 0;
+        for (uint64_t tile = part; tile < ntiles; tile += S) {
+            const uint64_t base = tile * per_tile + tid;
+            if ((tile + 1) * per_tile <= nv) {
+                V v[SA_U];
+#pragma unroll
+                for (int u = 0; u < SA_U; u++) v[u] = sacc_ld(xv + base + (uint64_t)u * SA_BLOCK);
+#pragma unroll
+                for (int u = 0; u < SA_U; u++)
+#pragma unroll
+                    for (int k = 0; k < W; k++) sa_take(sl_vec_lane(v[u], k), my, sg);
+            } else {
+                for (int u = 0; u < SA_U; u++)
+                    if (base + (uint64_t)u * SA_BLOCK < nv) {
+                        const V v = sacc_ld(xv + base + (uint64_t)u * SA_BLOCK);
+                        for (int k = 0; k < W; k++) sa_take(sl_vec_lane(v, k), my, sg);
+                    }
+            }
+            if (++since_flush == flush_every) {      /* <= SA_FLUSH + edges values per bin */
+                since_flush = 0;
+                flags |= sa_drain(s_bin, s_acc);
+            }
+            if (++since == every) {                  /* uniform across the block */
+                since = 0;
+                sacc_barrier();
+                if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), L);
+                sacc_barrier();
+            }
+        }
+        flags |= sa_drain(s_bin, s_acc);
+        if (!(sg >> 31)) flags |= SL_SACC_ANYPOS;
+        if (flags) atomicOr(&s_flags, flags);
+        sacc_barrier();
+        if (tid == 0) {
+            int64_t l[L];
+#pragma unroll
+            for (int i = 0; i < L; i++) l[i] = (int64_t)s_acc[i];
+            if (S == 1) {
+                out[r] = sl_out<X>((float)sl_sacc_round_f32_regs(l, s_flags, sizeof(X) == 2));
+            } else {
+                unsigned *g = reinterpret_cast<unsigned *>(work + r * SA_ROW_WS);
+                unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + r * SA_ROW_WS + 16u);
+                /* normalised limbs < 2^32 (top limb signed): S <= 1024 parts cannot overflow */
+                sl_sacc_normalise(l, L);
+#pragma unroll
+                for (int i = 0; i < L; i++)
+                    if (l[i]) atomicAdd(&g_acc[i], (unsigned long long)l[i]);
+                if (s_flags) atomicOr(g + 1, s_flags);
+                __threadfence();                     /* the limbs before the ticket */
+                if (atomicAdd(g, 1u) == S - 1u) {    /* the row's last part rounds */
+                    __threadfence();
+                    int64_t m[L];
+#pragma unroll
+                    for (int i = 0; i < L; i++) m[i] = (int64_t)atomicExch(&g_acc[i], 0ull);
+                    const unsigned fl = atomicExch(g + 1, 0u);
+                    out[r] = sl_out<X>((float)sl_sacc_round_f32_regs(m, fl, sizeof(X) == 2));
+                    atomicExch(g, 0u);
+                }
+            }
+        }
+        sacc_barrier();                              /* s_acc and s_flags reused */
+    }
+}
+
+template <typename X>
+static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                          const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
+                          cudaStream_t st, sl_err *err)
+{
+    const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_SACC_SPLIT_MAX);
+    if (S > 1u && (!d_work || work_bytes < rows * (uint64_t)SA_ROW_WS))
+        return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
+                          (unsigned long long)(rows * (uint64_t)SA_ROW_WS), (unsigned long long)work_bytes);
+    sa_rows_kernel<X><<<rows_grid(rows * S), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
+                                                                 (unsigned char *)d_work, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("sa_rows_kernel", v->name, err);
+    return 0;
+}
+
+extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                                    sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                                    void *d_results, void *stream, sl_err *err)
+{
+    cudaStream_t st = (cudaStream_t)stream;
+    const size_t es = sl_dtype_size(dt);
+    if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
+    if (rows == 0) return 0;
+    if (dt == SL_F64) {          /* the 1-D launcher on each row, resolved at its address */
+        for (uint64_t i = 0; i < rows; i++) {
+            const char *p = (const char *)d_x + i * n * es;
+            sl_launch ci = cfg ? *cfg : sl_launch{};
+            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+            sl_variant_resolve(v, &ci, n, dt);
+            if (v->gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
+        }
+        return 0;
+    }
+    if (n == 0) {                                    /* the empty sum is +0 */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_results, 0, rows * es, st), v->name, err);
+        return 0;
+    }
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    return dt == SL_F16    ? sa_rows_launch<__half>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+           : dt == SL_BF16 ? sa_rows_launch<__nv_bfloat16>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
+                           : sa_rows_launch<float>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err);
+}
+
+/* ---- lse reproducible: a block per row ----------------------------------------------------------
+ * The row's maximum M (SL_LSE_MAX: exact, and the same value in any order; NaN ignored), then
+ * every value's term exp(x - M) (sl_lse_rep_term_f/_d: lse_math.h's host-and-device exp in the
+ * accumulator format: float32 for float32 and the 16-bit formats, float64 for float64) into the
+ * binned float64 accumulator of exact/binned.h, SL_RSUM_GROUP terms a capacity check (thread t:
+ * the groups t, t + 256, ... of the row's 16-byte vectors, then the leftover vectors and the
+ * edge values one by one), the block's states merged exactly, rounded once to float64, and
+ * M + log(S) rounded to the input format: lse.c's reproducible twin's value, which depends on the
+ * row's multiset of values alone (not B, not the alignment, not the launch). The row is read
+ * twice (the second read mostly from L2 for rows up to a few MB). */
+template <typename X> struct lse_row_acc { typedef float T; };
+template <> struct lse_row_acc<double> { typedef double T; };
+__device__ __forceinline__ double lse_row_term(float x, float M) { return sl_lse_rep_term_f(x, M); }
+__device__ __forceinline__ double lse_row_term(double x, double M) { return sl_lse_rep_term_d(x, M); }
+__device__ __forceinline__ float lse_row_out(double r, float *) { return __double2float_rn(r); }
+__device__ __forceinline__ double lse_row_out(double r, double *) { return r; }
+__device__ __forceinline__ __half lse_row_out(double r, __half *) { return __float2half_rn(__double2float_rn(r)); }
+__device__ __forceinline__ __nv_bfloat16 lse_row_out(double r, __nv_bfloat16 *)
+{
+    return __float2bfloat16_rn(__double2float_rn(r));
+}
+
+template <typename X>
+__global__ void __launch_bounds__(SL_ROWS_BLOCK)
+lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+{
+    typedef typename lse_row_acc<X>::T T;
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };   /* vectors per group */
+    __shared__ sl_rsum_state s_warp[ROWS_WARPS];
+    __shared__ T s_max[ROWS_WARPS];
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const X *row = x + r * n;
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+        if (head > n) head = n;
+        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
+        const V *xv = reinterpret_cast<const V *>(row + head);
+        /* pass 1: the maximum */
+        T m = -(T)INFINITY;
+        for (uint64_t i = tid; i < nv; i += SL_ROWS_BLOCK) {
+            const V v = sl_ldv(xv + i);
+#pragma unroll
+            for (int k = 0; k < W; k++) m = SL_LSE_MAX(m, (T)sl_widen(sl_vec_lane(v, k)));
+        }
+        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
+        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK) m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
+#pragma unroll
+        for (unsigned o = 16; o > 0; o >>= 1) {
+            const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);
+            m = SL_LSE_MAX(m, b);
+        }
+        if (lane == 0) s_max[warp] = m;
+        sl_bar_any::sync();
+        T M = s_max[0];
+#pragma unroll
+        for (unsigned k = 1; k < ROWS_WARPS; k++) M = SL_LSE_MAX(M, s_max[k]);
+        /* pass 2: the terms into the binned accumulator */
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        for (uint64_t g = tid; g < ng; g += SL_ROWS_BLOCK) {
+            V v[UV];
+#pragma unroll
+            for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
+            double t[G];
+#pragma unroll
+            for (int u = 0; u < UV; u++)
+#pragma unroll
+                for (int k = 0; k < W; k++) t[u * W + k] = lse_row_term((T)sl_widen(sl_vec_lane(v[u], k)), M);
+            sl_rsum_take_group_f64(&a, t);
+        }
+        for (uint64_t i = ng * UV + tid; i < nv; i += SL_ROWS_BLOCK) {
+            const V v = sl_ldv(xv + i);
+#pragma unroll
+            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(sl_vec_lane(v, k)), M));
+        }
+        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M));
+        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK)
+            sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M));
+        sl_rsum_state st;
+        sl_rsum_to_state_f64(&a, &st);
+        rs_warp_merge<SL_RSUM_K>(st);
+        if (lane == 0) s_warp[warp] = st;
+        sl_bar_any::sync();
+        if (warp == 0) {
+            if (lane < ROWS_WARPS) st = s_warp[lane];
+            else sl_rsum_state_zero(&st);
+            rs_warp_merge<SL_RSUM_K>(st);
+            if (lane == 0) {
+                const double S = sl_rsum_state_round_f64(&st, 0);
+                out[r] = lse_row_out(sl_lse_rep_final((double)M, S), (X *)0);
+            }
+        }
+        sl_bar_any::sync();                          /* s_max and s_warp reused */
+    }
+}
+
+template <typename X>
+static int lse_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_out,
+                           cudaStream_t st, sl_err *err)
+{
+    lse_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("lse_rows_kernel", v->name, err);
+    return 0;
+}
+
+extern "C" int sl_lse_reproducible_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows,
+                                            uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+                                            size_t work_bytes, void *d_results, void *stream, sl_err *err)
+{
     (void)cfg; (void)d_work; (void)work_bytes;
     cudaStream_t st = (cudaStream_t)stream;
     if (n >= SL_RSUM_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
     if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    return dt == SL_F64    ? rs_rows_launch<double>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_F16  ? rs_rows_launch<__half>(v, d_x, rows, n, d_results, st, err)
-           : dt == SL_BF16 ? rs_rows_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
-                           : rs_rows_launch<float>(v, d_x, rows, n, d_results, st, err);
+    return dt == SL_F64    ? lse_rows_launch<double>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_F16  ? lse_rows_launch<__half>(v, d_x, rows, n, d_results, st, err)
+           : dt == SL_BF16 ? lse_rows_launch<__nv_bfloat16>(v, d_x, rows, n, d_results, st, err)
+                           : lse_rows_launch<float>(v, d_x, rows, n, d_results, st, err);
 }
 
 /* ---- the generic path and the host entry ---------------------------------------------------- */

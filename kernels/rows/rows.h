@@ -71,6 +71,25 @@ int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, in
 /* `block-row` (rows.c): a block of SL_ROWS_BLOCK threads per row, 16-byte groups per thread in a
  * fixed order, a fixed shuffle tree: the bits of a row depend on its n and format alone. */
 #define SL_ROWS_BLOCK 256u
+/* Rows of n >= SL_ROWS_BR_SPLIT_N values: a block per SL_ROWS_BR_PART values, the parts' values
+ * added left to right; sl_rows_br_parts(n): the number of parts (1 below the threshold). */
+#define SL_ROWS_BR_SPLIT_N (1u << 18)
+#define SL_ROWS_BR_PART (1u << 17)
+unsigned sl_rows_br_parts(uint64_t n);
+
+/* `superacc` rows (rows.cu): workspace bytes per row when a row is split over several blocks:
+ * its ticket, flags, 8 bytes of padding and SL_SACC_LIMBS_F32 (12) int64 limbs, zero between
+ * launches. */
+#define SL_ROWS_SACC_WS 112u
+
+/* Blocks per row of the split row kernels (superacc; reproducible above
+ * SL_ROWS_RS_WARP_ROW_MAX): parts of about 2^17 values for long rows, and at least four blocks
+ * per SM (sm_count; 0: SL_DEFAULT_SM_COUNT) when the rows are few; at most one part per 8192
+ * values and at most max_parts. The order-independent kernels' bits do not depend on it. */
+unsigned sl_rows_split(uint64_t rows, uint64_t n, uint32_t sm_count, unsigned max_parts);
+#define SL_ROWS_RS_WARP_ROW_MAX 8192u   /* reproducible: a warp per row up to this n */
+#define SL_ROWS_RS_SPLIT_MAX 64u        /* reproducible: at most this many blocks per row */
+#define SL_ROWS_SACC_SPLIT_MAX 1024u    /* superacc: at most this many blocks per row */
 
 #ifdef __cplusplus
 }
