@@ -32,7 +32,8 @@ typedef enum {
     SUMLAB_ENOMEM = 3,         /* host or device allocation failed */
     SUMLAB_ECUDA = 4,          /* a CUDA call failed (err names it) */
     SUMLAB_ENOGPU = 5,         /* device memory given, but no usable GPU */
-    SUMLAB_EMPI = 6            /* an MPI call failed (sumlab/sumlab_mpi.h; err names it) */
+    SUMLAB_EMPI = 6,           /* an MPI call failed (sumlab/sumlab_mpi.h; err names it) */
+    SUMLAB_ENCCL = 7           /* an NCCL call failed (sumlab/sumlab_nccl.h; err names it) */
 } sumlab_status;
 
 /* ---- the registries --------------------------------------------------------------------- */
