@@ -40,6 +40,8 @@ static void die(const char *call, const char *msg, const char *file, int line)
 
 int sl_nccl_compiled(void) { return 1; }
 
+static int g_nccl_shared_said;   /* the "ranks share a GPU" line, once per run */
+
 const char *sl_nccl_algo(void)
 {
     const char *a = getenv("NCCL_ALGO");
@@ -57,6 +59,27 @@ int sl_nccl_open(MPI_Comm comm, void **out, sl_err *err)
     const char *env = getenv("SUMLAB_GPU_DEVICE");
     if (c) c->device = env && *env ? atoi(env) : 0;
     if ((bad = sl_mpi_agree(comm, bad, err))) { free(c); return bad; }
+    /* NCCL takes one GPU per rank: ranks sharing a GPU (same host, same device) get no
+     * communicator (no NCCL rows), every rank alike */
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    int hl = 0;
+    SL_MPI_CK(MPI_Get_processor_name(host, &hl));
+    uint64_t h = 1469598103934665603ull;   /* FNV-1a of the host name, then the device */
+    for (int i = 0; i < hl; i++) h = (h ^ (unsigned char)host[i]) * 1099511628211ull;
+    h = (h ^ (uint64_t)c->device) * 1099511628211ull;
+    uint64_t *all = malloc((size_t)size * sizeof *all);
+    if (!all) die("malloc", "out of memory", __FILE__, __LINE__);
+    SL_MPI_CK(MPI_Allgather(&h, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T, comm));
+    int shared = 0;
+    for (int i = 0; i < size && !shared; i++)
+        for (int j = 0; j < i && !shared; j++) shared = all[i] == all[j];
+    free(all);
+    if (shared) {
+        if (rank == 0 && !g_nccl_shared_said++)
+            fprintf(stderr, "sumlab: ranks share a GPU: no NCCL rows (NCCL takes one GPU per rank)\n");
+        free(c);
+        return 0;
+    }
     CU_CK(cudaSetDevice(c->device));
     CU_CK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     c->cap = 4096;

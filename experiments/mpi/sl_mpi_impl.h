@@ -54,7 +54,8 @@ void sl_mpi_input_close(sl_mpi_input *in);
 int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const sl_launch *req,
                    int reps, int check_twin, sl_mpi_row *out, sl_err *err);
 /* NCCL (ranks_nccl.c with NCCL; ranks_nccl_stub.c without): a communicator over comm's ranks,
- * each on its GPU (SUMLAB_GPU_DEVICE). open is collective (0, or the agreed code with err);
+ * each on its GPU (SUMLAB_GPU_DEVICE). open is collective (0, or the agreed code with err; *nc
+ * stays NULL, with 0, when ranks share a GPU: NCCL takes one GPU per rank);
  * sum_value: ncclSum of one value of dt (in dt); state_allreduce: blob replaced by the merge of
  * every rank's blob through the integer limbs. A failing NCCL or CUDA call aborts the job. */
 int sl_nccl_compiled(void);
