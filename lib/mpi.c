@@ -1,6 +1,7 @@
 /* mpi.c: libsumlab_mpi (sumlab/sumlab_mpi.h): a state allreduced with a user-defined, commutative
  * MPI_Op that merges saved states exactly (as experiments/mpi/'s ranks do with the same bytes),
- * on the public API of libsumlab alone. */
+ * or in its integer-limb form (MPI_MAX of the index, MPI_SUM of int64 limbs), on the public API
+ * of libsumlab alone. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,21 +40,21 @@ static void state_merge_op(void *in, void *inout, int *len, MPI_Datatype *type)
         }                                                                                        \
     } while (0)
 
-sumlab_status sumlab_mpi_allreduce_state(sumlab_state *s, MPI_Comm comm, sl_err *err)
+/* Collective: every rank's (kind, dtype) and size must agree (max and min of each over the
+ * ranks); *buf takes s's saved bytes (malloc'ed, also on failure). what names the caller. */
+static sumlab_status agree(const sumlab_state *s, MPI_Comm comm, unsigned char **buf, const char *what,
+                           sl_err *err)
 {
     sumlab_status st = SUMLAB_OK;
-    unsigned char *buf = NULL;
-    sumlab_state *merged = NULL;
-    MPI_Datatype t = MPI_DATATYPE_NULL;
-    MPI_Op op = MPI_OP_NULL;
     size_t size = s ? sumlab_state_size(s) : 0;
-    /* every rank's (kind, dtype) and size must agree: max and min of each over the ranks */
     int key[4] = {-1, -1, 1, 1};
-    if (s && size <= (size_t)1 << 30 && (buf = malloc(size)) &&
-        sumlab_state_save(s, buf, size, NULL) == SUMLAB_OK) {
+    *buf = NULL;
+    if (s && size <= (size_t)1 << 30 && (*buf = malloc(size)) &&
+        sumlab_state_save(s, *buf, size, NULL) == SUMLAB_OK) {
+        unsigned char *b = *buf;
         uint16_t kind, dt;
-        memcpy(&kind, buf + 4, 2);
-        memcpy(&dt, buf + 6, 2);
+        memcpy(&kind, b + 4, 2);
+        memcpy(&dt, b + 6, 2);
         key[0] = (int)kind * 16 + (int)dt;
         key[1] = (int)size;
         key[2] = -key[0];
@@ -61,14 +62,25 @@ sumlab_status sumlab_mpi_allreduce_state(sumlab_state *s, MPI_Comm comm, sl_err 
     }
     int agreed[4];
     MPI_CK(MPI_Allreduce(key, agreed, 4, MPI_INT, MPI_MAX, comm));
-    if (agreed[0] != -agreed[2] || agreed[1] != -agreed[3] || agreed[0] < 0) {
-        st = fail(SUMLAB_EINVAL, err, "sumlab_mpi_allreduce_state: %s",
-                         !s ? "a NULL state on this rank"
-                         : !buf ? "out of memory for the saved state on this rank"
-                                : "the ranks hold states of different variants or dtypes (or a "
-                                  "rank passed none)");
-        goto done;
-    }
+    if (agreed[0] != -agreed[2] || agreed[1] != -agreed[3] || agreed[0] < 0)
+        st = fail(SUMLAB_EINVAL, err, "%s: %s", what,
+                  !s ? "a NULL state on this rank"
+                  : !*buf ? "out of memory for the saved state on this rank"
+                          : "the ranks hold states of different variants or dtypes (or a "
+                            "rank passed none)");
+done:
+    return st;
+}
+
+sumlab_status sumlab_mpi_allreduce_state(sumlab_state *s, MPI_Comm comm, sl_err *err)
+{
+    unsigned char *buf = NULL;
+    sumlab_state *merged = NULL;
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Op op = MPI_OP_NULL;
+    size_t size = s ? sumlab_state_size(s) : 0;
+    sumlab_status st = agree(s, comm, &buf, "sumlab_mpi_allreduce_state", err);
+    if (st) goto done;
     MPI_CK(MPI_Type_contiguous((int)size, MPI_BYTE, &t));
     MPI_CK(MPI_Type_commit(&t));
     MPI_CK(MPI_Op_create(state_merge_op, 1 /* commutative */, &op));
@@ -80,6 +92,39 @@ done:
     if (op != MPI_OP_NULL) MPI_Op_free(&op);
     if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
     sumlab_state_free(merged);
+    free(buf);
+    return st;
+}
+
+sumlab_status sumlab_mpi_allreduce_limbs(sumlab_state *s, MPI_Comm comm, sl_err *err)
+{
+    unsigned char *buf = NULL;
+    int64_t *limbs = NULL;
+    int K = 0;
+    sumlab_status st = agree(s, comm, &buf, "sumlab_mpi_allreduce_limbs", err);
+    if (st) goto done;
+    MPI_CK(MPI_Comm_size(comm, &K));
+    if (K > SUMLAB_LIMB_MAX_RANKS) {   /* the same answer on every rank */
+        st = fail(SUMLAB_EINVAL, err, "sumlab_mpi_allreduce_limbs: %d ranks (the limbs have headroom "
+                  "for %ld)", K, (long)SUMLAB_LIMB_MAX_RANKS);
+        goto done;
+    }
+    const size_t m = sumlab_state_limb_count(s);
+    int mine = (limbs = malloc(m * sizeof *limbs)) != NULL, all = 0;
+    MPI_CK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
+    if (!all) {
+        st = fail(SUMLAB_ENOMEM, err, "sumlab_mpi_allreduce_limbs: out of memory for %zu limbs on %s", m,
+                  mine ? "another rank" : "this rank");
+        goto done;
+    }
+    int32_t index = 0;
+    if ((st = sumlab_state_index(s, &index, err))) goto done;   /* agreed states: cannot fail */
+    MPI_CK(MPI_Allreduce(MPI_IN_PLACE, &index, 1, MPI_INT32_T, MPI_MAX, comm));
+    if ((st = sumlab_state_to_limbs(s, index, limbs, m, err))) goto done;
+    MPI_CK(MPI_Allreduce(MPI_IN_PLACE, limbs, (int)m, MPI_INT64_T, MPI_SUM, comm));
+    st = sumlab_state_from_limbs(s, index, limbs, m, err);
+done:
+    free(limbs);
     free(buf);
     return st;
 }

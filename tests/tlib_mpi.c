@@ -1,8 +1,9 @@
-/* tlib_mpi.c: sumlab_mpi_allreduce_state under mpirun (tests/tlib_mpi.sh runs K = 1..4 ranks):
+/* tlib_mpi.c: sumlab_mpi_allreduce_state and sumlab_mpi_allreduce_limbs (MPI_MAX of the index,
+ * MPI_SUM of int64 limbs) under mpirun (tests/tlib_mpi.sh runs K = 1..8 ranks):
  * every rank builds the same input, adds its own uneven slice to a state in random pieces,
  * allreduces, and checks the merged bytes against one state over the whole input; rank 0 prints
- * each state's result and a digest of its bytes (the script compares them over K). Then states of
- * different variants across ranks: SUMLAB_EINVAL on every rank. Exit 0, or 1 on a failure. */
+ * each state's result and a digest of its bytes for both forms (the script compares them over K).
+ * Then states of different variants across ranks: SUMLAB_EINVAL on every rank, in both forms. Exit 0, or 1 on a failure. */
 #include <math.h>
 #include <mpi.h>
 #include "sl_test.h"
@@ -54,20 +55,33 @@ int main(int argc, char **argv)
                 i += m;
             }
             CHECK(sumlab_state_add(whole, x, n, &e) == SUMLAB_OK, "%s", e.msg);
-            CHECK(sumlab_mpi_allreduce_state(s, MPI_COMM_WORLD, &e) == SUMLAB_OK, "%s", e.msg);
             size_t z = sumlab_state_size(s);
-            unsigned char *a = malloc(z), *b = malloc(z);
+            unsigned char *a = malloc(z), *b = malloc(z), *c = malloc(z);
+            sumlab_state *lim = NULL;   /* the same slice, through the limb form */
+            CHECK(sumlab_state_save(s, c, z, &e) == SUMLAB_OK && sumlab_state_load(c, z, &lim, &e) == SUMLAB_OK,
+                  "%s", e.msg);
+            CHECK(sumlab_mpi_allreduce_state(s, MPI_COMM_WORLD, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(sumlab_mpi_allreduce_limbs(lim, MPI_COMM_WORLD, &e) == SUMLAB_OK, "%s", e.msg);
             CHECK(sumlab_state_save(s, a, z, &e) == SUMLAB_OK && sumlab_state_save(whole, b, z, &e) == SUMLAB_OK,
                   "%s", e.msg);
             CHECK(!memcmp(a, b, z), "rank %d of %d: %s %s: allreduced bytes differ from the whole input's",
                   rank, K, variants[vi], sl_dtype_name(dt));
-            double r = NAN;
+            CHECK(sumlab_state_save(lim, c, z, &e) == SUMLAB_OK, "%s", e.msg);
+            CHECK(!memcmp(c, b, z), "rank %d of %d: %s %s: limb-allreduced bytes differ from the whole input's",
+                  rank, K, variants[vi], sl_dtype_name(dt));
+            double r = NAN, rl = NAN;
             CHECK(sumlab_state_result(s, &r, &e) == SUMLAB_OK, "%s", e.msg);
-            if (rank == 0)
+            CHECK(sumlab_state_result(lim, &rl, &e) == SUMLAB_OK, "%s", e.msg);
+            if (rank == 0) {
                 printf("%s %s %a %016llx\n", variants[vi], sl_dtype_name(dt), r,
                        (unsigned long long)digest(a, z));
+                printf("%s %s limbs %a %016llx\n", variants[vi], sl_dtype_name(dt), rl,
+                       (unsigned long long)digest(c, z));
+            }
             free(a);
             free(b);
+            free(c);
+            sumlab_state_free(lim);
             sumlab_state_free(s);
             sumlab_state_free(whole);
         }
@@ -84,6 +98,10 @@ int main(int argc, char **argv)
         CHECK(sumlab_mpi_allreduce_state(s, MPI_COMM_WORLD, &e) == SUMLAB_EINVAL && e.msg[0],
               "rank %d: mixed variants not refused", rank);
         double r = NAN;
+        CHECK(sumlab_state_result(s, &r, &e) == SUMLAB_OK && r == 1.0, "rank %d: state changed (%a)", rank, r);
+        e.msg[0] = '\0';
+        CHECK(sumlab_mpi_allreduce_limbs(s, MPI_COMM_WORLD, &e) == SUMLAB_EINVAL && e.msg[0],
+              "rank %d: mixed variants not refused by the limb form", rank);
         CHECK(sumlab_state_result(s, &r, &e) == SUMLAB_OK && r == 1.0, "rank %d: state changed (%a)", rank, r);
         sumlab_state_free(s);
     }

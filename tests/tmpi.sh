@@ -147,6 +147,12 @@ if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --bac
   awk -F, 'NR>1 && $4 == "f16" {n++} END{exit !(n > 0)}' "$r" || bad "ranks: no float16 rows"
   awk -F, 'NR>1 && $9 == "state" && $13 != $15 {bad=1} END{exit bad}' "$r" || bad "ranks: a state row differs from the exact sum"
   grep -q 'tuned:3' "$r" || bad "ranks: no forced-algorithm rows"
+  # the integer-limb combine (MPI_MAX on the index, MPI_SUM on int64 limbs): every state variant's
+  # row at every K, with the bits of its state row
+  [ "$(awk -F, 'NR>1 && $9 == "limbs" && $12 == "ok"' "$r" | wc -l)" = "$(awk -F, 'NR>1 && $9 == "state" && $12 == "ok"' "$r" | wc -l)" ] &&
+    [ "$(awk -F, 'NR>1 && $9 == "limbs"' "$r" | wc -l)" -gt 0 ] || bad "ranks: limbs rows missing"
+  awk -F, 'NR>1 && ($9 == "state" || $9 == "limbs") {k=$2 FS $4 FS $6 FS $8; if (k in h && h[k] != $13) bad=1; h[k]=$13} END{exit bad}' "$r" ||
+    bad "ranks: a limbs row differs from its state row"
   grep -q '## Distinct results over K' "$tmp/rk/report.md" || bad "ranks: report.md lacks its table"
   if command -v gnuplot >/dev/null 2>&1; then
     ls "$tmp/rk/charts/"ranks_*.png >/dev/null 2>&1 || bad "ranks: no chart"
@@ -154,5 +160,5 @@ if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --bac
 else
   bad "run ranks failed: $(head -c 600 "$tmp/e")"
 fi
-[ "$fail" = 0 ] && echo "tmpi: ok (K = 1..4, state bit-identical, ordered = twins in rank order)"
+[ "$fail" = 0 ] && echo "tmpi: ok (K = 1..4, state and limbs bit-identical, ordered = twins in rank order)"
 exit $fail

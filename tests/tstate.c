@@ -1,13 +1,42 @@
 /* tstate.c: the mergeable states of experiments/mpi/ (sl_state.h) without MPI: a slice split
  * into K pieces (K = 1..8, uneven), each saved, merged in rank order, reversed and as a tree,
  * gives the same bytes as the whole input's state, and its result equals the variant's twin
- * (superacc) or the reference (exact), on every dataset family in f32 and f64. */
+ * (superacc) or the reference (exact), on every dataset family in f32 and f64. The integer-limb
+ * allreduce (MAX of the index, each piece re-expressed there, SUM of the int64 words in a random
+ * rank order, normalised) over K = 1..8 random splits gives the same bytes too. */
 #include <math.h>
 #include "sl_datasets.h"
 #include "sl_reference.h"
 #include "sl_state.h"
 #include "sl_test.h"
 #include "sl_variants.h"
+
+static long index_differed;   /* limb allreduces whose pieces had different indices */
+
+/* The integer-limb allreduce of K pieces (what MPI_MAX / MPI_SUM or ncclMax / ncclSum compute),
+ * summed in the rank order perm; the result into out. 0, or -1 when a step fails. */
+static int limb_allreduce(const unsigned char *piece, size_t bytes, int K, const int *perm, unsigned char *out)
+{
+    int32_t index = INT32_MIN;
+    for (int r = 0; r < K; r++) {
+        int32_t i;
+        if (sl_state_blob_index(piece + r * bytes, &i)) return -1;
+        if (r && i != index) index_differed++;
+        index = i > index ? i : index;
+    }
+    const size_t m = sl_state_blob_nlimbs(piece);
+    int64_t *w = calloc(m, 8), *sum = calloc(m, 8);
+    int rc = !w || !sum || m == 0;
+    for (int r = 0; !rc && r < K; r++) {
+        rc = sl_state_blob_to_limbs(piece + perm[r] * bytes, index, w);
+        for (size_t j = 0; j < m; j++) sum[j] += w[j];
+    }
+    memcpy(out, piece, bytes);
+    if (!rc) rc = sl_state_blob_from_limbs(out, index, sum);
+    free(w);
+    free(sum);
+    return rc ? -1 : 0;
+}
 
 static int same(double a, double b) { return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof a); }
 
@@ -48,6 +77,33 @@ static void check_kind(const sl_state_kind *k, const sl_dataset *ds, sl_dtype dt
         for (int step = 1; step < K; step *= 2)      /* a tree, as an allreduce might */
             for (int r = 0; r + step < K; r += 2 * step)
                 CHECK(!sl_state_blob_merge(piece + r * bytes, piece + (r + step) * bytes), "merge");
+        /* the limb allreduce over a random split, in a random rank order */
+        uint64_t cut[9];
+        cut[0] = 0;
+        cut[K] = n;
+        for (int r = 1; r < K; r++) cut[r] = sl_test_rand64() % (n + 1);
+        for (int r = 1; r < K; r++)   /* sorted cut points: empty pieces allowed */
+            for (int q = r; q > 1 && cut[q - 1] > cut[q]; q--) { uint64_t t = cut[q]; cut[q] = cut[q - 1]; cut[q - 1] = t; }
+        int perm[8];
+        for (int r = 0; r < K; r++) perm[r] = r;
+        for (int r = K - 1; r > 0; r--) { int q = (int)(sl_test_rand64() % (uint64_t)(r + 1)), t = perm[r]; perm[r] = perm[q]; perm[q] = t; }
+        unsigned char *rnd = malloc(8 * bytes), *lim = malloc(bytes);
+        CHECK(rnd && lim, "out of memory");
+        if (rnd && lim) {
+            for (int r = 0; r < K; r++)
+                CHECK(!sl_state_blob_sum(k, (const char *)x + cut[r] * sz, cut[r + 1] - cut[r], dt, rnd + r * bytes, &err),
+                      "%s", err.msg);
+            CHECK(!limb_allreduce(rnd, bytes, K, perm, lim), "%s %s %s K=%d: limb allreduce failed", k->variant,
+                  ds->name, sl_dtype_name(dt), K);
+            CHECK(!memcmp(lim, whole, bytes), "%s %s %s K=%d: limb allreduce differs from the whole state",
+                  k->variant, ds->name, sl_dtype_name(dt), K);
+            CHECK(!memcmp(lim, acc, bytes), "%s %s %s K=%d: limb allreduce differs from the state merge",
+                  k->variant, ds->name, sl_dtype_name(dt), K);
+            CHECK(same(sl_state_blob_finish(lim), want), "%s %s %s K=%d: limb allreduce result %a, want %a",
+                  k->variant, ds->name, sl_dtype_name(dt), K, sl_state_blob_finish(lim), want);
+        }
+        free(rnd);
+        free(lim);
         CHECK(!memcmp(acc, whole, bytes), "%s %s %s K=%d: rank-order merge differs from the whole state",
               k->variant, ds->name, sl_dtype_name(dt), K);
         CHECK(!memcmp(rev, whole, bytes), "%s %s %s K=%d: reversed merge differs", k->variant, ds->name,
@@ -91,5 +147,9 @@ int main(void)
             free(x);
         }
     }
+    /* the raising of the binned index was exercised (pieces of different tops) */
+    if (sl_state_kind_find("reproducible"))
+        CHECK(index_differed > 0, "no limb allreduce met pieces with different indices");
+    fprintf(stderr, "tstate: %ld limb allreduces met pieces of different indices\n", index_differed);
     return sl_test_done("tstate");
 }

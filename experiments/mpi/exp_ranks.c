@@ -3,6 +3,11 @@
  * slice): result bits, error against the exact sum, timing of the local sum and the combine next
  * to an MPI_Allreduce of one double. `--algorithm N` (experiments/ranks.sh passes each of Open
  * MPI's allreduce algorithms in its own mpirun) adds mpi-sum rows under that forced algorithm.
+ * With NCCL and a GPU per rank (device: local rank modulo the visible devices) also nccl-sum
+ * (plain ncclAllReduce of the partials) and nccl-limbs (the states' integer limbs) rows, under
+ * the run's NCCL_ALGO (`--nccl`: those rows only, experiments/ranks.sh passes each algorithm), and
+ * each row's aggregate throughput next to the sum over the ranks of each GPU's read ceiling
+ * measured in the same run (K x the one-GPU ceiling).
  * Rank 0 appends rows to DIR/results.csv, then rewrites DIR/report.md and the chart. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -26,7 +31,7 @@ static const char *const COLS[] = {
     "experiment", "dataset", "params", "dtype", "n", "variant", "config", "ranks", "combine",
     "algorithm", "backend", "status", "result_hex", "result", "exact_hex", "abs_err", "rel_err",
     "ulps", "distinct_reps", "rank_distinct", "local_ms_max", "local_ms_min", "combine_ms",
-    "allreduce1_ms", "twin_match", "note", "op"};
+    "allreduce1_ms", "twin_match", "note", "op", "agg_gbps", "ceiling_gbps"};
 #define NCOLS (sizeof COLS / sizeof COLS[0])
 
 typedef struct {
@@ -64,15 +69,24 @@ static int parse_int(const char *s, long lo, long hi, long *out, sl_err *err)
 static void usage(FILE *f)
 {
     fputs("usage: mpirun -np P sumlab run ranks -o DIR [--preset tiny|quick|full] [--backend auto|cpu|gpu]\n"
-          "                   [--seed S] [--reps R] [--algorithm N] [--quiet]\n\n"
-          "For K = 1 .. P ranks, every variant x combine strategy (mpi-sum, ordered, state) x a few\n"
+          "                   [--seed S] [--reps R] [--algorithm N] [--nccl] [--n N | --per-rank N]\n"
+          "                   [--quiet]\n\n"
+          "For K = 1 .. P ranks, every variant x combine strategy (mpi-sum, ordered, state, limbs;\n"
+          "with NCCL and GPUs also nccl-sum, nccl-limbs) x a few\n"
           "datasets: result bits, error against the exact sum, distinct results over K, the local sum's\n"
           "and the combine's time next to an MPI_Allreduce of one double. Rows are appended to\n"
           "DIR/results.csv; DIR/report.md and DIR/charts/ranks_*.png are rewritten.\n"
           "  --algorithm N   mpi-sum rows only, under Open MPI's allreduce algorithm N (coll_tuned:\n"
           "                  1 basic linear, 2 nonoverlapping, 3 recursive doubling, 4 ring,\n"
           "                  5 segmented ring, 6 rabenseifner), set before MPI_Init; one mpirun per\n"
-          "                  algorithm: experiments/ranks.sh runs them all\n", f);
+          "                  algorithm: experiments/ranks.sh runs them all\n"
+          "  --nccl          the NCCL rows only (nccl-sum, nccl-limbs) under the run's NCCL_ALGO\n"
+          "                  (experiments/ranks.sh --nccl runs Ring and Tree); NCCL rows need a build\n"
+          "                  with NCCL and a GPU per rank (device = local rank % visible devices)\n"
+          "  --n N           N elements in all (a fixed total: each K splits it), instead of the preset's\n"
+          "  --per-rank N    N elements per rank (the total grows with K: K x N)\n"
+          "Columns agg_gbps (input bytes / (slowest local sum + combine)) and ceiling_gbps (the sum\n"
+          "over the ranks of each GPU's streaming-read ceiling on its slice, same run; GPU only).\n", f);
 }
 
 typedef struct {
@@ -84,6 +98,8 @@ typedef struct {
     long reps;
     int algorithm;             /* 0: the library's choice */
     int quiet;
+    int nccl_only;             /* --nccl */
+    uint64_t n_total, n_per_rank;   /* --n, --per-rank (0: the preset's n) */
 } ranks_opts;
 
 static int parse(int argc, char **argv, ranks_opts *o)
@@ -93,6 +109,8 @@ static int parse(int argc, char **argv, ranks_opts *o)
         {"backend", required_argument, NULL, 'b'}, {"seed", required_argument, NULL, 's'},
         {"reps", required_argument, NULL, 'R'},    {"algorithm", required_argument, NULL, 'A'},
         {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+        {"nccl", no_argument, NULL, 'N'},          {"n", required_argument, NULL, 'n'},
+        {"per-rank", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     sl_err e = {{0}};
     long v = 0;
@@ -120,6 +138,18 @@ static int parse(int argc, char **argv, ranks_opts *o)
             o->algorithm = (int)v;
             break;
         case 'q': o->quiet = 1; break;
+        case 'N': o->nccl_only = 1; break;
+        case 'n':
+        case 'P': {
+            uint64_t u = 0;
+            if (parse_u64(optarg, &u, &e) || u == 0 || u > ((uint64_t)1 << 40)) {
+                fprintf(stderr, "sumlab %s: --%s: '%s' is not a count in 1..2^40\n", CMD, c == 'n' ? "n" : "per-rank", optarg);
+                return 2;
+            }
+            if (c == 'n') o->n_total = u;
+            else o->n_per_rank = u;
+            break;
+        }
         case 'h': usage(stdout); return 0;
         default: fprintf(stderr, "sumlab %s: bad option '%s' (see --help)\n", CMD, argv[optind - 1]); return 2;
         }
@@ -127,6 +157,8 @@ static int parse(int argc, char **argv, ranks_opts *o)
     if (optind < argc && !strcmp(argv[optind], "ranks")) optind++;
     if (optind < argc) { fprintf(stderr, "sumlab %s: unexpected argument '%s'\n", CMD, argv[optind]); return 2; }
     if (!o->dir) { fprintf(stderr, "sumlab %s: -o DIR is needed (every mpirun pass appends to it)\n", CMD); return 2; }
+    if (o->n_total && o->n_per_rank) { fprintf(stderr, "sumlab %s: --n and --per-rank exclude each other\n", CMD); return 2; }
+    if (o->nccl_only && o->algorithm) { fprintf(stderr, "sumlab %s: --nccl and --algorithm exclude each other\n", CMD); return 2; }
     return -1;
 }
 
@@ -170,10 +202,14 @@ static void fmt_num(char *b, size_t len, double v)
 }
 
 static void write_row(FILE *f, const char *const key[SL_KEY_FIELDS], const sl_mpi_row *m, const char *alg,
-                      const sl_reference *ref, const char *note)
+                      const sl_reference *ref, const char *note, double ceiling_gbps)
 {
     const sl_row *r = &m->row;
     char hex[SL_FMT_LEN], res[SL_FMT_LEN], ex[SL_FMT_LEN], a[64], b[64], c[64], d[64], e[64], g[64], h[64];
+    char ag[64], cg[64];
+    const double t_ms = m->local_ms_max + m->combine_ms;
+    fmt_num(ag, sizeof ag, t_ms > 0 ? (double)r->n * (double)sl_dtype_size(r->dt) / (t_ms * 1e6) : NAN);
+    fmt_num(cg, sizeof cg, ceiling_gbps);
     int ok = r->judged;
     fmt_num(a, sizeof a, r->err.abs_err);
     fmt_num(b, sizeof b, r->err.rel_err);
@@ -182,7 +218,7 @@ static void write_row(FILE *f, const char *const key[SL_KEY_FIELDS], const sl_mp
     fmt_num(e, sizeof e, m->local_ms_min);
     fmt_num(g, sizeof g, m->combine_ms);
     fmt_num(h, sizeof h, m->allreduce1_ms);
-    fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%s\n",
+    fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%llu,%llu,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
             key[1], key[2], key[3], key[4], key[5], key[6], key[7], m->ranks,
             sl_combine_name(m->combine), alg, r->backend, ok ? "ok" : "skipped",
             ok ? sl_fmt_hex(hex, sizeof hex, r->result) : "",
@@ -190,7 +226,7 @@ static void write_row(FILE *f, const char *const key[SL_KEY_FIELDS], const sl_mp
             sl_fmt_hex(ex, sizeof ex, ref->rounded), ok ? a : "", ok ? b : "", ok ? c : "",
             (unsigned long long)(ok ? r->distinct : 0), (unsigned long long)m->rank_distinct,
             ok ? d : "", ok ? e : "", ok ? g : "", ok ? h : "",
-            !r->twin_checked ? "" : r->twin_match ? "true" : "false", note ? note : "", key[0]);
+            !r->twin_checked ? "" : r->twin_match ? "true" : "false", note ? note : "", key[0], ok ? ag : "", cg);
     fflush(f);
 }
 
@@ -221,14 +257,34 @@ static int run_input(MPI_Comm sub, int K, const ranks_input *ri, const ranks_opt
     in.x = x;
     char msg[512];
     if ((rc = sl_mpi_input_open(&in, o->backend, 0, msg, sizeof msg, err))) { free(x); return rc; }
+    /* every rank on a GPU: the NCCL communicator (with NCCL), and each GPU's read ceiling on its
+     * slice, summed over the ranks (K x the one-GPU ceiling, in the same run) */
+    int gpu = sl_session_on_gpu(in.s), all_gpu = 0;
+    SL_MPI_CK(MPI_Allreduce(&gpu, &all_gpu, 1, MPI_INT, MPI_MIN, sub));
+    double ceiling = NAN;
+    if (all_gpu) {
+        sl_row cr;
+        double mine = 0, sum = 0;
+        int crc = sl_measure_read_ceiling(x, in.len, ri->dt, reps, &cr, err) ? 1 : 0;
+        if (!crc) {
+            mine = cr.gbps;
+            sl_row_free(&cr);
+        }
+        if ((rc = sl_mpi_agree(sub, crc, err))) { sl_mpi_input_close(&in); free(x); return rc; }
+        SL_MPI_CK(MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, sub));
+        ceiling = sum;
+        if (sl_nccl_compiled() && (rc = sl_nccl_open(sub, &in.nccl, err))) { sl_mpi_input_close(&in); free(x); return rc; }
+    }
     sl_rowctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.ds = ds;
     sl_rowctx_params(&ctx, ds, &p);
     char nb[32];
     snprintf(nb, sizeof nb, "%llu", (unsigned long long)n);
-    char alg[16];
+    char alg[16], nalg[48];
     snprintf(alg, sizeof alg, o->algorithm ? "tuned:%d" : "default", o->algorithm);
+    /* NCCL rows: NCCL_ALGO as set for this run ("default" when unset) */
+    snprintf(nalg, sizeof nalg, strcmp(sl_nccl_algo(), "default") ? "nccl:%.40s" : "%.40s", sl_nccl_algo());
     sl_launch req;
     memset(&req, 0, sizeof req);
     req.order_seed = o->seed;
@@ -237,9 +293,12 @@ static int run_input(MPI_Comm sub, int K, const ranks_input *ri, const ranks_opt
         if (sl_op_of(v) != sl_op_default()) continue;     /* the ranks experiment sums */
         for (int c = 0; c < SL_COMBINE_COUNT && !rc; c++) {
             if (o->algorithm && c != SL_COMBINE_MPI_SUM) continue;
-            if (c == SL_COMBINE_STATE && !sl_state_kind_find(v->name)) continue;
-            char config[64];
-            snprintf(config, sizeof config, "K%d:%s:%s", K, sl_combine_name((sl_combine)c), alg);
+            if (o->nccl_only && !sl_combine_is_nccl((sl_combine)c)) continue;
+            if (sl_combine_is_nccl((sl_combine)c) && !in.nccl) continue;   /* no NCCL or no GPUs */
+            if (sl_combine_is_state((sl_combine)c) && !sl_state_kind_find(v->name)) continue;
+            const char *ca = sl_combine_is_nccl((sl_combine)c) ? nalg : alg;
+            char config[96];
+            snprintf(config, sizeof config, "K%d:%s:%s", K, sl_combine_name((sl_combine)c), ca);
             const char *key[SL_KEY_FIELDS] = {v->op, "ranks", ds->name, ctx.params, sl_dtype_name(ri->dt), nb, v->name, config};
             char kb[SL_KEY_LEN];
             int have = 0;
@@ -251,13 +310,15 @@ static int run_input(MPI_Comm sub, int K, const ranks_input *ri, const ranks_opt
             int mr = sl_mpi_measure(&in, v, (sl_combine)c, &req, reps, 1, &m, &e);
             if (mr > 1 || mr < 0) { *err = e; rc = mr; break; }
             if (in.rank == 0) {
-                write_row(f, key, &m, alg, &in.ref, mr == 1 ? e.msg : NULL);
+                write_row(f, key, &m, ca, &in.ref, mr == 1 ? e.msg : NULL, ceiling);
                 sl_keyset_add(keys, kb);
                 (*rows)++;
             }
             if (mr == 0) sl_row_free(&m.row);
         }
     }
+    sl_nccl_close(in.nccl);
+    in.nccl = NULL;
     sl_mpi_input_close(&in);
     free(x);
     return rc;
@@ -384,6 +445,66 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
         }
         fputc('\n', f);
     }
+    /* NCCL: the rows under each NCCL_ALGO at K = maxk, and the aggregate throughput */
+    int have_nccl = 0;
+    for (size_t i = 0; i < t.nrows; i++) if (!strncmp(sl_csv_get(&t, i, ccomb), "nccl-", 5)) have_nccl = 1;
+    if (have_nccl) {
+        fprintf(f, "## NCCL combines under each NCCL_ALGO (K = %d)\n\n"
+                   "nccl-sum: ncclAllReduce (ncclSum) of the partial results; nccl-limbs: the states' "
+                   "integer limbs (ncclMax, ncclSum on int64). `distinct` over the algorithms run "
+                   "(experiments/ranks.sh --nccl: one mpirun per NCCL_ALGO).\n\n"
+                   "| dataset | dtype | variant | combine | algorithms | distinct |\n|---|---|---|---|---|---|\n", maxk);
+        int ncols4[4] = {cds, cdt, cv, ccomb};
+        for (size_t a = 0; a < t.nrows; a++) {
+            if (strncmp(sl_csv_get(&t, a, ccomb), "nccl-", 5) || atoi(sl_csv_get(&t, a, ck)) != maxk ||
+                strcmp(sl_csv_get(&t, a, cst), "ok"))
+                continue;
+            int dup = 0;
+            for (size_t b = 0; b < a && !dup; b++)
+                if (same_group(&t, a, b, ncols4, 4) && atoi(sl_csv_get(&t, b, ck)) == maxk &&
+                    !strcmp(sl_csv_get(&t, b, cst), "ok"))
+                    dup = 1;
+            if (dup) continue;
+            int nr = 0, d = 0;
+            for (size_t b = 0; b < t.nrows; b++) {
+                if (!same_group(&t, a, b, ncols4, 4) || atoi(sl_csv_get(&t, b, ck)) != maxk ||
+                    strcmp(sl_csv_get(&t, b, cst), "ok"))
+                    continue;
+                nr++;
+                int seen = 0;
+                for (size_t q = 0; q < b && !seen; q++)
+                    if (same_group(&t, b, q, ncols4, 4) && atoi(sl_csv_get(&t, q, ck)) == maxk &&
+                        !strcmp(sl_csv_get(&t, q, cst), "ok") && !strcmp(sl_csv_get(&t, q, chex), sl_csv_get(&t, b, chex)))
+                        seen = 1;
+                d += !seen;
+            }
+            fprintf(f, "| %s | %s | %s | %s | %d | %d |\n", sl_csv_get(&t, a, cds), sl_csv_get(&t, a, cdt),
+                    sl_csv_get(&t, a, cv), sl_csv_get(&t, a, ccomb), nr, d);
+        }
+        fputc('\n', f);
+    }
+    int cag = sl_csv_col(&t, "agg_gbps"), ccg = sl_csv_col(&t, "ceiling_gbps");
+    int have_ceiling = 0;
+    for (size_t i = 0; i < t.nrows; i++) if (*sl_csv_get(&t, i, ccg)) have_ceiling = 1;
+    if (have_ceiling) {
+        fputs("## Aggregate throughput against K x the one-GPU read ceiling\n\n"
+              "agg: the whole input's bytes / (slowest rank's local sum + combine); ceiling: the sum "
+              "over the ranks of each GPU's streaming-read ceiling on its slice (same run). "
+              "vec4 and reproducible, library-chosen algorithms.\n\n"
+              "| dataset | dtype | n | K | variant | combine | agg GB/s | ceiling GB/s | ratio |\n"
+              "|---|---|---|---|---|---|---|---|---|\n", f);
+        for (size_t i = 0; i < t.nrows; i++) {
+            const char *v = sl_csv_get(&t, i, cv);
+            if ((strcmp(v, "vec4") && strcmp(v, "reproducible")) || !keep_default(&t, i, NULL) ||
+                strcmp(sl_csv_get(&t, i, cst), "ok") || !*sl_csv_get(&t, i, ccg) || !*sl_csv_get(&t, i, cag))
+                continue;
+            double ag = sl_csv_num(&t, i, cag), cg = sl_csv_num(&t, i, ccg);
+            fprintf(f, "| %s | %s | %s | %s | %s | %s | %.4g | %.4g | %.3f |\n", sl_csv_get(&t, i, cds),
+                    sl_csv_get(&t, i, cdt), sl_csv_get(&t, i, cn), sl_csv_get(&t, i, ck), v,
+                    sl_csv_get(&t, i, ccomb), ag, cg, cg > 0 ? ag / cg : NAN);
+        }
+        fputc('\n', f);
+    }
     /* 3: timing per K: medians over the variants' rows */
     fputs("## Timing (ms; medians over the rows of each K and strategy)\n\n"
           "local: the slowest rank's local sum (median over reps); combine: the combine step "
@@ -458,7 +579,8 @@ int sl_mpi_cmd_ranks(int argc, char **argv)
     SL_MPI_CK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     SL_MPI_CK(MPI_Comm_size(MPI_COMM_WORLD, &P));
     if (!o.have_preset) o.preset = SL_PRESET_QUICK;
-    const uint64_t n = o.preset == SL_PRESET_TINY ? (1u << 12) : o.preset == SL_PRESET_QUICK ? (1u << 18) : (1u << 24);
+    const uint64_t n_preset = o.preset == SL_PRESET_TINY ? (1u << 12) : o.preset == SL_PRESET_QUICK ? (1u << 18) : (1u << 24);
+    const uint64_t n = o.n_total ? o.n_total : o.n_per_rank ? o.n_per_rank : n_preset;   /* n at K = 1 */
     const int reps = o.reps > 0 ? (int)o.reps : o.preset == SL_PRESET_FULL ? 5 : 3;
     FILE *f = NULL;
     sl_keyset keys;
@@ -483,7 +605,8 @@ int sl_mpi_cmd_ranks(int argc, char **argv)
             for (size_t i = 0; i < NINPUTS && !mine; i++) {
                 if (rank == 0 && !o.quiet)
                     fprintf(stderr, "sumlab %s: K = %d: %s %s\n", CMD, K, INPUTS[i].dataset, sl_dtype_name(INPUTS[i].dt));
-                mine = run_input(sub, K, &INPUTS[i], &o, n, reps, f, &keys, &rows, &e);
+                mine = run_input(sub, K, &INPUTS[i], &o, o.n_per_rank ? o.n_per_rank * (uint64_t)K : n, reps, f,
+                                 &keys, &rows, &e);
             }
             SL_MPI_CK(MPI_Comm_free(&sub));
         }

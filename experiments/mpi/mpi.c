@@ -154,6 +154,21 @@ static MPI_Op state_op(void)
     return g_state_op;
 }
 
+/* The integer-limb exchange over MPI (sl_state_exchange): MPI_MAX on MPI_INT32_T, MPI_SUM on
+ * MPI_INT64_T; ctx is the MPI_Comm. */
+static int mpi_max_i32(int32_t *v, void *ctx, sl_err *err)
+{
+    (void)err;
+    SL_MPI_CK(MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_INT32_T, MPI_MAX, *(MPI_Comm *)ctx));
+    return 0;
+}
+static int mpi_sum_i64(int64_t *v, size_t n, void *ctx, sl_err *err)
+{
+    if (n > (size_t)1 << 30) return sl_err_set(err, "%zu limbs in one MPI_Allreduce", n);
+    SL_MPI_CK(MPI_Allreduce(MPI_IN_PLACE, v, (int)n, MPI_INT64_T, MPI_SUM, *(MPI_Comm *)ctx));
+    return 0;
+}
+
 /* blob (bytes) reduced over comm into out on every rank. */
 static void state_allreduce(MPI_Comm comm, const void *blob, void *out, size_t bytes, MPI_Datatype t)
 {
@@ -293,13 +308,15 @@ static int same_bits(double a, double b)
 /* Whether v can run on the whole input here (same answer on every rank). */
 static int cannot_run(const sl_mpi_input *in, const sl_variant *v, sl_combine how, sl_err *err)
 {
+    if (sl_combine_is_nccl(how) && !in->nccl)
+        return sl_err_set(err, "%s needs a build with NCCL and a GPU per rank", sl_combine_name(how)), 1;
     if (!(v->dtypes & SL_DTYPE_MASK(in->dt)))
         return sl_err_set(err, "does not take %s input", sl_dtype_name(in->dt)), 1;
     if (v->max_n && in->n > v->max_n)
         return sl_err_set(err, "accepts at most n = %llu", (unsigned long long)v->max_n), 1;
-    if (how == SL_COMBINE_STATE && !sl_state_kind_find(v->name))
-        return sl_err_set(err, "has no mergeable state (the state combine is for order-independent "
-                               "variants: superacc, exact, reproducible)"), 1;
+    if (sl_combine_is_state(how) && !sl_state_kind_find(v->name))
+        return sl_err_set(err, "has no mergeable state (the %s combine is for order-independent "
+                               "variants: superacc, exact, reproducible)", sl_combine_name(how)), 1;
     return 0;
 }
 
@@ -320,7 +337,7 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
     double *tone = calloc((size_t)reps, sizeof *tone), *tmax = calloc((size_t)reps, sizeof *tmax);
     double *gathered = calloc((size_t)size, sizeof *gathered);
     unsigned char *blob = NULL, *merged = NULL;
-    const sl_state_kind *k = how == SL_COMBINE_STATE ? sl_state_kind_find(v->name) : NULL;
+    const sl_state_kind *k = sl_combine_is_state(how) ? sl_state_kind_find(v->name) : NULL;
     size_t bytes = k ? sl_state_blob_bytes(k, in->dt) : 0;
     if (k) {
         blob = malloc(bytes);
@@ -377,9 +394,23 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
     for (int r = 0; r < reps; r++) {
         SL_MPI_CK(MPI_Barrier(in->comm));
         double t0 = now_ms();
-        if (k) {
+        if (k && how == SL_COMBINE_STATE) {
             state_allreduce(in->comm, blob, merged, bytes, t);
             result[r] = sl_state_blob_finish(merged);
+        } else if (k) {   /* the integer limbs: over MPI or NCCL */
+            sl_err xe = {{0}};
+            memcpy(merged, blob, bytes);
+            sl_state_exchange x = {mpi_max_i32, mpi_sum_i64, &in->comm, size};
+            int xr = how == SL_COMBINE_LIMBS ? sl_state_blob_allreduce(merged, &x, &xe)
+                                             : sl_nccl_state_allreduce(in->nccl, size, merged, &xe);
+            if (xr) {   /* out of memory only: the other ranks wait in the collective */
+                fprintf(stderr, "sumlab: rank %d: %s: %s\n", g_world_rank, sl_combine_name(how), xe.msg);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+                exit(1);
+            }
+            result[r] = sl_state_blob_finish(merged);
+        } else if (how == SL_COMBINE_NCCL_SUM) {
+            sl_nccl_sum_value(in->nccl, in->dt, partial[r], &result[r], err);
         } else {
             combine_value(in->comm, rank, size, how, in->dt, partial[r], gathered, &result[r]);
         }
@@ -424,7 +455,7 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         row->twin_match = ok_all;
         for (int r = 0; r < reps; r++) tmax[r] = lmax + tcomb[r];   /* local (slowest) + combine */
         if (sl_judge_row(&in->ref, v, row, result, tmax)) rc = SL_FAIL1(err, "out of memory");
-        else if (how != SL_COMBINE_STATE)   /* partials combined by adds: K - 1 more roundings */
+        else if (!sl_combine_is_state(how))   /* partials combined by adds: K - 1 more roundings */
             sl_judge_set_bound(&in->ref, row,
                                sl_combined_bound(v, &in->ref, row->n, row->dt, &row->cfg, size));
     }
@@ -736,7 +767,7 @@ int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, 
         for (int c = 0; c < SL_COMBINE_COUNT && !rc; c++) {
             if (!(o->combines & (1u << c))) continue;
             const sl_variant *v = o->variants[i];
-            if (c == SL_COMBINE_STATE && !sl_state_kind_find(v->name)) continue;  /* silently: not applicable */
+            if (sl_combine_is_state((sl_combine)c) && !sl_state_kind_find(v->name)) continue;  /* silently: not applicable */
             sl_mpi_row row;
             sl_err e = {{0}};
             int m = sl_mpi_measure(&in, v, (sl_combine)c, &o->req, o->reps, check_twin, &row, &e);
@@ -759,7 +790,7 @@ int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, 
                 f.where = sl_combine_name((sl_combine)c);
                 /* partial results combined by adds: at most run-to-run whatever the variant's class
                  * (the state combine merges exactly and keeps it) */
-                if (c != SL_COMBINE_STATE && f.claim > SL_DET_RUN_TO_RUN) f.claim = SL_DET_RUN_TO_RUN;
+                if (!sl_combine_is_state((sl_combine)c) && f.claim > SL_DET_RUN_TO_RUN) f.claim = SL_DET_RUN_TO_RUN;
                 for (int k = 0; k < sl_verdict_decide(&in.ref, &f, &vd); k++)
                     fprintf(stderr, "sumlab sum: %s%s\n", vd.msg[k],
                             row.row.twin_checked && !row.row.twin_match ? " (on at least one rank)" : "");

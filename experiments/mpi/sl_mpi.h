@@ -17,9 +17,26 @@
 extern "C" {
 #endif
 
-typedef enum { SL_COMBINE_MPI_SUM = 0, SL_COMBINE_ORDERED, SL_COMBINE_STATE, SL_COMBINE_COUNT } sl_combine;
+/* The integer-limb combines (issue 37):
+ *   limbs       the state's integer-limb form (sl_state.h): MPI_MAX of the index, MPI_SUM of
+ *               int64 limbs; the bits of `state` for every K and any MPI algorithm
+ *   nccl-sum    ncclAllReduce (ncclSum) of the partial results in their format, on the GPUs
+ *               (one per rank; NCCL_ALGO as set for the run)
+ *   nccl-limbs  the integer-limb form over NCCL: ncclMax on ncclInt32, ncclSum on ncclInt64
+ * The nccl ones need a build with NCCL and a GPU per rank. */
+typedef enum {
+    SL_COMBINE_MPI_SUM = 0, SL_COMBINE_ORDERED, SL_COMBINE_STATE,
+    SL_COMBINE_LIMBS, SL_COMBINE_NCCL_SUM, SL_COMBINE_NCCL_LIMBS,   /* integer limbs and NCCL */
+    SL_COMBINE_COUNT
+} sl_combine;
+/* "all": the combines every MPI run has (mpi-sum, ordered, state); the others by name. */
+#define SL_COMBINE_ALL_MASK ((1u << SL_COMBINE_MPI_SUM) | (1u << SL_COMBINE_ORDERED) | (1u << SL_COMBINE_STATE))
 const char *sl_combine_name(sl_combine c);
-/* "all" or a comma-separated list of mpi-sum, ordered, state into a mask of 1 << c. */
+/* 1 for the combines that reduce the variant's state (exact merge: state, limbs, nccl-limbs). */
+int sl_combine_is_state(sl_combine c);
+/* 1 for the combines that run over NCCL. */
+int sl_combine_is_nccl(sl_combine c);
+/* "all" or a comma-separated list of combine names into a mask of 1 << c. */
 int sl_combine_parse_list(const char *s, unsigned *mask, sl_err *err);
 
 int sl_mpi_compiled(void);     /* 1 when built with MPI */

@@ -39,6 +39,7 @@ typedef struct {
     sl_session *s;             /* the slice's session (backend, upload) */
     sl_reference ref;          /* the whole input's reference (every rank; from exact states) */
     int ref_ok;
+    void *nccl;                /* the NCCL communicator over comm (sl_nccl_open), or NULL */
 } sl_mpi_input;
 
 /* Opens the session on the slice and the whole input's reference (exact states merged with
@@ -52,4 +53,15 @@ void sl_mpi_input_close(sl_mpi_input *in);
  * else the agreed failure code (err on rank 0). */
 int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const sl_launch *req,
                    int reps, int check_twin, sl_mpi_row *out, sl_err *err);
+/* NCCL (ranks_nccl.c with NCCL; ranks_nccl_stub.c without): a communicator over comm's ranks,
+ * each on its GPU (SUMLAB_GPU_DEVICE). open is collective (0, or the agreed code with err; *nc
+ * stays NULL, with 0, when ranks share a GPU: NCCL takes one GPU per rank);
+ * sum_value: ncclSum of one value of dt (in dt); state_allreduce: blob replaced by the merge of
+ * every rank's blob through the integer limbs. A failing NCCL or CUDA call aborts the job. */
+int sl_nccl_compiled(void);
+const char *sl_nccl_algo(void);     /* NCCL_ALGO, or "default" */
+int sl_nccl_open(MPI_Comm comm, void **nc, sl_err *err);
+void sl_nccl_close(void *nc);
+int sl_nccl_sum_value(void *nc, sl_dtype dt, double partial, double *res, sl_err *err);
+int sl_nccl_state_allreduce(void *nc, int ranks, void *blob, sl_err *err);
 #endif

@@ -42,6 +42,47 @@ static double sacc_finish(const void *saved, sl_dtype dt)
     return sl_half_round(sl_sacc_round_mode(w, L, 0, SL_F32, (unsigned)w[L], 1), dt);
 }
 
+/* The limb form's flag words: one 0/1 word per flag bit (summed over the ranks: set when > 0). */
+#define FLAG_BITS 4u   /* SL_SACC_NAN, SL_SACC_PINF, SL_SACC_NINF, SL_SACC_ANYPOS */
+static int flags_to_words(uint32_t flags, int64_t *w)
+{
+    if (flags >> FLAG_BITS) return -1;
+    for (unsigned b = 0; b < FLAG_BITS; b++) w[b] = (flags >> b) & 1u;
+    return 0;
+}
+static uint32_t flags_from_words(const int64_t *w)
+{
+    uint32_t f = 0;
+    for (unsigned b = 0; b < FLAG_BITS; b++) f |= (w[b] > 0 ? 1u : 0u) << b;
+    return f;
+}
+
+/* superacc's limb form: index 0; its normalised limbs, the flag words, n. */
+static size_t sacc_nlimbs(sl_dtype dt) { return (size_t)sl_sacc_limbs(sl_dtype_is_half(dt) ? SL_F32 : dt) + FLAG_BITS + 1; }
+static int32_t sacc_index(const void *saved, sl_dtype dt) { (void)saved; (void)dt; return 0; }
+static int sacc_to_limbs(const void *saved, sl_dtype dt, int32_t index, int64_t *limb)
+{
+    const int L = sl_sacc_limbs(sl_dtype_is_half(dt) ? SL_F32 : dt);
+    int64_t w[SL_SACC_LIMBS_MAX + 2];
+    memcpy(w, saved, sizeof(int64_t) * (size_t)(L + 2));
+    if (index != 0 || flags_to_words((uint32_t)w[L], limb + L)) return -1;
+    memcpy(limb, w, sizeof(int64_t) * (size_t)L);
+    limb[L + FLAG_BITS] = w[L + 1];
+    return 0;
+}
+static int sacc_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, void *saved)
+{
+    const int L = sl_sacc_limbs(sl_dtype_is_half(dt) ? SL_F32 : dt);
+    int64_t w[SL_SACC_LIMBS_MAX + 2];
+    if (index != 0) return -1;
+    memcpy(w, limb, sizeof(int64_t) * (size_t)L);
+    sl_sacc_normalise(w, L);   /* as sl_sacc_saved_merge: the canonical limbs of the sum */
+    w[L] = (int64_t)flags_from_words(limb + L);
+    w[L + 1] = limb[L + FLAG_BITS];
+    memcpy(saved, w, sizeof(int64_t) * (size_t)(L + 2));
+    return 0;
+}
+
 /* ---- exact: the reference's superaccumulator (reference/sl_exact.c) ------------------------ */
 static size_t exact_bytes(sl_dtype dt) { (void)dt; return SL_EXACT_STATE_BYTES; }
 static int exact_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err *err)
@@ -65,6 +106,33 @@ static double exact_finish(const void *saved, sl_dtype dt)
     double r = sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : sl_exact_round(acc, dt);
     sl_exact_free(acc);
     return r;
+}
+
+/* exact's limb form: index 0; the saved words but the last (chunk[68], achunk[68], n, nan, pinf,
+ * ninf, notnegzero; sl_reference.h), the magic word taken from an empty state. The sum is
+ * normalised (and notnegzero made 0/1) by merging an empty saved state into it. */
+#define EXACT_WORDS (SL_EXACT_STATE_BYTES / 8 - 1)
+static size_t exact_nlimbs(sl_dtype dt) { (void)dt; return EXACT_WORDS; }
+static int32_t exact_index(const void *saved, sl_dtype dt) { (void)saved; (void)dt; return 0; }
+static int exact_to_limbs(const void *saved, sl_dtype dt, int32_t index, int64_t *limb)
+{
+    (void)dt;
+    if (index != 0) return -1;
+    memcpy(limb, saved, EXACT_WORDS * 8);
+    return 0;
+}
+static int exact_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, void *saved)
+{
+    (void)dt;
+    sl_exact *acc = index == 0 ? sl_exact_new() : NULL;
+    if (!acc) return -1;
+    unsigned char zero[SL_EXACT_STATE_BYTES];
+    sl_exact_save(acc, zero);
+    sl_exact_free(acc);
+    memcpy(saved, limb, EXACT_WORDS * 8);
+    memcpy((unsigned char *)saved + EXACT_WORDS * 8, zero + EXACT_WORDS * 8, 8);
+    sl_exact_merge_saved(saved, zero);
+    return 0;
 }
 
 /* ---- reproducible: the binned state (kernels/reproducible.h), a plain struct ---------------- */
@@ -95,14 +163,55 @@ static double repro_finish(const void *saved, sl_dtype dt)
     return sl_dtype_is_half(dt) ? sl_rsum_state_round_half(&a, dt) : sl_rsum_state_round(&a, dt);
 }
 
+/* reproducible's limb form: index top; at a common index >= top the state raised as the merge
+ * raises it (sl_rsum_state_shift_k: lowest folds dropped), then hi[0..K), lo[0..K), flag words.
+ * The sum normalised (sl_rsum_state_norm_k) is the merge's canonical state. */
+static size_t repro_nlimbs(sl_dtype dt) { (void)dt; return 2 * SL_RSUM_K + FLAG_BITS; }
+static int32_t repro_index(const void *saved, sl_dtype dt)
+{
+    (void)dt;
+    sl_rsum_state a;
+    memcpy(&a, saved, sizeof a);
+    return a.top;
+}
+static int repro_to_limbs(const void *saved, sl_dtype dt, int32_t index, int64_t *limb)
+{
+    (void)dt;
+    sl_rsum_state a;
+    memcpy(&a, saved, sizeof a);
+    if (index < a.top || flags_to_words(a.flags, limb + 2 * SL_RSUM_K)) return -1;
+    sl_rsum_state_shift_k(&a, index, SL_RSUM_K);
+    for (int k = 0; k < SL_RSUM_K; k++) {
+        limb[k] = a.hi[k];
+        limb[SL_RSUM_K + k] = a.lo[k];
+    }
+    return 0;
+}
+static int repro_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, void *saved)
+{
+    (void)dt;
+    sl_rsum_state a;
+    sl_rsum_state_zero_k(&a, SL_RSUM_K);
+    a.top = index;
+    for (int k = 0; k < SL_RSUM_K; k++) {
+        a.hi[k] = limb[k];
+        a.lo[k] = limb[SL_RSUM_K + k];
+    }
+    a.flags = flags_from_words(limb + 2 * SL_RSUM_K);
+    sl_rsum_state_norm_k(&a, SL_RSUM_K);
+    memcpy(saved, &a, sizeof a);
+    return 0;
+}
+
 /* One entry per order-independent variant with a state. */
 static const sl_state_kind kinds[] = {
     {"superacc", "the twin's exact accumulation (limbs + flags) on the rank's CPU", sacc_bytes,
-     sacc_sum, sacc_merge, sacc_finish},
+     sacc_sum, sacc_merge, sacc_finish, sacc_nlimbs, sacc_index, sacc_to_limbs, sacc_from_limbs},
     {"exact", "reference/'s superaccumulator (sl_exact_save)", exact_bytes, exact_sum, exact_merge,
-     exact_finish},
+     exact_finish, exact_nlimbs, exact_index, exact_to_limbs, exact_from_limbs},
     {"reproducible", "the binned state (index + exact fold sums, sl_rsum_state) on the rank's CPU",
-     repro_bytes, repro_sum, repro_merge, repro_finish},
+     repro_bytes, repro_sum, repro_merge, repro_finish, repro_nlimbs, repro_index, repro_to_limbs,
+     repro_from_limbs},
 };
 
 size_t sl_state_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
@@ -170,4 +279,68 @@ const sl_state_kind *sl_state_blob_kind(const void *blob, sl_dtype *dt)
     const sl_state_kind *k = blob_kind(blob, &h);
     if (k && dt) *dt = (sl_dtype)h.dt;
     return k;
+}
+
+/* ---- the integer-limb form (sl_state.h) --------------------------------------------------- */
+size_t sl_state_blob_nlimbs(const void *blob)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    return k ? k->nlimbs((sl_dtype)h.dt) : 0;
+}
+
+int sl_state_blob_index(const void *blob, int32_t *index)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    if (!k) return -1;
+    *index = k->index((const unsigned char *)blob + SL_STATE_HDR, (sl_dtype)h.dt);
+    return 0;
+}
+
+int sl_state_blob_to_limbs(const void *blob, int32_t index, int64_t *limb)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    return k ? k->to_limbs((const unsigned char *)blob + SL_STATE_HDR, (sl_dtype)h.dt, index, limb) : -1;
+}
+
+int sl_state_blob_from_limbs(void *blob, int32_t index, const int64_t *limb)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    return k ? k->from_limbs(limb, (sl_dtype)h.dt, index, (unsigned char *)blob + SL_STATE_HDR) : -1;
+}
+
+int sl_state_blob_allreduce(void *blob, const sl_state_exchange *x, sl_err *err)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    if (!k) return sl_err_set(err, "allreduce: the bytes are no state");
+    if (x->ranks < 1 || x->ranks > SL_STATE_MAX_RANKS)
+        return sl_err_set(err, "allreduce: %d ranks (the integer limbs have headroom for 1..%ld)", x->ranks,
+                          (long)SL_STATE_MAX_RANKS);
+    int32_t index;
+    if (sl_state_blob_index(blob, &index)) return sl_err_set(err, "allreduce: the bytes are no state");
+    if (x->max_i32(&index, x->ctx, err)) return -1;
+    const size_t m = k->nlimbs((sl_dtype)h.dt), bytes = sl_state_blob_bytes(k, (sl_dtype)h.dt);
+    int64_t *w = malloc(m * sizeof *w);
+    unsigned char *out = malloc(bytes);
+    int rc = -1;
+    if (!w || !out) {
+        sl_err_set(err, "allreduce: out of memory for %zu limbs", m);
+    } else if (sl_state_blob_to_limbs(blob, index, w)) {
+        sl_err_set(err, "allreduce: the common index %d is below this rank's (%s %s state)", (int)index,
+                   k->variant, sl_dtype_name((sl_dtype)h.dt));
+    } else if (!x->sum_i64(w, m, x->ctx, err)) {
+        memcpy(out, blob, bytes);
+        if (sl_state_blob_from_limbs(out, index, w)) sl_err_set(err, "allreduce: the summed limbs make no state");
+        else {
+            memcpy(blob, out, bytes);
+            rc = 0;
+        }
+    }
+    free(w);
+    free(out);
+    return rc;
 }

@@ -32,7 +32,8 @@ typedef enum {
     SUMLAB_ENOMEM = 3,         /* host or device allocation failed */
     SUMLAB_ECUDA = 4,          /* a CUDA call failed (err names it) */
     SUMLAB_ENOGPU = 5,         /* device memory given, but no usable GPU */
-    SUMLAB_EMPI = 6            /* an MPI call failed (sumlab/sumlab_mpi.h; err names it) */
+    SUMLAB_EMPI = 6,           /* an MPI call failed (sumlab/sumlab_mpi.h; err names it) */
+    SUMLAB_ENCCL = 7           /* an NCCL call failed (sumlab/sumlab_nccl.h; err names it) */
 } sumlab_status;
 
 /* ---- the registries --------------------------------------------------------------------- */
@@ -225,6 +226,26 @@ sumlab_status sumlab_state_info(const sumlab_state *s, const char **variant, sl_
                                 sl_err *err);
 /* The variant's result of everything added (rounded once: the variant's own rounding). */
 sumlab_status sumlab_state_result(const sumlab_state *s, double *result, sl_err *err);
+
+/* ---- the integer-limb form: a state allreduced by two built-in collectives ---------------
+ * A state is (index, int64 limbs). An allreduce: MAX of sumlab_state_index over the ranks, each
+ * rank's sumlab_state_to_limbs at that index, element-wise SUM of the limbs (integer addition:
+ * the same bits for any number of ranks, any algorithm, any order), sumlab_state_from_limbs.
+ * The result equals the merge of every rank's state, byte for byte (reproducible: the state
+ * raised to the common index as its merge does; superacc, exact: index 0). The limbs have
+ * headroom for up to SUMLAB_LIMB_MAX_RANKS ranks. sumlab_mpi_allreduce_limbs (sumlab_mpi.h) and
+ * sumlab_nccl_allreduce_limbs (sumlab_nccl.h) run it; Python's sumlab.allreduce over a
+ * torch.distributed group does too.
+ * limb_count: the limbs of s's variant and dtype (0 for NULL). to_limbs: SUMLAB_EINVAL when
+ * index is below s's own or n < limb_count. from_limbs: s (its variant and dtype kept) becomes
+ * the state of the summed limbs at index. */
+#define SUMLAB_LIMB_MAX_RANKS (1L << 22)
+size_t sumlab_state_limb_count(const sumlab_state *s);
+sumlab_status sumlab_state_index(const sumlab_state *s, int32_t *index, sl_err *err);
+sumlab_status sumlab_state_to_limbs(const sumlab_state *s, int32_t index, int64_t *limbs, size_t n,
+                                    sl_err *err);
+sumlab_status sumlab_state_from_limbs(sumlab_state *s, int32_t index, const int64_t *limbs, size_t n,
+                                      sl_err *err);
 
 #ifdef __cplusplus
 }

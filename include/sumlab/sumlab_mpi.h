@@ -24,6 +24,13 @@ extern "C" {
  * initialised. */
 sumlab_status sumlab_mpi_allreduce_state(sumlab_state *s, MPI_Comm comm, sl_err *err);
 
+/* The same result through the integer-limb form (sumlab.h): MPI_MAX over MPI_INT32_T on the
+ * index, then MPI_SUM over MPI_INT64_T on the limbs: built-in operations only, so any MPI
+ * algorithm (and a network's offloaded reduction) may run it, and the bits stay those of
+ * sumlab_mpi_allreduce_state for any number of ranks and any algorithm. Collective, with the
+ * same checks and errors; also SUMLAB_EINVAL beyond SUMLAB_LIMB_MAX_RANKS ranks. */
+sumlab_status sumlab_mpi_allreduce_limbs(sumlab_state *s, MPI_Comm comm, sl_err *err);
+
 #ifdef __cplusplus
 }
 #endif

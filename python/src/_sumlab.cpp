@@ -667,6 +667,32 @@ NB_MODULE(_sumlab, m)
             sl_err err{};
             check(sumlab_state_result(self.s, &r, &err), err);
             return r;
+        })
+        // the integer-limb form (sumlab.h): the index, the limbs at an index (int64, host order,
+        // as bytes), and the state of summed limbs at an index (python/sumlab/_dist.py)
+        .def("index", [](const state &self) {
+            int32_t i = 0;
+            sl_err err{};
+            check(sumlab_state_index(self.s, &i, &err), err);
+            return (long long)i;
+        })
+        .def("to_limbs", [](const state &self, long long index) {
+            if (index < INT32_MIN || index > INT32_MAX) raise(PyExc_ValueError, "sumlab: index out of range");
+            std::string buf(sumlab_state_limb_count(self.s) * sizeof(int64_t), '\0');
+            sl_err err{};
+            check(sumlab_state_to_limbs(self.s, (int32_t)index, (int64_t *)buf.data(), buf.size() / 8, &err), err);
+            return nb::bytes(buf.data(), buf.size());
+        })
+        .def("from_limbs", [](state &self, long long index, nb::bytes b) {
+            if (index < INT32_MIN || index > INT32_MAX) raise(PyExc_ValueError, "sumlab: index out of range");
+            const size_t m = sumlab_state_limb_count(self.s);
+            if (b.size() != m * sizeof(int64_t))
+                raise(PyExc_ValueError, "sumlab: " + std::to_string(b.size()) + " bytes of limbs, this state takes " +
+                                            std::to_string(m * sizeof(int64_t)));
+            std::vector<int64_t> w(m);
+            memcpy(w.data(), b.c_str(), b.size());
+            sl_err err{};
+            check(sumlab_state_from_limbs(self.s, (int32_t)index, w.data(), m, &err), err);
         });
 
     // dst and src: saved states of one size; returns dst merged with src (a new bytes object).

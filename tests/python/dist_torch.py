@@ -9,10 +9,17 @@ bits for every K as the one-process state over the whole input and as one sumlab
 
   --backend gloo   torch.distributed (gloo, file:// rendezvous): CPU tensors, and CUDA tensors on
                    device 0 where torch.cuda.is_available(); allreduce over the default group,
-                   dist.group.WORLD and a new_group of every rank. Exit 77 without PyTorch.
+                   dist.group.WORLD and a new_group of every rank (gathered states), and the
+                   default group through the integer limbs (all_reduce MAX then SUM on int64
+                   CPU tensors). Exit 77 without PyTorch.
+  --backend nccl   torch.distributed (NCCL): rank r on GPU r, CUDA tensors; allreduce through the
+                   integer limbs (all_reduce MAX then SUM on int64 CUDA tensors: the default for an
+                   NCCL group) over the default group and dist.group.WORLD, and the gathered states.
+                   K = 1 .. min(4, GPUs) (NCCL takes one GPU per rank). Exit 77 without a GPU.
   --backend files  no PyTorch: the same processes and splits on NumPy arrays, allreduce over an
-                   mpi4py-like communicator (allgather through files): the package's other path.
-usage: PYTHONPATH=<build>/python python3 tests/python/dist_torch.py [--backend gloo|files]
+                   mpi4py-like communicator (allgather through files): gathered states, and the
+                   integer limbs (MAX and SUM over the allgather): the package's other paths.
+usage: PYTHONPATH=<build>/python python3 tests/python/dist_torch.py [--backend gloo|nccl|files]
        [--n 100003] [--seed S]   (SUMLAB_SEED, else SUMLAB_TEST_SEED, overrides the default seed)"""
 import argparse
 import json
@@ -59,19 +66,22 @@ class Arrays:
 
     def __init__(self, backend):
         self.backend = backend
-        if backend == "gloo":
+        self.cuda_index = 0          # the GPU of this process (nccl: its rank's)
+        if backend in ("gloo", "nccl"):
             import torch
             self.torch = torch
 
     def devices(self):
+        if self.backend == "nccl":
+            return ("cuda",)
         if self.backend == "gloo" and self.torch.cuda.is_available():
             return ("cpu", "cuda")
         return ("cpu",)
 
     def make(self, v, dtype, device="cpu"):
-        if self.backend == "gloo":
+        if self.backend in ("gloo", "nccl"):
             t = self.torch.from_numpy(v).to(getattr(self.torch, dtype))
-            return t.to("cuda:0") if device == "cuda" else t
+            return t.to(f"cuda:{self.cuda_index}") if device == "cuda" else t
         if dtype == "bfloat16":
             import ml_dtypes
             return v.astype(np.float32).astype(ml_dtypes.bfloat16)
@@ -79,7 +89,7 @@ class Arrays:
 
     def take(self, x, idx):
         """x's values at idx, contiguous, on x's device."""
-        if self.backend == "gloo":
+        if self.backend in ("gloo", "nccl"):
             return x[self.torch.from_numpy(idx).to(x.device)].contiguous()
         return np.ascontiguousarray(x[idx])
 
@@ -115,14 +125,23 @@ def worker(rank, k, backend, where, n, seed):
         import sumlab
         arrays = Arrays(backend)
         comms = {}
-        if backend == "gloo":
+        if backend in ("gloo", "nccl"):
             import datetime
             import torch.distributed as dist
-            dist.init_process_group("gloo", init_method=f"file://{where}/rendezvous", rank=rank, world_size=k,
+            if backend == "nccl":
+                arrays.cuda_index = rank % arrays.torch.cuda.device_count()
+                arrays.torch.cuda.set_device(arrays.cuda_index)
+            dist.init_process_group(backend, init_method=f"file://{where}/rendezvous", rank=rank, world_size=k,
                                     timeout=datetime.timedelta(seconds=120))
-            comms = {"default": None, "world": dist.group.WORLD, "new_group": dist.new_group(list(range(k)))}
+            if backend == "gloo":
+                comms = {"default": (None, "auto"), "world": (dist.group.WORLD, "auto"),
+                         "new_group": (dist.new_group(list(range(k))), "auto"), "limbs": (None, "limbs")}
+            else:   # "auto" on an NCCL group is the limb form
+                comms = {"default": (None, "auto"), "world": (dist.group.WORLD, "limbs"),
+                         "gather": (None, "gather")}
         else:
-            comms = {"files": FileComm(where, rank, k)}
+            fc = FileComm(where, rank, k)
+            comms = {"files": (fc, "auto"), "files_limbs": (fc, "limbs")}
         v = values(n, seed)
         idx = split(n, k, seed)[rank]
         out = {}
@@ -131,12 +150,12 @@ def worker(rank, k, backend, where, n, seed):
                 part = arrays.take(arrays.make(v, dtype, device), idx)
                 for variant in VARIANTS:
                     st = sumlab.State(variant, dtype).add(part)
-                    for how, comm in comms.items():
-                        m = sumlab.allreduce(st, comm)
+                    for how, (comm, method) in comms.items():
+                        m = sumlab.allreduce(st, comm, method=method)
                         out[f"{device}/{dtype}/{variant}/{how}"] = {
                             "bytes": m.to_bytes().hex(), "result": m.result().hex(), "variant": m.variant,
                             "dtype": m.dtype, "n_part": int(len(idx))}
-        if backend == "gloo":
+        if backend in ("gloo", "nccl"):
             import torch.distributed as dist
             dist.destroy_process_group()
         with open(os.path.join(where, f"rank{rank}.json"), "w") as f:
@@ -169,13 +188,15 @@ def one_process(arrays, n, seed):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--backend", choices=("gloo", "files"), default="gloo")
+    ap.add_argument("--backend", choices=("gloo", "nccl", "files"), default="gloo")
     ap.add_argument("--n", type=int, default=100_003)
     ap.add_argument("--seed", type=int, default=int(os.environ.get("SUMLAB_SEED") or os.environ.get("SUMLAB_TEST_SEED")
                                                     or 20261203))
     a = ap.parse_args()
-    if a.backend == "gloo":
+    ks = KS
+    if a.backend in ("gloo", "nccl"):
         try:
+            import torch
             import torch.distributed as dist
         except ImportError:
             print("dist_torch: PyTorch is not installed: skipped", file=sys.stderr)
@@ -183,6 +204,11 @@ def main():
         if not dist.is_available():
             print("dist_torch: this PyTorch has no torch.distributed: skipped", file=sys.stderr)
             return 77
+        if a.backend == "nccl":
+            if not torch.cuda.is_available() or not dist.is_nccl_available():
+                print("dist_torch: no GPU or no NCCL in this PyTorch: skipped", file=sys.stderr)
+                return 77
+            ks = tuple(k for k in KS if k <= torch.cuda.device_count())
     arrays = Arrays(a.backend)
     ref = one_process(arrays, a.n, a.seed)
     fails, checks = [], 0
@@ -201,8 +227,8 @@ def main():
         else:
             check(r["bound_ratio"] <= 1, f"{key}: reproducible outside its bound (ratio {r['bound_ratio']})")
     # gloo: fresh processes (CUDA does not survive a fork); files: forked, which is faster
-    ctx = mp.get_context("spawn" if a.backend == "gloo" or os.name != "posix" else "fork")
-    for k in KS:
+    ctx = mp.get_context("spawn" if a.backend != "files" or os.name != "posix" else "fork")
+    for k in ks:
         with tempfile.TemporaryDirectory(prefix=f"dist_{a.backend}_K{k}.") as where:
             procs = [ctx.Process(target=worker, args=(r, k, a.backend, where, a.n, a.seed)) for r in range(k)]
             for p in procs:
@@ -220,7 +246,7 @@ def main():
         sizes = sorted({g[key]["n_part"] for g in got for key in g})
         check(sum(g[next(iter(g))]["n_part"] for g in got) == a.n, f"K={k}: the parts do not cover the input")
         for rank, g in enumerate(got):
-            per_ref = 3 if a.backend == "gloo" else 1          # the communicators a rank reduces over
+            per_ref = {"gloo": 4, "nccl": 3}.get(a.backend, 2)   # the (communicator, method) pairs
             check(len(g) == len(ref) * per_ref, f"K={k} rank {rank}: {len(g)} results, not {len(ref) * per_ref}")
             for key, m in g.items():
                 device, dtype, variant, how = key.split("/")
@@ -232,7 +258,7 @@ def main():
         print(f"dist_torch: K={k} ({a.backend}): part sizes {sizes}, {len(got[0])} results a rank", file=sys.stderr)
     for f in fails[:20]:
         print("FAIL:", f, file=sys.stderr)
-    print(f"dist_torch: backend {a.backend}, devices {','.join(arrays.devices())}, K = {KS}, "
+    print(f"dist_torch: backend {a.backend}, devices {','.join(arrays.devices())}, K = {ks}, "
           f"{checks} checks, {len(fails)} failed (seed {a.seed}, n {a.n})")
     return 1 if fails else 0
 
