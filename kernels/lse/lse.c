@@ -8,8 +8,10 @@
  * sl_layout.h (head scalars, nv vectors, tail scalars), thread g:
  *   state = init (m = -Inf; two-pass: m = the exact maximum of the first pass)
  *   vectors j = g, g + T, ... < nv, in tiles (lse.h's sl_lse_add_tile): while j + (U-1) T < nv,
- *     one tile of the U = SL_LSE_UNROLL vectors j, j + T, ..., j + (U-1) T (lanes k = 0 .. W-1
- *     of each, x[head + j W + k]), j += U T; then each remaining vector j, j + T, ... a tile
+ *     one tile of the U vectors j, j + T, ..., j + (U-1) T (lanes k = 0 .. W-1 of each,
+ *     x[head + j W + k]), j += U T; then each remaining vector j, j + T, ... a tile
+ *     (U = lse.h's SL_LSE_TILE_VECS: 32 values for online with a float32 state, else
+ *     SL_LSE_UNROLL vectors)
  *   edges e = g, g + T, ... < head + tail: a tile of the one value
  *     x[e < head ? e : head + nv W + (e - head)]
  *   (every kind but online adds a tile's values one by one: the order is the element order)
@@ -110,8 +112,9 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
         const uint64_t g1 = g0 + SL_LSE_TWIN_CHUNK < J->Tn ? g0 + SL_LSE_TWIN_CHUNK : J->Tn;   \
         const int kind = J->kind;                                                             \
         for (uint64_t g = g0; g < g1; g++) J->st[g] = sl_lse_init_##sfx(J->m0);               \
-        const uint64_t U = SL_LSE_UNROLL, Tn = J->Tn, W = J->W;                               \
-        T v[SL_LSE_UNROLL * 8];                                                               \
+        const uint64_t Tn = J->Tn, W = J->W;                                                  \
+        const uint64_t U = (uint64_t)SL_LSE_TILE_VECS(kind, sizeof(T), (int)W);               \
+        T v[SL_LSE_TILE_VALUES > SL_LSE_UNROLL * 8 ? SL_LSE_TILE_VALUES : SL_LSE_UNROLL * 8];  \
         for (uint64_t r = 0; r < J->nv; r += U * Tn)                                          \
             for (uint64_t g = g0; g < g1 && r + g < J->nv; g++) {                             \
                 ST a = J->st[g];                                                              \
@@ -229,7 +232,8 @@ SL_LSE_VARIANT(lse_two_pass, "two-pass", SL_LSE_TWO_PASS, SL_DTYPES_ALL, 0, SL_B
                "last-block finish)")
 SL_LSE_VARIANT(lse_online, "online", SL_LSE_ONLINE, SL_DTYPES_ALL, 0, SL_BOUND_RECURSIVE,
                "one pass: a running max and a rescaled sum per thread, merged through the tree "
-               "(Milakov & Gimelshein 2018); float32 state for 16-bit input")
+               "(Milakov & Gimelshein 2018); float32 state for 16-bit input, rescaled once per "
+               "tile of 32 values")
 SL_LSE_VARIANT(lse_f64_acc, "f64-acc", SL_LSE_F64_ACC,
                SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, 1, SL_BOUND_RECURSIVE,
                "online with a float64 state and float64 exp/log, rounded to the input format")

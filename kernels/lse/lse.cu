@@ -8,8 +8,13 @@
  * Performance considerations: one launch (two for two-pass: the max, then the sum) with the
  * last-block finish of reduce/grid.cuh; 16-byte loads, SL_LSE_UNROLL of them in flight per thread
  * before their values are used (the order of the values into the state is unchanged); one exp per
- * element (online: exp(x - m) or, when x raises the maximum, exp(m - x)), so the float32 exp's
- * degree-7 polynomial is the arithmetic cost. Numbers: BENCHMARKS.md. */
+ * element, so the exp is the arithmetic cost. online with a float32 state takes tiles of 32
+ * values (8 float32 vectors, 4 16-bit ones: lse.h's sl_lse_add_tile): the tile's maximum (FMNMX.NAN;
+ * bfloat16: on packed pairs), one rescale per tile, then per value one FADD (x - m), lse_math.h's
+ * sl_lm_expf_tile (9 FFMA, 2 FADD, FMNMX, LEA) and one FADD; bfloat16 widened by one integer
+ * operation. sm_90 SASS of the tile loop: 526 instructions per 32 values in float32 and in
+ * bfloat16 (16.4 a value; the element-by-element form took about 42 on its common path).
+ * Numbers: BENCHMARKS.md. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "exact/binned_kernel.cuh"   /* the binned float64 accumulator, state and warp merge (reproducible) */
@@ -24,6 +29,7 @@ template <> struct lse_st<float> {
     static __device__ __forceinline__ S init(float m) { return sl_lse_init_f(m); }
     static __device__ __forceinline__ void add(S &a, float x, int k) { sl_lse_add_f(&a, x, k); }
     static __device__ __forceinline__ void add_tile(S &a, const float *v, int c, int k) { sl_lse_add_tile_f(&a, v, c, k); }
+    static __device__ __forceinline__ void add_tile_m(S &a, const float *v, int c, float mt) { sl_lse_add_tile_m_f(&a, v, c, mt); }
     static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_f(a, b, k); }
     static __device__ __forceinline__ float final(S a, int k) { return sl_lse_final_f(a, k); }
 };
@@ -32,6 +38,7 @@ template <> struct lse_st<double> {
     static __device__ __forceinline__ S init(double m) { return sl_lse_init_d(m); }
     static __device__ __forceinline__ void add(S &a, double x, int k) { sl_lse_add_d(&a, x, k); }
     static __device__ __forceinline__ void add_tile(S &a, const double *v, int c, int k) { sl_lse_add_tile_d(&a, v, c, k); }
+    static __device__ __forceinline__ void add_tile_m(S &a, const double *v, int c, double mt) { (void)mt; sl_lse_add_tile_d(&a, v, c, SL_LSE_ONLINE); }
     static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_d(a, b, k); }
     static __device__ __forceinline__ double final(S a, int k) { return sl_lse_final_d(a, k); }
 };
@@ -132,11 +139,46 @@ __device__ __forceinline__ void lse_for_share(const X *__restrict__ x, uint64_t 
     for (uint64_t e = g; e < nedge; e += Tn) f(to_acc<T>(x[e < head ? e : tail0 + (e - head)]));
 }
 
-/* Thread g's share as lse.c's tiles, through f(values in T, count): SL_LSE_UNROLL vectors while
- * they last, then single vectors, then the edge values one by one. */
-template <typename X, typename T, typename F>
+/* Lane k of a vector, widened exactly to T; bfloat16 to float32 by integer operations on the
+ * 32-bit word that holds it (the low lane shifted up 16, the high lane masked: one instruction
+ * each, the value of __bfloat162float). */
+template <typename X, typename T> struct lse_lane {
+    static __device__ __forceinline__ T get(const typename sl_vec<X>::type &v, int k) { return to_acc<T>(sl_vec_lane(v, k)); }
+};
+/* The maximum of a tile of U vectors for online (NaN if any is NaN), where the kernel finds it
+ * its own way (ok = 1): bfloat16 by max.NaN on packed pairs (HMNMX2), 4U - 1 of them, then the
+ * two halves; ok = 0: sl_lse_add_tile_f finds it on the widened values. */
+template <typename X, typename T> struct lse_tmax {
+    enum { ok = 0 };
+    static __device__ __forceinline__ T get(const typename sl_vec<X>::type *v, int nvec) { (void)v; (void)nvec; return (T)0; }
+};
+template <> struct lse_tmax<__nv_bfloat16, float> {
+    enum { ok = 1 };
+    static __device__ __forceinline__ float get(const sl_b8 *v, int nvec)
+    {
+        __nv_bfloat162 m = *reinterpret_cast<const __nv_bfloat162 *>(&v[0].u.x);
+        const unsigned *w = reinterpret_cast<const unsigned *>(v);
+#pragma unroll
+        for (int i = 1; i < 4 * nvec; i++) m = __hmax2_nan(m, *reinterpret_cast<const __nv_bfloat162 *>(&w[i]));
+        const unsigned b = *reinterpret_cast<const unsigned *>(&m);
+        return sl_lse_maxnan_f(__uint_as_float(b << 16), __uint_as_float(b & 0xffff0000u));
+    }
+};
+
+template <> struct lse_lane<__nv_bfloat16, float> {
+    static __device__ __forceinline__ float get(const sl_b8 &v, int k)
+    {
+        const unsigned w = k < 2 ? v.u.x : k < 4 ? v.u.y : k < 6 ? v.u.z : v.u.w;
+        return __uint_as_float((k & 1) ? (w & 0xffff0000u) : (w << 16));
+    }
+};
+
+/* Thread g's share as lse.c's tiles, through f(values in T, count): U vectors while they last,
+ * then single vectors, then the edge values one by one; with TM and lse_tmax's own maximum, the
+ * U-vector tiles through ft(values, count, their maximum) instead. */
+template <typename X, typename T, int U, int TM, typename F, typename FT>
 __device__ __forceinline__ void lse_for_tiles(const X *__restrict__ x, uint64_t n, uint64_t head,
-                                              uint64_t nv, F f)
+                                              uint64_t nv, F f, FT ft)
 {
     typedef typename sl_vec<X>::type V;
     const int W = sl_vec<X>::W;
@@ -144,22 +186,23 @@ __device__ __forceinline__ void lse_for_tiles(const X *__restrict__ x, uint64_t 
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const V *xv = reinterpret_cast<const V *>(x + head);
     uint64_t j = g;
-    for (; j + (SL_LSE_UNROLL - 1) * Tn < nv; j += SL_LSE_UNROLL * Tn) {
-        V v[SL_LSE_UNROLL];
+    for (; j + (U - 1) * Tn < nv; j += U * Tn) {
+        V v[U];
 #pragma unroll
-        for (int u = 0; u < SL_LSE_UNROLL; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
-        T t[SL_LSE_UNROLL * W];
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
+        T t[U * W];
 #pragma unroll
-        for (int u = 0; u < SL_LSE_UNROLL; u++)
+        for (int u = 0; u < U; u++)
 #pragma unroll
-            for (int k = 0; k < W; k++) t[u * W + k] = to_acc<T>(sl_vec_lane(v[u], k));
-        f(t, SL_LSE_UNROLL * W);
+            for (int k = 0; k < W; k++) t[u * W + k] = lse_lane<X, T>::get(v[u], k);
+        if (TM && lse_tmax<X, T>::ok) ft(t, U * W, lse_tmax<X, T>::get(v, U));
+        else f(t, U * W);
     }
     for (; j < nv; j += Tn) {
         const V v = sl_ldv(xv + j);
         T t[W];
 #pragma unroll
-        for (int k = 0; k < W; k++) t[k] = to_acc<T>(sl_vec_lane(v, k));
+        for (int k = 0; k < W; k++) t[k] = lse_lane<X, T>::get(v, k);
         f(t, W);
     }
     const uint64_t tail0 = head + nv * W, nedge = head + (n - tail0);
@@ -180,7 +223,9 @@ lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void
     if (K == SL_LSE_TWO_PASS)
         m0 = __ldcg(reinterpret_cast<const T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
     A st = lse_st<T>::init(m0);
-    lse_for_tiles<X, T>(x, n, head, nv, [&](const T *v, int c) { lse_st<T>::add_tile(st, v, c, K); });
+    lse_for_tiles<X, T, SL_LSE_TILE_VECS(K, sizeof(T), sl_vec<X>::W), K == SL_LSE_ONLINE>(
+        x, n, head, nv, [&](const T *v, int c) { lse_st<T>::add_tile(st, v, c, K); },
+        [&](const T *v, int c, T mt) { lse_st<T>::add_tile_m(st, v, c, mt); });
     A b = sl_block_reduce<Op>(st, s_warp);
     sl_grid_finish<Op, lse_fin<X, T, K> >(b, sl_ws_partials<A>(work), sl_ws_counter(work), result);
 }

@@ -10,6 +10,7 @@
  *   add, two-pass:   s = s + t, t = (x == m ? 1 : exp(x - m))
  *   add, online:     x > m: f = exp(m - x), s = s f (c = c f), m = x, t = 1;
  *                    else t = (x == m ? 1 : exp(x - m)); then s = s + t
+ *                    (online with a float32 state takes its values in tiles: sl_lse_add_tile_f)
  *                    (compensated: (s, c) = TwoSum(s, t) with the error added into c)
  *   merge(a, b):     b.m > a.m: swap; f = (a.m == b.m ? 1 : exp(b.m - a.m));
  *                    s = a.s + b.s f (compensated: the pair sum of reduce/ops.cuh's sl_op_pair of
@@ -54,6 +55,11 @@ typedef enum {
 #define SL_LSE_THREADS_PER_SM 1024u /* default grid = sm_count * (this / block) */
 #define SL_LSE_MAX_GRID (1u << 20)  /* requested grids are clamped to this */
 #define SL_LSE_UNROLL 4             /* vectors loaded ahead per thread (order unchanged) */
+#define SL_LSE_TILE_VALUES 32       /* online's tile with a float32 state: 32 values (float32: 8
+                                       vectors; 16-bit: 4), one rescale and one loop trip each */
+/* vectors per unrolled tile: online with a float32 state SL_LSE_TILE_VALUES / W, else SL_LSE_UNROLL */
+#define SL_LSE_TILE_VECS(kind, acc_bytes, W)                                                  \
+    ((kind) == SL_LSE_ONLINE && (acc_bytes) == 4 ? SL_LSE_TILE_VALUES / (W) : SL_LSE_UNROLL)
 
 #if defined(__CUDACC__)
 #define SL_LSE_FN static __host__ __device__ __forceinline__
@@ -178,6 +184,26 @@ SL_LSE_FN float sl_lse_maxnan_f(float a, float b)
  * mt NaN or infinite: one by one (the rules above); else mt > m: s = s exp(m - mt), m = mt (one
  * rescale per tile, sl_lm_expf), then s = s + expt(x - m) for each value in order, expt
  * lse_math.h's sl_lm_expf_tile (exp(0) = 1 exactly, -Inf masks give its floor 2^-124.8). */
+/* online's tile step given the tile's maximum mt (NaN if any value is NaN; the kernel may find it
+ * its own way, e.g. on packed bfloat16 pairs: a maximum is one of the values, so any way gives
+ * the same mt up to a zero's sign and a NaN's bits, which no result sees) */
+SL_LSE_FN void sl_lse_add_tile_m_f(sl_lse_sf *a, const float *v, int cnt, float mt)
+{
+    const int kind = SL_LSE_ONLINE;
+    if (!(mt - mt == 0.0f)) {
+        for (int i = 0; i < cnt; i++) sl_lse_add_f(a, v[i], kind);
+        return;
+    }
+    if (mt > a->m) {
+        a->s = a->s * sl_lm_expf(a->m - mt);
+        a->m = mt;
+    }
+    const float m = a->m;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf_tile(v[i] - m);
+}
 SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind)
 {
     if (kind != SL_LSE_ONLINE) {
@@ -192,19 +218,7 @@ SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind
 #pragma unroll
 #endif
     for (int i = 1; i < cnt; i++) mt = sl_lse_maxnan_f(mt, v[i]);
-    if (!(mt - mt == 0.0f)) {
-        for (int i = 0; i < cnt; i++) sl_lse_add_f(a, v[i], kind);
-        return;
-    }
-    if (mt > a->m) {
-        a->s = a->s * sl_lm_expf(a->m - mt);
-        a->m = mt;
-    }
-    const float m = a->m;
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf_tile(v[i] - m);
+    sl_lse_add_tile_m_f(a, v, cnt, mt);
 }
 /* float64 state: one by one */
 SL_LSE_FN void sl_lse_add_tile_d(sl_lse_sd *a, const double *v, int cnt, int kind)
