@@ -697,8 +697,8 @@ static int judge_values_check(const jvalues *vs, sl_dtype dt, jgroups *gs, int q
         if (group_add(gs, jv.name, jv.v)) { sl_cli_msg(CMD, "out of memory"); return 1; }
     }
     if (gs->over && !quiet)
-        sl_cli_msg(CMD, "more than %d names or %d distinct values: names given several values are "
-                        "not summarised (distinct count and spread)", JUDGE_GROUP_MAX, JUDGE_GROUP_BITS);
+        sl_cli_msg(CMD, "more than %d names or %d distinct values: names given several values, if any, "
+                        "are not summarised (distinct count and spread)", JUDGE_GROUP_MAX, JUDGE_GROUP_BITS);
     return more < 0 ? 1 : 0;
 }
 
