@@ -1,5 +1,6 @@
-# tests/html.cmake: report.html rendered by headless Chromium (charts drawn, tables filled and
-# sortable, strings escaped; a missing chart or an empty table caught). Label `browser`, not
+# tests/html.cmake: report.html rendered by headless Chromium (charts drawn, inline or linked
+# past the page's SVG budget, from a copy of the run directory; the page under 3 MB; tables
+# filled and sortable, strings escaped; a missing chart or an empty table caught). Label `browser`, not
 # `cpu`: tests/sanitize_cpu.sh leaves it out (its C side, html.c, runs under the sanitizers in
 # every test that writes a report); the plain suite runs it.
 # thtml_hostile: issue 29's payloads planted in a note and in charts/*.svg; the page holds none

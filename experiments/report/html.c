@@ -1,4 +1,4 @@
-/* html.c: DIR/report.html, one self-contained page made from report.md's own Markdown text
+/* html.c: DIR/report.html, one page made from report.md's own Markdown text
  * (rendered by cmark-gfm with GFM tables, raw HTML and unsafe links dropped), every chart's SVG
  * (inline when this process rendered it and it passes an allow-list, else an <img> of a data:
  * URL; past HTML_INLINE_BUDGET of SVG per page, an <img> linking charts/STEM.svg relative to the

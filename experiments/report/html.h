@@ -1,5 +1,6 @@
-/* html.h: DIR/report.html beside report.md (html.c): one self-contained page made from the same
- * Markdown text, with the charts' SVG inline, sortable tables and meta.json's provenance. */
+/* html.h: DIR/report.html beside report.md (html.c): one page made from the same Markdown text,
+ * with the charts' SVG inline (past a budget, linked from charts/), sortable tables and
+ * meta.json's provenance. */
 #ifndef SL_REPORT_HTML_H
 #define SL_REPORT_HTML_H
 #include <stddef.h>

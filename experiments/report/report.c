@@ -355,7 +355,8 @@ static void sec_notes_files(FILE *f, const sl_notes *notes)
           "- `distribution.csv`: every distinct result of the determinism repetitions, with its count and "
           "signed distance from the exact sum in ulps\n- `meta.json`: provenance (commit, compiler, CUDA, GPU, "
           "MPFR, date, argv); `run.conf`: settings used by `--resume`\n- `report.html`: this report as one "
-          "self-contained page (charts inline as SVG, sortable tables, provenance)\n- `charts/`: PNG and SVG, rendered by "
+          "page (charts inline as SVG up to 1.5 MB, the others linked from `charts/`: keep the directory "
+          "together; sortable tables, provenance)\n- `charts/`: PNG and SVG, rendered by "
           "`plots/render.sh DIR` from the CSV alone\n", f);
 }
 
