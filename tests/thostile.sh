@@ -136,5 +136,20 @@ printf '%s\n' '# Batch invariance' '| op | variant |' '|---|---|' '| sum | repro
 SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/bi" -q 2> /dev/null
 check "batch_invariance.md of the generator's form: a section of the report" bash -c "grep -q '^## Batch invariance' '$t/bi/report.md' && grep -q '| sum | reproducible |' '$t/bi/report.md'"
 
+# ---- anchors/anchors.csv (study_anchors.py): names and numbers only, never a planted file ---------
+mkdir -p "$t/an/anchors"; cp "$t/u/results.csv" "$t/u/run.conf" "$t/u/meta.json" "$t/an/"
+hdr='dataset,params,dtype,n,seed,anchor,reps,distinct,min_hex,max_hex,spread_ulps,ulps_max,cond,exact_sum_hex'
+printf '%s\n' "$hdr" 'normal,"mean=0,sigma=1",f32,1024,7,torch.sum(cuda;det=off),20,3,0x1p+0,0x1.000002p+0,2,1.5,12.5,0x1p+0' > "$t/an/anchors/anchors.csv"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/an" -q 2> /dev/null
+check "anchors.csv of the script's form: a section of the report" bash -c "grep -q '^## Repeatability of the frameworks' '$t/an/report.md' && grep -qF '| normal | mean=0,sigma=1 | 1024 | torch.sum(cuda;det=off) | 20 | 3 | 2 | 1.5 | 12.5 |' '$t/an/report.md'"
+printf '%s\n' "$hdr" 'normal,,f32,1024,7,<img src=x onerror=alert(1)>,20,3,0x1p+0,0x1p+0,0,0,1,0x1p+0' > "$t/an/anchors/anchors.csv"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/an" -q 2> /dev/null
+check "anchors.csv with markup: left out of the report" bash -c "! grep -q 'onerror' '$t/an/report.md' && grep -q 'anchors.csv. was left out' '$t/an/report.md'"
+rm -r "$t/an/anchors"; mkdir -p "$t/outside-anchors"
+printf '%s\n' "$hdr" 'secret-dataset,,f32,1024,7,numpy.sum,20,1,0x1p+0,0x1p+0,0,0,1,0x1p+0' > "$t/outside-anchors/anchors.csv"
+ln -s "$t/outside-anchors" "$t/an/anchors"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/an" -q 2> /dev/null
+check "anchors folder as a link: not followed into the report" bash -c "! grep -q secret-dataset '$t/an/report.md'"
+
 echo "thostile: $checks checks, $fails failed"
 [ $fails -eq 0 ]

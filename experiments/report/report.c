@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "anchors.h"
 #include "charts.h"
 #include "check.h"
 #include "headline.h"
@@ -467,6 +468,7 @@ static int write_sections(FILE *f, sl_report_ctx *R, const sl_notes *notes)
         ctx_rows(R);
     }
     sec_batch(f, R);
+    sl_report_user_anchors(f, R);
     sl_report_charts(f, R->dir, R->on_gpu);
     sec_notes_files(f, notes);
     return 0;

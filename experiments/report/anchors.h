@@ -1,0 +1,15 @@
+/* anchors.h: the "Repeatability of the frameworks' sums" section of report.md (anchors.c), from
+ * the table that experiments/anchors/study_anchors.py writes into DIR/anchors/anchors.csv. */
+#ifndef SL_REPORT_ANCHORS_H
+#define SL_REPORT_ANCHORS_H
+#include <stdio.h>
+#include "sl_study.h"
+#include "table.h"
+
+/* ## Repeatability of the frameworks' sums: one row per input and framework (repetitions,
+ * distinct results, their spread and largest error in ulps of the exact sum). Nothing when
+ * DIR/anchors/anchors.csv is absent; when it is not a regular file of at most 4 MiB, lacks a column, or holds a field
+ * outside the characters study_anchors.py writes, the section is one line saying it was left out
+ * (a planted file never becomes report text). */
+void sl_report_user_anchors(FILE *f, const sl_report_ctx *R);
+#endif
