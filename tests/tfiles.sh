@@ -36,13 +36,16 @@ for f in ua nb; do
   for v in serial kahan exact; do
     check "tradeoff: a row of file:$f for $v" test -n "$(col "$t/to" status "file:$f" $v)"
   done
-  "$bin" sum "$t/$f.npy" --backend cpu --variants serial --columns exact_sum_hex --format csv 2> /dev/null |
-    tail -n +2 | sort -u > "$t/$f.ref"
-  check "sum gives file $f's exact reference" test "$(wc -l < "$t/$f.ref")" -eq 1
-  check "tradeoff: file:$f's rows carry that exact reference ($(col "$t/to" exact_sum_hex "file:$f" serial) vs $(cat "$t/$f.ref"))" \
-    test "$(col "$t/to" exact_sum_hex "file:$f" serial)" = "$(cat "$t/$f.ref")"
+  # `sumlab sum FILE`: the exact reference rounded to the file's dtype (its `exact` row) and serial's result
+  "$bin" sum "$t/$f.npy" --backend cpu --variants serial --columns variant,result_hex --format csv 2> /dev/null |
+    awk -F, '$1 == "exact" { print $2 > "'"$t/$f.ref"'" } $1 == "serial" { print $2 > "'"$t/$f.ser"'" }'
+  check "sum gives file $f's exact reference" test "$(grep -c '^0x' "$t/$f.ref")" -eq 1
+  check "tradeoff: file:$f's rows carry that exact reference ($(col "$t/to" exact_hex "file:$f" serial) vs $(cat "$t/$f.ref"))" \
+    test "$(col "$t/to" exact_hex "file:$f" serial)" = "$(cat "$t/$f.ref")"
   check "tradeoff: file:$f's exact row's result is the reference" \
     test "$(col "$t/to" result_hex "file:$f" exact)" = "$(cat "$t/$f.ref")"
+  check "tradeoff: file:$f's serial result is sum's" \
+    test "$(col "$t/to" result_hex "file:$f" serial)" = "$(cat "$t/$f.ser")"
 done
 check "tradeoff: file:ua's rows are float32 at n = 1000" test "$(col "$t/to" dtype file:ua serial)/$(col "$t/to" n file:ua serial)" = "f32/1000"
 check "tradeoff: file:nb's rows are float64 at n = 777" test "$(col "$t/to" dtype file:nb serial)/$(col "$t/to" n file:nb serial)" = "f64/777"
@@ -55,9 +58,9 @@ check "run.conf keeps the labels and hashes, no path" \
 check "determinism --files exits 0 (got $rc: $(head -c 300 "$t/det.err"))" test $rc -eq 0
 for f in ua nb; do
   check "determinism: file:$f has its permutation rows" \
-    grep -q "^.*,determinism,file:$f,.*perm:sorted" "$t/det/results.csv"
+    grep -q "^determinism,file:$f,.*,perm:sorted," "$t/det/results.csv"
   check "determinism: file:$f's rows carry its exact reference" \
-    test "$(col "$t/det" exact_sum_hex "file:$f" serial)" = "$(cat "$t/$f.ref")"
+    test "$(col "$t/det" exact_hex "file:$f" serial)" = "$(cat "$t/$f.ref")"
 done
 
 # ---- 2. a sweep skips the files ------------------------------------------------------------
@@ -98,7 +101,7 @@ bad "--files with --n" "$bin" run tradeoff "${small[@]}" --files "$t/ua.npy" --n
 # ---- 4. dot: X,Y pairs -----------------------------------------------------------------------
 "$bin" run tradeoff --preset tiny --backend cpu --op dot --files "$t/ua.npy,$t/ub.npy" -o "$t/dot" -q 2> "$t/dot.err"; rc=$?
 check "dot --files X,Y exits 0 (got $rc: $(head -c 300 "$t/dot.err"))" test $rc -eq 0
-check "dot: rows of the pair file:ua+ub" grep -q ",tradeoff,file:ua+ub," "$t/dot/results.csv"
+check "dot: rows of the pair file:ua+ub" grep -q "^tradeoff,file:ua+ub,.*,ok," "$t/dot/results.csv"
 
 # ---- 5. --resume: the same files again, unchanged -------------------------------------------
 SUMLAB_MAX_ROWS=2 "$bin" run tradeoff "${small[@]}" --files "$t/ua.npy,$t/nb.npy" -o "$t/res" -q; rc=$?

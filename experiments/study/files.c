@@ -3,6 +3,7 @@
  * values are the file's (label "file:NAME", NAME checked against a safe set), hashed so that a
  * resumed run can tell a changed file. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,16 @@ static int file_name(const char *path, char *name, size_t len, sl_err *err)
     base = base ? base + 1 : path;
     size_t bl = strlen(base);
     if (bl > 4 && !strcmp(base + bl - 4, ".npy")) bl -= 4;
-    if (bl == 0 || bl > 64 || bl >= len || strspn(base, SAFE_CHARS) < bl)
-        return sl_err_set(err, "--files: the file name '%.64s%s' cannot label rows: use a name of 1 to 64 "
-                               "letters, digits, '.', '_' or '-' (then .npy)", base, strlen(base) > 64 ? "..." : "");
+    if (bl == 0 || bl > 64 || bl >= len || strspn(base, SAFE_CHARS) < bl || !isalnum((unsigned char)base[0])) {
+        char shown[68];        /* the name as shown: bytes outside printable ASCII as '?' */
+        size_t k = 0;
+        for (; base[k] && k < 64; k++)
+            shown[k] = base[k] > 0x20 && base[k] < 0x7f ? base[k] : base[k] == ' ' ? ' ' : '?';
+        shown[k] = '\0';
+        return sl_err_set(err, "--files: the file name '%s%s' cannot label rows: use a name of 1 to 64 "
+                               "letters, digits, '.', '_' or '-', starting with a letter or digit (then .npy)",
+                          shown, strlen(base) > 64 ? "..." : "");
+    }
     memcpy(name, base, bl);
     name[bl] = '\0';
     return 0;
