@@ -68,7 +68,7 @@ static void usage(FILE *f)
           "  --param K=V        a dataset parameter for every dataset of the run that has K\n"
           "                     (repeatable; e.g. --datasets normal --param mean=1000; kept in\n"
           "                     run.conf)\n"
-          "  --files LIST      the user's 1-D .npy arrays as the inputs of determinism and tradeoff,\n"
+          "  --files LIST       the user's 1-D .npy arrays as the inputs of determinism and tradeoff,\n"
           "                     each at its own n and dtype (dataset label file:NAME, NAME.npy of\n"
           "                     letters, digits, '.', '_', '-'); two-input operations (dot) take\n"
           "                     them as X,Y pairs in order; experiments that sweep n, cond or range\n"
