@@ -66,7 +66,7 @@ done
 # ---- 2. a sweep skips the files ------------------------------------------------------------
 "$bin" run accuracy-vs-n "${small[@]}" --files "$t/ua.npy" -o "$t/sw" 2> "$t/sw.err"; rc=$?
 check "accuracy-vs-n --files: nothing to run, exit 2 (got $rc)" test $rc -eq 2
-check "...with the note on stderr" grep -q "accuracy-vs-n skips the --files inputs: it sweeps n" "$t/sw.err"
+check "...with the note on stderr" grep -q "accuracy-vs-n skips the --files inputs: it sweeps its own sizes" "$t/sw.err"
 check "...and the reason it ends" grep -q "cannot run on the --files inputs.*no rows" "$t/sw.err"
 
 # ---- 3. refused inputs: one line, exit 2, no run directory ----------------------------------

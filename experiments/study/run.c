@@ -383,13 +383,13 @@ static int run_experiments(const sl_run_opts *o, const char *exp, sl_run *run, d
             const char *name = sl_experiment_at(i)->name;
             if (run->files && !sl_files_exp_uses(name)) {   /* --files: only the experiments at one n */
                 if (!o->quiet)
-                    say("%s skips the --files inputs: it sweeps n or a dataset parameter (the files run in "
-                        "determinism and tradeoff)", name);
-                sl_notes_add(&run->notes, "%s skipped: it sweeps n or a dataset parameter, and --files gives "
-                                          "inputs of one n each (they run in determinism and tradeoff)", name);
+                    say("%s skips the --files inputs: it sweeps its own sizes or dataset parameters (the "
+                        "files run in determinism and tradeoff, each at its own n)", name);
+                sl_notes_add(&run->notes, "%s skipped: it sweeps its own sizes or dataset parameters, and --files "
+                                          "gives inputs of one n each (they run in determinism and tradeoff)", name);
                 if (!run->sweep_off[0])
                     snprintf(run->sweep_off, sizeof run->sweep_off, "%s cannot run on the --files inputs: it "
-                             "sweeps n or a dataset parameter", name);
+                             "sweeps its own sizes or dataset parameters", name);
                 continue;
             }
             todo[ntodo++] = sl_experiment_at(i);
