@@ -4,6 +4,7 @@
  * resumed run can tell a changed file. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,7 @@ static int file_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, s
 {
     unsigned char magic[6] = {0};
     FILE *fp = fopen(path, "rb");
-    if (!fp) return sl_err_set(err, "--files: cannot open '%.200s'", path);
+    if (!fp) return sl_err_set(err, "--files: cannot open '%.200s': %s", path, strerror(errno));
     size_t got = fread(magic, 1, sizeof magic, fp);
     fclose(fp);
     if (got != sizeof magic || memcmp(magic, "\x93NUMPY", 6))
