@@ -11,3 +11,7 @@ set_tests_properties(trunlife PROPERTIES LABELS cpu TIMEOUT 120)
 # tstudy_run: sl_study_run as a library (no CLI, report hooks planted): statuses, resume without
 # the experiment, nothing measured, directory checks, the sweep parser
 sl_add_test(NAME tstudy_run SOURCES tstudy_run.c LABELS cpu TIMEOUT 60 LIBS sumlab_study)
+# tfiles: `run --files A.npy,B.npy` (study/files.c): rows of the user's arrays with their exact
+# reference, the sweeps skipping them, refused names and files, dot's pairs, resume with a changed file
+add_test(NAME tfiles COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tfiles.sh $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+set_tests_properties(tfiles PROPERTIES LABELS cpu TIMEOUT 180)

@@ -21,7 +21,8 @@ static void usage(FILE *f)
     fputs("usage: sumlab run EXPERIMENT [-o DIR] [--backend auto|cpu|gpu] [--preset tiny|quick|full]\n"
           "                  [--resume] [--report-only] [--quiet] [--seed S] [--reps R]\n"
           "                  [--n LIST] [--datasets LIST] [--variants LIST] [--dtype LIST]\n"
-          "                  [--seeds K] [--baseline VARIANT] [--threads N] [--op OP]\n\n"
+          "                  [--seeds K] [--baseline VARIANT] [--threads N] [--op OP]\n"
+          "                  [--files A.npy,B.npy]\n\n"
           "Runs one experiment of the study (or `all`) into a results directory:\n"
           "  results.csv (a row per measurement, written as each finishes), distribution.csv\n"
           "  (each distinct result of the repetition rows with its count), meta.json (provenance),\n"
@@ -67,6 +68,12 @@ static void usage(FILE *f)
           "  --param K=V        a dataset parameter for every dataset of the run that has K\n"
           "                     (repeatable; e.g. --datasets normal --param mean=1000; kept in\n"
           "                     run.conf)\n"
+          "  --files LIST       the user's 1-D .npy arrays as the inputs of determinism and tradeoff,\n"
+          "                     each at its own n and dtype (dataset label file:NAME, NAME.npy of\n"
+          "                     letters, digits, '.', '_', '-'); two-input operations (dot) take\n"
+          "                     them as X,Y pairs in order; experiments that sweep n, cond or range\n"
+          "                     skip them; run.conf keeps the names and content hashes: --resume\n"
+          "                     needs the same files, unchanged; not with --n/--datasets/--dtype/--param\n"
           "  --figures F        screen (default) or paper: charts also as PDF (gnuplot's pdfcairo),\n"
           "                     sized and lettered for a 3.5-inch column; with --report-only,\n"
           "                     --variants picks the variants the charts draw\n"
@@ -87,6 +94,7 @@ typedef struct {
     const char *backend_s, *preset_s, *seed_s, *reps_s, *threads_s;
     const char *n_s, *datasets_s, *variants_s, *dtype_s, *seeds_s, *baseline_s;
     const char *figures_s;
+    const char *files_s;
     char params[512];          /* --param K=V (repeatable), joined by ',' */
     int params_bad;
 } run_args;
@@ -108,6 +116,7 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         {"ddof", required_argument, NULL, 'F'},
         {"figures", required_argument, NULL, 'G'},
         {"param", required_argument, NULL, 'A'},
+        {"files", required_argument, NULL, 'I'},
         {NULL, 0, NULL, 0}};
     int c;
     opterr = 0;
@@ -130,6 +139,7 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         case 'L': a->baseline_s = optarg; break;
         case 'H': a->threads_s = optarg; break;
         case 'G': a->figures_s = optarg; break;
+        case 'I': a->files_s = optarg; break;
         case 'A':
             {
                 size_t l = strlen(a->params);
@@ -246,6 +256,16 @@ static int check_args(sl_run_opts *o, const run_args *a)
                      (a->variants_s ? SL_GIVEN_VARIANTS : 0) | (a->dtype_s ? SL_GIVEN_DTYPES : 0) |
                      (a->seeds_s ? SL_GIVEN_SEEDS : 0) | (a->baseline_s ? SL_GIVEN_BASELINE : 0);
     if (sl_threads_choose(a->threads_s, &o->threads, &e)) { sl_cli_msg(CMD, "%s", e.msg); return 2; }
+    /* --files: the files give each input's n and dtype, and are the only inputs */
+    if (a->files_s) {
+        const char *clash = a->n_s ? "--n" : a->datasets_s ? "--datasets" : a->dtype_s ? "--dtype"
+                          : a->params[0] ? "--param" : NULL;
+        if (clash) {
+            sl_cli_msg(CMD, "--files and %s do not go together (the files give the inputs, their n and dtype)", clash);
+            return 2;
+        }
+        o->files = a->files_s;
+    }
     /* --figures paper: plots/render.sh's publication mode (SUMLAB_FIGURES); with --report-only,
      * --variants chooses the variants the charts draw (SUMLAB_FIGURE_VARIANTS; names checked above) */
     if (a->figures_s) {

@@ -153,7 +153,8 @@ static int field_ok(kind k, const char *v, const char **why)
             if (*p < 0x20 || *p == 0x7f) return 0;
         return 1;
     }
-    case K_DATASET: *why = "is no dataset of the registry (sumlab list)"; return sl_dataset_find(v) != NULL;
+    case K_DATASET: *why = "is no dataset of the registry (sumlab list) nor a file:NAME input of run --files";
+        return sl_dataset_find(v) != NULL || (!strncmp(v, "file:", 5) && sl_check_name(v + 5, 140, NULL));
     case K_DTYPE: {
         sl_dtype d;
         *why = "is no dtype (f32, f64, f16, bf16)";

@@ -90,7 +90,7 @@ static int bad_field(sl_runconf *c, const char *path, const char *key, const cha
 
 int sl_runconf_read(const char *dir, sl_runconf *c)
 {
-    char path[SL_DIR_MAX + 64], line[1200], why[256];
+    char path[SL_DIR_MAX + 64], line[1600], why[256];
     memset(c, 0, sizeof *c);
     c->seeds = 1;
     c->ddof = -1;
@@ -101,7 +101,7 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
         {"experiment", 1u << 0}, {"preset", 1u << 1}, {"backend", 1u << 2}, {"seed", 1u << 3},
         {"reps", 1u << 4}, {"started", 1u << 5}, {"n", 1u << 6}, {"datasets", 1u << 7},
         {"variants", 1u << 8}, {"dtypes", 1u << 9}, {"seeds", 1u << 10}, {"baseline", 1u << 11}, {"op", 1u << 12},
-        {"ddof", 1u << 13}, {"params", 1u << 14}};
+        {"ddof", 1u << 13}, {"params", 1u << 14}, {"files", 1u << 15}};
     unsigned had = 0;
     long ln = 0;
     int rc = 0;
@@ -174,6 +174,10 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
             if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,=+-") != strlen(v))
                 rc = bad_field(c, path, k, v, "not a list of K=V dataset parameters");
             else if (copy_text(c->params, sizeof c->params, v)) rc = bad_field(c, path, k, v, "too long");
+        } else if (!strcmp(k, "files")) {   /* --files: labels and hashes, compared on resume */
+            if (strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:+-") != strlen(v))
+                rc = bad_field(c, path, k, v, "not a list of file:NAME:HASH inputs");
+            else if (copy_text(c->files, sizeof c->files, v)) rc = bad_field(c, path, k, v, "too long");
         } else if (!strcmp(k, "baseline")) {
             if (*v && !sl_variant_find(v)) rc = bad_field(c, path, k, v, "unknown variant");
             else { copy_text(c->baseline, sizeof c->baseline, v); c->seen |= SL_CONF_SWEEP; }
@@ -209,18 +213,19 @@ int sl_runconf_read(const char *dir, sl_runconf *c)
 
 int sl_runconf_write(const char *dir, const sl_runconf *c, sl_err *err)
 {
-    char path[SL_DIR_MAX + 64], text[4608];
+    char path[SL_DIR_MAX + 64], text[6144];
     if (sl_path_join(path, sizeof path, dir, "run.conf", err)) return -1;
     /* the sweep: empty lists are the experiments' own choices; seeds = instances per point
      * (instance i uses dataset seed seed + i) */
     int w = snprintf(text, sizeof text, "# sumlab run settings (read by --resume)\nexperiment=%s\npreset=%s\n"
                      "backend=%s\nseed=%llu\nreps=%ld\nstarted=%s\n"
-                     "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\nop=%s\nddof=%ld\n%s%s%s",
+                     "n=%s\ndatasets=%s\nvariants=%s\ndtypes=%s\nseeds=%ld\nbaseline=%s\nop=%s\nddof=%ld\n%s%s%s%s%s%s",
                      c->experiment, c->preset, c->backend, c->seed, c->reps, c->started, c->n,
                      c->datasets, c->variants, c->dtypes, c->seeds > 0 ? c->seeds : 1, c->baseline,
                      c->op[0] ? c->op : sl_op_default()->name,
                      c->ddof >= 0 ? c->ddof : (long)SL_DDOF_DEFAULT, c->params[0] ? "params=" : "", c->params,
-                     c->params[0] ? "\n" : "");
+                     c->params[0] ? "\n" : "", c->files[0] ? "files=" : "", c->files,
+                     c->files[0] ? "\n" : "");
     if (w < 0 || (size_t)w >= sizeof text) return sl_err_set(err, "cannot write %s: settings too long", path);
     return sl_write_atomic(path, text, (size_t)w, err);   /* never an empty run.conf */
 }

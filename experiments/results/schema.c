@@ -70,7 +70,9 @@ F(rel_err, JUDGED(num(b, len, ROW->err.rel_err, DIG)))
 F(ulps, JUDGED(num(b, len, ROW->err.ulps, DIG)))
 F(ulps_median, JUDGED(num(b, len, ROW->ulps_median, DIG)))
 F(ulps_max, JUDGED(num(b, len, ROW->ulps_max, DIG)))
-F(bound_abs, JUDGED(num(b, len, ROW->bound, DIG)))
+/* a human-readable table (digits > 0: sum's and judge's) gives the a-priori bound 3 significant
+ * digits, its order of magnitude and more; sum's default float64 table then fits 120 columns */
+F(bound_abs, JUDGED(num(b, len, ROW->bound, r->digits > 0 ? (r->digits < 3 ? r->digits : 3) : 17)))
 F(bound_rel, JUDGED(num(b, len, ROW->bound_rel, DIG)))
 F(bound_ratio, JUDGED(num(b, len, ROW->bound_ratio, DIG)))
 F(cond, EXACT(num(b, len, ROW->cond, DIG)))

@@ -214,6 +214,7 @@ typedef struct {
      * (1 when absent); baseline: the report's reference variant ("" = pairwise) */
     char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
     char params[512];          /* --param K=V,... ("" none; absent in runs made before it) */
+    char files[1400];          /* --files: "file:NAME:HASH16,..." (labels and content hashes; "" none) */
     char op[32];               /* the operation studied ("" in runs before the operation axis: sum) */
     long ddof;                 /* var/std's ddof (-1 when absent: runs before it, the default) */
     long seeds;

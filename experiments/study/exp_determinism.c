@@ -316,6 +316,29 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     const int nn = det_ns(run, ns);
     const int R = det_reps(run);
     const int Rc = R < 3 ? R : 3;   /* repetitions of each config / permutation row */
+    if (run->files) {          /* --files: the user's arrays, each at its own n and dtype */
+        for (int f = 0; f < run->files->count; f++) {
+            const sl_file_input *fi = &run->files->f[f];
+            if (fi->inputs == 1 && sl_dtype_is_half(fi->dt)) {   /* the sorted permutation: f32, f64 */
+                if (exec) {
+                    sl_progress_msg(run->prog, "determinism skips %s: its %s values (the experiment takes "
+                                    "float32 and float64)", fi->label, sl_dtype_name(fi->dt));
+                    sl_notes_add(&run->notes, "determinism: %s skipped: %s (the experiment takes float32 and "
+                                 "float64)", fi->label, sl_dtype_name(fi->dt));
+                }
+                continue;
+            }
+            const double w = sl_exp_work(fi->n, R + (int)(NCONFIGS + NPERMS) * Rc) * sl_exp_gpu_weight(run, "determinism");
+            sl_params p;
+            memset(&p, 0, sizeof p);
+            for (int i = 0; i < sl_exp_instances(run); i++) {
+                if (!exec) { *work += w; run->plan_steps += 1; continue; }
+                if (sl_run_stopped(run)) return 0;
+                if (det_input(run, &fi->ds, &p, fi->dt, fi->n, i, R, Rc, w, err)) return -1;
+            }
+        }
+        return 0;
+    }
     /* --datasets replaces the experiment's own inputs */
     const int nd = run->sweep.nds ? run->sweep.nds : (int)(sizeof det_datasets / sizeof det_datasets[0]);
     for (int k = 0; k < nn; k++) {

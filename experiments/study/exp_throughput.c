@@ -105,6 +105,27 @@ static uint64_t to_n(const sl_run *run)
 
 static int to_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
+    if (run->files) {          /* --files: one point per file, at its n and dtype */
+        for (int f = 0; f < run->files->count; f++) {
+            const sl_file_input *fi = &run->files->f[f];
+            int reps = run->on_gpu ? sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5)
+                                   : sl_exp_reps(run, run->preset == SL_PRESET_TINY ? 3 : 5);
+            double w = run->on_gpu ? sl_exp_work(fi->n, reps) / 4 * sl_exp_gpu_weight(run, "tradeoff")
+                                   : sl_exp_work(fi->n, reps);
+            if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
+            if (sl_run_stopped(run)) return 0;
+            if (!run->on_gpu && f == 0)
+                sl_notes_add(&run->notes, "tradeoff on the CPU backend: its throughput is the wall clock of each "
+                                          "CPU twin on one core, not of a GPU; variants without a twin (cub) are skipped");
+            sl_params p;
+            memset(&p, 0, sizeof p);
+            sl_rowctx c = {.op = run->op, .experiment = "tradeoff", .ds = &fi->ds, .dt = fi->dt, .n = fi->n,
+                           .config = "default", .sweep = "n", .sweep_value = NAN};
+            sl_rowctx_params(&c, &fi->ds, &p);
+            if (sl_exp_step(run, &c, &p, NULL, reps, reps, 0, w, err)) return -1;
+        }
+        return 0;
+    }
     uint64_t dn = to_n(run), ns[SL_SWEEP_MAX];
     const int nn = sl_exp_ns(run, &dn, 1, ns, SL_SWEEP_MAX);
     for (int k = 0; k < nn; k++) {

@@ -174,6 +174,7 @@ typedef struct {
     uint64_t seed;
     long reps;
     sl_sweep_spec sweep;
+    char files[1400];          /* --files' run.conf text (sl_files_conf; "" none) */
 } settings;
 
 static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int st, sl_runconf *conf,
@@ -273,6 +274,40 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
     return SL_RUN_DONE;
 }
 
+/* --files read for operation op into a new set (*out) and its run.conf text. */
+static sl_run_status load_files(const char *list, const sl_operation *op, sl_file_set **out, char *text,
+                                size_t len, sl_err *err)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out) { sl_err_set(err, "out of memory"); return SL_RUN_FAILED; }
+    if (sl_files_load(list, op, *out, err)) return SL_RUN_BAD_INPUT;
+    sl_files_conf(*out, text, len);
+    return SL_RUN_DONE;
+}
+
+/* On resume: the run's files (run.conf's labels and hashes) must be given again, unchanged. */
+static sl_run_status resume_files(const sl_run_opts *o, const char *dir, const sl_runconf *conf,
+                                  settings *s, sl_file_set **files, sl_err *err)
+{
+    if (!conf->files[0] && !o->files) return SL_RUN_DONE;
+    if (!o->files) {
+        sl_err_set(err, "'%s' was started with --files; resume it with the same files (--files ...)", dir);
+        return SL_RUN_BAD_INPUT;
+    }
+    if (!conf->files[0]) {
+        sl_err_set(err, "'%s' was started without --files; resume it without them", dir);
+        return SL_RUN_BAD_INPUT;
+    }
+    sl_run_status st = load_files(o->files, s->op ? s->op : sl_op_default(), files, s->files, sizeof s->files, err);
+    if (st) return st;
+    if (strcmp(s->files, conf->files)) {
+        sl_err_set(err, "'%s' was started with other --files contents (run.conf: %.300s; now: %.300s): a file "
+                        "changed or another was given; start a new run", dir, conf->files, s->files);
+        return SL_RUN_BAD_INPUT;
+    }
+    return SL_RUN_DONE;
+}
+
 /* The backend and the run's settings into run; a new run's run.conf. */
 static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *dir, sl_runconf *conf,
                                sl_run *run, sl_gpu_info *gi, sl_err *why, sl_err *err)
@@ -333,6 +368,7 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     conf->ddof = (long)run->params.ddof;
     conf->seeds = s->sweep.sweep.seeds;
     snprintf(conf->params, sizeof conf->params, "%s", s->sweep.sweep.params);
+    snprintf(conf->files, sizeof conf->files, "%s", s->files);
     now_iso(conf->started, sizeof conf->started, 0);
     return sl_runconf_write(dir, conf, err) ? SL_RUN_FAILED : SL_RUN_DONE;
 }
@@ -343,8 +379,21 @@ static int run_experiments(const sl_run_opts *o, const char *exp, sl_run *run, d
     const sl_experiment *todo[16];
     size_t ntodo = 0;
     for (size_t i = 0; i < sl_experiment_count() && ntodo < 16; i++)
-        if ((!strcmp(exp, "all") && !sl_experiment_opt_in(sl_experiment_at(i))) || !strcmp(exp, sl_experiment_at(i)->name))
+        if ((!strcmp(exp, "all") && !sl_experiment_opt_in(sl_experiment_at(i))) || !strcmp(exp, sl_experiment_at(i)->name)) {
+            const char *name = sl_experiment_at(i)->name;
+            if (run->files && !sl_files_exp_uses(name)) {   /* --files: only the experiments at one n */
+                if (!o->quiet)
+                    say("%s skips the --files inputs: it sweeps its own sizes or dataset parameters (the "
+                        "files run in determinism and tradeoff, each at its own n)", name);
+                sl_notes_add(&run->notes, "%s skipped: it sweeps its own sizes or dataset parameters, and --files "
+                                          "gives inputs of one n each (they run in determinism and tradeoff)", name);
+                if (!run->sweep_off[0])
+                    snprintf(run->sweep_off, sizeof run->sweep_off, "%s cannot run on the --files inputs: it "
+                             "sweeps its own sizes or dataset parameters", name);
+                continue;
+            }
             todo[ntodo++] = sl_experiment_at(i);
+        }
     double total = 0;
     for (size_t i = 0; i < ntodo; i++) total += todo[i]->plan(run);
     run->prog = sl_progress_new(o->quiet, total);
@@ -432,7 +481,9 @@ static sl_run_status finish_run(const sl_run_opts *o, const char *exp, const cha
     if (run->sweep_off[0] && !rc && !stopped) {
         if (!o->quiet && rows) say("warning: %s", run->sweep_off);
         if (!rows) {
-            sl_err_set(err, "%s: no rows (add the family to --datasets)", run->sweep_off);
+            sl_err_set(err, "%s: no rows (%s)", run->sweep_off,
+                       run->files ? "the --files inputs run in determinism and tradeoff"
+                                  : "add the family to --datasets");
             return SL_RUN_BAD_INPUT;
         }
     }
@@ -538,8 +589,13 @@ sl_run_status sl_study_run(const sl_run_opts *o, sl_err *err)
     char dir[SL_DIR_MAX + 1];
     double secs = 0;
     sl_run_status status;
+    sl_file_set *files = NULL;
     memset(&conf, 0, sizeof conf);
     if (!run) { sl_err_set(err, "out of memory"); return SL_RUN_FAILED; }
+    if (o->files && !o->resume) {   /* before the directory: a bad file leaves nothing behind */
+        if ((status = load_files(o->files, o->op ? o->op : sl_op_default(), &files, s.files, sizeof s.files, err)))
+            goto out;
+    }
     if ((status = choose_dir(o, s.exp, dir, sizeof dir, err))) goto out;
     st = dir_state(dir);
     if (!o->resume && st == 3) {
@@ -557,6 +613,7 @@ sl_run_status sl_study_run(const sl_run_opts *o, sl_err *err)
     st = dir_state(dir);
     if (o->resume) {
         if ((status = resume_settings(o, dir, st, &conf, &s, err))) goto out;
+        if ((status = resume_files(o, dir, &conf, &s, &files, err))) goto out;
     } else if (st == 2) {
         if (sl_run_has_rows(dir) || !run_marks(dir)) {   /* rows, or not a run's files */
             sl_err_set(err, "'%s' already holds a run: add --resume to continue it, or -o a new directory", dir);
@@ -574,6 +631,7 @@ sl_run_status sl_study_run(const sl_run_opts *o, sl_err *err)
     }
     mutex_ready = 1;
     if ((status = start_run(o, &s, dir, &conf, run, &gi, &why, err))) goto out;
+    run->files = files;
     sl_provenance_collect(&prov, o->argc, o->argv);
     if (sl_meta_write(dir, &conf, o->resume, &prov, err)) { status = SL_RUN_FAILED; goto out; }
     res_open = 1;
@@ -597,5 +655,7 @@ out:
     if (mutex_ready) pthread_mutex_destroy(&run->buf_mu);
     sl_run_unlock(lock);
     free(run);
+    if (files) sl_files_free(files);
+    free(files);
     return status;
 }

@@ -73,6 +73,33 @@ typedef struct {
     int busy;                  /* handed out by sl_hostbuf_get, not yet put back */
 } sl_hostbuf;
 
+/* The user's arrays (`run --files`, files.c): each input a dataset whose values are the file's
+ * (ds first, so the fill finds the rest), labelled "file:NAME" (a dot's X,Y pair: "file:X+Y"). */
+#define SL_FILES_MAX 8
+typedef struct {
+    sl_dataset ds;             /* name = label; fill copies the file's values */
+    char label[160];
+    void *data;                /* n values (a pair: x then y, 2n), host order */
+    uint64_t n;                /* values per input array */
+    sl_dtype dt;
+    int inputs;                /* 1, or 2 for a two-input operation's pair */
+    uint64_t hash;             /* FNV-1a 64 of dtype, n and the values' bytes */
+} sl_file_input;
+typedef struct {
+    sl_file_input f[SL_FILES_MAX];
+    int count;
+} sl_file_set;
+/* Reads the comma-separated .npy paths of list for operation op (two inputs: X,Y pairs in
+ * order). Each must be a NumPy .npy file of a 1-D (or 0-d) array of at least one value, named
+ * NAME.npy with NAME 1 to 64 of [A-Za-z0-9._-], the names distinct. 0, or -1 with err (one
+ * line) and nothing held. */
+int sl_files_load(const char *list, const sl_operation *op, sl_file_set *s, sl_err *err);
+void sl_files_free(sl_file_set *s);
+/* run.conf's text of a set: "LABEL:HASH16,..." (labels and hex hashes only, no paths). */
+void sl_files_conf(const sl_file_set *s, char *buf, size_t len);
+/* 1 when the experiment takes the files as its inputs (one n: determinism, tradeoff). */
+int sl_files_exp_uses(const char *experiment);
+
 typedef struct {
     char dir[1024];
     sl_preset preset;
@@ -94,6 +121,7 @@ typedef struct {
     sl_progress *prog;
     sl_notes notes;            /* skipped experiments etc., for the report */
     sl_sweep sweep;            /* what the user chose to sweep */
+    const sl_file_set *files;  /* --files: the inputs of determinism and tradeoff (NULL: none) */
     unsigned threads;          /* host threads (--threads); 0 or 1: no pipeline, one thread */
     sl_rep_budget sweep_budget;  /* GPU: device-time budget of a variant's repetitions in the
                                     sweeps, and in the determinism experiment (all zero: none) */
@@ -160,6 +188,7 @@ typedef struct {
     sl_sweep_spec sweep;       /* sl_sweep_parse'd options (an empty spec: seeds 1) */
     unsigned sweep_given;      /* SL_GIVEN_* */
     int params_given;          /* --param given (sweep.sweep.params) */
+    const char *files;         /* --files A.npy,B.npy (NULL: none; on resume: the same files again) */
     unsigned threads;          /* host threads (sl_threads_choose) */
     long max_rows;             /* stop after this many new rows (0: no limit; tests) */
     int rep_budget_given;      /* GPU: every repetition budget set to rep_budget_ms (0: none) */
