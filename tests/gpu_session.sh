@@ -61,7 +61,18 @@ if [[ $stages == *,test,* ]]; then
   t huge 300 "$T/tgpu_huge" &
   # the operations' own GPU tests: cuBLAS anchors, row kernels, launch configurations, bench
   { t norm_gpu 200 "$T/tnorm_gpu"; t dot_gpu 200 "$T/tdot_gpu"; t rows_gpu 200 "$T/trows_gpu"; } &
-  t launch_gpu 400 "$T/tgpu_launch" &
+  # the certified first steps of the correctly rounded dot/norm2/moments (their counts of
+  # certified and fallback runs in the logs) and the NCCL state allreduce (K = 1 per GPU, under
+  # NCCL's default, Tree and Ring algorithms; torch.distributed's NCCL backend in one process)
+  { t dot_cert_gpu 200 "$T/tdot_cert_gpu"; t norm_cert_gpu 200 "$T/tnorm_cert_gpu"; } &
+  [ -x "$T/tmoments_exact_gpu" ] && t moments_exact_gpu 300 "$T/tmoments_exact_gpu" &
+  if [ -x "$T/tnccl" ]; then
+    { export NCCL_NVLS_ENABLE=0; t nccl 120 "$T/tnccl"; NCCL_ALGO=Tree t nccl_tree 120 "$T/tnccl"
+      NCCL_ALGO=Ring t nccl_ring 120 "$T/tnccl"
+      [ -d "$build/python/sumlab" ] && t dist_nccl 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
+        python3 tests/python/dist_torch.py --backend nccl --n 30011; } &
+  fi
+  SUMLAB_TEST_QUICK=1 t launch_gpu 360 "$T/tgpu_launch" &
   t bench_gpu 200 ctest --test-dir "$build" -R '^tbench_gpu$' --output-on-failure &
   for d in f16 bf16; do
     SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_$d" 420 bash tests/sanitize.sh "$T/tgpu_twins" &
@@ -105,6 +116,13 @@ if [[ $stages == *,ops,* ]]; then
     ob "var_$d" 60 --op var --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal
     ob "lse_$d" 60 --op lse --n 2^24,2^28 --dtype "$d" --reps 10 --dataset logits
   done
+  # the certified correctly rounded rows: a block of 512, the fallback's cost (float64 dot at cond
+  # 1e30; a constant array's variance), large means that must certify
+  ob dot_f32_b512 40 --op dot --n 2^28 --dtype f32 --reps 10 --variants correct,cublas --dataset dot-random --block 512
+  ob dot_f64_cond 40 --op dot --n 2^24 --dtype f64 --reps 5 --variants correct,cublas --dataset dot-cond --param cond=1e30
+  ob var_f32_mean1e6 40 --op var --n 2^28 --dtype f32 --reps 10 --variants correct,welford,cub --dataset normal \
+    --param mean=1e6 --param sd=1
+  ob var_f32_constant 40 --op var --n 2^28 --dtype f32 --reps 5 --variants correct,cub --dataset constant
   for d in f32 bf16; do
     ob "rows_$d" 90 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --reps 10 \
       --variants reproducible,superacc,block-row,vec4
@@ -117,9 +135,24 @@ if [[ $stages == *,ops,* ]]; then
       -o "$B/batch_torch.csv" > "$B/batch_torch.log" 2> "$B/batch_torch.err"
     stamp "batch_torch.py rc=$?"
   fi
-  SUMLAB_NO_CHARTS=1 timeout 240 "$sumlab" run launch-config --backend gpu --threads "$(nproc)" \
-    -o "$B/launch" > "$B/launch.log" 2>&1
-  stamp "launch-config rc=$?"
+  for d in f32 bf16; do
+    SUMLAB_NO_CHARTS=1 timeout 200 "$sumlab" run launch-config --backend gpu --threads "$(nproc)" --dtype "$d" \
+      -o "$B/launch_$d" > "$B/launch_$d.log" 2>&1
+    stamp "launch-config $d rc=$?"
+  done
+fi
+if [[ $stages == *,nccl,* ]]; then
+  # the ranks experiment with NCCL rows, one rank on one GPU (K = 1), under Ring and Tree
+  B=$work/nccl; mkdir -p "$B"
+  export NCCL_NVLS_ENABLE=0
+  timeout 200 mpirun --allow-run-as-root -np 1 -x NCCL_NVLS_ENABLE "$sumlab" run ranks -o "$B/ranks1" \
+    --backend gpu --preset quick > "$B/ranks1.log" 2>&1
+  stamp "ranks K=1 rc=$?"
+  for a in Ring Tree; do
+    NCCL_ALGO=$a timeout 100 mpirun --allow-run-as-root -np 1 -x NCCL_ALGO -x NCCL_NVLS_ENABLE "$sumlab" run ranks \
+      -o "$B/ranks1" --backend gpu --preset quick --nccl -q > "$B/ranks1_$a.log" 2>&1
+    stamp "ranks K=1 NCCL_ALGO=$a rc=$?"
+  done
 fi
 if [[ $stages == *,quicktwins,* ]]; then
   # the twins of the operations named by QUICK_OPS on small n (SUMLAB_TEST_QUICK=1), every format
@@ -180,5 +213,10 @@ if [[ $stages == *,study,* ]]; then
     --threads "$(nproc)" -o "$dir" "${extra[@]}" > "$work/study.log" 2>&1
   stamp "study rc=$? in $(( $(date +%s) - s0 )) s (124/143: time cap reached; rerun with the study stage to resume)"
   grep "seconds by phase\|rows written" "$work/study.log" | tee -a "$out/summary.txt"
+  # what users run instead, repeated (torch CPU/CUDA with deterministic algorithms off and on,
+  # CuPy, JAX with and without x64, NumPy): RUN/anchors/anchors.csv for the report
+  timeout "${ANCHORS_SECONDS:-240}" python3 experiments/anchors/study_anchors.py "$dir" --sumlab "$sumlab" \
+    --reps 20 > "$work/study_anchors.log" 2>&1
+  stamp "study_anchors.py rc=$?"
   tar -C "$root/results" -czf "$work/gpu-study.tar.gz" gpu-study
 fi
