@@ -42,12 +42,11 @@ static int acc_n_preset_sizes(const sl_run *run, sl_dtype dt, uint64_t *ns)
      * report's float16 paragraph) */
     case SL_PRESET_QUICK: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
                                              : sl_exp_sizes(K, (uint64_t)1 << 20, sl_dtype_is_half(dt) ? 2 : 1, ns, 32);
-    /* full, GPU: 2^10 .. 2^26 by 4x, SL_FULL_ACC_INSTANCES instances per point. The H200 study
-     * at 1beddf7 (1 instance, up to 2^28) spent 88 of its 151 s in accuracy-vs-n and 27 s in
-     * the cond and range sweeps at 2^24; 2^28 was 3/4 of accuracy-vs-n's elements, so 5
-     * instances up to 2^26 (about 5 x 22 s) and the sweeps at 2^20 (about 5 x 2 s) keep the
-     * study near 155 s, within its 3 minutes (throughput-vs-n and the ladder keep 2^28). */
-    default: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 26, 2, ns, 32)
+    /* full, GPU: 2^10 .. 2^24 by 4x, SL_FULL_ACC_INSTANCES instances per point: at 2^26 the
+     * one-thread chains (serial, atomic-thread: 0.34 s a run, a warm-up and one timed run each)
+     * alone would take about 110 s of the study's 3 minutes; throughput-vs-n and the ladder keep
+     * 2^28. */
+    default: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
                                 : sl_exp_sizes(K, (uint64_t)1 << 22, 1, ns, 32);
     }
 }
