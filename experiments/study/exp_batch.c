@@ -5,7 +5,8 @@
  * DIR/batch_invariance.csv (one line per operation, variant, format, N and row), with the
  * throughput of the largest batch beside it, and DIR/batch_invariance.md holds the table: which
  * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
- * 32768; CPU (the twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
+ * 32768, the variants with a row kernel of their own unless --variants names others; CPU (the
+ * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
  * in the quick CPU preset (it adds nothing to results.csv). PyTorch's measurement of the same
  * (experiments/anchors/batch_torch.py -o DIR/batch_torch.csv, run before) joins both files when
  * DIR/batch_torch.csv is there: read as data, every field validated, the whole file left out
@@ -56,6 +57,14 @@ static int variant_runs(const sl_run *run, const sl_variant *v, sl_dtype dt)
         int on = 0;
         for (int i = 0; i < run->sweep.nv && !on; i++) on = !strcmp(run->sweep.v[i]->name, v->name);
         if (!on) return 0;
+    } else if (run->on_gpu) {
+        /* GPU without --variants: the variants with a row kernel of their own. The others run the
+         * 1-D launcher on each row with a configuration resolved from n and the row's address
+         * alone (never B), so their rows are batch-invariant by construction, while each B uploads
+         * X[:B] anew (about 1.4 s a variant on an H200); --variants measures any of them. */
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        if (!e.dedicated) return 0;
     }
     return 1;
 }
