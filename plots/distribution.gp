@@ -14,9 +14,14 @@ do for [term = 1:nterm] {
   eval termset(term, W, H)
   set multiplot title ttl font ",12"
   do for [i = 1:np] {
-    set yrange [*:*]; set xrange [*:*]
+    set yrange [*:*]; set xrange [*:*]; set autoscale xfix
     stats f(i) using 1 nooutput
     x0 = STATS_min; x1 = STATS_max
+    # at most ~5 tick labels, in %g form: large ulp offsets (1e15 on ill-conditioned float64)
+    # in gnuplot's default format ran into each other
+    span = x1 - x0; step = span > 0 ? 10 ** floor(log10(span / 4.0)) : 1
+    step = span / step > 10 ? step * 5 : span / step > 4 ? step * 2 : step
+    set xtics step; set format x (abs(x1) >= 1e5 || abs(x0) >= 1e5 ? "%.3g" : "%g")
     stats f(i) using 2 nooutput
     m = STATS_max; k = STATS_records; r = STATS_sum
     set yrange [0:(m < 1 ? 1 : m) * 1.15]
