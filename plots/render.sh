@@ -810,7 +810,20 @@ else
   while read -r dt; do
     IFS=$'\t' read -r hz colors names < "$src/$dt.info.$to_be"
     mv "$src/$dt.points.$to_be" "$src/$dt.points"
-    fams=""; for v in $names; do [ -z "${FAM[$v]+set}" ] || fams="$fams${FAM[$v]} "; done
+    # the key lists the variants family by family (first appearance order), each family once
+    # (a variant registered after the anchors, block-row, opened a second "accuracy" group)
+    read -ra nv <<< "$names"; read -ra cv <<< "$colors"; order=""; names=""; colors=""; fams=""
+    for v in "${nv[@]}"; do f=${FAM[$v]:-}; [[ " $order " == *" $f "* ]] || order="$order $f"; done
+    for f in $order; do
+      for i in "${!nv[@]}"; do [ "${FAM[${nv[$i]}]:-}" = "$f" ] || continue
+        names="$names${nv[$i]} "; colors="$colors${cv[$i]} "; fams="$fams$f "; done
+    done
+    for i in "${!nv[@]}"; do [ -n "${FAM[${nv[$i]}]:-}" ] || { names="$names${nv[$i]} "; colors="$colors${cv[$i]} "; }; done
+    names=${names% }; colors=${colors% }
+    # the points file in the same order (the chart takes row i for entry i)
+    awk -v order="$names" 'BEGIN { n = split(order, o, " ") } { row[$3] = $0 }
+      END { for (i = 1; i <= n; i++) print row[o[i]] }' "$src/$dt.points" > "$src/$dt.points.o"
+    mv "$src/$dt.points.o" "$src/$dt.points"
     gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
