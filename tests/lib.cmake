@@ -20,7 +20,13 @@ set_tests_properties(tlib_mpi PROPERTIES LABELS "mpi;cpu" SKIP_RETURN_CODE 77 TI
 add_test(NAME tlib_consumer COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tlib_consumer.sh ${PROJECT_BINARY_DIR}
          ${PROJECT_SOURCE_DIR} ${CMAKE_COMMAND} ${CMAKE_C_COMPILER} "${SUMLAB_HAVE_MPI}"
          "${CMAKE_C_FLAGS}" "${CMAKE_EXE_LINKER_FLAGS}")
-set_tests_properties(tlib_consumer PROPERTIES LABELS cpu TIMEOUT 300)
+# the NCCL library (built where CUDA and NCCL were found) installs sumlab_nccl.h beside the rest
+set(sl_nccl_lib OFF)
+if(TARGET sumlab_nccl_lib)
+  set(sl_nccl_lib ON)
+endif()
+set_tests_properties(tlib_consumer PROPERTIES LABELS cpu TIMEOUT 300
+                     ENVIRONMENT "SUMLAB_TEST_NCCL_LIB=${sl_nccl_lib}")
 add_executable(tlib_cli_prog tlib_cli.c)
 target_link_libraries(tlib_cli_prog PRIVATE sumlab_lib)
 target_include_directories(tlib_cli_prog PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})

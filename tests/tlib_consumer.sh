@@ -18,6 +18,8 @@ P=$tmp/prefix
 # headers: the API alone
 want="sumlab.h types.h"
 case $have_mpi in ON|1|TRUE|true) want="sumlab.h sumlab_mpi.h types.h" ;; esac
+# the NCCL library's header where the build made it (CUDA and NCCL found: tests/lib.cmake says)
+case ${SUMLAB_TEST_NCCL_LIB:-OFF} in ON) want=$(echo $want sumlab_nccl.h | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//') ;; esac
 got=$(cd "$P/include/sumlab" && ls | sort | tr '\n' ' ' | sed 's/ $//')
 [ "$got" = "$want" ] || bad "installed headers '$got', expected '$want'"
 libdir=$(dirname "$(find "$P" -name 'libsumlab.so' | head -1)")
