@@ -6,7 +6,10 @@
  * row sits at another position of a batch of another size among other rows; the dedicated twins
  * (reproducible, superacc, block-row) lie within their bound of the exact row sum; the
  * order-independent sum variants have row kernels of their own (row_kernels); sl_array_rows: C and
- * Fortran order, N-D axes moved to the last place (values checked by index), errors. */
+ * Fortran order, N-D axes moved to the last place (values checked by index), errors;
+ * split_plan: the split row kernels' plan (sl_rows_split) and workspace layout modelled on the
+ * host: parts within bounds, every (row, part) its own region inside the workspace sized for
+ * the request, every row's ticket apart from every part's data. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,8 @@
 #include "sl_ops.h"
 #include "sl_reference.h"
 #include "sl_variants.h"
+#include "exact/binned.h"
+#include "exact/limbs.h"
 #include "rows/rows.h"
 #include "sumlab/half.h"
 
@@ -354,9 +359,83 @@ static void block_row_split(void)
     free(x);
 }
 
+/* The split plan and the workspace layout of rows.cu's split kernels, as their launchers compute
+ * them: reproducible (rs_rows_kernel: the rows' 4-byte tickets, rounded up to 16 bytes, then
+ * state slot w = r S + p), superacc (sa_rows_kernel: row r's ticket, flags and limbs at
+ * r SL_ROWS_SACC_WS). For each request the workspace sl_rows_workspace sizes must hold every
+ * region, and the regions must not overlap (checked by marking every byte once). */
+static void split_plan(void)
+{
+    static const uint64_t Rs[] = {1, 2, 3, 7, 64, 129, 257, 1000};
+    static const uint64_t Ns[] = {8193, 16384, 65537, (1u << 17) + 5u, (1u << 20) + 3u, 1u << 24};
+    static const uint32_t sms[] = {0, 1, 132, 4096};
+    const sl_variant *rs = sl_variant_find_op("sum", "reproducible");
+    const sl_variant *sa = sl_variant_find_op("sum", "superacc");
+    CHECK(rs != NULL && sa != NULL, "no reproducible or superacc");
+    if (!rs || !sa) return;
+    CHECK(sl_rows_split(0, 65537, 132, 64) >= 1u && sl_rows_split(1, 8191, 4096, 1024) == 1u,
+          "split of no rows %u, of a row of 8191 values %u", sl_rows_split(0, 65537, 132, 64),
+          sl_rows_split(1, 8191, 4096, 1024));
+    for (size_t ri = 0; ri < sizeof Rs / sizeof Rs[0]; ri++)
+        for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++)
+            for (size_t si = 0; si < sizeof sms / sizeof sms[0]; si++) {
+                const uint64_t B = Rs[ri], N = Ns[ni];
+                sl_launch req, cfg;
+                memset(&req, 0, sizeof req);
+                req.sm_count = sms[si];
+                for (int which = 0; which < 2; which++) {
+                    const sl_variant *v = which ? sa : rs;
+                    const unsigned max = which ? SL_ROWS_SACC_SPLIT_MAX : SL_ROWS_RS_SPLIT_MAX;
+                    sl_rows_cfg(v, &req, 0, N, SL_F32, &cfg);   /* as sl_rows_gpu resolves it */
+                    const unsigned S = sl_rows_split(B, N, cfg.sm_count, max);
+                    const uint64_t cap = N / 8192u > 1u ? N / 8192u : 1u;
+                    CHECK(S >= 1u && S <= max && S <= cap, "%s B=%llu N=%llu sm_count %u: %u parts "
+                          "(at most %u and %llu)", v->name, (unsigned long long)B,
+                          (unsigned long long)N, cfg.sm_count, S, max, (unsigned long long)cap);
+                    /* enough blocks for the SMs when the rows are few, within the caps */
+                    const uint64_t want = (4u * (uint64_t)cfg.sm_count + B - 1) / B;
+                    const uint64_t floor_ = want < cap ? (want < max ? want : max) : (cap < max ? cap : max);
+                    CHECK(S >= floor_, "%s B=%llu N=%llu: %u parts for %u SMs", v->name,
+                          (unsigned long long)B, (unsigned long long)N, S, cfg.sm_count);
+                    if (S == 1u && which == 0) continue;   /* reproducible: no workspace */
+                    const size_t wb = sl_rows_workspace(v, B, N, SL_F32, &req);
+                    unsigned char *mark = calloc(wb ? wb : 1, 1);
+                    CHECK(mark != NULL, "out of memory");
+                    if (!mark) return;
+                    uint64_t bad = 0, outside = 0;
+                    /* every region marked once: [off, off + len) must lie inside and be unmarked */
+#define MARK(off, len)                                                                       \
+    do {                                                                                     \
+        const uint64_t o_ = (off), l_ = (len);                                               \
+        if (o_ + l_ > wb) outside++;                                                          \
+        else for (uint64_t b_ = o_; b_ < o_ + l_; b_++) bad += mark[b_]++ != 0;              \
+    } while (0)
+                    if (which == 0) {
+                        const uint64_t slots = (B * 4u + 15u) / 16u * 16u;
+                        for (uint64_t r = 0; r < B; r++) MARK(r * 4u, 4u);
+                        for (uint64_t w = 0; w < B * S; w++)
+                            MARK(slots + w * sizeof(sl_rsum_state), sizeof(sl_rsum_state));
+                    } else {
+                        for (uint64_t r = 0; r < B; r++) {
+                            MARK(r * SL_ROWS_SACC_WS, 4u);                     /* ticket */
+                            MARK(r * SL_ROWS_SACC_WS + 4u, 4u);                /* flags */
+                            MARK(r * SL_ROWS_SACC_WS + 16u, 8u * SL_SACC_LIMBS_F32);
+                        }
+                    }
+#undef MARK
+                    CHECK(outside == 0 && bad == 0, "%s B=%llu N=%llu sm_count %u, %u parts: %llu "
+                          "regions outside the %zu bytes of workspace, %llu bytes shared", v->name,
+                          (unsigned long long)B, (unsigned long long)N, cfg.sm_count, S,
+                          (unsigned long long)outside, wb, (unsigned long long)bad);
+                    free(mark);
+                }
+            }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    split_plan();
     row_kernels();
     block_row_split();
     array_rows();

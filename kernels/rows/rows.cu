@@ -697,16 +697,22 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uin
     sl_launch cfg = req ? *req : sl_launch{};
     if (!cfg.sm_count) cfg.sm_count = (uint32_t)sms;
     cfg.addr_mod = 0;                                   /* cudaMalloc: 256-byte aligned */
+    /* The upload and the workspace's zeroing go on the kernels' stream, and the host waits for
+     * them: a non-blocking stream does not wait for the legacy default stream, so a cudaMemset
+     * there (or the tail of a pageable cudaMemcpy's DMA) could still be running when the first
+     * launch starts, and the split rows' tickets and limbs would start from a freed buffer's
+     * bytes or be zeroed under the running kernel. */
+    R_CHECK(cudaStreamCreateWithFlags(&res->st, cudaStreamNonBlocking));
+    res->have_st = 1;
     R_CHECK(cudaMalloc(&res->d_x, bytes ? bytes : 16));
-    if (bytes) R_CHECK(cudaMemcpy(res->d_x, x, bytes, cudaMemcpyHostToDevice));
+    if (bytes) R_CHECK(cudaMemcpyAsync(res->d_x, x, bytes, cudaMemcpyHostToDevice, res->st));
     const size_t wb = sl_rows_workspace(v, rows, n, dt, &cfg);
     if (wb) {
         R_CHECK(cudaMalloc(&res->d_work, wb));
-        R_CHECK(cudaMemset(res->d_work, 0, wb));
+        R_CHECK(cudaMemsetAsync(res->d_work, 0, wb, res->st));
     }
     R_CHECK(cudaMalloc(&res->d_out, rows ? rows * es : 16));
-    R_CHECK(cudaStreamCreateWithFlags(&res->st, cudaStreamNonBlocking));
-    res->have_st = 1;
+    R_CHECK(cudaStreamSynchronize(res->st));
     R_CHECK(cudaEventCreate(&res->e0));
     res->have_e0 = 1;
     R_CHECK(cudaEventCreate(&res->e1));
@@ -832,10 +838,12 @@ extern "C" int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_d
     SEG_CK(cudaEventCreate(&e0));
     SEG_CK(cudaEventCreate(&e1));
     SEG_CK(cudaMalloc(&d_x, bytes_x ? bytes_x : 16));
-    if (bytes_x) SEG_CK(cudaMemcpy(d_x, x, bytes_x, cudaMemcpyHostToDevice));
+    /* on st, waited for: st does not wait for the legacy default stream (rows_host_body) */
+    if (bytes_x) SEG_CK(cudaMemcpyAsync(d_x, x, bytes_x, cudaMemcpyHostToDevice, st));
     SEG_CK(cudaMalloc(&d_out, rows ? rows * es : 16));
     SEG_CK(cudaMalloc(&d_off, (size_t)(rows + 1) * sizeof(int64_t)));
-    SEG_CK(cudaMemcpy(d_off, h_off, (size_t)(rows + 1) * sizeof(int64_t), cudaMemcpyHostToDevice));
+    SEG_CK(cudaMemcpyAsync(d_off, h_off, (size_t)(rows + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, st));
+    SEG_CK(cudaStreamSynchronize(st));
     SEG_CK(seg_call(dt, NULL, wb, d_x, d_out, rows, d_off, st));
     SEG_CK(cudaMalloc(&d_work, wb ? wb : 16));
     SEG_CK(seg_call(dt, d_work, wb, d_x, d_out, rows, d_off, st));   /* warm-up */
