@@ -20,3 +20,8 @@ sl_add_test(NAME tnorm_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_gpu.c LABEL
 # correct's certified first step (float32, 16-bit) and its exact fallback against the twin on
 # nrm2-table, huge, tiny, sq-overflow, zeros and specials; prints how many arrays took each path
 sl_add_test(NAME tnorm_cert_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_cert_gpu.c LABELS gpu TIMEOUT 300)
+#   tnorm_ws (cpu) correct's workspace layout: the bytes a launch needs zero (tickets, flags, the
+#             fallback word, the certified region) lie out of every grid's per-block digits and inside
+#             the smallest workspace; the GPU harness's workspace reuse modelled through
+#             tgpu_determinism's launch requests (the large grids once found a dirty certified region)
+sl_add_test(NAME tnorm_ws SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ws.c LABELS cpu TIMEOUT 60)

@@ -20,7 +20,7 @@
  * sum's interval to nearest in float64, moves each one step outward, takes its root rounded
  * outward (__dsqrt_rd / __dsqrt_ru) and rounds that to the format: when the two agree, that is
  * the correctly rounded norm (every map monotone); else it sets the fallback word
- * (NRM_WS_FALLBACK) and step 2, nrm_exact_kernel, enqueued behind it, sums exactly (it returns at
+ * (SL_NRM_WS_FALLBACK) and step 2, nrm_exact_kernel, enqueued behind it, sums exactly (it returns at
  * once while the word is clear). float64 runs nrm_exact_kernel alone.
  * nrm_exact_kernel (correct, one launch): every square exact (norm.h: M^2 in 24-bit digits) added by
  * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
@@ -37,13 +37,13 @@
 #include "exact/binned.h"
 #include "exact/certified.cuh"
 
-/* correct (float32, 16-bit): the certified kernel's fallback word and workspace (after the
- * exact kernel's per-block digits) */
-#define NRM_WS_FALLBACK 72u
-static inline size_t nrm_ws_cert(uint32_t grid, sl_dtype dt)
-{
-    return sl_ws_bytes(grid, (size_t)SL_NRM_LIMBS(dt) * 8u);
-}
+/* correct: the workspace layout is norm.h's (SL_NRM_WS_FALLBACK, sl_nrm_ws_cert, sl_nrm_ws_parts):
+ * the certified region at a grid-independent offset before the exact kernel's per-block digits.
+ * Its size: the header and 53 positions' hi/lo bins (sl_cert_kernel's NPOS). */
+static_assert(RS_WS_HEADER + 2u * sizeof(uint64_t) * 53u <= SL_NRM_WS_CERT_BYTES,
+              "the certified kernel's workspace fits its region");
+static_assert(SL_NRM_WS_FALLBACK + 4u <= SL_WS_HEADER && SL_NRM_WS_FLAG + 4u <= SL_NRM_WS_FALLBACK,
+              "the flag and fallback words lie in the header");
 
 namespace {
 
@@ -237,10 +237,11 @@ __device__ __forceinline__ void nrm_exact_take(unsigned long long *s_limb, In xi
 
 template <typename In>
 __global__ void __launch_bounds__(1024)
-nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result, int dt)
+nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work,
+                 size_t parts_off, In *result, int dt)
 {
     typedef nrm_exact_fmt<In> F;
-    unsigned *g_fb = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + NRM_WS_FALLBACK);
+    unsigned *g_fb = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + SL_NRM_WS_FALLBACK);
     /* float32/16-bit: the certified kernel ran first; nothing to do unless it could not decide
      * (every block reads the word before its ticket; the last block clears it after every ticket) */
     if (sizeof(In) < 8 && *(volatile unsigned *)g_fb == 0u) return;
@@ -263,7 +264,7 @@ nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     if (g < n - ts) nrm_exact_take(s_limb, x[ts + g], &fl);
     const unsigned bnan = __syncthreads_or(fl & SL_NRM_FL_NAN), binf = __syncthreads_or(fl & SL_NRM_FL_INF);
     unsigned *gflag = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + SL_NRM_WS_FLAG);
-    unsigned long long *parts = sl_ws_partials<unsigned long long>(work);
+    unsigned long long *parts = reinterpret_cast<unsigned long long *>(static_cast<unsigned char *>(work) + parts_off);
     for (unsigned i = threadIdx.x; i < (unsigned)F::L; i += blockDim.x)
         parts[(uint64_t)blockIdx.x * F::L + i] = s_limb[i];
     if (threadIdx.x == 0 && (bnan || binf))
@@ -388,8 +389,8 @@ static int nrm_cert_launch(const sl_launch *c, const nrm_args &a, sl_dtype dt)
     unsigned char *w = (unsigned char *)a.work;
     const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
     sl_cert_kernel<In, 1, sl_cert_fin_nrm<In> ><<<c->grid, block, 0, a.s>>>(
-        (const In *)a.x, (const In *)a.x, a.n, a.head, w + nrm_ws_cert(c->grid, dt),
-        (unsigned *)(w + NRM_WS_FALLBACK), (In *)a.result);
+        (const In *)a.x, (const In *)a.x, a.n, a.head, w + sl_nrm_ws_cert(c->grid, dt),
+        (unsigned *)(w + SL_NRM_WS_FALLBACK), (In *)a.result);
     return 1;
 }
 template <>
@@ -402,7 +403,7 @@ static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt,
     if (nrm_cert_launch<In>(c, a, dt)) SL_CUDA_CHECK_LAUNCH("sl_cert_kernel (norm2)", v->name, err);
     /* float32/16-bit: returns at once unless the certificate could not decide */
     nrm_exact_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work,
-                                                        (In *)a.result, (int)dt);
+                                                        sl_nrm_ws_parts(c->grid, dt), (In *)a.result, (int)dt);
     SL_CUDA_CHECK_LAUNCH("nrm_exact_kernel", v->name, err);
     return 0;
 }
@@ -423,8 +424,7 @@ extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt
 {
     (void)n;
     if (v->impl == SL_NRM_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
-    if (v->impl == SL_NRM_CORRECT)
-        return nrm_ws_cert(cfg->grid, dt) + (dt == SL_F64 ? 0u : sl_cert_workspace_bytes());
+    if (v->impl == SL_NRM_CORRECT) return sl_nrm_ws_correct(cfg->grid, dt);
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
 }
