@@ -127,10 +127,67 @@ static int gpu_runs(sl_session *s, m_item *it, sl_launch *cfg, int count, sl_err
     return 0;
 }
 
+/* The (variant, format, launch request) triples warmed up in this process (sl_rep_budget.
+ * warm_once): at most one entry per variant, format and configuration a run asks for. */
+typedef struct {
+    const sl_variant *v;
+    sl_dtype dt;
+    uint32_t block, grid, items, accs, width, ddof;
+} warm_key;
+static pthread_mutex_t warm_mu = PTHREAD_MUTEX_INITIALIZER;
+static warm_key *warm_keys;
+static size_t warm_n, warm_cap;
+
+static warm_key warm_key_of(const sl_variant *v, sl_dtype dt, const sl_launch *c)
+{
+    return (warm_key){v, dt, c->block, c->grid, c->items, c->accs, c->width, c->ddof};
+}
+
+static int warm_eq(const warm_key *a, const warm_key *b)
+{
+    return a->v == b->v && a->dt == b->dt && a->block == b->block && a->grid == b->grid &&
+           a->items == b->items && a->accs == b->accs && a->width == b->width && a->ddof == b->ddof;
+}
+
+static int warm_seen(const sl_variant *v, sl_dtype dt, const sl_launch *c)
+{
+    const warm_key k = warm_key_of(v, dt, c);
+    int seen = 0;
+    pthread_mutex_lock(&warm_mu);
+    for (size_t i = 0; i < warm_n && !seen; i++) seen = warm_eq(&warm_keys[i], &k);
+    pthread_mutex_unlock(&warm_mu);
+    return seen;
+}
+
+/* 0, or -1 when out of memory. */
+static int warm_add(const sl_variant *v, sl_dtype dt, const sl_launch *c)
+{
+    const warm_key k = warm_key_of(v, dt, c);
+    int rc = 0;
+    pthread_mutex_lock(&warm_mu);
+    int seen = 0;
+    for (size_t i = 0; i < warm_n && !seen; i++) seen = warm_eq(&warm_keys[i], &k);
+    if (!seen && warm_n == warm_cap) {
+        const size_t cap = warm_cap ? 2 * warm_cap : 64;
+        warm_key *p = realloc(warm_keys, cap * sizeof *p);
+        if (p) {
+            warm_keys = p;
+            warm_cap = cap;
+        } else {
+            rc = -1;
+        }
+    }
+    if (!seen && !rc) warm_keys[warm_n++] = k;
+    pthread_mutex_unlock(&warm_mu);
+    return rc;
+}
+
 /* R runs on the GPU after a warm-up (sl_measure_list's comment: a whole run, or two on a prefix
- * and the first timed run kept when it is slow). With a budget, the first timed run says how
+ * and the first timed run kept when it is slow; none with warm_once when the variant ran before
+ * at this format and request, see warm_seen). With a budget, the first timed run says how
  * many more fit in it (at least min_reps in all); row->reps becomes that count. */
-static int run_gpu(sl_session *s, m_item *it, double budget_ms, int min_reps, sl_err *err)
+static int run_gpu(sl_session *s, m_item *it, double budget_ms, int min_reps, int warm_once,
+                   sl_err *err)
 {
     const sl_variant *v = it->v;
     sl_row *row = it->row;
@@ -140,7 +197,10 @@ static int run_gpu(sl_session *s, m_item *it, double budget_ms, int min_reps, sl
     row->cfg = it->want;
     int done = 0;              /* the first timed run is folded already */
     double first_ms = NAN;
-    if (s->n > SL_WARM_PREFIX_N) {
+    const int warmed = warm_once && warm_seen(v, s->dt, &it->want);
+    if (warmed) {
+        /* ran before in this process at this format and request: the first run is timed */
+    } else if (s->n > SL_WARM_PREFIX_N) {
         if (sl_gpu_ctx_run_n(s->ctx, v, SL_WARM_PREFIX_N, &warm, 2, SL_GPU_FLUSH_L2, wres, NULL, err))
             return -1;
         if (sl_gpu_ctx_run(s->ctx, v, &row->cfg, 1, SL_GPU_FLUSH_L2, it->cres, it->ctim, err)) return -1;
@@ -150,6 +210,7 @@ static int run_gpu(sl_session *s, m_item *it, double budget_ms, int min_reps, sl
     } else if (sl_gpu_ctx_run(s->ctx, v, &warm, 1, SL_GPU_FLUSH_L2, wres, NULL, err)) {
         return -1;
     }
+    if (warm_once && !warmed && warm_add(v, s->dt, &it->want)) return sl_err_set(err, "out of memory");
     if (!done) {
         if (!(budget_ms > 0) || row->reps <= min_reps) return gpu_runs(s, it, &row->cfg, row->reps, err);
         if (gpu_runs(s, it, &row->cfg, 1, err)) return -1;
@@ -406,13 +467,14 @@ static int measure_list(sl_session *s, const sl_variant *const *vs, size_t nv, c
          * is enough where one run fills the budget; a nondeterministic one keeps a spread */
         const double ms = !budget ? 0 : it->nondet ? budget->nondet_ms : budget->det_ms;
         const int min_reps = budget && budget->min_reps > 1 ? budget->min_reps : 1;
-        if (run_gpu(s, it, ms, min_reps, it->err)) {
+        if (run_gpu(s, it, ms, min_reps, budget && budget->warm_once, it->err)) {
             status[i] = -1;
             it->check = 0;
         }
     }
     const double t_side = now_ms();
     s->gpu_s += (t_side - t_gpu) / 1e3;
+    if (s->gpu_done) s->gpu_done(s->gpu_done_arg);   /* the device is free for the next session */
     if (side_on && pthread_join(side_tid, NULL) != 0) side.rc = -1;
     if (side.rc) rc = -1;
     const double t_check = now_ms();

@@ -114,6 +114,11 @@ const sl_reference *sl_session_reference(const sl_session *s) { return s->ref; }
 int sl_session_on_gpu(const sl_session *s) { return s->on_gpu; }
 const sl_operation *sl_session_op(const sl_session *s) { return s->op; }
 const sl_op_params *sl_session_params(const sl_session *s) { return &s->params; }
+void sl_session_on_gpu_done(sl_session *s, void (*fn)(void *arg), void *arg)
+{
+    s->gpu_done = fn;
+    s->gpu_done_arg = arg;
+}
 void sl_session_times(const sl_session *s, double *run_s, double *judge_s)
 {
     if (run_s) *run_s = s->run_s;

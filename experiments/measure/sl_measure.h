@@ -63,6 +63,10 @@ void sl_session_phases(const sl_session *s, double *gpu_s, double *side_s, doubl
 int sl_session_on_gpu(const sl_session *s);                    /* 1 GPU, 0 CPU */
 const sl_operation *sl_session_op(const sl_session *s);        /* the operation measured */
 const sl_op_params *sl_session_params(const sl_session *s);    /* its parameters */
+/* fn (NULL: none) is called with arg by each later sl_measure_list on s as soon as its GPU runs
+ * are done, before the twin checks and judging: a caller that orders sessions on one device may
+ * hand the device to the next session from there while this one checks its results. */
+void sl_session_on_gpu_done(sl_session *s, void (*fn)(void *arg), void *arg);
 
 /* ---- a row's repetitions folded as they arrive (stats.c) ---------------------------------
  * A row keeps no array of its repetitions: each result and time is folded into running
@@ -214,6 +218,10 @@ typedef struct {
     double det_ms;             /* deterministic: its repetitions give the same bits, they time it */
     double nondet_ms;          /* nondeterministic: they measure its spread */
     int min_reps;              /* at least this many run, whatever the budget */
+    /* 1: a variant that already ran in this process at this format and launch request runs no
+     * warm-up (its first run is timed): for sweeps whose rows are judged for accuracy, where a
+     * warm-up per input would cost as much as the runs themselves */
+    int warm_once;
 } sl_rep_budget;
 /* The repetitions a budget of budget_ms (0: none) leaves to a variant asked for reps whose first
  * timed run took first_ms: as many as fit in all, at least min_reps, at most reps, at least 1. */

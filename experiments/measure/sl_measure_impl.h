@@ -21,6 +21,8 @@ struct sl_session {
     sl_op_params params;       /* sl_session_opts.params (or the defaults) */
     double run_s, judge_s;     /* sl_session_times */
     double gpu_s, side_s, check_s;   /* sl_session_phases */
+    void (*gpu_done)(void *arg);     /* sl_session_on_gpu_done's function and argument */
+    void *gpu_done_arg;
 };
 
 /* Bit pattern with every NaN folded into one (NaN payloads differ between CPU and GPU). */

@@ -125,6 +125,7 @@ typedef struct {
     unsigned threads;          /* host threads (--threads); 0 or 1: no pipeline, one thread */
     sl_rep_budget sweep_budget;  /* GPU: device-time budget of a variant's repetitions in the
                                     sweeps, and in the determinism experiment (all zero: none) */
+    sl_rep_budget acc_budget;    /* GPU: the accuracy sweeps' (warm-up once per variant) */
     sl_rep_budget det_budget;
     uint64_t twin_check_max_n; /* GPU rows up to this n are checked against their twin (0: 2^22) */
     /* the pipeline (step.c): up to SL_PIPE_DEPTH inputs in flight, oldest first, measured one

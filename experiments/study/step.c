@@ -151,6 +151,8 @@ struct sl_step_job {
     sl_run *pipe;              /* pipelined: the run whose pipe_turn orders the measurements
                                   (the job thread touches nothing else of it) */
     uint64_t seq;              /* pipelined: this job's turn */
+    int early_turn;            /* pipelined: the turn passes on once the GPU runs are done */
+    int turn_passed;           /* the turn has passed on (job_pass_turn) */
 };
 
 /* The size of a job's input. */
@@ -185,8 +187,16 @@ static sl_step_job *job_new(sl_run *run, const sl_rowctx *c, const sl_pending *t
         j->reps[i] = todo->v[i]->determinism == SL_DET_NONDETERMINISTIC ? reps_nondet : reps_det;
     const uint64_t twin_max = run->twin_check_max_n ? run->twin_check_max_n : SL_TWIN_CHECK_MAX_N;
     j->check_twin = run->on_gpu && c->n <= twin_max;
-    /* the determinism experiment, which counts distinct results, has a budget of its own */
-    if (run->on_gpu) j->budget = strcmp(c->experiment, "determinism") ? run->sweep_budget : run->det_budget;
+    /* the determinism experiment, which counts distinct results, and the accuracy sweeps, which
+     * judge results rather than time them, have budgets of their own; an accuracy job hands the
+     * device to the next job once its GPU runs are done, before its twin checks (its times are
+     * not the throughput experiments', which measure with the host otherwise idle) */
+    const int accuracy = !strncmp(c->experiment, "accuracy-", 9);
+    if (run->on_gpu)
+        j->budget = !strcmp(c->experiment, "determinism") ? run->det_budget
+                    : accuracy                             ? run->acc_budget
+                                                           : run->sweep_budget;
+    j->early_turn = run->on_gpu && accuracy;
     j->backend = run->backend;
     j->on_gpu = run->on_gpu;
     j->threads = run->threads ? run->threads : 1;
@@ -228,6 +238,20 @@ static void job_log_line(const sl_step_job *j, double t_start, const job_times *
     pthread_mutex_unlock(&job_log_mu);
 }
 
+/* The next job's turn on the device (once per job): at the end of the measurement, or with
+ * early_turn as soon as the GPU runs are done (sl_session_on_gpu_done). */
+static void job_pass_turn(void *arg)
+{
+    sl_step_job *j = arg;
+    sl_run *run = j->pipe;
+    if (!run || j->turn_passed) return;
+    j->turn_passed = 1;
+    pthread_mutex_lock(&run->pipe_mu);
+    run->pipe_turn++;
+    pthread_cond_broadcast(&run->pipe_cv);
+    pthread_mutex_unlock(&run->pipe_mu);
+}
+
 static void job_measure(sl_step_job *j)
 {
     sl_session *s = NULL;
@@ -245,6 +269,7 @@ static void job_measure(sl_step_job *j)
         job_log_line(j, t0, &jt);
         return;
     }
+    if (j->early_turn && j->pipe) sl_session_on_gpu_done(s, job_pass_turn, j);
     /* the rows are filled whatever the return (out of memory shows in their status) */
     sl_measure_list(s, j->todo.v, j->todo.n, &j->req, j->reps, j->check_twin, &j->budget,
                     j->rows, j->status, j->errs);
@@ -270,10 +295,7 @@ static void *job_thread(void *arg)
     while (j->on_gpu && run->pipe_turn != j->seq) pthread_cond_wait(&run->pipe_cv, &run->pipe_mu);
     pthread_mutex_unlock(&run->pipe_mu);
     job_measure(j);
-    pthread_mutex_lock(&run->pipe_mu);
-    run->pipe_turn++;
-    pthread_cond_broadcast(&run->pipe_cv);
-    pthread_mutex_unlock(&run->pipe_mu);
+    job_pass_turn(j);
     return NULL;
 }
 
@@ -429,7 +451,8 @@ static int job_run(sl_run *run, sl_step_job *j, int pipelined, sl_err *err)
                 return 0;
             }
         }
-        /* no thread: measure here, after the jobs in flight */
+        /* no thread: measure here, after the jobs in flight (outside the turns) */
+        j->pipe = NULL;
         if (sl_study_flush(run, err)) {
             job_free(run, j);
             return -1;
