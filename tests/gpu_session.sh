@@ -209,7 +209,8 @@ if [[ $stages == *,study,* ]]; then
   dir=$root/results/gpu-study
   extra=(); [ -f "$dir/run.conf" ] && extra=(--resume)
   s0=$(date +%s)
-  SUMLAB_NO_CHARTS=1 timeout -s TERM "${STUDY_SECONDS:-300}" "$sumlab" run all --backend gpu --preset full \
+  # where the measuring time goes, one line per input (step.c's job log: upload, GPU runs, checks)
+  SUMLAB_JOB_LOG=$work/study_jobs.csv SUMLAB_NO_CHARTS=1 timeout -s TERM "${STUDY_SECONDS:-300}" "$sumlab" run all --backend gpu --preset full \
     --threads "$(nproc)" -o "$dir" "${extra[@]}" > "$work/study.log" 2>&1
   stamp "study rc=$? in $(( $(date +%s) - s0 )) s (124/143: time cap reached; rerun with the study stage to resume)"
   grep "seconds by phase\|rows written" "$work/study.log" | tee -a "$out/summary.txt"
