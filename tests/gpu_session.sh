@@ -59,6 +59,7 @@ if [[ $stages == *,test,* ]]; then
   [ -d "$build/python/sumlab" ] && t dist_torch 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
     python3 tests/python/dist_torch.py --backend gloo &
   t huge 300 "$T/tgpu_huge" &
+  t gpu_threads 300 bash tests/tgpu_threads.sh "$sumlab" &
   # the operations' own GPU tests: cuBLAS anchors, row kernels, launch configurations, bench
   { t norm_gpu 200 "$T/tnorm_gpu"; t dot_gpu 200 "$T/tdot_gpu"; t rows_gpu 200 "$T/trows_gpu"; } &
   # the certified first steps of the correctly rounded dot/norm2/moments (their counts of
