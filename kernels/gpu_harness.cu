@@ -26,6 +26,8 @@ struct sl_gpu_ctx {
     void *d_work;           /* variant scratch, max over calls, zeroed at allocation */
     size_t work_bytes;
     const sl_variant *work_owner; /* the variant whose state the workspace holds */
+    sl_launch work_cfg;     /* ... for this resolved configuration */
+    uint64_t work_n;        /* ... and this n */
     void *d_result;         /* 8 bytes */
     void *d_flush;          /* 2 x L2 bytes, allocated on first flush */
     size_t flush_bytes;
@@ -197,6 +199,14 @@ void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
     free(c);
 }
 
+/* Two resolved launch configurations ask for the same kernel work (every field). */
+static int same_launch(const sl_launch *a, const sl_launch *b)
+{
+    return a->block == b->block && a->grid == b->grid && a->sm_count == b->sm_count &&
+           a->items == b->items && a->addr_mod == b->addr_mod && a->order_seed == b->order_seed &&
+           a->ddof == b->ddof && a->accs == b->accs && a->width == b->width;
+}
+
 /* The format's full name for messages: float32, float64, float16, bfloat16. */
 static const char *fmt_long(sl_dtype dt)
 {
@@ -359,13 +369,20 @@ int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *
         H_CHECK(cudaMemsetAsync(c->d_work, 0, ws, c->stream));
         c->work_bytes = ws;
         c->work_owner = v;
+        c->work_cfg = *cfg;
+        c->work_n = n;
     }
-    /* Variants share the scratch: another variant (cub's temp storage, say) may have left
-     * bytes that this one reads as counters, so hand it over zeroed. */
-    if (c->work_owner != v) {
+    /* Variants share the scratch, and one variant's layout depends on its configuration and n
+     * (partials of one grid where another grid keeps its counters): a run after another variant
+     * (cub's temp storage, say), another configuration or another n gets the whole buffer
+     * zeroed, as on a fresh context. Repeated runs keep it: a variant leaves its counters as it
+     * found them. */
+    if (c->work_owner != v || c->work_n != n || !same_launch(&c->work_cfg, cfg)) {
         /* on c->stream, ordered before the launches (a legacy-stream memset is not) */
-        if (ws) H_CHECK(cudaMemsetAsync(c->d_work, 0, ws, c->stream));
+        if (c->work_bytes) H_CHECK(cudaMemsetAsync(c->d_work, 0, c->work_bytes, c->stream));
         c->work_owner = v;
+        c->work_cfg = *cfg;
+        c->work_n = n;
     }
     if ((flags & SL_GPU_FLUSH_L2) && ensure_flush(c, err)) return -1;
     const size_t es = sl_dtype_size(c->dt);
