@@ -81,9 +81,10 @@ static void usage(FILE *f)
           "                     and the charts (default $SUMLAB_THREADS or every core); every\n"
           "                     count gives the same rows and bits (only timing columns differ)\n"
           "The sweep options are kept in run.conf; --resume continues with them.\n\n"
-          "GPU: a row's repetitions stop at a device-time budget (sweeps: 50 ms deterministic,\n"
-          "60 ms nondeterministic, at least 1; determinism: 300/500 ms, at least 3; the row's\n"
-          "note says so); SUMLAB_REP_BUDGET_MS=MS sets every budget (0: every repetition runs).\n\n"
+          "GPU: a row's repetitions stop at a device-time budget (accuracy sweeps: 20 ms\n"
+          "deterministic, 25 ms nondeterministic, a variant warmed up once per process; other\n"
+          "sweeps: 50/60 ms; at least 1; determinism: 300/500 ms, at least 3; the row's note says\n"
+          "so); SUMLAB_REP_BUDGET_MS=MS sets every budget (0: every repetition runs).\n\n"
           "Ctrl-C (SIGINT/SIGTERM) stops after the current measurement; --resume continues.\n"
           "Exit status: 0 done, 1 runtime failure or nothing measured (every row skipped, e.g. out\n"
           "of memory), 2 bad usage, 3 stopped by SUMLAB_MAX_ROWS, 130/143 stopped by a signal.\n", f);
