@@ -60,7 +60,9 @@ do for [term = 1:nterm] {
     set key at screen px0(p, W), screen 1 - (TOPB + PH + XLB) / H left top vertical Left reverse nobox font KF \
         spacing 1.0 samplen 2 maxrows KR width -2
     set title value('t'.p) font ",11"
-    if (p == 1) { set ylabel ylab } else { unset ylabel }
+    # one y range for all panels: the tick labels only left of the first (wide labels such as
+    # 10^{-18} of the next panels ran into the previous panel's right edge)
+    if (p == 1) { set ylabel ylab; set format y "10^{%L}" } else { unset ylabel; set format y "" }
     last = (p == np)
     # (a `for` over an empty list still runs its body once in gnuplot 5.4, and a macro in a
     # `do` loop is expanded once: the plot command is built as a string and eval'd)
