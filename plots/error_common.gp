@@ -47,6 +47,7 @@ KR = paper ? kr1 : kr
 H = int(TOPB + PH + XLB + KR * ROWH + 20)
 # (screen: room right of the last panel for its key's second column)
 W = panelw(np) + (paper ? 0 : 140)
+KF = paper ? ",9" : ",8"
 do for [term = 1:nterm] {
   eval termset(term, W, H)
   set multiplot title ttl font ",12"
@@ -54,10 +55,14 @@ do for [term = 1:nterm] {
     S = value('s'.p); C = value('c'.p); B = value('b'.p); BC = value('bc'.p)
     set lmargin at screen px0(p, W); set rmargin at screen px1(p, W)
     set tmargin at screen 1 - TOPB / H; set bmargin at screen 1 - (TOPB + PH) / H
-    set key at screen px0(p, W), screen 1 - (TOPB + PH + XLB) / H left top vertical Left reverse nobox font ",9" \
+    # (key font 8 on screen: at 9 a long bound label, e.g. "bound: smem-interleaved +2 (to 3e-02)",
+    # ran into the next panel's key in the PNG)
+    set key at screen px0(p, W), screen 1 - (TOPB + PH + XLB) / H left top vertical Left reverse nobox font KF \
         spacing 1.0 samplen 2 maxrows KR width -2
     set title value('t'.p) font ",11"
-    if (p == 1) { set ylabel ylab } else { unset ylabel }
+    # one y range for all panels: the tick labels only left of the first (wide labels such as
+    # 10^{-18} of the next panels ran into the previous panel's right edge)
+    if (p == 1) { set ylabel ylab; set format y "10^{%L}" } else { unset ylabel; set format y "" }
     last = (p == np)
     # (a `for` over an empty list still runs its body once in gnuplot 5.4, and a macro in a
     # `do` loop is expanded once: the plot command is built as a string and eval'd)

@@ -866,7 +866,9 @@ if [ -n "$ladder" ]; then
         text2) cite="PyTorch and OneFlow in depth: vectorised memory access and warp primitives in reduce operators" ;;
         *) cite="" ;;
       esac
-      gp ladder.gp "ladder_$t" "data='$src/$t.dat'; cite='$cite'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"
+      # a text without published figures: one bar per rung (no empty second bar, no key entry)
+      pub=$(awk '$NF != "?" { k = 1 } END { print k + 0 }' "$src/$t.dat")
+      gp ladder.gp "ladder_$t" "data='$src/$t.dat'; pub=$pub; cite='$cite'; ttl='ladder of ${t/text/text }: speedup per rung over its first, float32 n = $n, 256 threads per block'"
     done < "$src/texts"
   else
     note "ladder: ladder.csv has no block-256 rows: skipped"

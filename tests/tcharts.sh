@@ -66,6 +66,10 @@ if [ "$have_gp" = 1 ]; then
   check "colour and point type by variant name, equal in two runs with other variant lists" \
     python3 "$svgpy" colours "$t/all/charts/error_vs_n_uniform__f32.svg" "$t/some/charts/error_vs_n_uniform__f32.svg"
   check "no key entry inside or above a plot area" python3 "$svgpy" legend "$t"/all/charts/error_vs_*.svg "$t"/r3/charts/error_vs_*.svg
+  check "y tick labels only left of the first panel (shared y range)" \
+    python3 "$svgpy" yticks "$t"/all/charts/error_vs_*.svg
+  check "key entries at most 8 pt (long bound labels stay within their panel's key)" \
+    python3 "$svgpy" keyfont "$t"/all/charts/error_vs_*.svg
   check "exact-zero results: markers at the bottom edge, with a key entry" \
     python3 "$svgpy" markers zero "$t/all/charts/error_vs_n_cancellation__f32.svg"
   check "non-finite results: markers at the top edge, with a key entry" \

@@ -7,6 +7,10 @@ non-finite results at the plot areas' bottom and top edges.
          tcharts_svg.py colours-only A.svg B.svg  (the same, colours alone: a chart without point symbols)
          tcharts_svg.py legend X.svg...       (every key entry below every plot area)
          tcharts_svg.py markers zero|nf X.svg (a marker at the bottom|top edge, and its key entry)
+         tcharts_svg.py yticks X.svg...       (y tick labels only left of the first panel: the panels share
+                                               one y range, and wide labels ran into the previous panel)
+         tcharts_svg.py keyfont X.svg...      (key entries at most 8 pt: a 9 pt bound label ran into the
+                                               next panel's key in the PNG)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
 import re
 import sys
@@ -119,6 +123,52 @@ def markers(kind, path):
     return bad
 
 
+KEYTEXT = re.compile(r'<g transform="translate\([\d.]+,[\d.]+\)"[^>]*font-size="([\d.]+)"[^>]*>\s*<text><tspan[^>]*>([^<]*)</tspan>')
+
+
+def keyfont(paths):
+    bad = 0
+    for p in paths:
+        svg = load(p)
+        n, big = 0, []
+        for m in GROUP.finditer(svg):
+            for t in KEYTEXT.finditer(m.group(2)):
+                if t.group(2) != m.group(1):   # a key entry's text is its plot's title
+                    continue
+                n += 1
+                if float(t.group(1)) > 8.0:
+                    big.append(t.group(2))
+        if big:
+            bad += fail("%s: %d key entries above 8 pt, e.g. '%s'" % (p, len(big), big[0]))
+        if not n:
+            bad += fail("%s: no key entries" % p)
+    return bad
+
+
+ENDTEXT = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)"[^>]*text-anchor="end">\s*<text><tspan[^>]*>([^<]*)</tspan>')
+
+
+def yticks(paths):
+    bad = 0
+    for p in paths:
+        svg = load(p)
+        ar = areas(svg)
+        if len(ar) < 2:
+            continue
+        x0 = min(a[0] for a in ar)
+        n, late = 0, []
+        for t in ENDTEXT.finditer(svg):
+            n += 1
+            if float(t.group(1)) > x0:
+                late.append("%s at x %s" % (t.group(3), t.group(1)))
+        if not n:
+            bad += fail("%s: no y tick labels" % p)
+        if late:
+            bad += fail("%s: %d y tick labels right of the first panel's left edge (%.0f), e.g. %s"
+                        % (p, len(late), x0, late[0]))
+    return bad
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "colours" and len(argv) == 4:
         return colours(argv[2], argv[3])
@@ -126,6 +176,10 @@ def main(argv):
         return colours(argv[2], argv[3], True)
     if len(argv) >= 3 and argv[1] == "legend":
         return legend(argv[2:])
+    if len(argv) >= 3 and argv[1] == "yticks":
+        return yticks(argv[2:])
+    if len(argv) >= 3 and argv[1] == "keyfont":
+        return keyfont(argv[2:])
     if len(argv) == 4 and argv[1] == "markers" and argv[2] in ("zero", "nf"):
         return markers(argv[2], argv[3])
     print(__doc__, file=sys.stderr)

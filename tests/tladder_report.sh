@@ -61,6 +61,8 @@ check "ladder.csv: text 2 v1 speedup and published" grep -q '^block256,33554432,
 if command -v gnuplot > /dev/null 2>&1; then
   for tx in text1 text2; do check "chart ladder_$tx rendered" test -s "$t/r/charts/ladder_$tx.png"; done
   check "the report lists the ladder charts" grep -q 'ladder_text2.png' "$rep"
+  check "a text without published figures: one bar per rung, no 'published' key entry (text 1); text 2 keeps it" \
+    bash -c "! grep -q 'published by the text' '$t/r/charts/ladder_text1.svg' && grep -q 'published by the text' '$t/r/charts/ladder_text2.svg'"
   check "ladder charts cite their text by title" bash -c "grep -q 'Lesson 21: from an inefficient reduction kernel' '$t/r/charts/ladder_text1.svg' && grep -q 'PyTorch and OneFlow in depth' '$t/r/charts/ladder_text2.svg'"
 fi
 check "the report cites both texts by their titles" bash -c "grep -q '^\*\*text 1\*\* (\"第二十一课：从低效 Reduction Kernel 到高性能归约\"' '$rep' && grep -q '^\*\*text 2\*\* (\"PyTorch与OneFlow深度解析Reduce算子优化的向量化访存与Warp原语实战\"' '$rep'"
