@@ -24,7 +24,8 @@ typedef enum {
     LC_PERSISTENT,  /* requested grid: block sweep, block x grid map, alignment */
     LC_VEC_ACC,     /* vec4: persistent, plus accumulators x block, items x accumulators, load
                        width x alignment */
-    LC_GS_ITEMS,    /* kahan: persistent (blocks multiples of 32), items size its default grid */
+    LC_GS_ITEMS,    /* kahan: persistent (blocks multiples of 32), items size its default grid;
+                       accumulators x block */
     LC_FIXED_BLOCK  /* multipass: the block is part of the algorithm; grid and alignment only */
 } lc_kind;
 
@@ -39,7 +40,7 @@ static const lc_variant lc_vars[] = {
     {"warp-shuffle", LC_TILE, 0, 0},      {"grid-stride", LC_PERSISTENT, 0, 1},
     {"vec4", LC_VEC_ACC, 1, 1},           {"multi-load", LC_MULTI, 0, 0},
     {"packed", LC_PERSISTENT, 1, 0},      {"block-reduce", LC_PERSISTENT, 0, 0},
-    {"kahan", LC_GS_ITEMS, 1, 0},         {"multipass", LC_FIXED_BLOCK, 1, 0},
+    {"kahan", LC_GS_ITEMS, 1, 1},         {"multipass", LC_FIXED_BLOCK, 1, 0},
 };
 #define LC_NVARS (sizeof lc_vars / sizeof lc_vars[0])
 
@@ -96,8 +97,8 @@ size_t sl_lc_points(const char *variant, uint32_t sm_count, sl_lc_point *out, si
     /* kahan: vectors per thread that size its default grid */
     if (lv->kind == LC_GS_ITEMS)
         for (uint32_t i = 1; i <= 8; i *= 2) k = add_point(out, k, max, "items", 256, 0, i, 0, 0, 0);
-    /* vec4, grid-stride: independent accumulators per thread x block (vec4 at 8 loads a step,
-     * so only the accumulators change) */
+    /* vec4, grid-stride, kahan: independent accumulators per thread x block (vec4 at 8 loads a
+     * step, so only the accumulators change; kahan: sets of per-lane Kahan accumulators) */
     if (lv->accs)
         for (uint32_t a = 1; a <= 8; a *= 2)
             for (size_t b = 1; b < NELEM(map_blocks); b++)
@@ -429,8 +430,9 @@ int sl_exp_launch(sl_run *run, sl_err *err) { return lc_walk(run, 1, NULL, err);
 
 /* ---- launch.csv ---------------------------------------------------------------------------- */
 /* Accumulators per thread of a point: vec4's accs (its items when not requested), grid-stride's
- * accs; the per-lane accumulators of the 16-byte loaders (packed, kahan, multipass: one per
- * element of a vector); 1 for the scalar ones. */
+ * and kahan's accs (1 when not requested; kahan's are sets of one Kahan accumulator per element
+ * of a vector); the per-lane accumulators of the other 16-byte loaders (packed, multipass: one
+ * per element of a vector); 1 for the scalar ones. */
 static unsigned lc_accumulators(const char *variant, sl_dtype dt, unsigned items, unsigned accs)
 {
     const lc_variant *lv = lc_find(variant);
