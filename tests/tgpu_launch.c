@@ -2,7 +2,9 @@
  * experiment sweeps (every variant, block, grid, items, accumulators, vec4's load widths, base
  * offset 0/4/8/12 bytes, n and n - 1), float32 and bfloat16, the kernel's result equals its CPU twin's bits for the
  * resolved configuration, and lies within that configuration's bound. Grids are those of the
- * device's SM count and of 4 SMs (many waves). Returns 77 without a GPU. */
+ * device's SM count and of 4 SMs (many waves). Every variant that takes accumulators per thread
+ * (grid-stride, vec4, kahan) must have run its points with 2, 4 and 8 of them (the quick set
+ * too). Returns 77 without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,8 @@ int main(void)
     if (!ds) return sl_test_done("tgpu_launch");
     sl_lc_point pts[MAXP];
     long runs = 0;
+    static const char *const with_accs[] = {"grid-stride", "vec4", "kahan"};
+    unsigned accs_run[3] = {0, 0, 0};   /* per variant: the accumulator counts > 1 that ran */
     for (size_t t = 0; t < 2; t++)
         for (size_t k = 0; k < nns; k++) {
             const sl_dtype dt = dts[t];
@@ -77,6 +81,9 @@ int main(void)
                                 double r[2], tw = NAN;
                                 int rc = sl_gpu_ctx_run(ctx, v, &cfg, 2, 0, r, NULL, &err);
                                 runs++;
+                                for (int a = 0; a < 3; a++)
+                                    if (rc == 0 && cfg.accs > 1 && !strcmp(v->name, with_accs[a]))
+                                        accs_run[a] |= cfg.accs;
                                 CHECK(rc == 0, "%s %s n=%llu %s: GPU run failed: %s", v->name,
                                       sl_dtype_name(dt), (unsigned long long)m, label, err.msg);
                                 if (rc) continue;
@@ -103,6 +110,9 @@ int main(void)
             free(x);
         }
     printf("tgpu_launch: %ld GPU points\n", runs);
+    for (int a = 0; a < 3; a++)
+        CHECK(accs_run[a] == (2u | 4u | 8u), "%s: accumulator counts run %#x, not 2, 4 and 8", with_accs[a],
+              accs_run[a]);
     CHECK(runs > 1000, "only %ld GPU points run", runs);
     return sl_test_done("tgpu_launch");
 }

@@ -265,7 +265,8 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
      * lane k, c[] their Kahan compensations. */
     for (uint64_t g = 0; g < T; g++) {
         double a[64], c[64], *l = a;
-        for (uint32_t k = 0; k < A * W; k++) a[k] = c[k] = 0.0; /* A W <= 64 */
+        for (int k = 0; k < 8; k++) a[k] = c[k] = 0.0; /* W <= 8; a fixed count: no memset call */
+        for (uint32_t k = 8; k < A * W; k++) a[k] = c[k] = 0.0; /* the other sets: A W <= 64 */
         if (g < head) GS_LANE_ADD(0, sl_tw_load(x, dt, g));
         uint64_t s = 0;
         for (uint64_t j = g; j < nv; j += T, s++) {
