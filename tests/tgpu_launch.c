@@ -4,7 +4,8 @@
  * resolved configuration, and lies within that configuration's bound. Grids are those of the
  * device's SM count and of 4 SMs (many waves). Every variant that takes accumulators per thread
  * (grid-stride, vec4, kahan) must have run its points with 2, 4 and 8 of them (the quick set
- * too). Returns 77 without a GPU. */
+ * too). kahan's kernel attributes (registers, resident blocks, occupancy) are readable at each
+ * of its points. Returns 77 without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "sl_gpu.h"
 #include "sl_reference.h"
 #include "sl_study.h"
+#include "accuracy/accuracy.h"
 
 #define MAXP 160
 
@@ -88,6 +90,13 @@ int main(void)
                                       sl_dtype_name(dt), (unsigned long long)m, label, err.msg);
                                 if (rc) continue;
                                 CHECK(cfg.addr_mod % 16 == pts[i].offset, "%s %s: addr_mod %u", v->name, label, cfg.addr_mod);
+                                if (!strcmp(v->name, "kahan")) { /* its kernel's resource use is readable */
+                                    sl_kernel_attrs ka = {0, 0, 0.0};
+                                    CHECK(sl_accuracy_kernel_attrs(v, m, dt, &cfg, &ka, &err) == 0 && ka.regs > 0 &&
+                                              ka.blocks_per_sm >= 1 && ka.occupancy > 0 && ka.occupancy <= 1,
+                                          "kahan %s %s: kernel attributes (regs %d, blocks %d): %s", sl_dtype_name(dt),
+                                          label, ka.regs, ka.blocks_per_sm, err.msg);
+                                }
                                 rc = sl_variant_cpu(v, x, m, dt, &cfg, &tw, &err);
                                 CHECK(rc == 0, "%s %s: twin failed: %s", v->name, label, err.msg);
                                 if (rc) continue;

@@ -15,6 +15,7 @@
 #include "sl_study.h"
 #include "sl_twin.h"
 #include "ladder/ladder.h"
+#include "accuracy/accuracy.h"
 
 #define MAXP 160
 
@@ -608,6 +609,13 @@ static void kahan_accumulators(void)
     err.msg[0] = 0;
     CHECK(sl_variant_cpu(v, x, n, SL_F32, &cfg, &r, &err) == -1 &&
               strstr(err.msg, "kahan: accumulators 3 not in {1, 2, 4, 8}"), "kahan accs 3: '%s'", err.msg);
+#ifndef SUMLAB_HAVE_CUDA
+    /* no kernel to ask in a build without CUDA: a message, not attributes */
+    sl_kernel_attrs ka;
+    err.msg[0] = 0;
+    CHECK(sl_accuracy_kernel_attrs(v, n, SL_F32, &cfg, &ka, &err) == -1 && strstr(err.msg, "kahan: no kernel attributes"),
+          "kahan attributes without CUDA: '%s'", err.msg);
+#endif
     /* the other members of the engine take one set whatever accs says */
     static const char *const one[] = {"fp64-acc", "atomic-block"};
     for (size_t k = 0; k < 2; k++) {

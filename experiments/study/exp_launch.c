@@ -16,6 +16,7 @@
 #include <string.h>
 #include "sl_study.h"
 #include "ladder/ladder.h"
+#include "accuracy/accuracy.h"
 
 /* The variants swept, and what each takes (kinds decide the sweeps of sl_lc_points). */
 typedef enum {
@@ -249,16 +250,18 @@ static int lc_ns(const sl_run *run, uint64_t *ns)
 
 #define LC_MAX_POINTS 128
 
-/* The resource use of a ladder rung's kernel at a measured point (registers per thread, resident
- * blocks per SM, theoretical occupancy), appended to DIR/launch_attrs.csv (variant, dtype, n,
- * config: the key of its results.csv row); launch.csv joins it. A rung whose attributes cannot
- * be read leaves a note; the other families have no such entry yet. */
+/* The resource use of a ladder rung's or kahan's kernel at a measured point (registers per
+ * thread, resident blocks per SM, theoretical occupancy), appended to DIR/launch_attrs.csv
+ * (variant, dtype, n, config: the key of its results.csv row); launch.csv joins it. A kernel whose
+ * attributes cannot be read leaves a note; multipass has no such entry yet. */
 static void lc_attrs_row(sl_run *run, const sl_rowctx *c, const sl_variant *v, const sl_launch *cfg)
 {
-    if (strcmp(v->family, "ladder")) return;
+    const int ladder = !strcmp(v->family, "ladder");
+    if (!ladder && strcmp(v->name, "kahan")) return;
     sl_kernel_attrs a;
     sl_err e = {{0}};
-    if (sl_ladder_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)) {
+    if (ladder ? sl_ladder_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)
+               : sl_accuracy_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)) {
         sl_notes_add(&run->notes, "launch-config: %s", e.msg);
         return;
     }

@@ -659,6 +659,16 @@ static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     return 0;
 }
 
+#ifndef SUMLAB_HAVE_CUDA
+/* Without CUDA there is no kernel to ask (accuracy.cu defines this otherwise). */
+int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                             sl_kernel_attrs *out, sl_err *err)
+{
+    (void)n; (void)dt; (void)cfg; (void)out;
+    return sl_err_set(err, "%s: no kernel attributes: sumlab was built without CUDA", v->name);
+}
+#endif
+
 /* ================================ descriptors =============================================== */
 /* Every member with a kernel: the family's one workspace() and gpu() (the member is .impl). */
 #define ACC_GPU                                                                             \

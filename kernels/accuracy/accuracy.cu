@@ -518,6 +518,36 @@ static const char *acc_launch(const sl_variant *v, const acc_args &a)
     }
 }
 
+/* The kernel kahan_launch enqueues for accs A, input X accumulated in T. */
+template <typename X, typename T>
+static const void *kahan_fn(uint32_t accs)
+{
+    typedef KahanLane<X, T> L;
+    switch (accs) {
+    case 2: return (const void *)gs_finish_kernel<X, L, 2>;
+    case 4: return (const void *)gs_finish_kernel<X, L, 4>;
+    case 8: return (const void *)gs_finish_kernel<X, L, 8>;
+    default: return (const void *)gs_finish_kernel<X, L>;
+    }
+}
+
+extern "C" int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                        const sl_launch *cfg, sl_kernel_attrs *out, sl_err *err)
+{
+    if (v->impl != SL_ACC_KAHAN)
+        return sl_err_set(err, "%s: no kernel attributes for this member (impl %d)", v->name, v->impl);
+    sl_launch c = *cfg;
+    sl_variant_resolve(v, &c, n, dt);
+    if (c.accs > 1 && c.accs != 2 && c.accs != 4 && c.accs != 8)
+        return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", v->name, c.accs);
+    const void *fn = dt == SL_F64    ? kahan_fn<double, double>(c.accs)
+                     : dt == SL_F16  ? kahan_fn<__half, float>(c.accs)
+                     : dt == SL_BF16 ? kahan_fn<__nv_bfloat16, float>(c.accs)
+                                     : kahan_fn<float, float>(c.accs);
+    return sl_kernel_attrs_of(fn, c.block, 0, v->name, &out->regs, &out->blocks_per_sm,
+                              &out->occupancy, err);
+}
+
 extern "C" int sl_accuracy_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,
                                const sl_launch *cfg, void *d_work, size_t work_bytes,
                                void *d_result, void *stream, sl_err *err)

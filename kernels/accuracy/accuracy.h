@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "sumlab/types.h"
 #include "sl_layout.h"
+#include "ladder/ladder.h" /* sl_kernel_attrs */
 
 /* The member of the accuracy family a descriptor is (its impl field). */
 typedef enum {
@@ -33,5 +34,18 @@ typedef enum {
 #define SL_MP_BLOCKS_PER_SM 4u
 
 /* The 16-byte vector width and the scalar head: sl_layout.h. */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Registers per thread, resident blocks per SM and theoretical occupancy of the kernel kahan's
+ * launcher picks for cfg (its accumulators: accs), resolved as the launcher resolves it, on the
+ * current device (sl_kernel_attrs: ladder/ladder.h). 0, or -1 with err (another member, a build
+ * without CUDA). Used by the launch-config experiment. */
+int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                             sl_kernel_attrs *out, sl_err *err);
+#ifdef __cplusplus
+}
+#endif
 
 #endif
