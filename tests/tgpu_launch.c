@@ -91,8 +91,9 @@ int main(void)
                                 if (rc) continue;
                                 CHECK(cfg.addr_mod % 16 == pts[i].offset, "%s %s: addr_mod %u", v->name, label, cfg.addr_mod);
                                 if (!strcmp(v->name, "kahan")) { /* its kernel's resource use is readable */
-                                    sl_kernel_attrs ka = {0, 0, 0.0};
-                                    CHECK(sl_accuracy_kernel_attrs(v, m, dt, &cfg, &ka, &err) == 0 && ka.regs > 0 &&
+                                    struct { int regs, blocks_per_sm; double occupancy; } ka = {0, 0, 0.0};
+                                    CHECK(sl_accuracy_kernel_attrs(v, m, dt, &cfg, &ka.regs, &ka.blocks_per_sm,
+                                                                   &ka.occupancy, &err) == 0 && ka.regs > 0 &&
                                               ka.blocks_per_sm >= 1 && ka.occupancy > 0 && ka.occupancy <= 1,
                                           "kahan %s %s: kernel attributes (regs %d, blocks %d): %s", sl_dtype_name(dt),
                                           label, ka.regs, ka.blocks_per_sm, err.msg);

@@ -611,9 +611,11 @@ static void kahan_accumulators(void)
               strstr(err.msg, "kahan: accumulators 3 not in {1, 2, 4, 8}"), "kahan accs 3: '%s'", err.msg);
 #ifndef SUMLAB_HAVE_CUDA
     /* no kernel to ask in a build without CUDA: a message, not attributes */
-    sl_kernel_attrs ka;
+    int regs, blocks;
+    double occ;
     err.msg[0] = 0;
-    CHECK(sl_accuracy_kernel_attrs(v, n, SL_F32, &cfg, &ka, &err) == -1 && strstr(err.msg, "kahan: no kernel attributes"),
+    CHECK(sl_accuracy_kernel_attrs(v, n, SL_F32, &cfg, &regs, &blocks, &occ, &err) == -1 &&
+              strstr(err.msg, "kahan: no kernel attributes"),
           "kahan attributes without CUDA: '%s'", err.msg);
 #endif
     /* the other members of the engine take one set whatever accs says */

@@ -261,7 +261,7 @@ static void lc_attrs_row(sl_run *run, const sl_rowctx *c, const sl_variant *v, c
     sl_kernel_attrs a;
     sl_err e = {{0}};
     if (ladder ? sl_ladder_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)
-               : sl_accuracy_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)) {
+               : sl_accuracy_kernel_attrs(v, c->n, c->dt, cfg, &a.regs, &a.blocks_per_sm, &a.occupancy, &e)) {
         sl_notes_add(&run->notes, "launch-config: %s", e.msg);
         return;
     }

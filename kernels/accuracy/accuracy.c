@@ -662,9 +662,9 @@ static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
 #ifndef SUMLAB_HAVE_CUDA
 /* Without CUDA there is no kernel to ask (accuracy.cu defines this otherwise). */
 int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                             sl_kernel_attrs *out, sl_err *err)
+                             int *regs, int *blocks_per_sm, double *occupancy, sl_err *err)
 {
-    (void)n; (void)dt; (void)cfg; (void)out;
+    (void)n; (void)dt; (void)cfg; (void)regs; (void)blocks_per_sm; (void)occupancy;
     return sl_err_set(err, "%s: no kernel attributes: sumlab was built without CUDA", v->name);
 }
 #endif

@@ -532,7 +532,8 @@ static const void *kahan_fn(uint32_t accs)
 }
 
 extern "C" int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt,
-                                        const sl_launch *cfg, sl_kernel_attrs *out, sl_err *err)
+                                        const sl_launch *cfg, int *regs, int *blocks_per_sm,
+                                        double *occupancy, sl_err *err)
 {
     if (v->impl != SL_ACC_KAHAN)
         return sl_err_set(err, "%s: no kernel attributes for this member (impl %d)", v->name, v->impl);
@@ -544,8 +545,7 @@ extern "C" int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtyp
                      : dt == SL_F16  ? kahan_fn<__half, float>(c.accs)
                      : dt == SL_BF16 ? kahan_fn<__nv_bfloat16, float>(c.accs)
                                      : kahan_fn<float, float>(c.accs);
-    return sl_kernel_attrs_of(fn, c.block, 0, v->name, &out->regs, &out->blocks_per_sm,
-                              &out->occupancy, err);
+    return sl_kernel_attrs_of(fn, c.block, 0, v->name, regs, blocks_per_sm, occupancy, err);
 }
 
 extern "C" int sl_accuracy_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,

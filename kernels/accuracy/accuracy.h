@@ -6,7 +6,6 @@
 #include <stdint.h>
 #include "sumlab/types.h"
 #include "sl_layout.h"
-#include "ladder/ladder.h" /* sl_kernel_attrs */
 
 /* The member of the accuracy family a descriptor is (its impl field). */
 typedef enum {
@@ -38,12 +37,12 @@ typedef enum {
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* Registers per thread, resident blocks per SM and theoretical occupancy of the kernel kahan's
- * launcher picks for cfg (its accumulators: accs), resolved as the launcher resolves it, on the
- * current device (sl_kernel_attrs: ladder/ladder.h). 0, or -1 with err (another member, a build
- * without CUDA). Used by the launch-config experiment. */
+/* Registers per thread, resident blocks per SM and theoretical occupancy (resident threads over
+ * the SM's maximum) of the kernel kahan's launcher picks for cfg (its accumulators: accs),
+ * resolved as the launcher resolves it, on the current device. 0, or -1 with err (another
+ * member, a build without CUDA). Used by the launch-config experiment. */
 int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
-                             sl_kernel_attrs *out, sl_err *err);
+                             int *regs, int *blocks_per_sm, double *occupancy, sl_err *err);
 #ifdef __cplusplus
 }
 #endif
