@@ -2,7 +2,10 @@
  * experiment sweeps (every variant, block, grid, items, accumulators, vec4's load widths, base
  * offset 0/4/8/12 bytes, n and n - 1), float32 and bfloat16, the kernel's result equals its CPU twin's bits for the
  * resolved configuration, and lies within that configuration's bound. Grids are those of the
- * device's SM count and of 4 SMs (many waves). Returns 77 without a GPU. */
+ * device's SM count and of 4 SMs (many waves). Every variant that takes accumulators per thread
+ * (grid-stride, vec4, kahan) must have run its points with 2, 4 and 8 of them (the quick set
+ * too). kahan's kernel attributes (registers, resident blocks, occupancy) are readable at each
+ * of its points. Returns 77 without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 #include "sl_gpu.h"
 #include "sl_reference.h"
 #include "sl_study.h"
+#include "accuracy/accuracy.h"
 
 #define MAXP 160
 
@@ -34,6 +38,8 @@ int main(void)
     if (!ds) return sl_test_done("tgpu_launch");
     sl_lc_point pts[MAXP];
     long runs = 0;
+    static const char *const with_accs[] = {"grid-stride", "vec4", "kahan"};
+    unsigned accs_run[3] = {0, 0, 0};   /* per variant: the accumulator counts > 1 that ran */
     for (size_t t = 0; t < 2; t++)
         for (size_t k = 0; k < nns; k++) {
             const sl_dtype dt = dts[t];
@@ -77,10 +83,21 @@ int main(void)
                                 double r[2], tw = NAN;
                                 int rc = sl_gpu_ctx_run(ctx, v, &cfg, 2, 0, r, NULL, &err);
                                 runs++;
+                                for (int a = 0; a < 3; a++)
+                                    if (rc == 0 && cfg.accs > 1 && !strcmp(v->name, with_accs[a]))
+                                        accs_run[a] |= cfg.accs;
                                 CHECK(rc == 0, "%s %s n=%llu %s: GPU run failed: %s", v->name,
                                       sl_dtype_name(dt), (unsigned long long)m, label, err.msg);
                                 if (rc) continue;
                                 CHECK(cfg.addr_mod % 16 == pts[i].offset, "%s %s: addr_mod %u", v->name, label, cfg.addr_mod);
+                                if (!strcmp(v->name, "kahan")) { /* its kernel's resource use is readable */
+                                    struct { int regs, blocks_per_sm; double occupancy; } ka = {0, 0, 0.0};
+                                    CHECK(sl_accuracy_kernel_attrs(v, m, dt, &cfg, &ka.regs, &ka.blocks_per_sm,
+                                                                   &ka.occupancy, &err) == 0 && ka.regs > 0 &&
+                                              ka.blocks_per_sm >= 1 && ka.occupancy > 0 && ka.occupancy <= 1,
+                                          "kahan %s %s: kernel attributes (regs %d, blocks %d): %s", sl_dtype_name(dt),
+                                          label, ka.regs, ka.blocks_per_sm, err.msg);
+                                }
                                 rc = sl_variant_cpu(v, x, m, dt, &cfg, &tw, &err);
                                 CHECK(rc == 0, "%s %s: twin failed: %s", v->name, label, err.msg);
                                 if (rc) continue;
@@ -103,6 +120,9 @@ int main(void)
             free(x);
         }
     printf("tgpu_launch: %ld GPU points\n", runs);
+    for (int a = 0; a < 3; a++)
+        CHECK(accs_run[a] == (2u | 4u | 8u), "%s: accumulator counts run %#x, not 2, 4 and 8", with_accs[a],
+              accs_run[a]);
     CHECK(runs > 1000, "only %ld GPU points run", runs);
     return sl_test_done("tgpu_launch");
 }

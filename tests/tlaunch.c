@@ -15,6 +15,7 @@
 #include "sl_study.h"
 #include "sl_twin.h"
 #include "ladder/ladder.h"
+#include "accuracy/accuracy.h"
 
 #define MAXP 160
 
@@ -132,7 +133,7 @@ static void sweeps_present(void)
         {"warp-shuffle", "block"}, {"grid-stride", "grid"}, {"vec4", "accumulators"},
         {"multi-load", "items"},   {"packed", "align"},     {"block-reduce", "grid"},
         {"kahan", "items"},        {"multipass", "grid"},   {"vec4", "align"},
-        {"vec4", "width"},         {"vec4", "items"},
+        {"vec4", "width"},         {"vec4", "items"},       {"kahan", "accumulators"},
     };
     for (size_t k = 0; k < sizeof need / sizeof need[0]; k++) {
         size_t np = sl_lc_points(need[k].v, 132, pts, MAXP), hit = 0;
@@ -154,12 +155,14 @@ static void sweeps_present(void)
     for (size_t i = 0; i < np; i++)
         if (!strcmp(pts[i].sweep, "block")) blocks |= pts[i].block;
     CHECK(blocks == (32u | 64u | 128u | 256u | 512u | 1024u), "grid-stride blocks %#x", blocks);
-    for (int g = 0; g < 2; g++) {
-        np = sl_lc_points(g ? "grid-stride" : "vec4", 132, pts, MAXP);
-        unsigned accs = 0;
+    static const char *const with_accs[] = {"vec4", "grid-stride", "kahan"};
+    for (int g = 0; g < 3; g++) {
+        np = sl_lc_points(with_accs[g], 132, pts, MAXP);
+        unsigned accs = 0, cells = 0;
         for (size_t i = 0; i < np; i++)
-            if (!strcmp(pts[i].sweep, "accumulators")) accs |= pts[i].accs;
-        CHECK(accs == (1u | 2u | 4u | 8u), "%s accumulators %#x", g ? "grid-stride" : "vec4", accs);
+            if (!strcmp(pts[i].sweep, "accumulators")) { accs |= pts[i].accs; cells++; }
+        CHECK(accs == (1u | 2u | 4u | 8u) && cells == 16, "%s accumulators %#x in %u points", with_accs[g],
+              accs, cells);
     }
     /* vec4: scalar, 8- and 16-byte loads, each at every offset and n - 1; items x accumulators
      * with at most one accumulator per load */
@@ -199,6 +202,8 @@ static void invalid_requests(void)
         {"vec4", SL_F32, P("accumulators", 256, 0, 0, 3, 0), "accumulators 3 not in {1, 2, 4, 8}"},
         {"grid-stride", SL_F32, P("accumulators", 256, 0, 0, 16, 0), "accumulators 16 not in {1, 2, 4, 8}"},
         {"packed", SL_F32, P("accumulators", 256, 0, 0, 2, 0), "takes no accumulators per thread"},
+        {"kahan", SL_BF16, P("accumulators", 256, 0, 0, 6, 0), "accumulators 6 not in {1, 2, 4, 8}"},
+        {"multipass", SL_F32, P("accumulators", 0, 0, 0, 2, 0), "takes no accumulators per thread"},
         {"vec4", SL_F32, P("items", 256, 0, 2, 4, 0), "accumulators 4 more than its items 2"},
         {"vec4", SL_F32, P("items", 256, 0, 3, 0, 0), "items 3 not in {1, 2, 4, 8}"},
         {"vec4", SL_F32, PW(4), "load width 4 not 1 (the f32 element size), 8 or 16 bytes"},
@@ -486,6 +491,215 @@ static void vec4_width_accumulators(void)
     free(x);
 }
 
+/* kahan's accumulators (sl_launch.accs), against a model written here from the order the kernel
+ * documents (float32, W = 4 lanes a 16-byte vector): the head scalars (to the first 16-byte
+ * boundary) and the tail into set 0 lane 0; step s of a thread (vector g + s T) into set s mod A,
+ * lane k its element k, each a Kahan update y = x - c, t = s + y, c = (t - s) - y, s = t; a lane
+ * leaves as (s, -c); a set's lanes combine (l0 + l1) + (l2 + l3) and the sets pairwise (for w =
+ * A/2 .. 1: p_q = p_q + p_{q+w}), + the compensated TwoSum merge; then the block tree and the
+ * finish; the result s + e. The twin must give the model's bits for A = 1, 2, 4, 8 at every
+ * base offset; A = 1 must be the default launch's bits (the bits before accs existed); the
+ * accumulators must change the bits somewhere; the depth must fall as A grows; accs 3 is
+ * refused; atomic-block and fp64-acc ignore accs. */
+typedef struct { float s, e; } kpair;
+static kpair kp_add(kpair x, kpair y)
+{
+    const float S = x.s + y.s, bp = S - x.s, er = (x.s - (S - bp)) + (y.s - bp), ee = x.e + y.e;
+    return (kpair){S, er + ee};
+}
+
+static double kahan_model(const float *x, uint64_t n, uint32_t B, uint32_t G, uint32_t A, uint32_t off)
+{
+    const uint64_t T = (uint64_t)B * G;
+    uint64_t head = ((16u - off % 16u) % 16u) / 4u;
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / 4, ts = head + nv * 4;
+    sl_tw_pair *tp = malloc(T * sizeof *tp), *bp = malloc(G * sizeof *bp);
+    if (!tp || !bp) {
+        free(tp);
+        free(bp);
+        return NAN;
+    }
+    for (uint64_t g = 0; g < T; g++) {
+        float su[8][4] = {{0}}, co[8][4] = {{0}};
+#define KADD(q, k, xv)                                                                              \
+    do {                                                                                            \
+        const float y_ = (xv) - co[q][k], t_ = su[q][k] + y_;                                       \
+        co[q][k] = (t_ - su[q][k]) - y_;                                                            \
+        su[q][k] = t_;                                                                              \
+    } while (0)
+        if (g < head) KADD(0, 0, x[g]);
+        uint64_t st = 0;
+        for (uint64_t j = g; j < nv; j += T, st++)
+            for (int k = 0; k < 4; k++) KADD(st % A, k, x[head + 4 * j + (uint64_t)k]);
+        if (g < n - ts) KADD(0, 0, x[ts + g]);
+#undef KADD
+        kpair p[8];
+        for (uint32_t q = 0; q < A; q++) {
+            kpair l[4];
+            for (int k = 0; k < 4; k++) l[k] = (kpair){su[q][k], -co[q][k]};
+            p[q] = kp_add(kp_add(l[0], l[1]), kp_add(l[2], l[3]));
+        }
+        for (uint32_t w = A / 2; w >= 1; w /= 2)
+            for (uint32_t q = 0; q < w; q++) p[q] = kp_add(p[q], p[q + w]);
+        tp[g] = (sl_tw_pair){p[0].s, p[0].e};
+    }
+    for (uint32_t b = 0; b < G; b++) bp[b] = sl_tw_pair_block(tp + (uint64_t)b * B, B, SL_F32);
+    const sl_tw_pair r = sl_tw_pair_finish(bp, G, B, SL_F32);
+    free(tp);
+    free(bp);
+    return (double)((float)r.s + (float)r.e);
+}
+
+static void kahan_accumulators(void)
+{
+    const sl_variant *v = sl_variant_find_op("sum", "kahan");
+    /* cancelling pairs over many binades: Kahan's result depends on the order there */
+    const sl_dataset *ds = sl_dataset_find("ill-conditioned");
+    CHECK(v && ds, "kahan or ill-conditioned missing");
+    if (!v || !ds) return;
+    const uint64_t n = 50003;   /* 39 steps a thread at block 64 x grid 5: every remainder mod 8 */
+    float *x = malloc(n * sizeof *x);
+    sl_err err = {{0}};
+    CHECK(x && sl_dataset_generate(ds, SL_F32, sl_test_seed(), n, NULL, 0, n, x, &err) == 0, "%s", err.msg);
+    if (!x) return;
+    static const uint32_t shapes[][2] = {{64, 5}, {96, 3}};   /* block, grid */
+    int differ = 0;
+    for (size_t sh = 0; sh < 2; sh++)
+        for (uint32_t off = 0; off < 16; off += 4) {
+            double r1 = NAN;
+            for (uint32_t A = 1; A <= 8; A *= 2) {
+                sl_launch cfg;
+                memset(&cfg, 0, sizeof cfg);
+                cfg.block = shapes[sh][0];
+                cfg.grid = shapes[sh][1];
+                cfg.accs = A;
+                cfg.addr_mod = off;
+                sl_variant_resolve(v, &cfg, n, SL_F32);
+                CHECK(cfg.block == shapes[sh][0] && cfg.grid == shapes[sh][1] && cfg.accs == A,
+                      "kahan resolved block %u grid %u accs %u", cfg.block, cfg.grid, cfg.accs);
+                double r = NAN;
+                CHECK(sl_variant_cpu(v, x, n, SL_F32, &cfg, &r, &err) == 0, "kahan A=%u: %s", A, err.msg);
+                const double m = kahan_model(x, n, cfg.block, cfg.grid, A, off);
+                CHECK(memcmp(&r, &m, sizeof r) == 0, "kahan block %u grid %u accs %u offset %u: twin %a != "
+                      "model %a", cfg.block, cfg.grid, A, off, r, m);
+                if (A == 1) {
+                    r1 = r;
+                    sl_launch c0 = cfg;
+                    c0.accs = 0;
+                    double d = NAN;
+                    CHECK(sl_variant_cpu(v, x, n, SL_F32, &c0, &d, &err) == 0 && memcmp(&d, &r, sizeof d) == 0,
+                          "kahan accs 0 (%a) is not accs 1 (%a)", d, r);
+                } else {
+                    differ += memcmp(&r, &r1, sizeof r) != 0;
+                    sl_launch c1 = cfg;
+                    c1.accs = A / 2;
+                    CHECK(sl_variant_depth(v, n, SL_F32, &cfg) < sl_variant_depth(v, n, SL_F32, &c1),
+                          "kahan depth with %u accumulators (%g) not below %u's (%g)", A,
+                          sl_variant_depth(v, n, SL_F32, &cfg), A / 2, sl_variant_depth(v, n, SL_F32, &c1));
+                }
+            }
+        }
+    CHECK(differ > 0, "kahan: no accumulator count changed the bits: the order did not change");
+    sl_launch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.accs = 3;
+    sl_variant_resolve(v, &cfg, n, SL_F32);
+    double r;
+    err.msg[0] = 0;
+    CHECK(sl_variant_cpu(v, x, n, SL_F32, &cfg, &r, &err) == -1 &&
+              strstr(err.msg, "kahan: accumulators 3 not in {1, 2, 4, 8}"), "kahan accs 3: '%s'", err.msg);
+#ifndef SUMLAB_HAVE_CUDA
+    /* no kernel to ask in a build without CUDA: a message, not attributes */
+    int regs, blocks;
+    double occ;
+    err.msg[0] = 0;
+    CHECK(sl_accuracy_kernel_attrs(v, n, SL_F32, &cfg, &regs, &blocks, &occ, &err) == -1 &&
+              strstr(err.msg, "kahan: no kernel attributes"),
+          "kahan attributes without CUDA: '%s'", err.msg);
+#endif
+    /* the other members of the engine take one set whatever accs says */
+    static const char *const one[] = {"fp64-acc", "atomic-block"};
+    for (size_t k = 0; k < 2; k++) {
+        const sl_variant *w = sl_variant_find_op("sum", one[k]);
+        CHECK(w != NULL, "%s missing", one[k]);
+        if (!w) continue;
+        sl_launch c0, c8;
+        memset(&c0, 0, sizeof c0);
+        sl_variant_resolve(w, &c0, n, SL_F32);
+        c8 = c0;
+        c8.accs = 8;
+        double d0 = NAN, d8 = NAN;
+        CHECK(sl_variant_cpu(w, x, n, SL_F32, &c0, &d0, &err) == 0 && sl_variant_cpu(w, x, n, SL_F32, &c8, &d8, &err) == 0 &&
+                  memcmp(&d0, &d8, sizeof d0) == 0, "%s: accs 8 (%a) changed its bits (%a)", one[k], d8, d0);
+    }
+    free(x);
+}
+
+/* Every swept point of kahan (accumulators included), at the H200's grids and at grids of many
+ * waves, on the data built against summation (ill-conditioned, absorption, cancellation), in
+ * every format kahan takes, at n not a multiple of the vector width: the error lies within the
+ * bound of that configuration's tree (depth with its accumulators). */
+static void kahan_adversarial(void)
+{
+    const sl_variant *v = sl_variant_find_op("sum", "kahan");
+    CHECK(v != NULL, "kahan missing");
+    if (!v) return;
+    static const char *const dsn[] = {"ill-conditioned", "absorption", "cancellation"};
+    static const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    static const uint32_t sms[] = {132, 4};
+    const uint64_t n = 20011;
+    sl_lc_point pts[MAXP];
+    long judged = 0, accs_judged = 0;
+    for (size_t d = 0; d < sizeof dsn / sizeof dsn[0]; d++) {
+        const sl_dataset *ds = sl_dataset_find(dsn[d]);
+        CHECK(ds != NULL, "dataset %s missing", dsn[d]);
+        if (!ds) continue;
+        for (size_t t = 0; t < sizeof dts / sizeof dts[0]; t++) {
+            const sl_dtype dt = dts[t];
+            CHECK(v->dtypes & SL_DTYPE_MASK(dt), "kahan does not take %s", sl_dtype_name(dt));
+            void *x = malloc(n * sl_dtype_size(dt));
+            sl_err err = {{0}};
+            sl_params par;
+            sl_params_defaults(ds, &par);
+            /* float16 reaches a condition number of 1e3 at this n (its default 1e16 needs 3e17) */
+            if (dt == SL_F16 && !strcmp(dsn[d], "ill-conditioned") && sl_params_set(ds, &par, "cond=1e3", &err))
+                CHECK(0, "cond=1e3 refused: %s", err.msg);
+            if (!x || sl_dataset_generate(ds, dt, sl_test_seed() + 7 * d, n, &par, 0, n, x, &err)) {
+                CHECK(0, "%s %s not generated: %s", dsn[d], sl_dtype_name(dt), err.msg);
+                free(x);
+                continue;
+            }
+            sl_reference ref[2];
+            int have[2];
+            for (int tl = 0; tl < 2; tl++) {
+                have[tl] = sl_reference_compute(&ref[tl], x, tl ? n - 1 : n, dt, &err) == 0;
+                CHECK(have[tl], "reference failed: %s", err.msg);
+            }
+            for (size_t s = 0; s < 2; s++) {
+                size_t np = sl_lc_points("kahan", sms[s], pts, MAXP);
+                if (np > MAXP) np = MAXP;
+                for (size_t i = 0; i < np; i++) {
+                    /* offsets that are no multiple of the element size: not swept (lc_walk) */
+                    if (!have[pts[i].tail] || pts[i].offset % sl_dtype_size(dt)) continue;
+                    double r;
+                    const long before = points_checked;
+                    check_point(v, &pts[i], x, pts[i].tail ? n - 1 : n, dt, &ref[pts[i].tail], dsn[d], &r);
+                    judged += points_checked > before;
+                    accs_judged += points_checked > before && pts[i].accs > 1;
+                }
+            }
+            for (int tl = 0; tl < 2; tl++)
+                if (have[tl]) sl_reference_clear(&ref[tl]);
+            free(x);
+        }
+    }
+    /* 3 datasets x 4 formats x 2 grids, 12 points with 2..8 accumulators each */
+    CHECK(accs_judged == 3 * 4 * 2 * 12, "kahan: %ld points with accumulators judged", accs_judged);
+    printf("tlaunch: kahan on adversarial data: %ld points judged (%ld with 2..8 accumulators)\n", judged,
+           accs_judged);
+}
+
 int main(void)
 {
     sl_test_seed();
@@ -494,6 +708,8 @@ int main(void)
     labels_and_registration();
     grid_stride_accumulators();
     vec4_width_accumulators();
+    kahan_accumulators();
+    kahan_adversarial();
     sweep_twins();
     for (size_t vi = 0; sl_lc_variant_name(vi); vi++) {
         const sl_variant *v = sl_variant_find_op("sum", sl_lc_variant_name(vi));

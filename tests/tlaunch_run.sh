@@ -36,6 +36,9 @@ check({r["sweep"] for r in lc} == {"block", "grid", "items", "accumulators", "al
 check({r["offset"] for r in lc} == {"0", "4", "8", "12"}, "offsets %s" % {r["offset"] for r in lc})
 check({r["block"] for r in lc if r["sweep"] == "block"} >= {"32", "64", "128", "256", "512", "1024"}, "blocks")
 check({r["accumulators"] for r in lc if r["variant"] == "vec4"} == {"1", "2", "4", "8"}, "vec4 accumulators")
+for v in ["grid-stride", "kahan"]:
+    check({(r["block_req"], r["accumulators"]) for r in lc if r["variant"] == v and r["sweep"] == "accumulators"} ==
+          {(str(b), str(a)) for b in (128, 256, 512, 1024) for a in (1, 2, 4, 8)}, "%s accumulators x block" % v)
 check({(r["items"], r["accumulators"]) for r in lc if r["variant"] == "vec4" and r["sweep"] == "items"} ==
       {(str(i), str(a)) for i in (1, 2, 4, 8) for a in (1, 2, 4, 8) if a <= i}, "vec4 items x accumulators")
 # every width at every offset and n - 1

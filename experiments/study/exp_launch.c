@@ -16,6 +16,7 @@
 #include <string.h>
 #include "sl_study.h"
 #include "ladder/ladder.h"
+#include "accuracy/accuracy.h"
 
 /* The variants swept, and what each takes (kinds decide the sweeps of sl_lc_points). */
 typedef enum {
@@ -24,7 +25,8 @@ typedef enum {
     LC_PERSISTENT,  /* requested grid: block sweep, block x grid map, alignment */
     LC_VEC_ACC,     /* vec4: persistent, plus accumulators x block, items x accumulators, load
                        width x alignment */
-    LC_GS_ITEMS,    /* kahan: persistent (blocks multiples of 32), items size its default grid */
+    LC_GS_ITEMS,    /* kahan: persistent (blocks multiples of 32), items size its default grid;
+                       accumulators x block */
     LC_FIXED_BLOCK  /* multipass: the block is part of the algorithm; grid and alignment only */
 } lc_kind;
 
@@ -39,7 +41,7 @@ static const lc_variant lc_vars[] = {
     {"warp-shuffle", LC_TILE, 0, 0},      {"grid-stride", LC_PERSISTENT, 0, 1},
     {"vec4", LC_VEC_ACC, 1, 1},           {"multi-load", LC_MULTI, 0, 0},
     {"packed", LC_PERSISTENT, 1, 0},      {"block-reduce", LC_PERSISTENT, 0, 0},
-    {"kahan", LC_GS_ITEMS, 1, 0},         {"multipass", LC_FIXED_BLOCK, 1, 0},
+    {"kahan", LC_GS_ITEMS, 1, 1},         {"multipass", LC_FIXED_BLOCK, 1, 0},
 };
 #define LC_NVARS (sizeof lc_vars / sizeof lc_vars[0])
 
@@ -96,8 +98,8 @@ size_t sl_lc_points(const char *variant, uint32_t sm_count, sl_lc_point *out, si
     /* kahan: vectors per thread that size its default grid */
     if (lv->kind == LC_GS_ITEMS)
         for (uint32_t i = 1; i <= 8; i *= 2) k = add_point(out, k, max, "items", 256, 0, i, 0, 0, 0);
-    /* vec4, grid-stride: independent accumulators per thread x block (vec4 at 8 loads a step,
-     * so only the accumulators change) */
+    /* vec4, grid-stride, kahan: independent accumulators per thread x block (vec4 at 8 loads a
+     * step, so only the accumulators change; kahan: sets of per-lane Kahan accumulators) */
     if (lv->accs)
         for (uint32_t a = 1; a <= 8; a *= 2)
             for (size_t b = 1; b < NELEM(map_blocks); b++)
@@ -248,16 +250,18 @@ static int lc_ns(const sl_run *run, uint64_t *ns)
 
 #define LC_MAX_POINTS 128
 
-/* The resource use of a ladder rung's kernel at a measured point (registers per thread, resident
- * blocks per SM, theoretical occupancy), appended to DIR/launch_attrs.csv (variant, dtype, n,
- * config: the key of its results.csv row); launch.csv joins it. A rung whose attributes cannot
- * be read leaves a note; the other families have no such entry yet. */
+/* The resource use of a ladder rung's or kahan's kernel at a measured point (registers per
+ * thread, resident blocks per SM, theoretical occupancy), appended to DIR/launch_attrs.csv
+ * (variant, dtype, n, config: the key of its results.csv row); launch.csv joins it. A kernel whose
+ * attributes cannot be read leaves a note; multipass has no such entry yet. */
 static void lc_attrs_row(sl_run *run, const sl_rowctx *c, const sl_variant *v, const sl_launch *cfg)
 {
-    if (strcmp(v->family, "ladder")) return;
+    const int ladder = !strcmp(v->family, "ladder");
+    if (!ladder && strcmp(v->name, "kahan")) return;
     sl_kernel_attrs a;
     sl_err e = {{0}};
-    if (sl_ladder_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)) {
+    if (ladder ? sl_ladder_kernel_attrs(v, c->n, c->dt, cfg, &a, &e)
+               : sl_accuracy_kernel_attrs(v, c->n, c->dt, cfg, &a.regs, &a.blocks_per_sm, &a.occupancy, &e)) {
         sl_notes_add(&run->notes, "launch-config: %s", e.msg);
         return;
     }
@@ -429,8 +433,9 @@ int sl_exp_launch(sl_run *run, sl_err *err) { return lc_walk(run, 1, NULL, err);
 
 /* ---- launch.csv ---------------------------------------------------------------------------- */
 /* Accumulators per thread of a point: vec4's accs (its items when not requested), grid-stride's
- * accs; the per-lane accumulators of the 16-byte loaders (packed, kahan, multipass: one per
- * element of a vector); 1 for the scalar ones. */
+ * and kahan's accs (1 when not requested; kahan's are sets of one Kahan accumulator per element
+ * of a vector); the per-lane accumulators of the other 16-byte loaders (packed, multipass: one
+ * per element of a vector); 1 for the scalar ones. */
 static unsigned lc_accumulators(const char *variant, sl_dtype dt, unsigned items, unsigned accs)
 {
     const lc_variant *lv = lc_find(variant);

@@ -189,13 +189,16 @@ static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
 /* ================================ grid-stride engine =======================================
  * Shared by atomic-block (plain adds in the input format), fp64-acc (plain adds in double)
  * and kahan (Kahan lanes, compensated-pair tree); 16-bit input in float32 (fp64-acc: double).
- * Thread g of T = grid*block threads keeps one accumulator per vector lane (W = 4 floats /
- * 2 doubles / 8 float16 or bfloat16 values per 16-byte load):
- *   g < head: lane 0 takes x[g]  (head: elements before the first 16-byte boundary)
- *   j = g, g+T, ...: lane k takes x[head + j*W + k]     (nv = (n-head)/W full vectors)
- *   g < tail: lane 0 takes x[head + nv*W + g]
- *   thread value: W=4: (l0+l1)+(l2+l3); W=2: l0+l1; W=8: ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7))
- *   (+ is the variant's combine)
+ * Thread g of T = grid*block threads keeps A independent sets of one accumulator per vector
+ * lane (W = 4 floats / 2 doubles / 8 float16 or bfloat16 values per 16-byte load; A = accs for
+ * kahan, 1 when 0; always 1 for atomic-block and fp64-acc, which ignore accs):
+ *   g < head: set 0, lane 0 takes x[g]  (head: elements before the first 16-byte boundary)
+ *   step s = 0, 1, ..: vector j = g + s*T: set s mod A, lane k takes x[head + j*W + k]
+ *                                                        (nv = (n-head)/W full vectors)
+ *   g < tail: set 0, lane 0 takes x[head + nv*W + g]
+ *   set value: W=4: (l0+l1)+(l2+l3); W=2: l0+l1; W=8: ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7))
+ *   (+ is the variant's combine); thread value: the sets' values p_q folded pairwise,
+ *   for w = A/2 .. 1: p_q = p_q + p_{q+w} (q < w), then p_0 (A = 1: the set value itself)
  * then the block tree (sl_block_sum shape), then the variant's device step. The variant is
  * v->impl: SL_ACC_ATOMIC_BLOCK, SL_ACC_KAHAN or SL_ACC_FP64_ACC. */
 static void gs_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
@@ -230,7 +233,6 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
     const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
     const uint64_t nv = (n - head) / W;
     const uint64_t ts = head + nv * W;
-    (void)err;
 
 #define GS_LANE_ADD(q_, xval)                                                                 \
     do {                                                                                      \
@@ -254,25 +256,40 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
         }                                                                                     \
     } while (0)
 
+    /* A sets of W lanes (kahan's accs; the others one set); resolve leaves accs 0 for 1 */
+    const uint32_t A = kind == SL_ACC_KAHAN && cfg->accs ? cfg->accs : 1;
+    if (A != 1 && A != 2 && A != 4 && A != 8)
+        return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", v->name, A);
     /* Thread by thread: thread g's lanes see their inputs in the order above (head, the vectors
-     * j = g, g + T, ..., tail); a[] holds the lanes, c[] their Kahan compensations. */
+     * j = g, g + T, ... of steps s = 0, 1, ... into set s mod A, tail); a[q W + k] holds set q's
+     * lane k, c[] their Kahan compensations. */
     for (uint64_t g = 0; g < T; g++) {
-        double a[8], c[8], *l = a;
-        for (int k = 0; k < 8; k++) a[k] = c[k] = 0.0; /* W <= 8 */
+        double a[64], c[64], *l = a;
+        for (int k = 0; k < 8; k++) a[k] = c[k] = 0.0; /* W <= 8; a fixed count: no memset call */
+        for (uint32_t k = 8; k < A * W; k++) a[k] = c[k] = 0.0; /* the other sets: A W <= 64 */
         if (g < head) GS_LANE_ADD(0, sl_tw_load(x, dt, g));
-        for (uint64_t j = g; j < nv; j += T)
-            for (uint32_t k = 0; k < W; k++) GS_LANE_ADD(k, sl_tw_load(x, dt, head + j * W + k));
+        uint64_t s = 0;
+        for (uint64_t j = g; j < nv; j += T, s++) {
+            const uint32_t o = (uint32_t)(s & (A - 1)) * W; /* A a power of two */
+            for (uint32_t k = 0; k < W; k++) GS_LANE_ADD(o + k, sl_tw_load(x, dt, head + j * W + k));
+        }
         if (g < n - ts) GS_LANE_ADD(0, sl_tw_load(x, dt, ts + g));
         if (kind == SL_ACC_KAHAN) {
-            /* lane k leaves as (s, -c) */
-            sl_tw_pair q[8];
-            for (uint32_t k = 0; k < W; k++) q[k] = (sl_tw_pair){l[k], -c[k]};
-            sl_tw_pair p = sl_tw_pair_add(q[0], q[1], acc);
-            if (W >= 4) p = sl_tw_pair_add(p, sl_tw_pair_add(q[2], q[3], acc), acc);
-            if (W == 8)
-                p = sl_tw_pair_add(p, sl_tw_pair_add(sl_tw_pair_add(q[4], q[5], acc),
-                                                     sl_tw_pair_add(q[6], q[7], acc), acc), acc);
-            vp[g] = p;
+            /* lane k of set r leaves as (s, -c); each set's lane tree, then the sets folded */
+            sl_tw_pair ps[8];
+            for (uint32_t r = 0; r < A; r++) {
+                sl_tw_pair q[8];
+                for (uint32_t k = 0; k < W; k++) q[k] = (sl_tw_pair){l[r * W + k], -c[r * W + k]};
+                sl_tw_pair p = sl_tw_pair_add(q[0], q[1], acc);
+                if (W >= 4) p = sl_tw_pair_add(p, sl_tw_pair_add(q[2], q[3], acc), acc);
+                if (W == 8)
+                    p = sl_tw_pair_add(p, sl_tw_pair_add(sl_tw_pair_add(q[4], q[5], acc),
+                                                         sl_tw_pair_add(q[6], q[7], acc), acc), acc);
+                ps[r] = p;
+            }
+            for (uint32_t w = A / 2; w >= 1; w /= 2)
+                for (uint32_t r = 0; r < w; r++) ps[r] = sl_tw_pair_add(ps[r], ps[r + w], acc);
+            vp[g] = ps[0];
         } else if (W == 8) {
             vs[g] = sl_tw_add(sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc),
                               sl_tw_add(sl_tw_add(l[4], l[5], acc), sl_tw_add(l[6], l[7], acc), acc), acc);
@@ -477,13 +494,26 @@ static int atomic_block_cpu(const sl_variant *v, const void *x, uint64_t n, sl_d
 /* ================================ kahan =====================================================
  * Kahan lanes (y = x - c; t = s + y; c = (t - s) - y; s = t) leave as pairs (s, -c); pairs
  * combine by TwoSum with carried errors: s = s1+s2, bp = s-s1, err = (s1-(s-bp)) + (s2-bp),
- * e = err + (e1+e2); lanes -> warp -> block -> last-block finish (thread t: a = (+0,+0);
- * a = a (+) p[i] for i = t, t+block, ...; block tree); result fl(s + e) in the input format. */
+ * e = err + (e1+e2); lanes -> sets (accs: A independent sets of lanes, folded pairwise; the
+ * engine above) -> warp -> block -> last-block finish (thread t: a = (+0,+0); a = a (+) p[i] for
+ * i = t, t+block, ...; block tree); result fl(s + e) in the input format. */
 /* kahan and fp64-acc: the engine, block values, then the last-block finish. */
 static double gs_finish_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)v;
     return gs_depth_threads(n, dt, cfg) + sl_tw_depth_finish(cfg->grid, cfg->block);
+}
+
+/* kahan with A = accs sets (1 when 0): set 0 of the first thread takes ceil(steps / A) of its
+ * ceil(nv / T) vectors (head and tail at most 2 more), then the lane tree and log2 A folds. */
+static double kahan_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    (void)v;
+    const uint64_t T = (uint64_t)cfg->grid * cfg->block, A = cfg->accs ? cfg->accs : 1;
+    const uint64_t steps = ceil_div(n / sl_vec_width(dt), T ? T : 1);
+    return (double)ceil_div(steps, A) + 2.0 + (double)sl_tw_ceil_log2(sl_vec_width(dt)) +
+           (double)sl_tw_ceil_log2((uint32_t)A) + sl_tw_depth_block_sum(cfg->block) +
+           sl_tw_depth_finish(cfg->grid, cfg->block);
 }
 
 static int kahan_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
@@ -629,6 +659,16 @@ static int multipass_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     return 0;
 }
 
+#ifndef SUMLAB_HAVE_CUDA
+/* Without CUDA there is no kernel to ask (accuracy.cu defines this otherwise). */
+int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                             int *regs, int *blocks_per_sm, double *occupancy, sl_err *err)
+{
+    (void)n; (void)dt; (void)cfg; (void)regs; (void)blocks_per_sm; (void)occupancy;
+    return sl_err_set(err, "%s: no kernel attributes: sumlab was built without CUDA", v->name);
+}
+#endif
+
 /* ================================ descriptors =============================================== */
 /* Every member with a kernel: the family's one workspace() and gpu() (the member is .impl). */
 #define ACC_GPU                                                                             \
@@ -662,7 +702,7 @@ const sl_variant sl_v_kahan = {
     .description = "compensated (Kahan) per thread, compensated (TwoSum) combination through "
                    "the tree",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_COMPENSATED,
-    .resolve = gs_resolve, .depth = gs_finish_depth, .cpu = kahan_cpu, ACC_GPU,
+    .resolve = gs_resolve, .depth = kahan_depth, .cpu = kahan_cpu, ACC_GPU,
 };
 const sl_variant sl_v_fp64_acc = {
     .name = "fp64-acc", .op = "sum", .family = "accuracy", .impl = SL_ACC_FP64_ACC,

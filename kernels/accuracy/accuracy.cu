@@ -7,7 +7,9 @@
  * Compensated steps are written out operation by operation; each one rounds once.
  * Performance considerations: the grid-stride variants keep 4 or 8 (kUnroll) independent
  * 16-byte loads in flight per thread and one accumulator per vector lane (4 for float,
- * 2 for double), so Kahan's 4-add dependency chain is hidden behind memory latency. */
+ * 2 for double), so Kahan's 4-add dependency chain is hidden behind memory latency; kahan
+ * takes A = accs (1, 2, 4, 8) sets of them, consecutive loads into different sets (shorter
+ * chains, more registers). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "accuracy/accuracy.h"
@@ -77,46 +79,24 @@ template <typename In, typename T> struct KahanLane {
 };
 
 /* ---- grid-stride engine --------------------------------------------------------------------
- * Thread g of T = grid*block threads, one accumulator per vector lane k (W lanes):
- *   g < head: lane 0 takes x[g];
- *   vectors j = g, g+T, g+2T, ... (vector j = x[head + j*W .. +W-1]): lane k takes element k;
- *   g < tail count: lane 0 takes x[head + nv*W + g];
- *   thread value: W=4: (l0 (+) l1) (+) (l2 (+) l3); W=2: l0 (+) l1; W=8 (float16/bfloat16):
+ * Thread g of T = grid*block threads, A independent sets (kahan's accs; 1 for the others) of
+ * one accumulator per vector lane k (W lanes):
+ *   g < head: set 0, lane 0 takes x[g];
+ *   step s = 0, 1, ..: vector j = g + s*T (x[head + j*W .. +W-1]): set s mod A, lane k takes
+ *   element k;
+ *   g < tail count: set 0, lane 0 takes x[head + nv*W + g];
+ *   set value: W=4: (l0 (+) l1) (+) (l2 (+) l3); W=2: l0 (+) l1; W=8 (float16/bfloat16):
  *   ((l0 (+) l1) (+) (l2 (+) l3)) (+) ((l4 (+) l5) (+) (l6 (+) l7));
+ *   thread value: for w = A/2 .. 1: p_q = p_q (+) p_{q+w} (q < w); p_0;
  *   sl_block_reduce; then gs_finish_kernel: sl_grid_finish (thread t: a = zero; a (+)= p[t],
  *   p[t+block], ...; sl_block_reduce), Out = L::final(a); gs_atomic_kernel: thread 0
- *   atomicAdd(result, block value). */
-template <typename In, class L>
-__device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__ x, uint64_t n,
-                                                         uint64_t head, uint64_t nv)
+ *   atomicAdd(result, block value).
+ * The unrolled loop takes U = kUnroll steps at a time (A divides U, so its load u is step
+ * s0 + u with s0 a multiple of A: set u mod A); the remaining steps (fewer than U) start at a
+ * multiple of U, so remainder load u goes to set u mod A as well. */
+template <class L, int W>
+__device__ __forceinline__ typename L::Op::A set_value(const typename L::S *acc)
 {
-    typedef typename sl_vec<In>::type V;
-    constexpr int W = sl_vec<In>::W;
-    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    typename L::S acc[W];
-#pragma unroll
-    for (int k = 0; k < W; k++) acc[k] = L::init();
-    if (g < head) L::add(acc[0], x[g]);
-    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = g;
-    constexpr int U = L::kUnroll;
-    for (; j + (U - 1) * T < nv; j += U * T) {
-        V v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = xv[j + u * T];
-#pragma unroll
-        for (int u = 0; u < U; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) L::add(acc[k], sl_vec_lane(v[u], k));
-    }
-    for (; j < nv; j += T) {
-        V v = xv[j];
-#pragma unroll
-        for (int k = 0; k < W; k++) L::add(acc[k], sl_vec_lane(v, k));
-    }
-    const uint64_t ts = head + nv * W;
-    if (g < n - ts) L::add(acc[0], x[ts + g]);
     typedef typename L::Op Op;
     if (W == 8)
         return Op::add(Op::add(Op::add(L::out(acc[0]), L::out(acc[1])),
@@ -129,7 +109,62 @@ __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__
     return Op::add(L::out(acc[0]), L::out(acc[1 % W]));
 }
 
-template <typename In, class L>
+template <typename In, class L, int A = 1>
+__device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__ x, uint64_t n,
+                                                         uint64_t head, uint64_t nv)
+{
+    typedef typename sl_vec<In>::type V;
+    constexpr int W = sl_vec<In>::W;
+    constexpr int U = L::kUnroll;
+    static_assert(A >= 1 && A <= U && U % A == 0, "the sets divide the unrolled steps");
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    typename L::S acc[A][W];
+#pragma unroll
+    for (int q = 0; q < A; q++)
+#pragma unroll
+        for (int k = 0; k < W; k++) acc[q][k] = L::init();
+    if (g < head) L::add(acc[0][0], x[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = xv[j + u * T];
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) L::add(acc[u % A][k], sl_vec_lane(v[u], k));
+    }
+    if (A == 1) {
+        for (; j < nv; j += T) {
+            V v = xv[j];
+#pragma unroll
+            for (int k = 0; k < W; k++) L::add(acc[0][k], sl_vec_lane(v, k));
+        }
+    } else {
+#pragma unroll
+        for (int u = 0; u < U - 1; u++)
+            if (j + u * T < nv) {
+                V v = xv[j + u * T];
+#pragma unroll
+                for (int k = 0; k < W; k++) L::add(acc[u % A][k], sl_vec_lane(v, k));
+            }
+    }
+    const uint64_t ts = head + nv * W;
+    if (g < n - ts) L::add(acc[0][0], x[ts + g]);
+    typedef typename L::Op Op;
+    typename Op::A p[A];
+#pragma unroll
+    for (int q = 0; q < A; q++) p[q] = set_value<L, W>(acc[q]);
+#pragma unroll
+    for (int w = A / 2; w >= 1; w /= 2)
+#pragma unroll
+        for (int q = 0; q < w; q++) p[q] = Op::add(p[q], p[q + w]);
+    return p[0];
+}
+
+template <typename In, class L, int NA = 1>
 __global__ void __launch_bounds__(1024)
 gs_finish_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work,
                  typename L::Out *result)
@@ -137,7 +172,7 @@ gs_finish_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     typedef typename L::Op Op;
     typedef typename Op::A A;
     __shared__ A s_warp[32];
-    A v = thread_value<In, L>(x, n, head, nv);
+    A v = thread_value<In, L, NA>(x, n, head, nv);
     v = sl_block_reduce<Op>(v, s_warp);
     sl_grid_finish<Op, L>(v, sl_ws_partials<A>(work), sl_ws_counter(work), result);
 }
@@ -389,8 +424,11 @@ static int acc_prep(const sl_variant *v, sl_dtype dt, size_t work_bytes, acc_arg
     case SL_ACC_FP64_ACC:
         if (dt == SL_F64) return sl_err_set(err, "%s: float32/float16/bfloat16 input only", v->name);
         /* fall through */
-    case SL_ACC_ATOMIC_BLOCK:
     case SL_ACC_KAHAN:
+        if (a->cfg->accs > 1 && a->cfg->accs != 2 && a->cfg->accs != 4 && a->cfg->accs != 8)
+            return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", v->name, a->cfg->accs);
+        /* fall through */
+    case SL_ACC_ATOMIC_BLOCK:
         if (gs_prep(v, dt, a, err)) return -1;
         return sl_check_workspace(v, a->work, work_bytes, need, err);
     case SL_ACC_MULTIPASS:
@@ -411,6 +449,30 @@ static const char *fp64_acc_launch(const acc_args &a)
     gs_finish_kernel<X, PlainLane<X, double> ><<<c->grid, c->block, 0, a.s>>>(
         (const X *)a.x, a.n, a.head, a.nv, a.work, (X *)a.result);
     return "gs_finish_kernel<fp64-acc>";
+}
+
+/* kahan: A = accs independent sets of lanes (0: 1; acc_prep refuses any other than 1, 2, 4, 8). */
+template <typename X, typename T>
+static const char *kahan_launch(const acc_args &a)
+{
+    const sl_launch *c = a.cfg;
+    const X *x = (const X *)a.x;
+    X *res = (X *)a.result;
+    typedef KahanLane<X, T> L;
+    switch (c->accs) {
+    case 2:
+        gs_finish_kernel<X, L, 2><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, a.work, res);
+        return "gs_finish_kernel<kahan, 2 accumulators>";
+    case 4:
+        gs_finish_kernel<X, L, 4><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, a.work, res);
+        return "gs_finish_kernel<kahan, 4 accumulators>";
+    case 8:
+        gs_finish_kernel<X, L, 8><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, a.work, res);
+        return "gs_finish_kernel<kahan, 8 accumulators>";
+    default:
+        gs_finish_kernel<X, L><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, a.work, res);
+        return "gs_finish_kernel<kahan>";
+    }
 }
 
 /* multipass: level 0 over at most one block per tile, vector loads when x is 16-aligned. */
@@ -449,14 +511,41 @@ static const char *acc_launch(const sl_variant *v, const acc_args &a)
             gs_atomic_kernel<X, X><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv, res);
         }
         return "gs_atomic_kernel";
-    case SL_ACC_KAHAN:
-        gs_finish_kernel<X, KahanLane<X, T> ><<<c->grid, c->block, 0, a.s>>>(x, a.n, a.head, a.nv,
-                                                                            a.work, res);
-        return "gs_finish_kernel<kahan>";
+    case SL_ACC_KAHAN: return kahan_launch<X, T>(a);
     case SL_ACC_FP64_ACC: return fp64_acc_launch<X>(a);
     case SL_ACC_MULTIPASS: return mp_launch<X, T>(a);
     default: return NULL;
     }
+}
+
+/* The kernel kahan_launch enqueues for accs A, input X accumulated in T. */
+template <typename X, typename T>
+static const void *kahan_fn(uint32_t accs)
+{
+    typedef KahanLane<X, T> L;
+    switch (accs) {
+    case 2: return (const void *)gs_finish_kernel<X, L, 2>;
+    case 4: return (const void *)gs_finish_kernel<X, L, 4>;
+    case 8: return (const void *)gs_finish_kernel<X, L, 8>;
+    default: return (const void *)gs_finish_kernel<X, L>;
+    }
+}
+
+extern "C" int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt,
+                                        const sl_launch *cfg, int *regs, int *blocks_per_sm,
+                                        double *occupancy, sl_err *err)
+{
+    if (v->impl != SL_ACC_KAHAN)
+        return sl_err_set(err, "%s: no kernel attributes for this member (impl %d)", v->name, v->impl);
+    sl_launch c = *cfg;
+    sl_variant_resolve(v, &c, n, dt);
+    if (c.accs > 1 && c.accs != 2 && c.accs != 4 && c.accs != 8)
+        return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", v->name, c.accs);
+    const void *fn = dt == SL_F64    ? kahan_fn<double, double>(c.accs)
+                     : dt == SL_F16  ? kahan_fn<__half, float>(c.accs)
+                     : dt == SL_BF16 ? kahan_fn<__nv_bfloat16, float>(c.accs)
+                                     : kahan_fn<float, float>(c.accs);
+    return sl_kernel_attrs_of(fn, c.block, 0, v->name, regs, blocks_per_sm, occupancy, err);
 }
 
 extern "C" int sl_accuracy_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,

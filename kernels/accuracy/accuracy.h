@@ -34,4 +34,17 @@ typedef enum {
 
 /* The 16-byte vector width and the scalar head: sl_layout.h. */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* Registers per thread, resident blocks per SM and theoretical occupancy (resident threads over
+ * the SM's maximum) of the kernel kahan's launcher picks for cfg (its accumulators: accs),
+ * resolved as the launcher resolves it, on the current device. 0, or -1 with err (another
+ * member, a build without CUDA). Used by the launch-config experiment. */
+int sl_accuracy_kernel_attrs(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg,
+                             int *regs, int *blocks_per_sm, double *occupancy, sl_err *err);
+#ifdef __cplusplus
+}
+#endif
+
 #endif
