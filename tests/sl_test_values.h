@@ -1,11 +1,13 @@
 /* sl_test_values.h: small helpers the twin tests share: a double stored in any format, uniform
  * and normal draws from the test RNG (sl_test.h), the same-value test (NaN equals NaN, -0 is not
- * +0), and one CPU twin run under a launch request. */
+ * +0), one CPU twin run under a launch request, and a registry dataset's values. */
 #ifndef SL_TEST_VALUES_H
 #define SL_TEST_VALUES_H
 #include <math.h>
 #include <string.h>
+#include "sl_datasets.h"
 #include "sl_test.h"
+#include "sl_test_half.h"
 #include "sl_variants.h"
 #include "sumlab/half.h"
 
@@ -44,5 +46,18 @@ static inline double sl_test_cpu_run(const sl_variant *v, const void *x, uint64_
     sl_err err = {0};
     CHECK(sl_variant_cpu(v, x, n, dt, cfg, &r, &err) == 0, "%s: %s", v->name, err.msg);
     return r;
+}
+/* n values of the registry's dataset ds in dt into buf (its default parameters, 16-bit ones
+ * fitted: sl_test_half.h; the test seed): 0 generated, 1 left out (values beyond a 16-bit
+ * format), -1 not generated (a CHECK failure). */
+static inline int sl_test_dataset(const sl_dataset *ds, sl_dtype dt, uint64_t n, void *buf)
+{
+    sl_params p;
+    sl_err err = {0};
+    CHECK(sl_test_params(ds, dt, &p, &err) == 0, "%s", err.msg);
+    const int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, buf, &err);
+    if (sl_test_half_overflow(dt, rc, &err)) return 1;
+    CHECK(rc == 0, "dataset %s %s: %s", ds->name, sl_dtype_name(dt), err.msg);
+    return rc ? -1 : 0;
 }
 #endif
