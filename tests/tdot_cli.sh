@@ -7,28 +7,18 @@
 set -u
 sumlab=${1:?usage: tdot_cli.sh PATH/TO/sumlab}
 seed=${SUMLAB_SEED:-${2:-20261129}}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tdot_cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+check_init tdot_cli tmp
 export SUMLAB_NO_GPU=1
-fails=0 checks=0
-fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
-check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
 
-python3 - "$tmp" "$seed" <<'PY'
+python3 - "$tmp" "$seed" "$check_dir" <<'PY'
 import random, struct, sys
 from fractions import Fraction
 tmp, seed = sys.argv[1], int(sys.argv[2])
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, sys.argv[3])
+from exact_round import rnd
 rng = random.Random(seed)
-
-def rnd(q, p, emin):
-    if q == 0:
-        return 0.0
-    s, a = (-1 if q < 0 else 1), abs(q)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a: e -= 1
-    while Fraction(2) ** (e + 1) <= a: e += 1
-    qe = max(e - p + 1, emin - p + 1)
-    return s * float(round(a / Fraction(2) ** qe) * Fraction(2) ** qe)
 
 fmts = {"f32": ("<f", 24, -126), "f64": ("<d", 53, -1022)}
 for name, (code, p, emin) in fmts.items():

@@ -10,15 +10,8 @@ src=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 [ -x "$bin" ] || { echo "tfiles: $bin is not an executable" >&2; exit 1; }
 export SUMLAB_PLOTS_DIR=$src/plots SUMLAB_NO_GPU=1 SUMLAB_NO_CHARTS=1
 unset SUMLAB_MAX_ROWS SUMLAB_SEED
-t=$(mktemp -d "${TMPDIR:-/tmp}/tfiles.XXXXXX")
-trap 'rm -rf "$t"' EXIT
-fails=0
-checks=0
-check() { # description command...
-  local d=$1; shift
-  checks=$((checks + 1))
-  if ! "$@"; then fails=$((fails + 1)); echo "FAIL: $d" >&2; fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+check_init tfiles t
 small=(--preset tiny --backend cpu --variants serial,kahan)
 col() { # results.csv column NAME of the rows matching dataset DS, variant V: col DIR NAME DS V
   awk -F, -v name="$2" -v ds="$3" -v v="$4" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -92,9 +92,13 @@ int main(void)
     const int runs = quick ? 10 : 50;
     const uint64_t ns[] = {1000, ((uint64_t)1 << 24) + 1};
     /* launch requests: grid / block / sm_count (0 = the variant's or the device's default) */
-    const sl_launch reqs[] = {{0, 0, 0, 0, 0, 0},     {64, 3, 0, 0, 0, 0},  {1024, 0, 0, 0, 0, 0},
-                              {96, 0, 7, 0, 0, 0},    {256, 1000, 0, 0, 0, 0}, {512, 0, 300, 0, 0, 0},
-                              {32, 1, 1, 0, 0, 0}};
+    const sl_launch reqs[] = {{.block = 0},
+                              {.block = 64, .grid = 3},
+                              {.block = 1024},
+                              {.block = 96, .sm_count = 7},
+                              {.block = 256, .grid = 1000},
+                              {.block = 512, .sm_count = 300},
+                              {.block = 32, .grid = 1, .sm_count = 1}};
     const size_t nreqs = sizeof reqs / sizeof *reqs;
     double *r = malloc((size_t)runs * sizeof *r);
     if (!r) return 1;

@@ -13,6 +13,7 @@
 #include "sl_datasets.h"
 #include "sl_test.h"
 #include "sl_test_half.h"
+#include "sl_test_values.h"
 #include "sl_twin.h"
 #include "sumlab/half.h"
 
@@ -22,32 +23,11 @@ static const sl_variant *acc, *rep;
 static double worst_ulps[4], worst_ulps_big[4];   /* all, |lse| >= 1 */
 
 static int fidx(sl_dtype dt) { return dt == SL_F32 ? 0 : dt == SL_F64 ? 1 : dt == SL_F16 ? 2 : 3; }
-static void put(void *x, sl_dtype dt, size_t i, double v)
-{
-    if (dt == SL_F64) ((double *)x)[i] = v;
-    else if (dt == SL_F32) ((float *)x)[i] = (float)v;
-    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
-}
-static double unif(void) { return (double)(sl_test_rand64() >> 11) * 0x1p-53; }
-static double gauss(void)
-{
-    double u = unif() + 0x1p-60, v = unif();
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
-static int same(double a, double b) { return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b)); }
 
 static double run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt, uint32_t block,
                   uint32_t grid)
 {
-    sl_launch cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.block = block;
-    cfg.grid = grid;
-    sl_variant_resolve(v, &cfg, n, dt);
-    double r = NAN;
-    sl_err err = {0};
-    CHECK(sl_variant_cpu(v, x, n, dt, &cfg, &r, &err) == 0, "%s: %s", v->name, err.msg);
-    return r;
+    return sl_test_cpu_run(v, x, n, dt, block, grid, NULL);
 }
 
 /* accurate within 1 ulp (float32, 16-bit) and both within their bounds (every format), or the
@@ -62,7 +42,7 @@ static void check(const void *x, uint64_t n, sl_dtype dt, const char *what)
         const double ra = run(acc, x, n, dt, shapes[s][0], shapes[s][1]);
         const double rr = run(rep, x, n, dt, shapes[s][0], shapes[s][1]);
         if (!ref.finite) {
-            CHECK(same(ra, ref.rounded) && same(rr, ref.rounded), "%s dt %s: accurate %a, "
+            CHECK(sl_test_same(ra, ref.rounded) && sl_test_same(rr, ref.rounded), "%s dt %s: accurate %a, "
                   "reproducible %a, expected %a", what, sl_dtype_name(dt), ra, rr, ref.rounded);
             continue;
         }
@@ -124,9 +104,10 @@ static void check_orders(void *x, uint64_t n, sl_dtype dt, const char *what)
     sl_twin_set_threads(3);
     const double rthr = run(rep, y, n, dt, 0, 0);
     sl_twin_set_threads(1);
-    CHECK(same(r0, rrev) && same(r0, rsort) && same(r0, rshuf) && same(r0, rthr),
-          "reproducible %s dt %s n %llu: %a, reversed %a, sorted %a, shuffled %a, 3 threads %a",
-          what, sl_dtype_name(dt), (unsigned long long)n, r0, rrev, rsort, rshuf, rthr);
+    CHECK(sl_test_same(r0, rrev) && sl_test_same(r0, rsort) && sl_test_same(r0, rshuf) &&
+              sl_test_same(r0, rthr),
+          "reproducible %s dt %s n %llu: %a, reversed %a, sorted %a, shuffled %a, 3 threads %a", what,
+          sl_dtype_name(dt), (unsigned long long)n, r0, rrev, rsort, rshuf, rthr);
     free(y);
 }
 
@@ -150,42 +131,46 @@ int main(void)
                 const uint64_t n = sizes[a];
                 if (n > 1000 && b % 2) continue;
                 const double sg = dt == SL_F16 ? sigmas[b] / 4.0 : sigmas[b];
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, gauss() * sg);
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, sl_test_gauss() * sg);
                 check(buf, n, dt, "logits");
                 if (b == 2 && n > 2) check_orders(buf, n, dt, "logits");
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, gauss() * sg + (dt == SL_F16 ? -8.0 : -200.0));
+                for (uint64_t i = 0; i < n; i++)
+                    sl_test_put(buf, dt, i, sl_test_gauss() * sg + (dt == SL_F16 ? -8.0 : -200.0));
                 check(buf, n, dt, "shifted down");
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, gauss() * sg + (dt == SL_F16 ? 8.0 : 200.0));
+                for (uint64_t i = 0; i < n; i++)
+                    sl_test_put(buf, dt, i, sl_test_gauss() * sg + (dt == SL_F16 ? 8.0 : 200.0));
                 check(buf, n, dt, "shifted up");
                 for (uint64_t i = 0; i < n; i++)
-                    put(buf, dt, i, sl_test_rand64() % 4 == 0 ? -INFINITY : gauss() * sg);
+                    sl_test_put(buf, dt, i, sl_test_rand64() % 4 == 0 ? -INFINITY : sl_test_gauss() * sg);
                 check(buf, n, dt, "masked");
                 if (b == 2 && n > 2) check_orders(buf, n, dt, "masked");
-                put(buf, dt, n / 2, dt == SL_F16 ? 9.0 : 40.0);
+                sl_test_put(buf, dt, n / 2, dt == SL_F16 ? 9.0 : 40.0);
                 check(buf, n, dt, "dominant");
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, -0.5 * sg);
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, -0.5 * sg);
                 check(buf, n, dt, "all equal");
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, 0.3 * (double)i / (double)n);
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, 0.3 * (double)i / (double)n);
                 check(buf, n, dt, "ascending");
             }
         /* all equal to -log(n) rounded to the format: lse near 0 (the final add cancels) */
-        for (uint64_t i = 0; i < 1000; i++) put(buf, dt, i, -log(1000.0));
+        for (uint64_t i = 0; i < 1000; i++) sl_test_put(buf, dt, i, -log(1000.0));
         check(buf, 1000, dt, "all equal near -log n");
         /* more states than one twin task (reproducible's 65536): the host threads' split */
-        for (uint64_t i = 0; i < 140001; i++) put(buf, dt, i, gauss() * 2.0);
+        for (uint64_t i = 0; i < 140001; i++) sl_test_put(buf, dt, i, sl_test_gauss() * 2.0);
         check_orders(buf, 140001, dt, "140001 logits");
         /* special values: NaN, +Inf, all -Inf, n = 0, one value among -Inf */
-        for (int i = 0; i < 40; i++) put(buf, dt, (size_t)i, -INFINITY);
-        CHECK(same(run(rep, buf, 0, dt, 0, 0), -INFINITY) && same(run(acc, buf, 0, dt, 0, 0), -INFINITY),
+        for (int i = 0; i < 40; i++) sl_test_put(buf, dt, (size_t)i, -INFINITY);
+        CHECK(sl_test_same(run(rep, buf, 0, dt, 0, 0), -INFINITY) &&
+                  sl_test_same(run(acc, buf, 0, dt, 0, 0), -INFINITY),
               "n = 0 gives -Inf (dt %s)", sl_dtype_name(dt));
-        CHECK(same(run(rep, buf, 40, dt, 0, 0), -INFINITY), "all -Inf (dt %s)", sl_dtype_name(dt));
-        put(buf, dt, 21, 2.5);
-        CHECK(same(run(rep, buf, 40, dt, 0, 0), 2.5), "one 2.5 among -Inf (dt %s)", sl_dtype_name(dt));
-        put(buf, dt, 7, INFINITY);
-        CHECK(same(run(rep, buf, 40, dt, 0, 0), INFINITY), "+Inf (dt %s)", sl_dtype_name(dt));
-        put(buf, dt, 30, NAN);
+        CHECK(sl_test_same(run(rep, buf, 40, dt, 0, 0), -INFINITY), "all -Inf (dt %s)", sl_dtype_name(dt));
+        sl_test_put(buf, dt, 21, 2.5);
+        CHECK(sl_test_same(run(rep, buf, 40, dt, 0, 0), 2.5), "one 2.5 among -Inf (dt %s)",
+              sl_dtype_name(dt));
+        sl_test_put(buf, dt, 7, INFINITY);
+        CHECK(sl_test_same(run(rep, buf, 40, dt, 0, 0), INFINITY), "+Inf (dt %s)", sl_dtype_name(dt));
+        sl_test_put(buf, dt, 30, NAN);
         CHECK(isnan(run(rep, buf, 40, dt, 0, 0)), "NaN with +Inf (dt %s)", sl_dtype_name(dt));
-        put(buf, dt, 7, 1.0);
+        sl_test_put(buf, dt, 7, 1.0);
         CHECK(isnan(run(rep, buf, 40, dt, 0, 0)) && isnan(run(acc, buf, 40, dt, 0, 0)), "NaN (dt %s)",
               sl_dtype_name(dt));
     }
@@ -196,13 +181,7 @@ int main(void)
                 const sl_dataset *ds = sl_dataset_at(di);
                 const sl_dtype dt = dts[f];
                 const uint64_t n = k ? 4099 : 1000;
-                sl_params p;
-                sl_err err = {0};
-                CHECK(sl_test_params(ds, dt, &p, &err) == 0, "%s", err.msg);
-                const int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, buf, &err);
-                if (sl_test_half_overflow(dt, rc, &err)) continue;
-                CHECK(rc == 0, "dataset %s %s: %s", ds->name, sl_dtype_name(dt), err.msg);
-                if (rc) continue;
+                if (sl_test_dataset(ds, dt, n, buf)) continue;
                 check(buf, n, dt, ds->name);
                 if (k) check_orders(buf, n, dt, ds->name);
             }

@@ -12,40 +12,15 @@
 #include "sl_datasets.h"
 #include "sl_test.h"
 #include "sl_test_half.h"
+#include "sl_test_values.h"
 #include "sl_twin.h"
 #include "sumlab/half.h"
 
 static const sl_dtype dts[4] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 
-static void put(void *x, sl_dtype dt, size_t i, double v)
-{
-    if (dt == SL_F64) ((double *)x)[i] = v;
-    else if (dt == SL_F32) ((float *)x)[i] = (float)v;
-    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
-}
-static double unif(void) { return (double)(sl_test_rand64() >> 11) * 0x1p-53; }
-static double gauss(void)
-{
-    double u = unif() + 0x1p-60, v = unif();
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
-static int same(double a, double b) { return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b)); }
 
 static const sl_operation *op;
 static double worst_ratio;
-
-static double run(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt, uint32_t block,
-                  uint32_t grid, sl_launch *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    cfg->block = block;
-    cfg->grid = grid;
-    sl_variant_resolve(v, cfg, n, dt);
-    double r = NAN;
-    sl_err err = {0};
-    CHECK(sl_variant_cpu(v, x, n, dt, cfg, &r, &err) == 0, "%s: %s", v->name, err.msg);
-    return r;
-}
 
 /* Every variant within its bound on x (finite reference); returns nothing. */
 static void check_bounds(const void *x, uint64_t n, sl_dtype dt, const char *what)
@@ -59,11 +34,11 @@ static void check_bounds(const void *x, uint64_t n, sl_dtype dt, const char *wha
         const uint32_t shapes[3][2] = {{0, 0}, {64, 3}, {1024, 1}};
         for (int s = 0; s < 3; s++) {
             sl_launch cfg;
-            const double r = run(v, x, n, dt, shapes[s][0], shapes[s][1], &cfg);
+            const double r = sl_test_cpu_run(v, x, n, dt, shapes[s][0], shapes[s][1], &cfg);
             const double b = op->bound(v, &ref, n, dt, &cfg);
             const sl_errors e = sl_reference_errors(&ref, r, dt);
             if (!ref.finite) { /* -Inf (every value masked): the same value */
-                CHECK(same(r, ref.rounded), "%s %s dt %d: %a, expected %a", v->name, what, dt, r,
+                CHECK(sl_test_same(r, ref.rounded), "%s %s dt %d: %a, expected %a", v->name, what, dt, r,
                       ref.rounded);
                 continue;
             }
@@ -83,8 +58,8 @@ static void check_special(const void *x, uint64_t n, sl_dtype dt, double expect,
         const sl_variant *v = sl_variant_at(i);
         if (strcmp(v->op, "lse") || !v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
         sl_launch cfg;
-        const double r = run(v, x, n, dt, 0, 0, &cfg);
-        CHECK(same(r, expect), "%s %s dt %d: %a, expected %a", v->name, what, dt, r, expect);
+        const double r = sl_test_cpu_run(v, x, n, dt, 0, 0, &cfg);
+        CHECK(sl_test_same(r, expect), "%s %s dt %d: %a, expected %a", v->name, what, dt, r, expect);
     }
 }
 
@@ -98,22 +73,23 @@ static void check_special_tiles(void *buf, sl_dtype dt)
     const size_t at[] = {0, 1, 5, 130, 131, 2049, 4095};
     for (size_t a = 0; a < sizeof at / sizeof at[0]; a++)
         for (int kind = 0; kind < 4; kind++) {
-            for (uint64_t i = 0; i < n; i++) put(buf, dt, i, kind == 3 ? -INFINITY : gauss() * 3.0);
+            for (uint64_t i = 0; i < n; i++)
+                sl_test_put(buf, dt, i, kind == 3 ? -INFINITY : sl_test_gauss() * 3.0);
             const double sp = kind == 0 ? NAN : kind == 1 ? INFINITY : kind == 2 ? -INFINITY : 1.5;
-            put(buf, dt, at[a], sp);
-            if (kind == 1 && a % 2) put(buf, dt, (at[a] + 97) % n, NAN);
+            sl_test_put(buf, dt, at[a], sp);
+            if (kind == 1 && a % 2) sl_test_put(buf, dt, (at[a] + 97) % n, NAN);
             const double expect = kind == 0 || (kind == 1 && a % 2) ? NAN : kind == 1 ? INFINITY
                                 : kind == 3 ? 1.5 : 0.0;
             for (size_t i = 0; i < sl_variant_count(); i++) {
                 const sl_variant *v = sl_variant_at(i);
                 if (strcmp(v->op, "lse") || !v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
                 sl_launch cfg;
-                const double r = run(v, buf, n, dt, 32, 1, &cfg);
+                const double r = sl_test_cpu_run(v, buf, n, dt, 32, 1, &cfg);
                 if (kind == 2 && !strcmp(v->name, "half-acc")) continue; /* overflows float16 */
                 if (kind == 2) /* a -Inf among logits: finite, as without it */
                     CHECK(isfinite(r), "%s tile -Inf at %zu dt %d: %a", v->name, at[a], dt, r);
                 else
-                    CHECK(same(r, expect), "%s tile special %d at %zu dt %d: %a, expected %a",
+                    CHECK(sl_test_same(r, expect), "%s tile special %d at %zu dt %d: %a, expected %a",
                           v->name, kind, at[a], dt, r, expect);
             }
             if (kind == 2) check_bounds(buf, n, dt, "tile -Inf");
@@ -141,30 +117,30 @@ int main(void)
                 const uint64_t n = sizes[a];
                 if (n > 1000 && b % 2) continue;                /* keep the test short */
                 const double sg = dt == SL_F16 ? sigmas[b] / 4.0 : sigmas[b];
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, gauss() * sg);
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, sl_test_gauss() * sg);
                 check_bounds(buf, n, dt, "logits");
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, gauss() * sg - 200.0);
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, sl_test_gauss() * sg - 200.0);
                 check_bounds(buf, n, dt, "shifted -200");
                 for (uint64_t i = 0; i < n; i++)
-                    put(buf, dt, i, sl_test_rand64() % 4 == 0 ? -INFINITY : gauss() * sg);
+                    sl_test_put(buf, dt, i, sl_test_rand64() % 4 == 0 ? -INFINITY : sl_test_gauss() * sg);
                 check_bounds(buf, n, dt, "masked");
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, gauss() * sg);
-                put(buf, dt, n / 2, 12.0);
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, sl_test_gauss() * sg);
+                sl_test_put(buf, dt, n / 2, 12.0);
                 check_bounds(buf, n, dt, "dominant");
-                for (uint64_t i = 0; i < n; i++) put(buf, dt, i, 0.3 * (double)i / (double)n);
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, 0.3 * (double)i / (double)n);
                 check_bounds(buf, n, dt, "ascending"); /* a rescale at every element */
             }
         /* special values */
         check_special(buf, 0, dt, -INFINITY, "n = 0");
-        for (int i = 0; i < 40; i++) put(buf, dt, (size_t)i, -INFINITY);
+        for (int i = 0; i < 40; i++) sl_test_put(buf, dt, (size_t)i, -INFINITY);
         check_special(buf, 40, dt, -INFINITY, "all -Inf");
-        put(buf, dt, 21, 2.5);
+        sl_test_put(buf, dt, 21, 2.5);
         check_special(buf, 40, dt, 2.5, "one value among -Inf");
-        put(buf, dt, 7, INFINITY);
+        sl_test_put(buf, dt, 7, INFINITY);
         check_special(buf, 40, dt, INFINITY, "+Inf");
-        put(buf, dt, 30, NAN);
+        sl_test_put(buf, dt, 30, NAN);
         check_special(buf, 40, dt, NAN, "NaN with +Inf");
-        put(buf, dt, 7, 1.0);
+        sl_test_put(buf, dt, 7, 1.0);
         check_special(buf, 40, dt, NAN, "NaN");
         check_special_tiles(buf, dt);
     }
@@ -176,58 +152,52 @@ int main(void)
                 const sl_dataset *ds = sl_dataset_at(di);
                 const sl_dtype dt = dts[f];
                 const uint64_t n = k ? 4099 : 1000;
-                sl_params p;
-                sl_err err = {0};
-                CHECK(sl_test_params(ds, dt, &p, &err) == 0, "%s", err.msg);
-                const int rc = sl_dataset_generate(ds, dt, sl_test_seed(), n, &p, 0, n, buf, &err);
-                if (sl_test_half_overflow(dt, rc, &err)) continue;
-                CHECK(rc == 0, "dataset %s %s: %s", ds->name, sl_dtype_name(dt), err.msg);
-                if (rc == 0) check_bounds(buf, n, dt, ds->name);
+                if (sl_test_dataset(ds, dt, n, buf) == 0) check_bounds(buf, n, dt, ds->name);
             }
     /* naive overflows where the shifted forms give the finite answer (float32: exp(100) = Inf) */
     {
         float x[1000];
         for (int i = 0; i < 1000; i++) x[i] = 100.0f + (float)(i % 7);
         sl_launch cfg;
-        const double rn = run(sl_variant_find_op("lse", "naive"), x, 1000, SL_F32, 0, 0, &cfg);
-        const double ro = run(sl_variant_find_op("lse", "online"), x, 1000, SL_F32, 0, 0, &cfg);
+        const double rn = sl_test_cpu_run(sl_variant_find_op("lse", "naive"), x, 1000, SL_F32, 0, 0, &cfg);
+        const double ro = sl_test_cpu_run(sl_variant_find_op("lse", "online"), x, 1000, SL_F32, 0, 0, &cfg);
         CHECK(rn == INFINITY, "naive on logits near 100 (float32) overflows: %a", rn);
         CHECK(isfinite(ro) && fabs(ro - 110.0) < 2.0, "online on logits near 100: %a", ro);
         for (int i = 0; i < 1000; i++) x[i] = -120.0f;
-        const double rn2 = run(sl_variant_find_op("lse", "naive"), x, 1000, SL_F32, 0, 0, &cfg);
+        const double rn2 = sl_test_cpu_run(sl_variant_find_op("lse", "naive"), x, 1000, SL_F32, 0, 0, &cfg);
         CHECK(rn2 == -INFINITY, "naive on logits at -120 (float32) underflows: %a", rn2);
     }
     /* the twins' host threads (tasks of 4096 states) do not change a bit */
     {
         static float x[300001];
-        for (int i = 0; i < 300001; i++) x[i] = (float)(gauss() * 5.0);
+        for (int i = 0; i < 300001; i++) x[i] = (float)(sl_test_gauss() * 5.0);
         for (size_t i = 0; i < sl_variant_count(); i++) {
             const sl_variant *v = sl_variant_at(i);
             if (strcmp(v->op, "lse") || !v->cpu || !(v->dtypes & SL_DTYPE_MASK(SL_F32))) continue;
             sl_launch cfg;
             sl_twin_set_threads(1);
-            const double r1 = run(v, x, 300001, SL_F32, 0, 0, &cfg);
-            const double r1b = run(v, x, 300001, SL_F32, 32, 70, &cfg);
+            const double r1 = sl_test_cpu_run(v, x, 300001, SL_F32, 0, 0, &cfg);
+            const double r1b = sl_test_cpu_run(v, x, 300001, SL_F32, 32, 70, &cfg);
             sl_twin_set_threads(3);
-            const double r3 = run(v, x, 300001, SL_F32, 0, 0, &cfg);
-            const double r3b = run(v, x, 300001, SL_F32, 32, 70, &cfg);
+            const double r3 = sl_test_cpu_run(v, x, 300001, SL_F32, 0, 0, &cfg);
+            const double r3b = sl_test_cpu_run(v, x, 300001, SL_F32, 32, 70, &cfg);
             sl_twin_set_threads(1);
-            CHECK(same(r1, r3) && same(r1b, r3b), "%s: 1 thread %a %a, 3 threads %a %a", v->name, r1,
-                  r1b, r3, r3b);
+            CHECK(sl_test_same(r1, r3) && sl_test_same(r1b, r3b), "%s: 1 thread %a %a, 3 threads %a %a",
+                  v->name, r1, r1b, r3, r3b);
         }
     }
     /* half-acc: float16 logits whose exact lse is finite (about 12.8) overflow its float16 sum
      * (n e^4.5 > 65504), as a float16 logsumexp does; online's float32 state does not */
     {
         static uint16_t h[4096];
-        for (int i = 0; i < 4096; i++) h[i] = sl_half_from_double(gauss() * 3.0, SL_F16);
+        for (int i = 0; i < 4096; i++) h[i] = sl_half_from_double(sl_test_gauss() * 3.0, SL_F16);
         sl_launch cfg;
-        const double rh = run(sl_variant_find_op("lse", "half-acc"), h, 4096, SL_F16, 0, 0, &cfg);
-        const double ro = run(sl_variant_find_op("lse", "online"), h, 4096, SL_F16, 0, 0, &cfg);
+        const double rh = sl_test_cpu_run(sl_variant_find_op("lse", "half-acc"), h, 4096, SL_F16, 0, 0, &cfg);
+        const double ro = sl_test_cpu_run(sl_variant_find_op("lse", "online"), h, 4096, SL_F16, 0, 0, &cfg);
         CHECK(rh == INFINITY, "half-acc on float16 logits overflows: %a", rh);
         CHECK(isfinite(ro) && ro > 10.0 && ro < 16.0, "online on float16 logits: %a", ro);
         for (int i = 0; i < 64; i++) h[i] = sl_half_from_double(0.25 * (i % 5), SL_F16);
-        const double r64 = run(sl_variant_find_op("lse", "half-acc"), h, 64, SL_F16, 0, 0, &cfg);
+        const double r64 = sl_test_cpu_run(sl_variant_find_op("lse", "half-acc"), h, 64, SL_F16, 0, 0, &cfg);
         sl_reference ref;
         sl_err err = {0};
         CHECK(sl_reference_lse(&ref, h, 64, SL_F16, 1, &err) == 0, "%s", err.msg);

@@ -16,8 +16,8 @@
 #include "sl_datasets.h"
 #include "tdot_common.h"
 #include "tcert_common.h"
+#include "tcert_gpu.h"
 
-static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 static int n_cert, n_fallback;
 
 static void check_one(const char *what, const void *x, uint64_t n, sl_dtype dt)
@@ -30,37 +30,7 @@ static void check_one(const char *what, const void *x, uint64_t n, sl_dtype dt)
         else n_fallback++;
         free(a);
     }
-    double want = 0.0;
-    sl_err err = {{0}};
-    sl_launch c0;
-    memset(&c0, 0, sizeof c0);
-    if (sl_variant_cpu(v, x, n, dt, &c0, &want, &err)) {
-        CHECK(0, "%s %s: twin: %s", what, sl_dtype_name(dt), err.msg);
-        return;
-    }
-    static const sl_launch cfgs[] = {{.block = 0}, {.block = 32, .grid = 1}, {.block = 1024, .grid = 1000},
-                                     {.block = 96, .grid = 7}};
-    for (uint32_t offset = 0; offset < 2; offset++) {
-        sl_gpu_ctx *ctx = NULL;
-        if (sl_gpu_ctx_create(&ctx, x, n, dt, offset, &err)) {
-            CHECK(0, "%s %s: ctx: %s", what, sl_dtype_name(dt), err.msg);
-            return;
-        }
-        for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
-            if (offset && c) continue;
-            sl_launch cfg = cfgs[c];
-            double r[2] = {0, 0};
-            if (sl_gpu_ctx_run(ctx, v, &cfg, 2, 0, r, NULL, &err)) {
-                CHECK(0, "%s %s n=%llu: run: %s", what, sl_dtype_name(dt), (unsigned long long)n, err.msg);
-                continue;
-            }
-            for (int k = 0; k < 2; k++)
-                CHECK(bits64(r[k]) == bits64(want) || (isnan(r[k]) && isnan(want)),
-                      "%s %s n=%llu offset %u block %u grid %u rep %d: GPU %a != twin %a", what,
-                      sl_dtype_name(dt), (unsigned long long)n, offset, cfg.block, cfg.grid, k, r[k], want);
-        }
-        sl_gpu_ctx_destroy(ctx);
-    }
+    tc_gpu_equals_twin(what, v, x, NULL, n, dt);
 }
 
 int main(void)

@@ -8,12 +8,9 @@
 set -u
 sumlab=${1:?usage: tnorm_cli.sh PATH/TO/sumlab}
 seed=${SUMLAB_SEED:-${2:-20261129}}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tnorm_cli.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+check_init tnorm_cli tmp
 export SUMLAB_NO_GPU=1
-fails=0 checks=0
-fail() { fails=$((fails + 1)); echo "FAIL [seed $seed]: $*" >&2; }
-check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
 
 python3 - "$tmp" "$seed" <<'PY'
 import math, random, struct, sys

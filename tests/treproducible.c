@@ -164,9 +164,13 @@ static void check_invariance(const char *what, void *x, uint64_t n, sl_dtype dt)
 {
     const double ref = twin(x, n, dt);
     /* launch configurations: the kernel's decomposition modelled on the CPU */
-    const sl_launch reqs[] = {{0, 0, 0, 0, 0, 0},  {64, 3, 0, 0, 0, 0},   {1024, 2, 0, 0, 0, 0},
-                              {96, 0, 7, 0, 0, 0}, {32, 1, 1, 0, 0, 0},   {256, 37, 0, 0, 4, 0},
-                              {128, 5, 0, 0, 8, 0}};
+    const sl_launch reqs[] = {{.block = 0},
+                              {.block = 64, .grid = 3},
+                              {.block = 1024, .grid = 2},
+                              {.block = 96, .sm_count = 7},
+                              {.block = 32, .grid = 1, .sm_count = 1},
+                              {.block = 256, .grid = 37, .addr_mod = 4},
+                              {.block = 128, .grid = 5, .addr_mod = 8}};
     const sl_variant *v = sl_variant_find("reproducible");
     for (size_t c = 0; c < sizeof reqs / sizeof *reqs; c++) {
         sl_launch cfg = reqs[c];

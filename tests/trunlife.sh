@@ -11,15 +11,8 @@ src=${2:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")   # the names below are tried from another cwd
 export SUMLAB_PLOTS_DIR=$src/plots SUMLAB_NO_GPU=1 SUMLAB_NO_CHARTS=1
 unset SUMLAB_MAX_ROWS SUMLAB_SEED
-t=$(mktemp -d "${TMPDIR:-/tmp}/trunlife.XXXXXX")
-trap 'rm -rf "$t"' EXIT
-fails=0
-checks=0
-check() { # description command...
-  local d=$1; shift
-  checks=$((checks + 1))
-  if ! "$@"; then fails=$((fails + 1)); echo "FAIL: $d" >&2; fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/check_lib.sh"
+check_init trunlife t
 rows() { tail -n +2 "$1/results.csv" | grep -c . ; }
 keys() { tail -n +2 "$1/results.csv" | cut -d, -f1-7 | sort; }
 small=(--preset tiny --backend cpu --variants serial,kahan --dtype f32)

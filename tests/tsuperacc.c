@@ -420,7 +420,7 @@ static void check_b16_model(void)
 {
     enum { N = 1 << 17 };
     uint16_t *x = malloc(N * sizeof *x);
-    const sl_launch cfg0 = {0, 0, 0, 0, 0, 0};
+    const sl_launch cfg0 = {.block = 0};
     for (int kind = 0; kind < 6; kind++)
         for (int rep = 0; rep < 4; rep++) {
             const uint64_t n = kind == 1 ? N : 1000 + rnd_below(20000);
@@ -465,7 +465,7 @@ static void dump(const char *what, const double *x, uint64_t n, sl_dtype dt)
 static long n_arrays;
 static void check_array(const double *x0, uint64_t n, sl_dtype dt, const char *what, int deep)
 {
-    sl_launch cfg = {0, 0, 0, 0, 0, 0};
+    sl_launch cfg = {.block = 0};
     sl_variant_resolve(superacc(), &cfg, n, dt);
     const double r = twin(x0, n, dt, &cfg), m = mpfr_judge(x0, n, dt);
     const double ex = exact_judge(x0, n, dt);
@@ -480,8 +480,9 @@ static void check_array(const double *x0, uint64_t n, sl_dtype dt, const char *w
         for (uint64_t i = 0; i < n; i++) x[n - 1 - i] = x0[i];
         CHECK(bits64(twin(x, n, dt, &cfg)) == bits64(r), "%s: reversal changes the sum", what);
         shuffle(x, n);
-        sl_launch other = {32u + 32u * (unsigned)rnd_below(32), 1 + (unsigned)rnd_below(500), 0, 0,
-                           (unsigned)rnd_below(4) * 4, 0};
+        sl_launch other = {.block = 32u + 32u * (unsigned)rnd_below(32),
+                           .grid = 1 + (unsigned)rnd_below(500),
+                           .addr_mod = (unsigned)rnd_below(4) * 4};
         sl_variant_resolve(superacc(), &other, n, dt);
         CHECK(bits64(twin(x, n, dt, &other)) == bits64(r), "%s: shuffle/config changes the sum", what);
         /* splits: the kernel's merge of per-block limb sets, modelled on the CPU */
@@ -524,11 +525,11 @@ static void check_fixed(void)
     for (int k = 0; k < 400; k++) {
         sl_dtype dt = k & 1 ? SL_F64 : SL_F32;
         double v = rnd_val(dt, 0, emax_field(dt) + (k % 7 == 0));   /* Inf/NaN sometimes */
-        sl_launch cfg = {0, 0, 0, 0, 0, 0};
+        sl_launch cfg = {.block = 0};
         double r = twin(&v, 1, dt, &cfg);
         CHECK(isnan(v) ? isnan(r) : bits64(r) == bits64(v), "n = 1: %a -> %a", v, r);
     }
-    sl_launch cfg = {0, 0, 0, 0, 0, 0};
+    sl_launch cfg = {.block = 0};
     CHECK(bits64(twin(NULL, 0, SL_F32, &cfg)) == 0 && bits64(twin(NULL, 0, SL_F64, &cfg)) == 0,
           "n = 0 is not +0");
 }
@@ -543,7 +544,7 @@ static void check_long(void)
         double M = fmt_max(dt);
         for (uint64_t i = 0; i < h; i++) { x[i] = M; x[h + i] = -M; }
         x[2 * h] = 1.5;
-        sl_launch cfg = {0, 0, 0, 0, 0, 0};
+        sl_launch cfg = {.block = 0};
         double r = twin(x, 2 * h + 1, dt, &cfg);
         CHECK(r == 1.5, "%s: 2^21 MAX - 2^21 MAX + 1.5 = %a", sl_dtype_name(dt), r);
         r = twin(x, h, dt, &cfg);

@@ -154,8 +154,8 @@ int main(void)
     if (!vs[0] || !vs[1]) return sl_test_done("tsuperacc_gpu");
     static const uint64_t sizes[] = {1, 3, 1000, 65537, (1u << 20) + 5, 1u << 22};
     static const sl_launch cfgs[] = {
-        {0, 0, 0, 0, 0, 0}, {32, 1, 0, 0, 0, 0}, {100, 7, 0, 0, 0, 0}, {1024, 1000, 0, 0, 0, 0},
-        {256, 3 * 132, 0, 0, 0, 0}, {64, 4096, 0, 0, 0, 0}};
+        {.block = 0}, {.block = 32, .grid = 1}, {.block = 100, .grid = 7}, {.block = 1024, .grid = 1000},
+        {.block = 256, .grid = 3 * 132}, {.block = 64, .grid = 4096}};
     const int ncfg = (int)(sizeof cfgs / sizeof cfgs[0]);
     int arrays = 0, exact_f64 = 0, cert_f64 = 0;
     for (int kind = 0; kind < K_COUNT; kind++)

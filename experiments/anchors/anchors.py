@@ -38,7 +38,6 @@ import importlib
 import math
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,6 +47,10 @@ try:
 except ImportError:
     print("anchors.py: NumPy is not installed (pip install numpy)", file=sys.stderr)
     sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_common.py, beside this file
+from anchor_common import find_sumlab  # noqa: E402
+
 try:
     import ml_dtypes
 except ImportError:
@@ -78,16 +81,6 @@ JUDGE_COLS = ("result_hex", "result", "abs_err", "rel_err", "ulps", "cond", "ulp
 KEY_COLS = ("experiment", "dataset", "params", "dtype", "n", "instance", "seed", "anchor", "library")
 TAIL_COLS = ("op", "ddof")
 OPS = ("sum", "mean", "var", "std", "max", "min", "lse")
-
-
-def find_sumlab(given):
-    if given:
-        return given
-    here = os.path.dirname(os.path.abspath(__file__))
-    for cand in (os.path.join(here, "..", "..", "build", "experiments", "sumlab"), shutil.which("sumlab")):
-        if cand and os.access(cand, os.X_OK):
-            return cand
-    sys.exit("anchors.py: no sumlab binary found (give --sumlab PATH)")
 
 
 def load_torch(disabled):
@@ -325,7 +318,7 @@ def main(argv):
         ap.error("give RUN_DIR or --files (one of them)")
     if a.files and not a.output:
         ap.error("--files needs -o OUT.csv")
-    sumlab_bin = find_sumlab(a.sumlab)
+    sumlab_bin = find_sumlab(a.sumlab, "anchors.py")
     sl = load_sumlab(sumlab_bin)
     if sl is None:
         return 77

@@ -23,7 +23,6 @@ Needs NumPy; PyTorch, CuPy and JAX are each optional."""
 import argparse
 import csv
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +33,9 @@ except ImportError:
     print("study_anchors.py: NumPy is not installed (pip install numpy)", file=sys.stderr)
     sys.exit(77)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))   # anchor_common.py, beside this file
+from anchor_common import find_sumlab  # noqa: E402
+
 EXPERIMENT = "accuracy-vs-n"
 OUT_COLS = ("dataset", "params", "dtype", "n", "seed", "anchor", "reps", "distinct", "min_hex",
             "max_hex", "spread_ulps", "ulps_max", "cond", "exact_sum_hex")
@@ -42,16 +44,6 @@ JUDGE_COLS = "variant,ulps,distinct,min_hex,max_hex,spread_ulps,cond,exact_sum_h
 
 class Absent(Exception):
     """The framework (or its device) is not there: reported, not an error."""
-
-
-def find_sumlab(given):
-    if given:
-        return given
-    here = os.path.dirname(os.path.abspath(__file__))
-    for cand in (os.path.join(here, "..", "..", "build", "experiments", "sumlab"), shutil.which("sumlab")):
-        if cand and os.access(cand, os.X_OK):
-            return cand
-    sys.exit("study_anchors.py: no sumlab binary found (give --sumlab PATH)")
 
 
 # ---- the frameworks: each a function (x: a float32 NumPy array, reps) -> reps Python floats ----
@@ -240,7 +232,7 @@ def main(argv=None, frameworks=None):
     if a.reps < 1:
         print("study_anchors.py: --reps must be at least 1", file=sys.stderr)
         return 2
-    sumlab = find_sumlab(a.sumlab)
+    sumlab = find_sumlab(a.sumlab, "study_anchors.py")
     try:
         inputs, n = anchor_inputs(a.run_dir, a.n, a.max_n)
     except OSError as e:

@@ -66,13 +66,9 @@ enum { V_LOOP, V_EXACT, V_THREADS, V_COUNT };
 static const char *const cpu_variant_names[V_COUNT] = {"loop", "exact", "exact-threads"};
 
 typedef struct {
-    const char *vlist, *nlist, *dsname, *threads_s;
-    const char *params[64];
-    int nparams;
-    long reps;
-    uint64_t seed, mpfr_n;
-    sl_dtype dt;
-    sl_out_format fmt;
+    sl_bench_args arg;   /* the options every bench takes */
+    const char *threads_s;
+    uint64_t mpfr_n;
     uint64_t ns[CPU_MAX_N];
     size_t nn;
     int want[V_COUNT];
@@ -168,42 +164,24 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
 {
     enum { O_BACKEND = 256, O_MPFR_N, O_THREADS };
     static const struct option opts[] = {
+        SL_BENCH_LONGOPTS,
         {"backend", required_argument, NULL, O_BACKEND},
-        {"variants", required_argument, NULL, 'v'},
-        {"n", required_argument, NULL, 'n'},
-        {"dtype", required_argument, NULL, 'd'},
-        {"reps", required_argument, NULL, 'r'},
         {"threads", required_argument, NULL, O_THREADS},
-        {"dataset", required_argument, NULL, 'D'},
-        {"param", required_argument, NULL, 'p'},
-        {"seed", required_argument, NULL, 's'},
         {"mpfr-n", required_argument, NULL, O_MPFR_N},
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     sl_err err = {{0}};
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, SL_BENCH_SHORTOPTS, opts, NULL)) != -1) {
         int rc;
-        if (sl_bench_opt(c, optarg, &o->reps, o->params, &o->nparams,
-                         (int)(sizeof o->params / sizeof o->params[0]), &o->seed, &o->fmt, &rc)) {
+        if (sl_bench_opt(c, optarg, &o->arg, " with --backend cpu", &rc)) {
             if (rc >= 0) return rc;
             continue;
         }
         switch (c) {
         case O_BACKEND: break; /* cpu: the caller checked it */
-        case 'v': o->vlist = optarg; break;
-        case 'n': o->nlist = optarg; break;
-        case 'd':
-            if (sl_dtype_parse(optarg, &o->dt)) {
-                sl_cli_msg("bench", "unsupported --dtype '%s' with --backend cpu (f32, f64, f16 or bf16)", optarg);
-                return 2;
-            }
-            break;
         case O_THREADS: o->threads_s = optarg; break;
-        case 'D': o->dsname = optarg; break;
         case O_MPFR_N:
             if (sl_parse_u64(optarg, &o->mpfr_n, &err) || o->mpfr_n == 0) {
                 sl_cli_msg("bench", "--mpfr-n: %s", o->mpfr_n == 0 && !err.msg[0] ? "must be at least 1" : err.msg);
@@ -214,10 +192,7 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
         default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
         }
     }
-    if (optind < argc) {
-        sl_cli_msg("bench", "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
+    if (sl_bench_no_operand(argc, argv, optind) >= 0) return 2;
     return -1;
 }
 
@@ -225,10 +200,10 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
 static int cpu_check(cpu_opts *o)
 {
     sl_err err = {{0}};
-    if (!o->vlist) {
+    if (!o->arg.vlist) {
         for (int v = 0; v < V_COUNT; v++) o->want[v] = 1;
     } else {
-        const char *s = o->vlist;
+        const char *s = o->arg.vlist;
         while (*s) {
             size_t len = strcspn(s, ",");
             int found = -1;
@@ -247,8 +222,7 @@ static int cpu_check(cpu_opts *o)
         sl_cli_msg("bench", "--threads: %s", err.msg);
         return 2;
     }
-    return sl_bench_input(o->nlist, o->ns, CPU_MAX_N, &o->nn, o->dsname, o->params, o->nparams,
-                          &o->ds, &o->p);
+    return sl_bench_input(&o->arg, o->ns, CPU_MAX_N, &o->nn, &o->ds, &o->p);
 }
 
 /* One n: generate, reference, R rounds of every variant, mpfr_sum, rows. Returns 0, 1 (a
@@ -256,9 +230,9 @@ static int cpu_check(cpu_opts *o)
 static int cpu_n(const cpu_opts *o, uint64_t n, sl_table *t)
 {
     sl_err err = {{0}};
-    const sl_dtype dt = o->dt;
+    const sl_dtype dt = o->arg.dt;
     const size_t esz = sl_dtype_size(dt);
-    const long reps = o->reps;
+    const long reps = o->arg.reps;
     void *x = malloc((size_t)n * esz);
     double *tim = malloc((size_t)(V_COUNT * reps) * sizeof *tim);
     sl_exact *acc = sl_exact_new();
@@ -269,7 +243,7 @@ static int cpu_n(const cpu_opts *o, uint64_t n, sl_table *t)
     }
     for (uint64_t s0 = 0; s0 < n && rc == 0; s0 += CPU_CHUNK) {
         uint64_t cnt = n - s0 < CPU_CHUNK ? n - s0 : CPU_CHUNK;
-        if (sl_dataset_generate(o->ds, dt, o->seed, n, &o->p, s0, cnt, (char *)x + s0 * esz, &err)) {
+        if (sl_dataset_generate(o->ds, dt, o->arg.seed, n, &o->p, s0, cnt, (char *)x + s0 * esz, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
             rc = 2;
         }
@@ -346,12 +320,8 @@ int sl_cmd_bench_cpu(int argc, char **argv)
 {
     cpu_opts o;
     memset(&o, 0, sizeof o);
-    o.nlist = "2^20,2^24";
-    o.dsname = "uniform";
-    o.reps = 10;
     o.mpfr_n = (uint64_t)1 << 16;
-    o.dt = SL_F32;
-    o.fmt = SL_OUT_CSV;
+    sl_bench_args_init(&o.arg, "2^20,2^24");
     int code = cpu_getopt(argc, argv, &o);
     if (code < 0) code = cpu_check(&o);
     if (code >= 0) return code;
@@ -362,22 +332,22 @@ int sl_cmd_bench_cpu(int argc, char **argv)
     sl_provenance_write_comments(&prov, stdout);
     printf("# backend: cpu\n# dataset: %s\n# seed: %llu\n# threads: %u (exact-threads)\n"
            "# timing: wall clock (CLOCK_MONOTONIC), median and min over the reps; mpfr_sum best of %d on "
-           "the first mpfr_n values\n", o.ds->name, (unsigned long long)o.seed, o.threads, CPU_MPFR_REPS);
+           "the first mpfr_n values\n", o.ds->name, (unsigned long long)o.arg.seed, o.threads, CPU_MPFR_REPS);
     sl_table *t = sl_table_new(CPU_NCOLS, cpu_columns);
     if (!t) {
         sl_cli_msg("bench", "out of memory");
         return 1;
     }
     int rc = 0;
-    if (o.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
+    if (o.arg.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
     for (size_t k = 0; k < o.nn && rc == 0; k++) {
         rc = cpu_n(&o, o.ns[k], t);
-        if (o.fmt == SL_OUT_CSV) {
+        if (o.arg.fmt == SL_OUT_CSV) {
             if (sl_table_write_csv_rows(t, stdout) && !rc) rc = 1;
             sl_table_clear_rows(t);
         }
     }
-    if (o.fmt == SL_OUT_TABLE && sl_table_write(t, o.fmt, stdout) && !rc) rc = 1;
+    if (o.arg.fmt == SL_OUT_TABLE && sl_table_write(t, o.arg.fmt, stdout) && !rc) rc = 1;
     sl_table_free(t);
     return rc;
 }

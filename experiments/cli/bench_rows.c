@@ -59,13 +59,9 @@ static const char *const rows_columns[] = {
 };
 
 typedef struct {
-    const char *vlist, *blist, *nlist, *dsname, *columns;
-    const char *params[64];
-    int nparams, pairs, on_gpu;
-    long reps;
-    uint64_t seed;
-    sl_dtype dt;
-    sl_out_format fmt;
+    sl_bench_args arg;   /* the options every bench takes */
+    const char *blist, *columns;
+    int pairs, on_gpu;
     const sl_operation *op;
     sl_op_params opp;
     uint64_t bs[ROWS_MAX_SHAPES], ns[ROWS_MAX_SHAPES];
@@ -86,6 +82,7 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
 {
     enum { O_AXIS = 256, O_ROWS, O_OP, O_DDOF, O_BACKEND, O_COLUMNS, O_PAIRS };
     static const struct option opts[] = {
+        SL_BENCH_LONGOPTS,
         {"axis", required_argument, NULL, O_AXIS},
         {"rows", required_argument, NULL, O_ROWS},
         {"pairs", no_argument, NULL, O_PAIRS},
@@ -93,25 +90,15 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
         {"ddof", required_argument, NULL, O_DDOF},
         {"backend", required_argument, NULL, O_BACKEND},
         {"columns", required_argument, NULL, O_COLUMNS},
-        {"variants", required_argument, NULL, 'v'},
-        {"n", required_argument, NULL, 'n'},
-        {"dtype", required_argument, NULL, 'd'},
-        {"reps", required_argument, NULL, 'r'},
-        {"dataset", required_argument, NULL, 'D'},
-        {"param", required_argument, NULL, 'p'},
-        {"seed", required_argument, NULL, 's'},
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     sl_err err = {{0}};
     int c;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, SL_BENCH_SHORTOPTS, opts, NULL)) != -1) {
         int rc;
-        if (sl_bench_opt(c, optarg, &o->reps, o->params, &o->nparams,
-                         (int)(sizeof o->params / sizeof o->params[0]), &o->seed, &o->fmt, &rc)) {
+        if (sl_bench_opt(c, optarg, &o->arg, "", &rc)) {
             if (rc >= 0) return rc;
             continue;
         }
@@ -143,29 +130,16 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
             }
             break;
         case O_COLUMNS: o->columns = optarg; break;
-        case 'v': o->vlist = optarg; break;
-        case 'n': o->nlist = optarg; break;
-        case 'd':
-            if (sl_dtype_parse(optarg, &o->dt)) {
-                sl_cli_msg("bench", "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
-                return 2;
-            }
-            break;
-        case 'D': o->dsname = optarg; break;
         case 'h': rows_usage(stdout); return 0;
         default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
         }
     }
-    if (optind < argc) {
-        sl_cli_msg("bench", "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
+    if (sl_bench_no_operand(argc, argv, optind) >= 0) return 2;
     if (sl_parse_u64_list(o->blist, o->bs, ROWS_MAX_SHAPES, &o->nb, &err)) {
         sl_cli_msg("bench", "--rows: %s", err.msg);
         return 2;
     }
-    if (sl_bench_input(o->nlist, o->ns, ROWS_MAX_SHAPES, &o->nn, o->dsname, o->params, o->nparams,
-                       &o->ds, &o->p) >= 0)
+    if (sl_bench_input(&o->arg, o->ns, ROWS_MAX_SHAPES, &o->nn, &o->ds, &o->p) >= 0)
         return 2;
     for (size_t i = 0; i < o->nb; i++)
         if (o->bs[i] == 0) {
@@ -191,13 +165,13 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
                       size_t nv, sl_table *t, unsigned threads)
 {
     sl_err err = {{0}};
-    const size_t es = sl_dtype_size(o->dt);
+    const size_t es = sl_dtype_size(o->arg.dt);
     const uint64_t total = B * N;
     if (N && total / N != B) {
         sl_cli_msg("bench", "%llu x %llu values overflow", (unsigned long long)B, (unsigned long long)N);
         return 1;
     }
-    if (o->on_gpu && sl_gpu_check_fits(total, o->dt, &err)) {
+    if (o->on_gpu && sl_gpu_check_fits(total, o->arg.dt, &err)) {
         sl_cli_msg("bench", "%s", err.msg);
         return 1;
     }
@@ -215,7 +189,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
     }
     for (uint64_t s0 = 0; s0 < total && rc == 0; s0 += ROWS_CHUNK) {
         const uint64_t cnt = total - s0 < ROWS_CHUNK ? total - s0 : ROWS_CHUNK;
-        if (sl_dataset_generate(o->ds, o->dt, o->seed, total, &o->p, s0, cnt, x + s0 * es, &err)) {
+        if (sl_dataset_generate(o->ds, o->arg.dt, o->arg.seed, total, &o->p, s0, cnt, x + s0 * es, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
             rc = 2;
         }
@@ -227,7 +201,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         req.ddof = o->opp.ddof;
         tms[k] = rms[k] = NAN;
         if (o->on_gpu) {
-            if (sl_rows_gpu_host(v, x, B, N, o->dt, &req, (int)o->reps, res + k * B, &tms[k], &rms[k],
+            if (sl_rows_gpu_host(v, x, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k], &rms[k],
                                  &cfgs[k], &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 continue;
@@ -235,7 +209,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         } else {
             cfgs[k] = req;
             const double t0 = now_s();
-            if (sl_rows_cpu(v, x, B, N, o->dt, &req, res + k * B, &err)) {
+            if (sl_rows_cpu(v, x, B, N, o->arg.dt, &req, res + k * B, &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 continue;
             }
@@ -247,7 +221,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
     double cub_ms = NAN;
     if (o->on_gpu && rc == 0 && !strcmp(o->op->name, "sum")) {
         sl_err ce = {{0}};
-        if (sl_rows_cub_sum_ms(x, B, N, o->dt, (int)o->reps, &cub_ms, &ce))
+        if (sl_rows_cub_sum_ms(x, B, N, o->arg.dt, (int)o->arg.reps, &cub_ms, &ce))
             sl_cli_msg("bench", "cub segmented reduce: %s", ce.msg);
         else
             fprintf(stderr, "sumlab bench: %llu x %llu: cub::DeviceSegmentedReduce::Sum %.4g ms\n",
@@ -257,7 +231,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
     for (uint64_t r = 0; r < B && rc == 0; r++) {
         sl_reference ref;
         const void *const in[1] = {x + r * N * es};
-        if (o->op->reference(&ref, in, N, o->dt, &o->opp, threads, &err)) {
+        if (o->op->reference(&ref, in, N, o->arg.dt, &o->opp, threads, &err)) {
             sl_cli_msg("bench", "reference of row %llu: %s", (unsigned long long)r, err.msg);
             sl_reference_clear(&ref);
             rc = 1;
@@ -266,10 +240,10 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         for (size_t k = 0; k < nv; k++) {
             if (!ok[k]) continue;
             const double v = res[k * B + r];
-            ul[k * B + r] = sl_reference_errors(&ref, v, o->dt).ulps;
+            ul[k * B + r] = sl_reference_errors(&ref, v, o->arg.dt).ulps;
             sl_launch rc_cfg;   /* row r's configuration, as it ran */
-            sl_rows_cfg(vs[k], &cfgs[k], r, N, o->dt, &rc_cfg);
-            const double b = sl_variant_bound(vs[k], &ref, N, o->dt, &rc_cfg);
+            sl_rows_cfg(vs[k], &cfgs[k], r, N, o->arg.dt, &rc_cfg);
+            const double b = sl_variant_bound(vs[k], &ref, N, o->arg.dt, &rc_cfg);
             if (sl_bound_violated(&ref, fabs(v - ref.rounded_f64), b)) bad[k]++;
         }
         sl_reference_clear(&ref);
@@ -279,11 +253,11 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         const sl_variant *v = vs[k];
         qsort(ul + k * B, (size_t)B, sizeof(double), cmp_d);
         sl_row row;
-        sl_row_empty(&row, o->on_gpu ? "gpu" : "cpu", o->dt, N);
+        sl_row_empty(&row, o->on_gpu ? "gpu" : "cpu", o->arg.dt, N);
         row.variant = v;
         row.have_run = row.have_cfg = 1;
-        sl_rows_cfg(v, &cfgs[k], 0, N, o->dt, &row.cfg);   /* row 0's, for the columns */
-        row.reps = row.reps_asked = o->on_gpu ? (int)o->reps : 1;
+        sl_rows_cfg(v, &cfgs[k], 0, N, o->arg.dt, &row.cfg);   /* row 0's, for the columns */
+        row.reps = row.reps_asked = o->on_gpu ? (int)o->arg.reps : 1;
         row.time_ms_median = tms[k];
         row.gbps = tms[k] > 0 ? (double)total * (double)es / (tms[k] * 1e6) : NAN;
         sl_record_extra xr;
@@ -298,12 +272,12 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         xr.check = bad[k] ? "FAILED" : "ok";
         if (bad[k])
             sl_cli_msg("bench", "%s: %d of %llu rows outside the bound", v->name, bad[k], (unsigned long long)B);
-        sl_rowctx ctx = {.experiment = "bench", .op = o->op, .ds = o->ds, .dt = o->dt, .n = N,
+        sl_rowctx ctx = {.experiment = "bench", .op = o->op, .ds = o->ds, .dt = o->arg.dt, .n = N,
                          .config = "rows"};
         sl_rowctx_params(&ctx, o->ds, &o->p);
         sl_record rec = {.ctx = &ctx, .variant = v->name, .family = v->family,
                          .det_class = sl_determinism_name(v->determinism), .status = "ok",
-                         .row = &row, .seed = o->seed, .instances = 1, .x = &xr};
+                         .row = &row, .seed = o->arg.seed, .instances = 1, .x = &xr};
         if (sl_colset_row(t, &o->cols, &rec, 0, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
             rc = 1;
@@ -329,11 +303,7 @@ int sl_cmd_bench_rows(int argc, char **argv)
     o.op = sl_op_default();
     o.opp = sl_op_params_default();
     o.blist = "4096,32768";
-    o.nlist = "32768,4096";
-    o.dsname = "uniform";
-    o.reps = 10;
-    o.dt = SL_F32;
-    o.fmt = SL_OUT_CSV;
+    sl_bench_args_init(&o.arg, "32768,4096");
     o.on_gpu = 1;
     int code = rows_getopt(argc, argv, &o);
     if (code >= 0) return code;
@@ -347,15 +317,15 @@ int sl_cmd_bench_rows(int argc, char **argv)
     }
     const sl_variant *picked[ROWS_MAX_VARIANTS], *vs[ROWS_MAX_VARIANTS];
     size_t np = 0, nv = 0;
-    if (sl_op_variants(o.op, o.vlist ? o.vlist : "all", picked, ROWS_MAX_VARIANTS, &np, &err)) {
+    if (sl_op_variants(o.op, o.arg.vlist ? o.arg.vlist : "all", picked, ROWS_MAX_VARIANTS, &np, &err)) {
         sl_cli_msg("bench", "--variants: %s", err.msg);
         return 2;
     }
     for (size_t i = 0; i < np; i++) {
         const sl_variant *v = picked[i];
         const int runs = o.on_gpu ? v->gpu != NULL : v->cpu != NULL;
-        if (!runs || !(v->dtypes & SL_DTYPE_MASK(o.dt))) {
-            if (o.vlist) sl_cli_msg("bench", "skipping %s: %s", v->name,
+        if (!runs || !(v->dtypes & SL_DTYPE_MASK(o.arg.dt))) {
+            if (o.arg.vlist) sl_cli_msg("bench", "skipping %s: %s", v->name,
                                     runs ? "does not take this format" : "cannot run on this backend");
             continue;
         }
@@ -373,26 +343,26 @@ int sl_cmd_bench_rows(int argc, char **argv)
     else sl_provenance_collect(&prov, argc, argv);
     sl_provenance_write_comments(&prov, stdout);
     printf("# dataset: %s\n# seed: %llu\n# shape: [rows, n] reduced along the last axis\n", o.ds->name,
-           (unsigned long long)o.seed);
+           (unsigned long long)o.arg.seed);
     sl_table *t = sl_colset_table(&o.cols);
     if (!t) {
         sl_cli_msg("bench", "out of memory");
         return 1;
     }
     int rc = 0, failed = 0;
-    if (o.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
+    if (o.arg.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
     for (size_t i = 0; i < o.nb && rc != 1; i++)
         for (size_t j = 0; j < o.nn && rc != 1; j++) {
             if (o.pairs && i != j) continue;
             int r = rows_shape(&o, o.bs[i], o.ns[j], vs, nv, t, threads);
             if (r == 2) failed = 1;
             else rc = r;
-            if (o.fmt == SL_OUT_CSV) {
+            if (o.arg.fmt == SL_OUT_CSV) {
                 if (sl_table_write_csv_rows(t, stdout) && !rc) rc = 1;
                 sl_table_clear_rows(t);
             }
         }
-    if (o.fmt == SL_OUT_TABLE && sl_table_write(t, o.fmt, stdout) && !rc) rc = 1;
+    if (o.arg.fmt == SL_OUT_TABLE && sl_table_write(t, o.arg.fmt, stdout) && !rc) rc = 1;
     sl_table_free(t);
     return rc ? rc : failed;
 }

@@ -269,32 +269,50 @@ int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, in
     return 2;
 }
 
-int sl_bench_opt(int c, const char *arg, long *reps, const char **params, int *nparams, int maxp,
-                 uint64_t *seed, sl_out_format *fmt, int *rc)
+void sl_bench_args_init(sl_bench_args *a, const char *nlist)
+{
+    memset(a, 0, sizeof *a);
+    a->nlist = nlist;
+    a->dsname = "uniform";
+    a->reps = 10;
+    a->dt = SL_F32;
+    a->fmt = SL_OUT_CSV;
+}
+
+int sl_bench_opt(int c, const char *arg, sl_bench_args *a, const char *dtype_note, int *rc)
 {
     sl_err err = {{0}};
     *rc = -1;
     switch (c) {
+    case 'v': a->vlist = arg; return 1;
+    case 'n': a->nlist = arg; return 1;
+    case 'D': a->dsname = arg; return 1;
+    case 'd':
+        if (sl_dtype_parse(arg, &a->dt)) {
+            sl_cli_msg("bench", "unsupported --dtype '%s'%s (f32, f64, f16 or bf16)", arg, dtype_note);
+            *rc = 2;
+        }
+        return 1;
     case 'r':
-        if (sl_parse_int(arg, 1, 100000, reps, &err)) {
+        if (sl_parse_int(arg, 1, 100000, &a->reps, &err)) {
             sl_cli_msg("bench", "--reps: %s (at least 1)", err.msg);
             *rc = 2;
         }
         return 1;
     case 'p':
-        if (*nparams == maxp) {
+        if (a->nparams == (int)(sizeof a->params / sizeof a->params[0])) {
             sl_cli_msg("bench", "too many --param options");
             *rc = 2;
-        } else params[(*nparams)++] = arg;
+        } else a->params[a->nparams++] = arg;
         return 1;
     case 's':
-        if (sl_parse_u64(arg, seed, &err)) {
+        if (sl_parse_u64(arg, &a->seed, &err)) {
             sl_cli_msg("bench", "--seed: %s", err.msg);
             *rc = 2;
         }
         return 1;
     case 'f':
-        if (sl_out_format_parse(arg, fmt) || *fmt == SL_OUT_JSON) {
+        if (sl_out_format_parse(arg, &a->fmt) || a->fmt == SL_OUT_JSON) {
             sl_cli_msg("bench", "unknown --format '%s' (csv or table)", arg);
             *rc = 2;
         }
@@ -303,11 +321,18 @@ int sl_bench_opt(int c, const char *arg, long *reps, const char **params, int *n
     }
 }
 
-int sl_bench_input(const char *nlist, uint64_t *ns, size_t max, size_t *nn, const char *dsname,
-                   const char *const *params, int nparams, const sl_dataset **ds, sl_params *p)
+int sl_bench_no_operand(int argc, char *const *argv, int optind_)
+{
+    if (optind_ >= argc) return -1;
+    sl_cli_msg("bench", "unexpected argument '%s'", argv[optind_]);
+    return 2;
+}
+
+int sl_bench_input(const sl_bench_args *a, uint64_t *ns, size_t max, size_t *nn, const sl_dataset **ds,
+                   sl_params *p)
 {
     sl_err err = {{0}};
-    if (sl_parse_u64_list(nlist, ns, max, nn, &err)) {
+    if (sl_parse_u64_list(a->nlist, ns, max, nn, &err)) {
         sl_cli_msg("bench", "--n: %s", err.msg);
         return 2;
     }
@@ -316,15 +341,15 @@ int sl_bench_input(const char *nlist, uint64_t *ns, size_t max, size_t *nn, cons
             sl_cli_msg("bench", "--n: %llu is out of range [1, 2^34)", (unsigned long long)ns[i]);
             return 2;
         }
-    *ds = sl_dataset_find(dsname);
+    *ds = sl_dataset_find(a->dsname);
     if (!*ds) {
-        sl_cli_msg("bench", "unknown dataset '%s' (see 'sumlab list datasets')", dsname);
+        sl_cli_msg("bench", "unknown dataset '%s' (see 'sumlab list datasets')", a->dsname);
         return 2;
     }
     sl_params_defaults(*ds, p);
-    for (int i = 0; i < nparams; i++)
-        if (sl_params_set(*ds, p, params[i], &err)) {
-            sl_cli_msg("bench", "--param %s: %s", params[i], err.msg);
+    for (int i = 0; i < a->nparams; i++)
+        if (sl_params_set(*ds, p, a->params[i], &err)) {
+            sl_cli_msg("bench", "--param %s: %s", a->params[i], err.msg);
             return 2;
         }
     return -1;

@@ -96,17 +96,12 @@ static int timed(sl_gpu_ctx *ctx, const sl_variant *v, const sl_variant *cub,
 
 /* The options of one bench, checked. */
 typedef struct {
-    const char *vlist, *nlist, *dsname;
+    sl_bench_args arg;         /* the options every bench takes */
     const sl_operation *op;    /* --op (default: the sum) */
     sl_colset cols;            /* the columns printed (--columns) */
     const char *columns;
-    const char *params[64];
-    int nparams, flush, call_time;
+    int flush, call_time;
     sl_launch req;
-    long reps;
-    uint64_t seed;
-    sl_dtype dt;
-    sl_out_format fmt;
     uint64_t ns[BENCH_MAX_N];
     size_t nn;
     const sl_dataset *ds;
@@ -119,37 +114,27 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
 {
     enum { O_NOFLUSH = 256, O_TIMING, O_ITEMS, O_BACKEND, O_OP, O_COLUMNS, O_DDOF };
     static const struct option opts[] = {
+        SL_BENCH_LONGOPTS,
         {"columns", required_argument, NULL, O_COLUMNS},
         {"op", required_argument, NULL, O_OP},
         {"ddof", required_argument, NULL, O_DDOF},
         {"backend", required_argument, NULL, O_BACKEND},
-        {"variants", required_argument, NULL, 'v'},
-        {"n", required_argument, NULL, 'n'},
-        {"dtype", required_argument, NULL, 'd'},
-        {"reps", required_argument, NULL, 'r'},
-        {"dataset", required_argument, NULL, 'D'},
-        {"param", required_argument, NULL, 'p'},
-        {"seed", required_argument, NULL, 's'},
         {"no-flush", no_argument, NULL, O_NOFLUSH},
         {"timing", required_argument, NULL, O_TIMING},
         {"block", required_argument, NULL, 'B'},
         {"grid", required_argument, NULL, 'G'},
         {"items", required_argument, NULL, O_ITEMS},
-        {"format", required_argument, NULL, 'f'},
-        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     int c;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":v:n:d:r:D:p:s:f:B:G:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, SL_BENCH_SHORTOPTS "B:G:", opts, NULL)) != -1) {
         int rc;
-        if (sl_bench_opt(c, optarg, &o->reps, o->params, &o->nparams,
-                         (int)(sizeof o->params / sizeof o->params[0]), &o->seed, &o->fmt, &rc)) {
+        if (sl_bench_opt(c, optarg, &o->arg, "", &rc)) {
             if (rc >= 0) return rc;
             continue;
         }
         switch (c) {
-        case 'v': o->vlist = optarg; break;
         case O_COLUMNS: o->columns = optarg; break;
         case O_DDOF:
             if (sl_cli_ddof("bench", optarg, &o->opp)) return 2;
@@ -163,14 +148,6 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
                 }
             }
             break;
-        case 'n': o->nlist = optarg; break;
-        case 'd':
-            if (sl_dtype_parse(optarg, &o->dt)) {
-                sl_cli_msg("bench", "unsupported --dtype '%s' (f32, f64, f16 or bf16)", optarg);
-                return 2;
-            }
-            break;
-        case 'D': o->dsname = optarg; break;
         case O_BACKEND: break; /* gpu: sl_cmd_bench checked it */
         case O_NOFLUSH: o->flush = 0; break;
         case O_TIMING:
@@ -194,18 +171,14 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
         default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
         }
     }
-    if (optind < argc) {
-        sl_cli_msg("bench", "unexpected argument '%s'", argv[optind]);
-        return 2;
-    }
+    if (sl_bench_no_operand(argc, argv, optind) >= 0) return 2;
     return -1;
 }
 
 /* The sizes, the dataset and its parameters. Returns -1 to go on, else the exit code. */
 static int bench_check(bench_opts *o)
 {
-    return sl_bench_input(o->nlist, o->ns, BENCH_MAX_N, &o->nn, o->dsname, o->params, o->nparams,
-                          &o->ds, &o->p);
+    return sl_bench_input(&o->arg, o->ns, BENCH_MAX_N, &o->nn, &o->ds, &o->p);
 }
 
 /* The variants to time, in registry order: the picked ones (or all) with a GPU kernel that
@@ -215,7 +188,7 @@ static int bench_variants(const bench_opts *o, const sl_variant **order, size_t 
     sl_err err = {{0}};
     const sl_variant *picked[BENCH_MAX_VARIANTS];
     size_t np = 0;
-    if (o->vlist && sl_op_variants(o->op, o->vlist, picked, BENCH_MAX_VARIANTS, &np, &err)) {
+    if (o->arg.vlist && sl_op_variants(o->op, o->arg.vlist, picked, BENCH_MAX_VARIANTS, &np, &err)) {
         sl_cli_msg("bench", "--variants: %s", err.msg);
         return 2;
     }
@@ -223,15 +196,15 @@ static int bench_variants(const bench_opts *o, const sl_variant **order, size_t 
     for (size_t i = 0; i < sl_variant_count() && *nv < BENCH_MAX_VARIANTS; i++) {
         const sl_variant *v = sl_variant_at(i);
         if (sl_op_of(v) != o->op) continue;
-        int want = !o->vlist;
+        int want = !o->arg.vlist;
         for (size_t j = 0; j < np && !want; j++) want = picked[j] == v;
         if (!want) continue;
         if (!sl_variant_has_gpu(v)) {
-            if (o->vlist) sl_cli_msg("bench", "skipping %s: no GPU kernel", v->name);
+            if (o->arg.vlist) sl_cli_msg("bench", "skipping %s: no GPU kernel", v->name);
             continue;
         }
-        if (!(v->dtypes & SL_DTYPE_MASK(o->dt))) {   /* said only when named in --variants */
-            if (o->vlist) sl_cli_msg("bench", "skipping %s: does not take %s input", v->name, sl_dtype_name(o->dt));
+        if (!(v->dtypes & SL_DTYPE_MASK(o->arg.dt))) {   /* said only when named in --variants */
+            if (o->arg.vlist) sl_cli_msg("bench", "skipping %s: does not take %s input", v->name, sl_dtype_name(o->arg.dt));
             continue;
         }
         order[(*nv)++] = v;
@@ -247,7 +220,7 @@ static void bench_preamble(const bench_opts *o, int argc, char **argv)
     else sl_provenance_collect(&prov, argc, argv);
     sl_provenance_write_comments(&prov, stdout);
     printf("# dataset: %s\n# seed: %llu\n# l2_flush: %s\n# timing: %s\n", o->ds->name,
-           (unsigned long long)o->seed,
+           (unsigned long long)o->arg.seed,
            o->flush ? "yes (a read of 2 x L2 bytes before each run)" : "no",
            o->call_time ? "call (device idle at the start event: enqueue cost included)"
                         : "device (launches queued behind a spin kernel)");
@@ -273,8 +246,8 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
 {
     sl_err err = {{0}};
     const uint64_t n = b->n;
-    const long reps = o->reps;
-    const sl_dtype dt = o->dt;
+    const long reps = o->arg.reps;
+    const sl_dtype dt = o->arg.dt;
     const size_t esz = sl_dtype_size(dt);
     int selfcheck = 0;
     sl_launch cfg, vreq = o->req;
@@ -324,7 +297,7 @@ static int bench_variant(const bench_opts *o, bench_state *b, const sl_variant *
     sl_rowctx_params(&ctx, o->ds, &o->p);
     sl_record r = {.ctx = &ctx, .variant = v->name, .family = v->family,
                    .det_class = sl_determinism_name(v->determinism), .status = "ok", .row = &row,
-                   .seed = o->seed, .instances = 1, .ref = b->ref, .x = &x};
+                   .seed = o->arg.seed, .instances = 1, .ref = b->ref, .x = &x};
     if (sl_colset_row(t, &o->cols, &r, 0, &err)) {
         sl_cli_msg("bench", "%s", err.msg);
         return 1;
@@ -339,11 +312,11 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
 {
     sl_err err = {{0}};
     const uint64_t n = b->n;
-    const size_t esz = sl_dtype_size(o->dt);
+    const size_t esz = sl_dtype_size(o->arg.dt);
     int rc = 0;
     /* a request beyond the device's memory: one line naming the size, before any host memory
      * is taken (a lazily committed host buffer of that size could take the machine down) */
-    if (sl_gpu_check_fits(n, o->dt, &err)) {
+    if (sl_gpu_check_fits(n, o->arg.dt, &err)) {
         sl_cli_msg("bench", "%s", err.msg);
         return 1;
     }
@@ -351,12 +324,12 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     void *x = malloc((size_t)(n * nin) * esz);
     if (!x) {
         sl_cli_msg("bench", "out of host memory for n = %llu %s values (%.2f GiB)", (unsigned long long)n,
-                   sl_dtype_name(o->dt), (double)n * (double)esz / 1073741824.0);
+                   sl_dtype_name(o->arg.dt), (double)n * (double)esz / 1073741824.0);
         return 1;
     }
     for (uint64_t s0 = 0; s0 < n * nin && rc == 0; s0 += BENCH_CHUNK) {
         uint64_t cnt = n * nin - s0 < BENCH_CHUNK ? n * nin - s0 : BENCH_CHUNK;
-        if (sl_dataset_generate(o->ds, o->dt, o->seed, n * nin, &o->p, s0, cnt, (char *)x + s0 * esz, &err)) {
+        if (sl_dataset_generate(o->ds, o->arg.dt, o->arg.seed, n * nin, &o->p, s0, cnt, (char *)x + s0 * esz, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
             rc = 2;
         }
@@ -365,7 +338,7 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     int have_ref = 0;
     if (rc == 0) {
         const void *const in[2] = {x, nin == 2 ? (char *)x + n * esz : NULL};
-        if (o->op->reference(&ref, in, n, o->dt, &o->opp, 1, &err)) {
+        if (o->op->reference(&ref, in, n, o->arg.dt, &o->opp, 1, &err)) {
             sl_cli_msg("bench", "reference: %s", err.msg);
             rc = 1;
         }
@@ -373,7 +346,7 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     }
     b->ctx = NULL;
     b->ref = &ref;
-    if (rc == 0 && (sl_gpu_ctx_create(&b->ctx, x, n, o->dt, 0, &err) ||
+    if (rc == 0 && (sl_gpu_ctx_create(&b->ctx, x, n, o->arg.dt, 0, &err) ||
                     (nin == 2 && sl_gpu_ctx_set_y(b->ctx, (char *)x + n * esz, &err)))) {
         sl_cli_msg("bench", "%s", err.msg);
         rc = 1;
@@ -382,11 +355,11 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     if (rc == 0) {
         double w, mn, mx;
         if (sl_gpu_ctx_read_ceiling(b->ctx, 1, b->flags, &w, &err) ||
-            sl_gpu_ctx_read_ceiling(b->ctx, (int)o->reps, b->flags, b->tim, &err)) {
+            sl_gpu_ctx_read_ceiling(b->ctx, (int)o->arg.reps, b->flags, b->tim, &err)) {
             sl_cli_msg("bench", "read ceiling: %s", err.msg);
             rc = 1;
         } else {
-            sl_stats(b->tim, (size_t)o->reps, &b->read_med, &mn, &mx);
+            sl_stats(b->tim, (size_t)o->arg.reps, &b->read_med, &mn, &mx);
         }
     }
     if (rc == 0)
@@ -426,12 +399,8 @@ int sl_cmd_bench(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.op = sl_op_default();
     o.opp = sl_op_params_default();
-    o.nlist = "2^20,2^24,2^28";
-    o.dsname = "uniform";
     o.flush = 1;
-    o.reps = 10;
-    o.dt = SL_F32;
-    o.fmt = SL_OUT_CSV;
+    sl_bench_args_init(&o.arg, "2^20,2^24,2^28");
     int code = bench_getopt(argc, argv, &o);
     if (code < 0) code = bench_check(&o);
     const sl_variant *order[BENCH_MAX_VARIANTS];
@@ -461,9 +430,9 @@ int sl_cmd_bench(int argc, char **argv)
         return 2;
     }
     sl_table *t = sl_colset_table(&o.cols);
-    b.res = malloc((size_t)o.reps * sizeof *b.res);
-    b.tim = malloc((size_t)o.reps * sizeof *b.tim);
-    b.ctim = malloc((size_t)o.reps * sizeof *b.ctim);
+    b.res = malloc((size_t)o.arg.reps * sizeof *b.res);
+    b.tim = malloc((size_t)o.arg.reps * sizeof *b.tim);
+    b.ctim = malloc((size_t)o.arg.reps * sizeof *b.ctim);
     int rc = 0, selfcheck = 0;
     if (!t || !b.res || !b.tim || !b.ctim) {
         sl_cli_msg("bench", "out of memory");
@@ -473,16 +442,16 @@ int sl_cmd_bench(int argc, char **argv)
         free(b.ctim);
         return 1;
     }
-    if (o.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
+    if (o.arg.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
     for (size_t k = 0; k < o.nn && rc == 0; k++) {
         b.n = o.ns[k];
         rc = bench_n(&o, &b, order, nv, t, &selfcheck);
-        if (o.fmt == SL_OUT_CSV) {
+        if (o.arg.fmt == SL_OUT_CSV) {
             if (sl_table_write_csv_rows(t, stdout) && !rc) rc = 1;
             sl_table_clear_rows(t);
         }
     }
-    if (o.fmt == SL_OUT_TABLE && sl_table_write(t, o.fmt, stdout) && !rc) rc = 1;
+    if (o.arg.fmt == SL_OUT_TABLE && sl_table_write(t, o.arg.fmt, stdout) && !rc) rc = 1;
     sl_table_free(t);
     free(b.res);
     free(b.tim);

@@ -23,15 +23,37 @@ int sl_cmd_judge(int argc, char **argv);    /* sumlab judge FILE --value V ... *
 int sl_cmd_bench(int argc, char **argv);    /* sumlab bench ... */
 int sl_cmd_bench_cpu(int argc, char **argv); /* sumlab bench --backend cpu ... (bench_cpu.c) */
 int sl_cmd_bench_rows(int argc, char **argv); /* sumlab bench --axis -1 ... (bench_rows.c) */
-/* `bench`'s options on both backends (cmd_bench.c, bench_cpu.c): -r/--reps, -p/--param (into
- * params[*nparams], at most maxp), -s/--seed, -f/--format (csv or table). Returns 1 when c is one
- * of them (*rc: -1 to go on, or 2 after one message), 0 when it is not. */
-int sl_bench_opt(int c, const char *arg, long *reps, const char **params, int *nparams, int maxp,
-                 uint64_t *seed, sl_out_format *fmt, int *rc);
+/* The options every `bench` takes (cmd_bench.c, bench_cpu.c, bench_rows.c): --variants, --n,
+ * --dtype, --reps, --dataset, --param, --seed, --format and --help. SL_BENCH_LONGOPTS opens each
+ * one's getopt_long table, SL_BENCH_SHORTOPTS its optstring. */
+typedef struct {
+    const char *vlist, *nlist, *dsname;   /* --variants, --n, --dataset */
+    const char *params[64];               /* --param K=V, in order */
+    int nparams;
+    long reps;                            /* --reps */
+    uint64_t seed;                        /* --seed */
+    sl_dtype dt;                          /* --dtype */
+    sl_out_format fmt;                    /* --format */
+} sl_bench_args;
+#define SL_BENCH_LONGOPTS                                                                         \
+    {"variants", required_argument, NULL, 'v'}, {"n", required_argument, NULL, 'n'},              \
+    {"dtype", required_argument, NULL, 'd'}, {"reps", required_argument, NULL, 'r'},              \
+    {"dataset", required_argument, NULL, 'D'}, {"param", required_argument, NULL, 'p'},           \
+    {"seed", required_argument, NULL, 's'}, {"format", required_argument, NULL, 'f'},             \
+    {"help", no_argument, NULL, 'h'}
+#define SL_BENCH_SHORTOPTS ":v:n:d:r:D:p:s:f:h"
+/* a's defaults: the sizes nlist, dataset uniform, 10 reps, f32, CSV; no variants, no --param. */
+void sl_bench_args_init(sl_bench_args *a, const char *nlist);
+/* One of those options (all but --help) into a: c is what getopt_long returned, arg its value;
+ * dtype_note follows the --dtype in the message for a bad one ("" or " with --backend cpu").
+ * Returns 1 when c is one of them (*rc: -1 to go on, or 2 after one message), 0 when not. */
+int sl_bench_opt(int c, const char *arg, sl_bench_args *a, const char *dtype_note, int *rc);
+/* "unexpected argument" for the first operand left after the options: -1 when none, else 2. */
+int sl_bench_no_operand(int argc, char *const *argv, int optind_);
 /* `bench`'s input: the sizes of --n (at most max, each in [1, 2^34)) and the dataset with its
  * --param settings. Returns -1 to go on, else 2 after one message. */
-int sl_bench_input(const char *nlist, uint64_t *ns, size_t max, size_t *nn, const char *dsname,
-                   const char *const *params, int nparams, const sl_dataset **ds, sl_params *p);
+int sl_bench_input(const sl_bench_args *a, uint64_t *ns, size_t max, size_t *nn, const sl_dataset **ds,
+                   sl_params *p);
 int sl_cmd_run(int argc, char **argv);      /* sumlab run EXPERIMENT ... (experiments runner) */
 int sl_cmd_compare(int argc, char **argv);  /* sumlab compare DIR_A DIR_B */
 

@@ -18,22 +18,30 @@ sl_op_params sl_op_params_default(void)
     return p;
 }
 
-static int sum_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
-                         const sl_op_params *p, unsigned threads, sl_err *err)
-{
-    (void)p;
-    return sl_reference_compute_threads(ref, x[0], n, dt, threads ? threads : 1, err);
-}
+/* What most descriptors share: one input array, a result in its format, the variant "exact" as
+ * the correctly rounded one; the metrics of an operation with a condition number, or without. */
+#define SL_OP_ONE_ARRAY .inputs = 1, .result = SL_RESULT_INPUT_FORMAT, .exact_variant = "exact"
+#define SL_OP_METRICS_NO_COND "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio"
+#define SL_OP_METRICS SL_OP_METRICS_NO_COND " cond"
+
+/* The reference of a one-array operation without parameters: call(ref, x, n, dt, threads, err). */
+#define SL_ARRAY_REFERENCE(fn, call)                                                             \
+    static int fn(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,               \
+                  const sl_op_params *p, unsigned threads, sl_err *err)                          \
+    {                                                                                            \
+        (void)p;                                                                                 \
+        return call(ref, x[0], n, dt, threads ? threads : 1, err);                               \
+    }
+
+SL_ARRAY_REFERENCE(sum_reference, sl_reference_compute_threads)
 
 static const sl_operation op_sum = {
     .name = "sum",
     .description = "the sum of one array",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "the exact sum (fixed-point superaccumulator, checked against mpfr_sum) "
                       "rounded once to the input format",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .metrics = SL_OP_METRICS,
     .reference = sum_reference,
     .bound = sl_sum_bound,
     /* float16: the family's pairs stay below 65504 / 4 up to cond ~ 1e3 */
@@ -63,11 +71,9 @@ SL_MOMENT_REFERENCE(min_reference, SL_MOMENT_MIN)
 static const sl_operation op_mean = {
     .name = "mean",
     .description = "the arithmetic mean of one array (n = 0: NaN)",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "the exact sum divided by n, rounded once to the input format",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .metrics = SL_OP_METRICS,
     .reference = mean_reference,
     .bound = sl_moment_bound,
 };
@@ -76,12 +82,10 @@ static const sl_operation op_var = {
     .name = "var",
     .description = "the variance of one array, divided by n - ddof (--ddof, default 1; "
                    "n - ddof <= 0: NaN)",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "(n sum x^2 - (sum x)^2) / (n (n - ddof)) with both sums exact, rounded once "
                       "to the input format",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .metrics = SL_OP_METRICS,
     .reference = var_reference,
     .bound = sl_moment_bound,
 };
@@ -89,12 +93,10 @@ static const sl_operation op_var = {
 static const sl_operation op_std = {
     .name = "std",
     .description = "the standard deviation of one array: the square root of var (--ddof, default 1)",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "the square root of the exact variance rational, rounded once to the input "
                       "format (Ziv's loop)",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .metrics = SL_OP_METRICS,
     .reference = std_reference,
     .bound = sl_moment_bound,
 };
@@ -103,11 +105,9 @@ static const sl_operation op_max = {
     .name = "max",
     .description = "the largest value of one array (IEEE 754-2019 maximum: NaN propagates, "
                    "+0 > -0; n = 0: NaN)",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "the largest value, exact (NaN if any input is NaN)",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio",
+    .metrics = SL_OP_METRICS_NO_COND,
     .reference = max_reference,
     .bound = sl_moment_bound,
 };
@@ -116,22 +116,15 @@ static const sl_operation op_min = {
     .name = "min",
     .description = "the smallest value of one array (IEEE 754-2019 minimum: NaN propagates, "
                    "-0 < +0; n = 0: NaN)",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "the smallest value, exact (NaN if any input is NaN)",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio",
+    .metrics = SL_OP_METRICS_NO_COND,
     .reference = min_reference,
     .bound = sl_moment_bound,
 };
 
 /* lse: reference/sl_lse.c. */
-static int lse_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
-                         const sl_op_params *p, unsigned threads, sl_err *err)
-{
-    (void)p;
-    return sl_reference_lse(ref, x[0], n, dt, threads ? threads : 1, err);
-}
+SL_ARRAY_REFERENCE(lse_reference, sl_reference_lse)
 
 /* The bound of an lse variant (absolute, on the result in the input format), after Blanchard,
  * Higham & Higham (IMA J. Numer. Anal. 2021, sections 2-3: the shifted and unshifted algorithms'
@@ -197,12 +190,10 @@ static double lse_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
 static const sl_operation op_lse = {
     .name = "lse",
     .description = "log-sum-exp of one array: log(sum exp(x_i)) (-Inf inputs ignored; n = 0: -Inf)",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "log(sum exp(x)) rounded once to the input format (MPFR, Ziv's strategy "
                       "behind a certified double-double fast path)",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .metrics = SL_OP_METRICS,
     .reference = lse_reference,
     .bound = lse_bound,
     /* accuracy-vs-cond sweeps the logits' spread sigma = 10^0 .. 10^3 (its x-axis is sigma, not a
@@ -212,23 +203,16 @@ static const sl_operation op_lse = {
 };
 
 /* norm2: reference/sl_norm.c; bounds: bounds_norm.c. */
-static int norm2_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
-                           const sl_op_params *p, unsigned threads, sl_err *err)
-{
-    (void)p;
-    return sl_reference_norm2(ref, x[0], n, dt, threads ? threads : 1, err);
-}
+SL_ARRAY_REFERENCE(norm2_reference, sl_reference_norm2)
 
 static const sl_operation op_norm2 = {
     .name = "norm2",
     .description = "the Euclidean norm sqrt(sum x^2) of one array (any Inf: +Inf, even beside a "
                    "NaN, as hypot; NaN: NaN; n = 0: 0)",
-    .inputs = 1,
-    .result = SL_RESULT_INPUT_FORMAT,
-    .exact_variant = "exact",
+    SL_OP_ONE_ARRAY,
     .reference_text = "the square root of the exact sum of squares, rounded once to the input "
                       "format (cond = 1: the norm is perfectly conditioned)",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .metrics = SL_OP_METRICS,
     .reference = norm2_reference,
     .bound = sl_norm_bound,
     /* cond is 1 for every input: no conditioning sweep */
@@ -252,7 +236,7 @@ static const sl_operation op_dot = {
     .exact_variant = "exact",
     .reference_text = "sum x_i y_i with every product exact (superaccumulators, checked against "
                       "MPFR), rounded once to the input format; cond = 2 sum|x_i y_i| / |sum x_i y_i|",
-    .metrics = "abs_err rel_err ulps ulps_f64 bound_abs bound_ratio cond",
+    .metrics = SL_OP_METRICS,
     .reference = dot_reference,
     .bound = sl_dot_bound,
     /* datasets/gen_dot.c's dot-cond: Ogita-Rump-Oishi's GenDot, cond as its parameter */
