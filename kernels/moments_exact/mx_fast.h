@@ -71,7 +71,7 @@ SL_MX_HD void sl_mxf_merge(sl_mxf_acc *a, const sl_mxf_acc *b)
 /* v to a multiple of 2^-sc: down (up > 0: up), after stepping v one double outward. */
 SL_MX_HD double sl_mxf_grid(double v, int sc, int up)
 {
-    v = nextafter(v, up ? INFINITY : -INFINITY);
+    v = nextafter(v, up ? 0x1.fffffffffffffp+1023 : -0x1.fffffffffffffp+1023);   /* |v| < 2^301 */
     const double t = ldexp(v, sc);
     return ldexp(up ? ceil(t) : floor(t), -sc);
 }
@@ -96,10 +96,11 @@ SL_MX_HDN double sl_mxf_end(int what, double e1v, double e2v, uint64_t n, uint32
                         n, ddof, 0u, dt);
 }
 
-/* The decision on the final sums (chain length h): 1 with *r the correctly rounded var or std
- * when both ends of the box round alike, else 0 (the caller runs the next pass). */
-SL_MX_HDN int sl_mxf_certify(int what, const sl_mxf_acc *a, uint64_t n, uint64_t h,
-                             uint32_t ddof, sl_dtype dt, double *r)
+/* The box's corners from the final sums (chain length h): *lo (least value: the S1 end of
+ * larger |S1| with the lower S2) and *hi (largest: the S1 end of least |S1|, 0 when the interval
+ * holds 0, with the upper S2), each {S1, S2}; 0 when the pass cannot decide (see above). */
+SL_MX_HD int sl_mxf_box(int what, const sl_mxf_acc *a, uint64_t n, uint64_t h, uint32_t ddof,
+                        sl_dtype dt, double lo[2], double hi[2])
 {
     if (what == SL_MX_MEAN || dt == SL_F64 || n < 2 || n <= (uint64_t)ddof) return 0;
     if (n >= ((uint64_t)1 << 40) || h >= ((uint64_t)1 << 40)) return 0;
@@ -112,12 +113,22 @@ SL_MX_HDN int sl_mxf_certify(int what, const sl_mxf_acc *a, uint64_t n, uint64_t
     const double hi2 = sl_mxf_grid(a->s2 + e2, SL_MX_S2_SCALE_F32, 1);
     if (lo2 < 0.0) lo2 = 0.0;
     if (!(fabs(lo1) < 0x1p200) || !(fabs(hi1) < 0x1p200) || !(hi2 < 0x1p300)) return 0;
-    /* least: the S1 end of larger |S1| with the lower S2; largest: the S1 end of least |S1|
-     * (0 when the interval holds 0) with the upper S2 */
-    const double big1 = fabs(lo1) > fabs(hi1) ? lo1 : hi1;
-    const double small1 = lo1 > 0.0 ? lo1 : hi1 < 0.0 ? hi1 : 0.0;
-    return sl_rsum_certify_agree(sl_mxf_end(what, big1, lo2, n, ddof, dt),
-                                 sl_mxf_end(what, small1, hi2, n, ddof, dt), r);
+    lo[0] = fabs(lo1) > fabs(hi1) ? lo1 : hi1;
+    lo[1] = lo2;
+    hi[0] = lo1 > 0.0 ? lo1 : hi1 < 0.0 ? hi1 : 0.0;
+    hi[1] = hi2;
+    return 1;
+}
+
+/* The decision on the final sums (chain length h): 1 with *r the correctly rounded var or std
+ * when both ends of the box round alike, else 0 (the caller runs the next pass). */
+SL_MX_HDN int sl_mxf_certify(int what, const sl_mxf_acc *a, uint64_t n, uint64_t h,
+                             uint32_t ddof, sl_dtype dt, double *r)
+{
+    double lo[2], hi[2];
+    if (!sl_mxf_box(what, a, n, h, ddof, dt, lo, hi)) return 0;
+    return sl_rsum_certify_agree(sl_mxf_end(what, lo[0], lo[1], n, ddof, dt),
+                                 sl_mxf_end(what, hi[0], hi[1], n, ddof, dt), r);
 }
 
 /* The twin's form on x[0..n) (float32, float16 or bfloat16, n >= 1): chunks of SL_MXF_CHUNK
