@@ -145,8 +145,9 @@ const sl_variant sl_v_var_correct = {
     .op = "var", .impl = SL_MX_VAR, MX_COMMON,
     .description = "correctly rounded: exact S1 and S2 in one read (exact squares into a second "
                    "superaccumulator), (n S2 - S1^2) / (n (n - ddof)) in integers, rounded once; "
-                   "float32/16-bit input: certified 4-fold binned S1 and S2 first (float64 bins), "
-                   "the exact kernel only when the interval's ends round apart; float64: exact kernel",
+                   "float32/16-bit input: shifted float64 sums in a rigorous error box first, then "
+                   "certified 4-fold binned S1 and S2 (float64 bins), the exact kernel only when "
+                   "the intervals' ends round apart; float64: exact kernel",
 };
 const sl_variant sl_v_std_correct = {
     .op = "std", .impl = SL_MX_STD, MX_COMMON,
