@@ -10,7 +10,8 @@
  * sum (x - c)^2 (exact), var = (n S2d - S1d^2) / (n (n - ddof)), mx_cert.h's formula, so its
  * two-ends argument (increasing in S2, decreasing in |S1|; std = sqrt(var) increasing) holds
  * over any box that contains (S1d, S2d).
- * Box (u = 2^-53, gamma_k = k u / (1 - k u), every x finite, n < 2^40 and h < 2^40 so h u < 2^-13):
+ * Box (u = 2^-53, gamma_k = k u / (1 - k u), every x finite, n < 2^40 and h < 2^39 so k u < 2^-13
+ * for every k <= h + 3 below):
  *  - d' = d (1 + e) and d = d' (1 + e'), |e|, |e'| <= u (round to nearest; d is a multiple of
  *    2^-149, so d' = 0 iff d = 0 and a nonzero |d'| >= 2^-149 is normal in double).
  *  - Additions in round to nearest: fl(a + b) = (a + b)(1 + t), |t| <= u, with no underflow
@@ -24,14 +25,16 @@
  *  - A1 and Q from the computed nonnegative sums: each term scaled by a factor >= (1 - u)^h >=
  *    1 - gamma_h, so A1 <= a1' / (1 - gamma_h) <= a1' (1 + 2^-11) (gamma_h < 2^-12), Q likewise.
  *  - gamma_k <= k u (1 + 2^-12) for k u <= 2^-13. So e1 = fl(fl(k u 1.001) a1') with k = h + 1
- *    (k u exact; two roundings: a factor >= 1.001 (1 - 2^-52) > 1.0008 > (1 + 2^-12)(1 + 2^-11))
+ *    (k u exact; the constant and two roundings: a factor >= 1.001 (1 - 2^-53)^3 > 1.0008 >
+ *    (1 + 2^-12)(1 + 2^-11))
  *    bounds |s1' - S1d|, and e2 likewise with k = h + 3 and s2'.
  *  - Outward: fl(s1' -+ e1) then nextafter away (the exact difference lies within the rounded
  *    one's neighbours), then floor/ceil to a multiple of 2^-149 (S1) or 2^-298 (S2) (exact:
  *    ldexp and floor of doubles), so the ends are exact limbs at mx_round.h's float32 scales;
  *    the S2 box is clipped below at 0 (S2d >= 0). Ends of |S1| >= 2^200 or S2 >= 2^300 (beyond
  *    the limbs' room) are not certified; nor are non-finite sums (a NaN or Inf input makes a1'
- *    NaN or Inf: the existing path decides NaN/Inf), the mean, n < 2 or n <= ddof.
+ *    NaN or Inf: the existing path decides NaN/Inf), the mean, n < 2 or n <= ddof. Two NaN ends
+ *    never agree: the largest corner (least |S1|, upper S2) has n S2 - S1^2 >= n S2d - S1d^2 >= 0.
  * Assumptions: IEEE 754 binary64, round to nearest even, fma correctly rounded (C99 fma, CUDA's),
  * no contraction (-ffp-contract=off, --fmad=false); the input format is not float64. */
 #ifndef SL_MX_FAST_H
@@ -103,7 +106,7 @@ SL_MX_HD int sl_mxf_box(int what, const sl_mxf_acc *a, uint64_t n, uint64_t h, u
                         sl_dtype dt, double lo[2], double hi[2])
 {
     if (what == SL_MX_MEAN || dt == SL_F64 || n < 2 || n <= (uint64_t)ddof) return 0;
-    if (n >= ((uint64_t)1 << 40) || h >= ((uint64_t)1 << 40)) return 0;
+    if (n >= ((uint64_t)1 << 40) || h >= ((uint64_t)1 << 39)) return 0;
     if (!isfinite(a->s1) || !isfinite(a->a1) || !isfinite(a->s2)) return 0;
     const double e1 = ((double)(h + 1) * 0x1p-53 * 1.001) * a->a1;
     const double e2 = ((double)(h + 3) * 0x1p-53 * 1.001) * a->s2;
