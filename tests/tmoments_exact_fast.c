@@ -2,7 +2,9 @@
  * float64 sums, a rigorous error box, exact rounding at its ends) on adversarial data: whenever it
  * certifies, its value has the exact reference's rounded bits; it certifies the easy families
  * (uniform, normal, N(1e6, 1)) and never returns a wrong value; a fuzz loop over random shifts and
- * scales. float32, bfloat16, float16; ddof 0 and 1; the twin (which runs it first) too. */
+ * scales; sums pushed to 0.99 of the box's bound (a narrower box fails); the GPU kernel's
+ * reduction shape emulated at 2^20 + 5 (certifies N(1e6, 1)). float32, bfloat16, float16; ddof 0
+ * and 1; the twin (which runs it first) too. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +217,60 @@ static void pushed(void)
     }
 }
 
+/* The kernel's shape on the CPU (moments_exact.cu's mxf_kernel): G blocks of B threads, grid
+ * stride, warp shuffles down 16..1, warp 0 over the warps, the blocks' sums added in block order
+ * (one of the atomics' orders), h = ceil(n / (G B)) + G + 16: N(1e6, 1) and N(0, 1) float32 of
+ * 2^20 + 5 values (the torch.var case) certify, with the reference's bits. */
+static void kernel_shape(void)
+{
+    const uint64_t n = ((uint64_t)1 << 20) + 5;
+    const unsigned G = 528, B = 256;
+    const uint64_t T = (uint64_t)G * B;
+    float *x = malloc(n * sizeof *x);
+    sl_mxf_acc *th = malloc(T * sizeof *th);
+    for (int fam = 0; fam < 2; fam++) {
+        for (uint64_t i = 0; i < n; i++) x[i] = (float)((fam ? 0.0 : 1e6) + gauss());
+        const double c = x[0];
+        for (uint64_t t = 0; t < T; t++) {
+            sl_mxf_init(&th[t]);
+            for (uint64_t i = t; i < n; i += T) sl_mxf_take(&th[t], x[i], c);
+        }
+        sl_mxf_acc tot;
+        sl_mxf_init(&tot);
+        for (unsigned b = 0; b < G; b++) {
+            sl_mxf_acc *blk = th + (uint64_t)b * B, w[32];
+            for (unsigned wp = 0; wp < B / 32; wp++) {
+                sl_mxf_acc *l = blk + 32 * wp;
+                for (unsigned off = 16; off > 0; off >>= 1)
+                    for (unsigned ln = 0; ln + off < 32; ln++) sl_mxf_merge(&l[ln], &l[ln + off]);
+                w[wp] = l[0];
+            }
+            for (unsigned wp = B / 32; wp < 32; wp++) sl_mxf_init(&w[wp]);
+            for (unsigned off = 16; off > 0; off >>= 1)
+                for (unsigned ln = 0; ln + off < 32; ln++) sl_mxf_merge(&w[ln], &w[ln + off]);
+            sl_mxf_merge(&tot, &w[0]);
+        }
+        const uint64_t h = (n + T - 1) / T + G + 16;
+        for (uint32_t ddof = 0; ddof < 2; ddof++)
+            for (int what = SL_MX_VAR; what <= SL_MX_STD; what++) {
+                sl_reference ref;
+                sl_err err = {{0}};
+                if (sl_reference_moment(&ref, what == SL_MX_VAR ? SL_MOMENT_VAR : SL_MOMENT_STD, x,
+                                        n, SL_F32, ddof, 1, &err)) {
+                    CHECK(0, "reference: %s", err.msg);
+                    continue;
+                }
+                double r = 0.0;
+                const int ok = sl_mxf_certify(what, &tot, n, h, ddof, SL_F32, &r);
+                CHECK(ok && same_bits(r, ref.rounded), "kernel shape %s ddof=%u: certified %d, %a, "
+                      "the reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, ok, r, ref.rounded);
+                sl_reference_clear(&ref);
+            }
+    }
+    free(th);
+    free(x);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -222,6 +278,7 @@ int main(void)
     families();
     fuzz();
     pushed();
+    kernel_shape();
     fprintf(stderr, "tmoments_exact_fast: pushed sums certified %ld of %ld\n", pushed_cert,
             pushed_total);
     CHECK(pushed_cert > 0 && pushed_cert < pushed_total, "pushed sums certified %ld of %ld",
