@@ -7,11 +7,19 @@
 #   tmoments_exact_gpu (gpu) the kernels against the reference: every family and format, ddof 0
 #                        and 1, launch shapes, offsets, large means, forced fallbacks (counted).
 #                        GPU == twin: tgpu_twins.
+#   tmoments_exact_fast (cpu) mx_fast.h's cheap certified var/std pass: where it certifies, the
+#                        reference's bits (uniform, normal, N(1e6,1), huge means, constants,
+#                        log-uniform, subnormal, cancellation, a shift/scale fuzz; f32, bf16, f16,
+#                        ddof 0 and 1); it certifies >= 95% of the easy families; sums pushed
+#                        to 0.99 of the bound certify only the reference's value; the kernel's
+#                        reduction shape at 2^20 + 5 certifies N(1e6,1) and N(0,1).
 sl_add_test(NAME tmoments_exact SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact.c LABELS cpu
             TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
 sl_add_test(NAME tmoments_exact_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_gpu.c LABELS gpu
             TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
 target_link_libraries(tmoments_exact_gpu PRIVATE sumlab_kernels)
+sl_add_test(NAME tmoments_exact_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_fast.c LABELS cpu
+            TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
 # `sumlab reduce --op var FILE --ddof 1 --variants exact,correct --format csv`: equal result_hex
 add_test(NAME tmoments_exact_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_cli.sh
          $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})

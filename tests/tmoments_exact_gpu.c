@@ -4,7 +4,8 @@
  * arrays the certificate is for and on arrays where it must fail. float32 and 16-bit input run
  * the certified binned pass and, when it cannot decide, the exact kernel behind it: the test
  * counts the cases whose certificate fails (mx_cert.h's CPU model: the decision is a function
- * of the multiset of inputs) and requires both paths to run. Label gpu: 77 without a GPU. */
+ * of the multiset of inputs) and requires both paths to run; var/std run mx_fast.h's cheap
+ * pass before them (its CPU model's counts are printed). Label gpu: 77 without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +17,11 @@
 #include "sl_variants.h"
 #include "sumlab/half.h"
 #include "moments_exact/mx_cert.h"
+#include "moments_exact/mx_fast.h"
 
 static const char *const ops[] = {"mean", "var", "std"};
 static long runs, cert, fallback;
+static long fcert, ffall;   /* var/std: mx_fast.h's cheap pass (the twin's chunked order) */
 
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 static int same_bits(double a, double b)
@@ -55,6 +58,10 @@ static void check_gpu(const void *x, uint64_t n, sl_dtype dt, const char *what)
                 double r;
                 if (sl_mxc_certify(o, x, n, ddof, dt, &r)) cert++;
                 else fallback++;
+                if (o != SL_MX_MEAN) {
+                    if (sl_mxf_certify_host(o, x, n, ddof, dt, &r)) fcert++;
+                    else ffall++;
+                }
             }
             for (uint32_t off = 0; off < 2; off++) {
                 sl_gpu_ctx *ctx = NULL;
@@ -136,6 +143,8 @@ int main(void)
           cert, fallback);
     printf("tmoments_exact_gpu: %ld runs on %s; float32/16-bit cases certified %ld, exact kernel %ld\n",
            runs, info.name, cert, fallback);
+    printf("tmoments_exact_gpu: var/std cheap pass (mx_fast.h, CPU model) certified %ld, fell back %ld\n",
+           fcert, ffall);
     free(buf);
     return sl_test_done("tmoments_exact_gpu");
 }

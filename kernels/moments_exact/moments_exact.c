@@ -2,7 +2,9 @@
  * (determinism class correctly-rounded): S1 = sum x and S2 = sum x^2 accumulated exactly in
  * integer superaccumulators in one read, the mean, variance or standard deviation rounded once
  * (mx_round.h, the kernel's own code; the kernel's certified pass on float32 and 16-bit input,
- * mx_cert.h, writes the same correctly rounded value or leaves it to the exact kernel); and of `reproducible` (order-independent): binned S1 and
+ * mx_cert.h, writes the same correctly rounded value or leaves it to the exact kernel; var/std:
+ * mx_fast.h's shifted float64 sums certified first, here too); and of `reproducible`
+ * (order-independent): binned S1 and
  * S2, the textbook formula in float64 on their values. Either result is a function of the
  * multiset of inputs alone, so the twin takes them in index order and equals the kernel
  * (moments_exact.cu) bit for bit for every launch configuration.
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include "sl_variant_impl.h"
 #include "moments_exact/moments_exact.h"
+#include "moments_exact/mx_fast.h"
 #include "sl_twin.h"
 
 #define MX_CHUNK 4096u
@@ -108,6 +111,11 @@ static int mx_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
     if (n >= SL_SACC_MAX_N)
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
                           (unsigned long long)n);
+    /* var/std of float32 and 16-bit input: the kernel's order of passes, the cheap certified one
+     * first (mx_fast.h); every path gives the correctly rounded value */
+    if (v->impl != SL_MX_MEAN && dt != SL_F64 &&
+        sl_mxf_certify_host(v->impl, x, n, cfg->ddof, dt, result))
+        return 0;
     mx_state *st = malloc(sizeof *st);
     if (!st) return sl_err_set(err, "%s: out of memory", v->name);
     mx_state_init(st);
@@ -137,8 +145,9 @@ const sl_variant sl_v_var_correct = {
     .op = "var", .impl = SL_MX_VAR, MX_COMMON,
     .description = "correctly rounded: exact S1 and S2 in one read (exact squares into a second "
                    "superaccumulator), (n S2 - S1^2) / (n (n - ddof)) in integers, rounded once; "
-                   "float32/16-bit input: certified 4-fold binned S1 and S2 first (float64 bins), "
-                   "the exact kernel only when the interval's ends round apart; float64: exact kernel",
+                   "float32/16-bit input: shifted float64 sums in a rigorous error box first, then "
+                   "certified 4-fold binned S1 and S2 (float64 bins), the exact kernel only when "
+                   "the intervals' ends round apart; float64: exact kernel",
 };
 const sl_variant sl_v_std_correct = {
     .op = "std", .impl = SL_MX_STD, MX_COMMON,

@@ -23,6 +23,7 @@
 #include "reduce/reduce.cuh"
 #include "moments_exact/moments_exact.h"
 #include "moments_exact/mx_cert.h"
+#include "moments_exact/mx_fast.h"
 #include "exact/binned_kernel.cuh"
 
 /* The certified pass's workspace, after the exact kernel's: [0,4) ticket, [4,8) S1's flags,
@@ -36,6 +37,14 @@ static inline size_t mxc_offset(sl_dtype dt)
     const size_t b = SL_MX_WS_HEADER +
                      sizeof(int64_t) * (size_t)(sl_sacc_limbs(dt == SL_F64 ? SL_F64 : SL_F32) + sl_mx_s2_limbs(dt));
     return (b + 15u) & ~(size_t)15u;
+}
+/* The cheap pass's workspace, after the certified pass's: [0,4) ticket, [4,8) the gate of the
+ * certified pass (1: it must run; it shuts it), [8,32) the grid's sums s1, a1, s2 (double
+ * atomics; the last block reads and zeroes them). */
+#define MXF_WS_BYTES 32u
+static inline size_t mxf_offset(sl_dtype dt)
+{
+    return mxc_offset(dt) + MXC_WS_HEADER + 4u * sizeof(uint64_t) * MXC_NPOS;
 }
 
 namespace {
@@ -197,8 +206,11 @@ __device__ __forceinline__ void mxc_take_vec(mxc_acc &a1, mxc_acc &a2, sl_v16<H>
 template <typename X, bool SQ>
 __global__ void __launch_bounds__(MXC_MAX_BLOCK)
 mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_t ddof,
-           sl_dtype dt, unsigned char *cw, X *result)
+           sl_dtype dt, unsigned char *cw, X *result, unsigned *fgate)
 {
+    /* after the cheap pass: nothing to do unless it opened the gate (every block reads it before
+     * its ticket; the last block shuts it after every ticket) */
+    if (fgate && *(volatile unsigned *)fgate == 0u) return;
     typedef rs_fmt<X, false> F;                      /* the input's vector shape */
     typedef typename F::V V;
     enum { VW = F::VW, U = F::U, SV = F::SV, S = U / SV, SE = SV * VW, G8 = SL_RSUM_GROUP,
@@ -322,6 +334,89 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
             if (sl_rsum_certify_agree(e, other, &r)) mx_store(r, result);
             else *g_gate = 1u;                       /* the exact kernel runs next */
             *g_counter = 0u;
+            if (fgate) *fgate = 0u;
+        }
+    }
+}
+
+/* ---- `correct` var/std, float32 and 16-bit input: the cheap certified pass (mx_fast.h) --------
+ * Steps: 1. c = x[0]; grid-stride read, per thread s1 += d, a1 += |d|, s2 = fma(d, d, s2) with
+ * d = (double)x - c (at most ceil(n / (G B)) roundings per thread). 2. warp shuffles (5 levels),
+ * warp 0 over the warps' sums (5 levels), thread 0 adds the block's sums into the grid's by double
+ * atomics (any order: at most G roundings), takes the ticket. 3. the last block's thread 0 reads
+ * and zeroes the grid's sums, lanes 0 and 1 round the box's two ends (sl_mxf_box, sl_mxf_end:
+ * the twin's code) with h = ceil(n / (G B)) + G + 16 (>= every chain: the per-thread one, 10
+ * tree levels, G atomics);
+ * when they agree that is the result, else the gate opens for the certified binned pass. The
+ * decision may depend on the order of the atomics; the result never does (it is the correctly
+ * rounded value either way).
+ * Performance considerations: per input a conversion, 2 adds and an fma on the FP64 pipe, 8
+ * loads in flight per thread: about the read time of float32. */
+__device__ __forceinline__ void mxf_shfl(sl_mxf_acc &a, int off)
+{
+    sl_mxf_acc b;
+    b.s1 = __shfl_down_sync(SL_FULL_MASK, a.s1, off);
+    b.a1 = __shfl_down_sync(SL_FULL_MASK, a.a1, off);
+    b.s2 = __shfl_down_sync(SL_FULL_MASK, a.s2, off);
+    sl_mxf_merge(&a, &b);
+}
+
+/* fw: MXF_WS_BYTES of the workspace (zero); x: n >= 1 elements; blockDim a multiple of 32. */
+template <typename X>
+__global__ void __launch_bounds__(1024)
+mxf_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+           unsigned char *fw, X *result)
+{
+    __shared__ sl_mxf_acc s_w[32];
+    unsigned *g_counter = reinterpret_cast<unsigned *>(fw);
+    unsigned *g_gate = g_counter + 1;
+    double *g_sum = reinterpret_cast<double *>(fw + 8);
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned lane = tid & 31u, warp = tid >> 5;
+    const double c = (double)sl_widen(x[0]);
+    const uint64_t T = (uint64_t)G * B;
+    sl_mxf_acc a;
+    sl_mxf_init(&a);
+#pragma unroll 8
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < n; i += T)
+        sl_mxf_take(&a, (double)sl_widen(x[i]), c);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
+    if (lane == 0) s_w[warp] = a;
+    sl_bar_any::sync();
+    if (warp == 0) {
+        if (lane < (B >> 5)) a = s_w[lane];
+        else sl_mxf_init(&a);
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
+        if (lane == 0) {
+            atomicAdd(&g_sum[0], a.s1);
+            atomicAdd(&g_sum[1], a.a1);
+            atomicAdd(&g_sum[2], a.s2);
+        }
+    }
+    /* thread 0 published and fences before its ticket */
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    __shared__ sl_mxf_acc s_t;
+    if (tid == 0) {
+        unsigned long long *g_bits = reinterpret_cast<unsigned long long *>(g_sum);
+        s_t.s1 = __longlong_as_double((long long)atomicExch(&g_bits[0], 0ull));
+        s_t.a1 = __longlong_as_double((long long)atomicExch(&g_bits[1], 0ull));
+        s_t.s2 = __longlong_as_double((long long)atomicExch(&g_bits[2], 0ull));
+    }
+    sl_bar_any::sync();
+    if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
+        const uint64_t h = (n + T - 1) / T + G + 16u;
+        double lo[2], hi[2], e = 0.0;
+        const int ok = sl_mxf_box(what, &s_t, n, h, ddof, dt, lo, hi);
+        if (ok) e = tid ? sl_mxf_end(what, hi[0], hi[1], n, ddof, dt)
+                        : sl_mxf_end(what, lo[0], lo[1], n, ddof, dt);
+        const double other = __shfl_sync(0x3u, e, 1);
+        if (tid == 0) {
+            double r;
+            if (ok && sl_rsum_certify_agree(e, other, &r)) mx_store(r, result);
+            else *g_gate = 1u;                       /* the certified binned pass runs next */
+            *g_counter = 0u;
         }
     }
 }
@@ -335,12 +430,22 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
     if constexpr (sizeof(X) < 8) if (n > 0 && cfg->block <= MXC_MAX_BLOCK) {
         unsigned char *cw = w + mxc_offset(dt);
         const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+        unsigned *fgate = NULL;
+        if (v->impl != SL_MX_MEAN) {                 /* var/std: the cheap pass first */
+            unsigned char *fw = w + mxf_offset(dt);
+            mxf_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof,
+                                                            dt, fw, (X *)d_result);
+            SL_CUDA_CHECK_LAUNCH("mxf_kernel", v->name, err);
+            fgate = reinterpret_cast<unsigned *>(fw) + 1;
+        }
         if (v->impl == SL_MX_MEAN)
             mxc_kernel<X, false><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head, v->impl,
-                                                                   cfg->ddof, dt, cw, (X *)d_result);
+                                                                   cfg->ddof, dt, cw, (X *)d_result,
+                                                                   fgate);
         else
             mxc_kernel<X, true><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head, v->impl,
-                                                                  cfg->ddof, dt, cw, (X *)d_result);
+                                                                  cfg->ddof, dt, cw, (X *)d_result,
+                                                                  fgate);
         SL_CUDA_CHECK_LAUNCH("mxc_kernel", v->name, err);
         gate = reinterpret_cast<unsigned *>(cw) + 4;
     }
@@ -423,7 +528,7 @@ extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, 
 {
     (void)v; (void)n; (void)cfg;
     if (dt == SL_F64) return mxc_offset(dt);
-    return mxc_offset(dt) + MXC_WS_HEADER + 4u * sizeof(uint64_t) * MXC_NPOS;   /* the certified pass */
+    return mxf_offset(dt) + MXF_WS_BYTES;   /* the certified pass, the cheap pass */
 }
 
 extern "C" int sl_mx_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,

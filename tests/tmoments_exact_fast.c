@@ -1,0 +1,293 @@
+/* tmoments_exact_fast.c: mx_fast.h's cheap certified pass of the `correct` var and std (shifted
+ * float64 sums, a rigorous error box, exact rounding at its ends) on adversarial data: whenever it
+ * certifies, its value has the exact reference's rounded bits; it certifies the easy families
+ * (uniform, normal, N(1e6, 1)) and never returns a wrong value; a fuzz loop over random shifts and
+ * scales; sums pushed to 0.99 of the box's bound (a narrower box fails); the GPU kernel's
+ * reduction shape emulated at 2^20 + 5 (certifies N(1e6, 1)). float32, bfloat16, float16; ddof 0
+ * and 1; the twin (which runs it first) too. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sl_reference.h"
+#include "sl_test.h"
+#include "sl_variants.h"
+#include "sumlab/half.h"
+#include "moments_exact/moments_exact.h"
+#include "moments_exact/mx_fast.h"
+
+static const sl_dtype fmts[] = {SL_F32, SL_BF16, SL_F16};
+static long certified, fell_back, easy_cert, easy_total;
+
+static int same_bits(double a, double b)
+{
+    if (a != a || b != b) return a != a && b != b;
+    return !memcmp(&a, &b, sizeof a);
+}
+
+static double unif(void) { return (double)(sl_test_rand64() >> 11) * 0x1p-53; }
+static double gauss(void)
+{
+    const double u1 = unif() + 0x1p-60, u2 = unif();
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+static void put(void *x, sl_dtype dt, uint64_t i, double v)
+{
+    if (dt == SL_F32) ((float *)x)[i] = (float)v;
+    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+}
+
+/* var and std, ddof 0 and 1, of x: the fast pass's decision against the reference; the twin too.
+ * easy: counts towards the certification rate the test asserts. */
+static void check(const void *x, uint64_t n, sl_dtype dt, const char *what, int easy)
+{
+    for (int what_i = SL_MX_VAR; what_i <= SL_MX_STD; what_i++) {
+        for (uint32_t ddof = 0; ddof < 2; ddof++) {
+            sl_reference ref;
+            sl_err err = {{0}};
+            if (sl_reference_moment(&ref, what_i == SL_MX_VAR ? SL_MOMENT_VAR : SL_MOMENT_STD, x,
+                                    n, dt, ddof, 1, &err)) {
+                CHECK(0, "reference %s %s: %s", what, sl_dtype_name(dt), err.msg);
+                continue;
+            }
+            double r = 0.0;
+            const int ok = sl_mxf_certify_host(what_i, x, n, ddof, dt, &r);
+            if (ok) {
+                certified++;
+                CHECK(same_bits(r, ref.rounded), "%s fast-certified %s %s n=%llu ddof=%u: %a, the "
+                      "reference %a", what_i == SL_MX_VAR ? "var" : "std", what, sl_dtype_name(dt),
+                      (unsigned long long)n, ddof, r, ref.rounded);
+            } else {
+                fell_back++;
+            }
+            if (easy) {
+                easy_total++;
+                easy_cert += ok;
+            }
+            const sl_variant *v = sl_variant_find_op(what_i == SL_MX_VAR ? "var" : "std", "correct");
+            sl_launch cfg = {0};
+            cfg.ddof = ddof;
+            sl_variant_resolve(v, &cfg, n, dt);
+            double t = 0.0;
+            const int rc = sl_variant_cpu(v, x, n, dt, &cfg, &t, &err);
+            CHECK(rc == 0 && same_bits(t, ref.rounded), "twin %s %s n=%llu ddof=%u: %a, the "
+                  "reference %a", what, sl_dtype_name(dt), (unsigned long long)n, ddof, t,
+                  ref.rounded);
+            sl_reference_clear(&ref);
+        }
+    }
+}
+
+enum { F_UNIF, F_NORMAL, F_MEAN1E6, F_HUGE, F_CONST, F_LOGU, F_SUBN, F_CANCEL, F_NFAM };
+static const char *const fam_name[] = {"uniform", "normal", "N(1e6,1)", "1e20(1+N(0,1e-3))",
+                                       "constant", "log-uniform", "subnormal", "cancellation"};
+
+static double gen(int fam, sl_dtype dt, uint64_t i)
+{
+    const double big = dt == SL_F16 ? 1e4 : 1e20;
+    switch (fam) {
+    case F_UNIF: return unif();
+    case F_NORMAL: return gauss();
+    case F_MEAN1E6: return (dt == SL_F16 ? 1e3 : 1e6) + gauss();
+    case F_HUGE: return big * (1.0 + 1e-3 * gauss());
+    case F_CONST: return 3.25;
+    case F_LOGU: {
+        const double e = dt == SL_F16 ? 28.0 : 200.0;
+        return (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2(unif() * e - e / 2);
+    }
+    case F_SUBN:
+        return ldexp((double)(sl_test_rand64() % 64) - 20.0, dt == SL_F32 ? -149 : dt == SL_F16 ? -24 : -133);
+    default: /* cancellation: +-big pairs around a small remainder */
+        return (i & 1) ? -(dt == SL_F16 ? 3e4 : 1e30) : (dt == SL_F16 ? 3e4 : 1e30) * (1.0 + (i % 7 == 0 ? 0x1p-20 : 0.0));
+    }
+}
+
+static void families(void)
+{
+    static const uint64_t ns[] = {2, 3, 33, 1000, 4097, 70001};
+    void *x = malloc(70001 * 4);
+    for (int f = 0; f < 3; f++)
+        for (int fam = 0; fam < F_NFAM; fam++)
+            for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+                const uint64_t n = ns[k];
+                for (uint64_t i = 0; i < n; i++) put(x, fmts[f], i, gen(fam, fmts[f], i));
+                const int easy = (fam == F_UNIF || fam == F_NORMAL || fam == F_MEAN1E6) && n >= 1000;
+                check(x, n, fmts[f], fam_name[fam], easy);
+                if (fam == F_CONST) {   /* variance exactly 0: certified (every d is 0) */
+                    double r = 1.0;
+                    CHECK(sl_mxf_certify_host(SL_MX_VAR, x, n, 1, fmts[f], &r) && r == 0.0 &&
+                          !signbit(r), "constant n=%llu %s: not certified as +0",
+                          (unsigned long long)n, sl_dtype_name(fmts[f]));
+                }
+            }
+    free(x);
+}
+
+/* Random shifts and scales (a mean m, a spread s, a few outliers) in each format. */
+static void fuzz(void)
+{
+    void *x = malloc(5000 * 4);
+    for (int it = 0; it < 240; it++) {
+        const sl_dtype dt = fmts[it % 3];
+        const double lim = dt == SL_F16 ? 14.0 : 120.0;
+        const double m = (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2((unif() * 2 - 1) * lim);
+        const double s = exp2((unif() * 2 - 1) * lim);
+        const uint64_t n = 2 + sl_test_rand64() % 4999;
+        for (uint64_t i = 0; i < n; i++) {
+            double v = m + s * gauss();
+            if (sl_test_rand64() % 97 == 0) v = m * 3.0;
+            put(x, dt, i, v);
+        }
+        check(x, n, dt, "fuzz", 0);
+    }
+    free(x);
+}
+
+/* Non-finite input is never certified here (the exact path decides NaN/Inf). */
+static void nonfinite(void)
+{
+    float x[5] = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f};
+    double r;
+    x[2] = INFINITY;
+    CHECK(!sl_mxf_certify_host(SL_MX_VAR, x, 5, 0, SL_F32, &r), "Inf certified");
+    x[2] = NAN;
+    CHECK(!sl_mxf_certify_host(SL_MX_STD, x, 5, 0, SL_F32, &r), "NaN certified");
+    x[0] = NAN;
+    x[2] = 3.0f;
+    CHECK(!sl_mxf_certify_host(SL_MX_VAR, x, 5, 0, SL_F32, &r), "NaN first certified");
+    x[0] = 1.0f;
+    CHECK(!sl_mxf_certify_host(SL_MX_MEAN, x, 5, 0, SL_F32, &r), "mean certified");
+    CHECK(!sl_mxf_certify_host(SL_MX_VAR, x, 1, 1, SL_F32, &r), "n <= ddof certified");
+}
+
+/* The box at work: small-integer data (every sum exact in double), sums pushed by 0.99 of the
+ * error the box allows for a long chain h (each sign): whatever certifies is the reference's
+ * value. Arrays near a rounding boundary then certify only when the box's ends agree; a box too
+ * narrow (or none) returns the other side's value. */
+static long pushed_cert, pushed_total;
+static void pushed(void)
+{
+    float x[64];
+    uint16_t xh[64];
+    const uint64_t h = (uint64_t)1 << 30;
+    for (int it = 0; it < 400; it++) {
+        const sl_dtype dt = fmts[it % 3];
+        const uint64_t n = 2 + sl_test_rand64() % 60;
+        const int span = dt == SL_F16 ? 40 : 1000;
+        for (uint64_t i = 0; i < n; i++) {
+            const double v = (double)((int)(sl_test_rand64() % (2 * span + 1)) - span);
+            x[i] = (float)v;
+            xh[i] = sl_half_from_double(v, dt);
+        }
+        const void *xp = dt == SL_F32 ? (const void *)x : (const void *)xh;
+        const double c = dt == SL_F32 ? (double)x[0] : sl_half_to_double(xh[0], dt);
+        double s1 = 0.0, a1 = 0.0, s2 = 0.0;
+        for (uint64_t i = 0; i < n; i++) {
+            const double d = (dt == SL_F32 ? (double)x[i] : sl_half_to_double(xh[i], dt)) - c;
+            s1 += d;
+            a1 += fabs(d);
+            s2 += d * d;                         /* exact: integers below 2^53 */
+        }
+        for (uint32_t ddof = 0; ddof < 2; ddof++)
+            for (int what = SL_MX_VAR; what <= SL_MX_STD; what++) {
+                sl_reference ref;
+                sl_err err = {{0}};
+                if (sl_reference_moment(&ref, what == SL_MX_VAR ? SL_MOMENT_VAR : SL_MOMENT_STD,
+                                        xp, n, dt, ddof, 1, &err)) {
+                    CHECK(0, "reference: %s", err.msg);
+                    continue;
+                }
+                for (int sg = 0; sg < 4; sg++) {
+                    sl_mxf_acc a;
+                    a.s1 = s1 + (sg & 1 ? -0.99 : 0.99) * ((double)(h + 1) * 0x1p-53 * a1);
+                    a.a1 = a1;
+                    a.s2 = s2 + (sg & 2 ? -0.99 : 0.99) * ((double)(h + 3) * 0x1p-53 * s2);
+                    if (a.s2 < 0.0) a.s2 = 0.0;
+                    double r = 0.0;
+                    pushed_total++;
+                    if (sl_mxf_certify(what, &a, n, h, ddof, dt, &r)) {
+                        pushed_cert++;
+                        CHECK(same_bits(r, ref.rounded), "pushed sums (%d) %s n=%llu ddof=%u: %a, "
+                              "the reference %a", sg, sl_dtype_name(dt), (unsigned long long)n,
+                              ddof, r, ref.rounded);
+                    }
+                }
+                sl_reference_clear(&ref);
+            }
+    }
+}
+
+/* The kernel's shape on the CPU (moments_exact.cu's mxf_kernel): G blocks of B threads, grid
+ * stride, warp shuffles down 16..1, warp 0 over the warps, the blocks' sums added in block order
+ * (one of the atomics' orders), h = ceil(n / (G B)) + G + 16: N(1e6, 1) and N(0, 1) float32 of
+ * 2^20 + 5 values (the torch.var case) certify, with the reference's bits. */
+static void kernel_shape(void)
+{
+    const uint64_t n = ((uint64_t)1 << 20) + 5;
+    const unsigned G = 528, B = 256;
+    const uint64_t T = (uint64_t)G * B;
+    float *x = malloc(n * sizeof *x);
+    sl_mxf_acc *th = malloc(T * sizeof *th);
+    for (int fam = 0; fam < 2; fam++) {
+        for (uint64_t i = 0; i < n; i++) x[i] = (float)((fam ? 0.0 : 1e6) + gauss());
+        const double c = x[0];
+        for (uint64_t t = 0; t < T; t++) {
+            sl_mxf_init(&th[t]);
+            for (uint64_t i = t; i < n; i += T) sl_mxf_take(&th[t], x[i], c);
+        }
+        sl_mxf_acc tot;
+        sl_mxf_init(&tot);
+        for (unsigned b = 0; b < G; b++) {
+            sl_mxf_acc *blk = th + (uint64_t)b * B, w[32];
+            for (unsigned wp = 0; wp < B / 32; wp++) {
+                sl_mxf_acc *l = blk + 32 * wp;
+                for (unsigned off = 16; off > 0; off >>= 1)
+                    for (unsigned ln = 0; ln + off < 32; ln++) sl_mxf_merge(&l[ln], &l[ln + off]);
+                w[wp] = l[0];
+            }
+            for (unsigned wp = B / 32; wp < 32; wp++) sl_mxf_init(&w[wp]);
+            for (unsigned off = 16; off > 0; off >>= 1)
+                for (unsigned ln = 0; ln + off < 32; ln++) sl_mxf_merge(&w[ln], &w[ln + off]);
+            sl_mxf_merge(&tot, &w[0]);
+        }
+        const uint64_t h = (n + T - 1) / T + G + 16;
+        for (uint32_t ddof = 0; ddof < 2; ddof++)
+            for (int what = SL_MX_VAR; what <= SL_MX_STD; what++) {
+                sl_reference ref;
+                sl_err err = {{0}};
+                if (sl_reference_moment(&ref, what == SL_MX_VAR ? SL_MOMENT_VAR : SL_MOMENT_STD, x,
+                                        n, SL_F32, ddof, 1, &err)) {
+                    CHECK(0, "reference: %s", err.msg);
+                    continue;
+                }
+                double r = 0.0;
+                const int ok = sl_mxf_certify(what, &tot, n, h, ddof, SL_F32, &r);
+                CHECK(ok && same_bits(r, ref.rounded), "kernel shape %s ddof=%u: certified %d, %a, "
+                      "the reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, ok, r, ref.rounded);
+                sl_reference_clear(&ref);
+            }
+    }
+    free(th);
+    free(x);
+}
+
+int main(void)
+{
+    sl_test_rng = sl_test_seed();
+    nonfinite();
+    families();
+    fuzz();
+    pushed();
+    kernel_shape();
+    fprintf(stderr, "tmoments_exact_fast: pushed sums certified %ld of %ld\n", pushed_cert,
+            pushed_total);
+    CHECK(pushed_cert > 0 && pushed_cert < pushed_total, "pushed sums certified %ld of %ld",
+          pushed_cert, pushed_total);
+    fprintf(stderr, "tmoments_exact_fast: certified %ld, fell back %ld; easy families %ld of %ld\n",
+            certified, fell_back, easy_cert, easy_total);
+    /* useful: the easy families (uniform, normal, N(1e6, 1), n >= 1000) certify nearly always */
+    CHECK(easy_total > 0 && easy_cert * 100 >= easy_total * 95, "easy families certified %ld of %ld",
+          easy_cert, easy_total);
+    CHECK(certified > 1000, "only %ld certified", certified);
+    return sl_test_done("tmoments_exact_fast");
+}
