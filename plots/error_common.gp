@@ -11,7 +11,7 @@
 # of Higham & Mary 2019, drawn beside the worst-case ones), clip (1: errors past 1 drawn at 1,
 # a line at 1), band (1: several instances per point; each series' data file
 # holds "x median min max zero nonfinite" (render.sh's extract_error), the median drawn as the
-# line, min-max as a translucent band).
+# line, min-max of the nonzero errors as a translucent band; an exact instance is a marker).
 load dir.'/common.gp'
 if (!exists("clip")) clip = 0
 if (!exists("prob")) prob = 0

@@ -543,20 +543,23 @@ extract_error() { # experiment x-column by-dataset out-dir
     }
     # Each series file holds a line per x of its chart: "x median min max zero nonfinite" over
     # the point instances (run --seeds K, the full preset) with a finite error; median, min and
-    # max NaN where there is none, the median NaN where it is 0 (an exact result: zero = 1 draws a
-    # marker at the bottom edge instead); nonfinite: the instances with a non-finite result (a
-    # marker at the top edge). NaN breaks the line: no line is drawn across a missing point.
+    # max NaN where there is none, the median NaN where it is 0 (an exact result); min the least
+    # nonzero error (a band down to the edge of the log axis for one exact instance hid the others);
+    # zero = 1 where some instance is exact: a marker at the bottom edge; nonfinite: the
+    # instances with a non-finite result (a marker at the top edge). NaN breaks the line: no line
+    # is drawn across a missing point.
     function xpt(g, x) { if (!((g, x) in isx)) { isx[g, x] = 1; xs[g, ++nx[g]] = x } }
     function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x; an[k] = 0 }
       if (y == "NF") nfk[k]++; else av[k, ++an[k]] = y + 0 }
-    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x) {
+    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x, z) {
       for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a)
         for (j = 1; j <= m; j++) a[j] = av[k, j]
         for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
         med = !m ? "NaN" : (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
         if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], ax[i], ax[i] " " med); continue }
-        put(af[i], ax[i], ax[i] " " (m && med == 0 ? "NaN" : med) " " (m ? a[1] : "NaN") " " (m ? a[m] : "NaN") " " \
-            (m && med == 0 ? 1 : 0) " " (nfk[k] + 0)) }
+        for (z = 1; z <= m && a[z] == 0; z++) ;
+        put(af[i], ax[i], ax[i] " " (m && med == 0 ? "NaN" : med) " " (z <= m ? a[z] : "NaN") " " (z <= m ? a[m] : "NaN") " " \
+            (z > 1 ? 1 : 0) " " (nfk[k] + 0)) }
       # the sizes a series lacks (not run, skipped): NaN lines, so its line breaks there
       for (q = 1; q <= ng; q++) { g = order[q]
         for (i = 1; i <= nvo; i++) { v = vo[i]; if (!((g, v) in has)) continue; f = out "/" g ".d/" v ".dat"

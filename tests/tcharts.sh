@@ -55,6 +55,17 @@ if [ "$have_gp" = 1 ]; then
   np=$(awk '/<title>serial<\/title>/{f=1} f && /<path/{print; exit}' "$svg" | grep -o 'L[0-9.]*,' | wc -l)
   check "chart: serial's median line has one vertex per n, not one per instance ($np)" test "$np" -eq 2
   check "chart of 1 instance: no band" bash -c "! grep -q 'fill-opacity' '$t/r1/charts/error_vs_n_uniform__f32.svg'"
+  # a point where some instances are exact and others not: the band spans the nonzero errors, the
+  # exact instances are markers at the bottom edge (no band down to the edge)
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --seeds 5 --datasets cancellation --dtype f32 \
+    -o "$t/c5" -q 2> /dev/null
+  mixed=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-n" && $c["status"]=="ok" && $c["abs_err"]!="" {
+      k=$c["variant"] SUBSEP $c["n"]; if ($c["abs_err"]+0 == 0) z[k]=1; else p[k]=1 }
+    END { for (k in z) if (k in p) m++; print m+0 }' "$t/c5/results.csv")
+  check "cancellation, 5 instances: some point mixes exact and inexact instances ($mixed)" test "$mixed" -gt 0
+  check "no min-max band reaches the bottom edge" python3 "$src/tests/tcharts_svg.py" bands "$t/c5/charts/error_vs_n_cancellation__f32.svg"
+  check "exact instances of a mixed point: markers at the bottom edge" \
+    python3 "$src/tests/tcharts_svg.py" markers zero "$t/c5/charts/error_vs_n_cancellation__f32.svg"
 fi
 
 # ---- figures: colours by name, key below the plots, markers, no anchors panel of `exact` ---

@@ -169,6 +169,31 @@ def yticks(paths):
     return bad
 
 
+POLY = re.compile(r"<polygon fill = 'rgb\([ 0-9,]*\)' fill-opacity = '0\.18[0-9]*' points = '([^']*)'")
+
+
+def bands(paths):
+    """No min-max band reaches a plot area's bottom edge: the y range starts a factor 4 below the
+    least nonzero error, so a band there is an exact instance drawn as a band to the edge."""
+    bad = 0
+    for p in paths:
+        svg = load(p)
+        ar = areas(svg)
+        n, low = 0, 0
+        for m in POLY.finditer(svg):
+            n += 1
+            pts = [tuple(float(v) for v in xy.split(",")) for xy in m.group(1).split()]
+            for x0, top, x1, bottom in ar:
+                if any(x0 - 1 <= x <= x1 + 1 for x, _ in pts) and any(y >= bottom - 1 for _, y in pts):
+                    low += 1
+                    break
+        if not n:
+            bad += fail("%s: no min-max band" % p)
+        if low:
+            bad += fail("%s: %d of %d bands reach the bottom edge" % (p, low, n))
+    return bad
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "colours" and len(argv) == 4:
         return colours(argv[2], argv[3])
@@ -176,6 +201,8 @@ def main(argv):
         return colours(argv[2], argv[3], True)
     if len(argv) >= 3 and argv[1] == "legend":
         return legend(argv[2:])
+    if len(argv) >= 3 and argv[1] == "bands":
+        return bands(argv[2:])
     if len(argv) >= 3 and argv[1] == "yticks":
         return yticks(argv[2:])
     if len(argv) >= 3 and argv[1] == "keyfont":
