@@ -283,8 +283,9 @@ static void job_measure(sl_step_job *j)
     job_log_line(j, t0, &jt);
 }
 
-/* A pipelined job on the GPU backend measures in its turn: the jobs before it have measured
- * (one input on the device at a time, in the order of the walk). On the CPU backend jobs
+/* A pipelined job on the GPU backend measures in its turn: the jobs before it have run on the
+ * device (in the order of the walk; an accuracy job passes the turn on before its twin checks,
+ * so its input and the next one's may be on the device together). On the CPU backend jobs
  * measure side by side (the twins of two inputs fill the cores where one input's last, longest
  * twin would leave them idle); their rows are still written in the walk's order. */
 static void *job_thread(void *arg)
