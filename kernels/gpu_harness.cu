@@ -366,8 +366,11 @@ int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *
         c->d_work = NULL;
         c->work_bytes = 0;
         H_CHECK(cudaMalloc(&c->d_work, ws));
+        H_CHECK(cudaMemsetAsync(c->d_work, 0, ws, c->stream));
         c->work_bytes = ws;
-        c->work_owner = NULL;               /* zeroed below */
+        c->work_owner = v;
+        c->work_cfg = *cfg;
+        c->work_n = n;
     }
     /* Variants share the scratch, and one variant's layout depends on its configuration and n
      * (partials of one grid where another grid keeps its counters): a run after another variant
