@@ -4,7 +4,8 @@
  * (uniform, normal, N(1e6, 1)) and never returns a wrong value; a fuzz loop over random shifts and
  * scales; sums pushed to 0.99 of the box's bound (a narrower box fails); the GPU kernel's
  * reduction shape emulated at 2^20 + 5 (certifies N(1e6, 1)). float32, bfloat16, float16; ddof 0
- * and 1; the twin (which runs it first) too. */
+ * and 1; the twin (which runs it first) too; the quick float64 test on the box's corners alone
+ * (never a wrong value, and it decides the easy families by itself). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #include "moments_exact/mx_fast.h"
 
 static const sl_dtype fmts[] = {SL_F32, SL_BF16, SL_F16};
-static long certified, fell_back, easy_cert, easy_total;
+static long certified, fell_back, easy_cert, easy_total, quick_cert, easy_quick;
 
 static int same_bits(double a, double b)
 {
@@ -52,6 +53,18 @@ static void check(const void *x, uint64_t n, sl_dtype dt, const char *what, int 
             }
             double r = 0.0;
             const int ok = sl_mxf_certify_host(what_i, x, n, ddof, dt, &r);
+            /* the quick float64 test alone on the same box */
+            sl_mxf_acc tot;
+            double lo[2], hi[2], q = 0.0;
+            const uint64_t h = sl_mxf_sums_host(x, n, dt, &tot);
+            if (sl_mxf_box(what_i, &tot, n, h, ddof, dt, lo, hi) &&
+                sl_mxf_quick(what_i, lo, hi, n, ddof, dt, &q)) {
+                quick_cert++;
+                CHECK(same_bits(q, ref.rounded), "%s quick-certified %s %s n=%llu ddof=%u: %a, the "
+                      "reference %a", what_i == SL_MX_VAR ? "var" : "std", what, sl_dtype_name(dt),
+                      (unsigned long long)n, ddof, q, ref.rounded);
+                easy_quick += easy;
+            }
             if (ok) {
                 certified++;
                 CHECK(same_bits(r, ref.rounded), "%s fast-certified %s %s n=%llu ddof=%u: %a, the "
@@ -164,7 +177,7 @@ static void nonfinite(void)
  * error the box allows for a long chain h (each sign): whatever certifies is the reference's
  * value. Arrays near a rounding boundary then certify only when the box's ends agree; a box too
  * narrow (or none) returns the other side's value. */
-static long pushed_cert, pushed_total;
+static long pushed_cert, pushed_total, pushed_quick;
 static void pushed(void)
 {
     float x[64];
@@ -205,6 +218,14 @@ static void pushed(void)
                     if (a.s2 < 0.0) a.s2 = 0.0;
                     double r = 0.0;
                     pushed_total++;
+                    double lo[2], hi[2], q = 0.0;
+                    if (sl_mxf_box(what, &a, n, h, ddof, dt, lo, hi) &&
+                        sl_mxf_quick(what, lo, hi, n, ddof, dt, &q)) {
+                        pushed_quick++;
+                        CHECK(same_bits(q, ref.rounded), "pushed sums (%d), quick %s n=%llu "
+                              "ddof=%u: %a, the reference %a", sg, sl_dtype_name(dt),
+                              (unsigned long long)n, ddof, q, ref.rounded);
+                    }
                     if (sl_mxf_certify(what, &a, n, h, ddof, dt, &r)) {
                         pushed_cert++;
                         CHECK(same_bits(r, ref.rounded), "pushed sums (%d) %s n=%llu ddof=%u: %a, "
@@ -264,6 +285,11 @@ static void kernel_shape(void)
                 const int ok = sl_mxf_certify(what, &tot, n, h, ddof, SL_F32, &r);
                 CHECK(ok && same_bits(r, ref.rounded), "kernel shape %s ddof=%u: certified %d, %a, "
                       "the reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, ok, r, ref.rounded);
+                double lo[2], hi[2], q = 0.0;
+                const int qk = sl_mxf_box(what, &tot, n, h, ddof, SL_F32, lo, hi) &&
+                               sl_mxf_quick(what, lo, hi, n, ddof, SL_F32, &q);
+                CHECK(qk && same_bits(q, ref.rounded), "kernel shape %s ddof=%u: quick test %d, "
+                      "%a, the reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, qk, q, ref.rounded);
                 sl_reference_clear(&ref);
             }
     }
@@ -279,8 +305,8 @@ int main(void)
     fuzz();
     pushed();
     kernel_shape();
-    fprintf(stderr, "tmoments_exact_fast: pushed sums certified %ld of %ld\n", pushed_cert,
-            pushed_total);
+    fprintf(stderr, "tmoments_exact_fast: pushed sums certified %ld of %ld (quick test %ld)\n",
+            pushed_cert, pushed_total, pushed_quick);
     CHECK(pushed_cert > 0 && pushed_cert < pushed_total, "pushed sums certified %ld of %ld",
           pushed_cert, pushed_total);
     fprintf(stderr, "tmoments_exact_fast: certified %ld, fell back %ld; easy families %ld of %ld\n",
@@ -289,5 +315,11 @@ int main(void)
     CHECK(easy_total > 0 && easy_cert * 100 >= easy_total * 95, "easy families certified %ld of %ld",
           easy_cert, easy_total);
     CHECK(certified > 1000, "only %ld certified", certified);
+    /* the quick float64 test decides the easy families alone (the GPU's last block then skips the
+     * ends' exact rounding) */
+    fprintf(stderr, "tmoments_exact_fast: quick test certified %ld; easy families %ld of %ld\n",
+            quick_cert, easy_quick, easy_total);
+    CHECK(easy_quick * 100 >= easy_total * 95, "quick test: easy families certified %ld of %ld",
+          easy_quick, easy_total);
     return sl_test_done("tmoments_exact_fast");
 }

@@ -344,8 +344,8 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
  * d = (double)x - c (at most ceil(n / (G B)) roundings per thread). 2. warp shuffles (5 levels),
  * warp 0 over the warps' sums (5 levels), thread 0 adds the block's sums into the grid's by double
  * atomics (any order: at most G roundings), takes the ticket. 3. the last block's thread 0 reads
- * and zeroes the grid's sums, lanes 0 and 1 round the box's two ends (sl_mxf_box, sl_mxf_end:
- * the twin's code) with h = ceil(n / (G B)) + G + 16 (>= every chain: the per-thread one, 10
+ * and zeroes the grid's sums, lanes 0 and 1 test the box in float64 (sl_mxf_quick) and, when that
+ * cannot decide, round its two ends exactly (sl_mxf_box, sl_mxf_end: the twin's code) with h = ceil(n / (G B)) + G + 16 (>= every chain: the per-thread one, 10
  * tree levels, G atomics);
  * when they agree that is the result, else the gate opens for the certified binned pass. The
  * decision may depend on the order of the atomics; the result never does (it is the correctly
@@ -407,14 +407,15 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtyp
     sl_bar_any::sync();
     if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
         const uint64_t h = (n + T - 1) / T + G + 16u;
-        double lo[2], hi[2], e = 0.0;
+        double lo[2], hi[2], e = 0.0, r = 0.0;
         const int ok = sl_mxf_box(what, &s_t, n, h, ddof, dt, lo, hi);
-        if (ok) e = tid ? sl_mxf_end(what, hi[0], hi[1], n, ddof, dt)
-                        : sl_mxf_end(what, lo[0], lo[1], n, ddof, dt);
+        /* the quick float64 test (both lanes alike), then the ends' exact rounding */
+        const int quick = ok && sl_mxf_quick(what, lo, hi, n, ddof, dt, &r);
+        if (ok && !quick) e = tid ? sl_mxf_end(what, hi[0], hi[1], n, ddof, dt)
+                                  : sl_mxf_end(what, lo[0], lo[1], n, ddof, dt);
         const double other = __shfl_sync(0x3u, e, 1);
         if (tid == 0) {
-            double r;
-            if (ok && sl_rsum_certify_agree(e, other, &r)) mx_store(r, result);
+            if (quick || (ok && sl_rsum_certify_agree(e, other, &r))) mx_store(r, result);
             else *g_gate = 1u;                       /* the certified binned pass runs next */
             *g_counter = 0u;
         }

@@ -123,24 +123,61 @@ SL_MX_HD int sl_mxf_box(int what, const sl_mxf_acc *a, uint64_t n, uint64_t h, u
     return 1;
 }
 
+/* One float64 operation's exact value lies within one step of its rounded-to-nearest result r:
+ * these step it outward (below: towards -Inf, above: towards +Inf). */
+SL_MX_HD double sl_mxf_dn(double r) { return nextafter(r, -HUGE_VAL); }
+SL_MX_HD double sl_mxf_up(double r) { return nextafter(r, HUGE_VAL); }
+
+/* The quick decision on the box's corners (sl_mxf_box): the variance
+ * (S2 - S1^2 / n) / (n - ddof) evaluated in float64 at both corners with every operation stepped
+ * outward (sl_mxf_dn / sl_mxf_up), so [vlo, vhi] holds the exact variance of every point of the
+ * box (increasing in S2, decreasing in |S1|; the true numerator n S2d - S1d^2 >= 0, so a negative
+ * lower end is raised to +0); std: the correctly rounded sqrt stepped outward. Rounding to
+ * nearest even in dt is monotone, so when both ends round to the same value that is the correctly
+ * rounded var or std: 1 with *r, else 0 (the ends' exact rounding decides, sl_mxf_end). n < 2^40:
+ * n and n - ddof are exact doubles; |S1| < 2^200 and S2 < 2^300: no overflow. A few float64
+ * operations, against sl_mxf_end's multi-limb products and divisions; it fails only where
+ * cancellation in S2 - S1^2 / n leaves fewer bits than the format needs, or near a rounding
+ * boundary. */
+SL_MX_HD int sl_mxf_quick(int what, const double lo[2], const double hi[2], uint64_t n,
+                          uint32_t ddof, sl_dtype dt, double *r)
+{
+    const double nd = (double)n, den = (double)(n - ddof);
+    const double q_lo = sl_mxf_up(sl_mxf_up(lo[0] * lo[0]) / nd);   /* >= S1^2 / n, largest |S1| */
+    double t = sl_mxf_dn(hi[0] * hi[0]);
+    if (!(t > 0.0)) t = 0.0;
+    double q_hi = sl_mxf_dn(t / nd);                                /* <= S1^2 / n, least |S1| */
+    if (!(q_hi > 0.0)) q_hi = 0.0;
+    double v_lo = sl_mxf_dn(sl_mxf_dn(lo[1] - q_lo) / den);
+    double v_hi = sl_mxf_up(sl_mxf_up(hi[1] - q_hi) / den);
+    if (!(v_lo > 0.0)) v_lo = 0.0;
+    if (!(v_hi >= v_lo)) return 0;                                  /* not reached */
+    if (what == SL_MX_STD) {
+        v_lo = sl_mxf_dn(sqrt(v_lo));
+        if (!(v_lo > 0.0)) v_lo = 0.0;
+        v_hi = sl_mxf_up(sqrt(v_hi));
+    }
+    return sl_rsum_certify_agree(sl_mx_round_double(v_lo, dt), sl_mx_round_double(v_hi, dt), r);
+}
+
 /* The decision on the final sums (chain length h): 1 with *r the correctly rounded var or std
- * when both ends of the box round alike, else 0 (the caller runs the next pass). */
+ * when both ends of the box round alike (the quick float64 test first, then the ends' exact
+ * rounding), else 0 (the caller runs the next pass). */
 SL_MX_HDN int sl_mxf_certify(int what, const sl_mxf_acc *a, uint64_t n, uint64_t h,
                              uint32_t ddof, sl_dtype dt, double *r)
 {
     double lo[2], hi[2];
     if (!sl_mxf_box(what, a, n, h, ddof, dt, lo, hi)) return 0;
+    if (sl_mxf_quick(what, lo, hi, n, ddof, dt, r)) return 1;
     return sl_rsum_certify_agree(sl_mxf_end(what, lo[0], lo[1], n, ddof, dt),
                                  sl_mxf_end(what, hi[0], hi[1], n, ddof, dt), r);
 }
 
-/* The twin's form on x[0..n) (float32, float16 or bfloat16, n >= 1): chunks of SL_MXF_CHUNK
- * summed from 0, their sums added in order (h = chunk + chunks + 1). */
+/* The twin's sums of x[0..n) (float32, float16 or bfloat16, n >= 1): chunks of SL_MXF_CHUNK
+ * summed from 0, their sums added in order; returns the chain length h = chunk + chunks + 1. */
 #define SL_MXF_CHUNK 4096u
-static inline int sl_mxf_certify_host(int what, const void *x, uint64_t n, uint32_t ddof,
-                                      sl_dtype dt, double *r)
+static inline uint64_t sl_mxf_sums_host(const void *x, uint64_t n, sl_dtype dt, sl_mxf_acc *out)
 {
-    if (n == 0) return 0;
     const double c = dt == SL_F32 ? (double)((const float *)x)[0]
                                   : sl_half_to_double(((const uint16_t *)x)[0], dt);
     sl_mxf_acc tot, part;
@@ -155,7 +192,17 @@ static inline int sl_mxf_certify_host(int what, const void *x, uint64_t n, uint3
         }
         sl_mxf_merge(&tot, &part);
     }
-    const uint64_t h = SL_MXF_CHUNK + (n + SL_MXF_CHUNK - 1) / SL_MXF_CHUNK + 1;
+    *out = tot;
+    return SL_MXF_CHUNK + (n + SL_MXF_CHUNK - 1) / SL_MXF_CHUNK + 1;
+}
+
+/* The twin's decision on x[0..n) (sl_mxf_certify on sl_mxf_sums_host's sums). */
+static inline int sl_mxf_certify_host(int what, const void *x, uint64_t n, uint32_t ddof,
+                                      sl_dtype dt, double *r)
+{
+    if (n == 0) return 0;
+    sl_mxf_acc tot;
+    const uint64_t h = sl_mxf_sums_host(x, n, dt, &tot);
     return sl_mxf_certify(what, &tot, n, h, ddof, dt, r);
 }
 #endif
