@@ -67,6 +67,10 @@ rc=$?
 # figure computed here from launch.csv, and the CPU run's report must judge no speed claim.
 grep -q "no speed claim is judged here" "$t/lc/report.md" || { echo "FAIL: the CPU report does not say it judges no speed claim" >&2; rc=1; }
 grep -q "256 threads is within" "$t/lc/report.md" && { echo "FAIL: the CPU report judges a speed claim" >&2; rc=1; }
+# the accumulator table has a row per variant with accumulators (kahan's sets of lanes included)
+for v in grid-stride vec4 kahan; do
+  grep -q "^| $v | [0-9.e+-]* / [0-9.e+-]* | " "$t/lc/report.md" || { echo "FAIL: no $v row in the accumulator table" >&2; rc=1; }
+done
 cp -r "$t/lc" "$t/g"
 python3 - "$t/g/results.csv" <<'PY'
 import csv, sys

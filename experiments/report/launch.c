@@ -219,12 +219,13 @@ static void width_claims(FILE *f, const lc_tab *L, const char *dt, double nm, in
                                : "not seen here (every wider load gained, aligned or not)");
 }
 
-/* Accumulators (grid-stride; vec4 at 8 loads a step): 8 against 1 at block 256, speed and error. */
+/* Accumulators (grid-stride; vec4 at 8 loads a step; kahan: sets of compensated lanes): 8 against 1
+ * at block 256, speed and error. */
 static void accumulator_claims(FILE *f, const lc_tab *L, const char *dt, double nm, int gpu)
 {
-    static const char *const av[] = {"grid-stride", "vec4"};
+    static const char *const av[] = {"grid-stride", "vec4", "kahan"};
     int head = 0;
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < sizeof av / sizeof av[0]; k++) {
         long r1 = -1, r8 = -1;
         for (size_t r = 0; r < L->t->nrows; r++) {
             if (!is(L, r, av[k], dt, nm, "accumulators") || N(L, r, L->breq) != 256) continue;
@@ -233,7 +234,7 @@ static void accumulator_claims(FILE *f, const lc_tab *L, const char *dt, double 
         }
         if (r1 < 0 || r8 < 0) continue;
         if (!head)
-            fprintf(f, "**Independent accumulators** (%s, n = %.0f, block 256; vec4 at 8 loads a step): more "
+            fprintf(f, "**Independent accumulators** (%s, n = %.0f, block 256; vec4 at 8 loads a step; kahan: sets of compensated lanes): more "
                        "accumulators shorten each chain (the bound's depth) and change the summation order.\n\n"
                        "| variant | %srelative error, 1 / 8 | error / bound, 1 / 8 |\n|---|%s---|---|\n",
                     dt, nm, gpu ? "GB/s, 1 / 8 accumulators | gain of 8 over 1 | " : "", gpu ? "---|---:|" : "");
