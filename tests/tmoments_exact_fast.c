@@ -238,10 +238,11 @@ static void pushed(void)
     }
 }
 
-/* The kernel's shape on the CPU (moments_exact.cu's mxf_kernel): G blocks of B threads, grid
- * stride, warp shuffles down 16..1, warp 0 over the warps, the blocks' sums added in block order
- * (one of the atomics' orders), h = ceil(n / (G B)) + G + 16: N(1e6, 1) and N(0, 1) float32 of
- * 2^20 + 5 values (the torch.var case) certify, with the reference's bits. */
+/* The kernel's shape on the CPU (moments_exact.cu's mxf_kernel): G blocks of B threads, each
+ * thread its edge scalar then its 16-byte vectors (4 float32) grid stride, warp shuffles down
+ * 16..1, warp 0 over the warps, the blocks' sums added in block order (one of the atomics'
+ * orders), h = MXF_CHAIN + G + 16: N(1e6, 1) and N(0, 1) float32 of 2^20 + 5 values (the
+ * torch.var case) certify, with the reference's bits. */
 static void kernel_shape(void)
 {
     const uint64_t n = ((uint64_t)1 << 20) + 5;
@@ -252,9 +253,12 @@ static void kernel_shape(void)
     for (int fam = 0; fam < 2; fam++) {
         for (uint64_t i = 0; i < n; i++) x[i] = (float)((fam ? 0.0 : 1e6) + gauss());
         const double c = x[0];
+        const uint64_t nv = n / 4;                  /* x is 16-byte aligned: no head */
         for (uint64_t t = 0; t < T; t++) {
             sl_mxf_init(&th[t]);
-            for (uint64_t i = t; i < n; i += T) sl_mxf_take(&th[t], x[i], c);
+            if (4 * nv + t < n) sl_mxf_take(&th[t], x[4 * nv + t], c);   /* its edge scalar */
+            for (uint64_t j = t; j < nv; j += T)
+                for (int k = 0; k < 4; k++) sl_mxf_take(&th[t], x[4 * j + k], c);
         }
         sl_mxf_acc tot;
         sl_mxf_init(&tot);
@@ -271,7 +275,7 @@ static void kernel_shape(void)
                 for (unsigned ln = 0; ln + off < 32; ln++) sl_mxf_merge(&w[ln], &w[ln + off]);
             sl_mxf_merge(&tot, &w[0]);
         }
-        const uint64_t h = (n + T - 1) / T + G + 16;
+        const uint64_t h = 1 + 4 * ((n + 4 * T - 1) / (4 * T)) + G + 16;
         for (uint32_t ddof = 0; ddof < 2; ddof++)
             for (int what = SL_MX_VAR; what <= SL_MX_STD; what++) {
                 sl_reference ref;

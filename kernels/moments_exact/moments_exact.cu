@@ -340,19 +340,21 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
 }
 
 /* ---- `correct` var/std, float32 and 16-bit input: the cheap certified pass (mx_fast.h) --------
- * Steps: 1. c = x[0]; grid-stride read, per thread s1 += d, a1 += |d|, s2 = fma(d, d, s2) with
- * d = (double)x - c (at most ceil(n / (G B)) roundings per thread). 2. warp shuffles (5 levels),
+ * Steps: 1. c = x[0]; per thread s1 += d, a1 += |d|, s2 = fma(d, d, s2) with d = (double)x - c
+ * over its edge scalar (sl_for_edges: at most one) and its 16-byte vectors of W elements, grid
+ * stride (at most MXF_CHAIN(n, G B, W) = 1 + W ceil(n / (W G B)) roundings per thread). 2. warp shuffles (5 levels),
  * warp 0 over the warps' sums (5 levels), thread 0 adds the block's sums into the grid's by double
  * atomics (any order: at most G roundings), takes the ticket. 3. the last block's thread 0 reads
  * and zeroes the grid's sums, lanes 0 and 1 test the box in float64 (sl_mxf_quick) and, when that
- * cannot decide, round its two ends exactly (sl_mxf_box, sl_mxf_end: the twin's code) with h = ceil(n / (G B)) + G + 16 (>= every chain: the per-thread one, 10
- * tree levels, G atomics);
+ * cannot decide, round its two ends exactly (sl_mxf_box, sl_mxf_end: the twin's code), with
+ * h = MXF_CHAIN + G + 16 (>= every chain: the per-thread one, 10 tree levels, G atomics);
  * when they agree that is the result, else the gate opens for the certified binned pass. The
  * decision may depend on the order of the atomics; the result never does (it is the correctly
  * rounded value either way).
- * Performance considerations: per input a conversion, 2 adds and an fma on the FP64 pipe; the
- * loads batched ahead of the sums (8 in flight per thread, 16 for 16-bit input), as the read
- * rate needs at this occupancy. */
+ * Performance considerations: per input a conversion, 2 adds and an fma on the FP64 pipe; four
+ * 16-byte loads in flight per thread ahead of the sums, as the read rate needs at this
+ * occupancy. */
+#define MXF_CHAIN(n, T, W) (1u + (uint64_t)(W) * (((n) + (uint64_t)(W) * (T) - 1u) / ((uint64_t)(W) * (T))))
 __device__ __forceinline__ void mxf_shfl(sl_mxf_acc &a, int off)
 {
     sl_mxf_acc b;
@@ -365,8 +367,8 @@ __device__ __forceinline__ void mxf_shfl(sl_mxf_acc &a, int off)
 /* fw: MXF_WS_BYTES of the workspace (zero); x: n >= 1 elements; blockDim a multiple of 32. */
 template <typename X>
 __global__ void __launch_bounds__(1024)
-mxf_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
-           unsigned char *fw, X *result)
+mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_t ddof,
+           sl_dtype dt, unsigned char *fw, X *result)
 {
     __shared__ sl_mxf_acc s_w[32];
     unsigned *g_counter = reinterpret_cast<unsigned *>(fw);
@@ -378,17 +380,27 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtyp
     const uint64_t T = (uint64_t)G * B;
     sl_mxf_acc a;
     sl_mxf_init(&a);
-    /* U loads in flight per thread (the sums take the elements in the same order, i, i + T, ...) */
-    enum { U = sizeof(X) < 4 ? 16 : 8 };
-    uint64_t i = (uint64_t)blockIdx.x * B + tid;
-    for (; i + (uint64_t)(U - 1) * T < n; i += (uint64_t)U * T) {
-        X v[U];
+    /* the edges (at most one scalar per thread), then 16-byte vectors, U loads in flight */
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, U = 4 };
+    const uint64_t nv = (n - head) / W;
+    sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { sl_mxf_take(&a, (double)sl_widen(x[i]), c); });
+    const V *xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = (uint64_t)blockIdx.x * B + tid;
+    for (; j + (uint64_t)(U - 1) * T < nv; j += (uint64_t)U * T) {
+        V v[U];
 #pragma unroll
-        for (int u = 0; u < U; u++) v[u] = x[i + (uint64_t)u * T];
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
 #pragma unroll
-        for (int u = 0; u < U; u++) sl_mxf_take(&a, (double)sl_widen(v[u]), c);
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
     }
-    for (; i < n; i += T) sl_mxf_take(&a, (double)sl_widen(x[i]), c);
+    for (; j < nv; j += T) {
+        const V v = sl_ldv(xv + j);
+#pragma unroll
+        for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
+    }
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
     if (lane == 0) s_w[warp] = a;
@@ -415,7 +427,7 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtyp
     }
     sl_bar_any::sync();
     if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
-        const uint64_t h = (n + T - 1) / T + G + 16u;
+        const uint64_t h = MXF_CHAIN(n, T, sl_vec<X>::W) + G + 16u;
         double lo[2], hi[2], e = 0.0, r = 0.0;
         const int ok = sl_mxf_box(what, &s_t, n, h, ddof, dt, lo, hi);
         /* the quick float64 test (both lanes alike), then the ends' exact rounding */
@@ -443,8 +455,8 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
         unsigned *fgate = NULL;
         if (v->impl != SL_MX_MEAN) {                 /* var/std: the cheap pass first */
             unsigned char *fw = w + mxf_offset(dt);
-            mxf_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof,
-                                                            dt, fw, (X *)d_result);
+            mxf_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, head, v->impl,
+                                                            cfg->ddof, dt, fw, (X *)d_result);
             SL_CUDA_CHECK_LAUNCH("mxf_kernel", v->name, err);
             fgate = reinterpret_cast<unsigned *>(fw) + 1;
         }
