@@ -24,3 +24,11 @@ sl_add_test(NAME tmoments_exact_fast SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoment
 add_test(NAME tmoments_exact_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_cli.sh
          $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(tmoments_exact_cli PROPERTIES LABELS cpu TIMEOUT 120)
+#   tmoments_exact_fast64 (cpu) mx_fast64.h's cheap certified float64 var/std pass: where it
+#                        certifies, the reference's bits (the families above, 1e100 and 1e-150
+#                        means, a shift/scale fuzz over the float64 range, ddof 0 and 1); >= 95% of
+#                        the easy families certify; pairs pushed to 0.99 of the bound certify only
+#                        the reference's value, exact ties never, a third of the box fails; the
+#                        kernel's reduction shape at 2^20 + 5 certifies N(1e6,1) and N(0,1).
+sl_add_test(NAME tmoments_exact_fast64 SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_exact_fast64.c LABELS cpu
+            TIMEOUT 300 LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
