@@ -3,7 +3,8 @@
  * integer superaccumulators in one read, the mean, variance or standard deviation rounded once
  * (mx_round.h, the kernel's own code; the kernel's certified pass on float32 and 16-bit input,
  * mx_cert.h, writes the same correctly rounded value or leaves it to the exact kernel; var/std:
- * mx_fast.h's shifted float64 sums certified first, here too); and of `reproducible`
+ * mx_fast.h's shifted float64 sums certified first, here too; float64 var/std: mx_fast64.h's
+ * shifted TwoSum pairs first); and of `reproducible`
  * (order-independent): binned S1 and
  * S2, the textbook formula in float64 on their values. Either result is a function of the
  * multiset of inputs alone, so the twin takes them in index order and equals the kernel
@@ -14,6 +15,7 @@
 #include "sl_variant_impl.h"
 #include "moments_exact/moments_exact.h"
 #include "moments_exact/mx_fast.h"
+#include "moments_exact/mx_fast64.h"
 #include "sl_twin.h"
 
 #define MX_CHUNK 4096u
@@ -116,6 +118,10 @@ static int mx_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
     if (v->impl != SL_MX_MEAN && dt != SL_F64 &&
         sl_mxf_certify_host(v->impl, x, n, cfg->ddof, dt, result))
         return 0;
+    /* float64: mx_fast64.h's shifted TwoSum pairs first */
+    if (v->impl != SL_MX_MEAN && dt == SL_F64 &&
+        sl_mxd_certify_host(v->impl, (const double *)x, n, cfg->ddof, result))
+        return 0;
     mx_state *st = malloc(sizeof *st);
     if (!st) return sl_err_set(err, "%s: out of memory", v->name);
     mx_state_init(st);
@@ -147,7 +153,8 @@ const sl_variant sl_v_var_correct = {
                    "superaccumulator), (n S2 - S1^2) / (n (n - ddof)) in integers, rounded once; "
                    "float32/16-bit input: shifted float64 sums in a rigorous error box first, then "
                    "certified 4-fold binned S1 and S2 (float64 bins), the exact kernel only when "
-                   "the intervals' ends round apart; float64: exact kernel",
+                   "the intervals' ends round apart; float64: shifted sums kept as TwoSum pairs "
+                   "in a rigorous error box first, the exact kernel when its ends round apart",
 };
 const sl_variant sl_v_std_correct = {
     .op = "std", .impl = SL_MX_STD, MX_COMMON,

@@ -24,6 +24,7 @@
 #include "moments_exact/moments_exact.h"
 #include "moments_exact/mx_cert.h"
 #include "moments_exact/mx_fast.h"
+#include "moments_exact/mx_fast64.h"
 #include "exact/binned_kernel.cuh"
 
 /* The certified pass's workspace, after the exact kernel's: [0,4) ticket, [4,8) S1's flags,
@@ -342,9 +343,10 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
 /* ---- `correct` var/std, float32 and 16-bit input: the cheap certified pass (mx_fast.h) --------
  * Steps: 1. c = x[0]; per thread s1 += d, a1 += |d|, s2 = fma(d, d, s2) with d = (double)x - c
  * over its edge scalar (sl_for_edges: at most one) and its 16-byte vectors of W elements, grid
- * stride (at most MXF_CHAIN(n, G B, W) = 1 + W ceil(n / (W G B)) roundings per thread). 2. warp shuffles (5 levels),
- * warp 0 over the warps' sums (5 levels), thread 0 adds the block's sums into the grid's by double
- * atomics (any order: at most G roundings), takes the ticket. 3. the last block's thread 0 reads
+ * stride (at most MXF_CHAIN(n, G B, W) = 1 + W ceil(n / (W G B)) roundings per thread).
+ * 2. warp shuffles (5 levels), warp 0 over the warps' sums (5 levels), thread 0 adds the
+ * block's sums into the grid's by double atomics (any order: at most G roundings), takes the
+ * ticket. 3. the last block's thread 0 reads
  * and zeroes the grid's sums, lanes 0 and 1 test the box in float64 (sl_mxf_quick) and, when that
  * cannot decide, round its two ends exactly (sl_mxf_box, sl_mxf_end: the twin's code), with
  * h = MXF_CHAIN + G + 16 (>= every chain: the per-thread one, 10 tree levels, G atomics);
@@ -443,6 +445,116 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
     }
 }
 
+/* ---- `correct` var/std, float64 input: the cheap certified pass (mx_fast64.h) ----------------
+ * Steps: 1. c = x[0]; per thread the pairs (s1, c1), (s2, c2) of sl_mxd_take over its edge scalar
+ * (at most one) and its 16-byte vectors of 2 elements, grid stride, four loads in flight.
+ * 2. warp shuffles (5 levels), warp 0 over the warps' pairs (5 levels); thread 0 stores the
+ * block's pairs in the workspace and takes the ticket. 3. the last block merges the G blocks'
+ * pairs (thread t: blocks t, t + B, ...; then the same two tree levels), and lanes 0 and 1 round
+ * the box's two ends (sl_mxd_bounds, sl_mxd_end: the twin's code), h = MXF_CHAIN(n, G B, 2)
+ * + ceil(G / B) + 32 (>= every term's steps: its thread's, 10 tree levels, the last block's chain
+ * and 10 levels); when they agree that is the result, else the gate opens for the exact kernel.
+ * The decision depends on the launch shape; the result never does (the correctly rounded value).
+ * Performance considerations: per input about 27 FP64 operations (three TwoSums, a TwoProduct,
+ * five plain adds): near the FP64 pipe's rate at the read rate of float64 on the H200. */
+#define MXD_WS_HEADER 16u
+static inline size_t mxd_offset() { return (mxc_offset(SL_F64) + 15u) & ~(size_t)15u; }
+
+__device__ __forceinline__ void mxd_shfl(sl_mxd_acc &a, int off)
+{
+    sl_mxd_acc b;
+    b.s1 = __shfl_down_sync(SL_FULL_MASK, a.s1, off);
+    b.c1 = __shfl_down_sync(SL_FULL_MASK, a.c1, off);
+    b.s2 = __shfl_down_sync(SL_FULL_MASK, a.s2, off);
+    b.c2 = __shfl_down_sync(SL_FULL_MASK, a.c2, off);
+    sl_mxd_merge(&a, &b);
+}
+
+/* The block's pairs (valid in thread 0): warp shuffles, then warp 0 over the warps' pairs. */
+__device__ __forceinline__ sl_mxd_acc mxd_block(sl_mxd_acc a, sl_mxd_acc *s_w, unsigned lane,
+                                                unsigned warp, unsigned B)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) mxd_shfl(a, off);
+    if (lane == 0) s_w[warp] = a;
+    sl_bar_any::sync();
+    if (warp == 0) {
+        if (lane < (B >> 5)) a = s_w[lane];
+        else sl_mxd_init(&a);
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) mxd_shfl(a, off);
+    }
+    return a;
+}
+
+/* fw: the workspace from mxd_offset (header zero); x: n >= 1 elements; blockDim a multiple of 32. */
+__global__ void __launch_bounds__(1024)
+mxd_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_t ddof,
+           unsigned char *fw, double *result)
+{
+    __shared__ sl_mxd_acc s_w[32];
+    __shared__ sl_mxd_acc s_t;
+    unsigned *g_counter = reinterpret_cast<unsigned *>(fw);
+    unsigned *g_gate = g_counter + 1;
+    sl_mxd_acc *g_part = reinterpret_cast<sl_mxd_acc *>(fw + MXD_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
+    const unsigned lane = tid & 31u, warp = tid >> 5;
+    const double c = x[0];
+    const uint64_t T = (uint64_t)G * B;
+    enum { W = 2, U = 4 };
+    sl_mxd_acc a;
+    sl_mxd_init(&a);
+    const uint64_t nv = (n - head) / W;
+    sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { sl_mxd_take(&a, x[i], c); });
+    const double2 *xv = reinterpret_cast<const double2 *>(x + head);
+    uint64_t j = (uint64_t)blockIdx.x * B + tid;
+    for (; j + (uint64_t)(U - 1) * T < nv; j += (uint64_t)U * T) {
+        double2 v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            sl_mxd_take(&a, v[u].x, c);
+            sl_mxd_take(&a, v[u].y, c);
+        }
+    }
+    for (; j < nv; j += T) {
+        const double2 v = sl_ldv(xv + j);
+        sl_mxd_take(&a, v.x, c);
+        sl_mxd_take(&a, v.y, c);
+    }
+    a = mxd_block(a, s_w, lane, warp, B);
+    if (tid == 0) g_part[blockIdx.x] = a;
+    /* thread 0 published and fences before its ticket */
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    sl_mxd_init(&a);
+    for (unsigned b = tid; b < G; b += B) {
+        sl_mxd_acc p;
+        p.s1 = __ldcg(&g_part[b].s1);
+        p.c1 = __ldcg(&g_part[b].c1);
+        p.s2 = __ldcg(&g_part[b].s2);
+        p.c2 = __ldcg(&g_part[b].c2);
+        sl_mxd_merge(&a, &p);
+    }
+    sl_bar_any::sync();                              /* s_w is read again below */
+    a = mxd_block(a, s_w, lane, warp, B);
+    if (tid == 0) s_t = a;
+    sl_bar_any::sync();
+    if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
+        const uint64_t h = MXF_CHAIN(n, T, W) + (G + B - 1) / B + 32u;
+        double e1 = 0.0, e2 = 0.0, e = 0.0;
+        const int ok = sl_mxd_bounds(what, &s_t, n, h, ddof, &e1, &e2);
+        if (ok) e = sl_mxd_end(what, &s_t, e1, e2, tid ? 1 : -1, n, ddof);
+        const double other = __shfl_sync(0x3u, e, 1);
+        if (tid == 0) {
+            double r;
+            if (ok && sl_rsum_certify_agree(e, other, &r)) *result = r;
+            else *g_gate = 1u;                       /* the exact kernel runs next */
+            *g_counter = 0u;
+        }
+    }
+}
+
 template <typename X>
 static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x, uint64_t n,
                      sl_dtype dt, void *d_work, void *d_result, cudaStream_t st, sl_err *err)
@@ -470,6 +582,14 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                                                   fgate);
         SL_CUDA_CHECK_LAUNCH("mxc_kernel", v->name, err);
         gate = reinterpret_cast<unsigned *>(cw) + 4;
+    }
+    if constexpr (sizeof(X) == 8) if (n > 0 && v->impl != SL_MX_MEAN) {
+        unsigned char *dw = w + mxd_offset();        /* var/std: the cheap pass first */
+        const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
+        mxd_kernel<<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head, v->impl,
+                                                     cfg->ddof, dw, (double *)d_result);
+        SL_CUDA_CHECK_LAUNCH("mxd_kernel", v->name, err);
+        gate = reinterpret_cast<unsigned *>(dw) + 1;
     }
     mx_kernel<X><<<cfg->grid, cfg->block, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
                                                    w, (X *)d_result, gate);
@@ -548,8 +668,9 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
 
 extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
-    (void)v; (void)n; (void)cfg;
-    if (dt == SL_F64) return mxc_offset(dt);
+    (void)v; (void)n;
+    if (dt == SL_F64)                        /* the exact kernel's, the cheap pass's */
+        return mxd_offset() + MXD_WS_HEADER + sizeof(sl_mxd_acc) * (cfg && cfg->grid ? cfg->grid : 1u);
     return mxf_offset(dt) + MXF_WS_BYTES;   /* the certified pass, the cheap pass */
 }
 
