@@ -297,6 +297,9 @@ int sl_gpu_ctx_set_y(sl_gpu_ctx *c, const void *y, sl_err *err)
     H_CHECK(cudaMemset(c->d_yalloc, 0, bytes));
     c->d_y = (unsigned char *)c->d_yalloc + (size_t)c->offset * es;
     if (c->n) H_CHECK(cudaMemcpy(c->d_y, y, (size_t)c->n * es, cudaMemcpyHostToDevice));
+    /* legacy-stream memset and copy: settled before a kernel on the non-blocking c->stream reads
+     * y (as ctx_init does for x), or a first run can read the memset's zeros */
+    H_CHECK(cudaDeviceSynchronize());
     return 0;
 }
 
