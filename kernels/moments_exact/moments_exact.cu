@@ -455,8 +455,9 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
  * + ceil(G / B) + 32 (>= every term's steps: its thread's, 10 tree levels, the last block's chain
  * and 10 levels); when they agree that is the result, else the gate opens for the exact kernel.
  * The decision depends on the launch shape; the result never does (the correctly rounded value).
- * Performance considerations: per input about 27 FP64 operations (three TwoSums, a TwoProduct,
- * five plain adds): near the FP64 pipe's rate at the read rate of float64 on the H200. */
+ * Performance considerations: per input about 21 FP64 operations (three Fast2Sums with their
+ * magnitude compares, a square, two fmas, five plain adds; the operand swaps on the integer
+ * pipe): the FP64 pipe, not the read, bounds it on the H200 (BENCHMARKS.md). */
 #define MXD_WS_HEADER 16u
 static inline size_t mxd_offset() { return (mxc_offset(SL_F64) + 15u) & ~(size_t)15u; }
 

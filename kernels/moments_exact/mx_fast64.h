@@ -4,11 +4,13 @@
  * rounding at the box's two ends (mx_cert.h's argument, as mx_fast.h for the narrower formats);
  * when the ends round apart the caller runs the exact kernel.
  *
- * Sums. c = the first input; each input x gives x - c = dh + dl exactly (TwoSum), and the pairs
- *   (s1, c1): TwoSum(s1, dh) -> (s1, e), c1 = (c1 + e) + dl;
- *   (s2, c2): p = dh dh, pe = fma(dh, dh, -p), cr = (dh + dh) dl, TwoSum(s2, p) -> (s2, e2),
- *             c2 = ((c2 + e2) + pe) + cr;
- * two pairs merge by TwoSum of their s and two plain additions into c. Every TwoSum is exact, so
+ * Sums. c = the first input; each input x gives x - c = dh + dl exactly (Fast2Sum with the
+ * larger magnitude first), and the pairs
+ *   (s1, c1): Fast2Sum(s1, dh) -> (s1, e), c1 = (c1 + e) + dl;
+ *   (s2, c2): p = dh dh, pe = dh dh - p (exact but for underflow), t = fl(2 dh dl + fl(pe)) by
+ *             two fmas, Fast2Sum(s2, p) -> (s2, e2), c2 = (c2 + e2) + t;
+ * two pairs merge by TwoSum of their s and two plain additions into c. Every Fast2Sum (the
+ * operands ordered by magnitude, three operations, against TwoSum's six) and TwoSum is exact, so
  * by telescoping S1d = sum (x - c) = s1 + sum e + sum dl and sum p = s2 + sum e2 exactly; only
  * the c's are rounded. The variance is shift-invariant: var = (n S2d - S1d^2) / (n (n - ddof)),
  * S2d = sum (x - c)^2, mx_cert.h's formula (increasing in S2, decreasing in |S1|).
@@ -22,10 +24,11 @@
  *    within 2^-1075: the fma's result is the exact remainder rounded, absolute error at most half
  *    the least subnormal, 0 above 2^-969; |pe| <= u p + 2^-1075), and sum p <= s2 / (1 - 2^-28)
  *    (its TwoSum chain): Q <= Qb = s2 (1 + 2^-20) + n 2^-1073.
- *  - S2d = sum (p + pe + cr) + R: |cr - 2 dh dl| <= 2 u |dh dl| + 2^-1074 <= 2 u^2 dh^2 + 2^-1074,
- *    dl^2 <= u^2 dh^2, so |R| <= 3 u^2 Q + n 2^-1073 (with the 2^-1075 above). The c2 terms: sum |e2|
- *    <= u (1 + gamma_h) h sum p, |pe| <= u p + 2^-1075, |cr| <= 2.01 u p + 2^-1074; each meets at most
- *    3h additions: |S2d - (s2 + c2)| <= 4 (h + 3)^2 u^2 sum p + 1.4 n 2^-1072.
+ *  - S2d = sum (p + t) + R: |t - (2 dh dl + pe)| <= u |2 dh dl + pe| + 2^-1075 <= 3.01 u^2 dh^2
+ *    + 2^-1074 (|2 dh dl| <= 2 u dh^2, |pe| <= u dh^2 + 2^-1075), dl^2 <= u^2 dh^2, so
+ *    |R| <= 4.01 u^2 Q + n 2^-1073 (with the 2^-1075 of pe). The c2 terms: sum |e2| <= u (1 + gamma_h)
+ *    h sum p and |t| <= 3.01 u p + 2^-1074; each meets at most 3h additions:
+ *    |S2d - (s2 + c2)| <= 4 (h + 3)^2 u^2 sum p + 1.4 n 2^-1072.
  *  - e1 = fl(6 (h + 1)^2 2^-106 fl(sqrt(n Qb))) and e2 = fl(6 (h + 3)^2 2^-106 Qb) + n 2^-1070 (each
  *    sum and root one step up; 6 / 4 covers the few roundings of the products). Every end s1 + c1 -+ e1 and
  *    s2 + c2 -+ e2 is a sum of three doubles, formed exactly in the limbs of mx_round.h's float64
@@ -57,16 +60,26 @@ SL_MX_HD void sl_mxd_two_sum(double a, double b, double *s, double *e)
     *s = t;
 }
 
+/* a + b = *s + *e exactly, the larger magnitude first (Dekker's Fast2Sum; no overflow). */
+SL_MX_HD void sl_mxd_fast_two_sum(double a, double b, double *s, double *e)
+{
+    const int sw = fabs(b) > fabs(a);
+    const double big = sw ? b : a, small = sw ? a : b;
+    const double t = big + small;
+    *e = small - (t - big);
+    *s = t;
+}
+
 /* One input x with the shift c. */
 SL_MX_HD void sl_mxd_take(sl_mxd_acc *a, double x, double c)
 {
     double dh, dl, e, e2;
-    sl_mxd_two_sum(x, -c, &dh, &dl);
-    sl_mxd_two_sum(a->s1, dh, &a->s1, &e);
+    sl_mxd_fast_two_sum(x, -c, &dh, &dl);
+    sl_mxd_fast_two_sum(a->s1, dh, &a->s1, &e);
     a->c1 = (a->c1 + e) + dl;
-    const double p = dh * dh, pe = fma(dh, dh, -p), cr = (dh + dh) * dl;
-    sl_mxd_two_sum(a->s2, p, &a->s2, &e2);
-    a->c2 = ((a->c2 + e2) + pe) + cr;
+    const double p = dh * dh, t = fma(dh + dh, dl, fma(dh, dh, -p));
+    sl_mxd_fast_two_sum(a->s2, p, &a->s2, &e2);
+    a->c2 = (a->c2 + e2) + t;
 }
 
 /* b into a (one step of every term's chain). */
