@@ -17,3 +17,8 @@ sl_add_test(NAME tdot_gpu SOURCES tdot_gpu.c LABELS gpu TIMEOUT 300)
 sl_add_test(NAME tdot_cert_gpu SOURCES tdot_cert_gpu.c LABELS gpu TIMEOUT 300)
 # the certified step's arithmetic on the host (tcert_common.h): a certified value is the twin's
 sl_add_test(NAME tdot_cert_cpu SOURCES tdot_cert_cpu.c LABELS cpu TIMEOUT 300)
+# correct's cheap first pass (dot_fast.h) on the host: a certified value is the MPFR reference's;
+# random data certifies in every format; cancellations, zeros and specials never; pushed
+# accumulators and exact ties exercise the box's bound
+sl_add_test(NAME tdot_fast SOURCES tdot_fast.c LABELS cpu TIMEOUT 300
+            LIBS sumlab_measure sumlab_mpfr sumlab_datasets)

@@ -69,13 +69,18 @@ SL_NOINLINE_SHARED double sl_cert_end_mode(const sl_rsum_state *st, uint64_t n, 
     return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, SL_F64, st->flags, rto);
 }
 
-/* NIN = 2: x y (dot); NIN = 1: x x (norm2, y unused). fb: the fallback word. grid any, block a
- * multiple of 32 up to SL_CERT_BLOCK. Barriers: as rs_kernel (every thread reaches each one). */
+/* NIN = 2: x y (dot); NIN = 1: x x (norm2, y unused). fb: the fallback word; gate: NULL, or the
+ * word a cheaper first pass sets when it cannot decide (this pass runs only then). grid any,
+ * block a multiple of 32 up to SL_CERT_BLOCK. Barriers: as rs_kernel (every thread reaches each
+ * one). */
 template <typename In, int NIN, class Fin>
 __global__ void __launch_bounds__(SL_CERT_BLOCK)
 sl_cert_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
-               unsigned char *work, unsigned *fb, In *result)
+               unsigned char *work, unsigned *fb, In *result, unsigned *gate = nullptr)
 {
+    /* behind a cheaper pass (gate non-null): nothing to do unless it opened the gate (every
+     * block reads it before its ticket; the last block shuts it after every ticket) */
+    if (gate && *(volatile unsigned *)gate == 0u) return;
     typedef sl_cert_fmt<In> F;
     typedef typename F::V V;
     enum { NPOS = 53, K = 4, PC = sl_cert_pc<In>::PC, G = SL_RSUM_GROUP };
@@ -193,6 +198,7 @@ sl_cert_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, u
                 *result = Fin::template out<In>(r);
             else
                 *fb = 1u;
+            if (gate) *gate = 0u;
             *g_counter = 0u;
         }
     }
