@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""bench_moments.py: the moment operations (mean, var, std, max) of the Python package on CUDA
-tensors beside PyTorch's own on the same tensors in one process: sumlab.reduce(x, op=OP,
-variant=V) against torch.var / torch.std / torch.mean / torch.max, with torch.sum as the read
-rate of the same bytes; device time by CUDA events on torch's current stream (median of R runs
+"""bench_moments.py: the moment operations (mean, var, std, max), norm2 and dot of the Python
+package on CUDA tensors beside PyTorch's own on the same tensors in one process:
+sumlab.reduce(x, op=OP, variant=V[, y=Y]) against torch.var / torch.std / torch.mean / torch.max /
+torch.linalg.vector_norm / torch.dot, with torch.sum of x as the read rate of the same bytes (dot
+reads twice those bytes); device time by CUDA events on torch's current stream (median of R runs
 after a warm-up). The data is N(0, 1) (torch.randn) rounded to the format; every tensor is at
 least 2^24 values, beyond the L2 cache, so every run reads DRAM.
 
@@ -27,11 +28,13 @@ DEFAULT_OPS = ("mean:naive,mean:f64-acc,var:textbook,var:two-pass,var:corrected,
 
 
 TORCH = {
-    "mean": lambda x: torch.mean(x),
-    "var": lambda x: torch.var(x),
-    "std": lambda x: torch.std(x),
-    "max": lambda x: torch.max(x),
-    "min": lambda x: torch.min(x),
+    "mean": lambda x, y: torch.mean(x),
+    "var": lambda x, y: torch.var(x),
+    "std": lambda x, y: torch.std(x),
+    "max": lambda x, y: torch.max(x),
+    "min": lambda x, y: torch.min(x),
+    "norm2": lambda x, y: torch.linalg.vector_norm(x),
+    "dot": lambda x, y: torch.dot(x, y),
 }
 
 
@@ -60,9 +63,11 @@ def main():
         dt = getattr(torch, name)
         for n in parse_n(a.n):
             x = torch.randn(n, device="cuda", generator=g, dtype=torch.float32).to(dt)
+            y = (torch.randn(n, device="cuda", generator=g, dtype=torch.float32).to(dt)
+                 if any(op == "dot" for op, _ in pairs) else None)
             gb = n * x.element_size() / 1e6
             t_sum = timed(lambda: torch.sum(x), a.reps)
-            t_op = {op: timed(lambda op=op: TORCH[op](x), a.reps) for op in sorted({p[0] for p in pairs})}
+            t_op = {op: timed(lambda op=op: TORCH[op](x, y), a.reps) for op in sorted({p[0] for p in pairs})}
             print(f"{name},{n},sum,torch.sum,{t_sum:.6f},{gb / t_sum:.1f},1.0000,1.0000")
             for op, t in t_op.items():
                 print(f"{name},{n},{op},torch.{op},{t:.6f},{gb / t:.1f},1.0000,{t_sum / t:.4f}")
@@ -70,7 +75,7 @@ def main():
                 info = next(i for i in sumlab.variants(op) if i.name == v)
                 if name not in info.dtypes:
                     continue
-                t = timed(lambda: sumlab.reduce(x, op=op, variant=v), a.reps)
+                t = timed(lambda: sumlab.reduce(x, op=op, variant=v, y=y if op == "dot" else None), a.reps)
                 print(f"{name},{n},{op},sumlab[{v}],{t:.6f},{gb / t:.1f},{t_op[op] / t:.4f},{t_sum / t:.4f}")
             sys.stdout.flush()
             del x
