@@ -665,6 +665,160 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
     return 0;
 }
 
+/* ---- `correct` var/std row-wise (rows/rows.h's dedicated entry), float32 and 16-bit input -----
+ * mxrow_kernel: a block of MXR_ROW_BLOCK threads per row (grid stride over rows): mxf_kernel's
+ * sums on the row (c = its first value; each thread its edge scalar, then its 16-byte vectors,
+ * four loads in flight), warp shuffles and warp 0 over the warps, then thread 0 tests the box in
+ * float64 (sl_mxf_box, sl_mxf_quick, h = MXF_CHAIN(n, B, W) + 16): certified, the row's result;
+ * else the row's index into the workspace's list. mxrowx_kernel, behind it: a block per listed
+ * row sums S1 and S2 exactly in shared limbs (mx_kernel's spills) and rounds them
+ * (sl_mx_finish); the last block to take its ticket empties the list. A row's result is the
+ * correctly rounded value whichever kernel writes it: a function of the row's values alone (not
+ * B, the launch or the GPU). */
+#define MXR_ROW_BLOCK 256u
+#define MXR_ROW_WS_HEADER SL_MX_ROWS_WS_HEADER   /* [0, 4) the list's length, [4, 8) the ticket */
+
+template <typename X>
+__global__ void __launch_bounds__(MXR_ROW_BLOCK)
+mxrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
+             sl_dtype dt, unsigned char *work, X *out)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, U = 4 };
+    __shared__ sl_mxf_acc s_w[MXR_ROW_BLOCK / 32u];
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_list = reinterpret_cast<unsigned *>(work + MXR_ROW_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = MXR_ROW_BLOCK, lane = tid & 31u, warp = tid >> 5;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const X *row = x + r * n;
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+        if (head > n) head = n;
+        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+        const double c = n ? (double)sl_widen(row[0]) : 0.0;
+        sl_mxf_acc a;
+        sl_mxf_init(&a);
+        if (tid < nedge) {
+            const uint64_t i = tid < head ? tid : tail0 + (tid - head);
+            sl_mxf_take(&a, (double)sl_widen(row[i]), c);
+        }
+        const V *xv = reinterpret_cast<const V *>(row + head);
+        uint64_t j = tid;
+        for (; j + (uint64_t)(U - 1) * B < nv; j += (uint64_t)U * B) {
+            V v[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * B);
+#pragma unroll
+            for (int u = 0; u < U; u++)
+#pragma unroll
+                for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
+        }
+        for (; j < nv; j += B) {
+            const V v = sl_ldv(xv + j);
+#pragma unroll
+            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
+        if (lane == 0) s_w[warp] = a;
+        __syncthreads();
+        if (warp == 0) {
+            if (lane < B / 32u) a = s_w[lane];
+            else sl_mxf_init(&a);
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
+            if (lane == 0) {
+                double lo[2], hi[2], res;
+                const uint64_t h = MXF_CHAIN(n, (uint64_t)B, W) + 16u;
+                if (sl_mxf_box(what, &a, n, h, ddof, dt, lo, hi) &&
+                    sl_mxf_quick(what, lo, hi, n, ddof, dt, &res))
+                    mx_store(res, out + r);
+                else
+                    g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
+            }
+        }
+        __syncthreads();                             /* s_w is reused by the next row */
+    }
+}
+
+template <typename X>
+__global__ void __launch_bounds__(MXR_ROW_BLOCK)
+mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+              unsigned char *work, X *out)
+{
+    typedef mx_fmt<X> F;
+    __shared__ unsigned long long s1[F::L1], s2[F::L2];
+    __shared__ unsigned s_flags;
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_ticket = g_count + 1;
+    const unsigned *g_list = reinterpret_cast<const unsigned *>(work + MXR_ROW_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    __shared__ unsigned s_cnt;
+    if (tid == 0) s_cnt = *(volatile unsigned *)g_count;
+    __syncthreads();
+    const unsigned cnt = s_cnt;
+    for (unsigned k = blockIdx.x; k < cnt; k += gridDim.x) {
+        const uint64_t r = __ldcg(&g_list[k]);
+        const X *row = x + r * n;
+        for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = 0;
+        for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = 0;
+        if (tid == 0) s_flags = 0;
+        __syncthreads();
+        unsigned flags = 0;
+        const uint64_t every = SL_MX_NORM_EVERY / B;
+        uint64_t since = 0;
+        for (uint64_t base = 0; base < n; base += B) {   /* trip count uniform in the block */
+            const uint64_t i = base + tid;
+            if (i < n) {
+                const double v = (double)sl_widen(row[i]);
+                if (!signbit(v)) flags |= SL_SACC_ANYPOS;
+                if (isnan(v)) flags |= SL_SACC_NAN;
+                else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+                else {
+                    mx_spill(v, F::S, s1);
+                    double d[2];
+                    int sc[2];
+                    const int np = sl_mx_square_parts(v, F::F64, d, sc);
+                    for (int q = 0; q < np; q++) mx_spill(d[q], sc[q], s2);
+                }
+            }
+            if (++since == every) {
+                since = 0;
+                __syncthreads();
+                if (tid == 0) mx_normalise<X>(s1, s2);
+                __syncthreads();
+            }
+        }
+        if (flags) atomicOr(&s_flags, flags);
+        __syncthreads();
+        if (tid == 0)
+            mx_store(sl_mx_finish(what, reinterpret_cast<int64_t *>(s1), F::L1,
+                                  reinterpret_cast<int64_t *>(s2), F::L2, F::S, n, ddof, s_flags, dt),
+                     out + r);
+        __syncthreads();
+    }
+    /* every block read the length before its ticket: the last one empties the list */
+    if (sl_ticket_last<sl_bar_aligned, false>(g_ticket) && tid == 0) {
+        *g_count = 0u;
+        *g_ticket = 0u;
+    }
+}
+
+template <typename X>
+static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                          const sl_launch *cfg, sl_dtype dt, void *d_work, void *d_out,
+                          cudaStream_t st, sl_err *err)
+{
+    const unsigned grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
+    mxrow_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt,
+                                                    (unsigned char *)d_work, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("mxrow_kernel", v->name, err);
+    const unsigned gx = grid < 1024u ? grid : 1024u;
+    mxrowx_kernel<X><<<gx, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
+                                                   (unsigned char *)d_work, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("mxrowx_kernel", v->name, err);
+    return 0;
+}
+
 } // namespace
 
 extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
@@ -725,4 +879,36 @@ extern "C" int sl_mxr_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_d
     case SL_BF16: return mxr_launch<__nv_bfloat16>(v, cfg, d_x, n, dt, d_work, d_result, st, err);
     }
     return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}
+
+
+extern "C" int sl_mx_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                              sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                              void *d_results, void *stream, sl_err *err)
+{
+    const cudaStream_t st = (cudaStream_t)stream;
+    const size_t es = sl_dtype_size(dt);
+    if (v->impl == SL_MX_MEAN) return sl_err_set(err, "%s: no row kernel for mean", v->name);
+    if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
+    if (rows == 0) return 0;
+    if (dt == SL_F64) {          /* the 1-D launcher on each row, resolved at its address */
+        for (uint64_t i = 0; i < rows; i++) {
+            const char *p = (const char *)d_x + i * n * es;
+            sl_launch ci = cfg ? *cfg : sl_launch{};
+            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+            sl_variant_resolve(v, &ci, n, dt);
+            if (sl_mx_gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err))
+                return -1;
+        }
+        return 0;
+    }
+    if (rows > 0xffffffffull) return sl_err_set(err, "%s: %llu rows are too many (< 2^32)", v->name, (unsigned long long)rows);
+    const size_t need = SL_MX_ROWS_WS_BYTES(rows);
+    if (!d_work || work_bytes < need)
+        return sl_err_set(err, "%s: the row kernels need %zu bytes of workspace, have %zu", v->name, need, work_bytes);
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    sl_launch c = cfg ? *cfg : sl_launch{};
+    return dt == SL_F16    ? mx_rows_launch<__half>(v, d_x, rows, n, &c, dt, d_work, d_results, st, err)
+           : dt == SL_BF16 ? mx_rows_launch<__nv_bfloat16>(v, d_x, rows, n, &c, dt, d_work, d_results, st, err)
+                           : mx_rows_launch<float>(v, d_x, rows, n, &c, dt, d_work, d_results, st, err);
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "rows/rows.h"
 #include "reproducible/reproducible.h"
+#include "moments_exact/moments_exact.h"
 #include "sl_twin.h"
 #include "sl_variant_impl.h"
 
@@ -238,6 +239,14 @@ static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return (size_t)rows * SL_ROWS_SACC_WS;
 }
 
+/* correct var/std: float32 and 16-bit by a block per row (moments_exact.cu), float64 by the 1-D
+ * launcher on each row; correctly rounded, so the twin is the 1-D twin on each row. */
+static size_t mx_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
+{
+    if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
+    return SL_MX_ROWS_WS_BYTES(rows);
+}
 typedef struct {
     const char *name, *op;
     sl_rows_entries e;
@@ -256,6 +265,12 @@ static const rows_dedicated dedicated[] = {
     {"reproducible", "lse",
      {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_lse_reproducible_rows_gpu),
       "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
+    {"correct", "var",
+     {oi_rows_cpu, mx_rows_workspace, SL_GPU_ENTRY(sl_mx_rows_gpu),
+      "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
+    {"correct", "std",
+     {oi_rows_cpu, mx_rows_workspace, SL_GPU_ENTRY(sl_mx_rows_gpu),
+      "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
 };
 
 void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
