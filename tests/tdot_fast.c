@@ -47,10 +47,10 @@ static int check(const char *what, const void *x, const void *y, uint64_t n, sl_
 }
 
 /* The ends of the box of half-width E around acc, each rounded to dt. */
-static void ends(const sl_dtf_acc *t, double E, sl_dtype dt, double *lo, double *hi)
+static void ends(const sl_psum_acc *t, double E, sl_dtype dt, double *lo, double *hi)
 {
-    *lo = sl_dtf_end(t, E, -1, dt == SL_F64);
-    *hi = sl_dtf_end(t, E, 1, dt == SL_F64);
+    *lo = sl_psum_end(t, E, -1, dt == SL_F64);
+    *hi = sl_psum_end(t, E, 1, dt == SL_F64);
     if (dt != SL_F64) {
         *lo = sl_tw_round(*lo, dt);
         *hi = sl_tw_round(*hi, dt);
@@ -60,25 +60,25 @@ static void ends(const sl_dtf_acc *t, double E, sl_dtype dt, double *lo, double 
 /* acc pushed by 0.99 of its bound through c (4 ways); tie: the exact dot is a tie of dt. */
 static void push_check(const void *x, const void *y, uint64_t n, sl_dtype dt, int tie)
 {
-    sl_dtf_acc t0;
+    sl_psum_acc t0;
     const uint64_t h = (uint64_t)1 << 20;
     sl_dtf_sums_host(x, y, n, dt, &t0);
     double E, want;
-    if (!sl_dtf_bound(&t0, n, h, &E) || !reference(x, y, n, dt, &want)) return;
+    if (!sl_psum_bound(&t0, n, h, &E) || !reference(x, y, n, dt, &want)) return;
     for (int sg = 0; sg < 2; sg++) {
-        sl_dtf_acc t = t0;
+        sl_psum_acc t = t0;
         t.c = t0.c + (sg ? -0.99 : 0.99) * E;
         double lo, hi, r;
         pushed_total++;
         ends(&t, E, dt, &lo, &hi);
-        if (sl_dtf_decide(lo, hi, &r)) {
+        if (sl_psum_decide(lo, hi, &r)) {
             pushed_cert++;
             tie_cert += tie;
             CHECK(bits64(r) == bits64(want), "pushed (%d) %s n=%llu: %a, the reference %a", sg,
                   sl_dtype_name(dt), (unsigned long long)n, r, want);
         }
         ends(&t, E / 3, dt, &lo, &hi);
-        if (sl_dtf_decide(lo, hi, &r) && bits64(r) != bits64(want)) narrow_wrong++;
+        if (sl_psum_decide(lo, hi, &r) && bits64(r) != bits64(want)) narrow_wrong++;
     }
 }
 

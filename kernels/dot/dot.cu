@@ -382,11 +382,11 @@ static int dot_launch(const sl_variant *v, const dot_args &a, sl_err *err)
 
 /* ---- correct, step 0: the cheap certified pass (dot_fast.h) ------------------------------------
  * Steps: 1. per thread, the products of its head element, its 16-byte vectors of x and y (U loads
- * of each in flight) and its tail element into one sl_dtf_acc (Fast2Sum pair and |p| sum);
+ * of each in flight) and its tail element into one sl_psum_acc (Fast2Sum pair and |p| sum);
  * 2. warp shuffles (5 levels), warp 0 over the warps (5 levels); thread 0 stores the block's
  * accumulator in the workspace and takes the ticket; 3. the last block merges the G blocks'
  * accumulators (thread t: blocks t, t + B, ...; then the same two tree levels) and lanes 0 and 1
- * round the box's two ends (sl_dtf_bound, sl_dtf_end: the twin's code) with h = 2 + W ceil(nv / T)
+ * round the box's two ends (sl_psum_bound, sl_psum_end: the twin's code) with h = 2 + W ceil(nv / T)
  * + ceil(G / B) + 32 (>= every term's steps); when they agree on a finite nonzero value that is
  * the result, else the gate opens for the certified binned pass (then the exact kernel).
  * Performance considerations: per element pair two conversions, a multiply, a Fast2Sum with its
@@ -394,17 +394,17 @@ static int dot_launch(const sl_variant *v, const dot_args &a, sl_err *err)
 #define DTF_WS_HEADER 16u
 static inline size_t dtf_offset(void) { return (DOT_WS_CERT + sl_cert_workspace_bytes() + 15u) & ~(size_t)15u; }
 
-__device__ __forceinline__ void dtf_shfl(sl_dtf_acc &a, int off)
+__device__ __forceinline__ void dtf_shfl(sl_psum_acc &a, int off)
 {
-    sl_dtf_acc b;
+    sl_psum_acc b;
     b.s = __shfl_down_sync(SL_FULL_MASK, a.s, off);
     b.c = __shfl_down_sync(SL_FULL_MASK, a.c, off);
     b.a = __shfl_down_sync(SL_FULL_MASK, a.a, off);
-    sl_dtf_merge(&a, &b);
+    sl_psum_merge(&a, &b);
 }
 
 /* The block's accumulator (valid in thread 0). */
-__device__ __forceinline__ sl_dtf_acc dtf_block(sl_dtf_acc a, sl_dtf_acc *s_w, unsigned lane,
+__device__ __forceinline__ sl_psum_acc dtf_block(sl_psum_acc a, sl_psum_acc *s_w, unsigned lane,
                                                 unsigned warp, unsigned B)
 {
 #pragma unroll
@@ -413,7 +413,7 @@ __device__ __forceinline__ sl_dtf_acc dtf_block(sl_dtf_acc a, sl_dtf_acc *s_w, u
     sl_bar_any::sync();
     if (warp == 0) {
         if (lane < (B >> 5)) a = s_w[lane];
-        else sl_dtf_init(&a);
+        else sl_psum_init(&a);
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) dtf_shfl(a, off);
     }
@@ -421,10 +421,10 @@ __device__ __forceinline__ sl_dtf_acc dtf_block(sl_dtf_acc a, sl_dtf_acc *s_w, u
 }
 
 template <typename In>
-__device__ __forceinline__ void dtf_take(sl_dtf_acc &a, In xi, In yi)
+__device__ __forceinline__ void dtf_take(sl_psum_acc &a, In xi, In yi)
 {
     const double u = (double)sl_widen(xi), v = (double)sl_widen(yi), p = u * v;
-    sl_dtf_take(&a, p, sizeof(In) == 8 ? fma(u, v, -p) : 0.0);
+    sl_psum_take(&a, p, sizeof(In) == 8 ? fma(u, v, -p) : 0.0);
 }
 
 /* fw: the workspace from dtf_offset (header zero); blockDim a multiple of 32. */
@@ -436,17 +436,17 @@ dtf_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
     typedef typename sl_vec<In>::type V;
     constexpr int W = sl_vec<In>::W;
     constexpr int U = 4;
-    __shared__ sl_dtf_acc s_w[32];
-    __shared__ sl_dtf_acc s_t;
+    __shared__ sl_psum_acc s_w[32];
+    __shared__ sl_psum_acc s_t;
     unsigned *g_counter = reinterpret_cast<unsigned *>(fw);
     unsigned *g_gate = g_counter + 1;
-    sl_dtf_acc *g_part = reinterpret_cast<sl_dtf_acc *>(fw + DTF_WS_HEADER);
+    sl_psum_acc *g_part = reinterpret_cast<sl_psum_acc *>(fw + DTF_WS_HEADER);
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
     const unsigned lane = tid & 31u, warp = tid >> 5;
     const uint64_t T = (uint64_t)G * B;
     const uint64_t g = (uint64_t)blockIdx.x * B + tid;
-    sl_dtf_acc a;
-    sl_dtf_init(&a);
+    sl_psum_acc a;
+    sl_psum_init(&a);
     if (g < head) dtf_take<In>(a, x[g], y[g]);
     const V *xv = reinterpret_cast<const V *>(x + head);
     const V *yv = reinterpret_cast<const V *>(y + head);
@@ -474,13 +474,13 @@ dtf_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
     if (tid == 0) g_part[blockIdx.x] = a;
     /* thread 0 published and fences before its ticket */
     if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
-    sl_dtf_init(&a);
+    sl_psum_init(&a);
     for (unsigned b = tid; b < G; b += B) {
-        sl_dtf_acc p;
+        sl_psum_acc p;
         p.s = __ldcg(&g_part[b].s);
         p.c = __ldcg(&g_part[b].c);
         p.a = __ldcg(&g_part[b].a);
-        sl_dtf_merge(&a, &p);
+        sl_psum_merge(&a, &p);
     }
     sl_bar_any::sync();                              /* s_w is read again below */
     a = dtf_block(a, s_w, lane, warp, B);
@@ -489,15 +489,15 @@ dtf_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
     if (tid < 2u) {                                  /* lane 0: the least end, lane 1: the largest */
         const uint64_t h = 2u + (uint64_t)W * ((nv + T - 1) / T) + (G + B - 1) / B + 32u;
         double E = 0.0, e = 0.0;
-        const int ok = sl_dtf_bound(&s_t, n, h, &E);
+        const int ok = sl_psum_bound(&s_t, n, h, &E);
         if (ok) {
-            e = sl_dtf_end(&s_t, E, tid ? 1 : -1, sizeof(In) == 8);
+            e = sl_psum_end(&s_t, E, tid ? 1 : -1, sizeof(In) == 8);
             e = (double)sl_widen(sl_cert_narrow<In>(e));
         }
         const double other = __shfl_sync(0x3u, e, 1);
         if (tid == 0) {
             double r;
-            if (ok && sl_dtf_decide(e, other, &r)) *result = sl_cert_narrow<In>(r);
+            if (ok && sl_psum_decide(e, other, &r)) *result = sl_cert_narrow<In>(r);
             else *g_gate = 1u;                       /* the certified binned pass runs next */
             *g_counter = 0u;
         }
@@ -546,7 +546,7 @@ extern "C" size_t sl_dot_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
 {
     (void)n;
     if (v->impl == SL_DOT_CORRECT)                   /* exact, certified, cheap passes */
-        return dtf_offset() + DTF_WS_HEADER + sizeof(sl_dtf_acc) * (cfg && cfg->grid ? cfg->grid : 1u);
+        return dtf_offset() + DTF_WS_HEADER + sizeof(sl_psum_acc) * (cfg && cfg->grid ? cfg->grid : 1u);
     if (v->impl == SL_DOT_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, 2 * acc);
