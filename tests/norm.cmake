@@ -25,3 +25,8 @@ sl_add_test(NAME tnorm_cert_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_cert_g
 #             the smallest workspace; the GPU harness's workspace reuse modelled through
 #             tgpu_determinism's launch requests (the large grids once found a dirty certified region)
 sl_add_test(NAME tnorm_ws SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ws.c LABELS cpu TIMEOUT 60)
+# correct's cheap first pass (exact/pairsum.h) on the host: a certified norm is the MPFR
+# reference's (random, the norm families, subnormal, fuzz; float32, bfloat16, float16); zeros,
+# NaN, Inf and exact ties never certify
+sl_add_test(NAME tnorm_fast SOURCES tnorm_fast.c LABELS cpu TIMEOUT 300
+            LIBS sumlab_measure sumlab_mpfr sumlab_datasets)

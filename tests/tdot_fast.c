@@ -1,4 +1,4 @@
-/* tdot_fast.c (label cpu): dot_fast.h's cheap certified first pass of the `correct` dot product
+/* tdot_fast.c (label cpu): exact/pairsum.h's cheap certified first pass of the `correct` dot product
  * (products summed as a Fast2Sum pair, a rigorous error box, exact rounding of its ends): whenever
  * it certifies, its value is the exact reference's correctly rounded dot (GNU MPFR), in every
  * format, on the dot test families, the dot-cond sweep (condition 1 .. 1e40) and a random fuzz;
@@ -15,7 +15,7 @@
 #include "sl_reference.h"
 #include "sl_dot.h"
 #include "tdot_common.h"
-#include "dot/dot_fast.h"
+#include "exact/pairsum.h"
 
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 static long n_cert, n_total, pushed_cert, pushed_total, tie_cert, narrow_wrong;
@@ -38,7 +38,7 @@ static int check(const char *what, const void *x, const void *y, uint64_t n, sl_
 {
     double r = 0.0, want;
     n_total++;
-    if (!sl_dtf_certify_host(x, y, n, dt, &r)) return 0;
+    if (!sl_psum_certify_host(x, y, n, dt, &r)) return 0;
     n_cert++;
     if (reference(x, y, n, dt, &want))
         CHECK(bits64(r) == bits64(want), "dot %s %s n=%llu: certified %a != correctly rounded %a",
@@ -46,23 +46,13 @@ static int check(const char *what, const void *x, const void *y, uint64_t n, sl_
     return 1;
 }
 
-/* The ends of the box of half-width E around acc, each rounded to dt. */
-static void ends(const sl_psum_acc *t, double E, sl_dtype dt, double *lo, double *hi)
-{
-    *lo = sl_psum_end(t, E, -1, dt == SL_F64);
-    *hi = sl_psum_end(t, E, 1, dt == SL_F64);
-    if (dt != SL_F64) {
-        *lo = sl_tw_round(*lo, dt);
-        *hi = sl_tw_round(*hi, dt);
-    }
-}
 
 /* acc pushed by 0.99 of its bound through c (4 ways); tie: the exact dot is a tie of dt. */
 static void push_check(const void *x, const void *y, uint64_t n, sl_dtype dt, int tie)
 {
     sl_psum_acc t0;
     const uint64_t h = (uint64_t)1 << 20;
-    sl_dtf_sums_host(x, y, n, dt, &t0);
+    sl_psum_sums_host(x, y, n, dt, &t0);
     double E, want;
     if (!sl_psum_bound(&t0, n, h, &E) || !reference(x, y, n, dt, &want)) return;
     for (int sg = 0; sg < 2; sg++) {
@@ -70,14 +60,14 @@ static void push_check(const void *x, const void *y, uint64_t n, sl_dtype dt, in
         t.c = t0.c + (sg ? -0.99 : 0.99) * E;
         double lo, hi, r;
         pushed_total++;
-        ends(&t, E, dt, &lo, &hi);
+        sl_psum_ends_host(&t, E, dt, 0, &lo, &hi);
         if (sl_psum_decide(lo, hi, &r)) {
             pushed_cert++;
             tie_cert += tie;
             CHECK(bits64(r) == bits64(want), "pushed (%d) %s n=%llu: %a, the reference %a", sg,
                   sl_dtype_name(dt), (unsigned long long)n, r, want);
         }
-        ends(&t, E / 3, dt, &lo, &hi);
+        sl_psum_ends_host(&t, E / 3, dt, 0, &lo, &hi);
         if (sl_psum_decide(lo, hi, &r) && bits64(r) != bits64(want)) narrow_wrong++;
     }
 }

@@ -26,7 +26,7 @@
 #include "sl_variant_impl.h"
 #include "sl_twin.h"
 #include "dot/dot.h"
-#include "dot/dot_fast.h"
+#include "exact/pairsum.h"
 #include "exact/limbs.h"
 #include "exact/binned.h"
 
@@ -217,9 +217,9 @@ static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64
     (void)cfg;    /* the result does not depend on any launch configuration */
     if (n >= SL_SACC_MAX_N / 2)
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
-    /* the kernel's order of passes: the cheap certified one first (dot_fast.h); every path gives
+    /* the kernel's order of passes: the cheap certified one first (exact/pairsum.h); every path gives
      * the correctly rounded value */
-    if (sl_dtf_certify_host(x, y, n, dt, result)) return 0;
+    if (sl_psum_certify_host(x, y, n, dt, result)) return 0;
     sl_sacc_state st;
     sl_sacc_state_init(&st, SL_F64);
     /* each element adds < 2^32 to at most 6 limbs: normalised every 2^28 elements (|limb| < 2^62) */
@@ -327,7 +327,7 @@ const sl_variant sl_v_dot_correct = {
     .name = "correct", .op = "dot", .family = "dot", .determinism = SL_DET_CORRECTLY_ROUNDED,
     .impl = SL_DOT_CORRECT,
     .description = "correctly rounded: the products as a Fast2Sum pair in a rigorous error box "
-                   "first (dot_fast.h); when its ends round apart, exact products (float64: p + "
+                   "first (exact/pairsum.h); when its ends round apart, exact products (float64: p + "
                    "fma(x, y, -p), TwoProduct by an explicit FMA) into a certified 4-fold binned sum (exact/certified.cuh, superacc's "
                    "float64 engine); when its two-end certificate cannot decide (or on Inf/NaN, "
                    "overflowing products, a zero sum) the limb superaccumulator (exact/limbs.h) sums "

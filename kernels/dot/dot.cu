@@ -15,9 +15,9 @@
  *   2. block tree (sl_block_reduce: plain adds, or the compensated pair add sl_op_pair);
  *   3. last-block finish in sl_grid_finish's order; the last block rounds s (+ e) once to the
  *      input format.
- * correct, step 0 (dtf_kernel, dot_fast.h): the products summed as a Fast2Sum pair per thread,
- * merged through the block and by the last block, which rounds the two ends of a rigorous box
- * around the pair; when they agree that is the result, else it opens the gate of step 1.
+ * correct, step 0 (exact/pairsum.cuh's sl_psum_kernel): the products summed as a Fast2Sum pair
+ * per thread, merged through the block and by the last block, which rounds the two ends of a
+ * rigorous box around the pair; when they agree that is the result, else it opens step 1's gate.
  * correct, step 1, behind step 0's gate (sl_cert_kernel<In, 2, ...>, exact/certified.cuh): the
  * exact pieces of the products (float32/16-bit: the product in float64; float64: p and
  * fma(x, y, -p)) into a certified 4-fold binned sum; its last block writes the correctly rounded result when both ends of the
@@ -40,7 +40,7 @@
 #include "exact/limbs.h"
 #include "exact/binned.h"
 #include "exact/certified.cuh"
-#include "dot/dot_fast.h"
+#include "exact/pairsum.cuh"
 #include "dot/dot.h"
 
 namespace {
@@ -380,129 +380,20 @@ static int dot_launch(const sl_variant *v, const dot_args &a, sl_err *err)
     return 0;
 }
 
-/* ---- correct, step 0: the cheap certified pass (dot_fast.h) ------------------------------------
- * Steps: 1. per thread, the products of its head element, its 16-byte vectors of x and y (U loads
- * of each in flight) and its tail element into one sl_psum_acc (Fast2Sum pair and |p| sum);
- * 2. warp shuffles (5 levels), warp 0 over the warps (5 levels); thread 0 stores the block's
- * accumulator in the workspace and takes the ticket; 3. the last block merges the G blocks'
- * accumulators (thread t: blocks t, t + B, ...; then the same two tree levels) and lanes 0 and 1
- * round the box's two ends (sl_psum_bound, sl_psum_end: the twin's code) with h = 2 + W ceil(nv / T)
- * + ceil(G / B) + 32 (>= every term's steps); when they agree on a finite nonzero value that is
- * the result, else the gate opens for the certified binned pass (then the exact kernel).
- * Performance considerations: per element pair two conversions, a multiply, a Fast2Sum with its
- * compare and two adds (float64: one more fma and add): under the read of two arrays. */
-#define DTF_WS_HEADER 16u
-static inline size_t dtf_offset(void) { return (DOT_WS_CERT + sl_cert_workspace_bytes() + 15u) & ~(size_t)15u; }
-
-__device__ __forceinline__ void dtf_shfl(sl_psum_acc &a, int off)
+/* ---- correct, step 0: exact/pairsum.cuh's kernel on the products ----------------------------
+ * The end S rounded exactly (float64: to nearest even; narrower: to odd in float64, then to
+ * nearest even in In, as the exact kernel rounds). */
+static inline size_t dtf_offset(void)
 {
-    sl_psum_acc b;
-    b.s = __shfl_down_sync(SL_FULL_MASK, a.s, off);
-    b.c = __shfl_down_sync(SL_FULL_MASK, a.c, off);
-    b.a = __shfl_down_sync(SL_FULL_MASK, a.a, off);
-    sl_psum_merge(&a, &b);
+    return (DOT_WS_CERT + sl_cert_workspace_bytes() + 15u) & ~(size_t)15u;
 }
-
-/* The block's accumulator (valid in thread 0). */
-__device__ __forceinline__ sl_psum_acc dtf_block(sl_psum_acc a, sl_psum_acc *s_w, unsigned lane,
-                                                unsigned warp, unsigned B)
-{
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) dtf_shfl(a, off);
-    if (lane == 0) s_w[warp] = a;
-    sl_bar_any::sync();
-    if (warp == 0) {
-        if (lane < (B >> 5)) a = s_w[lane];
-        else sl_psum_init(&a);
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) dtf_shfl(a, off);
+template <typename In> struct dot_psum_fin {
+    static __device__ __forceinline__ double end(const sl_psum_acc *t, double E, int side)
+    {
+        return (double)sl_widen(sl_cert_narrow<In>(sl_psum_end(t, E, side, sizeof(In) == 8)));
     }
-    return a;
-}
-
-template <typename In>
-__device__ __forceinline__ void dtf_take(sl_psum_acc &a, In xi, In yi)
-{
-    const double u = (double)sl_widen(xi), v = (double)sl_widen(yi), p = u * v;
-    sl_psum_take(&a, p, sizeof(In) == 8 ? fma(u, v, -p) : 0.0);
-}
-
-/* fw: the workspace from dtf_offset (header zero); blockDim a multiple of 32. */
-template <typename In>
-__global__ void __launch_bounds__(1024)
-dtf_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
-           uint64_t nv, unsigned char *fw, In *result)
-{
-    typedef typename sl_vec<In>::type V;
-    constexpr int W = sl_vec<In>::W;
-    constexpr int U = 4;
-    __shared__ sl_psum_acc s_w[32];
-    __shared__ sl_psum_acc s_t;
-    unsigned *g_counter = reinterpret_cast<unsigned *>(fw);
-    unsigned *g_gate = g_counter + 1;
-    sl_psum_acc *g_part = reinterpret_cast<sl_psum_acc *>(fw + DTF_WS_HEADER);
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    const unsigned lane = tid & 31u, warp = tid >> 5;
-    const uint64_t T = (uint64_t)G * B;
-    const uint64_t g = (uint64_t)blockIdx.x * B + tid;
-    sl_psum_acc a;
-    sl_psum_init(&a);
-    if (g < head) dtf_take<In>(a, x[g], y[g]);
-    const V *xv = reinterpret_cast<const V *>(x + head);
-    const V *yv = reinterpret_cast<const V *>(y + head);
-    uint64_t j = g;
-    for (; j + (uint64_t)(U - 1) * T < nv; j += (uint64_t)U * T) {
-        V vx[U], vy[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            vx[u] = sl_ldv(xv + j + (uint64_t)u * T);
-            vy[u] = sl_ldv(yv + j + (uint64_t)u * T);
-        }
-#pragma unroll
-        for (int u = 0; u < U; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) dtf_take<In>(a, sl_vec_lane(vx[u], k), sl_vec_lane(vy[u], k));
-    }
-    for (; j < nv; j += T) {
-        const V vx = sl_ldv(xv + j), vy = sl_ldv(yv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) dtf_take<In>(a, sl_vec_lane(vx, k), sl_vec_lane(vy, k));
-    }
-    const uint64_t ts = head + nv * W;
-    if (g < n - ts) dtf_take<In>(a, x[ts + g], y[ts + g]);
-    a = dtf_block(a, s_w, lane, warp, B);
-    if (tid == 0) g_part[blockIdx.x] = a;
-    /* thread 0 published and fences before its ticket */
-    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
-    sl_psum_init(&a);
-    for (unsigned b = tid; b < G; b += B) {
-        sl_psum_acc p;
-        p.s = __ldcg(&g_part[b].s);
-        p.c = __ldcg(&g_part[b].c);
-        p.a = __ldcg(&g_part[b].a);
-        sl_psum_merge(&a, &p);
-    }
-    sl_bar_any::sync();                              /* s_w is read again below */
-    a = dtf_block(a, s_w, lane, warp, B);
-    if (tid == 0) s_t = a;
-    sl_bar_any::sync();
-    if (tid < 2u) {                                  /* lane 0: the least end, lane 1: the largest */
-        const uint64_t h = 2u + (uint64_t)W * ((nv + T - 1) / T) + (G + B - 1) / B + 32u;
-        double E = 0.0, e = 0.0;
-        const int ok = sl_psum_bound(&s_t, n, h, &E);
-        if (ok) {
-            e = sl_psum_end(&s_t, E, tid ? 1 : -1, sizeof(In) == 8);
-            e = (double)sl_widen(sl_cert_narrow<In>(e));
-        }
-        const double other = __shfl_sync(0x3u, e, 1);
-        if (tid == 0) {
-            double r;
-            if (ok && sl_psum_decide(e, other, &r)) *result = sl_cert_narrow<In>(r);
-            else *g_gate = 1u;                       /* the certified binned pass runs next */
-            *g_counter = 0u;
-        }
-    }
-}
+    template <typename O> static __device__ __forceinline__ O out(double r) { return sl_cert_narrow<O>(r); }
+};
 
 /* The certified kernel's final map (exact/certified.cuh): float64 rounds to nearest in float64,
  * the narrower formats to odd in float64, then to nearest in the format (the exact kernel's). */
@@ -518,9 +409,9 @@ static int dot_exact_launch(const sl_variant *v, const dot_args &a, sl_dtype dt,
     (void)dt;
     /* the cheap pass first; the certified binned pass runs only when it opens its gate */
     unsigned char *fw = w + dtf_offset();
-    dtf_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, (const In *)a.y, a.n, a.head,
-                                                  a.nv, fw, (In *)a.result);
-    SL_CUDA_CHECK_LAUNCH("dtf_kernel (dot)", v->name, err);
+    sl_psum_kernel<In, 2, dot_psum_fin<In> ><<<c->grid, c->block, 0, a.s>>>(
+        (const In *)a.x, (const In *)a.y, a.n, a.head, a.nv, fw, (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("sl_psum_kernel (dot)", v->name, err);
     sl_cert_kernel<In, 2, typename dot_cert_fin<In>::type><<<c->grid, block, 0, a.s>>>(
         (const In *)a.x, (const In *)a.y, a.n, a.head, w + DOT_WS_CERT,
         (unsigned *)(w + DOT_WS_FALLBACK), (In *)a.result, reinterpret_cast<unsigned *>(fw) + 1);
@@ -546,7 +437,7 @@ extern "C" size_t sl_dot_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
 {
     (void)n;
     if (v->impl == SL_DOT_CORRECT)                   /* exact, certified, cheap passes */
-        return dtf_offset() + DTF_WS_HEADER + sizeof(sl_psum_acc) * (cfg && cfg->grid ? cfg->grid : 1u);
+        return dtf_offset() + sl_psum_ws_bytes(cfg ? cfg->grid : 1u);
     if (v->impl == SL_DOT_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, 2 * acc);

@@ -101,6 +101,19 @@ SL_PSUM_HDN double sl_psum_end(const sl_psum_acc *t, double E, int side, int f64
     return sl_sacc_round_mode(limb, SL_SACC_LIMBS_F64, 0, SL_F64, SL_SACC_ANYPOS, f64 ? 0 : 1);
 }
 
+/* Bounds of sqrt(S) for S in the box [s + c - E, s + c + E] (norm2): every float64 operation
+ * rounded to nearest and stepped one ulp outward (nextafter), the least end raised to 0: *lo <=
+ * sqrt(S) <= *hi, within a few float64 ulps of each other plus the box's width. */
+SL_PSUM_HD void sl_psum_sqrt_bounds(const sl_psum_acc *t, double E, double *lo, double *hi)
+{
+    const double v = t->s + t->c;
+    double l = nextafter(nextafter(v, -HUGE_VAL) - E, -HUGE_VAL);
+    const double h = nextafter(nextafter(v, HUGE_VAL) + E, HUGE_VAL);
+    l = l > 0.0 ? nextafter(sqrt(l), -HUGE_VAL) : 0.0;
+    *lo = l > 0.0 ? l : 0.0;
+    *hi = nextafter(sqrt(h), HUGE_VAL);
+}
+
 /* The decision on the two ends (each rounded to the format): 1 with *r the correctly rounded dot
  * when they are the same finite nonzero value, else 0. */
 SL_PSUM_HD int sl_psum_decide(double lo, double hi, double *r)
@@ -112,4 +125,56 @@ SL_PSUM_HD int sl_psum_decide(double lo, double hi, double *r)
     *r = lo;
     return 1;
 }
+#ifndef __CUDACC__
+#include "sl_twin.h"
+/* The twins' form on x (and y; NULL: the squares of x) [0..n): chunks of SL_PSUM_CHUNK summed
+ * from 0, merged in order (h = chunk + chunks + 1). */
+#define SL_PSUM_CHUNK 4096u
+static inline uint64_t sl_psum_sums_host(const void *x, const void *y, uint64_t n, sl_dtype dt,
+                                         sl_psum_acc *out)
+{
+    sl_psum_acc tot, part;
+    sl_psum_init(&tot);
+    for (uint64_t i = 0; i < n; i += SL_PSUM_CHUNK) {
+        const uint64_t e = n - i < SL_PSUM_CHUNK ? n : i + SL_PSUM_CHUNK;
+        sl_psum_init(&part);
+        for (uint64_t k = i; k < e; k++) {
+            const double a = sl_tw_load(x, dt, k), b = y ? sl_tw_load(y, dt, k) : a, p = a * b;
+            sl_psum_take(&part, p, dt == SL_F64 ? fma(a, b, -p) : 0.0);
+        }
+        sl_psum_merge(&tot, &part);
+    }
+    *out = tot;
+    return SL_PSUM_CHUNK + (n + SL_PSUM_CHUNK - 1) / SL_PSUM_CHUNK + 1;
+}
+/* The two ends of the box of half-width E around t in the format dt, as the kernels map them:
+ * dot (sq = 0), S rounded exactly; norm2 (sq = 1), sqrt(S) bounded outward then rounded. */
+static inline void sl_psum_ends_host(const sl_psum_acc *t, double E, sl_dtype dt, int sq,
+                                     double *lo, double *hi)
+{
+    if (sq) {
+        sl_psum_sqrt_bounds(t, E, lo, hi);
+    } else {
+        *lo = sl_psum_end(t, E, -1, dt == SL_F64);
+        *hi = sl_psum_end(t, E, 1, dt == SL_F64);
+    }
+    if (dt != SL_F64) {
+        *lo = sl_tw_round(*lo, dt);
+        *hi = sl_tw_round(*hi, dt);
+    }
+}
+/* The twin's decision: dot of x and y (y non-NULL), or the norm of x (y NULL: float32/16-bit
+ * only; float64 norms are not certified here). 1 with *r the correctly rounded value, else 0. */
+static inline int sl_psum_certify_host(const void *x, const void *y, uint64_t n, sl_dtype dt,
+                                       double *r)
+{
+    if (n == 0 || (!y && dt == SL_F64)) return 0;
+    sl_psum_acc t;
+    double E, lo, hi;
+    const uint64_t h = sl_psum_sums_host(x, y, n, dt, &t);
+    if (!sl_psum_bound(&t, n, h, &E)) return 0;
+    sl_psum_ends_host(&t, E, dt, !y, &lo, &hi);
+    return sl_psum_decide(lo, hi, r);
+}
+#endif
 #endif

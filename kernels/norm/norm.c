@@ -38,6 +38,7 @@
 #include "sl_twin.h"
 #include "sl_layout.h"
 #include "norm/norm.h"
+#include "exact/pairsum.h"
 #include "exact/binned.h"
 #include "sumlab/half.h"
 
@@ -181,6 +182,9 @@ static int nrm_correct_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dt
     (void)cfg;   /* the result depends on no launch configuration */
     if (n >= ((uint64_t)1 << 40))
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    /* float32/16-bit: the kernel's order of passes, the cheap certified one first
+     * (exact/pairsum.h); every path gives the correctly rounded norm */
+    if (sl_psum_certify_host(x, NULL, n, dt, result)) return 0;
     uint64_t limb[SL_NRM_LIMBS_F64 + 6];
     memset(limb, 0, sizeof limb);
     const unsigned fl = nrm_exact_add(limb, x, n, dt);
@@ -255,7 +259,8 @@ const sl_variant sl_v_norm2_scaled = {
 const sl_variant sl_v_norm2_correct = {
     .name = "correct", .op = "norm2", .family = "norm", .impl = SL_NRM_CORRECT,
     .determinism = SL_DET_CORRECTLY_ROUNDED,
-    .description = "correctly rounded: float32/16-bit: the exact squares into a certified 4-fold "
+    .description = "correctly rounded: float32/16-bit: the squares as a Fast2Sum pair in a rigorous "
+                   "error box first (exact/pairsum.h), then the exact squares into a certified 4-fold "
                    "binned sum (exact/certified.cuh), the root certified from both ends of the sum's "
                    "interval (outward-rounded roots, then rounded to the format); when they disagree "
                    "(and always for float64): every square exact (the integer significand squared) into "

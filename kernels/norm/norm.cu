@@ -15,6 +15,9 @@
  * flag by __syncthreads_or; 3. last-block finish: every block publishes its sums (and ORs its flag
  * into the workspace), the last to take the ticket reduces them in sl_grid_finish's order, takes the
  * root (or Blue's combine) and rounds once to the input format.
+ * correct, float32/16-bit, step 0 (exact/pairsum.cuh's sl_psum_kernel on the squares): a Fast2Sum
+ * pair per thread, merged by the last block, which bounds sqrt(S) over a rigorous box outward in
+ * float64 and rounds both bounds to the format: equal, that is the norm; else step 1's gate opens.
  * correct, float32/16-bit, step 1 (sl_cert_kernel<In, 1, ...>, exact/certified.cuh): the exact
  * squares (in float64) into a certified 4-fold binned sum; the last block rounds both ends of the
  * sum's interval to nearest in float64, moves each one step outward, takes its root rounded
@@ -36,6 +39,7 @@
 #include "norm/norm.h"
 #include "exact/binned.h"
 #include "exact/certified.cuh"
+#include "exact/pairsum.cuh"
 
 /* correct: the workspace layout is norm.h's (SL_NRM_WS_FALLBACK, sl_nrm_ws_cert, sl_nrm_ws_parts):
  * the certified region at a grid-independent offset before the exact kernel's per-block digits.
@@ -381,16 +385,38 @@ static int nrm_launch(const sl_variant *v, const nrm_args &a, sl_err *err)
     return 0;
 }
 
-/* correct's first step (float32, 16-bit): the certified binned sum of the squares
- * (exact/certified.cuh); returns 1 when it launched. float64 keeps the exact kernel alone. */
+/* correct's step 0 (float32, 16-bit): exact/pairsum.cuh's kernel on the squares, sqrt(S) bounded
+ * outward in float64 (sl_psum_sqrt_bounds) and each bound rounded to nearest even in In: sqrt and
+ * the rounding are monotone, so two equal ends are the correctly rounded norm. Its workspace
+ * follows the exact kernel's. */
+template <typename In> struct nrm_psum_fin {
+    static __device__ __forceinline__ double end(const sl_psum_acc *t, double E, int side)
+    {
+        double lo, hi;
+        sl_psum_sqrt_bounds(t, E, &lo, &hi);
+        return (double)sl_widen(sl_cert_narrow<In>(side < 0 ? lo : hi));
+    }
+    template <typename O> static __device__ __forceinline__ O out(double r) { return sl_cert_narrow<O>(r); }
+};
+static inline size_t nrm_psum_offset(uint64_t grid, sl_dtype dt)
+{
+    return (sl_nrm_ws_correct(grid, dt) + 15u) & ~(size_t)15u;
+}
+
+/* correct's steps 0 and 1 (float32, 16-bit): the cheap pair sum, then behind its gate the
+ * certified binned sum of the squares (exact/certified.cuh); returns 1 when they launched.
+ * float64 keeps the exact kernel alone. */
 template <typename In>
 static int nrm_cert_launch(const sl_launch *c, const nrm_args &a, sl_dtype dt)
 {
     unsigned char *w = (unsigned char *)a.work;
+    unsigned char *fw = w + nrm_psum_offset(c->grid, dt);
+    sl_psum_kernel<In, 1, nrm_psum_fin<In> ><<<c->grid, c->block, 0, a.s>>>(
+        (const In *)a.x, (const In *)a.x, a.n, a.head, a.nv, fw, (In *)a.result);
     const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
     sl_cert_kernel<In, 1, sl_cert_fin_nrm<In> ><<<c->grid, block, 0, a.s>>>(
         (const In *)a.x, (const In *)a.x, a.n, a.head, w + sl_nrm_ws_cert(c->grid, dt),
-        (unsigned *)(w + SL_NRM_WS_FALLBACK), (In *)a.result);
+        (unsigned *)(w + SL_NRM_WS_FALLBACK), (In *)a.result, reinterpret_cast<unsigned *>(fw) + 1);
     return 1;
 }
 template <>
@@ -424,7 +450,9 @@ extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt
 {
     (void)n;
     if (v->impl == SL_NRM_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
-    if (v->impl == SL_NRM_CORRECT) return sl_nrm_ws_correct(cfg->grid, dt);
+    if (v->impl == SL_NRM_CORRECT)       /* float32/16-bit: the cheap pass's area after it */
+        return dt == SL_F64 ? sl_nrm_ws_correct(cfg->grid, dt)
+                            : nrm_psum_offset(cfg->grid, dt) + sl_psum_ws_bytes(cfg->grid);
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
 }
