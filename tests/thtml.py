@@ -259,6 +259,8 @@ def main():
         os.makedirs(run)
         for f in ("results.csv", "distribution.csv", "ladder_ncu.csv", "run.conf"):
             p = os.path.join(study, f)   # committed as FILE.gz (experiments/measured/README.md)
+            if f == "ladder_ncu.csv" and not os.path.exists(p) and not os.path.exists(p + ".gz"):
+                continue                 # the Nsight Compute table: only where the run had ncu
             shutil.copy(p if os.path.exists(p) else p + ".gz", run)
         with open(os.path.join(study, "meta.json"), encoding="utf-8") as f:
             meta = json.load(f)
