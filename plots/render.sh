@@ -520,6 +520,13 @@ extract_error() { # experiment x-column by-dataset out-dir
       if ($c["status"] != "ok") next
       v = $c["variant"]; x = $c[xsrc]; u[g] = $c["unit_roundoff"]
       if (bad(x)) { nonfin[g]++; next }
+      # accuracy-vs-cond: a point per target condition number (sweep_value), its x the median
+      # of its instances measured cond (each instance has its own; keyed by the measured value
+      # the instances of neighbouring targets interleaved and the line zigzagged between them)
+      if (clip && ("sweep_value" in c) && !bad($c["sweep_value"])) {
+        sv = $c["sweep_value"] + 0
+        if (!((g, sv, $c["instance"]) in cseen)) { cseen[g, sv, $c["instance"]] = 1; cv[g, sv, ++cn[g, sv]] = x + 0 }
+        x = sv; xmapped = 1 }
       # an exact sum that overflows the format (Inf = Inf has error 0): not an exact result
       if (bad($c["exact_hex"])) { nonfin[g]++; next }
       zeroS = ($c["exact_hex"] ~ /^-?0x0p\+0$/)
@@ -549,21 +556,27 @@ extract_error() { # experiment x-column by-dataset out-dir
     # instances with a non-finite result (a marker at the top edge). NaN breaks the line: no line
     # is drawn across a missing point.
     function xpt(g, x) { if (!((g, x) in isx)) { isx[g, x] = 1; xs[g, ++nx[g]] = x } }
-    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x; an[k] = 0 }
+    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x; ag[nak] = g; an[k] = 0 }
       if (y == "NF") nfk[k]++; else av[k, ++an[k]] = y + 0 }
-    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x, z) {
-      for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a)
+    # the x of a target cond: the median of its instances measured cond
+    function xof(g, x,   a, m, j, t, q) { if (!xmapped || !((g, x) in cn)) return x
+      if ((g, x) in xmed) return xmed[g, x]
+      m = cn[g, x]; split("", a); for (j = 1; j <= m; j++) a[j] = cv[g, x, j]
+      for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
+      xmed[g, x] = sprintf("%.17g", (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2); return xmed[g, x] }
+    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x, z, X) {
+      for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a); X = xof(ag[i], ax[i])
         for (j = 1; j <= m; j++) a[j] = av[k, j]
         for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
         med = !m ? "NaN" : (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-        if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], ax[i], ax[i] " " med); continue }
+        if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], X, X " " med); continue }
         for (z = 1; z <= m && a[z] == 0; z++) ;
-        put(af[i], ax[i], ax[i] " " (m && med == 0 ? "NaN" : med) " " (z <= m ? a[z] : "NaN") " " (z <= m ? a[m] : "NaN") " " \
+        put(af[i], X, X " " (m && med == 0 ? "NaN" : med) " " (z <= m ? a[z] : "NaN") " " (z <= m ? a[m] : "NaN") " " \
             (z > 1 ? 1 : 0) " " (nfk[k] + 0)) }
       # the sizes a series lacks (not run, skipped): NaN lines, so its line breaks there
       for (q = 1; q <= ng; q++) { g = order[q]
         for (i = 1; i <= nvo; i++) { v = vo[i]; if (!((g, v) in has)) continue; f = out "/" g ".d/" v ".dat"
-          for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) put(f, x, x " NaN NaN NaN 0 0") } } } }
+          for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) { X = xof(g, x); put(f, X, X " NaN NaN NaN 0 0") } } } } }
     END { agg_flush(); dirs = ""
       for (k=1;k<=ng;k++) { g=order[k]; dirs = dirs "\n" out "/" g ".d"
         print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0, nclip[g]+0 > (out "/meta") }

@@ -128,6 +128,13 @@ if [ "$have_gp" = 1 ]; then
   check "accuracy-vs-cond: the title counts the errors drawn at 1 ($nbig rows > 1)" \
     bash -c "[ $nbig = 0 ] && ! grep -q 'drawn at 1)  *(' '$csvg' || grep -q '($nbig errors > 1 drawn at 1)' '$csvg'"
   check "accuracy-vs-cond: no probabilistic bound line (it is for accuracy-vs-n)" bash -c "! grep -q 'probabilistic bound' '$csvg'"
+  # several instances: a point per target cond (x the median of the instances' measured cond),
+  # median line and band, not one vertex per instance joined in x order (a zigzag)
+  "$bin" run accuracy-vs-cond --preset tiny --backend cpu --dtype f32 --seeds 3 --variants serial,kahan -o "$t/cond3" -q 2> /dev/null
+  ntg=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-cond" && $c["variant"]=="serial" {print $c["sweep_value"]}' "$t/cond3/results.csv" | sort -u | wc -l)
+  check "accuracy-vs-cond, 3 instances: serial's median line has one vertex per target cond ($ntg), x increasing" \
+    python3 "$svgpy" monotone serial "$ntg" "$t/cond3/charts/error_vs_cond_f32.svg"
+  check "accuracy-vs-cond, 3 instances: min-max bands" grep -q "fill-opacity = '0.18" "$t/cond3/charts/error_vs_cond_f32.svg"
 fi
 
 # ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed H200 study's rows) -------

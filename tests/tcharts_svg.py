@@ -11,6 +11,8 @@ non-finite results at the plot areas' bottom and top edges.
                                                one y range, and wide labels ran into the previous panel)
          tcharts_svg.py keyfont X.svg...      (key entries at most 8 pt: a 9 pt bound label ran into the
                                                next panel's key in the PNG)
+         tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
+                                               accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
 import re
 import sys
@@ -194,7 +196,34 @@ def bands(paths):
     return bad
 
 
+PATHD = re.compile(r"<path stroke='rgb\([^)]*\)'[^>]*d='([^']*)'")
+
+
+def monotone(name, k, path):
+    """Series NAME's line: its vertices' x never decrease, and there are k of them."""
+    svg = load(path)
+    ar = areas(svg)
+    for m in GROUP.finditer(svg):
+        if m.group(1) != name:
+            continue
+        xs = []
+        for d in PATHD.finditer(m.group(2)):
+            # (the vertices in a plot area: not the key's sample line below it)
+            xs += [float(x) for x, y in re.findall(r"[ML]\s*([\d.]+),([\d.]+)", d.group(1))
+                   if any(x0 - 1 <= float(x) <= x1 + 1 and top - 1 <= float(y) <= bot + 1 for x0, top, x1, bot in ar)]
+        back = sum(1 for a, b in zip(xs, xs[1:]) if b < a - 0.01)
+        bad = 0
+        if back:
+            bad += fail("%s: %s's line goes back in x %d times (%d vertices)" % (path, name, back, len(xs)))
+        if len(xs) != k:
+            bad += fail("%s: %s's line has %d vertices, not %d" % (path, name, len(xs), k))
+        return bad
+    return fail("%s: no series %s" % (path, name))
+
+
 def main(argv):
+    if len(argv) == 5 and argv[1] == "monotone":
+        return monotone(argv[2], int(argv[3]), argv[4])
     if len(argv) >= 3 and argv[1] == "colours" and len(argv) == 4:
         return colours(argv[2], argv[3])
     if len(argv) == 4 and argv[1] == "colours-only":
