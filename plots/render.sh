@@ -686,6 +686,19 @@ extract_tp() {
         if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
       mkdirs(dirs); put_flush(none)
       for (g in rlo) { print rlo[g], rhi[g] > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
+      # the ratios off the panel scale (below 0.5 or above 1.5, throughput_vs_n.gp clamps its
+      # axis there): per variant its range, for its key entry (the panel marks the points at
+      # the edge), DTYPE.d/offscale one line of words "variant=RANGE"
+      for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
+        if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
+        r = gb[g, v, n] / gb[g, "cub", n]; if (r >= 0.5 && r <= 1.5) continue
+        if (!((g, v) in olo)) { oord[g] = oord[g] " " v; olo[g, v] = r; ohi[g, v] = r }
+        if (r < olo[g, v]) olo[g, v] = r; if (r > ohi[g, v]) ohi[g, v] = r }
+      for (k = 1; k <= ng; k++) { g = order[k]; if (!(g in oord)) continue; m = split(oord[g], ov, " "); l = ""
+        for (j = 1; j <= m; j++) { v = ov[j]
+          rr = sprintf("%.2g", olo[g, v]) (ohi[g, v] > olo[g, v] ? "-" sprintf("%.2g", ohi[g, v]) : "")
+          l = l (l == "" ? "" : " ") v "=" (ohi[g, v] < 0.5 ? "▼" : olo[g, v] > 1.5 ? "▲" : "▼▲") rr "x" }
+        print l > (out "/" g ".d/offscale"); close(out "/" g ".d/offscale") }
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
         print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
@@ -800,6 +813,8 @@ else
     pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1"
     if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
+    offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
+    rat="$rat; offs='$offs'"
     gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi

@@ -145,6 +145,13 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
   bash "$src/plots/render.sh" -q "$t/tp"
   svg=$t/tp/charts/throughput_vs_n_f32.svg
   check "throughput chart has the ratio-to-CUB panel" grep -q "GB/s / CUB's at the same n" "$svg"
+  # ratios far off CUB (atomic-thread, serial ...): triangles at the panel's edge, ranges in the key
+  awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["dtype"]=="f32" && $c["backend"]=="gpu" && $c["status"]=="ok" && $c["n"]+0 >= 1048576 {
+      g[$c["variant"], $c["n"]] = $c["gbps"]; if (!($c["variant"] in seen)) { seen[$c["variant"]] = 1; vs[++nv] = $c["variant"] } ns[$c["n"]] = 1 }
+    END { for (i = 1; i <= nv; i++) for (n in ns) { v = vs[i]; if (v == "cub" || v == "read-ceiling" || !((v, n) in g) || !(("cub", n) in g)) continue
+      print v, n, g[v, n] / g["cub", n] } }' "$t/tp/results.csv" > "$t/tp/f32.rat"
+  check "throughput: ratios below 0.5 drawn as triangles at the ratio panel's edge, ranges in the key" \
+    python3 "$svgpy" offscale "$svg" "$t/tp/f32.rat"
 fi
 
 # ---- --figures paper: PDF beside PNG/SVG, a one-panel chart 3.5 inches wide; --variants ------

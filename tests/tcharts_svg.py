@@ -11,6 +11,9 @@ non-finite results at the plot areas' bottom and top edges.
                                                one y range, and wide labels ran into the previous panel)
          tcharts_svg.py keyfont X.svg...      (key entries at most 8 pt: a 9 pt bound label ran into the
                                                next panel's key in the PNG)
+         tcharts_svg.py offscale X.svg        (throughput: every ratio-to-CUB point below 0.5 a filled
+                                               triangle at its panel's bottom edge, its variant's key
+                                               entry giving the range)
          tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
                                                accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
@@ -221,7 +224,38 @@ def monotone(name, k, path):
     return fail("%s: no series %s" % (path, name))
 
 
+def offscale(path, rat):
+    """rat: lines "variant n ratio" of the chart's ratios; each ratio below 0.5 has a filled
+    triangle (gpPt10) at the bottom edge of a ratio panel (the lower, shorter plot areas), and
+    each such variant a key entry "variant ▼LO-HIx"."""
+    svg = load(path)
+    low = [a for a in areas(svg) if a[3] - a[1] < 250]
+    if not low:
+        return fail("%s: no ratio panel" % path)
+    edge = sum(1 for m in USE.finditer(svg) if m.group(1) == "gpPt10" and
+               any(x0 - 1 <= float(m.group(2)) <= x1 + 1 and bot - 15 <= float(m.group(3)) <= bot + 1
+                   for x0, _, x1, bot in low))
+    want, names = 0, set()
+    with open(rat, encoding="utf-8") as f:
+        for line in f:
+            v, _, r = line.split()
+            if float(r) < 0.5:
+                want += 1
+                names.add(v)
+    bad = 0
+    if want == 0:
+        bad += fail("%s: no ratio below 0.5 in %s (nothing to check)" % (path, rat))
+    if edge < want:
+        bad += fail("%s: %d triangles at a ratio panel's bottom edge for %d ratios below 0.5" % (path, edge, want))
+    for v in sorted(names):
+        if not re.search(r"<title>%s ▼[0-9.e-]+(-[0-9.e-]+)?x</title>" % re.escape(v), svg):
+            bad += fail("%s: no key entry giving %s's off-scale range" % (path, v))
+    return bad
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "offscale":
+        return offscale(argv[2], argv[3])
     if len(argv) == 5 and argv[1] == "monotone":
         return monotone(argv[2], int(argv[3]), argv[4])
     if len(argv) >= 3 and argv[1] == "colours" and len(argv) == 4:
