@@ -98,6 +98,19 @@ if [ "$have_gp" = 1 ]; then
     bash -c "[ -n '$figs' ] && [ '$figs' = \"\$(for d in $tabs; do [ ! -e '$t/all/charts/error_vs_n_'\$d'__f32.png' ] || printf '%s ' \$d; done)\" ]"
 fi
 
+# ---- each chart beside the table it illustrates (issue 36: charts in the order of the tables) --
+if [ "$have_gp" = 1 ]; then
+  # every error_vs_n chart of the run, under its own table's heading (### accuracy-vs-n, DS, DT, ...)
+  beside=$(awk '/^### / { h = $0 }
+    /^!\[error_vs_n_/ { s = $0; sub(/^!\[error_vs_n_/, "", s); sub(/\].*/, "", s); split(s, a, "__"); n++
+      if (index(h, "### accuracy-vs-n, " a[1] ", " a[2] ",") == 1) ok++; else print "misplaced: " s " under " h }
+    END { if (!n) print "no error_vs_n chart in report.md"; else if (ok != n) print ok + 0 " of " n " beside their table" }' "$t/all/report.md")
+  check "report: each error_vs_n chart right under its table (${beside:-all})" test -z "$beside"
+  nch=$(ls "$t/all/charts/"error_vs_n_*.png 2> /dev/null | wc -l)
+  check "report: each error_vs_n chart shown once ($nch PNGs)" \
+    test "$(grep -c '^!\[error_vs_n_' "$t/all/report.md")" = "$nch"
+fi
+
 # ---- bound tightness: ECDF of |error| / bound per variant; the probabilistic bound; clipping ---
 if [ "$have_gp" = 1 ]; then
   tsvg=$t/all/charts/tightness_f32.svg
@@ -135,6 +148,10 @@ if [ "$have_gp" = 1 ]; then
   check "accuracy-vs-cond, 3 instances: serial's median line has one vertex per target cond ($ntg), x increasing" \
     python3 "$svgpy" monotone serial "$ntg" "$t/cond3/charts/error_vs_cond_f32.svg"
   check "accuracy-vs-cond, 3 instances: min-max bands" grep -q "fill-opacity = '0.18" "$t/cond3/charts/error_vs_cond_f32.svg"
+  # the report: the cond chart under its dtype's table of the sweeps section
+  beside=$(awk '/^## / { sec = $0 } /^### / { h = $0 } /^!\[error_vs_cond_f32\]/ { print sec " / " h }' "$t/cond/report.md")
+  check "report: error_vs_cond_f32 under the accuracy-vs-cond f32 table ($beside)" \
+    bash -c "grep -q '^## Sweeps.* / ### accuracy-vs-cond, f32, ' <<< '$beside'"
 fi
 
 # ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed H200 study's rows) -------
