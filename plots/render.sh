@@ -444,7 +444,7 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 '
 # Splits a chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
-# indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
+# indices), nbP (per series 1, or 0 where its data repeats an earlier series of the panel: no band), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
 # (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
 # says so); kr (kr1), the rows of the tallest panel's key in two columns (in one). A panel without one finite
 # non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
@@ -460,14 +460,19 @@ panels_all() { # bounds(0|1)
     { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0
-        while ((getline l < f) > 0) { m = split(l, a, " "); n++
+      split("", seen); split("", NB)
+      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
+        while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body l "\n"
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
           for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
             y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
         close(f); if (!n) continue
         p = pan[v]; if (p == "") p = "anchors"
         S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
+        # a series with the same data as an earlier one of its panel (the 16-bit formats: every
+        # variant accumulating in float gives the same results) gets no band of its own: a dozen
+        # translucent bands stacked were opaque and hid the panel
+        NB[p] = NB[p] " " (((p, body) in seen) ? 0 : 1); seen[p, body] = 1
         if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
           while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
           close(bf); nb[v] = k
@@ -479,7 +484,7 @@ panels_all() { # bounds(0|1)
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
         if (wantb && S[p] == " exact") { print p > (dir "/exactonly"); continue }
-        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2)
+        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, substr(NB[p], 2)
         bs = ""; bc = ""
         for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
           for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }

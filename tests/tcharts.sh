@@ -171,6 +171,15 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
     python3 "$svgpy" offscale "$svg" "$t/tp/f32.rat"
 fi
 
+# ---- equal series: one band (the H200 study's bf16 rows: the float-accumulating variants agree) --
+if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
+  mkdir -p "$t/eq"
+  gzip -dc "$study/results.csv.gz" | awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && $2 == "alternating" && $4 == "bf16")' > "$t/eq/results.csv"
+  bash "$src/plots/render.sh" -q "$t/eq"
+  check "bands of series with equal data drawn once (not stacked opaque)" \
+    python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_alternating__bf16.svg"
+fi
+
 # ---- --figures paper: PDF beside PNG/SVG, a one-panel chart 3.5 inches wide; --variants ------
 bad_rc=0; "$bin" run accuracy-vs-n --preset tiny --backend cpu --figures poster -o "$t/bad" -q 2> "$t/bad.err" || bad_rc=$?
 check "--figures poster: exit 2, one line ($(head -c 200 "$t/bad.err"))" bash -c "[ $bad_rc = 2 ] && [ \$(grep -c . '$t/bad.err') = 1 ]"

@@ -14,6 +14,8 @@ non-finite results at the plot areas' bottom and top edges.
          tcharts_svg.py offscale X.svg        (throughput: every ratio-to-CUB point below 0.5 a filled
                                                triangle at its panel's bottom edge, its variant's key
                                                entry giving the range)
+         tcharts_svg.py bands-distinct X.svg  (no two min-max bands drawn with the same outline: series of
+                                               equal data stacked a dozen translucent bands into an opaque one)
          tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
                                                accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
@@ -253,7 +255,20 @@ def offscale(path, rat):
     return bad
 
 
+def bands_distinct(path):
+    """Every min-max band polygon of the chart has its own outline (at least one band)."""
+    polys = [m.group(1) for m in POLY.finditer(load(path))]
+    if not polys:
+        return fail("%s: no min-max band" % path)
+    dup = len(polys) - len(set(polys))
+    if dup:
+        return fail("%s: %d of %d bands repeat another's outline" % (path, dup, len(polys)))
+    return 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "bands-distinct":
+        return bands_distinct(argv[2])
     if len(argv) == 4 and argv[1] == "offscale":
         return offscale(argv[2], argv[3])
     if len(argv) == 5 and argv[1] == "monotone":
