@@ -174,10 +174,13 @@ fi
 # ---- equal series: one band (the H200 study's bf16 rows: the float-accumulating variants agree) --
 if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
   mkdir -p "$t/eq"
-  gzip -dc "$study/results.csv.gz" | awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && $2 == "alternating" && $4 == "bf16")' > "$t/eq/results.csv"
+  gzip -dc "$study/results.csv.gz" | awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && (($2 == "alternating" && $4 == "bf16") || ($2 == "uniform" && $4 == "f64")))' > "$t/eq/results.csv"
   bash "$src/plots/render.sh" -q "$t/eq"
   check "bands of series with equal data drawn once (not stacked opaque)" \
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_alternating__bf16.svg"
+  # uniform f64: 10 distinct bands in the ladder panel, their opacities shared (10 x 0.18 hid the lines)
+  check "a panel of many bands: their opacities add up to about half at most" \
+    python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_uniform__f64.svg"
 fi
 
 # ---- --figures paper: PDF beside PNG/SVG, a one-panel chart 3.5 inches wide; --variants ------

@@ -15,7 +15,8 @@ non-finite results at the plot areas' bottom and top edges.
                                                triangle at its panel's bottom edge, its variant's key
                                                entry giving the range)
          tcharts_svg.py bands-distinct X.svg  (no two min-max bands drawn with the same outline: series of
-                                               equal data stacked a dozen translucent bands into an opaque one)
+                                               equal data stacked a dozen translucent bands into an opaque one;
+                                               per panel the bands' opacities add up to at most 0.72, or 0.05 each)
          tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
                                                accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
@@ -176,7 +177,8 @@ def yticks(paths):
     return bad
 
 
-POLY = re.compile(r"<polygon fill = 'rgb\([ 0-9,]*\)' fill-opacity = '0\.18[0-9]*' points = '([^']*)'")
+POLY = re.compile(r"<polygon fill = 'rgb\([ 0-9,]*\)' fill-opacity = '0\.[0-9]*' points = '([^']*)'")
+POLYOP = re.compile(r"<polygon fill = 'rgb\([ 0-9,]*\)' fill-opacity = '(0\.[0-9]*)' points = '([\d.]+),")
 
 
 def bands(paths):
@@ -261,9 +263,15 @@ def bands_distinct(path):
     if not polys:
         return fail("%s: no min-max band" % path)
     dup = len(polys) - len(set(polys))
+    bad = 0
     if dup:
-        return fail("%s: %d of %d bands repeat another's outline" % (path, dup, len(polys)))
-    return 0
+        bad += fail("%s: %d of %d bands repeat another's outline" % (path, dup, len(polys)))
+    svg = load(path)
+    for x0, _, x1, _ in areas(svg):
+        ops = [float(m.group(1)) for m in POLYOP.finditer(svg) if x0 - 1 <= float(m.group(2)) <= x1 + 1]
+        if ops and sum(ops) > max(0.73, 0.051 * len(ops)):
+            bad += fail("%s: the panel at x %.0f has %d bands of opacity %.3g in all" % (path, x0, len(ops), sum(ops)))
+    return bad
 
 
 def main(argv):
