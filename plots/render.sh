@@ -460,7 +460,7 @@ panels_all() { # bounds(0|1)
     { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      split("", seen); split("", NB)
+      split("", seen); split("", NBa)
       for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
         while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body l "\n"
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
@@ -472,7 +472,10 @@ panels_all() { # bounds(0|1)
         # a series with the same data as an earlier one of its panel (the 16-bit formats: every
         # variant accumulating in float gives the same results) gets no band of its own: a dozen
         # translucent bands stacked were opaque and hid the panel
-        NB[p] = NB[p] " " (((p, body) in seen) ? 0 : 1); seen[p, body] = 1
+        # (the last of equal series keeps the band: its line is drawn over the others, so the band
+        # has the colour of the line one sees)
+        if ((p, body) in seen) NBa[p, seen[p, body]] = 0
+        NBa[p, cnt[p]] = 1; seen[p, body] = cnt[p]
         if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
           while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
           close(bf); nb[v] = k
@@ -484,7 +487,8 @@ panels_all() { # bounds(0|1)
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
         if (wantb && S[p] == " exact") { print p > (dir "/exactonly"); continue }
-        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, substr(NB[p], 2)
+        nbs = ""; for (q2 = 1; q2 <= cnt[p]; q2++) nbs = nbs (q2 > 1 ? " " : "") NBa[p, q2]
+        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, nbs
         bs = ""; bc = ""
         for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
           for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }

@@ -16,7 +16,9 @@ non-finite results at the plot areas' bottom and top edges.
                                                entry giving the range)
          tcharts_svg.py bands-distinct X.svg  (no two min-max bands drawn with the same outline: series of
                                                equal data stacked a dozen translucent bands into an opaque one;
-                                               per panel the bands' opacities add up to at most 0.72, or 0.05 each)
+                                               per panel the bands' opacities add up to at most 0.72, or 0.05 each;
+                                               of series drawn as the same line, the band has the colour of the
+                                               last, the one seen on top)
          tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
                                                accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
@@ -267,6 +269,24 @@ def bands_distinct(path):
     if dup:
         bad += fail("%s: %d of %d bands repeat another's outline" % (path, dup, len(polys)))
     svg = load(path)
+    # series whose lines coincide (the same vertices in the plot areas): only the last is seen
+    ar = areas(svg)
+    last, hidden = {}, set()
+    for m in GROUP.finditer(svg):
+        st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
+        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite")):
+            continue
+        pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
+                    if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
+                           for x0, t, x1, b in ar))
+        if pts in last:
+            hidden.add(last[pts])
+        last[pts] = st.group(1).replace(" ", "")
+    seen = set(last.values())
+    for m in re.finditer(r"<polygon fill = '(rgb\([^)]*\))' fill-opacity", svg):
+        c = m.group(1).replace(" ", "")
+        if c in hidden and c not in seen:
+            bad += fail("%s: a band in %s, the colour of a line drawn under an equal one" % (path, c))
     for x0, _, x1, _ in areas(svg):
         ops = [float(m.group(1)) for m in POLYOP.finditer(svg) if x0 - 1 <= float(m.group(2)) <= x1 + 1]
         if ops and sum(ops) > max(0.73, 0.051 * len(ops)):
