@@ -460,27 +460,38 @@ panels_all() { # bounds(0|1)
     { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      split("", seen); split("", NBa)
+      split("", seen); split("", NBa); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
       for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
-        while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body l "\n"
+        while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body a[1] " " a[2] "\n"; LL[v, n] = l
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
           for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
             y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
-        close(f); if (!n) continue
+        close(f); nLL[v] = n; if (!n) continue
         p = pan[v]; if (p == "") p = "anchors"
         S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
-        # a series with the same data as an earlier one of its panel (the 16-bit formats: every
-        # variant accumulating in float gives the same results) gets no band of its own: a dozen
-        # translucent bands stacked were opaque and hid the panel
-        # (the last of equal series keeps the band: its line is drawn over the others, so the band
-        # has the colour of the line one sees)
-        if ((p, body) in seen) NBa[p, seen[p, body]] = 0
-        NBa[p, cnt[p]] = 1; seen[p, body] = cnt[p]
+        # series drawn as the same line (equal medians; the 16-bit formats: every variant
+        # accumulating in float gives the same results) share one band: a dozen translucent bands
+        # stacked were opaque and hid the panel. The last of them keeps it (its line is drawn over
+        # the others, so the band has the colour of the line one sees), spanning all their ranges.
+        if ((p, body) in seen) { NBa[p, seen[p, body]] = 0; gmem[p, body] = gmem[p, body] " " v }
+        else { GL[++ngl] = p SUBSEP body; gmem[p, body] = v }
+        NBa[p, cnt[p]] = 1; seen[p, body] = cnt[p]; glast[p, body] = v
         if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
           while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
           close(bf); nb[v] = k
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
                    gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
+      # the kept series of a group of equal lines: its band (columns 3, 4) over the whole group
+      for (gq = 1; gq <= ngl; gq++) { gk = GL[gq]; nm = split(gmem[gk], mem, " "); if (nm < 2) continue
+        v = glast[gk]; f = dir "/" v ".dat"
+        for (j = 1; j <= nLL[v]; j++) { m = split(LL[v, j], a, " "); mn = a[3]; mx = a[4]
+          for (r = 1; r < nm; r++) { split(LL[mem[r], j], b, " ")
+            if (b[3] != "NaN" && (mn == "NaN" || b[3] + 0 < mn + 0)) mn = b[3]
+            if (b[4] != "NaN" && (mx == "NaN" || b[4] + 0 > mx + 0)) mx = b[4] }
+          a[3] = mn; a[4] = mx; l = a[1]; for (r = 2; r <= m; r++) l = l " " a[r]
+          print l > f }
+        close(f) }
+      ngl = 0
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
       ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; kr1 = 1; printf "%s\t", dir
       for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue

@@ -19,6 +19,8 @@ non-finite results at the plot areas' bottom and top edges.
                                                per panel the bands' opacities add up to at most 0.72, or 0.05 each;
                                                of series drawn as the same line, the band has the colour of the
                                                last, the one seen on top)
+         tcharts_svg.py bandcount X.svg       (as many min-max bands as distinct series lines: one per line,
+                                               series drawn as the same line sharing one)
          tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
                                                accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
@@ -259,6 +261,30 @@ def offscale(path, rat):
     return bad
 
 
+def lines_of(svg):
+    """The distinct vertex lists (in the plot areas) of the series lines."""
+    ar = areas(svg)
+    out = set()
+    for m in GROUP.finditer(svg):
+        st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
+        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite", "relative error 1")):
+            continue
+        pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
+                    if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
+                           for x0, t, x1, b in ar))
+        if len(pts) >= 2:
+            out.add(pts)
+    return out
+
+
+def bandcount(path):
+    svg = load(path)
+    nb, nl = len(POLY.findall(svg)), len(lines_of(svg))
+    if nb != nl or nb == 0:
+        return fail("%s: %d bands for %d distinct series lines" % (path, nb, nl))
+    return 0
+
+
 def bands_distinct(path):
     """Every min-max band polygon of the chart has its own outline (at least one band)."""
     polys = [m.group(1) for m in POLY.finditer(load(path))]
@@ -295,6 +321,8 @@ def bands_distinct(path):
 
 
 def main(argv):
+    if len(argv) == 3 and argv[1] == "bandcount":
+        return bandcount(argv[2])
     if len(argv) == 3 and argv[1] == "bands-distinct":
         return bands_distinct(argv[2])
     if len(argv) == 4 and argv[1] == "offscale":
