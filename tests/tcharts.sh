@@ -168,6 +168,10 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
       print v, n, g[v, n] / g["cub", n] } }' "$t/tp/results.csv" > "$t/tp/f32.rat"
   check "throughput: ratios below 0.5 drawn as triangles at the ratio panel's edge, ranges in the key" \
     python3 "$svgpy" offscale "$svg" "$t/tp/f32.rat"
+  # every GPU variant and anchor of the study: no two share a colour (cub-gpu-to-gpu, not in the
+  # fixed table, hashed onto smem-sequential's green and point type)
+  check "throughput: distinct colours for all the study's variants, equal in the f32 and f64 charts" \
+    python3 "$svgpy" colours "$svg" "$t/tp/charts/throughput_vs_n_f64.svg"
 fi
 
 # ---- equal series: one band (the H200 study's bf16 rows: the float-accumulating variants agree) --
