@@ -197,6 +197,17 @@ if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_uniform__f64.svg"
 fi
 
+# ---- distribution charts: x tick labels apart (1e15-ulp offsets of ill-conditioned float64) -----
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ] && [ -f "$mstudy/distribution.csv.gz" ]; then
+  mkdir -p "$t/dist"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || $1 == "determinism"' > "$t/dist/results.csv"
+  cp "$mstudy/distribution.csv.gz" "$t/dist/"
+  bash "$src/plots/render.sh" -q "$t/dist"
+  check "distribution charts drawn ($(ls "$t/dist/charts/"distribution_*.svg 2> /dev/null | wc -l))" \
+    test -s "$t/dist/charts/distribution_ill-conditioned__f64.svg"
+  check "distribution charts: no colliding x tick labels" python3 "$svgpy" xticks "$t/dist/charts/"distribution_*.svg
+fi
+
 # ---- --figures paper: PDF beside PNG/SVG, a one-panel chart 3.5 inches wide; --variants ------
 bad_rc=0; "$bin" run accuracy-vs-n --preset tiny --backend cpu --figures poster -o "$t/bad" -q 2> "$t/bad.err" || bad_rc=$?
 check "--figures poster: exit 2, one line ($(head -c 200 "$t/bad.err"))" bash -c "[ $bad_rc = 2 ] && [ \$(grep -c . '$t/bad.err') = 1 ]"

@@ -21,6 +21,9 @@ non-finite results at the plot areas' bottom and top edges.
                                                last, the one seen on top)
          tcharts_svg.py bandcount X.svg       (as many min-max bands as distinct series lines: one per line,
                                                series drawn as the same line sharing one)
+         tcharts_svg.py xticks X.svg...       (x tick labels under each plot area apart by their widths, about
+                                               6 px a character at 10 pt, none past the panel's edges: 1e15-ulp
+                                               offsets in gnuplot's default format ran into each other)
          tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
                                                accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
@@ -320,7 +323,31 @@ def bands_distinct(path):
     return bad
 
 
+XTICK = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)"[^>]*text-anchor="middle">\s*<text><tspan[^>]*>([^<]*)</tspan>')
+
+
+def xticks(paths):
+    """Centred labels just under a plot area (x tick labels): consecutive ones at least half their
+    widths apart plus a 4 px gap, each within the area widened by 40 px."""
+    bad = 0
+    for p in paths:
+        svg = load(p)
+        n = 0
+        for x0, _, x1, bot in areas(svg):
+            labs = sorted((float(m.group(1)), m.group(3)) for m in XTICK.finditer(svg)
+                          if bot < float(m.group(2)) <= bot + 30 and x0 - 40 <= float(m.group(1)) <= x1 + 40)
+            n += len(labs)
+            for (xa, a), (xb, b) in zip(labs, labs[1:]):
+                if xb - xa < (len(a) + len(b)) * 6.0 / 2 + 4:
+                    bad += fail("%s: x tick labels %r and %r collide (%.0f px apart)" % (p, a, b, xb - xa))
+        if not n:
+            bad += fail("%s: no x tick labels found" % p)
+    return bad
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[1] == "xticks":
+        return xticks(argv[2:])
     if len(argv) == 3 and argv[1] == "bandcount":
         return bandcount(argv[2])
     if len(argv) == 3 and argv[1] == "bands-distinct":
