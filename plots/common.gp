@@ -4,9 +4,9 @@
 # a one-panel chart is 3.5 inches wide, a journal column, and two panels fit a two-column
 # figure; every font scaled by 0.75, so 10 becomes 7.5 pt; render.sh checks pdfcairo exists).
 # One colour and point type per variant in every chart of every run: the index is a function of
-# the variant's name alone (render.sh's fixed table, else a hash of the name); 28 colours and
-# 13 point types.
-palette = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #393b79 #e6550d #31a354 #843c39 #7b4173 #ff00ff #a55194 #6b6ecf #8ca252 #bd9e39 #ad494a #637939 #d6616b #5254a3 #00a087 #b15928 #e7969c #525252"
+# the variant's name alone (render.sh's fixed table, else a hash of the name into the first
+# 28); 30 colours and 13 point types.
+palette = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #393b79 #e6550d #31a354 #843c39 #7b4173 #ff00ff #a55194 #6b6ecf #8ca252 #bd9e39 #ad494a #637939 #d6616b #5254a3 #00a087 #b15928 #e7969c #525252 #006d2c #b8860b"
 col(i) = word(palette, (int(i) % words(palette)) + 1)
 ptype(i) = (int(i) % 13) + 1
 # Small multiples (render.sh's panels): panel p of np, plot areas side by side with fixed

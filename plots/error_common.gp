@@ -53,6 +53,8 @@ do for [term = 1:nterm] {
   set multiplot title ttl font ",12"
   do for [p = 1:np] {
     S = value('s'.p); C = value('c'.p); B = value('b'.p); BC = value('bc'.p)
+    # (nbP: 0 for a series whose data repeats an earlier one of the panel: its band not drawn again)
+    NBW = exists('nb'.p) ? value('nb'.p) : ""
     set lmargin at screen px0(p, W); set rmargin at screen px1(p, W)
     set tmargin at screen 1 - TOPB / H; set bmargin at screen 1 - (TOPB + PH) / H
     # (key font 8 on screen: at 9 a long bound label, e.g. "bound: smem-interleaved +2 (to 3e-02)",
@@ -67,7 +69,12 @@ do for [term = 1:nterm] {
     # (a `for` over an empty list still runs its body once in gnuplot 5.4, and a macro in a
     # `do` loop is expanded once: the plot command is built as a string and eval'd)
     BND = words(B) > 0 ? "for [i=1:words(B)] datadir.'/'.word(B,i).'.dat' using 1:2 with lines dt 2 lw 1.2 lc rgb col(word(BC,i)) title columnheader(1), " : ""
-    BAND = band ? "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($3 > 0 ? $3 : ymin):($4 > 0 ? $4 : ymin) with filledcurves fs transparent solid 0.18 noborder lc rgb col(word(C,i)) notitle, " : ""
+    # the bands' opacity: 0.18 each up to 4 bands in the panel, less past that (0.72 shared), so
+    # where they all overlap they stay about half opaque (13 bands of 0.18 hid the lines under them)
+    NBD = 0; do for [i=1:words(S)] { if (word(NBW,i) ne '0') { NBD = NBD + 1 } }
+    BOP = NBD > 4 ? 0.72 / NBD : 0.18
+    BOP = BOP < 0.05 ? 0.05 : BOP
+    BAND = band ? "for [i=1:words(S)] (word(NBW,i) eq '0' ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:($3 > 0 ? $3 : ymin):($4 > 0 ? $4 : ymin) with filledcurves fs transparent solid ".sprintf("%.3f", BOP)." noborder lc rgb col(word(C,i)) notitle, " : ""
     # exact zeros (median 0) and non-finite results: the variant's colour, open triangles down
     # at the bottom edge, crosses at the top edge (one key entry each, in the last panel)
     MARK = "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($5 > 0 ? zmark : NaN) with points pt 11 ps 1.3 lc rgb col(word(C,i)) notitle, ". \

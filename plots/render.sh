@@ -397,13 +397,15 @@ declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=() INST=()
 # of every run (whatever --variants chose): the index of the fixed table below (the sum's
 # variants in registry order, then the other operations' names on slots their operation's own
 # variants leave free, so no two variants of one operation share one), else a hash of the name
-# (djb2 mod the palette's 28 colours). The index picks common.gp's colour and point type.
+# (djb2 mod the palette's first 28 colours; cub-gpu-to-gpu hashed onto smem-sequential's
+# colour and point type, so CUB's determinism tiers have slots of their own past the registry's).
+# The index picks common.gp's colour and point type.
 known_colours="atomic-thread:0 smem-interleaved:1 smem-sequential:2 two-load:3 warp-shuffle:4 grid-stride:5
 vec4:6 half-acc:7 smem-strided:8 warp-unrolled:9 full-unroll:10 multi-load:11 packed:12 block-reduce:13 serial:14
 pairwise:15 atomic-block:16 kahan:17 fp64-acc:18 multipass:19 superacc:20 reproducible:21 cub:22 cub-f32acc:23
 exact:24 read-ceiling:25 naive:0 f64-acc:18 welford:17 welford-ln:16 welford-f64:19 fused:12 textbook:14 shifted:1
 two-pass:3 corrected:20 textbook-f64:5 two-pass-f64:6 online:11 compensated:17 zero-fill:0 fmax:2 fmin:2
-block-row:26 correct:13 scaled:9 dot2:4 cublas:23 accurate:8"
+block-row:26 correct:13 scaled:9 dot2:4 cublas:23 accurate:8 cub-gpu-to-gpu:27 cub-not-guaranteed:28"
 awk -v known="$known_colours" '
   BEGIN { n = split(known, k, /[ \n]+/); for (i = 1; i <= n; i++) if (split(k[i], a, ":") == 2) idx[a[1]] = a[2]
     for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i }
@@ -444,7 +446,7 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 '
 # Splits a chart's series (DIR/VARIANT.dat, and DIR/VARIANT.bnd when bounds) into the panels
 # and prints the gnuplot assignments: np; per panel p: tP (title), sP (series), cP (colour
-# indices), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
+# indices), nbP (per series 1, or 0 where its data repeats an earlier series of the panel: no band), bP/bcP (bound files written as DIR/bound_P_K.dat and their colours); ymin, ymax
 # (fitted to the drawn data and u; bounds beyond are clipped at the edge and their key entry
 # says so); kr (kr1), the rows of the tallest panel's key in two columns (in one). A panel without one finite
 # non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
@@ -460,26 +462,46 @@ panels_all() { # bounds(0|1)
     { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0
-        while ((getline l < f) > 0) { m = split(l, a, " "); n++
+      split("", seen); split("", NBa); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
+      for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
+        while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body a[1] " " a[2] "\n"; LL[v, n] = l
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
           for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
             y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
-        close(f); if (!n) continue
+        close(f); nLL[v] = n; if (!n) continue
         p = pan[v]; if (p == "") p = "anchors"
         S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
+        # series drawn as the same line (equal medians; the 16-bit formats: every variant
+        # accumulating in float gives the same results) share one band: a dozen translucent bands
+        # stacked were opaque and hid the panel. The last of them keeps it (its line is drawn over
+        # the others, so the band has the colour of the line one sees), spanning all their ranges.
+        if ((p, body) in seen) { NBa[p, seen[p, body]] = 0; gmem[p, body] = gmem[p, body] " " v }
+        else { GL[++ngl] = p SUBSEP body; gmem[p, body] = v }
+        NBa[p, cnt[p]] = 1; seen[p, body] = cnt[p]; glast[p, body] = v
         if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
           while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
           close(bf); nb[v] = k
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
                    gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
+      # the kept series of a group of equal lines: its band (columns 3, 4) over the whole group
+      for (gq = 1; gq <= ngl; gq++) { gk = GL[gq]; nm = split(gmem[gk], mem, " "); if (nm < 2) continue
+        v = glast[gk]; f = dir "/" v ".dat"
+        for (j = 1; j <= nLL[v]; j++) { m = split(LL[v, j], a, " "); mn = a[3]; mx = a[4]
+          for (r = 1; r < nm; r++) { split(LL[mem[r], j], b, " ")
+            if (b[3] != "NaN" && (mn == "NaN" || b[3] + 0 < mn + 0)) mn = b[3]
+            if (b[4] != "NaN" && (mx == "NaN" || b[4] + 0 > mx + 0)) mx = b[4] }
+          a[3] = mn; a[4] = mx; l = a[1]; for (r = 2; r <= m; r++) l = l " " a[r]
+          print l > f }
+        close(f) }
+      ngl = 0
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
       ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; kr1 = 1; printf "%s\t", dir
       for (q = 1; q <= np; q++) { p = pname[q]; if (!cnt[p]) continue
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
         if (wantb && S[p] == " exact") { print p > (dir "/exactonly"); continue }
-        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2)
+        nbs = ""; for (q2 = 1; q2 <= cnt[p]; q2++) nbs = nbs (q2 > 1 ? " " : "") NBa[p, q2]
+        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, nbs
         bs = ""; bc = ""
         for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
           for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
@@ -520,6 +542,13 @@ extract_error() { # experiment x-column by-dataset out-dir
       if ($c["status"] != "ok") next
       v = $c["variant"]; x = $c[xsrc]; u[g] = $c["unit_roundoff"]
       if (bad(x)) { nonfin[g]++; next }
+      # accuracy-vs-cond: a point per target condition number (sweep_value), its x the median
+      # of its instances measured cond (each instance has its own; keyed by the measured value
+      # the instances of neighbouring targets interleaved and the line zigzagged between them)
+      if (clip && ("sweep_value" in c) && !bad($c["sweep_value"])) {
+        sv = $c["sweep_value"] + 0
+        if (!((g, sv, $c["instance"]) in cseen)) { cseen[g, sv, $c["instance"]] = 1; cv[g, sv, ++cn[g, sv]] = x + 0 }
+        x = sv; xmapped = 1 }
       # an exact sum that overflows the format (Inf = Inf has error 0): not an exact result
       if (bad($c["exact_hex"])) { nonfin[g]++; next }
       zeroS = ($c["exact_hex"] ~ /^-?0x0p\+0$/)
@@ -549,21 +578,27 @@ extract_error() { # experiment x-column by-dataset out-dir
     # instances with a non-finite result (a marker at the top edge). NaN breaks the line: no line
     # is drawn across a missing point.
     function xpt(g, x) { if (!((g, x) in isx)) { isx[g, x] = 1; xs[g, ++nx[g]] = x } }
-    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x; an[k] = 0 }
+    function agg(f, x, y,   k) { k = f SUBSEP x; if (!(k in an)) { ak[++nak] = k; af[nak] = f; ax[nak] = x; ag[nak] = g; an[k] = 0 }
       if (y == "NF") nfk[k]++; else av[k, ++an[k]] = y + 0 }
-    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x, z) {
-      for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a)
+    # the x of a target cond: the median of its instances measured cond
+    function xof(g, x,   a, m, j, t, q) { if (!xmapped || !((g, x) in cn)) return x
+      if ((g, x) in xmed) return xmed[g, x]
+      m = cn[g, x]; split("", a); for (j = 1; j <= m; j++) a[j] = cv[g, x, j]
+      for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
+      xmed[g, x] = sprintf("%.17g", (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2); return xmed[g, x] }
+    function agg_flush(   i, j, m, k, t, q, a, med, g, v, f, x, z, X) {
+      for (i = 1; i <= nak; i++) { k = ak[i]; m = an[k]; split("", a); X = xof(ag[i], ax[i])
         for (j = 1; j <= m; j++) a[j] = av[k, j]
         for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
         med = !m ? "NaN" : (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-        if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], ax[i], ax[i] " " med); continue }
+        if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], X, X " " med); continue }
         for (z = 1; z <= m && a[z] == 0; z++) ;
-        put(af[i], ax[i], ax[i] " " (m && med == 0 ? "NaN" : med) " " (z <= m ? a[z] : "NaN") " " (z <= m ? a[m] : "NaN") " " \
+        put(af[i], X, X " " (m && med == 0 ? "NaN" : med) " " (z <= m ? a[z] : "NaN") " " (z <= m ? a[m] : "NaN") " " \
             (z > 1 ? 1 : 0) " " (nfk[k] + 0)) }
       # the sizes a series lacks (not run, skipped): NaN lines, so its line breaks there
       for (q = 1; q <= ng; q++) { g = order[q]
         for (i = 1; i <= nvo; i++) { v = vo[i]; if (!((g, v) in has)) continue; f = out "/" g ".d/" v ".dat"
-          for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) put(f, x, x " NaN NaN NaN 0 0") } } } }
+          for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) { X = xof(g, x); put(f, X, X " NaN NaN NaN 0 0") } } } } }
     END { agg_flush(); dirs = ""
       for (k=1;k<=ng;k++) { g=order[k]; dirs = dirs "\n" out "/" g ".d"
         print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0, nclip[g]+0 > (out "/meta") }
@@ -673,6 +708,19 @@ extract_tp() {
         if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
       mkdirs(dirs); put_flush(none)
       for (g in rlo) { print rlo[g], rhi[g] > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
+      # the ratios off the panel scale (below 0.5 or above 1.5, throughput_vs_n.gp clamps its
+      # axis there): per variant its range, for its key entry (the panel marks the points at
+      # the edge), DTYPE.d/offscale one line of words "variant=RANGE"
+      for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
+        if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
+        r = gb[g, v, n] / gb[g, "cub", n]; if (r >= 0.5 && r <= 1.5) continue
+        if (!((g, v) in olo)) { oord[g] = oord[g] " " v; olo[g, v] = r; ohi[g, v] = r }
+        if (r < olo[g, v]) olo[g, v] = r; if (r > ohi[g, v]) ohi[g, v] = r }
+      for (k = 1; k <= ng; k++) { g = order[k]; if (!(g in oord)) continue; m = split(oord[g], ov, " "); l = ""
+        for (j = 1; j <= m; j++) { v = ov[j]
+          rr = sprintf("%.2g", olo[g, v]) (ohi[g, v] > olo[g, v] ? "-" sprintf("%.2g", ohi[g, v]) : "")
+          l = l (l == "" ? "" : " ") v "=" (ohi[g, v] < 0.5 ? "▼" : olo[g, v] > 1.5 ? "▲" : "▼▲") rr "x" }
+        print l > (out "/" g ".d/offscale"); close(out "/" g ".d/offscale") }
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
         for (i=1;i<=nvo;i++) if ((g, vo[i]) in has) sl = sl (sl == "" ? "" : " ") vo[i]
         print sl > (out "/" g ".d/series"); close(out "/" g ".d/series") } }
@@ -787,6 +835,8 @@ else
     pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1"
     if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
+    offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
+    rat="$rat; offs='$offs'"
     gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi

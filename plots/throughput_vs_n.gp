@@ -3,13 +3,20 @@
 # streaming-read ceiling (same buffer, same run) as thick reference lines in every panel; below
 # each, for n >= 2^20, every variant's GB/s over CUB's at the same n on a linear axis (the log
 # scale above hides 0.98x against 1.0x); the key in two columns under the panels.
+# Ratios off the panel's scale (below 0.5 or above 1.5) are filled triangles at the bottom or
+# top edge pointing out, and the variant's key entry gives their range ("serial (▼0.0011x ...)").
 # Inputs (gnuplot -e): datadir, series (all), np, tP/sP/cP per panel, ymin, ymax, kr, hasrat,
-# rlo, rhi (the ratios' range), ttl, out, pngterm, dir.
+# rlo, rhi (the ratios' range), offs (words "variant=RANGE" of the off-scale ratios, render.sh),
+# ttl, out, pngterm, dir.
 load dir.'/common.gp'
 set logscale x 2
 set format x "2^{%L}"
 has(s) = strstrt(" ".series." ", " ".s." ") > 0
 isref(s) = (s eq "cub" || s eq "read-ceiling")
+if (!exists("offs")) offs = ""
+offk(s) = strstrt(" ".offs." ", " ".s."=")
+offv(s) = offk(s) > 0 ? word(substr(" ".offs." ", offk(s) + strlen(s) + 2, strlen(offs) + 2), 1) : ""
+vtitle(s) = s.(offv(s) eq "" ? "" : " ".offv(s))
 # pixels: title band, throughput panel, (ratio panel), x label, key rows
 TOPB = paper ? 175.0 : 70.0; PH = 340.0; RG = paper ? 50.0 : 28.0; RH = hasrat ? 170.0 : 0.0; XLB = paper ? 100.0 : 60.0; ROWH = paper ? 30.0 : 15.0
 # (paper: the key in one column, its font being larger against the panel)
@@ -38,21 +45,29 @@ do for [term = 1:nterm] {
         font ",9" spacing 1.0 samplen 2 maxrows KR width -2
     set title value('t'.p) font ",11"
     if (p == 1) { set ylabel "throughput (GB/s = bytes read / median time)" } else { unset ylabel }
-    plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title (isref(word(S,i)) ? "" : word(S,i)), \
+    plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title (isref(word(S,i)) ? "" : vtitle(word(S,i))), \
          (has("cub") ? datadir.'/cub.dat' : '/dev/null') using 1:2 with lines lw 4 lc rgb "#000000" title (has("cub") && last ? "CUB DeviceReduce::Sum" : ""), \
-         (has("read-ceiling") ? datadir.'/read-ceiling.dat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" title (has("read-ceiling") && last ? "read ceiling (streaming read)" : "")
+         (has("read-ceiling") ? datadir.'/read-ceiling.dat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" title (has("read-ceiling") && last ? "read ceiling (streaming read)" : ""), \
+         (offs ne "" && last ? NaN : 1/0) with points pt 11 ps 1.4 lc rgb "#000000" title (offs ne "" && last ? "▼▲ GB/s / CUB's off the lower panel's scale (its range after the name)" : "")
     if (hasrat) {
       # ratio to CUB, same x range, linear y
-      set xrange [2**19.7:GPVAL_X_MAX]
+      # (a hair past the top panel's end: a point at the last n lies on the border, and one exactly at
+      # GPVAL_X_MAX was dropped as outside: no marker for 2^28)
+      set xrange [2**19.7:GPVAL_X_MAX * 1.0001]
       unset title; unset key
       set tmargin at screen 1 - (TOPB + PH + RG) / H; set bmargin at screen 1 - (TOPB + PH + RG + RH) / H
       unset logscale y; set format y "%.2f"; set ytics autofreq; set mytics 2
-      set yrange [ylo - rpad : yhi + rpad]
+      # (clamped: the axis ends at 0.5 or 1.5 exactly, so a point is off scale, a triangle at the
+      # edge, exactly when render.sh lists its ratio in the key)
+      rb = rlo < 0.5 ? 0.5 : ylo - rpad; rt = rhi > 1.5 ? 1.5 : yhi + rpad
+      set yrange [rb : rt]
       set xlabel "n (elements)" offset 0,0.5; set format x "2^{%L}"
       if (p == 1) { set ylabel "GB/s / CUB's at the same n" } else { unset ylabel }
       plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) notitle, \
            (has("read-ceiling") ? datadir.'/read-ceiling.rat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" notitle, \
-           1 with lines lw 2 lc rgb "#000000" notitle
+           1 with lines lw 2 lc rgb "#000000" notitle, \
+           for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:($2 < 0.5 ? rb + (rt - rb) * 0.03 : NaN) with points pt 11 ps 1.4 lc rgb col(word(C,i)) notitle, \
+           for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:($2 > 1.5 ? rt - (rt - rb) * 0.03 : NaN) with points pt 9 ps 1.4 lc rgb col(word(C,i)) notitle
       set autoscale x
     }
   }

@@ -48,9 +48,8 @@ if [ "$have_gp" = 1 ]; then
   svg=$t/r3/charts/error_vs_n_uniform__f32.svg
   check "chart of 3 instances drawn" test -s "$svg"
   check "chart title says median and band" grep -q '3 instances per point (median, min-max band)' "$svg"
-  # a band: a translucent polygon per series (kahan, pairwise, serial)
-  nb=$(grep -c "<polygon fill = 'rgb([ 0-9,]*)' fill-opacity = '0.18" "$svg")
-  check "chart: a min-max band per series ($nb)" test "$nb" -ge 3
+  # a band: a translucent polygon per series line (kahan, pairwise, serial; two drawn as one line share one)
+  check "chart: a min-max band per series line" python3 "$src/tests/tcharts_svg.py" bandcount "$svg"
   # one line per series: as many points on a series' path as there are sizes (not 3 per n)
   np=$(awk '/<title>serial<\/title>/{f=1} f && /<path/{print; exit}' "$svg" | grep -o 'L[0-9.]*,' | wc -l)
   check "chart: serial's median line has one vertex per n, not one per instance ($np)" test "$np" -eq 2
@@ -98,6 +97,19 @@ if [ "$have_gp" = 1 ]; then
     bash -c "[ -n '$figs' ] && [ '$figs' = \"\$(for d in $tabs; do [ ! -e '$t/all/charts/error_vs_n_'\$d'__f32.png' ] || printf '%s ' \$d; done)\" ]"
 fi
 
+# ---- each chart beside the table it illustrates (issue 36: charts in the order of the tables) --
+if [ "$have_gp" = 1 ]; then
+  # every error_vs_n chart of the run, under its own table's heading (### accuracy-vs-n, DS, DT, ...)
+  beside=$(awk '/^### / { h = $0 }
+    /^!\[error_vs_n_/ { s = $0; sub(/^!\[error_vs_n_/, "", s); sub(/\].*/, "", s); split(s, a, "__"); n++
+      if (index(h, "### accuracy-vs-n, " a[1] ", " a[2] ",") == 1) ok++; else print "misplaced: " s " under " h }
+    END { if (!n) print "no error_vs_n chart in report.md"; else if (ok != n) print ok + 0 " of " n " beside their table" }' "$t/all/report.md")
+  check "report: each error_vs_n chart right under its table (${beside:-all})" test -z "$beside"
+  nch=$(ls "$t/all/charts/"error_vs_n_*.png 2> /dev/null | wc -l)
+  check "report: each error_vs_n chart shown once ($nch PNGs)" \
+    test "$(grep -c '^!\[error_vs_n_' "$t/all/report.md")" = "$nch"
+fi
+
 # ---- bound tightness: ECDF of |error| / bound per variant; the probabilistic bound; clipping ---
 if [ "$have_gp" = 1 ]; then
   tsvg=$t/all/charts/tightness_f32.svg
@@ -128,6 +140,17 @@ if [ "$have_gp" = 1 ]; then
   check "accuracy-vs-cond: the title counts the errors drawn at 1 ($nbig rows > 1)" \
     bash -c "[ $nbig = 0 ] && ! grep -q 'drawn at 1)  *(' '$csvg' || grep -q '($nbig errors > 1 drawn at 1)' '$csvg'"
   check "accuracy-vs-cond: no probabilistic bound line (it is for accuracy-vs-n)" bash -c "! grep -q 'probabilistic bound' '$csvg'"
+  # several instances: a point per target cond (x the median of the instances' measured cond),
+  # median line and band, not one vertex per instance joined in x order (a zigzag)
+  "$bin" run accuracy-vs-cond --preset tiny --backend cpu --dtype f32 --seeds 3 --variants serial,kahan -o "$t/cond3" -q 2> /dev/null
+  ntg=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-cond" && $c["variant"]=="serial" {print $c["sweep_value"]}' "$t/cond3/results.csv" | sort -u | wc -l)
+  check "accuracy-vs-cond, 3 instances: serial's median line has one vertex per target cond ($ntg), x increasing" \
+    python3 "$svgpy" monotone serial "$ntg" "$t/cond3/charts/error_vs_cond_f32.svg"
+  check "accuracy-vs-cond, 3 instances: min-max bands" grep -q "fill-opacity = '0.18" "$t/cond3/charts/error_vs_cond_f32.svg"
+  # the report: the cond chart under its dtype's table of the sweeps section
+  beside=$(awk '/^## / { sec = $0 } /^### / { h = $0 } /^!\[error_vs_cond_f32\]/ { print sec " / " h }' "$t/cond/report.md")
+  check "report: error_vs_cond_f32 under the accuracy-vs-cond f32 table ($beside)" \
+    bash -c "grep -q '^## Sweeps.* / ### accuracy-vs-cond, f32, ' <<< '$beside'"
 fi
 
 # ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed H200 study's rows) -------
@@ -138,6 +161,51 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
   bash "$src/plots/render.sh" -q "$t/tp"
   svg=$t/tp/charts/throughput_vs_n_f32.svg
   check "throughput chart has the ratio-to-CUB panel" grep -q "GB/s / CUB's at the same n" "$svg"
+  # ratios far off CUB (atomic-thread, serial ...): triangles at the panel's edge, ranges in the key
+  awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["dtype"]=="f32" && $c["backend"]=="gpu" && $c["status"]=="ok" && $c["n"]+0 >= 1048576 {
+      g[$c["variant"], $c["n"]] = $c["gbps"]; if (!($c["variant"] in seen)) { seen[$c["variant"]] = 1; vs[++nv] = $c["variant"] } ns[$c["n"]] = 1 }
+    END { for (i = 1; i <= nv; i++) for (n in ns) { v = vs[i]; if (v == "cub" || v == "read-ceiling" || !((v, n) in g) || !(("cub", n) in g)) continue
+      print v, n, g[v, n] / g["cub", n] } }' "$t/tp/results.csv" > "$t/tp/f32.rat"
+  check "throughput: ratios below 0.5 drawn as triangles at the ratio panel's edge, ranges in the key" \
+    python3 "$svgpy" offscale "$svg" "$t/tp/f32.rat"
+  # every GPU variant and anchor of the study: no two share a colour (cub-gpu-to-gpu, not in the
+  # fixed table, hashed onto smem-sequential's green and point type)
+  check "throughput: distinct colours for all the study's variants, equal in the f32 and f64 charts" \
+    python3 "$svgpy" colours "$svg" "$t/tp/charts/throughput_vs_n_f64.svg"
+fi
+
+# ---- equal series: one band (the H200 study's bf16 rows: the float-accumulating variants agree) --
+# (a committed study of several instances per accuracy point: bands are drawn only then)
+mstudy=
+for d in "$src"/experiments/measured/h200-*-study; do
+  [ -f "$d/results.csv.gz" ] || continue
+  k=$(gzip -dc "$d/results.csv.gz" | awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-n" && ("instances" in c) {print $c["instances"]+0; exit}')
+  [ "${k:-0}" -gt 1 ] && mstudy=$d
+done
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
+  mkdir -p "$t/eq"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && (($2 == "alternating" && $4 == "bf16") || ($2 == "uniform" && $4 == "f64") || ($2 == "normal" && $4 == "f16")))' > "$t/eq/results.csv"
+  bash "$src/plots/render.sh" -q "$t/eq"
+  check "bands of series with equal data drawn once (not stacked opaque)" \
+    python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_alternating__bf16.svg"
+  # normal f16: the float-accumulating variants have equal medians but not equal ranges: one band
+  # for them, in the colour of the line on top, over all their ranges
+  check "series drawn as one line share one band, in the colour of the line seen" \
+    python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_normal__f16.svg"
+  # uniform f64: 10 distinct bands in the ladder panel, their opacities shared (10 x 0.18 hid the lines)
+  check "a panel of many bands: their opacities add up to about half at most" \
+    python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_uniform__f64.svg"
+fi
+
+# ---- distribution charts: x tick labels apart (1e15-ulp offsets of ill-conditioned float64) -----
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ] && [ -f "$mstudy/distribution.csv.gz" ]; then
+  mkdir -p "$t/dist"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || $1 == "determinism"' > "$t/dist/results.csv"
+  cp "$mstudy/distribution.csv.gz" "$t/dist/"
+  bash "$src/plots/render.sh" -q "$t/dist"
+  check "distribution charts drawn ($(ls "$t/dist/charts/"distribution_*.svg 2> /dev/null | wc -l))" \
+    test -s "$t/dist/charts/distribution_ill-conditioned__f64.svg"
+  check "distribution charts: no colliding x tick labels" python3 "$svgpy" xticks "$t/dist/charts/"distribution_*.svg
 fi
 
 # ---- --figures paper: PDF beside PNG/SVG, a one-panel chart 3.5 inches wide; --variants ------

@@ -11,6 +11,21 @@ non-finite results at the plot areas' bottom and top edges.
                                                one y range, and wide labels ran into the previous panel)
          tcharts_svg.py keyfont X.svg...      (key entries at most 8 pt: a 9 pt bound label ran into the
                                                next panel's key in the PNG)
+         tcharts_svg.py offscale X.svg        (throughput: every ratio-to-CUB point below 0.5 a filled
+                                               triangle at its panel's bottom edge, its variant's key
+                                               entry giving the range)
+         tcharts_svg.py bands-distinct X.svg  (no two min-max bands drawn with the same outline: series of
+                                               equal data stacked a dozen translucent bands into an opaque one;
+                                               per panel the bands' opacities add up to at most 0.72, or 0.05 each;
+                                               of series drawn as the same line, the band has the colour of the
+                                               last, the one seen on top)
+         tcharts_svg.py bandcount X.svg       (as many min-max bands as distinct series lines: one per line,
+                                               series drawn as the same line sharing one)
+         tcharts_svg.py xticks X.svg...       (x tick labels under each plot area apart by their widths, about
+                                               6 px a character at 10 pt, none past the panel's edges: 1e15-ulp
+                                               offsets in gnuplot's default format ran into each other)
+         tcharts_svg.py monotone NAME K X.svg (series NAME's line: x never decreasing along it, K vertices:
+                                               accuracy-vs-cond's instances of neighbouring targets zigzagged)
   exit 0 ok, 1 failed (a line per failure on stderr)"""
 import re
 import sys
@@ -169,7 +184,8 @@ def yticks(paths):
     return bad
 
 
-POLY = re.compile(r"<polygon fill = 'rgb\([ 0-9,]*\)' fill-opacity = '0\.18[0-9]*' points = '([^']*)'")
+POLY = re.compile(r"<polygon fill = 'rgb\([ 0-9,]*\)' fill-opacity = '0\.[0-9]*' points = '([^']*)'")
+POLYOP = re.compile(r"<polygon fill = 'rgb\([ 0-9,]*\)' fill-opacity = '(0\.[0-9]*)' points = '([\d.]+),")
 
 
 def bands(paths):
@@ -194,7 +210,152 @@ def bands(paths):
     return bad
 
 
+PATHD = re.compile(r"<path stroke='rgb\([^)]*\)'[^>]*d='([^']*)'")
+
+
+def monotone(name, k, path):
+    """Series NAME's line: its vertices' x never decrease, and there are k of them."""
+    svg = load(path)
+    ar = areas(svg)
+    for m in GROUP.finditer(svg):
+        if m.group(1) != name:
+            continue
+        xs = []
+        for d in PATHD.finditer(m.group(2)):
+            # (the vertices in a plot area: not the key's sample line below it)
+            xs += [float(x) for x, y in re.findall(r"[ML]\s*([\d.]+),([\d.]+)", d.group(1))
+                   if any(x0 - 1 <= float(x) <= x1 + 1 and top - 1 <= float(y) <= bot + 1 for x0, top, x1, bot in ar)]
+        back = sum(1 for a, b in zip(xs, xs[1:]) if b < a - 0.01)
+        bad = 0
+        if back:
+            bad += fail("%s: %s's line goes back in x %d times (%d vertices)" % (path, name, back, len(xs)))
+        if len(xs) != k:
+            bad += fail("%s: %s's line has %d vertices, not %d" % (path, name, len(xs), k))
+        return bad
+    return fail("%s: no series %s" % (path, name))
+
+
+def offscale(path, rat):
+    """rat: lines "variant n ratio" of the chart's ratios; each ratio below 0.5 has a filled
+    triangle (gpPt10) at the bottom edge of a ratio panel (the lower, shorter plot areas), and
+    each such variant a key entry "variant ▼LO-HIx"."""
+    svg = load(path)
+    low = [a for a in areas(svg) if a[3] - a[1] < 250]
+    if not low:
+        return fail("%s: no ratio panel" % path)
+    edge = sum(1 for m in USE.finditer(svg) if m.group(1) == "gpPt10" and
+               any(x0 - 1 <= float(m.group(2)) <= x1 + 1 and bot - 15 <= float(m.group(3)) <= bot + 1
+                   for x0, _, x1, bot in low))
+    want, names = 0, set()
+    with open(rat, encoding="utf-8") as f:
+        for line in f:
+            v, _, r = line.split()
+            if float(r) < 0.5:
+                want += 1
+                names.add(v)
+    bad = 0
+    if want == 0:
+        bad += fail("%s: no ratio below 0.5 in %s (nothing to check)" % (path, rat))
+    if edge < want:
+        bad += fail("%s: %d triangles at a ratio panel's bottom edge for %d ratios below 0.5" % (path, edge, want))
+    for v in sorted(names):
+        if not re.search(r"<title>%s ▼[0-9.e-]+(-[0-9.e-]+)?x</title>" % re.escape(v), svg):
+            bad += fail("%s: no key entry giving %s's off-scale range" % (path, v))
+    return bad
+
+
+def lines_of(svg):
+    """The distinct vertex lists (in the plot areas) of the series lines."""
+    ar = areas(svg)
+    out = set()
+    for m in GROUP.finditer(svg):
+        st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
+        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite", "relative error 1")):
+            continue
+        pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
+                    if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
+                           for x0, t, x1, b in ar))
+        if len(pts) >= 2:
+            out.add(pts)
+    return out
+
+
+def bandcount(path):
+    svg = load(path)
+    nb, nl = len(POLY.findall(svg)), len(lines_of(svg))
+    if nb != nl or nb == 0:
+        return fail("%s: %d bands for %d distinct series lines" % (path, nb, nl))
+    return 0
+
+
+def bands_distinct(path):
+    """Every min-max band polygon of the chart has its own outline (at least one band)."""
+    polys = [m.group(1) for m in POLY.finditer(load(path))]
+    if not polys:
+        return fail("%s: no min-max band" % path)
+    dup = len(polys) - len(set(polys))
+    bad = 0
+    if dup:
+        bad += fail("%s: %d of %d bands repeat another's outline" % (path, dup, len(polys)))
+    svg = load(path)
+    # series whose lines coincide (the same vertices in the plot areas): only the last is seen
+    ar = areas(svg)
+    last, hidden = {}, set()
+    for m in GROUP.finditer(svg):
+        st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
+        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite")):
+            continue
+        pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
+                    if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
+                           for x0, t, x1, b in ar))
+        if pts in last:
+            hidden.add(last[pts])
+        last[pts] = st.group(1).replace(" ", "")
+    seen = set(last.values())
+    for m in re.finditer(r"<polygon fill = '(rgb\([^)]*\))' fill-opacity", svg):
+        c = m.group(1).replace(" ", "")
+        if c in hidden and c not in seen:
+            bad += fail("%s: a band in %s, the colour of a line drawn under an equal one" % (path, c))
+    for x0, _, x1, _ in areas(svg):
+        ops = [float(m.group(1)) for m in POLYOP.finditer(svg) if x0 - 1 <= float(m.group(2)) <= x1 + 1]
+        if ops and sum(ops) > max(0.73, 0.051 * len(ops)):
+            bad += fail("%s: the panel at x %.0f has %d bands of opacity %.3g in all" % (path, x0, len(ops), sum(ops)))
+    return bad
+
+
+XTICK = re.compile(r'<g transform="translate\(([\d.]+),([\d.]+)\)"[^>]*text-anchor="middle">\s*<text><tspan[^>]*>([^<]*)</tspan>')
+
+
+def xticks(paths):
+    """Centred labels just under a plot area (x tick labels): consecutive ones at least half their
+    widths apart plus a 4 px gap, each within the area widened by 40 px."""
+    bad = 0
+    for p in paths:
+        svg = load(p)
+        n = 0
+        for x0, _, x1, bot in areas(svg):
+            labs = sorted((float(m.group(1)), m.group(3)) for m in XTICK.finditer(svg)
+                          if bot < float(m.group(2)) <= bot + 30 and x0 - 40 <= float(m.group(1)) <= x1 + 40)
+            n += len(labs)
+            for (xa, a), (xb, b) in zip(labs, labs[1:]):
+                if xb - xa < (len(a) + len(b)) * 6.0 / 2 + 4:
+                    bad += fail("%s: x tick labels %r and %r collide (%.0f px apart)" % (p, a, b, xb - xa))
+        if not n:
+            bad += fail("%s: no x tick labels found" % p)
+    return bad
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[1] == "xticks":
+        return xticks(argv[2:])
+    if len(argv) == 3 and argv[1] == "bandcount":
+        return bandcount(argv[2])
+    if len(argv) == 3 and argv[1] == "bands-distinct":
+        return bands_distinct(argv[2])
+    if len(argv) == 4 and argv[1] == "offscale":
+        return offscale(argv[2], argv[3])
+    if len(argv) == 5 and argv[1] == "monotone":
+        return monotone(argv[2], int(argv[3]), argv[4])
     if len(argv) >= 3 and argv[1] == "colours" and len(argv) == 4:
         return colours(argv[2], argv[3])
     if len(argv) == 4 and argv[1] == "colours-only":

@@ -178,13 +178,11 @@ static void chart_order(const char *cdir, char **names, size_t nn)
     fclose(f);
 }
 
-void sl_report_charts(FILE *f, const char *dir, int on_gpu)
+/* The PNGs of DIR/charts (names[0..return), at most 512, strdup'd) in the order of
+ * charts/order.txt, else by name. */
+static size_t chart_list(const char *cdir, char **names)
 {
-    char cdir[SL_DIR_MAX + 64];
-    sl_path_join(cdir, sizeof cdir, dir, "charts", NULL);   /* dir: at most SL_DIR_MAX bytes */
-    fputs("## Charts\n\n", f);
     DIR *d = opendir(cdir);
-    char *names[512];
     size_t nn = 0;
     if (d) {
         struct dirent *e;
@@ -196,7 +194,41 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
     }
     qsort(names, nn, sizeof *names, cmpstr);
     chart_order(cdir, names, nn);
-    const struct { const char *prefix, *title; } kinds[] = {   /* in the order of the report's tables */
+    return nn;
+}
+
+/* The charts already placed beside their tables (sl_report_charts_at) in the report being
+ * written, and the kinds whose legend was written there; sl_report_charts lists the others
+ * and forgets them all (the next report starts empty). */
+static char *placed[512];
+static size_t nplaced;
+static unsigned kinds_told;
+
+static int is_placed(const char *png)
+{
+    for (size_t i = 0; i < nplaced; i++)
+        if (!strcmp(placed[i], png)) return 1;
+    return 0;
+}
+
+/* The image paragraph of chart STEM and the line of links under it. */
+static void chart_figure(FILE *f, const char *cdir, const char *stem)
+{
+    /* `--figures paper` adds a PDF beside them */
+    char pdf[SL_DIR_MAX + 400];
+    struct stat pst;
+    snprintf(pdf, sizeof pdf, "%s/%s.pdf", cdir, stem);
+    const int has_pdf = !stat(pdf, &pst) && S_ISREG(pst.st_mode);
+    fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)", stem, stem, stem, stem);
+    if (has_pdf) fprintf(f, " | [PDF](charts/%s.pdf)", stem);
+    fputs("\n\n", f);
+}
+
+typedef struct { const char *prefix, *title; } chart_kind;
+
+static size_t chart_kinds(const chart_kind **out, int on_gpu)
+{
+    static const chart_kind kinds_gpu[] = {   /* in the order of the report's tables */
         {"error_vs_n", "Error vs n (relative error, log-log; the median over the instances with a min-max band; "
                        "dashed: a-priori bounds; dash-dotted grey: the probabilistic bound sqrt(n) u cond of "
                        "Higham and Mary (2019); dotted: unit roundoff; open triangles at the bottom: error 0; "
@@ -208,33 +240,76 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
         {"distribution", "Distribution of results of the nondeterministic variants"},
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
-        {"tradeoff", on_gpu ? "Accuracy vs throughput (one point per variant)"
-                            : "Accuracy vs throughput (one point per variant; CPU twins: wall-clock "
-                              "throughput of the twin, not of a GPU)"},
+        {"tradeoff", "Accuracy vs throughput (one point per variant)"},
         {"launch_map", "Launch configurations: throughput maps (best cell ringed)"},
         {"launch_err", "Launch configurations: error against block size and accumulators"},
         {"launch_gbps", "Launch configurations: throughput against block size and accumulators"},
         {"launch_align", "Launch configurations: aligned vs misaligned input"},
     };
+    static chart_kind kinds_cpu[sizeof kinds_gpu / sizeof kinds_gpu[0]];
+    const size_t nk = sizeof kinds_gpu / sizeof kinds_gpu[0];
+    if (on_gpu) { *out = kinds_gpu; return nk; }
+    for (size_t k = 0; k < nk; k++) {
+        kinds_cpu[k] = kinds_gpu[k];
+        if (!strcmp(kinds_cpu[k].prefix, "tradeoff"))
+            kinds_cpu[k].title = "Accuracy vs throughput (one point per variant; CPU twins: wall-clock "
+                                 "throughput of the twin, not of a GPU)";
+    }
+    *out = kinds_cpu;
+    return nk;
+}
+
+void sl_report_charts_at(FILE *f, const char *dir, const char *prefix, int on_gpu)
+{
+    char cdir[SL_DIR_MAX + 64];
+    sl_path_join(cdir, sizeof cdir, dir, "charts", NULL);   /* dir: at most SL_DIR_MAX bytes */
+    char *names[512];
+    const size_t nn = chart_list(cdir, names), lp = strlen(prefix);
+    const chart_kind *kinds;
+    const size_t nk = chart_kinds(&kinds, on_gpu);
+    for (size_t i = 0; i < nn; i++) {
+        const size_t l = strlen(names[i]);
+        /* PREFIX.png itself, or PREFIX followed by "_" (error_vs_n_uniform: not error_vs_n_uniform-sym) */
+        const int hit = !strncmp(names[i], prefix, lp) && (l == lp + 4 || (prefix[lp - 1] == '_' || names[i][lp] == '_'));
+        if (!hit || is_placed(names[i]) || nplaced == sizeof placed / sizeof placed[0]) { free(names[i]); continue; }
+        for (size_t k = 0; k < nk && k < 32; k++)   /* the kind's legend, once per report */
+            if (!strncmp(names[i], kinds[k].prefix, strlen(kinds[k].prefix)) && !(kinds_told & (1u << k))) {
+                fprintf(f, "*Chart: %s.*\n\n", kinds[k].title);
+                kinds_told |= 1u << k;
+                break;
+            }
+        char stem[256];
+        snprintf(stem, sizeof stem, "%.*s", (int)(l - 4), names[i]);
+        chart_figure(f, cdir, stem);
+        placed[nplaced++] = names[i];
+    }
+}
+
+void sl_report_charts(FILE *f, const char *dir, int on_gpu)
+{
+    char cdir[SL_DIR_MAX + 64];
+    sl_path_join(cdir, sizeof cdir, dir, "charts", NULL);   /* dir: at most SL_DIR_MAX bytes */
+    fputs("## Charts\n\n", f);
+    char *names[512];
+    const size_t nn = chart_list(cdir, names);
+    const chart_kind *kinds;
+    const size_t nk = chart_kinds(&kinds, on_gpu);
     if (!nn) fputs("No charts in charts/ (see the notes below).\n\n", f);
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    else if (nplaced) fputs("The charts not shown beside a table above.\n\n", f);
+    for (size_t k = 0; k < nk; k++) {
         int header = 0;
         for (size_t i = 0; i < nn; i++) {
-            if (strncmp(names[i], kinds[k].prefix, strlen(kinds[k].prefix))) continue;
+            if (strncmp(names[i], kinds[k].prefix, strlen(kinds[k].prefix)) || is_placed(names[i])) continue;
             if (!header) { fprintf(f, "### %s\n\n", kinds[k].title); header = 1; }
             char stem[256];
             snprintf(stem, sizeof stem, "%.*s", (int)(strlen(names[i]) - 4), names[i]);
-            /* `--figures paper` adds a PDF beside them */
-            char pdf[SL_DIR_MAX + 400];
-            struct stat pst;
-            snprintf(pdf, sizeof pdf, "%s/%s.pdf", cdir, stem);
-            const int has_pdf = !stat(pdf, &pst) && S_ISREG(pst.st_mode);
-            fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)", stem, stem, stem, stem);
-            if (has_pdf) fprintf(f, " | [PDF](charts/%s.pdf)", stem);
-            fputs("\n\n", f);
+            chart_figure(f, cdir, stem);
         }
     }
     for (size_t i = 0; i < nn; i++) free(names[i]);
+    for (size_t i = 0; i < nplaced; i++) free(placed[i]);
+    nplaced = 0;
+    kinds_told = 0;
     char npath[SL_DIR_MAX + 128], line[4096];
     snprintf(npath, sizeof npath, "%s/notes.txt", cdir);
     FILE *nf = fopen(npath, "r");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "ladder.h"
+#include "charts.h"
 
 static void cell(FILE *f, double v, const char *fmt)
 {
@@ -125,4 +126,5 @@ void sl_report_ladders(FILE *f, const sl_report_ctx *R)
     fputs("Text 2's published bandwidth column falls from v1 to v6 while its speedup column rises, so it "
           "cannot be a fraction of one fixed peak; the \"of read ceiling\" column here is the fraction of one measured peak (this run's "
           "streaming-read kernel on the same buffer).\n\n", f);
+    sl_report_charts_at(f, R->dir, "ladder_", R->on_gpu);
 }

@@ -191,6 +191,9 @@ static void tp_table(FILE *f, const sl_report_ctx *R, const char *dt)
     if (cpu_rows)
         fputs("(CPU twin, wall clock): the variant has no GPU kernel, so the run timed its CPU twin "
               "on one core; not a GPU throughput, not compared.\n\n", f);
+    char stem[64];
+    snprintf(stem, sizeof stem, "throughput_vs_n_%s", dt);
+    sl_report_charts_at(f, R->dir, stem, R->on_gpu);
 }
 
 /* ## Throughput (GPU rows of throughput-vs-n), or why there is none. */
@@ -271,6 +274,7 @@ static void sec_tradeoff(FILE *f, const sl_report_ctx *R)
             }
         fputc('\n', f);
     }
+    sl_report_charts_at(f, R->dir, "tradeoff_", R->on_gpu);
 
 }
 

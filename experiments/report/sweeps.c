@@ -9,6 +9,7 @@
 #include "sl_datasets.h"
 #include "sl_variants.h"
 #include "sweeps.h"
+#include "charts.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
 static int cmp_dbl(const void *a, const void *b)
@@ -200,6 +201,11 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
                    "the median); S=0 xK %zu rows whose exact sum is 0, left out (ulps are undefined there).\n\n",
                 marks_zero, marks_nf, marks_s0);
     free(rows);
+    /* the chart of this table, beside it (cond and range: one chart per dtype, after its first table) */
+    char stem[160];
+    if (!strcmp(exp, "accuracy-vs-n")) snprintf(stem, sizeof stem, "error_vs_n_%s__%s", ds ? ds : "", dt);
+    else snprintf(stem, sizeof stem, "error_vs_%s_%s", !strcmp(exp, "accuracy-vs-cond") ? "cond" : "range", dt);
+    sl_report_charts_at(f, R->dir, stem, R->on_gpu);
 }
 
 void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
@@ -318,6 +324,7 @@ void sl_report_det_inputs(FILE *f, const sl_report_ctx *R)
         fprintf(f, "| %s%s |%s\n", name, nondet && !R->on_gpu ? " (model)" : "", line);
     }
     fputc('\n', f);
+    sl_report_charts_at(f, R->dir, "distribution_", R->on_gpu);
 }
 
 /* ---- ## Results exactly 0 or non-finite against a non-zero S ---------------------------------- */
