@@ -254,6 +254,10 @@ int main(void)
                 if (have_ref) sl_reference_clear(&ref);
                 free(x);
             }
+            /* progress on stderr (unbuffered): a run stopped by a time cap still shows how far
+             * it got and that no check had failed by then */
+            fprintf(stderr, "tgpu_twins: %s %s done: %ld GPU runs, %ld checks, %ld failed so far\n",
+                    sl_dtype_name(dt), ds->name, gpu_runs, sl_test_checks, sl_test_failures);
         }
     }
     printf("tgpu_twins: %ld GPU runs (%ld 16-bit inputs whose values overflow the format not generated)\n",
