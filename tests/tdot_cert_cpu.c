@@ -12,6 +12,7 @@
 #include "sl_datasets.h"
 #include "tdot_common.h"
 #include "tcert_common.h"
+#include "tdot_cases.h"
 
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 static int n_cert, n_total;
@@ -65,14 +66,10 @@ int main(void)
                 }
             }
         const int cond_emax[4] = {30, 40, 4, 30};
-        const sl_dataset *dc = sl_dataset_find("dot-cond");
-        CHECK(dc != NULL, "dot-cond exists");
-        for (int e = 0; dc && e <= cond_emax[d]; e++) {
-            sl_params p;
-            sl_params_defaults(dc, &p);
-            p.v[0] = pow(10.0, e);
+        CHECK(sl_dataset_find("dot-cond") != NULL, "dot-cond exists");
+        for (int e = 0; e <= cond_emax[d]; e++) {
             sl_err err = {{0}};
-            if (sl_dataset_generate_pair(dc, dt, sl_test_seed() + (uint64_t)e, 4000, &p, x, y, 1, &err)) {
+            if (td_cond_case(dt, e, 4000, x, y, &err)) {
                 CHECK(0, "dot-cond: %s", err.msg);
                 continue;
             }
@@ -80,20 +77,15 @@ int main(void)
             check(what, x, y, 4000, dt, 0);
         }
         if (dt == SL_F64) continue;
-        const char *fams[] = {"nrm2-table", "huge", "tiny", "sq-overflow"};
-        for (int f = 0; f < 4; f++) {
-            const sl_dataset *ds = sl_dataset_find(fams[f]);
-            CHECK(ds != NULL, "%s exists", fams[f]);
-            for (int c = 0; ds && c < (f == 0 ? 100 : 3); c++) {
-                sl_params p;
-                sl_params_defaults(ds, &p);
-                if (f == 0) { p.v[0] = (double)(c % 10); p.v[1] = (double)(c / 10); }
+        for (int f = 0; f < TD_NORM_FAMS; f++) {
+            CHECK(sl_dataset_find(td_norm_fam[f]) != NULL, "%s exists", td_norm_fam[f]);
+            for (int c = 0; c < td_norm_cases(f); c++) {
                 sl_err err = {{0}};
-                if (sl_dataset_generate(ds, dt, sl_test_seed() + (uint64_t)c, 1000, &p, 0, 1000, x, &err)) {
-                    CHECK(0, "%s: %s", fams[f], err.msg);
+                if (td_norm_case(f, c, dt, 1000, x, &err)) {
+                    CHECK(0, "%s: %s", td_norm_fam[f], err.msg);
                     continue;
                 }
-                snprintf(what, sizeof what, "%s case %d", fams[f], c);
+                snprintf(what, sizeof what, "%s case %d", td_norm_fam[f], c);
                 check(what, x, NULL, 1000, dt, 1);
             }
         }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "sl_reference.h"
 #include "sl_test.h"
+#include "sl_test_values.h"
 #include "sl_variants.h"
 #include "sumlab/half.h"
 #include "moments_exact/moments_exact.h"
@@ -18,25 +19,6 @@
 
 static const sl_dtype fmts[] = {SL_F32, SL_BF16, SL_F16};
 static long certified, fell_back, easy_cert, easy_total, quick_cert, easy_quick;
-
-static int same_bits(double a, double b)
-{
-    if (a != a || b != b) return a != a && b != b;
-    return !memcmp(&a, &b, sizeof a);
-}
-
-static double unif(void) { return (double)(sl_test_rand64() >> 11) * 0x1p-53; }
-static double gauss(void)
-{
-    const double u1 = unif() + 0x1p-60, u2 = unif();
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
-
-static void put(void *x, sl_dtype dt, uint64_t i, double v)
-{
-    if (dt == SL_F32) ((float *)x)[i] = (float)v;
-    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
-}
 
 /* var and std, ddof 0 and 1, of x: the fast pass's decision against the reference; the twin too.
  * easy: counts towards the certification rate the test asserts. */
@@ -60,14 +42,14 @@ static void check(const void *x, uint64_t n, sl_dtype dt, const char *what, int 
             if (sl_mxf_box(what_i, &tot, n, h, ddof, dt, lo, hi) &&
                 sl_mxf_quick(what_i, lo, hi, n, ddof, dt, &q)) {
                 quick_cert++;
-                CHECK(same_bits(q, ref.rounded), "%s quick-certified %s %s n=%llu ddof=%u: %a, the "
+                CHECK(sl_test_same(q, ref.rounded), "%s quick-certified %s %s n=%llu ddof=%u: %a, the "
                       "reference %a", what_i == SL_MX_VAR ? "var" : "std", what, sl_dtype_name(dt),
                       (unsigned long long)n, ddof, q, ref.rounded);
                 easy_quick += easy;
             }
             if (ok) {
                 certified++;
-                CHECK(same_bits(r, ref.rounded), "%s fast-certified %s %s n=%llu ddof=%u: %a, the "
+                CHECK(sl_test_same(r, ref.rounded), "%s fast-certified %s %s n=%llu ddof=%u: %a, the "
                       "reference %a", what_i == SL_MX_VAR ? "var" : "std", what, sl_dtype_name(dt),
                       (unsigned long long)n, ddof, r, ref.rounded);
             } else {
@@ -83,7 +65,7 @@ static void check(const void *x, uint64_t n, sl_dtype dt, const char *what, int 
             sl_variant_resolve(v, &cfg, n, dt);
             double t = 0.0;
             const int rc = sl_variant_cpu(v, x, n, dt, &cfg, &t, &err);
-            CHECK(rc == 0 && same_bits(t, ref.rounded), "twin %s %s n=%llu ddof=%u: %a, the "
+            CHECK(rc == 0 && sl_test_same(t, ref.rounded), "twin %s %s n=%llu ddof=%u: %a, the "
                   "reference %a", what, sl_dtype_name(dt), (unsigned long long)n, ddof, t,
                   ref.rounded);
             sl_reference_clear(&ref);
@@ -99,14 +81,14 @@ static double gen(int fam, sl_dtype dt, uint64_t i)
 {
     const double big = dt == SL_F16 ? 1e4 : 1e20;
     switch (fam) {
-    case F_UNIF: return unif();
-    case F_NORMAL: return gauss();
-    case F_MEAN1E6: return (dt == SL_F16 ? 1e3 : 1e6) + gauss();
-    case F_HUGE: return big * (1.0 + 1e-3 * gauss());
+    case F_UNIF: return sl_test_unif();
+    case F_NORMAL: return sl_test_gauss();
+    case F_MEAN1E6: return (dt == SL_F16 ? 1e3 : 1e6) + sl_test_gauss();
+    case F_HUGE: return big * (1.0 + 1e-3 * sl_test_gauss());
     case F_CONST: return 3.25;
     case F_LOGU: {
         const double e = dt == SL_F16 ? 28.0 : 200.0;
-        return (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2(unif() * e - e / 2);
+        return (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2(sl_test_unif() * e - e / 2);
     }
     case F_SUBN:
         return ldexp((double)(sl_test_rand64() % 64) - 20.0, dt == SL_F32 ? -149 : dt == SL_F16 ? -24 : -133);
@@ -123,7 +105,7 @@ static void families(void)
         for (int fam = 0; fam < F_NFAM; fam++)
             for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
                 const uint64_t n = ns[k];
-                for (uint64_t i = 0; i < n; i++) put(x, fmts[f], i, gen(fam, fmts[f], i));
+                for (uint64_t i = 0; i < n; i++) sl_test_put(x, fmts[f], i, gen(fam, fmts[f], i));
                 const int easy = (fam == F_UNIF || fam == F_NORMAL || fam == F_MEAN1E6) && n >= 1000;
                 check(x, n, fmts[f], fam_name[fam], easy);
                 if (fam == F_CONST) {   /* variance exactly 0: certified (every d is 0) */
@@ -143,13 +125,13 @@ static void fuzz(void)
     for (int it = 0; it < 240; it++) {
         const sl_dtype dt = fmts[it % 3];
         const double lim = dt == SL_F16 ? 14.0 : 120.0;
-        const double m = (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2((unif() * 2 - 1) * lim);
-        const double s = exp2((unif() * 2 - 1) * lim);
+        const double m = (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2((sl_test_unif() * 2 - 1) * lim);
+        const double s = exp2((sl_test_unif() * 2 - 1) * lim);
         const uint64_t n = 2 + sl_test_rand64() % 4999;
         for (uint64_t i = 0; i < n; i++) {
-            double v = m + s * gauss();
+            double v = m + s * sl_test_gauss();
             if (sl_test_rand64() % 97 == 0) v = m * 3.0;
-            put(x, dt, i, v);
+            sl_test_put(x, dt, i, v);
         }
         check(x, n, dt, "fuzz", 0);
     }
@@ -222,13 +204,13 @@ static void pushed(void)
                     if (sl_mxf_box(what, &a, n, h, ddof, dt, lo, hi) &&
                         sl_mxf_quick(what, lo, hi, n, ddof, dt, &q)) {
                         pushed_quick++;
-                        CHECK(same_bits(q, ref.rounded), "pushed sums (%d), quick %s n=%llu "
+                        CHECK(sl_test_same(q, ref.rounded), "pushed sums (%d), quick %s n=%llu "
                               "ddof=%u: %a, the reference %a", sg, sl_dtype_name(dt),
                               (unsigned long long)n, ddof, q, ref.rounded);
                     }
                     if (sl_mxf_certify(what, &a, n, h, ddof, dt, &r)) {
                         pushed_cert++;
-                        CHECK(same_bits(r, ref.rounded), "pushed sums (%d) %s n=%llu ddof=%u: %a, "
+                        CHECK(sl_test_same(r, ref.rounded), "pushed sums (%d) %s n=%llu ddof=%u: %a, "
                               "the reference %a", sg, sl_dtype_name(dt), (unsigned long long)n,
                               ddof, r, ref.rounded);
                     }
@@ -251,7 +233,7 @@ static void kernel_shape(void)
     float *x = malloc(n * sizeof *x);
     sl_mxf_acc *th = malloc(T * sizeof *th);
     for (int fam = 0; fam < 2; fam++) {
-        for (uint64_t i = 0; i < n; i++) x[i] = (float)((fam ? 0.0 : 1e6) + gauss());
+        for (uint64_t i = 0; i < n; i++) x[i] = (float)((fam ? 0.0 : 1e6) + sl_test_gauss());
         const double c = x[0];
         const uint64_t nv = n / 4;                  /* x is 16-byte aligned: no head */
         for (uint64_t t = 0; t < T; t++) {
@@ -287,12 +269,12 @@ static void kernel_shape(void)
                 }
                 double r = 0.0;
                 const int ok = sl_mxf_certify(what, &tot, n, h, ddof, SL_F32, &r);
-                CHECK(ok && same_bits(r, ref.rounded), "kernel shape %s ddof=%u: certified %d, %a, "
+                CHECK(ok && sl_test_same(r, ref.rounded), "kernel shape %s ddof=%u: certified %d, %a, "
                       "the reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, ok, r, ref.rounded);
                 double lo[2], hi[2], q = 0.0;
                 const int qk = sl_mxf_box(what, &tot, n, h, ddof, SL_F32, lo, hi) &&
                                sl_mxf_quick(what, lo, hi, n, ddof, SL_F32, &q);
-                CHECK(qk && same_bits(q, ref.rounded), "kernel shape %s ddof=%u: quick test %d, "
+                CHECK(qk && sl_test_same(q, ref.rounded), "kernel shape %s ddof=%u: quick test %d, "
                       "%a, the reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, qk, q, ref.rounded);
                 sl_reference_clear(&ref);
             }

@@ -11,22 +11,10 @@
 #include <string.h>
 #include "sl_reference.h"
 #include "sl_test.h"
+#include "sl_test_values.h"
 #include "moments_exact/mx_fast64.h"
 
 static long certified, fell_back, easy_cert, easy_total;
-
-static int same_bits(double a, double b)
-{
-    if (a != a || b != b) return a != a && b != b;
-    return !memcmp(&a, &b, sizeof a);
-}
-
-static double unif(void) { return (double)(sl_test_rand64() >> 11) * 0x1p-53; }
-static double gauss(void)
-{
-    const double u1 = unif() + 0x1p-60, u2 = unif();
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-}
 
 static int reference(const double *x, uint64_t n, int what, uint32_t ddof, double *out)
 {
@@ -52,7 +40,7 @@ static void check(const double *x, uint64_t n, const char *what, int easy)
             const int ok = sl_mxd_certify_host(w, x, n, ddof, &r);
             if (ok) {
                 certified++;
-                CHECK(same_bits(r, ref), "%s certified %s n=%llu ddof=%u: %a, the reference %a",
+                CHECK(sl_test_same(r, ref), "%s certified %s n=%llu ddof=%u: %a, the reference %a",
                       w == SL_MX_VAR ? "var" : "std", what, (unsigned long long)n, ddof, r, ref);
             } else {
                 fell_back++;
@@ -72,13 +60,13 @@ static const char *const fam_name[] = {"uniform", "normal", "N(1e6,1)", "1e100(1
 static double gen(int fam, uint64_t i)
 {
     switch (fam) {
-    case F_UNIF: return unif();
-    case F_NORMAL: return gauss();
-    case F_MEAN1E6: return 1e6 + gauss();
-    case F_HUGE: return 1e100 * (1.0 + 1e-3 * gauss());
-    case F_TINY: return 1e-150 * (1.0 + 1e-3 * gauss());
+    case F_UNIF: return sl_test_unif();
+    case F_NORMAL: return sl_test_gauss();
+    case F_MEAN1E6: return 1e6 + sl_test_gauss();
+    case F_HUGE: return 1e100 * (1.0 + 1e-3 * sl_test_gauss());
+    case F_TINY: return 1e-150 * (1.0 + 1e-3 * sl_test_gauss());
     case F_CONST: return 3.25;
-    case F_LOGU: return (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2(unif() * 1200.0 - 600.0);
+    case F_LOGU: return (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2(sl_test_unif() * 1200.0 - 600.0);
     case F_SUBN: return ldexp((double)(sl_test_rand64() % 64) - 20.0, -1074);
     default: /* cancellation: +-1e300 pairs around a small remainder */
         return (i & 1) ? -1e300 : 1e300 * (1.0 + (i % 7 == 0 ? 0x1p-40 : 0.0));
@@ -108,11 +96,11 @@ static void fuzz(void)
 {
     double *x = malloc(5000 * sizeof *x);
     for (int it = 0; it < 240; it++) {
-        const double m = (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2((unif() * 2 - 1) * 900.0);
-        const double s = exp2((unif() * 2 - 1) * 900.0);
+        const double m = (sl_test_rand64() & 1 ? -1.0 : 1.0) * exp2((sl_test_unif() * 2 - 1) * 900.0);
+        const double s = exp2((sl_test_unif() * 2 - 1) * 900.0);
         const uint64_t n = 2 + sl_test_rand64() % 4999;
         for (uint64_t i = 0; i < n; i++) {
-            double v = m + s * gauss();
+            double v = m + s * sl_test_gauss();
             if (sl_test_rand64() % 97 == 0) v = m * 3.0;
             x[i] = isfinite(v) ? v : m;
         }
@@ -161,12 +149,12 @@ static void push_check(const double *x, uint64_t n, const sl_mxd_acc *a0, int wh
         if (sl_mxd_certify(what, &a, n, h, ddof, &r)) {
             pushed_cert++;
             tie_cert += tie;
-            CHECK(same_bits(r, ref), "pushed pairs (%d) n=%llu ddof=%u: %a, the reference %a", sg,
+            CHECK(sl_test_same(r, ref), "pushed pairs (%d) n=%llu ddof=%u: %a, the reference %a", sg,
                   (unsigned long long)n, ddof, r, ref);
         }
         const double lo = sl_mxd_end(what, &a, e1 / 3, e2 / 3, -1, n, ddof);
         const double hi = sl_mxd_end(what, &a, e1 / 3, e2 / 3, 1, n, ddof);
-        if (same_bits(lo, hi) && !same_bits(lo, ref)) narrow_wrong++;
+        if (sl_test_same(lo, hi) && !sl_test_same(lo, ref)) narrow_wrong++;
     }
 }
 static void pushed(void)
@@ -229,7 +217,7 @@ static void kernel_shape(void)
     double *x = malloc(n * sizeof *x);
     sl_mxd_acc *th = malloc(T * sizeof *th), part[528], fin[256];
     for (int fam = 0; fam < 2; fam++) {
-        for (uint64_t i = 0; i < n; i++) x[i] = (fam ? 0.0 : 1e6) + gauss();
+        for (uint64_t i = 0; i < n; i++) x[i] = (fam ? 0.0 : 1e6) + sl_test_gauss();
         const double c = x[0];
         const uint64_t nv = n / 2;
         for (uint64_t t = 0; t < T; t++) {
@@ -250,7 +238,7 @@ static void kernel_shape(void)
                 double ref, r = 0.0;
                 if (!reference(x, n, what, ddof, &ref)) continue;
                 const int ok = sl_mxd_certify(what, &tot, n, h, ddof, &r);
-                CHECK(ok && same_bits(r, ref), "kernel shape %s ddof=%u: certified %d, %a, the "
+                CHECK(ok && sl_test_same(r, ref), "kernel shape %s ddof=%u: certified %d, %a, the "
                       "reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, ok, r, ref);
             }
     }

@@ -15,6 +15,7 @@
 #include "sl_reference.h"
 #include "sl_norm.h"
 #include "tdot_common.h"
+#include "tdot_cases.h"
 #include "exact/pairsum.h"
 
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
@@ -80,18 +81,12 @@ int main(void)
             for (uint64_t i = 0; i < n - (uint64_t)rep; i++) td_store(x, dt, i, td_unit());
             CHECK(check("random", x, n - (uint64_t)rep, dt), "norm2 random %s: certified", sl_dtype_name(dt));
         }
-        const char *fams[] = {"nrm2-table", "huge", "tiny", "sq-overflow"};
-        for (int f = 0; f < 4; f++) {
-            const sl_dataset *ds = sl_dataset_find(fams[f]);
-            CHECK(ds != NULL, "%s exists", fams[f]);
-            for (int c = 0; ds && c < (f == 0 ? 100 : 3); c++) {
-                sl_params p;
-                sl_params_defaults(ds, &p);
-                if (f == 0) { p.v[0] = (double)(c % 10); p.v[1] = (double)(c / 10); }
+        for (int f = 0; f < TD_NORM_FAMS; f++) {
+            CHECK(sl_dataset_find(td_norm_fam[f]) != NULL, "%s exists", td_norm_fam[f]);
+            for (int c = 0; c < td_norm_cases(f); c++) {
                 sl_err err = {{0}};
-                if (sl_dataset_generate(ds, dt, sl_test_seed() + (uint64_t)c, 1000, &p, 0, 1000, x, &err))
-                    continue;
-                check(fams[f], x, 1000, dt);
+                if (td_norm_case(f, c, dt, 1000, x, &err)) continue;
+                check(td_norm_fam[f], x, 1000, dt);
             }
         }
         for (int it = 0; it < 60; it++) {            /* scales over the format's range */
