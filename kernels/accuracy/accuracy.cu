@@ -37,9 +37,27 @@ template <typename Acc> __device__ __forceinline__ Acc widen(float x);
 template <> __device__ __forceinline__ float widen<float>(float x) { return x; }
 template <> __device__ __forceinline__ double widen<double>(float x) { return f2d_exact(x); }
 template <typename Acc> __device__ __forceinline__ Acc widen(double x) { return x; }
-/* float16/bfloat16 to float32 or float64 (exact), or unchanged (reduce/vec.cuh's sl_acc_of) */
+/* float16/bfloat16 to float32 (exact), or unchanged (reduce/vec.cuh's sl_acc_of) */
 template <typename Acc> __device__ __forceinline__ Acc widen(__half x) { return sl_acc_of<Acc>(x); }
 template <typename Acc> __device__ __forceinline__ Acc widen(__nv_bfloat16 x) { return sl_acc_of<Acc>(x); }
+/* float16/bfloat16 -> double, exact, from the bits with integer ops for normal values (the
+ * exponent rebiased, the significand moved into the high word; the low word is zero); zero,
+ * subnormal, Inf and NaN take the conversions (16-bit -> float -> double, exact). The same double
+ * as (double)x, which the twin takes. */
+template <> __device__ __forceinline__ double widen<double>(__half x)
+{
+    const unsigned h = __half_as_ushort(x), ex = (h >> 10) & 0x1fu;
+    if (ex - 1u >= 30u) return (double)__half2float(x);
+    const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 10) + ((1023u - 15u) << 20));
+    return __hiloint2double((int)hi, 0);
+}
+template <> __device__ __forceinline__ double widen<double>(__nv_bfloat16 x)
+{
+    const unsigned h = __bfloat16_as_ushort(x), ex = (h >> 7) & 0xffu;
+    if (ex - 1u >= 254u) return (double)__bfloat162float(x);
+    const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 13) + ((1023u - 127u) << 20));
+    return __hiloint2double((int)hi, 0);
+}
 
 template <typename In, typename Acc> struct PlainLane {
     typedef Acc S;

@@ -5,7 +5,8 @@
  * Steps (superacc.cu's 1a, 2, 3): each thread adds every input, widened to double, into its bin
  * by exponent (16 bins in shared memory, exact for 2^14 inputs); every SACC_BIN_FLUSH inputs and
  * at the end the block drains the bins into its limbs (sacc_bins_drain); the block's limbs go
- * into the global limbs and the last block rounds (sacc_block_finish, one_launch.cuh). */
+ * into the global limbs and the last block rounds (sacc_block_finish, one_launch.cuh).
+ */
 #include "superacc/one_launch.cuh"
 
 /* ---- float32: exponent bins (step 1a) ---------------------------------------------------- */
@@ -25,22 +26,25 @@ __device__ __forceinline__ void sacc_bin_take(X h, double *my, unsigned B, unsig
 }
 
 
-/* Block-collective (every thread of the block calls it, at a block-uniform point): empties every
- * thread's bins into the block limbs and zeroes them. Each thread turns its bins into integers in
- * place (bin j in units of 2^(max(16j,1) - 150), its smallest ulp; |bin| < 2^53, so the
+/* Warp-collective (every thread of the block calls it, at a block-uniform point; no barrier):
+ * empties the thread's bins into the block limbs and zeroes them. Each thread turns its bins into
+ * integers (bin j in units of 2^(max(16j,1) - 150), its smallest ulp; |bin| < 2^53, so the
  * conversion is exact) and records the flags of a non-finite bin (+-Inf, NaN: only bin 15 can
- * hold one); a tree over the threads adds the integers per bin (at most 1024 values below 2^53:
- * no overflow); thread j < 16 adds bin j's total into the limbs (bit position max(16j,1) - 1 of
- * M). 16 x 3 shared atomics per block instead of per thread: a per-thread spill of every bin
- * made full-range data slower through atomics contending for the same dozen limbs.
- * Returns the thread's flags. */
-__device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long long *s_acc)
+ * hold one); the warp sums each bin exactly by two 32-bit reductions (the low 27 bits, below
+ * 2^32 over 32 lanes, and the signed rest, within +-2^31), and lane j < 16 adds the warp's bin j
+ * (|.| < 2^58) into the limbs at bit position max(16j,1) - 1 of M: the 16 bins' shared atomics
+ * go out together, one set per warp (lane 0 adds those of the lanes a partial warp lacks).
+ * mask: the warp's threads. Returns the thread's flags. */
+__device__ __noinline__ unsigned sacc_bins_drain(double *my, unsigned B, unsigned mask,
+                                                 unsigned long long *s_acc)
 {
-    const unsigned tid = threadIdx.x, B = blockDim.x;
-    long long *ib = reinterpret_cast<long long *>(s_bin);
+    const unsigned lane = threadIdx.x & 31u, nact = __popc(mask);
     unsigned flags = 0;
+    long long mine = 0;
+#pragma unroll
     for (int j = 0; j < SACC_NBIN; j++) {
-        const double v = s_bin[j * B + tid];
+        const double v = my[j * B];
+        my[j * B] = 0.0;
         long long k = 0;
         if (isnan(v)) flags |= SL_SACC_NAN;
         else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
@@ -48,34 +52,27 @@ __device__ __noinline__ unsigned sacc_bins_drain(double *s_bin, unsigned long lo
             const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
             k = (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
         }
-        ib[j * B + tid] = k;
+        const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
+        const int hi = __reduce_add_sync(mask, (int)(k >> 27));
+        const long long w = (long long)hi * 134217728 + (long long)lo;
+        if (lane == (unsigned)j) mine = w;
+        else if (lane == 0u && (unsigned)j >= nact) sacc_spill_i64(w, 16 * j - 1, s_acc);
     }
-    unsigned half = 1;
-    while (half < B) half <<= 1;
-    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
-        sacc_barrier();
-        if (tid < half && tid + half < B)
-            for (int j = 0; j < SACC_NBIN; j++) ib[j * B + tid] += ib[j * B + tid + half];
-    }
-    sacc_barrier();
-    const long long total = tid < SACC_NBIN ? ib[tid * B] : 0;
-    sacc_barrier();                                 /* column 0 read before it is zeroed */
-    for (int j = 0; j < SACC_NBIN; j++) s_bin[j * B + tid] = 0.0;
-    if (tid < SACC_NBIN) sacc_spill_i64(total, tid ? 16 * (int)tid - 1 : 0, s_acc);
+    if (lane < SACC_NBIN) sacc_spill_i64(mine, lane ? 16 * (int)lane - 1 : 0, s_acc);
     return flags;
 }
 
 /* The bins kernel's state for sacc_tiles: each vector's lanes into their bins; the flush drains. */
 template <typename X> struct sacc_bins_st {
-    double *my, *s_bin;
+    double *my;
     unsigned long long *s_acc;
-    unsigned B, flags, sg;
+    unsigned B, mask, flags, sg;
     __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, bool)
     {
 #pragma unroll
         for (int k = 0; k < sl_vec<X>::W; k++) sacc_bin_take(sl_vec_lane(r, k), my, B, sg);
     }
-    __device__ __forceinline__ void flush() { flags |= sacc_bins_drain(s_bin, s_acc); }
+    __device__ __forceinline__ void flush() { flags |= sacc_bins_drain(my, B, mask, s_acc); }
 };
 
 /* x: n float32 (or float16/bfloat16: X) elements; head: elements before the first 16-byte boundary (done one by one, as
@@ -96,6 +93,8 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     __shared__ unsigned s_flags;
     const unsigned tid = threadIdx.x, B = blockDim.x;
     double *my = s_bin + tid;
+    const unsigned wbase = tid & ~31u;
+    const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
     for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
     sacc_block_init(s_acc, F::L, &s_flags);
     sacc_barrier();
@@ -104,12 +103,12 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     const uint64_t nv = (n - head) / W;              /* whole vectors after the head */
     sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { sacc_bin_take(x[i], my, B, sg); });
 
-    sacc_bins_st<X> st = {my, s_bin, s_acc, B, flags, sg};
+    sacc_bins_st<X> st = {my, s_acc, B, mask, flags, sg};
     /* <= 8192 + 1 inputs per bin between drains */
     sacc_tiles<SACC_BIN_U, W>(reinterpret_cast<const V *>(x + head), nv, SACC_BIN_FLUSH / EPT, st, s_acc);
     flags = st.flags;
     sg = st.sg;
-    flags |= sacc_bins_drain(s_bin, s_acc);
+    flags |= sacc_bins_drain(my, B, mask, s_acc);
     sacc_block_finish<X>(flags, sg, s_acc, &s_flags, work, result);
 }
 
