@@ -203,7 +203,9 @@ static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
  * v->impl: SL_ACC_ATOMIC_BLOCK, SL_ACC_KAHAN or SL_ACC_FP64_ACC. */
 static void gs_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)v;
+    /* kahan on 16-bit input: 2 sets of lanes unless asked otherwise (the launch-config sweep's
+     * best point in bfloat16, BENCHMARKS.md: more loads in flight than one set's registers hold) */
+    if (v->impl == SL_ACC_KAHAN && cfg->accs == 0 && sl_dtype_size(dt) == 2) cfg->accs = 2;
     sl_vec_grid_resolve(cfg, n, dt, SL_ACC_BLOCK, 1024u, SL_ACC_ITEMS, SL_ACC_THREADS_PER_SM, SL_ACC_MAX_GRID);
 }
 

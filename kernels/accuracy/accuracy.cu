@@ -42,21 +42,33 @@ template <typename Acc> __device__ __forceinline__ Acc widen(__half x) { return 
 template <typename Acc> __device__ __forceinline__ Acc widen(__nv_bfloat16 x) { return sl_acc_of<Acc>(x); }
 /* float16/bfloat16 -> double, exact, from the bits with integer ops for normal values (the
  * exponent rebiased, the significand moved into the high word; the low word is zero); zero,
- * subnormal, Inf and NaN take the conversions (16-bit -> float -> double, exact). The same double
- * as (double)x, which the twin takes. */
-template <> __device__ __forceinline__ double widen<double>(__half x)
+ * subnormal, Inf and NaN take the conversions. The same double as (double)x, which the twin
+ * takes. widen_lane: lane k of a 16-bit vector, the odd lanes by the bits and the even ones by
+ * the F2F conversion (16-bit -> float -> double): either route alone saturates its pipe (the
+ * conversion unit, or the integer ALU at about 6 operations a value) below the read rate of
+ * 16-bit input; shared, neither does. */
+__device__ __forceinline__ double h2d_bits(__half x)
 {
     const unsigned h = __half_as_ushort(x), ex = (h >> 10) & 0x1fu;
     if (ex - 1u >= 30u) return (double)__half2float(x);
     const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 10) + ((1023u - 15u) << 20));
     return __hiloint2double((int)hi, 0);
 }
-template <> __device__ __forceinline__ double widen<double>(__nv_bfloat16 x)
+__device__ __forceinline__ double h2d_bits(__nv_bfloat16 x)
 {
     const unsigned h = __bfloat16_as_ushort(x), ex = (h >> 7) & 0xffu;
     if (ex - 1u >= 254u) return (double)__bfloat162float(x);
     const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 13) + ((1023u - 127u) << 20));
     return __hiloint2double((int)hi, 0);
+}
+template <typename Acc, typename X> __device__ __forceinline__ Acc widen_lane(X x, int) { return widen<Acc>(x); }
+template <> __device__ __forceinline__ double widen_lane<double>(__half x, int k)
+{
+    return (k & 1) ? h2d_bits(x) : (double)__half2float(x);
+}
+template <> __device__ __forceinline__ double widen_lane<double>(__nv_bfloat16 x, int k)
+{
+    return (k & 1) ? h2d_bits(x) : (double)__bfloat162float(x);
 }
 
 template <typename In, typename Acc> struct PlainLane {
@@ -66,6 +78,7 @@ template <typename In, typename Acc> struct PlainLane {
     enum { kUnroll = 4 }; /* 8 costs fp64-acc registers and speed (BENCHMARKS.md) */
     static __device__ __forceinline__ S init() { return Acc(0); }
     static __device__ __forceinline__ void add(S &s, In x) { s = s + widen<Acc>(x); }
+    static __device__ __forceinline__ void add_lane(S &s, In x, int k) { s = s + widen_lane<Acc>(x, k); }
     static __device__ __forceinline__ Acc out(S s) { return s; }
     static __device__ __forceinline__ Out final(Acc a) { return sl_out<Out>(a); } /* RN conversion */
 };
@@ -86,6 +99,7 @@ template <typename In, typename T> struct KahanLane {
         a.c = (t - a.s) - y;
         a.s = t;
     }
+    static __device__ __forceinline__ void add_lane(S &a, In xin, int) { add(a, xin); }
     static __device__ __forceinline__ sl_pair<T> out(S a)
     {
         sl_pair<T> r;
@@ -152,13 +166,13 @@ __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__
 #pragma unroll
         for (int u = 0; u < U; u++)
 #pragma unroll
-            for (int k = 0; k < W; k++) L::add(acc[u % A][k], sl_vec_lane(v[u], k));
+            for (int k = 0; k < W; k++) L::add_lane(acc[u % A][k], sl_vec_lane(v[u], k), k);
     }
     if (A == 1) {
         for (; j < nv; j += T) {
             V v = xv[j];
 #pragma unroll
-            for (int k = 0; k < W; k++) L::add(acc[0][k], sl_vec_lane(v, k));
+            for (int k = 0; k < W; k++) L::add_lane(acc[0][k], sl_vec_lane(v, k), k);
         }
     } else {
 #pragma unroll
@@ -166,7 +180,7 @@ __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__
             if (j + u * T < nv) {
                 V v = xv[j + u * T];
 #pragma unroll
-                for (int k = 0; k < W; k++) L::add(acc[u % A][k], sl_vec_lane(v, k));
+                for (int k = 0; k < W; k++) L::add_lane(acc[u % A][k], sl_vec_lane(v, k), k);
             }
     }
     const uint64_t ts = head + nv * W;

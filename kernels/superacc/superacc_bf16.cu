@@ -45,20 +45,27 @@ __device__ __forceinline__ void sacc_b_take2(unsigned w, unsigned my, unsigned s
 }
 
 /* Warp-collective (every thread of the block at the same point): each warp adds its lanes'
- * bins into the block limbs (one sum per bin through lane 0: the bin's high and low 16 bits
- * reduced separately, exactly, below 2^21 each) and zeroes them. mask: the warp's threads. */
+ * bins into the block limbs and zeroes them: a bin zero in every lane is skipped; each other bin's
+ * high and low 16 bits are reduced separately, exactly, below 2^21 each, and lane j adds bin j's
+ * sum (the 32 bins' shared atomics go out together; lane 0 adds those of the lanes a partial
+ * warp lacks). mask: the warp's threads. */
 __device__ __noinline__ void sacc_b_flush(unsigned my, unsigned mask, unsigned long long *s_acc)
 {
-    const bool lead = (threadIdx.x & 31u) == 0u;
+    const unsigned lane = threadIdx.x & 31u, nact = __popc(mask);
+    long long mine = 0;
     for (int j = 0; j < SACC_B_NBIN; j++) {
         const unsigned a = my + (unsigned)j * 1024u;
         int v;
         asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+        if (!__any_sync(mask, v != 0)) continue;    /* warp-uniform */
         asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(0u) : "memory");
         const int hi = __reduce_add_sync(mask, v >> 16);                /* |.| < 2^20 */
         const unsigned lo = __reduce_add_sync(mask, (unsigned)v & 0xffffu); /* < 2^21 */
-        if (lead) sacc_spill_i64((long long)hi * 65536 + (long long)lo, 8 * j + 15, s_acc);
+        const long long w = (long long)hi * 65536 + (long long)lo;
+        if (lane == (unsigned)j) mine = w;
+        else if (lane == 0u && (unsigned)j >= nact) sacc_spill_i64(w, 8 * j + 15, s_acc);
     }
+    sacc_spill_i64(mine, 8 * (int)lane + 15, s_acc);
 }
 
 /* The flag of one bfloat16 pattern h: NaN, +Inf or -Inf (exponent field 255), else 0. */

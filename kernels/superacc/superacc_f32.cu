@@ -30,10 +30,12 @@ __device__ __forceinline__ void sacc_bin_take(X h, double *my, unsigned B, unsig
  * empties the thread's bins into the block limbs and zeroes them. Each thread turns its bins into
  * integers (bin j in units of 2^(max(16j,1) - 150), its smallest ulp; |bin| < 2^53, so the
  * conversion is exact) and records the flags of a non-finite bin (+-Inf, NaN: only bin 15 can
- * hold one); the warp sums each bin exactly by two 32-bit reductions (the low 27 bits, below
- * 2^32 over 32 lanes, and the signed rest, within +-2^31), and lane j < 16 adds the warp's bin j
- * (|.| < 2^58) into the limbs at bit position max(16j,1) - 1 of M: the 16 bins' shared atomics
- * go out together, one set per warp (lane 0 adds those of the lanes a partial warp lacks).
+ * hold one); a bin that is zero in every lane of the warp is skipped (data of a narrow range
+ * fills one or two of the 16); the warp sums each other bin exactly by two 32-bit reductions
+ * (the low 27 bits, below 2^32 over 32 lanes, and the signed rest, within +-2^31), and lane
+ * j < 16 adds the warp's bin j (|.| < 2^58) into the limbs at bit position max(16j,1) - 1 of M:
+ * the bins' shared atomics go out together, one set per warp (lane 0 adds those of the lanes a
+ * partial warp lacks).
  * mask: the warp's threads. Returns the thread's flags. */
 __device__ __noinline__ unsigned sacc_bins_drain(double *my, unsigned B, unsigned mask,
                                                  unsigned long long *s_acc)
@@ -44,6 +46,7 @@ __device__ __noinline__ unsigned sacc_bins_drain(double *my, unsigned B, unsigne
 #pragma unroll
     for (int j = 0; j < SACC_NBIN; j++) {
         const double v = my[j * B];
+        if (!__any_sync(mask, v != 0.0)) continue;  /* the warp's bin j is empty (warp-uniform) */
         my[j * B] = 0.0;
         long long k = 0;
         if (isnan(v)) flags |= SL_SACC_NAN;
