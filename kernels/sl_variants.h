@@ -38,8 +38,9 @@ typedef struct {
                             at the end (a change of summation order, so of the bits and the
                             depth). grid-stride (0: 1): its step s adds into accumulator s mod
                             accs. vec4 (0: one per item; at most items): vector k of a step adds
-                            into accumulator k mod accs. kahan (0: 1): its step s adds into set
-                            s mod accs of its per-lane Kahan accumulators (accuracy.c). The other
+                            into accumulator k mod accs. kahan (0: 1, 2 on 16-bit input): its
+                            step s adds into set s mod accs of its per-lane Kahan accumulators
+                            (accuracy.c). The other
                             ladder rungs refuse accs > 1, the other families ignore it */
     uint32_t width;      /* vec4: bytes per load (the element size, 8 or 16; 0: 16); the other
                             ladder rungs refuse a width, the other families ignore it */

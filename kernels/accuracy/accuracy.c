@@ -191,7 +191,8 @@ static int pairwise_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype
  * and kahan (Kahan lanes, compensated-pair tree); 16-bit input in float32 (fp64-acc: double).
  * Thread g of T = grid*block threads keeps A independent sets of one accumulator per vector
  * lane (W = 4 floats / 2 doubles / 8 float16 or bfloat16 values per 16-byte load; A = accs for
- * kahan, 1 when 0; always 1 for atomic-block and fp64-acc, which ignore accs):
+ * kahan, resolved to 2 on 16-bit input and 1 otherwise when 0; always 1 for atomic-block and
+ * fp64-acc, which ignore accs):
  *   g < head: set 0, lane 0 takes x[g]  (head: elements before the first 16-byte boundary)
  *   step s = 0, 1, ..: vector j = g + s*T: set s mod A, lane k takes x[head + j*W + k]
  *                                                        (nv = (n-head)/W full vectors)
