@@ -1,10 +1,12 @@
 /* exact/pairsum.h: the cheap certified sum of exact terms, host and device, the first pass of the
  * `correct` dot product (dot/dot_fast.h: the terms are the products) and norm2 (norm/: the
- * squares): the terms summed as a float64 pair with every addition's error captured (Fast2Sum), a
- * rigorous error box around the pair, and the box's two ends rounded exactly on limbs; when they
- * round alike that is the correctly rounded result, else the caller's next pass runs.
+ * squares): the terms summed as a float64 pair with every addition's error captured (Fast2Sum),
+ * or, for the squares of float32/16-bit values, as a plain float64 sum; a rigorous error box
+ * around the sum; dot: the box's two ends rounded exactly on limbs, norm2: the candidate root
+ * tested exactly against its two midpoints; when they agree that is the correctly rounded
+ * result, else the caller's next pass runs.
  *
- * Sums. Each term is a product x y of two inputs widened exactly (x x for norm2): p = x y and
+ * Pair sums. Each term is a product x y of two inputs widened exactly (x x for norm2): p = x y and
  * pe: float32/16-bit, p is exact in float64 (at most 48 bits, exponents within [-298, 256]) and
  * pe = 0; float64, pe = fma(x, y, -p) (TwoProduct: exact but for underflow,
  * |x y - (p + pe)| <= 2^-1075). Per thread
