@@ -13,8 +13,9 @@
  *     value that is the result, else the gate word opens for the caller's next pass (dot and
  *     narrow norm2: exact/certified.cuh's sl_cert_kernel, which shuts it; float64 norm2: the exact
  *     kernel, which shuts it).
- * Workspace (zero before the first launch; the kernel leaves it so): [0, 4) the ticket, [4, 8)
- * the gate, then one accumulator per block from SL_PSUM_WS_HEADER.
+ * Workspace: the header (zero before the first launch; the kernel leaves it so): [0, 4) the
+ * ticket, [4, 8) the gate; one accumulator per block (written before read), from
+ * SL_PSUM_WS_HEADER in sl_psum_ws_bytes's layout or where the caller places them.
  * Performance considerations: per element pair two widenings, a multiply, a Fast2Sum with its
  * compare and two adds (float64: one more fma and add); per square of a narrow value one widening
  * and one fma: under the read time on the H200. */
@@ -95,13 +96,14 @@ __device__ __forceinline__ typename Ops::A sl_psum_block(typename Ops::A a, type
     return a;
 }
 
-/* x, y: n elements (y = x for norm2), split as sl_layout.h (head, nv vectors); fw: the workspace;
- * blockDim a multiple of 32. Fin::end(&t, E, side) -> the end in the format, widened (t the
+/* x, y: n elements (y = x for norm2), split as sl_layout.h (head, nv vectors); hdr: the ticket
+ * and the gate (zero between launches), parts: one accumulator per block (sl_psum_ws_bytes's
+ * layout: hdr = the workspace, parts = hdr + SL_PSUM_WS_HEADER bytes); blockDim a multiple of 32. Fin::end(&t, E, side) -> the end in the format, widened (t the
  * grid's Ops::A). */
 template <typename In, int NIN, class Fin, class Ops = sl_psum_ops_pair>
 __global__ void __launch_bounds__(1024)
 sl_psum_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
-               uint64_t nv, unsigned char *fw, In *result)
+               uint64_t nv, unsigned *hdr, unsigned char *parts, In *result)
 {
     typedef typename sl_vec<In>::type V;
     typedef typename Ops::A A;
@@ -109,9 +111,9 @@ sl_psum_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, u
     constexpr int U = 4;
     __shared__ A s_w[32];
     __shared__ A s_t;
-    unsigned *g_counter = reinterpret_cast<unsigned *>(fw);
-    unsigned *g_gate = g_counter + 1;
-    A *g_part = reinterpret_cast<A *>(fw + SL_PSUM_WS_HEADER);
+    unsigned *g_counter = hdr;
+    unsigned *g_gate = hdr + 1;
+    A *g_part = reinterpret_cast<A *>(parts);
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
     const unsigned lane = tid & 31u, warp = tid >> 5;
     const uint64_t T = (uint64_t)G * B;

@@ -49,8 +49,9 @@
  * Its size: the header and 53 positions' hi/lo bins (sl_cert_kernel's NPOS). */
 static_assert(RS_WS_HEADER + 2u * sizeof(uint64_t) * 53u <= SL_NRM_WS_CERT_BYTES,
               "the certified kernel's workspace fits its region");
-static_assert(SL_NRM_WS_FALLBACK + 4u <= SL_WS_HEADER && SL_NRM_WS_FLAG + 4u <= SL_NRM_WS_FALLBACK,
-              "the flag and fallback words lie in the header");
+static_assert(SL_NRM_WS_PSUM + 8u <= SL_WS_HEADER && SL_NRM_WS_FALLBACK + 4u <= SL_NRM_WS_PSUM &&
+                  SL_NRM_WS_FLAG + 4u <= SL_NRM_WS_FALLBACK,
+              "the flag, fallback, ticket and gate words lie in the header");
 
 namespace {
 
@@ -390,7 +391,8 @@ static int nrm_launch(const sl_variant *v, const nrm_args &a, sl_err *err)
 /* correct's step 0 (every format): exact/pairsum.cuh's kernel on the squares (float32/16-bit: the
  * plain float64 sum; float64: the pair), the root certified by the midpoint test on both sides of
  * the candidate (exact/pairsum.h's sl_psum_root_end, lane 0 the lower side, lane 1 the upper):
- * two equal ends are the correctly rounded norm. Its workspace follows the exact kernel's. */
+ * two equal ends are the correctly rounded norm. Its ticket and gate lie in the header
+ * (SL_NRM_WS_PSUM), its per-block accumulators after the exact kernel's digits. */
 template <typename In> struct nrm_psum_dt { enum { v = SL_F32 }; };
 template <> struct nrm_psum_dt<double> { enum { v = SL_F64 }; };
 template <> struct nrm_psum_dt<__half> { enum { v = SL_F16 }; };
@@ -422,10 +424,10 @@ static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt,
 {
     const sl_launch *c = a.cfg;
     unsigned char *w = (unsigned char *)a.work;
-    unsigned char *fw = w + nrm_psum_offset(c->grid, dt);
-    unsigned *gate = reinterpret_cast<unsigned *>(fw) + 1;
+    unsigned *hdr = reinterpret_cast<unsigned *>(w + SL_NRM_WS_PSUM), *gate = hdr + 1;
     sl_psum_kernel<In, 1, nrm_psum_fin<In>, typename nrm_psum_ops<In>::type><<<c->grid, c->block, 0, a.s>>>(
-        (const In *)a.x, (const In *)a.x, a.n, a.head, a.nv, fw, (In *)a.result);
+        (const In *)a.x, (const In *)a.x, a.n, a.head, a.nv, hdr, w + nrm_psum_offset(c->grid, dt),
+        (In *)a.result);
     SL_CUDA_CHECK_LAUNCH("sl_psum_kernel (norm2)", v->name, err);
     if (sizeof(In) < 8) {
         const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
@@ -459,8 +461,8 @@ extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt
 {
     (void)n;
     if (v->impl == SL_NRM_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
-    if (v->impl == SL_NRM_CORRECT)       /* the cheap pass's area after the exact kernel's */
-        return nrm_psum_offset(cfg->grid, dt) + sl_psum_ws_bytes(cfg->grid);
+    if (v->impl == SL_NRM_CORRECT)       /* the cheap pass's accumulators after the exact kernel's */
+        return nrm_psum_offset(cfg->grid, dt) + sizeof(sl_psum_acc) * (size_t)cfg->grid;
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
 }
