@@ -429,7 +429,7 @@ static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt,
         (const In *)a.x, (const In *)a.x, a.n, a.head, a.nv, hdr, w + nrm_psum_offset(c->grid, dt),
         (In *)a.result);
     SL_CUDA_CHECK_LAUNCH("sl_psum_kernel (norm2)", v->name, err);
-    if (sizeof(In) < 8) {
+    if constexpr (sizeof(In) < 8) {
         const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
         sl_cert_kernel<In, 1, sl_cert_fin_nrm<In> ><<<c->grid, block, 0, a.s>>>(
             (const In *)a.x, (const In *)a.x, a.n, a.head, w + sl_nrm_ws_cert(c->grid, dt),
