@@ -61,14 +61,14 @@ static void push_check(const void *x, const void *y, uint64_t n, sl_dtype dt, in
         t.c = t0.c + (sg ? -0.99 : 0.99) * E;
         double lo, hi, r;
         pushed_total++;
-        sl_psum_ends_host(&t, E, dt, 0, &lo, &hi);
+        sl_psum_ends_host(&t, E, dt, &lo, &hi);
         if (sl_psum_decide(lo, hi, &r)) {
             pushed_cert++;
             tie_cert += tie;
             CHECK(bits64(r) == bits64(want), "pushed (%d) %s n=%llu: %a, the reference %a", sg,
                   sl_dtype_name(dt), (unsigned long long)n, r, want);
         }
-        sl_psum_ends_host(&t, E / 3, dt, 0, &lo, &hi);
+        sl_psum_ends_host(&t, E / 3, dt, &lo, &hi);
         if (sl_psum_decide(lo, hi, &r) && bits64(r) != bits64(want)) narrow_wrong++;
     }
 }

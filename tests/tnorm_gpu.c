@@ -1,7 +1,7 @@
 /* tnorm_gpu.c (label gpu): the norm2 GPU rows on the issue's data: the cuBLAS anchor (`cublas`: no
  * twin, so checked against the exact reference: finite and within 16 ulps where the norm is finite,
- * as issue 32 measured cublasSnrm2/Dnrm2 on 2^20 values of 1e20, 1e-25 and 1e+-200) and the
- * kernels of correct (the reference's bits) and scaled (finite) on the same buffers; kernel == twin
+ * as issue 32 measured cublasSnrm2/Dnrm2 on 2^20 values of 1e20, 1e-25 and 1e+-200, and uniform
+ * data) and the kernels of correct (the reference's bits) and scaled (finite) on the same buffers; kernel == twin
  * for every norm2 variant is tgpu_twins's (SUMLAB_TEST_OPS=norm2). Returns 77 without a GPU. */
 #include <math.h>
 #include <stdlib.h>
@@ -72,6 +72,8 @@ int main(void)
     run_case("2^20 x 1e200", d, n, SL_F64);
     for (uint64_t i = 0; i < n; i++) d[i] = i % 2 ? 1e-200 : -1e-200;
     run_case("2^20 x 1e-200", d, n, SL_F64);
+    for (uint64_t i = 0; i < n; i++) d[i] = (double)(sl_test_rand64() >> 11) * 0x1p-53 - 0.5;
+    run_case("uniform", d, n, SL_F64);            /* correct's first pass decides it */
     free(f);
     free(d);
     return sl_test_done("tnorm_gpu");

@@ -16,12 +16,14 @@ typedef struct { uint64_t lo, hi; } span;   /* bytes [lo, hi) */
 static int overlap(span a, span b) { return a.lo < b.hi && b.lo < a.hi; }
 
 /* The spans a launch of grid g needs zero at its start: the exact kernel's ticket and flags, the
- * fallback word, and (float32/16-bit) the certified kernel's region. */
+ * first pass's ticket and gate, the fallback word, and (float32/16-bit) the certified kernel's
+ * region. */
 static size_t zero_spans(uint64_t g, sl_dtype dt, span *s)
 {
     size_t k = 0;
     s[k++] = (span){0, 4};
     s[k++] = (span){SL_NRM_WS_FLAG, SL_NRM_WS_FLAG + 4u};
+    s[k++] = (span){SL_NRM_WS_PSUM, SL_NRM_WS_PSUM + 8u};   /* the first pass's ticket and gate */
     if (dt != SL_F64) {
         s[k++] = (span){SL_NRM_WS_FALLBACK, SL_NRM_WS_FALLBACK + 4u};
         s[k++] = (span){sl_nrm_ws_cert(g, dt), sl_nrm_ws_cert(g, dt) + SL_NRM_WS_CERT_BYTES};
@@ -48,7 +50,7 @@ static void check_layout(sl_dtype dt)
               "%s grid %llu: digits [0x%llx, 0x%llx) outside the workspace of 0x%zx bytes",
               sl_dtype_name(dt), (unsigned long long)g, (unsigned long long)p.lo,
               (unsigned long long)p.hi, sl_nrm_ws_correct(g, dt));
-        span z[4];
+        span z[8];
         const size_t nz = zero_spans(g, dt, z);
         for (size_t i = 0; i < nz; i++) {
             if (z[i].hi > zero_max) zero_max = z[i].hi;
@@ -95,7 +97,7 @@ static int model_harness(const sl_variant *v, sl_dtype dt, uint64_t n, uint32_t 
         } else if (c == 0) {
             zeroed = need;                    /* the owner changed: the first config's bytes */
         }
-        span z[4];
+        span z[8];
         const size_t nz = zero_spans(cfg.grid, dt, z);
         for (size_t i = 0; i < nz; i++) {
             int bad = z[i].hi > zeroed;

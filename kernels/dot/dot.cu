@@ -410,7 +410,8 @@ static int dot_exact_launch(const sl_variant *v, const dot_args &a, sl_dtype dt,
     /* the cheap pass first; the certified binned pass runs only when it opens its gate */
     unsigned char *fw = w + dtf_offset();
     sl_psum_kernel<In, 2, dot_psum_fin<In> ><<<c->grid, c->block, 0, a.s>>>(
-        (const In *)a.x, (const In *)a.y, a.n, a.head, a.nv, fw, (In *)a.result);
+        (const In *)a.x, (const In *)a.y, a.n, a.head, a.nv, reinterpret_cast<unsigned *>(fw),
+        fw + SL_PSUM_WS_HEADER, (In *)a.result);
     SL_CUDA_CHECK_LAUNCH("sl_psum_kernel (dot)", v->name, err);
     sl_cert_kernel<In, 2, typename dot_cert_fin<In>::type><<<c->grid, block, 0, a.s>>>(
         (const In *)a.x, (const In *)a.y, a.n, a.head, w + DOT_WS_CERT,

@@ -22,10 +22,14 @@
  *          input format; a square is x*x rounded once to the accumulator, an add rounded once;
  *   scaled: Blue's three sums (norm.h's sl_nrm_scaled_add / _final, dnrm2's combine) in the
  *          accumulator, rounded once to the input format.
- * correct: every square exact (norm.h: M^2 at bit 2q - 2 in 24-bit digits), summed as integers (any
+ * correct: first exact/pairsum.h's cheap pass as the kernel runs it for the launch (float32/16-bit:
+ * a plain float64 sum of the exact squares; float64: the TwoProduct squares as a Fast2Sum pair;
+ * the candidate root tested against its midpoints exactly), which decides ordinary data; else
+ * every square exact (norm.h: M^2 at bit 2q - 2 in 24-bit digits), summed as integers (any
  * order), then sl_nrm_round_sqrt: the correctly rounded root. Float64 squares are formed from the
  * integer significand (M^2 in two 64-bit words), exact over the whole range where a TwoProduct of
- * doubles would over- or underflow for |x| > 2^511 or < 2^-485.
+ * doubles would over- or underflow for |x| > 2^511 or < 2^-485. The kernel's middle pass (the
+ * certified binned sum, float32/16-bit) is not repeated: it gives the same correctly rounded root.
  * reproducible (float32, 16-bit): x^2 exact in float64, summed by the float64 binned state of the
  * `reproducible` sum (exact/binned.h: 3 folds, order-independent), rounded once to float64, sqrt
  * in float64 (+ 0: a zero root is +0), rounded once to the input format. Blocks: a power of two,
@@ -179,12 +183,18 @@ static unsigned nrm_exact_add(uint64_t *limb, const void *x, uint64_t n, sl_dtyp
 static int nrm_correct_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                            const sl_launch *cfg, double *result, sl_err *err)
 {
-    (void)cfg;   /* the result depends on no launch configuration */
     if (n >= ((uint64_t)1 << 40))
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
-    /* float32/16-bit: the kernel's order of passes, the cheap certified one first
-     * (exact/pairsum.h); every path gives the correctly rounded norm */
-    if (sl_psum_certify_host(x, NULL, n, dt, result)) return 0;
+    /* the kernel's order of passes: the cheap certified one first, in the kernel's own order for
+     * the launch (an unresolved one resolved as the GPU would with the default SM count), then
+     * the exact sum; every path gives the correctly rounded norm, whatever the launch */
+    sl_launch c;
+    if (cfg) c = *cfg;
+    else memset(&c, 0, sizeof c);
+    if (c.block == 0 || c.grid == 0) sl_variant_resolve(v, &c, n, dt);
+    const int cert = sl_psum_norm_host(x, n, dt, &c, result);
+    if (cert < 0) return sl_err_set(err, "%s: out of memory", v->name);
+    if (cert) return 0;
     uint64_t limb[SL_NRM_LIMBS_F64 + 6];
     memset(limb, 0, sizeof limb);
     const unsigned fl = nrm_exact_add(limb, x, n, dt);
@@ -259,13 +269,15 @@ const sl_variant sl_v_norm2_scaled = {
 const sl_variant sl_v_norm2_correct = {
     .name = "correct", .op = "norm2", .family = "norm", .impl = SL_NRM_CORRECT,
     .determinism = SL_DET_CORRECTLY_ROUNDED,
-    .description = "correctly rounded: float32/16-bit: the squares as a Fast2Sum pair in a rigorous "
-                   "error box first (exact/pairsum.h), then the exact squares into a certified 4-fold "
-                   "binned sum (exact/certified.cuh), the root certified from both ends of the sum's "
-                   "interval (outward-rounded roots, then rounded to the format); when they disagree "
-                   "(and always for float64): every square exact (the integer significand squared) into "
-                   "24-bit digits, summed as integers (order-independent), the root rounded once "
-                   "by one thread (norm.h's sl_nrm_round_sqrt, shared by kernel and twin)",
+    .description = "correctly rounded: first the squares summed in a rigorous error box "
+                   "(exact/pairsum.h; float32/16-bit: a plain float64 sum of the exact squares; "
+                   "float64: TwoProduct squares as a Fast2Sum pair, not certified when squares "
+                   "overflow or the norm is outside [2^-480, 2^510]), the candidate root certified "
+                   "by exact tests against its two midpoints; float32/16-bit then the exact squares "
+                   "into a certified 4-fold binned sum (exact/certified.cuh); when neither decides: "
+                   "every square exact (the integer significand squared) into 24-bit digits, summed "
+                   "as integers (order-independent), the root rounded once by one thread (norm.h's "
+                   "sl_nrm_round_sqrt, shared by kernel and twin)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = nrm_resolve, .depth = nrm_depth, .cpu = nrm_correct_cpu,
     .workspace = SL_GPU_ENTRY(sl_norm_workspace), .gpu = SL_GPU_ENTRY(sl_norm_gpu),

@@ -15,16 +15,17 @@
  * flag by __syncthreads_or; 3. last-block finish: every block publishes its sums (and ORs its flag
  * into the workspace), the last to take the ticket reduces them in sl_grid_finish's order, takes the
  * root (or Blue's combine) and rounds once to the input format.
- * correct, float32/16-bit, step 0 (exact/pairsum.cuh's sl_psum_kernel on the squares): a Fast2Sum
- * pair per thread, merged by the last block, which bounds sqrt(S) over a rigorous box outward in
- * float64 and rounds both bounds to the format: equal, that is the norm; else step 1's gate opens.
- * correct, float32/16-bit, step 1 (sl_cert_kernel<In, 1, ...>, exact/certified.cuh): the exact
- * squares (in float64) into a certified 4-fold binned sum; the last block rounds both ends of the
- * sum's interval to nearest in float64, moves each one step outward, takes its root rounded
- * outward (__dsqrt_rd / __dsqrt_ru) and rounds that to the format: when the two agree, that is
- * the correctly rounded norm (every map monotone); else it sets the fallback word
- * (SL_NRM_WS_FALLBACK) and step 2, nrm_exact_kernel, enqueued behind it, sums exactly (it returns at
- * once while the word is clear). float64 runs nrm_exact_kernel alone.
+ * correct, step 0 (exact/pairsum.cuh's sl_psum_kernel on the squares): float32/16-bit, a plain
+ * float64 sum (each square exact, one fma per value; relative box h 2^-52); float64, the Fast2Sum
+ * pair of the TwoProduct squares (box O(h^2 u^2)); the last block tests the candidate root against
+ * its two midpoints exactly (exact/pairsum.h): both hold, that is the norm; else the gate opens.
+ * correct, float32/16-bit, step 1 (sl_cert_kernel<In, 1, ...>, exact/certified.cuh), behind
+ * step 0's gate: the exact squares (in float64) into a certified 4-fold binned sum; the last block
+ * rounds both ends of the sum's interval to nearest in float64, moves each one step outward, takes
+ * its root rounded outward (__dsqrt_rd / __dsqrt_ru) and rounds that to the format: when the two
+ * agree, that is the correctly rounded norm (every map monotone); else it sets the fallback word
+ * (SL_NRM_WS_FALLBACK). Step 2, nrm_exact_kernel, enqueued behind, sums exactly when the word
+ * before it is set (float32/16-bit: the fallback word; float64: step 0's gate), else returns at once.
  * nrm_exact_kernel (correct, one launch): every square exact (norm.h: M^2 in 24-bit digits) added by
  * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
  * digits published, the last block sums them digit by digit and thread 0 rounds
@@ -32,8 +33,10 @@
  * nrm_repro_kernel (reproducible, one launch): the squares into per-thread float64 binned
  * accumulators (exact/binned.h), states merged exactly through the block and across blocks.
  * Performance considerations: nrm_kernel is memory-bound at large n (a multiply and an add per
- * element, scaled three of each); nrm_exact_kernel makes 3 (float32, 16-bit) or 6 (float64) shared
- * atomics per element: correct first, not yet at the read rate (BENCHMARKS.md when measured). */
+ * element, scaled three of each); correct's step 0 spends one widening and one fma per narrow
+ * value (float64: a TwoProduct and a Fast2Sum) and decides ordinary data alone;
+ * nrm_exact_kernel makes 3 (float32, 16-bit) or 6 (float64) shared atomics per element, for the
+ * data the passes before leave (BENCHMARKS.md). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "norm/norm.h"
@@ -46,8 +49,9 @@
  * Its size: the header and 53 positions' hi/lo bins (sl_cert_kernel's NPOS). */
 static_assert(RS_WS_HEADER + 2u * sizeof(uint64_t) * 53u <= SL_NRM_WS_CERT_BYTES,
               "the certified kernel's workspace fits its region");
-static_assert(SL_NRM_WS_FALLBACK + 4u <= SL_WS_HEADER && SL_NRM_WS_FLAG + 4u <= SL_NRM_WS_FALLBACK,
-              "the flag and fallback words lie in the header");
+static_assert(SL_NRM_WS_PSUM + 8u <= SL_WS_HEADER && SL_NRM_WS_FALLBACK + 4u <= SL_NRM_WS_PSUM &&
+                  SL_NRM_WS_FLAG + 4u <= SL_NRM_WS_FALLBACK,
+              "the flag, fallback, ticket and gate words lie in the header");
 
 namespace {
 
@@ -242,13 +246,12 @@ __device__ __forceinline__ void nrm_exact_take(unsigned long long *s_limb, In xi
 template <typename In>
 __global__ void __launch_bounds__(1024)
 nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work,
-                 size_t parts_off, In *result, int dt)
+                 size_t parts_off, In *result, int dt, unsigned *g_fb)
 {
     typedef nrm_exact_fmt<In> F;
-    unsigned *g_fb = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + SL_NRM_WS_FALLBACK);
-    /* float32/16-bit: the certified kernel ran first; nothing to do unless it could not decide
-     * (every block reads the word before its ticket; the last block clears it after every ticket) */
-    if (sizeof(In) < 8 && *(volatile unsigned *)g_fb == 0u) return;
+    /* the passes before decided unless g_fb is set (every block reads the word before its ticket;
+     * the last block clears it after every ticket) */
+    if (*(volatile unsigned *)g_fb == 0u) return;
     typedef typename sl_vec<In>::type V;
     constexpr int W = sl_vec<In>::W;
     __shared__ unsigned long long s_limb[F::L];
@@ -385,16 +388,25 @@ static int nrm_launch(const sl_variant *v, const nrm_args &a, sl_err *err)
     return 0;
 }
 
-/* correct's step 0 (float32, 16-bit): exact/pairsum.cuh's kernel on the squares, sqrt(S) bounded
- * outward in float64 (sl_psum_sqrt_bounds) and each bound rounded to nearest even in In: sqrt and
- * the rounding are monotone, so two equal ends are the correctly rounded norm. Its workspace
- * follows the exact kernel's. */
+/* correct's step 0 (every format): exact/pairsum.cuh's kernel on the squares (float32/16-bit: the
+ * plain float64 sum; float64: the pair), the root certified by the midpoint test on both sides of
+ * the candidate (exact/pairsum.h's sl_psum_root_end, lane 0 the lower side, lane 1 the upper):
+ * two equal ends are the correctly rounded norm. Its ticket and gate lie in the header
+ * (SL_NRM_WS_PSUM), its per-block accumulators after the exact kernel's digits. */
+template <typename In> struct nrm_psum_dt { enum { v = SL_F32 }; };
+template <> struct nrm_psum_dt<double> { enum { v = SL_F64 }; };
+template <> struct nrm_psum_dt<__half> { enum { v = SL_F16 }; };
+template <> struct nrm_psum_dt<__nv_bfloat16> { enum { v = SL_BF16 }; };
+template <typename In> struct nrm_psum_ops { typedef sl_psum_ops_sq type; };
+template <> struct nrm_psum_ops<double> { typedef sl_psum_ops_pair type; };
 template <typename In> struct nrm_psum_fin {
     static __device__ __forceinline__ double end(const sl_psum_acc *t, double E, int side)
     {
-        double lo, hi;
-        sl_psum_sqrt_bounds(t, E, &lo, &hi);
-        return (double)sl_widen(sl_cert_narrow<In>(side < 0 ? lo : hi));
+        return sl_psum_root_end(t->s, t->c, E, side, nrm_psum_dt<In>::v);
+    }
+    static __device__ __forceinline__ double end(const double *t, double E, int side)
+    {
+        return sl_psum_root_end(*t, 0.0, E, side, nrm_psum_dt<In>::v);
     }
     template <typename O> static __device__ __forceinline__ O out(double r) { return sl_cert_narrow<O>(r); }
 };
@@ -403,33 +415,32 @@ static inline size_t nrm_psum_offset(uint64_t grid, sl_dtype dt)
     return (sl_nrm_ws_correct(grid, dt) + 15u) & ~(size_t)15u;
 }
 
-/* correct's steps 0 and 1 (float32, 16-bit): the cheap pair sum, then behind its gate the
- * certified binned sum of the squares (exact/certified.cuh); returns 1 when they launched.
- * float64 keeps the exact kernel alone. */
-template <typename In>
-static int nrm_cert_launch(const sl_launch *c, const nrm_args &a, sl_dtype dt)
-{
-    unsigned char *w = (unsigned char *)a.work;
-    unsigned char *fw = w + nrm_psum_offset(c->grid, dt);
-    sl_psum_kernel<In, 1, nrm_psum_fin<In> ><<<c->grid, c->block, 0, a.s>>>(
-        (const In *)a.x, (const In *)a.x, a.n, a.head, a.nv, fw, (In *)a.result);
-    const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
-    sl_cert_kernel<In, 1, sl_cert_fin_nrm<In> ><<<c->grid, block, 0, a.s>>>(
-        (const In *)a.x, (const In *)a.x, a.n, a.head, w + sl_nrm_ws_cert(c->grid, dt),
-        (unsigned *)(w + SL_NRM_WS_FALLBACK), (In *)a.result, reinterpret_cast<unsigned *>(fw) + 1);
-    return 1;
-}
-template <>
-int nrm_cert_launch<double>(const sl_launch *, const nrm_args &, sl_dtype) { return 0; }
-
+/* correct's passes: the cheap one (every format); float32/16-bit, behind its gate, the certified
+ * binned sum of the squares (exact/certified.cuh), which opens the fallback word; then the exact
+ * kernel behind the word that decides it (float32/16-bit: the certified kernel's fallback word;
+ * float64: the cheap pass's gate). */
 template <typename In>
 static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt, sl_err *err)
 {
     const sl_launch *c = a.cfg;
-    if (nrm_cert_launch<In>(c, a, dt)) SL_CUDA_CHECK_LAUNCH("sl_cert_kernel (norm2)", v->name, err);
-    /* float32/16-bit: returns at once unless the certificate could not decide */
+    unsigned char *w = (unsigned char *)a.work;
+    unsigned *hdr = reinterpret_cast<unsigned *>(w + SL_NRM_WS_PSUM), *gate = hdr + 1;
+    sl_psum_kernel<In, 1, nrm_psum_fin<In>, typename nrm_psum_ops<In>::type><<<c->grid, c->block, 0, a.s>>>(
+        (const In *)a.x, (const In *)a.x, a.n, a.head, a.nv, hdr, w + nrm_psum_offset(c->grid, dt),
+        (In *)a.result);
+    SL_CUDA_CHECK_LAUNCH("sl_psum_kernel (norm2)", v->name, err);
+    if constexpr (sizeof(In) < 8) {
+        const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
+        sl_cert_kernel<In, 1, sl_cert_fin_nrm<In> ><<<c->grid, block, 0, a.s>>>(
+            (const In *)a.x, (const In *)a.x, a.n, a.head, w + sl_nrm_ws_cert(c->grid, dt),
+            (unsigned *)(w + SL_NRM_WS_FALLBACK), (In *)a.result, gate);
+        SL_CUDA_CHECK_LAUNCH("sl_cert_kernel (norm2)", v->name, err);
+        gate = (unsigned *)(w + SL_NRM_WS_FALLBACK);
+    }
+    /* returns at once unless the pass before could not decide */
     nrm_exact_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work,
-                                                        sl_nrm_ws_parts(c->grid, dt), (In *)a.result, (int)dt);
+                                                        sl_nrm_ws_parts(c->grid, dt), (In *)a.result,
+                                                        (int)dt, gate);
     SL_CUDA_CHECK_LAUNCH("nrm_exact_kernel", v->name, err);
     return 0;
 }
@@ -450,9 +461,8 @@ extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt
 {
     (void)n;
     if (v->impl == SL_NRM_REPRO) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
-    if (v->impl == SL_NRM_CORRECT)       /* float32/16-bit: the cheap pass's area after it */
-        return dt == SL_F64 ? sl_nrm_ws_correct(cfg->grid, dt)
-                            : nrm_psum_offset(cfg->grid, dt) + sl_psum_ws_bytes(cfg->grid);
+    if (v->impl == SL_NRM_CORRECT)       /* the cheap pass's accumulators after the exact kernel's */
+        return nrm_psum_offset(cfg->grid, dt) + sizeof(sl_psum_acc) * (size_t)cfg->grid;
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
 }

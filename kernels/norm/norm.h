@@ -34,7 +34,8 @@ typedef enum {
  * SL_WS_HEADER (correct: SL_NRM_LIMBS(dt) digits per block, after the certified region below). */
 #define SL_NRM_WS_FLAG 64u
 /* correct's workspace: the header (ticket at 0, the flags at SL_NRM_WS_FLAG, the certified
- * kernel's fallback word at SL_NRM_WS_FALLBACK), then (float32/16-bit) the certified kernel's
+ * kernel's fallback word at SL_NRM_WS_FALLBACK, the first pass's ticket and gate at
+ * SL_NRM_WS_PSUM), then (float32/16-bit) the certified kernel's
  * region (its own ticket, flags, top and integer bins) at the fixed offset SL_NRM_WS_CERT, then the
  * exact kernel's per-block digits from sl_nrm_ws_parts. The bytes a launch needs zero when it
  * starts (and leaves zero) lie at offsets that do not depend on the grid, inside the smallest
@@ -42,6 +43,9 @@ typedef enum {
  * the first configuration's bytes (when another variant held the workspace) covers them whatever
  * grid runs next. The per-block digits are written before they are read. */
 #define SL_NRM_WS_FALLBACK 72u
+/* the first pass's (exact/pairsum.cuh) ticket and gate, in the header; its per-block
+ * accumulators follow the exact kernel's digits */
+#define SL_NRM_WS_PSUM 80u
 #define SL_NRM_WS_CERT ((size_t)SL_WS_HEADER)
 #define SL_NRM_WS_CERT_BYTES 1024u   /* >= exact/certified.cuh's sl_cert_workspace_bytes() (norm.cu) */
 
