@@ -4,6 +4,3 @@
 #                  -0); max/min bit for bit, the statistics within their algorithms' estimates and
 #                  their variants' bounds, also on every dataset family of the registry
 sl_add_test(NAME twelford_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/twelford_twins.c LABELS cpu TIMEOUT 300)
-#   twf_div (cpu) welford/wf_div.h's quotient from a shared reciprocal against the division, bit
-#                  for bit (every divisor below 2^12, sampled ones to 2^21, random and edge numerators)
-sl_add_test(NAME twf_div SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/twf_div.c LABELS cpu TIMEOUT 120)

@@ -27,7 +27,6 @@ __device__ __forceinline__ double ex_fmin(double a, double b) { return sl_ex_fmi
 /* ---- max/min: one value per lane; K = kind, kMin: minimum -------------------------------- */
 template <typename A, int K, bool kMin> struct MmOp {
     typedef A S;
-    enum { kFused = 0 };
     static __device__ __forceinline__ A zero()
     {
         return K == SL_EX_ZERO_FILL ? A(0) : kMin ? A(INFINITY) : A(-INFINITY);
@@ -72,7 +71,6 @@ template <typename A> struct fu_st {
 template <typename A> struct FuOp {
     typedef fu_st<A> S;
     typedef fu_key<A> Key;
-    enum { kFused = 1 };
     static __device__ __forceinline__ S zero() { S r; r.s1 = A(0); r.s2 = A(0); r.mk = Key::neg_inf(); return r; }
     static __device__ __forceinline__ S add(S a, S b)
     {
@@ -84,15 +82,11 @@ template <typename A> struct FuOp {
     }
     static __device__ __forceinline__ void put(S &s, A x)
     {
-        put_sums(s, x);
-        const typename Key::K k = Key::of(x);
-        s.mk = s.mk > k ? s.mk : k;
-    }
-    static __device__ __forceinline__ void put_sums(S &s, A x)
-    {
         const A sq = x * x;
+        const typename Key::K k = Key::of(x);
         s.s1 = s.s1 + x;
         s.s2 = s.s2 + sq;
+        s.mk = s.mk > k ? s.mk : k;
     }
     static __device__ __forceinline__ S shfl(S v, int off)
     {
@@ -112,41 +106,6 @@ template <typename A> struct FuOp {
         return r;
     }
 };
-
-/* fused on 16-bit input: the maximum of a 16-byte vector's values by packed keys, two values a
- * 32-bit word: each half's order-preserving key (extrema.h's, 16 bits wide: the sign flipped
- * for a positive value, every bit for a negative one; -0 < +0), one max.u16x2 per word (the
- * integer pipe ran the per-value key and maximum at 5 instructions a value, which held the
- * kernel at 0.78 of the read). Key 0 is the key of the NaN pattern 0xffff and starts every word;
- * a NaN input sets the output by S2, not by the key. A maximum is exact and order-independent:
- * the twin's value is the same. */
-__device__ __forceinline__ unsigned fu_key2(unsigned w)
-{
-    const unsigned s = (w >> 15) & 0x00010001u;     /* each half's sign at its bit 0 */
-    return w ^ ((s * 0xffffu) | 0x80008000u);
-}
-__device__ __forceinline__ unsigned fu_max2(unsigned a, unsigned b)
-{
-#if __CUDA_ARCH__ >= 900
-    unsigned r;
-    asm("max.u16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
-    return r;
-#else
-    return __vmaxu2(a, b);
-#endif
-}
-/* The float32 key of the largest of the packed keys of k (0: no value, the key of -inf). */
-template <typename X> __device__ __forceinline__ unsigned fu_key2_fold(const unsigned *k, int m)
-{
-    unsigned a = k[0];
-    for (int i = 1; i < m; i++) a = fu_max2(a, k[i]);
-    const unsigned lo = a & 0xffffu, hi = a >> 16, key = lo > hi ? lo : hi;
-    if (key == 0u) return SL_EX_KEY_NEG_INF_F;
-    const unsigned short h = (unsigned short)((key & 0x8000u) ? key ^ 0x8000u : key ^ 0xffffu);
-    X x;
-    sl_from_bits(h, x);
-    return fu_key<float>::of(sl_widen(x));
-}
 
 /* The combine operation as reduce/'s trees expect it (A: the combined value). */
 template <class P> struct TreeOp {
@@ -176,48 +135,19 @@ __device__ __forceinline__ typename P::S ex_thread(const X *__restrict__ x, uint
     if (g < head) P::put(l[0], sl_acc_of<A>(x[g]));
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
     uint64_t j = g;
-    if constexpr (P::kFused && sizeof(X) == 2) {     /* sums per lane, the maximum packed */
-        unsigned kp[4] = {0u, 0u, 0u, 0u};
-        for (; j + (U - 1) * T < nv; j += U * T) {
-            V v[U];
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
 #pragma unroll
-            for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
 #pragma unroll
-            for (int u = 0; u < U; u++) {
+        for (int u = 0; u < U; u++)
 #pragma unroll
-                for (int k = 0; k < W; k++) P::put_sums(l[k], sl_acc_of<A>(sl_vec_lane(v[u], k)));
-                kp[0] = fu_max2(kp[0], fu_key2(v[u].u.x));
-                kp[1] = fu_max2(kp[1], fu_key2(v[u].u.y));
-                kp[2] = fu_max2(kp[2], fu_key2(v[u].u.z));
-                kp[3] = fu_max2(kp[3], fu_key2(v[u].u.w));
-            }
-        }
-        for (; j < nv; j += T) {
-            const V v = sl_ldv(xv + j);
+            for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v[u], k)));
+    }
+    for (; j < nv; j += T) {
+        const V v = sl_ldv(xv + j);
 #pragma unroll
-            for (int k = 0; k < W; k++) P::put_sums(l[k], sl_acc_of<A>(sl_vec_lane(v, k)));
-            kp[0] = fu_max2(kp[0], fu_key2(v.u.x));
-            kp[1] = fu_max2(kp[1], fu_key2(v.u.y));
-            kp[2] = fu_max2(kp[2], fu_key2(v.u.z));
-            kp[3] = fu_max2(kp[3], fu_key2(v.u.w));
-        }
-        const unsigned mk = fu_key2_fold<X>(kp, 4);
-        l[0].mk = l[0].mk > mk ? l[0].mk : mk;
-    } else {
-        for (; j + (U - 1) * T < nv; j += U * T) {
-            V v[U];
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
-#pragma unroll
-            for (int u = 0; u < U; u++)
-#pragma unroll
-                for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v[u], k)));
-        }
-        for (; j < nv; j += T) {
-            const V v = sl_ldv(xv + j);
-#pragma unroll
-            for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v, k)));
-        }
+        for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v, k)));
     }
     const uint64_t ts = head + nv * W;
     if (g < n - ts) P::put(l[0], sl_acc_of<A>(x[ts + g]));

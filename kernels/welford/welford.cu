@@ -8,13 +8,11 @@
  * exactly; the result is rounded once to the input format.
  * Performance considerations: one launch; 16-byte loads, kUnroll vectors in flight per thread;
  * the W lanes of a vector update W independent states (the ILP that hides the division's
- * latency), sharing one count and one reciprocal per vector (welford-ln multiplies by it; welford
- * divides correctly rounded from it: wf_div.h); an SM-count grid;
+ * latency), sharing one count (and, in welford-ln, one reciprocal per vector); an SM-count grid;
  * the last block merges the block states. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "welford/welford.h"
-#include "welford/wf_div.h"
 
 namespace {
 
@@ -64,18 +62,13 @@ template <typename A> struct wf_op {
 /* x widened exactly to A (float16/bfloat16 through float32). */
 template <typename A, typename X> __device__ __forceinline__ A wf_in(X x) { return sl_acc_of<A>(x); }
 
-/* d / cnt correctly rounded, r = RN(1 / cnt) shared by the step's lanes (wf_div.h). */
-__device__ __forceinline__ float wf_div(float d, float cnt, float r) { return sl_wf_div_f(d, cnt, r); }
-__device__ __forceinline__ double wf_div(double d, double cnt, double r) { return sl_wf_div_d(d, cnt, r); }
-
-/* One update (welford.c's header): division by the count (the correctly rounded quotient, from the
- * step's shared reciprocal r), or multiplication by its reciprocal r. */
+/* One update (welford.c's header): division by the count, or multiplication by its reciprocal r. */
 template <typename A, bool kRcp>
 __device__ __forceinline__ void wf_update(A &mean, A &m2, A x, A cnt, A r)
 {
     const A d = x - mean;
     if (kRcp) mean = mean + d * r;
-    else mean = mean + wf_div(d, cnt, r);
+    else mean = mean + d / cnt;
     m2 = m2 + d * (x - mean);
 }
 
@@ -113,7 +106,7 @@ __device__ __forceinline__ wf_st<A> wf_thread(const X *__restrict__ x, uint64_t 
         for (int u = 0; u < U; u++) {
             c++;
             const A cnt = (A)c;
-            const A r = A(1) / cnt;
+            const A r = kRcp ? A(1) / cnt : A(0);
 #pragma unroll
             for (int k = 0; k < W; k++) wf_update<A, kRcp>(mean[k], m2[k], wf_in<A>(sl_vec_lane(v[u], k)), cnt, r);
         }
@@ -122,7 +115,7 @@ __device__ __forceinline__ wf_st<A> wf_thread(const X *__restrict__ x, uint64_t 
         const V v = sl_ldv(xv + j);
         c++;
         const A cnt = (A)c;
-        const A r = A(1) / cnt;
+        const A r = kRcp ? A(1) / cnt : A(0);
 #pragma unroll
         for (int k = 0; k < W; k++) wf_update<A, kRcp>(mean[k], m2[k], wf_in<A>(sl_vec_lane(v, k)), cnt, r);
     }
@@ -143,12 +136,12 @@ __device__ __forceinline__ wf_st<A> wf_thread(const X *__restrict__ x, uint64_t 
     if (g < head) {
         e.n = 1ull;
         const A cnt = A(1);
-        wf_update<A, kRcp>(e.mean, e.m2, wf_in<A>(x[g]), cnt, A(1) / cnt);
+        wf_update<A, kRcp>(e.mean, e.m2, wf_in<A>(x[g]), cnt, kRcp ? A(1) / cnt : A(0));
     }
     if (g < n - ts) {
         e.n += 1ull;
         const A cnt = (A)e.n;
-        wf_update<A, kRcp>(e.mean, e.m2, wf_in<A>(x[ts + g]), cnt, A(1) / cnt);
+        wf_update<A, kRcp>(e.mean, e.m2, wf_in<A>(x[ts + g]), cnt, kRcp ? A(1) / cnt : A(0));
     }
     return Op::add(t, e);
 }
