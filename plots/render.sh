@@ -462,7 +462,7 @@ panels_all() { # bounds(0|1)
     { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      split("", seen); split("", NBa); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
+      split("", seen); split("", NBa); split("", sidx); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
       for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
         while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body a[1] " " a[2] "\n"; LL[v, n] = l
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
@@ -470,7 +470,7 @@ panels_all() { # bounds(0|1)
             y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
         close(f); nLL[v] = n; if (!n) continue
         p = pan[v]; if (p == "") p = "anchors"
-        S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
+        S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1; sidx[p, v] = cnt[p]
         # series drawn as the same line (equal medians; the 16-bit formats: every variant
         # accumulating in float gives the same results) share one band: a dozen translucent bands
         # stacked were opaque and hid the panel. The last of them keeps it (its line is drawn over
@@ -483,9 +483,20 @@ panels_all() { # bounds(0|1)
           close(bf); nb[v] = k
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
                    gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
-      # the kept series of a group of equal lines: its band (columns 3, 4) over the whole group
+      # the kept series of a group of equal lines: its band (columns 3, 4) over the whole group,
+      # and one key entry for the group (KL: per panel and series, the entry, or "-" for none):
+      # the line seen is the last one, so the entry shows its colour and names it first; "all N"
+      # when the group is the whole panel, else the names joined by "=" where they fit in a
+      # column of the key (40 characters), else the last name and how many others
+      split("", KL); split("", kdrop)
       for (gq = 1; gq <= ngl; gq++) { gk = GL[gq]; nm = split(gmem[gk], mem, " "); if (nm < 2) continue
-        v = glast[gk]; f = dir "/" v ".dat"
+        split(gk, gkp, SUBSEP); pp = gkp[1]; v = glast[gk]
+        lab = v; for (r = 1; r < nm; r++) lab = lab " = " mem[r]
+        if (nm == cnt[pp] && nm > 2) lab = v " = all " nm " (equal results)"
+        else if (length(lab) > 40) lab = v " +" (nm - 1) " equal"
+        for (r = 1; r < nm; r++) KL[pp, sidx[pp, mem[r]]] = "-"
+        KL[pp, sidx[pp, v]] = lab; kdrop[pp] += nm - 1
+        f = dir "/" v ".dat"
         for (j = 1; j <= nLL[v]; j++) { m = split(LL[v, j], a, " "); mn = a[3]; mx = a[4]
           for (r = 1; r < nm; r++) { split(LL[mem[r], j], b, " ")
             if (b[3] != "NaN" && (mn == "NaN" || b[3] + 0 < mn + 0)) mn = b[3]
@@ -500,8 +511,10 @@ panels_all() { # bounds(0|1)
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
         if (wantb && S[p] == " exact") { print p > (dir "/exactonly"); continue }
-        nbs = ""; for (q2 = 1; q2 <= cnt[p]; q2++) nbs = nbs (q2 > 1 ? " " : "") NBa[p, q2]
-        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, nbs
+        nbs = ""; kls = ""; m = split(substr(S[p], 2), sv, " ")
+        for (q2 = 1; q2 <= cnt[p]; q2++) { nbs = nbs (q2 > 1 ? " " : "") NBa[p, q2]
+          kls = kls (q2 > 1 ? " " : "") "\047" ((p, q2) in KL ? KL[p, q2] : sv[q2]) "\047" }
+        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; k%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, nbs, k, kls
         bs = ""; bc = ""
         for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
           for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
@@ -511,7 +524,7 @@ panels_all() { # bounds(0|1)
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
-        e = cnt[p] + ng[p] + 4; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
+        e = cnt[p] - kdrop[p] + ng[p] + 4; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
       close(dir "/empty"); close(dir "/exactonly")
       printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; kr1=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, kr1, xlo, xhi }'
 }
@@ -689,8 +702,9 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
 # throughput vs n: per dtype, every GPU variant's GB/s by n.
 extract_tp() {
   local src=$tmp/tp; mkdir -p "$src"
-  SL_DIRLIST=$src/dirs awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
-    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+  SL_DIRLIST=$src/dirs awk -F, -v out="$src" -v vars="$tmp/vars" -v fam="$tmp/fam" "$awk_put"'
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l
+            while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] } }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
     index($0, "throughput-vs-n,") != 1 { next }
     $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
@@ -699,13 +713,24 @@ extract_tp() {
       put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1
       if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
     # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
-    # log scale hides it): VARIANT.rat lines "n ratio", the range in DTYPE.d/ratio ("lo hi"; none
-    # without CUB rows)
+    # log scale hides it): VARIANT.rat lines "n ratio x row", the range in DTYPE.d/ratio ("lo hi";
+    # none without CUB rows). x and row place the marker of a ratio off the panel'"'"'s scale (below
+    # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
+    # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
+    # last n, so none falls off the axis), rows stacked from the edge inwards.
     END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs "\n" out "/" order[k] ".d"
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
-        r = gb[g, v, n] / gb[g, "cub", n]; put(out "/" g ".d/" v ".rat", n, n " " r)
+        r = gb[g, v, n] / gb[g, "cub", n]; R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
+        if (r < 0.5 || r > 1.5) { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); offv[K, v] = 1; offn[K]++ }
         if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
+      for (i = 1; i <= nr; i++) { if (!(i in R)) continue; split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]; r = R[i]
+        x = n; row = 0
+        if (r < 0.5 || r > 1.5) { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); slot = 0
+          for (j = 1; j <= nvo && vo[j] != v; j++) if ((K, vo[j]) in offv) slot++
+          row = int(slot / 4); col = slot % 4; m = offn[K] - 4 * row; if (m > 4) m = 4
+          x = n * 2 ^ (((n + 0 == nmax[g]) ? col - (m - 1) : col - (m - 1) / 2) * 0.17) }
+        put(out "/" g ".d/" v ".rat", n, n " " r " " sprintf("%.6g", x) " " row) }
       mkdirs(dirs); put_flush(none)
       for (g in rlo) { print rlo[g], rhi[g] > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
       # the ratios off the panel scale (below 0.5 or above 1.5, throughput_vs_n.gp clamps its

@@ -166,7 +166,7 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
       g[$c["variant"], $c["n"]] = $c["gbps"]; if (!($c["variant"] in seen)) { seen[$c["variant"]] = 1; vs[++nv] = $c["variant"] } ns[$c["n"]] = 1 }
     END { for (i = 1; i <= nv; i++) for (n in ns) { v = vs[i]; if (v == "cub" || v == "read-ceiling" || !((v, n) in g) || !(("cub", n) in g)) continue
       print v, n, g[v, n] / g["cub", n] } }' "$t/tp/results.csv" > "$t/tp/f32.rat"
-  check "throughput: ratios below 0.5 drawn as triangles at the ratio panel's edge, ranges in the key" \
+  check "throughput: ratios below 0.5 drawn as triangles at the ratio panel's edge, none over another, ranges in the key" \
     python3 "$svgpy" offscale "$svg" "$t/tp/f32.rat"
   # every GPU variant and anchor of the study: no two share a colour (cub-gpu-to-gpu, not in the
   # fixed table, hashed onto smem-sequential's green and point type)
@@ -192,6 +192,11 @@ if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
   # for them, in the colour of the line on top, over all their ranges
   check "series drawn as one line share one band, in the colour of the line seen" \
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_normal__f16.svg"
+  # and one key entry for them, in the colour of the line seen, naming the others (not 13 entries)
+  check "series drawn as one line: one key entry naming them (normal f16)" \
+    python3 "$svgpy" keymerge "$t/eq/charts/error_vs_n_normal__f16.svg"
+  check "series drawn as one line: one key entry naming them (alternating bf16)" \
+    python3 "$svgpy" keymerge "$t/eq/charts/error_vs_n_alternating__bf16.svg"
   # uniform f64: 10 distinct bands in the ladder panel, their opacities shared (10 x 0.18 hid the lines)
   check "a panel of many bands: their opacities add up to about half at most" \
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_uniform__f64.svg"
