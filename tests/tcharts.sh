@@ -4,7 +4,8 @@
 # the full preset's accuracy sweeps run at least 5 instances per point; from the SVGs: colours
 # by variant name equal across runs, the key outside the plot areas, markers for exact-zero and
 # non-finite results, no anchors panel holding only `exact` (tcharts_svg.py); bound tightness
-# (an ECDF of |error| / bound per variant, a planted violation counted), the probabilistic bound
+# (an ECDF of |error| / bound per variant, a planted violation counted; its table in the report: rows,
+# exact results, median, 90th percentile, max, violations), the probabilistic bound
 # in accuracy-vs-n, accuracy-vs-cond's errors past 1 drawn at 1.
 #   usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]
 set -uo pipefail
@@ -119,6 +120,18 @@ if [ "$have_gp" = 1 ]; then
     "$t/all/results.csv" | sort -u | tr '\n' ' ')
   got=$(grep -o '<title>[^<]*</title>' "$tsvg" | sed 's/<[^>]*>//g' | grep -v '^gnuplot_plot\|^Gnuplot' | sort -u | tr '\n' ' ')
   check "tightness: one ECDF per variant with a bound ($got vs $want)" test -n "$want" -a "$got" = "$want"
+  # its table in the report: per variant rows, exact results, median, 90th percentile, max, over the
+  # bound, from the same rows (serial's recomputed here), the chart under it, a LaTeX copy
+  want=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1 ~ /^accuracy-/ && $c["status"]=="ok" && $c["variant"]=="serial" && $c["dtype"]=="f32" &&
+      $c["bound_ratio"] !~ /^$|inf|nan/ && $c["bound_abs"] !~ /^$|inf|nan/ && $c["bound_abs"]+0 > 0 && $c["exact_hex"] !~ /^$|inf|nan/ {
+      print $c["bound_ratio"]+0 }' "$t/all/results.csv" | sort -g | awk '{ v[++n] = $1; z += ($1 == 0); o += ($1 > 1) }
+      END { m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; k = int(0.9 * n); if (k < 0.9 * n) k++
+            printf "%d %d %.3g %.3g %.3g %d\n", n, z, m, v[k], v[n], o }')
+  got=$(awk -F'|' '/^### sum, f32, \|error\| \/ bound/{f=1} f && /^\| serial \|/{ printf "%d %d %.3g %.3g %.3g %d\n", $3, $4, $5, $6, $7, $8; exit }' "$t/all/report.md")
+  check "report: tightness table, serial's row from its rows (got '$got', want '$want')" test -n "$want" -a "$got" = "$want"
+  beside=$(awk '/^### / { h = $0 } /^!\[tightness_f32\]/ { print h }' "$t/all/report.md")
+  check "report: the tightness chart under its table ($beside)" test "$beside" = "### sum, f32, |error| / bound"
+  check "report: the tightness table as LaTeX" grep -q 'serial' "$t/all/tables/bound_sum-f32-error-bound.tex"
   check "tightness: colours by variant name, as in the error chart" \
     python3 "$svgpy" colours-only "$tsvg" "$t/all/charts/error_vs_n_uniform__f32.svg"
   # a planted violation: one serial row at 5x its bound, one accuracy-vs-cond row 1e5 off
