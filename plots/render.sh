@@ -117,13 +117,14 @@ done
 # check_csv SRC DST NAMES OPTNAMES NUMS INTS TEXTS: reads SRC (RFC 4180: quoted fields, "" for a
 # quote), checks every row's field count and the named columns (NAMES: required names;
 # OPTNAMES: names or empty; NUMS: numbers or empty; INTS: unsigned integers, required; TEXTS:
-# names that may hold spaces), and writes DST: the same rows with plain comma-separated fields
+# names that may hold spaces; LABELS, optional: framework names as study_anchors.py writes them,
+# letters, digits, spaces and . _ : = + ; ( ) , / -, at most 120), and writes DST: the same rows with plain comma-separated fields
 # (a comma or quote inside an unchecked field, e.g. a note, becomes ';' or '), which the
 # extractors split with -F, without shifting columns. A bad field: one line naming the file,
-# line and field; exit 2.
+# line and field; exit 2 (with csv_soft=1: check_csv returns 1, the caller says so).
 check_csv() {
   local msg rc=0
-  msg=$(awk -v src="$1" -v dst="$2" -v names="$3" -v onames="$4" -v nums="$5" -v ints="$6" -v texts="$7" '
+  msg=$(awk -v src="$1" -v dst="$2" -v names="$3" -v onames="$4" -v nums="$5" -v ints="$6" -v texts="$7" -v labels="${8:-}" '
     function fail(what) { printf "render.sh: %s:%d: %s\n", src, FNR, what; bad = 1; exit 3 }
     function show(s,   t) { t = s; gsub(/[^ -~]/, "?", t); if (length(t) > 48) t = substr(t, 1, 45) "..."; return "\047" t "\047" }
     function csvsplit(line, f,   n, i, ch, q, v, L) {
@@ -136,7 +137,7 @@ check_csv() {
         else v = v ch }
       if (q) fail("a quoted field is not closed")
       f[++n] = v; return n }
-    BEGIN { kinds["name"] = names; kinds["oname"] = onames; kinds["num"] = nums; kinds["int"] = ints; kinds["text"] = texts
+    BEGIN { kinds["name"] = names; kinds["oname"] = onames; kinds["num"] = nums; kinds["int"] = ints; kinds["text"] = texts; kinds["label"] = labels
       NUM = "^[-+]?(([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|0[xX]([0-9a-fA-F]+[.]?[0-9a-fA-F]*|[.][0-9a-fA-F]+)[pP][-+]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])$" }
     { sub(/\r$/, "") }
     /^#/ || $0 == "" { next }
@@ -150,6 +151,8 @@ check_csv() {
         if (k == "num") { if (v != "" && v !~ NUM) fail("field \047" H[i] "\047: " show(v) " is not a number") }
         else if (k == "int") { if (v !~ /^[0-9]+$/ || length(v) > 20) fail("field \047" H[i] "\047: " show(v) " is not an unsigned integer") }
         else if (k == "oname" && v == "") {}
+        else if (k == "label") { if (length(v) > 120 || v !~ /^[A-Za-z0-9][A-Za-z0-9._:=+;(),\/ -]*$/)
+          fail("field \047" H[i] "\047: " show(v) " is not a framework name (a letter or digit, then letters, digits, spaces and . _ : = + ; ( ) , / -; at most 120 characters)") }
         else if (length(v) > 64 || v !~ (k == "text" ? "^[A-Za-z0-9][A-Za-z0-9._:=+ -]*$" : "^[A-Za-z0-9][A-Za-z0-9._:=+-]*$"))
           fail("field \047" H[i] "\047: " show(v) " is not a valid name (a letter or digit, then letters, digits and . _ : = + -" (k == "text" ? " or spaces" : "") "; at most 64 characters)") }
       line = ""
@@ -159,7 +162,8 @@ check_csv() {
     END { if (bad) exit 3; if (close(dst) < 0) exit 4 }' "$1" 2>/dev/null) || rc=$?
   case $rc in
     0) ;;
-    3) said=1; printf '%s\n' "$msg" >&2; exit 2 ;;
+    3) if [ "${csv_soft:-0}" = 1 ]; then return 1; fi
+       said=1; printf '%s\n' "$msg" >&2; exit 2 ;;
     *) write_fail "the scratch folder $tmp" ;;
   esac
 }
@@ -241,6 +245,7 @@ gp() { # script out-stem gnuplot-assignments...
                         w=$((110 + 560 * np)); h=$((700 + 15 * kr)) ;;
     distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
     tightness.gp) w=1100; h=760 ;;
+    anchors.gp) w=1300; h=820 ;;
     tradeoff.gp) w=1280; h=760 ;;
     ranks.gp) w=1500; h=620 ;;
     *) w=1100; h=620 ;;
@@ -1031,6 +1036,55 @@ if [ -n "$launch" ]; then
     done < <(sort "$src/bars")
   fi
   [ -s "$src/maps" ] || [ -s "$src/lines" ] || note "launch-config: launch.csv has no rows at a size to chart: skipped"
+fi
+
+# ---- anchors: the frameworks' sums of the study's inputs (DIR/anchors/anchors.csv) ----------
+# study_anchors.py's table: per input (x, in the order of the file) and framework, the largest
+# error in ulps over the repetitions (upper panel) and the number of distinct results (lower);
+# a framework's points side by side around its input. Read only from a folder and a file that
+# are not links (as the report does); the framework names reach gnuplot as column headers of
+# the data files, never as program text.
+an=$dir/anchors/anchors.csv
+if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$an" ]; then
+  src=$tmp/an; mkdir -p "$src"
+  # (a file that is not study_anchors.py's table: a note and no anchors chart, the others drawn)
+  if ! csv_soft=1 check_csv "$an" "$tmp/anchors.csv" "dataset" "" "ulps_max spread_ulps cond" "reps distinct" "" "anchor"; then
+    note "anchors: anchors/anchors.csv is not the table study_anchors.py writes (a field other than its names and numbers): no chart"
+  else
+  awk -F, -v out="$src" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { ds = $c["dataset"]; key = ds SUBSEP $c["params"] SUBSEP $c["n"]
+      if (!(key in inp)) { inp[key] = ++ni; lab[ni] = ds; nds[ds]++; if (nds[ds] > 1) lab[ni] = ds "#" nds[ds] }
+      a = $c["anchor"]; if (!(a in fw)) { fw[a] = ++nf; fname[nf] = a }
+      k = ++np; pi[k] = inp[key]; pf[k] = fw[a]; pu[k] = $c["ulps_max"]; pd[k] = $c["distinct"] + 0
+      u = pu[k] + 0; if (pu[k] !~ /inf|nan/ && u > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
+      if (pd[k] > dmax) dmax = pd[k]; if ($c["reps"] + 0 > rmax) rmax = $c["reps"] + 0 }
+    END { if (!np) exit
+      # colour and point type by framework name (common.gp indices): a colour per framework family,
+      # det=off an open and det=on a filled symbol of one shape (x64=off filled, on open), any
+      # other name hashed
+      split("numpy.sum:7:11 torch.sum(cpu;det=off):3:3 torch.sum(cpu;det=on):3:4 torch.sum(cuda;det=off):1:5 torch.sum(cuda;det=on):1:6 cupy.sum:2:12 jax.numpy.sum(f32;x64=off):4:8 jax.numpy.sum(f32;x64=on):4:7", K, " ")
+      for (j in K) { split(K[j], q, ":"); kc[q[1]] = q[2]; kp[q[1]] = q[3] }
+      for (f = 1; f <= nf; f++) { ff = out "/fw_" f ".dat"; print "\"" fname[f] "\" 0 0" > ff }
+      w = nf > 1 ? 0.7 / nf : 0
+      for (k = 1; k <= np; k++) { f = pf[k]; x = pi[k] + (f - (nf + 1) / 2) * w
+        y = pu[k]; if (y ~ /inf|nan/) y = -1; else if (y + 0 <= 0) y = 0
+        print x, y, pd[k] > (out "/fw_" f ".dat") }
+      for (f = 1; f <= nf; f++) close(out "/fw_" f ".dat")
+      cl = ""; pl = ""
+      for (f = 1; f <= nf; f++) { a = fname[f]
+        if (a in kc) { ci = kc[a]; pt = kp[a] } else { h = 0; for (i = 1; i <= length(a); i++) h = (h * 33 + index("abcdefghijklmnopqrstuvwxyz0123456789", substr(a, i, 1))) % 9973; ci = h % 28; pt = h % 13 }
+        cl = cl (f > 1 ? " " : "") ci; pl = pl (f > 1 ? " " : "") pt }
+      xt = ""; for (i = 1; i <= ni; i++) xt = xt (i > 1 ? ", " : "") "\047" lab[i] "\047 " i
+      printf "nf=%d; ni=%d; cl=\"%s\"; pl=\"%s\"; lo=%.6g; hi=%.6g; dmax=%d; rmax=%d; xt=\"%s\"\n", nf, ni, cl, pl, (lo == "" ? 0.1 : lo), (hi == "" ? 1 : hi), dmax, rmax, xt > (out "/args") }
+  ' "$tmp/anchors.csv" || write_fail "the scratch folder $tmp"
+  if [ -s "$src/args" ]; then
+    IFS= read -r aargs < "$src/args"
+    gp anchors.gp "anchors_f32" "datadir='$src'; $aargs; ttl='frameworks on the study float32 inputs, each sum repeated: largest error and distinct results'"
+  else
+    note "anchors: anchors/anchors.csv has no rows: no chart"
+  fi
+  fi
 fi
 
 # ---- ranks (sums across MPI ranks): plots/ranks.sh -----------------------------------------

@@ -253,6 +253,42 @@ if [ "$have_gp" = 1 ] && [ -s "$t/all/report.html" ]; then
     bash -c "[ \$(wc -c < '$t/all/report.html') -lt \$(cat '$t'/all/charts/*.svg | wc -c) ]"
 fi
 
+# ---- the anchors (study_anchors.py's anchors/anchors.csv; tests/data/study_anchors.csv: the
+# committed study's inputs, eight frameworks, made-up figures): tables per framework and per
+# input, and the chart of errors and distinct results ---------------------------------------
+if [ -s "$t/all/results.csv" ]; then
+  mkdir -p "$t/all/anchors"; cp "$src/tests/data/study_anchors.csv" "$t/all/anchors/anchors.csv"
+  "$bin" run --report-only -o "$t/all" -q 2> /dev/null
+  af=$src/tests/data/study_anchors.csv
+  sec=$(awk '/^## Repeatability of the frameworks/{f=1; next} /^## /{f=0} f' "$t/all/report.md")
+  nfw=$(awk -F, 'NR>1{print $6}' "$af" | sort -u | wc -l); nin=$(awk -F, 'NR>1{print $1}' "$af" | sort -u | wc -l)
+  check "anchors: a row per framework ($nfw)" test "$(grep -c '^| [a-z.]*sum[^|]* | [0-9]* | 20 |' <<< "$sec")" = "$nfw"
+  # jax.numpy.sum(f32;x64=off): inputs whose repetitions gave more than one result, and the most
+  want=$(awk -F, 'NR>1 && $6=="jax.numpy.sum(f32;x64=off)" { if ($8 > 1) k++; if ($8 > m) m = $8 } END { printf "**%d** | %d", k, m }' "$af")
+  check "anchors: jax x64=off's inputs with more than one result and most distinct ($want)" \
+    grep -qF "| jax.numpy.sum(f32;x64=off) | $nin | 20 | $want |" <<< "$sec"
+  check "anchors: a row per input ($nin), a column per framework" \
+    test "$(awk '/^### Per input/{f=1} f && /^\| [a-z]/ && !/^\| input/' <<< "$sec" | wc -l)" = "$nin" -a \
+         "$(grep '^| input |' <<< "$sec" | grep -o 'sum' | wc -l)" = "$nfw"
+  check "anchors: a cell with distinct results and spread (the fixture's uniform, jax x64=off)" \
+    grep -qE '^\| uniform \| 1 \|( [0-9.e+-]+ \|){6} [0-9.e+-]+ \(\*\*[2-9]\*\*, [0-9.e+-]+\) \|' <<< "$sec"
+  check "anchors: the tables as LaTeX" test -s "$t/all/tables/repeatability_per-framework-over-the-inputs.tex"
+  if [ "$have_gp" = 1 ]; then
+    asvg=$t/all/charts/anchors_f32.svg
+    got=$(grep -o '<title>[^<]*sum[^<]*</title>' "$asvg" | sort -u | wc -l)
+    check "anchors chart: a key entry per framework ($got of $nfw)" test "$got" = "$nfw"
+    check "anchors chart: the distinct-results panel" grep -q 'distinct results of 20' "$asvg"
+    check "anchors chart: in the Repeatability section" grep -q '^!\[anchors_f32\]' <<< "$sec"
+    # a file that is not the script's table: no anchors chart, a note, every other chart drawn
+    nbefore=$(ls "$t/all/charts/"*.svg | wc -l)
+    printf '%s\n' "$(head -1 "$af")" 'normal,,f32,1024,7,<b>x</b>,20,3,0x1p+0,0x1p+0,0,0,1,0x1p+0' > "$t/all/anchors/anchors.csv"
+    bash "$src/plots/render.sh" -q "$t/all"
+    check "anchors chart: a planted anchors.csv drawn nowhere, the other charts drawn" \
+      bash -c "[ ! -e '$asvg' ] && [ \$(ls '$t/all/charts/'*.svg | wc -l) = $((nbefore - 1)) ] && grep -q 'not the table study_anchors.py writes' '$t/all/charts/notes.txt' && ! grep -q '<b>' '$t/all/charts/notes.txt'"
+  fi
+  rm -r "$t/all/anchors"
+fi
+
 # ---- run --param K=V: dataset parameters for every dataset that has K, kept for --resume -----
 "$bin" run accuracy-vs-n --preset tiny --backend cpu --datasets normal --dtype f32 --variants serial \
   --param mean=1000 -o "$t/pm" -q 2> "$t/pm.err"

@@ -241,6 +241,8 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
         {"tradeoff", "Accuracy vs throughput (one point per variant)"},
+        {"anchors", "The frameworks' sums of the study's inputs: each framework's largest error over the "
+                    "repetitions (open triangles at the bottom: error 0) and its distinct results (1: repeatable)"},
         {"launch_map", "Launch configurations: throughput maps (best cell ringed)"},
         {"launch_err", "Launch configurations: error against block size and accumulators"},
         {"launch_gbps", "Launch configurations: throughput against block size and accumulators"},
