@@ -456,7 +456,8 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 # says so); kr (kr1), the rows of the tallest panel's key in two columns (in one). A panel without one finite
 # non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
 # line per panel) for a note.
-# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>-<tab>u",
+# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>XS<tab>u" (XS:
+# the sweep's sizes, comma-separated, where a series is not to be joined across a missing one; or -),
 # output lines "DIR<tab>assignments".
 panels_all() { # bounds(0|1)
   awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" -v cols="$tmp/colours" '
@@ -464,16 +465,26 @@ panels_all() { # bounds(0|1)
             while ((getline l < cols) > 0) { split(l, a, " "); cix[a[1]] = a[2] }
             while ((getline l < vars) > 0) vo[++nvo] = l
             np = split("ladder accuracy anchors", pname, " ") }
-    { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
+    # a size of the sweep (the second field: its list, or "-") that lies strictly between x0 and x1
+    function gap(x0, x1,   k) { for (k = 1; k <= nxs; k++) if (xs[k] + 0 > x0 + 0 && xs[k] + 0 < x1 + 0) return 1; return 0 }
+    # series v of the chart rewritten: an empty line (gnuplot ends the line and the band there)
+    # where the sweep has a size the series has no point at
+    function writeser(f, v,   j, b, px) { px = ""
+      for (j = 1; j <= nLL[v]; j++) { split(LL[v, j], b, " "); if (px != "" && gap(px, b[1])) print "" > f; print LL[v, j] > f; px = b[1] }
+      close(f) }
+    { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""; nxs = ($2 == "-") ? 0 : split($2, xs, ",")
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
       split("", seen); split("", NBa); split("", sidx); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
       for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
+        hasgap = 0
         while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body a[1] " " a[2] "\n"; LL[v, n] = l
+          if (n > 1 && nxs && gap(px, a[1])) hasgap = 1; px = a[1]
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
           for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
             y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
         close(f); nLL[v] = n; if (!n) continue
+        if (hasgap) writeser(f, v)
         p = pan[v]; if (p == "") p = "anchors"
         S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1; sidx[p, v] = cnt[p]
         # series drawn as the same line (equal medians; the 16-bit formats: every variant
@@ -507,8 +518,8 @@ panels_all() { # bounds(0|1)
             if (b[3] != "NaN" && (mn == "NaN" || b[3] + 0 < mn + 0)) mn = b[3]
             if (b[4] != "NaN" && (mx == "NaN" || b[4] + 0 > mx + 0)) mx = b[4] }
           a[3] = mn; a[4] = mx; l = a[1]; for (r = 2; r <= m; r++) l = l " " a[r]
-          print l > f }
-        close(f) }
+          LL[v, j] = l }
+        writeser(f, v) }
       ngl = 0
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
       ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; kr1 = 1; printf "%s\t", dir
@@ -529,7 +540,11 @@ panels_all() { # bounds(0|1)
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
-        e = cnt[p] - kdrop[p] + ng[p] + 4; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
+        # the entries of the key: the series of the panel (equal ones merged) and bound lines; the last panel
+        # also holds u, and at most 4 of the probabilistic bound, the line at 1, u cond, error 0 and
+        # non-finite (added below)
+        e = cnt[p] - kdrop[p] + ng[p]; elast = e; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
+      e = elast + 5; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e
       close(dir "/empty"); close(dir "/exactonly")
       printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; kr1=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, kr1, xlo, xhi }'
 }
@@ -666,9 +681,14 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
   local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv nexact=0
-  local -A PV=()
+  local -A PV=() XS=()
+  # accuracy-vs-n: the sizes the sweep ran per dtype (a series without a point at one of them is
+  # not joined across it)
+  if [ "$xcol" = n ]; then
+    while read -r e d pv; do [ "$e" != "$exp" ] || XS[$e $d]=${XS[$e $d]:+${XS[$e $d]},}$pv; done < "$tmp/sizes"
+  fi
   while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
-    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t-\t%s\n' "$src/$g.d" "$u"; done < "$src/meta" | panels_all 1)
+    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t%s\t%s\n' "$src/$g.d" "${XS[$exp $dt]:--}" "$u"; done < "$src/meta" | panels_all 1)
   while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do
     out=$src/$g.d
     read_series "$out"
@@ -687,6 +707,12 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
       done < "$out/empty"
     fi
     [ ! -s "$out/exactonly" ] || nexact=$((nexact + 1))
+    # one x with a finite error (accuracy-vs-n of a 16-bit format whose larger sums overflow): a
+    # line chart of one point per variant says nothing the table does not
+    if [[ $pv =~ xmin=([^;]*)\;\ xmax=([^;]*) ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]; then
+      note "$stem: finite errors at one $xcol only (${BASH_REMATCH[1]}; $nonfin rows with a non-finite exact result or parameter): no chart (the report's table gives them)"
+      continue
+    fi
     if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
@@ -862,7 +888,7 @@ if [ ! -s "$src/groups" ]; then
 else
   while read -r dt; do
     read_series "$src/$dt.d"
-    pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
+    pv=$(printf '%s\t-\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1"
     if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"

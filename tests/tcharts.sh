@@ -215,6 +215,20 @@ if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_uniform__f64.svg"
 fi
 
+# ---- gaps and single points (the H200 study's f16 rows: sorted-inc has no finite exact sum at
+# 2^14, log-uniform has finite errors at 2^14 only) -----------------------------------------
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
+  mkdir -p "$t/gap"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && ($2 == "sorted-inc" || $2 == "log-uniform") && $4 == "f16")' > "$t/gap/results.csv"
+  bash "$src/plots/render.sh" -q "$t/gap"
+  gsvg=$t/gap/charts/error_vs_n_sorted-inc__f16.svg
+  # atomic-thread's path: its key sample and two pieces (2^10-2^12, 2^16-2^18), not one line across the missing 2^14
+  nm=$(awk '/<title>atomic-thread<\/title>/{f=1} f && /<path stroke/{print; exit}' "$gsvg" | grep -o 'M' | wc -l)
+  check "a series is not joined across a size of the sweep it has no point at ($nm moves)" test "$nm" -ge 3
+  check "a chart of one size with finite errors: not drawn, a note says so" \
+    bash -c "[ ! -e '$t/gap/charts/error_vs_n_log-uniform__f16.svg' ] && grep -q 'log-uniform__f16: finite errors at one n only' '$t/gap/charts/notes.txt'"
+fi
+
 # ---- distribution charts: x tick labels apart (1e15-ulp offsets of ill-conditioned float64) -----
 if [ "$have_gp" = 1 ] && [ -n "$mstudy" ] && [ -f "$mstudy/distribution.csv.gz" ]; then
   mkdir -p "$t/dist"
