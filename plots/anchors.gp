@@ -1,6 +1,6 @@
 # anchors.gp: the frameworks' sums of a study's inputs (DIR/anchors/anchors.csv, study_anchors.py):
 # per input (x, categorical) and framework, the largest error over the repetitions in ulps of the
-# exact sum (upper panel, log scale; error 0 an open triangle at the bottom edge, a non-finite
+# exact sum (upper panel, log scale; error 0 a filled triangle pointing down at the bottom edge, as in the error charts, a non-finite
 # result a cross at the top edge) and the distinct results of the repetitions (lower panel: 1 is
 # repeatable). A framework's points sit side by side around their input.
 # Inputs (gnuplot -e): datadir (fw_K.dat: a header line with the framework's name, then lines
@@ -30,9 +30,9 @@ do for [term = 1:nterm] {
   set ylabel "largest error (ulps of the exact sum)"
   set key at screen 0.5, screen (KH - 5) / H center top horizontal maxrows 3 font ",9" samplen 1.5 spacing 1.0 width 1 box lc rgb "#bbbbbb"
   plot for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 > 0 ? $2 : NaN) with points pt ptype(word(pl,f)) ps 1.2 lw 1.5 lc rgb col(word(cl,f)) title columnheader(1), \
-       for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 == 0 ? zmark : NaN) with points pt 10 ps 1.1 lc rgb col(word(cl,f)) notitle, \
+       for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 == 0 ? zmark : NaN) with points pt 11 ps 1.1 lc rgb col(word(cl,f)) notitle, \
        for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 < 0 ? nfmark : NaN) with points pt 2 ps 1.3 lw 2 lc rgb col(word(cl,f)) notitle, \
-       NaN with points pt 10 ps 1.1 lc rgb '#000000' title 'error 0 (exact)'
+       NaN with points pt 11 ps 1.1 lc rgb '#000000' title 'error 0 (exact)'
   # lower: distinct results of the repetitions
   set tmargin at screen 1 - (TOPB + PH + RG) / H; set bmargin at screen 1 - (TOPB + PH + RG + RH) / H
   unset logscale y; set format y "%.0f"

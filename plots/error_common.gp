@@ -78,7 +78,7 @@ do for [term = 1:nterm] {
     BOP = NBD > 4 ? 0.72 / NBD : 0.18
     BOP = BOP < 0.05 ? 0.05 : BOP
     BAND = band ? "for [i=1:words(S)] (word(NBW,i) eq '0' ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:($3 > 0 ? $3 : ymin):($4 > 0 ? $4 : ymin) with filledcurves fs transparent solid ".sprintf("%.3f", BOP)." noborder lc rgb col(word(C,i)) notitle, " : ""
-    # exact zeros (median 0) and non-finite results: the variant's colour, open triangles down
+    # exact zeros (median 0) and non-finite results: the variant's colour, filled triangles down
     # at the bottom edge, crosses at the top edge (one key entry each, in the last panel)
     MARK = "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($5 > 0 ? zmark : NaN) with points pt 11 ps 1.3 lc rgb col(word(C,i)) notitle, ". \
            "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($6 > 0 ? nfmark : NaN) with points pt 2 ps 1.4 lw 2 lc rgb col(word(C,i)) notitle, "
