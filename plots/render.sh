@@ -933,7 +933,23 @@ else
     awk -v order="$names" 'BEGIN { n = split(order, o, " ") } { row[$3] = $0 }
       END { for (i = 1; i <= n; i++) print row[o[i]] }' "$src/$dt.points" > "$src/$dt.points.o"
     mv "$src/$dt.points.o" "$src/$dt.points"
-    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
+    # points drawn over each other (within 0.04 of a decade on both axes, about the size of a
+    # marker): each such cluster numbered beside its rightmost point, the number and the
+    # cluster's variants in the key (names beside the points ran into each other)
+    awk 'function lg(v) { return log(v > 0 ? v : 1e-300) / log(10) }
+      { n++; x[n] = lg($1); y[n] = lg($2); gx[n] = $1; gy[n] = $2; nm[n] = $3; c[n] = n }
+      END { do { ch = 0
+              for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+                if (c[i] != c[j] && (x[i] - x[j])^2 < 0.0016 && (y[i] - y[j])^2 < 0.0016) { a = c[i] < c[j] ? c[i] : c[j]; c[i] = a; c[j] = a; ch = 1 }
+            } while (ch)
+            for (i = 1; i <= n; i++) { k = c[i]; cnt[k]++; lab[k] = lab[k] (lab[k] == "" ? "" : ", ") nm[i]
+              if (!(k in mx) || gx[i] > mx[k]) mx[k] = gx[i]; sy[k] += y[i] }
+            for (i = 1; i <= n; i++) { k = c[i]; if (cnt[k] < 2 || (k in num)) continue; num[k] = ++m
+              printf "%s %.6g \"(%d)\"\n", mx[k], 10 ^ (sy[k] / cnt[k]), m > out
+              printf "%s\047(%d) %s\047", (m > 1 ? " " : ""), m, lab[k] } }' out="$src/$dt.labels" \
+      "$src/$dt.points" > "$src/$dt.clusters" || write_fail "the scratch folder $tmp"
+    clusters=""; [ ! -s "$src/$dt.clusters" ] || IFS= read -r clusters < "$src/$dt.clusters" || :   # (one line, no newline)
+    gp tradeoff.gp "tradeoff_$dt" "labels='$src/$dt.labels'; clusters=\"$clusters\"; data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
 

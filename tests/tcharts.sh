@@ -215,6 +215,20 @@ if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_uniform__f64.svg"
 fi
 
+# ---- tradeoff: points drawn over each other numbered, the key naming each cluster (the H200
+# study's f32 rows: kahan, fp64-acc, superacc and reproducible at one spot) ---------------------
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
+  mkdir -p "$t/to"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || $1 == "tradeoff"' > "$t/to/results.csv"
+  bash "$src/plots/render.sh" -q "$t/to"
+  tsv=$t/to/charts/tradeoff_f32.svg
+  ncl=$(grep -c '<title>([0-9]*) [a-z]' "$tsv")
+  check "tradeoff: clusters of points drawn over each other named in the key ($ncl)" \
+    bash -c "[ $ncl -ge 1 ] && grep -q '<title>drawn over each other</title>' '$tsv' && grep -q '<title>([0-9]) [^<]*superacc[^<]*reproducible' '$tsv'"
+  check "tradeoff: each cluster numbered beside its points" \
+    test "$(grep -c '<tspan[^>]*>([0-9]*)</tspan>' "$tsv")" = "$ncl"
+fi
+
 # ---- gaps and single points (the H200 study's f16 rows: sorted-inc has no finite exact sum at
 # 2^14, log-uniform has finite errors at 2^14 only) -----------------------------------------
 if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
