@@ -273,20 +273,26 @@ def offscale(path, rat):
     return bad
 
 
-def lines_of(svg):
-    """The distinct vertex lists (in the plot areas) of the series lines."""
+NOT_SERIES = ("bound", "u = ", "probabilistic", "error 0", "non-finite", "relative error 1")
+
+
+def series_lines(svg, untitled=False):
+    """(title, colour, vertices in the plot areas) of each series line, in drawing order; the plots
+    without a key entry (gnuplot_plot_N) too when untitled."""
     ar = areas(svg)
-    out = set()
     for m in GROUP.finditer(svg):
         st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
-        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite", "relative error 1")):
+        if not st or m.group(1).startswith(NOT_SERIES) or (not untitled and m.group(1).startswith("gnuplot_plot")):
             continue
         pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
                     if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
                            for x0, t, x1, b in ar))
-        if len(pts) >= 2:
-            out.add(pts)
-    return out
+        yield m.group(1), st.group(1).replace(" ", ""), pts
+
+
+def lines_of(svg):
+    """The distinct vertex lists (in the plot areas) of the series lines."""
+    return {pts for _, _, pts in series_lines(svg) if len(pts) >= 2}
 
 
 def bandcount(path):
@@ -308,18 +314,12 @@ def bands_distinct(path):
         bad += fail("%s: %d of %d bands repeat another's outline" % (path, dup, len(polys)))
     svg = load(path)
     # series whose lines coincide (the same vertices in the plot areas): only the last is seen
-    ar = areas(svg)
+    # (series without a key entry too: equal series share the last one's)
     last, hidden = {}, set()
-    for m in GROUP.finditer(svg):
-        st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
-        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite")):
-            continue
-        pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
-                    if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
-                           for x0, t, x1, b in ar))
+    for _, colour, pts in series_lines(svg, untitled=True):
         if pts in last:
             hidden.add(last[pts])
-        last[pts] = st.group(1).replace(" ", "")
+        last[pts] = colour
     seen = set(last.values())
     for m in re.finditer(r"<polygon fill = '(rgb\([^)]*\))' fill-opacity", svg):
         c = m.group(1).replace(" ", "")
@@ -337,17 +337,10 @@ def keymerge(path):
     them: the last one's (its line is the one seen, so the entry's colour is the colour on top), naming
     the others ("A = B", "A +K equal", "A = all N (equal results)"); at least one such group."""
     svg = load(path)
-    ar = areas(svg)
     groups = {}
-    for m in GROUP.finditer(svg):
-        st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
-        if not st or m.group(1).startswith(("bound", "u = ", "probabilistic", "error 0", "non-finite", "relative error 1")):
-            continue
-        pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
-                    if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
-                           for x0, t, x1, b in ar))
+    for title, colour, pts in series_lines(svg, untitled=True):
         if len(pts) >= 2:
-            groups.setdefault(pts, []).append((m.group(1), st.group(1).replace(" ", "")))
+            groups.setdefault(pts, []).append((title, colour))
     bad = n = 0
     for members in groups.values():
         if len(members) < 2:
