@@ -5,7 +5,7 @@
 # unit roundoff u (dotted), exact zeros and non-finite results as markers at the bottom and top
 # edges (no floor line), the key in two columns below each panel. One y range for all panels,
 # fitted to the data; bounds beyond it are clipped at the edge and their key entry says how far.
-# Inputs (gnuplot -e): datadir, np, per panel p: tP, sP, cP, bP, bcP; ymin, ymax, kr, u,
+# Inputs (gnuplot -e): datadir, np, per panel p: tP, sP, cP, kP, bP, bcP; ymin, ymax, kr, u,
 # haszero, hasnf, ttl, xlab, ylab, xlog, guide (1: draw u*x, the first-order error of a correctly
 # rounded sum of a cond-x input), prob (1: DATADIR/_prob.bnd, the probabilistic bound sqrt(n) u cond
 # of Higham & Mary 2019, drawn beside the worst-case ones), clip (1: errors past 1 drawn at 1,
@@ -55,6 +55,9 @@ do for [term = 1:nterm] {
     S = value('s'.p); C = value('c'.p); B = value('b'.p); BC = value('bc'.p)
     # (nbP: 0 for a series whose data repeats an earlier one of the panel: its band not drawn again)
     NBW = exists('nb'.p) ? value('nb'.p) : ""
+    # (kP: per series its key entry, quoted words; "-" for a series drawn as the same line as a
+    # later one of the panel: that one's entry names them all)
+    KW = exists('k'.p) ? value('k'.p) : S
     set lmargin at screen px0(p, W); set rmargin at screen px1(p, W)
     set tmargin at screen 1 - TOPB / H; set bmargin at screen 1 - (TOPB + PH) / H
     # (key font 8 on screen: at 9 a long bound label, e.g. "bound: smem-interleaved +2 (to 3e-02)",
@@ -75,11 +78,11 @@ do for [term = 1:nterm] {
     BOP = NBD > 4 ? 0.72 / NBD : 0.18
     BOP = BOP < 0.05 ? 0.05 : BOP
     BAND = band ? "for [i=1:words(S)] (word(NBW,i) eq '0' ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:($3 > 0 ? $3 : ymin):($4 > 0 ? $4 : ymin) with filledcurves fs transparent solid ".sprintf("%.3f", BOP)." noborder lc rgb col(word(C,i)) notitle, " : ""
-    # exact zeros (median 0) and non-finite results: the variant's colour, open triangles down
+    # exact zeros (median 0) and non-finite results: the variant's colour, filled triangles down
     # at the bottom edge, crosses at the top edge (one key entry each, in the last panel)
     MARK = "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($5 > 0 ? zmark : NaN) with points pt 11 ps 1.3 lc rgb col(word(C,i)) notitle, ". \
            "for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:($6 > 0 ? nfmark : NaN) with points pt 2 ps 1.4 lw 2 lc rgb col(word(C,i)) notitle, "
-    eval "plot ".BAND.MARK."for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title word(S,i), ".BND. \
+    eval "plot ".BAND.MARK."for [i=1:words(S)] datadir.'/'.word(S,i).'.dat' using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title (word(KW,i) eq '-' ? '' : word(KW,i)), ".BND. \
          "u with lines dt 3 lw 2 lc rgb '#000000' title (last ? sprintf('u = %.3g (unit roundoff)', u) : ''), ". \
          (prob ? "datadir.'/_prob.bnd' using 1:2 with lines dt 5 lw 1.5 lc rgb '#555555' title (last ? 'probabilistic bound √n·u·cond' : ''), " : ""). \
          (clip ? "1 with lines dt 1 lw 1 lc rgb '#999999' title (last ? 'relative error 1 (larger errors drawn at 1)' : ''), " : ""). \

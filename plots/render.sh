@@ -117,13 +117,14 @@ done
 # check_csv SRC DST NAMES OPTNAMES NUMS INTS TEXTS: reads SRC (RFC 4180: quoted fields, "" for a
 # quote), checks every row's field count and the named columns (NAMES: required names;
 # OPTNAMES: names or empty; NUMS: numbers or empty; INTS: unsigned integers, required; TEXTS:
-# names that may hold spaces), and writes DST: the same rows with plain comma-separated fields
+# names that may hold spaces; LABELS, optional: framework names as study_anchors.py writes them,
+# letters, digits, spaces and . _ : = + ; ( ) , / -, at most 120), and writes DST: the same rows with plain comma-separated fields
 # (a comma or quote inside an unchecked field, e.g. a note, becomes ';' or '), which the
 # extractors split with -F, without shifting columns. A bad field: one line naming the file,
-# line and field; exit 2.
+# line and field; exit 2 (with csv_soft=1: check_csv returns 1, the caller says so).
 check_csv() {
   local msg rc=0
-  msg=$(awk -v src="$1" -v dst="$2" -v names="$3" -v onames="$4" -v nums="$5" -v ints="$6" -v texts="$7" '
+  msg=$(awk -v src="$1" -v dst="$2" -v names="$3" -v onames="$4" -v nums="$5" -v ints="$6" -v texts="$7" -v labels="${8:-}" '
     function fail(what) { printf "render.sh: %s:%d: %s\n", src, FNR, what; bad = 1; exit 3 }
     function show(s,   t) { t = s; gsub(/[^ -~]/, "?", t); if (length(t) > 48) t = substr(t, 1, 45) "..."; return "\047" t "\047" }
     function csvsplit(line, f,   n, i, ch, q, v, L) {
@@ -136,7 +137,7 @@ check_csv() {
         else v = v ch }
       if (q) fail("a quoted field is not closed")
       f[++n] = v; return n }
-    BEGIN { kinds["name"] = names; kinds["oname"] = onames; kinds["num"] = nums; kinds["int"] = ints; kinds["text"] = texts
+    BEGIN { kinds["name"] = names; kinds["oname"] = onames; kinds["num"] = nums; kinds["int"] = ints; kinds["text"] = texts; kinds["label"] = labels
       NUM = "^[-+]?(([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?|0[xX]([0-9a-fA-F]+[.]?[0-9a-fA-F]*|[.][0-9a-fA-F]+)[pP][-+]?[0-9]+|[iI][nN][fF]([iI][nN][iI][tT][yY])?|[nN][aA][nN])$" }
     { sub(/\r$/, "") }
     /^#/ || $0 == "" { next }
@@ -150,6 +151,8 @@ check_csv() {
         if (k == "num") { if (v != "" && v !~ NUM) fail("field \047" H[i] "\047: " show(v) " is not a number") }
         else if (k == "int") { if (v !~ /^[0-9]+$/ || length(v) > 20) fail("field \047" H[i] "\047: " show(v) " is not an unsigned integer") }
         else if (k == "oname" && v == "") {}
+        else if (k == "label") { if (length(v) > 120 || v !~ /^[A-Za-z0-9][A-Za-z0-9._:=+;(),\/ -]*$/)
+          fail("field \047" H[i] "\047: " show(v) " is not a framework name (a letter or digit, then letters, digits, spaces and . _ : = + ; ( ) , / -; at most 120 characters)") }
         else if (length(v) > 64 || v !~ (k == "text" ? "^[A-Za-z0-9][A-Za-z0-9._:=+ -]*$" : "^[A-Za-z0-9][A-Za-z0-9._:=+-]*$"))
           fail("field \047" H[i] "\047: " show(v) " is not a valid name (a letter or digit, then letters, digits and . _ : = + -" (k == "text" ? " or spaces" : "") "; at most 64 characters)") }
       line = ""
@@ -159,7 +162,8 @@ check_csv() {
     END { if (bad) exit 3; if (close(dst) < 0) exit 4 }' "$1" 2>/dev/null) || rc=$?
   case $rc in
     0) ;;
-    3) said=1; printf '%s\n' "$msg" >&2; exit 2 ;;
+    3) if [ "${csv_soft:-0}" = 1 ]; then return 1; fi
+       said=1; printf '%s\n' "$msg" >&2; exit 2 ;;
     *) write_fail "the scratch folder $tmp" ;;
   esac
 }
@@ -241,6 +245,7 @@ gp() { # script out-stem gnuplot-assignments...
                         w=$((110 + 560 * np)); h=$((700 + 15 * kr)) ;;
     distribution.gp) local -a sw=($series); np=${#sw[@]}; w=$((110 + 560 * np)); h=560 ;;
     tightness.gp) w=1100; h=760 ;;
+    anchors.gp) w=1300; h=820 ;;
     tradeoff.gp) w=1280; h=760 ;;
     ranks.gp) w=1500; h=620 ;;
     *) w=1100; h=620 ;;
@@ -451,7 +456,8 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 # says so); kr (kr1), the rows of the tallest panel's key in two columns (in one). A panel without one finite
 # non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
 # line per panel) for a note.
-# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>-<tab>u",
+# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>XS<tab>u" (XS:
+# the sweep's sizes, comma-separated, where a series is not to be joined across a missing one; or -),
 # output lines "DIR<tab>assignments".
 panels_all() { # bounds(0|1)
   awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" -v cols="$tmp/colours" '
@@ -459,18 +465,28 @@ panels_all() { # bounds(0|1)
             while ((getline l < cols) > 0) { split(l, a, " "); cix[a[1]] = a[2] }
             while ((getline l < vars) > 0) vo[++nvo] = l
             np = split("ladder accuracy anchors", pname, " ") }
-    { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""
+    # a size of the sweep (the second field: its list, or "-") that lies strictly between x0 and x1
+    function gap(x0, x1,   k) { for (k = 1; k <= nxs; k++) if (xs[k] + 0 > x0 + 0 && xs[k] + 0 < x1 + 0) return 1; return 0 }
+    # series v of the chart rewritten: an empty line (gnuplot ends the line and the band there)
+    # where the sweep has a size the series has no point at
+    function writeser(f, v,   j, b, px) { px = ""
+      for (j = 1; j <= nLL[v]; j++) { split(LL[v, j], b, " "); if (px != "" && gap(px, b[1])) print "" > f; print LL[v, j] > f; px = b[1] }
+      close(f) }
+    { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""; nxs = ($2 == "-") ? 0 : split($2, xs, ",")
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
-      split("", seen); split("", NBa); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
+      split("", seen); split("", NBa); split("", sidx); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
       for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
+        hasgap = 0
         while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body a[1] " " a[2] "\n"; LL[v, n] = l
+          if (n > 1 && nxs && gap(px, a[1])) hasgap = 1; px = a[1]
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
           for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
             y = a[j] + 0; nz = 1; if (lo == "" || y < lo) lo = y; if (hi == "" || y > hi) hi = y } }
         close(f); nLL[v] = n; if (!n) continue
+        if (hasgap) writeser(f, v)
         p = pan[v]; if (p == "") p = "anchors"
-        S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1
+        S[p] = S[p] " " v; C[p] = C[p] " " ci; cnt[p]++; if (nz) any[p] = 1; sidx[p, v] = cnt[p]
         # series drawn as the same line (equal medians; the 16-bit formats: every variant
         # accumulating in float gives the same results) share one band: a dozen translucent bands
         # stacked were opaque and hid the panel. The last of them keeps it (its line is drawn over
@@ -483,16 +499,27 @@ panels_all() { # bounds(0|1)
           close(bf); nb[v] = k
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
                    gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
-      # the kept series of a group of equal lines: its band (columns 3, 4) over the whole group
+      # the kept series of a group of equal lines: its band (columns 3, 4) over the whole group,
+      # and one key entry for the group (KL: per panel and series, the entry, or "-" for none):
+      # the line seen is the last one, so the entry shows its colour and names it first; "all N"
+      # when the group is the whole panel, else the names joined by "=" where they fit in a
+      # column of the key (40 characters), else the last name and how many others
+      split("", KL); split("", kdrop)
       for (gq = 1; gq <= ngl; gq++) { gk = GL[gq]; nm = split(gmem[gk], mem, " "); if (nm < 2) continue
-        v = glast[gk]; f = dir "/" v ".dat"
+        split(gk, gkp, SUBSEP); pp = gkp[1]; v = glast[gk]
+        lab = v; for (r = 1; r < nm; r++) lab = lab " = " mem[r]
+        if (nm == cnt[pp] && nm > 2) lab = v " = all " nm " (equal results)"
+        else if (length(lab) > 40) lab = v " +" (nm - 1) " equal"
+        for (r = 1; r < nm; r++) KL[pp, sidx[pp, mem[r]]] = "-"
+        KL[pp, sidx[pp, v]] = lab; kdrop[pp] += nm - 1
+        f = dir "/" v ".dat"
         for (j = 1; j <= nLL[v]; j++) { m = split(LL[v, j], a, " "); mn = a[3]; mx = a[4]
           for (r = 1; r < nm; r++) { split(LL[mem[r], j], b, " ")
             if (b[3] != "NaN" && (mn == "NaN" || b[3] + 0 < mn + 0)) mn = b[3]
             if (b[4] != "NaN" && (mx == "NaN" || b[4] + 0 > mx + 0)) mx = b[4] }
           a[3] = mn; a[4] = mx; l = a[1]; for (r = 2; r <= m; r++) l = l " " a[r]
-          print l > f }
-        close(f) }
+          LL[v, j] = l }
+        writeser(f, v) }
       ngl = 0
       if (u + 0 > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
       ymin = lo / 4; ymax = hi * 40; k = 0; kr = 1; kr1 = 1; printf "%s\t", dir
@@ -500,8 +527,10 @@ panels_all() { # bounds(0|1)
         if (wantb && !any[p]) { print p ":" S[p] > (dir "/empty"); continue }
         # a panel of the reference alone (the CPU backend has no anchor but `exact`): nothing to compare
         if (wantb && S[p] == " exact") { print p > (dir "/exactonly"); continue }
-        nbs = ""; for (q2 = 1; q2 <= cnt[p]; q2++) nbs = nbs (q2 > 1 ? " " : "") NBa[p, q2]
-        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, nbs
+        nbs = ""; kls = ""; m = split(substr(S[p], 2), sv, " ")
+        for (q2 = 1; q2 <= cnt[p]; q2++) { nbs = nbs (q2 > 1 ? " " : "") NBa[p, q2]
+          kls = kls (q2 > 1 ? " " : "") "\047" ((p, q2) in KL ? KL[p, q2] : sv[q2]) "\047" }
+        k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; k%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, nbs, k, kls
         bs = ""; bc = ""
         for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
           for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
@@ -511,7 +540,11 @@ panels_all() { # bounds(0|1)
           for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
-        e = cnt[p] + ng[p] + 4; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
+        # the entries of the key: the series of the panel (equal ones merged) and bound lines; the last panel
+        # also holds u, and at most 4 of the probabilistic bound, the line at 1, u cond, error 0 and
+        # non-finite (added below)
+        e = cnt[p] - kdrop[p] + ng[p]; elast = e; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e }
+      e = elast + 5; if (int((e + 1) / 2) > kr) kr = int((e + 1) / 2); if (e > kr1) kr1 = e
       close(dir "/empty"); close(dir "/exactonly")
       printf "np=%d; ymin=%.6g; ymax=%.6g; kr=%d; kr1=%d; xmin=%.6g; xmax=%.6g\n", k, ymin, ymax, kr, kr1, xlo, xhi }'
 }
@@ -648,9 +681,14 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
   local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv nexact=0
-  local -A PV=()
+  local -A PV=() XS=()
+  # accuracy-vs-n: the sizes the sweep ran per dtype (a series without a point at one of them is
+  # not joined across it)
+  if [ "$xcol" = n ]; then
+    while read -r e d pv; do [ "$e" != "$exp" ] || XS[$e $d]=${XS[$e $d]:+${XS[$e $d]},}$pv; done < "$tmp/sizes"
+  fi
   while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
-    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t-\t%s\n' "$src/$g.d" "$u"; done < "$src/meta" | panels_all 1)
+    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t%s\t%s\n' "$src/$g.d" "${XS[$exp $dt]:--}" "$u"; done < "$src/meta" | panels_all 1)
   while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do
     out=$src/$g.d
     read_series "$out"
@@ -669,6 +707,12 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
       done < "$out/empty"
     fi
     [ ! -s "$out/exactonly" ] || nexact=$((nexact + 1))
+    # one x with a finite error (accuracy-vs-n of a 16-bit format whose larger sums overflow): a
+    # line chart of one point per variant says nothing the table does not
+    if [[ $pv =~ xmin=([^;]*)\;\ xmax=([^;]*) ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]; then
+      note "$stem: finite errors at one $xcol only (${BASH_REMATCH[1]}; $nonfin rows with a non-finite exact result or parameter): no chart (the report's table gives them)"
+      continue
+    fi
     if [ "$nzs" -gt 0 ] && [ "$nrel" -eq 0 ]; then ylab="|result - S| / sum|x|   (exact sum S = 0)"
     elif [ "$nzs" -gt 0 ]; then ylab="relative error |result - S| / |S|   (|result - S| / sum|x| where S = 0)"
     else ylab="relative error |result - S| / |S|"; fi
@@ -689,8 +733,9 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
 # throughput vs n: per dtype, every GPU variant's GB/s by n.
 extract_tp() {
   local src=$tmp/tp; mkdir -p "$src"
-  SL_DIRLIST=$src/dirs awk -F, -v out="$src" -v vars="$tmp/vars" "$awk_put"'
-    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l }
+  SL_DIRLIST=$src/dirs awk -F, -v out="$src" -v vars="$tmp/vars" -v fam="$tmp/fam" "$awk_put"'
+    BEGIN { while ((getline l < vars) > 0) vo[++nvo] = l
+            while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] } }
     NR==1 { for (i=1;i<=NF;i++) c[$i]=i; next }
     index($0, "throughput-vs-n,") != 1 { next }
     $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
@@ -699,13 +744,24 @@ extract_tp() {
       put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1
       if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
     # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
-    # log scale hides it): VARIANT.rat lines "n ratio", the range in DTYPE.d/ratio ("lo hi"; none
-    # without CUB rows)
+    # log scale hides it): VARIANT.rat lines "n ratio x row", the range in DTYPE.d/ratio ("lo hi";
+    # none without CUB rows). x and row place the marker of a ratio off the panel'"'"'s scale (below
+    # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
+    # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
+    # last n, so none falls off the axis), rows stacked from the edge inwards.
     END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs "\n" out "/" order[k] ".d"
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
-        r = gb[g, v, n] / gb[g, "cub", n]; put(out "/" g ".d/" v ".rat", n, n " " r)
+        r = gb[g, v, n] / gb[g, "cub", n]; R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
+        if (r < 0.5 || r > 1.5) { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); offv[K, v] = 1; offn[K]++ }
         if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
+      for (i = 1; i <= nr; i++) { if (!(i in R)) continue; split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]; r = R[i]
+        x = n; row = 0
+        if (r < 0.5 || r > 1.5) { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); slot = 0
+          for (j = 1; j <= nvo && vo[j] != v; j++) if ((K, vo[j]) in offv) slot++
+          row = int(slot / 4); col = slot % 4; m = offn[K] - 4 * row; if (m > 4) m = 4
+          x = n * 2 ^ (((n + 0 == nmax[g]) ? col - (m - 1) : col - (m - 1) / 2) * 0.17) }
+        put(out "/" g ".d/" v ".rat", n, n " " r " " sprintf("%.6g", x) " " row) }
       mkdirs(dirs); put_flush(none)
       for (g in rlo) { print rlo[g], rhi[g] > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
       # the ratios off the panel scale (below 0.5 or above 1.5, throughput_vs_n.gp clamps its
@@ -832,7 +888,7 @@ if [ ! -s "$src/groups" ]; then
 else
   while read -r dt; do
     read_series "$src/$dt.d"
-    pv=$(printf '%s\t0\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
+    pv=$(printf '%s\t-\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1"
     if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
@@ -877,7 +933,23 @@ else
     awk -v order="$names" 'BEGIN { n = split(order, o, " ") } { row[$3] = $0 }
       END { for (i = 1; i <= n; i++) print row[o[i]] }' "$src/$dt.points" > "$src/$dt.points.o"
     mv "$src/$dt.points.o" "$src/$dt.points"
-    gp tradeoff.gp "tradeoff_$dt" "data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
+    # points drawn over each other (within 0.04 of a decade on both axes, about the size of a
+    # marker): each such cluster numbered beside its rightmost point, the number and the
+    # cluster's variants in the key (names beside the points ran into each other)
+    awk 'function lg(v) { return log(v > 0 ? v : 1e-300) / log(10) }
+      { n++; x[n] = lg($1); y[n] = lg($2); gx[n] = $1; gy[n] = $2; nm[n] = $3; c[n] = n }
+      END { do { ch = 0
+              for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+                if (c[i] != c[j] && (x[i] - x[j])^2 < 0.0016 && (y[i] - y[j])^2 < 0.0016) { a = c[i] < c[j] ? c[i] : c[j]; c[i] = a; c[j] = a; ch = 1 }
+            } while (ch)
+            for (i = 1; i <= n; i++) { k = c[i]; cnt[k]++; lab[k] = lab[k] (lab[k] == "" ? "" : ", ") nm[i]
+              if (!(k in mx) || gx[i] > mx[k]) mx[k] = gx[i]; sy[k] += y[i] }
+            for (i = 1; i <= n; i++) { k = c[i]; if (cnt[k] < 2 || (k in num)) continue; num[k] = ++m
+              printf "%s %.6g \"(%d)\"\n", mx[k], 10 ^ (sy[k] / cnt[k]), m > out
+              printf "%s\047(%d) %s\047", (m > 1 ? " " : ""), m, lab[k] } }' out="$src/$dt.labels" \
+      "$src/$dt.points" > "$src/$dt.clusters" || write_fail "the scratch folder $tmp"
+    clusters=""; [ ! -s "$src/$dt.clusters" ] || IFS= read -r clusters < "$src/$dt.clusters" || :   # (one line, no newline)
+    gp tradeoff.gp "tradeoff_$dt" "labels='$src/$dt.labels'; clusters=\"$clusters\"; data='$src/$dt.points'; colors='$colors'; names='$names'; fams='${fams% }'; floor=0.0009765625; haszero=$hz; xlab='$to_xlab'; ttl='tradeoff: $dt input, n = $n, one point per variant (medians over the tradeoff datasets)'; ttl2='$to_sub'"
   done < "$src/groups.$to_be"
 fi
 
@@ -1006,6 +1078,55 @@ if [ -n "$launch" ]; then
     done < <(sort "$src/bars")
   fi
   [ -s "$src/maps" ] || [ -s "$src/lines" ] || note "launch-config: launch.csv has no rows at a size to chart: skipped"
+fi
+
+# ---- anchors: the frameworks' sums of the study's inputs (DIR/anchors/anchors.csv) ----------
+# study_anchors.py's table: per input (x, in the order of the file) and framework, the largest
+# error in ulps over the repetitions (upper panel) and the number of distinct results (lower);
+# a framework's points side by side around its input. Read only from a folder and a file that
+# are not links (as the report does); the framework names reach gnuplot as column headers of
+# the data files, never as program text.
+an=$dir/anchors/anchors.csv
+if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$an" ]; then
+  src=$tmp/an; mkdir -p "$src"
+  # (a file that is not study_anchors.py's table: a note and no anchors chart, the others drawn)
+  if ! csv_soft=1 check_csv "$an" "$tmp/anchors.csv" "dataset" "" "ulps_max spread_ulps cond" "reps distinct" "" "anchor"; then
+    note "anchors: anchors/anchors.csv is not the table study_anchors.py writes (a field other than its names and numbers): no chart"
+  else
+  awk -F, -v out="$src" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { ds = $c["dataset"]; key = ds SUBSEP $c["params"] SUBSEP $c["n"]
+      if (!(key in inp)) { inp[key] = ++ni; lab[ni] = ds; nds[ds]++; if (nds[ds] > 1) lab[ni] = ds "#" nds[ds] }
+      a = $c["anchor"]; if (!(a in fw)) { fw[a] = ++nf; fname[nf] = a }
+      k = ++np; pi[k] = inp[key]; pf[k] = fw[a]; pu[k] = $c["ulps_max"]; pd[k] = $c["distinct"] + 0
+      u = pu[k] + 0; if (pu[k] !~ /inf|nan/ && u > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
+      if (pd[k] > dmax) dmax = pd[k]; if ($c["reps"] + 0 > rmax) rmax = $c["reps"] + 0 }
+    END { if (!np) exit
+      # colour and point type by framework name (common.gp indices): a colour per framework family,
+      # det=off an open and det=on a filled symbol of one shape (x64=off filled, on open), any
+      # other name hashed
+      split("numpy.sum:7:11 torch.sum(cpu;det=off):3:3 torch.sum(cpu;det=on):3:4 torch.sum(cuda;det=off):1:5 torch.sum(cuda;det=on):1:6 cupy.sum:2:12 jax.numpy.sum(f32;x64=off):4:8 jax.numpy.sum(f32;x64=on):4:7", K, " ")
+      for (j in K) { split(K[j], q, ":"); kc[q[1]] = q[2]; kp[q[1]] = q[3] }
+      for (f = 1; f <= nf; f++) { ff = out "/fw_" f ".dat"; print "\"" fname[f] "\" 0 0" > ff }
+      w = nf > 1 ? 0.7 / nf : 0
+      for (k = 1; k <= np; k++) { f = pf[k]; x = pi[k] + (f - (nf + 1) / 2) * w
+        y = pu[k]; if (y ~ /inf|nan/) y = -1; else if (y + 0 <= 0) y = 0
+        print x, y, pd[k] > (out "/fw_" f ".dat") }
+      for (f = 1; f <= nf; f++) close(out "/fw_" f ".dat")
+      cl = ""; pl = ""
+      for (f = 1; f <= nf; f++) { a = fname[f]
+        if (a in kc) { ci = kc[a]; pt = kp[a] } else { h = 0; for (i = 1; i <= length(a); i++) h = (h * 33 + index("abcdefghijklmnopqrstuvwxyz0123456789", substr(a, i, 1))) % 9973; ci = h % 28; pt = h % 13 }
+        cl = cl (f > 1 ? " " : "") ci; pl = pl (f > 1 ? " " : "") pt }
+      xt = ""; for (i = 1; i <= ni; i++) xt = xt (i > 1 ? ", " : "") "\047" lab[i] "\047 " i
+      printf "nf=%d; ni=%d; cl=\"%s\"; pl=\"%s\"; lo=%.6g; hi=%.6g; dmax=%d; rmax=%d; xt=\"%s\"\n", nf, ni, cl, pl, (lo == "" ? 0.1 : lo), (hi == "" ? 1 : hi), dmax, rmax, xt > (out "/args") }
+  ' "$tmp/anchors.csv" || write_fail "the scratch folder $tmp"
+  if [ -s "$src/args" ]; then
+    IFS= read -r aargs < "$src/args"
+    gp anchors.gp "anchors_f32" "datadir='$src'; $aargs; ttl='frameworks on the study float32 inputs, each sum repeated: largest error and distinct results'"
+  else
+    note "anchors: anchors/anchors.csv has no rows: no chart"
+  fi
+  fi
 fi
 
 # ---- ranks (sums across MPI ranks): plots/ranks.sh -----------------------------------------

@@ -4,7 +4,9 @@
 # each, for n >= 2^20, every variant's GB/s over CUB's at the same n on a linear axis (the log
 # scale above hides 0.98x against 1.0x); the key in two columns under the panels.
 # Ratios off the panel's scale (below 0.5 or above 1.5) are filled triangles at the bottom or
-# top edge pointing out, and the variant's key entry gives their range ("serial (▼0.0011x ...)").
+# top edge pointing out, and the variant's key entry gives their range ("serial (▼0.0011x ...)");
+# the variants off scale at one n are a cluster side by side (render.sh's x and row columns of
+# VARIANT.rat), not one marker drawn over the others.
 # Inputs (gnuplot -e): datadir, series (all), np, tP/sP/cP per panel, ymin, ymax, kr, hasrat,
 # rlo, rhi (the ratios' range), offs (words "variant=RANGE" of the off-scale ratios, render.sh),
 # ttl, out, pngterm, dir.
@@ -66,8 +68,8 @@ do for [term = 1:nterm] {
       plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) notitle, \
            (has("read-ceiling") ? datadir.'/read-ceiling.rat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" notitle, \
            1 with lines lw 2 lc rgb "#000000" notitle, \
-           for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:($2 < 0.5 ? rb + (rt - rb) * 0.03 : NaN) with points pt 11 ps 1.4 lc rgb col(word(C,i)) notitle, \
-           for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:($2 > 1.5 ? rt - (rt - rb) * 0.03 : NaN) with points pt 9 ps 1.4 lc rgb col(word(C,i)) notitle
+           for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using ($2 < 0.5 ? $3 : NaN):(rb + (rt - rb) * (0.04 + 0.08 * $4)) with points pt 11 ps 1.2 lc rgb col(word(C,i)) notitle, \
+           for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using ($2 > 1.5 ? $3 : NaN):(rt - (rt - rb) * (0.04 + 0.08 * $4)) with points pt 9 ps 1.2 lc rgb col(word(C,i)) notitle
       set autoscale x
     }
   }

@@ -4,7 +4,8 @@
 # the full preset's accuracy sweeps run at least 5 instances per point; from the SVGs: colours
 # by variant name equal across runs, the key outside the plot areas, markers for exact-zero and
 # non-finite results, no anchors panel holding only `exact` (tcharts_svg.py); bound tightness
-# (an ECDF of |error| / bound per variant, a planted violation counted), the probabilistic bound
+# (an ECDF of |error| / bound per variant, a planted violation counted; its table in the report: rows,
+# exact results, median, 90th percentile, max, violations), the probabilistic bound
 # in accuracy-vs-n, accuracy-vs-cond's errors past 1 drawn at 1.
 #   usage: tcharts.sh PATH/TO/sumlab [SOURCE_DIR]
 set -uo pipefail
@@ -119,6 +120,18 @@ if [ "$have_gp" = 1 ]; then
     "$t/all/results.csv" | sort -u | tr '\n' ' ')
   got=$(grep -o '<title>[^<]*</title>' "$tsvg" | sed 's/<[^>]*>//g' | grep -v '^gnuplot_plot\|^Gnuplot' | sort -u | tr '\n' ' ')
   check "tightness: one ECDF per variant with a bound ($got vs $want)" test -n "$want" -a "$got" = "$want"
+  # its table in the report: per variant rows, exact results, median, 90th percentile, max, over the
+  # bound, from the same rows (serial's recomputed here), the chart under it, a LaTeX copy
+  want=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1 ~ /^accuracy-/ && $c["status"]=="ok" && $c["variant"]=="serial" && $c["dtype"]=="f32" &&
+      $c["bound_ratio"] !~ /^$|inf|nan/ && $c["bound_abs"] !~ /^$|inf|nan/ && $c["bound_abs"]+0 > 0 && $c["exact_hex"] !~ /^$|inf|nan/ {
+      print $c["bound_ratio"]+0 }' "$t/all/results.csv" | sort -g | awk '{ v[++n] = $1; z += ($1 == 0); o += ($1 > 1) }
+      END { m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2; k = int(0.9 * n); if (k < 0.9 * n) k++
+            printf "%d %d %.3g %.3g %.3g %d\n", n, z, m, v[k], v[n], o }')
+  got=$(awk -F'|' '/^### sum, f32, \|error\| \/ bound/{f=1} f && /^\| serial \|/{ printf "%d %d %.3g %.3g %.3g %d\n", $3, $4, $5, $6, $7, $8; exit }' "$t/all/report.md")
+  check "report: tightness table, serial's row from its rows (got '$got', want '$want')" test -n "$want" -a "$got" = "$want"
+  beside=$(awk '/^### / { h = $0 } /^!\[tightness_f32\]/ { print h }' "$t/all/report.md")
+  check "report: the tightness chart under its table ($beside)" test "$beside" = "### sum, f32, |error| / bound"
+  check "report: the tightness table as LaTeX" grep -q 'serial' "$t/all/tables/bound_sum-f32-error-bound.tex"
   check "tightness: colours by variant name, as in the error chart" \
     python3 "$svgpy" colours-only "$tsvg" "$t/all/charts/error_vs_n_uniform__f32.svg"
   # a planted violation: one serial row at 5x its bound, one accuracy-vs-cond row 1e5 off
@@ -166,7 +179,7 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
       g[$c["variant"], $c["n"]] = $c["gbps"]; if (!($c["variant"] in seen)) { seen[$c["variant"]] = 1; vs[++nv] = $c["variant"] } ns[$c["n"]] = 1 }
     END { for (i = 1; i <= nv; i++) for (n in ns) { v = vs[i]; if (v == "cub" || v == "read-ceiling" || !((v, n) in g) || !(("cub", n) in g)) continue
       print v, n, g[v, n] / g["cub", n] } }' "$t/tp/results.csv" > "$t/tp/f32.rat"
-  check "throughput: ratios below 0.5 drawn as triangles at the ratio panel's edge, ranges in the key" \
+  check "throughput: ratios below 0.5 drawn as triangles at the ratio panel's edge, none over another, ranges in the key" \
     python3 "$svgpy" offscale "$svg" "$t/tp/f32.rat"
   # every GPU variant and anchor of the study: no two share a colour (cub-gpu-to-gpu, not in the
   # fixed table, hashed onto smem-sequential's green and point type)
@@ -192,9 +205,42 @@ if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
   # for them, in the colour of the line on top, over all their ranges
   check "series drawn as one line share one band, in the colour of the line seen" \
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_normal__f16.svg"
+  # and one key entry for them, in the colour of the line seen, naming the others (not 13 entries)
+  check "series drawn as one line: one key entry naming them (normal f16)" \
+    python3 "$svgpy" keymerge "$t/eq/charts/error_vs_n_normal__f16.svg"
+  check "series drawn as one line: one key entry naming them (alternating bf16)" \
+    python3 "$svgpy" keymerge "$t/eq/charts/error_vs_n_alternating__bf16.svg"
   # uniform f64: 10 distinct bands in the ladder panel, their opacities shared (10 x 0.18 hid the lines)
   check "a panel of many bands: their opacities add up to about half at most" \
     python3 "$svgpy" bands-distinct "$t/eq/charts/error_vs_n_uniform__f64.svg"
+fi
+
+# ---- tradeoff: points drawn over each other numbered, the key naming each cluster (the H200
+# study's f32 rows: kahan, fp64-acc, superacc and reproducible at one spot) ---------------------
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
+  mkdir -p "$t/to"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || $1 == "tradeoff"' > "$t/to/results.csv"
+  bash "$src/plots/render.sh" -q "$t/to"
+  tsv=$t/to/charts/tradeoff_f32.svg
+  ncl=$(grep -c '<title>([0-9]*) [a-z]' "$tsv")
+  check "tradeoff: clusters of points drawn over each other named in the key ($ncl)" \
+    bash -c "[ $ncl -ge 1 ] && grep -q '<title>drawn over each other</title>' '$tsv' && grep -q '<title>([0-9]) [^<]*superacc[^<]*reproducible' '$tsv'"
+  check "tradeoff: each cluster numbered beside its points" \
+    test "$(grep -c '<tspan[^>]*>([0-9]*)</tspan>' "$tsv")" = "$ncl"
+fi
+
+# ---- gaps and single points (the H200 study's f16 rows: sorted-inc has no finite exact sum at
+# 2^14, log-uniform has finite errors at 2^14 only) -----------------------------------------
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
+  mkdir -p "$t/gap"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && ($2 == "sorted-inc" || $2 == "log-uniform") && $4 == "f16")' > "$t/gap/results.csv"
+  bash "$src/plots/render.sh" -q "$t/gap"
+  gsvg=$t/gap/charts/error_vs_n_sorted-inc__f16.svg
+  # atomic-thread's path: its key sample and two pieces (2^10-2^12, 2^16-2^18), not one line across the missing 2^14
+  nm=$(awk '/<title>atomic-thread<\/title>/{f=1} f && /<path stroke/{print; exit}' "$gsvg" | grep -o 'M' | wc -l)
+  check "a series is not joined across a size of the sweep it has no point at ($nm moves)" test "$nm" -ge 3
+  check "a chart of one size with finite errors: not drawn, a note says so" \
+    bash -c "[ ! -e '$t/gap/charts/error_vs_n_log-uniform__f16.svg' ] && grep -q 'log-uniform__f16: finite errors at one n only' '$t/gap/charts/notes.txt'"
 fi
 
 # ---- distribution charts: x tick labels apart (1e15-ulp offsets of ill-conditioned float64) -----
@@ -233,6 +279,42 @@ if [ "$have_gp" = 1 ] && [ -s "$t/all/report.html" ]; then
     bash -c "grep -q '<style>.sg0{' '$t/all/report.html' && grep -q '<g class=\"sg' '$t/all/report.html' && ! grep -q '<g fill=\"none\" color=' '$t/all/report.html'"
   check "report.html: smaller than its SVGs together" \
     bash -c "[ \$(wc -c < '$t/all/report.html') -lt \$(cat '$t'/all/charts/*.svg | wc -c) ]"
+fi
+
+# ---- the anchors (study_anchors.py's anchors/anchors.csv; tests/data/study_anchors.csv: the
+# committed study's inputs, eight frameworks, made-up figures): tables per framework and per
+# input, and the chart of errors and distinct results ---------------------------------------
+if [ -s "$t/all/results.csv" ]; then
+  mkdir -p "$t/all/anchors"; cp "$src/tests/data/study_anchors.csv" "$t/all/anchors/anchors.csv"
+  "$bin" run --report-only -o "$t/all" -q 2> /dev/null
+  af=$src/tests/data/study_anchors.csv
+  sec=$(awk '/^## Repeatability of the frameworks/{f=1; next} /^## /{f=0} f' "$t/all/report.md")
+  nfw=$(awk -F, 'NR>1{print $6}' "$af" | sort -u | wc -l); nin=$(awk -F, 'NR>1{print $1}' "$af" | sort -u | wc -l)
+  check "anchors: a row per framework ($nfw)" test "$(grep -c '^| [a-z.]*sum[^|]* | [0-9]* | 20 |' <<< "$sec")" = "$nfw"
+  # jax.numpy.sum(f32;x64=off): inputs whose repetitions gave more than one result, and the most
+  want=$(awk -F, 'NR>1 && $6=="jax.numpy.sum(f32;x64=off)" { if ($8 > 1) k++; if ($8 > m) m = $8 } END { printf "**%d** | %d", k, m }' "$af")
+  check "anchors: jax x64=off's inputs with more than one result and most distinct ($want)" \
+    grep -qF "| jax.numpy.sum(f32;x64=off) | $nin | 20 | $want |" <<< "$sec"
+  check "anchors: a row per input ($nin), a column per framework" \
+    test "$(awk '/^### Per input/{f=1} f && /^\| [a-z]/ && !/^\| input/' <<< "$sec" | wc -l)" = "$nin" -a \
+         "$(grep '^| input |' <<< "$sec" | grep -o 'sum' | wc -l)" = "$nfw"
+  check "anchors: a cell with distinct results and spread (the fixture's uniform, jax x64=off)" \
+    grep -qE '^\| uniform \| 1 \|( [0-9.e+-]+ \|){6} [0-9.e+-]+ \(\*\*[2-9]\*\*, [0-9.e+-]+\) \|' <<< "$sec"
+  check "anchors: the tables as LaTeX" test -s "$t/all/tables/repeatability_per-framework-over-the-inputs.tex"
+  if [ "$have_gp" = 1 ]; then
+    asvg=$t/all/charts/anchors_f32.svg
+    got=$(grep -o '<title>[^<]*sum[^<]*</title>' "$asvg" | sort -u | wc -l)
+    check "anchors chart: a key entry per framework ($got of $nfw)" test "$got" = "$nfw"
+    check "anchors chart: the distinct-results panel" grep -q 'distinct results of 20' "$asvg"
+    check "anchors chart: in the Repeatability section" grep -q '^!\[anchors_f32\]' <<< "$sec"
+    # a file that is not the script's table: no anchors chart, a note, every other chart drawn
+    nbefore=$(ls "$t/all/charts/"*.svg | wc -l)
+    printf '%s\n' "$(head -1 "$af")" 'normal,,f32,1024,7,<b>x</b>,20,3,0x1p+0,0x1p+0,0,0,1,0x1p+0' > "$t/all/anchors/anchors.csv"
+    bash "$src/plots/render.sh" -q "$t/all"
+    check "anchors chart: a planted anchors.csv drawn nowhere, the other charts drawn" \
+      bash -c "[ ! -e '$asvg' ] && [ \$(ls '$t/all/charts/'*.svg | wc -l) = $((nbefore - 1)) ] && grep -q 'not the table study_anchors.py writes' '$t/all/charts/notes.txt' && ! grep -q '<b>' '$t/all/charts/notes.txt'"
+  fi
+  rm -r "$t/all/anchors"
 fi
 
 # ---- run --param K=V: dataset parameters for every dataset that has K, kept for --resume -----

@@ -11,14 +11,16 @@ non-finite results at the plot areas' bottom and top edges.
                                                one y range, and wide labels ran into the previous panel)
          tcharts_svg.py keyfont X.svg...      (key entries at most 8 pt: a 9 pt bound label ran into the
                                                next panel's key in the PNG)
-         tcharts_svg.py offscale X.svg        (throughput: every ratio-to-CUB point below 0.5 a filled
-                                               triangle at its panel's bottom edge, its variant's key
-                                               entry giving the range)
+         tcharts_svg.py offscale X.svg RAT    (throughput: every ratio-to-CUB point below 0.5 a filled
+                                               triangle at its panel's bottom edge, no two of them
+                                               overlapping, its variant's key entry giving the range)
          tcharts_svg.py bands-distinct X.svg  (no two min-max bands drawn with the same outline: series of
                                                equal data stacked a dozen translucent bands into an opaque one;
                                                per panel the bands' opacities add up to at most 0.72, or 0.05 each;
                                                of series drawn as the same line, the band has the colour of the
                                                last, the one seen on top)
+         tcharts_svg.py keymerge X.svg        (series drawn as the same line: one key entry between them, the
+                                               line seen on top, naming the others)
          tcharts_svg.py bandcount X.svg       (as many min-max bands as distinct series lines: one per line,
                                                series drawn as the same line sharing one)
          tcharts_svg.py xticks X.svg...       (x tick labels under each plot area apart by their widths, about
@@ -243,9 +245,12 @@ def offscale(path, rat):
     low = [a for a in areas(svg) if a[3] - a[1] < 250]
     if not low:
         return fail("%s: no ratio panel" % path)
-    edge = sum(1 for m in USE.finditer(svg) if m.group(1) == "gpPt10" and
-               any(x0 - 1 <= float(m.group(2)) <= x1 + 1 and bot - 15 <= float(m.group(3)) <= bot + 1
-                   for x0, _, x1, bot in low))
+    # the markers near a ratio panel's bottom edge (a cluster of rows where several variants are off
+    # scale at one n): each glyph spans +-scale around its centre
+    marks = [(float(m.group(2)), float(m.group(3)), float(m.group(4))) for m in USE.finditer(svg)
+             if m.group(1) == "gpPt10" and any(x0 - 1 <= float(m.group(2)) <= x1 + 1 and
+                                               bot - 45 <= float(m.group(3)) <= bot + 1 for x0, _, x1, bot in low)]
+    edge = len(marks)
     want, names = 0, set()
     with open(rat, encoding="utf-8") as f:
         for line in f:
@@ -258,26 +263,36 @@ def offscale(path, rat):
         bad += fail("%s: no ratio below 0.5 in %s (nothing to check)" % (path, rat))
     if edge < want:
         bad += fail("%s: %d triangles at a ratio panel's bottom edge for %d ratios below 0.5" % (path, edge, want))
+    over = [(a, b) for i, a in enumerate(marks) for b in marks[i + 1:]
+            if abs(a[0] - b[0]) < 1.6 * max(a[2], b[2]) and abs(a[1] - b[1]) < 1.6 * max(a[2], b[2])]
+    for a, b in over[:5]:
+        bad += fail("%s: off-scale markers at (%.1f, %.1f) and (%.1f, %.1f) overlap" % (path, a[0], a[1], b[0], b[1]))
     for v in sorted(names):
         if not re.search(r"<title>%s ▼[0-9.e-]+(-[0-9.e-]+)?x</title>" % re.escape(v), svg):
             bad += fail("%s: no key entry giving %s's off-scale range" % (path, v))
     return bad
 
 
-def lines_of(svg):
-    """The distinct vertex lists (in the plot areas) of the series lines."""
+NOT_SERIES = ("bound", "u = ", "probabilistic", "error 0", "non-finite", "relative error 1")
+
+
+def series_lines(svg, untitled=False):
+    """(title, colour, vertices in the plot areas) of each series line, in drawing order; the plots
+    without a key entry (gnuplot_plot_N) too when untitled."""
     ar = areas(svg)
-    out = set()
     for m in GROUP.finditer(svg):
         st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
-        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite", "relative error 1")):
+        if not st or m.group(1).startswith(NOT_SERIES) or (not untitled and m.group(1).startswith("gnuplot_plot")):
             continue
         pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
                     if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
                            for x0, t, x1, b in ar))
-        if len(pts) >= 2:
-            out.add(pts)
-    return out
+        yield m.group(1), st.group(1).replace(" ", ""), pts
+
+
+def lines_of(svg):
+    """The distinct vertex lists (in the plot areas) of the series lines."""
+    return {pts for _, _, pts in series_lines(svg) if len(pts) >= 2}
 
 
 def bandcount(path):
@@ -299,18 +314,12 @@ def bands_distinct(path):
         bad += fail("%s: %d of %d bands repeat another's outline" % (path, dup, len(polys)))
     svg = load(path)
     # series whose lines coincide (the same vertices in the plot areas): only the last is seen
-    ar = areas(svg)
+    # (series without a key entry too: equal series share the last one's)
     last, hidden = {}, set()
-    for m in GROUP.finditer(svg):
-        st = re.search(r"<path stroke='(rgb\([^)]*\))'[^>]*d='([^']*)'", m.group(2))
-        if not st or m.group(1).startswith(("gnuplot_plot", "bound", "u = ", "probabilistic", "error 0", "non-finite")):
-            continue
-        pts = tuple(xy for xy in re.findall(r"[ML]\s*([\d.]+,[\d.]+)", st.group(2))
-                    if any(x0 - 1 <= float(xy.split(",")[0]) <= x1 + 1 and t - 1 <= float(xy.split(",")[1]) <= b + 1
-                           for x0, t, x1, b in ar))
+    for _, colour, pts in series_lines(svg, untitled=True):
         if pts in last:
             hidden.add(last[pts])
-        last[pts] = st.group(1).replace(" ", "")
+        last[pts] = colour
     seen = set(last.values())
     for m in re.finditer(r"<polygon fill = '(rgb\([^)]*\))' fill-opacity", svg):
         c = m.group(1).replace(" ", "")
@@ -320,6 +329,35 @@ def bands_distinct(path):
         ops = [float(m.group(1)) for m in POLYOP.finditer(svg) if x0 - 1 <= float(m.group(2)) <= x1 + 1]
         if ops and sum(ops) > max(0.73, 0.051 * len(ops)):
             bad += fail("%s: the panel at x %.0f has %d bands of opacity %.3g in all" % (path, x0, len(ops), sum(ops)))
+    return bad
+
+
+def keymerge(path):
+    """Series drawn as the same line (the same vertices in the plot areas) have one key entry between
+    them: the last one's (its line is the one seen, so the entry's colour is the colour on top), naming
+    the others ("A = B", "A +K equal", "A = all N (equal results)"); at least one such group."""
+    svg = load(path)
+    groups = {}
+    for title, colour, pts in series_lines(svg, untitled=True):
+        if len(pts) >= 2:
+            groups.setdefault(pts, []).append((title, colour))
+    bad = n = 0
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        n += 1
+        titled = [t for t, _ in members if not t.startswith("gnuplot_plot")]
+        if len(titled) != 1:
+            bad += fail("%s: %d series drawn as one line have %d key entries (%s)" % (path, len(members), len(titled), ", ".join(titled)))
+            continue
+        t, c = next((t, c) for t, c in members if not t.startswith("gnuplot_plot"))
+        if (t, c) != members[-1]:
+            bad += fail("%s: the key entry %r is not the line drawn on top of its %d equal ones" % (path, t, len(members)))
+        k = len(members)
+        if not (" = " in t and (t.count(" = ") == k - 1 or "= all %d " % k in t) or t.endswith(" +%d equal" % (k - 1))):
+            bad += fail("%s: the key entry %r does not name its %d equal series" % (path, t, k))
+    if not n:
+        bad += fail("%s: no series drawn as one line (nothing to check)" % path)
     return bad
 
 
@@ -348,6 +386,8 @@ def xticks(paths):
 def main(argv):
     if len(argv) >= 3 and argv[1] == "xticks":
         return xticks(argv[2:])
+    if len(argv) == 3 and argv[1] == "keymerge":
+        return keymerge(argv[2])
     if len(argv) == 3 and argv[1] == "bandcount":
         return bandcount(argv[2])
     if len(argv) == 3 and argv[1] == "bands-distinct":

@@ -1,10 +1,14 @@
 /* anchors.c: the "Repeatability of the frameworks' sums" section: DIR/anchors/anchors.csv
  * (study_anchors.py: torch.sum, cupy.sum, jax.numpy.sum, numpy.sum on the study's inputs, each
- * repeated and judged by `sumlab judge`) as a table, every field checked against the characters
- * that script writes. */
+ * repeated and judged by `sumlab judge`) as two tables, a row per framework (over the inputs) and
+ * a row per input (a column per framework), and the anchors chart (plots/render.sh); every field
+ * checked against the characters that script writes. */
 #define _POSIX_C_SOURCE 200809L
 #include "anchors.h"
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include "charts.h"
 #include <sys/stat.h>
 #include "sl_results.h"
 
@@ -26,6 +30,133 @@ static int field_ok(const char *s)
             return 0;
     }
     return 1;
+}
+
+enum { C_DS, C_PAR, C_N, C_ANCHOR, C_REPS, C_DIST, C_SPREAD, C_UMAX, C_COND };
+
+/* The frameworks of the table in the order of their first row (at most 32). */
+static size_t frameworks(const sl_csv *t, const int *col, const char **fw)
+{
+    size_t nf = 0;
+    for (size_t r = 0; r < t->nrows && nf < 32; r++) {
+        const char *a = sl_csv_get(t, r, col[C_ANCHOR]);
+        size_t q = 0;
+        while (q < nf && strcmp(fw[q], a)) q++;
+        if (q == nf) fw[nf++] = a;
+    }
+    return nf;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Per framework, over the inputs: how many, the repetitions, how many inputs gave more than one
+ * result, the most distinct results and the widest spread, the median and largest error (each
+ * input's worst repetition) and the input of the largest. */
+static void anchors_summary(FILE *f, const sl_csv *t, const int *col)
+{
+    const char *fw[32];
+    const size_t nf = frameworks(t, col, fw);
+    double *v = malloc((t->nrows + 1) * sizeof *v);
+    if (!v) return;
+    fputs("### Per framework, over the inputs\n\n| framework | inputs | reps | inputs with > 1 result | "
+          "most distinct | widest spread (ulps) | median error (ulps) | max error (ulps) | max at |\n"
+          "|---|---:|---:|---:|---:|---:|---:|---:|---|\n", f);
+    for (size_t q = 0; q < nf; q++) {
+        size_t k = 0, nondet = 0, rmax = (size_t)-1;
+        double reps_lo = INFINITY, reps_hi = 0, dmax = 0, smax = 0, umax = -1;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (strcmp(sl_csv_get(t, r, col[C_ANCHOR]), fw[q])) continue;
+            const double reps = sl_csv_num(t, r, col[C_REPS]), d = sl_csv_num(t, r, col[C_DIST]),
+                         sp = sl_csv_num(t, r, col[C_SPREAD]), u = sl_csv_num(t, r, col[C_UMAX]);
+            if (reps < reps_lo) reps_lo = reps;
+            if (reps > reps_hi) reps_hi = reps;
+            nondet += d > 1;
+            if (d > dmax) dmax = d;
+            if (sp > smax) smax = sp;
+            if (!isnan(u)) {
+                v[k++] = u;
+                if (u > umax) { umax = u; rmax = r; }
+            }
+        }
+        qsort(v, k, sizeof *v, cmp_dbl);
+        char reps[48], sp[32], med[32], mx[32], at[160] = "-";
+        if (reps_lo == reps_hi) snprintf(reps, sizeof reps, "%.0f", reps_hi);
+        else snprintf(reps, sizeof reps, "%.0f-%.0f", reps_lo, reps_hi);
+        sl_report_num(sp, sizeof sp, smax);
+        sl_report_num(med, sizeof med, k ? (k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2) : NAN);
+        sl_report_num(mx, sizeof mx, k ? umax : NAN);
+        if (rmax != (size_t)-1) {
+            const char *par = sl_csv_get(t, rmax, col[C_PAR]);
+            snprintf(at, sizeof at, "%s%s%s%s", sl_csv_get(t, rmax, col[C_DS]), *par ? " (" : "", par, *par ? ")" : "");
+        }
+        size_t inputs = 0;
+        for (size_t r = 0; r < t->nrows; r++) inputs += !strcmp(sl_csv_get(t, r, col[C_ANCHOR]), fw[q]);
+        fprintf(f, "| %s | %zu | %s | %s%zu%s | %.0f | %s | %s | %s | %s |\n", fw[q], inputs, reps,
+                nondet ? "**" : "", nondet, nondet ? "**" : "", dmax, sp, med, mx, at);
+    }
+    fputc('\n', f);
+    free(v);
+}
+
+/* Per input (a row) and framework (a column): the largest error in ulps, and where the
+ * repetitions differed, how many distinct results and their spread. */
+static void anchors_matrix(FILE *f, const sl_csv *t, const int *col)
+{
+    const char *fw[32];
+    const size_t nf = frameworks(t, col, fw);
+    /* one n for all inputs: said in the heading, no column; a dataset's parameters named only
+     * where the table holds it with several */
+    int one_n = 1;
+    for (size_t r = 1; r < t->nrows && one_n; r++) one_n = !strcmp(sl_csv_get(t, r, col[C_N]), sl_csv_get(t, 0, col[C_N]));
+    fprintf(f, "### Per input: largest error in ulps (where the repetitions differed: distinct results, spread "
+               "in ulps)%s%s%s\n\n| input |%s cond |", one_n ? ", n = " : "", one_n ? sl_csv_get(t, 0, col[C_N]) : "",
+            one_n ? "" : "", one_n ? "" : " n |");
+    for (size_t q = 0; q < nf; q++) fprintf(f, " %s |", fw[q]);
+    fprintf(f, "\n|---|%s---:|", one_n ? "" : "---:|");
+    for (size_t q = 0; q < nf; q++) fputs("---:|", f);
+    fputc('\n', f);
+    for (size_t r = 0; r < t->nrows; r++) {
+        /* an input: the first row of its (dataset, params, n) */
+        size_t p = 0;
+        while (p < r && !(!strcmp(sl_csv_get(t, p, col[C_DS]), sl_csv_get(t, r, col[C_DS])) &&
+                          !strcmp(sl_csv_get(t, p, col[C_PAR]), sl_csv_get(t, r, col[C_PAR])) &&
+                          !strcmp(sl_csv_get(t, p, col[C_N]), sl_csv_get(t, r, col[C_N]))))
+            p++;
+        if (p < r) continue;
+        const char *par = sl_csv_get(t, r, col[C_PAR]);
+        int several = 0;
+        for (size_t s = 0; s < t->nrows && !several; s++)
+            several = !strcmp(sl_csv_get(t, s, col[C_DS]), sl_csv_get(t, r, col[C_DS])) &&
+                      strcmp(sl_csv_get(t, s, col[C_PAR]), par);
+        char cond[32];
+        sl_report_num(cond, sizeof cond, sl_csv_num(t, r, col[C_COND]));
+        fprintf(f, "| %s%s%s%s |", sl_csv_get(t, r, col[C_DS]), several && *par ? " (" : "", several ? par : "",
+                several && *par ? ")" : "");
+        if (!one_n) fprintf(f, " %s |", sl_csv_get(t, r, col[C_N]));
+        fprintf(f, " %s |", cond);
+        for (size_t q = 0; q < nf; q++) {
+            size_t s = r;
+            while (s < t->nrows && !(!strcmp(sl_csv_get(t, s, col[C_ANCHOR]), fw[q]) &&
+                                     !strcmp(sl_csv_get(t, s, col[C_DS]), sl_csv_get(t, r, col[C_DS])) &&
+                                     !strcmp(sl_csv_get(t, s, col[C_PAR]), par) &&
+                                     !strcmp(sl_csv_get(t, s, col[C_N]), sl_csv_get(t, r, col[C_N]))))
+                s++;
+            if (s == t->nrows) { fputs(" - |", f); continue; }
+            char u[32], sp[32];
+            sl_report_num(u, sizeof u, sl_csv_num(t, s, col[C_UMAX]));
+            const double d = sl_csv_num(t, s, col[C_DIST]);
+            if (d > 1) {
+                sl_report_num(sp, sizeof sp, sl_csv_num(t, s, col[C_SPREAD]));
+                fprintf(f, " %s (**%.0f**, %s) |", u, d, sp);
+            } else fprintf(f, " %s |", u);
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
 }
 
 void sl_report_user_anchors(FILE *f, const sl_report_ctx *R)
@@ -54,18 +185,10 @@ void sl_report_user_anchors(FILE *f, const sl_report_ctx *R)
     fputs("The sums users get from their frameworks on this study's float32 inputs, each call "
           "repeated (`experiments/anchors/study_anchors.py`, judged by `sumlab judge`): how many "
           "distinct results the repetitions gave, their spread and the largest error, in ulps of "
-          "the exact sum; `cond` is the input's condition number. From `anchors/anchors.csv`.\n\n",
-          f);
-    fputs("| dataset | params | n | framework | reps | distinct | spread (ulps) | max error (ulps) | cond |\n"
-          "|---|---|---:|---|---:|---:|---:|---:|---:|\n", f);
-    for (size_t r = 0; r < t.nrows; r++) {
-        fputc('|', f);
-        for (size_t k = 0; k < NSHOWN; k++) {
-            const char *v = sl_csv_get(&t, r, col[k]);
-            fprintf(f, " %s |", *v ? v : "-");
-        }
-        fputc('\n', f);
-    }
-    fputc('\n', f);
+          "the exact sum rounded to float32; `cond` is the input's condition number. From "
+          "`anchors/anchors.csv`.\n\n", f);
+    anchors_summary(f, &t, col);
+    anchors_matrix(f, &t, col);
+    sl_report_charts_at(f, R->dir, "anchors_", R->on_gpu);
     sl_csv_free(&t);
 }

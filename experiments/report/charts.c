@@ -231,7 +231,7 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
     static const chart_kind kinds_gpu[] = {   /* in the order of the report's tables */
         {"error_vs_n", "Error vs n (relative error, log-log; the median over the instances with a min-max band; "
                        "dashed: a-priori bounds; dash-dotted grey: the probabilistic bound sqrt(n) u cond of "
-                       "Higham and Mary (2019); dotted: unit roundoff; open triangles at the bottom: error 0; "
+                       "Higham and Mary (2019); dotted: unit roundoff; filled triangles pointing down at the bottom edge: error 0; "
                        "crosses at the top: non-finite results)"},
         {"error_vs_cond", "Error vs condition number (relative errors past 1, no correct digit, drawn at 1)"},
         {"error_vs_range", "Error vs dynamic range (binades)"},
@@ -241,6 +241,8 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
         {"tradeoff", "Accuracy vs throughput (one point per variant)"},
+        {"anchors", "The frameworks' sums of the study's inputs: each framework's largest error over the "
+                    "repetitions (filled triangles pointing down at the bottom edge: error 0) and its distinct results (1: repeatable)"},
         {"launch_map", "Launch configurations: throughput maps (best cell ringed)"},
         {"launch_err", "Launch configurations: error against block size and accumulators"},
         {"launch_gbps", "Launch configurations: throughput against block size and accumulators"},

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "headline.h"
 #include "findings.h"
+#include "tightness.h"
 #include "html.h"
 #include "latex.h"
 #include "sweeps.h"
@@ -405,6 +406,7 @@ static void write_op_sections(FILE *f, const sl_report_ctx *R)
     sl_report_headline(f, R);
     sl_report_findings(f, R);
     sl_report_sweeps(f, R);
+    sl_report_tightness(f, R);
     sl_report_zero_results(f, R);
     sl_report_advice(f, R);
     sl_report_anchors(f, R);

@@ -14,5 +14,6 @@ STUDY_SECONDS=208 ANCHORS_SECONDS=1 bash tests/gpu_session.sh study
 # what it runs:
 #   SUMLAB_JOB_LOG=study_jobs.csv SUMLAB_NO_CHARTS=1 sumlab run all --backend gpu --preset full --threads 16 -o results/gpu-study
 # report.md here was then rewritten from these files on a CPU machine with the renderer of the
-# next commits (each chart beside the table it illustrates; same rows, same numbers):
+# next commits (each chart beside the table it illustrates; later a Bound tightness table per
+# format beside its chart; same rows, same numbers):
 #   sumlab run --report-only -q -o DIR     (DIR: a copy of this directory)
