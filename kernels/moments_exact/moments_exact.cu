@@ -740,6 +740,66 @@ mxrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint3
     }
 }
 
+/* mxroww_kernel: the same for short rows (n <= MXR_WARP_ROW_MAX), a warp per row (MXR_ROW_BLOCK /
+ * 32 rows a block, grid stride over rows): each lane its edge scalar and its vectors (four loads
+ * in flight), the warp's shuffles, lane 0's box test with h = MXF_CHAIN(n, 32, W) + 16; no block
+ * barrier (a block per row of 4,096 values gave each thread one or two vectors and two barriers a
+ * row). */
+#define MXR_WARP_ROW_MAX 8192u
+
+template <typename X>
+__global__ void __launch_bounds__(MXR_ROW_BLOCK)
+mxroww_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
+              sl_dtype dt, unsigned char *work, X *out)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, U = 4 };
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_list = reinterpret_cast<unsigned *>(work + MXR_ROW_WS_HEADER);
+    const unsigned lane = threadIdx.x & 31u, WPB = MXR_ROW_BLOCK / 32u;
+    const uint64_t wstride = (uint64_t)gridDim.x * WPB;
+    for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += wstride) {
+        const X *row = x + r * n;
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+        if (head > n) head = n;
+        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+        const double c = n ? (double)sl_widen(row[0]) : 0.0;
+        sl_mxf_acc a;
+        sl_mxf_init(&a);
+        for (uint64_t e = lane; e < nedge; e += 32u) {
+            const uint64_t i = e < head ? e : tail0 + (e - head);
+            sl_mxf_take(&a, (double)sl_widen(row[i]), c);
+        }
+        const V *xv = reinterpret_cast<const V *>(row + head);
+        uint64_t j = lane;
+        for (; j + (uint64_t)(U - 1) * 32u < nv; j += (uint64_t)U * 32u) {
+            V v[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * 32u);
+#pragma unroll
+            for (int u = 0; u < U; u++)
+#pragma unroll
+                for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
+        }
+        for (; j < nv; j += 32u) {
+            const V v = sl_ldv(xv + j);
+#pragma unroll
+            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
+        if (lane == 0) {
+            double lo[2], hi[2], res;
+            const uint64_t h = MXF_CHAIN(n, (uint64_t)32u, W) + 16u;
+            if (sl_mxf_box(what, &a, n, h, ddof, dt, lo, hi) &&
+                sl_mxf_quick(what, lo, hi, n, ddof, dt, &res))
+                mx_store(res, out + r);
+            else
+                g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
+        }
+    }
+}
+
 template <typename X>
 __global__ void __launch_bounds__(MXR_ROW_BLOCK)
 mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
@@ -808,10 +868,19 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                           const sl_launch *cfg, sl_dtype dt, void *d_work, void *d_out,
                           cudaStream_t st, sl_err *err)
 {
-    const unsigned grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
-    mxrow_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt,
-                                                    (unsigned char *)d_work, (X *)d_out);
-    SL_CUDA_CHECK_LAUNCH("mxrow_kernel", v->name, err);
+    unsigned grid;
+    if (n <= MXR_WARP_ROW_MAX) {
+        const uint64_t wpb = MXR_ROW_BLOCK / 32u, want = (rows + wpb - 1) / wpb;
+        grid = (unsigned)(want < 1048576u ? want : 1048576u);
+        mxroww_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof,
+                                                         dt, (unsigned char *)d_work, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("mxroww_kernel", v->name, err);
+    } else {
+        grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
+        mxrow_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof,
+                                                        dt, (unsigned char *)d_work, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("mxrow_kernel", v->name, err);
+    }
     const unsigned gx = grid < 1024u ? grid : 1024u;
     mxrowx_kernel<X><<<gx, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
                                                    (unsigned char *)d_work, (X *)d_out);
