@@ -523,7 +523,8 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
  * sum; else the row goes into the workspace's list, which sa_rows_kernel<X, true> sums exactly
  * behind it (a block a listed row) and empties. Either way a row's bits are its exact sum
  * rounded once: a function of the row alone. */
-#define SAC_WARP_ROW_MAX 8192u
+#define SAC_WARP_ROW_MAX SL_ROWS_SACC_WARP_ROW_MAX
+static_assert(SA_BLOCK == SL_ROWS_SACC_BLOCK, "rows.h: the certified pass's block");
 #define SAC_U 4
 
 __device__ __forceinline__ double sac_widen(float x, int) { return sl_f2d_exact(x); }

@@ -84,6 +84,10 @@ unsigned sl_rows_br_parts(uint64_t n);
  * between calls, but for bytes [8, 12): the count of rows the exact kernel summed after the
  * certified pass (sl_rows_sacc_gpu_paths reads it). */
 #define SL_ROWS_SACC_WS 112u
+/* The certified pass's threads a row: a warp up to SL_ROWS_SACC_WARP_ROW_MAX values, a block of
+ * SL_ROWS_SACC_BLOCK above (rows/rows_cert.h's model takes the same). */
+#define SL_ROWS_SACC_WARP_ROW_MAX 8192u
+#define SL_ROWS_SACC_BLOCK 256u
 /* 1 when `superacc`'s rows of n values in dt run the certified pass (rows.cu: float32 and
  * 16-bit, n >= 1, a block or a warp a row by sl_rows_split with sm_count, fewer than 2^32 rows),
  * else 0 (the split exact kernel, or float64's 1-D launcher on each row). */

@@ -114,5 +114,68 @@ static inline int sl_rcs_certify_host(const void *x, uint64_t n, sl_dtype dt, do
     const uint64_t h = SL_RCS_CHUNK + (n + SL_RCS_CHUNK - 1) / SL_RCS_CHUNK + 1;
     return sl_rcs_decide(s, a, h, dt, r);
 }
+
+/* v[0..32) after a shuffle-down tree of offsets first, first / 2, .., 1 (a lane whose source
+ * lane l + off is outside the warp reads its own value, as __shfl_down_sync). */
+static inline void sl_rcs_tree_host(double *v, unsigned first)
+{
+    for (unsigned off = first; off > 0; off >>= 1) {
+        double nv[32];
+        for (unsigned l = 0; l < 32; l++) nv[l] = v[l] + (l + off < 32 ? v[l + off] : v[l]);
+        memcpy(v, nv, sizeof nv);
+    }
+}
+
+/* The row kernel's sums and decision on one row (rows.cu's sac_rows_kernel: the same additions
+ * in the same order, so the same doubles): T threads (32, or 256: a block of 8 warps), the
+ * row's address modulo 16 addr16 (its head of scalars before the first 16-byte boundary).
+ * Thread t: its edge value (t < the head and tail's count), then the values of its vectors t,
+ * t + T, .. in order, into s and a; each warp's lane 0 after the shuffle tree (offsets 16 .. 1);
+ * T = 256: warp 0 over the 8 warps' sums (offsets 4, 2, 1). 1 with *r when the kernel decides the
+ * row, else 0 (the kernel lists it); *chain: the longest chain of additions a value went
+ * through (<= sl_rcs_chain's h). */
+static inline int sl_rcs_model_row(const void *x, uint64_t n, sl_dtype dt, unsigned T, unsigned addr16,
+                                   double *r, uint64_t *chain)
+{
+    const size_t es = sl_dtype_size(dt);
+    const uint64_t W = 16u / es;
+    uint64_t head = ((16u - (addr16 & 15u)) & 15u) / es;
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+    double s[256], a[256], ws[32], wa[32];
+    uint64_t most = 0;
+    for (unsigned t = 0; t < T && t < 256u; t++) {
+        uint64_t c = 0;
+        s[t] = a[t] = 0.0;
+        if (t < nedge) {
+            const double v = sl_tw_load(x, dt, t < head ? t : tail0 + (t - head));
+            s[t] = s[t] + v;
+            a[t] = a[t] + fabs(v);
+            c++;
+        }
+        for (uint64_t j = t; j < nv; j += T)
+            for (uint64_t k = 0; k < W; k++, c++) {
+                const double v = sl_tw_load(x, dt, head + j * W + k);
+                s[t] = s[t] + v;
+                a[t] = a[t] + fabs(v);
+            }
+        if (c > most) most = c;
+    }
+    for (unsigned w = 0; w < 32; w++) ws[w] = wa[w] = 0.0;
+    for (unsigned w = 0; w < T / 32u; w++) {
+        sl_rcs_tree_host(s + 32u * w, 16u);
+        sl_rcs_tree_host(a + 32u * w, 16u);
+        ws[w] = s[32u * w];
+        wa[w] = a[32u * w];
+    }
+    most += 5u;
+    if (T > 32u) {
+        sl_rcs_tree_host(ws, T / 64u);
+        sl_rcs_tree_host(wa, T / 64u);
+        most += 3u;
+    }
+    *chain = most;
+    return sl_rcs_decide(ws[0], wa[0], sl_rcs_chain(nv, T, (unsigned)W), dt, r);
+}
 #endif
 #endif
