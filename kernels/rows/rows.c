@@ -383,9 +383,10 @@ int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, in
 }
 
 int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
-                           const sl_launch *req, double *results, uint64_t *exact_rows, sl_err *err)
+                           const sl_launch *req, int runs, double *results, uint64_t *exact_rows,
+                           sl_err *err)
 {
-    (void)x; (void)rows; (void)n; (void)dt; (void)req; (void)results; (void)exact_rows;
+    (void)x; (void)rows; (void)n; (void)dt; (void)req; (void)runs; (void)results; (void)exact_rows;
     return sl_err_set(err, "no GPU: sumlab was built without CUDA");
 }
 #endif

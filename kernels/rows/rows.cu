@@ -975,8 +975,8 @@ extern "C" int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t row
 }
 
 extern "C" int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
-                                      const sl_launch *req, double *results, uint64_t *exact_rows,
-                                      sl_err *err)
+                                      const sl_launch *req, int runs, double *results,
+                                      uint64_t *exact_rows, sl_err *err)
 {
     const sl_variant *v = sl_variant_find_op("sum", "superacc");
     if (!v) return sl_err_set(err, "superacc: not in the registry");
@@ -986,7 +986,8 @@ extern "C" int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, 
     if (sl_gpu_check_fits(rows * n, dt, err)) return -1;
     rows_res res;
     memset(&res, 0, sizeof res);
-    int rc = rows_host_body(&res, v, x, rows, n, dt, req, 0, results, NULL, NULL, exact_rows, err);
+    int rc = rows_host_body(&res, v, x, rows, n, dt, req, runs > 1 ? runs - 1 : 0, results, NULL, NULL,
+                            exact_rows, err);
     rows_res_free(&res);
     return rc;
 }

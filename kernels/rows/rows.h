@@ -92,12 +92,14 @@ unsigned sl_rows_br_parts(uint64_t n);
  * 16-bit, n >= 1, a block or a warp a row by sl_rows_split with sm_count, fewer than 2^32 rows),
  * else 0 (the split exact kernel, or float64's 1-D launcher on each row). */
 int sl_rows_sacc_certified(uint64_t rows, uint64_t n, sl_dtype dt, uint32_t sm_count);
-/* `superacc` rows once on the GPU, as sl_rows_gpu_host runs them with req (x uploaded here; no
- * timing): results[i] row i's result, *exact_rows the rows the exact kernel summed because the
- * certified pass could not decide them (0 when it decided every row, or when it did not run:
- * sl_rows_sacc_certified). 0, or -1 (err; no GPU, built without CUDA). */
+/* `superacc` rows on the GPU runs (>= 1) times on one workspace, as sl_rows_gpu_host runs them
+ * with req (x uploaded here): results[i] row i's result (the last run's), *exact_rows the rows
+ * the exact kernel summed over the runs because the certified pass could not decide them (0 when
+ * it decided every row, or when it did not run: sl_rows_sacc_certified). 0, or -1 (err; no GPU,
+ * built without CUDA). */
 int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
-                           const sl_launch *req, double *results, uint64_t *exact_rows, sl_err *err);
+                           const sl_launch *req, int runs, double *results, uint64_t *exact_rows,
+                           sl_err *err);
 
 /* Blocks per row of the split row kernels (superacc; reproducible above
  * SL_ROWS_RS_WARP_ROW_MAX): parts of about 2^17 values for long rows, and at least four blocks
