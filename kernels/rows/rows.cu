@@ -340,6 +340,14 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
  * listed rows' indices (4 bytes each) from SAC_WS_HEADER: at most 16 + 4 rows <= rows SA_ROW_WS
  * bytes. The split kernel's row 0 never uses bytes [8, 16). */
 #define SAC_WS_HEADER 16u
+/* SUMLAB_ROWS_SACC_PDL (kernels/README.md; the CMake option SUMLAB_ROWS_SACC_NO_PDL sets it to
+ * 0, for measuring): 1 launches the exact kernel on the listed rows as a programmatic dependent
+ * launch of the certified pass (Hopper): each pass block allows it at its start, so its blocks
+ * are scheduled during the pass's last wave and wait (griddepcontrol.wait: the pass complete and
+ * its writes visible) instead of starting after a launch gap; 0, an ordinary launch behind it. */
+#ifndef SUMLAB_ROWS_SACC_PDL
+#define SUMLAB_ROWS_SACC_PDL 1
+#endif
 static_assert(SL_ROWS_SACC_WS == 16u + 8u * SL_SACC_LIMBS_F32, "rows.h: a row's superacc workspace");
 
 /* One value into its thread's bin (my = &s_bin[tid], bins SA_BLOCK apart); sg: the AND of the
@@ -408,6 +416,7 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     unsigned *l_count = reinterpret_cast<unsigned *>(work);
     unsigned *l_list = reinterpret_cast<unsigned *>(work + SAC_WS_HEADER);
     if (LIST) {
+        if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.wait;" ::: "memory");
         if (tid == 0) s_cnt = __ldcg(l_count);
         sacc_barrier();
         rows = s_cnt;
@@ -606,6 +615,7 @@ sac_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, sl_dtype dt,
     enum { W = sl_vec<X>::W, WARPS = SA_BLOCK / 32u };
     __shared__ double s_s[2][WARPS], s_a[2][WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.launch_dependents;");
     if (T == 32u) {
         for (uint64_t r = (uint64_t)blockIdx.x * WARPS + warp; r < rows; r += (uint64_t)gridDim.x * WARPS) {
             double s, a;
@@ -665,7 +675,22 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     }
     SL_CUDA_CHECK_LAUNCH("sac_rows_kernel", v->name, err);
     const uint64_t gx = rows < 4u * (uint64_t)sms ? rows : 4u * (uint64_t)sms;
-    sa_rows_kernel<X, true><<<(unsigned)gx, SA_BLOCK, 0, st>>>((const X *)d_x, 0, n, 1u, work, (X *)d_out);
+    if (SUMLAB_ROWS_SACC_PDL) {
+        cudaLaunchConfig_t lc = {};
+        cudaLaunchAttribute at[1] = {};
+        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[0].val.programmaticStreamSerializationAllowed = 1;
+        lc.gridDim = dim3((unsigned)gx);
+        lc.blockDim = dim3(SA_BLOCK);
+        lc.stream = st;
+        lc.attrs = at;
+        lc.numAttrs = 1;
+        SL_CUDA_CHECK(cudaLaunchKernelEx(&lc, sa_rows_kernel<X, true>, (const X *)d_x, (uint64_t)0, n, 1u,
+                                         work, (X *)d_out),
+                      v->name, err);
+    } else {
+        sa_rows_kernel<X, true><<<(unsigned)gx, SA_BLOCK, 0, st>>>((const X *)d_x, 0, n, 1u, work, (X *)d_out);
+    }
     SL_CUDA_CHECK_LAUNCH("sa_rows_kernel (listed rows)", v->name, err);
     return 0;
 }
