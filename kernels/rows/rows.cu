@@ -645,9 +645,9 @@ sac_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, sl_dtype dt,
 }
 
 /* S > 1 (or 2^32 rows and more): the split kernel on every row (S = 1 there: a block a row).
- * Else (sl_rows_sacc_certified) the certified pass, then
- * the exact kernel on its list (a block per listed row, at most 4 blocks per SM: the list is
- * short or empty on most data, and an empty one costs each block a load). */
+ * Else (sl_rows_sacc_certified) the certified pass, then the exact kernel on its list (a block
+ * per listed row, at most 4 blocks per SM: the list is short or empty on most data, and an empty
+ * one costs each block a load). */
 template <typename X>
 static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
                           const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
