@@ -1,8 +1,10 @@
 /* rows/rows.cu: row-wise reductions on the GPU (rows.h): the generic path (the 1-D launcher on
  * each row's pointer), the `block-row` kernel (twin: rows.c), the `reproducible` row kernel
  * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row) and the
- * `superacc` row kernel (one or several blocks per row over superacc_f32.cu's exponent bins,
- * the row's exact sum rounded once; twin: the superacc twin on each row) and the `lse`
+ * `superacc` row kernels (a certified float64 pass, a warp or a block a row, whose undecided rows
+ * are summed exactly behind it; or one or several blocks per row over superacc_f32.cu's exponent
+ * bins: the row's exact sum rounded once either way; twin: the superacc twin on each row) and the
+ * `lse`
  * `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max) with
  * kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
  *
