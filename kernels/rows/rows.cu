@@ -4,9 +4,8 @@
  * `superacc` row kernels (a certified float64 pass, a warp or a block a row, whose undecided rows
  * are summed exactly behind it; or one or several blocks per row over superacc_f32.cu's exponent
  * bins: the row's exact sum rounded once either way; twin: the superacc twin on each row) and the
- * `lse`
- * `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max) with
- * kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
+ * `lse` `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max)
+ * with kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
  *
  * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
  * nearest even, --fmad=false, -ftz=false).
