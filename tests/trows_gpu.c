@@ -8,7 +8,11 @@
  * (at N = 65537: B 1, 7, 257 for float32, 1, 129 for float64, 1, 7 for the 16-bit formats) equal
  * their twins row by row (the twins equal the 1-D reduction of each row: trows), superacc's and
  * reproducible's rows of N >= 2 x 8192 the same bits however many blocks a row is split over (the
- * SM count the split is sized for: 1, the device's, 4096). */
+ * SM count the split is sized for: 1, the device's, 4096); sacc_cert_rows: superacc's certified
+ * row pass on rows of every kind of trows_sacc.h (ties, near ties, cancellation, zeros, Inf/NaN,
+ * overflow, ordinary rows; a warp a row and a block a row, every 32/16-bit format): every row
+ * equals its twin, and the rows the exact kernel summed are the ones the kernel's model
+ * (sl_rcs_model_row) leaves undecided, over three runs on one workspace (each leaves it empty). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +20,9 @@
 #include "sl_gpu.h"
 #include "sl_variants.h"
 #include "rows/rows.h"
+#include "rows/rows_cert.h"
 #include "sumlab/half.h"
+#include "trows_sacc.h"
 
 static int same_bits(double a, double b)
 {
@@ -115,6 +121,75 @@ static void ragged_rows(const sl_gpu_info *info)
     }
 }
 
+/* superacc's certified pass: rows of every kind (kinds in turn, three of each; plus a batch of
+ * ordinary rows), the SM count 1 (a warp or a block a row for every n below 2^17). */
+static void sacc_cert_rows(void)
+{
+    static const uint64_t Ns[] = {33, 4096, 4103, 8193, 32768};
+    static const sl_dtype dts[] = {SL_F32, SL_F16, SL_BF16};
+    const sl_variant *v = sl_variant_find_op("sum", "superacc");
+    CHECK(v != NULL, "superacc not in the registry");
+    if (!v) return;
+    for (size_t di = 0; di < 3; di++)
+        for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++)
+            for (int batch = 0; batch < 2; batch++) {
+                const sl_dtype dt = dts[di];
+                const uint64_t n = Ns[ni], B = batch ? 1024u : 3u * SR_KINDS;
+                if (batch && n > 4103) continue;          /* the ordinary batch: short rows */
+                const size_t es = sl_dtype_size(dt);
+                char *x = malloc(B * n * es);
+                double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                if (!x || !g || !c) { free(x); free(g); free(c); CHECK(0, "out of memory"); return; }
+                uint64_t must = 0, model_exact = 0, gen_fail = 0;
+                for (uint64_t i = 0; i < B; i++) {
+                    const int k = sr_fill(x + i * n * es, n, dt, batch ? SR_SYM : (int)(i % SR_KINDS));
+                    if (k < 0) { gen_fail++; continue; }
+                    must += sr_must(k, dt) == 1;
+                    double r;
+                    uint64_t chain;
+                    const unsigned T = n <= SL_ROWS_SACC_WARP_ROW_MAX ? 32u : SL_ROWS_SACC_BLOCK;
+                    /* cudaMalloc'd input: row i at i n es bytes from a 256-byte boundary */
+                    model_exact += !sl_rcs_model_row(x + i * n * es, n, dt, T, (unsigned)((i * n * es) & 15u),
+                                                     &r, &chain);
+                }
+                CHECK(gen_fail == 0, "%s n=%llu: %llu tie rows did not fit", sl_dtype_name(dt),
+                      (unsigned long long)n, (unsigned long long)gen_fail);
+                sl_launch req, cfg;
+                memset(&req, 0, sizeof req);
+                req.sm_count = 1;
+                CHECK(sl_rows_sacc_certified(B, n, dt, req.sm_count), "%s n=%llu B=%llu: not the certified pass",
+                      sl_dtype_name(dt), (unsigned long long)n, (unsigned long long)B);
+                sl_err err = {{0}};
+                uint64_t exact = 0;
+                const int runs = 3;
+                int rc = sl_rows_sacc_gpu_paths(x, B, n, dt, &req, runs, g, &exact, &err);
+                CHECK(rc == 0, "superacc paths %s n=%llu: %s", sl_dtype_name(dt), (unsigned long long)n, err.msg);
+                sl_rows_cfg(v, &req, 0, n, dt, &cfg);
+                if (rc == 0) rc = sl_rows_cpu(v, x, B, n, dt, &cfg, c, &err);
+                CHECK(rc == 0, "superacc twin: %s", err.msg);
+                uint64_t differ = 0, first = 0;
+                for (uint64_t i = 0; rc == 0 && i < B; i++)
+                    if (!same_bits(g[i], c[i]) && differ++ == 0) first = i;
+                CHECK(differ == 0, "superacc certified %s B=%llu N=%llu: %llu rows differ from the twin (row "
+                      "%llu, %s: %a, twin %a)", sl_dtype_name(dt), (unsigned long long)B, (unsigned long long)n,
+                      (unsigned long long)differ, (unsigned long long)first,
+                      batch ? "sym" : sr_kind_name[first % SR_KINDS], g[first], c[first]);
+                CHECK(rc != 0 || exact == runs * model_exact, "superacc certified %s B=%llu N=%llu: the exact "
+                      "kernel summed %llu rows in %d runs, the model leaves %llu a run undecided",
+                      sl_dtype_name(dt), (unsigned long long)B, (unsigned long long)n,
+                      (unsigned long long)exact, runs, (unsigned long long)model_exact);
+                CHECK(model_exact >= must, "%s n=%llu: the model decides rows that must go to the exact kernel",
+                      sl_dtype_name(dt), (unsigned long long)n);
+                printf("superacc certified rows %s N=%llu B=%llu: %llu decided, %llu summed exactly (%llu "
+                       "of them must be)\n", sl_dtype_name(dt), (unsigned long long)n, (unsigned long long)B,
+                       (unsigned long long)(B - exact / runs), (unsigned long long)(exact / runs),
+                       (unsigned long long)must);
+                free(x);
+                free(g);
+                free(c);
+            }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -124,6 +199,7 @@ int main(void)
         printf("trows_gpu: skipped (%s)\n", why.msg);
         return SL_TEST_SKIP;
     }
+    sacc_cert_rows();
     ragged_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};
     static const uint64_t Ns[] = {33, 4096, 32768};

@@ -22,53 +22,26 @@ namespace {
 
 /* ---- accumulator policies of one vector lane ------------------------------------------------ */
 /* Plain: s = s + (Acc)x, start +0. Out is the result format. */
-/* float -> double, exact, with integer ops for normal floats (the F2F conversion unit is
- * the bottleneck of fp64-acc at full bandwidth); zero, subnormal, Inf and NaN take F2F. Both
- * give the same double, so the twin's (double)x mirrors it. */
-__device__ __forceinline__ double f2d_exact(float f)
-{
-    const unsigned u = __float_as_uint(f);
-    const unsigned ex = (u >> 23) & 0xffu;
-    if (ex - 1u >= 254u) return (double)f;
-    const unsigned hi = (u & 0x80000000u) | (((u & 0x7fffffffu) >> 3) + (896u << 20));
-    return __hiloint2double((int)hi, (int)(u << 29));
-}
+/* float -> double: reduce/vec.cuh's sl_f2d_exact (integer ops for normal floats). */
 template <typename Acc> __device__ __forceinline__ Acc widen(float x);
 template <> __device__ __forceinline__ float widen<float>(float x) { return x; }
-template <> __device__ __forceinline__ double widen<double>(float x) { return f2d_exact(x); }
+template <> __device__ __forceinline__ double widen<double>(float x) { return sl_f2d_exact(x); }
 template <typename Acc> __device__ __forceinline__ Acc widen(double x) { return x; }
 /* float16/bfloat16 to float32 (exact), or unchanged (reduce/vec.cuh's sl_acc_of) */
 template <typename Acc> __device__ __forceinline__ Acc widen(__half x) { return sl_acc_of<Acc>(x); }
 template <typename Acc> __device__ __forceinline__ Acc widen(__nv_bfloat16 x) { return sl_acc_of<Acc>(x); }
-/* float16/bfloat16 -> double, exact, from the bits with integer ops for normal values (the
- * exponent rebiased, the significand moved into the high word; the low word is zero); zero,
- * subnormal, Inf and NaN take the conversions. The same double as (double)x, which the twin
- * takes. widen_lane: lane k of a 16-bit vector, the odd lanes by the bits and the even ones by
- * the F2F conversion (16-bit -> float -> double): either route alone saturates its pipe (the
- * conversion unit, or the integer ALU at about 6 operations a value) below the read rate of
- * 16-bit input; shared, neither does. */
-__device__ __forceinline__ double h2d_bits(__half x)
-{
-    const unsigned h = __half_as_ushort(x), ex = (h >> 10) & 0x1fu;
-    if (ex - 1u >= 30u) return (double)__half2float(x);
-    const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 10) + ((1023u - 15u) << 20));
-    return __hiloint2double((int)hi, 0);
-}
-__device__ __forceinline__ double h2d_bits(__nv_bfloat16 x)
-{
-    const unsigned h = __bfloat16_as_ushort(x), ex = (h >> 7) & 0xffu;
-    if (ex - 1u >= 254u) return (double)__bfloat162float(x);
-    const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 13) + ((1023u - 127u) << 20));
-    return __hiloint2double((int)hi, 0);
-}
+/* widen_lane: lane k of a 16-bit vector as a double, the odd lanes by the bits (reduce/vec.cuh's
+ * sl_h2d_bits) and the even ones by the F2F conversion (16-bit -> float -> double): either route
+ * alone saturates its pipe (the conversion unit, or the integer ALU at about 6 operations a
+ * value) below the read rate of 16-bit input; shared, neither does. */
 template <typename Acc, typename X> __device__ __forceinline__ Acc widen_lane(X x, int) { return widen<Acc>(x); }
 template <> __device__ __forceinline__ double widen_lane<double>(__half x, int k)
 {
-    return (k & 1) ? h2d_bits(x) : (double)__half2float(x);
+    return (k & 1) ? sl_h2d_bits(x) : (double)__half2float(x);
 }
 template <> __device__ __forceinline__ double widen_lane<double>(__nv_bfloat16 x, int k)
 {
-    return (k & 1) ? h2d_bits(x) : (double)__bfloat162float(x);
+    return (k & 1) ? sl_h2d_bits(x) : (double)__bfloat162float(x);
 }
 
 template <typename In, typename Acc> struct PlainLane {

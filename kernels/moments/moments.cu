@@ -32,21 +32,10 @@
 namespace {
 
 /* ---- conversions --------------------------------------------------------------------------- */
-/* float -> double, exact, with integer operations for normal floats; zero, subnormal, Inf and NaN
- * take the conversion instruction; the same double either way (the twin's (double)x).
- * Intentional copy of accuracy.cu's f2d_exact (families share only reduce/ and exact/): a change
- * there applies here. */
-__device__ __forceinline__ double f2d_exact(float f)
-{
-    const unsigned u = __float_as_uint(f);
-    const unsigned ex = (u >> 23) & 0xffu;
-    if (ex - 1u >= 254u) return (double)f;
-    const unsigned hi = (u & 0x80000000u) | (((u & 0x7fffffffu) >> 3) + (896u << 20));
-    return __hiloint2double((int)hi, (int)(u << 29));
-}
+/* float -> double, exact: reduce/vec.cuh's sl_f2d_exact (integer operations for normal floats). */
 template <typename Acc> __device__ __forceinline__ Acc mom_widen(float x);
 template <> __device__ __forceinline__ float mom_widen<float>(float x) { return x; }
-template <> __device__ __forceinline__ double mom_widen<double>(float x) { return f2d_exact(x); }
+template <> __device__ __forceinline__ double mom_widen<double>(float x) { return sl_f2d_exact(x); }
 template <typename Acc> __device__ __forceinline__ Acc mom_widen(double x) { return x; }
 template <typename Acc> __device__ __forceinline__ Acc mom_widen(__half x) { return sl_acc_of<Acc>(x); }
 template <typename Acc> __device__ __forceinline__ Acc mom_widen(__nv_bfloat16 x) { return sl_acc_of<Acc>(x); }

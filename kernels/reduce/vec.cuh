@@ -35,6 +35,35 @@ template <> struct sl_cvt<float, double> {
 template <typename T, typename X> __device__ __forceinline__ T sl_acc_of(X x) { return sl_cvt<T, X>::to(x); }
 template <typename X, typename T> __device__ __forceinline__ X sl_out(T a) { return sl_cvt<X, T>::to(a); }
 
+/* Exact widening to float64 from the bits with integer operations for normal values (the
+ * exponent rebiased, the significand moved into place; float16/bfloat16: the low word zero);
+ * zero, subnormal, Inf and NaN take the conversion instructions. The same double as (double)x
+ * either way (the twins' conversion). Float64 sums at the read rate saturate the conversion
+ * unit with one F2F a value; the integer route moves that work to the ALU (about 6 operations a
+ * value), and 16-bit input, twice the values a byte, splits its values between the two. */
+__device__ __forceinline__ double sl_f2d_exact(float f)
+{
+    const unsigned u = __float_as_uint(f);
+    const unsigned ex = (u >> 23) & 0xffu;
+    if (ex - 1u >= 254u) return (double)f;
+    const unsigned hi = (u & 0x80000000u) | (((u & 0x7fffffffu) >> 3) + (896u << 20));
+    return __hiloint2double((int)hi, (int)(u << 29));
+}
+__device__ __forceinline__ double sl_h2d_bits(__half x)
+{
+    const unsigned h = __half_as_ushort(x), ex = (h >> 10) & 0x1fu;
+    if (ex - 1u >= 30u) return (double)__half2float(x);
+    const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 10) + ((1023u - 15u) << 20));
+    return __hiloint2double((int)hi, 0);
+}
+__device__ __forceinline__ double sl_h2d_bits(__nv_bfloat16 x)
+{
+    const unsigned h = __bfloat16_as_ushort(x), ex = (h >> 7) & 0xffu;
+    if (ex - 1u >= 254u) return (double)__bfloat162float(x);
+    const unsigned hi = ((h & 0x8000u) << 16) | (((h & 0x7fffu) << 13) + ((1023u - 127u) << 20));
+    return __hiloint2double((int)hi, 0);
+}
+
 /* 16 bytes of 8 float16 / bfloat16 values (H), element 0 in the low half of .x. */
 template <typename H> struct sl_v16 { uint4 u; };
 typedef sl_v16<__half> sl_h8;

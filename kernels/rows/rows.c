@@ -201,9 +201,16 @@ static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return (size_t)((rows * 4u + 15u) / 16u * 16u + rows * S * (uint64_t)sizeof(sl_rsum_state));
 }
 
-/* superacc: float32 and the 16-bit formats by a block (or several: long rows, few rows) per row
- * over the float32 exponent bins (rows.cu), float64 by the 1-D launcher on each row; correctly
- * rounded, so the twin is the 1-D twin on each row. */
+/* superacc: float32 and the 16-bit formats by the certified pass (a warp or a block a row, the
+ * rows it cannot decide summed exactly after) when the rows fill the GPU, else by a block (or
+ * several: long rows, few rows) per row over the float32 exponent bins (rows.cu); float64 by the
+ * 1-D launcher on each row; correctly rounded, so the twin is the 1-D twin on each row. */
+int sl_rows_sacc_certified(uint64_t rows, uint64_t n, sl_dtype dt, uint32_t sm_count)
+{
+    return dt != SL_F64 && n >= 1 && rows >= 1 && rows <= 0xffffffffull &&
+           sl_rows_split(rows, n, sm_count, SL_ROWS_SACC_SPLIT_MAX) == 1u;
+}
+
 static int sa_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                        const sl_launch *cfg, double *results, sl_err *err)
 {
@@ -231,7 +238,8 @@ static size_t no_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return 0;
 }
 
-/* The split rows' limbs (float32, 16-bit), the 1-D launcher's scratch (float64). */
+/* The split rows' limbs or the certified pass's list (float32, 16-bit), the 1-D launcher's
+ * scratch (float64). */
 static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
@@ -371,6 +379,14 @@ int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, in
                        double *ms_median, sl_err *err)
 {
     (void)x; (void)rows; (void)n; (void)dt; (void)reps; (void)ms_median;
+    return sl_err_set(err, "no GPU: sumlab was built without CUDA");
+}
+
+int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                           const sl_launch *req, int runs, double *results, uint64_t *exact_rows,
+                           sl_err *err)
+{
+    (void)x; (void)rows; (void)n; (void)dt; (void)req; (void)runs; (void)results; (void)exact_rows;
     return sl_err_set(err, "no GPU: sumlab was built without CUDA");
 }
 #endif

@@ -1,10 +1,11 @@
 /* rows/rows.cu: row-wise reductions on the GPU (rows.h): the generic path (the 1-D launcher on
  * each row's pointer), the `block-row` kernel (twin: rows.c), the `reproducible` row kernel
  * (a block per row over exact/binned.h's state; twin: sl_rsum_sum on each row) and the
- * `superacc` row kernel (one or several blocks per row over superacc_f32.cu's exponent bins,
- * the row's exact sum rounded once; twin: the superacc twin on each row) and the `lse`
- * `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max) with
- * kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
+ * `superacc` row kernels (a certified float64 pass, a warp or a block a row, whose undecided rows
+ * are summed exactly behind it; or one or several blocks per row over superacc_f32.cu's exponent
+ * bins: the row's exact sum rounded once either way; twin: the superacc twin on each row) and the
+ * `lse` `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max)
+ * with kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
  *
  * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
  * nearest even, --fmad=false, -ftz=false).
@@ -19,6 +20,7 @@
 #include <string.h>
 #include "exact/binned_kernel.cuh"
 #include "rows/rows.h"
+#include "rows/rows_cert.h"
 #include "superacc/one_launch.cuh"
 #include "lse/lse.h"
 #include "sl_gpu.h"
@@ -326,12 +328,27 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
  * exact up to the one rounding, so row i's bits are its exact sum rounded once: a function of
  * row i alone, whatever B, S, the grid, the alignment or the GPU; the twin is the superacc twin
  * on the row (superacc.c). float64 runs the 1-D launcher on each row (the certified binned sum
- * and the exact fallback of superacc64.cu do not fit this kernel's shape). */
+ * and the exact fallback of superacc64.cu do not fit this kernel's shape).
+ * When the rows fill the GPU (S = 1, fewer than 2^32 rows) the certified pass below decides
+ * most rows at the read rate, and this kernel (LIST = true) sums only the rows it lists. */
 #define SA_BLOCK 256u
 #define SA_NBIN 16
 #define SA_FLUSH 8192u   /* values per thread between drains (a bin's capacity: 2^14) */
 #define SA_U 4           /* 16-byte vectors per thread per tile */
 #define SA_ROW_WS SL_ROWS_SACC_WS
+/* The certified pass's list in the same workspace (rows.h): [0, 4) its length, [4, 8) the exact
+ * kernel's ticket, [8, 12) the count of rows the exact kernel has summed (not reset), then the
+ * listed rows' indices (4 bytes each) from SAC_WS_HEADER: at most 16 + 4 rows <= rows SA_ROW_WS
+ * bytes. The split kernel's row 0 never uses bytes [8, 16). */
+#define SAC_WS_HEADER 16u
+/* SUMLAB_ROWS_SACC_PDL (kernels/README.md; the CMake option SUMLAB_ROWS_SACC_NO_PDL sets it to
+ * 0, for measuring): 1 launches the exact kernel on the listed rows as a programmatic dependent
+ * launch of the certified pass (Hopper): each pass block allows it at its start, so its blocks
+ * are scheduled during the pass's last wave and wait (griddepcontrol.wait: the pass complete and
+ * its writes visible) instead of starting after a launch gap; 0, an ordinary launch behind it. */
+#ifndef SUMLAB_ROWS_SACC_PDL
+#define SUMLAB_ROWS_SACC_PDL 1
+#endif
 static_assert(SL_ROWS_SACC_WS == 16u + 8u * SL_SACC_LIMBS_F32, "rows.h: a row's superacc workspace");
 
 /* One value into its thread's bin (my = &s_bin[tid], bins SA_BLOCK apart); sg: the AND of the
@@ -380,8 +397,12 @@ static __device__ __noinline__ unsigned sa_drain(double *s_bin, unsigned long lo
 
 /* Work unit w = r S + p: part p of row r. Barriers: every sacc_barrier is reached by all the
  * block's threads (the trip counts depend on blockIdx, gridDim, rows, n, S and the row's
- * alignment only). */
-template <typename X>
+ * alignment only). LIST: the rows are the certified pass's list (S = 1; rows, the list's length,
+ * read from the workspace, SAC_WS_HEADER's layout): block b sums the listed rows b, b + G, ...
+ * and zeroes their entries; the P = min(length, G) blocks that had one take a ticket after
+ * (each read the length first), and the last adds the length to the count of rows summed here
+ * and empties the list. */
+template <typename X, bool LIST>
 __global__ void __launch_bounds__(SA_BLOCK)
 sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, unsigned char *work,
                X *out)
@@ -391,7 +412,18 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     __shared__ double s_bin[SA_NBIN * SA_BLOCK];
     __shared__ unsigned long long s_acc[L];
     __shared__ unsigned s_flags;
+    __shared__ unsigned s_cnt;
     const unsigned tid = threadIdx.x;
+    unsigned *l_count = reinterpret_cast<unsigned *>(work);
+    unsigned *l_list = reinterpret_cast<unsigned *>(work + SAC_WS_HEADER);
+    if (LIST) {
+        if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.wait;" ::: "memory");
+        if (tid == 0) s_cnt = __ldcg(l_count);
+        sacc_barrier();
+        rows = s_cnt;
+        S = 1u;
+        if (blockIdx.x >= rows) return;              /* no listed row: no ticket (uniform) */
+    }
     double *my = s_bin + tid;
     for (int j = 0; j < SA_NBIN; j++) my[j * SA_BLOCK] = 0.0;
     const uint64_t per_tile = (uint64_t)SA_BLOCK * SA_U;           /* vectors */
@@ -399,8 +431,8 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     if (every == 0) every = 1;
     const unsigned flush_every = SA_FLUSH / (SA_U * W);
     for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
-        const uint64_t r = w / S;
-        const unsigned part = (unsigned)(w - r * S);
+        const uint64_t r = LIST ? (uint64_t)__ldcg(&l_list[w]) : w / S;
+        const unsigned part = LIST ? 0u : (unsigned)(w - r * S);
         const X *row = x + r * n;
         sacc_block_init(s_acc, L, &s_flags);
         sacc_barrier();
@@ -454,6 +486,7 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
             for (int i = 0; i < L; i++) l[i] = (int64_t)s_acc[i];
             if (S == 1) {
                 out[r] = sl_out<X>((float)sl_sacc_round_f32_regs(l, s_flags, sizeof(X) == 2));
+                if (LIST) l_list[w] = 0u;            /* every thread read it before the barriers */
             } else {
                 unsigned *g = reinterpret_cast<unsigned *>(work + r * SA_ROW_WS);
                 unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + r * SA_ROW_WS + 16u);
@@ -477,20 +510,189 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
         }
         sacc_barrier();                              /* s_acc and s_flags reused */
     }
+    if (LIST && tid == 0) {
+        const unsigned P = rows < gridDim.x ? (unsigned)rows : gridDim.x;
+        if (atomicAdd(l_count + 1, 1u) == P - 1u) {  /* every taker read the length before */
+            atomicAdd(l_count + 2, (unsigned)rows);
+            atomicExch(l_count, 0u);
+            atomicExch(l_count + 1, 0u);
+        }
+    }
 }
 
+/* ---- superacc rows, the certified pass (rows/rows_cert.h) -----------------------------------
+ * When the rows fill the GPU (sl_rows_split gives S = 1; fewer than 2^32 rows): sac_rows_kernel
+ * sums each row's values, widened exactly to float64, into s and their magnitudes into a, with
+ * T threads a row: a warp for n <= SAC_WARP_ROW_MAX (SA_BLOCK / 32 rows a block, no barrier: the
+ * per-row cost of a block's reduction would weigh on short rows), a block of SA_BLOCK above.
+ * Each thread takes at most one edge value, then its 16-byte vectors t, t + T, ... with SAC_U
+ * loads in flight (float32 widened from the bits by integer operations, the 16-bit formats
+ * alternately by the bits and by the conversions: reduce/vec.cuh's sl_f2d_exact, sl_h2d_bits);
+ * warp shuffles, then (a block a row) warp 0 over the warps' sums; lane 0 tests the box
+ * (sl_rcs_decide, h = sl_rcs_chain(nv, T, W)): decided, the row's result, the correctly rounded
+ * sum; else the row goes into the workspace's list, which sa_rows_kernel<X, true> sums exactly
+ * behind it (a block a listed row) and empties. Either way a row's bits are its exact sum
+ * rounded once: a function of the row alone. */
+#define SAC_WARP_ROW_MAX SL_ROWS_SACC_WARP_ROW_MAX
+static_assert(SA_BLOCK == SL_ROWS_SACC_BLOCK, "rows.h: the certified pass's block");
+#define SAC_U 4
+
+__device__ __forceinline__ double sac_widen(float x, int) { return sl_f2d_exact(x); }
+template <typename H> __device__ __forceinline__ double sac_widen(H x, int k)
+{
+    return (k & 1) ? sl_h2d_bits(x) : (double)sl_widen(x);
+}
+
+__device__ __forceinline__ void sac_take(double &s, double &a, double v)
+{
+    s = s + v;
+    a = a + fabs(v);
+}
+
+/* Thread t of the row's T threads: its values' sums (s, a); returns the row's vector count nv. */
+template <typename X, unsigned T>
+__device__ __forceinline__ uint64_t sac_row_sums(const X *row, uint64_t n, unsigned t, double &s, double &a)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W };
+    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+    s = 0.0;
+    a = 0.0;
+    if (t < nedge) sac_take(s, a, sac_widen(row[t < head ? t : tail0 + (t - head)], 0));   /* < 2W <= T */
+    const V *xv = reinterpret_cast<const V *>(row + head);
+    uint64_t j = t;
+    for (; j + (uint64_t)(SAC_U - 1) * T < nv; j += (uint64_t)SAC_U * T) {
+        V v[SAC_U];
+#pragma unroll
+        for (int u = 0; u < SAC_U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
+#pragma unroll
+        for (int u = 0; u < SAC_U; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) sac_take(s, a, sac_widen(sl_vec_lane(v[u], k), k));
+    }
+    for (; j < nv; j += T) {
+        const V v = sl_ldv(xv + j);
+#pragma unroll
+        for (int k = 0; k < W; k++) sac_take(s, a, sac_widen(sl_vec_lane(v, k), k));
+    }
+    return nv;
+}
+
+/* Lanes [0, 2 off) of the warp: lane l's sums plus lane l + off's, off = off, off / 2, .., 1. */
+__device__ __forceinline__ void sac_shfl(double &s, double &a, unsigned first)
+{
+#pragma unroll
+    for (unsigned off = first; off > 0; off >>= 1) {
+        s = s + __shfl_down_sync(SL_FULL_MASK, s, off);
+        a = a + __shfl_down_sync(SL_FULL_MASK, a, off);
+    }
+}
+
+/* The row's decision (lane 0): its result, or its index into the list. */
 template <typename X>
-static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+__device__ __forceinline__ void sac_finish(double s, double a, uint64_t h, sl_dtype dt, uint64_t r,
+                                           unsigned char *work, X *out)
+{
+    double c;
+    if (sl_rcs_decide(s, a, h, dt, &c)) {
+        out[r] = sl_out<X>((float)c);                /* c is a value of X: exact */
+    } else {
+        unsigned *count = reinterpret_cast<unsigned *>(work);
+        reinterpret_cast<unsigned *>(work + SAC_WS_HEADER)[atomicAdd(count, 1u)] = (unsigned)r;
+    }
+}
+
+/* T = 32: row r = (block, warp) in a grid stride of SA_BLOCK / 32 rows a block; T = SA_BLOCK:
+ * a block a row (grid stride), the warps' sums through shared memory (two sets by the row's
+ * parity: one barrier a row; warp 0 reads set p before the next row's barrier, and set p is
+ * written again only after it). */
+template <typename X, unsigned T>
+__global__ void __launch_bounds__(SA_BLOCK)
+sac_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, sl_dtype dt, unsigned char *work,
+                X *out)
+{
+    enum { W = sl_vec<X>::W, WARPS = SA_BLOCK / 32u };
+    __shared__ double s_s[2][WARPS], s_a[2][WARPS];
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.launch_dependents;");
+    if (T == 32u) {
+        for (uint64_t r = (uint64_t)blockIdx.x * WARPS + warp; r < rows; r += (uint64_t)gridDim.x * WARPS) {
+            double s, a;
+            const uint64_t nv = sac_row_sums<X, T>(x + r * n, n, lane, s, a);
+            sac_shfl(s, a, 16u);
+            if (lane == 0) sac_finish<X>(s, a, sl_rcs_chain(nv, T, W), dt, r, work, out);
+        }
+    } else {
+        unsigned p = 0;
+        for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x, p ^= 1u) {
+            double s, a;
+            const uint64_t nv = sac_row_sums<X, T>(x + r * n, n, tid, s, a);
+            sac_shfl(s, a, 16u);
+            if (lane == 0) {
+                s_s[p][warp] = s;
+                s_a[p][warp] = a;
+            }
+            __syncthreads();
+            if (warp == 0) {
+                s = lane < WARPS ? s_s[p][lane] : 0.0;
+                a = lane < WARPS ? s_a[p][lane] : 0.0;
+                sac_shfl(s, a, WARPS / 2u);
+                if (lane == 0) sac_finish<X>(s, a, sl_rcs_chain(nv, T, W), dt, r, work, out);
+            }
+        }
+    }
+}
+
+/* S > 1 (or 2^32 rows and more): the split kernel on every row (S = 1 there: a block a row).
+ * Else (sl_rows_sacc_certified) the certified pass, then the exact kernel on its list (a block
+ * per listed row, at most 4 blocks per SM: the list is short or empty on most data, and an empty
+ * one costs each block a load). */
+template <typename X>
+static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
                           const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
                           cudaStream_t st, sl_err *err)
 {
-    const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_SACC_SPLIT_MAX);
-    if (S > 1u && (!d_work || work_bytes < rows * (uint64_t)SA_ROW_WS))
-        return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
+    const uint32_t sms = cfg && cfg->sm_count ? cfg->sm_count : SL_DEFAULT_SM_COUNT;
+    if (!d_work || work_bytes < rows * (uint64_t)SA_ROW_WS)
+        return sl_err_set(err, "%s: the row kernels need %llu bytes of workspace, have %llu", v->name,
                           (unsigned long long)(rows * (uint64_t)SA_ROW_WS), (unsigned long long)work_bytes);
-    sa_rows_kernel<X><<<rows_grid(rows * S), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
-                                                                 (unsigned char *)d_work, (X *)d_out);
-    SL_CUDA_CHECK_LAUNCH("sa_rows_kernel", v->name, err);
+    unsigned char *work = (unsigned char *)d_work;
+    if (!sl_rows_sacc_certified(rows, n, dt, sms)) {
+        const unsigned S = sl_rows_split(rows, n, sms, SL_ROWS_SACC_SPLIT_MAX);
+        sa_rows_kernel<X, false><<<rows_grid(rows * S), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, S, work,
+                                                                          (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("sa_rows_kernel", v->name, err);
+        return 0;
+    }
+    if (n <= SAC_WARP_ROW_MAX) {
+        const uint64_t per = SA_BLOCK / 32u;
+        sac_rows_kernel<X, 32u><<<rows_grid((rows + per - 1) / per), SA_BLOCK, 0, st>>>(
+            (const X *)d_x, rows, n, dt, work, (X *)d_out);
+    } else {
+        sac_rows_kernel<X, SA_BLOCK><<<rows_grid(rows), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, dt,
+                                                                           work, (X *)d_out);
+    }
+    SL_CUDA_CHECK_LAUNCH("sac_rows_kernel", v->name, err);
+    const uint64_t gx = rows < 4u * (uint64_t)sms ? rows : 4u * (uint64_t)sms;
+    if (SUMLAB_ROWS_SACC_PDL) {
+        cudaLaunchConfig_t lc = {};
+        cudaLaunchAttribute at[1] = {};
+        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[0].val.programmaticStreamSerializationAllowed = 1;
+        lc.gridDim = dim3((unsigned)gx);
+        lc.blockDim = dim3(SA_BLOCK);
+        lc.stream = st;
+        lc.attrs = at;
+        lc.numAttrs = 1;
+        SL_CUDA_CHECK(cudaLaunchKernelEx(&lc, sa_rows_kernel<X, true>, (const X *)d_x, (uint64_t)0, n, 1u,
+                                         work, (X *)d_out),
+                      v->name, err);
+    } else {
+        sa_rows_kernel<X, true><<<(unsigned)gx, SA_BLOCK, 0, st>>>((const X *)d_x, 0, n, 1u, work, (X *)d_out);
+    }
+    SL_CUDA_CHECK_LAUNCH("sa_rows_kernel (listed rows)", v->name, err);
     return 0;
 }
 
@@ -517,9 +719,9 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
         return 0;
     }
     if (sl_check_aligned(v, d_x, dt, err)) return -1;
-    return dt == SL_F16    ? sa_rows_launch<__half>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
-           : dt == SL_BF16 ? sa_rows_launch<__nv_bfloat16>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err)
-                           : sa_rows_launch<float>(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err);
+    return dt == SL_F16    ? sa_rows_launch<__half>(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, st, err)
+           : dt == SL_BF16 ? sa_rows_launch<__nv_bfloat16>(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, st, err)
+                           : sa_rows_launch<float>(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, st, err);
 }
 
 /* ---- lse reproducible: a block per row ----------------------------------------------------------
@@ -685,9 +887,23 @@ typedef struct {
     double *times;
 } rows_res;
 
+static void rows_res_free(rows_res *res)
+{
+    if (res->have_e1) cudaEventDestroy(res->e1);
+    if (res->have_e0) cudaEventDestroy(res->e0);
+    if (res->have_st) cudaStreamDestroy(res->st);
+    cudaFree(res->d_out);
+    cudaFree(res->d_work);
+    cudaFree(res->d_x);
+    free(res->h_out);
+    free(res->times);
+}
+
+/* sacc_exact (may be NULL): the workspace's count of rows the superacc exact kernel summed after
+ * the certified pass (SAC_WS_HEADER's layout), over every run. */
 static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uint64_t rows,
                           uint64_t n, sl_dtype dt, const sl_launch *req, int reps, double *results,
-                          double *time_ms_median, sl_launch *cfg_out, sl_err *err)
+                          double *time_ms_median, sl_launch *cfg_out, uint64_t *sacc_exact, sl_err *err)
 {
     const size_t es = sl_dtype_size(dt);
     const size_t bytes = (size_t)(rows * n) * es;
@@ -732,6 +948,12 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uin
         res->times[r] = (double)ms;
     }
     R_CHECK(cudaMemcpy(res->h_out, res->d_out, rows * es, cudaMemcpyDeviceToHost));
+    if (sacc_exact) {
+        unsigned cnt = 0;
+        if (wb >= SAC_WS_HEADER)
+            R_CHECK(cudaMemcpy(&cnt, (const char *)res->d_work + 8, sizeof cnt, cudaMemcpyDeviceToHost));
+        *sacc_exact = cnt;
+    }
     for (uint64_t i = 0; i < rows; i++) {
         if (dt == SL_F64) results[i] = ((const double *)res->h_out)[i];
         else if (dt == SL_F32) results[i] = (double)((const float *)res->h_out)[i];
@@ -758,15 +980,8 @@ extern "C" int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t row
     if (sl_gpu_check_fits(rows * n, dt, err)) return -1;
     rows_res res;
     memset(&res, 0, sizeof res);
-    int rc = rows_host_body(&res, v, x, rows, n, dt, req, reps, results, time_ms_median, cfg_out, err);
-    if (res.have_e1) cudaEventDestroy(res.e1);
-    if (res.have_e0) cudaEventDestroy(res.e0);
-    if (res.have_st) cudaStreamDestroy(res.st);
-    cudaFree(res.d_out);
-    cudaFree(res.d_work);
-    cudaFree(res.d_x);
-    free(res.h_out);
-    free(res.times);
+    int rc = rows_host_body(&res, v, x, rows, n, dt, req, reps, results, time_ms_median, cfg_out, NULL, err);
+    rows_res_free(&res);
     if (rc == 0 && read_ms_median) {
         /* the harness's streaming read of the same bytes, in the same process */
         sl_gpu_ctx *ctx = NULL;
@@ -782,6 +997,24 @@ extern "C" int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t row
         sl_gpu_ctx_destroy(ctx);
         free(t);
     }
+    return rc;
+}
+
+extern "C" int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                                      const sl_launch *req, int runs, double *results,
+                                      uint64_t *exact_rows, sl_err *err)
+{
+    const sl_variant *v = sl_variant_find_op("sum", "superacc");
+    if (!v) return sl_err_set(err, "superacc: not in the registry");
+    sl_gpu_info info;
+    sl_err why = {{0}};
+    if (!sl_gpu_available(&info, &why)) return sl_err_set(err, "%s", why.msg);
+    if (sl_gpu_check_fits(rows * n, dt, err)) return -1;
+    rows_res res;
+    memset(&res, 0, sizeof res);
+    int rc = rows_host_body(&res, v, x, rows, n, dt, req, runs > 1 ? runs - 1 : 0, results, NULL, NULL,
+                            exact_rows, err);
+    rows_res_free(&res);
     return rc;
 }
 

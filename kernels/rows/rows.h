@@ -77,10 +77,29 @@ int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_dtype dt, in
 #define SL_ROWS_BR_PART (1u << 17)
 unsigned sl_rows_br_parts(uint64_t n);
 
-/* `superacc` rows (rows.cu): workspace bytes per row when a row is split over several blocks:
- * its ticket, flags, 8 bytes of padding and SL_SACC_LIMBS_F32 (12) int64 limbs, zero between
- * launches. */
+/* `superacc` rows (rows.cu), float32 and 16-bit: workspace bytes per row. A row split over
+ * several blocks uses its ticket, flags, 8 bytes of padding and SL_SACC_LIMBS_F32 (12) int64
+ * limbs; rows summed a block (or a warp) each go through the certified pass, whose list of the
+ * rows it cannot decide takes the first 16 + 4 rows bytes. Zero before the first call and
+ * between calls, but for bytes [8, 12): the count of rows the exact kernel summed after the
+ * certified pass (sl_rows_sacc_gpu_paths reads it). */
 #define SL_ROWS_SACC_WS 112u
+/* The certified pass's threads a row: a warp up to SL_ROWS_SACC_WARP_ROW_MAX values, a block of
+ * SL_ROWS_SACC_BLOCK above (rows/rows_cert.h's model takes the same). */
+#define SL_ROWS_SACC_WARP_ROW_MAX 8192u
+#define SL_ROWS_SACC_BLOCK 256u
+/* 1 when `superacc`'s rows of n values in dt run the certified pass (rows.cu: float32 and
+ * 16-bit, n >= 1, a block or a warp a row by sl_rows_split with sm_count, fewer than 2^32 rows),
+ * else 0 (the split exact kernel, or float64's 1-D launcher on each row). */
+int sl_rows_sacc_certified(uint64_t rows, uint64_t n, sl_dtype dt, uint32_t sm_count);
+/* `superacc` rows on the GPU runs (>= 1) times on one workspace, as sl_rows_gpu_host runs them
+ * with req (x uploaded here): results[i] row i's result (the last run's), *exact_rows the rows
+ * the exact kernel summed over the runs because the certified pass could not decide them (0 when
+ * it decided every row, or when it did not run: sl_rows_sacc_certified). 0, or -1 (err; no GPU,
+ * built without CUDA). */
+int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                           const sl_launch *req, int runs, double *results, uint64_t *exact_rows,
+                           sl_err *err);
 
 /* Blocks per row of the split row kernels (superacc; reproducible above
  * SL_ROWS_RS_WARP_ROW_MAX): parts of about 2^17 values for long rows, and at least four blocks
