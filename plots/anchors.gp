@@ -32,7 +32,8 @@ do for [term = 1:nterm] {
   plot for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 > 0 ? $2 : NaN) with points pt ptype(word(pl,f)) ps 1.2 lw 1.5 lc rgb col(word(cl,f)) title columnheader(1), \
        for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 == 0 ? zmark : NaN) with points pt 11 ps 1.1 lc rgb col(word(cl,f)) notitle, \
        for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 < 0 ? nfmark : NaN) with points pt 2 ps 1.3 lw 2 lc rgb col(word(cl,f)) notitle, \
-       NaN with points pt 11 ps 1.1 lc rgb '#000000' title 'error 0 (exact)'
+       NaN with points pt 11 ps 1.1 lc rgb '#000000' title 'error 0 (exact)', \
+       NaN with points pt 2 ps 1.3 lw 2 lc rgb '#000000' title 'Inf or NaN (exact value finite)'
   # lower: distinct results of the repetitions
   set tmargin at screen 1 - (TOPB + PH + RG) / H; set bmargin at screen 1 - (TOPB + PH + RG + RH) / H
   unset logscale y; set format y "%.0f"
