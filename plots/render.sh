@@ -456,9 +456,10 @@ function mkdirs(list,   n, i, d, f) { n = split(list, d, "\n"); f = ENVIRON["SL_
 # says so); kr (kr1), the rows of the tallest panel's key in two columns (in one). A panel without one finite
 # non-zero error (every error 0 or non-finite) is not drawn: its variants go to DIR/empty (one
 # line per panel) for a note.
-# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>XS<tab>u" (XS:
-# the sweep's sizes, comma-separated, where a series is not to be joined across a missing one; or -),
-# output lines "DIR<tab>assignments".
+# panels_all does it for every chart of a kind in one process: input lines "DIR<tab>XS<tab>u<tab>X"
+# (XS: the sweep's sizes, comma-separated, where a series and a bound are not to be joined across a
+# missing one; or -; X: the x column, n or cond, for the x named in a bound's key entry), output
+# lines "DIR<tab>assignments".
 panels_all() { # bounds(0|1)
   awk -F'\t' -v wantb="$1" -v fam="$tmp/fam" -v vars="$tmp/vars" -v cols="$tmp/colours" '
     BEGIN { while ((getline l < fam) > 0) { split(l, a, " "); pan[a[1]] = a[2] }
@@ -467,18 +468,26 @@ panels_all() { # bounds(0|1)
             np = split("ladder accuracy anchors", pname, " ") }
     # a size of the sweep (the second field: its list, or "-") that lies strictly between x0 and x1
     function gap(x0, x1,   k) { for (k = 1; k <= nxs; k++) if (xs[k] + 0 > x0 + 0 && xs[k] + 0 < x1 + 0) return 1; return 0 }
+    # the infinite bounds at the end of series v'"'"'s bound (after its last finite one)
+    function ntail(v,   r, a, t) { t = 0; for (r = nb[v]; r >= 1; r--) { split(bl[v, r], a, " "); if (a[2] != "Inf") break; t++ } return t }
+    # an x as the chart writes it (the fourth field: n, cond or another column)
+    function xfmt(x,   k, m) { if (xk == "cond") return sprintf("%.0e", x)
+      if (xk == "n") { m = x + 0; k = 0; while (m > 1 && m % 2 == 0) { m /= 2; k++ } if (m == 1 && k > 0) return "2^{" k "}" }
+      return sprintf("%g", x) }
     # series v of the chart rewritten: an empty line (gnuplot ends the line and the band there)
     # where the sweep has a size the series has no point at
     function writeser(f, v,   j, b, px) { px = ""
       for (j = 1; j <= nLL[v]; j++) { split(LL[v, j], b, " "); if (px != "" && gap(px, b[1])) print "" > f; print LL[v, j] > f; px = b[1] }
       close(f) }
-    { dir = $1; u = $3; lo = ""; hi = ""; xlo = ""; xhi = ""; nxs = ($2 == "-") ? 0 : split($2, xs, ",")
+    { dir = $1; u = $3; xk = $4; lo = ""; hi = ""; xlo = ""; xhi = ""; nxs = ($2 == "-") ? 0 : split($2, xs, ",")
       split("", S); split("", C); split("", cnt); split("", any); split("", ng); split("", grp)
       split("", gfirst); split("", gci); split("", gn); split("", glab); split("", nb); split("", bl)
       split("", seen); split("", NBa); split("", sidx); split("", GL); split("", gmem); split("", glast); split("", LL); split("", nLL)
       for (vi = 1; vi <= nvo; vi++) { v = vo[vi]; ci = cix[v] + 0; f = dir "/" v ".dat"; nz = 0; n = 0; body = ""
         hasgap = 0
-        while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body a[1] " " a[2] "\n"; LL[v, n] = l
+        # (body: what is drawn of the series, its line and its markers of exact and non-finite
+        # results: series equal in it are one line and one key entry)
+        while ((getline l < f) > 0) { m = split(l, a, " "); n++; body = body a[1] " " a[2] " " (a[5] + 0 > 0) " " (a[6] + 0 > 0) "\n"; LL[v, n] = l
           if (n > 1 && nxs && gap(px, a[1])) hasgap = 1; px = a[1]
           if (a[1] + 0 > 0) { if (xlo == "" || a[1] + 0 < xlo) xlo = a[1] + 0; if (xhi == "" || a[1] + 0 > xhi) xhi = a[1] + 0 }
           for (j = 2; j <= 4 && j <= m; j++) { if (a[j] == "NaN" || a[j] + 0 <= 0) continue
@@ -495,10 +504,16 @@ panels_all() { # bounds(0|1)
         else { GL[++ngl] = p SUBSEP body; gmem[p, body] = v }
         NBa[p, cnt[p]] = 1; seen[p, body] = cnt[p]; glast[p, body] = v
         if (wantb) { sig = ""; bf = dir "/" v ".bnd"; k = 0
-          while ((getline l < bf) > 0) { split(l, a, " "); sig = sig sprintf("%s:%.2g;", a[1], a[2]); bl[v, ++k] = l }
+          while ((getline l < bf) > 0) { split(l, a, " "); sig = sig a[1] ":" (a[2] == "Inf" ? a[2] : sprintf("%.2g", a[2])) ";"; bl[v, ++k] = l }
           close(bf); nb[v] = k
           if (k) { if (!((p, sig) in grp)) { grp[p, sig] = ++ng[p]; gfirst[p, ng[p]] = v; gci[p, ng[p]] = ci }
                    gi = grp[p, sig]; gn[p, gi]++; if (gn[p, gi] == 1) glab[p, gi] = v } } }
+      # the probabilistic bound is not joined across a size of the sweep either
+      pbf = dir "/_prob.bnd"; npb = 0
+      if (wantb && nxs) { while ((getline l < pbf) > 0) PB[++npb] = l; close(pbf) }
+      if (npb) { px = ""
+        for (r = 1; r <= npb; r++) { split(PB[r], a, " "); if (px != "" && gap(px, a[1])) print "" > pbf; print PB[r] > pbf; px = a[1] }
+        close(pbf) }
       # the kept series of a group of equal lines: its band (columns 3, 4) over the whole group,
       # and one key entry for the group (KL: per panel and series, the entry, or "-" for none):
       # the line seen is the last one, so the entry shows its colour and names it first; "all N"
@@ -532,12 +547,24 @@ panels_all() { # bounds(0|1)
           kls = kls (q2 > 1 ? " " : "") "\047" ((p, q2) in KL ? KL[p, q2] : sv[q2]) "\047" }
         k++; printf "t%d=\"%s (%d)\"; s%d=\"%s\"; c%d=\"%s\"; nb%d=\"%s\"; k%d=\"%s\"; ", k, p, cnt[p], k, substr(S[p], 2), k, substr(C[p], 2), k, nbs, k, kls
         bs = ""; bc = ""
-        for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""
-          for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " "); if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
+        for (gi = 1; gi <= ng[p]; gi++) { v = gfirst[p, gi]; bfn = dir "/bound_" k "_" gi ".dat"; bmax = ""; ninf = 0; xinf = ""
+          for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " ")
+            if (a[2] == "Inf") { if (!ninf++) xinf = xfmt(a[1]); tail = 1; continue }
+            tail = 0; if (bmax == "" || a[2] + 0 > bmax) bmax = a[2] + 0 }
           lab = "bound: " glab[p, gi]; if (gn[p, gi] > 1) lab = lab " +" (gn[p, gi] - 1)
-          if (bmax > ymax) lab = lab sprintf(" (to %.0e)", bmax)
+          # where no finite bound holds (k u >= 1, a partial sum that may overflow) the line
+          # stops, and the key says where: from the first such x on, at K points, or at all
+          winf = !ninf ? "" : tail && nb[v] - ninf > 0 && ninf == ntail(v) ? "∞ from " xinf : "∞ at " ninf " points"
+          if (ninf == nb[v]) lab = lab " (all ∞)"
+          else if (bmax > ymax) lab = lab sprintf(" (to %.0e", bmax) (ninf ? "; " winf : "") ")"
+          else if (ninf) lab = lab " (" winf ")"
           print "\"" lab "\" 0" > bfn
-          for (r = 1; r <= nb[v]; r++) print bl[v, r] > bfn
+          px = ""
+          for (r = 1; r <= nb[v]; r++) { split(bl[v, r], a, " ")
+            if (px != "" && gap(px, a[1])) print "" > bfn
+            px = a[1]
+            # (no finite bound anywhere: points far above the range, so that the key entry is drawn)
+            print a[1], (a[2] != "Inf" ? a[2] : ninf == nb[v] ? ymax * 1e6 : "NaN") > bfn }
           close(bfn); bs = bs " bound_" k "_" gi; bc = bc " " gci[p, gi] }
         printf "b%d=\"%s\"; bc%d=\"%s\"; ", k, substr(bs, 2), k, substr(bc, 2)
         # the entries of the key: the series of the panel (equal ones merged) and bound lines; the last panel
@@ -595,13 +622,15 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (clip && y > 1) { y = 1; nclip[g]++ }
       agg(f, x, y)
       bnum = zeroS ? $c["bound_abs"] : $c["bound_rel"]
-      if (!bad(bnum) && bnum+0 > 0) {
-        agg(d v ".bnd", x, bnum / den)
-        # beside the worst-case bounds, the probabilistic one (Higham & Mary 2019, lambda = 1):
-        # sqrt(n) u cond (sqrt(n) u where S = 0, the error being relative to sum|x| there)
-        cd = zeroS ? 1 : $c["cond"]
-        if (prob && !bad(cd) && cd + 0 > 0) agg(d "_prob.bnd", x, sqrt($c["n"] + 0) * $c["unit_roundoff"] * cd)
-      }
+      if (!bad(bnum) && bnum+0 > 0) agg(d v ".bnd", x, bnum / den)
+      # a bound of +inf: no finite bound holds there (k u >= 1, a partial sum that may overflow);
+      # counted as such (the key says where), never drawn as a value
+      else if (bnum ~ /^[+]?[iI][nN][fF]/) agg(d v ".bnd", x, "NF")
+      # beside the worst-case bounds, the probabilistic one (Higham & Mary 2019, lambda = 1):
+      # sqrt(n) u cond (sqrt(n) u where S = 0, the error being relative to sum|x| there), for
+      # every row with a finite error, whatever the variant'"'"'s own bound
+      cd = zeroS ? 1 : $c["cond"]
+      if (prob && !bad(cd) && cd + 0 > 0) agg(d "_prob.bnd", x, sqrt($c["n"] + 0) * $c["unit_roundoff"] * cd)
     }
     # Each series file holds a line per x of its chart: "x median min max zero nonfinite" over
     # the point instances (run --seeds K, the full preset) with a finite error; median, min and
@@ -624,7 +653,11 @@ extract_error() { # experiment x-column by-dataset out-dir
         for (j = 1; j <= m; j++) a[j] = av[k, j]
         for (j = 2; j <= m; j++) { t = a[j]; q = j - 1; while (q >= 1 && a[q] > t) { a[q + 1] = a[q]; q-- } a[q + 1] = t }
         med = !m ? "NaN" : (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-        if (af[i] ~ /[.]bnd$/) { if (m) put(af[i], X, X " " med); continue }
+        # a bound: the median over the instances, an infinite one the largest ("Inf" where the
+        # median is infinite)
+        if (af[i] ~ /[.]bnd$/) { t = m + nfk[k]; if (!t) continue
+          j = (t % 2) ? (t + 1) / 2 : t / 2 + 1
+          put(af[i], X, X " " (j > m ? "Inf" : (t % 2) ? a[j] : (a[t / 2] + a[j]) / 2)); continue }
         for (z = 1; z <= m && a[z] == 0; z++) ;
         put(af[i], X, X " " (m && med == 0 ? "NaN" : med) " " (z <= m ? a[z] : "NaN") " " (z <= m ? a[m] : "NaN") " " \
             (z > 1 ? 1 : 0) " " (nfk[k] + 0)) }
@@ -688,7 +721,7 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     while read -r e d pv; do [ "$e" != "$exp" ] || XS[$e $d]=${XS[$e $d]:+${XS[$e $d]},}$pv; done < "$tmp/sizes"
   fi
   while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
-    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t%s\t%s\n' "$src/$g.d" "${XS[$exp $dt]:--}" "$u"; done < "$src/meta" | panels_all 1)
+    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t%s\t%s\t%s\n' "$src/$g.d" "${XS[$exp $dt]:--}" "$u" "$xcol"; done < "$src/meta" | panels_all 1)
   while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do
     out=$src/$g.d
     read_series "$out"
@@ -888,7 +921,7 @@ if [ ! -s "$src/groups" ]; then
 else
   while read -r dt; do
     read_series "$src/$dt.d"
-    pv=$(printf '%s\t-\t0\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
+    pv=$(printf '%s\t-\t0\t-\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1"
     if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
@@ -1090,7 +1123,7 @@ an=$dir/anchors/anchors.csv
 if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$an" ]; then
   src=$tmp/an; mkdir -p "$src"
   # (a file that is not study_anchors.py's table: a note and no anchors chart, the others drawn)
-  if ! csv_soft=1 check_csv "$an" "$tmp/anchors.csv" "dataset" "" "ulps_max spread_ulps cond" "reps distinct" "" "anchor"; then
+  if ! csv_soft=1 check_csv "$an" "$tmp/anchors.csv" "dataset" "" "ulps_max spread_ulps cond exact_sum_hex" "reps distinct" "" "anchor"; then
     note "anchors: anchors/anchors.csv is not the table study_anchors.py writes (a field other than its names and numbers): no chart"
   else
   awk -F, -v out="$src" '
@@ -1099,7 +1132,11 @@ if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$
       if (!(key in inp)) { inp[key] = ++ni; lab[ni] = ds; nds[ds]++; if (nds[ds] > 1) lab[ni] = ds "#" nds[ds] }
       a = $c["anchor"]; if (!(a in fw)) { fw[a] = ++nf; fname[nf] = a }
       k = ++np; pi[k] = inp[key]; pf[k] = fw[a]; pu[k] = $c["ulps_max"]; pd[k] = $c["distinct"] + 0
-      u = pu[k] + 0; if (pu[k] !~ /inf|nan/ && u > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
+      # an exact sum of 0: an ulp of it is the smallest subnormal, so any other result reads as
+      # ~1e46 ulps; such an error is not on the ulps scale (a mark at the top edge, the input
+      # named S = 0 under its column, the report gives |result|) and leaves the range alone
+      if (("exact_sum_hex" in c) && $c["exact_sum_hex"] ~ /^[-+]?0[xX]0(\.0*)?[pP][-+]?0+$/ && pu[k] !~ /inf|nan/ && pu[k] + 0 > 0) { pu[k] = "S0"; zs[inp[key]] = 1 }
+      u = pu[k] + 0; if (pu[k] !~ /inf|nan|S0/ && u > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
       if (pd[k] > dmax) dmax = pd[k]; if ($c["reps"] + 0 > rmax) rmax = $c["reps"] + 0 }
     END { if (!np) exit
       # colour and point type by framework name (common.gp indices): a colour per framework family,
@@ -1110,15 +1147,15 @@ if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$
       for (f = 1; f <= nf; f++) { ff = out "/fw_" f ".dat"; print "\"" fname[f] "\" 0 0" > ff }
       w = nf > 1 ? 0.7 / nf : 0
       for (k = 1; k <= np; k++) { f = pf[k]; x = pi[k] + (f - (nf + 1) / 2) * w
-        y = pu[k]; if (y ~ /inf|nan/) y = -1; else if (y + 0 <= 0) y = 0
+        y = pu[k]; if (y == "S0") y = -2; else if (y ~ /inf|nan/) y = -1; else if (y + 0 <= 0) y = 0
         print x, y, pd[k] > (out "/fw_" f ".dat") }
       for (f = 1; f <= nf; f++) close(out "/fw_" f ".dat")
       cl = ""; pl = ""
       for (f = 1; f <= nf; f++) { a = fname[f]
         if (a in kc) { ci = kc[a]; pt = kp[a] } else { h = 0; for (i = 1; i <= length(a); i++) h = (h * 33 + index("abcdefghijklmnopqrstuvwxyz0123456789", substr(a, i, 1))) % 9973; ci = h % 28; pt = h % 13 }
         cl = cl (f > 1 ? " " : "") ci; pl = pl (f > 1 ? " " : "") pt }
-      xt = ""; for (i = 1; i <= ni; i++) xt = xt (i > 1 ? ", " : "") "\047" lab[i] "\047 " i
-      printf "nf=%d; ni=%d; cl=\"%s\"; pl=\"%s\"; lo=%.6g; hi=%.6g; dmax=%d; rmax=%d; xt=\"%s\"\n", nf, ni, cl, pl, (lo == "" ? 0.1 : lo), (hi == "" ? 1 : hi), dmax, rmax, xt > (out "/args") }
+      xt = ""; nz = 0; for (i = 1; i <= ni; i++) { xt = xt (i > 1 ? ", " : "") "\047" lab[i] (i in zs ? " (S = 0)" : "") "\047 " i; nz += (i in zs) }
+      printf "nf=%d; ni=%d; cl=\"%s\"; pl=\"%s\"; lo=%.6g; hi=%.6g; dmax=%d; rmax=%d; xt=\"%s\"; hasz=%d\n", nf, ni, cl, pl, (lo == "" ? 0.1 : lo), (hi == "" ? 1 : hi), dmax, rmax, xt, (nz > 0) > (out "/args") }
   ' "$tmp/anchors.csv" || write_fail "the scratch folder $tmp"
   if [ -s "$src/args" ]; then
     IFS= read -r aargs < "$src/args"

@@ -34,6 +34,34 @@ static int field_ok(const char *s)
 
 enum { C_DS, C_PAR, C_N, C_ANCHOR, C_REPS, C_DIST, C_SPREAD, C_UMAX, C_COND };
 
+/* Columns read where the table has them (older tables lack them): the exact sum and the least
+ * and greatest result, C99 hex. */
+typedef struct { int exact, lo, hi; } zcols;
+
+/* A hex (or decimal) number of a checked field; NaN when absent or not wholly a number. */
+static double hexnum(const sl_csv *t, size_t r, int col)
+{
+    if (col < 0) return NAN;
+    const char *s = sl_csv_get(t, r, col);
+    char *end;
+    if (!*s || !field_ok(s)) return NAN;
+    const double v = strtod(s, &end);
+    return *end ? NAN : v;
+}
+
+/* Row r's exact sum is 0 and its largest error is not: an ulp of 0 is the smallest subnormal, so
+ * the error in ulps (~1e46 in float32) is no scale for it; its largest |result| is given instead. */
+static int zero_sum_off(const sl_csv *t, size_t r, const int *col, const zcols *z)
+{
+    return hexnum(t, r, z->exact) == 0 && sl_csv_num(t, r, col[C_UMAX]) > 0;
+}
+
+static double largest_result(const sl_csv *t, size_t r, const zcols *z)
+{
+    const double a = fabs(hexnum(t, r, z->lo)), b = fabs(hexnum(t, r, z->hi));
+    return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
+}
+
 /* The frameworks of the table in the order of their first row (at most 32). */
 static size_t frameworks(const sl_csv *t, const int *col, const char **fw)
 {
@@ -56,7 +84,7 @@ static int cmp_dbl(const void *a, const void *b)
 /* Per framework, over the inputs: how many, the repetitions, how many inputs gave more than one
  * result, the most distinct results and the widest spread, the median and largest error (each
  * input's worst repetition) and the input of the largest. */
-static void anchors_summary(FILE *f, const sl_csv *t, const int *col)
+static void anchors_summary(FILE *f, const sl_csv *t, const int *col, const zcols *z)
 {
     const char *fw[32];
     const size_t nf = frameworks(t, col, fw);
@@ -77,7 +105,7 @@ static void anchors_summary(FILE *f, const sl_csv *t, const int *col)
             nondet += d > 1;
             if (d > dmax) dmax = d;
             if (sp > smax) smax = sp;
-            if (!isnan(u)) {
+            if (!isnan(u) && !zero_sum_off(t, r, col, z)) {
                 v[k++] = u;
                 if (u > umax) { umax = u; rmax = r; }
             }
@@ -100,11 +128,25 @@ static void anchors_summary(FILE *f, const sl_csv *t, const int *col)
     }
     fputc('\n', f);
     free(v);
+    /* the inputs left out of the error columns */
+    size_t nz = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!zero_sum_off(t, r, col, z)) continue;
+        size_t p = 0;
+        while (p < r && !(zero_sum_off(t, p, col, z) && !strcmp(sl_csv_get(t, p, col[C_DS]), sl_csv_get(t, r, col[C_DS])) &&
+                          !strcmp(sl_csv_get(t, p, col[C_PAR]), sl_csv_get(t, r, col[C_PAR]))))
+            p++;
+        if (p < r) continue;
+        fprintf(f, "%s`%s`", nz++ ? ", " : "The errors of the inputs whose exact sum is 0 are left out of the error columns (", sl_csv_get(t, r, col[C_DS]));
+    }
+    if (nz)
+        fputs("): an ulp of 0 is the smallest subnormal, so any other result would read as ~1e46 ulps in float32; "
+              "the table per input gives their largest absolute result (`abs`).\n\n", f);
 }
 
 /* Per input (a row) and framework (a column): the largest error in ulps, and where the
  * repetitions differed, how many distinct results and their spread. */
-static void anchors_matrix(FILE *f, const sl_csv *t, const int *col)
+static void anchors_matrix(FILE *f, const sl_csv *t, const int *col, const zcols *z)
 {
     const char *fw[32];
     const size_t nf = frameworks(t, col, fw);
@@ -146,8 +188,13 @@ static void anchors_matrix(FILE *f, const sl_csv *t, const int *col)
                                      !strcmp(sl_csv_get(t, s, col[C_N]), sl_csv_get(t, r, col[C_N]))))
                 s++;
             if (s == t->nrows) { fputs(" - |", f); continue; }
-            char u[32], sp[32];
+            char u[64], sp[32];
             sl_report_num(u, sizeof u, sl_csv_num(t, s, col[C_UMAX]));
+            if (zero_sum_off(t, s, col, z)) {
+                char a[32];
+                sl_report_num(a, sizeof a, largest_result(t, s, z));
+                snprintf(u, sizeof u, "abs %s (S = 0)", a);
+            }
             const double d = sl_csv_num(t, s, col[C_DIST]);
             if (d > 1) {
                 sl_report_num(sp, sizeof sp, sl_csv_num(t, s, col[C_SPREAD]));
@@ -187,8 +234,9 @@ void sl_report_user_anchors(FILE *f, const sl_report_ctx *R)
           "distinct results the repetitions gave, their spread and the largest error, in ulps of "
           "the exact sum rounded to float32; `cond` is the input's condition number. From "
           "`anchors/anchors.csv`.\n\n", f);
-    anchors_summary(f, &t, col);
-    anchors_matrix(f, &t, col);
+    const zcols z = {sl_csv_col(&t, "exact_sum_hex"), sl_csv_col(&t, "min_hex"), sl_csv_col(&t, "max_hex")};
+    anchors_summary(f, &t, col, &z);
+    anchors_matrix(f, &t, col, &z);
     sl_report_charts_at(f, R->dir, "anchors_", R->on_gpu);
     sl_csv_free(&t);
 }

@@ -230,7 +230,9 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
 {
     static const chart_kind kinds_gpu[] = {   /* in the order of the report's tables */
         {"error_vs_n", "Error vs n (relative error, log-log; the median over the instances with a min-max band; "
-                       "dashed: a-priori bounds; dash-dotted grey: the probabilistic bound sqrt(n) u cond of "
+                       "dashed: a-priori bounds, ending where no finite bound holds (k u >= 1, or a partial sum may overflow), "
+                       "which the key entry says: '\xe2\x88\x9e" " from 2^24', '\xe2\x88\x9e" " at K points', 'all \xe2\x88\x9e'; "
+                       "dash-dotted grey: the probabilistic bound sqrt(n) u cond of "
                        "Higham and Mary (2019); dotted: unit roundoff; filled triangles pointing down at the bottom edge: error 0; "
                        "crosses at the top: non-finite results)"},
         {"error_vs_cond", "Error vs condition number (relative errors past 1, no correct digit, drawn at 1)"},
@@ -242,7 +244,9 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
         {"tradeoff", "Accuracy vs throughput (one point per variant)"},
         {"anchors", "The frameworks' sums of the study's inputs: each framework's largest error over the "
-                    "repetitions (filled triangles pointing down at the bottom edge: error 0) and its distinct results (1: repeatable)"},
+                    "repetitions (filled triangles pointing down at the bottom edge: error 0; crosses at the top: Inf or NaN; "
+                    "stars at the top: a non-zero result where the exact sum is 0, whose ulp is the smallest subnormal, "
+                    "so not on the ulps scale) and its distinct results (1: repeatable)"},
         {"launch_map", "Launch configurations: throughput maps (best cell ringed)"},
         {"launch_err", "Launch configurations: error against block size and accumulators"},
         {"launch_gbps", "Launch configurations: throughput against block size and accumulators"},
