@@ -38,7 +38,7 @@ do for [term = 1:nterm] {
        for [f=1:nf] datadir.'/fw_'.f.'.dat' using 1:($2 == -2 ? nfmark : NaN) with points pt 3 ps 1.3 lw 1.5 lc rgb col(word(cl,f)) notitle, \
        NaN with points pt 11 ps 1.1 lc rgb '#000000' title 'error 0 (exact)', \
        NaN with points pt 2 ps 1.3 lw 2 lc rgb '#000000' title 'Inf or NaN (exact value finite)', \
-       (hasz ? NaN : 1/0) with points pt 3 ps 1.3 lw 1.5 lc rgb '#000000' title (hasz ? 'non-zero result, exact sum S = 0 (not in ulps)' : '')
+       (hasz ? NaN : 1/0) with points pt 3 ps 1.3 lw 1.5 lc rgb '#000000' title (hasz ? 'non-zero result, exact value 0 (not in ulps)' : '')
   # lower: distinct results of the repetitions
   set tmargin at screen 1 - (TOPB + PH + RG) / H; set bmargin at screen 1 - (TOPB + PH + RG + RH) / H
   unset logscale y; set format y "%.0f"

@@ -1134,7 +1134,7 @@ if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$
       k = ++np; pi[k] = inp[key]; pf[k] = fw[a]; pu[k] = $c["ulps_max"]; pd[k] = $c["distinct"] + 0
       # an exact sum of 0: an ulp of it is the smallest subnormal, so any other result reads as
       # ~1e46 ulps; such an error is not on the ulps scale (a mark at the top edge, the input
-      # named S = 0 under its column, the report gives |result|) and leaves the range alone
+      # named as exact 0 under its column, the report gives |result|) and leaves the range alone
       if (("exact_sum_hex" in c) && $c["exact_sum_hex"] ~ /^[-+]?0[xX]0(\.0*)?[pP][-+]?0+$/ && pu[k] !~ /inf|nan/ && pu[k] + 0 > 0) { pu[k] = "S0"; zs[inp[key]] = 1 }
       u = pu[k] + 0; if (pu[k] !~ /inf|nan|S0/ && u > 0) { if (lo == "" || u < lo) lo = u; if (hi == "" || u > hi) hi = u }
       if (pd[k] > dmax) dmax = pd[k]; if ($c["reps"] + 0 > rmax) rmax = $c["reps"] + 0 }
@@ -1154,7 +1154,7 @@ if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$
       for (f = 1; f <= nf; f++) { a = fname[f]
         if (a in kc) { ci = kc[a]; pt = kp[a] } else { h = 0; for (i = 1; i <= length(a); i++) h = (h * 33 + index("abcdefghijklmnopqrstuvwxyz0123456789", substr(a, i, 1))) % 9973; ci = h % 28; pt = h % 13 }
         cl = cl (f > 1 ? " " : "") ci; pl = pl (f > 1 ? " " : "") pt }
-      xt = ""; nz = 0; for (i = 1; i <= ni; i++) { xt = xt (i > 1 ? ", " : "") "\047" lab[i] (i in zs ? " (S = 0)" : "") "\047 " i; nz += (i in zs) }
+      xt = ""; nz = 0; for (i = 1; i <= ni; i++) { xt = xt (i > 1 ? ", " : "") "\047" lab[i] (i in zs ? " (exact 0)" : "") "\047 " i; nz += (i in zs) }
       printf "nf=%d; ni=%d; cl=\"%s\"; pl=\"%s\"; lo=%.6g; hi=%.6g; dmax=%d; rmax=%d; xt=\"%s\"; hasz=%d\n", nf, ni, cl, pl, (lo == "" ? 0.1 : lo), (hi == "" ? 1 : hi), dmax, rmax, xt, (nz > 0) > (out "/args") }
   ' "$tmp/anchors.csv" || write_fail "the scratch folder $tmp"
   if [ -s "$src/args" ]; then

@@ -244,8 +244,36 @@ if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
             f && /<path stroke/ { k = gsub(/M/, "M"); if (k > m) m = k; f = 0 }
             END { print m + 0 }' "$gsvg")
   check "a series is not joined across a size of the sweep it has no point at ($nm moves)" test "$nm" -ge 3
+  nb=$(awk '/<title>/ { t = $0; sub(/.*<title>/, "", t); sub(/<\/title>.*/, "", t); f = (t ~ /^bound:/); next }
+            f && /<path stroke/ { k = gsub(/M/, "M"); if (k > m) m = k; f = 0 }
+            END { print m + 0 }' "$gsvg")
+  check "a bound line is not joined across that size either ($nb moves)" test "$nb" -ge 3
   check "a chart of one size with finite errors: not drawn, a note says so" \
     bash -c "[ ! -e '$t/gap/charts/error_vs_n_log-uniform__f16.svg' ] && grep -q 'log-uniform__f16: finite errors at one n only' '$t/gap/charts/notes.txt'"
+fi
+
+# ---- markers and bounds: the H200 study's cancellation and overflow rows (16-bit: variants whose
+# results are all Inf, all exact or both at one n; bounds of +inf where k u >= 1) -------------
+if [ "$have_gp" = 1 ] && [ -n "$mstudy" ]; then
+  mkdir -p "$t/mk"
+  gzip -dc "$mstudy/results.csv.gz" | awk -F, 'NR == 1 || ($1 == "accuracy-vs-n" && ($2 == "cancellation" || $2 == "overflow" || $2 == "absorption"))' > "$t/mk/results.csv"
+  bash "$src/plots/render.sh" -q "$t/mk"
+  # series merged into one key entry are those drawn alike, markers included: the marker seen
+  # at a spot is never of a series merged away (cancellation f16 merged exact's zeros with
+  # cub's Inf results as 'exact = cub', the crosses in cub's colour named by no entry)
+  check "error charts: every exact-zero or non-finite marker seen is of a series with a key entry" \
+    python3 "$src/tests/tcharts_svg.py" marktop "$t/mk/charts/"error_vs_n_*.svg
+  # a variant with a finite error and a bound of +inf at some n: its bound's key entry (where it
+  # names it first) says where (∞), none is silent; the variants from the rows themselves
+  inf=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["status"]=="ok" && $c["rel_err"] !~ /inf|nan/ && $c["exact_hex"] !~ /inf|nan/ && $c["exact_hex"] !~ /^-?0x0p[+]0$/ && $c["bound_rel"] ~ /^[+]?inf/ {print $2 "__" $4, $c["variant"]}' "$t/mk/results.csv" | sort -u)
+  ninf=0; nsilent=0
+  while read -r g v; do
+    f=$t/mk/charts/error_vs_n_$g.svg; [ -s "$f" ] || continue
+    e=$(grep -o "<title>bound: $v[ <][^<]*" "$f" | head -1) || :
+    [ -n "$e" ] || continue
+    ninf=$((ninf + 1)); case $e in *∞*) ;; *) nsilent=$((nsilent + 1)); echo "tcharts: $g: '${e#<title>}' says nothing of its +inf bounds" >&2 ;; esac
+  done <<< "$inf"
+  check "error charts: a bound of +inf named in its key entry ($ninf entries, $nsilent silent)" test "$ninf" -gt 0 -a "$nsilent" = 0
 fi
 
 # ---- distribution charts: x tick labels apart (1e15-ulp offsets of ill-conditioned float64) -----
@@ -306,12 +334,26 @@ if [ -s "$t/all/results.csv" ]; then
   check "anchors: a cell with distinct results and spread (the fixture's uniform, jax x64=off)" \
     grep -qE '^\| uniform \| 1 \|( [0-9.e+-]+ \|){6} [0-9.e+-]+ \(\*\*[2-9]\*\*, [0-9.e+-]+\) \|' <<< "$sec"
   check "anchors: the tables as LaTeX" test -s "$t/all/tables/repeatability_per-framework-over-the-inputs.tex"
+  # an input whose exact sum is 0 (the fixture's cancellation): an error not in ulps (an ulp of 0
+  # is the smallest subnormal), its cells the largest absolute result, out of the error columns
+  zin=$(awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $c["exact_sum_hex"] ~ /^-?0x0p[+]0$/ && $c["ulps_max"] + 0 > 0 {print $1}' "$af" | sort -u | head -1)
+  if [ -n "$zin" ]; then
+    nz=$(awk -F, -v d="$zin" 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1 == d && $c["ulps_max"] + 0 > 0' "$af" | wc -l)
+    check "anchors: $zin (exact sum 0) cells say S = 0, not ulps ($nz frameworks)" \
+      test "$(grep "^| $zin |" <<< "$sec" | grep -o '(S = 0)' | wc -l)" = "$nz"
+    zmax=$(grep -c "^| [a-z.]*sum.* | $zin[ |]" <<< "$sec")
+    check "anchors: no framework's largest error is at $zin ($zmax)" test "$zmax" = 0
+  fi
   if [ "$have_gp" = 1 ]; then
     asvg=$t/all/charts/anchors_f32.svg
     got=$(grep -o '<title>[^<]*sum[^<]*</title>' "$asvg" | sort -u | wc -l)
     check "anchors chart: a key entry per framework ($got of $nfw)" test "$got" = "$nfw"
     check "anchors chart: the distinct-results panel" grep -q 'distinct results of 20' "$asvg"
     check "anchors chart: in the Repeatability section" grep -q '^!\[anchors_f32\]' <<< "$sec"
+    if [ -n "$zin" ]; then
+      check "anchors chart: the exact-sum-0 input marked off the ulps scale (key entry, 'exact 0' under it)" \
+        bash -c "grep -q '<title>non-zero result, exact value 0 (not in ulps)' '$asvg' && grep -q '>$zin (exact 0)<' '$asvg'"
+    fi
     # a file that is not the script's table: no anchors chart, a note, every other chart drawn
     nbefore=$(ls "$t/all/charts/"*.svg | wc -l)
     printf '%s\n' "$(head -1 "$af")" 'normal,,f32,1024,7,<b>x</b>,20,3,0x1p+0,0x1p+0,0,0,1,0x1p+0' > "$t/all/anchors/anchors.csv"

@@ -21,6 +21,9 @@ non-finite results at the plot areas' bottom and top edges.
                                                last, the one seen on top)
          tcharts_svg.py keymerge X.svg        (series drawn as the same line: one key entry between them, the
                                                line seen on top, naming the others)
+         tcharts_svg.py marktop X.svg...      (each exact-zero or non-finite marker seen (the last drawn at its
+                                               spot) has the colour of a series with a key entry: series merged
+                                               into one entry drew their own markers under it)
          tcharts_svg.py bandcount X.svg       (as many min-max bands as distinct series lines: one per line,
                                                series drawn as the same line sharing one)
          tcharts_svg.py xticks X.svg...       (x tick labels under each plot area apart by their widths, about
@@ -383,7 +386,37 @@ def xticks(paths):
     return bad
 
 
+def marktop(paths):
+    """At each spot of an exact-zero marker (bottom edge) or a non-finite one (top edge), the marker
+    drawn last, the one seen, has the colour of a series that has a key entry; at least one marker."""
+    bad = n = 0
+    for p in paths:
+        svg = load(p)
+        ar = areas(svg)
+        keyed = {c for c, _ in series(svg).values()}
+        top = {}
+        for m in USE.finditer(svg):
+            if m.group(1) not in ("gpPt10", "gpPt1"):
+                continue
+            x, y = float(m.group(2)), float(m.group(3))
+            for x0, t, x1, b in ar:
+                zero = m.group(1) == "gpPt10" and b - 15 <= y <= b
+                nf = m.group(1) == "gpPt1" and t <= y <= t + 15
+                if x0 - 1 <= x <= x1 + 1 and (zero or nf):
+                    top[(m.group(1), round(x), round(y))] = m.group(5).replace(" ", "")
+        n += len(top)
+        for (sym, x, y), c in sorted(top.items()):
+            if c not in keyed:
+                bad += fail("%s: the %s marker seen at (%d, %d) is %s, the colour of no series with a key entry"
+                            % (p, "exact-zero" if sym == "gpPt10" else "non-finite", x, y, c))
+    if not n:
+        bad += fail("no exact-zero or non-finite marker in %s" % " ".join(paths))
+    return bad
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[1] == "marktop":
+        return marktop(argv[2:])
     if len(argv) >= 3 and argv[1] == "xticks":
         return xticks(argv[2:])
     if len(argv) == 3 and argv[1] == "keymerge":
