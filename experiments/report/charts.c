@@ -238,7 +238,8 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
         {"error_vs_cond", "Error vs condition number (relative errors past 1, no correct digit, drawn at 1)"},
         {"error_vs_range", "Error vs dynamic range (binades)"},
         {"tightness", "Bound tightness: the distribution (ECDF) of |error| / a-priori bound per variant over the "
-                      "accuracy rows, per operation and format (right of 1: over the bound; the key counts them)"},
+                      "accuracy rows, per operation and format (right of 1: over the bound, each such row also a mark at the "
+                      "bottom in its variant's colour and symbol; the key counts them)"},
         {"distribution", "Distribution of results of the nondeterministic variants"},
         {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
