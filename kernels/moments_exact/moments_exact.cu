@@ -678,45 +678,56 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
 #define MXR_ROW_BLOCK 256u
 #define MXR_ROW_WS_HEADER SL_MX_ROWS_WS_HEADER   /* [0, 4) the list's length, [4, 8) the ticket */
 
+/* Thread t of T (a block's threads or a warp's lanes) over row[0, n): its edge scalars (the
+ * head's and tail's elements t, t + T, ...) and its 16-byte vectors (t, t + T, ..., four loads in
+ * flight) into a fresh accumulator, shifted by c = row[0]. */
+template <typename X>
+__device__ __forceinline__ sl_mxf_acc mxr_row_acc(const X *__restrict__ row, uint64_t n, unsigned t,
+                                                  unsigned T)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, U = 4 };
+    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+    const double c = n ? (double)sl_widen(row[0]) : 0.0;
+    sl_mxf_acc a;
+    sl_mxf_init(&a);
+    for (uint64_t e = t; e < nedge; e += T) {
+        const uint64_t i = e < head ? e : tail0 + (e - head);
+        sl_mxf_take(&a, (double)sl_widen(row[i]), c);
+    }
+    const V *xv = reinterpret_cast<const V *>(row + head);
+    uint64_t j = t;
+    for (; j + (uint64_t)(U - 1) * T < nv; j += (uint64_t)U * T) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
+#pragma unroll
+        for (int u = 0; u < U; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
+    }
+    for (; j < nv; j += T) {
+        const V v = sl_ldv(xv + j);
+#pragma unroll
+        for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
+    }
+    return a;
+}
+
 template <typename X>
 __global__ void __launch_bounds__(MXR_ROW_BLOCK)
 mxrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
              sl_dtype dt, unsigned char *work, X *out)
 {
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, U = 4 };
+    enum { W = sl_vec<X>::W };
     __shared__ sl_mxf_acc s_w[MXR_ROW_BLOCK / 32u];
     unsigned *g_count = reinterpret_cast<unsigned *>(work);
     unsigned *g_list = reinterpret_cast<unsigned *>(work + MXR_ROW_WS_HEADER);
     const unsigned tid = threadIdx.x, B = MXR_ROW_BLOCK, lane = tid & 31u, warp = tid >> 5;
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-        const X *row = x + r * n;
-        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-        if (head > n) head = n;
-        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
-        const double c = n ? (double)sl_widen(row[0]) : 0.0;
-        sl_mxf_acc a;
-        sl_mxf_init(&a);
-        if (tid < nedge) {
-            const uint64_t i = tid < head ? tid : tail0 + (tid - head);
-            sl_mxf_take(&a, (double)sl_widen(row[i]), c);
-        }
-        const V *xv = reinterpret_cast<const V *>(row + head);
-        uint64_t j = tid;
-        for (; j + (uint64_t)(U - 1) * B < nv; j += (uint64_t)U * B) {
-            V v[U];
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * B);
-#pragma unroll
-            for (int u = 0; u < U; u++)
-#pragma unroll
-                for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
-        }
-        for (; j < nv; j += B) {
-            const V v = sl_ldv(xv + j);
-#pragma unroll
-            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
-        }
+        sl_mxf_acc a = mxr_row_acc<X>(x + r * n, n, tid, B);
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
         if (lane == 0) s_w[warp] = a;
@@ -752,40 +763,13 @@ __global__ void __launch_bounds__(MXR_ROW_BLOCK)
 mxroww_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
               sl_dtype dt, unsigned char *work, X *out)
 {
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, U = 4 };
+    enum { W = sl_vec<X>::W };
     unsigned *g_count = reinterpret_cast<unsigned *>(work);
     unsigned *g_list = reinterpret_cast<unsigned *>(work + MXR_ROW_WS_HEADER);
     const unsigned lane = threadIdx.x & 31u, WPB = MXR_ROW_BLOCK / 32u;
     const uint64_t wstride = (uint64_t)gridDim.x * WPB;
     for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += wstride) {
-        const X *row = x + r * n;
-        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-        if (head > n) head = n;
-        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
-        const double c = n ? (double)sl_widen(row[0]) : 0.0;
-        sl_mxf_acc a;
-        sl_mxf_init(&a);
-        for (uint64_t e = lane; e < nedge; e += 32u) {
-            const uint64_t i = e < head ? e : tail0 + (e - head);
-            sl_mxf_take(&a, (double)sl_widen(row[i]), c);
-        }
-        const V *xv = reinterpret_cast<const V *>(row + head);
-        uint64_t j = lane;
-        for (; j + (uint64_t)(U - 1) * 32u < nv; j += (uint64_t)U * 32u) {
-            V v[U];
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * 32u);
-#pragma unroll
-            for (int u = 0; u < U; u++)
-#pragma unroll
-                for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
-        }
-        for (; j < nv; j += 32u) {
-            const V v = sl_ldv(xv + j);
-#pragma unroll
-            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
-        }
+        sl_mxf_acc a = mxr_row_acc<X>(x + r * n, n, lane, 32u);
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
         if (lane == 0) {
