@@ -1118,7 +1118,8 @@ fi
 # error in ulps over the repetitions (upper panel) and the number of distinct results (lower);
 # a framework's points side by side around its input. Read only from a folder and a file that
 # are not links (as the report does); the framework names reach gnuplot as column headers of
-# the data files, never as program text.
+# the data files, never as program text; the dataset names (check_csv's names: letters, digits
+# and . _ : = + -, no quote) reach it inside single-quoted xtics labels (anchors.gp's eval).
 an=$dir/anchors/anchors.csv
 if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$an" ]; then
   src=$tmp/an; mkdir -p "$src"
