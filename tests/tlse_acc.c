@@ -16,11 +16,37 @@
 #include "sl_test_values.h"
 #include "sl_twin.h"
 #include "sumlab/half.h"
+#include "lse/lse.h"
 
 static const sl_dtype dts[4] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 static const sl_operation *op;
 static const sl_variant *acc, *rep;
 static double worst_ulps[4], worst_ulps_big[4];   /* all, |lse| >= 1 */
+static unsigned long accf_cases, accf_decided, rep1_cases, rep1_one;   /* the one-pass forms' paths */
+
+/* accurate's first pass (lse.h's SL_LSE_ACCF) in element order: whenever its state decides, the
+ * value is the correctly rounded lse; reproducible's one-pass window counted */
+static void check_first_pass(const void *x, uint64_t n, sl_dtype dt, const sl_reference *ref,
+                             const char *what)
+{
+    double m = -INFINITY, s = 0.0, out = 0.0;
+    float mn = -INFINITY;
+    for (uint64_t i = 0; i < n; i++) {
+        const float v = (float)sl_tw_load(x, dt, i);
+        m = (m != m || v != v) ? m + v : (v > m ? v : m);
+        s = s + sl_lse_accf_term(v, sl_lm_t64);
+        mn = sl_lse_maxnan_f(mn, v);
+    }
+    accf_cases++;
+    if (sl_lse_accf_decide(m, s, (double)n, (double)n, dt, &out)) {
+        accf_decided++;
+        CHECK(ref->finite && sl_test_same(out, ref->rounded), "accurate's first pass %s dt %s n %llu: "
+              "decided %a, correctly rounded %a", what, sl_dtype_name(dt), (unsigned long long)n,
+              out, ref->rounded);
+    }
+    rep1_cases++;
+    rep1_one += (unsigned long)sl_lse_rep1_ok((double)mn);
+}
 
 static int fidx(sl_dtype dt) { return dt == SL_F32 ? 0 : dt == SL_F64 ? 1 : dt == SL_F16 ? 2 : 3; }
 
@@ -37,6 +63,7 @@ static void check(const void *x, uint64_t n, sl_dtype dt, const char *what)
     sl_reference ref;
     sl_err err = {0};
     CHECK(sl_reference_lse(&ref, x, n, dt, 1, &err) == 0, "%s: %s", what, err.msg);
+    if (dt != SL_F64) check_first_pass(x, n, dt, &ref, what);
     const uint32_t shapes[2][2] = {{0, 0}, {64, 3}};
     for (int s = 0; s < 2; s++) {
         const double ra = run(acc, x, n, dt, shapes[s][0], shapes[s][1]);
@@ -205,6 +232,12 @@ int main(void)
               sm.sum_p_err == -1.0 && sm.p_abs == 0.5, "softmax with lse +Inf: every p_i 0");
         sl_reference_clear(&ref);
     }
+    /* the one-pass forms carry the ordinary cases: most decide in the first pass */
+    CHECK(accf_decided * 10 >= accf_cases * 7 && rep1_one * 10 >= rep1_cases * 6,
+          "accurate's first pass decided %lu of %lu cases, reproducible's one pass took %lu of %lu",
+          accf_decided, accf_cases, rep1_one, rep1_cases);
+    printf("accurate's first pass decided %lu of %lu cases (float32, 16-bit); reproducible's one pass "
+           "took %lu of %lu\n", accf_decided, accf_cases, rep1_one, rep1_cases);
     printf("accurate, worst ulps: float32 %.3g, float64 %.3g (%.3g where |lse| >= 1), float16 "
            "%.3g, bfloat16 %.3g\n", worst_ulps[0], worst_ulps[1], worst_ulps_big[1], worst_ulps[2],
            worst_ulps[3]);

@@ -121,6 +121,46 @@ int main(void)
               sl_lm_expf_tile(-86.5f) > 0x1p-125f && sl_lm_expf_tile(-86.5f) < 0x1p-124f,
           "expf_tile below -86.5: its floor exp(-86.5) = %a", (double)sl_lm_expf_tile(-86.5f));
 
+    /* the core on (0, 88] (reproducible's unshifted terms), every 61st float, against the double exp */
+    double core_worst = 0.0;
+    for (uint32_t b = 0x00000001u; b <= sl_lm_f2u(88.0f); b += 61u) {
+        const float d = sl_lm_u2f(b);
+        const double ex = exp((double)d), got = (double)sl_lm_expf_core(d);
+        int e;
+        frexp((double)(float)ex, &e);
+        const double err = fabs(got - ex) / ldexp(1.0, e - 24);
+        if (err > core_worst) core_worst = err;
+    }
+    CHECK(core_worst <= 2.0, "expf_core over every 61st float of (0, 88]: %.3f ulps > 2", core_worst);
+    printf("expf_core over every 61st float of (0, 88]: worst %.3f ulps\n", core_worst);
+
+    /* the float64 table exponential (accurate's first pass) against MPFR: relative error below
+     * SL_LM_EXP_T64_ERR on [-700, 700] at random, near 0, at the table's nodes and between them */
+    {
+        mpfr_t a, y, g;
+        mpfr_inits2(256, a, y, g, (mpfr_ptr)0);
+        double t64_worst = 0.0;
+        for (int i = 0; i < 4 * N + 130; i++) {
+            const double x = i < N       ? unif(-700.0, 700.0)
+                             : i < 2 * N ? unif(-1.0, 1.0)
+                             : i < 3 * N ? unif(-0x1p-20, 0x1p-20)
+                             : i < 4 * N ? (double)(int)unif(-44800.0, 44800.0) * 0x1.62e42fefa39efp-7 +
+                                               unif(-0.0055, 0.0055)
+                                         : (i - 4 * N - 65) * 5.4;
+            mpfr_set_d(a, x, MPFR_RNDN);
+            mpfr_exp(y, a, MPFR_RNDN);
+            mpfr_set_d(g, sl_lm_exp_t64(x, sl_lm_t64), MPFR_RNDN);
+            mpfr_sub(g, g, y, MPFR_RNDN);
+            mpfr_div(g, g, y, MPFR_RNDN);
+            const double rel = fabs(mpfr_get_d(g, MPFR_RNDN));
+            if (rel > t64_worst) t64_worst = rel;
+            CHECK(rel <= SL_LM_EXP_T64_ERR, "exp_t64(%a): relative error %g > %g", x, rel, SL_LM_EXP_T64_ERR);
+        }
+        CHECK(sl_lm_exp_t64(0.0, sl_lm_t64) == 1.0, "exp_t64(0) = 1 exactly");
+        printf("exp_t64 on [-700, 700]: worst relative error 2^%.2f (bound 2^-44)\n", log2(t64_worst));
+        mpfr_clears(a, y, g, (mpfr_ptr)0);
+    }
+
     /* special values */
     CHECK(isnan(sl_lm_expf(NAN)) && isnan(sl_lm_exp(NAN)), "exp(NaN)");
     CHECK(sl_lm_expf(-INFINITY) == 0.0f && sl_lm_exp(-INFINITY) == 0.0, "exp(-Inf)");

@@ -139,10 +139,12 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
                 sl_lse_add_tile_##sfx(&J->st[g], v, 1, kind);                                 \
             }                                                                                 \
     }                                                                                         \
+    /* the kernel's final state (*fin) of state kind `kind` (-1: the descriptor's) */          \
     static int lse_twin_##sfx(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,   \
-                              const sl_launch *cfg, T M, T *out, sl_err *err)                 \
+                              const sl_launch *cfg, T M, int kind_in, ST *fin, sl_err *err)   \
     {                                                                                         \
-        const int kind = v->impl == SL_LSE_F64_ACC  ? SL_LSE_ONLINE                          \
+        const int kind = kind_in >= 0                   ? kind_in                            \
+                         : v->impl == SL_LSE_F64_ACC  ? SL_LSE_ONLINE                          \
                          : v->impl == SL_LSE_HALF_ACC ? (dt == SL_BF16 ? SL_LSE_NAIVE_BF16        \
                                                                        : SL_LSE_NAIVE_F16)        \
                                                       : v->impl;                                  \
@@ -175,7 +177,7 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
             for (uint32_t i = t; i < G; i += B) a = sl_lse_merge_##sfx(a, part[i], kind);     \
             st[t] = a;                                                                        \
         }                                                                                     \
-        *out = sl_lse_final_##sfx(lse_block_##sfx(st, B, kind), kind);                        \
+        *fin = lse_block_##sfx(st, B, kind);                                                  \
         free(st);                                                                             \
         free(part);                                                                           \
         return 0;                                                                             \
@@ -188,10 +190,21 @@ static int lse_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
 {
     const int wide = v->impl == SL_LSE_F64_ACC || v->impl == SL_LSE_ACCURATE || dt == SL_F64;
     if (wide) {
-        double M = -INFINITY, r = NAN;
+        double M = -INFINITY;
+        sl_lse_sd fin;
+        if (v->impl == SL_LSE_ACCURATE && dt != SL_F64) {
+            /* the first pass: its state decides, or the accurate kernel behind it runs */
+            double out;
+            if (lse_twin_d(v, x, n, dt, cfg, M, SL_LSE_ACCF, &fin, err)) return -1;
+            if (sl_lse_accf_decide(fin.m, fin.s, (double)n, lse_depth(v, n, dt, cfg), dt, &out)) {
+                *result = out;
+                return 0;
+            }
+        }
         if (v->impl == SL_LSE_TWO_PASS)
             for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, sl_tw_load(x, dt, i));
-        if (lse_twin_d(v, x, n, dt, cfg, M, &r, err)) return -1;
+        if (lse_twin_d(v, x, n, dt, cfg, M, -1, &fin, err)) return -1;
+        const double r = sl_lse_final_d(fin, v->impl == SL_LSE_F64_ACC ? SL_LSE_ONLINE : v->impl);
         /* accurate: one rounding to the input format (the kernel's __double2float_rn,
          * __double2half_rn, __double2bfloat16_rn); f64-acc through float32 */
         *result = dt == SL_F64                   ? r
@@ -199,11 +212,14 @@ static int lse_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
                                                : sl_tw_out((double)(float)r, dt);
         return 0;
     }
-    float M = -INFINITY, r = NAN;
+    float M = -INFINITY;
+    sl_lse_sf fin;
     if (v->impl == SL_LSE_TWO_PASS)
         for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, (float)sl_tw_load(x, dt, i));
-    if (lse_twin_f(v, x, n, dt, cfg, M, &r, err)) return -1;
-    *result = sl_tw_out((double)r, dt);
+    if (lse_twin_f(v, x, n, dt, cfg, M, -1, &fin, err)) return -1;
+    const int kind = v->impl == SL_LSE_HALF_ACC ? (dt == SL_BF16 ? SL_LSE_NAIVE_BF16 : SL_LSE_NAIVE_F16)
+                                                : v->impl;
+    *result = sl_tw_out((double)sl_lse_final_f(fin, kind), dt);
     return 0;
 }
 
@@ -257,6 +273,7 @@ typedef struct {
     sl_dtype dt;
     uint64_t n;
     double M;
+    int one;   /* the one-pass form's unshifted terms (lse.h's sl_lse_rep1_term) */
     sl_rsum_state *st;
 } lse_rep_job;
 
@@ -272,7 +289,8 @@ static void lse_rep_chunk(void *ctx, size_t c)
     for (; i < i1; i += SL_RSUM_GROUP) {
         const uint64_t m = i1 - i < SL_RSUM_GROUP ? i1 - i : SL_RSUM_GROUP;
         for (uint64_t k = 0; k < m; k++)
-            t[k] = J->dt == SL_F64 ? sl_lse_rep_term_d(sl_tw_load(J->x, J->dt, i + k), J->M)
+            t[k] = J->one  ? sl_lse_rep1_term((float)sl_tw_load(J->x, J->dt, i + k))
+                 : J->dt == SL_F64 ? sl_lse_rep_term_d(sl_tw_load(J->x, J->dt, i + k), J->M)
                                    : sl_lse_rep_term_f((float)sl_tw_load(J->x, J->dt, i + k),
                                                        (float)J->M);
         if (m == SL_RSUM_GROUP) sl_rsum_take_group_f64(&a, t);
@@ -290,12 +308,21 @@ static int lse_rep_value(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     if (n >= SL_RSUM_MAX_N)
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name,
                           (unsigned long long)n);
+    /* float32 and 16-bit input: the one-pass form when its maximum (NaN if any value is) is in
+     * its window; else, as float64 input, the exact maximum (NaN ignored) and the shifted terms */
     double M = -INFINITY;
-    for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, sl_tw_load(x, dt, i));
+    int one = 0;
+    if (dt != SL_F64) {
+        float Mn = -INFINITY;
+        for (uint64_t i = 0; i < n; i++) Mn = sl_lse_maxnan_f(Mn, (float)sl_tw_load(x, dt, i));
+        one = sl_lse_rep1_ok((double)Mn);
+    }
+    if (!one)
+        for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, sl_tw_load(x, dt, i));
     const size_t chunks = (size_t)((n + SL_LSE_REP_CHUNK - 1) / SL_LSE_REP_CHUNK);
     sl_rsum_state *st = malloc((chunks ? chunks : 1) * sizeof *st);
     if (!st) return sl_err_set(err, "%s: out of memory", v->name);
-    lse_rep_job job = {x, dt, n, M, st};
+    lse_rep_job job = {x, dt, n, M, one, st};
     if (chunks && sl_parallel_for(chunks, sl_twin_threads(), lse_rep_chunk, &job)) {
         free(st);
         return sl_err_set(err, "%s: a host thread could not be joined", v->name);
@@ -304,7 +331,8 @@ static int lse_rep_value(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     sl_rsum_state_zero(&all);
     for (size_t c = 0; c < chunks; c++) sl_rsum_state_merge(&all, &st[c]);
     free(st);
-    *r = sl_lse_rep_final(M, sl_rsum_state_round_f64(&all, 0));
+    const double S = sl_rsum_state_round_f64(&all, 0);
+    *r = one ? sl_lm_log(S) : sl_lse_rep_final(M, S);
     return 0;
 }
 
@@ -333,9 +361,11 @@ const sl_variant sl_v_lse_reproducible = {
     .name = "reproducible",
     .op = "lse", .family = "lse",
     .determinism = SL_DET_ORDER_INDEPENDENT,
-    .description = "the exact max (a first kernel), then exp(x - max) (float32 exp for float32 "
-                   "and 16-bit input, float64 for float64) summed in reproducible's binned float64 "
-                   "state (exact/binned.h), rounded once, max + log in float64: order-independent",
+    .description = "float32/16-bit input: one pass, the unshifted exp(x) (float32 exp) summed in "
+                   "reproducible's binned float64 state (exact/binned.h) beside the maximum, log of "
+                   "the sum rounded once, for a maximum in [-30, 88]; otherwise, and for float64 "
+                   "input, the exact max (a kernel), then exp(x - max) binned and max + log: "
+                   "order-independent",
     .dtypes = SL_DTYPES_ALL,
     .bound = SL_BOUND_RECURSIVE,
     .impl = SL_LSE_REPRODUCIBLE,
@@ -347,6 +377,8 @@ const sl_variant sl_v_lse_reproducible = {
 };
 
 SL_LSE_VARIANT(lse_accurate, "accurate", SL_LSE_ACCURATE, SL_DTYPES_ALL, 1, SL_BOUND_COMPENSATED,
-               "one pass: online with a float64 state for every format, float64 exp/log, a "
-               "compensated sum and exp arguments corrected by their rounding error, one rounding "
-               "to the input format (float32 and 16-bit input: within 1 ulp)")
+               "float32/16-bit input: one pass summing exp(x) in float64 (table exponential, "
+               "relative error < 2^-44) beside the maximum, then log(sum) +- its rigorous error "
+               "bound, correctly rounded when both ends round alike; otherwise, and for float64 "
+               "input, online with a float64 state, a compensated sum and exp arguments corrected "
+               "by their rounding error (float32 and 16-bit input: within 1 ulp)")

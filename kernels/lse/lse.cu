@@ -107,6 +107,28 @@ template <typename T> struct lse_fin_max {
 
 /* Byte offset of the two-pass maximum inside the workspace header (after the ticket counter). */
 #define SL_LSE_WS_MAX 128u
+/* Byte offset of a first pass's state (accurate, reproducible on float32/16-bit input): the
+ * maximum and the sum, read by the kernels behind it. */
+#define SL_LSE_WS_PRE 144u
+struct lse_pre { double m, s; };
+__device__ __forceinline__ lse_pre *lse_ws_pre(void *work)
+{
+    return reinterpret_cast<lse_pre *>(static_cast<unsigned char *>(work) + SL_LSE_WS_PRE);
+}
+__device__ __forceinline__ lse_pre lse_pre_load(const lse_pre *p)
+{
+    lse_pre r;
+    r.m = __ldcg(&p->m);
+    r.s = __ldcg(&p->s);
+    return r;
+}
+/* 1 for float64 input (no one-pass form of accurate and reproducible) */
+template <typename X> struct lse_is_f64 { enum { v = 0 }; };
+template <> struct lse_is_f64<double> { enum { v = 1 }; };
+/* the input format's code for sl_lse_round_dt */
+template <typename X> struct lse_dt { enum { v = SL_F32 }; };
+template <> struct lse_dt<__half> { enum { v = SL_F16 }; };
+template <> struct lse_dt<__nv_bfloat16> { enum { v = SL_BF16 }; };
 
 template <typename T, typename E> __device__ __forceinline__ T to_acc(E e) { return (T)sl_widen(e); }
 
@@ -214,11 +236,20 @@ __device__ __forceinline__ void lse_for_tiles(const X *__restrict__ x, uint64_t 
 
 template <typename X, typename T, int K>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
-lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result)
+lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result,
+           int pre, double depth)
 {
     typedef lse_op<T, K> Op;
     typedef typename Op::A A;
     __shared__ A s_warp[32];
+    if (K == SL_LSE_ACCURATE && pre) { /* behind lse_accf_kernel: done when its state decides */
+        const lse_pre p = lse_pre_load(lse_ws_pre(work));
+        double out;
+        if (sl_lse_accf_decide(p.m, p.s, (double)n, depth, lse_dt<X>::v, &out)) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) *result = lse_out1<X>::to(out);
+            return;
+        }
+    }
     T m0 = -(T)INFINITY;
     if (K == SL_LSE_TWO_PASS)
         m0 = __ldcg(reinterpret_cast<const T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
@@ -232,10 +263,11 @@ lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void
 
 template <typename X, typename T>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
-lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
+lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, int pre)
 {
     typedef lse_max_op<T> Op;
     __shared__ T s_warp[32];
+    if (pre && sl_lse_rep1_ok(__ldcg(&lse_ws_pre(work)->m))) return; /* lse_rep1_kernel decided */
     T m = -(T)INFINITY;
     lse_for_share<X, T>(x, n, head, nv, [&](T v) { m = SL_LSE_MAX(m, v); });
     T b = sl_block_reduce<Op>(m, s_warp);
@@ -282,11 +314,19 @@ __device__ __forceinline__ sl_rsum_state lse_rep_load_cg(const sl_rsum_state *p)
 
 template <typename X, typename T>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
-lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result)
+lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result,
+               int pre)
 {
     typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W, NT = SL_LSE_UNROLL * sl_vec<X>::W, G8 = SL_RSUM_GROUP };
     __shared__ sl_rsum_state s_warp[32];
+    if (pre) { /* behind lse_rep1_kernel: its result when its maximum is in the window */
+        const lse_pre p = lse_pre_load(lse_ws_pre(work));
+        if (sl_lse_rep1_ok(p.m)) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) *result = lse_out<X, double>::to(sl_lm_log(p.s));
+            return;
+        }
+    }
     const T M = __ldcg(reinterpret_cast<const T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
     sl_rsum_thr_f64 a;
     sl_rsum_init_f64(&a);
@@ -336,39 +376,185 @@ lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
     }
 }
 
+/* ---- accurate's first pass (float32, 16-bit input): lse.h's SL_LSE_ACCF -----------------------
+ * Thread g takes lse_for_tiles's values in lse.c's order: m = max.NaN, s += the float64 term
+ * (the table of 2^(j/64) in shared memory); the states merge by the block tree and the last-block
+ * finish of lse_op (kind SL_LSE_ACCF), which writes (m, s) to the workspace header for the
+ * accurate kernel behind it. */
+__constant__ double c_lse_t64[64] = {SL_LM_T64_VALUES};
+
+struct lse_fin_pre {
+    typedef lse_pre Out;
+    static __device__ __forceinline__ Out final(sl_lse_sd a)
+    {
+        lse_pre r;
+        r.m = a.m;
+        r.s = a.s;
+        return r;
+    }
+};
+
+template <typename X>
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
+lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
+{
+    typedef lse_op<double, SL_LSE_ACCF> Op;
+    __shared__ double s_tab[64];
+    __shared__ sl_lse_sd s_warp[32];
+    for (unsigned i = threadIdx.x; i < 64u; i += blockDim.x) s_tab[i] = c_lse_t64[i];
+    __syncthreads();
+    float m = -INFINITY;
+    double s = 0.0;
+    lse_for_tiles<X, float, SL_LSE_UNROLL, 0>(
+        x, n, head, nv,
+        [&](const float *v, int c) {
+#pragma unroll
+            for (int i = 0; i < c; i++) {
+                m = sl_lse_maxnan_f(m, v[i]);
+                s = s + sl_lse_accf_term(v[i], s_tab);
+            }
+        },
+        [&](const float *v, int c, float mt) { (void)v; (void)c; (void)mt; });
+    sl_lse_sd st;
+    st.m = (double)m;
+    st.s = s;
+    st.c = 0.0;
+    const sl_lse_sd b = sl_block_reduce<Op>(st, s_warp);
+    sl_grid_finish<Op, lse_fin_pre>(b, sl_ws_partials<sl_lse_sd>(work), sl_ws_counter(work), lse_ws_pre(work));
+}
+
+/* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_term -------------
+ * Thread g: the unshifted terms of lse_for_tiles's values into the binned float64 accumulator
+ * (groups of SL_RSUM_GROUP through the group path, the rest one by one) and m = max.NaN; the
+ * block merges the states exactly and the maxima; the last block merges the blocks' and writes
+ * (M, S rounded once to float64) to the workspace header. */
+struct lse_rep1_part {
+    sl_rsum_state st;
+    float m;
+};
+
+template <typename X>
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
+lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
+{
+    enum { G8 = SL_RSUM_GROUP };
+    __shared__ sl_rsum_state s_warp[32];
+    __shared__ float s_m[32];
+    sl_rsum_thr_f64 a;
+    sl_rsum_init_f64(&a);
+    float m = -INFINITY;
+    lse_for_tiles<X, float, SL_LSE_UNROLL, 0>(
+        x, n, head, nv,
+        [&](const float *v, int c) {
+            if (c % G8 == 0) {
+#pragma unroll
+                for (int q = 0; q < c / G8; q++) {
+                    double t[G8];
+#pragma unroll
+                    for (int i = 0; i < G8; i++) {
+                        m = sl_lse_maxnan_f(m, v[q * G8 + i]);
+                        t[i] = sl_lse_rep1_term(v[q * G8 + i]);
+                    }
+                    sl_rsum_take_group_f64(&a, t);
+                }
+            } else {
+                for (int i = 0; i < c; i++) {
+                    m = sl_lse_maxnan_f(m, v[i]);
+                    sl_rsum_take1_f64(&a, sl_lse_rep1_term(v[i]));
+                }
+            }
+        },
+        [&](const float *v, int c, float mt) { (void)v; (void)c; (void)mt; });
+    sl_rsum_state st;
+    sl_rsum_to_state_f64(&a, &st);
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
+    if (lane == 0) s_m[warp] = m;
+    lse_rep_block_merge(st, s_warp);   /* its barrier orders s_m too */
+    if (warp == 0) {
+        m = lane < (blockDim.x >> 5) ? s_m[lane] : -INFINITY;
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
+    }
+    lse_rep1_part *part = sl_ws_partials<lse_rep1_part>(work);
+    if (threadIdx.x == 0) {
+        part[blockIdx.x].st = st;
+        part[blockIdx.x].m = m;
+    }
+    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
+    sl_rsum_state acc;
+    sl_rsum_state_zero(&acc);
+    float mm = -INFINITY;
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
+        const sl_rsum_state p = lse_rep_load_cg(&part[i].st);
+        sl_rsum_state_merge(&acc, &p);
+        mm = sl_lse_maxnan_f(mm, __ldcg(&part[i].m));
+    }
+    sl_bar_any::sync();   /* s_warp and s_m are reused */
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) mm = sl_lse_maxnan_f(mm, __shfl_xor_sync(SL_FULL_MASK, mm, off));
+    if (lane == 0) s_m[warp] = mm;
+    lse_rep_block_merge(acc, s_warp);
+    if (threadIdx.x == 0) {
+        for (unsigned w = 0; w < (blockDim.x >> 5); w++) mm = sl_lse_maxnan_f(mm, s_m[w]);
+        lse_pre *p = lse_ws_pre(work);
+        p->m = (double)mm;
+        p->s = sl_rsum_state_round_f64(&acc, 0);
+        *sl_ws_counter(work) = 0u;
+    }
+}
+
 /* half-acc's state kind for the input format */
 template <typename X> struct lse_half_kind { enum { K = SL_LSE_NAIVE_F16 }; };
 template <> struct lse_half_kind<__nv_bfloat16> { enum { K = SL_LSE_NAIVE_BF16 }; };
 
+/* The first pass of accurate (acc = 1) or reproducible for float32/16-bit input; float64 input
+ * has none. */
+template <typename X>
+static void lse_first_pass(int acc, const sl_launch *c, const X *x, uint64_t n, uint64_t head, uint64_t nv,
+                           void *work, cudaStream_t s)
+{
+    if (acc) lse_accf_kernel<X><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
+    else lse_rep1_kernel<X><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
+}
+template <>
+void lse_first_pass<double>(int, const sl_launch *, const double *, uint64_t, uint64_t, uint64_t, void *, cudaStream_t)
+{
+}
+
 template <typename X, typename T>
 static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint64_t n, uint64_t head,
-                              uint64_t nv, void *work, void *vres, cudaStream_t s)
+                              uint64_t nv, void *work, void *vres, double depth, cudaStream_t s)
 {
     const X *x = (const X *)vx;
     X *res = (X *)vres;
+    const int first = !lse_is_f64<X>::v; /* the one-pass forms of accurate, reproducible */
     switch (kind) {
     case SL_LSE_NAIVE:
-        lse_kernel<X, T, SL_LSE_NAIVE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        lse_kernel<X, T, SL_LSE_NAIVE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, 0, 0.0);
         return "lse_kernel<naive>";
     case SL_LSE_TWO_PASS:
-        lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
-        lse_kernel<X, T, SL_LSE_TWO_PASS><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, 0);
+        lse_kernel<X, T, SL_LSE_TWO_PASS><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, 0, 0.0);
         return "lse_max_kernel + lse_kernel<two-pass>";
     case SL_LSE_HALF_ACC: /* 16-bit input only (sl_lse_gpu checks) */
-        lse_kernel<X, T, lse_half_kind<X>::K><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        lse_kernel<X, T, lse_half_kind<X>::K><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, 0, 0.0);
         return "lse_kernel<half-acc>";
     case SL_LSE_COMPENSATED:
-        lse_kernel<X, T, SL_LSE_COMPENSATED><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        lse_kernel<X, T, SL_LSE_COMPENSATED><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, 0, 0.0);
         return "lse_kernel<compensated>";
     case SL_LSE_ACCURATE: /* T = double (sl_lse_gpu) */
-        lse_kernel<X, T, SL_LSE_ACCURATE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
-        return "lse_kernel<accurate>";
+        lse_first_pass<X>(1, c, x, n, head, nv, work, s);
+        lse_kernel<X, T, SL_LSE_ACCURATE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, first, depth);
+        return first ? "lse_accf_kernel + lse_kernel<accurate>" : "lse_kernel<accurate>";
     case SL_LSE_REPRODUCIBLE: /* T: the maximum's format (float for float32 and 16-bit input) */
-        lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
-        lse_rep_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
-        return "lse_max_kernel + lse_rep_kernel";
+        lse_first_pass<X>(0, c, x, n, head, nv, work, s);
+        lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, first);
+        lse_rep_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, first);
+        return first ? "lse_rep1_kernel + lse_max_kernel + lse_rep_kernel" : "lse_max_kernel + lse_rep_kernel";
     default:
-        lse_kernel<X, T, SL_LSE_ONLINE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res);
+        lse_kernel<X, T, SL_LSE_ONLINE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, 0, 0.0);
         return "lse_kernel<online>";
     }
 }
@@ -378,7 +564,7 @@ static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint
 extern "C" size_t sl_lse_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)n;
-    if (v->impl == SL_LSE_REPRODUCIBLE) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
+    if (v->impl == SL_LSE_REPRODUCIBLE) return sl_ws_bytes(cfg->grid, sizeof(lse_rep1_part));
     const int wide = v->impl == SL_LSE_F64_ACC || v->impl == SL_LSE_ACCURATE || dt == SL_F64;
     return sl_ws_bytes(cfg->grid, wide ? sizeof(sl_lse_sd) : sizeof(sl_lse_sf));
 }
@@ -399,18 +585,19 @@ extern "C" int sl_lse_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_d
     sl_vec_split(n, dt, cfg->addr_mod, &head, &nv);
     cudaStream_t s = (cudaStream_t)stream;
     const int k = v->impl;
+    const double depth = k == SL_LSE_ACCURATE && v->depth ? v->depth(v, n, dt, cfg) : 0.0;
     const char *what;
     if (k == SL_LSE_REPRODUCIBLE && n >= SL_RSUM_MAX_N)
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
     if ((k == SL_LSE_F64_ACC || k == SL_LSE_ACCURATE) && dt != SL_F64)
-        what = dt == SL_F16    ? lse_launch<__half, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
-             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
-                             : lse_launch<float, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s);
+        what = dt == SL_F16    ? lse_launch<__half, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
+             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
+                             : lse_launch<float, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s);
     else
-        what = dt == SL_F64    ? lse_launch<double, double>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
-             : dt == SL_F16  ? lse_launch<__half, float>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
-             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, float>(k, cfg, d_x, n, head, nv, d_work, d_result, s)
-                             : lse_launch<float, float>(k, cfg, d_x, n, head, nv, d_work, d_result, s);
+        what = dt == SL_F64    ? lse_launch<double, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
+             : dt == SL_F16  ? lse_launch<__half, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
+             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
+                             : lse_launch<float, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s);
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }

@@ -46,7 +46,10 @@ typedef enum {
     SL_LSE_ACCURATE,    /* online, float64 state, compensated sum, exp arguments corrected */
     /* state kinds of half-acc (the descriptor's impl is SL_LSE_HALF_ACC; the format picks): */
     SL_LSE_NAIVE_F16 = 16,
-    SL_LSE_NAIVE_BF16
+    SL_LSE_NAIVE_BF16,
+    /* accurate's first pass on float32/16-bit input (the descriptor's impl is SL_LSE_ACCURATE):
+     * m the maximum (NaN if any value is), s the float64 sum of sl_lse_accf_term */
+    SL_LSE_ACCF = 32
 } sl_lse_kind;
 
 #define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32) */
@@ -84,6 +87,76 @@ SL_LSE_FN float sl_lse_r16(float v, int bf)
 typedef struct { float m, s, c; } sl_lse_sf;
 typedef struct { double m, s, c; } sl_lse_sd;
 
+/* ---- accurate's first pass (float32 and 16-bit input) -------------------------------------
+ * Per value x (float32, exact): m = max(m, x) (NaN if any is NaN), s = s + sl_lse_accf_term(x),
+ * the term exp(x) in float64 (lse_math.h's sl_lm_exp_t64, relative error below 2^-44) of x
+ * clamped to [-700, 700]; states merge by the maximum and s + s'. No shift: the sum of the
+ * unshifted exponentials fits float64 for a maximum in [SL_LSE_ACCF_MLO, SL_LSE_ACCF_MHI] and
+ * n < 2^40. The result is decided (sl_lse_accf_decide) when the interval log(s) +- E, E the
+ * rigorous error bound, rounds to one value of the output format: that value is the correctly
+ * rounded lse. Otherwise (a maximum outside the window, NaN, Inf, an lse too close to a rounding
+ * boundary or to 0) the one-pass accurate state below runs as a second kernel. */
+#define SL_LSE_ACCF_MLO (-600.0)
+#define SL_LSE_ACCF_MHI 670.0
+SL_LSE_FN double sl_lse_accf_term(float x, const double *tab)
+{
+    return sl_lm_exp_t64((double)sl_lm_minf(sl_lm_maxf(x, -700.0f), 700.0f), tab);
+}
+/* the twins' step (host only: the kernel runs its own loop with the table in shared memory) */
+SL_LSE_FN void sl_lse_accf_add_host_f(sl_lse_sf *a, float x) { (void)a; (void)x; }
+SL_LSE_FN void sl_lse_accf_add_host_d(sl_lse_sd *a, double x)
+{
+#if !defined(__CUDA_ARCH__)
+    a->m = (a->m != a->m || x != x) ? a->m + x : (x > a->m ? x : a->m);
+    a->s = a->s + sl_lse_accf_term((float)x, sl_lm_t64);
+#else
+    (void)a; (void)x;
+#endif
+}
+/* v rounded once to dt (SL_F32, SL_F16, SL_BF16), as a double: the device's __double2float_rn,
+ * __double2half, __double2bfloat16, the host's conversion and sl_half_round */
+SL_LSE_FN double sl_lse_round_dt(double v, int dt)
+{
+#if defined(__CUDA_ARCH__)
+    return dt == SL_F32 ? (double)__double2float_rn(v)
+         : dt == SL_F16 ? (double)__half2float(__double2half(v))
+                        : (double)__bfloat162float(__double2bfloat16(v));
+#else
+    return dt == SL_F32 ? (double)(float)v : sl_half_round(v, (sl_dtype)dt);
+#endif
+}
+/* The decision: 1 and *out = lse correctly rounded to dt when the first pass's state (m, s) over
+ * n values with additions chains of at most `depth` decides it. Error: each term within
+ * SL_LM_EXP_T64_ERR, the clamped ones (x < -700) off by at most 2^-1009 each, which against
+ * s >= exp(m) >= 2^-865 is below n 2^-144; the sum within depth 2^-53 (positive terms);
+ * |log(s~) - log(s)| <= 1.01 theta; sl_lm_log within 2^-50 |L| (tests/tlse_math.c: 2 ulps);
+ * the interval's two roundings within the 2^-49 |L| term. */
+SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int dt, double *out)
+{
+    if (!(m >= SL_LSE_ACCF_MLO && m <= SL_LSE_ACCF_MHI) || !(s > 0.0 && s <= 0x1.fffffffffffffp+1023))
+        return 0;
+    const double L = sl_lm_log(s);
+    const double th = SL_LM_EXP_T64_ERR + depth * 0x1.01p-53 + n * 0x1p-144;
+    const double E = th * 1.01 + (L < 0.0 ? -L : L) * 0x1p-49 + 0x1p-1060;
+    const double a = sl_lse_round_dt(L - E, dt), b = sl_lse_round_dt(L + E, dt);
+    if (sl_lm_d2u(a) != sl_lm_d2u(b)) return 0;
+    *out = a;
+    return 1;
+}
+
+/* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
+ * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of x clamped to
+ * [-86.5, 88], widened exactly to float64, into the binned float64 state; the maximum M (NaN if
+ * any value is) beside it. Each term is a function of x alone and the binned sum of the terms a
+ * function of their multiset, so the result log(S) is order-independent; so is the test of M
+ * that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
+ * clamped below, at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is
+ * log(S), otherwise the two kernels of the shifted form run (sl_lse_rep_term). */
+#define SL_LSE_REP1_MLO (-30.0f)
+#define SL_LSE_REP1_MHI 88.0f
+SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lm_expf_core(sl_lm_minf(sl_lm_maxf(x, -86.5f), 88.0f)); }
+SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && M <= (double)SL_LSE_REP1_MHI; }
+
 /* SL_LSE_STATE_FNS(suffix, T, EXP, LOG): the functions on a state of T (float: expf/logf of
  * lse_math.h; double: exp/log). kind is a constant at every call, so the branches fold. */
 #define SL_LSE_STATE_FNS(sfx, ST, T, EXP, LOG)                                               \
@@ -118,6 +191,7 @@ typedef struct { double m, s, c; } sl_lse_sd;
     }                                                                                        \
     SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
     {                                                                                        \
+        if (kind == SL_LSE_ACCF) { sl_lse_accf_add_host_##sfx(a, x); return; }               \
         if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
         if (SL_LSE_IS_HALF(kind)) {                                                          \
             const int bf_ = kind == SL_LSE_NAIVE_BF16;                                       \
@@ -139,6 +213,11 @@ typedef struct { double m, s, c; } sl_lse_sd;
     }                                                                                        \
     SL_LSE_FN ST sl_lse_merge_##sfx(ST a, ST b, int kind)                                    \
     {                                                                                        \
+        if (kind == SL_LSE_ACCF) {                                                           \
+            a.m = (a.m != a.m || b.m != b.m) ? a.m + b.m : (b.m > a.m ? b.m : a.m);          \
+            a.s = a.s + b.s;                                                                 \
+            return a;                                                                        \
+        }                                                                                    \
         if (b.m > a.m) { const ST t_ = a; a = b; b = t_; }                                   \
         const T f = a.m == b.m ? (T)1 : sl_lse_expc_##sfx(b.m, a.m, kind);                  \
         if (SL_LSE_IS_COMP(kind)) {                                                          \

@@ -91,25 +91,16 @@ SL_LM_FN float sl_lm_fmaf(float a, float b, float c)
 #endif
 }
 
-/* exp(max(d, -86.5)) for d <= 0 (online's per-element term, lse.h's tile step): 11 FP32/integer
- * instructions on the GPU against sl_lm_expf's 25. The same reduction and polynomial as
- * sl_lm_expf_red, with each multiply-add one explicit FMA (rounded once, on both sides:
- * sl_lm_fmaf), and 2^k put in by an integer add to p's exponent field (p 2^k normal for
- * d >= -86.5: k >= -125, p >= 0.7). Arguments below -86.5, -Inf included, give exp(-86.5) =
- * 2^-124.8 instead of their smaller value: an absolute change below n 2^-124.8 in a sum of terms
- * that holds a 1, far below the 1 % slack of ops.c's lse bound.
- * Domain: d <= 0, -Inf included (NaN and +Inf are not handled: the tile step sends such values
- * to sl_lm_expf's path). tests/tlse_math.c: within 2
- * ulps of MPFR on random arguments and on every 61st float of [-86.5, 0]. */
-SL_LM_FN float sl_lm_expf_tile(float d)
+/* exp(d) for d in [-86.5, 88] (the caller clamps): 11 FP32/integer instructions on the GPU
+ * against sl_lm_expf's 25. The same reduction and polynomial as sl_lm_expf_red, with each
+ * multiply-add one explicit FMA (rounded once, on both sides: sl_lm_fmaf), and 2^k put in by an
+ * integer add to p's exponent field (p 2^k normal on that range: -125 <= k <= 127, p in
+ * [0.7, 1.42]). tests/tlse_math.c: within 2 ulps of MPFR on random arguments and on every 61st
+ * float of [-86.5, 88]. */
+SL_LM_FN float sl_lm_expf_core(float d)
 {
     const float ln2_hi = 0x1.62e43p-1f;    /* ln 2 rounded to float32 */
     const float ln2_lo = -0x1.05c61p-29f;  /* ln 2 - ln2_hi, rounded */
-#if defined(__CUDA_ARCH__)
-    d = fmaxf(d, -86.5f);
-#else
-    d = d > -86.5f ? d : -86.5f;
-#endif
     const float sh = sl_lm_fmaf(d, 1.44269502162933349609f, 12582912.0f);
     const float kf = sh - 12582912.0f;
     float r = sl_lm_fmaf(-kf, ln2_hi, d);
@@ -123,6 +114,91 @@ SL_LM_FN float sl_lm_expf_tile(float d)
     p = sl_lm_fmaf(r, p, 1.0f);
     /* sh's bits are 0x4b400000 + k; shifted left 23 the constant part leaves the word */
     return sl_lm_u2f(sl_lm_f2u(p) + (sl_lm_f2u(sh) << 23));
+}
+
+/* max(v, lo) and min(v, hi), a NaN v giving lo (the device's FMNMX, C's fmaxf/fminf) */
+SL_LM_FN float sl_lm_maxf(float v, float lo)
+{
+#if defined(__CUDA_ARCH__)
+    return fmaxf(v, lo);
+#else
+    return v > lo ? v : lo;
+#endif
+}
+SL_LM_FN float sl_lm_minf(float v, float hi)
+{
+#if defined(__CUDA_ARCH__)
+    return fminf(v, hi);
+#else
+    return v < hi ? v : hi;
+#endif
+}
+
+/* exp(max(d, -86.5)) for d <= 0 (online's per-element term, lse.h's tile step): sl_lm_expf_core
+ * after one FMNMX. Arguments below -86.5, -Inf included, give exp(-86.5) = 2^-124.8 instead of
+ * their smaller value: an absolute change below n 2^-124.8 in a sum of terms that holds a 1, far
+ * below the 1 % slack of ops.c's lse bound. Domain: d <= 0, -Inf included (NaN and +Inf are not
+ * handled: the tile step sends such values to sl_lm_expf's path). */
+SL_LM_FN float sl_lm_expf_tile(float d) { return sl_lm_expf_core(sl_lm_maxf(d, -86.5f)); }
+
+/* fma(a, b, c) rounded once in float64, on both sides (the device's DFMA, the host's C99 fma) */
+SL_LM_FN double sl_lm_fma(double a, double b, double c)
+{
+#if defined(__CUDA_ARCH__)
+    return __fma_rn(a, b, c);
+#else
+    return fma(a, b, c);
+#endif
+}
+
+/* 2^(j/64), j = 0..63, each rounded to float64 (the table of sl_lm_exp_t64; lse.cu copies it to
+ * shared memory, the host reads sl_lm_t64) */
+#define SL_LM_T64_VALUES                                                                       \
+    0x1.0000000000000p+0, 0x1.02c9a3e778061p+0, 0x1.059b0d3158574p+0, 0x1.0874518759bc8p+0,   \
+    0x1.0b5586cf9890fp+0, 0x1.0e3ec32d3d1a2p+0, 0x1.11301d0125b51p+0, 0x1.1429aaea92de0p+0,    \
+    0x1.172b83c7d517bp+0, 0x1.1a35beb6fcb75p+0, 0x1.1d4873168b9aap+0, 0x1.2063b88628cd6p+0,    \
+    0x1.2387a6e756238p+0, 0x1.26b4565e27cddp+0, 0x1.29e9df51fdee1p+0, 0x1.2d285a6e4030bp+0,    \
+    0x1.306fe0a31b715p+0, 0x1.33c08b26416ffp+0, 0x1.371a7373aa9cbp+0, 0x1.3a7db34e59ff7p+0,    \
+    0x1.3dea64c123422p+0, 0x1.4160a21f72e2ap+0, 0x1.44e086061892dp+0, 0x1.486a2b5c13cd0p+0,    \
+    0x1.4bfdad5362a27p+0, 0x1.4f9b2769d2ca7p+0, 0x1.5342b569d4f82p+0, 0x1.56f4736b527dap+0,    \
+    0x1.5ab07dd485429p+0, 0x1.5e76f15ad2148p+0, 0x1.6247eb03a5585p+0, 0x1.6623882552225p+0,    \
+    0x1.6a09e667f3bcdp+0, 0x1.6dfb23c651a2fp+0, 0x1.71f75e8ec5f74p+0, 0x1.75feb564267c9p+0,    \
+    0x1.7a11473eb0187p+0, 0x1.7e2f336cf4e62p+0, 0x1.82589994cce13p+0, 0x1.868d99b4492edp+0,    \
+    0x1.8ace5422aa0dbp+0, 0x1.8f1ae99157736p+0, 0x1.93737b0cdc5e5p+0, 0x1.97d829fde4e50p+0,    \
+    0x1.9c49182a3f090p+0, 0x1.a0c667b5de565p+0, 0x1.a5503b23e255dp+0, 0x1.a9e6b5579fdbfp+0,    \
+    0x1.ae89f995ad3adp+0, 0x1.b33a2b84f15fbp+0, 0x1.b7f76f2fb5e47p+0, 0x1.bcc1e904bc1d2p+0,    \
+    0x1.c199bdd85529cp+0, 0x1.c67f12e57d14bp+0, 0x1.cb720dcef9069p+0, 0x1.d072d4a07897cp+0,    \
+    0x1.d5818dcfba487p+0, 0x1.da9e603db3285p+0, 0x1.dfc97337b9b5fp+0, 0x1.e502ee78b3ff6p+0,    \
+    0x1.ea4afa2a490dap+0, 0x1.efa1bee615a27p+0, 0x1.f50765b6e4540p+0, 0x1.fa7c1819e90d8p+0
+#if !defined(__CUDA_ARCH__)
+static const double sl_lm_t64[64] = {SL_LM_T64_VALUES};
+#endif
+
+/* Relative error bound of sl_lm_exp_t64 (tests/tlse_math.c checks it against MPFR): the
+ * polynomial's truncation r^5/120 <= 2^-44.5 for |r| <= ln 2 / 128, plus a few roundings of
+ * 2^-53. */
+#define SL_LM_EXP_T64_ERR 0x1p-44
+
+/* exp(x) for x in [-700, 700] in float64 with a relative error below SL_LM_EXP_T64_ERR, 10
+ * float64 operations: k = x 64 / ln 2 rounded to nearest (the magic constant 1.5 2^52: k from
+ * the sum's low word), r = x - k ln2/64 (two FMAs: the first's product is exact inside the FMA,
+ * the second adds the constant's tail; |r| <= ln 2 / 128), exp(r) - 1 = r (1 + r (1/2 + r (1/6 +
+ * r/24))) (Taylor), times the table's 2^((k mod 64)/64) by one FMA (t + t q), and 2^(k >> 6) by
+ * an integer add to the exponent field (normal on this range). tab: sl_lm_t64's values. */
+SL_LM_FN double sl_lm_exp_t64(double x, const double *tab)
+{
+    const double sh = sl_lm_fma(x, 0x1.71547652b82fep+6, 6755399441055744.0);
+    const double kd = sh - 6755399441055744.0;
+    const int k = (int)(uint32_t)sl_lm_d2u(sh);
+    double r = sl_lm_fma(-kd, 0x1.62e42fefa39efp-7, x);
+    r = sl_lm_fma(-kd, 0x1.abc9e3b39803fp-62, r);
+    double q = sl_lm_fma(r, 1.0 / 24.0, 1.0 / 6.0);
+    q = sl_lm_fma(r, q, 0.5);
+    q = sl_lm_fma(r, q, 1.0);
+    q = r * q;
+    const double t = tab[k & 63];
+    const double e = sl_lm_fma(t, q, t);
+    return sl_lm_u2d(sl_lm_d2u(e) + ((uint64_t)(int64_t)(k >> 6) << 52));
 }
 
 SL_LM_FN double sl_lm_exp(double x)
