@@ -195,7 +195,8 @@ static int lse_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
         if (v->impl == SL_LSE_ACCURATE && dt != SL_F64) {
             /* the first pass: its state decides, or the accurate kernel behind it runs */
             double out;
-            if (lse_twin_d(v, x, n, dt, cfg, M, SL_LSE_ACCF, &fin, err)) return -1;
+            if (lse_twin_d(v, x, n, dt, cfg, M, dt == SL_F32 ? SL_LSE_ACCF : SL_LSE_ACCF16, &fin, err))
+                return -1;
             if (sl_lse_accf_decide(fin.m, fin.s, (double)n, lse_depth(v, n, dt, cfg), dt, &out)) {
                 *result = out;
                 return 0;

@@ -398,11 +398,14 @@ template <typename X>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
 lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
 {
-    typedef lse_op<double, SL_LSE_ACCF> Op;
+    enum { F32 = lse_dt<X>::v == SL_F32 };
+    typedef lse_op<double, F32 ? SL_LSE_ACCF : SL_LSE_ACCF16> Op;
     __shared__ double s_tab[64];
     __shared__ sl_lse_sd s_warp[32];
-    for (unsigned i = threadIdx.x; i < 64u; i += blockDim.x) s_tab[i] = c_lse_t64[i];
-    __syncthreads();
+    if (F32) {
+        for (unsigned i = threadIdx.x; i < 64u; i += blockDim.x) s_tab[i] = c_lse_t64[i];
+        __syncthreads();
+    }
     float m = -INFINITY;
     double s = 0.0;
     lse_for_tiles<X, float, SL_LSE_UNROLL, 0>(
@@ -411,7 +414,7 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
 #pragma unroll
             for (int i = 0; i < c; i++) {
                 m = sl_lse_maxnan_f(m, v[i]);
-                s = s + sl_lse_accf_term(v[i], s_tab);
+                s = s + (F32 ? sl_lse_accf_term(v[i], s_tab) : sl_lse_rep1_term(v[i]));
             }
         },
         [&](const float *v, int c, float mt) { (void)v; (void)c; (void)mt; });

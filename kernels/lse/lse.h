@@ -49,7 +49,8 @@ typedef enum {
     SL_LSE_NAIVE_BF16,
     /* accurate's first pass on float32/16-bit input (the descriptor's impl is SL_LSE_ACCURATE):
      * m the maximum (NaN if any value is), s the float64 sum of sl_lse_accf_term */
-    SL_LSE_ACCF = 32
+    SL_LSE_ACCF = 32,
+    SL_LSE_ACCF16       /* the same on 16-bit input, with reproducible's float32 terms */
 } sl_lse_kind;
 
 #define SL_LSE_BLOCK 256u           /* default threads per block (any multiple of 32) */
@@ -88,29 +89,45 @@ typedef struct { float m, s, c; } sl_lse_sf;
 typedef struct { double m, s, c; } sl_lse_sd;
 
 /* ---- accurate's first pass (float32 and 16-bit input) -------------------------------------
- * Per value x (float32, exact): m = max(m, x) (NaN if any is NaN), s = s + sl_lse_accf_term(x),
- * the term exp(x) in float64 (lse_math.h's sl_lm_exp_t64, relative error below 2^-44) of x
- * clamped to [-700, 700]; states merge by the maximum and s + s'. No shift: the sum of the
- * unshifted exponentials fits float64 for a maximum in [SL_LSE_ACCF_MLO, SL_LSE_ACCF_MHI] and
- * n < 2^40. The result is decided (sl_lse_accf_decide) when the interval log(s) +- E, E the
- * rigorous error bound, rounds to one value of the output format: that value is the correctly
- * rounded lse. Otherwise (a maximum outside the window, NaN, Inf, an lse too close to a rounding
- * boundary or to 0) the one-pass accurate state below runs as a second kernel. */
+ * Per value x (float32, exact): m = max(m, x) (NaN if any is NaN), s = s + the term of x in
+ * float64; states merge by the maximum and s + s'. The term is exp(x) unshifted: float32 input
+ * (SL_LSE_ACCF): lse_math.h's float64 table exponential of max(x, -700) (relative error below
+ * SL_LM_EXP_T64_ERR = 2^-44); 16-bit input (SL_LSE_ACCF16), whose result needs 11 bits at most:
+ * reproducible's float32 term sl_lse_rep1_term (2 ulps: 2^-22). The sum of the unshifted
+ * exponentials fits float64 for a maximum in the window of the format ([-600, 670]; 16-bit:
+ * [-30, 88]) and n < 2^40 (no term clamped above: values beyond it leave terms no result uses).
+ * The result is decided (sl_lse_accf_decide) when the interval log(s) +- E, E the rigorous error
+ * bound, rounds to one value of the output format: that value is the correctly rounded lse.
+ * Otherwise (a maximum outside the window, NaN, Inf, an lse too close to a rounding boundary or
+ * to 0) the one-pass accurate state above runs as a second kernel. */
+/* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
+ * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), widened exactly to float64, into the binned float64 state; the maximum M (NaN if
+ * any value is) beside it. Each term is a function of x alone and the binned sum of the terms a
+ * function of their multiset, so the result log(S) is order-independent; so is the test of M
+ * that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
+ * clamped below, at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is
+ * log(S), otherwise the two kernels of the shifted form run (sl_lse_rep_term). */
+#define SL_LSE_REP1_MLO (-30.0f)
+#define SL_LSE_REP1_MHI 88.0f
+/* x above 88 (M outside the window) gives a term no result uses: no clamp above */
+SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lm_expf_core(sl_lm_maxf(x, -86.5f)); }
+SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && M <= (double)SL_LSE_REP1_MHI; }
 #define SL_LSE_ACCF_MLO (-600.0)
 #define SL_LSE_ACCF_MHI 670.0
+/* float32 input's term: max(x, -700) keeps sl_lm_exp_t64's exponent field in range */
 SL_LSE_FN double sl_lse_accf_term(float x, const double *tab)
 {
-    return sl_lm_exp_t64((double)sl_lm_minf(sl_lm_maxf(x, -700.0f), 700.0f), tab);
+    return sl_lm_exp_t64((double)sl_lm_maxf(x, -700.0f), tab);
 }
 /* the twins' step (host only: the kernel runs its own loop with the table in shared memory) */
-SL_LSE_FN void sl_lse_accf_add_host_f(sl_lse_sf *a, float x) { (void)a; (void)x; }
-SL_LSE_FN void sl_lse_accf_add_host_d(sl_lse_sd *a, double x)
+SL_LSE_FN void sl_lse_accf_add_host_f(sl_lse_sf *a, float x, int kind) { (void)a; (void)x; (void)kind; }
+SL_LSE_FN void sl_lse_accf_add_host_d(sl_lse_sd *a, double x, int kind)
 {
 #if !defined(__CUDA_ARCH__)
     a->m = (a->m != a->m || x != x) ? a->m + x : (x > a->m ? x : a->m);
-    a->s = a->s + sl_lse_accf_term((float)x, sl_lm_t64);
+    a->s = a->s + (kind == SL_LSE_ACCF ? sl_lse_accf_term((float)x, sl_lm_t64) : sl_lse_rep1_term((float)x));
 #else
-    (void)a; (void)x;
+    (void)a; (void)x; (void)kind;
 #endif
 }
 /* v rounded once to dt (SL_F32, SL_F16, SL_BF16), as a double: the device's __double2float_rn,
@@ -126,36 +143,28 @@ SL_LSE_FN double sl_lse_round_dt(double v, int dt)
 #endif
 }
 /* The decision: 1 and *out = lse correctly rounded to dt when the first pass's state (m, s) over
- * n values with additions chains of at most `depth` decides it. Error: each term within
- * SL_LM_EXP_T64_ERR, the clamped ones (x < -700) off by at most 2^-1009 each, which against
- * s >= exp(m) >= 2^-865 is below n 2^-144; the sum within depth 2^-53 (positive terms);
- * |log(s~) - log(s)| <= 1.01 theta; sl_lm_log within 2^-50 |L| (tests/tlse_math.c: 2 ulps);
- * the interval's two roundings within the 2^-49 |L| term. */
+ * n values with addition chains of at most `depth` decides it. theta bounds |s~/s - 1|: each
+ * term within its relative error (float32 input: SL_LM_EXP_T64_ERR; 16-bit: 2^-22), the clamped
+ * ones (float32: x < -700, off by at most exp(-700) = 2^-1009.9 each, against s >= exp(m) >=
+ * 2^-865.6: n 2^-144; 16-bit: x < -86.5, at most 2^-124.8 each against exp(-30) = 2^-43.3:
+ * n 2^-81), the sum within depth 2^-53 (positive terms, float64); then |log(s~) - log(s)| <=
+ * 1.01 theta, sl_lm_log within 2^-50 |L| (tests/tlse_math.c: 2 ulps) and the interval's two
+ * roundings within the further 2^-50 |L|. */
 SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int dt, double *out)
 {
-    if (!(m >= SL_LSE_ACCF_MLO && m <= SL_LSE_ACCF_MHI) || !(s > 0.0 && s <= 0x1.fffffffffffffp+1023))
-        return 0;
+    const int f32 = dt == SL_F32;
+    const double mlo = f32 ? SL_LSE_ACCF_MLO : (double)SL_LSE_REP1_MLO;
+    const double mhi = f32 ? SL_LSE_ACCF_MHI : (double)SL_LSE_REP1_MHI;
+    if (!(m >= mlo && m <= mhi) || !(s > 0.0 && s <= 0x1.fffffffffffffp+1023)) return 0;
     const double L = sl_lm_log(s);
-    const double th = SL_LM_EXP_T64_ERR + depth * 0x1.01p-53 + n * 0x1p-144;
+    const double th = (f32 ? SL_LM_EXP_T64_ERR + n * 0x1p-144 : 0x1p-22 + n * 0x1p-81) +
+                      depth * 0x1.01p-53;
     const double E = th * 1.01 + (L < 0.0 ? -L : L) * 0x1p-49 + 0x1p-1060;
     const double a = sl_lse_round_dt(L - E, dt), b = sl_lse_round_dt(L + E, dt);
     if (sl_lm_d2u(a) != sl_lm_d2u(b)) return 0;
     *out = a;
     return 1;
 }
-
-/* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
- * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of x clamped to
- * [-86.5, 88], widened exactly to float64, into the binned float64 state; the maximum M (NaN if
- * any value is) beside it. Each term is a function of x alone and the binned sum of the terms a
- * function of their multiset, so the result log(S) is order-independent; so is the test of M
- * that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
- * clamped below, at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is
- * log(S), otherwise the two kernels of the shifted form run (sl_lse_rep_term). */
-#define SL_LSE_REP1_MLO (-30.0f)
-#define SL_LSE_REP1_MHI 88.0f
-SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lm_expf_core(sl_lm_minf(sl_lm_maxf(x, -86.5f), 88.0f)); }
-SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && M <= (double)SL_LSE_REP1_MHI; }
 
 /* SL_LSE_STATE_FNS(suffix, T, EXP, LOG): the functions on a state of T (float: expf/logf of
  * lse_math.h; double: exp/log). kind is a constant at every call, so the branches fold. */
@@ -191,7 +200,10 @@ SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && 
     }                                                                                        \
     SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
     {                                                                                        \
-        if (kind == SL_LSE_ACCF) { sl_lse_accf_add_host_##sfx(a, x); return; }               \
+        if (kind == SL_LSE_ACCF || kind == SL_LSE_ACCF16) {                                  \
+            sl_lse_accf_add_host_##sfx(a, x, kind);                                          \
+            return;                                                                          \
+        }                                                                                    \
         if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
         if (SL_LSE_IS_HALF(kind)) {                                                          \
             const int bf_ = kind == SL_LSE_NAIVE_BF16;                                       \
@@ -213,7 +225,7 @@ SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && 
     }                                                                                        \
     SL_LSE_FN ST sl_lse_merge_##sfx(ST a, ST b, int kind)                                    \
     {                                                                                        \
-        if (kind == SL_LSE_ACCF) {                                                           \
+        if (kind == SL_LSE_ACCF || kind == SL_LSE_ACCF16) {                                  \
             a.m = (a.m != a.m || b.m != b.m) ? a.m + b.m : (b.m > a.m ? b.m : a.m);          \
             a.s = a.s + b.s;                                                                 \
             return a;                                                                        \
