@@ -44,8 +44,11 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 static void lse_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    (void)v;
-    if (cfg->block == 0) cfg->block = SL_LSE_BLOCK;
+    /* the one-pass forms of accurate and reproducible (float32, 16-bit input): blocks of 512,
+     * 1,536 and 1,024 threads an SM (launch sweep, BENCHMARKS.md) */
+    const int first = dt != SL_F64 && (v->impl == SL_LSE_ACCURATE || v->impl == SL_LSE_REPRODUCIBLE);
+    const uint32_t per_sm_threads = first && v->impl == SL_LSE_ACCURATE ? 1536u : SL_LSE_THREADS_PER_SM;
+    if (cfg->block == 0) cfg->block = first ? SL_LSE_MAX_BLOCK : SL_LSE_BLOCK;
     cfg->block = (cfg->block + 31u) / 32u * 32u;
     if (cfg->block > SL_LSE_MAX_BLOCK) cfg->block = SL_LSE_MAX_BLOCK;
     if (cfg->items == 0) cfg->items = SL_LSE_UNROLL;
@@ -55,7 +58,7 @@ static void lse_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtyp
     const uint64_t work = nv > nedge ? nv : nedge;
     const uint64_t need = ceil_div(work ? work : 1, cfg->block);
     if (cfg->grid == 0) {
-        uint32_t per_sm = SL_LSE_THREADS_PER_SM / cfg->block;
+        uint32_t per_sm = per_sm_threads / cfg->block;
         uint64_t g = (uint64_t)cfg->sm_count * (per_sm ? per_sm : 1u);
         cfg->grid = (uint32_t)(g ? g : 1);
     }
