@@ -6,7 +6,9 @@
  * Floating-point assumptions: IEEE binary32/binary64 rounded to nearest even, built with
  * --fmad=false -ftz=false (kernels/CMakeLists.txt), nvcc never reassociates.
  * Performance considerations: one launch (two for two-pass: the max, then the sum) with the
- * last-block finish of reduce/grid.cuh; 16-byte loads, SL_LSE_UNROLL of them in flight per thread
+ * last-block finish of reduce/grid.cuh; accurate and reproducible on float32/16-bit input: a
+ * one-pass first kernel whose state usually decides, the kernels behind it returning at once
+ * when it did (they read its state from the workspace header); 16-byte loads, SL_LSE_UNROLL of them in flight per thread
  * before their values are used (the order of the values into the state is unchanged); one exp per
  * element, so the exp is the arithmetic cost. online with a float32 state takes tiles of 32
  * values (8 float32 vectors, 4 16-bit ones: lse.h's sl_lse_add_tile): the tile's maximum (FMNMX.NAN;

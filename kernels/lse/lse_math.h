@@ -5,7 +5,9 @@
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, no contraction (the
  * project builds with -ffp-contract=off / --fmad=false), no flush to zero, FLT_EVAL_METHOD 0.
  * Only +, -, *, / (each rounded once), comparisons, conversions of small integers and exact
- * scaling by powers of two built from bits: no libm call, no FMA.
+ * scaling by powers of two built from bits, and in the per-element exponentials (sl_lm_expf_core,
+ * sl_lm_exp_t64) explicit FMAs rounded once on both sides (sl_lm_fmaf, sl_lm_fma): no other libm
+ * call.
  *   exp: k = x / ln 2 rounded to nearest even (x * log2(e) + 1.5 2^(p-1), less it), r = (x - k ln2_hi) -
  *        k ln2_lo (Cody and Waite: k ln2_hi is exact), exp(r) by a polynomial in Horner form
  *        (float32: 1 + r (1 + r Q(r)), Q a degree-4 minimax fit; float64: Taylor, degree 13;
@@ -17,6 +19,8 @@
  *        log(1 + f) = f - (f^2/2 - t (f^2/2 + R)), R = sum 2 t^(2j) / (2j + 1) (fdlibm's form
  *        with Taylor coefficients: j <= 4 for float32, <= 10 for float64), plus e ln 2 in two
  *        parts. log(0) = -Inf, log(+Inf) = +Inf, log(negative) = NaN, NaN kept.
+ *   exp_t64 (accurate's first pass): a 64-entry table of 2^(j/64) and a degree-4 polynomial on
+ *        |r| <= ln 2 / 128, relative error below 2^-44 on [-700, 700].
  * Accuracy measured against MPFR (tests/tlse_math.c): at most 2 ulps in both formats over
  * their whole ranges. */
 #ifndef SL_LSE_MATH_H
