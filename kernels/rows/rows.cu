@@ -725,19 +725,29 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
 }
 
 /* ---- lse reproducible: a block per row ----------------------------------------------------------
- * The row's maximum M (SL_LSE_MAX: exact, and the same value in any order; NaN ignored), then
- * every value's term exp(x - M) (sl_lse_rep_term_f/_d: lse_math.h's host-and-device exp in the
- * accumulator format: float32 for float32 and the 16-bit formats, float64 for float64) into the
- * binned float64 accumulator of exact/binned.h, SL_RSUM_GROUP terms a capacity check (thread t:
- * the groups t, t + 256, ... of the row's 16-byte vectors, then the leftover vectors and the
- * edge values one by one), the block's states merged exactly, rounded once to float64, and
- * M + log(S) rounded to the input format: lse.c's reproducible twin's value, which depends on the
- * row's multiset of values alone (not B, not the alignment, not the launch). The row is read
- * twice (the second read mostly from L2 for rows up to a few MB). */
+ * lse.c's reproducible twin's value for the row, which depends on the row's multiset of values
+ * alone (not B, not the alignment, not the launch). Pass 1: the row's maxima, M (SL_LSE_MAX:
+ * exact, NaN ignored) and, for float32 and 16-bit rows, Mn (NaN if any value is). Pass 2: every
+ * value's term into the binned float64 accumulator of exact/binned.h, SL_RSUM_GROUP terms a
+ * capacity check (thread t: the groups t, t + 256, ... of the row's 16-byte vectors, then the
+ * leftover vectors and the edge values one by one), the block's states merged exactly, rounded
+ * once to float64. The terms and the result are the 1-D variant's: with Mn in lse.h's one-pass
+ * window the unshifted sl_lse_rep1_term(x) and log(S); otherwise exp(x - M) (sl_lse_rep_term_f/_d:
+ * lse_math.h's exp in float32 for float32 and 16-bit rows, float64 for float64) and M + log(S);
+ * rounded to the input format. The row is read twice (the second read mostly from L2 for rows up
+ * to a few MB). */
 template <typename X> struct lse_row_acc { typedef float T; };
 template <> struct lse_row_acc<double> { typedef double T; };
-__device__ __forceinline__ double lse_row_term(float x, float M) { return sl_lse_rep_term_f(x, M); }
-__device__ __forceinline__ double lse_row_term(double x, double M) { return sl_lse_rep_term_d(x, M); }
+/* 1 for float32 and 16-bit rows (the one-pass form exists) */
+template <typename X> struct lse_row_one { enum { v = 1 }; };
+template <> struct lse_row_one<double> { enum { v = 0 }; };
+__device__ __forceinline__ double lse_row_term(float x, float M, int one)
+{
+    return one ? sl_lse_rep1_term(x) : sl_lse_rep_term_f(x, M);
+}
+__device__ __forceinline__ double lse_row_term(double x, double M, int one) { (void)one; return sl_lse_rep_term_d(x, M); }
+__device__ __forceinline__ float lse_row_maxnan(float a, float b) { return sl_lse_maxnan_f(a, b); }
+__device__ __forceinline__ double lse_row_maxnan(double a, double b) { return (a != a || b != b) ? a + b : (b > a ? b : a); }
 __device__ __forceinline__ float lse_row_out(double r, float *) { return __double2float_rn(r); }
 __device__ __forceinline__ double lse_row_out(double r, double *) { return r; }
 __device__ __forceinline__ __half lse_row_out(double r, __half *) { return __float2half_rn(__double2float_rn(r)); }
@@ -754,7 +764,7 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
     typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };   /* vectors per group */
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
-    __shared__ T s_max[ROWS_WARPS];
+    __shared__ T s_max[ROWS_WARPS], s_maxn[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const X *row = x + r * n;
@@ -762,25 +772,44 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
         if (head > n) head = n;
         const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
         const V *xv = reinterpret_cast<const V *>(row + head);
-        /* pass 1: the maximum */
-        T m = -(T)INFINITY;
+        /* pass 1: the maxima (M: NaN ignored; mn: NaN if any value is) */
+        T m = -(T)INFINITY, mn = -(T)INFINITY;
         for (uint64_t i = tid; i < nv; i += SL_ROWS_BLOCK) {
             const V v = sl_ldv(xv + i);
 #pragma unroll
-            for (int k = 0; k < W; k++) m = SL_LSE_MAX(m, (T)sl_widen(sl_vec_lane(v, k)));
+            for (int k = 0; k < W; k++) {
+                const T xv_ = (T)sl_widen(sl_vec_lane(v, k));
+                m = SL_LSE_MAX(m, xv_);
+                mn = lse_row_maxnan(mn, xv_);
+            }
         }
-        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
-        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK) m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
+        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) {
+            m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
+            mn = lse_row_maxnan(mn, (T)sl_widen(row[i]));
+        }
+        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK) {
+            m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
+            mn = lse_row_maxnan(mn, (T)sl_widen(row[i]));
+        }
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1) {
             const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);
             m = SL_LSE_MAX(m, b);
+            mn = lse_row_maxnan(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
         }
-        if (lane == 0) s_max[warp] = m;
+        if (lane == 0) {
+            s_max[warp] = m;
+            s_maxn[warp] = mn;
+        }
         sl_bar_any::sync();
-        T M = s_max[0];
+        T M = s_max[0], Mn = s_maxn[0];
 #pragma unroll
-        for (unsigned k = 1; k < ROWS_WARPS; k++) M = SL_LSE_MAX(M, s_max[k]);
+        for (unsigned k = 1; k < ROWS_WARPS; k++) {
+            M = SL_LSE_MAX(M, s_max[k]);
+            Mn = lse_row_maxnan(Mn, s_maxn[k]);
+        }
+        /* the 1-D variant's one-pass form (float32, 16-bit rows) when Mn is in its window */
+        const int one = lse_row_one<X>::v && sl_lse_rep1_ok((double)Mn);
         /* pass 2: the terms into the binned accumulator */
         sl_rsum_thr_f64 a;
         sl_rsum_init_f64(&a);
@@ -792,17 +821,17 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 #pragma unroll
             for (int u = 0; u < UV; u++)
 #pragma unroll
-                for (int k = 0; k < W; k++) t[u * W + k] = lse_row_term((T)sl_widen(sl_vec_lane(v[u], k)), M);
+                for (int k = 0; k < W; k++) t[u * W + k] = lse_row_term((T)sl_widen(sl_vec_lane(v[u], k)), M, one);
             sl_rsum_take_group_f64(&a, t);
         }
         for (uint64_t i = ng * UV + tid; i < nv; i += SL_ROWS_BLOCK) {
             const V v = sl_ldv(xv + i);
 #pragma unroll
-            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(sl_vec_lane(v, k)), M));
+            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(sl_vec_lane(v, k)), M, one));
         }
-        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M));
+        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M, one));
         for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK)
-            sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M));
+            sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M, one));
         sl_rsum_state st;
         sl_rsum_to_state_f64(&a, &st);
         rs_warp_merge<SL_RSUM_K>(st);
@@ -814,7 +843,7 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
             rs_warp_merge<SL_RSUM_K>(st);
             if (lane == 0) {
                 const double S = sl_rsum_state_round_f64(&st, 0);
-                out[r] = lse_row_out(sl_lse_rep_final((double)M, S), (X *)0);
+                out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)M, S), (X *)0);
             }
         }
         sl_bar_any::sync();                          /* s_max and s_warp reused */
