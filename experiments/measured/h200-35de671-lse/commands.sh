@@ -18,3 +18,10 @@ done
 # GPU == twin, bit for bit (35de671): SUMLAB_TEST_QUICK=1 SUMLAB_TEST_OPS=lse tgpu_twins, f32
 # 16,849 checks and bf16 18,707 checks, 0 failed; at ac6c796 the full runs: f32 21,083, f64
 # 18,183, f16 23,123, bf16 23,355 checks, 0 failed, and compute-sanitizer memcheck on f32: 0 errors.
+# rows_lse_{f32,bf16}.csv: at 196f756 (the row kernel on the one-pass terms), whole-tensor time:
+for d in f32 bf16; do
+  sumlab bench --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype $d --reps 10 \
+    --op lse --variants reproducible > rows_lse_$d.csv
+done
+# and trows_gpu at 196f756: 24,875 checks, 0 failed (every row kernel, lse's included, against
+# the 1-D twin of each row, batches of 1 to 257 rows).
