@@ -12,7 +12,9 @@
  * row pass on rows of every kind of trows_sacc.h (ties, near ties, cancellation, zeros, Inf/NaN,
  * overflow, ordinary rows; a warp a row and a block a row, every 32/16-bit format): every row
  * equals its twin, and the rows the exact kernel summed are the ones the kernel's model
- * (sl_rcs_model_row) leaves undecided, over three runs on one workspace (each leaves it empty). */
+ * (sl_rcs_model_row) leaves undecided, over three runs on one workspace (each leaves it empty);
+ * lse_rows: lse's reproducible rows on logits in and out of its one-pass window (N 31 to 20000,
+ * every 32/16-bit format) equal their twins. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #include "rows/rows_cert.h"
 #include "sumlab/half.h"
 #include "trows_sacc.h"
+#include "lse/lse.h"
 
 static int same_bits(double a, double b)
 {
@@ -121,6 +124,68 @@ static void ragged_rows(const sl_gpu_info *info)
     }
 }
 
+/* lse's reproducible rows on logits: rows of four kinds in turn (uniform on [-10, 10): the
+ * one-pass window; one value above 88; a NaN among them; every value near -50: the shifted form),
+ * N around the warp kernel's limit (8192) and beyond, every 32/16-bit format: every GPU row equals
+ * its twin, and both forms ran (counted by the host model of the window, lse.h's sl_lse_rep1_ok). */
+static void lse_rows(const sl_gpu_info *info)
+{
+    static const uint64_t Ns[] = {31, 4095, 8192, 8193, 20000};
+    static const uint64_t Bs[] = {1, 7, 64};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16};
+    const sl_variant *v = sl_variant_find_op("lse", "reproducible");
+    CHECK(v != NULL, "lse reproducible not in the registry");
+    if (!v) return;
+    uint64_t one_rows = 0, shifted_rows = 0;
+    for (size_t di = 0; di < 3; di++)
+        for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++)
+            for (size_t bi = 0; bi < sizeof Bs / sizeof Bs[0]; bi++) {
+                const sl_dtype dt = dts[di];
+                const uint64_t N = Ns[ni], B = Bs[bi];
+                const size_t es = sl_dtype_size(dt);
+                char *x = malloc(B * N * es);
+                double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                if (!x || !g || !c) { free(x); free(g); free(c); CHECK(0, "out of memory"); return; }
+                for (uint64_t r = 0; r < B; r++) {
+                    float mn = -INFINITY;
+                    for (uint64_t i = 0; i < N; i++) {
+                        const double u = (double)(sl_test_rand64() >> 11) * 0x1p-53;
+                        double val = (r % 4 == 3) ? -50.0 + u : -10.0 + 20.0 * u;
+                        if (r % 4 == 1 && i == N / 2) val = 95.0;
+                        if (r % 4 == 2 && i == N / 3) val = NAN;
+                        if (dt == SL_F32) ((float *)x)[r * N + i] = (float)val;
+                        else ((uint16_t *)x)[r * N + i] = sl_half_from_double(val, dt);
+                        mn = sl_lse_maxnan_f(mn, (float)sl_tw_load(x, dt, r * N + i));
+                    }
+                    if (sl_lse_rep1_ok((double)mn)) one_rows++;
+                    else shifted_rows++;
+                }
+                sl_err err = {{0}};
+                sl_launch req, cfg;
+                memset(&req, 0, sizeof req);
+                req.sm_count = (uint32_t)info->sm_count;
+                int rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
+                CHECK(rc == 0, "lse reproducible %s B=%llu N=%llu: %s", sl_dtype_name(dt),
+                      (unsigned long long)B, (unsigned long long)N, err.msg);
+                if (rc == 0) rc = sl_rows_cpu(v, x, B, N, dt, &cfg, c, &err);
+                CHECK(rc == 0, "lse reproducible twin: %s", err.msg);
+                uint64_t differ = 0, first = 0;
+                for (uint64_t i = 0; rc == 0 && i < B; i++)
+                    if (!same_bits(g[i], c[i]) && differ++ == 0) first = i;
+                CHECK(differ == 0, "lse reproducible %s B=%llu N=%llu: %llu rows differ from the twin "
+                      "(row %llu: %a, twin %a)", sl_dtype_name(dt), (unsigned long long)B,
+                      (unsigned long long)N, (unsigned long long)differ, (unsigned long long)first,
+                      g[first], c[first]);
+                free(x);
+                free(g);
+                free(c);
+            }
+    CHECK(one_rows > 0 && shifted_rows > 0, "lse rows: %llu in the one-pass window, %llu shifted",
+          (unsigned long long)one_rows, (unsigned long long)shifted_rows);
+    printf("lse reproducible rows: %llu in the one-pass window, %llu shifted, each equal to its twin\n",
+           (unsigned long long)one_rows, (unsigned long long)shifted_rows);
+}
+
 /* superacc's certified pass: rows of every kind (kinds in turn, three of each; plus a batch of
  * ordinary rows), the SM count 1 (a warp or a block a row for every n below 2^17). */
 static void sacc_cert_rows(void)
@@ -201,6 +266,7 @@ int main(void)
     }
     sacc_cert_rows();
     ragged_rows(&info);
+    lse_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};
     static const uint64_t Ns[] = {33, 4096, 32768};
     static const sl_dtype dts[] = {SL_F32, SL_BF16};
