@@ -33,6 +33,26 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
+/* v's rows of x ([B, N] of dt) on the GPU into g and by the twin into c: 0 when both ran and
+ * every row has the twin's bits (a failed check otherwise); *cfg: the resolved launch. */
+static int gpu_vs_twin(const sl_variant *v, const void *x, uint64_t B, uint64_t N, sl_dtype dt,
+                       sl_launch *req, sl_launch *cfg, double *g, double *c)
+{
+    sl_err err = {{0}};
+    int rc = sl_rows_gpu_host(v, x, B, N, dt, req, 1, g, NULL, NULL, cfg, &err);
+    CHECK(rc == 0, "%s %s B=%llu N=%llu: %s", v->name, sl_dtype_name(dt), (unsigned long long)B,
+          (unsigned long long)N, err.msg);
+    if (rc == 0) rc = sl_rows_cpu(v, x, B, N, dt, cfg, c, &err);
+    CHECK(rc == 0, "%s twin: %s", v->name, err.msg);
+    uint64_t differ = 0, first = 0;
+    for (uint64_t i = 0; rc == 0 && i < B; i++)
+        if (!same_bits(g[i], c[i]) && differ++ == 0) first = i;
+    CHECK(differ == 0, "%s %s B=%llu N=%llu: %llu rows differ from the twin (row %llu: %a, twin %a)",
+          v->name, sl_dtype_name(dt), (unsigned long long)B, (unsigned long long)N,
+          (unsigned long long)differ, (unsigned long long)first, g[first], c[first]);
+    return rc != 0 || differ != 0;
+}
+
 static void fill(void *x, uint64_t count, sl_dtype dt)
 {
     for (uint64_t i = 0; i < count; i++) {
@@ -88,18 +108,8 @@ static void ragged_rows(const sl_gpu_info *info)
                     sl_launch req, cfg;
                     memset(&req, 0, sizeof req);
                     req.sm_count = (uint32_t)info->sm_count;
-                    int rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
-                    CHECK(rc == 0, "%s %s B=%llu N=%llu: %s", v->name, sl_dtype_name(dt),
-                          (unsigned long long)B, (unsigned long long)N, err.msg);
-                    if (rc == 0) rc = sl_rows_cpu(v, x, B, N, dt, &cfg, c, &err);
-                    CHECK(rc == 0, "%s twin: %s", v->name, err.msg);
-                    uint64_t differ = 0, first = 0;
-                    for (uint64_t i = 0; rc == 0 && i < B; i++)
-                        if (!same_bits(g[i], c[i]) && differ++ == 0) first = i;
-                    CHECK(differ == 0, "%s %s B=%llu N=%llu: %llu rows differ from the twin (row "
-                          "%llu: %a, twin %a)", v->name, sl_dtype_name(dt), (unsigned long long)B,
-                          (unsigned long long)N, (unsigned long long)differ,
-                          (unsigned long long)first, g[first], c[first]);
+                    int rc = gpu_vs_twin(v, x, B, N, dt, &req, &cfg, g, c);
+                    uint64_t differ;
                     /* superacc, reproducible: the split sized for 1 and for 4096 SMs gives the
                      * same bits (rows of fewer than 2 x 8192 values are never split) */
                     static const uint32_t sms[] = {1, 4096};
@@ -160,22 +170,10 @@ static void lse_rows(const sl_gpu_info *info)
                     if (sl_lse_rep1_ok((double)mn)) one_rows++;
                     else shifted_rows++;
                 }
-                sl_err err = {{0}};
                 sl_launch req, cfg;
                 memset(&req, 0, sizeof req);
                 req.sm_count = (uint32_t)info->sm_count;
-                int rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
-                CHECK(rc == 0, "lse reproducible %s B=%llu N=%llu: %s", sl_dtype_name(dt),
-                      (unsigned long long)B, (unsigned long long)N, err.msg);
-                if (rc == 0) rc = sl_rows_cpu(v, x, B, N, dt, &cfg, c, &err);
-                CHECK(rc == 0, "lse reproducible twin: %s", err.msg);
-                uint64_t differ = 0, first = 0;
-                for (uint64_t i = 0; rc == 0 && i < B; i++)
-                    if (!same_bits(g[i], c[i]) && differ++ == 0) first = i;
-                CHECK(differ == 0, "lse reproducible %s B=%llu N=%llu: %llu rows differ from the twin "
-                      "(row %llu: %a, twin %a)", sl_dtype_name(dt), (unsigned long long)B,
-                      (unsigned long long)N, (unsigned long long)differ, (unsigned long long)first,
-                      g[first], c[first]);
+                (void)gpu_vs_twin(v, x, B, N, dt, &req, &cfg, g, c);
                 free(x);
                 free(g);
                 free(c);
