@@ -1,7 +1,8 @@
 /* tlse_datasets.c: the log-sum-exp families (datasets/gen_lse.c): logits' mean and spread follow
  * shift and sigma, the dominant logit lies d above every other value, lse-masked masks its share
- * of -Inf (random: about share n; causal: exactly the last round(share n) slots), slices equal the
- * whole, both families opt-in, parameters beyond the format refused. */
+ * of -Inf (random: about share n; causal: exactly the last round(share n) slots), logits-dominant
+ * has its dominant logit by default, slices equal the whole, the families opt-in, parameters beyond
+ * the format refused. */
 #include <math.h>
 #include <stdlib.h>
 #include "sl_datasets.h"
@@ -59,6 +60,25 @@ int main(void)
         CHECK(same, "slice [1000, 6000) equals the whole's");
         free(x);
         free(y);
+    }
+    {   /* logits-dominant: the dominant logit on by default (d = 10), at least d above every other;
+         * dominant=0 is refused (that is logits) */
+        const sl_dataset *ds = sl_dataset_find("logits-dominant");
+        CHECK(ds && (ds->flags & SL_DS_OPT_IN), "logits-dominant opt-in");
+        sl_params p;
+        sl_err err = {0};
+        sl_params_defaults(ds, &p);
+        CHECK(ds && sl_params_get(ds, &p, "dominant") == 10.0, "logits-dominant's default d is 10");
+        double *x = gen("logits-dominant", SL_F64, n, NULL, 0, 0, n, &rc);
+        CHECK(rc == 0, "logits-dominant generated");
+        uint64_t top = 0;
+        for (uint64_t i = 1; rc == 0 && i < n; i++) if (x[i] > x[top]) top = i;
+        double second = -INFINITY;
+        for (uint64_t i = 0; rc == 0 && i < n; i++) if (i != top && x[i] > second) second = x[i];
+        CHECK(rc == 0 && x[top] >= 13.0 * 3.0 + 10.0 && x[top] - second >= 10.0, "dominant %g, next %g", x[top],
+              second);
+        free(x);
+        CHECK(ds && sl_params_set(ds, &p, "dominant=0", &err) != 0, "logits-dominant takes dominant=0");
     }
     {   /* lse-masked random: about share n of -Inf, the rest finite */
         const char *kv[] = {"share=0.3"};
