@@ -66,6 +66,8 @@ typedef struct {
     /* the study's accuracy-vs-n: the dataset families it sweeps, by name, NULL-terminated (NULL:
      * every family that is not opt-in; `run --datasets` replaces either list) */
     const char *const *n_families;
+    /* accuracy-vs-n's largest n on the GPU backend, as log2 (0: the presets' 2^24) */
+    int n_log2max_gpu;
 } sl_operation;
 
 size_t sl_op_count(void);

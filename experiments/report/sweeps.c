@@ -462,13 +462,13 @@ void sl_report_nonfinite(FILE *f, const sl_report_ctx *R)
     fprintf(f, "%zu rows of the accuracy sweeps (accuracy-vs-n, -cond, -range) returned +Inf, -Inf or NaN "
                "where the exact value (`exact`) is finite: per variant and format, their counts, the rows "
                "with a finite exact value, and the datasets where it happened (rows of each).\n\n"
-               "| op | variant | dtype | +Inf | -Inf | NaN | rows, exact finite | datasets |\n"
+               "| variant | op | dtype | +Inf | -Inf | NaN | rows, exact finite | datasets |\n"
                "|---|---|---|---:|---:|---:|---:|---|\n", total);
     for (size_t v = 0; v < R->nv; v++)
         for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
             const nonfin_cell *q = &cell[v * SL_REPORT_NDTYPES + d];
             if (!q->kind[0] && !q->kind[1] && !q->kind[2]) continue;
-            fprintf(f, "| %s | %s | %s | %zu | %zu | %zu | %zu | ", op, R->names[v], sl_report_dtypes[d],
+            fprintf(f, "| %s | %s | %s | %zu | %zu | %zu | %zu | ", R->names[v], op, sl_report_dtypes[d],
                     q->kind[0], q->kind[1], q->kind[2], q->finite);
             for (size_t j = 0; j < q->nds; j++) fprintf(f, "%s`%s` (%zu)", j ? ", " : "", q->ds[j], q->dsn[j]);
             if (q->ds_more) fprintf(f, ", %zu more on other datasets", q->ds_more);

@@ -37,18 +37,21 @@ static void acc_reps(const sl_run *run, int *det, int *nondet)
 static int acc_n_preset_sizes(const sl_run *run, sl_dtype dt, uint64_t *ns)
 {
     const uint64_t K = 1024;
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    /* the GPU's largest n: 2^24, or the operation's own (lse: 2^22) */
+    const uint64_t gmax = (uint64_t)1 << (op->n_log2max_gpu ? op->n_log2max_gpu : 24);
     switch (run->preset) {
     case SL_PRESET_TINY: return sl_exp_sizes(K, 4 * K, 2, ns, 32);
     /* the GPU sweeps step by 4x (host-side generation and reference dominate at 2^28); the quick
      * CPU sweep of the 16-bit formats too (their twins cost most; 2^20 stays, the size of the
      * report's float16 paragraph) */
-    case SL_PRESET_QUICK: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
+    case SL_PRESET_QUICK: return run->on_gpu ? sl_exp_sizes(K, gmax, 2, ns, 32)
                                              : sl_exp_sizes(K, (uint64_t)1 << 20, sl_dtype_is_half(dt) ? 2 : 1, ns, 32);
     /* full, GPU: 2^10 .. 2^24 by 4x, SL_FULL_ACC_INSTANCES instances per point: at 2^26 the
      * one-thread chains (serial, atomic-thread: 0.34 s a run, a warm-up and one timed run each)
      * alone would take about 110 s of the study's 3 minutes; throughput-vs-n and the ladder keep
      * 2^28. */
-    default: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
+    default: return run->on_gpu ? sl_exp_sizes(K, gmax, 2, ns, 32)
                                 : sl_exp_sizes(K, (uint64_t)1 << 22, 1, ns, 32);
     }
 }
