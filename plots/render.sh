@@ -783,7 +783,9 @@ extract_tp() {
     index($0, "throughput-vs-n,") != 1 { next }
     $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
     $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
-    { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
+    { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g }
+      # the input families of the group (the title names them: uniform, lse'"'"'s logits, --datasets'"'"')
+      if (!((g, $c["dataset"]) in dseen)) { dseen[g, $c["dataset"]] = 1; dss[g] = dss[g] (dss[g] == "" ? "" : ",") $c["dataset"] }
       put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1
       if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
     # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
@@ -792,7 +794,7 @@ extract_tp() {
     # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
     # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
     # last n, so none falls off the axis), rows stacked from the edge inwards.
-    END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs "\n" out "/" order[k] ".d"
+    END { dirs = ""; for (k=1;k<=ng;k++) { dirs = dirs "\n" out "/" order[k] ".d"; print order[k], dss[order[k]] > (out "/groups") }
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
         r = gb[g, v, n] / gb[g, "cub", n]; R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
@@ -929,14 +931,14 @@ src=$tmp/tp
 if [ ! -s "$src/groups" ]; then
   note "throughput_vs_n: no GPU throughput rows (CPU backend, or throughput-vs-n not run): skipped"
 else
-  while read -r dt; do
+  while read -r dt dss; do
     read_series "$src/$dt.d"
     pv=$(printf '%s\t-\t0\t-\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1"
     if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
     rat="$rat; offs='$offs'"
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input ($dss)${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi
 
