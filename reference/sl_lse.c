@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "sl_lse.h"
 #include "sumlab/half.h"
+#include "sumlab/pool.h"
 
 static double load(const void *x, sl_dtype dt, uint64_t i)
 {
@@ -52,6 +53,71 @@ static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_pre
     return ok;
 }
 
+/* The fast paths' sums run over fixed chunks of LSE_CHUNK values, each chunk's partial sums in
+ * its own slot (on up to `threads` threads), merged in chunk order: the same bits for every
+ * thread count, and for n <= LSE_CHUNK the one chunk's sums as they are. */
+#define LSE_CHUNK ((uint64_t)1 << 16)
+
+typedef struct {
+    double sh, sl, A, D;           /* the double pass: S's hi and lo, sum |x_i| t_i, max |x_i - M| */
+    long double lh, ll, aw;        /* the extended pass: S's hi and lo, sum |x_i - M| t_i */
+} lse_part;
+
+typedef struct {
+    const void *x;
+    uint64_t n;
+    sl_dtype dt;
+    double M;
+    int extended;                  /* 0: the double pass; 1: the extended one */
+    lse_part *part;
+} lse_job;
+
+static void lse_chunk(void *ctx, size_t c)
+{
+    const lse_job *j = ctx;
+    lse_part *q = &j->part[c];
+    const uint64_t lo = (uint64_t)c * LSE_CHUNK, hi = j->n - lo > LSE_CHUNK ? lo + LSE_CHUNK : j->n;
+    const double M = j->M;
+    if (!j->extended) {
+        /* S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M) */
+        double sh = 0.0, sl = 0.0, A = 0.0, D = 0.0;
+        for (uint64_t i = lo; i < hi; i++) {
+            const double v = load(j->x, j->dt, i);
+            if (v == -INFINITY) continue;
+            const double d = v - M, t = exp(d);
+            if (t == 0.0) continue;
+            if (-d > D) D = -d;
+            const double s = sh + t, bp = s - sh;
+            sl += (sh - (s - bp)) + (t - bp);
+            sh = s;
+            A += fabs(v) * t;
+        }
+        q->sh = sh, q->sl = sl, q->A = A, q->D = D;
+        return;
+    }
+#if LDBL_MANT_DIG >= 64
+    long double lh = 0.0L, ll = 0.0L, aw = 0.0L;
+    for (uint64_t i = lo; i < hi; i++) {
+        const double v = load(j->x, j->dt, i);
+        if (v == -INFINITY) continue;
+        const long double d = (long double)v - (long double)M, t = expl(d);
+        if (t == 0.0L) continue;
+        const long double s = lh + t, bp = s - lh;
+        ll += (lh - (s - bp)) + (t - bp);
+        lh = s;
+        aw += fabsl(d) * t;
+    }
+    q->lh = lh, q->ll = ll, q->aw = aw;
+#endif
+}
+
+/* One pass over every chunk into job->part. 0, or -1 (a thread could not be joined). */
+static int lse_pass(lse_job *job, uint64_t nch, unsigned threads, int extended)
+{
+    job->extended = extended;
+    return sl_parallel_for((size_t)nch, threads, lse_chunk, job);
+}
+
 int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, unsigned threads,
                         int mpfr_only, long start_prec, sl_err *err)
 {
@@ -82,18 +148,26 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         if (ref->finite) ref->cond = M == 0.0 ? 0.0 : 1.0; /* |x| e^x / (e^x |x|) */
         return 0;
     }
-    /* the double sums: S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M) */
+    /* the double sums: S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M), per
+     * chunk, merged in chunk order (each merge a TwoSum of the his and two adds into lo: counted
+     * as 2 more adds of the n 2^-104 term per chunk past the first) */
+    const uint64_t nch = (n + LSE_CHUNK - 1) / LSE_CHUNK;
+    const double nadd = (double)n + (nch > 1 ? 2.0 * (double)nch : 0.0);
+    lse_job job = {x, n, dt, M, 0, calloc((size_t)nch, sizeof(lse_part))};
+    if (!job.part) return sl_err_set(err, "lse reference: out of memory (%llu chunks)", (unsigned long long)nch);
+    if (lse_pass(&job, nch, threads ? threads : 1, 0)) {
+        free(job.part);
+        return sl_err_set(err, "lse reference: a thread could not be joined");
+    }
     double sh = 0.0, sl = 0.0, A = 0.0, D = 0.0;
-    for (uint64_t i = 0; i < n; i++) {
-        const double v = load(x, dt, i);
-        if (v == -INFINITY) continue;
-        const double d = v - M, t = exp(d);
-        if (t == 0.0) continue;
-        if (-d > D) D = -d;
-        const double s = sh + t, bp = s - sh;
-        sl += (sh - (s - bp)) + (t - bp);
+    for (uint64_t c = 0; c < nch; c++) {
+        const lse_part *q = &job.part[c];
+        const double s = sh + q->sh, bp = s - sh;
+        sl += (sh - (s - bp)) + (q->sh - bp);
+        sl += q->sl;
         sh = s;
-        A += fabs(v) * t;
+        A += q->A;
+        if (q->D > D) D = q->D;
     }
     mpfr_t s0, e;
     mpfr_inits2(256, s0, e, (mpfr_ptr)0);
@@ -104,7 +178,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         mpfr_add_d(s0, s0, sl, MPFR_RNDN); /* exact at 256 bits */
         /* relative: argument rounding D 2^-53, exp 2 ulps, n 2^-104 for the double-double sum and
          * its final normalisation; absolute: a subnormal term's ulp each */
-        const double rel = (D * 0x1p-53 + 0x1p-51 + (double)n * 0x1p-104) * 1.0625;
+        const double rel = (D * 0x1p-53 + 0x1p-51 + nadd * 0x1p-104) * 1.0625;
         mpfr_set_d(e, sh, MPFR_RNDU);
         mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
         mpfr_add_d(e, e, (double)n * 0x1p-1073, MPFR_RNDU);
@@ -114,17 +188,20 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
     /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
      * argument rounded once to 64 bits, summed with TwoSum: |S - sum t_i| <= S (Aw 2^-64 +
      * 2^-62 + n 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps (2^-62) */
+    if (!done && !mpfr_only && lse_pass(&job, nch, threads ? threads : 1, 1)) {
+        mpfr_clears(s0, e, (mpfr_ptr)0);
+        free(job.part);
+        return sl_err_set(err, "lse reference: a thread could not be joined");
+    }
     if (!done && !mpfr_only) {
         long double lh = 0.0L, ll = 0.0L, aw = 0.0L;
-        for (uint64_t i = 0; i < n; i++) {
-            const double v = load(x, dt, i);
-            if (v == -INFINITY) continue;
-            const long double d = (long double)v - (long double)M, t = expl(d);
-            if (t == 0.0L) continue;
-            const long double s = lh + t, bp = s - lh;
-            ll += (lh - (s - bp)) + (t - bp);
+        for (uint64_t c = 0; c < nch; c++) {
+            const lse_part *q = &job.part[c];
+            const long double s = lh + q->lh, bp = s - lh;
+            ll += (lh - (s - bp)) + (q->lh - bp);
+            ll += q->ll;
             lh = s;
-            aw += fabsl(d) * t;
+            aw += q->aw;
         }
         mpfr_set_prec(s0, 256);
         mpfr_set_ld(s0, lh, MPFR_RNDN);
@@ -136,7 +213,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
             mpfr_clear(lo);
         }
         const double rel =
-            ((double)(aw / lh) * 0x1p-64 + 0x1p-62 + (double)n * 0x1p-126) * 1.0625;
+            ((double)(aw / lh) * 0x1p-64 + 0x1p-62 + nadd * 0x1p-126) * 1.0625;
         mpfr_set_prec(e, 64);
         mpfr_set_ld(e, lh, MPFR_RNDU);
         mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
@@ -151,6 +228,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
     }
 #endif
+    free(job.part);
     /* Ziv's loop on MPFR */
     long w = start_prec > 0 ? start_prec : prec_of(dt) + 64 + (long)ceil(log2((double)n + 1.0));
     for (; !done && w <= 8192; w += 64) {
