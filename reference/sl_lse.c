@@ -59,16 +59,21 @@ static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_pre
 #define LSE_CHUNK ((uint64_t)1 << 16)
 
 typedef struct {
+    int nan, pinf;                 /* the scan: a NaN, a +Inf; the values other than -Inf, */
+    uint64_t k;                    /* their maximum and largest magnitude */
+    double M, maxabs;
     double sh, sl, A, D;           /* the double pass: S's hi and lo, sum |x_i| t_i, max |x_i - M| */
     long double lh, ll, aw;        /* the extended pass: S's hi and lo, sum |x_i - M| t_i */
 } lse_part;
+
+enum { LSE_SCAN, LSE_DOUBLE, LSE_EXTENDED };
 
 typedef struct {
     const void *x;
     uint64_t n;
     sl_dtype dt;
     double M;
-    int extended;                  /* 0: the double pass; 1: the extended one */
+    int pass;                      /* LSE_* */
     lse_part *part;
 } lse_job;
 
@@ -78,7 +83,24 @@ static void lse_chunk(void *ctx, size_t c)
     lse_part *q = &j->part[c];
     const uint64_t lo = (uint64_t)c * LSE_CHUNK, hi = j->n - lo > LSE_CHUNK ? lo + LSE_CHUNK : j->n;
     const double M = j->M;
-    if (!j->extended) {
+    if (j->pass == LSE_SCAN) {
+        int nan = 0, pinf = 0;
+        uint64_t k = 0;
+        double m = -INFINITY, maxabs = 0.0;
+        for (uint64_t i = lo; i < hi; i++) {
+            const double v = load(j->x, j->dt, i);
+            if (isnan(v)) nan = 1;
+            else if (v == INFINITY) pinf = 1;
+            else if (v != -INFINITY) {
+                k++;
+                if (v > m) m = v;
+                if (fabs(v) > maxabs) maxabs = fabs(v);
+            }
+        }
+        q->nan = nan, q->pinf = pinf, q->k = k, q->M = m, q->maxabs = maxabs;
+        return;
+    }
+    if (j->pass == LSE_DOUBLE) {
         /* S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M) */
         double sh = 0.0, sl = 0.0, A = 0.0, D = 0.0;
         for (uint64_t i = lo; i < hi; i++) {
@@ -112,9 +134,9 @@ static void lse_chunk(void *ctx, size_t c)
 }
 
 /* One pass over every chunk into job->part. 0, or -1 (a thread could not be joined). */
-static int lse_pass(lse_job *job, uint64_t nch, unsigned threads, int extended)
+static int lse_pass(lse_job *job, uint64_t nch, unsigned threads, int pass)
 {
-    job->extended = extended;
+    job->pass = pass;
     return sl_parallel_for((size_t)nch, threads, lse_chunk, job);
 }
 
@@ -122,18 +144,22 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
                         int mpfr_only, long start_prec, sl_err *err)
 {
     if (sl_reference_compute_threads(ref, x, n, dt, threads ? threads : 1, err)) return -1;
+    /* the scan, then the sums, per chunk (nch 0 for n = 0) */
+    const uint64_t nch = (n + LSE_CHUNK - 1) / LSE_CHUNK;
+    lse_job job = {x, n, dt, 0.0, LSE_SCAN, calloc(nch ? (size_t)nch : 1, sizeof(lse_part))};
+    if (!job.part) return sl_err_set(err, "lse reference: out of memory (%llu chunks)", (unsigned long long)nch);
+    if (lse_pass(&job, nch, threads ? threads : 1, LSE_SCAN)) {
+        free(job.part);
+        return sl_err_set(err, "lse reference: a thread could not be joined");
+    }
     int nan = 0, pinf = 0;
     uint64_t k = 0;
     double M = -INFINITY, maxabs = 0.0;
-    for (uint64_t i = 0; i < n; i++) {
-        const double v = load(x, dt, i);
-        if (isnan(v)) nan = 1;
-        else if (v == INFINITY) pinf = 1;
-        else if (v != -INFINITY) {
-            k++;
-            if (v > M) M = v;
-            if (fabs(v) > maxabs) maxabs = fabs(v);
-        }
+    for (uint64_t c = 0; c < nch; c++) {
+        const lse_part *q = &job.part[c];
+        nan |= q->nan, pinf |= q->pinf, k += q->k;
+        if (q->M > M) M = q->M;
+        if (q->maxabs > maxabs) maxabs = q->maxabs;
     }
     ref->maxabs = nan ? NAN : maxabs;
     ref->overflow = 0;
@@ -146,16 +172,15 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         ref->rounded_f32 = (double)(float)r;
         ref->finite = isfinite(r);
         if (ref->finite) ref->cond = M == 0.0 ? 0.0 : 1.0; /* |x| e^x / (e^x |x|) */
+        free(job.part);
         return 0;
     }
     /* the double sums: S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M), per
      * chunk, merged in chunk order (each merge a TwoSum of the his and two adds into lo: counted
      * as 2 more adds of the n 2^-104 term per chunk past the first) */
-    const uint64_t nch = (n + LSE_CHUNK - 1) / LSE_CHUNK;
     const double nadd = (double)n + (nch > 1 ? 2.0 * (double)nch : 0.0);
-    lse_job job = {x, n, dt, M, 0, calloc((size_t)nch, sizeof(lse_part))};
-    if (!job.part) return sl_err_set(err, "lse reference: out of memory (%llu chunks)", (unsigned long long)nch);
-    if (lse_pass(&job, nch, threads ? threads : 1, 0)) {
+    job.M = M;
+    if (lse_pass(&job, nch, threads ? threads : 1, LSE_DOUBLE)) {
         free(job.part);
         return sl_err_set(err, "lse reference: a thread could not be joined");
     }
@@ -188,7 +213,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
     /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
      * argument rounded once to 64 bits, summed with TwoSum: |S - sum t_i| <= S (Aw 2^-64 +
      * 2^-62 + n 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps (2^-62) */
-    if (!done && !mpfr_only && lse_pass(&job, nch, threads ? threads : 1, 1)) {
+    if (!done && !mpfr_only && lse_pass(&job, nch, threads ? threads : 1, LSE_EXTENDED)) {
         mpfr_clears(s0, e, (mpfr_ptr)0);
         free(job.part);
         return sl_err_set(err, "lse reference: a thread could not be joined");
