@@ -102,6 +102,27 @@ int main(void)
         double *x = gen("logits", SL_F16, 100, kv, 1, 0, 100, &rc);
         CHECK(rc != 0, "float16 logits at shift 1e6 refused");
         free(x);
+        x = gen("lse-masked", SL_F16, 100, kv, 1, 0, 100, &rc);
+        CHECK(rc != 0, "float16 lse-masked at shift 1e6 refused");
+        free(x);
+    }
+    {   /* lse-masked in the 16-bit formats: its -Inf masks, every other value finite */
+        const sl_dataset *ds = sl_dataset_find("lse-masked");
+        static uint16_t h[4096];
+        for (int f = 0; f < 2; f++) {
+            const sl_dtype dt = f ? SL_BF16 : SL_F16;
+            const uint16_t expo = f ? 0x7f80u : 0x7c00u, ninf = f ? 0xff80u : 0xfc00u;
+            sl_err err = {0};
+            rc = sl_dataset_generate(ds, dt, sl_test_seed(), 4096, NULL, 0, 4096, h, &err);
+            CHECK(rc == 0, "%s lse-masked generated: %s", sl_dtype_name(dt), err.msg);
+            uint64_t masked = 0, bad = 0;
+            for (int i = 0; rc == 0 && i < 4096; i++) {
+                masked += h[i] == ninf;
+                bad += h[i] != ninf && (h[i] & expo) == expo;
+            }
+            CHECK(rc == 0 && !bad && masked > 1800 && masked < 2300, "%s: %llu masked of 4096, %llu others not finite",
+                  sl_dtype_name(dt), (unsigned long long)masked, (unsigned long long)bad);
+        }
     }
     return sl_test_done("tlse_datasets");
 }
