@@ -151,9 +151,9 @@ static int param_index(const sl_dataset *ds, const char *name)
 
 /* ---- accuracy-vs-cond ------------------------------------------------------------------- */
 /* The values of op's sweep parameter in format dt for the run's preset: the decades 10^0 ..
- * 10^cond_emax[dt] by the preset's step (full 1, quick 2, tiny 10: 10^0 alone), or op's own
- * list thinned alike (full: all; quick: every other one; tiny: the first), its last value
- * always kept where the list has more than one. Returns the count (at most max). */
+ * 10^cond_emax[dt] by the preset's step (full every one, quick every other, tiny every tenth),
+ * or op's own list thinned alike (full: all; quick: every other one; tiny: the first), its last
+ * value always kept. Returns the count (at most max). */
 static int cond_values(const sl_run *run, const sl_operation *op, sl_dtype dt, double *out, int max)
 {
     const int step = run->preset == SL_PRESET_FULL ? 1 : run->preset == SL_PRESET_QUICK ? 2 : 10;
