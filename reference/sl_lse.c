@@ -201,8 +201,9 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
     if (!mpfr_only) {
         mpfr_set_d(s0, sh, MPFR_RNDN);
         mpfr_add_d(s0, s0, sl, MPFR_RNDN); /* exact at 256 bits */
-        /* relative: argument rounding D 2^-53, exp 2 ulps, n 2^-104 for the double-double sum and
-         * its final normalisation; absolute: a subnormal term's ulp each */
+        /* relative: argument rounding D 2^-53, exp 2 ulps, n' 2^-104 for the double-double sum and
+         * its final normalisation (n' = nadd: n and the chunk merges' adds); absolute: a
+         * subnormal term's ulp each */
         const double rel = (D * 0x1p-53 + 0x1p-51 + nadd * 0x1p-104) * 1.0625;
         mpfr_set_d(e, sh, MPFR_RNDU);
         mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
@@ -211,8 +212,9 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
     }
 #if LDBL_MANT_DIG >= 64
     /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
-     * argument rounded once to 64 bits, summed with TwoSum: |S - sum t_i| <= S (Aw 2^-64 +
-     * 2^-62 + n 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps (2^-62) */
+     * argument rounded once to 64 bits, summed with TwoSum per chunk and merged alike: |S - sum
+     * t_i| <= S (Aw 2^-64 + 2^-62 + n' 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps
+     * (2^-62) */
     if (!done && !mpfr_only && lse_pass(&job, nch, threads ? threads : 1, LSE_EXTENDED)) {
         mpfr_clears(s0, e, (mpfr_ptr)0);
         free(job.part);
