@@ -1,6 +1,7 @@
 /* gen_lse.c: the families built for the log-sum-exp operation (lse): logits (normal logits with a
- * spread sigma, a shift and an optional dominant logit) and lse-masked (logits with a share of -Inf
- * values, as attention masks). Opt-in (SL_DS_OPT_IN): a sweep over every family leaves them out
+ * spread sigma, a shift and an optional dominant logit), logits-dominant (the same with the
+ * dominant logit on by default: a family of its own, so the study's rows, tables and charts keep
+ * it apart) and lse-masked (logits with a share of -Inf values, as attention masks). Opt-in (SL_DS_OPT_IN): a sweep over every family leaves them out
  * unless the user names them. All equal values: the `constant` family.
  *
  * Every value is computed in double from counter-based draws (value i a pure function of
@@ -63,11 +64,19 @@ static int fill_lse_masked(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uin
     return 0;
 }
 
+#define LOGITS_SIGMA {"sigma", SL_PARAM_REAL, 3, 1e-3, 1e3, "spread of the logits (models: 0.1 to 30)", NULL}
+#define LOGITS_SHIFT {"shift", SL_PARAM_REAL, 0, -1e30, 1e30, "added to every logit (far below 0: exp " \
+                      "underflows; far above: overflows)", NULL}
 static const sl_param_desc logits_params[] = {
-    {"sigma", SL_PARAM_REAL, 3, 1e-3, 1e3, "spread of the logits (models: 0.1 to 30)", NULL},
-    {"shift", SL_PARAM_REAL, 0, -1e30, 1e30, "added to every logit (far below 0: exp underflows; "
-     "far above: overflows)", NULL},
+    LOGITS_SIGMA,
+    LOGITS_SHIFT,
     {"dominant", SL_PARAM_REAL, 0, 0, 1e30, "0: none; d > 0: one logit d above shift + 13 sigma", NULL},
+};
+/* (fill_logits reads sigma, shift and dominant in this order) */
+static const sl_param_desc logits_dominant_params[] = {
+    LOGITS_SIGMA,
+    LOGITS_SHIFT,
+    {"dominant", SL_PARAM_REAL, 10, 1e-3, 1e30, "one logit d above shift + 13 sigma", NULL},
 };
 static const sl_param_desc lse_masked_params[] = {
     {"sigma", SL_PARAM_REAL, 3, 1e-3, 1e3, "spread of the unmasked logits", NULL},
@@ -79,6 +88,9 @@ static const sl_param_desc lse_masked_params[] = {
 
 const sl_dataset sl_ds_logits = {"logits", "normal logits (sigma, shift) and an optional dominant one: "
                                  "log-sum-exp's data", logits_params, 3, fill_logits, SL_DS_OPT_IN};
+const sl_dataset sl_ds_logits_dominant = {"logits-dominant", "logits with one dominant value, d above shift + "
+                                          "13 sigma: lse near the maximum", logits_dominant_params, 3,
+                                          fill_logits, SL_DS_OPT_IN};
 const sl_dataset sl_ds_lse_masked = {"lse-masked", "logits with a share of -Inf values (attention "
                                      "masks, random or causal)", lse_masked_params, 4,
                                      fill_lse_masked, SL_DS_OPT_IN};

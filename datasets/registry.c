@@ -15,7 +15,7 @@ static const sl_dataset *const sl_table[] = {
     &sl_ds_offset_normal, &sl_ds_square_range,  &sl_ds_constant,    &sl_ds_two_values,
     &sl_ds_outliers,     &sl_ds_student_t,
     /* opt-in: the log-sum-exp families of gen_lse.c */
-    &sl_ds_logits,       &sl_ds_lse_masked,
+    &sl_ds_logits,       &sl_ds_logits_dominant, &sl_ds_lse_masked,
     /* opt-in: the norm2 families of gen_norm.c */
     &sl_ds_nrm2_table,   &sl_ds_huge,           &sl_ds_tiny,        &sl_ds_sq_overflow,
     /* opt-in pairs (SL_DS_PAIR): the dot families of gen_dot.c */
@@ -166,8 +166,9 @@ double sl_params_get(const sl_dataset *ds, const sl_params *p, const char *key)
 #define SL_N_MAX (1ull << 48)
 
 /* The 16-bit formats overflow early (float16 at 65520): parameters that send a value of a
- * family other than `special` (and nrm2-table, whose Inf and NaN cases are LAPACK's) to +-Inf are
- * refused, naming the first such value. */
+ * family other than `special` (and nrm2-table, whose Inf and NaN cases are LAPACK's, and
+ * lse-masked, whose -Inf masks are its point; its finite values are checked by its own fill) to
+ * +-Inf are refused, naming the first such value. */
 static int check_half_finite(const sl_dataset *ds, sl_dtype dt, uint64_t count, const void *out,
                              sl_err *err)
 {
@@ -214,7 +215,7 @@ int sl_dataset_generate(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64
         if (check_value(ds, &ds->params[k], p->v[k], err)) return -1;
     if (count == 0) return 0;
     if (ds->fill(ds, dt, seed, n, p, start, count, out, err)) return -1;
-    return sl_dtype_is_half(dt) && ds != &sl_ds_special && ds != &sl_ds_nrm2_table
+    return sl_dtype_is_half(dt) && ds != &sl_ds_special && ds != &sl_ds_nrm2_table && ds != &sl_ds_lse_masked
                ? check_half_finite(ds, dt, count, out, err) : 0;
 }
 

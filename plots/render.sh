@@ -601,11 +601,15 @@ extract_error() { # experiment x-column by-dataset out-dir
       if (!(g in seen)) { seen[g]=1; order[++ng]=g; ds[g]=$c["dataset"]; dt[g]=$c["dtype"] }
       if ($c["status"] != "ok") next
       v = $c["variant"]; x = $c[xsrc]; u[g] = $c["unit_roundoff"]
+      # accuracy-vs-cond of an operation that sweeps another parameter of its family (the sweep
+      # column names it; lse: the logits'"'"' sigma): x is that parameter'"'"'s value
+      psw = clip && ("sweep" in c) && $c["sweep"] != "" && $c["sweep"] != "cond"
+      if (psw) { x = $c["sweep_value"]; xn[g] = $c["sweep"] }
       if (bad(x)) { nonfin[g]++; next }
       # accuracy-vs-cond: a point per target condition number (sweep_value), its x the median
       # of its instances measured cond (each instance has its own; keyed by the measured value
       # the instances of neighbouring targets interleaved and the line zigzagged between them)
-      if (clip && ("sweep_value" in c) && !bad($c["sweep_value"])) {
+      if (clip && !psw && ("sweep_value" in c) && !bad($c["sweep_value"])) {
         sv = $c["sweep_value"] + 0
         if (!((g, sv, $c["instance"]) in cseen)) { cseen[g, sv, $c["instance"]] = 1; cv[g, sv, ++cn[g, sv]] = x + 0 }
         x = sv; xmapped = 1 }
@@ -667,7 +671,8 @@ extract_error() { # experiment x-column by-dataset out-dir
           for (j = 1; j <= nx[g]; j++) { x = xs[g, j]; if (!((f SUBSEP x) in an)) { X = xof(g, x); put(f, X, X " NaN NaN NaN 0 0") } } } } }
     END { agg_flush(); dirs = ""
       for (k=1;k<=ng;k++) { g=order[k]; dirs = dirs "\n" out "/" g ".d"
-        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0, nclip[g]+0 > (out "/meta") }
+        print g, ds[g], dt[g], u[g]+0, zero[g]+0, nonfin[g]+0, nz[g]+0, nr[g]+0, nfres[g]+0, nclip[g]+0, \
+              ((g in xn) ? xn[g] : "-") > (out "/meta") }
       mkdirs(dirs)
       put_flush(none)
       for (k=1;k<=ng;k++) { g=order[k]; sl = ""
@@ -713,7 +718,7 @@ extract_ti() {
 render_error() { # experiment x-column by-dataset script chart-prefix x-what
   local exp=$1 xcol=$2 byds=$3 script=$4 prefix=$5 src=$tmp/$5
   if [ ! -s "$src/meta" ]; then note "$prefix: no $exp rows in this run: skipped"; return 0; fi
-  local g ds dt u nzero nonfin nzs nrel out stem ttl ylab floor f d pv nexact=0
+  local g ds dt u nzero nonfin nzs nrel nfres nclip xn xv out stem ttl ylab floor f d pv nexact=0
   local -A PV=() XS=()
   # accuracy-vs-n: the sizes the sweep ran per dtype (a series without a point at one of them is
   # not joined across it)
@@ -721,8 +726,10 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     while read -r e d pv; do [ "$e" != "$exp" ] || XS[$e $d]=${XS[$e $d]:+${XS[$e $d]},}$pv; done < "$tmp/sizes"
   fi
   while IFS=$'\t' read -r d pv; do PV[$d]=$pv; done < <(
-    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do printf '%s\t%s\t%s\t%s\n' "$src/$g.d" "${XS[$exp $dt]:--}" "$u" "$xcol"; done < "$src/meta" | panels_all 1)
-  while read -r g ds dt u nzero nonfin nzs nrel nfres nclip; do
+    while read -r g ds dt u nzero nonfin nzs nrel nfres nclip xn; do
+      printf '%s\t%s\t%s\t%s\n' "$src/$g.d" "${XS[$exp $dt]:--}" "$u" "$([ "$xn" = - ] && echo "$xcol" || echo sweep_value)"
+    done < "$src/meta" | panels_all 1)
+  while read -r g ds dt u nzero nonfin nzs nrel nfres nclip xn; do
     out=$src/$g.d
     read_series "$out"
     stem=${prefix}_$g
@@ -757,7 +764,10 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     # (accuracy-vs-cond: relative errors past 1 were drawn at 1 by extract_error; said where any was)
     clip=0; [ "$nclip" = 0 ] || { clip=1; ylab="$ylab, clipped at 1"; ttl="$ttl  ($nclip errors > 1 drawn at 1)"; }
     prob=0; [ ! -s "$out/_prob.bnd" ] || prob=1
-    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; clip=$clip; prob=$prob; ttl='$ttl'; ylab='$ylab'"
+    # another swept parameter than cond (xn: the sweep column, checked as a name, and the family,
+    # a registry name): its name on the x axis, no u * cond guide
+    xv=""; [ "$xn" = - ] || xv="; xlab='$xn  (the parameter of the $ds family that the sweep varies)'; guide=0"
+    gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; clip=$clip; prob=$prob; ttl='$ttl'; ylab='$ylab'$xv"
   done < "$src/meta"
   [ "$nexact" = 0 ] || note "$prefix: the anchors panel of $nexact charts not drawn: it holds only exact (the reference rounded once; the CPU backend has no other anchor)"
 }
@@ -773,7 +783,9 @@ extract_tp() {
     index($0, "throughput-vs-n,") != 1 { next }
     $c["experiment"] != "throughput-vs-n" || $c["status"] != "ok" || $c["backend"] != "gpu" { next }
     $c["gbps"] == "" || $c["gbps"] ~ /inf|nan/ { next }
-    { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g; print g > (out "/groups") }
+    { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g }
+      # the input families of the group (the title names them: uniform, lse'"'"'s logits, --datasets'"'"')
+      if (!((g, $c["dataset"]) in dseen)) { dseen[g, $c["dataset"]] = 1; dss[g] = dss[g] (dss[g] == "" ? "" : ",") $c["dataset"] }
       put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1
       if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
     # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
@@ -782,7 +794,7 @@ extract_tp() {
     # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
     # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
     # last n, so none falls off the axis), rows stacked from the edge inwards.
-    END { dirs = ""; for (k=1;k<=ng;k++) dirs = dirs "\n" out "/" order[k] ".d"
+    END { dirs = ""; for (k=1;k<=ng;k++) { dirs = dirs "\n" out "/" order[k] ".d"; print order[k], dss[order[k]] > (out "/groups") }
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
         r = gb[g, v, n] / gb[g, "cub", n]; R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
@@ -919,14 +931,14 @@ src=$tmp/tp
 if [ ! -s "$src/groups" ]; then
   note "throughput_vs_n: no GPU throughput rows (CPU backend, or throughput-vs-n not run): skipped"
 else
-  while read -r dt; do
+  while read -r dt dss; do
     read_series "$src/$dt.d"
     pv=$(printf '%s\t-\t0\t-\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1"
     if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
     rat="$rat; offs='$offs'"
-    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input (uniform), median of the timed repetitions${INST_NOTE[throughput-vs-n]:-}'"
+    gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input ($dss)${INST_NOTE[throughput-vs-n]:-}'"
   done < "$src/groups"
 fi
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "sl_lse.h"
 #include "sumlab/half.h"
+#include "sumlab/pool.h"
 
 static double load(const void *x, sl_dtype dt, uint64_t i)
 {
@@ -52,22 +53,113 @@ static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_pre
     return ok;
 }
 
+/* The fast paths' sums run over fixed chunks of LSE_CHUNK values, each chunk's partial sums in
+ * its own slot (on up to `threads` threads), merged in chunk order: the same bits for every
+ * thread count, and for n <= LSE_CHUNK the one chunk's sums as they are. */
+#define LSE_CHUNK ((uint64_t)1 << 16)
+
+typedef struct {
+    int nan, pinf;                 /* the scan: a NaN, a +Inf; the values other than -Inf, */
+    uint64_t k;                    /* their maximum and largest magnitude */
+    double M, maxabs;
+    double sh, sl, A, D;           /* the double pass: S's hi and lo, sum |x_i| t_i, max |x_i - M| */
+    long double lh, ll, aw;        /* the extended pass: S's hi and lo, sum |x_i - M| t_i */
+} lse_part;
+
+enum { LSE_SCAN, LSE_DOUBLE, LSE_EXTENDED };
+
+typedef struct {
+    const void *x;
+    uint64_t n;
+    sl_dtype dt;
+    double M;
+    int pass;                      /* LSE_* */
+    lse_part *part;
+} lse_job;
+
+static void lse_chunk(void *ctx, size_t c)
+{
+    const lse_job *j = ctx;
+    lse_part *q = &j->part[c];
+    const uint64_t lo = (uint64_t)c * LSE_CHUNK, hi = j->n - lo > LSE_CHUNK ? lo + LSE_CHUNK : j->n;
+    const double M = j->M;
+    if (j->pass == LSE_SCAN) {
+        int nan = 0, pinf = 0;
+        uint64_t k = 0;
+        double m = -INFINITY, maxabs = 0.0;
+        for (uint64_t i = lo; i < hi; i++) {
+            const double v = load(j->x, j->dt, i);
+            if (isnan(v)) nan = 1;
+            else if (v == INFINITY) pinf = 1;
+            else if (v != -INFINITY) {
+                k++;
+                if (v > m) m = v;
+                if (fabs(v) > maxabs) maxabs = fabs(v);
+            }
+        }
+        q->nan = nan, q->pinf = pinf, q->k = k, q->M = m, q->maxabs = maxabs;
+        return;
+    }
+    if (j->pass == LSE_DOUBLE) {
+        /* S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M) */
+        double sh = 0.0, sl = 0.0, A = 0.0, D = 0.0;
+        for (uint64_t i = lo; i < hi; i++) {
+            const double v = load(j->x, j->dt, i);
+            if (v == -INFINITY) continue;
+            const double d = v - M, t = exp(d);
+            if (t == 0.0) continue;
+            if (-d > D) D = -d;
+            const double s = sh + t, bp = s - sh;
+            sl += (sh - (s - bp)) + (t - bp);
+            sh = s;
+            A += fabs(v) * t;
+        }
+        q->sh = sh, q->sl = sl, q->A = A, q->D = D;
+        return;
+    }
+#if LDBL_MANT_DIG >= 64
+    long double lh = 0.0L, ll = 0.0L, aw = 0.0L;
+    for (uint64_t i = lo; i < hi; i++) {
+        const double v = load(j->x, j->dt, i);
+        if (v == -INFINITY) continue;
+        const long double d = (long double)v - (long double)M, t = expl(d);
+        if (t == 0.0L) continue;
+        const long double s = lh + t, bp = s - lh;
+        ll += (lh - (s - bp)) + (t - bp);
+        lh = s;
+        aw += fabsl(d) * t;
+    }
+    q->lh = lh, q->ll = ll, q->aw = aw;
+#endif
+}
+
+/* One pass over every chunk into job->part. 0, or -1 (a thread could not be joined). */
+static int lse_pass(lse_job *job, uint64_t nch, unsigned threads, int pass)
+{
+    job->pass = pass;
+    return sl_parallel_for((size_t)nch, threads, lse_chunk, job);
+}
+
 int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt, unsigned threads,
                         int mpfr_only, long start_prec, sl_err *err)
 {
     if (sl_reference_compute_threads(ref, x, n, dt, threads ? threads : 1, err)) return -1;
+    /* the scan, then the sums, per chunk (nch 0 for n = 0) */
+    const uint64_t nch = (n + LSE_CHUNK - 1) / LSE_CHUNK;
+    lse_job job = {x, n, dt, 0.0, LSE_SCAN, calloc(nch ? (size_t)nch : 1, sizeof(lse_part))};
+    if (!job.part) return sl_err_set(err, "lse reference: out of memory (%llu chunks)", (unsigned long long)nch);
+    if (lse_pass(&job, nch, threads ? threads : 1, LSE_SCAN)) {
+        free(job.part);
+        return sl_err_set(err, "lse reference: a thread could not be joined");
+    }
     int nan = 0, pinf = 0;
     uint64_t k = 0;
     double M = -INFINITY, maxabs = 0.0;
-    for (uint64_t i = 0; i < n; i++) {
-        const double v = load(x, dt, i);
-        if (isnan(v)) nan = 1;
-        else if (v == INFINITY) pinf = 1;
-        else if (v != -INFINITY) {
-            k++;
-            if (v > M) M = v;
-            if (fabs(v) > maxabs) maxabs = fabs(v);
-        }
+    for (uint64_t c = 0; c < nch; c++) {
+        const lse_part *q = &job.part[c];
+        nan |= q->nan, pinf |= q->pinf, k += q->k;
+        if (q->M > M) M = q->M;
+        if (q->maxabs > maxabs) maxabs = q->maxabs;
     }
     ref->maxabs = nan ? NAN : maxabs;
     ref->overflow = 0;
@@ -80,20 +172,27 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         ref->rounded_f32 = (double)(float)r;
         ref->finite = isfinite(r);
         if (ref->finite) ref->cond = M == 0.0 ? 0.0 : 1.0; /* |x| e^x / (e^x |x|) */
+        free(job.part);
         return 0;
     }
-    /* the double sums: S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M) */
+    /* the double sums: S = sum exp(x_i - M) (double-double), A = sum |x_i| exp(x_i - M), per
+     * chunk, merged in chunk order (each merge a TwoSum of the his and two adds into lo: counted
+     * as 2 more adds of the n 2^-104 term per chunk past the first) */
+    const double nadd = (double)n + (nch > 1 ? 2.0 * (double)nch : 0.0);
+    job.M = M;
+    if (lse_pass(&job, nch, threads ? threads : 1, LSE_DOUBLE)) {
+        free(job.part);
+        return sl_err_set(err, "lse reference: a thread could not be joined");
+    }
     double sh = 0.0, sl = 0.0, A = 0.0, D = 0.0;
-    for (uint64_t i = 0; i < n; i++) {
-        const double v = load(x, dt, i);
-        if (v == -INFINITY) continue;
-        const double d = v - M, t = exp(d);
-        if (t == 0.0) continue;
-        if (-d > D) D = -d;
-        const double s = sh + t, bp = s - sh;
-        sl += (sh - (s - bp)) + (t - bp);
+    for (uint64_t c = 0; c < nch; c++) {
+        const lse_part *q = &job.part[c];
+        const double s = sh + q->sh, bp = s - sh;
+        sl += (sh - (s - bp)) + (q->sh - bp);
+        sl += q->sl;
         sh = s;
-        A += fabs(v) * t;
+        A += q->A;
+        if (q->D > D) D = q->D;
     }
     mpfr_t s0, e;
     mpfr_inits2(256, s0, e, (mpfr_ptr)0);
@@ -102,9 +201,10 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
     if (!mpfr_only) {
         mpfr_set_d(s0, sh, MPFR_RNDN);
         mpfr_add_d(s0, s0, sl, MPFR_RNDN); /* exact at 256 bits */
-        /* relative: argument rounding D 2^-53, exp 2 ulps, n 2^-104 for the double-double sum and
-         * its final normalisation; absolute: a subnormal term's ulp each */
-        const double rel = (D * 0x1p-53 + 0x1p-51 + (double)n * 0x1p-104) * 1.0625;
+        /* relative: argument rounding D 2^-53, exp 2 ulps, n' 2^-104 for the double-double sum and
+         * its final normalisation (n' = nadd: n and the chunk merges' adds); absolute: a
+         * subnormal term's ulp each */
+        const double rel = (D * 0x1p-53 + 0x1p-51 + nadd * 0x1p-104) * 1.0625;
         mpfr_set_d(e, sh, MPFR_RNDU);
         mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
         mpfr_add_d(e, e, (double)n * 0x1p-1073, MPFR_RNDU);
@@ -112,19 +212,23 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
     }
 #if LDBL_MANT_DIG >= 64
     /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
-     * argument rounded once to 64 bits, summed with TwoSum: |S - sum t_i| <= S (Aw 2^-64 +
-     * 2^-62 + n 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps (2^-62) */
+     * argument rounded once to 64 bits, summed with TwoSum per chunk and merged alike: |S - sum
+     * t_i| <= S (Aw 2^-64 + 2^-62 + n' 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps
+     * (2^-62) */
+    if (!done && !mpfr_only && lse_pass(&job, nch, threads ? threads : 1, LSE_EXTENDED)) {
+        mpfr_clears(s0, e, (mpfr_ptr)0);
+        free(job.part);
+        return sl_err_set(err, "lse reference: a thread could not be joined");
+    }
     if (!done && !mpfr_only) {
         long double lh = 0.0L, ll = 0.0L, aw = 0.0L;
-        for (uint64_t i = 0; i < n; i++) {
-            const double v = load(x, dt, i);
-            if (v == -INFINITY) continue;
-            const long double d = (long double)v - (long double)M, t = expl(d);
-            if (t == 0.0L) continue;
-            const long double s = lh + t, bp = s - lh;
-            ll += (lh - (s - bp)) + (t - bp);
+        for (uint64_t c = 0; c < nch; c++) {
+            const lse_part *q = &job.part[c];
+            const long double s = lh + q->lh, bp = s - lh;
+            ll += (lh - (s - bp)) + (q->lh - bp);
+            ll += q->ll;
             lh = s;
-            aw += fabsl(d) * t;
+            aw += q->aw;
         }
         mpfr_set_prec(s0, 256);
         mpfr_set_ld(s0, lh, MPFR_RNDN);
@@ -136,7 +240,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
             mpfr_clear(lo);
         }
         const double rel =
-            ((double)(aw / lh) * 0x1p-64 + 0x1p-62 + (double)n * 0x1p-126) * 1.0625;
+            ((double)(aw / lh) * 0x1p-64 + 0x1p-62 + nadd * 0x1p-126) * 1.0625;
         mpfr_set_prec(e, 64);
         mpfr_set_ld(e, lh, MPFR_RNDU);
         mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
@@ -151,6 +255,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
     }
 #endif
+    free(job.part);
     /* Ziv's loop on MPFR */
     long w = start_prec > 0 ? start_prec : prec_of(dt) + 64 + (long)ceil(log2((double)n + 1.0));
     for (; !done && w <= 8192; w += 64) {

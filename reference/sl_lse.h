@@ -24,12 +24,14 @@ extern "C" {
  *   maxabs       max |x_i| over the values other than -Inf (the bounds' spread term); abssum and
  *                sumabs as the sum's reference gives them (+Inf with an Inf input)
  * Method: M = the exact maximum; fast path: t_i = exp(x_i - M) in double (libm exp, assumed within
- * 2 ulps, argument rounded once) summed in double-double; |S - sum t_i| <= S (D 2^-53 + 2^-51 +
- * n 2^-104) + n 2^-1073 (D = max |x_i - M| of the terms); M + log of both ends of S's interval
+ * 2 ulps, argument rounded once) summed in double-double, per chunk of 2^16 values (on up to
+ * `threads` threads), the chunks' sums merged in order (the same bits for every thread count);
+ * |S - sum t_i| <= S (D 2^-53 + 2^-51 + n' 2^-104) + n 2^-1073 (D = max |x_i - M| of the terms;
+ * n' = n + 2c for c > 1 chunks: each merge's adds, n' = n for one); M + log of both ends of S's interval
  * in MPFR with directed roundings; when both round to the same value in dt, that is the result.
  * Otherwise (float64 input nearly always) the same in x87 extended precision where long double
- * has 64 bits (expl assumed within 2 ulps, TwoSum in long double: |S - sum t_i| <= S (Aw 2^-64 +
- * 2^-62 + n 2^-126), Aw = sum |x_i - M| t_i / S). Then (rarely) Ziv's strategy on MPFR: every term at
+ * has 64 bits (expl assumed within 2 ulps, TwoSum in long double, chunked alike: |S - sum t_i| <=
+ * S (Aw 2^-64 + 2^-62 + n' 2^-126), Aw = sum |x_i - M| t_i / S). Then (rarely) Ziv's strategy on MPFR: every term at
  * working precision w = p + 64 + log2 n, the error bound of the same form in 2^-w, w raised by 64
  * until both ends round alike. An exact lse (one counted value: lse = M) is returned as such.
  * Cost: the double path ~10 ns per value, the long double path ~30 ns; the MPFR path ~1.4 us per

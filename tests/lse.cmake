@@ -19,3 +19,13 @@ sl_add_test(NAME tlse_datasets SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_datasets
 #              every spread; reproducible's bits under reversal, sorting, shuffles, launch shapes
 #              and host-thread splits; their special values
 sl_add_test(NAME tlse_acc SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_acc.c LABELS cpu TIMEOUT 300)
+#   tlse_study (cpu) `sumlab run all --op lse --preset tiny`: accuracy-vs-cond over the preset's sigmas
+#              (sweep column, table and chart name sigma), accuracy-vs-n on lse's families, the
+#              report's table of non-finite results where the exact value is finite against counts
+#              taken from results.csv (and its one line when there are none)
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+  set(Python3_EXECUTABLE python3)
+endif()
+add_test(NAME tlse_study COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tlse_study.py $<TARGET_FILE:sumlab>)
+set_tests_properties(tlse_study PROPERTIES LABELS cpu TIMEOUT 120)

@@ -1,7 +1,8 @@
 /* tlse_datasets.c: the log-sum-exp families (datasets/gen_lse.c): logits' mean and spread follow
  * shift and sigma, the dominant logit lies d above every other value, lse-masked masks its share
- * of -Inf (random: about share n; causal: exactly the last round(share n) slots), slices equal the
- * whole, both families opt-in, parameters beyond the format refused. */
+ * of -Inf (random: about share n; causal: exactly the last round(share n) slots), logits-dominant
+ * has its dominant logit by default, slices equal the whole, the families opt-in, parameters beyond
+ * the format refused. */
 #include <math.h>
 #include <stdlib.h>
 #include "sl_datasets.h"
@@ -60,6 +61,25 @@ int main(void)
         free(x);
         free(y);
     }
+    {   /* logits-dominant: the dominant logit on by default (d = 10), at least d above every other;
+         * dominant=0 is refused (that is logits) */
+        const sl_dataset *ds = sl_dataset_find("logits-dominant");
+        CHECK(ds && (ds->flags & SL_DS_OPT_IN), "logits-dominant opt-in");
+        sl_params p;
+        sl_err err = {0};
+        sl_params_defaults(ds, &p);
+        CHECK(ds && sl_params_get(ds, &p, "dominant") == 10.0, "logits-dominant's default d is 10");
+        double *x = gen("logits-dominant", SL_F64, n, NULL, 0, 0, n, &rc);
+        CHECK(rc == 0, "logits-dominant generated");
+        uint64_t top = 0;
+        for (uint64_t i = 1; rc == 0 && i < n; i++) if (x[i] > x[top]) top = i;
+        double second = -INFINITY;
+        for (uint64_t i = 0; rc == 0 && i < n; i++) if (i != top && x[i] > second) second = x[i];
+        CHECK(rc == 0 && x[top] >= 13.0 * 3.0 + 10.0 && x[top] - second >= 10.0, "dominant %g, next %g", x[top],
+              second);
+        free(x);
+        CHECK(ds && sl_params_set(ds, &p, "dominant=0", &err) != 0, "logits-dominant takes dominant=0");
+    }
     {   /* lse-masked random: about share n of -Inf, the rest finite */
         const char *kv[] = {"share=0.3"};
         double *x = gen("lse-masked", SL_F32, n, kv, 1, 0, n, &rc);
@@ -82,6 +102,27 @@ int main(void)
         double *x = gen("logits", SL_F16, 100, kv, 1, 0, 100, &rc);
         CHECK(rc != 0, "float16 logits at shift 1e6 refused");
         free(x);
+        x = gen("lse-masked", SL_F16, 100, kv, 1, 0, 100, &rc);
+        CHECK(rc != 0, "float16 lse-masked at shift 1e6 refused");
+        free(x);
+    }
+    {   /* lse-masked in the 16-bit formats: its -Inf masks, every other value finite */
+        const sl_dataset *ds = sl_dataset_find("lse-masked");
+        static uint16_t h[4096];
+        for (int f = 0; f < 2; f++) {
+            const sl_dtype dt = f ? SL_BF16 : SL_F16;
+            const uint16_t expo = f ? 0x7f80u : 0x7c00u, ninf = f ? 0xff80u : 0xfc00u;
+            sl_err err = {0};
+            rc = sl_dataset_generate(ds, dt, sl_test_seed(), 4096, NULL, 0, 4096, h, &err);
+            CHECK(rc == 0, "%s lse-masked generated: %s", sl_dtype_name(dt), err.msg);
+            uint64_t masked = 0, bad = 0;
+            for (int i = 0; rc == 0 && i < 4096; i++) {
+                masked += h[i] == ninf;
+                bad += h[i] != ninf && (h[i] & expo) == expo;
+            }
+            CHECK(rc == 0 && !bad && masked > 1800 && masked < 2300, "%s: %llu masked of 4096, %llu others not finite",
+                  sl_dtype_name(dt), (unsigned long long)masked, (unsigned long long)bad);
+        }
     }
     return sl_test_done("tlse_datasets");
 }

@@ -148,6 +148,34 @@ int main(void)
         put(buf, dt, 17, 40.0);
         check_array(buf, 500, dt, "dominant");
     }
+    /* several chunks of the fast paths (2^16 values each, merged in order): the correctly rounded
+     * value, and the same bits (value, its approximation, cond) for 1, 2 and 3 threads */
+    {
+        const size_t n = 3 * ((size_t)1 << 16) + 5;
+        unsigned char *big = malloc(n * 8);
+        CHECK(big != NULL, "out of memory");
+        for (int f = 0; big && f < 2; f++) {
+            const sl_dtype dt = f ? SL_F64 : SL_F32;
+            for (int m = 0; m < 2; m++) {
+                for (size_t i = 0; i < n; i++)
+                    put(big, dt, i, m && sl_test_rand64() % 4 == 0 ? -INFINITY : gauss() * 5.0 + (m ? 30.0 : -3.0));
+                check_array(big, n, dt, m ? "chunks, masked" : "chunks");
+                sl_reference r1, rt;
+                sl_err err = {0};
+                CHECK(sl_reference_lse(&r1, big, n, dt, 1, &err) == 0, "%s", err.msg);
+                for (unsigned th = 2; th <= 3; th++) {
+                    CHECK(sl_reference_lse(&rt, big, n, dt, th, &err) == 0, "%s", err.msg);
+                    CHECK(same(rt.rounded, r1.rounded) && same(rt.rounded_f64, r1.rounded_f64) &&
+                              same(rt.cond, r1.cond) && mpfr_equal_p(rt.sum, r1.sum),
+                          "dt %d: %u threads give %a (cond %a), 1 thread %a (cond %a)", dt, th, rt.rounded_f64,
+                          rt.cond, r1.rounded_f64, r1.cond);
+                    sl_reference_clear(&rt);
+                }
+                sl_reference_clear(&r1);
+            }
+        }
+        free(big);
+    }
     /* cond: sum |x| e^x / (sum e^x |lse|) against a direct evaluation */
     {
         double x[3] = {1.0, -2.0, 0.5};

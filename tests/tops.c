@@ -1,7 +1,9 @@
 /* tops.c: the operation registry (sl_ops.h) and the one self-check verdict (sl_verdict.h):
  * every variant computes a registered operation, each operation's exact row is its own variant,
- * lookups and lists refuse what they must; and each self-check fails exactly on its own fault. */
+ * lookups and lists refuse what they must, the study's sweeps name registered families and values
+ * in their ranges; and each self-check fails exactly on its own fault. */
 #include <math.h>
+#include "sl_datasets.h"
 #include "sl_measure.h"
 #include "sl_ops.h"
 #include "sl_test.h"
@@ -20,6 +22,23 @@ static void registry_cases(void)
         CHECK(ex && sl_op_of(ex) == op && sl_op_is_exact(ex), "%s: its exact row '%s' is not its own variant",
               op->name, op->exact_variant);
         for (size_t j = 0; j < i; j++) CHECK(strcmp(sl_op_at(j)->name, op->name), "%s named twice", op->name);
+        /* the study's sweeps name registered families, and the swept values lie in the
+         * parameter's range, ascending */
+        const sl_dataset *cf = op->cond_family ? sl_dataset_find(op->cond_family) : NULL;
+        int pi = -1;
+        for (int k = 0; cf && k < cf->nparams; k++)
+            if (!strcmp(cf->params[k].name, op->cond_param)) pi = k;
+        CHECK(!op->cond_family || pi >= 0, "%s: accuracy-vs-cond's '%s' is no parameter of a family '%s'",
+              op->name, op->cond_param, op->cond_family);
+        CHECK(!op->cond_values || (op->cond_family && op->cond_nvalues > 0), "%s: sweep values without a family",
+              op->name);
+        for (int k = 0; pi >= 0 && op->cond_values && k < op->cond_nvalues; k++)
+            CHECK(op->cond_values[k] >= cf->params[pi].min && op->cond_values[k] <= cf->params[pi].max &&
+                      (k == 0 || op->cond_values[k] > op->cond_values[k - 1]),
+                  "%s: sweep value %g of %s out of [%g, %g] or not ascending", op->name, op->cond_values[k],
+                  op->cond_param, cf->params[pi].min, cf->params[pi].max);
+        for (const char *const *f = op->n_families; f && *f; f++)
+            CHECK(sl_dataset_find(*f) != NULL, "%s: accuracy-vs-n family '%s' is not registered", op->name, *f);
     }
     size_t nexact = 0;
     for (size_t i = 0; i < sl_variant_count(); i++) {

@@ -53,10 +53,21 @@ typedef struct {
     sl_op_reference_fn *reference;
     sl_op_bound_fn *bound;
     /* the study's accuracy-vs-cond: the dataset family whose parameter cond_param sets this
-     * operation's condition number, swept over 10^0 .. 10^cond_emax[dtype] (NULL: the operation
-     * has no conditioning sweep, e.g. max) */
+     * operation's condition number (or, as lse's sigma, the quantity that drives it), swept over
+     * 10^0 .. 10^cond_emax[dtype] (NULL: the operation has no conditioning sweep, e.g. max); the
+     * rows' `sweep` column names cond_param */
     const char *cond_family, *cond_param;
     int cond_emax[SL_NDTYPES];
+    /* or over these cond_nvalues values of cond_param, ascending, for every format (NULL: the
+     * decades above); the presets thin them (quick every other one, tiny the first and the last,
+     * the last always kept) */
+    const double *cond_values;
+    int cond_nvalues;
+    /* the study's accuracy-vs-n: the dataset families it sweeps, by name, NULL-terminated (NULL:
+     * every family that is not opt-in; `run --datasets` replaces either list) */
+    const char *const *n_families;
+    /* accuracy-vs-n's largest n on the GPU backend, as log2 (0: the presets' 2^24) */
+    int n_log2max_gpu;
 } sl_operation;
 
 size_t sl_op_count(void);

@@ -408,6 +408,7 @@ static void write_op_sections(FILE *f, const sl_report_ctx *R)
     sl_report_sweeps(f, R);
     sl_report_tightness(f, R);
     sl_report_zero_results(f, R);
+    sl_report_nonfinite(f, R);
     sl_report_advice(f, R);
     sl_report_anchors(f, R);
     sec_determinism(f, R);

@@ -35,6 +35,12 @@ static int hex_zero(const char *h)
 }
 static int hex_nonfinite(const char *h) { return strstr(h, "inf") || strstr(h, "nan"); }
 
+/* A row of the accuracy sweeps. */
+static int accuracy_exp(const char *e)
+{
+    return !strcmp(e, "accuracy-vs-n") || !strcmp(e, "accuracy-vs-cond") || !strcmp(e, "accuracy-vs-range");
+}
+
 /* The run's instances per point and the baseline variant (run.conf; defaults 1, pairwise). */
 static void sweep_conf(const char *dir, long *seeds, char *baseline, size_t len)
 {
@@ -100,6 +106,22 @@ static long rows_instances(const sl_csv *t, const size_t *rows, size_t nrows)
     return (long)m;
 }
 
+/* The parameter accuracy-vs-cond swept in t: its rows' `sweep` column ("cond", lse's "sigma"),
+ * "cond" where there is none; *ds the family it belongs to ("" unknown). */
+static const char *cond_sweep(const sl_csv *t, const cols *cp, const char **ds)
+{
+    const cols c = *cp;
+    const int sc = sl_csv_col(t, "sweep");
+    *ds = "";
+    for (size_t r = 0; r < t->nrows; r++)
+        if (IS(r, exp, "accuracy-vs-cond")) {
+            const char *s = sl_csv_get(t, r, sc);
+            *ds = GET(r, ds);
+            return *s ? s : "cond";
+        }
+    return "cond";
+}
+
 /* One table of experiment exp in dtype dt: a row per variant, a column per distinct value of
  * column sv_col (the swept parameter, or n), over the rows of dataset ds (NULL: any) at size nb
  * (NULL: any). Each cell: the median over the point's instances [min-max]. */
@@ -140,9 +162,11 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
                 seeds > 1 ? " over the instances [min-max]" : "", what, baseline);
     else
         fprintf(f, "Median error in ulps%s, by %s.\n\n", seeds > 1 ? " over the instances [min-max]" : "", what);
+    const char *cds, *csw = !strcmp(exp, "accuracy-vs-cond") ? cond_sweep(t, &c, &cds) : "cond";
     fputs("| variant |", f);
     for (size_t j = 0; j < nvals; j++) {
-        if (!strcmp(exp, "accuracy-vs-cond")) fprintf(f, " cond 1e%d |", (int)lround(log10(sv[j])));
+        if (!strcmp(exp, "accuracy-vs-cond") && !strcmp(csw, "cond")) fprintf(f, " cond 1e%d |", (int)lround(log10(sv[j])));
+        else if (!strcmp(exp, "accuracy-vs-cond")) fprintf(f, " %s %g |", csw, sv[j]);
         else if (!nb) {   /* by n: 2^k where n is a power of two */
             int e2;
             double m = frexp(sv[j], &e2);
@@ -213,10 +237,20 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
     const sl_csv *t = R->t;
     const cols c = R->c;
     static const char *const exps[] = {"accuracy-vs-cond", "accuracy-vs-range"};
-    static const char *const whats[] = {"condition-number decade (sum|x| / |S|)",
-                                        "dynamic range (binades spanned by the inputs' exponents)"};
+    const char *whats[] = {"condition-number decade (sum|x| / |S|)",
+                           "dynamic range (binades spanned by the inputs' exponents)"};
     int sv_col = sl_csv_col(t, "sweep_value");
     if (sv_col < 0) return;
+    /* accuracy-vs-cond of an operation that sweeps another parameter (lse: the logits' sigma) */
+    const char *cds, *csw = cond_sweep(t, &c, &cds);
+    char cwhat[256], chead[128];
+    snprintf(chead, sizeof chead, "%s", "condition number");
+    if (strcmp(csw, "cond")) {
+        snprintf(cwhat, sizeof cwhat, "`%s`, the parameter of the `%s` family that the sweep varies (each row's "
+                 "`cond` column holds that input's condition number)", csw, cds);
+        whats[0] = cwhat;
+        snprintf(chead, sizeof chead, "%s", csw);
+    }
     long seeds;
     char baseline[64];
     sweep_conf(R->dir, &seeds, baseline, sizeof baseline);
@@ -250,7 +284,7 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
             memcpy(nl, ns, nn * sizeof *nl);
             for (size_t k = 0; k < nn; k++) {
                 if (!header) {
-                    fputs("## Sweeps: error by condition number and by dynamic range\n\n", f);
+                    fprintf(f, "## Sweeps: error by %s and by dynamic range\n\n", chead);
                     header = 1;
                 }
                 char nb[32];
@@ -367,6 +401,83 @@ void sl_report_zero_results(FILE *f, const sl_report_ctx *R)
     fputc('\n', f);
 }
 
+/* ---- ## Non-finite results where the exact value is finite ------------------------------------ */
+
+/* The kind of a non-finite result's hex: 0 +Inf, 1 -Inf, 2 NaN (either sign); -1 finite or empty. */
+static int nonfinite_kind(const char *h)
+{
+    if (!*h || !hex_nonfinite(h)) return -1;
+    if (strstr(h, "nan")) return 2;
+    return *h == '-' ? 1 : 0;
+}
+
+/* One (variant, format) cell of the table: its counts and the datasets where they happened. */
+typedef struct {
+    size_t kind[3], finite;        /* +Inf, -Inf, NaN results; rows whose exact value is finite */
+    const char *ds[16];            /* the datasets of those results, first seen first */
+    size_t dsn[16], nds, ds_more;  /* their counts; results on datasets past the 16th */
+} nonfin_cell;
+
+void sl_report_nonfinite(FILE *f, const sl_report_ctx *R)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    const int op_col = sl_csv_col(t, "op");
+    nonfin_cell *cell = calloc(R->nv * SL_REPORT_NDTYPES + 1, sizeof *cell);
+    fputs("## Non-finite results where the exact value is finite\n\n", f);
+    if (!cell) {
+        fputs("Not written: out of memory.\n\n", f);
+        return;
+    }
+    size_t total = 0;
+    const char *op = "sum";   /* (a table without an op column holds sums) */
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!IS(r, status, "ok") || !accuracy_exp(GET(r, exp))) continue;
+        const char *eh = GET(r, exact_hex);
+        if (!*eh || hex_nonfinite(eh)) continue;
+        size_t v = 0, d = 0;
+        while (v < R->nv && !IS(r, variant, R->names[v])) v++;
+        while (d < SL_REPORT_NDTYPES && !IS(r, dtype, sl_report_dtypes[d])) d++;
+        if (v == R->nv || d == SL_REPORT_NDTYPES) continue;
+        nonfin_cell *q = &cell[v * SL_REPORT_NDTYPES + d];
+        q->finite++;
+        const int k = nonfinite_kind(GET(r, result_hex));
+        if (k < 0) continue;
+        q->kind[k]++;
+        total++;
+        if (op_col >= 0) op = sl_csv_get(t, r, op_col);
+        const char *ds = GET(r, ds);
+        size_t j = 0;
+        while (j < q->nds && strcmp(q->ds[j], ds)) j++;
+        if (j < q->nds) q->dsn[j]++;
+        else if (q->nds < 16) { q->ds[q->nds] = ds; q->dsn[q->nds++] = 1; }
+        else q->ds_more++;
+    }
+    if (!total) {
+        fputs("None: no row of the accuracy sweeps returned +Inf, -Inf or NaN where the exact value is "
+              "finite.\n\n", f);
+        free(cell);
+        return;
+    }
+    fprintf(f, "%zu rows of the accuracy sweeps (accuracy-vs-n, -cond, -range) returned +Inf, -Inf or NaN "
+               "where the exact value (`exact`) is finite: per variant and format, their counts, the rows "
+               "with a finite exact value, and the datasets where it happened (rows of each).\n\n"
+               "| variant | op | dtype | +Inf | -Inf | NaN | rows, exact finite | datasets |\n"
+               "|---|---|---|---:|---:|---:|---:|---|\n", total);
+    for (size_t v = 0; v < R->nv; v++)
+        for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
+            const nonfin_cell *q = &cell[v * SL_REPORT_NDTYPES + d];
+            if (!q->kind[0] && !q->kind[1] && !q->kind[2]) continue;
+            fprintf(f, "| %s | %s | %s | %zu | %zu | %zu | %zu | ", R->names[v], op, sl_report_dtypes[d],
+                    q->kind[0], q->kind[1], q->kind[2], q->finite);
+            for (size_t j = 0; j < q->nds; j++) fprintf(f, "%s`%s` (%zu)", j ? ", " : "", q->ds[j], q->dsn[j]);
+            if (q->ds_more) fprintf(f, ", %zu more on other datasets", q->ds_more);
+            fputs(" |\n", f);
+        }
+    fputc('\n', f);
+    free(cell);
+}
+
 /* ---- ## What to use, per format ----------------------------------------------------------------- */
 /* One variant's figures in one format: the accuracy sweeps' rows (worst ulps, rows with no correct
  * digit, failed self-checks) and the throughput rows at the largest n measured. */
@@ -375,11 +486,6 @@ typedef struct {
     double worst, gbps;
     const char *det;
 } advice_fig;
-
-static int accuracy_exp(const char *e)
-{
-    return !strcmp(e, "accuracy-vs-n") || !strcmp(e, "accuracy-vs-cond") || !strcmp(e, "accuracy-vs-range");
-}
 
 static void advice_of(const sl_report_ctx *R, const char *variant, const char *dt, double tp_n, advice_fig *a)
 {

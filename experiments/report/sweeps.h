@@ -12,6 +12,10 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R);
 void sl_report_det_inputs(FILE *f, const sl_report_ctx *R);
 /* ## Results exactly 0 or non-finite against a non-zero exact sum. */
 void sl_report_zero_results(FILE *f, const sl_report_ctx *R);
+/* ## Non-finite results where the exact value is finite: the accuracy sweeps' rows whose result
+ * is +Inf, -Inf or NaN against a finite exact value, per operation, variant and format, with the
+ * datasets where they happened (one line saying so when there are none). */
+void sl_report_nonfinite(FILE *f, const sl_report_ctx *R);
 /* ## What to use, per format: each variant's worst error, results with no correct digit, failed
  * self-checks and (GPU) throughput; the most accurate, the fastest faithful and the fastest
  * faithful order-independent variant, and the ones to avoid. */

@@ -68,7 +68,7 @@ typedef struct {
     sl_dtype dt;
     uint64_t n;
     const char *config;        /* "default", "cfg:block128", "perm:reversed", ... */
-    const char *sweep;         /* swept quantity ("n", "cond", "binades"; NULL: n) */
+    const char *sweep;         /* swept quantity ("n", "cond", "binades", lse's "sigma"; NULL: n) */
     double sweep_value;        /* its value (NaN: n) */
     int instance;              /* which of the point's instances (`run --seeds K`): 0 .. K-1;
                                   part of the key only when > 0 (so default runs keep theirs) */

@@ -1,7 +1,8 @@
-/* exp_accuracy.c: the accuracy sweeps: error of every variant vs n (every dataset family,
- * every dtype of the preset's list: f32, f64, and f16, bf16 beyond tiny), vs the condition number
- * (ill-conditioned family) and vs the dynamic range in binades (log-uniform family). Each
- * measurement row carries the variant's a-priori bound. */
+/* exp_accuracy.c: the accuracy sweeps: error of every variant vs n (every dataset family that is
+ * not opt-in, or the operation's own list, every dtype of the preset's list: f32, f64, and f16,
+ * bf16 beyond tiny), vs the condition number (the operation's family: ill-conditioned for sum; lse
+ * sweeps the logits' spread sigma instead) and vs the dynamic range in binades (log-uniform
+ * family). Each measurement row carries the variant's a-priori bound. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,18 +37,21 @@ static void acc_reps(const sl_run *run, int *det, int *nondet)
 static int acc_n_preset_sizes(const sl_run *run, sl_dtype dt, uint64_t *ns)
 {
     const uint64_t K = 1024;
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    /* the GPU's largest n: 2^24, or the operation's own (lse: 2^22) */
+    const uint64_t gmax = (uint64_t)1 << (op->n_log2max_gpu ? op->n_log2max_gpu : 24);
     switch (run->preset) {
     case SL_PRESET_TINY: return sl_exp_sizes(K, 4 * K, 2, ns, 32);
     /* the GPU sweeps step by 4x (host-side generation and reference dominate at 2^28); the quick
      * CPU sweep of the 16-bit formats too (their twins cost most; 2^20 stays, the size of the
      * report's float16 paragraph) */
-    case SL_PRESET_QUICK: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
+    case SL_PRESET_QUICK: return run->on_gpu ? sl_exp_sizes(K, gmax, 2, ns, 32)
                                              : sl_exp_sizes(K, (uint64_t)1 << 20, sl_dtype_is_half(dt) ? 2 : 1, ns, 32);
     /* full, GPU: 2^10 .. 2^24 by 4x, SL_FULL_ACC_INSTANCES instances per point: at 2^26 the
      * one-thread chains (serial, atomic-thread: 0.34 s a run, a warm-up and one timed run each)
      * alone would take about 110 s of the study's 3 minutes; throughput-vs-n and the ladder keep
      * 2^28. */
-    default: return run->on_gpu ? sl_exp_sizes(K, (uint64_t)1 << 24, 2, ns, 32)
+    default: return run->on_gpu ? sl_exp_sizes(K, gmax, 2, ns, 32)
                                 : sl_exp_sizes(K, (uint64_t)1 << 22, 1, ns, 32);
     }
 }
@@ -60,13 +64,24 @@ static int acc_n_sizes(const sl_run *run, sl_dtype dt, uint64_t *ns)
     return sl_exp_ns(run, d, nd, ns, SL_SWEEP_MAX);
 }
 
+/* Whether accuracy-vs-n sweeps family ds: --datasets' list, else the operation's own (its
+ * n_families, or every family that is not opt-in). */
+static int acc_n_family(const sl_run *run, const sl_dataset *ds)
+{
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    if (run->sweep.nds || !op->n_families) return sl_exp_dataset_on(run, ds);
+    for (const char *const *f = op->n_families; *f; f++)
+        if (!strcmp(*f, ds->name)) return 1;
+    return 0;
+}
+
 static int acc_n_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
     int rd, rn;
     acc_reps(run, &rd, &rn);
     for (size_t d = 0; d < sl_dataset_count(); d++) {
         const sl_dataset *ds = sl_dataset_at(d);
-        if (!sl_exp_dataset_on(run, ds)) continue;
+        if (!acc_n_family(run, ds)) continue;
         for (int t = 0; t < acc_ndt(run); t++) {
             uint64_t ns[SL_SWEEP_MAX];
             const int nn = acc_n_sizes(run, dtypes[t], ns);
@@ -135,6 +150,24 @@ static int param_index(const sl_dataset *ds, const char *name)
 }
 
 /* ---- accuracy-vs-cond ------------------------------------------------------------------- */
+/* The values of op's sweep parameter in format dt for the run's preset: the decades 10^0 ..
+ * 10^cond_emax[dt] by the preset's step (full every one, quick every other, tiny every tenth),
+ * or op's own list thinned alike (full: all; quick: every other one; tiny: the first), its last
+ * value always kept. Returns the count (at most max). */
+static int cond_values(const sl_run *run, const sl_operation *op, sl_dtype dt, double *out, int max)
+{
+    const int step = run->preset == SL_PRESET_FULL ? 1 : run->preset == SL_PRESET_QUICK ? 2 : 10;
+    int k = 0;
+    if (!op->cond_values) {
+        for (int e = 0; e <= op->cond_emax[dt] && k < max; e += step) out[k++] = pow(10.0, e);
+        return k;
+    }
+    const int last = op->cond_nvalues - 1;
+    for (int i = 0; i <= last && k < max; i++)
+        if (i % step == 0 || i == last) out[k++] = op->cond_values[i];
+    return k;
+}
+
 static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
     const sl_operation *op = run->op ? run->op : sl_op_default();
@@ -152,16 +185,17 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
     /* the operation's own sweep family runs unless --datasets leaves it out (an opt-in family
      * such as offset-normal is named by the operation here) */
     if (run->sweep.nds && family_off(run, exec, ds, "accuracy-vs-cond")) return 0;
-    int step = run->preset == SL_PRESET_FULL ? 1 : run->preset == SL_PRESET_QUICK ? 2 : 10;
     uint64_t ns[SL_SWEEP_MAX];
     int nn = sweep_ns(run, ns);
     int rd, rn;
     acc_reps(run, &rd, &rn);
     for (int k = 0; k < nn; k++)
-    for (int t = 0; t < acc_ndt(run); t++)
-        for (int e = 0; e <= op->cond_emax[dtypes[t]] && sl_exp_dtype_on(run, dtypes[t]); e += step) {
+    for (int t = 0; t < acc_ndt(run); t++) {
+        double vals[64];
+        const int nv = sl_exp_dtype_on(run, dtypes[t]) ? cond_values(run, op, dtypes[t], vals, 64) : 0;
+        for (int e = 0; e < nv; e++) {
             const uint64_t n = ns[k];
-            double cond = pow(10.0, e);
+            const double cond = vals[e];
             if (cond < ds->params[pi].min || cond > ds->params[pi].max) continue;
             double w = sl_exp_work(n, rd > rn ? rd : rn) * sl_exp_gpu_weight(run, "accuracy-vs-cond") *
                        sl_exp_instances_of(run, "accuracy-vs-cond");
@@ -171,11 +205,13 @@ static int acc_cond_walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_params_defaults(ds, &p);
             sl_exp_user_params(run, ds, &p);
             p.v[pi] = cond;
+            /* the sweep column names the parameter: cond, or lse's sigma */
             sl_rowctx c = {.op = run->op, .experiment = "accuracy-vs-cond", .ds = ds, .dt = dtypes[t], .n = n,
-                           .config = "default", .sweep = "cond", .sweep_value = cond};
+                           .config = "default", .sweep = op->cond_param, .sweep_value = cond};
             sl_rowctx_params(&c, ds, &p);
             if (sl_exp_step(run, &c, &p, NULL, rd, rn, 0, w, err)) return -1;
         }
+    }
     return 0;
 }
 

@@ -80,6 +80,15 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
                                             "(run on a GPU: `sumlab run ladder --backend gpu`)");
         return 0;
     }
+    /* the rungs are sums: an operation without one (lse, dot ...) has no ladder to run */
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    int rungs = 0;
+    for (size_t i = 0; i < sl_variant_count() && !rungs; i++)
+        rungs = sl_op_of(sl_variant_at(i)) == op && in_ladder(sl_variant_at(i));
+    if (!rungs) {
+        if (exec) sl_notes_add(&run->notes, "ladder skipped: %s has no variant of the source texts' ladders", op->name);
+        return 0;
+    }
     const sl_dataset *ds = sl_dataset_find("uniform");
     if (!ds) return exec ? sl_err_set(err, "ladder: no dataset 'uniform'") : 0;
     sl_params p;

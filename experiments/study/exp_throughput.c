@@ -43,10 +43,13 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
                                    "(run on a GPU: `sumlab run throughput-vs-n --backend gpu`)");
         return 0;
     }
-    /* --datasets replaces the one input family (uniform) */
+    /* --datasets replaces the one input family: uniform, or the first of the operation's own
+     * accuracy-vs-n families (lse: logits, the data its benchmarks and kernels' windows are for) */
+    const sl_operation *op = run->op ? run->op : sl_op_default();
     const int nd = run->sweep.nds ? run->sweep.nds : 1;
     for (int di = 0; di < nd; di++) {
-    const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[di] : sl_dataset_find("uniform");
+    const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[di]
+                         : sl_dataset_find(op->n_families ? op->n_families[0] : "uniform");
     if (!ds) ds = sl_dataset_at(0);
     uint64_t dns[32], ns[SL_SWEEP_MAX];
     int ndn = run->preset == SL_PRESET_FULL ? sl_exp_sizes(1024, (uint64_t)1 << 28, 1, dns, 32)

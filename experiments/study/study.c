@@ -23,7 +23,8 @@ const char *sl_preset_name(sl_preset p)
 static const sl_experiment experiments[] = {
     {"accuracy-vs-n", "error of every variant vs n, per dataset family and dtype, with its a-priori bound",
      sl_exp_acc_n_plan, sl_exp_acc_n, 1.0},
-    {"accuracy-vs-cond", "error vs condition number (ill-conditioned family, cond 1 .. 1e30)",
+    {"accuracy-vs-cond", "error vs condition number (ill-conditioned family, cond 1 .. 1e30; lse: the logits' "
+                         "spread sigma)",
      sl_exp_acc_cond_plan, sl_exp_acc_cond, 2.0},
     {"accuracy-vs-range", "error vs dynamic range in binades (log-uniform family)",
      sl_exp_acc_range_plan, sl_exp_acc_range, 1.9},

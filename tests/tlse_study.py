@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""tlse_study.py: the study of lse on the CPU backend (`sumlab run all --op lse --preset tiny`):
+accuracy-vs-cond sweeps the logits' sigma over the tiny preset's values (the first and last of
+lse's list, 0.1 and 30; quick: every other one and the last), its rows' `sweep` column and the
+report's table and chart name sigma; accuracy-vs-n runs lse's own families (logits,
+logits-dominant, lse-masked, uniform, normal) unless --datasets names others; the report's table
+of non-finite results where the exact value is finite lists, per variant and format, the counts
+of +Inf, -Inf and NaN computed here from results.csv (naive overflows float32 at sigma 30), and
+says in one line when there are none.
+  usage: tlse_study.py PATH/TO/sumlab"""
+import csv
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sumlab = sys.argv[1]
+fails = checks = 0
+
+
+def check(what, ok):
+    global fails, checks
+    checks += 1
+    if not ok:
+        fails += 1
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def run(out, *args):
+    env = dict(os.environ, SUMLAB_NO_GPU="1")
+    p = subprocess.run([sumlab, "run", *args, "--op", "lse", "--backend", "cpu", "-o", out, "-q"],
+                       capture_output=True, text=True, env=env)
+    check(f"run {' '.join(args)} exits 0 ({p.stderr[-400:]})", p.returncode == 0)
+    with open(os.path.join(out, "results.csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def section(md, title):
+    """The lines of report.md's section `## title` (up to the next ## heading)."""
+    lines, on = [], False
+    for line in md.splitlines():
+        if line.startswith("## "):
+            on = line == "## " + title
+            continue
+        if on:
+            lines.append(line)
+    return lines
+
+
+def nonfinite(hexv):
+    """+Inf, -Inf, NaN as 0, 1, 2; None for a finite value."""
+    h = hexv.lower()
+    if "nan" in h:
+        return 2
+    if "inf" in h:
+        return 1 if h.startswith("-") else 0
+    return None
+
+
+TITLE = "Non-finite results where the exact value is finite"
+tmp = tempfile.mkdtemp(prefix="tlse_study.")
+try:
+    # ---- the tiny study ------------------------------------------------------------------------
+    d = os.path.join(tmp, "all")
+    rows = run(d, "all", "--preset", "tiny")
+    with open(os.path.join(d, "report.md")) as f:
+        md = f.read()
+    cond = [r for r in rows if r["experiment"] == "accuracy-vs-cond"]
+    check(f"accuracy-vs-cond rows there ({len(cond)})", len(cond) > 0)
+    check("accuracy-vs-cond: every row of logits, sweep = sigma, op lse",
+          all(r["dataset"] == "logits" and r["sweep"] == "sigma" and r["op"] == "lse" for r in cond))
+    sig = sorted({float(r["sweep_value"]) for r in cond})
+    check(f"tiny: sigma 0.1 and 30 ({sig})", sig == [0.1, 30.0])
+    check("each row's params carry its sigma",
+          all(re.search(r"(^|;)sigma=([^;]*)", r["params"]) and
+              float(re.search(r"(^|;)sigma=([^;]*)", r["params"]).group(2)) == float(r["sweep_value"]) for r in cond))
+    fams = {r["dataset"] for r in rows if r["experiment"] == "accuracy-vs-n"}
+    check(f"accuracy-vs-n: lse's families ({sorted(fams)})",
+          fams == {"logits", "logits-dominant", "lse-masked", "uniform", "normal"})
+    check("report: the sweep section and its table by sigma",
+          "## Sweeps: error by sigma and by dynamic range" in md and
+          re.search(r"^\| variant \| sigma 0\.1 \| sigma 30 \|$", md, re.M) is not None)
+
+    # the non-finite table, computed here from results.csv
+    want, finite = {}, {}
+    for r in rows:
+        if not r["experiment"].startswith("accuracy-vs-") or r["status"] != "ok":
+            continue
+        if r["exact_hex"] == "" or nonfinite(r["exact_hex"]) is not None:
+            continue
+        key = (r["op"], r["variant"], r["dtype"])
+        finite[key] = finite.get(key, 0) + 1
+        k = nonfinite(r["result_hex"])
+        if k is None:
+            continue
+        e = want.setdefault(key, [[0, 0, 0], {}])
+        e[0][k] += 1
+        e[1][r["dataset"]] = e[1].get(r["dataset"], 0) + 1
+    check(f"naive overflows float32 logits at sigma 30: +Inf rows ({want.get(('lse', 'naive', 'f32'))})",
+          any(r["variant"] == "naive" and r["dtype"] == "f32" and r["sweep_value"] == "30" and
+              nonfinite(r["result_hex"]) == 0 and nonfinite(r["exact_hex"]) is None for r in cond))
+    sec = section(md, TITLE)
+    got = {}
+    for line in sec:
+        m = re.match(r"^\| (\S+) \| (\S+) \| (\S+) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \| (.*) \|$", line)
+        if m:
+            dsl = dict((a, int(b)) for a, b in re.findall(r"`([^`]+)` \((\d+)\)", m.group(8)))
+            got[(m.group(2), m.group(1), m.group(3))] = [[int(m.group(i)) for i in (4, 5, 6)], dsl, int(m.group(7))]
+    check(f"report: the section '{TITLE}' is there", len(sec) > 0)
+    check(f"the table lists naive ({sorted(got)})", any(k[1] == "naive" for k in got))
+    exp = {k: [v[0], v[1], finite[k]] for k, v in want.items()}
+    check(f"the table's rows equal the counts from results.csv:\n  report {got}\n  csv    {exp}", got == exp)
+    total = sum(sum(v[0]) for v in want.values())
+    check(f"the section's sentence counts {total} rows", any(l.startswith(f"{total} rows of the accuracy sweeps")
+                                                             for l in sec))
+    html = os.path.join(d, "report.html")
+    if os.path.exists(html):
+        with open(html) as f:
+            page = f.read()
+        check("report.html: the section in the page and its nav", page.count(TITLE) >= 2)
+    # the chart's x axis is sigma (where gnuplot drew it)
+    svg = os.path.join(d, "charts", "error_vs_cond_f32.svg")
+    if os.path.exists(svg):
+        with open(svg) as f:
+            check("error_vs_cond_f32.svg: x axis named sigma", "sigma  (the parameter of the logits family" in f.read())
+
+    # ---- no non-finite result: one line says so ----------------------------------------------
+    d = os.path.join(tmp, "none")
+    rows = run(d, "accuracy-vs-cond", "--preset", "tiny", "--variants", "exact,reproducible")
+    with open(os.path.join(d, "report.md")) as f:
+        sec = [l for l in section(f.read(), TITLE) if l.strip()]
+    check(f"no non-finite result: one line ({sec})", len(sec) == 1 and sec[0].startswith("None:"))
+
+    # ---- quick: every other sigma and the last; --datasets replaces lse's families -----------
+    d = os.path.join(tmp, "quick")
+    rows = run(d, "accuracy-vs-cond", "--preset", "quick", "--variants", "exact", "--dtype", "f32")
+    sig = sorted({float(r["sweep_value"]) for r in rows})
+    check(f"quick: sigma 0.1, 1, 10, 30 ({sig})", sig == [0.1, 1.0, 10.0, 30.0])
+    d = os.path.join(tmp, "ds")
+    rows = run(d, "accuracy-vs-n", "--preset", "tiny", "--variants", "exact", "--datasets", "cauchy,logits")
+    fams = {r["dataset"] for r in rows}
+    check(f"--datasets cauchy,logits: those two ({sorted(fams)})", fams == {"cauchy", "logits"})
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print(f"{checks - fails} passed, {fails} failed")
+sys.exit(1 if fails else 0)
