@@ -13,6 +13,7 @@ STUDY_SECONDS=200 ANCHORS_SECONDS=60 bash tests/gpu_session.sh study
 # what it runs:
 #   SUMLAB_JOB_LOG=study_jobs.csv SUMLAB_NO_CHARTS=1 sumlab run all --backend gpu --preset full --threads 16 -o results/gpu-study
 #   python3 experiments/anchors/study_anchors.py results/gpu-study --sumlab sumlab --reps 20
-# report.md here was then written from these files on a CPU machine (same rows, same numbers):
+# report.md here was then written from these files on a CPU machine with the renderer of the
+# commit that last changed it (same rows, same numbers):
 #   sumlab run --report-only -q -o DIR     (DIR: a copy of this directory, results and
 #                                           distribution uncompressed)
