@@ -80,6 +80,8 @@ try:
     fams = {r["dataset"] for r in rows if r["experiment"] == "accuracy-vs-n"}
     check(f"accuracy-vs-n: lse's families ({sorted(fams)})",
           fams == {"logits", "logits-dominant", "lse-masked", "uniform", "normal"})
+    dfams = {r["dataset"] for r in rows if r["experiment"] == "determinism"}
+    check(f"determinism: lse's inputs ({sorted(dfams)})", dfams == {"logits", "lse-masked"})
     check("report: the sweep section and its table by sigma",
           "## Sweeps: error by sigma and by dynamic range" in md and
           re.search(r"^\| variant \| sigma 0\.1 \| sigma 30 \|$", md, re.M) is not None)

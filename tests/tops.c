@@ -39,6 +39,8 @@ static void registry_cases(void)
                   op->cond_param, cf->params[pi].min, cf->params[pi].max);
         for (const char *const *f = op->n_families; f && *f; f++)
             CHECK(sl_dataset_find(*f) != NULL, "%s: accuracy-vs-n family '%s' is not registered", op->name, *f);
+        for (const char *const *f = op->det_families; f && *f; f++)
+            CHECK(sl_dataset_find(*f) != NULL, "%s: determinism family '%s' is not registered", op->name, *f);
     }
     size_t nexact = 0;
     for (size_t i = 0; i < sl_variant_count(); i++) {

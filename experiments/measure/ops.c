@@ -132,6 +132,8 @@ SL_ARRAY_REFERENCE(lse_reference, sl_reference_lse)
 static const double lse_sigmas[] = {0.1, 0.3, 1, 3, 10, 30};
 static const char *const lse_n_families[] = {"logits", "logits-dominant", "lse-masked", "uniform", "normal",
                                              NULL};
+/* lse's determinism inputs: logits, and logits with -Inf masks */
+static const char *const lse_det_families[] = {"logits", "lse-masked", NULL};
 
 /* The bound of an lse variant (absolute, on the result in the input format), after Blanchard,
  * Higham & Higham (IMA J. Numer. Anal. 2021, sections 2-3: the shifted and unshifted algorithms'
@@ -213,6 +215,7 @@ static const sl_operation op_lse = {
     /* 2^22: the float64 reference costs about 80 ns a value on one core (2^24: 1.3 s; 25 such
      * inputs a format in the full preset), which keeps the full GPU study of lse short */
     .n_log2max_gpu = 22,
+    .det_families = lse_det_families,
 };
 
 /* norm2: reference/sl_norm.c; bounds: bounds_norm.c. */

@@ -68,6 +68,9 @@ typedef struct {
     const char *const *n_families;
     /* accuracy-vs-n's largest n on the GPU backend, as log2 (0: the presets' 2^24) */
     int n_log2max_gpu;
+    /* the determinism experiment's dataset families, NULL-terminated (NULL: uniform-sym and
+     * ill-conditioned; `run --datasets` replaces either list) */
+    const char *const *det_families;
 } sl_operation;
 
 size_t sl_op_count(void);

@@ -11,7 +11,7 @@
 #include "sl_study.h"
 
 static const sl_dtype dtypes[] = {SL_F32, SL_F64};
-static const char *const det_datasets[] = {"uniform-sym", "ill-conditioned"};
+static const char *const det_datasets[] = {"uniform-sym", "ill-conditioned", NULL};
 
 /* Launch configurations besides the default one (>= 5 in all, as the study promises). */
 typedef struct {
@@ -339,15 +339,19 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
         }
         return 0;
     }
-    /* --datasets replaces the experiment's own inputs */
-    const int nd = run->sweep.nds ? run->sweep.nds : (int)(sizeof det_datasets / sizeof det_datasets[0]);
+    /* --datasets replaces the experiment's own inputs (the operation's, else det_datasets) */
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    const char *const *fams = op->det_families ? op->det_families : det_datasets;
+    int nfam = 0;
+    while (fams[nfam]) nfam++;
+    const int nd = run->sweep.nds ? run->sweep.nds : nfam;
     for (int k = 0; k < nn; k++) {
         const uint64_t n = ns[k];
         const double w = sl_exp_work(n, R + (int)(NCONFIGS + NPERMS) * Rc) * sl_exp_gpu_weight(run, "determinism");
         for (int d = 0; d < nd; d++) {
-            const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[d] : sl_dataset_find(det_datasets[d]);
+            const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[d] : sl_dataset_find(fams[d]);
             if (!ds) {
-                if (exec) sl_notes_add(&run->notes, "determinism: dataset '%s' not in the registry, skipped", det_datasets[d]);
+                if (exec) sl_notes_add(&run->notes, "determinism: dataset '%s' not in the registry, skipped", fams[d]);
                 continue;
             }
             sl_params p;
