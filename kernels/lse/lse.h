@@ -85,6 +85,21 @@ SL_LSE_FN float sl_lse_r16(float v, int bf)
 /* the kinds whose state carries a compensation c (TwoSum of the exponentials) */
 #define SL_LSE_IS_COMP(kind) ((kind) == SL_LSE_COMPENSATED || (kind) == SL_LSE_ACCURATE)
 
+/* max(a, b), NaN if either is NaN (the device's max.NaN.f32, one FMNMX.NAN); a zero's sign may
+ * differ between the two sides, which no result sees (x - (+-0) and +-0 + log(s) agree) */
+SL_LSE_FN float sl_lse_maxnan_f(float a, float b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return (a != a || b != b) ? a + b : (b > a ? b : a);
+#endif
+}
+/* the same in float64 (the twins' states; no max.NaN.f64 instruction: compares and a select) */
+SL_LSE_FN double sl_lse_maxnan_d(double a, double b) { return (a != a || b != b) ? a + b : (b > a ? b : a); }
+
 typedef struct { float m, s, c; } sl_lse_sf;
 typedef struct { double m, s, c; } sl_lse_sd;
 
@@ -124,7 +139,7 @@ SL_LSE_FN void sl_lse_accf_add_host_f(sl_lse_sf *a, float x, int kind) { (void)a
 SL_LSE_FN void sl_lse_accf_add_host_d(sl_lse_sd *a, double x, int kind)
 {
 #if !defined(__CUDA_ARCH__)
-    a->m = (a->m != a->m || x != x) ? a->m + x : (x > a->m ? x : a->m);
+    a->m = sl_lse_maxnan_d(a->m, x);
     a->s = a->s + (kind == SL_LSE_ACCF ? sl_lse_accf_term((float)x, sl_lm_t64) : sl_lse_rep1_term((float)x));
 #else
     (void)a; (void)x; (void)kind;
@@ -226,7 +241,7 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
     SL_LSE_FN ST sl_lse_merge_##sfx(ST a, ST b, int kind)                                    \
     {                                                                                        \
         if (kind == SL_LSE_ACCF || kind == SL_LSE_ACCF16) {                                  \
-            a.m = (a.m != a.m || b.m != b.m) ? a.m + b.m : (b.m > a.m ? b.m : a.m);          \
+            a.m = sl_lse_maxnan_##sfx(a.m, b.m);                                             \
             a.s = a.s + b.s;                                                                 \
             return a;                                                                        \
         }                                                                                    \
@@ -256,18 +271,6 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
 SL_LSE_STATE_FNS(f, sl_lse_sf, float, sl_lm_expf, sl_lm_logf)
 SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
 
-/* max(a, b), NaN if either is NaN (the device's max.NaN.f32, one FMNMX.NAN); a zero's sign may
- * differ between the two sides, which no result sees (x - (+-0) and +-0 + log(s) agree) */
-SL_LSE_FN float sl_lse_maxnan_f(float a, float b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return (a != a || b != b) ? a + b : (b > a ? b : a);
-#endif
-}
 
 /* A tile: the values v[0..cnt) one thread takes together (lse.c's order: SL_LSE_UNROLL vectors,
  * or one vector, or one edge value), in order. Every kind but online adds them one by one (the

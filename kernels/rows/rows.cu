@@ -747,7 +747,7 @@ __device__ __forceinline__ double lse_row_term(float x, float M, int one)
 }
 __device__ __forceinline__ double lse_row_term(double x, double M, int one) { (void)one; return sl_lse_rep_term_d(x, M); }
 __device__ __forceinline__ float lse_row_maxnan(float a, float b) { return sl_lse_maxnan_f(a, b); }
-__device__ __forceinline__ double lse_row_maxnan(double a, double b) { return (a != a || b != b) ? a + b : (b > a ? b : a); }
+__device__ __forceinline__ double lse_row_maxnan(double a, double b) { return sl_lse_maxnan_d(a, b); }
 __device__ __forceinline__ float lse_row_out(double r, float *) { return __double2float_rn(r); }
 __device__ __forceinline__ double lse_row_out(double r, double *) { return r; }
 __device__ __forceinline__ __half lse_row_out(double r, __half *) { return __float2half_rn(__double2float_rn(r)); }
