@@ -850,10 +850,106 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
     }
 }
 
+/* Float32 and 16-bit rows of at most LSE_ROWS_WARP_N values: a warp per row. One read takes the
+ * row's maxima and the one-pass terms together; only a row whose maximum falls outside the window
+ * is read again for the shifted terms. The same value as lse_rows_kernel (the binned sums are
+ * functions of the row's multiset): the 1-D twin's. */
+#define LSE_ROWS_WARP_N 8192u
+
+/* One walk of the row by lane `lane` of `lanes`: every value widened to float through f (the
+ * group path for SL_RSUM_GROUP values at a time: 16-byte vectors, then the leftover vectors and
+ * the edge values one by one), into the binned accumulator a. */
+template <typename X, typename F>
+__device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t n, unsigned lane,
+                                             unsigned lanes, sl_rsum_thr_f64 &a, F f)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };
+    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
+    const V *xv = reinterpret_cast<const V *>(row + head);
+    for (uint64_t g = lane; g < ng; g += lanes) {
+        V v[UV];
+#pragma unroll
+        for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
+        double t[G];
+#pragma unroll
+        for (int u = 0; u < UV; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) t[u * W + k] = f((float)sl_widen(sl_vec_lane(v[u], k)));
+        sl_rsum_take_group_f64(&a, t);
+    }
+    for (uint64_t i = ng * UV + lane; i < nv; i += lanes) {
+        const V v = sl_ldv(xv + i);
+#pragma unroll
+        for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, f((float)sl_widen(sl_vec_lane(v, k))));
+    }
+    for (uint64_t i = lane; i < head; i += lanes) sl_rsum_take1_f64(&a, f((float)sl_widen(row[i])));
+    for (uint64_t i = tail0 + lane; i < n; i += lanes) sl_rsum_take1_f64(&a, f((float)sl_widen(row[i])));
+}
+
+template <typename X>
+__global__ void __launch_bounds__(SL_ROWS_BLOCK)
+lse_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const uint64_t w0 = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const uint64_t nw = ((uint64_t)gridDim.x * blockDim.x) >> 5;
+    for (uint64_t r = w0; r < rows; r += nw) {   /* warp-uniform */
+        const X *row = x + r * n;
+        float m = -INFINITY, mn = -INFINITY;
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        lse_row_walk<X>(row, n, lane, 32u, a, [&](float v) {
+            m = SL_LSE_MAX(m, v);
+            mn = sl_lse_maxnan_f(mn, v);
+            return sl_lse_rep1_term(v);
+        });
+#pragma unroll
+        for (unsigned o = 16; o > 0; o >>= 1) {
+            m = SL_LSE_MAX(m, __shfl_xor_sync(SL_FULL_MASK, m, o));
+            mn = sl_lse_maxnan_f(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
+        }
+        const int one = sl_lse_rep1_ok((double)mn);
+        if (!one) {   /* the shifted terms against the exact maximum (NaN ignored) */
+            sl_rsum_init_f64(&a);
+            const float M = m;
+            lse_row_walk<X>(row, n, lane, 32u, a, [&](float v) { return sl_lse_rep_term_f(v, M); });
+        }
+        sl_rsum_state st;
+        sl_rsum_to_state_f64(&a, &st);
+        rs_warp_merge<SL_RSUM_K>(st);
+        if (lane == 0) {
+            const double S = sl_rsum_state_round_f64(&st, 0);
+            out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)m, S), (X *)0);
+        }
+        __syncwarp();
+    }
+}
+
+/* 1 when the warp kernel took the rows (float32/16-bit rows up to LSE_ROWS_WARP_N values) */
+template <typename X>
+static int lse_rows_warp_launch(const X *x, uint64_t rows, uint64_t n, X *out, cudaStream_t st)
+{
+    if (n > LSE_ROWS_WARP_N) return 0;
+    lse_rows_warp_kernel<X><<<rows_grid((rows + ROWS_WARPS - 1) / ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(x, rows, n, out);
+    return 1;
+}
+template <>
+int lse_rows_warp_launch<double>(const double *, uint64_t, uint64_t, double *, cudaStream_t)
+{
+    return 0;
+}
+
 template <typename X>
 static int lse_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, void *d_out,
                            cudaStream_t st, sl_err *err)
 {
+    if (lse_rows_warp_launch<X>((const X *)d_x, rows, n, (X *)d_out, st)) {
+        SL_CUDA_CHECK_LAUNCH("lse_rows_warp_kernel", v->name, err);
+        return 0;
+    }
     lse_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
     SL_CUDA_CHECK_LAUNCH("lse_rows_kernel", v->name, err);
     return 0;
