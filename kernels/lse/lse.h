@@ -336,7 +336,8 @@ SL_LSE_FN double sl_lse_rep_term_d(double x, double M) { return x == M ? 1.0 : s
 SL_LSE_FN double sl_lse_rep_final(double M, double S) { return M + sl_lm_log(S); }
 
 /* The maximum of the two-pass variant's first pass: NaN ignored (its second pass makes the sum
- * NaN), -Inf for no value; exact and independent of the order. */
+ * NaN), -Inf for no value; exact and independent of the order. A macro that reads b twice: b
+ * must have no side effect (take a shuffle's value into a variable first). */
 #define SL_LSE_MAX(a, b) ((b) > (a) ? (b) : (a))
 
 #endif

@@ -908,7 +908,8 @@ lse_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
         });
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1) {
-            m = SL_LSE_MAX(m, __shfl_xor_sync(SL_FULL_MASK, m, o));
+            const float b = __shfl_xor_sync(SL_FULL_MASK, m, o);   /* once: SL_LSE_MAX reads b twice */
+            m = SL_LSE_MAX(m, b);
             mn = sl_lse_maxnan_f(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
         }
         const int one = sl_lse_rep1_ok((double)mn);
