@@ -64,7 +64,7 @@ static int ladder_points(const sl_run *run, ladder_point *pt)
 }
 
 /* Whether v is a rung of either text or the CUB anchor. */
-static int in_ladder(const sl_variant *v)
+int sl_ladder_has(const sl_variant *v)
 {
     if (!strcmp(v->name, "cub")) return 1;
     for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++)
@@ -84,7 +84,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
     const sl_operation *op = run->op ? run->op : sl_op_default();
     int rungs = 0;
     for (size_t i = 0; i < sl_variant_count() && !rungs; i++)
-        rungs = sl_op_of(sl_variant_at(i)) == op && in_ladder(sl_variant_at(i));
+        rungs = sl_op_of(sl_variant_at(i)) == op && sl_ladder_has(sl_variant_at(i));
     if (!rungs) {
         if (exec) sl_notes_add(&run->notes, "ladder skipped: %s has no variant of the source texts' ladders", op->name);
         return 0;
@@ -107,7 +107,7 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
         sl_pending all, todo = {0};
         if (sl_exp_pending(run, &c, &all, err)) return -1;
         for (size_t i = 0; i < all.n; i++)
-            if (in_ladder(all.v[i])) todo.v[todo.n++] = all.v[i];
+            if (sl_ladder_has(all.v[i])) todo.v[todo.n++] = all.v[i];
         const int need_ceiling = !sl_study_has(run, &c, "read-ceiling");
         if (!todo.n && !need_ceiling) continue;
         sl_progress_step(run->prog, pt[k].block ? "ladder f32 (block 256)" : "ladder f32 (own launch)", w);

@@ -386,6 +386,9 @@ typedef struct {
     int nrungs;
 } sl_ladder_text;
 const sl_ladder_text *sl_ladder_texts(size_t *count);
+/* 1 when variant v is a rung of either text's ladder or the CUB anchor (an operation without such
+ * a variant has no ladder to run) */
+int sl_ladder_has(const sl_variant *v);
 /* One measured rung of config ("block256" or "default") from the ladder rows of t: times from
  * time_ms_median, speedup over the text's first rung, fraction of the read ceiling (ceiling time
  * / rung time) and ratio to CUB of the same config; NaN where a row is missing. */
