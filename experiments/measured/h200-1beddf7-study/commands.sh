@@ -9,3 +9,8 @@ SUMLAB_NO_CHARTS=1 build-gpu/experiments/sumlab run all --backend gpu --preset f
   -o results/h200-study                               # 22,154 rows in 151.5 s (study.log.gz)
 # Here (gnuplot, cmark-gfm): charts, report.md and report.html from the CSV
 sumlab run all --report-only -o experiments/measured/h200-1beddf7-study
+# This study's results.csv.gz and distribution.csv.gz left the tree when later studies needed the
+# room (experiments/measured stays under 8 MiB); they are in the history:
+#   git show 6d8e6d3:experiments/measured/h200-1beddf7-study/results.csv.gz > results.csv.gz
+#   git show 6d8e6d3:experiments/measured/h200-1beddf7-study/distribution.csv.gz > distribution.csv.gz
+# report.md keeps every table; h200-35de671-study measures the sum in every format again.
