@@ -376,14 +376,15 @@ run_jobs() {
 # vars: the registry order of the variants (first appearance in results.csv) = their colour
 # index. fam: each variant's panel (small multiples) by its results.csv family: the ladder's
 # rungs, every other family of kernels (accuracy, reproducible, the operations' families, rows), the anchors (CUB, cuBLAS, the exact
-# reference, the read ceiling); every chart draws the panels in this order. inst: instances per
+# reference, the read ceiling, the operation's PyTorch call: family pytorch, throughput-vs-n's torch.* rows); every chart
+# draws the panels in this order. inst: instances per
 # experiment (the `instances` column, when there is one). sizes: the sizes of each experiment
 # and dtype. The last two are named in chart titles.
 awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam"); printf "" > (tmp "/inst"); printf "" > (tmp "/sizes.u") }
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; hasi = ("instances" in c); next }
   { v = $c["variant"]; e = $c["experiment"] }
   !(v in seen) { seen[v] = 1; print v > (tmp "/vars")
-    f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "anchor" || f == "reference" || f == "") ? "anchors" : "accuracy"
+    f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "anchor" || f == "pytorch" || f == "reference" || f == "") ? "anchors" : "accuracy"
     print v, p > (tmp "/fam") }
   hasi && $c["instances"]+0 > m[e] { m[e] = $c["instances"]+0 }
   $c["status"] == "ok" && !((e, $c["dtype"], $c["n"]) in sz) { sz[e, $c["dtype"], $c["n"]] = 1; print e, $c["dtype"], $c["n"] > (tmp "/sizes.u") }

@@ -168,20 +168,6 @@ static const char *const torch_cols[] = {"op", "variant", "family", "det_class",
                                          "batches", "distinct", "backend", "gbps", "path"};
 #define NTORCHCOL (sizeof torch_cols / sizeof torch_cols[0])
 
-/* s: 1 .. 12 decimal digits, its value in *v. */
-static int torch_uint(const char *s, uint64_t *v)
-{
-    size_t len = strlen(s);
-    if (len < 1 || len > 12) return 0;
-    uint64_t x = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9') return 0;
-        x = x * 10u + (uint64_t)(s[i] - '0');
-    }
-    *v = x;
-    return 1;
-}
-
 /* A PyTorch call's name as batch_torch.py writes it: 1 .. 40 of [A-Za-z0-9_.()]. */
 static int torch_name(const char *s)
 {
@@ -208,10 +194,10 @@ static int torch_row(const sl_csv *t, size_t r, const char **why, uint64_t *n, u
     if (strcmp(t->cell[r][2], "pytorch")) return *why = "family", 0;
     if (t->cell[r][3][0]) return *why = "det_class", 0;
     if (strcmp(t->cell[r][4], "f32") && strcmp(t->cell[r][4], "bf16")) return *why = "dtype", 0;
-    if (!torch_uint(t->cell[r][5], n) || *n < 1 || *n > ((uint64_t)1 << 40)) return *why = "n", 0;
-    if (!torch_uint(t->cell[r][6], row) || *row >= 4096u) return *why = "row", 0;
-    if (!torch_uint(t->cell[r][7], batches) || *batches < 2 || *batches > NBATCH) return *why = "batches", 0;
-    if (!torch_uint(t->cell[r][8], distinct) || *distinct < 1 || *distinct > *batches) return *why = "distinct", 0;
+    if (!sl_exp_decimal(t->cell[r][5], 12, n) || *n < 1 || *n > ((uint64_t)1 << 40)) return *why = "n", 0;
+    if (!sl_exp_decimal(t->cell[r][6], 12, row) || *row >= 4096u) return *why = "row", 0;
+    if (!sl_exp_decimal(t->cell[r][7], 12, batches) || *batches < 2 || *batches > NBATCH) return *why = "batches", 0;
+    if (!sl_exp_decimal(t->cell[r][8], 12, distinct) || *distinct < 1 || *distinct > *batches) return *why = "distinct", 0;
     if (strcmp(t->cell[r][9], "gpu") && strcmp(t->cell[r][9], "cpu")) return *why = "backend", 0;
     const char *g = t->cell[r][10];
     char *end = NULL;

@@ -1,13 +1,20 @@
 /* exp_throughput.c: how fast? throughput-vs-n times every GPU variant (CUB included, as a
  * registry row) and the device's streaming-read ceiling on the same input in the same
  * process (GPU only: on the CPU backend the twins' wall clock says nothing about a GPU, so it
- * is skipped with a note). tradeoff measures error and throughput of every variant on a few
- * families at one n (one point per variant in the chart); on the CPU backend it runs too, at
- * small n, and its throughput axis is the CPU twin's wall clock (variants without a twin,
+ * is skipped with a note). The operation's PyTorch call (sl_operation.torch_call, timed on the
+ * same GPU by experiments/anchors/throughput_torch.py RUN_DIR, run before the study) joins as
+ * a series of rows named for the call when DIR/throughput_torch.csv is there: read as data,
+ * every field validated, the whole file left out (with a note) when anything in it is not what
+ * that script writes for this run. tradeoff measures error and throughput of every variant on
+ * a few families at one n (one point per variant in the chart); on the CPU backend it runs too,
+ * at small n, and its throughput axis is the CPU twin's wall clock (variants without a twin,
  * such as cub, get `skipped` rows), which the chart and the report label as such. */
+#define _POSIX_C_SOURCE 200809L   /* lstat */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include "sl_ops.h"
 #include "sl_study.h"
 
 static const sl_dtype dtypes[] = {SL_F32, SL_F64};
@@ -35,13 +42,140 @@ int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps,
     return rc;
 }
 
+/* ---- the PyTorch call's rows: DIR/throughput_torch.csv (throughput_torch.py's columns) ------ */
+static const char *const torch_cols[] = {"op", "variant", "dataset", "dtype", "n", "ddof", "seed", "reps",
+                                         "time_ms_median", "time_ms_min", "time_ms_max", "gbps", "torch"};
+#define NTORCHCOL (sizeof torch_cols / sizeof torch_cols[0])
+
+/* One row of the file, parsed. */
+typedef struct {
+    const sl_dataset *ds;
+    sl_dtype dt;
+    uint64_t n, seed, reps;
+    double ms_med, ms_min, ms_max, gbps;
+} torch_tp;
+
+/* A time in ms as the script writes it: a finite decimal in (0, 1e7]. */
+static int torch_ms(const char *s, double *v)
+{
+    char *end = NULL;
+    if (!s[0] || strspn(s, "0123456789.e+-") != strlen(s)) return 0;
+    *v = strtod(s, &end);
+    return !*end && isfinite(*v) && *v > 0 && *v <= 1e7;
+}
+
+/* Row r of t checked field by field against run (its operation, ddof and formats); its values
+ * in *o. 1 when valid, else 0 with *why naming the field. */
+static int torch_row(const sl_run *run, const sl_csv *t, size_t r, torch_tp *o, const char **why)
+{
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    const char *const *f = (const char *const *)t->cell[r];
+    uint64_t ddof;
+    if (strcmp(f[0], op->name)) return *why = "op (another operation than this run's)", 0;
+    if (strcmp(f[1], op->torch_call)) return *why = "variant (not the operation's PyTorch call)", 0;
+    if (!(o->ds = sl_dataset_find(f[2])) || (strcmp(f[2], "normal") && strcmp(f[2], "logits")))
+        return *why = "dataset (normal or logits)", 0;
+    if (sl_dtype_parse(f[3], &o->dt) || !sl_exp_dtype_on(run, o->dt)) return *why = "dtype (a format of this run)", 0;
+    if (!sl_exp_decimal(f[4], 13, &o->n) || o->n < 1 || o->n > ((uint64_t)1 << 40)) return *why = "n", 0;
+    const int has_ddof = !strcmp(op->name, "var") || !strcmp(op->name, "std");
+    if (has_ddof ? !sl_exp_decimal(f[5], 7, &ddof) || ddof != run->params.ddof : f[5][0] != '\0')
+        return *why = "ddof (this run's, for var and std; else empty)", 0;
+    if (!sl_exp_decimal(f[6], 19, &o->seed)) return *why = "seed", 0;
+    if (!sl_exp_decimal(f[7], 7, &o->reps) || o->reps < 1 || o->reps > 1000000) return *why = "reps", 0;
+    if (!torch_ms(f[8], &o->ms_med)) return *why = "time_ms_median", 0;
+    if (!torch_ms(f[9], &o->ms_min) || o->ms_min > o->ms_med) return *why = "time_ms_min", 0;
+    if (!torch_ms(f[10], &o->ms_max) || o->ms_max < o->ms_med) return *why = "time_ms_max", 0;
+    /* GB/s: the bytes of every input read over the median time, as the study's rows */
+    const double gb = (double)o->n * (double)sl_dtype_size(o->dt) * (op->inputs == 2 ? 2.0 : 1.0) / (o->ms_med * 1e6);
+    if (!torch_ms(f[11], &o->gbps) || fabs(o->gbps - gb) > 1e-5 * gb) return *why = "gbps (bytes read / median time)", 0;
+    o->gbps = gb;
+    const size_t vl = strlen(f[12]);
+    if (vl < 1 || vl > 40 || strspn(f[12], "0123456789abcdefghijklmnopqrstuvwxyz.+_") != vl)
+        return *why = "torch (PyTorch's version)", 0;
+    for (size_t q = 0; q < r; q++)
+        if (!strcmp(t->cell[q][3], f[3]) && !strcmp(t->cell[q][4], f[4])) return *why = "n (a format and n twice)", 0;
+    return 1;
+}
+
+/* Writes DIR/throughput_torch.csv's rows not yet in results.csv as throughput-vs-n rows of the
+ * operation's PyTorch call (backend gpu: the script measures on a CUDA device). Absent: nothing.
+ * Not a regular file (a link is not followed), over 1 MiB, another header or any invalid row: a
+ * note, and none of it. 0, or -1 (err) when a row cannot be written. */
+static int torch_join(sl_run *run, sl_err *err)
+{
+    const sl_operation *op = run->op ? run->op : sl_op_default();
+    char path[SL_DIR_MAX + 64];
+    struct stat st;
+    if (sl_path_join(path, sizeof path, run->dir, "throughput_torch.csv", NULL) || lstat(path, &st)) return 0;
+    if (!op->torch_call) {
+        sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out (%s has no PyTorch call)", op->name);
+        return 0;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
+        sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out (not a regular file of at most 1 MiB)");
+        return 0;
+    }
+    sl_csv t;
+    sl_err e = {{0}};
+    int truncated = 0;
+    if (sl_csv_read(path, &t, &truncated, &e)) {
+        sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: %s", e.msg);
+        return 0;
+    }
+    const char *why = NULL;
+    size_t bad = 0;
+    torch_tp o;
+    if (truncated) why = "a last line without its newline";
+    else if (t.ncols != (int)NTORCHCOL) why = "the header";
+    for (size_t c = 0; !why && c < NTORCHCOL; c++)
+        if (strcmp(t.header[c], torch_cols[c])) why = "the header";
+    if (!why && !t.nrows) why = "no rows";
+    for (size_t r = 0; !why && r < t.nrows; r++)
+        if (!torch_row(run, &t, r, &o, &why)) bad = r + 1;
+    if (why) {
+        if (bad) sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: row %zu, field %s is not "
+                              "what throughput_torch.py writes for this run", bad, why);
+        else sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: %s", why);
+        sl_csv_free(&t);
+        return 0;
+    }
+    int rc = 0;
+    for (size_t r = 0; r < t.nrows && !rc && !sl_run_stopped(run); r++) {
+        torch_row(run, &t, r, &o, &why);
+        sl_params p;
+        sl_params_defaults(o.ds, &p);
+        sl_rowctx c = {.op = run->op, .experiment = "throughput-vs-n", .ds = o.ds, .dt = o.dt, .n = o.n,
+                       .config = "default", .sweep = "n", .sweep_value = NAN};
+        sl_rowctx_params(&c, o.ds, &p);
+        if (sl_study_has(run, &c, op->torch_call)) continue;
+        sl_row row;
+        sl_row_empty(&row, "gpu", o.dt, o.n);
+        row.have_run = 1;
+        row.reps = row.reps_asked = (int)o.reps;
+        row.time_ms_median = o.ms_med;
+        row.time_ms_min = o.ms_min;
+        row.time_ms_max = o.ms_max;
+        row.gbps = o.gbps;
+        char note[256];
+        snprintf(note, sizeof note, "PyTorch %s on a CUDA device (throughput_torch.py): its own input of this "
+                 "family (torch.randn; seed %llu); CUDA events; L2 flushed; median of %llu", t.cell[r][12],
+                 (unsigned long long)o.seed, (unsigned long long)o.reps);
+        sl_record rec = {.ctx = &c, .variant = op->torch_call, .family = "pytorch", .det_class = "",
+                         .status = "ok", .note = note, .seed = o.seed, .row = &row, .instances = 1};
+        rc = sl_study_write(run, &rec, 0, err);
+    }
+    sl_csv_free(&t);
+    return rc ? -1 : 0;
+}
+
 /* ---- throughput-vs-n -------------------------------------------------------------------- */
 static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
     if (!run->on_gpu) {
-        if (exec) sl_notes_add(&run->notes, "throughput-vs-n skipped: the CPU backend has no GPU timings "
-                                   "(run on a GPU: `sumlab run throughput-vs-n --backend gpu`)");
-        return 0;
+        if (!exec) return 0;
+        sl_notes_add(&run->notes, "throughput-vs-n skipped: the CPU backend has no GPU timings "
+                                  "(run on a GPU: `sumlab run throughput-vs-n --backend gpu`)");
+        return torch_join(run, err);   /* the PyTorch call's rows, measured on a GPU, stand alone */
     }
     /* --datasets replaces the one input family: uniform, or the first of the operation's own
      * accuracy-vs-n families (lse: logits, the data its benchmarks and kernels' windows are for) */
@@ -80,7 +214,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
             }
         }
     }
-    return 0;
+    return exec ? torch_join(run, err) : 0;
 }
 
 double sl_exp_tp_plan(sl_run *run)

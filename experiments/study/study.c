@@ -112,6 +112,19 @@ int sl_exp_reps(const sl_run *run, int preset_default)
     return run->reps_override > 0 ? run->reps_override : preset_default;
 }
 
+int sl_exp_decimal(const char *s, size_t max_digits, uint64_t *v)
+{
+    const size_t len = strlen(s);
+    if (len < 1 || len > max_digits || len > 19) return 0;
+    uint64_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        x = x * 10u + (uint64_t)(s[i] - '0');
+    }
+    *v = x;
+    return 1;
+}
+
 int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max)
 {
     int k = 0;
