@@ -163,7 +163,7 @@ static int field_ok(kind k, const char *v, const char **why)
         return sl_dtype_parse(v, &d) == 0;
     }
     case K_VARIANT:
-        *why = "is no variant of the registry (sumlab list)";
+        *why = "is no variant of the registry (sumlab list) nor an operation's PyTorch call";
         if (sl_variant_find(v) || sl_op_is_torch_call(v)) return 1;
         return in_list(v, other_variants, sizeof other_variants / sizeof *other_variants) && sl_check_name(v, 64, NULL);
     }

@@ -80,7 +80,7 @@ static int torch_row(const sl_run *run, const sl_csv *t, size_t r, torch_tp *o, 
     const int has_ddof = !strcmp(op->name, "var") || !strcmp(op->name, "std");
     if (has_ddof ? !sl_exp_decimal(f[5], 7, &ddof) || ddof != run->params.ddof : f[5][0] != '\0')
         return *why = "ddof (this run's, for var and std; else empty)", 0;
-    if (!sl_exp_decimal(f[6], 19, &o->seed)) return *why = "seed", 0;
+    if (!sl_exp_decimal(f[6], 20, &o->seed)) return *why = "seed", 0;
     if (!sl_exp_decimal(f[7], 7, &o->reps) || o->reps < 1 || o->reps > 1000000) return *why = "reps", 0;
     if (!torch_ms(f[8], &o->ms_med)) return *why = "time_ms_median", 0;
     if (!torch_ms(f[9], &o->ms_min) || o->ms_min > o->ms_med) return *why = "time_ms_min", 0;

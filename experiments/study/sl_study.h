@@ -368,8 +368,8 @@ double sl_exp_work(uint64_t n, int reps);
 double sl_exp_gpu_weight(const sl_run *run, const char *experiment);
 /* Steps of n: lo, lo*step, ... <= hi. */
 int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max);
-/* A field of a file another program wrote into the run directory: 1 .. max_digits (at most 19)
- * decimal digits and nothing else, its value in *v (1), or 0. */
+/* A field of a file another program wrote into the run directory: 1 .. max_digits decimal
+ * digits and nothing else, below 2^64: its value in *v (1), or 0. */
 int sl_exp_decimal(const char *s, size_t max_digits, uint64_t *v);
 
 /* The read-ceiling row of context c (exp_throughput.c): its own upload of x, reps timed reads. */

@@ -115,11 +115,13 @@ int sl_exp_reps(const sl_run *run, int preset_default)
 int sl_exp_decimal(const char *s, size_t max_digits, uint64_t *v)
 {
     const size_t len = strlen(s);
-    if (len < 1 || len > max_digits || len > 19) return 0;
+    if (len < 1 || len > max_digits) return 0;
     uint64_t x = 0;
     for (size_t i = 0; i < len; i++) {
         if (s[i] < '0' || s[i] > '9') return 0;
-        x = x * 10u + (uint64_t)(s[i] - '0');
+        const uint64_t d = (uint64_t)(s[i] - '0');
+        if (x > (UINT64_MAX - d) / 10u) return 0;   /* past 2^64 - 1 */
+        x = x * 10u + d;
     }
     *v = x;
     return 1;
