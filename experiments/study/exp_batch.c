@@ -11,13 +11,11 @@
  * (experiments/anchors/batch_torch.py -o DIR/batch_torch.csv, run before) joins both files when
  * DIR/batch_torch.csv is there: read as data, every field validated, the whole file left out
  * (with a note) when anything in it is not what that script writes. */
-#define _POSIX_C_SOURCE 200809L   /* lstat */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "sl_study.h"
 #include "rows/rows.h"
 
@@ -214,35 +212,17 @@ static int torch_row(const sl_csv *t, size_t r, const char **why, uint64_t *n, u
  * row: a note, and none of it. Returns the number of rows taken. */
 static size_t torch_merge(sl_run *run, text *csv, text *md)
 {
-    char path[SL_DIR_MAX + 64];
-    struct stat st;
-    if (sl_path_join(path, sizeof path, run->dir, "batch_torch.csv", NULL) || lstat(path, &st)) return 0;
-    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out (not a regular file "
-                     "of at most 1 MiB)");
-        return 0;
-    }
     sl_csv t;
-    sl_err e = {{0}};
-    int truncated = 0;
-    if (sl_csv_read(path, &t, &truncated, &e)) {
-        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: %s", e.msg);
-        return 0;
-    }
+    if (!sl_exp_read_joined(run, "batch-invariance", "batch_torch.csv", torch_cols, NTORCHCOL, &t)) return 0;
     const char *why = NULL;
     size_t bad = 0;
-    if (truncated) why = "a last line without its newline";
-    else if (t.ncols != (int)NTORCHCOL) why = "the header";
-    for (size_t c = 0; !why && c < NTORCHCOL; c++)
-        if (strcmp(t.header[c], torch_cols[c])) why = "the header";
     uint64_t n, row, batches, distinct;
     double gbps;
     for (size_t r = 0; !why && r < t.nrows; r++)
         if (!torch_row(&t, r, &why, &n, &row, &batches, &distinct, &gbps)) bad = r + 1;
     if (why) {
-        if (bad) sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: row %zu, "
-                              "field %s is not what batch_torch.py writes", bad, why);
-        else sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: %s", why);
+        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: row %zu, field %s is not "
+                     "what batch_torch.py writes", bad, why);
         sl_csv_free(&t);
         return 0;
     }

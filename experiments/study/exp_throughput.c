@@ -9,11 +9,9 @@
  * a few families at one n (one point per variant in the chart); on the CPU backend it runs too,
  * at small n, and its throughput axis is the CPU twin's wall clock (variants without a twin,
  * such as cub, get `skipped` rows), which the chart and the report label as such. */
-#define _POSIX_C_SOURCE 200809L   /* lstat */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "sl_ops.h"
 #include "sl_study.h"
 
@@ -104,38 +102,21 @@ static int torch_row(const sl_run *run, const sl_csv *t, size_t r, torch_tp *o, 
 static int torch_join(sl_run *run, sl_err *err)
 {
     const sl_operation *op = run->op ? run->op : sl_op_default();
-    char path[SL_DIR_MAX + 64];
-    struct stat st;
-    if (sl_path_join(path, sizeof path, run->dir, "throughput_torch.csv", NULL) || lstat(path, &st)) return 0;
+    sl_csv t;
+    if (!sl_exp_read_joined(run, "throughput-vs-n", "throughput_torch.csv", torch_cols, NTORCHCOL, &t)) return 0;
     if (!op->torch_call) {
         sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out (%s has no PyTorch call)", op->name);
-        return 0;
-    }
-    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-        sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out (not a regular file of at most 1 MiB)");
-        return 0;
-    }
-    sl_csv t;
-    sl_err e = {{0}};
-    int truncated = 0;
-    if (sl_csv_read(path, &t, &truncated, &e)) {
-        sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: %s", e.msg);
+        sl_csv_free(&t);
         return 0;
     }
     const char *why = NULL;
     size_t bad = 0;
     torch_tp o;
-    if (truncated) why = "a last line without its newline";
-    else if (t.ncols != (int)NTORCHCOL) why = "the header";
-    for (size_t c = 0; !why && c < NTORCHCOL; c++)
-        if (strcmp(t.header[c], torch_cols[c])) why = "the header";
-    if (!why && !t.nrows) why = "no rows";
     for (size_t r = 0; !why && r < t.nrows; r++)
         if (!torch_row(run, &t, r, &o, &why)) bad = r + 1;
     if (why) {
-        if (bad) sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: row %zu, field %s is not "
-                              "what throughput_torch.py writes for this run", bad, why);
-        else sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: %s", why);
+        sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: row %zu, field %s is not "
+                     "what throughput_torch.py writes for this run", bad, why);
         sl_csv_free(&t);
         return 0;
     }
