@@ -70,8 +70,20 @@ check "var: no note of a file left out" bash -c "! grep -q 'throughput_torch.csv
 check "var: the report's throughput table" grep -q '^| torch\.var | [0-9.e+]* | - | - |$' "$tmp/c/report.md"
 check "var: the report says what the row is" grep -q '^torch\.var: the operation.s PyTorch call on CUDA tensors' "$tmp/c/report.md"
 check "var: not in the headline" bash -c "! sed -n '/^## Headline/,/^## Throughput/p' '$tmp/c/report.md' | grep -q torch"
+check "var: no note of other sizes" bash -c "! grep -q 'throughput_torch.csv holds' '$tmp/c/report.md'"
 run --resume -o "$tmp/c"
 check "var: a second resume adds no row" test "$(grep -c 'torch\.var' "$tmp/c/results.csv")" -eq 12
+# the script's sizes are the experiment's in every preset (full: float16 and bfloat16 every other size)
+for preset in quick:24 full:58; do
+  p=${preset%:*}
+  SUMLAB_NO_CHARTS=1 "$sumlab" run throughput-vs-n --preset "$p" -q -o "$tmp/$p" > /dev/null 2>&1
+  fake "$tmp/$p" --reps 1
+  check "$p: the script exits 0" test $? -eq 0
+  SUMLAB_NO_CHARTS=1 "$sumlab" run --resume -q -o "$tmp/$p" > /dev/null 2>&1
+  check "$p: the resumed run exits 0" test $? -eq 0
+  check "$p: ${preset#*:} torch.sum rows" test "$(grep -c ',torch\.sum,default,' "$tmp/$p/results.csv")" -eq "${preset#*:}"
+  check "$p: every size the experiment's" bash -c "! grep -q 'throughput_torch.csv holds' '$tmp/$p/report.md'"
+done
 
 for op in lse dot; do
   fake "$tmp/$op" --op "$op" --preset tiny --dtype f32,bf16
@@ -129,6 +141,8 @@ check "a link: not followed" test "$(grep -c 'torch' "$tmp/lnk/results.csv")" -e
 mkdir "$tmp/ok" && { echo "$hdr"; echo "$good"; } > "$tmp/ok/throughput_torch.csv"
 run -o "$tmp/ok"
 check "the good row alone joins" test "$(grep -c ',torch\.sum,default,' "$tmp/ok/results.csv")" -eq 1
+check "... with a note: one of the run's 3 sizes of f32" \
+  grep -q 'throughput_torch.csv holds 1 sizes of f32, 1 of them among this run.s 3' "$tmp/ok/report.md"
 
 echo "tthroughput_torch: $checks checks, $fails failed"
 test "$fails" -eq 0

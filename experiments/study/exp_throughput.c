@@ -40,6 +40,22 @@ int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps,
     return rc;
 }
 
+/* throughput-vs-n's sizes of format dt into ns (at least SL_SWEEP_MAX): --n's, else the preset's
+ * (full: 2^10 .. 2^28 by 2x, float16 and bfloat16 every other size; quick: 2^16 .. 2^26 by 4x;
+ * tiny: 2^12 .. 2^16 by 4x; experiments/anchors/throughput_torch.py keeps the same list). */
+static int tp_sizes(const sl_run *run, sl_dtype dt, uint64_t *ns)
+{
+    uint64_t dns[32], all[SL_SWEEP_MAX];
+    const int ndn = run->preset == SL_PRESET_FULL ? sl_exp_sizes(1024, (uint64_t)1 << 28, 1, dns, 32)
+                  : run->preset == SL_PRESET_QUICK ? sl_exp_sizes((uint64_t)1 << 16, (uint64_t)1 << 26, 2, dns, 32)
+                                                   : sl_exp_sizes((uint64_t)1 << 12, (uint64_t)1 << 16, 2, dns, 32);
+    const int nn = sl_exp_ns(run, dns, ndn, all, SL_SWEEP_MAX);
+    int k = 0;
+    for (int i = 0; i < nn; i++)
+        if (!(sl_dtype_is_half(dt) && run->preset == SL_PRESET_FULL && !run->sweep.nn && i % 2)) ns[k++] = all[i];
+    return k;
+}
+
 /* ---- the PyTorch call's rows: DIR/throughput_torch.csv (throughput_torch.py's columns) ------ */
 static const char *const torch_cols[] = {"op", "variant", "dataset", "dtype", "n", "ddof", "seed", "reps",
                                          "time_ms_median", "time_ms_min", "time_ms_max", "gbps", "torch"};
@@ -120,6 +136,23 @@ static int torch_join(sl_run *run, sl_err *err)
         sl_csv_free(&t);
         return 0;
     }
+    /* each format's sizes against the experiment's: another list (the script's and this file's out
+     * of step, or a file made for other settings) is said; its rows still join */
+    for (size_t k = 0; k < sizeof tp_dtypes / sizeof tp_dtypes[0]; k++) {
+        uint64_t ns[SL_SWEEP_MAX];
+        const int nn = sl_exp_dtype_on(run, tp_dtypes[k]) ? tp_sizes(run, tp_dtypes[k], ns) : 0;
+        size_t rows = 0, in = 0;
+        for (size_t r = 0; r < t.nrows; r++) {
+            torch_row(run, &t, r, &o, &why);
+            if (o.dt != tp_dtypes[k]) continue;
+            rows++;
+            for (int i = 0; i < nn; i++) in += o.n == ns[i];
+        }
+        if (rows && (in != rows || in != (size_t)nn))
+            sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv holds %zu sizes of %s, %zu of them among "
+                         "this run's %d (throughput_torch.py RUN_DIR measures the run's sizes)", rows,
+                         sl_dtype_name(tp_dtypes[k]), in, nn);
+    }
     int rc = 0;
     for (size_t r = 0; r < t.nrows && !rc && !sl_run_stopped(run); r++) {
         torch_row(run, &t, r, &o, &why);
@@ -166,18 +199,14 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
     const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[di]
                          : sl_dataset_find(op->n_families ? op->n_families[0] : "uniform");
     if (!ds) ds = sl_dataset_at(0);
-    uint64_t dns[32], ns[SL_SWEEP_MAX];
-    int ndn = run->preset == SL_PRESET_FULL ? sl_exp_sizes(1024, (uint64_t)1 << 28, 1, dns, 32)
-             : run->preset == SL_PRESET_QUICK ? sl_exp_sizes((uint64_t)1 << 16, (uint64_t)1 << 26, 2, dns, 32)
-                                              : sl_exp_sizes((uint64_t)1 << 12, (uint64_t)1 << 16, 2, dns, 32);
-    int nn = sl_exp_ns(run, dns, ndn, ns, SL_SWEEP_MAX);
+    uint64_t ns[SL_SWEEP_MAX];
     int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
     sl_params p;
     sl_params_defaults(ds, &p);
     sl_exp_user_params(run, ds, &p);
-    for (int t = 0; t < 4; t++)
-        for (int k = 0; k < nn && sl_exp_dtype_on(run, tp_dtypes[t]); k++) {
-            if (sl_dtype_is_half(tp_dtypes[t]) && run->preset == SL_PRESET_FULL && !run->sweep.nn && k % 2) continue;
+    for (int t = 0; t < 4; t++) {
+        const int nn = sl_exp_dtype_on(run, tp_dtypes[t]) ? tp_sizes(run, tp_dtypes[t], ns) : 0;
+        for (int k = 0; k < nn; k++) {
             double w = sl_exp_work(ns[k], reps) / 8 * sl_exp_gpu_weight(run, "throughput-vs-n");   /* no reference per rep: cheaper per element */
             if (!exec) { *work += w; run->plan_steps += sl_exp_instances(run); continue; }
             if (sl_run_stopped(run)) return 0;
@@ -194,6 +223,7 @@ static int tp_walk(sl_run *run, int exec, double *work, sl_err *err)
                 if (rc) return -1;
             }
         }
+    }
     }
     return exec ? torch_join(run, err) : 0;
 }
