@@ -125,14 +125,23 @@ static int torch_join(sl_run *run, sl_err *err)
         sl_csv_free(&t);
         return 0;
     }
+    /* a row per format and size: at most 4 x SL_SWEEP_MAX */
+    const size_t cap = sizeof tp_dtypes / sizeof tp_dtypes[0] * SL_SWEEP_MAX;
+    torch_tp *o = t.nrows <= cap ? malloc(t.nrows * sizeof *o) : NULL;
+    if (!o) {
+        sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: %s", t.nrows > cap
+                     ? "more rows than formats times sizes" : "out of memory");
+        sl_csv_free(&t);
+        return 0;
+    }
     const char *why = NULL;
     size_t bad = 0;
-    torch_tp o;
     for (size_t r = 0; !why && r < t.nrows; r++)
-        if (!torch_row(run, &t, r, &o, &why)) bad = r + 1;
+        if (!torch_row(run, &t, r, &o[r], &why)) bad = r + 1;
     if (why) {
         sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv left out: row %zu, field %s is not "
                      "what throughput_torch.py writes for this run", bad, why);
+        free(o);
         sl_csv_free(&t);
         return 0;
     }
@@ -143,10 +152,9 @@ static int torch_join(sl_run *run, sl_err *err)
         const int nn = sl_exp_dtype_on(run, tp_dtypes[k]) ? tp_sizes(run, tp_dtypes[k], ns) : 0;
         size_t rows = 0, in = 0;
         for (size_t r = 0; r < t.nrows; r++) {
-            torch_row(run, &t, r, &o, &why);
-            if (o.dt != tp_dtypes[k]) continue;
+            if (o[r].dt != tp_dtypes[k]) continue;
             rows++;
-            for (int i = 0; i < nn; i++) in += o.n == ns[i];
+            for (int i = 0; i < nn; i++) in += o[r].n == ns[i];
         }
         if (rows && (in != rows || in != (size_t)nn))
             sl_notes_add(&run->notes, "throughput-vs-n: throughput_torch.csv holds %zu sizes of %s, %zu of them among "
@@ -155,29 +163,30 @@ static int torch_join(sl_run *run, sl_err *err)
     }
     int rc = 0;
     for (size_t r = 0; r < t.nrows && !rc && !sl_run_stopped(run); r++) {
-        torch_row(run, &t, r, &o, &why);
+        const torch_tp *q = &o[r];
         sl_params p;
-        sl_params_defaults(o.ds, &p);
-        sl_rowctx c = {.op = run->op, .experiment = "throughput-vs-n", .ds = o.ds, .dt = o.dt, .n = o.n,
+        sl_params_defaults(q->ds, &p);
+        sl_rowctx c = {.op = run->op, .experiment = "throughput-vs-n", .ds = q->ds, .dt = q->dt, .n = q->n,
                        .config = "default", .sweep = "n", .sweep_value = NAN};
-        sl_rowctx_params(&c, o.ds, &p);
+        sl_rowctx_params(&c, q->ds, &p);
         if (sl_study_has(run, &c, op->torch_call)) continue;
         sl_row row;
-        sl_row_empty(&row, "gpu", o.dt, o.n);
+        sl_row_empty(&row, "gpu", q->dt, q->n);
         row.have_run = 1;
-        row.reps = row.reps_asked = (int)o.reps;
-        row.time_ms_median = o.ms_med;
-        row.time_ms_min = o.ms_min;
-        row.time_ms_max = o.ms_max;
-        row.gbps = o.gbps;
+        row.reps = row.reps_asked = (int)q->reps;
+        row.time_ms_median = q->ms_med;
+        row.time_ms_min = q->ms_min;
+        row.time_ms_max = q->ms_max;
+        row.gbps = q->gbps;
         char note[256];
         snprintf(note, sizeof note, "PyTorch %s on a CUDA device (throughput_torch.py): its own input of this "
                  "family (torch.randn; seed %llu); CUDA events; L2 flushed; median of %llu", t.cell[r][12],
-                 (unsigned long long)o.seed, (unsigned long long)o.reps);
+                 (unsigned long long)q->seed, (unsigned long long)q->reps);
         sl_record rec = {.ctx = &c, .variant = op->torch_call, .family = "pytorch", .det_class = "",
-                         .status = "ok", .note = note, .seed = o.seed, .row = &row, .instances = 1};
+                         .status = "ok", .note = note, .seed = q->seed, .row = &row, .instances = 1};
         rc = sl_study_write(run, &rec, 0, err);
     }
+    free(o);
     sl_csv_free(&t);
     return rc ? -1 : 0;
 }
