@@ -404,14 +404,17 @@ declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=() INST=()
 # variants in registry order, then the other operations' names on slots their operation's own
 # variants leave free, so no two variants of one operation share one), else a hash of the name
 # (djb2 mod the palette's first 28 colours; cub-gpu-to-gpu hashed onto smem-sequential's
-# colour and point type, so CUB's determinism tiers have slots of their own past the registry's).
+# colour and point type, so CUB's determinism tiers have slots of their own past the registry's;
+# the operations' PyTorch calls, one per operation, share the last slot, 29, no variant's).
 # The index picks common.gp's colour and point type.
 known_colours="atomic-thread:0 smem-interleaved:1 smem-sequential:2 two-load:3 warp-shuffle:4 grid-stride:5
 vec4:6 half-acc:7 smem-strided:8 warp-unrolled:9 full-unroll:10 multi-load:11 packed:12 block-reduce:13 serial:14
 pairwise:15 atomic-block:16 kahan:17 fp64-acc:18 multipass:19 superacc:20 reproducible:21 cub:22 cub-f32acc:23
 exact:24 read-ceiling:25 naive:0 f64-acc:18 welford:17 welford-ln:16 welford-f64:19 fused:12 textbook:14 shifted:1
 two-pass:3 corrected:20 textbook-f64:5 two-pass-f64:6 online:11 compensated:17 zero-fill:0 fmax:2 fmin:2
-block-row:26 correct:13 scaled:9 dot2:4 cublas:23 accurate:8 cub-gpu-to-gpu:27 cub-not-guaranteed:28"
+block-row:26 correct:13 scaled:9 dot2:4 cublas:23 accurate:8 cub-gpu-to-gpu:27 cub-not-guaranteed:28
+torch.sum:29 torch.mean:29 torch.var:29 torch.std:29 torch.amax:29 torch.amin:29 torch.logsumexp:29
+torch.linalg.vector_norm:29 torch.dot:29"
 awk -v known="$known_colours" '
   BEGIN { n = split(known, k, /[ \n]+/); for (i = 1; i <= n; i++) if (split(k[i], a, ":") == 2) idx[a[1]] = a[2]
     for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i }
