@@ -345,7 +345,11 @@ def main(argv=None):
     if not torch.cuda.is_available():
         print(f"{PROG}: PyTorch has no CUDA device: no {CALLS[c['op']][0]} series (nothing written)", file=sys.stderr)
         return 77
-    dev = torch.device(a.device)
+    index = int(a.device[5:]) if ":" in a.device else torch.cuda.current_device()
+    if index >= torch.cuda.device_count():
+        print(f"{PROG}: --device {a.device}: PyTorch sees {torch.cuda.device_count()} CUDA devices", file=sys.stderr)
+        return 2
+    dev = torch.device("cuda", index)      # with its index: set_device refuses a bare "cuda"
     torch.cuda.set_device(dev)
     if not re.fullmatch(r"[0-9a-z.+_]{1,40}", torch.__version__):
         print(f"{PROG}: PyTorch's version '{torch.__version__[:40]}' is not one the study reads", file=sys.stderr)

@@ -37,8 +37,10 @@ def _call(name, *xs, **kw):
     return Tensor(1, xs[0].dtype)
 
 
-def device(s):
-    return s
+def device(kind, index=None):
+    if kind != "cuda" or not isinstance(index, int):
+        raise RuntimeError("the fake has one device: cuda with its index")
+    return (kind, index)
 
 
 class Generator:
@@ -114,8 +116,17 @@ class cuda:
         return True
 
     @staticmethod
+    def current_device():
+        return 0
+
+    @staticmethod
+    def device_count():
+        return 1
+
+    @staticmethod
     def set_device(d):
-        pass
+        if not isinstance(d, tuple) or d[1] is None:   # as torch: a device with its index
+            raise ValueError("Expected a torch.device with a specified index or an integer")
 
     @staticmethod
     def get_device_properties(d):
