@@ -11,8 +11,9 @@ The calls (sl_operation.torch_call names them in C): sum torch.sum, mean torch.m
 and std torch.std (correction = the run's ddof), max torch.amax, min torch.amin, lse
 torch.logsumexp (dim=0), norm2 torch.linalg.vector_norm, dot torch.dot (two arrays).
 
-The settings: RUN_DIR/run.conf's when a run was started there (read as strictly as `sumlab run
---resume` reads it; an option that disagrees with it is an error), else the options, with `sumlab
+The settings: RUN_DIR/run.conf's when a run was started there (key=value lines of its
+known fields, none twice, those it uses checked as `sumlab run --resume` checks them; an option
+that disagrees with it is an error), else the options, with `sumlab
 run`'s defaults on a GPU (op sum, preset full, ddof 1, every format). The run must be of `all` or
 `throughput-vs-n`. Run it before `sumlab run ... -o RUN_DIR` (or before a resume), never during a
 run: the GPU is then the script's alone, and the study joins the file at the end of
