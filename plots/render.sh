@@ -376,14 +376,15 @@ run_jobs() {
 # vars: the registry order of the variants (first appearance in results.csv) = their colour
 # index. fam: each variant's panel (small multiples) by its results.csv family: the ladder's
 # rungs, every other family of kernels (accuracy, reproducible, the operations' families, rows), the anchors (CUB, cuBLAS, the exact
-# reference, the read ceiling); every chart draws the panels in this order. inst: instances per
+# reference, the read ceiling, the operation's PyTorch call: family pytorch, throughput-vs-n's torch.* rows); every chart
+# draws the panels in this order. inst: instances per
 # experiment (the `instances` column, when there is one). sizes: the sizes of each experiment
 # and dtype. The last two are named in chart titles.
 awk -F, -v tmp="$tmp" 'BEGIN { printf "" > (tmp "/vars"); printf "" > (tmp "/fam"); printf "" > (tmp "/inst"); printf "" > (tmp "/sizes.u") }
   NR==1 { for (i=1;i<=NF;i++) c[$i]=i; hasi = ("instances" in c); next }
   { v = $c["variant"]; e = $c["experiment"] }
   !(v in seen) { seen[v] = 1; print v > (tmp "/vars")
-    f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "anchor" || f == "reference" || f == "") ? "anchors" : "accuracy"
+    f = $c["family"]; p = (f == "ladder") ? "ladder" : (f == "anchor" || f == "pytorch" || f == "reference" || f == "") ? "anchors" : "accuracy"
     print v, p > (tmp "/fam") }
   hasi && $c["instances"]+0 > m[e] { m[e] = $c["instances"]+0 }
   $c["status"] == "ok" && !((e, $c["dtype"], $c["n"]) in sz) { sz[e, $c["dtype"], $c["n"]] = 1; print e, $c["dtype"], $c["n"] > (tmp "/sizes.u") }
@@ -403,14 +404,17 @@ declare -A cidx=() FAM=() INST_NOTE=() N_NOTE=() INST=()
 # variants in registry order, then the other operations' names on slots their operation's own
 # variants leave free, so no two variants of one operation share one), else a hash of the name
 # (djb2 mod the palette's first 28 colours; cub-gpu-to-gpu hashed onto smem-sequential's
-# colour and point type, so CUB's determinism tiers have slots of their own past the registry's).
+# colour and point type, so CUB's determinism tiers have slots of their own past the registry's;
+# the operations' PyTorch calls, one per operation, share the last slot, 29, no variant's).
 # The index picks common.gp's colour and point type.
 known_colours="atomic-thread:0 smem-interleaved:1 smem-sequential:2 two-load:3 warp-shuffle:4 grid-stride:5
 vec4:6 half-acc:7 smem-strided:8 warp-unrolled:9 full-unroll:10 multi-load:11 packed:12 block-reduce:13 serial:14
 pairwise:15 atomic-block:16 kahan:17 fp64-acc:18 multipass:19 superacc:20 reproducible:21 cub:22 cub-f32acc:23
 exact:24 read-ceiling:25 naive:0 f64-acc:18 welford:17 welford-ln:16 welford-f64:19 fused:12 textbook:14 shifted:1
 two-pass:3 corrected:20 textbook-f64:5 two-pass-f64:6 online:11 compensated:17 zero-fill:0 fmax:2 fmin:2
-block-row:26 correct:13 scaled:9 dot2:4 cublas:23 accurate:8 cub-gpu-to-gpu:27 cub-not-guaranteed:28"
+block-row:26 correct:13 scaled:9 dot2:4 cublas:23 accurate:8 cub-gpu-to-gpu:27 cub-not-guaranteed:28
+torch.sum:29 torch.mean:29 torch.var:29 torch.std:29 torch.amax:29 torch.amin:29 torch.logsumexp:29
+torch.linalg.vector_norm:29 torch.dot:29"
 awk -v known="$known_colours" '
   BEGIN { n = split(known, k, /[ \n]+/); for (i = 1; i <= n; i++) if (split(k[i], a, ":") == 2) idx[a[1]] = a[2]
     for (i = 0; i < 256; i++) ord[sprintf("%c", i)] = i }

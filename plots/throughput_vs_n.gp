@@ -1,6 +1,7 @@
 # throughput_vs_n.gp: GB/s vs n per GPU variant (log-log) from the throughput-vs-n rows, one
 # panel per variant group (render.sh's panels), with CUB's DeviceReduce::Sum and the
-# streaming-read ceiling (same buffer, same run) as thick reference lines in every panel; below
+# streaming-read ceiling (same buffer, same run) as thick reference lines in every panel, and the
+# operation's PyTorch call (torch.logsumexp, ...) as a series of the anchors panel; below
 # each, for n >= 2^20, every variant's GB/s over CUB's at the same n on a linear axis (the log
 # scale above hides 0.98x against 1.0x); the key in two columns under the panels.
 # Ratios off the panel's scale (below 0.5 or above 1.5) are filled triangles at the bottom or
@@ -47,7 +48,7 @@ do for [term = 1:nterm] {
         font ",9" spacing 1.0 samplen 2 maxrows KR width -2
     set title value('t'.p) font ",11"
     if (p == 1) { set ylabel "throughput (GB/s = bytes read / median time)" } else { unset ylabel }
-    plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title (isref(word(S,i)) ? "" : vtitle(word(S,i))), \
+    plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.dat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) title (isref(word(S,i)) ? "" : vtitle(word(S,i))) noenhanced, \
          (has("cub") ? datadir.'/cub.dat' : '/dev/null') using 1:2 with lines lw 4 lc rgb "#000000" title (has("cub") && last ? "CUB DeviceReduce::Sum" : ""), \
          (has("read-ceiling") ? datadir.'/read-ceiling.dat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" title (has("read-ceiling") && last ? "read ceiling (streaming read)" : ""), \
          (offs ne "" && last ? NaN : 1/0) with points pt 11 ps 1.4 lc rgb "#000000" title (offs ne "" && last ? "▼▲ GB/s / CUB's off the lower panel's scale (its range after the name)" : "")

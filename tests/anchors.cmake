@@ -15,3 +15,11 @@ if(Python3_Interpreter_FOUND)
            $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
   set_tests_properties(tstudy_anchors PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+# experiments/anchors/throughput_torch.py and throughput-vs-n's join of its file (the PyTorch
+# call's series): usage and run.conf checks, 77 without PyTorch or CUDA, a stand-in torch's file
+# joined into results, report and chart data, malformed files left out with a note (CPU backend)
+if(SL_BASH)
+  add_test(NAME tthroughput_torch COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tthroughput_torch.sh
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tthroughput_torch PROPERTIES LABELS "cpu" SKIP_RETURN_CODE 77 TIMEOUT 120)
+endif()

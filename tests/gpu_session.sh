@@ -2,7 +2,8 @@
 # gpu_session.sh: one full pass on a GPU machine: build, the gpu-labelled tests (in parallel:
 # tgpu_twins one process per format, the sanitizer on the 16-bit kernels, the Python package's
 # tests and sumlab.allreduce over torch.distributed), the benchmark sweeps
-# (f32, f64, f16, bf16) and the full study (16 threads, charts left to --report-only elsewhere).
+# (f32, f64, f16, bf16) and the full study (16 threads, charts left to --report-only elsewhere;
+# PyTorch's torch.sum timed before it for throughput-vs-n's framework series).
 # Everything it writes lands in ${OUT:-gpu-out}/session.tar.gz (logs, CSV, the study without
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
@@ -209,6 +210,15 @@ fi
 if [[ $stages == *,study,* ]]; then
   dir=$root/results/gpu-study
   extra=(); [ -f "$dir/run.conf" ] && extra=(--resume)
+  # the operation's PyTorch call (torch.sum) at throughput-vs-n's sizes and formats, timed as the
+  # study times its GPU rows, before the study so that throughput-vs-n joins it (RUN/throughput_torch.csv:
+  # the torch.sum series of the throughput charts and tables); settings from RUN/run.conf on a resume,
+  # else the study's defaults (sum, full preset); kept when there from an earlier pass; 77: no PyTorch/CUDA
+  if [ ! -f "$dir/throughput_torch.csv" ]; then
+    timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
+      "$dir" > "$work/throughput_torch.log" 2>&1
+    stamp "throughput_torch.py rc=$?"
+  fi
   s0=$(date +%s)
   # where the measuring time goes, one line per input (step.c's job log: upload, GPU runs, checks)
   SUMLAB_JOB_LOG=$work/study_jobs.csv SUMLAB_NO_CHARTS=1 timeout -s TERM "${STUDY_SECONDS:-300}" "$sumlab" run all --backend gpu --preset full \

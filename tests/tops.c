@@ -41,7 +41,20 @@ static void registry_cases(void)
             CHECK(sl_dataset_find(*f) != NULL, "%s: accuracy-vs-n family '%s' is not registered", op->name, *f);
         for (const char *const *f = op->det_families; f && *f; f++)
             CHECK(sl_dataset_find(*f) != NULL, "%s: determinism family '%s' is not registered", op->name, *f);
+        /* the PyTorch call: "torch." and a name of [A-Za-z0-9_.] (a results row's variant, a chart's
+         * file and key), no registry variant's, no other operation's */
+        if (op->torch_call) {
+            const char *t = op->torch_call;
+            CHECK(!strncmp(t, "torch.", 6) && strlen(t) <= 40 && strspn(t, "abcdefghijklmnopqrstuvwxyz"
+                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") == strlen(t) && sl_op_is_torch_call(t),
+                  "%s: torch_call '%s' is not a PyTorch call's name", op->name, t);
+            CHECK(!sl_variant_find(t), "%s: torch_call '%s' is a variant's name", op->name, t);
+            for (size_t j = 0; j < i; j++)
+                CHECK(!sl_op_at(j)->torch_call || strcmp(sl_op_at(j)->torch_call, t), "%s and %s: one torch_call '%s'",
+                      sl_op_at(j)->name, op->name, t);
+        }
     }
+    CHECK(!sl_op_is_torch_call("torch.nope") && !sl_op_is_torch_call(NULL), "sl_op_is_torch_call of no call");
     size_t nexact = 0;
     for (size_t i = 0; i < sl_variant_count(); i++) {
         const sl_variant *v = sl_variant_at(i);

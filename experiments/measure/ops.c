@@ -37,6 +37,7 @@ SL_ARRAY_REFERENCE(sum_reference, sl_reference_compute_threads)
 
 static const sl_operation op_sum = {
     .name = "sum",
+    .torch_call = "torch.sum",
     .description = "the sum of one array",
     SL_OP_ONE_ARRAY,
     .reference_text = "the exact sum (fixed-point superaccumulator, checked against mpfr_sum) "
@@ -70,6 +71,7 @@ SL_MOMENT_REFERENCE(min_reference, SL_MOMENT_MIN)
 
 static const sl_operation op_mean = {
     .name = "mean",
+    .torch_call = "torch.mean",
     .description = "the arithmetic mean of one array (n = 0: NaN)",
     SL_OP_ONE_ARRAY,
     .reference_text = "the exact sum divided by n, rounded once to the input format",
@@ -80,6 +82,7 @@ static const sl_operation op_mean = {
 
 static const sl_operation op_var = {
     .name = "var",
+    .torch_call = "torch.var",
     .description = "the variance of one array, divided by n - ddof (--ddof, default 1; "
                    "n - ddof <= 0: NaN)",
     SL_OP_ONE_ARRAY,
@@ -92,6 +95,7 @@ static const sl_operation op_var = {
 
 static const sl_operation op_std = {
     .name = "std",
+    .torch_call = "torch.std",
     .description = "the standard deviation of one array: the square root of var (--ddof, default 1)",
     SL_OP_ONE_ARRAY,
     .reference_text = "the square root of the exact variance rational, rounded once to the input "
@@ -103,6 +107,7 @@ static const sl_operation op_std = {
 
 static const sl_operation op_max = {
     .name = "max",
+    .torch_call = "torch.amax",
     .description = "the largest value of one array (IEEE 754-2019 maximum: NaN propagates, "
                    "+0 > -0; n = 0: NaN)",
     SL_OP_ONE_ARRAY,
@@ -114,6 +119,7 @@ static const sl_operation op_max = {
 
 static const sl_operation op_min = {
     .name = "min",
+    .torch_call = "torch.amin",
     .description = "the smallest value of one array (IEEE 754-2019 minimum: NaN propagates, "
                    "-0 < +0; n = 0: NaN)",
     SL_OP_ONE_ARRAY,
@@ -198,6 +204,7 @@ static double lse_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
 
 static const sl_operation op_lse = {
     .name = "lse",
+    .torch_call = "torch.logsumexp",
     .description = "log-sum-exp of one array: log(sum exp(x_i)) (-Inf inputs ignored; n = 0: -Inf)",
     SL_OP_ONE_ARRAY,
     .reference_text = "log(sum exp(x)) rounded once to the input format (MPFR, Ziv's strategy "
@@ -223,6 +230,7 @@ SL_ARRAY_REFERENCE(norm2_reference, sl_reference_norm2)
 
 static const sl_operation op_norm2 = {
     .name = "norm2",
+    .torch_call = "torch.linalg.vector_norm",
     .description = "the Euclidean norm sqrt(sum x^2) of one array (any Inf: +Inf, even beside a "
                    "NaN, as hypot; NaN: NaN; n = 0: 0)",
     SL_OP_ONE_ARRAY,
@@ -245,6 +253,7 @@ static int dot_reference(sl_reference *ref, const void *const *x, uint64_t n, sl
 
 static const sl_operation op_dot = {
     .name = "dot",
+    .torch_call = "torch.dot",
     .description = "the dot product sum x_i y_i of two arrays of one length and format (IEEE "
                    "specials: Inf * 0 -> NaN; n = 0: +0)",
     .inputs = 2,
@@ -269,6 +278,13 @@ static const sl_operation *const ops[] = {&op_sum, &op_mean, &op_var, &op_std, &
 size_t sl_op_count(void) { return sizeof ops / sizeof ops[0]; }
 const sl_operation *sl_op_at(size_t i) { return i < sl_op_count() ? ops[i] : NULL; }
 const sl_operation *sl_op_default(void) { return &op_sum; }
+
+int sl_op_is_torch_call(const char *name)
+{
+    for (size_t i = 0; name && i < sl_op_count(); i++)
+        if (ops[i]->torch_call && !strcmp(ops[i]->torch_call, name)) return 1;
+    return 0;
+}
 
 const sl_operation *sl_op_find(const char *name)
 {

@@ -71,6 +71,10 @@ typedef struct {
     /* the determinism experiment's dataset families, NULL-terminated (NULL: uniform-sym and
      * ill-conditioned; `run --datasets` replaces either list) */
     const char *const *det_families;
+    /* the PyTorch call users run for it (torch.logsumexp), timed on the same GPU by
+     * experiments/anchors/throughput_torch.py: the name of its rows in throughput-vs-n (a letter,
+     * then letters, digits, '_' and '.'; NULL: none) */
+    const char *torch_call;
 } sl_operation;
 
 size_t sl_op_count(void);
@@ -78,6 +82,8 @@ const sl_operation *sl_op_at(size_t i);                  /* NULL past the end */
 const sl_operation *sl_op_find(const char *name);        /* NULL when unknown */
 /* The operation a name selects; an unknown name is an error listing the known ones. */
 int sl_op_parse(const char *name, const sl_operation **out, sl_err *err);
+/* 1 when name is some operation's torch_call (a framework's row in a results file). */
+int sl_op_is_torch_call(const char *name);
 /* The default operation (`sum`): what `sumlab sum` and every command without --op compute. */
 const sl_operation *sl_op_default(void);
 /* The operation v computes (NULL when v names none that is registered: the tests check that

@@ -241,7 +241,8 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
                       "accuracy rows, per operation and format (right of 1: over the bound, each such row also a mark at the "
                       "bottom in its variant's colour and symbol; the key counts them)"},
         {"distribution", "Distribution of results of the nondeterministic variants"},
-        {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines)"},
+        {"throughput_vs_n", "Throughput vs n (CUB and the read ceiling as reference lines; the operation's PyTorch "
+                            "call beside them where throughput_torch.csv was joined)"},
         {"ladder", "The source texts' ladders: speedup per rung, measured beside published"},
         {"tradeoff", "Accuracy vs throughput (one point per variant)"},
         {"anchors", "The frameworks' sums of the study's inputs: each framework's largest error over the "

@@ -5,11 +5,13 @@
 #include <string.h>
 #include "check.h"
 #include "sl_datasets.h"
+#include "sl_ops.h"
 #include "sl_variants.h"
 
 /* Variants a results file may hold beyond this build's registry: the read ceiling (a throughput
- * reference, no variant) and the variants of builds with other options (CUB's determinism
- * tiers need CCCL >= 3.3). */
+ * reference, no variant), the variants of builds with other options (CUB's determinism
+ * tiers need CCCL >= 3.3) and the operations' PyTorch calls (throughput-vs-n's framework rows,
+ * sl_operation.torch_call: fixed names of the registry, never the file's own). */
 static const char *const other_variants[] = {"read-ceiling", "cub-gpu-to-gpu", "cub-not-guaranteed"};
 
 int sl_check_name(const char *s, size_t max, const char *extra)
@@ -161,8 +163,8 @@ static int field_ok(kind k, const char *v, const char **why)
         return sl_dtype_parse(v, &d) == 0;
     }
     case K_VARIANT:
-        *why = "is no variant of the registry (sumlab list)";
-        if (sl_variant_find(v)) return 1;
+        *why = "is no variant of the registry (sumlab list) nor an operation's PyTorch call";
+        if (sl_variant_find(v) || sl_op_is_torch_call(v)) return 1;
         return in_list(v, other_variants, sizeof other_variants / sizeof *other_variants) && sl_check_name(v, 64, NULL);
     }
     return 0;

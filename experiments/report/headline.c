@@ -253,7 +253,7 @@ void sl_report_headline(FILE *f, const sl_report_ctx *R)
               "| determinism | GB/s |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n", f);
         headline_sums sum = {0, 0, 0};
         for (size_t i = 0; i < R->nv; i++)
-            if (strcmp(R->names[i], "read-ceiling")) headline_row(f, R, R->names[i], sl_report_dtypes[d], tpn, tpnb, &sum);
+            if (!sl_report_tp_reference(R->names[i])) headline_row(f, R, R->names[i], sl_report_dtypes[d], tpn, tpnb, &sum);
         fputc('\n', f);
         headline_notes(f, R, sl_report_dtypes[d], tpn, &sum);
     }

@@ -193,6 +193,7 @@ static void tp_table(FILE *f, const sl_report_ctx *R, const char *dt)
                    "this table is the largest complete n.\n\n", (unsigned long long)nlast);
     fputs("| variant | GB/s | / CUB | / read ceiling |\n|---|---:|---:|---:|\n", f);
     int cpu_rows = 0;
+    const char *torch = NULL;   /* the PyTorch call's name (sl_operation.torch_call) when it has a row */
     for (size_t r = 0; r < t->nrows; r++) {
         if (!IS(r, exp, "throughput-vs-n") || !IS(r, dtype, dt) || !IS(r, n, nb) || !IS(r, status, "ok")) continue;
         double g = NUM(r, gbps);
@@ -202,6 +203,7 @@ static void tp_table(FILE *f, const sl_report_ctx *R, const char *dt)
          * clock is no GPU throughput, so it is marked and not compared */
         int cpu = IS(r, backend, "cpu");
         cpu_rows += cpu;
+        if (sl_op_is_torch_call(GET(r, variant))) torch = GET(r, variant);
         sl_report_num(b, sizeof b, cpu ? NAN : g / cub);
         sl_report_num(cc, sizeof cc, cpu ? NAN : g / ceil);
         fprintf(f, "| %s%s | %s | %s | %s |\n", GET(r, variant), cpu ? " (CPU twin, wall clock)" : "", a, b, cc);
@@ -210,6 +212,14 @@ static void tp_table(FILE *f, const sl_report_ctx *R, const char *dt)
     if (cpu_rows)
         fputs("(CPU twin, wall clock): the variant has no GPU kernel, so the run timed its CPU twin "
               "on one core; not a GPU throughput, not compared.\n\n", f);
+    if (torch)
+        fprintf(f, "%s: the operation's PyTorch call on CUDA tensors, timed by "
+                   "experiments/anchors/throughput_torch.py on its own input (throughput_torch.csv in this "
+                   "directory): CUDA events, L2 flushed before each call, the median of its repetitions, as "
+                   "the study's GPU rows.%s\n\n", torch,
+                isnan(ceil) && isnan(cub) ? " This run has no GPU rows of its own to compare it with (the "
+                                            "CPU backend, or the run stopped before): run throughput-vs-n on "
+                                            "the GPU for sumlab's variants and the read ceiling beside it." : "");
     char stem[64];
     snprintf(stem, sizeof stem, "throughput_vs_n_%s", dt);
     sl_report_charts_at(f, R->dir, stem, R->on_gpu);

@@ -186,7 +186,7 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
     size_t marks_zero = 0, marks_nf = 0, marks_s0 = 0;
     for (size_t i = 0; i < R->nv; i++) {
         const char *name = R->names[i];
-        if (!strcmp(name, "read-ceiling")) continue;
+        if (sl_report_tp_reference(name)) continue;
         char line[4096];
         size_t used = 0;
         int any = 0;
@@ -668,7 +668,7 @@ void sl_report_anchors(FILE *f, const sl_report_ctx *R)
         }
         /* sumlab's variants over the same inputs */
         for (size_t i = 0; i < R->nv; i++) {
-            if (!strcmp(R->names[i], "read-ceiling")) continue;
+            if (sl_report_tp_reference(R->names[i])) continue;
             size_t k = 0, bad = 0, rows = 0;
             for (size_t ar = 0; ar < A.nrows; ar++) {
                 if (strcmp(sl_csv_get(&A, ar, adt), dt) || strcmp(sl_csv_get(&A, ar, aname), names[0])) continue;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "table.h"
+#include "sl_ops.h"
 
 const char *const sl_report_dtypes[SL_REPORT_NDTYPES] = {"f32", "f64", "f16", "bf16"};
 
@@ -57,6 +58,11 @@ size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max)
         if (j == k) out[k++] = name;
     }
     return k;
+}
+
+int sl_report_tp_reference(const char *name)
+{
+    return !strcmp(name, "read-ceiling") || sl_op_is_torch_call(name);
 }
 
 /* Where name stands in the comma-separated list: its index, or a large number when absent. */

@@ -23,6 +23,9 @@ extern const char *const sl_report_dtypes[SL_REPORT_NDTYPES];   /* "f32", "f64",
 
 /* Variant names of the table: registry order, then any other names in the table. */
 size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max);
+/* 1 for a row name of throughput-vs-n's references, no variant of sumlab's: the read ceiling and
+ * the operations' PyTorch calls (their GB/s are in the throughput tables, not the headline's). */
+int sl_report_tp_reference(const char *name);
 /* Reorders names[0..n) into the order of `list` (run.conf's `--variants`, comma-separated);
  * names not in it keep their order after those that are. "" or "all": unchanged. */
 void sl_report_order_names(const char *list, const char **names, size_t n);

@@ -11,13 +11,11 @@
  * (experiments/anchors/batch_torch.py -o DIR/batch_torch.csv, run before) joins both files when
  * DIR/batch_torch.csv is there: read as data, every field validated, the whole file left out
  * (with a note) when anything in it is not what that script writes. */
-#define _POSIX_C_SOURCE 200809L   /* lstat */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "sl_study.h"
 #include "rows/rows.h"
 
@@ -168,20 +166,6 @@ static const char *const torch_cols[] = {"op", "variant", "family", "det_class",
                                          "batches", "distinct", "backend", "gbps", "path"};
 #define NTORCHCOL (sizeof torch_cols / sizeof torch_cols[0])
 
-/* s: 1 .. 12 decimal digits, its value in *v. */
-static int torch_uint(const char *s, uint64_t *v)
-{
-    size_t len = strlen(s);
-    if (len < 1 || len > 12) return 0;
-    uint64_t x = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9') return 0;
-        x = x * 10u + (uint64_t)(s[i] - '0');
-    }
-    *v = x;
-    return 1;
-}
-
 /* A PyTorch call's name as batch_torch.py writes it: 1 .. 40 of [A-Za-z0-9_.()]. */
 static int torch_name(const char *s)
 {
@@ -208,10 +192,10 @@ static int torch_row(const sl_csv *t, size_t r, const char **why, uint64_t *n, u
     if (strcmp(t->cell[r][2], "pytorch")) return *why = "family", 0;
     if (t->cell[r][3][0]) return *why = "det_class", 0;
     if (strcmp(t->cell[r][4], "f32") && strcmp(t->cell[r][4], "bf16")) return *why = "dtype", 0;
-    if (!torch_uint(t->cell[r][5], n) || *n < 1 || *n > ((uint64_t)1 << 40)) return *why = "n", 0;
-    if (!torch_uint(t->cell[r][6], row) || *row >= 4096u) return *why = "row", 0;
-    if (!torch_uint(t->cell[r][7], batches) || *batches < 2 || *batches > NBATCH) return *why = "batches", 0;
-    if (!torch_uint(t->cell[r][8], distinct) || *distinct < 1 || *distinct > *batches) return *why = "distinct", 0;
+    if (!sl_exp_decimal(t->cell[r][5], 12, n) || *n < 1 || *n > ((uint64_t)1 << 40)) return *why = "n", 0;
+    if (!sl_exp_decimal(t->cell[r][6], 12, row) || *row >= 4096u) return *why = "row", 0;
+    if (!sl_exp_decimal(t->cell[r][7], 12, batches) || *batches < 2 || *batches > NBATCH) return *why = "batches", 0;
+    if (!sl_exp_decimal(t->cell[r][8], 12, distinct) || *distinct < 1 || *distinct > *batches) return *why = "distinct", 0;
     if (strcmp(t->cell[r][9], "gpu") && strcmp(t->cell[r][9], "cpu")) return *why = "backend", 0;
     const char *g = t->cell[r][10];
     char *end = NULL;
@@ -228,35 +212,17 @@ static int torch_row(const sl_csv *t, size_t r, const char **why, uint64_t *n, u
  * row: a note, and none of it. Returns the number of rows taken. */
 static size_t torch_merge(sl_run *run, text *csv, text *md)
 {
-    char path[SL_DIR_MAX + 64];
-    struct stat st;
-    if (sl_path_join(path, sizeof path, run->dir, "batch_torch.csv", NULL) || lstat(path, &st)) return 0;
-    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
-        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out (not a regular file "
-                     "of at most 1 MiB)");
-        return 0;
-    }
     sl_csv t;
-    sl_err e = {{0}};
-    int truncated = 0;
-    if (sl_csv_read(path, &t, &truncated, &e)) {
-        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: %s", e.msg);
-        return 0;
-    }
+    if (!sl_exp_read_joined(run, "batch-invariance", "batch_torch.csv", torch_cols, NTORCHCOL, &t)) return 0;
     const char *why = NULL;
     size_t bad = 0;
-    if (truncated) why = "a last line without its newline";
-    else if (t.ncols != (int)NTORCHCOL) why = "the header";
-    for (size_t c = 0; !why && c < NTORCHCOL; c++)
-        if (strcmp(t.header[c], torch_cols[c])) why = "the header";
     uint64_t n, row, batches, distinct;
     double gbps;
     for (size_t r = 0; !why && r < t.nrows; r++)
         if (!torch_row(&t, r, &why, &n, &row, &batches, &distinct, &gbps)) bad = r + 1;
     if (why) {
-        if (bad) sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: row %zu, "
-                              "field %s is not what batch_torch.py writes", bad, why);
-        else sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: %s", why);
+        sl_notes_add(&run->notes, "batch-invariance: batch_torch.csv left out: row %zu, field %s is not "
+                     "what batch_torch.py writes", bad, why);
         sl_csv_free(&t);
         return 0;
     }

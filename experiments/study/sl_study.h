@@ -368,6 +368,16 @@ double sl_exp_work(uint64_t n, int reps);
 double sl_exp_gpu_weight(const sl_run *run, const char *experiment);
 /* Steps of n: lo, lo*step, ... <= hi. */
 int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max);
+/* A field of a file another program wrote into the run directory: 1 .. max_digits decimal
+ * digits and nothing else, below 2^64: its value in *v (1), or 0. */
+int sl_exp_decimal(const char *s, size_t max_digits, uint64_t *v);
+/* DIR/name, a file another program wrote for experiment to join (batch_torch.csv,
+ * throughput_torch.csv), read as data: 1 with *t (sl_csv_free it) when it is a regular file (a
+ * link is not followed) of at most 1 MiB, whole lines, the header cols[0 .. ncols) and at least one
+ * row; absent: 0; anything else: 0 and a note "EXPERIMENT: NAME left out: WHY". The caller checks
+ * the rows. */
+int sl_exp_read_joined(sl_run *run, const char *experiment, const char *name, const char *const *cols,
+                       size_t ncols, sl_csv *t);
 
 /* The read-ceiling row of context c (exp_throughput.c): its own upload of x, reps timed reads. */
 int sl_exp_ceiling_row(sl_run *run, const sl_rowctx *c, const void *x, int reps, sl_err *err);

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "sl_study.h"
 
@@ -112,6 +113,21 @@ int sl_exp_reps(const sl_run *run, int preset_default)
     return run->reps_override > 0 ? run->reps_override : preset_default;
 }
 
+int sl_exp_decimal(const char *s, size_t max_digits, uint64_t *v)
+{
+    const size_t len = strlen(s);
+    if (len < 1 || len > max_digits) return 0;
+    uint64_t x = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return 0;
+        const uint64_t d = (uint64_t)(s[i] - '0');
+        if (x > (UINT64_MAX - d) / 10u) return 0;   /* past 2^64 - 1 */
+        x = x * 10u + d;
+    }
+    *v = x;
+    return 1;
+}
+
 int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, int max)
 {
     int k = 0;
@@ -120,6 +136,34 @@ int sl_exp_sizes(uint64_t lo, uint64_t hi, unsigned log2_step, uint64_t *out, in
         if (n > (UINT64_MAX >> log2_step)) break;
     }
     return k;
+}
+
+int sl_exp_read_joined(sl_run *run, const char *experiment, const char *name, const char *const *cols,
+                       size_t ncols, sl_csv *t)
+{
+    char path[SL_DIR_MAX + 64];
+    struct stat st;
+    if (sl_path_join(path, sizeof path, run->dir, name, NULL) || lstat(path, &st)) return 0;
+    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
+        sl_notes_add(&run->notes, "%s: %s left out (not a regular file of at most 1 MiB)", experiment, name);
+        return 0;
+    }
+    sl_err e = {{0}};
+    int truncated = 0;
+    if (sl_csv_read(path, t, &truncated, &e)) {
+        sl_notes_add(&run->notes, "%s: %s left out: %s", experiment, name, e.msg);
+        return 0;
+    }
+    const char *why = NULL;
+    if (truncated) why = "a last line without its newline";
+    else if (t->ncols != (int)ncols) why = "the header";
+    for (size_t c = 0; !why && c < ncols; c++)
+        if (strcmp(t->header[c], cols[c])) why = "the header";
+    if (!why && !t->nrows) why = "no rows";
+    if (!why) return 1;
+    sl_notes_add(&run->notes, "%s: %s left out: %s", experiment, name, why);
+    sl_csv_free(t);
+    return 0;
 }
 
 /* A step also costs what does not grow with n (allocations, launches, L2 flushes, judging):

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "fuzz_util.h"
 #include "sl_datasets.h"
+#include "sl_ops.h"
 #include "sl_report.h"
 #include "sl_variants.h"
 
@@ -67,7 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         if (!e.msg[0]) abort();
         return 0;
     }
-    /* accepted: the names are the registries' and carry nothing a shell, a path or a page
+    /* accepted: the names are the registries' (variants, operations' PyTorch calls) and carry nothing a shell, a path or a page
      * would read as code */
     sl_csv t;
     snprintf(path, sizeof path, "%s/results.csv", dir);
@@ -78,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         if (cds >= 0 && !sl_dataset_find(sl_csv_get(&t, r, cds))) abort();
         if (cdt >= 0 && sl_dtype_parse(sl_csv_get(&t, r, cdt), &dt)) abort();
         if (cv >= 0 && !sl_variant_find(sl_csv_get(&t, r, cv))) {
-            int known = 0;
+            int known = sl_op_is_torch_call(sl_csv_get(&t, r, cv));
             for (size_t i = 0; i < sizeof other / sizeof *other; i++) known |= !strcmp(other[i], sl_csv_get(&t, r, cv));
             if (!known) abort();
         }
