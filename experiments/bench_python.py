@@ -6,7 +6,9 @@ stream (median of R runs after a warm-up, inputs at least 2 x L2 apart so a run 
 the call overhead, the launch-bound regime: at n = 2^10 float32, the host time per call of
 sumlab.reduce(x, OP, V) (the package), the binding's one call (_sumlab.reduce: checks, stream,
 result tensor), the bare extension entry on the same arguments (_sumlab.reduce_device: result
-buffer and stream found once, outside the loop) and torch's own call, CALLS calls a round (the
+buffer and stream found once, outside the loop; it reads the tensor through nanobind's DLPack
+import, which the binding's call skips for a plain tensor, so the package can come out below
+it) and torch's own call, CALLS calls a round (the
 queue synchronised at each round's end), rounds alternated in one process, best round of each;
 and the median time between two CUDA events around one isolated call (its host and device time).
 
@@ -143,7 +145,7 @@ def gpu_overhead(variants, calls, rounds):
             print(f"{op},{v},float32,{n},{k},{t[k]:.3f},{ev[k]:.3f},{calls},{rounds}")
         over = t["sumlab.reduce"] - t["bare"]
         print(f"# call at n=2^10 float32, {op} {v}: sumlab.reduce {t['sumlab.reduce']:.2f} us (its binding call "
-              f"alone {t['binding']:.2f} us), bare extension call {t['bare']:.2f} us (package layer {over:.2f} us: "
+              f"alone {t['binding']:.2f} us), bare extension call {t['bare']:.2f} us (package layer {over:+.2f} us: "
               f"{'within' if over <= 10 else 'OVER'} the 10 us target), torch.{op} {t[f'torch.{op}']:.2f} us "
               f"(best of {rounds} alternated rounds x {calls}, host time per call); one call between events: "
               f"{ev['sumlab.reduce']:.2f} us against torch.{op}'s {ev[f'torch.{op}']:.2f} us")

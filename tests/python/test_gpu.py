@@ -129,8 +129,8 @@ def test_jax_if_installed(rng):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_torch_hot_path_in_binding(rng, monkeypatch, dtype):
     # a CUDA tensor is served by the binding's one call (checks, torch's current stream, the 0-d
-    # result from torch.empty): the package's Python path is never reached; every call returns a
-    # tensor of its own; a tensor that requires grad is read through its detached view
+    # result from x.new_empty): the package's Python path is never reached; every call returns a
+    # tensor of its own; a tensor that requires grad is read as it is (its storage)
     x = make_inputs(dtype, 4099, "cancel", rng)
     xg = to_torch(x).cuda()
 
