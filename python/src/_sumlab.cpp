@@ -1,5 +1,6 @@
 // _sumlab.cpp: the nanobind binding of the C API (include/sumlab/sumlab.h) behind the Python
-// package sumlab: arrays arrive zero-copy through nanobind's ndarray (DLPack, buffer protocol).
+// package sumlab: arrays arrive zero-copy through nanobind's ndarray (DLPack, buffer protocol),
+// a plain PyTorch CUDA tensor on reduce()'s hot path through its own attributes (torch_direct).
 // No arithmetic here: dtype, device and contiguity checks, then one C call; errors become one
 // Python exception (ValueError, TypeError, NotImplementedError, MemoryError, RuntimeError).
 // reduce() is sumlab.sum's whole call for NumPy and PyTorch arrays (the stream and the result's
