@@ -7,6 +7,7 @@
 
 #ifdef SUMLAB_HAVE_CUDA
 #include <pthread.h>
+#include <stdatomic.h>
 #include <cuda_runtime_api.h>
 
 /* One scratch buffer per (device, stream): zeroed once at allocation (the kernels leave their
@@ -44,15 +45,22 @@ static work_entry *entry_of(int device, void *stream)
     return e;
 }
 
+/* Set once a device count has been read (the process's devices do not change after CUDA's
+ * initialisation): later calls skip the query. */
+static atomic_int g_have_device;
+
 /* The current device, checked usable: SUMLAB_ENOGPU when there is none. */
 static sumlab_status current_device(int *device, sl_err *err)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count < 1) {
-        if (e != cudaSuccess) (void)cudaGetLastError();
-        return sl_lib_fail(SUMLAB_ENOGPU, err, "device memory given, but no usable GPU (%s)",
-                           e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+    if (!atomic_load_explicit(&g_have_device, memory_order_relaxed)) {
+        int count = 0;
+        cudaError_t e = cudaGetDeviceCount(&count);
+        if (e != cudaSuccess || count < 1) {
+            if (e != cudaSuccess) (void)cudaGetLastError();
+            return sl_lib_fail(SUMLAB_ENOGPU, err, "device memory given, but no usable GPU (%s)",
+                               e != cudaSuccess ? cudaGetErrorString(e) : "no CUDA device");
+        }
+        atomic_store_explicit(&g_have_device, 1, memory_order_relaxed);
     }
     LIB_CK(cudaGetDevice(device), (void)0);
     return SUMLAB_OK;

@@ -17,14 +17,14 @@ set_tests_properties(tnorm_cli PROPERTIES LABELS cpu TIMEOUT 300)
 #   tnorm_gpu (gpu) the cuBLAS anchor within 16 ulps and finite on 2^20 x 1e20 / 1e-25 (float32) and
 #             1e+-200 (float64), correct's kernel equal to the reference there; 77 without a GPU
 sl_add_test(NAME tnorm_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_gpu.c LABELS gpu TIMEOUT 300)
-# correct's passes (the first pass in every format; float32/16-bit the certified binned sum; the
-# exact fallback) against the twin on nrm2-table, huge, tiny, sq-overflow, uniform, normal, zeros
-# and specials; prints per format how many arrays each pass decides (the first pass's twin)
+# correct's two passes (the first pass in every format, the exact fallback behind it) against the
+# twin on nrm2-table, huge, tiny, sq-overflow, uniform, normal, zeros and specials; prints per
+# format how many arrays each pass decides (the first pass's twin)
 sl_add_test(NAME tnorm_cert_gpu SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_cert_gpu.c LABELS gpu TIMEOUT 300)
 #   tnorm_ws (cpu) correct's workspace layout: the bytes a launch needs zero (tickets, flags, the
-#             fallback word, the certified region) lie out of every grid's per-block digits and inside
-#             the smallest workspace; the GPU harness's workspace reuse modelled through
-#             tgpu_determinism's launch requests (the large grids once found a dirty certified region)
+#             first pass's gate) lie out of every grid's per-block digits and inside the smallest
+#             workspace; the GPU harness's workspace reuse modelled through tgpu_determinism's
+#             launch requests
 sl_add_test(NAME tnorm_ws SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ws.c LABELS cpu TIMEOUT 60)
 # correct's cheap first pass (exact/pairsum.h) as its twin runs it for five launch shapes, every
 # format: a certified norm is the MPFR reference's (uniform, normal, the norm families, subnormal,

@@ -1,12 +1,11 @@
-/* tcert_common.h: the host's prediction of the certified first step of `correct` dot and norm2
+/* tcert_common.h: the host's prediction of the certified binned step of `correct` dot
  * (kernels/exact/certified.cuh): the same pieces into the same 4-fold float64 binned state
  * (exact/binned.h; the state is order-independent, so the kernel's grouped, grid-wide
  * accumulation reaches this one), the same two ends and the same agreement test. 1 when the
- * certificate decides (the exact kernel then does nothing), 0 when the fallback runs. Tests
- * tdot_cert_gpu and tnorm_cert_gpu count both, to show which path produced each result. */
+ * certificate decides (the exact kernel then does nothing), 0 when the fallback runs.
+ * tdot_cert_gpu counts both, to show which path produced each result. */
 #ifndef TCERT_COMMON_H
 #define TCERT_COMMON_H
-#include <fenv.h>
 #include <math.h>
 #include <string.h>
 #include "sumlab/half.h"
@@ -28,24 +27,15 @@ static inline double tc_narrow(double d, sl_dtype dt)
     if (dt == SL_F32) return (double)(float)d;
     return sl_half_round(d, dt);
 }
-/* sqrt rounded down (dir < 0) or up (dir > 0): the hardware square root under that mode */
-static inline double tc_sqrt_dir(double v, int dir)
-{
-    volatile double in = v;
-    fesetround(dir < 0 ? FE_DOWNWARD : FE_UPWARD);
-    volatile double r = sqrt(in);
-    fesetround(FE_TONEAREST);
-    return r;
-}
-/* dot (norm = 0): a[i] b[i]; norm2 (norm = 1): a[i] a[i] (b unused); a, b: the elements widened.
- * When certified, *out (if not NULL) is the certified result. */
-static inline int tc_certify(const double *a, const double *b, uint64_t n, sl_dtype dt, int norm, double *out)
+/* The products a[i] b[i] (a, b: the elements widened). When certified, *out (if not NULL) is the
+ * certified result. */
+static inline int tc_certify(const double *a, const double *b, uint64_t n, sl_dtype dt, double *out)
 {
     sl_rsum_thr_f64k4 acc;
     sl_rsum_init_f64k4(&acc);
     const int pc = dt == SL_F64 ? 2 : 1;
     for (uint64_t i = 0; i < n; i++) {
-        const double x = a[i], y = norm ? a[i] : b[i];
+        const double x = a[i], y = b[i];
         const double p = x * y;
         sl_rsum_take1_f64k4(&acc, p);
         if (pc == 2) sl_rsum_take1_f64k4(&acc, p != 0.0 ? fma(x, y, -p) : p);
@@ -55,15 +45,7 @@ static inline int tc_certify(const double *a, const double *b, uint64_t n, sl_dt
     if (st.flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)) return 0;
     double e[2];
     for (int s = 0; s < 2; s++) {
-        const int side = s ? 1 : -1;
-        if (!norm) {
-            e[s] = tc_narrow(tc_end(&st, n * (uint64_t)pc, side, dt != SL_F64), dt);
-        } else {
-            const double v = tc_end(&st, n * (uint64_t)pc, side, 0);
-            const double r = side < 0 ? (v > 0.0 ? tc_sqrt_dir(nextafter(v, 0.0), -1) : 0.0)
-                                      : tc_sqrt_dir(nextafter(v, INFINITY), 1);
-            e[s] = tc_narrow(r, dt);
-        }
+        e[s] = tc_narrow(tc_end(&st, n * (uint64_t)pc, s ? 1 : -1, dt != SL_F64), dt);
     }
     uint64_t b0, b1;
     memcpy(&b0, &e[0], 8);
@@ -72,8 +54,8 @@ static inline int tc_certify(const double *a, const double *b, uint64_t n, sl_dt
     if (out) *out = e[0];
     return 1;
 }
-static inline int tc_predict(const double *a, const double *b, uint64_t n, sl_dtype dt, int norm)
+static inline int tc_predict(const double *a, const double *b, uint64_t n, sl_dtype dt)
 {
-    return tc_certify(a, b, n, dt, norm, NULL);
+    return tc_certify(a, b, n, dt, NULL);
 }
 #endif

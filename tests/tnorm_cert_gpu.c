@@ -1,14 +1,13 @@
-/* tnorm_cert_gpu.c (label gpu): `correct` norm2 on the GPU (every format: the cheap first pass,
- * exact/pairsum.h, a plain float64 sum of the squares for float32/16-bit and the TwoProduct pair
- * for float64, the root certified by exact midpoint tests; float32/16-bit behind it the certified
- * binned sum of the exact squares, the square root certified at both ends of the sum's interval;
- * the exact kernel behind them when they cannot decide) equals its CPU twin (correctly rounded:
- * tnorm_twins) bit for bit on nrm2-table, huge, tiny, sq-overflow, uniform and normal data, all
- * zeros (the fallback) and NaN/Inf, under several launch shapes and a misaligned start. It prints
- * per format how many arrays the first pass decides (its twin, sl_psum_norm_host, for the resolved
- * launch) and how many the binned pass would (tcert_common.h's prediction) and requires the first
- * pass to decide the uniform and normal arrays and the exact fallback to have run. Returns 77
- * without a GPU. */
+/* tnorm_cert_gpu.c (label gpu): `correct` norm2 on the GPU (the cheap first pass, exact/pairsum.h:
+ * a plain float64 sum of the squares for float32/16-bit and the TwoProduct pair for float64, the
+ * root certified by exact midpoint tests; the exact kernel behind it, its programmatic dependent
+ * launch, when it cannot decide) equals its CPU twin (correctly rounded: tnorm_twins) bit for bit
+ * on nrm2-table, huge, tiny, sq-overflow, uniform and normal data, all zeros (the fallback) and
+ * NaN/Inf, under several launch shapes and a misaligned start; decided and undecided arrays
+ * alternate on one workspace (the gate shut after each fallback). It prints per format how many
+ * arrays the first pass decides (its twin, sl_psum_norm_host, for the resolved launch) and how
+ * many went through the exact kernel, and requires the first pass to decide the uniform and
+ * normal arrays and the exact fallback to have run. Returns 77 without a GPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,11 +19,10 @@
 #include "sl_datasets.h"
 #include "sl_test_values.h"
 #include "tdot_common.h"
-#include "tcert_common.h"
 #include "tcert_gpu.h"
 #include "exact/pairsum.h"
 
-static int n_cert, n_fallback, n_cheap;
+static int n_fallback, n_cheap;
 
 /* 1 when the first pass decides x for the resolved default launch (its twin). */
 static int check_one(const char *what, const void *x, uint64_t n, sl_dtype dt)
@@ -36,17 +34,44 @@ static int check_one(const char *what, const void *x, uint64_t n, sl_dtype dt)
     double pr;
     const int cheap = sl_psum_norm_host(x, n, dt, &cfg, &pr) > 0;
     n_cheap += cheap;
-    if (dt != SL_F64 && !cheap) {                    /* the binned pass sees what the first leaves */
-        double *a = malloc((n ? n : 1) * sizeof *a);
-        for (uint64_t i = 0; i < n; i++) a[i] = td_load(x, dt, i);
-        if (tc_predict(a, NULL, n, dt, 1)) n_cert++;
-        else n_fallback++;
-        free(a);
-    } else if (!cheap) {
-        n_fallback++;
-    }
+    n_fallback += !cheap;
     tc_gpu_equals_twin(what, v, x, NULL, n, dt);
     return cheap;
+}
+
+/* Undecided and decided calls alternating on one context (one workspace, never zeroed between
+ * them): x[0, nz) zeros (the first pass cannot decide: the exact kernel runs and shuts the gate),
+ * x[0, n) zeros and normal values (decided by the first pass, the exact launch idle); each result
+ * equals its twin's bits. */
+static void check_alternating(void *x, uint64_t n, uint64_t nz, sl_dtype dt)
+{
+    const sl_variant *v = sl_variant_find_op("norm2", "correct");
+    for (uint64_t i = 0; i < n; i++) td_store(x, dt, i, i < nz ? 0.0 : sl_test_gauss());
+    sl_err err = {{0}};
+    sl_gpu_ctx *ctx = NULL;
+    if (sl_gpu_ctx_create(&ctx, x, n, dt, 0, &err)) {
+        CHECK(0, "alternating %s: ctx: %s", sl_dtype_name(dt), err.msg);
+        return;
+    }
+    for (int k = 0; k < 6; k++) {
+        const uint64_t m = k % 2 ? n : nz;
+        sl_launch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        double r[2] = {0, 0}, want = 0.0;
+        if (sl_gpu_ctx_run_n(ctx, v, m, &cfg, 2, 0, r, NULL, &err) ||
+            sl_variant_cpu(v, x, m, dt, &cfg, &want, &err)) {
+            CHECK(0, "alternating %s n=%llu: %s", sl_dtype_name(dt), (unsigned long long)m, err.msg);
+            break;
+        }
+        double pr;
+        const int cheap = sl_psum_norm_host(x, m, dt, &cfg, &pr) > 0;
+        CHECK(cheap == (m == n), "alternating %s n=%llu: the first pass %s", sl_dtype_name(dt),
+              (unsigned long long)m, cheap ? "decided the zeros" : "left the normal values");
+        for (int j = 0; j < 2; j++)
+            CHECK(tc_bits64(r[j]) == tc_bits64(want), "alternating %s n=%llu call %d rep %d: GPU %a != twin %a",
+                  sl_dtype_name(dt), (unsigned long long)m, k, j, r[j], want);
+    }
+    sl_gpu_ctx_destroy(ctx);
 }
 
 int main(void)
@@ -64,7 +89,7 @@ int main(void)
     char what[96];
     for (int d = 0; d < 4; d++) {
         const sl_dtype dt = dts[d];
-        const int c0 = n_cert, f0 = n_fallback, h0 = n_cheap;
+        const int f0 = n_fallback, h0 = n_cheap;
         for (int f = 0; f < 4; f++) {
             const sl_dataset *ds = sl_dataset_find(fams[f]);
             CHECK(ds != NULL, "%s exists", fams[f]);
@@ -98,13 +123,12 @@ int main(void)
         td_store(x, dt, 78, -INFINITY);
         check_one("NaN and -Inf", x, 5000, dt);
         check_one("empty", x, 0, dt);
-        printf("tnorm_cert_gpu %s: %d arrays decided by the first pass, then %d by the binned sum, %d "
-               "through the exact fallback\n", sl_dtype_name(dt), n_cheap - h0, n_cert - c0, n_fallback - f0);
+        check_alternating(x, nmax, 5000, dt);
+        printf("tnorm_cert_gpu %s: %d arrays decided by the first pass, %d through the exact fallback\n",
+               sl_dtype_name(dt), n_cheap - h0, n_fallback - f0);
     }
-    printf("tnorm_cert_gpu: %d arrays decided by the first pass (its twin), %d by the binned sum "
-           "(float32, 16-bit), %d through the exact fallback\n", n_cheap, n_cert, n_fallback);
-    /* the binned pass runs behind the first on every array this one leaves (specials, zeros,
-     * norms past the largest value) and decides none of them: its count is printed only */
+    printf("tnorm_cert_gpu: %d arrays decided by the first pass (its twin), %d through the exact fallback\n",
+           n_cheap, n_fallback);
     CHECK(n_cheap > 0 && n_fallback > 0, "the first pass and the exact fallback ran (first %d, fallback %d)",
           n_cheap, n_fallback);
     free(x);

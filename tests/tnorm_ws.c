@@ -1,5 +1,5 @@
 /* tnorm_ws.c: norm2 `correct`'s workspace layout (kernels/norm/norm.h): the bytes a launch needs
- * zero (tickets, flags, the fallback word, the certified kernel's region) never lie under any grid's
+ * zero (the exact kernel's ticket and flags, the first pass's ticket and gate) never lie under any grid's
  * per-block digits and lie inside every configuration's workspace; and a model of the GPU harness's
  * workspace reuse (zeroed at allocation and when another variant held it, over the first
  * configuration's bytes only) run through tgpu_determinism's launch requests in its order. */
@@ -16,18 +16,15 @@ typedef struct { uint64_t lo, hi; } span;   /* bytes [lo, hi) */
 static int overlap(span a, span b) { return a.lo < b.hi && b.lo < a.hi; }
 
 /* The spans a launch of grid g needs zero at its start: the exact kernel's ticket and flags, the
- * first pass's ticket and gate, the fallback word, and (float32/16-bit) the certified kernel's
- * region. */
+ * first pass's ticket and gate. */
 static size_t zero_spans(uint64_t g, sl_dtype dt, span *s)
 {
+    (void)g;
+    (void)dt;
     size_t k = 0;
     s[k++] = (span){0, 4};
     s[k++] = (span){SL_NRM_WS_FLAG, SL_NRM_WS_FLAG + 4u};
     s[k++] = (span){SL_NRM_WS_PSUM, SL_NRM_WS_PSUM + 8u};   /* the first pass's ticket and gate */
-    if (dt != SL_F64) {
-        s[k++] = (span){SL_NRM_WS_FALLBACK, SL_NRM_WS_FALLBACK + 4u};
-        s[k++] = (span){sl_nrm_ws_cert(g, dt), sl_nrm_ws_cert(g, dt) + SL_NRM_WS_CERT_BYTES};
-    }
     return k;
 }
 

@@ -1,6 +1,6 @@
-/* exact/certified.cuh: the certified binned sum of exact products (dot) or squares (norm2), the
- * fast first step of the `correct` dot and norm2 variants (dot/dot.cu, norm/norm.cu); the exact
- * kernel of the variant runs behind it and does the work only when the certificate cannot decide.
+/* exact/certified.cuh: the certified binned sum of exact products (NIN = 2) or squares (NIN = 1),
+ * the step of the `correct` dot product (dot/dot.cu) behind its cheap first pass; the exact kernel
+ * of the variant runs behind it and does the work only when the certificate cannot decide.
  *
  * Floating-point assumptions: IEEE binary64 multiplies rounded to nearest even, no contraction
  * (--fmad=false) except the explicit fma() of float64's TwoProduct (the only FMA); float32 and
@@ -21,7 +21,7 @@
  *  3. The last block: the final state; lanes 0 and 1 each round one end of the interval
  *     [V - B, V + B] that holds the exact sum S (B: one unit of the lowest fold per piece,
  *     sl_rsum_state_certify_end_k's bound) through Fin::end, which maps an end to the final value
- *     (dot: S rounded; norm2: sqrt(S) rounded, outward-directed); when the two ends' bit patterns
+ *     (dot: S rounded); when the two ends' bit patterns
  *     agree, the value is finite and nonzero, and no NaN/Inf was met, it is the correctly rounded
  *     result (every map is monotone in S) and is written; otherwise (a NaN, an Inf or an
  *     overflowed product, a zero or infinite result, a sum too close to a rounding boundary) the
@@ -69,7 +69,7 @@ SL_NOINLINE_SHARED double sl_cert_end_mode(const sl_rsum_state *st, uint64_t n, 
     return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, SL_F64, st->flags, rto);
 }
 
-/* NIN = 2: x y (dot); NIN = 1: x x (norm2, y unused). fb: the fallback word; gate: NULL, or the
+/* NIN = 2: x y; NIN = 1: x x (y unused). fb: the fallback word; gate: NULL, or the
  * word a cheaper first pass sets when it cannot decide (this pass runs only then). grid any,
  * block a multiple of 32 up to SL_CERT_BLOCK. Barriers: as rs_kernel (every thread reaches each
  * one). */
@@ -222,21 +222,6 @@ template <typename N> struct sl_cert_fin_dot_narrow {
     static __device__ __forceinline__ double end(const sl_rsum_state *st, uint64_t np, int side)
     {
         return (double)sl_widen(sl_cert_narrow<N>(sl_cert_end_mode(st, np, side, 1)));
-    }
-    template <typename In> static __device__ __forceinline__ In out(double r) { return sl_cert_narrow<In>(r); }
-};
-/* norm2 (float32, 16-bit): the end rounded to nearest in float64, moved one float64 step outward
- * (so that V - B >= lo and hi >= V + B hold, whatever the rounding did), its square root rounded
- * outward (__dsqrt_rd / __dsqrt_ru), then to nearest even in N: sqrt(S) lies between the two
- * roots, and rounding to N is monotone. */
-template <typename N> struct sl_cert_fin_nrm {
-    static __device__ __forceinline__ double end(const sl_rsum_state *st, uint64_t np, int side)
-    {
-        const double v = sl_cert_end_mode(st, np, side, 0);
-        double r;
-        if (side < 0) r = v > 0.0 ? __dsqrt_rd(nextafter(v, 0.0)) : 0.0;
-        else r = __dsqrt_ru(nextafter(v, (double)INFINITY));
-        return (double)sl_widen(sl_cert_narrow<N>(r));
     }
     template <typename In> static __device__ __forceinline__ In out(double r) { return sl_cert_narrow<In>(r); }
 };

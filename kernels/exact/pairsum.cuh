@@ -10,9 +10,11 @@
  *     same two tree levels); lanes 0 and 1 map the box's two ends to the result's format
  *     (Fin::end: dot, S rounded exactly; norm2, the root's candidate when its side's midpoint test
  *     holds) with h = sl_psum_chain (>= every term's steps); when they agree on a finite nonzero
- *     value that is the result, else the gate word opens for the caller's next pass (dot and
- *     narrow norm2: exact/certified.cuh's sl_cert_kernel, which shuts it; float64 norm2: the exact
- *     kernel, which shuts it).
+ *     value that is the result, else the gate word opens for the caller's next pass (dot:
+ *     exact/certified.cuh's sl_cert_kernel, which shuts it; norm2: the exact kernel, which shuts
+ *     it). Every block allows a programmatic dependent launch behind it at its start
+ *     (griddepcontrol.launch_dependents: norm2's exact kernel, which waits for this grid's end
+ *     before it reads; no effect on an ordinary launch behind it).
  * Workspace: the header (zero before the first launch; the kernel leaves it so): [0, 4) the
  * ticket, [4, 8) the gate; one accumulator per block (written before read), from
  * SL_PSUM_WS_HEADER in sl_psum_ws_bytes's layout or where the caller places them.
@@ -111,6 +113,7 @@ sl_psum_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, u
     constexpr int U = 4;
     __shared__ A s_w[32];
     __shared__ A s_t;
+    asm volatile("griddepcontrol.launch_dependents;");
     unsigned *g_counter = hdr;
     unsigned *g_gate = hdr + 1;
     A *g_part = reinterpret_cast<A *>(parts);

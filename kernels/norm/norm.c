@@ -28,8 +28,7 @@
  * every square exact (norm.h: M^2 at bit 2q - 2 in 24-bit digits), summed as integers (any
  * order), then sl_nrm_round_sqrt: the correctly rounded root. Float64 squares are formed from the
  * integer significand (M^2 in two 64-bit words), exact over the whole range where a TwoProduct of
- * doubles would over- or underflow for |x| > 2^511 or < 2^-485. The kernel's middle pass (the
- * certified binned sum, float32/16-bit) is not repeated: it gives the same correctly rounded root.
+ * doubles would over- or underflow for |x| > 2^511 or < 2^-485.
  * reproducible (float32, 16-bit): x^2 exact in float64, summed by the float64 binned state of the
  * `reproducible` sum (exact/binned.h: 3 folds, order-independent), rounded once to float64, sqrt
  * in float64 (+ 0: a zero root is +0), rounded once to the input format. Blocks: a power of two,
@@ -273,10 +272,9 @@ const sl_variant sl_v_norm2_correct = {
                    "(exact/pairsum.h; float32/16-bit: a plain float64 sum of the exact squares; "
                    "float64: TwoProduct squares as a Fast2Sum pair, not certified when squares "
                    "overflow or the norm is outside [2^-480, 2^510]), the candidate root certified "
-                   "by exact tests against its two midpoints; float32/16-bit then the exact squares "
-                   "into a certified 4-fold binned sum (exact/certified.cuh); when neither decides: "
-                   "every square exact (the integer significand squared) into 24-bit digits, summed "
-                   "as integers (order-independent), the root rounded once by one thread (norm.h's "
+                   "by exact tests against its two midpoints; when that cannot decide: every "
+                   "square exact (the integer significand squared) into 24-bit digits, summed as "
+                   "integers (order-independent), the root rounded once by one thread (norm.h's "
                    "sl_nrm_round_sqrt, shared by kernel and twin)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = nrm_resolve, .depth = nrm_depth, .cpu = nrm_correct_cpu,

@@ -19,39 +19,41 @@
  * float64 sum (each square exact, one fma per value; relative box h 2^-52); float64, the Fast2Sum
  * pair of the TwoProduct squares (box O(h^2 u^2)); the last block tests the candidate root against
  * its two midpoints exactly (exact/pairsum.h): both hold, that is the norm; else the gate opens.
- * correct, float32/16-bit, step 1 (sl_cert_kernel<In, 1, ...>, exact/certified.cuh), behind
- * step 0's gate: the exact squares (in float64) into a certified 4-fold binned sum; the last block
- * rounds both ends of the sum's interval to nearest in float64, moves each one step outward, takes
- * its root rounded outward (__dsqrt_rd / __dsqrt_ru) and rounds that to the format: when the two
- * agree, that is the correctly rounded norm (every map monotone); else it sets the fallback word
- * (SL_NRM_WS_FALLBACK). Step 2, nrm_exact_kernel, enqueued behind, sums exactly when the word
- * before it is set (float32/16-bit: the fallback word; float64: step 0's gate), else returns at once.
+ * Step 1, nrm_exact_kernel, enqueued behind step 0 as its programmatic dependent launch
+ * (SUMLAB_NORM_CORRECT_PDL, below): step 0's blocks allow it at their start, so its blocks are
+ * scheduled while step 0 runs and wait (griddepcontrol.wait: step 0 complete, its writes visible)
+ * before they read anything; it sums exactly when the gate is open, else returns at once.
  * nrm_exact_kernel (correct, one launch): every square exact (norm.h: M^2 in 24-bit digits) added by
  * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
  * digits published, the last block sums them digit by digit and thread 0 rounds
- * (sl_nrm_round_sqrt, the twin's own code).
+ * (sl_nrm_round_sqrt, the twin's own code) and shuts the gate.
  * nrm_repro_kernel (reproducible, one launch): the squares into per-thread float64 binned
  * accumulators (exact/binned.h), states merged exactly through the block and across blocks.
  * Performance considerations: nrm_kernel is memory-bound at large n (a multiply and an add per
  * element, scaled three of each); correct's step 0 spends one widening and one fma per narrow
- * value (float64: a TwoProduct and a Fast2Sum) and decides ordinary data alone;
+ * value (float64: a TwoProduct and a Fast2Sum) and decides ordinary data alone; behind it the
+ * idle exact launch costs a launch that returns at once, partly hidden by the dependent launch;
  * nrm_exact_kernel makes 3 (float32, 16-bit) or 6 (float64) shared atomics per element, for the
- * data the passes before leave (BENCHMARKS.md). */
+ * data step 0 leaves (specials, zeros, norms past the largest value, float64 squares out of
+ * range: BENCHMARKS.md). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "norm/norm.h"
 #include "exact/binned.h"
-#include "exact/certified.cuh"
 #include "exact/pairsum.cuh"
 
-/* correct: the workspace layout is norm.h's (SL_NRM_WS_FALLBACK, sl_nrm_ws_cert, sl_nrm_ws_parts):
- * the certified region at a grid-independent offset before the exact kernel's per-block digits.
- * Its size: the header and 53 positions' hi/lo bins (sl_cert_kernel's NPOS). */
-static_assert(RS_WS_HEADER + 2u * sizeof(uint64_t) * 53u <= SL_NRM_WS_CERT_BYTES,
-              "the certified kernel's workspace fits its region");
-static_assert(SL_NRM_WS_PSUM + 8u <= SL_WS_HEADER && SL_NRM_WS_FALLBACK + 4u <= SL_NRM_WS_PSUM &&
-                  SL_NRM_WS_FLAG + 4u <= SL_NRM_WS_FALLBACK,
-              "the flag, fallback, ticket and gate words lie in the header");
+/* SUMLAB_NORM_CORRECT_PDL (kernels/README.md; the CMake option SUMLAB_NORM_CORRECT_NO_PDL sets it
+ * to 0, for measuring): 1 launches correct's exact kernel as a programmatic dependent launch of
+ * the first pass (Hopper); 0, an ordinary launch behind it. Either way the exact kernel executes
+ * griddepcontrol.wait before its first memory access (without a programmatic dependency it
+ * returns at once), so the two forms read and write the same bytes in the same order. */
+#ifndef SUMLAB_NORM_CORRECT_PDL
+#define SUMLAB_NORM_CORRECT_PDL 1
+#endif
+
+/* correct: the workspace layout is norm.h's (SL_NRM_WS_FLAG, SL_NRM_WS_PSUM, sl_nrm_ws_parts) */
+static_assert(SL_NRM_WS_PSUM + 8u <= SL_WS_HEADER && SL_NRM_WS_FLAG + 4u <= SL_NRM_WS_PSUM,
+              "the flag, ticket and gate words lie in the header");
 
 namespace {
 
@@ -249,8 +251,10 @@ nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
                  size_t parts_off, In *result, int dt, unsigned *g_fb)
 {
     typedef nrm_exact_fmt<In> F;
-    /* the passes before decided unless g_fb is set (every block reads the word before its ticket;
-     * the last block clears it after every ticket) */
+    /* step 0 complete and its writes visible before anything is read (SUMLAB_NORM_CORRECT_PDL) */
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    /* step 0 decided unless its gate g_fb is open (every block reads the word before its ticket;
+     * the last block shuts it after every ticket) */
     if (*(volatile unsigned *)g_fb == 0u) return;
     typedef typename sl_vec<In>::type V;
     constexpr int W = sl_vec<In>::W;
@@ -408,17 +412,15 @@ template <typename In> struct nrm_psum_fin {
     {
         return sl_psum_root_end(*t, 0.0, E, side, nrm_psum_dt<In>::v);
     }
-    template <typename O> static __device__ __forceinline__ O out(double r) { return sl_cert_narrow<O>(r); }
+    template <typename O> static __device__ __forceinline__ O out(double r) { return nrm_out<O>(r); }
 };
 static inline size_t nrm_psum_offset(uint64_t grid, sl_dtype dt)
 {
     return (sl_nrm_ws_correct(grid, dt) + 15u) & ~(size_t)15u;
 }
 
-/* correct's passes: the cheap one (every format); float32/16-bit, behind its gate, the certified
- * binned sum of the squares (exact/certified.cuh), which opens the fallback word; then the exact
- * kernel behind the word that decides it (float32/16-bit: the certified kernel's fallback word;
- * float64: the cheap pass's gate). */
+/* correct's two launches: the cheap pass (every format), then the exact kernel behind its gate
+ * (a programmatic dependent launch when SUMLAB_NORM_CORRECT_PDL). */
 template <typename In>
 static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt, sl_err *err)
 {
@@ -429,18 +431,25 @@ static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt,
         (const In *)a.x, (const In *)a.x, a.n, a.head, a.nv, hdr, w + nrm_psum_offset(c->grid, dt),
         (In *)a.result);
     SL_CUDA_CHECK_LAUNCH("sl_psum_kernel (norm2)", v->name, err);
-    if constexpr (sizeof(In) < 8) {
-        const unsigned block = c->block > SL_CERT_BLOCK ? SL_CERT_BLOCK : c->block;
-        sl_cert_kernel<In, 1, sl_cert_fin_nrm<In> ><<<c->grid, block, 0, a.s>>>(
-            (const In *)a.x, (const In *)a.x, a.n, a.head, w + sl_nrm_ws_cert(c->grid, dt),
-            (unsigned *)(w + SL_NRM_WS_FALLBACK), (In *)a.result, gate);
-        SL_CUDA_CHECK_LAUNCH("sl_cert_kernel (norm2)", v->name, err);
-        gate = (unsigned *)(w + SL_NRM_WS_FALLBACK);
+    /* returns at once unless the first pass opened the gate */
+    const size_t parts = sl_nrm_ws_parts(c->grid, dt);
+    if (SUMLAB_NORM_CORRECT_PDL) {
+        cudaLaunchConfig_t lc = {};
+        cudaLaunchAttribute at[1] = {};
+        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        at[0].val.programmaticStreamSerializationAllowed = 1;
+        lc.gridDim = dim3(c->grid);
+        lc.blockDim = dim3(c->block);
+        lc.stream = a.s;
+        lc.attrs = at;
+        lc.numAttrs = 1;
+        SL_CUDA_CHECK(cudaLaunchKernelEx(&lc, nrm_exact_kernel<In>, (const In *)a.x, a.n, a.head, a.nv, a.work,
+                                         parts, (In *)a.result, (int)dt, gate),
+                      v->name, err);
+    } else {
+        nrm_exact_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work, parts,
+                                                            (In *)a.result, (int)dt, gate);
     }
-    /* returns at once unless the pass before could not decide */
-    nrm_exact_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work,
-                                                        sl_nrm_ws_parts(c->grid, dt), (In *)a.result,
-                                                        (int)dt, gate);
     SL_CUDA_CHECK_LAUNCH("nrm_exact_kernel", v->name, err);
     return 0;
 }

@@ -31,23 +31,17 @@ typedef enum {
 #define SL_NRM_REPRO_BLOCK 256u
 /* Workspace of the one-launch kernels (sl_layout.h's finish): the ticket counter at byte 0, the
  * Inf flag (an unsigned, zero between launches) at byte SL_NRM_WS_FLAG, one partial per block from
- * SL_WS_HEADER (correct: SL_NRM_LIMBS(dt) digits per block, after the certified region below). */
+ * SL_WS_HEADER (correct: SL_NRM_LIMBS(dt) digits per block). */
 #define SL_NRM_WS_FLAG 64u
-/* correct's workspace: the header (ticket at 0, the flags at SL_NRM_WS_FLAG, the certified
- * kernel's fallback word at SL_NRM_WS_FALLBACK, the first pass's ticket and gate at
- * SL_NRM_WS_PSUM), then (float32/16-bit) the certified kernel's
- * region (its own ticket, flags, top and integer bins) at the fixed offset SL_NRM_WS_CERT, then the
- * exact kernel's per-block digits from sl_nrm_ws_parts. The bytes a launch needs zero when it
- * starts (and leaves zero) lie at offsets that do not depend on the grid, inside the smallest
- * configuration's workspace: no grid's per-block digits cover them, and the harness's zeroing of
- * the first configuration's bytes (when another variant held the workspace) covers them whatever
- * grid runs next. The per-block digits are written before they are read. */
-#define SL_NRM_WS_FALLBACK 72u
-/* the first pass's (exact/pairsum.cuh) ticket and gate, in the header; its per-block
- * accumulators follow the exact kernel's digits */
-#define SL_NRM_WS_PSUM 80u
-#define SL_NRM_WS_CERT ((size_t)SL_WS_HEADER)
-#define SL_NRM_WS_CERT_BYTES 1024u   /* >= exact/certified.cuh's sl_cert_workspace_bytes() (norm.cu) */
+/* correct's workspace: the header (the exact kernel's ticket at 0 and flags at SL_NRM_WS_FLAG,
+ * the first pass's ticket and gate at SL_NRM_WS_PSUM), then the exact kernel's per-block digits
+ * from sl_nrm_ws_parts, then the first pass's per-block accumulators (norm.cu). The bytes a
+ * launch needs zero when it starts (and leaves zero) lie in the header, at offsets that do not
+ * depend on the grid, inside the smallest configuration's workspace: no grid's per-block digits
+ * cover them, and the harness's zeroing of the first configuration's bytes (when another variant
+ * held the workspace) covers them whatever grid runs next. The per-block digits and accumulators
+ * are written before they are read. */
+#define SL_NRM_WS_PSUM 72u
 
 #if defined(__CUDACC__)
 #define SL_NRM_FN static __host__ __device__ __forceinline__
@@ -126,18 +120,13 @@ SL_NRM_SCALED_FNS(d, double, sqrt, SL_NRM_TSML_D, SL_NRM_TBIG_D, SL_NRM_SSML_D, 
 #define SL_NRM_UNIT_F64 2148
 #define SL_NRM_UNIT_F32 298
 #define SL_NRM_DIGIT 0xffffffu
-/* correct's layout (above) for a grid of `grid` blocks: the certified region's offset, the
- * per-block digits' offset, the whole workspace (float64: no certified region). */
-SL_NRM_FN size_t sl_nrm_ws_cert(uint64_t grid, sl_dtype dt)
-{
-    (void)grid;
-    (void)dt;
-    return SL_NRM_WS_CERT;
-}
+/* correct's layout (above) for a grid of `grid` blocks: the per-block digits' offset and their
+ * end (the first pass's accumulators are placed after it by norm.cu). */
 SL_NRM_FN size_t sl_nrm_ws_parts(uint64_t grid, sl_dtype dt)
 {
     (void)grid;
-    return (size_t)SL_WS_HEADER + (dt == SL_F64 ? 0u : SL_NRM_WS_CERT_BYTES);
+    (void)dt;
+    return (size_t)SL_WS_HEADER;
 }
 SL_NRM_FN size_t sl_nrm_ws_correct(uint64_t grid, sl_dtype dt)
 {

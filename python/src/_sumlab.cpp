@@ -1,5 +1,6 @@
 // _sumlab.cpp: the nanobind binding of the C API (include/sumlab/sumlab.h) behind the Python
-// package sumlab: arrays arrive zero-copy through nanobind's ndarray (DLPack, buffer protocol).
+// package sumlab: arrays arrive zero-copy through nanobind's ndarray (DLPack, buffer protocol),
+// a plain PyTorch CUDA tensor on reduce()'s hot path through its own attributes (torch_direct).
 // No arithmetic here: dtype, device and contiguity checks, then one C call; errors become one
 // Python exception (ValueError, TypeError, NotImplementedError, MemoryError, RuntimeError).
 // reduce() is sumlab.sum's whole call for NumPy and PyTorch arrays (the stream and the result's
@@ -220,11 +221,16 @@ framework framework_of(nb::handle x)
     return fw;
 }
 
-// What a CUDA tensor of PyTorch needs: torch.empty for its 0-d result, the raw current stream of
-// a device, and the torch.device of each CUDA device (made once). Looked up on first use.
+// What a CUDA tensor of PyTorch needs: its 0-d result (torch.Tensor.new_empty for a plain
+// tensor, torch.empty otherwise), the raw current stream of a device, and the torch.device of each
+// CUDA device (made once); for reading a plain tensor without DLPack (torch_direct): the type
+// torch.Tensor, torch.strided, the four dtypes in sl_dtype order and the attribute names, interned.
+// Looked up on first use.
 struct torch_api {
-    bool ready = false, usable = false;
-    nb::object empty, raw_stream, device_type;
+    bool ready = false, usable = false, direct = false;
+    nb::object empty, new_empty, raw_stream, device_type, tensor_type, strided, shape0;
+    nb::object dtypes[SL_NDTYPES];
+    nb::object a_is_cuda, a_layout, a_dtype, a_is_contiguous, a_numel, a_data_ptr, a_get_device;
     std::vector<nb::object> devices;
 };
 torch_api &g_torch = *new torch_api();   // never destroyed, as g_types
@@ -239,11 +245,71 @@ bool torch_ready()
             g_torch.device_type = torch.attr("device");
             g_torch.raw_stream = nb::getattr(torch.attr("_C"), "_cuda_getCurrentRawStream", nb::none());
             g_torch.usable = !g_torch.raw_stream.is_none();
+            g_torch.shape0 = nb::make_tuple();
+            g_torch.a_dtype = nb::steal(PyUnicode_InternFromString("dtype"));
+            g_torch.a_data_ptr = nb::steal(PyUnicode_InternFromString("data_ptr"));
+            if (!g_torch.a_dtype.is_valid() || !g_torch.a_data_ptr.is_valid()) throw nb::python_error();
         } catch (nb::python_error &) {
             g_torch.usable = false;   // the Python path answers
         }
+        // the direct read (torch_direct): CUDA, not ROCm (whose tensors DLPack names another device
+        // type); without it every tensor goes through DLPack
+        if (g_torch.usable) try {
+            nb::module_ torch = nb::module_::import_("torch");
+            g_torch.tensor_type = torch.attr("Tensor");
+            g_torch.new_empty = g_torch.tensor_type.attr("new_empty");
+            g_torch.strided = torch.attr("strided");
+            static const char *const dts[SL_NDTYPES] = {"float32", "float64", "float16", "bfloat16"};
+            static_assert(SL_F32 == 0 && SL_F64 == 1 && SL_F16 == 2 && SL_BF16 == 3 && SL_NDTYPES == 4,
+                          "sl_dtype order");
+            for (int i = 0; i < SL_NDTYPES; i++) g_torch.dtypes[i] = torch.attr(dts[i]);
+            auto name = [](const char *a) { return nb::steal(PyUnicode_InternFromString(a)); };
+            g_torch.a_is_cuda = name("is_cuda");
+            g_torch.a_layout = name("layout");
+            g_torch.a_is_contiguous = name("is_contiguous");
+            g_torch.a_numel = name("numel");
+            g_torch.a_get_device = name("get_device");
+            for (const nb::object &o : {g_torch.a_is_cuda, g_torch.a_layout, g_torch.a_is_contiguous,
+                                        g_torch.a_numel, g_torch.a_get_device})
+                if (!o.is_valid()) throw nb::python_error();
+            nb::object hip = nb::getattr(nb::getattr(torch, "version", nb::none()), "hip", nb::none());
+            g_torch.direct = hip.is_none();
+        } catch (std::exception &) {   // nb::python_error included: its error is dropped with it
+            g_torch.direct = false;
+        }
     }
     return g_torch.usable;
+}
+
+// A plain CUDA tensor (type torch.Tensor itself, strided, C-contiguous, float32/float64/float16/
+// bfloat16) read from its own attributes: what its DLPack export holds (data_ptr() includes the
+// storage offset, numel(), the device index), the same checks passed, without the capsule's cost;
+// a tensor that requires grad is read as it is (the same storage as its detached view). False
+// for every other tensor: the DLPack path reads it (or raises its error).
+bool torch_direct(nb::handle x, view &v)
+{
+    if (!g_torch.direct || (PyObject *)Py_TYPE(x.ptr()) != g_torch.tensor_type.ptr()) return false;
+    try {
+        if (!x.attr(g_torch.a_is_cuda).is(nb::handle(Py_True))) return false;
+        if (!x.attr(g_torch.a_layout).is(g_torch.strided)) return false;
+        nb::object dt = x.attr(g_torch.a_dtype);
+        int code = -1;
+        for (int i = 0; i < SL_NDTYPES && code < 0; i++)
+            if (dt.is(g_torch.dtypes[i])) code = i;
+        if (code < 0) return false;
+        if (!x.attr(g_torch.a_is_contiguous)().is(nb::handle(Py_True))) return false;
+        const long long n = nb::cast<long long>(x.attr(g_torch.a_numel)());
+        const int device = nb::cast<int>(x.attr(g_torch.a_get_device)());
+        if (n < 0 || device < 0) return false;
+        v.data = (const void *)nb::cast<uintptr_t>(x.attr(g_torch.a_data_ptr)());
+        v.n = (uint64_t)n;
+        v.dt = (sl_dtype)code;
+        v.cuda = true;
+        v.device = device;
+        return true;
+    } catch (std::exception &) {   // an attribute that raised: its error dropped, DLPack answers
+        return false;
+    }
 }
 
 nb::handle torch_device(int index)
@@ -275,11 +341,6 @@ bool read_array(nb::handle x, framework fw, arr &out, int &hint, nb::object &kee
     return nb::try_cast<arr>(keep, out, false);
 }
 
-// op's variant over x (and y): a Python float for a host array (the twin or the exact reference);
-// for a CUDA tensor of PyTorch a 0-d tensor of its dtype on its device (allocated by torch.empty),
-// written by the kernel enqueued on torch's current stream of that device, never copied to the
-// host. NotImplemented: the package's Python path serves this input (CuPy, JAX, or an object
-// nanobind cannot read: its path raises the precise error).
 const char *text_arg(nb::handle h, const char *what)
 {
     const char *s = PyUnicode_Check(h.ptr()) ? PyUnicode_AsUTF8(h.ptr()) : nullptr;
@@ -300,6 +361,23 @@ sumlab_params params_of(long long ddof)
     return p;
 }
 
+// One input of reduce_any: a plain CUDA tensor read directly (torch_direct), else read zero-copy
+// (read_array, with its dtype hint) and checked (take). False: the package's Python path serves it.
+bool input_view(nb::handle a, framework fw, const char *what, view &v, arr &held, nb::object &keep)
+{
+    if (fw == FW_TORCH && torch_ready() && torch_direct(a, v)) return true;
+    int hint = -1;
+    if (!read_array(a, fw, held, hint, keep)) return false;
+    v = take(held, hint, what);
+    return true;
+}
+
+// op's variant over x (and y): a Python float for a host array (the twin or the exact reference);
+// for a CUDA tensor of PyTorch a 0-d tensor of its dtype on its device (x.new_empty(()) for a
+// plain tensor, torch.empty for a subclass), written by the kernel enqueued on torch's current
+// stream of that device, never copied to the host. NotImplemented: the package's Python path
+// serves this input (CuPy, JAX, or an object nanobind cannot read: its path raises the precise
+// error).
 nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name, nb::handle y, long long ddof)
 {
     const char *op = text_arg(op_name, "op"), *variant = text_arg(variant_name, "variant");
@@ -307,15 +385,13 @@ nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name,
     framework fw = framework_of(x);
     if (fw == FW_PY) return nb::borrow(Py_NotImplemented);
     arr xa, ya;
-    int xh, yh = -1;
     nb::object keep_x, keep_y;
-    if (!read_array(x, fw, xa, xh, keep_x)) return nb::borrow(Py_NotImplemented);
-    view xv = take(xa, xh, "x"), yv{};
+    view xv{}, yv{};
+    if (!input_view(x, fw, "x", xv, xa, keep_x)) return nb::borrow(Py_NotImplemented);
     const void *y_data = nullptr;
     if (!y.is_none()) {
         framework fy = framework_of(y);
-        if (fy != fw || fy == FW_PY || !read_array(y, fy, ya, yh, keep_y)) return nb::borrow(Py_NotImplemented);
-        yv = take(ya, yh, "y");
+        if (fy != fw || fy == FW_PY || !input_view(y, fy, "y", yv, ya, keep_y)) return nb::borrow(Py_NotImplemented);
         same_place(xv, yv);
         y_data = yv.data;
     }
@@ -333,12 +409,15 @@ nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name,
         return nb::float_(r);
     }
     if (fw != FW_TORCH || !torch_ready()) return nb::borrow(Py_NotImplemented);
-    // the result first (torch's caching allocator, on its current stream), then that stream
-    nb::object out = g_torch.empty(nb::make_tuple(), nb::arg("dtype") = x.attr("dtype"),
-                                   nb::arg("device") = torch_device(xv.device));
-    uintptr_t d_result = nb::cast<uintptr_t>(out.attr("data_ptr")());
+    // the result first (torch's caching allocator, on its current stream), then that stream; a
+    // plain tensor's new_empty (x's dtype and device, no requires_grad) costs less than torch.empty
+    nb::object out = g_torch.direct && (PyObject *)Py_TYPE(x.ptr()) == g_torch.tensor_type.ptr()
+                         ? g_torch.new_empty(x, g_torch.shape0)
+                         : g_torch.empty(g_torch.shape0, nb::arg("dtype") = x.attr(g_torch.a_dtype),
+                                         nb::arg("device") = torch_device(xv.device));
+    uintptr_t d_result = nb::cast<uintptr_t>(out.attr(g_torch.a_data_ptr)());
     uintptr_t stream = nb::cast<uintptr_t>(g_torch.raw_stream(xv.device));
-    if (!d_result) raise(PyExc_RuntimeError, "sumlab: torch.empty gave no device memory for the result");
+    if (!d_result) raise(PyExc_RuntimeError, "sumlab: torch gave no device memory for the result");
     {
         device_guard g(xv);
         nb::gil_scoped_release nogil;

@@ -22,7 +22,7 @@ import dataclasses
 from fractions import Fraction
 
 from . import _sumlab
-from ._arrays import DTYPE_NAMES, call, device_result, dtype_code, round_to, stream_of, take
+from ._arrays import DTYPE_NAMES, call, device_result, dtype_code, round_to, stream_of, take, torch_empty
 from ._dist import allreduce
 
 __all__ = ["reduce", "sum", "dot", "judge", "exact", "variants", "ops", "State", "allreduce", "Judgement",
@@ -143,8 +143,7 @@ def _reduce_rows(x, op, variant, ddof, axis):
         raw = call(_sumlab.reduce_rows_host, op, variant, y, xin.hint, n, ddof)
         return np.frombuffer(raw, dtype=np.float64).reshape(out_shape).copy()
     if xin.framework == "torch":
-        import torch
-        out = torch.empty(out_shape, dtype=xin.orig.dtype, device=xin.orig.device)
+        out = torch_empty(xin.orig, out_shape)
         ptr = out.data_ptr()
     elif xin.framework == "cupy":
         import cupy

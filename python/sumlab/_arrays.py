@@ -114,12 +114,21 @@ def stream_of(inp: Input) -> int:
     return 0
 
 
+def torch_empty(x, shape):
+    """An uninitialised tensor of shape with x's dtype on x's device (torch's caching allocator,
+    its current stream): x.new_empty for a plain tensor (cheaper than torch.empty), torch.empty
+    for a subclass (whose new_empty may be its own)."""
+    import torch
+    if type(x) is torch.Tensor:
+        return x.new_empty(shape)
+    return torch.empty(shape, dtype=x.dtype, device=x.device)
+
+
 def device_result(inp: Input):
     """A 0-d array of x's dtype on x's device, allocated by x's framework, and its pointer."""
     x = inp.orig
     if inp.framework == "torch":
-        import torch
-        out = torch.empty((), dtype=x.dtype, device=x.device)
+        out = torch_empty(x, ())
         return out, out.data_ptr()
     if inp.framework == "cupy":
         import cupy

@@ -129,8 +129,8 @@ def test_jax_if_installed(rng):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_torch_hot_path_in_binding(rng, monkeypatch, dtype):
     # a CUDA tensor is served by the binding's one call (checks, torch's current stream, the 0-d
-    # result from torch.empty): the package's Python path is never reached; every call returns a
-    # tensor of its own; a tensor that requires grad is read through its detached view
+    # result from x.new_empty): the package's Python path is never reached; every call returns a
+    # tensor of its own; a tensor that requires grad is read as it is (its storage)
     x = make_inputs(dtype, 4099, "cancel", rng)
     xg = to_torch(x).cuda()
 
@@ -146,3 +146,53 @@ def test_torch_hot_path_in_binding(rng, monkeypatch, dtype):
     if dtype in ("float32", "float64"):
         g = xg.clone().requires_grad_(True)
         assert float(sumlab.sum(g, "superacc").item()).hex() == want.hex()
+
+
+@needs_torch
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_torch_plain_tensor_without_dlpack(rng, monkeypatch, dtype):
+    # a plain CUDA tensor (type torch.Tensor) is read from its own attributes (data_ptr, numel,
+    # get_device), never through DLPack: with torch.Tensor.__dlpack__ made to raise, norm2's and
+    # dot's correct and superacc's sum on the whole tensor, on slices that start inside the
+    # storage, on a 2-D view with a size-1 axis and on a tensor that requires grad equal the CPU
+    # twin's bits, each a fresh 0-d tensor of x's dtype on x's device (x.new_empty); an
+    # nn.Parameter (a subclass: read through DLPack, its result from torch.empty) gives the same bits
+    n = 8197
+    x = make_inputs(dtype, n, "normal", rng)
+    y = make_inputs(dtype, n, "cancel", rng)
+    xg, yg = to_torch(x).cuda(), to_torch(y).cuda()
+    calls = [("norm2", "correct", False), ("dot", "correct", True), ("sum", "superacc", False)]
+    shapes = [(slice(None), None), (slice(5, None), None), (slice(3, 3 + 4096), (64, 64, 1))]
+
+    def host(op, variant, two, sl, shape):
+        a, b = x[sl], y[sl]
+        if shape:
+            a, b = a.reshape(shape), b.reshape(shape)
+        return sumlab.reduce(a, op, variant, b if two else None).hex()
+
+    want = {(op, k): host(op, v, two, sl, shape) for op, v, two in calls for k, (sl, shape) in enumerate(shapes)}
+    param = torch.nn.Parameter(xg.clone())
+    assert float(sumlab.reduce(param, "norm2", "correct").item()).hex() == want[("norm2", 0)]
+
+    import torch.utils.dlpack
+    used = []                                    # every DLPack export tried (nanobind tries both)
+
+    def no_dlpack(*a, **k):
+        used.append(a[0] if a else None)
+        raise BufferError("DLPack refused by the test")
+    monkeypatch.setattr(torch.Tensor, "__dlpack__", no_dlpack)
+    monkeypatch.setattr(torch.utils.dlpack, "to_dlpack", no_dlpack)
+    for op, v, two in calls:
+        for k, (sl, shape) in enumerate(shapes):
+            a, b = xg[sl], yg[sl]
+            if shape:
+                a, b = a.reshape(shape), b.reshape(shape)
+            assert type(a) is torch.Tensor and a.is_contiguous()
+            r = sumlab.reduce(a, op, v, b if two else None)
+            assert isinstance(r, torch.Tensor) and r.shape == () and r.dtype == xg.dtype and r.device == xg.device
+            assert not r.requires_grad and float(r.item()).hex() == want[(op, k)], f"{op} {v} {dtype} shape {k}"
+    g = xg.clone().requires_grad_(True)
+    assert float(sumlab.reduce(g, "norm2", "correct").item()).hex() == want[("norm2", 0)]
+    r1, r2 = sumlab.reduce(xg, "norm2", "correct"), sumlab.reduce(xg, "norm2", "correct")
+    assert r1.data_ptr() != r2.data_ptr() and float(r1.item()).hex() == float(r2.item()).hex() == want[("norm2", 0)]
+    assert not used, f"DLPack export tried {len(used)} times"

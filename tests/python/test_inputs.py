@@ -189,6 +189,9 @@ def empty(shape, dtype=None, device=None):
 torch.empty = empty
 torch.device = lambda kind, index: calls.append(("torch.device", index)) or ("device", kind, index)
 torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda i: calls.append(("stream", i)) or 0x5000)
+torch.version = types.SimpleNamespace(hip=None)
+torch.strided = object()
+torch.float32, torch.float64, torch.float16, torch.bfloat16 = "fake.float32", object(), object(), object()
 sys.modules["torch"] = torch
 
 class DLDevice(ctypes.Structure):
@@ -205,17 +208,34 @@ new_capsule = ctypes.pythonapi.PyCapsule_New
 new_capsule.restype, new_capsule.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
 
 class Tensor:
-    """A tensor of the fake torch that says it lives on CUDA device DEV (DLPack device type 2)."""
-    dtype = "fake.float32"
-    def __init__(self, dev):
+    """A tensor of the fake torch that says it lives on CUDA device DEV (DLPack device type 2), with
+    the attributes the binding reads of a plain tensor; contig: what is_contiguous() answers."""
+    dtype = torch.float32
+    is_cuda = True
+    layout = torch.strided
+    def __init__(self, dev, contig=True):
         self.buf = np.ones(1024, np.float32)
+        self.dev, self.contig = dev, contig
         self.shape = (ctypes.c_int64 * 1)(1024)
         self.m = DLManaged(DLTensor(self.buf.ctypes.data, DLDevice(2, dev), 1, DLDataType(2, 32, 1), self.shape, None, 0),
                            None, None)
     def __dlpack__(self, **kw):
+        calls.append("dlpack")
         return new_capsule(ctypes.addressof(self.m), b"dltensor", None)
     def __dlpack_device__(self):
         return (2, self.m.dl_tensor.device.device_id)
+    def is_contiguous(self):
+        return self.contig
+    def numel(self):
+        return 1024
+    def get_device(self):
+        return self.dev
+    def data_ptr(self):
+        calls.append("x.data_ptr")
+        return self.buf.ctypes.data
+    def new_empty(self, shape):
+        calls.append(("new_empty", shape, self.dev))
+        return Out()
 Tensor.__module__ = "torch"
 torch.Tensor = Tensor
 class Sub(Tensor):
@@ -224,7 +244,7 @@ Sub.__module__ = "mylib"
 
 import sumlab
 from sumlab import _sumlab
-for t in (Tensor(0), Tensor(0), Tensor(1), Sub(1)):
+for t in (Tensor(0), Tensor(0), Tensor(1), Sub(1), Sub(1), Tensor(1, contig=False)):
     try:
         sumlab.sum(t, "vec4")
         raise SystemExit("no error without a CUDA build")
@@ -236,10 +256,13 @@ print(calls)
 
 def test_cuda_tensor_path_without_gpu():
     # the binding's PyTorch CUDA path, up to the library call, with a stand-in torch (a child
-    # process: the binding keeps the torch it finds), for tensors and a subclass of torch.Tensor
-    # from another module: the 0-d result from torch.empty((),
-    # dtype=x.dtype, device=torch.device("cuda", i)) made once per device, its data_ptr, the raw
-    # current stream of the tensor's device; a build without CUDA then answers NotImplementedError
+    # process: the binding keeps the torch it finds): a plain tensor (type torch.Tensor) read from
+    # its attributes without DLPack, its 0-d result from x.new_empty(()); a subclass of
+    # torch.Tensor from another module, and a plain tensor that says it is not contiguous, read
+    # through DLPack, the subclass's result from torch.empty((), dtype=x.dtype,
+    # device=torch.device("cuda", i)) (the device made once per device); then the result's
+    # data_ptr and the raw current stream of the tensor's device; a build without CUDA then
+    # answers NotImplementedError
     if _sumlab.built_with_cuda:
         pytest.skip("a CUDA build: test_gpu.py runs the real path")
     import os
@@ -250,7 +273,9 @@ def test_cuda_tensor_path_without_gpu():
     assert p.returncode == 0, p.stderr
     calls = eval(p.stdout)                     # the child's list of the stand-in's calls
     dev = lambda i: ("device", "cuda", i)      # noqa: E731
-    assert calls == [("torch.device", 0), ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
-                     ("empty", (), "fake.float32", dev(0)), "data_ptr", ("stream", 0),
-                     ("torch.device", 1), ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1),
-                     ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1)], calls
+    assert calls == ["x.data_ptr", ("new_empty", (), 0), "data_ptr", ("stream", 0),
+                     "x.data_ptr", ("new_empty", (), 0), "data_ptr", ("stream", 0),
+                     "x.data_ptr", ("new_empty", (), 1), "data_ptr", ("stream", 1),
+                     "dlpack", ("torch.device", 1), ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1),
+                     "dlpack", ("empty", (), "fake.float32", dev(1)), "data_ptr", ("stream", 1),
+                     "dlpack", ("new_empty", (), 1), "data_ptr", ("stream", 1)], calls
