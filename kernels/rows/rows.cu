@@ -526,9 +526,9 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
  * T threads a row: a warp for n <= SAC_WARP_ROW_MAX (SA_BLOCK / 32 rows a block, no barrier: the
  * per-row cost of a block's reduction would weigh on short rows), a block of SA_BLOCK above.
  * Each thread takes at most one edge value, then its 16-byte vectors t, t + T, ... with SAC_U
- * loads in flight (float32 widened from the bits by integer operations, the 16-bit formats
- * alternately by the bits and by the conversions: reduce/vec.cuh's sl_f2d_exact, sl_h2d_bits);
- * warp shuffles, then (a block a row) warp 0 over the warps' sums; lane 0 tests the box
+ * loads in flight (reduce/walk.cuh), each value widened by reduce/vec.cuh's sl_widen_lane_f64
+ * (float32 from the bits by integer operations, the 16-bit formats alternately by the bits and
+ * by the conversions); warp shuffles, then (a block a row) warp 0 over the warps' sums; lane 0 tests the box
  * (sl_rcs_decide, h = sl_rcs_chain(nv, T, W)): decided, the row's result, the correctly rounded
  * sum; else the row goes into the workspace's list, which sa_rows_kernel<X, true> sums exactly
  * behind it (a block a listed row) and empties. Either way a row's bits are its exact sum
@@ -537,47 +537,23 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
 static_assert(SA_BLOCK == SL_ROWS_SACC_BLOCK, "rows.h: the certified pass's block");
 #define SAC_U 4
 
-__device__ __forceinline__ double sac_widen(float x, int) { return sl_f2d_exact(x); }
-template <typename H> __device__ __forceinline__ double sac_widen(H x, int k)
-{
-    return (k & 1) ? sl_h2d_bits(x) : (double)sl_widen(x);
-}
-
 __device__ __forceinline__ void sac_take(double &s, double &a, double v)
 {
     s = s + v;
     a = a + fabs(v);
 }
 
-/* Thread t of the row's T threads: its values' sums (s, a); returns the row's vector count nv. */
+/* Thread t of the row's T threads: its values' sums (s, a); returns the row's vector count nv.
+ * Its edge value (at most one: fewer than 2W <= T), then its vectors, SAC_U loads in flight. */
 template <typename X, unsigned T>
 __device__ __forceinline__ uint64_t sac_row_sums(const X *row, uint64_t n, unsigned t, double &s, double &a)
 {
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W };
-    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-    if (head > n) head = n;
-    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+    const sl_split sp = sl_row_split(row, n);
     s = 0.0;
     a = 0.0;
-    if (t < nedge) sac_take(s, a, sac_widen(row[t < head ? t : tail0 + (t - head)], 0));   /* < 2W <= T */
-    const V *xv = reinterpret_cast<const V *>(row + head);
-    uint64_t j = t;
-    for (; j + (uint64_t)(SAC_U - 1) * T < nv; j += (uint64_t)SAC_U * T) {
-        V v[SAC_U];
-#pragma unroll
-        for (int u = 0; u < SAC_U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
-#pragma unroll
-        for (int u = 0; u < SAC_U; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) sac_take(s, a, sac_widen(sl_vec_lane(v[u], k), k));
-    }
-    for (; j < nv; j += T) {
-        const V v = sl_ldv(xv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) sac_take(s, a, sac_widen(sl_vec_lane(v, k), k));
-    }
-    return nv;
+    sl_walk_values<SAC_U, SL_EDGES_ONE_FIRST>(row, sp, t, T,
+                                              [&](X v, int k) { sac_take(s, a, sl_widen_lane_f64(v, k)); });
+    return sp.nv;
 }
 
 /* Lanes [0, 2 off) of the warp: lane l's sums plus lane l + off's, off = off, off / 2, .., 1. */
