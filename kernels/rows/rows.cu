@@ -4,8 +4,10 @@
  * `superacc` row kernels (a certified float64 pass, a warp or a block a row, whose undecided rows
  * are summed exactly behind it; or one or several blocks per row over superacc_f32.cu's exponent
  * bins: the row's exact sum rounded once either way; twin: the superacc twin on each row) and the
- * `lse` `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max)
- * with kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
+ * `lse` `reproducible` row kernels (a warp or a block per row: one read for the maxima and the
+ * binned sum of the one-pass terms, a second for the shifted terms only where the row's maximum
+ * falls outside the one-pass window; kernels/lse's host-and-device exp; twin: lse.c's
+ * reproducible twin on each row).
  *
  * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
  * nearest even, --fmad=false, -ftz=false).
@@ -700,28 +702,30 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
                            : sa_rows_launch<float>(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, st, err);
 }
 
-/* ---- lse reproducible: a block per row ----------------------------------------------------------
+/* ---- lse reproducible: a block or a warp per row -------------------------------------------
  * lse.c's reproducible twin's value for the row, which depends on the row's multiset of values
- * alone (not B, not the alignment, not the launch). Pass 1: the row's maxima, M (SL_LSE_MAX:
- * exact, NaN ignored) and, for float32 and 16-bit rows, Mn (NaN if any value is). Pass 2: every
- * value's term into the binned float64 accumulator of exact/binned.h, SL_RSUM_GROUP terms a
- * capacity check (thread t: the groups t, t + 256, ... of the row's 16-byte vectors, then the
- * leftover vectors and the edge values one by one), the block's states merged exactly, rounded
- * once to float64. The terms and the result are the 1-D variant's: with Mn in lse.h's one-pass
- * window the unshifted sl_lse_rep1_term(x) and log(S); otherwise exp(x - M) (sl_lse_rep_term_f/_d:
- * lse_math.h's exp in float32 for float32 and 16-bit rows, float64 for float64) and M + log(S);
- * rounded to the input format. The row is read twice (the second read mostly from L2 for rows up
- * to a few MB). */
+ * alone (not B, not the alignment, not the launch). The terms and the result are the 1-D
+ * variant's: for float32 and 16-bit rows whose maximum Mn (NaN if any value is) falls in lse.h's
+ * one-pass window, the unshifted sl_lse_rep1_term(x) and log(S); otherwise exp(x - M) with M the
+ * exact maximum, NaN ignored (sl_lse_rep_term_f/_d: lse_math.h's exp in float32 for float32 and
+ * 16-bit rows, float64 for float64) and M + log(S); S the terms' binned float64 sum
+ * (exact/binned.h), rounded once; the result rounded to the input format.
+ * Float32 and 16-bit rows: one read takes the row's maxima (M and Mn) and the one-pass terms
+ * together; only a row whose Mn falls outside the window is read again for the shifted terms.
+ * Float64 rows: a read for M, a read for the terms. Each read: thread t of the row's threads
+ * takes the groups t, t + T, ... of SL_RSUM_GROUP values (16-byte vectors; one capacity check a
+ * group), then the leftover vectors and the edge values one by one (lse_row_walk). A row of at
+ * most LSE_ROWS_WARP_N float32/16-bit values takes a warp (lse_rows_warp_kernel: no barrier),
+ * a longer or float64 row a block (lse_rows_kernel: the maxima and the states merged through
+ * shared memory). The binned sum is a function of the terms' multiset, so both kernels give the
+ * twin's bits whatever the split of the values between threads. */
 template <typename X> struct lse_row_acc { typedef float T; };
 template <> struct lse_row_acc<double> { typedef double T; };
 /* 1 for float32 and 16-bit rows (the one-pass form exists) */
 template <typename X> struct lse_row_one { enum { v = 1 }; };
 template <> struct lse_row_one<double> { enum { v = 0 }; };
-__device__ __forceinline__ double lse_row_term(float x, float M, int one)
-{
-    return one ? sl_lse_rep1_term(x) : sl_lse_rep_term_f(x, M);
-}
-__device__ __forceinline__ double lse_row_term(double x, double M, int one) { (void)one; return sl_lse_rep_term_d(x, M); }
+__device__ __forceinline__ double lse_row_term(float x, float M) { return sl_lse_rep_term_f(x, M); }
+__device__ __forceinline__ double lse_row_term(double x, double M) { return sl_lse_rep_term_d(x, M); }
 __device__ __forceinline__ float lse_row_maxnan(float a, float b) { return sl_lse_maxnan_f(a, b); }
 __device__ __forceinline__ double lse_row_maxnan(double a, double b) { return sl_lse_maxnan_d(a, b); }
 __device__ __forceinline__ float lse_row_out(double r, float *) { return __double2float_rn(r); }
@@ -732,46 +736,75 @@ __device__ __forceinline__ __nv_bfloat16 lse_row_out(double r, __nv_bfloat16 *)
     return __float2bfloat16_rn(__double2float_rn(r));
 }
 
+/* Float32 and 16-bit rows of at most LSE_ROWS_WARP_N values: a warp per row. */
+#define LSE_ROWS_WARP_N 8192u
+
+/* One walk of the row by lane `lane` of `lanes`: every value widened to T (lse_row_acc) through
+ * f, whose result goes into the binned accumulator a (the group path for SL_RSUM_GROUP values at
+ * a time: 16-byte vectors, then the leftover vectors and the edge values one by one). */
+template <typename X, typename F>
+__device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t n, unsigned lane,
+                                             unsigned lanes, sl_rsum_thr_f64 &a, F f)
+{
+    typedef typename lse_row_acc<X>::T T;
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };
+    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
+    if (head > n) head = n;
+    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
+    const V *xv = reinterpret_cast<const V *>(row + head);
+    for (uint64_t g = lane; g < ng; g += lanes) {
+        V v[UV];
+#pragma unroll
+        for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
+        double t[G];
+#pragma unroll
+        for (int u = 0; u < UV; u++)
+#pragma unroll
+            for (int k = 0; k < W; k++) t[u * W + k] = f((T)sl_widen(sl_vec_lane(v[u], k)));
+        sl_rsum_take_group_f64(&a, t);
+    }
+    for (uint64_t i = ng * UV + lane; i < nv; i += lanes) {
+        const V v = sl_ldv(xv + i);
+#pragma unroll
+        for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, f((T)sl_widen(sl_vec_lane(v, k))));
+    }
+    for (uint64_t i = lane; i < head; i += lanes) sl_rsum_take1_f64(&a, f((T)sl_widen(row[i])));
+    for (uint64_t i = tail0 + lane; i < n; i += lanes) sl_rsum_take1_f64(&a, f((T)sl_widen(row[i])));
+}
+
+/* A block per row (grid stride over rows). Barriers: every thread of the block reaches each one
+ * (`one` is read by all from shared memory after the maxima's barrier). */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 {
     typedef typename lse_row_acc<X>::T T;
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };   /* vectors per group */
+    enum { ONE = lse_row_one<X>::v };
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
     __shared__ T s_max[ROWS_WARPS], s_maxn[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const X *row = x + r * n;
-        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-        if (head > n) head = n;
-        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
-        const V *xv = reinterpret_cast<const V *>(row + head);
-        /* pass 1: the maxima (M: NaN ignored; mn: NaN if any value is) */
+        /* read 1: the maxima (m: NaN ignored; mn: NaN if any value is) and, for float32 and
+         * 16-bit rows, the one-pass terms */
         T m = -(T)INFINITY, mn = -(T)INFINITY;
-        for (uint64_t i = tid; i < nv; i += SL_ROWS_BLOCK) {
-            const V v = sl_ldv(xv + i);
-#pragma unroll
-            for (int k = 0; k < W; k++) {
-                const T xv_ = (T)sl_widen(sl_vec_lane(v, k));
-                m = SL_LSE_MAX(m, xv_);
-                mn = lse_row_maxnan(mn, xv_);
-            }
-        }
-        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) {
-            m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
-            mn = lse_row_maxnan(mn, (T)sl_widen(row[i]));
-        }
-        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK) {
-            m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
-            mn = lse_row_maxnan(mn, (T)sl_widen(row[i]));
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        if constexpr (ONE) {
+            lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](float v) {
+                m = SL_LSE_MAX(m, v);
+                mn = sl_lse_maxnan_f(mn, v);
+                return sl_lse_rep1_term(v);
+            });
+        } else {
+            sl_walk_values<4, SL_EDGES_LAST>(row, sl_row_split(row, n), tid, SL_ROWS_BLOCK,
+                                             [&](X v, int) { m = SL_LSE_MAX(m, (T)sl_widen(v)); });
         }
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1) {
-            const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);
-            m = SL_LSE_MAX(m, b);
-            mn = lse_row_maxnan(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
+            m = SL_LSE_MAX(m, __shfl_xor_sync(SL_FULL_MASK, m, o));
+            if (ONE) mn = lse_row_maxnan(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
         }
         if (lane == 0) {
             s_max[warp] = m;
@@ -782,32 +815,13 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 #pragma unroll
         for (unsigned k = 1; k < ROWS_WARPS; k++) {
             M = SL_LSE_MAX(M, s_max[k]);
-            Mn = lse_row_maxnan(Mn, s_maxn[k]);
+            if (ONE) Mn = lse_row_maxnan(Mn, s_maxn[k]);
         }
-        /* the 1-D variant's one-pass form (float32, 16-bit rows) when Mn is in its window */
-        const int one = lse_row_one<X>::v && sl_lse_rep1_ok((double)Mn);
-        /* pass 2: the terms into the binned accumulator */
-        sl_rsum_thr_f64 a;
-        sl_rsum_init_f64(&a);
-        for (uint64_t g = tid; g < ng; g += SL_ROWS_BLOCK) {
-            V v[UV];
-#pragma unroll
-            for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
-            double t[G];
-#pragma unroll
-            for (int u = 0; u < UV; u++)
-#pragma unroll
-                for (int k = 0; k < W; k++) t[u * W + k] = lse_row_term((T)sl_widen(sl_vec_lane(v[u], k)), M, one);
-            sl_rsum_take_group_f64(&a, t);
+        const int one = ONE && sl_lse_rep1_ok((double)Mn);
+        if (!one) {   /* read 2: the shifted terms against the exact maximum */
+            sl_rsum_init_f64(&a);
+            lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](T v) { return lse_row_term(v, M); });
         }
-        for (uint64_t i = ng * UV + tid; i < nv; i += SL_ROWS_BLOCK) {
-            const V v = sl_ldv(xv + i);
-#pragma unroll
-            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(sl_vec_lane(v, k)), M, one));
-        }
-        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M, one));
-        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK)
-            sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M, one));
         sl_rsum_state st;
         sl_rsum_to_state_f64(&a, &st);
         rs_warp_merge<SL_RSUM_K>(st);
@@ -826,45 +840,7 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
     }
 }
 
-/* Float32 and 16-bit rows of at most LSE_ROWS_WARP_N values: a warp per row. One read takes the
- * row's maxima and the one-pass terms together; only a row whose maximum falls outside the window
- * is read again for the shifted terms. The same value as lse_rows_kernel (the binned sums are
- * functions of the row's multiset): the 1-D twin's. */
-#define LSE_ROWS_WARP_N 8192u
-
-/* One walk of the row by lane `lane` of `lanes`: every value widened to float through f (the
- * group path for SL_RSUM_GROUP values at a time: 16-byte vectors, then the leftover vectors and
- * the edge values one by one), into the binned accumulator a. */
-template <typename X, typename F>
-__device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t n, unsigned lane,
-                                             unsigned lanes, sl_rsum_thr_f64 &a, F f)
-{
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };
-    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-    if (head > n) head = n;
-    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
-    const V *xv = reinterpret_cast<const V *>(row + head);
-    for (uint64_t g = lane; g < ng; g += lanes) {
-        V v[UV];
-#pragma unroll
-        for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
-        double t[G];
-#pragma unroll
-        for (int u = 0; u < UV; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) t[u * W + k] = f((float)sl_widen(sl_vec_lane(v[u], k)));
-        sl_rsum_take_group_f64(&a, t);
-    }
-    for (uint64_t i = ng * UV + lane; i < nv; i += lanes) {
-        const V v = sl_ldv(xv + i);
-#pragma unroll
-        for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, f((float)sl_widen(sl_vec_lane(v, k))));
-    }
-    for (uint64_t i = lane; i < head; i += lanes) sl_rsum_take1_f64(&a, f((float)sl_widen(row[i])));
-    for (uint64_t i = tail0 + lane; i < n; i += lanes) sl_rsum_take1_f64(&a, f((float)sl_widen(row[i])));
-}
-
+/* A warp per row, ROWS_WARPS rows a block (grid stride over the warps). */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 lse_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
