@@ -54,9 +54,9 @@ __device__ __forceinline__ void sl_walk_edges(const X *x, const sl_split &s, uin
 
 /* The walk of thread t of T over x split as s: fu(v) with v[0..U) the vectors j, j + T, ...,
  * j + (U - 1) T of one step (j = t, t + UT, ...), all loaded (sl_ldv) before fu sees any; f1(v)
- * for each leftover vector; fe(value) for each edge value, first or last (E). The order of the
- * calls is the order a twin mirrors. Edges last: their bounds are computed after the loops (not
- * held in registers across them). */
+ * for each leftover vector (none for U = 1); fe(value) for each edge value, first or last (E).
+ * The order of the calls is the order a twin mirrors. Edges last: their bounds are computed
+ * after the loops (not held in registers across them). */
 template <int U, int E, typename X, typename FU, typename F1, typename FE>
 __device__ __forceinline__ void sl_walk(const X *x, const sl_split &s, uint64_t t, uint64_t T, FU fu,
                                         F1 f1, FE fe)
@@ -71,7 +71,8 @@ __device__ __forceinline__ void sl_walk(const X *x, const sl_split &s, uint64_t 
         for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
         fu(v);
     }
-    for (; j < s.nv; j += T) f1(sl_ldv(xv + j));
+    if (U > 1)   /* U = 1: the loop above took every vector */
+        for (; j < s.nv; j += T) f1(sl_ldv(xv + j));
     if (E == SL_EDGES_LAST) sl_walk_edges<E>(x, sl_split_of<X>(s.n, s.head, s.nv), t, T, fe);
 }
 

@@ -712,9 +712,10 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
  * (exact/binned.h), rounded once; the result rounded to the input format.
  * Float32 and 16-bit rows: one read takes the row's maxima (M and Mn) and the one-pass terms
  * together; only a row whose Mn falls outside the window is read again for the shifted terms.
- * Float64 rows: a read for M, a read for the terms. Each read: thread t of the row's threads
- * takes the groups t, t + T, ... of SL_RSUM_GROUP values (16-byte vectors; one capacity check a
- * group), then the leftover vectors and the edge values one by one (lse_row_walk). A row of at
+ * Float64 rows: a read for M, a read for the terms. Each read: thread t of the row's T threads
+ * takes its steps of SL_RSUM_GROUP values (the 16-byte vectors t, t + T, ...: reduce/walk.cuh;
+ * one capacity check a step), then its leftover vectors and edge values one by one
+ * (lse_row_walk). A row of at
  * most LSE_ROWS_WARP_N float32/16-bit values takes a warp (lse_rows_warp_kernel: no barrier),
  * a longer or float64 row a block (lse_rows_kernel: the maxima and the states merged through
  * shared memory). The binned sum is a function of the terms' multiset, so both kernels give the
@@ -739,9 +740,10 @@ __device__ __forceinline__ __nv_bfloat16 lse_row_out(double r, __nv_bfloat16 *)
 /* Float32 and 16-bit rows of at most LSE_ROWS_WARP_N values: a warp per row. */
 #define LSE_ROWS_WARP_N 8192u
 
-/* One walk of the row by lane `lane` of `lanes`: every value widened to T (lse_row_acc) through
- * f, whose result goes into the binned accumulator a (the group path for SL_RSUM_GROUP values at
- * a time: 16-byte vectors, then the leftover vectors and the edge values one by one). */
+/* One walk of the row by lane `lane` of `lanes` (reduce/walk.cuh: steps of UV vectors, lane,
+ * lane + lanes, ...: SL_RSUM_GROUP values, then the leftover vectors and the edge values one by
+ * one): every value widened to T (lse_row_acc) through f, whose result goes into the binned
+ * accumulator a (a step's values through the group path: one capacity check). */
 template <typename X, typename F>
 __device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t n, unsigned lane,
                                              unsigned lanes, sl_rsum_thr_f64 &a, F f)
@@ -749,28 +751,21 @@ __device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t
     typedef typename lse_row_acc<X>::T T;
     typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };
-    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-    if (head > n) head = n;
-    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
-    const V *xv = reinterpret_cast<const V *>(row + head);
-    for (uint64_t g = lane; g < ng; g += lanes) {
-        V v[UV];
+    sl_walk<UV, SL_EDGES_LAST>(
+        row, sl_row_split(row, n), lane, lanes,
+        [&](const V *v) {
+            double t[G];
 #pragma unroll
-        for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
-        double t[G];
+            for (int u = 0; u < UV; u++)
 #pragma unroll
-        for (int u = 0; u < UV; u++)
+                for (int k = 0; k < W; k++) t[u * W + k] = f((T)sl_widen(sl_vec_lane(v[u], k)));
+            sl_rsum_take_group_f64(&a, t);
+        },
+        [&](const V &v) {
 #pragma unroll
-            for (int k = 0; k < W; k++) t[u * W + k] = f((T)sl_widen(sl_vec_lane(v[u], k)));
-        sl_rsum_take_group_f64(&a, t);
-    }
-    for (uint64_t i = ng * UV + lane; i < nv; i += lanes) {
-        const V v = sl_ldv(xv + i);
-#pragma unroll
-        for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, f((T)sl_widen(sl_vec_lane(v, k))));
-    }
-    for (uint64_t i = lane; i < head; i += lanes) sl_rsum_take1_f64(&a, f((T)sl_widen(row[i])));
-    for (uint64_t i = tail0 + lane; i < n; i += lanes) sl_rsum_take1_f64(&a, f((T)sl_widen(row[i])));
+            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, f((T)sl_widen(sl_vec_lane(v, k))));
+        },
+        [&](X e) { sl_rsum_take1_f64(&a, f((T)sl_widen(e))); });
 }
 
 /* A block per row (grid stride over rows). Barriers: every thread of the block reaches each one
