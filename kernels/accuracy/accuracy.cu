@@ -30,18 +30,13 @@ template <typename Acc> __device__ __forceinline__ Acc widen(double x) { return 
 /* float16/bfloat16 to float32 (exact), or unchanged (reduce/vec.cuh's sl_acc_of) */
 template <typename Acc> __device__ __forceinline__ Acc widen(__half x) { return sl_acc_of<Acc>(x); }
 template <typename Acc> __device__ __forceinline__ Acc widen(__nv_bfloat16 x) { return sl_acc_of<Acc>(x); }
-/* widen_lane: lane k of a 16-bit vector as a double, the odd lanes by the bits (reduce/vec.cuh's
- * sl_h2d_bits) and the even ones by the F2F conversion (16-bit -> float -> double): either route
- * alone saturates its pipe (the conversion unit, or the integer ALU at about 6 operations a
- * value) below the read rate of 16-bit input; shared, neither does. */
+/* widen_lane: lane k of a vector in Acc; a 16-bit lane as a double by reduce/vec.cuh's
+ * sl_widen_lane_f64 (odd lanes by the bits, even ones by the conversions). */
 template <typename Acc, typename X> __device__ __forceinline__ Acc widen_lane(X x, int) { return widen<Acc>(x); }
-template <> __device__ __forceinline__ double widen_lane<double>(__half x, int k)
-{
-    return (k & 1) ? sl_h2d_bits(x) : (double)__half2float(x);
-}
+template <> __device__ __forceinline__ double widen_lane<double>(__half x, int k) { return sl_widen_lane_f64(x, k); }
 template <> __device__ __forceinline__ double widen_lane<double>(__nv_bfloat16 x, int k)
 {
-    return (k & 1) ? sl_h2d_bits(x) : (double)__bfloat162float(x);
+    return sl_widen_lane_f64(x, k);
 }
 
 template <typename In, typename Acc> struct PlainLane {

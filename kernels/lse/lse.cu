@@ -134,33 +134,16 @@ template <> struct lse_dt<__nv_bfloat16> { enum { v = SL_BF16 }; };
 
 template <typename T, typename E> __device__ __forceinline__ T to_acc(E e) { return (T)sl_widen(e); }
 
-/* Every element of thread g's share, in lse.c's order, through f(value in T). */
+/* Every element of thread g's share, in lse.c's order (reduce/walk.cuh's walk: SL_LSE_UNROLL
+ * vectors a step, the leftover vectors, then the edge values), through f(value in T). */
 template <typename X, typename T, typename F>
 __device__ __forceinline__ void lse_for_share(const X *__restrict__ x, uint64_t n, uint64_t head,
                                               uint64_t nv, F f)
 {
-    typedef typename sl_vec<X>::type V;
-    const int W = sl_vec<X>::W;
     const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const V *xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = g;
-    for (; j + (SL_LSE_UNROLL - 1) * Tn < nv; j += SL_LSE_UNROLL * Tn) {
-        V v[SL_LSE_UNROLL];
-#pragma unroll
-        for (int u = 0; u < SL_LSE_UNROLL; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
-#pragma unroll
-        for (int u = 0; u < SL_LSE_UNROLL; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) f(to_acc<T>(sl_vec_lane(v[u], k)));
-    }
-    for (; j < nv; j += Tn) {
-        const V v = sl_ldv(xv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) f(to_acc<T>(sl_vec_lane(v, k)));
-    }
-    const uint64_t tail0 = head + nv * W, nedge = head + (n - tail0);
-    for (uint64_t e = g; e < nedge; e += Tn) f(to_acc<T>(x[e < head ? e : tail0 + (e - head)]));
+    sl_walk_values<SL_LSE_UNROLL, SL_EDGES_LAST>(x, sl_split_of<X>(n, head, nv), g, Tn,
+                                                 [&](X v, int) { f(to_acc<T>(v)); });
 }
 
 /* Lane k of a vector, widened exactly to T; bfloat16 to float32 by integer operations on the
@@ -205,35 +188,30 @@ __device__ __forceinline__ void lse_for_tiles(const X *__restrict__ x, uint64_t 
                                               uint64_t nv, F f, FT ft)
 {
     typedef typename sl_vec<X>::type V;
-    const int W = sl_vec<X>::W;
+    enum { W = sl_vec<X>::W };
     const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const V *xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = g;
-    for (; j + (U - 1) * Tn < nv; j += U * Tn) {
-        V v[U];
+    sl_walk<U, SL_EDGES_LAST>(
+        x, sl_split_of<X>(n, head, nv), g, Tn,
+        [&](const V *v) {
+            T t[U * W];
 #pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
-        T t[U * W];
+            for (int u = 0; u < U; u++)
 #pragma unroll
-        for (int u = 0; u < U; u++)
+                for (int k = 0; k < W; k++) t[u * W + k] = lse_lane<X, T>::get(v[u], k);
+            if (TM && lse_tmax<X, T>::ok) ft(t, U * W, lse_tmax<X, T>::get(v, U));
+            else f(t, U * W);
+        },
+        [&](const V &v) {
+            T t[W];
 #pragma unroll
-            for (int k = 0; k < W; k++) t[u * W + k] = lse_lane<X, T>::get(v[u], k);
-        if (TM && lse_tmax<X, T>::ok) ft(t, U * W, lse_tmax<X, T>::get(v, U));
-        else f(t, U * W);
-    }
-    for (; j < nv; j += Tn) {
-        const V v = sl_ldv(xv + j);
-        T t[W];
-#pragma unroll
-        for (int k = 0; k < W; k++) t[k] = lse_lane<X, T>::get(v, k);
-        f(t, W);
-    }
-    const uint64_t tail0 = head + nv * W, nedge = head + (n - tail0);
-    for (uint64_t e = g; e < nedge; e += Tn) {
-        const T t1 = to_acc<T>(x[e < head ? e : tail0 + (e - head)]);
-        f(&t1, 1);
-    }
+            for (int k = 0; k < W; k++) t[k] = lse_lane<X, T>::get(v, k);
+            f(t, W);
+        },
+        [&](X e) {
+            const T t1 = to_acc<T>(e);
+            f(&t1, 1);
+        });
 }
 
 template <typename X, typename T, int K>
@@ -314,6 +292,65 @@ __device__ __forceinline__ sl_rsum_state lse_rep_load_cg(const sl_rsum_state *p)
     return r;
 }
 
+/* A block's partial: its merged state (lse_rep_kernel), with its maximum (lse_rep1_kernel). */
+struct lse_rep1_part {
+    sl_rsum_state st;
+    float m;
+};
+__device__ __forceinline__ sl_rsum_state *lse_part_st(sl_rsum_state *p) { return p; }
+__device__ __forceinline__ sl_rsum_state *lse_part_st(lse_rep1_part *p) { return &p->st; }
+
+/* The reproducible kernels' end, from the thread's state st (and with MAX its maximum m,
+ * max.NaN): the block's states merged exactly (lse_rep_block_merge; the maxima by shuffles and
+ * warp 0), the block's partial P at partials[block]; the last block (ticket) merges the partials
+ * (thread t: t, t + B, ...; exact, so any order) and then the block's, and its thread 0 calls
+ * fin(the grid's state, the grid's maximum) and leaves the ticket zero. */
+template <bool MAX, typename P, typename FIN>
+__device__ __forceinline__ void lse_rep_finish(sl_rsum_state st, float m, sl_rsum_state *s_warp, float *s_m,
+                                               void *work, FIN fin)
+{
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    if (MAX) {
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
+        if (lane == 0) s_m[warp] = m;
+    }
+    lse_rep_block_merge(st, s_warp);   /* its barrier orders s_m too */
+    if (MAX && warp == 0) {
+        m = lane < (blockDim.x >> 5) ? s_m[lane] : -INFINITY;
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
+    }
+    P *part = sl_ws_partials<P>(work);
+    if (threadIdx.x == 0) {
+        *lse_part_st(&part[blockIdx.x]) = st;
+        if constexpr (MAX) part[blockIdx.x].m = m;
+    }
+    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
+    sl_rsum_state acc;
+    sl_rsum_state_zero(&acc);
+    float mm = -INFINITY;
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
+        const sl_rsum_state p = lse_rep_load_cg(lse_part_st(&part[i]));
+        sl_rsum_state_merge(&acc, &p);
+        if constexpr (MAX) mm = sl_lse_maxnan_f(mm, __ldcg(&part[i].m));
+    }
+    sl_bar_any::sync();   /* s_warp and s_m are reused */
+    if (MAX) {
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) mm = sl_lse_maxnan_f(mm, __shfl_xor_sync(SL_FULL_MASK, mm, off));
+        if (lane == 0) s_m[warp] = mm;
+    }
+    lse_rep_block_merge(acc, s_warp);
+    if (threadIdx.x == 0) {
+        if (MAX)
+            for (unsigned w = 0; w < (blockDim.x >> 5); w++) mm = sl_lse_maxnan_f(mm, s_m[w]);
+        fin(acc, mm);
+        *sl_ws_counter(work) = 0u;
+    }
+}
+
+
 template <typename X, typename T>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
 lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, X *result,
@@ -334,48 +371,28 @@ lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
     sl_rsum_init_f64(&a);
     const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    const V *xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = g;
-    for (; j + (SL_LSE_UNROLL - 1) * Tn < nv; j += SL_LSE_UNROLL * Tn) {
-        V v[SL_LSE_UNROLL];
+    sl_walk<SL_LSE_UNROLL, SL_EDGES_LAST>(
+        x, sl_split_of<X>(n, head, nv), g, Tn,
+        [&](const V *v) {
+            double t[NT];
 #pragma unroll
-        for (int u = 0; u < SL_LSE_UNROLL; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * Tn);
-        double t[NT];
+            for (int u = 0; u < SL_LSE_UNROLL; u++)
 #pragma unroll
-        for (int u = 0; u < SL_LSE_UNROLL; u++)
+                for (int k = 0; k < W; k++) t[u * W + k] = lse_rep_term<T>(to_acc<T>(sl_vec_lane(v[u], k)), M);
 #pragma unroll
-            for (int k = 0; k < W; k++) t[u * W + k] = lse_rep_term<T>(to_acc<T>(sl_vec_lane(v[u], k)), M);
+            for (int q = 0; q < NT / G8; q++) sl_rsum_take_group_f64(&a, t + q * G8);
+        },
+        [&](const V &v) {
 #pragma unroll
-        for (int q = 0; q < NT / G8; q++) sl_rsum_take_group_f64(&a, t + q * G8);
-    }
-    for (; j < nv; j += Tn) {
-        const V v = sl_ldv(xv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(sl_vec_lane(v, k)), M));
-    }
-    const uint64_t tail0 = head + nv * W, nedge = head + (n - tail0);
-    for (uint64_t e = g; e < nedge; e += Tn)
-        sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(x[e < head ? e : tail0 + (e - head)]), M));
-
+            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(sl_vec_lane(v, k)), M));
+        },
+        [&](X e) { sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(e), M)); });
     sl_rsum_state st;
     sl_rsum_to_state_f64(&a, &st);
-    lse_rep_block_merge(st, s_warp);
-    sl_rsum_state *part = sl_ws_partials<sl_rsum_state>(work);
-    if (threadIdx.x == 0) part[blockIdx.x] = st;
-    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
-    sl_rsum_state acc;
-    sl_rsum_state_zero(&acc);
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
-        const sl_rsum_state p = lse_rep_load_cg(part + i);
-        sl_rsum_state_merge(&acc, &p);
-    }
-    sl_bar_any::sync();   /* s_warp is reused */
-    lse_rep_block_merge(acc, s_warp);
-    if (threadIdx.x == 0) {
+    lse_rep_finish<false, sl_rsum_state>(st, 0.0f, s_warp, NULL, work, [&](const sl_rsum_state &acc, float) {
         const double S = sl_rsum_state_round_f64(&acc, 0);
         *result = lse_out<X, double>::to(sl_lse_rep_final((double)M, S));
-        *sl_ws_counter(work) = 0u;
-    }
+    });
 }
 
 /* ---- accurate's first pass (float32, 16-bit input): lse.h's SL_LSE_ACCF -----------------------
@@ -433,11 +450,6 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
  * (groups of SL_RSUM_GROUP through the group path, the rest one by one) and m = max.NaN; the
  * block merges the states exactly and the maxima; the last block merges the blocks' and writes
  * (M, S rounded once to float64) to the workspace header. */
-struct lse_rep1_part {
-    sl_rsum_state st;
-    float m;
-};
-
 template <typename X>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
 lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
@@ -472,42 +484,11 @@ lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
         [&](const float *v, int c, float mt) { (void)v; (void)c; (void)mt; });
     sl_rsum_state st;
     sl_rsum_to_state_f64(&a, &st);
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
-    if (lane == 0) s_m[warp] = m;
-    lse_rep_block_merge(st, s_warp);   /* its barrier orders s_m too */
-    if (warp == 0) {
-        m = lane < (blockDim.x >> 5) ? s_m[lane] : -INFINITY;
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
-    }
-    lse_rep1_part *part = sl_ws_partials<lse_rep1_part>(work);
-    if (threadIdx.x == 0) {
-        part[blockIdx.x].st = st;
-        part[blockIdx.x].m = m;
-    }
-    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
-    sl_rsum_state acc;
-    sl_rsum_state_zero(&acc);
-    float mm = -INFINITY;
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
-        const sl_rsum_state p = lse_rep_load_cg(&part[i].st);
-        sl_rsum_state_merge(&acc, &p);
-        mm = sl_lse_maxnan_f(mm, __ldcg(&part[i].m));
-    }
-    sl_bar_any::sync();   /* s_warp and s_m are reused */
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1) mm = sl_lse_maxnan_f(mm, __shfl_xor_sync(SL_FULL_MASK, mm, off));
-    if (lane == 0) s_m[warp] = mm;
-    lse_rep_block_merge(acc, s_warp);
-    if (threadIdx.x == 0) {
-        for (unsigned w = 0; w < (blockDim.x >> 5); w++) mm = sl_lse_maxnan_f(mm, s_m[w]);
+    lse_rep_finish<true, lse_rep1_part>(st, m, s_warp, s_m, work, [&](const sl_rsum_state &acc, float mm) {
         lse_pre *p = lse_ws_pre(work);
         p->m = (double)mm;
         p->s = sl_rsum_state_round_f64(&acc, 0);
-        *sl_ws_counter(work) = 0u;
-    }
+    });
 }
 
 /* half-acc's state kind for the input format */

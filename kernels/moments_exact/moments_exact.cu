@@ -383,26 +383,10 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
     sl_mxf_acc a;
     sl_mxf_init(&a);
     /* the edges (at most one scalar per thread), then 16-byte vectors, U loads in flight */
-    typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W, U = 4 };
-    const uint64_t nv = (n - head) / W;
-    sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { sl_mxf_take(&a, (double)sl_widen(x[i]), c); });
-    const V *xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = (uint64_t)blockIdx.x * B + tid;
-    for (; j + (uint64_t)(U - 1) * T < nv; j += (uint64_t)U * T) {
-        V v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
-#pragma unroll
-        for (int u = 0; u < U; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
-    }
-    for (; j < nv; j += T) {
-        const V v = sl_ldv(xv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
-    }
+    const sl_split sp = sl_split_of<X>(n, head, (n - head) / W);
+    sl_walk_values<U, SL_EDGES_FIRST>(x, sp, (uint64_t)blockIdx.x * B + tid, T,
+                                      [&](X v, int) { sl_mxf_take(&a, (double)sl_widen(v), c); });
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
     if (lane == 0) s_w[warp] = a;
@@ -505,25 +489,9 @@ mxd_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, int what, ui
     enum { W = 2, U = 4 };
     sl_mxd_acc a;
     sl_mxd_init(&a);
-    const uint64_t nv = (n - head) / W;
-    sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { sl_mxd_take(&a, x[i], c); });
-    const double2 *xv = reinterpret_cast<const double2 *>(x + head);
-    uint64_t j = (uint64_t)blockIdx.x * B + tid;
-    for (; j + (uint64_t)(U - 1) * T < nv; j += (uint64_t)U * T) {
-        double2 v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            sl_mxd_take(&a, v[u].x, c);
-            sl_mxd_take(&a, v[u].y, c);
-        }
-    }
-    for (; j < nv; j += T) {
-        const double2 v = sl_ldv(xv + j);
-        sl_mxd_take(&a, v.x, c);
-        sl_mxd_take(&a, v.y, c);
-    }
+    const sl_split sp = sl_split_of<double>(n, head, (n - head) / W);
+    sl_walk_values<U, SL_EDGES_FIRST>(x, sp, (uint64_t)blockIdx.x * B + tid, T,
+                                      [&](double v, int) { sl_mxd_take(&a, v, c); });
     a = mxd_block(a, s_w, lane, warp, B);
     if (tid == 0) g_part[blockIdx.x] = a;
     /* thread 0 published and fences before its ticket */
@@ -685,34 +653,12 @@ template <typename X>
 __device__ __forceinline__ sl_mxf_acc mxr_row_acc(const X *__restrict__ row, uint64_t n, unsigned t,
                                                   unsigned T)
 {
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, U = 4 };
-    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-    if (head > n) head = n;
-    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+    const sl_split sp = sl_row_split(row, n);
     const double c = n ? (double)sl_widen(row[0]) : 0.0;
     sl_mxf_acc a;
     sl_mxf_init(&a);
-    for (uint64_t e = t; e < nedge; e += T) {
-        const uint64_t i = e < head ? e : tail0 + (e - head);
-        sl_mxf_take(&a, (double)sl_widen(row[i]), c);
-    }
-    const V *xv = reinterpret_cast<const V *>(row + head);
-    uint64_t j = t;
-    for (; j + (uint64_t)(U - 1) * T < nv; j += (uint64_t)U * T) {
-        V v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
-#pragma unroll
-        for (int u = 0; u < U; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v[u], k)), c);
-    }
-    for (; j < nv; j += T) {
-        const V v = sl_ldv(xv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) sl_mxf_take(&a, (double)sl_widen(sl_vec_lane(v, k)), c);
-    }
+    sl_walk_values<4, SL_EDGES_FIRST>(row, sp, t, T,
+                                      [&](X v, int) { sl_mxf_take(&a, (double)sl_widen(v), c); });
     return a;
 }
 

@@ -1,6 +1,6 @@
 /* reduce/reduce.cuh: the device building blocks every family's .cu includes, split by scope as in
- * CUB (one header each under reduce/): ops.cuh and vec.cuh (thread: combine operations, 16-byte
- * loads), warp.cuh, block.cuh (and its barriers), grid.cuh (arrival ticket, single-launch
+ * CUB (one header each under reduce/): ops.cuh, vec.cuh and walk.cuh (thread: combine operations,
+ * 16-byte loads, a thread's walk over its vectors and edge values), warp.cuh, block.cuh (and its barriers), grid.cuh (arrival ticket, single-launch
  * finish), launch.cuh (host side: CUDA checks, launch and workspace checks). CPU mirrors:
  * sl_twin.h.
  *
@@ -13,6 +13,7 @@
 #define SL_REDUCE_CUH
 #include "reduce/ops.cuh"
 #include "reduce/vec.cuh"
+#include "reduce/walk.cuh"
 #include "reduce/warp.cuh"
 #include "reduce/block.cuh"
 #include "reduce/grid.cuh"

@@ -64,6 +64,18 @@ __device__ __forceinline__ double sl_h2d_bits(__nv_bfloat16 x)
     return __hiloint2double((int)hi, 0);
 }
 
+/* Lane k of a vector widened exactly to float64 (the same double as (double)x), its route
+ * chosen to share the work between the pipes: float32 by the bits (sl_f2d_exact); float16 and
+ * bfloat16 the odd lanes by the bits (sl_h2d_bits) and the even ones by the conversions (16-bit
+ * -> float -> double): either route alone saturates its pipe (the conversion unit, or the
+ * integer ALU at about 6 operations a value) below the read rate of 16-bit input; shared,
+ * neither does. */
+__device__ __forceinline__ double sl_widen_lane_f64(float x, int) { return sl_f2d_exact(x); }
+template <typename H> __device__ __forceinline__ double sl_widen_lane_f64(H x, int k)
+{
+    return (k & 1) ? sl_h2d_bits(x) : (double)sl_widen(x);
+}
+
 /* 16 bytes of 8 float16 / bfloat16 values (H), element 0 in the low half of .x. */
 template <typename H> struct sl_v16 { uint4 u; };
 typedef sl_v16<__half> sl_h8;

@@ -269,7 +269,8 @@ static const rows_dedicated dedicated[] = {
      {sa_rows_cpu, sa_rows_workspace, SL_GPU_ENTRY(sl_superacc_rows_gpu),
       "the row's values alone (correctly rounded: not B, the split, the launch configuration or "
       "the GPU)", 1}},
-    /* lse's reproducible: a block per row, the max then the binned sum of the terms (rows.cu) */
+    /* lse's reproducible: a warp or a block per row, the maxima and the binned sum of the terms
+     * (rows.cu) */
     {"reproducible", "lse",
      {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_lse_reproducible_rows_gpu),
       "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},

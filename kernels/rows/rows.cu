@@ -4,8 +4,10 @@
  * `superacc` row kernels (a certified float64 pass, a warp or a block a row, whose undecided rows
  * are summed exactly behind it; or one or several blocks per row over superacc_f32.cu's exponent
  * bins: the row's exact sum rounded once either way; twin: the superacc twin on each row) and the
- * `lse` `reproducible` row kernel (a block per row: the max, then the binned sum of exp(x - max)
- * with kernels/lse's host-and-device exp; twin: lse.c's reproducible twin on each row).
+ * `lse` `reproducible` row kernels (a warp or a block per row: one read for the maxima and the
+ * binned sum of the one-pass terms, a second for the shifted terms only where the row's maximum
+ * falls outside the one-pass window; kernels/lse's host-and-device exp; twin: lse.c's
+ * reproducible twin on each row).
  *
  * Floating-point assumptions: as rows.c and exact/binned_kernel.cuh (IEEE adds rounded to
  * nearest even, --fmad=false, -ftz=false).
@@ -526,9 +528,9 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
  * T threads a row: a warp for n <= SAC_WARP_ROW_MAX (SA_BLOCK / 32 rows a block, no barrier: the
  * per-row cost of a block's reduction would weigh on short rows), a block of SA_BLOCK above.
  * Each thread takes at most one edge value, then its 16-byte vectors t, t + T, ... with SAC_U
- * loads in flight (float32 widened from the bits by integer operations, the 16-bit formats
- * alternately by the bits and by the conversions: reduce/vec.cuh's sl_f2d_exact, sl_h2d_bits);
- * warp shuffles, then (a block a row) warp 0 over the warps' sums; lane 0 tests the box
+ * loads in flight (reduce/walk.cuh), each value widened by reduce/vec.cuh's sl_widen_lane_f64
+ * (float32 from the bits by integer operations, the 16-bit formats alternately by the bits and
+ * by the conversions); warp shuffles, then (a block a row) warp 0 over the warps' sums; lane 0 tests the box
  * (sl_rcs_decide, h = sl_rcs_chain(nv, T, W)): decided, the row's result, the correctly rounded
  * sum; else the row goes into the workspace's list, which sa_rows_kernel<X, true> sums exactly
  * behind it (a block a listed row) and empties. Either way a row's bits are its exact sum
@@ -537,47 +539,23 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
 static_assert(SA_BLOCK == SL_ROWS_SACC_BLOCK, "rows.h: the certified pass's block");
 #define SAC_U 4
 
-__device__ __forceinline__ double sac_widen(float x, int) { return sl_f2d_exact(x); }
-template <typename H> __device__ __forceinline__ double sac_widen(H x, int k)
-{
-    return (k & 1) ? sl_h2d_bits(x) : (double)sl_widen(x);
-}
-
 __device__ __forceinline__ void sac_take(double &s, double &a, double v)
 {
     s = s + v;
     a = a + fabs(v);
 }
 
-/* Thread t of the row's T threads: its values' sums (s, a); returns the row's vector count nv. */
+/* Thread t of the row's T threads: its values' sums (s, a); returns the row's vector count nv.
+ * Its edge value (at most one: fewer than 2W <= T), then its vectors, SAC_U loads in flight. */
 template <typename X, unsigned T>
 __device__ __forceinline__ uint64_t sac_row_sums(const X *row, uint64_t n, unsigned t, double &s, double &a)
 {
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W };
-    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-    if (head > n) head = n;
-    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, nedge = head + (n - tail0);
+    const sl_split sp = sl_row_split(row, n);
     s = 0.0;
     a = 0.0;
-    if (t < nedge) sac_take(s, a, sac_widen(row[t < head ? t : tail0 + (t - head)], 0));   /* < 2W <= T */
-    const V *xv = reinterpret_cast<const V *>(row + head);
-    uint64_t j = t;
-    for (; j + (uint64_t)(SAC_U - 1) * T < nv; j += (uint64_t)SAC_U * T) {
-        V v[SAC_U];
-#pragma unroll
-        for (int u = 0; u < SAC_U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
-#pragma unroll
-        for (int u = 0; u < SAC_U; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) sac_take(s, a, sac_widen(sl_vec_lane(v[u], k), k));
-    }
-    for (; j < nv; j += T) {
-        const V v = sl_ldv(xv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) sac_take(s, a, sac_widen(sl_vec_lane(v, k), k));
-    }
-    return nv;
+    sl_walk_values<SAC_U, SL_EDGES_ONE_FIRST>(row, sp, t, T,
+                                              [&](X v, int k) { sac_take(s, a, sl_widen_lane_f64(v, k)); });
+    return sp.nv;
 }
 
 /* Lanes [0, 2 off) of the warp: lane l's sums plus lane l + off's, off = off, off / 2, .., 1. */
@@ -724,28 +702,31 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
                            : sa_rows_launch<float>(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, st, err);
 }
 
-/* ---- lse reproducible: a block per row ----------------------------------------------------------
+/* ---- lse reproducible: a block or a warp per row -------------------------------------------
  * lse.c's reproducible twin's value for the row, which depends on the row's multiset of values
- * alone (not B, not the alignment, not the launch). Pass 1: the row's maxima, M (SL_LSE_MAX:
- * exact, NaN ignored) and, for float32 and 16-bit rows, Mn (NaN if any value is). Pass 2: every
- * value's term into the binned float64 accumulator of exact/binned.h, SL_RSUM_GROUP terms a
- * capacity check (thread t: the groups t, t + 256, ... of the row's 16-byte vectors, then the
- * leftover vectors and the edge values one by one), the block's states merged exactly, rounded
- * once to float64. The terms and the result are the 1-D variant's: with Mn in lse.h's one-pass
- * window the unshifted sl_lse_rep1_term(x) and log(S); otherwise exp(x - M) (sl_lse_rep_term_f/_d:
- * lse_math.h's exp in float32 for float32 and 16-bit rows, float64 for float64) and M + log(S);
- * rounded to the input format. The row is read twice (the second read mostly from L2 for rows up
- * to a few MB). */
+ * alone (not B, not the alignment, not the launch). The terms and the result are the 1-D
+ * variant's: for float32 and 16-bit rows whose maximum Mn (NaN if any value is) falls in lse.h's
+ * one-pass window, the unshifted sl_lse_rep1_term(x) and log(S); otherwise exp(x - M) with M the
+ * exact maximum, NaN ignored (sl_lse_rep_term_f/_d: lse_math.h's exp in float32 for float32 and
+ * 16-bit rows, float64 for float64) and M + log(S); S the terms' binned float64 sum
+ * (exact/binned.h), rounded once; the result rounded to the input format.
+ * Float32 and 16-bit rows: one read takes the row's maxima (M and Mn) and the one-pass terms
+ * together; only a row whose Mn falls outside the window is read again for the shifted terms.
+ * Float64 rows: a read for M, a read for the terms. Each read: thread t of the row's T threads
+ * takes its steps of SL_RSUM_GROUP values (the 16-byte vectors t, t + T, ...: reduce/walk.cuh;
+ * one capacity check a step), then its leftover vectors and edge values one by one
+ * (lse_row_walk). A row of at
+ * most LSE_ROWS_WARP_N float32/16-bit values takes a warp (lse_rows_warp_kernel: no barrier),
+ * a longer or float64 row a block (lse_rows_kernel: the maxima and the states merged through
+ * shared memory). The binned sum is a function of the terms' multiset, so both kernels give the
+ * twin's bits whatever the split of the values between threads. */
 template <typename X> struct lse_row_acc { typedef float T; };
 template <> struct lse_row_acc<double> { typedef double T; };
 /* 1 for float32 and 16-bit rows (the one-pass form exists) */
 template <typename X> struct lse_row_one { enum { v = 1 }; };
 template <> struct lse_row_one<double> { enum { v = 0 }; };
-__device__ __forceinline__ double lse_row_term(float x, float M, int one)
-{
-    return one ? sl_lse_rep1_term(x) : sl_lse_rep_term_f(x, M);
-}
-__device__ __forceinline__ double lse_row_term(double x, double M, int one) { (void)one; return sl_lse_rep_term_d(x, M); }
+__device__ __forceinline__ double lse_row_term(float x, float M) { return sl_lse_rep_term_f(x, M); }
+__device__ __forceinline__ double lse_row_term(double x, double M) { return sl_lse_rep_term_d(x, M); }
 __device__ __forceinline__ float lse_row_maxnan(float a, float b) { return sl_lse_maxnan_f(a, b); }
 __device__ __forceinline__ double lse_row_maxnan(double a, double b) { return sl_lse_maxnan_d(a, b); }
 __device__ __forceinline__ float lse_row_out(double r, float *) { return __double2float_rn(r); }
@@ -756,46 +737,70 @@ __device__ __forceinline__ __nv_bfloat16 lse_row_out(double r, __nv_bfloat16 *)
     return __float2bfloat16_rn(__double2float_rn(r));
 }
 
+/* Float32 and 16-bit rows of at most LSE_ROWS_WARP_N values: a warp per row. */
+#define LSE_ROWS_WARP_N 8192u
+
+/* One walk of the row by lane `lane` of `lanes` (reduce/walk.cuh: steps of UV vectors, lane,
+ * lane + lanes, ...: SL_RSUM_GROUP values, then the leftover vectors and the edge values one by
+ * one): every value widened to T (lse_row_acc) through f, whose result goes into the binned
+ * accumulator a (a step's values through the group path: one capacity check). */
+template <typename X, typename F>
+__device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t n, unsigned lane,
+                                             unsigned lanes, sl_rsum_thr_f64 &a, F f)
+{
+    typedef typename lse_row_acc<X>::T T;
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };
+    sl_walk<UV, SL_EDGES_LAST>(
+        row, sl_row_split(row, n), lane, lanes,
+        [&](const V *v) {
+            double t[G];
+#pragma unroll
+            for (int u = 0; u < UV; u++)
+#pragma unroll
+                for (int k = 0; k < W; k++) t[u * W + k] = f((T)sl_widen(sl_vec_lane(v[u], k)));
+            sl_rsum_take_group_f64(&a, t);
+        },
+        [&](const V &v) {
+#pragma unroll
+            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, f((T)sl_widen(sl_vec_lane(v, k))));
+        },
+        [&](X e) { sl_rsum_take1_f64(&a, f((T)sl_widen(e))); });
+}
+
+/* A block per row (grid stride over rows). Barriers: every thread of the block reaches each one
+ * (`one` is read by all from shared memory after the maxima's barrier). */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 {
     typedef typename lse_row_acc<X>::T T;
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };   /* vectors per group */
+    enum { ONE = lse_row_one<X>::v };
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
     __shared__ T s_max[ROWS_WARPS], s_maxn[ROWS_WARPS];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const X *row = x + r * n;
-        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-        if (head > n) head = n;
-        const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
-        const V *xv = reinterpret_cast<const V *>(row + head);
-        /* pass 1: the maxima (M: NaN ignored; mn: NaN if any value is) */
+        /* read 1: the maxima (m: NaN ignored; mn: NaN if any value is) and, for float32 and
+         * 16-bit rows, the one-pass terms */
         T m = -(T)INFINITY, mn = -(T)INFINITY;
-        for (uint64_t i = tid; i < nv; i += SL_ROWS_BLOCK) {
-            const V v = sl_ldv(xv + i);
-#pragma unroll
-            for (int k = 0; k < W; k++) {
-                const T xv_ = (T)sl_widen(sl_vec_lane(v, k));
-                m = SL_LSE_MAX(m, xv_);
-                mn = lse_row_maxnan(mn, xv_);
-            }
-        }
-        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) {
-            m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
-            mn = lse_row_maxnan(mn, (T)sl_widen(row[i]));
-        }
-        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK) {
-            m = SL_LSE_MAX(m, (T)sl_widen(row[i]));
-            mn = lse_row_maxnan(mn, (T)sl_widen(row[i]));
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        if constexpr (ONE) {
+            lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](float v) {
+                m = SL_LSE_MAX(m, v);
+                mn = sl_lse_maxnan_f(mn, v);
+                return sl_lse_rep1_term(v);
+            });
+        } else {
+            sl_walk_values<4, SL_EDGES_LAST>(row, sl_row_split(row, n), tid, SL_ROWS_BLOCK,
+                                             [&](X v, int) { m = SL_LSE_MAX(m, (T)sl_widen(v)); });
         }
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1) {
-            const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);
+            const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);   /* once: SL_LSE_MAX reads b twice */
             m = SL_LSE_MAX(m, b);
-            mn = lse_row_maxnan(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
+            if (ONE) mn = lse_row_maxnan(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
         }
         if (lane == 0) {
             s_max[warp] = m;
@@ -806,32 +811,13 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 #pragma unroll
         for (unsigned k = 1; k < ROWS_WARPS; k++) {
             M = SL_LSE_MAX(M, s_max[k]);
-            Mn = lse_row_maxnan(Mn, s_maxn[k]);
+            if (ONE) Mn = lse_row_maxnan(Mn, s_maxn[k]);
         }
-        /* the 1-D variant's one-pass form (float32, 16-bit rows) when Mn is in its window */
-        const int one = lse_row_one<X>::v && sl_lse_rep1_ok((double)Mn);
-        /* pass 2: the terms into the binned accumulator */
-        sl_rsum_thr_f64 a;
-        sl_rsum_init_f64(&a);
-        for (uint64_t g = tid; g < ng; g += SL_ROWS_BLOCK) {
-            V v[UV];
-#pragma unroll
-            for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
-            double t[G];
-#pragma unroll
-            for (int u = 0; u < UV; u++)
-#pragma unroll
-                for (int k = 0; k < W; k++) t[u * W + k] = lse_row_term((T)sl_widen(sl_vec_lane(v[u], k)), M, one);
-            sl_rsum_take_group_f64(&a, t);
+        const int one = ONE && sl_lse_rep1_ok((double)Mn);
+        if (!one) {   /* read 2: the shifted terms against the exact maximum */
+            sl_rsum_init_f64(&a);
+            lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](T v) { return lse_row_term(v, M); });
         }
-        for (uint64_t i = ng * UV + tid; i < nv; i += SL_ROWS_BLOCK) {
-            const V v = sl_ldv(xv + i);
-#pragma unroll
-            for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(sl_vec_lane(v, k)), M, one));
-        }
-        for (uint64_t i = tid; i < head; i += SL_ROWS_BLOCK) sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M, one));
-        for (uint64_t i = tail0 + tid; i < n; i += SL_ROWS_BLOCK)
-            sl_rsum_take1_f64(&a, lse_row_term((T)sl_widen(row[i]), M, one));
         sl_rsum_state st;
         sl_rsum_to_state_f64(&a, &st);
         rs_warp_merge<SL_RSUM_K>(st);
@@ -850,45 +836,7 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
     }
 }
 
-/* Float32 and 16-bit rows of at most LSE_ROWS_WARP_N values: a warp per row. One read takes the
- * row's maxima and the one-pass terms together; only a row whose maximum falls outside the window
- * is read again for the shifted terms. The same value as lse_rows_kernel (the binned sums are
- * functions of the row's multiset): the 1-D twin's. */
-#define LSE_ROWS_WARP_N 8192u
-
-/* One walk of the row by lane `lane` of `lanes`: every value widened to float through f (the
- * group path for SL_RSUM_GROUP values at a time: 16-byte vectors, then the leftover vectors and
- * the edge values one by one), into the binned accumulator a. */
-template <typename X, typename F>
-__device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t n, unsigned lane,
-                                             unsigned lanes, sl_rsum_thr_f64 &a, F f)
-{
-    typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, G = SL_RSUM_GROUP, UV = G / W };
-    uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
-    if (head > n) head = n;
-    const uint64_t nv = (n - head) / W, tail0 = head + nv * W, ng = nv / UV;
-    const V *xv = reinterpret_cast<const V *>(row + head);
-    for (uint64_t g = lane; g < ng; g += lanes) {
-        V v[UV];
-#pragma unroll
-        for (int u = 0; u < UV; u++) v[u] = sl_ldv(xv + g * UV + u);
-        double t[G];
-#pragma unroll
-        for (int u = 0; u < UV; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) t[u * W + k] = f((float)sl_widen(sl_vec_lane(v[u], k)));
-        sl_rsum_take_group_f64(&a, t);
-    }
-    for (uint64_t i = ng * UV + lane; i < nv; i += lanes) {
-        const V v = sl_ldv(xv + i);
-#pragma unroll
-        for (int k = 0; k < W; k++) sl_rsum_take1_f64(&a, f((float)sl_widen(sl_vec_lane(v, k))));
-    }
-    for (uint64_t i = lane; i < head; i += lanes) sl_rsum_take1_f64(&a, f((float)sl_widen(row[i])));
-    for (uint64_t i = tail0 + lane; i < n; i += lanes) sl_rsum_take1_f64(&a, f((float)sl_widen(row[i])));
-}
-
+/* A warp per row, ROWS_WARPS rows a block (grid stride over the warps). */
 template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 lse_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
