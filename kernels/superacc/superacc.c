@@ -14,6 +14,7 @@
 #define SACC_BLOCKS_PER_SM 2u       /* float64 (the expansion: 64 registers per thread) */
 #define SACC_BLOCKS_PER_SM_F32 3u   /* float32 bins: 64 KB of shared memory per 512-thread block;
                                      * 3 per SM measured faster than 2 (BENCHMARKS.md) */
+#define SACC_BF16_TILES 8u   /* bfloat16: below this many tiles a thread, 2 blocks an SM (superacc_resolve) */
 #define SACC_VECS 4u    /* 16-byte vectors a thread loads per tile (float32: 16 values, float64:
                          * 8, float16/bfloat16: 32; SACC_BIN_U, SACC_B_U, SACC_H_U, rs_fmt's U) */
 
@@ -21,8 +22,15 @@ static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl
 {
     (void)v;
     if (cfg->sm_count == 0) cfg->sm_count = SL_DEFAULT_SM_COUNT;
-    if (cfg->block == 0) cfg->block = SACC_BLOCK;
     const unsigned tile = SACC_VECS * (16u / (unsigned)sl_dtype_size(dt));  /* per thread */
+    /* bfloat16 (32 integer bins a thread, zeroed and drained once per thread whatever its share),
+     * from a launch sweep at 2^20 and 2^24 (BENCHMARKS.md): blocks of 256 while blocks of 512
+     * would leave SMs without one (2^20: 128 blocks of 256, 0.85-0.86x CUB, against 64 of 512,
+     * 0.79-0.81x), and 2 blocks an SM while a thread of the 3-an-SM grid would take fewer than
+     * SACC_BF16_TILES tiles (2^24: 264 blocks, 0.90x, against 396, 0.80x) */
+    if (cfg->block == 0)
+        cfg->block = dt == SL_BF16 && (n + SACC_BLOCK * tile - 1) / (SACC_BLOCK * tile) < cfg->sm_count
+                     ? SACC_BLOCK / 2u : SACC_BLOCK;
     if (cfg->items == 0) cfg->items = tile;
     if (cfg->grid == 0) {
         /* a persistent grid, fewer blocks when there is little to do: no more blocks than
@@ -31,6 +39,7 @@ static void superacc_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl
         uint64_t want = (n + per_block - 1) / per_block;
         uint64_t cap = (uint64_t)cfg->sm_count *
                        (dt != SL_F64 ? SACC_BLOCKS_PER_SM_F32 : SACC_BLOCKS_PER_SM);
+        if (dt == SL_BF16 && want < SACC_BF16_TILES * cap) cap = (uint64_t)cfg->sm_count * 2u;
         cfg->grid = (uint32_t)(want < 1 ? 1 : want > cap ? cap : want);
     }
     /* a requested grid: at most the blocks that have work (the sum is the same for any grid) */

@@ -174,14 +174,14 @@ def test_torch_plain_tensor_without_dlpack(rng, monkeypatch, dtype):
     param = torch.nn.Parameter(xg.clone())
     assert float(sumlab.reduce(param, "norm2", "correct").item()).hex() == want[("norm2", 0)]
 
-    import torch.utils.dlpack
+    from torch.utils import dlpack as torch_dlpack   # (an `import torch.x` here would make torch local)
     used = []                                    # every DLPack export tried (nanobind tries both)
 
     def no_dlpack(*a, **k):
         used.append(a[0] if a else None)
         raise BufferError("DLPack refused by the test")
     monkeypatch.setattr(torch.Tensor, "__dlpack__", no_dlpack)
-    monkeypatch.setattr(torch.utils.dlpack, "to_dlpack", no_dlpack)
+    monkeypatch.setattr(torch_dlpack, "to_dlpack", no_dlpack)
     for op, v, two in calls:
         for k, (sl, shape) in enumerate(shapes):
             a, b = xg[sl], yg[sl]
