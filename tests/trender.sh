@@ -9,7 +9,8 @@
 set -euo pipefail
 src=$1
 command -v gnuplot >/dev/null 2>&1 || { echo "trender: gnuplot not installed: skipped" >&2; exit 77; }
-# the committed full study (experiments/measured/h200-<commit>-study; one is kept)
+# the committed full study (experiments/measured/h200-<commit>-study; one is kept; a study of one
+# other operation is h200-<commit>-study-<op>)
 study=$(ls -d "$src"/experiments/measured/h200-*-study 2>/dev/null | tail -1)
 [ -f "$study/results.csv.gz" ] || { echo "trender: no committed study (experiments/measured/h200-*-study/results.csv.gz)" >&2; exit 1; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/trender.XXXXXX"); trap 'rm -rf "$t"' EXIT

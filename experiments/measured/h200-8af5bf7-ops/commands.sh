@@ -3,7 +3,7 @@
 # that commit (gpu_tests.txt: every C GPU test 0 failed; tests/python 186 passed, 4 failed: the new
 # test_torch_plain_tensor_without_dlpack failed before its first assertion on a Python scoping
 # error in the test itself, mended after this call and not run on a GPU since), the benchmarks
-# below, the lse study (../h200-8af5bf7-lse-study) and a launch sweep of the order-independent sums.
+# below, the lse study (../h200-8af5bf7-study-lse) and a launch sweep of the order-independent sums.
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr SUMLAB_GIT_SHA=8af5bf7033b087cc7edfbe32ad1aabd82bbb0b8b
 bash tests/gpu_session.sh build
 S=build-gpu/experiments/sumlab T=build-gpu/tests
