@@ -336,8 +336,17 @@ SL_LSE_FN double sl_lse_rep_term_d(double x, double M) { return x == M ? 1.0 : s
 SL_LSE_FN double sl_lse_rep_final(double M, double S) { return M + sl_lm_log(S); }
 
 /* The maximum of the two-pass variant's first pass: NaN ignored (its second pass makes the sum
- * NaN), -Inf for no value; exact and independent of the order. A macro that reads b twice: b
- * must have no side effect (take a shuffle's value into a variable first). */
-#define SL_LSE_MAX(a, b) ((b) > (a) ? (b) : (a))
+ * NaN), -Inf for no value; exact and independent of the order. Functions, so that each argument
+ * is evaluated once (a macro that read b twice ran a lane-divergent second shuffle when b was
+ * one); SL_LSE_MAX picks the format: overloads in C++, _Generic in C. */
+SL_LSE_FN float sl_lse_max_f(float a, float b) { return b > a ? b : a; }
+SL_LSE_FN double sl_lse_max_d(double a, double b) { return b > a ? b : a; }
+#ifdef __cplusplus
+SL_LSE_FN float sl_lse_max(float a, float b) { return sl_lse_max_f(a, b); }
+SL_LSE_FN double sl_lse_max(double a, double b) { return sl_lse_max_d(a, b); }
+#define SL_LSE_MAX(a, b) sl_lse_max(a, b)
+#else
+#define SL_LSE_MAX(a, b) _Generic((a), float: sl_lse_max_f, default: sl_lse_max_d)(a, b)
+#endif
 
 #endif

@@ -798,7 +798,7 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
         }
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1) {
-            const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);   /* once: SL_LSE_MAX reads b twice */
+            const T b = __shfl_xor_sync(SL_FULL_MASK, m, o);
             m = SL_LSE_MAX(m, b);
             if (ONE) mn = lse_row_maxnan(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
         }
@@ -856,7 +856,7 @@ lse_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
         });
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1) {
-            const float b = __shfl_xor_sync(SL_FULL_MASK, m, o);   /* once: SL_LSE_MAX reads b twice */
+            const float b = __shfl_xor_sync(SL_FULL_MASK, m, o);
             m = SL_LSE_MAX(m, b);
             mn = sl_lse_maxnan_f(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
         }
