@@ -6,6 +6,7 @@
 #ifndef SL_SUPERACC_ONE_LAUNCH_CUH
 #define SL_SUPERACC_ONE_LAUNCH_CUH
 #include "superacc/superacc.cuh"
+#include "reduce/tiles.cuh"
 
 #define SACC_BINS_PER_SM 3       /* resident 512-thread blocks per SM the one-launch kernels are
                                   * built for (superacc.c's grid): without it the 16-bit
@@ -79,46 +80,41 @@ __device__ __forceinline__ float4 sacc_ld(const float4 *p) { return __ldcs(p); }
 template <typename H> __device__ __forceinline__ sl_v16<H> sacc_ld(const sl_v16<H> *p) { return sl_ldv(p); }
 
 /* The tile loop of the one-launch kernels (float32 bins, float16 register sums, bfloat16 integer
- * bins): tile t (U 16-byte vectors per thread, W elements each) goes to block t mod gridDim; a
- * whole tile loads its U vectors first and hands them to st.take(v, true), a partial one hands
- * over those that exist (st.take(v, false)); after every flush_every tiles st.flush() (at the
- * same point in every thread of the block), and after every 2^29 of the block's elements the
- * block normalises its limbs. Barriers: the trip count and both schedules depend on blockIdx,
- * gridDim, blockDim and n only. */
+ * bins), reduce/tiles.cuh's sl_tiles over the grid: tile t (U 16-byte vectors per thread, W
+ * elements each) goes to block t mod gridDim; a whole tile loads its U vectors first and hands
+ * them to st.take(v, true), a partial one hands over those that exist (st.take(v, false)); after
+ * every flush_every tiles st.flush() (at the same point in every thread of the block), and after
+ * every 2^29 of the block's elements the block normalises its limbs. Barriers: the trip count
+ * and both schedules depend on blockIdx, gridDim, blockDim and n only. */
 template <int U, int W, typename V, class S>
 __device__ __forceinline__ void sacc_tiles(const V *__restrict__ xv, uint64_t nv, unsigned flush_every,
                                            S &st, unsigned long long *s_acc)
 {
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    const uint64_t per_tile = (uint64_t)B * U;
-    const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
-    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * W);
+    const sl_tiling tl = sl_tiling_of<U>(nv, B);
+    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (tl.per_tile * W);
     if (every == 0) every = 1;
     uint64_t since = 0;
     unsigned since_flush = 0;
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
-        const uint64_t base = tile * per_tile + tid;
-        if ((tile + 1) * per_tile <= nv) {
-            V r[U];
-#pragma unroll
-            for (int u = 0; u < U; u++) r[u] = sacc_ld(xv + base + (uint64_t)u * B);
+    sl_tiles<U>(
+        xv, tl, tid, blockIdx.x, G, [](const V *p) { return sacc_ld(p); },
+        [&st](const V *r) {
 #pragma unroll
             for (int u = 0; u < U; u++) st.take(r[u], true);
-        } else {
-            for (int u = 0; u < U; u++)
-                if (base + (uint64_t)u * B < nv) st.take(sacc_ld(xv + base + (uint64_t)u * B), false);
-        }
-        if (++since_flush == flush_every) {
-            since_flush = 0;
-            st.flush();
-        }
-        if (++since == every) {                      /* uniform across the block */
-            since = 0;
-            sacc_barrier();
-            if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), sacc_fmt<float>::L);
-            sacc_barrier();
-        }
-    }
+        },
+        [&st](const V &v) { st.take(v, false); },
+        [&] {
+            if (++since_flush == flush_every) {
+                since_flush = 0;
+                st.flush();
+            }
+            if (++since == every) {                  /* uniform across the block */
+                since = 0;
+                sacc_barrier();
+                if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), sacc_fmt<float>::L);
+                sacc_barrier();
+            }
+        });
 }
 
 /* Adds the signed integer w times 2^pos (pos >= 0, in units of limb 0) exactly into the shared

@@ -148,7 +148,7 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
     const unsigned short *xs = reinterpret_cast<const unsigned short *>(x);
     const uint64_t nv = (n - head) / W;
     /* the edges; the capture list in this order keeps the PTX of the hand-written loop */
-    sl_for_edges<W>(n, head, nv, B, [&sp, &sg, xs, my, sc](uint64_t i) {
+    sl_for_edges<W>(n, head, nv, B, [&sg, &sp, xs, my, sc](uint64_t i) {
         const unsigned u = (unsigned)xs[i] << 16;
         sg &= u | 0xffffu;
         const float f = sacc_b_k(u, my, (u >> 16) & 0x7C00u, sc);

@@ -141,7 +141,7 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
     unsigned flags = 0u, sg = 0xffffffffu;
     const uint64_t nv = (n - head) / W;
     /* the edges; the capture list in this order keeps the PTX of the hand-written loop */
-    sl_for_edges<W>(n, head, nv, B, [&a, &sg, x](uint64_t i) {
+    sl_for_edges<W>(n, head, nv, B, [&sg, &a, x](uint64_t i) {
         const __half h = x[i];
         sg &= (unsigned)__half_as_ushort(h) << 16 | 0xffffu;
         a += (double)__half2float(h);
