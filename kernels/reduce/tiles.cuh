@@ -52,12 +52,4 @@ __device__ __forceinline__ void sl_tiles(const V *__restrict__ xv, const sl_tili
     }
 }
 
-/* sl_tiles without a per-tile step. */
-template <int U, typename V, typename LD, typename FU, typename F1>
-__device__ __forceinline__ void sl_tiles(const V *__restrict__ xv, const sl_tiling &tl, unsigned t, unsigned part,
-                                         unsigned S, LD ld, FU fu, F1 f1)
-{
-    sl_tiles<U>(xv, tl, t, part, S, ld, fu, f1, [] {});
-}
-
 #endif
