@@ -434,17 +434,8 @@ static int nrm_launch_exact(const sl_variant *v, const nrm_args &a, sl_dtype dt,
     /* returns at once unless the first pass opened the gate */
     const size_t parts = sl_nrm_ws_parts(c->grid, dt);
     if (SUMLAB_NORM_CORRECT_PDL) {
-        cudaLaunchConfig_t lc = {};
-        cudaLaunchAttribute at[1] = {};
-        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        at[0].val.programmaticStreamSerializationAllowed = 1;
-        lc.gridDim = dim3(c->grid);
-        lc.blockDim = dim3(c->block);
-        lc.stream = a.s;
-        lc.attrs = at;
-        lc.numAttrs = 1;
-        SL_CUDA_CHECK(cudaLaunchKernelEx(&lc, nrm_exact_kernel<In>, (const In *)a.x, a.n, a.head, a.nv, a.work,
-                                         parts, (In *)a.result, (int)dt, gate),
+        SL_CUDA_CHECK(sl_launch_dependent(nrm_exact_kernel<In>, dim3(c->grid), dim3(c->block), a.s, (const In *)a.x,
+                                          a.n, a.head, a.nv, a.work, parts, (In *)a.result, (int)dt, gate),
                       v->name, err);
     } else {
         nrm_exact_kernel<In><<<c->grid, c->block, 0, a.s>>>((const In *)a.x, a.n, a.head, a.nv, a.work, parts,

@@ -30,6 +30,26 @@
                               __FILE__, __LINE__);                                          \
     } while (0)
 
+/* kernel<<<grid, block, 0, st>>>(args...) as a programmatic dependent launch of the kernel
+ * before it on st (cudaLaunchAttributeProgrammaticStreamSerialization): it may start while that
+ * kernel runs, so it must wait (griddepcontrol.wait) before touching what that kernel writes.
+ * Returns cudaLaunchKernelEx's error, for SL_CUDA_CHECK. */
+template <typename... KArgs, typename... Args>
+static inline cudaError_t sl_launch_dependent(void (*kernel)(KArgs...), dim3 grid, dim3 block,
+                                              cudaStream_t st, Args... args)
+{
+    cudaLaunchConfig_t lc = {};
+    cudaLaunchAttribute at[1] = {};
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    lc.gridDim = grid;
+    lc.blockDim = block;
+    lc.stream = st;
+    lc.attrs = at;
+    lc.numAttrs = 1;
+    return cudaLaunchKernelEx(&lc, kernel, args...);
+}
+
 /* A resolved shape: block in [1, 1024] and a multiple of block_multiple, grid in
  * [1, 2^31-1]. */
 static inline int sl_check_shape(const sl_variant *v, const sl_launch *cfg,

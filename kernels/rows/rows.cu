@@ -655,17 +655,8 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     SL_CUDA_CHECK_LAUNCH("sac_rows_kernel", v->name, err);
     const uint64_t gx = rows < 4u * (uint64_t)sms ? rows : 4u * (uint64_t)sms;
     if (SUMLAB_ROWS_SACC_PDL) {
-        cudaLaunchConfig_t lc = {};
-        cudaLaunchAttribute at[1] = {};
-        at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        at[0].val.programmaticStreamSerializationAllowed = 1;
-        lc.gridDim = dim3((unsigned)gx);
-        lc.blockDim = dim3(SA_BLOCK);
-        lc.stream = st;
-        lc.attrs = at;
-        lc.numAttrs = 1;
-        SL_CUDA_CHECK(cudaLaunchKernelEx(&lc, sa_rows_kernel<X, true>, (const X *)d_x, (uint64_t)0, n, 1u,
-                                         work, (X *)d_out),
+        SL_CUDA_CHECK(sl_launch_dependent(sa_rows_kernel<X, true>, dim3((unsigned)gx), dim3(SA_BLOCK), st,
+                                          (const X *)d_x, (uint64_t)0, n, 1u, work, (X *)d_out),
                       v->name, err);
     } else {
         sa_rows_kernel<X, true><<<(unsigned)gx, SA_BLOCK, 0, st>>>((const X *)d_x, 0, n, 1u, work, (X *)d_out);
