@@ -1,6 +1,9 @@
 /* sl_exact_text.c: the exact sum S written out exactly (sl_reference.h): every bit of S as a
  * C99 hex float, and a decimal with just enough digits to identify S among the numbers of its
- * precision. Implementation assumptions: those of sl_reference.c (MPFR, GMP integers). */
+ * precision; an operation's value that is no binary number, as its rounding to the bits its
+ * reference's error bound leaves. Implementation assumptions: those of sl_reference.c (MPFR, GMP integers). */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,9 +97,23 @@ int sl_reference_exact_text(const sl_reference *ref, sl_exact_text *out)
         if (!out->hex || !out->dec) { sl_exact_text_free(out); return -1; }
         return 0;
     }
+    /* the value itself, or (no binary number) its rounding to the bits the error leaves */
+    mpfr_t v;
+    mpfr_srcptr src = ref->sum;
+    if (ref->sum_relerr > 0.0) {
+        const double re = ref->sum_relerr;
+        mpfr_prec_t g = re < 0x1p-4 ? (mpfr_prec_t)floor(-log2(re)) - 1 : 2;
+        if (g > mpfr_get_prec(ref->sum)) g = mpfr_get_prec(ref->sum);
+        mpfr_init2(v, g);
+        mpfr_set(v, ref->sum, MPFR_RNDN);         /* relative error at most 2^-g */
+        src = v;
+        const double all = re + ldexp(1.0, -(int)g);
+        out->approx = 1;
+        out->rel_exp = isfinite(all) ? (long)floor(-log2(all)) : LONG_MIN;
+    }
     mpz_t m;
     mpz_init(m);
-    mpfr_exp_t e = mpfr_get_z_2exp(m, ref->sum);   /* S = m 2^e exactly */
+    mpfr_exp_t e = mpfr_get_z_2exp(m, src);       /* S = m 2^e exactly */
     int neg = mpz_sgn(m) < 0;
     mpz_abs(m, m);
     mp_bitcnt_t tz = mpz_scan1(m, 0);               /* make m odd */
@@ -105,8 +122,9 @@ int sl_reference_exact_text(const sl_reference *ref, sl_exact_text *out)
     long b = (long)mpz_sizeinbase(m, 2);
     out->bits = b;
     out->hex = hex_of(neg, m, ex, b);
-    out->dec = dec_of(ref->sum, b, &out->digits);
+    out->dec = dec_of(src, b, &out->digits);
     mpz_clear(m);
+    if (src != ref->sum) mpfr_clear(v);
     if (!out->hex || !out->dec) { sl_exact_text_free(out); return -1; }
     return 0;
 }

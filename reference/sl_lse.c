@@ -26,9 +26,10 @@ static double round_to(mpfr_srcptr v, sl_dtype dt)
 static int prec_of(sl_dtype dt) { return dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8; }
 
 /* Given S in [S0 - E, S0 + E] (S0 = hi + lo, or the mpfr s0), is M + log(S) rounded alike at both
- * ends? Sets *r and mid (M + log S0) when it is. */
+ * ends? Sets *r, mid (M + log S0) and *relerr (|mid - (M + log S)| <= *relerr |mid|: the
+ * farther end's distance from mid) when it is. */
 static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_prec_t w, double *r,
-                  mpfr_ptr mid)
+                  mpfr_ptr mid, double *relerr)
 {
     mpfr_t a, b;
     mpfr_inits2(w + 64, a, b, (mpfr_ptr)0);
@@ -47,6 +48,12 @@ static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_pre
             mpfr_set_prec(mid, w + 64);
             mpfr_log(mid, s0, MPFR_RNDN);
             mpfr_add_d(mid, mid, M, MPFR_RNDN);
+            mpfr_sub(a, mid, a, MPFR_RNDU);          /* the wider side of [a, b] around mid */
+            mpfr_sub(b, b, mid, MPFR_RNDU);
+            if (mpfr_cmp(a, b) > 0) mpfr_set(b, a, MPFR_RNDU);
+            mpfr_abs(a, mid, MPFR_RNDN);
+            mpfr_div(b, b, a, MPFR_RNDU);
+            *relerr = mpfr_get_d(b, MPFR_RNDU);
         }
     }
     mpfr_clears(a, b, (mpfr_ptr)0);
@@ -208,7 +215,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         mpfr_set_d(e, sh, MPFR_RNDU);
         mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
         mpfr_add_d(e, e, (double)n * 0x1p-1073, MPFR_RNDU);
-        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
+        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum, &ref->sum_relerr);
     }
 #if LDBL_MANT_DIG >= 64
     /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
@@ -252,7 +259,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
             mpfr_add(e, e, tn, MPFR_RNDU);
             mpfr_clear(tn);
         }
-        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum);
+        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum, &ref->sum_relerr);
     }
 #endif
     free(job.part);
@@ -280,7 +287,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         mpfr_set_d(e, (D + 2.0 + (double)n + 1.0) * 2.0, MPFR_RNDU);
         mpfr_mul_2si(e, e, -w, MPFR_RNDU);
         mpfr_mul(e, e, S, MPFR_RNDU);
-        done = settle(s0, e, M, dt, w, &r, ref->sum);
+        done = settle(s0, e, M, dt, w, &r, ref->sum, &ref->sum_relerr);
         mpfr_clears(S, d, t, (mpfr_ptr)0);
     }
     mpfr_clears(s0, e, (mpfr_ptr)0);

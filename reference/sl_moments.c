@@ -121,13 +121,18 @@ static void set_ratio(sl_reference *ref, mpfr_srcptr num, mpfr_srcptr den, int r
         mpfr_init2(q, need > 2 * ps + 64 ? need : 2 * ps + 64);
         const int exact = mpfr_div(q, num, den, MPFR_RNDN) == 0;
         mpfr_set_prec(ref->sum, exact && need / 2 + 2 > ps ? need / 2 + 2 : ps);
-        mpfr_sqrt(ref->sum, q, MPFR_RNDN);
+        const int root_exact = mpfr_sqrt(ref->sum, q, MPFR_RNDN) == 0;
+        /* the root rounded once (2^-ps) of a quotient within 2^-(2 ps + 64), halved by the root */
+        if (!exact || !root_exact) ref->sum_relerr = ldexp(1.0, -(int)ps) + (exact ? 0.0 : ldexp(1.0, -(int)(2 * ps + 64)));
         mpfr_clear(q);
     } else {
         mpfr_set_prec(ref->sum, need > ps ? need : ps);
-        if (mpfr_div(ref->sum, num, den, MPFR_RNDN) != 0 && need > ps) {
-            mpfr_set_prec(ref->sum, ps);       /* no binary number: SL_MOM_SUM_PREC bits */
-            mpfr_div(ref->sum, num, den, MPFR_RNDN);
+        if (mpfr_div(ref->sum, num, den, MPFR_RNDN) != 0) {
+            if (need > ps) {
+                mpfr_set_prec(ref->sum, ps);   /* no binary number: SL_MOM_SUM_PREC bits */
+                mpfr_div(ref->sum, num, den, MPFR_RNDN);
+            }
+            ref->sum_relerr = ldexp(1.0, -(int)mpfr_get_prec(ref->sum));
         }
     }
     ref->rounded_f64 = round_ratio(num, den, root, SL_F64);

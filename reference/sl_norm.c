@@ -79,6 +79,7 @@ int sl_reference_norm2(sl_reference *ref, const void *x, uint64_t n, sl_dtype dt
         if (mpfr_sqrt(ref->sum, s2, MPFR_RNDN) != 0) {
             mpfr_set_prec(ref->sum, SL_NORM_SUM_PREC);
             mpfr_sqrt(ref->sum, s2, MPFR_RNDN);
+            ref->sum_relerr = ldexp(1.0, -SL_NORM_SUM_PREC);   /* rounded to nearest once */
         }
         ref->rounded_f64 = round_root(s2, SL_F64);
         ref->rounded_f32 = round_root(s2, SL_F32);

@@ -134,6 +134,7 @@ static void reference_init(sl_reference *ref, sl_dtype dt, uint64_t n)
     ref->rounded = ref->rounded_f64 = ref->rounded_f32 = NAN;
     ref->abssum = ref->cond = ref->maxabs = NAN;
     ref->s1 = ref->s2 = ref->m2 = ref->first = NAN;
+    ref->sum_relerr = 0.0;
     mpfr_init2(ref->sum, 64);
     mpfr_init2(ref->sumabs, 64);
     mpfr_set_nan(ref->sum);

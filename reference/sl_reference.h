@@ -89,6 +89,10 @@ typedef struct {
     double maxabs;             /* max |x_i| (exact; 0 for n = 0; NaN if an input is NaN, else +Inf if one is Inf): the binned bound's max */
     uint32_t ddof;             /* var/std references: the ddof they were computed for (0 otherwise) */
     mpfr_t sum;                /* exact sum (NaN/Inf per the special-value rules; -0 if every input is -0) */
+    double sum_relerr;         /* 0: `sum` is the operation's value itself (a sum, a product sum, an
+                                  extremum, a quotient or root that is a binary number); > 0: that
+                                  value is no binary number (a quotient, a root, a logarithm) and
+                                  |sum - value| <= sum_relerr |sum| */
     mpfr_t sumabs;             /* exact sum |x_i| (NaN if an input is NaN, else +Inf if one is Inf) */
     /* The moments' references (sl_reference_moment) fill these; the sum leaves them NaN.
      * mean/var/std: s1 = sum x rounded to nearest double (+-Inf beyond); var/std also s2 = sum x^2
@@ -203,7 +207,10 @@ double sl_unit_roundoff(sl_dtype dt);
 double sl_max_abs(const void *x, uint64_t n, sl_dtype dt, unsigned threads);
 
 /* ---- the exact sum written out exactly -------------------------------------------------- */
-/* S = ref->sum as text. hex: every bit of S as a C99 hex float "[-]0x1.HHHp+E" (the leading
+/* S = ref->sum as text. When the operation's value is no binary number (ref->sum_relerr > 0),
+ * the text is that of ref->sum rounded to nearest at the bits sum_relerr leaves correct (b <=
+ * -log2(sum_relerr) - 1, at least 2), approx = 1, and |text - value| <= 2^-rel_exp |value|
+ * (to first order); otherwise approx = 0 and rel_exp = 0. hex: every bit of S as a C99 hex float "[-]0x1.HHHp+E" (the leading
  * 1 and the fraction's bits up to S's last 1-bit, padded to whole hex digits; strtod-style
  * parsers and mpfr_strtofr read it back exactly at enough precision); "0x0p+0"/"-0x0p+0",
  * "inf", "-inf", "nan" for the special cases. bits: b, the significant bits of S (leading to
@@ -215,6 +222,8 @@ double sl_max_abs(const void *x, uint64_t n, sl_dtype dt, unsigned threads);
 typedef struct {
     char *hex, *dec;
     long bits, digits;
+    int approx;
+    long rel_exp;
 } sl_exact_text;
 int sl_reference_exact_text(const sl_reference *ref, sl_exact_text *out);
 void sl_exact_text_free(sl_exact_text *t);

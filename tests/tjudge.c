@@ -1,7 +1,8 @@
 /* tjudge.c: the exact sum written out exactly (sl_reference_exact_text: its hex form parses
  * back to S bit for bit, its decimal identifies S at S's precision, including subnormal,
- * huge and wide-range sums) and values judged against it (sl_judge_value) on hand-computed
- * cases. */
+ * huge and wide-range sums), the other operations' values that are no binary number (a
+ * quotient, root or logarithm) as roundings within the stated bound of the value computed
+ * here with MPFR, and values judged against it (sl_judge_value) on hand-computed cases. */
 #include <float.h>
 #include <math.h>
 #include "sl_measure.h"
@@ -93,6 +94,77 @@ static void exact_text_cases(void)
     }
 }
 
+/* Operation op's text on x[0..n) (float64, ddof 1): approx as want_approx; exact values parse
+ * back to ref.sum; roundings lie within 2^-rel_exp of want (computed here at 1024 bits). */
+static void check_op_text(const char *opname, const double *x, uint64_t n, int want_approx, mpfr_srcptr want)
+{
+    const sl_operation *op = sl_op_find(opname);
+    CHECK(op != NULL, "operation %s", opname);
+    if (!op) return;
+    sl_reference ref;
+    sl_err err = {{0}};
+    const void *in[2] = {x, NULL};
+    const sl_op_params p = sl_op_params_default();
+    CHECK(op->reference(&ref, in, n, SL_F64, &p, 1, &err) == 0, "%s: %s", opname, err.msg);
+    sl_exact_text S;
+    CHECK(sl_reference_exact_text(&ref, &S) == 0, "%s: out of memory", opname);
+    CHECK(S.approx == want_approx, "%s: approx %d, want %d (hex %s)", opname, S.approx, want_approx, S.hex);
+    mpfr_t h, d;
+    mpfr_inits2(4096, h, d, (mpfr_ptr)0);
+    char *end = NULL;
+    CHECK(mpfr_strtofr(h, S.hex, &end, 0, MPFR_RNDN) == 0 && end && !*end, "%s: hex '%s'", opname, S.hex);
+    if (!want_approx) {
+        CHECK(S.rel_exp == 0 && mpfr_equal_p(h, ref.sum), "%s: hex '%s' is not the value", opname, S.hex);
+    } else {
+        CHECK(S.rel_exp >= 40, "%s: only 2^-%ld", opname, S.rel_exp);
+        CHECK(S.bits >= 2 && S.bits <= S.rel_exp + 2, "%s: %ld bits shown for 2^-%ld", opname, S.bits, S.rel_exp);
+        mpfr_sub(d, h, want, MPFR_RNDN);
+        mpfr_abs(d, d, MPFR_RNDN);
+        mpfr_div(d, d, want, MPFR_RNDN);
+        mpfr_abs(d, d, MPFR_RNDN);
+        CHECK(mpfr_cmp_si_2exp(d, 1, -S.rel_exp) <= 0, "%s: '%s' is %.3g off (relative), stated 2^-%ld", opname,
+              S.hex, mpfr_get_d(d, MPFR_RNDN), S.rel_exp);
+        /* and the decimal reads back to the hex at the bits shown */
+        mpfr_t b;
+        mpfr_init2(b, (mpfr_prec_t)S.bits);
+        mpfr_strtofr(b, S.dec, &end, 10, MPFR_RNDN);
+        CHECK(mpfr_equal_p(b, h), "%s: decimal '%s' is not '%s'", opname, S.dec, S.hex);
+        mpfr_clear(b);
+    }
+    mpfr_clears(h, d, (mpfr_ptr)0);
+    sl_exact_text_free(&S);
+    sl_reference_clear(&ref);
+}
+
+static void op_text_cases(void)
+{
+    mpfr_t w;
+    mpfr_init2(w, 1024);
+    const double a[] = {0.0, 0.0, 1.0};
+    mpfr_set_ui(w, 1, MPFR_RNDN);
+    mpfr_div_ui(w, w, 3, MPFR_RNDN);                 /* mean 1/3 */
+    check_op_text("mean", a, 3, 1, w);
+    check_op_text("var", a, 3, 1, w);                /* (3 * 1 - 1) / (3 * 2) = 1/3 */
+    mpfr_sqrt(w, w, MPFR_RNDN);
+    check_op_text("std", a, 3, 1, w);
+    mpfr_set_ui(w, 1, MPFR_RNDN);
+    check_op_text("norm2", a, 3, 0, w);              /* sqrt(1) = 1: a binary number */
+    const double b[] = {1.0, 3.0};
+    mpfr_set_ui(w, 2, MPFR_RNDN);
+    check_op_text("var", b, 2, 0, w);                /* ((1 - 2)^2 + (3 - 2)^2) / 1 = 2 */
+    check_op_text("mean", b, 2, 0, w);
+    mpfr_sqrt(w, w, MPFR_RNDN);
+    check_op_text("std", b, 2, 1, w);
+    check_op_text("norm2", (const double[]){1.0, 1.0}, 2, 1, w);
+    mpfr_log(w, w, MPFR_RNDN);
+    mpfr_mul_ui(w, w, 2, MPFR_RNDN);
+    mpfr_add_d(w, w, 0.5, MPFR_RNDN);                /* log(e^0.5 + e^0.5) = 0.5 + log 2 */
+    check_op_text("lse", (const double[]){0.5, 0.5}, 2, 1, w);
+    mpfr_set_d(w, 3.0, MPFR_RNDN);
+    check_op_text("max", b, 2, 0, w);
+    mpfr_clear(w);
+}
+
 /* {1, 2^-60, -1}: S = 2^-60, judged at 0 and at 2^-60, by hand. */
 static void judge_cases(void)
 {
@@ -133,6 +205,7 @@ int main(void)
 {
     sl_test_seed();
     exact_text_cases();
+    op_text_cases();
     judge_cases();
     return sl_test_done("tjudge");
 }

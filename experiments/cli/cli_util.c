@@ -2,6 +2,7 @@
  * the launch-request options, getopt diagnostics and the one-line message writer. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,15 +199,24 @@ int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t 
     return 0;
 }
 
-int sl_cli_exact_block(FILE *f, const sl_exact_text *S)
+int sl_cli_exact_block(FILE *f, const sl_exact_text *S, const char *op)
 {
-    if (S->bits > 0) {
-        fprintf(f, "\nexact sum S = %s\n  (hex: every bit of S, %ld significant bits)\n"
+    const int sum = !strcmp(op, "sum");
+    char what[64];
+    snprintf(what, sizeof what, sum ? "exact sum S" : "exact %s S", op);
+    if (S->approx) {
+        /* a quotient, root or logarithm: S itself has no finite binary expansion */
+        fprintf(f, "\n%s ~= %s\n  (S is no binary number: its rounding to %ld bits", what, S->hex, S->bits ? S->bits : 1);
+        if (S->rel_exp != LONG_MIN) fprintf(f, ", within 2^%ld |S|)\n", -S->rel_exp);
+        else fputs(", its error bound not finite)\n", f);
+        if (S->bits > 0) fprintf(f, "          ~= %s\n", S->dec);
+    } else if (S->bits > 0) {
+        fprintf(f, "\n%s = %s\n  (hex: every bit of S, %ld significant bits)\n"
                    "          ~= %s\n  (%ld significant digits = 1 + ceil(%ld log10 2): the fewest that "
                    "identify a %ld-bit value;\n   read back to %ld bits they give S exactly)\n",
-                S->hex, S->bits, S->dec, S->digits, S->bits, S->bits, S->bits);
+                what, S->hex, S->bits, S->dec, S->digits, S->bits, S->bits, S->bits);
     } else {
-        fprintf(f, "\nexact sum S = %s\n", S->hex);
+        fprintf(f, "\n%s = %s\n", what, S->hex);
     }
     fflush(f);
     return ferror(f) ? -1 : 0;

@@ -208,7 +208,8 @@ class Judgement:
     n: int
     bound_of: str | None
     value_format: str       # the format the value was held in: the input's dtype unless value_as
-    exact_sum_hex: str      # S itself, every bit (C99 hex: "-0x1.8p+3", "0x0p+0", "inf", "nan")
+    exact_sum_hex: str      # S itself, every bit (C99 hex: "-0x1.8p+3", "0x0p+0", "inf", "nan");
+                            # a quotient, root or log: its rounding at the reference's bits
     exact_sum_dec: str      # S as the fewest decimal digits that identify it
     exact_sum_bits: int     # S's significant bits (0: zero or not finite)
 
