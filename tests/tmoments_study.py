@@ -4,7 +4,8 @@
 tenth value and the last, float32 1 and 1e7, float64 1, 1e12 and 1e15; quick float16 1, 100, 1000
 and bfloat16 1, 100), the rows' cond column holding the realised kappa; accuracy-vs-n runs the
 moments' own families (squares that overflow and underflow, constants, two values, outliers,
-heavy tails); the report names kappa, lists the textbook variance's NaN on square-range among the
+heavy tails); the report names kappa, says per format up to which kappa each variant stays
+faithful, lists the textbook variance's NaN on square-range among the
 non-finite results and the standard deviation's 0 on tiny among the results exactly 0; the mean
 sweeps the sum's ill-conditioned; max runs all-negative data, where zero-fill's 0 is a bound
 violation printed in the findings, and says that it has no condition number to sweep.
@@ -92,7 +93,13 @@ try:
           sq and all("nan" in r["result_hex"] and "inf" not in r["exact_hex"] for r in sq))
     check("var report: no bound violation (every variant within its bound on every family and kappa)",
           "Findings" in md and "**Bound violations" not in section(md, "Findings"))
-    check("var report: what to use, per format", "### f32" in section(md, "What to use, per format"))
+    adv = section(md, "What to use, per format")
+    m = re.search(r"^### f32\n(.*?)(?=^### |\Z)", adv, re.M | re.S)
+    line = re.search(r"^- Faithful \(within 1 ulp on every row\) as `kappa` grows[^\n]*", m.group(1) if m else "", re.M)
+    line = line.group(0) if line else ""
+    check(f"var report, what to use in f32: correct faithful at every kappa, textbook only up to kappa 1 ({line})",
+          re.search(r"at every kappa swept \(to 1\.00e\+07\): [^;]*`correct`", line) is not None and
+          re.search(r"up to kappa 1 \(not at 1\.00e\+07\): [^;]*`textbook`", line) is not None)
 
     # ---- std: squares that underflow give 0 where the exact value is not ----------------------
     rows, md = run(os.path.join(tmp, "std"), "std", "all", "--preset", "tiny")
