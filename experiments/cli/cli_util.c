@@ -198,15 +198,15 @@ int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t 
     return 0;
 }
 
-int sl_cli_exact_block(FILE *f, const sl_exact_text *S)
+int sl_cli_exact_block(FILE *f, const char *op, const sl_exact_text *S)
 {
     if (S->bits > 0) {
-        fprintf(f, "\nexact sum S = %s\n  (hex: every bit of S, %ld significant bits)\n"
+        fprintf(f, "\nexact %s S = %s\n  (hex: every bit of S, %ld significant bits)\n"
                    "          ~= %s\n  (%ld significant digits = 1 + ceil(%ld log10 2): the fewest that "
                    "identify a %ld-bit value;\n   read back to %ld bits they give S exactly)\n",
-                S->hex, S->bits, S->dec, S->digits, S->bits, S->bits, S->bits);
+                op, S->hex, S->bits, S->dec, S->digits, S->bits, S->bits, S->bits);
     } else {
-        fprintf(f, "\nexact sum S = %s\n", S->hex);
+        fprintf(f, "\nexact %s S = %s\n", op, S->hex);
     }
     fflush(f);
     return ferror(f) ? -1 : 0;

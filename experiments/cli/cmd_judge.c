@@ -671,7 +671,7 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
         wrote = pass == 1;
     }
     if (!rc && wrote && sl_table_parts_end(&parts, stdout)) rc = -1;
-    if (!rc && fmt == SL_OUT_TABLE && sl_cli_exact_block(stdout, S)) rc = -1;
+    if (!rc && fmt == SL_OUT_TABLE && sl_cli_exact_block(stdout, op->name, S)) rc = -1;
     if (!rc && fmt == SL_OUT_TABLE && groups_block(stdout, gs, ref)) rc = -1;
     if (!rc && fmt == SL_OUT_TABLE && !strcmp(op->name, "lse") && lse_softmax_block(stdout, ref, x, vs))
         rc = -1;

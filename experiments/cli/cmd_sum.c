@@ -526,7 +526,7 @@ static int reduce_file(const char *path, const char *path2, sum_opts *o, const s
                    "(runs, twins, judging) %.3f s", threads, t_open - t_read,
                    on_gpu ? " and upload" : "", t_measure - t_open, t_end - t_measure);
     int wrc = sl_table_write(t, o->fmt, stdout);
-    if (!wrc && o->fmt == SL_OUT_TABLE && !shows_exact_sum(cs)) wrc = sl_cli_exact_block(stdout, &S);
+    if (!wrc && o->fmt == SL_OUT_TABLE && !shows_exact_sum(cs)) wrc = sl_cli_exact_block(stdout, o->op->name, &S);
     /* a write error: main() names the reason ("cannot write standard output: ...") */
     code = wrc || bad ? 1 : 0;
 out:

@@ -82,9 +82,10 @@ int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, in
 extern int sl_cli_argc;
 extern char **sl_cli_argv;
 
-/* The exact sum S, exactly, under a table (`sum`, `judge`): its hex form with every bit and
- * its identifying decimal (sl_reference_exact_text). 0, or -1 on a write error. */
-int sl_cli_exact_block(FILE *f, const sl_exact_text *S);
+/* The exact value S of operation op (the exact sum S for `sum`), exactly, under a table
+ * (`sum`, `reduce`, `judge`): its hex form with every bit and its identifying decimal
+ * (sl_reference_exact_text). 0, or -1 on a write error. */
+int sl_cli_exact_block(FILE *f, const char *op, const sl_exact_text *S);
 
 /* A C99 floating-point number (decimal, hex float 0x1.8p+3, inf, infinity, nan; optional
  * sign), the whole string and nothing else, read with strtod (round to nearest). 0 or -1. */
