@@ -10,41 +10,25 @@ non-finite results and the standard deviation's 0 on tiny among the results exac
 sweeps the sum's ill-conditioned; max runs all-negative data, where zero-fill's 0 is a bound
 violation printed in the findings, and says that it has no condition number to sweep.
   usage: tmoments_study.py PATH/TO/sumlab"""
-import csv
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
+from study_check import check, done, run_study, section as section_lines
+
 sumlab = sys.argv[1]
-fails = checks = 0
-
-
-def check(what, ok):
-    global fails, checks
-    checks += 1
-    if not ok:
-        fails += 1
-        print(f"FAIL: {what}", file=sys.stderr)
 
 
 def run(out, op, *args):
-    env = dict(os.environ, SUMLAB_NO_GPU="1")
-    p = subprocess.run([sumlab, "run", *args, "--op", op, "--backend", "cpu", "-o", out, "-q"],
-                       capture_output=True, text=True, env=env)
-    check(f"run {op} {' '.join(args)} exits 0 ({p.stderr[-400:]})", p.returncode == 0)
-    with open(os.path.join(out, "results.csv"), newline="") as f:
-        rows = list(csv.DictReader(f))
+    rows = run_study(sumlab, out, op, *args)
     with open(os.path.join(out, "report.md")) as f:
         return rows, f.read()
 
 
 def section(md, title):
-    """The text of report.md's section `## title` (up to the next ## heading)."""
-    m = re.search(r"^## " + re.escape(title) + r"\n(.*?)(?=^## |\Z)", md, re.M | re.S)
-    return m.group(1) if m else ""
+    return "\n".join(section_lines(md, title))
 
 
 def fam_set(rows, exp):
@@ -147,5 +131,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print(f"{checks - fails} passed, {fails} failed")
-sys.exit(1 if fails else 0)
+sys.exit(done())
