@@ -1,5 +1,5 @@
 /* gen_moments.c: the families built for the moment operations (mean, var, std, max, min):
- * offset-normal, square-range, constant, two-values, outliers and student-t. Opt-in
+ * offset-normal, square-range, constant, two-values, outliers, student-t and negative. Opt-in
  * (SL_DS_OPT_IN): a sweep over every family leaves them out unless the user names them.
  *
  * Every value is computed in double from counter-based draws (value i a pure function of
@@ -223,6 +223,24 @@ static int fill_student_t(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint
     return 0;
 }
 
+/* ---- negative ------------------------------------------------------------------------------ */
+/* -scale (1 + u), u uniform in [0, 1): every value negative, so the maximum is too, and a
+ * maximum whose accumulators start at 0 instead of -Inf (the first source text's identity)
+ * returns 0; the minimum lies in (-2 scale, -scale]. */
+static int fill_negative(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n, const sl_params *p,
+                         uint64_t start, uint64_t count, void *out, sl_err *err)
+{
+    (void)n;
+    const double scale = p->v[0];
+    if (check_fits(ds, dt, 2.0 * scale, "2 scale", err)) return -1;
+    if (sl_round_fmt(scale, dt) == 0.0)
+        return sl_err_set(err, "dataset '%s': scale=%g rounds to 0 in %s (smallest value %g)", ds->name,
+                          scale, sl_dtype_name(dt), sl_pow2(sl_fmt_esub(dt)));
+    const uint64_t key = sl_rng_key(seed, sl_name_stream(ds->name));
+    SL_FILL_LOOP(dt, out, start, count, -scale * (1.0 + sl_u53(sl_rng_at(key, i))));
+    return 0;
+}
+
 /* ---- descriptors ---------------------------------------------------------------------------- */
 static const sl_param_desc offset_normal_params[] = {
     {"kappa", SL_PARAM_REAL, 100, 1, 1e15,
@@ -257,6 +275,10 @@ static const sl_param_desc student_t_params[] = {
     {"scale", SL_PARAM_REAL, 1, 1e-20, 1e20, "scale (values clamped to the format's largest)", NULL},
 };
 
+static const sl_param_desc negative_params[] = {
+    {"scale", SL_PARAM_REAL, 1, 1e-20, 1e20, "values in (-2 scale, -scale]", NULL},
+};
+
 const sl_dataset sl_ds_offset_normal = {"offset-normal",
     "normal with mean/sd = sqrt(kappa^2-1): variance condition number kappa", offset_normal_params, 3,
     fill_offset_normal, SL_DS_OPT_IN};
@@ -272,3 +294,6 @@ const sl_dataset sl_ds_outliers = {"outliers", "N(mean,1) with a few values (or 
 const sl_dataset sl_ds_student_t = {"student-t",
     "Student t heavy tail (df = 1: Cauchy), Bailey's polar method, clamped to the format",
     student_t_params, 2, fill_student_t, SL_DS_OPT_IN};
+const sl_dataset sl_ds_negative = {"negative",
+    "every value negative, -scale (1 + u): a maximum started at 0 returns 0", negative_params, 1,
+    fill_negative, SL_DS_OPT_IN};

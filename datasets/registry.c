@@ -13,7 +13,7 @@ static const sl_dataset *const sl_table[] = {
     &sl_ds_overflow,     &sl_ds_special,
     /* opt-in (SL_DS_OPT_IN): the moment families of gen_moments.c */
     &sl_ds_offset_normal, &sl_ds_square_range,  &sl_ds_constant,    &sl_ds_two_values,
-    &sl_ds_outliers,     &sl_ds_student_t,
+    &sl_ds_outliers,     &sl_ds_student_t,      &sl_ds_negative,
     /* opt-in: the log-sum-exp families of gen_lse.c */
     &sl_ds_logits,       &sl_ds_logits_dominant, &sl_ds_lse_masked,
     /* opt-in: the norm2 families of gen_norm.c */

@@ -56,6 +56,8 @@
     X(var_corrected)                                                                        \
     X(var_textbook_f64)                                                                     \
     X(var_two_pass_f64)                                                                     \
+    X(var_shifted_f64)                                                                      \
+    X(var_corrected_f64)                                                                    \
     X(var_half_acc)                                                                         \
     X(std_textbook)                                                                         \
     X(std_shifted)                                                                          \
@@ -63,6 +65,8 @@
     X(std_corrected)                                                                        \
     X(std_textbook_f64)                                                                     \
     X(std_two_pass_f64)                                                                     \
+    X(std_shifted_f64)                                                                      \
+    X(std_corrected_f64)                                                                    \
     X(std_half_acc)                                                                         \
     /* welford/welford.c: Welford updates, Chan's merge */                                 \
     X(welford_mean)                                                                         \

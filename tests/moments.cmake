@@ -9,3 +9,8 @@ sl_add_test(NAME tmoments_bound SOURCES tmoments_bound.c LABELS cpu TIMEOUT 300)
 # `sumlab reduce --op var FILE --ddof 1 --variants exact`: result_hex against Python's fractions
 add_test(NAME tmoments_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(tmoments_cli PROPERTIES LABELS cpu TIMEOUT 120)
+# the studies of the moments (tiny preset): var/std sweep offset-normal's kappa to each format's
+# reach, accuracy-vs-n runs the moment families, overflow/underflow rows in the report's tables,
+# mean by ill-conditioned's cond, max's zero-fill a bound violation on all-negative data
+add_test(NAME tmoments_study COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tmoments_study.py $<TARGET_FILE:sumlab>)
+set_tests_properties(tmoments_study PROPERTIES LABELS cpu TIMEOUT 120)

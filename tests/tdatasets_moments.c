@@ -1,5 +1,5 @@
 /* tdatasets_moments.c: tests of the moment families (offset-normal, square-range, constant,
- * two-values, outliers, student-t): opt-in flag, parameter ranges and refusals, purity across
+ * two-values, outliers, student-t, negative): opt-in flag, parameter ranges and refusals, purity across
  * slices, threads and every format, and the property each promises (kappa, overflowing
  * squares, exact counts, tail probabilities), measured exactly with MPFR where a sum is. */
 #include "sl_test.h"
@@ -9,7 +9,7 @@
 #include <mpfr.h>
 
 static const char *const MOMENT_FAMILIES[] = {"offset-normal", "square-range", "constant",
-                                              "two-values", "outliers", "student-t"};
+                                              "two-values", "outliers", "student-t", "negative"};
 #define NFAM (sizeof MOMENT_FAMILIES / sizeof MOMENT_FAMILIES[0])
 static const sl_dtype ALL_DT[4] = {SL_F32, SL_F64, SL_F16, SL_BF16};
 
@@ -148,6 +148,7 @@ static void test_params(void)
     expect_param_error("student-t", "df=0.5", "outside");
     expect_param_error("student-t", "scale=0", "outside");
     expect_param_error("student-t", "nu=3", "df, scale");
+    expect_param_error("negative", "scale=0", "outside");
 
     /* refused by the format: values beyond its range, a spread it cannot hold */
     static const char *const c39[] = {"value=1e39", NULL}, *const a7e4[] = {"a=7e4", NULL},
@@ -164,6 +165,9 @@ static void test_params(void)
     expect_gen_error("offset-normal", SL_F16, k6, "largest");
     expect_gen_error("offset-normal", SL_F16, sd, "out of reach");
     expect_gen_error("outliers", SL_F16, f5, "largest");
+    static const char *const n5[] = {"scale=4e4", NULL}, *const n_tiny[] = {"scale=1e-20", NULL};
+    expect_gen_error("negative", SL_F16, n5, "largest");
+    expect_gen_error("negative", SL_F16, n_tiny, "rounds to 0");
     /* the reach: just inside it in every format */
     static const char *const k_in32[] = {"kappa=3.3e7", NULL}, *const k_in16[] = {"kappa=2000", NULL},
                              *const k_inbf[] = {"kappa=200", NULL}, *const k_cross[] = {"kappa=33554420", NULL};
@@ -481,6 +485,35 @@ static void test_det_exp(void)
     CHECK(sl_det_exp(0) == 1.0 && sl_det_expm1(0) == 0.0 && sl_det_exp(-800) == 0.0, "exp(0), expm1(0), exp(-800)");
 }
 
+/* negative: every value in [-2 scale, -scale] (rounding may reach -2 scale) and below 0 in every
+ * format, so the maximum is negative; values spread over the interval (both halves hit). */
+static void test_negative(void)
+{
+    static const char *const scales[] = {"scale=1", "scale=1e-3", "scale=1000", NULL};
+    const double sc[] = {1, 1e-3, 1000};
+    const uint64_t n = 4099;
+    for (int t = 0; t < 4; t++)
+        for (int s = 0; scales[s]; s++) {
+            const char *const kv[] = {scales[s], NULL};
+            void *a = gen("negative", ALL_DT[t], sl_test_seed(), n, kv);
+            if (!a) continue;
+            const double lo = -2.0 * sl_round_fmt(sc[s], ALL_DT[t]) * (1 + 0x1p-7), hi = -sl_round_fmt(sc[s], ALL_DT[t]);
+            uint64_t out = 0, low = 0;
+            double mx = -INFINITY;
+            for (uint64_t k = 0; k < n; k++) {
+                const double x = val(a, ALL_DT[t], k);
+                out += !(x >= lo && x <= hi && x < 0);
+                low += x < 1.5 * hi;
+                if (x > mx) mx = x;
+            }
+            CHECK(out == 0 && mx < 0 && low > n / 4 && low < 3 * n / 4,
+                  "negative %s %s: %llu values outside [%g, %g], max %g, %llu in the lower half",
+                  sl_dtype_name(ALL_DT[t]), scales[s], (unsigned long long)out, lo, hi, mx,
+                  (unsigned long long)low);
+            free(a);
+        }
+}
+
 int main(void)
 {
     test_registry();
@@ -492,6 +525,7 @@ int main(void)
     test_two_values();
     test_outliers();
     test_student_t();
+    test_negative();
     test_det_exp();
     return sl_test_done("tdatasets_moments");
 }

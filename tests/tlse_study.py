@@ -8,46 +8,19 @@ of non-finite results where the exact value is finite lists, per variant and for
 of +Inf, -Inf and NaN computed here from results.csv (naive overflows float32 at sigma 30), and
 says in one line when there are none.
   usage: tlse_study.py PATH/TO/sumlab"""
-import csv
-import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
+from study_check import check, done, run_study, section
+
 sumlab = sys.argv[1]
-fails = checks = 0
-
-
-def check(what, ok):
-    global fails, checks
-    checks += 1
-    if not ok:
-        fails += 1
-        print(f"FAIL: {what}", file=sys.stderr)
 
 
 def run(out, *args):
-    env = dict(os.environ, SUMLAB_NO_GPU="1")
-    p = subprocess.run([sumlab, "run", *args, "--op", "lse", "--backend", "cpu", "-o", out, "-q"],
-                       capture_output=True, text=True, env=env)
-    check(f"run {' '.join(args)} exits 0 ({p.stderr[-400:]})", p.returncode == 0)
-    with open(os.path.join(out, "results.csv"), newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def section(md, title):
-    """The lines of report.md's section `## title` (up to the next ## heading)."""
-    lines, on = [], False
-    for line in md.splitlines():
-        if line.startswith("## "):
-            on = line == "## " + title
-            continue
-        if on:
-            lines.append(line)
-    return lines
+    return run_study(sumlab, out, "lse", *args)
 
 
 def nonfinite(hexv):
@@ -148,5 +121,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print(f"{checks - fails} passed, {fails} failed")
-sys.exit(1 if fails else 0)
+sys.exit(done())

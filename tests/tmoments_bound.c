@@ -3,7 +3,8 @@
  * correctly (two-pass in long double) lies inside every model's bound; sequential CPU models of each
  * algorithm (textbook, shifted, two-pass, corrected, Welford; float32 and float64 accumulators,
  * 16-bit input in float32 and in its own format) stay inside their model's bound on every data family, and the bound is
- * finite where it must be. */
+ * finite where it must be; the textbook, two-pass and Welford bounds grow in kappa and n as their
+ * published forms do (within a constant of them). */
 #include <float.h>
 #include <math.h>
 #include "sl_datasets.h"
@@ -390,9 +391,69 @@ static void correct_inside(void)
     }
 }
 
+/* The published forms (Chan, Golub and LeVeque 1983; Higham ch. 1.9), relative to the variance,
+ * with n the chain k of the sums: textbook one-pass k kappa^2 u, two-pass k u + k^2 kappa^2 u^2,
+ * Welford k kappa u. On offset-normal data over kappa (the reference's cond is the realised
+ * kappa), each model's bound over the variance lies within a constant of its published form: the
+ * rigorous bound grows in kappa and n as the published one and no faster (SL_PUB_LO .. SL_PUB_HI). */
+#define SL_PUB_LO 0.5
+#define SL_PUB_HI 16.0
+static void published_forms(void)
+{
+    static const double kappas[] = {10, 100, 1e3, 1e4, 1e5, 1e6, 1e8, 1e10};
+    static const uint64_t sizes[] = {1024, 65536};
+    const sl_dataset *ds = sl_dataset_find("offset-normal");
+    for (int f = 0; f < 2; f++) {
+        const sl_dtype dt = f ? SL_F64 : SL_F32;
+        const double u = f ? 0x1p-53 : 0x1p-24;
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            const uint64_t n = sizes[s];
+            void *buf = malloc(n * 8);
+            for (size_t k = 0; k < sizeof kappas / sizeof kappas[0] && kappas[k] <= (f ? 1e10 : 1e6); k++) {
+                char kv[40];
+                snprintf(kv, sizeof kv, "kappa=%g", kappas[k]);
+                sl_params p;
+                sl_err err = {{0}};
+                sl_params_defaults(ds, &p);
+                if (sl_params_set(ds, &p, kv, &err) ||
+                    sl_dataset_generate(ds, dt, sl_test_seed() + k, n, &p, 0, n, buf, &err)) {
+                    CHECK(0, "offset-normal %s %s: %s", sl_dtype_name(dt), kv, err.msg);
+                    continue;
+                }
+                sl_reference ref;
+                if (sl_reference_moment(&ref, SL_MOMENT_VAR, buf, n, dt, 1, 1, &err)) {
+                    CHECK(0, "%s", err.msg);
+                    sl_reference_clear(&ref);
+                    continue;
+                }
+                const double kap = ref.cond, V = ref.m2 / (double)(n - 1), kn = (double)n;
+                const struct { const sl_variant *v; double pub; } m[] = {
+                    {&v_textbook, kn * kap * kap * u},
+                    {&v_two_pass, kn * u + kn * kn * kap * kap * u * u},
+                    {&v_welford, kn * kap * u},
+                };
+                for (size_t j = 0; j < sizeof m / sizeof m[0]; j++) {
+                    const double b = bound_of(m[j].v, &ref) / V, q = b / m[j].pub;
+                    /* a bound of 1 relative or more says nothing more than "no digit": no ratio */
+                    if (!(b < 1) || m[j].pub >= 1) continue;
+                    CHECK(q >= SL_PUB_LO && q <= SL_PUB_HI, "%s %s n=%llu kappa %.3g: bound / V = %.3g, published "
+                          "form %.3g (ratio %.3g)", m[j].v->name, sl_dtype_name(dt), (unsigned long long)n, kap, b,
+                          m[j].pub, q);
+                    if (getenv("SUMLAB_VERBOSE"))
+                        printf("%-11s %s n=%-6llu kappa %-9.3g bound/V %-10.3g published %-10.3g ratio %.3g\n",
+                               m[j].v->name, sl_dtype_name(dt), (unsigned long long)n, kap, b, m[j].pub, q);
+                }
+                sl_reference_clear(&ref);
+            }
+            free(buf);
+        }
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    published_forms();
     hand_cases();
     correct_inside();
     model_cases();

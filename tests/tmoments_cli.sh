@@ -47,6 +47,9 @@ check "std of {0,2,4} is 2" test "$(hex_of std "$tmp/sq.f32" 1)" = 0x1p+1
 check "var of {0,2,4} is 4" test "$(hex_of var "$tmp/sq.f32" 1)" = 0x1p+2
 check "var of one value, ddof 1: nan" test "$(hex_of var "$tmp/one.f32" 1)" = nan
 check "var of one value, ddof 0: 0" test "$(hex_of var "$tmp/one.f32" 0)" = 0x0p+0
+# the table names the exact value by its operation (not "exact sum S")
+check "var table: 'exact var S = 0x1p+2'" bash -c "'$sumlab' reduce --op var '$tmp/sq.f32' --dtype f32 --variants exact 2>/dev/null | grep -qx 'exact var S = 0x1p+2'"
+check "std table: 'exact std S = 0x1p+1'" bash -c "'$sumlab' reduce --op std '$tmp/sq.f32' --dtype f32 --variants exact 2>/dev/null | grep -qx 'exact std S = 0x1p+1'"
 # the exact row is the only variant of var here: 'all' gives it; a sum variant is refused
 check "var --variants all runs" bash -c "'$sumlab' reduce --op var '$tmp/sq.f32' --dtype f32 --variants all --format csv 2>/dev/null | grep -q '^exact,0x1p+2,'"
 "$sumlab" reduce --op var "$tmp/sq.f32" --dtype f32 --variants kahan > /dev/null 2> "$tmp/err"

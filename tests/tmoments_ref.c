@@ -3,7 +3,8 @@
  * correctly rounded result checked by bracketing (the value lies between the midpoints to its
  * neighbours in the format, on a midpoint only when the result is even), in every format, on
  * random data and on the edges (n = 0, 1, 2; constants; squares that overflow or underflow the
- * format; the float64 scaling ranges; ties; specials; ddof). */
+ * format; the float64 scaling ranges; ties; specials; ddof), and on the study's sweeps of the
+ * moment families (offset-normal's kappa to each format's reach, squares over- and underflowing). */
 #include <float.h>
 #include <gmp.h>
 #include <math.h>
@@ -612,9 +613,52 @@ static void dataset_cases(void)
     free(buf);
 }
 
+/* The study's parameter sweeps of the moment families, each value in every format it reaches:
+ * offset-normal's kappa from 1 to the format's reach (mean/sd up to 1e7 in float32, 1e15 in
+ * float64), square-range's squares overflowing (the default) and underflowing the format, both
+ * signs of the mean, ddof 0, 1 and 2 (check_all). */
+static void sweep_cases(void)
+{
+    static const double kappas[] = {1, 1.5, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e10, 1e12, 1e15};
+    static const double reach[] = {1e7, 1e15, 1e3, 1e2};              /* f32, f64, f16, bf16 */
+    static const char *const under[] = {"scale=1e-25", "scale=1e-170", "scale=1e-4", "scale=1e-25"};
+    const uint64_t n = 1000;
+    void *buf = malloc(n * 8);
+    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+        const sl_dtype dt = fmts[f];
+        const sl_dataset *on = sl_dataset_find("offset-normal"), *sq = sl_dataset_find("square-range");
+        for (size_t k = 0; k < sizeof kappas / sizeof kappas[0] && kappas[k] <= reach[dt]; k++)
+            for (int neg = 0; neg < 2; neg++) {
+                char kv[48], what[96];
+                snprintf(kv, sizeof kv, "kappa=%.17g", kappas[k]);
+                sl_params p;
+                sl_err err = {{0}};
+                sl_params_defaults(on, &p);
+                CHECK(sl_params_set(on, &p, kv, &err) == 0 && sl_params_set(on, &p, neg ? "sign=neg" : "sign=pos",
+                                                                             &err) == 0, "%s: %s", kv, err.msg);
+                const int rc = sl_dataset_generate(on, dt, sl_test_seed() + k, n, &p, 0, n, buf, &err);
+                CHECK(rc == 0, "offset-normal %s %s: %s", sl_dtype_name(dt), kv, err.msg);
+                snprintf(what, sizeof what, "offset-normal %s%s", kv, neg ? " sign=neg" : "");
+                if (!rc) check_all(what, buf, n, dt);
+            }
+        for (int u = 0; u < 2; u++) {
+            sl_params p;
+            sl_err err = {{0}};
+            sl_params_defaults(sq, &p);
+            CHECK(!u || sl_params_set(sq, &p, under[dt], &err) == 0, "%s: %s", under[dt], err.msg);
+            if (u && sl_params_set(sq, &p, "rel=0.1", &err)) continue;
+            const int rc = sl_dataset_generate(sq, dt, sl_test_seed(), n, &p, 0, n, buf, &err);
+            CHECK(rc == 0, "square-range %s %s: %s", sl_dtype_name(dt), u ? under[dt] : "default", err.msg);
+            if (!rc) check_all(u ? "square-range (squares underflow)" : "square-range (squares overflow)", buf, n, dt);
+        }
+    }
+    free(buf);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    sweep_cases();
     edge_cases();
     random_cases();
     dataset_cases();

@@ -375,7 +375,8 @@ int main(void)
         {"mean", "naive"}, {"mean", "f64-acc"}, {"var", "textbook"}, {"var", "shifted"},
         {"var", "two-pass"}, {"var", "corrected"}, {"var", "textbook-f64"}, {"var", "two-pass-f64"},
         {"var", "half-acc"}, {"std", "textbook"}, {"std", "shifted"}, {"std", "two-pass"},
-        {"std", "corrected"}, {"std", "textbook-f64"}, {"std", "two-pass-f64"}, {"std", "half-acc"}};
+        {"std", "corrected"}, {"std", "textbook-f64"}, {"std", "two-pass-f64"}, {"std", "half-acc"},
+        {"var", "shifted-f64"}, {"var", "corrected-f64"}, {"std", "shifted-f64"}, {"std", "corrected-f64"}};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         const sl_variant *v = sl_variant_find_op(want[i][0], want[i][1]);
         CHECK(v && v->cpu && !strcmp(v->family, "moments"), "%s/%s missing", want[i][0], want[i][1]);

@@ -21,17 +21,7 @@ except ImportError:
     sys.exit(77)
 sys.path.insert(0, os.path.join(src, "experiments", "anchors"))
 import study_anchors as sa  # noqa: E402
-
-fails = checks = 0
-
-
-def check(what, ok):
-    global fails, checks
-    checks += 1
-    if not ok:
-        fails += 1
-        print(f"FAIL: {what}", file=sys.stderr)
-
+from study_check import check, done  # noqa: E402
 
 REPS = 7
 SHUF = []   # the stand-in's values and math.fsum's sum, per input in the order the script takes them
@@ -123,5 +113,4 @@ with tempfile.TemporaryDirectory() as t:
     rc = sa.main([empty, "--sumlab", sumlab], frameworks=fw)
     check(f"a run without accuracy-vs-n float32 rows: exit 2 (got {rc})", rc == 2)
 
-print(f"tstudy_anchors: {checks} checks, {fails} failed")
-sys.exit(1 if fails else 0)
+sys.exit(done())

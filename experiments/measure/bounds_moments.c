@@ -31,6 +31,12 @@
  *       first-order error of M2 is about 2 (k + 2) u M sqrt(2 n M2) (the running mean's error
  *       times sum |delta|) + gamma_{k+3} M2; taken as E_M2 = 6 k u (M sqrt(n M2) + M2) + n eta,
  *       E = E_M2 (1 + gamma_3) / m + gamma_3 V + eta; its mean: E = 2 (k + 2) u M + eta.
+ * In kappa and n (kappa^2 = S2 / M2; k for n in a tree) these are the published forms (Chan, Golub
+ * and LeVeque 1983; Higham ch. 1.9), relative to V: textbook ~ k kappa^2 u (e2 / M2 = gamma_{k+1}
+ * kappa^2), two-pass ~ k u + k^2 kappa^2 u^2 (n e_m^2 / M2 with e_m ~ k u |mean|), Welford
+ * ~ k kappa u (M sqrt(n M2) / M2 >= kappa); tmoments_bound checks each model's bound over V within
+ * a constant (0.5 to 16; measured 3, 1 and 6 to 9) of its published form on offset-normal data,
+ * kappa 10 to 1e10.
  * std: the variance's E_V in the accumulator becomes min(E_V / sqrt(V), sqrt(E_V)) (|sqrt a - sqrt b|
  * is below both), plus u (sqrt(V) + that) for the square root's rounding.
  * Then, when the output format is narrower than the accumulator (16-bit input, *-f64 rows):

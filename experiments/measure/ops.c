@@ -69,6 +69,27 @@ SL_MOMENT_REFERENCE(std_reference, SL_MOMENT_STD)
 SL_MOMENT_REFERENCE(max_reference, SL_MOMENT_MAX)
 SL_MOMENT_REFERENCE(min_reference, SL_MOMENT_MIN)
 
+/* The moments' sweeps. accuracy-vs-n: the moment families (large mean and small spread; squares
+ * that overflow, or (tiny) underflow the format while the result is finite; variance exactly 0;
+ * two values; outliers; a heavy tail) beside the sum's uniform and normal, and for the mean the
+ * sum's overflow (partial sums overflow, the mean is finite). accuracy-vs-cond: var and std sweep
+ * offset-normal's kappa (mean/sd = sqrt(kappa^2 - 1)) up to each format's reach; the mean's
+ * condition number is the sum's, swept by ill-conditioned. max/min: the sum's families and
+ * all-negative data (the zero-filled maximum returns 0 there). Each list's first family,
+ * uniform, is throughput-vs-n's input, as the sum's. */
+static const char *const var_n_families[] = {"uniform", "normal", "offset-normal", "square-range", "tiny",
+                                             "constant", "two-values", "outliers", "student-t", NULL};
+static const char *const mean_n_families[] = {"uniform", "normal", "offset-normal", "square-range", "constant",
+                                              "two-values", "outliers", "student-t", "overflow", NULL};
+static const char *const extrema_n_families[] = {"uniform", "uniform-sym", "normal", "negative", "cauchy",
+                                                 "log-uniform", "subnormal", "special", "outliers", NULL};
+static const double var_kappas[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e10, 1e12, 1e15};
+#define SL_VAR_SWEEPS                                                                            \
+    .cond_family = "offset-normal", .cond_param = "kappa", .cond_values = var_kappas,            \
+    .cond_nvalues = (int)(sizeof var_kappas / sizeof var_kappas[0]),                             \
+    /* float32 ~1.7e7, float64 the parameter's 1e15, float16 2048, bfloat16 256 (gen_moments.c) */ \
+    .cond_max = {1e7, 1e15, 1e3, 1e2}, .n_families = var_n_families
+
 static const sl_operation op_mean = {
     .name = "mean",
     .torch_call = "torch.mean",
@@ -78,6 +99,8 @@ static const sl_operation op_mean = {
     .metrics = SL_OP_METRICS,
     .reference = mean_reference,
     .bound = sl_moment_bound,
+    .cond_family = "ill-conditioned", .cond_param = "cond", .cond_emax = {30, 30, 3, 30},
+    .n_families = mean_n_families,
 };
 
 static const sl_operation op_var = {
@@ -91,6 +114,7 @@ static const sl_operation op_var = {
     .metrics = SL_OP_METRICS,
     .reference = var_reference,
     .bound = sl_moment_bound,
+    SL_VAR_SWEEPS,
 };
 
 static const sl_operation op_std = {
@@ -103,6 +127,7 @@ static const sl_operation op_std = {
     .metrics = SL_OP_METRICS,
     .reference = std_reference,
     .bound = sl_moment_bound,
+    SL_VAR_SWEEPS,
 };
 
 static const sl_operation op_max = {
@@ -115,6 +140,7 @@ static const sl_operation op_max = {
     .metrics = SL_OP_METRICS_NO_COND,
     .reference = max_reference,
     .bound = sl_moment_bound,
+    .n_families = extrema_n_families,
 };
 
 static const sl_operation op_min = {
@@ -127,6 +153,7 @@ static const sl_operation op_min = {
     .metrics = SL_OP_METRICS_NO_COND,
     .reference = min_reference,
     .bound = sl_moment_bound,
+    .n_families = extrema_n_families,
 };
 
 /* lse: reference/sl_lse.c. */

@@ -63,6 +63,10 @@ typedef struct {
      * the last always kept) */
     const double *cond_values;
     int cond_nvalues;
+    /* the largest of cond_values that format dt reaches (0: every value): the values above it
+     * leave that format's list before the presets thin it (var's kappa: float32 ~1.7e7, bfloat16
+     * 256; the family refuses more) */
+    double cond_max[SL_NDTYPES];
     /* the study's accuracy-vs-n: the dataset families it sweeps, by name, NULL-terminated (NULL:
      * every family that is not opt-in; `run --datasets` replaces either list) */
     const char *const *n_families;

@@ -526,6 +526,79 @@ static int order_independent(const char *det)
     return !strcmp(det, "order-independent") || !strcmp(det, "correctly-rounded");
 }
 
+/* The condition sweep's answer for one format: per variant, the largest swept value up to which
+ * every row of accuracy-vs-cond was faithful (within 1 ulp; a result 0 or non-finite against an
+ * exact value that is neither is not), the variants grouped by it: "up to kappa 100 (not at
+ * 1e+03): `textbook`".
+ * Nothing when the format has no accuracy-vs-cond rows. */
+static void advice_by_cond(FILE *f, const sl_report_ctx *R, const char *dt)
+{
+    const sl_csv *t = R->t;
+    const cols c = R->c;
+    const int sv = sl_csv_col(t, "sweep_value"), sw = sl_csv_col(t, "sweep");
+    if (sv < 0 || sw < 0) return;
+    double vals[64];
+    size_t nv = 0;
+    const char *param = NULL;
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!IS(r, exp, "accuracy-vs-cond") || !IS(r, dtype, dt) || !IS(r, status, "ok")) continue;
+        const double x = sl_csv_num(t, r, sv);
+        if (!param) param = sl_csv_get(t, r, sw);
+        size_t j = 0;
+        while (j < nv && vals[j] != x) j++;
+        if (j == nv && nv < 64 && !isnan(x)) vals[nv++] = x;
+    }
+    if (!nv) return;
+    for (size_t a = 1; a < nv; a++)   /* ascending */
+        for (size_t b = a; b > 0 && vals[b - 1] > vals[b]; b--) {
+            const double y = vals[b];
+            vals[b] = vals[b - 1], vals[b - 1] = y;
+        }
+    /* upto[i]: the index of the last value of the faithful prefix, -1 none, -2 no rows */
+    int *upto = malloc((R->nv + 1) * sizeof *upto);
+    if (!upto) return;
+    for (size_t i = 0; i < R->nv; i++) {
+        upto[i] = -2;
+        if (reference_variant(R->names[i])) continue;
+        int first_bad = (int)nv, any = 0;
+        for (size_t r = 0; r < t->nrows; r++) {
+            if (!IS(r, exp, "accuracy-vs-cond") || !IS(r, dtype, dt) || !IS(r, status, "ok") ||
+                !IS(r, variant, R->names[i]) || !*GET(r, result_hex))
+                continue;
+            const rclass k = classify(t, &c, r);
+            if (k == R_S0) continue;
+            any = 1;
+            if (k == R_OK && NUM(r, ulps) <= 1) continue;
+            const double x = sl_csv_num(t, r, sv);
+            for (int j = 0; j < first_bad; j++)
+                if (vals[j] == x) first_bad = j;
+        }
+        if (any) upto[i] = first_bad - 1;
+    }
+    char top[32];
+    sl_report_num(top, sizeof top, vals[nv - 1]);
+    fprintf(f, "- Faithful (within 1 ulp on every row) as `%s` grows, from accuracy-vs-cond:", param);
+    int groups = 0;
+    for (int j = (int)nv - 1; j >= -1; j--) {
+        int n = 0;
+        for (size_t i = 0; i < R->nv; i++) {
+            if (upto[i] != j) continue;
+            if (!n++) {
+                char v[32], w[32];
+                sl_report_num(v, sizeof v, j >= 0 ? vals[j] : vals[0]);
+                sl_report_num(w, sizeof w, vals[j + 1 < (int)nv ? j + 1 : j]);
+                if (j == (int)nv - 1) fprintf(f, "%s at every %s swept (to %s): ", groups ? ";" : "", param, top);
+                else if (j >= 0) fprintf(f, "%s up to %s %s (not at %s): ", groups ? ";" : "", param, v, w);
+                else fprintf(f, "%s not even at %s %s: ", groups ? ";" : "", param, v);
+                groups++;
+            }
+            fprintf(f, "%s`%s`", n > 1 ? ", " : "", R->names[i]);
+        }
+    }
+    fputs(".\n", f);
+    free(upto);
+}
+
 void sl_report_advice(FILE *f, const sl_report_ctx *R)
 {
     const sl_csv *t = R->t;
@@ -593,6 +666,7 @@ void sl_report_advice(FILE *f, const sl_report_ctx *R)
                     isnan(bo.gbps) ? "" : " (", isnan(bo.gbps) ? "" : g, isnan(bo.gbps) ? "" : " GB/s)");
         }
         if (!fast && !fast_oi) fputs("- No variant was faithful on every row in this format.\n", f);
+        advice_by_cond(f, R, dt);
         if (used) fprintf(f, "- Avoid here: %s (a result outside its a-priori bound: a self-check failed).\n", avoid);
         fputc('\n', f);
     }

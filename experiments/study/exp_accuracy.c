@@ -152,8 +152,9 @@ static int param_index(const sl_dataset *ds, const char *name)
 /* ---- accuracy-vs-cond ------------------------------------------------------------------- */
 /* The values of op's sweep parameter in format dt for the run's preset: the decades 10^0 ..
  * 10^cond_emax[dt] by the preset's step (full every one, quick every other, tiny every tenth),
- * or op's own list thinned alike (full: all; quick: every other one; tiny: the first), its last
- * value always kept. Returns the count (at most max). */
+ * or op's own list (its values up to cond_max[dt] when that is set) thinned alike (full: all;
+ * quick: every other one; tiny: the first), its last value always kept. Returns the count (at
+ * most max). */
 static int cond_values(const sl_run *run, const sl_operation *op, sl_dtype dt, double *out, int max)
 {
     const int step = run->preset == SL_PRESET_FULL ? 1 : run->preset == SL_PRESET_QUICK ? 2 : 10;
@@ -162,7 +163,8 @@ static int cond_values(const sl_run *run, const sl_operation *op, sl_dtype dt, d
         for (int e = 0; e <= op->cond_emax[dt] && k < max; e += step) out[k++] = pow(10.0, e);
         return k;
     }
-    const int last = op->cond_nvalues - 1;
+    int last = op->cond_nvalues - 1;
+    while (last > 0 && op->cond_max[dt] > 0 && op->cond_values[last] > op->cond_max[dt]) last--;
     for (int i = 0; i <= last && k < max; i++)
         if (i % step == 0 || i == last) out[k++] = op->cond_values[i];
     return k;

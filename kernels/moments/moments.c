@@ -1,6 +1,6 @@
 /* moments.c: descriptors, resolve(), depth() and CPU twins of the moment variants (mean: naive,
  * f64-acc; var and std: textbook, shifted, two-pass, corrected, textbook-f64, two-pass-f64,
- * half-acc). Each twin repeats its kernels' operations (moments.cu) in the same order for the same
+ * shifted-f64, corrected-f64, half-acc). Each twin repeats its kernels' operations (moments.cu) in the same order for the same
  * resolved sl_launch, so a GPU result equals its twin's bits. Determinism: run-to-run (a fixed
  * tree for a fixed grid and block).
  *
@@ -253,6 +253,10 @@ MOM_PAIR(textbook_f64, "textbook-f64", SL_MOM_TEXTBOOK, SL_BOUND_VAR_TEXTBOOK, M
          0, "textbook accumulated in float64, one rounding at the end")
 MOM_PAIR(two_pass_f64, "two-pass-f64", SL_MOM_TWO_PASS, SL_BOUND_VAR_TWO_PASS, MOM_F64_DTYPES, 1,
          0, "two-pass accumulated in float64, one rounding at the end")
+MOM_PAIR(shifted_f64, "shifted-f64", SL_MOM_SHIFTED, SL_BOUND_VAR_SHIFTED, MOM_F64_DTYPES, 1, 0,
+         "shifted accumulated in float64, one rounding at the end")
+MOM_PAIR(corrected_f64, "corrected-f64", SL_MOM_CORRECTED, SL_BOUND_VAR_CORRECTED, MOM_F64_DTYPES, 1,
+         0, "corrected accumulated in float64, one rounding at the end")
 MOM_PAIR(half_acc, "half-acc", SL_MOM_TEXTBOOK, SL_BOUND_VAR_TEXTBOOK, SL_DTYPES_HALF, 0, 1,
          "textbook with sums, squares and tree in float16/bfloat16 (the epilogue in float32): "
          "what 16-bit accumulation costs")
