@@ -3,10 +3,11 @@
 accuracy-vs-cond sweeps the logits' sigma over the tiny preset's values (the first and last of
 lse's list, 0.1 and 30; quick: every other one and the last), its rows' `sweep` column and the
 report's table and chart name sigma; accuracy-vs-n runs lse's own families (logits,
-logits-dominant, lse-masked, uniform, normal) unless --datasets names others; the report's table
-of non-finite results where the exact value is finite lists, per variant and format, the counts
-of +Inf, -Inf and NaN computed here from results.csv (naive overflows float32 at sigma 30), and
-says in one line when there are none.
+logits-dominant, lse-masked, logits-low, logits-high, constant, uniform, normal) unless --datasets
+names others; the report's table of non-finite results where the exact value is finite lists, per
+variant and format, the counts of +Inf, -Inf and NaN computed here from results.csv (naive
+overflows float32 at sigma 30, underflows on logits-low and overflows on logits-high in every
+format the preset runs), and says in one line when there are none.
   usage: tlse_study.py PATH/TO/sumlab"""
 import csv
 import math
@@ -79,7 +80,8 @@ try:
               float(re.search(r"(^|;)sigma=([^;]*)", r["params"]).group(2)) == float(r["sweep_value"]) for r in cond))
     fams = {r["dataset"] for r in rows if r["experiment"] == "accuracy-vs-n"}
     check(f"accuracy-vs-n: lse's families ({sorted(fams)})",
-          fams == {"logits", "logits-dominant", "lse-masked", "uniform", "normal"})
+          fams == {"logits", "logits-dominant", "lse-masked", "logits-low", "logits-high", "constant",
+                   "uniform", "normal"})
     dfams = {r["dataset"] for r in rows if r["experiment"] == "determinism"}
     check(f"determinism: lse's inputs ({sorted(dfams)})", dfams == {"logits", "lse-masked"})
     check("report: the sweep section and its table by sigma",
@@ -104,6 +106,14 @@ try:
     check(f"naive overflows float32 logits at sigma 30: +Inf rows ({want.get(('lse', 'naive', 'f32'))})",
           any(r["variant"] == "naive" and r["dtype"] == "f32" and r["sweep_value"] == "30" and
               nonfinite(r["result_hex"]) == 0 and nonfinite(r["exact_hex"]) is None for r in cond))
+    dts = {r["dtype"] for r in rows if r["experiment"] == "accuracy-vs-n"}
+    check(f"tiny: float32 and float64 ({sorted(dts)})", {"f32", "f64"} <= dts)
+    for dt in sorted(dts):
+        for fam, k, what in (("logits-low", 1, "-Inf"), ("logits-high", 0, "+Inf")):
+            check(f"naive gives {what} on {fam} in {dt} where the exact lse is finite",
+                  any(r["experiment"] == "accuracy-vs-n" and r["variant"] == "naive" and r["dtype"] == dt and
+                      r["dataset"] == fam and nonfinite(r["result_hex"]) == k and nonfinite(r["exact_hex"]) is None
+                      for r in rows))
     sec = section(md, TITLE)
     got = {}
     for line in sec:
