@@ -7,7 +7,9 @@ logits-dominant, lse-masked, logits-low, logits-high, constant, uniform, normal)
 names others; the report's table of non-finite results where the exact value is finite lists, per
 variant and format, the counts of +Inf, -Inf and NaN computed here from results.csv (naive
 overflows float32 at sigma 30, underflows on logits-low and overflows on logits-high in every
-format the preset runs), and says in one line when there are none.
+format the preset runs), and says in one line when there are none; the headline's note on rows
+without a finite bound gives lse's reasons, and its `max bound ratio` takes every row with a finite
+bound (lse-masked's too).
   usage: tlse_study.py PATH/TO/sumlab"""
 import csv
 import math
@@ -114,6 +116,30 @@ try:
                   any(r["experiment"] == "accuracy-vs-n" and r["variant"] == "naive" and r["dtype"] == dt and
                       r["dataset"] == fam and nonfinite(r["result_hex"]) == k and nonfinite(r["exact_hex"]) is None
                       for r in rows))
+    # the headline: lse's rows without a finite bound said with lse's reasons (not the sum's), and
+    # every row with a finite bound (lse-masked's too, whose sum|x| is +Inf) in `max bound ratio`
+    head = section(md, "Headline")
+    notes = [l for l in head if "No finite a-priori bound" in l]
+    check(f"headline: a note on lse rows without a finite bound ({notes})",
+          len(notes) > 0 and all("lse rows" in l and "sum|x| exceeds" not in l and "k u >= 1" not in l
+                                 for l in notes))
+    dt_now, hb = None, {}
+    for line in head:
+        m = re.match(r"^### (\S+) input$", line)
+        if m:
+            dt_now = m.group(1)
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if dt_now and len(cells) == 11 and cells[0] not in ("variant", "---"):
+            hb[(cells[0], dt_now)] = cells[7].split(" ")[0]
+    for (v, dt), cell in sorted(hb.items()):
+        brs = [float(r["bound_ratio"]) for r in rows if r["variant"] == v and r["dtype"] == dt and
+               r["experiment"].startswith("accuracy-") and r["status"] == "ok" and
+               r["bound_abs"] not in ("", "inf", "nan") and r["bound_ratio"] not in ("", "nan")]
+        wb = max(brs) if brs else None
+        ok = cell == "-" if wb is None else cell != "-" and abs(float(cell) - wb) <= 5e-3 * wb + 1e-300
+        check(f"headline {v} {dt}: max bound ratio {cell}, rows with a finite bound give {wb}", ok)
+    check("headline: lse-masked rows have finite bounds there",
+          any(r["dataset"] == "lse-masked" and r["bound_abs"] not in ("", "inf", "nan") for r in rows))
     sec = section(md, TITLE)
     got = {}
     for line in sec:
