@@ -146,5 +146,13 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 checks=$((checks + 1))
+# non-finite lse: one line, no figures; one value among -Inf masks: S exact
+python3 -c "import numpy as np; np.save('$tmp/m.npy', np.full(5, -np.inf, np.float32)); np.save('$tmp/q.npy', np.array([1.0, np.nan], np.float32)); np.save('$tmp/o.npy', np.array([-np.inf, 2.5, -np.inf]))"
+"$sumlab" reduce --op lse "$tmp/m.npy" -q > "$tmp/m.txt" 2>&1
+check "reduce --op lse, all -Inf: one line, no figures" bash -c "grep -q '^softmax: no normalised outputs: the exact lse is -Inf' '$tmp/m.txt' && ! grep -qi 'nan\|p_i off' '$tmp/m.txt'"
+"$sumlab" judge "$tmp/q.npy" --op lse --value nan > "$tmp/q.txt" 2>&1
+check "judge --op lse, a NaN input: one line, no figures" bash -c "grep -q '^softmax: no normalised outputs: the exact lse is NaN' '$tmp/q.txt' && ! grep -q 'p_i off' '$tmp/q.txt'"
+"$sumlab" reduce --op lse "$tmp/o.npy" --variants exact -q > "$tmp/o.txt" 2>&1
+check "reduce --op lse, one value among -Inf: S exact, denominator 1" bash -c "grep -q 'S is exact' '$tmp/o.txt' && ! grep -q irrational '$tmp/o.txt' && grep -q '^softmax denominator sum exp(x_i - max) = 1.00000000000000 ' '$tmp/o.txt'"
 echo "tlse_cli: $checks checks, $fails failed (seed $seed)"
 [ "$fails" -eq 0 ]
