@@ -6,12 +6,13 @@ one ulp off; the special values (-Inf ignored, all -Inf -> -Inf, +Inf -> +Inf, N
 import math
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 import pytest
 
 import sumlab
 from conftest import DTYPES, aligned, np_dtype
+
+mpmath = pytest.importorskip("mpmath")
 
 PREC = {"float32": 24, "float64": 53, "float16": 11, "bfloat16": 8}
 EMIN = {"float32": -126, "float64": -1022, "float16": -14, "bfloat16": -126}
