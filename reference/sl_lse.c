@@ -33,6 +33,14 @@ static int certify(mpfr_ptr cert, mpfr_srcptr a, mpfr_srcptr b)
     mpfr_prec_t q = mpfr_get_prec(a);
     mpfr_t ra, rb;
     mpfr_inits2(q, ra, rb, (mpfr_ptr)0);
+    /* no q with ulp_q = 2^(E - q) <= (b - a) / 2 can agree (a midpoint of q bits lies in
+     * [a, b]; E the larger exponent of the two): start just above that */
+    mpfr_sub(ra, b, a, MPFR_RNDU);
+    if (mpfr_regular_p(ra) && mpfr_regular_p(a) && mpfr_regular_p(b)) {
+        const mpfr_exp_t E = mpfr_get_exp(a) > mpfr_get_exp(b) ? mpfr_get_exp(a) : mpfr_get_exp(b);
+        const mpfr_exp_t top = E - mpfr_get_exp(ra) + 3;
+        if (top < (mpfr_exp_t)q) q = top < MPFR_PREC_MIN ? MPFR_PREC_MIN : (mpfr_prec_t)top;
+    }
     for (; q >= MPFR_PREC_MIN; q--) {   /* from the top: the agreement is not monotone in q */
         mpfr_set_prec(ra, q);
         mpfr_set_prec(rb, q);
