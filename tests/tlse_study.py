@@ -159,6 +159,11 @@ try:
         with open(html) as f:
             page = f.read()
         check("report.html: the section in the page and its nav", page.count(TITLE) >= 2)
+    # the sum's probabilistic bound (Higham & Mary) is no bound of lse: not in its error-vs-n charts
+    svg = os.path.join(d, "charts", "error_vs_n_logits__f32.svg")
+    if os.path.exists(svg):
+        with open(svg) as f:
+            check("error_vs_n_logits__f32.svg: no probabilistic bound of a sum", "probabilistic" not in f.read())
     # the chart's x axis is sigma (where gnuplot drew it)
     svg = os.path.join(d, "charts", "error_vs_cond_f32.svg")
     if os.path.exists(svg):
