@@ -1,7 +1,8 @@
 /* gen_lse.c: the families built for the log-sum-exp operation (lse): logits (normal logits with a
  * spread sigma, a shift and an optional dominant logit), logits-dominant (the same with the
  * dominant logit on by default: a family of its own, so the study's rows, tables and charts keep
- * it apart) and lse-masked (logits with a share of -Inf values, as attention masks). Opt-in (SL_DS_OPT_IN): a sweep over every family leaves them out
+ * it apart), logits-low and logits-high (the same shifted by -1000 / +1000 by default: naive's
+ * underflow and overflow, families of their own likewise) and lse-masked (logits with a share of -Inf values, as attention masks). Opt-in (SL_DS_OPT_IN): a sweep over every family leaves them out
  * unless the user names them. All equal values: the `constant` family.
  *
  * Every value is computed in double from counter-based draws (value i a pure function of
@@ -78,6 +79,17 @@ static const sl_param_desc logits_dominant_params[] = {
     LOGITS_SHIFT,
     {"dominant", SL_PARAM_REAL, 10, 1e-3, 1e30, "one logit d above shift + 13 sigma", NULL},
 };
+/* (logits-low / logits-high: logits with the shift far below / above 0 by default, 1000: beyond
+ * every format's exp range (float64's e^-745 and e^709.8), inside float16's) */
+#define LOGITS_SHIFTED(def, what) {                                                              \
+    LOGITS_SIGMA,                                                                                \
+    {"shift", SL_PARAM_REAL, def, -1e30, 1e30, what, NULL},                                      \
+    {"dominant", SL_PARAM_REAL, 0, 0, 1e30, "0: none; d > 0: one logit d above shift + 13 sigma", NULL}, \
+}
+static const sl_param_desc logits_low_params[] = LOGITS_SHIFTED(-1000, "added to every logit "
+    "(-1000: every unshifted exp underflows, in every format)");
+static const sl_param_desc logits_high_params[] = LOGITS_SHIFTED(1000, "added to every logit "
+    "(1000: every unshifted exp overflows, in every format)");
 static const sl_param_desc lse_masked_params[] = {
     {"sigma", SL_PARAM_REAL, 3, 1e-3, 1e3, "spread of the unmasked logits", NULL},
     {"share", SL_PARAM_REAL, 0.5, 0, 1, "share of -Inf values", NULL},
@@ -91,6 +103,12 @@ const sl_dataset sl_ds_logits = {"logits", "normal logits (sigma, shift) and an 
 const sl_dataset sl_ds_logits_dominant = {"logits-dominant", "logits with one dominant value, d above shift + "
                                           "13 sigma: lse near the maximum", logits_dominant_params, 3,
                                           fill_logits, SL_DS_OPT_IN};
+const sl_dataset sl_ds_logits_low = {"logits-low", "logits shifted far below 0 (shift -1000): the "
+                                     "unshifted exp underflows (naive: -Inf)", logits_low_params, 3,
+                                     fill_logits, SL_DS_OPT_IN};
+const sl_dataset sl_ds_logits_high = {"logits-high", "logits shifted far above 0 (shift 1000): the "
+                                      "unshifted exp overflows (naive: +Inf)", logits_high_params, 3,
+                                      fill_logits, SL_DS_OPT_IN};
 const sl_dataset sl_ds_lse_masked = {"lse-masked", "logits with a share of -Inf values (attention "
                                      "masks, random or causal)", lse_masked_params, 4,
                                      fill_lse_masked, SL_DS_OPT_IN};

@@ -15,7 +15,8 @@ static const sl_dataset *const sl_table[] = {
     &sl_ds_offset_normal, &sl_ds_square_range,  &sl_ds_constant,    &sl_ds_two_values,
     &sl_ds_outliers,     &sl_ds_student_t,      &sl_ds_negative,
     /* opt-in: the log-sum-exp families of gen_lse.c */
-    &sl_ds_logits,       &sl_ds_logits_dominant, &sl_ds_lse_masked,
+    &sl_ds_logits,       &sl_ds_logits_dominant, &sl_ds_lse_masked,  &sl_ds_logits_low,
+    &sl_ds_logits_high,
     /* opt-in: the norm2 families of gen_norm.c */
     &sl_ds_nrm2_table,   &sl_ds_huge,           &sl_ds_tiny,        &sl_ds_sq_overflow,
     /* opt-in pairs (SL_DS_PAIR): the dot families of gen_dot.c */

@@ -188,7 +188,7 @@ extern const sl_dataset sl_ds_uniform, sl_ds_uniform_sym, sl_ds_normal, sl_ds_ca
     sl_ds_ill_conditioned, sl_ds_absorption, sl_ds_cancellation, sl_ds_overflow, sl_ds_special,
     sl_ds_offset_normal, sl_ds_square_range, sl_ds_constant, sl_ds_two_values, sl_ds_outliers,
     sl_ds_student_t, sl_ds_negative,
-    sl_ds_logits, sl_ds_logits_dominant, sl_ds_lse_masked, /* gen_lse.c */
+    sl_ds_logits, sl_ds_logits_dominant, sl_ds_lse_masked, sl_ds_logits_low, sl_ds_logits_high, /* gen_lse.c */
     sl_ds_nrm2_table, sl_ds_huge, sl_ds_tiny, sl_ds_sq_overflow, /* gen_norm.c */
     sl_ds_dot_random, sl_ds_dot_cond, sl_ds_dot_overflow; /* gen_dot.c: pairs for dot */
 

@@ -636,9 +636,11 @@ extract_error() { # experiment x-column by-dataset out-dir
       else if (bnum ~ /^[+]?[iI][nN][fF]/) agg(d v ".bnd", x, "NF")
       # beside the worst-case bounds, the probabilistic one (Higham & Mary 2019, lambda = 1):
       # sqrt(n) u cond (sqrt(n) u where S = 0, the error being relative to sum|x| there), for
-      # every row with a finite error, whatever the variant'"'"'s own bound
+      # every row with a finite error, whatever the variant'"'"'s own bound; a bound of a sum, so
+      # not drawn for lse (its cond is Blanchard, Higham and Higham'"'"'s, of another error model)
       cd = zeroS ? 1 : $c["cond"]
-      if (prob && !bad(cd) && cd + 0 > 0) agg(d "_prob.bnd", x, sqrt($c["n"] + 0) * $c["unit_roundoff"] * cd)
+      if (prob && !bad(cd) && cd + 0 > 0 && !(("op" in c) && $c["op"] == "lse"))
+        agg(d "_prob.bnd", x, sqrt($c["n"] + 0) * $c["unit_roundoff"] * cd)
     }
     # Each series file holds a line per x of its chart: "x median min max zero nonfinite" over
     # the point instances (run --seeds K, the full preset) with a finite error; median, min and

@@ -101,13 +101,16 @@ int sl_reference_exact_text(const sl_reference *ref, sl_exact_text *out)
     mpfr_t v;
     mpfr_srcptr src = ref->sum;
     if (ref->sum_relerr > 0.0) {
+        /* sum as it is when the error leaves all of its bits (a value correctly rounded to its
+         * own precision p: relerr 2^-p), else rounded to g bits (relative error at most 2^-g) */
         const double re = ref->sum_relerr;
-        mpfr_prec_t g = re < 0x1p-4 ? (mpfr_prec_t)floor(-log2(re)) - 1 : 2;
-        if (g > mpfr_get_prec(ref->sum)) g = mpfr_get_prec(ref->sum);
+        const mpfr_prec_t p = mpfr_get_prec(ref->sum);
+        const mpfr_prec_t q = re < 0x1p-4 ? (mpfr_prec_t)floor(-log2(re)) : 3;
+        const mpfr_prec_t g = p <= q ? p : q - 1;
         mpfr_init2(v, g);
-        mpfr_set(v, ref->sum, MPFR_RNDN);         /* relative error at most 2^-g */
+        mpfr_set(v, ref->sum, MPFR_RNDN);
         src = v;
-        const double all = re + ldexp(1.0, -(int)g);
+        const double all = re + (p <= q ? 0.0 : ldexp(1.0, -(int)g));
         out->approx = 1;
         out->rel_exp = isfinite(all) ? (long)floor(-log2(all)) : LONG_MIN;
     }

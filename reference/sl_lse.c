@@ -25,11 +25,44 @@ static double round_to(mpfr_srcptr v, sl_dtype dt)
 
 static int prec_of(sl_dtype dt) { return dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8; }
 
+/* cert = lse rounded to nearest at the largest precision q <= prec(a) at which a and b round
+ * alike (a <= lse <= b and the rounding is monotone, so that value is lse correctly rounded to q
+ * bits: every bit of it is certain). 0, or -1 when no precision does (cert unchanged). */
+static int certify(mpfr_ptr cert, mpfr_srcptr a, mpfr_srcptr b)
+{
+    mpfr_prec_t q = mpfr_get_prec(a);
+    mpfr_t ra, rb;
+    mpfr_inits2(q, ra, rb, (mpfr_ptr)0);
+    /* no q with ulp_q = 2^(E - q) <= (b - a) / 2 can agree (a midpoint of q bits lies in
+     * [a, b]; E the larger exponent of the two): start just above that */
+    mpfr_sub(ra, b, a, MPFR_RNDU);
+    if (mpfr_regular_p(ra) && mpfr_regular_p(a) && mpfr_regular_p(b)) {
+        const mpfr_exp_t E = mpfr_get_exp(a) > mpfr_get_exp(b) ? mpfr_get_exp(a) : mpfr_get_exp(b);
+        const mpfr_exp_t top = E - mpfr_get_exp(ra) + 3;
+        if (top < (mpfr_exp_t)q) q = top < MPFR_PREC_MIN ? MPFR_PREC_MIN : (mpfr_prec_t)top;
+    }
+    for (; q >= MPFR_PREC_MIN; q--) {   /* from the top: the agreement is not monotone in q */
+        mpfr_set_prec(ra, q);
+        mpfr_set_prec(rb, q);
+        mpfr_set(ra, a, MPFR_RNDN);
+        mpfr_set(rb, b, MPFR_RNDN);
+        if (mpfr_equal_p(ra, rb)) break;
+    }
+    const int ok = q >= MPFR_PREC_MIN;
+    if (ok) {
+        mpfr_set_prec(cert, q);
+        mpfr_set(cert, ra, MPFR_RNDN);
+    }
+    mpfr_clears(ra, rb, (mpfr_ptr)0);
+    return ok ? 0 : -1;
+}
+
 /* Given S in [S0 - E, S0 + E] (S0 = hi + lo, or the mpfr s0), is M + log(S) rounded alike at both
- * ends? Sets *r, mid (M + log S0) and *relerr (|mid - (M + log S)| <= *relerr |mid|: the
- * farther end's distance from mid) when it is. */
+ * ends? Sets *r, mid (M + log S0), cert (certify's: lse at the precision the interval settles)
+ * and *relerr (|cert - lse| <= *relerr |cert|: 2^-q for cert rounded to q bits; mid: the farther
+ * end's distance) when it is. */
 static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_prec_t w, double *r,
-                  mpfr_ptr mid, double *relerr)
+                  mpfr_ptr mid, mpfr_ptr cert, double *relerr)
 {
     mpfr_t a, b;
     mpfr_inits2(w + 64, a, b, (mpfr_ptr)0);
@@ -48,12 +81,18 @@ static int settle(mpfr_srcptr s0, mpfr_srcptr e, double M, sl_dtype dt, mpfr_pre
             mpfr_set_prec(mid, w + 64);
             mpfr_log(mid, s0, MPFR_RNDN);
             mpfr_add_d(mid, mid, M, MPFR_RNDN);
-            mpfr_sub(a, mid, a, MPFR_RNDU);          /* the wider side of [a, b] around mid */
-            mpfr_sub(b, b, mid, MPFR_RNDU);
-            if (mpfr_cmp(a, b) > 0) mpfr_set(b, a, MPFR_RNDU);
-            mpfr_abs(a, mid, MPFR_RNDN);
-            mpfr_div(b, b, a, MPFR_RNDU);
-            *relerr = mpfr_get_d(b, MPFR_RNDU);
+            if (certify(cert, a, b)) {   /* (none: mid itself) */
+                mpfr_set_prec(cert, w + 64);
+                mpfr_set(cert, mid, MPFR_RNDN);
+                mpfr_sub(a, mid, a, MPFR_RNDU);      /* the wider side of [a, b] around mid */
+                mpfr_sub(b, b, mid, MPFR_RNDU);
+                if (mpfr_cmp(a, b) > 0) mpfr_set(b, a, MPFR_RNDU);
+                mpfr_abs(a, mid, MPFR_RNDN);
+                mpfr_div(b, b, a, MPFR_RNDU);
+                *relerr = mpfr_get_d(b, MPFR_RNDU);
+            } else {
+                *relerr = ldexp(1.0, -(int)mpfr_get_prec(cert));
+            }
         }
     }
     mpfr_clears(a, b, (mpfr_ptr)0);
@@ -202,7 +241,8 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         if (q->D > D) D = q->D;
     }
     mpfr_t s0, e;
-    mpfr_inits2(256, s0, e, (mpfr_ptr)0);
+    mpfr_t cert;   /* lse at the precision the settling interval certifies */
+    mpfr_inits2(256, s0, e, cert, (mpfr_ptr)0);
     double r = NAN;
     int done = 0;
     if (!mpfr_only) {
@@ -215,7 +255,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         mpfr_set_d(e, sh, MPFR_RNDU);
         mpfr_mul_d(e, e, rel * 1.0001, MPFR_RNDU);
         mpfr_add_d(e, e, (double)n * 0x1p-1073, MPFR_RNDU);
-        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum, &ref->sum_relerr);
+        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum, cert, &ref->sum_relerr);
     }
 #if LDBL_MANT_DIG >= 64
     /* x87 extended precision (float64 input nearly always gets here): terms by expl with the
@@ -223,7 +263,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
      * t_i| <= S (Aw 2^-64 + 2^-62 + n' 2^-126), Aw = sum |d_i| t_i / S; expl assumed within 2 ulps
      * (2^-62) */
     if (!done && !mpfr_only && lse_pass(&job, nch, threads ? threads : 1, LSE_EXTENDED)) {
-        mpfr_clears(s0, e, (mpfr_ptr)0);
+        mpfr_clears(s0, e, cert, (mpfr_ptr)0);
         free(job.part);
         return sl_err_set(err, "lse reference: a thread could not be joined");
     }
@@ -259,7 +299,7 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
             mpfr_add(e, e, tn, MPFR_RNDU);
             mpfr_clear(tn);
         }
-        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum, &ref->sum_relerr);
+        done = settle(s0, e, M, dt, 256 - 64, &r, ref->sum, cert, &ref->sum_relerr);
     }
 #endif
     free(job.part);
@@ -287,14 +327,21 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
         mpfr_set_d(e, (D + 2.0 + (double)n + 1.0) * 2.0, MPFR_RNDU);
         mpfr_mul_2si(e, e, -w, MPFR_RNDU);
         mpfr_mul(e, e, S, MPFR_RNDU);
-        done = settle(s0, e, M, dt, w, &r, ref->sum, &ref->sum_relerr);
+        done = settle(s0, e, M, dt, w, &r, ref->sum, cert, &ref->sum_relerr);
         mpfr_clears(S, d, t, (mpfr_ptr)0);
     }
-    mpfr_clears(s0, e, (mpfr_ptr)0);
-    if (!done) return sl_err_set(err, "lse reference: rounding not settled at 8192 bits");
+    if (!done) {
+        mpfr_clears(s0, e, cert, (mpfr_ptr)0);
+        return sl_err_set(err, "lse reference: rounding not settled at 8192 bits");
+    }
     ref->rounded = r;
     ref->rounded_f64 = mpfr_get_d(ref->sum, MPFR_RNDN);
     ref->rounded_f32 = (double)mpfr_get_flt(ref->sum, MPFR_RNDN);
+    /* sum: only the certain bits (the roundings above come from the interval's midpoint, which
+     * lies inside it: a value rounded to q bits could sit on a tie of double or float) */
+    mpfr_set_prec(ref->sum, mpfr_get_prec(cert));
+    mpfr_set(ref->sum, cert, MPFR_RNDN);
+    mpfr_clears(s0, e, cert, (mpfr_ptr)0);
     ref->finite = isfinite(r);
     const double lse = ref->rounded_f64, S = sh + sl;
     ref->cond = lse == 0.0 ? (A == 0.0 ? 0.0 : INFINITY) : A / (S * fabs(lse));

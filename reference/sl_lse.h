@@ -13,10 +13,14 @@ extern "C" {
  * 0); all -Inf and n = 0 -> -Inf. ref needs no initialisation; release it with
  * sl_reference_clear after every call. Fields:
  *   rounded      lse rounded once to dt (the `exact` row)
- *   sum          the value the rounding was decided from (an approximation of lse, within the
- *                error bound that made the rounding certain: about 2^-42 |lse| on the fast path,
- *                2^-(p+64) with p the format's precision on the MPFR path); +-Inf / NaN as above
- *   rounded_f64, rounded_f32  sum rounded to double / float (certain only where dt is that format)
+ *   sum          lse correctly rounded to the most bits that the interval which decided the
+ *                rounding certifies (the largest q at which both ends round alike; q >= the
+ *                format's precision p: about 42 bits on the fast path, p + 64 on the MPFR path),
+ *                at precision q: every bit of it is a bit of lse's correct rounding, so a
+ *                printout of sum shows no uncertain digit; +-Inf / NaN as above; exact (M) for
+ *                one counted value
+ *   rounded_f64, rounded_f32  the interval's midpoint rounded to double / float (certain only
+ *                where dt is that format)
  *   finite       1 when rounded is finite; overflow 0 (lse <= max + log n never overflows)
  *   cond         Blanchard, Higham & Higham's condition number of lse:
  *                sum |x_i| exp(x_i) / (sum exp(x_i) |lse|) (+Inf for lse = 0 with a non-zero x_i,
@@ -45,8 +49,11 @@ int sl_reference_lse_ex(sl_reference *ref, const void *x, uint64_t n, sl_dtype d
                         int mpfr_only, long start_prec, sl_err *err);
 
 /* The softmax figures beside an lse result v computed elsewhere (a variant's, an anchor's), from
- * the reference ref of the same x (sl_reference_lse): the exact lse L (ref->sum) and the maximum
- * M of x. Fields (each rounded once to double; NaN where the reference is not finite):
+ * the reference ref of the same x (sl_reference_lse): the lse L (ref->sum, within 2^-q |L| of the
+ * exact lse, q its precision) and the maximum M of x. Fields (from L, each rounded once to double,
+ * so denom within 2^-q |L| (1.01) + 2^-53 relative of the exact denominator, and the others
+ * within 2^-q |L| absolute of their own exact value before that rounding; NaN where the
+ * reference is not finite):
  *   denom     the softmax denominator sum exp(x_i - M) = exp(L - M), in [1, n]
  *   p_rel     |expm1(L - v)|: the relative error of EVERY normalised output p_i = exp(x_i - v)
  *             (computed exactly from v) against the exact exp(x_i - L) (their ratio is exp(L - v))

@@ -208,9 +208,10 @@ double sl_max_abs(const void *x, uint64_t n, sl_dtype dt, unsigned threads);
 
 /* ---- the exact sum written out exactly -------------------------------------------------- */
 /* S = ref->sum as text. When the operation's value is no binary number (ref->sum_relerr > 0),
- * the text is that of ref->sum rounded to nearest at the bits sum_relerr leaves correct (b <=
- * -log2(sum_relerr) - 1, at least 2), approx = 1, and |text - value| <= 2^-rel_exp |value|
- * (to first order); otherwise approx = 0 and rel_exp = 0. hex: every bit of S as a C99 hex float "[-]0x1.HHHp+E" (the leading
+ * the text is that of ref->sum itself when sum_relerr <= 2^-p (p its precision: a value correctly
+ * rounded to p bits), else ref->sum rounded to nearest at -log2(sum_relerr) - 1 bits (at least
+ * 2); approx = 1, and |text - value| <= 2^-rel_exp |value| (to first order); otherwise approx = 0
+ * and rel_exp = 0. hex: every bit of S as a C99 hex float "[-]0x1.HHHp+E" (the leading
  * 1 and the fraction's bits up to S's last 1-bit, padded to whole hex digits; strtod-style
  * parsers and mpfr_strtofr read it back exactly at enough precision); "0x0p+0"/"-0x0p+0",
  * "inf", "-inf", "nan" for the special cases. bits: b, the significant bits of S (leading to

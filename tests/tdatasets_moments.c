@@ -99,11 +99,11 @@ static void test_registry(void)
     /* the summation families stay in the every-family sweeps */
     size_t opt_in = 0;
     for (size_t i = 0; i < sl_dataset_count(); i++) opt_in += (sl_dataset_at(i)->flags & SL_DS_OPT_IN) != 0;
-    /* and the three log-sum-exp families (logits, logits-dominant, lse-masked: tlse_datasets), the
-     * four norm2 families (nrm2-table, huge, tiny, sq-overflow: tnorm_twins) and the three dot pair
-     * families (dot-random, dot-cond, dot-overflow: tdot_twins) */
-    CHECK(opt_in == NFAM + 3 + 4 + 3, "%zu opt-in families, expected %zu", opt_in,
-          (size_t)NFAM + 3 + 4 + 3);
+    /* and the five log-sum-exp families (logits, logits-dominant, lse-masked, logits-low,
+     * logits-high: tlse_datasets), the four norm2 families (nrm2-table, huge, tiny, sq-overflow:
+     * tnorm_twins) and the three dot pair families (dot-random, dot-cond, dot-overflow: tdot_twins) */
+    CHECK(opt_in == NFAM + 5 + 4 + 3, "%zu opt-in families, expected %zu", opt_in,
+          (size_t)NFAM + 5 + 4 + 3);
     CHECK(!(sl_dataset_find("normal")->flags & SL_DS_OPT_IN) && !(sl_dataset_find("cauchy")->flags & SL_DS_OPT_IN),
           "normal/cauchy are opt-in");
 }

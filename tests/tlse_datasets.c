@@ -1,8 +1,9 @@
 /* tlse_datasets.c: the log-sum-exp families (datasets/gen_lse.c): logits' mean and spread follow
  * shift and sigma, the dominant logit lies d above every other value, lse-masked masks its share
  * of -Inf (random: about share n; causal: exactly the last round(share n) slots), logits-dominant
- * has its dominant logit by default, slices equal the whole, the families opt-in, parameters beyond
- * the format refused. */
+ * has its dominant logit by default, logits-low and logits-high their shift of -1000 and +1000 (in
+ * every format), slices equal the whole, the families opt-in, parameters beyond the format
+ * refused. */
 #include <math.h>
 #include <stdlib.h>
 #include "sl_datasets.h"
@@ -79,6 +80,37 @@ int main(void)
               second);
         free(x);
         CHECK(ds && sl_params_set(ds, &p, "dominant=0", &err) != 0, "logits-dominant takes dominant=0");
+    }
+    {   /* logits-low / logits-high: logits shifted by -1000 / +1000 by default (mean within 0.1
+         * of it, every value within 13 sigma), opt-in, generated in every format (16-bit too) */
+        const char *names[2] = {"logits-low", "logits-high"};
+        for (int k = 0; k < 2; k++) {
+            const sl_dataset *ds = sl_dataset_find(names[k]);
+            const double shift = k ? 1000.0 : -1000.0;
+            CHECK(ds && (ds->flags & SL_DS_OPT_IN), "%s registered, opt-in", names[k]);
+            if (!ds) continue;
+            sl_params p;
+            sl_params_defaults(ds, &p);
+            CHECK(sl_params_get(ds, &p, "shift") == shift, "%s's default shift", names[k]);
+            for (int f = 0; f < 2; f++) {
+                double *x = gen(names[k], f ? SL_F32 : SL_F64, n, NULL, 0, 0, n, &rc);
+                double sum = 0.0;
+                int inside = rc == 0;
+                for (uint64_t i = 0; rc == 0 && i < n; i++) {
+                    sum += x[i];
+                    inside &= fabs(x[i] - shift) <= 13.0 * 3.0;
+                }
+                CHECK(inside && fabs(sum / (double)n - shift) < 0.1, "%s f%d: mean %g, every value "
+                      "within 13 sigma of the shift: %d", names[k], f ? 32 : 64, sum / (double)n, inside);
+                free(x);
+            }
+            static uint16_t h[4096];
+            for (int f = 0; f < 2; f++) {
+                sl_err err = {0};
+                CHECK(sl_dataset_generate(ds, f ? SL_BF16 : SL_F16, sl_test_seed(), 4096, &p, 0, 4096,
+                                          h, &err) == 0, "%s in 16 bits: %s", names[k], err.msg);
+            }
+        }
     }
     {   /* lse-masked random: about share n of -Inf, the rest finite */
         const char *kv[] = {"share=0.3"};

@@ -2,7 +2,8 @@
  * precisions (200 and 400 bits: sum exp(x_i - max) with exact differences, log, + max, rounded to
  * the format), in every format, on random data of several spreads and sizes and on edge data
  * (n = 0, 1, all equal, -Inf masks, +Inf, NaN, huge and very negative values); the fast path and the
- * MPFR-only path give the same bits; the condition number against its formula. */
+ * MPFR-only path give the same bits; the approximation `sum` holds lse correctly rounded to its own
+ * precision (no uncertain bit); the condition number against its formula. */
 #include <math.h>
 #include <mpfr.h>
 #include "sl_lse.h"
@@ -30,8 +31,11 @@ static double round_to(mpfr_srcptr v, sl_dtype dt)
     return sl_round_mpfr_half(v, dt);
 }
 
-/* log sum exp(x) at precision P, rounded to dt (specials as the reference's rules) */
-static double plain(const void *x, size_t n, sl_dtype dt, mpfr_prec_t P)
+static int prec_of(sl_dtype dt) { return dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8; }
+
+/* log sum exp(x) at precision P, rounded to dt (specials as the reference's rules); q (when not
+ * NULL and the value is finite) gets the value at P bits, rounded to q's precision */
+static double plain_q(const void *x, size_t n, sl_dtype dt, mpfr_prec_t P, mpfr_ptr q)
 {
     double M = -INFINITY;
     int nan = 0, pinf = 0;
@@ -58,10 +62,13 @@ static double plain(const void *x, size_t n, sl_dtype dt, mpfr_prec_t P)
     }
     mpfr_log(S, S, MPFR_RNDN);
     mpfr_add_d(S, S, M, MPFR_RNDN);
+    if (q) mpfr_set(q, S, MPFR_RNDN);
     double r = round_to(S, dt);
     mpfr_clears(S, d, t, (mpfr_ptr)0);
     return r;
 }
+
+static double plain(const void *x, size_t n, sl_dtype dt, mpfr_prec_t P) { return plain_q(x, n, dt, P, NULL); }
 
 static int same(double a, double b) { return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b)); }
 
@@ -73,13 +80,30 @@ static void check_array(const void *x, size_t n, sl_dtype dt, const char *what)
     CHECK(rc == 0, "%s: %s", what, err.msg);
     int rc2 = sl_reference_lse_ex(&ref2, x, n, dt, 1, 1, 0, &err);
     CHECK(rc2 == 0, "%s (mpfr only): %s", what, err.msg);
-    const double p200 = plain(x, n, dt, 200), p400 = plain(x, n, dt, 400);
+    mpfr_t v400;   /* the plain value at 400 bits (within 2^-390 of lse) */
+    mpfr_init2(v400, 400);
+    const double p200 = plain(x, n, dt, 200), p400 = plain_q(x, n, dt, 400, v400);
     CHECK(same(p200, p400), "%s dt %d n %zu: the plain computation disagrees with itself", what, dt, n);
     CHECK(same(ref.rounded, p400), "%s dt %d n %zu: reference %a, MPFR at 400 bits %a", what, dt, n,
           ref.rounded, p400);
     CHECK(same(ref2.rounded, p400), "%s dt %d n %zu: MPFR-only reference %a, expected %a", what, dt,
           n, ref2.rounded, p400);
     CHECK(ref.finite == (isfinite(p400) != 0), "%s: finite %d for %a", what, ref.finite, p400);
+    /* sum holds certain bits only: lse correctly rounded to its precision, at least the format's
+     * (both paths; 400 bits round to it as lse does: the plain value is within 2^-390 of lse) */
+    for (int k = 0; k < 2 && isfinite(p400); k++) {
+        const sl_reference *r = k ? &ref2 : &ref;
+        mpfr_t q;
+        mpfr_init2(q, mpfr_get_prec(r->sum));
+        mpfr_set(q, v400, MPFR_RNDN);
+        CHECK(mpfr_equal_p(q, r->sum) && mpfr_get_prec(r->sum) >= prec_of(dt) &&
+                  mpfr_get_prec(r->sum) < 400,
+              "%s dt %d n %zu%s: sum %s at %ld bits is not lse correctly rounded to them (%s)", what,
+              dt, n, k ? " (mpfr only)" : "", mpfr_get_str(NULL, NULL, 16, 0, r->sum, MPFR_RNDN),
+              (long)mpfr_get_prec(r->sum), mpfr_get_str(NULL, NULL, 16, 0, q, MPFR_RNDN));
+        mpfr_clear(q);
+    }
+    mpfr_clear(v400);
     sl_reference_clear(&ref);
     sl_reference_clear(&ref2);
 }

@@ -3,10 +3,13 @@
 accuracy-vs-cond sweeps the logits' sigma over the tiny preset's values (the first and last of
 lse's list, 0.1 and 30; quick: every other one and the last), its rows' `sweep` column and the
 report's table and chart name sigma; accuracy-vs-n runs lse's own families (logits,
-logits-dominant, lse-masked, uniform, normal) unless --datasets names others; the report's table
-of non-finite results where the exact value is finite lists, per variant and format, the counts
-of +Inf, -Inf and NaN computed here from results.csv (naive overflows float32 at sigma 30), and
-says in one line when there are none.
+logits-dominant, lse-masked, logits-low, logits-high, constant, uniform, normal) unless --datasets
+names others; the report's table of non-finite results where the exact value is finite lists, per
+variant and format, the counts of +Inf, -Inf and NaN computed here from results.csv (naive
+overflows float32 at sigma 30, underflows on logits-low and overflows on logits-high in every
+format the preset runs), and says in one line when there are none; the headline's note on rows
+without a finite bound gives lse's reasons, and its `max bound ratio` takes every row with a finite
+bound (lse-masked's too).
   usage: tlse_study.py PATH/TO/sumlab"""
 import os
 import re
@@ -52,7 +55,8 @@ try:
               float(re.search(r"(^|;)sigma=([^;]*)", r["params"]).group(2)) == float(r["sweep_value"]) for r in cond))
     fams = {r["dataset"] for r in rows if r["experiment"] == "accuracy-vs-n"}
     check(f"accuracy-vs-n: lse's families ({sorted(fams)})",
-          fams == {"logits", "logits-dominant", "lse-masked", "uniform", "normal"})
+          fams == {"logits", "logits-dominant", "lse-masked", "logits-low", "logits-high", "constant",
+                   "uniform", "normal"})
     dfams = {r["dataset"] for r in rows if r["experiment"] == "determinism"}
     check(f"determinism: lse's inputs ({sorted(dfams)})", dfams == {"logits", "lse-masked"})
     check("report: the sweep section and its table by sigma",
@@ -77,6 +81,38 @@ try:
     check(f"naive overflows float32 logits at sigma 30: +Inf rows ({want.get(('lse', 'naive', 'f32'))})",
           any(r["variant"] == "naive" and r["dtype"] == "f32" and r["sweep_value"] == "30" and
               nonfinite(r["result_hex"]) == 0 and nonfinite(r["exact_hex"]) is None for r in cond))
+    dts = {r["dtype"] for r in rows if r["experiment"] == "accuracy-vs-n"}
+    check(f"tiny: float32 and float64 ({sorted(dts)})", {"f32", "f64"} <= dts)
+    for dt in sorted(dts):
+        for fam, k, what in (("logits-low", 1, "-Inf"), ("logits-high", 0, "+Inf")):
+            check(f"naive gives {what} on {fam} in {dt} where the exact lse is finite",
+                  any(r["experiment"] == "accuracy-vs-n" and r["variant"] == "naive" and r["dtype"] == dt and
+                      r["dataset"] == fam and nonfinite(r["result_hex"]) == k and nonfinite(r["exact_hex"]) is None
+                      for r in rows))
+    # the headline: lse's rows without a finite bound said with lse's reasons (not the sum's), and
+    # every row with a finite bound (lse-masked's too, whose sum|x| is +Inf) in `max bound ratio`
+    head = section(md, "Headline")
+    notes = [l for l in head if "No finite a-priori bound" in l]
+    check(f"headline: a note on lse rows without a finite bound ({notes})",
+          len(notes) > 0 and all("lse rows" in l and "sum|x| exceeds" not in l and "k u >= 1" not in l
+                                 for l in notes))
+    dt_now, hb = None, {}
+    for line in head:
+        m = re.match(r"^### (\S+) input$", line)
+        if m:
+            dt_now = m.group(1)
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if dt_now and len(cells) == 11 and cells[0] not in ("variant", "---"):
+            hb[(cells[0], dt_now)] = cells[7].split(" ")[0]
+    for (v, dt), cell in sorted(hb.items()):
+        brs = [float(r["bound_ratio"]) for r in rows if r["variant"] == v and r["dtype"] == dt and
+               r["experiment"].startswith("accuracy-") and r["status"] == "ok" and
+               r["bound_abs"] not in ("", "inf", "nan") and r["bound_ratio"] not in ("", "nan")]
+        wb = max(brs) if brs else None
+        ok = cell == "-" if wb is None else cell != "-" and abs(float(cell) - wb) <= 5e-3 * wb + 1e-300
+        check(f"headline {v} {dt}: max bound ratio {cell}, rows with a finite bound give {wb}", ok)
+    check("headline: lse-masked rows have finite bounds there",
+          any(r["dataset"] == "lse-masked" and r["bound_abs"] not in ("", "inf", "nan") for r in rows))
     sec = section(md, TITLE)
     got = {}
     for line in sec:
@@ -96,6 +132,11 @@ try:
         with open(html) as f:
             page = f.read()
         check("report.html: the section in the page and its nav", page.count(TITLE) >= 2)
+    # the sum's probabilistic bound (Higham & Mary) is no bound of lse: not in its error-vs-n charts
+    svg = os.path.join(d, "charts", "error_vs_n_logits__f32.svg")
+    if os.path.exists(svg):
+        with open(svg) as f:
+            check("error_vs_n_logits__f32.svg: no probabilistic bound of a sum", "probabilistic" not in f.read())
     # the chart's x axis is sigma (where gnuplot drew it)
     svg = os.path.join(d, "charts", "error_vs_cond_f32.svg")
     if os.path.exists(svg):

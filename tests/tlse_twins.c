@@ -1,9 +1,10 @@
 /* tlse_twins.c: every lse variant's CPU twin against the exact reference (reference/sl_lse.c):
- * within its bound (ops.c's lse bound) on logits of several spreads, shifted far negative, with
- * -Inf masks and a dominant logit, in every format it takes, at n = 1 .. 2^16+3 and several launch
- * shapes; the special values (NaN -> NaN, +Inf -> +Inf, all -Inf and n = 0 -> -Inf, one value
- * among -Inf masks -> that value); naive overflows where the shifted forms do not; and the
- * variants are the ones the registry lists for `lse` (exact first). */
+ * within its bound (ops.c's lse bound) on logits of several spreads, shifted far negative and far
+ * positive, with -Inf masks and a dominant logit, and on every dataset family, in every format it
+ * takes, at n = 1 .. 2^16+3 and several launch shapes; the special values (NaN -> NaN, +Inf ->
+ * +Inf, all -Inf and n = 0 -> -Inf, one value among -Inf masks -> that value); naive overflows
+ * where the shifted forms do not, and gives -Inf and +Inf on logits-low and logits-high in every
+ * format; and the variants are the ones the registry lists for `lse` (exact first). */
 #include <math.h>
 #include <string.h>
 #include "sl_lse.h"
@@ -121,6 +122,8 @@ int main(void)
                 check_bounds(buf, n, dt, "logits");
                 for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, sl_test_gauss() * sg - 200.0);
                 check_bounds(buf, n, dt, "shifted -200");
+                for (uint64_t i = 0; i < n; i++) sl_test_put(buf, dt, i, sl_test_gauss() * sg + 200.0);
+                check_bounds(buf, n, dt, "shifted +200");
                 for (uint64_t i = 0; i < n; i++)
                     sl_test_put(buf, dt, i, sl_test_rand64() % 4 == 0 ? -INFINITY : sl_test_gauss() * sg);
                 check_bounds(buf, n, dt, "masked");
@@ -154,6 +157,30 @@ int main(void)
                 const uint64_t n = k ? 4099 : 1000;
                 if (sl_test_dataset(ds, dt, n, buf) == 0) check_bounds(buf, n, dt, ds->name);
             }
+    /* logits-low / logits-high (shift -1000 / +1000) in every format: naive -Inf / +Inf, the
+     * exact lse finite, every shifted variant finite (and within its bound: the registry loop) */
+    for (int f = 0; f < 4; f++)
+        for (int k = 0; k < 2; k++) {
+            const sl_dataset *ds = sl_dataset_find(k ? "logits-high" : "logits-low");
+            const sl_dtype dt = dts[f];
+            if (!ds || sl_test_dataset(ds, dt, 4099, buf)) {
+                CHECK(0, "%s generated in dt %d", k ? "logits-high" : "logits-low", dt);
+                continue;
+            }
+            sl_reference ref;
+            sl_err err = {0};
+            CHECK(sl_reference_lse(&ref, buf, 4099, dt, 1, &err) == 0 && ref.finite, "%s", err.msg);
+            sl_reference_clear(&ref);
+            for (size_t i = 0; i < sl_variant_count(); i++) {
+                const sl_variant *v = sl_variant_at(i);
+                if (strcmp(v->op, "lse") || !v->cpu || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                sl_launch cfg;
+                const double r = sl_test_cpu_run(v, buf, 4099, dt, 0, 0, &cfg);
+                const int unshifted = !strcmp(v->name, "naive") || !strcmp(v->name, "half-acc");
+                CHECK(unshifted ? r == (k ? INFINITY : -INFINITY) : isfinite(r) != 0, "%s on %s dt %d: %a",
+                      v->name, ds->name, dt, r);
+            }
+        }
     /* naive overflows where the shifted forms give the finite answer (float32: exp(100) = Inf) */
     {
         float x[1000];

@@ -40,7 +40,7 @@ static void bench_usage(FILE *f)
           "  --variants L   comma-separated names of its variants or 'all' (default: every one\n"
           "                 with a kernel)\n"
           "  --n L          sizes, e.g. 2^20,2^24,2^28 (the default)\n"
-          "  --dtype D      f32 (default) or f64\n"
+          "  --dtype D      f32 (default), f64, f16 or bf16\n"
           "  --reps R       timed runs per variant (default 10)\n"
           "  --dataset N    input dataset (default: uniform); --param K=V sets its parameters\n"
           "  --seed S       dataset seed (default 0)\n"

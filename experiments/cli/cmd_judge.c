@@ -17,7 +17,6 @@
 #include "sl_measure.h"
 #include "sl_results.h"
 #include "sl_variants.h"
-#include "sl_lse.h"
 #include "sumlab/half.h"
 
 #define CMD "judge"
@@ -594,30 +593,26 @@ static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, con
     return sl_colset_row(t, cs, &r, 0, err);
 }
 
-/* op lse, table format: the softmax denominator and each value's error of the normalised outputs
- * p_i = exp(x_i - value) (reference/sl_lse.h's sl_lse_softmax_of), under the table. Returns 0,
- * or -1 on an error (a message for all but a write error). */
+/* op lse, table format: what S is, the softmax denominator and each value's error of the
+ * normalised outputs p_i = exp(x_i - value) (cli_lse.c), under the table. Returns 0, or -1 on an
+ * error (a message for all but a write error). */
 static int lse_softmax_block(FILE *f, const sl_reference *ref, const void *x, const jvalues *vs)
 {
+    sl_err e = {{0}};
+    if (sl_cli_lse_head(f, ref, x, &e)) {
+        sl_cli_msg(CMD, "%s", e.msg);
+        return -1;
+    }
     jwalk w;
     walk_start(&w, vs);
     jvalue jv;
-    int more, first = 1;
+    int more;
     while ((more = walk_next(&w, &jv)) == 1) {
         value_for(&jv, ref->dtype);   /* checked before (judge_values_check) */
-        sl_lse_softmax sm;
-        sl_err e = {{0}};
-        if (sl_lse_softmax_of(ref, x, ref->n, ref->dtype, jv.v, &sm, &e)) {
+        if (sl_cli_lse_line(f, ref, x, jv.name, jv.v, &e)) {
             sl_cli_msg(CMD, "%s", e.msg);
             return -1;
         }
-        if (first)
-            fprintf(f, "\nsoftmax denominator sum exp(x_i - max) = %a (%.17g)\n"
-                       "normalised outputs p_i = exp(x_i - value), computed exactly from each value:\n",
-                    sm.denom, sm.denom);
-        first = 0;
-        fprintf(f, "  %s: every p_i off by %.3g (relative), largest |p_i - exact p_i| = %.3g, "
-                   "sum p_i - 1 = %.3g\n", jv.name, sm.p_rel, sm.p_abs, sm.sum_p_err);
     }
     fflush(f);
     return more < 0 || ferror(f) ? -1 : 0;

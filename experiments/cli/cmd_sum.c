@@ -48,7 +48,9 @@ static void sum_usage(FILE *f)
           "(correctly rounded exact sum) is always printed, and so is S itself, exactly (a\n"
           "block under the table; columns exact_sum_* in csv/json). With 'all', variants that\n"
           "cannot run here are skipped with one line on stderr; a variant named explicitly\n"
-          "that cannot run here is an error (exit 2).\n\n"
+          "that cannot run here is an error (exit 2). --op lse, table format: under S the\n"
+          "softmax denominator and each variant's error in the normalised outputs\n"
+          "p_i = exp(x_i - result) (docs/lse.md).\n\n"
           "options:\n"
           "  --ddof N          var/std: divide by n - N (default 1, as torch.var; 0 as numpy.var)\n"
           "  --axis K          reduce along axis K of an N-D .npy (negative: from the end; -1 the\n"
@@ -198,12 +200,15 @@ static int sum_variants(const sl_operation *op, const char *list, const sl_varia
     return 0;
 }
 
-/* Each variant measured (and judged) on the session into a row of t; the self-checks. Returns
- * 1 when a variant failed or a self-check failed, else 0. */
+/* Each variant measured (and judged) on the session into a row of t; the self-checks; res (NULL,
+ * or nv slots) gets each row's first result, got whether the variant gave a row. Returns 1 when a
+ * variant failed or a self-check failed, else 0. */
 static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv, const sl_launch *req,
                        int reps, int check_twin, sl_table *t, const sl_colset *cs, int digits,
-                       const sl_exact_text *S, int quiet, const sl_record_extra *x)
+                       const sl_exact_text *S, int quiet, const sl_record_extra *x, double *res,
+                       int *got)
 {
+    for (size_t i = 0; res && i < nv; i++) res[i] = NAN, got[i] = 0;
     int failed = 0, selfcheck = 0;
     sl_row rows[SUM_MAX_VARIANTS];
     int status[SUM_MAX_VARIANTS], nreps[SUM_MAX_VARIANTS] = {0};
@@ -242,9 +247,26 @@ static int sum_measure(sl_session *s, const sl_variant *const *order, size_t nv,
         char note[448];
         if (row.capped) sl_cli_msg(cmd, "%s: %s", v->name, sl_row_capped_note(&row, note, sizeof note));
         if (add_row(t, cs, sl_session_op(s), v, &row, sl_session_reference(s), S, digits, x)) failed = 1;
+        else if (res) res[i] = row.result, got[i] = 1;
         sl_row_free(&row);
     }
     return failed || selfcheck;
+}
+
+/* op lse, table format, under S: the softmax denominator and, per variant that gave a row, the
+ * error its result causes in the normalised outputs (cli_lse.c). 0, or -1 (a message said why,
+ * or a write error). */
+static int lse_block(sl_session *s, const sl_variant *const *order, size_t nv, const double *res,
+                     const int *got, const void *x)
+{
+    const sl_reference *ref = sl_session_reference(s);
+    sl_err e = {{0}};
+    int rc = sl_cli_lse_head(stdout, ref, x, &e);
+    for (size_t i = 0; i < nv && !rc; i++)
+        if (got[i]) rc = sl_cli_lse_line(stdout, ref, x, order[i]->name, res[i], &e);
+    if (rc) sl_cli_msg(cmd, "%s", e.msg);
+    fflush(stdout);
+    return rc || ferror(stdout) ? -1 : 0;   /* a write error: main() names its reason */
 }
 
 /* The options of `sumlab sum`. */
@@ -518,8 +540,10 @@ static int reduce_file(const char *path, const char *path2, sum_opts *o, const s
         goto out;
     }
     const double t_measure = now_s();
+    double res[SUM_MAX_VARIANTS];
+    int got[SUM_MAX_VARIANTS];
     int bad = sum_measure(s, order, nv, &o->req, (int)o->reps, check_twin, t, cs,
-                          o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet, NULL);
+                          o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet, NULL, res, got);
     const double t_end = now_s();
     if (o->times)
         sl_cli_msg(cmd, "times (%u threads): read %.3f s, reference%s %.3f s, variants "
@@ -527,6 +551,8 @@ static int reduce_file(const char *path, const char *path2, sum_opts *o, const s
                    on_gpu ? " and upload" : "", t_measure - t_open, t_end - t_measure);
     int wrc = sl_table_write(t, o->fmt, stdout);
     if (!wrc && o->fmt == SL_OUT_TABLE && !shows_exact_sum(cs)) wrc = sl_cli_exact_block(stdout, &S, o->op->name);
+    if (!wrc && o->fmt == SL_OUT_TABLE && !strcmp(o->op->name, "lse"))
+        wrc = lse_block(s, order, nv, res, got, data);
     /* a write error: main() names the reason ("cannot write standard output: ...") */
     code = wrc || bad ? 1 : 0;
 out:
@@ -621,7 +647,7 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
         }
         /* skipped variants are said once, for row 0 */
         bad |= sum_measure(s, order, nv, &o->req, (int)o->reps, check_twin, t, cs,
-                           o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet || r > 0, &x);
+                           o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet || r > 0, &x, NULL, NULL);
         sl_exact_text_free(&S);
         sl_session_close(s);
     }

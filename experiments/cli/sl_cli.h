@@ -88,6 +88,16 @@ extern char **sl_cli_argv;
  * -1 on a write error. */
 int sl_cli_exact_block(FILE *f, const sl_exact_text *S, const char *op);
 
+/* op lse, table format, under S (cli_lse.c): sl_cli_lse_head says what S is for lse (exact, or
+ * the reference's certified bits) and gives the softmax denominator sum exp(x_i - max) of x (ref:
+ * its lse reference); then sl_cli_lse_line per result v: the error it causes in every
+ * normalised output p_i = exp(x_i - v) (relative, the largest absolute, sum p_i - 1). A
+ * non-finite lse has no normalised outputs: the head says so in one line, the lines print
+ * nothing. 0, or -1 with err (x NULL with n > 0); a write error shows in ferror(f). */
+int sl_cli_lse_head(FILE *f, const sl_reference *ref, const void *x, sl_err *err);
+int sl_cli_lse_line(FILE *f, const sl_reference *ref, const void *x, const char *name, double v,
+                    sl_err *err);
+
 /* A C99 floating-point number (decimal, hex float 0x1.8p+3, inf, infinity, nan; optional
  * sign), the whole string and nothing else, read with strtod (round to nearest). 0 or -1. */
 int sl_parse_double(const char *s, double *out, sl_err *err);

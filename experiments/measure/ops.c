@@ -161,10 +161,11 @@ SL_ARRAY_REFERENCE(lse_reference, sl_reference_lse)
 
 /* lse's sweeps: sigma from 0.1 to 30 (the spread of models' logits; float32's unshifted exp
  * overflows from about 88.7, which sigma 30 reaches at n = 1024); accuracy-vs-n on the lse
- * families (one dominant logit, a half of -Inf masks) beside two of the sum's */
+ * families (one dominant logit, a half of -Inf masks, shifted by -1000 and +1000: naive's -Inf and
+ * +Inf in every format), all equal values (constant: lse = c + log n) and two of the sum's */
 static const double lse_sigmas[] = {0.1, 0.3, 1, 3, 10, 30};
-static const char *const lse_n_families[] = {"logits", "logits-dominant", "lse-masked", "uniform", "normal",
-                                             NULL};
+static const char *const lse_n_families[] = {"logits", "logits-dominant", "lse-masked", "logits-low",
+                                             "logits-high", "constant", "uniform", "normal", NULL};
 /* lse's determinism inputs: logits, and logits with -Inf masks */
 static const char *const lse_det_families[] = {"logits", "lse-masked", NULL};
 

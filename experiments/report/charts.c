@@ -235,7 +235,8 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
                        "dash-dotted grey: the probabilistic bound sqrt(n) u cond of "
                        "Higham and Mary (2019); dotted: unit roundoff; filled triangles pointing down at the bottom edge: error 0; "
                        "crosses at the top: non-finite results)"},
-        {"error_vs_cond", "Error vs condition number (relative errors past 1, no correct digit, drawn at 1)"},
+        {"error_vs_cond", "Error vs condition number, or vs the parameter the sweep varies (lse: the logits' "
+                          "sigma; its x axis says which) (relative errors past 1, no correct digit, drawn at 1)"},
         {"error_vs_range", "Error vs dynamic range (binades)"},
         {"tightness", "Bound tightness: the distribution (ECDF) of |error| / a-priori bound per variant over the "
                       "accuracy rows, per operation and format (right of 1: over the bound, each such row also a mark at the "

@@ -16,6 +16,7 @@ typedef struct {
     size_t nbound;        /* rows with a finite a-priori bound (in br_max) */
     size_t nvac_range;    /* rows without a finite bound: sum|x| beyond the accumulator's range */
     size_t nvac_ku;       /* rows without a finite bound: k u >= 1 (gamma_k undefined) */
+    size_t nvac_lse;      /* rows of op lse without a finite bound (its model's own reasons) */
     double br_max;        /* max |result - S| / bound over the finite-bound rows */
     const char *br_max_ds, *br_max_n;   /* dataset and n of that row */
     double ulps_max;      /* max of buf[0..k) */
@@ -45,6 +46,17 @@ static int vacuous_bound(double b, double abssum, double amax)
     return isinf(b) ? 2 : 0;
 }
 
+/* vacuous_bound of row r of dtype dt, and 3 for a row of op lse whose bound is +inf: its model
+ * (docs/lse.md, Bounds) has reasons of its own, and sum|x| (+Inf beside -Inf masks) is none of
+ * them. opc: the op column (-1: none). */
+static int row_vacuous(const sl_csv *t, const cols *cp, int opc, size_t r, const char *dt)
+{
+    const cols c = *cp;
+    const double b = NUM(r, bound_abs);
+    if (opc >= 0 && !strcmp(sl_csv_get(t, r, opc), "lse")) return isnan(b) ? -1 : isinf(b) ? 3 : 0;
+    return vacuous_bound(b, NUM(r, abssum), acc_max(GET(r, variant), dt));
+}
+
 static void accuracy_stats(const sl_csv *t, const cols *cp, const char *variant, const char *dt,
                            double *buf, acc_stats *st, const char **cls)
 {
@@ -54,7 +66,7 @@ static void accuracy_stats(const sl_csv *t, const cols *cp, const char *variant,
     st->br_max = NAN;
     st->ulps_max = NAN;
     st->ulps_max_ds = st->br_max_ds = st->br_max_n = "";
-    const double amax = acc_max(variant, dt);
+    const int opc = sl_csv_col(t, "op");
     for (size_t r = 0; r < t->nrows; r++) {
         if (!IS(r, variant, variant) || !IS(r, dtype, dt)) continue;
         if (cls && !**cls) *cls = GET(r, det_class);
@@ -83,11 +95,12 @@ static void accuracy_stats(const sl_csv *t, const cols *cp, const char *variant,
         }
         /* the bound: +inf is no bound at all, never a violation (its ratio is 0, or inf/inf
          * for an infinite result) */
-        double b = NUM(r, bound_abs), br = NUM(r, bound_ratio), as = NUM(r, abssum);
-        int why = vacuous_bound(b, as, amax);
+        double br = NUM(r, bound_ratio);
+        int why = row_vacuous(t, cp, opc, r, dt);
         if (why < 0) continue;                        /* no a-priori bound for this variant/input */
         if (why == 1) { st->nvac_range++; continue; }
         if (why == 2) { st->nvac_ku++; continue; }
+        if (why == 3) { st->nvac_lse++; continue; }
         if (isnan(br)) continue;
         st->nbound++;
         if (isnan(st->br_max) || br > st->br_max) {
@@ -98,12 +111,13 @@ static void accuracy_stats(const sl_csv *t, const cols *cp, const char *variant,
     }
 }
 
-/* The dataset families (kinds 0, 1) or variants (kind 2), up to 4, in backquotes, of the ok
- * accuracy rows of dtype dt whose exact sum is 0 (kind 0) or whose bound is no finite bound for
- * reason 1 or 2 of vacuous_bound (kinds 1, 2). */
+/* The dataset families (kinds 0, 1, 4) or variants (kinds 2, 3), up to 4, in backquotes, of the
+ * ok accuracy rows of dtype dt whose exact sum is 0 (kind 0) or whose bound is no finite bound for
+ * reason 1, 2 or 3 of row_vacuous (kinds 1, 2; 3 and 4 both reason 3). */
 static void row_families(const sl_csv *t, const cols *cp, const char *dt, int kind, char *out, size_t len)
 {
     const cols c = *cp;
+    const int opc = sl_csv_col(t, "op"), why = kind == 4 ? 3 : kind;
     int nf = 0;
     out[0] = '\0';
     for (size_t r = 0; r < t->nrows && nf < 4; r++) {
@@ -111,11 +125,11 @@ static void row_families(const sl_csv *t, const cols *cp, const char *dt, int ki
         if (kind == 0) {
             const char *rh = GET(r, result_hex);
             if (!sl_report_exact_zero(t, cp, r) || strstr(rh, "inf") || strstr(rh, "nan")) continue;
-        } else if (vacuous_bound(NUM(r, bound_abs), NUM(r, abssum), acc_max(GET(r, variant), dt)) != kind) {
+        } else if (row_vacuous(t, cp, opc, r, dt) != why) {
             continue;
         }
         char tok[80];
-        snprintf(tok, sizeof tok, "`%s`", kind == 2 ? GET(r, variant) : GET(r, ds));
+        snprintf(tok, sizeof tok, "`%s`", kind == 2 || kind == 3 ? GET(r, variant) : GET(r, ds));
         if (strstr(out, tok)) continue;
         size_t l = strlen(out);
         snprintf(out + l, len - l, "%s%s", nf ? ", " : "", tok);
@@ -141,7 +155,7 @@ uint64_t sl_report_tp_n(const sl_csv *t, const cols *cp, const char *dt)
 
 /* Counts over a dtype's table that its notes report. */
 typedef struct {
-    size_t vac_range, vac_ku, zero_rows;
+    size_t vac_range, vac_ku, vac_lse, zero_rows;
 } headline_sums;
 
 /* One variant's row of the headline table of dtype dt. */
@@ -156,6 +170,7 @@ static void headline_row(FILE *f, const sl_report_ctx *R, const char *name, cons
     accuracy_stats(t, &c, name, dt, buf, &st, &cls);
     sum->vac_range += st.nvac_range;
     sum->vac_ku += st.nvac_ku;
+    sum->vac_lse += st.nvac_lse;
     sum->zero_rows += st.nzero;
     double gb = NAN;
     for (size_t r = 0; r < t->nrows && tpn; r++)
@@ -195,15 +210,17 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
 {
     const sl_csv *t = R->t;
     const cols c = R->c;
-    const size_t vac_range = sum->vac_range, vac_ku = sum->vac_ku, zero_rows = sum->zero_rows;
+    const size_t vac_range = sum->vac_range, vac_ku = sum->vac_ku, vac_lse = sum->vac_lse;
+    const size_t zero_rows = sum->zero_rows;
+    const int opc = sl_csv_col(t, "op");
     uint64_t ku_nmin = 0;
     for (size_t r = 0; r < t->nrows && vac_ku; r++)
         if (IS(r, dtype, dt) && IS(r, status, "ok") && !strncmp(GET(r, exp), "accuracy-", 9) &&
-            vacuous_bound(NUM(r, bound_abs), NUM(r, abssum), acc_max(GET(r, variant), dt)) == 2) {
+            row_vacuous(t, &c, opc, r, dt) == 2) {
             uint64_t n = strtoull(GET(r, n), NULL, 10);
             if (!ku_nmin || n < ku_nmin) ku_nmin = n;
         }
-    if (zero_rows || vac_range || vac_ku || tpn) {
+    if (zero_rows || vac_range || vac_ku || vac_lse || tpn) {
         fprintf(f, "%s:", dt);
         if (zero_rows) {
             char fams[256];
@@ -211,20 +228,29 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
             fprintf(f, " %zu rows (family %s) have an exact sum S of 0: they are in the `S = 0` columns, "
                        "not in the ulps.", zero_rows, fams);
         }
-        if (vac_range || vac_ku) {
-            char fr[256], fk[256];
+        if (vac_range || vac_ku || vac_lse) {
+            char fr[256], fk[256], lv[256], lf[256];
             row_families(t, &c, dt, 1, fr, sizeof fr);
             row_families(t, &c, dt, 2, fk, sizeof fk);
+            row_families(t, &c, dt, 3, lv, sizeof lv);
+            row_families(t, &c, dt, 4, lf, sizeof lf);
             fprintf(f, " No finite a-priori bound (bound = +inf) for %zu rows, not counted as violations "
-                       "and left out of `max bound ratio`:", vac_range + vac_ku);
+                       "and left out of `max bound ratio`:", vac_range + vac_ku + vac_lse);
             if (vac_range)
                 fprintf(f, " %zu rows (family %s) where sum|x| exceeds the accumulator's largest finite "
                            "value, so a partial sum may overflow and Higham's bound does not apply%s",
-                        vac_range, fr, vac_ku ? ";" : ".");
+                        vac_range, fr, vac_ku || vac_lse ? ";" : ".");
             if (vac_ku)
                 fprintf(f, " %zu rows (variant %s, n >= %llu) whose chain of k roundings is too long for "
-                           "the bound: k u >= 1, where gamma_k = k u / (1 - k u) is undefined.",
-                        vac_ku, fk, (unsigned long long)ku_nmin);
+                           "the bound: k u >= 1, where gamma_k = k u / (1 - k u) is undefined%s",
+                        vac_ku, fk, (unsigned long long)ku_nmin, vac_lse ? ";" : ".");
+            if (vac_lse)
+                fprintf(f, " %zu lse rows (variant %s; family %s) where the log-sum-exp bound has no "
+                           "finite value: the unshifted sum of naive and half-acc overflows or underflows "
+                           "their accumulator (exp(lse) out of its range), or the shifted forms' bound on "
+                           "the sum's relative error reaches 1/2 (its argument term W u, W <= cond |lse| + "
+                           "max|x|, as max|x| nears 1/u) (docs/lse.md, Bounds).",
+                        vac_lse, lv, lf);
         }
         if (tpn) fprintf(f, " GB/s: throughput-vs-n at n = %llu.", (unsigned long long)tpn);
         fputs("\n\n", f);
@@ -251,7 +277,7 @@ void sl_report_headline(FILE *f, const sl_report_ctx *R)
         fputs("| variant | class | median err (ulps), S != 0 | max err (ulps), S != 0 | S = 0: rows "
               "| S = 0: max \\|err\\| / sum\\|x\\| | non-finite | max bound ratio | distinct (reps) "
               "| determinism | GB/s |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|\n", f);
-        headline_sums sum = {0, 0, 0};
+        headline_sums sum = {0, 0, 0, 0};
         for (size_t i = 0; i < R->nv; i++)
             if (!sl_report_tp_reference(R->names[i])) headline_row(f, R, R->names[i], sl_report_dtypes[d], tpn, tpnb, &sum);
         fputc('\n', f);
