@@ -3,8 +3,9 @@
 # columns, a line per (operation, variant, format, N, tracked row) for every variant with a
 # twin, distinct in 1 .. batches, the order-independent variants and block-row with one pattern
 # per row, the markdown table; PyTorch's rows (DIR/batch_torch.csv) merged when valid and left
-# out whole when not (markup, links, counts, numbers, a link to a file elsewhere); and the quick
-# CPU preset leaves it out (results.csv untouched).
+# out whole when not (markup, links, counts, numbers, a link to a file elsewhere); the charts (a
+# bar per method, one chart per format and N, beside the report's table; none from a planted or
+# linked CSV); and the quick CPU preset leaves it out (results.csv untouched).
 #   usage: bash tests/trows_batch.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: trows_batch.sh PATH/TO/sumlab}
@@ -62,6 +63,29 @@ printf '%s\n%s\n' "$hdr" "sum,torch.sum,pytorch,,f32,4096,0,17,4,gpu,2118.5,torc
 ln -s "$tmp/outside.csv" "$tmp/lnk/batch_torch.csv"
 "$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/lnk" > /dev/null 2>&1
 check "a link: not followed" test "$(grep -c 'pytorch' "$tmp/lnk/batch_invariance.csv")" -eq 0
+# the chart (gnuplot): a chart per format and N beside the report's table, PyTorch's calls in the
+# panels of their N; a planted CSV whose names are not the experiment's, or a link, draws nothing
+if command -v gnuplot > /dev/null 2>&1; then
+  for p in f32_100 f32_1000 bf16_100 bf16_1000; do
+    check "chart $p" test -s "$tmp/r/charts/batch_invariance_$p.png" -a -s "$tmp/r/charts/batch_invariance_$p.svg"
+    check "chart $p in the report" grep -qF "(charts/batch_invariance_$p.png)" "$tmp/r/report.md"
+  done
+  check "a bar per method: reproducible's label" grep -q 'sum reproducible' "$tmp/r/charts/batch_invariance_f32_100.svg"
+  check "torch.sum in the f32 4096 chart" grep -q 'sum torch.sum' "$tmp/t/charts/batch_invariance_f32_4096.svg"
+  check "not batch-invariant: a red bar" grep -Eq 'rgb\( *214, +39, +40\)' "$tmp/t/charts/batch_invariance_f32_4096.svg"
+  mkdir "$tmp/h"
+  head -1 "$tmp/r/results.csv" > "$tmp/h/results.csv"
+  printf '%s\n%s\n' "$hdr" "sum,a'; system('touch $tmp/pwned'); b,pytorch,,f32,64,0,17,4,gpu,1,torch" > "$tmp/h/batch_invariance.csv"
+  bash "$(dirname "$0")/../plots/render.sh" -q "$tmp/h" 2> /dev/null
+  check "planted names: no chart" test ! -e "$tmp/h/charts/batch_invariance_f32_64.png"
+  check "planted names: nothing run" test ! -e "$tmp/pwned"
+  check "planted names: a note" grep -q "batch_invariance.csv is not the table" "$tmp/h/charts/notes.txt"
+  rm "$tmp/h/batch_invariance.csv"
+  printf '%s\n%s\n' "$hdr" "sum,torch.sum,pytorch,,f32,64,0,17,4,gpu,1,torch" > "$tmp/outside2.csv"
+  ln -s "$tmp/outside2.csv" "$tmp/h/batch_invariance.csv"
+  bash "$(dirname "$0")/../plots/render.sh" -q "$tmp/h" 2> /dev/null
+  check "a linked CSV: no chart" test ! -e "$tmp/h/charts/batch_invariance_f32_64.png"
+fi
 # the quick CPU preset: opt-in, nothing written
 "$sumlab" run batch-invariance --preset quick -q -o "$tmp/q" > /dev/null 2>&1
 check "quick CPU preset: exits 0" test $? -eq 0
