@@ -112,6 +112,14 @@ check "bench --axis: 6 lines, ok, rows errors" awk -F, '
     if (!(($2 == 3 || $2 == 17) && $3 == 100)) bad = 1 }
   END { exit bad || k != 6 }' "$tmp/b.csv"
 
+# list variants: each variant's row-wise path and what its descriptor says can change a row's bits
+"$sumlab" list variants --format csv > "$tmp/list.csv"
+check "list: rows and row_bits columns" grep -q '^name,.*,rows,row_bits$' "$tmp/list.csv"
+check "list: reproducible's row kernel, not B" grep -q '^reproducible,sum,.*,row kernel,"the row.s values alone .*not B' "$tmp/list.csv"
+check "list: atomics change a row's bits run to run" grep -q '^atomic-thread,sum,.*,1-D per row,the order of its atomics' "$tmp/list.csv"
+check "list: run-to-run variants name the launch configuration" grep -q '^vec4,sum,.*,1-D per row,.*launch configuration' "$tmp/list.csv"
+check "list: dot has no row-wise path" grep -q '^correct,dot,.*,none,no row-wise path' "$tmp/list.csv"
+
 # --- errors: one line on stderr, exit 2, nothing on stdout ------------------------------------
 bad() {   # bad DESCRIPTION PATTERN ARGS...
   local what=$1 pat=$2; shift 2
