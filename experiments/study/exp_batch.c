@@ -3,8 +3,9 @@
  * [Bmax, N] input, its first B rows) are reduced row-wise (kernels/rows) for every B of the list
  * that holds the row; the number of distinct bit patterns of each row over those B is written to
  * DIR/batch_invariance.csv (one line per operation, variant, format, N and row), with the
- * throughput of the largest batch beside it, and DIR/batch_invariance.md holds the table: which
- * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
+ * throughput of the largest batch beside it and the median and largest error (ulps) of its rows
+ * against each row's exact result, and DIR/batch_invariance.md holds the table: which methods are
+ * batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
  * 32768, the variants with a row kernel of their own unless --variants names others; CPU (the
  * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
  * in the quick CPU preset (it adds nothing to results.csv). PyTorch's measurement of the same
@@ -18,6 +19,7 @@
 #include <string.h>
 #include "sl_study.h"
 #include "rows/rows.h"
+#include "sumlab/pool.h"
 
 static const uint64_t batch_list[] = {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, 128, 256, 512, 1024, 2048, 4096};
 #define NBATCH (sizeof batch_list / sizeof batch_list[0])
@@ -104,7 +106,73 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-/* One variant on one input: the tracked rows' distinct patterns over the batch sizes. */
+static int cmp_ulps(const void *a, const void *b)   /* ascending, NaN last */
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return x < y ? -1 : x > y;
+}
+
+/* The rows judged in parallel (sl_parallel_for): row r's error in ulps into u[r], or its
+ * failure into bad[r] (the first message kept). */
+typedef struct {
+    const sl_operation *op;
+    const sl_op_params *params;
+    const char *x;
+    uint64_t N;
+    sl_dtype dt;
+    const double *res;
+    double *u;
+    unsigned char *bad;
+    sl_err *errs;   /* one per row that failed, at its index */
+} judge_job;
+
+static void judge_row(void *ctx, size_t r)
+{
+    judge_job *j = ctx;
+    sl_reference ref;
+    const void *const in[1] = {j->x + r * j->N * sl_dtype_size(j->dt)};
+    if (j->op->reference(&ref, in, j->N, j->dt, j->params, 1, &j->errs[r])) j->bad[r] = 1;
+    else j->u[r] = sl_reference_errors(&ref, j->res[r], j->dt).ulps;
+    sl_reference_clear(&ref);
+}
+
+/* Every row of a batch (res: its B results) judged against that row's exact result over the
+ * run's threads: the median and the largest error in ulps over the rows (NaN when a row's error
+ * is NaN). 0, or -1 (err). */
+static int rows_ulps(sl_run *run, const sl_variant *v, const void *x, uint64_t B, uint64_t N, sl_dtype dt,
+                     const double *res, double *med, double *most, sl_err *err)
+{
+    const sl_operation *op = sl_op_of(v);
+    double *u = malloc((size_t)B * sizeof(double));
+    unsigned char *bad = calloc((size_t)B, 1);
+    sl_err *errs = calloc((size_t)B, sizeof(sl_err));
+    int rc = 0;
+    if (!op || !u || !bad || !errs)
+        rc = sl_err_set(err, "batch-invariance: %s", op ? "out of memory" : "no operation");
+    const double t0 = sl_now_s();
+    judge_job j = {op, &run->params, x, N, dt, res, u, bad, errs};
+    if (!rc && sl_parallel_for((size_t)B, run->threads ? run->threads : 1u, judge_row, &j))
+        rc = sl_err_set(err, "batch-invariance: a judging thread could not be joined");
+    for (uint64_t r = 0; r < B && !rc; r++)
+        if (bad[r]) {
+            *err = errs[r];
+            rc = -1;
+        }
+    run->phases.judge += sl_now_s() - t0;
+    if (!rc) {
+        qsort(u, (size_t)B, sizeof(double), cmp_ulps);
+        *med = B % 2 ? u[B / 2] : 0.5 * (u[B / 2 - 1] + u[B / 2]);
+        *most = u[B - 1];
+    }
+    free(u);
+    free(bad);
+    free(errs);
+    return rc;
+}
+
+/* One variant on one input: the tracked rows' distinct patterns over the batch sizes, and every
+ * row of the largest batch judged. */
 static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64_t bmax, uint64_t N,
                          sl_dtype dt, text *csv, text *md, sl_err *err)
 {
@@ -112,10 +180,12 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
     int nseen[NTRACKED] = {0}, batches[NTRACKED] = {0};
     double *res = malloc((size_t)bmax * sizeof(double));
     if (!res) return sl_err_set(err, "out of memory");
-    double gbps = NAN;
+    double gbps = NAN, umed = NAN, umax = NAN;
     int failed = 0;
+    uint64_t blast = 0;   /* the largest batch: res holds its rows after the loop */
     for (size_t bi = 0; bi < NBATCH && batch_list[bi] <= bmax; bi++) {
         const uint64_t B = batch_list[bi];
+        blast = B;
         sl_launch req;
         memset(&req, 0, sizeof req);
         req.ddof = run->params.ddof;
@@ -142,6 +212,12 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
             if (!known) seen[k][nseen[k]++] = r;
         }
     }
+    if (!failed && blast) {
+        sl_err je = {{0}};
+        if (rows_ulps(run, v, x, blast, N, dt, res, &umed, &umax, &je))
+            sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu: rows not judged: %s", v->op,
+                         v->name, sl_dtype_name(dt), (unsigned long long)N, je.msg);
+    }
     free(res);
     if (failed) return 0;
     sl_rows_entries e;
@@ -150,14 +226,14 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
     for (size_t k = 0; k < NTRACKED; k++) {
         if (batches[k] < 2) continue;   /* a row in one batch size alone says nothing */
         if (nseen[k] > worst) worst = nseen[k];
-        put(csv, "%s,%s,%s,%s,%s,%llu,%llu,%d,%d,%s,%.6g,%s\n", v->op, v->name, v->family,
+        put(csv, "%s,%s,%s,%s,%s,%llu,%llu,%d,%d,%s,%.6g,%s,%.6g,%.6g\n", v->op, v->name, v->family,
             sl_determinism_name(v->determinism), sl_dtype_name(dt), (unsigned long long)N,
             (unsigned long long)tracked_rows[k], batches[k], nseen[k], run->on_gpu ? "gpu" : "cpu",
-            gbps, e.dedicated ? "rows" : "generic");
+            gbps, e.dedicated ? "rows" : "generic", umed, umax);
     }
-    put(md, "| %s | %s | %s | %llu | %s | %d | %.4g | %s |\n", v->op, v->name, sl_dtype_name(dt),
-        (unsigned long long)N, worst <= 1 ? "yes" : "no", worst, gbps,
-        e.dedicated ? "row kernel" : "1-D kernel per row");
+    put(md, "| %s | %s | %s | %llu | %s | %d | %.4g | %s | %.3g | %.3g |\n", v->op, v->name,
+        sl_dtype_name(dt), (unsigned long long)N, worst <= 1 ? "yes" : "no", worst, gbps,
+        e.dedicated ? "row kernel" : "1-D kernel per row", umed, umax);
     return 0;
 }
 
@@ -228,7 +304,7 @@ static size_t torch_merge(sl_run *run, text *csv, text *md)
     }
     for (size_t r = 0; r < t.nrows; r++) {
         torch_row(&t, r, &why, &n, &row, &batches, &distinct, &gbps);
-        put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch\n", t.cell[r][0], t.cell[r][1],
+        put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,\n", t.cell[r][0], t.cell[r][1],
             t.cell[r][4], (unsigned long long)n, (unsigned long long)row, (unsigned long long)batches,
             (unsigned long long)distinct, t.cell[r][9], gbps);
         /* a table line per run of rows with the same op, call, format and N */
@@ -241,11 +317,11 @@ static size_t torch_merge(sl_run *run, text *csv, text *md)
             q++;
             torch_row(&t, q, &why, &n2, &row2, &b2, &d2, &g2);
             if (d2 > worst) worst = d2;
-            put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch\n", t.cell[q][0], t.cell[q][1],
+            put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,\n", t.cell[q][0], t.cell[q][1],
                 t.cell[q][4], (unsigned long long)n2, (unsigned long long)row2, (unsigned long long)b2,
                 (unsigned long long)d2, t.cell[q][9], g2);
         }
-        put(md, "| %s | %s | %s | %llu | %s | %llu | %.4g | PyTorch |\n", t.cell[r][0], t.cell[r][1],
+        put(md, "| %s | %s | %s | %llu | %s | %llu | %.4g | PyTorch | | |\n", t.cell[r][0], t.cell[r][1],
             t.cell[r][4], (unsigned long long)n, worst <= 1 ? "yes" : "no", (unsigned long long)worst, gbps);
         r = q;
     }
@@ -262,13 +338,15 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     batch_sizes(run, &bmax, ns, &nn);
     text csv = {0}, md = {0};
     if (exec) {
-        put(&csv, "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path\n");
+        put(&csv, "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path,"
+                  "rows_ulps_median,rows_ulps_max\n");
         put(&md, "# Batch invariance\n\nDistinct bit patterns of rows 0, 1, 15 and 1023 of X[:B] "
                  "(the largest count over the rows) for B in {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, "
-                 "128, 256, 512, 1024, 2048, 4096} up to %llu, on the %s; GB/s of the largest batch. "
-                 "Batch-invariant: one pattern per row.\n\n"
-                 "| op | variant | dtype | N | batch-invariant | patterns | GB/s | path |\n"
-                 "|---|---|---|---|---|---|---|---|\n",
+                 "128, 256, 512, 1024, 2048, 4096} up to %llu, on the %s; GB/s of the largest batch, "
+                 "and its rows' errors against each row's exact result (ulps, the median and the "
+                 "largest over the rows). Batch-invariant: one pattern per row.\n\n"
+                 "| op | variant | dtype | N | batch-invariant | patterns | GB/s | path | ulps median | ulps max |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|\n",
             (unsigned long long)bmax, run->on_gpu ? "GPU" : "CPU twins");
     }
     const sl_dataset *ds = sl_dataset_find("uniform-sym");
