@@ -70,6 +70,14 @@ def test_rows_bad_axis(axis, why):
         sumlab.sum(np.ones((2, 3), np.float32), axis=axis)
 
 
+def test_rows_two_inputs():
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(NotImplementedError, match="no row-wise path"):
+        sumlab.reduce(x, "dot", "correct", axis=-1)
+    with pytest.raises(NotImplementedError, match="second input"):
+        sumlab.reduce(x, "dot", "correct", y=x, axis=-1)
+
+
 def test_rows_non_reducible():
     with pytest.raises(ValueError, match="length 0"):
         sumlab.sum(np.ones((2, 0), np.float32), axis=-1)
