@@ -1195,7 +1195,7 @@ bi=$dir/batch_invariance.csv
 if [ -f "$bi" ] && [ ! -L "$bi" ]; then
   src=$tmp/bi; mkdir -p "$src"
   if ! csv_soft=1 check_csv "$bi" "$tmp/batch_invariance.csv" "op family dtype backend path" "det_class" \
-       "gbps rows_ulps_median rows_ulps_max" \
+       "gbps rows_ulps_median rows_ulps_max configs distinct_configs" \
        "n row batches distinct" "" "variant"; then
     note "batch_invariance: batch_invariance.csv is not the table the experiment writes (a field other than its names and numbers): no chart"
   else

@@ -2,7 +2,8 @@
 # trows_batch.sh: `sumlab run batch-invariance --preset tiny` on the CPU backend: the CSV's
 # columns, a line per (operation, variant, format, N, tracked row) for every variant with a
 # twin, distinct in 1 .. batches, the order-independent variants and block-row with one pattern
-# per row, the largest batch's rows judged (median and largest ulps), the markdown table; PyTorch's rows (DIR/batch_torch.csv) merged when valid and left
+# per row, the largest batch's rows judged (median and largest ulps), the launch configurations
+# (one pattern for those variants over all three, several for a run-to-run one), the markdown table; PyTorch's rows (DIR/batch_torch.csv) merged when valid and left
 # out whole when not (markup, links, counts, numbers, a link to a file elsewhere); the charts (a
 # bar per method, one chart per format and N, beside the report's table; none from a planted or
 # linked CSV); and the quick CPU preset leaves it out (results.csv untouched).
@@ -21,20 +22,26 @@ check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
 check "run batch-invariance exits 0" test $? -eq 0
 csv="$tmp/r/batch_invariance.csv"
 check "the CSV exists" test -s "$csv"
-check "the CSV header" test "$(head -1 "$csv")" = "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path,rows_ulps_median,rows_ulps_max"
-check "the CSV is well formed" awk -F, 'NR > 1 && (NF != 14 || $9 < 1 || $9 > $8 || $8 < 2 || $10 != "cpu" || !($11 > 0) || !($13 >= 0) || !($14 >= $13)) { bad = 1 } END { exit bad || NR < 2 }' "$csv"
+check "the CSV header" test "$(head -1 "$csv")" = "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path,rows_ulps_median,rows_ulps_max,configs,distinct_configs"
+check "the CSV is well formed" awk -F, 'NR > 1 && (NF != 16 || $15 != 3 || $16 < $9 || $9 < 1 || $9 > $8 || $8 < 2 || $10 != "cpu" || !($11 > 0) || !($13 >= 0) || !($14 >= $13)) { bad = 1 } END { exit bad || NR < 2 }' "$csv"
 # every row of the largest batch judged: the correctly rounded variants within half an ulp, the
 # recursive ladder's vec4 above it somewhere (its rows are not correctly rounded)
 check "superacc's rows: at most half an ulp" awk -F, '$1 == "sum" && $2 == "superacc" { k++; if ($14 > 0.5) bad = 1 } END { exit bad || !k }' "$csv"
 check "var correct's rows: at most half an ulp" awk -F, '$1 == "var" && $2 == "correct" { k++; if ($14 > 0.5) bad = 1 } END { exit bad || !k }' "$csv"
 check "vec4's rows: some error above half an ulp" awk -F, '$1 == "sum" && $2 == "vec4" && $14 > 0.5 { k++ } END { exit !k }' "$csv"
-check "the table's error columns" grep -qE '^\| sum \| superacc \| f32 \| 100 \| yes \| 1 \| [0-9.e+-]+ \| row kernel \| [0-9.e+-]+ \| [0-9.e+-]+ \|$' "$tmp/r/batch_invariance.md"
+check "the table's error columns" grep -qE '^\| sum \| superacc \| f32 \| 100 \| yes \| 1 \| [0-9.e+-]+ \| row kernel \| [0-9.e+-]+ \| [0-9.e+-]+ \| 3 \| 1 \|$' "$tmp/r/batch_invariance.md"
 for op_v in sum,reproducible sum,block-row sum,serial var,two-pass lse,online max,block-reduce; do
   check "$op_v has lines for f32 and bf16" test "$(grep -c "^$op_v,.*,\(f32\|bf16\)," "$csv")" -ge 4
 done
 check "order-independent variants and block-row: one pattern per row" \
   awk -F, 'NR > 1 && ($4 == "order-independent" || $4 == "correctly-rounded" || $2 == "block-row") && $9 != 1 { bad = 1 } END { exit bad }' "$csv"
-check "block-row takes its row kernel" grep -q '^sum,block-row,.*,rows,[^,]*,[^,]*$' "$csv"
+check "block-row takes its row kernel" grep -q '^sum,block-row,.*,rows,[^,]*,[^,]*,[^,]*,[^,]*$' "$csv"
+# launch configurations: the order-independent variants and block-row keep one pattern over every
+# configuration; a run-to-run variant's twin changes with the block and the SM count (vec4, N 1000)
+check "order-independent variants and block-row: one pattern over every configuration" \
+  awk -F, 'NR > 1 && ($4 == "order-independent" || $4 == "correctly-rounded" || $2 == "block-row") && $16 != 1 { bad = 1 } END { exit bad }' "$csv"
+check "vec4: another pattern under another launch configuration" \
+  awk -F, '$1 == "sum" && $2 == "vec4" && $6 == 1000 && $16 > 1 { k++ } END { exit !k }' "$csv"
 check "the markdown table" grep -q '^| sum | reproducible | f32 | 100 | yes | 1 |' "$tmp/r/batch_invariance.md"
 # PyTorch's rows (batch_torch.py -o DIR/batch_torch.csv): merged into both files when valid
 hdr="op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path"
@@ -44,7 +51,7 @@ printf '%s\n%s\n%s\n%s\n' "$hdr" "sum,torch.sum,pytorch,,f32,4096,0,17,4,gpu,211
   "mean,x.pow(2).mean,pytorch,,bf16,32768,0,17,1,gpu,1500,torch" > "$tmp/t/batch_torch.csv"
 "$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/t" > /dev/null 2>&1
 check "with batch_torch.csv: exits 0" test $? -eq 0
-check "torch rows in the CSV" test "$(grep -c ',pytorch,,.*,torch,,$' "$tmp/t/batch_invariance.csv")" -eq 3
+check "torch rows in the CSV" test "$(grep -c ',pytorch,,.*,torch,,,,$' "$tmp/t/batch_invariance.csv")" -eq 3
 check "torch.sum in the table: the largest count of its rows" \
   grep -qF '| sum | torch.sum | f32 | 4096 | no | 4 | 2118 | PyTorch |' "$tmp/t/batch_invariance.md"
 check "x.pow(2).mean in the table" grep -qF '| mean | x.pow(2).mean | bf16 | 32768 | yes | 1 | 1500 | PyTorch |' "$tmp/t/batch_invariance.md"

@@ -26,6 +26,13 @@ static const uint64_t batch_list[] = {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, 128
 static const uint64_t tracked_rows[] = {0, 1, 15, 1023};
 #define NTRACKED (sizeof tracked_rows / sizeof tracked_rows[0])
 static const sl_dtype batch_dtypes[] = {SL_F32, SL_BF16};
+/* Launch configurations beside the default one (the device's SM count; the CPU twins:
+ * SL_DEFAULT_SM_COUNT), tried on the batches of at most CFG_BMAX rows: the split row kernels
+ * sized for 1 SM and for 4096, and with the latter blocks of 128 threads (the variants whose
+ * block is part of their result keep theirs). */
+static const struct { uint32_t sm_count, block; } extra_cfgs[] = {{1, 0}, {4096, 128}};
+#define NEXTRA (sizeof extra_cfgs / sizeof extra_cfgs[0])
+#define CFG_BMAX 100u
 
 /* The sizes of this run: the largest B and the row lengths. */
 static void batch_sizes(const sl_run *run, uint64_t *bmax, uint64_t *ns, int *nn)
@@ -171,13 +178,22 @@ static int rows_ulps(sl_run *run, const sl_variant *v, const void *x, uint64_t B
     return rc;
 }
 
-/* One variant on one input: the tracked rows' distinct patterns over the batch sizes, and every
- * row of the largest batch judged. */
+/* r into the patterns seen[0 .. *n) when it is not among them. */
+static void see(double *seen, int *n, double r)
+{
+    for (int j = 0; j < *n; j++)
+        if (same_bits(seen[j], r)) return;
+    seen[(*n)++] = r;
+}
+
+/* One variant on one input: the tracked rows' distinct patterns over the batch sizes (the
+ * default launch configuration), and over the batch sizes and the extra launch configurations
+ * together; every row of the largest batch judged. */
 static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64_t bmax, uint64_t N,
                          sl_dtype dt, text *csv, text *md, sl_err *err)
 {
-    double seen[NTRACKED][NBATCH];
-    int nseen[NTRACKED] = {0}, batches[NTRACKED] = {0};
+    double seen[NTRACKED][NBATCH], seen_all[NTRACKED][NBATCH * (1 + NEXTRA)];
+    int nseen[NTRACKED] = {0}, batches[NTRACKED] = {0}, nall[NTRACKED] = {0}, configs = 1;
     double *res = malloc((size_t)bmax * sizeof(double));
     if (!res) return sl_err_set(err, "out of memory");
     double gbps = NAN, umed = NAN, umax = NAN;
@@ -205,11 +221,9 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
         if (ms > 0) gbps = (double)(B * N) * (double)sl_dtype_size(dt) / (ms * 1e6);
         for (size_t k = 0; k < NTRACKED; k++) {
             if (tracked_rows[k] >= B) continue;
-            const double r = res[tracked_rows[k]];
             batches[k]++;
-            int known = 0;
-            for (int j = 0; j < nseen[k] && !known; j++) known = same_bits(seen[k][j], r);
-            if (!known) seen[k][nseen[k]++] = r;
+            see(seen[k], &nseen[k], res[tracked_rows[k]]);
+            see(seen_all[k], &nall[k], res[tracked_rows[k]]);
         }
     }
     if (!failed && blast) {
@@ -218,22 +232,50 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
             sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu: rows not judged: %s", v->op,
                          v->name, sl_dtype_name(dt), (unsigned long long)N, je.msg);
     }
+    /* the extra launch configurations on the small batches (res reused: the judging is done) */
+    for (size_t c = 0; c < NEXTRA && !failed; c++) {
+        int ran = 0;
+        for (size_t bi = 0; bi < NBATCH && batch_list[bi] <= bmax && batch_list[bi] <= CFG_BMAX; bi++) {
+            const uint64_t B = batch_list[bi];
+            sl_launch req;
+            memset(&req, 0, sizeof req);
+            req.ddof = run->params.ddof;
+            req.sm_count = extra_cfgs[c].sm_count;
+            req.block = extra_cfgs[c].block;
+            sl_err e = {{0}};
+            const double t0 = sl_now_s();
+            int rc = run->on_gpu ? sl_rows_gpu_host(v, x, B, N, dt, &req, 1, res, NULL, NULL, NULL, &e)
+                                 : sl_rows_cpu(v, x, B, N, dt, &req, res, &e);
+            run->phases.measure += sl_now_s() - t0;
+            if (rc) {
+                sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu B=%llu, sm_count %u block %u: %s",
+                             v->op, v->name, sl_dtype_name(dt), (unsigned long long)N, (unsigned long long)B,
+                             extra_cfgs[c].sm_count, extra_cfgs[c].block, e.msg);
+                break;
+            }
+            ran = 1;
+            for (size_t k = 0; k < NTRACKED; k++)
+                if (tracked_rows[k] < B) see(seen_all[k], &nall[k], res[tracked_rows[k]]);
+        }
+        configs += ran;
+    }
     free(res);
     if (failed) return 0;
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
-    int worst = 0;
+    int worst = 0, worst_all = 0;
     for (size_t k = 0; k < NTRACKED; k++) {
         if (batches[k] < 2) continue;   /* a row in one batch size alone says nothing */
         if (nseen[k] > worst) worst = nseen[k];
-        put(csv, "%s,%s,%s,%s,%s,%llu,%llu,%d,%d,%s,%.6g,%s,%.6g,%.6g\n", v->op, v->name, v->family,
+        if (nall[k] > worst_all) worst_all = nall[k];
+        put(csv, "%s,%s,%s,%s,%s,%llu,%llu,%d,%d,%s,%.6g,%s,%.6g,%.6g,%d,%d\n", v->op, v->name, v->family,
             sl_determinism_name(v->determinism), sl_dtype_name(dt), (unsigned long long)N,
             (unsigned long long)tracked_rows[k], batches[k], nseen[k], run->on_gpu ? "gpu" : "cpu",
-            gbps, e.dedicated ? "rows" : "generic", umed, umax);
+            gbps, e.dedicated ? "rows" : "generic", umed, umax, configs, nall[k]);
     }
-    put(md, "| %s | %s | %s | %llu | %s | %d | %.4g | %s | %.3g | %.3g |\n", v->op, v->name,
+    put(md, "| %s | %s | %s | %llu | %s | %d | %.4g | %s | %.3g | %.3g | %d | %d |\n", v->op, v->name,
         sl_dtype_name(dt), (unsigned long long)N, worst <= 1 ? "yes" : "no", worst, gbps,
-        e.dedicated ? "row kernel" : "1-D kernel per row", umed, umax);
+        e.dedicated ? "row kernel" : "1-D kernel per row", umed, umax, configs, worst_all);
     return 0;
 }
 
@@ -304,7 +346,7 @@ static size_t torch_merge(sl_run *run, text *csv, text *md)
     }
     for (size_t r = 0; r < t.nrows; r++) {
         torch_row(&t, r, &why, &n, &row, &batches, &distinct, &gbps);
-        put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,\n", t.cell[r][0], t.cell[r][1],
+        put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,,,\n", t.cell[r][0], t.cell[r][1],
             t.cell[r][4], (unsigned long long)n, (unsigned long long)row, (unsigned long long)batches,
             (unsigned long long)distinct, t.cell[r][9], gbps);
         /* a table line per run of rows with the same op, call, format and N */
@@ -317,11 +359,11 @@ static size_t torch_merge(sl_run *run, text *csv, text *md)
             q++;
             torch_row(&t, q, &why, &n2, &row2, &b2, &d2, &g2);
             if (d2 > worst) worst = d2;
-            put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,\n", t.cell[q][0], t.cell[q][1],
+            put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,,,\n", t.cell[q][0], t.cell[q][1],
                 t.cell[q][4], (unsigned long long)n2, (unsigned long long)row2, (unsigned long long)b2,
                 (unsigned long long)d2, t.cell[q][9], g2);
         }
-        put(md, "| %s | %s | %s | %llu | %s | %llu | %.4g | PyTorch | | |\n", t.cell[r][0], t.cell[r][1],
+        put(md, "| %s | %s | %s | %llu | %s | %llu | %.4g | PyTorch | | | | |\n", t.cell[r][0], t.cell[r][1],
             t.cell[r][4], (unsigned long long)n, worst <= 1 ? "yes" : "no", (unsigned long long)worst, gbps);
         r = q;
     }
@@ -339,14 +381,18 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     text csv = {0}, md = {0};
     if (exec) {
         put(&csv, "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path,"
-                  "rows_ulps_median,rows_ulps_max\n");
+                  "rows_ulps_median,rows_ulps_max,configs,distinct_configs\n");
         put(&md, "# Batch invariance\n\nDistinct bit patterns of rows 0, 1, 15 and 1023 of X[:B] "
                  "(the largest count over the rows) for B in {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, "
                  "128, 256, 512, 1024, 2048, 4096} up to %llu, on the %s; GB/s of the largest batch, "
                  "and its rows' errors against each row's exact result (ulps, the median and the "
-                 "largest over the rows). Batch-invariant: one pattern per row.\n\n"
-                 "| op | variant | dtype | N | batch-invariant | patterns | GB/s | path | ulps median | ulps max |\n"
-                 "|---|---|---|---|---|---|---|---|---|---|\n",
+                 "largest over the rows). Batch-invariant: one pattern per row. Then the launch "
+                 "configurations tried (the default; on the batches of at most 100 rows, the split "
+                 "sized for 1 SM, and for 4096 SMs with blocks of 128 threads) and the patterns of a "
+                 "row over every batch size and configuration.\n\n"
+                 "| op | variant | dtype | N | batch-invariant | patterns | GB/s | path | ulps median | "
+                 "ulps max | configs | patterns, every config |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             (unsigned long long)bmax, run->on_gpu ? "GPU" : "CPU twins");
     }
     const sl_dataset *ds = sl_dataset_find("uniform-sym");
