@@ -3,9 +3,10 @@
  * [Bmax, N] input, its first B rows) are reduced row-wise (kernels/rows) for every B of the list
  * that holds the row; the number of distinct bit patterns of each row over those B is written to
  * DIR/batch_invariance.csv (one line per operation, variant, format, N and row), with the
- * throughput of the largest batch beside it and the median and largest error (ulps) of its rows
- * against each row's exact result, and DIR/batch_invariance.md holds the table: which methods are
- * batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
+ * throughput of the largest batch beside it, the median and largest error (ulps) of its rows
+ * against each row's exact result, and the row's patterns over the batch sizes and two more
+ * launch configurations together (extra_cfgs), and DIR/batch_invariance.md holds the table: which
+ * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
  * 32768, the variants with a row kernel of their own unless --variants names others; CPU (the
  * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
  * in the quick CPU preset (it adds nothing to results.csv). PyTorch's measurement of the same
