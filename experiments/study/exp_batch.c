@@ -143,6 +143,9 @@ static void judge_row(void *ctx, size_t r)
     if (j->op->reference(&ref, in, j->N, j->dt, j->params, 1, &j->errs[r])) j->bad[r] = 1;
     else j->u[r] = sl_reference_errors(&ref, j->res[r], j->dt).ulps;
     sl_reference_clear(&ref);
+    /* the constants MPFR caches for this thread (log, exp, sqrt of the references): freed here,
+     * as the pool's threads end with the call and their caches would be lost */
+    mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
 }
 
 /* Every row of a batch (res: its B results) judged against that row's exact result over the
