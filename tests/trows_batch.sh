@@ -3,10 +3,12 @@
 # columns, a line per (operation, variant, format, N, tracked row) for every variant with a
 # twin, distinct in 1 .. batches, the order-independent variants and block-row with one pattern
 # per row, the largest batch's rows judged (median and largest ulps), the launch configurations
-# (one pattern for those variants over all three, several for a run-to-run one), the markdown table; PyTorch's rows (DIR/batch_torch.csv) merged when valid and left
-# out whole when not (markup, links, counts, numbers, a link to a file elsewhere); the charts (a
-# bar per method, one chart per format and N, beside the report's table; none from a planted or
-# linked CSV); and the quick CPU preset leaves it out (results.csv untouched).
+# (one pattern for those variants over all three, several for a run-to-run one), the markdown
+# table; PyTorch's rows (DIR/batch_torch.csv) merged when valid and left out whole when not
+# (markup, links, counts, numbers, a link to a file elsewhere); batch_torch.py's own file over a
+# stand-in torch, joined; the charts (a bar per method, one chart per format and N, beside the
+# report's table; none from a planted or linked CSV); and the quick CPU preset leaves it out
+# (results.csv untouched).
 #   usage: bash tests/trows_batch.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: trows_batch.sh PATH/TO/sumlab}
@@ -76,6 +78,21 @@ printf '%s\n%s\n' "$hdr" "sum,torch.sum,pytorch,,f32,4096,0,17,4,gpu,2118.5,torc
 ln -s "$tmp/outside.csv" "$tmp/lnk/batch_torch.csv"
 "$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/lnk" > /dev/null 2>&1
 check "a link: not followed" test "$(grep -c 'pytorch' "$tmp/lnk/batch_invariance.csv")" -eq 0
+# batch_torch.py itself, over a NumPy stand-in for PyTorch (tests/data/fake_torch_rows: its
+# torch.sum splits rows by the batch's size, the other calls do not): its file joins the run
+if python3 -c 'import numpy' 2> /dev/null; then
+  mkdir "$tmp/ft"
+  PYTHONPATH="$(dirname "$0")/data/fake_torch_rows" python3 "$(dirname "$0")/../experiments/anchors/batch_torch.py" \
+    -o "$tmp/ft/batch_torch.csv" --n 64,128 --bmax 64 --device cpu --reps 1 2> /dev/null
+  check "batch_torch.py (stand-in torch) exits 0" test $? -eq 0
+  check "batch_torch.py: 5 calls x 2 formats x 2 N x rows 0, 1, 15" test "$(tail -n +2 "$tmp/ft/batch_torch.csv" | wc -l)" -eq 60
+  check "batch_torch.py: row 0 of X[:B] over the 10 batch sizes up to 64" \
+    grep -q '^var,torch.var,pytorch,,f32,64,0,10,1,cpu,' "$tmp/ft/batch_torch.csv"
+  "$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/ft" > /dev/null 2>&1
+  check "batch_torch.py's file joins: 60 rows" test "$(grep -c ',pytorch,' "$tmp/ft/batch_invariance.csv")" -eq 60
+  check "a batch-dependent sum: not batch-invariant" grep -qE '^\| sum \| torch.sum \| f32 \| 64 \| no \| [2-9] \|' "$tmp/ft/batch_invariance.md"
+  check "x.pow(2).mean row-wise: batch-invariant here" grep -qE '^\| mean \| x.pow\(2\).mean \| f32 \| 64 \| yes \| 1 \|' "$tmp/ft/batch_invariance.md"
+fi
 # the chart (gnuplot): a chart per format and N beside the report's table, PyTorch's calls in the
 # panels of their N; a planted CSV whose names are not the experiment's, or a link, draws nothing
 if command -v gnuplot > /dev/null 2>&1; then
