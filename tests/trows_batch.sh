@@ -116,6 +116,10 @@ if command -v gnuplot > /dev/null 2>&1; then
   bash "$(dirname "$0")/../plots/render.sh" -q "$tmp/h" 2> /dev/null
   check "a linked CSV: no chart" test ! -e "$tmp/h/charts/batch_invariance_f32_64.png"
 fi
+# a --dtype list without float32 and bfloat16: nothing to measure, and the report says so
+"$sumlab" run batch-invariance --preset tiny --dtype f64 -q -o "$tmp/f64" > /dev/null 2>&1
+check "--dtype f64: exits 0" test $? -eq 0
+check "--dtype f64: the report says nothing was measured" grep -q 'selects neither: nothing measured' "$tmp/f64/report.md"
 # the quick CPU preset: opt-in, nothing written
 "$sumlab" run batch-invariance --preset quick -q -o "$tmp/q" > /dev/null 2>&1
 check "quick CPU preset: exits 0" test $? -eq 0

@@ -403,7 +403,11 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     if (!ds) ds = sl_dataset_at(0);
     sl_params p;
     sl_params_defaults(ds, &p);
-    int rc = 0;
+    int rc = 0, any_dtype = 0;
+    for (size_t t = 0; t < sizeof batch_dtypes / sizeof batch_dtypes[0]; t++) any_dtype |= sl_exp_dtype_on(run, batch_dtypes[t]);
+    if (exec && !any_dtype)
+        sl_notes_add(&run->notes, "batch-invariance: it measures float32 and bfloat16 rows, and --dtype "
+                                  "selects neither: nothing measured");
     for (size_t t = 0; t < sizeof batch_dtypes / sizeof batch_dtypes[0] && !rc; t++) {
         const sl_dtype dt = batch_dtypes[t];
         if (!sl_exp_dtype_on(run, dt)) continue;
