@@ -11,9 +11,15 @@
 #include <cuda_runtime_api.h>
 #endif
 
-/* rows x n must not overflow, and x must be given when there are values. */
-static sumlab_status rows_check(const void *x, uint64_t rows, uint64_t n, const char *what, sl_err *err)
+/* rows x n must not overflow, x must be given when there are values, and op must read one array
+ * (a two-input operation has no row-wise path). */
+static sumlab_status rows_check(const char *op, const void *x, uint64_t rows, uint64_t n, const char *what,
+                                sl_err *err)
 {
+    const sl_operation *o = op ? sl_op_find(op) : NULL;
+    if (o && o->inputs != 1)
+        return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "%s: operation '%s' reads %d arrays: no row-wise path",
+                           what, op, o->inputs);
     if (n && rows > UINT64_MAX / n)
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: %llu rows of %llu values overflow", what,
                            (unsigned long long)rows, (unsigned long long)n);
@@ -29,7 +35,7 @@ sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *pa
     const sl_variant *v;
     sl_op_params pp;
     if (!results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results is NULL");
-    sumlab_status st = rows_check(x, rows, n, "sumlab_reduce_rows_host", err);
+    sumlab_status st = rows_check(op, x, rows, n, "sumlab_reduce_rows_host", err);
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
@@ -73,7 +79,7 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     const sl_variant *v;
     sl_op_params pp;
     if (!d_results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results is NULL");
-    sumlab_status st = rows_check(d_x, rows, n, "sumlab_reduce_rows_device", err);
+    sumlab_status st = rows_check(op, d_x, rows, n, "sumlab_reduce_rows_device", err);
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);

@@ -248,6 +248,8 @@ gp() { # script out-stem gnuplot-assignments...
     anchors.gp) w=1300; h=820 ;;
     tradeoff.gp) w=1280; h=760 ;;
     ranks.gp) w=1500; h=620 ;;
+    batch_invariance.gp) local nbar=20; [[ $* =~ (^|[ ;])nb=([0-9]+) ]] && nbar=${BASH_REMATCH[2]}
+                         w=$((nbar * 24 > 800 ? 300 + nbar * 24 : 1100)); h=680 ;;
     *) w=1100; h=620 ;;
   esac
   JOB_COST[seq]=$((w * h / 1000))
@@ -1181,6 +1183,45 @@ if [ -d "$dir/anchors" ] && [ ! -L "$dir/anchors" ] && [ -f "$an" ] && [ ! -L "$
     gp anchors.gp "anchors_f32" "datadir='$src'; $aargs; ttl='frameworks on the study float32 inputs, each sum repeated: largest error and distinct results'"
   else
     note "anchors: anchors/anchors.csv has no rows: no chart"
+  fi
+  fi
+fi
+
+# ---- batch invariance: DIR/batch_invariance.csv (the experiment's; PyTorch's rows joined) ---
+# One chart per format and row length: a bar per method (operation and variant, or PyTorch's
+# call), its height the GB/s of the largest batch, green when every tracked row kept one bit
+# pattern over the batch sizes and red otherwise, the largest count of patterns above it. Read
+# only from a regular file (no link followed); the names reach gnuplot as quoted strings of the
+# data files (check_csv: no quote in them), never as program text.
+bi=$dir/batch_invariance.csv
+if [ -f "$bi" ] && [ ! -L "$bi" ]; then
+  src=$tmp/bi; mkdir -p "$src"
+  if ! csv_soft=1 check_csv "$bi" "$tmp/batch_invariance.csv" "op family dtype backend path" "det_class" \
+       "gbps rows_ulps_median rows_ulps_max configs distinct_configs" \
+       "n row batches distinct" "" "variant"; then
+    note "batch_invariance: batch_invariance.csv is not the table the experiment writes (a field other than its names and numbers): no chart"
+  else
+  awk -F, -v out="$src" '
+    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { p = $c["dtype"] "_" $c["n"]; if (!(p in np)) { np[p] = 0; pl[++npl] = p; pb[p] = $c["backend"] }
+      k = p SUBSEP $c["op"] SUBSEP $c["variant"] SUBSEP $c["path"]
+      if (!(k in idx)) { idx[k] = ++np[p]; lab[k] = $c["op"] " " $c["variant"]; g[k] = $c["gbps"]; d[k] = 0; kk[p, np[p]] = k }
+      if ($c["distinct"] + 0 > d[k]) d[k] = $c["distinct"] + 0 }
+    END { for (j = 1; j <= npl; j++) { p = pl[j]; f = out "/" p ".dat"
+        for (i = 1; i <= np[p]; i++) { k = kk[p, i]; y = g[k]
+          if (y !~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/ || y + 0 <= 0) y = "?"
+          printf "%d %s %d \"%s\"\n", i, y, d[k], lab[k] > f }
+        close(f); print p, np[p], pb[p] > (out "/panels") } }
+  ' "$tmp/batch_invariance.csv" || write_fail "the scratch folder $tmp"
+  if [ -s "$src/panels" ]; then
+    # (names of their own: nb, dt, n and p are the pool's and other kinds' variables)
+    while read -r bi_p bi_nb bi_be; do
+      bi_ylab="GB/s of the largest batch (log scale)"
+      [ "$bi_be" = gpu ] || bi_ylab="GB/s of the largest batch (CPU twins, wall clock; log scale)"
+      gp batch_invariance.gp "batch_invariance_$bi_p" "data='$src/$bi_p.dat'; nb=$bi_nb; ylab='$bi_ylab'; ttl='batch invariance, ${bi_p%%_*} rows of ${bi_p#*_} values: distinct bit patterns of a row of X[:B] over the batch sizes B'"
+    done < "$src/panels"
+  else
+    note "batch_invariance: batch_invariance.csv has no rows: no chart"
   fi
   fi
 fi

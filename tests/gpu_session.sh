@@ -137,6 +137,11 @@ if [[ $stages == *,ops,* ]]; then
       -o "$B/batch_torch.csv" > "$B/batch_torch.log" 2> "$B/batch_torch.err"
     stamp "batch_torch.py rc=$?"
   fi
+  # the batch-invariance experiment (its table, CSV and chart), PyTorch's rows joined when measured
+  mkdir -p "$B/batch"; [ ! -s "$B/batch_torch.csv" ] || cp "$B/batch_torch.csv" "$B/batch/"
+  timeout 300 "$sumlab" run batch-invariance --backend gpu --threads "$(nproc)" -o "$B/batch" -q \
+    > "$B/batch.log" 2>&1
+  stamp "batch-invariance rc=$?"
   for d in f32 bf16; do
     SUMLAB_NO_CHARTS=1 timeout 200 "$sumlab" run launch-config --backend gpu --threads "$(nproc)" --dtype "$d" \
       -o "$B/launch_$d" > "$B/launch_$d.log" 2>&1

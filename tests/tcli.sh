@@ -16,7 +16,7 @@ check() { checks=$((checks + 1)); local what=$1; shift; "$@" || fail "$what"; }
 # --- list ------------------------------------------------------------------------------------
 "$sumlab" list variants --format csv > "$tmp/variants.csv" 2>/dev/null
 check "list variants exits 0" test $? -eq 0
-check "list variants header" grep -q '^name,op,family,determinism,dtypes,gpu,twin,max_n,description$' "$tmp/variants.csv"
+check "list variants header" grep -q '^name,op,family,determinism,dtypes,gpu,twin,max_n,description,rows,row_bits$' "$tmp/variants.csv"
 nvariants=$(($(wc -l < "$tmp/variants.csv") - 1))
 check "list names at least one variant" test "$nvariants" -ge 2
 "$sumlab" list variants > "$tmp/variants.txt" 2>/dev/null

@@ -75,6 +75,12 @@ int main(void)
           "NULL x accepted");
     CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", x, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_OK &&
           r[0] == 10.0 && r[1] == 26.0, "2 x 4 sums: %g %g (%s)", r[0], r[1], e.msg);
+    memset(&e, 0, sizeof e);
+    CHECK(sumlab_reduce_rows_host_ex("dot", NULL, "correct", x, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_EUNSUPPORTED &&
+          strstr(e.msg, "no row-wise path"), "dot row-wise (host): %s", e.msg);
+    memset(&e, 0, sizeof e);
+    CHECK(sumlab_reduce_rows_device_ex("dot", NULL, "correct", x, 2, 4, SL_F32, NULL, r, NULL, &e) ==
+          SUMLAB_EUNSUPPORTED && strstr(e.msg, "no row-wise path"), "dot row-wise (device): %s", e.msg);
     sumlab_status ds = sumlab_reduce_rows_device_ex("sum", NULL, "reproducible", x, 2, 4, SL_F32, NULL, r,
                                                     NULL, &e);
     CHECK(ds == SUMLAB_EUNSUPPORTED || ds == SUMLAB_ENOGPU || ds == SUMLAB_EINVAL,

@@ -1,10 +1,12 @@
 /* trows.c: row-wise reductions on the CPU (label cpu): row i of a [B, N] input reduced by
  * sl_rows_cpu equals the 1-D twin of that row bit for bit (at the row's address modulo 256) for
  * every variant of every operation with a twin, over a sample of B in 1 .. 257 and ragged N
- * (1, 31, 32, 33, 4095, 65537); for the order-independent variants and block-row it also equals
+ * (1, 31, 32, 33, 4095, 65537), and over every B in 1 .. 257 at N 1 and 33 for the twins with
+ * row code of their own (every_batch); for the order-independent variants and block-row it also equals
  * the 1-D twin of the row copied alone into an aligned buffer, and stays the same bits when the
- * row sits at another position of a batch of another size among other rows; the dedicated twins
- * (reproducible, superacc, block-row) lie within their bound of the exact row sum; the
+ * row sits at another position of a batch of another size among other rows (every one-input
+ * operation); the dedicated twins (reproducible, superacc, block-row; lse's reproducible; var's
+ * and std's correct) lie within their bound of the operation's exact row result; the
  * order-independent sum variants have row kernels of their own (row_kernels); sl_array_rows: C and
  * Fortran order, N-D axes moved to the last place (values checked by index), errors;
  * split_plan: the split row kernels' plan (sl_rows_split) and workspace layout modelled on the
@@ -112,24 +114,84 @@ static void rows_equal_1d(void)
     }
 }
 
-/* The same row at positions 0, B/2 and B-1 of batches of several sizes (other rows random):
- * one bit pattern for the order-independent variants and block-row; within the bound of the
- * exact sum for the dedicated twins. */
-static void batch_invariance(void)
+/* Every B in 1 .. 257 at N 1 and 33 (float32, bfloat16) for the variants whose twins reduce
+ * rows by code of their own (the dedicated rows entries): every row equals the 1-D twin of that
+ * row at its address. */
+static void every_batch(void)
 {
-    static const uint64_t Bs[] = {1, 2, 3, 31, 100};
-    static const uint64_t Ns[] = {33, 4095, 32768};
+    static const uint64_t Ns[] = {1, 33};
     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
         const sl_variant *v = sl_variant_at(vi);
         sl_rows_entries e;
         sl_rows_entries_of(v, &e);
-        if (!v->cpu || strcmp(v->op, "sum")) continue;
+        if (!v->cpu || !e.cpu) continue;
+        for (size_t di = 0; di < 2; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            const size_t es = sl_dtype_size(dt);
+            for (size_t ni = 0; ni < 2; ni++) {
+                const uint64_t N = Ns[ni];
+                char *x = malloc(257 * N * es);
+                double *res = malloc(257 * sizeof(double));
+                CHECK(x && res, "out of memory");
+                if (!x || !res) { free(x); free(res); return; }
+                fill(x, 257 * N, dt);
+                uint64_t differ = 0, first = 0, runs = 0;
+                for (uint64_t B = 1; B <= 257; B++) {
+                    sl_err err = {{0}};
+                    sl_launch req;
+                    memset(&req, 0, sizeof req);
+                    req.ddof = 1;
+                    if (sl_rows_cpu(v, x, B, N, dt, &req, res, &err)) {
+                        CHECK(0, "%s/%s %s B=%llu N=%llu: %s", v->op, v->name, sl_dtype_name(dt),
+                              (unsigned long long)B, (unsigned long long)N, err.msg);
+                        break;
+                    }
+                    runs++;
+                    for (uint64_t i = 0; i < B; i++) {
+                        sl_launch c = req;
+                        c.addr_mod = sl_rows_addr_mod(0, i, N, dt);
+                        sl_variant_resolve(v, &c, N, dt);
+                        double r1 = NAN;
+                        if (sl_variant_cpu(v, x + i * N * es, N, dt, &c, &r1, &err) || !same_bits(res[i], r1))
+                            if (differ++ == 0) first = B * 1000u + i;
+                    }
+                }
+                CHECK(runs == 257 && differ == 0, "%s/%s %s N=%llu, B 1..257: %llu rows differ from the 1-D "
+                      "twin (first: B=%llu row %llu)", v->op, v->name, sl_dtype_name(dt), (unsigned long long)N,
+                      (unsigned long long)differ, (unsigned long long)(first / 1000u),
+                      (unsigned long long)(first % 1000u));
+                free(x);
+                free(res);
+            }
+        }
+    }
+}
+
+/* The same row at positions 0, B/2 and B-1 of batches of several sizes (other rows random):
+ * one bit pattern for the order-independent variants and the dedicated twins of every one-input
+ * operation (block-row's too); the dedicated twins within their bound of the operation's exact
+ * result. */
+static void batch_invariance(void)
+{
+    static const uint64_t Bs[] = {1, 2, 3, 31, 100};
+    static const uint64_t Ns[] = {33, 4095, 32768};
+    const sl_op_params opp = sl_op_params_default();
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        const sl_operation *op = sl_op_of(v);
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        if (!v->cpu || !op || op->inputs != 1) continue;
         if (!(v->determinism >= SL_DET_ORDER_INDEPENDENT || e.dedicated)) continue;
         for (size_t di = 0; di < 2; di++) {
             const sl_dtype dt = dts[di];
             if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
             const size_t es = sl_dtype_size(dt);
-            for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++) {
+            /* the sum's variants at every N; the other operations' up to 4095 (their twins are
+             * the slower part of the test) */
+            const size_t nn = strcmp(v->op, "sum") ? 2 : sizeof Ns / sizeof Ns[0];
+            for (size_t ni = 0; ni < nn; ni++) {
                 const uint64_t N = Ns[ni];
                 char *row = malloc(N * es);
                 CHECK(row != NULL, "out of memory");
@@ -148,31 +210,36 @@ static void batch_invariance(void)
                         fill(x, B * N, dt);
                         memcpy(x + pos[p] * N * es, row, N * es);
                         sl_err err = {{0}};
-                        int rc = sl_rows_cpu(v, x, B, N, dt, NULL, res, &err);
-                        CHECK(rc == 0, "%s: %s", v->name, err.msg);
+                        sl_launch req;   /* var/std: the reference's ddof */
+                        memset(&req, 0, sizeof req);
+                        req.ddof = opp.ddof;
+                        int rc = sl_rows_cpu(v, x, B, N, dt, &req, res, &err);
+                        CHECK(rc == 0, "%s/%s: %s", v->op, v->name, err.msg);
                         if (rc) continue;
                         if (!have) { first = res[pos[p]]; have = 1; }
-                        CHECK(same_bits(res[pos[p]], first), "%s %s N=%llu: row at %llu of B=%llu "
-                              "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
+                        CHECK(same_bits(res[pos[p]], first), "%s/%s %s N=%llu: row at %llu of B=%llu "
+                              "gives %a, first %a", v->op, v->name, sl_dtype_name(dt), (unsigned long long)N,
                               (unsigned long long)pos[p], (unsigned long long)B, res[pos[p]], first);
                     }
                     free(x);
                     free(res);
                 }
-                /* the dedicated twins within their bound of the exact sum */
+                /* the dedicated twins within their bound of the exact result */
                 if (e.dedicated && have) {
                     sl_reference ref;
                     sl_err err = {{0}};
-                    int rc = sl_reference_compute(&ref, row, N, dt, &err);
-                    CHECK(rc == 0, "reference: %s", err.msg);
+                    const void *const in[1] = {row};
+                    int rc = op->reference(&ref, in, N, dt, &opp, 1, &err);
+                    CHECK(rc == 0, "%s reference: %s", v->op, err.msg);
                     if (rc == 0) {
                         sl_launch c;
                         memset(&c, 0, sizeof c);
+                        c.ddof = opp.ddof;
                         sl_variant_resolve(v, &c, N, dt);
                         const double b = sl_variant_bound(v, &ref, N, dt, &c);
-                        CHECK(fabs(first - ref.rounded_f64) <= b, "%s %s N=%llu: |%a - %a| > bound %g",
-                              v->name, sl_dtype_name(dt), (unsigned long long)N, first,
-                              ref.rounded_f64, b);
+                        CHECK(!sl_bound_violated(&ref, fabs(first - ref.rounded_f64), b),
+                              "%s/%s %s N=%llu: |%a - %a| > bound %g", v->op, v->name,
+                              sl_dtype_name(dt), (unsigned long long)N, first, ref.rounded_f64, b);
                     }
                     sl_reference_clear(&ref);
                 }
@@ -440,6 +507,7 @@ int main(void)
     block_row_split();
     array_rows();
     rows_equal_1d();
+    every_batch();
     batch_invariance();
     return sl_test_done("trows");
 }

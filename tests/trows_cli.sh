@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # trows_cli.sh: `sumlab reduce/sum --axis` end to end on the CPU backend: one output row per
 # (row, variant) with the row's index in the `row` column; row i's bits equal `sum` of a 1-D
-# file holding row i alone (every sum variant, and var through reduce --op); a Fortran-order
-# file and a 3-D file along a middle axis give the rows of the C-order [B, N] array; a bad
-# --axis (out of range, 1-d with axis 1, a zero-length axis) is one message and exit 2.
+# file holding row i alone (every sum variant, and every one-input operation through reduce
+# --op); a Fortran-order file gives the rows of the C-order [B, N] array, a 3-D file along its
+# middle axis the rows of the array with that axis moved last; a bad --axis (out of range, 1-d
+# with axis 1, a zero-length axis), a two-input operation and a bench where no named variant
+# runs are one message and exit 2.
 #   usage: bash tests/trows_cli.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: trows_cli.sh PATH/TO/sumlab}
@@ -62,6 +64,36 @@ done
 "$sumlab" reduce --op var "$tmp/m.npy" --axis 1 --format csv --columns row,variant,result_hex -q > "$tmp/var.csv"
 "$sumlab" reduce --op var "$tmp/row2.npy" --format csv --columns variant,result_hex -q > "$tmp/var1.csv"
 check "var row 2 equals the 1-D var" diff <(tail -n +2 "$tmp/var1.csv") <(awk -F, 'NR > 1 && $1 == 2 { print $2 "," $3 }' "$tmp/var.csv")
+# every one-input operation row-wise: row 2 == the 1-D reduction of row 2, every variant
+for op in mean std norm2 lse max min; do
+  "$sumlab" reduce --op $op "$tmp/m.npy" --axis -1 --format csv --columns row,variant,result_hex -q > "$tmp/op.csv" 2> /dev/null
+  "$sumlab" reduce --op $op "$tmp/row2.npy" --format csv --columns variant,result_hex -q > "$tmp/op1.csv" 2> /dev/null
+  check "$op: one row per (row, variant)" test "$(tail -n +2 "$tmp/op.csv" | wc -l)" -eq $((B * ($(wc -l < "$tmp/op1.csv") - 1)))
+  check "$op row 2 equals the 1-D $op" diff <(tail -n +2 "$tmp/op1.csv") <(awk -F, 'NR > 1 && $1 == 2 { print $2 "," $3 }' "$tmp/op.csv")
+done
+# a 3-D file along its middle axis: the rows of the array with that axis moved last (by hand)
+cat > "$tmp/mk3.py" <<'PY'
+import random, struct, sys
+out, moved, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rng = random.Random(seed)
+A, B, C = 2, 9, 4
+v = [rng.randint(-2**20, 2**20) * 2.0 ** rng.randint(-30, 0) for _ in range(A * B * C)]
+def save(path, shape, vals):
+    h = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % ', '.join(str(d) for d in shape)
+    h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<%df' % len(vals), *vals))
+save(out, (A, B, C), v)
+save(moved, (A * C, B), [v[(a * B + b) * C + c] for a in range(A) for c in range(C) for b in range(B)])
+PY
+python3 "$tmp/mk3.py" "$tmp/a3.npy" "$tmp/a3m.npy" "$seed"
+"$sumlab" sum "$tmp/a3.npy" --axis 1 --format csv --columns row,variant,result_hex --variants serial,reproducible,block-row > "$tmp/a3.csv" 2> "$tmp/a3.err"
+check "3-d along axis 1 exits 0" test $? -eq 0
+check "3-d along axis 1: shape and rows said" grep -q "shape (2, 9, 4) reduced along axis 1: 8 rows of 9 values" "$tmp/a3.err"
+"$sumlab" sum "$tmp/a3m.npy" --axis -1 --format csv --columns row,variant,result_hex --variants serial,reproducible,block-row -q > "$tmp/a3m.csv"
+check "3-d along axis 1: the rows of the moved array" diff "$tmp/a3.csv" "$tmp/a3m.csv"
+"$sumlab" sum "$tmp/a3.npy" --axis -2 --format csv --columns row,variant,result_hex --variants serial,reproducible,block-row -q > "$tmp/a3n.csv"
+check "3-d along axis -2: the same as axis 1" diff "$tmp/a3.csv" "$tmp/a3n.csv"
 # Fortran order: the same rows, and the move is said on stderr
 "$sumlab" sum "$tmp/mf.npy" --axis -1 --format csv --columns row,variant,result_hex --variants serial,reproducible > "$tmp/f.csv" 2> "$tmp/f.err"
 check "fortran order: the move is said" grep -q "moved there on the host" "$tmp/f.err"
@@ -79,6 +111,14 @@ check "bench --axis: 6 lines, ok, rows errors" awk -F, '
   { k++; if ($6 != "ok" || !($5 >= $4) || $4 < 0 || ($1 == "reproducible" && $5 > 1)) bad = 1
     if (!(($2 == 3 || $2 == 17) && $3 == 100)) bad = 1 }
   END { exit bad || k != 6 }' "$tmp/b.csv"
+
+# list variants: each variant's row-wise path and what its descriptor says can change a row's bits
+"$sumlab" list variants --format csv > "$tmp/list.csv"
+check "list: rows and row_bits columns" grep -q '^name,.*,rows,row_bits$' "$tmp/list.csv"
+check "list: reproducible's row kernel, not B" grep -q '^reproducible,sum,.*,row kernel,"the row.s values alone .*not B' "$tmp/list.csv"
+check "list: atomics change a row's bits run to run" grep -q '^atomic-thread,sum,.*,1-D per row,the order of its atomics' "$tmp/list.csv"
+check "list: run-to-run variants name the launch configuration" grep -q '^vec4,sum,.*,1-D per row,.*launch configuration' "$tmp/list.csv"
+check "list: dot has no row-wise path" grep -q '^correct,dot,.*,none,no row-wise path' "$tmp/list.csv"
 
 # --- errors: one line on stderr, exit 2, nothing on stdout ------------------------------------
 bad() {   # bad DESCRIPTION PATTERN ARGS...
@@ -99,6 +139,14 @@ bad "zero-length axis" "length 0" sum "$tmp/z.npy" --axis -1
 bad "bench --axis 0" "last" bench --axis 0 --backend cpu --rows 2 --n 8
 bad "bench --rows 0" "0 rows" bench --axis -1 --backend cpu --rows 0 --n 8
 bad "no rows" "no rows" sum "$tmp/z.npy" --axis 0
+bad "axis 3 of a 3-d file" "out of range" sum "$tmp/a3.npy" --axis 3
+bad "bench --axis --op dot" "two inputs" bench --axis -1 --backend cpu --op dot --rows 2 --n 8
+bad "reduce --axis --op dot" "two files" reduce --op dot "$tmp/m.npy" "$tmp/m.npy" --axis -1
+# bench --axis with named variants none of which runs here: said, exit 2, no rows
+"$sumlab" bench --axis -1 --backend cpu --rows 2 --n 8 --variants cub > "$tmp/none.out" 2> "$tmp/none.err"
+check "bench --axis, nothing runs: exit 2" test $? -eq 2
+check "bench --axis, nothing runs: says so" grep -q "no variant of sum runs on the cpu backend" "$tmp/none.err"
+check "bench --axis, nothing runs: no rows" test "$(grep -vc '^#' "$tmp/none.out")" -eq 0
 
 echo "trows_cli: $checks checks, $fails failed (seed $seed)"
 test "$fails" -eq 0

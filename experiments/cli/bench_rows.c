@@ -48,7 +48,10 @@ static void rows_usage(FILE *f)
           "  (other options as `sumlab bench`)\n\n"
           "columns (default): op variant dtype rows n reps time_ms_median gbps ratio_read\n"
           "  read_ms_median ratio_cub cub_ms_median rows_ulps_median rows_ulps_max block grid\n"
-          "  backend det_class check\n", f);
+          "  backend det_class check\n\n"
+          "exit: 0; 1 when a row lies outside its variant's bound or a variant could not run\n"
+          "(said on stderr, its line left out); 2 bad usage (a two-input --op, no variant that\n"
+          "runs on this backend and format)\n", f);
 }
 
 static const char *const rows_columns[] = {
@@ -146,6 +149,10 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
             sl_cli_msg("bench", "--rows: 0 rows cannot be reduced");
             return 2;
         }
+    if (o->op->inputs != 1) {
+        sl_cli_msg("bench", "--op %s reads two inputs: no row-wise (--axis) path", o->op->name);
+        return 2;
+    }
     if (o->pairs && o->nb != o->nn) {
         sl_cli_msg("bench", "--pairs: --rows and --n must name as many values (%zu and %zu)", o->nb, o->nn);
         return 2;
@@ -160,9 +167,9 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* One shape: the input, every variant's rows, the rows judged. Returns 0, 1 (failure) or 2
- * (a check failed). */
+ * (a check failed); *ran_bad set when a variant could not run (said; its row left out). */
 static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_variant *const *vs,
-                      size_t nv, sl_table *t, unsigned threads)
+                      size_t nv, sl_table *t, unsigned threads, int *ran_bad)
 {
     sl_err err = {{0}};
     const size_t es = sl_dtype_size(o->arg.dt);
@@ -204,6 +211,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
             if (sl_rows_gpu_host(v, x, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k], &rms[k],
                                  &cfgs[k], &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
+                *ran_bad = 1;
                 continue;
             }
         } else {
@@ -211,6 +219,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
             const double t0 = now_s();
             if (sl_rows_cpu(v, x, B, N, o->arg.dt, &req, res + k * B, &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
+                *ran_bad = 1;
                 continue;
             }
             tms[k] = (now_s() - t0) * 1e3;
@@ -331,6 +340,11 @@ int sl_cmd_bench_rows(int argc, char **argv)
         }
         vs[nv++] = v;
     }
+    if (!nv) {
+        sl_cli_msg("bench", "no variant of %s runs on the %s backend with %s input", o.op->name,
+                   o.on_gpu ? "gpu" : "cpu", sl_dtype_name(o.arg.dt));
+        return 2;
+    }
     unsigned threads = 1;
     if (sl_threads_choose(NULL, &threads, &err)) threads = 1;
     if (o.columns ? sl_colset_parse(&o.cols, o.columns, &err)
@@ -349,12 +363,12 @@ int sl_cmd_bench_rows(int argc, char **argv)
         sl_cli_msg("bench", "out of memory");
         return 1;
     }
-    int rc = 0, failed = 0;
+    int rc = 0, failed = 0, ran_bad = 0;
     if (o.arg.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
     for (size_t i = 0; i < o.nb && rc != 1; i++)
         for (size_t j = 0; j < o.nn && rc != 1; j++) {
             if (o.pairs && i != j) continue;
-            int r = rows_shape(&o, o.bs[i], o.ns[j], vs, nv, t, threads);
+            int r = rows_shape(&o, o.bs[i], o.ns[j], vs, nv, t, threads, &ran_bad);
             if (r == 2) failed = 1;
             else rc = r;
             if (o.arg.fmt == SL_OUT_CSV) {
@@ -364,5 +378,5 @@ int sl_cmd_bench_rows(int argc, char **argv)
         }
     if (o.arg.fmt == SL_OUT_TABLE && sl_table_write(t, o.arg.fmt, stdout) && !rc) rc = 1;
     sl_table_free(t);
-    return rc ? rc : failed;
+    return rc ? rc : failed || ran_bad;
 }

@@ -9,13 +9,15 @@
 #include "sl_ops.h"
 #include "sl_results.h"
 #include "sl_variants.h"
+#include "rows/rows.h"
 
 static void list_usage(FILE *f)
 {
     fputs("usage: sumlab list [ops|variants|datasets|columns] [--op OP] [--format table|csv|json]\n\n"
           "Lists the operations (name, inputs, exact reference, description), the variants\n"
           "(name, operation, family, determinism class, input dtypes, whether this build has a\n"
-          "GPU kernel and a CPU twin, largest n, description) and the dataset generators with\n"
+          "GPU kernel and a CPU twin, largest n, description; row-wise: its path and what can\n"
+          "change a row's bits) and the dataset generators with\n"
           "their parameters (name, type, default, range, description); `columns`: every column\n"
           "of results.csv and of the commands' outputs (--columns picks from them).\n"
           "Without an argument all three are listed (tables only).\n\n"
@@ -89,8 +91,8 @@ static int list_ops(sl_out_format fmt)
 static int list_variants(sl_out_format fmt, const sl_operation *only)
 {
     static const char *const h[] = {"name", "op", "family", "determinism", "dtypes", "gpu", "twin",
-                                    "max_n", "description"};
-    sl_table *t = sl_table_new(9, h);
+                                    "max_n", "description", "rows", "row_bits"};
+    sl_table *t = sl_table_new(11, h);
     if (!t) return 1;
     for (size_t i = 0; i < sl_variant_count(); i++) {
         const sl_variant *v = sl_variant_at(i);
@@ -108,6 +110,15 @@ static int list_variants(sl_out_format fmt, const sl_operation *only)
         sl_table_bool(t, sl_variant_has_cpu(v));
         sl_table_str(t, mx);
         sl_table_str(t, v->description);
+        /* row-wise (--axis): its row kernel or its 1-D kernel on each row, and what its
+         * descriptor says can change a row's bits */
+        sl_rows_entries re;
+        sl_rows_entries_of(v, &re);
+        const sl_operation *op = sl_op_of(v);
+        const int two = op && op->inputs != 1;
+        sl_table_str(t, two ? "none" : sl_op_is_exact(v) ? "reference" : re.dedicated ? "row kernel" : "1-D per row");
+        sl_table_str(t, two ? "no row-wise path (two inputs)"
+                        : sl_op_is_exact(v) ? "the row's values alone (the exact value rounded once)" : re.bits);
     }
     int rc = sl_table_write(t, fmt, stdout);
     sl_table_free(t);

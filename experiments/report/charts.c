@@ -250,6 +250,9 @@ static size_t chart_kinds(const chart_kind **out, int on_gpu)
                     "repetitions (filled triangles pointing down at the bottom edge: error 0; crosses at the top: Inf or NaN; "
                     "stars at the top: a non-zero result where the exact sum is 0, whose ulp is the smallest subnormal, "
                     "so not on the ulps scale) and its distinct results (1: repeatable)"},
+        {"batch_invariance", "Batch invariance: a bar per method and its throughput on the largest batch, "
+                             "green when every tracked row kept one bit pattern over the batch sizes, red when "
+                             "one did not (above the bar: the most patterns of a row)"},
         {"launch_map", "Launch configurations: throughput maps (best cell ringed)"},
         {"launch_err", "Launch configurations: error against block size and accumulators"},
         {"launch_gbps", "Launch configurations: throughput against block size and accumulators"},

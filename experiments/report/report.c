@@ -65,6 +65,7 @@ static void sec_batch(FILE *f, const sl_report_ctx *R)
     fputs(t, f);
     fputs("\n", f);
     free(t);
+    sl_report_charts_at(f, R->dir, "batch_invariance_", R->on_gpu);
 }
 
 /* The title and the run: backend, preset, seed, dates, commit, rows per experiment. */

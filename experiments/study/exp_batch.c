@@ -3,7 +3,9 @@
  * [Bmax, N] input, its first B rows) are reduced row-wise (kernels/rows) for every B of the list
  * that holds the row; the number of distinct bit patterns of each row over those B is written to
  * DIR/batch_invariance.csv (one line per operation, variant, format, N and row), with the
- * throughput of the largest batch beside it, and DIR/batch_invariance.md holds the table: which
+ * throughput of the largest batch beside it, the median and largest error (ulps) of its rows
+ * against each row's exact result, and the row's patterns over the batch sizes and two more
+ * launch configurations together (extra_cfgs), and DIR/batch_invariance.md holds the table: which
  * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
  * 32768, the variants with a row kernel of their own unless --variants names others; CPU (the
  * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
@@ -18,12 +20,20 @@
 #include <string.h>
 #include "sl_study.h"
 #include "rows/rows.h"
+#include "sumlab/pool.h"
 
 static const uint64_t batch_list[] = {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, 128, 256, 512, 1024, 2048, 4096};
 #define NBATCH (sizeof batch_list / sizeof batch_list[0])
 static const uint64_t tracked_rows[] = {0, 1, 15, 1023};
 #define NTRACKED (sizeof tracked_rows / sizeof tracked_rows[0])
 static const sl_dtype batch_dtypes[] = {SL_F32, SL_BF16};
+/* Launch configurations beside the default one (the device's SM count; the CPU twins:
+ * SL_DEFAULT_SM_COUNT), tried on the batches of at most CFG_BMAX rows: the split row kernels
+ * sized for 1 SM and for 4096, and with the latter blocks of 128 threads (the variants whose
+ * block is part of their result keep theirs). */
+static const struct { uint32_t sm_count, block; } extra_cfgs[] = {{1, 0}, {4096, 128}};
+#define NEXTRA (sizeof extra_cfgs / sizeof extra_cfgs[0])
+#define CFG_BMAX 100u
 
 /* The sizes of this run: the largest B and the row lengths. */
 static void batch_sizes(const sl_run *run, uint64_t *bmax, uint64_t *ns, int *nn)
@@ -104,18 +114,98 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-/* One variant on one input: the tracked rows' distinct patterns over the batch sizes. */
+static int cmp_ulps(const void *a, const void *b)   /* ascending, NaN last */
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+    return x < y ? -1 : x > y;
+}
+
+/* The rows judged in parallel (sl_parallel_for): row r's error in ulps into u[r], or its
+ * failure into bad[r] (the first message kept). */
+typedef struct {
+    const sl_operation *op;
+    const sl_op_params *params;
+    const char *x;
+    uint64_t N;
+    sl_dtype dt;
+    const double *res;
+    double *u;
+    unsigned char *bad;
+    sl_err *errs;   /* one per row that failed, at its index */
+} judge_job;
+
+static void judge_row(void *ctx, size_t r)
+{
+    judge_job *j = ctx;
+    sl_reference ref;
+    const void *const in[1] = {j->x + r * j->N * sl_dtype_size(j->dt)};
+    if (j->op->reference(&ref, in, j->N, j->dt, j->params, 1, &j->errs[r])) j->bad[r] = 1;
+    else j->u[r] = sl_reference_errors(&ref, j->res[r], j->dt).ulps;
+    sl_reference_clear(&ref);
+    /* the constants MPFR caches for this thread (log, exp, sqrt of the references): freed here,
+     * as the pool's threads end with the call and their caches would be lost */
+    mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+}
+
+/* Every row of a batch (res: its B results) judged against that row's exact result over the
+ * run's threads: the median and the largest error in ulps over the rows (NaN when a row's error
+ * is NaN). 0, or -1 (err). */
+static int rows_ulps(sl_run *run, const sl_variant *v, const void *x, uint64_t B, uint64_t N, sl_dtype dt,
+                     const double *res, double *med, double *most, sl_err *err)
+{
+    const sl_operation *op = sl_op_of(v);
+    double *u = malloc((size_t)B * sizeof(double));
+    unsigned char *bad = calloc((size_t)B, 1);
+    sl_err *errs = calloc((size_t)B, sizeof(sl_err));
+    int rc = 0;
+    if (!op || !u || !bad || !errs)
+        rc = sl_err_set(err, "batch-invariance: %s", op ? "out of memory" : "no operation");
+    const double t0 = sl_now_s();
+    judge_job j = {op, &run->params, x, N, dt, res, u, bad, errs};
+    if (!rc && sl_parallel_for((size_t)B, run->threads ? run->threads : 1u, judge_row, &j))
+        rc = sl_err_set(err, "batch-invariance: a judging thread could not be joined");
+    for (uint64_t r = 0; r < B && !rc; r++)
+        if (bad[r]) {
+            *err = errs[r];
+            rc = -1;
+        }
+    run->phases.judge += sl_now_s() - t0;
+    if (!rc) {
+        qsort(u, (size_t)B, sizeof(double), cmp_ulps);
+        *med = B % 2 ? u[B / 2] : 0.5 * (u[B / 2 - 1] + u[B / 2]);
+        *most = u[B - 1];
+    }
+    free(u);
+    free(bad);
+    free(errs);
+    return rc;
+}
+
+/* r into the patterns seen[0 .. *n) when it is not among them. */
+static void see(double *seen, int *n, double r)
+{
+    for (int j = 0; j < *n; j++)
+        if (same_bits(seen[j], r)) return;
+    seen[(*n)++] = r;
+}
+
+/* One variant on one input: the tracked rows' distinct patterns over the batch sizes (the
+ * default launch configuration), and over the batch sizes and the extra launch configurations
+ * together; every row of the largest batch judged. */
 static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64_t bmax, uint64_t N,
                          sl_dtype dt, text *csv, text *md, sl_err *err)
 {
-    double seen[NTRACKED][NBATCH];
-    int nseen[NTRACKED] = {0}, batches[NTRACKED] = {0};
+    double seen[NTRACKED][NBATCH], seen_all[NTRACKED][NBATCH * (1 + NEXTRA)];
+    int nseen[NTRACKED] = {0}, batches[NTRACKED] = {0}, nall[NTRACKED] = {0}, configs = 1;
     double *res = malloc((size_t)bmax * sizeof(double));
     if (!res) return sl_err_set(err, "out of memory");
-    double gbps = NAN;
+    double gbps = NAN, umed = NAN, umax = NAN;
     int failed = 0;
+    uint64_t blast = 0;   /* the largest batch: res holds its rows after the loop */
     for (size_t bi = 0; bi < NBATCH && batch_list[bi] <= bmax; bi++) {
         const uint64_t B = batch_list[bi];
+        blast = B;
         sl_launch req;
         memset(&req, 0, sizeof req);
         req.ddof = run->params.ddof;
@@ -135,29 +225,61 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
         if (ms > 0) gbps = (double)(B * N) * (double)sl_dtype_size(dt) / (ms * 1e6);
         for (size_t k = 0; k < NTRACKED; k++) {
             if (tracked_rows[k] >= B) continue;
-            const double r = res[tracked_rows[k]];
             batches[k]++;
-            int known = 0;
-            for (int j = 0; j < nseen[k] && !known; j++) known = same_bits(seen[k][j], r);
-            if (!known) seen[k][nseen[k]++] = r;
+            see(seen[k], &nseen[k], res[tracked_rows[k]]);
+            see(seen_all[k], &nall[k], res[tracked_rows[k]]);
         }
+    }
+    if (!failed && blast) {
+        sl_err je = {{0}};
+        if (rows_ulps(run, v, x, blast, N, dt, res, &umed, &umax, &je))
+            sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu: rows not judged: %s", v->op,
+                         v->name, sl_dtype_name(dt), (unsigned long long)N, je.msg);
+    }
+    /* the extra launch configurations on the small batches (res reused: the judging is done) */
+    for (size_t c = 0; c < NEXTRA && !failed; c++) {
+        int ran = 0;
+        for (size_t bi = 0; bi < NBATCH && batch_list[bi] <= bmax && batch_list[bi] <= CFG_BMAX; bi++) {
+            const uint64_t B = batch_list[bi];
+            sl_launch req;
+            memset(&req, 0, sizeof req);
+            req.ddof = run->params.ddof;
+            req.sm_count = extra_cfgs[c].sm_count;
+            req.block = extra_cfgs[c].block;
+            sl_err e = {{0}};
+            const double t0 = sl_now_s();
+            int rc = run->on_gpu ? sl_rows_gpu_host(v, x, B, N, dt, &req, 1, res, NULL, NULL, NULL, &e)
+                                 : sl_rows_cpu(v, x, B, N, dt, &req, res, &e);
+            run->phases.measure += sl_now_s() - t0;
+            if (rc) {
+                sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu B=%llu, sm_count %u block %u: %s",
+                             v->op, v->name, sl_dtype_name(dt), (unsigned long long)N, (unsigned long long)B,
+                             extra_cfgs[c].sm_count, extra_cfgs[c].block, e.msg);
+                break;
+            }
+            ran = 1;
+            for (size_t k = 0; k < NTRACKED; k++)
+                if (tracked_rows[k] < B) see(seen_all[k], &nall[k], res[tracked_rows[k]]);
+        }
+        configs += ran;
     }
     free(res);
     if (failed) return 0;
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
-    int worst = 0;
+    int worst = 0, worst_all = 0;
     for (size_t k = 0; k < NTRACKED; k++) {
         if (batches[k] < 2) continue;   /* a row in one batch size alone says nothing */
         if (nseen[k] > worst) worst = nseen[k];
-        put(csv, "%s,%s,%s,%s,%s,%llu,%llu,%d,%d,%s,%.6g,%s\n", v->op, v->name, v->family,
+        if (nall[k] > worst_all) worst_all = nall[k];
+        put(csv, "%s,%s,%s,%s,%s,%llu,%llu,%d,%d,%s,%.6g,%s,%.6g,%.6g,%d,%d\n", v->op, v->name, v->family,
             sl_determinism_name(v->determinism), sl_dtype_name(dt), (unsigned long long)N,
             (unsigned long long)tracked_rows[k], batches[k], nseen[k], run->on_gpu ? "gpu" : "cpu",
-            gbps, e.dedicated ? "rows" : "generic");
+            gbps, e.dedicated ? "rows" : "generic", umed, umax, configs, nall[k]);
     }
-    put(md, "| %s | %s | %s | %llu | %s | %d | %.4g | %s |\n", v->op, v->name, sl_dtype_name(dt),
-        (unsigned long long)N, worst <= 1 ? "yes" : "no", worst, gbps,
-        e.dedicated ? "row kernel" : "1-D kernel per row");
+    put(md, "| %s | %s | %s | %llu | %s | %d | %.4g | %s | %.3g | %.3g | %d | %d |\n", v->op, v->name,
+        sl_dtype_name(dt), (unsigned long long)N, worst <= 1 ? "yes" : "no", worst, gbps,
+        e.dedicated ? "row kernel" : "1-D kernel per row", umed, umax, configs, worst_all);
     return 0;
 }
 
@@ -228,7 +350,7 @@ static size_t torch_merge(sl_run *run, text *csv, text *md)
     }
     for (size_t r = 0; r < t.nrows; r++) {
         torch_row(&t, r, &why, &n, &row, &batches, &distinct, &gbps);
-        put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch\n", t.cell[r][0], t.cell[r][1],
+        put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,,,\n", t.cell[r][0], t.cell[r][1],
             t.cell[r][4], (unsigned long long)n, (unsigned long long)row, (unsigned long long)batches,
             (unsigned long long)distinct, t.cell[r][9], gbps);
         /* a table line per run of rows with the same op, call, format and N */
@@ -241,11 +363,11 @@ static size_t torch_merge(sl_run *run, text *csv, text *md)
             q++;
             torch_row(&t, q, &why, &n2, &row2, &b2, &d2, &g2);
             if (d2 > worst) worst = d2;
-            put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch\n", t.cell[q][0], t.cell[q][1],
+            put(csv, "%s,%s,pytorch,,%s,%llu,%llu,%llu,%llu,%s,%.6g,torch,,,,\n", t.cell[q][0], t.cell[q][1],
                 t.cell[q][4], (unsigned long long)n2, (unsigned long long)row2, (unsigned long long)b2,
                 (unsigned long long)d2, t.cell[q][9], g2);
         }
-        put(md, "| %s | %s | %s | %llu | %s | %llu | %.4g | PyTorch |\n", t.cell[r][0], t.cell[r][1],
+        put(md, "| %s | %s | %s | %llu | %s | %llu | %.4g | PyTorch | | | | |\n", t.cell[r][0], t.cell[r][1],
             t.cell[r][4], (unsigned long long)n, worst <= 1 ? "yes" : "no", (unsigned long long)worst, gbps);
         r = q;
     }
@@ -262,20 +384,30 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     batch_sizes(run, &bmax, ns, &nn);
     text csv = {0}, md = {0};
     if (exec) {
-        put(&csv, "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path\n");
+        put(&csv, "op,variant,family,det_class,dtype,n,row,batches,distinct,backend,gbps,path,"
+                  "rows_ulps_median,rows_ulps_max,configs,distinct_configs\n");
         put(&md, "# Batch invariance\n\nDistinct bit patterns of rows 0, 1, 15 and 1023 of X[:B] "
                  "(the largest count over the rows) for B in {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, "
-                 "128, 256, 512, 1024, 2048, 4096} up to %llu, on the %s; GB/s of the largest batch. "
-                 "Batch-invariant: one pattern per row.\n\n"
-                 "| op | variant | dtype | N | batch-invariant | patterns | GB/s | path |\n"
-                 "|---|---|---|---|---|---|---|---|\n",
+                 "128, 256, 512, 1024, 2048, 4096} up to %llu, on the %s; GB/s of the largest batch, "
+                 "and its rows' errors against each row's exact result (ulps, the median and the "
+                 "largest over the rows). Batch-invariant: one pattern per row. Then the launch "
+                 "configurations tried (the default; on the batches of at most 100 rows, the split "
+                 "sized for 1 SM, and for 4096 SMs with blocks of 128 threads) and the patterns of a "
+                 "row over every batch size and configuration.\n\n"
+                 "| op | variant | dtype | N | batch-invariant | patterns | GB/s | path | ulps median | "
+                 "ulps max | configs | patterns, every config |\n"
+                 "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
             (unsigned long long)bmax, run->on_gpu ? "GPU" : "CPU twins");
     }
     const sl_dataset *ds = sl_dataset_find("uniform-sym");
     if (!ds) ds = sl_dataset_at(0);
     sl_params p;
     sl_params_defaults(ds, &p);
-    int rc = 0;
+    int rc = 0, any_dtype = 0;
+    for (size_t t = 0; t < sizeof batch_dtypes / sizeof batch_dtypes[0]; t++) any_dtype |= sl_exp_dtype_on(run, batch_dtypes[t]);
+    if (exec && !any_dtype)
+        sl_notes_add(&run->notes, "batch-invariance: it measures float32 and bfloat16 rows, and --dtype "
+                                  "selects neither: nothing measured");
     for (size_t t = 0; t < sizeof batch_dtypes / sizeof batch_dtypes[0] && !rc; t++) {
         const sl_dtype dt = batch_dtypes[t];
         if (!sl_exp_dtype_on(run, dt)) continue;

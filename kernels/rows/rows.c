@@ -298,8 +298,15 @@ void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
     if (!e->bits)
         e->bits = v->determinism >= SL_DET_ORDER_INDEPENDENT
                       ? "the row's values alone (order-independent; the 1-D launcher on each row)"
-                      : "the row, its n and its address modulo 256 (the 1-D launcher on each row, "
-                        "its launch configuration resolved for n): not B";
+                  : v->determinism == SL_DET_CONFIG_INDEPENDENT
+                      ? "the row, its n and its address modulo 256 (the 1-D launcher on each row, "
+                        "its launch configuration resolved for n; not the grid or the GPU): not B"
+                  : v->determinism == SL_DET_RUN_TO_RUN
+                      ? "the row, its n, its address modulo 256 and the launch configuration (the "
+                        "1-D launcher on each row, block and grid resolved for n and the GPU's SM "
+                        "count): not B"
+                      : "the order of its atomics: a row's bits can change from run to run (the 1-D "
+                        "launcher on each row); not B";
 }
 
 uint32_t sl_rows_addr_mod(uint32_t addr_mod0, uint64_t i, uint64_t n, sl_dtype dt)

@@ -19,6 +19,7 @@ whose message starts with "sumlab:"; nothing is printed.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from fractions import Fraction
 
 from . import _sumlab
@@ -119,8 +120,9 @@ def _reduce_rows(x, op, variant, ddof, axis):
     xin = take(x, "x")
     shape = tuple(int(d) for d in xin.orig.shape)
     nd = len(shape)
-    if isinstance(axis, bool) or not isinstance(axis, int):
+    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
         raise TypeError(f"sumlab: axis must be an int, not {type(axis).__name__}")
+    axis = operator.index(axis)   # NumPy's integers too, as numpy.sum takes them
     if nd == 0:
         if axis not in (0, -1):
             raise ValueError(f"sumlab: axis {axis} is out of range for a 0-d array (0 or -1)")

@@ -53,10 +53,29 @@ def test_rows_batch_invariance_host(rng):
     assert len(first) == 1
 
 
+def test_rows_numpy_integer_axis(rng):
+    x = make_inputs("float32", 3 * 40, "normal", rng).reshape(3, 40)
+    want = sumlab.sum(x, "reproducible", axis=-1)
+    for a in (np.int64(1), np.intp(-1), np.int32(1)):
+        assert (sumlab.sum(x, "reproducible", axis=a).view(np.uint64) == want.view(np.uint64)).all()
+    with pytest.raises(TypeError):
+        sumlab.sum(x, axis=np.float64(1.0))
+    with pytest.raises(TypeError):
+        sumlab.sum(x, axis=True)
+
+
 @pytest.mark.parametrize("axis,why", [(2, "out of range"), (-3, "out of range")])
 def test_rows_bad_axis(axis, why):
     with pytest.raises(ValueError, match=why):
         sumlab.sum(np.ones((2, 3), np.float32), axis=axis)
+
+
+def test_rows_two_inputs():
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(NotImplementedError, match="no row-wise path"):
+        sumlab.reduce(x, "dot", "correct", axis=-1)
+    with pytest.raises(NotImplementedError, match="second input"):
+        sumlab.reduce(x, "dot", "correct", y=x, axis=-1)
 
 
 def test_rows_non_reducible():
