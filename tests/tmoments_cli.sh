@@ -28,18 +28,31 @@ for name, (code, p, emin, mu) in fmts.items():
     fx = [Fraction(x) for x in xs]
     n, s1, s2 = len(fx), sum(fx), sum(f * f for f in fx)
     with open(f"{tmp}/want.{name}", "w") as w:
-        w.write(f"mean 0 {rnd(s1 / n, p, emin).hex()}\n")
+        w.write(f"mean - {rnd(s1 / n, p, emin).hex()}\n")
         for d in (0, 1):
             w.write(f"var {d} {rnd((n * s2 - s1 * s1) / (n * (n - d)), p, emin).hex()}\n")
-        w.write(f"max 0 {max(xs).hex()}\nmin 0 {min(xs).hex()}\n")
+        w.write(f"max - {max(xs).hex()}\nmin - {min(xs).hex()}\n")
 PY
 for dt in f32 f64; do
   while read -r op ddof want; do
-    got=$("$sumlab" reduce --op "$op" "$tmp/x.$dt" --dtype "$dt" --ddof "$ddof" --variants exact --format csv 2>/dev/null |
+    dd=(); [ "$ddof" != - ] && dd=(--ddof "$ddof")   # mean, max, min have none
+    got=$("$sumlab" reduce --op "$op" "$tmp/x.$dt" --dtype "$dt" "${dd[@]}" --variants exact --format csv 2>/dev/null |
           python3 -c "import csv,sys; r=list(csv.DictReader(sys.stdin)); print(r[0]['result_hex'] if len(r)==1 else 'rows:%d'%len(r))")
     check "$dt $op ddof $ddof: result_hex $got, want $want" python3 -c "import sys; sys.exit(float.fromhex('$got') != float.fromhex('$want'))"
   done < "$tmp/want.$dt"
 done
+# --ddof for an operation without one: one message, exit 2 (reduce, judge, run), not ignored
+for op in mean max min; do
+  "$sumlab" reduce --op "$op" "$tmp/x.f32" --dtype f32 --ddof 0 > "$tmp/dd.out" 2> "$tmp/dd.err"
+  check "reduce --op $op --ddof 0: exit 2" test $? -eq 2
+  check "reduce --op $op --ddof 0: says $op has no ddof" grep -q "^sumlab reduce: --ddof: $op has no ddof" "$tmp/dd.err"
+  check "reduce --op $op --ddof 0: nothing on stdout" test ! -s "$tmp/dd.out"
+done
+"$sumlab" judge --op mean "$tmp/x.f32" --dtype f32 --value 1 --ddof 1 > /dev/null 2>&1
+check "judge --op mean --ddof 1: exit 2" test $? -eq 2
+"$sumlab" run accuracy-vs-n --op max --ddof 0 -o "$tmp/run_dd" > /dev/null 2>&1
+check "run --op max --ddof 0: exit 2" test $? -eq 2
+check "run --op max --ddof 0: no results written" test ! -e "$tmp/run_dd/results.csv"
 # std of an exact square (var = 4 -> 2), and var of n = 1 with ddof 1: NaN
 python3 -c "import struct; open('$tmp/sq.f32','wb').write(struct.pack('<3f', 0, 2, 4)); open('$tmp/one.f32','wb').write(struct.pack('<f', 3))"
 hex_of() { "$sumlab" reduce --op "$1" "$2" --dtype f32 --ddof "$3" --variants exact --format csv 2>/dev/null | tail -n 1 | cut -d, -f2; }

@@ -32,7 +32,9 @@ for dt in f32 f64 f16 bf16; do
   for data in big tie one; do
     for op in mean var std; do
       for ddof in 0 1; do
-        out=$("$sumlab" reduce --op "$op" "$tmp/$data.$dt" --dtype "$dt" --ddof "$ddof" \
+        [ "$op" = mean ] && [ "$ddof" = 1 ] && continue   # the mean has no ddof: once, without it
+        dd=(--ddof "$ddof"); [ "$op" = mean ] && dd=()
+        out=$("$sumlab" reduce --op "$op" "$tmp/$data.$dt" --dtype "$dt" "${dd[@]}" \
               --variants exact,correct --format csv 2>"$tmp/err")
         checks=$((checks + 1))
         res=$(printf '%s\n' "$out" | python3 -c "

@@ -315,6 +315,7 @@ int sl_cmd_bench_rows(int argc, char **argv)
     sl_bench_args_init(&o.arg, "32768,4096");
     o.on_gpu = 1;
     int code = rows_getopt(argc, argv, &o);
+    if (code < 0) code = sl_cli_ddof_check("bench", &o.opp, o.op);
     if (code >= 0) return code;
     sl_err err = {{0}};
     if (o.on_gpu) {

@@ -374,5 +374,13 @@ int sl_cli_ddof(const char *cmd, const char *s, sl_op_params *p)
         return 2;
     }
     p->ddof = (uint32_t)v;
+    p->ddof_given = 1;
     return 0;
+}
+
+int sl_cli_ddof_check(const char *cmd, const sl_op_params *p, const sl_operation *op)
+{
+    if (!p->ddof_given || !op || sl_op_takes_ddof(op)) return -1;
+    sl_cli_msg(cmd, "--ddof: %s has no ddof (var and std divide by n - ddof)", op->name);
+    return 2;
 }

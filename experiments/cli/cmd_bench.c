@@ -402,6 +402,7 @@ int sl_cmd_bench(int argc, char **argv)
     o.flush = 1;
     sl_bench_args_init(&o.arg, "2^20,2^24,2^28");
     int code = bench_getopt(argc, argv, &o);
+    if (code < 0) code = sl_cli_ddof_check("bench", &o.opp, o.op);
     if (code < 0) code = bench_check(&o);
     const sl_variant *order[BENCH_MAX_VARIANTS];
     size_t nv = 0;

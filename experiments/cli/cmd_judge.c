@@ -778,6 +778,7 @@ int sl_cmd_judge(int argc, char **argv)
     o.raw_dt = SL_F32;
     o.op = sl_op_default();
     int code = judge_getopt(argc, argv, &o);
+    if (code < 0) code = sl_cli_ddof_check(CMD, &o.params, o.op);
     if (code >= 0) { free_values(&o.vs); return code; }
     if (optind >= argc) {
         sl_cli_msg(CMD, "missing input FILE (.npy or raw; see 'sumlab judge --help')");

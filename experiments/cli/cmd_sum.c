@@ -676,6 +676,7 @@ static int reduce_main(const char *name, int argc, char **argv)
     const char *times = getenv("SUMLAB_TIMES");   /* the CLI reads the environment, not the body */
     o.times = times && *times && strcmp(times, "0");
     int code = sum_getopt(argc, argv, &o);
+    if (code < 0) code = sl_cli_ddof_check(cmd, &o.params, o.op);
     if (code >= 0) return code;
     sl_err err = {{0}};
     if (optind >= argc) {

@@ -66,6 +66,9 @@ int sl_parse_u64_list(const char *s, uint64_t *out, size_t max, size_t *count, s
 int sl_parse_int(const char *s, long min, long max, long *out, sl_err *err);
 /* --ddof N (var/std divide by n - N; 0 .. SL_DDOF_MAX) into p->ddof; 0, or 2 after saying why. */
 int sl_cli_ddof(const char *cmd, const char *s, sl_op_params *p);
+/* -1 to go on; 2 after saying why when --ddof was given for an operation (op, NULL: every one)
+ * that has none. */
+int sl_cli_ddof_check(const char *cmd, const sl_op_params *p, const sl_operation *op);
 
 /* The launch-request options of `sum` and `bench`: opt is "--block" (a power of two in
  * [32, 1024]), "--grid" ([1, 2^31-1]) or "--items" ([1, 2^20]); stores the value of s in *out.

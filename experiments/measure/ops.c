@@ -10,6 +10,11 @@
 #include "sl_dot.h"
 #include <math.h>
 
+int sl_op_takes_ddof(const sl_operation *op)
+{
+    return op && (!strcmp(op->name, "var") || !strcmp(op->name, "std"));
+}
+
 sl_op_params sl_op_params_default(void)
 {
     sl_op_params p;

@@ -21,6 +21,7 @@ extern "C" {
  * struct means ddof 0. */
 typedef struct {
     uint32_t ddof;
+    int ddof_given;    /* --ddof was named (the commands refuse it for an operation without one) */
 } sl_op_params;
 #define SL_DDOF_DEFAULT 1u
 #define SL_DDOF_MAX 1000000u
@@ -86,6 +87,8 @@ const sl_operation *sl_op_at(size_t i);                  /* NULL past the end */
 const sl_operation *sl_op_find(const char *name);        /* NULL when unknown */
 /* The operation a name selects; an unknown name is an error listing the known ones. */
 int sl_op_parse(const char *name, const sl_operation **out, sl_err *err);
+/* 1 when op reads a ddof (var, std). */
+int sl_op_takes_ddof(const sl_operation *op);
 /* 1 when name is some operation's torch_call (a framework's row in a results file). */
 int sl_op_is_torch_call(const char *name);
 /* The default operation (`sum`): what `sumlab sum` and every command without --op compute. */
