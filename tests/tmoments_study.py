@@ -128,6 +128,19 @@ try:
                     section(md, "Findings")) is not None)
     check("max report: accuracy-vs-cond skipped, no condition number",
           "accuracy-vs-cond (skipped: the operation has no condition number to sweep)" in md)
+
+    # ---- --dtype beyond the preset's formats: honoured; an experiment with nothing to run is
+    # said to be so (not "not reached, the run stopped before it") ------------------------------
+    rows, md = run(os.path.join(tmp, "var16"), "var", "all", "--preset", "tiny", "--dtype", "f16,bf16",
+                   "--variants", "exact,two-pass,correct")
+    dts = {r["dtype"] for r in rows if r["experiment"] == "accuracy-vs-n"}
+    check(f"var tiny --dtype f16,bf16: accuracy-vs-n in both ({sorted(dts)})", dts == {"f16", "bf16"})
+    check("var tiny --dtype f16,bf16: determinism (f32/f64 only) has nothing to measure, said so",
+          "determinism (no rows: nothing to measure under this run's settings, see Notes)" in md
+          and "- determinism: nothing to measure under this run's settings (preset tiny, --dtype f16,bf16)" in md)
+    exps = next((l for l in md.splitlines() if l.startswith("- experiments:")), "")
+    check(f"var tiny --dtype f16,bf16: no experiment called not reached ({exps[:300]})",
+          exps and "not reached" not in exps)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

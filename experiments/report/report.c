@@ -73,7 +73,17 @@ static size_t table_ops(const sl_csv *t, const sl_operation **out, size_t max);
 static int ops_have_ladder(const sl_csv *t);
 static int ops_have_cond(const sl_csv *t);
 
-static void sec_header(FILE *f, const sl_report_ctx *R)
+/* 1 when the run's notes say that experiment en had nothing to measure under its settings
+ * (run.c's plan: "EN: nothing to measure ..."). */
+static int notes_say_nothing(const sl_notes *notes, const char *en)
+{
+    const size_t k = strlen(en);
+    for (int i = 0; notes && i < notes->n; i++)
+        if (!strncmp(notes->line[i], en, k) && !strncmp(notes->line[i] + k, ": nothing to measure", 20)) return 1;
+    return 0;
+}
+
+static void sec_header(FILE *f, const sl_report_ctx *R, const sl_notes *notes)
 {
     const sl_csv *t = R->t;
     const cols c = R->c;
@@ -108,6 +118,8 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
             fputs("skipped: the operation has no condition number to sweep)", f);
         else if (!on_gpu && strstr(sl_experiment_at(i)->description, "(GPU only)"))
             fputs("skipped: GPU only, the CPU backend has no GPU timings)", f);
+        else if (notes_say_nothing(notes, en))
+            fputs("no rows: nothing to measure under this run's settings, see Notes)", f);
         else fputs("**no rows: not reached, the run stopped before it**)", f);
         free(own);
         first = 0;
@@ -506,7 +518,7 @@ static int write_sections(FILE *f, sl_report_ctx *R, const sl_notes *notes)
     const sl_csv *all = R->t;
     const sl_operation *ops[16];
     const size_t nops = table_ops(all, ops, 16);
-    sec_header(f, R);
+    sec_header(f, R, notes);
     if (nops <= 1) {
         write_op_sections(f, R);
     } else {

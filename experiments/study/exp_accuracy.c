@@ -9,9 +9,9 @@
 #include "sl_study.h"
 
 /* The presets' dtype list of the accuracy sweeps: the first acc_ndt(run) of these (tiny: f32
- * and f64, the tests' preset; quick and full: all four). */
+ * and f64, the tests' preset, unless --dtype names others; quick and full: all four). */
 static const sl_dtype dtypes[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
-static int acc_ndt(const sl_run *run) { return run->preset == SL_PRESET_TINY ? 2 : 4; }
+static int acc_ndt(const sl_run *run) { return run->preset == SL_PRESET_TINY && !run->sweep.dtypes ? 2 : 4; }
 
 /* Parameters that fit the 16-bit formats where a family's default does not: ill-conditioned's
  * cond 1e16 needs magnitudes near 1e16 (float16 reaches 65504, bfloat16 has 8 bits):

@@ -401,7 +401,26 @@ static int run_experiments(const sl_run_opts *o, const char *exp, sl_run *run, d
             todo[ntodo++] = sl_experiment_at(i);
         }
     double total = 0;
-    for (size_t i = 0; i < ntodo; i++) total += todo[i]->plan(run);
+    for (size_t i = 0; i < ntodo; i++) {
+        const double before = run->plan_steps;
+        total += todo[i]->plan(run);
+        /* an experiment that plans nothing under this run's settings (a GPU-only one on the CPU
+         * backend says so itself): the report must not call it "not reached" */
+        if (run->plan_steps == before && !(!run->on_gpu && strstr(todo[i]->description, "(GPU only)"))) {
+            char dts[64] = "";
+            for (int k = 0; k < SL_NDTYPES; k++)
+                if (run->sweep.dtypes & SL_DTYPE_MASK(k))
+                    snprintf(dts + strlen(dts), sizeof dts - strlen(dts), "%s%s", dts[0] ? "," : "",
+                             sl_dtype_name((sl_dtype)k));
+            sl_notes_add(&run->notes, "%s: nothing to measure under this run's settings (preset %s%s%s%s): "
+                                      "no rows by design, not an interrupted run", todo[i]->name,
+                         sl_preset_name(run->preset), dts[0] ? ", --dtype " : "", dts,
+                         run->sweep.nds ? ", --datasets" : "");
+            if (!o->quiet)
+                say("%s has nothing to measure under this run's settings (preset %s%s%s%s)", todo[i]->name,
+                    sl_preset_name(run->preset), dts[0] ? ", --dtype " : "", dts, run->sweep.nds ? ", --datasets" : "");
+        }
+    }
     run->prog = sl_progress_new(o->quiet, total);
     sl_progress_set_steps(run->prog, run->plan_steps);
     sl_study_signals_catch(o->quiet);
