@@ -2,7 +2,8 @@
 # tdot_cli.sh: `sumlab reduce --op dot X Y` end to end (CPU backend): the exact and correct rows'
 # result_hex against Python's exact rationals rounded once (float32, float64; ill-conditioned and
 # random pairs), `judge --op dot X Y`, and one clear message with exit status 2 for each mismatch (length, format, a
-# missing second file, a third file).
+# missing second file, a third file); the study's cond sweep (targets 1 .. 1e40, realised near them) and
+# accuracy-vs-n's pair families.
 #   usage: bash tests/tdot_cli.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: tdot_cli.sh PATH/TO/sumlab}
@@ -86,5 +87,25 @@ expect_err "format mismatch" "one format" "$tmp/a32.npy" "$tmp/a64.npy" -q
 expect_err "missing second file" "FILE2 is missing" "$tmp/a32.npy" -q
 expect_err "second file does not exist" "nonexistent.npy" "$tmp/a32.npy" "$tmp/nonexistent.npy" -q
 expect_err "a third file" "unexpected argument" "$tmp/a32.npy" "$tmp/a32.npy" "$tmp/a32.npy" -q
+# the study: accuracy-vs-cond sweeps dot-cond from 1 (realised: 2, every product >= 0) to 1e40 in
+# float64; accuracy-vs-n sweeps the pair families dot-random and dot-overflow
+"$sumlab" run accuracy-vs-cond --op dot --preset tiny --dtype f64 -o "$tmp/cond" -q > /dev/null 2> "$tmp/err"
+check "run accuracy-vs-cond --op dot: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+check "the dot cond sweep: targets 1 .. 1e40, the realised condition number near each" python3 - "$tmp/cond/results.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))
+        if r["status"] == "ok" and r["variant"] == "exact"]
+got = {float(r["sweep_value"]): float(r["cond"]) for r in rows}
+ok = min(got) == 1 and max(got) == 1e40 and got[1] < 2.001 and all(t / 100 < c < t * 100 for t, c in got.items() if t > 1)
+if not ok:
+    print("targets and realised condition numbers: %s" % got, file=sys.stderr)
+sys.exit(not ok)
+PY
+"$sumlab" run accuracy-vs-n --op dot --preset tiny --dtype f32 -o "$tmp/accn" -q > /dev/null 2> "$tmp/err"
+check "run accuracy-vs-n --op dot: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+check "the dot study's accuracy-vs-n sweeps dot-random and dot-overflow" python3 -c "
+import csv, sys
+ds = {r['dataset'] for r in csv.DictReader(l for l in open('$tmp/accn/results.csv') if not l.startswith('#'))}
+sys.exit(not {'dot-random', 'dot-overflow'} <= ds)"
 echo "tdot_cli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
 test "$fails" = 0
