@@ -266,5 +266,18 @@ for bad in "$t/dx.npy" "$t/dx.npy $t/d3.npy"; do
   check "--files --op dot $bad: exit 1, one message (got $last: $(head -c 300 "$t/f.err"))" \
     bash -c "[ $last -eq 1 ] && [ \$(wc -l < '$t/f.err') -eq 1 ] && ! grep -q Traceback '$t/f.err'"
 done
+# SciPy's BLAS nrm2 (where installed) stays finite on 2^16 values of 1e20 in float32, where
+# numpy.linalg.norm's float32 sum of squares may overflow
+if python3 -c 'import scipy.linalg.blas' 2>/dev/null; then
+  python3 -c "import numpy as np; np.save('$t/big.npy', np.full(1 << 16, 1e20, np.float32))"
+  python3 "$src/experiments/anchors/anchors.py" --files "$t/big.npy" -o "$t/f_big.csv" --sumlab "$bin" --no-torch --op norm2 2> "$t/f.err"
+  last=$?; check "--files --op norm2 big exits 0 ($(head -c 300 "$t/f.err"))" test $last -eq 0
+  check "--files --op norm2: scipy.linalg.blas.snrm2 finite within 16 ulps of the exact norm" python3 -c "
+import csv, sys
+r = {r['anchor']: r for r in csv.DictReader(open('$t/f_big.csv'))}['scipy.linalg.blas.snrm2']
+sys.exit(not (r['result_hex'] not in ('inf', 'nan') and float(r['ulps']) <= 16))"
+else
+  echo "tanchors: SciPy is not installed: the BLAS anchors are not tested" >&2
+fi
 echo "tanchors: $checks checks, $fails failed$([ $have_torch = 1 ] || echo ' (torch anchors not tested: PyTorch not installed)')"
 [ $fails -eq 0 ]
