@@ -101,6 +101,10 @@ if not ok:
     print("targets and realised condition numbers: %s" % got, file=sys.stderr)
 sys.exit(not ok)
 PY
+if command -v gnuplot > /dev/null; then   # the chart's x axis names dot's condition number
+  check "error_vs_cond_f64: the x axis is 2 sum|x y| / |sum x y|" grep -q 'condition number  2 sum|x y| / |sum x y|' \
+    "$tmp/cond/charts/error_vs_cond_f64.svg"
+fi
 "$sumlab" run accuracy-vs-n --op dot --preset tiny --dtype f32 -o "$tmp/accn" -q > /dev/null 2> "$tmp/err"
 check "run accuracy-vs-n --op dot: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
 check "the dot study's accuracy-vs-n sweeps dot-random and dot-overflow" python3 -c "
