@@ -221,7 +221,18 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
                 fprintf(f, " %zu rows (family %s) where sum|x| exceeds the accumulator's largest finite "
                            "value, so a partial sum may overflow and Higham's bound does not apply%s",
                         vac_range, fr, vac_ku ? ";" : ".");
-            if (vac_ku)
+            /* norm2 and dot: their models give +inf on their range failures too (bounds_norm.c,
+             * bounds_dot.c) */
+            const int opc = sl_csv_col(t, "op");
+            const char *op = opc >= 0 && t->nrows ? sl_csv_get(t, 0, opc) : "sum";
+            if (vac_ku && (!strcmp(op, "norm2") || !strcmp(op, "dot")))
+                fprintf(f, " %zu rows (variant %s) where the variant's bound model gives +inf: %s that may "
+                           "overflow the accumulator, %s below its range that outweigh the bound (the variant "
+                           "may return +Inf or 0 where the exact value is finite), an exact value near the "
+                           "format's top, or a chain of k roundings too long (k u >= 1).",
+                        vac_ku, fk, !strcmp(op, "dot") ? "products or partial sums" : "squares or partial sums",
+                        !strcmp(op, "dot") ? "products" : "squares");
+            else if (vac_ku)
                 fprintf(f, " %zu rows (variant %s, n >= %llu) whose chain of k roundings is too long for "
                            "the bound: k u >= 1, where gamma_k = k u / (1 - k u) is undefined.",
                         vac_ku, fk, (unsigned long long)ku_nmin);

@@ -70,6 +70,7 @@ static void sec_batch(FILE *f, const sl_report_ctx *R)
 /* The title and the run: backend, preset, seed, dates, commit, rows per experiment. */
 static size_t table_ops(const sl_csv *t, const sl_operation **out, size_t max);
 static int ops_have_ladder(const sl_csv *t);
+static int ops_have_cond(const sl_csv *t);
 
 static void sec_header(FILE *f, const sl_report_ctx *R)
 {
@@ -102,6 +103,8 @@ static void sec_header(FILE *f, const sl_report_ctx *R)
             fputs("skipped: opt-in on the quick CPU preset; `sumlab run batch-invariance`)", f);
         else if (!strcmp(en, "ladder") && !ops_have_ladder(R->t))
             fputs("skipped: the operation has no variant of the source texts' ladders)", f);
+        else if (!strcmp(en, "accuracy-vs-cond") && !ops_have_cond(R->t))
+            fputs("skipped: the operation has no condition number to sweep)", f);
         else if (!on_gpu && strstr(sl_experiment_at(i)->description, "(GPU only)"))
             fputs("skipped: GPU only, the CPU backend has no GPU timings)", f);
         else fputs("**no rows: not reached, the run stopped before it**)", f);
@@ -472,6 +475,17 @@ static int ops_have_ladder(const sl_csv *t)
     for (size_t i = 0; i < sl_variant_count(); i++)
         for (size_t k = 0; k < nops; k++)
             if (sl_op_of(sl_variant_at(i)) == ops[k] && sl_ladder_has(sl_variant_at(i))) return 1;
+    return 0;
+}
+
+/* 1 when an operation t holds has a parameter for accuracy-vs-cond to sweep (norm2, max, min have
+ * none: cond is 1 for every input, or no condition number is defined) */
+static int ops_have_cond(const sl_csv *t)
+{
+    const sl_operation *ops[16];
+    const size_t nops = table_ops(t, ops, 16);
+    for (size_t k = 0; k < nops; k++)
+        if (ops[k]->cond_family) return 1;
     return 0;
 }
 
