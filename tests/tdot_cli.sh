@@ -111,5 +111,7 @@ check "the dot study's accuracy-vs-n sweeps dot-random and dot-overflow" python3
 import csv, sys
 ds = {r['dataset'] for r in csv.DictReader(l for l in open('$tmp/accn/results.csv') if not l.startswith('#'))}
 sys.exit(not {'dot-random', 'dot-overflow'} <= ds)"
+check "report.md: subnormal pairs' exact dot rounds to 0, said so (not 'an exact sum S of 0')" \
+  grep -q "have an exact dot S that is 0 or rounds to 0 in the format" "$tmp/accn/report.md"
 echo "tdot_cli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
 test "$fails" = 0

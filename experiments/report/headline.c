@@ -196,6 +196,8 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
     const sl_csv *t = R->t;
     const cols c = R->c;
     const size_t vac_range = sum->vac_range, vac_ku = sum->vac_ku, zero_rows = sum->zero_rows;
+    const int opc = sl_csv_col(t, "op");   /* (R->t holds one operation's rows) */
+    const char *op = opc >= 0 && t->nrows ? sl_csv_get(t, 0, opc) : "sum";
     uint64_t ku_nmin = 0;
     for (size_t r = 0; r < t->nrows && vac_ku; r++)
         if (IS(r, dtype, dt) && IS(r, status, "ok") && !strncmp(GET(r, exp), "accuracy-", 9) &&
@@ -208,8 +210,10 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
         if (zero_rows) {
             char fams[256];
             row_families(t, &c, dt, 0, fams, sizeof fams);
-            fprintf(f, " %zu rows (family %s) have an exact sum S of 0: they are in the `S = 0` columns, "
-                       "not in the ulps.", zero_rows, fams);
+            /* a dot of products below the format's range rounds to 0 while not 0 itself */
+            fprintf(f, " %zu rows (family %s) have an exact %s: they are in the `S = 0` columns, "
+                       "not in the ulps.", zero_rows, fams, !strcmp(op, "dot") ?
+                    "dot S that is 0 or rounds to 0 in the format (products below its range)" : "sum S of 0");
         }
         if (vac_range || vac_ku) {
             char fr[256], fk[256];
@@ -223,8 +227,6 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
                         vac_range, fr, vac_ku ? ";" : ".");
             /* norm2 and dot: their models give +inf on their range failures too (bounds_norm.c,
              * bounds_dot.c) */
-            const int opc = sl_csv_col(t, "op");
-            const char *op = opc >= 0 && t->nrows ? sl_csv_get(t, 0, opc) : "sum";
             if (vac_ku && (!strcmp(op, "norm2") || !strcmp(op, "dot")))
                 fprintf(f, " %zu rows (variant %s) where the variant's bound model gives +inf: %s that may "
                            "overflow the accumulator, %s below its range that outweigh the bound (the variant "
