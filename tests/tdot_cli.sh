@@ -87,6 +87,28 @@ expect_err "format mismatch" "one format" "$tmp/a32.npy" "$tmp/a64.npy" -q
 expect_err "missing second file" "FILE2 is missing" "$tmp/a32.npy" -q
 expect_err "second file does not exist" "nonexistent.npy" "$tmp/a32.npy" "$tmp/nonexistent.npy" -q
 expect_err "a third file" "unexpected argument" "$tmp/a32.npy" "$tmp/a32.npy" "$tmp/a32.npy" -q
+# gen --y-output: a pair family's x and y as two files (n values each, values [0, n) and [n, 2n) of
+# the dataset's 2n: the one-file form's halves, byte for byte), which reduce --op dot reads; a
+# one-array family, or one file for both, refused with one line and exit status 2
+"$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 3 -o "$tmp/gx.npy" --y-output "$tmp/gy.npy" 2> "$tmp/err"
+check "gen --y-output: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+"$sumlab" gen dot-cond --n 2000 --param cond=1e8 --seed 3 -o "$tmp/gxy.npy" 2> /dev/null
+check "gen --y-output: x and y are the halves of the one-file pair" python3 -c "
+import sys
+h = lambda p: open(p, 'rb').read()[128:]   # (the .npy header of a 1-D float32 array: 128 bytes)
+a, x, y = h('$tmp/gxy.npy'), h('$tmp/gx.npy'), h('$tmp/gy.npy')
+sys.exit(not (len(x) == len(y) == 4000 and a == x + y))"
+"$sumlab" reduce --op dot "$tmp/gx.npy" "$tmp/gy.npy" --variants exact,correct --format csv --columns variant,cond -q \
+  > "$tmp/g.csv" 2>&1
+check "reduce --op dot of gen's pair: the realised condition number near 1e8 ($(tail -n 1 "$tmp/g.csv"))" \
+  python3 -c "import csv, sys; r = list(csv.DictReader(open('$tmp/g.csv'))); sys.exit(not (len(r) == 2 and 1e6 < float(r[0]['cond']) < 1e10))"
+for bad in "normal:one array" "dot-random:other than"; do
+  ds=${bad%%:*} pat=${bad#*:}
+  y="$tmp/gy2.npy"; [ "$ds" = dot-random ] && y="$tmp/gx2.npy"
+  err=$("$sumlab" gen "$ds" --n 10 -o "$tmp/gx2.npy" --y-output "$y" 2>&1); rc=$?
+  check "gen $ds --y-output: exit $rc, one line with '$pat' ('$err')" \
+    test "$rc" = 2 -a "$(printf '%s\n' "$err" | wc -l)" = 1 -a -n "$(grep -- "$pat" <<<"$err")"
+done
 # the study: accuracy-vs-cond sweeps dot-cond from 1 (realised: 2, every product >= 0) to 1e40 in
 # float64; accuracy-vs-n sweeps the pair families dot-random and dot-overflow
 "$sumlab" run accuracy-vs-cond --op dot --preset tiny --dtype f64 -o "$tmp/cond" -q > /dev/null 2> "$tmp/err"
