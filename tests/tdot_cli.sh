@@ -102,6 +102,11 @@ sys.exit(not (len(x) == len(y) == 4000 and a == x + y))"
   > "$tmp/g.csv" 2>&1
 check "reduce --op dot of gen's pair: the realised condition number near 1e8 ($(tail -n 1 "$tmp/g.csv"))" \
   python3 -c "import csv, sys; r = list(csv.DictReader(open('$tmp/g.csv'))); sys.exit(not (len(r) == 2 and 1e6 < float(r[0]['cond']) < 1e10))"
+# each file's format from its own name: y.f32 raw (no header) beside x.npy
+"$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 3 -o "$tmp/gx3.npy" --y-output "$tmp/gy3.f32" 2> /dev/null
+check "gen --y-output y.f32: raw, y's 4000 bytes alone" python3 -c "
+import sys
+sys.exit(not open('$tmp/gy3.f32', 'rb').read() == open('$tmp/gy.npy', 'rb').read()[128:])"
 for bad in "normal:one array" "dot-random:other than"; do
   ds=${bad%%:*} pat=${bad#*:}
   y="$tmp/gy2.npy"; [ "$ds" = dot-random ] && y="$tmp/gx2.npy"

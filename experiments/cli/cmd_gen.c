@@ -40,7 +40,7 @@ static void gen_usage(FILE *f)
           "                   into F and y's n into F2 (without it F holds --n values, x then\n"
           "                   y); 'sumlab reduce --op dot F F2' reads them\n"
           "  --format F       npy or raw (little-endian values, no header); default: npy when\n"
-          "                   F ends in .npy, else raw\n"
+          "                   the file's name ends in .npy, else raw (each file its own)\n"
           "  --threads N      generating threads (default $SUMLAB_THREADS or every core; the\n"
           "                   same bytes for every count)\n"
           "  -h, --help       this text\n", f);
@@ -174,6 +174,13 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     free(buf);
     free(part);
     return rc;
+}
+
+/* 1 when the file name ends in .npy (the default --format's choice). */
+static int ends_npy(const char *f)
+{
+    const size_t l = strlen(f);
+    return l >= 4 && !strcmp(f + l - 4, ".npy");
 }
 
 /* A name as quoted in a message: at most 64 bytes of it, then how long it was. */
@@ -332,14 +339,14 @@ int sl_cmd_gen(int argc, char **argv)
             return 2;
         }
     }
-    int npy;
+    int npy, ynpy = 0;   /* (each file's own: its name's, without --format) */
     if (!format) {
-        size_t l = strlen(out);
-        npy = l >= 4 && !strcmp(out + l - 4, ".npy");
+        npy = ends_npy(out);
+        ynpy = yout && ends_npy(yout);
     } else if (!strcmp(format, "npy")) {
-        npy = 1;
+        npy = ynpy = 1;
     } else if (!strcmp(format, "raw")) {
-        npy = 0;
+        npy = ynpy = 0;
     } else {
         sl_cli_msg("gen", "unknown --format '%s' (npy or raw)", format);
         return 2;
@@ -368,5 +375,5 @@ int sl_cmd_gen(int argc, char **argv)
         return 2;
     }
     const int rc = gen_write(ds, dt, seed, 2 * n, 0, n, &p, out, npy, threads);
-    return rc ? rc : gen_write(ds, dt, seed, 2 * n, n, n, &p, yout, npy, threads);
+    return rc ? rc : gen_write(ds, dt, seed, 2 * n, n, n, &p, yout, ynpy, threads);
 }
