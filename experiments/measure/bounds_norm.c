@@ -97,11 +97,13 @@ double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, s
     if (!(k >= 0)) return NAN;
     double E;
     if (scaled) {
-        /* homogeneous: with s = N's exponent, N' = N 2^-s and S2' = N'^2 (upward: N is; 2^-50
-         * covers N''s squaring and the 2^-52 of N itself), the absolute terms times 2^-2s (plus the
-         * least subnormal, an upper bound of any term that underflows there); E = E' 2^s */
-        const int s = S2 < INFINITY ? 0 : ilogb(N);
-        const double Ns = ldexp(N, -s), S2s = s ? Ns * Ns * (1.0 + 0x1p-50) : S2;
+        /* homogeneous: with s the rounded norm's exponent, N' = N 2^-s (upward, as N; taken from
+         * the rounded norm, since N itself may be +Inf at the top) and S2' = N'^2 (2^-50 covers the
+         * squaring's rounding), the absolute terms times 2^-2s (plus the least subnormal, an upper
+         * bound of any term that underflows there); E = E' 2^s */
+        const int s = S2 < INFINITY ? 0 : ilogb(ref->rounded_f64);
+        const double Ns = s ? ldexp(fabs(ref->rounded_f64), -s) * (1.0 + 0x1p-52) : N;
+        const double S2s = s ? Ns * Ns * (1.0 + 0x1p-50) : S2;
         const double g = gam(k + 5, a.u);
         double ab = nn * a.eta / (a.ssml * a.ssml);
         if (ref->maxabs > a.tbig) ab += nn * a.tsml * a.tsml;
