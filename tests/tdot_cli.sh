@@ -138,6 +138,14 @@ check "the dot study's accuracy-vs-n sweeps dot-random and dot-overflow" python3
 import csv, sys
 ds = {r['dataset'] for r in csv.DictReader(l for l in open('$tmp/accn/results.csv') if not l.startswith('#'))}
 sys.exit(not {'dot-random', 'dot-overflow'} <= ds)"
+check "report.md: the overflow/underflow table: dot-overflow f32, naive NaN, correct ok" python3 - "$tmp/accn/report.md" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("## Overflow and underflow", 1)[1].split("\n## ", 1)[0].splitlines()
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in lines if l.startswith("|")]
+head = rows[0]
+r = {(x[0], x[1]): dict(zip(head, x)) for x in rows[2:]}[("`dot-overflow`", "f32")]
+sys.exit(not (r["naive"].startswith("**NaN") and r["correct"] == "ok"))
+PY
 check "report.md: subnormal pairs' exact dot rounds to 0, said so (not 'an exact sum S of 0')" \
   grep -q "have an exact dot S that is 0 or rounds to 0 in the format" "$tmp/accn/report.md"
 echo "tdot_cli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"

@@ -109,6 +109,19 @@ if not ok:
     print("families %s, failures %s" % (sorted(fams), bad), file=sys.stderr)
 sys.exit(not ok)
 PY
+check "report.md: the overflow/underflow table: naive +Inf on huge and 0 on tiny, the safe variants ok" python3 - "$tmp/study/report.md" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("## Overflow and underflow", 1)[1].split("\n## ", 1)[0].splitlines()
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in lines if l.startswith("|")]
+head = rows[0]
+body = {(r[0], r[1]): dict(zip(head, r)) for r in rows[2:]}
+h, t = body[("`huge`", "f32")], body[("`tiny`", "f32")]
+ok = h["naive"].startswith("**+Inf") and t["naive"].startswith("**0 ") and "exact" not in head
+ok = ok and all(h[v] == "ok" and t[v] == "ok" for v in ("scaled", "reproducible", "correct"))
+if not ok:
+    print(rows, file=sys.stderr)
+sys.exit(not ok)
+PY
 check "report.md: the non-finite table names naive on huge" grep -q '^| naive | norm2 | f32 | [0-9]* | 0 | 0 | [0-9]* | .*`huge`' "$tmp/study/report.md"
 echo "tnorm_cli: $checks checks, $fails failed (seed $seed)"
 [ "$fails" -eq 0 ]

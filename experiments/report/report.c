@@ -14,6 +14,7 @@
 #include "headline.h"
 #include "findings.h"
 #include "tightness.h"
+#include "range.h"
 #include "html.h"
 #include "latex.h"
 #include "sweeps.h"
@@ -440,6 +441,7 @@ static void write_op_sections(FILE *f, const sl_report_ctx *R)
     sl_report_tightness(f, R);
     sl_report_zero_results(f, R);
     sl_report_nonfinite(f, R);
+    sl_report_range(f, R);
     sl_report_advice(f, R);
     sl_report_anchors(f, R);
     sec_determinism(f, R);
