@@ -9,15 +9,22 @@
  * commutes with negation), so the two products cancel exactly in the exact dot while every
  * rounded or overflowing evaluation of them does not. The other elements are small: x, y uniform
  * in [-1, 1). Value-i purity (any slice reproduces the same values) rules out Ogita, Rump and
- * Oishi's sequential GenDot (its second half depends on the running dot of the first); dot-cond
- * sets the large products' size B = cond sqrt(n - m) / (6 m) from the expected size of the small
- * products' sum (about sqrt(n - m) / 3), so the realised condition number 2 sum|x y| / |x'y| is
- * near cond on average but not equal to it: the reference reports it (the `cond` column). B is
+ * Oishi's sequential GenDot (its second half depends on the running dot of the first). dot-cond
+ * sets two things from the target c (Ogita, Rump and Oishi's 2 sum|x y| / |x'y|, at least 2):
+ * a fraction beta = min(1, 2 / c) of the small pairs has its product made non-negative (x takes
+ * y's sign), so the small products' sum has the mean beta (n - m) / 4 against their absolute sum
+ * (n - m) / 4, which alone gives the condition number 2 / beta = c when c is below the random
+ * products' own, about 1.5 sqrt(n - m); the large products' total size m B then adds what a
+ * larger c needs: m B = c D / 2 - (n - m) / 4 (none when negative), with D the larger of that
+ * mean and sqrt((n - m) / 9), the random products' spread, as the size of the small products'
+ * sum. The realised condition number is near c on average but not equal to it (most spread where
+ * c is near the random products' own): the reference reports it (the `cond` column). B is
  * capped where the large products' sum would approach the format's largest value (float16). */
 #include "sl_ds_impl.h"
 
 #define STREAM_Y ((uint64_t)1 << 33)
 #define STREAM_PAIR ((uint64_t)1 << 34)
+#define STREAM_SIGN ((uint64_t)1 << 35)
 
 /* [-1, 1) from 53 bits */
 static inline double sym(uint64_t u) { return sl_u53(u) * 2.0 - 1.0; }
@@ -48,9 +55,10 @@ static int fill_dot_random(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uin
 
 /* Value i of a cancelling-pairs dataset of pair length n: large pairs with factors of size about
  * a (x) and b (y) (each times 1 + u/2, u in [-1, 1)), a pair large with probability 1/2; with
- * tiny > 0 the other pairs are pairs of tiny factors (every second one) and small ones. */
+ * tiny > 0 the other pairs are pairs of tiny factors (every second one) and small ones; a small
+ * pair's x takes its y's sign with probability beta (its product is then >= 0). */
 static double pairs_value(uint64_t seed, const sl_dataset *ds, uint64_t n, uint64_t i, double a, double b,
-                          double tiny)
+                          double tiny, double beta)
 {
     const int is_y = i >= n;
     const uint64_t j = is_y ? i - n : i;
@@ -72,7 +80,12 @@ static double pairs_value(uint64_t seed, const sl_dataset *ds, uint64_t n, uint6
             return (h & 8u) && !is_y ? -v : v;
         }
     }
-    return sym(sl_rng_at(sl_rng_key(seed, st + (is_y ? STREAM_Y : 0)), j + 2 * n));  /* small */
+    /* small */
+    const double yv = sym(sl_rng_at(sl_rng_key(seed, st + STREAM_Y), j + 2 * n));
+    if (is_y) return yv;
+    const double xv = sym(sl_rng_at(kx, j + 2 * n));
+    if (beta > 0 && sl_u53(sl_rng_at(sl_rng_key(seed, st + STREAM_SIGN), j)) < beta) return copysign(fabs(xv), yv);
+    return xv;
 }
 
 /* ---- dot-cond ---- */
@@ -83,14 +96,17 @@ static int fill_dot_cond(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint6
     if (pair_n(ds, total, &n, err)) return -1;
     const double cond = p->v[0];
     const double m = (double)(n / 2), ns = (double)n - m;
-    double B = cond * sqrt(ns > 1 ? ns : 1) / (6.0 * (m > 1 ? m : 1));
+    const double beta = cond > 2.0 ? 2.0 / cond : 1.0;
+    const double mean = beta * ns / 4.0, sd = sqrt(ns / 9.0), D = mean > sd ? mean : sd;
+    double B = (cond * D / 2.0 - ns / 4.0) / (m > 1 ? m : 1);
+    if (!(B > 0)) B = 0.0;
     /* every large product (<= 2.25 B) and their sum stay finite in the format: B is capped at a
      * quarter of what that allows (float16 reaches cond ~ 1e4 at n = 1000; the reference reports
      * the realised condition number) */
     const double cap = sl_fmt_max(dt) / (9.0 * (m > 1 ? m : 1));
     if (B > cap) B = cap;
     const double a = sqrt(B);
-    SL_FILL_LOOP(dt, out, start, count, pairs_value(seed, ds, n, i, a, a, 0.0));
+    SL_FILL_LOOP(dt, out, start, count, pairs_value(seed, ds, n, i, a, a, 0.0, beta));
     return 0;
 }
 
@@ -105,7 +121,7 @@ static int fill_dot_overflow(const sl_dataset *ds, sl_dtype dt, uint64_t seed, u
      * t^2 about 2^(emin - 8) (products below the normal range, most below the subnormal one) */
     const double G = kind == 2 ? 1.0 : ldexp(1.0, sl_fmt_emax(dt) / 2 + 2);
     const double t = kind == 1 ? 0.0 : ldexp(1.0, sl_fmt_emin(dt) / 2 - 4);
-    SL_FILL_LOOP(dt, out, start, count, pairs_value(seed, ds, n, i, G, G, t));
+    SL_FILL_LOOP(dt, out, start, count, pairs_value(seed, ds, n, i, G, G, t, 0.0));
     return 0;
 }
 
@@ -114,7 +130,7 @@ static const sl_param_desc dot_random_params[] = {
 };
 static const sl_param_desc dot_cond_params[] = {
     {"cond", SL_PARAM_REAL, 1e10, 1, 1e40, "target condition number 2 sum|x y| / |x'y| (the "
-     "realised one is near it: the reference reports it)", NULL},
+     "realised one is near it: the reference reports it; at most 2, every product >= 0, gives 2)", NULL},
 };
 static const sl_param_desc dot_overflow_params[] = {
     {"kind", SL_PARAM_ENUM, 0, 0, 2, "large products that overflow the format (cancelling exactly), "

@@ -775,6 +775,8 @@ render_error() { # experiment x-column by-dataset script chart-prefix x-what
     # another swept parameter than cond (xn: the sweep column, checked as a name, and the family,
     # a registry name): its name on the x axis, no u * cond guide
     xv=""; [ "$xn" = - ] || xv="; xlab='$xn  (the parameter of the $ds family that the sweep varies)'; guide=0"
+    # dot's condition number is Ogita, Rump and Oishi's
+    [ "$xn" != - ] || [ "$ds" != dot-cond ] || xv="; xlab='condition number  2 sum|x y| / |sum x y|'"
     gp "$script" "$stem" "datadir='$out'; $pv; u=$u; haszero=$((nzero > 0)); hasnf=$((nfres > 0)); band=$band; clip=$clip; prob=$prob; ttl='$ttl'; ylab='$ylab'$xv"
   done < "$src/meta"
   [ "$nexact" = 0 ] || note "$prefix: the anchors panel of $nexact charts not drawn: it holds only exact (the reference rounded once; the CPU backend has no other anchor)"

@@ -5,7 +5,7 @@ sl_add_test(NAME tdot_ref SOURCES tdot_ref.c LABELS cpu TIMEOUT 300
             LIBS sumlab_reference sumlab_mpfr)
 sl_add_test(NAME tdot_twins SOURCES tdot_twins.c LABELS cpu TIMEOUT 300)
 # `sumlab reduce --op dot X Y --variants exact,correct`: result_hex against Python's fractions; the
-# mismatch errors (length, format, missing or extra file)
+# mismatch errors (length, format, missing or extra file); the study's cond sweep and pair families
 add_test(NAME tdot_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tdot_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(tdot_cli PROPERTIES LABELS cpu TIMEOUT 120)
 # the GPU side (label gpu, 77 without a GPU): the cuBLAS anchor within its bound, correct == the

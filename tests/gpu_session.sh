@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also moments, lse, fullrange: run when named)
+#          (also moments, lse, dotnorm, fullrange: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -197,6 +197,30 @@ if [[ $stages == *,lse,* ]]; then
     timeout 120 "$sumlab" bench --op lse --n 2^24,2^28 --dtype "$d" --reps 10 --dataset logits \
       > "$B/bench_lse_$d.csv" 2> "$B/bench_lse_$d.err"
     stamp "bench --op lse $d rc=$?"
+  done
+fi
+if [[ $stages == *,dotnorm,* ]]; then
+  # dot and norm2's study (issue 32), a run directory each: torch.dot / torch.linalg.vector_norm
+  # timed first (throughput-vs-n's framework series beside cuBLAS and the two-array read ceiling),
+  # then the full study (error vs the dot's condition number to 1e40; the norm families whose
+  # squares overflow or underflow), then anchors.py (NumPy, SciPy's BLAS, PyTorch on the CPU and
+  # CUDA judged on the study's inputs up to 2^22: the report's anchors beside the variants)
+  for op in dot norm2; do
+    dir=$root/results/gpu-study-$op
+    extra=(); [ -f "$dir/run.conf" ] && extra=(--resume)
+    if [ ! -f "$dir/throughput_torch.csv" ]; then
+      timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
+        "$dir" --op "$op" > "$work/throughput_torch_$op.log" 2>&1
+      stamp "throughput_torch.py --op $op rc=$?"
+    fi
+    s0=$(date +%s)
+    SUMLAB_NO_CHARTS=1 timeout -s TERM "${STUDY_SECONDS:-300}" "$sumlab" run all --op "$op" --backend gpu --preset full \
+      --threads "$(nproc)" -o "$dir" "${extra[@]}" > "$work/study_$op.log" 2>&1
+    stamp "study --op $op rc=$? in $(( $(date +%s) - s0 )) s (124/143: time cap reached; rerun the dotnorm stage to resume)"
+    timeout "${ANCHORS_SECONDS:-240}" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 \
+      experiments/anchors/anchors.py "$dir" --sumlab "$sumlab" --max-n 4194304 --no-report > "$work/anchors_$op.log" 2>&1
+    stamp "anchors.py $op rc=$?"
+    tar -C "$root/results" -czf "$work/gpu-study-$op.tar.gz" "gpu-study-$op"
   done
 fi
 if [[ $stages == *,fullrange,* ]]; then

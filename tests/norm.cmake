@@ -11,7 +11,8 @@ sl_add_test(NAME tnorm_ref SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_ref.c LABEL
 sl_add_test(NAME tnorm_twins SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_twins.c LABELS cpu TIMEOUT 300)
 #   tnorm_cli (cpu) sumlab reduce --op norm2 FILE --variants exact,correct --format csv: result_hex
 #             equals sqrt(sum x^2) from Python's integers rounded once (random, 2^20 x 1e20 / 1e-25
-#             float32, float16 > 256, float64 1e+-200, an exact tie); Inf beside NaN -> inf
+#             float32, float16 > 256, float64 1e+-200, an exact tie); Inf beside NaN -> inf; the
+#             study's accuracy-vs-n on the norm families and its table of non-finite results
 add_test(NAME tnorm_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tnorm_cli.sh $<TARGET_FILE:sumlab> ${SUMLAB_TEST_SEED})
 set_tests_properties(tnorm_cli PROPERTIES LABELS cpu TIMEOUT 300)
 #   tnorm_gpu (gpu) the cuBLAS anchor within 16 ulps and finite on 2^20 x 1e20 / 1e-25 (float32) and

@@ -162,13 +162,16 @@ runpy.run_path('$src/experiments/anchors/anchors.py', run_name='__main__')" 2> "
 last=$?
 check "bfloat16 --files without ml_dtypes: exit 1 with one message (got $last: $(head -c 300 "$t/nb.err"))" \
   bash -c "[ $last -eq 1 ] && grep -q 'ml_dtypes' '$t/nb.err' && ! grep -q Traceback '$t/nb.err'"
-# other operations: a tiny study of var (ddof 0, as numpy.var) and one of lse; anchors.py takes
-# each row's op and run.conf's ddof: numpy.var/std(ddof), numpy.mean-free rows, numpy's shifted
-# lse (and torch.var/var_mean/logsumexp, scipy's logsumexp where installed), judged against the
-# operation's exact result (exact_sum_hex rounds to the study's exact row), op and ddof columns
-for op in var lse; do
-  dd=(--ddof 0); [ $op = lse ] && dd=()   # lse has no ddof (run.conf keeps the default, 1)
-  "$bin" run accuracy-vs-n --preset tiny --backend cpu --op $op "${dd[@]}" --variants exact -o "$t/$op" -q
+# other operations: a tiny study of var (ddof 0, as numpy.var), one of lse, norm2 and dot (the
+# study's pairs regenerated: x then y); anchors.py takes each row's op and run.conf's ddof:
+# numpy.var/std(ddof), numpy.mean-free rows, numpy's shifted lse, numpy.linalg.norm, numpy.dot
+# (and torch.var/var_mean/logsumexp/linalg.vector_norm/dot, scipy's logsumexp and BLAS where
+# installed), judged against the operation's exact result (exact_sum_hex rounds to the study's
+# exact row), op and ddof columns
+for op in var lse norm2 dot; do
+  dd=(); [ $op = var ] && dd=(--ddof 0)   # the others have no ddof (run.conf keeps the default, 1)
+  few=(); case $op in norm2|dot) few=(--n 1024) ;; esac   # (their families, at one size)
+  "$bin" run accuracy-vs-n --preset tiny --backend cpu --op $op "${dd[@]}" --variants exact "${few[@]}" -o "$t/$op" -q
   check "tiny $op study exits 0" test $? -eq 0
   python3 "$src/experiments/anchors/anchors.py" "$t/$op" --sumlab "$bin" --experiments accuracy-vs-n --no-report 2> "$t/$op.err"
   last=$?; check "anchors.py on $op exits 0 ($(head -c 300 "$t/$op.err"))" test $last -eq 0
@@ -206,9 +209,11 @@ for r in rows:
     assert r["op"] == op and r["ddof"] == dd, r
     by.setdefault(key(r), []).append(r)
 for k, e in inputs.items():
-    want = {"numpy.var"} if op == "var" else {"numpy shifted lse"}
-    if op == "var" and k[3] != "f64": want.add("numpy.var(f64)")
-    if have_torch: want |= {"torch.var(cpu)", "torch.var_mean(cpu)"} if op == "var" else {"torch.logsumexp(cpu)"}
+    np_name = {"var": "numpy.var", "lse": "numpy shifted lse", "norm2": "numpy.linalg.norm", "dot": "numpy.dot"}[op]
+    want = {np_name}
+    if op in ("var", "norm2", "dot") and k[3] != "f64": want.add(np_name + "(f64)")
+    if have_torch: want |= {"var": {"torch.var(cpu)", "torch.var_mean(cpu)"}, "lse": {"torch.logsumexp(cpu)"},
+                            "norm2": {"torch.linalg.vector_norm(cpu)"}, "dot": {"torch.dot(cpu)"}}[op]
     got = {r["anchor"] for r in by.get(k, [])}
     assert want <= got, (k, sorted(got), sorted(want))
     for r in by[k]:
@@ -220,15 +225,20 @@ print("tanchors: %s: %d inputs, %d rows" % (op, len(inputs), len(rows)), file=sy
 PY
 done
 # --files --op: hand-computed values: var(ddof 0) of {1, 2, 3, 4} = 1.25 and std = sqrt(1.25),
-# max of {-3, -1} = -1, lse of {0, 0} = log 2 (numpy's shifted form: 0 + log(2), correctly rounded)
+# max of {-3, -1} = -1, lse of {0, 0} = log 2 (numpy's shifted form: 0 + log(2), correctly rounded),
+# norm2 of {3, 4} = 5
 python3 - "$t" <<'PY'
 import sys
 import numpy as np
 np.save(sys.argv[1] + "/v.npy", np.array([1.0, 2.0, 3.0, 4.0]))
 np.save(sys.argv[1] + "/m.npy", np.array([-3.0, -1.0]))
 np.save(sys.argv[1] + "/l.npy", np.array([0.0, 0.0]))
+np.save(sys.argv[1] + "/dx.npy", np.array([3.0, 4.0]))   # norm2 5; dot with dy 2.5
+np.save(sys.argv[1] + "/dy.npy", np.array([0.5, 0.25]))
+np.save(sys.argv[1] + "/d3.npy", np.ones(3))
 PY
-for spec in "var 0 v.npy numpy.var 0x1.4p+0" "max 1 m.npy numpy.max -0x1p+0" "lse 1 l.npy numpy_shifted_lse 0x1.62e42fefa39efp-1"; do
+for spec in "var 0 v.npy numpy.var 0x1.4p+0" "max 1 m.npy numpy.max -0x1p+0" "lse 1 l.npy numpy_shifted_lse 0x1.62e42fefa39efp-1" \
+            "norm2 1 dx.npy numpy.linalg.norm 0x1.4p+2"; do
   read -r op dd f an want <<< "$spec"
   an=${an//_/ }
   python3 "$src/experiments/anchors/anchors.py" --files "$t/$f" -o "$t/f_$op.csv" --sumlab "$bin" --no-torch --op $op --ddof $dd 2> "$t/f.err"
@@ -241,5 +251,33 @@ assert r["result_hex"] == sys.argv[3] and r["exact_sum_hex"].startswith(sys.argv
 assert float(r["ulps"]) <= 0.5 and r["op"] == sys.argv[4], r
 PY
 done
+# --files --op dot takes X,Y pairs: {3, 4} . {0.5, 0.25} = 2.5; an odd count or a length mismatch
+# is one message and exit 1
+python3 "$src/experiments/anchors/anchors.py" --files "$t/dx.npy" "$t/dy.npy" -o "$t/f_dot.csv" --sumlab "$bin" --no-torch --op dot 2> "$t/f.err"
+last=$?; check "--files --op dot exits 0 ($(head -c 300 "$t/f.err"))" test $last -eq 0
+check "--files --op dot: numpy.dot = 2.5, exact, 0 ulps, dataset X+Y" python3 -c "
+import csv, sys
+r = {r['anchor']: r for r in csv.DictReader(open('$t/f_dot.csv'))}['numpy.dot']
+sys.exit(not (r['result_hex'] == '0x1.4p+1' and r['exact_sum_hex'] == '0x1.4p+1' and float(r['ulps']) == 0
+              and r['dataset'].endswith('dx.npy+$t/dy.npy') and r['op'] == 'dot'))"
+for bad in "$t/dx.npy" "$t/dx.npy $t/d3.npy"; do
+  python3 "$src/experiments/anchors/anchors.py" --files $bad -o "$t/f_bad.csv" --sumlab "$bin" --no-torch --op dot 2> "$t/f.err"
+  last=$?
+  check "--files --op dot $bad: exit 1, one message (got $last: $(head -c 300 "$t/f.err"))" \
+    bash -c "[ $last -eq 1 ] && [ \$(wc -l < '$t/f.err') -eq 1 ] && ! grep -q Traceback '$t/f.err'"
+done
+# SciPy's BLAS nrm2 (where installed) stays finite on 2^16 values of 1e20 in float32, where
+# numpy.linalg.norm's float32 sum of squares may overflow
+if python3 -c 'import scipy.linalg.blas' 2>/dev/null; then
+  python3 -c "import numpy as np; np.save('$t/big.npy', np.full(1 << 16, 1e20, np.float32))"
+  python3 "$src/experiments/anchors/anchors.py" --files "$t/big.npy" -o "$t/f_big.csv" --sumlab "$bin" --no-torch --op norm2 2> "$t/f.err"
+  last=$?; check "--files --op norm2 big exits 0 ($(head -c 300 "$t/f.err"))" test $last -eq 0
+  check "--files --op norm2: scipy.linalg.blas.snrm2 finite within 16 ulps of the exact norm" python3 -c "
+import csv, sys
+r = {r['anchor']: r for r in csv.DictReader(open('$t/f_big.csv'))}['scipy.linalg.blas.snrm2']
+sys.exit(not (r['result_hex'] not in ('inf', 'nan') and float(r['ulps']) <= 16))"
+else
+  echo "tanchors: SciPy is not installed: the BLAS anchors are not tested" >&2
+fi
 echo "tanchors: $checks checks, $fails failed$([ $have_torch = 1 ] || echo ' (torch anchors not tested: PyTorch not installed)')"
 [ $fails -eq 0 ]

@@ -2,7 +2,8 @@
 # tdot_cli.sh: `sumlab reduce --op dot X Y` end to end (CPU backend): the exact and correct rows'
 # result_hex against Python's exact rationals rounded once (float32, float64; ill-conditioned and
 # random pairs), `judge --op dot X Y`, and one clear message with exit status 2 for each mismatch (length, format, a
-# missing second file, a third file).
+# missing second file, a third file); the study's cond sweep (targets 1 .. 1e40, realised near them) and
+# accuracy-vs-n's pair families.
 #   usage: bash tests/tdot_cli.sh PATH/TO/sumlab [SEED]
 set -u
 sumlab=${1:?usage: tdot_cli.sh PATH/TO/sumlab}
@@ -86,5 +87,66 @@ expect_err "format mismatch" "one format" "$tmp/a32.npy" "$tmp/a64.npy" -q
 expect_err "missing second file" "FILE2 is missing" "$tmp/a32.npy" -q
 expect_err "second file does not exist" "nonexistent.npy" "$tmp/a32.npy" "$tmp/nonexistent.npy" -q
 expect_err "a third file" "unexpected argument" "$tmp/a32.npy" "$tmp/a32.npy" "$tmp/a32.npy" -q
+# gen --y-output: a pair family's x and y as two files (n values each, values [0, n) and [n, 2n) of
+# the dataset's 2n: the one-file form's halves, byte for byte), which reduce --op dot reads; a
+# one-array family, or one file for both, refused with one line and exit status 2
+"$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 3 -o "$tmp/gx.npy" --y-output "$tmp/gy.npy" 2> "$tmp/err"
+check "gen --y-output: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+"$sumlab" gen dot-cond --n 2000 --param cond=1e8 --seed 3 -o "$tmp/gxy.npy" 2> /dev/null
+check "gen --y-output: x and y are the halves of the one-file pair" python3 -c "
+import sys
+h = lambda p: open(p, 'rb').read()[128:]   # (the .npy header of a 1-D float32 array: 128 bytes)
+a, x, y = h('$tmp/gxy.npy'), h('$tmp/gx.npy'), h('$tmp/gy.npy')
+sys.exit(not (len(x) == len(y) == 4000 and a == x + y))"
+"$sumlab" reduce --op dot "$tmp/gx.npy" "$tmp/gy.npy" --variants exact,correct --format csv --columns variant,cond -q \
+  > "$tmp/g.csv" 2>&1
+check "reduce --op dot of gen's pair: the realised condition number near 1e8 ($(tail -n 1 "$tmp/g.csv"))" \
+  python3 -c "import csv, sys; r = list(csv.DictReader(open('$tmp/g.csv'))); sys.exit(not (len(r) == 2 and 1e6 < float(r[0]['cond']) < 1e10))"
+# each file's format from its own name: y.f32 raw (no header) beside x.npy
+"$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 3 -o "$tmp/gx3.npy" --y-output "$tmp/gy3.f32" 2> /dev/null
+check "gen --y-output y.f32: raw, y's 4000 bytes alone" python3 -c "
+import sys
+sys.exit(not open('$tmp/gy3.f32', 'rb').read() == open('$tmp/gy.npy', 'rb').read()[128:])"
+for bad in "normal:one array" "dot-random:other than"; do
+  ds=${bad%%:*} pat=${bad#*:}
+  y="$tmp/gy2.npy"; [ "$ds" = dot-random ] && y="$tmp/gx2.npy"
+  err=$("$sumlab" gen "$ds" --n 10 -o "$tmp/gx2.npy" --y-output "$y" 2>&1); rc=$?
+  check "gen $ds --y-output: exit $rc, one line with '$pat' ('$err')" \
+    test "$rc" = 2 -a "$(printf '%s\n' "$err" | wc -l)" = 1 -a -n "$(grep -- "$pat" <<<"$err")"
+done
+# the study: accuracy-vs-cond sweeps dot-cond from 1 (realised: 2, every product >= 0) to 1e40 in
+# float64; accuracy-vs-n sweeps the pair families dot-random and dot-overflow
+"$sumlab" run accuracy-vs-cond --op dot --preset tiny --dtype f64 -o "$tmp/cond" -q > /dev/null 2> "$tmp/err"
+check "run accuracy-vs-cond --op dot: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+check "the dot cond sweep: targets 1 .. 1e40, the realised condition number near each" python3 - "$tmp/cond/results.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))
+        if r["status"] == "ok" and r["variant"] == "exact"]
+got = {float(r["sweep_value"]): float(r["cond"]) for r in rows}
+ok = min(got) == 1 and max(got) == 1e40 and got[1] < 2.001 and all(t / 100 < c < t * 100 for t, c in got.items() if t > 1)
+if not ok:
+    print("targets and realised condition numbers: %s" % got, file=sys.stderr)
+sys.exit(not ok)
+PY
+if command -v gnuplot > /dev/null && [ -z "${SUMLAB_NO_CHARTS:-}" ]; then   # the chart's x axis: dot's cond
+  check "error_vs_cond_f64: the x axis is 2 sum|x y| / |sum x y|" grep -q 'condition number  2 sum|x y| / |sum x y|' \
+    "$tmp/cond/charts/error_vs_cond_f64.svg"
+fi
+"$sumlab" run accuracy-vs-n --op dot --preset tiny --dtype f32 -o "$tmp/accn" -q > /dev/null 2> "$tmp/err"
+check "run accuracy-vs-n --op dot: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+check "the dot study's accuracy-vs-n sweeps dot-random and dot-overflow" python3 -c "
+import csv, sys
+ds = {r['dataset'] for r in csv.DictReader(l for l in open('$tmp/accn/results.csv') if not l.startswith('#'))}
+sys.exit(not {'dot-random', 'dot-overflow'} <= ds)"
+check "report.md: the overflow/underflow table: dot-overflow f32, naive NaN, correct ok" python3 - "$tmp/accn/report.md" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("## Overflow and underflow", 1)[1].split("\n## ", 1)[0].splitlines()
+rows = [[c.strip() for c in l.strip().strip("|").split("|")] for l in lines if l.startswith("|")]
+head = rows[0]
+r = {(x[0], x[1]): dict(zip(head, x)) for x in rows[2:]}[("`dot-overflow`", "f32")]
+sys.exit(not (r["naive"].startswith("**NaN") and r["correct"] == "ok"))
+PY
+check "report.md: subnormal pairs' exact dot rounds to 0, said so (not 'an exact sum S of 0')" \
+  grep -q "have an exact dot S that is 0 or rounds to 0 in the format" "$tmp/accn/report.md"
 echo "tdot_cli: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
 test "$fails" = 0

@@ -163,6 +163,33 @@ int main(void)
                 }
             }
         }
+        /* the low targets too, below the random products' own condition number (about
+         * 1.5 sqrt(n / 2), 470 here): 1 gives the least, 2 (every product >= 0), and 3 .. 100
+         * within a factor 2 */
+        const sl_dataset *dc = sl_dataset_find("dot-cond");
+        const double lows[] = {1, 2, 3, 10, 30, 100};
+        for (size_t k = 0; dc && k < sizeof lows / sizeof lows[0]; k++) {
+            sl_params p;
+            sl_params_defaults(dc, &p);
+            char kv[64];
+            snprintf(kv, sizeof kv, "cond=%g", lows[k]);
+            sl_err err = {{0}};
+            CHECK(sl_params_set(dc, &p, kv, &err) == 0, "dot-cond %s: %s", kv, err.msg);
+            const uint64_t n = 200000;
+            void *lx = malloc(n * 8), *ly = malloc(n * 8);
+            sl_reference ref;
+            CHECK(lx && ly && sl_dataset_generate_pair(dc, dt, sl_test_seed() + k, n, &p, lx, ly, 1, &err) == 0 &&
+                  sl_reference_dot(&ref, lx, ly, n, dt, 1, &err) == 0, "dot-cond %s %s: %s", kv,
+                  sl_dtype_name(dt), err.msg);
+            const double want = lows[k] < 2 ? 2 : lows[k];
+            CHECK(ref.cond >= 2 && ref.cond > want / 2 && ref.cond < want * 2, "dot-cond %s %s: realised %g",
+                  kv, sl_dtype_name(dt), ref.cond);
+            if (lows[k] <= 2) CHECK(ref.cond < 2 * (1 + 1e-6), "dot-cond %s %s: every product >= 0 gives 2, "
+                                    "realised %.17g", kv, sl_dtype_name(dt), ref.cond);
+            sl_reference_clear(&ref);
+            free(lx);
+            free(ly);
+        }
     }
     /* specials: NaN, Inf * 0 -> NaN; an Inf product -> that Inf in every variant */
     for (int d = 0; d < 4; d++) {

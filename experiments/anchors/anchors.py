@@ -10,6 +10,10 @@ and judges each result against the operation's exact result with the Python pack
   max   numpy.max, torch.max          min  numpy.min, torch.min
   lse   numpy shifted lse (max + log(sum(exp(x - max))) in the input's format), and where installed
         scipy.special.logsumexp (also on float64 values) and torch.logsumexp
+  norm2 numpy.linalg.norm, numpy.linalg.norm(f64), where installed scipy.linalg.blas's nrm2 (the
+        BLAS's snrm2/dnrm2: LAPACK 3.10's is Blue's scaled sum) and torch.linalg.vector_norm
+  dot   numpy.dot, numpy.dot(f64), where installed scipy.linalg.blas's sdot/ddot and torch.dot; the
+        two inputs are the study's pair (a family's 2n values: x then y)
 torch rows on the CPU and on CUDA where present; a library call that refuses the input's format
 (or raises) gives no row and one line on stderr.
 
@@ -19,7 +23,8 @@ torch rows on the CPU and on CUDA where present; a library call that refuses the
       seed) with `sumlab gen`, sums it, judges it, writes RUN_DIR/anchors.csv and (unless
       --no-report) rewrites RUN_DIR/report.md with `sumlab run ... --report-only`.
   anchors.py --files F.npy [F2.npy ...] -o OUT.csv [--sumlab BIN] [--no-torch] [--op OP] [--ddof N]
-      the same for files of your own (experiment `file`, dataset = the file's path; default op sum).
+      the same for files of your own (experiment `file`, dataset = the file's path; default op sum;
+      --op dot takes the files as X,Y pairs in order, of one length and format, dataset X+Y).
 
 Needs NumPy and the package sumlab (the one built beside BIN, <build>/python, else an installed
 one; exit 77 when either is missing, so a test can skip); bfloat16 inputs need ml_dtypes
@@ -80,7 +85,8 @@ JUDGE_COLS = ("result_hex", "result", "abs_err", "rel_err", "ulps", "cond", "ulp
               "exact_sum_hex", "exact_sum_dec", "exact_sum_bits")
 KEY_COLS = ("experiment", "dataset", "params", "dtype", "n", "instance", "seed", "anchor", "library")
 TAIL_COLS = ("op", "ddof")
-OPS = ("sum", "mean", "var", "std", "max", "min", "lse")
+OPS = ("sum", "mean", "var", "std", "max", "min", "lse", "norm2", "dot")
+TWO_INPUTS = ("dot",)
 
 
 def load_torch(disabled):
@@ -152,9 +158,19 @@ def _torch_tensor(x, torch):
     return torch.from_numpy(c)
 
 
-def anchor_values(x, op, ddof, torch, label):
-    """[(name, library, value)] of op over x by each library (sum: anchor_sums). Names hold no
-    comma; each value is what the library returned, judged as a variable of x's format holds it."""
+def load_scipy_blas():
+    try:
+        from scipy.linalg import blas
+        import scipy
+        return blas, "scipy " + scipy.__version__
+    except ImportError:
+        return None, None
+
+
+def anchor_values(x, op, ddof, torch, label, y=None):
+    """[(name, library, value)] of op over x (and y, dot's second input) by each library (sum:
+    anchor_sums). Names hold no comma; each value is what the library returned, judged as a
+    variable of x's format holds it."""
     if op == "sum":
         return anchor_sums(x, torch, label)
     dt = sumlab_dtype(x)
@@ -178,9 +194,23 @@ def anchor_values(x, op, ddof, torch, label):
             _call(raw, "scipy.special.logsumexp", sv, lambda: lse(x), label)
             if dt != "f64":
                 _call(raw, "scipy.special.logsumexp(f64)", sv, lambda: lse(wide), label)
+    elif op in ("norm2", "dot"):
+        if op == "norm2":
+            f, fname, bname = (lambda a, b: np.linalg.norm(a)), "numpy.linalg.norm", "nrm2"
+        else:
+            f, fname, bname = np.dot, "numpy.dot", "dot"
+        _call(raw, fname, npv, lambda: f(x, y), label)
+        if dt != "f64":
+            _call(raw, fname + "(f64)", npv, lambda: f(wide, None if y is None else y.astype(np.float64)), label)
+        blas, bv = load_scipy_blas()
+        if blas is not None and dt in ("f32", "f64"):   # the BLAS's own routine of the input's format
+            fn = getattr(blas, ("s" if dt == "f32" else "d") + bname)
+            _call(raw, f"scipy.linalg.blas.{'s' if dt == 'f32' else 'd'}{bname}", bv,
+                  lambda: fn(x) if y is None else fn(x, y), label)
     if torch is not None:
         tv = "torch " + torch.__version__
         t = _torch_tensor(x, torch)
+        ty = None if y is None else _torch_tensor(y, torch)
         for dev in ["cpu"] + (["cuda"] if torch.cuda.is_available() else []):
             td = t.to(dev)
             if op == "mean":
@@ -194,6 +224,10 @@ def anchor_values(x, op, ddof, torch, label):
                 _call(raw, f"torch.{op}({dev})", tv, lambda: getattr(td, op)(), label)
             elif op == "lse":
                 _call(raw, f"torch.logsumexp({dev})", tv, lambda: torch.logsumexp(td, dim=0), label)
+            elif op == "norm2":
+                _call(raw, f"torch.linalg.vector_norm({dev})", tv, lambda: torch.linalg.vector_norm(td), label)
+            elif op == "dot":
+                _call(raw, f"torch.dot({dev})", tv, lambda: torch.dot(td, ty.to(dev)), label)
     for name, _, _ in raw:
         assert "," not in name, name
     return raw
@@ -239,13 +273,14 @@ def fmt_num(v):
     return "" if math.isnan(v) else fmt_result(v, "f64")
 
 
-def judge(sumlab, x, sums, op="sum", ddof=1):
-    """[(name, library, the judge's columns)] for the anchors' results of op over x: sumlab.judge
-    holds each value in x's format (rounded once) and judges it against op's exact result."""
+def judge(sumlab, x, sums, op="sum", ddof=1, y=None):
+    """[(name, library, the judge's columns)] for the anchors' results of op over x (and y, dot's
+    second input): sumlab.judge holds each value in x's format (rounded once) and judges it against
+    op's exact result."""
     dt = sumlab_dtype(x)
     out = []
     for name, lib, v in sums:
-        j = sumlab.judge(x, v, op=op, ddof=ddof)
+        j = sumlab.judge(x, v, op=op, ddof=ddof, y=y)
         out.append((name, lib, {
             "result_hex": fmt_hex(j.value_as), "result": fmt_result(j.value_as, dt),
             "abs_err": fmt_num(j.abs_err), "rel_err": fmt_num(j.rel_err), "ulps": fmt_num(j.ulps),
@@ -275,9 +310,11 @@ def study_inputs(run_dir, experiments, max_n):
     return out
 
 
-def gen(sumlab, inp, path):
+def gen(sumlab, inp, path, inputs=1):
+    """The study's input: its `inputs` arrays of n values each, as one file of inputs * n values
+    (a two-input operation's family yields x then y, as the study splits it)."""
     exp, ds, params, dt, n, inst, seed = inp[:7]
-    cmd = [sumlab, "gen", ds, "--n", n, "--dtype", dt, "--seed", seed, "-o", path]
+    cmd = [sumlab, "gen", ds, "--n", str(int(n) * inputs), "--dtype", dt, "--seed", seed, "-o", path]
     for kv in filter(None, params.split(";")):
         cmd += ["--param", kv]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -326,15 +363,30 @@ def main(argv):
     rows, mismatched, no_bf16 = [], 0, 0
     with tempfile.TemporaryDirectory(prefix="anchors.") as tmp:
         if a.files:
+            two = a.op in TWO_INPUTS
+            if two and len(a.files) % 2:
+                sys.exit(f"anchors.py: --op {a.op} takes the files as X,Y pairs: {len(a.files)} files is an odd count")
+            arrays = []
             for path in a.files:
                 try:
                     x = load_npy(path).reshape(-1, order="A")
                 except ValueError as e:
                     sys.exit(f"anchors.py: {path}: {e}")
-                dt = sumlab_dtype(x)
-                if dt is None:
+                if sumlab_dtype(x) is None:
                     sys.exit(f"anchors.py: {path}: dtype {x.dtype} (float32, float64, float16 or bfloat16 only)")
-                for name, lib, r in judge(sl, x, anchor_values(x, a.op, a.ddof, torch, path), a.op, a.ddof):
+                arrays.append((path, x))
+            step = 2 if two else 1
+            for k in range(0, len(arrays), step):
+                path, x = arrays[k]
+                y = None
+                if two:
+                    ypath, y = arrays[k + 1]
+                    if y.size != x.size or sumlab_dtype(y) != sumlab_dtype(x):
+                        sys.exit(f"anchors.py: {path} and {ypath}: {x.size} {sumlab_dtype(x)} values against "
+                                 f"{y.size} {sumlab_dtype(y)} (the inputs of {a.op} must have one length and format)")
+                    path = path + "+" + ypath
+                dt = sumlab_dtype(x)
+                for name, lib, r in judge(sl, x, anchor_values(x, a.op, a.ddof, torch, path, y), a.op, a.ddof, y):
                     rows.append((("file", path, "", dt, str(x.size), "0", "", name, lib), r))
             out = a.output
         else:
@@ -346,14 +398,18 @@ def main(argv):
                 if inp[3] == "bf16" and ml_dtypes is None:
                     no_bf16 += 1
                     continue
-                gen(sumlab_bin, inp, path)
-                x = load_npy(path, inp[3])
                 label = "{} {} {} n={} instance {}".format(inp[1], inp[2] or "-", inp[3], inp[4], inp[5])
                 op = inp[8]
                 if op not in OPS:
                     print(f"anchors.py: {label}: operation {op} has no anchors here", file=sys.stderr)
                     continue
-                judged = judge(sl, x, anchor_values(x, op, ddof, torch, label), op, ddof)
+                two = op in TWO_INPUTS
+                gen(sumlab_bin, inp, path, 2 if two else 1)
+                x = load_npy(path, inp[3])
+                y = None
+                if two:   # the study's pair: x then y
+                    x, y = x[:int(inp[4])], x[int(inp[4]):]
+                judged = judge(sl, x, anchor_values(x, op, ddof, torch, label, y), op, ddof, y)
                 # the regenerated input is the study's: its exact sum S rounded once to the
                 # format (the judge's exact) is the study's exact row
                 want = inp[7]

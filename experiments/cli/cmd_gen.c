@@ -3,7 +3,9 @@
  * need no full copy in memory; the bytes are the same for every thread count).
  * The file appears under its name only when complete (written to FILE.part, then renamed).
  * The exact sum of what was written is accumulated on the way (sl_exact, about 0.3-0.9 ns per
- * value): a finite input whose exact sum overflows the format gets a warning (exit 0). */
+ * value): a finite input whose exact sum overflows the format gets a warning (exit 0).
+ * A pair family (dot's) writes its 2n values x then y into FILE, or with --y-output Y the n values
+ * of x into FILE and the n of y into Y (the inputs of `reduce --op dot FILE Y`). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <signal.h>
@@ -25,7 +27,7 @@
 static void gen_usage(FILE *f)
 {
     fputs("usage: sumlab gen NAME --n N [--seed S] [--dtype f32|f64|f16|bf16] [--param KEY=VALUE ...]\n"
-          "                  -o FILE [--format npy|raw] [--threads N]\n\n"
+          "                  -o FILE [--y-output FILE2] [--format npy|raw] [--threads N]\n\n"
           "Writes n values of dataset NAME ('sumlab list datasets'). Value i depends only on\n"
           "(NAME, dtype, seed, n, params, i): the same arguments give the same bytes anywhere.\n\n"
           "options:\n"
@@ -34,8 +36,11 @@ static void gen_usage(FILE *f)
           "  --dtype D        f32 (default), f64, f16 (IEEE binary16) or bf16 (bfloat16)\n"
           "  --param K=V      a dataset parameter (repeatable)\n"
           "  -o, --output F   output file (required)\n"
+          "  --y-output F2    a pair family (dot-random, dot-cond, dot-overflow): x's n values\n"
+          "                   into F and y's n into F2 (without it F holds --n values, x then\n"
+          "                   y); 'sumlab reduce --op dot F F2' reads them\n"
           "  --format F       npy or raw (little-endian values, no header); default: npy when\n"
-          "                   F ends in .npy, else raw\n"
+          "                   the file's name ends in .npy, else raw (each file its own)\n"
           "  --threads N      generating threads (default $SUMLAB_THREADS or every core; the\n"
           "                   same bytes for every count)\n"
           "  -h, --help       this text\n", f);
@@ -77,10 +82,10 @@ static void part_guard(const char *part)
     }
 }
 
-/* Writes n values of ds to out.part, chunk by chunk, then renames it to out. Returns the exit
- * code. */
-static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n, const sl_params *pp,
-                     const char *out, int npy, unsigned threads)
+/* Writes values [lo, lo + n) of ds at length total to out.part, chunk by chunk, then renames it
+ * to out. Returns the exit code. */
+static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t total, uint64_t lo,
+                     uint64_t n, const sl_params *pp, const char *out, int npy, unsigned threads)
 {
     sl_err err = {{0}};
     size_t esz = sl_dtype_size(dt);
@@ -117,7 +122,7 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     }
     for (uint64_t start = 0; rc == 0 && start < n; start += chunk) {
         uint64_t cnt = n - start < chunk ? n - start : chunk;
-        if (sl_dataset_generate_threads(ds, dt, seed, n, pp, start, cnt, buf, threads, &err)) {
+        if (sl_dataset_generate_threads(ds, dt, seed, total, pp, lo + start, cnt, buf, threads, &err)) {
             sl_cli_msg("gen", "%s", err.msg);
             rc = 2;
         } else if (fwrite(buf, esz, (size_t)cnt, f) != (size_t)cnt) {
@@ -148,10 +153,10 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
         sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s)",   /* a control byte of out escaped */
                    (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
                    npy ? "npy" : "raw");
-    if (!rc && (ds->flags & SL_DS_PAIR))   /* dot's pairs: x then y in the one file */
+    if (!rc && (ds->flags & SL_DS_PAIR) && n == total)   /* dot's pairs: x then y in the one file */
         sl_cli_msg("gen", "%s yields pairs (x, y) for dot: the file holds x (the first %llu values) "
-                   "then y (the last %llu)", ds->name, (unsigned long long)(n / 2),
-                   (unsigned long long)(n - n / 2));
+                   "then y (the last %llu); --y-output FILE2 writes them apart", ds->name,
+                   (unsigned long long)(n / 2), (unsigned long long)(n - n / 2));
     if (!rc && !special) {
         const double s = sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : sl_exact_round(acc, dt);
         if (isinf(s)) {
@@ -171,6 +176,13 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     return rc;
 }
 
+/* 1 when the file name ends in .npy (the default --format's choice). */
+static int ends_npy(const char *f)
+{
+    const size_t l = strlen(f);
+    return l >= 4 && !strcmp(f + l - 4, ".npy");
+}
+
 /* A name as quoted in a message: at most 64 bytes of it, then how long it was. */
 static const char *quoted(char *b, size_t len, const char *s)
 {
@@ -180,21 +192,22 @@ static const char *quoted(char *b, size_t len, const char *s)
     return b;
 }
 
-/* -o FILE checked before anything is generated: each name in the path short enough for FILE.part
- * (NAME_MAX, 255, less 5), the path for PATH_MAX, its folder present. 0, or 2 (message printed). */
-static int check_out_path(const char *out)
+/* -o FILE (or --y-output's: opt names which) checked before anything is generated: each name in
+ * the path short enough for FILE.part (NAME_MAX, 255, less 5), the path for PATH_MAX, its folder
+ * present. 0, or 2 (message printed). */
+static int check_out_path(const char *opt, const char *out)
 {
     char q[128];
     const size_t l = strlen(out);
     if (l + 6 > 4096) {
-        sl_cli_msg("gen", "-o '%s': the path is too long (at most 4090 bytes)", quoted(q, sizeof q, out));
+        sl_cli_msg("gen", "%s '%s': the path is too long (at most 4090 bytes)", opt, quoted(q, sizeof q, out));
         return 2;
     }
     for (const char *p = out; *p;) {
         size_t c = strcspn(p, "/");
         if (c > 250) {
-            sl_cli_msg("gen", "-o '%s': a name in the path is %zu bytes long (at most 250: the file is written as NAME.part first)",
-                       quoted(q, sizeof q, out), c);
+            sl_cli_msg("gen", "%s '%s': a name in the path is %zu bytes long (at most 250: the file is written as NAME.part first)",
+                       opt, quoted(q, sizeof q, out), c);
             return 2;
         }
         p += c;
@@ -207,7 +220,8 @@ static int check_out_path(const char *out)
         struct stat ds;
         char qd[128];
         if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) {
-            sl_cli_msg("gen", "-o '%s': no folder '%s' to write it in", quoted(q, sizeof q, out), quoted(qd, sizeof qd, dir));
+            sl_cli_msg("gen", "%s '%s': no folder '%s' to write it in", opt, quoted(q, sizeof q, out),
+                       quoted(qd, sizeof qd, dir));
             return 2;
         }
     }
@@ -222,12 +236,13 @@ int sl_cmd_gen(int argc, char **argv)
         {"dtype", required_argument, NULL, 'd'},
         {"param", required_argument, NULL, 'p'},
         {"output", required_argument, NULL, 'o'},
+        {"y-output", required_argument, NULL, 'Y'},
         {"format", required_argument, NULL, 'f'},
         {"threads", required_argument, NULL, 'T'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *nstr = NULL, *out = NULL, *format = NULL, *threads_s = NULL;
+    const char *nstr = NULL, *out = NULL, *yout = NULL, *format = NULL, *threads_s = NULL;
     const char *params[64];
     int nparams = 0;
     uint64_t n = 0, seed = 0;
@@ -259,6 +274,7 @@ int sl_cmd_gen(int argc, char **argv)
             params[nparams++] = optarg;
             break;
         case 'o': out = optarg; break;
+        case 'Y': yout = optarg; break;
         case 'f': format = optarg; break;
         case 'h': gen_usage(stdout); return 0;
         default: return sl_cli_bad_option("gen", c, argv, optind, optopt);
@@ -304,22 +320,33 @@ int sl_cmd_gen(int argc, char **argv)
         sl_cli_msg("gen", "missing -o FILE");
         return 2;
     }
-    /* The file is written to FILE.part and renamed over FILE: never over a directory, a
-     * device (-o /dev/null would replace the device node), a FIFO or a socket. */
-    if (check_out_path(out)) return 2;
-    struct stat st;
-    if (stat(out, &st) == 0 && !S_ISREG(st.st_mode)) {
-        sl_cli_msg("gen", "-o '%s' exists and is not a regular file", out);
+    if (yout && !(ds->flags & SL_DS_PAIR)) {
+        sl_cli_msg("gen", "--y-output: dataset '%s' yields one array, not pairs (x, y)", ds->name);
         return 2;
     }
-    int npy;
+    if (yout && (!*yout || !strcmp(yout, out))) {
+        sl_cli_msg("gen", "--y-output needs a file other than -o's");
+        return 2;
+    }
+    /* The file is written to FILE.part and renamed over FILE: never over a directory, a
+     * device (-o /dev/null would replace the device node), a FIFO or a socket. */
+    for (int k = 0; k < (yout ? 2 : 1); k++) {
+        const char *o = k ? yout : out;
+        if (check_out_path(k ? "--y-output" : "-o", o)) return 2;
+        struct stat st;
+        if (stat(o, &st) == 0 && !S_ISREG(st.st_mode)) {
+            sl_cli_msg("gen", "%s '%s' exists and is not a regular file", k ? "--y-output" : "-o", o);
+            return 2;
+        }
+    }
+    int npy, ynpy = 0;   /* (each file's own: its name's, without --format) */
     if (!format) {
-        size_t l = strlen(out);
-        npy = l >= 4 && !strcmp(out + l - 4, ".npy");
+        npy = ends_npy(out);
+        ynpy = yout && ends_npy(yout);
     } else if (!strcmp(format, "npy")) {
-        npy = 1;
+        npy = ynpy = 1;
     } else if (!strcmp(format, "raw")) {
-        npy = 0;
+        npy = ynpy = 0;
     } else {
         sl_cli_msg("gen", "unknown --format '%s' (npy or raw)", format);
         return 2;
@@ -341,5 +368,12 @@ int sl_cmd_gen(int argc, char **argv)
         sl_cli_msg("gen", "%s", err.msg);
         return 2;
     }
-    return gen_write(ds, dt, seed, n, &p, out, npy, threads);
+    if (!yout) return gen_write(ds, dt, seed, n, 0, n, &p, out, npy, threads);
+    /* the pair apart: x is values [0, n) of the dataset's 2n, y values [n, 2n) */
+    if (2 * n >= GEN_MAX_N) {
+        sl_cli_msg("gen", "--n %s is too large for a pair (at most 2^39-1)", nstr);
+        return 2;
+    }
+    const int rc = gen_write(ds, dt, seed, 2 * n, 0, n, &p, out, npy, threads);
+    return rc ? rc : gen_write(ds, dt, seed, 2 * n, n, n, &p, yout, ynpy, threads);
 }

@@ -31,7 +31,9 @@
  * Then, when the output is narrower than the accumulator: + u_o (N + E) + eta_o (and for a float64
  * accumulator on 16-bit input 2^-24 (N + E) more, as lse's bound allows for a rounding through
  * float32: slack here, the norm kernels round once). sl_bound_reach: +Inf when N + E may round to Inf. NaN for a non-finite reference (an Inf or NaN input) and for a model norm2 does not
- * know. Evaluated in double, enlarged by 2^-40 relative to stay an upper bound. */
+ * know. Evaluated in double, enlarged by 2^-40 relative to stay an upper bound; where S2 exceeds
+ * double's range (float64 input) scaled's bound, homogeneous in x, is evaluated on x 2^-s (every
+ * other model is +Inf there: naive's squares overflow). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -88,16 +90,26 @@ double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, s
     const double S2 = ref->s2 + DBL_TRUE_MIN;                     /* rounded upward already */
     const double nn = (double)n;
     if (n == 0 || S2 == DBL_TRUE_MIN) return 0.0;     /* every square 0: every variant exact */
-    if (!(S2 < INFINITY)) return INFINITY;            /* S2 beyond double: the bound is not computed */
+    const int scaled = v->bound == SL_BOUND_RECURSIVE && !strcmp(v->name, "scaled");
+    /* S2 beyond double (float64 input): no finite bound but scaled's, evaluated below on S2 2^-2s */
+    if (!(S2 < INFINITY) && !scaled) return INFINITY;
     const double k = sl_variant_depth(v, n, dt, cfg);
     if (!(k >= 0)) return NAN;
     double E;
-    if (v->bound == SL_BOUND_RECURSIVE && !strcmp(v->name, "scaled")) {
+    if (scaled) {
+        /* homogeneous: with s the rounded norm's exponent, N' = N 2^-s (upward, as N; taken from
+         * the rounded norm, since N itself may be +Inf at the top) and S2' = N'^2 (2^-50 covers the
+         * squaring's rounding), the absolute terms times 2^-2s (plus the least subnormal, an upper
+         * bound of any term that underflows there); E = E' 2^s */
+        const int s = S2 < INFINITY ? 0 : ilogb(ref->rounded_f64);
+        const double Ns = s ? ldexp(fabs(ref->rounded_f64), -s) * (1.0 + 0x1p-52) : N;
+        const double S2s = s ? Ns * Ns * (1.0 + 0x1p-50) : S2;
         const double g = gam(k + 5, a.u);
-        double es2 = g * S2 + nn * a.eta / (a.ssml * a.ssml);
-        if (ref->maxabs > a.tbig) es2 += nn * a.tsml * a.tsml;
-        const double re = root_err(es2, S2, N);
-        E = re + gam(2, a.u) * (N + re);
+        double ab = nn * a.eta / (a.ssml * a.ssml);
+        if (ref->maxabs > a.tbig) ab += nn * a.tsml * a.tsml;
+        const double es2 = g * S2s + (s ? ldexp(ab, -2 * s) + DBL_TRUE_MIN : ab);
+        const double re = root_err(es2, S2s, Ns);
+        E = ldexp(re + gam(2, a.u) * (Ns + re), s);
     } else if (v->bound == SL_BOUND_RECURSIVE) {
         const double g = gam(k + 1, a.u);
         if (!(S2 * (1.0 + g) + nn * a.eta < a.max)) return INFINITY;   /* may overflow */

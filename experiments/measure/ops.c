@@ -258,8 +258,13 @@ static const sl_operation op_lse = {
     .det_families = lse_det_families,
 };
 
-/* norm2: reference/sl_norm.c; bounds: bounds_norm.c. */
+/* norm2: reference/sl_norm.c; bounds: bounds_norm.c. accuracy-vs-n sweeps its own families (values
+ * whose squares overflow or underflow the format while the norm does not, float16 above 256: the
+ * report's tables of 0 and non-finite results name the variants that fail there) beside four of
+ * the sum's. */
 SL_ARRAY_REFERENCE(norm2_reference, sl_reference_norm2)
+static const char *const norm2_n_families[] = {"uniform", "normal", "log-uniform", "subnormal", "huge", "tiny",
+                                               "sq-overflow", NULL};
 
 static const sl_operation op_norm2 = {
     .name = "norm2",
@@ -274,9 +279,16 @@ static const sl_operation op_norm2 = {
     .bound = sl_norm_bound,
     /* cond is 1 for every input: no conditioning sweep */
     .cond_family = NULL, .cond_param = NULL,
+    .n_families = norm2_n_families,
 };
 
-/* dot: two inputs; reference/sl_dot.c, bounds_dot.c. */
+/* dot: two inputs; reference/sl_dot.c, bounds_dot.c. accuracy-vs-n sweeps its pair families (random
+ * pairs; products that overflow or underflow the format while the dot is finite) and three of the
+ * sum's families split into x and y; determinism takes random pairs and ill-conditioned ones. */
+static const char *const dot_n_families[] = {"dot-random", "dot-overflow", "normal", "log-uniform", "subnormal",
+                                             NULL};
+static const char *const dot_det_families[] = {"dot-random", "dot-cond", NULL};
+
 static int dot_reference(sl_reference *ref, const void *const *x, uint64_t n, sl_dtype dt,
                          const sl_op_params *p, unsigned threads, sl_err *err)
 {
@@ -297,8 +309,12 @@ static const sl_operation op_dot = {
     .metrics = SL_OP_METRICS,
     .reference = dot_reference,
     .bound = sl_dot_bound,
-    /* datasets/gen_dot.c's dot-cond: Ogita-Rump-Oishi's GenDot, cond as its parameter */
-    .cond_family = "dot-cond", .cond_param = "cond", .cond_emax = {30, 30, 3, 30},
+    /* datasets/gen_dot.c's dot-cond (a prescribed condition number, as Ogita-Rump-Oishi's GenDot
+     * but value-i pure), cond as its parameter: float64 to 1e40, float32 and bfloat16 to 1e30,
+     * float16 to 1e3 (past them the format's range caps the realised one) */
+    .cond_family = "dot-cond", .cond_param = "cond", .cond_emax = {30, 40, 3, 30},
+    .n_families = dot_n_families,
+    .det_families = dot_det_families,
 };
 
 /* The one list of operations, in the order every listing shows them. */

@@ -212,7 +212,8 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
     const cols c = R->c;
     const size_t vac_range = sum->vac_range, vac_ku = sum->vac_ku, vac_lse = sum->vac_lse;
     const size_t zero_rows = sum->zero_rows;
-    const int opc = sl_csv_col(t, "op");
+    const int opc = sl_csv_col(t, "op");   /* (R->t holds one operation's rows) */
+    const char *op = opc >= 0 && t->nrows ? sl_csv_get(t, 0, opc) : "sum";
     uint64_t ku_nmin = 0;
     for (size_t r = 0; r < t->nrows && vac_ku; r++)
         if (IS(r, dtype, dt) && IS(r, status, "ok") && !strncmp(GET(r, exp), "accuracy-", 9) &&
@@ -225,8 +226,10 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
         if (zero_rows) {
             char fams[256];
             row_families(t, &c, dt, 0, fams, sizeof fams);
-            fprintf(f, " %zu rows (family %s) have an exact sum S of 0: they are in the `S = 0` columns, "
-                       "not in the ulps.", zero_rows, fams);
+            /* a dot of products below the format's range rounds to 0 while not 0 itself */
+            fprintf(f, " %zu rows (family %s) have an exact %s: they are in the `S = 0` columns, "
+                       "not in the ulps.", zero_rows, fams, !strcmp(op, "dot") ?
+                    "dot S that is 0 or rounds to 0 in the format (products below its range)" : "sum S of 0");
         }
         if (vac_range || vac_ku || vac_lse) {
             char fr[256], fk[256], lv[256], lf[256];
@@ -240,7 +243,16 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
                 fprintf(f, " %zu rows (family %s) where sum|x| exceeds the accumulator's largest finite "
                            "value, so a partial sum may overflow and Higham's bound does not apply%s",
                         vac_range, fr, vac_ku || vac_lse ? ";" : ".");
-            if (vac_ku)
+            /* norm2 and dot: their models give +inf on their range failures too (bounds_norm.c,
+             * bounds_dot.c) */
+            if (vac_ku && (!strcmp(op, "norm2") || !strcmp(op, "dot")))
+                fprintf(f, " %zu rows (variant %s) where the variant's bound model gives +inf: %s that may "
+                           "overflow the accumulator, %s below its range that outweigh the bound (the variant "
+                           "may return +Inf or 0 where the exact value is finite), an exact value near the "
+                           "format's top, or a chain of k roundings too long (k u >= 1)%s",
+                        vac_ku, fk, !strcmp(op, "dot") ? "products or partial sums" : "squares or partial sums",
+                        !strcmp(op, "dot") ? "products" : "squares", vac_lse ? ";" : ".");
+            else if (vac_ku)
                 fprintf(f, " %zu rows (variant %s, n >= %llu) whose chain of k roundings is too long for "
                            "the bound: k u >= 1, where gamma_k = k u / (1 - k u) is undefined%s",
                         vac_ku, fk, (unsigned long long)ku_nmin, vac_lse ? ";" : ".");

@@ -14,6 +14,7 @@
 #include "headline.h"
 #include "findings.h"
 #include "tightness.h"
+#include "range.h"
 #include "html.h"
 #include "latex.h"
 #include "sweeps.h"
@@ -453,6 +454,7 @@ static void write_op_sections(FILE *f, const sl_report_ctx *R)
     sl_report_tightness(f, R);
     sl_report_zero_results(f, R);
     sl_report_nonfinite(f, R);
+    sl_report_range(f, R);
     sl_report_advice(f, R);
     sl_report_anchors(f, R);
     sec_determinism(f, R);
@@ -491,7 +493,8 @@ static int ops_have_ladder(const sl_csv *t)
     return 0;
 }
 
-/* 1 when an operation of t's rows has a conditioning sweep (max and min have none). */
+/* 1 when an operation t holds has a parameter for accuracy-vs-cond to sweep (norm2, max, min have
+ * none: cond is 1 for every input, or no condition number is defined) */
 static int ops_have_cond(const sl_csv *t)
 {
     const sl_operation *ops[16];

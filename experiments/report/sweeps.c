@@ -250,6 +250,9 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
                  "`cond` column holds that input's condition number)", csw, cds);
         whats[0] = cwhat;
         snprintf(chead, sizeof chead, "%s", csw);
+    } else if (!strcmp(cds, "dot-cond")) {   /* dot: the target, Ogita, Rump and Oishi's measure */
+        whats[0] = "decade of the target condition number 2 sum|x y| / |x'y| (the `dot-cond` family's `cond`; "
+                   "each row's `cond` column holds its input's realised one, near the target)";
     }
     long seeds;
     char baseline[64];

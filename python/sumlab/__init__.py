@@ -158,7 +158,18 @@ def _reduce_rows(x, op, variant, ddof, axis):
     return out
 
 
-def reduce(x, op: str = "sum", variant: str = "superacc", y=None, ddof: int = 1, axis=None):
+def _default_variant(op: str) -> str:
+    """reduce()'s variant when none is named: the sum's superacc, else the operation's `correct`
+    (norm2, dot, mean, var, std); an operation without one needs variant= named."""
+    if op == "sum" or not isinstance(op, str):   # (a non-str op: the binding's TypeError)
+        return "superacc"
+    names = [v.name for v in variants(op)]
+    if "correct" in names:
+        return "correct"
+    raise ValueError(f"sumlab: reduce(op={op!r}) needs variant= (one of {', '.join(names)})")
+
+
+def reduce(x, op: str = "sum", variant: str | None = None, y=None, ddof: int = 1, axis=None):
     """op's variant over x (and y for a two-input operation): a float for a CPU array (the
     variant's CPU twin, or the exact reference for the exact variant), a 0-d array of x's
     framework and dtype on x's device for a CUDA array (the variant's kernel, on the framework's
@@ -167,7 +178,10 @@ def reduce(x, op: str = "sum", variant: str = "superacc", y=None, ddof: int = 1,
     (row i's bits are the 1-D call's on that row; for the order-independent variants they do
     not depend on the other rows): a NumPy float64 array for a CPU array, an array of x's
     framework and dtype on x's device for a CUDA array (zero-copy when the axis is already the
-    contiguous last one)."""
+    contiguous last one). variant None: the sum's superacc, else the operation's correctly
+    rounded `correct` where it has one."""
+    if variant is None:
+        variant = _default_variant(op)
     if axis is not None:
         if y is not None:
             raise NotImplementedError("sumlab: axis= with a second input is not supported")
