@@ -41,6 +41,10 @@ tmp = tempfile.mkdtemp(prefix="tmoments_study.")
 try:
     # ---- var: kappa swept, the moment families, overflow in the non-finite table ----------------
     rows, md = run(os.path.join(tmp, "var"), "var", "all", "--preset", "tiny")
+    head = section(md, "Headline")
+    check("var report: the headline (legend, S = 0 notes) speaks of the exact value, not the sum",
+          "over rows whose exact value S is not 0" in head and "have an exact value S of 0" in head
+          and "exact sum" not in head and "cancellation" not in head)
     cond = [r for r in rows if r["experiment"] == "accuracy-vs-cond"]
     check(f"var: accuracy-vs-cond rows ({len(cond)})", len(cond) > 0)
     check("var: every accuracy-vs-cond row of offset-normal, sweep kappa, op var",

@@ -229,7 +229,8 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
             /* a dot of products below the format's range rounds to 0 while not 0 itself */
             fprintf(f, " %zu rows (family %s) have an exact %s: they are in the `S = 0` columns, "
                        "not in the ulps.", zero_rows, fams, !strcmp(op, "dot") ?
-                    "dot S that is 0 or rounds to 0 in the format (products below its range)" : "sum S of 0");
+                    "dot S that is 0 or rounds to 0 in the format (products below its range)"
+                    : !strcmp(op, "sum") ? "sum S of 0" : "value S of 0");
         }
         if (vac_range || vac_ku || vac_lse) {
             char fr[256], fk[256], lv[256], lf[256];
@@ -296,19 +297,26 @@ void sl_report_headline(FILE *f, const sl_report_ctx *R)
         headline_notes(f, R, sl_report_dtypes[d], tpn, &sum);
     }
     sl_report_half(f, R);
-    fputs("Columns: every `ok` row of the accuracy-vs-* experiments of that variant and dtype. "
-          "`median/max err (ulps), S != 0`: over rows whose exact sum S is not 0 and whose result is "
-          "finite, in ulps of S rounded to the input format; in parentheses the family of the worst row "
-          "(`ill-conditioned` inputs, condition number up to 1e30, are many ulps off because S is tiny "
-          "next to sum|x|). `S = 0`: rows whose exact sum is exactly 0 (e.g. the `cancellation` "
-          "family), where an ulp is the smallest subnormal and any non-zero result "
-          "would read as ~1e45 (f32) or ~1e323 (f64) ulps; they are counted apart (`rows`) with their "
-          "largest |result - S| / sum|x| (0: every such result was exactly 0). `non-finite`: rows where "
-          "the variant returned Inf/NaN against a finite or different exact sum (overflow and "
-          "special-value families). `max bound ratio`: largest |result - S| / a-priori bound over the "
-          "rows with a finite bound (**VIOLATED** above 1, with the family and n of the worst row; inf: a "
-          "non-finite result against a finite bound); rows whose bound is +inf (their ratio is 0, or inf/inf for an infinite result) are "
-          "no violations: they are left out and counted under each table. `distinct`: most distinct results over the determinism "
-          "experiment's repetitions. GB/s: throughput-vs-n (GPU rows only) at the n named under the "
-          "table.\n\n", f);
+    /* the legend in the words of the table's operation (R->t holds one operation's rows) */
+    const int opc = sl_csv_col(t, "op");
+    const char *op = opc >= 0 && t->nrows ? sl_csv_get(t, 0, opc) : "sum";
+    const int is_sum = !strcmp(op, "sum");
+    fprintf(f, "Columns: every `ok` row of the accuracy-vs-* experiments of that variant and dtype. "
+               "`median/max err (ulps), S != 0`: over rows whose exact %s S is not 0 and whose result is "
+               "finite, in ulps of S rounded to the input format; in parentheses the family of the worst "
+               "row%s. `S = 0`: rows whose exact %s is exactly 0%s, where an ulp is the smallest "
+               "subnormal and any non-zero result would read as ~1e45 (f32) or ~1e323 (f64) ulps; they are "
+               "counted apart (`rows`) with their largest |result - S| / sum|x| (sum|x| over the input; 0: "
+               "every such result was exactly 0). `non-finite`: rows where the variant returned Inf/NaN "
+               "against a finite or different exact %s (overflow and special-value families). `max bound "
+               "ratio`: largest |result - S| / a-priori bound over the rows with a finite bound (**VIOLATED** "
+               "above 1, with the family and n of the worst row; inf: a non-finite result against a finite "
+               "bound); rows whose bound is +inf (their ratio is 0, or inf/inf for an infinite result) are "
+               "no violations: they are left out and counted under each table. `distinct`: most distinct "
+               "results over the determinism experiment's repetitions. GB/s: throughput-vs-n (GPU rows "
+               "only) at the n named under the table.\n\n",
+            is_sum ? "sum" : "value", is_sum ? " (`ill-conditioned` inputs, condition number up to 1e30, are "
+            "many ulps off because S is tiny next to sum|x|)" : " (ill-conditioned inputs are many ulps off "
+            "because S is tiny next to the terms it is computed from)", is_sum ? "sum" : "value",
+            is_sum ? " (e.g. the `cancellation` family)" : "", is_sum ? "sum" : "value");
 }
