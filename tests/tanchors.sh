@@ -169,14 +169,14 @@ check "bfloat16 --files without ml_dtypes: exit 1 with one message (got $last: $
 # installed), judged against the operation's exact result (exact_sum_hex rounds to the study's
 # exact row), op and ddof columns
 for op in var lse norm2 dot; do
-  dd=(); [ $op = var ] && dd=(--ddof 0)   # the others have no ddof (run.conf keeps the default, 1)
+  dv=1; dd=(); [ $op = var ] && dv=0 && dd=(--ddof 0)   # the others have no ddof (run.conf: 1)
   few=(); case $op in norm2|dot) few=(--n 1024) ;; esac   # (their families, at one size)
   "$bin" run accuracy-vs-n --preset tiny --backend cpu --op $op "${dd[@]}" --variants exact "${few[@]}" -o "$t/$op" -q
   check "tiny $op study exits 0" test $? -eq 0
   python3 "$src/experiments/anchors/anchors.py" "$t/$op" --sumlab "$bin" --experiments accuracy-vs-n --no-report 2> "$t/$op.err"
   last=$?; check "anchors.py on $op exits 0 ($(head -c 300 "$t/$op.err"))" test $last -eq 0
   check "anchors.csv of $op: every input, the op's anchors, judged against its exact result" \
-    python3 - "$t/$op" $op $dd "$have_ml" "$have_torch" <<'PY'
+    python3 - "$t/$op" $op $dv "$have_ml" "$have_torch" <<'PY'
 import csv, fractions, math, sys
 d, op, dd, have_ml, have_torch = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5] == "1"
 FMT = {"f64": (53, -1022, 1023), "f32": (24, -126, 127), "f16": (11, -14, 15), "bf16": (8, -126, 127)}
