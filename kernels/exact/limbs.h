@@ -190,6 +190,22 @@ SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flag
     return sl_sacc_round_at(limb, L, 0, dt, flags);
 }
 
+/* The exact sum held in float32's layout (limb[0..SL_SACC_LIMBS_F32), units of 2^-149, any carry
+ * state with |limb| < 2^62) rounded once to float64, as sl_sacc_round with dt = SL_F64 would on
+ * float64's layout (units of 2^-1074): the sum moved 925 = 28 * 32 + 29 bits up, into 13 limbs
+ * from limb 28 on. Normalises limb in place. reproducible lse's one pass (lse/lse.cu, lse.c). */
+SL_SACC_HD double sl_sacc_round_f32_as_f64(int64_t *limb, unsigned flags)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    int64_t w[L + 1];
+    sl_sacc_normalise(limb, L);                      /* limbs 0 .. L-2 in [0, 2^32) */
+    w[0] = (int64_t)(((uint64_t)limb[0] << 29) & 0xffffffffu);
+    for (int i = 1; i < L; i++)
+        w[i] = (int64_t)((((uint64_t)limb[i] << 29) & 0xffffffffu) | ((uint64_t)limb[i - 1] >> 3));
+    w[L] = limb[L - 1] >> 3;                         /* the signed rest (arithmetic shift) */
+    return sl_sacc_round_at(w, L + 1, 28, SL_F64, flags);
+}
+
 /* ---- the host-side state (the twin's accumulation; merged across processes) ---------------
  * Limbs (int64, deferred carries) and the flags of the inputs added so far. sl_sacc_state_add
  * (superacc/superacc.h) is the twin's exact accumulation; merging adds normalised limbs and ORs
