@@ -273,8 +273,8 @@ SL_LSE_VARIANT(lse_compensated, "compensated", SL_LSE_COMPENSATED, SL_DTYPES_ALL
  * through the group path, the rest one by one), whose states merge exactly. The one-pass form
  * (float32 and 16-bit input): each task's float32 terms summed exactly (superacc's limb state,
  * exact/limbs.h), the states merged exactly and the sum rounded once to float64 as the kernel's
- * last block does (sl_sacc_round_f32_as_f64). Either way the same bits as the kernels' for any
- * launch configuration, order or split. */
+ * last block does (superacc.h's sl_sacc_round_f32_as_f64_regs). Either way the same bits as the
+ * kernels' for any launch configuration, order or split. */
 #define SL_LSE_REP_CHUNK 65536u
 #define SL_LSE_REP_SUB 1024u      /* the one-pass form's terms a step (a buffer on the stack) */
 
@@ -357,7 +357,7 @@ static int lse_rep_value(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
         int64_t w[SL_SACC_LIMBS_F32 + 2];
         memcpy(w, sacc, sizeof w);
         free(sacc);
-        *r = sl_lm_log(sl_sacc_round_f32_as_f64(w, (unsigned)w[SL_SACC_LIMBS_F32] | SL_SACC_ANYPOS));
+        *r = sl_lm_log(sl_sacc_round_f32_as_f64_regs(w, (unsigned)w[SL_SACC_LIMBS_F32] | SL_SACC_ANYPOS));
         return 0;
     }
     sl_rsum_state all;

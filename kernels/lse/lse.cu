@@ -456,7 +456,7 @@ template <typename X> struct lse_rep1_st {
 };
 
 /* The last block's thread 0: the global limbs and the maximum taken (left zero), the exact sum
- * rounded once to float64 (exact/limbs.h's sl_sacc_round_f32_as_f64, as the twin), (M, S) into
+ * rounded once to float64 (superacc.h's sl_sacc_round_f32_as_f64_regs, as the twin), (M, S) into
  * lse_pre, the ticket reset. */
 __device__ __forceinline__ void lse_rep1_last(unsigned char *work)
 {
@@ -470,7 +470,7 @@ __device__ __forceinline__ void lse_rep1_last(unsigned char *work)
     const float M = lse_mkey_value(atomicExch(reinterpret_cast<unsigned *>(work + SL_LSE_WS_MKEY), 0u));
     lse_pre *p = lse_ws_pre(work);
     p->m = (double)M;
-    p->s = sl_sacc_round_f32_as_f64(l, fl | SL_SACC_ANYPOS);
+    p->s = sl_sacc_round_f32_as_f64_regs(l, fl | SL_SACC_ANYPOS);
     *g_counter = 0u;
 }
 
