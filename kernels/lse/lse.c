@@ -46,9 +46,10 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 static void lse_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
     /* the one-pass forms of accurate and reproducible (float32, 16-bit input): blocks of 512,
-     * 1,536 and 1,024 threads an SM (launch sweep, BENCHMARKS.md) */
+     * 1,536 threads an SM (accurate: launch sweep, BENCHMARKS.md; reproducible: superacc's
+     * exponent bins, 64 KB of shared memory a block, three blocks an SM as superacc's) */
     const int first = dt != SL_F64 && (v->impl == SL_LSE_ACCURATE || v->impl == SL_LSE_REPRODUCIBLE);
-    const uint32_t per_sm_threads = first && v->impl == SL_LSE_ACCURATE ? 1536u : SL_LSE_THREADS_PER_SM;
+    const uint32_t per_sm_threads = first ? 1536u : SL_LSE_THREADS_PER_SM;
     if (cfg->block == 0) cfg->block = first ? SL_LSE_MAX_BLOCK : SL_LSE_BLOCK;
     cfg->block = (cfg->block + 31u) / 32u * 32u;
     if (cfg->block > SL_LSE_MAX_BLOCK) cfg->block = SL_LSE_MAX_BLOCK;
