@@ -31,7 +31,7 @@
 #include "sl_layout.h"
 #include "lse/lse.h"
 #include "exact/binned.h"
-#include "superacc/superacc.h"   /* the one-pass form's exact sum of its float32 terms */
+#include "exact/limbs.h"         /* the one-pass form's exact sum of its float32 terms */
 #include "sumlab/pool.h"
 
 /* States per task of the twin's host threads (the result does not depend on the split). */
@@ -272,9 +272,9 @@ SL_LSE_VARIANT(lse_compensated, "compensated", SL_LSE_COMPENSATED, SL_DTYPES_ALL
  * (float64 input; a maximum outside the one-pass window): each task's terms into one binned
  * float64 accumulator (exact/binned.h, as the kernel's threads: groups of SL_RSUM_GROUP terms
  * through the group path, the rest one by one), whose states merge exactly. The one-pass form
- * (float32 and 16-bit input): each task's float32 terms summed exactly (superacc's limb state,
+ * (float32 and 16-bit input): each task's float32 terms summed exactly (a limb state,
  * exact/limbs.h), the states merged exactly and the sum rounded once to float64 as the kernel's
- * last block does (superacc.h's sl_sacc_round_f32_as_f64_regs). Either way the same bits as the
+ * last block does (exact/limbs.h's sl_sacc_round_f32_as_f64_regs). Either way the same bits as the
  * kernels' for any launch configuration, order or split. */
 #define SL_LSE_REP_CHUNK 65536u
 #define SL_LSE_REP_SUB 1024u      /* the one-pass form's terms a step (a buffer on the stack) */
@@ -289,6 +289,29 @@ typedef struct {
     unsigned char *sacc;   /* one pass: the tasks' saved limb states, SL_SACC_SAVED_BYTES(SL_F32) each */
 } lse_rep_job;
 
+/* Adds the float32 terms t[0..m) exactly into st (float32's limb layout; a NaN or Inf term, only
+ * where the maximum is outside the one-pass window, sets its flag), normalised as often as
+ * exact/limbs.h allows. */
+static void lse_rep1_add(sl_sacc_state *st, const float *t, size_t m)
+{
+    for (size_t k = 0; k < m; k++) {
+        const float v = t[k];
+        if (v != v || isinf(v)) {
+            st->flags |= v != v ? SL_SACC_NAN : v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+            continue;
+        }
+        int idx, neg;
+        uint64_t c[3];
+        if (sl_sacc_split_f64((double)v, SL_SACC_SCALE_F32, &idx, c, &neg))
+            for (int j = 0; j < 3; j++) st->limb[idx + j] += neg ? -(int64_t)c[j] : (int64_t)c[j];
+        if (++st->since_norm == SL_SACC_NORM_EVERY) {
+            sl_sacc_normalise(st->limb, SL_SACC_LIMBS_F32);
+            st->since_norm = 0;
+        }
+    }
+    st->n += m;
+}
+
 static void lse_rep_chunk(void *ctx, size_t c)
 {
     const lse_rep_job *J = ctx;
@@ -301,8 +324,7 @@ static void lse_rep_chunk(void *ctx, size_t c)
         for (uint64_t i = i0; i < i1; i += SL_LSE_REP_SUB) {
             const uint64_t m = i1 - i < SL_LSE_REP_SUB ? i1 - i : SL_LSE_REP_SUB;
             for (uint64_t k = 0; k < m; k++) t[k] = sl_lse_rep1_termf((float)sl_tw_load(J->x, J->dt, i + k));
-            sl_err e = {{0}};
-            (void)sl_sacc_state_add(&st, t, m, &e);  /* m < 2^40: cannot fail */
+            lse_rep1_add(&st, t, m);
         }
         sl_sacc_state_save(&st, J->sacc + c * SL_SACC_SAVED_BYTES(SL_F32));
         return;

@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "exact/binned_kernel.cuh"   /* the binned float64 accumulator, state and warp merge (reproducible) */
-#include "superacc/bins_f32.cuh"      /* exponent bins and limbs: the exact sum of reproducible's one pass */
+#include "exact/bins.cuh"          /* exponent bins and limbs: the exact sum of reproducible's one pass */
 #include "lse/lse.h"
 
 namespace {
@@ -414,15 +414,18 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
 }
 
 /* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termf -------------
- * The terms of the block's tiles (one_launch.cuh's sacc_tiles) and of the edge values into each
- * thread's exponent bins (superacc/bins_f32.cuh: exact), drained into the block's limbs every
+ * The terms of the block's tiles (exact/bins.cuh's sacc_tiles) and of the edge values into each
+ * thread's exponent bins (exact/bins.cuh: exact), drained into the block's limbs every
  * SACC_BIN_FLUSH terms and at the end; m = max.NaN of the values beside. Thread 0 adds the block's
- * normalised limbs into the global limbs (superacc's workspace header: [4, 8) the flags, the limbs
- * from SACC_WS_HEADER) and the block's maximum, as an order-preserving key, into the global one
- * (SL_LSE_WS_MKEY); the last block takes both (leaving them zero), rounds the exact sum once to
+ * normalised limbs into the global limbs (the workspace header: the flags at SL_LSE_WS_FLAGS, the
+ * limbs from SL_LSE_WS_LIMBS) and the block's maximum, as an order-preserving key, into the
+ * global one (SL_LSE_WS_MKEY); the last block takes both (leaving them zero), rounds the exact sum once to
  * float64 and writes (M, S) to lse_pre. Every value's term is added exactly, so S is the same
  * for every launch configuration and order. */
+#define SL_LSE_WS_FLAGS 4u    /* the terms' flags (NaN, Inf: a maximum outside the window) */
+#define SL_LSE_WS_LIMBS 16u   /* 12 int64 limbs (exact/limbs.h's float32 layout) */
 #define SL_LSE_WS_MKEY 112u   /* after the limbs: 16 + 12 * 8 bytes */
+#define SL_LSE_REP1_PER_SM 3  /* resident 512-thread blocks an SM (64 KB of bins each) */
 
 /* m's key: unsigned order = max.NaN's order (NaN above +Inf; 0 below -Inf: no value) */
 __device__ __forceinline__ unsigned lse_mkey(float m)
@@ -456,17 +459,17 @@ template <typename X> struct lse_rep1_st {
 };
 
 /* The last block's thread 0: the global limbs and the maximum taken (left zero), the exact sum
- * rounded once to float64 (superacc.h's sl_sacc_round_f32_as_f64_regs, as the twin), (M, S) into
+ * rounded once to float64 (exact/limbs.h's sl_sacc_round_f32_as_f64_regs, as the twin), (M, S) into
  * lse_pre, the ticket reset. */
 __device__ __forceinline__ void lse_rep1_last(unsigned char *work)
 {
     enum { L = SL_SACC_LIMBS_F32 };
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
-    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SL_LSE_WS_LIMBS);
     int64_t l[L];
 #pragma unroll
     for (int i = 0; i < L; i++) l[i] = (int64_t)atomicExch(&g_acc[i], 0ull);
-    const unsigned fl = atomicExch(g_counter + 1, 0u);
+    const unsigned fl = atomicExch(reinterpret_cast<unsigned *>(work + SL_LSE_WS_FLAGS), 0u);
     const float M = lse_mkey_value(atomicExch(reinterpret_cast<unsigned *>(work + SL_LSE_WS_MKEY), 0u));
     lse_pre *p = lse_ws_pre(work);
     p->m = (double)M;
@@ -475,7 +478,7 @@ __device__ __forceinline__ void lse_rep1_last(unsigned char *work)
 }
 
 template <typename X>
-__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK, SACC_BINS_PER_SM)
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK, SL_LSE_REP1_PER_SM)
 lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, unsigned char *work)
 {
     typedef typename sl_vec<X>::type V;
@@ -490,7 +493,7 @@ lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
     for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
     sacc_block_init(s_acc, L, &s_flags);
-    sacc_barrier();
+    sl_bar_any::sync();
     lse_rep1_st<X> st = {my, s_acc, B, mask, 0u, 0xffffffffu, -INFINITY};
     sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { st.take1(to_acc<float>(x[i])); });
     /* <= 8192 + 1 terms per bin between drains */
@@ -504,7 +507,7 @@ lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     }
     if ((tid & 31u) == 0u) s_m[tid >> 5] = m;
     if (st.flags) atomicOr(&s_flags, st.flags);
-    sacc_barrier();
+    sl_bar_any::sync();
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     if (tid == 0) {
         for (unsigned w = 1; w < (B >> 5); w++) m = sl_lse_maxnan_f(m, s_m[w]);
@@ -513,11 +516,11 @@ lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
         for (int i = 0; i < L; i++) l[i] = (int64_t)s_acc[i];
         sl_sacc_normalise(l, L);
         /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
-        unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
+        unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SL_LSE_WS_LIMBS);
 #pragma unroll
         for (int i = 0; i < L; i++)
             if (l[i]) atomicAdd(&g_acc[i], (unsigned long long)l[i]);
-        if (s_flags) atomicOr(g_counter + 1, s_flags);
+        if (s_flags) atomicOr(reinterpret_cast<unsigned *>(work + SL_LSE_WS_FLAGS), s_flags);
         atomicMax(reinterpret_cast<unsigned *>(work + SL_LSE_WS_MKEY), lse_mkey(m));
     }
     /* thread 0 alone published: it fences before its ticket */

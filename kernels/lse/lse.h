@@ -118,8 +118,8 @@ typedef struct { double m, s, c; } sl_lse_sd;
 /* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
  * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), a
  * float32 (sl_lse_rep1_termf); S is the exact sum of the terms rounded once to float64 (the
- * kernels: superacc/bins_f32.cuh's exponent bins and float32 limbs; the twin: exact/limbs.h's
- * float32 limb state; both rounded by superacc.h's sl_sacc_round_f32_as_f64_regs); the maximum
+ * kernels: exact/bins.cuh's exponent bins and float32 limbs; the twin: exact/limbs.h's
+ * float32 limb state; both rounded by exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum
  * M (NaN if any value is) beside it. Each term is a function of x
  * alone and their exact sum a function of their multiset, so the result log(S) is
  * order-independent; so is the test of M

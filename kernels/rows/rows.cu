@@ -23,7 +23,7 @@
 #include "exact/binned_kernel.cuh"
 #include "rows/rows.h"
 #include "rows/rows_cert.h"
-#include "superacc/bins_f32.cuh"   /* lse reproducible rows: the terms' exact sum */
+#include "superacc/one_launch.cuh"   /* with exact/bins.cuh: lse reproducible rows' exact sum too */
 #include "lse/lse.h"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
@@ -698,7 +698,7 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
  * alone (not B, not the alignment, not the launch). The terms and the result are the 1-D
  * variant's: for float32 and 16-bit rows whose maximum Mn (NaN if any value is) falls in lse.h's
  * one-pass window, the unshifted float32 terms sl_lse_rep1_termf(x) summed exactly (each lane's
- * exponent bins, superacc/bins_f32.cuh, drained into the row's limbs) and log(S), S the exact sum
+ * exponent bins, exact/bins.cuh, drained into the row's limbs) and log(S), S the exact sum
  * rounded once to float64; otherwise exp(x - M) with M the exact maximum, NaN ignored
  * (sl_lse_rep_term_f/_d: lse_math.h's exp in float32 for float32 and 16-bit rows, float64 for
  * float64) and M + log(S), S the terms' binned float64 sum (exact/binned.h) rounded once; the

@@ -7,7 +7,7 @@
  * at the end the block drains the bins into its limbs (sacc_bins_drain); the block's limbs go
  * into the global limbs and the last block rounds (sacc_block_finish, one_launch.cuh).
  */
-#include "superacc/bins_f32.cuh"   /* the exponent bins and their drain */
+#include "superacc/one_launch.cuh"   /* exact/bins.cuh: the exponent bins and their drain */
 
 /* The bins kernel's state for sacc_tiles: each vector's lanes into their bins; the flush drains. */
 template <typename X> struct sacc_bins_st {
