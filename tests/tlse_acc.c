@@ -3,6 +3,7 @@
  * and bfloat16 input on every dataset family of the registry and on logits of every spread,
  * shifted, masked, dominant, all equal (worst ulps printed, float64's too); reproducible the same
  * bits under reversal, sorting, shuffles, launch shapes and host-thread splits, within its bound,
+ * its one-pass form equal to the log of its float32 terms' exact sum (MPFR) rounded to float64,
  * and its special values. */
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +46,21 @@ static void check_first_pass(const void *x, uint64_t n, sl_dtype dt, const sl_re
               out, ref->rounded);
     }
     rep1_cases++;
-    rep1_one += (unsigned long)sl_lse_rep1_ok((double)mn);
+    if (!sl_lse_rep1_ok((double)mn)) return;
+    rep1_one++;
+    /* reproducible's one pass: log of the float32 terms' exact sum (MPFR) rounded once to
+     * float64, then to the input format */
+    mpfr_t S;
+    mpfr_init2(S, 1200);                             /* terms in [2^-148, 2^128), n < 2^40: exact */
+    mpfr_set_zero(S, 1);
+    for (uint64_t i = 0; i < n; i++)
+        CHECK(mpfr_add_d(S, S, (double)sl_lse_rep1_termf((float)sl_tw_load(x, dt, i)), MPFR_RNDN) == 0,
+              "%s: the terms' sum is not exact at 1200 bits", what);
+    const double want = sl_tw_out((double)(float)sl_lm_log(mpfr_get_d(S, MPFR_RNDN)), dt);
+    mpfr_clear(S);
+    const double got = sl_test_cpu_run(rep, x, n, dt, 0, 0, NULL);
+    CHECK(sl_test_same(got, want), "reproducible's one pass %s dt %s n %llu: %a, log of the exact sum %a",
+          what, sl_dtype_name(dt), (unsigned long long)n, got, want);
 }
 
 static int fidx(sl_dtype dt) { return dt == SL_F32 ? 0 : dt == SL_F64 ? 1 : dt == SL_F16 ? 2 : 3; }

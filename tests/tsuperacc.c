@@ -615,6 +615,68 @@ static void check_round_regs(void)
     CHECK(bad == 0, "sl_sacc_round_f32_regs: %ld of %ld states differ from sl_sacc_round_mode", bad, cases);
 }
 
+/* The float32 limbs' sum rounded to float64: sl_sacc_round_f32_as_f64 (exact/limbs.h: the sum
+ * moved to float64's layout, the generic rounding) equals MPFR's rounding of the exact integer,
+ * and sl_sacc_round_f32_as_f64_regs (reproducible lse's kernels) equals it bit for bit: random
+ * unnormalised states of either sign, sparse states (far sticky bits), 53-bit ties and values one
+ * unit either side of them at every position, small sums, zeros and the flags. */
+static void check_round_f64_regs(void)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    long bad = 0, bad_mpfr = 0, cases = 0;
+    mpz_t z, t;
+    mpfr_t f;
+    mpz_inits(z, t, (mpz_ptr)0);
+    mpfr_init2(f, 53);
+    for (int rep = 0; rep < 200000; rep++) {
+        int64_t limb[L], a[L];
+        memset(limb, 0, sizeof limb);
+        const int kind = (int)rnd_below(5);
+        const int top = 1 + (int)rnd_below(L - 2);
+        if (kind == 0) {
+            for (int i = 0; i <= top; i++) limb[i] = (int64_t)(rnd() >> (22 + rnd_below(40))) - (int64_t)(rnd() >> (22 + rnd_below(40)));
+        } else if (kind == 1) {
+            for (int i = 0; i <= top; i++) limb[i] = rnd_below(3) ? 0 : (int64_t)(rnd() & 0xffffffffu);
+            limb[top] = (int64_t)(rnd() & 0xffffffffu) | 1;
+        } else if (kind == 2) {                          /* 53 bits, then the round bit +- 1 unit */
+            const int pos = (int)rnd_below(32 * (L - 3));
+            const uint64_t q = (rnd() & (((uint64_t)1 << 53) - 1)) | ((uint64_t)1 << 52);
+            for (int b = 0; b < 53; b++)
+                if ((q >> b) & 1) limb[(pos + 1 + b) >> 5] += (int64_t)1 << ((pos + 1 + b) & 31);
+            limb[pos >> 5] += (int64_t)1 << (pos & 31);
+            limb[0] += (int64_t)rnd_below(3) - 1;
+            if (rnd_below(4) == 0) for (int i = 0; i < L; i++) limb[i] = -limb[i];
+        } else if (kind == 3) {
+            limb[rnd_below(3)] = (int64_t)rnd_below(1u << 20) - (1 << 19);
+        } else {
+            limb[rnd_below(L - 1)] = (int64_t)rnd_below(5) - 2;
+        }
+        const unsigned flags = rnd_below(8) ? (rnd_below(2) ? SL_SACC_ANYPOS : 0u) : (unsigned)rnd_below(16);
+        memcpy(a, limb, sizeof a);
+        const double want = sl_sacc_round_f32_as_f64(a, flags);
+        const double got = sl_sacc_round_f32_as_f64_regs(limb, flags);
+        cases++;
+        if (!same(got, want) && bad++ < 5)
+            fprintf(stderr, "round f64 regs kind %d flags %u: %a != generic %a\n", kind, flags, got, want);
+        if (flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)) continue;
+        mpz_set_ui(z, 0);                                /* the exact sum, units of 2^-149 */
+        for (int i = L - 1; i >= 0; i--) {
+            mpz_mul_2exp(z, z, 32);
+            mpz_set_si(t, (long)limb[i]);
+            mpz_add(z, z, t);
+        }
+        mpfr_set_z_2exp(f, z, -149, MPFR_RNDN);
+        double m = mpfr_get_d(f, MPFR_RNDN);
+        if (m == 0.0 && !(flags & SL_SACC_ANYPOS)) m = -0.0;
+        if (!same(want, m) && bad_mpfr++ < 5)
+            fprintf(stderr, "round f64 kind %d: generic %a != MPFR %a\n", kind, want, m);
+    }
+    mpz_clears(z, t, (mpz_ptr)0);
+    mpfr_clear(f);
+    CHECK(bad == 0, "sl_sacc_round_f32_as_f64_regs: %ld of %ld states differ from the generic rounding", bad, cases);
+    CHECK(bad_mpfr == 0, "sl_sacc_round_f32_as_f64: %ld of %ld states differ from MPFR", bad_mpfr, cases);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -622,6 +684,7 @@ int main(void)
     double *x = malloc(CAP * sizeof *x);
     check_fixed();
     check_round_regs();
+    check_round_f64_regs();
     for (int fam = 0; fam < FAM_COUNT; fam++)
         for (int dti = 0; dti < 2; dti++)
             for (int rep = 0; rep < 400; rep++) {

@@ -27,6 +27,9 @@
 #define SL_SACC_MAX_N ((uint64_t)1 << 40)  /* n < 2^40, the registry's limit */
 /* Adds per limb allowed between normalisations (each < 2^32 in magnitude: sum < 2^62). */
 #define SL_SACC_NORM_EVERY ((uint64_t)1 << 30)
+/* A block's elements between normalisations of its shared limbs in the one-launch kernels
+ * (exact/bins.cuh's tile loop, superacc64.cu). */
+#define SACC_BLOCK_ELEMS_PER_NORM (1u << 29)
 
 /* Flags carried beside the limbs (ORed across threads, blocks and chunks). */
 #define SL_SACC_NAN 1u     /* a NaN input */
@@ -188,6 +191,125 @@ SL_SACC_HD double sl_sacc_round_at(int64_t *limb, int L, int off, sl_dtype dt, u
 SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flags)
 {
     return sl_sacc_round_at(limb, L, 0, dt, flags);
+}
+
+/* The exact sum held in float32's layout (limb[0..SL_SACC_LIMBS_F32), units of 2^-149, any carry
+ * state with |limb| < 2^62) rounded once to float64, as sl_sacc_round with dt = SL_F64 would on
+ * float64's layout (units of 2^-1074): the sum moved 925 = 28 * 32 + 29 bits up, into 13 limbs
+ * from limb 28 on. Normalises limb in place. reproducible lse's one pass (lse/lse.cu, lse.c). */
+SL_SACC_HD double sl_sacc_round_f32_as_f64(int64_t *limb, unsigned flags)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    int64_t w[L + 1];
+    sl_sacc_normalise(limb, L);                      /* limbs 0 .. L-2 in [0, 2^32) */
+    w[0] = (int64_t)(((uint64_t)limb[0] << 29) & 0xffffffffu);
+    for (int i = 1; i < L; i++)
+        w[i] = (int64_t)((((uint64_t)limb[i] << 29) & 0xffffffffu) | ((uint64_t)limb[i - 1] >> 3));
+    w[L] = limb[L - 1] >> 3;                         /* the signed rest (arithmetic shift) */
+    return sl_sacc_round_at(w, L + 1, 28, SL_F64, flags);
+}
+
+/* Unrolled loops in the device code of the register roundings (exact/limbs.h, superacc.h). */
+#if defined(__CUDA_ARCH__)
+#define SL_SACC_UNROLL _Pragma("unroll")
+#else
+#define SL_SACC_UNROLL
+#endif
+
+/* The float32 limbs' exact sum rounded once to float64 in registers: bit for bit the result of
+ * exact/limbs.h's sl_sacc_round_f32_as_f64 (tests/tsuperacc.c compares them on random and edge
+ * states), without its data-dependent indexing (reproducible lse's one pass rounds once a launch,
+ * its rows once a row). limb, flags: as sl_sacc_round_f32_regs; read, not changed. A float32
+ * layout sum lies in [2^-149, 2^201) when not 0: a normal float64, never an overflow. Steps: the
+ * limbs normalised (negated for a negative sum), the highest nonzero limb t found and limbs t,
+ * t - 1, t - 2 taken as a window X = hi 2^32 + lo (hi = 64 bits, lo = 32) with every lower limb
+ * ORed into a sticky flag; X's 53 bits from its highest set bit, the round bit and the sticky
+ * bit give the float64 pattern. */
+SL_SACC_HD double sl_sacc_round_f32_as_f64_regs(const int64_t *limb, unsigned flags)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    uint64_t rbits;
+    if ((flags & SL_SACC_NAN) || (flags & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        rbits = 0x7ff8000000000000ull;
+    else if (flags & SL_SACC_PINF)
+        rbits = 0x7ff0000000000000ull;
+    else if (flags & SL_SACC_NINF)
+        rbits = 0xfff0000000000000ull;
+    else {
+        uint32_t n[L];
+        int64_t c = 0;
+        SL_SACC_UNROLL
+        for (int i = 0; i < L - 1; i++) {
+            const int64_t v = limb[i] + c;
+            n[i] = (uint32_t)v;
+            c = v >> 32;
+        }
+        const int64_t rest = limb[L - 1] + c;
+        uint64_t sign = 0;
+        if (rest < 0) {
+            c = 0;
+            SL_SACC_UNROLL
+            for (int i = 0; i < L - 1; i++) {
+                const int64_t v = c - (int64_t)n[i];
+                n[i] = (uint32_t)v;
+                c = v >> 32;
+            }
+            n[L - 1] = (uint32_t)(c - rest);
+            sign = 1;
+        } else {
+            n[L - 1] = (uint32_t)rest;
+        }
+        /* t, a2 = n[t], a1 = n[t - 1], a0 = n[t - 2] (0 below limb 0), below: a nonzero limb
+         * under t - 2; p1 = n[i - 1], p2 = n[i - 2], acc = OR of n[0 .. i-3] */
+        int t = -1, below = 0;
+        uint32_t a2 = 0, a1 = 0, a0 = 0, p1 = 0, p2 = 0, acc = 0;
+        SL_SACC_UNROLL
+        for (int i = 0; i < L; i++) {
+            if (n[i] != 0) {
+                t = i;
+                a2 = n[i];
+                a1 = p1;
+                a0 = p2;
+                below = acc != 0;
+            }
+            acc |= p2;
+            p2 = p1;
+            p1 = n[i];
+        }
+        if (t < 0) {                                   /* exact zero */
+            rbits = 0;
+            sign = (flags & SL_SACC_ANYPOS) ? 0u : 1u;
+        } else {
+            /* X = hi 2^32 + lo: bits 32 (t - 2) .. 32 t + 31 of M */
+            const uint64_t hi = ((uint64_t)a2 << 32) | a1, lo = a0;
+#if defined(__CUDA_ARCH__)
+            const int hx = 95 - __clzll((long long)hi); /* X's highest set bit: 64 .. 95 */
+#else
+            const int hx = 95 - __builtin_clzll(hi);
+#endif
+            const int sx = hx - 52;                    /* X's bits below sx are rounded off: 12 .. 43 */
+            uint64_t q;
+            uint32_t rb;
+            int st;
+            if (sx <= 32) {
+                q = (hi << (32 - sx)) | (lo >> sx);
+                rb = (uint32_t)(lo >> (sx - 1)) & 1u;
+                st = (lo & (((uint64_t)1 << (sx - 1)) - 1)) != 0;
+            } else {
+                q = hi >> (sx - 32);
+                rb = (uint32_t)(hi >> (sx - 33)) & 1u;
+                st = (hi & (((uint64_t)1 << (sx - 33)) - 1)) != 0 || lo != 0;
+            }
+            if (rb && ((q & 1u) || st || below)) q++;
+            /* value q 2^E, E = 32 (t - 2) + sx - 149; q in [2^52, 2^53]: the exponent field
+             * E + 1075 (a rounding carry adds one) */
+            rbits = ((uint64_t)(32 * (t - 2) + sx - 149 + 1074) << 52) + q;
+        }
+        rbits |= sign << 63;
+    }
+    double d;
+    memcpy(&d, &rbits, sizeof d);
+    return d;
 }
 
 /* ---- the host-side state (the twin's accumulation; merged across processes) ---------------

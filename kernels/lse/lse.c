@@ -31,6 +31,7 @@
 #include "sl_layout.h"
 #include "lse/lse.h"
 #include "exact/binned.h"
+#include "exact/limbs.h"         /* the one-pass form's exact sum of its float32 terms */
 #include "sumlab/pool.h"
 
 /* States per task of the twin's host threads (the result does not depend on the split). */
@@ -45,9 +46,10 @@ static uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 static void lse_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
     /* the one-pass forms of accurate and reproducible (float32, 16-bit input): blocks of 512,
-     * 1,536 and 1,024 threads an SM (launch sweep, BENCHMARKS.md) */
+     * 1,536 threads an SM (accurate: launch sweep, BENCHMARKS.md; reproducible: superacc's
+     * exponent bins, 64 KB of shared memory a block, three blocks an SM as superacc's) */
     const int first = dt != SL_F64 && (v->impl == SL_LSE_ACCURATE || v->impl == SL_LSE_REPRODUCIBLE);
-    const uint32_t per_sm_threads = first && v->impl == SL_LSE_ACCURATE ? 1536u : SL_LSE_THREADS_PER_SM;
+    const uint32_t per_sm_threads = first ? 1536u : SL_LSE_THREADS_PER_SM;
     if (cfg->block == 0) cfg->block = first ? SL_LSE_MAX_BLOCK : SL_LSE_BLOCK;
     cfg->block = (cfg->block + 31u) / 32u * 32u;
     if (cfg->block > SL_LSE_MAX_BLOCK) cfg->block = SL_LSE_MAX_BLOCK;
@@ -266,26 +268,67 @@ SL_LSE_VARIANT(lse_compensated, "compensated", SL_LSE_COMPENSATED, SL_DTYPES_ALL
                "kahan's tree")
 
 /* ---- reproducible: the exact maximum, then the binned sum of the terms ------------------------
- * The twin takes the inputs in index order, in tasks of SL_LSE_REP_CHUNK values, each into one
- * binned float64 accumulator (exact/binned.h, as the kernel's threads: groups of SL_RSUM_GROUP
- * terms through the group path, the rest one by one), whose states merge exactly: the same state
- * as the kernel's for any launch configuration, order or split. */
+ * The twin takes the inputs in index order, in tasks of SL_LSE_REP_CHUNK values. The shifted form
+ * (float64 input; a maximum outside the one-pass window): each task's terms into one binned
+ * float64 accumulator (exact/binned.h, as the kernel's threads: groups of SL_RSUM_GROUP terms
+ * through the group path, the rest one by one), whose states merge exactly. The one-pass form
+ * (float32 and 16-bit input): each task's float32 terms summed exactly (a limb state,
+ * exact/limbs.h), the states merged exactly and the sum rounded once to float64 as the kernel's
+ * last block does (exact/limbs.h's sl_sacc_round_f32_as_f64_regs). Either way the same bits as the
+ * kernels' for any launch configuration, order or split. */
 #define SL_LSE_REP_CHUNK 65536u
+#define SL_LSE_REP_SUB 1024u      /* the one-pass form's terms a step (a buffer on the stack) */
 
 typedef struct {
     const void *x;
     sl_dtype dt;
     uint64_t n;
     double M;
-    int one;   /* the one-pass form's unshifted terms (lse.h's sl_lse_rep1_term) */
+    int one;   /* the one-pass form's unshifted terms (lse.h's sl_lse_rep1_termf), summed exactly */
     sl_rsum_state *st;
+    unsigned char *sacc;   /* one pass: the tasks' saved limb states, SL_SACC_SAVED_BYTES(SL_F32) each */
 } lse_rep_job;
+
+/* Adds the float32 terms t[0..m) exactly into st (float32's limb layout; a NaN or Inf term, only
+ * where the maximum is outside the one-pass window, sets its flag), normalised as often as
+ * exact/limbs.h allows. */
+static void lse_rep1_add(sl_sacc_state *st, const float *t, size_t m)
+{
+    for (size_t k = 0; k < m; k++) {
+        const float v = t[k];
+        if (v != v || isinf(v)) {
+            st->flags |= v != v ? SL_SACC_NAN : v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
+            continue;
+        }
+        int idx, neg;
+        uint64_t c[3];
+        if (sl_sacc_split_f64((double)v, SL_SACC_SCALE_F32, &idx, c, &neg))
+            for (int j = 0; j < 3; j++) st->limb[idx + j] += neg ? -(int64_t)c[j] : (int64_t)c[j];
+        if (++st->since_norm == SL_SACC_NORM_EVERY) {
+            sl_sacc_normalise(st->limb, SL_SACC_LIMBS_F32);
+            st->since_norm = 0;
+        }
+    }
+    st->n += m;
+}
 
 static void lse_rep_chunk(void *ctx, size_t c)
 {
     const lse_rep_job *J = ctx;
     const uint64_t i0 = (uint64_t)c * SL_LSE_REP_CHUNK;
     const uint64_t i1 = i0 + SL_LSE_REP_CHUNK < J->n ? i0 + SL_LSE_REP_CHUNK : J->n;
+    if (J->one) {
+        float t[SL_LSE_REP_SUB];
+        sl_sacc_state st;
+        sl_sacc_state_init(&st, SL_F32);
+        for (uint64_t i = i0; i < i1; i += SL_LSE_REP_SUB) {
+            const uint64_t m = i1 - i < SL_LSE_REP_SUB ? i1 - i : SL_LSE_REP_SUB;
+            for (uint64_t k = 0; k < m; k++) t[k] = sl_lse_rep1_termf((float)sl_tw_load(J->x, J->dt, i + k));
+            lse_rep1_add(&st, t, m);
+        }
+        sl_sacc_state_save(&st, J->sacc + c * SL_SACC_SAVED_BYTES(SL_F32));
+        return;
+    }
     double t[SL_RSUM_GROUP];
     sl_rsum_thr_f64 a;
     sl_rsum_init_f64(&a);
@@ -293,10 +336,8 @@ static void lse_rep_chunk(void *ctx, size_t c)
     for (; i < i1; i += SL_RSUM_GROUP) {
         const uint64_t m = i1 - i < SL_RSUM_GROUP ? i1 - i : SL_RSUM_GROUP;
         for (uint64_t k = 0; k < m; k++)
-            t[k] = J->one  ? sl_lse_rep1_term((float)sl_tw_load(J->x, J->dt, i + k))
-                 : J->dt == SL_F64 ? sl_lse_rep_term_d(sl_tw_load(J->x, J->dt, i + k), J->M)
-                                   : sl_lse_rep_term_f((float)sl_tw_load(J->x, J->dt, i + k),
-                                                       (float)J->M);
+            t[k] = J->dt == SL_F64 ? sl_lse_rep_term_d(sl_tw_load(J->x, J->dt, i + k), J->M)
+                                   : sl_lse_rep_term_f((float)sl_tw_load(J->x, J->dt, i + k), (float)J->M);
         if (m == SL_RSUM_GROUP) sl_rsum_take_group_f64(&a, t);
         else
             for (uint64_t k = 0; k < m; k++) sl_rsum_take1_f64(&a, t[k]);
@@ -324,19 +365,29 @@ static int lse_rep_value(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
     if (!one)
         for (uint64_t i = 0; i < n; i++) M = SL_LSE_MAX(M, sl_tw_load(x, dt, i));
     const size_t chunks = (size_t)((n + SL_LSE_REP_CHUNK - 1) / SL_LSE_REP_CHUNK);
-    sl_rsum_state *st = malloc((chunks ? chunks : 1) * sizeof *st);
-    if (!st) return sl_err_set(err, "%s: out of memory", v->name);
-    lse_rep_job job = {x, dt, n, M, one, st};
+    const size_t nb = chunks ? chunks : 1;
+    sl_rsum_state *st = one ? NULL : malloc(nb * sizeof *st);
+    unsigned char *sacc = one ? malloc(nb * SL_SACC_SAVED_BYTES(SL_F32)) : NULL;
+    if (one ? !sacc : !st) return sl_err_set(err, "%s: out of memory", v->name);
+    lse_rep_job job = {x, dt, n, M, one, st, sacc};
     if (chunks && sl_parallel_for(chunks, sl_twin_threads(), lse_rep_chunk, &job)) {
         free(st);
+        free(sacc);
         return sl_err_set(err, "%s: a host thread could not be joined", v->name);
+    }
+    if (one) {   /* a maximum in the window: n >= 1 */
+        for (size_t c = 1; c < chunks; c++) sl_sacc_saved_merge(sacc, sacc + c * SL_SACC_SAVED_BYTES(SL_F32), SL_F32);
+        int64_t w[SL_SACC_LIMBS_F32 + 2];
+        memcpy(w, sacc, sizeof w);
+        free(sacc);
+        *r = sl_lm_log(sl_sacc_round_f32_as_f64_regs(w, (unsigned)w[SL_SACC_LIMBS_F32] | SL_SACC_ANYPOS));
+        return 0;
     }
     sl_rsum_state all;
     sl_rsum_state_zero(&all);
     for (size_t c = 0; c < chunks; c++) sl_rsum_state_merge(&all, &st[c]);
     free(st);
-    const double S = sl_rsum_state_round_f64(&all, 0);
-    *r = one ? sl_lm_log(S) : sl_lse_rep_final(M, S);
+    *r = sl_lse_rep_final(M, sl_rsum_state_round_f64(&all, 0));
     return 0;
 }
 
@@ -365,9 +416,9 @@ const sl_variant sl_v_lse_reproducible = {
     .name = "reproducible",
     .op = "lse", .family = "lse",
     .determinism = SL_DET_ORDER_INDEPENDENT,
-    .description = "float32/16-bit input: one pass, the unshifted exp(x) (float32 exp) summed in "
-                   "reproducible's binned float64 state (exact/binned.h) beside the maximum, log of "
-                   "the sum rounded once, for a maximum in [-30, 88]; otherwise, and for float64 "
+    .description = "float32/16-bit input: one pass, the unshifted exp(x) (float32 exp) summed "
+                   "exactly (superacc's exponent bins and limbs) beside the maximum, log of the sum "
+                   "rounded once to float64, for a maximum in [-30, 88]; otherwise, and for float64 "
                    "input, the exact max (a kernel), then exp(x - max) binned and max + log: "
                    "order-independent",
     .dtypes = SL_DTYPES_ALL,

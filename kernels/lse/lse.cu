@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "exact/binned_kernel.cuh"   /* the binned float64 accumulator, state and warp merge (reproducible) */
+#include "exact/bins.cuh"          /* exponent bins and limbs: the exact sum of reproducible's one pass */
 #include "lse/lse.h"
 
 namespace {
@@ -292,60 +293,27 @@ __device__ __forceinline__ sl_rsum_state lse_rep_load_cg(const sl_rsum_state *p)
     return r;
 }
 
-/* A block's partial: its merged state (lse_rep_kernel), with its maximum (lse_rep1_kernel). */
-struct lse_rep1_part {
-    sl_rsum_state st;
-    float m;
-};
-__device__ __forceinline__ sl_rsum_state *lse_part_st(sl_rsum_state *p) { return p; }
-__device__ __forceinline__ sl_rsum_state *lse_part_st(lse_rep1_part *p) { return &p->st; }
-
-/* The reproducible kernels' end, from the thread's state st (and with MAX its maximum m,
- * max.NaN): the block's states merged exactly (lse_rep_block_merge; the maxima by shuffles and
- * warp 0), the block's partial P at partials[block]; the last block (ticket) merges the partials
- * (thread t: t, t + B, ...; exact, so any order) and then the block's, and its thread 0 calls
- * fin(the grid's state, the grid's maximum) and leaves the ticket zero. */
-template <bool MAX, typename P, typename FIN>
-__device__ __forceinline__ void lse_rep_finish(sl_rsum_state st, float m, sl_rsum_state *s_warp, float *s_m,
-                                               void *work, FIN fin)
+/* lse_rep_kernel's end, from the thread's state st: the block's states merged exactly
+ * (lse_rep_block_merge), the block's partial at partials[block]; the last block (ticket) merges
+ * the partials (thread t: t, t + B, ...; exact, so any order) and then the block's, and its
+ * thread 0 calls fin(the grid's state) and leaves the ticket zero. */
+template <typename FIN>
+__device__ __forceinline__ void lse_rep_finish(sl_rsum_state st, sl_rsum_state *s_warp, void *work, FIN fin)
 {
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    if (MAX) {
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
-        if (lane == 0) s_m[warp] = m;
-    }
-    lse_rep_block_merge(st, s_warp);   /* its barrier orders s_m too */
-    if (MAX && warp == 0) {
-        m = lane < (blockDim.x >> 5) ? s_m[lane] : -INFINITY;
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) m = sl_lse_maxnan_f(m, __shfl_xor_sync(SL_FULL_MASK, m, off));
-    }
-    P *part = sl_ws_partials<P>(work);
-    if (threadIdx.x == 0) {
-        *lse_part_st(&part[blockIdx.x]) = st;
-        if constexpr (MAX) part[blockIdx.x].m = m;
-    }
+    lse_rep_block_merge(st, s_warp);
+    sl_rsum_state *part = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) part[blockIdx.x] = st;
     if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
     sl_rsum_state acc;
     sl_rsum_state_zero(&acc);
-    float mm = -INFINITY;
     for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
-        const sl_rsum_state p = lse_rep_load_cg(lse_part_st(&part[i]));
+        const sl_rsum_state p = lse_rep_load_cg(&part[i]);
         sl_rsum_state_merge(&acc, &p);
-        if constexpr (MAX) mm = sl_lse_maxnan_f(mm, __ldcg(&part[i].m));
     }
-    sl_bar_any::sync();   /* s_warp and s_m are reused */
-    if (MAX) {
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) mm = sl_lse_maxnan_f(mm, __shfl_xor_sync(SL_FULL_MASK, mm, off));
-        if (lane == 0) s_m[warp] = mm;
-    }
+    sl_bar_any::sync();   /* s_warp is reused */
     lse_rep_block_merge(acc, s_warp);
     if (threadIdx.x == 0) {
-        if (MAX)
-            for (unsigned w = 0; w < (blockDim.x >> 5); w++) mm = sl_lse_maxnan_f(mm, s_m[w]);
-        fin(acc, mm);
+        fin(acc);
         *sl_ws_counter(work) = 0u;
     }
 }
@@ -389,7 +357,7 @@ lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
         [&](X e) { sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(e), M)); });
     sl_rsum_state st;
     sl_rsum_to_state_f64(&a, &st);
-    lse_rep_finish<false, sl_rsum_state>(st, 0.0f, s_warp, NULL, work, [&](const sl_rsum_state &acc, float) {
+    lse_rep_finish(st, s_warp, work, [&](const sl_rsum_state &acc) {
         const double S = sl_rsum_state_round_f64(&acc, 0);
         *result = lse_out<X, double>::to(sl_lse_rep_final((double)M, S));
     });
@@ -445,50 +413,119 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     sl_grid_finish<Op, lse_fin_pre>(b, sl_ws_partials<sl_lse_sd>(work), sl_ws_counter(work), lse_ws_pre(work));
 }
 
-/* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_term -------------
- * Thread g: the unshifted terms of lse_for_tiles's values into the binned float64 accumulator
- * (groups of SL_RSUM_GROUP through the group path, the rest one by one) and m = max.NaN; the
- * block merges the states exactly and the maxima; the last block merges the blocks' and writes
- * (M, S rounded once to float64) to the workspace header. */
-template <typename X>
-__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
-lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
+/* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termf -------------
+ * The terms of the block's tiles (exact/bins.cuh's sacc_tiles) and of the edge values into each
+ * thread's exponent bins (exact/bins.cuh: exact), drained into the block's limbs every
+ * SACC_BIN_FLUSH terms and at the end; m = max.NaN of the values beside. Thread 0 adds the block's
+ * normalised limbs into the global limbs (the workspace header: the flags at SL_LSE_WS_FLAGS, the
+ * limbs from SL_LSE_WS_LIMBS) and the block's maximum, as an order-preserving key, into the
+ * global one (SL_LSE_WS_MKEY); the last block takes both (leaving them zero), rounds the exact sum once to
+ * float64 and writes (M, S) to lse_pre. Every value's term is added exactly, so S is the same
+ * for every launch configuration and order. */
+#define SL_LSE_WS_FLAGS 4u    /* the terms' flags (NaN, Inf: a maximum outside the window) */
+#define SL_LSE_WS_LIMBS 16u   /* 12 int64 limbs (exact/limbs.h's float32 layout) */
+#define SL_LSE_WS_MKEY 112u   /* after the limbs: 16 + 12 * 8 bytes */
+#define SL_LSE_REP1_PER_SM 3  /* resident 512-thread blocks an SM (64 KB of bins each) */
+
+/* m's key: unsigned order = max.NaN's order (NaN above +Inf; 0 below -Inf: no value) */
+__device__ __forceinline__ unsigned lse_mkey(float m)
 {
-    enum { G8 = SL_RSUM_GROUP };
-    __shared__ sl_rsum_state s_warp[32];
+    const unsigned u = __float_as_uint(m);
+    return m != m ? 0xffffffffu : (u >> 31) ? ~u : u | 0x80000000u;
+}
+__device__ __forceinline__ float lse_mkey_value(unsigned k)
+{
+    return k == 0xffffffffu ? __uint_as_float(0x7fffffffu) : k == 0u ? -INFINITY
+         : __uint_as_float((k >> 31) ? (k & 0x7fffffffu) : ~k);
+}
+
+/* The one pass's state for sacc_tiles: each value's term into its bin, its maximum beside. */
+template <typename X> struct lse_rep1_st {
+    double *my;
+    unsigned long long *s_acc;
+    unsigned B, mask, flags, sg;
+    float m;
+    __device__ __forceinline__ void take1(float v)
+    {
+        m = sl_lse_maxnan_f(m, v);
+        sacc_bin_take(sl_lse_rep1_termf(v), my, B, sg);
+    }
+    __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, bool)
+    {
+#pragma unroll
+        for (int k = 0; k < sl_vec<X>::W; k++) take1(lse_lane<X, float>::get(r, k));
+    }
+    __device__ __forceinline__ void flush() { flags |= sacc_bins_drain(my, B, mask, s_acc); }
+};
+
+/* The last block's thread 0: the global limbs and the maximum taken (left zero), the exact sum
+ * rounded once to float64 (exact/limbs.h's sl_sacc_round_f32_as_f64_regs, as the twin), (M, S) into
+ * lse_pre, the ticket reset. */
+__device__ __forceinline__ void lse_rep1_last(unsigned char *work)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SL_LSE_WS_LIMBS);
+    int64_t l[L];
+#pragma unroll
+    for (int i = 0; i < L; i++) l[i] = (int64_t)atomicExch(&g_acc[i], 0ull);
+    const unsigned fl = atomicExch(reinterpret_cast<unsigned *>(work + SL_LSE_WS_FLAGS), 0u);
+    const float M = lse_mkey_value(atomicExch(reinterpret_cast<unsigned *>(work + SL_LSE_WS_MKEY), 0u));
+    lse_pre *p = lse_ws_pre(work);
+    p->m = (double)M;
+    p->s = sl_sacc_round_f32_as_f64_regs(l, fl | SL_SACC_ANYPOS);
+    *g_counter = 0u;
+}
+
+template <typename X>
+__global__ void __launch_bounds__(SL_LSE_MAX_BLOCK, SL_LSE_REP1_PER_SM)
+lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, unsigned char *work)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, EPT = SACC_BIN_U * W, L = SL_SACC_LIMBS_F32 };
+    extern __shared__ double s_bin[];
+    __shared__ unsigned long long s_acc[L];
+    __shared__ unsigned s_flags;
     __shared__ float s_m[32];
-    sl_rsum_thr_f64 a;
-    sl_rsum_init_f64(&a);
-    float m = -INFINITY;
-    lse_for_tiles<X, float, SL_LSE_UNROLL, 0>(
-        x, n, head, nv,
-        [&](const float *v, int c) {
-            if (c % G8 == 0) {
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    double *my = s_bin + tid;
+    const unsigned wbase = tid & ~31u;
+    const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
+    for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
+    sacc_block_init(s_acc, L, &s_flags);
+    sl_bar_any::sync();
+    lse_rep1_st<X> st = {my, s_acc, B, mask, 0u, 0xffffffffu, -INFINITY};
+    sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { st.take1(to_acc<float>(x[i])); });
+    /* <= 8192 + 1 terms per bin between drains */
+    sacc_tiles<SACC_BIN_U, W>(reinterpret_cast<const V *>(x + head), nv, SACC_BIN_FLUSH / EPT, st, s_acc);
+    st.flush();
+    float m = st.m;
 #pragma unroll
-                for (int q = 0; q < c / G8; q++) {
-                    double t[G8];
+    for (int off = 16; off > 0; off >>= 1) {
+        const float o = __shfl_xor_sync(SL_FULL_MASK, m, off);
+        m = sl_lse_maxnan_f(m, o);
+    }
+    if ((tid & 31u) == 0u) s_m[tid >> 5] = m;
+    if (st.flags) atomicOr(&s_flags, st.flags);
+    sl_bar_any::sync();
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    if (tid == 0) {
+        for (unsigned w = 1; w < (B >> 5); w++) m = sl_lse_maxnan_f(m, s_m[w]);
+        int64_t l[L];
 #pragma unroll
-                    for (int i = 0; i < G8; i++) {
-                        m = sl_lse_maxnan_f(m, v[q * G8 + i]);
-                        t[i] = sl_lse_rep1_term(v[q * G8 + i]);
-                    }
-                    sl_rsum_take_group_f64(&a, t);
-                }
-            } else {
-                for (int i = 0; i < c; i++) {
-                    m = sl_lse_maxnan_f(m, v[i]);
-                    sl_rsum_take1_f64(&a, sl_lse_rep1_term(v[i]));
-                }
-            }
-        },
-        [&](const float *v, int c, float mt) { (void)v; (void)c; (void)mt; });
-    sl_rsum_state st;
-    sl_rsum_to_state_f64(&a, &st);
-    lse_rep_finish<true, lse_rep1_part>(st, m, s_warp, s_m, work, [&](const sl_rsum_state &acc, float mm) {
-        lse_pre *p = lse_ws_pre(work);
-        p->m = (double)mm;
-        p->s = sl_rsum_state_round_f64(&acc, 0);
-    });
+        for (int i = 0; i < L; i++) l[i] = (int64_t)s_acc[i];
+        sl_sacc_normalise(l, L);
+        /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
+        unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SL_LSE_WS_LIMBS);
+#pragma unroll
+        for (int i = 0; i < L; i++)
+            if (l[i]) atomicAdd(&g_acc[i], (unsigned long long)l[i]);
+        if (s_flags) atomicOr(reinterpret_cast<unsigned *>(work + SL_LSE_WS_FLAGS), s_flags);
+        atomicMax(reinterpret_cast<unsigned *>(work + SL_LSE_WS_MKEY), lse_mkey(m));
+    }
+    /* thread 0 alone published: it fences before its ticket */
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    if (tid == 0) lse_rep1_last(work);
 }
 
 /* half-acc's state kind for the input format */
@@ -496,22 +533,39 @@ template <typename X> struct lse_half_kind { enum { K = SL_LSE_NAIVE_F16 }; };
 template <> struct lse_half_kind<__nv_bfloat16> { enum { K = SL_LSE_NAIVE_BF16 }; };
 
 /* The first pass of accurate (acc = 1) or reproducible for float32/16-bit input; float64 input
- * has none. */
+ * has none. reproducible's bins take SACC_NBIN doubles a thread of dynamic shared memory (64 KB
+ * for 512 threads: opted into once per instantiation). The CUDA error of the opt-in, or
+ * cudaSuccess. */
 template <typename X>
-static void lse_first_pass(int acc, const sl_launch *c, const X *x, uint64_t n, uint64_t head, uint64_t nv,
-                           void *work, cudaStream_t s)
+static cudaError_t lse_first_pass(int acc, const sl_launch *c, const X *x, uint64_t n, uint64_t head, uint64_t nv,
+                                  void *work, cudaStream_t s)
 {
-    if (acc) lse_accf_kernel<X><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
-    else lse_rep1_kernel<X><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
+    if (acc) {
+        lse_accf_kernel<X><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work);
+        return cudaSuccess;
+    }
+    const size_t smem = sizeof(double) * SACC_NBIN * (size_t)c->block;
+    static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
+    if (smem > opted) {
+        const cudaError_t e = cudaFuncSetAttribute(lse_rep1_kernel<X>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                   (int)(sizeof(double) * SACC_NBIN * SL_LSE_MAX_BLOCK));
+        if (e != cudaSuccess) return e;
+        opted = sizeof(double) * SACC_NBIN * SL_LSE_MAX_BLOCK;
+    }
+    lse_rep1_kernel<X><<<c->grid, c->block, smem, s>>>(x, n, head, nv, static_cast<unsigned char *>(work));
+    return cudaSuccess;
 }
 template <>
-void lse_first_pass<double>(int, const sl_launch *, const double *, uint64_t, uint64_t, uint64_t, void *, cudaStream_t)
+cudaError_t lse_first_pass<double>(int, const sl_launch *, const double *, uint64_t, uint64_t, uint64_t, void *,
+                                   cudaStream_t)
 {
+    return cudaSuccess;
 }
 
 template <typename X, typename T>
 static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint64_t n, uint64_t head,
-                              uint64_t nv, void *work, void *vres, double depth, cudaStream_t s)
+                              uint64_t nv, void *work, void *vres, double depth, cudaStream_t s,
+                              cudaError_t *first_err)
 {
     const X *x = (const X *)vx;
     X *res = (X *)vres;
@@ -531,11 +585,11 @@ static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint
         lse_kernel<X, T, SL_LSE_COMPENSATED><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, 0, 0.0);
         return "lse_kernel<compensated>";
     case SL_LSE_ACCURATE: /* T = double (sl_lse_gpu) */
-        lse_first_pass<X>(1, c, x, n, head, nv, work, s);
+        if ((*first_err = lse_first_pass<X>(1, c, x, n, head, nv, work, s)) != cudaSuccess) return NULL;
         lse_kernel<X, T, SL_LSE_ACCURATE><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, first, depth);
         return first ? "lse_accf_kernel + lse_kernel<accurate>" : "lse_kernel<accurate>";
     case SL_LSE_REPRODUCIBLE: /* T: the maximum's format (float for float32 and 16-bit input) */
-        lse_first_pass<X>(0, c, x, n, head, nv, work, s);
+        if ((*first_err = lse_first_pass<X>(0, c, x, n, head, nv, work, s)) != cudaSuccess) return NULL;
         lse_max_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, first);
         lse_rep_kernel<X, T><<<c->grid, c->block, 0, s>>>(x, n, head, nv, work, res, first);
         return first ? "lse_rep1_kernel + lse_max_kernel + lse_rep_kernel" : "lse_max_kernel + lse_rep_kernel";
@@ -550,7 +604,7 @@ static const char *lse_launch(int kind, const sl_launch *c, const void *vx, uint
 extern "C" size_t sl_lse_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)n;
-    if (v->impl == SL_LSE_REPRODUCIBLE) return sl_ws_bytes(cfg->grid, sizeof(lse_rep1_part));
+    if (v->impl == SL_LSE_REPRODUCIBLE) return sl_ws_bytes(cfg->grid, sizeof(sl_rsum_state));
     const int wide = v->impl == SL_LSE_F64_ACC || v->impl == SL_LSE_ACCURATE || dt == SL_F64;
     return sl_ws_bytes(cfg->grid, wide ? sizeof(sl_lse_sd) : sizeof(sl_lse_sf));
 }
@@ -573,17 +627,22 @@ extern "C" int sl_lse_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_d
     const int k = v->impl;
     const double depth = k == SL_LSE_ACCURATE && v->depth ? v->depth(v, n, dt, cfg) : 0.0;
     const char *what;
+    cudaError_t fe = cudaSuccess;
     if (k == SL_LSE_REPRODUCIBLE && n >= SL_RSUM_MAX_N)
         return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
     if ((k == SL_LSE_F64_ACC || k == SL_LSE_ACCURATE) && dt != SL_F64)
-        what = dt == SL_F16    ? lse_launch<__half, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
-             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
-                             : lse_launch<float, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s);
+        what = dt == SL_F16    ? lse_launch<__half, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s, &fe)
+             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s, &fe)
+                             : lse_launch<float, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s, &fe);
     else
-        what = dt == SL_F64    ? lse_launch<double, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
-             : dt == SL_F16  ? lse_launch<__half, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
-             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s)
-                             : lse_launch<float, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s);
+        what = dt == SL_F64    ? lse_launch<double, double>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s, &fe)
+             : dt == SL_F16  ? lse_launch<__half, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s, &fe)
+             : dt == SL_BF16 ? lse_launch<__nv_bfloat16, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s, &fe)
+                             : lse_launch<float, float>(k, cfg, d_x, n, head, nv, d_work, d_result, depth, s, &fe);
+    if (fe != cudaSuccess)
+        return sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(lse_rep1_kernel, "
+                          "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name, cudaGetErrorName(fe),
+                          cudaGetErrorString(fe));
     SL_CUDA_CHECK_LAUNCH(what, v->name, err);
     return 0;
 }

@@ -116,16 +116,21 @@ typedef struct { double m, s, c; } sl_lse_sd;
  * Otherwise (a maximum outside the window, NaN, Inf, an lse too close to a rounding boundary or
  * to 0) the one-pass accurate state above runs as a second kernel. */
 /* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
- * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), widened exactly to float64, into the binned float64 state; the maximum M (NaN if
- * any value is) beside it. Each term is a function of x alone and the binned sum of the terms a
- * function of their multiset, so the result log(S) is order-independent; so is the test of M
+ * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), a
+ * float32 (sl_lse_rep1_termf); S is the exact sum of the terms rounded once to float64 (the
+ * kernels: exact/bins.cuh's exponent bins and float32 limbs; the twin: exact/limbs.h's
+ * float32 limb state; both rounded by exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum
+ * M (NaN if any value is) beside it. Each term is a function of x
+ * alone and their exact sum a function of their multiset, so the result log(S) is
+ * order-independent; so is the test of M
  * that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
  * clamped below, at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is
  * log(S), otherwise the two kernels of the shifted form run (sl_lse_rep_term). */
 #define SL_LSE_REP1_MLO (-30.0f)
 #define SL_LSE_REP1_MHI 88.0f
 /* x above 88 (M outside the window) gives a term no result uses: no clamp above */
-SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lm_expf_core(sl_lm_maxf(x, -86.5f)); }
+SL_LSE_FN float sl_lse_rep1_termf(float x) { return sl_lm_expf_core(sl_lm_maxf(x, -86.5f)); }
+SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lse_rep1_termf(x); }
 SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && M <= (double)SL_LSE_REP1_MHI; }
 #define SL_LSE_ACCF_MLO (-600.0)
 #define SL_LSE_ACCF_MHI 670.0

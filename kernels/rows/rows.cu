@@ -23,7 +23,7 @@
 #include "exact/binned_kernel.cuh"
 #include "rows/rows.h"
 #include "rows/rows_cert.h"
-#include "superacc/one_launch.cuh"
+#include "superacc/one_launch.cuh"   /* with exact/bins.cuh: lse reproducible rows' exact sum too */
 #include "lse/lse.h"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
@@ -697,10 +697,12 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
  * lse.c's reproducible twin's value for the row, which depends on the row's multiset of values
  * alone (not B, not the alignment, not the launch). The terms and the result are the 1-D
  * variant's: for float32 and 16-bit rows whose maximum Mn (NaN if any value is) falls in lse.h's
- * one-pass window, the unshifted sl_lse_rep1_term(x) and log(S); otherwise exp(x - M) with M the
- * exact maximum, NaN ignored (sl_lse_rep_term_f/_d: lse_math.h's exp in float32 for float32 and
- * 16-bit rows, float64 for float64) and M + log(S); S the terms' binned float64 sum
- * (exact/binned.h), rounded once; the result rounded to the input format.
+ * one-pass window, the unshifted float32 terms sl_lse_rep1_termf(x) summed exactly (each lane's
+ * exponent bins, exact/bins.cuh, drained into the row's limbs) and log(S), S the exact sum
+ * rounded once to float64; otherwise exp(x - M) with M the exact maximum, NaN ignored
+ * (sl_lse_rep_term_f/_d: lse_math.h's exp in float32 for float32 and 16-bit rows, float64 for
+ * float64) and M + log(S), S the terms' binned float64 sum (exact/binned.h) rounded once; the
+ * result rounded to the input format.
  * Float32 and 16-bit rows: one read takes the row's maxima (M and Mn) and the one-pass terms
  * together; only a row whose Mn falls outside the window is read again for the shifted terms.
  * Float64 rows: a read for M, a read for the terms. Each read: thread t of the row's T threads
@@ -709,8 +711,8 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
  * (lse_row_walk). A row of at
  * most LSE_ROWS_WARP_N float32/16-bit values takes a warp (lse_rows_warp_kernel: no barrier),
  * a longer or float64 row a block (lse_rows_kernel: the maxima and the states merged through
- * shared memory). The binned sum is a function of the terms' multiset, so both kernels give the
- * twin's bits whatever the split of the values between threads. */
+ * shared memory). The exact sum and the binned sum are functions of the terms' multiset, so both
+ * kernels give the twin's bits whatever the split of the values between threads. */
 template <typename X> struct lse_row_acc { typedef float T; };
 template <> struct lse_row_acc<double> { typedef double T; };
 /* 1 for float32 and 16-bit rows (the one-pass form exists) */
@@ -759,6 +761,43 @@ __device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t
         [&](X e) { sl_rsum_take1_f64(&a, f((T)sl_widen(e))); });
 }
 
+/* Read 1 of a float32/16-bit row by lane `lane` of `lanes` (a warp, or the block's threads): m
+ * (NaN ignored) and mn (NaN if any value is) of the values, their one-pass terms into the lane's
+ * exponent bins my (stride B), drained (warp-collective) into the limbs s_acc after each segment
+ * of lanes * SACC_BIN_FLUSH values, so that a bin takes at most SACC_BIN_FLUSH + 1 terms between
+ * drains. Every lane of the warp calls it with the same row: the segment count is uniform. */
+template <typename X>
+__device__ __forceinline__ void lse_row_exact(const X *__restrict__ row, uint64_t n, unsigned lane,
+                                              unsigned lanes, double *my, unsigned B,
+                                              unsigned long long *s_acc, float &m, float &mn)
+{
+    const uint64_t seg = (uint64_t)lanes * SACC_BIN_FLUSH;
+    unsigned sg = 0xffffffffu;
+    for (uint64_t s0 = 0; s0 < n; s0 += seg) {
+        const X *p = row + s0;
+        const uint64_t len = n - s0 < seg ? n - s0 : seg;
+        sl_walk_values<2, SL_EDGES_LAST>(p, sl_row_split(p, len), lane, lanes, [&](X e, int) {
+            const float v = (float)sl_widen(e);
+            m = SL_LSE_MAX(m, v);
+            mn = sl_lse_maxnan_f(mn, v);
+            sacc_bin_take(sl_lse_rep1_termf(v), my, B, sg);
+        });
+        (void)sacc_bins_drain(my, B, SL_FULL_MASK, s_acc);
+    }
+}
+
+/* The row's limbs s_acc (f32's layout) taken, left zero, and rounded once to float64. */
+__device__ __forceinline__ double lse_row_exact_sum(unsigned long long *s_acc)
+{
+    int64_t l[SL_SACC_LIMBS_F32];
+#pragma unroll
+    for (int i = 0; i < SL_SACC_LIMBS_F32; i++) {
+        l[i] = (int64_t)s_acc[i];
+        s_acc[i] = 0ull;
+    }
+    return sl_sacc_round_f32_as_f64_regs(l, SL_SACC_ANYPOS);
+}
+
 /* A block per row (grid stride over rows). Barriers: every thread of the block reaches each one
  * (`one` is read by all from shared memory after the maxima's barrier). */
 template <typename X>
@@ -769,20 +808,24 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
     enum { ONE = lse_row_one<X>::v };
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
     __shared__ T s_max[ROWS_WARPS], s_maxn[ROWS_WARPS];
+    /* float32 and 16-bit rows: each thread's exponent bins and the row's limbs */
+    __shared__ double s_bin[ONE ? SACC_NBIN * SL_ROWS_BLOCK : 1];
+    __shared__ unsigned long long s_acc[SL_SACC_LIMBS_F32];
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    if constexpr (ONE) {
+        for (int j = 0; j < SACC_NBIN; j++) s_bin[j * SL_ROWS_BLOCK + tid] = 0.0;
+        if (tid < SL_SACC_LIMBS_F32) s_acc[tid] = 0ull;
+    }
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const X *row = x + r * n;
         /* read 1: the maxima (m: NaN ignored; mn: NaN if any value is) and, for float32 and
-         * 16-bit rows, the one-pass terms */
+         * 16-bit rows, the one-pass terms' exact sum */
         T m = -(T)INFINITY, mn = -(T)INFINITY;
         sl_rsum_thr_f64 a;
         sl_rsum_init_f64(&a);
         if constexpr (ONE) {
-            lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](float v) {
-                m = SL_LSE_MAX(m, v);
-                mn = sl_lse_maxnan_f(mn, v);
-                return sl_lse_rep1_term(v);
-            });
+            sl_bar_any::sync();                      /* s_acc zero: initialised, or left so by the last row */
+            lse_row_exact<X>(row, n, tid, SL_ROWS_BLOCK, s_bin + tid, SL_ROWS_BLOCK, s_acc, m, mn);
         } else {
             sl_walk_values<4, SL_EDGES_LAST>(row, sl_row_split(row, n), tid, SL_ROWS_BLOCK,
                                              [&](X v, int) { m = SL_LSE_MAX(m, (T)sl_widen(v)); });
@@ -805,10 +848,13 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
             if (ONE) Mn = lse_row_maxnan(Mn, s_maxn[k]);
         }
         const int one = ONE && sl_lse_rep1_ok((double)Mn);
-        if (!one) {   /* read 2: the shifted terms against the exact maximum */
-            sl_rsum_init_f64(&a);
-            lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](T v) { return lse_row_term(v, M); });
+        if (one) {   /* every drain's atomics came before the maxima's barrier */
+            if (tid == 0) out[r] = lse_row_out(sl_lm_log(lse_row_exact_sum(s_acc)), (X *)0);
+            continue;                                /* the next row's first barrier orders s_acc */
         }
+        if (ONE && tid == 0) (void)lse_row_exact_sum(s_acc);   /* left zero for the next row */
+        /* read 2: the shifted terms against the exact maximum */
+        lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](T v) { return lse_row_term(v, M); });
         sl_rsum_state st;
         sl_rsum_to_state_f64(&a, &st);
         rs_warp_merge<SL_RSUM_K>(st);
@@ -832,38 +878,40 @@ template <typename X>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 lse_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
 {
-    const unsigned lane = threadIdx.x & 31u;
+    /* each lane's exponent bins; each warp's limbs */
+    __shared__ double s_bin[SACC_NBIN * SL_ROWS_BLOCK];
+    __shared__ unsigned long long s_acc[ROWS_WARPS][SL_SACC_LIMBS_F32];
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    for (int j = 0; j < SACC_NBIN; j++) s_bin[j * SL_ROWS_BLOCK + threadIdx.x] = 0.0;
+    if (lane < SL_SACC_LIMBS_F32) s_acc[warp][lane] = 0ull;
+    __syncwarp();
     const uint64_t w0 = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     const uint64_t nw = ((uint64_t)gridDim.x * blockDim.x) >> 5;
     for (uint64_t r = w0; r < rows; r += nw) {   /* warp-uniform */
         const X *row = x + r * n;
         float m = -INFINITY, mn = -INFINITY;
-        sl_rsum_thr_f64 a;
-        sl_rsum_init_f64(&a);
-        lse_row_walk<X>(row, n, lane, 32u, a, [&](float v) {
-            m = SL_LSE_MAX(m, v);
-            mn = sl_lse_maxnan_f(mn, v);
-            return sl_lse_rep1_term(v);
-        });
+        lse_row_exact<X>(row, n, lane, 32u, s_bin + threadIdx.x, SL_ROWS_BLOCK, s_acc[warp], m, mn);
 #pragma unroll
         for (unsigned o = 16; o > 0; o >>= 1) {
             const float b = __shfl_xor_sync(SL_FULL_MASK, m, o);
             m = SL_LSE_MAX(m, b);
             mn = sl_lse_maxnan_f(mn, __shfl_xor_sync(SL_FULL_MASK, mn, o));
         }
+        __syncwarp();                                /* the drains' atomics before lane 0 reads */
+        double S = 0.0;
+        if (lane == 0) S = lse_row_exact_sum(s_acc[warp]);   /* left zero for the next row */
         const int one = sl_lse_rep1_ok((double)mn);
         if (!one) {   /* the shifted terms against the exact maximum (NaN ignored) */
+            sl_rsum_thr_f64 a;
             sl_rsum_init_f64(&a);
             const float M = m;
             lse_row_walk<X>(row, n, lane, 32u, a, [&](float v) { return sl_lse_rep_term_f(v, M); });
+            sl_rsum_state st;
+            sl_rsum_to_state_f64(&a, &st);
+            rs_warp_merge<SL_RSUM_K>(st);
+            S = sl_rsum_state_round_f64(&st, 0);
         }
-        sl_rsum_state st;
-        sl_rsum_to_state_f64(&a, &st);
-        rs_warp_merge<SL_RSUM_K>(st);
-        if (lane == 0) {
-            const double S = sl_rsum_state_round_f64(&st, 0);
-            out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)m, S), (X *)0);
-        }
+        if (lane == 0) out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)m, S), (X *)0);
         __syncwarp();
     }
 }

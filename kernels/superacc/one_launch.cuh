@@ -6,7 +6,7 @@
 #ifndef SL_SUPERACC_ONE_LAUNCH_CUH
 #define SL_SUPERACC_ONE_LAUNCH_CUH
 #include "superacc/superacc.cuh"
-#include "reduce/tiles.cuh"
+#include "exact/bins.cuh"   /* the bins, the tile loop, the limb adds (shared with lse/) */
 
 #define SACC_BINS_PER_SM 3       /* resident 512-thread blocks per SM the one-launch kernels are
                                   * built for (superacc.c's grid): without it the 16-bit
@@ -67,68 +67,4 @@ __device__ __noinline__ void sacc_block_finish(unsigned flags, unsigned sg,
     if (tid == 0) sacc_last_round<X>(work, result);
 }
 
-/* Zeroes the block limbs and flags (before the first barrier). */
-__device__ __forceinline__ void sacc_block_init(unsigned long long *s_acc, int L, unsigned *s_flags)
-{
-    for (unsigned i = threadIdx.x; i < (unsigned)L; i += blockDim.x) s_acc[i] = 0;
-    if (threadIdx.x == 0) *s_flags = 0;
-}
-
-/* The one-launch kernels' 16-byte loads: streaming (evict-first) for float4, the read-only
- * no-allocate load for 8 16-bit values. */
-__device__ __forceinline__ float4 sacc_ld(const float4 *p) { return __ldcs(p); }
-template <typename H> __device__ __forceinline__ sl_v16<H> sacc_ld(const sl_v16<H> *p) { return sl_ldv(p); }
-
-/* The tile loop of the one-launch kernels (float32 bins, float16 register sums, bfloat16 integer
- * bins), reduce/tiles.cuh's sl_tiles over the grid: tile t (U 16-byte vectors per thread, W
- * elements each) goes to block t mod gridDim; a whole tile loads its U vectors first and hands
- * them to st.take(v, true), a partial one hands over those that exist (st.take(v, false)); after
- * every flush_every tiles st.flush() (at the same point in every thread of the block), and after
- * every 2^29 of the block's elements the block normalises its limbs. Barriers: the trip count
- * and both schedules depend on blockIdx, gridDim, blockDim and n only. */
-template <int U, int W, typename V, class S>
-__device__ __forceinline__ void sacc_tiles(const V *__restrict__ xv, uint64_t nv, unsigned flush_every,
-                                           S &st, unsigned long long *s_acc)
-{
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    const sl_tiling tl = sl_tiling_of<U>(nv, B);
-    uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (tl.per_tile * W);
-    if (every == 0) every = 1;
-    uint64_t since = 0;
-    unsigned since_flush = 0;
-    sl_tiles<U>(
-        xv, tl, tid, blockIdx.x, G, [](const V *p) { return sacc_ld(p); },
-        [&st](const V *r) {
-#pragma unroll
-            for (int u = 0; u < U; u++) st.take(r[u], true);
-        },
-        [&st](const V &v) { st.take(v, false); },
-        [&] {
-            if (++since_flush == flush_every) {
-                since_flush = 0;
-                st.flush();
-            }
-            if (++since == every) {                  /* uniform across the block */
-                since = 0;
-                sacc_barrier();
-                if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), sacc_fmt<float>::L);
-                sacc_barrier();
-            }
-        });
-}
-
-/* Adds the signed integer w times 2^pos (pos >= 0, in units of limb 0) exactly into the shared
- * limbs: three 32-bit chunks at most (|w| < 2^63, pos & 31 <= 31). */
-__device__ __forceinline__ void sacc_spill_i64(long long w, int pos, unsigned long long *s_acc)
-{
-    if (w == 0) return;
-    const bool neg = w < 0;
-    const unsigned long long m = neg ? 0ull - (unsigned long long)w : (unsigned long long)w;
-    const int idx = pos >> 5, lo = pos & 31;
-    const unsigned long long rest = m >> (32 - lo);
-    const unsigned long long c[3] = {(m << lo) & 0xffffffffull, rest & 0xffffffffull, rest >> 32};
-#pragma unroll
-    for (int k = 0; k < 3; k++)
-        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - c[k] : c[k]);
-}
 #endif

@@ -10,7 +10,6 @@
 #define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): float64 fallback
                                * flag; [16, ...): L int64 limbs; float64: then the certified
                                * binned sum's workspace (exact/binned_kernel.cuh) */
-#define SACC_BLOCK_ELEMS_PER_NORM (1u << 29)
 
 template <typename T> struct sacc_fmt;
 template <> struct sacc_fmt<float> {

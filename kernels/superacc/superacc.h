@@ -40,11 +40,6 @@ SL_SACC_HD float sl_sacc_b16_f(uint32_t u, uint32_t sc)
  * t found, and limbs t, t - 1 taken as one 64-bit window X with every lower limb ORed into a
  * sticky flag (all by compile-time indices: registers only); the 24 bits below and at the
  * highest set bit h of X, the round bit and the sticky bit give the float32 pattern. */
-#if defined(__CUDA_ARCH__)
-#define SL_SACC_UNROLL _Pragma("unroll")
-#else
-#define SL_SACC_UNROLL
-#endif
 SL_SACC_HD double sl_sacc_round_f32_regs(const int64_t *limb, unsigned flags, int rto)
 {
     enum { L = SL_SACC_LIMBS_F32 };
