@@ -152,7 +152,7 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
  * A float64 product of finite non-zero factors outside [2^-968, 2^1000) goes to dot.h's low or
  * high window instead (the factor scaled by 2^1184 or 2^-1184, its exact TwoProduct pieces into
  * that window's limbs); when a window holds pieces, the three are rounded together
- * (sl_dot_round_windows): the dot is exact for every finite input, overflow to +-Inf included.
+ * (round_windows): the dot is exact for every finite input, overflow to +-Inf included.
  * Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is -0 only when every
  * product is -0 (a scaled window's product counts as one that is not); a nonzero sum that rounds
  * to zero keeps its sign. */
@@ -193,6 +193,18 @@ static void add_scaled(dot_exact_st *w, double a, double b)
         add_chunks(w->lo, SL_DOT_LO_LIMBS, lo, SL_SACC_SCALE_F64);
         w->st.flags |= SL_SACC_ANYPOS | SL_DOT_FL_LOW;
     }
+}
+
+/* The three windows added into dot.h's combined array and rounded once (the kernel's
+ * round_windows). */
+static double round_windows(const dot_exact_st *w)
+{
+    int64_t all[SL_DOT_ALL_LIMBS];
+    memset(all, 0, sizeof all);
+    for (int i = 0; i < SL_SACC_LIMBS_F64; i++) all[SL_DOT_MAIN_AT + i] += w->st.limb[i];
+    for (int i = 0; i < SL_DOT_LO_LIMBS; i++) all[i] += w->lo[i];
+    for (int i = 0; i < SL_DOT_HI_LIMBS; i++) all[SL_DOT_HI_AT + i] += w->hi[i];
+    return sl_dot_round_all(all, w->st.flags);
 }
 
 /* An exact product p of format dt's values a, b (float64: p = fl(a b) with its TwoProduct error)
@@ -240,7 +252,7 @@ static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64
     }
     if (n == 0) *result = 0.0;
     else if (w->st.flags & (SL_DOT_FL_LOW | SL_DOT_FL_HIGH))
-        *result = sl_dot_round_windows(w->st.limb, w->lo, w->hi, w->st.flags);
+        *result = round_windows(w);
     else if (dt == SL_F64)
         *result = sl_sacc_round(w->st.limb, SL_SACC_LIMBS_F64, SL_F64, w->st.flags);
     else

@@ -103,12 +103,6 @@ SL_DOT_FN void sl_dot_dot2_f(float *s, float *e, float x, float y)
 #define SL_DOT_FL_LOW 0x100u       /* beside exact/limbs.h's flags: the low window holds pieces */
 #define SL_DOT_FL_HIGH 0x200u      /* the high window holds pieces */
 
-#if defined(__CUDACC__)
-#define SL_DOT_FNN static inline __host__ __device__ __noinline__
-#else
-#define SL_DOT_FNN static inline
-#endif
-
 /* 1 when the float64 product p = fl(a b) of a and b belongs to the low or the high window. */
 SL_DOT_FN int sl_dot_scaled_window(double a, double b, double p)
 {
@@ -129,16 +123,11 @@ SL_DOT_FN int sl_dot_scaled_product(double a, double b, double *hi, double *lo)
     return big;
 }
 
-/* The exact sum of the three windows (normalised or not, |limb| < 2^62) rounded once to float64
- * to nearest even (correct's float64 result when a scaled window holds pieces). */
-SL_DOT_FNN double sl_dot_round_windows(const int64_t *main_l, const int64_t *lo_l, const int64_t *hi_l,
-                                       unsigned flags)
+/* The combined array all[0..SL_DOT_ALL_LIMBS) (the three windows added at their limbs, any carry
+ * state, |limb| < 2^63) rounded once to float64, to nearest even: correct's float64 result when a
+ * scaled window holds pieces. */
+SL_DOT_FN double sl_dot_round_all(int64_t *all, unsigned flags)
 {
-    int64_t all[SL_DOT_ALL_LIMBS];
-    for (int i = 0; i < SL_DOT_ALL_LIMBS; i++) all[i] = 0;
-    for (int i = 0; i < SL_DOT_LO_LIMBS; i++) all[i] = lo_l[i];
-    for (int i = 0; i < SL_SACC_LIMBS_F64; i++) all[SL_DOT_MAIN_AT + i] += main_l[i];
-    for (int i = 0; i < SL_DOT_HI_LIMBS; i++) all[SL_DOT_HI_AT + i] += hi_l[i];
     return sl_sacc_round_scaled(all, SL_DOT_ALL_LIMBS, SL_DOT_ALL_LSB, SL_F64, flags, 0);
 }
 
