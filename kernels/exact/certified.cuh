@@ -20,7 +20,8 @@
  *     added into the global per-position integer bins (rs_kernel's workspace layout).
  *  3. The last block: the final state; lanes 0 and 1 each round one end of the interval
  *     [V - B, V + B] that holds the exact sum S (B: one unit of the lowest fold per piece,
- *     sl_rsum_state_certify_end_k's bound) through Fin::end, which maps an end to the final value
+ *     sl_rsum_state_certify_end_k's bound; float64 products keep it at position 0 too, where
+ *     TwoProduct's error below 2^-1074 is lost: sl_cert_end_mode) through Fin::end, which maps an end to the final value
  *     (dot: S rounded); when the two ends' bit patterns
  *     agree, the value is finite and nonzero, and no NaN/Inf was met, it is the correctly rounded
  *     result (every map is monotone in S) and is written; otherwise (a NaN, an Inf or an
