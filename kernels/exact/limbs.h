@@ -112,7 +112,8 @@ SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
  * rounded once to float32 (returned as the double holding it) or float64: nearest, ties to
  * even; subnormal results; overflow to +-Inf; any NaN or +Inf with -Inf -> NaN; a lone Inf
  * kind -> that Inf; exact zero -> -0 only when no input had its sign bit clear.
- * The limbs are normalised (and negated for a negative sum) in place. */
+ * The limbs are normalised (and negated for a negative sum) in place. sl_sacc_round_scaled
+ * below repeats its prologue and epilogue (intentional copy): a change here applies there. */
 SL_SACC_HD double sl_sacc_round_mode(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags,
                                      int rto)
 {
@@ -194,9 +195,11 @@ SL_SACC_HD double sl_sacc_round(int64_t *limb, int L, sl_dtype dt, unsigned flag
  * i weighting 2^(32 i + lsb) for any lsb (bits below the format's least subnormal too: the dot
  * product's scaled windows), rounded once as sl_sacc_round_mode (rto, the flags, the zero sign),
  * to float32 or float64; a nonzero sum that rounds to zero gives the zero of its sign. For lsb =
- * 32 off - SCALE (off >= 0) it is sl_sacc_round_mode; that one stays its own function, the code
- * of the kernels that call it unchanged by this general form. The limbs are normalised (and
- * negated for a negative sum) in place. */
+ * 32 off - SCALE (off >= 0) it is sl_sacc_round_mode. Intentional copy of sl_sacc_round_mode's
+ * prologue (specials, normalising, sign, top limb) and epilogue (the bits as a double): sharing
+ * them through helpers changes the PTX of the kernels that call sl_sacc_round_mode (reproducible's
+ * register allocation); a change to either function's rules applies to both. The limbs are
+ * normalised (and negated for a negative sum) in place. */
 SL_SACC_HD double sl_sacc_round_scaled(int64_t *limb, int L, int lsb, sl_dtype dt, unsigned flags,
                                        int rto)
 {
