@@ -120,8 +120,7 @@ int main(void)
         double *dx = x, *dy = y;
         uint64_t n = td_window_case(k, dx, dy, &what);
         check_pair(what, x, y, n, SL_F64);
-        dx[n] = 0x1p600; dy[n++] = 0x1p600;
-        dx[n] = -0x1p600; dy[n++] = 0x1p600;
+        n = td_append_cancelling_huge(dx, dy, n);
         snprintf(what_buf, sizeof what_buf, "%s, 2^1200 products appended", what);
         check_pair(what_buf, x, y, n, SL_F64);
     }
@@ -131,8 +130,7 @@ int main(void)
         const char *what;
         while (n + TD_WIN_MAX <= (1u << 18)) n += td_window_case(14, dx + n, dy + n, &what);
         check_pair("random mixed windows, 2^18", x, y, n, SL_F64);
-        dx[n] = 0x1p600; dy[n++] = 0x1p600;
-        dx[n] = -0x1p600; dy[n++] = 0x1p600;
+        n = td_append_cancelling_huge(dx, dy, n);
         check_pair("random mixed windows, 2^18, 2^1200 products appended", x, y, n, SL_F64);
     }
     printf("tdot_cert_gpu: %d arrays certified by the binned sum, %d through the exact fallback\n",

@@ -182,4 +182,13 @@ static inline uint64_t td_window_case(int k, double *x, double *y, const char **
 #undef TD_P
     return n;
 }
+
+/* Two products of 2^1200 that cancel appended to x, y [0, n): the dot is unchanged, while their
+ * Inf in float64 makes correct's certified passes decline (its exact path decides); returns n + 2. */
+static inline uint64_t td_append_cancelling_huge(double *x, double *y, uint64_t n)
+{
+    x[n] = 0x1p600; y[n] = 0x1p600;
+    x[n + 1] = -0x1p600; y[n + 1] = 0x1p600;
+    return n + 2;
+}
 #endif
