@@ -12,13 +12,14 @@
 #include "exact/limbs.h"
 #include "exact/binned.h"
 
-static inline double tc_end(const sl_rsum_state *st, uint64_t n, int side, int rto)
+/* lost (float64): the bound stays at position 0 too (certified.cuh's sl_cert_end_mode) */
+static inline double tc_end(const sl_rsum_state *st, uint64_t n, int side, int rto, int lost)
 {
     int64_t limb[SL_RSUM_WLIMBS];
     int off;
     sl_rsum_state_limbs(st, 4, SL_RSUM_F64_W, limb, &off);
     const int low = st->top - 3;
-    if (low >= 1) sl_rsum_limbs_add(limb, low * SL_RSUM_F64_W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
+    if (low >= 1 || lost) sl_rsum_limbs_add(limb, low * SL_RSUM_F64_W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
     return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, SL_F64, st->flags, rto);
 }
 static inline double tc_narrow(double d, sl_dtype dt)
@@ -45,7 +46,7 @@ static inline int tc_certify(const double *a, const double *b, uint64_t n, sl_dt
     if (st.flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)) return 0;
     double e[2];
     for (int s = 0; s < 2; s++) {
-        e[s] = tc_narrow(tc_end(&st, n * (uint64_t)pc, s ? 1 : -1, dt != SL_F64), dt);
+        e[s] = tc_narrow(tc_end(&st, n * (uint64_t)pc, s ? 1 : -1, dt != SL_F64, dt == SL_F64), dt);
     }
     uint64_t b0, b1;
     memcpy(&b0, &e[0], 8);

@@ -2,7 +2,8 @@
  * products, the exact kernel behind it when the certificate cannot decide) equals its CPU twin
  * bit for bit (the twin is correctly rounded: tdot_twins) on adversarial pairs in every format:
  * dot-cond up to cond 1e40, dot-overflow, the wide/cancel/ill/smallint/tiny families, exactly
- * cancelling pairs (a zero sum: the fallback), NaN and Inf products, under several launch shapes
+ * cancelling pairs (a zero sum: the fallback), NaN and Inf products, float64 products outside
+ * [2^-968, 2^1000) (td_window_case: the exact kernel's scaled windows), under several launch shapes
  * and a misaligned start. It prints how many arrays took the fallback (tcert_common.h's
  * prediction) and requires both paths to have run. Returns 77 without a GPU. */
 #include <float.h>
@@ -51,7 +52,7 @@ int main(void)
     const sl_dtype dts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
     const uint64_t nmax = (1u << 18) + 5;
     void *x = malloc(nmax * 8), *y = malloc(nmax * 8);
-    char what[96];
+    char what[96], what_buf[160];
     for (int d = 0; d < 4; d++) {
         const sl_dtype dt = dts[d];
         const int c0 = n_cert, f0 = n_fallback;
@@ -109,6 +110,28 @@ int main(void)
         check_pair("empty", x, y, 0, dt);
         printf("tdot_cert_gpu %s: %d arrays certified, %d through the fallback\n", sl_dtype_name(dt),
                n_cert - c0, n_fallback - f0);
+    }
+    /* float64 products outside [2^-968, 2^1000) (the exact kernel's scaled windows, dot.h): each
+     * case as it is, with two cancelling products of 2^1200 appended (the certified passes
+     * decline: the exact kernel decides), and the mixed random case repeated over 2^18 elements
+     * (every block's windows flushed) */
+    for (int k = 0; k < TD_NWIN; k++) {
+        const char *what;
+        double *dx = x, *dy = y;
+        uint64_t n = td_window_case(k, dx, dy, &what);
+        check_pair(what, x, y, n, SL_F64);
+        n = td_append_cancelling_huge(dx, dy, n);
+        snprintf(what_buf, sizeof what_buf, "%s, 2^1200 products appended", what);
+        check_pair(what_buf, x, y, n, SL_F64);
+    }
+    {
+        double *dx = x, *dy = y;
+        uint64_t n = 0;
+        const char *what;
+        while (n + TD_WIN_MAX <= (1u << 18)) n += td_window_case(14, dx + n, dy + n, &what);
+        check_pair("random mixed windows, 2^18", x, y, n, SL_F64);
+        n = td_append_cancelling_huge(dx, dy, n);
+        check_pair("random mixed windows, 2^18, 2^1200 products appended", x, y, n, SL_F64);
     }
     printf("tdot_cert_gpu: %d arrays certified by the binned sum, %d through the exact fallback\n",
            n_cert, n_fallback);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tdot_cli.sh: `sumlab reduce --op dot X Y` end to end (CPU backend): the exact and correct rows'
 # result_hex against Python's exact rationals rounded once (float32, float64; ill-conditioned and
-# random pairs), `judge --op dot X Y`, and one clear message with exit status 2 for each mismatch (length, format, a
-# missing second file, a third file); the study's cond sweep (targets 1 .. 1e40, realised near them) and
+# random pairs; float64 products of 2^1200 cancelling, below 2^-968, and both among ordinary
+# ones), `judge --op dot X Y`, and one clear message with exit status 2 for each mismatch (length,
+# format, a missing second file, a third file); the study's cond sweep (targets 1 .. 1e40, realised near them) and
 # accuracy-vs-n's pair families.
 #   usage: bash tests/tdot_cli.sh PATH/TO/sumlab [SEED]
 set -u
@@ -38,9 +39,39 @@ for name, (code, p, emin) in fmts.items():
         s = sum(Fraction(a) * Fraction(b) for a, b in zip(xs, ys))
         open(f"{tmp}/want.{kind}.{name}", "w").write(rnd(s, p, emin).hex() + "\n")
     open(f"{tmp}/short.{name}", "wb").write(struct.pack(code, 1.0) * 998)
+
+# float64 products outside [2^-968, 2^1000): huge (2^1200 products cancelling to 1, pairs of
+# products up to 2^1060 cancelling but for an ulp), tiny (two products of 0.3 2^-1074, products
+# of 2^-1085 .. 2^-1050 whose TwoProduct tails fall below 2^-1074: a subnormal dot), and both
+# with ordinary ones
+import math
+def huge(xs, ys):
+    xs += [2.0 ** 600, -2.0 ** 600, 1.0]; ys += [2.0 ** 600, 2.0 ** 600, 1.0]
+    for i in range(300):
+        a = rng.uniform(-1, 1) * 2.0 ** rng.randint(470, 530)
+        b = rng.uniform(-1, 1) * 2.0 ** rng.randint(480, 530)
+        xs += [a, -math.nextafter(a, 0.0)]; ys += [b, b]
+def tiny(xs, ys):
+    xs += [0.6 * 2.0 ** -537] * 2; ys += [0.5 * 2.0 ** -537] * 2
+    for i in range(300):
+        xs.append(rng.uniform(-1, 1) * 2.0 ** rng.randint(-545, -527))
+        ys.append(rng.uniform(-1, 1) * 2.0 ** rng.randint(-540, -523))
+def mixed(xs, ys):
+    huge(xs, ys); tiny(xs, ys)
+    for i in range(300):
+        xs.append(rng.uniform(-1, 1)); ys.append(rng.uniform(-1, 1) * 2.0 ** -1000)
+for kind, make in (("huge", huge), ("tiny", tiny), ("mixed", mixed)):
+    xs, ys = [], []
+    make(xs, ys)
+    open(f"{tmp}/x.{kind}.f64", "wb").write(b"".join(struct.pack("<d", v) for v in xs))
+    open(f"{tmp}/y.{kind}.f64", "wb").write(b"".join(struct.pack("<d", v) for v in ys))
+    s = sum(Fraction(a) * Fraction(b) for a, b in zip(xs, ys))
+    open(f"{tmp}/want.{kind}.f64", "w").write(rnd(s, 53, -1022).hex() + "\n")
 PY
 for dt in f32 f64; do
-  for kind in random ill; do
+  kinds="random ill"
+  [ "$dt" = f64 ] && kinds="$kinds huge tiny mixed"
+  for kind in $kinds; do
     want=$(cat "$tmp/want.$kind.$dt")
     out=$("$sumlab" reduce --op dot "$tmp/x.$kind.$dt" "$tmp/y.$kind.$dt" --dtype "$dt" \
             --variants exact,correct --format csv 2>/dev/null)

@@ -144,6 +144,16 @@ int main(void)
         td_store(x, dt, 5, INFINITY);
         CHECK(!check("an Inf", x, y, 1000, dt), "dot with an Inf %s: not certified", sl_dtype_name(dt));
     }
+    /* float64 products outside [2^-968, 2^1000) (tails below 2^-1074, overflowing products): a
+     * certified value is the reference's; overflowing products never certify */
+    for (int k = 0; k < TD_NWIN; k++) {
+        const char *what;
+        const uint64_t m = td_window_case(k, x, y, &what);
+        int over = 0;
+        for (uint64_t i = 0; i < m; i++) over |= !isfinite(((double *)x)[i] * ((double *)y)[i]);
+        const int c = check(what, x, y, m, SL_F64);
+        if (over) CHECK(!c, "dot %s: an overflowing product, not certified", what);
+    }
     pushed();
     printf("tdot_fast: %ld of %ld arrays certified, each the reference's bits; pushed %ld of %ld "
            "(ties %ld); a third of the box certified a wrong value %ld times\n", n_cert, n_total,

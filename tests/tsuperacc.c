@@ -677,9 +677,63 @@ static void check_round_f64_regs(void)
     CHECK(bad_mpfr == 0, "sl_sacc_round_f32_as_f64: %ld of %ld states differ from MPFR", bad_mpfr, cases);
 }
 
+/* sl_sacc_round_scaled (limb 0 at any exponent; correct dot's scaled windows): with limb 0 at
+ * 2^(32 off - SCALE) it equals sl_sacc_round_mode in both formats and both modes; the same value
+ * held two limbs lower (zeros below) rounds alike; and a float32 value with a 32-bit fraction
+ * below the least subnormal (value T 2^-181, |T| < 2^52, exact in double: C's conversion to
+ * float is the oracle) rounds to nearest even there: ties at half the least subnormal, sticky
+ * bits, a nonzero sum rounding to a zero of its sign. */
+static void check_round_scaled(void)
+{
+    enum { L = 12 };
+    long bad = 0, cases = 0;
+    for (int rep = 0; rep < 200000; rep++) {
+        const sl_dtype dt = rnd_below(2) ? SL_F64 : SL_F32;
+        const int scale = dt == SL_F64 ? SL_SACC_SCALE_F64 : SL_SACC_SCALE_F32;
+        int64_t limb[L + 2], a[L + 2], b[L + 2];
+        memset(limb, 0, sizeof limb);
+        const int top = (int)rnd_below(L - 1);
+        for (int i = 0; i <= top; i++)
+            limb[i] = rnd_below(3) ? (int64_t)(rnd() >> (22 + rnd_below(40))) - (int64_t)(rnd() >> (22 + rnd_below(40))) : 0;
+        const int off = (int)rnd_below(4);
+        const unsigned flags = rnd_below(8) ? (rnd_below(2) ? SL_SACC_ANYPOS : 0u) : (unsigned)rnd_below(16);
+        for (int rto = 0; rto < 2; rto++) {
+            memcpy(a, limb, sizeof limb);
+            const double want = sl_sacc_round_mode(a, L, off, dt, flags, rto);
+            memcpy(a, limb, sizeof limb);
+            const double got = sl_sacc_round_scaled(a, L, 32 * off - scale, dt, flags, rto);
+            memset(b, 0, sizeof b);
+            memcpy(b + 2, limb, L * sizeof *limb);
+            const double low = sl_sacc_round_scaled(b, L + 2, 32 * off - 64 - scale, dt, flags, rto);
+            cases++;
+            if (!same(got, want) || !same(low, want)) {
+                if (bad++ < 5)
+                    fprintf(stderr, "round scaled %s off %d rto %d flags %u: %a, two limbs lower %a, "
+                            "sl_sacc_round_mode %a\n", sl_dtype_name(dt), off, rto, flags, got, low, want);
+            }
+        }
+        /* below the least subnormal: T = m 2^32 + f, |m| < 2^19 */
+        const int64_t m = (int64_t)rnd_below((uint64_t)1 << 20) - ((int64_t)1 << 19);
+        const int fk = (int)rnd_below(5);
+        const int64_t f = fk == 0 ? 0 : fk == 1 ? ((int64_t)1 << 31) : fk == 2 ? ((int64_t)1 << 31) + (rnd_below(2) ? 1 : -1)
+                                                : (int64_t)(rnd() & 0xffffffffu);
+        memset(b, 0, sizeof b);
+        b[0] = f;
+        b[1] = m;
+        const double want = (double)(float)ldexp((double)(m * ((int64_t)1 << 32) + f), -181);
+        const double got = sl_sacc_round_scaled(b, L, -181, SL_F32, SL_SACC_ANYPOS, 0);
+        cases++;
+        if (!same(got, want) && bad++ < 5)
+            fprintf(stderr, "round scaled below 2^-149: m %lld f %lld: %a, want %a\n", (long long)m,
+                    (long long)f, got, want);
+    }
+    CHECK(bad == 0, "sl_sacc_round_scaled: %ld of %ld states wrong", bad, cases);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    check_round_scaled();
     enum { CAP = 3000 };
     double *x = malloc(CAP * sizeof *x);
     check_fixed();

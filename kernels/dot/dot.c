@@ -145,58 +145,76 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
 
 /* ---- correct: exact products into the float64-scaled limb state of exact/limbs.h (superacc's) --
  * float32 and 16-bit products are exact doubles (<= 48 bits in [2^-298, 2^256]); a float64 product
- * is p + fma(x, y, -p) (TwoProduct), both multiples of 2^-1074 when the exponents of x and y sum to
- * at least -969 (|p| >= 2^-968 suffices) and p is finite. Every piece goes into the state
- * (sl_sacc_state_add: exact, any order); the state is rounded once: float64 to nearest even;
- * float32 and 16-bit to odd in float64, then to nearest even in the format (53 >= p + 2: the
- * correct rounding of the exact sum, overflow and subnormals included).
- * A float64 product at or above 2^1000 (overflowing float64 or not) is split as (x 2^-128) y and
- * placed 128 bits higher (add_big); a product of 2^1100 or more (beyond the state's top limb)
- * saturates to its signed Inf (the dot is then +-Inf, or NaN with both signs: right whenever the
- * huge products do not cancel). Exactness domain (float64): every |x y| < 2^1100, and no product
- * below 2^-968 that is not a double (its bits below 2^-1074 are dropped: outside that domain the
- * result is the correctly rounded sum of the truncated products, within 2 n 2^-1074 of the exact
- * dot, and an exact dot that rounds to -0 may come out +0). Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is
- * -0 only when every product is -0. */
-#define DOT_BIG 0x1p1000       /* |p| at or above: the product is split scaled by 2^-128 */
-#define DOT_BIG_SHIFT 128
-#define DOT_SAT 0x1p972        /* (x 2^-128) y at or above: |x y| >= 2^1100, beyond the state */
+ * is p + fma(x, y, -p) (TwoProduct), both multiples of 2^-1074 when 2^-968 <= |p| and p is finite.
+ * Every piece goes into the state (sl_sacc_state_add: exact, any order); the state is rounded
+ * once: float64 to nearest even; float32 and 16-bit to odd in float64, then to nearest even in the
+ * format (53 >= p + 2: the correct rounding of the exact sum, overflow and subnormals included).
+ * A float64 product of finite non-zero factors outside [2^-968, 2^1000) goes to dot.h's low or
+ * high window instead (the factor scaled by 2^1184 or 2^-1184, its exact TwoProduct pieces into
+ * that window's limbs); when a window holds pieces, the three are rounded together
+ * (round_windows): the dot is exact for every finite input, overflow to +-Inf included.
+ * Specials: Inf/NaN products as IEEE products (Inf * 0 = NaN); a zero sum is -0 only when every
+ * product is -0 (a scaled window's product counts as one that is not); a nonzero sum that rounds
+ * to zero keeps its sign. */
+typedef struct {
+    sl_sacc_state st;                      /* the main window and the flags */
+    int64_t lo[SL_DOT_LO_LIMBS], hi[SL_DOT_HI_LIMBS];
+} dot_exact_st;
 
-/* One exact piece d (a finite multiple of 2^-scale) into the state's limbs (exact/limbs.h's
- * split: at most three 32-bit chunks), its sign into the flags: what the kernel's put() does. */
-static void add_piece(sl_sacc_state *st, double d, int scale)
+/* One exact piece d (a finite multiple of 2^-scale) into limb[0..L) (exact/limbs.h's split: at
+ * most three 32-bit chunks): what the kernel's spill() does. */
+static void add_chunks(int64_t *limb, int L, double d, int scale)
 {
     int idx, neg;
     uint64_t c[3];
-    if (!signbit(d)) st->flags |= SL_SACC_ANYPOS;
     if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
     const int64_t sg = -(int64_t)neg;
-    for (int j = 0; j < 3 && idx + j < SL_SACC_LIMBS_F64; j++) st->limb[idx + j] += ((int64_t)c[j] ^ sg) - sg;
+    for (int j = 0; j < 3 && idx + j < L; j++) limb[idx + j] += ((int64_t)c[j] ^ sg) - sg;
 }
 
-/* A finite product too large for a double (or near it) added exactly into the state: x 2^-128 y
- * split by TwoProduct (exact: no step leaves the normal range while |x y| < 2^1100), each piece
- * placed 128 bits higher through sl_sacc_split_f64's scale; the zero sum's sign is then +. */
-static void add_big(sl_sacc_state *st, double a, double b)
+/* A piece into the main window, its sign into the flags: the kernel's put(). */
+static void add_piece(sl_sacc_state *st, double d)
 {
-    const double as = a * 0x1p-128;            /* exact: a power of two */
-    const double hi = as * b, lo = fma(as, b, -hi);
-    if (!(fabs(hi) < DOT_SAT)) {                /* |x y| >= 2^1100: beyond the limbs, saturated */
-        st->flags |= signbit(hi) ? SL_SACC_NINF : (SL_SACC_PINF | SL_SACC_ANYPOS);
-        return;
+    if (!signbit(d)) st->flags |= SL_SACC_ANYPOS;
+    add_chunks(st->limb, SL_SACC_LIMBS_F64, d, SL_SACC_SCALE_F64);
+}
+
+/* A float64 product in a scaled window: its scaled pieces into that window (the kernel's
+ * exact_scaled). */
+static void add_scaled(dot_exact_st *w, double a, double b)
+{
+    double hi, lo;
+    if (sl_dot_scaled_product(a, b, &hi, &lo)) {
+        add_chunks(w->hi, SL_DOT_HI_LIMBS, hi, SL_DOT_HI_SCALE);
+        add_chunks(w->hi, SL_DOT_HI_LIMBS, lo, SL_DOT_HI_SCALE);
+        w->st.flags |= SL_SACC_ANYPOS | SL_DOT_FL_HIGH;
+    } else {
+        add_chunks(w->lo, SL_DOT_LO_LIMBS, hi, SL_SACC_SCALE_F64);
+        add_chunks(w->lo, SL_DOT_LO_LIMBS, lo, SL_SACC_SCALE_F64);
+        w->st.flags |= SL_SACC_ANYPOS | SL_DOT_FL_LOW;
     }
-    add_piece(st, hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT);
-    add_piece(st, lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT);
-    st->flags |= SL_SACC_ANYPOS;
+}
+
+/* The three windows added into dot.h's combined array and rounded once (the kernel's
+ * round_windows). */
+static double round_windows(const dot_exact_st *w)
+{
+    int64_t all[SL_DOT_ALL_LIMBS];
+    memset(all, 0, sizeof all);
+    for (int i = 0; i < SL_SACC_LIMBS_F64; i++) all[SL_DOT_MAIN_AT + i] += w->st.limb[i];
+    for (int i = 0; i < SL_DOT_LO_LIMBS; i++) all[i] += w->lo[i];
+    for (int i = 0; i < SL_DOT_HI_LIMBS; i++) all[SL_DOT_HI_AT + i] += w->hi[i];
+    return sl_dot_round_all(all, w->st.flags);
 }
 
 /* An exact product p of format dt's values a, b (float64: p = fl(a b) with its TwoProduct error)
  * into the state; an Inf/NaN product into the flags. */
-static void add_product(sl_sacc_state *st, double a, double b, sl_dtype dt)
+static void add_product(dot_exact_st *w, double a, double b, sl_dtype dt)
 {
+    sl_sacc_state *st = &w->st;
     const double p = a * b;
-    if (dt == SL_F64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
-        add_big(st, a, b);
+    if (dt == SL_F64 && sl_dot_scaled_window(a, b, p)) {
+        add_scaled(w, a, b);
         return;
     }
     if (!isfinite(p)) {
@@ -204,10 +222,10 @@ static void add_product(sl_sacc_state *st, double a, double b, sl_dtype dt)
         st->flags |= isnan(p) ? SL_SACC_NAN : signbit(p) ? SL_SACC_NINF : SL_SACC_PINF;
         return;
     }
-    add_piece(st, p, SL_SACC_SCALE_F64);
+    add_piece(st, p);
     if (dt == SL_F64 && p != 0.0) {
         const double lo = fma(a, b, -p);
-        if (lo != 0.0) add_piece(st, lo, SL_SACC_SCALE_F64);
+        if (lo != 0.0) add_piece(st, lo);
     }
 }
 
@@ -220,23 +238,25 @@ static int correct_cpu(const sl_variant *v, const void *x, const void *y, uint64
     /* the kernel's order of passes: the cheap certified one first (exact/pairsum.h); every path gives
      * the correctly rounded value */
     if (sl_psum_certify_host(x, y, n, dt, result)) return 0;
-    sl_sacc_state st;
-    sl_sacc_state_init(&st, SL_F64);
+    dot_exact_st ws, *w = &ws;
+    memset(w, 0, sizeof *w);
+    sl_sacc_state_init(&w->st, SL_F64);
     /* each element adds < 2^32 to at most 6 limbs: normalised every 2^28 elements (|limb| < 2^62) */
     for (uint64_t i = 0; i < n; i++) {
-        add_product(&st, sl_tw_load(x, dt, i), sl_tw_load(y, dt, i), dt);
-        if ((i + 1) % ((uint64_t)1 << 28) == 0) sl_sacc_normalise(st.limb, SL_SACC_LIMBS_F64);
+        add_product(w, sl_tw_load(x, dt, i), sl_tw_load(y, dt, i), dt);
+        if ((i + 1) % ((uint64_t)1 << 28) == 0) {
+            sl_sacc_normalise(w->st.limb, SL_SACC_LIMBS_F64);
+            sl_sacc_normalise(w->lo, SL_DOT_LO_LIMBS);
+            sl_sacc_normalise(w->hi, SL_DOT_HI_LIMBS);
+        }
     }
-    if (n == 0) {
-        *result = 0.0;
-        return 0;
-    }
-    if (dt == SL_F64) {
-        *result = sl_sacc_round(st.limb, SL_SACC_LIMBS_F64, SL_F64, st.flags);
-        return 0;
-    }
-    const double odd = sl_sacc_round_mode(st.limb, SL_SACC_LIMBS_F64, 0, SL_F64, st.flags, 1);
-    *result = sl_tw_round(odd, dt);
+    if (n == 0) *result = 0.0;
+    else if (w->st.flags & (SL_DOT_FL_LOW | SL_DOT_FL_HIGH))
+        *result = round_windows(w);
+    else if (dt == SL_F64)
+        *result = sl_sacc_round(w->st.limb, SL_SACC_LIMBS_F64, SL_F64, w->st.flags);
+    else
+        *result = sl_tw_round(sl_sacc_round_mode(w->st.limb, SL_SACC_LIMBS_F64, 0, SL_F64, w->st.flags, 1), dt);
     return 0;
 }
 
@@ -331,8 +351,8 @@ const sl_variant sl_v_dot_correct = {
                    "fma(x, y, -p), TwoProduct by an explicit FMA) into a certified 4-fold binned sum (exact/certified.cuh, superacc's "
                    "float64 engine); when its two-end certificate cannot decide (or on Inf/NaN, "
                    "overflowing products, a zero sum) the limb superaccumulator (exact/limbs.h) sums "
-                   "them exactly, rounded once (float64: exact while every |x y| < "
-                   "2^1100 and none below 2^-968 is inexact)",
+                   "them exactly (float64 products outside [2^-968, 2^1000) scaled into a low or a "
+                   "high window), rounded once",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = dot_resolve, .cpu2 = correct_cpu,
     .workspace = SL_GPU_ENTRY(sl_dot_workspace), .gpu2 = SL_GPU_ENTRY(sl_dot_gpu),

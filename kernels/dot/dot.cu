@@ -25,11 +25,14 @@
  * correct, step 2, enqueued behind step 1 on the stream: dot_exact_kernel, which returns at once
  * when the word is clear (one empty launch) and otherwise does the exact sum below, clearing it.
  * dot_exact_kernel (correct): every product split exactly into doubles (float32/16-bit: the
- * product itself; float64: p and fma(x, y, -p), or (x 2^-128) y's pieces placed 128 bits higher
- * for |p| >= 2^1000), each added into the block's shared limbs (exact/limbs.h's split, atomics); the
- * block's limbs normalised and added into the workspace's limbs; the last block rounds them once
- * (kernels/exact/limbs.h's sl_sacc_round_mode; float32/16-bit: to odd in float64, then to nearest
- * in the format) and zeroes them for the next launch.
+ * product itself; float64: p and fma(x, y, -p)), each added into the block's shared limbs
+ * (exact/limbs.h's split, atomics); a float64 product of finite non-zero factors outside
+ * [2^-968, 2^1000) instead into the low or high window's shared limbs (dot.h: one factor scaled by
+ * 2^1184 or 2^-1184, its TwoProduct pieces; an out-of-line call, flagged); the block's limbs
+ * normalised and added into the workspace's limbs (a window's only when flagged); the last block
+ * rounds them once (kernels/exact/limbs.h's sl_sacc_round_mode; float32/16-bit: to odd in float64,
+ * then to nearest in the format; with a flagged window, the three together: dot.h's
+ * sl_dot_round_windows) and zeroes them for the next launch.
  * Performance considerations: the tree kernels are memory-bound at large n (two 16-byte loads per
  * W products); correct's step 1 makes one (float64: two) binned deposits per element, the ratio
  * of superacc's float64 path to its reads; the exact kernel spends shared-memory atomics per
@@ -184,48 +187,59 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
 }
 
 /* ---- correct ------------------------------------------------------------------------------- */
-#define DOT_BIG 0x1p1000
-#define DOT_BIG_SHIFT 128
-#define DOT_SAT 0x1p972
 #define DOT_WS_FLAGS 4u       /* [4, 8): the inputs' flags (atomicOr); limbs from SL_WS_HEADER */
 #define DOT_WS_FALLBACK 8u    /* [8, 12): set by the certified kernel when it cannot decide */
-#define DOT_WS_CERT (SL_WS_HEADER + (size_t)SL_SACC_LIMBS_F64 * 8u)   /* the certified kernel's */
+#define DOT_WS_LO (SL_WS_HEADER + (size_t)SL_SACC_LIMBS_F64 * 8u)     /* dot.h's low window */
+#define DOT_WS_HI (DOT_WS_LO + (size_t)SL_DOT_LO_LIMBS * 8u)          /* dot.h's high window */
+#define DOT_WS_ALL (DOT_WS_HI + (size_t)SL_DOT_HI_LIMBS * 8u)         /* their rounding's scratch */
+#define DOT_WS_CERT (DOT_WS_ALL + (size_t)SL_DOT_ALL_LIMBS * 8u)       /* the certified kernel's */
 
-/* One exact piece d (a finite multiple of 2^-scale) added into the block's shared limbs: the exact
- * layer's split into at most three 32-bit chunks, each a shared-memory atomic add (the twin's
- * add_piece, dot.c). */
-__device__ __forceinline__ void spill(double d, int scale, unsigned long long *s_acc)
+/* One exact piece d (a finite multiple of 2^-scale) added into the block's shared limbs
+ * s_acc[0..L): the exact layer's split into at most three 32-bit chunks, each a shared-memory
+ * atomic add (the twin's add_chunks, dot.c). */
+__device__ __forceinline__ void spill(double d, int scale, unsigned long long *s_acc, int L)
 {
     int idx, neg;
     uint64_t c[3];
     if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
 #pragma unroll
     for (int k = 0; k < 3; k++)
-        if (c[k] && idx + k < SL_SACC_LIMBS_F64)
+        if (c[k] && idx + k < L)
             atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k] : (unsigned long long)c[k]);
 }
-/* The same with its sign into the flags. */
-__device__ __forceinline__ void put(double d, int scale, unsigned long long *s_acc, unsigned *fl)
+/* A piece of the main window with its sign into the flags (the twin's add_piece). */
+__device__ __forceinline__ void put(double d, unsigned long long *s_acc, unsigned *fl)
 {
     if (!signbit(d)) *fl |= SL_SACC_ANYPOS;
-    spill(d, scale, s_acc);
+    spill(d, SL_SACC_SCALE_F64, s_acc, SL_SACC_LIMBS_F64);
+}
+
+/* A float64 product in a scaled window (dot.h): its scaled pieces into the block's low or high
+ * limbs; returns the flags it sets (the twin's add_scaled). Out of line: the loop's code for the
+ * products of the main window stays as it is. */
+__device__ __noinline__ unsigned exact_scaled(double a, double b, unsigned long long *s_lo,
+                                              unsigned long long *s_hi)
+{
+    double hi, lo;
+    if (sl_dot_scaled_product(a, b, &hi, &lo)) {
+        spill(hi, SL_DOT_HI_SCALE, s_hi, SL_DOT_HI_LIMBS);
+        spill(lo, SL_DOT_HI_SCALE, s_hi, SL_DOT_HI_LIMBS);
+        return SL_SACC_ANYPOS | SL_DOT_FL_HIGH;
+    }
+    spill(hi, SL_SACC_SCALE_F64, s_lo, SL_DOT_LO_LIMBS);
+    spill(lo, SL_SACC_SCALE_F64, s_lo, SL_DOT_LO_LIMBS);
+    return SL_SACC_ANYPOS | SL_DOT_FL_LOW;
 }
 
 /* The product of two exact doubles a, b of an input of format dt into the block's limbs (the
- * twin's correct_cpu, dot.c, piece by piece). */
+ * twin's add_product, dot.c, piece by piece). */
 __device__ __forceinline__ void exact_product(double a, double b, bool f64, unsigned long long *s_acc,
+                                              unsigned long long *s_lo, unsigned long long *s_hi,
                                               unsigned *fl)
 {
     const double p = a * b;
-    if (f64 && !(fabs(p) < DOT_BIG) && isfinite(a) && isfinite(b)) {
-        const double as = a * 0x1p-128, hi = as * b, lo = fma(as, b, -hi);
-        if (!(fabs(hi) < DOT_SAT)) {            /* |x y| >= 2^1100: saturated (the twin's add_big) */
-            *fl |= signbit(hi) ? SL_SACC_NINF : (SL_SACC_PINF | SL_SACC_ANYPOS);
-            return;
-        }
-        put(hi, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
-        put(lo, SL_SACC_SCALE_F64 + DOT_BIG_SHIFT, s_acc, fl);
-        *fl |= SL_SACC_ANYPOS;
+    if (f64 && sl_dot_scaled_window(a, b, p)) {
+        *fl |= exact_scaled(a, b, s_lo, s_hi);
         return;
     }
     if (!isfinite(p)) {
@@ -233,11 +247,46 @@ __device__ __forceinline__ void exact_product(double a, double b, bool f64, unsi
         *fl |= isnan(p) ? SL_SACC_NAN : signbit(p) ? SL_SACC_NINF : SL_SACC_PINF;
         return;
     }
-    put(p, SL_SACC_SCALE_F64, s_acc, fl);
+    put(p, s_acc, fl);
     if (f64 && p != 0.0) {
         const double lo = fma(a, b, -p);
-        if (lo != 0.0) put(lo, SL_SACC_SCALE_F64, s_acc, fl);
+        if (lo != 0.0) put(lo, s_acc, fl);
     }
+}
+
+/* A window's shared limbs s[0..L) normalised (thread 0, a private int64_t copy: see the main
+ * limbs') and added into the workspace's g[0..L). */
+__device__ __noinline__ void flush_window(const unsigned long long *s, unsigned long long *g, int L)
+{
+    int64_t lb[SL_DOT_LO_LIMBS];
+    for (int i = 0; i < L; i++) lb[i] = (int64_t)s[i];
+    sl_sacc_normalise(lb, L);
+    for (int i = 0; i < L; i++)
+        if (lb[i]) atomicAdd(&g[i], (unsigned long long)lb[i]);
+}
+/* The last block's rounding when a scaled window holds pieces (float64 only; thread 0): the
+ * three windows' limbs read from the workspace (and zeroed there) into the combined array of
+ * dot.h (in the workspace too: no large local array in the kernel), rounded once there. */
+__device__ __noinline__ double round_windows(unsigned char *w, unsigned flags)
+{
+    int64_t *all = reinterpret_cast<int64_t *>(w + DOT_WS_ALL);
+    unsigned long long *g_main = reinterpret_cast<unsigned long long *>(w + SL_WS_HEADER);
+    unsigned long long *g_lo = reinterpret_cast<unsigned long long *>(w + DOT_WS_LO);
+    unsigned long long *g_hi = reinterpret_cast<unsigned long long *>(w + DOT_WS_HI);
+    for (int i = 0; i < SL_DOT_ALL_LIMBS; i++) all[i] = 0;
+    for (int i = 0; i < SL_SACC_LIMBS_F64; i++) {
+        all[SL_DOT_MAIN_AT + i] += (int64_t)__ldcg(&g_main[i]);
+        g_main[i] = 0ull;                        /* zero for the next launch */
+    }
+    for (int i = 0; i < SL_DOT_LO_LIMBS; i++) {
+        all[i] += (int64_t)__ldcg(&g_lo[i]);
+        g_lo[i] = 0ull;
+    }
+    for (int i = 0; i < SL_DOT_HI_LIMBS; i++) {
+        all[SL_DOT_HI_AT + i] += (int64_t)__ldcg(&g_hi[i]);
+        g_hi[i] = 0ull;
+    }
+    return sl_dot_round_all(all, flags);
 }
 
 template <typename In>
@@ -250,16 +299,18 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
     /* the certified kernel ran first: nothing to do unless it could not decide (every block
      * reads the word before taking its ticket; the last block clears it after every ticket) */
     if (*(volatile unsigned *)g_fb == 0u) return;
-    __shared__ unsigned long long s_acc[L];
+    __shared__ unsigned long long s_acc[L], s_lo[SL_DOT_LO_LIMBS], s_hi[SL_DOT_HI_LIMBS];
     __shared__ unsigned s_flags;
     for (int i = threadIdx.x; i < L; i += blockDim.x) s_acc[i] = 0ull;
+    for (int i = threadIdx.x; i < SL_DOT_LO_LIMBS; i += blockDim.x) s_lo[i] = 0ull;
+    for (int i = threadIdx.x; i < SL_DOT_HI_LIMBS; i += blockDim.x) s_hi[i] = 0ull;
     if (threadIdx.x == 0) s_flags = 0u;
     __syncthreads();
     unsigned fl = 0u;
     const bool f64 = dt == SL_F64;
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += T)
-        exact_product((double)sl_widen(x[i]), (double)sl_widen(y[i]), f64, s_acc, &fl);
+        exact_product((double)sl_widen(x[i]), (double)sl_widen(y[i]), f64, s_acc, s_lo, s_hi, &fl);
     if (fl) atomicOr(&s_flags, fl);
     __syncthreads();
     unsigned char *w = static_cast<unsigned char *>(work);
@@ -274,19 +325,27 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
         sl_sacc_normalise(lb, L);   /* limbs 0..L-2 in [0, 2^32): < 2^52 over 2^20 blocks */
         for (int i = 0; i < L; i++)
             if (lb[i]) atomicAdd(&g_acc[i], (unsigned long long)lb[i]);
+        if (s_flags & SL_DOT_FL_LOW)
+            flush_window(s_lo, reinterpret_cast<unsigned long long *>(w + DOT_WS_LO), SL_DOT_LO_LIMBS);
+        if (s_flags & SL_DOT_FL_HIGH)
+            flush_window(s_hi, reinterpret_cast<unsigned long long *>(w + DOT_WS_HI), SL_DOT_HI_LIMBS);
         if (s_flags) atomicOr(g_flags, s_flags);
     }
     if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
     if (threadIdx.x != 0) return;
+    unsigned flags = __ldcg(g_flags);
+    *g_flags = 0u;
+    *g_fb = 0u;
+    *sl_ws_counter(work) = 0u;
+    if (flags & (SL_DOT_FL_LOW | SL_DOT_FL_HIGH)) {   /* float64 only (n > 0) */
+        *result = dot_out<In>(round_windows(w, flags));
+        return;
+    }
     int64_t limb[L];
     for (int i = 0; i < L; i++) {
         limb[i] = (int64_t)__ldcg(&g_acc[i]);
         g_acc[i] = 0ull;                         /* zero for the next launch */
     }
-    unsigned flags = __ldcg(g_flags);
-    *g_flags = 0u;
-    *g_fb = 0u;
-    *sl_ws_counter(work) = 0u;
     if (n == 0) flags |= SL_SACC_ANYPOS;         /* n = 0: +0 */
     if (f64) {
         *result = dot_out<In>(sl_sacc_round_mode(limb, L, 0, SL_F64, flags, 0));

@@ -8,6 +8,7 @@
 #include "sumlab/types.h"
 #include "sl_layout.h"
 #include "sl_variants.h"
+#include "exact/limbs.h"
 
 typedef enum {
     SL_DOT_NAIVE = 0,    /* s += fl(x y) in the accumulator (naive, f64-acc, half-acc) */
@@ -71,6 +72,63 @@ SL_DOT_FN void sl_dot_dot2_f(float *s, float *e, float x, float y)
     const float q = (*s - (t - z)) + (p - z);
     *e = *e + (q + pe);
     *s = t;
+}
+
+/* ---- correct, float64: the scaled windows of products outside [2^-968, 2^1000) ----------------
+ * A product of finite non-zero doubles is summed exactly as TwoProduct pieces in one of three
+ * limb arrays (exact/limbs.h's split and limbs; the reference's three windows, reference/sl_dot.c):
+ *   main: 2^-968 <= |p| < 2^1000 (p = fl(x y)), p and fma(x, y, -p) unscaled, limb 0 at 2^-1074
+ *         (SL_SACC_LIMBS_F64 limbs); also every zero factor and every special;
+ *   low:  |p| < 2^-968: the factor of smaller magnitude times 2^1184 (exact: it is below 2^-484,
+ *         at least 2^-1074, so in [2^110, 2^700) after), TwoProduct of the scaled pair (exact: the
+ *         scaled product lies in [2^-964, 2^216)), both pieces split with scale 1074: limb 0 at
+ *         2^(-1074-1184); 44 limbs hold 2^216 with 40 bits of carries (n < 2^40) and the sign;
+ *   high: |p| >= 2^1000 (an overflowed p too): the factor of larger magnitude times 2^-1184
+ *         (exact: it is at least 2^500, so in [2^-684, 2^-160) after), the scaled product lies in
+ *         [2^-184, 2^864) and its pieces are multiples of 2^-289 (x y's lowest bit is at least
+ *         2^(1000-105)), split with scale 306: limb 0 at 2^(1184-306) = 2^878; 40 limbs.
+ * 1184 = 37 x 32 and 878 + 2258 = 98 x 32: the three arrays are windows of one array with limb 0
+ * at 2^-2258 (low at limb 0, main at 37, high at 98), rounded once there (sl_sacc_round_scaled).
+ * A product in no window's range cannot be exact in the main array: below 2^-968 its TwoProduct
+ * error may have bits under 2^-1074; at 2^1000 and above the limbs would need to hold 2^2048. */
+#define SL_DOT_LOW 0x1p-968
+#define SL_DOT_BIG 0x1p1000
+#define SL_DOT_LO_LIMBS 44
+#define SL_DOT_HI_LIMBS 40
+#define SL_DOT_HI_SCALE 306        /* the high window's split scale */
+#define SL_DOT_MAIN_AT 37          /* main limb 0 in the combined array (1184 / 32) */
+#define SL_DOT_HI_AT 98            /* high limb 0 in the combined array */
+#define SL_DOT_ALL_LIMBS (SL_DOT_HI_AT + SL_DOT_HI_LIMBS)
+#define SL_DOT_ALL_LSB (-1074 - 1184)
+#define SL_DOT_FL_LOW 0x100u       /* beside exact/limbs.h's flags: the low window holds pieces */
+#define SL_DOT_FL_HIGH 0x200u      /* the high window holds pieces */
+
+/* 1 when the float64 product p = fl(a b) of a and b belongs to the low or the high window. */
+SL_DOT_FN int sl_dot_scaled_window(double a, double b, double p)
+{
+    return !(fabs(p) >= SL_DOT_LOW && fabs(p) < SL_DOT_BIG) && isfinite(a) && isfinite(b) && a != 0.0 &&
+           b != 0.0;
+}
+
+/* The scaled TwoProduct (*hi, *lo) of a product in a scaled window; returns 1 for the high window
+ * (scaled by 2^-1184), 0 for the low one (scaled by 2^1184). */
+SL_DOT_FN int sl_dot_scaled_product(double a, double b, double *hi, double *lo)
+{
+    const int big = !(fabs(a * b) < SL_DOT_LOW);
+    const int first = big ? fabs(a) >= fabs(b) : fabs(a) <= fabs(b);   /* a is the factor to scale */
+    const double k = big ? 0x1p-592 : 0x1p592;
+    const double f = ((first ? a : b) * k) * k, g = first ? b : a;       /* exact: powers of two */
+    *hi = f * g;
+    *lo = fma(f, g, -*hi);
+    return big;
+}
+
+/* The combined array all[0..SL_DOT_ALL_LIMBS) (the three windows added at their limbs, any carry
+ * state, |limb| < 2^63) rounded once to float64, to nearest even: correct's float64 result when a
+ * scaled window holds pieces. */
+SL_DOT_FN double sl_dot_round_all(int64_t *all, unsigned flags)
+{
+    return sl_sacc_round_scaled(all, SL_DOT_ALL_LIMBS, SL_DOT_ALL_LSB, SL_F64, flags, 0);
 }
 
 #ifdef __cplusplus

@@ -20,7 +20,8 @@
  *     added into the global per-position integer bins (rs_kernel's workspace layout).
  *  3. The last block: the final state; lanes 0 and 1 each round one end of the interval
  *     [V - B, V + B] that holds the exact sum S (B: one unit of the lowest fold per piece,
- *     sl_rsum_state_certify_end_k's bound) through Fin::end, which maps an end to the final value
+ *     sl_rsum_state_certify_end_k's bound; float64 products keep it at position 0 too, where
+ *     TwoProduct's error below 2^-1074 is lost: sl_cert_end_mode) through Fin::end, which maps an end to the final value
  *     (dot: S rounded); when the two ends' bit patterns
  *     agree, the value is finite and nonzero, and no NaN/Inf was met, it is the correctly rounded
  *     result (every map is monotone in S) and is written; otherwise (a NaN, an Inf or an
@@ -58,14 +59,21 @@ __device__ __forceinline__ void sl_cert_pieces(double a, double b, double *p)
 }
 
 /* One end of the interval rounded with rto (0: to nearest even, 1: to odd) in float64: the
- * certify end of exact/binned.h (K = 4, float64 layout) with a rounding mode. */
-SL_NOINLINE_SHARED double sl_cert_end_mode(const sl_rsum_state *st, uint64_t n, int side, int rto)
+ * certify end of exact/binned.h (K = 4, float64 layout) with a rounding mode. lost: the pieces
+ * may miss up to 2^-1075 of each element's exact value (float64 TwoProduct below 2^-968: its
+ * error rounded to the subnormal grid), so the bound B stays n units of the lowest fold even at
+ * position 0 (2^-1074 a piece, two pieces an element: at least the loss), where nothing else is
+ * dropped; above it each deposit drops at most a unit less 2^-1074 (a multiple of 2^-1074 below
+ * the unit), which leaves room for the loss. */
+SL_NOINLINE_SHARED double sl_cert_end_mode(const sl_rsum_state *st, uint64_t n, int side, int rto,
+                                           int lost)
 {
     int64_t limb[SL_RSUM_WLIMBS];
     int off;
     sl_rsum_state_limbs(st, 4, SL_RSUM_F64_W, limb, &off);
     const int low = st->top - 3;
-    if (low >= 1) sl_rsum_limbs_add(limb, low * SL_RSUM_F64_W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
+    if (low >= 1 || lost)
+        sl_rsum_limbs_add(limb, low * SL_RSUM_F64_W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
     return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, SL_F64, st->flags, rto);
 }
 
@@ -209,7 +217,7 @@ sl_cert_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, u
 struct sl_cert_fin_dot_f64 {
     static __device__ __forceinline__ double end(const sl_rsum_state *st, uint64_t np, int side)
     {
-        return sl_cert_end_mode(st, np, side, 0);
+        return sl_cert_end_mode(st, np, side, 0, 1);   /* TwoProduct pieces: tails may be lost */
     }
     template <typename In> static __device__ __forceinline__ In out(double r) { return (In)r; }
 };
@@ -221,7 +229,7 @@ template <> __device__ __forceinline__ double sl_cert_narrow<double>(double d) {
 template <typename N> struct sl_cert_fin_dot_narrow {
     static __device__ __forceinline__ double end(const sl_rsum_state *st, uint64_t np, int side)
     {
-        return (double)sl_widen(sl_cert_narrow<N>(sl_cert_end_mode(st, np, side, 1)));
+        return (double)sl_widen(sl_cert_narrow<N>(sl_cert_end_mode(st, np, side, 1, 0)));   /* exact products */
     }
     template <typename In> static __device__ __forceinline__ In out(double r) { return sl_cert_narrow<In>(r); }
 };

@@ -115,7 +115,8 @@ SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
  * rounded once to float32 (returned as the double holding it) or float64: nearest, ties to
  * even; subnormal results; overflow to +-Inf; any NaN or +Inf with -Inf -> NaN; a lone Inf
  * kind -> that Inf; exact zero -> -0 only when no input had its sign bit clear.
- * The limbs are normalised (and negated for a negative sum) in place. */
+ * The limbs are normalised (and negated for a negative sum) in place. sl_sacc_round_scaled
+ * below repeats its prologue and epilogue (intentional copy): a change here applies there. */
 SL_SACC_HD double sl_sacc_round_mode(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags,
                                      int rto)
 {
@@ -310,6 +311,77 @@ SL_SACC_HD double sl_sacc_round_f32_as_f64_regs(const int64_t *limb, unsigned fl
     double d;
     memcpy(&d, &rbits, sizeof d);
     return d;
+}
+
+/* sl_sacc_round_scaled: the exact sum held in limb[0..L) (any carry state, |limb| < 2^62), limb
+ * i weighting 2^(32 i + lsb) for any lsb (bits below the format's least subnormal too: the dot
+ * product's scaled windows), rounded once as sl_sacc_round_mode (rto, the flags, the zero sign),
+ * to float32 or float64; a nonzero sum that rounds to zero gives the zero of its sign. For lsb =
+ * 32 off - SCALE (off >= 0) it is sl_sacc_round_mode. Intentional copy of sl_sacc_round_mode's
+ * prologue (specials, normalising, sign, top limb) and epilogue (the bits as a double): sharing
+ * them through helpers changes the PTX of the kernels that call sl_sacc_round_mode (reproducible's
+ * register allocation); a change to either function's rules applies to both. The limbs are
+ * normalised (and negated for a negative sum) in place. */
+SL_SACC_HD double sl_sacc_round_scaled(int64_t *limb, int L, int lsb, sl_dtype dt, unsigned flags,
+                                       int rto)
+{
+    const int f64 = dt == SL_F64;
+    const uint64_t inf = f64 ? 0x7ff0000000000000u : 0x7f800000u;
+    uint64_t rbits, sign = 0;
+    if ((flags & SL_SACC_NAN) || (flags & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        rbits = f64 ? 0x7ff8000000000000u : 0x7fc00000u;
+    else if (flags & (SL_SACC_PINF | SL_SACC_NINF))
+        rbits = inf | ((flags & SL_SACC_NINF) ? (f64 ? 0x8000000000000000u : 0x80000000u) : 0u);
+    else {
+        sl_sacc_normalise(limb, L);
+        if (limb[L - 1] < 0) {
+            for (int i = 0; i < L; i++) limb[i] = -limb[i];
+            sl_sacc_normalise(limb, L);
+            sign = 1;
+        }
+        int t = L - 1;
+        while (t >= 0 && limb[t] == 0) t--;
+        if (t < 0) {                                   /* exact zero */
+            rbits = 0;
+            sign = (flags & SL_SACC_ANYPOS) ? 0 : 1;
+        } else {
+            const int p = f64 ? 53 : 24;
+            const int emax_field = f64 ? 2046 : 254;
+            const int m0 = lsb + (f64 ? SL_SACC_SCALE_F64 : SL_SACC_SCALE_F32);   /* limb bit 0 in M's bits */
+            uint64_t top = (uint64_t)limb[t];
+            int h = 32 * t;                            /* the highest set bit */
+            while (top >>= 1) h++;
+            int s = h - (p - 1);                       /* bits below s are rounded off */
+            int sa = s + m0;                           /* s in M's bits (units of the least subnormal) */
+            if (sa < 0) { sa = 0; s = -m0; }          /* subnormal: rounded at M's bit 0 */
+            if (sa > emax_field) {
+                rbits = inf;
+            } else {
+                uint64_t q;
+                if (s > 0) {
+                    q = sl_sacc_bits(limb, L, s, p);   /* 0 when s lies above every set bit */
+                    const int rb = s - 1 <= h && sl_sacc_bits(limb, L, s - 1, 1);
+                    const int st = s - 1 > h || sl_sacc_any_below(limb, s - 1);
+                    if (rto) q |= (uint64_t)(rb | st);
+                    else if (rb && ((q & 1) || st)) q++;
+                } else {                               /* nothing below s: exact */
+                    q = sl_sacc_bits(limb, L, 0, p + s) << -s;
+                }
+                rbits = ((uint64_t)sa << (p - 1)) + q; /* as sl_sacc_round_mode */
+                if (rbits >= inf) rbits = inf;
+            }
+        }
+        rbits |= sign << (f64 ? 63 : 31);
+    }
+    if (f64) {
+        double d;
+        memcpy(&d, &rbits, sizeof d);
+        return d;
+    }
+    uint32_t b32 = (uint32_t)rbits;
+    float f;
+    memcpy(&f, &b32, sizeof f);
+    return (double)f;
 }
 
 /* ---- the host-side state (the twin's accumulation; merged across processes) ---------------
