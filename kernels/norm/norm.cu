@@ -401,37 +401,14 @@ __device__ __forceinline__ unsigned long long *nrm_ws_max(void *work)
 __global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
 nrm_repro_max_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
 {
-    constexpr int U = 4;
     __shared__ unsigned long long s_warp[32];
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long m = 0ull;
-#define NRM_MAX_TAKE(xin)                                                                     \
-    do {                                                                                      \
-        const unsigned long long a_ = sl_nrm_absbits_f64((uint64_t)__double_as_longlong(xin)); \
-        m = a_ > m ? a_ : m;                                                                  \
-    } while (0)
-    if (g < head) NRM_MAX_TAKE(x[g]);
-    const double2 *__restrict__ xv = reinterpret_cast<const double2 *>(x + head);
-    uint64_t j = g;
-    for (; j + (U - 1) * T < nv; j += U * T) {
-        double2 v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = xv[j + u * T];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            NRM_MAX_TAKE(v[u].x);
-            NRM_MAX_TAKE(v[u].y);
-        }
-    }
-    for (; j < nv; j += T) {
-        const double2 v = xv[j];
-        NRM_MAX_TAKE(v.x);
-        NRM_MAX_TAKE(v.y);
-    }
-    const uint64_t ts = head + nv * 2u;
-    if (g < n - ts) NRM_MAX_TAKE(x[ts + g]);
-#undef NRM_MAX_TAKE
+    sl_walk_values<4, SL_EDGES_LAST>(x, sl_split_of<double>(n, head, nv), g, T, [&](double v, int) {
+        const unsigned long long a = sl_nrm_absbits_f64((uint64_t)__double_as_longlong(v));
+        m = a > m ? a : m;
+    });
     m = sl_block_reduce<nrm_umax_op>(m, s_warp);
     sl_grid_finish<nrm_umax_op, nrm_umax_fin>(m, sl_ws_partials<unsigned long long>(work), sl_ws_counter(work),
                                               nrm_ws_max(work));
@@ -449,15 +426,8 @@ nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint
     const double s = sl_nrm_pow2(-e);
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
-    if (g < head) sl_nrm_repro_take_f64(&acc, x[g], s);
-    const double2 *__restrict__ xv = reinterpret_cast<const double2 *>(x + head);
-    for (uint64_t j = g; j < nv; j += T) {
-        const double2 v = xv[j];
-        sl_nrm_repro_take_f64(&acc, v.x, s);
-        sl_nrm_repro_take_f64(&acc, v.y, s);
-    }
-    const uint64_t ts = head + nv * 2u;
-    if (g < n - ts) sl_nrm_repro_take_f64(&acc, x[ts + g], s);
+    sl_walk_values<1, SL_EDGES_LAST>(x, sl_split_of<double>(n, head, nv), g, T,
+                                     [&](double v, int) { sl_nrm_repro_take_f64(&acc, v, s); });
     nrm_repro_end<double>(&acc, s_st, work, result, sl_nrm_pow2(e));
 }
 
