@@ -1,11 +1,13 @@
 /* norm/norm.h: what the norm2 kernels (norm.cu) share with their CPU twins and descriptors (norm.c):
  * which member a descriptor is (impl), the launch defaults, Blue's constants, the host-and-device
- * arithmetic of the scaled form's combine, and the correctly rounded square root of an exact sum
- * of squares held in 24-bit digits (one thread runs it on the GPU, the twin runs the same code).
+ * arithmetic of the scaled form's combine, the correctly rounded square root of an exact sum of
+ * squares held in 24-bit digits (one thread runs it on the GPU, the twin runs the same code), and
+ * the steps of reproducible's float64 form (the scale from max |x|, the squares' pieces, the end).
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, correctly rounded
  * division and sqrt (the device's -prec-div/-prec-sqrt), no contraction (-ffp-contract=off,
- * --fmad=false), FLT_EVAL_METHOD 0; two's-complement 64-bit integers. */
+ * --fmad=false), a correctly rounded fma() (C99; reproducible's float64 TwoProduct is the one
+ * explicit FMA), FLT_EVAL_METHOD 0; two's-complement 64-bit integers. */
 #ifndef SL_NORM_H
 #define SL_NORM_H
 #include <math.h>
@@ -118,16 +120,16 @@ SL_NRM_SCALED_FNS(d, double, sqrt, SL_NRM_TSML_D, SL_NRM_TBIG_D, SL_NRM_SSML_D, 
  * but for M >= 2^1023), so no square of x s overflows and M s >= 1 for a normal M (2^-52 at least
  * for a subnormal one). Each x: xs = x s (exact unless x s is subnormal, where the error is below
  * 2^-1074, x < M 2^-1022), p = xs xs, lo = fma(xs, xs, -p) (TwoProduct by an explicit FMA; exact
- * when p is at least 2^-969), both pieces into the float64 binned state (lo when p is finite and
- * non-zero, and only when it is not 0). The state is a function of the multiset of values (e is),
+ * when p is at least 2^-969), both pieces into the float64 binned state as dot's `reproducible`
+ * deposits a product's (lo only for a finite non-zero p, and only when lo is not 0). The state is a function of the multiset of values (e is),
  * rounded once to float64; the root times 2^e: exact but where the norm is subnormal (one more
  * rounding) or overflows (+Inf). */
-#define SL_NRM_EXP_MASK 0x7fffffffffffffffull
+#define SL_NRM_ABS_MASK 0x7fffffffffffffffull
 #define SL_NRM_INF_BITS 0x7ff0000000000000ull
 /* |x|'s bit pattern, 0 for NaN (u: x's bits) */
 SL_NRM_FN uint64_t sl_nrm_absbits_f64(uint64_t u)
 {
-    const uint64_t a = u & SL_NRM_EXP_MASK;
+    const uint64_t a = u & SL_NRM_ABS_MASK;
     return a > SL_NRM_INF_BITS ? 0u : a;
 }
 /* e from the largest |x| bit pattern */
