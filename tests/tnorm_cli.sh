@@ -3,7 +3,7 @@
 # backend): both rows' result_hex equal sqrt(sum x^2) computed here with Python integers (exact
 # squares as Fractions, math.isqrt) and rounded once (nearest, ties to even) to the format, on
 # random data, the issue's 2^20 x 1e20 and 1e-25 float32 rows, float16 values > 256 and float64
-# values near 1e+-200; Inf beside NaN gives inf; `list ops` lists norm2; the study's accuracy-vs-n
+# values near 1e+-200 (reproducible within 2 ulps of it); Inf beside NaN gives inf; `list ops` lists norm2; the study's accuracy-vs-n
 # sweeps the norm families and its report names the variants that return +Inf or 0 there.
 #   usage: bash tests/tnorm_cli.sh PATH/TO/sumlab [SEED]
 set -u
@@ -66,12 +66,21 @@ open(f"{tmp}/want", "w").write("\n".join(cases) + "\n")
 open(f"{tmp}/special.f32", "wb").write(struct.pack("<3f", float("nan"), 1.0, float("-inf")))
 PY
 while read -r name dt want; do
-  "$sumlab" reduce --op norm2 "$tmp/$name.$dt" --dtype "$dt" --variants exact,correct --format csv \
+  "$sumlab" reduce --op norm2 "$tmp/$name.$dt" --dtype "$dt" --variants exact,correct,reproducible --format csv \
     > "$tmp/out.csv" 2> "$tmp/err"
   check "$name $dt: the command succeeds ($(tail -n 1 "$tmp/err"))" test $? -eq 0
-  for v in exact correct; do
+  for v in exact correct reproducible; do
     got=$(python3 -c "import csv,sys; r=[x for x in csv.DictReader(open(sys.argv[1])) if x['variant']==sys.argv[2]]; print(r[0]['result_hex'] if len(r)==1 else 'rows:%d'%len(r))" "$tmp/out.csv" "$v")
-    check "$name $dt $v: result_hex $got, want $want" python3 -c "import sys; sys.exit(float.fromhex('$got') != float.fromhex('$want'))"
+    if [ "$v" = reproducible ]; then   # within 2 ulps of the format (float64: scaled TwoProduct pieces)
+      check "$name $dt $v: result_hex $got, want $want within 2 ulps" python3 -c "
+import math, sys
+p, emin = {'f32': (24, -126), 'f64': (53, -1022), 'f16': (11, -14)}['$dt']
+g, w = float.fromhex('$got'), float.fromhex('$want')
+ulp = math.ldexp(1.0, max(math.frexp(w)[1] - 1, emin) - p + 1)
+sys.exit(not (math.isfinite(g) and abs(g - w) <= 2 * ulp))"
+    else
+      check "$name $dt $v: result_hex $got, want $want" python3 -c "import sys; sys.exit(float.fromhex('$got') != float.fromhex('$want'))"
+    fi
   done
 done < "$tmp/want"
 "$sumlab" reduce --op norm2 "$tmp/special.f32" --dtype f32 --variants all --format csv > "$tmp/sp.csv" 2>/dev/null
@@ -120,6 +129,24 @@ ok = h["naive"].startswith("**+Inf") and t["naive"].startswith("**0 ") and "exac
 ok = ok and all(h[v] == "ok" and t[v] == "ok" for v in ("scaled", "reproducible", "correct"))
 if not ok:
     print(rows, file=sys.stderr)
+sys.exit(not ok)
+PY
+# float64: the same study; reproducible (the max pass, then scaled TwoProduct pieces) has rows on
+# every norm family, never returns +Inf, NaN or 0 where the norm is finite and non-zero, and every
+# row passed the run's self-check (within its bound)
+"$sumlab" run all --op norm2 --preset tiny --dtype f64 -o "$tmp/study64" -q > /dev/null 2> "$tmp/err"
+check "run all --op norm2 --dtype f64: exit status 0 ($(tail -n 1 "$tmp/err"))" test $? -eq 0
+check "the float64 norm2 study: reproducible on huge, tiny, sq-overflow, subnormal, finite, self-checked" python3 - "$tmp/study64/results.csv" <<'PY'
+import csv, math, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))
+        if r["status"] == "ok" and r["variant"] == "reproducible" and r["dtype"] == "f64"]
+fams = {r["dataset"] for r in rows}
+bad = [r for r in rows if r["exact_hex"] not in ("inf", "nan") and float.fromhex(r["exact_hex"]) != 0
+       and (r["result_hex"] in ("inf", "nan") or float.fromhex(r["result_hex"]) == 0)]
+unchecked = [r for r in rows if r["check"] != "ok"]   # twin, bound: the run's verdict per row
+ok = {"huge", "tiny", "sq-overflow", "subnormal"} <= fams and not bad and not unchecked
+if not ok:
+    print("families %s, failures %s, checks %s" % (sorted(fams), bad[:3], unchecked[:3]), file=sys.stderr)
 sys.exit(not ok)
 PY
 check "report.md: the non-finite table names naive on huge" grep -q '^| naive | norm2 | f32 | [0-9]* | 0 | 0 | [0-9]* | .*`huge`' "$tmp/study/report.md"

@@ -26,7 +26,11 @@
  *       float64 binned state, K folds; Ahrens, Demmel and Nguyen, TOMS 2020): with m = M^2,
  *       A = n m 2^(W (1 - K) + 1), c = 7 eps / (1 - 6 sqrt(eps) - 7 eps) (W = 40, eps = 2^-52):
  *       E_S2 = (A + c S2) / (1 - c) + 2^-53 (S2 + that) (the state's rounding to float64),
- *       E = root(E_S2) + 2^-53 (N + root(E_S2)) (the float64 sqrt).
+ *       E = root(E_S2) + 2^-53 (N + root(E_S2)) (the float64 sqrt). Float64 input (TwoProduct pieces
+ *       of x 2^-e, e = the exponent of M clamped to [-1022, 1022], norm.h): the same evaluated on
+ *       the scaled N 2^-e, S2 2^-2e, M 2^-e (in range wherever N is), 2n inputs (the pieces), n 2^-1068
+ *       for pieces that underflow, times 2^e, plus the least subnormal (the last product's rounding when N is
+ *       subnormal).
  *   CORRECTLY_ROUNDED (correct, exact): half an ulp of the rounded norm.
  * Then, when the output is narrower than the accumulator: + u_o (N + E) + eta_o (and for a float64
  * accumulator on 16-bit input 2^-24 (N + E) more, as lse's bound allows for a rounding through
@@ -74,6 +78,20 @@ static double root_err(double e, double S2, double N)
     return a < b ? a : b;
 }
 
+/* BINNED's error of the root (its float64 rounding included) for the largest input m, S2, N, the
+ * count of inputs (float64: two pieces a square), K folds, and an absolute error abs of the
+ * squares themselves */
+static double binned_root_err(double m, double S2, double N, double nn, double K, double abs)
+{
+    const double eps = 0x1p-52, W = 40.0;
+    const double A = nn * m * ldexp(1.0, (int)(W * (1.0 - K) + 1.0));
+    const double c = 7.0 * eps / (1.0 - 6.0 * sqrt(eps) - 7.0 * eps);
+    double es2 = (A + c * S2) / (1.0 - c) + abs;
+    es2 += 0x1p-53 * (S2 + es2);
+    const double re = root_err(es2, S2, N);
+    return re + 0x1p-53 * (N + re);
+}
+
 double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, sl_dtype dt,
                      const sl_launch *cfg)
 {
@@ -91,8 +109,10 @@ double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, s
     const double nn = (double)n;
     if (n == 0 || S2 == DBL_TRUE_MIN) return 0.0;     /* every square 0: every variant exact */
     const int scaled = v->bound == SL_BOUND_RECURSIVE && !strcmp(v->name, "scaled");
-    /* S2 beyond double (float64 input): no finite bound but scaled's, evaluated below on S2 2^-2s */
-    if (!(S2 < INFINITY) && !scaled) return INFINITY;
+    const int binned64 = v->bound == SL_BOUND_BINNED && dt == SL_F64;
+    /* S2 beyond double (float64 input): no finite bound but scaled's and reproducible's, evaluated
+     * below on S2 2^-2s */
+    if (!(S2 < INFINITY) && !scaled && !binned64) return INFINITY;
     const double k = sl_variant_depth(v, n, dt, cfg);
     if (!(k >= 0)) return NAN;
     double E;
@@ -110,6 +130,19 @@ double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, s
         const double es2 = g * S2s + (s ? ldexp(ab, -2 * s) + DBL_TRUE_MIN : ab);
         const double re = root_err(es2, S2s, Ns);
         E = ldexp(re + gam(2, a.u) * (Ns + re), s);
+    } else if (binned64) {
+        /* in the kernel's scaled domain (x 2^-e, e = max|x|'s exponent clamped to [-1022, 1022],
+         * norm.h), where every square and the sum are in range: N' = N 2^-e upward (half an ulp
+         * of a subnormal rounded norm too), S2' = N'^2, m' = (M 2^-e)^2; the pieces of a square
+         * exact but where x 2^-e or a piece underflows (each error below 2^-1072: n 2^-1068 covers
+         * them); the binned sum's terms as BINNED below; the root's rounding; E = E' 2^e and the
+         * least subnormal (the product's rounding where the norm is subnormal) */
+        int e = ref->maxabs > 0 ? ilogb(ref->maxabs) : -1022;
+        e = e < -1022 ? -1022 : e > 1022 ? 1022 : e;
+        const double Ns = ldexp(fabs(ref->rounded_f64) + DBL_TRUE_MIN, -e) * (1.0 + 0x1p-52);
+        const double S2s = Ns * Ns * (1.0 + 0x1p-50);
+        const double Ms = ldexp(ref->maxabs, -e);
+        E = ldexp(binned_root_err(Ms * Ms * (1.0 + 0x1p-52), S2s, Ns, 2.0 * nn, k, nn * 0x1p-1068), e) + DBL_TRUE_MIN;
     } else if (v->bound == SL_BOUND_RECURSIVE) {
         const double g = gam(k + 1, a.u);
         if (!(S2 * (1.0 + g) + nn * a.eta < a.max)) return INFINITY;   /* may overflow */
@@ -117,14 +150,7 @@ double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, s
         const double re = root_err(g * S2 + nn * a.eta, S2, N);
         E = re + a.u * (N + re);
     } else if (v->bound == SL_BOUND_BINNED) {
-        const double eps = 0x1p-52, W = 40.0, K = k;
-        const double m = ref->maxabs * ref->maxabs * (1.0 + 0x1p-52);
-        const double A = nn * m * ldexp(1.0, (int)(W * (1.0 - K) + 1.0));
-        const double c = 7.0 * eps / (1.0 - 6.0 * sqrt(eps) - 7.0 * eps);
-        double es2 = (A + c * S2) / (1.0 - c);
-        es2 += 0x1p-53 * (S2 + es2);
-        const double re = root_err(es2, S2, N);
-        E = re + 0x1p-53 * (N + re);
+        E = binned_root_err(ref->maxabs * ref->maxabs * (1.0 + 0x1p-52), S2, N, nn, k, 0.0);
     } else {
         return NAN;
     }

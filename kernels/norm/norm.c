@@ -31,7 +31,11 @@
  * doubles would over- or underflow for |x| > 2^511 or < 2^-485.
  * reproducible (float32, 16-bit): x^2 exact in float64, summed by the float64 binned state of the
  * `reproducible` sum (exact/binned.h: 3 folds, order-independent), rounded once to float64, sqrt
- * in float64 (+ 0: a zero root is +0), rounded once to the input format. Blocks: a power of two,
+ * in float64 (+ 0: a zero root is +0), rounded once to the input format. float64 (norm.h's
+ * steps, kernel and twin alike): the exact max |x| first (an integer max of bit patterns), e its
+ * exponent, each x times s = 2^-e, its square as the TwoProduct pieces p + fma(xs, xs, -p) into
+ * the same state (the only FMA of the family, an explicit fma(): C99's, correctly rounded), rounded
+ * once to float64, sqrt, times 2^e (exact unless the norm is subnormal). Blocks: a power of two,
  * at most 256 threads. */
 #include <float.h>
 #include <math.h>
@@ -208,26 +212,36 @@ static int nrm_repro_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
                          const sl_launch *cfg, double *result, sl_err *err)
 {
     (void)cfg;   /* order-independent: the binned sum is a function of the multiset of squares */
-    if (n >= SL_RSUM_MAX_N)
-        return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+    if (n >= (dt == SL_F64 ? SL_RSUM_MAX_N / 2 : SL_RSUM_MAX_N))   /* float64: two pieces each */
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^%d)", v->name, (unsigned long long)n,
+                          dt == SL_F64 ? 39 : 40);
     /* one float64 binned accumulator (exact/binned.h, the state `reproducible` uses): its state
-     * is a function of the multiset of squares, so one accumulator in index order is the variant */
+     * is a function of the multiset of pieces, so one accumulator in index order is the variant */
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
-    int inf = 0, nan = 0;
+    sl_rsum_state st;
+    if (dt == SL_F64) {   /* norm.h: the max pass, then the scaled TwoProduct pieces */
+        const double *xd = (const double *)x;
+        uint64_t mx = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t u;
+            memcpy(&u, xd + i, sizeof u);
+            const uint64_t a = sl_nrm_absbits_f64(u);
+            if (a > mx) mx = a;
+        }
+        const int e = sl_nrm_repro_exp(mx);
+        const double s = sl_nrm_pow2(-e);
+        for (uint64_t i = 0; i < n; i++) sl_nrm_repro_take_f64(&acc, xd[i], s);
+        sl_rsum_to_state_f64(&acc, &st);
+        *result = sl_nrm_repro_final(&st, sl_nrm_pow2(e));
+        return 0;
+    }
     for (uint64_t i = 0; i < n; i++) {
         const double a = (double)sl_tw_load_f(x, dt, i);
-        inf |= isinf(a) != 0;
-        nan |= a != a;
         sl_rsum_take1_f64(&acc, a * a);               /* exact: at most 48 bits, in range */
     }
-    sl_rsum_state st;
     sl_rsum_to_state_f64(&acc, &st);
-    double r;
-    if (inf) r = INFINITY;
-    else if (nan) r = NAN;
-    else r = sqrt(sl_rsum_state_round(&st, SL_F64)) + 0.0;   /* + 0: an empty state's -0 -> +0 */
-    *result = sl_tw_round(r, dt);
+    *result = sl_tw_round(sl_nrm_repro_final(&st, 1.0), dt);
     return 0;
 }
 
@@ -283,10 +297,13 @@ const sl_variant sl_v_norm2_correct = {
 const sl_variant sl_v_norm2_reproducible = {
     .name = "reproducible", .op = "norm2", .family = "norm", .impl = SL_NRM_REPRO,
     .determinism = SL_DET_ORDER_INDEPENDENT,
-    .description = "squares exact in float64 summed by the float64 binned state of `reproducible` "
-                   "(3 folds), rounded to float64, sqrt, rounded to the input format: "
-                   "order-independent (float32 and 16-bit input)",
-    .dtypes = SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, .bound = SL_BOUND_BINNED, .acc_wide = 1,
+    .description = "order-independent: squares summed by the float64 binned state of `reproducible` "
+                   "(3 folds), rounded to float64, sqrt, rounded to the input format; float32 and "
+                   "16-bit input: the squares exact in float64; float64: a max |x| pass first, then "
+                   "each x scaled by the power of two s = 2^-e of that max (no square overflows) and "
+                   "its square as TwoProduct pieces p + fma(xs, xs, -p) (an explicit FMA), the root "
+                   "times 2^e: finite wherever the norm is",
+    .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_BINNED, .acc_wide = 1,
     .resolve = nrm_resolve, .depth = nrm_depth, .cpu = nrm_repro_cpu,
     .workspace = SL_GPU_ENTRY(sl_norm_workspace), .gpu = SL_GPU_ENTRY(sl_norm_gpu),
 };

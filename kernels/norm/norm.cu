@@ -27,15 +27,18 @@
  * shared-memory 64-bit integer atomics into the block's digits (any order: integers); the block's
  * digits published, the last block sums them digit by digit and thread 0 rounds
  * (sl_nrm_round_sqrt, the twin's own code) and shuts the gate.
- * nrm_repro_kernel (reproducible, one launch): the squares into per-thread float64 binned
- * accumulators (exact/binned.h), states merged exactly through the block and across blocks.
+ * nrm_repro_kernel (reproducible on float32/16-bit, one launch): the squares into per-thread
+ * float64 binned accumulators (exact/binned.h), states merged exactly through the block and across
+ * blocks; float64, two launches: nrm_repro_max_kernel (the exact max |x|), then nrm_repro64_kernel
+ * (the scaled TwoProduct pieces of each square into the same accumulators, merged alike).
  * Performance considerations: nrm_kernel is memory-bound at large n (a multiply and an add per
  * element, scaled three of each); correct's step 0 spends one widening and one fma per narrow
  * value (float64: a TwoProduct and a Fast2Sum) and decides ordinary data alone; behind it the
  * idle exact launch costs a launch that returns at once, partly hidden by the dependent launch;
  * nrm_exact_kernel makes 3 (float32, 16-bit) or 6 (float64) shared atomics per element, for the
  * data step 0 leaves (specials, zeros, norms past the largest value, float64 squares out of
- * range: BENCHMARKS.md). */
+ * range: BENCHMARKS.md); reproducible's float64 form reads x twice (the max pass, then the
+ * pieces) and makes two binned deposits per element. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "norm/norm.h"
@@ -300,20 +303,51 @@ nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     *result = nrm_out<In>(r);                        /* exact: r is a value of dt */
 }
 
-/* ---- reproducible (float32, 16-bit input) ----------------------------------------------------
- * Each thread: its values' squares (exact in float64) into a float64 binned accumulator
- * (exact/binned.h's sl_rsum_take1_f64, the state of `reproducible`), turned into a state; the
- * block's states merged by a shared-memory tree (exact: the merge is), the block's state
- * published, the last block merges them (thread t: states t, t + B, ..., then the tree) and thread 0
- * rounds to float64, takes the root and rounds once to the input format. The state is a function of
- * the multiset of squares: the same bits for every grid, block and order (the twin takes the values
- * in index order in one accumulator). Blocks of at most SL_NRM_REPRO_BLOCK threads (shared states). */
+/* ---- reproducible ----------------------------------------------------------------------------
+ * float32, 16-bit input (nrm_repro_kernel): each thread its values' squares (exact in float64)
+ * into a float64 binned accumulator (exact/binned.h's sl_rsum_take1_f64, the state of
+ * `reproducible`); float64 (nrm_repro_max_kernel, then nrm_repro64_kernel): the first launch
+ * finds the exact max |x| (the largest bit pattern, an integer max), the second each x's scaled
+ * TwoProduct pieces (norm.h's sl_nrm_repro_take_f64, s = 2^-e from that max) into the same
+ * accumulator. Then (nrm_repro_end) the thread's state; the block's states merged by a
+ * shared-memory tree (exact: the merge is), the block's state published, the last block merges
+ * them (thread t: states t, t + B, ..., then the tree) and thread 0 rounds to float64, takes the
+ * root (float64: times 2^e) and rounds once to the input format. The state is a function of the
+ * multiset of pieces: the same bits for every grid, block and order (the twin takes the values in
+ * index order in one accumulator). Blocks of at most SL_NRM_REPRO_BLOCK threads (shared states). */
 __device__ __forceinline__ void nrm_repro_tree(sl_rsum_state *s)
 {
     for (unsigned h = blockDim.x >> 1; h > 0; h >>= 1) {
         if (threadIdx.x < h) sl_rsum_state_merge(&s[threadIdx.x], &s[threadIdx.x + h]);
         __syncthreads();
     }
+}
+
+template <typename In>
+__device__ __forceinline__ void nrm_repro_end(const sl_rsum_thr_f64 *acc, sl_rsum_state *s_st, void *work,
+                                              In *result, double up)
+{
+    sl_rsum_to_state_f64(acc, &s_st[threadIdx.x]);
+    __syncthreads();
+    nrm_repro_tree(s_st);
+    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
+    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
+    sl_rsum_state st;
+    sl_rsum_state_zero(&st);
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        sl_rsum_state p;
+        const int64_t *src = reinterpret_cast<const int64_t *>(&parts[b]);
+        int64_t *dst = reinterpret_cast<int64_t *>(&p);
+        for (unsigned w = 0; w < sizeof p / 8; w++) dst[w] = __ldcg(src + w);
+        sl_rsum_state_merge(&st, &p);
+    }
+    s_st[threadIdx.x] = st;
+    __syncthreads();
+    nrm_repro_tree(s_st);
+    if (threadIdx.x != 0) return;
+    *sl_ws_counter(work) = 0u;
+    *result = nrm_out<In>(sl_nrm_repro_final(&s_st[0], up));
 }
 
 template <typename In>
@@ -342,29 +376,59 @@ nrm_repro_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     const uint64_t ts = head + nv * W;
     if (g < n - ts) NRM_REPRO_TAKE(x[ts + g]);
 #undef NRM_REPRO_TAKE
-    sl_rsum_to_state_f64(&acc, &s_st[threadIdx.x]);
-    __syncthreads();
-    nrm_repro_tree(s_st);
-    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
-    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
-    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
-    sl_rsum_state st;
-    sl_rsum_state_zero(&st);
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-        sl_rsum_state p;
-        const int64_t *src = reinterpret_cast<const int64_t *>(&parts[b]);
-        int64_t *dst = reinterpret_cast<int64_t *>(&p);
-        for (unsigned w = 0; w < sizeof p / 8; w++) dst[w] = __ldcg(src + w);
-        sl_rsum_state_merge(&st, &p);
-    }
-    s_st[threadIdx.x] = st;
-    __syncthreads();
-    nrm_repro_tree(s_st);
-    if (threadIdx.x != 0) return;
-    *sl_ws_counter(work) = 0u;
-    const double r = (s_st[0].flags & SL_SACC_PINF) ? (double)INFINITY
-                                                     : sqrt(sl_rsum_state_round(&s_st[0], SL_F64)) + 0.0;
-    *result = nrm_out<In>(r);
+    nrm_repro_end<In>(&acc, s_st, work, result, 1.0);
+}
+
+/* float64, first launch: the largest |x| bit pattern (NaN as 0) into the header at SL_NRM_WS_MAX
+ * (sl_grid_finish's last block; the ticket left zero) */
+struct nrm_umax_op {
+    typedef unsigned long long A;
+    static __device__ __forceinline__ A zero() { return 0ull; }
+    static __device__ __forceinline__ A add(A a, A b) { return a > b ? a : b; }
+    static __device__ __forceinline__ A shfl(A v, int off) { return __shfl_down_sync(SL_FULL_MASK, v, off); }
+    static __device__ __forceinline__ void store(A *p, A v) { *p = v; }
+    static __device__ __forceinline__ A load_cg(const A *p) { return __ldcg(p); }
+};
+struct nrm_umax_fin {
+    typedef unsigned long long Out;
+    static __device__ __forceinline__ Out final(unsigned long long a) { return a; }
+};
+__device__ __forceinline__ unsigned long long *nrm_ws_max(void *work)
+{
+    return reinterpret_cast<unsigned long long *>(static_cast<unsigned char *>(work) + SL_NRM_WS_MAX);
+}
+
+__global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
+nrm_repro_max_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work)
+{
+    __shared__ unsigned long long s_warp[32];
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long m = 0ull;
+    sl_walk_values<4, SL_EDGES_LAST>(x, sl_split_of<double>(n, head, nv), g, T, [&](double v, int) {
+        const unsigned long long a = sl_nrm_absbits_f64((uint64_t)__double_as_longlong(v));
+        m = a > m ? a : m;
+    });
+    m = sl_block_reduce<nrm_umax_op>(m, s_warp);
+    sl_grid_finish<nrm_umax_op, nrm_umax_fin>(m, sl_ws_partials<unsigned long long>(work), sl_ws_counter(work),
+                                              nrm_ws_max(work));
+}
+
+/* float64, second launch: the scaled TwoProduct pieces (s = 2^-e from the first launch's max) */
+__global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
+nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work,
+                   double *result)
+{
+    __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const int e = sl_nrm_repro_exp(__ldcg(nrm_ws_max(work)));
+    const double s = sl_nrm_pow2(-e);
+    sl_rsum_thr_f64 acc;
+    sl_rsum_init_f64(&acc);
+    sl_walk_values<1, SL_EDGES_LAST>(x, sl_split_of<double>(n, head, nv), g, T,
+                                     [&](double v, int) { sl_nrm_repro_take_f64(&acc, v, s); });
+    nrm_repro_end<double>(&acc, s_st, work, result, sl_nrm_pow2(e));
 }
 
 } // namespace
@@ -457,6 +521,22 @@ static int nrm_launch_repro(const sl_variant *v, const nrm_args &a, sl_err *err)
     return 0;
 }
 
+/* float64: the max pass, then the pieces (the same stream: the second reads the first's max) */
+static int nrm_launch_repro64(const sl_variant *v, const nrm_args &a, sl_err *err)
+{
+    const sl_launch *c = a.cfg;
+    if (c->block > SL_NRM_REPRO_BLOCK || (c->block & (c->block - 1u)))
+        return sl_err_set(err, "%s: block %u: a power of two up to %u", v->name, c->block, SL_NRM_REPRO_BLOCK);
+    if (a.n >= SL_RSUM_MAX_N / 2)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)a.n);
+    nrm_repro_max_kernel<<<c->grid, c->block, 0, a.s>>>((const double *)a.x, a.n, a.head, a.nv, a.work);
+    SL_CUDA_CHECK_LAUNCH("nrm_repro_max_kernel", v->name, err);
+    nrm_repro64_kernel<<<c->grid, c->block, 0, a.s>>>((const double *)a.x, a.n, a.head, a.nv, a.work,
+                                                      (double *)a.result);
+    SL_CUDA_CHECK_LAUNCH("nrm_repro64_kernel", v->name, err);
+    return 0;
+}
+
 extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
 {
     (void)n;
@@ -492,11 +572,12 @@ extern "C" int sl_norm_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_
     }
     if (v->impl == SL_NRM_REPRO) {
         switch (dt) {
+        case SL_F64: return nrm_launch_repro64(v, a, err);
         case SL_F32: return nrm_launch_repro<float>(v, a, err);
         case SL_F16: return nrm_launch_repro<__half>(v, a, err);
         case SL_BF16: return nrm_launch_repro<__nv_bfloat16>(v, a, err);
-        default: return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
         }
+        return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
     }
     if (v->impl != SL_NRM_NAIVE && v->impl != SL_NRM_SCALED)
         return sl_err_set(err, "%s: no kernel", v->name);

@@ -1,24 +1,28 @@
 /* norm/norm.h: what the norm2 kernels (norm.cu) share with their CPU twins and descriptors (norm.c):
  * which member a descriptor is (impl), the launch defaults, Blue's constants, the host-and-device
- * arithmetic of the scaled form's combine, and the correctly rounded square root of an exact sum
- * of squares held in 24-bit digits (one thread runs it on the GPU, the twin runs the same code).
+ * arithmetic of the scaled form's combine, the correctly rounded square root of an exact sum of
+ * squares held in 24-bit digits (one thread runs it on the GPU, the twin runs the same code), and
+ * the steps of reproducible's float64 form (the scale from max |x|, the squares' pieces, the end).
  *
  * Floating-point assumptions: IEEE binary32/binary64, round to nearest even, correctly rounded
  * division and sqrt (the device's -prec-div/-prec-sqrt), no contraction (-ffp-contract=off,
- * --fmad=false), FLT_EVAL_METHOD 0; two's-complement 64-bit integers. */
+ * --fmad=false), a correctly rounded fma() (C99; reproducible's float64 TwoProduct is the one
+ * explicit FMA), FLT_EVAL_METHOD 0; two's-complement 64-bit integers. */
 #ifndef SL_NORM_H
 #define SL_NORM_H
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include "sumlab/types.h"
 #include "sl_layout.h"
+#include "exact/binned.h"
 
 /* The member of the norm2 family a descriptor is (its impl field). */
 typedef enum {
     SL_NRM_NAIVE = 0,   /* sum x^2 in the accumulator (naive, f64-acc, half-acc), then sqrt */
     SL_NRM_SCALED,      /* Blue's three accumulators (LAPACK 3.10 dnrm2), one pass */
     SL_NRM_CORRECT,     /* exact squares into 24-bit digits, correctly rounded sqrt */
-    SL_NRM_REPRO        /* squares exact in float64 into the binned state (reproducible) */
+    SL_NRM_REPRO        /* squares (float64: scaled TwoProduct pieces) into the binned state (reproducible) */
 } sl_nrm_kind;
 
 /* Grid-stride engine (as the moments'): block 256 by default, grid = sm_count waves of
@@ -42,6 +46,9 @@ typedef enum {
  * held the workspace) covers them whatever grid runs next. The per-block digits and accumulators
  * are written before they are read. */
 #define SL_NRM_WS_PSUM 72u
+/* reproducible on float64: the first pass's max |x| bit pattern (a uint64, written by that pass's
+ * last block before the second pass reads it) */
+#define SL_NRM_WS_MAX 80u
 
 #if defined(__CUDACC__)
 #define SL_NRM_FN static __host__ __device__ __forceinline__
@@ -105,6 +112,59 @@ typedef enum {
     }
 SL_NRM_SCALED_FNS(f, float, sqrtf, SL_NRM_TSML_F, SL_NRM_TBIG_F, SL_NRM_SSML_F, SL_NRM_SBIG_F)
 SL_NRM_SCALED_FNS(d, double, sqrt, SL_NRM_TSML_D, SL_NRM_TBIG_D, SL_NRM_SSML_D, SL_NRM_SBIG_D)
+
+/* ---- reproducible on float64: squares of exactly scaled values as TwoProduct pieces ----------
+ * First the exact max |x| as the largest bit pattern of |x| (NaN counts as 0: the binned state
+ * flags it; an integer max, any order), then e = its exponent clamped to [-1022, 1022] (an Inf
+ * max gives 1022; zero or subnormal, -1022) and s = 2^-e, a normal power of two: M s < 4 (M s < 2
+ * but for M >= 2^1023), so no square of x s overflows and M s >= 1 for a normal M (2^-52 at least
+ * for a subnormal one). Each x: xs = x s (exact unless x s is subnormal, where the error is below
+ * 2^-1074, x < M 2^-1022), p = xs xs, lo = fma(xs, xs, -p) (TwoProduct by an explicit FMA; exact
+ * when p is at least 2^-969), both pieces into the float64 binned state as dot's `reproducible`
+ * deposits a product's (lo only for a finite non-zero p, and only when lo is not 0). The state is a function of the multiset of values (e is),
+ * rounded once to float64; the root times 2^e: exact but where the norm is subnormal (one more
+ * rounding) or overflows (+Inf). */
+#define SL_NRM_ABS_MASK 0x7fffffffffffffffull
+#define SL_NRM_INF_BITS 0x7ff0000000000000ull
+/* |x|'s bit pattern, 0 for NaN (u: x's bits) */
+SL_NRM_FN uint64_t sl_nrm_absbits_f64(uint64_t u)
+{
+    const uint64_t a = u & SL_NRM_ABS_MASK;
+    return a > SL_NRM_INF_BITS ? 0u : a;
+}
+/* e from the largest |x| bit pattern */
+SL_NRM_FN int sl_nrm_repro_exp(uint64_t maxbits)
+{
+    const int e = (int)(maxbits >> 52) - 1023;
+    return e < -1022 ? -1022 : e > 1022 ? 1022 : e;
+}
+/* 2^e for e in [-1022, 1023] (a normal double, from its bits) */
+SL_NRM_FN double sl_nrm_pow2(int e)
+{
+    const uint64_t u = (uint64_t)(e + 1023) << 52;
+    double r;
+    memcpy(&r, &u, sizeof r);
+    return r;
+}
+/* x's pieces into the accumulator, s = 2^-e */
+SL_NRM_FN void sl_nrm_repro_take_f64(sl_rsum_thr_f64 *a, double x, double s)
+{
+    const double xs = x * s;
+    const double p = xs * xs;
+    sl_rsum_take1_f64(a, p);
+    if (p != 0.0 && isfinite(p)) {
+        const double lo = fma(xs, xs, -p);
+        if (lo != 0.0) sl_rsum_take1_f64(a, lo);
+    }
+}
+/* the norm from the merged state: +Inf for an Inf input (even beside a NaN), NaN for a NaN, else
+ * sqrt of the state rounded to float64 (+ 0: an empty state's -0 -> +0), times up = 2^e (1 for
+ * float32 and 16-bit input, whose squares are not scaled) */
+SL_NRM_FN double sl_nrm_repro_final(const sl_rsum_state *st, double up)
+{
+    if (st->flags & SL_SACC_PINF) return (double)INFINITY;
+    return (sqrt(sl_rsum_state_round(st, SL_F64)) + 0.0) * up;
+}
 
 /* ---- correct: the exact sum of squares in 24-bit digits ------------------------------------
  * A float64 x = M 2^(q - 1075) (M < 2^53 the integer significand, q = max(E, 1), E the biased

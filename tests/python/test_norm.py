@@ -21,6 +21,18 @@ def test_norm2_where_the_squares_leave_float32(v):
     assert sumlab.exact(x, op="norm2") == want
 
 
+@pytest.mark.parametrize("v", [1e200, 1e-200])
+def test_norm2_float64_where_the_squares_leave_double(v):
+    x = np.full(1 << 16, v, np.float64)
+    x[1::2] = -v
+    want = float(sumlab.exact(x, op="norm2"))             # v * 256 rounded once
+    assert abs(want / (v * 256.0) - 1) < 1e-15
+    r = sumlab.reduce(x, "norm2", "reproducible")
+    assert abs(r - want) <= 2 * np.spacing(want)          # within 2 ulps, finite
+    assert sumlab.reduce(x[::-1].copy(), "norm2", "reproducible") == r   # order-independent
+    assert sumlab.reduce(x, "norm2", "naive") == (float("inf") if v > 1 else 0.0)
+
+
 def test_reduce_default_variant_per_op():
     rng = np.random.default_rng(20261204)
     x, y = rng.standard_normal(1000), rng.standard_normal(1000)
