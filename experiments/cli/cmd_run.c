@@ -175,10 +175,8 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
         default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
         }
     }
-    if (o->ddof_given && o->op && !sl_op_takes_ddof(o->op)) {
-        sl_cli_msg(CMD, "--ddof: %s has no ddof (var and std divide by n - ddof)", o->op->name);
-        return 2;
-    }
+    const sl_op_params given = {(uint32_t)o->ddof, o->ddof_given};
+    if (sl_cli_ddof_check(CMD, &given, o->op) >= 0) return 2;
     if (optind + 1 < argc) {
         sl_cli_msg(CMD, "unexpected argument '%s' (one experiment per run; `all` runs every one)", argv[optind + 1]);
         return 2;

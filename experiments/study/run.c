@@ -412,13 +412,11 @@ static int run_experiments(const sl_run_opts *o, const char *exp, sl_run *run, d
                 if (run->sweep.dtypes & SL_DTYPE_MASK(k))
                     snprintf(dts + strlen(dts), sizeof dts - strlen(dts), "%s%s", dts[0] ? "," : "",
                              sl_dtype_name((sl_dtype)k));
-            sl_notes_add(&run->notes, "%s: nothing to measure under this run's settings (preset %s%s%s%s): "
-                                      "no rows by design, not an interrupted run", todo[i]->name,
-                         sl_preset_name(run->preset), dts[0] ? ", --dtype " : "", dts,
-                         run->sweep.nds ? ", --datasets" : "");
-            if (!o->quiet)
-                say("%s has nothing to measure under this run's settings (preset %s%s%s%s)", todo[i]->name,
-                    sl_preset_name(run->preset), dts[0] ? ", --dtype " : "", dts, run->sweep.nds ? ", --datasets" : "");
+            char why[160];
+            snprintf(why, sizeof why, "nothing to measure under this run's settings (preset %s%s%s%s)",
+                     sl_preset_name(run->preset), dts[0] ? ", --dtype " : "", dts, run->sweep.nds ? ", --datasets" : "");
+            sl_notes_add(&run->notes, "%s: %s: no rows by design, not an interrupted run", todo[i]->name, why);
+            if (!o->quiet) say("%s: %s", todo[i]->name, why);
         }
     }
     run->prog = sl_progress_new(o->quiet, total);
