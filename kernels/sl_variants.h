@@ -137,7 +137,9 @@ struct sl_variant {
     sl_workspace_fn *workspace;
     sl_gpu_fn *gpu;
     /* rows (kernels/rows/rows.h): a dedicated row kernel and its twin (NULL: the 1-D entry per
-     * row), and what can change a row's bits (NULL: the row alone and the 1-D configuration) */
+     * row; a row kernel without a twin of its own: the 1-D twin on each row, for kernels whose
+     * row result is the 1-D call's on that row), and what can change a row's bits (NULL: the row
+     * alone and the 1-D configuration) */
     sl_rows_cpu_fn *rows_cpu;
     sl_rows_workspace_fn *rows_workspace;
     sl_rows_gpu_fn *rows_gpu;

@@ -3,12 +3,12 @@
  * {33, 4096, 32768}: one bit pattern for the order-independent variants and the row kernels of
  * every one-input operation (sum, mean, var, std, norm2, lse, max, min), and every row of the
  * GPU equal to its twin (sl_rows_cpu) for every variant with a kernel and a deterministic twin; ragged_rows: the row kernels (sum: reproducible,
- * superacc, block-row; lse: reproducible) on N in {1, 31, 32, 33, 4095, 65537, 2^18 + 3
+ * superacc, block-row; lse: reproducible; var/std: correct; max/min) on N in {1, 31, 32, 33, 4095, 65537, 2^18 + 3
  * (block-row's split)} and B in 1 .. 257 (float32 and bfloat16 at N 1 and 33) or a sample of it
  * (at N = 65537: B 1, 7, 257 for float32, 1, 129 for float64, 1, 7 for the 16-bit formats) equal
- * their twins row by row (the twins equal the 1-D reduction of each row: trows), superacc's and
- * reproducible's rows of N >= 2 x 8192 the same bits however many blocks a row is split over (the
- * SM count the split is sized for: 1, the device's, 4096); sacc_cert_rows: superacc's certified
+ * their twins row by row (the twins equal the 1-D reduction of each row: trows), superacc's,
+ * reproducible's and max/min's rows of N >= 2 x 8192 the same bits however the rows are split or
+ * launched (the SM count the launch is sized for: 1, the device's, 4096); sacc_cert_rows: superacc's certified
  * row pass on rows of every kind of trows_sacc.h (ties, near ties, cancellation, zeros, Inf/NaN,
  * overflow, ordinary rows; a warp a row and a block a row, every 32/16-bit format): every row
  * equals its twin, and the rows the exact kernel summed are the ones the kernel's model
@@ -79,9 +79,12 @@ static void ragged_rows(const sl_gpu_info *info)
         const sl_variant *v = sl_variant_at(vi);
         sl_rows_entries e;
         sl_rows_entries_of(v, &e);
-        if (!e.gpu || !e.cpu) continue;   /* every row kernel (sum's and lse's) */
+        if (!e.gpu) continue;   /* every row kernel */
         const int sacc = !strcmp(v->name, "superacc");
-        const int split = sacc || !strcmp(v->name, "reproducible");
+        /* max/min (a row kernel without a twin of its own: the 1-D twin on each row): sized for
+         * 1 SM, rows of 2^16 values and more run the row kernel; for 4096, the 1-D kernel on each
+         * row (sl_ex_rows_one_by_one): the same bits either way */
+        const int split = sacc || !strcmp(v->name, "reproducible") || !e.cpu;
         for (size_t di = 0; di < 4; di++) {
             const sl_dtype dt = dts[di];
             if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;

@@ -299,11 +299,24 @@ static int fu_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
     return 0;
 }
 
+/* max/min row-wise (extrema.h): no scratch for the row kernel; the 1-D kernel's for rows run
+ * one by one (cfg: row 0's request resolved for n; the grid depends on n alone). The twin is the
+ * generic path's (the 1-D twin on each row): a row's result is a function of its values. */
+static size_t ex_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const sl_launch *cfg)
+{
+    if (!sl_ex_rows_one_by_one(rows, n, cfg->sm_count)) return 0;
+    return sl_variant_workspace(v, n, dt, cfg);   /* 0 without CUDA */
+}
+
 /* ================================ descriptors =============================================== */
 #define EX_GPU .workspace = SL_GPU_ENTRY(sl_extrema_workspace), .gpu = SL_GPU_ENTRY(sl_extrema_gpu)
 #define EX_MINMAX                                                                           \
     .family = "extrema", .determinism = SL_DET_ORDER_INDEPENDENT, .bound = SL_BOUND_EXACT,  \
-    .dtypes = SL_DTYPES_ALL, .resolve = ex_resolve, .depth = ex_depth, .cpu = ex_minmax_cpu, EX_GPU
+    .dtypes = SL_DTYPES_ALL, .resolve = ex_resolve, .depth = ex_depth, .cpu = ex_minmax_cpu, EX_GPU, \
+    .rows_workspace = ex_rows_workspace, .rows_gpu = SL_GPU_ENTRY(sl_extrema_rows_gpu),     \
+    .rows_bits = "the row's values alone (exact and order-independent: not B, the launch "  \
+                 "configuration or the GPU; NaN payloads aside)"
 #define EX_FUSED                                                                            \
     .name = "fused", .family = "extrema", .dtypes = SL_DTYPES_ALL, .resolve = ex_resolve,   \
     .depth = ex_depth, .cpu = fu_cpu, EX_GPU

@@ -260,6 +260,86 @@ static void ex_launch(const sl_variant *v, const ex_args &a)
     }
 }
 
+/* ---- max/min row-wise: a warp a row (n <= SL_EX_WARP_ROW_MAX), else a block a row -----------
+ * Lane (or thread) t of T walks the row split at its own address (reduce/walk.cuh: edge values
+ * first, then 16-byte vectors t, t + T, ... four loads in flight), vector element k into its
+ * lane state k, the states and then the warps meet by the same comparison; the row's result is
+ * rounded to the format (exact). A maximum or minimum is exact and the comparisons are
+ * associative and commutative (-0 < +0), so a row's result is a function of its values alone
+ * (NaN payloads aside): the 1-D kernel's on that row, whatever B or the launch. */
+template <typename X, typename A, class P>
+__device__ __forceinline__ A exr_lanes(const X *__restrict__ row, uint64_t n, unsigned t, unsigned T)
+{
+    enum { W = sl_vec<X>::W };
+    A l[W];
+#pragma unroll
+    for (int k = 0; k < W; k++) l[k] = P::zero();
+    sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), t, T,
+                                      [&](X v, int k) { P::put(l[k], sl_acc_of<A>(v)); });
+#pragma unroll
+    for (int k = 1; k < W; k++) l[0] = P::add(l[0], l[k]);
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) l[0] = P::add(l[0], P::shfl(l[0], off));
+    return l[0];
+}
+
+template <typename X, typename A, class P>
+__global__ void __launch_bounds__(SL_EX_ROW_BLOCK)
+exrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int warp_rows, X *__restrict__ out)
+{
+    enum { WPB = SL_EX_ROW_BLOCK / 32u };
+    __shared__ A s_w[WPB];
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    if (warp_rows) {   /* the row index is uniform in a warp: full-mask shuffles */
+        for (uint64_t r = (uint64_t)blockIdx.x * WPB + warp; r < rows; r += (uint64_t)gridDim.x * WPB) {
+            const A a = exr_lanes<X, A, P>(x + r * n, n, lane, 32u);
+            if (lane == 0) out[r] = sl_out<X>(a);
+        }
+        return;
+    }
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {   /* uniform in the block */
+        A a = exr_lanes<X, A, P>(x + r * n, n, tid, SL_EX_ROW_BLOCK);
+        if (lane == 0) s_w[warp] = a;
+        __syncthreads();
+        if (warp == 0) {
+            a = lane < WPB ? s_w[lane] : P::zero();
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) a = P::add(a, P::shfl(a, off));
+            if (lane == 0) out[r] = sl_out<X>(a);
+        }
+        __syncthreads();   /* s_w is reused by the next row */
+    }
+}
+
+template <typename X, typename A, class P>
+static void exr_go(const X *x, uint64_t rows, uint64_t n, X *out, cudaStream_t s)
+{
+    const int warp_rows = n <= SL_EX_WARP_ROW_MAX;
+    const uint64_t per = warp_rows ? SL_EX_ROW_BLOCK / 32u : 1u, want = (rows + per - 1) / per;
+    const unsigned grid = (unsigned)(want < SL_EX_MAX_GRID ? want : SL_EX_MAX_GRID);
+    exrow_kernel<X, A, P><<<grid, SL_EX_ROW_BLOCK, 0, s>>>(x, rows, n, warp_rows, out);
+}
+
+template <typename X, typename A>
+static void exr_launch(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, void *out,
+                       cudaStream_t s)
+{
+    const int kind = v->impl & SL_EX_KIND_MASK;
+    const bool mn = (v->impl & SL_EX_OUT_MASK) == SL_EX_OUT_MIN;
+    const X *xx = (const X *)x;
+    X *o = (X *)out;
+    if (kind == SL_EX_ZERO_FILL) {
+        if (mn) exr_go<X, A, MmOp<A, SL_EX_ZERO_FILL, true> >(xx, rows, n, o, s);
+        else exr_go<X, A, MmOp<A, SL_EX_ZERO_FILL, false> >(xx, rows, n, o, s);
+    } else if (kind == SL_EX_FMAX) {
+        if (mn) exr_go<X, A, MmOp<A, SL_EX_FMAX, true> >(xx, rows, n, o, s);
+        else exr_go<X, A, MmOp<A, SL_EX_FMAX, false> >(xx, rows, n, o, s);
+    } else {
+        if (mn) exr_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, true> >(xx, rows, n, o, s);
+        else exr_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, false> >(xx, rows, n, o, s);
+    }
+}
+
 } // namespace
 
 extern "C" size_t sl_extrema_workspace(const sl_variant *v, uint64_t n, sl_dtype dt,
@@ -291,5 +371,41 @@ extern "C" int sl_extrema_gpu(const sl_variant *v, const void *d_x, uint64_t n, 
     else if (dt == SL_F16) ex_launch<__half, float>(v, a);
     else ex_launch<__nv_bfloat16, float>(v, a);
     SL_CUDA_CHECK_LAUNCH("ex_kernel", v->name, err);
+    return 0;
+}
+
+/* max/min row-wise (extrema.h): the row kernel, or the 1-D kernel on each row when the rows are
+ * few and long (sl_ex_rows_one_by_one), each resolved at its address as the 1-D call. */
+extern "C" int sl_extrema_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                                   sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                                   void *d_results, void *stream, sl_err *err)
+{
+    const cudaStream_t s = (cudaStream_t)stream;
+    const size_t es = sl_dtype_size(dt);
+    if ((v->impl & SL_EX_KIND_MASK) == SL_EX_FUSED)
+        return sl_err_set(err, "%s: no row kernel for fused", v->name);
+    if (rows == 0) return 0;
+    if (sl_check_aligned(v, d_x, dt, err)) return -1;
+    if (n == 0) {   /* NaN (all-ones bytes), as the 1-D call */
+        SL_CUDA_CHECK(cudaMemsetAsync(d_results, 0xff, rows * es, s), v->name, err);
+        return 0;
+    }
+    if (sl_ex_rows_one_by_one(rows, n, cfg ? cfg->sm_count : 0u)) {
+        for (uint64_t i = 0; i < rows; i++) {
+            const char *p = (const char *)d_x + i * n * es;
+            sl_launch ci = cfg ? *cfg : sl_launch{};
+            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+            ci.block = ci.grid = 0;
+            sl_variant_resolve(v, &ci, n, dt);
+            if (sl_extrema_gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err))
+                return -1;
+        }
+        return 0;
+    }
+    if (dt == SL_F64) exr_launch<double, double>(v, d_x, rows, n, d_results, s);
+    else if (dt == SL_F32) exr_launch<float, float>(v, d_x, rows, n, d_results, s);
+    else if (dt == SL_F16) exr_launch<__half, float>(v, d_x, rows, n, d_results, s);
+    else exr_launch<__nv_bfloat16, float>(v, d_x, rows, n, d_results, s);
+    SL_CUDA_CHECK_LAUNCH("exrow_kernel", v->name, err);
     return 0;
 }

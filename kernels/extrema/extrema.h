@@ -35,6 +35,22 @@ extern "C" {
 sl_workspace_fn sl_extrema_workspace;  /* extrema.cu */
 sl_gpu_fn sl_extrema_gpu;
 
+/* max/min row-wise (rows/rows.h's entries on the max/min descriptors): a warp of the block's
+ * SL_EX_ROW_BLOCK threads a row up to SL_EX_WARP_ROW_MAX values, a block a row above; rows that
+ * are few and long (sl_ex_rows_one_by_one) run the 1-D kernel on each row instead, which fills
+ * the GPU with one row. A row's result is a function of its values alone (NaN payloads aside).
+ * fused has no row kernel. */
+#define SL_EX_ROW_BLOCK 256u
+#define SL_EX_WARP_ROW_MAX 8192u
+sl_rows_gpu_fn sl_extrema_rows_gpu;     /* extrema.cu */
+/* 1 when rows of n values run the 1-D kernel one by one: fewer rows than four an SM (sm_count;
+ * 0: SL_DEFAULT_SM_COUNT) and rows of 2^16 values or more. */
+static inline int sl_ex_rows_one_by_one(uint64_t rows, uint64_t n, uint32_t sm_count)
+{
+    const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
+    return n >= (1u << 16) && rows < 4u * sms;
+}
+
 /* ---- the comparisons (host and device) -------------------------------------------------------
  * IEEE 754-2019 maximum/minimum: a NaN operand gives a NaN; -0 < +0. The NaN-ignoring forms
  * (CUDA's fmaxf/fminf, C's fmax/fmin): a NaN operand gives the other operand (NaN only when both

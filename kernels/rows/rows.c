@@ -285,7 +285,7 @@ static const rows_dedicated dedicated[] = {
 void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
 {
     memset(e, 0, sizeof *e);
-    if (v->rows_cpu || v->rows_gpu) {
+    if (v->rows_cpu || v->rows_gpu || v->rows_workspace || v->rows_bits) {
         e->cpu = v->rows_cpu;
         e->workspace = v->rows_workspace;
         e->gpu = v->rows_gpu;
