@@ -104,7 +104,7 @@ __device__ __forceinline__ void sacc_bin_take(X h, double *my, unsigned B, unsig
  * the bins' shared atomics go out together, one set per warp (lane 0 adds those of the lanes a
  * partial warp lacks).
  * mask: the warp's threads. Returns the thread's flags. */
-__device__ __noinline__ unsigned sacc_bins_drain(double *my, unsigned B, unsigned mask,
+static __device__ __noinline__ unsigned sacc_bins_drain(double *my, unsigned B, unsigned mask,
                                                  unsigned long long *s_acc)
 {
     const unsigned lane = threadIdx.x & 31u, nact = __popc(mask);
