@@ -8,11 +8,13 @@ heavy tails); the report names kappa, says per format up to which kappa each var
 faithful, lists the textbook variance's NaN on square-range among the
 non-finite results and the standard deviation's 0 on tiny among the results exactly 0; the mean
 sweeps the sum's ill-conditioned; max runs all-negative data, where zero-fill's 0 is a bound
-violation printed in the findings, and says that it has no condition number to sweep.
+violation printed in the findings, and says that it has no condition number to sweep; the run's
+notes are kept (run_notes.txt) for --report-only, which refuses a notes file it did not write.
   usage: tmoments_study.py PATH/TO/sumlab"""
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -145,6 +147,39 @@ try:
     exps = next((l for l in md.splitlines() if l.startswith("- experiments:")), "")
     check(f"var tiny --dtype f16,bf16: no experiment called not reached ({exps[:300]})",
           exps and "not reached" not in exps)
+    # the notes are kept (run_notes.txt): --report-only renders the same Notes and experiments line
+    d16 = os.path.join(tmp, "var16")
+    os.remove(os.path.join(d16, "report.md"))
+    p = subprocess.run([sumlab, "run", "--report-only", "-o", d16, "-q"], capture_output=True, text=True)
+    with open(os.path.join(d16, "report.md")) as f:
+        md2 = f.read()
+    check(f"--report-only: exits 0 ({p.returncode}: {p.stderr[:200]})", p.returncode == 0)
+    check("--report-only: the run's notes again (nothing to measure, not 'not reached')",
+          "determinism (no rows: nothing to measure under this run's settings, see Notes)" in md2
+          and "- determinism: nothing to measure under this run's settings (preset tiny, --dtype f16,bf16)" in md2
+          and section(md2, "Notes") == section(md, "Notes"))
+    # a notes file this did not write: one message, exit 2, no report
+    notes = os.path.join(d16, "run_notes.txt")
+    for what, content in (("another header", "# not sumlab\nx\n"), ("a control character", None),
+                          ("a line without its end", "# sumlab run notes v1\nno newline"),
+                          ("a link", "link")):
+        os.remove(notes)
+        if content == "link":
+            os.symlink(os.path.join(d16, "run.conf"), notes)
+        elif content is None:
+            with open(notes, "wb") as f:
+                f.write(b"# sumlab run notes v1\na \x1b[31m note\n")
+        else:
+            with open(notes, "w") as f:
+                f.write(content)
+        os.remove(os.path.join(d16, "report.md"))
+        p = subprocess.run([sumlab, "run", "--report-only", "-o", d16, "-q"], capture_output=True, text=True)
+        check(f"run_notes.txt with {what}: exit 2, one message naming the file, no report "
+              f"({p.returncode}: {p.stderr.strip()[:200]})",
+              p.returncode == 2 and "run_notes.txt" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+              and not os.path.exists(os.path.join(d16, "report.md")))
+        with open(os.path.join(d16, "report.md"), "w") as f:
+            f.write("")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -249,6 +249,15 @@ void sl_notes_add(sl_notes *notes, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The measuring run's notes kept in DIR/run_notes.txt (SL_NOTES_FILE: a header line, then one
+ * note a line, control characters written as spaces), so that `run --report-only` renders the
+ * Notes the run wrote. Write: 0, or -1 (err). Read: 0 with *notes filled (empty when the file
+ * is absent: a run from before the file), or -1 (err) when the file is not one this writes
+ * (another header, a line too long or holding control characters, more than SL_NOTES_MAX
+ * notes, a link or not a regular file). */
+#define SL_NOTES_FILE "run_notes.txt"
+int sl_notes_write(const char *dir, const sl_notes *notes, sl_err *err);
+int sl_notes_read(const char *dir, sl_notes *notes, sl_err *err);
 
 #ifdef __cplusplus
 }

@@ -484,6 +484,8 @@ static sl_run_status finish_run(const sl_run_opts *o, const char *exp, const cha
     if (nothing)
         sl_notes_add(&run->notes, "nothing was measured: all %ld rows were skipped%s%s", rows,
                      skip_why[0] ? "; the first because: " : "", skip_why);
+    sl_err ne = {{0}};   /* before the charts' notes, which a re-render writes anew */
+    if (sl_notes_write(dir, &run->notes, &ne)) say("notes not kept for --report-only: %s", ne.msg);
     double t0 = sl_now_s();
     if (o->hooks.charts) o->hooks.charts(dir, o->quiet, o->threads, &run->notes);
     run->phases.render = sl_now_s() - t0;
@@ -540,8 +542,11 @@ static sl_run_status report_only(const sl_run_opts *o, sl_err *err)
     int lock = -1, lr = sl_run_lock(o->out_dir, &lock, err);   /* held while charts and report are written */
     if (lr) return lr == 1 ? SL_RUN_BAD_INPUT : SL_RUN_FAILED;
     sl_run_status status = SL_RUN_DONE;
-    sl_notes notes;
-    memset(&notes, 0, sizeof notes);
+    sl_notes notes;   /* the measuring run's (run_notes.txt), then the charts' */
+    if (sl_notes_read(o->out_dir, &notes, err)) {
+        sl_run_unlock(lock);
+        return SL_RUN_BAD_INPUT;
+    }
     if (o->hooks.charts) o->hooks.charts(o->out_dir, o->quiet, o->threads, &notes);
     if (o->hooks.report && o->hooks.report(o->out_dir, &notes, err)) status = SL_RUN_FAILED;
     else if (!o->quiet) say_report(o->out_dir);
