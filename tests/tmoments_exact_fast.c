@@ -5,7 +5,10 @@
  * scales; sums pushed to 0.99 of the box's bound (a narrower box fails); the GPU kernel's
  * reduction shape emulated at 2^20 + 5 (certifies N(1e6, 1)). float32, bfloat16, float16; ddof 0
  * and 1; the twin (which runs it first) too; the quick float64 test on the box's corners alone
- * (never a wrong value, and it decides the easy families by itself). */
+ * (never a wrong value, and it decides the easy families by itself); the mean's decision of the
+ * row kernels (sl_mxf_mean_decide): decided means have the reference's bits, the easy families
+ * are decided, sums pushed to 0.99 of e1 never give a wrong mean, zero means and non-finite input
+ * are left to the exact kernel. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +25,27 @@ static long certified, fell_back, easy_cert, easy_total, quick_cert, easy_quick;
 
 /* var and std, ddof 0 and 1, of x: the fast pass's decision against the reference; the twin too.
  * easy: counts towards the certification rate the test asserts. */
+static long mean_cert, mean_total, easy_mean_cert, easy_mean_total;
 static void check(const void *x, uint64_t n, sl_dtype dt, const char *what, int easy)
 {
+    {   /* the mean's decision (the row kernels'): decided means are the reference's bits */
+        sl_reference ref;
+        sl_err err = {{0}};
+        if (sl_reference_moment(&ref, SL_MOMENT_MEAN, x, n, dt, 0, 1, &err)) {
+            CHECK(0, "reference mean %s %s: %s", what, sl_dtype_name(dt), err.msg);
+        } else {
+            double r = 0.0;
+            const int ok = sl_mxf_mean_decide_host(x, n, dt, &r);
+            mean_total++;
+            mean_cert += ok;
+            easy_mean_total += easy;
+            easy_mean_cert += ok && easy;
+            if (ok)
+                CHECK(sl_test_same(r, ref.rounded), "mean decided %s %s n=%llu: %a, the reference %a",
+                      what, sl_dtype_name(dt), (unsigned long long)n, r, ref.rounded);
+            sl_reference_clear(&ref);
+        }
+    }
     for (int what_i = SL_MX_VAR; what_i <= SL_MX_STD; what_i++) {
         for (uint32_t ddof = 0; ddof < 2; ddof++) {
             sl_reference ref;
@@ -150,8 +172,18 @@ static void nonfinite(void)
     x[0] = NAN;
     x[2] = 3.0f;
     CHECK(!sl_mxf_certify_host(SL_MX_VAR, x, 5, 0, SL_F32, &r), "NaN first certified");
+    CHECK(!sl_mxf_mean_decide_host(x, 5, SL_F32, &r), "mean of a NaN decided");
     x[0] = 1.0f;
-    CHECK(!sl_mxf_certify_host(SL_MX_MEAN, x, 5, 0, SL_F32, &r), "mean certified");
+    x[3] = -INFINITY;
+    CHECK(!sl_mxf_mean_decide_host(x, 5, SL_F32, &r), "mean of an Inf decided");
+    x[3] = 4.0f;
+    CHECK(!sl_mxf_certify_host(SL_MX_MEAN, x, 5, 0, SL_F32, &r), "mean certified by the var/std box");
+    CHECK(sl_mxf_mean_decide_host(x, 5, SL_F32, &r) && r == 3.0, "mean of 1..5 not decided as 3: %a", r);
+    /* an exact zero mean (its sign is the exact kernel's) and the empty row: never decided */
+    const float z[4] = {-2.0f, 2.0f, -0.0f, 0.0f};
+    CHECK(!sl_mxf_mean_decide_host(z, 4, SL_F32, &r), "zero mean decided");
+    CHECK(!sl_mxf_mean_decide_host(z, 0, SL_F32, &r), "empty row decided");
+    CHECK(!sl_mxf_mean_decide_host(z + 2, 2, SL_F32, &r), "mean of zeros decided");
     CHECK(!sl_mxf_certify_host(SL_MX_VAR, x, 1, 1, SL_F32, &r), "n <= ddof certified");
 }
 
@@ -159,7 +191,7 @@ static void nonfinite(void)
  * error the box allows for a long chain h (each sign): whatever certifies is the reference's
  * value. Arrays near a rounding boundary then certify only when the box's ends agree; a box too
  * narrow (or none) returns the other side's value. */
-static long pushed_cert, pushed_total, pushed_quick;
+static long pushed_cert, pushed_total, pushed_quick, pushed_mean_cert, pushed_mean_total;
 static void pushed(void)
 {
     float x[64];
@@ -182,6 +214,28 @@ static void pushed(void)
             s1 += d;
             a1 += fabs(d);
             s2 += d * d;                         /* exact: integers below 2^53 */
+        }
+        {   /* the mean's interval at 0.99 of e1 either side */
+            sl_reference ref;
+            sl_err err = {{0}};
+            if (sl_reference_moment(&ref, SL_MOMENT_MEAN, xp, n, dt, 0, 1, &err)) {
+                CHECK(0, "reference: %s", err.msg);
+            } else {
+                for (int sg = 0; sg < 2; sg++) {
+                    sl_mxf_acc a;
+                    a.s1 = s1 + (sg ? -0.99 : 0.99) * ((double)(h + 1) * 0x1p-53 * a1);
+                    a.a1 = a1;
+                    a.s2 = s2;
+                    double r = 0.0;
+                    pushed_mean_total++;
+                    if (sl_mxf_mean_decide(&a, c, n, h, dt, &r)) {
+                        pushed_mean_cert++;
+                        CHECK(sl_test_same(r, ref.rounded), "pushed sums (%d), mean %s n=%llu: %a, the "
+                              "reference %a", sg, sl_dtype_name(dt), (unsigned long long)n, r, ref.rounded);
+                    }
+                }
+                sl_reference_clear(&ref);
+            }
         }
         for (uint32_t ddof = 0; ddof < 2; ddof++)
             for (int what = SL_MX_VAR; what <= SL_MX_STD; what++) {
@@ -301,6 +355,13 @@ int main(void)
     CHECK(easy_total > 0 && easy_cert * 100 >= easy_total * 95, "easy families certified %ld of %ld",
           easy_cert, easy_total);
     CHECK(certified > 1000, "only %ld certified", certified);
+    fprintf(stderr, "tmoments_exact_fast: mean decided %ld of %ld (easy families %ld of %ld); pushed "
+            "sums %ld of %ld\n", mean_cert, mean_total, easy_mean_cert, easy_mean_total, pushed_mean_cert,
+            pushed_mean_total);
+    CHECK(easy_mean_total > 0 && easy_mean_cert * 100 >= easy_mean_total * 95,
+          "mean: easy families decided %ld of %ld", easy_mean_cert, easy_mean_total);
+    CHECK(pushed_mean_cert > 0 && pushed_mean_cert < pushed_mean_total, "mean: pushed sums decided %ld of %ld",
+          pushed_mean_cert, pushed_mean_total);
     /* the quick float64 test decides the easy families alone (the GPU's last block then skips the
      * ends' exact rounding) */
     fprintf(stderr, "tmoments_exact_fast: quick test certified %ld; easy families %ld of %ld\n",

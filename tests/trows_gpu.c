@@ -3,7 +3,7 @@
  * {33, 4096, 32768}: one bit pattern for the order-independent variants and the row kernels of
  * every one-input operation (sum, mean, var, std, norm2, lse, max, min), and every row of the
  * GPU equal to its twin (sl_rows_cpu) for every variant with a kernel and a deterministic twin; ragged_rows: the row kernels (sum: reproducible,
- * superacc, block-row; lse: reproducible; var/std: correct; max/min) on N in {1, 31, 32, 33, 4095, 65537, 2^18 + 3
+ * superacc, block-row; lse: reproducible; mean/var/std: correct; max/min) on N in {1, 31, 32, 33, 4095, 65537, 2^18 + 3
  * (block-row's split)} and B in 1 .. 257 (float32 and bfloat16 at N 1 and 33) or a sample of it
  * (at N = 65537: B 1, 7, 257 for float32, 1, 129 for float64, 1, 7 for the 16-bit formats) equal
  * their twins row by row (the twins equal the 1-D reduction of each row: trows), superacc's,

@@ -633,11 +633,12 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
     return 0;
 }
 
-/* ---- `correct` var/std row-wise (rows/rows.h's dedicated entry), float32 and 16-bit input -----
+/* ---- `correct` mean/var/std row-wise (rows/rows.h's dedicated entry), float32 and 16-bit ------
  * mxrow_kernel: a block of MXR_ROW_BLOCK threads per row (grid stride over rows): mxf_kernel's
  * sums on the row (c = its first value; each thread its edge scalar, then its 16-byte vectors,
  * four loads in flight), warp shuffles and warp 0 over the warps, then thread 0 tests the box in
- * float64 (sl_mxf_box, sl_mxf_quick, h = MXF_CHAIN(n, B, W) + 16): certified, the row's result;
+ * float64 (var/std: sl_mxf_box, sl_mxf_quick; the mean: sl_mxf_mean_decide with c;
+ * h = MXF_CHAIN(n, B, W) + 16): certified, the row's result;
  * else the row's index into the workspace's list. mxrowx_kernel, behind it: a block per listed
  * row sums S1 and S2 exactly in shared limbs (mx_kernel's spills) and rounds them
  * (sl_mx_finish); the last block to take its ticket empties the list. A row's result is the
@@ -662,6 +663,17 @@ __device__ __forceinline__ sl_mxf_acc mxr_row_acc(const X *__restrict__ row, uin
     return a;
 }
 
+/* A row's decision from its merged sums (chain length h): the mean by sl_mxf_mean_decide with
+ * the row's shift c = row[0] (mxr_row_acc's), var/std by the box and its float64 test. */
+template <typename X>
+__device__ __forceinline__ int mxr_decide(const X *__restrict__ row, const sl_mxf_acc *a, uint64_t n,
+                                          uint64_t h, int what, uint32_t ddof, sl_dtype dt, double *res)
+{
+    if (what == SL_MX_MEAN) return n && sl_mxf_mean_decide(a, (double)sl_widen(row[0]), n, h, dt, res);
+    double lo[2], hi[2];
+    return sl_mxf_box(what, a, n, h, ddof, dt, lo, hi) && sl_mxf_quick(what, lo, hi, n, ddof, dt, res);
+}
+
 template <typename X>
 __global__ void __launch_bounds__(MXR_ROW_BLOCK)
 mxrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
@@ -684,10 +696,8 @@ mxrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint3
 #pragma unroll
             for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
             if (lane == 0) {
-                double lo[2], hi[2], res;
-                const uint64_t h = MXF_CHAIN(n, (uint64_t)B, W) + 16u;
-                if (sl_mxf_box(what, &a, n, h, ddof, dt, lo, hi) &&
-                    sl_mxf_quick(what, lo, hi, n, ddof, dt, &res))
+                double res;
+                if (mxr_decide(x + r * n, &a, n, MXF_CHAIN(n, (uint64_t)B, W) + 16u, what, ddof, dt, &res))
                     mx_store(res, out + r);
                 else
                     g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
@@ -719,10 +729,8 @@ mxroww_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
         if (lane == 0) {
-            double lo[2], hi[2], res;
-            const uint64_t h = MXF_CHAIN(n, (uint64_t)32u, W) + 16u;
-            if (sl_mxf_box(what, &a, n, h, ddof, dt, lo, hi) &&
-                sl_mxf_quick(what, lo, hi, n, ddof, dt, &res))
+            double res;
+            if (mxr_decide(x + r * n, &a, n, MXF_CHAIN(n, (uint64_t)32u, W) + 16u, what, ddof, dt, &res))
                 mx_store(res, out + r);
             else
                 g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
@@ -887,7 +895,6 @@ extern "C" int sl_mx_rows_gpu(const sl_variant *v, const void *d_x, uint64_t row
 {
     const cudaStream_t st = (cudaStream_t)stream;
     const size_t es = sl_dtype_size(dt);
-    if (v->impl == SL_MX_MEAN) return sl_err_set(err, "%s: no row kernel for mean", v->name);
     if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
     if (dt == SL_F64) {          /* the 1-D launcher on each row, resolved at its address */

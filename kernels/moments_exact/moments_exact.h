@@ -106,9 +106,10 @@ sl_workspace_fn sl_mx_workspace;
 sl_gpu_fn sl_mx_gpu;
 sl_workspace_fn sl_mxr_workspace;   /* reproducible */
 sl_gpu_fn sl_mxr_gpu;
-/* `correct` var/std row-wise (rows/rows.h's dedicated entry, listed in rows.c): float32 and
- * 16-bit rows by a block per row (the cheap pass, its float64 test of the box; the rows it cannot
- * decide summed exactly after), float64 rows by the 1-D launcher on each row. Workspace (float32,
+/* `correct` mean/var/std row-wise (rows/rows.h's dedicated entry, listed in rows.c): float32 and
+ * 16-bit rows by a warp or a block per row (the cheap pass, its float64 test of the box, or of the
+ * mean's interval; the rows it cannot decide summed exactly after), float64 rows by the 1-D
+ * launcher on each row. Workspace (float32,
  * 16-bit): SL_MX_ROWS_WS_BYTES(rows), zero before the first call (the kernels leave it zero). */
 #define SL_MX_ROWS_WS_HEADER 16u
 #define SL_MX_ROWS_WS_BYTES(rows) (SL_MX_ROWS_WS_HEADER + (size_t)(rows) * sizeof(unsigned))

@@ -160,6 +160,26 @@ SL_MX_HD int sl_mxf_quick(int what, const double lo[2], const double hi[2], uint
     return sl_rsum_certify_agree(sl_mx_round_double(v_lo, dt), sl_mx_round_double(v_hi, dt), r);
 }
 
+/* The mean's decision on the shifted sums (the row kernels of `correct` mean; c the shift, the
+ * first input): the exact mean is c + S1d / n with S1d within e1 of s1' (the box's argument
+ * above, the same e1), so [m_lo, m_hi] holds it when m_lo = dn(fl(c + dn(fl(lo1 / n)))) and m_hi
+ * likewise upward, lo1 = dn(fl(s1' - e1)) and hi1 = up(fl(s1' + e1)) (each float64 operation's
+ * exact value within one step of its result, subnormal results included; |S1d| < 2^169 and c
+ * finite: no overflow). Rounding to nearest even in dt is monotone: both ends rounding to the
+ * same bits give the correctly rounded mean: 1 with *r, else 0 (the exact kernel). An exact zero
+ * mean is never decided here (m_lo < 0 < m_hi: -0 and +0 differ), nor a non-finite sum (a NaN
+ * or Inf input), n = 0 or float64 input. */
+SL_MX_HD int sl_mxf_mean_decide(const sl_mxf_acc *a, double c, uint64_t n, uint64_t h, sl_dtype dt,
+                                double *r)
+{
+    if (dt == SL_F64 || n == 0 || n >= ((uint64_t)1 << 40) || h >= ((uint64_t)1 << 39)) return 0;
+    if (!isfinite(a->s1) || !isfinite(a->a1) || !isfinite(c)) return 0;
+    const double e1 = ((double)(h + 1) * 0x1p-53 * 1.001) * a->a1;
+    const double lo1 = sl_mxf_dn(a->s1 - e1), hi1 = sl_mxf_up(a->s1 + e1), nd = (double)n;
+    const double m_lo = sl_mxf_dn(c + sl_mxf_dn(lo1 / nd)), m_hi = sl_mxf_up(c + sl_mxf_up(hi1 / nd));
+    return sl_rsum_certify_agree(sl_mx_round_double(m_lo, dt), sl_mx_round_double(m_hi, dt), r);
+}
+
 /* The decision on the final sums (chain length h): 1 with *r the correctly rounded var or std
  * when both ends of the box round alike (the quick float64 test first, then the ends' exact
  * rounding), else 0 (the caller runs the next pass). */
@@ -194,6 +214,17 @@ static inline uint64_t sl_mxf_sums_host(const void *x, uint64_t n, sl_dtype dt, 
     }
     *out = tot;
     return SL_MXF_CHUNK + (n + SL_MXF_CHUNK - 1) / SL_MXF_CHUNK + 1;
+}
+
+/* The mean's decision on x[0..n) from sl_mxf_sums_host's sums (the tests' model of the rows). */
+static inline int sl_mxf_mean_decide_host(const void *x, uint64_t n, sl_dtype dt, double *r)
+{
+    if (n == 0) return 0;
+    sl_mxf_acc tot;
+    const uint64_t h = sl_mxf_sums_host(x, n, dt, &tot);
+    const double c = dt == SL_F32 ? (double)((const float *)x)[0]
+                                  : sl_half_to_double(((const uint16_t *)x)[0], dt);
+    return sl_mxf_mean_decide(&tot, c, n, h, dt, r);
 }
 
 /* The twin's decision on x[0..n) (sl_mxf_certify on sl_mxf_sums_host's sums). */

@@ -247,8 +247,9 @@ static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return (size_t)rows * SL_ROWS_SACC_WS;
 }
 
-/* correct var/std: float32 and 16-bit by a block per row (moments_exact.cu), float64 by the 1-D
- * launcher on each row; correctly rounded, so the twin is the 1-D twin on each row. */
+/* correct mean/var/std: float32 and 16-bit by a warp or a block per row (moments_exact.cu),
+ * float64 by the 1-D launcher on each row; correctly rounded, so the twin is the 1-D twin on each
+ * row. */
 static size_t mx_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
@@ -274,6 +275,9 @@ static const rows_dedicated dedicated[] = {
     {"reproducible", "lse",
      {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_lse_reproducible_rows_gpu),
       "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
+    {"correct", "mean",
+     {oi_rows_cpu, mx_rows_workspace, SL_GPU_ENTRY(sl_mx_rows_gpu),
+      "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
     {"correct", "var",
      {oi_rows_cpu, mx_rows_workspace, SL_GPU_ENTRY(sl_mx_rows_gpu),
       "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
