@@ -62,7 +62,7 @@ if [[ $stages == *,test,* ]]; then
   t huge 300 "$T/tgpu_huge" &
   t gpu_threads 300 bash tests/tgpu_threads.sh "$sumlab" &
   # the operations' own GPU tests: cuBLAS anchors, row kernels, launch configurations, bench
-  { t norm_gpu 200 "$T/tnorm_gpu"; t dot_gpu 200 "$T/tdot_gpu"; t rows_gpu 200 "$T/trows_gpu"; } &
+  { t norm_gpu 200 "$T/tnorm_gpu"; t dot_gpu 200 "$T/tdot_gpu"; t rows_gpu 360 "$T/trows_gpu"; } &
   # the certified first steps of the correctly rounded dot/norm2/moments (their counts of
   # certified and fallback runs in the logs) and the NCCL state allreduce (K = 1 per GPU, under
   # NCCL's default, Tree and Ring algorithms; torch.distributed's NCCL backend in one process)
