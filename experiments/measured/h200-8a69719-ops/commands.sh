@@ -36,3 +36,10 @@ nc sacc_f32_2e24 --n 2^24 --dtype f32 --variants superacc
 nc repro_bf16_2e28 --n 2^28 --dtype bf16 --variants reproducible
 nc sacc_bf16_2e24 --n 2^24 --dtype bf16 --variants superacc
 nc repro_f32_2e24 --n 2^24 --dtype f32 --variants reproducible
+# call 3 at 78d340f (the kernels of 8a69719; trows_gpu samples max/min's batch sizes): trows_gpu
+# alone (gpu_tests.txt, last lines: 39,853 checks, 0 failed), and mean correct's row kernels under
+# Nsight Compute (ncu_mean_rows.txt: mxrow_kernel 136-138 us at 81-82 % of DRAM, then
+# mxrowx_kernel 2.48-2.50 ms with 0.85 % of the SMs' cycles active: one block, one listed row)
+ncu --section SpeedOfLight --kernel-name regex:'mxrow' --launch-count 8 $S bench --axis -1 --rows 4096,32768 \
+  --n 32768,4096 --pairs --dtype f32 --op mean --variants correct --reps 1 > ncu_mean_rows.txt
+build-gpu/tests/trows_gpu
