@@ -796,10 +796,10 @@ extract_tp() {
     { g = $c["dtype"]; if (!(g in seen)) { seen[g]=1; order[++ng]=g }
       # the input families of the group (the title names them: uniform, lse'"'"'s logits, --datasets'"'"');
       # a framework'"'"'s series (family pytorch: throughput_torch.py'"'"'s rows, timed on its own input)
-      # named apart, as "torch.sum on normal"
+      # named apart when its input is not one of them, as "torch.sum on normal"
       if ($c["family"] == "pytorch") {
-        if (!((g, "fw", $c["variant"]) in dseen)) { dseen[g, "fw", $c["variant"]] = 1
-          fws[g] = fws[g] (fws[g] == "" ? "" : ", ") $c["variant"] " on " $c["dataset"] }
+        if (!((g, "fw", $c["variant"], $c["dataset"]) in dseen)) { dseen[g, "fw", $c["variant"], $c["dataset"]] = 1
+          nfw[g]++; fwv[g, nfw[g]] = $c["variant"]; fwd[g, nfw[g]] = $c["dataset"] }
       } else if (!((g, $c["dataset"]) in dseen)) { dseen[g, $c["dataset"]] = 1; dss[g] = dss[g] (dss[g] == "" ? "" : ",") $c["dataset"] }
       put(out "/" g ".d/" $c["variant"] ".dat", $c["n"], $c["n"] " " $c["gbps"]); has[g, $c["variant"]] = 1
       if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
@@ -809,8 +809,9 @@ extract_tp() {
     # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
     # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
     # last n, so none falls off the axis), rows stacked from the edge inwards.
-    END { dirs = ""; for (k=1;k<=ng;k++) { g = order[k]; dirs = dirs "\n" out "/" g ".d"
-        print g, dss[g] (fws[g] == "" ? "" : "; " fws[g]) > (out "/groups") }
+    END { dirs = ""; for (k=1;k<=ng;k++) { g = order[k]; dirs = dirs "\n" out "/" g ".d"; fws = ""
+        for (i = 1; i <= nfw[g]; i++) if (!((g, fwd[g, i]) in dseen)) fws = fws (fws == "" ? "" : ", ") fwv[g, i] " on " fwd[g, i]
+        print g, dss[g] (fws == "" ? "" : "; " fws) > (out "/groups") }
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
         r = gb[g, v, n] / gb[g, "cub", n]; R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
