@@ -810,7 +810,10 @@ extract_tp() {
     # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
     # last n, so none falls off the axis), rows stacked from the edge inwards.
     END { dirs = ""; for (k=1;k<=ng;k++) { g = order[k]; dirs = dirs "\n" out "/" g ".d"; fws = ""
-        for (i = 1; i <= nfw[g]; i++) if (!((g, fwd[g, i]) in dseen)) fws = fws (fws == "" ? "" : ", ") fwv[g, i] " on " fwd[g, i]
+        for (i = 1; i <= nfw[g]; i++) {
+          if ((g, fwd[g, i]) in dseen) continue
+          if (dss[g] == "") { dseen[g, fwd[g, i]] = 1; dss[g] = fwd[g, i]; continue }   # a framework'"'"'s rows alone (no GPU rows)
+          fws = fws (fws == "" ? "" : ", ") fwv[g, i] " on " fwd[g, i] }
         print g, dss[g] (fws == "" ? "" : "; " fws) > (out "/groups") }
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
