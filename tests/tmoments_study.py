@@ -158,6 +158,18 @@ try:
           "determinism (no rows: nothing to measure under this run's settings, see Notes)" in md2
           and "- determinism: nothing to measure under this run's settings (preset tiny, --dtype f16,bf16)" in md2
           and section(md2, "Notes") == section(md, "Notes"))
+    # markup in a notes file stays text: no link, image or raw HTML reaches the report
+    notes = os.path.join(d16, "run_notes.txt")
+    with open(notes, "a") as f:
+        f.write("see [here](javascript:alert(1)) and ![x](http://e/x.png) <b>bold</b> \\[\n")
+    os.remove(os.path.join(d16, "report.md"))
+    p = subprocess.run([sumlab, "run", "--report-only", "-o", d16, "-q"], capture_output=True, text=True)
+    with open(os.path.join(d16, "report.md")) as f:
+        md3 = f.read()
+    check(f"--report-only with markup in a note: exit 0 ({p.returncode}: {p.stderr[:200]})", p.returncode == 0)
+    check("a note's markup escaped in report.md (no link, image or tag)",
+          "- see \\[here\\](javascript:alert(1)) and !\\[x\\](http://e/x.png) \\<b\\>bold\\</b\\> \\\\\\[" in md3
+          and "[here](" not in md3 and "<b>" not in md3)
     # a notes file this did not write: one message, exit 2, no report
     notes = os.path.join(d16, "run_notes.txt")
     for what, content in (("another header", "# not sumlab\nx\n"), ("a control character", None),

@@ -85,7 +85,22 @@ int sl_notes_read(const char *dir, sl_notes *notes, sl_err *err)
             rc = sl_err_set(err, "%s: more than %d notes", path, SL_NOTES_MAX);
             break;
         }
-        memcpy(notes->line[notes->n++], line, k + 1);
+        /* markup read back stays text: < > [ ] and the backslash escaped for markdown (a note
+         * that grows past a note's room ends in "...", as sl_notes_add ends a long one) */
+        char *dst = notes->line[notes->n++];
+        const size_t room = sizeof notes->line[0];
+        size_t o = 0;
+        for (size_t i = 0; i < k; i++) {
+            const int esc = strchr("<>[]\\", line[i]) != NULL;
+            if (o + (size_t)esc + 1 > room - 4) {
+                memcpy(dst + o, "...", 3);
+                o += 3;
+                break;
+            }
+            if (esc) dst[o++] = '\\';
+            dst[o++] = line[i];
+        }
+        dst[o] = '\0';
     }
     if (rc == 0 && ferror(f)) rc = sl_err_set(err, "cannot read %s", path);
     if (rc == 0 && lineno == 0) rc = sl_err_set(err, "%s is empty (its header line is missing)", path);

@@ -254,7 +254,8 @@ void sl_notes_add(sl_notes *notes, const char *fmt, ...)
  * Notes the run wrote. Write: 0, or -1 (err). Read: 0 with *notes filled (empty when the file
  * is absent: a run from before the file), or -1 (err) when the file is not one this writes
  * (another header, a line too long or holding control characters, more than SL_NOTES_MAX
- * notes, a link or not a regular file). */
+ * notes, a link or not a regular file). Notes read back have < > [ ] and the backslash escaped
+ * for markdown: a file's text cannot become a link, an image or raw HTML in the report. */
 #define SL_NOTES_FILE "run_notes.txt"
 int sl_notes_write(const char *dir, const sl_notes *notes, sl_err *err);
 int sl_notes_read(const char *dir, sl_notes *notes, sl_err *err);
