@@ -92,6 +92,14 @@ static int is_number(const char *s)
     return !*p;
 }
 
+/* A size or a count: empty, or decimal digits up to 2^53 (an integer a double holds exactly). */
+static int is_count(const char *s)
+{
+    size_t k = 0;
+    while (s[k] >= '0' && s[k] <= '9') k++;
+    return !s[k] && (k < 16 || (k == 16 && strcmp(s, "9007199254740992") <= 0));
+}
+
 static int in_list(const char *name, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -100,7 +108,7 @@ static int in_list(const char *name, const char *const *list, size_t n)
 }
 
 /* What a field must be, by its column. */
-typedef enum { K_NUMBER, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT, K_VALUE } kind;
+typedef enum { K_NUMBER, K_COUNT, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT, K_VALUE } kind;
 
 static kind column_kind(const char *col)
 {
@@ -109,13 +117,16 @@ static kind column_kind(const char *col)
                                          "combine", "algorithm", "text", "rung", "op", "check"};
     /* the numbers of results.csv, distribution.csv and the ranks rows */
     static const char *const numbers[] = {
-        "n", "sweep_value", "block", "grid", "sm_count", "items", "seed", "reps", "result", "result_hex",
-        "exact", "exact_hex", "distinct", "min_hex", "max_hex", "spread_ulps", "abs_err", "rel_err", "ulps",
-        "ulps_median", "ulps_max", "bound_abs", "bound_rel", "bound_ratio", "cond", "abssum",
-        "unit_roundoff", "time_ms_median", "time_ms_min", "time_ms_max", "gbps", "twin_checked",
-        "twin_match", "instance", "instances", "value", "value_hex", "count", "ulps_signed", "ranks",
-        "distinct_reps", "rank_distinct", "local_ms_max", "local_ms_min", "combine_ms", "allreduce1_ms"};
+        "sweep_value", "seed", "result", "result_hex", "exact", "exact_hex", "min_hex", "max_hex",
+        "spread_ulps", "abs_err", "rel_err", "ulps", "ulps_median", "ulps_max", "bound_abs", "bound_rel",
+        "bound_ratio", "cond", "abssum", "unit_roundoff", "time_ms_median", "time_ms_min", "time_ms_max",
+        "gbps", "twin_checked", "twin_match", "value", "value_hex", "ulps_signed", "local_ms_max",
+        "local_ms_min", "combine_ms", "allreduce1_ms"};
+    /* sizes and counts: the report prints them as integers */
+    static const char *const counts[] = {"n", "block", "grid", "sm_count", "items", "reps", "distinct", "instance",
+                                         "instances", "count", "ranks", "distinct_reps", "rank_distinct"};
     if (in_list(col, numbers, sizeof numbers / sizeof *numbers)) return K_NUMBER;
+    if (in_list(col, counts, sizeof counts / sizeof *counts)) return K_COUNT;
     if (in_list(col, names, sizeof names / sizeof *names)) return K_NAME;
     if (in_list(col, onames, sizeof onames / sizeof *onames)) return K_NAME_OPT;
     if (!strcmp(col, "params")) return K_PARAMS;
@@ -139,6 +150,7 @@ static int field_ok(kind k, const char *v, const char **why)
 {
     switch (k) {
     case K_NUMBER: *why = "is not a number"; return is_number(v);
+    case K_COUNT: *why = "is not a count (decimal digits, at most 2^53)"; return is_count(v);
     case K_VALUE: *why = "is neither a number nor a name (letters, digits and . _ : = + -; at most 256 characters)";
         return is_number(v) || sl_check_name(v, 256, NULL);
     case K_NAME: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + -; at most 64 characters)";

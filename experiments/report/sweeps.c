@@ -94,7 +94,8 @@ static void cell_of(const sl_report_ctx *R, const size_t *rows, size_t nrows,
 }
 
 /* ---- ## Sweeps ---------------------------------------------------------------------------- */
-/* The instances per point of rows[0..nrows) (their `instances` column; 1 without one). */
+/* The instances per point of rows[0..nrows) (their `instances` column; 1 without one; the data
+ * check admits counts up to 2^53 only, and the clamp keeps the cast defined regardless). */
 static long rows_instances(const sl_csv *t, const size_t *rows, size_t nrows)
 {
     const int ic = sl_csv_col(t, "instances");
@@ -103,7 +104,7 @@ static long rows_instances(const sl_csv *t, const size_t *rows, size_t nrows)
         double v = sl_csv_num(t, rows[i], ic);
         if (v > m) m = v;
     }
-    return (long)m;
+    return m < 2147483647.0 ? (long)m : 2147483647L;
 }
 
 /* The parameter accuracy-vs-cond swept in t: its rows' `sweep` column ("cond", lse's "sigma"),
