@@ -9,16 +9,18 @@
  * Assumptions: IEEE binary32/binary64; float16/bfloat16 and float32 widened to double exactly;
  * x*x a plain multiply (--fmad=false) and fma() the fused one; two's-complement 64-bit integer
  * atomics; the layout of exact/limbs.h.
- * Steps: 1. grid-stride read, one element per thread per step: a finite x adds itself into the
- * block's S1 limbs (mx_spill, a copy of superacc's: at most three 32-bit chunks, shared 64-bit atomics)
- * and, for var/std, its square's parts (sl_mx_square_parts: one exact double for float32 and
- * 16-bit input, p + e by TwoProduct for float64) into the block's S2 limbs; NaN/Inf go to flags;
- * every SL_MX_NORM_EVERY elements of the block the limbs are normalised (block-uniform point).
+ * Steps: 1. grid-stride read, one element per thread per step (mx_take): float64 input adds x
+ * into the block's S1 limbs (mx_spill, a copy of superacc's: at most three 32-bit chunks, shared
+ * 64-bit atomics) and, for var/std, its square's parts (sl_mx_square_parts: p + e by TwoProduct)
+ * into the S2 limbs; float32 and 16-bit input go into the thread's running doubles for S1 and
+ * S2 (x*x exact), which spill only TwoSum's nonzero errors, and the doubles themselves at the
+ * end (mx_flush); NaN/Inf go to flags; every SL_MX_NORM_EVERY elements of the block the limbs
+ * are normalised (block-uniform point).
  * 2. block finish: normalised limbs into the global limbs (atomics), the flags ORed; the last
  * block to take the ticket reads and zeroes them and thread 0 rounds (sl_mx_finish).
- * Performance considerations: this is the plain form: every element costs shared atomics on
- * a few limbs (2-3 for S1, 2-6 for S2), so it is bound by shared-memory atomics, not by the
- * read; the register/bin forms of superacc_f32.cu are the way to the read rate. */
+ * Performance considerations: float64 costs shared atomics on a few limbs a value (2-3 for S1,
+ * 2-6 for S2): bound by shared-memory atomics, not by the read; float32/16-bit atomics only
+ * where a thread's running sum rounds (on most data a few a thread). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
 #include "moments_exact/moments_exact.h"
@@ -75,6 +77,54 @@ template <> struct mx_fmt<double> {
     enum { F64 = 1, L1 = SL_SACC_LIMBS_F64, L2 = SL_MX_S2_LIMBS_F64, S = SL_SACC_SCALE_F64 };
 };
 
+/* A thread's exact running sum on its way to the shared limbs (float32 and 16-bit input): the
+ * double *acc takes each value (or square) while the addition is exact, and TwoSum's error, where
+ * it is not 0, is spilled; so *acc plus the spills is always the exact sum of what the thread
+ * took. Fewer than 2^40 float32 values (|x| < 2^128) or their squares (exact in a double, < 2^256)
+ * cannot overflow a double, and TwoSum is exact short of overflow, subnormal results included.
+ * acc and v are multiples of 2^-scale, so is the error. */
+__device__ __forceinline__ void mx_two_take(double *acc, double v, int scale, unsigned long long *s_acc)
+{
+    const double t = *acc + v, bv = t - *acc, e = (*acc - (t - bv)) + (v - bv);
+    *acc = t;
+    if (e != 0.0) mx_spill(e, scale, s_acc);
+}
+
+/* One element into the block's sums: non-finite values to the flags; float64 input spills the
+ * value and its square's parts (TwoProduct) at once; float32 and 16-bit input into the thread's
+ * running doubles a1, a2 (mx_two_take; the caller spills them before the limbs are read). A
+ * value spills at most one error into each of S1 and S2: the normalisation schedule of the
+ * plain form holds. */
+template <typename X>
+__device__ __forceinline__ void mx_take(double v, int what, unsigned &flags, double &a1, double &a2,
+                                        unsigned long long *s1, unsigned long long *s2)
+{
+    typedef mx_fmt<X> F;
+    if (!signbit(v)) flags |= SL_SACC_ANYPOS;
+    if (isnan(v)) { flags |= SL_SACC_NAN; return; }
+    if (isinf(v)) { flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF; return; }
+    if (F::F64) {
+        mx_spill(v, F::S, s1);
+        if (what == SL_MX_MEAN) return;
+        double d[2];
+        int sc[2];
+        const int np = sl_mx_square_parts(v, 1, d, sc);
+        for (int k = 0; k < np; k++) mx_spill(d[k], sc[k], s2);
+        return;
+    }
+    mx_two_take(&a1, v, F::S, s1);
+    if (what != SL_MX_MEAN) mx_two_take(&a2, v * v, SL_MX_S2_SCALE_F32, s2);
+}
+
+/* The running doubles of mx_take into the limbs (0 spills nothing). */
+template <typename X>
+__device__ __forceinline__ void mx_flush(double &a1, double &a2, unsigned long long *s1, unsigned long long *s2)
+{
+    mx_spill(a1, mx_fmt<X>::S, s1);
+    mx_spill(a2, SL_MX_S2_SCALE_F32, s2);
+    a1 = a2 = 0.0;
+}
+
 /* The rounded result (a value of X held in a double: the conversion is exact). */
 __device__ __forceinline__ void mx_store(double r, double *out) { *out = r; }
 template <typename X> __device__ __forceinline__ void mx_store(double r, X *out)
@@ -111,25 +161,12 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
     mx_barrier();
 
     unsigned flags = 0;
+    double a1 = 0.0, a2 = 0.0;
     const uint64_t stride = (uint64_t)gridDim.x * B;
     uint64_t every = SL_MX_NORM_EVERY / B, since = 0;
     for (uint64_t base = (uint64_t)blockIdx.x * B; base < n; base += stride) {
         const uint64_t i = base + tid;
-        if (i < n) {
-            const double v = (double)sl_widen(x[i]);
-            if (!signbit(v)) flags |= SL_SACC_ANYPOS;
-            if (isnan(v)) flags |= SL_SACC_NAN;
-            else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-            else {
-                mx_spill(v, F::S, s1);
-                if (what != SL_MX_MEAN) {
-                    double d[2];
-                    int sc[2];
-                    const int np = sl_mx_square_parts(v, F::F64, d, sc);
-                    for (int k = 0; k < np; k++) mx_spill(d[k], sc[k], s2);
-                }
-            }
-        }
+        if (i < n) mx_take<X>((double)sl_widen(x[i]), what, flags, a1, a2, s1, s2);
         if (++since == every) {                      /* uniform across the block */
             since = 0;
             mx_barrier();
@@ -137,6 +174,7 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
             mx_barrier();
         }
     }
+    mx_flush<X>(a1, a2, s1, s2);                     /* one spill more a thread: within the schedule's margin */
 
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     unsigned *g_flags = g_counter + 1;
@@ -640,8 +678,10 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
  * float64 (var/std: sl_mxf_box, sl_mxf_quick; the mean: sl_mxf_mean_decide with c;
  * h = MXF_CHAIN(n, B, W) + 16): certified, the row's result;
  * else the row's index into the workspace's list. mxrowx_kernel, behind it: a block per listed
- * row sums S1 and S2 exactly in shared limbs (mx_kernel's spills) and rounds them
- * (sl_mx_finish); the last block to take its ticket empties the list. A row's result is the
+ * row walks it (16-byte vectors, four loads in flight) in segments of MXR_X_SEG values, each
+ * thread's running doubles taking the values exactly (mx_take: only TwoSum's nonzero errors and
+ * the thread's sums at a segment's end go to the shared limbs), normalises the limbs after each
+ * segment and rounds them (sl_mx_finish); the last block to take its ticket empties the list. A row's result is the
  * correctly rounded value whichever kernel writes it: a function of the row's values alone (not
  * B, the launch or the GPU). */
 #define MXR_ROW_BLOCK 256u
@@ -738,6 +778,10 @@ mxroww_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint
     }
 }
 
+/* mxrowx_kernel's segments: at most two spills a value and one a thread more (mx_take,
+ * mx_flush) keep a segment's limbs below 2^61 before their normalisation. */
+#define MXR_X_SEG ((uint64_t)1 << 26)
+
 template <typename X>
 __global__ void __launch_bounds__(MXR_ROW_BLOCK)
 mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
@@ -762,29 +806,17 @@ mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_d
         if (tid == 0) s_flags = 0;
         __syncthreads();
         unsigned flags = 0;
-        const uint64_t every = SL_MX_NORM_EVERY / B;
-        uint64_t since = 0;
-        for (uint64_t base = 0; base < n; base += B) {   /* trip count uniform in the block */
-            const uint64_t i = base + tid;
-            if (i < n) {
-                const double v = (double)sl_widen(row[i]);
-                if (!signbit(v)) flags |= SL_SACC_ANYPOS;
-                if (isnan(v)) flags |= SL_SACC_NAN;
-                else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-                else {
-                    mx_spill(v, F::S, s1);
-                    double d[2];
-                    int sc[2];
-                    const int np = sl_mx_square_parts(v, F::F64, d, sc);
-                    for (int q = 0; q < np; q++) mx_spill(d[q], sc[q], s2);
-                }
-            }
-            if (++since == every) {
-                since = 0;
-                __syncthreads();
-                if (tid == 0) mx_normalise<X>(s1, s2);
-                __syncthreads();
-            }
+        for (uint64_t seg = 0; seg < n; seg += MXR_X_SEG) {   /* trip count uniform in the block */
+            const uint64_t m = n - seg < MXR_X_SEG ? n - seg : MXR_X_SEG;
+            const X *p = row + seg;
+            double a1 = 0.0, a2 = 0.0;
+            sl_walk_values<4, SL_EDGES_FIRST>(p, sl_row_split(p, m), tid, B, [&](X v, int) {
+                mx_take<X>((double)sl_widen(v), what, flags, a1, a2, s1, s2);
+            });
+            mx_flush<X>(a1, a2, s1, s2);
+            __syncthreads();
+            if (tid == 0) mx_normalise<X>(s1, s2);
+            __syncthreads();
         }
         if (flags) atomicOr(&s_flags, flags);
         __syncthreads();
