@@ -40,6 +40,7 @@
  * when the certificate fails (exact cancellation, sums at a rounding boundary, specials). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
+#include "reduce/acc.cuh"
 #include "exact/limbs.h"
 #include "exact/binned.h"
 #include "exact/certified.cuh"
@@ -47,17 +48,6 @@
 #include "dot/dot.h"
 
 namespace {
-
-/* ---- rounding policies: every accumulator operation's result passes through R::r ---------- */
-struct rnd_none {
-    template <typename T> static __device__ __forceinline__ T r(T a) { return a; }
-};
-struct rnd_f16 {
-    static __device__ __forceinline__ float r(float a) { return __half2float(__float2half_rn(a)); }
-};
-struct rnd_bf16 {
-    static __device__ __forceinline__ float r(float a) { return __bfloat162float(__float2bfloat16_rn(a)); }
-};
 
 /* The plain add with rounding policy R (half-acc's tree rounds every add to 16 bits). */
 template <typename T, class R> struct dot_plain_op {
@@ -429,10 +419,10 @@ static int dot_launch(const sl_variant *v, const dot_args &a, sl_err *err)
         dot_kernel<In, Acc, R, SL_DOT_NAIVE><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
         break;
     case SL_DOT_KAHAN:
-        dot_kernel<In, Acc, rnd_none, SL_DOT_KAHAN><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
+        dot_kernel<In, Acc, sl_rnd_none, SL_DOT_KAHAN><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
         break;
     default:
-        dot_kernel<In, Acc, rnd_none, SL_DOT_DOT2><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
+        dot_kernel<In, Acc, sl_rnd_none, SL_DOT_DOT2><<<c->grid, c->block, 0, a.s>>>(x, y, a.n, a.head, a.nv, a.work, res);
         break;
     }
     SL_CUDA_CHECK_LAUNCH("dot_kernel", v->name, err);
@@ -541,19 +531,7 @@ extern "C" int sl_dot_gpu(const sl_variant *v, const void *d_x, const void *d_y,
     }
     sl_vec_split(n, dt, cfg->addr_mod, &a.head, &a.nv);
     const sl_dtype acc = sl_variant_acc(v, dt);
-    switch (dt) {
-    case SL_F64: return dot_launch<double, double, rnd_none>(v, a, err);
-    case SL_F32:
-        return acc == SL_F64 ? dot_launch<float, double, rnd_none>(v, a, err)
-                             : dot_launch<float, float, rnd_none>(v, a, err);
-    case SL_F16:
-        return acc == SL_F64   ? dot_launch<__half, double, rnd_none>(v, a, err)
-               : acc == SL_F16 ? dot_launch<__half, float, rnd_f16>(v, a, err)
-                               : dot_launch<__half, float, rnd_none>(v, a, err);
-    case SL_BF16:
-        return acc == SL_F64    ? dot_launch<__nv_bfloat16, double, rnd_none>(v, a, err)
-               : acc == SL_BF16 ? dot_launch<__nv_bfloat16, float, rnd_bf16>(v, a, err)
-                                : dot_launch<__nv_bfloat16, float, rnd_none>(v, a, err);
-    }
-    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    return sl_acc_dispatch(dt, acc, v->name, err, [&](auto in, auto ac, auto rn) {
+        return dot_launch<SL_TAG_T(in), SL_TAG_T(ac), SL_TAG_T(rn)>(v, a, err);
+    });
 }

@@ -27,6 +27,7 @@
  * integer operations (the conversion unit would otherwise bound them, as fp64-acc found). */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
+#include "reduce/acc.cuh"
 #include "moments/moments.h"
 
 namespace {
@@ -50,18 +51,6 @@ template <> __device__ __forceinline__ __half mom_out<__half>(float a) { return 
 template <> __device__ __forceinline__ __half mom_out<__half>(double a) { return __double2half(a); }
 template <> __device__ __forceinline__ __nv_bfloat16 mom_out<__nv_bfloat16>(float a) { return __float2bfloat16_rn(a); }
 template <> __device__ __forceinline__ __nv_bfloat16 mom_out<__nv_bfloat16>(double a) { return __double2bfloat16(a); }
-
-/* ---- rounding policies: every accumulator operation's result passes through R::r ---------- */
-struct rnd_none {
-    template <typename T> static __device__ __forceinline__ T r(T a) { return a; }
-};
-/* half-acc: float32 values that are float16 / bfloat16 values, each result rounded once to it */
-struct rnd_f16 {
-    static __device__ __forceinline__ float r(float a) { return __half2float(__float2half_rn(a)); }
-};
-struct rnd_bf16 {
-    static __device__ __forceinline__ float r(float a) { return __bfloat162float(__float2bfloat16_rn(a)); }
-};
 
 /* ---- the pair of sums and its componentwise add (the tree's combine) ----------------------- */
 template <typename T> struct mom_pair { T s1, s2; };
@@ -261,19 +250,7 @@ extern "C" int sl_moments_gpu(const sl_variant *v, const void *d_x, uint64_t n, 
         return -1;
     sl_vec_split(n, dt, cfg->addr_mod, &a.head, &a.nv);
     const sl_dtype acc = sl_variant_acc(v, dt);
-    switch (dt) {
-    case SL_F64: return mom_launch<double, double, rnd_none>(v, a, err);
-    case SL_F32:
-        return acc == SL_F64 ? mom_launch<float, double, rnd_none>(v, a, err)
-                             : mom_launch<float, float, rnd_none>(v, a, err);
-    case SL_F16:
-        return acc == SL_F64   ? mom_launch<__half, double, rnd_none>(v, a, err)
-               : acc == SL_F16 ? mom_launch<__half, float, rnd_f16>(v, a, err)
-                               : mom_launch<__half, float, rnd_none>(v, a, err);
-    case SL_BF16:
-        return acc == SL_F64    ? mom_launch<__nv_bfloat16, double, rnd_none>(v, a, err)
-               : acc == SL_BF16 ? mom_launch<__nv_bfloat16, float, rnd_bf16>(v, a, err)
-                                : mom_launch<__nv_bfloat16, float, rnd_none>(v, a, err);
-    }
-    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    return sl_acc_dispatch(dt, acc, v->name, err, [&](auto in, auto ac, auto rn) {
+        return mom_launch<SL_TAG_T(in), SL_TAG_T(ac), SL_TAG_T(rn)>(v, a, err);
+    });
 }

@@ -41,6 +41,7 @@
  * pieces) and makes two binned deposits per element. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
+#include "reduce/acc.cuh"
 #include "norm/norm.h"
 #include "exact/binned.h"
 #include "exact/pairsum.cuh"
@@ -74,17 +75,6 @@ template <typename Acc> __device__ __forceinline__ Acc nrm_widen(float x) { retu
 template <typename Acc> __device__ __forceinline__ Acc nrm_widen(double x) { return (Acc)x; }
 template <typename Acc> __device__ __forceinline__ Acc nrm_widen(__half x) { return (Acc)__half2float(x); }
 template <typename Acc> __device__ __forceinline__ Acc nrm_widen(__nv_bfloat16 x) { return (Acc)__bfloat162float(x); }
-
-/* rounding policies: every accumulator operation's result passes through R::r */
-struct rnd_none {
-    template <typename T> static __device__ __forceinline__ T r(T a) { return a; }
-};
-struct rnd_f16 {
-    static __device__ __forceinline__ float r(float a) { return __half2float(__float2half_rn(a)); }
-};
-struct rnd_bf16 {
-    static __device__ __forceinline__ float r(float a) { return __bfloat162float(__float2bfloat16_rn(a)); }
-};
 
 /* NC sums (1: naive; 3: scaled's big, med, small) and their componentwise add */
 template <typename T, int NC> struct nrm_st { T c[NC]; };
@@ -582,19 +572,7 @@ extern "C" int sl_norm_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_
     if (v->impl != SL_NRM_NAIVE && v->impl != SL_NRM_SCALED)
         return sl_err_set(err, "%s: no kernel", v->name);
     const sl_dtype acc = sl_variant_acc(v, dt);
-    switch (dt) {
-    case SL_F64: return nrm_launch<double, double, rnd_none>(v, a, err);
-    case SL_F32:
-        return acc == SL_F64 ? nrm_launch<float, double, rnd_none>(v, a, err)
-                             : nrm_launch<float, float, rnd_none>(v, a, err);
-    case SL_F16:
-        return acc == SL_F64   ? nrm_launch<__half, double, rnd_none>(v, a, err)
-               : acc == SL_F16 ? nrm_launch<__half, float, rnd_f16>(v, a, err)
-                               : nrm_launch<__half, float, rnd_none>(v, a, err);
-    case SL_BF16:
-        return acc == SL_F64    ? nrm_launch<__nv_bfloat16, double, rnd_none>(v, a, err)
-               : acc == SL_BF16 ? nrm_launch<__nv_bfloat16, float, rnd_bf16>(v, a, err)
-                                : nrm_launch<__nv_bfloat16, float, rnd_none>(v, a, err);
-    }
-    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    return sl_acc_dispatch(dt, acc, v->name, err, [&](auto in, auto ac, auto rn) {
+        return nrm_launch<SL_TAG_T(in), SL_TAG_T(ac), SL_TAG_T(rn)>(v, a, err);
+    });
 }
