@@ -251,6 +251,17 @@ static void labels_and_registration(void)
     CHECK(sl_lc_parse_label("lc:width:b0:g0:i0:a0:o0:t0:w8x", &q, sweep, sizeof sweep) == -1 &&
               sl_lc_parse_label("lc:width:b0:g0:i0:a0:o0:t0:w0", &q, sweep, sizeof sweep) == -1,
           "a malformed width parsed");
+    /* a label read back from a damaged results.csv: a field past 2^32 - 1, a sign, a tail not 0 or 1 */
+    CHECK(sl_lc_parse_label("lc:block:b4294967295:g0:i0:a0:o0:t1", &q, sweep, sizeof sweep) == 0 &&
+              q.block == 4294967295u && q.tail == 1,
+          "a label with block 2^32 - 1 not parsed");
+    CHECK(sl_lc_parse_label("lc:block:b4294967296:g0:i0:a0:o0:t0", &q, sweep, sizeof sweep) == -1 &&
+              sl_lc_parse_label("lc:block:b99999999999999999999:g0:i0:a0:o0:t0", &q, sweep, sizeof sweep) == -1 &&
+              sl_lc_parse_label("lc:block:b-1:g0:i0:a0:o0:t0", &q, sweep, sizeof sweep) == -1 &&
+              sl_lc_parse_label("lc:block:b 1:g0:i0:a0:o0:t0", &q, sweep, sizeof sweep) == -1 &&
+              sl_lc_parse_label("lc:align:b0:g0:i0:a0:o4:t2", &q, sweep, sizeof sweep) == -1 &&
+              sl_lc_parse_label("lc:width:b0:g0:i0:a0:o0:t0:w4294967296", &q, sweep, sizeof sweep) == -1,
+          "a label with a field past 2^32 - 1, a sign, a space or a tail of 2 parsed");
     const sl_experiment *e = sl_experiment_find("launch-config");
     CHECK(e != NULL, "launch-config not in the experiment table");
     CHECK(e && sl_experiment_opt_in(e), "launch-config is not opt-in");

@@ -154,6 +154,17 @@ if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --bac
   awk -F, 'NR>1 && ($9 == "state" || $9 == "limbs") {k=$2 FS $4 FS $6 FS $8; if (k in h && h[k] != $13) bad=1; h[k]=$13} END{exit bad}' "$r" ||
     bad "ranks: a limbs row differs from its state row"
   grep -q '## Distinct results over K' "$tmp/rk/report.md" || bad "ranks: report.md lacks its table"
+  # a damaged results.csv to append to: a K past any rank count (atoi's undefined behaviour, and a
+  # report looping to K = 2^31 - 1) is refused with one message before anything runs
+  mkdir -p "$tmp/rkbad"
+  awk -F, -v OFS=, 'NR==2{$8="99999999999"} {print}' "$r" > "$tmp/rkbad/results.csv"
+  set +e
+  timeout 60 "${run[@]}" -np 1 "$S" run ranks -o "$tmp/rkbad" --preset tiny --backend cpu -q 2> "$tmp/e"
+  rc=$?
+  set -e
+  [ "$rc" = 1 ] && grep -q "data row 1: ranks '99999999999' is not a rank count" "$tmp/e" ||
+    bad "ranks: a results.csv with ranks 99999999999: exit $rc, expected 1 and one message: $(head -c 400 "$tmp/e")"
+  [ ! -e "$tmp/rkbad/report.md" ] || bad "ranks: a report written from a results.csv with ranks 99999999999"
   if command -v gnuplot >/dev/null 2>&1; then
     ls "$tmp/rk/charts/"ranks_*.png >/dev/null 2>&1 || bad "ranks: no chart"
   fi

@@ -86,7 +86,7 @@ static int load(const char *dir, sl_csv *t)
 
 /* The columns compare reads, in A and in B. */
 typedef struct {
-    int ua, ub, ga, gb, sa, sb, ha, hb, ba, bb, ea, eb;
+    int ua, ub, ga, gb, sa, sb, ha, hb, ba, bb, ea, eb, va;
 } cmp_cols;
 
 /* As the report judges a row: S = 0 (ulps undefined: its ulp is the smallest subnormal) and
@@ -113,7 +113,7 @@ static void compare_variant(sl_table *tab, const sl_csv *A, const sl_csv *B, con
     double maxa = NAN, maxb = NAN;
     for (size_t p = 0; p < np; p++) {
         size_t ra = pa[p], rb = pb[p];
-        if (strcmp(A->cell[ra][5], name)) continue;
+        if (strcmp(sl_csv_get(A, ra, cc->va), name)) continue;
         if (strcmp(sl_csv_get(A, ra, cc->sa), "ok") || strcmp(sl_csv_get(B, rb, cc->sb), "ok")) continue;
         rows++;
         if (strcmp(sl_csv_get(A, ra, cc->ha), sl_csv_get(B, rb, cc->hb))) differ++;
@@ -215,7 +215,8 @@ int sl_cmd_compare(int argc, char **argv)
                          sl_csv_col(&B, "gbps"), sl_csv_col(&A, "status"), sl_csv_col(&B, "status"),
                          sl_csv_col(&A, "result_hex"), sl_csv_col(&B, "result_hex"),
                          sl_csv_col(&A, "backend"), sl_csv_col(&B, "backend"),
-                         sl_csv_col(&A, "exact_hex"), sl_csv_col(&B, "exact_hex")};
+                         sl_csv_col(&A, "exact_hex"), sl_csv_col(&B, "exact_hex"),
+                         sl_csv_col(&A, "variant")};   /* (load checked it: a file's own column order) */
 
     /* variant names in order of first appearance among the pairs (registry order first) */
     const char *names[128];
@@ -223,7 +224,7 @@ int sl_cmd_compare(int argc, char **argv)
     for (size_t i = 0; i <= sl_variant_count() && nv < 128; i++) {
         const char *want = i < sl_variant_count() ? sl_variant_at(i)->name : NULL;
         for (size_t p = 0; p < np && nv < 128; p++) {
-            const char *name = A.cell[pa[p]][5];
+            const char *name = sl_csv_get(&A, pa[p], cc.va);
             if (want && strcmp(name, want)) continue;
             size_t q = 0;
             while (q < nv && strcmp(names[q], name)) q++;

@@ -163,6 +163,18 @@ static int parse(int argc, char **argv, ranks_opts *o)
 }
 
 /* ---- rank 0's files ----------------------------------------------------------------------- */
+/* Row i's K (its ranks field): decimal digits 1 .. RANKS_MAX as rank 0 writes them, else 0. A
+ * damaged file's 99999999999 is no K: atoi of it is undefined, and a K near INT_MAX would
+ * overflow the report's loops over K. */
+#define RANKS_MAX 65536
+static int ranks_of(const sl_csv *t, size_t i, int ck)
+{
+    const char *s = sl_csv_get(t, i, ck);
+    long v = 0;
+    for (; *s >= '0' && *s <= '9' && v <= RANKS_MAX; s++) v = v * 10 + (*s - '0');
+    return *s || v > RANKS_MAX ? 0 : (int)v;
+}
+
 static FILE *open_results(const char *dir, sl_keyset *keys, sl_err *err)
 {
     char path[1200];
@@ -181,6 +193,15 @@ static FILE *open_results(const char *dir, sl_keyset *keys, sl_err *err)
             sl_err_set(err, "'%s' is not a ranks results file", path);
             return NULL;
         }
+        for (size_t r = 0; r < t.nrows; r++)
+            if (!ranks_of(&t, r, 7)) {
+                char v[24];
+                snprintf(v, sizeof v, "%.20s", sl_csv_get(&t, r, 7));
+                sl_csv_free(&t);
+                sl_err_set(err, "'%s': data row %zu: ranks '%s' is not a rank count (1 to %d)", path, r + 1, v,
+                           RANKS_MAX);
+                return NULL;
+            }
         char key[SL_KEY_LEN];
         for (size_t r = 0; r < t.nrows; r++)
             if (!sl_csv_key(&t, r, key, sizeof key)) sl_keyset_add(keys, key);
@@ -359,7 +380,7 @@ static int keep_default(const sl_csv *t, size_t i, void *ctx)
 static int keep_maxk(const sl_csv *t, size_t i, void *ctx)
 {
     return !strcmp(sl_csv_get(t, i, sl_csv_col(t, "combine")), "mpi-sum") &&
-           atoi(sl_csv_get(t, i, sl_csv_col(t, "ranks"))) == *(int *)ctx;
+           ranks_of(t, i, sl_csv_col(t, "ranks")) == *(int *)ctx;
 }
 
 static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
@@ -376,7 +397,7 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
     int culps = sl_csv_col(&t, "ulps"), calg = sl_csv_col(&t, "algorithm"), cn = sl_csv_col(&t, "n");
     int cst = sl_csv_col(&t, "status");
     int maxk = 0;
-    for (size_t i = 0; i < t.nrows; i++) if (atoi(sl_csv_get(&t, i, ck)) > maxk) maxk = atoi(sl_csv_get(&t, i, ck));
+    for (size_t i = 0; i < t.nrows; i++) if (ranks_of(&t, i, ck) > maxk) maxk = ranks_of(&t, i, ck);
     fprintf(f, "# Sums across ranks (`ranks` experiment)\n\n"
                "Each of K ranks sums one contiguous slice (generated in place) with the variant (its GPU "
                "or CPU twin); the partial results combine by **mpi-sum** (MPI_Allreduce, MPI_SUM), "
@@ -413,9 +434,9 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
                 const char *u = "";
                 for (size_t b = 0; b < t.nrows; b++)
                     if (same_group(&t, a, b, gcols, 4) && keep_default(&t, b, NULL) &&
-                        atoi(sl_csv_get(&t, b, ck)) == k && !strcmp(sl_csv_get(&t, b, cst), "ok"))
+                        ranks_of(&t, b, ck) == k && !strcmp(sl_csv_get(&t, b, cst), "ok"))
                         u = sl_csv_get(&t, b, culps);
-                double uv = atof(u);
+                double uv = strtod(u, NULL);
                 if (*u) fprintf(f, " %.3g |", uv);
                 else fputs(" |", f);
             }
@@ -456,24 +477,24 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
                    "| dataset | dtype | variant | combine | algorithms | distinct |\n|---|---|---|---|---|---|\n", maxk);
         int ncols4[4] = {cds, cdt, cv, ccomb};
         for (size_t a = 0; a < t.nrows; a++) {
-            if (strncmp(sl_csv_get(&t, a, ccomb), "nccl-", 5) || atoi(sl_csv_get(&t, a, ck)) != maxk ||
+            if (strncmp(sl_csv_get(&t, a, ccomb), "nccl-", 5) || ranks_of(&t, a, ck) != maxk ||
                 strcmp(sl_csv_get(&t, a, cst), "ok"))
                 continue;
             int dup = 0;
             for (size_t b = 0; b < a && !dup; b++)
-                if (same_group(&t, a, b, ncols4, 4) && atoi(sl_csv_get(&t, b, ck)) == maxk &&
+                if (same_group(&t, a, b, ncols4, 4) && ranks_of(&t, b, ck) == maxk &&
                     !strcmp(sl_csv_get(&t, b, cst), "ok"))
                     dup = 1;
             if (dup) continue;
             int nr = 0, d = 0;
             for (size_t b = 0; b < t.nrows; b++) {
-                if (!same_group(&t, a, b, ncols4, 4) || atoi(sl_csv_get(&t, b, ck)) != maxk ||
+                if (!same_group(&t, a, b, ncols4, 4) || ranks_of(&t, b, ck) != maxk ||
                     strcmp(sl_csv_get(&t, b, cst), "ok"))
                     continue;
                 nr++;
                 int seen = 0;
                 for (size_t q = 0; q < b && !seen; q++)
-                    if (same_group(&t, b, q, ncols4, 4) && atoi(sl_csv_get(&t, q, ck)) == maxk &&
+                    if (same_group(&t, b, q, ncols4, 4) && ranks_of(&t, q, ck) == maxk &&
                         !strcmp(sl_csv_get(&t, q, cst), "ok") && !strcmp(sl_csv_get(&t, q, chex), sl_csv_get(&t, b, chex)))
                         seen = 1;
                 d += !seen;
@@ -517,7 +538,7 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
         for (int c = 0; c < SL_COMBINE_COUNT; c++) {
             size_t m = 0;
             for (size_t i = 0; i < t.nrows; i++) {
-                if (atoi(sl_csv_get(&t, i, ck)) != k || strcmp(sl_csv_get(&t, i, ccomb), sl_combine_name((sl_combine)c)) ||
+                if (ranks_of(&t, i, ck) != k || strcmp(sl_csv_get(&t, i, ccomb), sl_combine_name((sl_combine)c)) ||
                     !keep_default(&t, i, NULL) || strcmp(sl_csv_get(&t, i, cst), "ok"))
                     continue;
                 vl[m] = sl_csv_num(&t, i, cl);

@@ -166,7 +166,11 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
     const char *cds, *csw = !strcmp(exp, "accuracy-vs-cond") ? cond_sweep(t, &c, &cds) : "cond";
     fputs("| variant |", f);
     for (size_t j = 0; j < nvals; j++) {
-        if (!strcmp(exp, "accuracy-vs-cond") && !strcmp(csw, "cond")) fprintf(f, " cond 1e%d |", (int)lround(log10(sv[j])));
+        /* (a decade of a positive finite cond; lround of log10(0), of a negative or of inf has no
+         * value an int holds) */
+        if (!strcmp(exp, "accuracy-vs-cond") && !strcmp(csw, "cond") && sv[j] > 0 && isfinite(sv[j]))
+            fprintf(f, " cond 1e%d |", (int)lround(log10(sv[j])));
+        else if (!strcmp(exp, "accuracy-vs-cond") && !strcmp(csw, "cond")) fprintf(f, " cond %g |", sv[j]);
         else if (!strcmp(exp, "accuracy-vs-cond")) fprintf(f, " %s %g |", csw, sv[j]);
         else if (!nb) {   /* by n: 2^k where n is a power of two */
             int e2;
@@ -280,7 +284,8 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
             double *ns = R->buf2;
             size_t nn = 0;
             for (size_t r = 0; r < t->nrows; r++)
-                if (IS(r, exp, exps[e]) && IS(r, dtype, sl_report_dtypes[d]) && IS(r, status, "ok"))
+                if (IS(r, exp, exps[e]) && IS(r, dtype, sl_report_dtypes[d]) && IS(r, status, "ok") &&
+                    !isnan(NUM(r, n)))                /* (qsort needs a total order: no NaN) */
                     ns[nn++] = NUM(r, n);
             nn = uniq(ns, nn);
             double nl[64];

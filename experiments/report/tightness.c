@@ -15,12 +15,13 @@ static int cmp_dbl(const void *a, const void *b)
 
 static int finite_field(const char *s) { return *s && !strstr(s, "inf") && !strstr(s, "nan"); }
 
-/* Row r is one of the chart's: an accuracy row with a finite ratio to a finite positive bound. */
+/* Row r is one of the chart's: an accuracy row with a finite ratio to a finite positive bound
+ * (as numbers: the data check admits NaN, INF and 1e999, and a NaN would leave qsort no order). */
 static int tight_row(const sl_csv *t, const cols *cp, size_t r)
 {
     const cols c = *cp;
-    return !strncmp(GET(r, exp), "accuracy-", 9) && IS(r, status, "ok") && finite_field(GET(r, bound_ratio)) &&
-           finite_field(GET(r, bound_abs)) && NUM(r, bound_abs) > 0 && finite_field(GET(r, exact_hex));
+    return !strncmp(GET(r, exp), "accuracy-", 9) && IS(r, status, "ok") && isfinite(NUM(r, bound_ratio)) &&
+           isfinite(NUM(r, bound_abs)) && NUM(r, bound_abs) > 0 && finite_field(GET(r, exact_hex));
 }
 
 void sl_report_tightness(FILE *f, const sl_report_ctx *R)

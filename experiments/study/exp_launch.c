@@ -10,6 +10,7 @@
  * the streaming-read kernel are measured on the same input (GPU); launch.csv (sl_lc_write_csv)
  * gathers every point with its ratios for the charts and the report. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,24 +133,36 @@ void sl_lc_label(const sl_lc_point *p, char *buf, size_t len)
     if (p->width && m >= 0 && (size_t)m < len) snprintf(buf + m, len - (size_t)m, ":w%u", p->width);
 }
 
+/* One ":KDIGITS" field of a label at *c: decimal digits below 2^32, no sign or space, as
+ * sl_lc_label writes them (a label read back from results.csv may be damaged: sscanf's %u of
+ * 99999999999 would be undefined behaviour). 0 with *c past it, or -1. */
+static int label_field(const char **c, char key, uint32_t *out)
+{
+    const char *q = *c;
+    if (q[0] != ':' || q[1] != key || q[2] < '0' || q[2] > '9') return -1;
+    uint64_t v = 0;
+    for (q += 2; *q >= '0' && *q <= '9'; q++)
+        if ((v = v * 10 + (uint64_t)(*q - '0')) > UINT32_MAX) return -1;
+    *out = (uint32_t)v;
+    *c = q;
+    return 0;
+}
+
 int sl_lc_parse_label(const char *s, sl_lc_point *p, char *sweep, size_t sweep_len)
 {
     char sw[32];
-    unsigned b, g, i, a, o, w = 0;
-    int t, used = 0;
+    uint32_t b, g, i, a, o, t, w = 0;
     if (strncmp(s, "lc:", 3)) return -1;
     const char *c = strchr(s + 3, ':');
     if (!c || (size_t)(c - (s + 3)) >= sizeof sw || (size_t)(c - (s + 3)) >= sweep_len) return -1;
     memcpy(sw, s + 3, (size_t)(c - (s + 3)));
     sw[c - (s + 3)] = '\0';
-    if (sscanf(c, ":b%u:g%u:i%u:a%u:o%u:t%d%n", &b, &g, &i, &a, &o, &t, &used) != 6) return -1;
-    c += used;
-    if (*c) {   /* a width, or nothing */
-        used = 0;
-        if (sscanf(c, ":w%u%n", &w, &used) != 1 || c[used] || !w) return -1;
-    }
+    if (label_field(&c, 'b', &b) || label_field(&c, 'g', &g) || label_field(&c, 'i', &i) ||
+        label_field(&c, 'a', &a) || label_field(&c, 'o', &o) || label_field(&c, 't', &t) || t > 1)
+        return -1;
+    if (*c && (label_field(&c, 'w', &w) || *c || !w)) return -1;   /* a width, or nothing */
     snprintf(sweep, sweep_len, "%s", sw);
-    *p = (sl_lc_point){sweep, b, g, i, a, o, t, w};
+    *p = (sl_lc_point){sweep, b, g, i, a, o, (int)t, w};
     return 0;
 }
 
@@ -530,7 +543,10 @@ int sl_lc_write_csv(const char *dir, sl_err *err)
         const double ms = sl_csv_num(&t, r, cms);
         const double rc = rcub >= 0 ? sl_csv_num(&t, (size_t)rcub, cms) / ms : NAN;
         const double rr = rrd >= 0 ? sl_csv_num(&t, (size_t)rrd, cms) / ms : NAN;
-        const unsigned items = (unsigned)sl_csv_num(&t, r, ci);
+        /* items: a count (the data check admits up to 2^53, an edited file anything): 0 where it
+         * is none an unsigned holds, so the conversion stays defined */
+        const double iv = sl_csv_num(&t, r, ci);
+        const unsigned items = iv >= 0 && iv <= (double)UINT_MAX ? (unsigned)iv : 0u;
         fprintf(f, "%s,%s,%llu,%s,%s,%u,%u,%s,%s,%s,%u,%u,%u,%d,%s,%s,", var, dts, n,
                 sl_csv_get(&t, r, cbe), sweep, p.block, p.grid, sl_csv_get(&t, r, cb),
                 sl_csv_get(&t, r, cg), sl_csv_get(&t, r, ci), lc_accumulators(var, dt, items, p.accs),
