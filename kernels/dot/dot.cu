@@ -79,26 +79,6 @@ __device__ __forceinline__ void kahan_step(double *s, double *c, double p) { sl_
 __device__ __forceinline__ void dot2_step(float *s, float *e, float x, float y) { sl_dot_dot2_f(s, e, x, y); }
 __device__ __forceinline__ void dot2_step(double *s, double *e, double x, double y) { sl_dot_dot2_d(s, e, x, y); }
 
-/* sl_grid_finish's order with the value kept instead of written (as moments.cu's mom_grid_reduce:
- * intentional copy, families share only reduce/ and exact/; a change there applies here). Twin:
- * sl_tw_finish / sl_tw_pair_finish. */
-template <class Op>
-__device__ __forceinline__ bool dot_grid_reduce(typename Op::A block_val, typename Op::A *partials,
-                                                unsigned *counter, typename Op::A *out)
-{
-    typedef typename Op::A A;
-    __shared__ A s_fin[32];
-    if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], block_val);
-    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return false;
-    const unsigned G = gridDim.x, B = blockDim.x;
-    A a = Op::zero();
-    for (unsigned i = threadIdx.x; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
-    a = sl_block_reduce<Op>(a, s_fin);
-    if (threadIdx.x == 0) *counter = 0u;
-    *out = a;
-    return true;
-}
-
 template <typename In, typename Acc, class R, int KIND>
 __global__ void __launch_bounds__(1024)
 dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
@@ -151,7 +131,7 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
 #undef P
         tv = sl_block_reduce<Op>(tv, s_warp);
         Acc tot;
-        if (!dot_grid_reduce<Op>(tv, sl_ws_partials<Acc>(work), sl_ws_counter(work), &tot)) return;
+        if (!sl_grid_reduce<Op>(tv, sl_ws_partials<Acc>(work), sl_ws_counter(work), &tot)) return;
         if (threadIdx.x == 0) *result = dot_out<In>(tot);
     } else {
         typedef sl_op_pair<Acc> Op;
@@ -171,7 +151,7 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
 #undef P
         tv = sl_block_reduce<Op>(tv, s_warp);
         A tot;
-        if (!dot_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
+        if (!sl_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
         if (threadIdx.x == 0) *result = dot_out<In>(Acc(tot.s + tot.e));
     }
 }

@@ -184,10 +184,9 @@ __device__ __forceinline__ X ex_final(fu_st<A> s, int out, uint64_t n, unsigned 
     return sl_out<X>(r);
 }
 
-/* One launch: thread values, the block tree, then the last-block finish of reduce/grid.cuh
- * (sl_grid_finish's order: thread t combines p[t], p[t + B], ... into zero(), then the block tree)
- * with a final step that reads the output, n and ddof. Changes to sl_grid_finish's order must be
- * applied here. */
+/* One launch: thread values, the block tree, then the last block's reduce of reduce/grid.cuh
+ * (sl_grid_reduce: thread t combines p[t], p[t + B], ... into zero(), then the block tree) and a
+ * final step that reads the output, n and ddof. */
 template <typename X, typename A, class P>
 __global__ void __launch_bounds__(1024)
 ex_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, int out,
@@ -198,27 +197,9 @@ ex_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void 
     __shared__ S s_warp[32];
     S v = ex_thread<X, A, P>(x, n, head, nv);
     v = sl_block_reduce<Op>(v, s_warp);
-    S *partials = sl_ws_partials<S>(work);
-    unsigned *counter = sl_ws_counter(work);
-    if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], v);
-    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return;
-    const unsigned G = gridDim.x, B = blockDim.x;
-    S a = Op::zero();
-    unsigned i = threadIdx.x;
-    for (; i + 7u * B < G; i += 8u * B) {
-        S r[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) r[k] = Op::load_cg(partials + i + (unsigned)k * B);
-#pragma unroll
-        for (int k = 0; k < 8; k++) a = Op::add(a, r[k]);
-    }
-    for (; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
-    __syncthreads(); /* s_warp is reused */
-    a = sl_block_reduce<Op>(a, s_warp);
-    if (threadIdx.x == 0) {
+    S a;
+    if (sl_grid_reduce<Op>(v, sl_ws_partials<S>(work), sl_ws_counter(work), &a) && threadIdx.x == 0)
         *result = ex_final<X, A>(a, out, n, ddof);
-        *counter = 0u;
-    }
 }
 
 struct ex_args {

@@ -81,35 +81,6 @@ template <typename T, class R> struct mom_op {
     }
 };
 
-/* sl_grid_finish's order (reduce/grid.cuh) with the value kept instead of written: thread 0
- * publishes block_val, takes the ticket; in the last block, thread t: a = zero(); a = add(a, p[i])
- * for i = t, t + B, ...; the block tree. Returns true in the last block (*out valid in its thread
- * 0, which has reset the counter). Twin: sl_tw_finish per component. */
-template <class Op>
-__device__ __forceinline__ bool mom_grid_reduce(typename Op::A block_val, typename Op::A *partials,
-                                                unsigned *counter, typename Op::A *out)
-{
-    typedef typename Op::A A;
-    __shared__ A s_fin[32];
-    if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], block_val);
-    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return false;
-    const unsigned G = gridDim.x, B = blockDim.x;
-    unsigned i = threadIdx.x;
-    A a = Op::zero();
-    for (; i + 7u * B < G; i += 8u * B) {
-        A r[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) r[k] = Op::load_cg(partials + i + (unsigned)k * B);
-#pragma unroll
-        for (int k = 0; k < 8; k++) a = Op::add(a, r[k]);
-    }
-    for (; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
-    a = sl_block_reduce<Op>(a, s_fin);
-    if (threadIdx.x == 0) *counter = 0u;
-    *out = a;
-    return true;
-}
-
 /* The epilogue in the accumulator format: moments.h's host/device functions, which the twins call. */
 __device__ __forceinline__ float mom_final(int impl, uint64_t n, uint32_t ddof, float s1, float s2)
 {
@@ -185,7 +156,7 @@ mom_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, int
         tv = Op::add(l[0], l[1 % W]);
     tv = sl_block_reduce<Op>(tv, s_warp);
     A tot;
-    if (!mom_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
+    if (!sl_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
     if (threadIdx.x != 0) return;
     if (fin == MOM_FIN_STORE_MEAN) *wmean = mom_final(SL_MOM_MEAN, n, 0u, tot.s1, Acc(0));
     else *result = mom_out<In>(mom_final(impl, n, ddof, tot.s1, tot.s2));

@@ -111,32 +111,6 @@ template <typename T, int NC, class R> struct nrm_op {
     }
 };
 
-/* sl_grid_finish's order with the value kept (moments.cu's mom_grid_reduce; twin: sl_tw_finish per
- * component). Thread 0 publishes block_val and ORs its flag before the ticket. */
-template <class Op>
-__device__ __forceinline__ bool nrm_grid_reduce(typename Op::A block_val, unsigned flag,
-                                                typename Op::A *partials, unsigned *counter,
-                                                unsigned *gflag, typename Op::A *out, unsigned *out_flag)
-{
-    typedef typename Op::A A;
-    __shared__ A s_fin[32];
-    if (threadIdx.x == 0) {
-        Op::store(&partials[blockIdx.x], block_val);
-        if (flag) atomicOr(gflag, 1u);
-    }
-    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return false;
-    const unsigned G = gridDim.x, B = blockDim.x;
-    A a = Op::zero();
-    for (unsigned i = threadIdx.x; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
-    a = sl_block_reduce<Op>(a, s_fin);
-    if (threadIdx.x == 0) {
-        *counter = 0u;
-        *out_flag = atomicExch(gflag, 0u);
-    }
-    *out = a;
-    return true;
-}
-
 __device__ __forceinline__ float nrm_sqrt(float a) { return sqrtf(a); }
 __device__ __forceinline__ double nrm_sqrt(double a) { return sqrt(a); }
 __device__ __forceinline__ void nrm_scaled_add(float *b, float *m, float *s, float ax) { sl_nrm_scaled_add_f(b, m, s, ax); }
@@ -200,10 +174,10 @@ nrm_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, voi
     const unsigned binf = __syncthreads_or(inf);
     unsigned *gflag = reinterpret_cast<unsigned *>(static_cast<unsigned char *>(work) + SL_NRM_WS_FLAG);
     A tot;
-    unsigned anyinf;
-    if (!nrm_grid_reduce<Op>(tv, binf, sl_ws_partials<A>(work), sl_ws_counter(work), gflag, &tot, &anyinf))
-        return;
+    if (threadIdx.x == 0 && binf) atomicOr(gflag, 1u);   /* before the ticket */
+    if (!sl_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
     if (threadIdx.x != 0) return;
+    const unsigned anyinf = atomicExch(gflag, 0u);
     Acc r;
     if (anyinf) r = (Acc)INFINITY;
     else if (NC == 1) r = nrm_sqrt(tot.c[0]);

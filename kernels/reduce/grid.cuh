@@ -54,23 +54,24 @@ template <typename A, typename O> struct sl_fin_out {
     static __device__ __forceinline__ Out final(A a) { return sl_out<O>(a); }
 };
 
-/* Grid finish. Every thread of every block calls it once, at the end of the kernel; block_val
+/* Grid reduce. Every thread of every block calls it once, at the end of the kernel; block_val
  * must be valid in thread 0. Thread 0 stores it at partials[blockIdx.x] and takes a ticket
  * (sl_ticket_last). The last block to arrive reduces the G = gridDim.x partials in a fixed
  * order that does not depend on the arrival order:
  *   thread t: a = zero(); for (i = t; i < G; i += blockDim.x) a = add(a, partials[i]);
  *   then sl_block_reduce over the threads' a;
- * and thread 0 writes Fin::final(a) to *result, then resets the counter to 0 for the next
- * launch. __ldcg loads (never a stale L1 line); eight loads are issued before their eight
- * adds, which keep the order i = t, t+B, t+2B, ... */
-template <class Op, class Fin>
-__device__ __forceinline__ void sl_grid_finish(typename Op::A block_val, typename Op::A *partials,
-                                               unsigned *counter, typename Fin::Out *result)
+ * its thread 0 resets the counter to 0 for the next launch. Returns true in the last block
+ * (*out valid in its thread 0), false elsewhere. __ldcg loads (never a stale L1 line); eight
+ * loads are issued before their eight adds, which keep the order i = t, t+B, t+2B, ...
+ * Twins: sl_twin.h's sl_tw_finish (per component for pairs). */
+template <class Op>
+__device__ __forceinline__ bool sl_grid_reduce(typename Op::A block_val, typename Op::A *partials,
+                                               unsigned *counter, typename Op::A *out)
 {
     typedef typename Op::A A;
     __shared__ A s_fin[32];
     if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], block_val);
-    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return;
+    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return false;
     const unsigned G = gridDim.x, B = blockDim.x;
     unsigned i = threadIdx.x;
     A a = Op::zero();
@@ -83,10 +84,18 @@ __device__ __forceinline__ void sl_grid_finish(typename Op::A block_val, typenam
     }
     for (; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
     a = sl_block_reduce<Op>(a, s_fin);
-    if (threadIdx.x == 0) {
-        *result = Fin::final(a);
-        *counter = 0u;
-    }
+    if (threadIdx.x == 0) *counter = 0u;
+    *out = a;
+    return true;
+}
+
+/* Grid finish: sl_grid_reduce, then thread 0 of the last block writes Fin::final(a) to *result. */
+template <class Op, class Fin>
+__device__ __forceinline__ void sl_grid_finish(typename Op::A block_val, typename Op::A *partials,
+                                               unsigned *counter, typename Fin::Out *result)
+{
+    typename Op::A a;
+    if (sl_grid_reduce<Op>(block_val, partials, counter, &a) && threadIdx.x == 0) *result = Fin::final(a);
 }
 
 /* The plain finish of the ladder kernels: sl_grid_finish with a + b, the result rounded once

@@ -162,9 +162,9 @@ __device__ __forceinline__ X wf_final(wf_st<A> s, int out, unsigned ddof)
     return sl_out<X>(r);
 }
 
-/* The last-block finish of reduce/grid.cuh (sl_grid_finish: the same order of merges: thread t
- * merges p[t], p[t + B], ... into an empty state, then the block tree), with a final step that
- * reads the launch's output and ddof. Changes to sl_grid_finish's order must be applied here. */
+/* The last block's reduce of reduce/grid.cuh (sl_grid_reduce: thread t merges p[t], p[t + B],
+ * ... into an empty state, then the block tree), with a final step that reads the launch's
+ * output and ddof. */
 template <typename X, typename A, bool kRcp>
 __global__ void __launch_bounds__(SL_WF_BLOCK, sizeof(A) == 8 ? SL_WF_THREADS_PER_SM_F64 / SL_WF_BLOCK
                                                               : SL_WF_THREADS_PER_SM / SL_WF_BLOCK)
@@ -176,27 +176,9 @@ wf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void 
     __shared__ S s_warp[32];
     S v = wf_thread<X, A, kRcp>(x, n, head, nv);
     v = sl_block_reduce<Op>(v, s_warp);
-    S *partials = sl_ws_partials<S>(work);
-    unsigned *counter = sl_ws_counter(work);
-    if (threadIdx.x == 0) Op::store(&partials[blockIdx.x], v);
-    if (!sl_ticket_last<sl_bar_aligned, true>(counter)) return;
-    const unsigned G = gridDim.x, B = blockDim.x;
-    S a = Op::zero();
-    unsigned i = threadIdx.x;
-    for (; i + 7u * B < G; i += 8u * B) {
-        S r[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) r[k] = Op::load_cg(partials + i + (unsigned)k * B);
-#pragma unroll
-        for (int k = 0; k < 8; k++) a = Op::add(a, r[k]);
-    }
-    for (; i < G; i += B) a = Op::add(a, Op::load_cg(partials + i));
-    __syncthreads(); /* s_warp is reused */
-    a = sl_block_reduce<Op>(a, s_warp);
-    if (threadIdx.x == 0) {
+    S a;
+    if (sl_grid_reduce<Op>(v, sl_ws_partials<S>(work), sl_ws_counter(work), &a) && threadIdx.x == 0)
         *result = wf_final<X, A>(a, out, ddof);
-        *counter = 0u;
-    }
 }
 
 template <typename X, typename A>
