@@ -293,9 +293,26 @@ static void measured_rows(void)
     sl_row_free(&rows[1]);
 }
 
+/* sl_median and sl_stats leave NaN (a missing figure) out: a total order for qsort, the
+ * statistics of the numbers alone, NaN when there are none. */
+static void order_statistics_with_nan(void)
+{
+    double v[7] = {NAN, 3.0, -1.0, NAN, 2.0, INFINITY, NAN}, med, mn, mx;
+    sl_stats(v, 7, &med, &mn, &mx);
+    CHECK(med == 2.5 && mn == -1.0 && mx == INFINITY, "stats with NaN: %g %g %g, want 2.5 -1 inf", med, mn, mx);
+    CHECK(isnan(v[0]) && v[1] == 3.0, "sl_stats left its input alone");
+    med = sl_median(v, 7);
+    CHECK(med == 2.5 && v[0] == -1.0 && v[3] == INFINITY && isnan(v[4]) && isnan(v[6]),
+          "median with NaN: %g (sorted %g %g %g %g)", med, v[0], v[1], v[2], v[3]);
+    double w[3] = {NAN, NAN, NAN};
+    sl_stats(w, 3, &med, &mn, &mx);
+    CHECK(isnan(med) && isnan(mn) && isnan(mx) && isnan(sl_median(w, 3)), "all NaN: NaN statistics");
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
+    order_statistics_with_nan();
     float x[64];
     sl_reference ref;
     if (make_ref(&ref, x)) return sl_test_done("tagg");

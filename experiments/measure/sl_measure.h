@@ -340,8 +340,10 @@ typedef struct {
 void sl_judge_results(const sl_reference *ref, const sl_variant *v, uint64_t n, sl_dtype dt,
                       const sl_launch *cfg, const double *r, int reps, sl_judgement *out);
 
-/* Order statistics: sl_median sorts v[0..n) in place and returns its median (NaN for n = 0);
- * sl_stats leaves v alone and gives median, min and max (NaN when n = 0 or out of memory). */
+/* Order statistics over the numbers of v[0..n) (NaN values are left out: a missing time or
+ * figure): sl_median sorts v in place (NaN last) and returns their median (NaN when there are
+ * none); sl_stats leaves v alone and gives median, min and max (NaN when there are none or out
+ * of memory). */
 double sl_median(double *v, size_t n);
 void sl_stats(const double *v, size_t n, double *med, double *mn, double *mx);
 

@@ -14,17 +14,33 @@ uint64_t sl_canon_bits(double v)
     return u;
 }
 
+/* A total order for qsort: NaN after every number (a comparator without one is undefined). */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
+    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
     return (x > y) - (x < y);
+}
+
+/* Sorts v[0..n) (NaN last) and returns how many values are numbers. */
+static size_t sort_numbers(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    while (n > 0 && isnan(v[n - 1])) n--;
+    return n;
+}
+
+/* The median of sorted numbers v[0..k), k > 0. */
+static double median_sorted(const double *v, size_t k)
+{
+    return (k & 1) ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
 double sl_median(double *v, size_t n)
 {
     if (!v || n == 0) return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return (n & 1) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    const size_t k = sort_numbers(v, n);
+    return k ? median_sorted(v, k) : NAN;
 }
 
 void sl_stats(const double *v, size_t n, double *med, double *mn, double *mx)
@@ -34,9 +50,12 @@ void sl_stats(const double *v, size_t n, double *med, double *mn, double *mx)
     double *c = malloc(n * sizeof *c);
     if (!c) return;
     memcpy(c, v, n * sizeof *c);
-    *med = sl_median(c, n);
-    *mn = c[0];
-    *mx = c[n - 1];
+    const size_t k = sort_numbers(c, n);
+    if (k) {
+        *med = median_sorted(c, k);
+        *mn = c[0];
+        *mx = c[k - 1];
+    }
     free(c);
 }
 
