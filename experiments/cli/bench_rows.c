@@ -160,12 +160,6 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
     return -1;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* One shape: the input, every variant's rows, the rows judged. Returns 0, 1 (failure) or 2
  * (a check failed); *ran_bad set when a variant could not run (said; its row left out). */
 static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_variant *const *vs,
@@ -260,7 +254,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
     for (size_t k = 0; k < nv && rc != 1; k++) {
         if (!ok[k]) continue;
         const sl_variant *v = vs[k];
-        qsort(ul + k * B, (size_t)B, sizeof(double), cmp_d);
+        qsort(ul + k * B, (size_t)B, sizeof(double), sl_cmp_double);
         sl_row row;
         sl_row_empty(&row, o->on_gpu ? "gpu" : "cpu", o->arg.dt, N);
         row.variant = v;

@@ -345,6 +345,8 @@ void sl_judge_results(const sl_reference *ref, const sl_variant *v, uint64_t n, 
  * none); sl_stats leaves v alone and gives median, min and max (NaN when there are none or out
  * of memory). */
 double sl_median(double *v, size_t n);
+/* qsort's comparator of doubles: ascending, NaN after every number (a total order). */
+int sl_cmp_double(const void *a, const void *b);
 void sl_stats(const double *v, size_t n, double *med, double *mn, double *mx);
 
 #ifdef __cplusplus

@@ -14,8 +14,7 @@ uint64_t sl_canon_bits(double v)
     return u;
 }
 
-/* A total order for qsort: NaN after every number (a comparator without one is undefined). */
-static int cmp_double(const void *a, const void *b)
+int sl_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
@@ -25,7 +24,7 @@ static int cmp_double(const void *a, const void *b)
 /* Sorts v[0..n) (NaN last) and returns how many values are numbers. */
 static size_t sort_numbers(double *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    qsort(v, n, sizeof *v, sl_cmp_double);
     while (n > 0 && isnan(v[n - 1])) n--;
     return n;
 }

@@ -236,14 +236,9 @@ void sl_mpi_input_close(sl_mpi_input *in)
 /* ---- one variant, one strategy -------------------------------------------------------------- */
 static double now_ms(void) { return MPI_Wtime() * 1e3; }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+    qsort(v, (size_t)n, sizeof *v, sl_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 

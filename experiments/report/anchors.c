@@ -75,12 +75,6 @@ static size_t frameworks(const sl_csv *t, const int *col, const char **fw)
     return nf;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Per framework, over the inputs: how many, the repetitions, how many inputs gave more than one
  * result, the most distinct results and the widest spread, the median and largest error (each
  * input's worst repetition) and the input of the largest. */
@@ -110,7 +104,7 @@ static void anchors_summary(FILE *f, const sl_csv *t, const int *col, const zcol
                 if (u > umax) { umax = u; rmax = r; }
             }
         }
-        qsort(v, k, sizeof *v, cmp_dbl);
+        qsort(v, k, sizeof *v, sl_cmp_double);
         char reps[48], sp[32], med[32], mx[32], at[160] = "-";
         if (reps_lo == reps_hi) snprintf(reps, sizeof reps, "%.0f", reps_hi);
         else snprintf(reps, sizeof reps, "%.0f-%.0f", reps_lo, reps_hi);

@@ -12,16 +12,10 @@
 #include "charts.h"
 
 /* ---- small helpers ------------------------------------------------------------------------ */
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Distinct values v[0..n) sorted in place; returns their count. */
 static size_t uniq(double *v, size_t n)
 {
-    qsort(v, n, sizeof *v, cmp_dbl);
+    qsort(v, n, sizeof *v, sl_cmp_double);
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (!k || v[i] != v[k - 1]) v[k++] = v[i];

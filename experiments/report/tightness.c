@@ -7,12 +7,6 @@
 #include "charts.h"
 #include "tightness.h"
 
-static int cmp_dbl(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static int finite_field(const char *s) { return *s && !strstr(s, "inf") && !strstr(s, "nan"); }
 
 /* Row r is one of the chart's: an accuracy row with a finite ratio to a finite positive bound
@@ -59,7 +53,7 @@ void sl_report_tightness(FILE *f, const sl_report_ctx *R)
                            "over the bound |\n|---|---:|---:|---:|---:|---:|---:|\n", op, dt);
                 header = 1;
             }
-            qsort(v, k, sizeof *v, cmp_dbl);
+            qsort(v, k, sizeof *v, sl_cmp_double);
             const double med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
             const size_t i90 = (size_t)ceil(0.9 * (double)k) - 1;
             char a[32], b[32], m[32];

@@ -114,13 +114,6 @@ static int same_bits(double a, double b)
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
-static int cmp_ulps(const void *a, const void *b)   /* ascending, NaN last */
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
-    return x < y ? -1 : x > y;
-}
-
 /* The rows judged in parallel (sl_parallel_for): row r's error in ulps into u[r], or its
  * failure into bad[r] (the first message kept). */
 typedef struct {
@@ -172,7 +165,7 @@ static int rows_ulps(sl_run *run, const sl_variant *v, const void *x, uint64_t B
         }
     run->phases.judge += sl_now_s() - t0;
     if (!rc) {
-        qsort(u, (size_t)B, sizeof(double), cmp_ulps);
+        qsort(u, (size_t)B, sizeof(double), sl_cmp_double);
         *med = B % 2 ? u[B / 2] : 0.5 * (u[B / 2 - 1] + u[B / 2]);
         *most = u[B - 1];
     }
