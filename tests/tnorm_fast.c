@@ -10,7 +10,12 @@
  * Inf, norms past the format's largest value, float64 squares that overflow (1e200) or vanish
  * (1e-200) never certify; exact ties of the format (Pythagorean triples whose hypotenuse has one
  * bit more than the format) never certify, and boxes pushed to 0.99 of the bound certify only
- * the reference's value. */
+ * the reference's value.
+ * The row kernels' decision (norm/norm.h's sl_nrm_row_decide, float32/16-bit) on the same arrays,
+ * summed as a warp and as a block a row sum them (T threads strided, then a tree): a decided norm
+ * is the reference's (NaN, +Inf beside a NaN and +0 of zeros decided too), uniform and normal
+ * decide (at least 95 %), ties and norms past the largest value never decide, and sums pushed
+ * to 0.99 of the row's bound decide only the reference's value. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +28,7 @@
 #include "tdot_common.h"
 #include "tdot_cases.h"
 #include "exact/pairsum.h"
+#include "norm/norm.h"
 
 static uint64_t bits64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
 static long n_cert, n_total, rnd_cert, rnd_total, pushed_cert, pushed_total, tie_cert;
@@ -64,11 +70,63 @@ static int check_shape(const char *what, const void *x, uint64_t n, sl_dtype dt,
     return 1;
 }
 
-/* Every shape: how many certified. */
+static long row_dec, row_total, row_rnd_dec, row_rnd_total, row_pushed_dec;
+
+static int same_value(double a, double b) { return (isnan(a) && isnan(b)) || bits64(a) == bits64(b); }
+
+/* The plain float64 sum of x's squares as a row kernel of T threads forms it (thread t: values
+ * t, t + T, ... by fma; then a pairwise tree over the threads), and whether x holds an Inf. */
+static double row_sum(const void *x, uint64_t n, sl_dtype dt, unsigned T, int *inf)
+{
+    double part[256];
+    *inf = 0;
+    for (unsigned t = 0; t < T; t++) {
+        double s = 0.0;
+        for (uint64_t i = t; i < n; i += T) {
+            const double u = td_load(x, dt, i);
+            *inf |= fabs(u) == INFINITY;
+            s = sl_psum_sq_take(s, u);
+        }
+        part[t] = s;
+    }
+    for (unsigned w = T / 2; w > 0; w /= 2)
+        for (unsigned t = 0; t < w; t++) part[t] = part[t] + part[t + w];
+    return part[0];
+}
+
+/* The row decision on x for a warp and a block a row (float32/16-bit); returns how many decided
+ * (each checked against the reference). shift: s pushed by that fraction of the row's bound
+ * (0: none). */
+static int row_check(const char *what, const void *x, uint64_t n, sl_dtype dt, double shift)
+{
+    if (dt == SL_F64) return 0;
+    static const unsigned Ts[2] = {32, 256};
+    int k = 0;
+    double want = 0.0;
+    int have = 0;
+    for (int i = 0; i < 2; i++) {
+        int inf;
+        double s = row_sum(x, n, dt, Ts[i], &inf), r;
+        const uint64_t h = sl_nrm_row_chain(n, Ts[i]);
+        if (shift != 0.0) s = s + shift * ((double)h * 0x1p-52) * s;
+        row_total++;
+        if (!sl_nrm_row_decide(s, h, inf, dt, &r)) continue;
+        k++;
+        row_dec++;
+        if (!have) have = reference(x, n, dt, &want);
+        if (have)
+            CHECK(same_value(r, want), "row decision %s %s n=%llu T=%u (shift %g): %a != correctly rounded %a",
+                  what, sl_dtype_name(dt), (unsigned long long)n, Ts[i], shift, r, want);
+    }
+    return k;
+}
+
+/* Every shape: how many certified (and the row decision checked beside them). */
 static int check(const char *what, const void *x, uint64_t n, sl_dtype dt)
 {
     int k = 0;
     for (int s = 0; s < NSHAPES; s++) k += check_shape(what, x, n, dt, s);
+    row_check(what, x, n, dt, 0.0);
     return k;
 }
 
@@ -122,6 +180,10 @@ int main(void)
             for (uint64_t i = 0; i < m; i++) td_store(x, dt, i, rep & 1 ? sl_test_gauss() : td_unit());
             rnd_total += NSHAPES;
             rnd_cert += check(rep & 1 ? "normal" : "uniform", x, m, dt);
+            if (dt != SL_F64) {
+                row_rnd_total += 2;
+                row_rnd_dec += row_check(rep & 1 ? "normal" : "uniform", x, m, dt, 0.0);
+            }
         }
         for (int f = 0; f < TD_NORM_FAMS; f++) {
             CHECK(sl_dataset_find(td_norm_fam[f]) != NULL, "%s exists", td_norm_fam[f]);
@@ -157,12 +219,22 @@ int main(void)
         fill(x, dt, 1000, big);                      /* the norm past the largest value */
         CHECK(!check("norm past the largest", x, 1000, dt), "%s norm past the largest: not certified",
               sl_dtype_name(dt));
+        CHECK(!row_check("norm past the largest", x, 1000, dt, 0.0), "%s norm past the largest: no row decision",
+              sl_dtype_name(dt));
         fill(x, dt, 1000, 0.0);
+        td_store(x, dt, 7, -0.0);
         CHECK(!check("zeros", x, 1000, dt), "norm2 of zeros %s: not certified", sl_dtype_name(dt));
+        CHECK(dt == SL_F64 || row_check("zeros", x, 1000, dt, 0.0) == 2, "%s zeros: the row decision +0",
+              sl_dtype_name(dt));
         td_store(x, dt, 5, NAN);
         CHECK(!check("a NaN", x, 1000, dt), "norm2 with a NaN %s: not certified", sl_dtype_name(dt));
+        CHECK(dt == SL_F64 || row_check("a NaN", x, 1000, dt, 0.0) == 2, "%s a NaN: the row decision NaN",
+              sl_dtype_name(dt));
         td_store(x, dt, 5, INFINITY);
         CHECK(!check("an Inf", x, 1000, dt), "norm2 with an Inf %s: not certified", sl_dtype_name(dt));
+        td_store(x, dt, 9, NAN);
+        CHECK(dt == SL_F64 || row_check("an Inf beside a NaN", x, 1000, dt, 0.0) == 2,
+              "%s an Inf beside a NaN: the row decision +Inf", sl_dtype_name(dt));
         if (dt == SL_F64) {
             fill(x, dt, 1000, 1e200);
             CHECK(!check("1e200", x, 1000, dt), "float64 1e200 (squares overflow): not certified");
@@ -191,6 +263,8 @@ int main(void)
                 push_check(x, 2, dt, 1);
                 CHECK(!check("tie", x, 2, dt), "%s tie %llu^2 + %llu^2: not certified", sl_dtype_name(dt),
                       (unsigned long long)a, (unsigned long long)b);
+                CHECK(!row_check("tie", x, 2, dt, 0.0), "%s tie %llu^2 + %llu^2: no row decision",
+                      sl_dtype_name(dt), (unsigned long long)a, (unsigned long long)b);
                 ties++;
             }
         CHECK(ties > 0, "no tie built for %s", sl_dtype_name(dt));
@@ -199,6 +273,8 @@ int main(void)
             for (uint64_t i = 0; i < m; i++)
                 td_store(x, dt, i, (double)((int)(sl_test_rand64() % 31) - 15));
             push_check(x, m, dt, 0);
+            row_pushed_dec += row_check("pushed +0.99", x, m, dt, 0.99);
+            row_pushed_dec += row_check("pushed -0.99", x, m, dt, -0.99);
         }
     }
     printf("tnorm_fast: %ld of %ld runs certified, each the reference's bits; uniform/normal %ld of %ld; "
@@ -207,6 +283,11 @@ int main(void)
     CHECK(rnd_cert * 100 >= rnd_total * 95, "uniform/normal certified %ld of %ld", rnd_cert, rnd_total);
     CHECK(tie_cert == 0, "a tie certified %ld times", tie_cert);
     CHECK(pushed_cert > 0, "no pushed accumulator certified");
+    printf("tnorm_fast: row decisions %ld of %ld, each the reference's bits; uniform/normal %ld of %ld; "
+           "pushed %ld\n", row_dec, row_total, row_rnd_dec, row_rnd_total, row_pushed_dec);
+    CHECK(row_rnd_dec * 100 >= row_rnd_total * 95, "uniform/normal rows decided %ld of %ld", row_rnd_dec,
+          row_rnd_total);
+    CHECK(row_pushed_dec > 0, "no pushed row sum decided");
     free(x);
     return sl_test_done("tnorm_fast");
 }

@@ -671,6 +671,58 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
     return 0;
 }
 
+/* ---- reproducible mean/var/std row-wise (rows/rows.h's dedicated entry), every format ----------
+ * mxrrow_kernel: a block of SL_MXR_BLOCK threads a row (grid stride over rows): mxr_kernel's
+ * steps 1 and 2 on the row (each thread's binned S1 and S2 over its edge values and 16-byte
+ * vectors, the states merged exactly through the block in shared memory), then thread 0 finishes
+ * the row (sl_mxr_final, the twin's code). The binned states are order-independent, so the row's
+ * result is the 1-D kernel's on that row: a function of its values alone (not B, the launch or
+ * the GPU); twin: the 1-D twin on each row. No workspace. */
+template <typename X>
+__global__ void __launch_bounds__(SL_MXR_BLOCK)
+mxrrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+              X *out)
+{
+    __shared__ sl_rsum_state s_st[2][SL_MXR_BLOCK];
+    const unsigned tid = threadIdx.x, B = SL_MXR_BLOCK;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const X *row = x + r * n;
+        sl_rsum_thr_f64 a1, a2;
+        sl_rsum_init_f64(&a1);
+        sl_rsum_init_f64(&a2);
+        sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), tid, B, [&](X xv, int) {
+            const double v = (double)sl_widen(xv);
+            sl_rsum_take1_f64(&a1, v);
+            if (what == SL_MX_MEAN || !isfinite(v)) return;
+            double d[2];
+            const int np = sl_mxr_square_parts(v, mx_fmt<X>::F64, d);
+            for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
+        });
+        sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
+        sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
+        for (unsigned half = B / 2u; half > 0; half >>= 1) {
+            __syncthreads();
+            if (tid < half) {
+                sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
+                sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
+            }
+        }
+        __syncthreads();
+        if (tid == 0) mx_store(sl_mxr_final(what, n, ddof, &s_st[0][0], &s_st[1][0], dt), out + r);
+        __syncthreads();                             /* s_st is reused by the next row */
+    }
+}
+
+template <typename X>
+static int mxrrow_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, uint32_t ddof,
+                         sl_dtype dt, void *d_out, cudaStream_t st, sl_err *err)
+{
+    const unsigned grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
+    mxrrow_kernel<X><<<grid, SL_MXR_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, ddof, dt, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("mxrrow_kernel", v->name, err);
+    return 0;
+}
+
 /* ---- `correct` mean/var/std row-wise (rows/rows.h's dedicated entry), float32 and 16-bit ------
  * mxrow_kernel: a block of MXR_ROW_BLOCK threads per row (grid stride over rows): mxf_kernel's
  * sums on the row (c = its first value; each thread its edge scalar, then its 16-byte vectors,
@@ -920,6 +972,28 @@ extern "C" int sl_mxr_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_d
     return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
 }
 
+
+extern "C" int sl_mxr_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                               sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                               void *d_results, void *stream, sl_err *err)
+{
+    (void)d_work; (void)work_bytes;
+    const cudaStream_t st = (cudaStream_t)stream;
+    if (n >= SL_RSUM_MAX_N)
+        return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (rows == 0) return 0;
+    if (n && sl_check_aligned(v, d_x, dt, err)) return -1;
+    const uint32_t ddof = cfg ? cfg->ddof : 0u;
+    switch (dt) {
+    case SL_F64: return mxrrow_launch<double>(v, d_x, rows, n, ddof, dt, d_results, st, err);
+    case SL_F32: return mxrrow_launch<float>(v, d_x, rows, n, ddof, dt, d_results, st, err);
+    case SL_F16: return mxrrow_launch<__half>(v, d_x, rows, n, ddof, dt, d_results, st, err);
+    case SL_BF16: return mxrrow_launch<__nv_bfloat16>(v, d_x, rows, n, ddof, dt, d_results, st, err);
+    }
+    return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+}
 
 extern "C" int sl_mx_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                               sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,

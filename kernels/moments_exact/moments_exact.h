@@ -114,6 +114,9 @@ sl_gpu_fn sl_mxr_gpu;
 #define SL_MX_ROWS_WS_HEADER 16u
 #define SL_MX_ROWS_WS_BYTES(rows) (SL_MX_ROWS_WS_HEADER + (size_t)(rows) * sizeof(unsigned))
 sl_rows_gpu_fn sl_mx_rows_gpu;
+/* `reproducible` mean/var/std row-wise, every format: a block per row (moments_exact.cu's
+ * mxrrow_kernel), the 1-D kernel's binned states merged through the block; no workspace. */
+sl_rows_gpu_fn sl_mxr_rows_gpu;
 /* The reproducible twin's binned states of x[0..n) (moments_exact.c): st1 of every input, st2 of
  * the finite inputs' squares (when sq). States of pieces merge exactly (sl_rsum_state_merge)
  * into the whole's; sl_mxr_final on them is the twin's result. */

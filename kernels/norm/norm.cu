@@ -267,6 +267,157 @@ nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     *result = nrm_out<In>(r);                        /* exact: r is a value of dt */
 }
 
+/* ---- correct row-wise (rows/rows.h's dedicated entry), float32 and 16-bit ---------------------
+ * nrmrow_kernel: a block of NRMR_BLOCK threads a row (grid stride over rows), or, for rows of at
+ * most NRMR_WARP_ROW_MAX values, a warp a row: each thread's plain float64 sum of its squares
+ * (sl_psum_sq_take: exact squares, one rounding an add) over its edge values and 16-byte vectors
+ * (reduce/walk.cuh, four loads in flight) and whether it met an Inf; the warp's (and the block's)
+ * sums by shuffle adds; thread 0 decides (norm.h's sl_nrm_row_decide, chain sl_nrm_row_chain):
+ * the row's norm, else the row's index into the workspace's list. nrmrowx_kernel, behind it: a
+ * block per listed row adds every square exactly into shared 24-bit digits (nrm_exact_take, the
+ * 1-D exact kernel's step) and thread 0 rounds them (sl_nrm_round_sqrt, the twin's code); the
+ * last block to take its ticket empties the list. A row's result is the correctly rounded norm
+ * whichever kernel writes it: a function of the row's values alone (not B, the launch or the
+ * GPU), so the twin is the 1-D twin on each row. */
+#define NRMR_BLOCK 256u
+#define NRMR_WARP_ROW_MAX 8192u
+
+/* Thread t of T over row[0, n): its squares' sum and Inf flag. */
+template <typename X>
+__device__ __forceinline__ double nrmr_row_sum(const X *__restrict__ row, uint64_t n, unsigned t, unsigned T,
+                                               unsigned *inf)
+{
+    double s = 0.0;
+    sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), t, T, [&](X v, int) {
+        const double u = nrm_widen<double>(v);
+        *inf |= fabs(u) == (double)INFINITY;
+        s = sl_psum_sq_take(s, u);
+    });
+    return s;
+}
+
+__device__ __forceinline__ void nrmr_warp_sum(double &s, unsigned &inf)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1) s = s + __shfl_down_sync(SL_FULL_MASK, s, off);
+    inf = __reduce_or_sync(SL_FULL_MASK, inf);
+}
+
+/* Lane 0's decision on row r: its norm into out[r], else r into the list. */
+template <typename X>
+__device__ __forceinline__ void nrmr_decide(double s, unsigned inf, uint64_t n, unsigned T, sl_dtype dt,
+                                            uint64_t r, unsigned *g_count, unsigned *g_list, X *out)
+{
+    double res;
+    if (sl_nrm_row_decide(s, sl_nrm_row_chain(n, T), inf != 0u, dt, &res)) out[r] = nrm_out<X>(res);
+    else g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
+}
+
+template <typename X>
+__global__ void __launch_bounds__(NRMR_BLOCK)
+nrmrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, sl_dtype dt, unsigned char *work, X *out)
+{
+    __shared__ double s_w[NRMR_BLOCK / 32u];
+    __shared__ unsigned s_inf[NRMR_BLOCK / 32u];
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_list = reinterpret_cast<unsigned *>(work + SL_NRM_ROWS_WS_HEADER);
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        unsigned inf = 0u;
+        double s = nrmr_row_sum<X>(x + r * n, n, tid, NRMR_BLOCK, &inf);
+        nrmr_warp_sum(s, inf);
+        if (lane == 0) {
+            s_w[warp] = s;
+            s_inf[warp] = inf;
+        }
+        __syncthreads();
+        if (warp == 0) {
+            s = lane < NRMR_BLOCK / 32u ? s_w[lane] : 0.0;
+            inf = lane < NRMR_BLOCK / 32u ? s_inf[lane] : 0u;
+            nrmr_warp_sum(s, inf);
+            if (lane == 0) nrmr_decide<X>(s, inf, n, NRMR_BLOCK, dt, r, g_count, g_list, out);
+        }
+        __syncthreads();                             /* s_w is reused by the next row */
+    }
+}
+
+template <typename X>
+__global__ void __launch_bounds__(NRMR_BLOCK)
+nrmroww_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, sl_dtype dt, unsigned char *work, X *out)
+{
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_list = reinterpret_cast<unsigned *>(work + SL_NRM_ROWS_WS_HEADER);
+    const unsigned lane = threadIdx.x & 31u, WPB = NRMR_BLOCK / 32u;
+    const uint64_t wstride = (uint64_t)gridDim.x * WPB;
+    for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += wstride) {
+        unsigned inf = 0u;
+        double s = nrmr_row_sum<X>(x + r * n, n, lane, 32u, &inf);
+        nrmr_warp_sum(s, inf);
+        if (lane == 0) nrmr_decide<X>(s, inf, n, 32u, dt, r, g_count, g_list, out);
+    }
+}
+
+template <typename X>
+__global__ void __launch_bounds__(NRMR_BLOCK)
+nrmrowx_kernel(const X *__restrict__ x, uint64_t n, sl_dtype dt, unsigned char *work, X *out)
+{
+    typedef nrm_exact_fmt<X> F;
+    __shared__ unsigned long long s_limb[F::L];
+    __shared__ unsigned s_cnt, s_fl;
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_ticket = g_count + 1;
+    const unsigned *g_list = reinterpret_cast<const unsigned *>(work + SL_NRM_ROWS_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    if (tid == 0) s_cnt = *(volatile unsigned *)g_count;
+    __syncthreads();
+    const unsigned cnt = s_cnt;
+    for (unsigned k = blockIdx.x; k < cnt; k += gridDim.x) {
+        const uint64_t r = __ldcg(&g_list[k]);
+        const X *row = x + r * n;
+        for (unsigned i = tid; i < (unsigned)F::L; i += B) s_limb[i] = 0ull;
+        if (tid == 0) s_fl = 0u;
+        __syncthreads();
+        unsigned fl = 0u;
+        sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), tid, B,
+                                          [&](X v, int) { nrm_exact_take(s_limb, v, &fl); });
+        if (fl) atomicOr(&s_fl, fl);
+        __syncthreads();
+        if (tid == 0) {
+            uint64_t d[F::L];
+            for (int i = 0; i < F::L; i++) d[i] = (uint64_t)s_limb[i];
+            out[r] = nrm_out<X>(sl_nrm_round_sqrt(d, F::L, F::UNIT, dt, s_fl));
+        }
+        __syncthreads();                             /* s_limb is cleared for the next row */
+    }
+    /* every block read the length before its ticket: the last one empties the list */
+    if (sl_ticket_last<sl_bar_aligned, false>(g_ticket) && tid == 0) {
+        *g_count = 0u;
+        *g_ticket = 0u;
+    }
+}
+
+template <typename X>
+static int nrm_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
+                           void *d_work, void *d_out, cudaStream_t st, sl_err *err)
+{
+    unsigned grid;
+    unsigned char *w = (unsigned char *)d_work;
+    if (n <= NRMR_WARP_ROW_MAX) {
+        const uint64_t wpb = NRMR_BLOCK / 32u, want = (rows + wpb - 1) / wpb;
+        grid = (unsigned)(want < 1048576u ? want : 1048576u);
+        nrmroww_kernel<X><<<grid, NRMR_BLOCK, 0, st>>>((const X *)d_x, rows, n, dt, w, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("nrmroww_kernel", v->name, err);
+    } else {
+        grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
+        nrmrow_kernel<X><<<grid, NRMR_BLOCK, 0, st>>>((const X *)d_x, rows, n, dt, w, (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("nrmrow_kernel", v->name, err);
+    }
+    const unsigned gx = grid < 1024u ? grid : 1024u;
+    nrmrowx_kernel<X><<<gx, NRMR_BLOCK, 0, st>>>((const X *)d_x, n, dt, w, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH("nrmrowx_kernel", v->name, err);
+    return 0;
+}
+
 /* ---- reproducible ----------------------------------------------------------------------------
  * float32, 16-bit input (nrm_repro_kernel): each thread its values' squares (exact in float64)
  * into a float64 binned accumulator (exact/binned.h's sl_rsum_take1_f64, the state of
@@ -509,6 +660,39 @@ extern "C" size_t sl_norm_workspace(const sl_variant *v, uint64_t n, sl_dtype dt
         return nrm_psum_offset(cfg->grid, dt) + sizeof(sl_psum_acc) * (size_t)cfg->grid;
     const size_t acc = sl_variant_acc(v, dt) == SL_F64 ? sizeof(double) : sizeof(float);
     return sl_ws_bytes(cfg->grid, (v->impl == SL_NRM_SCALED ? 3u : 1u) * acc);
+}
+
+extern "C" int sl_norm_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                                sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                                void *d_results, void *stream, sl_err *err)
+{
+    const cudaStream_t st = (cudaStream_t)stream;
+    const size_t es = sl_dtype_size(dt);
+    if (v->impl != SL_NRM_CORRECT) return sl_err_set(err, "%s: no row kernel", v->name);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (rows == 0) return 0;
+    if (dt == SL_F64) {          /* the 1-D launcher on each row, resolved at its address */
+        for (uint64_t i = 0; i < rows; i++) {
+            const char *p = (const char *)d_x + i * n * es;
+            sl_launch ci = cfg ? *cfg : sl_launch{};
+            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+            sl_variant_resolve(v, &ci, n, dt);
+            if (sl_norm_gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err))
+                return -1;
+        }
+        return 0;
+    }
+    if (n >= SL_NRM_ROWS_MAX_N)
+        return sl_err_set(err, "%s: rows of n = %llu are too long (n < 2^38)", v->name, (unsigned long long)n);
+    if (rows > 0xffffffffull)
+        return sl_err_set(err, "%s: %llu rows are too many (< 2^32)", v->name, (unsigned long long)rows);
+    if (sl_check_workspace(v, d_work, work_bytes, SL_NRM_ROWS_WS_BYTES(rows), err) ||
+        (n && sl_check_aligned(v, d_x, dt, err)))
+        return -1;
+    return dt == SL_F16    ? nrm_rows_launch<__half>(v, d_x, rows, n, dt, d_work, d_results, st, err)
+           : dt == SL_BF16 ? nrm_rows_launch<__nv_bfloat16>(v, d_x, rows, n, dt, d_work, d_results, st, err)
+                           : nrm_rows_launch<float>(v, d_x, rows, n, dt, d_work, d_results, st, err);
 }
 
 extern "C" int sl_norm_gpu(const sl_variant *v, const void *d_x, uint64_t n, sl_dtype dt,

@@ -367,6 +367,67 @@ SL_NRM_FN double sl_nrm_round_sqrt(uint64_t *d, int L, int unit, sl_dtype dt, un
     return v > maxv ? (double)INFINITY : v;
 }
 
+/* ---- correct row-wise: the cheap decision of a float32/16-bit row (norm.cu's row kernels) ----
+ * s: the plain float64 sum of the row's squares (each square exact, sl_psum_sq_take's fma), every
+ * square in at most h rounded adds (sl_nrm_row_chain); inf: the row holds an Inf. So
+ * |s - S| <= fl(h 2^-52 s) = E for the exact sum S (exact/pairsum.h's proof of the box), and
+ * L = fl(s - t), H = fl(s + t) with t = fl(E + s 2^-49) bracket [S - E, S + E] whatever the three
+ * roundings (each costs at most 2^-53 s, below the margin s 2^-49 less E's own 2^-81 s);
+ * a = fl(fl(sqrt L) (1 - 2^-50)) <= sqrt(L) and b = fl(fl(sqrt H) (1 + 2^-50)) >= sqrt(H) (two
+ * roundings of 2^-53 each against 2^-50). Rounding to nearest is monotone, so when a and b round
+ * to the same value of dt, sqrt(S) rounds to it: that is the row's norm. A tie or a root beside a
+ * rounding boundary leaves the two apart (a < sqrt(S) < b strictly): the exact kernel decides.
+ * Decided also: +Inf for an Inf (even beside a NaN), NaN for a NaN (s NaN, no Inf), +0 for s = 0
+ * (every value +-0: a nonzero square is >= 2^-298 in float64). Not decided: a root past the
+ * format's largest value, L <= 0, h >= 2^24. */
+/* x > 0 finite rounded to nearest even in dt (+Inf past its largest value): exact operations. */
+SL_NRM_FN double sl_nrm_to_fmt(double x, sl_dtype dt)
+{
+    const int p = dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8;
+    const int emin = dt == SL_F64 ? -1022 : dt == SL_F16 ? -14 : -126;
+    const double maxv = dt == SL_F64 ? 0x1.fffffffffffffp1023 : dt == SL_F32 ? 0x1.fffffep127
+                      : dt == SL_F16 ? 65504.0 : 0x1.fep127;
+    int e = ilogb(x);
+    if (e < emin) e = emin;
+    const int q = e - p + 1;                         /* the quantum's exponent */
+    const double r = ldexp(rint(ldexp(x, -q)), q);
+    return r > maxv ? (double)INFINITY : r;
+}
+
+/* The longest chain of adds of a square in a row kernel of T threads a row (T <= 1024): its
+ * thread's later values (at most ceil(n / T) + W + 1, W <= 8: its vectors and edge values), the
+ * tree over the T threads (at most 10 levels), with room. */
+SL_NRM_FN uint64_t sl_nrm_row_chain(uint64_t n, unsigned T)
+{
+    return (n + T - 1) / T + 32u;
+}
+
+/* The decision above: 1 with *r the row's norm (a value of dt held in a double), else 0. */
+SL_NRM_FN int sl_nrm_row_decide(double s, uint64_t h, int inf, sl_dtype dt, double *r)
+{
+    if (inf) { *r = (double)INFINITY; return 1; }
+    if (s != s) { *r = (double)NAN; return 1; }
+    if (s == 0.0) { *r = 0.0; return 1; }
+    if (h >= ((uint64_t)1 << 24) || !(s > 0.0) || !(s < (double)INFINITY)) return 0;
+    const double E = ((double)h * 0x1p-52) * s;
+    const double t = E + s * 0x1p-49, L = s - t, H = s + t;
+    if (!(L > 0.0)) return 0;
+    const double a = sqrt(L) * (1.0 - 0x1p-50), b = sqrt(H) * (1.0 + 0x1p-50);
+    const double ra = sl_nrm_to_fmt(a, dt), rb = sl_nrm_to_fmt(b, dt);
+    if (ra != rb || !(ra < (double)INFINITY)) return 0;
+    *r = ra;
+    return 1;
+}
+
+/* correct's row kernels' workspace (float32, 16-bit): [0, 4) the list's length, [4, 8) the exact
+ * kernel's ticket, then one row index a row; zero before the first call (the kernels leave it
+ * zero). float64 rows run the 1-D launcher on each row (its own workspace). */
+#define SL_NRM_ROWS_WS_HEADER 16u
+#define SL_NRM_ROWS_WS_BYTES(rows) (SL_NRM_ROWS_WS_HEADER + (size_t)(rows) * sizeof(unsigned))
+/* The rows' exact kernel sums a listed row's squares in 64-bit digits without carries: n below
+ * 2^38 keeps every digit below 2^62. */
+#define SL_NRM_ROWS_MAX_N ((uint64_t)1 << 38)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -374,6 +435,9 @@ extern "C" {
 #include "sl_variants.h"
 sl_workspace_fn sl_norm_workspace;
 sl_gpu_fn sl_norm_gpu;
+/* correct's row-wise entry (rows/rows.h): a warp or a block per row decides (sl_nrm_row_decide),
+ * the exact kernel rounds the rows left; float64 by the 1-D launcher on each row. */
+sl_rows_gpu_fn sl_norm_rows_gpu;
 #ifdef __cplusplus
 }
 #endif

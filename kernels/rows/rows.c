@@ -11,6 +11,7 @@
 #include "rows/rows.h"
 #include "reproducible/reproducible.h"
 #include "moments_exact/moments_exact.h"
+#include "norm/norm.h"
 #include "sl_twin.h"
 #include "sl_variant_impl.h"
 
@@ -256,6 +257,14 @@ static size_t mx_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
     return SL_MX_ROWS_WS_BYTES(rows);
 }
+/* correct norm2: float32 and 16-bit by a warp or a block per row and the exact kernel behind
+ * (norm.cu), float64 by the 1-D launcher on each row; correctly rounded: the 1-D twin on each row. */
+static size_t nrm_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                 const sl_launch *cfg)
+{
+    if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
+    return SL_NRM_ROWS_WS_BYTES(rows);
+}
 typedef struct {
     const char *name, *op;
     sl_rows_entries e;
@@ -283,6 +292,19 @@ static const rows_dedicated dedicated[] = {
       "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
     {"correct", "std",
      {oi_rows_cpu, mx_rows_workspace, SL_GPU_ENTRY(sl_mx_rows_gpu),
+      "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
+    /* reproducible mean/var/std: a block per row, the 1-D kernel's binned states (every format) */
+    {"reproducible", "mean",
+     {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
+      "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
+    {"reproducible", "var",
+     {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
+      "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
+    {"reproducible", "std",
+     {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
+      "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
+    {"correct", "norm2",
+     {oi_rows_cpu, nrm_rows_workspace, SL_GPU_ENTRY(sl_norm_rows_gpu),
       "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
 };
 
