@@ -24,6 +24,7 @@
 #include "exact/binned.h"
 #include "exact/limbs.h"
 #include "rows/rows.h"
+#include "extrema/extrema.h"
 #include "sumlab/half.h"
 
 static int same_bits(double a, double b)
@@ -499,10 +500,53 @@ static void split_plan(void)
             }
 }
 
+/* max/min's split of few long rows (extrema.h's sl_ex_rows_split): S = 1 for short rows and for
+ * rows that fill the GPU; else enough blocks for 4 an SM, at most one per 2^14 values; the
+ * workspace (sl_rows_workspace) holds the rows' counters and, from the next multiple of 8 bytes,
+ * their S parts of 8 bytes, every region inside it and none shared (extrema.cu's layout). */
+static void extrema_split_plan(void)
+{
+    static const uint64_t Rs[] = {1, 2, 3, 7, 64, 129, 527, 528, 1000};
+    static const uint64_t Ns[] = {4096, 65535, 65536, (1u << 17) + 5u, (1u << 20) + 3u, 1u << 24};
+    static const uint32_t sms[] = {0, 1, 132, 4096};
+    const sl_variant *v = sl_variant_find_op("max", "block-reduce");
+    CHECK(v != NULL, "no max block-reduce");
+    if (!v) return;
+    for (size_t ri = 0; ri < sizeof Rs / sizeof Rs[0]; ri++)
+        for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++)
+            for (size_t si = 0; si < sizeof sms / sizeof sms[0]; si++) {
+                const uint64_t B = Rs[ri], N = Ns[ni];
+                const uint64_t sm = sms[si] ? sms[si] : SL_DEFAULT_SM_COUNT;
+                const uint32_t S = sl_ex_rows_split(B, N, sms[si]);
+                const int few_long = N >= 65536u && B < 4u * sm;
+                const uint64_t want = (4u * sm + B - 1) / B, cap = N >> 14;
+                const uint64_t floor_ = want < cap ? want : cap;
+                CHECK(few_long ? S >= 1u && S <= cap && (S == floor_ || (floor_ <= 1u && S == 1u)) : S == 1u,
+                      "max rows B=%llu N=%llu sm_count %u: %u blocks a row", (unsigned long long)B,
+                      (unsigned long long)N, sms[si], S);
+                CHECK(B * S < 8u * sm + B, "max rows B=%llu: %u blocks a row for %llu SMs", (unsigned long long)B, S,
+                      (unsigned long long)sm);
+                sl_launch req;
+                memset(&req, 0, sizeof req);
+                req.sm_count = sms[si];
+                const size_t wb = sl_rows_workspace(v, B, N, SL_F32, &req);
+                if (S == 1u) {
+                    CHECK(wb == 0, "max rows B=%llu N=%llu unsplit: %zu bytes of workspace", (unsigned long long)B,
+                          (unsigned long long)N, wb);
+                    continue;
+                }
+                const uint64_t parts = (B * 4u + 7u) / 8u * 8u;
+                CHECK(parts + B * S * 8u <= wb && B * 4u <= parts,
+                      "max rows B=%llu N=%llu S=%u: %llu bytes of counters and parts, %zu of workspace",
+                      (unsigned long long)B, (unsigned long long)N, S, (unsigned long long)(parts + B * S * 8u), wb);
+            }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
     split_plan();
+    extrema_split_plan();
     row_kernels();
     block_row_split();
     array_rows();

@@ -82,8 +82,8 @@ static void ragged_rows(const sl_gpu_info *info)
         if (!e.gpu) continue;   /* every row kernel */
         const int sacc = !strcmp(v->name, "superacc");
         /* max/min (a row kernel without a twin of its own: the 1-D twin on each row): sized for
-         * 1 SM, rows of 2^16 values and more run the row kernel; for 4096, the 1-D kernel on each
-         * row (sl_ex_rows_one_by_one): the same bits either way */
+         * 1 SM, rows of 2^16 values and more run the row kernel (fewer than 4 rows: split); for
+         * 4096 SMs, split over S blocks a row (sl_ex_rows_split): the same bits either way */
         const int split = sacc || !strcmp(v->name, "reproducible") || !e.cpu;
         for (size_t di = 0; di < 4; di++) {
             const sl_dtype dt = dts[di];

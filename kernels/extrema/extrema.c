@@ -299,14 +299,14 @@ static int fu_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,
     return 0;
 }
 
-/* max/min row-wise (extrema.h): no scratch for the row kernel; the 1-D kernel's for rows run
- * one by one (cfg: row 0's request resolved for n; the grid depends on n alone). The twin is the
- * generic path's (the 1-D twin on each row): a row's result is a function of its values. */
+/* max/min row-wise (extrema.h): no scratch for the row kernel; split rows' counters and parts
+ * (cfg: row 0's request resolved for n, its sm_count). The twin is the generic path's (the 1-D
+ * twin on each row): a row's result is a function of its values. */
 static size_t ex_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
-    if (!sl_ex_rows_one_by_one(rows, n, cfg->sm_count)) return 0;
-    return sl_variant_workspace(v, n, dt, cfg);   /* 0 without CUDA */
+    (void)v; (void)dt;
+    return sl_ex_rows_split_ws(rows, sl_ex_rows_split(rows, n, cfg->sm_count));
 }
 
 /* ================================ descriptors =============================================== */

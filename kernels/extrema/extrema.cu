@@ -11,6 +11,7 @@
  * one state per vector lane, an SM-count grid, the last block finishes. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
+#include "reduce/acc.cuh"
 #include "extrema/extrema.h"
 
 namespace {
@@ -218,27 +219,32 @@ static void ex_go(const ex_args &a, int out)
                                                                (X *)a.result);
 }
 
+/* go(sl_tag<MmOp<A, kind, min>>()) for the max/min member of impl (zero-fill, fmax/fmin, else
+ * block-reduce). */
+template <typename A, typename L>
+static void ex_mm_dispatch(int impl, L go)
+{
+    const int kind = impl & SL_EX_KIND_MASK;
+    const bool mn = (impl & SL_EX_OUT_MASK) == SL_EX_OUT_MIN;
+    if (kind == SL_EX_ZERO_FILL) {
+        if (mn) go(sl_tag<MmOp<A, SL_EX_ZERO_FILL, true> >());
+        else go(sl_tag<MmOp<A, SL_EX_ZERO_FILL, false> >());
+    } else if (kind == SL_EX_FMAX) {
+        if (mn) go(sl_tag<MmOp<A, SL_EX_FMAX, true> >());
+        else go(sl_tag<MmOp<A, SL_EX_FMAX, false> >());
+    } else {
+        if (mn) go(sl_tag<MmOp<A, SL_EX_BLOCK_REDUCE, true> >());
+        else go(sl_tag<MmOp<A, SL_EX_BLOCK_REDUCE, false> >());
+    }
+}
+
 /* Member v's kernel for input X accumulated (compared) in A. */
 template <typename X, typename A>
 static void ex_launch(const sl_variant *v, const ex_args &a)
 {
-    const int kind = v->impl & SL_EX_KIND_MASK, out = v->impl & SL_EX_OUT_MASK;
-    const bool mn = out == SL_EX_OUT_MIN;
-    switch (kind) {
-    case SL_EX_FUSED: ex_go<X, A, FuOp<A> >(a, out); break;
-    case SL_EX_ZERO_FILL:
-        if (mn) ex_go<X, A, MmOp<A, SL_EX_ZERO_FILL, true> >(a, out);
-        else ex_go<X, A, MmOp<A, SL_EX_ZERO_FILL, false> >(a, out);
-        break;
-    case SL_EX_FMAX:
-        if (mn) ex_go<X, A, MmOp<A, SL_EX_FMAX, true> >(a, out);
-        else ex_go<X, A, MmOp<A, SL_EX_FMAX, false> >(a, out);
-        break;
-    default:
-        if (mn) ex_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, true> >(a, out);
-        else ex_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, false> >(a, out);
-        break;
-    }
+    const int out = v->impl & SL_EX_OUT_MASK;
+    if ((v->impl & SL_EX_KIND_MASK) == SL_EX_FUSED) ex_go<X, A, FuOp<A> >(a, out);
+    else ex_mm_dispatch<A>(v->impl, [&](auto p) { ex_go<X, A, SL_TAG_T(p)>(a, out); });
 }
 
 /* ---- max/min row-wise: a warp a row (n <= SL_EX_WARP_ROW_MAX), else a block a row -----------
@@ -292,9 +298,55 @@ exrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int warp_rows, 
     }
 }
 
+/* ---- max/min over few long rows: S blocks a row (extrema.h's sl_ex_rows_split) ----------------
+ * Block j of row r (blockIdx.x = r S + j) walks the part [j L, min(n, (j + 1) L)) of the row,
+ * L = ceil(n / S) rounded up to 64 values, as the row kernel walks a row (exr_lanes, then the
+ * warps), stores its part at parts[r S + j] and takes the row's ticket; the last of the row's S
+ * blocks combines the S parts in order and writes the row's result, then resets the row's
+ * counter. The comparisons are exact, associative and commutative: the row's 1-D result. */
 template <typename X, typename A, class P>
-static void exr_go(const X *x, uint64_t rows, uint64_t n, X *out, cudaStream_t s)
+__global__ void __launch_bounds__(SL_EX_ROW_BLOCK)
+exsplit_kernel(const X *__restrict__ x, uint64_t n, unsigned S, uint64_t L, unsigned *counters,
+               A *parts, X *__restrict__ out)
 {
+    enum { WPB = SL_EX_ROW_BLOCK / 32u };
+    __shared__ A s_w[WPB];
+    __shared__ unsigned s_last;
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const uint64_t r = blockIdx.x / S, j = blockIdx.x % S, lo = j * L;
+    const uint64_t len = lo >= n ? 0 : (n - lo < L ? n - lo : L);
+    A a = exr_lanes<X, A, P>(x + r * n + lo, len, tid, SL_EX_ROW_BLOCK);
+    if (lane == 0) s_w[warp] = a;
+    __syncthreads();
+    if (warp == 0) {
+        a = lane < WPB ? s_w[lane] : P::zero();
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) a = P::add(a, P::shfl(a, off));
+        if (lane == 0) {
+            parts[blockIdx.x] = a;
+            __threadfence();                         /* the part visible before the ticket */
+            s_last = atomicAdd(&counters[r], 1u) == S - 1u;
+        }
+    }
+    __syncthreads();
+    if (!s_last || tid != 0) return;
+    __threadfence();                                 /* acquire side of the ticket */
+    A t = P::zero();
+    for (unsigned k = 0; k < S; k++) t = P::add(t, __ldcg(&parts[r * S + k]));
+    out[r] = sl_out<X>(t);
+    counters[r] = 0u;
+}
+
+template <typename X, typename A, class P>
+static void exr_go(const X *x, uint64_t rows, uint64_t n, unsigned S, void *work, X *out, cudaStream_t s)
+{
+    if (S > 1u) {
+        const uint64_t L = ((n + S - 1) / S + 63u) & ~(uint64_t)63u;
+        unsigned *counters = (unsigned *)work;
+        A *parts = (A *)((unsigned char *)work + (((size_t)rows * sizeof(unsigned) + 7u) & ~(size_t)7u));
+        exsplit_kernel<X, A, P><<<(unsigned)(rows * S), SL_EX_ROW_BLOCK, 0, s>>>(x, n, S, L, counters, parts, out);
+        return;
+    }
     const int warp_rows = n <= SL_EX_WARP_ROW_MAX;
     const uint64_t per = warp_rows ? SL_EX_ROW_BLOCK / 32u : 1u, want = (rows + per - 1) / per;
     const unsigned grid = (unsigned)(want < SL_EX_MAX_GRID ? want : SL_EX_MAX_GRID);
@@ -302,23 +354,10 @@ static void exr_go(const X *x, uint64_t rows, uint64_t n, X *out, cudaStream_t s
 }
 
 template <typename X, typename A>
-static void exr_launch(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, void *out,
-                       cudaStream_t s)
+static void exr_launch(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, unsigned S, void *work,
+                       void *out, cudaStream_t s)
 {
-    const int kind = v->impl & SL_EX_KIND_MASK;
-    const bool mn = (v->impl & SL_EX_OUT_MASK) == SL_EX_OUT_MIN;
-    const X *xx = (const X *)x;
-    X *o = (X *)out;
-    if (kind == SL_EX_ZERO_FILL) {
-        if (mn) exr_go<X, A, MmOp<A, SL_EX_ZERO_FILL, true> >(xx, rows, n, o, s);
-        else exr_go<X, A, MmOp<A, SL_EX_ZERO_FILL, false> >(xx, rows, n, o, s);
-    } else if (kind == SL_EX_FMAX) {
-        if (mn) exr_go<X, A, MmOp<A, SL_EX_FMAX, true> >(xx, rows, n, o, s);
-        else exr_go<X, A, MmOp<A, SL_EX_FMAX, false> >(xx, rows, n, o, s);
-    } else {
-        if (mn) exr_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, true> >(xx, rows, n, o, s);
-        else exr_go<X, A, MmOp<A, SL_EX_BLOCK_REDUCE, false> >(xx, rows, n, o, s);
-    }
+    ex_mm_dispatch<A>(v->impl, [&](auto p) { exr_go<X, A, SL_TAG_T(p)>((const X *)x, rows, n, S, work, (X *)out, s); });
 }
 
 } // namespace
@@ -355,8 +394,8 @@ extern "C" int sl_extrema_gpu(const sl_variant *v, const void *d_x, uint64_t n, 
     return 0;
 }
 
-/* max/min row-wise (extrema.h): the row kernel, or the 1-D kernel on each row when the rows are
- * few and long (sl_ex_rows_one_by_one), each resolved at its address as the 1-D call. */
+/* max/min row-wise (extrema.h): the row kernel, or S blocks a row when the rows are few and long
+ * (sl_ex_rows_split; its counters and parts in the workspace, zero between launches). */
 extern "C" int sl_extrema_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                                    sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
                                    void *d_results, void *stream, sl_err *err)
@@ -371,22 +410,12 @@ extern "C" int sl_extrema_rows_gpu(const sl_variant *v, const void *d_x, uint64_
         SL_CUDA_CHECK(cudaMemsetAsync(d_results, 0xff, rows * es, s), v->name, err);
         return 0;
     }
-    if (sl_ex_rows_one_by_one(rows, n, cfg ? cfg->sm_count : 0u)) {
-        for (uint64_t i = 0; i < rows; i++) {
-            const char *p = (const char *)d_x + i * n * es;
-            sl_launch ci = cfg ? *cfg : sl_launch{};
-            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
-            ci.block = ci.grid = 0;
-            sl_variant_resolve(v, &ci, n, dt);
-            if (sl_extrema_gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err))
-                return -1;
-        }
-        return 0;
-    }
-    if (dt == SL_F64) exr_launch<double, double>(v, d_x, rows, n, d_results, s);
-    else if (dt == SL_F32) exr_launch<float, float>(v, d_x, rows, n, d_results, s);
-    else if (dt == SL_F16) exr_launch<__half, float>(v, d_x, rows, n, d_results, s);
-    else exr_launch<__nv_bfloat16, float>(v, d_x, rows, n, d_results, s);
-    SL_CUDA_CHECK_LAUNCH("exrow_kernel", v->name, err);
+    const unsigned S = sl_ex_rows_split(rows, n, cfg ? cfg->sm_count : 0u);
+    if (S > 1u && sl_check_workspace(v, d_work, work_bytes, sl_ex_rows_split_ws(rows, S), err)) return -1;
+    if (dt == SL_F64) exr_launch<double, double>(v, d_x, rows, n, S, d_work, d_results, s);
+    else if (dt == SL_F32) exr_launch<float, float>(v, d_x, rows, n, S, d_work, d_results, s);
+    else if (dt == SL_F16) exr_launch<__half, float>(v, d_x, rows, n, S, d_work, d_results, s);
+    else exr_launch<__nv_bfloat16, float>(v, d_x, rows, n, S, d_work, d_results, s);
+    SL_CUDA_CHECK_LAUNCH(S > 1u ? "exsplit_kernel" : "exrow_kernel", v->name, err);
     return 0;
 }

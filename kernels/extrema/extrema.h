@@ -37,18 +37,29 @@ sl_gpu_fn sl_extrema_gpu;
 
 /* max/min row-wise (rows/rows.h's entries on the max/min descriptors): a warp of the block's
  * SL_EX_ROW_BLOCK threads a row up to SL_EX_WARP_ROW_MAX values, a block a row above; rows that
- * are few and long (sl_ex_rows_one_by_one) run the 1-D kernel on each row instead, which fills
- * the GPU with one row. A row's result is a function of its values alone (NaN payloads aside).
+ * are few and long (sl_ex_rows_split) are split: S blocks a row, each over a contiguous part,
+ * the last of them (a ticket a row) combining the S parts. A row's result is a function of its values alone (NaN payloads aside).
  * fused has no row kernel. */
 #define SL_EX_ROW_BLOCK 256u
 #define SL_EX_WARP_ROW_MAX 8192u
 sl_rows_gpu_fn sl_extrema_rows_gpu;     /* extrema.cu */
-/* 1 when rows of n values run the 1-D kernel one by one: fewer rows than four an SM (sm_count;
- * 0: SL_DEFAULT_SM_COUNT) and rows of 2^16 values or more. */
-static inline int sl_ex_rows_one_by_one(uint64_t rows, uint64_t n, uint32_t sm_count)
+/* The blocks a row when rows of n values are split (extrema.cu's exsplit_kernel): fewer rows
+ * than four an SM (sm_count; 0: SL_DEFAULT_SM_COUNT) of 2^16 values or more take
+ * ceil(4 sm_count / rows) blocks a row (at most one per 2^14 values), so that the rows fill the
+ * GPU; 1 otherwise (a warp or a block a row). */
+static inline uint32_t sl_ex_rows_split(uint64_t rows, uint64_t n, uint32_t sm_count)
 {
     const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
-    return n >= (1u << 16) && rows < 4u * sms;
+    if (n < (1u << 16) || rows == 0 || rows >= 4u * sms) return 1u;
+    uint64_t S = (4u * sms + rows - 1) / rows;
+    if (S > n >> 14) S = n >> 14;
+    return S > 1u ? (uint32_t)S : 1u;
+}
+/* The split rows' scratch: a counter a row (zero between launches: the last block of a row
+ * resets it), then, from the next multiple of 8 bytes, S partials of 8 bytes a row. */
+static inline size_t sl_ex_rows_split_ws(uint64_t rows, uint32_t S)
+{
+    return S > 1u ? (((size_t)rows * sizeof(unsigned) + 7u) & ~(size_t)7u) + (size_t)rows * 8u * S : 0u;
 }
 
 /* ---- the comparisons (host and device) -------------------------------------------------------
