@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also moments, lse, dotnorm, fullrange: run when named)
+#          (also moments, lse, dotnorm, fullrange, newrows: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -170,6 +170,26 @@ if [[ $stages == *,quicktwins,* ]]; then
   done
   wait
   stamp "quick twins ($QUICK_OPS): $(grep -h 'checks,' "$L"/*.log | tr '\n' ' ')"
+fi
+if [[ $stages == *,newrows,* ]]; then
+  # the row kernels and exact fallbacks written without a GPU (norm2 correct, mean/var/std
+  # reproducible, max/min split rows, the correct moments' exact kernels): their tests against
+  # the twins first, then their benchmarks (4096 x 32768, 32768 x 4096; 64 x 2^20 for max/min)
+  B=$work/newrows; mkdir -p "$B"
+  nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
+  nt trows_gpu 360 "$T/trows_gpu" &
+  nt tmoments_exact_gpu 300 "$T/tmoments_exact_gpu" &
+  { nt tnorm_gpu 200 "$T/tnorm_gpu"; nt tnorm_cert_gpu 200 "$T/tnorm_cert_gpu"; } &
+  wait
+  rb() { local name=$1; shift
+         timeout 120 "$sumlab" bench --axis -1 --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
+         stamp "bench $name rc=$?"; }
+  for d in f32 bf16; do
+    rb "norm2_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op norm2 --variants correct,naive
+    rb "mean_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op mean --variants correct,reproducible
+    rb "var_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op var --variants correct,reproducible
+    rb "max_long_$d" --rows 64 --n 1048576 --dtype "$d" --op max --variants block-reduce,fmax
+  done
 fi
 if [[ $stages == *,moments,* ]]; then
   # mean/var/std/max: every GPU variant paired run by run with CUB's sum of the same bytes
