@@ -667,22 +667,12 @@ extern "C" int sl_norm_rows_gpu(const sl_variant *v, const void *d_x, uint64_t r
                                 void *d_results, void *stream, sl_err *err)
 {
     const cudaStream_t st = (cudaStream_t)stream;
-    const size_t es = sl_dtype_size(dt);
     if (v->impl != SL_NRM_CORRECT) return sl_err_set(err, "%s: no row kernel", v->name);
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
         return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
     if (rows == 0) return 0;
-    if (dt == SL_F64) {          /* the 1-D launcher on each row, resolved at its address */
-        for (uint64_t i = 0; i < rows; i++) {
-            const char *p = (const char *)d_x + i * n * es;
-            sl_launch ci = cfg ? *cfg : sl_launch{};
-            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
-            sl_variant_resolve(v, &ci, n, dt);
-            if (sl_norm_gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err))
-                return -1;
-        }
-        return 0;
-    }
+    if (dt == SL_F64)            /* the 1-D launcher on each row, resolved at its address */
+        return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (n >= SL_NRM_ROWS_MAX_N)
         return sl_err_set(err, "%s: rows of n = %llu are too long (n < 2^38)", v->name, (unsigned long long)n);
     if (rows > 0xffffffffull)

@@ -119,6 +119,24 @@ static inline int sl_launch_prologue(const sl_variant *v, const void *d_x, uint6
     return 1;
 }
 
+/* Row-wise: v's 1-D launcher on each of `rows` contiguous rows of n values (row i at
+ * d_x + i n size, its result at d_results + i size), each row's request resolved at its address as
+ * the 1-D call resolves it (the float64 rows of the dedicated row entries). 0, or -1 (err). */
+static inline int sl_rows_each_1d(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
+                                  const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results,
+                                  void *stream, sl_err *err)
+{
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) {
+        const char *p = (const char *)d_x + i * n * es;
+        sl_launch ci = cfg ? *cfg : sl_launch{};
+        ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
+        sl_variant_resolve(v, &ci, n, dt);
+        if (v->gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
+    }
+    return 0;
+}
+
 /* Registers per thread, resident blocks per SM and theoretical occupancy (resident threads
  * over the SM's maximum) of kernel fn launched with `block` threads and `smem` bytes of dynamic
  * shared memory, on the current device (cudaFuncGetAttributes, the occupancy API). */

@@ -673,16 +673,8 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
     const size_t es = sl_dtype_size(dt);
     if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
-    if (dt == SL_F64) {          /* the 1-D launcher on each row, resolved at its address */
-        for (uint64_t i = 0; i < rows; i++) {
-            const char *p = (const char *)d_x + i * n * es;
-            sl_launch ci = cfg ? *cfg : sl_launch{};
-            ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
-            sl_variant_resolve(v, &ci, n, dt);
-            if (v->gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
-        }
-        return 0;
-    }
+    if (dt == SL_F64)            /* the 1-D launcher on each row, resolved at its address */
+        return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (n == 0) {                                    /* the empty sum is +0 */
         SL_CUDA_CHECK(cudaMemsetAsync(d_results, 0, rows * es, st), v->name, err);
         return 0;
