@@ -270,6 +270,23 @@ __device__ __forceinline__ A exr_lanes(const X *__restrict__ row, uint64_t n, un
     return l[0];
 }
 
+/* The block's warps meet: lane 0 of each warp puts its state, warp 0 combines them; the block's
+ * state is valid in thread 0. */
+template <typename A, class P>
+__device__ __forceinline__ A exr_block(A a, A *s_w)
+{
+    enum { WPB = SL_EX_ROW_BLOCK / 32u };
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    if (lane == 0) s_w[warp] = a;
+    __syncthreads();
+    if (warp == 0) {
+        a = lane < WPB ? s_w[lane] : P::zero();
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) a = P::add(a, P::shfl(a, off));
+    }
+    return a;
+}
+
 template <typename X, typename A, class P>
 __global__ void __launch_bounds__(SL_EX_ROW_BLOCK)
 exrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int warp_rows, X *__restrict__ out)
@@ -285,15 +302,8 @@ exrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int warp_rows, 
         return;
     }
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {   /* uniform in the block */
-        A a = exr_lanes<X, A, P>(x + r * n, n, tid, SL_EX_ROW_BLOCK);
-        if (lane == 0) s_w[warp] = a;
-        __syncthreads();
-        if (warp == 0) {
-            a = lane < WPB ? s_w[lane] : P::zero();
-#pragma unroll
-            for (int off = 16; off > 0; off >>= 1) a = P::add(a, P::shfl(a, off));
-            if (lane == 0) out[r] = sl_out<X>(a);
-        }
+        const A a = exr_block<A, P>(exr_lanes<X, A, P>(x + r * n, n, tid, SL_EX_ROW_BLOCK), s_w);
+        if (tid == 0) out[r] = sl_out<X>(a);
         __syncthreads();   /* s_w is reused by the next row */
     }
 }
@@ -312,21 +322,14 @@ exsplit_kernel(const X *__restrict__ x, uint64_t n, unsigned S, uint64_t L, unsi
     enum { WPB = SL_EX_ROW_BLOCK / 32u };
     __shared__ A s_w[WPB];
     __shared__ unsigned s_last;
-    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const unsigned tid = threadIdx.x;
     const uint64_t r = blockIdx.x / S, j = blockIdx.x % S, lo = j * L;
     const uint64_t len = lo >= n ? 0 : (n - lo < L ? n - lo : L);
-    A a = exr_lanes<X, A, P>(x + r * n + lo, len, tid, SL_EX_ROW_BLOCK);
-    if (lane == 0) s_w[warp] = a;
-    __syncthreads();
-    if (warp == 0) {
-        a = lane < WPB ? s_w[lane] : P::zero();
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) a = P::add(a, P::shfl(a, off));
-        if (lane == 0) {
-            parts[blockIdx.x] = a;
-            __threadfence();                         /* the part visible before the ticket */
-            s_last = atomicAdd(&counters[r], 1u) == S - 1u;
-        }
+    const A a = exr_block<A, P>(exr_lanes<X, A, P>(x + r * n + lo, len, tid, SL_EX_ROW_BLOCK), s_w);
+    if (tid == 0) {
+        parts[blockIdx.x] = a;
+        __threadfence();                             /* the part visible before the ticket */
+        s_last = atomicAdd(&counters[r], 1u) == S - 1u;
     }
     __syncthreads();
     if (!s_last || tid != 0) return;

@@ -964,15 +964,7 @@ extern "C" int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, 
         return e.gpu(v, d_x, rows, n, dt, &c, d_work, work_bytes, d_results, stream, err);
     }
     if (!v->gpu) return sl_err_set(err, "variant '%s' has no GPU kernel", v->name);
-    const size_t es = sl_dtype_size(dt);
-    for (uint64_t i = 0; i < rows; i++) {   /* each row resolved at its address, as the 1-D call */
-        const char *p = (const char *)d_x + i * n * es;
-        sl_launch ci = req ? *req : sl_launch{};
-        ci.addr_mod = (uint32_t)((uintptr_t)p & 255u);
-        sl_variant_resolve(v, &ci, n, dt);
-        if (v->gpu(v, p, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
-    }
-    return 0;
+    return sl_rows_each_1d(v, d_x, rows, n, dt, req, d_work, work_bytes, d_results, stream, err);
 }
 
 static int cmp_double(const void *a, const void *b)
