@@ -843,15 +843,9 @@ mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_d
     __shared__ unsigned long long s1[F::L1], s2[F::L2];
     __shared__ unsigned s_flags;
     unsigned *g_count = reinterpret_cast<unsigned *>(work);
-    unsigned *g_ticket = g_count + 1;
     const unsigned *g_list = reinterpret_cast<const unsigned *>(work + MXR_ROW_WS_HEADER);
     const unsigned tid = threadIdx.x, B = blockDim.x;
-    __shared__ unsigned s_cnt;
-    if (tid == 0) s_cnt = *(volatile unsigned *)g_count;
-    __syncthreads();
-    const unsigned cnt = s_cnt;
-    for (unsigned k = blockIdx.x; k < cnt; k += gridDim.x) {
-        const uint64_t r = __ldcg(&g_list[k]);
+    sl_rows_listed(g_count, g_count + 1, g_list, [&](uint64_t r) {
         const X *row = x + r * n;
         for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = 0;
         for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = 0;
@@ -877,12 +871,7 @@ mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_d
                                   reinterpret_cast<int64_t *>(s2), F::L2, F::S, n, ddof, s_flags, dt),
                      out + r);
         __syncthreads();
-    }
-    /* every block read the length before its ticket: the last one empties the list */
-    if (sl_ticket_last<sl_bar_aligned, false>(g_ticket) && tid == 0) {
-        *g_count = 0u;
-        *g_ticket = 0u;
-    }
+    });
 }
 
 template <typename X>

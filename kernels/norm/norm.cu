@@ -363,16 +363,11 @@ nrmrowx_kernel(const X *__restrict__ x, uint64_t n, sl_dtype dt, unsigned char *
 {
     typedef nrm_exact_fmt<X> F;
     __shared__ unsigned long long s_limb[F::L];
-    __shared__ unsigned s_cnt, s_fl;
+    __shared__ unsigned s_fl;
     unsigned *g_count = reinterpret_cast<unsigned *>(work);
-    unsigned *g_ticket = g_count + 1;
     const unsigned *g_list = reinterpret_cast<const unsigned *>(work + SL_NRM_ROWS_WS_HEADER);
     const unsigned tid = threadIdx.x, B = blockDim.x;
-    if (tid == 0) s_cnt = *(volatile unsigned *)g_count;
-    __syncthreads();
-    const unsigned cnt = s_cnt;
-    for (unsigned k = blockIdx.x; k < cnt; k += gridDim.x) {
-        const uint64_t r = __ldcg(&g_list[k]);
+    sl_rows_listed(g_count, g_count + 1, g_list, [&](uint64_t r) {
         const X *row = x + r * n;
         for (unsigned i = tid; i < (unsigned)F::L; i += B) s_limb[i] = 0ull;
         if (tid == 0) s_fl = 0u;
@@ -388,12 +383,7 @@ nrmrowx_kernel(const X *__restrict__ x, uint64_t n, sl_dtype dt, unsigned char *
             out[r] = nrm_out<X>(sl_nrm_round_sqrt(d, F::L, F::UNIT, dt, s_fl));
         }
         __syncthreads();                             /* s_limb is cleared for the next row */
-    }
-    /* every block read the length before its ticket: the last one empties the list */
-    if (sl_ticket_last<sl_bar_aligned, false>(g_ticket) && tid == 0) {
-        *g_count = 0u;
-        *g_ticket = 0u;
-    }
+    });
 }
 
 template <typename X>

@@ -98,6 +98,25 @@ __device__ __forceinline__ void sl_grid_finish(typename Op::A block_val, typenam
     if (sl_grid_reduce<Op>(block_val, partials, counter, &a) && threadIdx.x == 0) *result = Fin::final(a);
 }
 
+/* The listed rows of a row-wise kernel's second pass: the list's length *g_count (read once,
+ * by thread 0: the first pass, an earlier launch, wrote it), then body(r) for the rows
+ * r = g_list[k], k = blockIdx.x, blockIdx.x + gridDim.x, ... (block-uniform: body may hold
+ * barriers); every block reads the length before its ticket, so the last block to take one
+ * empties the list (length and ticket back to 0). Every thread of every block calls it once. */
+template <typename F>
+__device__ __forceinline__ void sl_rows_listed(unsigned *g_count, unsigned *g_ticket, const unsigned *g_list, F body)
+{
+    __shared__ unsigned s_cnt;
+    if (threadIdx.x == 0) s_cnt = *(volatile unsigned *)g_count;
+    __syncthreads();
+    const unsigned cnt = s_cnt;
+    for (unsigned k = blockIdx.x; k < cnt; k += gridDim.x) body((uint64_t)__ldcg(&g_list[k]));
+    if (sl_ticket_last<sl_bar_aligned, false>(g_ticket) && threadIdx.x == 0) {
+        *g_count = 0u;
+        *g_ticket = 0u;
+    }
+}
+
 /* The plain finish of the ladder kernels: sl_grid_finish with a + b, the result rounded once
  * to the output format O (no conversion when O = T). One block: the general path would
  * compute +0 + partial followed by adds of +0 only, i.e. exactly T(0) + block_sum; the fence
