@@ -850,7 +850,7 @@ mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_d
         for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = 0;
         for (unsigned i = tid; i < (unsigned)F::L2; i += B) s2[i] = 0;
         if (tid == 0) s_flags = 0;
-        __syncthreads();
+        mx_barrier();
         unsigned flags = 0;
         for (uint64_t seg = 0; seg < n; seg += MXR_X_SEG) {   /* trip count uniform in the block */
             const uint64_t m = n - seg < MXR_X_SEG ? n - seg : MXR_X_SEG;
@@ -860,17 +860,17 @@ mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_d
                 mx_take<X>((double)sl_widen(v), what, flags, a1, a2, s1, s2);
             });
             mx_flush<X>(a1, a2, s1, s2);
-            __syncthreads();
+            mx_barrier();
             if (tid == 0) mx_normalise<X>(s1, s2);
-            __syncthreads();
+            mx_barrier();
         }
         if (flags) atomicOr(&s_flags, flags);
-        __syncthreads();
+        mx_barrier();
         if (tid == 0)
             mx_store(sl_mx_finish(what, reinterpret_cast<int64_t *>(s1), F::L1,
                                   reinterpret_cast<int64_t *>(s2), F::L2, F::S, n, ddof, s_flags, dt),
                      out + r);
-        __syncthreads();
+        mx_barrier();
     });
 }
 

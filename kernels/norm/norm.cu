@@ -371,18 +371,18 @@ nrmrowx_kernel(const X *__restrict__ x, uint64_t n, sl_dtype dt, unsigned char *
         const X *row = x + r * n;
         for (unsigned i = tid; i < (unsigned)F::L; i += B) s_limb[i] = 0ull;
         if (tid == 0) s_fl = 0u;
-        __syncthreads();
+        sl_bar_any::sync();
         unsigned fl = 0u;
         sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), tid, B,
                                           [&](X v, int) { nrm_exact_take(s_limb, v, &fl); });
         if (fl) atomicOr(&s_fl, fl);
-        __syncthreads();
+        sl_bar_any::sync();
         if (tid == 0) {
             uint64_t d[F::L];
             for (int i = 0; i < F::L; i++) d[i] = (uint64_t)s_limb[i];
             out[r] = nrm_out<X>(sl_nrm_round_sqrt(d, F::L, F::UNIT, dt, s_fl));
         }
-        __syncthreads();                             /* s_limb is cleared for the next row */
+        sl_bar_any::sync();                             /* s_limb is cleared for the next row */
     });
 }
 
@@ -663,8 +663,8 @@ extern "C" int sl_norm_rows_gpu(const sl_variant *v, const void *d_x, uint64_t r
     if (rows == 0) return 0;
     if (dt == SL_F64)            /* the 1-D launcher on each row, resolved at its address */
         return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
-    if (n >= SL_NRM_ROWS_MAX_N)
-        return sl_err_set(err, "%s: rows of n = %llu are too long (n < 2^38)", v->name, (unsigned long long)n);
+    if (n >= SL_NRM_ROWS_MAX_N)   /* beyond the row kernels' digits: the 1-D launcher on each row */
+        return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (rows > 0xffffffffull)
         return sl_err_set(err, "%s: %llu rows are too many (< 2^32)", v->name, (unsigned long long)rows);
     if (sl_check_workspace(v, d_work, work_bytes, SL_NRM_ROWS_WS_BYTES(rows), err) ||

@@ -377,9 +377,10 @@ SL_NRM_FN double sl_nrm_round_sqrt(uint64_t *d, int L, int unit, sl_dtype dt, un
  * roundings of 2^-53 each against 2^-50). Rounding to nearest is monotone, so when a and b round
  * to the same value of dt, sqrt(S) rounds to it: that is the row's norm. A tie or a root beside a
  * rounding boundary leaves the two apart (a < sqrt(S) < b strictly): the exact kernel decides.
- * Decided also: +Inf for an Inf (even beside a NaN), NaN for a NaN (s NaN, no Inf), +0 for s = 0
- * (every value +-0: a nonzero square is >= 2^-298 in float64). Not decided: a root past the
- * format's largest value, L <= 0, h >= 2^24. */
+ * Both +Inf: a is past the overflow threshold and so is sqrt(S) >= a: +Inf (the exact rounding's
+ * too). Decided also: +Inf for an Inf (even beside a NaN), NaN for a NaN (s NaN, no Inf), +0 for
+ * s = 0 (every value +-0: a nonzero square is >= 2^-298 in float64). Not decided: L <= 0,
+ * h >= 2^24. */
 /* x > 0 finite rounded to nearest even in dt (+Inf past its largest value): exact operations. */
 SL_NRM_FN double sl_nrm_to_fmt(double x, sl_dtype dt)
 {
@@ -414,7 +415,7 @@ SL_NRM_FN int sl_nrm_row_decide(double s, uint64_t h, int inf, sl_dtype dt, doub
     if (!(L > 0.0)) return 0;
     const double a = sqrt(L) * (1.0 - 0x1p-50), b = sqrt(H) * (1.0 + 0x1p-50);
     const double ra = sl_nrm_to_fmt(a, dt), rb = sl_nrm_to_fmt(b, dt);
-    if (ra != rb || !(ra < (double)INFINITY)) return 0;
+    if (ra != rb) return 0;
     *r = ra;
     return 1;
 }
@@ -425,7 +426,7 @@ SL_NRM_FN int sl_nrm_row_decide(double s, uint64_t h, int inf, sl_dtype dt, doub
 #define SL_NRM_ROWS_WS_HEADER 16u
 #define SL_NRM_ROWS_WS_BYTES(rows) (SL_NRM_ROWS_WS_HEADER + (size_t)(rows) * sizeof(unsigned))
 /* The rows' exact kernel sums a listed row's squares in 64-bit digits without carries: n below
- * 2^38 keeps every digit below 2^62. */
+ * 2^38 keeps every digit below 2^62; longer rows run the 1-D launcher on each row. */
 #define SL_NRM_ROWS_MAX_N ((uint64_t)1 << 38)
 
 #ifdef __cplusplus

@@ -102,16 +102,17 @@ __device__ __forceinline__ void sl_grid_finish(typename Op::A block_val, typenam
  * by thread 0: the first pass, an earlier launch, wrote it), then body(r) for the rows
  * r = g_list[k], k = blockIdx.x, blockIdx.x + gridDim.x, ... (block-uniform: body may hold
  * barriers); every block reads the length before its ticket, so the last block to take one
- * empties the list (length and ticket back to 0). Every thread of every block calls it once. */
-template <typename F>
+ * empties the list (length and ticket back to 0). Every thread of every block calls it once.
+ * Bar: the barrier (sl_bar_any by default: the bodies' per-value paths branch on the data). */
+template <class Bar = sl_bar_any, typename F>
 __device__ __forceinline__ void sl_rows_listed(unsigned *g_count, unsigned *g_ticket, const unsigned *g_list, F body)
 {
     __shared__ unsigned s_cnt;
     if (threadIdx.x == 0) s_cnt = *(volatile unsigned *)g_count;
-    __syncthreads();
-    const unsigned cnt = s_cnt;
-    for (unsigned k = blockIdx.x; k < cnt; k += gridDim.x) body((uint64_t)__ldcg(&g_list[k]));
-    if (sl_ticket_last<sl_bar_aligned, false>(g_ticket) && threadIdx.x == 0) {
+    Bar::sync();
+    const uint64_t cnt = s_cnt;
+    for (uint64_t k = blockIdx.x; k < cnt; k += gridDim.x) body((uint64_t)__ldcg(&g_list[k]));
+    if (sl_ticket_last<Bar, false>(g_ticket) && threadIdx.x == 0) {
         *g_count = 0u;
         *g_ticket = 0u;
     }

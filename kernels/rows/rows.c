@@ -258,11 +258,12 @@ static size_t mx_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return SL_MX_ROWS_WS_BYTES(rows);
 }
 /* correct norm2: float32 and 16-bit by a warp or a block per row and the exact kernel behind
- * (norm.cu), float64 by the 1-D launcher on each row; correctly rounded: the 1-D twin on each row. */
+ * (norm.cu), float64 (and rows of 2^38 values or more) by the 1-D launcher on each row; correctly
+ * rounded: the 1-D twin on each row. */
 static size_t nrm_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                  const sl_launch *cfg)
 {
-    if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
+    if (dt == SL_F64 || n >= SL_NRM_ROWS_MAX_N) return sl_variant_workspace(v, n, dt, cfg);
     return SL_NRM_ROWS_WS_BYTES(rows);
 }
 typedef struct {
