@@ -217,6 +217,36 @@ SL_SACC_HD double sl_sacc_round_f32_as_f64(int64_t *limb, unsigned flags)
 #define SL_SACC_UNROLL
 #endif
 
+/* The register roundings' first step: the float32 limbs (any carry state with |limb| < 2^62 and
+ * |sum| < 2^350) normalised into 32-bit words n[] as in sl_sacc_normalise, then negated when the
+ * signed rest on top is negative (words in [0, 2^32) again): the sum's magnitude. Returns 1 for a
+ * negative sum. Compile-time indices only (registers on the device). */
+SL_SACC_HD uint32_t sl_sacc_f32_magnitude(const int64_t *limb, uint32_t *n)
+{
+    enum { L = SL_SACC_LIMBS_F32 };
+    int64_t c = 0;
+    SL_SACC_UNROLL
+    for (int i = 0; i < L - 1; i++) {
+        const int64_t v = limb[i] + c;
+        n[i] = (uint32_t)v;
+        c = v >> 32;                                 /* floor division by 2^32 */
+    }
+    const int64_t rest = limb[L - 1] + c;
+    if (rest >= 0) {
+        n[L - 1] = (uint32_t)rest;
+        return 0;
+    }
+    c = 0;
+    SL_SACC_UNROLL
+    for (int i = 0; i < L - 1; i++) {
+        const int64_t v = c - (int64_t)n[i];
+        n[i] = (uint32_t)v;
+        c = v >> 32;
+    }
+    n[L - 1] = (uint32_t)(c - rest);
+    return 1;
+}
+
 /* The float32 limbs' exact sum rounded once to float64 in registers: bit for bit the result of
  * exact/limbs.h's sl_sacc_round_f32_as_f64 (tests/tsuperacc.c compares them on random and edge
  * states), without its data-dependent indexing (reproducible lse's one pass rounds once a launch,
@@ -238,28 +268,7 @@ SL_SACC_HD double sl_sacc_round_f32_as_f64_regs(const int64_t *limb, unsigned fl
         rbits = 0xfff0000000000000ull;
     else {
         uint32_t n[L];
-        int64_t c = 0;
-        SL_SACC_UNROLL
-        for (int i = 0; i < L - 1; i++) {
-            const int64_t v = limb[i] + c;
-            n[i] = (uint32_t)v;
-            c = v >> 32;
-        }
-        const int64_t rest = limb[L - 1] + c;
-        uint64_t sign = 0;
-        if (rest < 0) {
-            c = 0;
-            SL_SACC_UNROLL
-            for (int i = 0; i < L - 1; i++) {
-                const int64_t v = c - (int64_t)n[i];
-                n[i] = (uint32_t)v;
-                c = v >> 32;
-            }
-            n[L - 1] = (uint32_t)(c - rest);
-            sign = 1;
-        } else {
-            n[L - 1] = (uint32_t)rest;
-        }
+        uint64_t sign = sl_sacc_f32_magnitude(limb, n);
         /* t, a2 = n[t], a1 = n[t - 1], a0 = n[t - 2] (0 below limb 0), below: a nonzero limb
          * under t - 2; p1 = n[i - 1], p2 = n[i - 2], acc = OR of n[0 .. i-3] */
         int t = -1, below = 0;

@@ -51,31 +51,8 @@ SL_SACC_HD double sl_sacc_round_f32_regs(const int64_t *limb, unsigned flags, in
     else if (flags & SL_SACC_NINF)
         rbits = 0xff800000u;
     else {
-        /* normalised into 32-bit limbs n[] as in sl_sacc_normalise, then negated when the
-         * signed rest on top is negative (limbs in [0, 2^32) again: |sum| < 2^350) */
         uint32_t n[L];
-        int64_t c = 0;
-        SL_SACC_UNROLL
-        for (int i = 0; i < L - 1; i++) {
-            const int64_t v = limb[i] + c;
-            n[i] = (uint32_t)v;
-            c = v >> 32;                               /* floor division by 2^32 */
-        }
-        const int64_t rest = limb[L - 1] + c;
-        uint32_t sign = 0;
-        if (rest < 0) {
-            c = 0;
-            SL_SACC_UNROLL
-        for (int i = 0; i < L - 1; i++) {
-                const int64_t v = c - (int64_t)n[i];
-                n[i] = (uint32_t)v;
-                c = v >> 32;
-            }
-            n[L - 1] = (uint32_t)(c - rest);
-            sign = 1;
-        } else {
-            n[L - 1] = (uint32_t)rest;
-        }
+        uint32_t sign = sl_sacc_f32_magnitude(limb, n);   /* |sum| in 32-bit words */
         /* t: the highest nonzero limb, hi = n[t], lo = n[t - 1], below: a nonzero limb under
          * t - 1 (one ascending pass of selects: no indexing by t, which the compiler turned
          * into loads from local memory) */
