@@ -93,6 +93,16 @@ __device__ __forceinline__ void sacc_bin_take(X h, double *my, unsigned B, unsig
 }
 
 
+/* Bin j's double sum v as a count of the bin's unit 2^-(150 - (j ? 16 j : 1)) (exact: the sum
+ * holds float32 values of that bin's exponents); a NaN or Inf sets its flag and counts 0. */
+static __device__ __forceinline__ long long sacc_bin_units(double v, int j, unsigned *flags)
+{
+    if (isnan(v)) { *flags |= SL_SACC_NAN; return 0; }
+    if (isinf(v)) { *flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF; return 0; }
+    const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
+    return (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
+}
+
 /* Warp-collective (every thread of the block calls it, at a block-uniform point; no barrier):
  * empties the thread's bins into the block limbs and zeroes them. Each thread turns its bins into
  * integers (bin j in units of 2^(max(16j,1) - 150), its smallest ulp; |bin| < 2^53, so the
@@ -115,13 +125,7 @@ static __device__ __noinline__ unsigned sacc_bins_drain(double *my, unsigned B, 
         const double v = my[j * B];
         if (!__any_sync(mask, v != 0.0)) continue;  /* the warp's bin j is empty (warp-uniform) */
         my[j * B] = 0.0;
-        long long k = 0;
-        if (isnan(v)) flags |= SL_SACC_NAN;
-        else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-        else {
-            const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
-            k = (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
-        }
+        const long long k = sacc_bin_units(v, j, &flags);
         const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
         const int hi = __reduce_add_sync(mask, (int)(k >> 27));
         const long long w = (long long)hi * 134217728 + (long long)lo;

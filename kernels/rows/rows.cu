@@ -366,23 +366,15 @@ __device__ __forceinline__ void sa_take(X h, double *my, unsigned &sg)
 }
 
 /* Block-collective: every thread's bins into the block limbs, the bins zeroed; returns the
- * thread's flags (a non-finite bin). A copy of sacc_bins_drain (superacc/superacc_f32.cu) for
- * blocks of SA_BLOCK threads: changes there must be applied here. */
+ * thread's flags (a non-finite bin). exact/bins.cuh's sacc_bins_drain for blocks of SA_BLOCK
+ * threads by a shared-memory tree (the same bins and units: sacc_bin_units). */
 static __device__ __noinline__ unsigned sa_drain(double *s_bin, unsigned long long *s_acc)
 {
     const unsigned tid = threadIdx.x;
     long long *ib = reinterpret_cast<long long *>(s_bin);
     unsigned flags = 0;
     for (int j = 0; j < SA_NBIN; j++) {
-        const double v = s_bin[j * SA_BLOCK + tid];
-        long long k = 0;
-        if (isnan(v)) flags |= SL_SACC_NAN;
-        else if (isinf(v)) flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-        else {
-            const int e = 150 - (j ? 16 * j : 1);                    /* 1 / unit = 2^e */
-            k = (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
-        }
-        ib[j * SA_BLOCK + tid] = k;
+        ib[j * SA_BLOCK + tid] = sacc_bin_units(s_bin[j * SA_BLOCK + tid], j, &flags);
     }
     for (unsigned half = SA_BLOCK / 2u; half > 0; half >>= 1) {
         sacc_barrier();
