@@ -10,7 +10,7 @@
  * x*x a plain multiply (--fmad=false) and fma() the fused one; two's-complement 64-bit integer
  * atomics; the layout of exact/limbs.h.
  * Steps: 1. grid-stride read, one element per thread per step (mx_take): float64 input adds x
- * into the block's S1 limbs (mx_spill, a copy of superacc's: at most three 32-bit chunks, shared
+ * into the block's S1 limbs (sl_sacc_spill: exact/spill.cuh, at most three 32-bit chunks, shared
  * 64-bit atomics) and, for var/std, its square's parts (sl_mx_square_parts: p + e by TwoProduct)
  * into the S2 limbs; float32 and 16-bit input go into the thread's running doubles for S1 and
  * S2 (x*x exact), which spill only TwoSum's nonzero errors, and the doubles themselves at the
@@ -28,6 +28,7 @@
 #include "moments_exact/mx_fast.h"
 #include "moments_exact/mx_fast64.h"
 #include "exact/binned_kernel.cuh"
+#include "exact/spill.cuh"
 
 /* The certified pass's workspace, after the exact kernel's: [0,4) ticket, [4,8) S1's flags,
  * [8,16) the indices of S1 and S2, [16,20) the gate (1: the exact kernel must run; it shuts it),
@@ -52,20 +53,6 @@ static inline size_t mxf_offset(sl_dtype dt)
 
 namespace {
 
-/* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs: at most three
- * 32-bit chunks. Intentional copy of superacc.cuh's sacc_spill (families share only reduce/ and
- * exact/): a change there applies here. */
-__device__ __noinline__ void mx_spill(double d, int scale, unsigned long long *s_acc)
-{
-    int idx, neg;
-    uint64_t c[3];
-    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
-#pragma unroll
-    for (int k = 0; k < 3; k++)
-        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k]
-                                                 : (unsigned long long)c[k]);
-}
-
 /* The kernels' barrier: the non-.aligned barrier.sync (reduce/block.cuh), as superacc's: the
  * data-dependent paths before it leave warp convergence to the compiler. */
 __device__ __forceinline__ void mx_barrier() { sl_bar_any::sync(); }
@@ -87,7 +74,7 @@ __device__ __forceinline__ void mx_two_take(double *acc, double v, int scale, un
 {
     const double t = *acc + v, bv = t - *acc, e = (*acc - (t - bv)) + (v - bv);
     *acc = t;
-    if (e != 0.0) mx_spill(e, scale, s_acc);
+    if (e != 0.0) sl_sacc_spill(e, scale, s_acc);
 }
 
 /* One element into the block's sums: non-finite values to the flags; float64 input spills the
@@ -104,12 +91,12 @@ __device__ __forceinline__ void mx_take(double v, int what, unsigned &flags, dou
     if (isnan(v)) { flags |= SL_SACC_NAN; return; }
     if (isinf(v)) { flags |= v > 0 ? SL_SACC_PINF : SL_SACC_NINF; return; }
     if (F::F64) {
-        mx_spill(v, F::S, s1);
+        sl_sacc_spill(v, F::S, s1);
         if (what == SL_MX_MEAN) return;
         double d[2];
         int sc[2];
         const int np = sl_mx_square_parts(v, 1, d, sc);
-        for (int k = 0; k < np; k++) mx_spill(d[k], sc[k], s2);
+        for (int k = 0; k < np; k++) sl_sacc_spill(d[k], sc[k], s2);
         return;
     }
     mx_two_take(&a1, v, F::S, s1);
@@ -120,8 +107,8 @@ __device__ __forceinline__ void mx_take(double v, int what, unsigned &flags, dou
 template <typename X>
 __device__ __forceinline__ void mx_flush(double &a1, double &a2, unsigned long long *s1, unsigned long long *s2)
 {
-    mx_spill(a1, mx_fmt<X>::S, s1);
-    mx_spill(a2, SL_MX_S2_SCALE_F32, s2);
+    sl_sacc_spill(a1, mx_fmt<X>::S, s1);
+    sl_sacc_spill(a2, SL_MX_S2_SCALE_F32, s2);
     a1 = a2 = 0.0;
 }
 

@@ -354,15 +354,12 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
 static_assert(SL_ROWS_SACC_WS == 16u + 8u * SL_SACC_LIMBS_F32, "rows.h: a row's superacc workspace");
 
 /* One value into its thread's bin (my = &s_bin[tid], bins SA_BLOCK apart); sg: the AND of the
- * values' float32 bit patterns (its sign bit: every value negative). Changes here must also be
- * applied to sacc_bin_take in superacc/superacc_f32.cu, of which this is a copy. */
+ * values' float32 bit patterns (its sign bit: every value negative): exact/bins.cuh's
+ * sacc_bin_take for blocks of SA_BLOCK threads. */
 template <typename X>
 __device__ __forceinline__ void sa_take(X h, double *my, unsigned &sg)
 {
-    const float x = sl_widen(h);
-    const unsigned u = __float_as_uint(x);
-    sg &= u;
-    my[((u >> 27) & 15u) * SA_BLOCK] += (double)x;
+    sacc_bin_take(h, my, SA_BLOCK, sg);
 }
 
 /* Block-collective: every thread's bins into the block limbs, the bins zeroed; returns the

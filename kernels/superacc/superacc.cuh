@@ -6,6 +6,7 @@
 #define SL_SUPERACC_CUH
 #include "reduce/reduce.cuh"
 #include "superacc/superacc.h"
+#include "exact/spill.cuh"
 
 #define SACC_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): float64 fallback
                                * flag; [16, ...): L int64 limbs; float64: then the certified
@@ -19,18 +20,6 @@ template <> struct sacc_fmt<double> {
     typedef sl_vec<double>::type V;
     enum { VW = sl_vec<double>::W, U = 4, GROUP = 4, L = SL_SACC_LIMBS_F64, SCALE = SL_SACC_SCALE_F64 };
 };
-
-/* Adds the finite double d (a multiple of 2^-scale) exactly into the shared limbs. */
-SL_NOINLINE_SHARED void sacc_spill(double d, int scale, unsigned long long *s_acc)
-{
-    int idx, neg;
-    uint64_t c[3];
-    if (!sl_sacc_split_f64(d, scale, &idx, c, &neg)) return;
-#pragma unroll
-    for (int k = 0; k < 3; k++)
-        if (c[k]) atomicAdd(&s_acc[idx + k], neg ? 0ull - (unsigned long long)c[k]
-                                                 : (unsigned long long)c[k]);
-}
 
 /* The once-per-launch rounding, kept out of the kernel body (registers). */
 SL_NOINLINE_SHARED double sacc_round_dev(unsigned long long *limbs, int L, sl_dtype dt,

@@ -21,7 +21,7 @@ SL_NOINLINE unsigned sacc_rare(double v, int scale, unsigned long long *s_acc)
 {
     if (isnan(v)) return SL_SACC_NAN;
     if (isinf(v)) return v > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-    sacc_spill(v, scale, s_acc);
+    sl_sacc_spill(v, scale, s_acc);
     return 0u;
 }
 
@@ -58,7 +58,7 @@ __device__ __forceinline__ void sacc_take(T x, sacc_thread &t, unsigned long lon
         return;
     }
     const double e = sacc_fpe(t, (double)x);
-    if (e != 0.0) sacc_spill(e, sacc_fmt<T>::SCALE, s_acc);
+    if (e != 0.0) sl_sacc_spill(e, sacc_fmt<T>::SCALE, s_acc);
 }
 
 /* K elements as one branch-free group when all are ordinary: the K expansion steps are
@@ -86,7 +86,7 @@ __device__ __forceinline__ void sacc_take_group(const T *x, sacc_thread &t,
     if (spill) {
 #pragma unroll
         for (int k = 0; k < K; k++)
-            if (e[k] != 0.0) sacc_spill(e[k], sacc_fmt<T>::SCALE, s_acc);
+            if (e[k] != 0.0) sl_sacc_spill(e[k], sacc_fmt<T>::SCALE, s_acc);
     }
 }
 
@@ -167,9 +167,9 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     }
 
     /* the thread's expansion into the block limbs, exactly */
-    sacc_spill(t.a, F::SCALE, s_acc);
-    sacc_spill(t.b, F::SCALE, s_acc);
-    sacc_spill(t.c, F::SCALE, s_acc);
+    sl_sacc_spill(t.a, F::SCALE, s_acc);
+    sl_sacc_spill(t.b, F::SCALE, s_acc);
+    sl_sacc_spill(t.c, F::SCALE, s_acc);
     if (!(t.sg >> 31)) t.flags |= SL_SACC_ANYPOS;
     if (t.flags) atomicOr(&s_flags, t.flags);
     sacc_barrier();

@@ -64,7 +64,7 @@ __device__ __forceinline__ unsigned sacc_h_flush(double &r, unsigned long long *
     unsigned f = 0u;
     if (isnan(r)) f = SL_SACC_NAN;
     else if (isinf(r)) f = r > 0 ? SL_SACC_PINF : SL_SACC_NINF;
-    else sacc_spill(r, SL_SACC_SCALE_F32, s_acc);
+    else sl_sacc_spill(r, SL_SACC_SCALE_F32, s_acc);
     r = 0.0;
     return f;
 }
@@ -94,8 +94,8 @@ __device__ __forceinline__ unsigned sacc_h_flush_warp(double &a, double &b, unsi
     a = 0.0;
     b = 0.0;
     if ((threadIdx.x & 31u) == 0u) {
-        if (hi != 0.0) sacc_spill(hi, SL_SACC_SCALE_F32, s_acc);
-        if (lo != 0.0) sacc_spill(lo, SL_SACC_SCALE_F32, s_acc);
+        if (hi != 0.0) sl_sacc_spill(hi, SL_SACC_SCALE_F32, s_acc);
+        if (lo != 0.0) sl_sacc_spill(lo, SL_SACC_SCALE_F32, s_acc);
     }
     return 0u;
 }
