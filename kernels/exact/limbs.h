@@ -103,6 +103,49 @@ SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
     return off && ((uint64_t)limb[w] & (((uint64_t)1 << off) - 1)) != 0;
 }
 
+/* The roundings' shared steps. sl_sacc_special: the result's bits when the input flags decide it
+ * (any NaN, or +Inf with -Inf: NaN; a lone Inf kind: that Inf) in float64 (f64) or float32;
+ * returns 1 then. sl_sacc_magnitude: the limbs normalised, negated for a negative sum (*sign = 1),
+ * normalised again; returns the highest nonzero limb, -1 for an exact zero. sl_sacc_of_bits: the
+ * bits as the double holding the value (float32 bits widened). */
+SL_SACC_HD int sl_sacc_special(unsigned flags, int f64, uint64_t *rbits)
+{
+    if ((flags & SL_SACC_NAN) || (flags & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        *rbits = f64 ? 0x7ff8000000000000u : 0x7fc00000u;
+    else if (flags & SL_SACC_PINF)
+        *rbits = f64 ? 0x7ff0000000000000u : 0x7f800000u;
+    else if (flags & SL_SACC_NINF)
+        *rbits = f64 ? 0xfff0000000000000u : 0xff800000u;
+    else
+        return 0;
+    return 1;
+}
+SL_SACC_HD int sl_sacc_magnitude(int64_t *limb, int L, uint64_t *sign)
+{
+    sl_sacc_normalise(limb, L);
+    *sign = 0;
+    if (limb[L - 1] < 0) {
+        for (int i = 0; i < L; i++) limb[i] = -limb[i];
+        sl_sacc_normalise(limb, L);
+        *sign = 1;
+    }
+    int t = L - 1;
+    while (t >= 0 && limb[t] == 0) t--;
+    return t;
+}
+SL_SACC_HD double sl_sacc_of_bits(uint64_t rbits, int f64)
+{
+    if (f64) {
+        double d;
+        memcpy(&d, &rbits, sizeof d);
+        return d;
+    }
+    uint32_t b32 = (uint32_t)rbits;
+    float f;
+    memcpy(&f, &b32, sizeof f);
+    return (double)f;
+}
+
 /* sl_sacc_round_mode(..., rto = 1): the same, rounded to odd instead of to nearest even (the
  * last bit ORed with every bit below it): a float32 rounded to odd and then rounded once to
  * nearest even in float16 or bfloat16 (8 or 11 bits, at least 2 fewer than 24, and the float32
@@ -116,28 +159,15 @@ SL_SACC_HD int sl_sacc_any_below(const int64_t *limb, int pos)
  * even; subnormal results; overflow to +-Inf; any NaN or +Inf with -Inf -> NaN; a lone Inf
  * kind -> that Inf; exact zero -> -0 only when no input had its sign bit clear.
  * The limbs are normalised (and negated for a negative sum) in place. sl_sacc_round_scaled
- * below repeats its prologue and epilogue (intentional copy): a change here applies there. */
+ * below shares its steps (sl_sacc_special, sl_sacc_magnitude, sl_sacc_of_bits). */
 SL_SACC_HD double sl_sacc_round_mode(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags,
                                      int rto)
 {
     const int f64 = dt == SL_F64;
     uint64_t rbits;
-    if ((flags & SL_SACC_NAN) || (flags & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
-        rbits = f64 ? 0x7ff8000000000000u : 0x7fc00000u;
-    else if (flags & SL_SACC_PINF)
-        rbits = f64 ? 0x7ff0000000000000u : 0x7f800000u;
-    else if (flags & SL_SACC_NINF)
-        rbits = f64 ? 0xfff0000000000000u : 0xff800000u;
-    else {
-        sl_sacc_normalise(limb, L);
-        uint64_t sign = 0;
-        if (limb[L - 1] < 0) {
-            for (int i = 0; i < L; i++) limb[i] = -limb[i];
-            sl_sacc_normalise(limb, L);
-            sign = 1;
-        }
-        int t = L - 1;
-        while (t >= 0 && limb[t] == 0) t--;
+    if (!sl_sacc_special(flags, f64, &rbits)) {
+        uint64_t sign;
+        const int t = sl_sacc_magnitude(limb, L, &sign);
         if (t < 0) {                                   /* exact zero */
             rbits = 0;
             sign = (flags & SL_SACC_ANYPOS) ? 0 : 1;
@@ -174,15 +204,7 @@ SL_SACC_HD double sl_sacc_round_mode(int64_t *limb, int L, int off, sl_dtype dt,
         }
         rbits |= sign << (f64 ? 63 : 31);
     }
-    if (f64) {
-        double d;
-        memcpy(&d, &rbits, sizeof d);
-        return d;
-    }
-    uint32_t b32 = (uint32_t)rbits;
-    float f;
-    memcpy(&f, &b32, sizeof f);
-    return (double)f;
+    return sl_sacc_of_bits(rbits, f64);
 }
 
 SL_SACC_HD double sl_sacc_round_at(int64_t *limb, int L, int off, sl_dtype dt, unsigned flags)
@@ -336,20 +358,10 @@ SL_SACC_HD double sl_sacc_round_scaled(int64_t *limb, int L, int lsb, sl_dtype d
 {
     const int f64 = dt == SL_F64;
     const uint64_t inf = f64 ? 0x7ff0000000000000u : 0x7f800000u;
-    uint64_t rbits, sign = 0;
-    if ((flags & SL_SACC_NAN) || (flags & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
-        rbits = f64 ? 0x7ff8000000000000u : 0x7fc00000u;
-    else if (flags & (SL_SACC_PINF | SL_SACC_NINF))
-        rbits = inf | ((flags & SL_SACC_NINF) ? (f64 ? 0x8000000000000000u : 0x80000000u) : 0u);
-    else {
-        sl_sacc_normalise(limb, L);
-        if (limb[L - 1] < 0) {
-            for (int i = 0; i < L; i++) limb[i] = -limb[i];
-            sl_sacc_normalise(limb, L);
-            sign = 1;
-        }
-        int t = L - 1;
-        while (t >= 0 && limb[t] == 0) t--;
+    uint64_t rbits;
+    if (!sl_sacc_special(flags, f64, &rbits)) {
+        uint64_t sign;
+        const int t = sl_sacc_magnitude(limb, L, &sign);
         if (t < 0) {                                   /* exact zero */
             rbits = 0;
             sign = (flags & SL_SACC_ANYPOS) ? 0 : 1;
@@ -382,15 +394,7 @@ SL_SACC_HD double sl_sacc_round_scaled(int64_t *limb, int L, int lsb, sl_dtype d
         }
         rbits |= sign << (f64 ? 63 : 31);
     }
-    if (f64) {
-        double d;
-        memcpy(&d, &rbits, sizeof d);
-        return d;
-    }
-    uint32_t b32 = (uint32_t)rbits;
-    float f;
-    memcpy(&f, &b32, sizeof f);
-    return (double)f;
+    return sl_sacc_of_bits(rbits, f64);
 }
 
 /* ---- the host-side state (the twin's accumulation; merged across processes) ---------------
