@@ -306,7 +306,7 @@ static size_t ex_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
                                 const sl_launch *cfg)
 {
     (void)v; (void)dt;
-    return sl_ex_rows_split_ws(rows, sl_ex_rows_split(rows, n, cfg->sm_count));
+    return sl_ex_rows_split_ws(rows, sl_ex_rows_split(rows, n, cfg ? cfg->sm_count : 0u));
 }
 
 /* ================================ descriptors =============================================== */
