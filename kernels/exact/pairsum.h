@@ -169,6 +169,14 @@ SL_PSUM_HD int sl_psum_quantum(double x, int dt)
     return (e > emin ? e : emin) - sl_psum_fmt_p(dt) + 1;
 }
 
+/* x > 0 finite rounded to nearest even at dt's quantum (exact operations; beyond dt's largest
+ * value the result is past it: the caller tests). */
+SL_PSUM_HD double sl_psum_round_fmt(double x, int dt)
+{
+    const int q = sl_psum_quantum(x, dt);
+    return ldexp(rint(ldexp(x, -q)), q);
+}
+
 /* The candidate root of s + c in dt (header), 0 when out of the tested range. */
 SL_PSUM_HD double sl_psum_root_cand(double s, double c, int dt)
 {
@@ -177,8 +185,7 @@ SL_PSUM_HD double sl_psum_root_cand(double s, double c, int dt)
     double r = sqrt(v);
     const double rh = r * r, rl = fma(r, r, -rh);
     r = r + (((s - rh) - rl) + c) / (2.0 * r);      /* one Newton step on the pair: a better guess */
-    const int q = sl_psum_quantum(r, dt);
-    r = ldexp(rint(ldexp(r, -q)), q);               /* to nearest even at dt's quantum (exact ops) */
+    r = sl_psum_round_fmt(r, dt);
     if (!(r >= 0x1p-480 && r <= 0x1p510) || r > sl_psum_fmt_max(dt)) return 0.0;
     return r;
 }

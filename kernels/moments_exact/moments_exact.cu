@@ -599,6 +599,32 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
  * the ticket; 3. the last block's thread 0 merges the grid's pairs and finishes (sl_mxr_final,
  * the twin's code). Performance considerations: the plain one-by-one path (sl_rsum_take1);
  * reproducible.cu's grouped 16-byte path is the way to the read rate. */
+/* One value into the thread's binned S1 (every value) and S2 (a finite value's square parts). */
+template <typename X>
+__device__ __forceinline__ void mxr_take(sl_rsum_thr_f64 &a1, sl_rsum_thr_f64 &a2, double v, int what)
+{
+    sl_rsum_take1_f64(&a1, v);
+    if (what == SL_MX_MEAN || !isfinite(v)) return;
+    double d[2];
+    const int np = sl_mxr_square_parts(v, mx_fmt<X>::F64, d);
+    for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
+}
+
+/* The B threads' states s_st[0..1][0..B) merged exactly into s_st[.][0] (a tree; any order gives
+ * the same state); the caller's barrier follows before s_st[.][0] is read. */
+__device__ __forceinline__ void mxr_merge_block(sl_rsum_state (*s_st)[SL_MXR_BLOCK], unsigned tid, unsigned B)
+{
+    unsigned half = 1;
+    while (half < B) half <<= 1;
+    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
+        __syncthreads();
+        if (tid < half && tid + half < B) {
+            sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
+            sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
+        }
+    }
+}
+
 template <typename X>
 __global__ void __launch_bounds__(SL_MXR_BLOCK)
 mxr_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
@@ -610,25 +636,11 @@ mxr_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtyp
     sl_rsum_init_f64(&a1);
     sl_rsum_init_f64(&a2);
     const uint64_t stride = (uint64_t)gridDim.x * B;
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < n; i += stride) {
-        const double v = (double)sl_widen(x[i]);
-        sl_rsum_take1_f64(&a1, v);
-        if (what == SL_MX_MEAN || !isfinite(v)) continue;
-        double d[2];
-        const int np = sl_mxr_square_parts(v, mx_fmt<X>::F64, d);
-        for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
-    }
+    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < n; i += stride)
+        mxr_take<X>(a1, a2, (double)sl_widen(x[i]), what);
     sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
     sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
-    unsigned half = 1;
-    while (half < B) half <<= 1;
-    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
-        __syncthreads();
-        if (tid < half && tid + half < B) {
-            sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
-            sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
-        }
-    }
+    mxr_merge_block(s_st, tid, B);
     __syncthreads();
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     sl_rsum_state *g_st = reinterpret_cast<sl_rsum_state *>(work + SL_MX_WS_HEADER);
@@ -677,23 +689,11 @@ mxrrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint
         sl_rsum_thr_f64 a1, a2;
         sl_rsum_init_f64(&a1);
         sl_rsum_init_f64(&a2);
-        sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), tid, B, [&](X xv, int) {
-            const double v = (double)sl_widen(xv);
-            sl_rsum_take1_f64(&a1, v);
-            if (what == SL_MX_MEAN || !isfinite(v)) return;
-            double d[2];
-            const int np = sl_mxr_square_parts(v, mx_fmt<X>::F64, d);
-            for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
-        });
+        sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), tid, B,
+                                          [&](X xv, int) { mxr_take<X>(a1, a2, (double)sl_widen(xv), what); });
         sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
         sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
-        for (unsigned half = B / 2u; half > 0; half >>= 1) {
-            __syncthreads();
-            if (tid < half) {
-                sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
-                sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
-            }
-        }
+        mxr_merge_block(s_st, tid, B);
         __syncthreads();
         if (tid == 0) mx_store(sl_mxr_final(what, n, ddof, &s_st[0][0], &s_st[1][0], dt), out + r);
         __syncthreads();                             /* s_st is reused by the next row */

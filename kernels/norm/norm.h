@@ -16,6 +16,7 @@
 #include "sumlab/types.h"
 #include "sl_layout.h"
 #include "exact/binned.h"
+#include "exact/pairsum.h"
 
 /* The member of the norm2 family a descriptor is (its impl field). */
 typedef enum {
@@ -381,18 +382,12 @@ SL_NRM_FN double sl_nrm_round_sqrt(uint64_t *d, int L, int unit, sl_dtype dt, un
  * too). Decided also: +Inf for an Inf (even beside a NaN), NaN for a NaN (s NaN, no Inf), +0 for
  * s = 0 (every value +-0: a nonzero square is >= 2^-298 in float64). Not decided: L <= 0,
  * h >= 2^24. */
-/* x > 0 finite rounded to nearest even in dt (+Inf past its largest value): exact operations. */
+/* x > 0 finite rounded to nearest even in dt, +Inf past its largest value (exact/pairsum.h's
+ * rounding at the format's quantum). */
 SL_NRM_FN double sl_nrm_to_fmt(double x, sl_dtype dt)
 {
-    const int p = dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8;
-    const int emin = dt == SL_F64 ? -1022 : dt == SL_F16 ? -14 : -126;
-    const double maxv = dt == SL_F64 ? 0x1.fffffffffffffp1023 : dt == SL_F32 ? 0x1.fffffep127
-                      : dt == SL_F16 ? 65504.0 : 0x1.fep127;
-    int e = ilogb(x);
-    if (e < emin) e = emin;
-    const int q = e - p + 1;                         /* the quantum's exponent */
-    const double r = ldexp(rint(ldexp(x, -q)), q);
-    return r > maxv ? (double)INFINITY : r;
+    const double r = sl_psum_round_fmt(x, (int)dt);
+    return r > sl_psum_fmt_max((int)dt) ? (double)INFINITY : r;
 }
 
 /* The longest chain of adds of a square in a row kernel of T threads a row (T <= 1024): its
