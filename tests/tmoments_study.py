@@ -171,7 +171,6 @@ try:
           "- see \\[here\\](javascript:alert(1)) and !\\[x\\](http://e/x.png) \\<b\\>bold\\</b\\> \\\\\\[" in md3
           and "[here](" not in md3 and "<b>" not in md3)
     # a notes file this did not write: one message, exit 2, no report
-    notes = os.path.join(d16, "run_notes.txt")
     for what, content in (("another header", "# not sumlab\nx\n"), ("a control character", None),
                           ("a line without its end", "# sumlab run notes v1\nno newline"),
                           ("a link", "link")):
