@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 # thtml_hostile.py: report.html of a run directory holding issue 29's payloads holds none of
-# them as live markup. Planted: a note (free text that report.md quotes) with <SCRIPT>, <img
+# them as live markup. Planted: a note (free text that report.md quotes: results.csv's note
+# column, the run's notes in run_notes.txt, render.sh's charts/notes.txt) with <SCRIPT>, <img
 # onerror>, <svg onload>, javascript:, JAVASCRIPT:, javascript&#58; and //host links; SVGs in
 # charts/ with <svg onload>, <SCRIPT>, javascript: links, <img onerror> after </svg>, <image
 # onerror>, foreignObject. The page is parsed (html.parser) and, where Chromium is installed,
 # loaded: no script but the page's sort script, no on* attribute, no link but http(s) and
-# relative ones, no planted SVG inline (they become <img src="data:...">); the note is on the
-# page (raw HTML dropped, unsafe links as their text).
+# relative ones, no planted SVG inline (they become <img src="data:...">); each note is in
+# report.md escaped as Markdown text and on the page as the text planted, character for character.
 #   usage: thtml_hostile.py SUMLAB SRC_DIR      exit 0 ok, 1 failure
 import base64, csv, glob, gzip, html.parser, io, os, shutil, subprocess, sys, tempfile
 
@@ -14,6 +15,13 @@ PWN = "window.__slPwned=1"
 NOTE = ('planted-note <SCRIPT>%s</SCRIPT> <img src=x onerror="%s"> <svg onload="%s"></svg> [a](javascript:%s) '
         '[b](JAVASCRIPT:%s) [c](javascript&#58;%s) [d](//evil.example/x) <a href="javascript:%s">e</a> '
         '![f](javascript:%s)' % ((PWN,) * 8))
+
+
+def md_text(s):
+    """The note as report.md quotes it (report/table.c's sl_report_md_text, no code span)."""
+    return "".join("\\" + c if c in "<>[]&\\" else c for c in s)
+
+
 SVGS = [
     '<svg xmlns="http://www.w3.org/2000/svg" onload="%s"><g/></svg>' % PWN,
     '<svg xmlns="http://www.w3.org/2000/svg"><SCRIPT>%s</SCRIPT></svg>' % PWN,
@@ -86,6 +94,10 @@ def main():
         csv.writer(out, lineterminator="\n").writerows(rows)
         with open(os.path.join(run, "results.csv"), "w", encoding="utf-8") as f:
             f.write(out.getvalue())
+        with open(os.path.join(run, "run_notes.txt"), "w", encoding="utf-8") as f:
+            f.write("# sumlab run notes v1\nrun-" + NOTE + "\n")
+        with open(os.path.join(run, "charts", "notes.txt"), "w", encoding="utf-8") as f:
+            f.write("chart-" + NOTE + "\n")
         for i, s in enumerate(SVGS):
             with open(os.path.join(run, "charts", "error_vs_n_planted%d.png" % i), "wb") as f:
                 f.write(b"\x89PNG\r\n\x1a\n")
@@ -99,8 +111,11 @@ def main():
             print("thtml_hostile: FAIL: --report-only exited %d: %s" % (r.returncode, r.stderr.decode()[-400:]), file=sys.stderr)
             return 1
         with open(os.path.join(run, "report.md"), encoding="utf-8") as f:
-            if NOTE not in f.read():
-                bad.append("the planted note is not in report.md (the test plants nothing)")
+            md = f.read()
+        for where, note in (("results.csv", '"' + NOTE + '"'), ("run_notes.txt", "- run-" + NOTE),
+                            ("charts/notes.txt", "- chart-" + NOTE)):
+            if md_text(note) not in md:
+                bad.append("the planted note of %s is not in report.md as escaped text" % where)
         with open(os.path.join(run, "report.html"), encoding="utf-8") as f:
             page = f.read()
         p = Page()
@@ -114,8 +129,9 @@ def main():
             if base64.b64decode(v.split(",", 1)[1]).decode() not in SVGS:
                 bad.append("a data: image that is no planted SVG")
         text = "".join(p.text)
-        if "planted-note" not in text:
-            bad.append("the planted note is not on the page")
+        for where, note in (("results.csv", NOTE), ("run_notes.txt", "run-" + NOTE), ("charts/notes.txt", "chart-" + NOTE)):
+            if note not in text:
+                bad.append("the planted note of %s is not on the page as its text" % where)
         # in a browser, where there is one: nothing planted ran
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import thtml

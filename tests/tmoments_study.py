@@ -9,7 +9,8 @@ faithful, lists the textbook variance's NaN on square-range among the
 non-finite results and the standard deviation's 0 on tiny among the results exactly 0; the mean
 sweeps the sum's ill-conditioned; max runs all-negative data, where zero-fill's 0 is a bound
 violation printed in the findings, and says that it has no condition number to sweep; the run's
-notes are kept (run_notes.txt) for --report-only, which refuses a notes file it did not write.
+notes are kept (run_notes.txt) for --report-only, which renders them again (markup in a note as
+text), refuses a notes file it did not write and reports a run without one.
   usage: tmoments_study.py PATH/TO/sumlab"""
 import os
 import re
@@ -191,6 +192,13 @@ try:
               and not os.path.exists(os.path.join(d16, "report.md")))
         with open(os.path.join(d16, "report.md"), "w") as f:
             f.write("")
+    # a run from before run_notes.txt (none there): reported, without the run's notes
+    os.remove(notes)
+    os.remove(os.path.join(d16, "report.md"))
+    p = subprocess.run([sumlab, "run", "--report-only", "-o", d16, "-q"], capture_output=True, text=True)
+    md4 = open(os.path.join(d16, "report.md")).read() if os.path.exists(os.path.join(d16, "report.md")) else ""
+    check(f"no run_notes.txt (an older run): --report-only exits 0 with a report ({p.returncode}: {p.stderr[:200]})",
+          p.returncode == 0 and "## Files" in md4 and "nothing to measure under this run's settings (preset" not in md4)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

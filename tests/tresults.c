@@ -1,11 +1,13 @@
 /* tresults.c: the results files without the CLI: a record through the column table and the CSV
  * writer comes back unchanged through the one reader (quoting, empty groups, the note cleaned);
- * the row key; resume keys; run.conf and meta.json (cJSON) written and read back. */
+ * the row key; resume keys; run.conf and meta.json (cJSON) written and read back; run_notes.txt
+ * written and read back byte for byte, and every file it did not write refused by name. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "sl_test.h"
 #include "sl_results.h"
@@ -243,6 +245,106 @@ static void check_meta(void)
     CHECK(sl_meta_read("/nonexistent-dir", &m, &err) == -1 && !strcmp(m.git_sha, "?"), "no meta.json: ?");
 }
 
+/* DIR/run_notes.txt <- text[0..len) (a file this test plants). */
+static void plant_notes(const char *text, size_t len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, SL_NOTES_FILE);
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "%s planted", path);
+}
+
+/* The notes round trip: what sl_notes_add keeps (control bytes as spaces, a byte of no UTF-8 as
+ * '?', markup as it is) comes back from run_notes.txt byte for byte, a full note and the full
+ * SL_NOTES_MAX included; no file: no notes; every malformed file: -1, its message naming it. */
+static void check_notes(void)
+{
+    static sl_notes a, b;   /* 16 x 2.5 kB each */
+    sl_err err = {{0}};
+    CHECK(sl_notes_read(tmpdir, &b, &err) == 0 && b.n == 0, "no run_notes.txt (an old run): no notes (%s)", err.msg);
+    memset(&a, 0, sizeof a);
+    sl_notes_add(&a, "determinism: nothing to measure under this run's settings (preset tiny, --dtype f16)");
+    sl_notes_add(&a, "tab\there, escape \x1b[31m, cut \xe2\x82 utf-8, C1 \xc2\x85, DEL \x7f, bytes \xff\xfe");
+    sl_notes_add(&a, "markup stays text: [a](javascript:x) <b> \\ & `code <i>` \xe2\x89\xa4 \xf0\x9f\x98\x80");
+    char big[sizeof a.line[0] + 100];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    sl_notes_add(&a, "%s", big);   /* cut, ending in "..." */
+    CHECK(!strcmp(a.line[1], "tab here, escape  [31m, cut ?? utf-8, C1 ??, DEL  , bytes ??"),
+          "a note made printable: '%s'", a.line[1]);
+    CHECK(strlen(a.line[3]) == sizeof a.line[0] - 1 && !strcmp(a.line[3] + strlen(a.line[3]) - 3, "..."),
+          "a long note cut to a full note ending in ... (%zu bytes)", strlen(a.line[3]));
+    for (int i = a.n; i < SL_NOTES_MAX + 3; i++) sl_notes_add(&a, "note %d", i);
+    CHECK(a.n == SL_NOTES_MAX && strstr(a.line[SL_NOTES_MAX - 1], "further notes were left out"),
+          "%d notes, the last saying more were left out: '%s'", a.n, a.line[a.n - 1]);
+    CHECK(sl_notes_write(tmpdir, &a, &err) == 0, "run_notes.txt written: %s", err.msg);
+    CHECK(sl_notes_read(tmpdir, &b, &err) == 0, "run_notes.txt read back: %s", err.msg);
+    int same = b.n == a.n;
+    for (int i = 0; same && i < a.n; i++) same = !strcmp(a.line[i], b.line[i]);
+    CHECK(same, "the notes read back are the notes written (%d / %d)", b.n, a.n);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.tmp", tmpdir, SL_NOTES_FILE);
+    CHECK(access(path, F_OK) != 0, "no %s.tmp left", SL_NOTES_FILE);
+
+    /* files this did not write: one message each, naming the file, and no notes */
+    static char text[sizeof a.line[0] * (SL_NOTES_MAX + 2) + 64];
+    const char *hdr = "# sumlab run notes v1\n";
+#define BAD(what, body, want) {what, body, sizeof body - 1, want}
+    static const struct { const char *what, *body; size_t len; const char *want; } bad[] = {
+        BAD("empty", "", "is empty"),
+        BAD("another header", "# not sumlab\nx\n", "not a sumlab notes file"),
+        BAD("CRLF", "# sumlab run notes v1\r\nx\r\n", "not a sumlab notes file"),
+        BAD("no end", "# sumlab run notes v1\nno newline", "the last line has no end"),
+        BAD("a CR", "# sumlab run notes v1\nx\r\n", ":2: byte 2 (0x0d)"),
+        BAD("a NUL", "# sumlab run notes v1\na\0b\n", ":2: byte 2 (0x00)"),
+        BAD("an escape", "# sumlab run notes v1\nok\na \x1b[31m\n", ":3: byte 3 (0x1b)"),
+        BAD("no UTF-8", "# sumlab run notes v1\nbyte \xff\n", ":2: byte 6 (0xff)"),
+        BAD("a cut sequence", "# sumlab run notes v1\n\xe2\x82\n", ":2: byte 1 (0xe2)"),
+        BAD("an overlong form", "# sumlab run notes v1\n\xc0\xbc\n", ":2: byte 1 (0xc0)"),
+        BAD("a surrogate", "# sumlab run notes v1\n\xed\xa0\x80\n", ":2: byte 1 (0xed)"),
+        BAD("a C1 control", "# sumlab run notes v1\n\xc2\x9b" "31m\n", ":2: byte 1 (0xc2)"),
+    };
+#undef BAD
+    for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
+        plant_notes(bad[t].body, bad[t].len);
+        err.msg[0] = '\0';
+        b.n = 5;
+        CHECK(sl_notes_read(tmpdir, &b, &err) == -1 && strstr(err.msg, SL_NOTES_FILE) &&
+                  strstr(err.msg, bad[t].want) && b.n == 0,
+              "run_notes.txt with %s: refused, '%s' (%s)", bad[t].what, bad[t].want, err.msg);
+    }
+    /* a line one byte longer than a note; SL_NOTES_MAX + 1 notes; a file larger than any notes file */
+    size_t len = (size_t)snprintf(text, sizeof text, "%s", hdr);
+    memset(text + len, 'y', sizeof a.line[0]);
+    len += sizeof a.line[0];
+    text[len++] = '\n';
+    plant_notes(text, len);
+    CHECK(sl_notes_read(tmpdir, &b, &err) == -1 && strstr(err.msg, "longer than a note"), "a long line: %s", err.msg);
+    text[len - 2] = '\n';   /* the longest note: accepted, whole */
+    plant_notes(text, len - 1);
+    CHECK(sl_notes_read(tmpdir, &b, &err) == 0 && b.n == 1 && strlen(b.line[0]) == sizeof a.line[0] - 1,
+          "a note of %zu bytes read whole (%s)", sizeof a.line[0] - 1, err.msg);
+    len = (size_t)snprintf(text, sizeof text, "%s", hdr);
+    for (int i = 0; i <= SL_NOTES_MAX; i++) len += (size_t)snprintf(text + len, sizeof text - len, "n%d\n", i);
+    plant_notes(text, len);
+    CHECK(sl_notes_read(tmpdir, &b, &err) == -1 && strstr(err.msg, "more than"), "%d notes: %s", SL_NOTES_MAX + 1,
+          err.msg);
+    memset(text, '\n', sizeof text);
+    memcpy(text, hdr, strlen(hdr));
+    plant_notes(text, sizeof text);
+    CHECK(sl_notes_read(tmpdir, &b, &err) == -1 && strstr(err.msg, "more than a notes file holds"),
+          "a %zu-byte file: %s", sizeof text, err.msg);
+    /* a link or a directory in its place */
+    snprintf(path, sizeof path, "%s/%s", tmpdir, SL_NOTES_FILE);
+    unlink(path);
+    CHECK(symlink("/etc/hostname", path) == 0, "link planted");
+    CHECK(sl_notes_read(tmpdir, &b, &err) == -1 && strstr(err.msg, "symbolic link"), "a link: %s", err.msg);
+    unlink(path);
+    CHECK(mkdir(path, 0700) == 0, "directory planted");
+    CHECK(sl_notes_read(tmpdir, &b, &err) == -1 && strstr(err.msg, "not a regular file"), "a directory: %s", err.msg);
+    rmdir(path);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "%s/tresults.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -254,6 +356,7 @@ int main(void)
     check_keys();
     check_runconf();
     check_meta();
+    check_notes();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "tresults: could not remove %s\n", tmpdir);

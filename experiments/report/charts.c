@@ -331,7 +331,9 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
             line[strcspn(line, "\r\n")] = '\0';
             if (!*line) continue;
             if (!any) { fputs("Chart notes (from plots/render.sh):\n\n", f); any = 1; }
-            fprintf(f, "- %s\n", line);
+            fputs("- ", f);
+            sl_report_md_text(f, line);   /* render.sh's text: data */
+            fputc('\n', f);
         }
         if (any) fputc('\n', f);
         fclose(nf);

@@ -387,7 +387,10 @@ static void sec_skipped(FILE *f, const sl_report_ctx *R)
             const char *why = NULL;
             for (size_t r = 0; r < t->nrows; r++)
                 if (IS(r, variant, R->names[i]) && IS(r, status, "skipped")) { cnt++; if (!why) why = GET(r, note); }
-            if (cnt) fprintf(f, "- %s: %ld rows, e.g. \"%s\"\n", R->names[i], cnt, why ? why : "");
+            if (!cnt) continue;
+            fprintf(f, "- %s: %ld rows, e.g. \"", R->names[i], cnt);
+            sl_report_md_text(f, why ? why : "");   /* results.csv's text: data */
+            fputs("\"\n", f);
         }
         fputc('\n', f);
     }
@@ -398,14 +401,19 @@ static void sec_notes_files(FILE *f, const sl_notes *notes)
 {
     if (notes && notes->n > 0) {
         fputs("## Notes\n\n", f);
-        for (int i = 0; i < notes->n; i++) fprintf(f, "- %s\n", notes->line[i]);
+        for (int i = 0; i < notes->n; i++) {   /* text, also when read back from run_notes.txt */
+            fputs("- ", f);
+            sl_report_md_text(f, notes->line[i]);
+            fputc('\n', f);
+        }
         fputc('\n', f);
     }
     fputs("## Files\n\n- `results.csv`: one row per measurement (key: experiment, dataset, params, dtype, n, "
           "variant, config); bit patterns as C99 `%a` hex in `result_hex`/`exact_hex`\n"
           "- `distribution.csv`: every distinct result of the determinism repetitions, with its count and "
           "signed distance from the exact sum in ulps\n- `meta.json`: provenance (commit, compiler, CUDA, GPU, "
-          "MPFR, date, argv); `run.conf`: settings used by `--resume`\n- `report.html`: this report as one "
+          "MPFR, date, argv); `run.conf`: settings used by `--resume`; `run_notes.txt`: the run's notes, "
+          "for `--report-only`\n- `report.html`: this report as one "
           "page (charts inline as SVG up to 1.5 MB, the others linked from `charts/`: keep the directory "
           "together; sortable tables, provenance)\n- `charts/`: PNG and SVG, rendered by "
           "`plots/render.sh DIR` from the CSV alone\n", f);

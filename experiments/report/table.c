@@ -107,3 +107,44 @@ int sl_report_exact_zero(const sl_csv *t, const cols *cp, size_t r)
     if (*h == '-') h++;
     return !strcmp(h, "0x0p+0");
 }
+
+static size_t backtick_run(const char *s)
+{
+    size_t k = 0;
+    while (s[k] == '`') k++;
+    return k;
+}
+
+void sl_report_md_text(FILE *f, const char *s)
+{
+    /* what would start a block at the start of a line (a heading, quote, list, rule, fence,
+     * table) is escaped there: the text stays one line of text, also as a list item */
+    size_t i = 0;
+    const size_t digits = strspn(s, "0123456789");
+    if (digits && (s[digits] == '.' || s[digits] == ')')) {
+        fwrite(s, 1, digits, f);
+        fputc('\\', f);
+        i = digits;
+    } else if (s[0] && (strchr("#>+-*=_~|", s[0]) || !strncmp(s, "```", 3))) {
+        fputc('\\', f);
+        fputc(s[i++], f);
+    }
+    while (s[i]) {
+        if (s[i] != '`') {
+            if (strchr("<>[]&\\", s[i])) fputc('\\', f);
+            fputc(s[i++], f);
+            continue;
+        }
+        const size_t k = backtick_run(s + i);
+        size_t j = i + k;                 /* the closer: the next run of exactly k backticks */
+        for (;;) {
+            while (s[j] && s[j] != '`') j++;
+            const size_t m = s[j] ? backtick_run(s + j) : k;
+            if (m == k) break;
+            j += m;
+        }
+        const size_t end = s[j] ? j + k : i + k;   /* the span, closer included; else the run alone */
+        fwrite(s + i, 1, end - i, f);
+        i = end;
+    }
+}

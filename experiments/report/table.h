@@ -31,6 +31,12 @@ int sl_report_tp_reference(const char *name);
 void sl_report_order_names(const char *list, const char **names, size_t n);
 /* A figure for a Markdown cell: "-" for NaN, "inf", 0, %.2e or %.3g. */
 void sl_report_num(char *b, size_t len, double v);
+/* s, text read as data (a note), into Markdown as text: < > [ ] & and the backslash escaped
+ * outside code spans, so it makes no link, image, autolink, raw HTML or character reference
+ * (*emphasis* stays), nor a block (a leading # > + - * = _ ~ | ``` or "1." is escaped); a code
+ * span (a run of backticks closed by a run of the same length, as CommonMark reads it) is kept
+ * as it is, since Markdown reads nothing inside one as markup. */
+void sl_report_md_text(FILE *f, const char *s);
 /* The exact sum S of row r is 0. */
 int sl_report_exact_zero(const sl_csv *t, const cols *cp, size_t r);
 

@@ -107,9 +107,7 @@ void sl_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* The length of the well-formed UTF-8 sequence at p (1-4), or 0 when the bytes there are no
- * UTF-8 (a stray continuation byte, an overlong form, a surrogate, > U+10FFFF, cut short). */
-static int utf8_len(const unsigned char *p)
+int sl_utf8_len(const unsigned char *p)
 {
     const unsigned c = p[0];
     int k;
@@ -132,7 +130,7 @@ static long utf8_bad(const char *s)
 {
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     for (const unsigned char *q = p; *q;) {
-        int k = utf8_len(q);
+        int k = sl_utf8_len(q);
         if (!k) return (long)(q - p);
         q += k;
     }
@@ -145,7 +143,7 @@ void sl_json_string(FILE *f, const char *s)
 {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        const int k = utf8_len(p);
+        const int k = sl_utf8_len(p);
         if (k == 0) { fputs("\\ufffd", f); continue; }
         if (k > 1) { fwrite(p, 1, (size_t)k, f); p += k - 1; continue; }
         switch (*p) {

@@ -154,8 +154,9 @@ int sl_run_has_rows(const char *dir)
 int sl_run_clear(const char *dir, sl_err *err)
 {
     static const char *const files[] = {"results.csv", "distribution.csv", "run.conf", "meta.json",
-                                        "report.md", "results.csv.tmp", "distribution.csv.tmp",
-                                        "run.conf.tmp", "meta.json.tmp", "report.md.tmp", NULL};
+                                        "report.md", SL_NOTES_FILE, "results.csv.tmp", "distribution.csv.tmp",
+                                        "run.conf.tmp", "meta.json.tmp", "report.md.tmp", SL_NOTES_FILE ".tmp",
+                                        NULL};
     char path[SL_DIR_MAX + 64];
     for (int i = 0; files[i]; i++) {
         if (sl_path_join(path, sizeof path, dir, files[i], err)) return -1;

@@ -27,6 +27,10 @@ const char *sl_fmt_bits(char *buf, size_t len, double v);
 void sl_csv_field(FILE *f, const char *s);          /* quoted only when it must be */
 void sl_json_string(FILE *f, const char *s);        /* "..." with RFC 8259 escapes */
 void sl_json_double(FILE *f, double v, int prec);   /* null for NaN/Inf (valid JSON) */
+/* The length of the well-formed UTF-8 sequence at p (1-4), or 0 when the bytes there are no
+ * UTF-8 (a stray continuation byte, an overlong form, a surrogate, > U+10FFFF, cut short by
+ * a NUL or any other byte that is no continuation). */
+int sl_utf8_len(const unsigned char *p);
 
 /* ---- tables: one data model, three writers ------------------------------------------------ */
 typedef enum { SL_OUT_TABLE = 0, SL_OUT_CSV, SL_OUT_JSON } sl_out_format;

@@ -199,7 +199,8 @@ int sl_run_lock(const char *dir, int *fd, sl_err *err);
 void sl_run_unlock(int fd);
 /* 1 when dir/results.csv holds at least one complete row after its header (or cannot be read). */
 int sl_run_has_rows(const char *dir);
-/* Removes a run's files (results, distribution, run.conf, meta.json, report.md, their .tmp). */
+/* Removes a run's files (results, distribution, run.conf, meta.json, report.md, run_notes.txt,
+ * their .tmp). */
 int sl_run_clear(const char *dir, sl_err *err);
 
 /* ---- run.conf: the settings a run was started with (so --resume continues alike) ----------- */
@@ -250,12 +251,13 @@ void sl_notes_add(sl_notes *notes, const char *fmt, ...)
 #endif
     ;
 /* The measuring run's notes kept in DIR/run_notes.txt (SL_NOTES_FILE: a header line, then one
- * note a line, control characters written as spaces), so that `run --report-only` renders the
- * Notes the run wrote. Write: 0, or -1 (err). Read: 0 with *notes filled (empty when the file
- * is absent: a run from before the file), or -1 (err) when the file is not one this writes
- * (another header, a line too long or holding control characters, more than SL_NOTES_MAX
- * notes, a link or not a regular file). Notes read back have < > [ ] and the backslash escaped
- * for markdown: a file's text cannot become a link, an image or raw HTML in the report. */
+ * note a line), so that `run --report-only` renders the Notes the run wrote. A note is printable
+ * UTF-8 text (sl_notes_add writes a control byte as a space, a byte of no UTF-8 as '?'); the
+ * report escapes it for Markdown where it prints it. Write: 0, or -1 (err); the file is written
+ * whole (write, fsync, rename). Read: 0 with *notes filled (empty when the file is absent: a run
+ * from before the file), or -1 (err, naming the file and line) when the file is not one this
+ * writes: another header, a line longer than a note or without its end, a control character or
+ * no UTF-8, more than SL_NOTES_MAX notes, a link or not a regular file. Nothing is cut. */
 #define SL_NOTES_FILE "run_notes.txt"
 int sl_notes_write(const char *dir, const sl_notes *notes, sl_err *err);
 int sl_notes_read(const char *dir, sl_notes *notes, sl_err *err);

@@ -132,7 +132,7 @@ static int dir_state(const char *path) /* 0 missing, 1 empty dir, 2 non-empty di
     if (stat(path, &st)) return 0;
     if (!S_ISDIR(st.st_mode)) return 3;
     char probe[SL_DIR_MAX + 64];
-    static const char *const files[] = {"results.csv", "run.conf", "meta.json", "report.md", NULL};
+    static const char *const files[] = {"results.csv", "run.conf", "meta.json", "report.md", SL_NOTES_FILE, NULL};
     for (int i = 0; files[i]; i++) {
         if (sl_path_join(probe, sizeof probe, path, files[i], NULL)) return 2;
         if (!stat(probe, &st)) return 2;

@@ -1,10 +1,14 @@
 /* fuzz_report.c: libFuzzer target of what `run --report-only` reads: run.conf, results.csv and
- * distribution.csv checked as data (report/check.c), then report.md and report.html written
- * from them. Input: run.conf NUL results.csv NUL distribution.csv. Never a crash; a refused
- * directory has a message; an accepted one has every dataset, dtype and variant in the
- * registries (or the other builds' few names), every name free of shell, path and markup
- * characters, and a report.html whose markup holds the page's one script, no on* attribute and
- * no value starting with javascript: (the same words in escaped text or inside a path are inert). */
+ * distribution.csv checked as data (report/check.c), the run's notes (run_notes.txt, read by
+ * results/notes.c), then report.md and report.html written from them. Input: run.conf NUL
+ * results.csv NUL distribution.csv [NUL run_notes.txt]. Never a crash; a refused directory or
+ * notes file has a message (refused notes: the report is written without them, as the other
+ * inputs still deserve their checks); accepted notes are at most SL_NOTES_MAX lines of printable
+ * UTF-8, each shorter than a note's room; an accepted directory has every dataset, dtype and
+ * variant in the registries (or the other builds' few names), every name free of shell, path and
+ * markup characters, and a report.html whose markup holds the page's one script, no on* attribute
+ * and no value starting with javascript: (the same words in escaped text or inside a path are
+ * inert), and whose Notes section holds no element but text formatting (no link, no image). */
 #include <strings.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -14,13 +18,11 @@
 #include "sl_report.h"
 #include "sl_variants.h"
 
-/* The page's markup, tag by tag (text between tags is inert: the renderer escaped it): *scripts
- * counts <script> elements, *bad the tags with an on* attribute or a value that starts with
- * javascript: (a relative path holding the word is a path). -1 when the file cannot be read. */
-static int scan_tags(const char *path, long *scripts, long *bad)
+/* The page, whole and NUL-terminated (malloc'ed); NULL when the file cannot be read. */
+static char *read_page(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) return -1;
+    if (!f) return NULL;
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -28,6 +30,36 @@ static int scan_tags(const char *path, long *scripts, long *bad)
     if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) abort();
     fclose(f);
     b[len] = '\0';
+    return b;
+}
+
+/* 1 when the page's Notes section (from its heading to the next <h2) holds only the elements
+ * that Markdown text makes: lists, paragraphs, code, emphasis, rules, headings, quotes. */
+static int notes_section_inert(const char *page)
+{
+    static const char *const ok[] = {"ul", "ol", "li", "p", "code", "em", "strong", "hr", "pre", "blockquote",
+                                     "h1", "h2", "h3", "h4", "h5", "h6"};
+    const char *p = strstr(page, "\">Notes</h2>");
+    if (!p) return 1;
+    p += 12;
+    const char *end = strstr(p, "<h2");
+    if (!end) end = p + strlen(p);
+    for (; (p = memchr(p, '<', (size_t)(end - p))) != NULL; p++) {
+        const char *name = p + 1 + (p[1] == '/');
+        size_t k = 0;
+        while (name[k] && strchr("abcdefghijklmnopqrstuvwxyz0123456789", name[k])) k++;
+        int known = 0;
+        for (size_t i = 0; i < sizeof ok / sizeof *ok && !known; i++) known = strlen(ok[i]) == k && !memcmp(ok[i], name, k);
+        if (!known) return 0;
+    }
+    return 1;
+}
+
+/* The page's markup, tag by tag (text between tags is inert: the renderer escaped it): *scripts
+ * counts <script> elements, *bad the tags with an on* attribute or a value that starts with
+ * javascript: (a relative path holding the word is a path). */
+static void scan_tags(char *b, long *scripts, long *bad)
+{
     *scripts = *bad = 0;
     for (char *p = b; (p = strchr(p, '<')) != NULL; ) {
         char *e = strchr(p, '>');
@@ -50,8 +82,6 @@ static int scan_tags(const char *path, long *scripts, long *bad)
         }
         p = e + 1;
     }
-    free(b);
-    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -93,12 +123,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         }
     }
     sl_csv_free(&t);
-    if (sl_report_write(dir, NULL, &e)) {
+    /* the run's notes: refused with a message, or lines of printable UTF-8 of a note's length */
+    static sl_notes notes;
+    const sl_notes *use = &notes;
+    e.msg[0] = '\0';
+    if (sl_notes_read(dir, &notes, &e)) {
+        if (!e.msg[0] || notes.n != 0) abort();
+        use = NULL;
+    }
+    for (int i = 0; use && i < notes.n; i++) {
+        const size_t k = strnlen(notes.line[i], sizeof notes.line[i]);
+        if (k >= sizeof notes.line[i] || !sl_check_utf8(notes.line[i], k)) abort();
+        for (size_t j = 0; j < k; j++)
+            if ((unsigned char)notes.line[i][j] < 0x20 || notes.line[i][j] == 0x7f) abort();
+    }
+    if (notes.n > SL_NOTES_MAX) abort();
+    if (sl_report_write(dir, use, &e)) {
         if (!e.msg[0]) abort();
         return 0;
     }
     snprintf(path, sizeof path, "%s/report.html", dir);
-    long scripts = 0, bad = 0;
-    if (!scan_tags(path, &scripts, &bad) && (scripts != 1 || bad != 0)) abort();
+    char *page = read_page(path);
+    if (page) {
+        long scripts = 0, bad = 0;
+        if (!notes_section_inert(page)) abort();
+        scan_tags(page, &scripts, &bad);
+        if (scripts != 1 || bad != 0) abort();
+        free(page);
+    }
     return 0;
 }

@@ -54,16 +54,21 @@ __attribute__((unused)) static void fz_part(const uint8_t **d, size_t *n, const 
     *d += *pn + (z != NULL);
     *n -= *pn + (z != NULL);
 }
-/* A run directory from one input: run.conf NUL results.csv NUL distribution.csv; an empty last
- * part is an empty distribution.csv when always_dist, else no such file. */
+/* A run directory from one input: run.conf NUL results.csv NUL distribution.csv [NUL
+ * run_notes.txt]; an empty distribution.csv part is an empty file when always_dist, else no such
+ * file; an empty (or absent) notes part is no run_notes.txt. */
 __attribute__((unused)) static void fz_run_dir(const char *dir, const uint8_t *d, size_t n, int always_dist)
 {
     char path[300];
-    const uint8_t *conf, *res, *dist;
-    size_t cn, rn, dn;
+    const uint8_t *conf, *res, *dist, *notes;
+    size_t cn, rn, dn, nn;
     fz_part(&d, &n, &conf, &cn);
     fz_part(&d, &n, &res, &rn);
     fz_part(&d, &n, &dist, &dn);
+    fz_part(&d, &n, &notes, &nn);
+    snprintf(path, sizeof path, "%s/run_notes.txt", dir);
+    if (nn) fz_write(path, notes, nn);
+    else unlink(path);
     snprintf(path, sizeof path, "%s/run.conf", dir);
     fz_write(path, conf, cn);
     snprintf(path, sizeof path, "%s/results.csv", dir);
