@@ -3,7 +3,8 @@
  * arguments spanning each function's range, the boundaries (overflow, underflow, subnormal
  * results, powers of two, 1 +- ulp) and the special values; online's tile exponential
  * (sl_lm_expf_tile) on [-86.5, 0] (random, and every 61st float against the double exp) and its
- * floor below. */
+ * floor below; the double-double exponential of float64 `accurate` (sl_lm_exp_dd), relative
+ * error of the pair. */
 #include <float.h>
 #include <math.h>
 #include <mpfr.h>
@@ -158,6 +159,50 @@ int main(void)
         }
         CHECK(sl_lm_exp_t64(0.0, sl_lm_t64) == 1.0, "exp_t64(0) = 1 exactly");
         printf("exp_t64 on [-700, 700]: worst relative error 2^%.2f (bound 2^-44)\n", log2(t64_worst));
+        mpfr_clears(a, y, g, (mpfr_ptr)0);
+    }
+
+    /* the double-double exponential (float64 `accurate`'s terms, rescales and final Newton step)
+     * against MPFR: exp(dh + dl), dl up to half an ulp of dh, relative error of the pair below
+     * SL_LM_EXP_DD_ERR where the result is normal (dh >= -650: the low part normal too), on
+     * [-650, 1] at random, near 0, at the table's nodes and between them; the pair normalised
+     * (|lo| <= ulp(hi) / 2); below -708 and -Inf the floor exp(-708) (absolute change below
+     * 2^-1021); NaN kept; exp(0) = 1 exactly */
+    {
+        mpfr_t a, y, g;
+        mpfr_inits2(256, a, y, g, (mpfr_ptr)0);
+        double dd_worst = 0.0;
+        for (int i = 0; i < 5 * N; i++) {
+            const double dh = i < N       ? unif(-650.0, 1.0)
+                              : i < 2 * N ? unif(-1.0, 1.0)
+                              : i < 3 * N ? unif(-0x1p-20, 0x1p-20)
+                              : i < 4 * N ? unif(-40.0, 0.0)
+                                          : (double)(int)unif(-41600.0, 64.0) * 0x1.62e42fefa39efp-7 +
+                                                unif(-0.0055, 0.0055);
+            const double dl = i % 3 == 0 ? 0.0 : ldexp(unif(-0.5, 0.5), ilogb(dh) - 52);
+            double lo;
+            const double hi = sl_lm_exp_dd(dh, dl, &lo);
+            mpfr_set_d(a, dh, MPFR_RNDN);
+            mpfr_add_d(a, a, dl, MPFR_RNDN);
+            mpfr_exp(y, a, MPFR_RNDN);
+            mpfr_set_d(g, hi, MPFR_RNDN);
+            mpfr_add_d(g, g, lo, MPFR_RNDN);
+            mpfr_sub(g, g, y, MPFR_RNDN);
+            mpfr_div(g, g, y, MPFR_RNDN);
+            const double rel = fabs(mpfr_get_d(g, MPFR_RNDN));
+            if (rel > dd_worst) dd_worst = rel;
+            CHECK(rel <= SL_LM_EXP_DD_ERR && fabs(lo) <= 0x1p-53 * fabs(hi),
+                  "exp_dd(%a + %a) = %a + %a: relative error %g > %g, or not normalised", dh, dl, hi,
+                  lo, rel, SL_LM_EXP_DD_ERR);
+        }
+        double lo0 = 1.0, lofl = 1.0, loinf = 1.0, lonan = 1.0;
+        CHECK(sl_lm_exp_dd(0.0, 0.0, &lo0) == 1.0 && lo0 == 0.0, "exp_dd(0) = 1 exactly");
+        const double fl = sl_lm_exp_dd(-708.0, 0.0, &lofl);
+        CHECK(sl_lm_exp_dd(-INFINITY, NAN, &loinf) == fl && loinf == lofl &&
+                  sl_lm_exp_dd(-1e300, 0.0, &lonan) == fl && fl > 0x1p-1022 && fl < 0x1p-1021,
+              "exp_dd below -708 and of -Inf (tail NaN): its floor exp(-708) = %a", fl);
+        CHECK(isnan(sl_lm_exp_dd(NAN, 0.0, &lonan)), "exp_dd(NaN) is NaN");
+        printf("exp_dd on [-650, 1]: worst relative error 2^%.2f (bound 2^-74)\n", log2(dd_worst));
         mpfr_clears(a, y, g, (mpfr_ptr)0);
     }
 

@@ -435,5 +435,7 @@ SL_LSE_VARIANT(lse_accurate, "accurate", SL_LSE_ACCURATE, SL_DTYPES_ALL, 1, SL_B
                "float32/16-bit input: one pass summing exp(x) in float64 (table exponential, "
                "relative error < 2^-44) beside the maximum, then log(sum) +- its rigorous error "
                "bound, correctly rounded when both ends round alike; otherwise, and for float64 "
-               "input, online with a float64 state, a compensated sum and exp arguments corrected "
-               "by their rounding error (float32 and 16-bit input: within 1 ulp)")
+               "input, online in double-double: each exp(x - max) of the exact difference within "
+               "2^-74 (FMA-based TwoProducts), the sum a pair, the log refined by a Newton step "
+               "(float64: correctly rounded unless lse is within about 2^-70 of a rounding "
+               "boundary or of 0; float32 and 16-bit: within 1 ulp)")

@@ -18,9 +18,10 @@
  *   add, half-acc:   s = r16(s + r16(exp(x))), r16 the rounding to the 16-bit input format; its
  *                    merge rounds a.s + b.s likewise (its m stays -Inf: f = 1)
  *   final:           m + log(s + c)  (naive, half-acc: log(s))
- *   accurate:        compensated with a float64 state for every input format, and every exp of a
- *                    difference p - q multiplied by 1 + e (e its rounding error, TwoSum), so
- *                    the argument's rounding drops out to first order (sl_lse_expc)
+ *   accurate:        online with a float64 state for every input format, the sum a pair s + c
+ *                    of double-double terms exp(x - m) (the difference exact, TwoSum), rescales
+ *                    by double-double factors, a final log refined by a Newton step
+ *                    (sl_lse_acc_*, below)
  *   reproducible:    no state here: the exact maximum M first (as two-pass), then the binned sum
  *                    (exact/binned.h) of sl_lse_rep_term(x, M), rounded once, M + log of it
  * Special values come out without tests of their own: -Inf inputs add exp(-Inf) = 0 (or count 1
@@ -186,6 +187,86 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
     return 1;
 }
 
+/* ---- accurate's state (float64 input, and the kernel behind the first pass) -----------------
+ * (m, s, c): the sum of exp(x_i - m) is s + c, a pair kept to about 2^-74 relative (c collects
+ * every rounding error: the TwoSum of each addition, the low part of each term, the TwoProduct
+ * of each rescale). The term of x against m is lse_math.h's double-double sl_lm_exp_dd of the
+ * exact difference x - m (TwoSum: dh + dl), relative error below SL_LM_EXP_DD_ERR; x == m gives
+ * 1 exactly. A larger x rescales the pair by the pair exp(m - x), as the merge rescales the
+ * smaller maximum's pair. Final: S = s + c (TwoSum), y0 = sl_lm_log(S) (2 ulps), one Newton step
+ * L = y0 + z - z^2 / 2, z = S exp(-y0) - 1 (exp(-y0) by sl_lm_exp_dd, S exp(-y0) a TwoProduct,
+ * z within 2^-47), and m + L as a pair rounded once. |result - lse| before that rounding is
+ * within about (rescales + 2) SL_LM_EXP_DD_ERR + depth^2 2^-106 (absolute: the log turns a
+ * relative error of S into an absolute one; rescales: the longest chain of them), so the float64
+ * result is correctly rounded unless lse lies that close to a rounding boundary, within 1 ulp
+ * where |lse| >= 2^-18 with up to 2^6 rescales in a chain; near 0 (m + L
+ * cancelling) the error stays below 2^-70 absolute. Special states as the other kinds': m
+ * infinite or NaN, or S not positive and finite, give m + log(s + c). */
+SL_LSE_FN void sl_lse_acc_rescale(sl_lse_sd *a, double fh, double fl)
+{
+    double pe;
+    const double p = sl_lm_two_prod(a->s, fh, &pe);
+    a->c = sl_lm_fma(a->c, fh, sl_lm_fma(a->s, fl, pe));
+    a->s = p;
+}
+/* exp(p - q) as a pair (p - q <= 1; -Inf, NaN: sl_lm_exp_dd's) */
+SL_LSE_FN double sl_lse_acc_exp(double p, double q, double *lo)
+{
+    double dl;
+    const double dh = sl_lm_two_sum(p, -q, &dl);
+    return sl_lm_exp_dd(dh, dl, lo);
+}
+SL_LSE_FN void sl_lse_acc_add(sl_lse_sd *a, double x)
+{
+    /* one exp either way (no divergent second exp in a warp) */
+    const int up = x > a->m;
+    double el;
+    const double eh = sl_lse_acc_exp(up ? a->m : x, up ? x : a->m, &el);
+    double th = x == a->m ? 1.0 : eh, tl = x == a->m ? 0.0 : el;
+    if (up) {
+        sl_lse_acc_rescale(a, eh, el);
+        a->m = x;
+        th = 1.0;
+        tl = 0.0;
+    }
+    double e;
+    a->s = sl_lm_two_sum(a->s, th, &e);
+    a->c = a->c + (e + tl);
+}
+SL_LSE_FN sl_lse_sd sl_lse_acc_merge(sl_lse_sd a, sl_lse_sd b)
+{
+    if (b.m > a.m) { const sl_lse_sd t_ = a; a = b; b = t_; }
+    double fl = 0.0;
+    const double fh = a.m == b.m ? 1.0 : sl_lse_acc_exp(b.m, a.m, &fl);
+    sl_lse_acc_rescale(&b, fh, fl);
+    double e;
+    a.s = sl_lm_two_sum(a.s, b.s, &e);
+    a.c = e + (a.c + b.c);
+    return a;
+}
+SL_LSE_FN double sl_lse_acc_final(sl_lse_sd a)
+{
+    double sl;
+    const double sh = sl_lm_two_sum(a.s, a.c, &sl);
+    const double y0 = sl_lm_log(sh);
+    if (!(a.m - a.m == 0.0) || !(y0 - y0 == 0.0) || !(sh > 0.0)) return a.m + y0;
+    double el, pe;
+    const double eh = sl_lm_exp_dd(-y0, 0.0, &el);
+    const double p = sl_lm_two_prod(sh, eh, &pe);
+    const double z = (p - 1.0) + (pe + sl_lm_fma(sh, el, sl * eh)); /* p - 1 exact: p ~ 1 */
+    double lt, rt;
+    const double lh = sl_lm_two_sum(y0, z - 0.5 * z * z, &lt);
+    const double rh = sl_lm_two_sum(a.m, lh, &rt);
+    return rh + (rt + lt);
+}
+/* the float32 state never takes accurate's kind (lse.c, lse.cu: a float64 state): stubs */
+SL_LSE_FN void sl_lse_acc_add_f(sl_lse_sf *a, float x) { (void)a; (void)x; }
+SL_LSE_FN sl_lse_sf sl_lse_acc_merge_f(sl_lse_sf a, sl_lse_sf b) { (void)b; return a; }
+SL_LSE_FN float sl_lse_acc_final_f(sl_lse_sf a) { return a.m; }
+SL_LSE_FN void sl_lse_acc_add_d(sl_lse_sd *a, double x) { sl_lse_acc_add(a, x); }
+SL_LSE_FN sl_lse_sd sl_lse_acc_merge_d(sl_lse_sd a, sl_lse_sd b) { return sl_lse_acc_merge(a, b); }
+SL_LSE_FN double sl_lse_acc_final_d(sl_lse_sd a) { return sl_lse_acc_final(a); }
+
 /* SL_LSE_STATE_FNS(suffix, T, EXP, LOG): the functions on a state of T (float: expf/logf of
  * lse_math.h; double: exp/log). kind is a constant at every call, so the branches fold. */
 #define SL_LSE_STATE_FNS(sfx, ST, T, EXP, LOG)                                               \
@@ -203,27 +284,13 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
         a->c = a->c + err;                                                                   \
         a->s = S;                                                                            \
     }                                                                                        \
-    /* exp(p - q); accurate: times 1 + e, e the rounding error of p - q (TwoSum, exact), so   \
-     * the argument's rounding (|p - q| u) leaves only a second-order error; a NaN correction \
-     * (p or q infinite) is left out */                                                       \
-    SL_LSE_FN T sl_lse_expc_##sfx(T p, T q, int kind)                                        \
-    {                                                                                        \
-        const T d = p - q;                                                                   \
-        T e = EXP(d);                                                                        \
-        if (kind == SL_LSE_ACCURATE) {                                                       \
-            const T bp = d - p;                                                              \
-            const T de = (p - (d - bp)) + (-q - bp);                                         \
-            const T corr = e * de;                                                           \
-            if (corr == corr) e = e + corr;                                                  \
-        }                                                                                    \
-        return e;                                                                            \
-    }                                                                                        \
     SL_LSE_FN void sl_lse_add_##sfx(ST *a, T x, int kind)                                    \
     {                                                                                        \
         if (kind == SL_LSE_ACCF || kind == SL_LSE_ACCF16) {                                  \
             sl_lse_accf_add_host_##sfx(a, x, kind);                                          \
             return;                                                                          \
         }                                                                                    \
+        if (kind == SL_LSE_ACCURATE) { sl_lse_acc_add_##sfx(a, x); return; }                 \
         if (kind == SL_LSE_NAIVE) { a->s = a->s + EXP(x); return; }                          \
         if (SL_LSE_IS_HALF(kind)) {                                                          \
             const int bf_ = kind == SL_LSE_NAIVE_BF16;                                       \
@@ -232,7 +299,7 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
         }                                                                                    \
         /* one exp either way (no divergent second exp in a warp) */                         \
         const int up = kind != SL_LSE_TWO_PASS && x > a->m;                                  \
-        const T e = sl_lse_expc_##sfx(up ? a->m : x, up ? x : a->m, kind);                  \
+        const T e = EXP(up ? a->m - x : x - a->m);                  \
         T t = x == a->m ? (T)1 : e;                                                          \
         if (up) {                                                                            \
             a->s = a->s * e;                                                                 \
@@ -250,8 +317,9 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
             a.s = a.s + b.s;                                                                 \
             return a;                                                                        \
         }                                                                                    \
+        if (kind == SL_LSE_ACCURATE) return sl_lse_acc_merge_##sfx(a, b);                     \
         if (b.m > a.m) { const ST t_ = a; a = b; b = t_; }                                   \
-        const T f = a.m == b.m ? (T)1 : sl_lse_expc_##sfx(b.m, a.m, kind);                  \
+        const T f = a.m == b.m ? (T)1 : EXP(b.m - a.m);                  \
         if (SL_LSE_IS_COMP(kind)) {                                                          \
             const T bs = b.s * f, bc = b.c * f;                                              \
             const T S = a.s + bs;                                                            \
@@ -268,6 +336,7 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
     }                                                                                        \
     SL_LSE_FN T sl_lse_final_##sfx(ST a, int kind)                                           \
     {                                                                                        \
+        if (kind == SL_LSE_ACCURATE) return sl_lse_acc_final_##sfx(a);                        \
         const T s = SL_LSE_IS_COMP(kind) ? a.s + a.c : a.s;                                  \
         if (kind == SL_LSE_NAIVE || SL_LSE_IS_HALF(kind)) return LOG(s);                     \
         return a.m + LOG(s);                                                                 \

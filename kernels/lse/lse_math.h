@@ -205,6 +205,134 @@ SL_LM_FN double sl_lm_exp_t64(double x, const double *tab)
     return sl_lm_u2d(sl_lm_d2u(e) + ((uint64_t)(int64_t)(k >> 6) << 52));
 }
 
+/* ---- double-double: the float64 `accurate` lse's exponential (lse.h's sl_lse_acc_*) ---------- */
+
+/* TwoSum (Knuth): s + *e = a + b exactly (no overflow) */
+SL_LM_FN double sl_lm_two_sum(double a, double b, double *e)
+{
+    const double s = a + b;
+    const double bp = s - a;
+    *e = (a - (s - bp)) + (b - bp);
+    return s;
+}
+/* TwoProduct by an FMA: p + *e = a b exactly (no overflow, no underflow of e) */
+SL_LM_FN double sl_lm_two_prod(double a, double b, double *e)
+{
+    const double p = a * b;
+    *e = sl_lm_fma(a, b, -p);
+    return p;
+}
+
+/* 2^(j/64) = hi + lo, j = 0..63: hi as SL_LM_T64_VALUES, lo the remainder rounded to float64
+ * (|lo| < 2^-53 hi; the pair within 2^-106 relative), interleaved (one 16-byte load a value on
+ * the device) */
+#define SL_LM_T64DD_VALUES                                                                     \
+    0x1p+0, 0x0p+0,                                0x1.02c9a3e778061p+0, -0x1.19083535b085dp-56, \
+    0x1.059b0d3158574p+0, 0x1.d73e2a475b465p-55,   0x1.0874518759bc8p+0, 0x1.186be4bb284ffp-57,  \
+    0x1.0b5586cf9890fp+0, 0x1.8a62e4adc610bp-54,   0x1.0e3ec32d3d1a2p+0, 0x1.03a1727c57b53p-59,  \
+    0x1.11301d0125b51p+0, -0x1.6c51039449b3ap-54,  0x1.1429aaea92dep+0, -0x1.32fbf9af1369ep-54,  \
+    0x1.172b83c7d517bp+0, -0x1.19041b9d78a76p-55,  0x1.1a35beb6fcb75p+0, 0x1.e5b4c7b4968e4p-55,  \
+    0x1.1d4873168b9aap+0, 0x1.e016e00a2643cp-54,   0x1.2063b88628cd6p+0, 0x1.dc775814a8495p-55,  \
+    0x1.2387a6e756238p+0, 0x1.9b07eb6c70573p-54,   0x1.26b4565e27cddp+0, 0x1.2bd339940e9d9p-55,  \
+    0x1.29e9df51fdee1p+0, 0x1.612e8afad1255p-55,   0x1.2d285a6e4030bp+0, 0x1.0024754db41d5p-54,  \
+    0x1.306fe0a31b715p+0, 0x1.6f46ad23182e4p-55,   0x1.33c08b26416ffp+0, 0x1.32721843659a6p-54,  \
+    0x1.371a7373aa9cbp+0, -0x1.63aeabf42eae2p-54,  0x1.3a7db34e59ff7p+0, -0x1.5e436d661f5e3p-56, \
+    0x1.3dea64c123422p+0, 0x1.ada0911f09ebcp-55,   0x1.4160a21f72e2ap+0, -0x1.ef3691c309278p-58, \
+    0x1.44e086061892dp+0, 0x1.89b7a04ef80dp-59,    0x1.486a2b5c13cdp+0, 0x1.3c1a3b69062fp-56,    \
+    0x1.4bfdad5362a27p+0, 0x1.d4397afec42e2p-56,   0x1.4f9b2769d2ca7p+0, -0x1.4b309d25957e3p-54, \
+    0x1.5342b569d4f82p+0, -0x1.07abe1db13cadp-55,  0x1.56f4736b527dap+0, 0x1.9bb2c011d93adp-54,  \
+    0x1.5ab07dd485429p+0, 0x1.6324c054647adp-54,   0x1.5e76f15ad2148p+0, 0x1.ba6f93080e65ep-54,  \
+    0x1.6247eb03a5585p+0, -0x1.383c17e40b497p-54,  0x1.6623882552225p+0, -0x1.bb60987591c34p-54, \
+    0x1.6a09e667f3bcdp+0, -0x1.bdd3413b26456p-54,  0x1.6dfb23c651a2fp+0, -0x1.bbe3a683c88abp-57, \
+    0x1.71f75e8ec5f74p+0, -0x1.16e4786887a99p-55,  0x1.75feb564267c9p+0, -0x1.0245957316dd3p-54, \
+    0x1.7a11473eb0187p+0, -0x1.41577ee04992fp-55,  0x1.7e2f336cf4e62p+0, 0x1.05d02ba15797ep-56,  \
+    0x1.82589994cce13p+0, -0x1.d4c1dd41532d8p-54,  0x1.868d99b4492edp+0, -0x1.fc6f89bd4f6bap-54, \
+    0x1.8ace5422aa0dbp+0, 0x1.6e9f156864b27p-54,   0x1.8f1ae99157736p+0, 0x1.5cc13a2e3976cp-55,  \
+    0x1.93737b0cdc5e5p+0, -0x1.75fc781b57ebcp-57,  0x1.97d829fde4e5p+0, -0x1.d185b7c1b85d1p-54,  \
+    0x1.9c49182a3f09p+0, 0x1.c7c46b071f2bep-56,    0x1.a0c667b5de565p+0, -0x1.359495d1cd533p-54, \
+    0x1.a5503b23e255dp+0, -0x1.d2f6edb8d41e1p-54,  0x1.a9e6b5579fdbfp+0, 0x1.0fac90ef7fd31p-54,  \
+    0x1.ae89f995ad3adp+0, 0x1.7a1cd345dcc81p-54,   0x1.b33a2b84f15fbp+0, -0x1.2805e3084d708p-57, \
+    0x1.b7f76f2fb5e47p+0, -0x1.5584f7e54ac3bp-56,  0x1.bcc1e904bc1d2p+0, 0x1.23dd07a2d9e84p-55,  \
+    0x1.c199bdd85529cp+0, 0x1.11065895048ddp-55,   0x1.c67f12e57d14bp+0, 0x1.2884dff483cadp-54,  \
+    0x1.cb720dcef9069p+0, 0x1.503cbd1e949dbp-56,   0x1.d072d4a07897cp+0, -0x1.cbc3743797a9cp-54, \
+    0x1.d5818dcfba487p+0, 0x1.2ed02d75b3707p-55,   0x1.da9e603db3285p+0, 0x1.c2300696db532p-54,  \
+    0x1.dfc97337b9b5fp+0, -0x1.1a5cd4f184b5cp-54,  0x1.e502ee78b3ff6p+0, 0x1.39e8980a9cc8fp-55,  \
+    0x1.ea4afa2a490dap+0, -0x1.e9c23179c2893p-54,  0x1.efa1bee615a27p+0, 0x1.dc7f486a4b6bp-54,   \
+    0x1.f50765b6e454p+0, 0x1.9d3e12dd8a18bp-54,    0x1.fa7c1819e90d8p+0, 0x1.74853f3a5931ep-55
+#if defined(__CUDACC__)
+static __device__ const double __align__(16) sl_lm_t64dd_dev[128] = {SL_LM_T64DD_VALUES};
+#endif
+#if !defined(__CUDA_ARCH__)
+static const double sl_lm_t64dd[128] = {SL_LM_T64DD_VALUES};
+#endif
+
+/* Relative error bound of sl_lm_exp_dd's pair: the reduction (ln 2 / 64 in two parts, the third,
+ * below 2^-116, left out: |k| 2^-116 <= 2^-100), Taylor's truncation after degree 8 (2^-86 on
+ * |r| <= ln 2 / 128 + 2^-45), the evaluation of r^3 Q(r) in float64 (about 2^-77), the dropped
+ * square of the argument's tail (|rl| <= 2^-43.9: 2^-88) and the assembly (2^-104).
+ * tests/tlse_math.c checks it against MPFR (worst measured: see docs/lse.md). */
+#define SL_LM_EXP_DD_ERR 0x1p-74
+
+/* exp(dh + dl) = *hi + *lo within SL_LM_EXP_DD_ERR relative, for dh <= 1 and |dl| <= ulp(dh),
+ * or dl NaN where dh is infinite (x - m with m or x infinite: the TwoSum tail); the pair is
+ * normalised (|lo| <= ulp(hi) / 2, hi the rounded sum). 38 float64 operations and one 16-byte
+ * table load; no branch but selects.
+ *   dh < -708 (-Inf included) is taken as -708: the pair then holds exp(-708) = 2^-1021.4 instead
+ *   of the smaller value, an absolute change below 2^-1021 (the lse sums hold a 1);
+ *   NaN gives NaN.
+ * Reduction: k = dh 64 / ln 2 rounded to nearest (the magic constant 1.5 2^52, k from the sum's
+ * low word), r1 = dh - k L (L = ln 2 / 64 rounded: one FMA, exact: dh and k L are multiples of
+ * 2^-60 within 2^-7.5 of each other), then the tail k L2 (TwoProduct) and dl: rh + rl = dh + dl -
+ * k ln 2 / 64 to 2^-100, |rh| <= ln 2 / 128 + 2^-45.
+ * exp(rh) - 1 = rh + rh^2 / 2 + rh^3 Q(rh) (Taylor to degree 8, Q in float64 Horner), rh^2 a
+ * TwoProduct, rh + rh^2 / 2 a Fast2Sum: exp(rh) - 1 = ph + pc; exp(rh + rl) - 1 = ph + pc + rl (1 +
+ * ph + pc) to rl^2. Times 2^(j/64) = th + tl (the table) and 2^(k >> 6) (a power of two built from bits,
+ * exact for normal results). */
+SL_LM_FN double sl_lm_exp_dd(double dh, double dl, double *lo)
+{
+    const int clamp = dh < -708.0;
+    dh = clamp ? -708.0 : dh;
+    dl = clamp || dl != dl ? 0.0 : dl;
+    const double sh = sl_lm_fma(dh, 0x1.71547652b82fep+6, 6755399441055744.0);
+    const double kd = sh - 6755399441055744.0;
+    const int k = (int)(uint32_t)sl_lm_d2u(sh);
+    const double r1 = sl_lm_fma(-kd, 0x1.62e42fefa39efp-7, dh);
+    double kl;
+    const double kh = sl_lm_two_prod(kd, 0x1.abc9e3b39803fp-62, &kl);
+    double rt;
+    const double rh = sl_lm_two_sum(r1, -kh, &rt);
+    const double rl = rt + (dl - kl);
+    double q = sl_lm_fma(rh, 1.0 / 40320.0, 1.0 / 5040.0);
+    q = sl_lm_fma(rh, q, 1.0 / 720.0);
+    q = sl_lm_fma(rh, q, 1.0 / 120.0);
+    q = sl_lm_fma(rh, q, 1.0 / 24.0);
+    q = sl_lm_fma(rh, q, 1.0 / 6.0);
+    double se;
+    const double s = sl_lm_two_prod(rh, rh, &se);
+    const double v = rh * q;
+    const double w = sl_lm_fma(s, v, se * v); /* rh^3 Q(rh), the square's tail included */
+    const double ph = rh + 0.5 * s;           /* Fast2Sum: |rh| >= rh^2 / 2 */
+    const double pt = 0.5 * s - (ph - rh);
+    const double pc = pt + (w + 0.5 * se);    /* exp(rh) - 1 = ph + pc */
+    const double pl = pc + sl_lm_fma(rl, ph + pc, rl);
+#if defined(__CUDA_ARCH__)
+    const double2 t = __ldg(reinterpret_cast<const double2 *>(sl_lm_t64dd_dev) + (k & 63));
+    const double th = t.x, tl = t.y;
+#else
+    const double th = sl_lm_t64dd[2 * (k & 63)], tl = sl_lm_t64dd[2 * (k & 63) + 1];
+#endif
+    double ae;
+    const double a = sl_lm_two_prod(th, ph, &ae);
+    const double rest = sl_lm_fma(th, pl, ae) + sl_lm_fma(tl, ph, tl);
+    const double e1 = th + a;                 /* Fast2Sum: th >= 1 > |a| */
+    const double t1 = (a - (e1 - th)) + rest; /* |t1| < 2^-24 */
+    const double eh = e1 + t1;                /* Fast2Sum again: |lo| <= ulp(hi) / 2 */
+    const double el = t1 - (eh - e1);
+    const double sc = sl_lm_pow2(k >> 6);
+    *lo = el * sc;
+    return eh * sc;
+}
+
 SL_LM_FN double sl_lm_exp(double x)
 {
     /* as sl_lm_expf: the arithmetic for every x, then one integer compare (|x| <= 708: k in
