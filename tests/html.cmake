@@ -19,6 +19,16 @@ endif()
 # report.html's SVG allow-list: gnuplot's output passes, every active payload does not.
 sl_add_test(NAME thtml_svg SOURCES thtml_svg.c LABELS cpu LIBS sumlab_report TIMEOUT 30)
 
+# treport_md: report/table.c's Markdown escaping of data (text and GFM table cells): the exact
+# output, and where cmark-gfm is built in, hostile and random cells read back by it as typed, the
+# row keeping its cells.
+sl_add_test(NAME treport_md SOURCES treport_md.c LABELS cpu LIBS sumlab_report TIMEOUT 30)
+if(SUMLAB_HAVE_CMARK)
+  target_include_directories(treport_md PRIVATE ${CMARK_GFM_INCLUDE_DIR} ${CMARK_GFM_EXT_INCLUDE_DIR})
+  target_link_libraries(treport_md PRIVATE ${CMARK_GFM_EXT_LIBRARY} ${CMARK_GFM_LIBRARY})
+  target_compile_definitions(treport_md PRIVATE SUMLAB_HAVE_CMARK=1)
+endif()
+
 # tlatex / tlatex_compile (issue 36): the report's tables as LaTeX (booktabs) in DIR/tables/:
 # escaping of data strings, the frame, the files; they compile with pdflatex where it is
 # installed (skip code 77 otherwise).

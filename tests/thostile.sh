@@ -151,5 +151,14 @@ ln -s "$t/outside-anchors" "$t/an/anchors"
 SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/an" -q 2> /dev/null
 check "anchors folder as a link: not followed into the report" bash -c "! grep -q secret-dataset '$t/an/report.md'"
 
+# ---- anchors.csv (anchors.py), read by no check: its names are escaped in their table cells ------
+mkdir -p "$t/ap"; cp "$t/u/results.csv" "$t/u/run.conf" "$t/u/meta.json" "$t/ap/"
+printf '%s\n' 'experiment,dataset,params,dtype,n,instance,seed,anchor,library,result_hex,exact_sum_hex,ulps' \
+  "accuracy-vs-n,uniform,,f32,1024,0,7,a|b <script>alert(1)</script> [x](javascript:alert(1)),lib"$'\r'"x \`c|d\`,0x1p+0,0x1p+0,0.5" \
+  > "$t/ap/anchors.csv"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/ap" -q 2> /dev/null
+check "anchors.csv's names with markup, '|' and CR: escaped, the row on one line with its 6 cells" \
+  grep -qxF '| a\|b \<script\>alert(1)\</script\> \[x\](javascript:alert(1)) | lib x `c\|d` | 1 | 0.5 | 0.5 | 0 |' "$t/ap/report.md"
+
 echo "thostile: $checks checks, $fails failed"
 [ $fails -eq 0 ]

@@ -51,6 +51,9 @@ int main(void)
         {"u \xc2\xb7 cond \xe2\x89\xa4 1 \xc3\xa9", "u \\textperiodcentered{} cond $\\leq$ 1 ?"},
         {"a\\|b", "a\\textbar{}b"},
         {"\\input{/etc/passwd}", "\\textbackslash{}input\\{/etc/passwd\\}"},
+        /* Markdown's backslash escapes (report/table.c's escaped data): the character */
+        {"\\<script\\> \\[x\\](y) a\\\\b \\&amp;", "\\textless{}script\\textgreater{} [x](y) a\\textbackslash{}b \\&amp;"},
+        {"`a\\|b` c\\|d", "\\texttt{a\\textbar{}b} c\\textbar{}d"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *t = tex_text(cases[i].in);
@@ -71,6 +74,11 @@ int main(void)
     CHECK(strstr(t, "a\\_b & 1.5 & x \\& y \\\\\nc\\%d & \\textbf{2} & \\texttt{z\\_w} \\\\\n\\bottomrule\n\\end{tabular}\n") != NULL,
           "rows: %s", t);
     CHECK(strstr(t, "% cap\\_1 \\& 100\\%\n") == t, "caption comment: %s", t);
+    free(t);
+    /* a cell of escaped data: its '\|' no column, its escapes the characters */
+    t = tex_table("| v | detail |\n|---|---|\n| k | a\\|b `c\\|d` \\<e\\> |\n", &rows);
+    CHECK(rows == 1 && strstr(t, "k & a\\textbar{}b \\texttt{c\\textbar{}d} \\textless{}e\\textgreater{} \\\\\n") != NULL,
+          "escaped cell: %s", t);
     free(t);
     t = tex_table("| a | b |\n| not a separator |\n", &rows);
     CHECK(rows == -1, "a non-table gave %d rows", rows);

@@ -68,13 +68,21 @@ void sl_report_latex_text(FILE *f, const char *s, size_t len)
             const char *e = memchr(s + i + 1, '`', len - i - 1);
             if (e) {
                 fputs("\\texttt{", f);
-                for (size_t j = i + 1; j < (size_t)(e - s);) j += put_char(f, p + j, (size_t)(e - s) - j);
+                for (size_t j = i + 1; j < (size_t)(e - s);) {
+                    if (p[j] == '\\' && j + 1 < (size_t)(e - s) && p[j + 1] == '|') j++;   /* a cell's \| */
+                    j += put_char(f, p + j, (size_t)(e - s) - j);
+                }
                 fputc('}', f);
                 i = (size_t)(e - s) + 1;
                 continue;
             }
         }
-        if (p[i] == '\\' && i + 1 < len && p[i + 1] == '|') { fputs("\\textbar{}", f); i += 2; continue; }
+        /* a Markdown backslash escape (\| in a cell, \< \[ \\ of escaped text): the character */
+        if (p[i] == '\\' && i + 1 < len && p[i + 1] && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", p[i + 1])) {
+            put_char(f, p + i + 1, 1);
+            i += 2;
+            continue;
+        }
         i += put_char(f, p + i, len - i);
     }
 }

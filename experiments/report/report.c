@@ -91,11 +91,19 @@ static void sec_header(FILE *f, const sl_report_ctx *R, const sl_notes *notes)
     const char *exp = R->exp, *dirty = R->meta.git_dirty;
     const int on_gpu = R->on_gpu;
     fprintf(f, "# sumlab study: `%s`\n\n", R->exp);
-    fprintf(f, "- backend: **%s**%s%s%s\n- preset: %s, seed %s, started %s (last written %s)\n"
-               "- commit: %s%s\n- rows: %zu in `results.csv`; provenance in `meta.json`\n",
-            on_gpu ? "GPU" : "CPU twins (same order of operations as the GPU kernels, bit for bit)",
-            on_gpu ? " (" : "", on_gpu ? R->meta.gpu_name : "", on_gpu ? ")" : "", R->preset, R->seed, R->started, R->meta.date_utc,
-            R->meta.git_sha, !strcmp(dirty, "yes") || !strcmp(dirty, "1") || !strcmp(dirty, "true") ? " (dirty tree)" : "", t->nrows);
+    /* meta.json's strings are data that no check reads: Markdown text, each on its line */
+    fprintf(f, "- backend: **%s**", on_gpu ? "GPU" : "CPU twins (same order of operations as the GPU kernels, bit for bit)");
+    if (on_gpu) {
+        fputs(" (", f);
+        sl_report_md_text(f, R->meta.gpu_name);
+        fputc(')', f);
+    }
+    fprintf(f, "\n- preset: %s, seed %s, started %s (last written ", R->preset, R->seed, R->started);
+    sl_report_md_text(f, R->meta.date_utc);
+    fputs(")\n- commit: ", f);
+    sl_report_md_text(f, R->meta.git_sha);
+    fprintf(f, "%s\n- rows: %zu in `results.csv`; provenance in `meta.json`\n",
+            !strcmp(dirty, "yes") || !strcmp(dirty, "1") || !strcmp(dirty, "true") ? " (dirty tree)" : "", t->nrows);
     sl_report_sweep_line(f, R);
     /* which experiments have rows: one missing from an `all` run was skipped by design (GPU
      * only, on the CPU backend) or not reached (the run stopped before it) */
@@ -164,8 +172,10 @@ static void sec_determinism(FILE *f, const sl_report_ctx *R)
             sl_report_num(sp, sizeof sp, R->verd[q].spread_ulps);
             if (R->verd[q].reps_distinct >= 0) snprintf(dist, sizeof dist, "%ld", R->verd[q].reps_distinct);
             else snprintf(dist, sizeof dist, "-");
-            fprintf(f, "| %s | %s | **%s** | %s | %s | %s | %s |\n", R->verd[q].variant, R->verd[q].claimed,
-                    R->verd[q].verdict, R->verd[q].observed, dist, sp, R->verd[q].detail);
+            fprintf(f, "| %s | %s | **%s** | %s | %s | %s | ", R->verd[q].variant, R->verd[q].claimed,
+                    R->verd[q].verdict, R->verd[q].observed, dist, sp);
+            sl_report_md_cell(f, R->verd[q].detail);   /* may quote results.csv's note: data */
+            fputs(" |\n", f);
         }
         fputs("\nRules: nondeterministic claims pass trivially; run-to-run needs 1 distinct result over "
               "the repetitions of every row; config-independent also the same bits under every launch "

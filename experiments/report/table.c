@@ -1,5 +1,6 @@
 /* table.c: what every section of report.md reads results.csv with: the column lookup, the
- * variant list (registry order first), the input formats, and the Markdown number format. */
+ * variant list (registry order first), the input formats, the Markdown number format, and data
+ * escaped as Markdown text or as a table cell. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,24 +116,38 @@ static size_t backtick_run(const char *s)
     return k;
 }
 
-void sl_report_md_text(FILE *f, const char *s)
+/* s[0..n) into f as it is, but a control character (C0, DEL: a line break would end the
+ * paragraph or the table row) as a space and, in a table cell, '|' as "\|": GFM splits a row at
+ * every other '|', code spans included, and drops the backslash of "\|" before reading the cell. */
+static void md_put(FILE *f, const char *s, size_t n, int cell)
+{
+    for (size_t i = 0; i < n; i++) {
+        const unsigned char c = (unsigned char)s[i];
+        if (cell && c == '|') fputc('\\', f);
+        fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+    }
+}
+
+/* sl_report_md_text (cell 0) and sl_report_md_cell (cell 1): one escaping, two places. */
+static void md_escape(FILE *f, const char *s, int cell)
 {
     /* what would start a block at the start of a line (a heading, quote, list, rule, fence,
-     * table) is escaped there: the text stays one line of text, also as a list item */
+     * table) is escaped there: the text stays one line of text, also as a list item (a table
+     * cell holds no block: nothing to escape) */
     size_t i = 0;
-    const size_t digits = strspn(s, "0123456789");
+    const size_t digits = cell ? 0 : strspn(s, "0123456789");
     if (digits && (s[digits] == '.' || s[digits] == ')')) {
         fwrite(s, 1, digits, f);
         fputc('\\', f);
         i = digits;
-    } else if (s[0] && (strchr("#>+-*=_~|", s[0]) || !strncmp(s, "```", 3))) {
+    } else if (!cell && s[0] && (strchr("#>+-*=_~|", s[0]) || !strncmp(s, "```", 3))) {
         fputc('\\', f);
         fputc(s[i++], f);
     }
     while (s[i]) {
         if (s[i] != '`') {
             if (strchr("<>[]&\\", s[i])) fputc('\\', f);
-            fputc(s[i++], f);
+            md_put(f, s + i++, 1, cell);
             continue;
         }
         const size_t k = backtick_run(s + i);
@@ -144,7 +159,10 @@ void sl_report_md_text(FILE *f, const char *s)
             j += m;
         }
         const size_t end = s[j] ? j + k : i + k;   /* the span, closer included; else the run alone */
-        fwrite(s + i, 1, end - i, f);
+        md_put(f, s + i, end - i, cell);
         i = end;
     }
 }
+
+void sl_report_md_text(FILE *f, const char *s) { md_escape(f, s, 0); }
+void sl_report_md_cell(FILE *f, const char *s) { md_escape(f, s, 1); }

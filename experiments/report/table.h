@@ -35,8 +35,14 @@ void sl_report_num(char *b, size_t len, double v);
  * outside code spans, so it makes no link, image, autolink, raw HTML or character reference
  * (*emphasis* stays), nor a block (a leading # > + - * = _ ~ | ``` or "1." is escaped); a code
  * span (a run of backticks closed by a run of the same length, as CommonMark reads it) is kept
- * as it is, since Markdown reads nothing inside one as markup. */
+ * as it is, since Markdown reads nothing inside one as markup. A control character (C0, DEL) is
+ * a space: the text stays on its line. */
 void sl_report_md_text(FILE *f, const char *s);
+/* s, text read as data (a note in a verdict's detail, a name from a file no check has read),
+ * into a GFM table cell: as sl_report_md_text, and '|' as "\|" everywhere (in a code span too,
+ * where GFM drops the backslash), no leading escape (a cell holds no block); one line, so the
+ * row keeps its cells. The caller writes the cell's own "| ". */
+void sl_report_md_cell(FILE *f, const char *s);
 /* The exact sum S of row r is 0. */
 int sl_report_exact_zero(const sl_csv *t, const cols *cp, size_t r);
 

@@ -8,7 +8,10 @@
  * variant in the registries (or the other builds' few names), every name free of shell, path and
  * markup characters, and a report.html whose markup holds the page's one script, no on* attribute
  * and no value starting with javascript: (the same words in escaped text or inside a path are
- * inert), and whose Notes section holds no element but text formatting (no link, no image). */
+ * inert), and whose Notes section holds no element but text formatting (no link, no image); the
+ * verdicts table (whose detail cell may quote a row's note) holds every row on one line of
+ * report.md with the header's 7 cells, and on the page no element but the table's and text
+ * formatting. */
 #include <strings.h>
 #include <sys/stat.h>
 #include "check.h"
@@ -33,6 +36,20 @@ static char *read_page(const char *path)
     return b;
 }
 
+/* 1 when p[0..end) holds only elements named in ok[0..n) (opening and closing tags). */
+static int only_elements(const char *p, const char *end, const char *const *ok, size_t n)
+{
+    for (; (p = memchr(p, '<', (size_t)(end - p))) != NULL; p++) {
+        const char *name = p + 1 + (p[1] == '/');
+        size_t k = 0;
+        while (name[k] && strchr("abcdefghijklmnopqrstuvwxyz0123456789", name[k])) k++;
+        int known = 0;
+        for (size_t i = 0; i < n && !known; i++) known = strlen(ok[i]) == k && !memcmp(ok[i], name, k);
+        if (!known) return 0;
+    }
+    return 1;
+}
+
 /* 1 when the page's Notes section (from its heading to the next <h2) holds only the elements
  * that Markdown text makes: lists, paragraphs, code, emphasis, rules, headings, quotes. */
 static int notes_section_inert(const char *page)
@@ -43,16 +60,44 @@ static int notes_section_inert(const char *page)
     if (!p) return 1;
     p += 12;
     const char *end = strstr(p, "<h2");
-    if (!end) end = p + strlen(p);
-    for (; (p = memchr(p, '<', (size_t)(end - p))) != NULL; p++) {
-        const char *name = p + 1 + (p[1] == '/');
-        size_t k = 0;
-        while (name[k] && strchr("abcdefghijklmnopqrstuvwxyz0123456789", name[k])) k++;
-        int known = 0;
-        for (size_t i = 0; i < sizeof ok / sizeof *ok && !known; i++) known = strlen(ok[i]) == k && !memcmp(ok[i], name, k);
-        if (!known) return 0;
+    return only_elements(p, end ? end : p + strlen(p), ok, sizeof ok / sizeof *ok);
+}
+
+#define VERDICTS_HEAD "| variant | claimed | verdict | observed | distinct over reps | spread (ulps) | detail |\n"
+
+/* 1 when every verdicts table of the page (one per operation) holds only the table's elements and
+ * text formatting, as many as report.md (nmd) has. */
+static int verdict_tables_inert(const char *page, long nmd)
+{
+    static const char *const ok[] = {"table", "thead", "tbody", "tr", "th", "td", "code", "em", "strong"};
+    long n = 0;
+    for (const char *p = page; (p = strstr(p, ">Determinism (claimed class checked)</h2>")) != NULL; p++) {
+        const char *t = strstr(p, "<table"), *h2 = strstr(p + 1, "<h2");
+        if (!t || (h2 && h2 < t)) continue;            /* the experiment was not run: no table */
+        const char *end = strstr(t, "</table>"), *d = strstr(t, ">detail</th>");
+        if (!end || !d || d > end || !only_elements(t, end, ok, sizeof ok / sizeof *ok)) return 0;
+        n++;
     }
-    return 1;
+    return n == nmd;
+}
+
+/* The verdicts tables of report.md: each row on one line with the header's 7 cells (GFM: a '|'
+ * that no backslash precedes ends a cell). Their count, or -1 when a row is broken. */
+static long verdict_rows_whole(const char *md)
+{
+    long tables = 0;
+    for (const char *p = md; (p = strstr(p, VERDICTS_HEAD)) != NULL; tables++) {
+        p = strchr(p + strlen(VERDICTS_HEAD), '\n');   /* past the delimiter row */
+        for (p = p ? p + 1 : ""; *p == '|';) {
+            const char *e = strchr(p, '\n');
+            if (!e) return -1;
+            long bars = 0;
+            for (const char *q = p; q < e; q++) bars += *q == '|' && (q == p || q[-1] != '\\');
+            if (bars != 8) return -1;
+            p = e + 1;
+        }
+    }
+    return tables;
 }
 
 /* The page's markup, tag by tag (text between tags is inert: the renderer escaped it): *scripts
@@ -142,11 +187,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
         if (!e.msg[0]) abort();
         return 0;
     }
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = read_page(path);
+    if (!md) abort();
+    const long nverd = verdict_rows_whole(md);
+    free(md);
+    if (nverd < 0) abort();
     snprintf(path, sizeof path, "%s/report.html", dir);
     char *page = read_page(path);
     if (page) {
         long scripts = 0, bad = 0;
-        if (!notes_section_inert(page)) abort();
+        if (!notes_section_inert(page) || !verdict_tables_inert(page, nverd)) abort();
         scan_tags(page, &scripts, &bad);
         if (scripts != 1 || bad != 0) abort();
         free(page);
