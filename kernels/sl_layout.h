@@ -42,6 +42,17 @@ static inline size_t sl_ws_bytes(uint64_t blocks, size_t elem)
     return (size_t)SL_WS_HEADER + (size_t)blocks * elem;
 }
 
+/* Rows too few and too long for a warp or a block a row to fill the GPU: fewer rows than four
+ * an SM (sm_count; 0: SL_DEFAULT_SM_COUNT), of 2^16 values or more. The row entries whose kernels
+ * give a row one block (norm2 and mean/var/std `correct` and `reproducible`) run the 1-D
+ * launcher on each such row instead (the same bits: their results are functions of the row's
+ * values alone); max/min split such rows over several blocks (extrema.h's sl_ex_rows_split). */
+static inline int sl_rows_few_long(uint64_t rows, uint64_t n, uint32_t sm_count)
+{
+    const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
+    return n >= ((uint64_t)1 << 16) && rows > 0 && rows < 4u * sms;
+}
+
 /* The launch of the one-launch vector kernels (16-byte loads, items vectors a thread a step, a
  * last-block finish): block the request rounded up to a multiple of 32 (at most block_max) or
  * block_dflt; items the request or items_dflt; grid the request, or as many blocks as the vectors

@@ -25,7 +25,12 @@
 #include "exact/limbs.h"
 #include "rows/rows.h"
 #include "extrema/extrema.h"
+#include "moments_exact/moments_exact.h"
+#include "norm/norm.h"
 #include "sumlab/half.h"
+#include "sl_test_values.h"
+#include "sl_twin.h"
+#include "trows_ties.h"
 
 static int same_bits(double a, double b)
 {
@@ -542,11 +547,102 @@ static void extrema_split_plan(void)
             }
 }
 
+/* Few long rows (sl_layout.h's sl_rows_few_long: fewer than four an SM, 2^16 values or more)
+ * take the 1-D launcher on each row in the one-block-a-row entries (norm2 `correct`, mean/var/std
+ * `correct` and `reproducible`): their workspace is then the 1-D call's (row 0's resolved launch,
+ * which every row's launch inherits), otherwise the row kernels' own; max/min's split agrees on
+ * which rows are few and long. */
+static void few_long_rows(void)
+{
+    static const char *const ops[][2] = {{"norm2", "correct"}, {"mean", "correct"}, {"var", "correct"},
+                                         {"std", "correct"}, {"mean", "reproducible"},
+                                         {"var", "reproducible"}, {"std", "reproducible"}};
+    static const uint64_t Rs[] = {1, 3, 527, 528, 4096};
+    static const uint64_t Ns[] = {4096, 65535, 65536, (1u << 17) + 5u};
+    static const uint32_t sms[] = {0, 132, 16};
+    for (size_t oi = 0; oi < sizeof ops / sizeof ops[0]; oi++) {
+        const sl_variant *v = sl_variant_find_op(ops[oi][0], ops[oi][1]);
+        CHECK(v != NULL, "%s %s registered", ops[oi][1], ops[oi][0]);
+        if (!v) continue;
+        for (size_t ri = 0; ri < sizeof Rs / sizeof Rs[0]; ri++)
+            for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++)
+                for (size_t si = 0; si < sizeof sms / sizeof sms[0]; si++) {
+                    const uint64_t B = Rs[ri], N = Ns[ni];
+                    const uint64_t sm = sms[si] ? sms[si] : SL_DEFAULT_SM_COUNT;
+                    const int few = sl_rows_few_long(B, N, sms[si]);
+                    CHECK(few == (N >= 65536u && B < 4u * sm), "few_long(B=%llu, N=%llu, sm_count %u) = %d",
+                          (unsigned long long)B, (unsigned long long)N, sms[si], few);
+                    CHECK((sl_ex_rows_split(B, N, sms[si]) > 1u) == few, "max's split and few_long disagree "
+                          "at B=%llu N=%llu sm_count %u", (unsigned long long)B, (unsigned long long)N, sms[si]);
+                    sl_launch req, c;
+                    memset(&req, 0, sizeof req);
+                    req.sm_count = sms[si];
+                    sl_rows_cfg(v, &req, 0, N, SL_F32, &c);
+                    const size_t wb = sl_rows_workspace(v, B, N, SL_F32, &req);
+                    const int repro = !strcmp(ops[oi][1], "reproducible");
+                    const size_t own = repro ? 0u
+                                       : !strcmp(ops[oi][0], "norm2") ? SL_NRM_ROWS_WS_BYTES(B)
+                                                                      : SL_MX_ROWS_WS_BYTES(B);
+                    const size_t want = few ? sl_variant_workspace(v, N, SL_F32, &c) : own;
+                    CHECK(wb == want && (!few || !v->workspace || want > 0u), "%s %s rows B=%llu N=%llu sm_count %u: workspace "
+                          "%zu, expected %zu (%s)", ops[oi][1], ops[oi][0], (unsigned long long)B,
+                          (unsigned long long)N, sms[si], wb, want, few ? "the 1-D call's" : "the row kernels'");
+                }
+    }
+}
+
+/* The exact tie rows of trows_ties.h (trows_gpu's test of the rows' exact fallbacks): the twins
+ * give each tie's even neighbour, in a batch among ordinary rows; norm2's row decision
+ * (norm.h's sl_nrm_row_decide, on the float64 sum of squares in index order) leaves each
+ * undecided, so on the GPU the exact kernel behind the row kernels must round it. */
+static void tie_rows(void)
+{
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16};
+    static const uint64_t Ns[] = {32, 4096};
+    for (int k = 0; k < TIE_KINDS; k++) {
+        const sl_variant *v = sl_variant_find_op(tie_op[k], "correct");
+        CHECK(v != NULL, "%s correct registered", tie_op[k]);
+        if (!v) continue;
+        for (size_t di = 0; di < 3; di++)
+            for (size_t ni = 0; ni < 2; ni++) {
+                const sl_dtype dt = dts[di];
+                const uint64_t N = Ns[ni], B = 5;
+                const size_t es = sl_dtype_size(dt);
+                unsigned char *x = malloc(B * N * es);
+                double res[5];
+                if (!x) { CHECK(0, "out of memory"); return; }
+                for (uint64_t i = 0; i < B * N; i++)
+                    sl_test_put(x, dt, i, ldexp(sl_test_gauss(), (int)(sl_test_rand64() % 5u)));
+                const double want = tie_row(x + 2 * N * es, N, dt, k);
+                sl_launch req;
+                memset(&req, 0, sizeof req);
+                req.ddof = 0;
+                sl_err err = {{0}};
+                CHECK(sl_rows_cpu(v, x, B, N, dt, &req, res, &err) == 0, "%s rows: %s", v->name, err.msg);
+                CHECK(res[2] == want, "%s %s tie row N=%llu: %a, expected the even neighbour %a", tie_op[k],
+                      sl_dtype_name(dt), (unsigned long long)N, res[2], want);
+                if (k == TIE_NORM2) {
+                    double s2 = 0.0, r = 0.0;
+                    for (uint64_t i = 0; i < N; i++) {
+                        const double t = sl_tw_load(x + 2 * N * es, dt, i);
+                        s2 += t * t;
+                    }
+                    CHECK(!sl_nrm_row_decide(s2, sl_nrm_row_chain(N, 32u), 0, dt, &r),
+                          "norm2 %s tie row N=%llu: the row decision decided %a", sl_dtype_name(dt),
+                          (unsigned long long)N, r);
+                }
+                free(x);
+            }
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
     split_plan();
     extrema_split_plan();
+    few_long_rows();
+    tie_rows();
     row_kernels();
     block_row_split();
     array_rows();

@@ -14,7 +14,8 @@
  * equals its twin, and the rows the exact kernel summed are the ones the kernel's model
  * (sl_rcs_model_row) leaves undecided, over three runs on one workspace (each leaves it empty);
  * lse_rows: lse's reproducible rows on logits in and out of its one-pass window (N 31 to 20000,
- * every 32/16-bit format) equal their twins. */
+ * every 32/16-bit format) equal their twins; exact_tie_rows: the exact fallbacks of norm2's and
+ * mean/var's `correct` rows on exact ties (trows_ties.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "sumlab/half.h"
 #include "trows_sacc.h"
 #include "lse/lse.h"
+#include "trows_ties.h"
 
 static int same_bits(double a, double b)
 {
@@ -258,6 +260,60 @@ static void sacc_cert_rows(void)
             }
 }
 
+/* The rows' exact fallbacks (norm.cu's nrmrowx_kernel, moments_exact.cu's mxrowx_kernel): exact
+ * tie rows (trows_ties.h: norm2, variance with ddof 0, mean; float32 and the 16-bit formats) at
+ * rows 0, B/2, B-1 and every tenth row of batches of ordinary rows, N 32, 4096 and 32768 (the
+ * row kernels: fewer than 2^16 values), B 3, 100 and 1024: every row equals its twin, each tie
+ * row its even neighbour. No float64 first pass decides a tie row (trows checks norm2's row
+ * decision on them), so each batch sends rows to the exact kernel; run twice, which also checks
+ * that the kernel leaves its row list empty. */
+static void exact_tie_rows(const sl_gpu_info *info)
+{
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16};
+    static const uint64_t Ns[] = {32, 4096, 32768}, Bs[] = {3, 100, 1024};
+    for (int k = 0; k < TIE_KINDS; k++) {
+        const sl_variant *v = sl_variant_find_op(tie_op[k], "correct");
+        CHECK(v != NULL, "%s correct registered", tie_op[k]);
+        if (!v) continue;
+        for (size_t di = 0; di < 3; di++)
+            for (size_t ni = 0; ni < 3; ni++)
+                for (size_t bi = 0; bi < 3; bi++) {
+                    const sl_dtype dt = dts[di];
+                    const uint64_t N = Ns[ni], B = Bs[bi];
+                    if (N * B > 4096u * 1024u) continue;   /* the twins' time */
+                    const size_t es = sl_dtype_size(dt);
+                    char *x = malloc(B * N * es);
+                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                    double *want = malloc(B * sizeof(double));
+                    if (!x || !g || !c || !want) { free(x); free(g); free(c); free(want); CHECK(0, "out of memory"); return; }
+                    fill(x, B * N, dt);
+                    uint64_t ties = 0;
+                    for (uint64_t i = 0; i < B; i++) {
+                        want[i] = NAN;
+                        if (i == 0 || i == B / 2 || i == B - 1 || i % 10u == 5u) {
+                            want[i] = tie_row(x + i * N * es, N, dt, k);
+                            ties++;
+                        }
+                    }
+                    for (int run = 0; run < 2; run++) {
+                        sl_launch req, cfg;
+                        memset(&req, 0, sizeof req);
+                        req.sm_count = (uint32_t)info->sm_count;
+                        if (gpu_vs_twin(v, x, B, N, dt, &req, &cfg, g, c)) break;
+                        uint64_t wrong = 0;
+                        for (uint64_t i = 0; i < B; i++) wrong += !isnan(want[i]) && c[i] != want[i];
+                        CHECK(wrong == 0, "%s %s B=%llu N=%llu: %llu of %llu tie rows not their even "
+                              "neighbour", tie_op[k], sl_dtype_name(dt), (unsigned long long)B,
+                              (unsigned long long)N, (unsigned long long)wrong, (unsigned long long)ties);
+                    }
+                    free(x);
+                    free(g);
+                    free(c);
+                    free(want);
+                }
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -268,6 +324,7 @@ int main(void)
         return SL_TEST_SKIP;
     }
     sacc_cert_rows();
+    exact_tie_rows(&info);
     ragged_rows(&info);
     lse_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};

@@ -43,14 +43,13 @@ sl_gpu_fn sl_extrema_gpu;
 #define SL_EX_ROW_BLOCK 256u
 #define SL_EX_WARP_ROW_MAX 8192u
 sl_rows_gpu_fn sl_extrema_rows_gpu;     /* extrema.cu */
-/* The blocks a row when rows of n values are split (extrema.cu's exsplit_kernel): fewer rows
- * than four an SM (sm_count; 0: SL_DEFAULT_SM_COUNT) of 2^16 values or more take
- * ceil(4 sm_count / rows) blocks a row (at most one per 2^14 values), so that the rows fill the
+/* The blocks a row when rows of n values are split (extrema.cu's exsplit_kernel): few long rows
+ * (sl_layout.h's sl_rows_few_long) take ceil(4 sm_count / rows) blocks a row (at most one per 2^14 values), so that the rows fill the
  * GPU; 1 otherwise (a warp or a block a row). */
 static inline uint32_t sl_ex_rows_split(uint64_t rows, uint64_t n, uint32_t sm_count)
 {
     const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
-    if (n < (1u << 16) || rows == 0 || rows >= 4u * sms) return 1u;
+    if (!sl_rows_few_long(rows, n, sm_count)) return 1u;
     uint64_t S = (4u * sms + rows - 1) / rows;
     if (S > n >> 14) S = n >> 14;
     return S > 1u ? (uint32_t)S : 1u;

@@ -266,14 +266,17 @@ static __device__ const double __align__(16) sl_lm_t64dd_dev[128] = {SL_LM_T64DD
 static const double sl_lm_t64dd[128] = {SL_LM_T64DD_VALUES};
 #endif
 
-/* Relative error bound of sl_lm_exp_dd's pair: the reduction (ln 2 / 64 in two parts, the third,
- * below 2^-116, left out: |k| 2^-116 <= 2^-100), Taylor's truncation after degree 8 (2^-86 on
- * |r| <= ln 2 / 128 + 2^-45), the evaluation of r^3 Q(r) in float64 (about 2^-77), the dropped
- * square of the argument's tail (|rl| <= 2^-43.9: 2^-88) and the assembly (2^-104).
+/* Relative error bound of sl_lm_exp_dd's pair for dh >= -694: the reduction (ln 2 / 64 in two
+ * parts, the third, below 2^-116, left out: |k| 2^-116 <= 2^-100), Taylor's truncation after
+ * degree 8 (2^-86 on |r| <= ln 2 / 128 + 2^-45), the evaluation of r^3 Q(r) in float64 (about
+ * 2^-77), the dropped square of the argument's tail (|rl| <= 2^-43.9: 2^-88) and the assembly
+ * (2^-104). Below -694 the low part's scaling by 2^(k >> 6) goes subnormal (2^-66.5 relative at
+ * -700, 2^-54.7 at -708): an absolute error below 2^-1074, which no lse sum (it holds a 1) sees.
  * tests/tlse_math.c checks it against MPFR (worst measured: see docs/lse.md). */
 #define SL_LM_EXP_DD_ERR 0x1p-74
 
-/* exp(dh + dl) = *hi + *lo within SL_LM_EXP_DD_ERR relative, for dh <= 1 and |dl| <= ulp(dh),
+/* exp(dh + dl) = *hi + *lo within SL_LM_EXP_DD_ERR relative for -694 <= dh <= 1 (absolute
+ * 2^-1074 below), |dl| <= ulp(dh),
  * or dl NaN where dh is infinite (x - m with m or x infinite: the TwoSum tail); the pair is
  * normalised (|lo| <= ulp(hi) / 2, hi the rounded sum). 38 float64 operations and one 16-byte
  * table load; no branch but selects.

@@ -611,13 +611,14 @@ __device__ __forceinline__ void mxr_take(sl_rsum_thr_f64 &a1, sl_rsum_thr_f64 &a
 }
 
 /* The B threads' states s_st[0..1][0..B) merged exactly into s_st[.][0] (a tree; any order gives
- * the same state); the caller's barrier follows before s_st[.][0] is read. */
+ * the same state); the caller's barrier follows before s_st[.][0] is read. The barriers follow
+ * data-dependent code (the binned takes and merges): reduce/block.cuh's sl_bar_any. */
 __device__ __forceinline__ void mxr_merge_block(sl_rsum_state (*s_st)[SL_MXR_BLOCK], unsigned tid, unsigned B)
 {
     unsigned half = 1;
     while (half < B) half <<= 1;
     for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
-        __syncthreads();
+        sl_bar_any::sync();
         if (tid < half && tid + half < B) {
             sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
             sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
@@ -641,14 +642,14 @@ mxr_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtyp
     sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
     sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
     mxr_merge_block(s_st, tid, B);
-    __syncthreads();
+    sl_bar_any::sync();
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     sl_rsum_state *g_st = reinterpret_cast<sl_rsum_state *>(work + SL_MX_WS_HEADER);
     if (tid == 0) {
         g_st[2 * blockIdx.x] = s_st[0][0];
         g_st[2 * blockIdx.x + 1] = s_st[1][0];
     }
-    if (!sl_ticket_last<sl_bar_aligned, true>(g_counter)) return;
+    if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
     if (tid == 0) {
         sl_rsum_state t1 = g_st[0], t2 = g_st[1];
         for (unsigned b = 1; b < gridDim.x; b++) {
@@ -694,9 +695,9 @@ mxrrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint
         sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
         sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
         mxr_merge_block(s_st, tid, B);
-        __syncthreads();
+        sl_bar_any::sync();
         if (tid == 0) mx_store(sl_mxr_final(what, n, ddof, &s_st[0][0], &s_st[1][0], dt), out + r);
-        __syncthreads();                             /* s_st is reused by the next row */
+        sl_bar_any::sync();                          /* s_st is reused by the next row */
     }
 }
 
@@ -882,7 +883,7 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     const unsigned gx = grid < 1024u ? grid : 1024u;
     mxrowx_kernel<X><<<gx, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
                                                    (unsigned char *)d_work, (X *)d_out);
-    SL_CUDA_CHECK_LAUNCH("mxrowx_kernel", v->name, err);
+    SL_CUDA_CHECK_LAUNCH_LISTED("mxrowx_kernel", v->name, err, d_work, st);
     return 0;
 }
 
@@ -953,13 +954,16 @@ extern "C" int sl_mxr_rows_gpu(const sl_variant *v, const void *d_x, uint64_t ro
                                sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
                                void *d_results, void *stream, sl_err *err)
 {
-    (void)d_work; (void)work_bytes;
     const cudaStream_t st = (cudaStream_t)stream;
     if (n >= SL_RSUM_MAX_N)
         return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
         return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
     if (rows == 0) return 0;
+    /* rows too few to fill the GPU a block each: the 1-D launcher on each row, resolved at its
+     * address (rows.c's workspace alike) */
+    if (sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+        return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (n && sl_check_aligned(v, d_x, dt, err)) return -1;
     const uint32_t ddof = cfg ? cfg->ddof : 0u;
     switch (dt) {
@@ -978,7 +982,9 @@ extern "C" int sl_mx_rows_gpu(const sl_variant *v, const void *d_x, uint64_t row
     const cudaStream_t st = (cudaStream_t)stream;
     if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
-    if (dt == SL_F64)            /* the 1-D launcher on each row, resolved at its address */
+    /* the 1-D launcher on each row, resolved at its address: float64, and rows too few to fill
+     * the GPU a block each (rows.c's workspace alike) */
+    if (dt == SL_F64 || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
         return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (rows > 0xffffffffull) return sl_err_set(err, "%s: %llu rows are too many (< 2^32)", v->name, (unsigned long long)rows);
     const size_t need = SL_MX_ROWS_WS_BYTES(rows);

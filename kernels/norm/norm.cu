@@ -404,7 +404,7 @@ static int nrm_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, 
     }
     const unsigned gx = grid < 1024u ? grid : 1024u;
     nrmrowx_kernel<X><<<gx, NRMR_BLOCK, 0, st>>>((const X *)d_x, n, dt, w, (X *)d_out);
-    SL_CUDA_CHECK_LAUNCH("nrmrowx_kernel", v->name, err);
+    SL_CUDA_CHECK_LAUNCH_LISTED("nrmrowx_kernel", v->name, err, w, st);
     return 0;
 }
 
@@ -661,9 +661,9 @@ extern "C" int sl_norm_rows_gpu(const sl_variant *v, const void *d_x, uint64_t r
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
         return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
     if (rows == 0) return 0;
-    if (dt == SL_F64)            /* the 1-D launcher on each row, resolved at its address */
-        return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
-    if (n >= SL_NRM_ROWS_MAX_N)   /* beyond the row kernels' digits: the 1-D launcher on each row */
+    /* the 1-D launcher on each row, resolved at its address: float64, rows beyond the row
+     * kernels' digits, and rows too few to fill the GPU a block each (rows.c's workspace alike) */
+    if (dt == SL_F64 || n >= SL_NRM_ROWS_MAX_N || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
         return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (rows > 0xffffffffull)
         return sl_err_set(err, "%s: %llu rows are too many (< 2^32)", v->name, (unsigned long long)rows);

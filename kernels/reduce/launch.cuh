@@ -30,6 +30,32 @@
                               __FILE__, __LINE__);                                          \
     } while (0)
 
+/* A failed launch of a listed pass (the exact pass over the rows a deciding pass listed in the
+ * workspace: grid.cuh's sl_rows_listed, rows.cu's sa_rows_kernel<X, true>), error e: the list's
+ * 8-byte header (its length, its ticket), which only that pass empties, is cleared on st, so that
+ * the workspace's next call does not start from this call's list (appending past its end, or
+ * reading rows of another batch); err names the kernel and whether the clearing failed too.
+ * Returns -1. */
+static inline int sl_listed_launch_failed(cudaError_t e, const char *what, const char *vname,
+                                          void *header, cudaStream_t st, sl_err *err,
+                                          const char *file, int line)
+{
+    const cudaError_t c = cudaMemsetAsync(header, 0, 2 * sizeof(unsigned), st);
+    return sl_err_set(err, "%s: launch of %s failed: %s (%s) at %s:%d%s%s", vname, what,
+                      cudaGetErrorName(e), cudaGetErrorString(e), file, line,
+                      c == cudaSuccess ? "" : "; clearing its row list failed too (do not reuse the "
+                                              "workspace): ",
+                      c == cudaSuccess ? "" : cudaGetErrorString(c));
+}
+/* SL_CUDA_CHECK_LAUNCH for a listed pass: sl_listed_launch_failed on failure */
+#define SL_CUDA_CHECK_LAUNCH_LISTED(what, vname, err, header, st)                          \
+    do {                                                                                    \
+        cudaError_t sl_e_ = cudaGetLastError();                                             \
+        if (sl_e_ != cudaSuccess)                                                           \
+            return sl_listed_launch_failed(sl_e_, (what), (vname), (header), (st), (err),   \
+                                           __FILE__, __LINE__);                             \
+    } while (0)
+
 /* kernel<<<grid, block, 0, st>>>(args...) as a programmatic dependent launch of the kernel
  * before it on st (cudaLaunchAttributeProgrammaticStreamSerialization): it may start while that
  * kernel runs, so it must wait (griddepcontrol.wait) before touching what that kernel writes.

@@ -249,21 +249,31 @@ static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
 }
 
 /* correct mean/var/std: float32 and 16-bit by a warp or a block per row (moments_exact.cu),
- * float64 by the 1-D launcher on each row; correctly rounded, so the twin is the 1-D twin on each
- * row. */
+ * float64 and rows too few to fill the GPU that way (sl_layout.h's sl_rows_few_long) by the 1-D
+ * launcher on each row; correctly rounded, so the twin is the 1-D twin on each row. */
 static size_t mx_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
-    if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
+    if (dt == SL_F64 || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+        return sl_variant_workspace(v, n, dt, cfg);
     return SL_MX_ROWS_WS_BYTES(rows);
 }
+/* reproducible mean/var/std: a block per row (no workspace), or, for rows too few to fill the
+ * GPU that way, the 1-D launcher on each row (its scratch) */
+static size_t mxr_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                 const sl_launch *cfg)
+{
+    return sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u) ? sl_variant_workspace(v, n, dt, cfg) : 0u;
+}
 /* correct norm2: float32 and 16-bit by a warp or a block per row and the exact kernel behind
- * (norm.cu), float64 (and rows of 2^38 values or more) by the 1-D launcher on each row; correctly
- * rounded: the 1-D twin on each row. */
+ * (norm.cu), float64, rows of 2^38 values or more and rows too few to fill the GPU that way
+ * (sl_rows_few_long) by the 1-D launcher on each row; correctly rounded: the 1-D twin on each
+ * row. */
 static size_t nrm_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                  const sl_launch *cfg)
 {
-    if (dt == SL_F64 || n >= SL_NRM_ROWS_MAX_N) return sl_variant_workspace(v, n, dt, cfg);
+    if (dt == SL_F64 || n >= SL_NRM_ROWS_MAX_N || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+        return sl_variant_workspace(v, n, dt, cfg);
     return SL_NRM_ROWS_WS_BYTES(rows);
 }
 typedef struct {
@@ -294,15 +304,16 @@ static const rows_dedicated dedicated[] = {
     {"correct", "std",
      {oi_rows_cpu, mx_rows_workspace, SL_GPU_ENTRY(sl_mx_rows_gpu),
       "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
-    /* reproducible mean/var/std: a block per row, the 1-D kernel's binned states (every format) */
+    /* reproducible mean/var/std: a block per row, the 1-D kernel's binned states (every format;
+     * few long rows: the 1-D launcher on each row) */
     {"reproducible", "mean",
-     {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
+     {oi_rows_cpu, mxr_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
       "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
     {"reproducible", "var",
-     {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
+     {oi_rows_cpu, mxr_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
       "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
     {"reproducible", "std",
-     {oi_rows_cpu, no_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
+     {oi_rows_cpu, mxr_rows_workspace, SL_GPU_ENTRY(sl_mxr_rows_gpu),
       "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
     {"correct", "norm2",
      {oi_rows_cpu, nrm_rows_workspace, SL_GPU_ENTRY(sl_norm_rows_gpu),

@@ -644,13 +644,15 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     SL_CUDA_CHECK_LAUNCH("sac_rows_kernel", v->name, err);
     const uint64_t gx = rows < 4u * (uint64_t)sms ? rows : 4u * (uint64_t)sms;
     if (SUMLAB_ROWS_SACC_PDL) {
-        SL_CUDA_CHECK(sl_launch_dependent(sa_rows_kernel<X, true>, dim3((unsigned)gx), dim3(SA_BLOCK), st,
-                                          (const X *)d_x, (uint64_t)0, n, 1u, work, (X *)d_out),
-                      v->name, err);
+        const cudaError_t e = sl_launch_dependent(sa_rows_kernel<X, true>, dim3((unsigned)gx), dim3(SA_BLOCK),
+                                                  st, (const X *)d_x, (uint64_t)0, n, 1u, work, (X *)d_out);
+        if (e != cudaSuccess)
+            return sl_listed_launch_failed(e, "sa_rows_kernel (listed rows)", v->name, work, st, err,
+                                           __FILE__, __LINE__);
     } else {
         sa_rows_kernel<X, true><<<(unsigned)gx, SA_BLOCK, 0, st>>>((const X *)d_x, 0, n, 1u, work, (X *)d_out);
     }
-    SL_CUDA_CHECK_LAUNCH("sa_rows_kernel (listed rows)", v->name, err);
+    SL_CUDA_CHECK_LAUNCH_LISTED("sa_rows_kernel (listed rows)", v->name, err, work, st);
     return 0;
 }
 
