@@ -15,7 +15,8 @@
  * (sl_rcs_model_row) leaves undecided, over three runs on one workspace (each leaves it empty);
  * lse_rows: lse's reproducible rows on logits in and out of its one-pass window (N 31 to 20000,
  * every 32/16-bit format) equal their twins; exact_tie_rows: the exact fallbacks of norm2's and
- * mean/var's `correct` rows on exact ties (trows_ties.h). */
+ * mean/var's `correct` rows on exact ties (trows_ties.h); extrema_empty_parts: max/min's split
+ * row with parts past its end. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "trows_sacc.h"
 #include "lse/lse.h"
 #include "trows_ties.h"
+#include "extrema/extrema.h"
 
 static int same_bits(double a, double b)
 {
@@ -314,6 +316,32 @@ static void exact_tie_rows(const sl_gpu_info *info)
     }
 }
 
+/* max/min's split rows with parts past the row's end: one row of 2^24 + 1 values sized for 4096
+ * SMs takes 1024 parts of 16448 values (a multiple of 64), the last three of them empty (they
+ * contribute the start value): the row equals its twin for every max/min variant with a row kernel. */
+static void extrema_empty_parts(void)
+{
+    const uint64_t N = (1u << 24) + 1u;
+    float *x = malloc(N * sizeof *x);
+    if (!x) { CHECK(0, "out of memory"); return; }
+    fill(x, N, SL_F32);
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        if (strcmp(v->op, "max") && strcmp(v->op, "min")) continue;
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        if (!e.gpu || !(v->dtypes & SL_DTYPE_MASK(SL_F32))) continue;
+        CHECK(sl_ex_rows_split(1, N, 4096u) == 1024u, "%s: %u parts for one row of 2^24 + 1 on 4096 SMs",
+              v->name, sl_ex_rows_split(1, N, 4096u));
+        sl_launch req, cfg;
+        memset(&req, 0, sizeof req);
+        req.sm_count = 4096u;
+        double g = NAN, c = NAN;
+        (void)gpu_vs_twin(v, x, 1, N, SL_F32, &req, &cfg, &g, &c);
+    }
+    free(x);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -325,6 +353,7 @@ int main(void)
     }
     sacc_cert_rows();
     exact_tie_rows(&info);
+    extrema_empty_parts();
     ragged_rows(&info);
     lse_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};
