@@ -179,8 +179,9 @@ if [[ $stages == *,newrows,* ]]; then
   B=$work/newrows; mkdir -p "$B"
   nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
-  # lse's float64 `accurate` (double-double terms, lse.h's sl_lse_acc_*): kernel against twin
-  for d in f64 f32; do
+  # lse's `accurate` in double-double (lse.h's sl_lse_acc_*: float64, and the fallback behind
+  # the other formats' first pass): kernel against twin
+  for d in f64 f32 bf16 f16; do
     nt "lse_twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse "$T/tgpu_twins" &
   done
   nt tmoments_exact_gpu 300 "$T/tmoments_exact_gpu" &
