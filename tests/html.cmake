@@ -20,13 +20,21 @@ endif()
 sl_add_test(NAME thtml_svg SOURCES thtml_svg.c LABELS cpu LIBS sumlab_report TIMEOUT 30)
 
 # treport_md: report/table.c's Markdown escaping of data (text and GFM table cells): the exact
-# output, and where cmark-gfm is built in, hostile and random cells read back by it as typed, the
+# output; sl_report_fit's explicit cut (on a UTF-8 boundary, marked); and where cmark-gfm is built in, hostile and random cells read back by it as typed, the
 # row keeping its cells.
 sl_add_test(NAME treport_md SOURCES treport_md.c LABELS cpu LIBS sumlab_report TIMEOUT 30)
 if(SUMLAB_HAVE_CMARK)
   target_include_directories(treport_md PRIVATE ${CMARK_GFM_INCLUDE_DIR} ${CMARK_GFM_EXT_INCLUDE_DIR})
   target_link_libraries(treport_md PRIVATE ${CMARK_GFM_EXT_LIBRARY} ${CMARK_GFM_LIBRARY})
   target_compile_definitions(treport_md PRIVATE SUMLAB_HAVE_CMARK=1)
+endif()
+
+# treport_long: the longest note (4096 bytes of UTF-8) and names (64 bytes) a checked results.csv
+# may hold reach the determinism verdicts whole, in report.md and (with cmark-gfm) report.html.
+if(Python3_Interpreter_FOUND)
+  add_test(NAME treport_long COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/treport_long.py
+           $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(treport_long PROPERTIES LABELS "cpu" TIMEOUT 300)
 endif()
 
 # tlatex / tlatex_compile (issue 36): the report's tables as LaTeX (booktabs) in DIR/tables/:

@@ -100,6 +100,28 @@ int main(void)
     char cmd[600];
     snprintf(cmd, sizeof cmd, "test $(ls %s/tables | wc -l) -eq 2", dir);
     CHECK(system(cmd) == 0, "not two files in %s/tables", dir);
+
+    /* a caption is its headings whole, however long (once cut at 255 bytes each) */
+    {
+        char longmd[2048], want[1024], x[401], y[401], path[512];
+        memset(x, 'x', 400);
+        memset(y, 'y', 400);
+        x[400] = y[400] = '\0';
+        snprintf(longmd, sizeof longmd, "## Sweeps %s\n\n### %s\n\n| v | c |\n|---|---:|\n| k | 3 |\n", x, y);
+        snprintf(want, sizeof want, "%% Sweeps %s: %s\n", x, y);
+        CHECK(sl_report_latex_write(dir, longmd, strlen(longmd), &e) == 0, "write: %s", e.msg);
+        snprintf(cmd, sizeof cmd, "ls %s/tables/sweeps_*.tex", dir);
+        FILE *ls = popen(cmd, "r");
+        CHECK(ls && fgets(path, sizeof path, ls), "no sweeps_*.tex in %s/tables", dir);
+        if (ls) pclose(ls);
+        path[strcspn(path, "\n")] = '\0';
+        FILE *tf = fopen(path, "r");
+        char *tex = NULL;
+        size_t tl = 0;
+        if (tf) { getdelim(&tex, &tl, '\0', tf); fclose(tf); }
+        CHECK(tex && strstr(tex, want), "%s: the caption is not both headings whole", path);
+        free(tex);
+    }
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CHECK(system(cmd) == 0, "cleanup");
     return sl_test_done("tlatex");

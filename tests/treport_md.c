@@ -1,7 +1,8 @@
 /* treport_md.c: report/table.c's Markdown escaping of data (sl_report_md_text for text,
  * sl_report_md_cell for a GFM table cell): the exact output of each case, and, where cmark-gfm is
  * built in (report.html's renderer), hostile and random cells read back by it: the row keeps its
- * cells, the cell holds no link, image or raw HTML, and its text is the data as typed. */
+ * cells, the cell holds no link, image or raw HTML, and its text is the data as typed; and
+ * sl_report_fit's explicit cut (on a UTF-8 character boundary, marked). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,10 +180,35 @@ static void rendered_cases(void)
 }
 #endif
 
+/* sl_report_fit: a text that fits is whole; one that does not is cut on a UTF-8 character
+ * boundary (never inside a multi-byte character) and ends in SL_REPORT_CUT. */
+static void fit_cases(void)
+{
+    char b[16];
+    CHECK(sl_report_fit(b, sizeof b, "%s", "abc") == 0 && !strcmp(b, "abc"), "fits: '%s'", b);
+    CHECK(sl_report_fit(b, sizeof b, "%s", "0123456789abcde") == 0 && !strcmp(b, "0123456789abcde"),
+          "fits exactly: '%s'", b);
+    /* 16 bytes: cut, ten kept before the mark */
+    CHECK(sl_report_fit(b, sizeof b, "%s", "0123456789abcdef") == -1 && !strcmp(b, "0123456789" SL_REPORT_CUT),
+          "cut: '%s'", b);
+    /* every offset of a 4-byte and a 2-byte character across the cut: never a partial character */
+    for (int pad = 0; pad < 12; pad++) {
+        char in[64];
+        snprintf(in, sizeof in, "%.*s\xf0\x9d\x84\x9e\xc3\xa9zzzzzzzzzz", pad, "pppppppppppp");
+        const int rc = sl_report_fit(b, sizeof b, "%s", in);
+        const size_t n = strlen(b), m = strlen(SL_REPORT_CUT);
+        CHECK(rc == -1 && n >= m && !strcmp(b + n - m, SL_REPORT_CUT), "pad %d: not marked: '%s'", pad, b);
+        CHECK(!strncmp(b, in, n - m), "pad %d: the kept text is not the input's start: '%s'", pad, b);
+        const size_t k = n - m;   /* the kept bytes end on a character: the next input byte starts one */
+        CHECK(((unsigned char)in[k] & 0xc0) != 0x80, "pad %d: cut inside a character at byte %zu: '%s'", pad, k, b);
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
     exact_cases();
+    fit_cases();
 #ifdef SUMLAB_HAVE_CMARK
     rendered_cases();
 #else

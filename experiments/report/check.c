@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "sl_report.h"
 #include "sl_datasets.h"
 #include "sl_ops.h"
 #include "sl_variants.h"
@@ -154,15 +155,15 @@ static int field_ok(kind k, const char *v, const char **why)
     case K_VALUE: *why = "is neither a number nor a name (letters, digits and . _ : = + -; at most 256 characters)";
         return is_number(v) || sl_check_name(v, 256, NULL);
     case K_NAME: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + -; at most 64 characters)";
-        return sl_check_name(v, 64, NULL);
+        return sl_check_name(v, SL_REPORT_NAME_MAX, NULL);
     case K_NAME_OPT: *why = "is not a valid name (a letter or digit, then letters, digits and . _ : = + -; at most 64 characters)";
-        return !*v || sl_check_name(v, 64, NULL);
+        return !*v || sl_check_name(v, SL_REPORT_NAME_MAX, NULL);
     case K_PARAMS: *why = "is not a valid parameter list (key=value;... of letters, digits and . _ : = + - ;)";
         return !*v || sl_check_name(v, 256, ";");
     case K_TEXT: {
         *why = "is not valid UTF-8 text (or holds control characters)";
         size_t n = strlen(v);
-        if (n > 4096 || !sl_check_utf8(v, n)) return 0;
+        if (n > SL_REPORT_NOTE_MAX || !sl_check_utf8(v, n)) return 0;
         for (const unsigned char *p = (const unsigned char *)v; *p; p++)
             if (*p < 0x20 || *p == 0x7f) return 0;
         return 1;
@@ -176,8 +177,10 @@ static int field_ok(kind k, const char *v, const char **why)
     }
     case K_VARIANT:
         *why = "is no variant of the registry (sumlab list) nor an operation's PyTorch call";
+        if (strlen(v) > SL_REPORT_NAME_MAX) return 0;   /* no registry name is that long */
         if (sl_variant_find(v) || sl_op_is_torch_call(v)) return 1;
-        return in_list(v, other_variants, sizeof other_variants / sizeof *other_variants) && sl_check_name(v, 64, NULL);
+        return in_list(v, other_variants, sizeof other_variants / sizeof *other_variants) &&
+               sl_check_name(v, SL_REPORT_NAME_MAX, NULL);
     }
     return 0;
 }

@@ -573,11 +573,14 @@ static void render_children(FILE *f, cmark_node *n, cmark_llist *ext)
 {
     for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) render_node(f, c, ext);
 }
-/* The text of n's inline content (text and code spans), into buf. */
-static void node_text(cmark_node *n, char *buf, size_t len)
+/* The text of n's inline content (text and code spans), whole, in a malloc'ed string (NULL when
+ * memory runs out; the callers read it as ""). */
+static char *node_text(cmark_node *n)
 {
-    size_t k = 0;
-    buf[0] = '\0';
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
     cmark_iter *it = cmark_iter_new(n);
     cmark_event_type ev;
     while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -586,12 +589,11 @@ static void node_text(cmark_node *n, char *buf, size_t len)
         if (ev != CMARK_EVENT_ENTER) continue;
         const char *lit = ty == CMARK_NODE_TEXT || ty == CMARK_NODE_CODE ? cmark_node_get_literal(c)
                           : ty == CMARK_NODE_SOFTBREAK || ty == CMARK_NODE_LINEBREAK ? " " : NULL;
-        if (!lit) continue;
-        int w = snprintf(buf + k, len - k, "%s", lit);
-        if (w < 0 || (size_t)w >= len - k) { k = len - 1; break; }
-        k += (size_t)w;
+        if (lit) fputs(lit, f);
     }
     cmark_iter_free(it);
+    if (fclose(f)) { free(buf); return NULL; }
+    return buf;
 }
 
 /* The class of a cell that states a verdict: pass, fail or none. */
@@ -614,7 +616,6 @@ static void table_html(FILE *f, cmark_node *tab, cmark_llist *ext)
 {
     const uint16_t nc = cmark_gfm_extensions_get_table_columns(tab);
     const uint8_t *al = cmark_gfm_extensions_get_table_alignments(tab);
-    static char text[8192];
     fputs("<div class=\"tw\"><table class=\"sortable\">\n", f);
     int body = 0;
     for (cmark_node *row = cmark_node_first_child(tab); row; row = cmark_node_next(row)) {
@@ -634,8 +635,9 @@ static void table_html(FILE *f, cmark_node *tab, cmark_llist *ext)
                 continue;
             }
             const int num = al && k < nc && al[k] == 'r';
-            node_text(cell, text, sizeof text);
-            const char *cls = cell_class(text);
+            char *text = node_text(cell);
+            const char *cls = cell_class(text ? text : "");
+            free(text);
             if (num || cls)
                 fprintf(f, "<td class=\"%s%s%s\">", num ? "num" : "", num && cls ? " " : "", cls ? cls : "");
             else
@@ -661,8 +663,8 @@ static int figure_html(FILE *f, const char *dir, cmark_node *p, cmark_llist *ext
     if (ul <= 11 || ul - 11 >= sizeof stem || strncmp(url, "charts/", 7) || strcmp(url + ul - 4, ".png")) return 0;
     snprintf(stem, sizeof stem, "%.*s", (int)(ul - 11), url + 7);
     if (!sl_check_name(stem, sizeof stem - 1, NULL)) return 0;
-    char alt[512];
-    node_text(img, alt, sizeof alt);
+    char *alt = node_text(img);
+    if (!alt) return 0;
     fputs("<figure>\n", f);
     chart_svg(f, dir, stem, alt, nchart, embedded);
     fputs("<figcaption>", f);
@@ -673,15 +675,16 @@ static int figure_html(FILE *f, const char *dir, cmark_node *p, cmark_llist *ext
     if (c) fputs(" &mdash; ", f);
     for (; c; c = cmark_node_next(c)) render_node(f, c, ext);
     fputs("</figcaption>\n</figure>\n", f);
+    free(alt);
     return 1;
 }
 
 /* The text of a heading, escaped (for <title> and the nav). */
 static void heading_text(FILE *f, cmark_node *h)
 {
-    static char text[1024];
-    node_text(h, text, sizeof text);
-    escz(f, text);
+    char *text = node_text(h);
+    escz(f, text ? text : "");
+    free(text);
 }
 
 /* The body: every block of report.md, the provenance before the first h2; h2s into nav. */

@@ -193,7 +193,9 @@ int sl_report_latex_write(const char *dir, const char *md, size_t len, sl_err *e
     if (mkdir(tdir, 0777) && errno != EEXIST) return sl_err_set(err, "cannot create %s: %s", tdir, strerror(errno));
     clear_old(tdir);
     char h2[128] = "report", h3[128] = "", last[300] = "";
-    char cap2[256] = "", cap3[256] = "";
+    /* the captions: the headings' text in md itself (a heading of any length, nothing cut) */
+    const char *cap2 = "", *cap3 = "";
+    size_t cap2_len = 0, cap3_len = 0;
     int k = 0;
     const char *end = md + len;
     for (const char *l = md; l < end;) {
@@ -203,8 +205,10 @@ int sl_report_latex_write(const char *dir, const char *md, size_t len, sl_err *e
         if (ll > 3 && !strncmp(l, "## ", 3)) {
             slug(h2, sizeof h2, l + 3, ll - 3);
             h2[strcspn(h2, "-")] = '\0';   /* the section's first word: headline, sweeps, throughput ... */
-            snprintf(cap2, sizeof cap2, "%.*s", (int)(ll - 3), l + 3);
-            h3[0] = cap3[0] = '\0';
+            cap2 = l + 3;
+            cap2_len = ll - 3;
+            h3[0] = '\0';
+            cap3_len = 0;
         } else if (ll > 4 && !strncmp(l, "### ", 4)) {
             slug(h3, sizeof h3, l + 4, ll - 4);
             char *ip = strstr(h3, "-instance");   /* "-5-instances-per-point": in the caption */
@@ -212,21 +216,29 @@ int sl_report_latex_write(const char *dir, const char *md, size_t len, sl_err *e
                 while (ip > h3 && ip[-1] != '-') ip--;
                 *(ip > h3 ? ip - 1 : ip) = '\0';
             }
-            snprintf(cap3, sizeof cap3, "%.*s", (int)(ll - 4), l + 4);
+            cap3 = l + 4;
+            cap3_len = ll - 4;
         } else if (ll && *l == '|') {
             const char *te = e;   /* the table: consecutive lines starting with '|' */
             while (te < end && te + 1 < end && te[1] == '|') {
                 const char *n = memchr(te + 1, '\n', (size_t)(end - te - 1));
                 te = n ? n : end;
             }
+            char *caption = malloc(cap2_len + 2 + cap3_len + 1);
+            if (!caption) return sl_err_set(err, "cannot compose %s: out of memory", tdir);
+            size_t cl = 0;
+            memcpy(caption, cap2, cap2_len);
+            cl += cap2_len;
+            if (cap3_len) { memcpy(caption + cl, ": ", 2); cl += 2; }
+            memcpy(caption + cl, cap3, cap3_len);
+            caption[cl + cap3_len] = '\0';
             char *text = NULL;
             size_t tl = 0;
             FILE *f = open_memstream(&text, &tl);
-            if (!f) return sl_err_set(err, "cannot compose %s: out of memory", tdir);
-            char caption[520];
-            snprintf(caption, sizeof caption, "%s%s%s", cap2, cap3[0] ? ": " : "", cap3);
+            if (!f) { free(caption); return sl_err_set(err, "cannot compose %s: out of memory", tdir); }
             int rows = sl_report_latex_table(f, caption, l, (size_t)(te - l));
             fclose(f);
+            free(caption);
             if (rows >= 0) {
                 char name[300], path[SL_DIR_MAX + 400];
                 snprintf(name, sizeof name, "%s%s%s", h2, h3[0] ? "_" : "", h3);

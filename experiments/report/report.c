@@ -434,6 +434,11 @@ static void read_settings(sl_report_ctx *R)
 {
     sl_runconf conf;
     sl_err ignored;
+    /* each setting's room is run.conf's own: copied whole */
+    _Static_assert(sizeof R->exp >= sizeof conf.experiment && sizeof R->preset >= sizeof conf.preset &&
+                       sizeof R->backend >= sizeof conf.backend && sizeof R->started >= sizeof conf.started &&
+                       sizeof R->variants >= sizeof conf.variants,
+                   "the report's settings hold run.conf's");
     sl_runconf_read(R->dir, &conf);
     snprintf(R->exp, sizeof R->exp, "%s", conf.seen & SL_CONF_EXPERIMENT ? conf.experiment : "?");
     snprintf(R->preset, sizeof R->preset, "%s", conf.seen & SL_CONF_PRESET ? conf.preset : "?");

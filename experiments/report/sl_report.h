@@ -14,13 +14,23 @@ extern "C" {
  * a "Notes" section (may be NULL). Returns 0 or -1 with err. */
 int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err);
 
-/* Determinism verdict of one variant over the `determinism` rows of a results table. */
+/* The longest fields a results file passes report/check.c with (bytes, the NUL not counted): a
+ * note (UTF-8 text), a name (experiment, det_class, config ...). */
+#define SL_REPORT_NOTE_MAX 4096
+#define SL_REPORT_NAME_MAX 64
+/* A verdict's detail holds a whole note and the fixed text around it (verdicts.c checks every
+ * form of it against this at compile time): nothing of a checked file is cut. */
+#define SL_DET_DETAIL_MAX (SL_REPORT_NOTE_MAX + 512)
+
+/* Determinism verdict of one variant over the `determinism` rows of a results table. A field
+ * of a table no check has read that is longer than its room is cut on a UTF-8 character
+ * boundary and ends in "[...]" (never silently). */
 typedef struct {
-    char variant[64];
-    char claimed[32];
+    char variant[SL_REPORT_NAME_MAX + 1];
+    char claimed[SL_REPORT_NAME_MAX + 1];
     char verdict[16];          /* PASS, FAIL, n/a */
     char observed[32];         /* strongest class the data supports */
-    char detail[512];
+    char detail[SL_DET_DETAIL_MAX + 1];
     long reps_distinct;        /* distinct results over the reps row(s) (max); -1 none */
     double spread_ulps;        /* max over reps rows */
 } sl_det_verdict;

@@ -2,6 +2,7 @@
  * variant list (registry order first), the input formats, the Markdown number format, and data
  * escaped as Markdown text or as a table cell. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "table.h"
@@ -89,6 +90,23 @@ void sl_report_order_names(const char *list, const char **names, size_t n)
         while (j > 0 && list_pos(list, names[j - 1]) > px) { names[j] = names[j - 1]; j--; }
         names[j] = x;
     }
+}
+
+int sl_report_fit(char *buf, size_t len, const char *fmt, ...)
+{
+    static const char mark[] = SL_REPORT_CUT;
+    if (len < sizeof mark) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    const int w = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (w >= 0 && (size_t)w < len) return 0;
+    if (w < 0) { snprintf(buf, len, "(unprintable text)"); return -1; }
+    /* keep buf[0..k): k on a character's first byte, never inside its continuation bytes */
+    size_t k = len - sizeof mark;
+    while (k && ((unsigned char)buf[k] & 0xc0) == 0x80) k--;
+    memcpy(buf + k, mark, sizeof mark);
+    return -1;
 }
 
 void sl_report_num(char *b, size_t len, double v)

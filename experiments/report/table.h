@@ -29,6 +29,16 @@ int sl_report_tp_reference(const char *name);
 /* Reorders names[0..n) into the order of `list` (run.conf's `--variants`, comma-separated);
  * names not in it keep their order after those that are. "" or "all": unchanged. */
 void sl_report_order_names(const char *list, const char **names, size_t n);
+/* printf into buf[len]: a text that does not fit is cut on a UTF-8 character boundary and ends
+ * in SL_REPORT_CUT, never silently (len at least sizeof SL_REPORT_CUT). 0, or -1 when cut. A
+ * buffer sized for its longest content (a checked file's fields) is never cut: this only makes
+ * a cut explicit where a caller passes what no check has read. */
+#define SL_REPORT_CUT "[...]"
+int sl_report_fit(char *buf, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 /* A figure for a Markdown cell: "-" for NaN, "inf", 0, %.2e or %.3g. */
 void sl_report_num(char *b, size_t len, double v);
 /* s, text read as data (a note), into Markdown as text: < > [ ] & and the backslash escaped

@@ -29,6 +29,34 @@ static long count_of(double d)
     return d > 0x1p53 ? (long)0x1p53 : (long)d;
 }
 
+/* The detail's texts, and the room each takes at most: a %ld prints at most LONG_TEXT bytes
+ * ("-9223372036854775808"), a name SL_REPORT_NAME_MAX, a note SL_REPORT_NOTE_MAX (what
+ * report/check.c lets through); a format's own length counts its conversions too, so each
+ * bound is above the longest text. */
+#define LONG_TEXT 20
+#define SKIPPED_FMT "not run on this backend: %s"
+#define WHAT_REPS "several results over the repetitions of one input"
+#define WHAT_CFG "other bits under another launch configuration"
+#define WHAT_PERM "other bits for another order of the same input"
+#define WHAT_CR "results that are not the exact sum correctly rounded"
+#define WHY_FAIL_FMT "claim failed: %s measured %s; "
+#define WHY_NONE "no documented class to check; "
+#define WHY_TRIVIAL "claim is trivially met; "
+#define OTHER_FMT "; %ld of %ld rows of other experiments gave several results over their repetitions (up to %ld, %s)"
+#define DETAIL_FMT "%s%ld distinct of %ld reps (max over inputs); %ld/%ld configs and %ld/%ld permutations " \
+                   "gave other bits than the default%s%s"
+#define INCOMPLETE " (*incomplete run)"
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define WHAT_ROOM MAX2(MAX2(sizeof WHAT_REPS, sizeof WHAT_CFG), MAX2(sizeof WHAT_PERM, sizeof WHAT_CR))
+#define WHY_ROOM MAX2(sizeof WHY_FAIL_FMT + SL_REPORT_NAME_MAX + WHAT_ROOM, MAX2(sizeof WHY_NONE, sizeof WHY_TRIVIAL))
+#define OTHER_ROOM (sizeof OTHER_FMT + 3 * LONG_TEXT + SL_REPORT_NAME_MAX)
+_Static_assert(sizeof ((sl_det_verdict *)0)->detail >= sizeof SKIPPED_FMT + SL_REPORT_NOTE_MAX,
+               "a verdict's detail holds \"not run ...\" and the longest note");
+_Static_assert(sizeof ((sl_det_verdict *)0)->detail >=
+                   sizeof DETAIL_FMT + WHY_ROOM + 7 * LONG_TEXT + OTHER_ROOM + sizeof INCOMPLETE,
+               "a verdict's detail holds its longest measured form");
+_Static_assert(sizeof ((sl_det_verdict *)0)->claimed > SL_REPORT_NAME_MAX, "a det_class name fits");
+
 size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
 {
     cols c;
@@ -41,7 +69,7 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
     for (size_t i = 0; i < nv && k < max; i++) {
         sl_det_verdict *v = &out[k];
         memset(v, 0, sizeof *v);
-        snprintf(v->variant, sizeof v->variant, "%s", names[i]);
+        sl_report_fit(v->variant, sizeof v->variant, "%s", names[i]);
         v->reps_distinct = -1;
         v->spread_ulps = NAN;
         long nrows = 0, nok = 0, ndef = 0, ncfg = 0, nperm = 0, cfg_diff = 0, perm_diff = 0,
@@ -66,7 +94,7 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
         for (size_t ri = 0; ri < nidx; ri++) {
             const size_t r = idx[ri];
             nrows++;
-            if (!v->claimed[0]) snprintf(v->claimed, sizeof v->claimed, "%s", GET(r, det_class));
+            if (!v->claimed[0]) sl_report_fit(v->claimed, sizeof v->claimed, "%s", GET(r, det_class));
             if (!IS(r, status, "ok")) { if (!skip_note) skip_note = GET(r, note); continue; }
             nok++;
             const double dd = NUM(r, distinct);
@@ -103,7 +131,7 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
         if (!nok) {
             snprintf(v->verdict, sizeof v->verdict, "n/a");
             snprintf(v->observed, sizeof v->observed, "-");
-            snprintf(v->detail, sizeof v->detail, "not run on this backend: %s", skip_note ? skip_note : "");
+            sl_report_fit(v->detail, sizeof v->detail, SKIPPED_FMT, skip_note ? skip_note : "");
             continue;
         }
         /* observed: the strongest class whose every requirement was measured and held (a
@@ -130,27 +158,23 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
         else if (claimed == 0) snprintf(v->verdict, sizeof v->verdict, "PASS");
         else if (fail) snprintf(v->verdict, sizeof v->verdict, "FAIL");
         else snprintf(v->verdict, sizeof v->verdict, measured && complete ? "PASS" : "PASS*");
-        char why[160] = "";
+        char why[WHY_ROOM] = "";
         if (fail) {
-            const char *what = reps_bad ? "several results over the repetitions of one input"
-                               : cfg_diff && claimed >= 2 ? "other bits under another launch configuration"
-                               : perm_diff && claimed >= 3 ? "other bits for another order of the same input"
-                                                           : "results that are not the exact sum correctly rounded";
-            snprintf(why, sizeof why, "claim failed: %s measured %s; ", v->claimed, what);
+            const char *what = reps_bad ? WHAT_REPS
+                               : cfg_diff && claimed >= 2 ? WHAT_CFG
+                               : perm_diff && claimed >= 3 ? WHAT_PERM
+                                                           : WHAT_CR;
+            sl_report_fit(why, sizeof why, WHY_FAIL_FMT, v->claimed, what);
         } else if (claimed < 0) {
-            snprintf(why, sizeof why, "no documented class to check; ");
+            sl_report_fit(why, sizeof why, WHY_NONE);
         } else if (claimed == 0) {
-            snprintf(why, sizeof why, "claim is trivially met; ");
+            sl_report_fit(why, sizeof why, WHY_TRIVIAL);
         }
-        char other[160] = "";
+        char other[OTHER_ROOM] = "";
         if (other_diff && claimed != 0)
-            snprintf(other, sizeof other, "; %ld of %ld rows of other experiments gave several results over their "
-                                          "repetitions (up to %ld, %s)", other_diff, other_rows, other_max, other_exp);
-        snprintf(v->detail, sizeof v->detail,
-                 "%s%ld distinct of %ld reps (max over inputs); %ld/%ld configs and %ld/%ld "
-                 "permutations gave other bits than the default%s%s",
-                 why, v->reps_distinct, reps_max, cfg_diff, ncfg, perm_diff, nperm, other,
-                 complete ? "" : " (*incomplete run)");
+            sl_report_fit(other, sizeof other, OTHER_FMT, other_diff, other_rows, other_max, other_exp);
+        sl_report_fit(v->detail, sizeof v->detail, DETAIL_FMT, why, v->reps_distinct, reps_max, cfg_diff, ncfg,
+                      perm_diff, nperm, other, complete ? "" : INCOMPLETE);
     }
     free(idx);
     return k;
