@@ -194,7 +194,8 @@ static const char *const lse_det_families[] = {"logits", "lse-masked", NULL};
  *          is narrower (16-bit input, f64-acc; f64-acc on 16-bit input rounds through float32:
  *          2^-24 (|lse| + E) more);
  *   compensated: the same model (its rescales bound it, not its sum: a first-order-free sum bound
- *          would be 2u + O(k u^2) only while no rescale happens).
+ *          would be 2u + O(k u^2) only while no rescale happens);
+ *   accurate: its own, in double-double terms (below).
  * half-acc is naive with u and the subnormal spacing of its 16-bit accumulator.
  * The exact row: half an ulp of the correctly rounded value. Vacuous (+Inf) when rel_S >= 1/2,
  * for naive when exp(lse) overflows or underflows the accumulator; NaN for a non-finite reference. */
@@ -203,6 +204,20 @@ static double lse_bound(const sl_variant *v, const sl_reference *ref, uint64_t n
 {
     if (!ref->finite) return NAN;
     if (v->bound == SL_BOUND_CORRECTLY_ROUNDED) return sl_ulp(ref->rounded, dt) / 2.0;
+    if (!strcmp(v->name, "accurate")) {
+        /* double-double (lse.h's sl_lse_acc_*): before its roundings the result is within
+         * (k + 2) 2^-74 (a term or a rescale factor within SL_LM_EXP_DD_ERR at each of the k steps
+         * of a chain, the term of the maximum, exp(-y0) of the final Newton step), k^2 2^-104 (the
+         * compensation's own roundings), n 2^-1021 (terms floored at exp(-708)) and 2^-100
+         * (1 + |lse|) (the final step's roundings) of lse; then rounded to float64 (half an ulp)
+         * and, for narrower formats, to dt (half an ulp of dt more; a decided first pass is
+         * within that half ulp alone) */
+        const double k = sl_variant_depth(v, n, dt, cfg);
+        const double lse = fabs(ref->rounded_f64);
+        const double A = ((k + 2.0) * 0x1p-74 + k * k * 0x1p-104 + (double)n * 0x1p-1021 +
+                          0x1p-100 * (1.0 + lse)) * 1.01;
+        return A + sl_ulp(ref->rounded_f64, SL_F64) / 2.0 + (dt == SL_F64 ? 0.0 : sl_ulp(ref->rounded, dt) / 2.0);
+    }
     const sl_dtype acc = sl_variant_acc(v, dt);
     const double u = sl_unit_roundoff(acc), uo = sl_unit_roundoff(dt);
     const double eta = acc == SL_F64 ? 0x1p-1074 : acc == SL_F32 ? 0x1p-149
