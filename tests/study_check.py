@@ -1,8 +1,12 @@
 """study_check.py: what the Python tests of `sumlab run` share: counted checks (a failure is one
-line on stderr), a study run on the CPU backend with its results.csv rows, and report.md's
-sections. Imported by the tests beside it (tlse_study.py, tmoments_study.py, tstudy_anchors.py)."""
+line on stderr), a study run on the CPU backend with its results.csv rows, report.md's sections,
+and a copy of the newest committed H200 study to plant data in. Imported by the tests beside it
+(tlse_study.py, tmoments_study.py, tstudy_anchors.py, thtml_hostile.py, treport_long.py)."""
 import csv
+import glob
+import gzip
 import os
+import shutil
 import subprocess
 import sys
 
@@ -43,3 +47,22 @@ def section(md, title):
         if on:
             lines.append(line)
     return lines
+
+
+def committed_study_copy(src, test, tmp, charts=False):
+    """The newest committed H200 study (src/experiments/measured/h200-*-study) copied into tmp/run
+    (its distribution.csv.gz, run.conf and meta.json; charts/ made when asked) with its
+    results.csv rows read for the caller to plant data in and write: (run dir, rows), or None
+    with one line on stderr naming the test."""
+    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv.gz")))
+    if not found:
+        print(f"{test}: no committed study (experiments/measured/h200-*-study/results.csv.gz)", file=sys.stderr)
+        return None
+    study = os.path.dirname(found[-1])
+    run = os.path.join(tmp, "run")
+    os.makedirs(os.path.join(run, "charts") if charts else run)
+    for f in ("distribution.csv.gz", "run.conf", "meta.json"):
+        shutil.copy(os.path.join(study, f), run)
+    with gzip.open(os.path.join(study, "results.csv.gz"), "rt", newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    return run, rows

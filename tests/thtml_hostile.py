@@ -13,7 +13,8 @@
 # of one variant reaches the verdicts table's detail cell: escaped as a GFM cell in report.md (the
 # row keeps its 7 cells, on one line), and the page's cell shows it as typed.
 #   usage: thtml_hostile.py SUMLAB SRC_DIR      exit 0 ok, 1 failure
-import base64, csv, glob, gzip, html.parser, io, os, re, shutil, subprocess, sys, tempfile
+import base64, csv, html.parser, io, os, re, shutil, subprocess, sys, tempfile
+import study_check
 
 PWN = "window.__slPwned=1"
 NOTE = ('planted-note <SCRIPT>%s</SCRIPT> <img src=x onerror="%s"> <svg onload="%s"></svg> [a](javascript:%s) '
@@ -118,20 +119,13 @@ class Page(html.parser.HTMLParser):
 
 def main():
     sumlab, src = sys.argv[1], sys.argv[2]
-    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv.gz")))
-    if not found:
-        print("thtml_hostile: no committed study (experiments/measured/h200-*-study/results.csv.gz)", file=sys.stderr)
-        return 1
-    study = os.path.dirname(found[-1])
     tmp = tempfile.mkdtemp(prefix="thtml_hostile.")
     bad = []
     try:
-        run = os.path.join(tmp, "run")
-        os.makedirs(os.path.join(run, "charts"))
-        for f in ("distribution.csv.gz", "run.conf", "meta.json"):
-            shutil.copy(os.path.join(study, f), run)
-        with gzip.open(os.path.join(study, "results.csv.gz"), "rt", newline="", encoding="utf-8") as f:
-            rows = list(csv.reader(f))
+        got = study_check.committed_study_copy(src, "thtml_hostile", tmp, charts=True)
+        if got is None:
+            return 1
+        run, rows = got
         h = rows[0]
         rows[1][h.index("status")] = "skipped"
         rows[1][h.index("note")] = NOTE

@@ -9,7 +9,8 @@
 # char[32]) and the whole "(up to 2^53, EXPERIMENT)" clause (once a char[160]); report.html,
 # where cmark-gfm is built in, the same cells.
 #   usage: treport_long.py SUMLAB SRC_DIR      exit 0 ok, 1 failure
-import csv, glob, gzip, html.parser, io, os, re, shutil, subprocess, sys, tempfile
+import csv, html.parser, io, os, re, shutil, subprocess, sys, tempfile
+import study_check
 
 NOTE_MAX, NAME_MAX = 4096, 64
 NOTE_VARIANT = "kahan"
@@ -65,20 +66,13 @@ class Cells(html.parser.HTMLParser):
 
 def main():
     sumlab, src = sys.argv[1], sys.argv[2]
-    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv.gz")))
-    if not found:
-        print("treport_long: no committed study (experiments/measured/h200-*-study/results.csv.gz)", file=sys.stderr)
-        return 1
-    study = os.path.dirname(found[-1])
     tmp = tempfile.mkdtemp(prefix="treport_long.")
     bad = []
     try:
-        run = os.path.join(tmp, "run")
-        os.makedirs(run)
-        for f in ("distribution.csv.gz", "run.conf", "meta.json"):
-            shutil.copy(os.path.join(study, f), run)
-        with gzip.open(os.path.join(study, "results.csv.gz"), "rt", newline="", encoding="utf-8") as f:
-            rows = list(csv.reader(f))
+        got = study_check.committed_study_copy(src, "treport_long", tmp)
+        if got is None:
+            return 1
+        run, rows = got
         h = rows[0]
         col = {name: h.index(name) for name in ("experiment", "variant", "status", "note", "det_class", "distinct")}
         det = [r for r in rows[1:] if r[col["experiment"]] == "determinism"]
