@@ -437,5 +437,6 @@ SL_LSE_VARIANT(lse_accurate, "accurate", SL_LSE_ACCURATE, SL_DTYPES_ALL, 1, SL_B
                "bound, correctly rounded when both ends round alike; otherwise, and for float64 "
                "input, online in double-double: each exp(x - max) of the exact difference within "
                "2^-74 (FMA-based TwoProducts), the sum a pair, the log refined by a Newton step "
-               "(float64: correctly rounded unless lse is within about 2^-70 of a rounding "
-               "boundary or of 0; float32 and 16-bit: within 1 ulp)")
+               "(float64: correctly rounded unless lse lies within its error, about 2^-74 a step "
+               "of the longest chain, of a rounding boundary or of 0; float32 and 16-bit: within "
+               "1 ulp)")

@@ -196,12 +196,13 @@ SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int
  * smaller maximum's pair. Final: S = s + c (TwoSum), y0 = sl_lm_log(S) (2 ulps), one Newton step
  * L = y0 + z - z^2 / 2, z = S exp(-y0) - 1 (exp(-y0) by sl_lm_exp_dd, S exp(-y0) a TwoProduct,
  * z within 2^-47), and m + L as a pair rounded once. |result - lse| before that rounding is
- * within about (rescales + 2) SL_LM_EXP_DD_ERR + depth^2 2^-106 (absolute: the log turns a
- * relative error of S into an absolute one; rescales: the longest chain of them), so the float64
- * result is correctly rounded unless lse lies that close to a rounding boundary, within 1 ulp
- * where |lse| >= 2^-18 with up to 2^6 rescales in a chain; near 0 (m + L
- * cancelling) the error stays below 2^-70 absolute. Special states as the other kinds': m
- * infinite or NaN, or S not positive and finite, give m + log(s + c). */
+ * within (depth + 2) SL_LM_EXP_DD_ERR + depth^2 2^-104 + n 2^-1021 + 2^-100 (1 + |lse|), times
+ * 1.01 (absolute: the log turns a relative error of S into an absolute one; experiments/measure/
+ * ops.c's bound for accurate), so the float64 result is correctly rounded unless lse lies that
+ * close to a rounding boundary, and within 1 ulp where that is below half an ulp of lse (|lse|
+ * >= 2^-15 for chains of up to 2^6 steps, 2^-10 for 2^11); tlse_acc: correctly rounded on every
+ * case with |lse| >= 2^-18, within 2^-70 near 0 (m + L cancelling). Special states as the other kinds': m infinite or NaN, or S not positive and
+ * finite, give m + log(s + c). */
 SL_LSE_FN void sl_lse_acc_rescale(sl_lse_sd *a, double fh, double fl)
 {
     double pe;
