@@ -217,7 +217,7 @@ SL_LSE_FN double sl_lse_acc_exp(double p, double q, double *lo)
     const double dh = sl_lm_two_sum(p, -q, &dl);
     return sl_lm_exp_dd(dh, dl, lo);
 }
-SL_LSE_FN void sl_lse_acc_add(sl_lse_sd *a, double x)
+SL_LSE_FN void sl_lse_acc_add_d(sl_lse_sd *a, double x)
 {
     /* one exp either way (no divergent second exp in a warp) */
     const int up = x > a->m;
@@ -234,7 +234,7 @@ SL_LSE_FN void sl_lse_acc_add(sl_lse_sd *a, double x)
     a->s = sl_lm_two_sum(a->s, th, &e);
     a->c = a->c + (e + tl);
 }
-SL_LSE_FN sl_lse_sd sl_lse_acc_merge(sl_lse_sd a, sl_lse_sd b)
+SL_LSE_FN sl_lse_sd sl_lse_acc_merge_d(sl_lse_sd a, sl_lse_sd b)
 {
     if (b.m > a.m) { const sl_lse_sd t_ = a; a = b; b = t_; }
     double fl = 0.0;
@@ -245,7 +245,7 @@ SL_LSE_FN sl_lse_sd sl_lse_acc_merge(sl_lse_sd a, sl_lse_sd b)
     a.c = e + (a.c + b.c);
     return a;
 }
-SL_LSE_FN double sl_lse_acc_final(sl_lse_sd a)
+SL_LSE_FN double sl_lse_acc_final_d(sl_lse_sd a)
 {
     double sl;
     const double sh = sl_lm_two_sum(a.s, a.c, &sl);
@@ -260,13 +260,11 @@ SL_LSE_FN double sl_lse_acc_final(sl_lse_sd a)
     const double rh = sl_lm_two_sum(a.m, lh, &rt);
     return rh + (rt + lt);
 }
-/* the float32 state never takes accurate's kind (lse.c, lse.cu: a float64 state): stubs */
+/* the float32 state never takes accurate's kind (lse.c, lse.cu: a float64 state): stubs for
+ * SL_LSE_STATE_FNS's float instance */
 SL_LSE_FN void sl_lse_acc_add_f(sl_lse_sf *a, float x) { (void)a; (void)x; }
 SL_LSE_FN sl_lse_sf sl_lse_acc_merge_f(sl_lse_sf a, sl_lse_sf b) { (void)b; return a; }
 SL_LSE_FN float sl_lse_acc_final_f(sl_lse_sf a) { return a.m; }
-SL_LSE_FN void sl_lse_acc_add_d(sl_lse_sd *a, double x) { sl_lse_acc_add(a, x); }
-SL_LSE_FN sl_lse_sd sl_lse_acc_merge_d(sl_lse_sd a, sl_lse_sd b) { return sl_lse_acc_merge(a, b); }
-SL_LSE_FN double sl_lse_acc_final_d(sl_lse_sd a) { return sl_lse_acc_final(a); }
 
 /* SL_LSE_STATE_FNS(suffix, T, EXP, LOG): the functions on a state of T (float: expf/logf of
  * lse_math.h; double: exp/log). kind is a constant at every call, so the branches fold. */

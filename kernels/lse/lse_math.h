@@ -183,6 +183,20 @@ static const double sl_lm_t64[64] = {SL_LM_T64_VALUES};
  * 2^-53. */
 #define SL_LM_EXP_T64_ERR 0x1p-44
 
+/* ln 2 / 64 rounded to float64, and its remainder rounded (the third part below 2^-116) */
+#define SL_LM_LN2_64_HI 0x1.62e42fefa39efp-7
+#define SL_LM_LN2_64_LO 0x1.abc9e3b39803fp-62
+/* The reduction of the table exponentials (sl_lm_exp_t64, sl_lm_exp_dd): *k = x 64 / ln 2 rounded
+ * to nearest (the magic constant 1.5 2^52, k from the sum's low word), *kd the same as a double,
+ * and x - kd SL_LM_LN2_64_HI by one FMA, exact (k = 0: x itself; else x and kd ln2_hi are
+ * multiples of 2^-60 within 2^-7.5 of each other, |x| <= 745). */
+SL_LM_FN double sl_lm_red64(double x, double *kd, int *k)
+{
+    const double sh = sl_lm_fma(x, 0x1.71547652b82fep+6, 6755399441055744.0);
+    *kd = sh - 6755399441055744.0;
+    *k = (int)(uint32_t)sl_lm_d2u(sh);
+    return sl_lm_fma(-*kd, SL_LM_LN2_64_HI, x);
+}
 /* exp(x) for x in [-700, 700] in float64 with a relative error below SL_LM_EXP_T64_ERR, 10
  * float64 operations: k = x 64 / ln 2 rounded to nearest (the magic constant 1.5 2^52: k from
  * the sum's low word), r = x - k ln2/64 (two FMAs: the first's product is exact inside the FMA,
@@ -191,11 +205,10 @@ static const double sl_lm_t64[64] = {SL_LM_T64_VALUES};
  * an integer add to the exponent field (normal on this range). tab: sl_lm_t64's values. */
 SL_LM_FN double sl_lm_exp_t64(double x, const double *tab)
 {
-    const double sh = sl_lm_fma(x, 0x1.71547652b82fep+6, 6755399441055744.0);
-    const double kd = sh - 6755399441055744.0;
-    const int k = (int)(uint32_t)sl_lm_d2u(sh);
-    double r = sl_lm_fma(-kd, 0x1.62e42fefa39efp-7, x);
-    r = sl_lm_fma(-kd, 0x1.abc9e3b39803fp-62, r);
+    double kd;
+    int k;
+    const double r1 = sl_lm_red64(x, &kd, &k);
+    const double r = sl_lm_fma(-kd, SL_LM_LN2_64_LO, r1);
     double q = sl_lm_fma(r, 1.0 / 24.0, 1.0 / 6.0);
     q = sl_lm_fma(r, q, 0.5);
     q = sl_lm_fma(r, q, 1.0);
@@ -296,12 +309,11 @@ SL_LM_FN double sl_lm_exp_dd(double dh, double dl, double *lo)
     const int clamp = dh < -708.0;
     dh = clamp ? -708.0 : dh;
     dl = clamp || dl != dl ? 0.0 : dl;
-    const double sh = sl_lm_fma(dh, 0x1.71547652b82fep+6, 6755399441055744.0);
-    const double kd = sh - 6755399441055744.0;
-    const int k = (int)(uint32_t)sl_lm_d2u(sh);
-    const double r1 = sl_lm_fma(-kd, 0x1.62e42fefa39efp-7, dh);
+    double kd;
+    int k;
+    const double r1 = sl_lm_red64(dh, &kd, &k);
     double kl;
-    const double kh = sl_lm_two_prod(kd, 0x1.abc9e3b39803fp-62, &kl);
+    const double kh = sl_lm_two_prod(kd, SL_LM_LN2_64_LO, &kl);
     double rt;
     const double rh = sl_lm_two_sum(r1, -kh, &rt);
     const double rl = rt + (dl - kl);
