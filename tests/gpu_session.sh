@@ -172,33 +172,29 @@ if [[ $stages == *,quicktwins,* ]]; then
   stamp "quick twins ($QUICK_OPS): $(grep -h 'checks,' "$L"/*.log | tr '\n' ' ')"
 fi
 if [[ $stages == *,newrows,* ]]; then
-  # the row kernels and exact fallbacks written without a GPU (norm2 correct, mean/var/std
-  # reproducible, max/min split rows, the correct moments' exact kernels, lse's float64
-  # accurate): their tests against
-  # the twins first, then their benchmarks (4096 x 32768, 32768 x 4096; 64 x 2^20 for max/min)
+  # the kernels written without a GPU (today: reproducible mean/var/std, 1-D and row-wise, taking
+  # 16-byte vectors in groups of eight through the binned sum's fast path): their tests against
+  # the twins first, then their benchmarks (4096 x 32768, 32768 x 4096; 1-D at 2^24 and 2^28)
   B=$work/newrows; mkdir -p "$B"
   nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
-  # lse's `accurate` in double-double (lse.h's sl_lse_acc_*: float64, and the fallback behind
-  # the other formats' first pass): kernel against twin
   for d in f64 f32 bf16 f16; do
-    nt "lse_twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse "$T/tgpu_twins" &
+    nt "moments_twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std "$T/tgpu_twins" &
   done
   nt tmoments_exact_gpu 300 "$T/tmoments_exact_gpu" &
-  { nt tnorm_gpu 200 "$T/tnorm_gpu"; nt tnorm_cert_gpu 200 "$T/tnorm_cert_gpu"; } &
   wait
   rb() { local name=$1; shift
          timeout 120 "$sumlab" bench --axis -1 --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
          stamp "bench $name rc=$?"; }
   for d in f32 bf16; do
-    rb "norm2_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op norm2 --variants correct,naive
     rb "mean_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op mean --variants correct,reproducible
     rb "var_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op var --variants correct,reproducible
-    rb "max_long_$d" --rows 64 --n 1048576 --dtype "$d" --op max --variants block-reduce,fmax
   done
-  timeout 120 "$sumlab" bench --op lse --n 2^24,2^28 --dtype f64 --reps 10 --dataset logits \
-    --variants online,accurate,reproducible > "$B/lse_f64.csv" 2> "$B/lse_f64.err"
-  stamp "bench lse f64 rc=$?"
+  for d in f32 f64 bf16; do
+    timeout 120 "$sumlab" bench --op var --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \
+      --variants reproducible,correct,welford > "$B/var1d_$d.csv" 2> "$B/var1d_$d.err"
+    stamp "bench var 1-D $d rc=$?"
+  done
 fi
 if [[ $stages == *,moments,* ]]; then
   # mean/var/std/max: every GPU variant paired run by run with CUB's sum of the same bytes

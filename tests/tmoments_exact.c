@@ -19,6 +19,7 @@
 #include <mpfr.h>
 #include "moments_exact/moments_exact.h"
 #include "moments_exact/mx_cert.h"
+#include "sl_twin.h"
 #include "sl_measure.h"
 
 static const sl_dtype fmts[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
@@ -433,7 +434,34 @@ static void crafted_remainder(void)
  * copy, for the merge of the states of random pieces (sl_mxr_states, sl_rsum_state_merge), and
  * for other launch configurations; the error within the variant's bound (textbook model on float64
  * sums, depth() covering the binned sums' error), NaN exactly where the reference is NaN. */
-static long rep_checked, rep_bounded;
+static long rep_checked, rep_bounded, rep_grouped;
+
+/* The kernels' grouped path on x: the first `lead` values one by one (sl_mxr_states), then groups
+ * of SL_RSUM_GROUP through sl_mxr_take_group, the rest one by one; the three states merged. */
+static void grouped_states(const void *x, uint64_t n, sl_dtype dt, int sq, uint64_t lead,
+                           sl_rsum_state *st1, sl_rsum_state *st2)
+{
+    const size_t es = sl_dtype_size(dt);
+    uint64_t i = lead < n ? lead : n;
+    sl_mxr_states(x, i, dt, sq, st1, st2);
+    sl_rsum_thr_f64 a1, a2;
+    sl_rsum_init_f64(&a1);
+    sl_rsum_init_f64(&a2);
+    for (; i + SL_RSUM_GROUP <= n; i += SL_RSUM_GROUP) {
+        double v[SL_RSUM_GROUP];
+        for (int k = 0; k < SL_RSUM_GROUP; k++) v[k] = sl_tw_load(x, dt, i + (uint64_t)k);
+        sl_mxr_take_group(&a1, &a2, v, sq, dt == SL_F64);
+        rep_grouped++;
+    }
+    sl_rsum_state g1, g2, t1, t2;
+    sl_rsum_to_state_f64(&a1, &g1);
+    sl_rsum_to_state_f64(&a2, &g2);
+    sl_mxr_states((const char *)x + i * es, n - i, dt, sq, &t1, &t2);
+    sl_rsum_state_merge(st1, &g1);
+    sl_rsum_state_merge(st1, &t1);
+    sl_rsum_state_merge(st2, &g2);
+    sl_rsum_state_merge(st2, &t2);
+}
 
 static void rep_case(const void *x, uint64_t n, sl_dtype dt, const char *what)
 {
@@ -489,6 +517,13 @@ static void rep_case(const void *x, uint64_t n, sl_dtype dt, const char *what)
                                            ddof, &m1, &m2, dt);
             CHECK(same_bits(r, rm), "%s/reproducible %s %s n=%llu ddof=%u: %a, merged pieces %a",
                   ops[o], what, sl_dtype_name(dt), (unsigned long long)n, ddof, r, rm);
+            /* the kernels' groups (sl_mxr_take_group) after a lead of 0..7 values */
+            sl_rsum_state q1, q2;
+            grouped_states(x, n, dt, o != 0, sl_test_rand64() % SL_RSUM_GROUP, &q1, &q2);
+            const double rq = sl_mxr_final(o == 0 ? SL_MX_MEAN : o == 1 ? SL_MX_VAR : SL_MX_STD, n,
+                                           ddof, &q1, &q2, dt);
+            CHECK(same_bits(r, rq), "%s/reproducible %s %s n=%llu ddof=%u: %a, grouped %a",
+                  ops[o], what, sl_dtype_name(dt), (unsigned long long)n, ddof, r, rq);
             rep_checked++;
             /* within its bound of the exact value */
             sl_reference ref;
@@ -539,8 +574,19 @@ static void rep_cases(void)
                 rep_case(buf, n, dt, ds->name);
             }
     }
-    CHECK(rep_checked > 1500 && rep_bounded > 1000, "only %ld reproducible cases, %ld bounded",
-          rep_checked, rep_bounded);
+    /* non-finite values and float64 squares that overflow or underflow, inside the groups */
+    static const double specials[] = {NAN, INFINITY, -INFINITY, 1e200, -3e170, 1e-300, 0x1p-1074, -0.0};
+    double *v = malloc(1000 * sizeof *v);
+    for (size_t f = 0; f < 4; f++)
+        for (int c = 0; c < 16; c++) {
+            for (int i = 0; i < 1000; i++) v[i] = (unif() - 0.5) * 8.0;
+            for (int k = 0; k < 1 + c % 4; k++) v[sl_test_rand64() % 1000] = specials[(c + 3 * k) % 8];
+            for (int i = 0; i < 1000; i++) put(buf, fmts[f], (uint64_t)i, v[i]);
+            rep_case(buf, 1000, fmts[f], "specials");
+        }
+    free(v);
+    CHECK(rep_checked > 1500 && rep_bounded > 1000 && rep_grouped > 100000,
+          "only %ld reproducible cases, %ld bounded, %ld groups", rep_checked, rep_bounded, rep_grouped);
     free(buf);
 }
 

@@ -592,13 +592,16 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
 }
 
 /* ---- reproducible: binned S1 and S2 ---------------------------------------------------------
- * Steps: 1. grid-stride read, one element per thread per step, into two per-thread binned
- * accumulators (exact/binned.h's sl_rsum_thr_f64: S1 of x widened to double, S2 of the square's
- * parts, sl_mxr_square_parts); 2. the threads' states merged exactly in shared memory (a tree;
+ * Steps: 1. grid-stride read (mxr_walk: the edge values, then 16-byte vectors), into two
+ * per-thread binned accumulators (exact/binned.h's sl_rsum_thr_f64: S1 of x widened to double, S2
+ * of the square's parts, sl_mxr_square_parts); 2. the threads' states merged exactly in shared memory (a tree;
  * any order gives the same state), thread 0 stores the block's pair in the workspace and takes
  * the ticket; 3. the last block's thread 0 merges the grid's pairs and finishes (sl_mxr_final,
- * the twin's code). Performance considerations: the plain one-by-one path (sl_rsum_take1);
- * reproducible.cu's grouped 16-byte path is the way to the read rate. */
+ * the twin's code). Performance considerations: 16-byte loads, U of them in flight per thread
+ * (mxr_walk), their values in groups of SL_RSUM_GROUP through exact/binned.h's group path (one
+ * capacity check, then straight-line deposits: moments_exact.h's sl_mxr_take_group), instead of
+ * sl_rsum_take1's checks per value; the deposits (7 float64 operations each: one for S1, one or
+ * two for S2) are the cost, on the FP64 pipe. Numbers: BENCHMARKS.md. */
 /* One value into the thread's binned S1 (every value) and S2 (a finite value's square parts). */
 template <typename X>
 __device__ __forceinline__ void mxr_take(sl_rsum_thr_f64 &a1, sl_rsum_thr_f64 &a2, double v, int what)
@@ -608,6 +611,36 @@ __device__ __forceinline__ void mxr_take(sl_rsum_thr_f64 &a1, sl_rsum_thr_f64 &a
     double d[2];
     const int np = sl_mxr_square_parts(v, mx_fmt<X>::F64, d);
     for (int k = 0; k < np; k++) sl_rsum_take1_f64(&a2, d[k]);
+}
+
+/* Thread t of T's share of x split as s into S1 (a1) and S2 (a2), reduce/walk.cuh's order: its
+ * edge values first, one by one (mxr_take), then steps of U 16-byte vectors (16 values; float64:
+ * 8) taken in groups of SL_RSUM_GROUP (sl_mxr_take_group), then its leftover vectors one value at
+ * a time. The sums do not depend on the order or the grouping (the binned sums'). */
+template <typename X>
+__device__ __forceinline__ void mxr_walk(const X *x, const sl_split &s, uint64_t t, uint64_t T,
+                                         sl_rsum_thr_f64 &a1, sl_rsum_thr_f64 &a2, int what)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, U = W >= 8 ? 2 : 4, G = SL_RSUM_GROUP };
+    static_assert((U * W) % G == 0, "mxr_walk: whole groups a step");
+    const int sq = what != SL_MX_MEAN;
+    sl_walk<U, SL_EDGES_FIRST>(
+        x, s, t, T,
+        [&](const V *v) {
+#pragma unroll
+            for (int g = 0; g < U * W / G; g++) {
+                double d[G];
+#pragma unroll
+                for (int k = 0; k < G; k++) d[k] = (double)sl_widen(sl_vec_lane(v[(g * G + k) / W], (g * G + k) % W));
+                sl_mxr_take_group(&a1, &a2, d, sq, mx_fmt<X>::F64);
+            }
+        },
+        [&](const V &v) {
+#pragma unroll
+            for (int k = 0; k < W; k++) mxr_take<X>(a1, a2, (double)sl_widen(sl_vec_lane(v, k)), what);
+        },
+        [&](X e) { mxr_take<X>(a1, a2, (double)sl_widen(e), what); });
 }
 
 /* The B threads' states s_st[0..1][0..B) merged exactly into s_st[.][0] (a tree; any order gives
@@ -636,9 +669,7 @@ mxr_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtyp
     sl_rsum_thr_f64 a1, a2;
     sl_rsum_init_f64(&a1);
     sl_rsum_init_f64(&a2);
-    const uint64_t stride = (uint64_t)gridDim.x * B;
-    for (uint64_t i = (uint64_t)blockIdx.x * B + tid; i < n; i += stride)
-        mxr_take<X>(a1, a2, (double)sl_widen(x[i]), what);
+    mxr_walk<X>(x, sl_row_split(x, n), (uint64_t)blockIdx.x * B + tid, (uint64_t)gridDim.x * B, a1, a2, what);
     sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
     sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
     mxr_merge_block(s_st, tid, B);
@@ -690,8 +721,7 @@ mxrrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint
         sl_rsum_thr_f64 a1, a2;
         sl_rsum_init_f64(&a1);
         sl_rsum_init_f64(&a2);
-        sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), tid, B,
-                                          [&](X xv, int) { mxr_take<X>(a1, a2, (double)sl_widen(xv), what); });
+        mxr_walk<X>(row, sl_row_split(row, n), tid, B, a1, a2, what);
         sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
         sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
         mxr_merge_block(s_st, tid, B);

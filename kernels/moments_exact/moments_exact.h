@@ -69,6 +69,31 @@ int sl_mxr_square_parts(double x, int f64, double *d)
     return 2;
 }
 
+/* SL_RSUM_GROUP values v[] (widened to float64) into the binned S1 (a1) and, sq set, their
+ * squares' parts (sl_mxr_square_parts) into S2 (a2) through exact/binned.h's group path (one
+ * capacity check for SL_RSUM_GROUP deposits, else one by one): the kernels' fast path. The sums
+ * are those of sl_rsum_take1 value by value (a binned sum is a function of the multiset of its
+ * inputs). A non-finite value's parts go in as +0: no sum changes, and such a value makes var and
+ * std NaN through S1's flags whatever S2 holds (sl_mxr_final), as the twins' leaving it out does. */
+#ifdef __CUDACC__
+static __host__ __device__ __forceinline__
+#else
+static inline
+#endif
+void sl_mxr_take_group(sl_rsum_thr_f64 *a1, sl_rsum_thr_f64 *a2, const double *v, int sq, int f64)
+{
+    sl_rsum_take_group_f64(a1, v);
+    if (!sq) return;
+    double p[SL_RSUM_GROUP], e[SL_RSUM_GROUP];
+    for (int k = 0; k < SL_RSUM_GROUP; k++) {
+        const int fin = v[k] - v[k] == 0.0;
+        p[k] = fin ? v[k] * v[k] : 0.0;
+        e[k] = fin && !isinf(p[k]) ? fma(v[k], v[k], -p[k]) : 0.0;
+    }
+    sl_rsum_take_group_f64(a2, p);
+    if (f64) sl_rsum_take_group_f64(a2, e);
+}
+
 /* The epilogue, host and device: S1, S2 the binned states rounded once to float64, N = n and
  * D = n - ddof exact in float64: mean S1 / N; var (S2 - (S1 * S1) / N) / D (n <= ddof: NaN);
  * std the square root of that variance, a negative one taken as 0; rounded once to dt. var/std of
