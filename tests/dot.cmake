@@ -22,3 +22,6 @@ sl_add_test(NAME tdot_cert_cpu SOURCES tdot_cert_cpu.c LABELS cpu TIMEOUT 300)
 # accumulators and exact ties exercise the box's bound
 sl_add_test(NAME tdot_fast SOURCES tdot_fast.c LABELS cpu TIMEOUT 300
             LIBS sumlab_measure sumlab_mpfr sumlab_datasets)
+# the dot and norm2 reproducible kernels' group path (exact/binned.h's sl_rsum_take_products_f64)
+# against the twins' value-by-value steps: the same rounded sums, flags and sign
+sl_add_test(NAME tbinned_products SOURCES tbinned_products.c LABELS cpu TIMEOUT 120)

@@ -172,14 +172,15 @@ if [[ $stages == *,quicktwins,* ]]; then
   stamp "quick twins ($QUICK_OPS): $(grep -h 'checks,' "$L"/*.log | tr '\n' ' ')"
 fi
 if [[ $stages == *,newrows,* ]]; then
-  # the kernels written without a GPU (today: reproducible mean/var/std, 1-D and row-wise, taking
-  # 16-byte vectors in groups of eight through the binned sum's fast path): their tests against
-  # the twins first, then their benchmarks (4096 x 32768, 32768 x 4096; 1-D at 2^24 and 2^28)
+  # the kernels written without a GPU (today: reproducible mean/var/std, 1-D and row-wise, and
+  # reproducible norm2 and dot, taking their values in groups of eight through the binned sum's
+  # fast path): their tests against the twins first, then their benchmarks (4096 x 32768,
+  # 32768 x 4096; 1-D at 2^24 and 2^28)
   B=$work/newrows; mkdir -p "$B"
   nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
   for d in f64 f32 bf16 f16; do
-    nt "moments_twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std "$T/tgpu_twins" &
+    nt "moments_twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,norm2,dot "$T/tgpu_twins" &
   done
   nt tmoments_exact_gpu 300 "$T/tmoments_exact_gpu" &
   wait
@@ -194,6 +195,12 @@ if [[ $stages == *,newrows,* ]]; then
     timeout 120 "$sumlab" bench --op var --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \
       --variants reproducible,correct,welford > "$B/var1d_$d.csv" 2> "$B/var1d_$d.err"
     stamp "bench var 1-D $d rc=$?"
+    timeout 120 "$sumlab" bench --op norm2 --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \
+      --variants reproducible,correct > "$B/norm2_1d_$d.csv" 2> "$B/norm2_1d_$d.err"
+    stamp "bench norm2 1-D $d rc=$?"
+    timeout 120 "$sumlab" bench --op dot --n 2^24,2^28 --dtype "$d" --reps 10 --dataset dot-random \
+      --variants reproducible,correct > "$B/dot_1d_$d.csv" 2> "$B/dot_1d_$d.err"
+    stamp "bench dot 1-D $d rc=$?"
   done
 fi
 if [[ $stages == *,moments,* ]]; then

@@ -326,8 +326,9 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
 }
 
 /* ---- reproducible ---------------------------------------------------------------------------
- * Thread: its elements' pieces (as the twin's repro_cpu) into one binned accumulator, then its
- * state; block: the states merged in shared memory (exact and canonical: any tree gives the same
+ * Thread: its elements' pieces (as the twin's repro_cpu) into one binned accumulator, elements
+ * i, i + T, ..., i + 7T at a time through exact/binned.h's sl_rsum_take_products_f64 (one capacity
+ * check for eight products, -0 where a tail is left out), the rest one by one; then its state; block: the states merged in shared memory (exact and canonical: any tree gives the same
  * state); last block: the blocks' states merged (thread 0) and rounded once. */
 template <typename In>
 __global__ void __launch_bounds__(256)
@@ -339,7 +340,18 @@ dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
     sl_rsum_init_f64(&a);
     const bool f64 = dt == SL_F64;
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += T) {
+    enum { G = SL_RSUM_GROUP };
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i + (uint64_t)(G - 1) * T < n; i += (uint64_t)G * T) {
+        double xa[G], yb[G];
+#pragma unroll
+        for (int k = 0; k < G; k++) {
+            xa[k] = (double)sl_widen(x[i + (uint64_t)k * T]);
+            yb[k] = (double)sl_widen(y[i + (uint64_t)k * T]);
+        }
+        sl_rsum_take_products_f64(&a, xa, yb, f64);
+    }
+    for (; i < n; i += T) {
         const double xa = (double)sl_widen(x[i]), yb = (double)sl_widen(y[i]);
         const double p = xa * yb;
         sl_rsum_take1_f64(&a, p);

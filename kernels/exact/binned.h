@@ -35,6 +35,7 @@
  * error is at most n 2^(W(1-K)) max|x| + half an ulp (within the published bound). */
 #ifndef SL_EXACT_BINNED_H
 #define SL_EXACT_BINNED_H
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 #include "sumlab/types.h"
@@ -607,6 +608,23 @@ SL_RSUM_HD void sl_rsum_to_state_##SUF(const sl_rsum_thr_##SUF *a, sl_rsum_state
 
 SL_RSUM_DEFINE(f32, float, uint32_t, 24, 13, -126, 127, 19, 0, 23, 0xffu, 0x7f800000u, SL_RSUM_K)
 SL_RSUM_DEFINE(f64, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u, SL_RSUM_K)
+/* SL_RSUM_GROUP products a[k] b[k] into the float64 accumulator through the group path (one
+ * capacity check, then straight-line deposits): each p = a b and, two set, the TwoProduct tail
+ * fma(a, b, -p) where p is finite and nonzero and the tail is nonzero, -0 in the tail's place
+ * otherwise. -0 changes no binned sum (a sum of -0s stays -0), so the sums are those of
+ * sl_rsum_take1 on every p and every nonzero tail: the twins' of dot and norm2 `reproducible`. */
+SL_RSUM_HD void sl_rsum_take_products_f64(sl_rsum_thr_f64 *acc, const double *a, const double *b, int two)
+{
+    double p[SL_RSUM_GROUP], t[SL_RSUM_GROUP];
+    for (int k = 0; k < SL_RSUM_GROUP; k++) {
+        p[k] = a[k] * b[k];
+        const double l = p[k] != 0.0 && p[k] - p[k] == 0.0 ? fma(a[k], b[k], -p[k]) : 0.0;
+        t[k] = l != 0.0 ? l : -0.0;
+    }
+    sl_rsum_take_group_f64(acc, p);
+    if (two) sl_rsum_take_group_f64(acc, t);
+}
+
 /* superacc's float64 path: 4 folds, so that the certified rounding decides ill-conditioned sums
  * too (3 folds keep 80-120 bits below the largest input: not enough for cond 1e16) */
 SL_RSUM_DEFINE(f64k4, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u, 4)

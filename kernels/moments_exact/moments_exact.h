@@ -73,8 +73,8 @@ int sl_mxr_square_parts(double x, int f64, double *d)
  * squares' parts (sl_mxr_square_parts) into S2 (a2) through exact/binned.h's group path (one
  * capacity check for SL_RSUM_GROUP deposits, else one by one): the kernels' fast path. The sums
  * are those of sl_rsum_take1 value by value (a binned sum is a function of the multiset of its
- * inputs). A non-finite value's parts go in as +0: no sum changes, and such a value makes var and
- * std NaN through S1's flags whatever S2 holds (sl_mxr_final), as the twins' leaving it out does. */
+ * inputs): a non-finite value's parts, which the twins leave out, go in as -0, which changes no
+ * binned sum (a sum of -0s stays -0). */
 #ifdef __CUDACC__
 static __host__ __device__ __forceinline__
 #else
@@ -87,8 +87,8 @@ void sl_mxr_take_group(sl_rsum_thr_f64 *a1, sl_rsum_thr_f64 *a2, const double *v
     double p[SL_RSUM_GROUP], e[SL_RSUM_GROUP];
     for (int k = 0; k < SL_RSUM_GROUP; k++) {
         const int fin = v[k] - v[k] == 0.0;
-        p[k] = fin ? v[k] * v[k] : 0.0;
-        e[k] = fin && !isinf(p[k]) ? fma(v[k], v[k], -p[k]) : 0.0;
+        p[k] = fin ? v[k] * v[k] : -0.0;
+        e[k] = fin && !isinf(p[k]) ? fma(v[k], v[k], -p[k]) : -0.0;
     }
     sl_rsum_take_group_f64(a2, p);
     if (f64) sl_rsum_take_group_f64(a2, e);

@@ -410,11 +410,13 @@ static int nrm_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, 
 
 /* ---- reproducible ----------------------------------------------------------------------------
  * float32, 16-bit input (nrm_repro_kernel): each thread its values' squares (exact in float64)
- * into a float64 binned accumulator (exact/binned.h's sl_rsum_take1_f64, the state of
- * `reproducible`); float64 (nrm_repro_max_kernel, then nrm_repro64_kernel): the first launch
- * finds the exact max |x| (the largest bit pattern, an integer max), the second each x's scaled
- * TwoProduct pieces (norm.h's sl_nrm_repro_take_f64, s = 2^-e from that max) into the same
- * accumulator. Then (nrm_repro_end) the thread's state; the block's states merged by a
+ * into a float64 binned accumulator (exact/binned.h, the state of `reproducible`); float64
+ * (nrm_repro_max_kernel, then nrm_repro64_kernel): the first launch finds the exact max |x| (the
+ * largest bit pattern, an integer max), the second each x's scaled TwoProduct pieces (s = 2^-e
+ * from that max; the twin's norm.h's sl_nrm_repro_take_f64) into the same accumulator. Whole
+ * 16-byte vectors, U a step, go in groups of SL_RSUM_GROUP through exact/binned.h's
+ * sl_rsum_take_products_f64 (one capacity check a group, -0 where a tail is left out), edge values
+ * and leftover vectors one by one. Then (nrm_repro_end) the thread's state; the block's states merged by a
  * shared-memory tree (exact: the merge is), the block's state published, the last block merges
  * them (thread t: states t, t + B, ..., then the tree) and thread 0 rounds to float64, takes the
  * root (float64: times 2^e) and rounds once to the input format. The state is a function of the
@@ -460,27 +462,33 @@ __global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
 nrm_repro_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result)
 {
     typedef typename sl_vec<In>::type V;
-    constexpr int W = sl_vec<In>::W;
+    enum { W = sl_vec<In>::W, U = W >= 8 ? 2 : 4, G = SL_RSUM_GROUP };
+    static_assert((U * W) % G == 0, "nrm_repro_kernel: whole groups a step");
     __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
-#define NRM_REPRO_TAKE(xin)                                                                   \
-    do {                                                                                      \
-        const double a_ = (double)sl_widen(xin);                                              \
-        sl_rsum_take1_f64(&acc, a_ * a_);                                                     \
-    } while (0)
-    if (g < head) NRM_REPRO_TAKE(x[g]);
-    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
-    for (uint64_t j = g; j < nv; j += T) {
-        V v = xv[j];
+    const auto take1 = [&](In xin) {
+        const double a_ = (double)sl_widen(xin);
+        sl_rsum_take1_f64(&acc, a_ * a_);
+    };
+    sl_walk<U, SL_EDGES_FIRST>(
+        x, sl_split_of<In>(n, head, nv), g, T,
+        [&](const V *v) {
 #pragma unroll
-        for (int k = 0; k < W; k++) NRM_REPRO_TAKE(sl_vec_lane(v, k));
-    }
-    const uint64_t ts = head + nv * W;
-    if (g < n - ts) NRM_REPRO_TAKE(x[ts + g]);
-#undef NRM_REPRO_TAKE
+            for (int q = 0; q < U * W / G; q++) {
+                double a[G];
+#pragma unroll
+                for (int k = 0; k < G; k++) a[k] = (double)sl_widen(sl_vec_lane(v[(q * G + k) / W], (q * G + k) % W));
+                sl_rsum_take_products_f64(&acc, a, a, 0);
+            }
+        },
+        [&](const V &v) {
+#pragma unroll
+            for (int k = 0; k < W; k++) take1(sl_vec_lane(v, k));
+        },
+        take1);
     nrm_repro_end<In>(&acc, s_st, work, result, 1.0);
 }
 
@@ -531,8 +539,23 @@ nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint
     const double s = sl_nrm_pow2(-e);
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
-    sl_walk_values<1, SL_EDGES_LAST>(x, sl_split_of<double>(n, head, nv), g, T,
-                                     [&](double v, int) { sl_nrm_repro_take_f64(&acc, v, s); });
+    enum { U = 4, G = SL_RSUM_GROUP };
+    sl_walk<U, SL_EDGES_LAST>(
+        x, sl_split_of<double>(n, head, nv), g, T,
+        [&](const double2 *v) {
+            double a[G];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                a[2 * u] = v[u].x * s;
+                a[2 * u + 1] = v[u].y * s;
+            }
+            sl_rsum_take_products_f64(&acc, a, a, 1);
+        },
+        [&](const double2 &v) {
+            sl_nrm_repro_take_f64(&acc, v.x, s);
+            sl_nrm_repro_take_f64(&acc, v.y, s);
+        },
+        [&](double v) { sl_nrm_repro_take_f64(&acc, v, s); });
     nrm_repro_end<double>(&acc, s_st, work, result, sl_nrm_pow2(e));
 }
 
