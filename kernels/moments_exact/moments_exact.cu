@@ -631,8 +631,7 @@ __device__ __forceinline__ void mxr_walk(const X *x, const sl_split &s, uint64_t
 #pragma unroll
             for (int g = 0; g < U * W / G; g++) {
                 double d[G];
-#pragma unroll
-                for (int k = 0; k < G; k++) d[k] = (double)sl_widen(sl_vec_lane(v[(g * G + k) / W], (g * G + k) % W));
+                sl_vec_group_f64<X, G>(v, g, d);
                 sl_mxr_take_group(&a1, &a2, d, sq, mx_fmt<X>::F64);
             }
         },

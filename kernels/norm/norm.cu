@@ -479,8 +479,7 @@ nrm_repro_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
 #pragma unroll
             for (int q = 0; q < U * W / G; q++) {
                 double a[G];
-#pragma unroll
-                for (int k = 0; k < G; k++) a[k] = (double)sl_widen(sl_vec_lane(v[(q * G + k) / W], (q * G + k) % W));
+                sl_vec_group_f64<In, G>(v, q, a);
                 sl_rsum_take_products_f64(&acc, a, a, 0);
             }
         },

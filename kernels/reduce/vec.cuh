@@ -109,6 +109,16 @@ __device__ __forceinline__ float sl_vec_lane(const float4 &v, int k)
 }
 __device__ __forceinline__ double sl_vec_lane(const double2 &v, int k) { return k == 0 ? v.x : v.y; }
 
+/* Values g G .. g G + G - 1 of the vectors v[] (vector by vector, lane by lane) widened exactly
+ * to float64 into d[0..G) (g a compile-time constant after unrolling). */
+template <typename X, int G>
+__device__ __forceinline__ void sl_vec_group_f64(const typename sl_vec<X>::type *v, int g, double *d)
+{
+    enum { W = sl_vec<X>::W };
+#pragma unroll
+    for (int k = 0; k < G; k++) d[k] = (double)sl_widen(sl_vec_lane(v[(g * G + k) / W], (g * G + k) % W));
+}
+
 /* Read-only streaming load that does not allocate in L1 (ld.global.nc.L1::no_allocate). */
 __device__ __forceinline__ float4 sl_ldv(const float4 *p)
 {
