@@ -624,6 +624,7 @@ __device__ __forceinline__ void mxr_walk(const X *x, const sl_split &s, uint64_t
     typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W, U = W >= 8 ? 2 : 4, G = SL_RSUM_GROUP };
     static_assert((U * W) % G == 0, "mxr_walk: whole groups a step");
+    static_assert(U * W == (sizeof(X) == 8 ? 8 : 16), "mxr_walk: SL_MXR_STEP values a step");
     const int sq = what != SL_MX_MEAN;
     sl_walk<U, SL_EDGES_FIRST>(
         x, s, t, T,
