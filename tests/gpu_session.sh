@@ -173,9 +173,9 @@ if [[ $stages == *,quicktwins,* ]]; then
 fi
 if [[ $stages == *,newrows,* ]]; then
   # the kernels written without a GPU (today: reproducible mean/var/std, 1-D and row-wise, and
-  # reproducible norm2 and dot, taking their values in groups of eight through the binned sum's
-  # fast path): their tests against the twins first, then their benchmarks (4096 x 32768,
-  # 32768 x 4096; 1-D at 2^24 and 2^28)
+  # reproducible norm2 (1-D and its new row kernel) and dot, taking their values in groups of
+  # eight through the binned sum's fast path): their tests against the twins first, then their
+  # benchmarks (4096 x 32768, 32768 x 4096; 1-D at 2^24 and 2^28)
   B=$work/newrows; mkdir -p "$B"
   nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
@@ -190,6 +190,7 @@ if [[ $stages == *,newrows,* ]]; then
   for d in f32 bf16; do
     rb "mean_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op mean --variants correct,reproducible
     rb "var_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op var --variants correct,reproducible
+    rb "norm2_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op norm2 --variants correct,reproducible
   done
   for d in f32 f64 bf16; do
     timeout 120 "$sumlab" bench --op var --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \

@@ -621,25 +621,11 @@ template <typename X>
 __device__ __forceinline__ void mxr_walk(const X *x, const sl_split &s, uint64_t t, uint64_t T,
                                          sl_rsum_thr_f64 &a1, sl_rsum_thr_f64 &a2, int what)
 {
-    typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W, U = W >= 8 ? 2 : 4, G = SL_RSUM_GROUP };
-    static_assert((U * W) % G == 0, "mxr_walk: whole groups a step");
     static_assert(U * W == (sizeof(X) == 8 ? 8 : 16), "mxr_walk: SL_MXR_STEP values a step");
     const int sq = what != SL_MX_MEAN;
-    sl_walk<U, SL_EDGES_FIRST>(
-        x, s, t, T,
-        [&](const V *v) {
-#pragma unroll
-            for (int g = 0; g < U * W / G; g++) {
-                double d[G];
-                sl_vec_group_f64<X, G>(v, g, d);
-                sl_mxr_take_group(&a1, &a2, d, sq, mx_fmt<X>::F64);
-            }
-        },
-        [&](const V &v) {
-#pragma unroll
-            for (int k = 0; k < W; k++) mxr_take<X>(a1, a2, (double)sl_widen(sl_vec_lane(v, k)), what);
-        },
+    sl_walk_groups_f64<U, G, SL_EDGES_FIRST>(
+        x, s, t, T, [&](const double *d) { sl_mxr_take_group(&a1, &a2, d, sq, mx_fmt<X>::F64); },
         [&](X e) { mxr_take<X>(a1, a2, (double)sl_widen(e), what); });
 }
 

@@ -457,38 +457,56 @@ __device__ __forceinline__ void nrm_repro_end(const sl_rsum_thr_f64 *acc, sl_rsu
     *result = nrm_out<In>(sl_nrm_repro_final(&s_st[0], up));
 }
 
+/* Thread t of T's share of x split as sp: its values' squares into acc, whole steps of U 16-byte
+ * vectors in groups of SL_RSUM_GROUP (sl_rsum_take_products_f64), its edge values first and its
+ * leftover vectors one by one (float32, 16-bit input). */
+template <typename In>
+__device__ __forceinline__ void nrm_repro_walk(const In *x, const sl_split &sp, uint64_t t, uint64_t T,
+                                               sl_rsum_thr_f64 &acc)
+{
+    enum { U = sl_vec<In>::W >= 8 ? 2 : 4 };
+    sl_walk_groups_f64<U, SL_RSUM_GROUP, SL_EDGES_FIRST>(
+        x, sp, t, T, [&](const double *a) { sl_rsum_take_products_f64(&acc, a, a, 0); },
+        [&](In xin) {
+            const double a_ = (double)sl_widen(xin);
+            sl_rsum_take1_f64(&acc, a_ * a_);
+        });
+}
+
 template <typename In>
 __global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
 nrm_repro_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result)
 {
-    typedef typename sl_vec<In>::type V;
-    enum { W = sl_vec<In>::W, U = W >= 8 ? 2 : 4, G = SL_RSUM_GROUP };
-    static_assert((U * W) % G == 0, "nrm_repro_kernel: whole groups a step");
     __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
-    const auto take1 = [&](In xin) {
-        const double a_ = (double)sl_widen(xin);
-        sl_rsum_take1_f64(&acc, a_ * a_);
-    };
-    sl_walk<U, SL_EDGES_FIRST>(
-        x, sl_split_of<In>(n, head, nv), g, T,
-        [&](const V *v) {
-#pragma unroll
-            for (int q = 0; q < U * W / G; q++) {
-                double a[G];
-                sl_vec_group_f64<In, G>(v, q, a);
-                sl_rsum_take_products_f64(&acc, a, a, 0);
-            }
-        },
-        [&](const V &v) {
-#pragma unroll
-            for (int k = 0; k < W; k++) take1(sl_vec_lane(v, k));
-        },
-        take1);
+    nrm_repro_walk<In>(x, sl_split_of<In>(n, head, nv), g, T, acc);
     nrm_repro_end<In>(&acc, s_st, work, result, 1.0);
+}
+
+/* Row-wise (float32, 16-bit; rows/rows.h's dedicated entry): a block of SL_NRM_REPRO_BLOCK
+ * threads a row (grid stride over rows), nrm_repro_walk over the row's own split, the threads'
+ * states merged through the block (nrm_repro_tree), thread 0 finishes as the 1-D kernel's last
+ * block does. The state is a function of the row's values alone: the 1-D result on that row
+ * whatever B, the launch or the GPU; twin: the 1-D twin on each row. No workspace. */
+template <typename In>
+__global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
+nrm_repro_rows_kernel(const In *__restrict__ x, uint64_t rows, uint64_t n, In *out)
+{
+    __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const In *row = x + r * n;
+        sl_rsum_thr_f64 acc;
+        sl_rsum_init_f64(&acc);
+        nrm_repro_walk<In>(row, sl_row_split(row, n), threadIdx.x, blockDim.x, acc);
+        sl_rsum_to_state_f64(&acc, &s_st[threadIdx.x]);
+        __syncthreads();
+        nrm_repro_tree(s_st);
+        if (threadIdx.x == 0) out[r] = nrm_out<In>(sl_nrm_repro_final(&s_st[0], 1.0));
+        __syncthreads();                             /* s_st is reused by the next row */
+    }
 }
 
 /* float64, first launch: the largest |x| bit pattern (NaN as 0) into the header at SL_NRM_WS_MAX
@@ -679,10 +697,31 @@ extern "C" int sl_norm_rows_gpu(const sl_variant *v, const void *d_x, uint64_t r
                                 void *d_results, void *stream, sl_err *err)
 {
     const cudaStream_t st = (cudaStream_t)stream;
-    if (v->impl != SL_NRM_CORRECT) return sl_err_set(err, "%s: no row kernel", v->name);
+    if (v->impl != SL_NRM_CORRECT && v->impl != SL_NRM_REPRO) return sl_err_set(err, "%s: no row kernel", v->name);
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
         return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
     if (rows == 0) return 0;
+    if (v->impl == SL_NRM_REPRO) {
+        /* float64 (its max pass) and rows too few to fill the GPU a block each: the 1-D launcher
+         * on each row (rows.c's workspace alike); else a block a row */
+        if (dt == SL_F64 || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+            return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
+        if (n >= SL_RSUM_MAX_N)
+            return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
+        if (n && sl_check_aligned(v, d_x, dt, err)) return -1;
+        const unsigned grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
+        if (dt == SL_F16)
+            nrm_repro_rows_kernel<__half><<<grid, SL_NRM_REPRO_BLOCK, 0, st>>>((const __half *)d_x, rows, n,
+                                                                             (__half *)d_results);
+        else if (dt == SL_BF16)
+            nrm_repro_rows_kernel<__nv_bfloat16><<<grid, SL_NRM_REPRO_BLOCK, 0, st>>>(
+                (const __nv_bfloat16 *)d_x, rows, n, (__nv_bfloat16 *)d_results);
+        else
+            nrm_repro_rows_kernel<float><<<grid, SL_NRM_REPRO_BLOCK, 0, st>>>((const float *)d_x, rows, n,
+                                                                            (float *)d_results);
+        SL_CUDA_CHECK_LAUNCH("nrm_repro_rows_kernel", v->name, err);
+        return 0;
+    }
     /* the 1-D launcher on each row, resolved at its address: float64, rows beyond the row
      * kernels' digits, and rows too few to fill the GPU a block each (rows.c's workspace alike) */
     if (dt == SL_F64 || n >= SL_NRM_ROWS_MAX_N || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))

@@ -99,4 +99,31 @@ __device__ __forceinline__ void sl_walk_values(const X *x, const sl_split &s, ui
         [&](X e) { f(e, 0); });
 }
 
+/* sl_walk with each step's U W values in groups of G widened to float64, fg(d) with d[0..G) (the
+ * values vector by vector, lane by lane), and every other value (leftover vectors, edges E) one
+ * by one through f1(value). */
+template <int U, int G, int E, typename X, typename FG, typename F1>
+__device__ __forceinline__ void sl_walk_groups_f64(const X *x, const sl_split &s, uint64_t t, uint64_t T, FG fg,
+                                                   F1 f1)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W };
+    static_assert((U * W) % G == 0, "sl_walk_groups_f64: whole groups a step");
+    sl_walk<U, E>(
+        x, s, t, T,
+        [&](const V *v) {
+#pragma unroll
+            for (int g = 0; g < U * W / G; g++) {
+                double d[G];
+                sl_vec_group_f64<X, G>(v, g, d);
+                fg(d);
+            }
+        },
+        [&](const V &v) {
+#pragma unroll
+            for (int k = 0; k < W; k++) f1(sl_vec_lane(v, k));
+        },
+        f1);
+}
+
 #endif

@@ -276,6 +276,15 @@ static size_t nrm_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n,
         return sl_variant_workspace(v, n, dt, cfg);
     return SL_NRM_ROWS_WS_BYTES(rows);
 }
+/* reproducible norm2: float32 and 16-bit by a block per row (norm.cu, no workspace); float64
+ * (its max pass) and rows too few to fill the GPU that way by the 1-D launcher on each row */
+static size_t nrmr_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
+                                  const sl_launch *cfg)
+{
+    if (dt == SL_F64 || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+        return sl_variant_workspace(v, n, dt, cfg);
+    return 0u;
+}
 typedef struct {
     const char *name, *op;
     sl_rows_entries e;
@@ -318,6 +327,9 @@ static const rows_dedicated dedicated[] = {
     {"correct", "norm2",
      {oi_rows_cpu, nrm_rows_workspace, SL_GPU_ENTRY(sl_norm_rows_gpu),
       "the row's values alone (correctly rounded: not B, the launch configuration or the GPU)", 1}},
+    {"reproducible", "norm2",
+     {oi_rows_cpu, nrmr_rows_workspace, SL_GPU_ENTRY(sl_norm_rows_gpu),
+      "the row's values alone (order-independent: not B, the launch configuration or the GPU)", 1}},
 };
 
 void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
