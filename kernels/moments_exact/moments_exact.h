@@ -76,7 +76,8 @@ int sl_mxr_square_parts(double x, int f64, double *d)
  * squares' parts (sl_mxr_square_parts) into S2 (a2) through exact/binned.h's group path (one
  * capacity check for SL_RSUM_GROUP deposits, else one by one): the kernels' fast path. The sums
  * are those of sl_rsum_take1 value by value (a binned sum is a function of the multiset of its
- * inputs): a non-finite value's parts, which the twins leave out, go in as -0, which changes no
+ * inputs). The squares are sl_rsum_take_products_f64's of (a, b) = (v, v); a non-finite value,
+ * which the twins leave out of S2, as (-0, +0): its product and tail are -0, which changes no
  * binned sum (a sum of -0s stays -0). */
 #ifdef __CUDACC__
 static __host__ __device__ __forceinline__
@@ -87,14 +88,13 @@ void sl_mxr_take_group(sl_rsum_thr_f64 *a1, sl_rsum_thr_f64 *a2, const double *v
 {
     sl_rsum_take_group_f64(a1, v);
     if (!sq) return;
-    double p[SL_RSUM_GROUP], e[SL_RSUM_GROUP];
+    double a[SL_RSUM_GROUP], b[SL_RSUM_GROUP];
     for (int k = 0; k < SL_RSUM_GROUP; k++) {
         const int fin = v[k] - v[k] == 0.0;
-        p[k] = fin ? v[k] * v[k] : -0.0;
-        e[k] = fin && !isinf(p[k]) ? fma(v[k], v[k], -p[k]) : -0.0;
+        a[k] = fin ? v[k] : -0.0;
+        b[k] = fin ? v[k] : 0.0;
     }
-    sl_rsum_take_group_f64(a2, p);
-    if (f64) sl_rsum_take_group_f64(a2, e);
+    sl_rsum_take_products_f64(a2, a, b, f64);
 }
 
 /* The epilogue, host and device: S1, S2 the binned states rounded once to float64, N = n and

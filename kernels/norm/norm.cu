@@ -556,21 +556,12 @@ nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint
     const double s = sl_nrm_pow2(-e);
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
-    enum { U = 4, G = SL_RSUM_GROUP };
-    sl_walk<U, SL_EDGES_LAST>(
+    sl_walk_groups_f64<4, SL_RSUM_GROUP, SL_EDGES_LAST>(
         x, sl_split_of<double>(n, head, nv), g, T,
-        [&](const double2 *v) {
-            double a[G];
+        [&](double *a) {
 #pragma unroll
-            for (int u = 0; u < U; u++) {
-                a[2 * u] = v[u].x * s;
-                a[2 * u + 1] = v[u].y * s;
-            }
+            for (int k = 0; k < SL_RSUM_GROUP; k++) a[k] *= s;
             sl_rsum_take_products_f64(&acc, a, a, 1);
-        },
-        [&](const double2 &v) {
-            sl_nrm_repro_take_f64(&acc, v.x, s);
-            sl_nrm_repro_take_f64(&acc, v.y, s);
         },
         [&](double v) { sl_nrm_repro_take_f64(&acc, v, s); });
     nrm_repro_end<double>(&acc, s_st, work, result, sl_nrm_pow2(e));
