@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also moments, lse, dotnorm, fullrange, newrows: run when named)
+#          (also moments, lse, dotnorm, fullrange, newrows, merges: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -202,6 +202,41 @@ if [[ $stages == *,newrows,* ]]; then
     timeout 120 "$sumlab" bench --op dot --n 2^24,2^28 --dtype "$d" --reps 10 --dataset dot-random \
       --variants reproducible,correct > "$B/dot_1d_$d.csv" 2> "$B/dot_1d_$d.err"
     stamp "bench dot 1-D $d rc=$?"
+  done
+fi
+if [[ $stages == *,merges,* ]]; then
+  # the binned states merged by shuffles (exact/binned_merge.cuh) in reproducible mean/var/std,
+  # dot and norm2 (1-D: the last block's merge spread over its threads; rows of at most 8,192
+  # values: a warp a row), dot's 16-byte loads, and fused's 16-bit path (fma squares, packed
+  # keys): their tests against the twins, then their benchmarks
+  B=$work/merges; mkdir -p "$B"
+  nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
+  nt trows_gpu 360 "$T/trows_gpu" &
+  for d in f64 f32 bf16 f16; do
+    nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,norm2,dot "$T/tgpu_twins" &
+  done
+  nt tmoments_exact_gpu 300 "$T/tmoments_exact_gpu" &
+  wait
+  for x in tdot_gpu tnorm_gpu; do [ -x "$T/$x" ] && nt "$x" 200 "$T/$x"; done
+  rb() { local name=$1; shift
+         timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
+         stamp "bench $name rc=$?"; }
+  for d in f32 bf16; do
+    for op in mean var norm2; do
+      rb "rows_${op}_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op $op --variants reproducible
+    done
+  done
+  for d in f32 f64 bf16; do
+    rb "var1d_$d" --op var --n 2^24,2^28 --dtype "$d" --dataset normal --variants reproducible
+    rb "norm2_1d_$d" --op norm2 --n 2^24,2^28 --dtype "$d" --dataset normal --variants reproducible
+    rb "dot_1d_$d" --op dot --n 2^24,2^28 --dtype "$d" --dataset dot-random --variants reproducible
+  done
+  for d in bf16 f32; do   # correct mean/var: 16-bit values widened half by the bits
+    rb "rows_var_correct_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op var --variants correct
+  done
+  rb var1d_correct_bf16 --op var --n 2^24,2^28 --dtype bf16 --dataset normal --variants correct,cub
+  for d in bf16 f16 f32; do
+    rb "fused_$d" --op var --n 2^24,2^28 --dtype "$d" --dataset normal --variants fused,welford-ln,cub
   done
 fi
 if [[ $stages == *,moments,* ]]; then

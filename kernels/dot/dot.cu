@@ -43,6 +43,7 @@
 #include "reduce/acc.cuh"
 #include "exact/limbs.h"
 #include "exact/binned.h"
+#include "exact/binned_merge.cuh"
 #include "exact/certified.cuh"
 #include "exact/pairsum.cuh"
 #include "dot/dot.h"
@@ -326,67 +327,52 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
 }
 
 /* ---- reproducible ---------------------------------------------------------------------------
- * Thread: its elements' pieces (as the twin's repro_cpu) into one binned accumulator, elements
- * i, i + T, ..., i + 7T at a time through exact/binned.h's sl_rsum_take_products_f64 (one capacity
- * check for eight products, -0 where a tail is left out), the rest one by one; then its state; block: the states merged in shared memory (exact and canonical: any tree gives the same
- * state); last block: the blocks' states merged (thread 0) and rounded once. */
+ * Thread: its elements' pieces (as the twin's repro_cpu) into one binned accumulator: the
+ * 16-byte vectors of x and y, U a step (reduce/walk.cuh's sl_walk2_groups_f64: one split serves
+ * both, they share the address modulo 16), in groups of eight through exact/binned.h's
+ * sl_rsum_take_products_f64 (one capacity check for eight products, -0 where a tail is left
+ * out), edge values and leftover vectors one by one (dot_repro_take1); then its state. Block:
+ * the states merged (exact/binned_merge.cuh: shuffles, then warp 0); last block: the blocks'
+ * states (thread t: states t, t + B, ..., then the block), rounded once by thread 0. The state
+ * is a function of the multiset of pieces: the same bits for every grid, block and order. */
+__device__ __forceinline__ void dot_repro_take1(sl_rsum_thr_f64 *a, double xa, double yb, bool f64)
+{
+    const double p = xa * yb;
+    sl_rsum_take1_f64(a, p);
+    if (f64 && p != 0.0 && isfinite(p)) {
+        const double lo = fma(xa, yb, -p);
+        if (lo != 0.0) sl_rsum_take1_f64(a, lo);
+    }
+}
+
 template <typename In>
 __global__ void __launch_bounds__(256)
-dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, sl_dtype dt,
-                 void *work, In *result)
+dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head, uint64_t nv,
+                 sl_dtype dt, void *work, In *result)
 {
-    __shared__ sl_rsum_state s_st[256];
+    __shared__ sl_rsum_state s_w[32];
     sl_rsum_thr_f64 a;
     sl_rsum_init_f64(&a);
     const bool f64 = dt == SL_F64;
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    enum { G = SL_RSUM_GROUP };
-    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    for (; i + (uint64_t)(G - 1) * T < n; i += (uint64_t)G * T) {
-        double xa[G], yb[G];
-#pragma unroll
-        for (int k = 0; k < G; k++) {
-            xa[k] = (double)sl_widen(x[i + (uint64_t)k * T]);
-            yb[k] = (double)sl_widen(y[i + (uint64_t)k * T]);
-        }
-        sl_rsum_take_products_f64(&a, xa, yb, f64);
-    }
-    for (; i < n; i += T) {
-        const double xa = (double)sl_widen(x[i]), yb = (double)sl_widen(y[i]);
-        const double p = xa * yb;
-        sl_rsum_take1_f64(&a, p);
-        if (f64 && p != 0.0 && isfinite(p)) {
-            const double lo = fma(xa, yb, -p);
-            if (lo != 0.0) sl_rsum_take1_f64(&a, lo);
-        }
-    }
+    enum { U = sl_vec<In>::W >= 8 ? 2 : 4 };
+    sl_walk2_groups_f64<U, SL_RSUM_GROUP, SL_EDGES_FIRST>(
+        x, y, sl_split_of<In>(n, head, nv), (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, T,
+        [&](const double *xa, const double *yb) { sl_rsum_take_products_f64(&a, xa, yb, f64); },
+        [&](In xi, In yi) { dot_repro_take1(&a, (double)sl_widen(xi), (double)sl_widen(yi), f64); });
     sl_rsum_state st;
-    sl_rsum_state_zero(&st);
     sl_rsum_to_state_f64(&a, &st);
-    s_st[threadIdx.x] = st;
-    __syncthreads();
-    for (unsigned stride = blockDim.x / 2u; stride > 0; stride /= 2u) {
-        if (threadIdx.x < stride) sl_rsum_state_merge(&s_st[threadIdx.x], &s_st[threadIdx.x + stride]);
-        __syncthreads();
-    }
+    sl_rsum_block_merge<SL_RSUM_K>(st, s_w);
     sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
-    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
-    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
+    if (threadIdx.x == 0) parts[blockIdx.x] = st;
+    /* the ticket's barrier also orders warp 0's reads of s_w before their reuse below */
+    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
+    sl_rsum_parts_merge<SL_RSUM_K>(st, parts, gridDim.x, 1u, s_w);
     if (threadIdx.x != 0) return;
-    sl_rsum_state tot;
-    sl_rsum_state_zero(&tot);
-    for (unsigned b = 0; b < gridDim.x; b++) {
-        sl_rsum_state q;
-        const volatile sl_rsum_state *src = parts + b;   /* written by other blocks: not from L1 */
-        q.top = src->top;
-        q.flags = src->flags;
-        for (int k = 0; k < SL_RSUM_KMAX; k++) { q.hi[k] = src->hi[k]; q.lo[k] = src->lo[k]; }
-        sl_rsum_state_merge(&tot, &q);
-    }
     *sl_ws_counter(work) = 0u;
     if (n == 0) *result = dot_out<In>(0.0);
-    else if (f64) *result = dot_out<In>(sl_rsum_state_round(&tot, SL_F64));
-    else *result = dot_out<In>(sl_rsum_state_round_mode_k(&tot, SL_F64, SL_RSUM_K, 1));
+    else if (f64) *result = dot_out<In>(sl_rsum_state_round(&st, SL_F64));
+    else *result = dot_out<In>(sl_rsum_state_round_mode_k(&st, SL_F64, SL_RSUM_K, 1));
 }
 
 } // namespace
@@ -469,8 +455,8 @@ template <typename In>
 static int dot_repro_launch(const sl_variant *v, const dot_args &a, sl_dtype dt, sl_err *err)
 {
     const sl_launch *c = a.cfg;
-    dot_repro_kernel<In><<<c->grid, 256u, 0, a.s>>>((const In *)a.x, (const In *)a.y, a.n, dt, a.work,
-                                                   (In *)a.result);
+    dot_repro_kernel<In><<<c->grid, 256u, 0, a.s>>>((const In *)a.x, (const In *)a.y, a.n, a.head, a.nv, dt,
+                                                   a.work, (In *)a.result);
     SL_CUDA_CHECK_LAUNCH("dot_repro_kernel", v->name, err);
     return 0;
 }
@@ -499,6 +485,7 @@ extern "C" int sl_dot_gpu(const sl_variant *v, const void *d_x, const void *d_y,
     if ((uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u)
         return sl_err_set(err, "%s: x and y must share one alignment modulo 16 bytes", v->name);
     if (v->impl == SL_DOT_REPRO) {
+        sl_vec_split(n, dt, cfg->addr_mod, &a.head, &a.nv);
         if (n >= SL_RSUM_MAX_N / 2)
             return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
         switch (dt) {

@@ -49,6 +49,7 @@
 #define SL_EXACT_BINNED_KERNEL_CUH
 #include "reduce/reduce.cuh"
 #include "exact/binned.h"
+#include "exact/binned_merge.cuh"
 
 #define RS_WS_HEADER 16u   /* [0,4): ticket counter; [4,8): flags; [8,12): index; [16,...): bins */
 
@@ -149,26 +150,6 @@ __device__ __forceinline__ void rs_unpack(const sl_v16<H> *r, float (&x)[N])
         for (int k = 0; k < 8; k++) x[8 * u + k] = sl_widen(sl_vec_lane(r[u], k));
 }
 
-/* The 32 lanes' states merged (exactly, in any order): all raised to the warp's largest index,
- * integers added by a shuffle tree; lane 0 holds the normalised warp state. */
-template <int K>
-__device__ __forceinline__ void rs_warp_merge(sl_rsum_state &st)
-{
-    __syncwarp();
-    const int t = (int)__reduce_max_sync(SL_FULL_MASK, (unsigned)st.top);
-    sl_rsum_state_shift_k(&st, t, K);
-    st.flags = __reduce_or_sync(SL_FULL_MASK, st.flags);
-#pragma unroll
-    for (int k = 0; k < K; k++) {
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
-            st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off);
-            st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off);
-        }
-    }
-    sl_rsum_state_norm_k(&st, K);
-}
-
 /* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs).
  * SL_NOINLINE_SHARED: several .cu files of the library include this header (reproducible, rows,
  * lse, superacc64). */
@@ -267,13 +248,13 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     /* block merge: warps, then warp 0 over the warp states */
     sl_rsum_state st;
     rs_to_state(a, st);
-    rs_warp_merge<F::K>(st);
+    sl_rsum_warp_merge<F::K>(st);
     if (lane == 0) s_warp[warp] = st;
     sl_bar_any::sync();
     if (warp == 0) {
         if (lane < (B >> 5)) st = s_warp[lane];
         else sl_rsum_state_zero_k(&st, F::K);
-        rs_warp_merge<F::K>(st);
+        sl_rsum_warp_merge<F::K>(st);
         if (lane == 0) {                             /* the block's folds into the global bins */
             atomicMax(g_top, st.top);
 #pragma unroll

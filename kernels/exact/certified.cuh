@@ -16,7 +16,7 @@
  *     only p then). Tiles of U 16-byte vectors of each input (all loads issued first); each group
  *     of 8 pieces takes one capacity check, the warp raises its lanes' indices together when one
  *     lane's group needs it (one __reduce_max_sync), then 8 straight-line deposits.
- *  2. Thread states merged through the warp and the block (rs_warp_merge<4>), the block's folds
+ *  2. Thread states merged through the warp and the block (sl_rsum_warp_merge<4>), the block's folds
  *     added into the global per-position integer bins (rs_kernel's workspace layout).
  *  3. The last block: the final state; lanes 0 and 1 each round one end of the interval
  *     [V - B, V + B] that holds the exact sum S (B: one unit of the lowest fold per piece,
@@ -162,13 +162,13 @@ sl_cert_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, u
 
     sl_rsum_state st;
     rs_to_state(a, st);
-    rs_warp_merge<K>(st);
+    sl_rsum_warp_merge<K>(st);
     if (lane == 0) s_warp[warp] = st;
     sl_bar_any::sync();
     if (warp == 0) {
         if (lane < (B >> 5)) st = s_warp[lane];
         else sl_rsum_state_zero_k(&st, K);
-        rs_warp_merge<K>(st);
+        sl_rsum_warp_merge<K>(st);
         if (lane == 0) {
             atomicMax(g_top, st.top);
 #pragma unroll

@@ -16,7 +16,9 @@
  * (S1, S2, K) = (+0, +0, key(-inf)):
  *   x[g] into lane 0 when g < head; vectors j = g, g + T, ...: element k into lane k; then
  *   x[head + nv W + g] into lane 0 when g < the tail's length; into a lane:
- *   S1 = S1 + x; S2 = S2 + x * x (the product rounded, then the add: no FMA); K = max(K, key(x))
+ *   S1 = S1 + x; S2 = S2 + x * x (the product rounded, then the add: no FMA; float16 and bfloat16
+ *   input: S2 = fma(x, x, S2), the square exact in float32 but for bfloat16 values below 2^-67 in
+ *   magnitude, which the fma keeps unrounded); K = max(K, key(x))
  *   (extrema.h's order-preserving integer keys: one integer max per value);
  *   thread value: W = 8: ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7)); 4: (l0 + l1) +
  *   (l2 + l3); 2: l0 + l1 (+ adds S1 and S2, takes the maximum of M);
@@ -159,6 +161,7 @@ SL_TW_INLINE fu_state fu_thread_run(const void *x, uint64_t n, sl_dtype dt, sl_d
     const uint64_t ts = head + nv * W;
     fu_state l[8];
     if (acc == SL_F32) {
+        const int fma16 = sl_dtype_is_half(dt);         /* 16-bit input: S2 = fma(x, x, S2) */
         float s1[8] = {0}, s2[8] = {0};
         uint32_t m[8];
         for (int k = 0; k < 8; k++) m[k] = SL_EX_KEY_NEG_INF_F;
@@ -168,7 +171,7 @@ SL_TW_INLINE fu_state fu_thread_run(const void *x, uint64_t n, sl_dtype dt, sl_d
             const float sq_ = xv_ * xv_;                                                        \
             const uint32_t key_ = fu_key_f(xv_);                                                \
             s1[k_] = s1[k_] + xv_;                                                              \
-            s2[k_] = s2[k_] + sq_;                                                              \
+            s2[k_] = fma16 ? fmaf(xv_, xv_, s2[k_]) : s2[k_] + sq_;                             \
             m[k_] = m[k_] > key_ ? m[k_] : key_;                                                \
         } while (0)
         if (g < head) FU_ADD_F(0, g);

@@ -10,6 +10,7 @@
  * Performance considerations: one launch; 16-byte loads (kUnroll vectors in flight per thread),
  * one state per vector lane, an SM-count grid, the last block finishes. */
 #include <stdint.h>
+#include <type_traits>
 #include "reduce/reduce.cuh"
 #include "reduce/acc.cuh"
 #include "extrema/extrema.h"
@@ -159,6 +160,95 @@ __device__ __forceinline__ typename P::S ex_thread(const X *__restrict__ x, uint
     return P::add(l[0], l[1 % W]);
 }
 
+/* fused on float16 / bfloat16 input (fu_thread16): the same walk, lanes and sums as ex_thread with
+ * FuOp<float>, in fewer instructions a value (the 16-bit fused kernel is issue-bound): S2 =
+ * fma(x, x, S2), one instruction where the square is exact in float32 (every float16 value,
+ * bfloat16 values of at least 2^-67 in magnitude; below, the fma's one rounding, as the twin's
+ * fmaf); the maximum's keys kept as two 16-bit order-preserving keys a 32-bit word (two lanes:
+ * the vector's word), each half's sign replicated by one byte permute, one xor, one packed
+ * unsigned max (__vmaxu2); a 16-bit key maps to the float32 key of the same value at the end
+ * (both orders are the values', -0 < +0), so the maximum is the one FuOp's keys give. */
+__device__ __forceinline__ unsigned fu_key16x2(unsigned w)
+{
+    unsigned m;
+    asm("prmt.b32 %0, %1, 0, 0xBB99;" : "=r"(m) : "r"(w));   /* each half: its sign bit, replicated */
+    return w ^ (m | 0x80008000u);
+}
+template <typename H> struct fu16;
+template <> struct fu16<__nv_bfloat16> {
+    enum : unsigned { NEG_INF = 0xff80u };
+    static __device__ __forceinline__ unsigned bits(__nv_bfloat16 e) { return __bfloat16_as_ushort(e); }
+    static __device__ __forceinline__ float lo(unsigned w) { return __uint_as_float(w << 16); }
+    static __device__ __forceinline__ float hi(unsigned w) { return __uint_as_float(w & 0xffff0000u); }
+};
+template <> struct fu16<__half> {
+    enum : unsigned { NEG_INF = 0xfc00u };
+    static __device__ __forceinline__ unsigned bits(__half e) { return __half_as_ushort(e); }
+    static __device__ __forceinline__ float lo(unsigned w) { return __half2float(__ushort_as_half((unsigned short)(w & 0xffffu))); }
+    static __device__ __forceinline__ float hi(unsigned w) { return __half2float(__ushort_as_half((unsigned short)(w >> 16))); }
+};
+
+template <typename H>
+__device__ __forceinline__ fu_st<float> fu_thread16(const H *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv)
+{
+    typedef FuOp<float> P;
+    typedef typename sl_vec<H>::type V;
+    typedef fu16<H> F;
+    constexpr int U = 4;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned id2 = fu_key16x2(F::NEG_INF | (F::NEG_INF << 16));
+    float s1[8], s2[8];
+    unsigned pk[4];
+#pragma unroll
+    for (int k = 0; k < 8; k++) s1[k] = s2[k] = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 4; k++) pk[k] = id2;
+    /* an edge value into lane 0 (the high half of its key word keeps the identity) */
+    auto edge = [&](H e) {
+        const unsigned w = F::bits(e) | (F::NEG_INF << 16);
+        const float v = F::lo(w);
+        s1[0] = s1[0] + v;
+        s2[0] = __fmaf_rn(v, v, s2[0]);
+        pk[0] = __vmaxu2(pk[0], fu_key16x2(w));
+    };
+    auto take = [&](const V &v) {
+        const unsigned wd[4] = {v.u.x, v.u.y, v.u.z, v.u.w};
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const float a = F::lo(wd[q]), b = F::hi(wd[q]);
+            s1[2 * q] = s1[2 * q] + a;
+            s2[2 * q] = __fmaf_rn(a, a, s2[2 * q]);
+            s1[2 * q + 1] = s1[2 * q + 1] + b;
+            s2[2 * q + 1] = __fmaf_rn(b, b, s2[2 * q + 1]);
+            pk[q] = __vmaxu2(pk[q], fu_key16x2(wd[q]));
+        }
+    };
+    if (g < head) edge(x[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
+#pragma unroll
+        for (int u = 0; u < U; u++) take(v[u]);
+    }
+    for (; j < nv; j += T) take(sl_ldv(xv + j));
+    const uint64_t ts = head + nv * 8;
+    if (g < n - ts) edge(x[ts + g]);
+    P::S l[8];
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        const unsigned k16 = (k & 1) ? pk[k / 2] >> 16 : pk[k / 2] & 0xffffu;
+        const unsigned h = (k16 & 0x8000u) ? k16 ^ 0x8000u : ~k16 & 0xffffu;   /* the key's value */
+        l[k].s1 = s1[k];
+        l[k].s2 = s2[k];
+        l[k].mk = fu_key<float>::of(F::lo(h));
+    }
+    return P::add(P::add(P::add(l[0], l[1]), P::add(l[2], l[3])), P::add(P::add(l[4], l[5]), P::add(l[6], l[7])));
+}
+
 /* Outputs. */
 template <typename X, typename A>
 __device__ __forceinline__ X ex_final(A a, int out, uint64_t n, unsigned ddof)
@@ -196,7 +286,9 @@ ex_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void 
     typedef TreeOp<P> Op;
     typedef typename Op::A S;
     __shared__ S s_warp[32];
-    S v = ex_thread<X, A, P>(x, n, head, nv);
+    S v;
+    if constexpr (sizeof(X) == 2 && std::is_same<P, FuOp<float> >::value) v = fu_thread16<X>(x, n, head, nv);
+    else v = ex_thread<X, A, P>(x, n, head, nv);
     v = sl_block_reduce<Op>(v, s_warp);
     S a;
     if (sl_grid_reduce<Op>(v, sl_ws_partials<S>(work), sl_ws_counter(work), &a) && threadIdx.x == 0)

@@ -260,7 +260,7 @@ lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
  * M: the first kernel's exact maximum (lse_max_kernel). Thread g takes lse_for_share's elements
  * (any order would give the same bits); the unrolled vectors' terms go to the accumulator in
  * groups of SL_RSUM_GROUP (one capacity check, straight-line deposits: exact/binned.h), the rest
- * one by one. Block: the states merged exactly (rs_warp_merge, warp 0 over the warps' states);
+ * one by one. Block: the states merged exactly (sl_rsum_warp_merge, warp 0 over the warps' states);
  * grid: each block's state at partials[block], the last block (ticket) merges them (thread t:
  * t, t + B, ...; exact, so any order), rounds once to float64 and writes M + log(S). */
 template <typename T> __device__ __forceinline__ double lse_rep_term(T x, T M);
@@ -270,13 +270,13 @@ template <> __device__ __forceinline__ double lse_rep_term<double>(double x, dou
 __device__ __forceinline__ void lse_rep_block_merge(sl_rsum_state &st, sl_rsum_state *s_warp)
 {
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    rs_warp_merge<SL_RSUM_K>(st);
+    sl_rsum_warp_merge<SL_RSUM_K>(st);
     if (lane == 0) s_warp[warp] = st;
     sl_bar_any::sync();   /* the binned accumulator's data-dependent paths: warps may arrive split */
     if (warp == 0) {
         if (lane < (blockDim.x >> 5)) st = s_warp[lane];
         else sl_rsum_state_zero(&st);
-        rs_warp_merge<SL_RSUM_K>(st);
+        sl_rsum_warp_merge<SL_RSUM_K>(st);
     }
 }
 

@@ -29,6 +29,7 @@
 #include "moments_exact/mx_fast64.h"
 #include "exact/binned_kernel.cuh"
 #include "exact/spill.cuh"
+#include "rows/rows.h"
 
 /* The certified pass's workspace, after the exact kernel's: [0,4) ticket, [4,8) S1's flags,
  * [8,16) the indices of S1 and S2, [16,20) the gate (1: the exact kernel must run; it shuts it),
@@ -199,7 +200,7 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
  * `reproducible`'s kernel (exact/binned_kernel.cuh's rs_fmt shapes), each group of 8 inputs
  * checked once per accumulator against its capacity, the warp raising every lane's index
  * together when one lane needs it; the head and tail elements one by one. 2. block merge of each
- * state (rs_warp_merge, exact), thread 0 adds the block's folds into the global per-position
+ * state (sl_rsum_warp_merge, exact), thread 0 adds the block's folds into the global per-position
  * bins, atomicMax the indices, ORs the flags, takes the ticket. 3. the last block takes the four
  * top positions of each, leaves the workspace zero, and lanes 0 and 1 round the two ends of the
  * interval (sl_mxc_end, mx_cert.h, the CPU model's own code); when they agree that is the result,
@@ -298,8 +299,8 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
     sl_rsum_state st1, st2;
     rs_to_state(a1, st1);
     rs_to_state(a2, st2);
-    rs_warp_merge<K>(st1);
-    if (SQ) rs_warp_merge<K>(st2);
+    sl_rsum_warp_merge<K>(st1);
+    if (SQ) sl_rsum_warp_merge<K>(st2);
     if (lane == 0) {
         s_warp[0][warp] = st1;
         s_warp[1][warp] = st2;
@@ -313,8 +314,8 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
             sl_rsum_state_zero_k(&st1, K);
             sl_rsum_state_zero_k(&st2, K);
         }
-        rs_warp_merge<K>(st1);
-        if (SQ) rs_warp_merge<K>(st2);
+        sl_rsum_warp_merge<K>(st1);
+        if (SQ) sl_rsum_warp_merge<K>(st2);
         if (lane == 0) {                             /* the block's folds into the global bins */
 #pragma unroll
             for (int j = 0; j < (SQ ? 2 : 1); j++) {
@@ -391,6 +392,16 @@ __device__ __forceinline__ void mxf_shfl(sl_mxf_acc &a, int off)
     sl_mxf_merge(&a, &b);
 }
 
+/* A value of vector lane k widened exactly to float64: 16-bit input by reduce/vec.cuh's
+ * sl_widen_lane_f64 (odd lanes by the bits, even ones by the conversions: the two pipes share
+ * the 16-bit read's conversions), float32 by the conversion. The same double either way. */
+template <typename X>
+__device__ __forceinline__ double mxf_widen(X v, int k)
+{
+    if constexpr (sizeof(X) == 2) return sl_widen_lane_f64(v, k);
+    else return (double)sl_widen(v);
+}
+
 /* fw: MXF_WS_BYTES of the workspace (zero); x: n >= 1 elements; blockDim a multiple of 32. */
 template <typename X>
 __global__ void __launch_bounds__(1024)
@@ -411,7 +422,7 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
     enum { W = sl_vec<X>::W, U = 4 };
     const sl_split sp = sl_split_of<X>(n, head, (n - head) / W);
     sl_walk_values<U, SL_EDGES_FIRST>(x, sp, (uint64_t)blockIdx.x * B + tid, T,
-                                      [&](X v, int) { sl_mxf_take(&a, (double)sl_widen(v), c); });
+                                      [&](X v, int k) { sl_mxf_take(&a, mxf_widen(v, k), c); });
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
     if (lane == 0) s_w[warp] = a;
@@ -594,10 +605,11 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
 /* ---- reproducible: binned S1 and S2 ---------------------------------------------------------
  * Steps: 1. grid-stride read (mxr_walk: the edge values, then 16-byte vectors), into two
  * per-thread binned accumulators (exact/binned.h's sl_rsum_thr_f64: S1 of x widened to double, S2
- * of the square's parts, sl_mxr_square_parts); 2. the threads' states merged exactly in shared memory (a tree;
- * any order gives the same state), thread 0 stores the block's pair in the workspace and takes
- * the ticket; 3. the last block's thread 0 merges the grid's pairs and finishes (sl_mxr_final,
- * the twin's code). Performance considerations: 16-byte loads, U of them in flight per thread
+ * of the square's parts, sl_mxr_square_parts); 2. the threads' states merged exactly through the
+ * block (exact/binned_merge.cuh: shuffles, then warp 0; any order gives the same state), thread 0
+ * stores the block's pair in the workspace and takes the ticket; 3. the last block merges the
+ * grid's pairs (thread t: pairs t, t + B, ..., then the block) and thread 0 finishes
+ * (sl_mxr_final, the twin's code). Performance considerations: 16-byte loads, U of them in flight per thread
  * (mxr_walk), their values in groups of SL_RSUM_GROUP through exact/binned.h's group path (one
  * capacity check, then straight-line deposits: moments_exact.h's sl_mxr_take_group), instead of
  * sl_rsum_take1's checks per value; the deposits (7 float64 operations each: one for S1, one or
@@ -629,20 +641,17 @@ __device__ __forceinline__ void mxr_walk(const X *x, const sl_split &s, uint64_t
         [&](X e) { mxr_take<X>(a1, a2, (double)sl_widen(e), what); });
 }
 
-/* The B threads' states s_st[0..1][0..B) merged exactly into s_st[.][0] (a tree; any order gives
- * the same state); the caller's barrier follows before s_st[.][0] is read. The barriers follow
- * data-dependent code (the binned takes and merges): reduce/block.cuh's sl_bar_any. */
-__device__ __forceinline__ void mxr_merge_block(sl_rsum_state (*s_st)[SL_MXR_BLOCK], unsigned tid, unsigned B)
+/* The thread states (a1, a2) merged through the block into thread 0's (st1, st2)
+ * (exact/binned_merge.cuh: shuffles, then warp 0 over the warps'; any order gives the same
+ * state); the mean's S2 is empty and not merged. Every thread calls it (two barriers at most). */
+__device__ __forceinline__ void mxr_block_states(const sl_rsum_thr_f64 &a1, const sl_rsum_thr_f64 &a2, int what,
+                                                 sl_rsum_state &st1, sl_rsum_state &st2,
+                                                 sl_rsum_state (*s_w)[32])
 {
-    unsigned half = 1;
-    while (half < B) half <<= 1;
-    for (half >>= 1; half > 0; half >>= 1) {        /* block-uniform trip count */
-        sl_bar_any::sync();
-        if (tid < half && tid + half < B) {
-            sl_rsum_state_merge(&s_st[0][tid], &s_st[0][tid + half]);
-            sl_rsum_state_merge(&s_st[1][tid], &s_st[1][tid + half]);
-        }
-    }
+    sl_rsum_to_state_f64(&a1, &st1);
+    sl_rsum_to_state_f64(&a2, &st2);
+    sl_rsum_block_merge<SL_RSUM_K>(st1, s_w[0]);
+    if (what != SL_MX_MEAN) sl_rsum_block_merge<SL_RSUM_K>(st2, s_w[1]);   /* block-uniform */
 }
 
 template <typename X>
@@ -650,30 +659,27 @@ __global__ void __launch_bounds__(SL_MXR_BLOCK)
 mxr_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
            unsigned char *work, X *result)
 {
-    __shared__ sl_rsum_state s_st[2][SL_MXR_BLOCK];
+    __shared__ sl_rsum_state s_w[2][32];
     const unsigned tid = threadIdx.x, B = blockDim.x;
     sl_rsum_thr_f64 a1, a2;
     sl_rsum_init_f64(&a1);
     sl_rsum_init_f64(&a2);
     mxr_walk<X>(x, sl_row_split(x, n), (uint64_t)blockIdx.x * B + tid, (uint64_t)gridDim.x * B, a1, a2, what);
-    sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
-    sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
-    mxr_merge_block(s_st, tid, B);
-    sl_bar_any::sync();
+    sl_rsum_state st1, st2;
+    mxr_block_states(a1, a2, what, st1, st2, s_w);
     unsigned *g_counter = reinterpret_cast<unsigned *>(work);
     sl_rsum_state *g_st = reinterpret_cast<sl_rsum_state *>(work + SL_MX_WS_HEADER);
     if (tid == 0) {
-        g_st[2 * blockIdx.x] = s_st[0][0];
-        g_st[2 * blockIdx.x + 1] = s_st[1][0];
+        g_st[2 * blockIdx.x] = st1;
+        g_st[2 * blockIdx.x + 1] = st2;
     }
+    /* the ticket's barrier also orders warp 0's reads of s_w before their reuse below */
     if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
+    /* the last block: thread t merges the blocks' pairs t, t + B, ..., then the block */
+    sl_rsum_parts_merge<SL_RSUM_K>(st1, g_st, gridDim.x, 2u, s_w[0]);
+    if (what != SL_MX_MEAN) sl_rsum_parts_merge<SL_RSUM_K>(st2, g_st + 1, gridDim.x, 2u, s_w[1]);
     if (tid == 0) {
-        sl_rsum_state t1 = g_st[0], t2 = g_st[1];
-        for (unsigned b = 1; b < gridDim.x; b++) {
-            sl_rsum_state_merge(&t1, &g_st[2 * b]);
-            sl_rsum_state_merge(&t2, &g_st[2 * b + 1]);
-        }
-        mx_store(sl_mxr_final(what, n, ddof, &t1, &t2, dt), result);
+        mx_store(sl_mxr_final(what, n, ddof, &st1, &st2, dt), result);
         *g_counter = 0u;
     }
 }
@@ -691,16 +697,19 @@ static int mxr_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x
 /* ---- reproducible mean/var/std row-wise (rows/rows.h's dedicated entry), every format ----------
  * mxrrow_kernel: a block of SL_MXR_BLOCK threads a row (grid stride over rows): mxr_kernel's
  * steps 1 and 2 on the row (each thread's binned S1 and S2 over its edge values and 16-byte
- * vectors, the states merged exactly through the block in shared memory), then thread 0 finishes
- * the row (sl_mxr_final, the twin's code). The binned states are order-independent, so the row's
- * result is the 1-D kernel's on that row: a function of its values alone (not B, the launch or
- * the GPU); twin: the 1-D twin on each row. No workspace. */
+ * vectors, the states merged exactly through the block), then thread 0 finishes the row
+ * (sl_mxr_final, the twin's code). mxrrow_warp_kernel, for rows of at most
+ * SL_ROWS_RS_WARP_ROW_MAX values: a warp a row (SL_MXR_BLOCK / 32 rows a block, no barrier), its
+ * lanes' states merged by shuffles, lane 0 finishes: at 4,096 values a block a row gave each
+ * thread 16 values and the block's merge set the time. The binned states are order-independent,
+ * so the row's result is the 1-D kernel's on that row: a function of its values alone (not B,
+ * the launch or the GPU); twin: the 1-D twin on each row. No workspace. */
 template <typename X>
 __global__ void __launch_bounds__(SL_MXR_BLOCK)
 mxrrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
               X *out)
 {
-    __shared__ sl_rsum_state s_st[2][SL_MXR_BLOCK];
+    __shared__ sl_rsum_state s_w[2][32];
     const unsigned tid = threadIdx.x, B = SL_MXR_BLOCK;
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const X *row = x + r * n;
@@ -708,12 +717,31 @@ mxrrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint
         sl_rsum_init_f64(&a1);
         sl_rsum_init_f64(&a2);
         mxr_walk<X>(row, sl_row_split(row, n), tid, B, a1, a2, what);
-        sl_rsum_to_state_f64(&a1, &s_st[0][tid]);
-        sl_rsum_to_state_f64(&a2, &s_st[1][tid]);
-        mxr_merge_block(s_st, tid, B);
-        sl_bar_any::sync();
-        if (tid == 0) mx_store(sl_mxr_final(what, n, ddof, &s_st[0][0], &s_st[1][0], dt), out + r);
-        sl_bar_any::sync();                          /* s_st is reused by the next row */
+        sl_rsum_state st1, st2;
+        mxr_block_states(a1, a2, what, st1, st2, s_w);
+        if (tid == 0) mx_store(sl_mxr_final(what, n, ddof, &st1, &st2, dt), out + r);
+        sl_bar_any::sync();                          /* s_w is reused by the next row */
+    }
+}
+
+template <typename X>
+__global__ void __launch_bounds__(SL_MXR_BLOCK)
+mxrrow_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof, sl_dtype dt,
+                   X *out)
+{
+    const unsigned lane = threadIdx.x & 31u, WPB = SL_MXR_BLOCK / 32u;
+    for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += (uint64_t)gridDim.x * WPB) {
+        const X *row = x + r * n;
+        sl_rsum_thr_f64 a1, a2;
+        sl_rsum_init_f64(&a1);
+        sl_rsum_init_f64(&a2);
+        mxr_walk<X>(row, sl_row_split(row, n), lane, 32u, a1, a2, what);
+        sl_rsum_state st1, st2;
+        sl_rsum_to_state_f64(&a1, &st1);
+        sl_rsum_to_state_f64(&a2, &st2);
+        sl_rsum_warp_merge<SL_RSUM_K>(st1);
+        if (what != SL_MX_MEAN) sl_rsum_warp_merge<SL_RSUM_K>(st2);
+        if (lane == 0) mx_store(sl_mxr_final(what, n, ddof, &st1, &st2, dt), out + r);
     }
 }
 
@@ -721,6 +749,14 @@ template <typename X>
 static int mxrrow_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, uint32_t ddof,
                          sl_dtype dt, void *d_out, cudaStream_t st, sl_err *err)
 {
+    if (n <= SL_ROWS_RS_WARP_ROW_MAX) {
+        const uint64_t blocks = (rows + SL_MXR_BLOCK / 32u - 1u) / (SL_MXR_BLOCK / 32u);
+        const unsigned grid = (unsigned)(blocks < 1048576u ? blocks : 1048576u);
+        mxrrow_warp_kernel<X><<<grid, SL_MXR_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, ddof, dt,
+                                                             (X *)d_out);
+        SL_CUDA_CHECK_LAUNCH("mxrrow_warp_kernel", v->name, err);
+        return 0;
+    }
     const unsigned grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
     mxrrow_kernel<X><<<grid, SL_MXR_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, ddof, dt, (X *)d_out);
     SL_CUDA_CHECK_LAUNCH("mxrrow_kernel", v->name, err);
@@ -755,7 +791,7 @@ __device__ __forceinline__ sl_mxf_acc mxr_row_acc(const X *__restrict__ row, uin
     sl_mxf_acc a;
     sl_mxf_init(&a);
     sl_walk_values<4, SL_EDGES_FIRST>(row, sp, t, T,
-                                      [&](X v, int) { sl_mxf_take(&a, (double)sl_widen(v), c); });
+                                      [&](X v, int k) { sl_mxf_take(&a, mxf_widen(v, k), c); });
     return a;
 }
 

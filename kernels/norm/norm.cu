@@ -44,7 +44,9 @@
 #include "reduce/acc.cuh"
 #include "norm/norm.h"
 #include "exact/binned.h"
+#include "exact/binned_merge.cuh"
 #include "exact/pairsum.cuh"
+#include "rows/rows.h"
 
 /* SUMLAB_NORM_CORRECT_PDL (kernels/README.md; the CMake option SUMLAB_NORM_CORRECT_NO_PDL sets it
  * to 0, for measuring): 1 launches correct's exact kernel as a programmatic dependent launch of
@@ -416,45 +418,27 @@ static int nrm_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, 
  * from that max; the twin's norm.h's sl_nrm_repro_take_f64) into the same accumulator. Whole
  * 16-byte vectors, U a step, go in groups of SL_RSUM_GROUP through exact/binned.h's
  * sl_rsum_take_products_f64 (one capacity check a group, -0 where a tail is left out), edge values
- * and leftover vectors one by one. Then (nrm_repro_end) the thread's state; the block's states merged by a
- * shared-memory tree (exact: the merge is), the block's state published, the last block merges
- * them (thread t: states t, t + B, ..., then the tree) and thread 0 rounds to float64, takes the
+ * and leftover vectors one by one. Then (nrm_repro_end) the thread's state; the block's states merged
+ * (exact/binned_merge.cuh: shuffles, then warp 0), the block's state published, the last block merges
+ * them (thread t: states t, t + B, ..., then the block) and thread 0 rounds to float64, takes the
  * root (float64: times 2^e) and rounds once to the input format. The state is a function of the
  * multiset of pieces: the same bits for every grid, block and order (the twin takes the values in
  * index order in one accumulator). Blocks of at most SL_NRM_REPRO_BLOCK threads (shared states). */
-__device__ __forceinline__ void nrm_repro_tree(sl_rsum_state *s)
-{
-    for (unsigned h = blockDim.x >> 1; h > 0; h >>= 1) {
-        if (threadIdx.x < h) sl_rsum_state_merge(&s[threadIdx.x], &s[threadIdx.x + h]);
-        __syncthreads();
-    }
-}
-
 template <typename In>
-__device__ __forceinline__ void nrm_repro_end(const sl_rsum_thr_f64 *acc, sl_rsum_state *s_st, void *work,
+__device__ __forceinline__ void nrm_repro_end(const sl_rsum_thr_f64 *acc, sl_rsum_state *s_w, void *work,
                                               In *result, double up)
 {
-    sl_rsum_to_state_f64(acc, &s_st[threadIdx.x]);
-    __syncthreads();
-    nrm_repro_tree(s_st);
-    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
-    if (threadIdx.x == 0) parts[blockIdx.x] = s_st[0];
-    if (!sl_ticket_last<sl_bar_aligned, true>(sl_ws_counter(work))) return;
     sl_rsum_state st;
-    sl_rsum_state_zero(&st);
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
-        sl_rsum_state p;
-        const int64_t *src = reinterpret_cast<const int64_t *>(&parts[b]);
-        int64_t *dst = reinterpret_cast<int64_t *>(&p);
-        for (unsigned w = 0; w < sizeof p / 8; w++) dst[w] = __ldcg(src + w);
-        sl_rsum_state_merge(&st, &p);
-    }
-    s_st[threadIdx.x] = st;
-    __syncthreads();
-    nrm_repro_tree(s_st);
+    sl_rsum_to_state_f64(acc, &st);
+    sl_rsum_block_merge<SL_RSUM_K>(st, s_w);
+    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) parts[blockIdx.x] = st;
+    /* the ticket's barrier also orders warp 0's reads of s_w before their reuse below */
+    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
+    sl_rsum_parts_merge<SL_RSUM_K>(st, parts, gridDim.x, 1u, s_w);
     if (threadIdx.x != 0) return;
     *sl_ws_counter(work) = 0u;
-    *result = nrm_out<In>(sl_nrm_repro_final(&s_st[0], up));
+    *result = nrm_out<In>(sl_nrm_repro_final(&st, up));
 }
 
 /* Thread t of T's share of x split as sp: its values' squares into acc, whole steps of U 16-byte
@@ -477,35 +461,68 @@ template <typename In>
 __global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
 nrm_repro_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work, In *result)
 {
-    __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
+    __shared__ sl_rsum_state s_w[32];
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
     nrm_repro_walk<In>(x, sl_split_of<In>(n, head, nv), g, T, acc);
-    nrm_repro_end<In>(&acc, s_st, work, result, 1.0);
+    nrm_repro_end<In>(&acc, s_w, work, result, 1.0);
 }
 
 /* Row-wise (float32, 16-bit; rows/rows.h's dedicated entry): a block of SL_NRM_REPRO_BLOCK
  * threads a row (grid stride over rows), nrm_repro_walk over the row's own split, the threads'
- * states merged through the block (nrm_repro_tree), thread 0 finishes as the 1-D kernel's last
- * block does. The state is a function of the row's values alone: the 1-D result on that row
- * whatever B, the launch or the GPU; twin: the 1-D twin on each row. No workspace. */
+ * states merged through the block, thread 0 finishes as the 1-D kernel's last block does; rows of
+ * at most SL_ROWS_RS_WARP_ROW_MAX values: a warp a row (nrm_repro_rows_warp_kernel, no barrier),
+ * the lanes' states merged by shuffles. The state is a function of the row's values alone: the
+ * 1-D result on that row whatever B, the launch or the GPU; twin: the 1-D twin on each row. No
+ * workspace. */
 template <typename In>
 __global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
 nrm_repro_rows_kernel(const In *__restrict__ x, uint64_t rows, uint64_t n, In *out)
 {
-    __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
+    __shared__ sl_rsum_state s_w[32];
     for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
         const In *row = x + r * n;
         sl_rsum_thr_f64 acc;
         sl_rsum_init_f64(&acc);
         nrm_repro_walk<In>(row, sl_row_split(row, n), threadIdx.x, blockDim.x, acc);
-        sl_rsum_to_state_f64(&acc, &s_st[threadIdx.x]);
-        __syncthreads();
-        nrm_repro_tree(s_st);
-        if (threadIdx.x == 0) out[r] = nrm_out<In>(sl_nrm_repro_final(&s_st[0], 1.0));
-        __syncthreads();                             /* s_st is reused by the next row */
+        sl_rsum_state st;
+        sl_rsum_to_state_f64(&acc, &st);
+        sl_rsum_block_merge<SL_RSUM_K>(st, s_w);
+        if (threadIdx.x == 0) out[r] = nrm_out<In>(sl_nrm_repro_final(&st, 1.0));
+        sl_bar_any::sync();                          /* s_w is reused by the next row */
+    }
+}
+
+template <typename In>
+__global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
+nrm_repro_rows_warp_kernel(const In *__restrict__ x, uint64_t rows, uint64_t n, In *out)
+{
+    const unsigned lane = threadIdx.x & 31u, WPB = SL_NRM_REPRO_BLOCK / 32u;
+    for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += (uint64_t)gridDim.x * WPB) {
+        const In *row = x + r * n;
+        sl_rsum_thr_f64 acc;
+        sl_rsum_init_f64(&acc);
+        nrm_repro_walk<In>(row, sl_row_split(row, n), lane, 32u, acc);
+        sl_rsum_state st;
+        sl_rsum_to_state_f64(&acc, &st);
+        sl_rsum_warp_merge<SL_RSUM_K>(st);
+        if (lane == 0) out[r] = nrm_out<In>(sl_nrm_repro_final(&st, 1.0));
+    }
+}
+
+/* The row kernel for rows of n values: a warp a row up to SL_ROWS_RS_WARP_ROW_MAX, else a block. */
+template <typename In>
+static void nrm_repro_rows_launch(const void *d_x, uint64_t rows, uint64_t n, void *d_out, cudaStream_t st)
+{
+    if (n <= SL_ROWS_RS_WARP_ROW_MAX) {
+        const uint64_t blocks = (rows + SL_NRM_REPRO_BLOCK / 32u - 1u) / (SL_NRM_REPRO_BLOCK / 32u);
+        nrm_repro_rows_warp_kernel<In><<<(unsigned)(blocks < 1048576u ? blocks : 1048576u), SL_NRM_REPRO_BLOCK, 0,
+                                         st>>>((const In *)d_x, rows, n, (In *)d_out);
+    } else {
+        nrm_repro_rows_kernel<In><<<(unsigned)(rows < 1048576u ? rows : 1048576u), SL_NRM_REPRO_BLOCK, 0, st>>>(
+            (const In *)d_x, rows, n, (In *)d_out);
     }
 }
 
@@ -549,7 +566,7 @@ __global__ void __launch_bounds__(SL_NRM_REPRO_BLOCK)
 nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work,
                    double *result)
 {
-    __shared__ sl_rsum_state s_st[SL_NRM_REPRO_BLOCK];
+    __shared__ sl_rsum_state s_w[32];
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int e = sl_nrm_repro_exp(__ldcg(nrm_ws_max(work)));
@@ -564,7 +581,7 @@ nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint
             sl_rsum_take_products_f64(&acc, a, a, 1);
         },
         [&](double v) { sl_nrm_repro_take_f64(&acc, v, s); });
-    nrm_repro_end<double>(&acc, s_st, work, result, sl_nrm_pow2(e));
+    nrm_repro_end<double>(&acc, s_w, work, result, sl_nrm_pow2(e));
 }
 
 } // namespace
@@ -700,17 +717,10 @@ extern "C" int sl_norm_rows_gpu(const sl_variant *v, const void *d_x, uint64_t r
         if (n >= SL_RSUM_MAX_N)
             return sl_err_set(err, "%s: n = %llu is too large (n < 2^40)", v->name, (unsigned long long)n);
         if (n && sl_check_aligned(v, d_x, dt, err)) return -1;
-        const unsigned grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
-        if (dt == SL_F16)
-            nrm_repro_rows_kernel<__half><<<grid, SL_NRM_REPRO_BLOCK, 0, st>>>((const __half *)d_x, rows, n,
-                                                                             (__half *)d_results);
-        else if (dt == SL_BF16)
-            nrm_repro_rows_kernel<__nv_bfloat16><<<grid, SL_NRM_REPRO_BLOCK, 0, st>>>(
-                (const __nv_bfloat16 *)d_x, rows, n, (__nv_bfloat16 *)d_results);
-        else
-            nrm_repro_rows_kernel<float><<<grid, SL_NRM_REPRO_BLOCK, 0, st>>>((const float *)d_x, rows, n,
-                                                                            (float *)d_results);
-        SL_CUDA_CHECK_LAUNCH("nrm_repro_rows_kernel", v->name, err);
+        if (dt == SL_F16) nrm_repro_rows_launch<__half>(d_x, rows, n, d_results, st);
+        else if (dt == SL_BF16) nrm_repro_rows_launch<__nv_bfloat16>(d_x, rows, n, d_results, st);
+        else nrm_repro_rows_launch<float>(d_x, rows, n, d_results, st);
+        SL_CUDA_CHECK_LAUNCH("nrm_repro_rows_kernel (warp or block a row)", v->name, err);
         return 0;
     }
     /* the 1-D launcher on each row, resolved at its address: float64, rows beyond the row

@@ -126,4 +126,47 @@ __device__ __forceinline__ void sl_walk_groups_f64(const X *x, const sl_split &s
         f1);
 }
 
+/* Two arrays x and y of one split (the same address modulo 16 bytes, so one split serves both),
+ * walked as sl_walk_groups_f64 walks one: each step's U vectors of x and of y (2U loads in flight)
+ * in groups of G widened to float64, fg(dx, dy) with the pairs at the same indices, and every
+ * other pair (leftover vectors, edges E) one by one through f1(xi, yi). */
+template <int U, int G, int E, typename X, typename FG, typename F1>
+__device__ __forceinline__ void sl_walk2_groups_f64(const X *x, const X *y, const sl_split &s, uint64_t t,
+                                                    uint64_t T, FG fg, F1 f1)
+{
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W };
+    static_assert((U * W) % G == 0, "sl_walk2_groups_f64: whole groups a step");
+    auto edges = [&]() {
+        for (uint64_t e = t; e < s.nedge; e += T) {
+            const uint64_t i = e < s.head ? e : s.tail0 + (e - s.head);
+            f1(x[i], y[i]);
+        }
+    };
+    if (E != SL_EDGES_LAST) edges();
+    const V *xv = reinterpret_cast<const V *>(x + s.head), *yv = reinterpret_cast<const V *>(y + s.head);
+    uint64_t j = t;
+    for (; j + (uint64_t)(U - 1) * T < s.nv; j += (uint64_t)U * T) {
+        V a[U], b[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            a[u] = sl_ldv(xv + j + (uint64_t)u * T);
+            b[u] = sl_ldv(yv + j + (uint64_t)u * T);
+        }
+#pragma unroll
+        for (int g = 0; g < U * W / G; g++) {
+            double dx[G], dy[G];
+            sl_vec_group_f64<X, G>(a, g, dx);
+            sl_vec_group_f64<X, G>(b, g, dy);
+            fg(dx, dy);
+        }
+    }
+    for (; j < s.nv; j += T) {
+        const V a = sl_ldv(xv + j), b = sl_ldv(yv + j);
+#pragma unroll
+        for (int k = 0; k < W; k++) f1(sl_vec_lane(a, k), sl_vec_lane(b, k));
+    }
+    if (E == SL_EDGES_LAST) edges();
+}
+
 #endif

@@ -144,7 +144,7 @@ extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n
  * after its last whole vector) one by one and its 16-byte vectors in tiles of U per thread with
  * the 1-D kernel's group fast path (one capacity check per 8 values, the warp raising its index
  * together); its folds become an integer state, the warp's states merge exactly
- * (rs_warp_merge), then (a block per row) warp 0 merges the warps' states, and lane 0 rounds the
+ * (sl_rsum_warp_merge), then (a block per row) warp 0 merges the warps' states, and lane 0 rounds the
  * row's state once (as rs_kernel's last block rounds the grid's). The result is the binned sum
  * of the row's multiset of values: the 1-D kernel's and the twin's, whatever B, the split or the
  * launch. Chosen by n alone: a warp per row (8 rows per block) for n <= RS_WARP_ROW_MAX, where a
@@ -228,13 +228,13 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
         rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid, part, S);
         sl_rsum_state st;
         rs_to_state(a, st);
-        rs_warp_merge<F::K>(st);
+        sl_rsum_warp_merge<F::K>(st);
         if (lane == 0) s_warp[warp] = st;
         sl_bar_any::sync();
         if (warp == 0) {
             if (lane < ROWS_WARPS) st = s_warp[lane];
             else sl_rsum_state_zero_k(&st, F::K);
-            rs_warp_merge<F::K>(st);
+            sl_rsum_warp_merge<F::K>(st);
             if (lane == 0 && S == 1u) {
                 out[r] = rs_row_round<X>(st);
             } else if (lane == 0) {
@@ -275,7 +275,7 @@ rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
         rs_row_take<X, 32u>(a, x + r * n, n, lane, 0u, 1u);
         sl_rsum_state st;
         rs_to_state(a, st);
-        rs_warp_merge<F::K>(st);
+        sl_rsum_warp_merge<F::K>(st);
         if (lane == 0) out[r] = rs_row_round<X>(st);
     }
 }
@@ -840,13 +840,13 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
         lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](T v) { return lse_row_term(v, M); });
         sl_rsum_state st;
         sl_rsum_to_state_f64(&a, &st);
-        rs_warp_merge<SL_RSUM_K>(st);
+        sl_rsum_warp_merge<SL_RSUM_K>(st);
         if (lane == 0) s_warp[warp] = st;
         sl_bar_any::sync();
         if (warp == 0) {
             if (lane < ROWS_WARPS) st = s_warp[lane];
             else sl_rsum_state_zero(&st);
-            rs_warp_merge<SL_RSUM_K>(st);
+            sl_rsum_warp_merge<SL_RSUM_K>(st);
             if (lane == 0) {
                 const double S = sl_rsum_state_round_f64(&st, 0);
                 out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)M, S), (X *)0);
@@ -891,7 +891,7 @@ lse_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
             lse_row_walk<X>(row, n, lane, 32u, a, [&](float v) { return sl_lse_rep_term_f(v, M); });
             sl_rsum_state st;
             sl_rsum_to_state_f64(&a, &st);
-            rs_warp_merge<SL_RSUM_K>(st);
+            sl_rsum_warp_merge<SL_RSUM_K>(st);
             S = sl_rsum_state_round_f64(&st, 0);
         }
         if (lane == 0) out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)m, S), (X *)0);
