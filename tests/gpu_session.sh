@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also moments, lse, dotnorm, fullrange, newrows, merges: run when named)
+#          (also moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -238,6 +238,27 @@ if [[ $stages == *,merges,* ]]; then
   for d in bf16 f16 f32; do
     rb "fused_$d" --op var --n 2^24,2^28 --dtype "$d" --dataset normal --variants fused,welford-ln,cub
   done
+fi
+if [[ $stages == *,max16,* ]]; then
+  # max/min on 16-bit input by packed 16-bit keys (block-reduce, zero-fill; 1-D, rows and split
+  # rows): the twins, then the benchmarks beside float32's and CUB's sum of the same bytes
+  B=$work/max16; mkdir -p "$B"
+  nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
+  nt trows_gpu 360 "$T/trows_gpu" &
+  for d in bf16 f16; do
+    nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=max,min "$T/tgpu_twins" &
+  done
+  wait
+  rb() { local name=$1; shift
+         timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
+         stamp "bench $name rc=$?"; }
+  for d in bf16 f16 f32; do
+    rb "max1d_$d" --op max --n 2^24,2^28 --dtype "$d" --dataset normal --variants block-reduce,zero-fill,fmax
+  done
+  for d in bf16 f32; do
+    rb "rows_max_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op max --variants block-reduce,fmax
+  done
+  rb rows_max_long_bf16 --axis -1 --rows 64 --n 2^20 --dtype bf16 --op max --variants block-reduce,fmax
 fi
 if [[ $stages == *,moments,* ]]; then
   # mean/var/std/max: every GPU variant paired run by run with CUB's sum of the same bytes

@@ -176,13 +176,13 @@ __device__ __forceinline__ unsigned fu_key16x2(unsigned w)
 }
 template <typename H> struct fu16;
 template <> struct fu16<__nv_bfloat16> {
-    enum : unsigned { NEG_INF = 0xff80u };
+    enum : unsigned { NEG_INF = 0xff80u, NAN_GAP = 0x007f007fu };
     static __device__ __forceinline__ unsigned bits(__nv_bfloat16 e) { return __bfloat16_as_ushort(e); }
     static __device__ __forceinline__ float lo(unsigned w) { return __uint_as_float(w << 16); }
     static __device__ __forceinline__ float hi(unsigned w) { return __uint_as_float(w & 0xffff0000u); }
 };
 template <> struct fu16<__half> {
-    enum : unsigned { NEG_INF = 0xfc00u };
+    enum : unsigned { NEG_INF = 0xfc00u, NAN_GAP = 0x03ff03ffu };
     static __device__ __forceinline__ unsigned bits(__half e) { return __half_as_ushort(e); }
     static __device__ __forceinline__ float lo(unsigned w) { return __half2float(__ushort_as_half((unsigned short)(w & 0xffffu))); }
     static __device__ __forceinline__ float hi(unsigned w) { return __half2float(__ushort_as_half((unsigned short)(w >> 16))); }
@@ -249,6 +249,81 @@ __device__ __forceinline__ fu_st<float> fu_thread16(const H *__restrict__ x, uin
     return P::add(P::add(P::add(l[0], l[1]), P::add(l[2], l[3])), P::add(P::add(l[4], l[5]), P::add(l[6], l[7])));
 }
 
+/* max/min (block-reduce and zero-fill: the IEEE 754-2019 comparison) on float16 / bfloat16
+ * input: the order-preserving 16-bit keys of fu_key16x2, two a word, kept by a packed unsigned
+ * max (__vmaxu2; the minimum: the complemented keys), and a NaN flag per half ((|h| + the
+ * format's gap to the first NaN) reaches bit 15 exactly for a NaN); three and three instructions
+ * a word of two values instead of a float comparison chain a value. A thread's value: NaN when
+ * it saw one, else the value of its largest (smallest) key, the start value (-inf / +inf, or +0
+ * for zero-fill) among them: the comparison's own result on the same values, whatever order. */
+template <typename H, int K, bool kMin> struct mm16_acc {
+    typedef fu16<H> F;
+    enum : unsigned { START = K == SL_EX_ZERO_FILL ? 0u : kMin ? (F::NEG_INF ^ 0x8000u) : F::NEG_INF };
+    unsigned pk[4], nan;
+    static __device__ __forceinline__ unsigned key(unsigned w)
+    {
+        const unsigned k = fu_key16x2(w);
+        return kMin ? ~k : k;
+    }
+    __device__ __forceinline__ void init()
+    {
+#pragma unroll
+        for (int q = 0; q < 4; q++) pk[q] = key(START | (START << 16));
+        nan = 0u;
+    }
+    __device__ __forceinline__ void word(int q, unsigned w)
+    {
+        pk[q] = __vmaxu2(pk[q], key(w));
+        nan |= (w & 0x7fff7fffu) + F::NAN_GAP;
+    }
+    __device__ __forceinline__ void vec(const sl_v16<H> &v)
+    {
+        word(0, v.u.x);
+        word(1, v.u.y);
+        word(2, v.u.z);
+        word(3, v.u.w);
+    }
+    __device__ __forceinline__ void edge(H e) { word(0, F::bits(e) | (START << 16)); }
+    __device__ __forceinline__ float value() const
+    {
+        if (nan & 0x80008000u) return __uint_as_float(0x7fffffffu);
+        const unsigned w = __vmaxu2(__vmaxu2(pk[0], pk[1]), __vmaxu2(pk[2], pk[3]));
+        unsigned m = (w & 0xffffu) > (w >> 16) ? (w & 0xffffu) : (w >> 16);
+        if (kMin) m = ~m & 0xffffu;
+        return F::lo((m & 0x8000u) ? m ^ 0x8000u : ~m & 0xffffu);   /* the key's value */
+    }
+};
+template <class P> struct mm16_of { enum { ok = 0, K = 0, MIN = 0 }; };
+template <int K_, bool kMin> struct mm16_of<MmOp<float, K_, kMin> > {
+    enum { ok = K_ != SL_EX_FMAX, K = K_, MIN = kMin };
+};
+
+/* Thread g's value over the 1-D walk of ex_thread (its edge values and vectors j = g, g + T, ...). */
+template <typename H, class P>
+__device__ __forceinline__ float mm16_thread(const H *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv)
+{
+    typedef typename sl_vec<H>::type V;
+    constexpr int U = 4;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    mm16_acc<H, mm16_of<P>::K, (bool)mm16_of<P>::MIN> a;
+    a.init();
+    if (g < head) a.edge(x[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
+#pragma unroll
+        for (int u = 0; u < U; u++) a.vec(v[u]);
+    }
+    for (; j < nv; j += T) a.vec(sl_ldv(xv + j));
+    const uint64_t ts = head + nv * 8;
+    if (g < n - ts) a.edge(x[ts + g]);
+    return a.value();
+}
+
 /* Outputs. */
 template <typename X, typename A>
 __device__ __forceinline__ X ex_final(A a, int out, uint64_t n, unsigned ddof)
@@ -288,6 +363,7 @@ ex_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void 
     __shared__ S s_warp[32];
     S v;
     if constexpr (sizeof(X) == 2 && std::is_same<P, FuOp<float> >::value) v = fu_thread16<X>(x, n, head, nv);
+    else if constexpr (sizeof(X) == 2 && mm16_of<P>::ok) v = mm16_thread<X, P>(x, n, head, nv);
     else v = ex_thread<X, A, P>(x, n, head, nv);
     v = sl_block_reduce<Op>(v, s_warp);
     S a;
@@ -353,8 +429,22 @@ __device__ __forceinline__ A exr_lanes(const X *__restrict__ row, uint64_t n, un
     A l[W];
 #pragma unroll
     for (int k = 0; k < W; k++) l[k] = P::zero();
-    sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), t, T,
-                                      [&](X v, int k) { P::put(l[k], sl_acc_of<A>(v)); });
+    if constexpr (sizeof(X) == 2 && mm16_of<P>::ok) {   /* 16-bit: packed keys (mm16_acc) */
+        typedef typename sl_vec<X>::type V;
+        mm16_acc<X, mm16_of<P>::K, (bool)mm16_of<P>::MIN> a;
+        a.init();
+        sl_walk<4, SL_EDGES_FIRST>(
+            row, sl_row_split(row, n), t, T,
+            [&](const V *v) {
+#pragma unroll
+                for (int u = 0; u < 4; u++) a.vec(v[u]);
+            },
+            [&](const V &v) { a.vec(v); }, [&](X e) { a.edge(e); });
+        l[0] = a.value();
+    } else {
+        sl_walk_values<4, SL_EDGES_FIRST>(row, sl_row_split(row, n), t, T,
+                                          [&](X v, int k) { P::put(l[k], sl_acc_of<A>(v)); });
+    }
 #pragma unroll
     for (int k = 1; k < W; k++) l[0] = P::add(l[0], l[k]);
 #pragma unroll

@@ -392,16 +392,6 @@ __device__ __forceinline__ void mxf_shfl(sl_mxf_acc &a, int off)
     sl_mxf_merge(&a, &b);
 }
 
-/* A value of vector lane k widened exactly to float64: 16-bit input by reduce/vec.cuh's
- * sl_widen_lane_f64 (odd lanes by the bits, even ones by the conversions: the two pipes share
- * the 16-bit read's conversions), float32 by the conversion. The same double either way. */
-template <typename X>
-__device__ __forceinline__ double mxf_widen(X v, int k)
-{
-    if constexpr (sizeof(X) == 2) return sl_widen_lane_f64(v, k);
-    else return (double)sl_widen(v);
-}
-
 /* fw: MXF_WS_BYTES of the workspace (zero); x: n >= 1 elements; blockDim a multiple of 32. */
 template <typename X>
 __global__ void __launch_bounds__(1024)
@@ -422,7 +412,7 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
     enum { W = sl_vec<X>::W, U = 4 };
     const sl_split sp = sl_split_of<X>(n, head, (n - head) / W);
     sl_walk_values<U, SL_EDGES_FIRST>(x, sp, (uint64_t)blockIdx.x * B + tid, T,
-                                      [&](X v, int k) { sl_mxf_take(&a, mxf_widen(v, k), c); });
+                                      [&](X v, int) { sl_mxf_take(&a, (double)sl_widen(v), c); });
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
     if (lane == 0) s_w[warp] = a;
@@ -791,7 +781,7 @@ __device__ __forceinline__ sl_mxf_acc mxr_row_acc(const X *__restrict__ row, uin
     sl_mxf_acc a;
     sl_mxf_init(&a);
     sl_walk_values<4, SL_EDGES_FIRST>(row, sp, t, T,
-                                      [&](X v, int k) { sl_mxf_take(&a, mxf_widen(v, k), c); });
+                                      [&](X v, int) { sl_mxf_take(&a, (double)sl_widen(v), c); });
     return a;
 }
 
