@@ -245,8 +245,8 @@ if [[ $stages == *,max16,* ]]; then
   B=$work/max16; mkdir -p "$B"
   nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
-  for d in bf16 f16; do
-    nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=max,min "$T/tgpu_twins" &
+  for d in bf16 f16 f32; do   # var: fused (its 16-bit path and the shared 1-D walk)
+    nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=max,min,var "$T/tgpu_twins" &
   done
   wait
   rb() { local name=$1; shift

@@ -119,6 +119,32 @@ template <class P> struct TreeOp {
     static __device__ __forceinline__ A load_cg(const A *p) { return P::load_cg(p); }
 };
 
+/* The 1-D walk of thread g of T = grid * block: fe(x[g]) when g < head, fv(v) for its vectors
+ * j = g, g + T, ... (U = 4 loads in flight before their fv), then fe(x[ts + g]) for the tail
+ * element g (ts = head + nv W). The twins mirror this order. */
+template <typename X, typename FE, typename FV>
+__device__ __forceinline__ void ex_walk1d(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
+                                          FE fe, FV fv)
+{
+    typedef typename sl_vec<X>::type V;
+    constexpr int U = 4;
+    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
+    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (g < head) fe(x[g]);
+    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
+    uint64_t j = g;
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
+#pragma unroll
+        for (int u = 0; u < U; u++) fv(v[u]);
+    }
+    for (; j < nv; j += T) fv(sl_ldv(xv + j));
+    const uint64_t ts = head + nv * sl_vec<X>::W;
+    if (g < n - ts) fe(x[ts + g]);
+}
+
 /* Thread g's value: lane 0 takes x[g] (g < head), lane k the vectors' element k, lane 0 the tail
  * element g; then the lane tree. */
 template <typename X, typename A, class P>
@@ -128,31 +154,14 @@ __device__ __forceinline__ typename P::S ex_thread(const X *__restrict__ x, uint
     typedef typename sl_vec<X>::type V;
     typedef typename P::S S;
     constexpr int W = sl_vec<X>::W;
-    constexpr int U = 4;
-    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     S l[W];
 #pragma unroll
     for (int k = 0; k < W; k++) l[k] = P::zero();
-    if (g < head) P::put(l[0], sl_acc_of<A>(x[g]));
-    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = g;
-    for (; j + (U - 1) * T < nv; j += U * T) {
-        V v[U];
+    ex_walk1d(x, n, head, nv, [&](X e) { P::put(l[0], sl_acc_of<A>(e)); },
+              [&](const V &v) {
 #pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
-#pragma unroll
-        for (int u = 0; u < U; u++)
-#pragma unroll
-            for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v[u], k)));
-    }
-    for (; j < nv; j += T) {
-        const V v = sl_ldv(xv + j);
-#pragma unroll
-        for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v, k)));
-    }
-    const uint64_t ts = head + nv * W;
-    if (g < n - ts) P::put(l[0], sl_acc_of<A>(x[ts + g]));
+                  for (int k = 0; k < W; k++) P::put(l[k], sl_acc_of<A>(sl_vec_lane(v, k)));
+              });
     if (W == 8)
         return P::add(P::add(P::add(l[0], l[1 % W]), P::add(l[2 % W], l[3 % W])),
                       P::add(P::add(l[4 % W], l[5 % W]), P::add(l[6 % W], l[7 % W])));
@@ -194,9 +203,6 @@ __device__ __forceinline__ fu_st<float> fu_thread16(const H *__restrict__ x, uin
     typedef FuOp<float> P;
     typedef typename sl_vec<H>::type V;
     typedef fu16<H> F;
-    constexpr int U = 4;
-    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned id2 = fu_key16x2(F::NEG_INF | (F::NEG_INF << 16));
     float s1[8], s2[8];
     unsigned pk[4];
@@ -224,19 +230,7 @@ __device__ __forceinline__ fu_st<float> fu_thread16(const H *__restrict__ x, uin
             pk[q] = __vmaxu2(pk[q], fu_key16x2(wd[q]));
         }
     };
-    if (g < head) edge(x[g]);
-    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = g;
-    for (; j + (U - 1) * T < nv; j += U * T) {
-        V v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
-#pragma unroll
-        for (int u = 0; u < U; u++) take(v[u]);
-    }
-    for (; j < nv; j += T) take(sl_ldv(xv + j));
-    const uint64_t ts = head + nv * 8;
-    if (g < n - ts) edge(x[ts + g]);
+    ex_walk1d(x, n, head, nv, edge, take);
     P::S l[8];
 #pragma unroll
     for (int k = 0; k < 8; k++) {
@@ -303,24 +297,9 @@ template <typename H, class P>
 __device__ __forceinline__ float mm16_thread(const H *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv)
 {
     typedef typename sl_vec<H>::type V;
-    constexpr int U = 4;
-    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     mm16_acc<H, mm16_of<P>::K, (bool)mm16_of<P>::MIN> a;
     a.init();
-    if (g < head) a.edge(x[g]);
-    const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
-    uint64_t j = g;
-    for (; j + (U - 1) * T < nv; j += U * T) {
-        V v[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
-#pragma unroll
-        for (int u = 0; u < U; u++) a.vec(v[u]);
-    }
-    for (; j < nv; j += T) a.vec(sl_ldv(xv + j));
-    const uint64_t ts = head + nv * 8;
-    if (g < n - ts) a.edge(x[ts + g]);
+    ex_walk1d(x, n, head, nv, [&](H e) { a.edge(e); }, [&](const V &v) { a.vec(v); });
     return a.value();
 }
 
