@@ -42,6 +42,11 @@ static inline size_t sl_ws_bytes(uint64_t blocks, size_t elem)
     return (size_t)SL_WS_HEADER + (size_t)blocks * elem;
 }
 
+/* The binned (reproducible) row kernels take a warp a row up to this many values, a block a row
+ * above (the sum's, mean/var/std's and norm2's): below it a block's merge of its threads' binned
+ * states costs more than the row's values. */
+#define SL_ROWS_RS_WARP_ROW_MAX 8192u
+
 /* Rows too few and too long for a warp or a block a row to fill the GPU: fewer rows than four
  * an SM (sm_count; 0: SL_DEFAULT_SM_COUNT), of 2^16 values or more. The row entries whose kernels
  * give a row one block (norm2 and mean/var/std `correct` and `reproducible`) run the 1-D

@@ -29,7 +29,6 @@
 #include "moments_exact/mx_fast64.h"
 #include "exact/binned_kernel.cuh"
 #include "exact/spill.cuh"
-#include "rows/rows.h"
 
 /* The certified pass's workspace, after the exact kernel's: [0,4) ticket, [4,8) S1's flags,
  * [8,16) the indices of S1 and S2, [16,20) the gate (1: the exact kernel must run; it shuts it),

@@ -46,7 +46,6 @@
 #include "exact/binned.h"
 #include "exact/binned_merge.cuh"
 #include "exact/pairsum.cuh"
-#include "rows/rows.h"
 
 /* SUMLAB_NORM_CORRECT_PDL (kernels/README.md; the CMake option SUMLAB_NORM_CORRECT_NO_PDL sets it
  * to 0, for measuring): 1 launches correct's exact kernel as a programmatic dependent launch of

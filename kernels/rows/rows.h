@@ -106,7 +106,6 @@ int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, sl_dtype dt
  * per SM (sm_count; 0: SL_DEFAULT_SM_COUNT) when the rows are few; at most one part per 8192
  * values and at most max_parts. The order-independent kernels' bits do not depend on it. */
 unsigned sl_rows_split(uint64_t rows, uint64_t n, uint32_t sm_count, unsigned max_parts);
-#define SL_ROWS_RS_WARP_ROW_MAX 8192u   /* reproducible: a warp per row up to this n */
 #define SL_ROWS_RS_SPLIT_MAX 64u        /* reproducible: at most this many blocks per row */
 #define SL_ROWS_SACC_SPLIT_MAX 1024u    /* superacc: at most this many blocks per row */
 
