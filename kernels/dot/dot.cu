@@ -362,17 +362,11 @@ dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
         [&](In xi, In yi) { dot_repro_take1(&a, (double)sl_widen(xi), (double)sl_widen(yi), f64); });
     sl_rsum_state st;
     sl_rsum_to_state_f64(&a, &st);
-    sl_rsum_block_merge<SL_RSUM_K>(st, s_w);
-    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
-    if (threadIdx.x == 0) parts[blockIdx.x] = st;
-    /* the ticket's barrier also orders warp 0's reads of s_w before their reuse below */
-    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
-    sl_rsum_parts_merge<SL_RSUM_K>(st, parts, gridDim.x, 1u, s_w);
-    if (threadIdx.x != 0) return;
-    *sl_ws_counter(work) = 0u;
-    if (n == 0) *result = dot_out<In>(0.0);
-    else if (f64) *result = dot_out<In>(sl_rsum_state_round(&st, SL_F64));
-    else *result = dot_out<In>(sl_rsum_state_round_mode_k(&st, SL_F64, SL_RSUM_K, 1));
+    sl_rsum_grid_finish<SL_RSUM_K>(st, s_w, work, [&](const sl_rsum_state &t) {
+        if (n == 0) *result = dot_out<In>(0.0);
+        else if (f64) *result = dot_out<In>(sl_rsum_state_round(&t, SL_F64));
+        else *result = dot_out<In>(sl_rsum_state_round_mode_k(&t, SL_F64, SL_RSUM_K, 1));
+    });
 }
 
 } // namespace

@@ -204,7 +204,6 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     unsigned long long *g_hi = reinterpret_cast<unsigned long long *>(work + RS_WS_HEADER);
     unsigned long long *g_lo = g_hi + F::NPOS;
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-    const unsigned lane = tid & 31u, warp = tid >> 5;
 
     A a;
     rs_init(a);
@@ -248,23 +247,10 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     /* block merge: warps, then warp 0 over the warp states */
     sl_rsum_state st;
     rs_to_state(a, st);
-    sl_rsum_warp_merge<F::K>(st);
-    if (lane == 0) s_warp[warp] = st;
-    sl_bar_any::sync();
-    if (warp == 0) {
-        if (lane < (B >> 5)) st = s_warp[lane];
-        else sl_rsum_state_zero_k(&st, F::K);
-        sl_rsum_warp_merge<F::K>(st);
-        if (lane == 0) {                             /* the block's folds into the global bins */
-            atomicMax(g_top, st.top);
-#pragma unroll
-            for (int k = 0; k < F::K; k++) {
-                const int pos = st.top - k;
-                if (st.hi[k]) atomicAdd(&g_hi[pos], (unsigned long long)st.hi[k]);
-                if (st.lo[k]) atomicAdd(&g_lo[pos], (unsigned long long)st.lo[k]);
-            }
-            if (st.flags) atomicOr(g_flags, st.flags);
-        }
+    sl_rsum_block_merge<F::K>(st, s_warp);
+    if (tid == 0) {                                  /* the block's folds into the global bins */
+        sl_rsum_state_add_bins<F::K>(st, g_top, g_hi, g_lo);
+        if (st.flags) atomicOr(g_flags, st.flags);
     }
     /* thread 0 published and fences before its ticket */
     if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;

@@ -49,6 +49,22 @@ __device__ __forceinline__ void sl_rsum_block_merge(sl_rsum_state &st, sl_rsum_s
     }
 }
 
+/* A state's folds added into global per-position integer bins (fold k at position top - k: hi[k]
+ * into g_hi, lo[k] into g_lo; a position is the same bin whatever the index, so states of any
+ * index add into one array) and its index into g_top by atomicMax: the one-launch binned kernels'
+ * workspace (rs_kernel's layout); the caller publishes the flags. */
+template <int K>
+__device__ __forceinline__ void sl_rsum_state_add_bins(const sl_rsum_state &st, int *g_top, unsigned long long *g_hi,
+                                                       unsigned long long *g_lo)
+{
+    atomicMax(g_top, st.top);
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        if (st.hi[k]) atomicAdd(&g_hi[st.top - k], (unsigned long long)st.hi[k]);
+        if (st.lo[k]) atomicAdd(&g_lo[st.top - k], (unsigned long long)st.lo[k]);
+    }
+}
+
 /* A state other blocks wrote (L2 reads: never a stale L1 line). */
 __device__ __forceinline__ void sl_rsum_state_load_cg(sl_rsum_state *dst, const sl_rsum_state *src)
 {
@@ -73,5 +89,23 @@ __device__ __forceinline__ void sl_rsum_parts_merge(sl_rsum_state &st, const sl_
         sl_rsum_state_merge_k(&st, &p, K);
     }
     sl_rsum_block_merge<K, Bar>(st, s_warp);
+}
+/* A one-launch kernel's end from the thread's state st: the block's states merged, the block's
+ * state at its slot of the workspace's partials (reduce/grid.cuh's layout), the ticket; the last
+ * block merges the grid's states (sl_rsum_parts_merge) and its thread 0 calls fin(the grid's
+ * state) and leaves the ticket zero. Every thread calls it. The ticket's barrier also orders warp
+ * 0's reads of s_warp before the last block's merge writes it again. */
+template <int K, typename FIN>
+__device__ __forceinline__ void sl_rsum_grid_finish(sl_rsum_state st, sl_rsum_state *s_warp, void *work, FIN fin)
+{
+    sl_rsum_block_merge<K>(st, s_warp);
+    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
+    if (threadIdx.x == 0) parts[blockIdx.x] = st;
+    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
+    sl_rsum_parts_merge<K>(st, parts, gridDim.x, 1u, s_warp);
+    if (threadIdx.x == 0) {
+        fin(st);
+        *sl_ws_counter(work) = 0u;
+    }
 }
 #endif

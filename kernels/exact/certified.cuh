@@ -102,7 +102,6 @@ sl_cert_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, u
     unsigned long long *g_hi = reinterpret_cast<unsigned long long *>(work + RS_WS_HEADER);
     unsigned long long *g_lo = g_hi + NPOS;
     const unsigned tid = threadIdx.x, B = blockDim.x, Gd = gridDim.x;
-    const unsigned lane = tid & 31u, warp = tid >> 5;
     const In *ys = NIN == 2 ? y : x;
 
     sl_rsum_thr_f64k4 a;
@@ -162,23 +161,10 @@ sl_cert_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, u
 
     sl_rsum_state st;
     rs_to_state(a, st);
-    sl_rsum_warp_merge<K>(st);
-    if (lane == 0) s_warp[warp] = st;
-    sl_bar_any::sync();
-    if (warp == 0) {
-        if (lane < (B >> 5)) st = s_warp[lane];
-        else sl_rsum_state_zero_k(&st, K);
-        sl_rsum_warp_merge<K>(st);
-        if (lane == 0) {
-            atomicMax(g_top, st.top);
-#pragma unroll
-            for (int k = 0; k < K; k++) {
-                const int pos = st.top - k;
-                if (st.hi[k]) atomicAdd(&g_hi[pos], (unsigned long long)st.hi[k]);
-                if (st.lo[k]) atomicAdd(&g_lo[pos], (unsigned long long)st.lo[k]);
-            }
-            if (st.flags) atomicOr(g_flags, st.flags);
-        }
+    sl_rsum_block_merge<K>(st, s_warp);
+    if (tid == 0) {
+        sl_rsum_state_add_bins<K>(st, g_top, g_hi, g_lo);
+        if (st.flags) atomicOr(g_flags, st.flags);
     }
     if (!sl_ticket_last<sl_bar_any, true>(g_counter)) return;
     for (unsigned i = tid; i < 2u * NPOS; i += B) s_bins[i] = atomicExch(&g_hi[i], 0ull);

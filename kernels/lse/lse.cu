@@ -260,64 +260,12 @@ lse_max_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
  * M: the first kernel's exact maximum (lse_max_kernel). Thread g takes lse_for_share's elements
  * (any order would give the same bits); the unrolled vectors' terms go to the accumulator in
  * groups of SL_RSUM_GROUP (one capacity check, straight-line deposits: exact/binned.h), the rest
- * one by one. Block: the states merged exactly (sl_rsum_warp_merge, warp 0 over the warps' states);
- * grid: each block's state at partials[block], the last block (ticket) merges them (thread t:
- * t, t + B, ...; exact, so any order), rounds once to float64 and writes M + log(S). */
+ * one by one. Block and grid: exact/binned_merge.cuh's sl_rsum_grid_finish (the block's states
+ * merged, each block's at partials[block], the last block merges them: exact, so any order);
+ * its thread 0 rounds once to float64 and writes M + log(S). */
 template <typename T> __device__ __forceinline__ double lse_rep_term(T x, T M);
 template <> __device__ __forceinline__ double lse_rep_term<float>(float x, float M) { return sl_lse_rep_term_f(x, M); }
 template <> __device__ __forceinline__ double lse_rep_term<double>(double x, double M) { return sl_lse_rep_term_d(x, M); }
-
-__device__ __forceinline__ void lse_rep_block_merge(sl_rsum_state &st, sl_rsum_state *s_warp)
-{
-    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    sl_rsum_warp_merge<SL_RSUM_K>(st);
-    if (lane == 0) s_warp[warp] = st;
-    sl_bar_any::sync();   /* the binned accumulator's data-dependent paths: warps may arrive split */
-    if (warp == 0) {
-        if (lane < (blockDim.x >> 5)) st = s_warp[lane];
-        else sl_rsum_state_zero(&st);
-        sl_rsum_warp_merge<SL_RSUM_K>(st);
-    }
-}
-
-__device__ __forceinline__ sl_rsum_state lse_rep_load_cg(const sl_rsum_state *p)
-{
-    sl_rsum_state r;
-    r.top = __ldcg(&p->top);
-    r.flags = __ldcg(&p->flags);
-#pragma unroll
-    for (int k = 0; k < SL_RSUM_KMAX; k++) {
-        r.hi[k] = (int64_t)__ldcg(reinterpret_cast<const long long *>(&p->hi[k]));
-        r.lo[k] = (int64_t)__ldcg(reinterpret_cast<const long long *>(&p->lo[k]));
-    }
-    return r;
-}
-
-/* lse_rep_kernel's end, from the thread's state st: the block's states merged exactly
- * (lse_rep_block_merge), the block's partial at partials[block]; the last block (ticket) merges
- * the partials (thread t: t, t + B, ...; exact, so any order) and then the block's, and its
- * thread 0 calls fin(the grid's state) and leaves the ticket zero. */
-template <typename FIN>
-__device__ __forceinline__ void lse_rep_finish(sl_rsum_state st, sl_rsum_state *s_warp, void *work, FIN fin)
-{
-    lse_rep_block_merge(st, s_warp);
-    sl_rsum_state *part = sl_ws_partials<sl_rsum_state>(work);
-    if (threadIdx.x == 0) part[blockIdx.x] = st;
-    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
-    sl_rsum_state acc;
-    sl_rsum_state_zero(&acc);
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
-        const sl_rsum_state p = lse_rep_load_cg(&part[i]);
-        sl_rsum_state_merge(&acc, &p);
-    }
-    sl_bar_any::sync();   /* s_warp is reused */
-    lse_rep_block_merge(acc, s_warp);
-    if (threadIdx.x == 0) {
-        fin(acc);
-        *sl_ws_counter(work) = 0u;
-    }
-}
-
 
 template <typename X, typename T>
 __global__ void __launch_bounds__(SL_LSE_MAX_BLOCK)
@@ -357,7 +305,7 @@ lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
         [&](X e) { sl_rsum_take1_f64(&a, lse_rep_term<T>(to_acc<T>(e), M)); });
     sl_rsum_state st;
     sl_rsum_to_state_f64(&a, &st);
-    lse_rep_finish(st, s_warp, work, [&](const sl_rsum_state &acc) {
+    sl_rsum_grid_finish<SL_RSUM_K>(st, s_warp, work, [&](const sl_rsum_state &acc) {
         const double S = sl_rsum_state_round_f64(&acc, 0);
         *result = lse_out<X, double>::to(sl_lse_rep_final((double)M, S));
     });

@@ -319,13 +319,7 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
 #pragma unroll
             for (int j = 0; j < (SQ ? 2 : 1); j++) {
                 const sl_rsum_state &s = j ? st2 : st1;
-                unsigned long long *hi = g_bins + 2 * NP * j, *lo = hi + NP;
-                atomicMax(&g_top[j], s.top);
-#pragma unroll
-                for (int k = 0; k < K; k++) {
-                    if (s.hi[k]) atomicAdd(&hi[s.top - k], (unsigned long long)s.hi[k]);
-                    if (s.lo[k]) atomicAdd(&lo[s.top - k], (unsigned long long)s.lo[k]);
-                }
+                sl_rsum_state_add_bins<K>(s, &g_top[j], g_bins + 2 * NP * j, g_bins + 2 * NP * j + NP);
             }
             if (st1.flags) atomicOr(g_flags, st1.flags);
         }

@@ -429,15 +429,9 @@ __device__ __forceinline__ void nrm_repro_end(const sl_rsum_thr_f64 *acc, sl_rsu
 {
     sl_rsum_state st;
     sl_rsum_to_state_f64(acc, &st);
-    sl_rsum_block_merge<SL_RSUM_K>(st, s_w);
-    sl_rsum_state *parts = sl_ws_partials<sl_rsum_state>(work);
-    if (threadIdx.x == 0) parts[blockIdx.x] = st;
-    /* the ticket's barrier also orders warp 0's reads of s_w before their reuse below */
-    if (!sl_ticket_last<sl_bar_any, true>(sl_ws_counter(work))) return;
-    sl_rsum_parts_merge<SL_RSUM_K>(st, parts, gridDim.x, 1u, s_w);
-    if (threadIdx.x != 0) return;
-    *sl_ws_counter(work) = 0u;
-    *result = nrm_out<In>(sl_nrm_repro_final(&st, up));
+    sl_rsum_grid_finish<SL_RSUM_K>(st, s_w, work, [&](const sl_rsum_state &t) {
+        *result = nrm_out<In>(sl_nrm_repro_final(&t, up));
+    });
 }
 
 /* Thread t of T's share of x split as sp: its values' squares into acc, whole steps of U 16-byte

@@ -217,7 +217,7 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     typedef rs_fmt<X, false> F;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
-    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    const unsigned tid = threadIdx.x;
     unsigned *tickets = reinterpret_cast<unsigned *>(work);
     sl_rsum_state *slots = reinterpret_cast<sl_rsum_state *>(work + (rows * 4u + 15u) / 16u * 16u);
     for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
@@ -228,33 +228,22 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
         rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid, part, S);
         sl_rsum_state st;
         rs_to_state(a, st);
-        sl_rsum_warp_merge<F::K>(st);
-        if (lane == 0) s_warp[warp] = st;
-        sl_bar_any::sync();
-        if (warp == 0) {
-            if (lane < ROWS_WARPS) st = s_warp[lane];
-            else sl_rsum_state_zero_k(&st, F::K);
-            sl_rsum_warp_merge<F::K>(st);
-            if (lane == 0 && S == 1u) {
-                out[r] = rs_row_round<X>(st);
-            } else if (lane == 0) {
-                slots[w] = st;
-                __threadfence();                     /* the state before the ticket */
-                if (atomicAdd(&tickets[r], 1u) == S - 1u) {
-                    __threadfence();
-                    sl_rsum_state m, o;
-                    sl_rsum_state_zero_k(&m, F::K);
-                    for (unsigned p = 0; p < S; p++) {
-                        /* L2 reads: other blocks wrote the slots */
-                        const unsigned long long *src =
-                            reinterpret_cast<const unsigned long long *>(&slots[r * S + p]);
-                        unsigned long long *dst = reinterpret_cast<unsigned long long *>(&o);
-                        for (unsigned k = 0; k < sizeof(sl_rsum_state) / 8u; k++) dst[k] = __ldcg(src + k);
-                        sl_rsum_state_merge_k(&m, &o, F::K);
-                    }
-                    out[r] = rs_row_round<X>(m);
-                    atomicExch(&tickets[r], 0u);
+        sl_rsum_block_merge<F::K>(st, s_warp);
+        if (tid == 0 && S == 1u) {
+            out[r] = rs_row_round<X>(st);
+        } else if (tid == 0) {
+            slots[w] = st;
+            __threadfence();                         /* the state before the ticket */
+            if (atomicAdd(&tickets[r], 1u) == S - 1u) {
+                __threadfence();
+                sl_rsum_state m, o;
+                sl_rsum_state_zero_k(&m, F::K);
+                for (unsigned p = 0; p < S; p++) {
+                    sl_rsum_state_load_cg(&o, &slots[r * S + p]);   /* other blocks wrote the slots */
+                    sl_rsum_state_merge_k(&m, &o, F::K);
                 }
+                out[r] = rs_row_round<X>(m);
+                atomicExch(&tickets[r], 0u);
             }
         }
         sl_bar_any::sync();
@@ -840,17 +829,10 @@ lse_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
         lse_row_walk<X>(row, n, tid, SL_ROWS_BLOCK, a, [&](T v) { return lse_row_term(v, M); });
         sl_rsum_state st;
         sl_rsum_to_state_f64(&a, &st);
-        sl_rsum_warp_merge<SL_RSUM_K>(st);
-        if (lane == 0) s_warp[warp] = st;
-        sl_bar_any::sync();
-        if (warp == 0) {
-            if (lane < ROWS_WARPS) st = s_warp[lane];
-            else sl_rsum_state_zero(&st);
-            sl_rsum_warp_merge<SL_RSUM_K>(st);
-            if (lane == 0) {
-                const double S = sl_rsum_state_round_f64(&st, 0);
-                out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)M, S), (X *)0);
-            }
+        sl_rsum_block_merge<SL_RSUM_K>(st, s_warp);
+        if (tid == 0) {
+            const double S = sl_rsum_state_round_f64(&st, 0);
+            out[r] = lse_row_out(one ? sl_lm_log(S) : sl_lse_rep_final((double)M, S), (X *)0);
         }
         sl_bar_any::sync();                          /* s_max and s_warp reused */
     }
