@@ -25,6 +25,12 @@ cd "$root"
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$out/summary.txt"; }
 pack() { tar -C "$out" -czf "$out/session.tar.gz" session; }
+# the named stages' test and benchmark steps, into the stage's folder $B: nt NAME CAP CMD...
+# (NAME.log), rb NAME ARGS... (sumlab bench --reps 10 ARGS, at most 120 s: NAME.csv, NAME.err)
+nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
+rb() { local name=$1; shift
+       timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
+       stamp "bench $name rc=$?"; }
 trap pack EXIT
 if [[ $stages == *,build,* ]]; then
   { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
@@ -177,31 +183,21 @@ if [[ $stages == *,newrows,* ]]; then
   # eight through the binned sum's fast path): their tests against the twins first, then their
   # benchmarks (4096 x 32768, 32768 x 4096; 1-D at 2^24 and 2^28)
   B=$work/newrows; mkdir -p "$B"
-  nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
   for d in f64 f32 bf16 f16; do
     nt "moments_twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,norm2,dot "$T/tgpu_twins" &
   done
   nt tmoments_exact_gpu 300 "$T/tmoments_exact_gpu" &
   wait
-  rb() { local name=$1; shift
-         timeout 120 "$sumlab" bench --axis -1 --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
-         stamp "bench $name rc=$?"; }
   for d in f32 bf16; do
-    rb "mean_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op mean --variants correct,reproducible
-    rb "var_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op var --variants correct,reproducible
-    rb "norm2_$d" --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op norm2 --variants correct,reproducible
+    for op in mean var norm2; do
+      rb "${op}_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op $op --variants correct,reproducible
+    done
   done
   for d in f32 f64 bf16; do
-    timeout 120 "$sumlab" bench --op var --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \
-      --variants reproducible,correct,welford > "$B/var1d_$d.csv" 2> "$B/var1d_$d.err"
-    stamp "bench var 1-D $d rc=$?"
-    timeout 120 "$sumlab" bench --op norm2 --n 2^24,2^28 --dtype "$d" --reps 10 --dataset normal \
-      --variants reproducible,correct > "$B/norm2_1d_$d.csv" 2> "$B/norm2_1d_$d.err"
-    stamp "bench norm2 1-D $d rc=$?"
-    timeout 120 "$sumlab" bench --op dot --n 2^24,2^28 --dtype "$d" --reps 10 --dataset dot-random \
-      --variants reproducible,correct > "$B/dot_1d_$d.csv" 2> "$B/dot_1d_$d.err"
-    stamp "bench dot 1-D $d rc=$?"
+    rb "var1d_$d" --op var --n 2^24,2^28 --dtype "$d" --dataset normal --variants reproducible,correct,welford
+    rb "norm2_1d_$d" --op norm2 --n 2^24,2^28 --dtype "$d" --dataset normal --variants reproducible,correct
+    rb "dot_1d_$d" --op dot --n 2^24,2^28 --dtype "$d" --dataset dot-random --variants reproducible,correct
   done
 fi
 if [[ $stages == *,merges,* ]]; then
@@ -210,7 +206,6 @@ if [[ $stages == *,merges,* ]]; then
   # values: a warp a row), dot's 16-byte loads, and fused's 16-bit path (fma squares, packed
   # keys): their tests against the twins, then their benchmarks
   B=$work/merges; mkdir -p "$B"
-  nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
   for d in f64 f32 bf16 f16; do
     nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,norm2,dot "$T/tgpu_twins" &
@@ -218,9 +213,6 @@ if [[ $stages == *,merges,* ]]; then
   nt tmoments_exact_gpu 300 "$T/tmoments_exact_gpu" &
   wait
   for x in tdot_gpu tnorm_gpu; do [ -x "$T/$x" ] && nt "$x" 200 "$T/$x"; done
-  rb() { local name=$1; shift
-         timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
-         stamp "bench $name rc=$?"; }
   for d in f32 bf16; do
     for op in mean var norm2; do
       rb "rows_${op}_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op $op --variants reproducible
@@ -243,15 +235,11 @@ if [[ $stages == *,max16,* ]]; then
   # max/min on 16-bit input by packed 16-bit keys (block-reduce, zero-fill; 1-D, rows and split
   # rows): the twins, then the benchmarks beside float32's and CUB's sum of the same bytes
   B=$work/max16; mkdir -p "$B"
-  nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
   nt trows_gpu 360 "$T/trows_gpu" &
   for d in bf16 f16 f32; do   # var: fused (its 16-bit path and the shared 1-D walk)
     nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=max,min,var "$T/tgpu_twins" &
   done
   wait
-  rb() { local name=$1; shift
-         timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
-         stamp "bench $name rc=$?"; }
   for d in bf16 f16; do
     rb "max1d_$d" --op max --n 2^24,2^28 --dtype "$d" --dataset normal --variants block-reduce,fmax
   done
