@@ -173,10 +173,8 @@ __device__ __forceinline__ typename P::S ex_thread(const X *__restrict__ x, uint
  * FuOp<float>, in fewer instructions a value (the 16-bit fused kernel is issue-bound): S2 =
  * fma(x, x, S2), one instruction where the square is exact in float32 (every float16 value,
  * bfloat16 values of at least 2^-67 in magnitude; below, the fma's one rounding, as the twin's
- * fmaf); the maximum's keys kept as two 16-bit order-preserving keys a 32-bit word (two lanes:
- * the vector's word), each half's sign replicated by one byte permute, one xor, one packed
- * unsigned max (__vmaxu2); a 16-bit key maps to the float32 key of the same value at the end
- * (both orders are the values', -0 < +0), so the maximum is the one FuOp's keys give. */
+ * fmaf); the maximum by mm16_acc's packed 16-bit keys, its value's float32 key at the end (both
+ * orders are the values', -0 < +0), so the maximum is the one FuOp's keys give. */
 __device__ __forceinline__ unsigned fu_key16x2(unsigned w)
 {
     unsigned m;
@@ -197,60 +195,15 @@ template <> struct fu16<__half> {
     static __device__ __forceinline__ float hi(unsigned w) { return __half2float(__ushort_as_half((unsigned short)(w >> 16))); }
 };
 
-template <typename H>
-__device__ __forceinline__ fu_st<float> fu_thread16(const H *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv)
-{
-    typedef FuOp<float> P;
-    typedef typename sl_vec<H>::type V;
-    typedef fu16<H> F;
-    const unsigned id2 = fu_key16x2(F::NEG_INF | (F::NEG_INF << 16));
-    float s1[8], s2[8];
-    unsigned pk[4];
-#pragma unroll
-    for (int k = 0; k < 8; k++) s1[k] = s2[k] = 0.0f;
-#pragma unroll
-    for (int k = 0; k < 4; k++) pk[k] = id2;
-    /* an edge value into lane 0 (the high half of its key word keeps the identity) */
-    auto edge = [&](H e) {
-        const unsigned w = F::bits(e) | (F::NEG_INF << 16);
-        const float v = F::lo(w);
-        s1[0] = s1[0] + v;
-        s2[0] = __fmaf_rn(v, v, s2[0]);
-        pk[0] = __vmaxu2(pk[0], fu_key16x2(w));
-    };
-    auto take = [&](const V &v) {
-        const unsigned wd[4] = {v.u.x, v.u.y, v.u.z, v.u.w};
-#pragma unroll
-        for (int q = 0; q < 4; q++) {
-            const float a = F::lo(wd[q]), b = F::hi(wd[q]);
-            s1[2 * q] = s1[2 * q] + a;
-            s2[2 * q] = __fmaf_rn(a, a, s2[2 * q]);
-            s1[2 * q + 1] = s1[2 * q + 1] + b;
-            s2[2 * q + 1] = __fmaf_rn(b, b, s2[2 * q + 1]);
-            pk[q] = __vmaxu2(pk[q], fu_key16x2(wd[q]));
-        }
-    };
-    ex_walk1d(x, n, head, nv, edge, take);
-    P::S l[8];
-#pragma unroll
-    for (int k = 0; k < 8; k++) {
-        const unsigned k16 = (k & 1) ? pk[k / 2] >> 16 : pk[k / 2] & 0xffffu;
-        const unsigned h = (k16 & 0x8000u) ? k16 ^ 0x8000u : ~k16 & 0xffffu;   /* the key's value */
-        l[k].s1 = s1[k];
-        l[k].s2 = s2[k];
-        l[k].mk = fu_key<float>::of(F::lo(h));
-    }
-    return P::add(P::add(P::add(l[0], l[1]), P::add(l[2], l[3])), P::add(P::add(l[4], l[5]), P::add(l[6], l[7])));
-}
-
 /* max/min (block-reduce and zero-fill: the IEEE 754-2019 comparison) on float16 / bfloat16
  * input: the order-preserving 16-bit keys of fu_key16x2, two a word, kept by a packed unsigned
  * max (__vmaxu2; the minimum: the complemented keys), and a NaN flag per half ((|h| + the
  * format's gap to the first NaN) reaches bit 15 exactly for a NaN); three and three instructions
  * a word of two values instead of a float comparison chain a value. A thread's value: NaN when
  * it saw one, else the value of its largest (smallest) key, the start value (-inf / +inf, or +0
- * for zero-fill) among them: the comparison's own result on the same values, whatever order. */
-template <typename H, int K, bool kMin> struct mm16_acc {
+ * for zero-fill) among them: the comparison's own result on the same values, whatever order.
+ * kNan = false: no NaN flag (fused, whose S2 is NaN exactly when an input is). */
+template <typename H, int K, bool kMin, bool kNan = true> struct mm16_acc {
     typedef fu16<H> F;
     enum : unsigned { START = K == SL_EX_ZERO_FILL ? 0u : kMin ? (F::NEG_INF ^ 0x8000u) : F::NEG_INF };
     unsigned pk[4], nan;
@@ -268,7 +221,7 @@ template <typename H, int K, bool kMin> struct mm16_acc {
     __device__ __forceinline__ void word(int q, unsigned w)
     {
         pk[q] = __vmaxu2(pk[q], key(w));
-        nan |= (w & 0x7fff7fffu) + F::NAN_GAP;
+        if (kNan) nan |= (w & 0x7fff7fffu) + F::NAN_GAP;
     }
     __device__ __forceinline__ void vec(const sl_v16<H> &v)
     {
@@ -280,13 +233,54 @@ template <typename H, int K, bool kMin> struct mm16_acc {
     __device__ __forceinline__ void edge(H e) { word(0, F::bits(e) | (START << 16)); }
     __device__ __forceinline__ float value() const
     {
-        if (nan & 0x80008000u) return __uint_as_float(0x7fffffffu);
+        if (kNan && (nan & 0x80008000u)) return __uint_as_float(0x7fffffffu);
         const unsigned w = __vmaxu2(__vmaxu2(pk[0], pk[1]), __vmaxu2(pk[2], pk[3]));
         unsigned m = (w & 0xffffu) > (w >> 16) ? (w & 0xffffu) : (w >> 16);
         if (kMin) m = ~m & 0xffffu;
         return F::lo((m & 0x8000u) ? m ^ 0x8000u : ~m & 0xffffu);   /* the key's value */
     }
 };
+template <typename H>
+__device__ __forceinline__ fu_st<float> fu_thread16(const H *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv)
+{
+    typedef FuOp<float> P;
+    typedef typename sl_vec<H>::type V;
+    typedef fu16<H> F;
+    float s1[8], s2[8];
+    mm16_acc<H, SL_EX_BLOCK_REDUCE, false, false> mx;   /* the maximum: packed keys */
+#pragma unroll
+    for (int k = 0; k < 8; k++) s1[k] = s2[k] = 0.0f;
+    mx.init();
+    auto edge = [&](H e) {   /* into lane 0 */
+        const float v = F::lo(F::bits(e));
+        s1[0] = s1[0] + v;
+        s2[0] = __fmaf_rn(v, v, s2[0]);
+        mx.edge(e);
+    };
+    auto take = [&](const V &v) {
+        const unsigned wd[4] = {v.u.x, v.u.y, v.u.z, v.u.w};
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const float a = F::lo(wd[q]), b = F::hi(wd[q]);
+            s1[2 * q] = s1[2 * q] + a;
+            s2[2 * q] = __fmaf_rn(a, a, s2[2 * q]);
+            s1[2 * q + 1] = s1[2 * q + 1] + b;
+            s2[2 * q + 1] = __fmaf_rn(b, b, s2[2 * q + 1]);
+        }
+        mx.vec(v);
+    };
+    ex_walk1d(x, n, head, nv, edge, take);
+    /* the lanes' sums; the thread's maximum in lane 0 (a maximum: the lane tree's max is it) */
+    P::S l[8];
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+        l[k].s1 = s1[k];
+        l[k].s2 = s2[k];
+        l[k].mk = k ? fu_key<float>::neg_inf() : fu_key<float>::of(mx.value());
+    }
+    return P::add(P::add(P::add(l[0], l[1]), P::add(l[2], l[3])), P::add(P::add(l[4], l[5]), P::add(l[6], l[7])));
+}
+
 template <class P> struct mm16_of { enum { ok = 0, K = 0, MIN = 0 }; };
 template <int K_, bool kMin> struct mm16_of<MmOp<float, K_, kMin> > {
     enum { ok = K_ != SL_EX_FMAX, K = K_, MIN = kMin };
