@@ -167,7 +167,7 @@ const sl_variant sl_v_std_correct = {
  * its inputs alone, so the twin takes x in index order into one accumulator pair and equals the
  * kernel for every order, split and launch configuration. */
 /* Block SL_MXR_BLOCK, or a smaller requested one (a larger request is taken as SL_MXR_BLOCK: the
- * kernel's shared states are sized for it; the result does not depend on it); the grid of
+ * kernels' launch bound; the result does not depend on it); the grid of
  * mx_resolve for n / SL_MXR_STEP(dt) values, so that a thread's values go in groups (the
  * vectors of its steps) rather than one by one. */
 static void mxr_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)

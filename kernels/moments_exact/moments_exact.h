@@ -50,7 +50,7 @@ int sl_mx_square_parts(double x, int f64, double *d, int *sc)
 
 /* ---- `reproducible`: binned S1 and S2 (exact/binned.h's float64 binned sum, 3 folds), the
  * textbook formula on their float64 values. Bits independent of order, split and launch. */
-#define SL_MXR_BLOCK 256u        /* the kernel's block (its shared states are sized for it) */
+#define SL_MXR_BLOCK 256u        /* the kernels' block (their launch bound) */
 /* Values a thread takes a step as groups (moments_exact.cu's mxr_walk: U 16-byte vectors): the
  * default grid gives each thread one step at least (moments_exact.c's mxr_resolve). */
 #define SL_MXR_STEP(dt) ((dt) == SL_F64 ? 8u : 16u)

@@ -51,7 +51,7 @@
 
 static void nrm_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
-    if (v->impl == SL_NRM_REPRO) {       /* a power of two up to SL_NRM_REPRO_BLOCK (shared states) */
+    if (v->impl == SL_NRM_REPRO) {       /* a power of two up to SL_NRM_REPRO_BLOCK (its launch bound) */
         if (cfg->block) cfg->block = sl_tw_pow2_block(cfg->block, SL_NRM_REPRO_BLOCK);
         if (cfg->block > SL_NRM_REPRO_BLOCK) cfg->block = SL_NRM_REPRO_BLOCK;
         sl_vec_grid_resolve(cfg, n, dt, SL_NRM_REPRO_BLOCK, SL_NRM_REPRO_BLOCK, SL_NRM_ITEMS,

@@ -422,7 +422,7 @@ static int nrm_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, 
  * them (thread t: states t, t + B, ..., then the block) and thread 0 rounds to float64, takes the
  * root (float64: times 2^e) and rounds once to the input format. The state is a function of the
  * multiset of pieces: the same bits for every grid, block and order (the twin takes the values in
- * index order in one accumulator). Blocks of at most SL_NRM_REPRO_BLOCK threads (shared states). */
+ * index order in one accumulator). Blocks of at most SL_NRM_REPRO_BLOCK threads (the launch bound). */
 template <typename In>
 __device__ __forceinline__ void nrm_repro_end(const sl_rsum_thr_f64 *acc, sl_rsum_state *s_w, void *work,
                                               In *result, double up)
