@@ -186,6 +186,10 @@ rm -f "$t/rep/report.md"
 check "a report that cannot be written exits 1 (got $rc)" test $rc -eq 1
 check "...naming the file and the reason: $(cat "$t/rep.err")" grep -q "cannot write $t/rep/report.md.tmp: File too large" "$t/rep.err"
 check "...and leaving no report.md.tmp" test ! -e "$t/rep/report.md.tmp"
+(trap '' XFSZ; ulimit -f 16; exec "$bin" run accuracy-vs-n --preset tiny -q -o "$t/fsrun") 2> "$t/fsrun.err"; rc=$?
+check "a run whose results.csv cannot be written exits 1 (got $rc)" test $rc -eq 1
+check "...and says why under -q too: $(head -1 "$t/fsrun.err")" \
+  grep -q "error: cannot write $t/fsrun/results.csv: File too large" "$t/fsrun.err"
 (trap '' XFSZ; ulimit -f 64; exec "$bin" gen uniform --n 2^20 -o "$t/fs.npy") 2> "$t/gen.err"; rc=$?
 check "gen beyond the file size limit exits 1 (got $rc)" test $rc -eq 1
 check "...with the reason" grep -q "File too large" "$t/gen.err"

@@ -432,8 +432,9 @@ static int run_experiments(const sl_run_opts *o, const char *exp, sl_run *run, d
         } else {
             erc = sl_study_flush(run, err);
         }
-        if (erc) {
-            sl_progress_msg(run->prog, "error: %s", err->msg);
+        if (erc) {             /* said under -q as well: the one line that says why the exit is 1 */
+            if (o->quiet) say("error: %s", err->msg);
+            else sl_progress_msg(run->prog, "error: %s", err->msg);
             rc = -1;
         }
     }

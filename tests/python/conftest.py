@@ -10,6 +10,10 @@ import pytest
 
 import sumlab
 
+# JAX reserves 75 % of a GPU's memory when it first touches the device; the GPU tests run beside
+# other GPU processes (tests/gpu_session.sh), which then fail to allocate on an 80 GB card.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
 SEED = int(os.environ.get("SUMLAB_SEED") or os.environ.get("SUMLAB_TEST_SEED") or "20261129")
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
