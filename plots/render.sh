@@ -805,7 +805,8 @@ extract_tp() {
       if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
     # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
     # log scale hides it): VARIANT.rat lines "n ratio x row", the range in DTYPE.d/ratio ("lo hi";
-    # none without CUB rows). x and row place the marker of a ratio off the panel'"'"'s scale (below
+    # none without CUB rows; then the rows of markers below and above the scale: "lo hi lrows hrows").
+    # x and row place the marker of a ratio off the panel'"'"'s scale (below
     # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
     # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
     # last n, so none falls off the axis), rows stacked from the edge inwards.
@@ -825,10 +826,11 @@ extract_tp() {
         if (r < 0.5 || r > 1.5) { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); slot = 0
           for (j = 1; j <= nvo && vo[j] != v; j++) if ((K, vo[j]) in offv) slot++
           row = int(slot / 4); col = slot % 4; m = offn[K] - 4 * row; if (m > 4) m = 4
+          if (r < 0.5) { if (row + 1 > lrows[g]) lrows[g] = row + 1 } else if (row + 1 > hrows[g]) hrows[g] = row + 1
           x = n * 2 ^ (((n + 0 == nmax[g]) ? col - (m - 1) : col - (m - 1) / 2) * 0.17) }
         put(out "/" g ".d/" v ".rat", n, n " " r " " sprintf("%.6g", x) " " row) }
       mkdirs(dirs); put_flush(none)
-      for (g in rlo) { print rlo[g], rhi[g] > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
+      for (g in rlo) { print rlo[g], rhi[g], lrows[g] + 0, hrows[g] + 0 > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
       # the ratios off the panel scale (below 0.5 or above 1.5, throughput_vs_n.gp clamps its
       # axis there): per variant its range, for its key entry (the panel marks the points at
       # the edge), DTYPE.d/offscale one line of words "variant=RANGE"
@@ -954,8 +956,10 @@ else
   while read -r dt dss; do
     read_series "$src/$dt.d"
     pv=$(printf '%s\t-\t0\t-\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
-    rat="hasrat=0; rlo=1; rhi=1"
-    if [ -s "$src/$dt.d/ratio" ]; then read -r rlo rhi < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi"; fi
+    rat="hasrat=0; rlo=1; rhi=1; lrows=0; hrows=0"
+    if [ -s "$src/$dt.d/ratio" ]; then
+      read -r rlo rhi lrows hrows < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi; lrows=$lrows; hrows=$hrows"
+    fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
     rat="$rat; offs='$offs'"
     gp throughput_vs_n.gp "throughput_vs_n_$dt" "datadir='$src/$dt.d'; series='$series'; $pv; $rat; ttl='throughput-vs-n: $dt input ($dss)${INST_NOTE[throughput-vs-n]:-}'"

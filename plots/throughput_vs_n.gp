@@ -8,8 +8,10 @@
 # top edge pointing out, and the variant's key entry gives their range ("serial (▼0.0011x ...)");
 # the variants off scale at one n are a cluster side by side (render.sh's x and row columns of
 # VARIANT.rat), not one marker drawn over the others.
+# The markers lie in a band beyond the scale's end (a dashed line at 0.5 or 1.5, no tick past it),
+# so that no ratio on the scale, 0.50x say, is drawn among them.
 # Inputs (gnuplot -e): datadir, series (all), np, tP/sP/cP per panel, ymin, ymax, kr, hasrat,
-# rlo, rhi (the ratios' range), offs (words "variant=RANGE" of the off-scale ratios, render.sh),
+# rlo, rhi (the ratios' range), lrows, hrows (rows of markers below and above the scale), offs (words "variant=RANGE" of the off-scale ratios, render.sh),
 # ttl, out, pngterm, dir.
 load dir.'/common.gp'
 set logscale x 2
@@ -32,6 +34,18 @@ W = panelw(np)
 ylo = rlo < 0.5 ? 0.5 : rlo; yhi = rhi > 1.5 ? 1.5 : rhi
 ylo = ylo > 0.98 ? 0.98 : ylo; yhi = yhi < 1.02 ? 1.02 : yhi
 rpad = (yhi - ylo) * 0.06
+if (!exists("lrows")) lrows = 0
+if (!exists("hrows")) hrows = 0
+# the ratio axis: the scale [ra, rz], and below / above it the markers' bands, each 0.08 of the
+# axis a row and 0.03 more (a row's centre 0.04 + 0.08 row from the axis' end)
+ra = rlo < 0.5 ? 0.5 : ylo - rpad; rz = rhi > 1.5 ? 1.5 : yhi + rpad
+fl = rlo < 0.5 ? 0.08 * (lrows > 0 ? lrows : 1) + 0.03 : 0.0
+fh = rhi > 1.5 ? 0.08 * (hrows > 0 ? hrows : 1) + 0.03 : 0.0
+RR = (rz - ra) / (1.0 - fl - fh)
+rb = ra - fl * RR; rt = rz + fh * RR
+# ticks on the scale only: a step of 1, 2 or 5 times a power of 10, about five of them
+rstep = 10.0 ** floor(log10((rz - ra) / 5.0))
+rstep = (rz - ra) / rstep > 25 ? 5 * rstep : (rz - ra) / rstep > 10 ? 2 * rstep : rstep
 do for [term = 1:nterm] {
   eval termset(term, W, H)
   set multiplot title ttl font ",12"
@@ -59,16 +73,18 @@ do for [term = 1:nterm] {
       set xrange [2**19.7:GPVAL_X_MAX * 1.0001]
       unset title; unset key
       set tmargin at screen 1 - (TOPB + PH + RG) / H; set bmargin at screen 1 - (TOPB + PH + RG + RH) / H
-      unset logscale y; set format y "%.2f"; set ytics autofreq; set mytics 2
-      # (clamped: the axis ends at 0.5 or 1.5 exactly, so a point is off scale, a triangle at the
-      # edge, exactly when render.sh lists its ratio in the key)
-      rb = rlo < 0.5 ? 0.5 : ylo - rpad; rt = rhi > 1.5 ? 1.5 : yhi + rpad
+      unset logscale y; set format y "%.2f"; set mytics 2
+      # (the scale ends at 0.5 or 1.5 exactly, so a point is off scale, a triangle in the band
+      # past that end, exactly when render.sh lists its ratio in the key)
+      set ytics ceil(ra / rstep - 1e-9) * rstep, rstep, rz + 1e-9
       set yrange [rb : rt]
       set xlabel "n (elements)" offset 0,0.5; set format x "2^{%L}"
       if (p == 1) { set ylabel "GB/s / CUB's at the same n" } else { unset ylabel }
-      plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:2 with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) notitle, \
+      plot for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using 1:($2 < 0.5 || $2 > 1.5 ? NaN : $2) with linespoints lw 1.5 ps 0.9 lc rgb col(word(C,i)) pt ptype(word(C,i)) notitle, \
            (has("read-ceiling") ? datadir.'/read-ceiling.rat' : '/dev/null') using 1:2 with lines lw 4 dt 2 lc rgb "#888888" notitle, \
            1 with lines lw 2 lc rgb "#000000" notitle, \
+           (fl > 0 ? 0.5 : NaN) with lines lw 1 dt 3 lc rgb "#888888" notitle, \
+           (fh > 0 ? 1.5 : NaN) with lines lw 1 dt 3 lc rgb "#888888" notitle, \
            for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using ($2 < 0.5 ? $3 : NaN):(rb + (rt - rb) * (0.04 + 0.08 * $4)) with points pt 11 ps 1.2 lc rgb col(word(C,i)) notitle, \
            for [i=1:words(S)] (isref(word(S,i)) ? '/dev/null' : datadir.'/'.word(S,i).'.rat') using ($2 > 1.5 ? $3 : NaN):(rt - (rt - rb) * (0.04 + 0.08 * $4)) with points pt 9 ps 1.2 lc rgb col(word(C,i)) notitle
       set autoscale x

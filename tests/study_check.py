@@ -50,13 +50,13 @@ def section(md, title):
 
 
 def committed_study_copy(src, test, tmp, charts=False):
-    """The newest committed H200 study (src/experiments/measured/h200-*-study) copied into tmp/run
+    """The committed full study (src/experiments/measured/*-study, the one whose data is kept) copied into tmp/run
     (its distribution.csv.gz, run.conf and meta.json; charts/ made when asked) with its
     results.csv rows read for the caller to plant data in and write: (run dir, rows), or None
     with one line on stderr naming the test."""
-    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv.gz")))
+    found = sorted(glob.glob(os.path.join(src, "experiments/measured/*-study/results.csv.gz")))
     if not found:
-        print(f"{test}: no committed study (experiments/measured/h200-*-study/results.csv.gz)", file=sys.stderr)
+        print(f"{test}: no committed study (experiments/measured/*-study/results.csv.gz)", file=sys.stderr)
         return None
     study = os.path.dirname(found[-1])
     run = os.path.join(tmp, "run")

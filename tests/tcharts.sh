@@ -166,8 +166,9 @@ if [ "$have_gp" = 1 ]; then
     bash -c "grep -q '^## Sweeps.* / ### accuracy-vs-cond, f32, ' <<< '$beside'"
 fi
 
-# ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed H200 study's rows) -------
-study=$(ls -d "$src"/experiments/measured/h200-*-study 2>/dev/null | tail -1)
+# ---- throughput: a ratio-to-CUB panel for n >= 2^20 (the committed full study's rows) -------
+# (experiments/measured/MACHINE-COMMIT-study: the one whose data is kept)
+study=$(dirname "$(ls "$src"/experiments/measured/*-study/results.csv.gz 2>/dev/null | tail -1)")
 if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
   mkdir -p "$t/tp"
   gzip -dc "$study/results.csv.gz" | awk -F, 'NR == 1 || $1 == "throughput-vs-n"' > "$t/tp/results.csv"
@@ -202,10 +203,10 @@ if [ "$have_gp" = 1 ] && [ -f "$study/results.csv.gz" ]; then
     bash -c "grep -Eq 'f32 input \\(logits[;)]' '$t/tpl/charts/throughput_vs_n_f32.svg' && grep -q 'read ceiling' '$t/tpl/charts/throughput_vs_n_f32.svg'"
 fi
 
-# ---- equal series: one band (the H200 study's bf16 rows: the float-accumulating variants agree) --
+# ---- equal series: one band (the full study's bf16 rows: the float-accumulating variants agree) --
 # (a committed study of several instances per accuracy point: bands are drawn only then)
 mstudy=
-for d in "$src"/experiments/measured/h200-*-study; do
+for d in "$src"/experiments/measured/*-study; do
   [ -f "$d/results.csv.gz" ] || continue
   k=$(gzip -dc "$d/results.csv.gz" | awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next} $1=="accuracy-vs-n" && ("instances" in c) {print $c["instances"]+0; exit}')
   [ "${k:-0}" -gt 1 ] && mstudy=$d

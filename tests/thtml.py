@@ -247,10 +247,10 @@ def main():
     if not shutil.which("gnuplot"):
         print("thtml: gnuplot not installed: skipped", file=sys.stderr)
         return 77
-    # the committed full study (experiments/measured/h200-<commit>-study; one is kept)
-    found = sorted(glob.glob(os.path.join(src, "experiments/measured/h200-*-study/results.csv*")))
+    # the committed full study (experiments/measured/<machine>-<commit>-study; one keeps its data)
+    found = sorted(glob.glob(os.path.join(src, "experiments/measured/*-study/results.csv*")))
     if not found:
-        print("thtml: no committed study (experiments/measured/h200-*-study/results.csv)", file=sys.stderr)
+        print("thtml: no committed study (experiments/measured/*-study/results.csv)", file=sys.stderr)
         return 1
     study = os.path.dirname(found[-1])
     tmp = tempfile.mkdtemp(prefix="thtml.")

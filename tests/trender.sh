@@ -9,10 +9,10 @@
 set -euo pipefail
 src=$1
 command -v gnuplot >/dev/null 2>&1 || { echo "trender: gnuplot not installed: skipped" >&2; exit 77; }
-# the committed full study (experiments/measured/h200-<commit>-study; one is kept; a study of one
-# other operation is h200-<commit>-study-<op>)
-study=$(ls -d "$src"/experiments/measured/h200-*-study 2>/dev/null | tail -1)
-[ -f "$study/results.csv.gz" ] || { echo "trender: no committed study (experiments/measured/h200-*-study/results.csv.gz)" >&2; exit 1; }
+# the committed full study (experiments/measured/<machine>-<commit>-study; one keeps its data; a
+# study of one other operation is <machine>-<commit>-study-<op>)
+study=$(dirname "$(ls "$src"/experiments/measured/*-study/results.csv.gz 2>/dev/null | tail -1)")
+[ -f "$study/results.csv.gz" ] || { echo "trender: no committed study (experiments/measured/*-study/results.csv.gz)" >&2; exit 1; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/trender.XXXXXX"); trap 'rm -rf "$t"' EXIT
 for k in 1 4; do
   mkdir -p "$t/r$k"; cp "$study"/results.csv.gz "$study"/distribution.csv.gz "$study"/ladder.csv "$t/r$k/"
