@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -50,13 +50,15 @@ fi
 if [[ $stages == *,test,* ]]; then
   L=$work/tests; mkdir -p "$L"
   t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
+  # the other operations' twins and the determinism test at their quick sizes (small n, 10 runs):
+  # at full size they outlast a call beside the rest (the full stage runs them so)
   for d in f32 f64 f16 bf16; do
     SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "twins_$d" 420 "$T/tgpu_twins" &
-    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min t "twins_moments_$d" 420 "$T/tgpu_twins" &
-    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse,norm2,dot t "twins_ops_$d" 420 "$T/tgpu_twins" &
+    SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min t "twins_moments_$d" 420 "$T/tgpu_twins" &
+    SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse,norm2,dot t "twins_ops_$d" 420 "$T/tgpu_twins" &
   done
   { t sacc 200 "$T/tsuperacc_gpu"; t prefix 120 "$T/tgpu_prefix"; t limits 60 "$T/tgpu_limits"; } &
-  t determinism 300 "$T/tgpu_determinism" &
+  SUMLAB_TEST_QUICK=1 t determinism 300 "$T/tgpu_determinism" &
   t lib_gpu 300 "$T/tlib_gpu" &
   # the Python package on CUDA tensors (PyTorch, CuPy, JAX where installed): its GPU tests
   [ -d "$build/python/sumlab" ] && t python 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" \
@@ -166,6 +168,22 @@ if [[ $stages == *,nccl,* ]]; then
       -o "$B/ranks1" --backend gpu --preset quick --nccl -q > "$B/ranks1_$a.log" 2>&1
     stamp "ranks K=1 NCCL_ALGO=$a rc=$?"
   done
+fi
+if [[ $stages == *,full,* ]]; then
+  # the test stage's quick runs at full size, all at once under one cap (FULL_SECONDS, 480): the
+  # other operations' twins (every family at every n) and the determinism test (50 runs, n =
+  # 2^24 + 1); each log ends in its counts, or in its last "done ... failed so far" line when the
+  # cap stopped it
+  L=$work/full; mkdir -p "$L"
+  for d in f32 f64 f16 bf16; do
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min timeout "${FULL_SECONDS:-480}" "$T/tgpu_twins" \
+      > "$L/twins_moments_$d.log" 2>&1 &
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse,norm2,dot timeout "${FULL_SECONDS:-480}" "$T/tgpu_twins" \
+      > "$L/twins_ops_$d.log" 2>&1 &
+  done
+  timeout "${FULL_SECONDS:-480}" "$T/tgpu_determinism" > "$L/determinism.log" 2>&1 &
+  wait
+  for f in "$L"/*.log; do stamp "full $(basename "$f" .log): $(tail -1 "$f")"; done
 fi
 if [[ $stages == *,quicktwins,* ]]; then
   # the twins of the operations named by QUICK_OPS on small n (SUMLAB_TEST_QUICK=1), every format

@@ -150,6 +150,10 @@ int main(void)
             }
             sl_gpu_ctx_destroy(ctx);
             free(x);
+            /* progress on stderr (unbuffered): a run stopped by a time cap still shows how far it
+             * got and that no check had failed by then */
+            fprintf(stderr, "tgpu_determinism: %s n=%llu done: %ld checks, %ld failed so far\n",
+                    sl_dtype_name(dt), (unsigned long long)n, sl_test_checks, sl_test_failures);
         }
     }
     free(r);
