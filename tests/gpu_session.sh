@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also full, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, rowsub, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -262,6 +262,16 @@ if [[ $stages == *,max16,* ]]; then
     rb "max1d_$d" --op max --n 2^24,2^28 --dtype "$d" --dataset normal --variants block-reduce,fmax
   done
   rb rows_max_bf16 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype bf16 --op max --variants block-reduce,fmax
+fi
+if [[ $stages == *,rowsub,* ]]; then
+  # reproducible row sums taking their tiles in rs_kernel's sub-tiles (16-bit input: 16 values
+  # widened at a time, 64 registers instead of 80): trows_gpu (every row against the 1-D twin),
+  # then the row benchmarks in every format beside block-row and CUB's segmented sum
+  B=$work/rowsub; mkdir -p "$B"
+  nt trows_gpu 360 "$T/trows_gpu"
+  for d in bf16 f16 f32 f64; do
+    rb "rows_sum_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --variants reproducible,superacc,block-row
+  done
 fi
 if [[ $stages == *,moments,* ]]; then
   # mean/var/std/max: every GPU variant paired run by run with CUB's sum of the same bytes

@@ -170,6 +170,9 @@ __device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsi
         for (uint64_t i = tail0 + t; i < n; i += TPR) rs_take1(a, (T)sl_widen(row[i]));
     }
     const V *xv = reinterpret_cast<const V *>(row + head);
+    /* the tile's U vectors loaded first, then taken in sub-tiles of SV vectors as rs_kernel does
+     * (16-bit input: 16 values widened at a time; all 32 at once held 80 registers a thread) */
+    enum { SV = F::SV < F::U ? F::SV : F::U, NS = F::U / SV, SE = SV * F::VW };
     const uint64_t per_tile = (uint64_t)TPR * F::U;
     const uint64_t ntiles = (nv + per_tile - 1) / per_tile;
     for (uint64_t tile = part; tile < ntiles; tile += S) {
@@ -178,17 +181,20 @@ __device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsi
             V r4[F::U];
 #pragma unroll
             for (int u = 0; u < F::U; u++) r4[u] = sl_ldv(xv + base + (uint64_t)u * TPR);
-            T xs[F::U * F::VW];
-            rs_unpack(r4, xs);
-            unsigned mx[F::U * F::VW / F::G], lm = 0u;
 #pragma unroll
-            for (int g = 0; g < F::U * F::VW / F::G; g++) {
-                mx[g] = rs_group_max(xs + g * F::G);
-                lm = max(lm, mx[g]);
+            for (int sub = 0; sub < NS; sub++) {
+                T xs[SE];
+                rs_unpack(r4 + sub * SV, xs);
+                unsigned mx[SE / F::G], lm = 0u;
+#pragma unroll
+                for (int g = 0; g < SE / F::G; g++) {
+                    mx[g] = rs_group_max(xs + g * F::G);
+                    lm = max(lm, mx[g]);
+                }
+                if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+                for (int g = 0; g < SE / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
             }
-            if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
-#pragma unroll
-            for (int g = 0; g < F::U * F::VW / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
         } else {
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * TPR < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * TPR));
