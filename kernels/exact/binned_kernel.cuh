@@ -150,6 +150,27 @@ __device__ __forceinline__ void rs_unpack(const sl_v16<H> *r, float (&x)[N])
         for (int k = 0; k < 8; k++) x[8 * u + k] = sl_widen(sl_vec_lane(r[u], k));
 }
 
+/* SE values of a whole tile (SV of its vectors, r[0..SV)): widened, each group's largest |x|, one
+ * capacity check per group; when a lane's group exceeds its capacity, the warp raises every
+ * lane's index to what its largest input needs (the branch is warp-uniform: otherwise a lane
+ * meeting a new maximum sends its group one by one while the other 31 wait, slow on full-range
+ * data); then the groups' deposits. rs_kernel's and the row kernels' (rows/rows.cu) sub-tile. */
+template <int SE, typename T, typename A, typename V>
+__device__ __forceinline__ void rs_take_sub(A &a, const V *r)
+{
+    T xs[SE];
+    rs_unpack(r, xs);
+    unsigned mx[SE / SL_RSUM_GROUP], lm = 0u;
+#pragma unroll
+    for (int g = 0; g < SE / SL_RSUM_GROUP; g++) {
+        mx[g] = rs_group_max(xs + g * SL_RSUM_GROUP);
+        lm = max(lm, mx[g]);
+    }
+    if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+#pragma unroll
+    for (int g = 0; g < SE / SL_RSUM_GROUP; g++) rs_take_group_mx(a, xs + g * SL_RSUM_GROUP, mx[g]);
+}
+
 /* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs).
  * SL_NOINLINE_SHARED: several .cu files of the library include this header (reproducible, rows,
  * lse, superacc64). */
@@ -221,23 +242,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
 #pragma unroll
             for (int u = 0; u < U; u++) r[u] = sl_ldv(xv + base + (uint64_t)u * B);
 #pragma unroll
-            for (int sub = 0; sub < S; sub++) {
-                T xs[SE];
-                rs_unpack(r + sub * SV, xs);
-                /* one capacity check per group; when a lane's group exceeds its capacity, the
-                 * warp raises every lane's index to what its largest input needs (the branch is
-                 * block-uniform, blocks are whole warps): otherwise a lane meeting a new maximum
-                 * sends its group one by one while the other 31 wait (slow on full-range data) */
-                unsigned mx[SE / F::G], lm = 0u;
-#pragma unroll
-                for (int g = 0; g < SE / F::G; g++) {
-                    mx[g] = rs_group_max(xs + g * F::G);
-                    lm = max(lm, mx[g]);
-                }
-                if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
-#pragma unroll
-                for (int g = 0; g < SE / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
-            }
+            for (int sub = 0; sub < S; sub++) rs_take_sub<SE, T>(a, r + sub * SV);
         } else {
             for (int u = 0; u < U; u++)
                 if (base + (uint64_t)u * B < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * B));

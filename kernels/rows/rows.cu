@@ -182,19 +182,7 @@ __device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsi
 #pragma unroll
             for (int u = 0; u < F::U; u++) r4[u] = sl_ldv(xv + base + (uint64_t)u * TPR);
 #pragma unroll
-            for (int sub = 0; sub < NS; sub++) {
-                T xs[SE];
-                rs_unpack(r4 + sub * SV, xs);
-                unsigned mx[SE / F::G], lm = 0u;
-#pragma unroll
-                for (int g = 0; g < SE / F::G; g++) {
-                    mx[g] = rs_group_max(xs + g * F::G);
-                    lm = max(lm, mx[g]);
-                }
-                if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
-#pragma unroll
-                for (int g = 0; g < SE / F::G; g++) rs_take_group_mx(a, xs + g * F::G, mx[g]);
-            }
+            for (int sub = 0; sub < NS; sub++) rs_take_sub<SE, T>(a, r4 + sub * SV);
         } else {
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * TPR < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * TPR));
