@@ -41,15 +41,21 @@ __device__ __forceinline__ sl_split sl_row_split(const X *row, uint64_t n)
  * knows nedge <= T: fewer than 2W values and T >= 2W), taken without a loop. */
 enum { SL_EDGES_LAST = 0, SL_EDGES_FIRST = 1, SL_EDGES_ONE_FIRST = 2 };
 
-/* The thread's edge values e = t, t + T, ... < nedge through fe(value). */
+/* The thread's edges e = t, t + T, ... < nedge through fi(index of edge e). */
+template <int E, typename FI>
+__device__ __forceinline__ void sl_walk_edge_index(const sl_split &s, uint64_t t, uint64_t T, FI fi)
+{
+    if (E == SL_EDGES_ONE_FIRST) {
+        if (t < s.nedge) fi(t < s.head ? t : s.tail0 + (t - s.head));
+    } else {
+        for (uint64_t e = t; e < s.nedge; e += T) fi(e < s.head ? e : s.tail0 + (e - s.head));
+    }
+}
+/* The thread's edge values through fe(value). */
 template <int E, typename X, typename FE>
 __device__ __forceinline__ void sl_walk_edges(const X *x, const sl_split &s, uint64_t t, uint64_t T, FE fe)
 {
-    if (E == SL_EDGES_ONE_FIRST) {
-        if (t < s.nedge) fe(x[t < s.head ? t : s.tail0 + (t - s.head)]);
-    } else {
-        for (uint64_t e = t; e < s.nedge; e += T) fe(x[e < s.head ? e : s.tail0 + (e - s.head)]);
-    }
+    sl_walk_edge_index<E>(s, t, T, [&](uint64_t i) { fe(x[i]); });
 }
 
 /* The walk of thread t of T over x split as s: fu(v) with v[0..U) the vectors j, j + T, ...,
@@ -137,12 +143,7 @@ __device__ __forceinline__ void sl_walk2_groups_f64(const X *x, const X *y, cons
     typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W };
     static_assert((U * W) % G == 0, "sl_walk2_groups_f64: whole groups a step");
-    auto edges = [&]() {
-        for (uint64_t e = t; e < s.nedge; e += T) {
-            const uint64_t i = e < s.head ? e : s.tail0 + (e - s.head);
-            f1(x[i], y[i]);
-        }
-    };
+    auto edges = [&]() { sl_walk_edge_index<E>(s, t, T, [&](uint64_t i) { f1(x[i], y[i]); }); };
     if (E != SL_EDGES_LAST) edges();
     const V *xv = reinterpret_cast<const V *>(x + s.head), *yv = reinterpret_cast<const V *>(y + s.head);
     uint64_t j = t;
