@@ -282,13 +282,7 @@ static int repro_cpu(const sl_variant *v, const void *x, const void *y, uint64_t
     sl_rsum_thr_f64 a;
     sl_rsum_init_f64(&a);
     for (uint64_t i = 0; i < n; i++) {
-        const double xa = sl_tw_load(x, dt, i), yb = sl_tw_load(y, dt, i);
-        const double p = xa * yb;
-        sl_rsum_take1_f64(&a, p);
-        if (dt == SL_F64 && p != 0.0 && isfinite(p)) {
-            const double lo = fma(xa, yb, -p);
-            if (lo != 0.0) sl_rsum_take1_f64(&a, lo);
-        }
+        sl_rsum_take_product1_f64(&a, sl_tw_load(x, dt, i), sl_tw_load(y, dt, i), dt == SL_F64);
     }
     sl_rsum_state st;
     sl_rsum_state_zero(&st);

@@ -331,20 +331,10 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
  * 16-byte vectors of x and y, U a step (reduce/walk.cuh's sl_walk2_groups_f64: one split serves
  * both, they share the address modulo 16), in groups of eight through exact/binned.h's
  * sl_rsum_take_products_f64 (one capacity check for eight products, -0 where a tail is left
- * out), edge values and leftover vectors one by one (dot_repro_take1); then its state. Block:
+ * out), edge values and leftover vectors one by one (sl_rsum_take_product1_f64); then its state. Block:
  * the states merged (exact/binned_merge.cuh: shuffles, then warp 0); last block: the blocks'
  * states (thread t: states t, t + B, ..., then the block), rounded once by thread 0. The state
  * is a function of the multiset of pieces: the same bits for every grid, block and order. */
-__device__ __forceinline__ void dot_repro_take1(sl_rsum_thr_f64 *a, double xa, double yb, bool f64)
-{
-    const double p = xa * yb;
-    sl_rsum_take1_f64(a, p);
-    if (f64 && p != 0.0 && isfinite(p)) {
-        const double lo = fma(xa, yb, -p);
-        if (lo != 0.0) sl_rsum_take1_f64(a, lo);
-    }
-}
-
 template <typename In>
 __global__ void __launch_bounds__(256)
 dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head, uint64_t nv,
@@ -359,7 +349,7 @@ dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
     sl_walk2_groups_f64<U, SL_RSUM_GROUP, SL_EDGES_FIRST>(
         x, y, sl_split_of<In>(n, head, nv), (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, T,
         [&](const double *xa, const double *yb) { sl_rsum_take_products_f64(&a, xa, yb, f64); },
-        [&](In xi, In yi) { dot_repro_take1(&a, (double)sl_widen(xi), (double)sl_widen(yi), f64); });
+        [&](In xi, In yi) { sl_rsum_take_product1_f64(&a, (double)sl_widen(xi), (double)sl_widen(yi), f64); });
     sl_rsum_state st;
     sl_rsum_to_state_f64(&a, &st);
     sl_rsum_grid_finish<SL_RSUM_K>(st, s_w, work, [&](const sl_rsum_state &t) {

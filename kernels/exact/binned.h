@@ -608,6 +608,19 @@ SL_RSUM_HD void sl_rsum_to_state_##SUF(const sl_rsum_thr_##SUF *a, sl_rsum_state
 
 SL_RSUM_DEFINE(f32, float, uint32_t, 24, 13, -126, 127, 19, 0, 23, 0xffu, 0x7f800000u, SL_RSUM_K)
 SL_RSUM_DEFINE(f64, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u, SL_RSUM_K)
+/* One product a b into the float64 accumulator value by value: p = a b and, two set, the
+ * TwoProduct tail fma(a, b, -p) where p is finite and nonzero and the tail is nonzero (the pieces
+ * of dot's and norm2's `reproducible`: their twins, and their kernels' edge values and leftover
+ * vectors). */
+SL_RSUM_HD void sl_rsum_take_product1_f64(sl_rsum_thr_f64 *acc, double a, double b, int two)
+{
+    const double p = a * b;
+    sl_rsum_take1_f64(acc, p);
+    if (two && p != 0.0 && isfinite(p)) {
+        const double lo = fma(a, b, -p);
+        if (lo != 0.0) sl_rsum_take1_f64(acc, lo);
+    }
+}
 /* SL_RSUM_GROUP products a[k] b[k] into the float64 accumulator through the group path (one
  * capacity check, then straight-line deposits): each p = a b and, two set, the TwoProduct tail
  * fma(a, b, -p) where p is finite and nonzero and the tail is nonzero, -0 in the tail's place

@@ -151,12 +151,7 @@ SL_NRM_FN double sl_nrm_pow2(int e)
 SL_NRM_FN void sl_nrm_repro_take_f64(sl_rsum_thr_f64 *a, double x, double s)
 {
     const double xs = x * s;
-    const double p = xs * xs;
-    sl_rsum_take1_f64(a, p);
-    if (p != 0.0 && isfinite(p)) {
-        const double lo = fma(xs, xs, -p);
-        if (lo != 0.0) sl_rsum_take1_f64(a, lo);
-    }
+    sl_rsum_take_product1_f64(a, xs, xs, 1);
 }
 /* the norm from the merged state: +Inf for an Inf input (even beside a NaN), NaN for a NaN, else
  * sqrt of the state rounded to float64 (+ 0: an empty state's -0 -> +0), times up = 2^e (1 for
