@@ -42,6 +42,16 @@ static inline size_t sl_ws_bytes(uint64_t blocks, size_t elem)
     return (size_t)SL_WS_HEADER + (size_t)blocks * elem;
 }
 
+/* A row kernel's grid: a block for every `per` work units (a block a row or a part of a row:
+ * per 1; a warp a row: per = the block's warps), at least one and at most SL_ROWS_GRID_MAX
+ * blocks; the row kernels stride over the rest, so the grid changes no row's result. */
+#define SL_ROWS_GRID_MAX 1048576u
+static inline unsigned sl_rows_grid(uint64_t units, unsigned per)
+{
+    const uint64_t b = (units + per - 1u) / per;
+    return (unsigned)(b == 0u ? 1u : b < SL_ROWS_GRID_MAX ? b : SL_ROWS_GRID_MAX);
+}
+
 /* The binned (reproducible) row kernels take a warp a row up to this many values, a block a row
  * above (the sum's, mean/var/std's and norm2's): below it a block's merge of its threads' binned
  * states costs more than the row's values. */

@@ -733,15 +733,13 @@ static int mxrrow_launch(const sl_variant *v, const void *d_x, uint64_t rows, ui
                          sl_dtype dt, void *d_out, cudaStream_t st, sl_err *err)
 {
     if (n <= SL_ROWS_RS_WARP_ROW_MAX) {
-        const uint64_t blocks = (rows + SL_MXR_BLOCK / 32u - 1u) / (SL_MXR_BLOCK / 32u);
-        const unsigned grid = (unsigned)(blocks < 1048576u ? blocks : 1048576u);
-        mxrrow_warp_kernel<X><<<grid, SL_MXR_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, ddof, dt,
-                                                             (X *)d_out);
+        mxrrow_warp_kernel<X><<<sl_rows_grid(rows, SL_MXR_BLOCK / 32u), SL_MXR_BLOCK, 0, st>>>(
+            (const X *)d_x, rows, n, v->impl, ddof, dt, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("mxrrow_warp_kernel", v->name, err);
         return 0;
     }
-    const unsigned grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
-    mxrrow_kernel<X><<<grid, SL_MXR_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, ddof, dt, (X *)d_out);
+    mxrrow_kernel<X><<<sl_rows_grid(rows, 1u), SL_MXR_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, ddof, dt,
+                                                                    (X *)d_out);
     SL_CUDA_CHECK_LAUNCH("mxrrow_kernel", v->name, err);
     return 0;
 }
@@ -904,13 +902,12 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
 {
     unsigned grid;
     if (n <= MXR_WARP_ROW_MAX) {
-        const uint64_t wpb = MXR_ROW_BLOCK / 32u, want = (rows + wpb - 1) / wpb;
-        grid = (unsigned)(want < 1048576u ? want : 1048576u);
+        grid = sl_rows_grid(rows, MXR_ROW_BLOCK / 32u);
         mxroww_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof,
                                                          dt, (unsigned char *)d_work, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("mxroww_kernel", v->name, err);
     } else {
-        grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
+        grid = sl_rows_grid(rows, 1u);
         mxrow_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof,
                                                         dt, (unsigned char *)d_work, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("mxrow_kernel", v->name, err);

@@ -394,12 +394,11 @@ static int nrm_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, 
     unsigned grid;
     unsigned char *w = (unsigned char *)d_work;
     if (n <= NRMR_WARP_ROW_MAX) {
-        const uint64_t wpb = NRMR_BLOCK / 32u, want = (rows + wpb - 1) / wpb;
-        grid = (unsigned)(want < 1048576u ? want : 1048576u);
+        grid = sl_rows_grid(rows, NRMR_BLOCK / 32u);
         nrmroww_kernel<X><<<grid, NRMR_BLOCK, 0, st>>>((const X *)d_x, rows, n, dt, w, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("nrmroww_kernel", v->name, err);
     } else {
-        grid = (unsigned)(rows < 1048576u ? rows : 1048576u);
+        grid = sl_rows_grid(rows, 1u);
         nrmrow_kernel<X><<<grid, NRMR_BLOCK, 0, st>>>((const X *)d_x, rows, n, dt, w, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("nrmrow_kernel", v->name, err);
     }
@@ -510,11 +509,10 @@ template <typename In>
 static void nrm_repro_rows_launch(const void *d_x, uint64_t rows, uint64_t n, void *d_out, cudaStream_t st)
 {
     if (n <= SL_ROWS_RS_WARP_ROW_MAX) {
-        const uint64_t blocks = (rows + SL_NRM_REPRO_BLOCK / 32u - 1u) / (SL_NRM_REPRO_BLOCK / 32u);
-        nrm_repro_rows_warp_kernel<In><<<(unsigned)(blocks < 1048576u ? blocks : 1048576u), SL_NRM_REPRO_BLOCK, 0,
+        nrm_repro_rows_warp_kernel<In><<<sl_rows_grid(rows, SL_NRM_REPRO_BLOCK / 32u), SL_NRM_REPRO_BLOCK, 0,
                                          st>>>((const In *)d_x, rows, n, (In *)d_out);
     } else {
-        nrm_repro_rows_kernel<In><<<(unsigned)(rows < 1048576u ? rows : 1048576u), SL_NRM_REPRO_BLOCK, 0, st>>>(
+        nrm_repro_rows_kernel<In><<<sl_rows_grid(rows, 1u), SL_NRM_REPRO_BLOCK, 0, st>>>(
             (const In *)d_x, rows, n, (In *)d_out);
     }
 }

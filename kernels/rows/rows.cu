@@ -30,12 +30,6 @@
 
 #define ROWS_WARPS (SL_ROWS_BLOCK / 32u)
 
-/* Rows per launch: at most this many blocks, the rest by the grid-stride loop. */
-static unsigned rows_grid(uint64_t rows)
-{
-    return (unsigned)(rows < 65535u * 16u ? (rows ? rows : 1u) : 65535u * 16u);
-}
-
 /* ---- block-row (the order and tree are described in rows.c, beside the twin) -------------- */
 template <typename X> struct br_acc { typedef float T; };
 template <> struct br_acc<double> { typedef double T; };
@@ -112,7 +106,7 @@ static int br_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64
     if (P > 1u && (!d_work || work_bytes < need))
         return sl_err_set(err, "%s: split rows need %llu bytes of workspace, have %llu", v->name,
                           (unsigned long long)need, (unsigned long long)work_bytes);
-    br_kernel<X><<<rows_grid(rows * P), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, P,
+    br_kernel<X><<<sl_rows_grid(rows * P, 1u), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, P,
                                                                 (unsigned char *)d_work, (X *)d_out);
     SL_CUDA_CHECK_LAUNCH("br_kernel", v->name, err);
     return 0;
@@ -269,7 +263,7 @@ static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                           cudaStream_t st, sl_err *err)
 {
     if (n <= RS_WARP_ROW_MAX) {
-        rs_rows_warp_kernel<X><<<rows_grid((rows + ROWS_WARPS - 1) / ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
+        rs_rows_warp_kernel<X><<<sl_rows_grid(rows, ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
             (const X *)d_x, rows, n, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
     } else {
@@ -278,7 +272,7 @@ static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
         if (S > 1u && (!d_work || work_bytes < need))
             return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
                               (unsigned long long)need, (unsigned long long)work_bytes);
-        rs_rows_kernel<X><<<rows_grid(rows * S), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
+        rs_rows_kernel<X><<<sl_rows_grid(rows * S, 1u), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
                                                                         (unsigned char *)d_work, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("rs_rows_kernel", v->name, err);
     }
@@ -611,17 +605,17 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     unsigned char *work = (unsigned char *)d_work;
     if (!sl_rows_sacc_certified(rows, n, dt, sms)) {
         const unsigned S = sl_rows_split(rows, n, sms, SL_ROWS_SACC_SPLIT_MAX);
-        sa_rows_kernel<X, false><<<rows_grid(rows * S), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, S, work,
+        sa_rows_kernel<X, false><<<sl_rows_grid(rows * S, 1u), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, S, work,
                                                                           (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("sa_rows_kernel", v->name, err);
         return 0;
     }
     if (n <= SAC_WARP_ROW_MAX) {
         const uint64_t per = SA_BLOCK / 32u;
-        sac_rows_kernel<X, 32u><<<rows_grid((rows + per - 1) / per), SA_BLOCK, 0, st>>>(
+        sac_rows_kernel<X, 32u><<<sl_rows_grid(rows, per), SA_BLOCK, 0, st>>>(
             (const X *)d_x, rows, n, dt, work, (X *)d_out);
     } else {
-        sac_rows_kernel<X, SA_BLOCK><<<rows_grid(rows), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, dt,
+        sac_rows_kernel<X, SA_BLOCK><<<sl_rows_grid(rows, 1u), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, dt,
                                                                            work, (X *)d_out);
     }
     SL_CUDA_CHECK_LAUNCH("sac_rows_kernel", v->name, err);
@@ -880,7 +874,7 @@ template <typename X>
 static int lse_rows_warp_launch(const X *x, uint64_t rows, uint64_t n, X *out, cudaStream_t st)
 {
     if (n > LSE_ROWS_WARP_N) return 0;
-    lse_rows_warp_kernel<X><<<rows_grid((rows + ROWS_WARPS - 1) / ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(x, rows, n, out);
+    lse_rows_warp_kernel<X><<<sl_rows_grid(rows, ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(x, rows, n, out);
     return 1;
 }
 template <>
@@ -897,7 +891,7 @@ static int lse_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, 
         SL_CUDA_CHECK_LAUNCH("lse_rows_warp_kernel", v->name, err);
         return 0;
     }
-    lse_rows_kernel<X><<<rows_grid(rows), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
+    lse_rows_kernel<X><<<sl_rows_grid(rows, 1u), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out);
     SL_CUDA_CHECK_LAUNCH("lse_rows_kernel", v->name, err);
     return 0;
 }
