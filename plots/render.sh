@@ -809,7 +809,8 @@ extract_tp() {
     # x and row place the marker of a ratio off the panel'"'"'s scale (below
     # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
     # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
-    # last n, so none falls off the axis), rows stacked from the edge inwards.
+    # last n, so none falls off the axis), rows stacked from the edge inwards. The read ceiling is
+    # a reference line, no marker: past the scale it runs off the edge of the panel.
     END { dirs = ""; for (k=1;k<=ng;k++) { g = order[k]; dirs = dirs "\n" out "/" g ".d"; fws = ""
         for (i = 1; i <= nfw[g]; i++) {
           if ((g, fwd[g, i]) in dseen) continue
@@ -819,11 +820,11 @@ extract_tp() {
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
         r = gb[g, v, n] / gb[g, "cub", n]; R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
-        if (r < 0.5 || r > 1.5) { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); offv[K, v] = 1; offn[K]++ }
+        if ((r < 0.5 || r > 1.5) && v != "read-ceiling") { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); offv[K, v] = 1; offn[K]++ }
         if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
       for (i = 1; i <= nr; i++) { if (!(i in R)) continue; split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]; r = R[i]
         x = n; row = 0
-        if (r < 0.5 || r > 1.5) { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); slot = 0
+        if ((r < 0.5 || r > 1.5) && v != "read-ceiling") { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); slot = 0
           for (j = 1; j <= nvo && vo[j] != v; j++) if ((K, vo[j]) in offv) slot++
           row = int(slot / 4); col = slot % 4; m = offn[K] - 4 * row; if (m > 4) m = 4
           if (r < 0.5) { if (row + 1 > lrows[g]) lrows[g] = row + 1 } else if (row + 1 > hrows[g]) hrows[g] = row + 1
@@ -835,7 +836,7 @@ extract_tp() {
       # axis there): per variant its range, for its key entry (the panel marks the points at
       # the edge), DTYPE.d/offscale one line of words "variant=RANGE"
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
-        if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
+        if (v == "cub" || v == "read-ceiling" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
         r = gb[g, v, n] / gb[g, "cub", n]; if (r >= 0.5 && r <= 1.5) continue
         if (!((g, v) in olo)) { oord[g] = oord[g] " " v; olo[g, v] = r; ohi[g, v] = r }
         if (r < olo[g, v]) olo[g, v] = r; if (r > ohi[g, v]) ohi[g, v] = r }
@@ -958,7 +959,10 @@ else
     pv=$(printf '%s\t-\t0\t-\n' "$src/$dt.d" | panels_all 0 | cut -f2-)
     rat="hasrat=0; rlo=1; rhi=1; lrows=0; hrows=0"
     if [ -s "$src/$dt.d/ratio" ]; then
-      read -r rlo rhi lrows hrows < "$src/$dt.d/ratio"; rat="hasrat=1; rlo=$rlo; rhi=$rhi; lrows=$lrows; hrows=$hrows"
+      read -r rlo rhi lrows hrows < "$src/$dt.d/ratio"
+      case $lrows in ''|*[!0-9]*) lrows=0 ;; esac   # row counts: digits only into gnuplot's -e
+      case $hrows in ''|*[!0-9]*) hrows=0 ;; esac
+      rat="hasrat=1; rlo=$rlo; rhi=$rhi; lrows=$lrows; hrows=$hrows"
     fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
     rat="$rat; offs='$offs'"

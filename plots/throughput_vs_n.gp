@@ -36,16 +36,17 @@ ylo = ylo > 0.98 ? 0.98 : ylo; yhi = yhi < 1.02 ? 1.02 : yhi
 rpad = (yhi - ylo) * 0.06
 if (!exists("lrows")) lrows = 0
 if (!exists("hrows")) hrows = 0
-# the ratio axis: the scale [ra, rz], and below / above it the markers' bands, each 0.08 of the
-# axis a row and 0.03 more (a row's centre 0.04 + 0.08 row from the axis' end)
+# the ratio axis: the scale [ra, rz], and below / above it the markers' bands (where a variant has
+# a marker: the read ceiling past 1.5 has none), each 0.08 of the axis a row and 0.03 more (a
+# row's centre 0.04 + 0.08 row from the axis' end)
 ra = rlo < 0.5 ? 0.5 : ylo - rpad; rz = rhi > 1.5 ? 1.5 : yhi + rpad
-fl = rlo < 0.5 ? 0.08 * (lrows > 0 ? lrows : 1) + 0.03 : 0.0
-fh = rhi > 1.5 ? 0.08 * (hrows > 0 ? hrows : 1) + 0.03 : 0.0
+fl = lrows > 0 ? 0.08 * lrows + 0.03 : 0.0
+fh = hrows > 0 ? 0.08 * hrows + 0.03 : 0.0
 RR = (rz - ra) / (1.0 - fl - fh)
 rb = ra - fl * RR; rt = rz + fh * RR
 # ticks on the scale only: a step of 1, 2 or 5 times a power of 10, about five of them
 rstep = 10.0 ** floor(log10((rz - ra) / 5.0))
-rstep = (rz - ra) / rstep > 25 ? 5 * rstep : (rz - ra) / rstep > 10 ? 2 * rstep : rstep
+rstep = (rz - ra) / rstep >= 25 ? 5 * rstep : (rz - ra) / rstep >= 10 ? 2 * rstep : rstep
 do for [term = 1:nterm] {
   eval termset(term, W, H)
   set multiplot title ttl font ",12"
