@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also full, rowsub, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, rowsub, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -271,6 +271,19 @@ if [[ $stages == *,rowsub,* ]]; then
   nt trows_gpu 360 "$T/trows_gpu"
   for d in bf16 f16 f32 f64; do
     rb "rows_sum_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --variants reproducible,superacc,block-row
+  done
+fi
+if [[ $stages == *,lse16,* ]]; then
+  # online lse on 16-bit input with its 16-bit exponential (lse_math.h's sl_lm_expf16_tile) and
+  # packed tile maxima: the lse twins of every format (quick), then the benchmarks beside the
+  # float32 rows and CUB's sum of the same bytes
+  B=$work/lse16; mkdir -p "$B"
+  for d in bf16 f16 f32; do
+    nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse "$T/tgpu_twins" &
+  done
+  wait
+  for d in bf16 f16 f32; do
+    rb "lse_$d" --op lse --n 2^20,2^24,2^28 --dtype "$d" --dataset logits --variants online,accurate,reproducible
   done
 fi
 if [[ $stages == *,moments,* ]]; then

@@ -115,7 +115,7 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
         const lse_job_##sfx *J = ctx;                                                         \
         const uint64_t g0 = (uint64_t)c * SL_LSE_TWIN_CHUNK;                                  \
         const uint64_t g1 = g0 + SL_LSE_TWIN_CHUNK < J->Tn ? g0 + SL_LSE_TWIN_CHUNK : J->Tn;   \
-        const int kind = J->kind;                                                             \
+        const int kind = J->kind, h16 = sl_dtype_is_half(J->dt);                              \
         for (uint64_t g = g0; g < g1; g++) J->st[g] = sl_lse_init_##sfx(J->m0);               \
         const uint64_t Tn = J->Tn, W = J->W;                                                  \
         const uint64_t U = (uint64_t)SL_LSE_TILE_VECS(kind, sizeof(T), (int)W);               \
@@ -129,19 +129,19 @@ static double lse_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_l
                         for (uint64_t k = 0; k < W; k++)                                      \
                             v[u * W + k] = (T)sl_tw_load(J->x, J->dt,                         \
                                                          J->head + (j + u * Tn) * W + k);     \
-                    sl_lse_add_tile_##sfx(&a, v, (int)(U * W), kind);                         \
+                    sl_lse_add_tile_##sfx(&a, v, (int)(U * W), kind, h16);                    \
                 } else /* the remaining vectors, a tile each */                               \
                     for (uint64_t jj = j; jj < J->nv; jj += Tn) {                             \
                         for (uint64_t k = 0; k < W; k++)                                      \
                             v[k] = (T)sl_tw_load(J->x, J->dt, J->head + jj * W + k);          \
-                        sl_lse_add_tile_##sfx(&a, v, (int)W, kind);                           \
+                        sl_lse_add_tile_##sfx(&a, v, (int)W, kind, h16);                      \
                     }                                                                         \
                 J->st[g] = a;                                                                 \
             }                                                                                 \
         for (uint64_t g = g0; g < g1 && g < J->nedge; g++)                                     \
             for (uint64_t e = g; e < J->nedge; e += Tn) { /* edge values: a tile each */      \
                 v[0] = (T)sl_tw_load(J->x, J->dt, e < J->head ? e : J->tail0 + (e - J->head)); \
-                sl_lse_add_tile_##sfx(&J->st[g], v, 1, kind);                                 \
+                sl_lse_add_tile_##sfx(&J->st[g], v, 1, kind, h16);                            \
             }                                                                                 \
     }                                                                                         \
     /* the kernel's final state (*fin) of state kind `kind` (-1: the descriptor's) */          \

@@ -12,10 +12,11 @@
  * before their values are used (the order of the values into the state is unchanged); one exp per
  * element, so the exp is the arithmetic cost. online with a float32 state takes tiles of 32
  * values (8 float32 vectors, 4 16-bit ones: lse.h's sl_lse_add_tile): the tile's maximum (FMNMX.NAN;
- * bfloat16: on packed pairs), one rescale per tile, then per value one FADD (x - m), lse_math.h's
- * sl_lm_expf_tile (9 FFMA, 2 FADD, FMNMX, LEA) and one FADD; bfloat16 widened by one integer
- * operation. sm_90 SASS of the tile loop: 526 instructions per 32 values in float32 and in
- * bfloat16 (16.4 a value; the element-by-element form took about 42 on its common path).
+ * 16-bit: on packed pairs), one rescale per tile, then per value one FADD (x - m), lse_math.h's
+ * sl_lm_expf_tile (9 FFMA, 2 FADD, FMNMX, LEA; 16-bit input sl_lm_expf16_tile: 6 FFMA, FADD,
+ * FMNMX, LEA) and one FADD; 16-bit values widened by one instruction each. sm_90 SASS of the tile
+ * loop: 526 instructions per 32 values in float32 (16.4 a value; the element-by-element form
+ * took about 42 on its common path).
  * Numbers: BENCHMARKS.md. */
 #include <stdint.h>
 #include "reduce/reduce.cuh"
@@ -31,8 +32,8 @@ template <> struct lse_st<float> {
     typedef sl_lse_sf S;
     static __device__ __forceinline__ S init(float m) { return sl_lse_init_f(m); }
     static __device__ __forceinline__ void add(S &a, float x, int k) { sl_lse_add_f(&a, x, k); }
-    static __device__ __forceinline__ void add_tile(S &a, const float *v, int c, int k) { sl_lse_add_tile_f(&a, v, c, k); }
-    static __device__ __forceinline__ void add_tile_m(S &a, const float *v, int c, float mt) { sl_lse_add_tile_m_f(&a, v, c, mt); }
+    static __device__ __forceinline__ void add_tile(S &a, const float *v, int c, int k, int h) { sl_lse_add_tile_f(&a, v, c, k, h); }
+    static __device__ __forceinline__ void add_tile_m(S &a, const float *v, int c, float mt, int h) { sl_lse_add_tile_m_f(&a, v, c, mt, h); }
     static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_f(a, b, k); }
     static __device__ __forceinline__ float final(S a, int k) { return sl_lse_final_f(a, k); }
 };
@@ -40,8 +41,8 @@ template <> struct lse_st<double> {
     typedef sl_lse_sd S;
     static __device__ __forceinline__ S init(double m) { return sl_lse_init_d(m); }
     static __device__ __forceinline__ void add(S &a, double x, int k) { sl_lse_add_d(&a, x, k); }
-    static __device__ __forceinline__ void add_tile(S &a, const double *v, int c, int k) { sl_lse_add_tile_d(&a, v, c, k); }
-    static __device__ __forceinline__ void add_tile_m(S &a, const double *v, int c, double mt) { (void)mt; sl_lse_add_tile_d(&a, v, c, SL_LSE_ONLINE); }
+    static __device__ __forceinline__ void add_tile(S &a, const double *v, int c, int k, int h) { sl_lse_add_tile_d(&a, v, c, k, h); }
+    static __device__ __forceinline__ void add_tile_m(S &a, const double *v, int c, double mt, int h) { (void)mt; sl_lse_add_tile_d(&a, v, c, SL_LSE_ONLINE, h); }
     static __device__ __forceinline__ S merge(S a, S b, int k) { return sl_lse_merge_d(a, b, k); }
     static __device__ __forceinline__ double final(S a, int k) { return sl_lse_final_d(a, k); }
 };
@@ -154,24 +155,29 @@ template <typename X, typename T> struct lse_lane {
     static __device__ __forceinline__ T get(const typename sl_vec<X>::type &v, int k) { return to_acc<T>(sl_vec_lane(v, k)); }
 };
 /* The maximum of a tile of U vectors for online (NaN if any is NaN), where the kernel finds it
- * its own way (ok = 1): bfloat16 by max.NaN on packed pairs (HMNMX2), 4U - 1 of them, then the
- * two halves; ok = 0: sl_lse_add_tile_f finds it on the widened values. */
+ * its own way (ok = 1): 16-bit input by max.NaN on packed pairs (HMNMX2), 4U - 1 of them, then
+ * the two halves; ok = 0: sl_lse_add_tile_f finds it on the widened values. */
 template <typename X, typename T> struct lse_tmax {
     enum { ok = 0 };
     static __device__ __forceinline__ T get(const typename sl_vec<X>::type *v, int nvec) { (void)v; (void)nvec; return (T)0; }
 };
-template <> struct lse_tmax<__nv_bfloat16, float> {
+template <typename H> struct lse_pair;
+template <> struct lse_pair<__half> { typedef __half2 P; };
+template <> struct lse_pair<__nv_bfloat16> { typedef __nv_bfloat162 P; };
+template <typename H> struct lse_tmax16 {
     enum { ok = 1 };
-    static __device__ __forceinline__ float get(const sl_b8 *v, int nvec)
+    static __device__ __forceinline__ float get(const sl_v16<H> *v, int nvec)
     {
-        __nv_bfloat162 m = *reinterpret_cast<const __nv_bfloat162 *>(&v[0].u.x);
+        typedef typename lse_pair<H>::P P;
         const unsigned *w = reinterpret_cast<const unsigned *>(v);
+        P m = *reinterpret_cast<const P *>(&w[0]);
 #pragma unroll
-        for (int i = 1; i < 4 * nvec; i++) m = __hmax2_nan(m, *reinterpret_cast<const __nv_bfloat162 *>(&w[i]));
-        const unsigned b = *reinterpret_cast<const unsigned *>(&m);
-        return sl_lse_maxnan_f(__uint_as_float(b << 16), __uint_as_float(b & 0xffff0000u));
+        for (int i = 1; i < 4 * nvec; i++) m = __hmax2_nan(m, *reinterpret_cast<const P *>(&w[i]));
+        return sl_lse_maxnan_f(__low2float(m), __high2float(m));
     }
 };
+template <> struct lse_tmax<__half, float> : lse_tmax16<__half> {};
+template <> struct lse_tmax<__nv_bfloat16, float> : lse_tmax16<__nv_bfloat16> {};
 
 template <> struct lse_lane<__nv_bfloat16, float> {
     static __device__ __forceinline__ float get(const sl_b8 &v, int k)
@@ -236,8 +242,8 @@ lse_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void
         m0 = __ldcg(reinterpret_cast<const T *>(static_cast<unsigned char *>(work) + SL_LSE_WS_MAX));
     A st = lse_st<T>::init(m0);
     lse_for_tiles<X, T, SL_LSE_TILE_VECS(K, sizeof(T), sl_vec<X>::W), K == SL_LSE_ONLINE>(
-        x, n, head, nv, [&](const T *v, int c) { lse_st<T>::add_tile(st, v, c, K); },
-        [&](const T *v, int c, T mt) { lse_st<T>::add_tile_m(st, v, c, mt); });
+        x, n, head, nv, [&](const T *v, int c) { lse_st<T>::add_tile(st, v, c, K, sizeof(X) == 2); },
+        [&](const T *v, int c, T mt) { lse_st<T>::add_tile_m(st, v, c, mt, sizeof(X) == 2); });
     A b = sl_block_reduce<Op>(st, s_warp);
     sl_grid_finish<Op, lse_fin<X, T, K> >(b, sl_ws_partials<A>(work), sl_ws_counter(work), result);
 }

@@ -350,11 +350,13 @@ SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
  * rules above). online (float32 state), by tile: the tile's maximum mt (NaN if any is NaN);
  * mt NaN or infinite: one by one (the rules above); else mt > m: s = s exp(m - mt), m = mt (one
  * rescale per tile, sl_lm_expf), then s = s + expt(x - m) for each value in order, expt
- * lse_math.h's sl_lm_expf_tile (exp(0) = 1 exactly, -Inf masks give its floor 2^-124.8). */
+ * lse_math.h's sl_lm_expf_tile, or sl_lm_expf16_tile when the input is 16-bit (h16: its result
+ * is, and 2^-17 of the exp is 2^-6 of its half ulp or less) (exp(0) = 1 exactly, -Inf masks give
+ * their floor 2^-124.8). */
 /* online's tile step given the tile's maximum mt (NaN if any value is NaN; the kernel may find it
  * its own way, e.g. on packed bfloat16 pairs: a maximum is one of the values, so any way gives
  * the same mt up to a zero's sign and a NaN's bits, which no result sees) */
-SL_LSE_FN void sl_lse_add_tile_m_f(sl_lse_sf *a, const float *v, int cnt, float mt)
+SL_LSE_FN void sl_lse_add_tile_m_f(sl_lse_sf *a, const float *v, int cnt, float mt, int h16)
 {
     const int kind = SL_LSE_ONLINE;
     if (!(mt - mt == 0.0f)) {
@@ -366,12 +368,19 @@ SL_LSE_FN void sl_lse_add_tile_m_f(sl_lse_sf *a, const float *v, int cnt, float 
         a->m = mt;
     }
     const float m = a->m;
+    if (h16) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-    for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf_tile(v[i] - m);
+        for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf16_tile(v[i] - m);
+    } else {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+        for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf_tile(v[i] - m);
+    }
 }
-SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind)
+SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind, int h16)
 {
     if (kind != SL_LSE_ONLINE) {
 #if defined(__CUDA_ARCH__)
@@ -385,11 +394,12 @@ SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind
 #pragma unroll
 #endif
     for (int i = 1; i < cnt; i++) mt = sl_lse_maxnan_f(mt, v[i]);
-    sl_lse_add_tile_m_f(a, v, cnt, mt);
+    sl_lse_add_tile_m_f(a, v, cnt, mt, h16);
 }
 /* float64 state: one by one */
-SL_LSE_FN void sl_lse_add_tile_d(sl_lse_sd *a, const double *v, int cnt, int kind)
+SL_LSE_FN void sl_lse_add_tile_d(sl_lse_sd *a, const double *v, int cnt, int kind, int h16)
 {
+    (void)h16;
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
