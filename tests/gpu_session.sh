@@ -274,17 +274,20 @@ if [[ $stages == *,rowsub,* ]]; then
   done
 fi
 if [[ $stages == *,lse16,* ]]; then
-  # online lse on 16-bit input with its 16-bit exponential (lse_math.h's sl_lm_expf16_tile) and
-  # packed tile maxima: the lse twins of every format (quick), then the benchmarks beside the
-  # float32 rows and CUB's sum of the same bytes
+  # lse on 16-bit input with its 16-bit exponential (lse_math.h's sl_lm_expf16: online's terms and
+  # reproducible's one-pass terms, 1-D and row-wise) and packed maxima: the benchmarks first (the
+  # GPU to themselves), beside the float32 rows and CUB's sum of the same bytes; then trows_gpu
+  # (every row against the 1-D twin) and the lse twins of every format (quick), side by side
   B=$work/lse16; mkdir -p "$B"
   for d in bf16 f16 f32; do
+    rb "lse_$d" --op lse --n 2^20,2^24,2^28 --dtype "$d" --dataset logits --variants online,accurate,reproducible
+    rb "rows_lse_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op lse --dataset logits --variants reproducible
+  done
+  nt trows_gpu 300 "$T/trows_gpu" &
+  for d in bf16 f16 f32 f64; do
     nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse "$T/tgpu_twins" &
   done
   wait
-  for d in bf16 f16 f32; do
-    rb "lse_$d" --op lse --n 2^20,2^24,2^28 --dtype "$d" --dataset logits --variants online,accurate,reproducible
-  done
 fi
 if [[ $stages == *,moments,* ]]; then
   # mean/var/std/max: every GPU variant paired run by run with CUB's sum of the same bytes

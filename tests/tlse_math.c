@@ -3,7 +3,7 @@
  * arguments spanning each function's range, the boundaries (overflow, underflow, subnormal
  * results, powers of two, 1 +- ulp) and the special values; online's tile exponential
  * (sl_lm_expf_tile) on [-86.5, 0] (random, and every 61st float against the double exp) and its
- * floor below; its 16-bit form (sl_lm_expf16_tile), relative error; the double-double exponential of float64 `accurate` (sl_lm_exp_dd), relative
+ * floor below; its 16-bit form (sl_lm_expf16), relative error; the double-double exponential of float64 `accurate` (sl_lm_exp_dd), relative
  * error of the pair. */
 #include <float.h>
 #include <math.h>
@@ -130,36 +130,38 @@ int main(void)
               sl_lm_expf_tile(-86.5f) > 0x1p-125f && sl_lm_expf_tile(-86.5f) < 0x1p-124f,
           "expf_tile below -86.5: its floor exp(-86.5) = %a", (double)sl_lm_expf_tile(-86.5f));
 
-    /* online's term on 16-bit input (sl_lm_expf16_tile): relative error below 2^-17 over every
-     * 7th float of [-86.5, 0] against the double exp and at MPFR's random arguments; exp(-0) =
-     * exp(0) = 1 exactly; below -86.5 and -Inf its floor exp(-86.5) */
+    /* the terms of online and reproducible on 16-bit input (sl_lm_expf16): relative error below
+     * 2^-17 over every 7th float of [-86.5, 0] and of (0, 88] against the double exp and at
+     * MPFR's random arguments; exp(-0) = exp(0) = 1 exactly; below -86.5 and -Inf its floor
+     * exp(-86.5) */
     {
         double w16 = 0.0;
-        for (uint32_t b = 0x80000000u; b <= sl_lm_f2u(-86.5f); b += 7u) {
-            const float d = sl_lm_u2f(b);
-            const double rel = fabs((double)sl_lm_expf16_tile(d) / exp((double)d) - 1.0);
-            if (rel > w16) w16 = rel;
-        }
+        for (int side = 0; side < 2; side++)
+            for (uint32_t b = side ? 1u : 0x80000000u; b <= (side ? sl_lm_f2u(88.0f) : sl_lm_f2u(-86.5f)); b += 7u) {
+                const float d = sl_lm_u2f(b);
+                const double rel = fabs((double)sl_lm_expf16(d) / exp((double)d) - 1.0);
+                if (rel > w16) w16 = rel;
+            }
         mpfr_t a, y, g;
         mpfr_inits2(128, a, y, g, (mpfr_ptr)0);
         for (int i = 0; i < N; i++) {
-            const float d = (float)unif(i & 1 ? -1.0 : -86.5, 0.0);
+            const float d = (float)(i % 3 == 0 ? unif(-1.0, 1.0) : i % 3 == 1 ? unif(-86.5, 0.0) : unif(0.0, 88.0));
             mpfr_set_flt(a, d, MPFR_RNDN);
             mpfr_exp(y, a, MPFR_RNDN);
-            mpfr_set_flt(g, sl_lm_expf16_tile(d), MPFR_RNDN);
+            mpfr_set_flt(g, sl_lm_expf16(d), MPFR_RNDN);
             mpfr_div(g, g, y, MPFR_RNDN);
             mpfr_sub_ui(g, g, 1, MPFR_RNDN);
             const double rel = fabs(mpfr_get_d(g, MPFR_RNDN));
-            CHECK(rel < 0x1p-17, "expf16_tile(%a): relative error %.3g >= 2^-17", (double)d, rel);
+            CHECK(rel < 0x1p-17, "expf16(%a): relative error %.3g >= 2^-17", (double)d, rel);
         }
         mpfr_clears(a, y, g, (mpfr_ptr)0);
-        CHECK(w16 < 0x1p-17, "expf16_tile over every 7th float of [-86.5, 0]: relative error %.3g >= 2^-17", w16);
-        printf("expf16_tile over every 7th float of [-86.5, 0]: worst relative error 2^%.2f\n", log2(w16));
-        CHECK(sl_lm_expf16_tile(0.0f) == 1.0f && sl_lm_expf16_tile(-0.0f) == 1.0f, "expf16_tile(+-0) = 1 exactly");
-        CHECK(sl_lm_expf16_tile(-INFINITY) == sl_lm_expf16_tile(-86.5f) &&
-                  sl_lm_expf16_tile(-1e30f) == sl_lm_expf16_tile(-86.5f) &&
-                  sl_lm_expf16_tile(-86.5f) > 0x1p-125f && sl_lm_expf16_tile(-86.5f) < 0x1p-124f,
-              "expf16_tile below -86.5: its floor exp(-86.5) = %a", (double)sl_lm_expf16_tile(-86.5f));
+        CHECK(w16 < 0x1p-17, "expf16 over every 7th float of [-86.5, 88]: relative error %.3g >= 2^-17", w16);
+        printf("expf16 over every 7th float of [-86.5, 88]: worst relative error 2^%.2f\n", log2(w16));
+        CHECK(sl_lm_expf16(0.0f) == 1.0f && sl_lm_expf16(-0.0f) == 1.0f, "expf16(+-0) = 1 exactly");
+        CHECK(sl_lm_expf16(-INFINITY) == sl_lm_expf16(-86.5f) &&
+                  sl_lm_expf16(-1e30f) == sl_lm_expf16(-86.5f) &&
+                  sl_lm_expf16(-86.5f) > 0x1p-125f && sl_lm_expf16(-86.5f) < 0x1p-124f,
+              "expf16 below -86.5: its floor exp(-86.5) = %a", (double)sl_lm_expf16(-86.5f));
     }
 
     /* the core on (0, 88] (reproducible's unshifted terms), every 61st float, against the double exp */

@@ -284,7 +284,7 @@ typedef struct {
     sl_dtype dt;
     uint64_t n;
     double M;
-    int one;   /* the one-pass form's unshifted terms (lse.h's sl_lse_rep1_termf), summed exactly */
+    int one;   /* the one-pass form's unshifted terms (lse.h's sl_lse_rep1_termf/_termh), summed exactly */
     sl_rsum_state *st;
     unsigned char *sacc;   /* one pass: the tasks' saved limb states, SL_SACC_SAVED_BYTES(SL_F32) each */
 } lse_rep_job;
@@ -323,7 +323,8 @@ static void lse_rep_chunk(void *ctx, size_t c)
         sl_sacc_state_init(&st, SL_F32);
         for (uint64_t i = i0; i < i1; i += SL_LSE_REP_SUB) {
             const uint64_t m = i1 - i < SL_LSE_REP_SUB ? i1 - i : SL_LSE_REP_SUB;
-            for (uint64_t k = 0; k < m; k++) t[k] = sl_lse_rep1_termf((float)sl_tw_load(J->x, J->dt, i + k));
+            for (uint64_t k = 0; k < m; k++)
+                t[k] = sl_lse_rep1_termx((float)sl_tw_load(J->x, J->dt, i + k), sl_dtype_is_half(J->dt));
             lse_rep1_add(&st, t, m);
         }
         sl_sacc_state_save(&st, J->sacc + c * SL_SACC_SAVED_BYTES(SL_F32));
@@ -416,7 +417,8 @@ const sl_variant sl_v_lse_reproducible = {
     .name = "reproducible",
     .op = "lse", .family = "lse",
     .determinism = SL_DET_ORDER_INDEPENDENT,
-    .description = "float32/16-bit input: one pass, the unshifted exp(x) (float32 exp) summed "
+    .description = "float32/16-bit input: one pass, the unshifted exp(x) (float32 exp; 16-bit "
+                   "input: within 2^-17) summed "
                    "exactly (superacc's exponent bins and limbs) beside the maximum, log of the sum "
                    "rounded once to float64, for a maximum in [-30, 88]; otherwise, and for float64 "
                    "input, the exact max (a kernel), then exp(x - max) binned and max + log: "

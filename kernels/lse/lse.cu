@@ -13,7 +13,7 @@
  * element, so the exp is the arithmetic cost. online with a float32 state takes tiles of 32
  * values (8 float32 vectors, 4 16-bit ones: lse.h's sl_lse_add_tile): the tile's maximum (FMNMX.NAN;
  * 16-bit: on packed pairs), one rescale per tile, then per value one FADD (x - m), lse_math.h's
- * sl_lm_expf_tile (9 FFMA, 2 FADD, FMNMX, LEA; 16-bit input sl_lm_expf16_tile: 6 FFMA, FADD,
+ * sl_lm_expf_tile (9 FFMA, 2 FADD, FMNMX, LEA; 16-bit input sl_lm_expf16: 6 FFMA, FADD,
  * FMNMX, LEA) and one FADD; 16-bit values widened by one instruction each. sm_90 SASS of the tile
  * loop: 526 instructions per 32 values in float32 (16.4 a value; the element-by-element form
  * took about 42 on its common path).
@@ -367,7 +367,7 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     sl_grid_finish<Op, lse_fin_pre>(b, sl_ws_partials<sl_lse_sd>(work), sl_ws_counter(work), lse_ws_pre(work));
 }
 
-/* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termf -------------
+/* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termf/_termh -------
  * The terms of the block's tiles (exact/bins.cuh's sacc_tiles) and of the edge values into each
  * thread's exponent bins (exact/bins.cuh: exact), drained into the block's limbs every
  * SACC_BIN_FLUSH terms and at the end; m = max.NaN of the values beside. Thread 0 adds the block's
@@ -399,15 +399,24 @@ template <typename X> struct lse_rep1_st {
     unsigned long long *s_acc;
     unsigned B, mask, flags, sg;
     float m;
+    __device__ __forceinline__ void term(float v) { sacc_bin_take(sl_lse_rep1_termx(v, sizeof(X) == 2), my, B, sg); }
     __device__ __forceinline__ void take1(float v)
     {
         m = sl_lse_maxnan_f(m, v);
-        sacc_bin_take(sl_lse_rep1_termf(v), my, B, sg);
+        term(v);
     }
+    /* a vector: 16-bit input's maximum on packed pairs (lse_tmax: the same m up to a zero's sign
+     * and a NaN's bits, which the window test does not see) */
     __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, bool)
     {
+        if (lse_tmax<X, float>::ok) {
+            m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
 #pragma unroll
-        for (int k = 0; k < sl_vec<X>::W; k++) take1(lse_lane<X, float>::get(r, k));
+            for (int k = 0; k < sl_vec<X>::W; k++) term(lse_lane<X, float>::get(r, k));
+        } else {
+#pragma unroll
+            for (int k = 0; k < sl_vec<X>::W; k++) take1(lse_lane<X, float>::get(r, k));
+        }
     }
     __device__ __forceinline__ void flush() { flags |= sacc_bins_drain(my, B, mask, s_acc); }
 };

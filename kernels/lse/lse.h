@@ -118,7 +118,7 @@ typedef struct { double m, s, c; } sl_lse_sd;
  * to 0) the one-pass accurate state above runs as a second kernel. */
 /* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
  * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), a
- * float32 (sl_lse_rep1_termf); S is the exact sum of the terms rounded once to float64 (the
+ * float32 (sl_lse_rep1_termf; 16-bit input: sl_lm_expf16, sl_lse_rep1_termh); S is the exact sum of the terms rounded once to float64 (the
  * kernels: exact/bins.cuh's exponent bins and float32 limbs; the twin: exact/limbs.h's
  * float32 limb state; both rounded by exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum
  * M (NaN if any value is) beside it. Each term is a function of x
@@ -131,6 +131,9 @@ typedef struct { double m, s, c; } sl_lse_sd;
 #define SL_LSE_REP1_MHI 88.0f
 /* x above 88 (M outside the window) gives a term no result uses: no clamp above */
 SL_LSE_FN float sl_lse_rep1_termf(float x) { return sl_lm_expf_core(sl_lm_maxf(x, -86.5f)); }
+/* 16-bit input's term (reproducible's one pass): lse_math.h's sl_lm_expf16, within 2^-17 */
+SL_LSE_FN float sl_lse_rep1_termh(float x) { return sl_lm_expf16(x); }
+SL_LSE_FN float sl_lse_rep1_termx(float x, int h16) { return h16 ? sl_lse_rep1_termh(x) : sl_lse_rep1_termf(x); }
 SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lse_rep1_termf(x); }
 SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && M <= (double)SL_LSE_REP1_MHI; }
 #define SL_LSE_ACCF_MLO (-600.0)
@@ -350,7 +353,7 @@ SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
  * rules above). online (float32 state), by tile: the tile's maximum mt (NaN if any is NaN);
  * mt NaN or infinite: one by one (the rules above); else mt > m: s = s exp(m - mt), m = mt (one
  * rescale per tile, sl_lm_expf), then s = s + expt(x - m) for each value in order, expt
- * lse_math.h's sl_lm_expf_tile, or sl_lm_expf16_tile when the input is 16-bit (h16: its result
+ * lse_math.h's sl_lm_expf_tile, or sl_lm_expf16 when the input is 16-bit (h16: its result
  * is, and 2^-17 of the exp is 2^-6 of its half ulp or less) (exp(0) = 1 exactly, -Inf masks give
  * their floor 2^-124.8). */
 /* online's tile step given the tile's maximum mt (NaN if any value is NaN; the kernel may find it
@@ -372,7 +375,7 @@ SL_LSE_FN void sl_lse_add_tile_m_f(sl_lse_sf *a, const float *v, int cnt, float 
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-        for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf16_tile(v[i] - m);
+        for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf16(v[i] - m);
     } else {
 #if defined(__CUDA_ARCH__)
 #pragma unroll

@@ -145,15 +145,16 @@ SL_LM_FN float sl_lm_minf(float v, float hi)
  * handled: the tile step sends such values to sl_lm_expf's path). */
 SL_LM_FN float sl_lm_expf_tile(float d) { return sl_lm_expf_core(sl_lm_maxf(d, -86.5f)); }
 
-/* exp(max(d, -86.5)) for d <= 0 at the precision a 16-bit result needs (online's per-element
- * term on float16/bfloat16 input): 9 FP32/integer instructions on the GPU against
- * sl_lm_expf_tile's 12. The reduction of sl_lm_expf_core with ln 2 in one float32 part (|k| <= 125:
- * k (ln 2 - ln2_hi) below 2^-22) and exp(r) = 1 + r (1 + r Q(r)), Q of degree 2 (a minimax fit
- * of the relative error on |r| <= 0.3473, 2^-17.5), then 2^k by an integer add to the exponent
- * field as there. Relative error below 2^-17 (tests/tlse_math.c against MPFR): 2^-6 of a float16
- * result's half ulp, 2^-9 of a bfloat16 one's. exp(0) = 1 exactly; below -86.5, -Inf included,
- * its floor exp(-86.5) as sl_lm_expf_tile. Domain: d <= 0 (NaN and +Inf not handled, as there). */
-SL_LM_FN float sl_lm_expf16_tile(float d)
+/* exp(max(d, -86.5)) for d <= 88 at the precision a 16-bit result needs (the terms of online and
+ * of reproducible's one pass on float16/bfloat16 input): 9 FP32/integer instructions on the GPU
+ * against 12 for sl_lm_expf_core and its clamp. The reduction of sl_lm_expf_core with ln 2 in one
+ * float32 part (|k| <= 127: k (ln 2 - ln2_hi) below 2^-21.9) and exp(r) = 1 + r (1 + r Q(r)), Q
+ * of degree 2 (a minimax fit of the relative error on |r| <= 0.3473, 2^-17.5), then 2^k by an
+ * integer add to the exponent field as there. Relative error below 2^-17 (tests/tlse_math.c
+ * against MPFR): 2^-6 of a float16 result's half ulp, 2^-9 of a bfloat16 one's. exp(0) = 1
+ * exactly; below -86.5, -Inf included, its floor exp(-86.5) as sl_lm_expf_tile. Domain: d <= 88
+ * (NaN, +Inf and d above 88 not handled: the callers send such values elsewhere). */
+SL_LM_FN float sl_lm_expf16(float d)
 {
     const float ln2_hi = 0x1.62e43p-1f;
     d = sl_lm_maxf(d, -86.5f);
