@@ -87,7 +87,11 @@ if [[ $stages == *,test,* ]]; then
   for d in f16 bf16; do
     SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_$d" 420 bash tests/sanitize.sh "$T/tgpu_twins" &
   done
-  SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=f32 SUMLAB_TEST_OPS=mean,var,std,max,min,lse t sanitize_ops_f32 420 bash tests/sanitize.sh "$T/tgpu_twins" &
+  # the other operations' f32 kernels, one process per tool (the three in a row outlast the cap)
+  for tool in memcheck racecheck synccheck; do
+    SUMLAB_SANITIZE_TOOLS=$tool SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=f32 SUMLAB_TEST_OPS=mean,var,std,max,min,lse \
+      t "sanitize_ops_f32_$tool" 420 bash tests/sanitize.sh "$T/tgpu_twins" &
+  done
   wait
   stamp "gpu tests: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
   grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"

@@ -2,7 +2,14 @@
 # sanitize.sh: compute-sanitizer memcheck, racecheck and synccheck over the GPU oracle tests at a
 # reduced size (SUMLAB_TEST_QUICK=2: small n, every fourth dataset family). Exits 77 (skip) without a GPU or without compute-sanitizer.
 #   usage: bash tests/sanitize.sh BUILD_DIR|PATH_TO_tgpu_twins
+#   env: SUMLAB_SANITIZE_TOOLS: the tools to run, a space-separated subset of "memcheck racecheck
+#        synccheck" (default all three, in that order), so that a caller may run them side by side
 set -uo pipefail
+tools=${SUMLAB_SANITIZE_TOOLS:-memcheck racecheck synccheck}
+for tool in $tools; do
+  case $tool in memcheck|racecheck|synccheck) ;; *) echo "sanitize: unknown tool '$tool' in SUMLAB_SANITIZE_TOOLS (memcheck, racecheck, synccheck)" >&2; exit 2;; esac
+done
+[ -n "${tools// /}" ] || { echo "sanitize: SUMLAB_SANITIZE_TOOLS names no tool" >&2; exit 2; }
 arg=${1:?usage: sanitize.sh BUILD_DIR|PATH_TO_tgpu_twins}
 twins=$arg
 [ -f "$twins" ] || twins=$arg/tests/tgpu_twins
@@ -14,7 +21,7 @@ cs=$(command -v compute-sanitizer || true)
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 || { echo "sanitize: skipped (no GPU)"; exit 77; }
 export SUMLAB_TEST_QUICK=2
 rc=0
-for tool in memcheck racecheck synccheck; do
+for tool in $tools; do
   extra=()
   [ "$tool" = memcheck ] && extra=(--leak-check full)
   # racecheck and synccheck do not support CUDA dynamic parallelism, and report that as an error

@@ -13,3 +13,7 @@ SUMLAB_JOB_LOG=study_jobs.csv SUMLAB_NO_CHARTS=1 build-gpu/experiments/sumlab ru
 # report.md here was then written from these files on a CPU machine (gnuplot) with the renderer of
 # the commit after it (same rows, same numbers):
 #   sumlab run --report-only -q -o DIR     (DIR: a copy of this directory, results.csv uncompressed)
+# Its report and data (report.md, results.csv.gz, distribution.csv.gz, study.log.gz,
+# study_jobs.csv.gz) gave way to the next lse study (../h100-ed71826-study-lse) under the folder's
+# size limit: they are in the history, e.g.
+#   git show ed71826:experiments/measured/h200-8a69719-study-lse/report.md
