@@ -32,6 +32,15 @@ rb() { local name=$1; shift
        timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
        stamp "bench $name rc=$?"; }
 trap pack EXIT
+# A copy whose .git names another commit than its tree (the device machine's): SUMLAB_GIT_SHA
+# computed there by `git rev-parse HEAD` would name that commit in every provenance record. Said at
+# the head of summary.txt when the tree differs from HEAD and SUMLAB_GIT_SHA is unset or names HEAD.
+if head=$(git -C "$root" rev-parse HEAD 2>/dev/null) &&
+   [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null | head -1)" ] &&
+   { [ -z "${SUMLAB_GIT_SHA:-}" ] || [[ $head == "$SUMLAB_GIT_SHA"* ]]; }; then
+  said="is unset"; [ -n "${SUMLAB_GIT_SHA:-}" ] && said="names it"
+  stamp "warning: the tree differs from .git's HEAD ($head) and SUMLAB_GIT_SHA $said: the provenance records will name a commit that is not this tree; pass the tree's commit as a literal"
+fi
 if [[ $stages == *,build,* ]]; then
   { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
     nvcc --version | tail -2; nproc; } > "$work/env.txt" 2>&1
