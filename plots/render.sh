@@ -76,14 +76,25 @@ cleanup() {
     echo "render.sh: stopped (exit $rc) before the charts were complete: cannot write the scratch folder or $charts (disk full or file size limit?); partial files removed" >&2
     rc=4
   fi
-  # each job frozen first (a stopped subshell starts no new child), its children ended, then it
+  # each job frozen first (a stopped subshell starts no new child), its children ended, then it;
+  # the children (gnuplot) are the jobs' to wait for, not this shell's: their exit is awaited here
+  # (at most 5 s), so that none opens or writes a partial image after the removal below
+  local kids="" alive c
   for p in $(jobs -p); do
     kill -STOP "$p" 2>/dev/null || :
+    kids="$kids $(pgrep -P "$p" 2>/dev/null | tr '\n' ' ' || :)"
     pkill -TERM -P "$p" 2>/dev/null || :
     kill -TERM "$p" 2>/dev/null || :
     kill -CONT "$p" 2>/dev/null || :
   done
   wait 2>/dev/null || :
+  local i
+  for ((i = 0; i < 50; i++)); do
+    alive=""
+    for c in $kids; do kill -0 "$c" 2>/dev/null && alive="$alive $c"; done
+    [ -n "$alive" ] || break
+    kids=$alive; sleep 0.1
+  done
   rm -f "$charts"/.part-* 2>/dev/null || :
   if [ -n "$tmp" ] && [ -z "${SUMLAB_RENDER_KEEP:-}" ]; then rm -rf "$tmp"; fi
   exit "$rc"
