@@ -255,7 +255,7 @@ SL_LSE_VARIANT(lse_two_pass, "two-pass", SL_LSE_TWO_PASS, SL_DTYPES_ALL, 0, SL_B
 SL_LSE_VARIANT(lse_online, "online", SL_LSE_ONLINE, SL_DTYPES_ALL, 0, SL_BOUND_RECURSIVE,
                "one pass: a running max and a rescaled sum per thread, merged through the tree "
                "(Milakov & Gimelshein 2018); float32 state for 16-bit input, rescaled once per "
-               "tile of 32 values")
+               "tile of 32 values; 16-bit input's terms by a 16-bit exponential (within 2^-17)")
 SL_LSE_VARIANT(lse_f64_acc, "f64-acc", SL_LSE_F64_ACC,
                SL_DTYPE_MASK(SL_F32) | SL_DTYPES_HALF, 1, SL_BOUND_RECURSIVE,
                "online with a float64 state and float64 exp/log, rounded to the input format")
