@@ -118,11 +118,11 @@ typedef struct { double m, s, c; } sl_lse_sd;
  * to 0) the one-pass accurate state above runs as a second kernel. */
 /* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
  * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), a
- * float32 (sl_lse_rep1_termf; 16-bit input: sl_lm_expf16, sl_lse_rep1_termh); S is the exact sum of the terms rounded once to float64 (the
- * kernels: exact/bins.cuh's exponent bins and float32 limbs; the twin: exact/limbs.h's
- * float32 limb state; both rounded by exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum
- * M (NaN if any value is) beside it. Each term is a function of x
- * alone and their exact sum a function of their multiset, so the result log(S) is
+ * float32 (sl_lse_rep1_termf; 16-bit input: sl_lm_expf16, sl_lse_rep1_termh); S is the exact
+ * sum of the terms rounded once to float64 (the kernels: exact/bins.cuh's exponent bins and
+ * float32 limbs; the twin: exact/limbs.h's float32 limb state; both rounded by exact/limbs.h's
+ * sl_sacc_round_f32_as_f64_regs); the maximum M (NaN if any value is) beside it. Each term is a
+ * function of x alone and their exact sum a function of their multiset, so the result log(S) is
  * order-independent; so is the test of M
  * that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
  * clamped below, at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is
@@ -353,9 +353,9 @@ SL_LSE_STATE_FNS(d, sl_lse_sd, double, sl_lm_exp, sl_lm_log)
  * rules above). online (float32 state), by tile: the tile's maximum mt (NaN if any is NaN);
  * mt NaN or infinite: one by one (the rules above); else mt > m: s = s exp(m - mt), m = mt (one
  * rescale per tile, sl_lm_expf), then s = s + expt(x - m) for each value in order, expt
- * lse_math.h's sl_lm_expf_tile, or sl_lm_expf16 when the input is 16-bit (h16: its result
- * is, and 2^-17 of the exp is 2^-6 of its half ulp or less) (exp(0) = 1 exactly, -Inf masks give
- * their floor 2^-124.8). */
+ * lse_math.h's sl_lm_expf_tile, or sl_lm_expf16 when the input is 16-bit (h16: the result is
+ * 16-bit too, and the exp's 2^-17 is 2^-6 of its half ulp or less) (exp(0) = 1 exactly, -Inf
+ * masks give their floor 2^-124.8). */
 /* online's tile step given the tile's maximum mt (NaN if any value is NaN; the kernel may find it
  * its own way, e.g. on packed bfloat16 pairs: a maximum is one of the values, so any way gives
  * the same mt up to a zero's sign and a NaN's bits, which no result sees) */
