@@ -284,7 +284,7 @@ typedef struct {
     sl_dtype dt;
     uint64_t n;
     double M;
-    int one;   /* the one-pass form's unshifted terms (lse.h's sl_lse_rep1_termf/_termh), summed exactly */
+    int one;   /* the one-pass form's unshifted terms (lse.h's sl_lse_rep1_termx), summed exactly */
     sl_rsum_state *st;
     unsigned char *sacc;   /* one pass: the tasks' saved limb states, SL_SACC_SAVED_BYTES(SL_F32) each */
 } lse_rep_job;

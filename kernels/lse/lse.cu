@@ -368,7 +368,7 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     sl_grid_finish<Op, lse_fin_pre>(b, sl_ws_partials<sl_lse_sd>(work), sl_ws_counter(work), lse_ws_pre(work));
 }
 
-/* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termf/_termh -------
+/* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termx -------------
  * The terms of the block's tiles (exact/bins.cuh's sacc_tiles) and of the edge values into each
  * thread's exponent bins (exact/bins.cuh: exact), drained into the block's limbs every
  * SACC_BIN_FLUSH terms and at the end; m = max.NaN of the values beside. Thread 0 adds the block's

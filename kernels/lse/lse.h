@@ -118,7 +118,7 @@ typedef struct { double m, s, c; } sl_lse_sd;
  * to 0) the one-pass accurate state above runs as a second kernel. */
 /* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
  * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), a
- * float32 (sl_lse_rep1_termf; 16-bit input: sl_lm_expf16, sl_lse_rep1_termh); S is the exact
+ * float32 (sl_lse_rep1_termf; 16-bit input: sl_lm_expf16; both: sl_lse_rep1_termx); S is the exact
  * sum of the terms rounded once to float64 (the kernels: exact/bins.cuh's exponent bins and
  * float32 limbs; the twin: exact/limbs.h's float32 limb state; both rounded by exact/limbs.h's
  * sl_sacc_round_f32_as_f64_regs); the maximum M (NaN if any value is) beside it. Each term is a
@@ -131,9 +131,9 @@ typedef struct { double m, s, c; } sl_lse_sd;
 #define SL_LSE_REP1_MHI 88.0f
 /* x above 88 (M outside the window) gives a term no result uses: no clamp above */
 SL_LSE_FN float sl_lse_rep1_termf(float x) { return sl_lm_expf_core(sl_lm_maxf(x, -86.5f)); }
-/* 16-bit input's term (reproducible's one pass): lse_math.h's sl_lm_expf16, within 2^-17 */
-SL_LSE_FN float sl_lse_rep1_termh(float x) { return sl_lm_expf16(x); }
-SL_LSE_FN float sl_lse_rep1_termx(float x, int h16) { return h16 ? sl_lse_rep1_termh(x) : sl_lse_rep1_termf(x); }
+/* the term of x from 16-bit input (h16) or float32 input: lse_math.h's sl_lm_expf16 (within
+ * 2^-17; it clamps below itself) or sl_lse_rep1_termf */
+SL_LSE_FN float sl_lse_rep1_termx(float x, int h16) { return h16 ? sl_lm_expf16(x) : sl_lse_rep1_termf(x); }
 SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lse_rep1_termf(x); }
 SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && M <= (double)SL_LSE_REP1_MHI; }
 #define SL_LSE_ACCF_MLO (-600.0)
@@ -371,17 +371,10 @@ SL_LSE_FN void sl_lse_add_tile_m_f(sl_lse_sf *a, const float *v, int cnt, float 
         a->m = mt;
     }
     const float m = a->m;
-    if (h16) {
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-        for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf16(v[i] - m);
-    } else {
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-        for (int i = 0; i < cnt; i++) a->s = a->s + sl_lm_expf_tile(v[i] - m);
-    }
+    for (int i = 0; i < cnt; i++) a->s = a->s + (h16 ? sl_lm_expf16(v[i] - m) : sl_lm_expf_tile(v[i] - m));
 }
 SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind, int h16)
 {

@@ -657,7 +657,7 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
  * lse.c's reproducible twin's value for the row, which depends on the row's multiset of values
  * alone (not B, not the alignment, not the launch). The terms and the result are the 1-D
  * variant's: for float32 and 16-bit rows whose maximum Mn (NaN if any value is) falls in lse.h's
- * one-pass window, the unshifted float32 terms sl_lse_rep1_termf(x) (16-bit rows: _termh) summed exactly (each lane's
+ * one-pass window, the unshifted float32 terms sl_lse_rep1_termx(x) summed exactly (each lane's
  * exponent bins, exact/bins.cuh, drained into the row's limbs) and log(S), S the exact sum
  * rounded once to float64; otherwise exp(x - M) with M the exact maximum, NaN ignored
  * (sl_lse_rep_term_f/_d: lse_math.h's exp in float32 for float32 and 16-bit rows, float64 for
