@@ -8,7 +8,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
-#          (also full, rowsub, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, rowsub, rows64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -285,6 +285,38 @@ if [[ $stages == *,rowsub,* ]]; then
   for d in bf16 f16 f32 f64; do
     rb "rows_sum_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --variants reproducible,superacc,block-row
   done
+fi
+if [[ $stages == *,rows64,* ]]; then
+  # superacc's float64 rows: the certified pass (each row's 4-fold binned state, rows.cu) and the
+  # exact kernel on the rows it lists (superacc64.cu): the row benchmarks first (the GPU to
+  # themselves), then trows_gpu beside compute-sanitizer's three tools on rows of which every
+  # other one is a tie (1 + 2^-53 and pairs that cancel: the exact kernel's) and the rest random,
+  # a warp a row (4097 values) and a block a row (9001), every row checked against its twin
+  B=$work/rows64; mkdir -p "$B"
+  rb rows_sum_f64 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype f64 --variants superacc,reproducible,block-row
+  rb rows_sum_f64_short --axis -1 --rows 65536 --n 1024 --dtype f64 --variants superacc,reproducible,block-row
+  for n in 4097 9001; do
+    python3 - "$B/ties_$n.npy" "$n" <<'PY'
+import sys, numpy as np
+n = int(sys.argv[2]); rng = np.random.default_rng(n)
+x = rng.standard_normal((600, n))
+for i in range(0, 600, 2):
+    v = rng.standard_normal((n - 3) // 2)
+    x[i, :] = 0.0
+    x[i, 0], x[i, 1] = 1.0, 2.0 ** -53
+    x[i, 2:2 + 2 * len(v):2], x[i, 3:3 + 2 * len(v):2] = v, -v
+np.save(sys.argv[1], x)
+PY
+  done
+  for tool in memcheck racecheck synccheck; do
+    for n in 4097 9001; do
+      nt "san_${tool}_$n" 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" reduce --op sum --axis -1 \
+        "$B/ties_$n.npy" --variants superacc --backend gpu --check-twin --reps 2 --format csv &
+    done
+  done
+  nt trows_gpu 360 "$T/trows_gpu" &
+  wait
+  rm -f "$B"/ties_*.npy
 fi
 if [[ $stages == *,lse16,* ]]; then
   # lse on 16-bit input with its 16-bit exponential (lse_math.h's sl_lm_expf16: online's terms and

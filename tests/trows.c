@@ -379,7 +379,11 @@ static void row_kernels(void)
         sl_launch c;
         memset(&c, 0, sizeof c);
         sl_variant_resolve(v, &c, 4096, SL_F64);
-        CHECK(sl_rows_workspace(v, 1000, 4096, SL_F64, NULL) == sl_variant_workspace(v, 4096, SL_F64, &c),
+        /* float64: the certified pass's list (16 + 4 rows bytes, rounded up to 256), then the
+         * 1-D launcher's scratch (rows too few for the certified pass) */
+        CHECK(SL_ROWS_SACC_F64_LIST(1000) == 4096u && SL_ROWS_SACC_F64_LIST(1) == 256u,
+              "superacc rows' float64 list: %llu bytes for 1000 rows", (unsigned long long)SL_ROWS_SACC_F64_LIST(1000));
+        CHECK(sl_rows_workspace(v, 1000, 4096, SL_F64, NULL) == 4096u + sl_variant_workspace(v, 4096, SL_F64, &c),
               "superacc rows' float64 workspace %zu", sl_rows_workspace(v, 1000, 4096, SL_F64, NULL));
     }
 }

@@ -2,8 +2,8 @@
  * sumlab/half.h's rounding on random, tie, subnormal and near-overflow doubles; the row kernel's
  * model (sl_rcs_model_row: its additions in its order, a warp or a block a row, four row
  * alignments) and the host form on rows of every kind of trows_sacc.h, float32, float16 and
- * bfloat16, n from 1 to 32768: every decided row equals the superacc twin (the exact sum rounded
- * once) bit for bit, the kinds that must not be decided are not, the ordinary kinds are (90 % or
+ * bfloat16, n from 1 to 32768, and float64's model (the 4-fold binned state's certified rounding,
+ * exact/binned.h): every decided row equals the superacc twin (the exact sum rounded once) bit for bit, the kinds that must not be decided are not, the ordinary kinds are (90 % or
  * more of their rows of 33 values and more), and the model's longest chain is within sl_rcs_chain's bound. */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "sl_variants.h"
 #include "rows/rows.h"
 #include "rows/rows_cert.h"
+#include "exact/binned.h"
 #include "trows_sacc.h"
 
 static int same_bits(double a, double b)
@@ -75,7 +76,7 @@ static void check_rows(sl_dtype dt, const sl_variant *sacc)
         const unsigned naddr = n > 8193 ? 1u : 4u;
         for (int kind = 0; kind < SR_KINDS; kind++)
             for (unsigned ai = 0; ai < naddr; ai++) {
-                const unsigned addr16 = (unsigned)(ai * (es == 4 ? 4u : 6u)) & 15u;
+                const unsigned addr16 = (unsigned)(ai * (es == 2 ? 6u : (unsigned)es)) & 15u;
                 char *row = buf + addr16;        /* buf is 16-byte aligned (malloc) */
                 const int k = sr_fill(row, n, dt, kind);
                 if (k < 0) { gen_fail++; continue; }
@@ -95,9 +96,13 @@ static void check_rows(sl_dtype dt, const sl_variant *sacc)
                 const uint64_t nv = (n - head) / W;
                 /* the kernel's choice of T first (tallied), then the other */
                 const unsigned Tk = n <= SL_ROWS_SACC_WARP_ROW_MAX ? 32u : SL_ROWS_SACC_BLOCK;
-                for (int pass = 0; pass < 3; pass++) {
+                /* float64: the 4-fold binned state's certified rounding (a function of the
+                 * row's values alone: one model for every kernel shape) */
+                for (int pass = 0; pass < (dt == SL_F64 ? 1 : 3); pass++) {
                     int dec;
-                    if (pass < 2) {
+                    if (dt == SL_F64) {
+                        dec = sl_rsum_certify_f64((const double *)row, n, &r);
+                    } else if (pass < 2) {
                         const unsigned T = pass == 0 ? Tk : (Tk == 32u ? SL_ROWS_SACC_BLOCK : 32u);
                         uint64_t chain = 0;
                         dec = sl_rcs_model_row(row, n, dt, T, addr16, &r, &chain);
@@ -156,5 +161,6 @@ int main(void)
     check_rows(SL_F32, sacc);
     check_rows(SL_F16, sacc);
     check_rows(SL_BF16, sacc);
+    check_rows(SL_F64, sacc);
     return sl_test_done("trows_cert");
 }

@@ -10,9 +10,10 @@
  * reproducible's and max/min's rows of N >= 2 x 8192 the same bits however the rows are split or
  * launched (the SM count the launch is sized for: 1, the device's, 4096); sacc_cert_rows: superacc's certified
  * row pass on rows of every kind of trows_sacc.h (ties, near ties, cancellation, zeros, Inf/NaN,
- * overflow, ordinary rows; a warp a row and a block a row, every 32/16-bit format): every row
- * equals its twin, and the rows the exact kernel summed are the ones the kernel's model
- * (sl_rcs_model_row) leaves undecided, over three runs on one workspace (each leaves it empty);
+ * overflow, ordinary rows; a warp a row and a block a row, every format): every row equals its
+ * twin, and the rows the exact kernel summed are the ones the kernel's model (sl_rcs_model_row;
+ * float64: exact/binned.h's sl_rsum_certify_f64) leaves undecided, over three runs on one
+ * workspace (each leaves it empty);
  * lse_rows: lse's reproducible rows on logits in and out of its one-pass window (N 31 to 20000,
  * every 32/16-bit format) equal their twins; exact_tie_rows: the exact fallbacks of norm2's and
  * mean/var's `correct` rows on exact ties (trows_ties.h); extrema_empty_parts: max/min's split
@@ -26,6 +27,7 @@
 #include "sl_variants.h"
 #include "rows/rows.h"
 #include "rows/rows_cert.h"
+#include "exact/binned.h"
 #include "sumlab/half.h"
 #include "trows_sacc.h"
 #include "lse/lse.h"
@@ -107,7 +109,6 @@ static void ragged_rows(const sl_gpu_info *info)
                 }
                 for (size_t bi = 0; bi < nb; bi++) {
                     const uint64_t B = every ? bi + 1 : Bs[bi];
-                    if (dt == SL_F64 && sacc && B * N > 300000) continue;   /* one launch a row */
                     char *x = malloc(B * N * es);
                     double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
                     double *g2 = malloc(B * sizeof(double));
@@ -120,9 +121,11 @@ static void ragged_rows(const sl_gpu_info *info)
                     int rc = gpu_vs_twin(v, x, B, N, dt, &req, &cfg, g, c);
                     uint64_t differ;
                     /* superacc, reproducible: the split sized for 1 and for 4096 SMs gives the
-                     * same bits (rows of fewer than 2 x 8192 values are never split) */
+                     * same bits (rows of fewer than 2 x 8192 values are never split; float64
+                     * superacc: the certified pass where 1 SM leaves S = 1, the 1-D launcher on
+                     * each row where 4096 split the rows) */
                     static const uint32_t sms[] = {1, 4096};
-                    const int resplit = split && N >= 2u * 8192u && !(sacc && dt == SL_F64);
+                    const int resplit = split && N >= 2u * 8192u;
                     for (int k = 0; resplit && rc == 0 && k < 2; k++) {
                         req.sm_count = sms[k];
                         rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g2, NULL, NULL, NULL, &err);
@@ -198,11 +201,11 @@ static void lse_rows(const sl_gpu_info *info)
 static void sacc_cert_rows(void)
 {
     static const uint64_t Ns[] = {33, 4096, 4103, 8193, 32768};
-    static const sl_dtype dts[] = {SL_F32, SL_F16, SL_BF16};
+    static const sl_dtype dts[] = {SL_F32, SL_F16, SL_BF16, SL_F64};
     const sl_variant *v = sl_variant_find_op("sum", "superacc");
     CHECK(v != NULL, "superacc not in the registry");
     if (!v) return;
-    for (size_t di = 0; di < 3; di++)
+    for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
         for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++)
             for (int batch = 0; batch < 2; batch++) {
                 const sl_dtype dt = dts[di];
@@ -220,9 +223,13 @@ static void sacc_cert_rows(void)
                     double r;
                     uint64_t chain;
                     const unsigned T = n <= SL_ROWS_SACC_WARP_ROW_MAX ? 32u : SL_ROWS_SACC_BLOCK;
-                    /* cudaMalloc'd input: row i at i n es bytes from a 256-byte boundary */
-                    model_exact += !sl_rcs_model_row(x + i * n * es, n, dt, T, (unsigned)((i * n * es) & 15u),
-                                                     &r, &chain);
+                    /* cudaMalloc'd input: row i at i n es bytes from a 256-byte boundary; float64:
+                     * the 4-fold binned state's certificate, a function of the row's values */
+                    if (dt == SL_F64)
+                        model_exact += !sl_rsum_certify_f64((const double *)(x + i * n * es), n, &r);
+                    else
+                        model_exact += !sl_rcs_model_row(x + i * n * es, n, dt, T,
+                                                         (unsigned)((i * n * es) & 15u), &r, &chain);
                 }
                 CHECK(gen_fail == 0, "%s n=%llu: %llu tie rows did not fit", sl_dtype_name(dt),
                       (unsigned long long)n, (unsigned long long)gen_fail);

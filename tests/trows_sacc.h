@@ -1,5 +1,6 @@
-/* trows_sacc.h: rows for the tests of superacc's certified row pass (rows/rows_cert.h; trows_cert
- * on the CPU, trows_gpu on the GPU), by kind: ordinary rows the pass decides, rows whose exact
+/* trows_sacc.h: rows for the tests of superacc's certified row pass (rows/rows_cert.h for float32
+ * and the 16-bit formats, exact/binned.h's 4-fold certified rounding for float64; trows_cert on
+ * the CPU, trows_gpu on the GPU), by kind: ordinary rows the pass decides, rows whose exact
  * sum is a tie between two values of the format or next to one, huge cancellation, zeros of
  * either sign, Inf and NaN, overflow and the overflow threshold, subnormal sums. Each row's
  * values are exact in the format; ties are built exactly in integer units (values k 2^-U, U =
@@ -40,9 +41,14 @@ static const char *const sr_kind_name[SR_KINDS] = {
 #define SR_TAIL 12u   /* the correction's slots at a tie-built row's end */
 
 /* What the pass must do with a kind (as sr_fill returns it): 1 never decide it, -1 decide it (at
- * least 90 % of such rows: a random row may still land on a tie), 0 either. */
+ * least 90 % of such rows: a random row may still land on a tie), 0 either. Float64's binned
+ * state holds zeros (its sign flag), Inf, NaN and overflow exactly, and its certificate may
+ * decide them (trows_cert checks that every decision is the exact sum rounded once). */
 static inline int sr_must(int kind, sl_dtype dt)
 {
+    if (dt == SL_F64 && (kind == SR_ZERO_POS || kind == SR_ZERO_NEG || kind == SR_INF || kind == SR_NAN ||
+                         kind == SR_INFS || kind == SR_OVERFLOW))
+        return 0;
     switch (kind) {
     case SR_TIE: case SR_ZERO_POS: case SR_ZERO_NEG: case SR_ZERO_CANCEL: case SR_INF:
     case SR_NAN: case SR_INFS: case SR_OVERFLOW: case SR_MAX_TIE: return 1;
@@ -52,11 +58,15 @@ static inline int sr_must(int kind, sl_dtype dt)
     }
 }
 
-static inline int sr_prec(sl_dtype dt) { return dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8; }
-static inline int sr_emin(sl_dtype dt) { return dt == SL_F16 ? -14 : -126; }
+static inline int sr_prec(sl_dtype dt)
+{
+    return dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8;
+}
+static inline int sr_emin(sl_dtype dt) { return dt == SL_F64 ? -1022 : dt == SL_F16 ? -14 : -126; }
 static inline double sr_max(sl_dtype dt)
 {
-    return dt == SL_F32 ? 0x1.fffffep127 : dt == SL_F16 ? 65504.0 : 0x1.fep127;
+    return dt == SL_F64 ? 0x1.fffffffffffffp1023 : dt == SL_F32 ? 0x1.fffffep127
+           : dt == SL_F16 ? 65504.0 : 0x1.fep127;
 }
 /* the units of the exact integer sums, and the scale of the ordinary values k 2^-g */
 static inline int sr_unit(sl_dtype dt) { return dt == SL_F16 ? 24 : 32; }
@@ -73,7 +83,8 @@ static inline double sr_quantum(double m, sl_dtype dt)
 
 static inline void sr_set(void *row, uint64_t i, sl_dtype dt, double v)
 {
-    if (dt == SL_F32) ((float *)row)[i] = (float)v;
+    if (dt == SL_F64) ((double *)row)[i] = v;
+    else if (dt == SL_F32) ((float *)row)[i] = (float)v;
     else ((uint16_t *)row)[i] = sl_half_from_double(v, dt);
 }
 
@@ -110,6 +121,17 @@ static inline int sr_fill(void *row, uint64_t n, sl_dtype dt, int kind)
             K += k;
             sr_set(row, i, dt, ldexp((double)k, -U));
         }
+        if (dt == SL_F64) {
+            /* m = K 2^-U is a double (K < 2^53); the tail: its half spacing q / 2, plus or minus
+             * q 2^-20 (tie+unit, tie-unit), or +-q / 4 alone (near-tie), then zeros */
+            const double m = ldexp((double)K, -U), q = sr_quantum(m, dt);
+            for (uint64_t i = n - SR_TAIL; i < n; i++) sr_set(row, i, dt, 0.0);
+            const double sg = sl_test_rand64() & 1u ? 1.0 : -1.0;
+            sr_set(row, n - SR_TAIL, dt, kind == SR_NEAR ? sg * q / 4.0 : q / 2.0);
+            if (kind == SR_TIE_UP || kind == SR_TIE_DOWN)
+                sr_set(row, n - 1u, dt, (kind == SR_TIE_UP ? 1.0 : -1.0) * ldexp(q, -20));
+            return kind;
+        }
         const double m = sl_rcs_round(ldexp((double)K, -U), dt);   /* K < 2^53: exact */
         const double q = sr_quantum(m, dt);
         int64_t target = (int64_t)ldexp(m + q / 2.0, U);             /* the midpoint above m */
@@ -125,8 +147,9 @@ static inline int sr_fill(void *row, uint64_t n, sl_dtype dt, int kind)
         return c == 0 ? kind : -1;
     }
     case SR_CANCEL: {
-        /* float32/bfloat16: B = k 2^100; float16: B = k 2^6, the rest subnormal multiples of 2^-24 */
-        const int eb = dt == SL_F16 ? 6 : 100;
+        /* float32/bfloat16: B = k 2^100; float64: k 2^400 (4 folds keep 160 bits below the top);
+         * float16: B = k 2^6, the rest subnormal multiples of 2^-24 */
+        const int eb = dt == SL_F16 ? 6 : dt == SL_F64 ? 400 : 100;
         for (uint64_t i = 0; i + 1 < n - SR_TAIL; i += 2) {
             const double b = ldexp((double)(1u + sl_test_rand64() % 255u), eb);
             sr_set(row, i, dt, b);

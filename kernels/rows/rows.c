@@ -202,13 +202,15 @@ static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return (size_t)((rows * 4u + 15u) / 16u * 16u + rows * S * (uint64_t)sizeof(sl_rsum_state));
 }
 
-/* superacc: float32 and the 16-bit formats by the certified pass (a warp or a block a row, the
- * rows it cannot decide summed exactly after) when the rows fill the GPU, else by a block (or
- * several: long rows, few rows) per row over the float32 exponent bins (rows.cu); float64 by the
- * 1-D launcher on each row; correctly rounded, so the twin is the 1-D twin on each row. */
+/* superacc: every format by the certified pass (a warp or a block a row, the rows it cannot
+ * decide summed exactly after) when the rows fill the GPU; otherwise float32 and the 16-bit
+ * formats by a block (or several: long rows, few rows) per row over the float32 exponent bins
+ * (rows.cu), float64 by the 1-D launcher on each row; correctly rounded, so the twin is the 1-D
+ * twin on each row. */
 int sl_rows_sacc_certified(uint64_t rows, uint64_t n, sl_dtype dt, uint32_t sm_count)
 {
-    return dt != SL_F64 && n >= 1 && rows >= 1 && rows <= 0xffffffffull &&
+    (void)dt;
+    return n >= 1 && rows >= 1 && rows <= 0xffffffffull &&
            sl_rows_split(rows, n, sm_count, SL_ROWS_SACC_SPLIT_MAX) == 1u;
 }
 
@@ -239,12 +241,12 @@ static size_t no_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return 0;
 }
 
-/* The split rows' limbs or the certified pass's list (float32, 16-bit), the 1-D launcher's
- * scratch (float64). */
+/* The split rows' limbs or the certified pass's list (float32, 16-bit); float64: the list, then
+ * the 1-D launcher's scratch (rows.h's SL_ROWS_SACC_F64_LIST). */
 static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
-    if (dt == SL_F64) return sl_variant_workspace(v, n, dt, cfg);
+    if (dt == SL_F64) return (size_t)SL_ROWS_SACC_F64_LIST(rows) + sl_variant_workspace(v, n, dt, cfg);
     return (size_t)rows * SL_ROWS_SACC_WS;
 }
 

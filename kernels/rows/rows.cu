@@ -148,12 +148,12 @@ extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n
 #define RS_WARP_ROW_MAX SL_ROWS_RS_WARP_ROW_MAX
 
 /* Thread t of a row's TPR threads adds its share of part `part` of S of the row into a: the
- * edges (part 0) and the tiles part, part + S, ... */
-template <typename X, unsigned TPR, typename A>
+ * edges (part 0) and the tiles part, part + S, ... CERT: superacc's float64 rows (4 folds). */
+template <typename X, unsigned TPR, bool CERT, typename A>
 __device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsigned t, unsigned part,
                                             unsigned S)
 {
-    typedef rs_fmt<X, false> F;
+    typedef rs_fmt<X, CERT> F;
     typedef typename F::T T;
     typedef typename F::V V;
     uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(X);
@@ -193,19 +193,67 @@ __device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
     return sl_out<X>((T)v);
 }
 
+/* superacc's float64 rows (CERT): the row's merged 4-fold state st, held by lane 0 of the calling
+ * warp (which calls this whole), certified as superacc's 1-D float64 path certifies an array's
+ * (exact/binned.h's sl_rsum_state_certify_end_k: the state is a function of the row's values
+ * alone): lanes 0 and 1 round the interval's two ends at once; when they agree, lane 0 writes
+ * the row's correctly rounded sum, else it lists row r for sl_sacc_f64_rows_listed (the list's
+ * layout: SAC_WS_HEADER, below). */
+/* superacc rows: the certified pass's list in the row kernels' workspace (rows.h): [0, 4) its
+ * length, [4, 8) the exact kernel's ticket, [8, 12) the count of rows the exact kernel has summed
+ * (not reset), then the listed rows' indices (4 bytes each) from SAC_WS_HEADER: at most 16 + 4
+ * rows <= rows SL_ROWS_SACC_WS bytes. The split kernel's row 0 never uses bytes [8, 16). */
+#define SAC_WS_HEADER 16u
+/* SUMLAB_ROWS_SACC_PDL (kernels/README.md; the CMake option SUMLAB_ROWS_SACC_NO_PDL sets it to
+ * 0, for measuring): 1 launches the exact kernel on the listed rows as a programmatic dependent
+ * launch of the certified pass (Hopper): each pass block allows it at its start, so its blocks
+ * are scheduled during the pass's last wave and wait (griddepcontrol.wait: the pass complete and
+ * its writes visible) instead of starting after a launch gap; 0, an ordinary launch behind it. */
+#ifndef SUMLAB_ROWS_SACC_PDL
+#define SUMLAB_ROWS_SACC_PDL 1
+#endif
+__device__ __forceinline__ void rs_cert_row(sl_rsum_state st, uint64_t n, uint64_t r, unsigned char *list,
+                                            double *out)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    st.top = __shfl_sync(SL_FULL_MASK, st.top, 0);
+    st.flags = __shfl_sync(SL_FULL_MASK, st.flags, 0);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        st.hi[k] = __shfl_sync(SL_FULL_MASK, (long long)st.hi[k], 0);
+        st.lo[k] = __shfl_sync(SL_FULL_MASK, (long long)st.lo[k], 0);
+    }
+    double e = 0.0;
+    if (lane < 2u) e = rs_certify_end_dev(&st, n, SL_F64, lane ? 1 : -1);
+    const double other = __shfl_sync(SL_FULL_MASK, e, 1);
+    double c;
+    if (lane == 0) {
+        if (sl_rsum_certify_agree(e, other, &c)) {
+            out[r] = c;
+        } else {
+            unsigned *count = reinterpret_cast<unsigned *>(list);
+            reinterpret_cast<unsigned *>(list + SAC_WS_HEADER)[atomicAdd(count, 1u)] = (unsigned)r;
+        }
+    }
+}
+
 /* A block per row, or S blocks per row (work unit w = r S + p: part p of row r): each part's
  * merged state goes to its slot in the workspace (after the rows' 4-byte tickets, rounded up to
  * 16 bytes), and the row's last part to take its ticket merges the S states (exact, any order)
- * and rounds, leaving the ticket zero. */
-template <typename X>
+ * and rounds, leaving the ticket zero. CERT (superacc's float64 rows, S = 1, fewer than 2^32
+ * rows): 4 folds, warp 0 certifies the row's state (rs_cert_row; list: the undecided rows), and
+ * each block allows the listed rows' exact kernel, launched as its programmatic dependent, to be
+ * scheduled from its start. */
+template <typename X, bool CERT>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, unsigned char *work,
-               X *out)
+               X *out, unsigned char *list)
 {
-    typedef rs_fmt<X, false> F;
+    typedef rs_fmt<X, CERT> F;
     typedef typename F::A A;
     __shared__ sl_rsum_state s_warp[ROWS_WARPS];
     const unsigned tid = threadIdx.x;
+    if (CERT && SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.launch_dependents;");
     unsigned *tickets = reinterpret_cast<unsigned *>(work);
     sl_rsum_state *slots = reinterpret_cast<sl_rsum_state *>(work + (rows * 4u + 15u) / 16u * 16u);
     for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
@@ -213,11 +261,13 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
         const unsigned part = (unsigned)(w - r * S);
         A a;
         rs_init(a);
-        rs_row_take<X, SL_ROWS_BLOCK>(a, x + r * n, n, tid, part, S);
+        rs_row_take<X, SL_ROWS_BLOCK, CERT>(a, x + r * n, n, tid, part, S);
         sl_rsum_state st;
         rs_to_state(a, st);
         sl_rsum_block_merge<F::K>(st, s_warp);
-        if (tid == 0 && S == 1u) {
+        if (CERT) {
+            if (tid < 32u) rs_cert_row(st, n, r, list, reinterpret_cast<double *>(out));
+        } else if (tid == 0 && S == 1u) {
             out[r] = rs_row_round<X>(st);
         } else if (tid == 0) {
             slots[w] = st;
@@ -238,22 +288,25 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     }
 }
 
-/* A warp per row, ROWS_WARPS rows per block (no barrier: each warp on its own rows). */
-template <typename X>
+/* A warp per row, ROWS_WARPS rows per block (no barrier: each warp on its own rows). CERT: as
+ * rs_rows_kernel's. */
+template <typename X, bool CERT>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
-rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out)
+rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out, unsigned char *list)
 {
-    typedef rs_fmt<X, false> F;
+    typedef rs_fmt<X, CERT> F;
     typedef typename F::A A;
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    if (CERT && SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.launch_dependents;");
     for (uint64_t r = (uint64_t)blockIdx.x * ROWS_WARPS + warp; r < rows; r += (uint64_t)gridDim.x * ROWS_WARPS) {
         A a;
         rs_init(a);
-        rs_row_take<X, 32u>(a, x + r * n, n, lane, 0u, 1u);
+        rs_row_take<X, 32u, CERT>(a, x + r * n, n, lane, 0u, 1u);
         sl_rsum_state st;
         rs_to_state(a, st);
         sl_rsum_warp_merge<F::K>(st);
-        if (lane == 0) out[r] = rs_row_round<X>(st);
+        if (CERT) rs_cert_row(st, n, r, list, reinterpret_cast<double *>(out));
+        else if (lane == 0) out[r] = rs_row_round<X>(st);
     }
 }
 
@@ -263,8 +316,8 @@ static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                           cudaStream_t st, sl_err *err)
 {
     if (n <= RS_WARP_ROW_MAX) {
-        rs_rows_warp_kernel<X><<<sl_rows_grid(rows, ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
-            (const X *)d_x, rows, n, (X *)d_out);
+        rs_rows_warp_kernel<X, false><<<sl_rows_grid(rows, ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
+            (const X *)d_x, rows, n, (X *)d_out, nullptr);
         SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
     } else {
         const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
@@ -272,8 +325,8 @@ static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
         if (S > 1u && (!d_work || work_bytes < need))
             return sl_err_set(err, "%s: the row kernel needs %llu bytes of workspace, has %llu", v->name,
                               (unsigned long long)need, (unsigned long long)work_bytes);
-        rs_rows_kernel<X><<<sl_rows_grid(rows * S, 1u), SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, S,
-                                                                        (unsigned char *)d_work, (X *)d_out);
+        rs_rows_kernel<X, false><<<sl_rows_grid(rows * S, 1u), SL_ROWS_BLOCK, 0, st>>>(
+            (const X *)d_x, rows, n, S, (unsigned char *)d_work, (X *)d_out, nullptr);
         SL_CUDA_CHECK_LAUNCH("rs_rows_kernel", v->name, err);
     }
     return 0;
@@ -306,8 +359,8 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
  * blocks (a per-row ticket) rounds them and leaves the row's workspace zero. Every step is
  * exact up to the one rounding, so row i's bits are its exact sum rounded once: a function of
  * row i alone, whatever B, S, the grid, the alignment or the GPU; the twin is the superacc twin
- * on the row (superacc.c). float64 runs the 1-D launcher on each row (the certified binned sum
- * and the exact fallback of superacc64.cu do not fit this kernel's shape).
+ * on the row (superacc.c). float64 rows take the certified binned pass and superacc64.cu's
+ * exact kernel (sa_rows_launch_f64, below) or the 1-D launcher on each row.
  * When the rows fill the GPU (S = 1, fewer than 2^32 rows) the certified pass below decides
  * most rows at the read rate, and this kernel (LIST = true) sums only the rows it lists. */
 #define SA_BLOCK 256u
@@ -315,19 +368,6 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
 #define SA_FLUSH 8192u   /* values per thread between drains (a bin's capacity: 2^14) */
 #define SA_U 4           /* 16-byte vectors per thread per tile */
 #define SA_ROW_WS SL_ROWS_SACC_WS
-/* The certified pass's list in the same workspace (rows.h): [0, 4) its length, [4, 8) the exact
- * kernel's ticket, [8, 12) the count of rows the exact kernel has summed (not reset), then the
- * listed rows' indices (4 bytes each) from SAC_WS_HEADER: at most 16 + 4 rows <= rows SA_ROW_WS
- * bytes. The split kernel's row 0 never uses bytes [8, 16). */
-#define SAC_WS_HEADER 16u
-/* SUMLAB_ROWS_SACC_PDL (kernels/README.md; the CMake option SUMLAB_ROWS_SACC_NO_PDL sets it to
- * 0, for measuring): 1 launches the exact kernel on the listed rows as a programmatic dependent
- * launch of the certified pass (Hopper): each pass block allows it at its start, so its blocks
- * are scheduled during the pass's last wave and wait (griddepcontrol.wait: the pass complete and
- * its writes visible) instead of starting after a launch gap; 0, an ordinary launch behind it. */
-#ifndef SUMLAB_ROWS_SACC_PDL
-#define SUMLAB_ROWS_SACC_PDL 1
-#endif
 static_assert(SL_ROWS_SACC_WS == 16u + 8u * SL_SACC_LIMBS_F32, "rows.h: a row's superacc workspace");
 
 /* One value into its thread's bin (my = &s_bin[tid], bins SA_BLOCK apart); sg: the AND of the
@@ -633,6 +673,40 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     return 0;
 }
 
+/* float64: when the rows fill the GPU (sl_rows_sacc_certified), the certified pass (a warp or a
+ * block a row by n, as `reproducible`'s rows: rs_rows_warp_kernel / rs_rows_kernel with 4 folds),
+ * then superacc64.cu's exact kernel on the rows it lists (a block per listed row, at most 4 blocks
+ * per SM), as a programmatic dependent launch; else the 1-D launcher on each row, resolved at its
+ * address, on the workspace after the list's SL_ROWS_SACC_F64_LIST bytes (rows.h). */
+static int sa_rows_launch_f64(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                              const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
+                              cudaStream_t st, sl_err *err)
+{
+    const uint32_t sms = cfg && cfg->sm_count ? cfg->sm_count : SL_DEFAULT_SM_COUNT;
+    const uint64_t lb = SL_ROWS_SACC_F64_LIST(rows);
+    if (!d_work || work_bytes < lb)
+        return sl_err_set(err, "%s: the row kernels need %llu bytes of workspace, have %llu", v->name,
+                          (unsigned long long)lb, (unsigned long long)work_bytes);
+    unsigned char *work = (unsigned char *)d_work;
+    if (!sl_rows_sacc_certified(rows, n, SL_F64, sms))
+        return sl_rows_each_1d(v, d_x, rows, n, SL_F64, cfg, work + lb, work_bytes - lb, d_out, st, err);
+    if (sl_check_aligned(v, d_x, SL_F64, err)) return -1;
+    if (n <= RS_WARP_ROW_MAX) {
+        rs_rows_warp_kernel<double, true><<<sl_rows_grid(rows, ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
+            (const double *)d_x, rows, n, (double *)d_out, work);
+    } else {
+        rs_rows_kernel<double, true><<<sl_rows_grid(rows, 1u), SL_ROWS_BLOCK, 0, st>>>(
+            (const double *)d_x, rows, n, 1u, nullptr, (double *)d_out, work);
+    }
+    SL_CUDA_CHECK_LAUNCH("rs_rows_kernel<double, certified>", v->name, err);
+    const uint64_t gx = rows < 4u * (uint64_t)sms ? rows : 4u * (uint64_t)sms;
+    const cudaError_t e = sl_sacc_f64_rows_listed((const double *)d_x, n, (unsigned)gx, work, (double *)d_out,
+                                                  SUMLAB_ROWS_SACC_PDL, st);
+    if (e != cudaSuccess)
+        return sl_listed_launch_failed(e, "sacc_rows_listed_kernel", v->name, work, st, err, __FILE__, __LINE__);
+    return 0;
+}
+
 extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                                     sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
                                     void *d_results, void *stream, sl_err *err)
@@ -641,8 +715,7 @@ extern "C" int sl_superacc_rows_gpu(const sl_variant *v, const void *d_x, uint64
     const size_t es = sl_dtype_size(dt);
     if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
-    if (dt == SL_F64)            /* the 1-D launcher on each row, resolved at its address */
-        return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
+    if (dt == SL_F64) return sa_rows_launch_f64(v, d_x, rows, n, cfg, d_work, work_bytes, d_results, st, err);
     if (n == 0) {                                    /* the empty sum is +0 */
         SL_CUDA_CHECK(cudaMemsetAsync(d_results, 0, rows * es, st), v->name, err);
         return 0;

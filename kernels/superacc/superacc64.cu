@@ -102,39 +102,26 @@ __device__ __forceinline__ void sacc_take_vec(double2 v, sacc_thread &t, unsigne
 }
 
 /* ---- float64: expansion (step 1b) --------------------------------------------------------- */
-/* x: n float64 elements; head as above. Any grid and block (block <= 1024).
- * Barriers: every barrier is reached by all threads of the block. The only loop with a
- * per-thread trip count (the edge loop) and the per-thread spill/rare branches hold none; the
- * tile loop's trip count and `since` depend on blockIdx, gridDim, blockDim and n only; the
- * ticket's `return` reads shared memory after a barrier (block-uniform), and no thread exits
- * before the last barrier. Every barrier is sacc_barrier (non-.aligned), the ticket's included
- * (sl_ticket_last<sl_bar_any, ...>). */
-template <int MAXB>
-__global__ void __launch_bounds__(MAXB)
-sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
-            double *result)
+/* Part `part` of `parts` (a block's share) of x[0..n) (head elements before the first 16-byte
+ * boundary) into the calling block's limbs s_acc, zeroed by the caller, and its flags into
+ * *s_flags: thread tid of B takes edge values tid + part B, .. and the whole tiles part,
+ * part + parts, .., each value into its TwoSum expansion (leftovers spilled exactly), the limbs
+ * normalised every SACC_BLOCK_ELEMS_PER_NORM values a block; then the expansion into the limbs
+ * and the limbs normalised. Block-collective: every thread calls it (its barriers are reached by
+ * all of them: the tile loop's trip count and `since` depend on part, parts, B and n only; the
+ * edge loop and the spill/rare branches hold none); on return s_acc holds the part's exact sum. */
+__device__ __forceinline__ void sacc_block_sum(const double *__restrict__ x, uint64_t n, uint64_t head,
+                                               uint64_t part, uint64_t parts, unsigned tid, unsigned B,
+                                               unsigned long long *s_acc, unsigned *s_flags)
 {
     typedef double T;
     typedef sacc_fmt<T> F;
     typedef typename F::V V;
-    __shared__ unsigned long long s_acc[F::L];
-    __shared__ unsigned s_flags;
-    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
-    unsigned *g_flags = g_counter + 1;
-    /* the certified binned sum ran first (and tail-launched this grid, or, measuring, the host
-     * launched it behind): nothing to do unless it could not decide (the flag is read by every
-     * block before the last one resets it: the reset follows every ticket) */
-    if (*(volatile unsigned *)(g_counter + 2) == 0u) return;
-    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
-    const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
-
-    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = 0;
-    if (tid == 0) s_flags = 0;
-    sacc_barrier();
-
     sacc_thread t = {0.0, 0.0, 0.0, 0u, 0xffffffffu};
     const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */
-    sl_for_edges<F::VW>(n, head, nv, [&](uint64_t i) { sacc_take(x[i], t, s_acc); });
+    const uint64_t tail0 = head + nv * F::VW, nedge = head + (n - tail0);
+    for (uint64_t i = part * B + tid; i < nedge; i += parts * B)
+        sacc_take(x[i < head ? i : tail0 + (i - head)], t, s_acc);
 
     const V *xv = reinterpret_cast<const V *>(x + head);
     const uint64_t per_tile = (uint64_t)B * F::U;
@@ -143,7 +130,7 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     uint64_t every = SACC_BLOCK_ELEMS_PER_NORM / (per_tile * F::VW);
     if (every == 0) every = 1;
     uint64_t since = 0;
-    for (uint64_t tile = blockIdx.x; tile < ntiles; tile += G) {
+    for (uint64_t tile = part; tile < ntiles; tile += parts) {
         const uint64_t base = tile * per_tile + tid;
         if ((tile + 1) * per_tile <= nv) {
             V r[F::U];
@@ -171,10 +158,38 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     sl_sacc_spill(t.b, F::SCALE, s_acc);
     sl_sacc_spill(t.c, F::SCALE, s_acc);
     if (!(t.sg >> 31)) t.flags |= SL_SACC_ANYPOS;
-    if (t.flags) atomicOr(&s_flags, t.flags);
+    if (t.flags) atomicOr(s_flags, t.flags);
     sacc_barrier();
     if (tid == 0) sl_sacc_normalise(reinterpret_cast<int64_t *>(s_acc), F::L);
     sacc_barrier();
+}
+
+/* x: n float64 elements; head as above. Any grid and block (block <= 1024). Barriers: every
+ * barrier is reached by all threads of the block (sacc_block_sum's; the ticket's `return` reads
+ * shared memory after a barrier: block-uniform, and no thread exits before the last barrier).
+ * Every barrier is sacc_barrier (non-.aligned), the ticket's included
+ * (sl_ticket_last<sl_bar_any, ...>). */
+template <int MAXB>
+__global__ void __launch_bounds__(MAXB)
+sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned char *work,
+            double *result)
+{
+    typedef sacc_fmt<double> F;
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags;
+    unsigned *g_counter = reinterpret_cast<unsigned *>(work);
+    unsigned *g_flags = g_counter + 1;
+    /* the certified binned sum ran first (and tail-launched this grid, or, measuring, the host
+     * launched it behind): nothing to do unless it could not decide (the flag is read by every
+     * block before the last one resets it: the reset follows every ticket) */
+    if (*(volatile unsigned *)(g_counter + 2) == 0u) return;
+    unsigned long long *g_acc = reinterpret_cast<unsigned long long *>(work + SACC_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+
+    for (unsigned i = tid; i < (unsigned)F::L; i += B) s_acc[i] = 0;
+    if (tid == 0) s_flags = 0;
+    sacc_barrier();
+    sacc_block_sum(x, n, head, blockIdx.x, gridDim.x, tid, B, s_acc, &s_flags);
     /* normalised limbs < 2^32 (top limb signed): G < 2^31 blocks cannot overflow a limb */
     for (unsigned i = tid; i < (unsigned)F::L; i += B)
         if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
@@ -188,10 +203,69 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     if (tid == 0) {
         const unsigned flags = atomicExch(g_flags, 0u);
         const double r = sacc_round_dev(s_acc, F::L, SL_F64, flags);
-        *result = (T)r;                              /* exact: r holds a T */
+        *result = r;                                 /* exact: r holds a double */
         g_counter[2] = 0u;                           /* the fallback flag, for the next launch */
         *g_counter = 0u;
     }
+}
+
+/* ---- float64 rows: the exact sums of the rows superacc's certified row pass lists -------------
+ * (rows.cu's rs_rows_kernel<double, true>.) The list in work (rows.h's SL_ROWS_SACC_WS layout,
+ * rows.cu's SAC_WS_HEADER): [0, 4) its length, [4, 8) this kernel's ticket, [8, 12) the count of
+ * rows summed here (never reset), the rows' indices from byte 16. Block b sums the listed rows
+ * b, b + G, .. (a block a row: sacc_block_sum over the whole row, then thread 0 rounds its limbs
+ * once) and zeroes their entries; the P = min(length, G) blocks that had a row take a ticket
+ * after (each read the length first), and the last adds the length to the count and empties the
+ * list. Launched as a programmatic dependent launch of the certified pass (or behind it): it
+ * waits for the pass (griddepcontrol.wait, a no-op otherwise) before reading the list. */
+#define SACC_ROWS_BLOCK 256u
+__global__ void __launch_bounds__(SACC_ROWS_BLOCK)
+sacc_rows_listed_kernel(const double *__restrict__ x, uint64_t n, unsigned char *work, double *out)
+{
+    typedef sacc_fmt<double> F;
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags, s_cnt;
+    unsigned *l_count = reinterpret_cast<unsigned *>(work);
+    unsigned *l_list = reinterpret_cast<unsigned *>(work + 16u);
+    const unsigned tid = threadIdx.x;
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (tid == 0) s_cnt = __ldcg(l_count);
+    sacc_barrier();
+    const unsigned rows = s_cnt;
+    if (blockIdx.x >= rows) return;                  /* no listed row: no ticket (uniform) */
+    for (unsigned w = blockIdx.x; w < rows; w += gridDim.x) {
+        const uint64_t r = __ldcg(&l_list[w]);
+        const double *row = x + r * n;
+        for (unsigned i = tid; i < (unsigned)F::L; i += SACC_ROWS_BLOCK) s_acc[i] = 0;
+        if (tid == 0) s_flags = 0;
+        sacc_barrier();
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(double);
+        if (head > n) head = n;
+        sacc_block_sum(row, n, head, 0, 1, tid, SACC_ROWS_BLOCK, s_acc, &s_flags);
+        if (tid == 0) {
+            out[r] = sacc_round_dev(s_acc, F::L, SL_F64, s_flags);
+            l_list[w] = 0u;                          /* every thread read it before the barriers */
+        }
+        sacc_barrier();                              /* s_acc and s_flags reused */
+    }
+    if (tid == 0) {
+        const unsigned P = rows < gridDim.x ? rows : gridDim.x;
+        if (atomicAdd(l_count + 1, 1u) == P - 1u) {  /* every taker read the length before */
+            atomicAdd(l_count + 2, rows);
+            atomicExch(l_count, 0u);
+            atomicExch(l_count + 1, 0u);
+        }
+    }
+}
+
+cudaError_t sl_sacc_f64_rows_listed(const double *d_x, uint64_t n, unsigned grid, unsigned char *d_work,
+                                    double *d_out, int dependent, cudaStream_t st)
+{
+    if (dependent)
+        return sl_launch_dependent(sacc_rows_listed_kernel, dim3(grid), dim3(SACC_ROWS_BLOCK), st, d_x, n,
+                                   d_work, d_out);
+    sacc_rows_listed_kernel<<<grid, SACC_ROWS_BLOCK, 0, st>>>(d_x, n, d_work, d_out);
+    return cudaGetLastError();
 }
 
 /* The certified binned sum's fallback (rs_kernel's P::fail, thread 0 of its last block, when
