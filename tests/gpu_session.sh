@@ -287,14 +287,17 @@ if [[ $stages == *,rowsub,* ]]; then
   done
 fi
 if [[ $stages == *,rows64,* ]]; then
-  # superacc's float64 rows: the certified pass (each row's 4-fold binned state, rows.cu) and the
-  # exact kernel on the rows it lists (superacc64.cu): the row benchmarks first (the GPU to
-  # themselves), then trows_gpu beside compute-sanitizer's three tools on rows of which every
-  # other one is a tie (1 + 2^-53 and pairs that cancel: the exact kernel's) and the rest random,
-  # a warp a row (4097 values) and a block a row (9001), every row checked against its twin
+  # float64 row kernels: superacc's certified pass (each row's 4-fold binned state, rows.cu) and
+  # the exact kernel on the rows it lists (superacc64.cu); var/std `correct`'s cheap pass
+  # (mx_fast64.h's pairs per row) and mxrowx_kernel behind it. The row benchmarks first (the GPU
+  # to themselves), then trows_gpu beside compute-sanitizer's three tools on rows of which every
+  # other one is a sum tie (1 + 2^-53 and pairs that cancel: superacc's exact kernel), every
+  # tenth from the second holds a NaN (var's exact kernel) and the rest are random, a warp a row
+  # (4097 values) and a block a row (9001), every row checked against its twin
   B=$work/rows64; mkdir -p "$B"
   rb rows_sum_f64 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype f64 --variants superacc,reproducible,block-row
   rb rows_sum_f64_short --axis -1 --rows 65536 --n 1024 --dtype f64 --variants superacc,reproducible,block-row
+  rb rows_var_f64 --op var --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype f64 --variants correct,reproducible,welford
   for n in 4097 9001; do
     python3 - "$B/ties_$n.npy" "$n" <<'PY'
 import sys, numpy as np
@@ -305,6 +308,7 @@ for i in range(0, 600, 2):
     x[i, :] = 0.0
     x[i, 0], x[i, 1] = 1.0, 2.0 ** -53
     x[i, 2:2 + 2 * len(v):2], x[i, 3:3 + 2 * len(v):2] = v, -v
+x[1::10, n // 3] = np.nan
 np.save(sys.argv[1], x)
 PY
   done
@@ -312,6 +316,8 @@ PY
     for n in 4097 9001; do
       nt "san_${tool}_$n" 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" reduce --op sum --axis -1 \
         "$B/ties_$n.npy" --variants superacc --backend gpu --check-twin --reps 2 --format csv &
+      nt "san_var_${tool}_$n" 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" reduce --op var --axis -1 \
+        "$B/ties_$n.npy" --variants correct --backend gpu --check-twin --reps 2 --format csv &
     done
   done
   nt trows_gpu 360 "$T/trows_gpu" &

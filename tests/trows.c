@@ -26,6 +26,7 @@
 #include "rows/rows.h"
 #include "extrema/extrema.h"
 #include "moments_exact/moments_exact.h"
+#include "moments_exact/mx_fast64.h"
 #include "norm/norm.h"
 #include "sumlab/half.h"
 #include "sl_test_values.h"
@@ -597,17 +598,18 @@ static void few_long_rows(void)
 
 /* The exact tie rows of trows_ties.h (trows_gpu's test of the rows' exact fallbacks): the twins
  * give each tie's even neighbour, in a batch among ordinary rows; norm2's row decision
- * (norm.h's sl_nrm_row_decide, on the float64 sum of squares in index order) leaves each
+ * (norm.h's sl_nrm_row_decide, on the float64 sum of squares in index order) and the float64
+ * variance's cheap pass (mx_fast64.h, the host form of the row kernels' pairs) leave each
  * undecided, so on the GPU the exact kernel behind the row kernels must round it. */
 static void tie_rows(void)
 {
-    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
     static const uint64_t Ns[] = {32, 4096};
     for (int k = 0; k < TIE_KINDS; k++) {
         const sl_variant *v = sl_variant_find_op(tie_op[k], "correct");
         CHECK(v != NULL, "%s correct registered", tie_op[k]);
         if (!v) continue;
-        for (size_t di = 0; di < 3; di++)
+        for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
             for (size_t ni = 0; ni < 2; ni++) {
                 const sl_dtype dt = dts[di];
                 const uint64_t N = Ns[ni], B = 5;
@@ -625,7 +627,12 @@ static void tie_rows(void)
                 CHECK(sl_rows_cpu(v, x, B, N, dt, &req, res, &err) == 0, "%s rows: %s", v->name, err.msg);
                 CHECK(res[2] == want, "%s %s tie row N=%llu: %a, expected the even neighbour %a", tie_op[k],
                       sl_dtype_name(dt), (unsigned long long)N, res[2], want);
-                if (k == TIE_NORM2) {
+                if (k == TIE_VAR && dt == SL_F64) {
+                    double r = 0.0;
+                    CHECK(!sl_mxd_certify_host(SL_MX_VAR, (const double *)(x + 2 * N * es), N, 0, &r),
+                          "var f64 tie row N=%llu: the cheap pass decided %a", (unsigned long long)N, r);
+                }
+                if (k == TIE_NORM2 && dt != SL_F64) {
                     double s2 = 0.0, r = 0.0;
                     for (uint64_t i = 0; i < N; i++) {
                         const double t = sl_tw_load(x + 2 * N * es, dt, i);

@@ -270,21 +270,22 @@ static void sacc_cert_rows(void)
 }
 
 /* The rows' exact fallbacks (norm.cu's nrmrowx_kernel, moments_exact.cu's mxrowx_kernel): exact
- * tie rows (trows_ties.h: norm2, variance with ddof 0, mean; float32 and the 16-bit formats) at
+ * tie rows (trows_ties.h: norm2, variance with ddof 0, mean; every format: float64's norm2 and
+ * mean rows run the 1-D launcher on each row, its variance rows the row kernels) at
  * rows 0, B/2, B-1 and every tenth row of batches of ordinary rows, N 32, 4096 and 32768 (the
  * row kernels: fewer than 2^16 values), B 3, 100 and 1024: every row equals its twin, each tie
- * row its even neighbour. No float64 first pass decides a tie row (trows checks norm2's row
- * decision on them), so each batch sends rows to the exact kernel; run twice, which also checks
- * that the kernel leaves its row list empty. */
+ * row its even neighbour. No first pass decides a tie row (trows checks norm2's row decision and
+ * float64's variance pass on them), so each batch sends rows to the exact kernel; run twice,
+ * which also checks that the kernel leaves its row list empty. */
 static void exact_tie_rows(const sl_gpu_info *info)
 {
-    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
     static const uint64_t Ns[] = {32, 4096, 32768}, Bs[] = {3, 100, 1024};
     for (int k = 0; k < TIE_KINDS; k++) {
         const sl_variant *v = sl_variant_find_op(tie_op[k], "correct");
         CHECK(v != NULL, "%s correct registered", tie_op[k]);
         if (!v) continue;
-        for (size_t di = 0; di < 3; di++)
+        for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++)
             for (size_t ni = 0; ni < 3; ni++)
                 for (size_t bi = 0; bi < 3; bi++) {
                     const sl_dtype dt = dts[di];

@@ -919,6 +919,99 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     return 0;
 }
 
+/* ---- `correct` var/std row-wise, float64: the cheap certified pass of mx_fast64.h per row -----
+ * mxdrow_kernel<T>: T = 32 (rows of at most MXR_WARP_ROW_MAX values), a warp a row, MXR_ROW_BLOCK /
+ * 32 rows a block, no barrier; T = MXR_ROW_BLOCK, a block a row (grid stride over rows). Thread t
+ * of the row's T threads takes its edge scalar and its 16-byte vectors (four loads in flight) into
+ * its pairs (sl_mxd_take, shift c = row[0]); the warp's shuffles (and, a block a row, warp 0 over
+ * the warps' pairs: mxd_block); then lanes 0 and 1 of the deciding warp round the box's two ends
+ * at once (sl_mxd_bounds, sl_mxd_end, h = MXF_CHAIN(n, T, 2) + 16: the thread's elements and 10
+ * merge levels): when they agree, the row's result; else the row goes into the workspace's list,
+ * which mxrowx_kernel<double> sums exactly behind it. A row's result is the correctly rounded
+ * value whichever kernel writes it: a function of the row's values alone. */
+__device__ __forceinline__ sl_mxd_acc mxdr_row_acc(const double *__restrict__ row, uint64_t n, unsigned t,
+                                                   unsigned T)
+{
+    const sl_split sp = sl_row_split(row, n);
+    const double c = n ? row[0] : 0.0;
+    sl_mxd_acc a;
+    sl_mxd_init(&a);
+    sl_walk_values<4, SL_EDGES_FIRST>(row, sp, t, T, [&](double v, int) { sl_mxd_take(&a, v, c); });
+    return a;
+}
+
+/* The whole warp calls it, lane 0 holding the row's merged pairs a. */
+__device__ __forceinline__ void mxdr_decide(sl_mxd_acc a, uint64_t n, uint64_t h, int what, uint32_t ddof,
+                                            uint64_t r, unsigned *g_count, unsigned *g_list, double *out)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    a.s1 = __shfl_sync(SL_FULL_MASK, a.s1, 0);
+    a.c1 = __shfl_sync(SL_FULL_MASK, a.c1, 0);
+    a.s2 = __shfl_sync(SL_FULL_MASK, a.s2, 0);
+    a.c2 = __shfl_sync(SL_FULL_MASK, a.c2, 0);
+    double e1 = 0.0, e2 = 0.0, e = 0.0;
+    int ok = 0;
+    if (lane < 2u) {
+        ok = sl_mxd_bounds(what, &a, n, h, ddof, &e1, &e2);
+        if (ok) e = sl_mxd_end(what, &a, e1, e2, lane ? 1 : -1, n, ddof);
+    }
+    const double other = __shfl_sync(SL_FULL_MASK, e, 1);
+    if (lane == 0) {
+        double res;
+        if (ok && sl_rsum_certify_agree(e, other, &res)) out[r] = res;
+        else g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
+    }
+}
+
+template <unsigned T>
+__global__ void __launch_bounds__(MXR_ROW_BLOCK)
+mxdrow_kernel(const double *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
+              unsigned char *work, double *out)
+{
+    __shared__ sl_mxd_acc s_w[MXR_ROW_BLOCK / 32u];
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_list = reinterpret_cast<unsigned *>(work + MXR_ROW_WS_HEADER);
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5, WPB = MXR_ROW_BLOCK / 32u;
+    const uint64_t h = MXF_CHAIN(n, (uint64_t)T, 2u) + 16u;
+    if (T == 32u) {
+        for (uint64_t r = (uint64_t)blockIdx.x * WPB + warp; r < rows; r += (uint64_t)gridDim.x * WPB) {
+            sl_mxd_acc a = mxdr_row_acc(x + r * n, n, lane, 32u);
+#pragma unroll
+            for (int off = 16; off > 0; off >>= 1) mxd_shfl(a, off);
+            mxdr_decide(a, n, h, what, ddof, r, g_count, g_list, out);
+        }
+    } else {
+        for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+            sl_mxd_acc a = mxdr_row_acc(x + r * n, n, tid, T);
+            a = mxd_block(a, s_w, lane, warp, T);
+            if (warp == 0) mxdr_decide(a, n, h, what, ddof, r, g_count, g_list, out);
+            sl_bar_any::sync();                      /* s_w is reused by the next row */
+        }
+    }
+}
+
+static int mxd_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
+                           const sl_launch *cfg, void *d_work, void *d_out, cudaStream_t st, sl_err *err)
+{
+    unsigned grid;
+    if (n <= MXR_WARP_ROW_MAX) {
+        grid = sl_rows_grid(rows, MXR_ROW_BLOCK / 32u);
+        mxdrow_kernel<32u><<<grid, MXR_ROW_BLOCK, 0, st>>>((const double *)d_x, rows, n, v->impl, cfg->ddof,
+                                                          (unsigned char *)d_work, (double *)d_out);
+    } else {
+        grid = sl_rows_grid(rows, 1u);
+        mxdrow_kernel<MXR_ROW_BLOCK><<<grid, MXR_ROW_BLOCK, 0, st>>>((const double *)d_x, rows, n, v->impl,
+                                                                    cfg->ddof, (unsigned char *)d_work,
+                                                                    (double *)d_out);
+    }
+    SL_CUDA_CHECK_LAUNCH("mxdrow_kernel", v->name, err);
+    const unsigned gx = grid < 1024u ? grid : 1024u;
+    mxrowx_kernel<double><<<gx, MXR_ROW_BLOCK, 0, st>>>((const double *)d_x, n, v->impl, cfg->ddof, SL_F64,
+                                                        (unsigned char *)d_work, (double *)d_out);
+    SL_CUDA_CHECK_LAUNCH_LISTED("mxrowx_kernel", v->name, err, d_work, st);
+    return 0;
+}
+
 } // namespace
 
 extern "C" size_t sl_mx_workspace(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
@@ -1014,9 +1107,9 @@ extern "C" int sl_mx_rows_gpu(const sl_variant *v, const void *d_x, uint64_t row
     const cudaStream_t st = (cudaStream_t)stream;
     if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
-    /* the 1-D launcher on each row, resolved at its address: float64, and rows too few to fill
-     * the GPU a block each (rows.c's workspace alike) */
-    if (dt == SL_F64 || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+    /* the 1-D launcher on each row, resolved at its address: float64 means, and rows too few to
+     * fill the GPU a block each (rows.c's workspace alike) */
+    if (sl_mx_rows_each_1d(v, rows, n, dt, cfg ? cfg->sm_count : 0u))
         return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (rows > 0xffffffffull) return sl_err_set(err, "%s: %llu rows are too many (< 2^32)", v->name, (unsigned long long)rows);
     const size_t need = SL_MX_ROWS_WS_BYTES(rows);
@@ -1024,6 +1117,7 @@ extern "C" int sl_mx_rows_gpu(const sl_variant *v, const void *d_x, uint64_t row
         return sl_err_set(err, "%s: the row kernels need %zu bytes of workspace, have %zu", v->name, need, work_bytes);
     if (sl_check_aligned(v, d_x, dt, err)) return -1;
     sl_launch c = cfg ? *cfg : sl_launch{};
+    if (dt == SL_F64) return mxd_rows_launch(v, d_x, rows, n, &c, d_work, d_results, st, err);
     return dt == SL_F16    ? mx_rows_launch<__half>(v, d_x, rows, n, &c, dt, d_work, d_results, st, err)
            : dt == SL_BF16 ? mx_rows_launch<__nv_bfloat16>(v, d_x, rows, n, &c, dt, d_work, d_results, st, err)
                            : mx_rows_launch<float>(v, d_x, rows, n, &c, dt, d_work, d_results, st, err);
