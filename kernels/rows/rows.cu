@@ -24,6 +24,7 @@
 #include "rows/rows.h"
 #include "rows/rows_cert.h"
 #include "superacc/one_launch.cuh"   /* with exact/bins.cuh: lse reproducible rows' exact sum too */
+#include "superacc/superacc64.cuh"   /* the float64 expansion: superacc's float64 listed rows */
 #include "lse/lse.h"
 #include "sl_gpu.h"
 #include "sumlab/half.h"
@@ -197,7 +198,7 @@ __device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
  * warp (which calls this whole), certified as superacc's 1-D float64 path certifies an array's
  * (exact/binned.h's sl_rsum_state_certify_end_k: the state is a function of the row's values
  * alone): lanes 0 and 1 round the interval's two ends at once; when they agree, lane 0 writes
- * the row's correctly rounded sum, else it lists row r for sl_sacc_f64_rows_listed (the list's
+ * the row's correctly rounded sum, else it lists row r for sacc_rows_listed_kernel (the list's
  * layout: SAC_WS_HEADER, below). */
 /* superacc rows: the certified pass's list in the row kernels' workspace (rows.h): [0, 4) its
  * length, [4, 8) the exact kernel's ticket, [8, 12) the count of rows the exact kernel has summed
@@ -359,8 +360,8 @@ extern "C" int sl_reproducible_rows_gpu(const sl_variant *v, const void *d_x, ui
  * blocks (a per-row ticket) rounds them and leaves the row's workspace zero. Every step is
  * exact up to the one rounding, so row i's bits are its exact sum rounded once: a function of
  * row i alone, whatever B, S, the grid, the alignment or the GPU; the twin is the superacc twin
- * on the row (superacc.c). float64 rows take the certified binned pass and superacc64.cu's
- * exact kernel (sa_rows_launch_f64, below) or the 1-D launcher on each row.
+ * on the row (superacc.c). float64 rows take the certified binned pass and the exact kernel over
+ * superacc64.cuh's expansion (sa_rows_launch_f64, below) or the 1-D launcher on each row.
  * When the rows fill the GPU (S = 1, fewer than 2^32 rows) the certified pass below decides
  * most rows at the read rate, and this kernel (LIST = true) sums only the rows it lists. */
 #define SA_BLOCK 256u
@@ -673,10 +674,60 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     return 0;
 }
 
+/* ---- float64 rows: the exact sums of the rows superacc's certified row pass lists -------------
+ * (rs_rows_kernel<double, true>, above.) The list in work (SAC_WS_HEADER's layout): [0, 4) its length, [4, 8) this kernel's ticket, [8, 12) the count of
+ * rows summed here (never reset), the rows' indices from byte 16. Block b sums the listed rows
+ * b, b + G, .. (a block a row: sacc_block_sum over the whole row, then thread 0 rounds its limbs
+ * once) and zeroes their entries; the P = min(length, G) blocks that had a row take a ticket
+ * after (each read the length first), and the last adds the length to the count and empties the
+ * list. Launched as a programmatic dependent launch of the certified pass (SUMLAB_ROWS_SACC_PDL),
+ * it waits for the pass (griddepcontrol.wait) before reading the list; superacc64.cuh's
+ * expansion, here in a whole-program module (compute-sanitizer's racecheck and synccheck do not
+ * take superacc64.cu's, which uses the device runtime). */
+#define SACC_ROWS_BLOCK 256u
+__global__ void __launch_bounds__(SACC_ROWS_BLOCK)
+sacc_rows_listed_kernel(const double *__restrict__ x, uint64_t n, unsigned char *work, double *out)
+{
+    typedef sacc_fmt<double> F;
+    __shared__ unsigned long long s_acc[F::L];
+    __shared__ unsigned s_flags, s_cnt;
+    unsigned *l_count = reinterpret_cast<unsigned *>(work);
+    unsigned *l_list = reinterpret_cast<unsigned *>(work + SAC_WS_HEADER);
+    const unsigned tid = threadIdx.x;
+    if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (tid == 0) s_cnt = __ldcg(l_count);
+    sacc_barrier();
+    const unsigned rows = s_cnt;
+    if (blockIdx.x >= rows) return;                  /* no listed row: no ticket (uniform) */
+    for (unsigned w = blockIdx.x; w < rows; w += gridDim.x) {
+        const uint64_t r = __ldcg(&l_list[w]);
+        const double *row = x + r * n;
+        for (unsigned i = tid; i < (unsigned)F::L; i += SACC_ROWS_BLOCK) s_acc[i] = 0;
+        if (tid == 0) s_flags = 0;
+        sacc_barrier();
+        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(double);
+        if (head > n) head = n;
+        sacc_block_sum(row, n, head, 0, 1, tid, SACC_ROWS_BLOCK, s_acc, &s_flags);
+        if (tid == 0) {
+            out[r] = sacc_round_dev(s_acc, F::L, SL_F64, s_flags);
+            l_list[w] = 0u;                          /* every thread read it before the barriers */
+        }
+        sacc_barrier();                              /* s_acc and s_flags reused */
+    }
+    if (tid == 0) {
+        const unsigned P = rows < gridDim.x ? rows : gridDim.x;
+        if (atomicAdd(l_count + 1, 1u) == P - 1u) {  /* every taker read the length before */
+            atomicAdd(l_count + 2, rows);
+            atomicExch(l_count, 0u);
+            atomicExch(l_count + 1, 0u);
+        }
+    }
+}
+
 /* float64: when the rows fill the GPU (sl_rows_sacc_certified), the certified pass (a warp or a
  * block a row by n, as `reproducible`'s rows: rs_rows_warp_kernel / rs_rows_kernel with 4 folds),
- * then superacc64.cu's exact kernel on the rows it lists (a block per listed row, at most 4 blocks
- * per SM), as a programmatic dependent launch; else the 1-D launcher on each row, resolved at its
+ * then sacc_rows_listed_kernel on the rows it lists (a block per listed row, at most 4 blocks per
+ * SM), as a programmatic dependent launch; else the 1-D launcher on each row, resolved at its
  * address, on the workspace after the list's SL_ROWS_SACC_F64_LIST bytes (rows.h). */
 static int sa_rows_launch_f64(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                               const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
@@ -700,10 +751,17 @@ static int sa_rows_launch_f64(const sl_variant *v, const void *d_x, uint64_t row
     }
     SL_CUDA_CHECK_LAUNCH("rs_rows_kernel<double, certified>", v->name, err);
     const uint64_t gx = rows < 4u * (uint64_t)sms ? rows : 4u * (uint64_t)sms;
-    const cudaError_t e = sl_sacc_f64_rows_listed((const double *)d_x, n, (unsigned)gx, work, (double *)d_out,
-                                                  SUMLAB_ROWS_SACC_PDL, st);
-    if (e != cudaSuccess)
-        return sl_listed_launch_failed(e, "sacc_rows_listed_kernel", v->name, work, st, err, __FILE__, __LINE__);
+    if (SUMLAB_ROWS_SACC_PDL) {
+        const cudaError_t e = sl_launch_dependent(sacc_rows_listed_kernel, dim3((unsigned)gx), dim3(SACC_ROWS_BLOCK),
+                                                  st, (const double *)d_x, n, work, (double *)d_out);
+        if (e != cudaSuccess)
+            return sl_listed_launch_failed(e, "sacc_rows_listed_kernel", v->name, work, st, err, __FILE__,
+                                           __LINE__);
+    } else {
+        sacc_rows_listed_kernel<<<(unsigned)gx, SACC_ROWS_BLOCK, 0, st>>>((const double *)d_x, n, work,
+                                                                        (double *)d_out);
+    }
+    SL_CUDA_CHECK_LAUNCH_LISTED("sacc_rows_listed_kernel", v->name, err, work, st);
     return 0;
 }
 

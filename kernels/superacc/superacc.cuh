@@ -57,11 +57,4 @@ size_t sl_sacc_f64_workspace(void);
 const char *sl_sacc_f64_enqueue(const sl_variant *v, const sl_launch *cfg, const double *d_x,
                                 uint64_t n, uint64_t head, unsigned char *d_work,
                                 double *d_result, cudaStream_t st, sl_err *err);
-/* superacc64.cu: enqueues the exact sums of the float64 rows (n values each, row r at d_x + r n)
- * that superacc's certified row pass (rows.cu) listed in d_work (its list: rows.cu's
- * SAC_WS_HEADER layout), a block a listed row on a grid of `grid` blocks, each rounded once into
- * d_out[r]; it empties the list. dependent: as a programmatic dependent launch of the kernel
- * before it on st (which must allow it), else an ordinary launch. Returns the launch's error. */
-cudaError_t sl_sacc_f64_rows_listed(const double *d_x, uint64_t n, unsigned grid, unsigned char *d_work,
-                                    double *d_out, int dependent, cudaStream_t st);
 #endif
