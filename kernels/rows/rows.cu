@@ -675,8 +675,9 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
 }
 
 /* ---- float64 rows: the exact sums of the rows superacc's certified row pass lists -------------
- * (rs_rows_kernel<double, true>, above.) The list in work (SAC_WS_HEADER's layout): [0, 4) its length, [4, 8) this kernel's ticket, [8, 12) the count of
- * rows summed here (never reset), the rows' indices from byte 16. Block b sums the listed rows
+ * (rs_rows_kernel<double, true>, above.) The list in work (SAC_WS_HEADER's layout): [0, 4) its
+ * length, [4, 8) this kernel's ticket, [8, 12) the count of rows summed here (never reset), the
+ * rows' indices from byte 16. Block b sums the listed rows
  * b, b + G, .. (a block a row: sacc_block_sum over the whole row, then thread 0 rounds its limbs
  * once) and zeroes their entries; the P = min(length, G) blocks that had a row take a ticket
  * after (each read the length first), and the last adds the length to the count and empties the
