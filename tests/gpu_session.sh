@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 # gpu_session.sh: one full pass on a GPU machine: build, the gpu-labelled tests (in parallel:
-# tgpu_twins one process per format, the sanitizer on the 16-bit kernels, the Python package's
-# tests and sumlab.allreduce over torch.distributed), the benchmark sweeps
-# (f32, f64, f16, bf16) and the full study (16 threads, charts left to --report-only elsewhere;
+# tgpu_twins one process per format, the Python package's tests and sumlab.allreduce over
+# torch.distributed), compute-sanitizer on the kernels, the benchmark sweeps (f32, f64, f16, bf16) and the full study (16 threads, charts left to --report-only elsewhere;
 # PyTorch's torch.sum timed before it for throughput-vs-n's framework series).
 # Everything it writes lands in ${OUT:-gpu-out}/session.tar.gz (logs, CSV, the study without
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
-#   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,bench,study,ops
+#   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
 #          (also full, rowsub, rows64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
-stages=",${1:-build,test,bench,study},"
+stages=",${1:-build,test,sanitize,bench,study},"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${OUT:-$root/gpu-out}
 work=$out/session
@@ -93,18 +92,35 @@ if [[ $stages == *,test,* ]]; then
   fi
   SUMLAB_TEST_QUICK=1 t launch_gpu 360 "$T/tgpu_launch" &
   t bench_gpu 200 ctest --test-dir "$build" -R '^tbench_gpu$' --output-on-failure &
-  for d in f16 bf16; do
-    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_$d" 420 bash tests/sanitize.sh "$T/tgpu_twins" &
-  done
-  # the other operations' f32 kernels, one process per tool (the three in a row outlast the cap)
-  for tool in memcheck racecheck synccheck; do
-    SUMLAB_SANITIZE_TOOLS=$tool SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=f32 SUMLAB_TEST_OPS=mean,var,std,max,min,lse \
-      t "sanitize_ops_f32_$tool" 420 bash tests/sanitize.sh "$T/tgpu_twins" &
-  done
   wait
   stamp "gpu tests: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
   grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"
   grep -h "FAIL" "$L"/*.log | head -20 | tee -a "$out/summary.txt"
+fi
+if [[ $stages == *,sanitize,* ]]; then
+  # compute-sanitizer, a stage of its own: beside the test stage's processes its runs starved them
+  # past their caps (the H100 at d837379). The 16-bit sum kernels, the other operations' f32
+  # kernels one process per tool (the three in a row outlast the cap), and the float64 row kernels
+  # (superacc's certified rows on ill-conditioned rows, most of them summed by the exact kernel;
+  # var `correct` on rows with NaNs, which go to the exact kernel)
+  L=$work/sanitize; mkdir -p "$L"
+  t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
+  for d in f16 bf16; do
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_$d" 480 bash tests/sanitize.sh "$T/tgpu_twins" &
+  done
+  for tool in memcheck racecheck synccheck; do
+    SUMLAB_SANITIZE_TOOLS=$tool SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=f32 SUMLAB_TEST_OPS=mean,var,std,max,min,lse \
+      t "sanitize_ops_f32_$tool" 480 bash tests/sanitize.sh "$T/tgpu_twins" &
+    for n in 4097 9001; do
+      t "rows64_sum_${tool}_$n" 200 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" bench --axis -1 \
+        --rows 600 --n "$n" --dtype f64 --variants superacc --reps 1 --dataset ill-conditioned --param cond=1e200 &
+      t "rows64_var_${tool}_$n" 200 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" bench --op var \
+        --axis -1 --rows 600 --n "$n" --dtype f64 --variants correct --reps 1 --dataset special --param count=100 &
+    done
+  done
+  wait
+  stamp "sanitizer runs: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
+  grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"
 fi
 if [[ $stages == *,bench,* ]]; then
   B=$work/bench; mkdir -p "$B"
@@ -288,41 +304,14 @@ if [[ $stages == *,rowsub,* ]]; then
 fi
 if [[ $stages == *,rows64,* ]]; then
   # float64 row kernels: superacc's certified pass (each row's 4-fold binned state, rows.cu) and
-  # the exact kernel on the rows it lists (superacc64.cu); var/std `correct`'s cheap pass
-  # (mx_fast64.h's pairs per row) and mxrowx_kernel behind it. The row benchmarks first (the GPU
-  # to themselves), then trows_gpu beside compute-sanitizer's three tools on rows of which every
-  # other one is a sum tie (1 + 2^-53 and pairs that cancel: superacc's exact kernel), every
-  # tenth from the second holds a NaN (var's exact kernel) and the rest are random, a warp a row
-  # (4097 values) and a block a row (9001), every row checked against its twin
+  # the exact kernel on the rows it lists (rows.cu); var/std `correct`'s cheap pass
+  # (mx_fast64.h's pairs per row) and mxrowx_kernel behind it: the row benchmarks (the GPU to
+  # themselves), then trows_gpu (the sanitize stage runs compute-sanitizer on these kernels)
   B=$work/rows64; mkdir -p "$B"
   rb rows_sum_f64 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype f64 --variants superacc,reproducible,block-row
   rb rows_sum_f64_short --axis -1 --rows 65536 --n 1024 --dtype f64 --variants superacc,reproducible,block-row
   rb rows_var_f64 --op var --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype f64 --variants correct,reproducible,welford
-  for n in 4097 9001; do
-    python3 - "$B/ties_$n.npy" "$n" <<'PY'
-import sys, numpy as np
-n = int(sys.argv[2]); rng = np.random.default_rng(n)
-x = rng.standard_normal((600, n))
-for i in range(0, 600, 2):
-    v = rng.standard_normal((n - 3) // 2)
-    x[i, :] = 0.0
-    x[i, 0], x[i, 1] = 1.0, 2.0 ** -53
-    x[i, 2:2 + 2 * len(v):2], x[i, 3:3 + 2 * len(v):2] = v, -v
-x[1::10, n // 3] = np.nan
-np.save(sys.argv[1], x)
-PY
-  done
-  for tool in memcheck racecheck synccheck; do
-    for n in 4097 9001; do
-      nt "san_${tool}_$n" 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" reduce --op sum --axis -1 \
-        "$B/ties_$n.npy" --variants superacc --backend gpu --check-twin --reps 2 --format csv &
-      nt "san_var_${tool}_$n" 300 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" reduce --op var --axis -1 \
-        "$B/ties_$n.npy" --variants correct --backend gpu --check-twin --reps 2 --format csv &
-    done
-  done
-  nt trows_gpu 360 "$T/trows_gpu" &
-  wait
-  rm -f "$B"/ties_*.npy
+  nt trows_gpu 360 "$T/trows_gpu"
 fi
 if [[ $stages == *,lse16,* ]]; then
   # lse on 16-bit input with its 16-bit exponential (lse_math.h's sl_lm_expf16: online's terms and
