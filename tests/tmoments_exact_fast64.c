@@ -4,7 +4,8 @@
  * it certifies the easy families (uniform, normal, N(1e6, 1), 1e100 (1 + N(0, 1e-3))) and never
  * returns a wrong value; a shift/scale fuzz over the whole float64 range; pairs pushed to 0.99 of
  * the box's bound (certified only with the reference's value; exact ties never certified; a box
- * a third as wide gives a wrong value somewhere); the GPU kernel's reduction shape (mxd_kernel) emulated at 2^20 + 5 certifies
+ * a third as wide gives a wrong value somewhere); the quick double-double decision (sl_mxd_quick)
+ * never decides a value the box's exactly rounded ends do not both give, and settles most cases; the GPU kernel's reduction shape (mxd_kernel) emulated at 2^20 + 5 certifies
  * N(1e6, 1) and N(0, 1). ddof 0 and 1. */
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +15,23 @@
 #include "sl_test_values.h"
 #include "moments_exact/mx_fast64.h"
 
-static long certified, fell_back, easy_cert, easy_total;
+static long certified, fell_back, easy_cert, easy_total, quick_dec, quick_total, quick_wrong;
+
+/* The quick decision (sl_mxd_quick) against the box's ends rounded exactly (sl_mxd_end): whenever
+ * it decides, the ends agree on its value (its interval lies inside the box's rounding); counts
+ * how often it decides where the ends do. */
+static void quick_vs_ends(const sl_mxd_acc *a, uint64_t n, uint64_t h, int what, uint32_t ddof)
+{
+    double e1, e2, q = 0.0;
+    if (!sl_mxd_bounds(what, a, n, h, ddof, &e1, &e2)) return;
+    const double lo = sl_mxd_end(what, a, e1, e2, -1, n, ddof), hi = sl_mxd_end(what, a, e1, e2, 1, n, ddof);
+    const int ends = sl_test_same(lo, hi), qd = sl_mxd_quick(what, a, e1, e2, n, ddof, &q);
+    quick_total += ends;
+    quick_dec += qd && ends;
+    if (qd && (!ends || !sl_test_same(q, lo)) && quick_wrong++ < 5)
+        fprintf(stderr, "  quick %s n=%llu ddof=%u: %a, the ends %a %a\n", what == SL_MX_VAR ? "var" : "std",
+                (unsigned long long)n, ddof, q, lo, hi);
+}
 
 static int reference(const double *x, uint64_t n, int what, uint32_t ddof, double *out)
 {
@@ -38,6 +55,9 @@ static void check(const double *x, uint64_t n, const char *what, int easy)
             double ref, r = 0.0;
             if (!reference(x, n, w, ddof, &ref)) continue;
             const int ok = sl_mxd_certify_host(w, x, n, ddof, &r);
+            sl_mxd_acc tot;
+            const uint64_t h = sl_mxd_sums_host(x, n, &tot);
+            quick_vs_ends(&tot, n, h, w, ddof);
             if (ok) {
                 certified++;
                 CHECK(sl_test_same(r, ref), "%s certified %s n=%llu ddof=%u: %a, the reference %a",
@@ -146,6 +166,7 @@ static void push_check(const double *x, uint64_t n, const sl_mxd_acc *a0, int wh
         a.c2 = a0->c2 + (sg & 2 ? -0.99 : 0.99) * e2;
         double r = 0.0;
         pushed_total++;
+        quick_vs_ends(&a, n, h, what, ddof);
         if (sl_mxd_certify(what, &a, n, h, ddof, &r)) {
             pushed_cert++;
             tie_cert += tie;
@@ -267,5 +288,10 @@ int main(void)
     CHECK(easy_total > 0 && easy_cert * 100 >= easy_total * 95, "easy families certified %ld of %ld",
           easy_cert, easy_total);
     CHECK(certified > 500, "only %ld certified", certified);
+    fprintf(stderr, "tmoments_exact_fast64: the quick decision settled %ld of the %ld cases whose ends agree\n",
+            quick_dec, quick_total);
+    CHECK(quick_wrong == 0, "the quick decision differs from the box's ends %ld times", quick_wrong);
+    CHECK(quick_dec * 100 >= quick_total * 90, "the quick decision settled only %ld of %ld", quick_dec,
+          quick_total);
     return sl_test_done("tmoments_exact_fast64");
 }

@@ -453,10 +453,12 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
  * (at most one) and its 16-byte vectors of 2 elements, grid stride, four loads in flight.
  * 2. warp shuffles (5 levels), warp 0 over the warps' pairs (5 levels); thread 0 stores the
  * block's pairs in the workspace and takes the ticket. 3. the last block merges the G blocks'
- * pairs (thread t: blocks t, t + B, ...; then the same two tree levels), and lanes 0 and 1 round
- * the box's two ends (sl_mxd_bounds, sl_mxd_end: the twin's code), h = MXF_CHAIN(n, G B, 2)
- * + ceil(G / B) + 32 (>= every term's steps: its thread's, 10 tree levels, the last block's chain
- * and 10 levels); when they agree that is the result, else the gate opens for the exact kernel.
+ * pairs (thread t: blocks t, t + B, ...; then the same two tree levels), and lanes 0 and 1 test
+ * the box (sl_mxd_bounds; h = MXF_CHAIN(n, G B, 2) + ceil(G / B) + 32 >= every term's steps: its
+ * thread's, 10 tree levels, the last block's chain and 10 levels): the quick double-double
+ * decision (sl_mxd_quick) settles it, or the lanes round the box's two ends exactly at once
+ * (sl_mxd_end: the twin's code); when they agree that is the result, else the gate opens for the
+ * exact kernel.
  * The decision depends on the launch shape; the result never does (the correctly rounded value).
  * Performance considerations: per input about 21 FP64 operations (three Fast2Sums with their
  * magnitude compares, a square, two fmas, five plain adds; the operand swaps on the integer
@@ -530,13 +532,15 @@ mxd_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, int what, ui
     sl_bar_any::sync();
     if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
         const uint64_t h = MXF_CHAIN(n, T, W) + (G + B - 1) / B + 32u;
-        double e1 = 0.0, e2 = 0.0, e = 0.0;
+        double e1 = 0.0, e2 = 0.0, e = 0.0, q = 0.0;
         const int ok = sl_mxd_bounds(what, &s_t, n, h, ddof, &e1, &e2);
-        if (ok) e = sl_mxd_end(what, &s_t, e1, e2, tid ? 1 : -1, n, ddof);
+        const int quick = ok && sl_mxd_quick(what, &s_t, e1, e2, n, ddof, &q);   /* both lanes alike */
+        if (ok && !quick) e = sl_mxd_end(what, &s_t, e1, e2, tid ? 1 : -1, n, ddof);
         const double other = __shfl_sync(0x3u, e, 1);
         if (tid == 0) {
             double r;
-            if (ok && sl_rsum_certify_agree(e, other, &r)) *result = r;
+            if (quick) *result = q;
+            else if (ok && sl_rsum_certify_agree(e, other, &r)) *result = r;
             else *g_gate = 1u;                       /* the exact kernel runs next */
             *g_counter = 0u;
         }
@@ -924,9 +928,10 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
  * 32 rows a block, no barrier; T = MXR_ROW_BLOCK, a block a row (grid stride over rows). Thread t
  * of the row's T threads takes its edge scalar and its 16-byte vectors (four loads in flight) into
  * its pairs (sl_mxd_take, shift c = row[0]); the warp's shuffles (and, a block a row, warp 0 over
- * the warps' pairs: mxd_block); then lanes 0 and 1 of the deciding warp round the box's two ends
- * at once (sl_mxd_bounds, sl_mxd_end, h = MXF_CHAIN(n, T, 2) + 16: the thread's elements and 10
- * merge levels): when they agree, the row's result; else the row goes into the workspace's list,
+ * the warps' pairs: mxd_block); then lanes 0 and 1 of the deciding warp test the box
+ * (sl_mxd_bounds, h = MXF_CHAIN(n, T, 2) + 16: the thread's elements and 10 merge levels) by the
+ * quick double-double decision (sl_mxd_quick) and, when it cannot settle the row, round the
+ * box's two ends exactly at once (sl_mxd_end): when they agree, the row's result; else the row goes into the workspace's list,
  * which mxrowx_kernel<double> sums exactly behind it. A row's result is the correctly rounded
  * value whichever kernel writes it: a function of the row's values alone. */
 __device__ __forceinline__ sl_mxd_acc mxdr_row_acc(const double *__restrict__ row, uint64_t n, unsigned t,
@@ -949,22 +954,26 @@ __device__ __forceinline__ void mxdr_decide(sl_mxd_acc a, uint64_t n, uint64_t h
     a.c1 = __shfl_sync(SL_FULL_MASK, a.c1, 0);
     a.s2 = __shfl_sync(SL_FULL_MASK, a.s2, 0);
     a.c2 = __shfl_sync(SL_FULL_MASK, a.c2, 0);
-    double e1 = 0.0, e2 = 0.0, e = 0.0;
-    int ok = 0;
+    double e1 = 0.0, e2 = 0.0, e = 0.0, q = 0.0;
+    int ok = 0, quick = 0;
     if (lane < 2u) {
         ok = sl_mxd_bounds(what, &a, n, h, ddof, &e1, &e2);
-        if (ok) e = sl_mxd_end(what, &a, e1, e2, lane ? 1 : -1, n, ddof);
+        quick = ok && sl_mxd_quick(what, &a, e1, e2, n, ddof, &q);   /* both lanes alike */
+        if (ok && !quick) e = sl_mxd_end(what, &a, e1, e2, lane ? 1 : -1, n, ddof);
     }
     const double other = __shfl_sync(SL_FULL_MASK, e, 1);
     if (lane == 0) {
         double res;
-        if (ok && sl_rsum_certify_agree(e, other, &res)) out[r] = res;
+        if (quick) out[r] = q;
+        else if (ok && sl_rsum_certify_agree(e, other, &res)) out[r] = res;
         else g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
     }
 }
 
+/* At least 4 blocks an SM (64 registers a thread): without the bound ptxas gave the kernel the 255
+ * registers of sl_mxd_end's limbs, one block an SM. */
 template <unsigned T>
-__global__ void __launch_bounds__(MXR_ROW_BLOCK)
+__global__ void __launch_bounds__(MXR_ROW_BLOCK, 4)
 mxdrow_kernel(const double *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
               unsigned char *work, double *out)
 {

@@ -171,13 +171,110 @@ SL_MX_HDN double sl_mxd_end(int what, const sl_mxd_acc *a, double e1, double e2,
     return side < 0 && r != r ? 0.0 : r;
 }
 
+/* 2^k as a double, -1022 <= k <= 1023. */
+SL_MX_HD double sl_mxd_pow2(int k)
+{
+    const uint64_t b = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* 1 when every real of [h + l - e, h + l + e] rounds to h (h positive, normal, below 2^1000;
+ * e >= 0): with 2^k <= h < 2^(k+1), the midpoint above h lies 2^(k-53) from it, the one below
+ * 2^(k-53) too, or 2^(k-54) when h is a power of two; the interval must stay strictly between
+ * them: l + e and l - e (each rounded once, within a relative 2^-53) against the half spacings
+ * shrunk by 2^-40. */
+SL_MX_HD int sl_mxd_inside(double h, double l, double e)
+{
+    if (!(h >= 0x1p-1000 && h < 0x1p1000)) return 0;
+    uint64_t b;
+    memcpy(&b, &h, sizeof b);
+    const int k = (int)((b >> 52) & 0x7ffu) - 1023;
+    const double above = sl_mxd_pow2(k - 53) * (1.0 - 0x1p-40);
+    const double below = (b & 0xfffffffffffffull) ? above : 0.5 * above;
+    return l + e < above && l - e > -below;
+}
+
+/* The quick decision, before sl_mxd_end's exact rounding of the box's two ends: the variance
+ * from the pairs in double-double arithmetic with a rigorous bound on its error, in a few dozen
+ * float64 operations. u = 2^-53; every operation rounds to nearest, fma is exact before its one
+ * rounding, and the range checks keep every product and quotient normal, so a rounding's
+ * error is at most u times its result's magnitude.
+ *  - A = S1's pair (Ah, Al) and B = S2's (Bh, Bl), by TwoSum: exact, |Al| <= u |Ah|,
+ *    |Bl| <= u Bh. The exact S1 lies within e1 of A and S2 within e2 of B (sl_mxd_bounds).
+ *  - P = A^2 / n: ph = fl(Ah Ah), pl = fma(Ah, Ah, -ph) exact; m = fl(pl + fl(2 Ah Al)) leaves
+ *    |A^2 - (ph + m)| <= Al^2 + 2.01 u^2 ph + 3.01 u^2 ph <= 6.1 u^2 ph; qh = fl(ph / n) and its
+ *    remainder rq = fma(-qh, n, ph) exact (|rq| <= u |qh| n); ql = fl(fl(rq + m) / n) is within
+ *    2.01 u |rq + m| / n <= 8.1 u^2 |qh| of (rq + m) / n: |A^2 / n - (qh + ql)| <= 14.2 u^2 |qh|.
+ *  - N = B - P: (nh, ne) = TwoSum(Bh, -qh) exact, nl = fl(fl(ne + Bl) - ql), within
+ *    u^2 (2.01 |nh| + 2.01 Bh + 4.03 |qh|) of ne + Bl - ql. With S1's and S2's ranges, the exact
+ *    numerator S2 - S1^2 / n lies within
+ *      E_N = e2 + (2 |A| e1 + e1^2) / n + u^2 (2.01 |nh| + 2.01 Bh + 18.3 |qh|)
+ *    of nh + nl, which E_N's float64 form bounds (2^-104 = 4 u^2 per term, 24 u^2 for qh; the
+ *    factor 1 + 2^-40 covers its own dozen roundings). The numerator is renormalised by TwoSum
+ *    into (Nh, Nl) and must exceed 2 E_N (a variance near 0 goes to the exact ends).
+ *  - v = N / (n - ddof): vq = fl(Nh / d), rv = fma(-vq, d, Nh) exact, and (vh, vl) = TwoSum(vq,
+ *    fl(fl(rv + Nl) / d)) (exact: vh the double nearest vh + vl): the exact variance lies within
+ *    E_v = E_N / d + 4.05 u^2 vh of vh + vl (2^-103 = 8 u^2).
+ *  - std: sq = sqrt(vh) correctly rounded, its remainder dr = fma(-sq, sq, vh) exact; with
+ *    w = dr + vl (|w| <= 3.01 u vh), sqrt(vh + vl) = sq + w / (2 sq) - w^2 / (8 sq^3) + ..., and
+ *    fl(fl(w) / (2 sq)) is within 3.03 u^2 sq of w / (2 sq), the rest within 1.14 u^2 sq; (sh, sl)
+ *    their TwoSum (exact); E_v moves the root by at most E_v / sh (E_v <= 2^-55 vh):
+ *    E_s = E_v / sh + 8 u^2 sh.
+ * When every value of the final interval rounds to its head (sl_mxd_inside), the head is the
+ * correctly rounded var or std: 1 with *r; else 0 (sl_mxd_end decides). The range checks: |Ah|
+ * in [2^-300, 2^300] or 0, Bh in [2^-600, 2^600], the result normal. */
+SL_MX_HD int sl_mxd_quick(int what, const sl_mxd_acc *a, double e1, double e2, uint64_t n, uint32_t ddof,
+                          double *r)
+{
+    const double nd = (double)n, dd = (double)(n - ddof), up = 1.0 + 0x1p-40;
+    double Ah, Al, Bh, Bl;
+    sl_mxd_two_sum(a->s1, a->c1, &Ah, &Al);
+    sl_mxd_two_sum(a->s2, a->c2, &Bh, &Bl);
+    const double aA = fabs(Ah);
+    if (!(aA == 0.0 || (aA >= 0x1p-300 && aA <= 0x1p300)) || !(Bh >= 0x1p-600 && Bh <= 0x1p600)) return 0;
+    if (!(e1 >= 0.0 && e1 <= 0x1p300 && e2 >= 0.0 && e2 <= 0x1p600)) return 0;
+    const double ph = Ah * Ah, pl = fma(Ah, Ah, -ph);
+    const double m = pl + (2.0 * Ah) * Al;
+    const double qh = ph / nd, rq = fma(-qh, nd, ph);
+    const double ql = (rq + m) / nd;
+    double nh, ne;
+    sl_mxd_two_sum(Bh, -qh, &nh, &ne);
+    const double nl = (ne + Bl) - ql;
+    const double eN = (e2 + (2.0 * (aA + fabs(Al)) * e1 + e1 * e1) / nd +
+                       0x1p-104 * (fabs(nh) + Bh + 6.0 * qh)) * up;
+    double Nh, Nl;
+    sl_mxd_two_sum(nh, nl, &Nh, &Nl);
+    if (!(Nh > 2.0 * eN) || !(Nh >= 0x1p-900)) return 0;
+    const double vq = Nh / dd, rv = fma(-vq, dd, Nh);
+    double vh, vl;
+    sl_mxd_two_sum(vq, (rv + Nl) / dd, &vh, &vl);
+    const double ev = (eN / dd + 0x1p-103 * vh) * up;
+    if (what == SL_MX_VAR) {
+        if (!sl_mxd_inside(vh, vl, ev)) return 0;
+        *r = vh;
+        return 1;
+    }
+    if (!(ev <= 0x1p-55 * vh)) return 0;
+    const double sq = sqrt(vh), dr = fma(-sq, sq, vh);
+    double sh, sl;
+    sl_mxd_two_sum(sq, (dr + vl) / (2.0 * sq), &sh, &sl);
+    const double es = (ev / sh + 0x1p-103 * sh) * up;
+    if (!sl_mxd_inside(sh, sl, es)) return 0;
+    *r = sh;
+    return 1;
+}
+
 /* The decision on the final pairs (chain length h): 1 with *r the correctly rounded var or std
- * when both ends of the box round alike, else 0 (the caller runs the exact kernel). */
+ * when the quick decision settles it or both ends of the box round alike, else 0 (the caller
+ * runs the exact kernel). */
 SL_MX_HDN int sl_mxd_certify(int what, const sl_mxd_acc *a, uint64_t n, uint64_t h,
                              uint32_t ddof, double *r)
 {
     double e1, e2;
     if (!sl_mxd_bounds(what, a, n, h, ddof, &e1, &e2)) return 0;
+    if (sl_mxd_quick(what, a, e1, e2, n, ddof, r)) return 1;
     const double lo = sl_mxd_end(what, a, e1, e2, -1, n, ddof);
     const double hi = sl_mxd_end(what, a, e1, e2, 1, n, ddof);
     uint64_t bl, bh;
