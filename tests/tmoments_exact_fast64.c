@@ -5,7 +5,9 @@
  * returns a wrong value; a shift/scale fuzz over the whole float64 range; pairs pushed to 0.99 of
  * the box's bound (certified only with the reference's value; exact ties never certified; a box
  * a third as wide gives a wrong value somewhere); the quick double-double decision (sl_mxd_quick)
- * never decides a value the box's exactly rounded ends do not both give, and settles most cases; the GPU kernel's reduction shape (mxd_kernel) emulated at 2^20 + 5 certifies
+ * never decides a value the box's exactly rounded ends do not both give, and settles most cases;
+ * the mean's decision (sl_mxd_mean_decide) has the reference's bits whenever it decides, decides
+ * the easy families, never a tie (M + 1/2) 2^k, nor with its pairs pushed to 0.99 of the bound; the GPU kernel's reduction shape (mxd_kernel) emulated at 2^20 + 5 certifies
  * N(1e6, 1) and N(0, 1). ddof 0 and 1. */
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +18,6 @@
 #include "moments_exact/mx_fast64.h"
 
 static long certified, fell_back, easy_cert, easy_total, quick_dec, quick_total, quick_wrong;
-
 /* The quick decision (sl_mxd_quick) against the box's ends rounded exactly (sl_mxd_end): whenever
  * it decides, the ends agree on its value (its interval lies inside the box's rounding); counts
  * how often it decides where the ends do. */
@@ -37,8 +38,8 @@ static int reference(const double *x, uint64_t n, int what, uint32_t ddof, doubl
 {
     sl_reference ref;
     sl_err err = {{0}};
-    if (sl_reference_moment(&ref, what == SL_MX_VAR ? SL_MOMENT_VAR : SL_MOMENT_STD, x, n, SL_F64,
-                            ddof, 1, &err)) {
+    const sl_moment m = what == SL_MX_MEAN ? SL_MOMENT_MEAN : what == SL_MX_VAR ? SL_MOMENT_VAR : SL_MOMENT_STD;
+    if (sl_reference_moment(&ref, m, x, n, SL_F64, ddof, 1, &err)) {
         CHECK(0, "reference: %s", err.msg);
         return 0;
     }
@@ -47,9 +48,31 @@ static int reference(const double *x, uint64_t n, int what, uint32_t ddof, doubl
     return 1;
 }
 
+static long mean_cert, mean_total, mean_easy_cert, mean_easy_total;
+
+/* The mean's decision (sl_mxd_mean_decide) on the host form's pairs, shift c = x[0]: whenever it
+ * decides, its value has the reference's bits. */
+static void check_mean(const double *x, uint64_t n, const char *what, int easy)
+{
+    double ref, r = 0.0;
+    if (!reference(x, n, SL_MX_MEAN, 0, &ref)) return;
+    sl_mxd_acc tot;
+    const uint64_t h = sl_mxd_sums_host(x, n, &tot);
+    const int ok = sl_mxd_mean_decide(&tot, x[0], n, h, &r);
+    mean_total++;
+    mean_cert += ok;
+    if (easy) {
+        mean_easy_total++;
+        mean_easy_cert += ok;
+    }
+    CHECK(!ok || sl_test_same(r, ref), "mean decided %s n=%llu: %a, the reference %a", what,
+          (unsigned long long)n, r, ref);
+}
+
 /* var and std, ddof 0 and 1: the pass's decision against the reference. */
 static void check(const double *x, uint64_t n, const char *what, int easy)
 {
+    check_mean(x, n, what, easy);
     for (int w = SL_MX_VAR; w <= SL_MX_STD; w++)
         for (uint32_t ddof = 0; ddof < 2; ddof++) {
             double ref, r = 0.0;
@@ -178,6 +201,60 @@ static void push_check(const double *x, uint64_t n, const sl_mxd_acc *a0, int wh
         if (sl_test_same(lo, hi) && !sl_test_same(lo, ref)) narrow_wrong++;
     }
 }
+/* The mean's box at work: (a) the integer data's pairs pushed by 0.99 of e1 through c1: decided
+ * only with the reference's value; (b) ties: x = {M 2^k, (M + 1) 2^k} (M odd, 53 bits) has the
+ * mean (M + 1/2) 2^k, halfway between two doubles, and pairs pushed by 0.99 of e1 never decide
+ * it. */
+static long mean_pushed_cert, mean_pushed_total, mean_tie_cert;
+static void mean_push(const double *x, uint64_t n, const sl_mxd_acc *a0, uint64_t h, int tie)
+{
+    double ref, e1, e2;
+    if (!reference(x, n, SL_MX_MEAN, 0, &ref)) return;
+    if (!sl_mxd_bounds(SL_MX_MEAN, a0, n, h, 0, &e1, &e2)) return;
+    for (int sg = 0; sg < 3; sg++) {
+        sl_mxd_acc a = *a0;
+        a.c1 = a0->c1 + (sg == 0 ? 0.0 : sg == 1 ? 0.99 : -0.99) * e1;
+        double r = 0.0;
+        mean_pushed_total++;
+        if (sl_mxd_mean_decide(&a, x[0], n, h, &r)) {
+            mean_pushed_cert++;
+            mean_tie_cert += tie;
+            CHECK(sl_test_same(r, ref), "mean pushed (%d) n=%llu: %a, the reference %a", sg,
+                  (unsigned long long)n, r, ref);
+        }
+    }
+}
+static void mean_pushed(void)
+{
+    double x[64];
+    const uint64_t h = (uint64_t)1 << 20;
+    for (int it = 0; it < 600; it++) {
+        const uint64_t n = 1 + sl_test_rand64() % 60;
+        const uint64_t span = (uint64_t)1 << (sl_test_rand64() % 40);
+        const double off = ldexp((double)(sl_test_rand64() >> 20), (int)(sl_test_rand64() % 40) - 20);
+        for (uint64_t i = 0; i < n; i++)
+            x[i] = off + (double)((int64_t)(sl_test_rand64() % (2 * span + 1)) - (int64_t)span);
+        sl_mxd_acc a0;
+        sl_mxd_sums_host(x, n, &a0);
+        mean_push(x, n, &a0, h, 0);
+    }
+    for (int it = 0; it < 300; it++) {
+        const double M = (double)(((sl_test_rand64() >> 11) | ((uint64_t)1 << 52)) | 1u);
+        const int k = (int)(sl_test_rand64() % 1000) - 500;
+        const double sg = sl_test_rand64() & 1 ? -1.0 : 1.0;
+        x[0] = sg * ldexp(M, k);
+        x[1] = sg * ldexp(M + 1.0, k);
+        if (it % 2) {                                /* the same mean behind a longer row */
+            const double t = x[0];
+            x[0] = x[1];
+            x[1] = t;
+        }
+        sl_mxd_acc a0;
+        sl_mxd_sums_host(x, 2, &a0);
+        mean_push(x, 2, &a0, h, 1);
+    }
+}
+
 static void pushed(void)
 {
     double x[64];
@@ -274,6 +351,7 @@ int main(void)
     families();
     fuzz();
     pushed();
+    mean_pushed();
     kernel_shape();
     fprintf(stderr, "tmoments_exact_fast64: pushed pairs certified %ld of %ld (ties %ld); a third of "
             "the box certified a wrong value %ld times\n", pushed_cert, pushed_total, tie_cert,
@@ -293,5 +371,13 @@ int main(void)
     CHECK(quick_wrong == 0, "the quick decision differs from the box's ends %ld times", quick_wrong);
     CHECK(quick_dec * 100 >= quick_total * 90, "the quick decision settled only %ld of %ld", quick_dec,
           quick_total);
+    fprintf(stderr, "tmoments_exact_fast64: the mean decided %ld of %ld (easy families %ld of %ld); pushed "
+            "pairs %ld of %ld (ties %ld)\n", mean_cert, mean_total, mean_easy_cert, mean_easy_total,
+            mean_pushed_cert, mean_pushed_total, mean_tie_cert);
+    CHECK(mean_easy_total > 0 && mean_easy_cert * 100 >= mean_easy_total * 95, "the mean decided %ld of %ld "
+          "easy cases", mean_easy_cert, mean_easy_total);
+    CHECK(mean_tie_cert == 0, "a mean tie decided %ld times", mean_tie_cert);
+    CHECK(mean_pushed_cert > 0 && mean_pushed_cert < mean_pushed_total, "mean pushed pairs decided %ld of %ld",
+          mean_pushed_cert, mean_pushed_total);
     return sl_test_done("tmoments_exact_fast64");
 }

@@ -599,8 +599,8 @@ static void few_long_rows(void)
 /* The exact tie rows of trows_ties.h (trows_gpu's test of the rows' exact fallbacks): the twins
  * give each tie's even neighbour, in a batch among ordinary rows; norm2's row decision
  * (norm.h's sl_nrm_row_decide, on the float64 sum of squares in index order) and the float64
- * variance's cheap pass (mx_fast64.h, the host form of the row kernels' pairs) leave each
- * undecided, so on the GPU the exact kernel behind the row kernels must round it. */
+ * variance's and mean's cheap pass (mx_fast64.h, the host form of the row kernels' pairs) leave
+ * each undecided, so on the GPU the exact kernel behind the row kernels must round it. */
 static void tie_rows(void)
 {
     static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
@@ -631,6 +631,14 @@ static void tie_rows(void)
                     double r = 0.0;
                     CHECK(!sl_mxd_certify_host(SL_MX_VAR, (const double *)(x + 2 * N * es), N, 0, &r),
                           "var f64 tie row N=%llu: the cheap pass decided %a", (unsigned long long)N, r);
+                }
+                if (k == TIE_MEAN && dt == SL_F64) {
+                    const double *row = (const double *)(x + 2 * N * es);
+                    sl_mxd_acc a;
+                    double r = 0.0;
+                    const uint64_t h = sl_mxd_sums_host(row, N, &a);
+                    CHECK(!sl_mxd_mean_decide(&a, row[0], N, h, &r), "mean f64 tie row N=%llu: the cheap "
+                          "pass decided %a", (unsigned long long)N, r);
                 }
                 if (k == TIE_NORM2 && dt != SL_F64) {
                     double s2 = 0.0, r = 0.0;

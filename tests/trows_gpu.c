@@ -270,12 +270,12 @@ static void sacc_cert_rows(void)
 }
 
 /* The rows' exact fallbacks (norm.cu's nrmrowx_kernel, moments_exact.cu's mxrowx_kernel): exact
- * tie rows (trows_ties.h: norm2, variance with ddof 0, mean; every format: float64's norm2 and
- * mean rows run the 1-D launcher on each row, its variance rows the row kernels) at
+ * tie rows (trows_ties.h: norm2, variance with ddof 0, mean; every format: float64's norm2 rows
+ * run the 1-D launcher on each row, its mean and variance rows the row kernels) at
  * rows 0, B/2, B-1 and every tenth row of batches of ordinary rows, N 32, 4096 and 32768 (the
  * row kernels: fewer than 2^16 values), B 3, 100 and 1024: every row equals its twin, each tie
  * row its even neighbour. No first pass decides a tie row (trows checks norm2's row decision and
- * float64's variance pass on them), so each batch sends rows to the exact kernel; run twice,
+ * float64's variance and mean decisions on them), so each batch sends rows to the exact kernel; run twice,
  * which also checks that the kernel leaves its row list empty. */
 static void exact_tie_rows(const sl_gpu_info *info)
 {

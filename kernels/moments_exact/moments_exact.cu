@@ -448,7 +448,7 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
     }
 }
 
-/* ---- `correct` var/std, float64 input: the cheap certified pass (mx_fast64.h) ----------------
+/* ---- `correct` mean/var/std, float64 input: the cheap certified pass (mx_fast64.h) -----------
  * Steps: 1. c = x[0]; per thread the pairs (s1, c1), (s2, c2) of sl_mxd_take over its edge scalar
  * (at most one) and its 16-byte vectors of 2 elements, grid stride, four loads in flight.
  * 2. warp shuffles (5 levels), warp 0 over the warps' pairs (5 levels); thread 0 stores the
@@ -456,9 +456,9 @@ mxf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
  * pairs (thread t: blocks t, t + B, ...; then the same two tree levels), and lanes 0 and 1 test
  * the box (sl_mxd_bounds; h = MXF_CHAIN(n, G B, 2) + ceil(G / B) + 32 >= every term's steps: its
  * thread's, 10 tree levels, the last block's chain and 10 levels): the quick double-double
- * decision (sl_mxd_quick) settles it, or the lanes round the box's two ends exactly at once
- * (sl_mxd_end: the twin's code); when they agree that is the result, else the gate opens for the
- * exact kernel.
+ * decision (sl_mxd_quick; the mean: sl_mxd_mean_decide with c) settles it, or (var/std) the
+ * lanes round the box's two ends exactly at once (sl_mxd_end: the twin's code); when they agree
+ * that is the result, else the gate opens for the exact kernel.
  * The decision depends on the launch shape; the result never does (the correctly rounded value).
  * Performance considerations: per input about 21 FP64 operations (three Fast2Sums with their
  * magnitude compares, a square, two fmas, five plain adds; the operand swaps on the integer
@@ -533,8 +533,13 @@ mxd_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, int what, ui
     if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
         const uint64_t h = MXF_CHAIN(n, T, W) + (G + B - 1) / B + 32u;
         double e1 = 0.0, e2 = 0.0, e = 0.0, q = 0.0;
-        const int ok = sl_mxd_bounds(what, &s_t, n, h, ddof, &e1, &e2);
-        const int quick = ok && sl_mxd_quick(what, &s_t, e1, e2, n, ddof, &q);   /* both lanes alike */
+        int ok = 0, quick;                           /* both lanes alike */
+        if (what == SL_MX_MEAN) {
+            quick = sl_mxd_mean_decide(&s_t, c, n, h, &q);
+        } else {
+            ok = sl_mxd_bounds(what, &s_t, n, h, ddof, &e1, &e2);
+            quick = ok && sl_mxd_quick(what, &s_t, e1, e2, n, ddof, &q);
+        }
         if (ok && !quick) e = sl_mxd_end(what, &s_t, e1, e2, tid ? 1 : -1, n, ddof);
         const double other = __shfl_sync(0x3u, e, 1);
         if (tid == 0) {
@@ -575,8 +580,8 @@ static int mx_launch(const sl_variant *v, const sl_launch *cfg, const void *d_x,
         SL_CUDA_CHECK_LAUNCH("mxc_kernel", v->name, err);
         gate = reinterpret_cast<unsigned *>(cw) + 4;
     }
-    if constexpr (sizeof(X) == 8) if (n > 0 && v->impl != SL_MX_MEAN) {
-        unsigned char *dw = w + mxd_offset();        /* var/std: the cheap pass first */
+    if constexpr (sizeof(X) == 8) if (n > 0) {
+        unsigned char *dw = w + mxd_offset();        /* the cheap pass first */
         const uint64_t head = sl_vec_head(n, dt, (uint32_t)((uintptr_t)d_x & 15u));
         mxd_kernel<<<cfg->grid, cfg->block, 0, st>>>((const double *)d_x, n, head, v->impl,
                                                      cfg->ddof, dw, (double *)d_result);
@@ -923,31 +928,33 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     return 0;
 }
 
-/* ---- `correct` var/std row-wise, float64: the cheap certified pass of mx_fast64.h per row -----
+/* ---- `correct` mean/var/std row-wise, float64: the cheap certified pass of mx_fast64.h per row --
  * mxdrow_kernel<T>: T = 32 (rows of at most MXR_WARP_ROW_MAX values), a warp a row, MXR_ROW_BLOCK /
  * 32 rows a block, no barrier; T = MXR_ROW_BLOCK, a block a row (grid stride over rows). Thread t
  * of the row's T threads takes its edge scalar and its 16-byte vectors (four loads in flight) into
  * its pairs (sl_mxd_take, shift c = row[0]); the warp's shuffles (and, a block a row, warp 0 over
  * the warps' pairs: mxd_block); then lanes 0 and 1 of the deciding warp test the box
  * (sl_mxd_bounds, h = MXF_CHAIN(n, T, 2) + 16: the thread's elements and 10 merge levels) by the
- * quick double-double decision (sl_mxd_quick) and, when it cannot settle the row, round the
- * box's two ends exactly at once (sl_mxd_end): when they agree, the row's result; else the row goes into the workspace's list,
+ * quick double-double decision (sl_mxd_quick; the mean: sl_mxd_mean_decide with c) and, when it
+ * cannot settle a var/std row, round the box's two ends exactly at once (sl_mxd_end): when they
+ * agree, the row's result; else the row goes into the workspace's list,
  * which mxrowx_kernel<double> sums exactly behind it. A row's result is the correctly rounded
  * value whichever kernel writes it: a function of the row's values alone. */
 __device__ __forceinline__ sl_mxd_acc mxdr_row_acc(const double *__restrict__ row, uint64_t n, unsigned t,
-                                                   unsigned T)
+                                                   unsigned T, double &c)
 {
     const sl_split sp = sl_row_split(row, n);
-    const double c = n ? row[0] : 0.0;
+    c = n ? row[0] : 0.0;
     sl_mxd_acc a;
     sl_mxd_init(&a);
     sl_walk_values<4, SL_EDGES_FIRST>(row, sp, t, T, [&](double v, int) { sl_mxd_take(&a, v, c); });
     return a;
 }
 
-/* The whole warp calls it, lane 0 holding the row's merged pairs a. */
-__device__ __forceinline__ void mxdr_decide(sl_mxd_acc a, uint64_t n, uint64_t h, int what, uint32_t ddof,
-                                            uint64_t r, unsigned *g_count, unsigned *g_list, double *out)
+/* The whole warp calls it, lane 0 holding the row's merged pairs a; c the row's shift. */
+__device__ __forceinline__ void mxdr_decide(sl_mxd_acc a, double c, uint64_t n, uint64_t h, int what,
+                                            uint32_t ddof, uint64_t r, unsigned *g_count, unsigned *g_list,
+                                            double *out)
 {
     const unsigned lane = threadIdx.x & 31u;
     a.s1 = __shfl_sync(SL_FULL_MASK, a.s1, 0);
@@ -956,9 +963,13 @@ __device__ __forceinline__ void mxdr_decide(sl_mxd_acc a, uint64_t n, uint64_t h
     a.c2 = __shfl_sync(SL_FULL_MASK, a.c2, 0);
     double e1 = 0.0, e2 = 0.0, e = 0.0, q = 0.0;
     int ok = 0, quick = 0;
-    if (lane < 2u) {
-        ok = sl_mxd_bounds(what, &a, n, h, ddof, &e1, &e2);
-        quick = ok && sl_mxd_quick(what, &a, e1, e2, n, ddof, &q);   /* both lanes alike */
+    if (lane < 2u) {                                 /* both lanes alike up to the ends */
+        if (what == SL_MX_MEAN) {
+            quick = sl_mxd_mean_decide(&a, c, n, h, &q);
+        } else {
+            ok = sl_mxd_bounds(what, &a, n, h, ddof, &e1, &e2);
+            quick = ok && sl_mxd_quick(what, &a, e1, e2, n, ddof, &q);
+        }
         if (ok && !quick) e = sl_mxd_end(what, &a, e1, e2, lane ? 1 : -1, n, ddof);
     }
     const double other = __shfl_sync(SL_FULL_MASK, e, 1);
@@ -984,16 +995,18 @@ mxdrow_kernel(const double *__restrict__ x, uint64_t rows, uint64_t n, int what,
     const uint64_t h = MXF_CHAIN(n, (uint64_t)T, 2u) + 16u;
     if (T == 32u) {
         for (uint64_t r = (uint64_t)blockIdx.x * WPB + warp; r < rows; r += (uint64_t)gridDim.x * WPB) {
-            sl_mxd_acc a = mxdr_row_acc(x + r * n, n, lane, 32u);
+            double c;
+            sl_mxd_acc a = mxdr_row_acc(x + r * n, n, lane, 32u, c);
 #pragma unroll
             for (int off = 16; off > 0; off >>= 1) mxd_shfl(a, off);
-            mxdr_decide(a, n, h, what, ddof, r, g_count, g_list, out);
+            mxdr_decide(a, c, n, h, what, ddof, r, g_count, g_list, out);
         }
     } else {
         for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-            sl_mxd_acc a = mxdr_row_acc(x + r * n, n, tid, T);
+            double c;
+            sl_mxd_acc a = mxdr_row_acc(x + r * n, n, tid, T, c);
             a = mxd_block(a, s_w, lane, warp, T);
-            if (warp == 0) mxdr_decide(a, n, h, what, ddof, r, g_count, g_list, out);
+            if (warp == 0) mxdr_decide(a, c, n, h, what, ddof, r, g_count, g_list, out);
             sl_bar_any::sync();                      /* s_w is reused by the next row */
         }
     }
@@ -1116,9 +1129,9 @@ extern "C" int sl_mx_rows_gpu(const sl_variant *v, const void *d_x, uint64_t row
     const cudaStream_t st = (cudaStream_t)stream;
     if (n >= SL_SACC_MAX_N) return sl_err_set(err, "%s: n = %llu is too large", v->name, (unsigned long long)n);
     if (rows == 0) return 0;
-    /* the 1-D launcher on each row, resolved at its address: float64 means, and rows too few to
-     * fill the GPU a block each (rows.c's workspace alike) */
-    if (sl_mx_rows_each_1d(v, rows, n, dt, cfg ? cfg->sm_count : 0u))
+    /* the 1-D launcher on each row, resolved at its address: rows too few to fill the GPU a block
+     * each (rows.c's workspace alike) */
+    if (sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
         return sl_rows_each_1d(v, d_x, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
     if (rows > 0xffffffffull) return sl_err_set(err, "%s: %llu rows are too many (< 2^32)", v->name, (unsigned long long)rows);
     const size_t need = SL_MX_ROWS_WS_BYTES(rows);

@@ -6,7 +6,6 @@
 #define SL_MOMENTS_EXACT_H
 #include "moments_exact/mx_round.h"
 #include "exact/binned.h"
-#include "sl_layout.h"
 
 /* Launch defaults of the one-launch kernel: block 256, grid sm_count x 4 (fewer for small n). */
 #define SL_MX_BLOCK 256u
@@ -137,22 +136,15 @@ sl_workspace_fn sl_mxr_workspace;   /* reproducible */
 sl_gpu_fn sl_mxr_gpu;
 /* `correct` mean/var/std row-wise (rows/rows.h's dedicated entry, listed in rows.c): a warp or a
  * block per row running the cheap pass (float32 and 16-bit: mx_fast.h's box and its float64
- * test, or the mean's interval; float64 var/std: mx_fast64.h's pairs and the box's two ends
- * rounded on two lanes), the rows it cannot decide summed exactly after; float64 means and rows
- * too few to fill the GPU a block each by the 1-D launcher on each row (sl_mx_rows_each_1d).
+ * test, or the mean's interval; float64: mx_fast64.h's pairs, their double-double test and, for
+ * var/std, the box's two ends rounded on two lanes), the rows it cannot decide summed exactly
+ * after; rows too few to fill the GPU a block each (sl_layout.h's sl_rows_few_long) by the 1-D
+ * launcher on each row.
  * Workspace (the row kernels): SL_MX_ROWS_WS_BYTES(rows), zero before the first call (the kernels
  * leave it zero). */
 #define SL_MX_ROWS_WS_HEADER 16u
 #define SL_MX_ROWS_WS_BYTES(rows) (SL_MX_ROWS_WS_HEADER + (size_t)(rows) * sizeof(unsigned))
 sl_rows_gpu_fn sl_mx_rows_gpu;
-/* 1 when `correct` mean/var/std (v) rows of n values in dt run the 1-D launcher on each row:
- * float64 means (mx_fast64.h certifies var/std only) and rows too few to fill the GPU a block
- * each (sl_layout.h's sl_rows_few_long with sm_count). */
-static inline int sl_mx_rows_each_1d(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
-                                     uint32_t sm_count)
-{
-    return (dt == SL_F64 && v->impl == SL_MX_MEAN) || sl_rows_few_long(rows, n, sm_count);
-}
 /* `reproducible` mean/var/std row-wise, every format: a block per row (moments_exact.cu's
  * mxrrow_kernel), the 1-D kernel's binned states merged through the block; no workspace. */
 sl_rows_gpu_fn sl_mxr_rows_gpu;

@@ -1,8 +1,9 @@
-/* moments_exact/mx_fast64.h: the cheap certified first pass of the `correct` variance and standard
- * deviation on float64 input, host and device: shifted sums kept as float64 pairs with every
- * addition's error captured (TwoSum), a rigorous error box around them, and mx_round.h's exact
- * rounding at the box's two ends (mx_cert.h's argument, as mx_fast.h for the narrower formats);
- * when the ends round apart the caller runs the exact kernel.
+/* moments_exact/mx_fast64.h: the cheap certified first pass of the `correct` mean, variance and
+ * standard deviation on float64 input, host and device: shifted sums kept as float64 pairs with
+ * every addition's error captured (TwoSum), a rigorous error box around them, a double-double
+ * test of the box, and mx_round.h's exact rounding at the box's two ends (var/std: mx_cert.h's
+ * argument, as mx_fast.h for the narrower formats); when neither settles it the caller runs the
+ * exact kernel.
  *
  * Sums. c = the first input; each input x gives x - c = dh + dl exactly (Fast2Sum with the
  * larger magnitude first), and the pairs
@@ -36,7 +37,8 @@
  *    clipped at 0; the S1 ends give the largest |S1| (an end, the one of larger magnitude when
  *    the interval holds 0) and the least (0 when the interval holds 0).
  * Not certified: non-finite sums (a NaN or Inf input, or an overflow: the exact kernel decides),
- * the mean, n < 2, n <= ddof, n >= 2^40, h >= 2^24.
+ * n < 2 or n <= ddof (var/std), n >= 2^40, h >= 2^24. The mean takes its own decision on the
+ * pairs' S1 (sl_mxd_mean_decide, below).
  * Assumptions: IEEE 754 binary64, round to nearest even, gradual underflow, fma correctly rounded
  * (C99 fma, CUDA's), no contraction (-ffp-contract=off, --fmad=false). */
 #ifndef SL_MX_FAST64_H
@@ -93,11 +95,11 @@ SL_MX_HD void sl_mxd_merge(sl_mxd_acc *a, const sl_mxd_acc *b)
 }
 
 /* The error bounds e1 (of s1 + c1) and e2 (of s2 + c2) for chain length h; 0 when the pass cannot
- * decide (see above). */
+ * decide (see above; the mean takes n >= 1 and e1 alone: sl_mxd_mean_decide). */
 SL_MX_HD int sl_mxd_bounds(int what, const sl_mxd_acc *a, uint64_t n, uint64_t h, uint32_t ddof,
                            double *e1, double *e2)
 {
-    if (what == SL_MX_MEAN || n < 2 || n <= (uint64_t)ddof) return 0;
+    if (n == 0 || (what != SL_MX_MEAN && (n < 2 || n <= (uint64_t)ddof))) return 0;
     if (n >= ((uint64_t)1 << 40) || h >= ((uint64_t)1 << 24)) return 0;
     if (!isfinite(a->s1) || !isfinite(a->c1) || !isfinite(a->s2) || !isfinite(a->c2)) return 0;
     if (!(a->s2 >= 0.0)) return 0;                               /* not reached: a sum of squares */
@@ -225,9 +227,10 @@ SL_MX_HD int sl_mxd_inside(double h, double l, double e)
  * When every value of the final interval rounds to its head (sl_mxd_inside), the head is the
  * correctly rounded var or std: 1 with *r; else 0 (sl_mxd_end decides). The range checks: |Ah|
  * in [2^-300, 2^300] or 0, Bh in [2^-600, 2^600], the result normal. */
-SL_MX_HD int sl_mxd_quick(int what, const sl_mxd_acc *a, double e1, double e2, uint64_t n, uint32_t ddof,
+SL_MX_HDN int sl_mxd_quick(int what, const sl_mxd_acc *a, double e1, double e2, uint64_t n, uint32_t ddof,
                           double *r)
 {
+    if (what == SL_MX_MEAN) return 0;                /* sl_mxd_mean_decide */
     const double nd = (double)n, dd = (double)(n - ddof), up = 1.0 + 0x1p-40;
     double Ah, Al, Bh, Bl;
     sl_mxd_two_sum(a->s1, a->c1, &Ah, &Al);
@@ -266,14 +269,49 @@ SL_MX_HD int sl_mxd_quick(int what, const sl_mxd_acc *a, double e1, double e2, u
     return 1;
 }
 
+/* The mean's decision on the same pairs (mxd_kernel and the row kernels of `correct` mean on
+ * float64; c the shift, the first input): the exact mean is c + S1 / n with S1 within e1 of
+ * A = s1 + c1 (sl_mxd_bounds). In double-double arithmetic (u = 2^-53; the range checks keep
+ * every quotient normal and |Mh| >= 2^-960, so an underflowing operation's error, at most 2^-1075,
+ * stays below the bound's slack):
+ *  - (Ah, Al) = TwoSum(s1, c1); qh = fl(Ah / n), rq = fma(-qh, n, Ah) exact, ql = fl(fl(rq + Al)
+ *    / n): |A / n - (qh + ql)| <= 2.01 u |rq + Al| / n <= 4.05 u^2 |qh| (|rq| <= u |qh| n,
+ *    |Al| <= u |Ah|);
+ *  - (mh, me) = TwoSum(c, qh) exact; fl(me + ql) within u^2 (|mh| + 2.01 |qh|) of me + ql; (Mh, Ml)
+ *    their TwoSum (exact);
+ *  - E_M = e1 / n + u^2 (|mh| + 6.06 |qh|) <= (e1 / n + 2^-104 (|mh| + 2 |qh|)) (1 + 2^-40).
+ * When every real within E_M of Mh + Ml rounds to Mh (sl_mxd_inside on |Mh|: rounding to nearest
+ * even is symmetric), Mh is the correctly rounded mean: 1 with *r; else 0 (the exact kernel). An
+ * exact zero mean (-0 and +0 differ) and a non-finite sum are never decided here. */
+SL_MX_HDN int sl_mxd_mean_decide(const sl_mxd_acc *a, double c, uint64_t n, uint64_t h, double *r)
+{
+    double e1, e2;
+    if (!isfinite(c) || !sl_mxd_bounds(SL_MX_MEAN, a, n, h, 0, &e1, &e2)) return 0;
+    const double nd = (double)n;
+    double Ah, Al, mh, me, Mh, Ml;
+    sl_mxd_two_sum(a->s1, a->c1, &Ah, &Al);
+    const double aA = fabs(Ah);
+    if (!(aA == 0.0 || (aA >= 0x1p-900 && aA <= 0x1p1000)) || !(fabs(c) <= 0x1p1000) || !(e1 <= 0x1p1000))
+        return 0;
+    const double qh = Ah / nd, rq = fma(-qh, nd, Ah);
+    const double ql = (rq + Al) / nd;
+    sl_mxd_two_sum(c, qh, &mh, &me);
+    sl_mxd_two_sum(mh, me + ql, &Mh, &Ml);
+    const double em = (e1 / nd + 0x1p-104 * (fabs(mh) + 2.0 * fabs(qh))) * (1.0 + 0x1p-40);
+    const double sg = Mh < 0.0 ? -1.0 : 1.0;
+    if (!(fabs(Mh) >= 0x1p-960) || !sl_mxd_inside(sg * Mh, sg * Ml, em)) return 0;
+    *r = Mh;
+    return 1;
+}
+
 /* The decision on the final pairs (chain length h): 1 with *r the correctly rounded var or std
  * when the quick decision settles it or both ends of the box round alike, else 0 (the caller
- * runs the exact kernel). */
+ * runs the exact kernel; the mean: sl_mxd_mean_decide). */
 SL_MX_HDN int sl_mxd_certify(int what, const sl_mxd_acc *a, uint64_t n, uint64_t h,
                              uint32_t ddof, double *r)
 {
     double e1, e2;
-    if (!sl_mxd_bounds(what, a, n, h, ddof, &e1, &e2)) return 0;
+    if (what == SL_MX_MEAN || !sl_mxd_bounds(what, a, n, h, ddof, &e1, &e2)) return 0;
     if (sl_mxd_quick(what, a, e1, e2, n, ddof, r)) return 1;
     const double lo = sl_mxd_end(what, a, e1, e2, -1, n, ddof);
     const double hi = sl_mxd_end(what, a, e1, e2, 1, n, ddof);

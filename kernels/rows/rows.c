@@ -250,13 +250,13 @@ static size_t sa_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
     return (size_t)rows * SL_ROWS_SACC_WS;
 }
 
-/* correct mean/var/std: a warp or a block per row (moments_exact.cu), or, for float64 means and
- * rows too few to fill the GPU that way, the 1-D launcher on each row (moments_exact.h's
- * sl_mx_rows_each_1d); correctly rounded, so the twin is the 1-D twin on each row. */
+/* correct mean/var/std: a warp or a block per row (moments_exact.cu), or, for rows too few to fill
+ * the GPU that way (sl_layout.h's sl_rows_few_long), the 1-D launcher on each row; correctly
+ * rounded, so the twin is the 1-D twin on each row. */
 static size_t mx_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
-    if (sl_mx_rows_each_1d(v, rows, n, dt, cfg ? cfg->sm_count : 0u)) return sl_variant_workspace(v, n, dt, cfg);
+    if (sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u)) return sl_variant_workspace(v, n, dt, cfg);
     return SL_MX_ROWS_WS_BYTES(rows);
 }
 /* reproducible mean/var/std: a block per row (no workspace), or, for rows too few to fill the
