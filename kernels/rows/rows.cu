@@ -194,12 +194,6 @@ __device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
     return sl_out<X>((T)v);
 }
 
-/* superacc's float64 rows (CERT): the row's merged 4-fold state st, held by lane 0 of the calling
- * warp (which calls this whole), certified as superacc's 1-D float64 path certifies an array's
- * (exact/binned.h's sl_rsum_state_certify_end_k: the state is a function of the row's values
- * alone): lanes 0 and 1 round the interval's two ends at once; when they agree, lane 0 writes
- * the row's correctly rounded sum, else it lists row r for sacc_rows_listed_kernel (the list's
- * layout: SAC_WS_HEADER, below). */
 /* superacc rows: the certified pass's list in the row kernels' workspace (rows.h): [0, 4) its
  * length, [4, 8) the exact kernel's ticket, [8, 12) the count of rows the exact kernel has summed
  * (not reset), then the listed rows' indices (4 bytes each) from SAC_WS_HEADER: at most 16 + 4
@@ -213,6 +207,13 @@ __device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
 #ifndef SUMLAB_ROWS_SACC_PDL
 #define SUMLAB_ROWS_SACC_PDL 1
 #endif
+
+/* superacc's float64 rows (CERT): the row's merged 4-fold state st, held by lane 0 of the calling
+ * warp (which calls this whole), certified as superacc's 1-D float64 path certifies an array's
+ * (exact/binned.h's sl_rsum_state_certify_end_k: the state is a function of the row's values
+ * alone): lanes 0 and 1 round the interval's two ends at once; when they agree, lane 0 writes
+ * the row's correctly rounded sum, else it lists row r for sacc_rows_listed_kernel (the list's
+ * layout: SAC_WS_HEADER, above). */
 __device__ __forceinline__ void rs_cert_row(sl_rsum_state st, uint64_t n, uint64_t r, unsigned char *list,
                                             double *out)
 {
@@ -256,7 +257,7 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     const unsigned tid = threadIdx.x;
     if (CERT && SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.launch_dependents;");
     unsigned *tickets = reinterpret_cast<unsigned *>(work);
-    sl_rsum_state *slots = reinterpret_cast<sl_rsum_state *>(work + (rows * 4u + 15u) / 16u * 16u);
+    sl_rsum_state *slots = CERT ? nullptr : reinterpret_cast<sl_rsum_state *>(work + (rows * 4u + 15u) / 16u * 16u);
     for (uint64_t w = blockIdx.x; w < rows * S; w += gridDim.x) {
         const uint64_t r = w / S;
         const unsigned part = (unsigned)(w - r * S);
