@@ -493,6 +493,27 @@ __device__ __forceinline__ sl_mxd_acc mxd_block(sl_mxd_acc a, sl_mxd_acc *s_w, u
     return a;
 }
 
+/* One deciding lane's part (lanes 0 and 1, side -1 and +1) of the decision on the pairs a (chain
+ * length h, shift c): the mean's (sl_mxd_mean_decide) or the box's quick test (sl_mxd_quick),
+ * alike on both lanes, returning 1 with *q when it settles the result; otherwise, for var/std
+ * (*ok: the box exists), this lane's end of the box rounded exactly into *e (sl_mxd_end). */
+__device__ __forceinline__ int mxd_lane_decide(const sl_mxd_acc *a, double c, uint64_t n, uint64_t h, int what,
+                                               uint32_t ddof, int side, double *q, double *e, int *ok)
+{
+    double e1 = 0.0, e2 = 0.0;
+    int quick;
+    *ok = 0;
+    *e = 0.0;
+    if (what == SL_MX_MEAN) {
+        quick = sl_mxd_mean_decide(a, c, n, h, q);
+    } else {
+        *ok = sl_mxd_bounds(what, a, n, h, ddof, &e1, &e2);
+        quick = *ok && sl_mxd_quick(what, a, e1, e2, n, ddof, q);
+    }
+    if (*ok && !quick) *e = sl_mxd_end(what, a, e1, e2, side, n, ddof);
+    return quick;
+}
+
 /* fw: the workspace from mxd_offset (header zero); x: n >= 1 elements; blockDim a multiple of 32. */
 __global__ void __launch_bounds__(1024)
 mxd_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_t ddof,
@@ -532,15 +553,9 @@ mxd_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, int what, ui
     sl_bar_any::sync();
     if (tid < 2u) {                                  /* lanes 0 and 1: the two ends at once */
         const uint64_t h = MXF_CHAIN(n, T, W) + (G + B - 1) / B + 32u;
-        double e1 = 0.0, e2 = 0.0, e = 0.0, q = 0.0;
-        int ok = 0, quick;                           /* both lanes alike */
-        if (what == SL_MX_MEAN) {
-            quick = sl_mxd_mean_decide(&s_t, c, n, h, &q);
-        } else {
-            ok = sl_mxd_bounds(what, &s_t, n, h, ddof, &e1, &e2);
-            quick = ok && sl_mxd_quick(what, &s_t, e1, e2, n, ddof, &q);
-        }
-        if (ok && !quick) e = sl_mxd_end(what, &s_t, e1, e2, tid ? 1 : -1, n, ddof);
+        double e, q = 0.0;
+        int ok;
+        const int quick = mxd_lane_decide(&s_t, c, n, h, what, ddof, tid ? 1 : -1, &q, &e, &ok);
         const double other = __shfl_sync(0x3u, e, 1);
         if (tid == 0) {
             double r;
@@ -904,6 +919,19 @@ mxrowx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_d
     });
 }
 
+/* The exact kernel on the rows a row pass of grid blocks listed, behind it on st (at most 1024
+ * blocks, a block a listed row). */
+template <typename X>
+static int mxrowx_launch(const sl_variant *v, const void *d_x, uint64_t n, const sl_launch *cfg, sl_dtype dt,
+                         void *d_work, void *d_out, unsigned grid, cudaStream_t st, sl_err *err)
+{
+    const unsigned gx = grid < 1024u ? grid : 1024u;
+    mxrowx_kernel<X><<<gx, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
+                                                   (unsigned char *)d_work, (X *)d_out);
+    SL_CUDA_CHECK_LAUNCH_LISTED("mxrowx_kernel", v->name, err, d_work, st);
+    return 0;
+}
+
 template <typename X>
 static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                           const sl_launch *cfg, sl_dtype dt, void *d_work, void *d_out,
@@ -921,11 +949,7 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                                                         dt, (unsigned char *)d_work, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("mxrow_kernel", v->name, err);
     }
-    const unsigned gx = grid < 1024u ? grid : 1024u;
-    mxrowx_kernel<X><<<gx, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, n, v->impl, cfg->ddof, dt,
-                                                   (unsigned char *)d_work, (X *)d_out);
-    SL_CUDA_CHECK_LAUNCH_LISTED("mxrowx_kernel", v->name, err, d_work, st);
-    return 0;
+    return mxrowx_launch<X>(v, d_x, n, cfg, dt, d_work, d_out, grid, st, err);
 }
 
 /* ---- `correct` mean/var/std row-wise, float64: the cheap certified pass of mx_fast64.h per row --
@@ -961,17 +985,9 @@ __device__ __forceinline__ void mxdr_decide(sl_mxd_acc a, double c, uint64_t n, 
     a.c1 = __shfl_sync(SL_FULL_MASK, a.c1, 0);
     a.s2 = __shfl_sync(SL_FULL_MASK, a.s2, 0);
     a.c2 = __shfl_sync(SL_FULL_MASK, a.c2, 0);
-    double e1 = 0.0, e2 = 0.0, e = 0.0, q = 0.0;
+    double e = 0.0, q = 0.0;
     int ok = 0, quick = 0;
-    if (lane < 2u) {                                 /* both lanes alike up to the ends */
-        if (what == SL_MX_MEAN) {
-            quick = sl_mxd_mean_decide(&a, c, n, h, &q);
-        } else {
-            ok = sl_mxd_bounds(what, &a, n, h, ddof, &e1, &e2);
-            quick = ok && sl_mxd_quick(what, &a, e1, e2, n, ddof, &q);
-        }
-        if (ok && !quick) e = sl_mxd_end(what, &a, e1, e2, lane ? 1 : -1, n, ddof);
-    }
+    if (lane < 2u) quick = mxd_lane_decide(&a, c, n, h, what, ddof, lane ? 1 : -1, &q, &e, &ok);
     const double other = __shfl_sync(SL_FULL_MASK, e, 1);
     if (lane == 0) {
         double res;
@@ -1027,11 +1043,7 @@ static int mxd_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, 
                                                                     (double *)d_out);
     }
     SL_CUDA_CHECK_LAUNCH("mxdrow_kernel", v->name, err);
-    const unsigned gx = grid < 1024u ? grid : 1024u;
-    mxrowx_kernel<double><<<gx, MXR_ROW_BLOCK, 0, st>>>((const double *)d_x, n, v->impl, cfg->ddof, SL_F64,
-                                                        (unsigned char *)d_work, (double *)d_out);
-    SL_CUDA_CHECK_LAUNCH_LISTED("mxrowx_kernel", v->name, err, d_work, st);
-    return 0;
+    return mxrowx_launch<double>(v, d_x, n, cfg, SL_F64, d_work, d_out, grid, st, err);
 }
 
 } // namespace
