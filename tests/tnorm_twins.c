@@ -214,14 +214,14 @@ static void check_orders(const void *x, uint64_t n, sl_dtype dt)
             if (sl_nrm_absbits_f64(u) > mx) mx = sl_nrm_absbits_f64(u);
         }
         const int e = sl_nrm_repro_exp(mx);
-        const double sc = sl_nrm_pow2(-e);
+        const double sc = sl_pow2_f64(-e);
         const uint64_t cuts[] = {1, n / 3, n - 1};
         sl_rsum_thr_f64 aw;
         sl_rsum_init_f64(&aw);
         for (uint64_t i = 0; i < n; i++) sl_nrm_repro_take_f64(&aw, xd[i], sc);
         sl_rsum_state whole;
         sl_rsum_to_state_f64(&aw, &whole);
-        const double rw = sl_nrm_repro_final(&whole, sl_nrm_pow2(e));
+        const double rw = sl_nrm_repro_final(&whole, sl_pow2_f64(e));
         const sl_variant *v = sl_variant_find_op("norm2", "reproducible");
         sl_launch cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -240,7 +240,7 @@ static void check_orders(const void *x, uint64_t n, sl_dtype dt)
             sl_rsum_to_state_f64(&a1, &s1);
             sl_rsum_to_state_f64(&a2, &s2);
             sl_rsum_state_merge(&s2, &s1);
-            CHECK(same_bits(sl_nrm_repro_final(&s2, sl_nrm_pow2(e)), rw),
+            CHECK(same_bits(sl_nrm_repro_final(&s2, sl_pow2_f64(e)), rw),
                   "float64 pieces: split at %" PRIu64 " differs", cuts[c]);
         }
     }

@@ -45,6 +45,15 @@
 #define SL_SACC_HD static inline
 #endif
 
+/* 2^k as a double, -1022 <= k <= 1023 (a normal double, built from its bits). */
+SL_SACC_HD double sl_pow2_f64(int k)
+{
+    const uint64_t b = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
 static inline int sl_sacc_limbs(sl_dtype dt) { return dt == SL_F64 ? SL_SACC_LIMBS_F64 : SL_SACC_LIMBS_F32; }
 
 /* Splits a finite double d (a multiple of 2^-scale, so no bit is below limb 0) into at most

@@ -173,14 +173,6 @@ SL_MX_HDN double sl_mxd_end(int what, const sl_mxd_acc *a, double e1, double e2,
     return side < 0 && r != r ? 0.0 : r;
 }
 
-/* 2^k as a double, -1022 <= k <= 1023. */
-SL_MX_HD double sl_mxd_pow2(int k)
-{
-    const uint64_t b = (uint64_t)(k + 1023) << 52;
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
 
 /* 1 when every real of [h + l - e, h + l + e] rounds to h (h positive, normal, below 2^1000;
  * e >= 0): with 2^k <= h < 2^(k+1), the midpoint above h lies 2^(k-53) from it, the one below
@@ -193,7 +185,7 @@ SL_MX_HD int sl_mxd_inside(double h, double l, double e)
     uint64_t b;
     memcpy(&b, &h, sizeof b);
     const int k = (int)((b >> 52) & 0x7ffu) - 1023;
-    const double above = sl_mxd_pow2(k - 53) * (1.0 - 0x1p-40);
+    const double above = sl_pow2_f64(k - 53) * (1.0 - 0x1p-40);
     const double below = (b & 0xfffffffffffffull) ? above : 0.5 * above;
     return l + e < above && l - e > -below;
 }

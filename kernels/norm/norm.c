@@ -230,10 +230,10 @@ static int nrm_repro_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtyp
             if (a > mx) mx = a;
         }
         const int e = sl_nrm_repro_exp(mx);
-        const double s = sl_nrm_pow2(-e);
+        const double s = sl_pow2_f64(-e);
         for (uint64_t i = 0; i < n; i++) sl_nrm_repro_take_f64(&acc, xd[i], s);
         sl_rsum_to_state_f64(&acc, &st);
-        *result = sl_nrm_repro_final(&st, sl_nrm_pow2(e));
+        *result = sl_nrm_repro_final(&st, sl_pow2_f64(e));
         return 0;
     }
     for (uint64_t i = 0; i < n; i++) {

@@ -561,7 +561,7 @@ nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     const int e = sl_nrm_repro_exp(__ldcg(nrm_ws_max(work)));
-    const double s = sl_nrm_pow2(-e);
+    const double s = sl_pow2_f64(-e);
     sl_rsum_thr_f64 acc;
     sl_rsum_init_f64(&acc);
     sl_walk_groups_f64<4, SL_RSUM_GROUP, SL_EDGES_LAST>(
@@ -572,7 +572,7 @@ nrm_repro64_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, uint
             sl_rsum_take_products_f64(&acc, a, a, 1);
         },
         [&](double v) { sl_nrm_repro_take_f64(&acc, v, s); });
-    nrm_repro_end<double>(&acc, s_w, work, result, sl_nrm_pow2(e));
+    nrm_repro_end<double>(&acc, s_w, work, result, sl_pow2_f64(e));
 }
 
 } // namespace

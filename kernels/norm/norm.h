@@ -139,14 +139,6 @@ SL_NRM_FN int sl_nrm_repro_exp(uint64_t maxbits)
     const int e = (int)(maxbits >> 52) - 1023;
     return e < -1022 ? -1022 : e > 1022 ? 1022 : e;
 }
-/* 2^e for e in [-1022, 1023] (a normal double, from its bits) */
-SL_NRM_FN double sl_nrm_pow2(int e)
-{
-    const uint64_t u = (uint64_t)(e + 1023) << 52;
-    double r;
-    memcpy(&r, &u, sizeof r);
-    return r;
-}
 /* x's pieces into the accumulator, s = 2^-e */
 SL_NRM_FN void sl_nrm_repro_take_f64(sl_rsum_thr_f64 *a, double x, double s)
 {

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "sl_variants.h"
+#include "exact/limbs.h"
 
 #ifdef __CUDACC__
 #define SL_RCS_HD static __host__ __device__ __forceinline__
@@ -39,14 +40,6 @@
 #define SL_RCS_HD static inline
 #endif
 
-/* 2^k as a double, -1022 <= k <= 1023 (built from its bits). */
-SL_RCS_HD double sl_rcs_pow2(int k)
-{
-    const uint64_t b = (uint64_t)(k + 1023) << 52;
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
 
 /* The finite double v rounded once to nearest even in dt (float32, float16 or bfloat16;
  * subnormal results; beyond the format's largest value by half an ulp or more: +-Inf), as a
@@ -64,7 +57,7 @@ SL_RCS_HD double sl_rcs_round(double v, sl_dtype dt)
     int e = (int)((u >> 52) & 0x7ffu) - 1023;
     if (e < emin) e = emin;
     const int q = e - (p - 1);                       /* in [-133, 1016] */
-    const double r = rint(v * sl_rcs_pow2(-q)) * sl_rcs_pow2(q);
+    const double r = rint(v * sl_pow2_f64(-q)) * sl_pow2_f64(q);
     return fabs(r) > max ? copysign(INFINITY, v) : r;
 }
 
