@@ -236,7 +236,7 @@ static void sacc_cert_rows(void)
                 sl_launch req, cfg;
                 memset(&req, 0, sizeof req);
                 req.sm_count = 1;
-                CHECK(sl_rows_sacc_certified(B, n, dt, req.sm_count), "%s n=%llu B=%llu: not the certified pass",
+                CHECK(sl_rows_sacc_certified(B, n, req.sm_count), "%s n=%llu B=%llu: not the certified pass",
                       sl_dtype_name(dt), (unsigned long long)n, (unsigned long long)B);
                 sl_err err = {{0}};
                 uint64_t exact = 0;

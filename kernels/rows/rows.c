@@ -207,9 +207,8 @@ static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, 
  * formats by a block (or several: long rows, few rows) per row over the float32 exponent bins
  * (rows.cu), float64 by the 1-D launcher on each row; correctly rounded, so the twin is the 1-D
  * twin on each row. */
-int sl_rows_sacc_certified(uint64_t rows, uint64_t n, sl_dtype dt, uint32_t sm_count)
+int sl_rows_sacc_certified(uint64_t rows, uint64_t n, uint32_t sm_count)
 {
-    (void)dt;
     return n >= 1 && rows >= 1 && rows <= 0xffffffffull &&
            sl_rows_split(rows, n, sm_count, SL_ROWS_SACC_SPLIT_MAX) == 1u;
 }

@@ -207,6 +207,28 @@ __device__ __forceinline__ X rs_row_round(const sl_rsum_state &st)
 #ifndef SUMLAB_ROWS_SACC_PDL
 #define SUMLAB_ROWS_SACC_PDL 1
 #endif
+/* A listed pass's start (every thread of the block): once the pass before it is complete, the
+ * list's length (its block reads it into *s_cnt). A block with no listed row (blockIdx.x at or
+ * past the length) then returns before any ticket, uniformly. */
+__device__ __forceinline__ unsigned sac_list_length(const unsigned *l_count, unsigned *s_cnt)
+{
+    if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.wait;" ::: "memory");
+    if (threadIdx.x == 0) *s_cnt = __ldcg(l_count);
+    sl_bar_any::sync();
+    return *s_cnt;
+}
+/* A listed pass's end (thread 0 of each block that had a row, after its rows): the
+ * P = min(length, G) such blocks take a ticket, and the last adds the length to the count of rows
+ * summed exactly and empties the list (every taker read the length before). */
+__device__ __forceinline__ void sac_list_done(unsigned *l_count, unsigned rows)
+{
+    const unsigned P = rows < gridDim.x ? rows : gridDim.x;
+    if (atomicAdd(l_count + 1, 1u) == P - 1u) {
+        atomicAdd(l_count + 2, rows);
+        atomicExch(l_count, 0u);
+        atomicExch(l_count + 1, 0u);
+    }
+}
 
 /* superacc's float64 rows (CERT): the row's merged 4-fold state st, held by lane 0 of the calling
  * warp (which calls this whole), certified as superacc's 1-D float64 path certifies an array's
@@ -427,10 +449,7 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     unsigned *l_count = reinterpret_cast<unsigned *>(work);
     unsigned *l_list = reinterpret_cast<unsigned *>(work + SAC_WS_HEADER);
     if (LIST) {
-        if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.wait;" ::: "memory");
-        if (tid == 0) s_cnt = __ldcg(l_count);
-        sacc_barrier();
-        rows = s_cnt;
+        rows = sac_list_length(l_count, &s_cnt);
         S = 1u;
         if (blockIdx.x >= rows) return;              /* no listed row: no ticket (uniform) */
     }
@@ -520,14 +539,7 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
         }
         sacc_barrier();                              /* s_acc and s_flags reused */
     }
-    if (LIST && tid == 0) {
-        const unsigned P = rows < gridDim.x ? (unsigned)rows : gridDim.x;
-        if (atomicAdd(l_count + 1, 1u) == P - 1u) {  /* every taker read the length before */
-            atomicAdd(l_count + 2, (unsigned)rows);
-            atomicExch(l_count, 0u);
-            atomicExch(l_count + 1, 0u);
-        }
-    }
+    if (LIST && tid == 0) sac_list_done(l_count, (unsigned)rows);
 }
 
 /* ---- superacc rows, the certified pass (rows/rows_cert.h) -----------------------------------
@@ -645,7 +657,7 @@ static int sa_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
         return sl_err_set(err, "%s: the row kernels need %llu bytes of workspace, have %llu", v->name,
                           (unsigned long long)(rows * (uint64_t)SA_ROW_WS), (unsigned long long)work_bytes);
     unsigned char *work = (unsigned char *)d_work;
-    if (!sl_rows_sacc_certified(rows, n, dt, sms)) {
+    if (!sl_rows_sacc_certified(rows, n, sms)) {
         const unsigned S = sl_rows_split(rows, n, sms, SL_ROWS_SACC_SPLIT_MAX);
         sa_rows_kernel<X, false><<<sl_rows_grid(rows * S, 1u), SA_BLOCK, 0, st>>>((const X *)d_x, rows, n, S, work,
                                                                           (X *)d_out);
@@ -696,10 +708,7 @@ sacc_rows_listed_kernel(const double *__restrict__ x, uint64_t n, unsigned char 
     unsigned *l_count = reinterpret_cast<unsigned *>(work);
     unsigned *l_list = reinterpret_cast<unsigned *>(work + SAC_WS_HEADER);
     const unsigned tid = threadIdx.x;
-    if (SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.wait;" ::: "memory");
-    if (tid == 0) s_cnt = __ldcg(l_count);
-    sacc_barrier();
-    const unsigned rows = s_cnt;
+    const unsigned rows = sac_list_length(l_count, &s_cnt);
     if (blockIdx.x >= rows) return;                  /* no listed row: no ticket (uniform) */
     for (unsigned w = blockIdx.x; w < rows; w += gridDim.x) {
         const uint64_t r = __ldcg(&l_list[w]);
@@ -707,23 +716,14 @@ sacc_rows_listed_kernel(const double *__restrict__ x, uint64_t n, unsigned char 
         for (unsigned i = tid; i < (unsigned)F::L; i += SACC_ROWS_BLOCK) s_acc[i] = 0;
         if (tid == 0) s_flags = 0;
         sacc_barrier();
-        uint64_t head = ((16u - ((uintptr_t)row & 15u)) & 15u) / sizeof(double);
-        if (head > n) head = n;
-        sacc_block_sum(row, n, head, 0, 1, tid, SACC_ROWS_BLOCK, s_acc, &s_flags);
+        sacc_block_sum(row, n, sl_row_split(row, n).head, 0, 1, tid, SACC_ROWS_BLOCK, s_acc, &s_flags);
         if (tid == 0) {
             out[r] = sacc_round_dev(s_acc, F::L, SL_F64, s_flags);
             l_list[w] = 0u;                          /* every thread read it before the barriers */
         }
         sacc_barrier();                              /* s_acc and s_flags reused */
     }
-    if (tid == 0) {
-        const unsigned P = rows < gridDim.x ? rows : gridDim.x;
-        if (atomicAdd(l_count + 1, 1u) == P - 1u) {  /* every taker read the length before */
-            atomicAdd(l_count + 2, rows);
-            atomicExch(l_count, 0u);
-            atomicExch(l_count + 1, 0u);
-        }
-    }
+    if (tid == 0) sac_list_done(l_count, rows);
 }
 
 /* float64: when the rows fill the GPU (sl_rows_sacc_certified), the certified pass (a warp or a
@@ -741,7 +741,7 @@ static int sa_rows_launch_f64(const sl_variant *v, const void *d_x, uint64_t row
         return sl_err_set(err, "%s: the row kernels need %llu bytes of workspace, have %llu", v->name,
                           (unsigned long long)lb, (unsigned long long)work_bytes);
     unsigned char *work = (unsigned char *)d_work;
-    if (!sl_rows_sacc_certified(rows, n, SL_F64, sms))
+    if (!sl_rows_sacc_certified(rows, n, sms))
         return sl_rows_each_1d(v, d_x, rows, n, SL_F64, cfg, work + lb, work_bytes - lb, d_out, st, err);
     if (sl_check_aligned(v, d_x, SL_F64, err)) return -1;
     if (n <= RS_WARP_ROW_MAX) {

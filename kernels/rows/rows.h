@@ -92,11 +92,12 @@ unsigned sl_rows_br_parts(uint64_t n);
  * bytes) at the workspace's start, rounded up to 256 bytes; the 1-D launcher's scratch follows
  * it when the rows do not take the certified pass. */
 #define SL_ROWS_SACC_F64_LIST(rows) (((uint64_t)(rows) * 4u + 16u + 255u) / 256u * 256u)
-/* 1 when `superacc`'s rows of n values in dt run the certified pass (rows.cu, n >= 1, a block or
- * a warp a row by sl_rows_split with sm_count, fewer than 2^32 rows: float32 and 16-bit by the
- * float64 sums of rows/rows_cert.h, float64 by the 4-fold binned state's certified rounding), else
- * 0 (float32 and 16-bit: the split exact kernel; float64: the 1-D launcher on each row). */
-int sl_rows_sacc_certified(uint64_t rows, uint64_t n, sl_dtype dt, uint32_t sm_count);
+/* 1 when `superacc`'s rows of n values run the certified pass, in every format (rows.cu, n >= 1, a
+ * block or a warp a row by sl_rows_split with sm_count, fewer than 2^32 rows: float32 and 16-bit
+ * by the float64 sums of rows/rows_cert.h, float64 by the 4-fold binned state's certified
+ * rounding), else 0 (float32 and 16-bit: the split exact kernel; float64: the 1-D launcher on
+ * each row). */
+int sl_rows_sacc_certified(uint64_t rows, uint64_t n, uint32_t sm_count);
 /* `superacc` rows on the GPU runs (>= 1) times on one workspace, as sl_rows_gpu_host runs them
  * with req (x uploaded here): results[i] row i's result (the last run's), *exact_rows the rows
  * the exact kernel summed over the runs because the certified pass could not decide them (0 when
