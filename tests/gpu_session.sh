@@ -27,6 +27,9 @@ pack() { tar -C "$out" -czf "$out/session.tar.gz" session; }
 # the named stages' test and benchmark steps, into the stage's folder $B: nt NAME CAP CMD...
 # (NAME.log), rb NAME ARGS... (sumlab bench --reps 10 ARGS, at most 120 s: NAME.csv, NAME.err)
 nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
+# the test and sanitize stages' processes, into the stage's folder $L: t NAME CAP CMD... (NAME.log;
+# its exit status a line of rc.txt)
+t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
 rb() { local name=$1; shift
        timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
        stamp "bench $name rc=$?"; }
@@ -57,7 +60,6 @@ if [[ $stages == *,build,* ]]; then
 fi
 if [[ $stages == *,test,* ]]; then
   L=$work/tests; mkdir -p "$L"
-  t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
   # the other operations' twins and the determinism test at their quick sizes (small n, 10 runs):
   # at full size they outlast a call beside the rest (the full stage runs them so)
   for d in f32 f64 f16 bf16; do
@@ -104,7 +106,6 @@ if [[ $stages == *,sanitize,* ]]; then
   # (superacc's certified rows on ill-conditioned rows, most of them summed by the exact kernel;
   # var `correct` on rows with NaNs, which go to the exact kernel)
   L=$work/sanitize; mkdir -p "$L"
-  t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
   for d in f16 bf16; do
     SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_$d" 480 bash tests/sanitize.sh "$T/tgpu_twins" &
   done

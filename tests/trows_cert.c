@@ -3,8 +3,10 @@
  * model (sl_rcs_model_row: its additions in its order, a warp or a block a row, four row
  * alignments) and the host form on rows of every kind of trows_sacc.h, float32, float16 and
  * bfloat16, n from 1 to 32768, and float64's model (the 4-fold binned state's certified rounding,
- * exact/binned.h): every decided row equals the superacc twin (the exact sum rounded once) bit for bit, the kinds that must not be decided are not, the ordinary kinds are (90 % or
- * more of their rows of 33 values and more), and the model's longest chain is within sl_rcs_chain's bound. */
+ * exact/binned.h): every decided row equals the superacc twin (the exact sum rounded once) bit
+ * for bit, the kinds that must not be decided are not, the ordinary kinds are (90 % or more of
+ * their rows of 33 values and more), and the model's longest chain is within sl_rcs_chain's
+ * bound. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
