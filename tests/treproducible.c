@@ -536,6 +536,111 @@ static void round_f64_cases(void)
     }
 }
 
+/* The float64 certificate's ends in registers (sl_rsum_state_certify_end_f64, the 4-fold state of
+ * `superacc` as a 256-bit integer) against the generic form over limbs, both sides: random states
+ * over every index (0..52: below 3 the fallback), magnitude (|hi| up to 2^47, and beyond: the
+ * fallback), flag set and n (0, 1, up to 2^40 and past it); ties at every guard position of the
+ * lower three folds, with the -+n moving them across, both signs; zero, the subnormal grid and
+ * overflow. */
+static long end_checks;
+static void end_one(const sl_rsum_state *st, uint64_t n)
+{
+    for (int side = -1; side <= 1; side += 2) {
+        const double a = sl_rsum_state_certify_end_f64(st, n, side);
+        const double b = sl_rsum_state_certify_end_k(st, n, SL_F64, 4, side);
+        end_checks++;
+        CHECK(same_bits(a, b), "certificate end (side %d, n %llu) top %d hi {%lld %lld %lld %lld} "
+              "lo {%lld %lld %lld %lld} flags %#x: registers %a, generic %a", side,
+              (unsigned long long)n, st->top, (long long)st->hi[0], (long long)st->hi[1],
+              (long long)st->hi[2], (long long)st->hi[3], (long long)st->lo[0], (long long)st->lo[1],
+              (long long)st->lo[2], (long long)st->lo[3], st->flags, a, b);
+    }
+}
+static void certify_end_cases(void)
+{
+    sl_rsum_state st;
+    for (int trial = 0; trial < 200000; trial++) {
+        sl_rsum_state_zero_k(&st, 4);
+        const uint64_t r = sl_test_rand64();
+        st.top = 3 + (int)(r % 50);                       /* 3..52 */
+        const int mag = (int)((r >> 8) % 48);             /* |hi| < 2^mag */
+        for (int k = 0; k < 4; k++) {
+            const uint64_t q = sl_test_rand64();
+            const int64_t h = mag ? (int64_t)(q % ((uint64_t)1 << mag)) : 0;
+            st.hi[k] = (q >> 50) & 1 ? -h : h;
+            st.lo[k] = (int64_t)(sl_test_rand64() & 0xffffffffu);
+            if ((q >> 51) % 4 == 0) st.hi[k] = st.lo[k] = 0;
+            if ((q >> 53) % 8 == 0) st.lo[k] &= ~(int64_t)0xfffff;   /* fewer low bits: ties */
+        }
+        const uint64_t f = (r >> 16) % 64;
+        st.flags = f < 40 ? 0u : f < 56 ? SL_SACC_ANYPOS : (uint32_t)(f & 15);
+        const uint64_t nr = sl_test_rand64(), nk = (r >> 24) % 8;
+        const uint64_t n = nk == 0 ? 0 : nk == 1 ? 1 : nk < 6 ? nr % ((uint64_t)1 << (10 * (nk - 1)))
+                         : nk == 6 ? ((uint64_t)1 << 40) - 1 - (nr & 0xff) : ((uint64_t)1 << 40) + (nr & 0xff);
+        end_one(&st, n);
+    }
+    /* ties: a 53-bit head, one guard bit and nothing below (or a sticky bit at the bottom), at
+     * every position of folds 2 and 1 (the value in folds 1..3), both signs, the ends' n of 0
+     * (the tie itself), 1 and 2^39 (across it) */
+    for (int top = 3; top <= 52; top += top < 6 || top > 48 ? 1 : 7)
+        for (int b = 0; b < 73; b++)
+            for (int sgn = 0; sgn < 4; sgn++)
+                for (int sticky = 0; sticky < 2; sticky++) {
+                    sl_rsum_state_zero_k(&st, 4);
+                    st.top = top;
+                    __extension__ typedef __int128 i128;
+                    const uint64_t head = 0x1b2c3d4e5f6071ull - (uint64_t)(sgn >> 1);
+                    i128 v = ((i128)head << 1 | 1) << b;
+                    if (sticky) v += 1;
+                    if (sgn & 1) v = -v;
+                    const i128 mask = ((i128)1 << 40) - 1;
+                    const i128 f[4] = {0, v >> 80, (v >> 40) & mask, v & mask};
+                    for (int k = 1; k < 4; k++) {
+                        st.hi[k] = (int64_t)(f[k] >> 32);
+                        st.lo[k] = (int64_t)(f[k] & 0xffffffff);
+                    }
+                    const uint64_t ns[] = {1, 2, (uint64_t)1 << 39};
+                    for (int i = 0; i < 3; i++) end_one(&st, ns[i]);
+                }
+    /* zero (both signs), values of a few units and their ends crossing zero, the limits of the
+     * fast form and beyond them, near DBL_MAX and past it, an index below 3 */
+    for (int top = 3; top <= 4; top++)
+        for (int64_t v = -5; v <= 5; v++)
+            for (uint64_t n = 1; n <= 6; n++)
+                for (uint32_t fl = 0; fl <= SL_SACC_ANYPOS; fl += SL_SACC_ANYPOS) {
+                    sl_rsum_state_zero_k(&st, 4);
+                    st.top = top;
+                    st.flags = fl;
+                    st.hi[3] = v < 0 ? -1 : 0;
+                    st.lo[3] = v & 0xffffffff;
+                    end_one(&st, n);
+                }
+    const int64_t lim[] = {((int64_t)1 << 47) - 1, -((int64_t)1 << 47), (int64_t)1 << 47, ((int64_t)1 << 60)};
+    for (size_t i = 0; i < sizeof lim / sizeof *lim; i++)
+        for (int top = 3; top <= 52; top += 7)
+            for (int k = 0; k < 4; k++) {
+                sl_rsum_state_zero_k(&st, 4);
+                st.top = top;
+                st.hi[k] = lim[i];
+                st.lo[k] = 0xffffffff;
+                st.hi[(k + 1) % 4] = -3;
+                end_one(&st, 12345);
+            }
+    for (int top = 50; top <= 52; top++) {
+        sl_rsum_state_zero_k(&st, 4);
+        st.top = top;
+        st.hi[0] = ((int64_t)1 << 47) - 1;
+        st.lo[0] = 0xffffffff;
+        end_one(&st, 3);
+        st.hi[0] = -st.hi[0];
+        end_one(&st, 3);
+    }
+    sl_rsum_state_zero_k(&st, 4);
+    st.top = 2;
+    st.lo[2] = 77;
+    end_one(&st, 5);
+}
+
 /* Data inside one window (values in [1, 2) with 20-bit mantissas): the folds hold every bit,
  * so the result is the exact sum correctly rounded. */
 static void exact_window(sl_dtype dt, uint64_t n)
@@ -643,6 +748,7 @@ int main(void)
     half_inputs();
     round_f32_cases();
     round_f64_cases();
+    certify_end_cases();
     for (int d = 0; d < 2; d++) {
         const sl_dtype dt = d ? SL_F64 : SL_F32;
         exact_window(dt, 100000);
@@ -683,8 +789,8 @@ int main(void)
         }
     }
     printf("treproducible: %ld bound checks, %ld exact-window checks, %ld float32 and float64 rounding "
-           "checks, certified rounding %ld decided / %ld undecided\n", bound_checks,
-           exact_checks, round_checks, certified, uncertified);
+           "checks, %ld certificate-end checks, certified rounding %ld decided / %ld undecided\n",
+           bound_checks, exact_checks, round_checks, end_checks, certified, uncertified);
     CHECK(certified > 10 * uncertified, "certified rounding decided only %ld of %ld sums",
           certified, certified + uncertified);
     return sl_test_done("treproducible");

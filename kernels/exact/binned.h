@@ -234,22 +234,71 @@ SL_RSUM_HD double sl_rsum_state_round_f32(const sl_rsum_state *st, int rto)
     return (double)f;
 }
 
-/* Bits [s, s + 64) of the 192-bit magnitude w2 2^128 + w1 2^64 + w0 (s in [0, 191]), and whether
- * any of its bits below t (t in [0, 191]) is set: selects, no indexed arrays (registers on a GPU). */
-SL_RSUM_HD uint64_t sl_rsum_u192_bits(uint64_t w0, uint64_t w1, uint64_t w2, int s)
+/* Bits [s, s + 64) of the 256-bit magnitude w3 2^192 + w2 2^128 + w1 2^64 + w0 (s in [0, 255]),
+ * and whether any of its bits below t (t in [0, 255]) is set: selects, no indexed arrays
+ * (registers on a GPU). */
+SL_RSUM_HD uint64_t sl_rsum_u256_bits(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3, int s)
 {
     const int i = s >> 6, b = s & 63;
-    const uint64_t a = i == 0 ? w0 : i == 1 ? w1 : w2, c = i == 0 ? w1 : i == 1 ? w2 : 0u;
+    const uint64_t a = i == 0 ? w0 : i == 1 ? w1 : i == 2 ? w2 : w3;
+    const uint64_t c = i == 0 ? w1 : i == 1 ? w2 : i == 2 ? w3 : 0u;
     return b ? (a >> b) | (c << (64 - b)) : a;
 }
-SL_RSUM_HD int sl_rsum_u192_any_below(uint64_t w0, uint64_t w1, uint64_t w2, int t)
+SL_RSUM_HD int sl_rsum_u256_any_below(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3, int t)
 {
     const int i = t >> 6, b = t & 63;
     const uint64_t mask = b ? ((uint64_t)1 << b) - 1 : 0u;
-    uint64_t any = (i == 0 ? w0 : i == 1 ? w1 : w2) & mask;
+    uint64_t any = (i == 0 ? w0 : i == 1 ? w1 : i == 2 ? w2 : w3) & mask;
     if (i >= 1) any |= w0;
     if (i >= 2) any |= w1;
+    if (i >= 3) any |= w2;
     return any != 0;
+}
+
+/* The nonzero magnitude w3 2^192 + w2 2^128 + w1 2^64 + w0 in units of 2^(B - 1074) (B >= 0)
+ * rounded to float64 (to nearest even, or to odd with rto): the result's bits without the sign,
+ * overflow to Inf. The register roundings of the float64 folds (sl_rsum_state_round_f64, three
+ * folds, and sl_rsum_state_certify_end_f64, four). */
+SL_RSUM_HD uint64_t sl_rsum_round_mag_f64(uint64_t w0, uint64_t w1, uint64_t w2, uint64_t w3,
+                                          int B, int rto)
+{
+#if defined(__CUDA_ARCH__)
+    const int lead = w3 ? 255 - __clzll((long long)w3) : w2 ? 191 - __clzll((long long)w2)
+                   : w1 ? 127 - __clzll((long long)w1) : 63 - __clzll((long long)w0);
+#else
+    const int lead = w3 ? 255 - __builtin_clzll(w3) : w2 ? 191 - __builtin_clzll(w2)
+                   : w1 ? 127 - __builtin_clzll(w1) : 63 - __builtin_clzll(w0);
+#endif
+    int sa = lead + B - 52;                        /* the result's lsb on the 2^-1074 grid */
+    if (sa < 0) sa = 0;                            /* subnormal: the grid's bit 0 */
+    if (sa > 2046) return 0x7ff0000000000000ull;
+    const int rs = sa - B;                         /* the lsb among the magnitude's bits */
+    uint64_t q;
+    if (rs <= 0) {
+        q = w0 << -rs;                             /* exact: fewer than 53 bits */
+    } else {
+        q = sl_rsum_u256_bits(w0, w1, w2, w3, rs) & (((uint64_t)1 << 53) - 1);
+        const int g = (int)(sl_rsum_u256_bits(w0, w1, w2, w3, rs - 1) & 1u);
+        const int st_ = sl_rsum_u256_any_below(w0, w1, w2, w3, rs - 1);
+        if (rto) q |= (uint64_t)(g | st_);
+        else if (g && ((q & 1u) || st_)) q++;
+    }
+    const uint64_t rbits = ((uint64_t)sa << 52) + q;
+    return rbits >= 0x7ff0000000000000ull ? 0x7ff0000000000000ull : rbits;
+}
+
+/* NaN and Inf among the inputs (flags) decide a float64 result by themselves: 1 with *rbits. */
+SL_RSUM_HD int sl_rsum_special_f64(uint32_t fl, uint64_t *rbits)
+{
+    if ((fl & SL_SACC_NAN) || (fl & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
+        *rbits = 0x7ff8000000000000ull;
+    else if (fl & SL_SACC_PINF)
+        *rbits = 0x7ff0000000000000ull;
+    else if (fl & SL_SACC_NINF)
+        *rbits = 0xfff0000000000000ull;
+    else
+        return 0;
+    return 1;
 }
 
 /* The float64 state (K = 3, W = 40) rounded as sl_rsum_state_round_mode_k, in registers: the
@@ -262,15 +311,8 @@ SL_RSUM_HD int sl_rsum_u192_any_below(uint64_t w0, uint64_t w1, uint64_t w2, int
  * for a fold beyond 2^79 or an index below 2 (neither occurs for n < 2^40). */
 SL_RSUM_HD double sl_rsum_state_round_f64(const sl_rsum_state *st, int rto)
 {
-    const uint32_t fl = st->flags;
     uint64_t rbits;
-    if ((fl & SL_SACC_NAN) || (fl & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
-        rbits = 0x7ff8000000000000ull;
-    else if (fl & SL_SACC_PINF)
-        rbits = 0x7ff0000000000000ull;
-    else if (fl & SL_SACC_NINF)
-        rbits = 0xfff0000000000000ull;
-    else {
+    if (!sl_rsum_special_f64(st->flags, &rbits)) {
         int ok = st->top >= 2;
         for (int k = 0; k < 3; k++) ok &= st->hi[k] >= -((int64_t)1 << 47) && st->hi[k] < ((int64_t)1 << 47);
         if (!ok) return sl_rsum_state_round_mode_k(st, SL_F64, 3, rto);
@@ -283,38 +325,14 @@ SL_RSUM_HD double sl_rsum_state_round_f64(const sl_rsum_state *st, int rto)
         const i128 h = f0 * ((i128)1 << 16) + (l >> 64);                 /* V = h 2^64 + (l mod 2^64) */
         const uint64_t l0 = (uint64_t)(u128)l;
         if (h == 0 && l0 == 0) {
-            rbits = (fl & SL_SACC_ANYPOS) ? 0u : 0x8000000000000000ull;
+            rbits = (st->flags & SL_SACC_ANYPOS) ? 0u : 0x8000000000000000ull;
         } else {
-            const uint64_t sign = h < 0 ? 0x8000000000000000ull : 0u;
             const uint64_t w0 = h < 0 ? 0u - l0 : l0;                    /* |V| = mh 2^64 + w0 */
             const u128 mh = h < 0 ? (u128)0 - (u128)h - (u128)(l0 != 0) : (u128)h;
-            const uint64_t w1 = (uint64_t)mh, w2 = (uint64_t)(mh >> 64);
-#if defined(__CUDA_ARCH__)
-            const int lead = w2 ? 191 - __clzll((long long)w2) : w1 ? 127 - __clzll((long long)w1) : 63 - __clzll((long long)w0);
-#else
-            const int lead = w2 ? 191 - __builtin_clzll(w2) : w1 ? 127 - __builtin_clzll(w1) : 63 - __builtin_clzll(w0);
-#endif
-            const int B = SL_RSUM_F64_W * (st->top - 2);   /* V's bit 0 on the 2^-1074 grid */
-            int sa = lead + B - 52;                        /* the result's lsb on the grid */
-            if (sa < 0) sa = 0;                            /* subnormal: the grid's bit 0 */
-            if (sa > 2046) {
-                rbits = 0x7ff0000000000000ull | sign;
-            } else {
-                const int rs = sa - B;                     /* the lsb among V's bits */
-                uint64_t q;
-                if (rs <= 0) {
-                    q = w0 << -rs;                         /* exact: fewer than 53 bits */
-                } else {
-                    q = sl_rsum_u192_bits(w0, w1, w2, rs) & (((uint64_t)1 << 53) - 1);
-                    const int g = (int)(sl_rsum_u192_bits(w0, w1, w2, rs - 1) & 1u);
-                    const int st_ = sl_rsum_u192_any_below(w0, w1, w2, rs - 1);
-                    if (rto) q |= (uint64_t)(g | st_);
-                    else if (g && ((q & 1u) || st_)) q++;
-                }
-                rbits = ((uint64_t)sa << 52) + q;
-                if (rbits >= 0x7ff0000000000000ull) rbits = 0x7ff0000000000000ull;
-                rbits |= sign;
-            }
+            /* V's bit 0 on the 2^-1074 grid: SL_RSUM_F64_W (top - 2) */
+            rbits = sl_rsum_round_mag_f64(w0, (uint64_t)mh, (uint64_t)(mh >> 64), 0u,
+                                          SL_RSUM_F64_W * (st->top - 2), rto) |
+                    (h < 0 ? 0x8000000000000000ull : 0u);
         }
     }
     double d;
@@ -366,9 +384,63 @@ SL_RSUM_HD int sl_rsum_certify_agree(double a, double b, double *out)
     *out = a;
     return 1;
 }
+/* sl_rsum_state_certify_end_k for the float64 state of `superacc` (K = 4, W = 40) in registers:
+ * the four folds F_k (|F_k| < 2^80 units for n < 2^40) and the end's -+n at the lowest fold are one
+ * signed 256-bit integer V = F_0 2^120 + F_1 2^80 + F_2 2^40 + F_3 -+ n in units of position
+ * top - 3, held as h 2^128 + m 2^64 + l (h a signed 128-bit integer below 2^74, m and l 64-bit
+ * words), rounded as sl_rsum_state_round_f64 rounds three folds. The same result bit for bit
+ * (treproducible compares the two over random and edge states); the generic form goes through 12
+ * limbs that a GPU thread keeps in local memory. Falls back to it for a fold beyond 2^79, an index
+ * below 3 or n >= 2^40 (none occurs in the kernels). */
+SL_RSUM_HD double sl_rsum_state_certify_end_f64(const sl_rsum_state *st, uint64_t n, int side)
+{
+    if (n == 0) return 0.0;                              /* the empty sum is +0 */
+    uint64_t rbits;
+    if (!sl_rsum_special_f64(st->flags, &rbits)) {
+        int ok = st->top >= 3 && n < SL_RSUM_MAX_N;
+        for (int k = 0; k < 4; k++) ok &= st->hi[k] >= -((int64_t)1 << 47) && st->hi[k] < ((int64_t)1 << 47);
+        if (!ok) return sl_rsum_state_certify_end_k(st, n, SL_F64, 4, side);
+        __extension__ typedef __int128 i128;
+        __extension__ typedef unsigned __int128 u128;
+        const i128 f0 = (i128)st->hi[0] * ((i128)1 << 32) + st->lo[0];   /* |f_k| < 2^80 */
+        const i128 f1 = (i128)st->hi[1] * ((i128)1 << 32) + st->lo[1];
+        const i128 f2 = (i128)st->hi[2] * ((i128)1 << 32) + st->lo[2];
+        const i128 f3 = (i128)st->hi[3] * ((i128)1 << 32) + st->lo[3];
+        /* the end: -+n units of the lowest fold, unless it is position 0 (nothing dropped) */
+        const i128 a = f3 + (st->top > 3 ? (side < 0 ? -(i128)n : (i128)n) : 0);   /* < 2^81 */
+        const i128 l = f2 * ((i128)1 << 40) + a;                           /* |l| < 2^121 */
+        const i128 m = f1 * ((i128)1 << 16) + (l >> 64);                   /* |m| < 2^97 */
+        /* V = f0 2^120 + m 2^64 + (l mod 2^64) = h 2^128 + w1 2^64 + w0 */
+        const u128 t1 = (u128)(uint64_t)(u128)m + ((u128)(uint64_t)(f0 & 0xff) << 56);
+        const i128 h = (f0 >> 8) + (m >> 64) + (i128)(t1 >> 64);
+        const uint64_t x0 = (uint64_t)(u128)l, x1 = (uint64_t)t1;
+        if (h == 0 && x1 == 0 && x0 == 0) {
+            rbits = (st->flags & SL_SACC_ANYPOS) ? 0u : 0x8000000000000000ull;
+        } else {
+            /* |V|: two's complement of the 256 bits when V < 0 */
+            const int neg = h < 0;
+            const uint64_t w0 = neg ? 0u - x0 : x0;
+            const uint64_t b0 = neg && x0 != 0;                            /* the borrow */
+            const uint64_t w1 = neg ? 0u - x1 - b0 : x1;
+            const u128 b1 = neg && (x1 != 0 || b0);
+            const u128 mh = neg ? (u128)0 - (u128)h - b1 : (u128)h;
+            rbits = sl_rsum_round_mag_f64(w0, w1, (uint64_t)mh, (uint64_t)(mh >> 64),
+                                          SL_RSUM_F64_W * (st->top - 3), 0) |
+                    (neg ? 0x8000000000000000ull : 0u);
+        }
+    }
+    double d;
+    memcpy(&d, &rbits, sizeof d);
+    return d;
+}
+
+/* Both ends, the float64 K = 4 state by the register form above. */
 SL_RSUM_HD int sl_rsum_state_certify_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt, int K,
                                         double *out)
 {
+    if (dt == SL_F64 && K == 4)
+        return sl_rsum_certify_agree(sl_rsum_state_certify_end_f64(st, n, -1),
+                                     sl_rsum_state_certify_end_f64(st, n, 1), out);
     return sl_rsum_certify_agree(sl_rsum_state_certify_end_k(st, n, dt, K, -1),
                                  sl_rsum_state_certify_end_k(st, n, dt, K, 1), out);
 }

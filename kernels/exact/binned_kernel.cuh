@@ -179,11 +179,13 @@ SL_NOINLINE_SHARED double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int
     return sl_rsum_state_round_mode_k(st, dt, SL_RSUM_K, rto);
 }
 
-/* One end of the certified rounding (CERT), out of line like the rounding. */
-SL_NOINLINE_SHARED double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
-                                      int side)
+/* One end of the certified rounding (CERT: the float64 state of 4 folds), out of line like the
+ * rounding: in registers (sl_rsum_state_certify_end_f64), or, generic (measuring), over limbs. */
+SL_NOINLINE_SHARED double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, int side,
+                                             unsigned generic)
 {
-    return sl_rsum_state_certify_end_k(st, n, dt, 4, side);
+    return generic ? sl_rsum_state_certify_end_k(st, n, SL_F64, 4, side)
+                   : sl_rsum_state_certify_end_f64(st, n, side);
 }
 
 /* The kernel's policy P: P::CERT and, when the certificate cannot decide, P::fail (called by
@@ -203,7 +205,8 @@ struct rs_plain {
  * certified rounding (sl_rsum_state_certify): the last block writes the correctly rounded sum,
  * or, when the binned value cannot decide it, leaves *result alone and calls
  * P::fail(x, n, head, aux, result, aux_block, mode), which has the exact kernel sum the input.
- * mode: CERT: the build option SUMLAB_SACC_F64_MODE (superacc64.cu), 16: both ends on lane 0; plain:
+ * mode: CERT: the build option SUMLAB_SACC_F64_MODE (superacc64.cu), 16: both ends on lane 0, 32: the
+ * ends rounded over limbs (the generic form) instead of in registers; plain:
  * the build option SUMLAB_RSUM_MODE (reproducible.cu), 1: float32 folds rounded by the generic limbs form. */
 template <typename X, typename P, int UO = 0>
 __global__ void __launch_bounds__(1024)
@@ -279,11 +282,11 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
         const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
         if (CERT && (mode & 16u)) {                  /* measuring: both ends on one lane */
             double r;
-            if (sl_rsum_certify_agree(rs_certify_end_dev(&fin, n, dt, -1),
-                                      rs_certify_end_dev(&fin, n, dt, 1), &r)) *result = (X)r;
+            if (sl_rsum_certify_agree(rs_certify_end_dev(&fin, n, -1, mode & 32u),
+                                      rs_certify_end_dev(&fin, n, 1, mode & 32u), &r)) *result = (X)r;
             else P::fail(x, n, head, aux, result, aux_block, mode);
         } else if (CERT) {
-            const double e = rs_certify_end_dev(&fin, n, dt, tid ? 1 : -1);
+            const double e = rs_certify_end_dev(&fin, n, tid ? 1 : -1, mode & 32u);
             const double other = __shfl_sync(0x3u, e, 1);
             double r;
             if (tid == 0) {

@@ -248,7 +248,7 @@ __device__ __forceinline__ void rs_cert_row(sl_rsum_state st, uint64_t n, uint64
         st.lo[k] = __shfl_sync(SL_FULL_MASK, (long long)st.lo[k], 0);
     }
     double e = 0.0;
-    if (lane < 2u) e = rs_certify_end_dev(&st, n, SL_F64, lane ? 1 : -1);
+    if (lane < 2u) e = rs_certify_end_dev(&st, n, lane ? 1 : -1, 0u);
     const double other = __shfl_sync(SL_FULL_MASK, e, 1);
     double c;
     if (lane == 0) {

@@ -98,7 +98,8 @@ size_t sl_sacc_f64_workspace(void)
 /* SUMLAB_SACC_F64_MODE (a CMake option, kernels/README.md), for measuring, the same results:
  * bit 8 has the host launch the exact kernel behind every call (returning at once when the
  * certificate decides) instead of the device's tail launch only when needed; bit 16 rounds the
- * certificate's two ends on one lane instead of two. 0, the default: neither. */
+ * certificate's two ends on one lane instead of two; bit 32 rounds them over limbs (the generic
+ * form) instead of in registers. 0, the default: none. */
 #ifndef SUMLAB_SACC_F64_MODE
 #define SUMLAB_SACC_F64_MODE 0
 #endif
