@@ -8,7 +8,8 @@
 # No clang: it fails (experiments/bootstrap.sh installs clang and libclang-rt-dev). CI step.
 #   usage: bash tests/fuzz.sh [BUILD_DIR]   (default build-fuzz)
 #   env: FUZZ_SECS (seconds per target, default 55), FUZZ_TARGETS (default: all six),
-#        FUZZ_OUT (findings and logs, default BUILD_DIR/fuzz-out), JOBS
+#        FUZZ_OUT (findings and logs, default BUILD_DIR/fuzz-out), JOBS (builds, and campaigns run
+#        side by side; default nproc)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build-fuzz}
@@ -35,26 +36,38 @@ mkdir -p "$out"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/slfuzz-scratch.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 export SL_FUZZ_TMP=$scratch
-failed=0 total=0
-for t in $targets; do
-  work=$out/$t/corpus
+# one target's campaign: its log, its exit status in $out/<target>/rc
+campaign() {
+  local t=$1 work=$out/$1/corpus
   mkdir -p "$work"
-  seeds=("$root/tests/fuzz/corpus/$t")
+  local seeds=("$root/tests/fuzz/corpus/$t")
   [ -d "$root/tests/fuzz/regress/$t" ] && seeds+=("$root/tests/fuzz/regress/$t")
-  log=$out/$t/log.txt
   set +e
   (cd "$out/$t" && "$build/tests/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-     -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/$t/" "$work" "${seeds[@]}") > "$log" 2>&1
-  rc=$?
-  set -e
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+     -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/$t/" "$work" "${seeds[@]}") > "$out/$t/log.txt" 2>&1
+  echo $? > "$out/$t/rc"
+}
+# JOBS campaigns at a time (each its own process and scratch directory), then their reports in order
+running=0
+for t in $targets; do
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+  rm -f "$out/$t/rc"
+  campaign "$t" &
+  running=$((running + 1))
+done
+wait
+failed=0 total=0
+for t in $targets; do
+  log=$out/$t/log.txt
+  rc=$(cat "$out/$t/rc" 2>/dev/null || echo missing)
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" 2>/dev/null | tail -1)
   total=$((total + ${execs:-0}))
-  if [ $rc -ne 0 ]; then
+  if [ "$rc" != 0 ]; then
     failed=1
     echo "fuzz.sh: fuzz_$t FAILED (exit $rc); input and log in $out/$t/:" >&2
-    grep -E 'ERROR|SUMMARY|runtime error|Test unit written|deadly signal' "$log" | head -8 >&2
+    grep -E 'ERROR|SUMMARY|runtime error|Test unit written|deadly signal' "$log" 2>/dev/null | head -8 >&2
   else
-    echo "fuzz.sh: fuzz_$t: ${execs:-?} executions in ${secs} s, corpus $(ls "$work" | wc -l) inputs, no finding" >&2
+    echo "fuzz.sh: fuzz_$t: ${execs:-?} executions in ${secs} s, corpus $(ls "$out/$t/corpus" | wc -l) inputs, no finding" >&2
   fi
 done
 echo "fuzz.sh: $total executions over: $targets" >&2
