@@ -197,7 +197,7 @@ static void check_invariance(const char *what, void *x, uint64_t n, sl_dtype dt)
 static long bound_checks, exact_checks, certified, uncertified;
 
 /* superacc's float64 path: the 4-fold binned state's certified rounding equals the correctly
- * rounded sum whenever it decides (sl_rsum_state_certify_k); counts both outcomes. float32 data
+ * rounded sum whenever it decides (sl_rsum_state_certify_f64); counts both outcomes. float32 data
  * is not checked (superacc sums it in exponent bins). */
 static int check_certify(const char *what, const void *x, uint64_t n, sl_dtype dt,
                          const sl_reference *ref)
@@ -536,8 +536,9 @@ static void round_f64_cases(void)
     }
 }
 
-/* The float64 certificate's ends in registers (sl_rsum_state_certify_end_f64, the 4-fold state of
- * `superacc` as a 256-bit integer) against the generic form over limbs, both sides: random states
+/* The float64 certificate's ends in registers (sl_rsum_state_certify_end_f64 and its _mode form,
+ * to odd and with the lost tails of certified.cuh; the 4-fold state of `superacc` as a 256-bit
+ * integer) against the generic form over limbs, both sides: random states
  * over every index (0..52: below 3 the fallback), magnitude (|hi| up to 2^47, and beyond: the
  * fallback), flag set and n (0, 1, up to 2^40 and past it); ties at every guard position of the
  * lower three folds, with the -+n moving them across, both signs; zero, the subnormal grid and
@@ -545,16 +546,19 @@ static void round_f64_cases(void)
 static long end_checks;
 static void end_one(const sl_rsum_state *st, uint64_t n)
 {
-    for (int side = -1; side <= 1; side += 2) {
-        const double a = sl_rsum_state_certify_end_f64(st, n, side);
-        const double b = sl_rsum_state_certify_end_k(st, n, SL_F64, 4, side);
-        end_checks++;
-        CHECK(same_bits(a, b), "certificate end (side %d, n %llu) top %d hi {%lld %lld %lld %lld} "
-              "lo {%lld %lld %lld %lld} flags %#x: registers %a, generic %a", side,
-              (unsigned long long)n, st->top, (long long)st->hi[0], (long long)st->hi[1],
-              (long long)st->hi[2], (long long)st->hi[3], (long long)st->lo[0], (long long)st->lo[1],
-              (long long)st->lo[2], (long long)st->lo[3], st->flags, a, b);
-    }
+    for (int mode = 0; mode < 4; mode++)            /* bit 0: to odd, bit 1: lost (certified.cuh) */
+        for (int side = -1; side <= 1; side += 2) {
+            const int rto = mode & 1, lost = mode >> 1;
+            const double a = mode ? sl_rsum_state_certify_end_f64_mode(st, n, side, rto, lost)
+                                  : sl_rsum_state_certify_end_f64(st, n, side);
+            const double b = !mode && n == 0 ? 0.0 : sl_rsum_state_certify_end_limbs(st, n, side, rto, lost);
+            end_checks++;
+            CHECK(same_bits(a, b), "certificate end (side %d, n %llu, rto %d, lost %d) top %d hi {%lld "
+                  "%lld %lld %lld} lo {%lld %lld %lld %lld} flags %#x: registers %a, generic %a", side,
+                  (unsigned long long)n, rto, lost, st->top, (long long)st->hi[0], (long long)st->hi[1],
+                  (long long)st->hi[2], (long long)st->hi[3], (long long)st->lo[0], (long long)st->lo[1],
+                  (long long)st->lo[2], (long long)st->lo[3], st->flags, a, b);
+        }
 }
 static void certify_end_cases(void)
 {

@@ -350,30 +350,6 @@ static inline double sl_rsum_state_round_half(const sl_rsum_state *st, sl_dtype 
 }
 #endif
 
-/* Certified rounding of an array's binned sum: st is the state of all n inputs (dt). Every
- * input's deposit drops less than one unit of the lowest fold (the sticky bit and the rounding
- * together stay below it), so the exact sum S lies within B = n units of position top - K + 1
- * of the binned value V (raising the index yields the state the final index would have made;
- * at index K - 1 the lowest fold is position 0 and nothing is dropped: B = 0). When V - B and
- * V + B round to the same value, so does S (rounding is monotone), and *out is S correctly
- * rounded: returns 1. Otherwise returns 0 (the caller sums exactly). A NaN or Inf among the
- * inputs decides the result by itself. The `superacc` kernel's float64 path (superacc.cu). */
-/* One end of that interval rounded: side < 0: V - B, side > 0: V + B; where B = 0 (the lowest
- * fold is position 0) or a NaN/Inf decides, V itself (both ends then agree). The two ends are
- * independent: the kernel rounds them on two lanes at once. */
-SL_RSUM_HD double sl_rsum_state_certify_end_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt,
-                                              int K, int side)
-{
-    if (n == 0) return 0.0;                              /* the empty sum is +0 */
-    const int W = dt == SL_F64 ? SL_RSUM_F64_W : SL_RSUM_F32_W;
-    int64_t limb[SL_RSUM_WLIMBS];
-    int off;
-    sl_rsum_state_limbs(st, K, W, limb, &off);
-    const int low = st->top - (K - 1);                   /* the lowest fold's position */
-    if (low >= 1 && !(st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)))
-        sl_rsum_limbs_add(limb, low * W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
-    return sl_sacc_round_at(limb, SL_RSUM_WLIMBS, off, dt, st->flags);
-}
 /* 1 when the two ends (bit patterns) agree: *out = that value; else 0. */
 SL_RSUM_HD int sl_rsum_certify_agree(double a, double b, double *out)
 {
@@ -384,22 +360,47 @@ SL_RSUM_HD int sl_rsum_certify_agree(double a, double b, double *out)
     *out = a;
     return 1;
 }
-/* sl_rsum_state_certify_end_k for the float64 state of `superacc` (K = 4, W = 40) in registers:
- * the four folds F_k (|F_k| < 2^80 units for n < 2^40) and the end's -+n at the lowest fold are one
- * signed 256-bit integer V = F_0 2^120 + F_1 2^80 + F_2 2^40 + F_3 -+ n in units of position
- * top - 3, held as h 2^128 + m 2^64 + l (h a signed 128-bit integer below 2^74, m and l 64-bit
- * words), rounded as sl_rsum_state_round_f64 rounds three folds. The same result bit for bit
- * (treproducible compares the two over random and edge states); the generic form goes through 12
- * limbs that a GPU thread keeps in local memory. Falls back to it for a fold beyond 2^79, an index
- * below 3 or n >= 2^40 (none occurs in the kernels). */
-SL_RSUM_HD double sl_rsum_state_certify_end_f64(const sl_rsum_state *st, uint64_t n, int side)
+/* Certified rounding of an array's binned sum (the `superacc` kernel's float64 path, superacc.cu,
+ * and its rows): st is the float64 state of 4 folds (K = 4, W = 40) of all n inputs. Every
+ * input's deposit drops less than one unit of the lowest fold (the sticky bit and the rounding
+ * together stay below it), so the exact sum S lies within B = n units of position top - 3 of the
+ * binned value V (raising the index yields the state the final index would have made; at index 3
+ * the lowest fold is position 0 and nothing is dropped: B = 0). When V - B and V + B round to the
+ * same value, so does S (rounding is monotone), and S correctly rounded is that value
+ * (sl_rsum_state_certify_f64: 1); otherwise the caller sums exactly. A NaN or Inf among the inputs
+ * decides the result by itself. One end of the interval: side < 0: V - B, side > 0: V + B; where
+ * B = 0 or a NaN/Inf decides, V itself (both ends then agree). The two ends are independent: the
+ * kernels round them on two lanes at once.
+ * sl_rsum_state_certify_end_limbs: the generic form of an end over limbs, rounded to nearest even
+ * or, rto, to odd; lost: the -+n at position 0 too (exact/certified.cuh's pieces, whose tails
+ * below 2^-1074 may be lost). */
+SL_RSUM_HD double sl_rsum_state_certify_end_limbs(const sl_rsum_state *st, uint64_t n, int side,
+                                                  int rto, int lost)
 {
-    if (n == 0) return 0.0;                              /* the empty sum is +0 */
+    int64_t limb[SL_RSUM_WLIMBS];
+    int off;
+    sl_rsum_state_limbs(st, 4, SL_RSUM_F64_W, limb, &off);
+    const int low = st->top - 3;
+    if ((low >= 1 || lost) && !(st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)))
+        sl_rsum_limbs_add(limb, low * SL_RSUM_F64_W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
+    return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, SL_F64, st->flags, rto);
+}
+
+/* That end in registers: the four folds F_k (|F_k| < 2^80 units for n < 2^40) and the end's -+n
+ * at the lowest fold are one signed 256-bit integer V = F_0 2^120 + F_1 2^80 + F_2 2^40 + F_3 -+ n
+ * in units of position top - 3, held as h 2^128 + m 2^64 + l (h a signed 128-bit integer below
+ * 2^74, m and l 64-bit words), rounded as sl_rsum_state_round_f64 rounds three folds. The same
+ * result bit for bit (treproducible compares the two over random and edge states); the generic
+ * form goes through 12 limbs that a GPU thread keeps in local memory. Falls back to it for a fold
+ * beyond 2^79, an index below 3 or n >= 2^40 (none occurs in the kernels). */
+SL_RSUM_HD double sl_rsum_state_certify_end_f64_mode(const sl_rsum_state *st, uint64_t n, int side,
+                                                     int rto, int lost)
+{
     uint64_t rbits;
     if (!sl_rsum_special_f64(st->flags, &rbits)) {
         int ok = st->top >= 3 && n < SL_RSUM_MAX_N;
         for (int k = 0; k < 4; k++) ok &= st->hi[k] >= -((int64_t)1 << 47) && st->hi[k] < ((int64_t)1 << 47);
-        if (!ok) return sl_rsum_state_certify_end_k(st, n, SL_F64, 4, side);
+        if (!ok) return sl_rsum_state_certify_end_limbs(st, n, side, rto, lost);
         __extension__ typedef __int128 i128;
         __extension__ typedef unsigned __int128 u128;
         const i128 f0 = (i128)st->hi[0] * ((i128)1 << 32) + st->lo[0];   /* |f_k| < 2^80 */
@@ -407,7 +408,7 @@ SL_RSUM_HD double sl_rsum_state_certify_end_f64(const sl_rsum_state *st, uint64_
         const i128 f2 = (i128)st->hi[2] * ((i128)1 << 32) + st->lo[2];
         const i128 f3 = (i128)st->hi[3] * ((i128)1 << 32) + st->lo[3];
         /* the end: -+n units of the lowest fold, unless it is position 0 (nothing dropped) */
-        const i128 a = f3 + (st->top > 3 ? (side < 0 ? -(i128)n : (i128)n) : 0);   /* < 2^81 */
+        const i128 a = f3 + (st->top > 3 || lost ? (side < 0 ? -(i128)n : (i128)n) : 0);   /* < 2^81 */
         const i128 l = f2 * ((i128)1 << 40) + a;                           /* |l| < 2^121 */
         const i128 m = f1 * ((i128)1 << 16) + (l >> 64);                   /* |m| < 2^97 */
         /* V = f0 2^120 + m 2^64 + (l mod 2^64) = h 2^128 + w1 2^64 + w0 */
@@ -425,7 +426,7 @@ SL_RSUM_HD double sl_rsum_state_certify_end_f64(const sl_rsum_state *st, uint64_
             const u128 b1 = neg && (x1 != 0 || b0);
             const u128 mh = neg ? (u128)0 - (u128)h - b1 : (u128)h;
             rbits = sl_rsum_round_mag_f64(w0, w1, (uint64_t)mh, (uint64_t)(mh >> 64),
-                                          SL_RSUM_F64_W * (st->top - 3), 0) |
+                                          SL_RSUM_F64_W * (st->top - 3), rto) |
                     (neg ? 0x8000000000000000ull : 0u);
         }
     }
@@ -434,15 +435,17 @@ SL_RSUM_HD double sl_rsum_state_certify_end_f64(const sl_rsum_state *st, uint64_
     return d;
 }
 
-/* Both ends, the float64 K = 4 state by the register form above. */
-SL_RSUM_HD int sl_rsum_state_certify_k(const sl_rsum_state *st, uint64_t n, sl_dtype dt, int K,
-                                        double *out)
+/* The certificate's end (to nearest even; the empty sum is +0), in registers. */
+SL_RSUM_HD double sl_rsum_state_certify_end_f64(const sl_rsum_state *st, uint64_t n, int side)
 {
-    if (dt == SL_F64 && K == 4)
-        return sl_rsum_certify_agree(sl_rsum_state_certify_end_f64(st, n, -1),
-                                     sl_rsum_state_certify_end_f64(st, n, 1), out);
-    return sl_rsum_certify_agree(sl_rsum_state_certify_end_k(st, n, dt, K, -1),
-                                 sl_rsum_state_certify_end_k(st, n, dt, K, 1), out);
+    return n == 0 ? 0.0 : sl_rsum_state_certify_end_f64_mode(st, n, side, 0, 0);
+}
+
+/* Both ends: 1 and *out when they agree. */
+SL_RSUM_HD int sl_rsum_state_certify_f64(const sl_rsum_state *st, uint64_t n, double *out)
+{
+    return sl_rsum_certify_agree(sl_rsum_state_certify_end_f64(st, n, -1),
+                                 sl_rsum_state_certify_end_f64(st, n, 1), out);
 }
 
 /* The `reproducible` variant's forms (K = SL_RSUM_K). */
@@ -724,7 +727,7 @@ SL_RSUM_HD int sl_rsum_certify_f64(const double *x, uint64_t n, double *r)
     for (uint64_t i = 0; i < n; i++) sl_rsum_take1_f64k4(&a, x[i]);
     sl_rsum_state st;
     sl_rsum_to_state_f64k4(&a, &st);
-    return sl_rsum_state_certify_k(&st, n, SL_F64, 4, r);
+    return sl_rsum_state_certify_f64(&st, n, r);
 }
 
 #ifdef __cplusplus

@@ -20,7 +20,7 @@
  *     added into the global per-position integer bins (rs_kernel's workspace layout).
  *  3. The last block: the final state; lanes 0 and 1 each round one end of the interval
  *     [V - B, V + B] that holds the exact sum S (B: one unit of the lowest fold per piece,
- *     sl_rsum_state_certify_end_k's bound; float64 products keep it at position 0 too, where
+ *     sl_rsum_state_certify_f64's bound; float64 products keep it at position 0 too, where
  *     TwoProduct's error below 2^-1074 is lost: sl_cert_end_mode) through Fin::end, which maps an end to the final value
  *     (dot: S rounded); when the two ends' bit patterns
  *     agree, the value is finite and nonzero, and no NaN/Inf was met, it is the correctly rounded
@@ -68,13 +68,7 @@ __device__ __forceinline__ void sl_cert_pieces(double a, double b, double *p)
 SL_NOINLINE_SHARED double sl_cert_end_mode(const sl_rsum_state *st, uint64_t n, int side, int rto,
                                            int lost)
 {
-    int64_t limb[SL_RSUM_WLIMBS];
-    int off;
-    sl_rsum_state_limbs(st, 4, SL_RSUM_F64_W, limb, &off);
-    const int low = st->top - 3;
-    if (low >= 1 || lost)
-        sl_rsum_limbs_add(limb, low * SL_RSUM_F64_W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
-    return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, SL_F64, st->flags, rto);
+    return sl_rsum_state_certify_end_f64_mode(st, n, side, rto, lost);
 }
 
 /* NIN = 2: x y; NIN = 1: x x (y unused). fb: the fallback word; gate: NULL, or the

@@ -1,7 +1,7 @@
 /* moments_exact/mx_cert.h: the certified form of `correct` on float32 and 16-bit input, host and
  * device: S1 = sum x and S2 = sum x^2 as 4-fold binned states (exact/binned.h's float64 bins,
  * x and x^2 exact doubles), each an exact value V with the exact sum within n units of its
- * lowest fold (sl_rsum_state_certify_end_k's bound: one deposit per input, each dropping less
+ * lowest fold (sl_rsum_state_certify_f64's bound: one deposit per input, each dropping less
  * than a unit), and the mean, variance or standard deviation rounded at the two ends of what
  * those intervals allow (mx_round.h's exact rational rounding on the folds as limbs). When both
  * ends round to the same bits, so does the exact result (the rounding is monotone): certified.

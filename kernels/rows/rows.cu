@@ -232,7 +232,7 @@ __device__ __forceinline__ void sac_list_done(unsigned *l_count, unsigned rows)
 
 /* superacc's float64 rows (CERT): the row's merged 4-fold state st, held by lane 0 of the calling
  * warp (which calls this whole), certified as superacc's 1-D float64 path certifies an array's
- * (exact/binned.h's sl_rsum_state_certify_end_k: the state is a function of the row's values
+ * (exact/binned.h's sl_rsum_state_certify_f64: the state is a function of the row's values
  * alone): lanes 0 and 1 round the interval's two ends at once; when they agree, lane 0 writes
  * the row's correctly rounded sum, else it lists row r for sacc_rows_listed_kernel (the list's
  * layout: SAC_WS_HEADER, above). */

@@ -41,7 +41,7 @@
  *     the `reproducible` accumulation with 4 folds instead of 3 (4-fold binned accumulation,
  *     per-thread index adaptation, exact integer merge), whose last block bounds what the folds
  *     dropped (under one unit of the lowest fold per input) and rounds both ends of that
- *     interval: when they agree, that is the correctly rounded sum (sl_rsum_state_certify_k) and
+ *     interval: when they agree, that is the correctly rounded sum (sl_rsum_state_certify_f64) and
  *     nothing else is launched; when they do not (exact cancellation far above the survivors,
  *     ties on coarse grids), it sets the fallback flag and tail-launches the exact kernel (CUDA
  *     dynamic parallelism: cudaStreamTailLaunch runs it after the binned grid; superacc64.cu is
