@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, rowsub, rows64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
@@ -313,6 +313,33 @@ if [[ $stages == *,rows64,* ]]; then
   rb rows_sum_f64_short --axis -1 --rows 65536 --n 1024 --dtype f64 --variants superacc,reproducible,block-row
   rb rows_var_f64 --op var --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype f64 --variants correct,reproducible,welford
   nt trows_gpu 360 "$T/trows_gpu"
+fi
+if [[ $stages == *,cert64,* ]]; then
+  # the float64 certificate's ends in registers (exact/binned.h's sl_rsum_state_certify_end_f64):
+  # superacc float64 1-D and rows, var/std correct float64 rows, dot/norm2 correct's certified
+  # pass: the benchmarks first (the GPU to themselves), then the tests of these kernels side by side
+  B=$work/cert64; mkdir -p "$B"
+  for ds in uniform log-uniform ill-conditioned; do
+    rb "sum_f64_$ds" --n 2^20,2^24,2^28 --dtype f64 --dataset "$ds" --variants superacc,reproducible
+  done
+  rb rows_sum_f64 --axis -1 --rows 4096,32768,65536 --n 32768,4096,1024 --pairs --dtype f64 --variants superacc,reproducible
+  rb rows_var_f64 --op var --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype f64 --variants correct,welford
+  L=$B
+  t sacc 240 "$T/tsuperacc_gpu" &
+  t rows_gpu 300 "$T/trows_gpu" &
+  t moments_exact_gpu 300 "$T/tmoments_exact_gpu" &
+  { t dot_cert_gpu 150 "$T/tdot_cert_gpu"; t norm_cert_gpu 150 "$T/tnorm_cert_gpu"; } &
+  SUMLAB_TEST_DTYPE=f64 SUMLAB_TEST_OPS=sum t twins_f64 300 "$T/tgpu_twins" &
+  SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=f64 SUMLAB_TEST_OPS=mean,var,std,norm2,dot t twins_ops_f64 300 "$T/tgpu_twins" &
+  t lib_gpu 300 "$T/tlib_gpu" &
+  for tool in racecheck synccheck; do
+    t "rows64_sum_$tool" 200 compute-sanitizer --tool "$tool" --error-exitcode 9 "$sumlab" bench --axis -1 \
+      --rows 600 --n 4097 --dtype f64 --variants superacc --reps 1 --dataset ill-conditioned --param cond=1e200 &
+  done
+  wait
+  stamp "cert64 tests: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
+  grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"
+  grep -h "checks, .* failed" "$L"/*.log | tee -a "$out/summary.txt"
 fi
 if [[ $stages == *,lse16,* ]]; then
   # lse on 16-bit input with its 16-bit exponential (lse_math.h's sl_lm_expf16: online's terms and
