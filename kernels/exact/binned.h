@@ -381,7 +381,7 @@ SL_RSUM_HD double sl_rsum_state_certify_end_limbs(const sl_rsum_state *st, uint6
     int off;
     sl_rsum_state_limbs(st, 4, SL_RSUM_F64_W, limb, &off);
     const int low = st->top - 3;
-    if ((low >= 1 || lost) && !(st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)))
+    if ((low >= 1 || (lost && low == 0)) && !(st->flags & (SL_SACC_NAN | SL_SACC_PINF | SL_SACC_NINF)))
         sl_rsum_limbs_add(limb, low * SL_RSUM_F64_W - 32 * off, side < 0 ? -(int64_t)n : (int64_t)n);
     return sl_sacc_round_mode(limb, SL_RSUM_WLIMBS, off, SL_F64, st->flags, rto);
 }
