@@ -381,6 +381,46 @@ static void signed_zeros(sl_dtype dt)
  * against the generic one (sl_rsum_state_round_mode_k over limbs), to nearest and to odd: random
  * states over every index, magnitude, sign and flag set, and edge states (zero, the subnormal
  * grid, ties at every guard position, overflow, folds at the limit of the fast form, beyond it). */
+/* A random state of K folds: index in [top0, top0 + ntop), |hi| below 2^mag with mag below maxmag,
+ * folds zero one time in four, their low bits under lowmask cleared one time in eight (ties), and
+ * a flag set (none, ANYPOS, or NaN/Inf kinds). Returns the random word the choice came from. */
+static uint64_t random_state(sl_rsum_state *st, int K, int top0, int ntop, int maxmag, int64_t lowmask)
+{
+    sl_rsum_state_zero_k(st, K);
+    const uint64_t r = sl_test_rand64();
+    st->top = top0 + (int)(r % (uint64_t)ntop);
+    const int mag = (int)((r >> 8) % (uint64_t)maxmag);
+    for (int k = 0; k < K; k++) {
+        const uint64_t q = sl_test_rand64();
+        const int64_t h = mag ? (int64_t)(q % ((uint64_t)1 << mag)) : 0;
+        st->hi[k] = (q >> 50) & 1 ? -h : h;
+        st->lo[k] = (int64_t)(sl_test_rand64() & 0xffffffffu);
+        if ((q >> 51) % 4 == 0) st->hi[k] = st->lo[k] = 0;
+        if ((q >> 53) % 8 == 0) st->lo[k] &= ~lowmask;
+    }
+    const uint64_t f = (r >> 16) % 64;
+    st->flags = f < 40 ? 0u : f < 56 ? SL_SACC_ANYPOS : (uint32_t)(f & 15);
+    return r;
+}
+/* A tie of the float64 grid: V = (head 2 + 1) 2^b (+ 1 with sticky), head a 53-bit value (odd: the
+ * tie rounds up, even: it stays; sgn bit 1 picks), negated with sgn bit 0, written into the lowest
+ * three folds' 40-bit grid of a K-fold state of index top. */
+static void tie_state(sl_rsum_state *st, int K, int top, int b, int sgn, int sticky)
+{
+    __extension__ typedef __int128 i128;
+    sl_rsum_state_zero_k(st, K);
+    st->top = top;
+    const uint64_t head = 0x1b2c3d4e5f6071ull - (uint64_t)(sgn >> 1);
+    i128 v = ((i128)head << 1 | 1) << b;
+    if (sticky) v += 1;
+    if (sgn & 1) v = -v;
+    const i128 mask = ((i128)1 << 40) - 1;
+    const i128 f[3] = {v >> 80, (v >> 40) & mask, v & mask};
+    for (int k = 0; k < 3; k++) {
+        st->hi[K - 3 + k] = (int64_t)(f[k] >> 32);
+        st->lo[K - 3 + k] = (int64_t)(f[k] & 0xffffffff);
+    }
+}
 static long round_checks;
 /* one state, both modes: the register form of dt (f32 or f64) against the generic one */
 static void round_one_dt(const sl_rsum_state *st, sl_dtype dt)
@@ -400,20 +440,7 @@ static void round_f32_cases(void)
 {
     sl_rsum_state st;
     for (int trial = 0; trial < 200000; trial++) {
-        sl_rsum_state_zero(&st);
-        const uint64_t r = sl_test_rand64();
-        st.top = 2 + (int)(r % 20);                       /* 2..21 */
-        const int mag = (int)((r >> 8) % 31);             /* |hi| < 2^mag */
-        for (int k = 0; k < 3; k++) {
-            const uint64_t q = sl_test_rand64();
-            const int64_t h = mag ? (int64_t)(q % ((uint64_t)1 << mag)) : 0;
-            st.hi[k] = (q >> 40) & 1 ? -h : h;
-            st.lo[k] = (int64_t)(sl_test_rand64() & 0xffffffffu);
-            if ((q >> 41) % 4 == 0) st.hi[k] = st.lo[k] = 0;
-            if ((q >> 43) % 8 == 0) st.lo[k] &= ~(int64_t)0xfff;   /* fewer low bits: ties */
-        }
-        const uint64_t f = (r >> 16) % 64;
-        st.flags = f < 40 ? 0u : f < 56 ? SL_SACC_ANYPOS : (uint32_t)(f & 15);
+        random_state(&st, 3, 2, 20, 31, 0xfff);         /* index 2..21, |hi| < 2^30 */
         round_one(&st);
     }
     /* ties: one guard bit and nothing below, at every position of the lowest two folds */
@@ -462,20 +489,7 @@ static void round_f64_cases(void)
 {
     sl_rsum_state st;
     for (int trial = 0; trial < 200000; trial++) {
-        sl_rsum_state_zero(&st);
-        const uint64_t r = sl_test_rand64();
-        st.top = 2 + (int)(r % 51);                       /* 2..52 */
-        const int mag = (int)((r >> 8) % 48);             /* |hi| < 2^mag */
-        for (int k = 0; k < 3; k++) {
-            const uint64_t q = sl_test_rand64();
-            const int64_t h = mag ? (int64_t)(q % ((uint64_t)1 << mag)) : 0;
-            st.hi[k] = (q >> 50) & 1 ? -h : h;
-            st.lo[k] = (int64_t)(sl_test_rand64() & 0xffffffffu);
-            if ((q >> 51) % 4 == 0) st.hi[k] = st.lo[k] = 0;
-            if ((q >> 53) % 8 == 0) st.lo[k] &= ~(int64_t)0xfffff;   /* fewer low bits: ties */
-        }
-        const uint64_t f = (r >> 16) % 64;
-        st.flags = f < 40 ? 0u : f < 56 ? SL_SACC_ANYPOS : (uint32_t)(f & 15);
+        random_state(&st, 3, 2, 51, 48, 0xfffff);       /* index 2..52, |hi| < 2^47 */
         round_one64(&st);
     }
     /* ties: a 53-bit head (odd: rounds up, even: stays), one guard bit and nothing below (or
@@ -485,20 +499,7 @@ static void round_f64_cases(void)
         for (int b = 0; b < 73; b++)                     /* the 54-bit V 2^b within 127 bits */
             for (int sgn = 0; sgn < 4; sgn++)
                 for (int sticky = 0; sticky < 2; sticky++) {
-                    sl_rsum_state_zero(&st);
-                    st.top = top;
-                    /* V = (head 2 + 1) 2^b (+ 1), written into the folds' 40-bit grid */
-                    __extension__ typedef __int128 i128;
-                    const uint64_t head = 0x1b2c3d4e5f6071ull - (uint64_t)(sgn >> 1);
-                    i128 v = ((i128)head << 1 | 1) << b;
-                    if (sticky) v += 1;
-                    if (sgn & 1) v = -v;
-                    const i128 f2 = v & (((i128)1 << 40) - 1), f1 = (v >> 40) & (((i128)1 << 40) - 1), f0 = v >> 80;
-                    const i128 f[3] = {f0, f1, f2};
-                    for (int k = 0; k < 3; k++) {
-                        st.hi[k] = (int64_t)(f[k] >> 32);
-                        st.lo[k] = (int64_t)(f[k] & 0xffffffff);
-                    }
+                    tie_state(&st, 3, top, b, sgn, sticky);
                     round_one64(&st);
                 }
     /* zero (both signs), the smallest values, the limits of the fast form, overflow */
@@ -564,20 +565,7 @@ static void certify_end_cases(void)
 {
     sl_rsum_state st;
     for (int trial = 0; trial < 200000; trial++) {
-        sl_rsum_state_zero_k(&st, 4);
-        const uint64_t r = sl_test_rand64();
-        st.top = 3 + (int)(r % 50);                       /* 3..52 */
-        const int mag = (int)((r >> 8) % 48);             /* |hi| < 2^mag */
-        for (int k = 0; k < 4; k++) {
-            const uint64_t q = sl_test_rand64();
-            const int64_t h = mag ? (int64_t)(q % ((uint64_t)1 << mag)) : 0;
-            st.hi[k] = (q >> 50) & 1 ? -h : h;
-            st.lo[k] = (int64_t)(sl_test_rand64() & 0xffffffffu);
-            if ((q >> 51) % 4 == 0) st.hi[k] = st.lo[k] = 0;
-            if ((q >> 53) % 8 == 0) st.lo[k] &= ~(int64_t)0xfffff;   /* fewer low bits: ties */
-        }
-        const uint64_t f = (r >> 16) % 64;
-        st.flags = f < 40 ? 0u : f < 56 ? SL_SACC_ANYPOS : (uint32_t)(f & 15);
+        const uint64_t r = random_state(&st, 4, 3, 50, 48, 0xfffff);   /* index 3..52 */
         const uint64_t nr = sl_test_rand64(), nk = (r >> 24) % 8;
         const uint64_t n = nk == 0 ? 0 : nk == 1 ? 1 : nk < 6 ? nr % ((uint64_t)1 << (10 * (nk - 1)))
                          : nk == 6 ? ((uint64_t)1 << 40) - 1 - (nr & 0xff) : ((uint64_t)1 << 40) + (nr & 0xff);
@@ -590,19 +578,7 @@ static void certify_end_cases(void)
         for (int b = 0; b < 73; b++)
             for (int sgn = 0; sgn < 4; sgn++)
                 for (int sticky = 0; sticky < 2; sticky++) {
-                    sl_rsum_state_zero_k(&st, 4);
-                    st.top = top;
-                    __extension__ typedef __int128 i128;
-                    const uint64_t head = 0x1b2c3d4e5f6071ull - (uint64_t)(sgn >> 1);
-                    i128 v = ((i128)head << 1 | 1) << b;
-                    if (sticky) v += 1;
-                    if (sgn & 1) v = -v;
-                    const i128 mask = ((i128)1 << 40) - 1;
-                    const i128 f[4] = {0, v >> 80, (v >> 40) & mask, v & mask};
-                    for (int k = 1; k < 4; k++) {
-                        st.hi[k] = (int64_t)(f[k] >> 32);
-                        st.lo[k] = (int64_t)(f[k] & 0xffffffff);
-                    }
+                    tie_state(&st, 4, top, b, sgn, sticky);
                     const uint64_t ns[] = {1, 2, (uint64_t)1 << 39};
                     for (int i = 0; i < 3; i++) end_one(&st, ns[i]);
                 }

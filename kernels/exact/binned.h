@@ -287,20 +287,6 @@ SL_RSUM_HD uint64_t sl_rsum_round_mag_f64(uint64_t w0, uint64_t w1, uint64_t w2,
     return rbits >= 0x7ff0000000000000ull ? 0x7ff0000000000000ull : rbits;
 }
 
-/* NaN and Inf among the inputs (flags) decide a float64 result by themselves: 1 with *rbits. */
-SL_RSUM_HD int sl_rsum_special_f64(uint32_t fl, uint64_t *rbits)
-{
-    if ((fl & SL_SACC_NAN) || (fl & (SL_SACC_PINF | SL_SACC_NINF)) == (SL_SACC_PINF | SL_SACC_NINF))
-        *rbits = 0x7ff8000000000000ull;
-    else if (fl & SL_SACC_PINF)
-        *rbits = 0x7ff0000000000000ull;
-    else if (fl & SL_SACC_NINF)
-        *rbits = 0xfff0000000000000ull;
-    else
-        return 0;
-    return 1;
-}
-
 /* The float64 state (K = 3, W = 40) rounded as sl_rsum_state_round_mode_k, in registers: the
  * three folds F_k (|F_k| < 2^79 units for n < 2^40: each input adds less than 2^(W-1) units)
  * are one signed 192-bit integer V = F_0 2^80 + F_1 2^40 + F_2 in units of the lowest fold's
@@ -312,7 +298,7 @@ SL_RSUM_HD int sl_rsum_special_f64(uint32_t fl, uint64_t *rbits)
 SL_RSUM_HD double sl_rsum_state_round_f64(const sl_rsum_state *st, int rto)
 {
     uint64_t rbits;
-    if (!sl_rsum_special_f64(st->flags, &rbits)) {
+    if (!sl_sacc_special(st->flags, 1, &rbits)) {
         int ok = st->top >= 2;
         for (int k = 0; k < 3; k++) ok &= st->hi[k] >= -((int64_t)1 << 47) && st->hi[k] < ((int64_t)1 << 47);
         if (!ok) return sl_rsum_state_round_mode_k(st, SL_F64, 3, rto);
@@ -397,7 +383,7 @@ SL_RSUM_HD double sl_rsum_state_certify_end_f64_mode(const sl_rsum_state *st, ui
                                                      int rto, int lost)
 {
     uint64_t rbits;
-    if (!sl_rsum_special_f64(st->flags, &rbits)) {
+    if (!sl_sacc_special(st->flags, 1, &rbits)) {
         int ok = st->top >= 3 && n < SL_RSUM_MAX_N;
         for (int k = 0; k < 4; k++) ok &= st->hi[k] >= -((int64_t)1 << 47) && st->hi[k] < ((int64_t)1 << 47);
         if (!ok) return sl_rsum_state_certify_end_limbs(st, n, side, rto, lost);
