@@ -8,7 +8,8 @@
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
 #          (also full, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
-#   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
+#   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
+#        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
 set -uo pipefail
 stages=",${1:-build,test,sanitize,bench,study},"
@@ -51,9 +52,12 @@ if [[ $stages == *,build,* ]]; then
   [ -n "${CMAKE_PREFIX_PATH:-}" ] && args+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
   [ -n "${SUMLAB_GIT_SHA:-}" ] && args+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
   # the Python package too, where its build needs import (the GPU machine has nanobind)
-  python3 -c 'import nanobind, numpy, pytest' >/dev/null 2>&1 &&
+  # (SUMLAB_BUILD_TARGETS: only those targets, without the Python package: a call that runs a
+  # few tests and benchmarks)
+  [ -z "${SUMLAB_BUILD_TARGETS:-}" ] && python3 -c 'import nanobind, numpy, pytest' >/dev/null 2>&1 &&
     args+=(-DSUMLAB_PYTHON=ON "-DPython_EXECUTABLE=$(command -v python3)")
-  if ! { cmake -S . -B "$build" "${gen[@]}" "${args[@]}" && cmake --build "$build" -j "$(nproc)"; } > "$work/build.log" 2>&1; then
+  targets=(); for tg in ${SUMLAB_BUILD_TARGETS:-}; do targets+=(--target "$tg"); done
+  if ! { cmake -S . -B "$build" "${gen[@]}" "${args[@]}" && cmake --build "$build" -j "$(nproc)" "${targets[@]}"; } > "$work/build.log" 2>&1; then
     tail -40 "$work/build.log"; echo "gpu_session: build failed" >&2; exit 1
   fi
   stamp "built"
