@@ -29,6 +29,10 @@ static inline uint64_t sl_test_seed(void)
     return sl_test_seed_value;
 }
 
+/* stdout line-buffered before main: each progress line goes out as it is printed, so a run cut off
+ * by a time cap keeps what it said (failures go to stderr, unbuffered, in any case) */
+__attribute__((constructor)) static void sl_test_line_buffered(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
 #define CHECK(cond, ...)                                                                     \
     do {                                                                                     \
         sl_test_checks++;                                                                    \
