@@ -184,9 +184,8 @@ SL_NOINLINE_SHARED double rs_round_dev(const sl_rsum_state *st, sl_dtype dt, int
 SL_NOINLINE_SHARED double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n, int side,
                                              unsigned generic)
 {
-    if (n == 0) return 0.0;                          /* the empty sum is +0 */
-    return generic ? sl_rsum_state_certify_end_limbs(st, n, side, 0, 0)
-                   : sl_rsum_state_certify_end_f64_mode(st, n, side, 0, 0);
+    if (!generic) return sl_rsum_state_certify_end_f64(st, n, side);
+    return n == 0 ? 0.0 : sl_rsum_state_certify_end_limbs(st, n, side, 0, 0);   /* the empty sum is +0 */
 }
 
 /* The kernel's policy P: P::CERT and, when the certificate cannot decide, P::fail (called by
