@@ -25,3 +25,7 @@ STUDY_SECONDS=230 ANCHORS_SECONDS=60 bash tests/gpu_session.sh study
 # study_jobs.csv.gz) gave way to the next full study (../h100-ed71826-study) under the folder's
 # size limit: they are in the history, e.g.
 #   git show ed71826:experiments/measured/h100-73fe55a-study/report.md
+# Its CSV files (anchors/anchors.csv, batch_invariance.csv, ladder.csv, throughput_torch.csv) gave
+# way to the study after next (../h100-7ca2328-study) under the same limit; the tables of anchors
+# and batch invariance (.md) stay:
+#   git show 7ca2328:experiments/measured/h100-73fe55a-study/batch_invariance.csv

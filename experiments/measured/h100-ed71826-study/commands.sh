@@ -24,3 +24,7 @@ STUDY_SECONDS=230 ANCHORS_SECONDS=60 bash tests/gpu_session.sh study
 # report.md here was then written from these files on a CPU machine (gnuplot) with the renderer of
 # the same commit (same rows, same numbers):
 #   sumlab run all --report-only -q -o DIR     (DIR: a copy of the run directory)
+# Its report and data (report.md, results.csv.gz, distribution.csv.gz, study.log.gz,
+# study_jobs.csv.gz) gave way to the next full study (../h100-7ca2328-study) under the folder's
+# size limit: they are in the history, e.g.
+#   git show 7ca2328:experiments/measured/h100-ed71826-study/report.md
