@@ -238,9 +238,9 @@ int sl_check_runconf(const char *dir, sl_err *err)
         {SL_CONF_PRESET, "preset", c.preset, NULL, 16},
         {SL_CONF_BACKEND, "backend", c.backend, NULL, 16},
         {SL_CONF_STARTED, "started", c.started, NULL, 40},
-        {~0u, "n", c.n, ",^", 1024},
-        {~0u, "datasets", c.datasets, ",", 1024},
-        {~0u, "variants", c.variants, ",", 1024},
+        {~0u, "n", c.n, ",^", SL_CONF_LIST},
+        {~0u, "datasets", c.datasets, ",", SL_CONF_LIST},
+        {~0u, "variants", c.variants, ",", SL_CONF_LIST},
         {~0u, "dtypes", c.dtypes, ",", 32},
         {~0u, "baseline", c.baseline, NULL, 64},
     };

@@ -61,7 +61,7 @@ typedef struct {
     const char *dir;
     const sl_csv *t;
     cols c;
-    char exp[64], preset[16], backend[16], seed[32], started[40], variants[1024];
+    char exp[64], preset[16], backend[16], seed[32], started[40], variants[SL_CONF_LIST];
     sl_meta meta;
     int on_gpu;
     const char *names[64];     /* variants, registry order first */

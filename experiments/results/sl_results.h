@@ -206,6 +206,9 @@ int sl_run_clear(const char *dir, sl_err *err);
 /* ---- run.conf: the settings a run was started with (so --resume continues alike) ----------- */
 enum { SL_CONF_EXPERIMENT = 1, SL_CONF_PRESET = 2, SL_CONF_BACKEND = 4, SL_CONF_SEED = 8,
        SL_CONF_REPS = 16, SL_CONF_STARTED = 32, SL_CONF_REQUIRED = 31, SL_CONF_SWEEP = 64 };
+/* the sweep lists' room (run.conf's lines hold up to 1,599 characters; 64 sizes of 20 digits
+ * take 1,343): a longer list is refused when the run starts, never cut */
+#define SL_CONF_LIST 1400
 typedef struct {
     char experiment[64], preset[16], backend[16], started[40];
     unsigned long long seed;
@@ -213,7 +216,7 @@ typedef struct {
     /* the sweep chosen (`run --n/--datasets/--variants/--dtype/--seeds/--baseline`): the
      * lists as given, comma-separated ("" = the experiments' own); seeds: instances per point
      * (1 when absent); baseline: the report's reference variant ("" = pairwise) */
-    char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
+    char n[SL_CONF_LIST], datasets[SL_CONF_LIST], variants[SL_CONF_LIST], dtypes[32], baseline[64];
     char params[512];          /* --param K=V,... ("" none; absent in runs made before it) */
     char files[1400];          /* --files: "file:NAME:HASH16,..." (labels and content hashes; "" none) */
     char op[32];               /* the operation studied ("" in runs before the operation axis: sum) */

@@ -143,10 +143,11 @@ typedef struct {
 } sl_run;
 
 /* ---- the run's life (run.c, sweep.c): what `sumlab run` asks, and the one entry -------------- */
-/* The sweep lists parsed (sl_sweep) with their canonical text, as run.conf keeps them. */
+/* The sweep lists parsed (sl_sweep) with their canonical text, as run.conf keeps them (a list
+ * longer than SL_CONF_LIST - 1 characters is refused, never cut). */
 typedef struct {
     sl_sweep sweep;
-    char n[1024], datasets[1024], variants[1024], dtypes[32], baseline[64];
+    char n[SL_CONF_LIST], datasets[SL_CONF_LIST], variants[SL_CONF_LIST], dtypes[32], baseline[64];
 } sl_sweep_spec;
 /* Fills s from the sweep options: n[0..nn) the sizes (nn 0: none given; each >= 1, no
  * repeats, at most SL_SWEEP_MAX); ds, vs, dt comma-separated dataset names, variant names and

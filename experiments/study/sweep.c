@@ -6,10 +6,17 @@
 #include <string.h>
 #include "sl_study.h"
 
-static void join(char *out, size_t len, const char *item)
+/* item appended to the canonical list out (len bytes): 0, or -1 with err naming opt when the
+ * list would not fit (never a list cut short: run.conf would resume another sweep). */
+static int join(char *out, size_t len, const char *item, const char *opt, sl_err *err)
 {
     size_t l = strlen(out);
-    snprintf(out + l, len - l, "%s%s", l ? "," : "", item);
+    int w = snprintf(out + l, len - l, "%s%s", l ? "," : "", item);
+    if (w < 0 || (size_t)w >= len - l) {
+        out[l] = '\0';
+        return sl_err_set(err, "%s: the list is longer than run.conf keeps (%zu characters)", opt, len - 1);
+    }
+    return 0;
 }
 
 /* The items of a comma-separated list one by one: f(item) returns 0 or -1 (err). */
@@ -39,8 +46,7 @@ static int add_n(sl_sweep_spec *s, uint64_t v, sl_err *err)
     s->sweep.n[s->sweep.nn++] = v;
     char b[32];
     snprintf(b, sizeof b, "%llu", (unsigned long long)v);
-    join(s->n, sizeof s->n, b);
-    return 0;
+    return join(s->n, sizeof s->n, b, "--n", err);
 }
 
 /* run.conf's sizes: plain decimal numbers, as add_n writes them. */
@@ -62,8 +68,7 @@ static int ds_item(sl_sweep_spec *s, const char *name, sl_err *err)
     for (int i = 0; i < s->sweep.nds; i++)
         if (s->sweep.ds[i] == ds) return sl_err_set(err, "--datasets: '%s' given twice", name);
     s->sweep.ds[s->sweep.nds++] = ds;
-    join(s->datasets, sizeof s->datasets, ds->name);
-    return 0;
+    return join(s->datasets, sizeof s->datasets, ds->name, "--datasets", err);
 }
 
 static int v_item(sl_sweep_spec *s, const char *name, sl_err *err)
@@ -74,8 +79,7 @@ static int v_item(sl_sweep_spec *s, const char *name, sl_err *err)
     for (int i = 0; i < s->sweep.nv; i++)
         if (s->sweep.v[i] == v) return sl_err_set(err, "--variants: '%s' given twice", name);
     s->sweep.v[s->sweep.nv++] = v;
-    join(s->variants, sizeof s->variants, v->name);
-    return 0;
+    return join(s->variants, sizeof s->variants, v->name, "--variants", err);
 }
 
 static int dt_item(sl_sweep_spec *s, const char *name, sl_err *err)
@@ -87,7 +91,8 @@ static int dt_item(sl_sweep_spec *s, const char *name, sl_err *err)
     s->sweep.dtypes |= SL_DTYPE_MASK(dt);
     s->dtypes[0] = '\0';       /* canonical order: f32, f64, f16, bf16 */
     for (int k = 0; k < SL_NDTYPES; k++)
-        if (s->sweep.dtypes & SL_DTYPE_MASK(k)) join(s->dtypes, sizeof s->dtypes, sl_dtype_name((sl_dtype)k));
+        if ((s->sweep.dtypes & SL_DTYPE_MASK(k)) &&
+            join(s->dtypes, sizeof s->dtypes, sl_dtype_name((sl_dtype)k), "--dtype", err)) return -1;
     return 0;
 }
 
