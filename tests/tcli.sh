@@ -345,6 +345,15 @@ check "run --resume of that run: run.conf unchanged, every row at a size asked f
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/longn" > "$tmp/longn.out" 2>&1
 check "the report of that run: no complaint about run.conf's n (its check took 1,023 characters)" \
   bash -c "! grep -q 'run.conf' '$tmp/longn.out'"
+# a results.csv whose last line lacks its newline: that line is left out, and said so (the report
+# and compare dropped it without a word)
+cp -r "$tmp/longn" "$tmp/nonl" && truncate -s -1 "$tmp/nonl/results.csv"
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/nonl" > "$tmp/nonl.out" 2>&1
+last=$?; check "report-only of a results.csv without its final newline: exit 0 (got $last)" test $last -eq 0
+check "report-only: the message names the dropped line" grep -q 'results.csv: its last line has no newline' "$tmp/nonl.out"
+check "report-only: report.md's header says a line was left out" grep -q '^- rows: .*its last line, without a newline, left out' "$tmp/nonl/report.md"
+"$sumlab" compare "$tmp/longn" "$tmp/nonl" > "$tmp/nonl.cmp" 2>&1
+check "compare: the message names the dropped line" grep -q 'nonl/results.csv: its last line has no newline' "$tmp/nonl.cmp"
 # gen warns (exit 0) exactly when the exact sum of what it wrote overflows the format: the
 # warning agrees with `sum`'s exact row (inf) for each family below; Inf/NaN planted on purpose
 # (special) and a sum whose partials overflow but whose exact sum is finite (overflow) get none

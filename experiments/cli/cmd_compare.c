@@ -65,10 +65,13 @@ static int load(const char *dir, sl_csv *t)
         return 2;
     }
     sl_err e = {{0}};
-    if (sl_csv_read(path, t, NULL, &e)) {
+    int truncated = 0;
+    if (sl_csv_read(path, t, &truncated, &e)) {
         sl_cli_msg(CMD, "%s", e.msg);
         return 2;
     }
+    if (truncated)
+        sl_cli_msg(CMD, "%s: its last line has no newline (an interrupted write?): left out of the comparison", path);
     /* the key's columns (op may be absent: a file written before the operation axis) */
     for (int i = 1; i < SL_KEY_FIELDS; i++)
         if (sl_csv_col(t, sl_key_columns[i]) < 0) {

@@ -102,8 +102,10 @@ static void sec_header(FILE *f, const sl_report_ctx *R, const sl_notes *notes)
     sl_report_md_text(f, R->meta.date_utc);
     fputs(")\n- commit: ", f);
     sl_report_md_text(f, R->meta.git_sha);
-    fprintf(f, "%s\n- rows: %zu in `results.csv`; provenance in `meta.json`\n",
-            !strcmp(dirty, "yes") || !strcmp(dirty, "1") || !strcmp(dirty, "true") ? " (dirty tree)" : "", t->nrows);
+    fprintf(f, "%s\n- rows: %zu in `results.csv`%s; provenance in `meta.json`\n",
+            !strcmp(dirty, "yes") || !strcmp(dirty, "1") || !strcmp(dirty, "true") ? " (dirty tree)" : "", t->nrows,
+            R->truncated ? " (**its last line, without a newline, left out**: an interrupted write, or an "
+                           "edit that dropped the final newline)" : "");
     sl_report_sweep_line(f, R);
     /* which experiments have rows: one missing from an `all` run was skipped by design (GPU
      * only, on the CPU backend) or not reached (the run stopped before it) */
@@ -577,7 +579,11 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     char rpath[SL_DIR_MAX + 64];
     if (sl_check_dir_len(dir, err) || sl_path_join(rpath, sizeof rpath, dir, "results.csv", err)) return -1;
     sl_csv t;
-    if (sl_csv_read(rpath, &t, NULL, err)) return -1;
+    int truncated = 0;
+    if (sl_csv_read(rpath, &t, &truncated, err)) return -1;
+    if (truncated)
+        fprintf(stderr, "sumlab: %s: its last line has no newline (an interrupted write?): left out of the "
+                        "report (%zu rows)\n", rpath, t.nrows);
     /* every field checked before any reaches report.md or report.html */
     if (sl_check_run_dir(dir, &t, err)) {
         sl_csv_free(&t);
@@ -587,6 +593,7 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err)
     memset(&R, 0, sizeof R);
     R.dir = dir;
     R.t = &t;
+    R.truncated = truncated;
     sl_report_cols(&t, &R.c);
     if (R.c.exp < 0 || R.c.variant < 0 || R.c.ulps < 0) {
         sl_csv_free(&t);

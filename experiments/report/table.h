@@ -60,6 +60,7 @@ int sl_report_exact_zero(const sl_csv *t, const cols *cp, size_t r);
 typedef struct {
     const char *dir;
     const sl_csv *t;
+    int truncated;             /* results.csv's last line had no newline: left out (said in the header) */
     cols c;
     char exp[64], preset[16], backend[16], seed[32], started[40], variants[SL_CONF_LIST];
     sl_meta meta;
