@@ -354,6 +354,14 @@ check "report-only: the message names the dropped line" grep -q 'results.csv: it
 check "report-only: report.md's header says a line was left out" grep -q '^- rows: .*its last line, without a newline, left out' "$tmp/nonl/report.md"
 "$sumlab" compare "$tmp/longn" "$tmp/nonl" > "$tmp/nonl.cmp" 2>&1
 check "compare: the message names the dropped line" grep -q 'nonl/results.csv: its last line has no newline' "$tmp/nonl.cmp"
+# a .png put into charts/ by hand whose name carries markup is left out of report.md (its name
+# went into the image text and link as it was); a name sumlab writes is listed
+mkdir -p "$tmp/longn/charts" && : > "$tmp/longn/charts/error_vs_n_x)<img src=x onerror=alert(1)>.png" &&
+  : > "$tmp/longn/charts/error_vs_n_handmade.png"
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/longn" > "$tmp/png.out" 2>&1
+check "report-only with a hand-made chart name holding markup: not in report.md" bash -c "! grep -q 'onerror' '$tmp/longn/report.md'"
+check "report-only: a chart name sumlab writes is listed" grep -q 'charts/error_vs_n_handmade.png' "$tmp/longn/report.md"
+check "report-only: the left-out name is said" grep -q 'left out of the report' "$tmp/png.out"
 # gen warns (exit 0) exactly when the exact sum of what it wrote overflows the format: the
 # warning agrees with `sum`'s exact row (inf) for each family below; Inf/NaN planted on purpose
 # (special) and a sum whose partials overflow but whose exact sum is finite (overflow) get none

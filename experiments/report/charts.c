@@ -179,7 +179,9 @@ static void chart_order(const char *cdir, char **names, size_t nn)
 }
 
 /* The PNGs of DIR/charts (names[0..return), at most 512, strdup'd) in the order of
- * charts/order.txt, else by name. */
+ * charts/order.txt, else by name. Only names the renderer could have written (letters, digits
+ * and . _ : = + -): a file put there by hand goes into report.md's links and image text
+ * otherwise, markup and all. */
 static size_t chart_list(const char *cdir, char **names)
 {
     DIR *d = opendir(cdir);
@@ -188,7 +190,18 @@ static size_t chart_list(const char *cdir, char **names)
         struct dirent *e;
         while ((e = readdir(d)) && nn < 512) {
             size_t l = strlen(e->d_name);
-            if (l > 4 && !strcmp(e->d_name + l - 4, ".png") && (names[nn] = strdup(e->d_name))) nn++;
+            if (l <= 4 || strcmp(e->d_name + l - 4, ".png") || l - 4 > 250) continue;
+            char stem[256];
+            memcpy(stem, e->d_name, l - 4);
+            stem[l - 4] = '\0';
+            if (!sl_check_name(stem, 250, NULL)) {
+                static int told;       /* chart_list runs once a section: said once */
+                if (!told++)
+                    fprintf(stderr, "sumlab: %s holds a .png whose name sumlab does not write (other "
+                                    "characters than letters, digits and . _ : = + -): left out of the report\n", cdir);
+                continue;
+            }
+            if ((names[nn] = strdup(e->d_name))) nn++;
         }
         closedir(d);
     }
