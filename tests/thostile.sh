@@ -95,6 +95,20 @@ check "compare json: the message names the field ($(head -c 200 "$t/cmp.err"))" 
 check "compare json: nothing half-written on stdout" test ! -s "$t/cmp.json"
 "$bin" compare --format json "$t/u" "$t/u" > "$t/ok.json" 2> /dev/null
 check "compare json of a clean run is JSON" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$t/ok.json"
+# terminal control sequences in a name (ESC, and CSI as UTF-8 C1) are shown escaped in the table,
+# never sent (they reached stdout as they were); the same rows compared: one key a row
+for d in a b; do plant "$t/c$d" variant serial; sed -i $'s/,serial,/,evil\x1b[31mRED\xc2\x9b2J,/' "$t/c$d/results.csv"; done
+"$bin" compare "$t/ca" "$t/cb" > "$t/cmp.txt" 2> "$t/cmp.err"; rc=$?
+check "compare table with control characters in a name: exit 0 (got $rc)" test $rc -eq 0
+check "compare table: no ESC or C1 byte on stdout" python3 -c '
+import sys; b = open(sys.argv[1], "rb").read(); sys.exit(b"\x1b" in b or b"\xc2\x9b" in b)' "$t/cmp.txt"
+check "compare table: the name shown escaped" grep -qF 'evil\x1b[31mRED\u009b2J' "$t/cmp.txt"
+check "compare table: every row matched" grep -q ', 0 only in A, 0 only in B' "$t/cmp.err"
+# a key longer than compare holds: bad input (exit 2, the file and row), not "out of memory"
+plant "$t/ca" params "$(head -c 1100 /dev/zero | tr '\0' a)"; plant "$t/cb" dataset uniform
+"$bin" compare "$t/ca" "$t/cb" > /dev/null 2> "$t/cmp.err"; rc=$?
+check "compare with a 1,100-byte params field: exit 2 (got $rc)" test $rc -eq 2
+check "compare: the message names the file and row ($(head -c 200 "$t/cmp.err"))" grep -q 'ca/results.csv: data row 2 has a key longer than' "$t/cmp.err"
 
 # ---- 3. a render that cannot write or is killed leaves nothing partial ----------------------
 if [ $have_gnuplot = 1 ]; then

@@ -133,6 +133,21 @@ static void check_keys(void)
     char buf[SL_KEY_LEN], small[8];
     CHECK(sl_row_key(buf, sizeof buf, f) == 0 && !strcmp(buf, "sum|e|d|p|f32|1024|v|default"), "key '%s'", buf);
     CHECK(sl_row_key(small, sizeof small, f) == -1, "a short buffer is an error, not a cut key");
+    /* a '|' or '\\' inside a field is escaped: fields that differ never make one key */
+    {
+        const char *g1[SL_KEY_FIELDS] = {"sum", "e|x", "d", "p", "f32", "1024", "v", "default"};
+        const char *g2[SL_KEY_FIELDS] = {"sum", "e", "x|d", "p", "f32", "1024", "v", "default"};
+        const char *g3[SL_KEY_FIELDS] = {"sum", "e\\", "|d", "p", "f32", "1024", "v", "default"};
+        const char *g4[SL_KEY_FIELDS] = {"sum", "e", "\\|d", "p", "f32", "1024", "v", "default"};
+        char k1[SL_KEY_LEN], k2[SL_KEY_LEN], k3[SL_KEY_LEN], k4[SL_KEY_LEN], k5[32];
+        CHECK(!sl_row_key(k1, sizeof k1, g1) && !sl_row_key(k2, sizeof k2, g2) && !sl_row_key(k3, sizeof k3, g3) &&
+                  !sl_row_key(k4, sizeof k4, g4), "escaped keys made");
+        CHECK(strcmp(k1, k2) && strcmp(k3, k4) && strcmp(k1, k3), "distinct fields, distinct keys: '%s' '%s' '%s' '%s'",
+              k1, k2, k3, k4);
+        CHECK(!strcmp(k1, "sum|e\\|x|d|p|f32|1024|v|default"), "escaped key '%s'", k1);
+        /* the buffer's edge: "sum|e|d|p|f32|1024|v|default" is 28 bytes */
+        CHECK(sl_row_key(k5, 29, f) == 0 && sl_row_key(k5, 28, f) == -1, "the key fits exactly or is an error");
+    }
     sl_keyset k = {0};
     char b[64];
     for (int i = 0; i < 1000; i++) {

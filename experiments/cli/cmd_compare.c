@@ -23,13 +23,18 @@ static int cmp_keyed(const void *a, const void *b)
     return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
 }
 
-static keyed *make_keys(const sl_csv *t)
+/* The rows' keys, sorted; NULL when out of memory, or (*long_row = its data row, from 1) when a
+ * row's key is longer than SL_KEY_LEN - 1 bytes. */
+static keyed *make_keys(const sl_csv *t, size_t *long_row)
 {
+    *long_row = 0;
     keyed *k = calloc(t->nrows + 1, sizeof *k);
     if (!k) return NULL;
     for (size_t r = 0; r < t->nrows; r++) {
         char buf[SL_KEY_LEN];
-        if (sl_csv_key(t, r, buf, sizeof buf) || !(k[r].key = strdup(buf))) {
+        const int too_long = sl_csv_key(t, r, buf, sizeof buf) != 0;
+        if (too_long || !(k[r].key = strdup(buf))) {
+            if (too_long) *long_row = r + 1;
             for (size_t q = 0; q < r; q++) free(k[q].key);
             free(k);
             return NULL;
@@ -198,12 +203,16 @@ int sl_cmd_compare(int argc, char **argv)
     if (rc) return rc;
     if ((rc = load(db, &B))) { sl_csv_free(&A); return rc; }
 
-    keyed *ka = make_keys(&A), *kb = make_keys(&B);
+    size_t la = 0, lb = 0;
+    keyed *ka = make_keys(&A, &la), *kb = ka ? make_keys(&B, &lb) : NULL;
     if (!ka || !kb) {
-        sl_cli_msg(CMD, "out of memory");
+        if (la || lb)
+            sl_cli_msg(CMD, "%s/results.csv: data row %zu has a key longer than %d bytes", la ? da : db,
+                       la ? la : lb, SL_KEY_LEN - 1);
+        else sl_cli_msg(CMD, "out of memory");
         free_keys(ka, A.nrows); free_keys(kb, B.nrows);
         sl_csv_free(&A); sl_csv_free(&B);
-        return 1;
+        return la || lb ? 2 : 1;
     }
     /* matched pairs by merging the sorted keys */
     size_t *pa = malloc((A.nrows + 1) * sizeof *pa), *pb = malloc((A.nrows + 1) * sizeof *pb);

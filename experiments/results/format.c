@@ -319,6 +319,39 @@ int sl_table_null(sl_table *t)
     return 0;
 }
 
+/* The table format's text for a terminal: a control character (C0, DEL, or C1 as UTF-8) is shown
+ * as \xNN / \u00NN instead of sent (a name read from a file could otherwise move the cursor,
+ * recolour or retitle the terminal). ctrl_at: the bytes of the control character at p, or 0. */
+static int ctrl_at(const unsigned char *p)
+{
+    if (p[0] < 0x20 || p[0] == 0x7f) return 1;
+    return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+static size_t shown_len(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const int c = ctrl_at(p);
+        n += c == 1 ? 4 : c == 2 ? 6 : 1;
+        p += c ? c : 1;
+    }
+    return n;
+}
+/* s shown, padded with spaces to width w (right-aligned when right) */
+static void put_shown(FILE *f, const char *s, size_t w, int right)
+{
+    const size_t l = shown_len(s);
+    for (size_t k = l; right && k < w; k++) fputc(' ', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        const int c = ctrl_at(p);
+        if (c == 1) fprintf(f, "\\x%02x", p[0]);
+        else if (c == 2) fprintf(f, "\\u%04x", p[1]);
+        else fputc(*p, f);
+        p += c ? c : 1;
+    }
+    for (size_t k = l; !right && k < w; k++) fputc(' ', f);
+}
+
 static const char *cell_text(const cell *c, sl_out_format fmt)
 {
     switch (c->kind) {
@@ -404,7 +437,8 @@ int sl_table_parts_measure(sl_table_parts *p, const sl_table *t)
                         p->measured + i + 1, t->headers[j], (unsigned char)c->text[at], at);
                 return -1;
             }
-            size_t l = strlen(cell_text(c, p->fmt));
+            const char *text = cell_text(c, p->fmt);
+            size_t l = p->fmt == SL_OUT_TABLE ? shown_len(text) : strlen(text);
             if (l > p->w[j]) p->w[j] = l;
         }
     p->measured += t->rows;
@@ -459,8 +493,8 @@ int sl_table_parts_write(sl_table_parts *p, const sl_table *t, FILE *f)
             const cell *c = &t->cells[i * nc + j];
             const char *s = cell_text(c, p->fmt);
             int num = c->kind == CELL_NUM;
-            if (j + 1 == nc && !num) fprintf(f, "%s%s", j ? "  " : "", s);
-            else fprintf(f, num ? "%s%*s" : "%s%-*s", j ? "  " : "", (int)p->w[j], s);
+            if (j) fputs("  ", f);
+            put_shown(f, s, j + 1 == nc && !num ? 0 : p->w[j], num);
         }
         fputc('\n', f);
     }

@@ -9,11 +9,28 @@
 const char *const sl_key_columns[SL_KEY_FIELDS] = {"op", "experiment", "dataset", "params",
                                                    "dtype", "n", "variant", "config"};
 
+/* The fields joined by '|', a '|' or '\\' inside a field escaped by a '\\' (so that two rows whose
+ * fields differ never share a key, e.g. "a|b","c" and "a","b|c" from a hand-edited file). */
 int sl_row_key(char *buf, size_t len, const char *const f[SL_KEY_FIELDS])
 {
-    int w = snprintf(buf, len, "%s|%s|%s|%s|%s|%s|%s|%s", f[0], f[1], f[2], f[3], f[4], f[5], f[6],
-                     f[7]);
-    return (w < 0 || (size_t)w >= len) ? -1 : 0;
+    size_t o = 0;
+    for (int i = 0; i < SL_KEY_FIELDS; i++) {
+        if (i) {
+            if (o + 1 >= len) return -1;
+            buf[o++] = '|';
+        }
+        for (const char *s = f[i] ? f[i] : ""; *s; s++) {
+            if (*s == '|' || *s == '\\') {
+                if (o + 1 >= len) return -1;
+                buf[o++] = '\\';
+            }
+            if (o + 1 >= len) return -1;
+            buf[o++] = *s;
+        }
+    }
+    if (o >= len) return -1;
+    buf[o] = '\0';
+    return 0;
 }
 
 /* Appends "|i=K" for instance K > 0 (instance 0 keeps the key of a run without --seeds). */
