@@ -13,18 +13,33 @@
 
 /* rows x n must not overflow, x must be given when there are values, and op must read one array
  * (a two-input operation has no row-wise path). */
-static sumlab_status rows_check(const char *op, const void *x, uint64_t rows, uint64_t n, const char *what,
-                                sl_err *err)
+static sumlab_status rows_check(const char *op, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                                const char *what, sl_err *err)
 {
     const sl_operation *o = op ? sl_op_find(op) : NULL;
     if (o && o->inputs != 1)
         return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "%s: operation '%s' reads %d arrays: no row-wise path",
                            what, op, o->inputs);
-    if (n && rows > UINT64_MAX / n)
-        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: %llu rows of %llu values overflow", what,
+    /* a row's length as a 1-D call's (also with no rows); the whole input's bytes addressable */
+    if (n >= SL_LIB_MAX_N)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: rows of n = %llu values are too long (n < 2^40)", what,
+                           (unsigned long long)n);
+    const uint64_t es = sl_dtype_valid(dt) ? sl_dtype_size(dt) : 1u;
+    if (n && (rows > UINT64_MAX / n / es || rows * n * es > (uint64_t)SIZE_MAX || rows > SIZE_MAX / sizeof(double)))
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: %llu rows of %llu values overflow the address space", what,
                            (unsigned long long)rows, (unsigned long long)n);
     if (rows && n && !x) return sl_lib_fail(SUMLAB_EINVAL, err, "%s: the input is NULL", what);
     return SUMLAB_OK;
+}
+
+/* 1 when the results (rows doubles) overlap the input (rows x n values of es bytes): the row
+ * kernels and twins read rows after results were written. */
+static int rows_overlap(const void *x, const void *results, uint64_t rows, uint64_t n, size_t es)
+{
+    if (!rows || !n || !x || !results) return 0;
+    const uintptr_t a = (uintptr_t)x, ae = a + (uintptr_t)(rows * n * es);
+    const uintptr_t b = (uintptr_t)results, be = b + (uintptr_t)(rows * sizeof(double));
+    return a < be && b < ae;
 }
 
 sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *params, const char *variant,
@@ -35,7 +50,9 @@ sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *pa
     const sl_variant *v;
     sl_op_params pp;
     if (!results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results is NULL");
-    sumlab_status st = rows_check(op, x, rows, n, "sumlab_reduce_rows_host", err);
+    sumlab_status st = rows_check(op, x, rows, n, dt, "sumlab_reduce_rows_host", err);
+    if (!st && rows_overlap(x, results, rows, n, sl_dtype_valid(dt) ? sl_dtype_size(dt) : 1u))
+        return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results overlaps the input");
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
@@ -79,7 +96,9 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     const sl_variant *v;
     sl_op_params pp;
     if (!d_results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results is NULL");
-    sumlab_status st = rows_check(op, d_x, rows, n, "sumlab_reduce_rows_device", err);
+    sumlab_status st = rows_check(op, d_x, rows, n, dt, "sumlab_reduce_rows_device", err);
+    if (!st && rows_overlap(d_x, d_results, rows, n, sl_dtype_valid(dt) ? sl_dtype_size(dt) : 1u))
+        return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results overlaps the input");
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
@@ -110,7 +129,13 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     cudaStream_t s = (cudaStream_t)stream;
     void *d_work = NULL;
     if (ws) {   /* stream-ordered scratch, zeroed once (the kernels leave their counters zero) */
-        LIB_CK(cudaMallocAsync(&d_work, ws, s), (void)0);
+        const cudaError_t ae = cudaMallocAsync(&d_work, ws, s);
+        if (ae == cudaErrorMemoryAllocation) {
+            (void)cudaGetLastError();
+            return sl_lib_fail(SUMLAB_ENOMEM, err, "sumlab_reduce_rows_device: %zu bytes of device scratch: %s", ws,
+                               cudaGetErrorString(ae));
+        }
+        LIB_CK(ae, (void)0);
         LIB_CK(cudaMemsetAsync(d_work, 0, ws, s), (void)cudaFreeAsync(d_work, s));
     }
     sl_err le = {{0}};

@@ -31,6 +31,8 @@ sumlab_status sl_lib_launch_check(const sumlab_launch *launch, sl_err *err);
 /* Adds n host values of the state's dtype to s. */
 sumlab_status sl_lib_state_add_host(sumlab_state *s, const void *x, uint64_t n, sl_err *err);
 
+#define SL_LIB_MAX_N ((uint64_t)1 << 40)   /* n < 2^40: what every variant and state is sized for */
+
 #ifdef SUMLAB_HAVE_CUDA
 /* Every CUDA call checked: on failure fill err with the call, file and line, and return
  * SUMLAB_ECUDA (after `cleanup`, a statement run first). Needs cuda_runtime_api.h. */

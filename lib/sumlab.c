@@ -15,7 +15,6 @@
 #ifndef SUMLAB_VERSION_STRING
 #define SUMLAB_VERSION_STRING "0.0.0"
 #endif
-#define SL_LIB_MAX_N ((uint64_t)1 << 40)   /* n < 2^40: what every variant and state is sized for */
 
 const char *sumlab_version(void) { return SUMLAB_VERSION_STRING; }
 void sumlab_free(void *p) { free(p); }
@@ -91,7 +90,8 @@ static void variant_info(const sl_variant *v, sumlab_variant_info *out)
     out->max_n = v->max_n;
     out->has_cpu = sl_variant_has_cpu(v) || sl_op_is_exact(v);   /* one or two inputs (dot) */
     out->has_gpu = sl_variant_has_gpu(v) && v->workspace != NULL;
-    out->has_state = sl_state_kind_find(v->name) != NULL;
+    /* sumlab_state_new makes sum states: another operation's variant of the same name has none */
+    out->has_state = sl_op_of(v) == sl_op_find("sum") && sl_state_kind_find(v->name) != NULL;
 }
 
 size_t sumlab_variant_count(void) { return sl_variant_count(); }

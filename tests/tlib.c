@@ -315,6 +315,17 @@ static void check_registries(void)
     CHECK(sumlab_op_find("sum", &oi, NULL) == SUMLAB_OK && oi.inputs == 1 && !strcmp(oi.exact_variant, "exact"),
           "sum's info");
     CHECK(sumlab_variant_count() == sl_variant_count(), "variant count");
+    {   /* var's reproducible has no state (sumlab_state_new would make a sum's) */
+        int other_with_name = 0;
+        for (size_t i = 0; i < sumlab_variant_count(); i++) {
+            sumlab_variant_info vi;
+            if (sumlab_variant_at(i, &vi, NULL) == SUMLAB_OK && strcmp(vi.op, "sum") && sl_state_kind_find(vi.name)) {
+                other_with_name++;
+                CHECK(!vi.has_state, "%s of %s: has_state", vi.name, vi.op);
+            }
+        }
+        CHECK(other_with_name > 0, "no other operation's variant shares a state kind's name");
+    }
     for (size_t i = 0; i < sumlab_variant_count(); i++) {
         sumlab_variant_info vi, vf;
         const sl_variant *v = sl_variant_at(i);
@@ -325,7 +336,9 @@ static void check_registries(void)
               "%s: info differs from the registry", v->name);
         CHECK(vi.has_cpu == (sl_variant_has_cpu(v) || sl_op_is_exact(v)), "%s has_cpu", v->name);
         CHECK(vi.has_gpu == sl_variant_has_gpu(v), "%s has_gpu", v->name);
-        CHECK(vi.has_state == (sl_state_kind_find(v->name) != NULL), "%s has_state", v->name);
+        /* a state is a sum's: another operation's variant of a state kind's name has none */
+        CHECK(vi.has_state == (!strcmp(v->op, "sum") && sl_state_kind_find(v->name) != NULL), "%s (%s) has_state",
+              v->name, v->op);
     }
 }
 

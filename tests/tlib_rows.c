@@ -75,6 +75,29 @@ int main(void)
           "NULL x accepted");
     CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", x, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_OK &&
           r[0] == 10.0 && r[1] == 26.0, "2 x 4 sums: %g %g (%s)", r[0], r[1], e.msg);
+    /* results over the input: refused (the rows after the first were read after results[0] was
+     * written over them) */
+    {
+        float ov[8] = {1, 0, 0, 0, 1, 0, 0, 0};
+        double *alias = (double *)(void *)ov;
+        memset(&e, 0, sizeof e);
+        CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", ov, 4, 2, SL_F32, NULL, alias, &e) == SUMLAB_EINVAL &&
+              strstr(e.msg, "overlaps"), "results over the input: %s", e.msg);
+        CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", ov + 2, 3, 2, SL_F32, NULL, alias, &e) == SUMLAB_EINVAL,
+              "results partly over the input accepted");
+        double sep[4];
+        CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", ov, 4, 2, SL_F32, NULL, sep, &e) == SUMLAB_OK &&
+              sep[0] == 1 && sep[1] == 0 && sep[2] == 1 && sep[3] == 0, "4 x 2 sums apart: %g %g %g %g", sep[0], sep[1],
+              sep[2], sep[3]);
+    }
+    /* sizes: rows x n x itemsize beyond the address space, and rows too long even with no rows */
+    memset(&e, 0, sizeof e);
+    CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", x, (uint64_t)1 << 62, 2, SL_F32, NULL, r, &e) ==
+          SUMLAB_EINVAL && strstr(e.msg, "overflow"), "2^62 rows of 2 float32: %s", e.msg);
+    CHECK(sumlab_reduce_rows_host_ex("sum", NULL, "serial", x, 0, (uint64_t)1 << 41, SL_F32, NULL, r, &e) ==
+          SUMLAB_EINVAL && strstr(e.msg, "2^40"), "0 rows of 2^41 values: %s", e.msg);
+    CHECK(sumlab_reduce_rows_device_ex("sum", NULL, "reproducible", x, (uint64_t)1 << 62, 2, SL_F32, NULL, r, NULL,
+                                       &e) == SUMLAB_EINVAL, "device: 2^62 rows of 2 float32 accepted");
     memset(&e, 0, sizeof e);
     CHECK(sumlab_reduce_rows_host_ex("dot", NULL, "correct", x, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_EUNSUPPORTED &&
           strstr(e.msg, "no row-wise path"), "dot row-wise (host): %s", e.msg);
