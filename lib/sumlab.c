@@ -549,6 +549,9 @@ static sumlab_status saved_kind(const void *buf, size_t len, const char *what,
     if (len != want)
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: a saved %s %s state is %zu bytes, got %zu", what,
                            (*k)->variant, sl_dtype_name(*dt), want, len);
+    if (!sl_state_blob_valid(buf))
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: the bytes are no %s %s state sumlab makes (damaged: "
+                           "an index, flag or limb out of range)", what, (*k)->variant, sl_dtype_name(*dt));
     return SUMLAB_OK;
 }
 

@@ -1371,11 +1371,28 @@ void sl_exact_save(const sl_exact *acc, void *buf)
     memcpy(buf, &s, sizeof s);
 }
 
+/* 1 when buf holds a canonical saved state (what sl_exact_save and sl_exact_merge_saved write):
+ * the magic, limbs 0..N-2 in [0, 2^32), top limbs far from overflow (the magnitudes' one not
+ * negative), counts of specials at most n, notnegzero 0 or 1. Bytes from elsewhere (a file, a
+ * peer) are checked so before they are summed or rounded. */
+int sl_exact_saved_valid(const void *buf)
+{
+    saved_state s;
+    memcpy(&s, buf, sizeof s);
+    if (s.magic != SL_EXACT_SAVE_MAGIC || s.notnegzero > 1 || s.nan > s.n || s.pinf > s.n || s.ninf > s.n ||
+        s.n >= ((uint64_t)1 << 62))
+        return 0;
+    for (int i = 0; i < SL_EXACT_NCHUNK - 1; i++)
+        if (s.chunk[i] < 0 || s.chunk[i] > 0xffffffffll || s.achunk[i] < 0 || s.achunk[i] > 0xffffffffll) return 0;
+    const int64_t top = s.chunk[SL_EXACT_NCHUNK - 1], atop = s.achunk[SL_EXACT_NCHUNK - 1];
+    return top > -((int64_t)1 << 40) && top < ((int64_t)1 << 40) && atop >= 0 && atop < ((int64_t)1 << 40);
+}
+
 int sl_exact_load(sl_exact *acc, const void *buf)
 {
     saved_state s;
     memcpy(&s, buf, sizeof s);
-    if (s.magic != SL_EXACT_SAVE_MAGIC) return -1;
+    if (!sl_exact_saved_valid(buf)) return -1;
     sl_exact_reset(acc);
     memcpy(acc->chunk, s.chunk, sizeof s.chunk);
     memcpy(acc->achunk, s.achunk, sizeof s.achunk);

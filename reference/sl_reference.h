@@ -44,6 +44,8 @@ void sl_exact_merge(sl_exact *dst, const sl_exact *src);
 #define SL_EXACT_STATE_BYTES ((size_t)(2 * 68 + 6) * 8)
 void sl_exact_save(const sl_exact *acc, void *buf);
 int sl_exact_load(sl_exact *acc, const void *buf);
+/* 1 when buf holds a canonical saved state (magic, normalised limbs, counts), else 0. */
+int sl_exact_saved_valid(const void *buf);
 void sl_exact_merge_saved(void *dst, const void *src);
 /* sl_exact_add over up to `threads` threads (contiguous pieces, one accumulator each, merged
  * into acc): the same state as sl_exact_add for every thread count. Pieces are at least

@@ -445,6 +445,52 @@ static void check_states(const char *variant, sl_dtype dt, uint64_t n)
     EXPECT(sumlab_state_load(obuf, bytes, &bad, err), SUMLAB_EINVAL);
     EXPECT(sumlab_state_load(wb, bytes - 8, &bad, err), SUMLAB_EINVAL);
     CHECK(bad == NULL, "no state from bad bytes");
+    /* a valid header over a damaged payload (every byte after the header 0x7f, 0x80 or 0xff; one
+     * word set to 2^40 + 5): load and merge_saved refuse it, the merge's destination unchanged
+     * (they gave NaN or Inf as results with SUMLAB_OK) */
+    {
+        const unsigned char fills[] = {0x7f, 0x80, 0xff};
+        for (size_t f = 0; f <= sizeof fills; f++) {
+            memcpy(obuf, wb, bytes);
+            if (f < sizeof fills) memset(obuf + 16, fills[f], bytes - 16);
+            else {
+                const int64_t big = ((int64_t)1 << 40) + 5;
+                memcpy(obuf + 16, &big, 8);     /* the first limb / the index word */
+            }
+            bad = NULL;
+            memset(&e, 0, sizeof e);
+            CHECK(sumlab_state_load(obuf, bytes, &bad, &e) == SUMLAB_EINVAL && bad == NULL && strstr(e.msg, "damaged"),
+                  "%s %s: a damaged payload (%d) loaded: %s", variant, sl_dtype_name(dt), (int)f, e.msg);
+            memcpy(b, wb, bytes);
+            CHECK(sumlab_state_merge_saved(b, obuf, bytes, &e) == SUMLAB_EINVAL && !memcmp(b, wb, bytes),
+                  "%s %s: a damaged payload (%d) merged", variant, sl_dtype_name(dt), (int)f);
+            sumlab_state_free(bad);
+        }
+        /* limbs that make no state: an index out of range, or limbs beyond a normalised state's;
+         * the state unchanged */
+        const size_t m = sumlab_state_limb_count(whole);
+        int64_t *limbs = calloc(m + 1, sizeof *limbs);
+        int32_t idx = 0;
+        CHECK(limbs && sumlab_state_index(whole, &idx, &e) == SUMLAB_OK &&
+              sumlab_state_to_limbs(whole, idx, limbs, m, &e) == SUMLAB_OK, "%s", e.msg);
+        if (limbs) {
+            CHECK(sumlab_state_from_limbs(whole, idx, limbs, m, &e) == SUMLAB_OK, "%s: its own limbs: %s", variant, e.msg);
+            if (!strcmp(variant, "reproducible"))
+                CHECK(sumlab_state_from_limbs(whole, 0x7fffffff, limbs, m, &e) == SUMLAB_EINVAL,
+                      "reproducible %s: index 2^31 - 1 accepted", sl_dtype_name(dt));
+            /* limbs no ranks' states sum to: reproducible's top fold near 2^63 (beyond every
+             * normalised state's headroom), superacc's count of inputs negative, exact's count of
+             * NaNs above its count of inputs */
+            if (!strcmp(variant, "reproducible")) limbs[0] = (int64_t)0x7f7f7f7f7f7f7f7fll;
+            else if (!strcmp(variant, "superacc")) limbs[m - 1] = -1;
+            else limbs[2 * 68 + 1] = limbs[2 * 68] + 1;
+            CHECK(sumlab_state_from_limbs(whole, idx, limbs, m, &e) == SUMLAB_EINVAL,
+                  "%s %s: limbs that make no state accepted", variant, sl_dtype_name(dt));
+            CHECK(sumlab_state_save(whole, b, bytes, &e) == SUMLAB_OK && !memcmp(b, wb, bytes),
+                  "%s %s: refused limbs changed the state", variant, sl_dtype_name(dt));
+        }
+        free(limbs);
+    }
     free(obuf);
     sumlab_state_free(o);
     sumlab_state_free(od);

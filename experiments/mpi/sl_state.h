@@ -28,6 +28,9 @@ typedef struct {
     int32_t (*index)(const void *saved, sl_dtype dt);
     int (*to_limbs)(const void *saved, sl_dtype dt, int32_t index, int64_t *limb);
     int (*from_limbs)(const int64_t *limb, sl_dtype dt, int32_t index, void *saved);   /* 0, -1 */
+    /* 1 when saved is a state this kind makes (its canonical form: index in range, limbs
+     * normalised, flags known), else 0: bytes from a file or a peer are checked before use */
+    int (*valid)(const void *saved, sl_dtype dt);
 } sl_state_kind;
 
 size_t sl_state_kind_count(void);
@@ -40,7 +43,9 @@ const sl_state_kind *sl_state_kind_find(const char *variant);   /* NULL: no stat
 size_t sl_state_blob_bytes(const sl_state_kind *k, sl_dtype dt);
 int sl_state_blob_sum(const sl_state_kind *k, const void *x, uint64_t n, sl_dtype dt, void *blob,
                       sl_err *err);
-/* dst += src; -1 (nothing changed) when the headers differ or are no state's. */
+/* 1 when blob is a framed state whose payload is one its kind makes (sl_state_kind.valid). */
+int sl_state_blob_valid(const void *blob);
+/* dst += src; -1 (nothing changed) when the headers differ or either is no valid state. */
 int sl_state_blob_merge(void *dst, const void *src);
 double sl_state_blob_finish(const void *blob);
 /* The kind and dtype of a framed state (its header checked: magic, kind, dtype, payload size);
@@ -60,7 +65,8 @@ const sl_state_kind *sl_state_blob_kind(const void *blob, sl_dtype *dt);
  * sl_state_blob_nlimbs: words of the blob's form (0: no state). sl_state_blob_index: its index
  * (0, or -1 for bytes that are no state). sl_state_blob_to_limbs: the words at index (-1: no state,
  * or index below the state's own). sl_state_blob_from_limbs: blob (whose header names kind and
- * dtype) takes the state of the summed words at index (-1: no state). */
+ * dtype) takes the state of the summed words at index (-1, blob unchanged: no state, or words
+ * that make no valid state). */
 #define SL_STATE_MAX_RANKS (1L << 22)
 size_t sl_state_blob_nlimbs(const void *blob);
 int sl_state_blob_index(const void *blob, int32_t *index);

@@ -83,6 +83,19 @@ static int sacc_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, void
     return 0;
 }
 
+/* normalised limbs (0..L-2 in [0, 2^32), the top one signed and far from overflow), flags of
+ * the 4 known bits, n not negative */
+static int sacc_valid(const void *saved, sl_dtype dt)
+{
+    const int L = sl_sacc_limbs(sl_dtype_is_half(dt) ? SL_F32 : dt);
+    int64_t w[SL_SACC_LIMBS_MAX + 2];
+    memcpy(w, saved, sizeof(int64_t) * (size_t)(L + 2));
+    for (int i = 0; i < L - 1; i++)
+        if (w[i] < 0 || w[i] > 0xffffffffll) return 0;
+    return w[L - 1] > -((int64_t)1 << 62) && w[L - 1] < ((int64_t)1 << 62) && w[L] >= 0 &&
+           w[L] < (1 << FLAG_BITS) && w[L + 1] >= 0;
+}
+
 /* ---- exact: the reference's superaccumulator (reference/sl_exact.c) ------------------------ */
 static size_t exact_bytes(sl_dtype dt) { (void)dt; return SL_EXACT_STATE_BYTES; }
 static int exact_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err *err)
@@ -203,15 +216,36 @@ static int repro_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, voi
     return 0;
 }
 
+static int exact_valid(const void *saved, sl_dtype dt)
+{
+    (void)dt;
+    return sl_exact_saved_valid(saved);
+}
+
+/* the index within the format's positions (top - K + 1 .. top all positions), normalised folds
+ * (lo in [0, 2^32), hi far from overflow), the folds beyond K empty, flags of the 4 known bits */
+static int repro_valid(const void *saved, sl_dtype dt)
+{
+    sl_rsum_state a;
+    memcpy(&a, saved, sizeof a);
+    if (a.top < SL_RSUM_K - 1 || a.top >= sl_rsum_npos(dt) || a.flags >> FLAG_BITS) return 0;
+    for (int k = 0; k < SL_RSUM_KMAX; k++) {
+        if (k >= SL_RSUM_K && (a.hi[k] || a.lo[k])) return 0;
+        if (a.lo[k] < 0 || a.lo[k] > 0xffffffffll || a.hi[k] <= -((int64_t)1 << 62) || a.hi[k] >= ((int64_t)1 << 62))
+            return 0;
+    }
+    return 1;
+}
+
 /* One entry per order-independent variant with a state. */
 static const sl_state_kind kinds[] = {
     {"superacc", "the twin's exact accumulation (limbs + flags) on the rank's CPU", sacc_bytes,
-     sacc_sum, sacc_merge, sacc_finish, sacc_nlimbs, sacc_index, sacc_to_limbs, sacc_from_limbs},
+     sacc_sum, sacc_merge, sacc_finish, sacc_nlimbs, sacc_index, sacc_to_limbs, sacc_from_limbs, sacc_valid},
     {"exact", "reference/'s superaccumulator (sl_exact_save)", exact_bytes, exact_sum, exact_merge,
-     exact_finish, exact_nlimbs, exact_index, exact_to_limbs, exact_from_limbs},
+     exact_finish, exact_nlimbs, exact_index, exact_to_limbs, exact_from_limbs, exact_valid},
     {"reproducible", "the binned state (index + exact fold sums, sl_rsum_state) on the rank's CPU",
      repro_bytes, repro_sum, repro_merge, repro_finish, repro_nlimbs, repro_index, repro_to_limbs,
-     repro_from_limbs},
+     repro_from_limbs, repro_valid},
 };
 
 size_t sl_state_kind_count(void) { return sizeof kinds / sizeof kinds[0]; }
@@ -256,11 +290,21 @@ static const sl_state_kind *blob_kind(const void *blob, blob_hdr *h)
     return h->payload == k->bytes((sl_dtype)h->dt) ? k : NULL;
 }
 
+int sl_state_blob_valid(const void *blob)
+{
+    blob_hdr h;
+    const sl_state_kind *k = blob_kind(blob, &h);
+    return k && k->valid((const unsigned char *)blob + SL_STATE_HDR, (sl_dtype)h.dt);
+}
+
 int sl_state_blob_merge(void *dst, const void *src)
 {
     blob_hdr hd, hs;
     const sl_state_kind *kd = blob_kind(dst, &hd), *ks = blob_kind(src, &hs);
     if (!kd || kd != ks || hd.dt != hs.dt) return -1;
+    if (!kd->valid((const unsigned char *)dst + SL_STATE_HDR, (sl_dtype)hd.dt) ||
+        !kd->valid((const unsigned char *)src + SL_STATE_HDR, (sl_dtype)hs.dt))
+        return -1;
     kd->merge((unsigned char *)dst + SL_STATE_HDR, (const unsigned char *)src + SL_STATE_HDR,
               (sl_dtype)hd.dt);
     return 0;
@@ -309,7 +353,19 @@ int sl_state_blob_from_limbs(void *blob, int32_t index, const int64_t *limb)
 {
     blob_hdr h;
     const sl_state_kind *k = blob_kind(blob, &h);
-    return k ? k->from_limbs(limb, (sl_dtype)h.dt, index, (unsigned char *)blob + SL_STATE_HDR) : -1;
+    unsigned char *saved = (unsigned char *)blob + SL_STATE_HDR;
+    if (!k) return -1;
+    const size_t bytes = k->bytes((sl_dtype)h.dt);
+    unsigned char *keep = malloc(bytes);
+    if (!keep) return -1;
+    memcpy(keep, saved, bytes);
+    /* limbs that make no state this kind makes (an index out of range, words beyond a
+     * normalised state's): blob unchanged */
+    int rc = k->from_limbs(limb, (sl_dtype)h.dt, index, saved);
+    if (!rc && !k->valid(saved, (sl_dtype)h.dt)) rc = -1;
+    if (rc) memcpy(saved, keep, bytes);
+    free(keep);
+    return rc;
 }
 
 int sl_state_blob_allreduce(void *blob, const sl_state_exchange *x, sl_err *err)
