@@ -12,7 +12,9 @@
 
 /* One scratch buffer per (device, stream): zeroed once at allocation (the kernels leave their
  * counters zero when they finish), grown as needed, zeroed again when another variant takes it
- * (another variant's bytes are no counters of this one). */
+ * (another variant's bytes are no counters of this one). At most WORK_MAX of them: a caller that
+ * makes a stream per batch would otherwise hold one buffer per stream it ever used; the least
+ * recently used one goes (after its device has finished its work) when a new one is needed. */
 typedef struct {
     int device;
     void *stream;
@@ -20,17 +22,55 @@ typedef struct {
     size_t bytes;
     const sl_variant *owner;
     int sm_count;
+    uint64_t used;     /* the call that last took it, for the eviction */
 } work_entry;
+#define WORK_MAX 64u
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 static work_entry *g_work;
 static size_t g_nwork, g_capwork;
+static uint64_t g_calls;
 
-/* The entry of (device, stream), created when absent (NULL when out of memory). Under g_lock. */
+/* The least recently used entry's buffer freed and its slot given to (device, stream): its
+ * device synchronised first (its stream may still run kernels on it, and may no longer exist to
+ * be synchronised alone). NULL when a CUDA call fails (the table unchanged). Under g_lock. */
+static work_entry *evict_lru(int device, void *stream)
+{
+    work_entry *old = &g_work[0];
+    for (size_t i = 1; i < g_nwork; i++)
+        if (g_work[i].used < old->used) old = &g_work[i];
+    if (old->d_work) {
+        int cur = -1;
+        if (cudaGetDevice(&cur) != cudaSuccess) return NULL;
+        const int ok = cudaSetDevice(old->device) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess &&
+                       cudaFree(old->d_work) == cudaSuccess;
+        const int back = cudaSetDevice(cur) == cudaSuccess;
+        if (!ok || !back) {
+            (void)cudaGetLastError();
+            return NULL;
+        }
+    }
+    memset(old, 0, sizeof *old);
+    old->device = device;
+    old->stream = stream;
+    return old;
+}
+
+/* The entry of (device, stream), created when absent (NULL when out of memory or when the
+ * eviction's CUDA calls fail). Under g_lock. */
 static work_entry *entry_of(int device, void *stream)
 {
+    g_calls++;
     for (size_t i = 0; i < g_nwork; i++)
-        if (g_work[i].device == device && g_work[i].stream == stream) return &g_work[i];
+        if (g_work[i].device == device && g_work[i].stream == stream) {
+            g_work[i].used = g_calls;
+            return &g_work[i];
+        }
+    if (g_nwork >= WORK_MAX) {
+        work_entry *e = evict_lru(device, stream);
+        if (e) e->used = g_calls;
+        return e;
+    }
     if (g_nwork == g_capwork) {
         size_t nc = g_capwork ? 2 * g_capwork : 8;
         work_entry *p = realloc(g_work, nc * sizeof *p);
@@ -42,7 +82,22 @@ static work_entry *entry_of(int device, void *stream)
     memset(e, 0, sizeof *e);
     e->device = device;
     e->stream = stream;
+    e->used = g_calls;
     return e;
+}
+
+void sumlab_scratch_info(size_t *buffers, size_t *bytes)
+{
+    size_t nb = 0, sum = 0;
+    pthread_mutex_lock(&g_lock);
+    for (size_t i = 0; i < g_nwork; i++)
+        if (g_work[i].d_work) {
+            nb++;
+            sum += g_work[i].bytes;
+        }
+    pthread_mutex_unlock(&g_lock);
+    if (buffers) *buffers = nb;
+    if (bytes) *bytes = sum;
 }
 
 /* Set once a device count has been read (the process's devices do not change after CUDA's
@@ -120,8 +175,11 @@ sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *param
     pthread_mutex_lock(&g_lock);
     work_entry *e = entry_of(device, stream);
     if (!e) {
+        const int full = g_nwork >= WORK_MAX;
         pthread_mutex_unlock(&g_lock);
-        return sl_lib_fail(SUMLAB_ENOMEM, err, "out of memory for the scratch table");
+        return sl_lib_fail(full ? SUMLAB_ECUDA : SUMLAB_ENOMEM, err,
+                           full ? "freeing the least recently used stream's scratch failed"
+                                : "out of memory for the scratch table");
     }
     if (!e->sm_count)
         LIB_CK(cudaDeviceGetAttribute(&e->sm_count, cudaDevAttrMultiProcessorCount, device),
@@ -267,6 +325,12 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
 }
 
 void sumlab_release(void) {}
+
+void sumlab_scratch_info(size_t *buffers, size_t *bytes)
+{
+    if (buffers) *buffers = 0;
+    if (bytes) *bytes = 0;
+}
 
 sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t n, void *stream,
                                       sl_err *err)

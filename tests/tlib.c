@@ -315,6 +315,12 @@ static void check_registries(void)
     CHECK(sumlab_op_find("sum", &oi, NULL) == SUMLAB_OK && oi.inputs == 1 && !strcmp(oi.exact_variant, "exact"),
           "sum's info");
     CHECK(sumlab_variant_count() == sl_variant_count(), "variant count");
+    {   /* no device call made: no scratch held (and NULL pointers taken) */
+        size_t nb = 7, bytes = 7;
+        sumlab_scratch_info(&nb, &bytes);
+        sumlab_scratch_info(NULL, NULL);
+        CHECK(nb == 0 && bytes == 0, "scratch before any device call: %zu buffers, %zu bytes", nb, bytes);
+    }
     {   /* var's reproducible has no state (sumlab_state_new would make a sum's) */
         int other_with_name = 0;
         for (size_t i = 0; i < sumlab_variant_count(); i++) {

@@ -165,6 +165,33 @@ int main(void)
     CHECK(sumlab_reduce_device("sum", "serial", d, NULL, 10, SL_F32, NULL, h, NULL, &e) == SUMLAB_EINVAL,
           "host result accepted as device memory");
     CU(cudaDeviceSynchronize());
+    /* a stream per call, 100 of them, each destroyed after its call: the scratch held stays at 64
+     * buffers (the least recently used freed for a new stream; one was kept per stream ever used),
+     * every result right; sumlab_release leaves none */
+    {
+        size_t nb = 0, bytes = 0;
+        double want = NAN;
+        fill(h, 5000, SL_F32);
+        CU(cudaMemcpy(d, h, 5000 * sizeof(float), cudaMemcpyHostToDevice));
+        CHECK(sumlab_reduce_host("sum", "superacc", h, NULL, 5000, SL_F32, NULL, &want, &e) == SUMLAB_OK, "%s", e.msg);
+        for (int k = 0; k < 100; k++) {
+            cudaStream_t sk;
+            CU(cudaStreamCreate(&sk));
+            CU(cudaMemsetAsync(d_r, 0xff, 16, sk));
+            CHECK(sumlab_reduce_device("sum", "superacc", d, NULL, 5000, SL_F32, NULL, d_r, sk, &e) == SUMLAB_OK,
+                  "stream %d: %s", k, e.msg);
+            CU(cudaStreamSynchronize(sk));
+            const double got = from_device(d_r, SL_F32);
+            CHECK(same(got, want), "stream %d: %a, host %a", k, got, want);
+            CU(cudaStreamDestroy(sk));
+            sumlab_scratch_info(&nb, &bytes);
+            CHECK(nb <= 64 && nb >= 1 && bytes > 0, "after %d streams: %zu scratch buffers (%zu bytes)", k + 1, nb, bytes);
+        }
+        CHECK(nb == 64, "100 streams: %zu scratch buffers held, 64 expected", nb);
+        sumlab_release();
+        sumlab_scratch_info(&nb, &bytes);
+        CHECK(nb == 0 && bytes == 0, "after sumlab_release: %zu buffers, %zu bytes", nb, bytes);
+    }
     sumlab_release();
     CU(cudaFree(d));
     CU(cudaFree(d_r));

@@ -106,7 +106,7 @@ sumlab_status sumlab_reduce_host(const char *op, const char *variant, const void
  * stream-ordered: the call returns once it is enqueued, the input is never copied. d_x and
  * d_result must be device (or managed) memory of the current device (SUMLAB_EINVAL otherwise).
  * Scratch memory is the library's (allocated on first use per device and stream, zeroed once,
- * grown as needed, kept, freed by sumlab_release); calls are serialised by one mutex while they
+ * grown as needed, kept for the 64 streams used last, freed by sumlab_release); calls are serialised by one mutex while they
  * enqueue. No kernel for the variant in this build (or a build without CUDA):
  * SUMLAB_EUNSUPPORTED; no usable device: SUMLAB_ENOGPU; a failed CUDA call: SUMLAB_ECUDA. */
 sumlab_status sumlab_reduce_device(const char *op, const char *variant, const void *d_x,
@@ -138,6 +138,10 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
                                            void *d_results, void *stream, sl_err *err);
 /* Frees the library's cached device scratch (every device). Not while calls are in flight. */
 void sumlab_release(void);
+/* The device scratch the library holds now: buffers (one per (device, stream) used, at most 64:
+ * the least recently used one is freed, after its device has finished, for a new stream) and
+ * their bytes; 0 and 0 without CUDA or after sumlab_release. Either pointer may be NULL. */
+void sumlab_scratch_info(size_t *buffers, size_t *bytes);
 
 /* ---- the judge ------------------------------------------------------------------------- */
 /* (The exact reference runs over up to 16 host threads for large n: the same bits for every
