@@ -124,6 +124,9 @@ static inline float sl_tw_load_f(const void *x, sl_dtype dt, uint64_t i)
  * run-time formats, the float-only chains fall back to their double forms and atomic-block's
  * repetitions compute their block values themselves. Set it before any twin runs; default 0. */
 void sl_tw_set_generic(int on);
+/* Frees what the twins keep between calls (atomic-block's shared block values: up to 4 copies of
+ * inputs of at most 16 MiB); slots being computed stay. libsumlab's sumlab_release calls it. */
+void sl_tw_release_caches(void);
 extern int sl_tw_generic_mode;
 static inline int sl_tw_generic(void) { return sl_tw_generic_mode; }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_lib.h"
+#include "sl_twin.h"
 
 #ifdef SUMLAB_HAVE_CUDA
 #include <pthread.h>
@@ -242,6 +243,7 @@ void sumlab_release(void)
     g_work = NULL;
     g_nwork = g_capwork = 0;
     pthread_mutex_unlock(&g_lock);
+    sl_tw_release_caches();
 }
 
 #define STATE_PIECE ((uint64_t)1 << 20)
@@ -324,7 +326,7 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
     return sumlab_reduce_device_ex(op, NULL, variant, d_x, d_y, n, dt, launch, d_result, stream, err);
 }
 
-void sumlab_release(void) {}
+void sumlab_release(void) { sl_tw_release_caches(); }
 
 void sumlab_scratch_info(size_t *buffers, size_t *bytes)
 {

@@ -136,7 +136,8 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
                                            const char *variant, const void *d_x, uint64_t rows,
                                            uint64_t n, sl_dtype dt, const sumlab_launch *launch,
                                            void *d_results, void *stream, sl_err *err);
-/* Frees the library's cached device scratch (every device). Not while calls are in flight. */
+/* Frees the library's cached device scratch (every device) and the host twins' cached copies of
+ * recent inputs (atomic-block's). Not while calls are in flight. */
 void sumlab_release(void);
 /* The device scratch the library holds now: buffers (one per (device, stream) used, at most 64:
  * the least recently used one is freed, after its device has finished, for a new stream) and

@@ -387,6 +387,14 @@ static void bv_clear(bv_slot *s)
     memset(s, 0, sizeof *s);
 }
 
+void sl_tw_release_caches(void)
+{
+    pthread_mutex_lock(&bv_lock);
+    for (int i = 0; i < BV_SLOTS; i++)
+        if (bv_slots[i].state == BV_READY) bv_clear(&bv_slots[i]);
+    pthread_mutex_unlock(&bv_lock);
+}
+
 static int bv_same_key(const bv_slot *s, const sl_variant *v, const void *x, uint64_t n,
                        sl_dtype dt, const sl_launch *c)
 {

@@ -498,7 +498,7 @@ template <> struct lse_half_kind<__nv_bfloat16> { enum { K = SL_LSE_NAIVE_BF16 }
 
 /* The first pass of accurate (acc = 1) or reproducible for float32/16-bit input; float64 input
  * has none. reproducible's bins take SACC_NBIN doubles a thread of dynamic shared memory (64 KB
- * for 512 threads: opted into once per instantiation). The CUDA error of the opt-in, or
+ * for 512 threads: opted into once per instantiation and device). The CUDA error of the opt-in, or
  * cudaSuccess. */
 template <typename X>
 static cudaError_t lse_first_pass(int acc, const sl_launch *c, const X *x, uint64_t n, uint64_t head, uint64_t nv,
@@ -509,13 +509,9 @@ static cudaError_t lse_first_pass(int acc, const sl_launch *c, const X *x, uint6
         return cudaSuccess;
     }
     const size_t smem = sizeof(double) * SACC_NBIN * (size_t)c->block;
-    static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
-    if (smem > opted) {
-        const cudaError_t e = cudaFuncSetAttribute(lse_rep1_kernel<X>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                   (int)(sizeof(double) * SACC_NBIN * SL_LSE_MAX_BLOCK));
-        if (e != cudaSuccess) return e;
-        opted = sizeof(double) * SACC_NBIN * SL_LSE_MAX_BLOCK;
-    }
+    static std::atomic<size_t> opted[SL_SMEM_DEVICES];   /* per device (reduce/launch.cuh) */
+    const cudaError_t e = sl_smem_opt_in(lse_rep1_kernel<X>, smem, sizeof(double) * SACC_NBIN * SL_LSE_MAX_BLOCK, opted);
+    if (e != cudaSuccess) return e;
     lse_rep1_kernel<X><<<c->grid, c->block, smem, s>>>(x, n, head, nv, static_cast<unsigned char *>(work));
     return cudaSuccess;
 }

@@ -6,6 +6,7 @@
 #define SL_REDUCE_LAUNCH_CUH
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <atomic>
 #include "sl_layout.h"
 #include "sl_variants.h"
 
@@ -78,6 +79,25 @@ static inline cudaError_t sl_launch_dependent(void (*kernel)(KArgs...), dim3 gri
 
 /* A resolved shape: block in [1, 1024] and a multiple of block_multiple, grid in
  * [1, 2^31-1]. */
+/* A kernel's opt-in to `most` bytes of dynamic shared memory on the current device, made when a
+ * launch needs more than the default 48 KB (need): CUDA keeps the attribute per function and
+ * device, so each device is opted in once (opted: the caller's per-kernel table, static storage;
+ * a device beyond it is opted in on every call). cudaSuccess or the CUDA error. */
+#define SL_SMEM_DEVICES 64
+template <typename K>
+static inline cudaError_t sl_smem_opt_in(K *kernel, size_t need, size_t most, std::atomic<size_t> *opted)
+{
+    if (need <= 48u * 1024u) return cudaSuccess;
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    const bool kept = dev >= 0 && dev < SL_SMEM_DEVICES;
+    if (kept && opted[dev].load(std::memory_order_relaxed) >= need) return cudaSuccess;
+    e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
+    if (e == cudaSuccess && kept) opted[dev].store(most, std::memory_order_relaxed);
+    return e;
+}
+
 static inline int sl_check_shape(const sl_variant *v, const sl_launch *cfg,
                                  unsigned block_multiple, sl_err *err)
 {

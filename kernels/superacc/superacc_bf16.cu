@@ -175,18 +175,14 @@ static const char *sacc_b_enqueue(const sl_variant *v, const sl_launch *cfg, con
     const size_t row = sizeof(unsigned) * SACC_B_NBIN * SACC_B_LANES;
     const size_t tail = sizeof(unsigned long long) * SL_SACC_LIMBS_F32 + 16u;
     const size_t smem = row * ((cfg->block + SACC_B_LANES - 1u) / SACC_B_LANES) + tail;
-    static size_t opted = 48u * 1024u;
-    if (smem > opted) {
-        const size_t most = row * ((MAXB + SACC_B_LANES - 1u) / SACC_B_LANES) + tail;
-        cudaError_t e = cudaFuncSetAttribute(sacc_b_kernel<MAXB>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most);
-        if (e != cudaSuccess) {
-            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_b_kernel, "
-                       "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
-                       cudaGetErrorName(e), cudaGetErrorString(e));
-            return NULL;
-        }
-        opted = most;
+    static std::atomic<size_t> opted[SL_SMEM_DEVICES];   /* per device (reduce/launch.cuh) */
+    const size_t most = row * ((MAXB + SACC_B_LANES - 1u) / SACC_B_LANES) + tail;
+    const cudaError_t e = sl_smem_opt_in(sacc_b_kernel<MAXB>, smem, most, opted);
+    if (e != cudaSuccess) {
+        sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_b_kernel, "
+                   "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
+                   cudaGetErrorName(e), cudaGetErrorString(e));
+        return NULL;
     }
     sacc_b_kernel<MAXB><<<cfg->grid, cfg->block, smem, st>>>((const __nv_bfloat16 *)d_x, n, head,
                                                             (unsigned char *)d_work,

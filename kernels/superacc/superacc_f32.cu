@@ -60,25 +60,20 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
 }
 
 /* Enqueues the bins kernel for input format X and blocks up to MAXB (opting into its dynamic
- * shared memory above 48 KB once per instantiation); returns its name, or NULL with err. */
+ * shared memory above 48 KB once per instantiation and device); returns its name, or NULL with err. */
 template <typename X, int MAXB>
 static const char *sacc_bins_enqueue(const sl_variant *v, const sl_launch *cfg, const void *d_x,
                                      uint64_t n, uint64_t head, void *d_work, void *d_result,
                                      cudaStream_t st, sl_err *err)
 {
     const size_t smem = sizeof(double) * SACC_NBIN * (size_t)cfg->block;
-    static size_t opted = 48u * 1024u;               /* the default limit needs no opt-in */
-    if (smem > opted) {
-        cudaError_t e = cudaFuncSetAttribute(sacc_bins_kernel<X, MAXB>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)(sizeof(double) * SACC_NBIN * MAXB));
-        if (e != cudaSuccess) {
-            sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_bins_kernel, "
-                       "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
-                       cudaGetErrorName(e), cudaGetErrorString(e));
-            return NULL;
-        }
-        opted = sizeof(double) * SACC_NBIN * MAXB;
+    static std::atomic<size_t> opted[SL_SMEM_DEVICES];   /* per device (reduce/launch.cuh) */
+    const cudaError_t e = sl_smem_opt_in(sacc_bins_kernel<X, MAXB>, smem, sizeof(double) * SACC_NBIN * MAXB, opted);
+    if (e != cudaSuccess) {
+        sl_err_set(err, "%s: CUDA call 'cudaFuncSetAttribute(sacc_bins_kernel, "
+                   "MaxDynamicSharedMemorySize)' failed: %s (%s)", v->name,
+                   cudaGetErrorName(e), cudaGetErrorString(e));
+        return NULL;
     }
     sacc_bins_kernel<X, MAXB><<<cfg->grid, cfg->block, smem, st>>>((const X *)d_x, n, head,
                                                                   (unsigned char *)d_work, (X *)d_result);
