@@ -127,6 +127,7 @@ void sl_tw_set_generic(int on);
 /* Frees what the twins keep between calls (atomic-block's shared block values: up to 4 copies of
  * inputs of at most 16 MiB); slots being computed stay. libsumlab's sumlab_release calls it. */
 void sl_tw_release_caches(void);
+size_t sl_tw_cached_bytes(void);   /* the bytes those caches hold now */
 extern int sl_tw_generic_mode;
 static inline int sl_tw_generic(void) { return sl_tw_generic_mode; }
 

@@ -87,8 +87,9 @@ static work_entry *entry_of(int device, void *stream)
     return e;
 }
 
-void sumlab_scratch_info(size_t *buffers, size_t *bytes)
+void sumlab_cache_info(size_t *buffers, size_t *bytes, size_t *host_bytes)
 {
+    if (host_bytes) *host_bytes = sl_tw_cached_bytes();
     size_t nb = 0, sum = 0;
     pthread_mutex_lock(&g_lock);
     for (size_t i = 0; i < g_nwork; i++)
@@ -328,10 +329,11 @@ sumlab_status sumlab_reduce_device(const char *op, const char *variant, const vo
 
 void sumlab_release(void) { sl_tw_release_caches(); }
 
-void sumlab_scratch_info(size_t *buffers, size_t *bytes)
+void sumlab_cache_info(size_t *buffers, size_t *bytes, size_t *host_bytes)
 {
     if (buffers) *buffers = 0;
     if (bytes) *bytes = 0;
+    if (host_bytes) *host_bytes = sl_tw_cached_bytes();
 }
 
 sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t n, void *stream,

@@ -317,8 +317,8 @@ static void check_registries(void)
     CHECK(sumlab_variant_count() == sl_variant_count(), "variant count");
     {   /* no device call made: no scratch held (and NULL pointers taken) */
         size_t nb = 7, bytes = 7;
-        sumlab_scratch_info(&nb, &bytes);
-        sumlab_scratch_info(NULL, NULL);
+        sumlab_cache_info(&nb, &bytes, NULL);
+        sumlab_cache_info(NULL, NULL, NULL);
         CHECK(nb == 0 && bytes == 0, "scratch before any device call: %zu buffers, %zu bytes", nb, bytes);
     }
     {   /* var's reproducible has no state (sumlab_state_new would make a sum's) */
@@ -504,6 +504,27 @@ static void check_states(const char *variant, sl_dtype dt, uint64_t n)
     free(wb); free(b); free(c); free(x); free(p);
 }
 
+/* atomic-block's twin keeps a copy of a recent input (up to 16 MiB) between calls, for its
+ * repetitions; sumlab_release frees it (it stayed for the process's life) */
+static void check_release(void)
+{
+    const uint64_t n = (uint64_t)3 << 20;  /* 12 MiB of float32 */
+    float *x = malloc(n * sizeof *x);
+    CHECK(x != NULL, "out of memory");
+    if (!x) return;
+    for (uint64_t i = 0; i < n; i++) x[i] = (float)(i % 1000) * 0.25f;
+    double r = NAN;
+    sl_err e = {{0}};
+    size_t host = 0;
+    CHECK(sumlab_reduce_host("sum", "atomic-block", x, NULL, n, SL_F32, NULL, &r, &e) == SUMLAB_OK, "%s", e.msg);
+    free(x);
+    sumlab_cache_info(NULL, NULL, &host);
+    CHECK(host >= n * sizeof(float), "atomic-block's twin keeps %zu bytes after a 12 MiB input", host);
+    sumlab_release();
+    sumlab_cache_info(NULL, NULL, &host);
+    CHECK(host == 0, "after sumlab_release the twins keep %zu bytes", host);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -516,6 +537,7 @@ int main(void)
     check_judge_as();
     check_params();
     check_errors();
+    check_release();
     const char *states[] = {"superacc", "reproducible", "exact"};
     for (size_t s = 0; s < 3; s++)
         for (int d = 0; d < SL_NDTYPES; d++) {

@@ -184,12 +184,12 @@ int main(void)
             const double got = from_device(d_r, SL_F32);
             CHECK(same(got, want), "stream %d: %a, host %a", k, got, want);
             CU(cudaStreamDestroy(sk));
-            sumlab_scratch_info(&nb, &bytes);
+            sumlab_cache_info(&nb, &bytes, NULL);
             CHECK(nb <= 64 && nb >= 1 && bytes > 0, "after %d streams: %zu scratch buffers (%zu bytes)", k + 1, nb, bytes);
         }
         CHECK(nb == 64, "100 streams: %zu scratch buffers held, 64 expected", nb);
         sumlab_release();
-        sumlab_scratch_info(&nb, &bytes);
+        sumlab_cache_info(&nb, &bytes, NULL);
         CHECK(nb == 0 && bytes == 0, "after sumlab_release: %zu buffers, %zu bytes", nb, bytes);
     }
     sumlab_release();

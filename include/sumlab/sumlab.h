@@ -139,10 +139,12 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
 /* Frees the library's cached device scratch (every device) and the host twins' cached copies of
  * recent inputs (atomic-block's). Not while calls are in flight. */
 void sumlab_release(void);
-/* The device scratch the library holds now: buffers (one per (device, stream) used, at most 64:
- * the least recently used one is freed, after its device has finished, for a new stream) and
- * their bytes; 0 and 0 without CUDA or after sumlab_release. Either pointer may be NULL. */
-void sumlab_scratch_info(size_t *buffers, size_t *bytes);
+/* What the library keeps between calls now: device scratch buffers (one per (device, stream)
+ * used, at most 64: the least recently used one is freed, after its device has finished, for a
+ * new stream) and their bytes (0 without CUDA), and the host bytes the twins keep (atomic-block's
+ * copies of recent inputs, at most 4 x 16 MiB). All 0 after sumlab_release. Any pointer may be
+ * NULL. */
+void sumlab_cache_info(size_t *device_buffers, size_t *device_bytes, size_t *host_bytes);
 
 /* ---- the judge ------------------------------------------------------------------------- */
 /* (The exact reference runs over up to 16 host threads for large n: the same bits for every

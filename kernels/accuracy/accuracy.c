@@ -387,6 +387,17 @@ static void bv_clear(bv_slot *s)
     memset(s, 0, sizeof *s);
 }
 
+size_t sl_tw_cached_bytes(void)
+{
+    size_t sum = 0;
+    pthread_mutex_lock(&bv_lock);
+    for (int i = 0; i < BV_SLOTS; i++)
+        if (bv_slots[i].state != BV_EMPTY)
+            sum += (size_t)bv_slots[i].n * sl_dtype_size(bv_slots[i].dt) + (size_t)bv_slots[i].cfg.grid * sizeof(double);
+    pthread_mutex_unlock(&bv_lock);
+    return sum;
+}
+
 void sl_tw_release_caches(void)
 {
     pthread_mutex_lock(&bv_lock);
