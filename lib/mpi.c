@@ -3,6 +3,7 @@
  * or in its integer-limb form (MPI_MAX of the index, MPI_SUM of int64 limbs), on the public API
  * of libsumlab alone. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sumlab/sumlab_mpi.h"
@@ -18,14 +19,24 @@ static sumlab_status fail(sumlab_status st, sl_err *err, const char *fmt, ...)
     return st;
 }
 
-/* inout[i] += in[i] for *len saved states of the datatype's size (headers agreed beforehand). */
+/* inout[i] += in[i] for *len saved states of the datatype's size (headers agreed beforehand). An
+ * operation cannot return an error: a merge that fails (bytes that are no valid state) leaves
+ * inout[i]'s header zeroed, which every later merge keeps, so that the result is no state and
+ * sumlab_state_load refuses it on every rank; a datatype whose size MPI cannot say ends the job
+ * (nothing could be merged, and a result left as it was would look valid). */
 static void state_merge_op(void *in, void *inout, int *len, MPI_Datatype *type)
 {
     int size = 0;
-    MPI_Type_size(*type, &size);
-    for (int i = 0; i < *len; i++)
-        (void)sumlab_state_merge_saved((char *)inout + (size_t)i * (size_t)size,
-                                       (const char *)in + (size_t)i * (size_t)size, (size_t)size, NULL);
+    if (MPI_Type_size(*type, &size) != MPI_SUCCESS || size < (int)SL_STATE_HDR) {
+        fprintf(stderr, "sumlab: MPI could not say the size of a saved state's datatype: no merge\n");
+        MPI_Abort(MPI_COMM_WORLD, 70);
+        return;
+    }
+    for (int i = 0; i < *len; i++) {
+        char *d = (char *)inout + (size_t)i * (size_t)size;
+        if (sumlab_state_merge_saved(d, (const char *)in + (size_t)i * (size_t)size, (size_t)size, NULL))
+            memset(d, 0, SL_STATE_HDR);
+    }
 }
 
 #define MPI_CK(call)                                                                             \
@@ -89,8 +100,10 @@ sumlab_status sumlab_mpi_allreduce_state(sumlab_state *s, MPI_Comm comm, sl_err 
     /* s takes the merged bytes (same kind, dtype and size) */
     memcpy(s->blob, merged->blob, size);
 done:
-    if (op != MPI_OP_NULL) MPI_Op_free(&op);
-    if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
+    if (op != MPI_OP_NULL && MPI_Op_free(&op) != MPI_SUCCESS && st == SUMLAB_OK)
+        st = fail(SUMLAB_EMPI, err, "sumlab_mpi_allreduce_state: MPI_Op_free failed");
+    if (t != MPI_DATATYPE_NULL && MPI_Type_free(&t) != MPI_SUCCESS && st == SUMLAB_OK)
+        st = fail(SUMLAB_EMPI, err, "sumlab_mpi_allreduce_state: MPI_Type_free failed");
     sumlab_state_free(merged);
     free(buf);
     return st;

@@ -594,17 +594,25 @@ NB_MODULE(_sumlab, m)
     // Waits for a stream (the JAX path, whose arrays have no stream of the caller's to order on).
     m.def("stream_synchronize", [](uintptr_t stream, int device) {
 #ifdef SUMLAB_PY_CUDA
+        // every call checked: a failed cudaSetDevice would synchronise another device's stream
+        // and return before the kernel has finished
         int prev = -1;
-        cudaGetDevice(&prev);
-        if (prev != device) cudaSetDevice(device);
-        cudaError_t e;
+        cudaError_t e = cudaGetDevice(&prev);
+        if (e == cudaSuccess && prev != device) e = cudaSetDevice(device);
+        if (e != cudaSuccess)
+            raise(PyExc_RuntimeError, std::string("sumlab: selecting device ") + std::to_string(device) + ": " +
+                                          cudaGetErrorString(e));
         {
             nb::gil_scoped_release nogil;
             e = cudaStreamSynchronize((cudaStream_t)stream);
         }
-        if (prev >= 0 && prev != device) cudaSetDevice(prev);
+        cudaError_t back = cudaSuccess;
+        if (prev != device) back = cudaSetDevice(prev);
         if (e != cudaSuccess)
             raise(PyExc_RuntimeError, std::string("sumlab: cudaStreamSynchronize: ") + cudaGetErrorString(e));
+        if (back != cudaSuccess)
+            raise(PyExc_RuntimeError, std::string("sumlab: restoring device ") + std::to_string(prev) + ": " +
+                                          cudaGetErrorString(back));
 #else
         (void)stream;
         (void)device;
