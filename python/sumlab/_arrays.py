@@ -91,7 +91,9 @@ def call(fn, *args, **kw):
     try:
         return fn(*args, **kw)
     except TypeError as e:
-        if str(e).startswith("sumlab:"):
+        # only what nanobind says of arguments it could not convert (the names and ddof are
+        # checked before the call, so an unreadable one is the array)
+        if str(e).startswith("sumlab:") or "incompatible function arguments" not in str(e):
             raise
         arrays = [a for a in args if not isinstance(a, (str, int, float, bytes, type(None)))]
         kinds = ", ".join(f"{type(a).__name__} of dtype {getattr(a, 'dtype', '?')}" for a in arrays)

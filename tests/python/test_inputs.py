@@ -92,6 +92,18 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.judge(x, np.ones(2)), ValueError, "one number"),
     (lambda x: sumlab.judge(x, 1.0, bound_of="no-such-variant"), ValueError, "no-such-variant"),
     (lambda x: sumlab.exact(x[::3]), ValueError, "C-contiguous"),
+    # the names and ddof checked before the binding sees them (a C++ bad_cast, or a message that
+    # blamed the array)
+    (lambda x: sumlab.judge(x, 1.0, bound_of=5), TypeError, "bound_of must be a str"),
+    (lambda x: sumlab.judge(x, 1.0, op=5), TypeError, "op must be a str"),
+    (lambda x: sumlab.exact(x, op=5), TypeError, "op must be a str"),
+    (lambda x: sumlab.exact(x, "var", ddof=1.5), TypeError, "ddof must be an int"),
+    (lambda x: sumlab.judge(x, 1.0, "var", ddof=2 ** 70), ValueError, "ddof must be in"),
+    (lambda x: sumlab.reduce(x, "var", "correct", ddof=1.5), TypeError, "ddof must be an int"),
+    (lambda x: sumlab.reduce(x, "var", "correct", ddof=True), TypeError, "ddof must be an int"),
+    (lambda x: sumlab.reduce(x, "var", "correct", ddof=-1), ValueError, "ddof must be in"),
+    (lambda x: sumlab.sum(x.reshape(8, 8), variant=5, axis=0), TypeError, "variant must be a str"),
+    (lambda x: sumlab.State(5), TypeError, "variant must be a str"),
 ])
 def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     x = make_inputs("float32", 64, "normal", rng)
