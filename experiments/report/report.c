@@ -532,8 +532,8 @@ static int ops_have_cond(const sl_csv *t)
 /* R's per-table figures (variant names, determinism verdicts) for the rows R->t holds. */
 static void ctx_rows(sl_report_ctx *R)
 {
-    R->nv = sl_report_variant_names(R->t, R->names, 64);
-    R->nverd = sl_det_verdicts(R->t, R->verd, 64);
+    R->nv = sl_report_variant_names(R->t, R->names, SL_REPORT_MAX_VARIANTS);
+    R->nverd = sl_det_verdicts(R->t, R->verd, SL_REPORT_MAX_VARIANTS);
     /* every table in the order `run --variants` named them (registry order for all) */
     sl_report_order_names(R->variants, R->names, R->nv);
     order_verdicts(R);

@@ -22,6 +22,10 @@ extern const char *const sl_report_dtypes[SL_REPORT_NDTYPES];   /* "f32", "f64",
 #define IS(r, col, s) (!strcmp(GET(r, col), (s)))
 
 /* Variant names of the table: registry order, then any other names in the table. */
+/* room for the distinct variant names a checked results.csv can hold: the registry's (50 names
+ * over its 105 variants today), its operations' PyTorch calls and read-ceiling, with margin for
+ * the registry to grow (it was 64, which 60 names nearly filled) */
+#define SL_REPORT_MAX_VARIANTS 256
 size_t sl_report_variant_names(const sl_csv *t, const char **out, size_t max);
 /* 1 for a row name of throughput-vs-n's references, no variant of sumlab's: the read ceiling and
  * the operations' PyTorch calls (their GB/s are in the throughput tables, not the headline's). */
@@ -65,9 +69,9 @@ typedef struct {
     char exp[64], preset[16], backend[16], seed[32], started[40], variants[SL_CONF_LIST];
     sl_meta meta;
     int on_gpu;
-    const char *names[64];     /* variants, registry order first */
+    const char *names[SL_REPORT_MAX_VARIANTS];   /* variants, registry order first */
     size_t nv;
-    sl_det_verdict verd[64];
+    sl_det_verdict verd[SL_REPORT_MAX_VARIANTS];
     size_t nverd;
     double *buf, *buf2;        /* t->nrows + 1 doubles each */
 } sl_report_ctx;

@@ -61,8 +61,8 @@ size_t sl_det_verdicts(const sl_csv *t, sl_det_verdict *out, size_t max)
 {
     cols c;
     sl_report_cols(t, &c);
-    const char *names[64];
-    size_t nv = sl_report_variant_names(t, names, 64), k = 0;
+    const char *names[SL_REPORT_MAX_VARIANTS];
+    size_t nv = sl_report_variant_names(t, names, SL_REPORT_MAX_VARIANTS), k = 0;
     /* the variant's determinism rows, in file order (each looked for once, not per row) */
     size_t *idx = malloc((t->nrows ? t->nrows : 1) * sizeof *idx);
     if (!idx) return 0;
