@@ -362,6 +362,22 @@ SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/longn" > "$tmp/png.ou
 check "report-only with a hand-made chart name holding markup: not in report.md" bash -c "! grep -q 'onerror' '$tmp/longn/report.md'"
 check "report-only: a chart name sumlab writes is listed" grep -q 'charts/error_vs_n_handmade.png' "$tmp/longn/report.md"
 check "report-only: the left-out name is said" grep -q 'left out of the report' "$tmp/png.out"
+# a sweep of more sizes than a table holds (64 columns) is said in the report, not left out
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-n --preset tiny --backend cpu -q --n 100 -o "$tmp/s70" > /dev/null 2>&1
+python3 - "$tmp/s70/results.csv" <<'PY'
+import csv, sys
+p = sys.argv[1]
+r = list(csv.reader(open(p))); h = r[0]; c = {k: i for i, k in enumerate(h)}
+base = [x for x in r[1:] if x[c["experiment"]] == "accuracy-vs-n" and x[c["status"]] == "ok"
+        and x[c["config"]] == "default"]
+out = [h] + r[1:]
+for k in range(70):
+    for x in base:
+        y = list(x); y[c["n"]] = y[c["sweep_value"]] = str(1000 + k); out.append(y)
+csv.writer(open(p, "w"), lineterminator="\n").writerows(out)
+PY
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/s70" > /dev/null 2>&1
+check "a sweep of 71 sizes: the report says it is not tabulated" grep -q '^71 distinct values swept: beyond the 64 columns' "$tmp/s70/report.md"
 # gen warns (exit 0) exactly when the exact sum of what it wrote overflows the format: the
 # warning agrees with `sum`'s exact row (inf) for each family below; Inf/NaN planted on purpose
 # (special) and a sum whose partials overflow but whose exact sum is finite (overflow) get none

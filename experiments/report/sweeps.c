@@ -3,6 +3,7 @@
  * point's instances (`run --seeds K`; at least 5 in the full preset's accuracy sweeps) with their
  * range when K > 1, per n (accuracy-vs-n), cond or range; results exactly 0 or
  * non-finite against a non-zero exact sum stay in the medians and are counted and marked. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,14 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
             if (!isnan(v)) vals[nvals++] = v;
         }
     nvals = uniq(vals, nvals);
-    if (!nvals || nvals > 64) return;
+    if (!nvals) return;
+    if (nvals > 64) {   /* (a table of more columns is no table to read): said, not dropped */
+        if (nb) fprintf(f, "### %s, %s, n = %s\n\n", exp, dt, nb);
+        else fprintf(f, "### %s, %s, %s\n\n", exp, ds ? ds : "", dt);
+        fprintf(f, "%zu distinct values swept: beyond the 64 columns a table here holds; not tabulated "
+                   "(`results.csv` has every row).\n\n", nvals);
+        return;
+    }
     double sv[64];
     memcpy(sv, vals, nvals * sizeof *sv);
     size_t *rows = malloc(t->nrows * sizeof *rows), nrows = 0;
@@ -186,12 +194,18 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
     for (size_t i = 0; i < R->nv; i++) {
         const char *name = R->names[i];
         if (sl_report_tp_reference(name)) continue;
-        char line[4096];
+        /* the row composed in memory (every cell: a fixed line cut the last ones off), written
+         * when it has any */
+        char *line = NULL;
         size_t used = 0;
         int any = 0;
-        used += (size_t)snprintf(line + used, sizeof line - used, "| %s%s |", name,
-                                 ratios && !strcmp(name, baseline) ? " (baseline)" : "");
-        for (size_t j = 0; j < nvals && used < sizeof line - 200; j++) {
+        FILE *lf = open_memstream(&line, &used);
+        if (!lf) {
+            fprintf(f, "| %s | (out of memory) |\n", name);
+            continue;
+        }
+        fprintf(lf, "| %s%s |", name, ratios && !strcmp(name, baseline) ? " (baseline)" : "");
+        for (size_t j = 0; j < nvals; j++) {
             cell_stats st;
             cell_of(R, rows, nrows, name, sv_col, sv[j], &st);
             any |= st.k || st.zero || st.nonfin || st.s0;
@@ -212,9 +226,12 @@ static void sweep_table(FILE *f, const sl_report_ctx *R, const char *exp, const 
             if (st.zero) { cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " **0!x%zu**", st.zero); marks_zero += st.zero; }
             if (st.nonfin) { cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " **NF x%zu**", st.nonfin); marks_nf += st.nonfin; }
             if (st.s0) { cu += (size_t)snprintf(cell + cu, sizeof cell - cu, " S=0 x%zu", st.s0); marks_s0 += st.s0; }
-            used += (size_t)snprintf(line + used, sizeof line - used, " %s |", cell);
+            fprintf(lf, " %s |", cell);
         }
-        if (any) fprintf(f, "%s\n", line);
+        const int ok = fclose(lf) == 0 && line;
+        if (any && ok) fprintf(f, "%s\n", line);
+        else if (any) fprintf(f, "| %s | (out of memory) |\n", name);
+        free(line);
     }
     fputc('\n', f);
     if (ratios && !have_base) fprintf(f, "The baseline `%s` has no rows here: no ratios.\n\n", baseline);
@@ -283,8 +300,17 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
                     ns[nn++] = NUM(r, n);
             nn = uniq(ns, nn);
             double nl[64];
+            const size_t all_n = nn;
             if (nn > 64) nn = 64;
             memcpy(nl, ns, nn * sizeof *nl);
+            if (all_n > nn) {
+                if (!header) {
+                    fprintf(f, "## Sweeps: error by %s and by dynamic range\n\n", chead);
+                    header = 1;
+                }
+                fprintf(f, "%s, %s: %zu sizes; the tables of the first 64 below (`results.csv` has every "
+                           "row).\n\n", exps[e], sl_report_dtypes[d], all_n);
+            }
             for (size_t k = 0; k < nn; k++) {
                 if (!header) {
                     fprintf(f, "## Sweeps: error by %s and by dynamic range\n\n", chead);
