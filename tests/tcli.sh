@@ -378,6 +378,12 @@ csv.writer(open(p, "w"), lineterminator="\n").writerows(out)
 PY
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/s70" > /dev/null 2>&1
 check "a sweep of 71 sizes: the report says it is not tabulated" grep -q '^71 distinct values swept: beyond the 64 columns' "$tmp/s70/report.md"
+# a meta.json field longer than the report holds is said so, never shown cut
+python3 -c 'import json,sys; p=sys.argv[1]; m=json.load(open(p)); m["provenance"]["git_sha"]="a"*100; json.dump(m,open(p,"w"))' \
+  "$tmp/s70/meta.json"
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/s70" > /dev/null 2>&1
+check "a 100-byte git_sha in meta.json: the report says so, not 63 of its bytes" \
+  grep -q '^- commit: ? (100 bytes: longer than a report shows)' "$tmp/s70/report.md"
 # gen warns (exit 0) exactly when the exact sum of what it wrote overflows the format: the
 # warning agrees with `sum`'s exact row (inf) for each family below; Inf/NaN planted on purpose
 # (special) and a sum whose partials overflow but whose exact sum is finite (overflow) get none
