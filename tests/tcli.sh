@@ -362,6 +362,11 @@ SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/longn" > "$tmp/png.ou
 check "report-only with a hand-made chart name holding markup: not in report.md" bash -c "! grep -q 'onerror' '$tmp/longn/report.md'"
 check "report-only: a chart name sumlab writes is listed" grep -q 'charts/error_vs_n_handmade.png' "$tmp/longn/report.md"
 check "report-only: the left-out name is said" grep -q 'left out of the report' "$tmp/png.out"
+# a chart note of 5,000 characters is one bullet, whole (it was split at 4,095)
+{ printf 'note-'; head -c 4995 /dev/zero | tr '\0' y; printf '\n'; } > "$tmp/longn/charts/notes.txt"
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/longn" > /dev/null 2>&1
+check "a 5,000-character chart note: one bullet of all of it" bash -c \
+  "test \$(grep -c '^- note-' '$tmp/longn/report.md') -eq 1 && grep '^- note-' '$tmp/longn/report.md' | grep -q 'y\{4995\}' && ! grep -q '^- yyy' '$tmp/longn/report.md'"
 # a sweep of more sizes than a table holds (64 columns) is said in the report, not left out
 SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-n --preset tiny --backend cpu -q --n 100 -o "$tmp/s70" > /dev/null 2>&1
 python3 - "$tmp/s70/results.csv" <<'PY'

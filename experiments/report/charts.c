@@ -335,12 +335,14 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
     for (size_t i = 0; i < nplaced; i++) free(placed[i]);
     nplaced = 0;
     kinds_told = 0;
-    char npath[SL_DIR_MAX + 128], line[4096];
+    char npath[SL_DIR_MAX + 128];
     snprintf(npath, sizeof npath, "%s/notes.txt", cdir);
     FILE *nf = fopen(npath, "r");
     if (nf) {
         int any = 0;
-        while (fgets(line, sizeof line, nf)) {
+        char *line = NULL;             /* a line whole, however long (one note, one bullet) */
+        size_t cap = 0;
+        while (getline(&line, &cap, nf) != -1) {
             line[strcspn(line, "\r\n")] = '\0';
             if (!*line) continue;
             if (!any) { fputs("Chart notes (from plots/render.sh):\n\n", f); any = 1; }
@@ -348,6 +350,7 @@ void sl_report_charts(FILE *f, const char *dir, int on_gpu)
             sl_report_md_text(f, line);   /* render.sh's text: data */
             fputc('\n', f);
         }
+        free(line);
         if (any) fputc('\n', f);
         fclose(nf);
     }
