@@ -384,6 +384,13 @@ PY
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/s70" > /dev/null 2>&1
 check "a sweep of 71 sizes: the report says it is not tabulated" grep -q '^71 distinct values swept: beyond the 64 columns' "$tmp/s70/report.md"
 # a meta.json field longer than the report holds is said so, never shown cut
+# a run directory whose name holds a backtick: the resume command in the report stays one code
+# span (a longer fence), not markup that ends early
+cp -r "$tmp/s70" "$tmp/td\`x"
+sed -i 's/^experiment=.*/experiment=all/' "$tmp/td\`x/run.conf"
+SUMLAB_NO_CHARTS=1 "$sumlab" run all --report-only -q -o "$tmp/td\`x" > /dev/null 2>&1
+check "a directory named with a backtick: the resume command is one code span" \
+  grep -qF "\`\` sumlab run all -o $tmp/td\`x --resume \`\`" "$tmp/td\`x/report.md"
 python3 -c 'import json,sys; p=sys.argv[1]; m=json.load(open(p)); m["provenance"]["git_sha"]="a"*100; json.dump(m,open(p,"w"))' \
   "$tmp/s70/meta.json"
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/s70" > /dev/null 2>&1

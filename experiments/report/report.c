@@ -292,10 +292,23 @@ static void sec_tradeoff(FILE *f, const sl_report_ctx *R)
     const int to_planned = !strcmp(exp, "all") || !strcmp(exp, "tradeoff");
     fputs("### Tradeoff: error vs throughput, one point per variant\n\n", f);
     if (!any_to) {
-        if (to_planned)
-            fprintf(f, "Not measured: results.csv has no tradeoff rows. The run stopped before the tradeoff "
-                       "experiment (it runs last), so this report has no tradeoff table and no tradeoff chart; "
-                       "`sumlab run %s -o %s --resume` on the same backend measures it.\n\n", exp, dir);
+        if (to_planned) {
+            /* the command as a code span whose fence is longer than any run of backticks in the
+             * directory's name (a name is the user's, any bytes but '/' and NUL) */
+            size_t run = 0, most = 0;
+            for (const char *p = dir; *p; p++) {
+                run = *p == '`' ? run + 1 : 0;
+                if (run > most) most = run;
+            }
+            fputs("Not measured: results.csv has no tradeoff rows. The run stopped before the tradeoff "
+                  "experiment (it runs last), so this report has no tradeoff table and no tradeoff chart; ", f);
+            for (size_t k = 0; k <= most; k++) fputc('`', f);
+            fprintf(f, " sumlab run %s -o ", exp);
+            for (const char *p = dir; *p; p++) fputc(*p == '\n' || *p == '\r' ? '?' : *p, f);
+            fputs(" --resume ", f);
+            for (size_t k = 0; k <= most; k++) fputc('`', f);
+            fputs(" on the same backend measures it.\n\n", f);
+        }
         else
             fputs("tradeoff was not part of this run (no tradeoff table or chart).\n\n", f);
     } else {
