@@ -219,8 +219,9 @@ sumlab_status sumlab_state_merge(sumlab_state *dst, const sumlab_state *src, sl_
 /* The state's bytes: a fixed size per (variant, dtype), canonical (the same inputs in any order
  * or split save the same bytes), self-describing: a 16-byte header (magic "SLST", the state
  * kind, the dtype, the payload's size; host byte order) then the payload padded to 8 bytes.
- * save: len must be at least sumlab_state_size(s). load and merge_saved check the header(s) and
- * len (SUMLAB_EINVAL for bytes that are no state, or for states of different kinds or dtypes). */
+ * save: len must be at least sumlab_state_size(s). load and merge_saved check the header(s), len
+ * and the payload: SUMLAB_EINVAL for bytes that are no state (also a damaged payload: an index,
+ * flag or limb no state of that kind holds), or for states of different kinds or dtypes. */
 size_t sumlab_state_size(const sumlab_state *s);
 sumlab_status sumlab_state_save(const sumlab_state *s, void *buf, size_t len, sl_err *err);
 sumlab_status sumlab_state_load(const void *buf, size_t len, sumlab_state **out, sl_err *err);
@@ -245,7 +246,9 @@ sumlab_status sumlab_state_result(const sumlab_state *s, double *result, sl_err 
  * torch.distributed group does too.
  * limb_count: the limbs of s's variant and dtype (0 for NULL). to_limbs: SUMLAB_EINVAL when
  * index is below s's own or n < limb_count. from_limbs: s (its variant and dtype kept) becomes
- * the state of the summed limbs at index. */
+ * the state of the summed limbs at index; SUMLAB_EINVAL, s unchanged, for limbs that make no
+ * state (an index out of the format's range, a fold beyond any rank count's sum, counts that
+ * disagree). */
 #define SUMLAB_LIMB_MAX_RANKS (1L << 22)
 size_t sumlab_state_limb_count(const sumlab_state *s);
 sumlab_status sumlab_state_index(const sumlab_state *s, int32_t *index, sl_err *err);
