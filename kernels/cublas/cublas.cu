@@ -6,8 +6,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include "reduce/launch.cuh"
+#include "cublas/handle.cuh"
 
-#define SL_CUBLAS_DEVICES 64
 static cublasHandle_t sl_cublas_handles[SL_CUBLAS_DEVICES];
 
 #define SL_CUBLAS_CHECK(call, vname, err)                                                    \
@@ -32,12 +32,8 @@ extern "C" int sl_cublas_gpu(const sl_variant *v, const void *d_x, uint64_t n, s
     (void)cfg; (void)d_work; (void)work_bytes;
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
         return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
-    int dev = 0;
-    SL_CUDA_CHECK(cudaGetDevice(&dev), v->name, err);
-    if (dev < 0 || dev >= SL_CUBLAS_DEVICES)
-        return sl_err_set(err, "%s: device %d beyond the %d handles kept", v->name, dev, SL_CUBLAS_DEVICES);
-    if (!sl_cublas_handles[dev]) SL_CUBLAS_CHECK(cublasCreate(&sl_cublas_handles[dev]), v->name, err);
-    cublasHandle_t h = sl_cublas_handles[dev];
+    cublasHandle_t h = nullptr;
+    if (sl_cublas_handle_of(sl_cublas_handles, v->name, &h, err)) return -1;
     SL_CUBLAS_CHECK(cublasSetStream(h, (cudaStream_t)stream), v->name, err);
     SL_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), v->name, err);
     const int64_t m = (int64_t)n;

@@ -1,14 +1,13 @@
 /* dot/cublas.cu: the `cublas` anchor of dot (descriptor in cublas.c): cuBLAS's dot product enqueued
  * on the harness's stream, the result written to device memory (pointer mode device), so it is
- * timed as the kernels are. One cuBLAS handle per device, created on first use and kept for the
- * process's life (creating one costs milliseconds; the harness runs GPU calls on one thread). */
+ * timed as the kernels are. One cuBLAS handle per device (cublas/handle.cuh; the harness runs GPU
+ * calls on one thread). */
 #include <climits>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include "reduce/reduce.cuh"
 #include "dot/dot.h"
-
-#define SL_DOT_CUBLAS_DEVICES 64
+#include "cublas/handle.cuh"
 
 static const char *cublas_status_text(cublasStatus_t s)
 {
@@ -44,15 +43,11 @@ extern "C" int sl_dot_cublas_gpu(const sl_variant *v, const void *d_x, const voi
                                  void *d_result, void *stream, sl_err *err)
 {
     (void)cfg; (void)d_work; (void)work_bytes;
-    static cublasHandle_t handles[SL_DOT_CUBLAS_DEVICES];
+    static cublasHandle_t handles[SL_CUBLAS_DEVICES];
     if (n > (uint64_t)INT_MAX)
         return sl_err_set(err, "%s: n = %llu is beyond cuBLAS's int count", v->name, (unsigned long long)n);
-    int dev = 0;
-    SL_CUDA_CHECK(cudaGetDevice(&dev), v->name, err);
-    if (dev < 0 || dev >= SL_DOT_CUBLAS_DEVICES)
-        return sl_err_set(err, "%s: device %d beyond the %d handles kept", v->name, dev, SL_DOT_CUBLAS_DEVICES);
-    if (!handles[dev]) SL_CUBLAS_CHECK(cublasCreate(&handles[dev]), v->name, err);
-    cublasHandle_t h = handles[dev];
+    cublasHandle_t h = nullptr;
+    if (sl_cublas_handle_of(handles, v->name, &h, err)) return -1;
     SL_CUBLAS_CHECK(cublasSetStream(h, (cudaStream_t)stream), v->name, err);
     SL_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE), v->name, err);
     const int m = (int)n;
