@@ -23,7 +23,10 @@ extern "C" {
  * synchronised). Every rank must pass a state of the same variant and dtype: otherwise (or a
  * NULL state on some rank) every rank returns SUMLAB_EINVAL and no state changes. A failed NCCL
  * call: SUMLAB_ENCCL; a failed CUDA call: SUMLAB_ECUDA (err names the call). Also SUMLAB_EINVAL
- * beyond SUMLAB_LIMB_MAX_RANKS ranks. */
+ * beyond SUMLAB_LIMB_MAX_RANKS ranks. A CUDA call that fails on one rank before the first
+ * collective (the device switch, or the few bytes of device memory the exchange takes) returns
+ * there while the other ranks wait inside NCCL, as with any NCCL collective one rank does not
+ * join: the caller then aborts the communicator (ncclCommAbort) on every rank. */
 sumlab_status sumlab_nccl_allreduce_limbs(sumlab_state *s, ncclComm_t comm, void *stream, sl_err *err);
 
 #ifdef __cplusplus
