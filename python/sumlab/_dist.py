@@ -79,16 +79,32 @@ def _limbs_gather(state, comm):
     return k, total
 
 
+# the ranks the limbs have headroom for (sumlab.h's SUMLAB_LIMB_MAX_RANKS; tests/python checks
+# that the two agree)
+LIMB_MAX_RANKS = 1 << 22
+
+
+def _ranks(comm, dist) -> int:
+    if dist is not None:
+        return dist.get_world_size(group=comm)
+    size = getattr(comm, "Get_size", None)
+    return int(size()) if callable(size) else int(getattr(comm, "size", 1))
+
+
 def _allreduce_limbs(state, comm):
     from . import State
     dist = _torch_group(comm)
-    if dist is not None:
-        k, total = _limbs_torch(state, comm, dist)
-    elif hasattr(comm, "allgather"):
-        k, total = _limbs_gather(state, comm)
-    else:
+    if dist is None and not hasattr(comm, "allgather"):
         raise TypeError(f"sumlab: allreduce takes an mpi4py communicator or a torch.distributed process "
                         f"group (None: the default group), not a {type(comm).__name__}")
+    ranks = _ranks(comm, dist)   # the same answer on every rank, before any exchange
+    if ranks > LIMB_MAX_RANKS:
+        raise ValueError(f"sumlab: allreduce: {ranks} ranks (the limbs have headroom for {LIMB_MAX_RANKS}; "
+                         "method='gather' takes any number)")
+    if dist is not None:
+        k, total = _limbs_torch(state, comm, dist)
+    else:
+        k, total = _limbs_gather(state, comm)
     if k[0] != -k[2] or k[1] != -k[3] or k[0] < 0:
         raise ValueError("sumlab: allreduce: the ranks hold states of different variants or dtypes")
     summed = total(state._c.to_limbs(k[4]))

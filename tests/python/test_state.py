@@ -81,6 +81,26 @@ def test_allreduce_same_bits_for_any_k(rng, variant):
             assert s.to_bytes() == blobs[rank]          # the input state is left as it was
 
 
+class HugeComm(FakeComm):
+    """An mpi4py-like communicator that says it has more ranks than the limbs have headroom for."""
+
+    def Get_size(self):
+        return sumlab._dist.LIMB_MAX_RANKS + 1
+
+
+def test_allreduce_limbs_refuses_more_ranks_than_headroom():
+    import pathlib
+    import re
+    header = pathlib.Path(__file__).resolve().parents[2] / "include" / "sumlab" / "sumlab.h"
+    m = re.search(r"#define SUMLAB_LIMB_MAX_RANKS \(1L << (\d+)\)", header.read_text())
+    assert m and sumlab._dist.LIMB_MAX_RANKS == 1 << int(m.group(1))
+    s = sumlab.State("reproducible", "float32").add(np.ones(10, np.float32))
+    with pytest.raises(ValueError, match="headroom"):
+        sumlab.allreduce(s, HugeComm([s.to_bytes()], 0), method="limbs")
+    # the gather takes any number of ranks
+    assert sumlab.allreduce(s, HugeComm([s.to_bytes()], 0), method="gather").result() == 10.0
+
+
 def test_allreduce_refuses_other_objects():
     s = sumlab.State("reproducible", "float32")
     with pytest.raises(TypeError, match="sumlab:"):
