@@ -335,11 +335,14 @@ last=$?; check "run --resume with the run.conf it wrote: exit 0 ($(head -c 200 "
 # the longest --n list (64 sizes of 16 digits: over 1,023 characters) is kept whole in run.conf
 # and resumed as given (it was cut at 1,023 characters, and --resume then measured a size never
 # asked for: the cut "100")
+# (inputs of 10^15 values are skipped as out of memory: under ASan a malloc that large must return
+# NULL, as it does elsewhere, not abort)
 long_n=$(seq 1000000000000000 1000000000000063 | paste -sd, -)
-SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-n --preset tiny --backend cpu -q --n "$long_n" --variants exact \
+big() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" "$@"; }
+SUMLAB_NO_CHARTS=1 big "$sumlab" run accuracy-vs-n --preset tiny --backend cpu -q --n "$long_n" --variants exact \
   -o "$tmp/longn" > /dev/null 2>&1
 check "run --n with 64 sizes of 16 digits: run.conf keeps the whole list" grep -qx "n=$long_n" "$tmp/longn/run.conf"
-SUMLAB_NO_CHARTS=1 "$sumlab" run --resume -q -o "$tmp/longn" > /dev/null 2>&1
+SUMLAB_NO_CHARTS=1 big "$sumlab" run --resume -q -o "$tmp/longn" > /dev/null 2>&1
 check "run --resume of that run: run.conf unchanged, every row at a size asked for" bash -c \
   "grep -qx 'n=$long_n' '$tmp/longn/run.conf' && test -z \"\$(tail -n +2 '$tmp/longn/results.csv' | cut -d, -f5 | grep -v '^10000000000000[0-6][0-9]\$')\""
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/longn" > "$tmp/longn.out" 2>&1
