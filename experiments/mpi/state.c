@@ -356,7 +356,8 @@ int sl_state_blob_from_limbs(void *blob, int32_t index, const int64_t *limb)
     unsigned char *saved = (unsigned char *)blob + SL_STATE_HDR;
     if (!k) return -1;
     const size_t bytes = k->bytes((sl_dtype)h.dt);
-    unsigned char *keep = malloc(bytes);
+    unsigned char stack[2048];            /* every kind's state today (exact's, the largest: 1,136) */
+    unsigned char *keep = bytes <= sizeof stack ? stack : malloc(bytes);
     if (!keep) return -1;
     memcpy(keep, saved, bytes);
     /* limbs that make no state this kind makes (an index out of range, words beyond a
@@ -364,7 +365,7 @@ int sl_state_blob_from_limbs(void *blob, int32_t index, const int64_t *limb)
     int rc = k->from_limbs(limb, (sl_dtype)h.dt, index, saved);
     if (!rc && !k->valid(saved, (sl_dtype)h.dt)) rc = -1;
     if (rc) memcpy(saved, keep, bytes);
-    free(keep);
+    if (keep != stack) free(keep);
     return rc;
 }
 

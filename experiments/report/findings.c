@@ -57,7 +57,7 @@ static int matches(const sl_csv *t, const cols *cp, size_t r, int kind, double *
 static size_t findings_of(FILE *f, const sl_report_ctx *R, int kind, const char *what)
 {
     const sl_csv *t = R->t;
-    tally tl[64];
+    tally tl[SL_REPORT_MAX_VARIANTS];   /* one per name of R->names */
     memset(tl, 0, sizeof tl);
     size_t total = 0;
     for (size_t r = 0; r < t->nrows; r++) {

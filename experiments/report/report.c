@@ -469,12 +469,12 @@ static void read_settings(sl_report_ctx *R)
 /* R->verd into the order of R->names (stable). */
 static void order_verdicts(sl_report_ctx *R)
 {
-    static sl_det_verdict tmp[64];
+    static sl_det_verdict tmp[SL_REPORT_MAX_VARIANTS];   /* as many as R->verd holds */
     size_t k = 0;
     for (size_t i = 0; i < R->nv; i++)
-        for (size_t q = 0; q < R->nverd; q++)
+        for (size_t q = 0; q < R->nverd && k < SL_REPORT_MAX_VARIANTS; q++)
             if (!strcmp(R->verd[q].variant, R->names[i])) tmp[k++] = R->verd[q];
-    for (size_t q = 0; q < R->nverd && k < 64; q++) {   /* (every verdict's variant is a name) */
+    for (size_t q = 0; q < R->nverd && k < SL_REPORT_MAX_VARIANTS; q++) {   /* (every verdict's variant is a name) */
         size_t i = 0;
         while (i < R->nv && strcmp(R->verd[q].variant, R->names[i])) i++;
         if (i == R->nv) tmp[k++] = R->verd[q];

@@ -67,8 +67,11 @@ int sl_meta_write(const char *dir, const sl_runconf *c, int resumed, const sl_pr
 static void member(const cJSON *o, const char *key, char *out, size_t len)
 {
     const cJSON *m = o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-    if (cJSON_IsString(m) && m->valuestring && strlen(m->valuestring) >= len)   /* never a cut value */
-        snprintf(out, len, "? (%zu bytes: longer than a report shows)", strlen(m->valuestring));
+    if (cJSON_IsString(m) && m->valuestring && strlen(m->valuestring) >= len) {   /* never a cut value */
+        char said[64];
+        const int w = snprintf(said, sizeof said, "? (%zu bytes: longer than a report shows)", strlen(m->valuestring));
+        snprintf(out, len, "%s", w > 0 && (size_t)w < len ? said : "?");   /* (a short field: "?" alone) */
+    }
     else if (cJSON_IsString(m) && m->valuestring) snprintf(out, len, "%s", m->valuestring);
     else if (cJSON_IsNumber(m)) snprintf(out, len, "%.17g", m->valuedouble);
     else if (cJSON_IsBool(m)) snprintf(out, len, "%s", cJSON_IsTrue(m) ? "true" : "false");

@@ -6,7 +6,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include "reduce/launch.cuh"
-#include "cublas/handle.cuh"
+#include "reduce/cublas_handle.cuh"
 
 static cublasHandle_t sl_cublas_handles[SL_CUBLAS_DEVICES];
 

@@ -1,13 +1,13 @@
 /* dot/cublas.cu: the `cublas` anchor of dot (descriptor in cublas.c): cuBLAS's dot product enqueued
  * on the harness's stream, the result written to device memory (pointer mode device), so it is
- * timed as the kernels are. One cuBLAS handle per device (cublas/handle.cuh; the harness runs GPU
+ * timed as the kernels are. One cuBLAS handle per device (reduce/cublas_handle.cuh; the harness runs GPU
  * calls on one thread). */
 #include <climits>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include "reduce/reduce.cuh"
 #include "dot/dot.h"
-#include "cublas/handle.cuh"
+#include "reduce/cublas_handle.cuh"
 
 static const char *cublas_status_text(cublasStatus_t s)
 {

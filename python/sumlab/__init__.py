@@ -73,19 +73,32 @@ def variants(op: str | None = None) -> list:
     return out
 
 
-def _names(op=None, variant=None, bound_of=None, ddof=None, *, need_variant=False):
+_UNSET = object()   # an argument _names was not asked to check
+
+
+def _names(op=_UNSET, variant=_UNSET, bound_of=None, ddof=_UNSET):
     """The arguments that name things and ddof checked before any reaches the binding (whose
-    own errors for them were C++ ones, or blamed the array): TypeError naming the argument."""
-    if op is not None and not isinstance(op, str):
+    own errors for them were C++ ones, or blamed the array): TypeError or ValueError naming the
+    argument. op and variant must be str (variant None: reduce's default, passed as _UNSET);
+    bound_of a str or None; ddof any integer (NumPy's too, not bool). Returns ddof as an int
+    (None when not asked)."""
+    if op is not _UNSET and not isinstance(op, str):
         raise TypeError(f"sumlab: op must be a str (an operation's name), not {type(op).__name__}")
-    if (variant is not None or need_variant) and not isinstance(variant, str):
+    if variant is not _UNSET and not isinstance(variant, str):
         raise TypeError(f"sumlab: variant must be a str (a variant's name), not {type(variant).__name__}")
     if bound_of is not None and not isinstance(bound_of, str):
         raise TypeError(f"sumlab: bound_of must be a str (a variant's name) or None, not {type(bound_of).__name__}")
-    if ddof is not None and (isinstance(ddof, bool) or not isinstance(ddof, int)):
-        raise TypeError(f"sumlab: ddof must be an int, not {type(ddof).__name__}")
-    if ddof is not None and not 0 <= ddof <= 1000000:
-        raise ValueError(f"sumlab: ddof must be in [0, 1000000], not {ddof}")
+    if ddof is _UNSET:
+        return None
+    if isinstance(ddof, bool):
+        raise TypeError("sumlab: ddof must be an int, not bool")
+    try:
+        d = operator.index(ddof)
+    except TypeError:
+        raise TypeError(f"sumlab: ddof must be an int, not {type(ddof).__name__}") from None
+    if not 0 <= d <= 1000000:
+        raise ValueError(f"sumlab: ddof must be in [0, 1000000], not {d}")
+    return d
 
 
 def _pair(x, y):
@@ -195,7 +208,7 @@ def reduce(x, op: str = "sum", variant: str | None = None, y=None, ddof: int = 1
     framework and dtype on x's device for a CUDA array (zero-copy when the axis is already the
     contiguous last one). variant None: the sum's superacc, else the operation's correctly
     rounded `correct` where it has one."""
-    _names(op, variant, ddof=ddof)
+    ddof = _names(op, _UNSET if variant is None else variant, ddof=ddof)
     if variant is None:
         variant = _default_variant(op)
     if axis is not None:
@@ -217,7 +230,7 @@ def dot(x, y, variant: str = "correct"):
 
 def sum(x, variant: str = "superacc", axis=None):   # noqa: A001 (the CLI's word)
     """The sum of x by variant (sumlab.variants("sum") lists them); see reduce() (axis too)."""
-    _names(variant=variant, need_variant=True)
+    _names(variant=variant)
     if axis is not None:
         return _reduce_rows(x, "sum", variant, 1, axis)
     r = _sumlab.reduce(x, "sum", variant, None)
@@ -267,7 +280,7 @@ def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_
     value_as: the format value is held in (rounded once to it first); None: x's dtype (what a
     variable of x's format holds). A wider format judges a wider result as it is, e.g.
     judge(x32, torch.sum(t32, dtype=torch.float64), value_as="float64")."""
-    _names(op, bound_of=bound_of, ddof=ddof)
+    ddof = _names(op, bound_of=bound_of, ddof=ddof)
     v = _as_float(value)
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
@@ -301,7 +314,7 @@ def exact(x, op: str = "sum", y=None, ddof: int = 1):
     is log(sum(exp(x))) correctly rounded to the bits its reference certifies (about 50, at
     least the format's), every one of them right.
     ddof: var and std divide by n - ddof."""
-    _names(op, ddof=ddof)
+    ddof = _names(op, ddof=ddof)
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)
     return _parse_hex(call(_sumlab.exact_hex, op, xin.obj, xin.hint, y_obj, y_hint, ddof))
@@ -314,7 +327,7 @@ class State:
     values in any order or split give the same bytes)."""
 
     def __init__(self, variant: str = "reproducible", dtype="float32"):
-        _names(variant=variant, need_variant=True)
+        _names(variant=variant)
         self.variant = variant
         self._c = _sumlab.CState(variant, dtype_code(dtype))
 

@@ -104,6 +104,10 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.reduce(x, "var", "correct", ddof=-1), ValueError, "ddof must be in"),
     (lambda x: sumlab.sum(x.reshape(8, 8), variant=5, axis=0), TypeError, "variant must be a str"),
     (lambda x: sumlab.State(5), TypeError, "variant must be a str"),
+    (lambda x: sumlab.judge(x, 1.0, op="var", ddof=None), TypeError, "ddof must be an int"),
+    (lambda x: sumlab.exact(x, "var", ddof=None), TypeError, "ddof must be an int"),
+    (lambda x: sumlab.reduce(x.reshape(8, 8), "var", "correct", ddof=None, axis=0), TypeError, "ddof must be an int"),
+    (lambda x: sumlab.judge(x, 1.0, op=None), TypeError, "op must be a str"),
 ])
 def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     x = make_inputs("float32", 64, "normal", rng)
@@ -112,6 +116,15 @@ def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     assert str(e.value).startswith("sumlab:") and "\n" not in str(e.value)
     out = capfd.readouterr()
     assert out.out == "" and out.err == ""
+
+
+def test_numpy_integer_ddof(rng):
+    """ddof as any integer, NumPy's included (operator.index), the same result as a Python int."""
+    x = make_inputs("float32", 64, "normal", rng)
+    for d in (np.int64(0), np.int32(1), np.intp(2), np.uint8(1)):
+        assert sumlab.reduce(x, "var", "correct", ddof=d) == sumlab.reduce(x, "var", "correct", ddof=int(d))
+        assert sumlab.exact(x, "var", ddof=d) == sumlab.exact(x, "var", ddof=int(d))
+        assert sumlab.judge(x, 1.0, "var", ddof=d).exact == sumlab.judge(x, 1.0, "var", ddof=int(d)).exact
 
 
 def test_bfloat16_detection():

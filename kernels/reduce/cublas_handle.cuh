@@ -1,9 +1,9 @@
-/* cublas/handle.cuh: the cuBLAS anchors' handles (norm2's cublas/cublas.cu, dot's dot/cublas.cu):
+/* reduce/cublas_handle.cuh: the cuBLAS anchors' handles (norm2's cublas/cublas.cu, dot's dot/cublas.cu):
  * cuBLAS binds a handle to the device current when it is made, so each launcher keeps one per
  * device, created on first use on that device and kept for the process's life (creating one
  * costs milliseconds). */
-#ifndef SL_CUBLAS_HANDLE_CUH
-#define SL_CUBLAS_HANDLE_CUH
+#ifndef SL_REDUCE_CUBLAS_HANDLE_CUH
+#define SL_REDUCE_CUBLAS_HANDLE_CUH
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include "reduce/launch.cuh"
