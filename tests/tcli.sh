@@ -436,6 +436,17 @@ oneline "judge --value: 300-byte NAME" "at most 128 bytes" judge "$tmp/tenth.npy
 oneline "judge --value: a NAME with a tab" "no control character" judge "$tmp/tenth.npy" --value "$(printf 'a\tb')=1"
 printf 'ok,1\n%s,2\n' "$long" > "$tmp/longname.csv"
 oneline "judge --values: 300-byte name" "longname.csv:2: name" judge "$tmp/tenth.npy" --values "$tmp/longname.csv"
+# --values with CR line ends (old Mac): refused with the line, not cut at each CR to its first
+# row (the other rows vanished, exit 0); CRLF is taken
+printf 'a,0.1\rb,1e30\rc,nan\r' > "$tmp/cr.csv"
+oneline "judge --values: CR line ends" "cr.csv:1: a carriage return inside the line" judge "$tmp/tenth.npy" --values "$tmp/cr.csv"
+printf 'a,0.1\r\nb,0.2\r\n' > "$tmp/crlf.csv"
+"$sumlab" judge "$tmp/tenth.npy" --values "$tmp/crlf.csv" --format csv > "$tmp/crlf.out" 2> /dev/null
+last=$?; check "judge --values with CRLF line ends: exit 0 and both rows (got $last)" \
+  bash -c "test $last -eq 0 && grep -c '^[ab],' '$tmp/crlf.out' | grep -qx 2"
+# gen --y-output naming -o's file through another path: refused (x was overwritten by y)
+oneline "gen --y-output ./ of -o's file" "needs a file other than" gen dot-random --n 10 -o "$tmp/xy.npy" --y-output "$tmp/./xy.npy"
+oneline "gen --y-output through dir/.." "needs a file other than" gen dot-random --n 10 -o "$tmp/xy.npy" --y-output "$tmp/s70/../xy.npy"
 oneline "judge --bound-of: 300-byte variant" "unknown variant .xxx.*(300 bytes)" judge "$tmp/tenth.npy" --value 1 --bound-of "$long"
 oneline "judge: 300-byte FILE name" "at most 255" judge "$tmp/$long.npy" --value 1
 "$sumlab" gen uniform --n 10 -o "$tmp/$(printf 'odd\tname')" 2> "$tmp/odd.err"

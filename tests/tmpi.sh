@@ -171,5 +171,35 @@ if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --bac
 else
   bad "run ranks failed: $(head -c 600 "$tmp/e")"
 fi
+# another operation under mpirun: refused on every rank (the ranks combine sums: norm2's row was
+# the sum under norm2's name, exit 0)
+"$S" gen uniform --n 1000 --seed 3 -o "$tmp/u1k.npy" 2> /dev/null
+set +e
+timeout 60 "${run[@]}" -np 2 "$S" sum --op norm2 --variants exact,reproducible "$tmp/u1k.npy" > "$tmp/op.out" 2> "$tmp/op.err"
+rc=$?
+set -e
+[ "$rc" != 0 ] && grep -q "the MPI path combines sums only" "$tmp/op.err" && [ ! -s "$tmp/op.out" ] ||
+  bad "mpirun sum --op norm2: exit $rc, expected non-zero, one message and no rows: $(head -c 300 "$tmp/op.err")"
+# the ranks experiment in a directory whose name is longer than a run's: refused (its files' names
+# were cut, and report.md overwrote the rows)
+longdir=$tmp/$(head -c 1000 /dev/zero | tr '\0' d)
+set +e
+timeout 60 "${run[@]}" -np 1 "$S" run ranks -o "$longdir" --preset tiny --backend cpu -q 2> "$tmp/ld.err"
+rc=$?
+set -e
+[ "$rc" = 1 ] && grep -q "directory name" "$tmp/ld.err" ||
+  bad "ranks in a 1,000-byte directory name: exit $rc, expected 1 and a message: $(head -c 200 "$tmp/ld.err")"
+# a ranks results.csv whose dataset field holds markup: the report refuses it (it went into
+# report.md and a chart's path as it was)
+if [ -s "$tmp/rk/results.csv" ]; then
+  mkdir -p "$tmp/rkmk"
+  awk -F, -v OFS=, 'NR==2{$2="x<img src=q>"} {print}' "$tmp/rk/results.csv" > "$tmp/rkmk/results.csv"
+  set +e
+  timeout 60 "${run[@]}" -np 1 "$S" run ranks -o "$tmp/rkmk" --preset tiny --backend cpu -q 2> "$tmp/mk.err"
+  rc=$?
+  set -e
+  [ "$rc" = 1 ] && grep -q "is not a name sumlab writes" "$tmp/mk.err" && ! grep -qs "img" "$tmp/rkmk/report.md" ||
+    bad "ranks with markup in a dataset field: exit $rc: $(head -c 300 "$tmp/mk.err")"
+fi
 [ "$fail" = 0 ] && echo "tmpi: ok (K = 1..4, state and limbs bit-identical, ordered = twins in rank order)"
 exit $fail

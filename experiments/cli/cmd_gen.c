@@ -6,8 +6,9 @@
  * value): a finite input whose exact sum overflows the format gets a warning (exit 0).
  * A pair family (dot's) writes its 2n values x then y into FILE, or with --y-output Y the n values
  * of x into FILE and the n of y into Y (the inputs of `reduce --op dot FILE Y`). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700   /* realpath, and POSIX.1-2008 */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <unistd.h>
 #include <getopt.h>
@@ -195,6 +196,20 @@ static const char *quoted(char *b, size_t len, const char *s)
 /* -o FILE (or --y-output's: opt names which) checked before anything is generated: each name in
  * the path short enough for FILE.part (NAME_MAX, 255, less 5), the path for PATH_MAX, its folder
  * present. 0, or 2 (message printed). */
+/* 1 when paths a and b name one file: the same name in the same directory (the directories
+ * resolved: "a.npy" and "./a.npy", or a link to the folder), or the same string. */
+static int same_target(const char *a, const char *b)
+{
+    if (!strcmp(a, b)) return 1;
+    char da[PATH_MAX], db[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    const char *ba = sa ? sa + 1 : a, *bb = sb ? sb + 1 : b;
+    if (strcmp(ba, bb)) return 0;
+    snprintf(da, sizeof da, "%.*s", sa ? (int)(sa - a) + (sa == a) : 1, sa ? a : ".");
+    snprintf(db, sizeof db, "%.*s", sb ? (int)(sb - b) + (sb == b) : 1, sb ? b : ".");
+    return realpath(da, ra) && realpath(db, rb) && !strcmp(ra, rb);
+}
+
 static int check_out_path(const char *opt, const char *out)
 {
     char q[128];
@@ -324,7 +339,7 @@ int sl_cmd_gen(int argc, char **argv)
         sl_cli_msg("gen", "--y-output: dataset '%s' yields one array, not pairs (x, y)", ds->name);
         return 2;
     }
-    if (yout && (!*yout || !strcmp(yout, out))) {
+    if (yout && (!*yout || same_target(yout, out))) {
         sl_cli_msg("gen", "--y-output needs a file other than -o's");
         return 2;
     }

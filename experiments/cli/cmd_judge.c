@@ -364,7 +364,17 @@ static int opt_values(jvalues *vs, const char *path)
         }
         char *p = line;
         if (ln == 1 && len >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3)) p += 3;   /* UTF-8 BOM */
-        p[strcspn(p, "\r\n")] = '\0';
+        /* the line's end: \n or \r\n; a CR anywhere else (old Mac line ends, a value followed by
+         * another) is refused, never taken as the end of a line whose rest is dropped */
+        size_t pl = strlen(p);
+        if (pl && p[pl - 1] == '\n') p[--pl] = '\0';
+        if (pl && p[pl - 1] == '\r') p[--pl] = '\0';
+        if (strchr(p, '\r')) {
+            sl_cli_msg(CMD, "--values %s:%ld: a carriage return inside the line (lines end with \\n or \\r\\n)",
+                       path, ln);
+            rc = 2;
+            break;
+        }
         while (*p == ' ' || *p == '\t') p++;
         if (!*p || *p == '#') continue;
         if (!strcmp(p, "name,value")) continue;

@@ -713,6 +713,12 @@ static int reduce_main(const char *name, int argc, char **argv)
         sl_cli_msg(cmd, "%s reads two files: no MPI path (run it in one process)", o.op->name);
         return 2;
     }
+    /* the ranks' path combines sums (partials, states, limbs) and judges them against the exact
+     * sum: another operation's result would be a sum under its name */
+    if (mpi && strcmp(o.op->name, "sum")) {
+        sl_cli_msg(cmd, "--op %s: the MPI path combines sums only (run %s in one process)", o.op->name, o.op->name);
+        return 2;
+    }
     if (o.have_axis && o.op->inputs != 1) {
         sl_cli_msg(cmd, "%s reads two files: no row-wise (--axis) path", o.op->name);
         return 2;

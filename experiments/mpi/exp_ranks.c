@@ -177,12 +177,15 @@ static int ranks_of(const sl_csv *t, size_t i, int ck)
 
 static FILE *open_results(const char *dir, sl_keyset *keys, sl_err *err)
 {
-    char path[1200];
+    char path[SL_DIR_MAX + 64];
+    /* the directory's name as every run's (SL_DIR_MAX): a longer one cut its files' names, and
+     * report.md then overwrote the rows */
+    if (sl_check_dir_len(dir, err)) return NULL;
     snprintf(path, sizeof path, "%s", dir);
     for (char *p = path + 1; *p; p++)
         if (*p == '/') { *p = 0; mkdir(path, 0777); *p = '/'; }
     if (mkdir(path, 0777) && errno != EEXIST) { sl_err_set(err, "cannot create '%s': %s", dir, strerror(errno)); return NULL; }
-    snprintf(path, sizeof path, "%s/results.csv", dir);
+    if (sl_path_join(path, sizeof path, dir, "results.csv", err)) return NULL;
     struct stat st;
     int exists = !stat(path, &st) && st.st_size > 0;
     if (exists) {
@@ -383,13 +386,34 @@ static int keep_maxk(const sl_csv *t, size_t i, void *ctx)
            ranks_of(t, i, sl_csv_col(t, "ranks")) == *(int *)ctx;
 }
 
+/* 1 when s is a name the ranks rows hold (letters, digits and . _ : = + -, as sumlab writes
+ * them): a field read back from results.csv reaches report.md and a chart's path only so */
+static int plain_name(const char *s)
+{
+    if (!*s || strlen(s) > 64) return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("._:=+-", *s)))
+            return 0;
+    return 1;
+}
+
 static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
 {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/results.csv", dir);
+    char path[SL_DIR_MAX + 64];
+    if (sl_path_join(path, sizeof path, dir, "results.csv", err)) return -1;
     sl_csv t;
     if (sl_csv_read(path, &t, NULL, err)) return -1;
-    snprintf(path, sizeof path, "%s/report.md", dir);
+    static const char *const named[] = {"dataset", "dtype", "variant", "combine", "algorithm"};
+    for (size_t c = 0; c < sizeof named / sizeof *named; c++) {
+        const int col = sl_csv_col(&t, named[c]);
+        for (size_t r = 0; col >= 0 && r < t.nrows; r++)
+            if (!plain_name(sl_csv_get(&t, r, col))) {
+                sl_csv_free(&t);
+                return sl_err_set(err, "'%s': data row %zu: field '%s' is not a name sumlab writes (letters, digits "
+                                       "and . _ : = + -)", path, r + 1, named[c]);
+            }
+    }
+    if (sl_path_join(path, sizeof path, dir, "report.md", err)) { sl_csv_free(&t); return -1; }
     FILE *f = fopen(path, "w");
     if (!f) { sl_csv_free(&t); return sl_err_set(err, "cannot write '%s': %s", path, strerror(errno)); }
     int cds = sl_csv_col(&t, "dataset"), cdt = sl_csv_col(&t, "dtype"), cv = sl_csv_col(&t, "variant");
@@ -561,9 +585,10 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
         if (!first) continue;
         char stem[256];
         snprintf(stem, sizeof stem, "ranks_%s__%s", sl_csv_get(&t, i, cds), sl_csv_get(&t, i, cdt));
-        snprintf(path, sizeof path, "%s/charts/%s.png", dir, stem);
+        char cpath[SL_DIR_MAX + 300];
+        const int w = snprintf(cpath, sizeof cpath, "%s/charts/%s.png", dir, stem);
         struct stat st;
-        if (!stat(path, &st))
+        if (w > 0 && (size_t)w < sizeof cpath && !stat(cpath, &st))
             fprintf(f, "![%s](charts/%s.png)\n[PNG](charts/%s.png) | [SVG](charts/%s.svg)\n\n", stem, stem, stem, stem);
     }
     for (int i = 0; i < notes->n; i++) fprintf(f, "- %s\n", notes->line[i]);

@@ -342,8 +342,9 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
     const char *backend = "cpu";
     sl_launch cfg;
     memset(&cfg, 0, sizeof cfg);
+    /* codes: 1 this variant/strategy cannot run here (a skip), 2 a failure (the caller stops) */
     if (!partial || !result || !tloc || !tcomb || !tone || !tmax || !gathered || (k && (!blob || !merged)))
-        rc = SL_FAIL1(err, "out of memory");
+        rc = (sl_err_set(err, "out of memory"), 2);
 
     /* the local step: the state (the twin's accumulation, timed R times), or R runs of v */
     if (!rc && k) {
@@ -356,7 +357,7 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         if (!rc && v->gpu && sl_session_on_gpu(in->s)) {   /* the GPU's local sum, checked */
             sl_row lr;
             int m = sl_measure(in->s, v, req, 1, 0, &lr, err);
-            if (m < 0) rc = 1;
+            if (m < 0) rc = 2;
             else if (m == 0) {
                 out->state_check = same_bits(lr.result, sl_state_blob_finish(blob));
                 cfg = lr.cfg;
@@ -366,7 +367,9 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
     } else if (!rc) {
         sl_row lr;
         int m = sl_measure_results(in->s, v, req, reps, check_twin, &lr, partial, err);
-        if (m != 0) rc = 1;   /* a skip here (no twin on this backend) is the same on every rank */
+        /* a skip here (no twin on this backend) is the same on every rank; a failure (m < 0: the
+         * run or its check failed) is one, not a skip */
+        if (m != 0) rc = m < 0 ? 2 : 1;
         else {
             /* a reference row holds one result (lr.reps = 1): every repetition is that one */
             for (int r = lr.reps; r < reps; r++) partial[r] = partial[lr.reps - 1];
@@ -449,7 +452,7 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         row->twin_checked = twin_checked;
         row->twin_match = ok_all;
         for (int r = 0; r < reps; r++) tmax[r] = lmax + tcomb[r];   /* local (slowest) + combine */
-        if (sl_judge_row(&in->ref, v, row, result, tmax)) rc = SL_FAIL1(err, "out of memory");
+        if (sl_judge_row(&in->ref, v, row, result, tmax)) rc = (sl_err_set(err, "out of memory"), 2);
         else if (!sl_combine_is_state(how))   /* partials combined by adds: K - 1 more roundings */
             sl_judge_set_bound(&in->ref, row,
                                sl_combined_bound(v, &in->ref, row->n, row->dt, &row->cfg, size));
