@@ -180,6 +180,15 @@ rc=$?
 set -e
 [ "$rc" != 0 ] && grep -q "the MPI path combines sums only" "$tmp/op.err" && [ ! -s "$tmp/op.out" ] ||
   bad "mpirun sum --op norm2: exit $rc, expected non-zero, one message and no rows: $(head -c 300 "$tmp/op.err")"
+# ranks started with other variants: refused on every rank (serial's and pairwise's partials were
+# combined under serial's name, exit 0)
+set +e
+timeout 60 "${run[@]}" -np 1 "$S" sum --variants serial --combine mpi-sum "$tmp/u1k.npy" : \
+  -np 1 "$S" sum --variants pairwise --combine mpi-sum "$tmp/u1k.npy" > "$tmp/mm.out" 2> "$tmp/mm.err"
+rc=$?
+set -e
+[ "$rc" != 0 ] && grep -q "rank 1 was started with other options than rank 0" "$tmp/mm.err" && [ ! -s "$tmp/mm.out" ] ||
+  bad "ranks with other variants: exit $rc, expected non-zero, one message, no rows: $(head -c 300 "$tmp/mm.err")"
 # the ranks experiment in a directory whose name is longer than a run's: refused (its files' names
 # were cut, and report.md overwrote the rows)
 longdir=$tmp/$(head -c 1000 /dev/zero | tr '\0' d)

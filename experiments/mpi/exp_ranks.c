@@ -332,7 +332,7 @@ static int run_input(MPI_Comm sub, int K, const ranks_input *ri, const ranks_opt
             sl_mpi_row m;
             sl_err e = {{0}};
             int mr = sl_mpi_measure(&in, v, (sl_combine)c, &req, reps, 1, &m, &e);
-            if (mr > 1 || mr < 0) { *err = e; rc = mr; break; }
+            if (mr > 1 || mr < 0) { *err = e; rc = mr == SL_MPI_FAILED ? 1 : mr; break; }
             if (in.rank == 0) {
                 write_row(f, key, &m, ca, &in.ref, mr == 1 ? e.msg : NULL, ceiling);
                 sl_keyset_add(keys, kb);

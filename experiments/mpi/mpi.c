@@ -342,9 +342,10 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
     const char *backend = "cpu";
     sl_launch cfg;
     memset(&cfg, 0, sizeof cfg);
-    /* codes: 1 this variant/strategy cannot run here (a skip), 2 a failure (the caller stops) */
+    /* codes: 1 this variant/strategy cannot run here (a skip), SL_MPI_FAILED a failure (the
+     * caller stops) */
     if (!partial || !result || !tloc || !tcomb || !tone || !tmax || !gathered || (k && (!blob || !merged)))
-        rc = (sl_err_set(err, "out of memory"), 2);
+        rc = (sl_err_set(err, "out of memory"), SL_MPI_FAILED);
 
     /* the local step: the state (the twin's accumulation, timed R times), or R runs of v */
     if (!rc && k) {
@@ -357,7 +358,7 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         if (!rc && v->gpu && sl_session_on_gpu(in->s)) {   /* the GPU's local sum, checked */
             sl_row lr;
             int m = sl_measure(in->s, v, req, 1, 0, &lr, err);
-            if (m < 0) rc = 2;
+            if (m < 0) rc = SL_MPI_FAILED;
             else if (m == 0) {
                 out->state_check = same_bits(lr.result, sl_state_blob_finish(blob));
                 cfg = lr.cfg;
@@ -369,7 +370,7 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         int m = sl_measure_results(in->s, v, req, reps, check_twin, &lr, partial, err);
         /* a skip here (no twin on this backend) is the same on every rank; a failure (m < 0: the
          * run or its check failed) is one, not a skip */
-        if (m != 0) rc = m < 0 ? 2 : 1;
+        if (m != 0) rc = m < 0 ? SL_MPI_FAILED : 1;
         else {
             /* a reference row holds one result (lr.reps = 1): every repetition is that one */
             for (int r = lr.reps; r < reps; r++) partial[r] = partial[lr.reps - 1];
@@ -452,7 +453,7 @@ int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const 
         row->twin_checked = twin_checked;
         row->twin_match = ok_all;
         for (int r = 0; r < reps; r++) tmax[r] = lmax + tcomb[r];   /* local (slowest) + combine */
-        if (sl_judge_row(&in->ref, v, row, result, tmax)) rc = (sl_err_set(err, "out of memory"), 2);
+        if (sl_judge_row(&in->ref, v, row, result, tmax)) rc = (sl_err_set(err, "out of memory"), SL_MPI_FAILED);
         else if (!sl_combine_is_state(how))   /* partials combined by adds: K - 1 more roundings */
             sl_judge_set_bound(&in->ref, row,
                                sl_combined_bound(v, &in->ref, row->n, row->dt, &row->cfg, size));
@@ -555,7 +556,36 @@ static uint64_t hash_of(const void *p, uint64_t len)
 typedef struct {
     uint64_t n, bytes, whole, mine_buf, mine_file;
     int64_t dt;
+    uint64_t opts;     /* the hash of the options every rank must share (opts_hash) */
 } input_view;
+
+/* The options that decide what the ranks combine: the variants (by name, in order), the
+ * combines, the repetitions, the twin check, the offset, the backend and the launch request.
+ * Ranks started with other ones would combine other variants' partials under one name. */
+static uint64_t opts_hash(const sl_mpi_sum_opts *o)
+{
+    slice_hash sh;
+    hash_init(&sh);
+    unsigned char buf[64 * 8];
+    size_t used = 0;
+    for (size_t i = 0; i < o->nvariants; i++) {
+        for (const char *p = o->variants[i]->name;; p++) {   /* the name and its NUL, 32 bytes a step */
+            buf[used++] = (unsigned char)*p;
+            if (used == 32) { hash_add(&sh, buf, 32); used = 0; }
+            if (!*p) break;
+        }
+    }
+    const int64_t w[] = {(int64_t)o->combines, o->reps, o->check_twin, (int64_t)o->offset, (int64_t)o->backend,
+                         (int64_t)o->req.block, (int64_t)o->req.grid, (int64_t)o->req.items, (int64_t)o->req.accs,
+                         (int64_t)o->nvariants};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+        for (int b = 0; b < 8; b++) {
+            buf[used++] = (unsigned char)((uint64_t)w[i] >> (8 * b));
+            if (used == 32) { hash_add(&sh, buf, 32); used = 0; }
+        }
+    hash_add(&sh, buf, used);   /* the last call may pass any length */
+    return hash_end(&sh);
+}
 
 static uint64_t combine_hashes(const uint64_t *hs, int k, const input_view *v)
 {
@@ -712,10 +742,15 @@ static int views_agree(MPI_Comm comm, int rank, int size, const input_view *mine
     const char *what = "";
     for (int q = 0; q < size && bad < 0; q++) {
         if (all[q].mine_buf != all[q].mine_file) bad = q, what = "its slice changed while it was read";
+        else if (all[q].opts != all[0].opts) bad = q, what = "different options";
         else if (all[q].n != all[0].n || all[q].dt != all[0].dt) bad = q, what = "different length or format";
         else if (all[q].whole != all[0].whole) bad = q, what = "different values";
     }
-    if (bad >= 0 && rank == 0) {
+    if (bad >= 0 && rank == 0 && all[bad].opts != all[0].opts && all[bad].mine_buf == all[bad].mine_file)
+        sl_err_set(err, "rank %d was started with other options than rank 0 (the variants, --combine, --reps, "
+                        "--check-twin, --offset, the backend or the launch request): every rank must run the same "
+                        "command", bad);
+    else if (bad >= 0 && rank == 0) {
         const input_view *a = &all[0], *b = &all[bad];
         sl_err_set(err, "the ranks read different inputs (%s): rank 0 saw n = %llu %s values (%llu bytes, "
                         "checksum 0x%016llx), rank %d saw n = %llu %s values (%llu bytes, checksum 0x%016llx); "
@@ -746,6 +781,7 @@ int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, 
     input_view view;
     int rc = read_slice(o->path, o->have_dtype, o->raw_dt, in.size, in.rank, &x, &in.lo, &in.len,
                         &in.n, &in.dt, &view, err);
+    view.opts = opts_hash(o);
     if ((rc = sl_mpi_agree(in.comm, rc, err)) || (rc = views_agree(in.comm, in.rank, in.size, &view, err))) {
         free(x);
         return rc;
@@ -776,7 +812,7 @@ int sl_mpi_sum_file(const sl_mpi_sum_opts *o, sl_mpi_row **rows, size_t *nrows, 
             }
             if (m) {
                 *err = e;
-                rc = m;
+                rc = m == SL_MPI_FAILED ? 1 : m;   /* a runtime failure: exit 1 (2 is bad input) */
                 break;
             }
             if (in.rank == 0) {

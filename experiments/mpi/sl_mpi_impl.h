@@ -50,8 +50,9 @@ void sl_mpi_input_close(sl_mpi_input *in);
 
 /* One variant summed across in->comm and combined by `how`, R reps; rank 0 gets out (judged).
  * Collective. 0; 1 this variant/strategy cannot run here (err says why, same on every rank);
- * else the agreed failure code, 2 or more (err on rank 0): a failed run, its failed check, no
- * memory, never reported as a skip. */
+ * else the agreed failure code (err on rank 0): SL_MPI_FAILED for a failed run, its failed
+ * check or no memory, never reported as a skip. */
+#define SL_MPI_FAILED 3
 int sl_mpi_measure(sl_mpi_input *in, const sl_variant *v, sl_combine how, const sl_launch *req,
                    int reps, int check_twin, sl_mpi_row *out, sl_err *err);
 /* NCCL (ranks_nccl.c with NCCL; ranks_nccl_stub.c without): a communicator over comm's ranks,
