@@ -25,6 +25,17 @@ col() { # csv-file variant combine column -> value
   awk -F, -v v="$2" -v c="$3" -v k="$4" 'NR==1{for(i=1;i<=NF;i++)h[$i]=i;next} $h["variant"]==v && (c=="" || $h["combine"]==c){print $h[k]; exit}' "$1"
 }
 
+# a copy of the ranks run's results.csv with field COLUMN of its first row set to VALUE, in DIR,
+# then the ranks run appending to it (stderr to ERR): rc its exit status
+ranks_planted() { # DIR COLUMN VALUE ERR
+  mkdir -p "$1"
+  awk -F, -v OFS=, -v c="$2" -v v="$3" 'NR==2{$c=v} {print}' "$tmp/rk/results.csv" > "$1/results.csv"
+  set +e
+  timeout 60 "${run[@]}" -np 1 "$S" run ranks -o "$1" --preset tiny --backend cpu -q 2> "$4"
+  rc=$?
+  set -e
+}
+
 for spec in "ill-conditioned f64 --param cond=1e10" "log-uniform f32" "uniform f64" "uniform-sym f16" \
             "log-uniform bf16"; do
   set -- $spec
@@ -156,12 +167,7 @@ if timeout 200 "${run[@]}" -np 3 "$S" run ranks -o "$tmp/rk" --preset tiny --bac
   grep -q '## Distinct results over K' "$tmp/rk/report.md" || bad "ranks: report.md lacks its table"
   # a damaged results.csv to append to: a K past any rank count (atoi's undefined behaviour, and a
   # report looping to K = 2^31 - 1) is refused with one message before anything runs
-  mkdir -p "$tmp/rkbad"
-  awk -F, -v OFS=, 'NR==2{$8="99999999999"} {print}' "$r" > "$tmp/rkbad/results.csv"
-  set +e
-  timeout 60 "${run[@]}" -np 1 "$S" run ranks -o "$tmp/rkbad" --preset tiny --backend cpu -q 2> "$tmp/e"
-  rc=$?
-  set -e
+  ranks_planted "$tmp/rkbad" 8 99999999999 "$tmp/e"
   [ "$rc" = 1 ] && grep -q "data row 1: ranks '99999999999' is not a rank count" "$tmp/e" ||
     bad "ranks: a results.csv with ranks 99999999999: exit $rc, expected 1 and one message: $(head -c 400 "$tmp/e")"
   [ ! -e "$tmp/rkbad/report.md" ] || bad "ranks: a report written from a results.csv with ranks 99999999999"
@@ -201,12 +207,7 @@ set -e
 # a ranks results.csv whose dataset field holds markup: the report refuses it (it went into
 # report.md and a chart's path as it was)
 if [ -s "$tmp/rk/results.csv" ]; then
-  mkdir -p "$tmp/rkmk"
-  awk -F, -v OFS=, 'NR==2{$2="x<img src=q>"} {print}' "$tmp/rk/results.csv" > "$tmp/rkmk/results.csv"
-  set +e
-  timeout 60 "${run[@]}" -np 1 "$S" run ranks -o "$tmp/rkmk" --preset tiny --backend cpu -q 2> "$tmp/mk.err"
-  rc=$?
-  set -e
+  ranks_planted "$tmp/rkmk" 2 "x<img src=q>" "$tmp/mk.err"
   [ "$rc" = 1 ] && grep -q "is not a name sumlab writes" "$tmp/mk.err" && ! grep -qs "img" "$tmp/rkmk/report.md" ||
     bad "ranks with markup in a dataset field: exit $rc: $(head -c 300 "$tmp/mk.err")"
 fi
