@@ -193,9 +193,6 @@ static const char *quoted(char *b, size_t len, const char *s)
     return b;
 }
 
-/* -o FILE (or --y-output's: opt names which) checked before anything is generated: each name in
- * the path short enough for FILE.part (NAME_MAX, 255, less 5), the path for PATH_MAX, its folder
- * present. 0, or 2 (message printed). */
 /* 1 when paths a and b name one file: the same name in the same directory (the directories
  * resolved: "a.npy" and "./a.npy", or a link to the folder), or the same string. */
 static int same_target(const char *a, const char *b)
@@ -210,6 +207,9 @@ static int same_target(const char *a, const char *b)
     return realpath(da, ra) && realpath(db, rb) && !strcmp(ra, rb);
 }
 
+/* -o FILE (or --y-output's: opt names which) checked before anything is generated: each name in
+ * the path short enough for FILE.part (NAME_MAX, 255, less 5), the path for PATH_MAX, its folder
+ * present. 0, or 2 (message printed). */
 static int check_out_path(const char *opt, const char *out)
 {
     char q[128];

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "check.h"
 #include "sl_datasets.h"
 #include "sl_format.h"
 #include "sl_mpi_impl.h"
@@ -386,17 +387,6 @@ static int keep_maxk(const sl_csv *t, size_t i, void *ctx)
            ranks_of(t, i, sl_csv_col(t, "ranks")) == *(int *)ctx;
 }
 
-/* 1 when s is a name the ranks rows hold (letters, digits and . _ : = + -, as sumlab writes
- * them): a field read back from results.csv reaches report.md and a chart's path only so */
-static int plain_name(const char *s)
-{
-    if (!*s || strlen(s) > 64) return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr("._:=+-", *s)))
-            return 0;
-    return 1;
-}
-
 static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
 {
     char path[SL_DIR_MAX + 64];
@@ -407,7 +397,7 @@ static int write_report(const char *dir, int P, sl_notes *notes, sl_err *err)
     for (size_t c = 0; c < sizeof named / sizeof *named; c++) {
         const int col = sl_csv_col(&t, named[c]);
         for (size_t r = 0; col >= 0 && r < t.nrows; r++)
-            if (!plain_name(sl_csv_get(&t, r, col))) {
+            if (!sl_check_name(sl_csv_get(&t, r, col), 64, NULL)) {   /* (as the run's report checks names) */
                 sl_csv_free(&t);
                 return sl_err_set(err, "'%s': data row %zu: field '%s' is not a name sumlab writes (letters, digits "
                                        "and . _ : = + -)", path, r + 1, named[c]);

@@ -564,27 +564,15 @@ typedef struct {
  * Ranks started with other ones would combine other variants' partials under one name. */
 static uint64_t opts_hash(const sl_mpi_sum_opts *o)
 {
-    slice_hash sh;
-    hash_init(&sh);
-    unsigned char buf[64 * 8];
-    size_t used = 0;
-    for (size_t i = 0; i < o->nvariants; i++) {
-        for (const char *p = o->variants[i]->name;; p++) {   /* the name and its NUL, 32 bytes a step */
-            buf[used++] = (unsigned char)*p;
-            if (used == 32) { hash_add(&sh, buf, 32); used = 0; }
-            if (!*p) break;
-        }
+    uint64_t h = mix64((uint64_t)o->nvariants + 1);
+    for (size_t i = 0; i < o->nvariants; i++) {   /* each name with its NUL */
+        const char *nm = o->variants[i]->name;
+        h = mix64(h ^ hash_of(nm, strlen(nm) + 1));
     }
     const int64_t w[] = {(int64_t)o->combines, o->reps, o->check_twin, (int64_t)o->offset, (int64_t)o->backend,
-                         (int64_t)o->req.block, (int64_t)o->req.grid, (int64_t)o->req.items, (int64_t)o->req.accs,
-                         (int64_t)o->nvariants};
-    for (size_t i = 0; i < sizeof w / sizeof *w; i++)
-        for (int b = 0; b < 8; b++) {
-            buf[used++] = (unsigned char)((uint64_t)w[i] >> (8 * b));
-            if (used == 32) { hash_add(&sh, buf, 32); used = 0; }
-        }
-    hash_add(&sh, buf, used);   /* the last call may pass any length */
-    return hash_end(&sh);
+                         (int64_t)o->req.block, (int64_t)o->req.grid, (int64_t)o->req.items, (int64_t)o->req.accs};
+    for (size_t i = 0; i < sizeof w / sizeof *w; i++) h = mix64(h ^ (uint64_t)w[i]) + i;
+    return h;
 }
 
 static uint64_t combine_hashes(const uint64_t *hs, int k, const input_view *v)
