@@ -13,8 +13,20 @@
 
 /* rows x n must not overflow, x must be given when there are values, and op must read one array
  * (a two-input operation has no row-wise path). */
-static sumlab_status rows_check(const char *op, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
-                                const char *what, sl_err *err)
+/* 1 when the results (rows doubles) overlap the input (rows x n values of es bytes): the row
+ * kernels and twins read rows after results were written. */
+static int rows_overlap(const void *x, const void *results, uint64_t rows, uint64_t n, size_t es)
+{
+    if (!rows || !n || !x || !results) return 0;
+    const uintptr_t a = (uintptr_t)x, ae = a + (uintptr_t)(rows * n * es);
+    const uintptr_t b = (uintptr_t)results, be = b + (uintptr_t)(rows * sizeof(double));
+    return a < be && b < ae;
+}
+
+/* The row-wise call's own checks: a one-input operation, the rows' sizes, the input given, the
+ * results apart from it. */
+static sumlab_status rows_check(const char *op, const void *x, const void *results, uint64_t rows, uint64_t n,
+                                sl_dtype dt, const char *what, sl_err *err)
 {
     const sl_operation *o = op ? sl_op_find(op) : NULL;
     if (o && o->inputs != 1)
@@ -29,18 +41,11 @@ static sumlab_status rows_check(const char *op, const void *x, uint64_t rows, ui
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: %llu rows of %llu values overflow the address space", what,
                            (unsigned long long)rows, (unsigned long long)n);
     if (rows && n && !x) return sl_lib_fail(SUMLAB_EINVAL, err, "%s: the input is NULL", what);
+    if (rows_overlap(x, results, rows, n, (size_t)es))
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: results overlaps the input", what);
     return SUMLAB_OK;
 }
 
-/* 1 when the results (rows doubles) overlap the input (rows x n values of es bytes): the row
- * kernels and twins read rows after results were written. */
-static int rows_overlap(const void *x, const void *results, uint64_t rows, uint64_t n, size_t es)
-{
-    if (!rows || !n || !x || !results) return 0;
-    const uintptr_t a = (uintptr_t)x, ae = a + (uintptr_t)(rows * n * es);
-    const uintptr_t b = (uintptr_t)results, be = b + (uintptr_t)(rows * sizeof(double));
-    return a < be && b < ae;
-}
 
 sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *params, const char *variant,
                                          const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
@@ -50,9 +55,7 @@ sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *pa
     const sl_variant *v;
     sl_op_params pp;
     if (!results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results is NULL");
-    sumlab_status st = rows_check(op, x, rows, n, dt, "sumlab_reduce_rows_host", err);
-    if (!st && rows_overlap(x, results, rows, n, sl_dtype_valid(dt) ? sl_dtype_size(dt) : 1u))
-        return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results overlaps the input");
+    sumlab_status st = rows_check(op, x, results, rows, n, dt, "sumlab_reduce_rows_host", err);
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
@@ -96,9 +99,7 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     const sl_variant *v;
     sl_op_params pp;
     if (!d_results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results is NULL");
-    sumlab_status st = rows_check(op, d_x, rows, n, dt, "sumlab_reduce_rows_device", err);
-    if (!st && rows_overlap(d_x, d_results, rows, n, sl_dtype_valid(dt) ? sl_dtype_size(dt) : 1u))
-        return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results overlaps the input");
+    sumlab_status st = rows_check(op, d_x, d_results, rows, n, dt, "sumlab_reduce_rows_device", err);
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
