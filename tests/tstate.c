@@ -5,11 +5,13 @@
  * allreduce (MAX of the index, each piece re-expressed there, SUM of the int64 words in a random
  * rank order, normalised) over K = 1..8 random splits gives the same bytes too. */
 #include <math.h>
+#include "sumlab/half.h"
 #include "sl_datasets.h"
 #include "sl_reference.h"
 #include "sl_state.h"
 #include "sl_test.h"
 #include "sl_variants.h"
+#include "reproducible/reproducible.h"
 
 static long index_differed;   /* limb allreduces whose pieces had different indices */
 
@@ -123,6 +125,100 @@ static void check_kind(const sl_state_kind *k, const sl_dataset *ds, sl_dtype dt
     free(piece);
 }
 
+/* vals[0..n) of {-0, +0, 1, -1} (codes 0, 1, 2, 3) in dt */
+static void fill_zeros(void *x, const int *code, int n, sl_dtype dt)
+{
+    for (int i = 0; i < n; i++) {
+        const double v = code[i] == 0 ? -0.0 : code[i] == 1 ? 0.0 : code[i] == 2 ? 1.0 : -1.0;
+        if (dt == SL_F32) ((float *)x)[i] = (float)v;
+        else if (dt == SL_F64) ((double *)x)[i] = v;
+        else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+    }
+}
+
+/* Signed zeros and the empty state, for every kind and format: a state with nothing added gives
+ * +0 (the variant's result on an empty array, and the reference's); a state of -0 inputs only
+ * gives -0, whether or not empty states were merged in (either side, or through the limbs); one
+ * +0 input among them gives +0. Each result equals the twin's (reference's) on the concatenated
+ * inputs, and an empty piece leaves a state's bytes as they were. */
+static void check_signed_zeros(const sl_state_kind *k, sl_dtype dt)
+{
+    const size_t bytes = sl_state_blob_bytes(k, dt);
+    unsigned char *a = malloc(bytes), *b = malloc(bytes), *e = malloc(bytes), *pair = malloc(2 * bytes),
+                  *lim = malloc(bytes);
+    sl_err err = {{0}};
+    CHECK(a && b && e && pair && lim, "out of memory");
+    static const int cases[][4] = {{0, 0, 0, 0}, {0, 0, 1, 0}, {1, 1, 1, 1}, {0, 2, 3, 0}};
+    for (size_t c = 0; a && b && e && pair && lim && c < sizeof cases / sizeof cases[0]; c++) {
+        for (int len = 0; len <= 4; len++) {
+            uint64_t x[4];
+            fill_zeros(x, cases[c], len, dt);
+            double want;
+            if (!strcmp(k->variant, "exact")) {
+                sl_reference ref;
+                CHECK(!sl_reference_compute(&ref, x, (uint64_t)len, dt, &err), "%s", err.msg);
+                want = ref.rounded;
+                sl_reference_clear(&ref);
+            } else {
+                sl_launch cfg;
+                memset(&cfg, 0, sizeof cfg);
+                const sl_variant *v = sl_variant_find(k->variant);
+                sl_variant_resolve(v, &cfg, (uint64_t)len, dt);
+                CHECK(!sl_variant_cpu(v, x, (uint64_t)len, dt, &cfg, &want, &err), "%s", err.msg);
+            }
+            int neg = len > 0, sum = 0;   /* -0 only for -0 inputs alone */
+            for (int i = 0; i < len; i++) {
+                neg &= cases[c][i] == 0;
+                sum += cases[c][i] == 2 ? 1 : cases[c][i] == 3 ? -1 : 0;
+            }
+            CHECK(want == (double)sum && (sum || !!signbit(want) == neg), "%s %s case %zu n=%d: the twin gives %a",
+                  k->variant, sl_dtype_name(dt), c, len, want);
+            CHECK(!sl_state_blob_sum(k, x, (uint64_t)len, dt, a, &err), "%s", err.msg);
+            CHECK(!sl_state_blob_sum(k, NULL, 0, dt, e, &err), "%s", err.msg);
+            CHECK(sl_state_blob_valid(a) && sl_state_blob_valid(e), "%s %s: a state made here is refused",
+                  k->variant, sl_dtype_name(dt));
+            CHECK(same(sl_state_blob_finish(a), want), "%s %s case %zu n=%d: state result %a, twin %a", k->variant,
+                  sl_dtype_name(dt), c, len, sl_state_blob_finish(a), want);
+            if (!strcmp(k->variant, "reproducible") && sum) {   /* content without the flag that says so */
+                sl_rsum_state st;
+                memcpy(b, a, bytes);
+                memcpy(&st, b + SL_STATE_HDR, sizeof st);
+                CHECK(st.flags & 16u, "reproducible %s: a state with values added lacks REPRO_SEEN", sl_dtype_name(dt));
+                st.flags &= ~16u;
+                memcpy(b + SL_STATE_HDR, &st, sizeof st);
+                CHECK(!sl_state_blob_valid(b) && sl_state_blob_merge(e, b) == -1,
+                      "reproducible %s case %zu n=%d: a state with values but no REPRO_SEEN is accepted",
+                      sl_dtype_name(dt), c, len);
+            }
+            /* empty merged in on either side: the same bytes */
+            memcpy(b, a, bytes);
+            CHECK(!sl_state_blob_merge(b, e) && !memcmp(a, b, bytes), "%s %s case %zu n=%d: merging an empty state "
+                  "changed the bytes", k->variant, sl_dtype_name(dt), c, len);
+            memcpy(b, e, bytes);
+            CHECK(!sl_state_blob_merge(b, a) && !memcmp(a, b, bytes), "%s %s case %zu n=%d: a state merged into "
+                  "an empty one differs from it", k->variant, sl_dtype_name(dt), c, len);
+            /* split at every point, merged and through the limbs */
+            for (int cut = 0; cut <= len; cut++) {
+                CHECK(!sl_state_blob_sum(k, x, (uint64_t)cut, dt, pair, &err), "%s", err.msg);
+                CHECK(!sl_state_blob_sum(k, (const char *)x + (size_t)cut * sl_dtype_size(dt), (uint64_t)(len - cut),
+                                         dt, pair + bytes, &err), "%s", err.msg);
+                int perm[2] = {1, 0};
+                CHECK(!limb_allreduce(pair, bytes, 2, perm, lim) && !memcmp(lim, a, bytes),
+                      "%s %s case %zu n=%d cut %d: the limbs' allreduce differs from the whole state", k->variant,
+                      sl_dtype_name(dt), c, len, cut);
+                CHECK(!sl_state_blob_merge(pair, pair + bytes) && !memcmp(pair, a, bytes),
+                      "%s %s case %zu n=%d cut %d: the merge differs from the whole state", k->variant,
+                      sl_dtype_name(dt), c, len, cut);
+            }
+        }
+    }
+    free(a);
+    free(b);
+    free(e);
+    free(pair);
+    free(lim);
+}
+
 int main(void)
 {
     const uint64_t n = 20011;
@@ -147,6 +243,9 @@ int main(void)
             free(x);
         }
     }
+    static const sl_dtype all[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
+    for (size_t k = 0; k < sl_state_kind_count(); k++)
+        for (size_t t = 0; t < 4; t++) check_signed_zeros(sl_state_kind_at(k), all[t]);
     /* the raising of the binned index was exercised (pieces of different tops) */
     if (sl_state_kind_find("reproducible"))
         CHECK(index_differed > 0, "no limb allreduce met pieces with different indices");

@@ -44,16 +44,16 @@ static double sacc_finish(const void *saved, sl_dtype dt)
 
 /* The limb form's flag words: one 0/1 word per flag bit (summed over the ranks: set when > 0). */
 #define FLAG_BITS 4u   /* SL_SACC_NAN, SL_SACC_PINF, SL_SACC_NINF, SL_SACC_ANYPOS */
-static int flags_to_words(uint32_t flags, int64_t *w)
+static int flags_to_words(uint32_t flags, unsigned bits, int64_t *w)
 {
-    if (flags >> FLAG_BITS) return -1;
-    for (unsigned b = 0; b < FLAG_BITS; b++) w[b] = (flags >> b) & 1u;
+    if (flags >> bits) return -1;
+    for (unsigned b = 0; b < bits; b++) w[b] = (flags >> b) & 1u;
     return 0;
 }
-static uint32_t flags_from_words(const int64_t *w)
+static uint32_t flags_from_words(const int64_t *w, unsigned bits)
 {
     uint32_t f = 0;
-    for (unsigned b = 0; b < FLAG_BITS; b++) f |= (w[b] > 0 ? 1u : 0u) << b;
+    for (unsigned b = 0; b < bits; b++) f |= (w[b] > 0 ? 1u : 0u) << b;
     return f;
 }
 
@@ -65,7 +65,7 @@ static int sacc_to_limbs(const void *saved, sl_dtype dt, int32_t index, int64_t 
     const int L = sl_sacc_limbs(sl_dtype_is_half(dt) ? SL_F32 : dt);
     int64_t w[SL_SACC_LIMBS_MAX + 2];
     memcpy(w, saved, sizeof(int64_t) * (size_t)(L + 2));
-    if (index != 0 || flags_to_words((uint32_t)w[L], limb + L)) return -1;
+    if (index != 0 || flags_to_words((uint32_t)w[L], FLAG_BITS, limb + L)) return -1;
     memcpy(limb, w, sizeof(int64_t) * (size_t)L);
     limb[L + FLAG_BITS] = w[L + 1];
     return 0;
@@ -77,7 +77,7 @@ static int sacc_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, void
     if (index != 0) return -1;
     memcpy(w, limb, sizeof(int64_t) * (size_t)L);
     sl_sacc_normalise(w, L);   /* as sl_sacc_saved_merge: the canonical limbs of the sum */
-    w[L] = (int64_t)flags_from_words(limb + L);
+    w[L] = (int64_t)flags_from_words(limb + L, FLAG_BITS);
     w[L + 1] = limb[L + FLAG_BITS];
     memcpy(saved, w, sizeof(int64_t) * (size_t)(L + 2));
     return 0;
@@ -149,6 +149,12 @@ static int exact_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, voi
 }
 
 /* ---- reproducible: the binned state (kernels/reproducible.h), a plain struct ---------------- */
+/* The binned state keeps no count, so a state of -0 inputs (flags 0, folds 0: -0, as IEEE sums
+ * them) would be one with nothing added. The states here carry one more flag: REPRO_SEEN, set
+ * once a value (any value) is added and ORed by the merge. Without it the state is the empty one
+ * (repro_valid: nothing else set) and its result is +0, as the variant's on an empty array. */
+#define REPRO_SEEN 16u
+#define REPRO_FLAG_BITS 5u   /* FLAG_BITS and REPRO_SEEN */
 static size_t repro_bytes(sl_dtype dt) { (void)dt; return sizeof(sl_rsum_state); }
 static int repro_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err *err)
 {
@@ -157,6 +163,7 @@ static int repro_sum(const void *x, uint64_t n, sl_dtype dt, void *saved, sl_err
     if (sl_rsum_add(&st, x, n, dt))
         return sl_err_set(err, "reproducible: a slice of %llu values is beyond the state's capacity",
                           (unsigned long long)n);
+    if (n) st.flags |= REPRO_SEEN;
     memcpy(saved, &st, sizeof st);
     return 0;
 }
@@ -166,20 +173,22 @@ static void repro_merge(void *dst, const void *src, sl_dtype dt)
     sl_rsum_state a, b;
     memcpy(&a, dst, sizeof a);
     memcpy(&b, src, sizeof b);
-    sl_rsum_state_merge(&a, &b);   /* exact, commutative, canonical (normalised) */
+    sl_rsum_state_merge(&a, &b);   /* exact, commutative, canonical (normalised); flags ORed */
     memcpy(dst, &a, sizeof a);
 }
 static double repro_finish(const void *saved, sl_dtype dt)
 {
     sl_rsum_state a;
     memcpy(&a, saved, sizeof a);
+    if (!(a.flags & REPRO_SEEN)) return 0.0;   /* nothing added: +0 */
+    a.flags &= ~REPRO_SEEN;
     return sl_dtype_is_half(dt) ? sl_rsum_state_round_half(&a, dt) : sl_rsum_state_round(&a, dt);
 }
 
 /* reproducible's limb form: index top; at a common index >= top the state raised as the merge
  * raises it (sl_rsum_state_shift_k: lowest folds dropped), then hi[0..K), lo[0..K), flag words.
  * The sum normalised (sl_rsum_state_norm_k) is the merge's canonical state. */
-static size_t repro_nlimbs(sl_dtype dt) { (void)dt; return 2 * SL_RSUM_K + FLAG_BITS; }
+static size_t repro_nlimbs(sl_dtype dt) { (void)dt; return 2 * SL_RSUM_K + REPRO_FLAG_BITS; }
 static int32_t repro_index(const void *saved, sl_dtype dt)
 {
     (void)dt;
@@ -192,7 +201,7 @@ static int repro_to_limbs(const void *saved, sl_dtype dt, int32_t index, int64_t
     (void)dt;
     sl_rsum_state a;
     memcpy(&a, saved, sizeof a);
-    if (index < a.top || flags_to_words(a.flags, limb + 2 * SL_RSUM_K)) return -1;
+    if (index < a.top || flags_to_words(a.flags, REPRO_FLAG_BITS, limb + 2 * SL_RSUM_K)) return -1;
     sl_rsum_state_shift_k(&a, index, SL_RSUM_K);
     for (int k = 0; k < SL_RSUM_K; k++) {
         limb[k] = a.hi[k];
@@ -210,7 +219,7 @@ static int repro_from_limbs(const int64_t *limb, sl_dtype dt, int32_t index, voi
         a.hi[k] = limb[k];
         a.lo[k] = limb[SL_RSUM_K + k];
     }
-    a.flags = flags_from_words(limb + 2 * SL_RSUM_K);
+    a.flags = flags_from_words(limb + 2 * SL_RSUM_K, REPRO_FLAG_BITS);
     sl_rsum_state_norm_k(&a, SL_RSUM_K);
     memcpy(saved, &a, sizeof a);
     return 0;
@@ -223,14 +232,17 @@ static int exact_valid(const void *saved, sl_dtype dt)
 }
 
 /* the index within the format's positions (top - K + 1 .. top all positions), normalised folds
- * (lo in [0, 2^32), hi far from overflow), the folds beyond K empty, flags of the 4 known bits */
+ * (lo in [0, 2^32), hi far from overflow), the folds beyond K empty, flags of the 5 known bits;
+ * without REPRO_SEEN, the empty state itself */
 static int repro_valid(const void *saved, sl_dtype dt)
 {
     sl_rsum_state a;
     memcpy(&a, saved, sizeof a);
-    if (a.top < SL_RSUM_K - 1 || a.top >= sl_rsum_npos(dt) || a.flags >> FLAG_BITS) return 0;
+    if (a.top < SL_RSUM_K - 1 || a.top >= sl_rsum_npos(dt) || a.flags >> REPRO_FLAG_BITS) return 0;
+    const int seen = (a.flags & REPRO_SEEN) != 0;
+    if (!seen && (a.flags || a.top != SL_RSUM_K - 1)) return 0;
     for (int k = 0; k < SL_RSUM_KMAX; k++) {
-        if (k >= SL_RSUM_K && (a.hi[k] || a.lo[k])) return 0;
+        if ((k >= SL_RSUM_K || !seen) && (a.hi[k] || a.lo[k])) return 0;
         if (a.lo[k] < 0 || a.lo[k] > 0xffffffffll || a.hi[k] <= -((int64_t)1 << 62) || a.hi[k] >= ((int64_t)1 << 62))
             return 0;
     }

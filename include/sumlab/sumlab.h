@@ -232,7 +232,8 @@ sumlab_status sumlab_state_merge_saved(void *dst, const void *src, size_t len, s
  * (either pointer may be NULL). */
 sumlab_status sumlab_state_info(const sumlab_state *s, const char **variant, sl_dtype *dt,
                                 sl_err *err);
-/* The variant's result of everything added (rounded once: the variant's own rounding). */
+/* The variant's result of everything added (rounded once: the variant's own rounding). A state
+ * with nothing added gives +0, as the variant on an empty array; one of -0 inputs alone, -0. */
 sumlab_status sumlab_state_result(const sumlab_state *s, double *result, sl_err *err);
 
 /* ---- the integer-limb form: a state allreduced by two built-in collectives ---------------
