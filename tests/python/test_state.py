@@ -6,7 +6,7 @@ import pytest
 
 import sumlab
 from sumlab import _sumlab
-from conftest import DTYPES, make_inputs
+from conftest import DTYPES, make_inputs, np_dtype
 
 
 def state_variants():
@@ -54,6 +54,27 @@ def test_splits_merge_to_same_bits(rng, dtype, variant):
                 acc = _sumlab.merge_saved(acc, b)
             assert acc == ref_bytes
             assert sumlab.State.from_bytes(acc).result().hex() == ref.hex()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("variant", ["reproducible", "superacc", "exact"])
+def test_signed_zeros_and_empty_states(dtype, variant):
+    # nothing added: +0, as the variant on an empty array; -0 inputs alone: -0, with or without
+    # empty states merged in (either side, or through bytes); one +0 among them: +0
+    dt = np_dtype(dtype)
+    empty = np.zeros(0, dtype=dt)
+    negz = np.array([-0.0, -0.0, -0.0], dtype=np.float32).astype(dt)
+    mixed = np.array([-0.0, 0.0, -0.0], dtype=np.float32).astype(dt)
+    assert sumlab.State(variant, dtype).result().hex() == "0x0.0p+0"
+    assert sumlab.State(variant, dtype).add(empty).result().hex() == sumlab.sum(empty, variant).hex() == "0x0.0p+0"
+    for x, want in ((negz, "-0x0.0p+0"), (mixed, "0x0.0p+0")):
+        assert sumlab.sum(x, variant).hex() == want
+        st = sumlab.State(variant, dtype).add(x)
+        assert st.result().hex() == want
+        assert sumlab.State(variant, dtype).merge(st).result().hex() == want
+        assert st.copy().merge(sumlab.State(variant, dtype)).to_bytes() == st.to_bytes()
+        assert _sumlab.merge_saved(sumlab.State(variant, dtype).add(empty).to_bytes(), st.to_bytes()) == st.to_bytes()
+        assert sumlab.State(variant, dtype).add(x[:1]).add(empty).add(x[1:]).to_bytes() == st.to_bytes()
 
 
 class FakeComm:
