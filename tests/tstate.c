@@ -42,17 +42,12 @@ static int limb_allreduce(const unsigned char *piece, size_t bytes, int K, const
 
 static int same(double a, double b) { return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof a); }
 
-static void check_kind(const sl_state_kind *k, const sl_dataset *ds, sl_dtype dt, const void *x,
-                       uint64_t n)
+/* What a state of x[0..n) must give: the variant's twin (superacc, reproducible) or the
+ * reference's rounding (exact). */
+static double want_of(const sl_state_kind *k, const void *x, uint64_t n, sl_dtype dt)
 {
-    size_t bytes = sl_state_blob_bytes(k, dt), sz = sl_dtype_size(dt);
-    unsigned char *whole = malloc(bytes), *acc = malloc(bytes), *rev = malloc(bytes);
-    unsigned char *piece = malloc(8 * bytes);
     sl_err err = {{0}};
-    CHECK(whole && acc && rev && piece, "out of memory");
-    if (!whole || !acc || !rev || !piece) return;
-    CHECK(!sl_state_blob_sum(k, x, n, dt, whole, &err), "%s", err.msg);
-    double want;
+    double want = NAN;
     if (!strcmp(k->variant, "exact")) {
         sl_reference ref;
         CHECK(!sl_reference_compute(&ref, x, n, dt, &err), "%s", err.msg);
@@ -65,6 +60,20 @@ static void check_kind(const sl_state_kind *k, const sl_dataset *ds, sl_dtype dt
         sl_variant_resolve(v, &cfg, n, dt);
         CHECK(!sl_variant_cpu(v, x, n, dt, &cfg, &want, &err), "%s", err.msg);
     }
+    return want;
+}
+
+static void check_kind(const sl_state_kind *k, const sl_dataset *ds, sl_dtype dt, const void *x,
+                       uint64_t n)
+{
+    size_t bytes = sl_state_blob_bytes(k, dt), sz = sl_dtype_size(dt);
+    unsigned char *whole = malloc(bytes), *acc = malloc(bytes), *rev = malloc(bytes);
+    unsigned char *piece = malloc(8 * bytes);
+    sl_err err = {{0}};
+    CHECK(whole && acc && rev && piece, "out of memory");
+    if (!whole || !acc || !rev || !piece) return;
+    CHECK(!sl_state_blob_sum(k, x, n, dt, whole, &err), "%s", err.msg);
+    const double want = want_of(k, x, n, dt);
     CHECK(same(sl_state_blob_finish(whole), want), "%s %s %s: state result %a, twin/reference %a",
           k->variant, ds->name, sl_dtype_name(dt), sl_state_blob_finish(whole), want);
     for (int K = 1; K <= 8; K++) {
@@ -153,19 +162,7 @@ static void check_signed_zeros(const sl_state_kind *k, sl_dtype dt)
         for (int len = 0; len <= 4; len++) {
             uint64_t x[4];
             fill_zeros(x, cases[c], len, dt);
-            double want;
-            if (!strcmp(k->variant, "exact")) {
-                sl_reference ref;
-                CHECK(!sl_reference_compute(&ref, x, (uint64_t)len, dt, &err), "%s", err.msg);
-                want = ref.rounded;
-                sl_reference_clear(&ref);
-            } else {
-                sl_launch cfg;
-                memset(&cfg, 0, sizeof cfg);
-                const sl_variant *v = sl_variant_find(k->variant);
-                sl_variant_resolve(v, &cfg, (uint64_t)len, dt);
-                CHECK(!sl_variant_cpu(v, x, (uint64_t)len, dt, &cfg, &want, &err), "%s", err.msg);
-            }
+            const double want = want_of(k, x, (uint64_t)len, dt);
             int neg = len > 0, sum = 0;   /* -0 only for -0 inputs alone */
             for (int i = 0; i < len; i++) {
                 neg &= cases[c][i] == 0;
