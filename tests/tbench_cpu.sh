@@ -104,6 +104,11 @@ bad "reps 0" bench --backend cpu --reps 0 --n 10
 bad "n 0" bench --backend cpu --n 0
 bad "unknown dataset" bench --backend cpu --dataset nope --n 10
 bad "gpu option on the cpu backend" bench --backend cpu --block 64 --n 10
+# --columns is checked with the other options, before the device is looked for and before any
+# provenance line is written (it was checked after both: exit 1 'needs a GPU' without one)
+bad "bench --columns unknown" bench --n 10 --columns nope
+bad "bench --columns twice" bench --n 10 --columns variant,variant
+bad "bench --axis --columns unknown" bench --axis -1 --rows 2 --n 10 --columns nope
 "$sumlab" bench --backend cpu --help > "$tmp/help" 2>&1
 check "bench --backend cpu --help" grep -q 'ratio_mpfr' "$tmp/help"
 "$sumlab" bench --backend=cpu --variants exact --n 5000 --reps 1 --format table > "$tmp/t.txt" 2>&1

@@ -312,6 +312,11 @@ int sl_cmd_bench_rows(int argc, char **argv)
     if (code < 0) code = sl_cli_ddof_check("bench", &o.opp, o.op);
     if (code >= 0) return code;
     sl_err err = {{0}};
+    if (o.columns ? sl_colset_parse(&o.cols, o.columns, &err)   /* before the device is looked for */
+                  : sl_colset_names(&o.cols, rows_columns, sizeof rows_columns / sizeof rows_columns[0], &err)) {
+        sl_cli_msg("bench", "--columns: %s", err.msg);
+        return 2;
+    }
     if (o.on_gpu) {
         sl_gpu_info info;
         if (sl_gpu_available(&info, &err) != 1) {
@@ -342,11 +347,6 @@ int sl_cmd_bench_rows(int argc, char **argv)
     }
     unsigned threads = 1;
     if (sl_threads_choose(NULL, &threads, &err)) threads = 1;
-    if (o.columns ? sl_colset_parse(&o.cols, o.columns, &err)
-                  : sl_colset_names(&o.cols, rows_columns, sizeof rows_columns / sizeof rows_columns[0], &err)) {
-        sl_cli_msg("bench", "--columns: %s", err.msg);
-        return 2;
-    }
     sl_provenance prov;
     if (sl_cli_argv) sl_provenance_collect(&prov, sl_cli_argc, sl_cli_argv);
     else sl_provenance_collect(&prov, argc, argv);

@@ -408,6 +408,12 @@ int sl_cmd_bench(int argc, char **argv)
     size_t nv = 0;
     if (code < 0) code = bench_variants(&o, order, &nv);
     if (code >= 0) return code;
+    sl_err cerr = {{0}};   /* with the other options: before the device and the provenance lines */
+    if (o.columns ? sl_colset_parse(&o.cols, o.columns, &cerr)
+                  : sl_colset_names(&o.cols, bench_columns, BENCH_NCOLS, &cerr)) {
+        sl_cli_msg("bench", "--columns: %s", cerr.msg);
+        return 2;
+    }
 
     sl_gpu_info info;
     sl_err why = {{0}};
@@ -424,12 +430,6 @@ int sl_cmd_bench(int argc, char **argv)
     }
     bench_preamble(&o, argc, argv);
     b.flags = (o.flush ? SL_GPU_FLUSH_L2 : 0) | (o.call_time ? SL_GPU_CALL_TIME : 0);
-    sl_err cerr = {{0}};
-    if (o.columns ? sl_colset_parse(&o.cols, o.columns, &cerr)
-                  : sl_colset_names(&o.cols, bench_columns, BENCH_NCOLS, &cerr)) {
-        sl_cli_msg("bench", "--columns: %s", cerr.msg);
-        return 2;
-    }
     sl_table *t = sl_colset_table(&o.cols);
     b.res = malloc((size_t)o.arg.reps * sizeof *b.res);
     b.tim = malloc((size_t)o.arg.reps * sizeof *b.tim);
