@@ -147,6 +147,13 @@ bad "reduce --axis --op dot" "two files" reduce --op dot "$tmp/m.npy" "$tmp/m.np
 check "bench --axis, nothing runs: exit 2" test $? -eq 2
 check "bench --axis, nothing runs: says so" grep -q "no variant of sum runs on the cpu backend" "$tmp/none.err"
 check "bench --axis, nothing runs: no rows" test "$(grep -vc '^#' "$tmp/none.out")" -eq 0
+# bench --axis where the dataset refuses its parameters at generation (count=10 special values
+# in a [1, 5] input): bad usage as in the other benches, exit 2, said once, no row of any shape
+"$sumlab" bench --axis -1 --backend cpu --dataset special --param count=10 --rows 1 --n 5,100 \
+  --variants serial > "$tmp/ds.out" 2> "$tmp/ds.err"
+check "bench --axis, dataset refuses: exit 2" test $? -eq 2
+check "bench --axis, dataset refuses: said once" test "$(grep -c 'count=10 exceeds n=5' "$tmp/ds.err")" -eq 1
+check "bench --axis, dataset refuses: no rows" test "$(grep -v '^#' "$tmp/ds.out" | grep -vc '^op,')" -eq 0
 
 echo "trows_cli: $checks checks, $fails failed (seed $seed)"
 test "$fails" -eq 0

@@ -160,8 +160,9 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
     return -1;
 }
 
-/* One shape: the input, every variant's rows, the rows judged. Returns 0, 1 (failure) or 2
- * (a check failed); *ran_bad set when a variant could not run (said; its row left out). */
+/* One shape: the input, every variant's rows, the rows judged. Returns 0, 1 (failure), 2
+ * (a check failed) or 3 (the dataset refused its parameters: bad usage); *ran_bad set when a
+ * variant could not run (said; its row left out). */
 static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_variant *const *vs,
                       size_t nv, sl_table *t, unsigned threads, int *ran_bad)
 {
@@ -192,7 +193,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         const uint64_t cnt = total - s0 < ROWS_CHUNK ? total - s0 : ROWS_CHUNK;
         if (sl_dataset_generate(o->ds, o->arg.dt, o->arg.seed, total, &o->p, s0, cnt, x + s0 * es, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
-            rc = 2;
+            rc = 3;
         }
     }
     for (size_t k = 0; k < nv && rc == 0; k++) {
@@ -360,12 +361,12 @@ int sl_cmd_bench_rows(int argc, char **argv)
     }
     int rc = 0, failed = 0, ran_bad = 0;
     if (o.arg.fmt == SL_OUT_CSV && sl_table_write_csv_header(t, stdout)) rc = 1;
-    for (size_t i = 0; i < o.nb && rc != 1; i++)
-        for (size_t j = 0; j < o.nn && rc != 1; j++) {
+    for (size_t i = 0; i < o.nb && rc == 0; i++)
+        for (size_t j = 0; j < o.nn && rc == 0; j++) {
             if (o.pairs && i != j) continue;
             int r = rows_shape(&o, o.bs[i], o.ns[j], vs, nv, t, threads, &ran_bad);
             if (r == 2) failed = 1;
-            else rc = r;
+            else rc = r == 3 ? 2 : r;   /* the dataset refused: exit 2, as the other benches */
             if (o.arg.fmt == SL_OUT_CSV) {
                 if (sl_table_write_csv_rows(t, stdout) && !rc) rc = 1;
                 sl_table_clear_rows(t);
