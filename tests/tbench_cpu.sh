@@ -98,6 +98,8 @@ bad() {   # bad DESCRIPTION ARGS...: rc 2, nothing on stdout, one line on stderr
 }
 bad "unknown backend" bench --backend tpu --n 10
 bad "unknown cpu variant" bench --backend cpu --variants exact,vec4 --n 10
+bad "empty cpu variant list" bench --backend cpu --variants "" --n 10
+bad "cpu variant list ending in a comma" bench --backend cpu --variants exact, --n 10
 bad "mpfr-n 0" bench --backend cpu --mpfr-n 0 --n 10
 bad "threads junk" bench --backend cpu --threads many --n 10
 bad "reps 0" bench --backend cpu --reps 0 --n 10

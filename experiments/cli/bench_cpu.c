@@ -204,18 +204,23 @@ static int cpu_check(cpu_opts *o)
         for (int v = 0; v < V_COUNT; v++) o->want[v] = 1;
     } else {
         const char *s = o->arg.vlist;
-        while (*s) {
+        for (;;) {   /* every item, an empty one too ("", "exact,", "loop,,exact") */
             size_t len = strcspn(s, ",");
             int found = -1;
             for (int v = 0; v < V_COUNT; v++)
                 if (strlen(cpu_variant_names[v]) == len && !strncmp(s, cpu_variant_names[v], len)) found = v;
+            if (len == 0) {
+                sl_cli_msg("bench", "--variants: malformed variant list '%s'", o->arg.vlist);
+                return 2;
+            }
             if (found < 0) {
                 sl_cli_msg("bench", "--variants: unknown CPU variant '%.*s' (loop, exact, exact-threads)", (int)len, s);
                 return 2;
             }
             o->want[found] = 1;
             s += len;
-            if (*s == ',') s++;
+            if (*s != ',') break;
+            s++;
         }
     }
     if (sl_threads_choose(o->threads_s, &o->threads, &err)) {
