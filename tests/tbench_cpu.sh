@@ -106,6 +106,12 @@ bad "reps 0" bench --backend cpu --reps 0 --n 10
 bad "n 0" bench --backend cpu --n 0
 bad "unknown dataset" bench --backend cpu --dataset nope --n 10
 bad "gpu option on the cpu backend" bench --backend cpu --block 64 --n 10
+# --backend abbreviated as getopt_long takes it (--ba .. --backend): the backend it names (an
+# abbreviation went to the GPU bench, which took its value as checked and ignored it)
+bad "abbreviated --backend, unknown value" bench --ba=tpu --n 10
+"$sumlab" bench --backe cpu --variants exact --n 5000 --reps 1 > "$tmp/ab.csv" 2> "$tmp/ab.err"
+check "--backe cpu runs the cpu bench ($(cat "$tmp/ab.err"))" grep -q '^# backend: cpu' "$tmp/ab.csv"
+check "--backe cpu: an exact row" grep -q '^exact,f32,5000,' "$tmp/ab.csv"
 # --columns is checked with the other options, before the device is looked for and before any
 # provenance line is written (it was checked after both: exit 1 'needs a GPU' without one)
 bad "bench --columns unknown" bench --n 10 --columns nope

@@ -385,8 +385,11 @@ int sl_cmd_bench(int argc, char **argv)
 {
     const char *backend = NULL; /* --backend cpu: bench_cpu.c; gpu (the default): below */
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-        if (!strcmp(argv[i], "--backend") && i + 1 < argc) backend = argv[++i];
-        else if (!strncmp(argv[i], "--backend=", 10)) backend = argv[i] + 10;
+        /* as getopt_long reads it: --backend or an unambiguous prefix of it (--ba on) */
+        const size_t len = strncmp(argv[i], "--", 2) ? 0 : strcspn(argv[i] + 2, "=");
+        if (len < 2 || len > 7 || strncmp(argv[i] + 2, "backend", len)) continue;
+        if (argv[i][2 + len] == '=') backend = argv[i] + 3 + len;
+        else if (i + 1 < argc) backend = argv[++i];
     }
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)   /* rows: bench_rows.c */
         if (!strcmp(argv[i], "--axis") || !strncmp(argv[i], "--axis=", 7)) return sl_cmd_bench_rows(argc, argv);
