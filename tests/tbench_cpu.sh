@@ -102,6 +102,8 @@ bad "empty cpu variant list" bench --backend cpu --variants "" --n 10
 bad "cpu variant list ending in a comma" bench --backend cpu --variants exact, --n 10
 bad "mpfr-n 0" bench --backend cpu --mpfr-n 0 --n 10
 bad "threads junk" bench --backend cpu --threads many --n 10
+check "threads junk: the option named once ($(cat "$tmp/bad.err"))" \
+  grep -qx "sumlab bench: --threads: 'many' is not a thread count .*" "$tmp/bad.err"
 bad "reps 0" bench --backend cpu --reps 0 --n 10
 bad "n 0" bench --backend cpu --n 0
 bad "unknown dataset" bench --backend cpu --dataset nope --n 10

@@ -37,5 +37,15 @@ done
   > "$tmp/c.csv" 2> "$tmp/c.err"
 check "bench --columns dataset,variant ($(cat "$tmp/c.err"))" \
   test "$(grep -v '^#' "$tmp/c.csv" | tr -d '\r')" = "$(printf 'dataset,variant\nsubnormal,vec4')"
+# every named variant skipped (no GPU kernel; not of the dtype): bad usage, exit 2 and no rows
+# (it printed the preamble and the read ceiling's rows alone, exit 0); dot's memory check counts
+# both of its inputs
+for args in "--variants exact" "--variants half-acc --dtype f32"; do
+  "$sumlab" bench --n 4096 --reps 1 $args > "$tmp/none.csv" 2> "$tmp/none.err"
+  rc=$?
+  check "bench $args: exit 2 (rc $rc: $(cat "$tmp/none.err"))" test $rc -eq 2
+  check "bench $args: says no variant is left" grep -q 'no variant to time' "$tmp/none.err"
+  check "bench $args: nothing on stdout" test ! -s "$tmp/none.csv"
+done
 echo "tbench_gpu: $checks checks, $fails failed (seed $seed, SUMLAB_SEED overrides)"
 [ $fails -eq 0 ]

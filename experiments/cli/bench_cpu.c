@@ -224,7 +224,7 @@ static int cpu_check(cpu_opts *o)
         }
     }
     if (sl_threads_choose(o->threads_s, &o->threads, &err)) {
-        sl_cli_msg("bench", "--threads: %s", err.msg);
+        sl_cli_msg("bench", "%s", err.msg);
         return 2;
     }
     return sl_bench_input(&o->arg, o->ns, CPU_MAX_N, &o->nn, &o->ds, &o->p);

@@ -316,15 +316,15 @@ static int bench_n(const bench_opts *o, bench_state *b, const sl_variant *const 
     int rc = 0;
     /* a request beyond the device's memory: one line naming the size, before any host memory
      * is taken (a lazily committed host buffer of that size could take the machine down) */
-    if (sl_gpu_check_fits(n, o->arg.dt, &err)) {
-        sl_cli_msg("bench", "%s", err.msg);
+    const uint64_t nin = (uint64_t)(o->op->inputs == 2 ? 2 : 1);   /* dot: x then y, 2n values */
+    if (sl_gpu_check_fits(n * nin, o->arg.dt, &err)) {
+        sl_cli_msg("bench", "%s%s", err.msg, nin == 2 ? " (dot: x and y, 2n values)" : "");
         return 1;
     }
-    const uint64_t nin = (uint64_t)(o->op->inputs == 2 ? 2 : 1);   /* dot: x then y, 2n values */
     void *x = malloc((size_t)(n * nin) * esz);
     if (!x) {
-        sl_cli_msg("bench", "out of host memory for n = %llu %s values (%.2f GiB)", (unsigned long long)n,
-                   sl_dtype_name(o->arg.dt), (double)n * (double)esz / 1073741824.0);
+        sl_cli_msg("bench", "out of host memory for %llu %s values (%.2f GiB)", (unsigned long long)(n * nin),
+                   sl_dtype_name(o->arg.dt), (double)(n * nin) * (double)esz / 1073741824.0);
         return 1;
     }
     for (uint64_t s0 = 0; s0 < n * nin && rc == 0; s0 += BENCH_CHUNK) {
@@ -423,6 +423,11 @@ int sl_cmd_bench(int argc, char **argv)
     if (sl_gpu_available(&info, &why) != 1) {
         sl_cli_msg("bench", "needs a GPU: %s", why.msg[0] ? why.msg : "none found");
         return 1;
+    }
+    if (nv == 0) {   /* each named variant skipped above (no GPU kernel, or not of this dtype) */
+        sl_cli_msg("bench", "no variant to time: none of --variants has a GPU kernel that takes %s input",
+                   sl_dtype_name(o.arg.dt));
+        return 2;
     }
     bench_state b;
     memset(&b, 0, sizeof b);

@@ -590,7 +590,9 @@ int sl_measure_read_ceiling2(const void *x, const void *y, uint64_t n, sl_dtype 
         row->have_run = 1;
         row->reps = reps;
         sl_sketch_stats(&k, &row->time_ms_median, &row->time_ms_min, &row->time_ms_max, &row->times_binned);
-        row->gbps = (double)n * (double)sl_dtype_size(dt) * (y ? 2.0 : 1.0) / (row->time_ms_median * 1e6);
+        row->gbps = row->time_ms_median > 0
+                        ? (double)n * (double)sl_dtype_size(dt) * (y ? 2.0 : 1.0) / (row->time_ms_median * 1e6)
+                        : NAN;
     }
     sl_sketch_free(&k);
     return rc;
