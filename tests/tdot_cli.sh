@@ -3,7 +3,7 @@
 # result_hex against Python's exact rationals rounded once (float32, float64; ill-conditioned and
 # random pairs; float64 products of 2^1200 cancelling, below 2^-968, and both among ordinary
 # ones), `judge --op dot X Y`, and one clear message with exit status 2 for each mismatch (length,
-# format, a missing second file, a third file); the study's cond sweep (targets 1 .. 1e40, realised near them) and
+# format, a missing second file, a third file, a C-order file against a Fortran-order one); the study's cond sweep (targets 1 .. 1e40, realised near them) and
 # accuracy-vs-n's pair families.
 #   usage: bash tests/tdot_cli.sh PATH/TO/sumlab [SEED]
 set -u
@@ -118,6 +118,29 @@ expect_err "format mismatch" "one format" "$tmp/a32.npy" "$tmp/a64.npy" -q
 expect_err "missing second file" "FILE2 is missing" "$tmp/a32.npy" -q
 expect_err "second file does not exist" "nonexistent.npy" "$tmp/a32.npy" "$tmp/nonexistent.npy" -q
 expect_err "a third file" "unexpected argument" "$tmp/a32.npy" "$tmp/a32.npy" "$tmp/a32.npy" -q
+# N-D inputs pair their values by logical index (as np.vdot, each flattened in C order): a
+# C-order and a Fortran-order file of the same (3, 4) array are refused (memory order would pair
+# x[i, j] with y[j', i']: 440 for 506); two Fortran files of one shape pair element by element,
+# and C-order files of any shapes in C order (bug20261206: m.npy . f.npy printed 440, exit 0)
+python3 - "$tmp" <<'PY'
+import struct, sys
+t = sys.argv[1]
+def npy(path, shape, fortran, vals):
+    hdr = "{'descr': '<f4', 'fortran_order': %s, 'shape': (%s), }" % (fortran, ", ".join(map(str, shape)))
+    hdr += " " * (63 - (10 + len(hdr)) % 64) + "\n"
+    open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(hdr)) + hdr.encode() + b"".join(struct.pack("<f", v) for v in vals))
+c = list(range(12))                                      # arange(12).reshape(3, 4), C order
+f = [c[i * 4 + j] for j in range(4) for i in range(3)]   # the same array in Fortran order
+npy(t + "/m34.npy", (3, 4), False, c); npy(t + "/f34.npy", (3, 4), True, f)
+npy(t + "/m43.npy", (4, 3), False, c)
+PY
+expect_err "C order against Fortran order" "Fortran-order" "$tmp/m34.npy" "$tmp/f34.npy" -q
+expect_err "Fortran order against C order" "Fortran-order" "$tmp/f34.npy" "$tmp/m34.npy" -q
+for pair in "m34 m34" "f34 f34" "m34 m43"; do
+  set -- $pair
+  got=$("$sumlab" reduce --op dot "$tmp/$1.npy" "$tmp/$2.npy" --variants exact --format csv --columns result_hex -q 2>&1 | tail -n 1)
+  check "dot $1 . $2: 506 = 0x1.fap+8, got '$got'" test "$got" = 0x1.fap+8
+done
 # gen --y-output: a pair family's x and y as two files (n values each, values [0, n) and [n, 2n) of
 # the dataset's 2n: the one-file form's halves, byte for byte), which reduce --op dot reads; a
 # one-array family, or one file for both, refused with one line and exit status 2
