@@ -142,6 +142,8 @@ bad "no rows" "no rows" sum "$tmp/z.npy" --axis 0
 bad "axis 3 of a 3-d file" "out of range" sum "$tmp/a3.npy" --axis 3
 bad "bench --axis --op dot" "two inputs" bench --axis -1 --backend cpu --op dot --rows 2 --n 8
 bad "reduce --axis --op dot" "two files" reduce --op dot "$tmp/m.npy" "$tmp/m.npy" --axis -1
+# named variants that cannot run here: one line naming each, as without --axis (it was a line each)
+bad "axis, two named variants that cannot run" "half-acc: .*; cub: " sum "$tmp/m.npy" --axis -1 --variants half-acc,cub,serial -q
 # bench --axis with named variants none of which runs here: said, exit 2, no rows
 "$sumlab" bench --axis -1 --backend cpu --rows 2 --n 8 --variants cub > "$tmp/none.out" 2> "$tmp/none.err"
 check "bench --axis, nothing runs: exit 2" test $? -eq 2

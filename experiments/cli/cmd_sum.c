@@ -644,14 +644,19 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
             code = 1;
             goto out;
         }
-        if (r == 0 && explicit_list) {   /* a variant named explicitly must run here */
+        if (r == 0 && explicit_list) {   /* a variant named explicitly must run here: one line */
+            char why[1024] = "";
+            size_t used = 0;
             for (size_t i = 0; i < nv; i++) {
                 sl_err ce = {{0}};
                 if (sl_session_can_run(s, order[i], &ce)) continue;
-                sl_cli_msg(cmd, "--variants: cannot run here (%s backend): %s: %s",
-                           sl_session_on_gpu(s) ? "gpu" : "cpu", order[i]->name, ce.msg);
+                int w = snprintf(why + used, sizeof why - used, "%s%s: %s", used ? "; " : "", order[i]->name, ce.msg);
+                if (w > 0 && (size_t)w < sizeof why - used) used += (size_t)w;
                 code = 2;
             }
+            if (code)
+                sl_cli_msg(cmd, "--variants: cannot run here (%s backend): %s",
+                           sl_session_on_gpu(s) ? "gpu" : "cpu", why);
         }
         if (r == 0 && !code && o->backend == SL_BACKEND_AUTO && !o->quiet) sl_cli_msg(cmd, "%s", chosen);
         if (code) {
