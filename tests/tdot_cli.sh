@@ -136,6 +136,15 @@ npy(t + "/m43.npy", (4, 3), False, c)
 PY
 expect_err "C order against Fortran order" "Fortran-order" "$tmp/m34.npy" "$tmp/f34.npy" -q
 expect_err "Fortran order against C order" "Fortran-order" "$tmp/f34.npy" "$tmp/m34.npy" -q
+# judge --op dot pairs its files alike (it judged 440 exact for m34 . f34)
+for pair in "m34 f34" "f34 m34"; do
+  set -- $pair
+  err=$("$sumlab" judge --op dot "$tmp/$1.npy" "$tmp/$2.npy" --value 440 -q 2>&1 >/dev/null); rc=$?
+  check "judge --op dot $1 . $2: exit 2 with one line naming Fortran order (rc $rc: $err)" \
+    test "$rc" -eq 2 -a "$(printf '%s\n' "$err" | wc -l)" -eq 1 -a -n "$(printf '%s' "$err" | grep Fortran-order)"
+done
+got=$("$sumlab" judge --op dot "$tmp/f34.npy" "$tmp/f34.npy" --value 506 --format csv 2>/dev/null | tail -n 1)
+check "judge --op dot f34 . f34: 506 is exact ($got)" grep -q ',0,' <<< "$got"
 for pair in "m34 m34" "f34 f34" "m34 m43"; do
   set -- $pair
   got=$("$sumlab" reduce --op dot "$tmp/$1.npy" "$tmp/$2.npy" --variants exact --format csv --columns result_hex -q 2>&1 | tail -n 1)

@@ -384,3 +384,27 @@ int sl_cli_ddof_check(const char *cmd, const sl_op_params *p, const sl_operation
     sl_cli_msg(cmd, "--ddof: %s has no ddof (var and std divide by n - ddof)", op->name);
     return 2;
 }
+
+/* Whether the file's memory order is its C-order flattening: not so for a Fortran-order array
+ * with two or more axes longer than 1. */
+static int memory_is_c_order(const sl_array_info *in)
+{
+    int long_axes = 0;
+    for (int k = 0; k < in->ndim; k++) long_axes += in->shape[k] > 1;
+    return !in->fortran_order || long_axes <= 1;
+}
+
+int sl_cli_pairable(const char *cmd, const char *op, const char *path, const sl_array_info *a,
+                    const char *path2, const sl_array_info *b)
+{
+    int same_shape = a->ndim == b->ndim;
+    for (int k = 0; same_shape && k < a->ndim; k++) same_shape = a->shape[k] == b->shape[k];
+    const int c1 = memory_is_c_order(a), c2 = memory_is_c_order(b);
+    if ((c1 && c2) || (!c1 && !c2 && same_shape)) return 0;
+    char s1[256], s2[256];
+    sl_cli_msg(cmd, "%s: '%s' is a %s array %s and '%s' a %s array %s: their values in memory order "
+               "would not pair element by element (save both in C order, e.g. np.ascontiguousarray)",
+               op, path, c1 ? "C-order" : "Fortran-order", sl_array_shape_text(a, s1, sizeof s1), path2,
+               c2 ? "C-order" : "Fortran-order", sl_array_shape_text(b, s2, sizeof s2));
+    return 2;
+}

@@ -848,11 +848,12 @@ int sl_cmd_judge(int argc, char **argv)
         const char *path2 = argv[optind + 1];
         uint64_t n2 = 0;
         sl_dtype dt2 = dt;
-        const int lrc = sl_array_load_ex(path2, o.have_dtype, o.raw_dt, &data2, &n2, &dt2, NULL, &err);
-        if (lrc || dt2 != dt || n2 != n) {
+        sl_array_info info2;
+        const int lrc = sl_array_load_ex(path2, o.have_dtype, o.raw_dt, &data2, &n2, &dt2, &info2, &err);
+        if (lrc || dt2 != dt || n2 != n || sl_cli_pairable(CMD, o.op->name, path, &info, path2, &info2)) {
             if (lrc)
                 sl_cli_msg(CMD, "%s", err.msg);
-            else
+            else if (dt2 != dt || n2 != n)
                 sl_cli_msg(CMD, "%s: '%s' holds %llu %s values but '%s' holds %llu %s values (the inputs "
                            "of %s must have one length and one format)", o.op->name, path,
                            (unsigned long long)n, sl_dtype_name(dt), path2, (unsigned long long)n2,

@@ -451,15 +451,6 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
     return sl_mpi_end(code);
 }
 
-/* Whether the file's memory order is its C-order flattening (as np.vdot pairs values): not so for
- * a Fortran-order array with two or more axes longer than 1. */
-static int memory_is_c_order(const sl_array_info *in)
-{
-    int long_axes = 0;
-    for (int k = 0; k < in->ndim; k++) long_axes += in->shape[k] > 1;
-    return !in->fortran_order || long_axes <= 1;
-}
-
 /* The one input, reduced and printed: the session (reference, upload), the variants measured
  * and judged, the table and S. One cleanup path. Returns the exit code. */
 static int reduce_file(const char *path, const char *path2, sum_opts *o, const sl_variant *const *order,
@@ -511,18 +502,7 @@ static int reduce_file(const char *path, const char *path2, sum_opts *o, const s
             code = 2;
             goto out;
         }
-        /* values pair by memory position: right when both files are in C order (each flattened
-         * as np.vdot does) or both in Fortran order with one shape (element by element) */
-        int same_shape = info.ndim == info2.ndim;
-        for (int k = 0; same_shape && k < info.ndim; k++) same_shape = info.shape[k] == info2.shape[k];
-        const int c1 = memory_is_c_order(&info), c2 = memory_is_c_order(&info2);
-        if (!(c1 && c2) && !(!c1 && !c2 && same_shape)) {
-            char s1[256], s2[256];
-            sl_cli_msg(cmd, "%s: '%s' is a %s array %s and '%s' a %s array %s: their values in memory "
-                       "order would not pair element by element (save both in C order, e.g. "
-                       "np.ascontiguousarray)", o->op->name, path, c1 ? "C-order" : "Fortran-order",
-                       sl_array_shape_text(&info, s1, sizeof s1), path2, c2 ? "C-order" : "Fortran-order",
-                       sl_array_shape_text(&info2, s2, sizeof s2));
+        if (sl_cli_pairable(cmd, o->op->name, path, &info, path2, &info2)) {
             code = 2;
             goto out;
         }

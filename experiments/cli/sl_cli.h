@@ -70,6 +70,13 @@ int sl_cli_ddof(const char *cmd, const char *s, sl_op_params *p);
  * that has none. */
 int sl_cli_ddof_check(const char *cmd, const sl_op_params *p, const sl_operation *op);
 
+/* A two-input operation's files (dot): 0 when their values pair element by element in memory
+ * order, as np.vdot pairs them (both in C order, each flattened; or both in Fortran order with one
+ * shape); else one line for cmd and 2 (a C-order file beside a Fortran-order one with two or more
+ * axes longer than 1: memory order would pair other elements). */
+int sl_cli_pairable(const char *cmd, const char *op, const char *path, const sl_array_info *a,
+                    const char *path2, const sl_array_info *b);
+
 /* The launch-request options of `sum` and `bench`: opt is "--block" (a power of two in
  * [32, 1024]), "--grid" ([1, 2^31-1]) or "--items" ([1, 2^20]); stores the value of s in *out.
  * Returns 0, or prints one line for cmd and returns -1. */
