@@ -70,6 +70,12 @@ PY
     [ -n "$one_repro" ] && [ "$got" = "$one_repro" ] ||
       bad "$ds $dt K=$K: reproducible state $got != single-process reproducible $one_repro"
     [ "$(col "$out" exact state ranks)" = "$K" ] || bad "$ds $dt K=$K: ranks column"
+    # S, the exact sum of every slice, in every row as in the single process (it was empty)
+    one_S=$(col "$tmp/one.csv" exact "" exact_sum_hex)
+    for c in state ordered mpi-sum; do
+      got=$(col "$out" superacc "$c" exact_sum_hex)
+      [ -n "$one_S" ] && [ "$got" = "$one_S" ] || bad "$ds $dt K=$K: superacc $c exact_sum_hex '$got' != '$one_S'"
+    done
     [ "$(col "$out" exact state abs_err)" = "$(col "$tmp/one.csv" exact "" abs_err)" ] ||
       bad "$ds $dt K=$K: exact state row's error differs from the single-process reference row's"
     if [ "$dt" = f64 ] || [ "$dt" = f16 ]; then   # ordered == the slices' twins added in rank order
@@ -105,6 +111,15 @@ PY
     fi
   done
 done
+
+# the table's S block under mpirun, as in one process
+f=$tmp/uniform-f64.npy
+"$S" sum "$f" --backend cpu --variants serial > "$tmp/one.txt" 2>/dev/null
+timeout 120 "${run[@]}" -np 2 "$S" sum "$f" --backend cpu --variants serial > "$tmp/k2.txt" 2>/dev/null ||
+  bad "mpirun sum (table) failed"
+want=$(grep '^exact sum S = ' "$tmp/one.txt")
+[ -n "$want" ] && [ "$(grep '^exact sum S = ' "$tmp/k2.txt")" = "$want" ] ||
+  bad "mpirun sum (table): no S block, or another S than one process's ($want)"
 
 # a rank that cannot read: one message naming the rank, non-zero exit, no hang
 set +e

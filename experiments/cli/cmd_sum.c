@@ -426,8 +426,14 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
     if (root && code && err.msg[0]) sl_cli_msg(cmd, "%s", err.msg);
     if (root && o->backend == SL_BACKEND_AUTO && chosen[0]) sl_cli_msg(cmd, "rank 0: %s", chosen);
     if (root && have_ref && (code == 0 || code == 1)) {
-        sl_table *t = sl_colset_table(cs);
-        if (!t) code = 1;
+        /* S: the exact sum of every rank's slice (the merged exact state, rank 0's reference) */
+        sl_exact_text S = {0};
+        const int have_S = !sl_reference_exact_text(&ref, &S);
+        sl_table *t = have_S ? sl_colset_table(cs) : NULL;
+        if (!t) {
+            sl_cli_msg(cmd, "out of memory");
+            code = 1;
+        }
         for (size_t i = 0; t && i < nrows; i++) {
             sl_record_extra x;
             sl_record_extra_init(&x);
@@ -436,15 +442,18 @@ static int sum_mpi(const char *path, const sum_opts *o, const sl_variant *const 
             x.local_ms_max = rows[i].local_ms_max;
             x.combine_ms = rows[i].combine_ms;
             x.allreduce1_ms = rows[i].allreduce1_ms;
-            if (add_row(t, cs, o->op, rows[i].row.variant, &rows[i].row, &ref, NULL,
+            if (add_row(t, cs, o->op, rows[i].row.variant, &rows[i].row, &ref, &S,
                         o->fmt == SL_OUT_TABLE ? 6 : 0, &x)) code = 1;
         }
-        if (t && sl_table_write(t, o->fmt, stdout)) {
+        int wrc = t ? sl_table_write(t, o->fmt, stdout) : 0;
+        if (t && !wrc && o->fmt == SL_OUT_TABLE && !shows_exact_sum(cs)) wrc = sl_cli_exact_block(stdout, &S, o->op->name);
+        if (wrc) {
             sl_cli_msg(cmd, "error writing the output");
             code = 1;
         }
         fflush(stdout);
         sl_table_free(t);
+        if (have_S) sl_exact_text_free(&S);
     }
     if (have_ref) sl_reference_clear(&ref);
     sl_mpi_rows_free(rows, nrows);
