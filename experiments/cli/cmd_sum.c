@@ -31,6 +31,9 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 #define TWIN_DEFAULT_MAX_N ((uint64_t)1 << 24)
+/* --axis: input rows reduced between writes (CSV, JSON); lines of one aligned table */
+#define ROWS_BATCH 256u
+#define ROWS_PAGE 4096u
 
 static void sum_usage(FILE *f)
 {
@@ -55,7 +58,8 @@ static void sum_usage(FILE *f)
           "  --ddof N          var/std: divide by n - N (default 1, as torch.var; 0 as numpy.var)\n"
           "  --axis K          reduce along axis K of an N-D .npy (negative: from the end; -1 the\n"
           "                    last): one result row per reduced row, its index in the `row`\n"
-          "                    column (a 1-D file takes 0 or -1: one row)\n"
+          "                    column (a 1-D file takes 0 or -1: one row); rows are written as\n"
+          "                    they finish (table format: in tables of up to 4096 lines)\n"
           "  --op OP           the operation (default sum; 'sumlab list ops' lists them); FILE2\n"
           "                    is the second input of a two-input operation\n"
           "  --variants L      comma-separated names of the operation's variants (rows in this\n"
@@ -587,7 +591,9 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
     sl_err err = {{0}};
     void *data = NULL;
     sl_table *t = NULL;
-    int code = 0, moved = 0, bad = 0;
+    sl_table_parts parts;
+    sl_table_parts_init(&parts, o->fmt);
+    int code = 0, moved = 0, bad = 0, begun = 0;
     uint64_t n = 0, rows = 0, N = 0;
     sl_dtype dt;
     sl_array_info info;
@@ -622,6 +628,10 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
         code = 1;
         goto out;
     }
+    /* Rows go out as they finish, ROWS_BATCH input rows at a time (memory: a batch's cells, not
+     * every row's): CSV and JSON as one table in parts; the aligned table in tables of up to
+     * ROWS_PAGE lines, each with its header (their widths need every line first). */
+    const uint64_t batch = o->fmt == SL_OUT_TABLE ? (ROWS_PAGE / nv ? ROWS_PAGE / nv : 1) : ROWS_BATCH;   /* nv: exact's row too */
     const size_t es = sl_dtype_size(dt);
     for (uint64_t r = 0; r < rows; r++) {
         sl_session *s = NULL;
@@ -668,9 +678,26 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
                            o->fmt == SL_OUT_TABLE ? 6 : 0, &S, o->quiet || r > 0, &x, NULL, NULL);
         sl_exact_text_free(&S);
         sl_session_close(s);
+        if ((r + 1) % batch && r + 1 < rows) continue;
+        int wrc;
+        if (o->fmt == SL_OUT_TABLE) {   /* a table of its own, after a blank line */
+            wrc = (r + 1 > batch && fputc('\n', stdout) == EOF) || sl_table_write(t, o->fmt, stdout);
+        } else {
+            wrc = (!begun && sl_table_parts_begin(&parts, t, stdout)) ||
+                  (o->fmt == SL_OUT_JSON && sl_table_parts_measure(&parts, t)) ||
+                  sl_table_parts_write(&parts, t, stdout) || (r + 1 == rows && sl_table_parts_end(&parts, stdout));
+            begun = 1;
+        }
+        sl_table_clear_rows(t);
+        if (wrc) {   /* main() names the reason ("cannot write standard output: ...") */
+            code = 1;
+            goto out;
+        }
     }
-    code = sl_table_write(t, o->fmt, stdout) || bad ? 1 : 0;
+    if (rows == 0 && sl_table_write(t, o->fmt, stdout)) code = 1;   /* the header alone */
+    else code = bad ? 1 : 0;
 out:
+    sl_table_parts_free(&parts);
     sl_table_free(t);
     free(data);
     return code;
