@@ -138,6 +138,16 @@ check "reduce --op dot of gen's pair: the realised condition number near 1e8 ($(
 check "gen --y-output y.f32: raw, y's 4000 bytes alone" python3 -c "
 import sys
 sys.exit(not open('$tmp/gy3.f32', 'rb').read() == open('$tmp/gy.npy', 'rb').read()[128:])"
+# bug20261206: y failing after x was written (here y.npy.part is a folder: y cannot be written)
+# replaced x.npy and left the old y.npy beside it, a pair of two seeds, with exit status 1; now
+# nothing is renamed until both are written: x.npy and y.npy stay the earlier pair, no .part left
+cp "$tmp/gx.npy" "$tmp/gx4.npy"; cp "$tmp/gy.npy" "$tmp/gy4.npy"; mkdir "$tmp/gy4.npy.part"
+err=$("$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 4 -o "$tmp/gx4.npy" --y-output "$tmp/gy4.npy" 2>&1); rc=$?
+check "gen --y-output, y not writable: exit 1, one line ('$err')" \
+  test "$rc" = 1 -a "$(printf '%s\n' "$err" | wc -l)" = 1 -a -n "$(grep -- "cannot write" <<<"$err")"
+check "gen --y-output, y not writable: x.npy is still the earlier pair's x" cmp -s "$tmp/gx4.npy" "$tmp/gx.npy"
+check "gen --y-output, y not writable: y.npy untouched, no x.npy.part left" \
+  test -d "$tmp/gy4.npy.part" -a ! -e "$tmp/gx4.npy.part" -a "$(cmp "$tmp/gy4.npy" "$tmp/gy.npy" && echo same)" = same
 for bad in "normal:one array" "dot-random:other than"; do
   ds=${bad%%:*} pat=${bad#*:}
   y="$tmp/gy2.npy"; [ "$ds" = dot-random ] && y="$tmp/gx2.npy"
