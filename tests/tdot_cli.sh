@@ -148,6 +148,13 @@ check "gen --y-output, y not writable: exit 1, one line ('$err')" \
 check "gen --y-output, y not writable: x.npy is still the earlier pair's x" cmp -s "$tmp/gx4.npy" "$tmp/gx.npy"
 check "gen --y-output, y not writable: y.npy untouched, no x.npy.part left" \
   test -d "$tmp/gy4.npy.part" -a ! -e "$tmp/gx4.npy.part" -a "$(cmp "$tmp/gy4.npy" "$tmp/gy.npy" && echo same)" = same
+# bug20261206: one file named as the other's FILE.part: -o y.npy.part --y-output y.npy wrote x, then
+# y's y.npy.part over it (x lost, exit 0); refused with one line, exit 2, nothing written
+for pair in "gp.npy:gp.npy.part" "gp.npy.part:gp.npy"; do
+  err=$("$sumlab" gen dot-random --n 10 -o "$tmp/${pair%%:*}" --y-output "$tmp/${pair#*:}" 2>&1); rc=$?
+  check "gen -o ${pair%%:*} --y-output ${pair#*:}: exit 2, one line, nothing written ('$err')" \
+    test "$rc" = 2 -a "$(printf '%s\n' "$err" | wc -l)" = 1 -a ! -e "$tmp/gp.npy" -a ! -e "$tmp/gp.npy.part"
+done
 for bad in "normal:one array" "dot-random:other than"; do
   ds=${bad%%:*} pat=${bad#*:}
   y="$tmp/gy2.npy"; [ "$ds" = dot-random ] && y="$tmp/gx2.npy"

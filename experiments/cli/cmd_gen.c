@@ -372,6 +372,15 @@ int sl_cmd_gen(int argc, char **argv)
             return 2;
         }
     }
+    if (yout) {   /* one's FILE.part the other's name: writing one would overwrite the other */
+        char op[4100], yp[4100];   /* (check_out_path: at most 4090 bytes each) */
+        snprintf(op, sizeof op, "%s.part", out);
+        snprintf(yp, sizeof yp, "%s.part", yout);
+        if (same_target(op, yout) || same_target(yp, out)) {
+            sl_cli_msg("gen", "--y-output and -o: one names the other's temporary FILE.part; choose other names");
+            return 2;
+        }
+    }
     int npy, ynpy = 0;   /* (each file's own: its name's, without --format) */
     if (!format) {
         npy = ends_npy(out);
