@@ -133,6 +133,15 @@ sys.exit(not (len(x) == len(y) == 4000 and a == x + y))"
   > "$tmp/g.csv" 2>&1
 check "reduce --op dot of gen's pair: the realised condition number near 1e8 ($(tail -n 1 "$tmp/g.csv"))" \
   python3 -c "import csv, sys; r = list(csv.DictReader(open('$tmp/g.csv'))); sys.exit(not (len(r) == 2 and 1e6 < float(r[0]['cond']) < 1e10))"
+# bug20261206: an odd --n in one file: x is its first n/2 values, y the next n/2, the last value
+# in no pair (the message said y was the last n - n/2: one value longer than x)
+"$sumlab" gen dot-cond --n 2001 --param cond=1e8 --seed 3 -o "$tmp/godd.npy" 2> "$tmp/err"
+check "gen dot-cond --n 2001: x then y of 1000 each, one value in no pair ($(tail -n 1 "$tmp/err"))" \
+  grep -q "x (the first 1000 values), then y (the next 1000) and one value in no pair" "$tmp/err"
+check "gen dot-cond --n 2001: its first 2000 values are --n 1000 --y-output's x and y" python3 -c "
+import sys
+h = lambda p: open(p, 'rb').read()[128:]
+sys.exit(not h('$tmp/godd.npy')[:8000] == h('$tmp/gx.npy') + h('$tmp/gy.npy'))"
 # each file's format from its own name: y.f32 raw (no header) beside x.npy
 "$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 3 -o "$tmp/gx3.npy" --y-output "$tmp/gy3.f32" 2> /dev/null
 check "gen --y-output y.f32: raw, y's 4000 bytes alone" python3 -c "

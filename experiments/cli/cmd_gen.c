@@ -173,9 +173,10 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     if (!hold) part_guard(NULL);
     if (!rc && !hold) gen_wrote(n, dt, ds, seed, out, npy);
     if (!rc && (ds->flags & SL_DS_PAIR) && n == total)   /* dot's pairs: x then y in the one file */
-        sl_cli_msg("gen", "%s yields pairs (x, y) for dot: the file holds x (the first %llu values) "
-                   "then y (the last %llu); --y-output FILE2 writes them apart", ds->name,
-                   (unsigned long long)(n / 2), (unsigned long long)(n - n / 2));
+        sl_cli_msg("gen", "%s yields pairs (x, y) for dot: the file holds x (the first %llu values), "
+                   "then y (the next %llu)%s; --y-output FILE2 writes them apart", ds->name,
+                   (unsigned long long)(n / 2), (unsigned long long)(n / 2),
+                   n % 2 ? " and one value in no pair (an odd --n)" : "");
     if (!rc && !special) {
         const double s = sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : sl_exact_round(acc, dt);
         if (isinf(s)) {
