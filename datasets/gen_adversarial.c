@@ -133,8 +133,11 @@ static inline double canc_at(const canc_ctx *c, uint64_t i, sl_dtype dt)
 static int fill_cancellation(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t n,
                              const sl_params *p, uint64_t start, uint64_t count, void *out, sl_err *err)
 {
-    (void)err;
     canc_ctx c;
+    c.rem = sl_round_fmt(p->v[1], dt);
+    if (p->v[1] != 0.0 && c.rem == 0.0)   /* would plant nothing: the exact sum 0, not rem */
+        return sl_err_set(err, "dataset '%s': rem=%g rounds to 0 in %s (smallest value %g)", ds->name,
+                          p->v[1], sl_dtype_name(dt), sl_pow2(sl_fmt_esub(dt)));
     const uint64_t st = sl_name_stream(ds->name);
     sl_perm_init(&c.perm, n, seed, st + 2);
     c.kmant = sl_rng_key(seed, st);
@@ -143,7 +146,6 @@ static int fill_cancellation(const sl_dataset *ds, sl_dtype dt, uint64_t seed, u
     if (espan > sl_fmt_emax(dt) - 1) espan = sl_fmt_emax(dt) - 1;
     c.elo = -espan;
     c.span = 2 * (uint64_t)espan + 1;
-    c.rem = sl_round_fmt(p->v[1], dt);
     c.m = (n - (c.rem != 0.0 && n > 0 ? 1 : 0)) / 2;
     SL_FILL_LOOP(dt, out, start, count, canc_at(&c, i, dt));
     return 0;

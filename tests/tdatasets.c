@@ -593,6 +593,35 @@ static void test_cancellation(void)
                 mpfr_clears(s, sa, (mpfr_ptr)0);
                 free(a);
             }
+    /* bug20261206: a nonzero rem that rounds to 0 in the format (1e-50 in float32, 1e-9 in
+     * float16) planted nothing: the exact sum was 0, silently, instead of the asked remainder.
+     * It is refused, naming the format; the same rem in float64 still plants it. */
+    {
+        static const struct { sl_dtype dt; double rem; } tiny[] = {
+            {SL_F32, 1e-50}, {SL_BF16, -1e-50}, {SL_F16, 1e-9}};
+        sl_params p;
+        sl_params_defaults(ds, &p);
+        uint16_t h[8];
+        float g[8];
+        for (size_t k = 0; k < sizeof tiny / sizeof tiny[0]; k++) {
+            sl_err err = {{0}};
+            p.v[1] = tiny[k].rem;
+            void *o = tiny[k].dt == SL_F32 ? (void *)g : (void *)h;
+            CHECK(sl_dataset_generate(ds, tiny[k].dt, 1, 8, &p, 0, 8, o, &err) != 0 &&
+                      strstr(err.msg, "rounds to 0"),
+                  "cancellation rem=%g in %s: accepted (exact sum 0): '%s'", tiny[k].rem,
+                  sl_dtype_name(tiny[k].dt), err.msg);
+        }
+        double d[8];
+        sl_err err = {{0}};
+        p.v[1] = 1e-50;
+        CHECK(sl_dataset_generate(ds, SL_F64, 1, 8, &p, 0, 8, d, &err) == 0, "f64 rem=1e-50: %s", err.msg);
+        mpfr_t s, sa;
+        mpfr_inits2(128, s, sa, (mpfr_ptr)0);
+        exact_sums(d, SL_F64, 8, s, sa);
+        CHECK(mpfr_cmp_d(s, 1e-50) == 0, "f64 rem=1e-50: exact sum %g", mpfr_get_d(s, MPFR_RNDN));
+        mpfr_clears(s, sa, (mpfr_ptr)0);
+    }
 }
 
 static void test_sorted(void)

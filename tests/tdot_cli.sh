@@ -165,11 +165,37 @@ sys.exit(not (len(x) == len(y) == 4000 and a == x + y))"
   > "$tmp/g.csv" 2>&1
 check "reduce --op dot of gen's pair: the realised condition number near 1e8 ($(tail -n 1 "$tmp/g.csv"))" \
   python3 -c "import csv, sys; r = list(csv.DictReader(open('$tmp/g.csv'))); sys.exit(not (len(r) == 2 and 1e6 < float(r[0]['cond']) < 1e10))"
+# bug20261206: an odd --n in one file: x is its first n/2 values, y the next n/2, the last value
+# in no pair (the message said y was the last n - n/2: one value longer than x)
+"$sumlab" gen dot-cond --n 2001 --param cond=1e8 --seed 3 -o "$tmp/godd.npy" 2> "$tmp/err"
+check "gen dot-cond --n 2001: x then y of 1000 each, one value in no pair ($(tail -n 1 "$tmp/err"))" \
+  grep -q "x (the first 1000 values), then y (the next 1000) and one value in no pair" "$tmp/err"
+check "gen dot-cond --n 2001: its first 2000 values are --n 1000 --y-output's x and y" python3 -c "
+import sys
+h = lambda p: open(p, 'rb').read()[128:]
+sys.exit(not h('$tmp/godd.npy')[:8000] == h('$tmp/gx.npy') + h('$tmp/gy.npy'))"
 # each file's format from its own name: y.f32 raw (no header) beside x.npy
 "$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 3 -o "$tmp/gx3.npy" --y-output "$tmp/gy3.f32" 2> /dev/null
 check "gen --y-output y.f32: raw, y's 4000 bytes alone" python3 -c "
 import sys
 sys.exit(not open('$tmp/gy3.f32', 'rb').read() == open('$tmp/gy.npy', 'rb').read()[128:])"
+# bug20261206: y failing after x was written (here y.npy.part is a folder: y cannot be written)
+# replaced x.npy and left the old y.npy beside it, a pair of two seeds, with exit status 1; now
+# nothing is renamed until both are written: x.npy and y.npy stay the earlier pair, no .part left
+cp "$tmp/gx.npy" "$tmp/gx4.npy"; cp "$tmp/gy.npy" "$tmp/gy4.npy"; mkdir "$tmp/gy4.npy.part"
+err=$("$sumlab" gen dot-cond --n 1000 --param cond=1e8 --seed 4 -o "$tmp/gx4.npy" --y-output "$tmp/gy4.npy" 2>&1); rc=$?
+check "gen --y-output, y not writable: exit 1, one line ('$err')" \
+  test "$rc" = 1 -a "$(printf '%s\n' "$err" | wc -l)" = 1 -a -n "$(grep -- "cannot write" <<<"$err")"
+check "gen --y-output, y not writable: x.npy is still the earlier pair's x" cmp -s "$tmp/gx4.npy" "$tmp/gx.npy"
+check "gen --y-output, y not writable: y.npy untouched, no x.npy.part left" \
+  test -d "$tmp/gy4.npy.part" -a ! -e "$tmp/gx4.npy.part" -a "$(cmp "$tmp/gy4.npy" "$tmp/gy.npy" && echo same)" = same
+# bug20261206: one file named as the other's FILE.part: -o y.npy.part --y-output y.npy wrote x, then
+# y's y.npy.part over it (x lost, exit 0); refused with one line, exit 2, nothing written
+for pair in "gp.npy:gp.npy.part" "gp.npy.part:gp.npy"; do
+  err=$("$sumlab" gen dot-random --n 10 -o "$tmp/${pair%%:*}" --y-output "$tmp/${pair#*:}" 2>&1); rc=$?
+  check "gen -o ${pair%%:*} --y-output ${pair#*:}: exit 2, one line, nothing written ('$err')" \
+    test "$rc" = 2 -a "$(printf '%s\n' "$err" | wc -l)" = 1 -a ! -e "$tmp/gp.npy" -a ! -e "$tmp/gp.npy.part"
+done
 for bad in "normal:one array" "dot-random:other than"; do
   ds=${bad%%:*} pat=${bad#*:}
   y="$tmp/gy2.npy"; [ "$ds" = dot-random ] && y="$tmp/gx2.npy"

@@ -5,7 +5,8 @@
  * The exact sum of what was written is accumulated on the way (sl_exact, about 0.3-0.9 ns per
  * value): a finite input whose exact sum overflows the format gets a warning (exit 0).
  * A pair family (dot's) writes its 2n values x then y into FILE, or with --y-output Y the n values
- * of x into FILE and the n of y into Y (the inputs of `reduce --op dot FILE Y`). */
+ * of x into FILE and the n of y into Y (the inputs of `reduce --op dot FILE Y`); both are renamed
+ * into place only when both are written (a failed y leaves FILE as it was). */
 #define _XOPEN_SOURCE 700   /* realpath, and POSIX.1-2008 */
 #include <errno.h>
 #include <limits.h>
@@ -55,19 +56,24 @@ static int host_little_endian(void)
     return b == 1;
 }
 
-/* ---- signals: a gen stopped by SIGINT/SIGTERM/SIGHUP removes its FILE.part ---------------- */
-static const char *volatile g_part;   /* the .part being written, or NULL */
+/* ---- signals: a gen stopped by SIGINT/SIGTERM/SIGHUP removes its FILE.part files ----------- */
+static const char *volatile g_part[2];   /* the .parts written (a pair's x held while y is), or NULL */
+static char g_part_name[2][4100];         /* their names (a copy: gen_write frees its own) */
+static int g_guarded;
 static struct sigaction g_old[3];
 static const int g_sigs[3] = {SIGINT, SIGTERM, SIGHUP};
 
 static void on_gen_signal(int sig)
 {
-    const char *p = g_part;
-    if (p) unlink(p);                 /* async-signal-safe */
+    for (int i = 0; i < 2; i++) {
+        const char *p = g_part[i];
+        if (p) unlink(p);             /* async-signal-safe */
+    }
     signal(sig, SIG_DFL);
     raise(sig);                       /* the usual death by that signal (exit status 128+sig) */
 }
 
+/* part: guards one more .part (the handlers installed once); NULL: restores the handlers. */
 static void part_guard(const char *part)
 {
     if (part) {
@@ -75,18 +81,33 @@ static void part_guard(const char *part)
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_gen_signal;
         sigfillset(&sa.sa_mask);
-        g_part = part;
-        for (int i = 0; i < 3; i++) sigaction(g_sigs[i], &sa, &g_old[i]);
+        const int k = g_part[0] ? 1 : 0;
+        snprintf(g_part_name[k], sizeof g_part_name[k], "%s", part);   /* (at most 4095 bytes: check_out_path) */
+        g_part[k] = g_part_name[k];
+        if (!g_guarded)
+            for (int i = 0; i < 3; i++) sigaction(g_sigs[i], &sa, &g_old[i]);
+        g_guarded = 1;
     } else {
-        for (int i = 0; i < 3; i++) sigaction(g_sigs[i], &g_old[i], NULL);
-        g_part = NULL;
+        if (g_guarded)
+            for (int i = 0; i < 3; i++) sigaction(g_sigs[i], &g_old[i], NULL);
+        g_guarded = 0;
+        g_part[0] = g_part[1] = NULL;
     }
 }
 
+static void gen_wrote(uint64_t n, sl_dtype dt, const sl_dataset *ds, uint64_t seed, const char *out, int npy)
+{
+    sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s)",   /* a control byte of out escaped */
+               (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
+               npy ? "npy" : "raw");
+}
+
 /* Writes values [lo, lo + n) of ds at length total to out.part, chunk by chunk, then renames it
- * to out. Returns the exit code. */
+ * to out. Returns the exit code. hold: on success out.part is left in place, still guarded, for
+ * the caller to rename (a pair's two files appear together or not at all); on failure it is
+ * removed either way. */
 static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t total, uint64_t lo,
-                     uint64_t n, const sl_params *pp, const char *out, int npy, unsigned threads)
+                     uint64_t n, const sl_params *pp, const char *out, int npy, unsigned threads, int hold)
 {
     sl_err err = {{0}};
     size_t esz = sl_dtype_size(dt);
@@ -105,7 +126,7 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     part_guard(part);
     FILE *f = fopen(part, "wb");
     if (!f) {
-        part_guard(NULL);
+        if (!hold) part_guard(NULL);
         sl_cli_msg("gen", "cannot write '%s': %s", part, strerror(errno));
         free(buf);
         free(part);
@@ -144,20 +165,18 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
         sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
         rc = 1;
     }
-    if (rc == 0 && rename(part, out) != 0) {
+    if (rc == 0 && !hold && rename(part, out) != 0) {
         sl_cli_msg("gen", "cannot rename '%s' to '%s': %s", part, out, strerror(errno));
         rc = 1;
     }
     if (rc) remove(part);
-    part_guard(NULL);
-    if (!rc)
-        sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s)",   /* a control byte of out escaped */
-                   (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
-                   npy ? "npy" : "raw");
+    if (!hold) part_guard(NULL);
+    if (!rc && !hold) gen_wrote(n, dt, ds, seed, out, npy);
     if (!rc && (ds->flags & SL_DS_PAIR) && n == total)   /* dot's pairs: x then y in the one file */
-        sl_cli_msg("gen", "%s yields pairs (x, y) for dot: the file holds x (the first %llu values) "
-                   "then y (the last %llu); --y-output FILE2 writes them apart", ds->name,
-                   (unsigned long long)(n / 2), (unsigned long long)(n - n / 2));
+        sl_cli_msg("gen", "%s yields pairs (x, y) for dot: the file holds x (the first %llu values), "
+                   "then y (the next %llu)%s; --y-output FILE2 writes them apart", ds->name,
+                   (unsigned long long)(n / 2), (unsigned long long)(n / 2),
+                   n % 2 ? " and one value in no pair (an odd --n)" : "");
     if (!rc && !special) {
         const double s = sl_dtype_is_half(dt) ? sl_exact_round_half(acc, dt) : sl_exact_round(acc, dt);
         if (isinf(s)) {
@@ -354,6 +373,15 @@ int sl_cmd_gen(int argc, char **argv)
             return 2;
         }
     }
+    if (yout) {   /* one's FILE.part the other's name: writing one would overwrite the other */
+        char op[4100], yp[4100];   /* (check_out_path: at most 4090 bytes each) */
+        snprintf(op, sizeof op, "%s.part", out);
+        snprintf(yp, sizeof yp, "%s.part", yout);
+        if (same_target(op, yout) || same_target(yp, out)) {
+            sl_cli_msg("gen", "--y-output and -o: one names the other's temporary FILE.part; choose other names");
+            return 2;
+        }
+    }
     int npy, ynpy = 0;   /* (each file's own: its name's, without --format) */
     if (!format) {
         npy = ends_npy(out);
@@ -383,12 +411,37 @@ int sl_cmd_gen(int argc, char **argv)
         sl_cli_msg("gen", "%s", err.msg);
         return 2;
     }
-    if (!yout) return gen_write(ds, dt, seed, n, 0, n, &p, out, npy, threads);
+    if (!yout) return gen_write(ds, dt, seed, n, 0, n, &p, out, npy, threads, 0);
     /* the pair apart: x is values [0, n) of the dataset's 2n, y values [n, 2n) */
     if (2 * n >= GEN_MAX_N) {
         sl_cli_msg("gen", "--n %s is too large for a pair (at most 2^39-1)", nstr);
         return 2;
     }
-    const int rc = gen_write(ds, dt, seed, 2 * n, 0, n, &p, out, npy, threads);
-    return rc ? rc : gen_write(ds, dt, seed, 2 * n, n, n, &p, yout, ynpy, threads);
+    /* both written to their .part first, then renamed: a failed y leaves x (and an earlier
+     * pair in those files) as it was, never a new x beside an old y */
+    char xpart[4100], ypart[4100];   /* (check_out_path: at most 4090 bytes each) */
+    snprintf(xpart, sizeof xpart, "%s.part", out);
+    snprintf(ypart, sizeof ypart, "%s.part", yout);
+    int rc = gen_write(ds, dt, seed, 2 * n, 0, n, &p, out, npy, threads, 1);
+    if (!rc) {
+        rc = gen_write(ds, dt, seed, 2 * n, n, n, &p, yout, ynpy, threads, 1);
+        if (rc) unlink(xpart);       /* (y's own .part, if it made one, is gone already) */
+    }
+    if (!rc && rename(ypart, yout) != 0) {
+        sl_cli_msg("gen", "cannot rename '%s' to '%s': %s", ypart, yout, strerror(errno));
+        unlink(ypart);
+        unlink(xpart);
+        rc = 1;
+    }
+    if (!rc && rename(xpart, out) != 0) {
+        sl_cli_msg("gen", "cannot rename '%s' to '%s': %s", xpart, out, strerror(errno));
+        unlink(xpart);
+        rc = 1;
+    }
+    part_guard(NULL);
+    if (!rc) {
+        gen_wrote(n, dt, ds, seed, out, npy);
+        gen_wrote(n, dt, ds, seed, yout, ynpy);
+    }
+    return rc;
 }
