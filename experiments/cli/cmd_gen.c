@@ -1,7 +1,7 @@
 /* cmd_gen.c: `sumlab gen NAME --n N --seed S -o FILE`: writes a dataset to a .npy or raw file,
  * generated (over --threads threads) and written 1M elements per thread at a time (2^30 values
  * need no full copy in memory; the bytes are the same for every thread count).
- * The file appears under its name only when complete (written to FILE.part, then renamed).
+ * The file appears under its name only when complete (written to FILE.part, fsync'ed, then renamed).
  * The exact sum of what was written is accumulated on the way (sl_exact, about 0.3-0.9 ns per
  * value): a finite input whose exact sum overflows the format gets a warning (exit 0).
  * A pair family (dot's) writes its 2n values x then y into FILE, or with --y-output Y the n values
@@ -21,6 +21,7 @@
 #include <math.h>
 #include "sl_datasets.h"
 #include "sl_reference.h"
+#include "sl_results.h"
 #include "sumlab/pool.h"
 
 #define GEN_CHUNK ((uint64_t)1 << 20)
@@ -161,8 +162,9 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
             if (!special && !isfinite(sl_max_abs(buf, cnt, dt, threads ? threads : 1))) special = 1;
         }
     }
-    if (fclose(f) != 0 && rc == 0) {
-        sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
+    sl_err cerr = {{0}};   /* flushed and fsync'ed before the rename (a crash leaves no short FILE) */
+    if (sl_fclose_checked(f, part, rc == 0, &cerr) && rc == 0) {
+        sl_cli_msg("gen", "%s", cerr.msg);
         rc = 1;
     }
     if (rc == 0 && !hold && rename(part, out) != 0) {
