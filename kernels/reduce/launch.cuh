@@ -77,8 +77,6 @@ static inline cudaError_t sl_launch_dependent(void (*kernel)(KArgs...), dim3 gri
     return cudaLaunchKernelEx(&lc, kernel, args...);
 }
 
-/* A resolved shape: block in [1, 1024] and a multiple of block_multiple, grid in
- * [1, 2^31-1]. */
 /* A kernel's opt-in to `most` bytes of dynamic shared memory on the current device, made when a
  * launch needs more than the default 48 KB (need): CUDA keeps the attribute per function and
  * device, so each device is opted in once (opted: the caller's per-kernel table, static storage;
@@ -98,6 +96,8 @@ static inline cudaError_t sl_smem_opt_in(K *kernel, size_t need, size_t most, st
     return e;
 }
 
+/* A resolved shape: block in [1, 1024] and a multiple of block_multiple, grid in
+ * [1, 2^31-1]. */
 static inline int sl_check_shape(const sl_variant *v, const sl_launch *cfg,
                                  unsigned block_multiple, sl_err *err)
 {
