@@ -516,12 +516,34 @@ bad2 "n ' 5'" gen uniform --n ' 5' -o "$tmp/x.npy"
 bad2 "param nan" gen normal --n 10 --param mean=nan -o "$tmp/x.npy"
 bad2 "param 1e999" gen normal --n 10 --param mean=1e999 -o "$tmp/x.npy"
 bad2 "param empty" gen normal --n 10 --param mean= -o "$tmp/x.npy"
+# a --param key given twice is refused (the last value won without a word): gen, bench, run
+bad2 "gen --param twice" gen normal --n 10 --param mean=1 --param sd=2 --param mean=3 -o "$tmp/twice.npy"
+check "gen --param twice: names the key and both words" grep -q "param mean is given twice ('mean=1' and 'mean=3')" "$tmp/bad.err"
+check "gen --param twice: nothing written" test ! -e "$tmp/twice.npy"
+bad2 "bench --param twice" bench --backend cpu --n 10 --dataset normal --param mean=1 --param mean=1
+bad2 "run --param twice" run accuracy-vs-n --preset tiny -o "$tmp/twice-run" --param cond=10 --param cond=100
+check "run --param twice: names the key" grep -q "param cond is given twice ('cond=10' and 'cond=100')" "$tmp/bad.err"
+check "run --param twice: no run directory" test ! -e "$tmp/twice-run"
 bad2 "offset 2" sum "$tmp/a.npy" --backend cpu --offset 2
 bad2 "block 33" sum "$tmp/a.npy" --backend cpu --block 33
 bad2 "block 2048" sum "$tmp/a.npy" --backend cpu --block 2048
 bad2 "grid 0" sum "$tmp/a.npy" --backend cpu --grid 0
 bad2 "seed -1" sum "$tmp/a.npy" --backend cpu --seed -1
 bad2 "reps 2^64" sum "$tmp/a.npy" --backend cpu --reps 2^64
+# option diagnostics: an ambiguous abbreviation names its candidates, a value given to an option
+# that takes none says so (both read 'unknown option', as if no such option existed)
+bad2 "sum --b (ambiguous)" sum "$tmp/a.npy" --b cpu
+check "sum --b: ambiguous, --backend and --block named" grep -q "option '--b' is ambiguous (--backend, --block)" "$tmp/bad.err"
+bad2 "sum --quiet=1" sum "$tmp/a.npy" --backend cpu --quiet=1
+check "sum --quiet=1: takes no value" grep -q "option '--quiet' takes no value" "$tmp/bad.err"
+bad2 "sum --qu=1 (abbreviated)" sum "$tmp/a.npy" --backend cpu --qu=1
+check "sum --qu=1: --quiet takes no value" grep -q "option '--quiet' takes no value" "$tmp/bad.err"
+bad2 "sum --nope" sum "$tmp/a.npy" --backend cpu --nope=3
+check "sum --nope=3: unknown option '--nope'" grep -q "unknown option '--nope'" "$tmp/bad.err"
+bad2 "sum -Z" sum "$tmp/a.npy" --backend cpu -Z
+check "sum -Z: unknown option '-Z'" grep -q "unknown option '-Z'" "$tmp/bad.err"
+bad2 "sum --reps without value" sum "$tmp/a.npy" --backend cpu --reps
+check "sum --reps: needs a value" grep -q "option '--reps' needs a value" "$tmp/bad.err"
 bad2 "sum --columns unknown" sum "$tmp/a.npy" --backend cpu --columns variant,nope
 bad2 "sum --columns twice" sum "$tmp/a.npy" --backend cpu --columns ulps,ulps
 bad2 "sum --columns empty item" sum "$tmp/a.npy" --backend cpu --columns variant,

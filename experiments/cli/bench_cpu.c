@@ -189,7 +189,7 @@ static int cpu_getopt(int argc, char **argv, cpu_opts *o)
             }
             break;
         case 'h': cpu_usage(stdout); return 0;
-        default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
+        default: return sl_cli_bad_option("bench", c, argv, optind, optopt, opts);
         }
     }
     if (sl_bench_no_operand(argc, argv, optind) >= 0) return 2;

@@ -134,7 +134,7 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
             break;
         case O_COLUMNS: o->columns = optarg; break;
         case 'h': rows_usage(stdout); return 0;
-        default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
+        default: return sl_cli_bad_option("bench", c, argv, optind, optopt, opts);
         }
     }
     if (sl_bench_no_operand(argc, argv, optind) >= 0) return 2;

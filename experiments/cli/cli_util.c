@@ -2,6 +2,7 @@
  * the launch-request options, getopt diagnostics and the one-line message writer. */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -263,19 +264,58 @@ void sl_cli_msg(const char *cmd, const char *fmt, ...)
     fwrite(line, 1, o, stderr);
 }
 
-int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_)
+/* The long options whose names begin with the len bytes of name: their count, the first one's
+ * index in *first and, when one is named exactly, that one's in *exact (else -1); the names of up
+ * to the first 8 joined in list (", --x"). */
+static int long_matches(const struct option *lo, const char *name, size_t len, int *first,
+                        int *exact, char *list, size_t cap)
 {
-    char opt[128];
-    if (optopt_ > 0 && optopt_ < 128 && optopt_ != '?' &&
-        !(optind_ > 0 && argv[optind_ - 1] && !strncmp(argv[optind_ - 1], "--", 2)))
-        snprintf(opt, sizeof opt, "-%c", optopt_);
-    else if (optind_ > 0 && argv[optind_ - 1])
-        snprintf(opt, sizeof opt, "%s", argv[optind_ - 1]);
-    else
-        snprintf(opt, sizeof opt, "?");
-    opt[strcspn(opt, "=")] = '\0';
-    if (c == ':') sl_cli_msg(cmd, "option '%s' needs a value (see 'sumlab %s --help')", opt, cmd);
-    else sl_cli_msg(cmd, "unknown option '%s' (see 'sumlab %s --help')", opt, cmd);
+    int count = 0;
+    size_t used = 0;
+    *first = *exact = -1;
+    list[0] = '\0';
+    for (int i = 0; lo && lo[i].name; i++) {
+        if (strncmp(lo[i].name, name, len)) continue;
+        if (strlen(lo[i].name) == len) *exact = i;
+        if (*first < 0) *first = i;
+        if (count++ < 8 && used < cap) {
+            int w = snprintf(list + used, cap - used, "%s--%s", used ? ", " : "", lo[i].name);
+            used = w < 0 ? cap : used + (size_t)w;
+        }
+    }
+    return count;
+}
+
+int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_,
+                      const struct option *lo)
+{
+    const char *arg = optind_ > 0 ? argv[optind_ - 1] : NULL;
+    if (optopt_ > 0 && optopt_ < 128 && optopt_ != '?' && !(arg && !strncmp(arg, "--", 2))) {
+        if (c == ':') sl_cli_msg(cmd, "option '-%c' needs a value (see 'sumlab %s --help')", optopt_, cmd);
+        else sl_cli_msg(cmd, "unknown option '-%c' (see 'sumlab %s --help')", optopt_, cmd);
+        return 2;
+    }
+    if (!arg) arg = "?";
+    const size_t len = strcspn(arg, "=");
+    if (c == ':') {
+        sl_cli_msg(cmd, "option '%.*s' needs a value (see 'sumlab %s --help')", (int)len, arg, cmd);
+        return 2;
+    }
+    if (!strncmp(arg, "--", 2) && len > 2) {
+        char list[512];
+        int first, exact;
+        const int count = long_matches(lo, arg + 2, len - 2, &first, &exact, list, sizeof list);
+        const int one = exact >= 0 ? exact : count == 1 ? first : -1;
+        if (one >= 0 && arg[len] == '=' && lo[one].has_arg == no_argument) {
+            sl_cli_msg(cmd, "option '--%s' takes no value (see 'sumlab %s --help')", lo[one].name, cmd);
+            return 2;
+        }
+        if (one < 0 && count > 1) {
+            sl_cli_msg(cmd, "option '%.*s' is ambiguous (%s%s)", (int)len, arg, list, count > 8 ? ", ..." : "");
+            return 2;
+        }
+    }
+    sl_cli_msg(cmd, "unknown option '%.*s' (see 'sumlab %s --help')", (int)len, arg, cmd);
     return 2;
 }
 
@@ -312,6 +352,8 @@ int sl_bench_opt(int c, const char *arg, sl_bench_args *a, const char *dtype_not
     case 'p':
         if (a->nparams == (int)(sizeof a->params / sizeof a->params[0])) {
             sl_cli_msg("bench", "too many --param options");
+            *rc = 2;
+        } else if (sl_cli_param_once("bench", arg, a->params, a->nparams, NULL)) {
             *rc = 2;
         } else a->params[a->nparams++] = arg;
         return 1;
@@ -363,6 +405,40 @@ int sl_bench_input(const sl_bench_args *a, uint64_t *ns, size_t max, size_t *nn,
             return 2;
         }
     return -1;
+}
+
+/* The length of kv's key: the bytes before its first '=' (all of it when there is none). */
+static size_t param_key_len(const char *kv)
+{
+    const char *eq = strchr(kv, '=');
+    return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+int sl_cli_param_once(const char *cmd, const char *kv, const char *const *prev, int nprev,
+                      const char *list)
+{
+    const size_t k = param_key_len(kv);
+    const char *same = NULL;
+    size_t same_len = 0;
+    for (int i = 0; i < nprev && !same; i++)
+        if (param_key_len(prev[i]) == k && !strncmp(prev[i], kv, k)) {
+            same = prev[i];
+            same_len = strlen(prev[i]);
+        }
+    for (const char *p = list; p && *p && !same;) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if ((eq ? (size_t)(eq - p) : len) == k && !strncmp(p, kv, k)) {
+            same = p;
+            same_len = len;
+        }
+        p = end ? end + 1 : p + len;
+    }
+    if (!same) return 0;
+    sl_cli_msg(cmd, "--param %.*s is given twice ('%.*s' and '%s'): give each parameter once",
+               (int)k, kv, (int)same_len, same, kv);
+    return 2;
 }
 
 int sl_cli_ddof(const char *cmd, const char *s, sl_op_params *p)

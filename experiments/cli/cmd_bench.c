@@ -168,7 +168,7 @@ static int bench_getopt(int argc, char **argv, bench_opts *o)
             if (sl_cli_launch_opt("bench", "--items", optarg, &o->req.items)) return 2;
             break;
         case 'h': bench_usage(stdout); return 0;
-        default: return sl_cli_bad_option("bench", c, argv, optind, optopt);
+        default: return sl_cli_bad_option("bench", c, argv, optind, optopt, opts);
         }
     }
     if (sl_bench_no_operand(argc, argv, optind) >= 0) return 2;

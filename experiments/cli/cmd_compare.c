@@ -190,7 +190,7 @@ int sl_cmd_compare(int argc, char **argv)
             }
             break;
         case 'h': usage(stdout); return 0;
-        default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
+        default: return sl_cli_bad_option(CMD, c, argv, optind, optopt, longopts);
         }
     }
     if (argc - optind != 2) {

@@ -307,13 +307,14 @@ int sl_cmd_gen(int argc, char **argv)
                 sl_cli_msg("gen", "too many --param options");
                 return 2;
             }
+            if (sl_cli_param_once("gen", optarg, params, nparams, NULL)) return 2;
             params[nparams++] = optarg;
             break;
         case 'o': out = optarg; break;
         case 'Y': yout = optarg; break;
         case 'f': format = optarg; break;
         case 'h': gen_usage(stdout); return 0;
-        default: return sl_cli_bad_option("gen", c, argv, optind, optopt);
+        default: return sl_cli_bad_option("gen", c, argv, optind, optopt, opts);
         }
     }
     if (optind >= argc) {

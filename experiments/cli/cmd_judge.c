@@ -773,7 +773,7 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
             break;
         case 'q': o->quiet = 1; break;
         case 'h': judge_usage(stdout); return 0;
-        default: return sl_cli_bad_option(CMD, c, argv, optind, optopt);
+        default: return sl_cli_bad_option(CMD, c, argv, optind, optopt, opts);
         }
     }
     return -1;

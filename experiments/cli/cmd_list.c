@@ -201,7 +201,7 @@ int sl_cmd_list(int argc, char **argv)
             }
             break;
         case 'h': list_usage(stdout); return 0;
-        default: return sl_cli_bad_option("list", c, argv, optind, optopt);
+        default: return sl_cli_bad_option("list", c, argv, optind, optopt, opts);
         }
     }
     if (argc - optind > 1) {

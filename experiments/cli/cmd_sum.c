@@ -399,7 +399,7 @@ static int sum_getopt(int argc, char **argv, sum_opts *o)
             }
             break;
         case 'h': sum_usage(stdout); return 0;
-        default: return sl_cli_bad_option(cmd, c, argv, optind, optopt);
+        default: return sl_cli_bad_option(cmd, c, argv, optind, optopt, opts);
         }
     }
     return -1;

@@ -77,15 +77,25 @@ int sl_cli_ddof_check(const char *cmd, const sl_op_params *p, const sl_operation
 int sl_cli_pairable(const char *cmd, const char *op, const char *path, const sl_array_info *a,
                     const char *path2, const sl_array_info *b);
 
+/* --param K=V given again for a key already set: prev holds the earlier K=V words (nprev of
+ * them), or list the earlier ones joined by ',' (run.conf's form; NULL for none). 0 when kv's key
+ * is new; else one line for cmd ("--param K is given twice") and 2: a repeated key would let the
+ * last value win without a word. */
+int sl_cli_param_once(const char *cmd, const char *kv, const char *const *prev, int nprev,
+                      const char *list);
+
 /* The launch-request options of `sum` and `bench`: opt is "--block" (a power of two in
  * [32, 1024]), "--grid" ([1, 2^31-1]) or "--items" ([1, 2^20]); stores the value of s in *out.
  * Returns 0, or prints one line for cmd and returns -1. */
 int sl_cli_launch_opt(const char *cmd, const char *opt, const char *s, uint32_t *out);
 
 /* getopt_long diagnostics (opterr = 0, optstring starting with ':'): c is the '?' or ':'
- * getopt_long returned; prints "sumlab CMD: unknown option '...'" or "option '...' needs a
- * value" and returns 2 (the usage exit code). */
-int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_);
+ * getopt_long returned, lo the long options it was given; prints one line, "sumlab CMD: unknown
+ * option '...'", "option '...' needs a value", "option '--x' takes no value" or "option '--b' is
+ * ambiguous (--backend, --block)", and returns 2 (the usage exit code). */
+struct option;
+int sl_cli_bad_option(const char *cmd, int c, char *const *argv, int optind_, int optopt_,
+                      const struct option *lo);
 
 /* The whole command line ("sumlab sum x.npy ..."), set by main() before dispatching, for
  * provenance records; NULL/0 when a command is called directly (then use its own argv). */
