@@ -332,6 +332,15 @@ done
 cp "$tmp/run.conf.good" "$tmp/rc/run.conf"
 SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
 last=$?; check "run --resume with the run.conf it wrote: exit 0 ($(head -c 200 "$tmp/rc.err"))" test $last -eq 0
+# run.conf's params are checked on resume as --param is when a run starts (a value no dataset
+# takes was dropped without a word, and a key given twice let the last value win)
+for kv in cond=oops cond=10,cond=100 nope=1; do
+  { cat "$tmp/run.conf.good"; echo "params=$kv"; } > "$tmp/rc/run.conf"
+  SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --resume -o "$tmp/rc" --backend cpu -q > /dev/null 2> "$tmp/rc.err"
+  last=$?; check "run --resume with run.conf params=$kv: exit 2 naming run.conf (got $last: $(head -c 300 "$tmp/rc.err"))" \
+    bash -c "test $last -eq 2 && grep -q 'run.conf of' '$tmp/rc.err' && test \$(wc -l < '$tmp/rc.err') -eq 1"
+  case $kv in *,*) check "run.conf params=$kv: the key given twice" grep -q "param cond is given twice ('cond=10' and 'cond=100')" "$tmp/rc.err";; esac
+done
 # the longest --n list (64 sizes of 16 digits: over 1,023 characters) is kept whole in run.conf
 # and resumed as given (it was cut at 1,023 characters, and --resume then measured a size never
 # asked for: the cut "100")

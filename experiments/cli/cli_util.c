@@ -353,7 +353,7 @@ int sl_bench_opt(int c, const char *arg, sl_bench_args *a, const char *dtype_not
         if (a->nparams == (int)(sizeof a->params / sizeof a->params[0])) {
             sl_cli_msg("bench", "too many --param options");
             *rc = 2;
-        } else if (sl_cli_param_once("bench", arg, a->params, a->nparams, NULL)) {
+        } else if (sl_cli_param_once("bench", arg, a->params, a->nparams)) {
             *rc = 2;
         } else a->params[a->nparams++] = arg;
         return 1;
@@ -414,31 +414,16 @@ static size_t param_key_len(const char *kv)
     return eq ? (size_t)(eq - kv) : strlen(kv);
 }
 
-int sl_cli_param_once(const char *cmd, const char *kv, const char *const *prev, int nprev,
-                      const char *list)
+int sl_cli_param_once(const char *cmd, const char *kv, const char *const *prev, int nprev)
 {
     const size_t k = param_key_len(kv);
-    const char *same = NULL;
-    size_t same_len = 0;
-    for (int i = 0; i < nprev && !same; i++)
+    for (int i = 0; i < nprev; i++)
         if (param_key_len(prev[i]) == k && !strncmp(prev[i], kv, k)) {
-            same = prev[i];
-            same_len = strlen(prev[i]);
+            sl_cli_msg(cmd, "--param %.*s is given twice ('%s' and '%s'): give each parameter once",
+                       (int)k, kv, prev[i], kv);
+            return 2;
         }
-    for (const char *p = list; p && *p && !same;) {
-        const char *end = strchr(p, ',');
-        const size_t len = end ? (size_t)(end - p) : strlen(p);
-        const char *eq = memchr(p, '=', len);
-        if ((eq ? (size_t)(eq - p) : len) == k && !strncmp(p, kv, k)) {
-            same = p;
-            same_len = len;
-        }
-        p = end ? end + 1 : p + len;
-    }
-    if (!same) return 0;
-    sl_cli_msg(cmd, "--param %.*s is given twice ('%.*s' and '%s'): give each parameter once",
-               (int)k, kv, (int)same_len, same, kv);
-    return 2;
+    return 0;
 }
 
 int sl_cli_ddof(const char *cmd, const char *s, sl_op_params *p)

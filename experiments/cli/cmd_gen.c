@@ -307,7 +307,7 @@ int sl_cmd_gen(int argc, char **argv)
                 sl_cli_msg("gen", "too many --param options");
                 return 2;
             }
-            if (sl_cli_param_once("gen", optarg, params, nparams, NULL)) return 2;
+            if (sl_cli_param_once("gen", optarg, params, nparams)) return 2;
             params[nparams++] = optarg;
             break;
         case 'o': out = optarg; break;

@@ -151,7 +151,6 @@ static int parse_args(int argc, char **argv, sl_run_opts *o, run_args *a)
                     sl_cli_msg(CMD, "--param: '%s' is not K=V (a dataset parameter and its value)", optarg);
                     return 2;
                 }
-                if (sl_cli_param_once(CMD, optarg, NULL, 0, a->params)) return 2;
                 snprintf(a->params + l, sizeof a->params - l, "%s%s", l ? "," : "", optarg);
             }
             break;

@@ -78,11 +78,10 @@ int sl_cli_pairable(const char *cmd, const char *op, const char *path, const sl_
                     const char *path2, const sl_array_info *b);
 
 /* --param K=V given again for a key already set: prev holds the earlier K=V words (nprev of
- * them), or list the earlier ones joined by ',' (run.conf's form; NULL for none). 0 when kv's key
- * is new; else one line for cmd ("--param K is given twice") and 2: a repeated key would let the
- * last value win without a word. */
-int sl_cli_param_once(const char *cmd, const char *kv, const char *const *prev, int nprev,
-                      const char *list);
+ * them). 0 when kv's key is new; else one line for cmd ("--param K is given twice") and 2: a
+ * repeated key would let the last value win without a word (`run` checks its joined list with
+ * sl_exp_user_params_check). */
+int sl_cli_param_once(const char *cmd, const char *kv, const char *const *prev, int nprev);
 
 /* The launch-request options of `sum` and `bench`: opt is "--block" (a power of two in
  * [32, 1024]), "--grid" ([1, 2^31-1]) or "--items" ([1, 2^20]); stores the value of s in *out.

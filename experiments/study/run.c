@@ -256,6 +256,10 @@ static sl_run_status resume_settings(const sl_run_opts *o, const char *dir, int 
         return SL_RUN_BAD_INPUT;
     }
     snprintf(s->sweep.sweep.params, sizeof s->sweep.sweep.params, "%s", conf->params);
+    if (sl_exp_user_params_check(&s->sweep.sweep, &pe)) {
+        sl_err_set(err, "run.conf of '%s': %s", dir, pe.msg);
+        return SL_RUN_BAD_INPUT;
+    }
     if (sl_preset_parse(conf->preset, &s->preset)) {
         sl_err_set(err, "run.conf: unknown preset '%s'", conf->preset);
         return SL_RUN_BAD_INPUT;

@@ -324,8 +324,9 @@ int sl_exp_instances(const sl_run *run);
 int sl_exp_instances_of(const sl_run *run, const char *experiment);
 /* --param's K=V onto p, for each K that dataset ds has (the swept parameter is set after). */
 void sl_exp_user_params(const sl_run *run, const sl_dataset *ds, sl_params *p);
-/* Checks --param's list: each K=V a valid value of a parameter of some dataset in scope (the
- * --datasets list, or the registry). 0, or -1 with err. */
+/* Checks --param's list (given, or run.conf's on resume): each K=V a valid value of a parameter
+ * of some dataset in scope (the --datasets list, or the registry), each K once. 0, or -1 with
+ * err. */
 int sl_exp_user_params_check(const sl_sweep *sw, sl_err *err);
 uint64_t sl_exp_instance_seed(const sl_run *run, int instance);
 

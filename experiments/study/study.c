@@ -255,7 +255,7 @@ static int list_item(const char *list, int i, char *buf, size_t cap)
 
 void sl_exp_user_params(const sl_run *run, const sl_dataset *ds, sl_params *p)
 {
-    char kv[256];
+    char kv[sizeof run->sweep.params];   /* an item is never longer than the list */
     for (int i = 0; list_item(run->sweep.params, i, kv, sizeof kv); i++) {
         sl_params q = *p;
         if (!sl_params_set(ds, &q, kv, NULL)) *p = q;   /* (a key ds lacks: not its parameter) */
@@ -264,8 +264,13 @@ void sl_exp_user_params(const sl_run *run, const sl_dataset *ds, sl_params *p)
 
 int sl_exp_user_params_check(const sl_sweep *sw, sl_err *err)
 {
-    char kv[256];
+    char kv[sizeof sw->params], prev[sizeof sw->params];
     for (int i = 0; list_item(sw->params, i, kv, sizeof kv); i++) {
+        const size_t k = strcspn(kv, "=");
+        for (int j = 0; j < i && list_item(sw->params, j, prev, sizeof prev); j++)
+            if (strcspn(prev, "=") == k && !strncmp(prev, kv, k))
+                return sl_err_set(err, "--param %.*s is given twice ('%s' and '%s'): give each parameter once",
+                                  (int)k, kv, prev, kv);
         int ok = 0;
         sl_err last = {{0}};
         const size_t nd = sw->nds ? (size_t)sw->nds : sl_dataset_count();
