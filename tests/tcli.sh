@@ -461,6 +461,12 @@ oneline "judge: 300-byte FILE name" "at most 255" judge "$tmp/$long.npy" --value
 "$sumlab" gen uniform --n 10 -o "$tmp/$(printf 'odd\tname')" 2> "$tmp/odd.err"
 last=$?; check "gen -o a name with a tab: written (exit $last)" test $last -eq 0
 check "gen -o a name with a tab: the tab escaped in the message" bash -c "grep -q 'odd\\\\tname' '$tmp/odd.err' && ! grep -q \$'\\t' '$tmp/odd.err'"
+# the exact row ran no launch: its block, grid and items are 0 whatever --block/--grid/--items
+# ask of the variants (the requested 64 and 4 were shown as its configuration)
+"$sumlab" sum "$tmp/a.npy" --backend cpu --variants exact,serial --block 64 --grid 4 --items 8 \
+  --format csv --columns variant,block,grid,items > "$tmp/exactcfg.csv" 2>&1
+check "exact row: no launch configuration ($(tr '\n' ' ' < "$tmp/exactcfg.csv"))" grep -qx 'exact,0,0,0' "$tmp/exactcfg.csv"
+check "serial row: its own resolved configuration" grep -q '^serial,' "$tmp/exactcfg.csv"
 # auto backend says which on stderr
 "$sumlab" sum "$tmp/a.npy" --variants serial > /dev/null 2> "$tmp/auto.err"
 check "auto backend names the CPU on stderr" grep -qi cpu "$tmp/auto.err"

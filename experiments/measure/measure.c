@@ -383,7 +383,8 @@ static void item_setup(sl_session *s, m_item *it, const sl_launch *req, int reps
         row->backend = "reference";
         if (it->keep) it->keep[0] = s->ref->rounded;
         sl_rep_agg_add(&it->agg, s->ref->rounded, NAN);
-        row->cfg = it->want;
+        memset(&row->cfg, 0, sizeof row->cfg);   /* no launch (0s, as when none is asked for): */
+        row->cfg.ddof = it->want.ddof;           /* the operation's parameter alone */
         return;
     }
     const size_t chunk = row->reps < SL_MEASURE_CHUNK ? (size_t)row->reps : SL_MEASURE_CHUNK;
