@@ -95,6 +95,8 @@ double sl_rng_unit(uint64_t seed, uint64_t stream, uint64_t i);   /* uniform in 
 /* The descr the writer puts in a .npy header: '<f4', '<f8', '<f2', and for bfloat16 '<V2' (what
  * np.save writes for an ml_dtypes.bfloat16 array; read back with .view(ml_dtypes.bfloat16)). */
 const char *sl_npy_descr(sl_dtype dt);
+/* The writers write path in place, closed with its errors checked (the tests' and tools' files:
+ * `sumlab gen` writes FILE.part, syncs it and renames it over FILE instead). */
 int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err);
 /* The .npy 1.0 header of a 1-D little-endian C-order array of n values of dt (a writer that
  * streams the data after it). Returns 0, or -1 on a write error (errno set). */
