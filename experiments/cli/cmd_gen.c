@@ -37,7 +37,7 @@ static void gen_usage(FILE *f)
           "  --n N            number of values: 1000000, 1e6, 2^20 or 3*2^20 (required)\n"
           "  --seed S         seed (default 0)\n"
           "  --dtype D        f32 (default), f64, f16 (IEEE binary16) or bf16 (bfloat16)\n"
-          "  --param K=V      a dataset parameter (repeatable)\n"
+          "  --param K=V      a dataset parameter (repeatable, each key once)\n"
           "  -o, --output F   output file (required)\n"
           "  --y-output F2    a pair family (dot-random, dot-cond, dot-overflow): x's n values\n"
           "                   into F and y's n into F2 (without it F holds --n values, x then\n"
