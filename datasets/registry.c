@@ -140,13 +140,16 @@ int sl_params_set(const sl_dataset *ds, sl_params *p, const char *kv, sl_err *er
         char *end = NULL;
         errno = 0;
         v = (*val && !strchr(" \t\n\v\f\r", *val)) ? strtod(val, &end) : 0.0;
-        if (!*val || strchr(" \t\n\v\f\r", *val) || end == val || *end != '\0' || errno == ERANGE) {
+        /* ERANGE: overflow (+-HUGE_VAL), or underflow, which C also flags for a subnormal result
+         * (1e-320 is a double: kept); a value that underflows to 0 is out of range */
+        const int range = errno == ERANGE && (isinf(v) || v == 0.0);
+        if (!*val || strchr(" \t\n\v\f\r", *val) || end == val || *end != '\0' || range) {
             if (d->type == SL_PARAM_ENUM)
                 sl_err_set(err, "dataset '%s': parameter %s='%s' is not one of %s", ds->name, d->name,
                         val, d->choices);
             else
                 sl_err_set(err, "dataset '%s': parameter %s='%s' is not a number%s", ds->name, d->name,
-                        val, errno == ERANGE ? " (out of double range)" : "");
+                        val, !range ? "" : v == 0.0 ? " (it underflows to 0 in a double)" : " (out of double range)");
             return -1;
         }
     }

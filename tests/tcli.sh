@@ -530,6 +530,14 @@ bad2 "n 0x" gen uniform --n 0x -o "$tmp/x.npy"
 bad2 "n ' 5'" gen uniform --n ' 5' -o "$tmp/x.npy"
 bad2 "param nan" gen normal --n 10 --param mean=nan -o "$tmp/x.npy"
 bad2 "param 1e999" gen normal --n 10 --param mean=1e999 -o "$tmp/x.npy"
+# a subnormal double is a number (C's strtod flags its underflow: it was refused as 'out of
+# double range'); one that underflows to 0 is refused and says so
+"$sumlab" gen cancellation --n 100 --dtype f64 --param rem=1e-320 -o "$tmp/sub.npy" 2> "$tmp/sub.err"
+check "param rem=1e-320 in f64: generated ($(cat "$tmp/sub.err"))" test -s "$tmp/sub.npy"
+check "param rem=1e-320 in f64: the planted exact sum is the subnormal 0x0.00000000007e8p-1022" \
+  bash -c "'$sumlab' sum '$tmp/sub.npy' --backend cpu --variants exact --format csv --columns result_hex | grep -qx '0x0.00000000007e8p-1022'"
+bad2 "param rem=1e-400" gen cancellation --n 100 --dtype f64 --param rem=1e-400 -o "$tmp/x.npy"
+check "param rem=1e-400: underflows to 0 in a double" grep -q 'underflows to 0 in a double' "$tmp/bad.err"
 bad2 "param empty" gen normal --n 10 --param mean= -o "$tmp/x.npy"
 # a --param key given twice is refused (the last value won without a word): gen, bench, run
 bad2 "gen --param twice" gen normal --n 10 --param mean=1 --param sd=2 --param mean=3 -o "$tmp/twice.npy"

@@ -205,7 +205,7 @@ int sl_cmd_list(int argc, char **argv)
         }
     }
     if (argc - optind > 1) {
-        sl_cli_msg("list", "too many arguments (expected: ops, variants or datasets)");
+        sl_cli_msg("list", "too many arguments (expected one of: ops, variants, datasets or columns)");
         return 2;
     }
     const char *what = optind < argc ? argv[optind] : NULL;
