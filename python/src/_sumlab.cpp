@@ -323,7 +323,8 @@ nb::handle torch_device(int index)
 
 // x read zero-copy (nb::ndarray, DLPack or the buffer protocol) with its dtype hint; false when
 // nanobind cannot read it. A NumPy array of ml_dtypes.bfloat16 (no DLPack code) is read as its
-// uint16 view, a tensor that requires grad as its detached view: the same buffer either way.
+// uint16 view (in the machine's byte order only: swapped bytes go to the Python path, which
+// refuses them), a tensor that requires grad as its detached view: the same buffer either way.
 bool read_array(nb::handle x, framework fw, arr &out, int &hint, nb::object &keep)
 {
     hint = -1;
@@ -336,6 +337,7 @@ bool read_array(nb::handle x, framework fw, arr &out, int &hint, nb::object &kee
     nb::object dt = nb::getattr(x, "dtype", nb::none());
     if (dt.is_none() || !nb::isinstance<nb::str>(nb::getattr(dt, "name", nb::none()))) return false;
     if (nb::cast<std::string>(dt.attr("name")) != "bfloat16" || nb::cast<int>(dt.attr("itemsize")) != 2) return false;
+    if (!nb::getattr(dt, "isnative", nb::bool_(false)).is(nb::handle(Py_True))) return false;
     keep = x.attr("view")(nb::module_::import_("numpy").attr("uint16"));
     hint = SL_BF16;
     return nb::try_cast<arr>(keep, out, false);

@@ -54,6 +54,9 @@ def _module(x) -> str:
 def take(x, what: str = "x") -> Input:
     """Classifies x without copying it; raises TypeError for what is not an array."""
     if type(x) is np.ndarray:                    # the common case first: one type check
+        if not x.dtype.isnative:                 # DLPack and the C API read native values only
+            raise TypeError(f"sumlab: {what}: dtype {x.dtype.name} in non-native byte order ({x.dtype.str}); "
+                            "sumlab never copies: x.astype(x.dtype.newbyteorder('=')) makes a native copy")
         if x.dtype.kind == "V" and x.dtype.name == "bfloat16" and x.dtype.itemsize == 2:
             # ml_dtypes.bfloat16 has no DLPack code: its bits as uint16, same buffer
             return Input(x.view(np.uint16), x, True, "numpy", False, 0)

@@ -118,6 +118,29 @@ def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     assert out.out == "" and out.err == ""
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_non_native_byte_order_refused(capfd, rng, dtype):
+    # bug20261206: a byte-swapped ml_dtypes.bfloat16 array was read as its native uint16 view, the
+    # bytes swapped: [1, 2, 3.5] summed to 5.5340232221128655e+19 (exit as a valid result). Every
+    # dtype in swapped byte order is one TypeError naming it, from every entry point; its native
+    # copy sums to the exact value
+    x = make_inputs(dtype, 100, "normal", rng)
+    sw = x.astype(x.dtype.newbyteorder("S"))
+    assert not sw.dtype.isnative and (sw.astype(np.float64) == x.astype(np.float64)).all()
+    for call in (lambda: sumlab.sum(sw), lambda: sumlab.sum(sw, "vec4"), lambda: sumlab.exact(sw),
+                 lambda: sumlab.judge(sw, 1.0), lambda: sumlab.State("superacc", dtype).add(sw),
+                 lambda: sumlab.sum(sw.reshape(10, 10), axis=0), lambda: sumlab.dot(x, sw),
+                 lambda: sumlab.sum(sw.reshape(10, 10).view(np.memmap))):
+        with pytest.raises(TypeError, match="non-native byte order") as e:
+            call()
+        assert str(e.value).startswith("sumlab:") and "\n" not in str(e.value)
+    native = sw.astype(sw.dtype.newbyteorder("="))
+    assert sumlab.exact(native) == sumlab.exact(x)
+    assert sumlab.sum(native).hex() == sumlab.sum(x).hex()
+    out = capfd.readouterr()
+    assert out.out == "" and out.err == ""
+
+
 def test_numpy_integer_ddof(rng):
     """ddof as any integer, NumPy's included (operator.index), the same result as a Python int."""
     x = make_inputs("float32", 64, "normal", rng)
