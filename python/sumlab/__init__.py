@@ -265,8 +265,8 @@ def _as_float(value) -> float:
         return float(value)
     item = getattr(value, "item", None)              # NumPy/torch/CuPy/JAX scalars and 0-d arrays
     if item is not None:
-        size = getattr(value, "size", 1)
-        size = size() if callable(size) else size
+        numel = getattr(value, "numel", None)        # torch: numel(); its size() is the shape
+        size = numel() if callable(numel) else getattr(value, "size", 1)
         if size != 1:
             raise ValueError("sumlab: value must be one number (a float or a one-element array)")
         return float(item())

@@ -175,6 +175,41 @@ def test_judge_value_forms(rng):
     assert k.value_as == s
 
 
+class TorchLike:
+    """A value as a torch tensor holds one: item(), numel(), and size() the shape (torch.Size, a
+    tuple), not the count."""
+
+    def __init__(self, v, shape=()):
+        self.v, self.shape = v, shape
+
+    def item(self):
+        return self.v
+
+    def numel(self):
+        return int(np.prod(self.shape))
+
+    def size(self):
+        return tuple(self.shape)
+
+
+def test_judge_torch_value(rng):
+    # the module's example sumlab.judge(x, torch.sum(x)): a 0-d (or one-element) tensor's size()
+    # is its shape, compared with 1: every torch value was 'value must be one number'
+    x = make_inputs("float32", 1000, "normal", rng)
+    s = float(np.sum(x, dtype=np.float32))
+    want = repr(sumlab.judge(x, s))
+    assert repr(sumlab.judge(x, TorchLike(s))) == want
+    assert repr(sumlab.judge(x, TorchLike(s, (1,)))) == want
+    with pytest.raises(ValueError, match="one number"):
+        sumlab.judge(x, TorchLike(s, (2,)))
+    try:
+        import torch
+    except ImportError:
+        return
+    assert repr(sumlab.judge(x, torch.tensor(s, dtype=torch.float32))) == want
+    assert repr(sumlab.judge(x, torch.tensor([s], dtype=torch.float32))) == want
+
+
 def test_torch_cpu_if_installed(rng):
     torch = pytest.importorskip("torch")
     x = make_inputs("float32", 999, "cancel", rng)
