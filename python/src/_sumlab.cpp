@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -430,10 +431,13 @@ nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name,
     return out;
 }
 
-// A mergeable state (sumlab_state), owned.
+// A mergeable state (sumlab_state), owned. The C state is not thread-safe (sumlab.h) and add()
+// runs without the GIL, so every call that reads or changes s holds mu (add() takes it after
+// releasing the GIL, the others with the GIL held: no add() waits for the GIL while holding mu).
 struct state {
     sumlab_state *s = nullptr;
     int dt = -1; // the state's dtype (sumlab_state_info for a loaded one)
+    mutable std::mutex mu;
     state() = default;
     state(const state &) = delete;
     state &operator=(const state &) = delete;
@@ -708,9 +712,11 @@ NB_MODULE(_sumlab, m)
                  if (v.cuda) {
                      device_guard g(v);
                      nb::gil_scoped_release nogil;
+                     std::lock_guard<std::mutex> lk(self.mu);
                      st = sumlab_state_add_device(self.s, v.data, v.n, (void *)stream, &err);
                  } else {
                      nb::gil_scoped_release nogil;
+                     std::lock_guard<std::mutex> lk(self.mu);
                      st = sumlab_state_add(self.s, v.data, v.n, &err);
                  }
                  check(st, err);
@@ -719,14 +725,25 @@ NB_MODULE(_sumlab, m)
         .def("merge",
              [](state &self, const state &other) {
                  sl_err err{};
-                 check(sumlab_state_merge(self.s, other.s, &err), err);
+                 sumlab_status st;
+                 if (&self == &other) {
+                     std::lock_guard<std::mutex> lk(self.mu);
+                     st = sumlab_state_merge(self.s, other.s, &err);
+                 } else {
+                     std::scoped_lock lk(self.mu, other.mu);
+                     st = sumlab_state_merge(self.s, other.s, &err);
+                 }
+                 check(st, err);
              })
         .def("to_bytes",
              [](const state &self) {
+                 std::unique_lock<std::mutex> lk(self.mu);
                  size_t len = sumlab_state_size(self.s);
                  std::string buf(len, '\0');
                  sl_err err{};
-                 check(sumlab_state_save(self.s, buf.data(), len, &err), err);
+                 sumlab_status st = sumlab_state_save(self.s, buf.data(), len, &err);
+                 lk.unlock();
+                 check(st, err);
                  return nb::bytes(buf.data(), len);
              })
         .def_static("from_bytes",
@@ -754,7 +771,12 @@ NB_MODULE(_sumlab, m)
         .def("result", [](const state &self) {
             double r = 0;
             sl_err err{};
-            check(sumlab_state_result(self.s, &r, &err), err);
+            sumlab_status st;
+            {
+                std::lock_guard<std::mutex> lk(self.mu);
+                st = sumlab_state_result(self.s, &r, &err);
+            }
+            check(st, err);
             return r;
         })
         // the integer-limb form (sumlab.h): the index, the limbs at an index (int64, host order,
@@ -762,14 +784,23 @@ NB_MODULE(_sumlab, m)
         .def("index", [](const state &self) {
             int32_t i = 0;
             sl_err err{};
-            check(sumlab_state_index(self.s, &i, &err), err);
+            sumlab_status st;
+            {
+                std::lock_guard<std::mutex> lk(self.mu);
+                st = sumlab_state_index(self.s, &i, &err);
+            }
+            check(st, err);
             return (long long)i;
         })
         .def("to_limbs", [](const state &self, long long index) {
             if (index < INT32_MIN || index > INT32_MAX) raise(PyExc_ValueError, "sumlab: index out of range");
+            std::unique_lock<std::mutex> lk(self.mu);
             std::string buf(sumlab_state_limb_count(self.s) * sizeof(int64_t), '\0');
             sl_err err{};
-            check(sumlab_state_to_limbs(self.s, (int32_t)index, (int64_t *)buf.data(), buf.size() / 8, &err), err);
+            sumlab_status st =
+                sumlab_state_to_limbs(self.s, (int32_t)index, (int64_t *)buf.data(), buf.size() / 8, &err);
+            lk.unlock();
+            check(st, err);
             return nb::bytes(buf.data(), buf.size());
         })
         .def("from_limbs", [](state &self, long long index, nb::bytes b) {
@@ -781,7 +812,12 @@ NB_MODULE(_sumlab, m)
             std::vector<int64_t> w(m);
             memcpy(w.data(), b.c_str(), b.size());
             sl_err err{};
-            check(sumlab_state_from_limbs(self.s, (int32_t)index, w.data(), m, &err), err);
+            sumlab_status st;
+            {
+                std::lock_guard<std::mutex> lk(self.mu);
+                st = sumlab_state_from_limbs(self.s, (int32_t)index, w.data(), m, &err);
+            }
+            check(st, err);
         });
 
     // dst and src: saved states of one size; returns dst merged with src (a new bytes object).

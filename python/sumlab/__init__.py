@@ -324,7 +324,8 @@ class State:
     """The mergeable state of an order-independent variant ("reproducible", "superacc", "exact"):
     add arrays in any order and split, merge states from threads, devices, processes or files;
     result() is the same bits as one call over everything. to_bytes() is canonical (the same
-    values in any order or split give the same bytes)."""
+    values in any order or split give the same bytes). Threads may share one State: each call
+    holds its lock (add() runs without the GIL)."""
 
     def __init__(self, variant: str = "reproducible", dtype="float32"):
         _names(variant=variant)
