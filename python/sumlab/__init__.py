@@ -137,6 +137,8 @@ def _moved_last(xin, a: int):
         import cupy
         return cupy.ascontiguousarray(cupy.moveaxis(x, a, -1))
     import numpy as np
+    if xin.framework == "other" and hasattr(x, "__dlpack__"):
+        x = np.from_dlpack(x)        # another DLPack producer (np.asarray made it a 0-d object array)
     return np.ascontiguousarray(np.moveaxis(np.asarray(x), a, -1))
 
 

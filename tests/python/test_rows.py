@@ -47,6 +47,30 @@ def test_rows_any_axis(rng, axis):
         assert bits(got[idx]) == bits(sumlab.sum(np.ascontiguousarray(moved[idx]), "reproducible")), idx
 
 
+class DLPackOnly:
+    """Another producer of host arrays: __dlpack__ and a shape, no NumPy interface."""
+
+    def __init__(self, a):
+        self.a, self.shape = a, a.shape
+
+    def __dlpack__(self, **kw):
+        return self.a.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_rows_other_dlpack_producer(rng, axis):
+    # a 2-D array of another DLPack producer along any axis: the rows of its NumPy view (numpy's
+    # AxisError 'axis 1 is out of bounds for array of dimension 0' before: np.asarray made it a
+    # 0-d object array)
+    x = make_inputs("float32", 6 * 40, "normal", rng).reshape(6, 40)
+    want = sumlab.sum(x, "reproducible", axis=axis)
+    got = sumlab.sum(DLPackOnly(x), "reproducible", axis=axis)
+    assert got.shape == want.shape and (got.view(np.uint64) == want.view(np.uint64)).all()
+
+
 def test_rows_batch_invariance_host(rng):
     x = make_inputs("float32", 64 * 1000, "normal", rng).reshape(64, 1000)
     first = {bits(sumlab.sum(x[:b], "block-row", axis=-1)[0]) for b in (1, 2, 3, 31, 64)}
