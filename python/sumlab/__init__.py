@@ -264,15 +264,22 @@ class Judgement:
 
 def _as_float(value) -> float:
     if isinstance(value, (int, float)):
-        return float(value)
-    item = getattr(value, "item", None)              # NumPy/torch/CuPy/JAX scalars and 0-d arrays
-    if item is not None:
+        v = value
+    else:
+        item = getattr(value, "item", None)          # NumPy/torch/CuPy/JAX scalars and 0-d arrays
+        if item is None:
+            raise TypeError(f"sumlab: value is a {type(value).__name__}, not a number")
         numel = getattr(value, "numel", None)        # torch: numel(); its size() is the shape
         size = numel() if callable(numel) else getattr(value, "size", 1)
         if size != 1:
             raise ValueError("sumlab: value must be one number (a float or a one-element array)")
-        return float(item())
-    raise TypeError(f"sumlab: value is a {type(value).__name__}, not a number")
+        v = item()
+    try:
+        return float(v)
+    except OverflowError:
+        raise ValueError(f"sumlab: value is an integer beyond float64 ({v.bit_length()} bits)") from None
+    except (TypeError, ValueError):
+        raise TypeError(f"sumlab: value is a {type(v).__name__}, not a real number") from None
 
 
 def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_as=None,

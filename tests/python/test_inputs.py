@@ -90,6 +90,11 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.reduce(x, "sum", "vec4", y=x), ValueError, "sumlab:"),
     (lambda x: sumlab.judge(x, "1.0"), TypeError, "not a number"),
     (lambda x: sumlab.judge(x, np.ones(2)), ValueError, "one number"),
+    # values float() refuses (a complex, an integer beyond float64): Python's own error before
+    (lambda x: sumlab.judge(x, np.complex64(1)), TypeError, "complex, not a real number"),
+    (lambda x: sumlab.judge(x, np.array(1 + 2j)), TypeError, "complex, not a real number"),
+    (lambda x: sumlab.judge(x, 10 ** 400), ValueError, "beyond float64"),
+    (lambda x: sumlab.judge(x, np.array(10 ** 400, dtype=object)), ValueError, "beyond float64"),
     (lambda x: sumlab.judge(x, 1.0, bound_of="no-such-variant"), ValueError, "no-such-variant"),
     (lambda x: sumlab.exact(x[::3]), ValueError, "C-contiguous"),
     # the names and ddof checked before the binding sees them (a C++ bad_cast, or a message that
