@@ -372,8 +372,12 @@ class State:
     def from_bytes(cls, b) -> "State":
         """A state from to_bytes()'s bytes (any bytes-like object): its variant and dtype are the
         ones the bytes name, so adding values of another dtype is a TypeError."""
+        try:
+            raw = bytes(memoryview(b))               # bytes(8) would be eight zero bytes
+        except TypeError:
+            raise TypeError(f"sumlab: from_bytes takes bytes (a bytes-like object), not {type(b).__name__}") from None
         st = cls.__new__(cls)
-        st._c = _sumlab.CState.from_bytes(bytes(b))
+        st._c = _sumlab.CState.from_bytes(raw)
         st.variant = st._c.variant
         return st
 

@@ -184,6 +184,13 @@ def test_state_errors(capfd):
         s.merge(sumlab.State("superacc", "float32"))          # another variant
     with pytest.raises(ValueError, match="sumlab:"):
         sumlab.State.from_bytes(b"\x00" * 7)
+    # not bytes: one TypeError (a str and None were Python's own TypeError, an int n read as n
+    # zero bytes: 'the bytes are no saved sumlab state')
+    for bad in ("SLST", None, 64, 3.0):
+        with pytest.raises(TypeError, match="^sumlab: from_bytes takes bytes"):
+            sumlab.State.from_bytes(bad)
+    assert sumlab.State.from_bytes(bytearray(s.to_bytes())).to_bytes() == s.to_bytes()
+    assert sumlab.State.from_bytes(np.frombuffer(s.to_bytes(), np.uint8)).to_bytes() == s.to_bytes()
     with pytest.raises(ValueError, match="sumlab:"):
         sumlab.State.from_bytes(s.to_bytes()[:-1])
     with pytest.raises(ValueError, match="sumlab:"):
