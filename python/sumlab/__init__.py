@@ -170,7 +170,11 @@ def _reduce_rows(x, op, variant, ddof, axis):
                          + ("the axis has length 0" if n == 0 else "no rows"))
     if xin.cuda and xin.framework == "jax":
         raise NotImplementedError("sumlab: axis= on JAX device arrays is not supported (PyTorch and CuPy are)")
-    y = _moved_last(xin, a) if nd > 1 else xin.obj
+    # the axis moved last (a strided 1-D array of NumPy, PyTorch or CuPy made contiguous too, as
+    # numpy.sum takes it; another producer's 1-D array as it is, read through DLPack)
+    nd0 = len(xin.orig.shape)
+    moved = nd0 > 1 or (nd0 == 1 and xin.framework in ("numpy", "torch", "cupy"))
+    y = _moved_last(xin, a) if moved else xin.obj
     if not xin.cuda:
         raw = call(_sumlab.reduce_rows_host, op, variant, y, xin.hint, n, ddof)
         return np.frombuffer(raw, dtype=np.float64).reshape(out_shape).copy()

@@ -71,6 +71,19 @@ def test_rows_other_dlpack_producer(rng, axis):
     assert got.shape == want.shape and (got.view(np.uint64) == want.view(np.uint64)).all()
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rows_strided_input(rng, dtype):
+    # axis= takes a strided array as NumPy's sum does (moved to a contiguous copy), a 1-D one too
+    # (it was ValueError 'not C-contiguous' while a 2-D strided one was reduced)
+    x = make_inputs(dtype, 8 * 60, "normal", rng).reshape(8, 60)
+    for view, axis in ((x[:, ::3], 1), (x[::2], 0), (x[3, ::2], 0), (x[::-1, 5], -1)):
+        got = sumlab.sum(view, "superacc", axis=axis)
+        moved = np.moveaxis(view, axis, -1)
+        assert got.shape == moved.shape[:-1]
+        for idx in np.ndindex(*moved.shape[:-1]):
+            assert bits(got[idx]) == bits(sumlab.sum(np.ascontiguousarray(moved[idx]), "superacc")), idx
+
+
 def test_rows_batch_invariance_host(rng):
     x = make_inputs("float32", 64 * 1000, "normal", rng).reshape(64, 1000)
     first = {bits(sumlab.sum(x[:b], "block-row", axis=-1)[0]) for b in (1, 2, 3, 31, 64)}
