@@ -174,9 +174,12 @@ def _reduce_rows(x, op, variant, ddof, axis):
     # numpy.sum takes it; another producer's 1-D array as it is, read through DLPack)
     nd0 = len(xin.orig.shape)
     moved = nd0 > 1 or (nd0 == 1 and xin.framework in ("numpy", "torch", "cupy"))
-    y = _moved_last(xin, a) if moved else xin.obj
+    y, hint = (_moved_last(xin, a) if moved else xin.obj), xin.hint
+    if hint < 0 and type(y) is np.ndarray:
+        yin = take(y)                # a JAX bfloat16 array's NumPy copy: its uint16 view
+        y, hint = yin.obj, yin.hint
     if not xin.cuda:
-        raw = call(_sumlab.reduce_rows_host, op, variant, y, xin.hint, n, ddof)
+        raw = call(_sumlab.reduce_rows_host, op, variant, y, hint, n, ddof)
         return np.frombuffer(raw, dtype=np.float64).reshape(out_shape).copy()
     if xin.framework == "torch":
         out = torch_empty(xin.orig, out_shape)

@@ -84,6 +84,38 @@ def test_rows_strided_input(rng, dtype):
             assert bits(got[idx]) == bits(sumlab.sum(np.ascontiguousarray(moved[idx]), "superacc")), idx
 
 
+class _CPU:
+    platform, id = "cpu", 0
+
+
+class JaxLike:
+    """A JAX CPU array as sumlab reads one: devices(), a shape, and NumPy's view through __array__
+    (for bfloat16 an ml_dtypes.bfloat16 array, as JAX gives)."""
+
+    def __init__(self, a):
+        self.a, self.shape, self.dtype = a, a.shape, a.dtype
+
+    def devices(self):
+        return {_CPU()}
+
+    def __array__(self, dtype=None, copy=None):
+        return self.a
+
+
+JaxLike.__module__ = "jaxlib.xla_extension"
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rows_jax_cpu(rng, dtype):
+    # a JAX CPU array along a moved axis: its NumPy copy, a bfloat16 one read as its uint16 view
+    # (it was TypeError 'cannot read ndarray of dtype bfloat16 zero-copy')
+    x = make_inputs(dtype, 6 * 40, "normal", rng).reshape(6, 40)
+    for axis in (0, -1):
+        want = sumlab.sum(x, "superacc", axis=axis)
+        got = sumlab.sum(JaxLike(x), "superacc", axis=axis)
+        assert got.shape == want.shape and (got.view(np.uint64) == want.view(np.uint64)).all()
+
+
 def test_rows_batch_invariance_host(rng):
     x = make_inputs("float32", 64 * 1000, "normal", rng).reshape(64, 1000)
     first = {bits(sumlab.sum(x[:b], "block-row", axis=-1)[0]) for b in (1, 2, 3, 31, 64)}
