@@ -391,6 +391,10 @@ class State:
     def copy(self) -> "State":
         return State.from_bytes(self.to_bytes())
 
+    def __reduce__(self):
+        """pickle, copy.copy and copy.deepcopy: a state of its own, through its bytes."""
+        return State.from_bytes, (self.to_bytes(),)
+
     def result(self) -> float:
         """The variant's result over everything added (rounded once)."""
         return self._c.result()
