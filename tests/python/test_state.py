@@ -126,6 +126,34 @@ def test_copy_and_pickle(rng, variant):
         assert c.result().hex() == sumlab.sum(x, variant).hex()
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_exact_state_top_limb_beyond_its_count_refused(rng, dtype):
+    # saved bytes of the exact state whose top limb no n values can reach (a negative sum's -1
+    # made -0x8000000001, one damaged byte; the magnitudes' top limb 2^39) were loaded, and
+    # result() then aborted the interpreter ('internal exactness failure ... top limb out of
+    # range'); they are refused as damaged by from_bytes, merge_saved and the limbs
+    x = make_inputs(dtype, 1000, "normal", rng)
+    x = -np.abs(x.astype(np.float64)).astype(x.dtype)   # a negative sum: its top limb is -1
+    st = sumlab.State("exact", dtype).add(x)
+    good = st.to_bytes()
+    words = np.frombuffer(good, np.int64, offset=16).copy()   # chunk[68], achunk[68], n, ...
+    assert words[67] == -1 and words[135] == 0 and words[136] == 1000
+    for w, v in ((67, -0x8000000001), (67, 1), (67, -2), (135, 1 << 39), (135, 1)):
+        bad = words.copy()
+        bad[w] = v
+        b = good[:16] + bad.tobytes()
+        with pytest.raises(ValueError, match="damaged"):
+            sumlab.State.from_bytes(b)
+        with pytest.raises(ValueError, match="damaged"):
+            _sumlab.merge_saved(good, b)
+        with pytest.raises(ValueError, match="sumlab:"):
+            sumlab.State("exact", dtype)._c.from_limbs(0, bad[:-1].tobytes())
+    assert sumlab.State.from_bytes(good).result().hex() == sumlab.sum(x, "exact").hex()
+    fresh = sumlab.State("exact", dtype)
+    fresh._c.from_limbs(0, words[:-1].tobytes())         # the limbs: every word but the magic
+    assert fresh.to_bytes() == good
+
+
 class FakeComm:
     """K simulated ranks: allgather returns every rank's bytes in rank order (mpi4py's contract)."""
 
