@@ -175,9 +175,9 @@ nb::dict variant_dict(const sumlab_variant_info &v)
 // An array's framework, from its type (cached per type: one pointer compare per call after the
 // first). NumPy arrays and other producers of host arrays (FW_OTHER), and PyTorch tensors on CPU
 // or CUDA, are served here whole. FW_PY goes back to the package's Python path
-// (python/sumlab/_arrays.py), which answers for it: CuPy and JAX arrays, NumPy scalars and
-// objects that are no array by the package's rules (for its message), and whatever nanobind
-// cannot read.
+// (python/sumlab/_arrays.py), which answers for it: CuPy and JAX arrays, NumPy's masked arrays,
+// NumPy scalars and objects that are no array by the package's rules (for its message), and
+// whatever nanobind cannot read.
 enum framework { FW_OTHER, FW_NUMPY, FW_TORCH, FW_PY };
 
 struct type_entry {
@@ -198,6 +198,18 @@ bool is_torch_tensor_type(PyObject *t)
     return r == 1;
 }
 
+// A subclass of numpy.ma.MaskedArray (numpy.ma imported already: else it is none), whose masked
+// values the buffer still holds: the package's Python path answers for it.
+bool is_masked_array_type(PyObject *t)
+{
+    nb::object mods = nb::module_::import_("sys").attr("modules");
+    nb::object ma = nb::borrow(PyDict_GetItemString(mods.ptr(), "numpy.ma"));
+    if (!ma.is_valid() || ma.is_none() || !nb::hasattr(ma, "MaskedArray")) return false;
+    int r = PyObject_IsSubclass(t, ma.attr("MaskedArray").ptr());
+    if (r < 0) PyErr_Clear();
+    return r == 1;
+}
+
 framework framework_of(nb::handle x)
 {
     PyObject *t = (PyObject *)Py_TYPE(x.ptr());
@@ -212,7 +224,7 @@ framework framework_of(nb::handle x)
     } else if (starts("cupy") || starts("jax")) {
         fw = FW_PY;
     } else if (PyObject_IsSubclass(t, nb::module_::import_("numpy").attr("ndarray").ptr()) == 1) {
-        fw = FW_NUMPY;                                    // ndarray and its subclasses (memmap)
+        fw = is_masked_array_type(t) ? FW_PY : FW_NUMPY;  // ndarray and its subclasses (memmap)
     } else if (!starts("numpy") &&
                (nb::hasattr(nb::handle(t), "__dlpack__") || nb::hasattr(nb::handle(t), "__array_interface__"))) {
         fw = FW_OTHER;                                    // another producer of host arrays

@@ -3,6 +3,7 @@ on the CPU), zero-copy; which device and stream a CUDA array runs on, and its re
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -78,6 +79,12 @@ def take(x, what: str = "x") -> Input:
         cuda = dev.platform in ("gpu", "cuda")
         return Input(x, x, False, "jax", cuda, int(getattr(dev, "local_hardware_id", dev.id) or 0) if cuda else 0)
     if isinstance(x, np.ndarray):                # a subclass (np.memmap, ...)
+        ma = sys.modules.get("numpy.ma")          # (no masked array before numpy.ma is imported)
+        if ma is not None and isinstance(x, ma.MaskedArray) and ma.count_masked(x):
+            # its buffer still holds the masked values, which a reduction of it would count
+            raise ValueError(f"sumlab: {what}: a masked array with masked values ({ma.count_masked(x)} of "
+                             f"{x.size}; sumlab reads every value and never copies: {what}.compressed() "
+                             "drops them)")
         return take(x.view(np.ndarray), what)
     if isinstance(x, np.generic):
         raise TypeError(f"sumlab: {what}: a NumPy scalar ({type(x).__name__}); pass an array "

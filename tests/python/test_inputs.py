@@ -146,6 +146,23 @@ def test_non_native_byte_order_refused(capfd, rng, dtype):
     assert out.out == "" and out.err == ""
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_masked_array(rng, dtype):
+    # a NumPy masked array's buffer holds its masked values too: they were summed (sumlab.sum of
+    # [1, --, 3] gave 6.0 where numpy.sum gives 4.0), by every entry point; one with masked values
+    # is now a ValueError saying so, one without any sums its values
+    x = make_inputs(dtype, 100, "normal", rng)
+    m = np.ma.array(x, mask=np.arange(100) % 7 == 0)
+    for call in (lambda: sumlab.sum(m), lambda: sumlab.sum(m, "vec4"), lambda: sumlab.exact(m),
+                 lambda: sumlab.judge(m, 1.0), lambda: sumlab.State("superacc", dtype).add(m),
+                 lambda: sumlab.sum(m.reshape(10, 10), axis=0), lambda: sumlab.dot(x, m)):
+        with pytest.raises(ValueError, match=r"^sumlab: [xy]: a masked array with masked values \(15 of 100"):
+            call()
+    assert sumlab.exact(m.compressed()) == sumlab.exact(x[np.arange(100) % 7 != 0])
+    for clear in (np.ma.array(x), np.ma.array(x, mask=np.zeros(100, bool))):
+        assert sumlab.exact(clear) == sumlab.exact(x) and sumlab.sum(clear).hex() == sumlab.sum(x).hex()
+
+
 def test_numpy_integer_ddof(rng):
     """ddof as any integer, NumPy's included (operator.index), the same result as a Python int."""
     x = make_inputs("float32", 64, "normal", rng)
