@@ -88,6 +88,9 @@ def _names(op=_UNSET, variant=_UNSET, bound_of=None, ddof=_UNSET):
         raise TypeError(f"sumlab: variant must be a str (a variant's name), not {type(variant).__name__}")
     if bound_of is not None and not isinstance(bound_of, str):
         raise TypeError(f"sumlab: bound_of must be a str (a variant's name) or None, not {type(bound_of).__name__}")
+    for what, name in (("operation", op), ("variant", variant), ("variant", bound_of)):
+        if isinstance(name, str) and "\0" in name:   # the C API would read the name up to it
+            raise ValueError(f"sumlab: unknown {what} {name!r} (a name holds no NUL character)")
     if ddof is _UNSET:
         return None
     if isinstance(ddof, bool):

@@ -113,6 +113,13 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.exact(x, "var", ddof=None), TypeError, "ddof must be an int"),
     (lambda x: sumlab.reduce(x.reshape(8, 8), "var", "correct", ddof=None, axis=0), TypeError, "ddof must be an int"),
     (lambda x: sumlab.judge(x, 1.0, op=None), TypeError, "op must be a str"),
+    # a name with a NUL character: the C API read it up to the NUL, as the name before it
+    (lambda x: sumlab.sum(x, "superacc\0x"), ValueError, "unknown variant"),
+    (lambda x: sumlab.reduce(x, "sum\0x", "vec4"), ValueError, "unknown operation"),
+    (lambda x: sumlab.sum(x.reshape(8, 8), "vec4\0x", axis=1), ValueError, "unknown variant"),
+    (lambda x: sumlab.State("exact\0x"), ValueError, "unknown variant"),
+    (lambda x: sumlab.exact(x, "sum\0x"), ValueError, "unknown operation"),
+    (lambda x: sumlab.judge(x, 1.0, bound_of="vec4\0x"), ValueError, "unknown variant"),
 ])
 def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     x = make_inputs("float32", 64, "normal", rng)
