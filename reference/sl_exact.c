@@ -1372,9 +1372,11 @@ void sl_exact_save(const sl_exact *acc, void *buf)
 }
 
 /* 1 when buf holds a canonical saved state (what sl_exact_save and sl_exact_merge_saved write):
- * the magic, limbs 0..N-2 in [0, 2^32), top limbs far from overflow (the magnitudes' one not
- * negative), counts of specials at most n, notnegzero 0 or 1. Bytes from elsewhere (a file, a
- * peer) are checked so before they are summed or rounded. */
+ * the magic, limbs 0..N-2 in [0, 2^32), top limbs that n values can reach (each below 2^1024 in
+ * magnitude, the top limb weighing 2^1070: |sum| and sum|x| below n 2^1024, so the top limbs in
+ * [-(n >> 46) - 1, n >> 46] and [0, n >> 46]; a larger one made the rounding's range check abort),
+ * counts of specials at most n, notnegzero 0 or 1. Bytes from elsewhere (a file, a peer) are
+ * checked so before they are summed or rounded. */
 int sl_exact_saved_valid(const void *buf)
 {
     saved_state s;
@@ -1385,7 +1387,8 @@ int sl_exact_saved_valid(const void *buf)
     for (int i = 0; i < SL_EXACT_NCHUNK - 1; i++)
         if (s.chunk[i] < 0 || s.chunk[i] > 0xffffffffll || s.achunk[i] < 0 || s.achunk[i] > 0xffffffffll) return 0;
     const int64_t top = s.chunk[SL_EXACT_NCHUNK - 1], atop = s.achunk[SL_EXACT_NCHUNK - 1];
-    return top > -((int64_t)1 << 40) && top < ((int64_t)1 << 40) && atop >= 0 && atop < ((int64_t)1 << 40);
+    const int64_t cap = (int64_t)(s.n >> 46);
+    return top >= -cap - 1 && top <= cap && atop >= 0 && atop <= cap;
 }
 
 int sl_exact_load(sl_exact *acc, const void *buf)

@@ -216,6 +216,47 @@ static void check_signed_zeros(const sl_state_kind *k, sl_dtype dt)
     free(lim);
 }
 
+/* bug20261206: exact's saved top limbs (chunk[67] and achunk[67], weighing 2^1070) beyond what n
+ * values reach (|sum| and sum|x| below n 2^1024: [-(n >> 46) - 1, n >> 46] and [0, n >> 46])
+ * were accepted up to 2^40, and rounding such a state aborted the process (a negative sum's top
+ * limb -1 made -0x8000000001: 'top limb out of range'); they are refused, the bounds themselves
+ * accepted and rounded. */
+static void bug20261206(void)
+{
+    const sl_state_kind *k = sl_state_kind_find("exact");
+    const size_t bytes = sl_state_blob_bytes(k, SL_F64);
+    unsigned char *a = malloc(bytes), *b = malloc(bytes);
+    sl_err err = {{0}};
+    const double x = -1.0;
+    CHECK(a && b && !sl_state_blob_sum(k, &x, 1, SL_F64, a, &err), "exact state of -1: %s", err.msg);
+    int64_t w[142];
+    CHECK(bytes == SL_STATE_HDR + sizeof w, "exact's saved state is %zu bytes", bytes);
+    if (!a || !b || bytes != SL_STATE_HDR + sizeof w) goto done;
+    memcpy(w, a + SL_STATE_HDR, sizeof w);
+    CHECK(w[67] == -1 && w[135] == 0 && w[136] == 1, "exact state of -1: top limbs %lld, %lld, n %lld",
+          (long long)w[67], (long long)w[135], (long long)w[136]);
+    static const struct { int64_t n, top, atop; int valid; } cases[] = {
+        {1, -0x8000000001ll, 0, 0}, {1, -2, 0, 0}, {1, 1, 0, 0}, {1, -1, 1, 0}, {1, -1, (int64_t)1 << 39, 0},
+        {3ll << 46, 3, 3, 1}, {3ll << 46, -4, 3, 1}, {3ll << 46, 4, 3, 0}, {3ll << 46, -5, 3, 0},
+        {3ll << 46, 3, 4, 0}, {3ll << 46, 0, -1, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int64_t v[142];
+        memcpy(v, w, sizeof v);
+        v[136] = cases[c].n;
+        v[67] = cases[c].top;
+        v[135] = cases[c].atop;
+        memcpy(b, a, SL_STATE_HDR);
+        memcpy(b + SL_STATE_HDR, v, sizeof v);
+        CHECK(sl_state_blob_valid(b) == cases[c].valid, "exact state n=%lld top %lld atop %lld: valid %d, want %d",
+              (long long)cases[c].n, (long long)cases[c].top, (long long)cases[c].atop, sl_state_blob_valid(b),
+              cases[c].valid);
+        if (cases[c].valid) (void)sl_state_blob_finish(b);   /* rounds without aborting */
+    }
+done:
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const uint64_t n = 20011;
@@ -243,6 +284,7 @@ int main(void)
     static const sl_dtype all[] = {SL_F32, SL_F64, SL_F16, SL_BF16};
     for (size_t k = 0; k < sl_state_kind_count(); k++)
         for (size_t t = 0; t < 4; t++) check_signed_zeros(sl_state_kind_at(k), all[t]);
+    bug20261206();
     /* the raising of the binned index was exercised (pieces of different tops) */
     if (sl_state_kind_find("reproducible"))
         CHECK(index_differed > 0, "no limb allreduce met pieces with different indices");

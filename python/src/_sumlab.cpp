@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -174,9 +175,9 @@ nb::dict variant_dict(const sumlab_variant_info &v)
 // An array's framework, from its type (cached per type: one pointer compare per call after the
 // first). NumPy arrays and other producers of host arrays (FW_OTHER), and PyTorch tensors on CPU
 // or CUDA, are served here whole. FW_PY goes back to the package's Python path
-// (python/sumlab/_arrays.py), which answers for it: CuPy and JAX arrays, NumPy scalars and
-// objects that are no array by the package's rules (for its message), and whatever nanobind
-// cannot read.
+// (python/sumlab/_arrays.py), which answers for it: CuPy and JAX arrays, NumPy's masked arrays,
+// NumPy scalars and objects that are no array by the package's rules (for its message), and
+// whatever nanobind cannot read.
 enum framework { FW_OTHER, FW_NUMPY, FW_TORCH, FW_PY };
 
 struct type_entry {
@@ -197,6 +198,18 @@ bool is_torch_tensor_type(PyObject *t)
     return r == 1;
 }
 
+// A subclass of numpy.ma.MaskedArray (numpy.ma imported already: else it is none), whose masked
+// values the buffer still holds: the package's Python path answers for it.
+bool is_masked_array_type(PyObject *t)
+{
+    nb::object mods = nb::module_::import_("sys").attr("modules");
+    nb::object ma = nb::borrow(PyDict_GetItemString(mods.ptr(), "numpy.ma"));
+    if (!ma.is_valid() || ma.is_none() || !nb::hasattr(ma, "MaskedArray")) return false;
+    int r = PyObject_IsSubclass(t, ma.attr("MaskedArray").ptr());
+    if (r < 0) PyErr_Clear();
+    return r == 1;
+}
+
 framework framework_of(nb::handle x)
 {
     PyObject *t = (PyObject *)Py_TYPE(x.ptr());
@@ -211,7 +224,7 @@ framework framework_of(nb::handle x)
     } else if (starts("cupy") || starts("jax")) {
         fw = FW_PY;
     } else if (PyObject_IsSubclass(t, nb::module_::import_("numpy").attr("ndarray").ptr()) == 1) {
-        fw = FW_NUMPY;                                    // ndarray and its subclasses (memmap)
+        fw = is_masked_array_type(t) ? FW_PY : FW_NUMPY;  // ndarray and its subclasses (memmap)
     } else if (!starts("numpy") &&
                (nb::hasattr(nb::handle(t), "__dlpack__") || nb::hasattr(nb::handle(t), "__array_interface__"))) {
         fw = FW_OTHER;                                    // another producer of host arrays
@@ -323,7 +336,8 @@ nb::handle torch_device(int index)
 
 // x read zero-copy (nb::ndarray, DLPack or the buffer protocol) with its dtype hint; false when
 // nanobind cannot read it. A NumPy array of ml_dtypes.bfloat16 (no DLPack code) is read as its
-// uint16 view, a tensor that requires grad as its detached view: the same buffer either way.
+// uint16 view (in the machine's byte order only: swapped bytes go to the Python path, which
+// refuses them), a tensor that requires grad as its detached view: the same buffer either way.
 bool read_array(nb::handle x, framework fw, arr &out, int &hint, nb::object &keep)
 {
     hint = -1;
@@ -336,6 +350,7 @@ bool read_array(nb::handle x, framework fw, arr &out, int &hint, nb::object &kee
     nb::object dt = nb::getattr(x, "dtype", nb::none());
     if (dt.is_none() || !nb::isinstance<nb::str>(nb::getattr(dt, "name", nb::none()))) return false;
     if (nb::cast<std::string>(dt.attr("name")) != "bfloat16" || nb::cast<int>(dt.attr("itemsize")) != 2) return false;
+    if (!nb::getattr(dt, "isnative", nb::bool_(false)).is(nb::handle(Py_True))) return false;
     keep = x.attr("view")(nb::module_::import_("numpy").attr("uint16"));
     hint = SL_BF16;
     return nb::try_cast<arr>(keep, out, false);
@@ -428,10 +443,13 @@ nb::object reduce_any(nb::handle x, nb::handle op_name, nb::handle variant_name,
     return out;
 }
 
-// A mergeable state (sumlab_state), owned.
+// A mergeable state (sumlab_state), owned. The C state is not thread-safe (sumlab.h) and add()
+// runs without the GIL, so every call that reads or changes s holds mu (add() takes it after
+// releasing the GIL, the others with the GIL held: no add() waits for the GIL while holding mu).
 struct state {
     sumlab_state *s = nullptr;
     int dt = -1; // the state's dtype (sumlab_state_info for a loaded one)
+    mutable std::mutex mu;
     state() = default;
     state(const state &) = delete;
     state &operator=(const state &) = delete;
@@ -706,9 +724,11 @@ NB_MODULE(_sumlab, m)
                  if (v.cuda) {
                      device_guard g(v);
                      nb::gil_scoped_release nogil;
+                     std::lock_guard<std::mutex> lk(self.mu);
                      st = sumlab_state_add_device(self.s, v.data, v.n, (void *)stream, &err);
                  } else {
                      nb::gil_scoped_release nogil;
+                     std::lock_guard<std::mutex> lk(self.mu);
                      st = sumlab_state_add(self.s, v.data, v.n, &err);
                  }
                  check(st, err);
@@ -717,14 +737,25 @@ NB_MODULE(_sumlab, m)
         .def("merge",
              [](state &self, const state &other) {
                  sl_err err{};
-                 check(sumlab_state_merge(self.s, other.s, &err), err);
+                 sumlab_status st;
+                 if (&self == &other) {
+                     std::lock_guard<std::mutex> lk(self.mu);
+                     st = sumlab_state_merge(self.s, other.s, &err);
+                 } else {
+                     std::scoped_lock lk(self.mu, other.mu);
+                     st = sumlab_state_merge(self.s, other.s, &err);
+                 }
+                 check(st, err);
              })
         .def("to_bytes",
              [](const state &self) {
+                 std::unique_lock<std::mutex> lk(self.mu);
                  size_t len = sumlab_state_size(self.s);
                  std::string buf(len, '\0');
                  sl_err err{};
-                 check(sumlab_state_save(self.s, buf.data(), len, &err), err);
+                 sumlab_status st = sumlab_state_save(self.s, buf.data(), len, &err);
+                 lk.unlock();
+                 check(st, err);
                  return nb::bytes(buf.data(), len);
              })
         .def_static("from_bytes",
@@ -752,7 +783,12 @@ NB_MODULE(_sumlab, m)
         .def("result", [](const state &self) {
             double r = 0;
             sl_err err{};
-            check(sumlab_state_result(self.s, &r, &err), err);
+            sumlab_status st;
+            {
+                std::lock_guard<std::mutex> lk(self.mu);
+                st = sumlab_state_result(self.s, &r, &err);
+            }
+            check(st, err);
             return r;
         })
         // the integer-limb form (sumlab.h): the index, the limbs at an index (int64, host order,
@@ -760,14 +796,23 @@ NB_MODULE(_sumlab, m)
         .def("index", [](const state &self) {
             int32_t i = 0;
             sl_err err{};
-            check(sumlab_state_index(self.s, &i, &err), err);
+            sumlab_status st;
+            {
+                std::lock_guard<std::mutex> lk(self.mu);
+                st = sumlab_state_index(self.s, &i, &err);
+            }
+            check(st, err);
             return (long long)i;
         })
         .def("to_limbs", [](const state &self, long long index) {
             if (index < INT32_MIN || index > INT32_MAX) raise(PyExc_ValueError, "sumlab: index out of range");
+            std::unique_lock<std::mutex> lk(self.mu);
             std::string buf(sumlab_state_limb_count(self.s) * sizeof(int64_t), '\0');
             sl_err err{};
-            check(sumlab_state_to_limbs(self.s, (int32_t)index, (int64_t *)buf.data(), buf.size() / 8, &err), err);
+            sumlab_status st =
+                sumlab_state_to_limbs(self.s, (int32_t)index, (int64_t *)buf.data(), buf.size() / 8, &err);
+            lk.unlock();
+            check(st, err);
             return nb::bytes(buf.data(), buf.size());
         })
         .def("from_limbs", [](state &self, long long index, nb::bytes b) {
@@ -779,7 +824,12 @@ NB_MODULE(_sumlab, m)
             std::vector<int64_t> w(m);
             memcpy(w.data(), b.c_str(), b.size());
             sl_err err{};
-            check(sumlab_state_from_limbs(self.s, (int32_t)index, w.data(), m, &err), err);
+            sumlab_status st;
+            {
+                std::lock_guard<std::mutex> lk(self.mu);
+                st = sumlab_state_from_limbs(self.s, (int32_t)index, w.data(), m, &err);
+            }
+            check(st, err);
         });
 
     // dst and src: saved states of one size; returns dst merged with src (a new bytes object).

@@ -88,6 +88,9 @@ def _names(op=_UNSET, variant=_UNSET, bound_of=None, ddof=_UNSET):
         raise TypeError(f"sumlab: variant must be a str (a variant's name), not {type(variant).__name__}")
     if bound_of is not None and not isinstance(bound_of, str):
         raise TypeError(f"sumlab: bound_of must be a str (a variant's name) or None, not {type(bound_of).__name__}")
+    for what, name in (("operation", op), ("variant", variant), ("variant", bound_of)):
+        if isinstance(name, str) and "\0" in name:   # the C API would read the name up to it
+            raise ValueError(f"sumlab: unknown {what} {name!r} (a name holds no NUL character)")
     if ddof is _UNSET:
         return None
     if isinstance(ddof, bool):
@@ -137,6 +140,8 @@ def _moved_last(xin, a: int):
         import cupy
         return cupy.ascontiguousarray(cupy.moveaxis(x, a, -1))
     import numpy as np
+    if xin.framework == "other" and hasattr(x, "__dlpack__"):
+        x = np.from_dlpack(x)        # another DLPack producer (np.asarray made it a 0-d object array)
     return np.ascontiguousarray(np.moveaxis(np.asarray(x), a, -1))
 
 
@@ -168,9 +173,16 @@ def _reduce_rows(x, op, variant, ddof, axis):
                          + ("the axis has length 0" if n == 0 else "no rows"))
     if xin.cuda and xin.framework == "jax":
         raise NotImplementedError("sumlab: axis= on JAX device arrays is not supported (PyTorch and CuPy are)")
-    y = _moved_last(xin, a) if nd > 1 else xin.obj
+    # the axis moved last (a strided 1-D array of NumPy, PyTorch or CuPy made contiguous too, as
+    # numpy.sum takes it; another producer's 1-D array as it is, read through DLPack)
+    nd0 = len(xin.orig.shape)
+    moved = nd0 > 1 or (nd0 == 1 and xin.framework in ("numpy", "torch", "cupy"))
+    y, hint = (_moved_last(xin, a) if moved else xin.obj), xin.hint
+    if hint < 0 and type(y) is np.ndarray:
+        yin = take(y)                # a JAX bfloat16 array's NumPy copy: its uint16 view
+        y, hint = yin.obj, yin.hint
     if not xin.cuda:
-        raw = call(_sumlab.reduce_rows_host, op, variant, y, xin.hint, n, ddof)
+        raw = call(_sumlab.reduce_rows_host, op, variant, y, hint, n, ddof)
         return np.frombuffer(raw, dtype=np.float64).reshape(out_shape).copy()
     if xin.framework == "torch":
         out = torch_empty(xin.orig, out_shape)
@@ -262,15 +274,22 @@ class Judgement:
 
 def _as_float(value) -> float:
     if isinstance(value, (int, float)):
-        return float(value)
-    item = getattr(value, "item", None)              # NumPy/torch/CuPy/JAX scalars and 0-d arrays
-    if item is not None:
-        size = getattr(value, "size", 1)
-        size = size() if callable(size) else size
+        v = value
+    else:
+        item = getattr(value, "item", None)          # NumPy/torch/CuPy/JAX scalars and 0-d arrays
+        if item is None:
+            raise TypeError(f"sumlab: value is a {type(value).__name__}, not a number")
+        numel = getattr(value, "numel", None)        # torch: numel(); its size() is the shape
+        size = numel() if callable(numel) else getattr(value, "size", 1)
         if size != 1:
             raise ValueError("sumlab: value must be one number (a float or a one-element array)")
-        return float(item())
-    raise TypeError(f"sumlab: value is a {type(value).__name__}, not a number")
+        v = item()
+    try:
+        return float(v)
+    except OverflowError:
+        raise ValueError(f"sumlab: value is an integer beyond float64 ({v.bit_length()} bits)") from None
+    except (TypeError, ValueError):
+        raise TypeError(f"sumlab: value is a {type(v).__name__}, not a real number") from None
 
 
 def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_as=None,
@@ -324,7 +343,8 @@ class State:
     """The mergeable state of an order-independent variant ("reproducible", "superacc", "exact"):
     add arrays in any order and split, merge states from threads, devices, processes or files;
     result() is the same bits as one call over everything. to_bytes() is canonical (the same
-    values in any order or split give the same bytes)."""
+    values in any order or split give the same bytes). Threads may share one State: each call
+    holds its lock (add() runs without the GIL)."""
 
     def __init__(self, variant: str = "reproducible", dtype="float32"):
         _names(variant=variant)
@@ -362,13 +382,21 @@ class State:
     def from_bytes(cls, b) -> "State":
         """A state from to_bytes()'s bytes (any bytes-like object): its variant and dtype are the
         ones the bytes name, so adding values of another dtype is a TypeError."""
+        try:
+            raw = bytes(memoryview(b))               # bytes(8) would be eight zero bytes
+        except TypeError:
+            raise TypeError(f"sumlab: from_bytes takes bytes (a bytes-like object), not {type(b).__name__}") from None
         st = cls.__new__(cls)
-        st._c = _sumlab.CState.from_bytes(bytes(b))
+        st._c = _sumlab.CState.from_bytes(raw)
         st.variant = st._c.variant
         return st
 
     def copy(self) -> "State":
         return State.from_bytes(self.to_bytes())
+
+    def __reduce__(self):
+        """pickle, copy.copy and copy.deepcopy: a state of its own, through its bytes."""
+        return State.from_bytes, (self.to_bytes(),)
 
     def result(self) -> float:
         """The variant's result over everything added (rounded once)."""

@@ -3,6 +3,7 @@ on the CPU), zero-copy; which device and stream a CUDA array runs on, and its re
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -54,6 +55,9 @@ def _module(x) -> str:
 def take(x, what: str = "x") -> Input:
     """Classifies x without copying it; raises TypeError for what is not an array."""
     if type(x) is np.ndarray:                    # the common case first: one type check
+        if not x.dtype.isnative:                 # DLPack and the C API read native values only
+            raise TypeError(f"sumlab: {what}: dtype {x.dtype.name} in non-native byte order ({x.dtype.str}); "
+                            "sumlab never copies: x.astype(x.dtype.newbyteorder('=')) makes a native copy")
         if x.dtype.kind == "V" and x.dtype.name == "bfloat16" and x.dtype.itemsize == 2:
             # ml_dtypes.bfloat16 has no DLPack code: its bits as uint16, same buffer
             return Input(x.view(np.uint16), x, True, "numpy", False, 0)
@@ -75,6 +79,12 @@ def take(x, what: str = "x") -> Input:
         cuda = dev.platform in ("gpu", "cuda")
         return Input(x, x, False, "jax", cuda, int(getattr(dev, "local_hardware_id", dev.id) or 0) if cuda else 0)
     if isinstance(x, np.ndarray):                # a subclass (np.memmap, ...)
+        ma = sys.modules.get("numpy.ma")          # (no masked array before numpy.ma is imported)
+        if ma is not None and isinstance(x, ma.MaskedArray) and ma.count_masked(x):
+            # its buffer still holds the masked values, which a reduction of it would count
+            raise ValueError(f"sumlab: {what}: a masked array with masked values ({ma.count_masked(x)} of "
+                             f"{x.size}; sumlab reads every value and never copies: {what}.compressed() "
+                             "drops them)")
         return take(x.view(np.ndarray), what)
     if isinstance(x, np.generic):
         raise TypeError(f"sumlab: {what}: a NumPy scalar ({type(x).__name__}); pass an array "

@@ -90,6 +90,11 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.reduce(x, "sum", "vec4", y=x), ValueError, "sumlab:"),
     (lambda x: sumlab.judge(x, "1.0"), TypeError, "not a number"),
     (lambda x: sumlab.judge(x, np.ones(2)), ValueError, "one number"),
+    # values float() refuses (a complex, an integer beyond float64): Python's own error before
+    (lambda x: sumlab.judge(x, np.complex64(1)), TypeError, "complex, not a real number"),
+    (lambda x: sumlab.judge(x, np.array(1 + 2j)), TypeError, "complex, not a real number"),
+    (lambda x: sumlab.judge(x, 10 ** 400), ValueError, "beyond float64"),
+    (lambda x: sumlab.judge(x, np.array(10 ** 400, dtype=object)), ValueError, "beyond float64"),
     (lambda x: sumlab.judge(x, 1.0, bound_of="no-such-variant"), ValueError, "no-such-variant"),
     (lambda x: sumlab.exact(x[::3]), ValueError, "C-contiguous"),
     # the names and ddof checked before the binding sees them (a C++ bad_cast, or a message that
@@ -108,6 +113,13 @@ def test_read_only_zero_d_and_subclass(rng, tmp_path):
     (lambda x: sumlab.exact(x, "var", ddof=None), TypeError, "ddof must be an int"),
     (lambda x: sumlab.reduce(x.reshape(8, 8), "var", "correct", ddof=None, axis=0), TypeError, "ddof must be an int"),
     (lambda x: sumlab.judge(x, 1.0, op=None), TypeError, "op must be a str"),
+    # a name with a NUL character: the C API read it up to the NUL, as the name before it
+    (lambda x: sumlab.sum(x, "superacc\0x"), ValueError, "unknown variant"),
+    (lambda x: sumlab.reduce(x, "sum\0x", "vec4"), ValueError, "unknown operation"),
+    (lambda x: sumlab.sum(x.reshape(8, 8), "vec4\0x", axis=1), ValueError, "unknown variant"),
+    (lambda x: sumlab.State("exact\0x"), ValueError, "unknown variant"),
+    (lambda x: sumlab.exact(x, "sum\0x"), ValueError, "unknown operation"),
+    (lambda x: sumlab.judge(x, 1.0, bound_of="vec4\0x"), ValueError, "unknown variant"),
 ])
 def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     x = make_inputs("float32", 64, "normal", rng)
@@ -116,6 +128,46 @@ def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     assert str(e.value).startswith("sumlab:") and "\n" not in str(e.value)
     out = capfd.readouterr()
     assert out.out == "" and out.err == ""
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_non_native_byte_order_refused(capfd, rng, dtype):
+    # bug20261206: a byte-swapped ml_dtypes.bfloat16 array was read as its native uint16 view, the
+    # bytes swapped: [1, 2, 3.5] summed to 5.5340232221128655e+19 (exit as a valid result). Every
+    # dtype in swapped byte order is one TypeError naming it, from every entry point; its native
+    # copy sums to the exact value
+    x = make_inputs(dtype, 100, "normal", rng)
+    sw = x.astype(x.dtype.newbyteorder("S"))
+    assert not sw.dtype.isnative and (sw.astype(np.float64) == x.astype(np.float64)).all()
+    for call in (lambda: sumlab.sum(sw), lambda: sumlab.sum(sw, "vec4"), lambda: sumlab.exact(sw),
+                 lambda: sumlab.judge(sw, 1.0), lambda: sumlab.State("superacc", dtype).add(sw),
+                 lambda: sumlab.sum(sw.reshape(10, 10), axis=0), lambda: sumlab.dot(x, sw),
+                 lambda: sumlab.sum(sw.reshape(10, 10).view(np.memmap))):
+        with pytest.raises(TypeError, match="non-native byte order") as e:
+            call()
+        assert str(e.value).startswith("sumlab:") and "\n" not in str(e.value)
+    native = sw.astype(sw.dtype.newbyteorder("="))
+    assert sumlab.exact(native) == sumlab.exact(x)
+    assert sumlab.sum(native).hex() == sumlab.sum(x).hex()
+    out = capfd.readouterr()
+    assert out.out == "" and out.err == ""
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_masked_array(rng, dtype):
+    # a NumPy masked array's buffer holds its masked values too: they were summed (sumlab.sum of
+    # [1, --, 3] gave 6.0 where numpy.sum gives 4.0), by every entry point; one with masked values
+    # is now a ValueError saying so, one without any sums its values
+    x = make_inputs(dtype, 100, "normal", rng)
+    m = np.ma.array(x, mask=np.arange(100) % 7 == 0)
+    for call in (lambda: sumlab.sum(m), lambda: sumlab.sum(m, "vec4"), lambda: sumlab.exact(m),
+                 lambda: sumlab.judge(m, 1.0), lambda: sumlab.State("superacc", dtype).add(m),
+                 lambda: sumlab.sum(m.reshape(10, 10), axis=0), lambda: sumlab.dot(x, m)):
+        with pytest.raises(ValueError, match=r"^sumlab: [xy]: a masked array with masked values \(15 of 100"):
+            call()
+    assert sumlab.exact(m.compressed()) == sumlab.exact(x[np.arange(100) % 7 != 0])
+    for clear in (np.ma.array(x), np.ma.array(x, mask=np.zeros(100, bool))):
+        assert sumlab.exact(clear) == sumlab.exact(x) and sumlab.sum(clear).hex() == sumlab.sum(x).hex()
 
 
 def test_numpy_integer_ddof(rng):
@@ -150,6 +202,41 @@ def test_judge_value_forms(rng):
     # a value that is not one of the format's is rounded once to it first
     k = sumlab.judge(x, s + abs(s) * 2.0**-30)
     assert k.value_as == s
+
+
+class TorchLike:
+    """A value as a torch tensor holds one: item(), numel(), and size() the shape (torch.Size, a
+    tuple), not the count."""
+
+    def __init__(self, v, shape=()):
+        self.v, self.shape = v, shape
+
+    def item(self):
+        return self.v
+
+    def numel(self):
+        return int(np.prod(self.shape))
+
+    def size(self):
+        return tuple(self.shape)
+
+
+def test_judge_torch_value(rng):
+    # the module's example sumlab.judge(x, torch.sum(x)): a 0-d (or one-element) tensor's size()
+    # is its shape, compared with 1: every torch value was 'value must be one number'
+    x = make_inputs("float32", 1000, "normal", rng)
+    s = float(np.sum(x, dtype=np.float32))
+    want = repr(sumlab.judge(x, s))
+    assert repr(sumlab.judge(x, TorchLike(s))) == want
+    assert repr(sumlab.judge(x, TorchLike(s, (1,)))) == want
+    with pytest.raises(ValueError, match="one number"):
+        sumlab.judge(x, TorchLike(s, (2,)))
+    try:
+        import torch
+    except ImportError:
+        return
+    assert repr(sumlab.judge(x, torch.tensor(s, dtype=torch.float32))) == want
+    assert repr(sumlab.judge(x, torch.tensor([s], dtype=torch.float32))) == want
 
 
 def test_torch_cpu_if_installed(rng):

@@ -47,6 +47,75 @@ def test_rows_any_axis(rng, axis):
         assert bits(got[idx]) == bits(sumlab.sum(np.ascontiguousarray(moved[idx]), "reproducible")), idx
 
 
+class DLPackOnly:
+    """Another producer of host arrays: __dlpack__ and a shape, no NumPy interface."""
+
+    def __init__(self, a):
+        self.a, self.shape = a, a.shape
+
+    def __dlpack__(self, **kw):
+        return self.a.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_rows_other_dlpack_producer(rng, axis):
+    # a 2-D array of another DLPack producer along any axis: the rows of its NumPy view (numpy's
+    # AxisError 'axis 1 is out of bounds for array of dimension 0' before: np.asarray made it a
+    # 0-d object array)
+    x = make_inputs("float32", 6 * 40, "normal", rng).reshape(6, 40)
+    want = sumlab.sum(x, "reproducible", axis=axis)
+    got = sumlab.sum(DLPackOnly(x), "reproducible", axis=axis)
+    assert got.shape == want.shape and (got.view(np.uint64) == want.view(np.uint64)).all()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rows_strided_input(rng, dtype):
+    # axis= takes a strided array as NumPy's sum does (moved to a contiguous copy), a 1-D one too
+    # (it was ValueError 'not C-contiguous' while a 2-D strided one was reduced)
+    x = make_inputs(dtype, 8 * 60, "normal", rng).reshape(8, 60)
+    for view, axis in ((x[:, ::3], 1), (x[::2], 0), (x[3, ::2], 0), (x[::-1, 5], -1)):
+        got = sumlab.sum(view, "superacc", axis=axis)
+        moved = np.moveaxis(view, axis, -1)
+        assert got.shape == moved.shape[:-1]
+        for idx in np.ndindex(*moved.shape[:-1]):
+            assert bits(got[idx]) == bits(sumlab.sum(np.ascontiguousarray(moved[idx]), "superacc")), idx
+
+
+class _CPU:
+    platform, id = "cpu", 0
+
+
+class JaxLike:
+    """A JAX CPU array as sumlab reads one: devices(), a shape, and NumPy's view through __array__
+    (for bfloat16 an ml_dtypes.bfloat16 array, as JAX gives)."""
+
+    def __init__(self, a):
+        self.a, self.shape, self.dtype = a, a.shape, a.dtype
+
+    def devices(self):
+        return {_CPU()}
+
+    def __array__(self, dtype=None, copy=None):
+        return self.a
+
+
+JaxLike.__module__ = "jaxlib.xla_extension"
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_rows_jax_cpu(rng, dtype):
+    # a JAX CPU array along a moved axis: its NumPy copy, a bfloat16 one read as its uint16 view
+    # (it was TypeError 'cannot read ndarray of dtype bfloat16 zero-copy')
+    x = make_inputs(dtype, 6 * 40, "normal", rng).reshape(6, 40)
+    for axis in (0, -1):
+        want = sumlab.sum(x, "superacc", axis=axis)
+        got = sumlab.sum(JaxLike(x), "superacc", axis=axis)
+        assert got.shape == want.shape and (got.view(np.uint64) == want.view(np.uint64)).all()
+
+
 def test_rows_batch_invariance_host(rng):
     x = make_inputs("float32", 64 * 1000, "normal", rng).reshape(64, 1000)
     first = {bits(sumlab.sum(x[:b], "block-row", axis=-1)[0]) for b in (1, 2, 3, 31, 64)}

@@ -77,6 +77,83 @@ def test_signed_zeros_and_empty_states(dtype, variant):
         assert sumlab.State(variant, dtype).add(x[:1]).add(empty).add(x[1:]).to_bytes() == st.to_bytes()
 
 
+@pytest.mark.parametrize("variant", ["reproducible", "superacc", "exact"])
+def test_one_state_shared_by_threads(rng, variant):
+    # add() runs without the GIL and the C state is not thread-safe: threads adding to one State
+    # (merging into it, reading it) raced, and its bytes and result were wrong (the exact state
+    # in 4 of 5 runs of 4 threads x 320 adds of 5000 float32 values); each call now holds the
+    # state's lock, and the shared state is the one-thread state's bytes
+    import threading
+    xs = [make_inputs("float32", 5000, "spread", rng) for _ in range(32)]
+    want = sumlab.State(variant, "float32")
+    for x in xs * 10 + [xs[0]] * 8:          # every thread's adds, and its two merges of xs[0]
+        want.add(x)
+    for trial in range(8):
+        st = sumlab.State(variant, "float32")
+        other = sumlab.State(variant, "float32").add(xs[0])
+
+        def work(k):
+            for x in xs[k::4] * 10:
+                st.add(x)
+            st.merge(other).merge(other)
+            st.to_bytes(), st.result()
+        ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        assert st.to_bytes() == want.to_bytes(), f"trial {trial}"
+        assert st.result().hex() == want.result().hex()
+
+
+@pytest.mark.parametrize("variant", ["reproducible", "superacc", "exact"])
+def test_copy_and_pickle(rng, variant):
+    # copy.copy shared the C state (adding to the copy changed the original: 20.0 for both after
+    # adding 10 ones to a copy of a state of 10 ones); deepcopy and pickle were TypeError
+    # 'cannot pickle CState'. Each is now a state of its own with the same bytes
+    import copy
+    import pickle
+    x = make_inputs("float32", 2000, "cancel", rng)
+    a, b = np.ascontiguousarray(x[:700]), np.ascontiguousarray(x[700:])
+    st = sumlab.State(variant, "float32").add(a)
+    before = st.to_bytes()
+    for c in (copy.copy(st), copy.deepcopy(st), pickle.loads(pickle.dumps(st))):
+        assert type(c) is sumlab.State and c.variant == variant and c.dtype == "float32"
+        assert c.to_bytes() == before
+        c.add(b)
+        assert st.to_bytes() == before
+        assert c.to_bytes() == sumlab.State(variant, "float32").add(x).to_bytes()
+        assert c.result().hex() == sumlab.sum(x, variant).hex()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_exact_state_top_limb_beyond_its_count_refused(rng, dtype):
+    # saved bytes of the exact state whose top limb no n values can reach (a negative sum's -1
+    # made -0x8000000001, one damaged byte; the magnitudes' top limb 2^39) were loaded, and
+    # result() then aborted the interpreter ('internal exactness failure ... top limb out of
+    # range'); they are refused as damaged by from_bytes, merge_saved and the limbs
+    x = make_inputs(dtype, 1000, "normal", rng)
+    x = -np.abs(x.astype(np.float64)).astype(x.dtype)   # a negative sum: its top limb is -1
+    st = sumlab.State("exact", dtype).add(x)
+    good = st.to_bytes()
+    words = np.frombuffer(good, np.int64, offset=16).copy()   # chunk[68], achunk[68], n, ...
+    assert words[67] == -1 and words[135] == 0 and words[136] == 1000
+    for w, v in ((67, -0x8000000001), (67, 1), (67, -2), (135, 1 << 39), (135, 1)):
+        bad = words.copy()
+        bad[w] = v
+        b = good[:16] + bad.tobytes()
+        with pytest.raises(ValueError, match="damaged"):
+            sumlab.State.from_bytes(b)
+        with pytest.raises(ValueError, match="damaged"):
+            _sumlab.merge_saved(good, b)
+        with pytest.raises(ValueError, match="sumlab:"):
+            sumlab.State("exact", dtype)._c.from_limbs(0, bad[:-1].tobytes())
+    assert sumlab.State.from_bytes(good).result().hex() == sumlab.sum(x, "exact").hex()
+    fresh = sumlab.State("exact", dtype)
+    fresh._c.from_limbs(0, words[:-1].tobytes())         # the limbs: every word but the magic
+    assert fresh.to_bytes() == good
+
+
 class FakeComm:
     """K simulated ranks: allgather returns every rank's bytes in rank order (mpi4py's contract)."""
 
@@ -155,6 +232,13 @@ def test_state_errors(capfd):
         s.merge(sumlab.State("superacc", "float32"))          # another variant
     with pytest.raises(ValueError, match="sumlab:"):
         sumlab.State.from_bytes(b"\x00" * 7)
+    # not bytes: one TypeError (a str and None were Python's own TypeError, an int n read as n
+    # zero bytes: 'the bytes are no saved sumlab state')
+    for bad in ("SLST", None, 64, 3.0):
+        with pytest.raises(TypeError, match="^sumlab: from_bytes takes bytes"):
+            sumlab.State.from_bytes(bad)
+    assert sumlab.State.from_bytes(bytearray(s.to_bytes())).to_bytes() == s.to_bytes()
+    assert sumlab.State.from_bytes(np.frombuffer(s.to_bytes(), np.uint8)).to_bytes() == s.to_bytes()
     with pytest.raises(ValueError, match="sumlab:"):
         sumlab.State.from_bytes(s.to_bytes()[:-1])
     with pytest.raises(ValueError, match="sumlab:"):
