@@ -395,6 +395,15 @@ csv.writer(open(p, "w"), lineterminator="\n").writerows(out)
 PY
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/s70" > /dev/null 2>&1
 check "a sweep of 71 sizes: the report says it is not tabulated" grep -q '^71 distinct values swept: beyond the 64 columns' "$tmp/s70/report.md"
+# a dataset named as run --files names a pair (file:A+B, two names of 64: 134 bytes) is shown whole
+# in the headline: its notes' family list (a 80-byte token cut the name and left its backquote
+# open) and the worst row's family beside the max ulps (cut at 128 bytes)
+cp -r "$tmp/s70" "$tmp/fpair"
+lp=file:$(printf 'a%.0s' {1..64})+$(printf 'b%.0s' {1..64}); lq=file:$(printf 'c%.0s' {1..64})+$(printf 'd%.0s' {1..64})
+sed -i "s/,cancellation,/,$lp,/; s/,ill-conditioned,/,$lq,/" "$tmp/fpair/results.csv"
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/fpair" > /dev/null 2>&1
+check "a 134-byte file pair's name: whole in the headline's S = 0 note" grep -q "rows (family \`$lp\`) have an exact sum S of 0" "$tmp/fpair/report.md"
+check "a 134-byte file pair's name: whole beside the max ulps" grep -qF "($lq) |" "$tmp/fpair/report.md"
 # a meta.json field longer than the report holds is said so, never shown cut
 # a run directory whose name holds a backtick: the resume command in the report stays one code
 # span (a longer fence), not markup that ends early

@@ -169,7 +169,7 @@ static int field_ok(kind k, const char *v, const char **why)
         return 1;
     }
     case K_DATASET: *why = "is no dataset of the registry (sumlab list) nor a file:NAME input of run --files";
-        return sl_dataset_find(v) != NULL || (!strncmp(v, "file:", 5) && sl_check_name(v + 5, 140, NULL));
+        return sl_dataset_find(v) != NULL || (!strncmp(v, "file:", 5) && sl_check_name(v + 5, SL_REPORT_FILE_NAME_MAX, NULL));
     case K_DTYPE: {
         sl_dtype d;
         *why = "is no dtype (f32, f64, f16, bf16)";
