@@ -404,6 +404,26 @@ sed -i "s/,cancellation,/,$lp,/; s/,ill-conditioned,/,$lq,/" "$tmp/fpair/results
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/fpair" > /dev/null 2>&1
 check "a 134-byte file pair's name: whole in the headline's S = 0 note" grep -q "rows (family \`$lp\`) have an exact sum S of 0" "$tmp/fpair/report.md"
 check "a 134-byte file pair's name: whole beside the max ulps" grep -qF "($lq) |" "$tmp/fpair/report.md"
+# the determinism inputs past the 64 columns of the per-input table are said, not left out without a
+# word: 4 inputs of the tiny run at 17 sizes each (68), the first 64 tabulated
+SUMLAB_NO_CHARTS=1 "$sumlab" run determinism --preset tiny --backend cpu -q --n 100 --variants serial,exact \
+  -o "$tmp/d68" > /dev/null 2>&1
+python3 - "$tmp/d68/results.csv" <<'PY'
+import csv, sys
+p = sys.argv[1]
+r = list(csv.reader(open(p))); h = r[0]; c = {k: i for i, k in enumerate(h)}
+base = [x for x in r[1:] if x[c["config"]] == "default"]
+out = [h]
+for k in range(17):
+    for x in base:
+        y = list(x); y[c["n"]] = str(100 + k); out.append(y)
+csv.writer(open(p, "w"), lineterminator="\n").writerows(out)
+PY
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/d68" > /dev/null 2>&1
+check "68 determinism inputs: the report says the per-input table holds the first 64" \
+  grep -q '^More than 64 inputs: beyond the 64 columns' "$tmp/d68/report.md"
+check "68 determinism inputs: 64 columns in the per-input table" \
+  bash -c "test \$(grep -A2 '^| variant | uniform-sym f32 n=100 ' '$tmp/d68/report.md' | sed -n 3p | tr -cd '|' | wc -c) -eq 66"
 # a meta.json field longer than the report holds is said so, never shown cut
 # a run directory whose name holds a backtick: the resume command in the report stays one code
 # span (a longer fence), not markup that ends early
