@@ -67,6 +67,13 @@ printf 'experiment,dataset,params,dtype,n,variant,config,backend,value,value_hex
 printf "determinism,uniform,,f32,1024,x'y,default,cpu,1,0x1p+0,1,0,0\n" >> "$t/p/distribution.csv"
 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"
 check "distribution.csv: a variant with a quote is refused ($(head -c 200 "$t/p.err"))" grep -q "distribution.csv:2: field 'variant'" "$t/p.err"
+# an op that is no operation of the registry: refused with one message (its rows were reported as
+# the sum's, exit 0; beside two operations' rows they were left out of every section)
+plant "$t/p" op prod
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"; rc=$?
+check "op 'prod': --report-only exits non-zero (got $rc)" test $rc -ne 0
+check "op 'prod': one line naming the file, line and field ($(head -c 300 "$t/p.err"))" \
+  bash -c "grep -q \"results.csv:3: field 'op': 'prod' is no operation\" '$t/p.err' && test \$(wc -l < '$t/p.err') -eq 1"
 # numbers that are not finite in other spellings than inf and nan (the checks admit them): no
 # chart fails on them (a bound ratio of 1e999 became tightness.gp's hi=inf, a rel_err of INF
 # error_vs_n.gp's ymax=inf, a unit roundoff of NAN its u=nan: "undefined variable: inf")
