@@ -573,23 +573,18 @@ static void advice_by_cond(FILE *f, const sl_report_ctx *R, const char *dt)
     const cols c = R->c;
     const int sv = sl_csv_col(t, "sweep_value"), sw = sl_csv_col(t, "sweep");
     if (sv < 0 || sw < 0) return;
-    double vals[64];
+    double *vals = R->buf2;   /* every value swept, ascending (none left out: a variant unfaithful
+                               * only at a value past a fixed room read as faithful at every one) */
     size_t nv = 0;
     const char *param = NULL;
     for (size_t r = 0; r < t->nrows; r++) {
         if (!IS(r, exp, "accuracy-vs-cond") || !IS(r, dtype, dt) || !IS(r, status, "ok")) continue;
         const double x = sl_csv_num(t, r, sv);
         if (!param) param = sl_csv_get(t, r, sw);
-        size_t j = 0;
-        while (j < nv && vals[j] != x) j++;
-        if (j == nv && nv < 64 && !isnan(x)) vals[nv++] = x;
+        if (!isnan(x)) vals[nv++] = x;
     }
+    nv = uniq(vals, nv);
     if (!nv) return;
-    for (size_t a = 1; a < nv; a++)   /* ascending */
-        for (size_t b = a; b > 0 && vals[b - 1] > vals[b]; b--) {
-            const double y = vals[b];
-            vals[b] = vals[b - 1], vals[b - 1] = y;
-        }
     /* upto[i]: the index of the last value of the faithful prefix, -1 none, -2 no rows */
     int *upto = malloc((R->nv + 1) * sizeof *upto);
     if (!upto) return;
@@ -606,8 +601,8 @@ static void advice_by_cond(FILE *f, const sl_report_ctx *R, const char *dt)
             any = 1;
             if (k == R_OK && NUM(r, ulps) <= 1) continue;
             const double x = sl_csv_num(t, r, sv);
-            for (int j = 0; j < first_bad; j++)
-                if (vals[j] == x) first_bad = j;
+            const double *at = isnan(x) ? NULL : bsearch(&x, vals, nv, sizeof *vals, sl_cmp_double);
+            if (at && at - vals < first_bad) first_bad = (int)(at - vals);
         }
         if (any) upto[i] = first_bad - 1;
     }
