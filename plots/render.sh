@@ -131,13 +131,23 @@ done
 # names that may hold spaces; LABELS, optional: framework names as study_anchors.py writes them,
 # letters, digits, spaces and . _ : = + ; ( ) , / -, at most 120), and writes DST: the same rows with plain comma-separated fields
 # (a comma or quote inside an unchecked field, e.g. a note, becomes ';' or '), which the
-# extractors split with -F, without shifting columns. A bad field: one line naming the file,
-# line and field; exit 2 (with csv_soft=1: check_csv returns 1, the caller says so).
+# extractors split with -F, without shifting columns; a number that is not finite (Inf, NAN,
+# infinity, 1e999) as the one spelling the extractors test for, inf, -inf or nan, so that none is
+# taken for a finite value and printed into gnuplot's program text as "inf". A bad field: one
+# line naming the file, line and field; exit 2 (with csv_soft=1: check_csv returns 1, the caller
+# says so).
 check_csv() {
   local msg rc=0
   msg=$(awk -v src="$1" -v dst="$2" -v names="$3" -v onames="$4" -v nums="$5" -v ints="$6" -v texts="$7" -v labels="${8:-}" '
     function fail(what) { printf "render.sh: %s:%d: %s\n", src, FNR, what; bad = 1; exit 3 }
     function show(s,   t) { t = s; gsub(/[^ -~]/, "?", t); if (length(t) > 48) t = substr(t, 1, 45) "..."; return "\047" t "\047" }
+    # a checked number as the extractors read it: a non-finite one as inf, -inf or nan
+    function canon(v,   l, x) { l = tolower(v)
+      if (l ~ /^[-+]?inf(inity)?$/) return (l ~ /^-/) ? "-inf" : "inf"
+      if (l ~ /^[-+]?nan$/) return "nan"
+      x = v + 0; if (x != x) return "nan"
+      if (x != 0 && x == 2 * x) return (x < 0) ? "-inf" : "inf"
+      return v }
     function csvsplit(line, f,   n, i, ch, q, v, L) {
       if (index(line, "\"") == 0) return split(line, f, ",")
       n = 0; v = ""; q = 0; L = length(line)
@@ -154,7 +164,7 @@ check_csv() {
     /^#/ || $0 == "" { next }
     !nh { nh = csvsplit($0, H)
       for (i = 1; i <= nh; i++) { if (H[i] !~ /^[a-z0-9_]+$/) fail("column " (i) ": " show(H[i]) " is not a column name"); col[H[i]] = i }
-      for (k in kinds) { m = split(kinds[k], L, " "); for (j = 1; j <= m; j++) if (L[j] in col) { nck++; ck[nck] = col[L[j]]; ckind[nck] = k } }
+      for (k in kinds) { m = split(kinds[k], L, " "); for (j = 1; j <= m; j++) if (L[j] in col) { nck++; ck[nck] = col[L[j]]; ckind[nck] = k; if (k == "num") isnum[col[L[j]]] = 1 } }
       line = H[1]; for (i = 2; i <= nh; i++) line = line "," H[i]; print line > dst; next }
     { n = csvsplit($0, F)
       if (n != nh) fail(n " fields where the header has " nh)
@@ -167,7 +177,8 @@ check_csv() {
         else if (length(v) > 64 || v !~ (k == "text" ? "^[A-Za-z0-9][A-Za-z0-9._:=+ -]*$" : "^[A-Za-z0-9][A-Za-z0-9._:=+-]*$"))
           fail("field \047" H[i] "\047: " show(v) " is not a valid name (a letter or digit, then letters, digits and . _ : = + -" (k == "text" ? " or spaces" : "") "; at most 64 characters)") }
       line = ""
-      for (i = 1; i <= n; i++) { v = F[i]; gsub(/,/, ";", v); gsub(/"/, "\047", v); gsub(/[\001-\037]/, " ", v); line = line (i > 1 ? "," : "") v }
+      for (i = 1; i <= n; i++) { v = F[i]; if ((i in isnum) && v != "") v = canon(v)
+        gsub(/,/, ";", v); gsub(/"/, "\047", v); gsub(/[\001-\037]/, " ", v); line = line (i > 1 ? "," : "") v }
       print line > dst
     }
     END { if (bad) exit 3; if (close(dst) < 0) exit 4 }' "$1" 2>/dev/null) || rc=$?
@@ -617,7 +628,7 @@ extract_error() { # experiment x-column by-dataset out-dir
       g = bydata ? $c["dataset"] "__" $c["dtype"] : $c["dtype"]
       if (!(g in seen)) { seen[g]=1; order[++ng]=g; ds[g]=$c["dataset"]; dt[g]=$c["dtype"] }
       if ($c["status"] != "ok") next
-      v = $c["variant"]; x = $c[xsrc]; u[g] = $c["unit_roundoff"]
+      v = $c["variant"]; x = $c[xsrc]; if (!bad($c["unit_roundoff"])) u[g] = $c["unit_roundoff"]   # (u=inf: no program text)
       # accuracy-vs-cond of an operation that sweeps another parameter of its family (the sweep
       # column names it; lse: the logits'"'"' sigma): x is that parameter'"'"'s value
       psw = clip && ("sweep" in c) && $c["sweep"] != "" && $c["sweep"] != "cond"

@@ -395,6 +395,54 @@ csv.writer(open(p, "w"), lineterminator="\n").writerows(out)
 PY
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/s70" > /dev/null 2>&1
 check "a sweep of 71 sizes: the report says it is not tabulated" grep -q '^71 distinct values swept: beyond the 64 columns' "$tmp/s70/report.md"
+# a dataset named as run --files names a pair (file:A+B, two names of 64: 134 bytes) is shown whole
+# in the headline: its notes' family list (a 80-byte token cut the name and left its backquote
+# open) and the worst row's family beside the max ulps (cut at 128 bytes)
+cp -r "$tmp/s70" "$tmp/fpair"
+lp=file:$(printf 'a%.0s' {1..64})+$(printf 'b%.0s' {1..64}); lq=file:$(printf 'c%.0s' {1..64})+$(printf 'd%.0s' {1..64})
+sed -i "s/,cancellation,/,$lp,/; s/,ill-conditioned,/,$lq,/" "$tmp/fpair/results.csv"
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/fpair" > /dev/null 2>&1
+check "a 134-byte file pair's name: whole in the headline's S = 0 note" grep -q "rows (family \`$lp\`) have an exact sum S of 0" "$tmp/fpair/report.md"
+check "a 134-byte file pair's name: whole beside the max ulps" grep -qF "($lq) |" "$tmp/fpair/report.md"
+# the determinism inputs past the 64 columns of the per-input table are said, not left out without a
+# word: 4 inputs of the tiny run at 17 sizes each (68), the first 64 tabulated
+SUMLAB_NO_CHARTS=1 "$sumlab" run determinism --preset tiny --backend cpu -q --n 100 --variants serial,exact \
+  -o "$tmp/d68" > /dev/null 2>&1
+python3 - "$tmp/d68/results.csv" <<'PY'
+import csv, sys
+p = sys.argv[1]
+r = list(csv.reader(open(p))); h = r[0]; c = {k: i for i, k in enumerate(h)}
+base = [x for x in r[1:] if x[c["config"]] == "default"]
+out = [h]
+for k in range(17):
+    for x in base:
+        y = list(x); y[c["n"]] = str(100 + k); out.append(y)
+csv.writer(open(p, "w"), lineterminator="\n").writerows(out)
+PY
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/d68" > /dev/null 2>&1
+check "68 determinism inputs: the report says the per-input table holds the first 64" \
+  grep -q '^More than 64 inputs: beyond the 64 columns' "$tmp/d68/report.md"
+check "68 determinism inputs: 64 columns in the per-input table" \
+  bash -c "test \$(grep -A2 '^| variant | uniform-sym f32 n=100 ' '$tmp/d68/report.md' | sed -n 3p | tr -cd '|' | wc -c) -eq 66"
+# 'What to use': a variant unfaithful only at the 70th condition number swept is not said to be
+# faithful at every one (64 values were kept, the others' rows never judged)
+SUMLAB_NO_CHARTS=1 "$sumlab" run accuracy-vs-cond --preset tiny --backend cpu -q --dtype f64 --variants superacc \
+  -o "$tmp/c70" > /dev/null 2>&1
+python3 - "$tmp/c70/results.csv" <<'PY'
+import csv, sys
+p = sys.argv[1]
+r = list(csv.reader(open(p))); h = r[0]; c = {k: i for i, k in enumerate(h)}
+x = [y for y in r[1:] if y[c["variant"]] == "superacc"][0]
+out = [h]
+for k in range(70):
+    y = list(x); y[c["sweep_value"]] = "1e%d" % k; y[c["params"]] = "cond=1e%d" % k
+    if k == 69: y[c["ulps"]] = "100"
+    out.append(y)
+csv.writer(open(p, "w"), lineterminator="\n").writerows(out)
+PY
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/c70" > /dev/null 2>&1
+check "70 cond values, superacc 100 ulps at the last: not faithful at every one ($(grep -m1 '^- Faithful (within' "$tmp/c70/report.md"))" \
+  grep -q '^- Faithful (within 1 ulp on every row) as `cond` grows, from accuracy-vs-cond: up to cond 1.00e+68 (not at 1.00e+69): `superacc`.$' "$tmp/c70/report.md"
 # a meta.json field longer than the report holds is said so, never shown cut
 # a run directory whose name holds a backtick: the resume command in the report stays one code
 # span (a longer fence), not markup that ends early

@@ -67,6 +67,29 @@ printf 'experiment,dataset,params,dtype,n,variant,config,backend,value,value_hex
 printf "determinism,uniform,,f32,1024,x'y,default,cpu,1,0x1p+0,1,0,0\n" >> "$t/p/distribution.csv"
 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"
 check "distribution.csv: a variant with a quote is refused ($(head -c 200 "$t/p.err"))" grep -q "distribution.csv:2: field 'variant'" "$t/p.err"
+# an op that is no operation of the registry: refused with one message (its rows were reported as
+# the sum's, exit 0; beside two operations' rows they were left out of every section)
+plant "$t/p" op prod
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"; rc=$?
+check "op 'prod': --report-only exits non-zero (got $rc)" test $rc -ne 0
+check "op 'prod': one line naming the file, line and field ($(head -c 300 "$t/p.err"))" \
+  bash -c "grep -q \"results.csv:3: field 'op': 'prod' is no operation\" '$t/p.err' && test \$(wc -l < '$t/p.err') -eq 1"
+# numbers that are not finite in other spellings than inf and nan (the checks admit them): no
+# chart fails on them (a bound ratio of 1e999 became tightness.gp's hi=inf, a rel_err of INF
+# error_vs_n.gp's ymax=inf, a unit roundoff of NAN its u=nan: "undefined variable: inf")
+if [ $have_gnuplot = 1 ]; then
+  for fv in bound_ratio=1e999 rel_err=INF unit_roundoff=NAN; do
+    plant "$t/p" "${fv%%=*}" "${fv#*=}"
+    # (the unit roundoff of a chart is its last row's: planted in uniform's last row)
+    [ "${fv%%=*}" != unit_roundoff ] || awk -F, -v OFS=, -v c="$(colno unit_roundoff)" -v d="$(colno dataset)" \
+      '{ l[NR] = $0; if ($d == "uniform") last = NR } END { for (i = 1; i <= NR; i++) { $0 = l[i]; if (i == last) $c = "NAN"; print } }' \
+      "$t/u/results.csv" > "$t/p/results.csv"
+    bash "$src/plots/render.sh" -q "$t/p" 2> "$t/r.err"; rc=$?
+    check "$fv: render.sh exits 0 (got $rc: $(head -c 200 "$t/r.err"))" test $rc -eq 0
+    check "$fv: no chart failed ($(grep -m1 'gnuplot failed' "$t/p/charts/notes.txt" 2>/dev/null | head -c 300))" \
+      bash -c "! grep -q 'gnuplot failed' '$t/p/charts/notes.txt' 2>/dev/null"
+  done
+fi
 # run.conf
 plant "$t/p" dataset uniform
 sed -i "s/^preset=.*/preset=x';touch $(printf '%s' "$t" | sed 's/[\/&]/\\&/g')\/PWNED;'/" "$t/p/run.conf"

@@ -109,13 +109,13 @@ static int in_list(const char *name, const char *const *list, size_t n)
 }
 
 /* What a field must be, by its column. */
-typedef enum { K_NUMBER, K_COUNT, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT, K_VALUE } kind;
+typedef enum { K_NUMBER, K_COUNT, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT, K_OP, K_VALUE } kind;
 
 static kind column_kind(const char *col)
 {
     static const char *const names[] = {"experiment"};
     static const char *const onames[] = {"config", "sweep", "family", "det_class", "backend", "status",
-                                         "combine", "algorithm", "text", "rung", "op", "check"};
+                                         "combine", "algorithm", "text", "rung", "check"};
     /* the numbers of results.csv, distribution.csv and the ranks rows */
     static const char *const numbers[] = {
         "sweep_value", "seed", "result", "result_hex", "exact", "exact_hex", "min_hex", "max_hex",
@@ -135,6 +135,7 @@ static kind column_kind(const char *col)
     if (!strcmp(col, "dataset")) return K_DATASET;
     if (!strcmp(col, "dtype")) return K_DTYPE;
     if (!strcmp(col, "variant")) return K_VARIANT;
+    if (!strcmp(col, "op")) return K_OP;
     return K_VALUE;   /* a column of a newer writer: a number or a name */
 }
 
@@ -169,7 +170,7 @@ static int field_ok(kind k, const char *v, const char **why)
         return 1;
     }
     case K_DATASET: *why = "is no dataset of the registry (sumlab list) nor a file:NAME input of run --files";
-        return sl_dataset_find(v) != NULL || (!strncmp(v, "file:", 5) && sl_check_name(v + 5, 140, NULL));
+        return sl_dataset_find(v) != NULL || (!strncmp(v, "file:", 5) && sl_check_name(v + 5, SL_REPORT_FILE_NAME_MAX, NULL));
     case K_DTYPE: {
         sl_dtype d;
         *why = "is no dtype (f32, f64, f16, bf16)";
@@ -181,6 +182,9 @@ static int field_ok(kind k, const char *v, const char **why)
         if (sl_variant_find(v) || sl_op_is_torch_call(v)) return 1;
         return in_list(v, other_variants, sizeof other_variants / sizeof *other_variants) &&
                sl_check_name(v, SL_REPORT_NAME_MAX, NULL);
+    case K_OP:   /* the report splits and words its sections by it: a name it does not know is no sum */
+        *why = "is no operation of the registry (sum, mean, var, ...)";
+        return sl_op_find(v) != NULL;
     }
     return 0;
 }

@@ -111,6 +111,9 @@ static void accuracy_stats(const sl_csv *t, const cols *cp, const char *variant,
     }
 }
 
+/* Room for row_families' list: 4 names in backquotes, ", " between them. */
+#define FAMILIES_LEN (4 * (SL_REPORT_DATASET_MAX + 4) + 1)
+
 /* The dataset families (kinds 0, 1, 4) or variants (kinds 2, 3), up to 4, in backquotes, of the
  * ok accuracy rows of dtype dt whose exact sum is 0 (kind 0) or whose bound is no finite bound for
  * reason 1, 2 or 3 of row_vacuous (kinds 1, 2; 3 and 4 both reason 3). */
@@ -128,7 +131,7 @@ static void row_families(const sl_csv *t, const cols *cp, const char *dt, int ki
         } else if (row_vacuous(t, cp, opc, r, dt) != why) {
             continue;
         }
-        char tok[80];
+        char tok[SL_REPORT_DATASET_MAX + 3];   /* a dataset name whole (a file pair's is 134 bytes) */
         snprintf(tok, sizeof tok, "`%s`", kind == 2 || kind == 3 ? GET(r, variant) : GET(r, ds));
         if (strstr(out, tok)) continue;
         size_t l = strlen(out);
@@ -180,7 +183,8 @@ static void headline_row(FILE *f, const sl_report_ctx *R, const char *name, cons
     double med = sl_median(buf, st.k);
     const sl_det_verdict *v = NULL;
     for (size_t q = 0; q < R->nverd; q++) if (!strcmp(R->verd[q].variant, name)) v = &R->verd[q];
-    char a[32], b[128], z[32], br[160], g[32], dist[48];
+    /* the worst row's dataset whole in b and br (a file pair's name is 134 bytes) */
+    char a[32], b[32 + SL_REPORT_DATASET_MAX + 4], z[32], br[64 + SL_REPORT_DATASET_MAX + 32], g[32], dist[48];
     sl_report_num(a, sizeof a, med);
     sl_report_num(b, sizeof b, st.ulps_max);
     if (st.ulps_max > 1 && *st.ulps_max_ds) {   /* where the worst row comes from */
@@ -224,7 +228,7 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
     if (zero_rows || vac_range || vac_ku || vac_lse || tpn) {
         fprintf(f, "%s:", dt);
         if (zero_rows) {
-            char fams[256];
+            char fams[FAMILIES_LEN];
             row_families(t, &c, dt, 0, fams, sizeof fams);
             /* a dot of products below the format's range rounds to 0 while not 0 itself */
             fprintf(f, " %zu rows (family %s) have an exact %s: they are in the `S = 0` columns, "
@@ -233,7 +237,7 @@ static void headline_notes(FILE *f, const sl_report_ctx *R, const char *dt, uint
                     : !strcmp(op, "sum") ? "sum S of 0" : "value S of 0");
         }
         if (vac_range || vac_ku || vac_lse) {
-            char fr[256], fk[256], lv[256], lf[256];
+            char fr[FAMILIES_LEN], fk[FAMILIES_LEN], lv[FAMILIES_LEN], lf[FAMILIES_LEN];
             row_families(t, &c, dt, 1, fr, sizeof fr);
             row_families(t, &c, dt, 2, fk, sizeof fk);
             row_families(t, &c, dt, 3, lv, sizeof lv);

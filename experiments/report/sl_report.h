@@ -18,6 +18,9 @@ int sl_report_write(const char *dir, const sl_notes *notes, sl_err *err);
  * note (UTF-8 text), a name (experiment, det_class, config ...). */
 #define SL_REPORT_NOTE_MAX 4096
 #define SL_REPORT_NAME_MAX 64
+/* a dataset: a registry name, or "file:NAME" of run --files (NAME up to 140: a pair's "A+B") */
+#define SL_REPORT_FILE_NAME_MAX 140
+#define SL_REPORT_DATASET_MAX (5 + SL_REPORT_FILE_NAME_MAX)
 /* A verdict's detail holds a whole note and the fixed text around it (verdicts.c checks every
  * form of it against this at compile time): nothing of a checked file is cut. */
 #define SL_DET_DETAIL_MAX (SL_REPORT_NOTE_MAX + 512)

@@ -329,9 +329,11 @@ void sl_report_det_inputs(FILE *f, const sl_report_ctx *R)
     const sl_csv *t = R->t;
     const cols c = R->c;
     int ic = sl_csv_col(t, "instance");
-    /* the inputs: distinct (dataset, dtype, n, params, instance) of the default rows */
+    /* the inputs: distinct (dataset, dtype, n, params, instance) of the default rows; a table of
+     * the first 64 (a 65th is said, not dropped) */
     size_t in_row[64], nin = 0;
-    for (size_t r = 0; r < t->nrows && nin < 64; r++) {
+    int more = 0;
+    for (size_t r = 0; r < t->nrows && !more; r++) {
         if (!IS(r, exp, "determinism") || !IS(r, config, "default")) continue;
         size_t q = 0;
         for (; q < nin; q++) {
@@ -341,7 +343,9 @@ void sl_report_det_inputs(FILE *f, const sl_report_ctx *R)
                 !strcmp(sl_csv_get(t, s, ic), sl_csv_get(t, r, ic)))
                 break;
         }
-        if (q == nin) in_row[nin++] = r;
+        if (q < nin) continue;
+        if (nin == 64) more = 1;
+        else in_row[nin++] = r;
     }
     if (!nin) return;
     fputs("### Determinism per input\n\n`distinct/reps, spread in ulps` of the repetitions at the default launch "
@@ -350,6 +354,9 @@ void sl_report_det_inputs(FILE *f, const sl_report_ctx *R)
         fputs(" **CPU backend: the spreads of nondeterministic variants (marked `model`) come from the CPU "
               "twin's model of the GPU (commit orders of the atomics sampled from a seed), not from "
               "hardware; only a GPU run measures the hardware.**", f);
+    if (more)
+        fputs("\n\nMore than 64 inputs: beyond the 64 columns a table here holds; the first 64 below "
+              "(`results.csv` has every row).", f);
     fputs("\n\n| variant |", f);
     for (size_t q = 0; q < nin; q++) {
         size_t s = in_row[q];
@@ -566,23 +573,18 @@ static void advice_by_cond(FILE *f, const sl_report_ctx *R, const char *dt)
     const cols c = R->c;
     const int sv = sl_csv_col(t, "sweep_value"), sw = sl_csv_col(t, "sweep");
     if (sv < 0 || sw < 0) return;
-    double vals[64];
+    double *vals = R->buf2;   /* every value swept, ascending (none left out: a variant unfaithful
+                               * only at a value past a fixed room read as faithful at every one) */
     size_t nv = 0;
     const char *param = NULL;
     for (size_t r = 0; r < t->nrows; r++) {
         if (!IS(r, exp, "accuracy-vs-cond") || !IS(r, dtype, dt) || !IS(r, status, "ok")) continue;
         const double x = sl_csv_num(t, r, sv);
         if (!param) param = sl_csv_get(t, r, sw);
-        size_t j = 0;
-        while (j < nv && vals[j] != x) j++;
-        if (j == nv && nv < 64 && !isnan(x)) vals[nv++] = x;
+        if (!isnan(x)) vals[nv++] = x;
     }
+    nv = uniq(vals, nv);
     if (!nv) return;
-    for (size_t a = 1; a < nv; a++)   /* ascending */
-        for (size_t b = a; b > 0 && vals[b - 1] > vals[b]; b--) {
-            const double y = vals[b];
-            vals[b] = vals[b - 1], vals[b - 1] = y;
-        }
     /* upto[i]: the index of the last value of the faithful prefix, -1 none, -2 no rows */
     int *upto = malloc((R->nv + 1) * sizeof *upto);
     if (!upto) return;
@@ -599,8 +601,8 @@ static void advice_by_cond(FILE *f, const sl_report_ctx *R, const char *dt)
             any = 1;
             if (k == R_OK && NUM(r, ulps) <= 1) continue;
             const double x = sl_csv_num(t, r, sv);
-            for (int j = 0; j < first_bad; j++)
-                if (vals[j] == x) first_bad = j;
+            const double *at = isnan(x) ? NULL : bsearch(&x, vals, nv, sizeof *vals, sl_cmp_double);
+            if (at && at - vals < first_bad) first_bad = (int)(at - vals);
         }
         if (any) upto[i] = first_bad - 1;
     }
