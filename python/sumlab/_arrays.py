@@ -12,7 +12,7 @@ from . import _sumlab
 # sl_dtype codes (sumlab/types.h)
 F32, F64, F16, BF16 = _sumlab.SL_F32, _sumlab.SL_F64, _sumlab.SL_F16, _sumlab.SL_BF16
 DTYPE_NAMES = {F32: "float32", F64: "float64", F16: "float16", BF16: "bfloat16"}
-_SPELLINGS = {"f32": F32, "float32": F32, "float": F32, "f64": F64, "float64": F64, "double": F64,
+_SPELLINGS = {"f32": F32, "float32": F32, "f64": F64, "float64": F64, "double": F64,
               "f16": F16, "float16": F16, "half": F16, "bf16": BF16, "bfloat16": BF16}
 
 
@@ -29,6 +29,9 @@ def dtype_code(dtype) -> int:
             except Exception:                    # a torch dtype: 'torch.float32'
                 name = str(dtype)
     name = name.removeprefix("torch.")
+    if name == "float":                          # NumPy's float64, torch's and C's float32
+        raise TypeError("sumlab: dtype 'float' is ambiguous (float64 in NumPy, float32 in PyTorch "
+                        "and C): say 'float32' or 'float64'")
     if name not in _SPELLINGS:
         raise TypeError(f"sumlab: dtype {dtype!r} is not supported (float32, float64, float16 or bfloat16)")
     return _SPELLINGS[name]
