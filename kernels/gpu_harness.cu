@@ -180,22 +180,22 @@ void *sl_gpu_host_alloc(size_t bytes)
 
 void sl_gpu_host_free(void *p)
 {
-    if (p && cudaFreeHost(p) != cudaSuccess) cudaGetLastError();
+    if (p) sl_cuda_teardown(cudaFreeHost(p));
 }
 
 void sl_gpu_ctx_destroy(sl_gpu_ctx *c)
 {
     if (!c) return;
-    if (c->stream) cudaStreamSynchronize(c->stream);
-    cudaFree(c->d_alloc);
-    if (c->d_yalloc) cudaFree(c->d_yalloc);
-    cudaFree(c->d_work);
-    cudaFree(c->d_result);
-    cudaFree(c->d_flush);
-    cudaFree(c->d_sink);
-    if (c->ev0) cudaEventDestroy(c->ev0);
-    if (c->ev1) cudaEventDestroy(c->ev1);
-    if (c->stream) cudaStreamDestroy(c->stream);
+    if (c->stream) sl_cuda_teardown(cudaStreamSynchronize(c->stream));
+    sl_cuda_teardown(cudaFree(c->d_alloc));
+    if (c->d_yalloc) sl_cuda_teardown(cudaFree(c->d_yalloc));
+    sl_cuda_teardown(cudaFree(c->d_work));
+    sl_cuda_teardown(cudaFree(c->d_result));
+    sl_cuda_teardown(cudaFree(c->d_flush));
+    sl_cuda_teardown(cudaFree(c->d_sink));
+    if (c->ev0) sl_cuda_teardown(cudaEventDestroy(c->ev0));
+    if (c->ev1) sl_cuda_teardown(cudaEventDestroy(c->ev1));
+    if (c->stream) sl_cuda_teardown(cudaStreamDestroy(c->stream));
     free(c);
 }
 
@@ -398,7 +398,7 @@ int sl_gpu_ctx_run_n(sl_gpu_ctx *c, const sl_variant *v, uint64_t n, sl_launch *
                               c->d_result, c->stream, err)
                     : v->gpu(v, c->d_x, n, c->dt, cfg, c->d_work, c->work_bytes, c->d_result,
                              c->stream, err)) {
-            cudaStreamSynchronize(c->stream);
+            sl_cuda_teardown(cudaStreamSynchronize(c->stream));   /* err says what failed */
             return -1;
         }
         H_CHECK(cudaEventRecord(c->ev1, c->stream));

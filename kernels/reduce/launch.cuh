@@ -77,6 +77,14 @@ static inline cudaError_t sl_launch_dependent(void (*kernel)(KArgs...), dim3 gri
     return cudaLaunchKernelEx(&lc, kernel, args...);
 }
 
+/* A teardown call's result (cudaFree, cudaStreamDestroy, the synchronisation before them): its
+ * failure leaves nothing to undo, so it is checked and cleared (cudaGetLastError), that it cannot
+ * surface as a later call's error. */
+static inline void sl_cuda_teardown(cudaError_t e)
+{
+    if (e != cudaSuccess) (void)cudaGetLastError();
+}
+
 /* A kernel's opt-in to `most` bytes of dynamic shared memory on the current device, made when a
  * launch needs more than the default 48 KB (need): CUDA keeps the attribute per function and
  * device, so each device is opted in once (opted: the caller's per-kernel table, static storage;

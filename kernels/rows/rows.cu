@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "exact/binned_kernel.cuh"
+#include "reduce/launch.cuh"
 #include "rows/rows.h"
 #include "rows/rows_cert.h"
 #include "superacc/one_launch.cuh"   /* with exact/bins.cuh: lse reproducible rows' exact sum too */
@@ -1080,12 +1081,12 @@ typedef struct {
 
 static void rows_res_free(rows_res *res)
 {
-    if (res->have_e1) cudaEventDestroy(res->e1);
-    if (res->have_e0) cudaEventDestroy(res->e0);
-    if (res->have_st) cudaStreamDestroy(res->st);
-    cudaFree(res->d_out);
-    cudaFree(res->d_work);
-    cudaFree(res->d_x);
+    if (res->have_e1) sl_cuda_teardown(cudaEventDestroy(res->e1));
+    if (res->have_e0) sl_cuda_teardown(cudaEventDestroy(res->e0));
+    if (res->have_st) sl_cuda_teardown(cudaStreamDestroy(res->st));
+    sl_cuda_teardown(cudaFree(res->d_out));
+    sl_cuda_teardown(cudaFree(res->d_work));
+    sl_cuda_teardown(cudaFree(res->d_x));
     free(res->h_out);
     free(res->times);
 }
@@ -1286,13 +1287,13 @@ extern "C" int sl_rows_cub_sum_ms(const void *x, uint64_t rows, uint64_t n, sl_d
     rc = 0;
 out:
 #undef SEG_CK
-    if (e1) cudaEventDestroy(e1);
-    if (e0) cudaEventDestroy(e0);
-    if (st) cudaStreamDestroy(st);
-    cudaFree(d_work);
-    cudaFree(d_off);
-    cudaFree(d_out);
-    cudaFree(d_x);
+    if (e1) sl_cuda_teardown(cudaEventDestroy(e1));
+    if (e0) sl_cuda_teardown(cudaEventDestroy(e0));
+    if (st) sl_cuda_teardown(cudaStreamDestroy(st));
+    sl_cuda_teardown(cudaFree(d_work));
+    sl_cuda_teardown(cudaFree(d_off));
+    sl_cuda_teardown(cudaFree(d_out));
+    sl_cuda_teardown(cudaFree(d_x));
     free(h_off);
     free(t);
     return rc;
