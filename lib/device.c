@@ -283,7 +283,9 @@ sumlab_status sumlab_state_add_device(sumlab_state *s, const void *d_x, uint64_t
     if (!h) h = malloc((size_t)piece * es);
     if (!h) return sl_lib_fail(SUMLAB_ENOMEM, err, "out of memory for %zu bytes of staging",
                                (size_t)piece * es);
-#define STATE_FREE_H() (own ? (void)cudaFreeHost(h) : free(h))
+/* on a failed call's way out: the staging freed, a failure of that free cleared (the call's own
+ * error is the one reported) */
+#define STATE_FREE_H() (own ? (void)(cudaFreeHost(h) == cudaSuccess || cudaGetLastError()) : free(h))
     cudaStream_t cs = (cudaStream_t)stream;
     for (uint64_t i = 0; i < n && !st; i += piece) {
         const uint64_t m = n - i < piece ? n - i : piece;
