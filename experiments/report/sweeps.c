@@ -259,7 +259,9 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
     if (sv_col < 0) return;
     /* accuracy-vs-cond of an operation that sweeps another parameter (lse: the logits' sigma) */
     const char *cds, *csw = cond_sweep(t, &c, &cds);
-    char cwhat[256], chead[128];
+    /* the sentence whole with the longest sweep and family names a checked file holds (a file
+     * pair's dataset is up to 145 bytes) */
+    char cwhat[SL_REPORT_NAME_MAX + SL_REPORT_DATASET_MAX + 128], chead[128];
     snprintf(chead, sizeof chead, "%s", "condition number");
     if (strcmp(csw, "cond")) {
         snprintf(cwhat, sizeof cwhat, "`%s`, the parameter of the `%s` family that the sweep varies (each row's "
