@@ -197,5 +197,12 @@ SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/ap" -q 2> /dev/null
 check "anchors.csv's names with markup, '|' and CR: escaped, the row on one line with its 6 cells" \
   grep -qxF '| a\|b \<script\>alert(1)\</script\> \[x\](javascript:alert(1)) | lib x `c\|d` | 1 | 0.5 | 0.5 | 0 |' "$t/ap/report.md"
 
+# more than 64 anchors of one format: each has its row (the 65th and later were left out without a word)
+{ printf '%s\n' 'experiment,dataset,params,dtype,n,instance,seed,anchor,library,result_hex,exact_sum_hex,ulps'
+  for k in $(seq 0 69); do printf 'accuracy-vs-n,uniform,,f32,1024,0,7,anchor%d,lib,0x1p+0,0x1p+0,0.5\n' "$k"; done; } > "$t/ap/anchors.csv"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/ap" -q 2> /dev/null
+check "70 anchors of f32: a row each ($(grep -c '^| anchor[0-9]* |' "$t/ap/report.md") rows)" \
+  bash -c "test \$(grep -c '^| anchor[0-9]* | lib | 1 | 0.5 | 0.5 | 0 |$' '$t/ap/report.md') -eq 70 && grep -q '^| anchor69 |' '$t/ap/report.md'"
+
 echo "thostile: $checks checks, $fails failed"
 [ $fails -eq 0 ]

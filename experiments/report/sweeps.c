@@ -738,12 +738,18 @@ void sl_report_anchors(FILE *f, const sl_report_ctx *R)
                "for comparison (S != 0; results exactly 0 or non-finite counted apart).\n\n", A.nrows);
     double *buf = R->buf;
     double *buf2 = malloc((A.nrows + 1) * sizeof *buf2);
-    if (!buf2) { sl_csv_free(&A); return; }
+    const char **names = malloc((A.nrows + 1) * sizeof *names);   /* every anchor of a format: a row each */
+    if (!buf2 || !names) {
+        fputs("The anchors' table was not written (out of memory).\n\n", f);
+        free(buf2);
+        free(names);
+        sl_csv_free(&A);
+        return;
+    }
     for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
         const char *dt = sl_report_dtypes[d];
-        const char *names[64];
         size_t nn = 0;
-        for (size_t r = 0; r < A.nrows && nn < 64; r++) {
+        for (size_t r = 0; r < A.nrows; r++) {
             if (strcmp(sl_csv_get(&A, r, adt), dt)) continue;
             const char *nm = sl_csv_get(&A, r, aname);
             size_t q = 0;
@@ -810,6 +816,7 @@ void sl_report_anchors(FILE *f, const sl_report_ctx *R)
         fputc('\n', f);
     }
     free(buf2);
+    free(names);
     sl_csv_free(&A);
 }
 
