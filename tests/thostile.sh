@@ -74,6 +74,16 @@ SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.er
 check "op 'prod': --report-only exits non-zero (got $rc)" test $rc -ne 0
 check "op 'prod': one line naming the file, line and field ($(head -c 300 "$t/p.err"))" \
   bash -c "grep -q \"results.csv:3: field 'op': 'prod' is no operation\" '$t/p.err' && test \$(wc -l < '$t/p.err') -eq 1"
+# a value's bits in another spelling than sumlab's (the report reads these columns as text): refused
+# with one message (a result_hex of Inf passed the check and was counted as a finite error; a
+# 0x0.0p+0 was no zero)
+for fv in result_hex=Inf result_hex=INF exact_hex=NAN min_hex=Infinity result_hex=1.5 result_hex=0x0.0p+0 max_hex=0X1P+0; do
+  plant "$t/p" "${fv%%=*}" "${fv#*=}"
+  SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"; rc=$?
+  check "$fv: --report-only exits non-zero (got $rc)" test $rc -ne 0
+  check "$fv: one line naming the file, line and field ($(head -c 300 "$t/p.err"))" \
+    bash -c "grep -qF \"results.csv:3: field '${fv%%=*}': '${fv#*=}' is not a value's bits as sumlab writes them\" '$t/p.err' && test \$(wc -l < '$t/p.err') -eq 1"
+done
 # numbers that are not finite in other spellings than inf and nan (the checks admit them): no
 # chart fails on them (a bound ratio of 1e999 became tightness.gp's hi=inf, a rel_err of INF
 # error_vs_n.gp's ymax=inf, a unit roundoff of NAN its u=nan: "undefined variable: inf")
