@@ -100,6 +100,28 @@ if [ $have_gnuplot = 1 ]; then
       bash -c "! grep -q 'gnuplot failed' '$t/p/charts/notes.txt' 2>/dev/null"
   done
 fi
+# a GB/s ratio to CUB that overflows (CUB 1e-300 GB/s, a variant 1e10 at n = 2^22) is no ratio, said
+# in a note (its inf became throughput_vs_n.gp's rhi=inf: "undefined variable: inf", no chart)
+if [ $have_gnuplot = 1 ]; then
+  mkdir -p "$t/tp" && cp "$t/u/run.conf" "$t/tp/"
+  python3 - "$t/u/results.csv" "$t/tp/results.csv" <<'PY'
+import csv, sys
+r = list(csv.reader(open(sys.argv[1]))); c = {k: i for i, k in enumerate(r[0])}
+out = [r[0]]
+for n in ("1048576", "4194304"):
+    for v, g in (("cub", "1e-300" if n == "4194304" else "1000"), ("kahan", "1e10" if n == "4194304" else "900")):
+        y = list(r[1]); y[c["experiment"]] = "throughput-vs-n"; y[c["n"]] = n; y[c["variant"]] = v
+        y[c["backend"]] = "gpu"; y[c["gbps"]] = g; y[c["family"]] = "anchor" if v == "cub" else "accuracy"
+        out.append(y)
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(out)
+PY
+  bash "$src/plots/render.sh" -q "$t/tp" 2> "$t/r.err"; rc=$?
+  check "an infinite ratio to CUB: render.sh exits 0 (got $rc: $(head -c 200 "$t/r.err"))" test $rc -eq 0
+  check "an infinite ratio to CUB: the chart drawn ($(grep -m1 'gnuplot failed' "$t/tp/charts/notes.txt" 2>/dev/null | head -c 300))" \
+    bash -c "test -s '$t/tp/charts/throughput_vs_n_f32.svg' && ! grep -q 'gnuplot failed' '$t/tp/charts/notes.txt'"
+  check "an infinite ratio to CUB: a note says which is not drawn" \
+    grep -q '^throughput_vs_n_f32: no ratio to CUB drawn for kahan at n = 4194304' "$t/tp/charts/notes.txt"
+fi
 # run.conf
 plant "$t/p" dataset uniform
 sed -i "s/^preset=.*/preset=x';touch $(printf '%s' "$t" | sed 's/[\/&]/\\&/g')\/PWNED;'/" "$t/p/run.conf"
