@@ -827,7 +827,9 @@ extract_tp() {
       if ($c["n"] + 0 >= 1048576) { rk[++nr] = g SUBSEP $c["variant"] SUBSEP $c["n"]; gb[g, $c["variant"], $c["n"]] = $c["gbps"] + 0 } }
     # the ratio panel: GB/s over CUB'"'"'s at the same n, n >= 2^20 (where a 2 % gap matters and the
     # log scale hides it): VARIANT.rat lines "n ratio x row", the range in DTYPE.d/ratio ("lo hi";
-    # none without CUB rows; then the rows of markers below and above the scale: "lo hi lrows hrows").
+    # none without CUB rows; then the rows of markers below and above the scale: "lo hi lrows hrows";
+    # a ratio that overflows, over a CUB GB/s too small (a subnormal), is none: its variants and n in
+    # DTYPE.d/noratio, for a note, and no inf reaches the program text of gnuplot).
     # x and row place the marker of a ratio off the panel'"'"'s scale (below
     # 0.5 or above 1.5): the variants off scale at one n, side and panel are a cluster of up to 4
     # markers a row (registry order), 0.17 of a binary decade apart around n (left of n at the
@@ -841,7 +843,9 @@ extract_tp() {
         print g, dss[g] (fws == "" ? "" : "; " fws) > (out "/groups") }
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
-        r = gb[g, v, n] / gb[g, "cub", n]; R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
+        r = gb[g, v, n] / gb[g, "cub", n]
+        if (r > 1.7976931348623157e308) { nor[g] = nor[g] (nor[g] == "" ? "" : ", ") v " at n = " n; continue }
+        R[i] = r; if (!(g in nmax) || n + 0 > nmax[g]) nmax[g] = n + 0
         if ((r < 0.5 || r > 1.5) && v != "read-ceiling") { K = g SUBSEP pan[v] SUBSEP n SUBSEP (r < 0.5); offv[K, v] = 1; offn[K]++ }
         if (!(g in rlo) || r < rlo[g]) rlo[g] = r; if (!(g in rhi) || r > rhi[g]) rhi[g] = r }
       for (i = 1; i <= nr; i++) { if (!(i in R)) continue; split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]; r = R[i]
@@ -854,12 +858,13 @@ extract_tp() {
         put(out "/" g ".d/" v ".rat", n, n " " r " " sprintf("%.6g", x) " " row) }
       mkdirs(dirs); put_flush(none)
       for (g in rlo) { print rlo[g], rhi[g], lrows[g] + 0, hrows[g] + 0 > (out "/" g ".d/ratio"); close(out "/" g ".d/ratio") }
+      for (g in nor) { print nor[g] > (out "/" g ".d/noratio"); close(out "/" g ".d/noratio") }
       # the ratios off the panel scale (below 0.5 or above 1.5, throughput_vs_n.gp clamps its
       # axis there): per variant its range, for its key entry (the panel marks the points at
       # the edge), DTYPE.d/offscale one line of words "variant=RANGE"
       for (i = 1; i <= nr; i++) { split(rk[i], q, SUBSEP); g = q[1]; v = q[2]; n = q[3]
         if (v == "cub" || v == "read-ceiling" || !((g, "cub", n) in gb) || gb[g, "cub", n] <= 0) continue
-        r = gb[g, v, n] / gb[g, "cub", n]; if (r >= 0.5 && r <= 1.5) continue
+        r = gb[g, v, n] / gb[g, "cub", n]; if ((r >= 0.5 && r <= 1.5) || r > 1.7976931348623157e308) continue
         if (!((g, v) in olo)) { oord[g] = oord[g] " " v; olo[g, v] = r; ohi[g, v] = r }
         if (r < olo[g, v]) olo[g, v] = r; if (r > ohi[g, v]) ohi[g, v] = r }
       for (k = 1; k <= ng; k++) { g = order[k]; if (!(g in oord)) continue; m = split(oord[g], ov, " "); l = ""
@@ -985,6 +990,10 @@ else
       case $lrows in ''|*[!0-9]*) lrows=0 ;; esac   # row counts: digits only into gnuplot's -e
       case $hrows in ''|*[!0-9]*) hrows=0 ;; esac
       rat="hasrat=1; rlo=$rlo; rhi=$rhi; lrows=$lrows; hrows=$hrows"
+    fi
+    if [ -s "$src/$dt.d/noratio" ]; then
+      IFS= read -r nor < "$src/$dt.d/noratio"
+      note "throughput_vs_n_$dt: no ratio to CUB drawn for $nor: CUB's GB/s there is too small for a finite ratio"
     fi
     offs=""; [ ! -s "$src/$dt.d/offscale" ] || IFS= read -r offs < "$src/$dt.d/offscale"
     rat="$rat; offs='$offs'"

@@ -443,6 +443,22 @@ PY
 SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/c70" > /dev/null 2>&1
 check "70 cond values, superacc 100 ulps at the last: not faithful at every one ($(grep -m1 '^- Faithful (within' "$tmp/c70/report.md"))" \
   grep -q '^- Faithful (within 1 ulp on every row) as `cond` grows, from accuracy-vs-cond: up to cond 1.00e+68 (not at 1.00e+69): `superacc`.$' "$tmp/c70/report.md"
+# accuracy-vs-cond sweeping another parameter than cond, of a family named as run --files names
+# a pair (145 bytes) and a sweep name of 64: the sweep tables' sentence is whole (a 256-byte
+# buffer cut it mid-word: "... family that the sw; `(xR)`")
+cp -r "$tmp/c70" "$tmp/cw"
+lw=file:$(printf 'w%.0s' {1..140}); sw=$(printf 's%.0s' {1..64})
+python3 - "$tmp/cw/results.csv" "$lw" "$sw" <<'PY'
+import csv, sys
+p, ds, sw = sys.argv[1:4]
+r = list(csv.reader(open(p)))[:5]; c = {k: i for i, k in enumerate(r[0])}   # 4 values: a table
+for y in r[1:]:
+    y[c["dataset"]] = ds; y[c["sweep"]] = sw
+csv.writer(open(p, "w"), lineterminator="\n").writerows(r)
+PY
+SUMLAB_NO_CHARTS=1 "$sumlab" run --report-only -q -o "$tmp/cw" > /dev/null 2>&1
+check "accuracy-vs-cond of a 145-byte family sweeping a 64-byte parameter: the sentence whole" \
+  grep -qF "by \`$sw\`, the parameter of the \`$lw\` family that the sweep varies (each row's \`cond\` column holds that input's condition number); \`(xR)\`" "$tmp/cw/report.md"
 # a meta.json field longer than the report holds is said so, never shown cut
 # a run directory whose name holds a backtick: the resume command in the report stays one code
 # span (a longer fence), not markup that ends early

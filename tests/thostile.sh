@@ -74,6 +74,16 @@ SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.er
 check "op 'prod': --report-only exits non-zero (got $rc)" test $rc -ne 0
 check "op 'prod': one line naming the file, line and field ($(head -c 300 "$t/p.err"))" \
   bash -c "grep -q \"results.csv:3: field 'op': 'prod' is no operation\" '$t/p.err' && test \$(wc -l < '$t/p.err') -eq 1"
+# a value's bits in another spelling than sumlab's (the report reads these columns as text): refused
+# with one message (a result_hex of Inf passed the check and was counted as a finite error; a
+# 0x0.0p+0 was no zero)
+for fv in result_hex=Inf result_hex=INF exact_hex=NAN min_hex=Infinity result_hex=1.5 result_hex=0x0.0p+0 max_hex=0X1P+0; do
+  plant "$t/p" "${fv%%=*}" "${fv#*=}"
+  SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/p" -q > /dev/null 2> "$t/p.err"; rc=$?
+  check "$fv: --report-only exits non-zero (got $rc)" test $rc -ne 0
+  check "$fv: one line naming the file, line and field ($(head -c 300 "$t/p.err"))" \
+    bash -c "grep -qF \"results.csv:3: field '${fv%%=*}': '${fv#*=}' is not a value's bits as sumlab writes them\" '$t/p.err' && test \$(wc -l < '$t/p.err') -eq 1"
+done
 # numbers that are not finite in other spellings than inf and nan (the checks admit them): no
 # chart fails on them (a bound ratio of 1e999 became tightness.gp's hi=inf, a rel_err of INF
 # error_vs_n.gp's ymax=inf, a unit roundoff of NAN its u=nan: "undefined variable: inf")
@@ -89,6 +99,28 @@ if [ $have_gnuplot = 1 ]; then
     check "$fv: no chart failed ($(grep -m1 'gnuplot failed' "$t/p/charts/notes.txt" 2>/dev/null | head -c 300))" \
       bash -c "! grep -q 'gnuplot failed' '$t/p/charts/notes.txt' 2>/dev/null"
   done
+fi
+# a GB/s ratio to CUB that overflows (CUB 1e-300 GB/s, a variant 1e10 at n = 2^22) is no ratio, said
+# in a note (its inf became throughput_vs_n.gp's rhi=inf: "undefined variable: inf", no chart)
+if [ $have_gnuplot = 1 ]; then
+  mkdir -p "$t/tp" && cp "$t/u/run.conf" "$t/tp/"
+  python3 - "$t/u/results.csv" "$t/tp/results.csv" <<'PY'
+import csv, sys
+r = list(csv.reader(open(sys.argv[1]))); c = {k: i for i, k in enumerate(r[0])}
+out = [r[0]]
+for n in ("1048576", "4194304"):
+    for v, g in (("cub", "1e-300" if n == "4194304" else "1000"), ("kahan", "1e10" if n == "4194304" else "900")):
+        y = list(r[1]); y[c["experiment"]] = "throughput-vs-n"; y[c["n"]] = n; y[c["variant"]] = v
+        y[c["backend"]] = "gpu"; y[c["gbps"]] = g; y[c["family"]] = "anchor" if v == "cub" else "accuracy"
+        out.append(y)
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(out)
+PY
+  bash "$src/plots/render.sh" -q "$t/tp" 2> "$t/r.err"; rc=$?
+  check "an infinite ratio to CUB: render.sh exits 0 (got $rc: $(head -c 200 "$t/r.err"))" test $rc -eq 0
+  check "an infinite ratio to CUB: the chart drawn ($(grep -m1 'gnuplot failed' "$t/tp/charts/notes.txt" 2>/dev/null | head -c 300))" \
+    bash -c "test -s '$t/tp/charts/throughput_vs_n_f32.svg' && ! grep -q 'gnuplot failed' '$t/tp/charts/notes.txt'"
+  check "an infinite ratio to CUB: a note says which is not drawn" \
+    grep -q '^throughput_vs_n_f32: no ratio to CUB drawn for kahan at n = 4194304' "$t/tp/charts/notes.txt"
 fi
 # run.conf
 plant "$t/p" dataset uniform
@@ -196,6 +228,13 @@ printf '%s\n' 'experiment,dataset,params,dtype,n,instance,seed,anchor,library,re
 SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/ap" -q 2> /dev/null
 check "anchors.csv's names with markup, '|' and CR: escaped, the row on one line with its 6 cells" \
   grep -qxF '| a\|b \<script\>alert(1)\</script\> \[x\](javascript:alert(1)) | lib x `c\|d` | 1 | 0.5 | 0.5 | 0 |' "$t/ap/report.md"
+
+# more than 64 anchors of one format: each has its row (the 65th and later were left out without a word)
+{ printf '%s\n' 'experiment,dataset,params,dtype,n,instance,seed,anchor,library,result_hex,exact_sum_hex,ulps'
+  for k in $(seq 0 69); do printf 'accuracy-vs-n,uniform,,f32,1024,0,7,anchor%d,lib,0x1p+0,0x1p+0,0.5\n' "$k"; done; } > "$t/ap/anchors.csv"
+SUMLAB_NO_CHARTS=1 "$bin" run --report-only -o "$t/ap" -q 2> /dev/null
+check "70 anchors of f32: a row each ($(grep -c '^| anchor[0-9]* |' "$t/ap/report.md") rows)" \
+  bash -c "test \$(grep -c '^| anchor[0-9]* | lib | 1 | 0.5 | 0.5 | 0 |$' '$t/ap/report.md') -eq 70 && grep -q '^| anchor69 |' '$t/ap/report.md'"
 
 echo "thostile: $checks checks, $fails failed"
 [ $fails -eq 0 ]

@@ -93,6 +93,31 @@ static int is_number(const char *s)
     return !*p;
 }
 
+/* A value's bits as sumlab writes them (sl_fmt_hex): C99 %a in lower case (-0x1.8p+1; zero
+ * 0x0p+0 or -0x0p+0 only), inf, -inf or nan; or empty. The report and compare read these columns
+ * as text (a zero, a non-finite value, the same bits): another spelling of a number (Inf, INF,
+ * NAN, 1.5, 0x0.0p+0) read as a finite non-zero value. */
+static int is_hex(const char *s)
+{
+    if (!*s || !strcmp(s, "inf") || !strcmp(s, "-inf") || !strcmp(s, "nan")) return 1;
+    const char *p = s + (*s == '-');
+    if (strncmp(p, "0x", 2)) return 0;
+    p += 2;
+    const size_t lead = strspn(p, "0123456789abcdef");
+    int nonzero = lead && strspn(p, "0") != lead;
+    p += lead;
+    if (*p == '.') {
+        const size_t frac = strspn(++p, "0123456789abcdef");
+        if (!frac) return 0;
+        nonzero |= strspn(p, "0") != frac;
+        p += frac;
+    }
+    if (!lead || *p++ != 'p' || (*p != '+' && *p != '-')) return 0;
+    const size_t exp = strspn(++p, "0123456789");
+    if (!exp || p[exp]) return 0;
+    return nonzero || !strcmp(s + (*s == '-'), "0x0p+0");
+}
+
 /* A size or a count: empty, or decimal digits up to 2^53 (an integer a double holds exactly). */
 static int is_count(const char *s)
 {
@@ -109,7 +134,7 @@ static int in_list(const char *name, const char *const *list, size_t n)
 }
 
 /* What a field must be, by its column. */
-typedef enum { K_NUMBER, K_COUNT, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT, K_OP, K_VALUE } kind;
+typedef enum { K_NUMBER, K_HEX, K_COUNT, K_NAME, K_NAME_OPT, K_PARAMS, K_TEXT, K_DATASET, K_DTYPE, K_VARIANT, K_OP, K_VALUE } kind;
 
 static kind column_kind(const char *col)
 {
@@ -118,15 +143,17 @@ static kind column_kind(const char *col)
                                          "combine", "algorithm", "text", "rung", "check"};
     /* the numbers of results.csv, distribution.csv and the ranks rows */
     static const char *const numbers[] = {
-        "sweep_value", "seed", "result", "result_hex", "exact", "exact_hex", "min_hex", "max_hex",
-        "spread_ulps", "abs_err", "rel_err", "ulps", "ulps_median", "ulps_max", "bound_abs", "bound_rel",
-        "bound_ratio", "cond", "abssum", "unit_roundoff", "time_ms_median", "time_ms_min", "time_ms_max",
-        "gbps", "twin_checked", "twin_match", "value", "value_hex", "ulps_signed", "local_ms_max",
+        "sweep_value", "seed", "result", "exact", "spread_ulps", "abs_err", "rel_err", "ulps", "ulps_median",
+        "ulps_max", "bound_abs", "bound_rel", "bound_ratio", "cond", "abssum", "unit_roundoff", "time_ms_median",
+        "time_ms_min", "time_ms_max", "gbps", "twin_checked", "twin_match", "value", "ulps_signed", "local_ms_max",
         "local_ms_min", "combine_ms", "allreduce1_ms"};
     /* sizes and counts: the report prints them as integers */
     static const char *const counts[] = {"n", "block", "grid", "sm_count", "items", "reps", "distinct", "instance",
                                          "instances", "count", "ranks", "distinct_reps", "rank_distinct"};
+    /* the values' bits, read as text */
+    static const char *const hexes[] = {"result_hex", "exact_hex", "min_hex", "max_hex", "value_hex"};
     if (in_list(col, numbers, sizeof numbers / sizeof *numbers)) return K_NUMBER;
+    if (in_list(col, hexes, sizeof hexes / sizeof *hexes)) return K_HEX;
     if (in_list(col, counts, sizeof counts / sizeof *counts)) return K_COUNT;
     if (in_list(col, names, sizeof names / sizeof *names)) return K_NAME;
     if (in_list(col, onames, sizeof onames / sizeof *onames)) return K_NAME_OPT;
@@ -152,6 +179,8 @@ static int field_ok(kind k, const char *v, const char **why)
 {
     switch (k) {
     case K_NUMBER: *why = "is not a number"; return is_number(v);
+    case K_HEX: *why = "is not a value's bits as sumlab writes them (C99 %a in lower case, zero 0x0p+0; inf, -inf, nan)";
+        return is_hex(v);
     case K_COUNT: *why = "is not a count (decimal digits, at most 2^53)"; return is_count(v);
     case K_VALUE: *why = "is neither a number nor a name (letters, digits and . _ : = + -; at most 256 characters)";
         return is_number(v) || sl_check_name(v, 256, NULL);

@@ -12,8 +12,8 @@ int sl_check_name(const char *s, size_t max, const char *extra);
 int sl_check_utf8(const char *s, size_t n);
 /* Every field of t (read from path) by its column: dataset, dtype and variant against the
  * registries; experiment, config, ... names; params key=value lists; note UTF-8 text; the
- * numeric columns numbers or empty; any other column a number or a name. 0, or -1 with err
- * naming the file, line and field. */
+ * numeric columns numbers or empty, the values' bits (result_hex ...) as sumlab writes them; any
+ * other column a number or a name. 0, or -1 with err naming the file, line and field. */
 int sl_check_csv(const char *path, const sl_csv *t, sl_err *err);
 /* run.conf's settings that the report prints (experiment, preset, backend, started, the sweep
  * lists). 0 (also when there is no run.conf), or -1 with err naming the field. */

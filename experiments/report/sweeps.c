@@ -259,7 +259,9 @@ void sl_report_sweeps(FILE *f, const sl_report_ctx *R)
     if (sv_col < 0) return;
     /* accuracy-vs-cond of an operation that sweeps another parameter (lse: the logits' sigma) */
     const char *cds, *csw = cond_sweep(t, &c, &cds);
-    char cwhat[256], chead[128];
+    /* the sentence whole with the longest sweep and family names a checked file holds (a file
+     * pair's dataset is up to 145 bytes) */
+    char cwhat[SL_REPORT_NAME_MAX + SL_REPORT_DATASET_MAX + 128], chead[128];
     snprintf(chead, sizeof chead, "%s", "condition number");
     if (strcmp(csw, "cond")) {
         snprintf(cwhat, sizeof cwhat, "`%s`, the parameter of the `%s` family that the sweep varies (each row's "
@@ -736,12 +738,18 @@ void sl_report_anchors(FILE *f, const sl_report_ctx *R)
                "for comparison (S != 0; results exactly 0 or non-finite counted apart).\n\n", A.nrows);
     double *buf = R->buf;
     double *buf2 = malloc((A.nrows + 1) * sizeof *buf2);
-    if (!buf2) { sl_csv_free(&A); return; }
+    const char **names = malloc((A.nrows + 1) * sizeof *names);   /* every anchor of a format: a row each */
+    if (!buf2 || !names) {
+        fputs("The anchors' table was not written (out of memory).\n\n", f);
+        free(buf2);
+        free(names);
+        sl_csv_free(&A);
+        return;
+    }
     for (int d = 0; d < SL_REPORT_NDTYPES; d++) {
         const char *dt = sl_report_dtypes[d];
-        const char *names[64];
         size_t nn = 0;
-        for (size_t r = 0; r < A.nrows && nn < 64; r++) {
+        for (size_t r = 0; r < A.nrows; r++) {
             if (strcmp(sl_csv_get(&A, r, adt), dt)) continue;
             const char *nm = sl_csv_get(&A, r, aname);
             size_t q = 0;
@@ -808,6 +816,7 @@ void sl_report_anchors(FILE *f, const sl_report_ctx *R)
         fputc('\n', f);
     }
     free(buf2);
+    free(names);
     sl_csv_free(&A);
 }
 
