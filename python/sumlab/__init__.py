@@ -151,6 +151,9 @@ def _reduce_rows(x, op, variant, ddof, axis):
     framework, dtype and device for a CUDA array (PyTorch, CuPy), written stream-ordered."""
     import numpy as np
     xin = take(x, "x")
+    if not hasattr(xin.orig, "shape"):           # an __array_interface__ alone: read by no entry point
+        raise TypeError(f"sumlab: cannot read {type(x).__name__} as an array with a shape (NumPy, PyTorch, "
+                        "CuPy or JAX; numpy.asarray(...) makes one)")
     shape = tuple(int(d) for d in xin.orig.shape)
     nd = len(shape)
     if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):

@@ -147,6 +147,21 @@ def test_rows_two_inputs():
         sumlab.reduce(x, "dot", "correct", y=x, axis=-1)
 
 
+def test_rows_array_interface_only():
+    # an object with an __array_interface__ alone (no shape, no DLPack) is one sumlab: TypeError
+    # with axis= as without it (axis= raised Python's AttributeError 'no attribute shape')
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+
+    class Bare:
+        def __init__(self, arr):
+            self.__array_interface__ = arr.__array_interface__
+            self._keep = arr
+
+    for call in (lambda: sumlab.sum(Bare(a)), lambda: sumlab.sum(Bare(a), axis=1)):
+        with pytest.raises(TypeError, match="sumlab: cannot read Bare"):
+            call()
+
+
 def test_rows_non_reducible():
     with pytest.raises(ValueError, match="length 0"):
         sumlab.sum(np.ones((2, 0), np.float32), axis=-1)
