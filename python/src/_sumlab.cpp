@@ -187,28 +187,24 @@ struct type_entry {
 // Guarded by the GIL; never destroyed (its references would be dropped after the interpreter's end).
 std::vector<type_entry> &g_types = *new std::vector<type_entry>();
 
-// A subclass of torch.Tensor defined elsewhere (torch imported already: else it is none).
-bool is_torch_tensor_type(PyObject *t)
+// Whether t is a subclass of module.cls, where the module is imported already (else it is none:
+// nothing is imported here).
+bool is_subclass_of_loaded(PyObject *t, const char *module, const char *cls)
 {
     nb::object mods = nb::module_::import_("sys").attr("modules");
-    nb::object torch = nb::borrow(PyDict_GetItemString(mods.ptr(), "torch"));
-    if (!torch.is_valid() || torch.is_none() || !nb::hasattr(torch, "Tensor")) return false;
-    int r = PyObject_IsSubclass(t, torch.attr("Tensor").ptr());
+    nb::object mod = nb::borrow(PyDict_GetItemString(mods.ptr(), module));
+    if (!mod.is_valid() || mod.is_none() || !nb::hasattr(mod, cls)) return false;
+    int r = PyObject_IsSubclass(t, mod.attr(cls).ptr());
     if (r < 0) PyErr_Clear();
     return r == 1;
 }
 
-// A subclass of numpy.ma.MaskedArray (numpy.ma imported already: else it is none), whose masked
-// values the buffer still holds: the package's Python path answers for it.
-bool is_masked_array_type(PyObject *t)
-{
-    nb::object mods = nb::module_::import_("sys").attr("modules");
-    nb::object ma = nb::borrow(PyDict_GetItemString(mods.ptr(), "numpy.ma"));
-    if (!ma.is_valid() || ma.is_none() || !nb::hasattr(ma, "MaskedArray")) return false;
-    int r = PyObject_IsSubclass(t, ma.attr("MaskedArray").ptr());
-    if (r < 0) PyErr_Clear();
-    return r == 1;
-}
+// A subclass of torch.Tensor defined elsewhere.
+bool is_torch_tensor_type(PyObject *t) { return is_subclass_of_loaded(t, "torch", "Tensor"); }
+
+// A subclass of numpy.ma.MaskedArray, whose masked values the buffer still holds: the package's
+// Python path answers for it.
+bool is_masked_array_type(PyObject *t) { return is_subclass_of_loaded(t, "numpy.ma", "MaskedArray"); }
 
 framework framework_of(nb::handle x)
 {
