@@ -391,6 +391,7 @@ static int lc_walk(sl_run *run, int exec, double *work, sl_err *err)
     if (!ds) return exec ? sl_err_set(err, "launch-config: no dataset 'uniform'") : 0;
     sl_params p;
     sl_params_defaults(ds, &p);
+    sl_exp_user_params(run, ds, &p);
     uint64_t ns[SL_SWEEP_MAX];
     const int nn = lc_ns(run, ns);
     const int reps = run->on_gpu ? sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5) : sl_exp_reps(run, 1);
