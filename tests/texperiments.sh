@@ -249,6 +249,15 @@ check "launch-config --param: every row of normal mean=1000 with an exact sum ne
   NR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
   { n++; if ($c["params"] != "mean=1000;sd=1" || $c["exact"] / $c["n"] < 999 || $c["exact"] / $c["n"] > 1001) bad++ }
   END { exit !(n > 0 && !bad) }' "$t/lcp/results.csv"
+# launch-config measures one input per point: under --seeds 2 its rows said instances 2 (only
+# instance 0 was measured); now 1, and a note says --seeds does not apply
+"$bin" run launch-config --preset tiny --backend cpu --variants vec4 --dtype f32 --seeds 2 -o "$t/lcs" -q 2> "$t/lcs.err"
+check "launch-config --seeds 2: exit 0 ($(head -c 300 "$t/lcs.err"))" test $? -eq 0
+check "launch-config --seeds 2: every row instance 0 of 1, seed S" awk -F, '
+  NR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { n++; if ($c["instance"] != "0" || $c["instances"] != "1" || $c["seed"] != "20261129") bad++ }
+  END { exit !(n > 0 && !bad) }' "$t/lcs/results.csv"
+check "launch-config --seeds 2: a note says --seeds does not apply" grep -q "launch-config: one input per point (instance 0, seed 20261129); --seeds 2 does not apply" "$t/lcs/run_notes.txt"
 SUMLAB_MAX_ROWS=1 "$bin" run accuracy-vs-n --preset full --backend cpu --dtype f32 --variants serial -o "$t/full" 2> "$t/full.err"
 check "preset full on the CPU says which sizes it keeps and why" grep -q 'preset full on the CPU backend keeps accuracy-vs-n at n = 2^10 .. 2^22' "$t/full.err"
 check "... and its report says so too" grep -q 'preset full on the CPU backend keeps' "$t/full/report.md"

@@ -395,6 +395,9 @@ static int lc_walk(sl_run *run, int exec, double *work, sl_err *err)
     uint64_t ns[SL_SWEEP_MAX];
     const int nn = lc_ns(run, ns);
     const int reps = run->on_gpu ? sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5) : sl_exp_reps(run, 1);
+    if (exec && sl_exp_instances(run) > 1)
+        sl_notes_add(&run->notes, "launch-config: one input per point (instance 0, seed %llu); --seeds %d "
+                     "does not apply to it", (unsigned long long)run->seed, sl_exp_instances(run));
     for (size_t t = 0; t < NELEM(lc_dtypes); t++) {
         const sl_dtype dt = lc_dtypes[t];
         if (run->sweep.dtypes && !sl_exp_dtype_on(run, dt)) continue;
