@@ -400,6 +400,9 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     sl_params_defaults(ds, &p);
     int rc = 0, any_dtype = 0;
     for (size_t t = 0; t < sizeof batch_dtypes / sizeof batch_dtypes[0]; t++) any_dtype |= sl_exp_dtype_on(run, batch_dtypes[t]);
+    if (exec && sl_exp_instances(run) > 1)
+        sl_notes_add(&run->notes, "batch-invariance: one input per format and N (seed %llu); --seeds %d "
+                     "does not apply to it", (unsigned long long)run->seed, sl_exp_instances(run));
     if (exec && !any_dtype)
         sl_notes_add(&run->notes, "batch-invariance: it measures float32 and bfloat16 rows, and --dtype "
                                   "selects neither: nothing measured");
