@@ -258,6 +258,13 @@ check "launch-config --seeds 2: every row instance 0 of 1, seed S" awk -F, '
   { n++; if ($c["instance"] != "0" || $c["instances"] != "1" || $c["seed"] != "20261129") bad++ }
   END { exit !(n > 0 && !bad) }' "$t/lcs/results.csv"
 check "launch-config --seeds 2: a note says --seeds does not apply" grep -q "launch-config: one input per point (instance 0, seed 20261129); --seeds 2 does not apply" "$t/lcs/run_notes.txt"
+# launch-config sweeps sum variants: under --op mean it measured nothing without a word (exit 0,
+# no row, no note); now its notes say why
+"$bin" run launch-config --preset tiny --backend cpu --op mean -o "$t/lcm" -q 2> "$t/lcm.err"
+check "launch-config --op mean: exit 0 ($(head -c 300 "$t/lcm.err"))" test $? -eq 0
+check "launch-config --op mean: no row, and a note naming the operation" bash -c "
+  test \$(tail -n +2 '$t/lcm/results.csv' | grep -c .) -eq 0 &&
+  grep -q 'launch-config skipped: it sweeps the sum.s rungs and variants .*(--op mean) has none of them' '$t/lcm/run_notes.txt'"
 SUMLAB_MAX_ROWS=1 "$bin" run accuracy-vs-n --preset full --backend cpu --dtype f32 --variants serial -o "$t/full" 2> "$t/full.err"
 check "preset full on the CPU says which sizes it keeps and why" grep -q 'preset full on the CPU backend keeps accuracy-vs-n at n = 2^10 .. 2^22' "$t/full.err"
 check "... and its report says so too" grep -q 'preset full on the CPU backend keeps' "$t/full/report.md"

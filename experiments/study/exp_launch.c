@@ -387,6 +387,21 @@ static int lc_session(sl_run *run, sl_rowctx *c, const void *x, uint64_t n, uint
 
 static int lc_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
+    /* the swept variants are sums: another operation (or a --variants list without them) has
+     * nothing to sweep */
+    int any = 0;
+    for (size_t i = 0; i < LC_NVARS && !any; i++) {
+        const sl_variant *v = sl_variant_find_op("sum", lc_vars[i].name);
+        any = v && sl_exp_variant_on(run, v);
+    }
+    if (!any) {
+        if (exec)
+            sl_notes_add(&run->notes, "launch-config skipped: it sweeps the sum's rungs and variants (warp-shuffle, "
+                         "grid-stride, vec4, multi-load, packed, block-reduce, kahan, multipass), and this run "
+                         "(--op %s%s) has none of them", (run->op ? run->op : sl_op_default())->name,
+                         run->sweep.nv ? ", --variants" : "");
+        return 0;
+    }
     const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[0] : sl_dataset_find("uniform");
     if (!ds) return exec ? sl_err_set(err, "launch-config: no dataset 'uniform'") : 0;
     sl_params p;
