@@ -89,6 +89,10 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
         if (exec) sl_notes_add(&run->notes, "ladder skipped: %s has no variant of the source texts' ladders", op->name);
         return 0;
     }
+    if (!sl_exp_dtype_on(run, SL_F32)) {   /* the texts' tables are float32's */
+        if (exec) sl_notes_add(&run->notes, "ladder skipped: its rungs run on float32, which --dtype does not select");
+        return 0;
+    }
     const sl_dataset *ds = sl_dataset_find("uniform");
     if (!ds) return exec ? sl_err_set(err, "ladder: no dataset 'uniform'") : 0;
     sl_params p;
