@@ -240,6 +240,31 @@ swd_rc=$?
 check "--datasets without the sweep's family: exit 2 ($swd_rc), one warning line naming the family" \
   bash -c "[ $swd_rc = 2 ] && [ \$(grep -c . '$t/swd.err') = 1 ] && grep -q \"sweeps the family 'ill-conditioned'\" '$t/swd.err'"
 check "--datasets without the sweep's family: a note, no rows" bash -c "grep -q 'accuracy-vs-cond skipped: --datasets does not name' '$t/swd/report.md' && test \$(tail -n +2 '$t/swd/results.csv' | grep -c .) -eq 0"
+# --param reaches launch-config's input (it was dropped: rows of normal mean=0;sd=1 beside
+# run.conf's params=mean=1000): the rows' params and exact sums are those of the asked mean
+"$bin" run launch-config --preset tiny --backend cpu --datasets normal --param mean=1000 --variants vec4 \
+  --dtype f32 -o "$t/lcp" -q 2> "$t/lcp.err"
+check "launch-config --param: exit 0 ($(head -c 300 "$t/lcp.err"))" test $? -eq 0
+check "launch-config --param: every row of normal mean=1000 with an exact sum near 1000 n" awk -F, '
+  NR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { n++; if ($c["params"] != "mean=1000;sd=1" || $c["exact"] / $c["n"] < 999 || $c["exact"] / $c["n"] > 1001) bad++ }
+  END { exit !(n > 0 && !bad) }' "$t/lcp/results.csv"
+# launch-config measures one input per point: under --seeds 2 its rows said instances 2 (only
+# instance 0 was measured); now 1, and a note says --seeds does not apply
+"$bin" run launch-config --preset tiny --backend cpu --variants vec4 --dtype f32 --seeds 2 -o "$t/lcs" -q 2> "$t/lcs.err"
+check "launch-config --seeds 2: exit 0 ($(head -c 300 "$t/lcs.err"))" test $? -eq 0
+check "launch-config --seeds 2: every row instance 0 of 1, seed S" awk -F, '
+  NR==1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+  { n++; if ($c["instance"] != "0" || $c["instances"] != "1" || $c["seed"] != "20261129") bad++ }
+  END { exit !(n > 0 && !bad) }' "$t/lcs/results.csv"
+check "launch-config --seeds 2: a note says --seeds does not apply" grep -q "launch-config: one input per point (instance 0, seed 20261129); --seeds 2 does not apply" "$t/lcs/run_notes.txt"
+# launch-config sweeps sum variants: under --op mean it measured nothing without a word (exit 0,
+# no row, no note); now its notes say why
+"$bin" run launch-config --preset tiny --backend cpu --op mean -o "$t/lcm" -q 2> "$t/lcm.err"
+check "launch-config --op mean: exit 0 ($(head -c 300 "$t/lcm.err"))" test $? -eq 0
+check "launch-config --op mean: no row, and a note naming the operation" bash -c "
+  test \$(tail -n +2 '$t/lcm/results.csv' | grep -c .) -eq 0 &&
+  grep -q 'launch-config skipped: it sweeps the sum.s rungs and variants .*(--op mean) has none of them' '$t/lcm/run_notes.txt'"
 SUMLAB_MAX_ROWS=1 "$bin" run accuracy-vs-n --preset full --backend cpu --dtype f32 --variants serial -o "$t/full" 2> "$t/full.err"
 check "preset full on the CPU says which sizes it keeps and why" grep -q 'preset full on the CPU backend keeps accuracy-vs-n at n = 2^10 .. 2^22' "$t/full.err"
 check "... and its report says so too" grep -q 'preset full on the CPU backend keeps' "$t/full/report.md"

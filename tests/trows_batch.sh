@@ -120,6 +120,15 @@ fi
 "$sumlab" run batch-invariance --preset tiny --dtype f64 -q -o "$tmp/f64" > /dev/null 2>&1
 check "--dtype f64: exits 0" test $? -eq 0
 check "--dtype f64: the report says nothing was measured" grep -q 'selects neither: nothing measured' "$tmp/f64/report.md"
+# --n gives the row lengths N, as it gives every experiment its sizes (it was ignored: the lines
+# were the preset's N 100 and 1000 whatever --n said)
+"$sumlab" run batch-invariance --preset tiny --n 64,300 --variants serial --dtype f32 --seed "$seed" -q -o "$tmp/n" > /dev/null 2>&1
+check "--n 64,300: exits 0" test $? -eq 0
+check "--n 64,300: lines of N 64 and 300 alone" test "$(tail -n +2 "$tmp/n/batch_invariance.csv" | cut -d, -f6 | sort -u | tr '\n' ' ')" = "300 64 "
+# one input per format and N: --seeds 2 is said not to apply (it was dropped without a word)
+"$sumlab" run batch-invariance --preset tiny --n 64 --variants serial --dtype f32 --seeds 2 --seed "$seed" -q -o "$tmp/s" > /dev/null 2>&1
+check "--seeds 2: exits 0" test $? -eq 0
+check "--seeds 2: a note says it does not apply" grep -q "batch-invariance: one input per format and N (seed $seed); --seeds 2 does not apply" "$tmp/s/run_notes.txt"
 # the quick CPU preset: opt-in, nothing written
 "$sumlab" run batch-invariance --preset quick -q -o "$tmp/q" > /dev/null 2>&1
 check "quick CPU preset: exits 0" test $? -eq 0

@@ -172,6 +172,23 @@ int main(void)
     CHECK(sl_sweep_parse(&s, NULL, 0, NULL, NULL, NULL, 1001, NULL, &e) == -1 && strstr(e.msg, "--seeds:"), "%s", e.msg);
     CHECK(sl_sweep_parse_conf(&s, "16,x", NULL, NULL, NULL, 0, NULL, &e) == -1 && strstr(e.msg, "--n:"), "%s", e.msg);
 
+    /* the ladder (GPU only; its plan touches no device) runs float32 alone: a --dtype without f32
+     * plans nothing and says so (f32 rows were measured under --dtype f64) */
+    {
+        sl_run lr;
+        memset(&lr, 0, sizeof lr);
+        lr.on_gpu = 1;
+        lr.preset = SL_PRESET_FULL;
+        CHECK(sl_exp_ladder_plan(&lr) > 0 && lr.plan_steps == 2, "ladder plan without --dtype: %g steps", lr.plan_steps);
+        memset(&lr, 0, sizeof lr);
+        lr.on_gpu = 1;
+        lr.preset = SL_PRESET_FULL;
+        lr.sweep.dtypes = SL_DTYPE_MASK(SL_F64);
+        CHECK(sl_exp_ladder_plan(&lr) == 0 && lr.plan_steps == 0, "ladder plan under --dtype f64: %g steps", lr.plan_steps);
+        CHECK(sl_exp_ladder(&lr, &e) == 0 && lr.notes.n == 1 && strstr(lr.notes.line[0], "float32, which --dtype does not select"),
+              "ladder under --dtype f64: %d notes (%s)", lr.notes.n, lr.notes.n ? lr.notes.line[0] : "");
+    }
+
     char cmd[1400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd)) fprintf(stderr, "tstudy_run: could not remove %s\n", root);

@@ -8,7 +8,7 @@
  * launch configurations together (extra_cfgs), and DIR/batch_invariance.md holds the table: which
  * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
  * 32768, the variants with a row kernel of their own unless --variants names others; CPU (the
- * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000). Opt-in
+ * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000); --n gives other N. Opt-in
  * in the quick CPU preset (it adds nothing to results.csv). PyTorch's measurement of the same
  * (experiments/anchors/batch_torch.py -o DIR/batch_torch.csv, run before) joins both files when
  * DIR/batch_torch.csv is there: read as data, every field validated, the whole file left out
@@ -35,23 +35,25 @@ static const struct { uint32_t sm_count, block; } extra_cfgs[] = {{1, 0}, {4096,
 #define NEXTRA (sizeof extra_cfgs / sizeof extra_cfgs[0])
 #define CFG_BMAX 100u
 
-/* The sizes of this run: the largest B and the row lengths. */
+/* The sizes of this run: the largest B and the row lengths (--n's, else the preset's two; ns
+ * holds SL_SWEEP_MAX). */
 static void batch_sizes(const sl_run *run, uint64_t *bmax, uint64_t *ns, int *nn)
 {
+    uint64_t d[2];
     if (run->on_gpu && run->preset != SL_PRESET_TINY) {
         *bmax = 4096;
-        ns[0] = 4096;
-        ns[1] = 32768;
+        d[0] = 4096;
+        d[1] = 32768;
     } else if (run->preset == SL_PRESET_TINY) {
         *bmax = 32;
-        ns[0] = 100;
-        ns[1] = 1000;
+        d[0] = 100;
+        d[1] = 1000;
     } else {
         *bmax = 256;
-        ns[0] = 256;
-        ns[1] = 4096;
+        d[0] = 256;
+        d[1] = 4096;
     }
-    *nn = 2;
+    *nn = sl_exp_ns(run, d, 2, ns, SL_SWEEP_MAX);
 }
 
 /* Runs on the GPU, any preset, and on the CPU in the tiny and full presets. */
@@ -372,7 +374,7 @@ static size_t torch_merge(sl_run *run, text *csv, text *md)
 static int walk(sl_run *run, int exec, double *work, sl_err *err)
 {
     if (!batch_on(run)) return 0;
-    uint64_t bmax, ns[2];
+    uint64_t bmax, ns[SL_SWEEP_MAX];
     int nn;
     batch_sizes(run, &bmax, ns, &nn);
     text csv = {0}, md = {0};
@@ -398,6 +400,9 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
     sl_params_defaults(ds, &p);
     int rc = 0, any_dtype = 0;
     for (size_t t = 0; t < sizeof batch_dtypes / sizeof batch_dtypes[0]; t++) any_dtype |= sl_exp_dtype_on(run, batch_dtypes[t]);
+    if (exec && sl_exp_instances(run) > 1)
+        sl_notes_add(&run->notes, "batch-invariance: one input per format and N (seed %llu); --seeds %d "
+                     "does not apply to it", (unsigned long long)run->seed, sl_exp_instances(run));
     if (exec && !any_dtype)
         sl_notes_add(&run->notes, "batch-invariance: it measures float32 and bfloat16 rows, and --dtype "
                                   "selects neither: nothing measured");

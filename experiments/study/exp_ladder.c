@@ -89,6 +89,10 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
         if (exec) sl_notes_add(&run->notes, "ladder skipped: %s has no variant of the source texts' ladders", op->name);
         return 0;
     }
+    if (!sl_exp_dtype_on(run, SL_F32)) {   /* the texts' tables are float32's */
+        if (exec) sl_notes_add(&run->notes, "ladder skipped: its rungs run on float32, which --dtype does not select");
+        return 0;
+    }
     const sl_dataset *ds = sl_dataset_find("uniform");
     if (!ds) return exec ? sl_err_set(err, "ladder: no dataset 'uniform'") : 0;
     sl_params p;
@@ -97,6 +101,9 @@ static int ladder_walk(sl_run *run, int exec, double *work, sl_err *err)
     const int np = ladder_points(run, pt);
     const int reps = sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5);
     const int reps_nondet = sl_exp_reps(run, 3);
+    if (exec && sl_exp_instances(run) > 1)
+        sl_notes_add(&run->notes, "ladder: one input per point (instance 0, seed %llu); --seeds %d does not "
+                     "apply to it", (unsigned long long)run->seed, sl_exp_instances(run));
     for (int k = 0; k < np; k++) {
         double w = sl_exp_work(pt[k].n, reps) / 4 * sl_exp_gpu_weight(run, "ladder");
         if (!exec) { *work += w; run->plan_steps += 1; continue; }

@@ -387,13 +387,32 @@ static int lc_session(sl_run *run, sl_rowctx *c, const void *x, uint64_t n, uint
 
 static int lc_walk(sl_run *run, int exec, double *work, sl_err *err)
 {
+    /* the swept variants are sums: another operation (or a --variants list without them) has
+     * nothing to sweep */
+    int any = 0;
+    for (size_t i = 0; i < LC_NVARS && !any; i++) {
+        const sl_variant *v = sl_variant_find_op("sum", lc_vars[i].name);
+        any = v && sl_exp_variant_on(run, v);
+    }
+    if (!any) {
+        if (exec)
+            sl_notes_add(&run->notes, "launch-config skipped: it sweeps the sum's rungs and variants (warp-shuffle, "
+                         "grid-stride, vec4, multi-load, packed, block-reduce, kahan, multipass), and this run "
+                         "(--op %s%s) has none of them", (run->op ? run->op : sl_op_default())->name,
+                         run->sweep.nv ? ", --variants" : "");
+        return 0;
+    }
     const sl_dataset *ds = run->sweep.nds ? run->sweep.ds[0] : sl_dataset_find("uniform");
     if (!ds) return exec ? sl_err_set(err, "launch-config: no dataset 'uniform'") : 0;
     sl_params p;
     sl_params_defaults(ds, &p);
+    sl_exp_user_params(run, ds, &p);
     uint64_t ns[SL_SWEEP_MAX];
     const int nn = lc_ns(run, ns);
     const int reps = run->on_gpu ? sl_exp_reps(run, run->preset == SL_PRESET_FULL ? 10 : 5) : sl_exp_reps(run, 1);
+    if (exec && sl_exp_instances(run) > 1)
+        sl_notes_add(&run->notes, "launch-config: one input per point (instance 0, seed %llu); --seeds %d "
+                     "does not apply to it", (unsigned long long)run->seed, sl_exp_instances(run));
     for (size_t t = 0; t < NELEM(lc_dtypes); t++) {
         const sl_dtype dt = lc_dtypes[t];
         if (run->sweep.dtypes && !sl_exp_dtype_on(run, dt)) continue;

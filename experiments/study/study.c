@@ -225,9 +225,11 @@ int sl_exp_instances(const sl_run *run) { return run->sweep.seeds > 1 ? run->swe
 
 /* The full preset's accuracy sweeps (accuracy-vs-*) run at least SL_FULL_ACC_INSTANCES
  * instances per point, so a chart's median and min-max band and a table's [min-max] rest on
- * several inputs, not one (a one-off spike read as a trend); --seeds K above it raises it. */
+ * several inputs, not one (a one-off spike read as a trend); --seeds K above it raises it.
+ * launch-config and the ladder measure one input per point (instance 0, whatever --seeds). */
 int sl_exp_instances_of(const sl_run *run, const char *experiment)
 {
+    if (experiment && (!strcmp(experiment, "launch-config") || !strcmp(experiment, "ladder"))) return 1;
     int k = sl_exp_instances(run);
     if (run->preset == SL_PRESET_FULL && experiment && !strncmp(experiment, "accuracy-", 9) &&
         k < SL_FULL_ACC_INSTANCES)
