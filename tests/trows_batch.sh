@@ -125,6 +125,12 @@ check "--dtype f64: the report says nothing was measured" grep -q 'selects neith
 "$sumlab" run batch-invariance --preset tiny --n 64,300 --variants serial --dtype f32 --seed "$seed" -q -o "$tmp/n" > /dev/null 2>&1
 check "--n 64,300: exits 0" test $? -eq 0
 check "--n 64,300: lines of N 64 and 300 alone" test "$(tail -n +2 "$tmp/n/batch_invariance.csv" | cut -d, -f6 | sort -u | tr '\n' ' ')" = "300 64 "
+# an --n meant as whole arrays' sizes: a row length whose largest batch (32 rows in tiny) would
+# pass 2^31 values is skipped with a note, the others measured (2^28 x 32 rows: 32 GiB asked for)
+"$sumlab" run batch-invariance --preset tiny --n 64,2^28 --variants serial --dtype f32 --seed "$seed" -q -o "$tmp/big" > /dev/null 2>&1
+check "--n 64,2^28: exits 0" test $? -eq 0
+check "--n 64,2^28: lines of N 64 alone" test "$(tail -n +2 "$tmp/big/batch_invariance.csv" | cut -d, -f6 | sort -u | tr '\n' ' ')" = "64 "
+check "--n 64,2^28: a note says N=268435456 was skipped" grep -q "batch-invariance: N=268435456 skipped" "$tmp/big/run_notes.txt"
 # one input per format and N: --seeds 2 is said not to apply (it was dropped without a word)
 "$sumlab" run batch-invariance --preset tiny --n 64 --variants serial --dtype f32 --seeds 2 --seed "$seed" -q -o "$tmp/s" > /dev/null 2>&1
 check "--seeds 2: exits 0" test $? -eq 0

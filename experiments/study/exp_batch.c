@@ -34,6 +34,9 @@ static const sl_dtype batch_dtypes[] = {SL_F32, SL_BF16};
 static const struct { uint32_t sm_count, block; } extra_cfgs[] = {{1, 0}, {4096, 128}};
 #define NEXTRA (sizeof extra_cfgs / sizeof extra_cfgs[0])
 #define CFG_BMAX 100u
+/* The most values a batch of bmax rows of N may hold (8 GiB of float32): an --n meant as whole
+ * arrays' sizes (run all --n 2^28) would make rows of 2^28 values in batches of 4096. */
+#define BATCH_MAX_VALUES ((uint64_t)1 << 31)
 
 /* The sizes of this run: the largest B and the row lengths (--n's, else the preset's two; ns
  * holds SL_SWEEP_MAX). */
@@ -411,6 +414,13 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
         if (!sl_exp_dtype_on(run, dt)) continue;
         for (int k = 0; k < nn && !rc; k++) {
             const uint64_t N = ns[k];
+            if (N > BATCH_MAX_VALUES / bmax) {   /* --n's sizes are the whole array's elsewhere */
+                if (exec)
+                    sl_notes_add(&run->notes, "batch-invariance: N=%llu skipped: batches of up to %llu rows "
+                                 "of it hold more than 2^31 values (--n gives its row lengths)",
+                                 (unsigned long long)N, (unsigned long long)bmax);
+                continue;
+            }
             size_t nv = 0;
             for (size_t i = 0; i < sl_variant_count(); i++) nv += variant_runs(run, sl_variant_at(i), dt);
             const double w = sl_exp_work(bmax * N, 3) * (double)nv / (double)sl_variant_count();
