@@ -258,6 +258,8 @@ check "launch-config --seeds 2: every row instance 0 of 1, seed S" awk -F, '
   { n++; if ($c["instance"] != "0" || $c["instances"] != "1" || $c["seed"] != "20261129") bad++ }
   END { exit !(n > 0 && !bad) }' "$t/lcs/results.csv"
 check "launch-config --seeds 2: a note says --seeds does not apply" grep -q "launch-config: one input per point (instance 0, seed 20261129); --seeds 2 does not apply" "$t/lcs/run_notes.txt"
+check "launch-config --seeds 2: the report's header says 1 instance per point (it said 2)" \
+  grep -q '\*\*1 instance per point (--seeds 2 does not apply: see the notes)\*\*' "$t/lcs/report.md"
 # launch-config sweeps sum variants: under --op mean it measured nothing without a word (exit 0,
 # no row, no note); now its notes say why
 "$bin" run launch-config --preset tiny --backend cpu --op mean -o "$t/lcm" -q 2> "$t/lcm.err"

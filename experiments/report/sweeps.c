@@ -829,12 +829,18 @@ void sl_report_sweep_line(FILE *f, const sl_report_ctx *R)
     /* the full preset's accuracy sweeps run more instances than --seeds (their rows say) */
     const sl_csv *t = R->t;
     const int ic = sl_csv_col(t, "instances"), ec = sl_csv_col(t, "experiment");
-    double acc = 0;
-    for (size_t r = 0; ic >= 0 && ec >= 0 && r < t->nrows; r++)
-        if (!strncmp(sl_csv_get(t, r, ec), "accuracy-", 9) && sl_csv_num(t, r, ic) > acc) acc = sl_csv_num(t, r, ic);
+    double acc = 0, most = 0;   /* (launch-config and the ladder measure one input, whatever --seeds) */
+    for (size_t r = 0; ic >= 0 && ec >= 0 && r < t->nrows; r++) {
+        const double k = sl_csv_num(t, r, ic);
+        if (!strncmp(sl_csv_get(t, r, ec), "accuracy-", 9) && k > acc) acc = k;
+        if (k > most) most = k;
+    }
     char inst[96];
     if (acc > (double)seeds)
         snprintf(inst, sizeof inst, "%.0f instances per accuracy point, %ld per other point", acc, seeds);
+    else if (seeds > 1 && most >= 1 && most < (double)seeds)
+        snprintf(inst, sizeof inst, "%.0f instance%s per point (--seeds %ld does not apply: see the notes)", most,
+                 most > 1 ? "s" : "", seeds);
     else
         snprintf(inst, sizeof inst, "%ld instance%s per point", seeds, seeds > 1 ? "s" : "");
     fprintf(f, "- sweep: n %s; datasets %s; variants %s; dtypes %s; **%s** "
