@@ -135,10 +135,17 @@ check "--n 64,2^28: a note says N=268435456 was skipped" grep -q "batch-invarian
 "$sumlab" run batch-invariance --preset tiny --n 64 --variants serial --dtype f32 --seeds 2 --seed "$seed" -q -o "$tmp/s" > /dev/null 2>&1
 check "--seeds 2: exits 0" test $? -eq 0
 check "--seeds 2: a note says it does not apply" grep -q "batch-invariance: one input per format and N (seed $seed); --seeds 2 does not apply" "$tmp/s/run_notes.txt"
-# the quick CPU preset: opt-in, nothing written
-"$sumlab" run batch-invariance --preset quick -q -o "$tmp/q" > /dev/null 2>&1
-check "quick CPU preset: exits 0" test $? -eq 0
-check "quick CPU preset: no batch_invariance.csv" test ! -e "$tmp/q/batch_invariance.csv"
+# the quick CPU preset: opt-in, run when named (the report's hint `sumlab run batch-invariance`
+# measured nothing: 'nothing to measure under this run's settings (preset quick)'); `all` leaves
+# it out
+SUMLAB_NO_CHARTS=1 "$sumlab" run batch-invariance --preset quick --variants serial --dtype f32 -q -o "$tmp/q" > /dev/null 2>&1
+check "quick CPU preset, named: exits 0" test $? -eq 0
+check "quick CPU preset, named: batch_invariance.csv (B up to 256, N 256 and 4096)" \
+  test "$(tail -n +2 "$tmp/q/batch_invariance.csv" 2>/dev/null | cut -d, -f6 | sort -un | tr '\n' ' ')" = "256 4096 "
+SUMLAB_NO_CHARTS=1 "$sumlab" run all --preset quick --backend cpu --variants serial --dtype f32 --n 1000 -q -o "$tmp/qa" > /dev/null 2>&1
+check "quick CPU preset, all: exits 0" test $? -eq 0
+check "quick CPU preset, all: no batch_invariance.csv" test ! -e "$tmp/qa/batch_invariance.csv"
+check "quick CPU preset, all: the report says how to run it" grep -q 'skipped: opt-in on the quick CPU preset; `sumlab run batch-invariance`' "$tmp/qa/report.md"
 
 echo "trows_batch: $checks checks, $fails failed (seed $seed)"
 test "$fails" -eq 0

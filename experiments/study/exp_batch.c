@@ -9,7 +9,7 @@
  * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
  * 32768, the variants with a row kernel of their own unless --variants names others; CPU (the
  * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000); --n gives other N. Opt-in
- * in the quick CPU preset (it adds nothing to results.csv). PyTorch's measurement of the same
+ * in the quick CPU preset: run when named, not in `all` (it adds nothing to results.csv). PyTorch's measurement of the same
  * (experiments/anchors/batch_torch.py -o DIR/batch_torch.csv, run before) joins both files when
  * DIR/batch_torch.csv is there: read as data, every field validated, the whole file left out
  * (with a note) when anything in it is not what that script writes. */
@@ -59,8 +59,12 @@ static void batch_sizes(const sl_run *run, uint64_t *bmax, uint64_t *ns, int *nn
     *nn = sl_exp_ns(run, d, 2, ns, SL_SWEEP_MAX);
 }
 
-/* Runs on the GPU, any preset, and on the CPU in the tiny and full presets. */
-static int batch_on(const sl_run *run) { return run->on_gpu || run->preset != SL_PRESET_QUICK; }
+/* Runs on the GPU, any preset, and on the CPU in the tiny and full presets, and in the quick one
+ * when named (`sumlab run batch-invariance`: `run all`'s quick CPU study leaves it out). */
+static int batch_on(const sl_run *run)
+{
+    return run->on_gpu || run->preset != SL_PRESET_QUICK || run->named_alone;
+}
 
 static int variant_runs(const sl_run *run, const sl_variant *v, sl_dtype dt)
 {

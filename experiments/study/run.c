@@ -332,6 +332,7 @@ static sl_run_status start_run(const sl_run_opts *o, settings *s, const char *di
     run->gpu_sm_count = gpu && gi->sm_count > 0 ? (uint32_t)gi->sm_count : SL_DEFAULT_SM_COUNT;
     if (!o->resume && !o->preset_given) s->preset = gpu ? SL_PRESET_FULL : SL_PRESET_QUICK;
     run->preset = s->preset;
+    run->named_alone = strcmp(s->exp, "all") != 0;
     run->seed = s->seed;
     run->op = s->op ? s->op : o->op ? o->op : sl_op_default();
     run->params = sl_op_params_default();

@@ -103,6 +103,7 @@ int sl_files_exp_uses(const char *experiment);
 typedef struct {
     char dir[1024];
     sl_preset preset;
+    int named_alone;           /* the run names one experiment (not all): an opt-in one runs */
     sl_backend backend;        /* resolved: CPU or GPU */
     int on_gpu;
     uint32_t gpu_sm_count;     /* device SMs (GPU) or SL_DEFAULT_SM_COUNT */
