@@ -2,7 +2,7 @@
  * within its bound (ops.c's lse bound) on logits of several spreads, shifted far negative and far
  * positive, with -Inf masks and a dominant logit, and on every dataset family, in every format it
  * takes, at n = 1 .. 2^16+3 and several launch shapes; the special values (NaN -> NaN, +Inf ->
- * +Inf, all -Inf and n = 0 -> -Inf, one value among -Inf masks -> that value); naive overflows
+ * +Inf, all -Inf and n = 0 -> -Inf, one value among -Inf masks -> that value, 0 and 2.5); naive overflows
  * where the shifted forms do not, and gives -Inf and +Inf on logits-low and logits-high in every
  * format; and the variants are the ones the registry lists for `lse` (exact first). */
 #include <math.h>
@@ -137,6 +137,8 @@ int main(void)
         check_special(buf, 0, dt, -INFINITY, "n = 0");
         for (int i = 0; i < 40; i++) sl_test_put(buf, dt, (size_t)i, -INFINITY);
         check_special(buf, 40, dt, -INFINITY, "all -Inf");
+        sl_test_put(buf, dt, 21, 0.0); /* accurate's float64 took each mask as exp(-708): 2^-1021.4 */
+        check_special(buf, 40, dt, 0.0, "0 among -Inf");
         sl_test_put(buf, dt, 21, 2.5);
         check_special(buf, 40, dt, 2.5, "one value among -Inf");
         sl_test_put(buf, dt, 7, INFINITY);

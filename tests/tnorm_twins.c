@@ -324,6 +324,11 @@ int main(void)
                 check_all(what, x, 3, dt);
             }
         }
+        /* two least subnormals: a subnormal norm (float32 sqrt(2) 2^-149, rounded to 2^-149), which
+         * scaled's final scale rounds absolutely (its bound was relative: 4.95e-46 < 5.8e-46) */
+        put(x, dt, 0, minsub);
+        put(x, dt, 1, minsub);
+        check_all("two least subnormals", x, 2, dt);
         free(x);
     }
     /* the norm2 dataset families (datasets/gen_norm.c) through every twin */

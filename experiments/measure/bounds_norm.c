@@ -21,7 +21,8 @@
  *       division and a square in the mixed branch), the root and the final scale 2 more; small
  *       values dropped beside a non-zero big accumulator contribute at most n tsml^2:
  *       E_S2 = gamma_{k+5} S2 + n eta / ssml^2 + n tsml^2 (the last only when M > tbig),
- *       E = root(E_S2) + gamma_2 (N + root(E_S2)). Finite wherever N is (the design's point).
+ *       E = root(E_S2) + gamma_2 (N + root(E_S2)) + eta (the final scale by a power of two rounds a
+ *       subnormal norm absolutely). Finite wherever N is (the design's point).
  *   BINNED (reproducible: the squares of float32/16-bit input exact in float64, summed by the
  *       float64 binned state, K folds; Ahrens, Demmel and Nguyen, TOMS 2020): with m = M^2,
  *       A = n m 2^(W (1 - K) + 1), c = 7 eps / (1 - 6 sqrt(eps) - 7 eps) (W = 40, eps = 2^-52):
@@ -129,7 +130,8 @@ double sl_norm_bound(const sl_variant *v, const sl_reference *ref, uint64_t n, s
         if (ref->maxabs > a.tbig) ab += nn * a.tsml * a.tsml;
         const double es2 = g * S2s + (s ? ldexp(ab, -2 * s) + DBL_TRUE_MIN : ab);
         const double re = root_err(es2, S2s, Ns);
-        E = ldexp(re + gam(2, a.u) * (Ns + re), s);
+        /* eta: the final scale rounds a subnormal norm (absolutely) */
+        E = ldexp(re + gam(2, a.u) * (Ns + re), s) + a.eta;
     } else if (binned64) {
         /* in the kernel's scaled domain (x 2^-e, e = max|x|'s exponent clamped to [-1022, 1022],
          * norm.h), where every square and the sum are in range: N' = N 2^-e upward (half an ulp

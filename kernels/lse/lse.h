@@ -213,12 +213,17 @@ SL_LSE_FN void sl_lse_acc_rescale(sl_lse_sd *a, double fh, double fl)
     a->c = sl_lm_fma(a->c, fh, sl_lm_fma(a->s, fl, pe));
     a->s = p;
 }
-/* exp(p - q) as a pair (p - q <= 1; -Inf, NaN: sl_lm_exp_dd's) */
+/* exp(p - q) as a pair (p - q <= 1; NaN: sl_lm_exp_dd's). p = -Inf (a -Inf input, or the maximum
+ * of a state holding only -Inf inputs) gives 0 exactly: a -Inf input is ignored, where
+ * sl_lm_exp_dd's floor exp(-708) added 2^-1021.4 for each (the lse of {0, -Inf} was not 0). */
 SL_LSE_FN double sl_lse_acc_exp(double p, double q, double *lo)
 {
-    double dl;
+    double dl, el;
     const double dh = sl_lm_two_sum(p, -q, &dl);
-    return sl_lm_exp_dd(dh, dl, lo);
+    const double eh = sl_lm_exp_dd(dh, dl, &el);
+    const int masked = p < -0x1.fffffffffffffp+1023;
+    *lo = masked ? 0.0 : el;
+    return masked ? 0.0 : eh;
 }
 SL_LSE_FN void sl_lse_acc_add_d(sl_lse_sd *a, double x)
 {
