@@ -407,18 +407,11 @@ int sl_bench_input(const sl_bench_args *a, uint64_t *ns, size_t max, size_t *nn,
     return -1;
 }
 
-/* The length of kv's key: the bytes before its first '=' (all of it when there is none). */
-static size_t param_key_len(const char *kv)
-{
-    const char *eq = strchr(kv, '=');
-    return eq ? (size_t)(eq - kv) : strlen(kv);
-}
-
 int sl_cli_param_once(const char *cmd, const char *kv, const char *const *prev, int nprev)
 {
-    const size_t k = param_key_len(kv);
+    const size_t k = strcspn(kv, "=");   /* the key: the bytes before '=' (as sl_exp_user_params_check) */
     for (int i = 0; i < nprev; i++)
-        if (param_key_len(prev[i]) == k && !strncmp(prev[i], kv, k)) {
+        if (strcspn(prev[i], "=") == k && !strncmp(prev[i], kv, k)) {
             sl_cli_msg(cmd, "--param %.*s is given twice ('%s' and '%s'): give each parameter once",
                        (int)k, kv, prev[i], kv);
             return 2;
