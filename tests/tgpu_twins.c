@@ -17,6 +17,8 @@
 #include "sl_reference.h"
 #include "sl_variants.h"
 #include "sl_measure.h"
+#include "sumlab/half.h"
+#include "exact/binned.h"
 
 static int same_bits(double a, double b)
 {
@@ -128,6 +130,87 @@ static int op_listed(const char *list, const char *op)
         p = e + 1;
     }
     return 0;
+}
+
+/* The 16-bit binned kernels' 2-fold fast path (rs_take_sub: every lane of a warp below its
+ * capacity, unscaled, no nonzero value below sl_rsum_two_fold_emin16) on its boundary: per index,
+ * +-M pairs of the binade that sets it (one value in 16), then pairs x, -x shuffled within regions
+ * of 4096 values: all at or above the threshold, 1 pair in 32 one binade below it with the lowest
+ * significand bit set, or half of them so, and zeros; one value t left over. The exact sum is t:
+ * a value below the threshold taken by 2 folds rounds its tie in fold 1 by the fold's parity, so
+ * x and -x would no longer cancel and the sum would move off t. Every `sum` variant's GPU result
+ * against its twin's bits (and the bound). */
+static void two_fold_boundary(sl_dtype dt, const char *skip, long *skips)
+{
+    const int ph = sl_half_prec(dt), bh = dt == SL_BF16 ? 127 : 15;
+    static const int em_bf16[] = {1, 12, 40, 80, 118, 127, 160, 205, 230, 250};
+    static const int em_f16[] = {1, 6, 12, 17, 22, 27, 30};
+    const int *ems = dt == SL_BF16 ? em_bf16 : em_f16;
+    const int nem = dt == SL_BF16 ? (int)(sizeof em_bf16 / sizeof *em_bf16) : (int)(sizeof em_f16 / sizeof *em_f16);
+    for (int ei = 0; ei < nem; ei++) {
+        const int em = ems[ei];
+        const uint32_t eb32 = (uint32_t)(dt == SL_BF16 ? em : em - 15 + 127);
+        const int top = sl_rsum_treq_f32(eb32);
+        const int emin = sl_rsum_two_fold_emin16(top, ph, bh);
+        const int lo = emin > 1 ? emin : 1;
+        const uint64_t n = ei == 3 ? ((uint64_t)1 << 23) + 5 : 3u * 65536u + 7u;
+        uint16_t *h = malloc((size_t)n * sizeof *h);
+        if (!h) { CHECK(0, "out of memory"); return; }
+        const uint16_t mmask = (uint16_t)((1u << (ph - 1)) - 1u);
+        /* the leftover value t (n is odd): at the threshold, or the smallest normal */
+        const uint16_t t = (uint16_t)(((uint32_t)(lo <= em ? lo : em) << (ph - 1)) | 5u);
+        for (uint64_t r0 = 0; r0 < n; r0 += 4096) {
+            const uint64_t r1 = r0 + 4096 < n ? r0 + 4096 : n;
+            const int region = (int)((r0 / 4096) % 3);
+            uint64_t i = r0;
+            for (; i + 1 < r1; i += 2) {
+                const uint64_t rnd = sl_test_rand64();
+                uint16_t v;
+                if (rnd % 16 == 0) {
+                    v = (uint16_t)(((uint32_t)em << (ph - 1)) | ((rnd >> 8) & mmask));
+                } else if (rnd % 16 == 1) {
+                    v = 0;
+                } else if ((region == 1 && (rnd >> 4) % 32 == 0) || (region == 2 && (rnd >> 4) % 2 == 0)) {
+                    const int e = emin - 1 >= 0 ? emin - 1 : 0;       /* one binade below */
+                    if (e > em) { v = 0; } else v = (uint16_t)(((uint32_t)e << (ph - 1)) | ((rnd >> 8) & mmask) | 1u);
+                } else if (lo <= em) {
+                    const int e = lo + (int)((rnd >> 32) % (uint64_t)(em - lo + 1));
+                    v = (uint16_t)(((uint32_t)e << (ph - 1)) | ((rnd >> 8) & mmask));
+                } else {
+                    v = 0;
+                }
+                h[i] = v;
+                h[i + 1] = (uint16_t)(v | 0x8000u);
+            }
+            for (; i < r1; i++) h[i] = t;                             /* the last region's odd slot */
+            for (uint64_t j = r1 - 1; j > r0; j--) {                  /* shuffled within the region */
+                const uint64_t k = r0 + sl_test_rand64() % (j - r0 + 1);
+                const uint16_t t = h[j];
+                h[j] = h[k];
+                h[k] = t;
+            }
+        }
+        sl_reference ref;
+        sl_err err;
+        if (sl_reference_compute(&ref, h, n, dt, &err)) { CHECK(0, "reference: %s", err.msg); free(h); return; }
+        CHECK(ref.finite && ref.rounded == sl_half_to_double(t, dt),
+              "%s exponent %d: the boundary data's exact sum %a is not its leftover value %a",
+              sl_dtype_name(dt), em, ref.rounded, sl_half_to_double(t, dt));
+        for (uint32_t off = 0; off < 2; off++) {
+            sl_gpu_ctx *ctx;
+            if (sl_gpu_ctx_create(&ctx, h, n, dt, off, &err)) { CHECK(0, "ctx: %s", err.msg); continue; }
+            for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+                const sl_variant *v = sl_variant_at(vi);
+                if (!v->gpu || !v->cpu || strcmp(v->op, "sum") || !(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+                if (v->max_n && n > v->max_n) continue;
+                if (skipped(skip, v->name, dt)) { (*skips)++; continue; }
+                check_one(ctx, v, h, n, dt, off, "two-fold-boundary", &ref, 0);
+            }
+            sl_gpu_ctx_destroy(ctx);
+        }
+        sl_reference_clear(&ref);
+        free(h);
+    }
 }
 
 int main(void)
@@ -260,6 +343,10 @@ int main(void)
                     sl_dtype_name(dt), ds->name, gpu_runs, sl_test_checks, sl_test_failures);
         }
     }
+    /* the 16-bit binned kernels' 2-fold path on its boundary (the `sum` variants) */
+    for (int d = 2; d < 4; d++)
+        if ((!only || !*only || dts[d] == only_dt) && (!ops || !*ops || op_listed(ops, "sum")))
+            two_fold_boundary(dts[d], skip, &skips);
     printf("tgpu_twins: %ld GPU runs (%ld 16-bit inputs whose values overflow the format not generated)\n",
            gpu_runs, not_generated);
     if (skips) printf("tgpu_twins: %ld runs skipped by SUMLAB_TEST_SKIP=%s\n", skips, skip);

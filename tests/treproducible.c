@@ -717,6 +717,64 @@ static void half_inputs(void)
     }
 }
 
+/* The 2-fold deposit of float16/bfloat16 input (sl_rsum_deposit2_f32, the kernels' fast path)
+ * against the K-fold one (sl_rsum_deposit_f32, the twin's): from the same random folds at every
+ * unscaled index, a 16-bit value below the capacity whose biased exponent (1 for subnormals) is at
+ * least sl_rsum_two_fold_emin16 leaves the same folds bit for bit; one exponent lower with its
+ * lowest significand bit set always leaves others (the threshold is the exact boundary). */
+static void two_fold_deposit(void)
+{
+    long same = 0, boundary = 0;
+    for (int d = 0; d < 2; d++) {
+        const sl_dtype dt = d ? SL_BF16 : SL_F16;
+        const int ph = sl_half_prec(dt), bh = dt == SL_BF16 ? 127 : 15, emax_b = dt == SL_BF16 ? 254 : 30;
+        for (int top = SL_RSUM_K - 1; top <= SL_RSUM_F32_TFAST; top++) {
+            const int emin = sl_rsum_two_fold_emin16(top, ph, bh);
+            const float cap = ldexpf(1.0f, -126 + (top + 1) * SL_RSUM_F32_W - SL_RSUM_F32_P);
+            for (int trial = 0; trial < 400; trial++) {
+                sl_rsum_thr_f32 a;
+                sl_rsum_init_f32(&a);
+                if (top > a.top) sl_rsum_upgrade_f32(&a, top);
+                CHECK(a.top == top, "%s: index %d not reached (%d)", sl_dtype_name(dt), top, a.top);
+                /* random folds: up to 200 deposits of values below the capacity */
+                const int pre = (int)(sl_test_rand64() % 200);
+                for (int i = 0; i < pre; i++) {
+                    const float v = cap * (float)ldexp((double)(sl_test_rand64() >> 40), -24 - (int)(sl_test_rand64() % 40));
+                    sl_rsum_deposit_f32(&a, (sl_test_rand64() & 1) ? -v : v);
+                }
+                /* x: a 16-bit value below the capacity, its exponent at the threshold or one below
+                 * (lowest bit set), or anywhere above it */
+                const uint64_t r = sl_test_rand64();
+                const int lo_e = emin > 1 ? emin : 1;
+                int e = (r & 3) == 0 ? emin - 1 : (r & 3) == 1 ? lo_e : lo_e + (int)((r >> 2) % 40);
+                const int below = e == emin - 1;
+                if (e < 0 || e > emax_b) continue;
+                uint32_t m = (uint32_t)(r >> 16) & ((1u << (ph - 1)) - 1u);
+                if (below) m |= 1u;
+                const uint16_t h = (uint16_t)(((r >> 60) & 1u ? 0x8000u : 0u) | ((uint32_t)e << (ph - 1)) | m);
+                const float x = (float)sl_half_to_double(h, dt);
+                if (!(fabsf(x) < cap) || x == 0.0f) continue;
+                sl_rsum_thr_f32 b = a;
+                sl_rsum_deposit_f32(&a, x);
+                sl_rsum_deposit2_f32(&b, x);
+                const int eq = !memcmp(a.p, b.p, sizeof a.p);
+                if (below && e >= 1) {
+                    boundary++;
+                    CHECK(!eq, "%s index %d: %a (biased exponent %d, one below the threshold) left the "
+                          "same folds in 2 as in %d", sl_dtype_name(dt), top, (double)x, e, SL_RSUM_K);
+                } else if (!below) {
+                    same++;
+                    CHECK(eq, "%s index %d: %a (biased exponent %d >= %d): 2-fold folds %a %a %a, "
+                          "%d-fold %a %a %a", sl_dtype_name(dt), top, (double)x, e, emin, (double)b.p[0],
+                          (double)b.p[1], (double)b.p[2], SL_RSUM_K, (double)a.p[0], (double)a.p[1], (double)a.p[2]);
+                }
+            }
+        }
+    }
+    CHECK(same > 2000 && boundary > 500, "two-fold deposit: %ld equal and %ld boundary cases (too few)",
+          same, boundary);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -726,6 +784,7 @@ int main(void)
     if (!v) return sl_test_done("treproducible");
     special_values();
     half_inputs();
+    two_fold_deposit();
     round_f32_cases();
     round_f64_cases();
     certify_end_cases();

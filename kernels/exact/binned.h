@@ -667,7 +667,33 @@ SL_RSUM_HD void sl_rsum_to_state_##SUF(const sl_rsum_thr_##SUF *a, sl_rsum_state
     }                                                                                             \
 }
 
-SL_RSUM_DEFINE(f32, float, uint32_t, 24, 13, -126, 127, 19, 0, 23, 0xffu, 0x7f800000u, SL_RSUM_K)
+#define SL_RSUM_F32_TFAST 19
+SL_RSUM_DEFINE(f32, float, uint32_t, 24, 13, -126, 127, SL_RSUM_F32_TFAST, 0, 23, 0xffu, 0x7f800000u, SL_RSUM_K)
+/* Float16/bfloat16 input (PH significand bits, exponent bias BH) into float32 folds: a value of at
+ * most 11 significant bits spans fewer bits than a fold (W = 13), so when its lowest bit is at or
+ * above fold 1's unit, fold 0 takes its rounded part and fold 1 the rest exactly, and every lower
+ * fold receives 0: sl_rsum_deposit2_f32 (2 folds, 5 operations) then leaves the folds bit for bit
+ * as sl_rsum_deposit_f32 (K folds, 10 operations) does. The smallest biased 16-bit exponent for
+ * which this holds at index top in the unscaled domain (top <= SL_RSUM_F32_TFAST: fold 0 sits at
+ * 1.5 2^a0, a0 = EMIN + top W, fold 1's unit is 2^(a0 - W - (P - 1)); a value of biased exponent
+ * e (1 for subnormals) has its lowest bit at 2^(e - BH - (PH - 1))). May be <= 0 (every value) or
+ * beyond the format (none but zeros). */
+SL_RSUM_HD int sl_rsum_two_fold_emin16(int top, int ph, int bh)
+{
+    return -126 + top * SL_RSUM_F32_W - SL_RSUM_F32_W - SL_RSUM_F32_P + bh + ph;
+}
+/* x: a widened 16-bit value with |x| < cap(top), top <= SL_RSUM_F32_TFAST, biased exponent at
+ * least sl_rsum_two_fold_emin16(top) (or zero): fold 0 as sl_rsum_deposit_f32 adds it (x | 1,
+ * ties impossible), fold 1 the exact remainder, which is a multiple of its unit (so x_1 | 1 would
+ * round to x_1 there and leave x_2 = 0, whose deposit changes no fold). */
+SL_RSUM_HD void sl_rsum_deposit2_f32(sl_rsum_thr_f32 *a, float x)
+{
+    const float q = sl_rsum_from_f32(sl_rsum_bits_f32(x) | 1u);
+    const float s = a->p[0] + q;
+    const float d = a->p[0] - s;   /* -(s - p): exact (same binade) */
+    a->p[0] = s;
+    a->p[1] = a->p[1] + (x + d);   /* x - q_0: exact, and exact in fold 1 */
+}
 SL_RSUM_DEFINE(f64, double, uint64_t, 53, 40, -1022, 1023, 51, 32, 20, 0x7ffu, 0x7ff00000u, SL_RSUM_K)
 /* One product a b into the float64 accumulator value by value: p = a b and, two set, the
  * TwoProduct tail fma(a, b, -p) where p is finite and nonzero and the tail is nonzero (the pieces

@@ -171,6 +171,95 @@ __device__ __forceinline__ void rs_take_sub(A &a, const V *r)
     for (int g = 0; g < SE / SL_RSUM_GROUP; g++) rs_take_group_mx(a, xs + g * SL_RSUM_GROUP, mx[g]);
 }
 
+/* The 16-bit formats' constants for rs_take_sub: significand bits and exponent bias; the largest
+ * |x|'s 16-bit pattern widened to the float32 high word that sl_rsum_raise and the capacity take;
+ * cap(top) as the smallest 16-bit pattern at or above it (at least 1, so that zeros pass). */
+template <typename H> struct rs_h16;
+template <> struct rs_h16<__nv_bfloat16> {
+    enum { PH = 8, BH = 127 };
+    static __device__ __forceinline__ unsigned wide(unsigned h) { return h << 16; }
+    static __device__ __forceinline__ unsigned cap(unsigned cap32) { return cap32 >> 16; }
+};
+template <> struct rs_h16<__half> {
+    enum { PH = 11, BH = 15 };
+    static __device__ __forceinline__ unsigned wide(unsigned h)
+    {
+        return __float_as_uint(__half2float(__ushort_as_half((unsigned short)h)));
+    }
+    static __device__ __forceinline__ unsigned cap(unsigned cap32)
+    {
+        const unsigned c = __half_as_ushort(__float2half_rn(__uint_as_float(cap32)));
+        return c ? c : 1u;
+    }
+};
+/* The 8 values of a 16-bit vector widened (bfloat16 by the bits: one operation a value). */
+__device__ __forceinline__ void rs_widen8(const sl_v16<__nv_bfloat16> &v, float *x)
+{
+    const unsigned w[4] = {v.u.x, v.u.y, v.u.z, v.u.w};
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        x[2 * k] = __uint_as_float(w[k] << 16);
+        x[2 * k + 1] = __uint_as_float(w[k] & 0xffff0000u);
+    }
+}
+__device__ __forceinline__ void rs_widen8(const sl_v16<__half> &v, float *x)
+{
+#pragma unroll
+    for (int k = 0; k < 8; k++) x[k] = sl_widen(sl_vec_lane(v, k));
+}
+
+/* rs_take_sub on float16/bfloat16 vectors (float32 folds): the largest |x| and the smallest
+ * nonzero |x| of the sub-tile from the bits, two values an operation: each 32-bit word with both
+ * sign bits set (w | 0x80008000: 0x8000 + |h| a half) gives the largest by an unsigned 16x2 max
+ * and, less 0x00010001 (no borrow crosses a half), the smallest nonzero by a signed 16x2 min (a
+ * zero half becomes 0x7fff, above every nonzero one's 0x8000 + |h| - 1). After the warp's raise,
+ * when every lane's values are below its capacity, its index is unscaled and none is nonzero
+ * below sl_rsum_two_fold_emin16, the whole warp deposits into 2 folds (sl_rsum_deposit2_f32: the
+ * same folds, bit for bit, as the K-fold deposit); otherwise each group of 8 takes the K-fold
+ * group path with the sub-tile's largest |x| (a group whose own largest is below the capacity
+ * deposits the same either way; NaN/Inf send it value by value, as its own would). */
+template <int SE, typename T, typename A, typename H>
+__device__ __forceinline__ void rs_take_sub(A &a, const sl_v16<H> *r)
+{
+    enum { NV = SE / 8 };
+    typedef rs_h16<H> C;
+    unsigned mxw = 0u, mnw = 0x7fff7fffu;
+#pragma unroll
+    for (int v = 0; v < NV; v++) {
+        const unsigned w[4] = {r[v].u.x | 0x80008000u, r[v].u.y | 0x80008000u,
+                               r[v].u.z | 0x80008000u, r[v].u.w | 0x80008000u};
+        mxw = __vmaxu2(mxw, __vmaxu2(__vmaxu2(w[0], w[1]), __vmaxu2(w[2], w[3])));
+        mnw = __vmins2(mnw, __vmins2(__vmins2(w[0] - 0x00010001u, w[1] - 0x00010001u),
+                                     __vmins2(w[2] - 0x00010001u, w[3] - 0x00010001u)));
+    }
+    const unsigned lm16 = max(mxw & 0x7fffu, (mxw >> 16) & 0x7fffu);
+    /* 0x7fff: no nonzero value; else the smallest nonzero |h| less 0x8001 */
+    const int ln = min((int)(short)(mnw & 0xffffu), (int)(short)(mnw >> 16));
+    const unsigned lm = C::wide(lm16);
+    if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+    const int emin = sl_rsum_two_fold_emin16(a.top, C::PH, C::BH);
+    const bool two = a.top <= SL_RSUM_F32_TFAST && lm < a.cap &&
+                     (ln == 0x7fff || ln + 0x8001 >= (emin > 0 ? emin : 0) << (C::PH - 1));
+    T xs[SE];
+#pragma unroll
+    for (int v = 0; v < NV; v++) rs_widen8(r[v], xs + 8 * v);
+    if (__all_sync(SL_FULL_MASK, two)) {
+        if (lm16) {
+            a.sg &= 0x7fffffffu;
+        } else {
+#pragma unroll
+            for (int k = 0; k < SE; k++) a.sg &= __float_as_uint(xs[k]);
+        }
+        if (a.cnt > (1u << (SL_RSUM_F32_P - SL_RSUM_F32_W - 2)) - SE) sl_rsum_renorm_f32(&a);
+#pragma unroll
+        for (int k = 0; k < SE; k++) sl_rsum_deposit2_f32(&a, xs[k]);
+        a.cnt += SE;
+    } else {
+#pragma unroll
+        for (int g = 0; g < SE / SL_RSUM_GROUP; g++) rs_take_group_mx(a, xs + g * SL_RSUM_GROUP, lm);
+    }
+}
+
 /* The once-per-launch rounding, kept out of the kernel body (registers, its local limbs).
  * SL_NOINLINE_SHARED: several .cu files of the library include this header (reproducible, rows,
  * lse, superacc64). */
