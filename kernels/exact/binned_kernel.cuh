@@ -16,7 +16,9 @@
  *     the thread's capacity (the largest |x|, sl_rsum_hmax: NaN/Inf fail it too; float32 by 7
  *     NaN-propagating FMNMX with |x| as operand modifier, float64 by the integer max of the
  *     high words); when it passes,
- *     the 8 deposits are branch-free straight-line code (7 adds and 3 ORs each); otherwise
+ *     the 8 deposits are branch-free straight-line code (7 adds and 3 ORs each; float16/bfloat16
+ *     input, 4 adds and 1 OR when every value of the warp's sub-tile reaches fold 1's unit:
+ *     rs_take_sub's 2-fold path, the same folds bit for bit); otherwise
  *     each input takes sl_rsum_take1 (raises the index: per-thread index adaptation, the
  *     max-exponent problem solved without a second pass; special values). Before its groups, a
  *     warp raises every lane's index to what the warp's largest input of the tile needs (one
