@@ -775,6 +775,76 @@ static void two_fold_deposit(void)
           same, boundary);
 }
 
+/* The 2-fold path's packed test (sl_rsum_h16_scan4, sl_rsum_h16_absmax, sl_rsum_h16_absmin_nz,
+ * sl_rsum_two_fold16: the kernels' code, with the host's forms of the 16x2 maximum and minimum)
+ * against the values one by one: 16 values a trial (a sub-tile) drawn from zeros of both signs,
+ * the smallest subnormals, values at and one below every index's threshold, random values, Inf
+ * and NaN; the largest and the smallest nonzero |h| equal the direct ones, and where the test
+ * admits a sub-tile below the capacity at an index, every value's 2-fold deposit equals its
+ * K-fold one there. */
+static void packed_scan16(void)
+{
+    long admitted = 0;
+    for (int d = 0; d < 2; d++) {
+        const sl_dtype dt = d ? SL_BF16 : SL_F16;
+        const int ph = sl_half_prec(dt), bh = dt == SL_BF16 ? 127 : 15;
+        const uint32_t inf = dt == SL_BF16 ? 0x7f80u : 0x7c00u;
+        for (int trial = 0; trial < 200000; trial++) {
+            const int top = SL_RSUM_K - 1 + (int)(sl_test_rand64() % (uint64_t)(SL_RSUM_F32_TFAST + 2 - SL_RSUM_K));
+            const int e = sl_rsum_two_fold_emin16(top, ph, bh);
+            uint16_t h[16];
+            for (int k = 0; k < 16; k++) {
+                const uint64_t r = sl_test_rand64();
+                const uint16_t sg = (uint16_t)((r >> 63) << 15), m = (uint16_t)((r >> 20) & ((1u << (ph - 1)) - 1u));
+                const int cls = (int)(r % 16);
+                int ex = cls < 4 ? e : cls < 6 ? e - 1 : cls < 9 ? (int)((r >> 40) % (inf >> (ph - 1)))
+                                                    : (e > 0 ? e : 0) + (int)((r >> 40) % 12);
+                if (ex < 0) ex = 0;
+                if ((uint32_t)ex >= inf >> (ph - 1)) ex = (int)(inf >> (ph - 1)) - 1;
+                h[k] = cls == 6 ? sg : cls == 7 ? (uint16_t)(sg | 1u) : cls == 8 && (r >> 8) % 64 == 0 ? (uint16_t)(sg | inf | ((r >> 9) & 1u)) :
+                       (uint16_t)(sg | (uint32_t)ex << (ph - 1) | m);
+                if (trial % 3 == 0 && cls > 9) h[k] = 0;     /* sub-tiles mostly of zeros too */
+            }
+            uint32_t mxw = 0u, mnw = 0x7fff7fffu;
+            for (int v = 0; v < 2; v++) {
+                uint32_t w[4];
+                for (int q = 0; q < 4; q++) w[q] = (uint32_t)h[8 * v + 2 * q] | (uint32_t)h[8 * v + 2 * q + 1] << 16;
+                sl_rsum_h16_scan4(w, &mxw, &mnw);
+            }
+            uint32_t amax = 0u, amin = 0x10000u;
+            int ok = 1;
+            for (int k = 0; k < 16; k++) {
+                const uint32_t a = h[k] & 0x7fffu;
+                if (a > amax) amax = a;
+                if (a && a < amin) amin = a;
+                if (a && a < (uint32_t)(e > 0 ? e : 0) << (ph - 1)) ok = 0;
+            }
+            CHECK(sl_rsum_h16_absmax(mxw) == amax && sl_rsum_h16_absmin_nz(mnw) == amin,
+                  "%s: packed max/min %#x/%#x, direct %#x/%#x", sl_dtype_name(dt),
+                  sl_rsum_h16_absmax(mxw), sl_rsum_h16_absmin_nz(mnw), amax, amin);
+            const int two = sl_rsum_two_fold16(sl_rsum_h16_absmin_nz(mnw), top, ph, bh);
+            CHECK(two == ok, "%s index %d: the packed test says %d, the values %d", sl_dtype_name(dt), top, two, ok);
+            const float cap = ldexpf(1.0f, -126 + (top + 1) * SL_RSUM_F32_W - SL_RSUM_F32_P);
+            if (!two || !((float)sl_half_to_double((uint16_t)amax, dt) < cap)) continue;
+            admitted++;
+            sl_rsum_thr_f32 a, b;
+            sl_rsum_init_f32(&a);
+            if (top > a.top) sl_rsum_upgrade_f32(&a, top);
+            for (int i = 0; i < 50; i++)
+                sl_rsum_deposit_f32(&a, cap * (float)ldexp((double)(sl_test_rand64() >> 40), -25 - (int)(sl_test_rand64() % 30)));
+            b = a;
+            for (int k = 0; k < 16; k++) {
+                const float x = (float)sl_half_to_double(h[k], dt);
+                sl_rsum_deposit_f32(&a, x);
+                sl_rsum_deposit2_f32(&b, x);
+            }
+            CHECK(!memcmp(a.p, b.p, sizeof a.p), "%s index %d: an admitted sub-tile's 2-fold folds differ",
+                  sl_dtype_name(dt), top);
+        }
+    }
+    CHECK(admitted > 4000, "packed test: %ld sub-tiles admitted (too few)", admitted);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -785,6 +855,7 @@ int main(void)
     special_values();
     half_inputs();
     two_fold_deposit();
+    packed_scan16();
     round_f32_cases();
     round_f64_cases();
     certify_end_cases();

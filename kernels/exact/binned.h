@@ -682,6 +682,57 @@ SL_RSUM_HD int sl_rsum_two_fold_emin16(int top, int ph, int bh)
 {
     return -126 + top * SL_RSUM_F32_W - SL_RSUM_F32_W - SL_RSUM_F32_P + bh + ph;
 }
+/* The 2-fold path's test of a warp's sub-tile from the 16-bit bits, two values a 32-bit word: each
+ * word with both sign bits set (w | 0x80008000: 0x8000 + |h| a half) gives the largest |h| by an
+ * unsigned 16x2 maximum and, less 0x00010001 (no borrow crosses a half), the smallest nonzero |h|
+ * by a signed 16x2 minimum (a zero half becomes 0x7fff, above every nonzero one's 0x8000 + |h| -
+ * 1). On the GPU one instruction a word each (VIMNMX.U16x2 / .S16x2); the host's forms are the
+ * tests'. Start from mxw = 0, mnw = 0x7fff7fff. */
+#ifdef __CUDA_ARCH__
+#define sl_rsum_vmaxu2 __vmaxu2
+#define sl_rsum_vmins2 __vmins2
+#else
+SL_RSUM_HD uint32_t sl_rsum_vmaxu2(uint32_t a, uint32_t b)
+{
+    const uint32_t lo = (a & 0xffffu) > (b & 0xffffu) ? a & 0xffffu : b & 0xffffu;
+    const uint32_t hi = (a >> 16) > (b >> 16) ? a >> 16 : b >> 16;
+    return hi << 16 | lo;
+}
+SL_RSUM_HD uint32_t sl_rsum_vmins2(uint32_t a, uint32_t b)
+{
+    const int16_t al = (int16_t)(a & 0xffffu), bl = (int16_t)(b & 0xffffu);
+    const int16_t ah = (int16_t)(a >> 16), bh = (int16_t)(b >> 16);
+    return (uint32_t)(uint16_t)(ah < bh ? ah : bh) << 16 | (uint16_t)(al < bl ? al : bl);
+}
+#endif
+SL_RSUM_HD void sl_rsum_h16_scan4(const uint32_t w[4], uint32_t *mxw, uint32_t *mnw)
+{
+    const uint32_t g0 = w[0] | 0x80008000u, g1 = w[1] | 0x80008000u;
+    const uint32_t g2 = w[2] | 0x80008000u, g3 = w[3] | 0x80008000u;
+    *mxw = sl_rsum_vmaxu2(*mxw, sl_rsum_vmaxu2(sl_rsum_vmaxu2(g0, g1), sl_rsum_vmaxu2(g2, g3)));
+    *mnw = sl_rsum_vmins2(*mnw, sl_rsum_vmins2(sl_rsum_vmins2(g0 - 0x00010001u, g1 - 0x00010001u),
+                                               sl_rsum_vmins2(g2 - 0x00010001u, g3 - 0x00010001u)));
+}
+/* the largest |h| of the scanned values (NaN and Inf above every finite one) */
+SL_RSUM_HD uint32_t sl_rsum_h16_absmax(uint32_t mxw)
+{
+    const uint32_t lo = mxw & 0x7fffu, hi = (mxw >> 16) & 0x7fffu;
+    return lo > hi ? lo : hi;
+}
+/* the smallest nonzero |h| of the scanned values; 0x10000 when every one is zero */
+SL_RSUM_HD uint32_t sl_rsum_h16_absmin_nz(uint32_t mnw)
+{
+    const int lo = (int16_t)(mnw & 0xffffu), hi = (int16_t)(mnw >> 16);
+    return (uint32_t)((lo < hi ? lo : hi) + 0x8001);
+}
+/* 1 when values whose smallest nonzero |h| is minnz (sl_rsum_h16_absmin_nz) may take the 2-fold
+ * path at index top (unscaled, and none nonzero below sl_rsum_two_fold_emin16: subnormals only
+ * when the threshold is at most 0, a conservative test); the capacity is the caller's. */
+SL_RSUM_HD int sl_rsum_two_fold16(uint32_t minnz, int top, int ph, int bh)
+{
+    const int e = sl_rsum_two_fold_emin16(top, ph, bh);
+    return top <= SL_RSUM_F32_TFAST && (minnz == 0x10000u || minnz >= (uint32_t)(e > 0 ? e : 0) << (ph - 1));
+}
 /* x: a widened 16-bit value with |x| < cap(top), top <= SL_RSUM_F32_TFAST, biased exponent at
  * least sl_rsum_two_fold_emin16(top) (or zero): fold 0 as sl_rsum_deposit_f32 adds it (x | 1,
  * ties impossible), fold 1 the exact remainder, which is a multiple of its unit (so x_1 | 1 would

@@ -211,37 +211,28 @@ __device__ __forceinline__ void rs_widen8(const sl_v16<__half> &v, float *x)
 }
 
 /* rs_take_sub on float16/bfloat16 vectors (float32 folds): the largest |x| and the smallest
- * nonzero |x| of the sub-tile from the bits, two values an operation: each 32-bit word with both
- * sign bits set (w | 0x80008000: 0x8000 + |h| a half) gives the largest by an unsigned 16x2 max
- * and, less 0x00010001 (no borrow crosses a half), the smallest nonzero by a signed 16x2 min (a
- * zero half becomes 0x7fff, above every nonzero one's 0x8000 + |h| - 1). After the warp's raise,
- * when every lane's values are below its capacity, its index is unscaled and none is nonzero
- * below sl_rsum_two_fold_emin16, the whole warp deposits into 2 folds (sl_rsum_deposit2_f32: the
- * same folds, bit for bit, as the K-fold deposit); otherwise each group of 8 takes the K-fold
- * group path with the sub-tile's largest |x| (a group whose own largest is below the capacity
- * deposits the same either way; NaN/Inf send it value by value, as its own would). */
+ * nonzero |x| of the sub-tile from the bits, two values an operation (sl_rsum_h16_scan4). After
+ * the warp's raise, when every lane's values are below its capacity, its index is unscaled and
+ * none is nonzero below sl_rsum_two_fold_emin16 (sl_rsum_two_fold16), the whole warp deposits
+ * into 2 folds (sl_rsum_deposit2_f32: the same folds, bit for bit, as the K-fold deposit);
+ * otherwise each group of 8 takes the K-fold group path with the sub-tile's largest |x| (a group
+ * whose own largest is below the capacity deposits the same either way; NaN/Inf send it value by
+ * value, as its own would). */
 template <int SE, typename T, typename A, typename H>
 __device__ __forceinline__ void rs_take_sub(A &a, const sl_v16<H> *r)
 {
     enum { NV = SE / 8 };
     typedef rs_h16<H> C;
-    unsigned mxw = 0u, mnw = 0x7fff7fffu;
+    uint32_t mxw = 0u, mnw = 0x7fff7fffu;
 #pragma unroll
     for (int v = 0; v < NV; v++) {
-        const unsigned w[4] = {r[v].u.x | 0x80008000u, r[v].u.y | 0x80008000u,
-                               r[v].u.z | 0x80008000u, r[v].u.w | 0x80008000u};
-        mxw = __vmaxu2(mxw, __vmaxu2(__vmaxu2(w[0], w[1]), __vmaxu2(w[2], w[3])));
-        mnw = __vmins2(mnw, __vmins2(__vmins2(w[0] - 0x00010001u, w[1] - 0x00010001u),
-                                     __vmins2(w[2] - 0x00010001u, w[3] - 0x00010001u)));
+        const uint32_t w[4] = {r[v].u.x, r[v].u.y, r[v].u.z, r[v].u.w};
+        sl_rsum_h16_scan4(w, &mxw, &mnw);
     }
-    const unsigned lm16 = max(mxw & 0x7fffu, (mxw >> 16) & 0x7fffu);
-    /* 0x7fff: no nonzero value; else the smallest nonzero |h| less 0x8001 */
-    const int ln = min((int)(short)(mnw & 0xffffu), (int)(short)(mnw >> 16));
+    const unsigned lm16 = sl_rsum_h16_absmax(mxw);
     const unsigned lm = C::wide(lm16);
     if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
-    const int emin = sl_rsum_two_fold_emin16(a.top, C::PH, C::BH);
-    const bool two = a.top <= SL_RSUM_F32_TFAST && lm < a.cap &&
-                     (ln == 0x7fff || ln + 0x8001 >= (emin > 0 ? emin : 0) << (C::PH - 1));
+    const bool two = lm < a.cap && sl_rsum_two_fold16(sl_rsum_h16_absmin_nz(mnw), a.top, C::PH, C::BH);
     T xs[SE];
 #pragma unroll
     for (int v = 0; v < NV; v++) rs_widen8(r[v], xs + 8 * v);
