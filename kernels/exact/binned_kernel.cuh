@@ -174,24 +174,18 @@ __device__ __forceinline__ void rs_take_sub(A &a, const V *r)
 }
 
 /* The 16-bit formats' constants for rs_take_sub: significand bits and exponent bias; the largest
- * |x|'s 16-bit pattern widened to the float32 high word that sl_rsum_raise and the capacity take;
- * cap(top) as the smallest 16-bit pattern at or above it (at least 1, so that zeros pass). */
+ * |x|'s 16-bit pattern widened to the float32 bits that sl_rsum_raise and the capacity take (NaN
+ * and Inf stay above every capacity). */
 template <typename H> struct rs_h16;
 template <> struct rs_h16<__nv_bfloat16> {
     enum { PH = 8, BH = 127 };
     static __device__ __forceinline__ unsigned wide(unsigned h) { return h << 16; }
-    static __device__ __forceinline__ unsigned cap(unsigned cap32) { return cap32 >> 16; }
 };
 template <> struct rs_h16<__half> {
     enum { PH = 11, BH = 15 };
     static __device__ __forceinline__ unsigned wide(unsigned h)
     {
         return __float_as_uint(__half2float(__ushort_as_half((unsigned short)h)));
-    }
-    static __device__ __forceinline__ unsigned cap(unsigned cap32)
-    {
-        const unsigned c = __half_as_ushort(__float2half_rn(__uint_as_float(cap32)));
-        return c ? c : 1u;
     }
 };
 /* The 8 values of a 16-bit vector widened (bfloat16 by the bits: one operation a value). */
