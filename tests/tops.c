@@ -122,6 +122,26 @@ static void verdict_cases(void)
     sl_verdict_facts_of_results(&ref, sa, 4, SL_F32, &cfg, r, 3, 1, &g);
     CHECK(sl_verdict_decide(&ref, &g, &vd) == 0, "superacc's correct result failed: %s", vd.msg[0]);
     sl_reference_clear(&ref);
+    /* correctly rounded where the exact result is no number: an Inf input's sum is that Inf, +Inf
+     * and -Inf together NaN; any other result fails, the IEEE one passes */
+    const float sp[2][3] = {{1.0f, INFINITY, 2.0f}, {1.0f, INFINITY, -INFINITY}};
+    for (int k = 0; k < 2; k++) {
+        CHECK(sl_reference_compute(&ref, sp[k], 3, SL_F32, &err) == 0, "%s", err.msg);
+        const double want = k ? NAN : INFINITY;
+        CHECK(!ref.finite && !ref.overflow && (k ? isnan(ref.rounded) : ref.rounded == INFINITY),
+              "special reference %d: %a", k, ref.rounded);
+        const double wrong[3] = {3.0, k ? INFINITY : -INFINITY, k ? -INFINITY : NAN};
+        for (int w = 0; w < 3; w++) {
+            double rr[3] = {want, wrong[w], want};
+            sl_verdict_facts_of_results(&ref, sa, 3, SL_F32, &cfg, rr, 3, 0, &g);
+            CHECK(sl_verdict_decide(&ref, &g, &vd) >= 1 && strstr(vd.msg[vd.failed - 1], "correctly-rounded"),
+                  "special %d: %a where the exact result is %a passed", k, wrong[w], want);
+        }
+        double rr[3] = {want, want, want};
+        sl_verdict_facts_of_results(&ref, sa, 3, SL_F32, &cfg, rr, 3, 1, &g);
+        CHECK(sl_verdict_decide(&ref, &g, &vd) == 0, "special %d: the IEEE result %a failed: %s", k, want, vd.msg[0]);
+        sl_reference_clear(&ref);
+    }
 }
 
 int main(void)
