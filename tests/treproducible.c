@@ -730,7 +730,7 @@ static void two_fold_deposit(void)
         const int ph = sl_half_prec(dt), bh = dt == SL_BF16 ? 127 : 15, emax_b = dt == SL_BF16 ? 254 : 30;
         for (int top = SL_RSUM_K - 1; top <= SL_RSUM_F32_TFAST; top++) {
             const int emin = sl_rsum_two_fold_emin16(top, ph, bh);
-            const float cap = ldexpf(1.0f, -126 + (top + 1) * SL_RSUM_F32_W - SL_RSUM_F32_P);
+            const float cap = sl_rsum_from_f32(sl_rsum_cap_f32(top));
             for (int trial = 0; trial < 400; trial++) {
                 sl_rsum_thr_f32 a;
                 sl_rsum_init_f32(&a);
@@ -824,7 +824,7 @@ static void packed_scan16(void)
                   sl_rsum_h16_absmax(mxw), sl_rsum_h16_absmin_nz(mnw), amax, amin);
             const int two = sl_rsum_two_fold16(sl_rsum_h16_absmin_nz(mnw), top, ph, bh);
             CHECK(two == ok, "%s index %d: the packed test says %d, the values %d", sl_dtype_name(dt), top, two, ok);
-            const float cap = ldexpf(1.0f, -126 + (top + 1) * SL_RSUM_F32_W - SL_RSUM_F32_P);
+            const float cap = sl_rsum_from_f32(sl_rsum_cap_f32(top));
             if (!two || !((float)sl_half_to_double((uint16_t)amax, dt) < cap)) continue;
             admitted++;
             sl_rsum_thr_f32 a, b;

@@ -626,16 +626,21 @@ SL_RSUM_HD void sl_rsum_raise_##SUF(sl_rsum_thr_##SUF *a, uint32_t h)           
 SL_RSUM_HD uint32_t sl_rsum_group_max_##SUF(const T *x) { return sl_rsum_hmax_##SUF(x); }         \
 /* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx: when mx is below the capacity, the         \
  * deposits as straight-line code (the sign word only when every input is zero); else one by one */ \
+/* Before n straight-line deposits of x[0..n) whose largest |x| (high word) is mx: the sign word  \
+ * (only when every input is zero), renormalisation when n more would pass the count's limit. */  \
+SL_RSUM_HD void sl_rsum_group_begin_##SUF(sl_rsum_thr_##SUF *a, const T *x, int n, uint32_t mx)   \
+{                                                                                                 \
+    if (mx) {                                                                                     \
+        a->sg &= 0x7fffffffu;                                                                     \
+    } else {                                                                                      \
+        for (int k = 0; k < n; k++) a->sg &= (uint32_t)(sl_rsum_bits_##SUF(x[k]) >> (HS));        \
+    }                                                                                             \
+    if (a->cnt > (1u << (P - W - 2)) - (uint32_t)n) sl_rsum_renorm_##SUF(a);                      \
+}                                                                                                 \
 SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, uint32_t mx)       \
 {                                                                                                 \
     if (mx < a->cap) {                                                                            \
-        if (mx) {                                                                                 \
-            a->sg &= 0x7fffffffu;                                                                 \
-        } else {                                                                                  \
-            for (int k = 0; k < SL_RSUM_GROUP; k++)                                               \
-                a->sg &= (uint32_t)(sl_rsum_bits_##SUF(x[k]) >> (HS));                            \
-        }                                                                                         \
-        if (a->cnt > (1u << (P - W - 2)) - SL_RSUM_GROUP) sl_rsum_renorm_##SUF(a);                \
+        sl_rsum_group_begin_##SUF(a, x, SL_RSUM_GROUP, mx);                                       \
         if (a->top > (TFAST)) {    /* the scaled domain: the same multiply as sl_rsum_take1 */    \
             const T sc = a->scale;                                                                \
             for (int k = 0; k < SL_RSUM_GROUP; k++) sl_rsum_deposit_##SUF(a, x[k] * sc);          \

@@ -223,21 +223,14 @@ __device__ __forceinline__ void rs_take_sub(A &a, const sl_v16<H> *r)
         const uint32_t w[4] = {r[v].u.x, r[v].u.y, r[v].u.z, r[v].u.w};
         sl_rsum_h16_scan4(w, &mxw, &mnw);
     }
-    const unsigned lm16 = sl_rsum_h16_absmax(mxw);
-    const unsigned lm = C::wide(lm16);
+    const unsigned lm = C::wide(sl_rsum_h16_absmax(mxw));
     if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
     const bool two = lm < a.cap && sl_rsum_two_fold16(sl_rsum_h16_absmin_nz(mnw), a.top, C::PH, C::BH);
     T xs[SE];
 #pragma unroll
     for (int v = 0; v < NV; v++) rs_widen8(r[v], xs + 8 * v);
     if (__all_sync(SL_FULL_MASK, two)) {
-        if (lm16) {
-            a.sg &= 0x7fffffffu;
-        } else {
-#pragma unroll
-            for (int k = 0; k < SE; k++) a.sg &= __float_as_uint(xs[k]);
-        }
-        if (a.cnt > (1u << (SL_RSUM_F32_P - SL_RSUM_F32_W - 2)) - SE) sl_rsum_renorm_f32(&a);
+        sl_rsum_group_begin_f32(&a, xs, SE, lm);
 #pragma unroll
         for (int k = 0; k < SE; k++) sl_rsum_deposit2_f32(&a, xs[k]);
         a.cnt += SE;
