@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
@@ -425,6 +425,43 @@ if [[ $stages == *,fullrange,* ]]; then
       --param emin=-1100 --param emax="$emax" --param subnormals=1 > "$B/full_$dt.csv" 2> "$B/full_$dt.err"
     stamp "bench full-range $dt rc=$?"
   done
+fi
+if [[ $stages == *,twofold16,* ]]; then
+  # 16-bit reproducible sums through the 2-fold path (exact/binned.h's sl_rsum_two_fold16): the
+  # benchmarks first (the GPU to themselves), five families a format beside CUB's 16-bit and
+  # float32-accumulating sums, and the bfloat16 row sums; then compute-sanitizer on the 16-bit
+  # sum twins, each tool its own process, and memcheck on the reproducible row kernels
+  B=$work/twofold16; mkdir -p "$B"
+  for d in bf16 f16; do
+    wide=116; ill=1e16; [ "$d" = f16 ] && { wide=2; ill=1e3; }
+    for fam in uniform normal subnormal ill wide; do
+      case $fam in
+        ill) o=(--dataset ill-conditioned --param "cond=$ill");;
+        wide) o=(--dataset log-uniform --param emin=-1100 --param "emax=$wide" --param subnormals=1);;
+        *) o=(--dataset "$fam");;
+      esac
+      timeout 60 "$sumlab" bench --n 2^20,2^24,2^28 --dtype "$d" --reps 20 \
+        --variants reproducible,superacc,cub,cub-f32acc "${o[@]}" > "$B/${d}_$fam.csv" 2> "$B/${d}_$fam.err"
+      stamp "bench $d $fam rc=$?"
+    done
+  done
+  for d in bf16 f16; do
+    timeout 60 "$sumlab" bench --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --reps 10 \
+      --variants reproducible,block-row > "$B/rows_$d.csv" 2> "$B/rows_$d.err"
+    stamp "bench rows $d rc=$?"
+  done
+  L=$B
+  for d in f16 bf16; do
+    for tool in memcheck racecheck synccheck; do
+      SUMLAB_SANITIZE_TOOLS=$tool SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum t "sanitize_${d}_$tool" 300 \
+        bash tests/sanitize.sh "$T/tgpu_twins" &
+    done
+    t "rows_memcheck_$d" 200 compute-sanitizer --tool memcheck --error-exitcode 9 "$sumlab" bench --axis -1 \
+      --rows 600 --n 4097 --dtype "$d" --variants reproducible --reps 1 --dataset log-uniform &
+  done
+  wait
+  stamp "twofold16 sanitizer runs: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
+  grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"
 fi
 if [[ $stages == *,study,* ]]; then
   dir=$root/results/gpu-study
