@@ -224,23 +224,18 @@ static double gs_depth_threads(uint64_t n, sl_dtype dt, const sl_launch *cfg)
            sl_tw_depth_block_sum(cfg->block);
 }
 
-/* Per-thread values after the lane combine: vs[t] (plain/wide) or the pair vp[t] (kahan), in
- * the accumulator format acc; specialised per (dt, acc) by gs_thread_values below. */
-SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64_t n,
-                                      sl_dtype dt, sl_dtype acc, const sl_launch *cfg,
-                                      double *vs, sl_tw_pair *vp, sl_err *err)
+/* Thread g's lanes: a[q W + k] set q's lane k (A sets of W lanes), c[] their Kahan
+ * compensations when comp (Kahan lanes), else plain adds in acc (c untouched). */
+SL_TW_INLINE void gs_thread_lanes(int comp, uint32_t A, const void *x, uint64_t n, sl_dtype dt,
+                                  sl_dtype acc, uint64_t g, uint64_t T, uint64_t head, uint64_t nv,
+                                  double *a, double *c)
 {
-    const sl_acc_kind kind = (sl_acc_kind)v->impl;
     const uint32_t W = sl_vec_width(dt);
-    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
-    const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
-    const uint64_t nv = (n - head) / W;
     const uint64_t ts = head + nv * W;
-
 #define GS_LANE_ADD(q_, xval)                                                                 \
     do {                                                                                      \
         double xv_ = (xval);                                                                  \
-        if (kind == SL_ACC_KAHAN) {                                                           \
+        if (comp) {                                                                           \
             if (acc == SL_F32) {                                                              \
                 float S = (float)a[q_], C = (float)c[q_], X = (float)xv_;                     \
                 float y = X - C;                                                              \
@@ -258,25 +253,53 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
             a[q_] = sl_tw_add(a[q_], xv_, acc);                                               \
         }                                                                                     \
     } while (0)
+    for (int k = 0; k < 8; k++) a[k] = c[k] = 0.0; /* W <= 8; a fixed count: no memset call */
+    for (uint32_t k = 8; k < A * W; k++) a[k] = c[k] = 0.0; /* the other sets: A W <= 64 */
+    if (g < head) GS_LANE_ADD(0, sl_tw_load(x, dt, g));
+    uint64_t s = 0;
+    for (uint64_t j = g; j < nv; j += T, s++) {
+        const uint32_t o = (uint32_t)(s & (A - 1)) * W; /* A a power of two */
+        for (uint32_t k = 0; k < W; k++) GS_LANE_ADD(o + k, sl_tw_load(x, dt, head + j * W + k));
+    }
+    if (g < n - ts) GS_LANE_ADD(0, sl_tw_load(x, dt, ts + g));
+#undef GS_LANE_ADD
+}
+
+/* One set's plain lanes l[0..W) combined by the set-value tree in acc. */
+SL_TW_INLINE double gs_plain_set(const double *l, uint32_t W, sl_dtype acc)
+{
+    if (W == 8)
+        return sl_tw_add(sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc),
+                         sl_tw_add(sl_tw_add(l[4], l[5], acc), sl_tw_add(l[6], l[7], acc), acc), acc);
+    if (W == 4) return sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc);
+    return sl_tw_add(l[0], l[1], acc);
+}
+
+/* Per-thread values after the lane combine: vs[t] (plain/wide) or the pair vp[t] (kahan), in
+ * the accumulator format acc; specialised per (dt, acc) by gs_thread_values below. A kahan
+ * thread whose pair is not finite (an Inf or NaN among its values, or its running sum past the
+ * format's range, where Kahan's compensation would turn Inf into NaN) gives (its plain sum, 0):
+ * its values added again in one set of plain lanes, as gs_fix does on the GPU. */
+SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64_t n,
+                                      sl_dtype dt, sl_dtype acc, const sl_launch *cfg,
+                                      double *vs, sl_tw_pair *vp, sl_err *err)
+{
+    const sl_acc_kind kind = (sl_acc_kind)v->impl;
+    const uint32_t W = sl_vec_width(dt);
+    const uint64_t T = (uint64_t)cfg->grid * cfg->block;
+    const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
+    const uint64_t nv = (n - head) / W;
 
     /* A sets of W lanes (kahan's accs; the others one set); resolve leaves accs 0 for 1 */
     const uint32_t A = kind == SL_ACC_KAHAN && cfg->accs ? cfg->accs : 1;
     if (A != 1 && A != 2 && A != 4 && A != 8)
         return sl_err_set(err, "%s: accumulators %u not in {1, 2, 4, 8}", v->name, A);
     /* Thread by thread: thread g's lanes see their inputs in the order above (head, the vectors
-     * j = g, g + T, ... of steps s = 0, 1, ... into set s mod A, tail); a[q W + k] holds set q's
-     * lane k, c[] their Kahan compensations. */
+     * j = g, g + T, ... of steps s = 0, 1, ... into set s mod A, tail). */
     for (uint64_t g = 0; g < T; g++) {
-        double a[64], c[64], *l = a;
-        for (int k = 0; k < 8; k++) a[k] = c[k] = 0.0; /* W <= 8; a fixed count: no memset call */
-        for (uint32_t k = 8; k < A * W; k++) a[k] = c[k] = 0.0; /* the other sets: A W <= 64 */
-        if (g < head) GS_LANE_ADD(0, sl_tw_load(x, dt, g));
-        uint64_t s = 0;
-        for (uint64_t j = g; j < nv; j += T, s++) {
-            const uint32_t o = (uint32_t)(s & (A - 1)) * W; /* A a power of two */
-            for (uint32_t k = 0; k < W; k++) GS_LANE_ADD(o + k, sl_tw_load(x, dt, head + j * W + k));
-        }
-        if (g < n - ts) GS_LANE_ADD(0, sl_tw_load(x, dt, ts + g));
+        double a[64], c[64];
+        const double *l = a;
+        gs_thread_lanes(kind == SL_ACC_KAHAN, A, x, n, dt, acc, g, T, head, nv, a, c);
         if (kind == SL_ACC_KAHAN) {
             /* lane k of set r leaves as (s, -c); each set's lane tree, then the sets folded */
             sl_tw_pair ps[8];
@@ -292,17 +315,15 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
             }
             for (uint32_t w = A / 2; w >= 1; w /= 2)
                 for (uint32_t r = 0; r < w; r++) ps[r] = sl_tw_pair_add(ps[r], ps[r + w], acc);
+            if (!isfinite(ps[0].s)) {
+                gs_thread_lanes(0, 1, x, n, dt, acc, g, T, head, nv, a, c);
+                ps[0] = (sl_tw_pair){gs_plain_set(a, W, acc), 0.0};
+            }
             vp[g] = ps[0];
-        } else if (W == 8) {
-            vs[g] = sl_tw_add(sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc),
-                              sl_tw_add(sl_tw_add(l[4], l[5], acc), sl_tw_add(l[6], l[7], acc), acc), acc);
-        } else if (W == 4) {
-            vs[g] = sl_tw_add(sl_tw_add(l[0], l[1], acc), sl_tw_add(l[2], l[3], acc), acc);
         } else {
-            vs[g] = sl_tw_add(l[0], l[1], acc);
+            vs[g] = gs_plain_set(l, W, acc);
         }
     }
-#undef GS_LANE_ADD
     return 0;
 }
 
@@ -546,7 +567,9 @@ static int kahan_cpu(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt
     if (gs_block_values(v, x, n, dt, cfg, &bs, &bp, err)) return -1;
     const sl_dtype acc = sl_dtype_acc(dt);
     const sl_tw_pair r = sl_tw_pair_finish(bp, cfg->grid, cfg->block, acc);
-    *result = sl_tw_out(acc == SL_F32 ? (double)((float)r.s + (float)r.e) : r.s + r.e, dt);
+    /* fl(s + e); a non-finite s (an Inf or NaN met on the way) as it is: e is NaN beside it */
+    const double f = !isfinite(r.s) ? r.s : acc == SL_F32 ? (double)((float)r.s + (float)r.e) : r.s + r.e;
+    *result = sl_tw_out(f, dt);
     free(bp);
     return 0;
 }
@@ -722,7 +745,8 @@ const sl_variant sl_v_kahan = {
     .name = "kahan", .op = "sum", .family = "accuracy", .impl = SL_ACC_KAHAN,
     .determinism = SL_DET_RUN_TO_RUN,
     .description = "compensated (Kahan) per thread, compensated (TwoSum) combination through "
-                   "the tree",
+                   "the tree; a thread whose sum is not finite gives its plain sum (an Inf input "
+                   "stays Inf, not NaN)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_COMPENSATED,
     .resolve = gs_resolve, .depth = kahan_depth, .cpu = kahan_cpu, ACC_GPU,
 };

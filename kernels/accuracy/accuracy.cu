@@ -75,7 +75,11 @@ template <typename In, typename T> struct KahanLane {
         r.e = -a.c;
         return r;
     }
-    static __device__ __forceinline__ Out final(sl_pair<T> a) { return sl_out<Out>(T(a.s + a.e)); }
+    /* fl(s + e); a non-finite s (an Inf or NaN met on the way) as it is: e is NaN beside it */
+    static __device__ __forceinline__ Out final(sl_pair<T> a)
+    {
+        return sl_out<Out>(isfinite(a.s) ? T(a.s + a.e) : a.s);
+    }
 };
 
 /* ---- grid-stride engine --------------------------------------------------------------------
@@ -164,6 +168,28 @@ __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__
     return p[0];
 }
 
+/* A thread's value as the tree takes it: the engine's, except that a Kahan thread whose pair is
+ * not finite (an Inf or NaN among its values, or its running sum past the format's range, where
+ * the compensation turns Inf into NaN) gives (its plain sum, 0): its values added again in one
+ * set of plain lanes (accuracy.c's gs_thread_values_run). Off the common path: one test a thread. */
+template <typename In, class L> struct gs_fix {
+    static __device__ __forceinline__ typename L::Op::A run(typename L::Op::A v, const In *, uint64_t,
+                                                            uint64_t, uint64_t)
+    {
+        return v;
+    }
+};
+template <typename In, typename T> struct gs_fix<In, KahanLane<In, T>> {
+    static __device__ __forceinline__ sl_pair<T> run(sl_pair<T> v, const In *__restrict__ x, uint64_t n,
+                                                     uint64_t head, uint64_t nv)
+    {
+        if (isfinite(v.s)) return v;
+        v.s = thread_value<In, PlainLane<In, T>>(x, n, head, nv);
+        v.e = T(0);
+        return v;
+    }
+};
+
 template <typename In, class L, int NA = 1>
 __global__ void __launch_bounds__(1024)
 gs_finish_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, void *work,
@@ -172,7 +198,7 @@ gs_finish_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
     typedef typename L::Op Op;
     typedef typename Op::A A;
     __shared__ A s_warp[32];
-    A v = thread_value<In, L, NA>(x, n, head, nv);
+    A v = gs_fix<In, L>::run(thread_value<In, L, NA>(x, n, head, nv), x, n, head, nv);
     v = sl_block_reduce<Op>(v, s_warp);
     sl_grid_finish<Op, L>(v, sl_ws_partials<A>(work), sl_ws_counter(work), result);
 }

@@ -96,6 +96,22 @@ static sl_tw_pair lanes_pair(const lane_st *l, uint32_t W, int kind, sl_dtype ac
 #undef P
 }
 
+/* Thread g's lanes l[0..W) over its elements (head, vectors j = g, g+T, ..., tail) by kind. */
+static void thread_lanes(int kind, lane_st *l, const void *x, const void *y, uint64_t n, sl_dtype dt,
+                         sl_dtype acc, uint64_t g, uint64_t T, uint64_t head, uint64_t nv)
+{
+    const uint32_t W = sl_vec_width(dt);
+    const uint64_t ts = head + nv * W;
+    memset(l, 0, 8 * sizeof *l);
+    if (g < head) lane_step(kind, &l[0], sl_tw_load(x, dt, g), sl_tw_load(y, dt, g), acc);
+    for (uint64_t j = g; j < nv; j += T)
+        for (uint32_t k = 0; k < W; k++) {
+            const uint64_t i = head + j * W + k;
+            lane_step(kind, &l[k], sl_tw_load(x, dt, i), sl_tw_load(y, dt, i), acc);
+        }
+    if (g < n - ts) lane_step(kind, &l[0], sl_tw_load(x, dt, ts + g), sl_tw_load(y, dt, ts + g), acc);
+}
+
 static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t n, sl_dtype dt,
                     const sl_launch *cfg, double *result, sl_err *err)
 {
@@ -109,7 +125,6 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
     const uint64_t T = (uint64_t)cfg->grid * cfg->block;
     const uint64_t head = sl_vec_head(n, dt, cfg->addr_mod);
     const uint64_t nv = (n - head) / W;
-    const uint64_t ts = head + nv * W;
     double *vs = pair ? NULL : malloc(T * sizeof *vs), *bs = pair ? NULL : malloc(cfg->grid * sizeof *bs);
     sl_tw_pair *vp = pair ? malloc(T * sizeof *vp) : NULL, *bp = pair ? malloc(cfg->grid * sizeof *bp) : NULL;
     if (pair ? (!vp || !bp) : (!vs || !bs)) {
@@ -118,22 +133,25 @@ static int tree_cpu(const sl_variant *v, const void *x, const void *y, uint64_t 
     }
     for (uint64_t g = 0; g < T; g++) {
         lane_st l[8];
-        memset(l, 0, sizeof l);
-        if (g < head) lane_step(kind, &l[0], sl_tw_load(x, dt, g), sl_tw_load(y, dt, g), acc);
-        for (uint64_t j = g; j < nv; j += T)
-            for (uint32_t k = 0; k < W; k++) {
-                const uint64_t i = head + j * W + k;
-                lane_step(kind, &l[k], sl_tw_load(x, dt, i), sl_tw_load(y, dt, i), acc);
+        thread_lanes(kind, l, x, y, n, dt, acc, g, T, head, nv);
+        if (pair) {
+            vp[g] = lanes_pair(l, W, kind, acc);
+            /* kahan: a thread whose pair is not finite (an Inf or NaN among its products, or its
+             * running sum past the format's range, where the compensation turns Inf into NaN)
+             * gives (its plain sum, 0), as dot_kernel does */
+            if (kind == SL_DOT_KAHAN && !isfinite(vp[g].s)) {
+                thread_lanes(SL_DOT_NAIVE, l, x, y, n, dt, acc, g, T, head, nv);
+                vp[g] = (sl_tw_pair){lanes_plain(l, W, acc), 0.0};
             }
-        if (g < n - ts) lane_step(kind, &l[0], sl_tw_load(x, dt, ts + g), sl_tw_load(y, dt, ts + g), acc);
-        if (pair) vp[g] = lanes_pair(l, W, kind, acc);
-        else vs[g] = lanes_plain(l, W, acc);
+        } else {
+            vs[g] = lanes_plain(l, W, acc);
+        }
     }
     double r;
     if (pair) {
         for (uint32_t b = 0; b < cfg->grid; b++) bp[b] = sl_tw_pair_block(vp + (uint64_t)b * cfg->block, cfg->block, acc);
         const sl_tw_pair f = sl_tw_pair_finish(bp, cfg->grid, cfg->block, acc);
-        r = sl_tw_add(f.s, f.e, acc);
+        r = isfinite(f.s) ? sl_tw_add(f.s, f.e, acc) : f.s;   /* a non-finite s as it is */
     } else {
         for (uint32_t b = 0; b < cfg->grid; b++) bs[b] = sl_tw_block_sum(vs + (uint64_t)b * cfg->block, cfg->block, acc);
         r = sl_tw_finish(bs, cfg->grid, cfg->block, acc);
@@ -322,7 +340,8 @@ const sl_variant sl_v_dot_f64_acc = {
 const sl_variant sl_v_dot_kahan = {
     .name = "kahan", .impl = SL_DOT_KAHAN, DOT_TREE,
     .description = "Kahan-compensated sum of the rounded products per lane, lanes and blocks "
-                   "merged by the compensated pair add",
+                   "merged by the compensated pair add; a thread whose sum is not finite gives its "
+                   "plain sum (an Inf product stays Inf, not NaN)",
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_COMPENSATED,
 };
 const sl_variant sl_v_dot_dot2 = {

@@ -80,17 +80,16 @@ __device__ __forceinline__ void kahan_step(double *s, double *c, double p) { sl_
 __device__ __forceinline__ void dot2_step(float *s, float *e, float x, float y) { sl_dot_dot2_f(s, e, x, y); }
 __device__ __forceinline__ void dot2_step(double *s, double *e, double x, double y) { sl_dot_dot2_d(s, e, x, y); }
 
+/* Thread g's lanes s[k] (and e[k]: kahan's c, dot2's error) over its elements (step 1 above). */
 template <typename In, typename Acc, class R, int KIND>
-__global__ void __launch_bounds__(1024)
-dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
-           uint64_t nv, void *work, In *result)
+__device__ __forceinline__ void dot_lanes(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
+                                          uint64_t head, uint64_t nv, Acc *s, Acc *e)
 {
     typedef typename sl_vec<In>::type V;
     constexpr int W = sl_vec<In>::W;
     constexpr int U = 4;
     const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    Acc s[W], e[W];
 #pragma unroll
     for (int k = 0; k < W; k++) s[k] = e[k] = Acc(0);
 #define DOT_STEP(k_, xin, yin)                                                                \
@@ -121,6 +120,16 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
     const uint64_t ts = head + nv * W;
     if (g < n - ts) DOT_STEP(0, x[ts + g], y[ts + g]);
 #undef DOT_STEP
+}
+
+template <typename In, typename Acc, class R, int KIND>
+__global__ void __launch_bounds__(1024)
+dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
+           uint64_t nv, void *work, In *result)
+{
+    constexpr int W = sl_vec<In>::W;
+    Acc s[W], e[W];
+    dot_lanes<In, Acc, R, KIND>(x, y, n, head, nv, s, e);
     if (KIND == SL_DOT_NAIVE) {
         typedef dot_plain_op<Acc, R> Op;
         __shared__ Acc s_warp[32];
@@ -150,10 +159,24 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
         else if (W == 4) tv = P(P(l[0], l[1 % W]), P(l[2 % W], l[3 % W]));
         else tv = P(l[0], l[1 % W]);
 #undef P
+        /* kahan: a thread whose pair is not finite (an Inf or NaN among its products, or its
+         * running sum past the format's range, where the compensation turns Inf into NaN) gives
+         * (its plain sum, 0): its products added again in plain lanes (dot.c's tree_cpu) */
+        if (KIND == SL_DOT_KAHAN && !isfinite(tv.s)) {
+            dot_lanes<In, Acc, sl_rnd_none, SL_DOT_NAIVE>(x, y, n, head, nv, s, e);
+            typedef dot_plain_op<Acc, sl_rnd_none> Q;
+#define P(a, b) Q::add((a), (b))
+            if (W == 8) tv.s = P(P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W])), P(P(s[4 % W], s[5 % W]), P(s[6 % W], s[7 % W])));
+            else if (W == 4) tv.s = P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W]));
+            else tv.s = P(s[0], s[1 % W]);
+#undef P
+            tv.e = Acc(0);
+        }
         tv = sl_block_reduce<Op>(tv, s_warp);
         A tot;
         if (!sl_grid_reduce<Op>(tv, sl_ws_partials<A>(work), sl_ws_counter(work), &tot)) return;
-        if (threadIdx.x == 0) *result = dot_out<In>(Acc(tot.s + tot.e));
+        /* fl(s + e); a non-finite s as it is (e is NaN beside an Inf) */
+        if (threadIdx.x == 0) *result = dot_out<In>(isfinite(tot.s) ? Acc(tot.s + tot.e) : tot.s);
     }
 }
 
