@@ -179,12 +179,18 @@ template <typename In, class L> struct gs_fix {
         return v;
     }
 };
+/* out of line, so that its loop's registers do not add to the Kahan loop's */
+template <typename In, typename T>
+__device__ __noinline__ T gs_plain_value(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv)
+{
+    return thread_value<In, PlainLane<In, T>>(x, n, head, nv);
+}
 template <typename In, typename T> struct gs_fix<In, KahanLane<In, T>> {
     static __device__ __forceinline__ sl_pair<T> run(sl_pair<T> v, const In *__restrict__ x, uint64_t n,
                                                      uint64_t head, uint64_t nv)
     {
         if (isfinite(v.s)) return v;
-        v.s = thread_value<In, PlainLane<In, T>>(x, n, head, nv);
+        v.s = gs_plain_value<In, T>(x, n, head, nv);
         v.e = T(0);
         return v;
     }

@@ -122,6 +122,24 @@ __device__ __forceinline__ void dot_lanes(const In *__restrict__ x, const In *__
 #undef DOT_STEP
 }
 
+/* Thread g's plain sum of its products (naive's lanes and lane tree, no rounding but the
+ * accumulator's): kahan's value for a thread whose pair is not finite; out of line, so that its
+ * loop's registers do not add to the Kahan loop's. */
+template <typename In, typename Acc>
+__device__ __noinline__ Acc dot_plain_value(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
+                                            uint64_t head, uint64_t nv)
+{
+    constexpr int W = sl_vec<In>::W;
+    Acc s[W], e[W];
+    dot_lanes<In, Acc, sl_rnd_none, SL_DOT_NAIVE>(x, y, n, head, nv, s, e);
+    typedef dot_plain_op<Acc, sl_rnd_none> Q;
+#define P(a, b) Q::add((a), (b))
+    if (W == 8) return P(P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W])), P(P(s[4 % W], s[5 % W]), P(s[6 % W], s[7 % W])));
+    if (W == 4) return P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W]));
+    return P(s[0], s[1 % W]);
+#undef P
+}
+
 template <typename In, typename Acc, class R, int KIND>
 __global__ void __launch_bounds__(1024)
 dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head,
@@ -163,13 +181,7 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
          * running sum past the format's range, where the compensation turns Inf into NaN) gives
          * (its plain sum, 0): its products added again in plain lanes (dot.c's tree_cpu) */
         if (KIND == SL_DOT_KAHAN && !isfinite(tv.s)) {
-            dot_lanes<In, Acc, sl_rnd_none, SL_DOT_NAIVE>(x, y, n, head, nv, s, e);
-            typedef dot_plain_op<Acc, sl_rnd_none> Q;
-#define P(a, b) Q::add((a), (b))
-            if (W == 8) tv.s = P(P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W])), P(P(s[4 % W], s[5 % W]), P(s[6 % W], s[7 % W])));
-            else if (W == 4) tv.s = P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W]));
-            else tv.s = P(s[0], s[1 % W]);
-#undef P
+            tv.s = dot_plain_value<In, Acc>(x, y, n, head, nv);
             tv.e = Acc(0);
         }
         tv = sl_block_reduce<Op>(tv, s_warp);
