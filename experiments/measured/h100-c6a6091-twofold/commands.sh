@@ -12,6 +12,10 @@
 # trows_gpu. What the benches themselves check passed in every row: one result per variant over
 # the repetitions (distinct 1), each within its bound of the exact sum (check ok), the row sums
 # within 0.5 ulps of their exact values.
+#
+# Superseded by ../h100-ea2831e-twofold16 (the same benchmarks and more, with the gpu tests); its
+# CSV files were given up for the folder's size limit: `git show
+# 1bb7c57:experiments/measured/h100-c6a6091-twofold/FILE.csv`.
 set -u
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr SUMLAB_GIT_SHA=c6a6091a948d3352f3b89075f2422bc92b4e068b
 S=build-gpu/experiments/sumlab

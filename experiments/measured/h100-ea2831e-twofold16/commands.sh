@@ -10,13 +10,13 @@
 # Inf products), trows_gpu (59,210: the reproducible row kernels' 2-fold path), tgpu_determinism,
 # the library, NCCL under its three algorithms, and the Python package (279 passed, 1 skipped).
 #
-# Benchmarks (one file per format and family): every row passed its own check (one result over
-# the repetitions; within its bound of the exact sum).
+# Benchmarks (one file per format and family, DT_FAMILY.csv.gz: `zcat` reads them): every row passed
+# its own check (one result over the repetitions; within its bound of the exact sum).
 set -u
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr SUMLAB_GIT_SHA=ea2831ed3f91647774ec5173ec5a3722010812c9
 bash tests/gpu_session.sh build,test
 S=build-gpu/experiments/sumlab
-for dt in bf16 f16; do                       # DT_FAMILY.csv
+for dt in bf16 f16; do                       # DT_FAMILY.csv.gz
   ill=1e16 wide=116; [ $dt = f16 ] && { ill=1e3; wide=2; }
   V="--n 2^20,2^24,2^28 --dtype $dt --variants reproducible,superacc,cub,cub-f32acc --reps 20"
   $S bench $V --dataset uniform                                                                # uniform
@@ -25,4 +25,4 @@ for dt in bf16 f16; do                       # DT_FAMILY.csv
   $S bench $V --dataset ill-conditioned --param cond=$ill                                      # ill
   $S bench $V --dataset log-uniform --param emin=-1100 --param emax=$wide --param subnormals=1  # wide
 done
-$S bench --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype bf16 --reps 10 --variants reproducible,block-row  # rows_bf16.csv
+$S bench --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype bf16 --reps 10 --variants reproducible,block-row  # rows_bf16.csv.gz

@@ -3,7 +3,9 @@
 # in the same call as its GPU checks (commands and logs: ../h200-8af5bf7-ops/commands.sh):
 # throughput_torch.py first (58 rows of torch.logsumexp, throughput_torch.csv here), then the
 # study: 11,537 rows in 68.0 s (study.log.gz: "seconds by phase ... total 68.02";
-# study_jobs.csv.gz: the job log), torch.logsumexp's rows joined into throughput-vs-n.
+# study_jobs.csv.gz: the job log, given up for the folder's size limit: `git show
+# 1bb7c57:experiments/measured/h200-8af5bf7-study-lse/study_jobs.csv.gz`), torch.logsumexp's rows
+# joined into throughput-vs-n.
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr SUMLAB_GIT_SHA=8af5bf7033b087cc7edfbe32ad1aabd82bbb0b8b
 bash tests/gpu_session.sh build
 PYTHONPATH=build-gpu/python python3 experiments/anchors/throughput_torch.py results/gpu-lse --op lse
