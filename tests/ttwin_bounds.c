@@ -14,15 +14,12 @@
 #include "sl_variants.h"
 #include "sl_measure.h"
 #include "sl_twin.h"
+#include "exact/pairsum.h"
 
 static long bound_checks, propagation_checks, inf_checks, overflow_skips, not_generated;
 
 /* The largest finite value of the variant's accumulator format. */
-static double acc_max(const sl_variant *v, sl_dtype dt)
-{
-    const sl_dtype acc = sl_variant_acc(v, dt);
-    return acc == SL_F64 ? DBL_MAX : acc == SL_F16 ? 65504.0 : acc == SL_BF16 ? 0x1.fep127 : FLT_MAX;
-}
+static double acc_max(const sl_variant *v, sl_dtype dt) { return sl_psum_fmt_max(sl_variant_acc(v, dt)); }
 
 /* fin_abssum: sum |x_i| over the finite inputs (in double, rounded upward enough for a margin) */
 static void check_twin(const sl_variant *v, const void *x, uint64_t n, sl_dtype dt,

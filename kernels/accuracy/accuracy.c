@@ -298,14 +298,13 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
      * j = g, g + T, ... of steps s = 0, 1, ... into set s mod A, tail). */
     for (uint64_t g = 0; g < T; g++) {
         double a[64], c[64];
-        const double *l = a;
         gs_thread_lanes(kind == SL_ACC_KAHAN, A, x, n, dt, acc, g, T, head, nv, a, c);
         if (kind == SL_ACC_KAHAN) {
             /* lane k of set r leaves as (s, -c); each set's lane tree, then the sets folded */
             sl_tw_pair ps[8];
             for (uint32_t r = 0; r < A; r++) {
                 sl_tw_pair q[8];
-                for (uint32_t k = 0; k < W; k++) q[k] = (sl_tw_pair){l[r * W + k], -c[r * W + k]};
+                for (uint32_t k = 0; k < W; k++) q[k] = (sl_tw_pair){a[r * W + k], -c[r * W + k]};
                 sl_tw_pair p = sl_tw_pair_add(q[0], q[1], acc);
                 if (W >= 4) p = sl_tw_pair_add(p, sl_tw_pair_add(q[2], q[3], acc), acc);
                 if (W == 8)
@@ -321,7 +320,7 @@ SL_TW_INLINE int gs_thread_values_run(const sl_variant *v, const void *x, uint64
             }
             vp[g] = ps[0];
         } else {
-            vs[g] = gs_plain_set(l, W, acc);
+            vs[g] = gs_plain_set(a, W, acc);
         }
     }
     return 0;

@@ -122,6 +122,18 @@ __device__ __forceinline__ void dot_lanes(const In *__restrict__ x, const In *__
 #undef DOT_STEP
 }
 
+/* A thread's W lane values l[0..W) combined in the shape W fixes (dot.c's lanes_plain and
+ * lanes_pair): W=8: ((l0+l1)+(l2+l3))+((l4+l5)+(l6+l7)); W=4: (l0+l1)+(l2+l3); W=2: l0+l1. */
+template <class Op, int W>
+__device__ __forceinline__ typename Op::A dot_lane_tree(const typename Op::A *l)
+{
+#define P(a, b) Op::add((a), (b))
+    if (W == 8) return P(P(P(l[0], l[1 % W]), P(l[2 % W], l[3 % W])), P(P(l[4 % W], l[5 % W]), P(l[6 % W], l[7 % W])));
+    if (W == 4) return P(P(l[0], l[1 % W]), P(l[2 % W], l[3 % W]));
+    return P(l[0], l[1 % W]);
+#undef P
+}
+
 /* Thread g's plain sum of its products (naive's lanes and lane tree, no rounding but the
  * accumulator's): kahan's value for a thread whose pair is not finite; out of line, so that its
  * loop's registers do not add to the Kahan loop's. */
@@ -132,12 +144,7 @@ __device__ __noinline__ Acc dot_plain_value(const In *__restrict__ x, const In *
     constexpr int W = sl_vec<In>::W;
     Acc s[W], e[W];
     dot_lanes<In, Acc, sl_rnd_none, SL_DOT_NAIVE>(x, y, n, head, nv, s, e);
-    typedef dot_plain_op<Acc, sl_rnd_none> Q;
-#define P(a, b) Q::add((a), (b))
-    if (W == 8) return P(P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W])), P(P(s[4 % W], s[5 % W]), P(s[6 % W], s[7 % W])));
-    if (W == 4) return P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W]));
-    return P(s[0], s[1 % W]);
-#undef P
+    return dot_lane_tree<dot_plain_op<Acc, sl_rnd_none>, W>(s);
 }
 
 template <typename In, typename Acc, class R, int KIND>
@@ -151,12 +158,7 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
     if (KIND == SL_DOT_NAIVE) {
         typedef dot_plain_op<Acc, R> Op;
         __shared__ Acc s_warp[32];
-        Acc tv;
-#define P(a, b) Op::add((a), (b))
-        if (W == 8) tv = P(P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W])), P(P(s[4 % W], s[5 % W]), P(s[6 % W], s[7 % W])));
-        else if (W == 4) tv = P(P(s[0], s[1 % W]), P(s[2 % W], s[3 % W]));
-        else tv = P(s[0], s[1 % W]);
-#undef P
+        Acc tv = dot_lane_tree<Op, W>(s);
         tv = sl_block_reduce<Op>(tv, s_warp);
         Acc tot;
         if (!sl_grid_reduce<Op>(tv, sl_ws_partials<Acc>(work), sl_ws_counter(work), &tot)) return;
@@ -171,12 +173,7 @@ dot_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint6
             l[k].s = s[k];
             l[k].e = KIND == SL_DOT_KAHAN ? -e[k] : e[k];   /* Kahan's c is minus the error */
         }
-        A tv;
-#define P(a, b) Op::add((a), (b))
-        if (W == 8) tv = P(P(P(l[0], l[1 % W]), P(l[2 % W], l[3 % W])), P(P(l[4 % W], l[5 % W]), P(l[6 % W], l[7 % W])));
-        else if (W == 4) tv = P(P(l[0], l[1 % W]), P(l[2 % W], l[3 % W]));
-        else tv = P(l[0], l[1 % W]);
-#undef P
+        A tv = dot_lane_tree<Op, W>(l);
         /* kahan: a thread whose pair is not finite (an Inf or NaN among its products, or its
          * running sum past the format's range, where the compensation turns Inf into NaN) gives
          * (its plain sum, 0): its products added again in plain lanes (dot.c's tree_cpu) */

@@ -624,8 +624,6 @@ SL_RSUM_HD void sl_rsum_raise_##SUF(sl_rsum_thr_##SUF *a, uint32_t h)           
 /* The largest |x| high word of SL_RSUM_GROUP inputs (sl_rsum_hmax: NaN and Inf above every    \
  * finite value). */                                                                              \
 SL_RSUM_HD uint32_t sl_rsum_group_max_##SUF(const T *x) { return sl_rsum_hmax_##SUF(x); }         \
-/* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx: when mx is below the capacity, the         \
- * deposits as straight-line code (the sign word only when every input is zero); else one by one */ \
 /* Before n straight-line deposits of x[0..n) whose largest |x| (high word) is mx: the sign word  \
  * (only when every input is zero), renormalisation when n more would pass the count's limit. */  \
 SL_RSUM_HD void sl_rsum_group_begin_##SUF(sl_rsum_thr_##SUF *a, const T *x, int n, uint32_t mx)   \
@@ -637,6 +635,8 @@ SL_RSUM_HD void sl_rsum_group_begin_##SUF(sl_rsum_thr_##SUF *a, const T *x, int 
     }                                                                                             \
     if (a->cnt > (1u << (P - W - 2)) - (uint32_t)n) sl_rsum_renorm_##SUF(a);                      \
 }                                                                                                 \
+/* SL_RSUM_GROUP inputs whose sl_rsum_group_max is mx: when mx is below the capacity, the         \
+ * deposits as straight-line code (the sign word only when every input is zero); else one by one */ \
 SL_RSUM_HD void sl_rsum_take_group_mx_##SUF(sl_rsum_thr_##SUF *a, const T *x, uint32_t mx)       \
 {                                                                                                 \
     if (mx < a->cap) {                                                                            \
