@@ -39,21 +39,11 @@ template <> __device__ __forceinline__ double widen_lane<double>(__nv_bfloat16 x
     return sl_widen_lane_f64(x, k);
 }
 
-/* The unrolled steps of 16-bit input in float64 (fp64-acc): SL_ACC16_F64_UNROLL, 4 unless a
- * build sets it (experiments/bench_ab.sh's A/B of it); the order of the adds does not depend on it. */
-#ifndef SL_ACC16_F64_UNROLL
-#define SL_ACC16_F64_UNROLL 4
-#endif
-#ifndef SL_ACC16_F64_PIPE
-#define SL_ACC16_F64_PIPE 0
-#endif
 template <typename In, typename Acc> struct PlainLane {
     typedef Acc S;
     typedef sl_op_plain<Acc> Op;
     typedef In Out;
-    /* 8 costs float32 input's fp64-acc registers and speed (BENCHMARKS.md) */
-    enum { kUnroll = (sizeof(In) == 2 && sizeof(Acc) == 8) ? SL_ACC16_F64_UNROLL : 4 };
-    enum { kPipe = (sizeof(In) == 2 && sizeof(Acc) == 8) ? SL_ACC16_F64_PIPE : 0 };
+    enum { kUnroll = 4 }; /* 8 costs fp64-acc registers and speed (BENCHMARKS.md) */
     static __device__ __forceinline__ S init() { return Acc(0); }
     static __device__ __forceinline__ void add(S &s, In x) { s = s + widen<Acc>(x); }
     static __device__ __forceinline__ void add_lane(S &s, In x, int k) { s = s + widen_lane<Acc>(x, k); }
@@ -68,7 +58,6 @@ template <typename In, typename T> struct KahanLane {
     typedef sl_op_pair<T> Op;
     typedef In Out;
     enum { kUnroll = 8 }; /* measured: 8 reaches CUB's rate, 4 falls short (BENCHMARKS.md) */
-    enum { kPipe = 0 };
     static __device__ __forceinline__ S init() { S r; r.s = T(0); r.c = T(0); return r; }
     static __device__ __forceinline__ void add(S &a, In xin)
     {
@@ -142,39 +131,15 @@ __device__ __forceinline__ typename L::Op::A thread_value(const In *__restrict__
     if (g < head) L::add(acc[0][0], x[g]);
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
     uint64_t j = g;
-    if (L::kPipe) {
-        /* the next U vectors loaded before this step's adds (the same adds in the same order) */
-        if (j + (U - 1) * T < nv) {
-            V v[U];
+    for (; j + (U - 1) * T < nv; j += U * T) {
+        V v[U];
 #pragma unroll
-            for (int u = 0; u < U; u++) v[u] = xv[j + u * T];
-            for (;;) {
-                const uint64_t jn = j + U * T;
-                const bool more = jn + (U - 1) * T < nv;
-                const uint64_t jl = more ? jn : j; /* in bounds: the last step loads its own again */
-                V w[U];
+        for (int u = 0; u < U; u++) v[u] = xv[j + u * T];
 #pragma unroll
-                for (int u = 0; u < U; u++) w[u] = xv[jl + u * T];
+        for (int u = 0; u < U; u++)
 #pragma unroll
-                for (int u = 0; u < U; u++)
-#pragma unroll
-                    for (int k = 0; k < W; k++) L::add_lane(acc[u % A][k], sl_vec_lane(v[u], k), k);
-                j = jn;
-                if (!more) break;
-#pragma unroll
-                for (int u = 0; u < U; u++) v[u] = w[u];
-            }
-        }
-    } else
-        for (; j + (U - 1) * T < nv; j += U * T) {
-            V v[U];
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = xv[j + u * T];
-#pragma unroll
-            for (int u = 0; u < U; u++)
-#pragma unroll
-                for (int k = 0; k < W; k++) L::add_lane(acc[u % A][k], sl_vec_lane(v[u], k), k);
-        }
+            for (int k = 0; k < W; k++) L::add_lane(acc[u % A][k], sl_vec_lane(v[u], k), k);
+    }
     if (A == 1) {
         for (; j < nv; j += T) {
             V v = xv[j];
