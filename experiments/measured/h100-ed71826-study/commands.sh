@@ -28,3 +28,5 @@ STUDY_SECONDS=230 ANCHORS_SECONDS=60 bash tests/gpu_session.sh study
 # study_jobs.csv.gz) gave way to the next full study (../h100-7ca2328-study) under the folder's
 # size limit: they are in the history, e.g.
 #   git show 7ca2328:experiments/measured/h100-ed71826-study/report.md
+# Its batch_invariance.csv and anchors/anchors.csv (their .md tables stay) gave way to the study at
+# 565e2a1 under the same limit: git show d7c2a54:experiments/measured/h100-ed71826-study/batch_invariance.csv
