@@ -1,5 +1,6 @@
 # tests/docs.cmake: the documents and the committed measurements: links that resolve, the
-# measured-data policy (experiments/measured/README.md), and gzipped results read as plain ones.
+# measured-data policy (experiments/measured/README.md), gzipped results read as plain ones, and
+# the device pass script's deadline (tests/gpu_session.sh SESSION_SECONDS).
 find_program(SL_BASH bash REQUIRED)
 find_package(Python3 COMPONENTS Interpreter)
 if(NOT Python3_Interpreter_FOUND)
@@ -10,3 +11,6 @@ add_test(NAME tmeasured_size COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tmea
 add_test(NAME tmeasured_gz COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tmeasured_gz.sh $<TARGET_FILE:sumlab>)
 set_tests_properties(tdoc_links tmeasured_size PROPERTIES LABELS "cpu" TIMEOUT 60)
 set_tests_properties(tmeasured_gz PROPERTIES LABELS "cpu" TIMEOUT 300)
+# tests/gpu_session.sh's SESSION_SECONDS deadline, on stub programs (no GPU needed)
+add_test(NAME tgpu_session_deadline COMMAND ${SL_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/tgpu_session_deadline.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(tgpu_session_deadline PROPERTIES LABELS "cpu" TIMEOUT 120)

@@ -10,7 +10,10 @@
 #          (also full, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
-#        .git names another: the provenance records read it at run time), STUDY_SECONDS (300)
+#        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
+#        SESSION_SECONDS (the whole pass's deadline from its start: each test, sanitizer and bench
+#        step's cap is cut to the time left, so that a step stopped by it still writes its exit
+#        status, 124, and the stage its summary line; a call's own limit would kill them unrecorded)
 set -uo pipefail
 stages=",${1:-build,test,sanitize,bench,study},"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,15 +27,24 @@ T=$build/tests
 cd "$root"
 t0=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$out/summary.txt"; }
+# capped CAP: CAP, or the seconds left before SESSION_SECONDS when fewer (at least 1)
+capped() {
+  local c=$1 left
+  case ${SESSION_SECONDS:-} in ''|*[!0-9]*) echo "$c"; return;; esac
+  left=$(( SESSION_SECONDS - ($(date +%s) - t0) ))
+  [ "$left" -lt 1 ] && left=1
+  [ "$left" -lt "$c" ] && c=$left
+  echo "$c"
+}
 pack() { tar -C "$out" -czf "$out/session.tar.gz" session; }
 # the named stages' test and benchmark steps, into the stage's folder $B: nt NAME CAP CMD...
 # (NAME.log), rb NAME ARGS... (sumlab bench --reps 10 ARGS, at most 120 s: NAME.csv, NAME.err)
-nt() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
+nt() { local name=$1 cap=$2; shift 2; timeout "$(capped "$cap")" "$@" > "$B/$name.log" 2>&1; stamp "$name rc=$?"; }
 # the test and sanitize stages' processes, into the stage's folder $L: t NAME CAP CMD... (NAME.log;
 # its exit status a line of rc.txt)
-t() { local name=$1 cap=$2; shift 2; timeout "$cap" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
+t() { local name=$1 cap=$2; shift 2; timeout "$(capped "$cap")" "$@" > "$L/$name.log" 2>&1; echo "$name rc=$?" >> "$L/rc.txt"; }
 rb() { local name=$1; shift
-       timeout 120 "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
+       timeout "$(capped 120)" "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
        stamp "bench $name rc=$?"; }
 trap pack EXIT
 # A copy whose .git names another commit than its tree (the device machine's): SUMLAB_GIT_SHA
@@ -84,7 +96,8 @@ if [[ $stages == *,test,* ]]; then
   t huge 300 "$T/tgpu_huge" &
   t gpu_threads 300 bash tests/tgpu_threads.sh "$sumlab" &
   # the operations' own GPU tests: cuBLAS anchors, row kernels, launch configurations, bench
-  { t norm_gpu 200 "$T/tnorm_gpu"; t dot_gpu 200 "$T/tdot_gpu"; t rows_gpu 420 "$T/trows_gpu"; } &
+  { t norm_gpu 200 "$T/tnorm_gpu"; t dot_gpu 200 "$T/tdot_gpu"; } &
+  t rows_gpu 420 "$T/trows_gpu" &
   # the certified first steps of the correctly rounded dot/norm2/moments (their counts of
   # certified and fallback runs in the logs) and the NCCL state allreduce (K = 1 per GPU, under
   # NCCL's default, Tree and Ring algorithms; torch.distributed's NCCL backend in one process)
@@ -132,7 +145,7 @@ if [[ $stages == *,bench,* ]]; then
   fast=vec4,grid-stride,kahan,fp64-acc,multipass,superacc,reproducible,atomic-block,cub
   every=2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^23,2^24
   b() { local name=$1 cap=$2; shift 2
-        timeout "$cap" "$sumlab" bench "$@" > "$B/$name.csv" 2> "$B/$name.err"
+        timeout "$(capped "$cap")" "$sumlab" bench "$@" > "$B/$name.csv" 2> "$B/$name.err"
         stamp "bench $name rc=$?"; }
   # device time (default): every variant at even powers, the fast ones at every power and 2^30
   b bench_f32 150 --n 2^10,2^12,2^14,2^16,2^18,2^20,2^22,2^24,2^26,2^28 --dtype f32 --reps 20
@@ -152,7 +165,7 @@ if [[ $stages == *,ops,* ]]; then
   # torch, lse, row-wise reductions (4096 x 32768 and 32768 x 4096) and the launch-config sweep
   B=$work/ops; mkdir -p "$B"
   ob() { local name=$1 cap=$2; shift 2
-         timeout "$cap" "$sumlab" bench "$@" > "$B/$name.csv" 2> "$B/$name.err"
+         timeout "$(capped "$cap")" "$sumlab" bench "$@" > "$B/$name.csv" 2> "$B/$name.err"
          stamp "bench $name rc=$?"; }
   for d in f32 f64 bf16; do
     ob "dot_$d" 60 --op dot --n 2^24,2^28 --dtype "$d" --reps 10 --dataset dot-random
@@ -172,20 +185,20 @@ if [[ $stages == *,ops,* ]]; then
       --variants reproducible,superacc,block-row,vec4
   done
   if [ -d "$build/python/sumlab" ]; then
-    timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/bench_moments.py \
+    timeout "$(capped 200)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/bench_moments.py \
       --n 2^28 --reps 10 > "$B/bench_moments_py.csv" 2> "$B/bench_moments_py.err"
     stamp "bench_moments.py rc=$?"
-    timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/batch_torch.py \
+    timeout "$(capped 200)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/batch_torch.py \
       -o "$B/batch_torch.csv" > "$B/batch_torch.log" 2> "$B/batch_torch.err"
     stamp "batch_torch.py rc=$?"
   fi
   # the batch-invariance experiment (its table, CSV and chart), PyTorch's rows joined when measured
   mkdir -p "$B/batch"; [ ! -s "$B/batch_torch.csv" ] || cp "$B/batch_torch.csv" "$B/batch/"
-  timeout 300 "$sumlab" run batch-invariance --backend gpu --threads "$(nproc)" -o "$B/batch" -q \
+  timeout "$(capped 300)" "$sumlab" run batch-invariance --backend gpu --threads "$(nproc)" -o "$B/batch" -q \
     > "$B/batch.log" 2>&1
   stamp "batch-invariance rc=$?"
   for d in f32 bf16; do
-    SUMLAB_NO_CHARTS=1 timeout 200 "$sumlab" run launch-config --backend gpu --threads "$(nproc)" --dtype "$d" \
+    SUMLAB_NO_CHARTS=1 timeout "$(capped 200)" "$sumlab" run launch-config --backend gpu --threads "$(nproc)" --dtype "$d" \
       -o "$B/launch_$d" > "$B/launch_$d.log" 2>&1
     stamp "launch-config $d rc=$?"
   done
@@ -194,11 +207,11 @@ if [[ $stages == *,nccl,* ]]; then
   # the ranks experiment with NCCL rows, one rank on one GPU (K = 1), under Ring and Tree
   B=$work/nccl; mkdir -p "$B"
   export NCCL_NVLS_ENABLE=0
-  timeout 200 mpirun --allow-run-as-root -np 1 -x NCCL_NVLS_ENABLE "$sumlab" run ranks -o "$B/ranks1" \
+  timeout "$(capped 200)" mpirun --allow-run-as-root -np 1 -x NCCL_NVLS_ENABLE "$sumlab" run ranks -o "$B/ranks1" \
     --backend gpu --preset quick > "$B/ranks1.log" 2>&1
   stamp "ranks K=1 rc=$?"
   for a in Ring Tree; do
-    NCCL_ALGO=$a timeout 100 mpirun --allow-run-as-root -np 1 -x NCCL_ALGO -x NCCL_NVLS_ENABLE "$sumlab" run ranks \
+    NCCL_ALGO=$a timeout "$(capped 100)" mpirun --allow-run-as-root -np 1 -x NCCL_ALGO -x NCCL_NVLS_ENABLE "$sumlab" run ranks \
       -o "$B/ranks1" --backend gpu --preset quick --nccl -q > "$B/ranks1_$a.log" 2>&1
     stamp "ranks K=1 NCCL_ALGO=$a rc=$?"
   done
@@ -210,12 +223,12 @@ if [[ $stages == *,full,* ]]; then
   # cap stopped it
   L=$work/full; mkdir -p "$L"
   for d in f32 f64 f16 bf16; do
-    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min timeout "${FULL_SECONDS:-480}" "$T/tgpu_twins" \
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=mean,var,std,max,min timeout "$(capped "${FULL_SECONDS:-480}")" "$T/tgpu_twins" \
       > "$L/twins_moments_$d.log" 2>&1 &
-    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse,norm2,dot timeout "${FULL_SECONDS:-480}" "$T/tgpu_twins" \
+    SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=lse,norm2,dot timeout "$(capped "${FULL_SECONDS:-480}")" "$T/tgpu_twins" \
       > "$L/twins_ops_$d.log" 2>&1 &
   done
-  timeout "${FULL_SECONDS:-480}" "$T/tgpu_determinism" > "$L/determinism.log" 2>&1 &
+  timeout "$(capped "${FULL_SECONDS:-480}")" "$T/tgpu_determinism" > "$L/determinism.log" 2>&1 &
   wait
   for f in "$L"/*.log; do stamp "full $(basename "$f" .log): $(tail -1 "$f")"; done
 fi
@@ -223,11 +236,11 @@ if [[ $stages == *,quicktwins,* ]]; then
   # the twins of the operations named by QUICK_OPS on small n (SUMLAB_TEST_QUICK=1), every format
   L=$work/quicktwins; mkdir -p "$L"
   for d in f32 f64 f16 bf16; do
-    SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=${QUICK_OPS:-var,std} timeout 300 "$T/tgpu_twins" \
+    SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=${QUICK_OPS:-var,std} timeout "$(capped 300)" "$T/tgpu_twins" \
       > "$L/twins_$d.log" 2>&1 &
   done
   wait
-  stamp "quick twins ($QUICK_OPS): $(grep -h 'checks,' "$L"/*.log | tr '\n' ' ')"
+  stamp "quick twins (${QUICK_OPS:-var,std}): $(grep -h 'checks,' "$L"/*.log | tr '\n' ' ')"
 fi
 if [[ $stages == *,newrows,* ]]; then
   # the kernels written without a GPU (today: reproducible mean/var/std, 1-D and row-wise, and
@@ -367,13 +380,13 @@ if [[ $stages == *,moments,* ]]; then
   B=$work/moments; mkdir -p "$B"
   for d in f32 f64 bf16 f16; do
     for op in ${MOMENT_OPS:-mean var std max lse}; do
-      timeout 120 "$sumlab" bench --op "$op" --n "${MOMENT_N:-2^24,2^28}" --dtype "$d" --reps 10 --dataset normal \
+      timeout "$(capped 120)" "$sumlab" bench --op "$op" --n "${MOMENT_N:-2^24,2^28}" --dtype "$d" --reps 10 --dataset normal \
         > "$B/bench_${op}_$d.csv" 2> "$B/bench_${op}_$d.err"
       stamp "bench --op $op $d rc=$?"
     done
   done
   if [ -d "$build/python/sumlab" ]; then
-    timeout 300 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/bench_moments.py \
+    timeout "$(capped 300)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/bench_moments.py \
       --n 2^24,2^28 --reps 10 > "$B/bench_moments_py.csv" 2> "$B/bench_moments_py.err"
     stamp "bench_moments.py rc=$?"
   fi
@@ -384,7 +397,7 @@ if [[ $stages == *,lse,* ]]; then
   # the read ceiling in f32 and bf16
   B=$work/lse; mkdir -p "$B"
   for d in f32 bf16 f16 f64; do
-    timeout 120 "$sumlab" bench --op lse --n 2^24,2^28 --dtype "$d" --reps 10 --dataset logits \
+    timeout "$(capped 120)" "$sumlab" bench --op lse --n 2^24,2^28 --dtype "$d" --reps 10 --dataset logits \
       > "$B/bench_lse_$d.csv" 2> "$B/bench_lse_$d.err"
     stamp "bench --op lse $d rc=$?"
   done
@@ -399,15 +412,15 @@ if [[ $stages == *,dotnorm,* ]]; then
     dir=$root/results/gpu-study-$op
     extra=(); [ -f "$dir/run.conf" ] && extra=(--resume)
     if [ ! -f "$dir/throughput_torch.csv" ]; then
-      timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
+      timeout "$(capped 200)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
         "$dir" --op "$op" > "$work/throughput_torch_$op.log" 2>&1
       stamp "throughput_torch.py --op $op rc=$?"
     fi
     s0=$(date +%s)
-    SUMLAB_NO_CHARTS=1 timeout -s TERM "${STUDY_SECONDS:-300}" "$sumlab" run all --op "$op" --backend gpu --preset full \
+    SUMLAB_NO_CHARTS=1 timeout -s TERM "$(capped "${STUDY_SECONDS:-300}")" "$sumlab" run all --op "$op" --backend gpu --preset full \
       --threads "$(nproc)" -o "$dir" "${extra[@]}" > "$work/study_$op.log" 2>&1
     stamp "study --op $op rc=$? in $(( $(date +%s) - s0 )) s (124/143: time cap reached; rerun the dotnorm stage to resume)"
-    timeout "${ANCHORS_SECONDS:-240}" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 \
+    timeout "$(capped "${ANCHORS_SECONDS:-240}")" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 \
       experiments/anchors/anchors.py "$dir" --sumlab "$sumlab" --max-n 4194304 --no-report > "$work/anchors_$op.log" 2>&1
     stamp "anchors.py $op rc=$?"
     tar -C "$root/results" -czf "$work/gpu-study-$op.tar.gz" "gpu-study-$op"
@@ -421,7 +434,7 @@ if [[ $stages == *,fullrange,* ]]; then
     dt=${d%%:*} emax=${d##*:}
     v=reproducible,superacc,cub
     [ "$dt" = f16 ] || [ "$dt" = bf16 ] && v=vec4,half-acc,superacc,reproducible,cub,cub-f32acc
-    timeout 120 "$sumlab" bench --n 2^24,2^28 --dtype "$dt" --reps 20 --variants "$v" --dataset log-uniform \
+    timeout "$(capped 120)" "$sumlab" bench --n 2^24,2^28 --dtype "$dt" --reps 20 --variants "$v" --dataset log-uniform \
       --param emin=-1100 --param emax="$emax" --param subnormals=1 > "$B/full_$dt.csv" 2> "$B/full_$dt.err"
     stamp "bench full-range $dt rc=$?"
   done
@@ -440,13 +453,13 @@ if [[ $stages == *,twofold16,* ]]; then
         wide) o=(--dataset log-uniform --param emin=-1100 --param "emax=$wide" --param subnormals=1);;
         *) o=(--dataset "$fam");;
       esac
-      timeout 60 "$sumlab" bench --n 2^20,2^24,2^28 --dtype "$d" --reps 20 \
+      timeout "$(capped 60)" "$sumlab" bench --n 2^20,2^24,2^28 --dtype "$d" --reps 20 \
         --variants reproducible,superacc,cub,cub-f32acc "${o[@]}" > "$B/${d}_$fam.csv" 2> "$B/${d}_$fam.err"
       stamp "bench $d $fam rc=$?"
     done
   done
   for d in bf16 f16; do
-    timeout 60 "$sumlab" bench --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --reps 10 \
+    timeout "$(capped 60)" "$sumlab" bench --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --reps 10 \
       --variants reproducible,block-row > "$B/rows_$d.csv" 2> "$B/rows_$d.err"
     stamp "bench rows $d rc=$?"
   done
@@ -471,19 +484,19 @@ if [[ $stages == *,study,* ]]; then
   # the torch.sum series of the throughput charts and tables); settings from RUN/run.conf on a resume,
   # else the study's defaults (sum, full preset); kept when there from an earlier pass; 77: no PyTorch/CUDA
   if [ ! -f "$dir/throughput_torch.csv" ]; then
-    timeout 200 env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
+    timeout "$(capped 200)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
       "$dir" > "$work/throughput_torch.log" 2>&1
     stamp "throughput_torch.py rc=$?"
   fi
   s0=$(date +%s)
   # where the measuring time goes, one line per input (step.c's job log: upload, GPU runs, checks)
-  SUMLAB_JOB_LOG=$work/study_jobs.csv SUMLAB_NO_CHARTS=1 timeout -s TERM "${STUDY_SECONDS:-300}" "$sumlab" run all --backend gpu --preset full \
+  SUMLAB_JOB_LOG=$work/study_jobs.csv SUMLAB_NO_CHARTS=1 timeout -s TERM "$(capped "${STUDY_SECONDS:-300}")" "$sumlab" run all --backend gpu --preset full \
     --threads "$(nproc)" -o "$dir" "${extra[@]}" > "$work/study.log" 2>&1
   stamp "study rc=$? in $(( $(date +%s) - s0 )) s (124/143: time cap reached; rerun with the study stage to resume)"
   grep "seconds by phase\|rows written" "$work/study.log" | tee -a "$out/summary.txt"
   # what users run instead, repeated (torch CPU/CUDA with deterministic algorithms off and on,
   # CuPy, JAX with and without x64, NumPy): RUN/anchors/anchors.csv for the report
-  timeout "${ANCHORS_SECONDS:-240}" python3 experiments/anchors/study_anchors.py "$dir" --sumlab "$sumlab" \
+  timeout "$(capped "${ANCHORS_SECONDS:-240}")" python3 experiments/anchors/study_anchors.py "$dir" --sumlab "$sumlab" \
     --reps 20 > "$work/study_anchors.log" 2>&1
   stamp "study_anchors.py rc=$?"
   tar -C "$root/results" -czf "$work/gpu-study.tar.gz" gpu-study

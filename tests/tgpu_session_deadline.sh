@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# tgpu_session_deadline.sh: tests/gpu_session.sh under SESSION_SECONDS (no GPU needed). Every test
+# process of its test stage is a stub that sleeps past the deadline, in a build folder made for it;
+# each one must be stopped by its cap cut to the time left, write its exit status (124) to rc.txt,
+# and the stage must end in its summary line, within a few seconds of the deadline, where a call's
+# own limit would have killed them unrecorded. Without the deadline a stub that ends at once passes.
+#   usage: tgpu_session_deadline.sh [SOURCE_DIR]
+set -uo pipefail
+src=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+w=$(mktemp -d "${TMPDIR:-/tmp}/tgpu_session.XXXXXX") || exit 1
+trap 'rm -rf "$w"' EXIT
+fails=0 passes=0
+check() { local what=$1; shift
+          if "$@"; then passes=$((passes + 1)); else echo "FAIL: $what" >&2; fails=$((fails + 1)); fi; }
+
+# a build folder whose programs are stubs: SLEEP seconds, then exit 0 (the gpu tests' binaries,
+# sumlab, and ctest's test folder for the bench_gpu step)
+stub_build() {
+  local b=$1 sleep=$2 t
+  mkdir -p "$b/tests" "$b/experiments"
+  for t in tgpu_twins tsuperacc_gpu tgpu_prefix tgpu_limits tgpu_determinism tlib_gpu tgpu_huge tnorm_gpu \
+           tdot_gpu trows_gpu tdot_cert_gpu tnorm_cert_gpu tmoments_exact_gpu tgpu_launch; do
+    printf '#!/bin/sh\nexec sleep %s\n' "$sleep" > "$b/tests/$t"
+    chmod +x "$b/tests/$t"
+  done
+  printf '#!/bin/sh\nexec sleep %s\n' "$sleep" > "$b/experiments/sumlab"
+  chmod +x "$b/experiments/sumlab"
+}
+
+# 1. stubs sleeping 60 s under a 3 s deadline
+stub_build "$w/slow" 60
+s0=$(date +%s)
+OUT=$w/out1 SUMLAB_BUILD_DIR=$w/slow SESSION_SECONDS=3 SUMLAB_GIT_SHA=0000000 \
+  timeout 40 bash "$src/tests/gpu_session.sh" test > "$w/log1" 2>&1
+rc=$?
+took=$(( $(date +%s) - s0 ))
+rcf=$w/out1/session/tests/rc.txt
+check "the deadlined pass ends by itself (exit $rc)" test "$rc" -ne 124
+check "the deadlined pass ends within 20 s of a 3 s deadline (took $took s)" test "$took" -le 20
+# the stubbed processes: 12 twins (3 a format), 13 other test binaries, tgpu_threads.sh on the stub sumlab
+procs='(twins_[a-z0-9_]+|sacc|prefix|limits|determinism|lib_gpu|huge|norm_gpu|dot_gpu|rows_gpu|dot_cert_gpu|norm_cert_gpu|moments_exact_gpu|launch_gpu'
+nstub=$(grep -c -E "^$procs|gpu_threads) rc=" "$rcf" 2>/dev/null)
+check "every stubbed process wrote its status to rc.txt (26 expected, found ${nstub:-0})" test "${nstub:-0}" -eq 26
+n124=$(grep -c -E "^$procs|gpu_threads) rc=124\$" "$rcf" 2>/dev/null)
+check "each sleeping process was stopped by its cut cap (rc=124: 26 expected, found ${n124:-0})" test "${n124:-0}" -eq 26
+check "the stage's summary line is written (gpu tests: N of M passed)" \
+  grep -q "gpu tests: [0-9]* of [0-9]* passed" "$w/out1/summary.txt"
+check "the session's tarball is packed" test -s "$w/out1/session.tar.gz"
+
+# 2. the same stubs ending at once, a deadline far off: each process passes
+stub_build "$w/fast" 0
+OUT=$w/out2 SUMLAB_BUILD_DIR=$w/fast SESSION_SECONDS=600 SUMLAB_GIT_SHA=0000000 \
+  timeout 60 bash "$src/tests/gpu_session.sh" test > "$w/log2" 2>&1
+n0=$(grep -c -E "^$procs) rc=0\$" "$w/out2/session/tests/rc.txt" 2>/dev/null)
+check "without the deadline's cut the stubs pass (rc=0: 25 expected, found ${n0:-0})" test "${n0:-0}" -eq 25
+
+# 3. a deadline that is no number is ignored (the steps' own caps): the fast stubs pass as well
+OUT=$w/out3 SUMLAB_BUILD_DIR=$w/fast SESSION_SECONDS=soon SUMLAB_GIT_SHA=0000000 \
+  timeout 60 bash "$src/tests/gpu_session.sh" test > "$w/log3" 2>&1
+n3=$(grep -c -E "^$procs) rc=0\$" "$w/out3/session/tests/rc.txt" 2>/dev/null)
+check "SESSION_SECONDS=soon leaves the steps' own caps (rc=0: 25 expected, found ${n3:-0})" test "${n3:-0}" -eq 25
+
+[ "$fails" -eq 0 ] || { echo "--- pass 1 log:" >&2; cat "$w/log1" "$rcf" >&2; }
+echo "tgpu_session_deadline: $passes passed, $fails failed"
+[ "$fails" -eq 0 ]
