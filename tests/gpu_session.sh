@@ -30,8 +30,8 @@ stamp() { echo "[$(( $(date +%s) - t0 ))s] $*" | tee -a "$out/summary.txt"; }
 # capped CAP: CAP, or the seconds left before SESSION_SECONDS when fewer (at least 1)
 capped() {
   local c=$1 left
-  case ${SESSION_SECONDS:-} in ''|*[!0-9]*) echo "$c"; return;; esac
-  left=$(( SESSION_SECONDS - ($(date +%s) - t0) ))
+  case ${SESSION_SECONDS:-} in ''|*[!0-9]*|??????????*) echo "$c"; return;; esac   # a number of 1-9 digits
+  left=$(( 10#$SESSION_SECONDS - ($(date +%s) - t0) ))
   [ "$left" -lt 1 ] && left=1
   [ "$left" -lt "$c" ] && c=$left
   echo "$c"

@@ -60,6 +60,12 @@ OUT=$w/out3 SUMLAB_BUILD_DIR=$w/fast SESSION_SECONDS=soon SUMLAB_GIT_SHA=0000000
 n3=$(grep -c -E "^$procs) rc=0\$" "$w/out3/session/tests/rc.txt" 2>/dev/null)
 check "SESSION_SECONDS=soon leaves the steps' own caps (rc=0: 25 expected, found ${n3:-0})" test "${n3:-0}" -eq 25
 
+# 4. a deadline with a leading zero is the decimal number (bash would read 03 as octal, 09 as an error)
+OUT=$w/out4 SUMLAB_BUILD_DIR=$w/slow SESSION_SECONDS=03 SUMLAB_GIT_SHA=0000000 \
+  timeout 40 bash "$src/tests/gpu_session.sh" test > "$w/log4" 2>&1
+n4=$(grep -c -E "^$procs|gpu_threads) rc=124\$" "$w/out4/session/tests/rc.txt" 2>/dev/null)
+check "SESSION_SECONDS=03 is a 3 s deadline (rc=124: 26 expected, found ${n4:-0})" test "${n4:-0}" -eq 26
+
 [ "$fails" -eq 0 ] || { echo "--- pass 1 log:" >&2; cat "$w/log1" "$rcf" >&2; }
 echo "tgpu_session_deadline: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
