@@ -51,3 +51,10 @@ if(SL_BASH)
            $<TARGET_FILE:sumlab> ${PROJECT_SOURCE_DIR})
   set_tests_properties(tcharts PROPERTIES LABELS "cpu" TIMEOUT 300 ENVIRONMENT "SUMLAB_NO_GPU=1")
 endif()
+# ttargets: experiments/targets.py (the issues' performance targets: plan, judgement of bench CSV
+# files, run on a stub sumlab), no GPU needed
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME ttargets COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/ttargets.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(ttargets PROPERTIES LABELS "cpu" TIMEOUT 120)
+endif()

@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, targets, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
@@ -475,6 +475,17 @@ if [[ $stages == *,twofold16,* ]]; then
   wait
   stamp "twofold16 sanitizer runs: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
   grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"
+fi
+if [[ $stages == *,targets,* ]]; then
+  # the open issues' performance targets (experiments/targets.py: 36 bench commands, about 5-7 min
+  # on one GPU), each judged against its threshold: $work/targets/targets.md; TARGETS_ONLY (issue
+  # numbers, comma-separated) runs some of them
+  B=$work/targets; mkdir -p "$B"
+  only=(); [ -n "${TARGETS_ONLY:-}" ] && only=(--only "$TARGETS_ONLY")
+  tcap=$(capped 900)
+  timeout "$tcap" python3 experiments/targets.py run --sumlab "$sumlab" --out "$B" "${only[@]}" \
+    --seconds "$(( tcap > 60 ? tcap - 60 : 1 ))" > "$B/targets.md" 2> "$B/targets.log"
+  stamp "targets rc=$?: $(grep -h 'issue [0-9]*:' "$B/targets.log" | tr '\n' ' ')"
 fi
 if [[ $stages == *,study,* ]]; then
   dir=$root/results/gpu-study

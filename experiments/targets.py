@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""targets.py: the open issues' performance targets (issues 31-35, BENCHMARKS.md), measured by
+`sumlab bench` in one pass and judged against their thresholds.
+
+  targets.py plan [--only ISSUES]                     the bench commands, one a line
+  targets.py run --sumlab PATH --out DIR [--only ISSUES] [--seconds S]
+                                                      run them: DIR/GROUP.csv (stdout), GROUP.err
+                                                      (stderr), DIR/commands.txt; then judge DIR
+  targets.py judge DIR [--only ISSUES] [--unmet] [--format md|csv]
+                                                      each target against the CSV files in DIR
+
+A target is a measured value (ratio_cub: CUB's median time over the variant's, paired run by run;
+ratio_read: the streaming read's over the variant's; `vs V`: variant V's median time over this
+one's, from the same file) and its threshold; met when the value reaches it. A row whose own
+`check` is not ok (a result outside its bound, a deterministic variant with several results) is
+never judged met. The targets that need PyTorch (torch.var, torch.dot) or 4 GiB inputs are not
+here (bench_moments.py, BENCHMARKS.md). The judgement's exit status is 0 whether targets are met
+or not; 2 for bad usage or a DIR without any of the plan's files.
+"""
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+import time
+
+N3 = "2^20,2^24,2^28"
+N20, N24, N28 = 1 << 20, 1 << 24, 1 << 28
+FORMATS = ("f32", "f64", "f16", "bf16")
+FAMILIES = ("uniform", "normal", "ill", "subnormal", "wide")
+
+
+def family_args(dt, fam):
+    """The dataset options of a family in a format (BENCHMARKS.md's five families of issue 35)."""
+    if fam == "ill":
+        return ["--dataset", "ill-conditioned", "--param", "cond=" + ("1e3" if dt == "f16" else "1e16")]
+    if fam == "wide":   # the full-range family whose exact sum is finite at 2^28
+        emax = {"f32": "116", "bf16": "116", "f64": "1013", "f16": "2"}[dt]
+        return ["--dataset", "log-uniform", "--param", "emin=-1100", "--param", "emax=" + emax,
+                "--param", "subnormals=1"]
+    return ["--dataset", fam]
+
+
+ROWS = ["--axis", "-1", "--rows", "4096,32768", "--n", "32768,4096", "--pairs"]
+
+
+def build_plan():
+    """(groups, checks): groups[name] = (issue, bench args); a check is a dict: issue, target, group,
+    dtype, case, variant, n, rows (0: 1-D), metric ('cub', 'read' or ('vs', V)), need."""
+    groups, checks = {}, []
+
+    def check(issue, target, group, dt, case, variant, n, metric, need, rows=0):
+        checks.append(dict(issue=issue, target=target, group=group, dtype=dt, case=case, variant=variant,
+                           n=n, rows=rows, metric=metric, need=need))
+
+    # issue 35: the sum's trusted variants at every size, format and family
+    for dt in FORMATS:
+        half = dt in ("f16", "bf16")
+        for fam in FAMILIES:
+            g = "sum_%s_%s" % (dt, fam)
+            v = ["reproducible", "superacc", "cub"]
+            if half:
+                v.append("cub-f32acc")
+            if fam == "uniform":
+                v.append("kahan")
+                if dt != "f64":
+                    v.append("fp64-acc")
+            groups[g] = (35, ["--n", N3, "--dtype", dt, "--reps", "20", "--variants", ",".join(v)] +
+                         family_args(dt, fam))
+            for n, r, s in ((N20, 0.90, 0.85), (N24, 0.97, 0.95), (N28, 0.97, 0.95)):
+                check(35, "reproducible >= %.2fx CUB" % r, g, dt, fam, "reproducible", n, "cub", r)
+                check(35, "superacc >= %.2fx CUB" % s, g, dt, fam, "superacc", n, "cub", s)
+                if half:
+                    check(35, "reproducible >= 1.0x cub-f32acc", g, dt, fam, "reproducible", n,
+                          ("vs", "cub-f32acc"), 1.0)
+            if fam == "uniform":
+                check(35, "kahan >= 0.97x CUB", g, dt, fam, "kahan", N28, "cub", 0.97)
+                if dt != "f64":
+                    check(35, "fp64-acc >= 0.97x CUB", g, dt, fam, "fp64-acc", N28, "cub", 0.97)
+    # issue 31: the fused statistics and the correctly rounded variance at 2^28
+    for dt in ("f32", "f64", "bf16"):
+        g = "var_" + dt
+        groups[g] = (31, ["--op", "var", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset", "normal",
+                          "--variants", "fused,correct"])
+        check(31, "fused >= 0.97x the read", g, dt, "normal", "fused", N28, "read", 0.97)
+        if dt != "bf16":
+            check(31, "var correct >= 0.95x CUB", g, dt, "normal", "correct", N28, "cub", 0.95)
+    # issue 32: correctly rounded dot and norm2 at 2^28 against cuBLAS and the read
+    for dt in ("f32", "f64", "bf16"):
+        if dt != "bf16":   # bfloat16's target is torch.dot's time (bench_python.py), not here
+            g = "dot_" + dt
+            groups[g] = (32, ["--op", "dot", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset",
+                              "dot-random", "--variants", "correct,cublas"])
+            check(32, "dot correct >= 0.95x the two-array read", g, dt, "dot-random", "correct", N28, "read", 0.95)
+            check(32, "dot correct >= 1.0x cuBLAS dot", g, dt, "dot-random", "correct", N28, ("vs", "cublas"), 1.0)
+        g = "norm2_" + dt
+        groups[g] = (32, ["--op", "norm2", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset", "normal",
+                          "--variants", "correct,cublas"])
+        check(32, "norm2 correct >= 1.0x cuBLAS nrm2", g, dt, "normal", "correct", N28, ("vs", "cublas"), 1.0)
+    # issue 33: lse at 2^28 against the read
+    for dt in ("f32", "bf16"):
+        g = "lse_" + dt
+        groups[g] = (33, ["--op", "lse", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset", "logits",
+                          "--variants", "online,accurate,reproducible"])
+        check(33, "online >= 0.90x the read", g, dt, "logits", "online", N28, "read", 0.90)
+        check(33, "accurate >= 0.80x the read", g, dt, "logits", "accurate", N28, "read", 0.80)
+        check(33, "reproducible >= 0.80x the read", g, dt, "logits", "reproducible", N28, "read", 0.80)
+    # issue 34: order-independent rows (4096 x 32768 and 32768 x 4096) against the read
+    for dt in ("f32", "bf16"):
+        for op, variant, extra in (("sum", "reproducible", []), ("var", "correct", []),
+                                   ("lse", "reproducible", ["--dataset", "logits"])):
+            g = "rows_%s_%s" % (op, dt)
+            groups[g] = (34, ["--op", op] + ROWS + ["--dtype", dt, "--reps", "10", "--variants", variant] + extra)
+            for rows, n in ((4096, 32768), (32768, 4096)):
+                check(34, "rows %s %s >= 0.90x the read" % (op, variant), g, dt, "%dx%d" % (rows, n),
+                      variant, n, "read", 0.90, rows=rows)
+    return groups, checks
+
+
+def parse_only(text):
+    if text is None:
+        return None
+    out = set()
+    for item in text.split(","):
+        if not re.fullmatch(r"3[1-5]", item.strip()):
+            print("targets.py: --only takes issue numbers 31-35, comma-separated (got '%s')" % item, file=sys.stderr)
+            sys.exit(2)
+        out.add(int(item))
+    return out
+
+
+def bench_csv(path):
+    """The data rows of a sumlab bench CSV (its '#' provenance lines and stderr lines skipped)."""
+    with open(path, newline="") as f:
+        lines = [ln for ln in f if not ln.startswith("#") and not ln.startswith("sumlab bench:")]
+    if not lines:
+        return []
+    return list(csv.DictReader(lines))
+
+
+def num(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return None
+
+
+def find_row(rows, variant, n, nrows, dtype):
+    for r in rows:
+        if r.get("variant") != variant or num(r.get("n")) != n or r.get("dtype", dtype) != dtype:
+            continue
+        if nrows and num(r.get("rows")) != nrows:
+            continue
+        return r
+    return None
+
+
+def judge_one(c, rows):
+    """(value or None, state): state 'met', 'unmet', 'no data' or 'check FAILED'."""
+    r = find_row(rows, c["variant"], c["n"], c["rows"], c["dtype"])
+    if r is None:
+        return None, "no data"
+    if r.get("check") != "ok":
+        return None, "check FAILED"
+    m = c["metric"]
+    if m == "cub":
+        v = num(r.get("ratio_cub"))
+    elif m == "read":
+        v = num(r.get("ratio_read"))
+    else:
+        ref = find_row(rows, m[1], c["n"], c["rows"], c["dtype"])
+        if ref is None:
+            return None, "no data"
+        t, tr = num(r.get("time_ms_median")), num(ref.get("time_ms_median"))
+        v = tr / t if t and tr and t > 0 else None
+    if v is None or v != v:
+        return None, "no data"
+    return v, ("met" if v >= c["need"] else "unmet")
+
+
+def pow2(n):
+    k = n.bit_length() - 1
+    return "2^%d" % k if n == 1 << k else str(n)
+
+
+def judge(directory, only, unmet_only, fmt, out=sys.stdout):
+    groups, checks = build_plan()
+    present = {g for g in groups if os.path.isfile(os.path.join(directory, g + ".csv"))}
+    if not present:
+        print("targets.py: %s holds none of the plan's files (GROUP.csv; 'targets.py plan' lists them)"
+              % directory, file=sys.stderr)
+        return 2
+    cache, results = {}, []
+    for c in checks:
+        if only and c["issue"] not in only:
+            continue
+        g = c["group"]
+        if g not in cache:
+            path = os.path.join(directory, g + ".csv")
+            try:
+                cache[g] = bench_csv(path) if g in present else []
+            except (OSError, UnicodeDecodeError, csv.Error) as e:
+                print("targets.py: %s: %s" % (path, e), file=sys.stderr)
+                return 2
+        v, state = judge_one(c, cache[g])
+        results.append((c, v, state))
+    shown = [x for x in results if not unmet_only or x[2] != "met"]
+    if fmt == "csv":
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["issue", "target", "dtype", "case", "n", "rows", "value", "need", "state", "file"])
+        for c, v, state in shown:
+            w.writerow([c["issue"], c["target"], c["dtype"], c["case"], c["n"], c["rows"],
+                        "" if v is None else "%.4f" % v, c["need"], state, c["group"] + ".csv"])
+    else:
+        out.write("| issue | target | dtype | case | n | value | state |\n|---|---|---|---|---|---:|---|\n")
+        for c, v, state in shown:
+            n = pow2(c["n"]) if not c["rows"] else "%d x %d" % (c["rows"], c["n"])
+            out.write("| %d | %s | %s | %s | %s | %s | %s |\n" % (
+                c["issue"], c["target"], c["dtype"], c["case"], n, "-" if v is None else "%.3f" % v,
+                "**met**" if state == "met" else state))
+    counts = {}
+    for c, v, state in results:
+        counts.setdefault(c["issue"], {}).setdefault(state, 0)
+        counts[c["issue"]][state] += 1
+    for issue in sorted(counts):
+        parts = ", ".join("%d %s" % (counts[issue][s], s) for s in ("met", "unmet", "check FAILED", "no data")
+                          if counts[issue].get(s))
+        print("targets.py: issue %d: %s" % (issue, parts), file=sys.stderr)
+    return 0
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="targets.py", description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plan")
+    p.add_argument("--only")
+    p = sub.add_parser("run")
+    p.add_argument("--sumlab", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--only")
+    p.add_argument("--seconds", type=int, default=0, help="start no group after S seconds (0: no limit)")
+    p.add_argument("--unmet", action="store_true")
+    p = sub.add_parser("judge")
+    p.add_argument("dir")
+    p.add_argument("--only")
+    p.add_argument("--unmet", action="store_true", help="only the targets not met")
+    p.add_argument("--format", choices=("md", "csv"), default="md")
+    a = ap.parse_args(argv)
+    only = parse_only(a.only)
+    groups, _ = build_plan()
+    todo = [(g, args) for g, (issue, args) in groups.items() if not only or issue in only]
+    if a.cmd == "plan":
+        for g, args in todo:
+            print("sumlab bench %s > %s.csv" % (" ".join(args), g))
+        return 0
+    if a.cmd == "judge":
+        if not os.path.isdir(a.dir):
+            print("targets.py: %s is not a directory" % a.dir, file=sys.stderr)
+            return 2
+        return judge(a.dir, only, a.unmet, a.format)
+    if not (os.path.isfile(a.sumlab) and os.access(a.sumlab, os.X_OK)):
+        print("targets.py: --sumlab %s is not an executable file" % a.sumlab, file=sys.stderr)
+        return 2
+    if a.seconds < 0:
+        print("targets.py: --seconds must be >= 0", file=sys.stderr)
+        return 2
+    os.makedirs(a.out, exist_ok=True)
+    t0 = time.monotonic()
+    with open(os.path.join(a.out, "commands.txt"), "a") as log:
+        for g, args in todo:
+            if a.seconds and time.monotonic() - t0 > a.seconds:
+                print("targets.py: %d s passed: %s and the groups after it not run" % (a.seconds, g), file=sys.stderr)
+                break
+            cmd = [a.sumlab, "bench"] + args
+            log.write(" ".join(cmd) + "  > %s.csv\n" % g)
+            log.flush()
+            with open(os.path.join(a.out, g + ".csv"), "w") as fo, open(os.path.join(a.out, g + ".err"), "w") as fe:
+                s0 = time.monotonic()
+                rc = subprocess.run(cmd, stdout=fo, stderr=fe).returncode
+            print("targets.py: %s rc=%d in %.1f s" % (g, rc, time.monotonic() - s0), file=sys.stderr)
+    return judge(a.out, only, a.unmet, "md")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
