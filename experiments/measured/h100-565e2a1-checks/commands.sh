@@ -14,15 +14,13 @@ bash tests/gpu_session.sh test
 #
 # Call 2 (144 s): twofold16/DT_FAMILY.csv.gz (stdout; .err its stderr), the twofold16 stage's
 # benchmarks without the rows; every row passed its own check.
-S=build-gpu/experiments/sumlab
-for dt in bf16 f16; do
-  ill=1e16 wide=116; [ $dt = f16 ] && { ill=1e3; wide=2; }
-  V="--n 2^20,2^24,2^28 --dtype $dt --variants reproducible,superacc,cub,cub-f32acc --reps 20"
-  $S bench $V --dataset uniform                                                                # uniform
-  $S bench $V --dataset normal                                                                 # normal
-  $S bench $V --dataset subnormal                                                              # subnormal
-  $S bench $V --dataset ill-conditioned --param cond=$ill                                      # ill
-  $S bench $V --dataset log-uniform --param emin=-1100 --param emax=$wide --param subnormals=1  # wide
+S=build-gpu/experiments/sumlab   # as run (stdout and stderr into one file, split here into .csv.gz and .err)
+for d in bf16 f16; do w=116; i=1e16; [ $d = f16 ] && { w=2; i=1e3; }
+  for f in uniform normal subnormal ill wide; do
+    case $f in ill) o="--dataset ill-conditioned --param cond=$i";;
+      wide) o="--dataset log-uniform --param emin=-1100 --param emax=$w --param subnormals=1";; *) o="--dataset $f";; esac
+    timeout 40 $S bench --n 2^20,2^24,2^28 --dtype $d --reps 20 --variants reproducible,superacc,cub,cub-f32acc $o > tf/${d}_$f.csv 2>&1
+  done
 done
 # Beside it, a second build (build-b) with -DCMAKE_CUDA_FLAGS=-DSL_ACC16_F64_PIPE=1 (565e2a1's
 # knob: fp64-acc on 16-bit input loads the next step's vectors before this step's adds), then
