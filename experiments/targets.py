@@ -184,8 +184,8 @@ def pow2(n):
     return "2^%d" % k if n == 1 << k else str(n)
 
 
-def judge(directory, only, unmet_only, fmt, out=sys.stdout):
-    groups, checks = build_plan()
+def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
+    groups, checks = plan
     present = {g for g in groups if os.path.isfile(os.path.join(directory, g + ".csv"))}
     if not present:
         print("targets.py: %s holds none of the plan's files (GROUP.csv; 'targets.py plan' lists them)"
@@ -248,7 +248,8 @@ def main(argv):
     p.add_argument("--format", choices=("md", "csv"), default="md")
     a = ap.parse_args(argv)
     only = parse_only(a.only)
-    groups, _ = build_plan()
+    plan = build_plan()
+    groups = plan[0]
     todo = [(g, args) for g, (issue, args) in groups.items() if not only or issue in only]
     if a.cmd == "plan":
         for g, args in todo:
@@ -258,7 +259,7 @@ def main(argv):
         if not os.path.isdir(a.dir):
             print("targets.py: %s is not a directory" % a.dir, file=sys.stderr)
             return 2
-        return judge(a.dir, only, a.unmet, a.format)
+        return judge(plan, a.dir, only, a.unmet, a.format)
     if not (os.path.isfile(a.sumlab) and os.access(a.sumlab, os.X_OK)):
         print("targets.py: --sumlab %s is not an executable file" % a.sumlab, file=sys.stderr)
         return 2
@@ -279,7 +280,7 @@ def main(argv):
                 s0 = time.monotonic()
                 rc = subprocess.run(cmd, stdout=fo, stderr=fe).returncode
             print("targets.py: %s rc=%d in %.1f s" % (g, rc, time.monotonic() - s0), file=sys.stderr)
-    return judge(a.out, only, a.unmet, "md")
+    return judge(plan, a.out, only, a.unmet, "md")
 
 
 if __name__ == "__main__":

@@ -93,9 +93,8 @@ with tempfile.TemporaryDirectory() as w:
         row1("superacc", "bf16", N20, "0.010", "0.8499", "0.50"),
         row1("kahan", "bf16", N28, "0.100", "0.9700", "0.95"),
     ])
-    HEADRQ = HEADR
     write(os.path.join(d, "rows_sum_f32.csv"), [
-        HEADRQ,
+        HEADR,
         "sum,reproducible,f32,4096,32768,10,0.2,0,0.8900,0.18,0.9,0.19,0,0,256,8,gpu,order-independent,ok",
         "sum,reproducible,f32,32768,4096,10,0.2,0,0.9100,0.18,0.9,0.19,0,0,256,8,gpu,order-independent,ok",
     ])
