@@ -9,18 +9,19 @@ least 2^24 values, beyond the L2 cache, so every run reads DRAM.
 
   usage: bench_moments.py [--n 2^24,2^28] [--reps 20] [--dtypes float32,float64,bfloat16,float16]
                           [--ops var:textbook,var:welford,...]
-  output: CSV on stdout: dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum
+  output: CSV on stdout: dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum,check
   (ratio_torch_op: torch's time for that operation / this time, > 1 faster than torch;
-  ratio_torch_sum: torch.sum's time / this time, the fraction of the read rate)."""
+  ratio_torch_sum: torch.sum's time / this time, the fraction of the read rate; check: a sumlab
+  row's result judged on a host copy against the exact result and its variant's a-priori bound,
+  as `sumlab bench` checks its rows: ok or FAILED, '-' for torch's rows). Exit 1 when a check
+  failed (after every row), 2 for bad usage."""
 import argparse
 import sys
-
-import torch
 
 import bench_python   # its timing helpers (CUDA events on torch's current stream)
 import sumlab
 
-bench_python.torch = torch
+torch = None   # imported by main()
 parse_n, timed = bench_python.parse_n, bench_python.timed
 
 DEFAULT_OPS = ("mean:naive,mean:f64-acc,var:textbook,var:two-pass,var:corrected,var:welford,var:welford-ln,"
@@ -38,7 +39,18 @@ TORCH = {
 }
 
 
+def host_check(x, value, op, variant, y=None):
+    """'ok' when value (a float or a 0-d result of any framework) lies within variant's a-priori
+    bound of op's exact result over the host arrays x (and y for dot), else 'FAILED' (a
+    non-finite value where the exact result is finite among them)."""
+    j = sumlab.judge(x, value, op=op, bound_of=variant, y=y)
+    return "ok" if j.abs_err <= j.bound_abs else "FAILED"
+
+
 def main():
+    global torch
+    import torch as torch_module
+    torch = bench_python.torch = torch_module
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", default="2^24,2^28")
     ap.add_argument("--reps", type=int, default=20)
@@ -57,7 +69,8 @@ def main():
     missing = [f"{op}:{v}" for op, v in pairs if (op, v) not in known]
     if missing:
         sys.exit(f"bench_moments: no such variant in this build: {', '.join(missing)}")
-    print("dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum")
+    print("dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum,check")
+    failed = 0
     g = torch.Generator(device="cuda").manual_seed(20261203)
     for name in a.dtypes.split(","):
         dt = getattr(torch, name)
@@ -68,18 +81,28 @@ def main():
             gb = n * x.element_size() / 1e6
             t_sum = timed(lambda: torch.sum(x), a.reps)
             t_op = {op: timed(lambda op=op: TORCH[op](x, y), a.reps) for op in sorted({p[0] for p in pairs})}
-            print(f"{name},{n},sum,torch.sum,{t_sum:.6f},{gb / t_sum:.1f},1.0000,1.0000")
+            print(f"{name},{n},sum,torch.sum,{t_sum:.6f},{gb / t_sum:.1f},1.0000,1.0000,-")
             for op, t in t_op.items():
-                print(f"{name},{n},{op},torch.{op},{t:.6f},{gb / t:.1f},1.0000,{t_sum / t:.4f}")
+                print(f"{name},{n},{op},torch.{op},{t:.6f},{gb / t:.1f},1.0000,{t_sum / t:.4f},-")
+            xh = yh = None   # host copies for the checks, made once
             for op, v in pairs:
                 info = next(i for i in sumlab.variants(op) if i.name == v)
                 if name not in info.dtypes:
                     continue
-                t = timed(lambda: sumlab.reduce(x, op=op, variant=v, y=y if op == "dot" else None), a.reps)
-                print(f"{name},{n},{op},sumlab[{v}],{t:.6f},{gb / t:.1f},{t_op[op] / t:.4f},{t_sum / t:.4f}")
+                yv = y if op == "dot" else None
+                t = timed(lambda: sumlab.reduce(x, op=op, variant=v, y=yv), a.reps)
+                if xh is None:
+                    xh = x.cpu()
+                    yh = y.cpu() if y is not None else None
+                ok = host_check(xh, sumlab.reduce(x, op=op, variant=v, y=yv), op, v, yh if op == "dot" else None)
+                failed += ok != "ok"
+                print(f"{name},{n},{op},sumlab[{v}],{t:.6f},{gb / t:.1f},{t_op[op] / t:.4f},{t_sum / t:.4f},{ok}")
             sys.stdout.flush()
-            del x
+            del x, xh
+    if failed:
+        print(f"bench_moments: {failed} result(s) outside their variant's bound (check FAILED)", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

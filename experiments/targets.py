@@ -1,21 +1,27 @@
 #!/usr/bin/env python3
 """targets.py: the open issues' performance targets (issues 31-35, BENCHMARKS.md), measured by
-`sumlab bench` in one pass and judged against their thresholds.
+`sumlab bench` (and, for the targets against PyTorch's own reductions, bench_moments.py) in one
+pass and judged against their thresholds.
 
-  targets.py plan [--only ISSUES]                     the bench commands, one a line
-  targets.py run --sumlab PATH --out DIR [--only ISSUES] [--seconds S]
+  targets.py plan [--only ISSUES]                     the commands, one a line
+  targets.py run --sumlab PATH --out DIR [--only ISSUES] [--seconds S] [--pythonpath DIR]
                                                       run them: DIR/GROUP.csv (stdout), GROUP.err
                                                       (stderr), DIR/commands.txt; then judge DIR
+                                                      (--pythonpath: where the sumlab package is,
+                                                      for bench_moments.py)
   targets.py judge DIR [--only ISSUES] [--unmet] [--format md|csv]
                                                       each target against the CSV files in DIR
 
 A target is a measured value (ratio_cub: CUB's median time over the variant's, paired run by run;
 ratio_read: the streaming read's over the variant's; `vs V`: variant V's median time over this
-one's, from the same file) and its threshold; met when the value reaches it. A row whose own
-`check` is not ok (a result outside its bound, a deterministic variant with several results) is
-never judged met. The targets that need PyTorch (torch.var, torch.dot) or 4 GiB inputs are not
-here (bench_moments.py, BENCHMARKS.md). The judgement's exit status is 0 whether targets are met
-or not; 2 for bad usage or a DIR without any of the plan's files.
+one's, from the same file; `torch`: bench_moments.py's ratio_torch_op, PyTorch's time for the
+same operation on the same tensor over the package's) and its threshold; met when the value
+reaches it. A row whose own `check` is not ok (a result outside its bound, a deterministic
+variant with several results) is never judged met. The 4 GiB inputs (2^30 float32, 2^29
+float64) are judged against the thresholds of 2^28. The targets stated against PyTorch only as
+a consequence of the read ceiling (lse, rows) are judged by the read. The judgement's exit
+status is 0 whether targets are met or not; 2 for bad usage or a DIR without any of the plan's
+files.
 """
 import argparse
 import csv
@@ -26,7 +32,9 @@ import sys
 import time
 
 N3 = "2^20,2^24,2^28"
-N20, N24, N28 = 1 << 20, 1 << 24, 1 << 28
+N20, N24, N28, N29, N30 = 1 << 20, 1 << 24, 1 << 28, 1 << 29, 1 << 30
+HERE = os.path.dirname(os.path.abspath(__file__))
+TORCH_NAMES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16"}
 FORMATS = ("f32", "f64", "f16", "bf16")
 FAMILIES = ("uniform", "normal", "ill", "subnormal", "wide")
 
@@ -46,8 +54,9 @@ ROWS = ["--axis", "-1", "--rows", "4096,32768", "--n", "32768,4096", "--pairs"]
 
 
 def build_plan():
-    """(groups, checks): groups[name] = (issue, bench args); a check is a dict: issue, target, group,
-    dtype, case, variant, n, rows (0: 1-D), metric ('cub', 'read' or ('vs', V)), need."""
+    """(groups, checks): groups[name] = (issue, args, kind): kind 'bench' (sumlab bench's
+    arguments) or 'torch' (bench_moments.py's); a check is a dict: issue, target, group, dtype,
+    case, variant, n, rows (0: 1-D), metric ('cub', 'read', ('vs', V) or ('torch', OP)), need."""
     groups, checks = {}, []
 
     def check(issue, target, group, dt, case, variant, n, metric, need, rows=0):
@@ -67,7 +76,7 @@ def build_plan():
                 if dt != "f64":
                     v.append("fp64-acc")
             groups[g] = (35, ["--n", N3, "--dtype", dt, "--reps", "20", "--variants", ",".join(v)] +
-                         family_args(dt, fam))
+                         family_args(dt, fam), "bench")
             for n, r, s in ((N20, 0.90, 0.85), (N24, 0.97, 0.95), (N28, 0.97, 0.95)):
                 check(35, "reproducible >= %.2fx CUB" % r, g, dt, fam, "reproducible", n, "cub", r)
                 check(35, "superacc >= %.2fx CUB" % s, g, dt, fam, "superacc", n, "cub", s)
@@ -78,31 +87,54 @@ def build_plan():
                 check(35, "kahan >= 0.97x CUB", g, dt, fam, "kahan", N28, "cub", 0.97)
                 if dt != "f64":
                     check(35, "fp64-acc >= 0.97x CUB", g, dt, fam, "fp64-acc", N28, "cub", 0.97)
+    # issue 35: 4 GiB inputs (2^30 float32, 2^29 float64), the same ratios as at 2^28
+    for dt, n, k in (("f32", N30, "2^30"), ("f64", N29, "2^29")):
+        g = "sum_%s_4gib" % dt
+        v = ["reproducible", "superacc", "cub", "kahan"] + (["fp64-acc"] if dt == "f32" else [])
+        groups[g] = (35, ["--n", k, "--dtype", dt, "--reps", "10", "--variants", ",".join(v),
+                          "--dataset", "uniform"], "bench")
+        for variant, need in (("reproducible", 0.97), ("superacc", 0.95), ("kahan", 0.97), ("fp64-acc", 0.97)):
+            if variant in v:
+                check(35, "%s >= %.2fx CUB" % (variant, need), g, dt, "uniform", variant, n, "cub", need)
     # issue 31: the fused statistics and the correctly rounded variance at 2^28
     for dt in ("f32", "f64", "bf16"):
         g = "var_" + dt
         groups[g] = (31, ["--op", "var", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset", "normal",
-                          "--variants", "fused,correct"])
+                          "--variants", "fused,correct"], "bench")
         check(31, "fused >= 0.97x the read", g, dt, "normal", "fused", N28, "read", 0.97)
         if dt != "bf16":
             check(31, "var correct >= 0.95x CUB", g, dt, "normal", "correct", N28, "cub", 0.95)
-    # issue 32: correctly rounded dot and norm2 at 2^28 against cuBLAS and the read
+    # issue 31 against torch.var on the same tensor (bench_moments.py, N(0, 1))
+    groups["torch_var"] = (31, ["--n", "2^28", "--reps", "10", "--dtypes", "float32,float64,bfloat16,float16",
+                                "--ops", "var:correct,var:welford,var:two-pass"], "torch")
+    for dt in ("f32", "f64", "bf16", "f16"):
+        check(31, "var correct >= 1.0x torch.var", "torch_var", dt, "normal", "correct", N28, ("torch", "var"), 1.0)
+    for variant in ("welford", "two-pass"):
+        check(31, "var %s >= 1.5x torch.var" % variant, "torch_var", "bf16", "normal", variant, N28,
+              ("torch", "var"), 1.5)    # issue 32: correctly rounded dot and norm2 at 2^28 against cuBLAS and the read
     for dt in ("f32", "f64", "bf16"):
-        if dt != "bf16":   # bfloat16's target is torch.dot's time (bench_python.py), not here
+        if dt != "bf16":   # bfloat16's target is torch.dot's time (torch_dotnorm below)
             g = "dot_" + dt
             groups[g] = (32, ["--op", "dot", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset",
-                              "dot-random", "--variants", "correct,cublas"])
+                              "dot-random", "--variants", "correct,cublas"], "bench")
             check(32, "dot correct >= 0.95x the two-array read", g, dt, "dot-random", "correct", N28, "read", 0.95)
             check(32, "dot correct >= 1.0x cuBLAS dot", g, dt, "dot-random", "correct", N28, ("vs", "cublas"), 1.0)
         g = "norm2_" + dt
         groups[g] = (32, ["--op", "norm2", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset", "normal",
-                          "--variants", "correct,cublas"])
+                          "--variants", "correct,cublas"], "bench")
         check(32, "norm2 correct >= 1.0x cuBLAS nrm2", g, dt, "normal", "correct", N28, ("vs", "cublas"), 1.0)
+    # issue 32 against torch.dot and torch.linalg.vector_norm on the same tensors
+    groups["torch_dotnorm"] = (32, ["--n", "2^28", "--reps", "10", "--dtypes", "float32,float64,bfloat16",
+                                    "--ops", "dot:correct,norm2:correct"], "torch")
+    check(32, "dot correct >= 1.0x torch.dot", "torch_dotnorm", "bf16", "normal", "correct", N28, ("torch", "dot"), 1.0)
+    for dt in ("f32", "f64", "bf16"):
+        check(32, "norm2 correct >= 1.0x torch.linalg.vector_norm", "torch_dotnorm", dt, "normal", "correct", N28,
+              ("torch", "norm2"), 1.0)
     # issue 33: lse at 2^28 against the read
     for dt in ("f32", "bf16"):
         g = "lse_" + dt
         groups[g] = (33, ["--op", "lse", "--n", "2^28", "--dtype", dt, "--reps", "10", "--dataset", "logits",
-                          "--variants", "online,accurate,reproducible"])
+                          "--variants", "online,accurate,reproducible"], "bench")
         check(33, "online >= 0.90x the read", g, dt, "logits", "online", N28, "read", 0.90)
         check(33, "accurate >= 0.80x the read", g, dt, "logits", "accurate", N28, "read", 0.80)
         check(33, "reproducible >= 0.80x the read", g, dt, "logits", "reproducible", N28, "read", 0.80)
@@ -111,7 +143,8 @@ def build_plan():
         for op, variant, extra in (("sum", "reproducible", []), ("var", "correct", []),
                                    ("lse", "reproducible", ["--dataset", "logits"])):
             g = "rows_%s_%s" % (op, dt)
-            groups[g] = (34, ["--op", op] + ROWS + ["--dtype", dt, "--reps", "10", "--variants", variant] + extra)
+            groups[g] = (34, ["--op", op] + ROWS + ["--dtype", dt, "--reps", "10", "--variants", variant] + extra,
+                         "bench")
             for rows, n in ((4096, 32768), (32768, 4096)):
                 check(34, "rows %s %s >= 0.90x the read" % (op, variant), g, dt, "%dx%d" % (rows, n),
                       variant, n, "read", 0.90, rows=rows)
@@ -156,14 +189,33 @@ def find_row(rows, variant, n, nrows, dtype):
     return None
 
 
+def find_torch_row(rows, op, variant, n, dtype):
+    """bench_moments.py's row of the package's variant of op (impl sumlab[VARIANT])"""
+    for r in rows:
+        if (r.get("op") == op and r.get("impl") == "sumlab[%s]" % variant and num(r.get("n")) == n
+                and r.get("dtype") == TORCH_NAMES[dtype]):
+            return r
+    return None
+
+
 def judge_one(c, rows):
     """(value or None, state): state 'met', 'unmet', 'no data' or 'check FAILED'."""
+    m = c["metric"]
+    if isinstance(m, tuple) and m[0] == "torch":
+        r = find_torch_row(rows, m[1], c["variant"], c["n"], c["dtype"])
+        if r is None:
+            return None, "no data"
+        if r.get("check") != "ok":
+            return None, "check FAILED"
+        v = num(r.get("ratio_torch_op"))
+        if v is None or v != v:
+            return None, "no data"
+        return v, ("met" if v >= c["need"] else "unmet")
     r = find_row(rows, c["variant"], c["n"], c["rows"], c["dtype"])
     if r is None:
         return None, "no data"
     if r.get("check") != "ok":
         return None, "check FAILED"
-    m = c["metric"]
     if m == "cub":
         v = num(r.get("ratio_cub"))
     elif m == "read":
@@ -241,6 +293,7 @@ def main(argv):
     p.add_argument("--only")
     p.add_argument("--seconds", type=int, default=0, help="start no group after S seconds (0: no limit)")
     p.add_argument("--unmet", action="store_true")
+    p.add_argument("--pythonpath", help="the sumlab package's folder (build/python), for bench_moments.py")
     p = sub.add_parser("judge")
     p.add_argument("dir")
     p.add_argument("--only")
@@ -250,10 +303,11 @@ def main(argv):
     only = parse_only(a.only)
     plan = build_plan()
     groups = plan[0]
-    todo = [(g, args) for g, (issue, args) in groups.items() if not only or issue in only]
+    todo = [(g, args, kind) for g, (issue, args, kind) in groups.items() if not only or issue in only]
     if a.cmd == "plan":
-        for g, args in todo:
-            print("sumlab bench %s > %s.csv" % (" ".join(args), g))
+        for g, args, kind in todo:
+            what = "sumlab bench" if kind == "bench" else "python3 experiments/bench_moments.py"
+            print("%s %s > %s.csv" % (what, " ".join(args), g))
         return 0
     if a.cmd == "judge":
         if not os.path.isdir(a.dir):
@@ -266,19 +320,28 @@ def main(argv):
     if a.seconds < 0:
         print("targets.py: --seconds must be >= 0", file=sys.stderr)
         return 2
+    if a.pythonpath is not None and not os.path.isdir(a.pythonpath):
+        print("targets.py: --pythonpath %s is not a directory" % a.pythonpath, file=sys.stderr)
+        return 2
+    env = dict(os.environ)
+    if a.pythonpath:
+        env["PYTHONPATH"] = os.path.abspath(a.pythonpath) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     os.makedirs(a.out, exist_ok=True)
     t0 = time.monotonic()
     with open(os.path.join(a.out, "commands.txt"), "a") as log:
-        for g, args in todo:
+        for g, args, kind in todo:
             if a.seconds and time.monotonic() - t0 > a.seconds:
                 print("targets.py: %d s passed: %s and the groups after it not run" % (a.seconds, g), file=sys.stderr)
                 break
-            cmd = [a.sumlab, "bench"] + args
+            if kind == "bench":
+                cmd = [a.sumlab, "bench"] + args
+            else:
+                cmd = [sys.executable, os.path.join(HERE, "bench_moments.py")] + args
             log.write(" ".join(cmd) + "  > %s.csv\n" % g)
             log.flush()
             with open(os.path.join(a.out, g + ".csv"), "w") as fo, open(os.path.join(a.out, g + ".err"), "w") as fe:
                 s0 = time.monotonic()
-                rc = subprocess.run(cmd, stdout=fo, stderr=fe).returncode
+                rc = subprocess.run(cmd, stdout=fo, stderr=fe, env=env).returncode
             print("targets.py: %s rc=%d in %.1f s" % (g, rc, time.monotonic() - s0), file=sys.stderr)
     return judge(plan, a.out, only, a.unmet, "md")
 

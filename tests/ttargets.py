@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """ttargets.py: experiments/targets.py (the issues' performance targets) without a GPU: its plan,
 its judgement of bench CSV files written here (values, thresholds, rows matched by n and by row
-count, a row whose check failed, missing rows and files), and `run` end to end on a stub sumlab.
+count, a row whose check failed, missing rows and files; bench_moments.py's rows against
+PyTorch; the 4 GiB inputs), and `run` end to end on a stub sumlab (and a bench_moments.py that
+fails without a GPU: its group has no data, the others are judged).
   usage: ttargets.py [SOURCE_DIR]"""
 import csv
 import io
@@ -52,15 +54,22 @@ def states(out):
     return got
 
 
-N20, N24, N28 = 1 << 20, 1 << 24, 1 << 28
+N20, N24, N28, N30 = 1 << 20, 1 << 24, 1 << 28, 1 << 30
 with tempfile.TemporaryDirectory() as w:
     # ---- plan -------------------------------------------------------------------------------
     p = run("plan")
     lines = p.stdout.splitlines()
     check("plan exits 0 (%d)" % p.returncode, p.returncode == 0)
-    check("plan: 36 bench commands (%d)" % len(lines), len(lines) == 36)
-    check("plan: each line a sumlab bench command into GROUP.csv",
-          all(ln.startswith("sumlab bench ") and ln.endswith(".csv") for ln in lines))
+    check("plan: 40 commands (%d)" % len(lines), len(lines) == 40)
+    check("plan: each line a sumlab bench or bench_moments.py command into GROUP.csv",
+          all(ln.startswith(("sumlab bench ", "python3 experiments/bench_moments.py ")) and ln.endswith(".csv")
+              for ln in lines))
+    check("plan: two bench_moments.py groups (torch.var; torch.dot and vector_norm)",
+          sorted(ln.rsplit("> ", 1)[1] for ln in lines if "bench_moments.py" in ln) == ["torch_dotnorm.csv",
+                                                                                        "torch_var.csv"])
+    check("plan: the 4 GiB inputs, 2^30 float32 and 2^29 float64",
+          any("--n 2^30 --dtype f32" in ln and ln.endswith("sum_f32_4gib.csv") for ln in lines)
+          and any("--n 2^29 --dtype f64" in ln and ln.endswith("sum_f64_4gib.csv") for ln in lines))
     names = [ln.rsplit("> ", 1)[1] for ln in lines]
     check("plan: the groups' files are distinct", len(set(names)) == len(names))
     check("plan: the finite full-range family of float64 (emax=1013)",
@@ -100,6 +109,21 @@ with tempfile.TemporaryDirectory() as w:
     ])
     write(os.path.join(d, "norm2_f64.csv"), [
         HEAD1, row1("correct", "f64", N28, "0.50", "0.99", "0.98"), row1("cublas", "f64", N28, "0.60", "0.8", "0.8")])
+    # bench_moments.py's rows (no '#' lines): correct var met in float32, unmet in float64, its
+    # bfloat16 row failed its check; welford 1.6 met, two-pass 1.4 unmet; float16 absent
+    with open(os.path.join(d, "torch_var.csv"), "w") as f:
+        f.write("dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum,check\n"
+                "float32,%d,sum,torch.sum,0.25,4000,1.0000,1.0000,-\n"
+                "float32,%d,var,torch.var,0.33,3000,1.0000,0.7500,-\n"
+                "float32,%d,var,sumlab[correct],0.26,4000,1.2700,0.9600,ok\n"
+                "float64,%d,var,sumlab[correct],0.52,4000,0.9900,0.9400,ok\n"
+                "bfloat16,%d,var,sumlab[correct],0.14,4000,2.2000,0.9400,FAILED\n"
+                "bfloat16,%d,var,sumlab[welford],0.19,4000,1.6000,0.7000,ok\n"
+                "bfloat16,%d,var,sumlab[two-pass],0.22,4000,1.4000,0.6000,ok\n"
+                "bfloat16,%d,var,torch.var,0.31,4000,1.0000,0.4300,-\n" % ((N28,) * 8))
+    write(os.path.join(d, "sum_f32_4gib.csv"), [
+        HEAD1, row1("reproducible", "f32", N30, "0.95", "0.9870", "0.98"), row1("superacc", "f32", N30, "0.96", "0.9400", "0.97"),
+        row1("reproducible", "f32", N28, "0.24", "0.5000", "0.98")])
     p = run("judge", d, "--format", "csv")
     check("judge exits 0 whether met or not (%d: %s)" % (p.returncode, p.stderr), p.returncode == 0)
     g = states(p.stdout)
@@ -126,6 +150,22 @@ with tempfile.TemporaryDirectory() as w:
           g.get((RS, "f32", "32768x4096", 4096, 32768)) == ("0.9100", "met"))
     check("norm2 correct vs cuBLAS: 0.60 / 0.50 = 1.2, met",
           g.get(("norm2 correct >= 1.0x cuBLAS nrm2", "f64", "normal", N28, 0)) == ("1.2000", "met"))
+    TV = "var correct >= 1.0x torch.var"
+    check("torch.var: float32 1.27 met", g.get((TV, "f32", "normal", N28, 0)) == ("1.2700", "met"))
+    check("torch.var: float64 0.99 unmet", g.get((TV, "f64", "normal", N28, 0)) == ("0.9900", "unmet"))
+    check("torch.var: a bfloat16 row whose check failed is never met",
+          g.get((TV, "bf16", "normal", N28, 0)) == ("", "check FAILED"))
+    check("torch.var: float16 has no row, no data", g.get((TV, "f16", "normal", N28, 0)) == ("", "no data"))
+    check("torch.var: welford bf16 1.6 >= 1.5 met",
+          g.get(("var welford >= 1.5x torch.var", "bf16", "normal", N28, 0)) == ("1.6000", "met"))
+    check("torch.var: two-pass bf16 1.4 < 1.5 unmet",
+          g.get(("var two-pass >= 1.5x torch.var", "bf16", "normal", N28, 0)) == ("1.4000", "unmet"))
+    check("torch.dot: its file absent, no data",
+          g.get(("dot correct >= 1.0x torch.dot", "bf16", "normal", N28, 0)) == ("", "no data"))
+    check("4 GiB: reproducible at 2^30 0.987 met (the 2^28 row is not it)",
+          g.get((R, "f32", "uniform", N30, 0)) == ("0.9870", "met"))
+    check("4 GiB: superacc at 2^30 0.940 unmet", g.get((S, "f32", "uniform", N30, 0)) == ("0.9400", "unmet"))
+    check("4 GiB: float64 at 2^29 absent, no data", g.get((R, "f64", "uniform", 1 << 29, 0)) == ("", "no data"))
     check("judge: a count a issue on stderr", "issue 35:" in p.stderr and "issue 34:" in p.stderr)
     p = run("judge", d, "--format", "csv", "--unmet", "--only", "35")
     g2 = states(p.stdout)
@@ -159,6 +199,20 @@ with tempfile.TemporaryDirectory() as w:
           sorted(x for x in os.listdir(o2) if x.endswith(".csv")) == ["var_f32.csv"] and "not run" in p.stderr)
     p = run("run", "--sumlab", os.path.join(w, "nothing"), "--out", o2)
     check("run with a --sumlab that is no executable: exit 2 (%d)" % p.returncode, p.returncode == 2)
+    p = run("run", "--sumlab", stub, "--out", o2, "--pythonpath", os.path.join(w, "nothing"))
+    check("run with a --pythonpath that is no folder: exit 2 (%d)" % p.returncode, p.returncode == 2)
+    # issue 32: the bench groups on the stub, and bench_moments.py for real: without PyTorch or a
+    # GPU here it exits non-zero, its group has no data, and the run goes on to the judgement
+    o3 = os.path.join(w, "out3")
+    p = run("run", "--sumlab", stub, "--out", o3, "--only", "32", "--pythonpath", w)
+    check("run --only 32: exit 0 with a failing bench_moments.py (%d %s)" % (p.returncode, p.stderr), p.returncode == 0)
+    check("run --only 32: the torch group ran and said why it failed",
+          os.path.getsize(os.path.join(o3, "torch_dotnorm.err")) > 0 and "torch_dotnorm rc=" in p.stderr
+          and "torch_dotnorm rc=0 " not in p.stderr)
+    check("run --only 32: commands.txt names bench_moments.py",
+          "bench_moments.py --n 2^28" in open(os.path.join(o3, "commands.txt")).read())
+    check("run --only 32: its targets have no data",
+          "| 32 | dot correct >= 1.0x torch.dot | bf16 | normal | 2^28 | - | no data |" in p.stdout)
 
 print("ttargets: %d passed, %d failed" % (passes, fails))
 sys.exit(1 if fails else 0)
