@@ -13,9 +13,12 @@ least 2^24 values, beyond the L2 cache, so every run reads DRAM.
   (ratio_torch_op: torch's time for that operation / this time, > 1 faster than torch;
   ratio_torch_sum: torch.sum's time / this time, the fraction of the read rate; check: a sumlab
   row's result judged on a host copy against the exact result and its variant's a-priori bound,
-  as `sumlab bench` checks its rows: ok or FAILED, '-' for torch's rows). Exit 1 when a check
-  failed (after every row), 2 for bad usage."""
+  as `sumlab bench` checks its rows: ok or FAILED, '-' for torch's rows), after '# key: value'
+  provenance lines (sumlab_version, git_sha from SUMLAB_GIT_SHA, torch_version, gpu_name) as
+  `sumlab bench` writes. Exit 1 when a check failed (after every row), 2 for bad usage."""
 import argparse
+import os
+import re
 import sys
 
 import bench_python   # its timing helpers (CUDA events on torch's current stream)
@@ -69,6 +72,12 @@ def main():
     missing = [f"{op}:{v}" for op, v in pairs if (op, v) not in known]
     if missing:
         sys.exit(f"bench_moments: no such variant in this build: {', '.join(missing)}")
+    print(f"# sumlab_version: {sumlab.__version__}")
+    sha = os.environ.get("SUMLAB_GIT_SHA", "")
+    if re.fullmatch(r"[0-9a-f]{7,40}", sha):
+        print(f"# git_sha: {sha}")
+    print(f"# torch_version: {torch.__version__}")
+    print("# gpu_name: " + re.sub(r"[^\x20-\x7e]", "?", torch.cuda.get_device_name()))
     print("dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum,check")
     failed = 0
     g = torch.Generator(device="cuda").manual_seed(20261203)

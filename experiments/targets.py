@@ -17,7 +17,9 @@ ratio_read: the streaming read's over the variant's; `vs V`: variant V's median 
 one's, from the same file; `torch`: bench_moments.py's ratio_torch_op, PyTorch's time for the
 same operation on the same tensor over the package's) and its threshold; met when the value
 reaches it. A row whose own `check` is not ok (a result outside its bound, a deterministic
-variant with several results) is never judged met. The 4 GiB inputs (2^30 float32, 2^29
+variant with several results: "check FAILED"; a file without the column: "unchecked") is never
+judged met. The files' `# gpu_name` and `# git_sha` lines name the machine and commit measured:
+the judgement says so, and says when it is not an H200 (the targets' machine). The 4 GiB inputs (2^30 float32, 2^29
 float64) are judged against the thresholds of 2^28. The targets stated against PyTorch only as
 a consequence of the read ceiling (lse, rows) are judged by the read. The judgement's exit
 status is 0 whether targets are met or not; 2 for bad usage or a DIR without any of the plan's
@@ -164,12 +166,29 @@ def parse_only(text):
 
 
 def bench_csv(path):
-    """The data rows of a sumlab bench CSV (its '#' provenance lines and stderr lines skipped)."""
+    """(rows, provenance): the data rows of a sumlab bench (or bench_moments.py) CSV, its stderr
+    lines skipped, and its '# key: value' provenance lines as a dict (gpu_name, git_sha, ...)."""
+    prov, lines = {}, []
     with open(path, newline="") as f:
-        lines = [ln for ln in f if not ln.startswith("#") and not ln.startswith("sumlab bench:")]
-    if not lines:
-        return []
-    return list(csv.DictReader(lines))
+        for ln in f:
+            if ln.startswith("#"):
+                key, sep, value = ln[1:].partition(":")
+                if sep:
+                    prov.setdefault(key.strip(), value.strip())
+            elif not ln.startswith("sumlab bench:"):
+                lines.append(ln)
+    return (list(csv.DictReader(lines)) if lines else []), prov
+
+
+def machines(provs):
+    """'GPU at SHA' for each distinct (gpu_name, git_sha) of the files read, in order"""
+    seen = []
+    for p in provs:
+        sha = p.get("git_sha") or ""
+        m = "%s at %s" % (p.get("gpu_name") or "an unnamed GPU", sha[:7] if sha else "an unknown commit")
+        if m not in seen:
+            seen.append(m)
+    return seen
 
 
 def num(text):
@@ -206,7 +225,7 @@ def judge_one(c, rows):
         if r is None:
             return None, "no data"
         if r.get("check") != "ok":
-            return None, "check FAILED"
+            return None, "unchecked" if r.get("check") is None else "check FAILED"
         v = num(r.get("ratio_torch_op"))
         if v is None or v != v:
             return None, "no data"
@@ -214,8 +233,8 @@ def judge_one(c, rows):
     r = find_row(rows, c["variant"], c["n"], c["rows"], c["dtype"])
     if r is None:
         return None, "no data"
-    if r.get("check") != "ok":
-        return None, "check FAILED"
+    if r.get("check") != "ok":   # a file from before the check column: never met either
+        return None, "unchecked" if r.get("check") is None else "check FAILED"
     if m == "cub":
         v = num(r.get("ratio_cub"))
     elif m == "read":
@@ -251,20 +270,31 @@ def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
         if g not in cache:
             path = os.path.join(directory, g + ".csv")
             try:
-                cache[g] = bench_csv(path) if g in present else []
+                cache[g] = bench_csv(path) if g in present else ([], {})
             except (OSError, UnicodeDecodeError, csv.Error) as e:
                 print("targets.py: %s: %s" % (path, e), file=sys.stderr)
                 return 2
-        v, state = judge_one(c, cache[g])
+        v, state = judge_one(c, cache[g][0])
         results.append((c, v, state))
     shown = [x for x in results if not unmet_only or x[2] != "met"]
+    # the machine of the files judged: the targets are the H200's, and a ratio measured elsewhere
+    # is said to be (an H100 has the same SMs and clocks but 30 % less memory bandwidth)
+    ran = machines(cache[g][1] for g in cache if g in present)
+    elsewhere = [m for m in ran if "H200" not in m]
+    if elsewhere:
+        print("targets.py: measured on %s, not an H200: these are not the H200 targets' values"
+              % "; ".join(elsewhere), file=sys.stderr)
     if fmt == "csv":
         w = csv.writer(out, lineterminator="\n")
-        w.writerow(["issue", "target", "dtype", "case", "n", "rows", "value", "need", "state", "file"])
+        w.writerow(["issue", "target", "dtype", "case", "n", "rows", "value", "need", "state", "file", "gpu"])
         for c, v, state in shown:
+            gpu = cache[c["group"]][1].get("gpu_name", "") if c["group"] in present else ""
             w.writerow([c["issue"], c["target"], c["dtype"], c["case"], c["n"], c["rows"],
-                        "" if v is None else "%.4f" % v, c["need"], state, c["group"] + ".csv"])
+                        "" if v is None else "%.4f" % v, c["need"], state, c["group"] + ".csv", gpu])
     else:
+        if ran:
+            out.write("Measured on %s%s.\n\n" % ("; ".join(ran),
+                                                 " (**not an H200**: not the targets' machine)" if elsewhere else ""))
         out.write("| issue | target | dtype | case | n | value | state |\n|---|---|---|---|---|---:|---|\n")
         for c, v, state in shown:
             n = pow2(c["n"]) if not c["rows"] else "%d x %d" % (c["rows"], c["n"])
@@ -276,7 +306,8 @@ def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
         counts.setdefault(c["issue"], {}).setdefault(state, 0)
         counts[c["issue"]][state] += 1
     for issue in sorted(counts):
-        parts = ", ".join("%d %s" % (counts[issue][s], s) for s in ("met", "unmet", "check FAILED", "no data")
+        parts = ", ".join("%d %s" % (counts[issue][s], s) for s in ("met", "unmet", "check FAILED", "unchecked",
+                                                                    "no data")
                           if counts[issue].get(s))
         print("targets.py: issue %d: %s" % (issue, parts), file=sys.stderr)
     return 0

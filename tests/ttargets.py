@@ -40,9 +40,10 @@ def row1(variant, dt, n, t, rc, rr, ok="ok"):
     return "%s,%s,%d,20,%s,0,0,0,%s,%s,1,0x1p+0,256,1,4,0,0,0,1,%s,uniform" % (variant, dt, n, t, rc, rr, ok)
 
 
-def write(path, lines):
+def write(path, lines, gpu="NVIDIA H200"):
     with open(path, "w") as f:
-        f.write("# sumlab_version: 0.2.0\n# argv: sumlab bench ...\n")
+        f.write("# sumlab_version: 0.2.0\n# git_sha: 0123456789abcdef\n# argv: sumlab bench ...\n"
+                "# gpu_name: %s\n" % gpu)
         f.write("\n".join(lines) + "\n")
 
 
@@ -112,7 +113,9 @@ with tempfile.TemporaryDirectory() as w:
     # bench_moments.py's rows (no '#' lines): correct var met in float32, unmet in float64, its
     # bfloat16 row failed its check; welford 1.6 met, two-pass 1.4 unmet; float16 absent
     with open(os.path.join(d, "torch_var.csv"), "w") as f:
-        f.write("dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum,check\n"
+        f.write("# sumlab_version: 0.2.0\n# git_sha: 0123456789abcdef\n# torch_version: 2.11.0\n"
+                "# gpu_name: NVIDIA H200\n"
+                "dtype,n,op,impl,time_ms_median,gbps,ratio_torch_op,ratio_torch_sum,check\n"
                 "float32,%d,sum,torch.sum,0.25,4000,1.0000,1.0000,-\n"
                 "float32,%d,var,torch.var,0.33,3000,1.0000,0.7500,-\n"
                 "float32,%d,var,sumlab[correct],0.26,4000,1.2700,0.9600,ok\n"
@@ -172,8 +175,27 @@ with tempfile.TemporaryDirectory() as w:
     check("--unmet --only 35: no met target, none of another issue",
           g2 and all(s != "met" for _, s in g2.values()) and all(k[0].startswith(("reproducible", "superacc", "kahan", "fp64"))
                                                               for k in g2))
+    p = run("judge", d, "--format", "csv")
+    check("judge: every file of an H200, no warning", "not an H200" not in p.stderr)
+    check("judge --format csv: the gpu column names the file's GPU",
+          all(r["gpu"] == "NVIDIA H200" for r in csv.DictReader(io.StringIO(p.stdout)) if r["state"] != "no data"))
     p = run("judge", d)
+    check("judge: the machine and commit above the table",
+          p.stdout.startswith("Measured on NVIDIA H200 at 0123456.\n"))
     check("the markdown table marks a met target", "| **met** |" in p.stdout and "| 35 | reproducible >= 0.97x CUB | bf16 | uniform | 2^28 | 0.980 | **met** |" in p.stdout)
+
+    # an H100's file beside the H200's: said in the table's line and on stderr; a row without a
+    # check column (a file from before it) is never met
+    write(os.path.join(d, "lse_f32.csv"), [HEAD1.replace(",check,dataset", ",dataset"),
+                                           row1("online", "f32", N28, "0.3", "0.95", "0.97").replace(",ok,uniform", ",uniform")],
+          gpu="NVIDIA H100 80GB HBM3")
+    p = run("judge", d, "--only", "33")
+    check("an H100's file: the line above the table says it is not an H200",
+          p.stdout.startswith("Measured on NVIDIA H100 80GB HBM3 at 0123456 (**not an H200**"))
+    check("an H100's file: stderr says so", "NVIDIA H100 80GB HBM3 at 0123456, not an H200" in p.stderr)
+    check("a row without a check column: unchecked, never met",
+          "| 33 | online >= 0.90x the read | f32 | logits | 2^28 | - | unchecked |" in p.stdout
+          and "issue 33: 1 unchecked" in p.stderr)
 
     # ---- run on a stub sumlab ----------------------------------------------------------------
     stub = os.path.join(w, "sumlab")
