@@ -113,7 +113,8 @@ def build_plan():
         check(31, "var correct >= 1.0x torch.var", "torch_var", dt, "normal", "correct", N28, ("torch", "var"), 1.0)
     for variant in ("welford", "two-pass"):
         check(31, "var %s >= 1.5x torch.var" % variant, "torch_var", "bf16", "normal", variant, N28,
-              ("torch", "var"), 1.5)    # issue 32: correctly rounded dot and norm2 at 2^28 against cuBLAS and the read
+              ("torch", "var"), 1.5)
+    # issue 32: correctly rounded dot and norm2 at 2^28 against cuBLAS and the read
     for dt in ("f32", "f64", "bf16"):
         if dt != "bf16":   # bfloat16's target is torch.dot's time (torch_dotnorm below)
             g = "dot_" + dt
