@@ -369,7 +369,8 @@ def main(argv):
                 cmd = [a.sumlab, "bench"] + args
             else:
                 cmd = [sys.executable, os.path.join(HERE, "bench_moments.py")] + args
-            log.write(" ".join(cmd) + "  > %s.csv\n" % g)
+            pre = "PYTHONPATH=%s " % os.path.abspath(a.pythonpath) if kind == "torch" and a.pythonpath else ""
+            log.write(pre + " ".join(cmd) + "  > %s.csv\n" % g)
             log.flush()
             with open(os.path.join(a.out, g + ".csv"), "w") as fo, open(os.path.join(a.out, g + ".err"), "w") as fe:
                 s0 = time.monotonic()

@@ -4,6 +4,7 @@
 # each one must be stopped by its cap cut to the time left, write its exit status (124) to rc.txt,
 # and the stage must end in its summary line, within a few seconds of the deadline, where a call's
 # own limit would have killed them unrecorded. Without the deadline a stub that ends at once passes.
+# The targets stage on a stub sumlab writes its judgement and hands bench_moments.py the package.
 #   usage: tgpu_session_deadline.sh [SOURCE_DIR]
 set -uo pipefail
 src=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -65,6 +66,24 @@ OUT=$w/out4 SUMLAB_BUILD_DIR=$w/slow SESSION_SECONDS=03 SUMLAB_GIT_SHA=0000000 \
   timeout 40 bash "$src/tests/gpu_session.sh" test > "$w/log4" 2>&1
 n4=$(grep -c -E "^$procs|gpu_threads) rc=124\$" "$w/out4/session/tests/rc.txt" 2>/dev/null)
 check "SESSION_SECONDS=03 is a 3 s deadline (rc=124: 26 expected, found ${n4:-0})" test "${n4:-0}" -eq 26
+
+# 5. the targets stage on a stub sumlab (one fused row of float32 whatever it is asked) and a
+# package folder: the judgement is written, bench_moments.py is handed the folder and, without
+# PyTorch or a GPU, fails alone (its targets no data), and the stage's line names the counts
+mkdir -p "$w/tg/experiments" "$w/tg/python/sumlab"
+{ printf '#!/bin/sh\necho "# gpu_name: NVIDIA H200"\n'
+  printf 'echo "variant,dtype,n,reps,time_ms_median,time_ms_min,time_ms_max,gbps,ratio_cub,ratio_read,distinct,result_hex,block,grid,items,cub_ms_median,read_ms_median,abs_err_max,bound_abs,check,dataset"\n'
+  printf 'echo "fused,f32,268435456,10,0.25,0,0,0,0.99,0.98,1,0x1p+0,256,1,4,0,0,0,1,ok,normal"\n'; } > "$w/tg/experiments/sumlab"
+chmod +x "$w/tg/experiments/sumlab"
+OUT=$w/out5 SUMLAB_BUILD_DIR=$w/tg SESSION_SECONDS=100 TARGETS_ONLY=31 SUMLAB_GIT_SHA=0000000 \
+  timeout 90 bash "$src/tests/gpu_session.sh" targets > "$w/log5" 2>&1
+tgt=$w/out5/session/targets
+check "targets: the judgement's table is written" grep -q '^| 31 | fused >= 0.97x the read | f32 | normal | 2^28 | 0.980 | \*\*met\*\* |$' "$tgt/targets.md"
+check "targets: bench_moments.py ran with the package folder and its targets have no data" \
+  grep -q '^| 31 | var correct >= 1.0x torch.var | bf16 | normal | 2^28 | - | no data |$' "$tgt/targets.md"
+check "targets: bench_moments.py's command is logged with the package folder" \
+  grep -q "^PYTHONPATH=$w/tg/python .*bench_moments.py --n 2^28" "$tgt/commands.txt"
+check "targets: the stage's line names the counts" grep -q 'targets rc=0: targets.py: issue 31: 1 met' "$w/out5/summary.txt"
 
 [ "$fails" -eq 0 ] || { echo "--- pass 1 log:" >&2; cat "$w/log1" "$rcf" >&2; }
 echo "tgpu_session_deadline: $passes passed, $fails failed"

@@ -231,8 +231,9 @@ with tempfile.TemporaryDirectory() as w:
     check("run --only 32: the torch group ran and said why it failed",
           os.path.getsize(os.path.join(o3, "torch_dotnorm.err")) > 0 and "torch_dotnorm rc=" in p.stderr
           and "torch_dotnorm rc=0 " not in p.stderr)
-    check("run --only 32: commands.txt names bench_moments.py",
-          "bench_moments.py --n 2^28" in open(os.path.join(o3, "commands.txt")).read())
+    check("run --only 32: commands.txt names bench_moments.py and the package folder it was given",
+          "PYTHONPATH=%s " % os.path.abspath(w) in open(os.path.join(o3, "commands.txt")).read()
+          and "bench_moments.py --n 2^28" in open(os.path.join(o3, "commands.txt")).read())
     check("run --only 32: its targets have no data",
           "| 32 | dot correct >= 1.0x torch.dot | bf16 | normal | 2^28 | - | no data |" in p.stdout)
 
