@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, targets, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, targets, occupancy, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
@@ -309,6 +309,23 @@ if [[ $stages == *,max16,* ]]; then
     rb "max1d_$d" --op max --n 2^24,2^28 --dtype "$d" --dataset normal --variants block-reduce,fmax
   done
   rb rows_max_bf16 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype bf16 --op max --variants block-reduce,fmax
+fi
+if [[ $stages == *,occupancy,* ]]; then
+  # the SM-bound 16-bit kernels at 2^28 (bfloat16) under more threads an SM: each variant's own
+  # launch, then blocks of 256 at 4, 6 and 8 blocks an SM (1024, 1536 and 2048 threads; SMS, 132
+  # on an H100 or H200; the CSV's block/grid columns hold what each variant resolved): whether more
+  # warps hide the loads' latency, before a kernel is changed for it (BENCHMARKS.md's estimate:
+  # bfloat16 online lse issues at about 68 % of the SMs' rate on the H200). A launch changes no
+  # twin match (the twins follow the resolved launch); the rows' check columns say so.
+  B=$work/occupancy; mkdir -p "$B"
+  sms=${SMS:-132}
+  case $sms in ''|*[!0-9]*) sms=132;; esac
+  for k in own 4 6 8; do
+    req=(); [ "$k" = own ] || req=(--block 256 --grid $(( k * sms )))
+    rb "lse_bf16_$k" --op lse --n 2^28 --dtype bf16 --dataset logits --variants online,reproducible "${req[@]}"
+    rb "var_bf16_$k" --op var --n 2^28 --dtype bf16 --dataset normal --variants fused,welford "${req[@]}"
+    rb "sum_bf16_$k" --n 2^28 --dtype bf16 --variants fp64-acc,reproducible "${req[@]}"
+  done
 fi
 if [[ $stages == *,rowsub,* ]]; then
   # reproducible row sums taking their tiles in rs_kernel's sub-tiles (16-bit input: 16 values

@@ -4,7 +4,8 @@
 # each one must be stopped by its cap cut to the time left, write its exit status (124) to rc.txt,
 # and the stage must end in its summary line, within a few seconds of the deadline, where a call's
 # own limit would have killed them unrecorded. Without the deadline a stub that ends at once passes.
-# The targets stage on a stub sumlab writes its judgement and hands bench_moments.py the package.
+# The targets stage on a stub sumlab writes its judgement and hands bench_moments.py the package;
+# the occupancy stage asks for the launches it names.
 #   usage: tgpu_session_deadline.sh [SOURCE_DIR]
 set -uo pipefail
 src=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -84,6 +85,19 @@ check "targets: bench_moments.py ran with the package folder and its targets hav
 check "targets: bench_moments.py's command is logged with the package folder" \
   grep -q "^PYTHONPATH=$w/tg/python .*bench_moments.py --n 2^28" "$tgt/commands.txt"
 check "targets: the stage's line names the counts" grep -q 'targets rc=0: targets.py: issue 31: 1 met' "$w/out5/summary.txt"
+
+# 6. the occupancy stage on a stub sumlab that echoes its arguments: each variant's own launch and
+# blocks of 256 at 4, 6 and 8 blocks on each of SMS SMs (132 when SMS is no number)
+mkdir -p "$w/oc/experiments"
+printf '#!/bin/sh\necho "$@"\n' > "$w/oc/experiments/sumlab"
+chmod +x "$w/oc/experiments/sumlab"
+OUT=$w/out6 SUMLAB_BUILD_DIR=$w/oc SMS='1;x' SUMLAB_GIT_SHA=0000000 \
+  timeout 60 bash "$src/tests/gpu_session.sh" occupancy > "$w/log6" 2>&1
+oc=$w/out6/session/occupancy
+check "occupancy: 12 benchmarks (found $(ls "$oc" 2>/dev/null | grep -c '\.csv$'))" test "$(ls "$oc" 2>/dev/null | grep -c '\.csv$')" -eq 12
+check "occupancy: the variants' own launch asks for none" bash -c "! grep -q -- --grid '$oc/lse_bf16_own.csv'"
+check "occupancy: 6 blocks of 256 on 132 SMs (SMS no number)" grep -q -- '--op lse .*--block 256 --grid 792$' "$oc/lse_bf16_6.csv"
+check "occupancy: 8 blocks on 132 SMs for the sum" grep -q -- '--variants fp64-acc,reproducible --block 256 --grid 1056$' "$oc/sum_bf16_8.csv"
 
 [ "$fails" -eq 0 ] || { echo "--- pass 1 log:" >&2; cat "$w/log1" "$rcf" >&2; }
 echo "tgpu_session_deadline: $passes passed, $fails failed"
