@@ -311,7 +311,8 @@ if [[ $stages == *,max16,* ]]; then
   rb rows_max_bf16 --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype bf16 --op max --variants block-reduce,fmax
 fi
 if [[ $stages == *,occupancy,* ]]; then
-  # the SM-bound 16-bit kernels at 2^28 (bfloat16) under more threads an SM: each variant's own
+  # the SM-bound 16-bit kernels at 2^28 (bfloat16; the sum's reproducible on uniform and on the
+  # full-range family too) under more threads an SM: each variant's own
   # launch, then blocks of 256 at 4, 6 and 8 blocks an SM (1024, 1536 and 2048 threads; SMS, 132
   # on an H100 or H200; the CSV's block/grid columns hold what each variant resolved): whether more
   # warps hide the loads' latency, before a kernel is changed for it (BENCHMARKS.md's estimate:
@@ -325,6 +326,8 @@ if [[ $stages == *,occupancy,* ]]; then
     rb "lse_bf16_$k" --op lse --n 2^28 --dtype bf16 --dataset logits --variants online,reproducible "${req[@]}"
     rb "var_bf16_$k" --op var --n 2^28 --dtype bf16 --dataset normal --variants fused,welford "${req[@]}"
     rb "sum_bf16_$k" --n 2^28 --dtype bf16 --variants fp64-acc,reproducible "${req[@]}"
+    rb "sum_bf16_wide_$k" --n 2^28 --dtype bf16 --variants reproducible --dataset log-uniform \
+      --param emin=-1100 --param emax=116 --param subnormals=1 "${req[@]}"
   done
 fi
 if [[ $stages == *,rowsub,* ]]; then

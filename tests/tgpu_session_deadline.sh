@@ -94,7 +94,7 @@ chmod +x "$w/oc/experiments/sumlab"
 OUT=$w/out6 SUMLAB_BUILD_DIR=$w/oc SMS='1;x' SUMLAB_GIT_SHA=0000000 \
   timeout 60 bash "$src/tests/gpu_session.sh" occupancy > "$w/log6" 2>&1
 oc=$w/out6/session/occupancy
-check "occupancy: 12 benchmarks (found $(ls "$oc" 2>/dev/null | grep -c '\.csv$'))" test "$(ls "$oc" 2>/dev/null | grep -c '\.csv$')" -eq 12
+check "occupancy: 16 benchmarks (found $(ls "$oc" 2>/dev/null | grep -c '\.csv$'))" test "$(ls "$oc" 2>/dev/null | grep -c '\.csv$')" -eq 16
 check "occupancy: the variants' own launch asks for none" bash -c "! grep -q -- --grid '$oc/lse_bf16_own.csv'"
 check "occupancy: 6 blocks of 256 on 132 SMs (SMS no number)" grep -q -- '--op lse .*--block 256 --grid 792$' "$oc/lse_bf16_6.csv"
 check "occupancy: 8 blocks on 132 SMs for the sum" grep -q -- '--variants fp64-acc,reproducible --block 256 --grid 1056$' "$oc/sum_bf16_8.csv"
