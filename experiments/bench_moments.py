@@ -44,8 +44,8 @@ TORCH = {
 
 def host_check(x, value, op, variant, y=None):
     """'ok' when value (a float or a 0-d result of any framework) lies within variant's a-priori
-    bound of op's exact result over the host arrays x (and y for dot), else 'FAILED' (a
-    non-finite value where the exact result is finite among them)."""
+    bound of op's exact result over the host arrays x (and y for dot), else 'FAILED' (so is an
+    inf or NaN where the exact result is finite)."""
     j = sumlab.judge(x, value, op=op, bound_of=variant, y=y)
     return "ok" if j.abs_err <= j.bound_abs else "FAILED"
 
