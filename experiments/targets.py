@@ -219,24 +219,18 @@ def find_torch_row(rows, op, variant, n, dtype):
 
 
 def judge_one(c, rows):
-    """(value or None, state): state 'met', 'unmet', 'no data' or 'check FAILED'."""
+    """(value or None, state): state 'met', 'unmet', 'no data', 'check FAILED' or 'unchecked'."""
     m = c["metric"]
-    if isinstance(m, tuple) and m[0] == "torch":
-        r = find_torch_row(rows, m[1], c["variant"], c["n"], c["dtype"])
-        if r is None:
-            return None, "no data"
-        if r.get("check") != "ok":
-            return None, "unchecked" if r.get("check") is None else "check FAILED"
-        v = num(r.get("ratio_torch_op"))
-        if v is None or v != v:
-            return None, "no data"
-        return v, ("met" if v >= c["need"] else "unmet")
-    r = find_row(rows, c["variant"], c["n"], c["rows"], c["dtype"])
+    torch = isinstance(m, tuple) and m[0] == "torch"
+    r = (find_torch_row(rows, m[1], c["variant"], c["n"], c["dtype"]) if torch
+         else find_row(rows, c["variant"], c["n"], c["rows"], c["dtype"]))
     if r is None:
         return None, "no data"
     if r.get("check") != "ok":   # a file from before the check column: never met either
         return None, "unchecked" if r.get("check") is None else "check FAILED"
-    if m == "cub":
+    if torch:
+        v = num(r.get("ratio_torch_op"))
+    elif m == "cub":
         v = num(r.get("ratio_cub"))
     elif m == "read":
         v = num(r.get("ratio_read"))

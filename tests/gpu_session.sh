@@ -312,12 +312,12 @@ if [[ $stages == *,max16,* ]]; then
 fi
 if [[ $stages == *,occupancy,* ]]; then
   # the SM-bound 16-bit kernels at 2^28 (bfloat16; the sum's reproducible on uniform and on the
-  # full-range family too) under more threads an SM: each variant's own
-  # launch, then blocks of 256 at 4, 6 and 8 blocks an SM (1024, 1536 and 2048 threads; SMS, 132
-  # on an H100 or H200; the CSV's block/grid columns hold what each variant resolved): whether more
-  # warps hide the loads' latency, before a kernel is changed for it (BENCHMARKS.md's estimate:
-  # bfloat16 online lse issues at about 68 % of the SMs' rate on the H200). A launch changes no
-  # twin match (the twins follow the resolved launch); the rows' check columns say so.
+  # full-range family too) under more threads an SM: each variant's own launch, then blocks of
+  # 256 at 4, 6 and 8 blocks an SM (1024, 1536 and 2048 threads; SMS, 132 on an H100 or H200; the
+  # CSV's block/grid columns hold what each variant resolved): whether more warps hide the loads'
+  # latency, before a kernel is changed for it (BENCHMARKS.md's estimate: bfloat16 online lse
+  # issues at about 68 % of the SMs' rate on the H200). A launch changes no twin match (the twins
+  # follow the resolved launch); the rows' check columns say so.
   B=$work/occupancy; mkdir -p "$B"
   sms=${SMS:-132}
   case $sms in ''|*[!0-9]*) sms=132;; esac
