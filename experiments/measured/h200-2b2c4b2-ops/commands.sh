@@ -22,7 +22,8 @@ done
 # the package beside torch in one process (ratio_torch_op: torch's time / ours)
 PYTHONPATH=build-gpu/python python3 experiments/bench_moments.py --n 2^28 --reps 10 > bench_moments_py.csv
 PYTHONPATH=build-gpu/python python3 experiments/anchors/batch_torch.py -o batch_torch.csv
-# the launch-config sweep (launch_DTYPE/: launch_summary.md, report.md, launch.csv.gz, results.csv.gz)
+# the launch-config sweep (launch_DTYPE/: launch_summary.md, report.md; its launch.csv.gz and
+# results.csv.gz gave way under the 8 MiB limit: git show 8bae67b:experiments/measured/h200-2b2c4b2-ops/launch_f32/results.csv.gz)
 for d in f32 bf16; do
   SUMLAB_NO_CHARTS=1 $S run launch-config --backend gpu --threads 16 --dtype $d -o launch_$d
 done
