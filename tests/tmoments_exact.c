@@ -653,6 +653,41 @@ static void cert_cases(void)
     free(xh);
 }
 
+/* The default launches (moments_exact.c's resolve): float64 var/std take blocks of
+ * SL_MX_BLOCK_F64, SL_MX_BLOCKS_PER_SM_F64 an SM; mean and the narrower formats blocks of
+ * SL_MX_BLOCK, SL_MX_BLOCKS_PER_SM an SM (their certified passes take at most 512 threads); the
+ * reproducible members keep SL_MXR_BLOCK at 4 an SM; every one fewer blocks for small n, and a
+ * requested block stays. */
+static void launch_cases(void)
+{
+    static const char *const kinds[] = {"correct", "reproducible"};
+    for (int k = 0; k < 2; k++)
+        for (int o = 0; o < 3; o++)
+            for (int f = 0; f < 4; f++) {
+                const sl_variant *v = sl_variant_find_op(ops[o], kinds[k]);
+                CHECK(v != NULL, "no %s/%s", ops[o], kinds[k]);
+                if (!v) continue;
+                const sl_dtype dt = fmts[f];
+                const int wide = k == 0 && o != 0 && dt == SL_F64;
+                const uint32_t block = k ? SL_MXR_BLOCK : wide ? SL_MX_BLOCK_F64 : SL_MX_BLOCK;
+                const uint32_t per_sm = wide ? SL_MX_BLOCKS_PER_SM_F64 : SL_MX_BLOCKS_PER_SM;
+                sl_launch big = {.sm_count = 132};
+                sl_variant_resolve(v, &big, (uint64_t)1 << 28, dt);
+                CHECK(big.block == block && big.grid == 132u * per_sm,
+                      "%s/%s %s 2^28: block %u grid %u, want %u and %u", ops[o], kinds[k],
+                      sl_dtype_name(dt), big.block, big.grid, block, 132u * per_sm);
+                sl_launch small = {.sm_count = 132};
+                sl_variant_resolve(v, &small, 5000, dt);
+                CHECK(small.block == block && small.grid >= 1 && small.grid < 132u * per_sm,
+                      "%s/%s %s n=5000: block %u grid %u", ops[o], kinds[k], sl_dtype_name(dt),
+                      small.block, small.grid);
+                sl_launch asked = {.sm_count = 132, .block = 128};
+                sl_variant_resolve(v, &asked, (uint64_t)1 << 28, dt);
+                CHECK(asked.block == 128u, "%s/%s %s: asked 128, resolved %u", ops[o], kinds[k],
+                      sl_dtype_name(dt), asked.block);
+            }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -664,6 +699,7 @@ int main(void)
     dataset_cases();
     rep_cases();
     cert_cases();
+    launch_cases();
     /* the certificate decides most arrays (the rest: constants, exact cancellations, ties) */
     fprintf(stderr, "tmoments_exact: certified %ld, fell back %ld\n", certified, fell_back);
     CHECK(certified > 4 * fell_back, "certified %ld, fell back %ld", certified, fell_back);

@@ -85,20 +85,29 @@ static void mx_state_add(mx_state *st, const void *x, uint64_t n, sl_dtype dt, i
     }
 }
 
-/* The one-launch kernel's grid: sm_count x SL_MX_BLOCKS_PER_SM blocks of SL_MX_BLOCK threads,
+/* A grid of sm_count x per_sm blocks of cfg->block threads (block_dflt when none is asked for),
  * fewer when n is small (the result does not depend on it). */
-static void mx_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
+static void mx_resolve_grid(sl_launch *cfg, uint64_t n, uint32_t block_dflt, uint32_t per_sm)
 {
-    (void)v; (void)dt;
     if (cfg->sm_count == 0) cfg->sm_count = SL_DEFAULT_SM_COUNT;
-    if (cfg->block == 0) cfg->block = SL_MX_BLOCK;
+    if (cfg->block == 0) cfg->block = block_dflt;
     if (cfg->items == 0) cfg->items = 1;
     const uint64_t need = n ? (n + cfg->block - 1) / cfg->block : 1;
     if (cfg->grid == 0) {
-        const uint64_t cap = (uint64_t)cfg->sm_count * SL_MX_BLOCKS_PER_SM;
+        const uint64_t cap = (uint64_t)cfg->sm_count * per_sm;
         cfg->grid = (uint32_t)(need < cap ? need : cap);
     }
     if (cfg->grid > need) cfg->grid = (uint32_t)need;
+}
+
+/* The one-launch kernel's grid: SL_MX_BLOCKS_PER_SM blocks of SL_MX_BLOCK threads an SM; float64
+ * var/std: SL_MX_BLOCKS_PER_SM_F64 of SL_MX_BLOCK_F64 (moments_exact.h). */
+static void mx_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
+{
+    if (dt == SL_F64 && v->impl != SL_MX_MEAN)
+        mx_resolve_grid(cfg, n, SL_MX_BLOCK_F64, SL_MX_BLOCKS_PER_SM_F64);
+    else
+        mx_resolve_grid(cfg, n, SL_MX_BLOCK, SL_MX_BLOCKS_PER_SM);
 }
 
 static double mx_depth(const sl_variant *v, uint64_t n, sl_dtype dt, const sl_launch *cfg)
@@ -168,12 +177,13 @@ const sl_variant sl_v_std_correct = {
  * kernel for every order, split and launch configuration. */
 /* Block SL_MXR_BLOCK, or a smaller requested one (a larger request is taken as SL_MXR_BLOCK: the
  * kernels' launch bound; the result does not depend on it); the grid of
- * mx_resolve for n / SL_MXR_STEP(dt) values, so that a thread's values go in groups (the
+ * mx_resolve_grid (4 blocks an SM) for n / SL_MXR_STEP(dt) values, so that a thread's values go in groups (the
  * vectors of its steps) rather than one by one. */
 static void mxr_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtype dt)
 {
+    (void)v;
     if (cfg->block == 0 || cfg->block > SL_MXR_BLOCK) cfg->block = SL_MXR_BLOCK;
-    mx_resolve(v, cfg, (n + SL_MXR_STEP(dt) - 1) / SL_MXR_STEP(dt), dt);
+    mx_resolve_grid(cfg, (n + SL_MXR_STEP(dt) - 1) / SL_MXR_STEP(dt), SL_MXR_BLOCK, SL_MX_BLOCKS_PER_SM);
 }
 
 /* The binned sums' error (Ahrens, Demmel, Nguyen 2020: n 2^(W(1-K)) max|x| plus half an ulp,

@@ -7,9 +7,14 @@
 #include "moments_exact/mx_round.h"
 #include "exact/binned.h"
 
-/* Launch defaults of the one-launch kernel: block 256, grid sm_count x 4 (fewer for small n). */
+/* Launch defaults of the one-launch kernel: block 256, grid sm_count x 4 (fewer for small n);
+ * float64 var/std (the cheap pass mxd_kernel, then the gated exact kernel): block 1024, grid
+ * sm_count x 2, 0.903x CUB against 0.830x at 256 x 4 and 0.880x at 512 x 4 (H200, 2^28,
+ * BENCHMARKS.md). float32/16-bit input keeps 256: its certified passes take at most 512. */
 #define SL_MX_BLOCK 256u
 #define SL_MX_BLOCKS_PER_SM 4u
+#define SL_MX_BLOCK_F64 1024u
+#define SL_MX_BLOCKS_PER_SM_F64 2u
 /* Elements a block reads between normalisations of its shared limbs: every element adds at most
  * two chunks below 2^32 to one limb of S2 and one to S1 (2^28 x 2^33 < 2^62). */
 #define SL_MX_NORM_EVERY ((uint64_t)1 << 28)
