@@ -37,8 +37,9 @@ static double gauss(void)
 }
 
 /* x on the GPU (offset 0 and 1 elements), every op, ddof 0 and 1, three launch shapes (the
- * default; a small grid; block 1024, which takes the exact kernel alone), two runs each (the
- * workspace and the gate left clean). */
+ * default: float64 var/std blocks of 1024, the rest 256; a small grid; block 1024, which takes
+ * the exact kernel alone on float32/16-bit input and the cheap pass first on float64), two runs
+ * each (the workspace and the gate left clean). */
 static void check_gpu(const void *x, uint64_t n, sl_dtype dt, const char *what)
 {
     static const uint32_t shapes[][2] = {{0, 0}, {64, 3}, {1024, 40}};
