@@ -16,6 +16,7 @@
 #include "sl_test.h"
 #include "sl_test_values.h"
 #include "moments_exact/mx_fast64.h"
+#include "moments_exact/moments_exact.h"
 
 static long certified, fell_back, easy_cert, easy_total, quick_dec, quick_total, quick_wrong;
 /* The quick decision (sl_mxd_quick) against the box's ends rounded exactly (sl_mxd_end): whenever
@@ -307,13 +308,17 @@ static sl_mxd_acc block_tree(sl_mxd_acc *th, unsigned B)
     warp_tree(w, 32);
     return w[0];
 }
-static void kernel_shape(void)
+static void kernel_shape_of(unsigned G, unsigned B)
 {
     const uint64_t n = ((uint64_t)1 << 20) + 5;
-    const unsigned G = 528, B = 256;
     const uint64_t T = (uint64_t)G * B;
     double *x = malloc(n * sizeof *x);
-    sl_mxd_acc *th = malloc(T * sizeof *th), part[528], fin[256];
+    sl_mxd_acc *th = malloc(T * sizeof *th), *part = malloc(G * sizeof *part), *fin = malloc(B * sizeof *fin);
+    if (!x || !th || !part || !fin) {
+        CHECK(0, "kernel shape %u x %u: out of memory", G, B);
+        free(x); free(th); free(part); free(fin);
+        return;
+    }
     for (int fam = 0; fam < 2; fam++) {
         for (uint64_t i = 0; i < n; i++) x[i] = (fam ? 0.0 : 1e6) + sl_test_gauss();
         const double c = x[0];
@@ -336,13 +341,23 @@ static void kernel_shape(void)
                 double ref, r = 0.0;
                 if (!reference(x, n, what, ddof, &ref)) continue;
                 const int ok = sl_mxd_certify(what, &tot, n, h, ddof, &r);
-                CHECK(ok && sl_test_same(r, ref), "kernel shape %s ddof=%u: certified %d, %a, the "
-                      "reference %a", fam ? "N(0,1)" : "N(1e6,1)", ddof, ok, r, ref);
+                CHECK(ok && sl_test_same(r, ref), "kernel shape %u x %u %s ddof=%u: certified %d, "
+                      "%a, the reference %a", G, B, fam ? "N(0,1)" : "N(1e6,1)", ddof, ok, r, ref);
             }
     }
     free(th);
+    free(part);
+    free(fin);
     free(x);
 }
+/* The default launch of float64 var/std (moments_exact.h: SL_MX_BLOCK_F64 threads, 2 blocks an SM
+ * of 132) and the one before it (256 x 4 an SM), whose tree the certificate must decide as well. */
+static void kernel_shape(void)
+{
+    kernel_shape_of(132u * SL_MX_BLOCKS_PER_SM_F64, SL_MX_BLOCK_F64);
+    kernel_shape_of(132u * SL_MX_BLOCKS_PER_SM, SL_MX_BLOCK);
+}
+
 
 int main(void)
 {
