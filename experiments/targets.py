@@ -11,6 +11,11 @@ pass and judged against their thresholds.
                                                       for bench_moments.py)
   targets.py judge DIR [--only ISSUES] [--unmet] [--format md|csv]
                                                       each target against the CSV files in DIR
+  targets.py compare OLD NEW [--only ISSUES] [--changed] [--format md|csv]
+                                                      each target judged on OLD's files and NEW's:
+                                                      both values, the change, newly met or no
+                                                      longer met (--changed: only those whose
+                                                      state changed)
 
 A target is a measured value (ratio_cub: CUB's median time over the variant's, paired run by run;
 ratio_read: the streaming read's over the variant's; `vs V`: variant V's median time over this
@@ -22,8 +27,8 @@ judged met. The files' `# gpu_name` and `# git_sha` lines name the machine and c
 the judgement says so, and says when it is not an H200 (the targets' machine). The 4 GiB inputs (2^30 float32, 2^29
 float64) are judged against the thresholds of 2^28. The targets stated against PyTorch only as
 a consequence of the read ceiling (lse, rows) are judged by the read. The judgement's exit
-status is 0 whether targets are met or not; 2 for bad usage or a DIR without any of the plan's
-files.
+status (and compare's) is 0 whether targets are met or not; 2 for bad usage or a DIR without any
+of the plan's files.
 """
 import argparse
 import csv
@@ -250,13 +255,17 @@ def pow2(n):
     return "2^%d" % k if n == 1 << k else str(n)
 
 
-def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
+def judge_results(plan, directory, only):
+    """([(check, value, state)], files, ran): each target of the plan (of the issues in only)
+    judged on DIR's files; files: {group: (rows, provenance)} of the files present; ran: the
+    machines and commits they name. None (said on stderr) when DIR holds none of the plan's files
+    or one cannot be read."""
     groups, checks = plan
     present = {g for g in groups if os.path.isfile(os.path.join(directory, g + ".csv"))}
     if not present:
         print("targets.py: %s holds none of the plan's files (GROUP.csv; 'targets.py plan' lists them)"
               % directory, file=sys.stderr)
-        return 2
+        return None
     cache, results = {}, []
     for c in checks:
         if only and c["issue"] not in only:
@@ -268,22 +277,40 @@ def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
                 cache[g] = bench_csv(path) if g in present else ([], {})
             except (OSError, UnicodeDecodeError, csv.Error) as e:
                 print("targets.py: %s: %s" % (path, e), file=sys.stderr)
-                return 2
+                return None
         v, state = judge_one(c, cache[g][0])
         results.append((c, v, state))
-    shown = [x for x in results if not unmet_only or x[2] != "met"]
-    # the machine of the files judged: the targets are the H200's, and a ratio measured elsewhere
-    # is said to be (an H100 has the same SMs and clocks but 30 % less memory bandwidth)
-    ran = machines(cache[g][1] for g in cache if g in present)
+    files = {g: cache[g] for g in cache if g in present}
+    return results, files, machines(files[g][1] for g in files)
+
+
+def not_h200(ran, what=""):
+    """the machines of ran that are not an H200, said on stderr: the targets are the H200's, and a
+    ratio measured elsewhere is said to be (an H100 has the same SMs and clocks but 30 % less
+    memory bandwidth)"""
     elsewhere = [m for m in ran if "H200" not in m]
     if elsewhere:
-        print("targets.py: measured on %s, not an H200: these are not the H200 targets' values"
-              % "; ".join(elsewhere), file=sys.stderr)
+        print("targets.py: %smeasured on %s, not an H200: these are not the H200 targets' values"
+              % (what, "; ".join(elsewhere)), file=sys.stderr)
+    return elsewhere
+
+
+def target_n(c):
+    return pow2(c["n"]) if not c["rows"] else "%d x %d" % (c["rows"], c["n"])
+
+
+def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
+    got = judge_results(plan, directory, only)
+    if got is None:
+        return 2
+    results, files, ran = got
+    shown = [x for x in results if not unmet_only or x[2] != "met"]
+    elsewhere = not_h200(ran)
     if fmt == "csv":
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["issue", "target", "dtype", "case", "n", "rows", "value", "need", "state", "file", "gpu"])
         for c, v, state in shown:
-            gpu = cache[c["group"]][1].get("gpu_name", "") if c["group"] in present else ""
+            gpu = files[c["group"]][1].get("gpu_name", "") if c["group"] in files else ""
             w.writerow([c["issue"], c["target"], c["dtype"], c["case"], c["n"], c["rows"],
                         "" if v is None else "%.4f" % v, c["need"], state, c["group"] + ".csv", gpu])
     else:
@@ -292,9 +319,8 @@ def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
                                                  " (**not an H200**: not the targets' machine)" if elsewhere else ""))
         out.write("| issue | target | dtype | case | n | value | state |\n|---|---|---|---|---|---:|---|\n")
         for c, v, state in shown:
-            n = pow2(c["n"]) if not c["rows"] else "%d x %d" % (c["rows"], c["n"])
             out.write("| %d | %s | %s | %s | %s | %s | %s |\n" % (
-                c["issue"], c["target"], c["dtype"], c["case"], n, "-" if v is None else "%.3f" % v,
+                c["issue"], c["target"], c["dtype"], c["case"], target_n(c), "-" if v is None else "%.3f" % v,
                 "**met**" if state == "met" else state))
     counts = {}
     for c, v, state in results:
@@ -305,6 +331,58 @@ def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
                                                                     "no data")
                           if counts[issue].get(s))
         print("targets.py: issue %d: %s" % (issue, parts), file=sys.stderr)
+    return 0
+
+
+def compare(plan, old_dir, new_dir, only, changed_only, fmt, out=sys.stdout):
+    """Each target judged on OLD's files and on NEW's, side by side: the two values, NEW's over
+    OLD's less one (change), and the state now and before. Machines that differ between the two
+    (an H100 against an H200) are said: their ratios are not comparable."""
+    got = [judge_results(plan, d, only) for d in (old_dir, new_dir)]
+    if None in got:
+        return 2
+    (old, _, ran_old), (new, _, ran_new) = got
+    for what, ran in (("OLD ", ran_old), ("NEW ", ran_new)):
+        not_h200(ran, what)
+    gpus = [sorted({m.rsplit(" at ", 1)[0] for m in ran}) for ran in (ran_old, ran_new)]
+    if gpus[0] != gpus[1]:
+        print("targets.py: OLD was measured on %s, NEW on %s: a change between them is the machines' as "
+              "much as the code's" % (", ".join(gpus[0]) or "no named GPU", ", ".join(gpus[1]) or "no named GPU"),
+              file=sys.stderr)
+    rows, counts = [], {}
+    for (c, v0, s0), (_, v1, s1) in zip(old, new):
+        change = v1 / v0 - 1.0 if v0 and v1 is not None else None
+        if s1 == "met" and s0 != "met":
+            verdict = "newly met"
+        elif s0 == "met" and s1 != "met":
+            verdict = "no longer met"
+        else:
+            verdict = "still " + s1 if s0 == s1 else "%s (was %s)" % (s1, s0)
+        counts.setdefault(c["issue"], {}).setdefault(verdict, 0)
+        counts[c["issue"]][verdict] += 1
+        if changed_only and s0 == s1:
+            continue
+        rows.append((c, v0, v1, change, verdict))
+    if fmt == "csv":
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["issue", "target", "dtype", "case", "n", "rows", "old", "new", "change", "need", "verdict"])
+        for c, v0, v1, change, verdict in rows:
+            w.writerow([c["issue"], c["target"], c["dtype"], c["case"], c["n"], c["rows"],
+                        "" if v0 is None else "%.4f" % v0, "" if v1 is None else "%.4f" % v1,
+                        "" if change is None else "%.4f" % change, c["need"], verdict])
+    else:
+        out.write("OLD: %s. NEW: %s.\n\n" % ("; ".join(ran_old), "; ".join(ran_new)))
+        out.write("| issue | target | dtype | case | n | old | new | change | verdict |\n"
+                  "|---|---|---|---|---|---:|---:|---:|---|\n")
+        for c, v0, v1, change, verdict in rows:
+            out.write("| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n" % (
+                c["issue"], c["target"], c["dtype"], c["case"], target_n(c),
+                "-" if v0 is None else "%.3f" % v0, "-" if v1 is None else "%.3f" % v1,
+                "-" if change is None else "%+.1f %%" % (100.0 * change),
+                "**%s**" % verdict if verdict in ("newly met", "no longer met") else verdict))
+    for issue in sorted(counts):
+        print("targets.py: issue %d: %s" % (issue, ", ".join("%d %s" % (k, v) for v, k in sorted(counts[issue].items()))),
+              file=sys.stderr)
     return 0
 
 
@@ -325,6 +403,12 @@ def main(argv):
     p.add_argument("--only")
     p.add_argument("--unmet", action="store_true", help="only the targets not met")
     p.add_argument("--format", choices=("md", "csv"), default="md")
+    p = sub.add_parser("compare")
+    p.add_argument("old")
+    p.add_argument("new")
+    p.add_argument("--only")
+    p.add_argument("--changed", action="store_true", help="only the targets whose state changed")
+    p.add_argument("--format", choices=("md", "csv"), default="md")
     a = ap.parse_args(argv)
     only = parse_only(a.only)
     plan = build_plan()
@@ -340,6 +424,12 @@ def main(argv):
             print("targets.py: %s is not a directory" % a.dir, file=sys.stderr)
             return 2
         return judge(plan, a.dir, only, a.unmet, a.format)
+    if a.cmd == "compare":
+        for d in (a.old, a.new):
+            if not os.path.isdir(d):
+                print("targets.py: %s is not a directory" % d, file=sys.stderr)
+                return 2
+        return compare(plan, a.old, a.new, only, a.changed, a.format)
     if not (os.path.isfile(a.sumlab) and os.access(a.sumlab, os.X_OK)):
         print("targets.py: --sumlab %s is not an executable file" % a.sumlab, file=sys.stderr)
         return 2

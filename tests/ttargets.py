@@ -2,7 +2,8 @@
 """ttargets.py: experiments/targets.py (the issues' performance targets) without a GPU: its plan,
 its judgement of bench CSV files written here (values, thresholds, rows matched by n and by row
 count, a row whose check failed, missing rows and files; bench_moments.py's rows against
-PyTorch; the 4 GiB inputs), and `run` end to end on a stub sumlab (and a bench_moments.py that
+PyTorch; the 4 GiB inputs), `compare` of two such folders (newly met, no longer met, the
+change, the machines on each side), and `run` end to end on a stub sumlab (and a bench_moments.py that
 fails without a GPU: its group has no data, the others are judged).
   usage: ttargets.py [SOURCE_DIR]"""
 import csv
@@ -196,6 +197,60 @@ with tempfile.TemporaryDirectory() as w:
     check("a row without a check column: unchecked, never met",
           "| 33 | online >= 0.90x the read | f32 | logits | 2^28 | - | unchecked |" in p.stdout
           and "issue 33: 1 unchecked" in p.stderr)
+
+    # ---- compare: d (OLD) against e (NEW), e's bfloat16 sums changed -------------------------------
+    e = os.path.join(w, "e")
+    os.mkdir(e)
+    for name in os.listdir(d):
+        with open(os.path.join(d, name)) as fi, open(os.path.join(e, name), "w") as fo:
+            fo.write(fi.read())
+    bf16_rows = [HEAD1, row1("reproducible", "bf16", N28, "0.100", "0.9800", "0.95"),
+                 row1("cub-f32acc", "bf16", N28, "0.110", "0.9000", "0.90"),
+                 row1("reproducible", "bf16", N24, "0.020", "0.9750", "0.90"),   # 0.960 -> 0.975: newly met
+                 row1("cub-f32acc", "bf16", N24, "0.019", "0.9300", "0.90"),
+                 row1("reproducible", "bf16", N20, "0.010", "0.9900", "0.50", ok="FAILED"),
+                 row1("superacc", "bf16", N24, "0.030", "0.9500", "0.90"),
+                 row1("superacc", "bf16", N20, "0.010", "0.8499", "0.50"),
+                 row1("kahan", "bf16", N28, "0.100", "0.9500", "0.95")]             # 0.970 -> 0.950: no longer met
+    write(os.path.join(e, "sum_bf16_uniform.csv"), bf16_rows)
+    p = run("compare", d, e, "--format", "csv")
+    check("compare exits 0 (%d: %s)" % (p.returncode, p.stderr), p.returncode == 0)
+    cmp = {(r["target"], r["dtype"], r["case"], int(r["n"])): r for r in csv.DictReader(io.StringIO(p.stdout))}
+    r = cmp.get((R, "bf16", "uniform", N24), {})
+    check("compare: 0.960 -> 0.975 newly met, change +1.5625 %% (%s)" % r,
+          r.get("old") == "0.9600" and r.get("new") == "0.9750" and r.get("change") == "0.0156"
+          and r.get("verdict") == "newly met")
+    r = cmp.get(("kahan >= 0.97x CUB", "bf16", "uniform", N28), {})
+    check("compare: 0.970 -> 0.950 no longer met (%s)" % r, r.get("verdict") == "no longer met")
+    r = cmp.get((R, "bf16", "uniform", N28), {})
+    check("compare: unchanged and met: still met, change 0 (%s)" % r,
+          r.get("verdict") == "still met" and r.get("change") == "0.0000")
+    r = cmp.get(("superacc >= 0.95x CUB", "bf16", "uniform", N28), {})
+    check("compare: no data on both sides: still no data, no change (%s)" % r,
+          r.get("verdict") == "still no data" and r.get("change") == "" and r.get("old") == "")
+    check("compare: every target of the plan a row", len(cmp) == len(states(run("judge", d, "--format", "csv").stdout)))
+    check("compare: counts a issue on stderr",
+          "issue 35:" in p.stderr and "1 newly met" in p.stderr and "1 no longer met" in p.stderr)
+    check("compare: the same machines on both sides, no warning about them", "a change between them" not in p.stderr)
+    p = run("compare", d, e, "--changed", "--format", "csv")
+    ch = list(csv.DictReader(io.StringIO(p.stdout)))
+    check("compare --changed: only the two targets whose state changed (%d)" % len(ch),
+          sorted(x["verdict"] for x in ch) == ["newly met", "no longer met"])
+    p = run("compare", d, e, "--changed")
+    check("compare (markdown): both machines above the table, the changes marked",
+          p.stdout.startswith("OLD: ") and "NEW: " in p.stdout.splitlines()[0]
+          and "| 35 | reproducible >= 0.97x CUB | bf16 | uniform | 2^24 | 0.960 | 0.975 | +1.6 % | **newly met** |" in p.stdout)
+    write(os.path.join(e, "sum_bf16_uniform.csv"), bf16_rows, gpu="NVIDIA H100 80GB HBM3")
+    p = run("compare", d, e, "--only", "35")
+    check("compare: an H100's files against an H200's: said on stderr (%s)" % p.stderr,
+          "OLD was measured on NVIDIA H200, NEW on NVIDIA H100 80GB HBM3, NVIDIA H200" in p.stderr
+          and "NEW measured on NVIDIA H100 80GB HBM3 at 0123456, not an H200" in p.stderr)
+    for args in ((d, os.path.join(w, "none")), (os.path.join(w, "none"), e), (d, os.path.join(w, "out-empty"))):
+        if args[1].endswith("out-empty"):
+            os.makedirs(args[1], exist_ok=True)
+        p = run("compare", *args)
+        check("compare %s: exit 2 with a reason (%d)" % (os.path.basename(args[1]), p.returncode),
+              p.returncode == 2 and p.stderr.strip() != "" and p.stdout == "")
 
     # ---- run on a stub sumlab ----------------------------------------------------------------
     stub = os.path.join(w, "sumlab")
