@@ -500,7 +500,8 @@ if [[ $stages == *,targets,* ]]; then
   # the open issues' performance targets (experiments/targets.py: 38 bench commands, 4 GiB inputs
   # among them, and two bench_moments.py runs against PyTorch; about 7-9 min on one GPU), each
   # judged against its threshold: $work/targets/targets.md; TARGETS_ONLY (issue numbers,
-  # comma-separated) runs some of them
+  # comma-separated) runs some of them; TARGETS_BASELINE (the folder of an earlier run, e.g.
+  # experiments/measured/h200-8bae67b-targets) compares the two: $work/targets/compare.md
   B=$work/targets; mkdir -p "$B"
   only=(); [ -n "${TARGETS_ONLY:-}" ] && only=(--only "$TARGETS_ONLY")
   pyp=(); [ -d "$build/python/sumlab" ] && pyp=(--pythonpath "$build/python")
@@ -508,6 +509,14 @@ if [[ $stages == *,targets,* ]]; then
   timeout "$tcap" python3 experiments/targets.py run --sumlab "$sumlab" --out "$B" "${only[@]}" "${pyp[@]}" \
     --seconds "$(( tcap > 60 ? tcap - 60 : 1 ))" > "$B/targets.md" 2> "$B/targets.log"
   stamp "targets rc=$?: $(grep -h 'issue [0-9]*:' "$B/targets.log" | tr '\n' ' ')"
+  if [ -n "${TARGETS_BASELINE:-}" ]; then
+    if [ -d "$TARGETS_BASELINE" ]; then
+      python3 experiments/targets.py compare "$TARGETS_BASELINE" "$B" "${only[@]}" > "$B/compare.md" 2> "$B/compare.log"
+      stamp "targets against the baseline rc=$?: $(grep -h 'issue [0-9]*:' "$B/compare.log" | tr '\n' ' ')"
+    else
+      stamp "targets: TARGETS_BASELINE is not a folder, no comparison"
+    fi
+  fi
 fi
 if [[ $stages == *,study,* ]]; then
   dir=$root/results/gpu-study

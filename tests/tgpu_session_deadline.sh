@@ -4,7 +4,8 @@
 # each one must be stopped by its cap cut to the time left, write its exit status (124) to rc.txt,
 # and the stage must end in its summary line, within a few seconds of the deadline, where a call's
 # own limit would have killed them unrecorded. Without the deadline a stub that ends at once passes.
-# The targets stage on a stub sumlab writes its judgement and hands bench_moments.py the package;
+# The targets stage on a stub sumlab writes its judgement, hands bench_moments.py the package and
+# compares with TARGETS_BASELINE;
 # the occupancy stage asks for the launches it names.
 #   usage: tgpu_session_deadline.sh [SOURCE_DIR]
 set -uo pipefail
@@ -76,8 +77,13 @@ mkdir -p "$w/tg/experiments" "$w/tg/python/sumlab"
   printf 'echo "variant,dtype,n,reps,time_ms_median,time_ms_min,time_ms_max,gbps,ratio_cub,ratio_read,distinct,result_hex,block,grid,items,cub_ms_median,read_ms_median,abs_err_max,bound_abs,check,dataset"\n'
   printf 'echo "fused,f32,268435456,10,0.25,0,0,0,0.99,0.98,1,0x1p+0,256,1,4,0,0,0,1,ok,normal"\n'; } > "$w/tg/experiments/sumlab"
 chmod +x "$w/tg/experiments/sumlab"
+# (TARGETS_BASELINE: an earlier run whose fused float32 row read 0.95 of the read: compared)
+mkdir -p "$w/base5"
+{ echo "# gpu_name: NVIDIA H200"
+  echo "variant,dtype,n,reps,time_ms_median,time_ms_min,time_ms_max,gbps,ratio_cub,ratio_read,distinct,result_hex,block,grid,items,cub_ms_median,read_ms_median,abs_err_max,bound_abs,check,dataset"
+  echo "fused,f32,268435456,10,0.25,0,0,0,0.96,0.95,1,0x1p+0,256,1,4,0,0,0,1,ok,normal"; } > "$w/base5/var_f32.csv"
 OUT=$w/out5 SUMLAB_BUILD_DIR=$w/tg SESSION_SECONDS=100 TARGETS_ONLY=31 SUMLAB_GIT_SHA=0000000 \
-  timeout 90 bash "$src/tests/gpu_session.sh" targets > "$w/log5" 2>&1
+  TARGETS_BASELINE=$w/base5 timeout 90 bash "$src/tests/gpu_session.sh" targets > "$w/log5" 2>&1
 tgt=$w/out5/session/targets
 check "targets: the judgement's table is written" grep -q '^| 31 | fused >= 0.97x the read | f32 | normal | 2^28 | 0.980 | \*\*met\*\* |$' "$tgt/targets.md"
 check "targets: bench_moments.py ran with the package folder and its targets have no data" \
@@ -85,6 +91,13 @@ check "targets: bench_moments.py ran with the package folder and its targets hav
 check "targets: bench_moments.py's command is logged with the package folder" \
   grep -q "^PYTHONPATH=$w/tg/python .*bench_moments.py --n 2^28" "$tgt/commands.txt"
 check "targets: the stage's line names the counts" grep -q 'targets rc=0: targets.py: issue 31: 1 met' "$w/out5/summary.txt"
+check "targets: compared with TARGETS_BASELINE, the fused row newly met" \
+  grep -q '^| 31 | fused >= 0.97x the read | f32 | normal | 2^28 | 0.950 | 0.980 | +3.2 % | \*\*newly met\*\* |$' "$tgt/compare.md"
+check "targets: the comparison's line names the counts" grep -q 'targets against the baseline rc=0: targets.py: issue 31: 1 newly met' "$w/out5/summary.txt"
+OUT=$w/out5b SUMLAB_BUILD_DIR=$w/tg SESSION_SECONDS=100 TARGETS_ONLY=31 SUMLAB_GIT_SHA=0000000 \
+  TARGETS_BASELINE=$w/none timeout 90 bash "$src/tests/gpu_session.sh" targets > "$w/log5b" 2>&1
+check "targets: a TARGETS_BASELINE that is no folder is said, the judgement still written" \
+  sh -c "grep -q 'TARGETS_BASELINE is not a folder' '$w/out5b/summary.txt' && test -s '$w/out5b/session/targets/targets.md' && test ! -e '$w/out5b/session/targets/compare.md'"
 
 # 6. the occupancy stage on a stub sumlab that echoes its arguments: each variant's own launch and
 # blocks of 256 at 4, 6 and 8 blocks on each of SMS SMs (132 when SMS is no number)
