@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, targets, occupancy, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, targets, occupancy, parts, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
@@ -495,6 +495,33 @@ if [[ $stages == *,twofold16,* ]]; then
   wait
   stamp "twofold16 sanitizer runs: $(grep -c 'rc=0' "$L/rc.txt") of $(wc -l < "$L/rc.txt") passed"
   grep -v 'rc=0' "$L/rc.txt" | tee -a "$out/summary.txt"
+fi
+if [[ $stages == *,parts,* ]]; then
+  # the measuring build SUMLAB_RSUM_PARTS (kernels/README.md) beside the default one:
+  # `reproducible` ended by the blocks' states merged in the last block instead of every block's
+  # atomics into one set of global bins, the suspect of its fixed cost at small n (BENCHMARKS.md,
+  # issue 35). Built in PARTS_BUILD_DIR (default: the build folder's name + -parts; sumlab and
+  # tgpu_twins only), the sum twins on it in every format (quick: the same bits as the twins, as
+  # the default build's), then the two builds alternated (experiments/bench_ab.sh, 2 rounds) on
+  # `reproducible` at 2^20 .. 2^28: $work/parts/ab/
+  B=$work/parts; mkdir -p "$B"
+  pb=${PARTS_BUILD_DIR:-$build-parts}
+  pargs=(-DCMAKE_BUILD_TYPE=Release -DSUMLAB_RSUM_PARTS=ON)
+  [ -n "${CMAKE_PREFIX_PATH:-}" ] && pargs+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
+  [ -n "${SUMLAB_GIT_SHA:-}" ] && pargs+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
+  pgen=(); command -v ninja >/dev/null && [ ! -f "$pb/CMakeCache.txt" ] && pgen=(-G Ninja)
+  if { cmake -S . -B "$pb" "${pgen[@]}" "${pargs[@]}" &&
+       cmake --build "$pb" -j "$(nproc)" --target sumlab tgpu_twins; } > "$B/build.log" 2>&1; then
+    stamp "parts: built in $pb"
+    for d in f32 f64 f16 bf16; do
+      nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum "$pb/tests/tgpu_twins" &
+    done
+    wait
+    nt ab 300 env BENCH_AB_DTYPES="f32 f64 bf16 f16" bash experiments/bench_ab.sh "$sumlab" \
+      "$pb/experiments/sumlab" "$B/ab" 2 -- --n 2^20,2^22,2^24,2^28 --reps 20 --variants reproducible,cub
+  else
+    stamp "parts: the measuring build failed (its log: parts/build.log)"
+  fi
 fi
 if [[ $stages == *,targets,* ]]; then
   # the open issues' performance targets (experiments/targets.py: 38 bench commands, 4 GiB inputs

@@ -6,7 +6,7 @@
 # own limit would have killed them unrecorded. Without the deadline a stub that ends at once passes.
 # The targets stage on a stub sumlab writes its judgement, hands bench_moments.py the package and
 # compares with TARGETS_BASELINE;
-# the occupancy stage asks for the launches it names.
+# the occupancy stage asks for the launches it names; the parts stage builds and runs what it says.
 #   usage: tgpu_session_deadline.sh [SOURCE_DIR]
 set -uo pipefail
 src=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
@@ -111,6 +111,44 @@ check "occupancy: 16 benchmarks (found $(ls "$oc" 2>/dev/null | grep -c '\.csv$'
 check "occupancy: the variants' own launch asks for none" bash -c "! grep -q -- --grid '$oc/lse_bf16_own.csv'"
 check "occupancy: 6 blocks of 256 on 132 SMs (SMS no number)" grep -q -- '--op lse .*--block 256 --grid 792$' "$oc/lse_bf16_6.csv"
 check "occupancy: 8 blocks on 132 SMs for the sum" grep -q -- '--variants fp64-acc,reproducible --block 256 --grid 1056$' "$oc/sum_bf16_8.csv"
+
+# 7. the parts stage with a cmake on PATH that records its arguments and, asked to build, makes
+# stub programs (a sumlab and a tgpu_twins that log how they were called): the measuring build is
+# configured with SUMLAB_RSUM_PARTS=ON and only its sumlab and tgpu_twins built, the sum twins run
+# on it in four formats, and both builds are timed by bench_ab.sh on reproducible; a build that
+# fails is said and nothing runs on it
+mkdir -p "$w/fake" "$w/pa/experiments"
+cat > "$w/fake/cmake" <<'STUB'
+#!/bin/sh
+echo "cmake $*" >> "$PARTS_LOG"
+[ "$1" = --build ] || exit 0
+[ -n "${FAIL_BUILD:-}" ] && exit 1
+mkdir -p "$2/experiments" "$2/tests"
+printf '#!/bin/sh\necho "parts-sumlab $*" >> "$PARTS_LOG"\n' > "$2/experiments/sumlab"
+printf '#!/bin/sh\necho "twins $SUMLAB_TEST_DTYPE $SUMLAB_TEST_OPS $SUMLAB_TEST_QUICK" >> "$PARTS_LOG"\n' > "$2/tests/tgpu_twins"
+chmod +x "$2/experiments/sumlab" "$2/tests/tgpu_twins"
+STUB
+chmod +x "$w/fake/cmake"
+printf '#!/bin/sh\necho "default-sumlab $*" >> "$PARTS_LOG"\n' > "$w/pa/experiments/sumlab"
+chmod +x "$w/pa/experiments/sumlab"
+PATH=$w/fake:$PATH PARTS_LOG=$w/parts.log OUT=$w/out7 SUMLAB_BUILD_DIR=$w/pa PARTS_BUILD_DIR=$w/pa-parts \
+  SUMLAB_GIT_SHA=0000000 timeout 90 bash "$src/tests/gpu_session.sh" parts > "$w/log7" 2>&1
+check "parts: configured with SUMLAB_RSUM_PARTS=ON in PARTS_BUILD_DIR" \
+  grep -q -- "^cmake -S \. -B $w/pa-parts .*-DSUMLAB_RSUM_PARTS=ON" "$w/parts.log"
+check "parts: only sumlab and tgpu_twins built" grep -q -- "^cmake --build $w/pa-parts .*--target sumlab tgpu_twins$" "$w/parts.log"
+check "parts: the sum twins on the measuring build, quick, in four formats (found $(grep -c '^twins .* sum 1$' "$w/parts.log"))" \
+  test "$(grep -c '^twins .* sum 1$' "$w/parts.log")" -eq 4
+check "parts: both builds timed on reproducible at 2^20 .. 2^28 (found $(grep -c -- '--n 2^20,2^22,2^24,2^28 --reps 20 --variants reproducible,cub$' "$w/parts.log"))" \
+  test "$(grep -c -- '--n 2^20,2^22,2^24,2^28 --reps 20 --variants reproducible,cub$' "$w/parts.log")" -eq 16
+check "parts: A is the default build, B the measuring one" \
+  sh -c "grep -q '^default-sumlab bench --dtype f32 ' '$w/parts.log' && grep -q '^parts-sumlab bench --dtype f32 ' '$w/parts.log'"
+check "parts: the stage's lines" sh -c "grep -q 'parts: built in' '$w/out7/summary.txt' && grep -q 'ab rc=' '$w/out7/summary.txt'"
+rm -rf "$w/pa-parts"
+: > "$w/parts2.log"
+PATH=$w/fake:$PATH PARTS_LOG=$w/parts2.log FAIL_BUILD=1 OUT=$w/out7b SUMLAB_BUILD_DIR=$w/pa PARTS_BUILD_DIR=$w/pa-parts \
+  SUMLAB_GIT_SHA=0000000 timeout 60 bash "$src/tests/gpu_session.sh" parts > "$w/log7b" 2>&1
+check "parts: a failed build is said and nothing runs on it" \
+  sh -c "grep -q 'the measuring build failed' '$w/out7b/summary.txt' && ! grep -q -e '^twins' -e 'sumlab bench' '$w/parts2.log'"
 
 [ "$fails" -eq 0 ] || { echo "--- pass 1 log:" >&2; cat "$w/log1" "$rcf" >&2; }
 echo "tgpu_session_deadline: $passes passed, $fails failed"

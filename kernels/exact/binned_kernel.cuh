@@ -60,6 +60,14 @@ static inline size_t rs_workspace_bytes(sl_dtype dt)
 {
     return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
 }
+/* The same with room for grid blocks' states (the measuring build SUMLAB_RSUM_PARTS: reduce/grid.cuh's
+ * layout, the ticket and the partials, beside the bins' layout). */
+static inline size_t rs_workspace_parts_bytes(sl_dtype dt, uint32_t grid)
+{
+    const size_t parts = sl_ws_bytes(grid ? grid : 1u, sizeof(sl_rsum_state));
+    const size_t bins = rs_workspace_bytes(dt);
+    return parts > bins ? parts : bins;
+}
 
 /* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */
 /* X: the input format; T: the folds' format (float32 for float16/bfloat16 input, widened).
@@ -257,6 +265,28 @@ SL_NOINLINE_SHARED double rs_certify_end_dev(const sl_rsum_state *st, uint64_t n
     return n == 0 ? 0.0 : sl_rsum_state_certify_end_limbs(st, n, side, 0, 0);   /* the empty sum is +0 */
 }
 
+/* The rounded sum of the grid's state fin (`reproducible`): float16/bfloat16 input: to odd in
+ * float32, then to nearest even in the 16-bit format; float32 and float64 folds: in registers
+ * (sl_rsum_state_round_f32 / _f64), unless mode & 1 (measuring: the generic rounding over limbs,
+ * the same result). */
+template <typename X, typename T>
+__device__ __forceinline__ X rs_round_out(const sl_rsum_state &fin, unsigned mode)
+{
+    const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
+    const double r = mode & 1u        ? rs_round_dev(&fin, dt, sizeof(X) == 2)
+                     : sizeof(T) == 4 ? sl_rsum_state_round_f32(&fin, sizeof(X) == 2)
+                                      : sl_rsum_state_round_f64(&fin, 0);
+    return sl_out<X>((T)r);                          /* exact for float32/64: r holds a T */
+}
+
+/* SUMLAB_RSUM_PARTS (a CMake option, kernels/README.md), for measuring, the same results: 1 ends
+ * `reproducible`'s launch by exact/binned_merge.cuh's sl_rsum_grid_finish (each block's state at
+ * its own slot of the workspace, the last block merges them over its threads) instead of integer
+ * atomics into the shared global bins; 0, the default: the bins. */
+#ifndef SUMLAB_RSUM_PARTS
+#define SUMLAB_RSUM_PARTS 0
+#endif
+
 /* The kernel's policy P: P::CERT and, when the certificate cannot decide, P::fail (called by
  * thread 0 of the last block). rs_plain: `reproducible`. */
 struct rs_plain {
@@ -324,6 +354,12 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     /* block merge: warps, then warp 0 over the warp states */
     sl_rsum_state st;
     rs_to_state(a, st);
+    if constexpr (SUMLAB_RSUM_PARTS && !CERT) {      /* measuring: the blocks' states, merged */
+        sl_rsum_grid_finish<F::K>(st, s_warp, work, [&](const sl_rsum_state &fin) {
+            *result = rs_round_out<X, T>(fin, mode);
+        });
+        return;
+    }
     sl_rsum_block_merge<F::K>(st, s_warp);
     if (tid == 0) {                                  /* the block's folds into the global bins */
         sl_rsum_state_add_bins<F::K>(st, g_top, g_hi, g_lo);
@@ -348,7 +384,6 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
             fin.lo[k] = k < F::K ? (int64_t)s_bins[F::NPOS + fin.top - k] : 0;
         }
         sl_rsum_state_norm_k(&fin, F::K);
-        const sl_dtype dt = sizeof(T) == 8 ? SL_F64 : SL_F32;
         if (CERT && (mode & 16u)) {                  /* measuring: both ends on one lane */
             double r;
             if (sl_rsum_certify_agree(rs_certify_end_dev(&fin, n, -1, mode & 32u),
@@ -363,13 +398,7 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
                 else P::fail(x, n, head, aux, result, aux_block, mode);
             }
         } else {
-            /* float16/bfloat16: to odd in float32, then to nearest even in the 16-bit format;
-             * float32 and float64 folds: in registers (sl_rsum_state_round_f32 / _f64), unless
-             * mode & 1 (measuring: the generic rounding over limbs, the same result) */
-            const double r = mode & 1u        ? rs_round_dev(&fin, dt, sizeof(X) == 2)
-                             : sizeof(T) == 4 ? sl_rsum_state_round_f32(&fin, sizeof(X) == 2)
-                                              : sl_rsum_state_round_f64(&fin, 0);
-            *result = sl_out<X>((T)r);               /* exact for float32/64: r holds a T */
+            *result = rs_round_out<X, T>(fin, mode);
         }
         if (tid == 0) *g_counter = 0u;
     }
