@@ -47,6 +47,14 @@ rb() { local name=$1; shift
        timeout "$(capped 120)" "$sumlab" bench --reps 10 "$@" > "$B/$name.csv" 2> "$B/$name.err"
        stamp "bench $name rc=$?"; }
 trap pack EXIT
+# configure_args DIR: into cfg, what every build of this pass is configured with (Release, the
+# MPFR/GMP prefix, the tree's commit; Ninja for a folder not configured yet)
+configure_args() {
+  cfg=(); command -v ninja >/dev/null && [ ! -f "$1/CMakeCache.txt" ] && cfg=(-G Ninja)
+  cfg+=(-DCMAKE_BUILD_TYPE=Release)
+  [ -n "${CMAKE_PREFIX_PATH:-}" ] && cfg+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
+  [ -n "${SUMLAB_GIT_SHA:-}" ] && cfg+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
+}
 # A copy whose .git names another commit than its tree (the device machine's): SUMLAB_GIT_SHA
 # computed there by `git rev-parse HEAD` would name that commit in every provenance record. Said at
 # the head of summary.txt when the tree differs from HEAD and SUMLAB_GIT_SHA is unset or names HEAD.
@@ -59,17 +67,15 @@ fi
 if [[ $stages == *,build,* ]]; then
   { date -u; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv
     nvcc --version | tail -2; nproc; } > "$work/env.txt" 2>&1
-  gen=(); command -v ninja >/dev/null && [ ! -f "$build/CMakeCache.txt" ] && gen=(-G Ninja)
-  args=(-DCMAKE_BUILD_TYPE=Release)
-  [ -n "${CMAKE_PREFIX_PATH:-}" ] && args+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
-  [ -n "${SUMLAB_GIT_SHA:-}" ] && args+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
+  configure_args "$build"
+  args=("${cfg[@]}")
   # the Python package too, where its build needs import (the GPU machine has nanobind)
   # (SUMLAB_BUILD_TARGETS: only those targets, without the Python package: a call that runs a
   # few tests and benchmarks)
   [ -z "${SUMLAB_BUILD_TARGETS:-}" ] && python3 -c 'import nanobind, numpy, pytest' >/dev/null 2>&1 &&
     args+=(-DSUMLAB_PYTHON=ON "-DPython_EXECUTABLE=$(command -v python3)")
   targets=(); for tg in ${SUMLAB_BUILD_TARGETS:-}; do targets+=(--target "$tg"); done
-  if ! { cmake -S . -B "$build" "${gen[@]}" "${args[@]}" && cmake --build "$build" -j "$(nproc)" "${targets[@]}"; } > "$work/build.log" 2>&1; then
+  if ! { cmake -S . -B "$build" "${args[@]}" && cmake --build "$build" -j "$(nproc)" "${targets[@]}"; } > "$work/build.log" 2>&1; then
     tail -40 "$work/build.log"; echo "gpu_session: build failed" >&2; exit 1
   fi
   stamp "built"
@@ -506,11 +512,8 @@ if [[ $stages == *,parts,* ]]; then
   # `reproducible` at 2^20 .. 2^28: $work/parts/ab/
   B=$work/parts; mkdir -p "$B"
   pb=${PARTS_BUILD_DIR:-$build-parts}
-  pargs=(-DCMAKE_BUILD_TYPE=Release -DSUMLAB_RSUM_PARTS=ON)
-  [ -n "${CMAKE_PREFIX_PATH:-}" ] && pargs+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
-  [ -n "${SUMLAB_GIT_SHA:-}" ] && pargs+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
-  pgen=(); command -v ninja >/dev/null && [ ! -f "$pb/CMakeCache.txt" ] && pgen=(-G Ninja)
-  if { cmake -S . -B "$pb" "${pgen[@]}" "${pargs[@]}" &&
+  configure_args "$pb"
+  if { cmake -S . -B "$pb" "${cfg[@]}" -DSUMLAB_RSUM_PARTS=ON &&
        cmake --build "$pb" -j "$(nproc)" --target sumlab tgpu_twins; } > "$B/build.log" 2>&1; then
     stamp "parts: built in $pb"
     for d in f32 f64 f16 bf16; do
