@@ -299,6 +299,19 @@ def target_n(c):
     return pow2(c["n"]) if not c["rows"] else "%d x %d" % (c["rows"], c["n"])
 
 
+def say_counts(pairs, order=None):
+    """'targets.py: issue N: k STATE, ...' on stderr for each issue of the (issue, state) pairs:
+    the states in order (those absent left out), or alphabetically without one."""
+    counts = {}
+    for issue, state in pairs:
+        counts.setdefault(issue, {}).setdefault(state, 0)
+        counts[issue][state] += 1
+    for issue in sorted(counts):
+        seen = [st for st in order if st in counts[issue]] if order else sorted(counts[issue])
+        print("targets.py: issue %d: %s" % (issue, ", ".join("%d %s" % (counts[issue][st], st) for st in seen)),
+              file=sys.stderr)
+
+
 def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
     got = judge_results(plan, directory, only)
     if got is None:
@@ -322,15 +335,8 @@ def judge(plan, directory, only, unmet_only, fmt, out=sys.stdout):
             out.write("| %d | %s | %s | %s | %s | %s | %s |\n" % (
                 c["issue"], c["target"], c["dtype"], c["case"], target_n(c), "-" if v is None else "%.3f" % v,
                 "**met**" if state == "met" else state))
-    counts = {}
-    for c, v, state in results:
-        counts.setdefault(c["issue"], {}).setdefault(state, 0)
-        counts[c["issue"]][state] += 1
-    for issue in sorted(counts):
-        parts = ", ".join("%d %s" % (counts[issue][s], s) for s in ("met", "unmet", "check FAILED", "unchecked",
-                                                                    "no data")
-                          if counts[issue].get(s))
-        print("targets.py: issue %d: %s" % (issue, parts), file=sys.stderr)
+    say_counts([(c["issue"], state) for c, v, state in results],
+               ("met", "unmet", "check FAILED", "unchecked", "no data"))
     return 0
 
 
@@ -349,7 +355,7 @@ def compare(plan, old_dir, new_dir, only, changed_only, fmt, out=sys.stdout):
         print("targets.py: OLD was measured on %s, NEW on %s: a change between them is the machines' as "
               "much as the code's" % (", ".join(gpus[0]) or "no named GPU", ", ".join(gpus[1]) or "no named GPU"),
               file=sys.stderr)
-    rows, counts = [], {}
+    rows, states = [], []
     for (c, v0, s0), (_, v1, s1) in zip(old, new):
         change = v1 / v0 - 1.0 if v0 and v1 is not None else None
         if s1 == "met" and s0 != "met":
@@ -358,8 +364,7 @@ def compare(plan, old_dir, new_dir, only, changed_only, fmt, out=sys.stdout):
             verdict = "no longer met"
         else:
             verdict = "still " + s1 if s0 == s1 else "%s (was %s)" % (s1, s0)
-        counts.setdefault(c["issue"], {}).setdefault(verdict, 0)
-        counts[c["issue"]][verdict] += 1
+        states.append((c["issue"], verdict))
         if changed_only and s0 == s1:
             continue
         rows.append((c, v0, v1, change, verdict))
@@ -380,9 +385,7 @@ def compare(plan, old_dir, new_dir, only, changed_only, fmt, out=sys.stdout):
                 "-" if v0 is None else "%.3f" % v0, "-" if v1 is None else "%.3f" % v1,
                 "-" if change is None else "%+.1f %%" % (100.0 * change),
                 "**%s**" % verdict if verdict in ("newly met", "no longer met") else verdict))
-    for issue in sorted(counts):
-        print("targets.py: issue %d: %s" % (issue, ", ".join("%d %s" % (k, v) for v, k in sorted(counts[issue].items()))),
-              file=sys.stderr)
+    say_counts(states)
     return 0
 
 
