@@ -60,13 +60,11 @@ static inline size_t rs_workspace_bytes(sl_dtype dt)
 {
     return RS_WS_HEADER + 2u * sizeof(uint64_t) * (size_t)sl_rsum_npos(dt);
 }
-/* The same with room for grid blocks' states (the measuring build SUMLAB_RSUM_PARTS: reduce/grid.cuh's
- * layout, the ticket and the partials, beside the bins' layout). */
-static inline size_t rs_workspace_parts_bytes(sl_dtype dt, uint32_t grid)
+/* The measuring build SUMLAB_RSUM_PARTS's instead: reduce/grid.cuh's layout, the ticket and the
+ * grid blocks' states (the bins are not used there). */
+static inline size_t rs_workspace_parts_bytes(uint32_t grid)
 {
-    const size_t parts = sl_ws_bytes(grid ? grid : 1u, sizeof(sl_rsum_state));
-    const size_t bins = rs_workspace_bytes(dt);
-    return parts > bins ? parts : bins;
+    return sl_ws_bytes(grid ? grid : 1u, sizeof(sl_rsum_state));
 }
 
 /* Per format (and CERT: superacc's float64 path, 4 folds): accumulator, vector, folds. */

@@ -9,7 +9,7 @@ extern "C" size_t sl_reproducible_workspace(const sl_variant *v, uint64_t n, sl_
                                             const sl_launch *cfg)
 {
     (void)v; (void)n;
-    return SUMLAB_RSUM_PARTS ? rs_workspace_parts_bytes(dt, cfg ? cfg->grid : 1u) : rs_workspace_bytes(dt);
+    return SUMLAB_RSUM_PARTS ? rs_workspace_parts_bytes(cfg ? cfg->grid : 1u) : rs_workspace_bytes(dt);
 }
 
 /* SUMLAB_RSUM_MODE (a CMake option, kernels/README.md), for measuring, the same results: 1 rounds
