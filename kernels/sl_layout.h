@@ -56,6 +56,28 @@ static inline unsigned sl_rows_grid(uint64_t units, unsigned per)
  * above (the sum's, mean/var/std's and norm2's): below it a block's merge of its threads' binned
  * states costs more than the row's values. */
 #define SL_ROWS_RS_WARP_ROW_MAX 8192u
+/* ... and the reproducible sum's rows a warp a row up to this many values when they are many
+ * (sl_rows_rs_lanes). */
+#define SL_ROWS_RS_WARP_ROW_MANY 32768u
+
+/* Lanes per row of the reproducible sum's row kernel (rows.cu's rs_rows_launch; rows.c's
+ * workspace), or 0 for a block or several a row: a row's merge and rounding cost about as
+ * much as a few hundred values a lane, so a row gets the fewest lanes, of 8, 16 and 32, that give
+ * each about 512 of its values or fewer, while the warps still give every SM 8 (16 KB of loads
+ * in flight) and the row is a whole number of 16-byte vectors (a warp's rows then share their
+ * head, and the warp its loop trips); else a warp a row up to SL_ROWS_RS_WARP_ROW_MAX values, or
+ * up to SL_ROWS_RS_WARP_ROW_MANY when the rows give every SM 24 warps; else 0. The bits do not
+ * depend on it (a row's result is its multiset's binned sum). */
+static inline unsigned sl_rows_rs_lanes(uint64_t rows, uint64_t n, size_t elem, uint32_t sm_count)
+{
+    const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
+    if (n > SL_ROWS_RS_WARP_ROW_MAX)
+        return n <= SL_ROWS_RS_WARP_ROW_MANY && rows >= 24u * sms ? 32u : 0u;
+    if ((n * elem) % 16u == 0u)
+        for (unsigned g = 8u; g < 32u; g *= 2u)
+            if (n <= 512u * g && rows * g >= 8u * 32u * sms) return g;
+    return 32u;
+}
 
 /* Rows too few and too long for a warp or a block a row to fill the GPU: fewer rows than four
  * an SM (sm_count; 0: SL_DEFAULT_SM_COUNT), of 2^16 values or more. The row entries whose kernels

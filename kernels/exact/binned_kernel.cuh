@@ -158,12 +158,31 @@ __device__ __forceinline__ void rs_unpack(const sl_v16<H> *r, float (&x)[N])
         for (int k = 0; k < 8; k++) x[8 * u + k] = sl_widen(sl_vec_lane(r[u], k));
 }
 
+/* The largest of v over aligned groups of GW lanes (GW a power of two up to 32; every lane of
+ * the warp calls it): the warp's for GW = 32, else each group's own, by xor shuffles that stay
+ * inside the group. */
+template <int GW>
+__device__ __forceinline__ unsigned rs_lanes_max(unsigned v)
+{
+    static_assert(GW >= 1 && GW <= 32 && (GW & (GW - 1)) == 0, "GW: a power of two up to 32");
+    if constexpr (GW == 32) {
+        v = __reduce_max_sync(SL_FULL_MASK, v);
+    } else {
+#pragma unroll
+        for (int off = GW / 2; off > 0; off >>= 1) v = max(v, __shfl_xor_sync(SL_FULL_MASK, v, off));
+    }
+    return v;
+}
+
 /* SE values of a whole tile (SV of its vectors, r[0..SV)): widened, each group's largest |x|, one
  * capacity check per group; when a lane's group exceeds its capacity, the warp raises every
- * lane's index to what its largest input needs (the branch is warp-uniform: otherwise a lane
- * meeting a new maximum sends its group one by one while the other 31 wait, slow on full-range
- * data); then the groups' deposits. rs_kernel's and the row kernels' (rows/rows.cu) sub-tile. */
-template <int SE, typename T, typename A, typename V>
+ * lane's index to what the largest input of its GW lanes needs (the branch is warp-uniform:
+ * otherwise a lane meeting a new maximum sends its group one by one while the other 31 wait,
+ * slow on full-range data; GW lanes: the lanes of one sum, 32 for the 1-D kernel, fewer where a
+ * warp holds several rows, whose indices must not follow one another's values); then the
+ * groups' deposits. Every lane of the warp calls it. rs_kernel's and the row kernels'
+ * (rows/rows.cu) sub-tile. */
+template <int SE, typename T, int GW = 32, typename A, typename V>
 __device__ __forceinline__ void rs_take_sub(A &a, const V *r)
 {
     T xs[SE];
@@ -174,7 +193,7 @@ __device__ __forceinline__ void rs_take_sub(A &a, const V *r)
         mx[g] = rs_group_max(xs + g * SL_RSUM_GROUP);
         lm = max(lm, mx[g]);
     }
-    if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+    if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, rs_lanes_max<GW>(lm));
 #pragma unroll
     for (int g = 0; g < SE / SL_RSUM_GROUP; g++) rs_take_group_mx(a, xs + g * SL_RSUM_GROUP, mx[g]);
 }
@@ -218,7 +237,7 @@ __device__ __forceinline__ void rs_widen8(const sl_v16<__half> &v, float *x)
  * otherwise each group of 8 takes the K-fold group path with the sub-tile's largest |x| (a group
  * whose own largest is below the capacity deposits the same either way; NaN/Inf send it value by
  * value, as its own would). */
-template <int SE, typename T, typename A, typename H>
+template <int SE, typename T, int GW = 32, typename A, typename H>
 __device__ __forceinline__ void rs_take_sub(A &a, const sl_v16<H> *r)
 {
     enum { NV = SE / 8 };
@@ -230,7 +249,7 @@ __device__ __forceinline__ void rs_take_sub(A &a, const sl_v16<H> *r)
         sl_rsum_h16_scan4(w, &mxw, &mnw);
     }
     const unsigned lm = C::wide(sl_rsum_h16_absmax(mxw));
-    if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, __reduce_max_sync(SL_FULL_MASK, lm));
+    if (__any_sync(SL_FULL_MASK, lm >= a.cap)) rs_raise(a, rs_lanes_max<GW>(lm));
     const bool two = lm < a.cap && sl_rsum_two_fold16(sl_rsum_h16_absmin_nz(mnw), a.top, C::PH, C::BH);
     T xs[SE];
 #pragma unroll

@@ -31,6 +31,40 @@ __device__ __forceinline__ void sl_rsum_warp_merge(sl_rsum_state &st)
     sl_rsum_state_norm_k(&st, K);
 }
 
+/* The states of each aligned group of G lanes merged (G a power of two up to 32; every lane of
+ * the warp calls it; G = 32: sl_rsum_warp_merge): raised to the group's largest index, integers
+ * added by a shuffle tree that stays in the group; the group's first lane holds its normalised
+ * state (the others hold partial sums). A warp of 32 / G rows: each group's state is its row's
+ * alone. */
+template <int K, int G>
+__device__ __forceinline__ void sl_rsum_lanes_merge(sl_rsum_state &st)
+{
+    static_assert(G >= 1 && G <= 32 && (G & (G - 1)) == 0, "G: a power of two up to 32");
+    if constexpr (G == 32) {
+        sl_rsum_warp_merge<K>(st);
+    } else {
+        __syncwarp();
+        int t = st.top;
+        unsigned f = st.flags;
+#pragma unroll
+        for (int off = G / 2; off > 0; off >>= 1) {
+            t = max(t, __shfl_xor_sync(SL_FULL_MASK, t, off));
+            f |= __shfl_xor_sync(SL_FULL_MASK, f, off);
+        }
+        sl_rsum_state_shift_k(&st, t, K);
+        st.flags = f;
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+#pragma unroll
+            for (int off = G / 2; off > 0; off >>= 1) {   /* lo < 2^32 each: the sum stays < 2^37 */
+                st.hi[k] += __shfl_down_sync(SL_FULL_MASK, st.hi[k], off, G);
+                st.lo[k] += __shfl_down_sync(SL_FULL_MASK, st.lo[k], off, G);
+            }
+        }
+        sl_rsum_state_norm_k(&st, K);
+    }
+}
+
 /* The block's states merged into thread 0's st: each warp's (sl_rsum_warp_merge), then warp 0
  * over the warps' states in s_warp (32 states of shared memory). Every thread calls it; one
  * barrier (Bar, reduce/block.cuh); a caller that reuses s_warp afterwards passes a barrier

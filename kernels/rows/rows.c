@@ -190,13 +190,13 @@ static int rs_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64
     return 0;
 }
 
-/* A block per row above SL_ROWS_RS_WARP_ROW_MAX, split over sl_rows_split blocks: the rows'
- * tickets (4 bytes each, the area rounded up to 16) then every part's binned state. */
+/* A block per row where sl_rows_rs_lanes gives no lanes, split over sl_rows_split blocks: the
+ * rows' tickets (4 bytes each, the area rounded up to 16) then every part's binned state. */
 static size_t rs_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
                                 const sl_launch *cfg)
 {
-    (void)v; (void)dt;
-    if (n <= SL_ROWS_RS_WARP_ROW_MAX) return 0;
+    (void)v;
+    if (sl_rows_rs_lanes(rows, n, sl_dtype_size(dt), cfg ? cfg->sm_count : 0u)) return 0;
     const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
     if (S == 1u) return 0;
     return (size_t)((rows * 4u + 15u) / 16u * 16u + rows * S * (uint64_t)sizeof(sl_rsum_state));

@@ -143,7 +143,9 @@ extern "C" int sl_block_row_gpu(const sl_variant *v, const void *d_x, uint64_t n
  * (sl_rsum_warp_merge), then (a block per row) warp 0 merges the warps' states, and lane 0 rounds the
  * row's state once (as rs_kernel's last block rounds the grid's). The result is the binned sum
  * of the row's multiset of values: the 1-D kernel's and the twin's, whatever B, the split or the
- * launch. Chosen by n alone: a warp per row (8 rows per block) for n <= RS_WARP_ROW_MAX, where a
+ * launch. Chosen by sl_rows_rs_lanes (sl_layout.h): 8 or 16 lanes a row (4 or 2 rows a warp,
+ * each group raising, merging and rounding its own row) or a warp a row up to
+ * SL_ROWS_RS_WARP_ROW_MAX values (or SL_ROWS_RS_WARP_ROW_MANY when the rows are many), where a
  * block's merge would cost more than its values; a block per row above, or S blocks per row
  * (sl_rows_split: long rows, or few rows against the SMs) whose states the row's last block
  * merges (exact, commutative and associative: the same state for any S) before rounding. */
@@ -178,7 +180,7 @@ __device__ __forceinline__ void rs_row_take(A &a, const X *row, uint64_t n, unsi
 #pragma unroll
             for (int u = 0; u < F::U; u++) r4[u] = sl_ldv(xv + base + (uint64_t)u * TPR);
 #pragma unroll
-            for (int sub = 0; sub < NS; sub++) rs_take_sub<SE, T>(a, r4 + sub * SV);
+            for (int sub = 0; sub < NS; sub++) rs_take_sub<SE, T, (TPR < 32u ? (int)TPR : 32)>(a, r4 + sub * SV);
         } else {
             for (int u = 0; u < F::U; u++)
                 if (base + (uint64_t)u * TPR < nv) rs_take_vec(a, sl_ldv(xv + base + (uint64_t)u * TPR));
@@ -313,25 +315,34 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
     }
 }
 
-/* A warp per row, ROWS_WARPS rows per block (no barrier: each warp on its own rows). CERT: as
- * rs_rows_kernel's. */
-template <typename X, bool CERT>
+/* A warp per row, ROWS_WARPS rows per block (no barrier: each warp on its own rows), or (G < 32,
+ * not CERT) a group of G lanes per row, 32 / G rows a warp: more values a lane for the same
+ * merge and one rounding for the warp's rows at once (lanes 0, G, ...). Every lane of a warp
+ * runs the same loop trips and collectives: its groups' rows have the same head
+ * (sl_rows_rs_lanes asks n values of a multiple of 16 bytes), and a group past the last row
+ * takes the last row again and writes nothing. CERT: as rs_rows_kernel's. */
+template <typename X, bool CERT, unsigned G = 32u>
 __global__ void __launch_bounds__(SL_ROWS_BLOCK)
 rs_rows_warp_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, X *out, unsigned char *list)
 {
     typedef rs_fmt<X, CERT> F;
     typedef typename F::A A;
+    static_assert(G == 32u || !CERT, "the certified rows: a warp a row");
+    enum { RPW = 32u / G };
     const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    const unsigned t = lane % G, g = lane / G;
     if (CERT && SUMLAB_ROWS_SACC_PDL) asm volatile("griddepcontrol.launch_dependents;");
-    for (uint64_t r = (uint64_t)blockIdx.x * ROWS_WARPS + warp; r < rows; r += (uint64_t)gridDim.x * ROWS_WARPS) {
+    for (uint64_t r0 = ((uint64_t)blockIdx.x * ROWS_WARPS + warp) * RPW; r0 < rows;
+         r0 += (uint64_t)gridDim.x * ROWS_WARPS * RPW) {
+        const uint64_t r = r0 + g < rows ? r0 + g : rows - 1u;
         A a;
         rs_init(a);
-        rs_row_take<X, 32u, CERT>(a, x + r * n, n, lane, 0u, 1u);
+        rs_row_take<X, G, CERT>(a, x + r * n, n, t, 0u, 1u);
         sl_rsum_state st;
         rs_to_state(a, st);
-        sl_rsum_warp_merge<F::K>(st);
+        sl_rsum_lanes_merge<F::K, (int)G>(st);
         if (CERT) rs_cert_row(st, n, r, list, reinterpret_cast<double *>(out));
-        else if (lane == 0) out[r] = rs_row_round<X>(st);
+        else if (t == 0 && r0 + g < rows) out[r] = rs_row_round<X>(st);
     }
 }
 
@@ -340,9 +351,16 @@ static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                           const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_out,
                           cudaStream_t st, sl_err *err)
 {
-    if (n <= RS_WARP_ROW_MAX) {
-        rs_rows_warp_kernel<X, false><<<sl_rows_grid(rows, ROWS_WARPS), SL_ROWS_BLOCK, 0, st>>>(
-            (const X *)d_x, rows, n, (X *)d_out, nullptr);
+    const unsigned lanes = sl_rows_rs_lanes(rows, n, sizeof(X), cfg ? cfg->sm_count : 0u);
+    if (lanes) {
+        const unsigned per = ROWS_WARPS * (32u / lanes);   /* rows a block */
+        const unsigned grid = sl_rows_grid(rows, per);
+        if (lanes == 8u)
+            rs_rows_warp_kernel<X, false, 8u><<<grid, SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out, nullptr);
+        else if (lanes == 16u)
+            rs_rows_warp_kernel<X, false, 16u><<<grid, SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out, nullptr);
+        else
+            rs_rows_warp_kernel<X, false><<<grid, SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out, nullptr);
         SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
     } else {
         const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
