@@ -61,21 +61,26 @@ static inline unsigned sl_rows_grid(uint64_t units, unsigned per)
 #define SL_ROWS_RS_WARP_ROW_MANY 32768u
 
 /* Lanes per row of the reproducible sum's row kernel (rows.cu's rs_rows_launch; rows.c's
- * workspace), or 0 for a block or several a row: a row's merge and rounding cost about as
- * much as a few hundred values a lane, so a row gets the fewest lanes, of 8, 16 and 32, that give
- * each about 512 of its values or fewer, while the warps still give every SM 8 (16 KB of loads
- * in flight) and the row is a whole number of 16-byte vectors (a warp's rows then share their
- * head, and the warp its loop trips); else a warp a row up to SL_ROWS_RS_WARP_ROW_MAX values, or
- * up to SL_ROWS_RS_WARP_ROW_MANY when the rows give every SM 24 warps; else 0. The bits do not
- * depend on it (a row's result is its multiset's binned sum). */
+ * workspace), or 0 for a block or several a row. A row's merge and rounding cost about as much
+ * as a few hundred values a lane; where the deposits bound the time (16-bit input) a row gets
+ * the fewest lanes, of 8, 16 and 32, that give each at most 512 of its values, while the warps
+ * still give every SM 8 (16 KB of loads in flight), and a warp a row up to
+ * SL_ROWS_RS_WARP_ROW_MANY values when the rows give every SM 24 warps; float32 and float64,
+ * bound by the reads, keep a warp's loads on one row (several rows a warp read slower on the
+ * H100, BENCHMARKS.md) except on rows of at most 1,024 values (8 lanes). Fewer than 32 lanes only
+ * for rows of whole 16-byte vectors (a warp's rows then share their head, and the warp its loop
+ * trips). Else a warp a row up to SL_ROWS_RS_WARP_ROW_MAX values, then 0. The bits do not depend
+ * on it (a row's result is its multiset's binned sum). */
 static inline unsigned sl_rows_rs_lanes(uint64_t rows, uint64_t n, size_t elem, uint32_t sm_count)
 {
     const uint64_t sms = sm_count ? sm_count : SL_DEFAULT_SM_COUNT;
     if (n > SL_ROWS_RS_WARP_ROW_MAX)
-        return n <= SL_ROWS_RS_WARP_ROW_MANY && rows >= 24u * sms ? 32u : 0u;
-    if ((n * elem) % 16u == 0u)
-        for (unsigned g = 8u; g < 32u; g *= 2u)
-            if (n <= 512u * g && rows * g >= 8u * 32u * sms) return g;
+        return elem == 2u && n <= SL_ROWS_RS_WARP_ROW_MANY && rows >= 24u * sms ? 32u : 0u;
+    if ((n * elem) % 16u == 0u) {
+        const unsigned most = elem == 2u ? 16u : 8u;
+        for (unsigned g = 8u; g <= most; g *= 2u)
+            if (n <= (elem == 2u ? 512u : 128u) * g && rows * g >= 8u * 32u * sms) return g;
+    }
     return 32u;
 }
 
