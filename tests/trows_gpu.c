@@ -27,6 +27,7 @@
 #include "sl_variants.h"
 #include "rows/rows.h"
 #include "rows/rows_cert.h"
+#include "sl_layout.h"
 #include "exact/binned.h"
 #include "sumlab/half.h"
 #include "trows_sacc.h"
@@ -144,6 +145,79 @@ static void ragged_rows(const sl_gpu_info *info)
             }
         }
     }
+}
+
+/* Rows of several per warp (sl_rows_rs_lanes: 8 or 16 lanes a row; a warp a row on 16-bit rows
+ * of up to 32,768 values when they are many): sum `reproducible` and mean/var/std `correct`,
+ * launched for 1 SM (so that batches of 33 and 70 rows take those paths, the last warp holding
+ * fewer rows than groups) and for the device's SMs, each equal to the twin bit for bit; row i
+ * scaled by 2^(-s (i mod 4)) so that rows of one warp differ in magnitude (a row's index raised
+ * by its warp-mates' values would drop its low folds); N 4103 (rows not whole vectors: a warp a
+ * row for the sum, groups of unaligned rows for the moments). */
+static void lanes_rows(const sl_gpu_info *info)
+{
+    static const uint64_t Ns[] = {32, 1000, 4096, 4103, 8192, 16384};
+    static const uint64_t Bs[] = {33, 70};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
+    int grouped = 0;
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        const int sum = !strcmp(v->op, "sum") && !strcmp(v->name, "reproducible");
+        const int mom = (!strcmp(v->op, "mean") || !strcmp(v->op, "var") || !strcmp(v->op, "std")) &&
+                        !strcmp(v->name, "correct");
+        if (!v->gpu || !(sum || mom)) continue;
+        for (size_t di = 0; di < 4; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            const size_t es = sl_dtype_size(dt);
+            for (size_t ni = 0; ni < 6; ni++) {
+                const uint64_t N = Ns[ni];
+                for (size_t bi = 0; bi < 2; bi++) {
+                    const uint64_t B = Bs[bi];
+                    const unsigned lanes = sl_rows_rs_lanes(B, N, es, 1u);
+                    grouped += (sum || es == 2u) && lanes > 0u && lanes < 32u;
+                    char *x = malloc(B * N * es);
+                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                    double *g2 = malloc(B * sizeof(double));
+                    if (!x || !g || !c || !g2) { free(x); free(g); free(c); free(g2); return; }
+                    const int s = dt == SL_F16 ? 3 : 24;
+                    for (uint64_t i = 0; i < B; i++)
+                        for (uint64_t j = 0; j < N; j++) {
+                            const uint64_t r = sl_test_rand64();
+                            const double w = ldexp((double)(int)((r >> 40) & 0xffff) / 4096.0 - 8.0,
+                                                   (int)((r >> 8) & 15u) - 7 - s * (int)(i % 4u));
+                            if (dt == SL_F64) ((double *)x)[i * N + j] = w;
+                            else if (dt == SL_F32) ((float *)x)[i * N + j] = (float)w;
+                            else ((uint16_t *)x)[i * N + j] = sl_half_from_double(w, dt);
+                        }
+                    sl_launch req, cfg;
+                    memset(&req, 0, sizeof req);
+                    req.sm_count = 1u;
+                    req.ddof = 1;
+                    int rc = gpu_vs_twin(v, x, B, N, dt, &req, &cfg, g, c);
+                    if (rc == 0) {
+                        sl_err err = {{0}};
+                        req.sm_count = (uint32_t)info->sm_count;
+                        rc = sl_rows_gpu_host(v, x, B, N, dt, &req, 1, g2, NULL, NULL, NULL, &err);
+                        CHECK(rc == 0, "%s/%s: %s", v->op, v->name, err.msg);
+                        uint64_t differ = 0;
+                        for (uint64_t i = 0; rc == 0 && i < B; i++) differ += !same_bits(g[i], g2[i]);
+                        CHECK(differ == 0, "%s/%s %s B=%llu N=%llu: %llu rows differ between the launches "
+                              "for 1 SM (%u lanes a row) and for %d", v->op, v->name, sl_dtype_name(dt),
+                              (unsigned long long)B, (unsigned long long)N, (unsigned long long)differ,
+                              lanes, info->sm_count);
+                    }
+                    free(x);
+                    free(g);
+                    free(c);
+                    free(g2);
+                }
+            }
+        }
+    }
+    /* the cases above reach the grouped kernels (a rule that stopped choosing them would leave
+     * this test checking the warp and block paths only) */
+    CHECK(grouped >= 20, "only %d cases ran rows of fewer than 32 lanes", grouped);
 }
 
 /* lse's reproducible rows on logits: rows of four kinds in turn (uniform on [-10, 10): the
@@ -363,6 +437,7 @@ int main(void)
     exact_tie_rows(&info);
     extrema_empty_parts();
     ragged_rows(&info);
+    lanes_rows(&info);
     lse_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};
     static const uint64_t Ns[] = {33, 4096, 32768};
