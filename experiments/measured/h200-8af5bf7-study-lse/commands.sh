@@ -6,6 +6,9 @@
 # study_jobs.csv.gz: the job log, given up for the folder's size limit: `git show
 # 1bb7c57:experiments/measured/h200-8af5bf7-study-lse/study_jobs.csv.gz`), torch.logsumexp's rows
 # joined into throughput-vs-n.
+# Given up for the folder's size limit when the later lse study (../h100-ed71826-study-lse/)
+# superseded it: batch_invariance.csv, throughput_torch.csv, distribution.csv.gz and study.log.gz
+# (`git show cb1a754164879639e11920872d7f2502cd388bde:experiments/measured/h200-8af5bf7-study-lse/FILE`).
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr SUMLAB_GIT_SHA=8af5bf7033b087cc7edfbe32ad1aabd82bbb0b8b
 bash tests/gpu_session.sh build
 PYTHONPATH=build-gpu/python python3 experiments/anchors/throughput_torch.py results/gpu-lse --op lse
