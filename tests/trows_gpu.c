@@ -147,13 +147,12 @@ static void ragged_rows(const sl_gpu_info *info)
     }
 }
 
-/* Rows of several per warp (sl_rows_rs_lanes: 8 or 16 lanes a row; a warp a row on 16-bit rows
- * of up to 32,768 values when they are many): sum `reproducible` and mean/var/std `correct`,
- * launched for 1 SM (so that batches of 33 and 70 rows take those paths, the last warp holding
- * fewer rows than groups) and for the device's SMs, each equal to the twin bit for bit; row i
- * scaled by 2^(-s (i mod 4)) so that rows of one warp differ in magnitude (a row's index raised
- * by its warp-mates' values would drop its low folds); N 4103 (rows not whole vectors: a warp a
- * row for the sum, groups of unaligned rows for the moments). */
+/* The reproducible sum's rows of several per warp (sl_rows_rs_lanes: 8 or 16 lanes a row; a
+ * warp a row on 16-bit rows of up to 32,768 values when they are many), launched for 1 SM (so
+ * that batches of 33 and 70 rows take those paths, the last warp holding fewer rows than groups)
+ * and for the device's SMs, each equal to the twin bit for bit; row i scaled by 2^(-s (i mod 4))
+ * so that rows of one warp differ in magnitude (a row's index raised by its warp-mates' values
+ * would drop its low folds); N 4103 (rows not whole vectors: a warp a row). */
 static void lanes_rows(const sl_gpu_info *info)
 {
     static const uint64_t Ns[] = {32, 1000, 4096, 4103, 8192, 16384};
@@ -162,10 +161,7 @@ static void lanes_rows(const sl_gpu_info *info)
     int grouped = 0;
     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
         const sl_variant *v = sl_variant_at(vi);
-        const int sum = !strcmp(v->op, "sum") && !strcmp(v->name, "reproducible");
-        const int mom = (!strcmp(v->op, "mean") || !strcmp(v->op, "var") || !strcmp(v->op, "std")) &&
-                        !strcmp(v->name, "correct");
-        if (!v->gpu || !(sum || mom)) continue;
+        if (!v->gpu || strcmp(v->op, "sum") || strcmp(v->name, "reproducible")) continue;
         for (size_t di = 0; di < 4; di++) {
             const sl_dtype dt = dts[di];
             if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
@@ -175,7 +171,7 @@ static void lanes_rows(const sl_gpu_info *info)
                 for (size_t bi = 0; bi < 2; bi++) {
                     const uint64_t B = Bs[bi];
                     const unsigned lanes = sl_rows_rs_lanes(B, N, es, 1u);
-                    grouped += (sum || es == 2u) && lanes > 0u && lanes < 32u;
+                    grouped += lanes > 0u && lanes < 32u;
                     char *x = malloc(B * N * es);
                     double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
                     double *g2 = malloc(B * sizeof(double));
@@ -193,7 +189,6 @@ static void lanes_rows(const sl_gpu_info *info)
                     sl_launch req, cfg;
                     memset(&req, 0, sizeof req);
                     req.sm_count = 1u;
-                    req.ddof = 1;
                     int rc = gpu_vs_twin(v, x, B, N, dt, &req, &cfg, g, c);
                     if (rc == 0) {
                         sl_err err = {{0}};
