@@ -11,7 +11,8 @@
  * Fortran order, N-D axes moved to the last place (values checked by index), errors;
  * split_plan: the split row kernels' plan (sl_rows_split) and workspace layout modelled on the
  * host: parts within bounds, every (row, part) its own region inside the workspace sized for
- * the request, every row's ticket apart from every part's data. */
+ * the request, every row's ticket apart from every part's data; lanes_plan: the reproducible
+ * row kernels' lanes a row against their preconditions. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include "exact/binned.h"
 #include "exact/limbs.h"
 #include "rows/rows.h"
+#include "sl_layout.h"
 #include "extrema/extrema.h"
 #include "moments_exact/moments_exact.h"
 #include "moments_exact/mx_fast64.h"
@@ -510,6 +512,49 @@ static void split_plan(void)
             }
 }
 
+/* The reproducible sum's lanes a row (sl_rows_rs_lanes), the row kernels' preconditions over
+ * rows, lengths, formats and SM counts: 8, 16 or 32 lanes or none (a block or several); fewer
+ * than 32 only for rows of whole 16-byte vectors (every row of a warp then has the same head, and
+ * the warp the same loop trips: rows.cu's grouped kernel relies on it) and at most 512 values a
+ * lane; none only above SL_ROWS_RS_WARP_ROW_MAX values; a warp path needs no workspace
+ * (sl_rows_workspace 0), as the kernel launched without one. */
+static void lanes_plan(void)
+{
+    static const uint64_t Rs[] = {1, 7, 33, 100, 1000, 4224, 5000, 40000};
+    static const uint32_t sms[] = {0, 1, 132, 4096};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
+    const sl_variant *rs = sl_variant_find_op("sum", "reproducible");
+    CHECK(rs != NULL, "no reproducible");
+    if (!rs) return;
+    uint64_t bad = 0, grouped = 0, cases = 0;
+    for (size_t di = 0; di < 4; di++)
+        for (size_t ri = 0; ri < sizeof Rs / sizeof Rs[0]; ri++)
+            for (size_t si = 0; si < sizeof sms / sizeof sms[0]; si++)
+                for (uint64_t N = 1; N <= 40000; N += N < 64 ? 1 : N < 9000 ? 61 : 997) {
+                    const size_t es = sl_dtype_size(dts[di]);
+                    const unsigned l = sl_rows_rs_lanes(Rs[ri], N, es, sms[si]);
+                    const int ok = (l == 0u || l == 8u || l == 16u || l == 32u) &&
+                                   (l == 32u || l == 0u || ((N * es) % 16u == 0u && N <= 512u * l)) &&
+                                   (l != 0u || N > SL_ROWS_RS_WARP_ROW_MAX);
+                    sl_launch req;
+                    memset(&req, 0, sizeof req);
+                    req.sm_count = sms[si];
+                    const size_t wb = l ? sl_rows_workspace(rs, Rs[ri], N, dts[di], &req) : 0u;
+                    if (!ok || wb) {
+                        if (bad++ < 5)
+                            CHECK(0, "%s B=%llu N=%llu sm_count %u: %u lanes a row, workspace %zu",
+                                  sl_dtype_name(dts[di]), (unsigned long long)Rs[ri],
+                                  (unsigned long long)N, sms[si], l, wb);
+                    }
+                    grouped += l == 8u || l == 16u;
+                    cases++;
+                }
+    CHECK(bad == 0, "%llu of %llu plans break a row kernel's precondition", (unsigned long long)bad,
+          (unsigned long long)cases);
+    CHECK(grouped > 0 && grouped < cases, "grouped rows in %llu of %llu plans", (unsigned long long)grouped,
+          (unsigned long long)cases);
+}
+
 /* max/min's split of few long rows (extrema.h's sl_ex_rows_split): S = 1 for short rows and for
  * rows that fill the GPU; else enough blocks for 4 an SM, at most one per 2^14 values; the
  * workspace (sl_rows_workspace) holds the rows' counters and, from the next multiple of 8 bytes,
@@ -659,6 +704,7 @@ int main(void)
 {
     sl_test_rng = sl_test_seed();
     split_plan();
+    lanes_plan();
     extrema_split_plan();
     few_long_rows();
     tie_rows();
