@@ -152,7 +152,9 @@ static void ragged_rows(const sl_gpu_info *info)
  * that batches of 33 and 70 rows take those paths, the last warp holding fewer rows than groups)
  * and for the device's SMs, each equal to the twin bit for bit; row i scaled by 2^(-s (i mod 4))
  * so that rows of one warp differ in magnitude (a row's index raised by its warp-mates' values
- * would drop its low folds); N 4103 (rows not whole vectors: a warp a row). */
+ * would drop its low folds); N 4103 (rows not whole vectors: a warp a row). The same for
+ * `correct` mean and var on 16-bit rows, grouped alike in the measuring build
+ * SUMLAB_ROWS_MX_LANES (kernels/README.md; a warp a row in the default one). */
 static void lanes_rows(const sl_gpu_info *info)
 {
     static const uint64_t Ns[] = {32, 1000, 4096, 4103, 8192, 16384};
@@ -161,17 +163,19 @@ static void lanes_rows(const sl_gpu_info *info)
     int grouped = 0;
     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
         const sl_variant *v = sl_variant_at(vi);
-        if (!v->gpu || strcmp(v->op, "sum") || strcmp(v->name, "reproducible")) continue;
+        const int sum = !strcmp(v->op, "sum") && !strcmp(v->name, "reproducible");
+        const int mom = (!strcmp(v->op, "mean") || !strcmp(v->op, "var")) && !strcmp(v->name, "correct");
+        if (!v->gpu || !(sum || mom)) continue;
         for (size_t di = 0; di < 4; di++) {
             const sl_dtype dt = dts[di];
-            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            if (!(v->dtypes & SL_DTYPE_MASK(dt)) || (mom && sl_dtype_size(dt) != 2u)) continue;
             const size_t es = sl_dtype_size(dt);
             for (size_t ni = 0; ni < 6; ni++) {
                 const uint64_t N = Ns[ni];
                 for (size_t bi = 0; bi < 2; bi++) {
                     const uint64_t B = Bs[bi];
                     const unsigned lanes = sl_rows_rs_lanes(B, N, es, 1u);
-                    grouped += lanes > 0u && lanes < 32u;
+                    grouped += sum && lanes > 0u && lanes < 32u;
                     char *x = malloc(B * N * es);
                     double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
                     double *g2 = malloc(B * sizeof(double));
@@ -189,6 +193,7 @@ static void lanes_rows(const sl_gpu_info *info)
                     sl_launch req, cfg;
                     memset(&req, 0, sizeof req);
                     req.sm_count = 1u;
+                    req.ddof = 1;
                     int rc = gpu_vs_twin(v, x, B, N, dt, &req, &cfg, g, c);
                     if (rc == 0) {
                         sl_err err = {{0}};

@@ -376,12 +376,14 @@ mxc_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, int what, uint32_
  * 16-byte loads in flight per thread ahead of the sums, as the read rate needs at this
  * occupancy. */
 #define MXF_CHAIN(n, T, W) (1u + (uint64_t)(W) * (((n) + (uint64_t)(W) * (T) - 1u) / ((uint64_t)(W) * (T))))
-__device__ __forceinline__ void mxf_shfl(sl_mxf_acc &a, int off)
+/* lane + off's sums merged into the lane's (within aligned groups of width lanes: the groups'
+ * first lanes end with their group's sums) */
+__device__ __forceinline__ void mxf_shfl(sl_mxf_acc &a, int off, int width = 32)
 {
     sl_mxf_acc b;
-    b.s1 = __shfl_down_sync(SL_FULL_MASK, a.s1, off);
-    b.a1 = __shfl_down_sync(SL_FULL_MASK, a.a1, off);
-    b.s2 = __shfl_down_sync(SL_FULL_MASK, a.s2, off);
+    b.s1 = __shfl_down_sync(SL_FULL_MASK, a.s1, off, width);
+    b.a1 = __shfl_down_sync(SL_FULL_MASK, a.a1, off, width);
+    b.s2 = __shfl_down_sync(SL_FULL_MASK, a.s2, off, width);
     sl_mxf_merge(&a, &b);
 }
 
@@ -848,26 +850,37 @@ mxrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint3
  * 32 rows a block, grid stride over rows): each lane its edge scalar and its vectors (four loads
  * in flight), the warp's shuffles, lane 0's box test with h = MXF_CHAIN(n, 32, W) + 16; no block
  * barrier (a block per row of 4,096 values gave each thread one or two vectors and two barriers a
- * row). */
+ * row). G < 32 (the measuring build SUMLAB_ROWS_MX_LANES's 16-bit rows, sl_rows_rs_lanes): a
+ * group of G lanes a row, 32 / G rows a warp, its shuffles within the group, its first lane's
+ * test with h = MXF_CHAIN(n, G, W) + 16 (a lane's chain: at most two edge scalars, one more than
+ * MXF_CHAIN counts, then log2 G <= 4 levels: within the 16); the lanes' walks hold no collective,
+ * so the rows of a warp may differ in alignment; a group past the last row takes the last row
+ * again and writes nothing. */
 #define MXR_WARP_ROW_MAX 8192u
+/* SUMLAB_ROWS_MX_LANES (a CMake option, kernels/README.md), for measuring, the same results: 1
+ * gives 16-bit rows the reproducible sum's lanes a row; 0, the default: a warp or a block a row. */
+#ifndef SUMLAB_ROWS_MX_LANES
+#define SUMLAB_ROWS_MX_LANES 0
+#endif
 
-template <typename X>
+template <typename X, unsigned G = 32u>
 __global__ void __launch_bounds__(MXR_ROW_BLOCK)
 mxroww_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint32_t ddof,
               sl_dtype dt, unsigned char *work, X *out)
 {
-    enum { W = sl_vec<X>::W };
+    enum { W = sl_vec<X>::W, RPW = 32u / G };
     unsigned *g_count = reinterpret_cast<unsigned *>(work);
     unsigned *g_list = reinterpret_cast<unsigned *>(work + MXR_ROW_WS_HEADER);
-    const unsigned lane = threadIdx.x & 31u, WPB = MXR_ROW_BLOCK / 32u;
-    const uint64_t wstride = (uint64_t)gridDim.x * WPB;
-    for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += wstride) {
-        sl_mxf_acc a = mxr_row_acc<X>(x + r * n, n, lane, 32u);
+    const unsigned lane = threadIdx.x & 31u, WPB = MXR_ROW_BLOCK / 32u, t = lane % G, g = lane / G;
+    const uint64_t wstride = (uint64_t)gridDim.x * WPB * RPW;
+    for (uint64_t r0 = ((uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5)) * RPW; r0 < rows; r0 += wstride) {
+        const uint64_t r = r0 + g < rows ? r0 + g : rows - 1u;
+        sl_mxf_acc a = mxr_row_acc<X>(x + r * n, n, t, G);
 #pragma unroll
-        for (int off = 16; off > 0; off >>= 1) mxf_shfl(a, off);
-        if (lane == 0) {
+        for (int off = (int)G / 2; off > 0; off >>= 1) mxf_shfl(a, off, (int)G);
+        if (t == 0 && r0 + g < rows) {
             double res;
-            if (mxr_decide(x + r * n, &a, n, MXF_CHAIN(n, (uint64_t)32u, W) + 16u, what, ddof, dt, &res))
+            if (mxr_decide(x + r * n, &a, n, MXF_CHAIN(n, (uint64_t)G, W) + 16u, what, ddof, dt, &res))
                 mx_store(res, out + r);
             else
                 g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
@@ -938,10 +951,25 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                           cudaStream_t st, sl_err *err)
 {
     unsigned grid;
-    if (n <= MXR_WARP_ROW_MAX) {
-        grid = sl_rows_grid(rows, MXR_ROW_BLOCK / 32u);
-        mxroww_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof,
-                                                         dt, (unsigned char *)d_work, (X *)d_out);
+    /* a warp a row up to MXR_WARP_ROW_MAX values, else a block; the measuring build
+     * SUMLAB_ROWS_MX_LANES: 16-bit rows take the reproducible sum's lanes a row instead
+     * (sl_rows_rs_lanes: 8 or 16 lanes, or a warp a row up to 32,768 values when the rows are
+     * many), the same results */
+    unsigned lanes = n <= MXR_WARP_ROW_MAX ? 32u : 0u;
+    if constexpr (SUMLAB_ROWS_MX_LANES && sizeof(X) == 2) lanes = sl_rows_rs_lanes(rows, n, sizeof(X), cfg->sm_count);
+    if (lanes) {
+        grid = sl_rows_grid(rows, MXR_ROW_BLOCK / 32u * (32u / lanes));
+        unsigned char *w = (unsigned char *)d_work;
+        if constexpr (SUMLAB_ROWS_MX_LANES && sizeof(X) == 2) {
+            if (lanes == 8u)
+                mxroww_kernel<X, 8u><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
+            else if (lanes == 16u)
+                mxroww_kernel<X, 16u><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
+            else
+                mxroww_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
+        } else {
+            mxroww_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
+        }
         SL_CUDA_CHECK_LAUNCH("mxroww_kernel", v->name, err);
     } else {
         grid = sl_rows_grid(rows, 1u);
