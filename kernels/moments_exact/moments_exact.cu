@@ -959,17 +959,11 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     if constexpr (SUMLAB_ROWS_MX_LANES && sizeof(X) == 2) lanes = sl_rows_rs_lanes(rows, n, sizeof(X), cfg->sm_count);
     if (lanes) {
         grid = sl_rows_grid(rows, MXR_ROW_BLOCK / 32u * (32u / lanes));
-        unsigned char *w = (unsigned char *)d_work;
-        if constexpr (SUMLAB_ROWS_MX_LANES && sizeof(X) == 2) {
-            if (lanes == 8u)
-                mxroww_kernel<X, 8u><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
-            else if (lanes == 16u)
-                mxroww_kernel<X, 16u><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
-            else
-                mxroww_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
-        } else {
-            mxroww_kernel<X><<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt, w, (X *)d_out);
-        }
+        auto kernel = mxroww_kernel<X>;
+        if constexpr (SUMLAB_ROWS_MX_LANES && sizeof(X) == 2)
+            kernel = lanes == 8u ? mxroww_kernel<X, 8u> : lanes == 16u ? mxroww_kernel<X, 16u> : kernel;
+        kernel<<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt,
+                                              (unsigned char *)d_work, (X *)d_out);
         SL_CUDA_CHECK_LAUNCH("mxroww_kernel", v->name, err);
     } else {
         grid = sl_rows_grid(rows, 1u);

@@ -355,12 +355,10 @@ static int rs_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
     if (lanes) {
         const unsigned per = ROWS_WARPS * (32u / lanes);   /* rows a block */
         const unsigned grid = sl_rows_grid(rows, per);
-        if (lanes == 8u)
-            rs_rows_warp_kernel<X, false, 8u><<<grid, SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out, nullptr);
-        else if (lanes == 16u)
-            rs_rows_warp_kernel<X, false, 16u><<<grid, SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out, nullptr);
-        else
-            rs_rows_warp_kernel<X, false><<<grid, SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out, nullptr);
+        const auto kernel = lanes == 8u    ? rs_rows_warp_kernel<X, false, 8u>
+                            : lanes == 16u ? rs_rows_warp_kernel<X, false, 16u>
+                                           : rs_rows_warp_kernel<X, false>;
+        kernel<<<grid, SL_ROWS_BLOCK, 0, st>>>((const X *)d_x, rows, n, (X *)d_out, nullptr);
         SL_CUDA_CHECK_LAUNCH("rs_rows_warp_kernel", v->name, err);
     } else {
         const unsigned S = sl_rows_split(rows, n, cfg ? cfg->sm_count : 0u, SL_ROWS_RS_SPLIT_MAX);
