@@ -61,15 +61,19 @@ static int gpu_vs_twin(const sl_variant *v, const void *x, uint64_t B, uint64_t 
     return rc != 0 || differ != 0;
 }
 
+/* x[i] = a random value in [-8, 8) 2^(e - 7 - down), e in 0 .. 15, rounded to dt */
+static void fill_one(void *x, uint64_t i, sl_dtype dt, int down)
+{
+    const uint64_t r = sl_test_rand64();
+    const double v = ldexp((double)(int)((r >> 40) & 0xffff) / 4096.0 - 8.0, (int)((r >> 8) & 15u) - 7 - down);
+    if (dt == SL_F64) ((double *)x)[i] = v;
+    else if (dt == SL_F32) ((float *)x)[i] = (float)v;
+    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+}
+
 static void fill(void *x, uint64_t count, sl_dtype dt)
 {
-    for (uint64_t i = 0; i < count; i++) {
-        const uint64_t r = sl_test_rand64();
-        double v = ldexp((double)(int)((r >> 40) & 0xffff) / 4096.0 - 8.0, (int)((r >> 8) & 15u) - 7);
-        if (dt == SL_F64) ((double *)x)[i] = v;
-        else if (dt == SL_F32) ((float *)x)[i] = (float)v;
-        else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
-    }
+    for (uint64_t i = 0; i < count; i++) fill_one(x, i, dt, 0);
 }
 
 /* Every row kernel on ragged shapes: GPU rows == twin rows; superacc split or not. */
@@ -182,14 +186,7 @@ static void lanes_rows(const sl_gpu_info *info)
                     if (!x || !g || !c || !g2) { free(x); free(g); free(c); free(g2); return; }
                     const int s = dt == SL_F16 ? 3 : 24;
                     for (uint64_t i = 0; i < B; i++)
-                        for (uint64_t j = 0; j < N; j++) {
-                            const uint64_t r = sl_test_rand64();
-                            const double w = ldexp((double)(int)((r >> 40) & 0xffff) / 4096.0 - 8.0,
-                                                   (int)((r >> 8) & 15u) - 7 - s * (int)(i % 4u));
-                            if (dt == SL_F64) ((double *)x)[i * N + j] = w;
-                            else if (dt == SL_F32) ((float *)x)[i * N + j] = (float)w;
-                            else ((uint16_t *)x)[i * N + j] = sl_half_from_double(w, dt);
-                        }
+                        for (uint64_t j = 0; j < N; j++) fill_one(x, i * N + j, dt, s * (int)(i % 4u));
                     sl_launch req, cfg;
                     memset(&req, 0, sizeof req);
                     req.sm_count = 1u;
