@@ -19,11 +19,27 @@ __device__ __forceinline__ unsigned *sl_ws_counter(void *work)
     return static_cast<unsigned *>(work);
 }
 
+/* SUMLAB_TICKET_ACQ_REL (a CMake option, kernels/README.md), for measuring, the same results: 1
+ * fences the ticket with fence.acq_rel.gpu (sl_ticket_fence) instead of __threadfence()
+ * (fence.sc.gpu, sequentially consistent, heavier) and makes the last block's acquire side thread
+ * 0's alone, before the barrier that orders every thread's reads after it (as cooperative
+ * groups' grid barrier does), instead of every thread's after that barrier: the release and
+ * acquire patterns of the PTX memory model, which is all the ticket needs. 0, the default: the
+ * __threadfence() form. */
+#ifndef SUMLAB_TICKET_ACQ_REL
+#define SUMLAB_TICKET_ACQ_REL 0
+#endif
+__device__ __forceinline__ void sl_ticket_fence()
+{
+    if (SUMLAB_TICKET_ACQ_REL) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+    else __threadfence();
+}
+
 /* Arrival ticket. Every thread of every block calls it once; it returns true, uniformly across
  * the block, in the last block of the grid to arrive (whose thread 0 then resets *counter to 0
  * for the next launch, after its last use), false in the others. Thread 0 takes the ticket
  * (atomicAdd on *counter); what a block published before it must be visible to the last block:
- *   kFence0 = true:  thread 0 alone published; it fences (__threadfence) before its ticket;
+ *   kFence0 = true:  thread 0 alone published; it fences (sl_ticket_fence) before its ticket;
  *   kFence0 = false: the caller has made every publishing thread fence, then a Bar barrier.
  * The last block fences once more (the acquire side) before it returns true. Bar is the block
  * barrier between the ticket and its reading (reduce/block.cuh). */
@@ -32,13 +48,14 @@ __device__ __forceinline__ bool sl_ticket_last(unsigned *counter)
 {
     __shared__ unsigned s_last;
     if (threadIdx.x == 0) {
-        if (kFence0) __threadfence();                    /* partial visible before the ticket */
-        unsigned ticket = atomicAdd(counter, 1u);
-        s_last = (ticket == gridDim.x - 1u);
+        if (kFence0) sl_ticket_fence();                  /* partial visible before the ticket */
+        const bool last = atomicAdd(counter, 1u) == gridDim.x - 1u;
+        if (SUMLAB_TICKET_ACQ_REL && last) sl_ticket_fence();   /* acquire side, thread 0 */
+        s_last = last;
     }
     Bar::sync();
     if (!s_last) return false;                           /* uniform across the block */
-    __threadfence();                                     /* acquire side of the ticket */
+    if (!SUMLAB_TICKET_ACQ_REL) __threadfence();         /* acquire side of the ticket */
     return true;
 }
 
