@@ -215,6 +215,9 @@ static void lanes_rows(const sl_gpu_info *info)
     /* the cases above reach the grouped kernels (a rule that stopped choosing them would leave
      * this test checking the warp and block paths only) */
     CHECK(grouped >= 20, "only %d cases ran rows of fewer than 32 lanes", grouped);
+    printf("trows_gpu: lanes_rows: %d cases on rows of fewer than 32 lanes, %ld failed checks so far\n",
+           grouped, sl_test_failures);
+    fflush(stdout);
 }
 
 /* lse's reproducible rows on logits: rows of four kinds in turn (uniform on [-10, 10): the
