@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, targets, occupancy, parts, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, targets, occupancy, parts, switches, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
@@ -524,6 +524,46 @@ if [[ $stages == *,parts,* ]]; then
       "$pb/experiments/sumlab" "$B/ab" 2 -- --n 2^20,2^22,2^24,2^28 --reps 20 --variants reproducible,cub
   else
     stamp "parts: the measuring build failed (its log: parts/build.log)"
+  fi
+fi
+if [[ $stages == *,switches,* ]]; then
+  # the measuring switches not yet run on a GPU (kernels/README.md), built together in
+  # SWITCHES_BUILD_DIR (default: the build folder's name + -switches): SUMLAB_TICKET_ACQ_REL (the
+  # one-launch kernels' ticket fenced by fence.acq_rel.gpu), SUMLAB_SACC_F16_ZERO (float16
+  # superacc's zero and subnormal values without conversion instructions), SUMLAB_ROWS_MX_LANES
+  # (16-bit correct var rows at the reproducible sum's lanes). First their correctness on that build
+  # (tsuperacc_gpu, trows_gpu, the quick twins of every format and operation), then the two builds
+  # alternated (experiments/bench_ab.sh, 2 rounds): the small sizes every ticketed kernel pays its
+  # fixed cost at (float32 and float64 sums, float32 lse), float16 superacc on the families that
+  # hold zeros and subnormals and on uniform (the unchanged path), bfloat16 var rows (by their read
+  # ratio); about 8-9 minutes in all: $work/switches/ab_*/ and ab_*.log
+  B=$work/switches; mkdir -p "$B"
+  sb=${SWITCHES_BUILD_DIR:-$build-switches}
+  configure_args "$sb"
+  if { cmake -S . -B "$sb" "${cfg[@]}" -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_SACC_F16_ZERO=ON -DSUMLAB_ROWS_MX_LANES=ON &&
+       cmake --build "$sb" -j "$(nproc)" --target sumlab tgpu_twins tsuperacc_gpu trows_gpu; } > "$B/build.log" 2>&1; then
+    stamp "switches: built in $sb"
+    nt sacc 300 "$sb/tests/tsuperacc_gpu" &
+    nt rows 420 "$sb/tests/trows_gpu" &
+    for d in f32 f64 f16 bf16; do
+      nt "twins_$d" 420 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d "$sb/tests/tgpu_twins" &
+    done
+    wait
+    S=$sb/experiments/sumlab
+    nt ab_small 300 env BENCH_AB_DTYPES="f32 f64" bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_small" 2 -- \
+      --n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub
+    nt ab_lse 200 env BENCH_AB_DTYPES="f32" bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_lse" 2 -- \
+      --op lse --n 2^20,2^24 --reps 20 --dataset logits --variants online,reproducible
+    nt ab_f16_wide 200 env BENCH_AB_DTYPES=f16 bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_f16_wide" 2 -- \
+      --n 2^24,2^28 --reps 20 --variants superacc,cub --dataset log-uniform --param emin=-1100 --param emax=2 --param subnormals=1
+    nt ab_f16_subnormal 200 env BENCH_AB_DTYPES=f16 bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_f16_subnormal" 2 -- \
+      --n 2^24 --reps 20 --variants superacc,cub --dataset subnormal
+    nt ab_f16_uniform 200 env BENCH_AB_DTYPES=f16 bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_f16_uniform" 2 -- \
+      --n 2^28 --reps 20 --variants superacc,cub --dataset uniform
+    nt ab_var_rows 300 env BENCH_AB_DTYPES=bf16 BENCH_AB_RATIO=ratio_read bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_var_rows" 2 -- \
+      --op var --axis -1 --rows 4096,32768,16384 --n 32768,4096,1024 --pairs --reps 10 --variants correct
+  else
+    stamp "switches: the measuring build failed (its log: switches/build.log)"
   fi
 fi
 if [[ $stages == *,targets,* ]]; then

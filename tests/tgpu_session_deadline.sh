@@ -150,6 +150,55 @@ PATH=$w/fake:$PATH PARTS_LOG=$w/parts2.log FAIL_BUILD=1 OUT=$w/out7b SUMLAB_BUIL
 check "parts: a failed build is said and nothing runs on it" \
   sh -c "grep -q 'the measuring build failed' '$w/out7b/summary.txt' && ! grep -q -e '^twins' -e 'sumlab bench' '$w/parts2.log'"
 
+# 8. the switches stage with the same stub cmake (its build also makes tsuperacc_gpu and trows_gpu
+# stubs): the measuring build configured with the three switches ON, the correctness tests run on
+# it, and both builds timed by bench_ab.sh, the var rows by their read ratio
+cat > "$w/fake/cmake" <<'STUB'
+#!/bin/sh
+echo "cmake $*" >> "$PARTS_LOG"
+[ "$1" = --build ] || exit 0
+mkdir -p "$2/experiments" "$2/tests"
+printf '#!/bin/sh\necho "sw-sumlab $*" >> "$PARTS_LOG"\n' > "$2/experiments/sumlab"
+printf '#!/bin/sh\necho "twins $SUMLAB_TEST_DTYPE $SUMLAB_TEST_QUICK" >> "$PARTS_LOG"\n' > "$2/tests/tgpu_twins"
+printf '#!/bin/sh\necho "test $0" >> "$PARTS_LOG"\n' > "$2/tests/tsuperacc_gpu"
+cp "$2/tests/tsuperacc_gpu" "$2/tests/trows_gpu"
+chmod +x "$2/experiments/sumlab" "$2/tests/"*
+STUB
+chmod +x "$w/fake/cmake"
+: > "$w/sw.log"
+PATH=$w/fake:$PATH PARTS_LOG=$w/sw.log OUT=$w/out8 SUMLAB_BUILD_DIR=$w/pa SWITCHES_BUILD_DIR=$w/pa-sw \
+  SUMLAB_GIT_SHA=0000000 timeout 120 bash "$src/tests/gpu_session.sh" switches > "$w/log8" 2>&1
+check "switches: configured with the three switches ON in SWITCHES_BUILD_DIR" \
+  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_SACC_F16_ZERO=ON -DSUMLAB_ROWS_MX_LANES=ON" "$w/sw.log"
+check "switches: tsuperacc_gpu and trows_gpu on the measuring build" \
+  sh -c "grep -q '^test $w/pa-sw/tests/tsuperacc_gpu' '$w/sw.log' && grep -q '^test $w/pa-sw/tests/trows_gpu' '$w/sw.log'"
+check "switches: the quick twins in four formats (found $(grep -c '^twins .* 1$' "$w/sw.log"))" \
+  test "$(grep -c '^twins .* 1$' "$w/sw.log")" -eq 4
+check "switches: both builds timed on bfloat16 var rows" \
+  sh -c "grep -q '^default-sumlab bench --dtype bf16 --op var --axis -1' '$w/sw.log' && grep -q '^sw-sumlab bench --dtype bf16 --op var --axis -1' '$w/sw.log'"
+check "switches: float16 superacc timed on the wide family by both builds (found $(grep -c -- '--dataset log-uniform --param emin=-1100 --param emax=2' "$w/sw.log"))" \
+  test "$(grep -c -- '--dataset log-uniform --param emin=-1100 --param emax=2' "$w/sw.log")" -eq 4
+check "switches: the var rows' table by ratio_read" grep -q '^dtype,rows,n,variant,ratio_read_A' "$w/out8/session/switches/ab_var_rows.log"
+
+# 9. bench_ab.sh's table from its runs' CSV: 1-D rows by ratio_cub, row-wise ones (keyed by rows
+# too) by the column BENCH_AB_RATIO names; medians over the rounds
+mkdir -p "$w/ab9"
+cat > "$w/ab9/a" <<'STUB'
+#!/bin/sh
+echo "# a comment line"
+echo "variant,dtype,n,ratio_cub,rows,ratio_read"
+echo "superacc,f16,1024,0.5,,0.4"
+echo "correct,f16,4096,,32768,0.6"
+echo "correct,f16,4096,,16,0.2"
+STUB
+sed 's/0\.5,,0\.4/1.0,,0.8/; s/,32768,0\.6/,32768,0.9/' "$w/ab9/a" > "$w/ab9/b"
+chmod +x "$w/ab9/a" "$w/ab9/b"
+BENCH_AB_DTYPES=f16 bash "$src/experiments/bench_ab.sh" "$w/ab9/a" "$w/ab9/b" "$w/ab9/o" 2 > "$w/ab9/cub.txt" 2>&1
+BENCH_AB_DTYPES=f16 BENCH_AB_RATIO=ratio_read bash "$src/experiments/bench_ab.sh" "$w/ab9/a" "$w/ab9/b" "$w/ab9/o2" 2 > "$w/ab9/read.txt" 2>&1
+check "bench_ab: 1-D row by ratio_cub, B twice A" grep -qx 'f16,,1024,superacc,0.5000,1.0000,2.0000,2' "$w/ab9/cub.txt"
+check "bench_ab: the row-wise runs keyed by rows, by ratio_read" \
+  sh -c "grep -qx 'f16,32768,4096,correct,0.6000,0.9000,1.5000,2' '$w/ab9/read.txt' && grep -qx 'f16,16,4096,correct,0.2000,0.2000,1.0000,2' '$w/ab9/read.txt'"
+
 [ "$fails" -eq 0 ] || { echo "--- pass 1 log:" >&2; cat "$w/log1" "$rcf" >&2; }
 echo "tgpu_session_deadline: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
