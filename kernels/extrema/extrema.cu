@@ -483,12 +483,12 @@ exsplit_kernel(const X *__restrict__ x, uint64_t n, unsigned S, uint64_t L, unsi
     const A a = exr_block<A, P>(exr_lanes<X, A, P>(x + r * n + lo, len, tid, SL_EX_ROW_BLOCK), s_w);
     if (tid == 0) {
         parts[blockIdx.x] = a;
-        __threadfence();                             /* the part visible before the ticket */
+        sl_ticket_fence();                             /* the part visible before the ticket */
         s_last = atomicAdd(&counters[r], 1u) == S - 1u;
     }
     __syncthreads();
     if (!s_last || tid != 0) return;
-    __threadfence();                                 /* acquire side of the ticket */
+    sl_ticket_fence();                                 /* acquire side of the ticket */
     A t = P::zero();
     for (unsigned k = 0; k < S; k++) t = P::add(t, __ldcg(&parts[r * S + k]));
     out[r] = sl_out<X>(t);

@@ -24,8 +24,9 @@ __device__ __forceinline__ unsigned *sl_ws_counter(void *work)
  * (fence.sc.gpu, sequentially consistent, heavier) and makes the last block's acquire side thread
  * 0's alone, before the barrier that orders every thread's reads after it (as cooperative
  * groups' grid barrier does), instead of every thread's after that barrier: the release and
- * acquire patterns of the PTX memory model, which is all the ticket needs. 0, the default: the
- * __threadfence() form. */
+ * acquire patterns of the PTX memory model, which is all the ticket needs; the kernels with
+ * tickets of their own (rows, extrema, norm2, moments, superacc's exact float64 kernel) fence
+ * with sl_ticket_fence too. 0, the default: the __threadfence() form. */
 #ifndef SUMLAB_TICKET_ACQ_REL
 #define SUMLAB_TICKET_ACQ_REL 0
 #endif
@@ -48,7 +49,9 @@ __device__ __forceinline__ bool sl_ticket_last(unsigned *counter)
 {
     __shared__ unsigned s_last;
     if (threadIdx.x == 0) {
-        if (kFence0) sl_ticket_fence();                  /* partial visible before the ticket */
+        /* partial visible before the ticket (kFence0 false: the callers' fences and barrier;
+         * with SUMLAB_TICKET_ACQ_REL thread 0 fences too, the release side made its own) */
+        if (kFence0 || SUMLAB_TICKET_ACQ_REL) sl_ticket_fence();
         const bool last = atomicAdd(counter, 1u) == gridDim.x - 1u;
         if (SUMLAB_TICKET_ACQ_REL && last) sl_ticket_fence();   /* acquire side, thread 0 */
         s_last = last;
