@@ -529,9 +529,10 @@ fi
 if [[ $stages == *,switches,* ]]; then
   # the measuring switches not yet run on a GPU (kernels/README.md), built together in
   # SWITCHES_BUILD_DIR (default: the build folder's name + -switches): SUMLAB_TICKET_ACQ_REL (the
-  # one-launch kernels' ticket fenced by fence.acq_rel.gpu), SUMLAB_SACC_F16_ZERO (float16
-  # superacc's zero and subnormal values without conversion instructions), SUMLAB_ROWS_MX_LANES
-  # (16-bit correct var rows at the reproducible sum's lanes). First their correctness on that build
+  # one-launch kernels' ticket fenced by fence.acq_rel.gpu), SUMLAB_WS_PREFETCH (reproducible's and
+  # superacc's workspace asked of L2 at their start), SUMLAB_SACC_F16_ZERO (float16 superacc's
+  # zero and subnormal values without conversion instructions), SUMLAB_ROWS_MX_LANES (16-bit
+  # correct var rows at the reproducible sum's lanes). First their correctness on that build
   # (tsuperacc_gpu, trows_gpu, the quick twins of every format and operation), then the two builds
   # alternated (experiments/bench_ab.sh, 2 rounds): the small sizes every ticketed kernel pays its
   # fixed cost at (float32 and float64 sums, float32 lse), float16 superacc on the families that
@@ -540,7 +541,8 @@ if [[ $stages == *,switches,* ]]; then
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
   configure_args "$sb"
-  if { cmake -S . -B "$sb" "${cfg[@]}" -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_SACC_F16_ZERO=ON -DSUMLAB_ROWS_MX_LANES=ON &&
+  if { cmake -S . -B "$sb" "${cfg[@]}" -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_SACC_F16_ZERO=ON -DSUMLAB_ROWS_MX_LANES=ON \
+         -DSUMLAB_WS_PREFETCH=ON &&
        cmake --build "$sb" -j "$(nproc)" --target sumlab tgpu_twins tsuperacc_gpu trows_gpu; } > "$B/build.log" 2>&1; then
     stamp "switches: built in $sb"
     nt sacc 300 "$sb/tests/tsuperacc_gpu" &

@@ -174,6 +174,7 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
     __shared__ unsigned s_flags;
     const unsigned B = blockDim.x;                   /* read before the barrier (sl_for_edges) */
     sacc_block_init(s_acc, F::L, &s_flags);
+    sacc_ws_prefetch(work);
     sacc_barrier();
 
     double a = 0.0, b = 0.0;
