@@ -360,12 +360,7 @@ static void check_b16_transform(void)
  * other half a fixed value): sl_sacc_h16x2_ez flags exactly the field-0 halves, and the double
  * sl_sacc_h16x2_hi builds is the value's (field 1..30) or the value plus its sign times 2^-14
  * (field 0: zero and subnormal, -0 included), the correction the kernel takes back out. */
-static double f16_value(uint32_t h)
-{
-    const int e = (int)((h >> 10) & 31u), m = (int)(h & 1023u);
-    const double mag = e ? ldexp(1024.0 + m, e - 25) : ldexp((double)m, -24);
-    return (h & 0x8000u) ? -mag : mag;
-}
+static double f16_value(uint32_t h) { return sl_half_to_double((uint16_t)h, SL_F16); }
 static double hiword_double(uint32_t hw) { return from_bits64((uint64_t)hw << 32); }
 static void check_h16_build(void)
 {

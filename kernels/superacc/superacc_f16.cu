@@ -40,9 +40,8 @@ __device__ __forceinline__ void sacc_h_take8(const sl_h8 &v, double &a, double &
  * exponent field of 1..30). An exponent field of 31 (Inf, NaN) in any lane of the 16 bytes
  * takes sacc_h_take8 for all eight, and so does a field of 0 (zero, subnormal) unless
  * SUMLAB_SACC_F16_ZERO: then such a half is built as its value plus its sign times 2^-14, the
- * vector's such halves are counted by sign (zc: the low halves' count at bit 0, the high
- * halves' at bit 16, each between -4 and 4) and 2^-14 times the count comes back out of a by
- * one fma, exactly (a and the correction are multiples of 2^-24, |a| < 2^28, the correction at
+ * vector's such halves are counted by sign (zc: positive less negative, -8 to 8) and 2^-14
+ * times the count comes back out of a by one fma, exactly (a and the correction are multiples of 2^-24, |a| < 2^28, the correction at
  * most 2^-11). Lanes 0-3 go into a, 4-7 into b, as there. */
 __device__ __forceinline__ void sacc_h_word(unsigned w, unsigned ez, double &r)
 {
@@ -58,9 +57,8 @@ __device__ __forceinline__ void sacc_h_take8i(const sl_h8 &v, double &a, double 
         unsigned zero = 0u, big = 0u;                    /* bit 15/31: exponent field 0 / 31 */
 #pragma unroll
         for (int k = 0; k < 4; k++) {
-            const unsigned m = w[k] & 0x7fff7fffu;
-            zero |= ~(m + 0x7c007c00u);
-            big |= m + 0x04000400u;
+            zero |= sl_sacc_h16x2_ez(w[k]);
+            big |= (w[k] & 0x7fff7fffu) + 0x04000400u;
         }
         if (big & 0x80008000u) {                         /* an Inf or NaN */
             sacc_h_take8(v, a, b, sg);
@@ -72,11 +70,10 @@ __device__ __forceinline__ void sacc_h_take8i(const sl_h8 &v, double &a, double 
 #pragma unroll
             for (int k = 0; k < 4; k++) {
                 const unsigned ez = sl_sacc_h16x2_ez(w[k]);
-                zc += (int)((ez & ~w[k]) >> 15) - (int)((ez & w[k]) >> 15);
+                zc += __popc(ez & ~w[k]) - __popc(ez & w[k]);   /* positive less negative */
                 sacc_h_word(w[k], ez, k < 2 ? a : b);
             }
-            const int hi = (zc + 0x8000) >> 16;          /* zc = lo + 2^16 hi, |lo| <= 4 */
-            a = fma((double)(zc - hi * 0x10000 + hi), -0x1p-14, a);
+            a = fma((double)zc, -0x1p-14, a);
             return;
         }
     } else {
