@@ -551,19 +551,19 @@ if [[ $stages == *,switches,* ]]; then
       nt "twins_$d" 420 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d "$sb/tests/tgpu_twins" &
     done
     wait
-    S=$sb/experiments/sumlab
-    nt ab_small 300 env BENCH_AB_DTYPES="f32 f64" bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_small" 2 -- \
-      --n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub
-    nt ab_lse 200 env BENCH_AB_DTYPES="f32" bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_lse" 2 -- \
-      --op lse --n 2^20,2^24 --reps 20 --dataset logits --variants online,reproducible
-    nt ab_f16_wide 200 env BENCH_AB_DTYPES=f16 bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_f16_wide" 2 -- \
-      --n 2^24,2^28 --reps 20 --variants superacc,cub --dataset log-uniform --param emin=-1100 --param emax=2 --param subnormals=1
-    nt ab_f16_subnormal 200 env BENCH_AB_DTYPES=f16 bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_f16_subnormal" 2 -- \
-      --n 2^24 --reps 20 --variants superacc,cub --dataset subnormal
-    nt ab_f16_uniform 200 env BENCH_AB_DTYPES=f16 bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_f16_uniform" 2 -- \
-      --n 2^28 --reps 20 --variants superacc,cub --dataset uniform
-    nt ab_var_rows 300 env BENCH_AB_DTYPES=bf16 BENCH_AB_RATIO=ratio_read bash experiments/bench_ab.sh "$sumlab" "$S" "$B/ab_var_rows" 2 -- \
-      --op var --axis -1 --rows 4096,32768,16384 --n 32768,4096,1024 --pairs --reps 10 --variants correct
+    # ab NAME CAP DTYPES COLUMN BENCH_ARGS...: the default build and this one alternated (2 rounds),
+    # the table by COLUMN in NAME.log
+    ab() { local name=$1 cap=$2 dts=$3 col=$4; shift 4
+           nt "$name" "$cap" env BENCH_AB_DTYPES="$dts" BENCH_AB_RATIO="$col" bash experiments/bench_ab.sh \
+             "$sumlab" "$sb/experiments/sumlab" "$B/$name" 2 -- "$@"; }
+    ab ab_small 300 "f32 f64" ratio_cub --n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub
+    ab ab_lse 200 f32 ratio_cub --op lse --n 2^20,2^24 --reps 20 --dataset logits --variants online,reproducible
+    ab ab_f16_wide 200 f16 ratio_cub --n 2^24,2^28 --reps 20 --variants superacc,cub --dataset log-uniform \
+      --param emin=-1100 --param emax=2 --param subnormals=1
+    ab ab_f16_subnormal 200 f16 ratio_cub --n 2^24 --reps 20 --variants superacc,cub --dataset subnormal
+    ab ab_f16_uniform 200 f16 ratio_cub --n 2^28 --reps 20 --variants superacc,cub --dataset uniform
+    ab ab_var_rows 300 bf16 ratio_read --op var --axis -1 --rows 4096,32768,16384 --n 32768,4096,1024 --pairs \
+      --reps 10 --variants correct
   else
     stamp "switches: the measuring build failed (its log: switches/build.log)"
   fi
