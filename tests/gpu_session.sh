@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, targets, occupancy, parts, switches, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, targets, why, occupancy, parts, switches, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
@@ -567,6 +567,17 @@ if [[ $stages == *,switches,* ]]; then
   else
     stamp "switches: the measuring build failed (its log: switches/build.log)"
   fi
+fi
+if [[ $stages == *,why,* ]]; then
+  # Nsight Compute on the kernels that miss issue 34's and 35's targets (experiments/ncu_why.sh:
+  # time, DRAM, instructions a value, issue slots, occupancy, stalls; 18 cases, about 4-6 min):
+  # $work/why/why.md; NCU_WHY_CASES (space-separated case names) profiles some of them
+  B=$work/why; mkdir -p "$B"
+  read -ra why_cases <<< "${NCU_WHY_CASES:-}"
+  wcap=$(capped 480)
+  timeout "$wcap" env NCU_WHY_SECONDS=$(( wcap > 90 ? wcap - 60 : 1 )) bash experiments/ncu_why.sh "$sumlab" "$B" \
+    "${why_cases[@]}" > "$B/why.log" 2>&1
+  stamp "why (Nsight Compute) rc=$?: $(grep -c '^| [^ ]* | `' "$B/why.md" 2>/dev/null || echo 0) launches in why/why.md"
 fi
 if [[ $stages == *,targets,* ]]; then
   # the open issues' performance targets (experiments/targets.py: 38 bench commands, 4 GiB inputs
