@@ -57,7 +57,8 @@ def read_profile(path):
             if not any(x.strip() for x in r):
                 continue
             fail(f"{path}: a row of {len(r)} fields under a header of {len(head)}")
-        d = {"kernel": re.split(r"[<(]", r[head.index("Kernel Name")], maxsplit=1)[0].strip()}
+        # the name without its return type, template arguments and parameters
+        d = {"kernel": (re.split(r"[<(]", r[head.index("Kernel Name")], maxsplit=1)[0].split() or ["?"])[-1]}
         for name, unit, val in zip(head, units, r):
             if "__" not in name:
                 continue

@@ -57,4 +57,7 @@ find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   add_test(NAME ttargets COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/ttargets.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(ttargets PROPERTIES LABELS "cpu" TIMEOUT 120)
+  # tncu_why: experiments/ncu_why.sh/.py (Nsight Compute's counters summed up) on a stub ncu
+  add_test(NAME tncu_why COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tncu_why.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tncu_why PROPERTIES LABELS "cpu" TIMEOUT 60)
 endif()
