@@ -553,7 +553,9 @@ if [[ $stages == *,switches,* ]]; then
     wait
     # ab NAME CAP DTYPES COLUMN BENCH_ARGS...: the default build and this one alternated (2 rounds),
     # the table by COLUMN in NAME.log
+    # (SWITCHES_AB: the names of the runs to make, space-separated; default all six)
     ab() { local name=$1 cap=$2 dts=$3 col=$4; shift 4
+           case " ${SWITCHES_AB:-$name} " in *" $name "*) ;; *) return 0;; esac
            nt "$name" "$cap" env BENCH_AB_DTYPES="$dts" BENCH_AB_RATIO="$col" bash experiments/bench_ab.sh \
              "$sumlab" "$sb/experiments/sumlab" "$B/$name" 2 -- "$@"; }
     ab ab_small 300 "f32 f64" ratio_cub --n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub
