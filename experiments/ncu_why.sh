@@ -4,7 +4,8 @@
 # throughput, thread instructions a value, issue slots busy, achieved occupancy, registers, the
 # FP64 pipe's share and the three largest stall reasons. One `sumlab bench --reps 2` per case under
 # ncu (clocks left as they are, caches flushed before each profiled launch, as bench flushes L2),
-# profiling the first timed run's kernels (the warm-up's skipped); RUN_DIR/ncu_<case>.csv is ncu's
+# profiling the first LAUNCHES kernels the case's regex matches (the warm-up run's, on the same
+# input as the timed runs; a variant of fewer kernels gives a timed run's too); RUN_DIR/ncu_<case>.csv is ncu's
 # raw page, RUN_DIR/why.csv and why.md the summary (experiments/ncu_why.py).
 #   usage: experiments/ncu_why.sh PATH/TO/sumlab RUN_DIR [CASE...]   (needs a GPU and ncu; CASE: a
 #          name below, default all)
@@ -37,7 +38,8 @@ for m in "${want[@]}"; do
   if [ -z "$known" ] || grep -qxF "${m%%.*}" <<< "$known"; then metrics+=("$m"); else echo "ncu_why.sh: this ncu has no $m" >&2; fi
 done
 mlist=$(IFS=,; echo "${metrics[*]}")
-# NAME|N (values a launch reads: rows x n for row cases)|KERNEL_REGEX|LAUNCHES (a run's kernels)|BENCH ARGS
+# NAME|N (values a launch reads: rows x n for row cases)|KERNEL_REGEX|LAUNCHES (a run's kernels, at
+# most)|BENCH ARGS
 cases=(
   "sum_f32_2e20_cub|1048576|Reduce|2|--n 2^20 --variants cub"
   "sum_f32_2e20_vec4|1048576|k_vec4|1|--n 2^20 --variants vec4"
@@ -52,11 +54,11 @@ cases=(
   "sum_f16_2e28_reproducible|268435456|rs_kernel|1|--n 2^28 --dtype f16 --variants reproducible"
   "sum_f16_2e24_superacc_wide|16777216|sacc|1|--n 2^24 --dtype f16 --variants superacc --dataset log-uniform --param emin=-1100 --param emax=2 --param subnormals=1"
   "lse_bf16_2e28_online|268435456|lse_|1|--op lse --n 2^28 --dtype bf16 --dataset logits --variants online"
-  "lse_f32_2e28_reproducible|268435456|lse_|1|--op lse --n 2^28 --dataset logits --variants reproducible"
-  "var_bf16_2e28_welford|268435456|mom_|1|--op var --n 2^28 --dtype bf16 --dataset normal --variants welford"
-  "var_bf16_2e28_fused|268435456|mom_|1|--op var --n 2^28 --dtype bf16 --dataset normal --variants fused"
-  "var_f64_2e28_correct|268435456|mx|1|--op var --n 2^28 --dtype f64 --dataset normal --variants correct"
-  "var_rows_bf16_32768x4096_correct|134217728|mx|1|--op var --axis -1 --rows 32768 --n 4096 --dtype bf16 --variants correct"
+  "lse_f32_2e28_reproducible|268435456|lse_|2|--op lse --n 2^28 --dataset logits --variants reproducible"
+  "var_bf16_2e28_welford|268435456|wf_kernel|1|--op var --n 2^28 --dtype bf16 --dataset normal --variants welford"
+  "var_bf16_2e28_fused|268435456|ex|1|--op var --n 2^28 --dtype bf16 --dataset normal --variants fused"
+  "var_f64_2e28_correct|268435456|mx|2|--op var --n 2^28 --dtype f64 --dataset normal --variants correct"
+  "var_rows_bf16_32768x4096_correct|134217728|mx|2|--op var --axis -1 --rows 32768 --n 4096 --dtype bf16 --variants correct"
 )
 t0=$(date +%s)
 done_cases=()
@@ -68,9 +70,8 @@ for c in "${cases[@]}"; do
   fi
   if [ $(( $(date +%s) - t0 )) -ge "$budget" ]; then echo "ncu_why.sh: $name not run: NCU_WHY_SECONDS reached" >&2; continue; fi
   read -ra a <<< "$args"
-  # the warm-up run's launches skipped, the first timed run's profiled
   if ncu --csv --page raw --print-units base --clock-control none --cache-control all \
-       --kernel-name "regex:$re" --launch-skip "$count" --launch-count "$count" --metrics "$mlist" \
+       --kernel-name "regex:$re" --launch-count "$count" --metrics "$mlist" \
        "$bin" bench --reps 2 "${a[@]}" > "$dir/ncu_$name.csv" 2> "$dir/ncu_$name.err"; then
     done_cases+=("$name=$n")
   else
