@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """ncu_why.py: the summary of experiments/ncu_why.sh's profiles: one line per profiled launch
-(why.csv) and a Markdown table (why.md, also on stdout) of time, DRAM throughput, thread
+(why.csv) and a Markdown table (why.md, also on stdout; a profile without launches is said and
+left out) of time, DRAM throughput, thread
 instructions a value, issue slots busy, achieved occupancy, registers, FP64 pipe and the three
 largest stall reasons.
 
@@ -17,8 +18,15 @@ import re
 import sys
 
 STALL = re.compile(r"^smsp__warp_issue_stalled_([a-z_]+)_per_warp_active\.pct$")
-TIME_UNITS = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+TIME_UNITS = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3,
+              "second": 1e6, "s": 1e6}
+ANON = re.compile(r"<unnamed>::|\(anonymous namespace\)::")
 CASE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+USED = {"gpu__time_duration.sum", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+        "smsp__thread_inst_executed.sum", "smsp__inst_executed.sum",
+        "smsp__issue_active.avg.pct_of_peak_sustained_active", "sm__warps_active.avg.pct_of_peak_sustained_active",
+        "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active", "launch__registers_per_thread",
+        "launch__grid_size", "launch__block_size"}
 
 
 def fail(msg):
@@ -43,8 +51,10 @@ def read_profile(path):
     except OSError as e:
         fail(f"cannot read {path}: {e.strerror}")
     start = text.find('"ID","Process ID"')
-    if start < 0:
-        fail(f"{path}: no ncu raw table (was the kernel regex matched?)")
+    if start < 0:   # the regex matched no kernel: said, and the case left out
+        print(f"ncu_why.py: {path}: no ncu raw table (the case's kernel regex matched no launch)",
+              file=sys.stderr)
+        return []
     rows = list(csv.reader(io.StringIO(text[start:])))
     if len(rows) < 3:
         fail(f"{path}: the ncu table has no launch")
@@ -57,10 +67,11 @@ def read_profile(path):
             if not any(x.strip() for x in r):
                 continue
             fail(f"{path}: a row of {len(r)} fields under a header of {len(head)}")
-        # the name without its return type, template arguments and parameters
-        d = {"kernel": (re.split(r"[<(]", r[head.index("Kernel Name")], maxsplit=1)[0].split() or ["?"])[-1]}
+        # the name without its return type, namespaces, template arguments and parameters
+        full = ANON.sub("", r[head.index("Kernel Name")])
+        d = {"kernel": (re.split(r"[<(]", full, maxsplit=1)[0].split() or ["?"])[-1].split("::")[-1]}
         for name, unit, val in zip(head, units, r):
-            if "__" not in name:
+            if name not in USED and not STALL.match(name):   # device attributes and the like: text
                 continue
             v = number(val, f"{path}: {name}")
             if name == "gpu__time_duration.sum":
@@ -110,6 +121,8 @@ def main():
             fail(f"'{item}' is not CASE=N (CASE: letters, digits, _ . -; N: a positive count)")
         for launch in read_profile(os.path.join(a.dir, f"ncu_{case}.csv")):
             lines.append(summarise(case, int(n), launch))
+    if not lines:
+        fail("no profile holds a launch")
     cols = list(lines[0])
     with open(os.path.join(a.dir, "why.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols)

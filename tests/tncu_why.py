@@ -44,7 +44,7 @@ def table(time_unit="nsecond", rows=None):
         rows = [["0", "11", "sumlab", "h", "void rs_kernel<float, 3>(const float *, unsigned long)", "1", "7",
                  "(256, 1, 1)", "(528, 1, 1)", "0", "9.0", "9,500", "33,554,432", "71.5", "528", "256",
                  "40.0", "90.0", "12.5", "3.0", "20.0"],
-                ["1", "11", "sumlab", "h", "sacc_bins_kernel(float const*)", "1", "7", "(128, 1, 1)", "(1, 1, 1)",
+                ["1", "11", "sumlab", "h", "void <unnamed>::sacc_bins_kernel<float, <unnamed>::Op<float>>(const T1 *)", "1", "7", "(128, 1, 1)", "(1, 1, 1)",
                  "0", "9.0", "2,000", "1,048,576", "n/a", "1", "128", "1.0", "0.5", "2.0", "5.0", "n/a"]]
     out = ['==PROF== Connected to process 11', 'variant,dtype,n', 'reproducible,f32,1048576']
     for r in [HEAD, units] + rows:
@@ -86,12 +86,31 @@ with tempfile.TemporaryDirectory() as d:
     r = run(["--dir", d, "ms=1"])
     rows = list(csv.DictReader(open(os.path.join(d, "why.csv")))) if r.returncode == 0 else []
     check("time in us from ms", len(rows) == 2 and abs(float(rows[0]["time_us"]) - 9.5e6) < 1e-3)
+    with open(os.path.join(d, "ncu_ns.csv"), "w") as f:
+        f.write(table("ns"))
+    r = run(["--dir", d, "ns=1"])
+    rows = list(csv.DictReader(open(os.path.join(d, "why.csv")))) if r.returncode == 0 else []
+    check("time in us from 'ns'", len(rows) == 2 and abs(float(rows[0]["time_us"]) - 9.5) < 1e-9)
 
     # refusals: one clear message, non-zero exit
     with open(os.path.join(d, "ncu_none.csv"), "w") as f:
         f.write("==PROF== No kernels were profiled.\n")
     r = run(["--dir", d, "none=5"])
-    check("no table refused: " + r.stderr, r.returncode != 0 and "no ncu raw table" in r.stderr)
+    check("no launch at all refused: " + r.stderr, r.returncode != 0 and "no profile holds a launch" in r.stderr)
+    r = run(["--dir", d, "none=5", "a=1048576"])
+    rows = list(csv.DictReader(open(os.path.join(d, "why.csv")))) if r.returncode == 0 else []
+    check("a profile without launches said and left out: " + r.stderr,
+          r.returncode == 0 and "ncu_none.csv: no ncu raw table" in r.stderr and len(rows) == 2)
+    # a device attribute's text column after CC (its unit empty), as ncu's raw page has
+    lines = table().rstrip("\n").split("\n")
+    for i in range(3, len(lines)):
+        f = next(csv.reader([lines[i]]))
+        f.insert(11, "device__attribute_confidential_computing_mode" if i == 3 else "" if i == 4 else "No-CC")
+        lines[i] = ",".join('"%s"' % x for x in f)
+    with open(os.path.join(d, "ncu_attr.csv"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    r = run(["--dir", d, "attr=1048576"])
+    check("a text attribute column passed over: " + r.stderr, r.returncode == 0)
     with open(os.path.join(d, "ncu_unit.csv"), "w") as f:
         f.write(table("fortnight"))
     r = run(["--dir", d, "unit=5"])
