@@ -151,7 +151,7 @@ check "parts: a failed build is said and nothing runs on it" \
   sh -c "grep -q 'the measuring build failed' '$w/out7b/summary.txt' && ! grep -q -e '^twins' -e 'sumlab bench' '$w/parts2.log'"
 
 # 8. the switches stage with the same stub cmake (its build also makes tsuperacc_gpu and trows_gpu
-# stubs): the measuring build configured with the four switches ON, the correctness tests run on
+# stubs): the measuring build configured with the two switches ON, the correctness tests run on
 # it, and both builds timed by bench_ab.sh, the var rows by their read ratio
 cat > "$w/fake/cmake" <<'STUB'
 #!/bin/sh
@@ -168,16 +168,21 @@ chmod +x "$w/fake/cmake"
 : > "$w/sw.log"
 PATH=$w/fake:$PATH PARTS_LOG=$w/sw.log OUT=$w/out8 SUMLAB_BUILD_DIR=$w/pa SWITCHES_BUILD_DIR=$w/pa-sw \
   SUMLAB_GIT_SHA=0000000 timeout 120 bash "$src/tests/gpu_session.sh" switches > "$w/log8" 2>&1
-check "switches: configured with the four switches ON in SWITCHES_BUILD_DIR" \
-  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_SACC_F16_ZERO=ON -DSUMLAB_ROWS_MX_LANES=ON -DSUMLAB_WS_PREFETCH=ON" "$w/sw.log"
+check "switches: configured with the two switches ON in SWITCHES_BUILD_DIR" \
+  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_ROWS_MX_LANES=ON" "$w/sw.log"
 check "switches: tsuperacc_gpu and trows_gpu on the measuring build" \
   sh -c "grep -q '^test $w/pa-sw/tests/tsuperacc_gpu' '$w/sw.log' && grep -q '^test $w/pa-sw/tests/trows_gpu' '$w/sw.log'"
 check "switches: the quick twins in four formats (found $(grep -c '^twins .* 1$' "$w/sw.log"))" \
   test "$(grep -c '^twins .* 1$' "$w/sw.log")" -eq 4
 check "switches: both builds timed on bfloat16 var rows" \
   sh -c "grep -q '^default-sumlab bench --dtype bf16 --op var --axis -1' '$w/sw.log' && grep -q '^sw-sumlab bench --dtype bf16 --op var --axis -1' '$w/sw.log'"
-check "switches: float16 superacc timed on the wide family by both builds (found $(grep -c -- '--dataset log-uniform --param emin=-1100 --param emax=2' "$w/sw.log"))" \
-  test "$(grep -c -- '--dataset log-uniform --param emin=-1100 --param emax=2' "$w/sw.log")" -eq 4
+check "switches: float32/float64 sums at 2^20 and 2^24 timed by both builds, 2 rounds (found $(grep -c -- '--n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub' "$w/sw.log"))" \
+  test "$(grep -c -- '--n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub' "$w/sw.log")" -eq 8
+: > "$w/sw2.log"
+PATH=$w/fake:$PATH PARTS_LOG=$w/sw2.log OUT=$w/out8b SUMLAB_BUILD_DIR=$w/pa SWITCHES_BUILD_DIR=$w/pa-sw \
+  SWITCHES_AB="ab_lse" SUMLAB_GIT_SHA=0000000 timeout 120 bash "$src/tests/gpu_session.sh" switches > "$w/log8b" 2>&1
+check "switches: SWITCHES_AB makes only the runs it names" \
+  sh -c "grep -q -- '--op lse' '$w/sw2.log' && ! grep -q -- '--variants vec4,reproducible' '$w/sw2.log' && ! grep -q -- '--axis -1' '$w/sw2.log'"
 check "switches: the var rows' table by ratio_read" grep -q '^dtype,rows,n,variant,ratio_read_A' "$w/out8/session/switches/ab_var_rows.log"
 
 # 9. bench_ab.sh's table from its runs' CSV: 1-D rows by ratio_cub, row-wise ones (keyed by rows

@@ -345,7 +345,6 @@ rs_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned char *wor
     unsigned long long *g_lo = g_hi + F::NPOS;
     const unsigned tid = threadIdx.x, B = blockDim.x, G = gridDim.x;
 
-    sl_ws_prefetch_l2(work, RS_WS_HEADER + 2u * (unsigned)sizeof(unsigned long long) * F::NPOS);
     A a;
     rs_init(a);
     const uint64_t nv = (n - head) / F::VW;          /* whole vectors after the head */

@@ -36,23 +36,6 @@ __device__ __forceinline__ void sl_ticket_fence()
     else __threadfence();
 }
 
-/* SUMLAB_WS_PREFETCH (a CMake option, kernels/README.md), for measuring, the same results: 1 has
- * thread 0 of every block of the one-launch trusted sums (`reproducible`, `superacc`) ask L2 for
- * the workspace lines their end uses (ticket, flags, global bins or limbs) when it starts, so
- * that the end's atomics and the last block's reads find them in L2 rather than in DRAM (where
- * a large input streamed through L2, or the benchmark's flush before every run, left them).
- * 0, the default: no prefetch. */
-#ifndef SUMLAB_WS_PREFETCH
-#define SUMLAB_WS_PREFETCH 0
-#endif
-__device__ __forceinline__ void sl_ws_prefetch_l2(const void *p, unsigned bytes)
-{
-    if (!SUMLAB_WS_PREFETCH || threadIdx.x != 0) return;
-    const char *c = static_cast<const char *>(p);
-    for (unsigned off = 0; off < bytes; off += 32u)   /* every 32-byte sector */
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(c + off));
-}
-
 /* Arrival ticket. Every thread of every block calls it once; it returns true, uniformly across
  * the block, in the last block of the grid to arrive (whose thread 0 then resets *counter to 0
  * for the next launch, after its last use), false in the others. Thread 0 takes the ticket

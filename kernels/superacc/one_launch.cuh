@@ -13,13 +13,6 @@
                                   * instantiations took 55 registers, two blocks fitted and the
                                   * third wave ran alone */
 
-/* The one-launch kernels' workspace (ticket, flags, global limbs) asked of L2 at their start
- * (SUMLAB_WS_PREFETCH; nothing in the default build). */
-__device__ __forceinline__ void sacc_ws_prefetch(const unsigned char *work)
-{
-    sl_ws_prefetch_l2(work, SACC_WS_HEADER + (unsigned)sizeof(unsigned long long) * sacc_fmt<float>::L);
-}
-
 /* The last block's thread 0: takes the global limbs (atomicExch leaves them zero for the next
  * launch) and the flags, rounds in registers (float32: to nearest even; 16-bit output: to odd in
  * float32, then to nearest even in the 16-bit format: correct rounding) and resets the ticket. */

@@ -34,8 +34,7 @@
  *     below 2^16, so 2^13 of them add exactly in a double: two double registers per thread, no
  *     bins, emptied into the block superaccumulator every SACC_H_FLUSH inputs, a warp at a time
  *     (sacc_h_flush_warp). Each value's double is built from its 16 bits with integer operations
- *     (sacc_h_take8i; zero, subnormal, Inf and NaN lanes take the conversion instructions, zero
- *     and subnormal ones integer operations too under the measuring switch SUMLAB_SACC_F16_ZERO):
+ *     (sacc_h_take8i; zero, subnormal, Inf and NaN lanes take the conversion instructions):
  *     faster than a float-to-double conversion per value with the thread-by-thread flush (the
  *     build option SUMLAB_SACC_F16_CONV) and than the bins (superacc_f16.cu).
  *  1b. float64. First the certified binned sum (exact/binned_kernel.cuh, rs_kernel with sacc_cert):

@@ -31,21 +31,14 @@ SL_SACC_HD float sl_sacc_b16_f(uint32_t u, uint32_t sc)
 }
 
 /* float16 register sums (superacc_f16.cu, step 1c): the doubles of a word w of two float16
- * values with exponent fields 0..30, built with integer operations: each half's double has the
+ * values with exponent fields 1..30, built with integer operations: each half's double has the
  * low word 0 and the high word written to *lo (low half) or *hi (high half): the exponent field
- * plus 1008 at bits 20-30, the 10 fraction bits at 10-19, the sign at 31; a field of 0 (zero,
- * subnormal: m 2^-24) is taken as 1, so that double is 2^-14 (1 + m / 1024), the value plus its
- * sign times 2^-14. ez: that field-0 case by half (bit 15: low, bit 31: high;
- * sl_sacc_h16x2_ez), or 0 where the caller knows no half has it. For a field of 1..30 the
- * double is the value's (__half2float, widened); tests/tsuperacc.c checks every pattern. */
-SL_SACC_HD uint32_t sl_sacc_h16x2_ez(uint32_t w)
+ * plus 1008 at bits 20-30, the 10 fraction bits at 10-19, the sign at 31; the same double as
+ * __half2float and the widening (tests/tsuperacc.c checks every such pattern). */
+SL_SACC_HD void sl_sacc_h16x2_hi(uint32_t w, uint32_t *lo, uint32_t *hi)
 {
-    return ~((w & 0x7fff7fffu) + 0x7c007c00u) & 0x80008000u;
-}
-SL_SACC_HD void sl_sacc_h16x2_hi(uint32_t w, uint32_t ez, uint32_t *lo, uint32_t *hi)
-{
-    *lo = ((w & 0x7fffu) << 10) + 0x3F000000u + ((w & 0x8000u) << 16) + ((ez & 0x8000u) << 5);
-    *hi = ((w >> 6) & 0x01fffc00u) + 0x3F000000u + (w & 0x80000000u) + ((ez >> 11) & 0x00100000u);
+    *lo = ((w & 0x7fffu) << 10) + 0x3F000000u + ((w & 0x8000u) << 16);
+    *hi = ((w >> 6) & 0x01fffc00u) + 0x3F000000u + (w & 0x80000000u);
 }
 
 /* The float32 limbs' exact sum rounded in registers: the same result as sl_sacc_round_mode(limb,

@@ -139,7 +139,6 @@ sacc_b_kernel(const __nv_bfloat16 *__restrict__ x, uint64_t n, uint64_t head, un
     for (int j = 0; j < SACC_B_NBIN; j++)
         asm volatile("st.shared.u32 [%0], %1;" ::"r"(my + (unsigned)j * 1024u), "r"(0u) : "memory");
     sacc_block_init(s_acc, F::L, s_flags);
-    sacc_ws_prefetch(work);
     const unsigned wbase = tid & ~31u;
     const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
     sacc_barrier();

@@ -26,71 +26,34 @@ __device__ __forceinline__ void sacc_h_take8(const sl_h8 &v, double &a, double &
     }
 }
 
-/* SUMLAB_SACC_F16_ZERO (a CMake option, kernels/README.md), for measuring, the same results: 1
- * builds zero and subnormal values' doubles with integer operations too (below), 0, the default,
- * sends the 8 values of a vector holding one through the conversion instructions. */
-#ifndef SUMLAB_SACC_F16_ZERO
-#define SUMLAB_SACC_F16_ZERO 0
-#endif
-
 /* The same eight values without a conversion instruction (the per-value float-to-double
  * conversions bound sacc_h_take8: a profile showed half the stalls waiting on them): each word
- * w of two float16 values gives its two doubles' high words by integer operations
- * (sl_sacc_h16x2_hi, superacc.h: the same doubles as __half2float and the widening for an
- * exponent field of 1..30). An exponent field of 31 (Inf, NaN) in any lane of the 16 bytes
- * takes sacc_h_take8 for all eight, and so does a field of 0 (zero, subnormal) unless
- * SUMLAB_SACC_F16_ZERO: then such a half is built as its value plus its sign times 2^-14, the
- * vector's such halves are counted by sign (zc: positive less negative, -8 to 8) and 2^-14
- * times the count comes back out of a by one fma, exactly (a and the correction are multiples of 2^-24, |a| < 2^28, the correction at
- * most 2^-11). Lanes 0-3 go into a, 4-7 into b, as there. */
-__device__ __forceinline__ void sacc_h_word(unsigned w, unsigned ez, double &r)
-{
-    unsigned lo, hi;
-    sl_sacc_h16x2_hi(w, ez, &lo, &hi);
-    r += __hiloint2double((int)lo, 0);
-    r += __hiloint2double((int)hi, 0);
-}
+ * w of two float16 values whose exponent fields are in 1..30 gives its two doubles' high words
+ * by integer operations (sl_sacc_h16x2_hi, superacc.h: the same doubles as __half2float and the
+ * widening). An exponent field of 0 (zero, subnormal) or 31 (Inf, NaN) in any lane of the 16
+ * bytes takes sacc_h_take8 for all eight. Lanes 0-3 go into a, 4-7 into b, as there. */
 __device__ __forceinline__ void sacc_h_take8i(const sl_h8 &v, double &a, double &b, unsigned &sg)
 {
     const unsigned w[4] = {v.u.x, v.u.y, v.u.z, v.u.w};
-    if (SUMLAB_SACC_F16_ZERO) {
-        unsigned zero = 0u, big = 0u;                    /* bit 15/31: exponent field 0 / 31 */
+    unsigned odd = 0u;
 #pragma unroll
-        for (int k = 0; k < 4; k++) {
-            zero |= sl_sacc_h16x2_ez(w[k]);
-            big |= (w[k] & 0x7fff7fffu) + 0x04000400u;
-        }
-        if (big & 0x80008000u) {                         /* an Inf or NaN */
-            sacc_h_take8(v, a, b, sg);
-            return;
-        }
-        sg &= w[0] & w[1] & w[2] & w[3];
-        if (zero & 0x80008000u) {                        /* a zero or subnormal */
-            int zc = 0;
-#pragma unroll
-            for (int k = 0; k < 4; k++) {
-                const unsigned ez = sl_sacc_h16x2_ez(w[k]);
-                zc += __popc(ez & ~w[k]) - __popc(ez & w[k]);   /* positive less negative */
-                sacc_h_word(w[k], ez, k < 2 ? a : b);
-            }
-            a = fma((double)zc, -0x1p-14, a);
-            return;
-        }
-    } else {
-        unsigned odd = 0u;
-#pragma unroll
-        for (int k = 0; k < 4; k++) {
-            const unsigned m = w[k] & 0x7fff7fffu;
-            odd |= ~(m + 0x7c007c00u) | (m + 0x04000400u);   /* bit 15/31: exponent field 0 or 31 */
-        }
-        if (odd & 0x80008000u) {
-            sacc_h_take8(v, a, b, sg);
-            return;
-        }
-        sg &= w[0] & w[1] & w[2] & w[3];
+    for (int k = 0; k < 4; k++) {
+        const unsigned m = w[k] & 0x7fff7fffu;
+        odd |= ~(m + 0x7c007c00u) | (m + 0x04000400u);   /* bit 15/31: exponent field 0 or 31 */
     }
+    if (odd & 0x80008000u) {
+        sacc_h_take8(v, a, b, sg);
+        return;
+    }
+    sg &= w[0] & w[1] & w[2] & w[3];
 #pragma unroll
-    for (int k = 0; k < 4; k++) sacc_h_word(w[k], 0u, k < 2 ? a : b);
+    for (int k = 0; k < 4; k++) {
+        unsigned lo, hi;
+        sl_sacc_h16x2_hi(w[k], &lo, &hi);
+        const double d0 = __hiloint2double((int)lo, 0), d1 = __hiloint2double((int)hi, 0);
+        if (k < 2) { a += d0; a += d1; }
+        else { b += d0; b += d1; }
+    }
 }
 
 /* A register sum into the block limbs, or its flags when it is not finite (IEEE's rules made it
@@ -171,7 +134,6 @@ sacc_h_kernel(const __half *__restrict__ x, uint64_t n, uint64_t head, unsigned 
     __shared__ unsigned s_flags;
     const unsigned B = blockDim.x;                   /* read before the barrier (sl_for_edges) */
     sacc_block_init(s_acc, F::L, &s_flags);
-    sacc_ws_prefetch(work);
     sacc_barrier();
 
     double a = 0.0, b = 0.0;

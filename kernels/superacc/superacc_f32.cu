@@ -44,7 +44,6 @@ sacc_bins_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     const unsigned mask = B - wbase >= 32u ? 0xffffffffu : (1u << (B - wbase)) - 1u;
     for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
     sacc_block_init(s_acc, F::L, &s_flags);
-    sacc_ws_prefetch(work);
     sacc_barrier();
 
     unsigned flags = 0u, sg = 0xffffffffu;
