@@ -151,7 +151,7 @@ check "parts: a failed build is said and nothing runs on it" \
   sh -c "grep -q 'the measuring build failed' '$w/out7b/summary.txt' && ! grep -q -e '^twins' -e 'sumlab bench' '$w/parts2.log'"
 
 # 8. the switches stage with the same stub cmake (its build also makes tsuperacc_gpu and trows_gpu
-# stubs): the measuring build configured with the two switches ON, the correctness tests run on
+# stubs): the measuring build configured with the three switches ON, the correctness tests run on
 # it, and both builds timed by bench_ab.sh, the var rows by their read ratio
 cat > "$w/fake/cmake" <<'STUB'
 #!/bin/sh
@@ -168,8 +168,10 @@ chmod +x "$w/fake/cmake"
 : > "$w/sw.log"
 PATH=$w/fake:$PATH PARTS_LOG=$w/sw.log OUT=$w/out8 SUMLAB_BUILD_DIR=$w/pa SWITCHES_BUILD_DIR=$w/pa-sw \
   SUMLAB_GIT_SHA=0000000 timeout 120 bash "$src/tests/gpu_session.sh" switches > "$w/log8" 2>&1
-check "switches: configured with the two switches ON in SWITCHES_BUILD_DIR" \
-  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_ROWS_MX_LANES=ON" "$w/sw.log"
+check "switches: configured with the three switches ON in SWITCHES_BUILD_DIR" \
+  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_ROWS_MX_LANES=ON -DSUMLAB_EX_PIPELINE=ON" "$w/sw.log"
+check "switches: the fused statistics timed by both builds in three formats, 2 rounds (found $(grep -c -- '--op var --n 2^24,2^28 --reps 20 --dataset normal --variants fused' "$w/sw.log"))" \
+  test "$(grep -c -- '--op var --n 2^24,2^28 --reps 20 --dataset normal --variants fused' "$w/sw.log")" -eq 12
 check "switches: tsuperacc_gpu and trows_gpu on the measuring build" \
   sh -c "grep -q '^test $w/pa-sw/tests/tsuperacc_gpu' '$w/sw.log' && grep -q '^test $w/pa-sw/tests/trows_gpu' '$w/sw.log'"
 check "switches: the quick twins in four formats (found $(grep -c '^twins .* 1$' "$w/sw.log"))" \
