@@ -13,19 +13,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from study_check import check, done  # noqa: E402  (counted checks, shared by the tests beside it)
+
 src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 tool = os.path.join(src, "experiments", "ncu_why.py")
 script = os.path.join(src, "experiments", "ncu_why.sh")
-fails = passes = 0
-
-
-def check(what, ok):
-    global fails, passes
-    if ok:
-        passes += 1
-    else:
-        fails += 1
-        print("FAIL: " + what, file=sys.stderr)
 
 
 HEAD = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream", "Block Size",
@@ -181,5 +174,5 @@ with tempfile.TemporaryDirectory() as d:
                        env=dict(env, NCU_WHY_SECONDS="abc"))
     check("a bad NCU_WHY_SECONDS refused: " + r.stderr, r.returncode == 2 and "NCU_WHY_SECONDS" in r.stderr)
 
-print(f"tncu_why: {passes} passed, {fails} failed")
-sys.exit(1 if fails else 0)
+print("tncu_why: ", end="")
+sys.exit(done())
