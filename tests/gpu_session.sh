@@ -13,7 +13,9 @@
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
 #        SESSION_SECONDS (the whole pass's deadline from its start: each test, sanitizer and bench
 #        step's cap is cut to the time left, so that a step stopped by it still writes its exit
-#        status, 124, and the stage its summary line; a call's own limit would kill them unrecorded)
+#        status, 124, and the stage its summary line; a call's own limit would kill them unrecorded);
+#        a stage's own: TARGETS_ONLY, TARGETS_BASELINE (targets), SWITCHES_AB (switches),
+#        NCU_WHY_CASES (why), SMS (occupancy): at each stage below
 set -uo pipefail
 stages=",${1:-build,test,sanitize,bench,study},"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
