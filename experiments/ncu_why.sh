@@ -22,12 +22,12 @@ budget=${NCU_WHY_SECONDS:-400}
 case $budget in ''|*[!0-9]*|?????????*) echo "ncu_why.sh: NCU_WHY_SECONDS must be a number of seconds" >&2; exit 2;; esac
 # The metrics, each kept only when this ncu and GPU know its base name (ncu --query-metrics): an
 # unknown name would fail the whole profile.
-want=(gpu__time_duration.sum dram__throughput.avg.pct_of_peak_sustained_elapsed dram__bytes_read.sum
+# (ncu_why.py's USED and the stalls: what the summary reads)
+want=(gpu__time_duration.sum dram__throughput.avg.pct_of_peak_sustained_elapsed
       smsp__thread_inst_executed.sum smsp__inst_executed.sum
       smsp__issue_active.avg.pct_of_peak_sustained_active sm__warps_active.avg.pct_of_peak_sustained_active
-      launch__registers_per_thread launch__grid_size launch__block_size launch__shared_mem_per_block_dynamic
-      sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active
-      sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active)
+      launch__registers_per_thread launch__grid_size launch__block_size
+      sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active)
 for s in long_scoreboard short_scoreboard wait math_pipe_throttle barrier membar lg_throttle mio_throttle \
          not_selected selected dispatch_stall no_instruction drain branch_resolving tex_throttle imc_miss sleeping; do
   want+=("smsp__warp_issue_stalled_${s}_per_warp_active.pct")
@@ -61,6 +61,10 @@ cases=(
   "var_f64_2e28_correct|268435456|mx|2|--op var --n 2^28 --dtype f64 --dataset normal --variants correct"
   "var_rows_bf16_32768x4096_correct|134217728|mx|2|--op var --axis -1 --rows 32768 --n 4096 --dtype bf16 --variants correct"
 )
+for w in "$@"; do   # a name that is no case: said, before any profile
+  known_case=0; for c in "${cases[@]}"; do [ "${c%%|*}" = "$w" ] && known_case=1; done
+  [ "$known_case" = 1 ] || { echo "ncu_why.sh: '$w' is not a case (the names: the list in this script)" >&2; exit 2; }
+done
 t0=$(date +%s)
 done_cases=()
 for c in "${cases[@]}"; do

@@ -170,6 +170,12 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run(["bash", script, fake, os.path.join(d, "run2"), "sum_f32_2e20_cub"],
                        capture_output=True, text=True, env=env)
     check("no case profiled: non-zero exit: " + r.stderr, r.returncode != 0 and "no case was profiled" in r.stderr)
+    n_calls = len(open(os.path.join(d, "calls.txt")).read().splitlines())
+    r = subprocess.run(["bash", script, fake, os.path.join(d, "run4"), "sum_f32_2e20_reproducible", "sum_f32_2^20"],
+                       capture_output=True, text=True, env=env)
+    check("an unknown case name refused before any profile: " + r.stderr,
+          r.returncode == 2 and "'sum_f32_2^20' is not a case" in r.stderr
+          and len(open(os.path.join(d, "calls.txt")).read().splitlines()) == n_calls)
     r = subprocess.run(["bash", script, fake, os.path.join(d, "run3")], capture_output=True, text=True,
                        env=dict(env, NCU_WHY_SECONDS="abc"))
     check("a bad NCU_WHY_SECONDS refused: " + r.stderr, r.returncode == 2 and "NCU_WHY_SECONDS" in r.stderr)
