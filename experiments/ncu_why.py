@@ -22,6 +22,7 @@ TIME_UNITS = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond":
               "second": 1e6, "s": 1e6}
 ANON = re.compile(r"<unnamed>::|\(anonymous namespace\)::")
 CASE = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,199}$")
 USED = {"gpu__time_duration.sum", "dram__throughput.avg.pct_of_peak_sustained_elapsed",
         "smsp__thread_inst_executed.sum", "smsp__inst_executed.sum",
         "smsp__issue_active.avg.pct_of_peak_sustained_active", "sm__warps_active.avg.pct_of_peak_sustained_active",
@@ -69,7 +70,9 @@ def read_profile(path):
             fail(f"{path}: a row of {len(r)} fields under a header of {len(head)}")
         # the name without its return type, namespaces, template arguments and parameters
         full = ANON.sub("", r[head.index("Kernel Name")])
-        d = {"kernel": (re.split(r"[<(]", full, maxsplit=1)[0].split() or ["?"])[-1].split("::")[-1]}
+        name = (re.split(r"[<(]", full, maxsplit=1)[0].split() or [""])[-1].split("::")[-1]
+        # an identifier, or '?': the name goes into a Markdown table cell
+        d = {"kernel": name if IDENT.match(name) else "?"}
         for name, unit, val in zip(head, units, r):
             if name not in USED and not STALL.match(name):   # device attributes and the like: text
                 continue

@@ -104,6 +104,12 @@ with tempfile.TemporaryDirectory() as d:
         f.write("\n".join(lines) + "\n")
     r = run(["--dir", d, "attr=1048576"])
     check("a text attribute column passed over: " + r.stderr, r.returncode == 0)
+    with open(os.path.join(d, "ncu_evil.csv"), "w") as f:
+        f.write(table().replace("void rs_kernel<float, 3>", "void rs|`x`<b>|kernel<float, 3>"))
+    r = run(["--dir", d, "evil=1048576"])
+    md = open(os.path.join(d, "why.md")).read() if r.returncode == 0 else ""
+    check("a kernel name that is no identifier written as '?': " + md[-300:],
+          "| evil | `?` |" in md and "`x`" not in md and md.count("\n") == 4)
     with open(os.path.join(d, "ncu_unit.csv"), "w") as f:
         f.write(table("fortnight"))
     r = run(["--dir", d, "unit=5"])
