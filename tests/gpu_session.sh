@@ -57,6 +57,18 @@ configure_args() {
   [ -n "${CMAKE_PREFIX_PATH:-}" ] && cfg+=("-DCMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH")
   [ -n "${SUMLAB_GIT_SHA:-}" ] && cfg+=("-DSUMLAB_GIT_SHA=$SUMLAB_GIT_SHA")
 }
+# measuring_build NAME DIR "TARGETS" CMAKE_ARGS...: a measuring build beside the default one
+# (kernels/README.md's switches) configured in DIR with CMAKE_ARGS and built for TARGETS, its log
+# in $B/build.log; stamps "NAME: built in DIR" or that it failed; returns the build's status
+measuring_build() {
+  local name=$1 dir=$2 tg=(--target) t; for t in $3; do tg+=("$t"); done; shift 3
+  configure_args "$dir"
+  if { cmake -S . -B "$dir" "${cfg[@]}" "$@" && cmake --build "$dir" -j "$(nproc)" "${tg[@]}"; } > "$B/build.log" 2>&1; then
+    stamp "$name: built in $dir"
+  else
+    stamp "$name: the measuring build failed (its log: $name/build.log)"; return 1
+  fi
+}
 # A copy whose .git names another commit than its tree (the device machine's): SUMLAB_GIT_SHA
 # computed there by `git rev-parse HEAD` would name that commit in every provenance record. Said at
 # the head of summary.txt when the tree differs from HEAD and SUMLAB_GIT_SHA is unset or names HEAD.
@@ -514,18 +526,13 @@ if [[ $stages == *,parts,* ]]; then
   # `reproducible` at 2^20 .. 2^28: $work/parts/ab/
   B=$work/parts; mkdir -p "$B"
   pb=${PARTS_BUILD_DIR:-$build-parts}
-  configure_args "$pb"
-  if { cmake -S . -B "$pb" "${cfg[@]}" -DSUMLAB_RSUM_PARTS=ON &&
-       cmake --build "$pb" -j "$(nproc)" --target sumlab tgpu_twins; } > "$B/build.log" 2>&1; then
-    stamp "parts: built in $pb"
+  if measuring_build parts "$pb" "sumlab tgpu_twins" -DSUMLAB_RSUM_PARTS=ON; then
     for d in f32 f64 f16 bf16; do
       nt "twins_$d" 300 env SUMLAB_TEST_QUICK=1 SUMLAB_TEST_DTYPE=$d SUMLAB_TEST_OPS=sum "$pb/tests/tgpu_twins" &
     done
     wait
     nt ab 300 env BENCH_AB_DTYPES="f32 f64 bf16 f16" bash experiments/bench_ab.sh "$sumlab" \
       "$pb/experiments/sumlab" "$B/ab" 2 -- --n 2^20,2^22,2^24,2^28 --reps 20 --variants reproducible,cub
-  else
-    stamp "parts: the measuring build failed (its log: parts/build.log)"
   fi
 fi
 if [[ $stages == *,switches,* ]]; then
@@ -540,10 +547,8 @@ if [[ $stages == *,switches,* ]]; then
   # and bfloat16 var rows (by their read ratio); about 7-8 minutes in all: $work/switches/ab_*/ and ab_*.log
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
-  configure_args "$sb"
-  if { cmake -S . -B "$sb" "${cfg[@]}" -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_ROWS_MX_LANES=ON -DSUMLAB_EX_PIPELINE=ON &&
-       cmake --build "$sb" -j "$(nproc)" --target sumlab tgpu_twins tsuperacc_gpu trows_gpu; } > "$B/build.log" 2>&1; then
-    stamp "switches: built in $sb"
+  if measuring_build switches "$sb" "sumlab tgpu_twins tsuperacc_gpu trows_gpu" \
+       -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_ROWS_MX_LANES=ON -DSUMLAB_EX_PIPELINE=ON; then
     nt sacc 300 "$sb/tests/tsuperacc_gpu" &
     nt rows 420 "$sb/tests/trows_gpu" &
     for d in f32 f64 f16 bf16; do
@@ -562,8 +567,6 @@ if [[ $stages == *,switches,* ]]; then
     ab ab_fused 200 "bf16 f16 f32" ratio_read --op var --n 2^24,2^28 --reps 20 --dataset normal --variants fused
     ab ab_var_rows 300 bf16 ratio_read --op var --axis -1 --rows 4096,32768,16384 --n 32768,4096,1024 --pairs \
       --reps 10 --variants correct
-  else
-    stamp "switches: the measuring build failed (its log: switches/build.log)"
   fi
 fi
 if [[ $stages == *,why,* ]]; then
