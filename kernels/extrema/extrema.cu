@@ -122,8 +122,9 @@ template <class P> struct TreeOp {
 /* SUMLAB_EX_PIPELINE (a CMake option, kernels/README.md), for measuring, the same results: 1
  * issues each step's U loads before the step before it is taken (its vectors held in registers
  * meanwhile: the 16-bit and float32 fused kernels 64 registers a thread instead of 44 / 51), so
- * that a warp's loads are in flight while it computes; 0, the default: a step's loads, then its fv. The fused statistics on 16-bit input wait on loads 90 % of their cycles at a
- * quarter of the issue slots (Nsight Compute, BENCHMARKS.md). */
+ * that a warp's loads are in flight while it computes; 0, the default: a step's loads, then its
+ * fv. The fused statistics on 16-bit input wait on loads 90 % of their cycles at a quarter of the
+ * issue slots (Nsight Compute, BENCHMARKS.md). */
 #ifndef SUMLAB_EX_PIPELINE
 #define SUMLAB_EX_PIPELINE 0
 #endif
@@ -509,12 +510,12 @@ exsplit_kernel(const X *__restrict__ x, uint64_t n, unsigned S, uint64_t L, unsi
     const A a = exr_block<A, P>(exr_lanes<X, A, P>(x + r * n + lo, len, tid, SL_EX_ROW_BLOCK), s_w);
     if (tid == 0) {
         parts[blockIdx.x] = a;
-        sl_ticket_fence();                             /* the part visible before the ticket */
+        sl_ticket_fence();                          /* the part visible before the ticket */
         s_last = atomicAdd(&counters[r], 1u) == S - 1u;
     }
     __syncthreads();
     if (!s_last || tid != 0) return;
-    sl_ticket_fence();                                 /* acquire side of the ticket */
+    sl_ticket_fence();                              /* acquire side of the ticket */
     A t = P::zero();
     for (unsigned k = 0; k < S; k++) t = P::add(t, __ldcg(&parts[r * S + k]));
     out[r] = sl_out<X>(t);

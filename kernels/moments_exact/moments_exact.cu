@@ -177,7 +177,7 @@ mx_kernel(const X *__restrict__ x, uint64_t n, int what, uint32_t ddof, sl_dtype
     for (unsigned i = tid; i < (unsigned)F::L2; i += B)
         if (s2[i]) atomicAdd(&g2[i], s2[i]);
     if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
-    sl_ticket_fence();                                 /* limbs visible before the ticket */
+    sl_ticket_fence();                              /* limbs visible before the ticket */
     mx_barrier();
     if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
     for (unsigned i = tid; i < (unsigned)F::L1; i += B) s1[i] = atomicExch(&g1[i], 0ull);

@@ -248,7 +248,7 @@ nrm_exact_kernel(const In *__restrict__ x, uint64_t n, uint64_t head, uint64_t n
         parts[(uint64_t)blockIdx.x * F::L + i] = s_limb[i];
     if (threadIdx.x == 0 && (bnan || binf))
         atomicOr(gflag, (bnan ? SL_NRM_FL_NAN : 0u) | (binf ? SL_NRM_FL_INF : 0u));
-    sl_ticket_fence();                                 /* every publishing thread, then the barrier */
+    sl_ticket_fence();                              /* every publishing thread, then the barrier */
     __syncthreads();
     if (!sl_ticket_last<sl_bar_aligned, false>(sl_ws_counter(work))) return;
     const unsigned G = gridDim.x;

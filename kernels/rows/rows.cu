@@ -85,7 +85,7 @@ br_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned P, unsign
                 out[r] = sl_out<X>(a);
             } else if (lane == 0) {
                 slots[w] = (double)a;                /* exact: a holds a T */
-                sl_ticket_fence();                     /* the value before the ticket */
+                sl_ticket_fence();                  /* the value before the ticket */
                 if (atomicAdd(&tickets[r], 1u) == P - 1u) {
                     sl_ticket_fence();
                     T s = (T)__ldcg(&slots[r * P]);
@@ -298,7 +298,7 @@ rs_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
             out[r] = rs_row_round<X>(st);
         } else if (tid == 0) {
             slots[w] = st;
-            sl_ticket_fence();                         /* the state before the ticket */
+            sl_ticket_fence();                      /* the state before the ticket */
             if (atomicAdd(&tickets[r], 1u) == S - 1u) {
                 sl_ticket_fence();
                 sl_rsum_state m, o;
@@ -542,7 +542,7 @@ sa_rows_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, unsigned S, u
                 for (int i = 0; i < L; i++)
                     if (l[i]) atomicAdd(&g_acc[i], (unsigned long long)l[i]);
                 if (s_flags) atomicOr(g + 1, s_flags);
-                sl_ticket_fence();                     /* the limbs before the ticket */
+                sl_ticket_fence();                  /* the limbs before the ticket */
                 if (atomicAdd(g, 1u) == S - 1u) {    /* the row's last part rounds */
                     sl_ticket_fence();
                     int64_t m[L];

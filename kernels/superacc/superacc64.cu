@@ -42,7 +42,7 @@ sacc_kernel(const double *__restrict__ x, uint64_t n, uint64_t head, unsigned ch
     for (unsigned i = tid; i < (unsigned)F::L; i += B)
         if (s_acc[i]) atomicAdd(&g_acc[i], s_acc[i]);
     if (tid == 0 && s_flags) atomicOr(g_flags, s_flags);
-    sl_ticket_fence();                                 /* limbs visible before the ticket */
+    sl_ticket_fence();                              /* limbs visible before the ticket */
     sacc_barrier();
     /* every thread published and fenced: thread 0 takes the ticket without another fence */
     if (!sl_ticket_last<sl_bar_any, false>(g_counter)) return;
