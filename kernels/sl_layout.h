@@ -84,6 +84,28 @@ static inline unsigned sl_rows_rs_lanes(uint64_t rows, uint64_t n, size_t elem, 
     return 32u;
 }
 
+/* `correct` mean/var/std rows (moments_exact.cu's mx_rows_launch): a warp a row up to this many
+ * values, a block above; 16-bit rows of at most SL_ROWS_MX_LANES_ROW_MAX values take the
+ * reproducible sum's 8 or 16 lanes a row. */
+#define SL_ROWS_MX_WARP_ROW_MAX 8192u
+#define SL_ROWS_MX_LANES_ROW_MAX 2048u
+
+/* Lanes a row of those rows, or 0 for a block a row: on 16-bit rows sl_rows_rs_lanes's 8 or 16
+ * where they hold at most SL_ROWS_MX_LANES_ROW_MAX values and its warp a row on rows of up to
+ * SL_ROWS_RS_WARP_ROW_MANY values when they are many; else a warp a row up to
+ * SL_ROWS_MX_WARP_ROW_MAX values, then 0. A row's decision is one lane's box test, so a warp of
+ * 4 or 2 short rows decides them at once (bfloat16 var on an H100 at a22ef09, ratio to the read:
+ * rows of 1,024 values 0.40-0.41 at 8 lanes against 0.26 at a warp; of 4,096 values 0.81 at 8
+ * lanes against 0.83 at a warp; 4,096 rows of 32,768 values 0.76 at a warp against 0.75 at a
+ * block; BENCHMARKS.md). The bits do not depend on it. */
+static inline unsigned sl_rows_mx_lanes(uint64_t rows, uint64_t n, size_t elem, uint32_t sm_count)
+{
+    const unsigned rs = elem == 2u ? sl_rows_rs_lanes(rows, n, elem, sm_count) : 0u;
+    if ((rs == 8u || rs == 16u) && n <= SL_ROWS_MX_LANES_ROW_MAX) return rs;
+    if (rs == 32u && n > SL_ROWS_MX_WARP_ROW_MAX) return 32u;
+    return n <= SL_ROWS_MX_WARP_ROW_MAX ? 32u : 0u;
+}
+
 /* Rows too few and too long for a warp or a block a row to fill the GPU: fewer rows than four
  * an SM (sm_count; 0: SL_DEFAULT_SM_COUNT), of 2^16 values or more. The row entries whose kernels
  * give a row one block (norm2 and mean/var/std `correct` and `reproducible`) run the 1-D

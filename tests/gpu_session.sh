@@ -536,19 +536,17 @@ if [[ $stages == *,parts,* ]]; then
   fi
 fi
 if [[ $stages == *,switches,* ]]; then
-  # the measuring switches not yet made default (kernels/README.md), built together in
-  # SWITCHES_BUILD_DIR (default: the build folder's name + -switches): SUMLAB_TICKET_ACQ_REL (the
-  # one-launch kernels' ticket fenced by fence.acq_rel.gpu), SUMLAB_ROWS_MX_LANES (16-bit correct
-  # var rows at the reproducible sum's lanes), SUMLAB_EX_PIPELINE (max/min and the fused
-  # statistics with the next step's loads issued before a step is taken). First their correctness on that build
-  # (tsuperacc_gpu, trows_gpu, the quick twins of every format and operation), then the two builds
-  # alternated (experiments/bench_ab.sh, 2 rounds): the small sizes every ticketed kernel pays its
-  # fixed cost at (float32 and float64 sums, float32 lse), the fused statistics (16-bit and float32)
-  # and bfloat16 var rows (by their read ratio); about 7-8 minutes in all: $work/switches/ab_*/ and ab_*.log
+  # the measuring switch not yet made default (kernels/README.md), built in SWITCHES_BUILD_DIR
+  # (default: the build folder's name + -switches): SUMLAB_TICKET_ACQ_REL (the one-launch kernels'
+  # ticket fenced by fence.acq_rel.gpu). First its correctness on that build (tsuperacc_gpu,
+  # trows_gpu, the quick twins of every format and operation), then the two builds alternated
+  # (experiments/bench_ab.sh, 2 rounds) at the small sizes every ticketed kernel pays its fixed
+  # cost at (float32 and float64 sums, float32 lse); about 6 minutes in all: $work/switches/ab_*/
+  # and ab_*.log
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
   if measuring_build switches "$sb" "sumlab tgpu_twins tsuperacc_gpu trows_gpu" \
-       -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_ROWS_MX_LANES=ON -DSUMLAB_EX_PIPELINE=ON; then
+       -DSUMLAB_TICKET_ACQ_REL=ON; then
     nt sacc 300 "$sb/tests/tsuperacc_gpu" &
     nt rows 420 "$sb/tests/trows_gpu" &
     for d in f32 f64 f16 bf16; do
@@ -557,16 +555,13 @@ if [[ $stages == *,switches,* ]]; then
     wait
     # ab NAME CAP DTYPES COLUMN BENCH_ARGS...: the default build and this one alternated (2 rounds),
     # the table by COLUMN in NAME.log
-    # (SWITCHES_AB: the names of the runs to make, space-separated; default all four)
+    # (SWITCHES_AB: the names of the runs to make, space-separated; default both)
     ab() { local name=$1 cap=$2 dts=$3 col=$4; shift 4
            case " ${SWITCHES_AB:-$name} " in *" $name "*) ;; *) return 0;; esac
            nt "$name" "$cap" env BENCH_AB_DTYPES="$dts" BENCH_AB_RATIO="$col" bash experiments/bench_ab.sh \
              "$sumlab" "$sb/experiments/sumlab" "$B/$name" 2 -- "$@"; }
     ab ab_small 300 "f32 f64" ratio_cub --n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub
     ab ab_lse 200 f32 ratio_cub --op lse --n 2^20,2^24 --reps 20 --dataset logits --variants online,reproducible
-    ab ab_fused 200 "bf16 f16 f32" ratio_read --op var --n 2^24,2^28 --reps 20 --dataset normal --variants fused
-    ab ab_var_rows 300 bf16 ratio_read --op var --axis -1 --rows 4096,32768,16384 --n 32768,4096,1024 --pairs \
-      --reps 10 --variants correct
   fi
 fi
 if [[ $stages == *,why,* ]]; then

@@ -153,18 +153,18 @@ static void ragged_rows(const sl_gpu_info *info)
 
 /* The reproducible sum's rows of several per warp (sl_rows_rs_lanes: 8 or 16 lanes a row; a
  * warp a row on 16-bit rows of up to 32,768 values when they are many), launched for 1 SM (so
- * that batches of 33 and 70 rows take those paths, the last warp holding fewer rows than groups)
- * and for the device's SMs, each equal to the twin bit for bit; row i scaled by 2^(-s (i mod 4))
- * so that rows of one warp differ in magnitude (a row's index raised by its warp-mates' values
- * would drop its low folds); N 4103 (rows not whole vectors: a warp a row). The same for
- * `correct` mean and var on 16-bit rows, grouped alike in the measuring build
- * SUMLAB_ROWS_MX_LANES (kernels/README.md; a warp a row in the default one). */
+ * that batches of 20, 33 and 70 rows take those paths: 16 lanes, then 8, the last warp holding
+ * fewer rows than groups) and for the device's SMs, each equal to the twin bit for bit; row i
+ * scaled by 2^(-s (i mod 4)) so that rows of one warp differ in magnitude (a row's index raised
+ * by its warp-mates' values would drop its low folds); N 4103 (rows not whole vectors: a warp a
+ * row). The same for `correct` mean and var on 16-bit rows (sl_rows_mx_lanes: grouped alike up
+ * to 2,048 values). */
 static void lanes_rows(const sl_gpu_info *info)
 {
     static const uint64_t Ns[] = {32, 1000, 4096, 4103, 8192, 16384};
-    static const uint64_t Bs[] = {33, 70};
+    static const uint64_t Bs[] = {20, 33, 70};
     static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
-    int grouped = 0;
+    int grouped = 0, grouped_mx = 0;
     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
         const sl_variant *v = sl_variant_at(vi);
         const int sum = !strcmp(v->op, "sum") && !strcmp(v->name, "reproducible");
@@ -176,10 +176,11 @@ static void lanes_rows(const sl_gpu_info *info)
             const size_t es = sl_dtype_size(dt);
             for (size_t ni = 0; ni < 6; ni++) {
                 const uint64_t N = Ns[ni];
-                for (size_t bi = 0; bi < 2; bi++) {
+                for (size_t bi = 0; bi < sizeof Bs / sizeof Bs[0]; bi++) {
                     const uint64_t B = Bs[bi];
-                    const unsigned lanes = sl_rows_rs_lanes(B, N, es, 1u);
-                    grouped += sum && lanes > 0u && lanes < 32u;
+                    const unsigned lanes = sum ? sl_rows_rs_lanes(B, N, es, 1u) : sl_rows_mx_lanes(B, N, es, 1u);
+                    grouped += lanes > 0u && lanes < 32u;
+                    grouped_mx += mom && lanes > 0u && lanes < 32u;
                     char *x = malloc(B * N * es);
                     double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
                     double *g2 = malloc(B * sizeof(double));
@@ -215,8 +216,9 @@ static void lanes_rows(const sl_gpu_info *info)
     /* the cases above reach the grouped kernels (a rule that stopped choosing them would leave
      * this test checking the warp and block paths only) */
     CHECK(grouped >= 20, "only %d cases ran rows of fewer than 32 lanes", grouped);
-    printf("trows_gpu: lanes_rows: %d cases on rows of fewer than 32 lanes, %ld failed checks so far\n",
-           grouped, sl_test_failures);
+    CHECK(grouped_mx >= 8, "only %d mean/var cases ran rows of fewer than 32 lanes", grouped_mx);
+    printf("trows_gpu: lanes_rows: %d cases on rows of fewer than 32 lanes (%d of them mean/var), %ld "
+           "failed checks so far\n", grouped, grouped_mx, sl_test_failures);
     fflush(stdout);
 }
 

@@ -119,19 +119,15 @@ template <class P> struct TreeOp {
     static __device__ __forceinline__ A load_cg(const A *p) { return P::load_cg(p); }
 };
 
-/* SUMLAB_EX_PIPELINE (a CMake option, kernels/README.md), for measuring, the same results: 1
- * issues each step's U loads before the step before it is taken (its vectors held in registers
- * meanwhile: the 16-bit and float32 fused kernels 64 registers a thread instead of 44 / 51), so
- * that a warp's loads are in flight while it computes; 0, the default: a step's loads, then its
- * fv. The fused statistics on 16-bit input wait on loads 90 % of their cycles at a quarter of the
- * issue slots (Nsight Compute, BENCHMARKS.md). */
-#ifndef SUMLAB_EX_PIPELINE
-#define SUMLAB_EX_PIPELINE 0
-#endif
-
 /* The 1-D walk of thread g of T = grid * block: fe(x[g]) when g < head, fv(v) for its vectors
- * j = g, g + T, ... (U = 4 loads in flight before their fv), then fe(x[ts + g]) for the tail
- * element g (ts = head + nv W). The twins mirror this order. */
+ * j = g, g + T, ... (U = 4 loads a step), then fe(x[ts + g]) for the tail element g (ts = head +
+ * nv W). The twins mirror this order. Below 8 bytes a value each step's U loads are issued
+ * before the step before it is taken (its vectors held in registers meanwhile: the 16-bit and
+ * float32 fused kernels 64 registers a thread instead of 44 / 51, no spills), so that a warp's
+ * loads are in flight while it computes: the fused statistics on 16-bit input waited on loads
+ * 90 % of their cycles at a quarter of the issue slots (Nsight Compute, BENCHMARKS.md); float64's
+ * fused kernel would spill at the 64 registers of 1024-thread blocks, so it loads, then takes,
+ * a step at a time. */
 template <typename X, typename FE, typename FV>
 __device__ __forceinline__ void ex_walk1d(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
                                           FE fe, FV fv)
@@ -143,8 +139,7 @@ __device__ __forceinline__ void ex_walk1d(const X *__restrict__ x, uint64_t n, u
     if (g < head) fe(x[g]);
     const V *__restrict__ xv = reinterpret_cast<const V *>(x + head);
     uint64_t j = g;
-    /* (not float64: its fused kernel would spill at the 64 registers of 1024-thread blocks) */
-    if (SUMLAB_EX_PIPELINE && sizeof(X) < 8 && j + (U - 1) * T < nv) {   /* the same steps, the same order */
+    if (sizeof(X) < 8 && j + (U - 1) * T < nv) {
         V v[U];
 #pragma unroll
         for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);
@@ -160,7 +155,7 @@ __device__ __forceinline__ void ex_walk1d(const X *__restrict__ x, uint64_t n, u
 #pragma unroll
         for (int u = 0; u < U; u++) fv(v[u]);
     }
-    for (; j + (U - 1) * T < nv; j += U * T) {
+    for (; j + (U - 1) * T < nv; j += U * T) {   /* float64 */
         V v[U];
 #pragma unroll
         for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + u * T);

@@ -846,22 +846,17 @@ mxrow_kernel(const X *__restrict__ x, uint64_t rows, uint64_t n, int what, uint3
     }
 }
 
-/* mxroww_kernel: the same for short rows (n <= MXR_WARP_ROW_MAX), a warp per row (MXR_ROW_BLOCK /
- * 32 rows a block, grid stride over rows): each lane its edge scalar and its vectors (four loads
- * in flight), the warp's shuffles, lane 0's box test with h = MXF_CHAIN(n, 32, W) + 16; no block
- * barrier (a block per row of 4,096 values gave each thread one or two vectors and two barriers a
- * row). G < 32 (the measuring build SUMLAB_ROWS_MX_LANES's 16-bit rows, sl_rows_rs_lanes): a
+/* mxroww_kernel: the same for short rows (n <= MXR_WARP_ROW_MAX; 16-bit rows up to 32,768 values
+ * when they are many), a warp per row (MXR_ROW_BLOCK / 32 rows a block, grid stride over rows):
+ * each lane its edge scalar and its vectors (four loads in flight), the warp's shuffles, lane 0's
+ * box test with h = MXF_CHAIN(n, 32, W) + 16; no block barrier (a block per row of 4,096 values
+ * gave each thread one or two vectors and two barriers a row). G < 32 (short 16-bit rows): a
  * group of G lanes a row, 32 / G rows a warp, its shuffles within the group, its first lane's
  * test with h = MXF_CHAIN(n, G, W) + 16 (a lane's chain: at most two edge scalars, one more than
  * MXF_CHAIN counts, then log2 G <= 4 levels: within the 16); the lanes' walks hold no collective,
  * so the rows of a warp may differ in alignment; a group past the last row takes the last row
- * again and writes nothing. */
-#define MXR_WARP_ROW_MAX 8192u
-/* SUMLAB_ROWS_MX_LANES (a CMake option, kernels/README.md), for measuring, the same results: 1
- * gives 16-bit rows the reproducible sum's lanes a row; 0, the default: a warp or a block a row. */
-#ifndef SUMLAB_ROWS_MX_LANES
-#define SUMLAB_ROWS_MX_LANES 0
-#endif
+ * again and writes nothing. Which: sl_layout.h's sl_rows_mx_lanes. */
+#define MXR_WARP_ROW_MAX SL_ROWS_MX_WARP_ROW_MAX
 
 template <typename X, unsigned G = 32u>
 __global__ void __launch_bounds__(MXR_ROW_BLOCK)
@@ -951,16 +946,11 @@ static int mx_rows_launch(const sl_variant *v, const void *d_x, uint64_t rows, u
                           cudaStream_t st, sl_err *err)
 {
     unsigned grid;
-    /* a warp a row up to MXR_WARP_ROW_MAX values, else a block; the measuring build
-     * SUMLAB_ROWS_MX_LANES: 16-bit rows take the reproducible sum's lanes a row instead
-     * (sl_rows_rs_lanes: 8 or 16 lanes, or a warp a row up to 32,768 values when the rows are
-     * many), the same results */
-    unsigned lanes = n <= MXR_WARP_ROW_MAX ? 32u : 0u;
-    if constexpr (SUMLAB_ROWS_MX_LANES && sizeof(X) == 2) lanes = sl_rows_rs_lanes(rows, n, sizeof(X), cfg->sm_count);
+    const unsigned lanes = sl_rows_mx_lanes(rows, n, sizeof(X), cfg->sm_count);
     if (lanes) {
         grid = sl_rows_grid(rows, MXR_ROW_BLOCK / 32u * (32u / lanes));
         auto kernel = mxroww_kernel<X>;
-        if constexpr (SUMLAB_ROWS_MX_LANES && sizeof(X) == 2)
+        if constexpr (sizeof(X) == 2)
             kernel = lanes == 8u ? mxroww_kernel<X, 8u> : lanes == 16u ? mxroww_kernel<X, 16u> : kernel;
         kernel<<<grid, MXR_ROW_BLOCK, 0, st>>>((const X *)d_x, rows, n, v->impl, cfg->ddof, dt,
                                               (unsigned char *)d_work, (X *)d_out);
