@@ -62,8 +62,10 @@ __device__ __forceinline__ void sl_walk_edges(const X *x, const sl_split &s, uin
  * j + (U - 1) T of one step (j = t, t + UT, ...), all loaded (sl_ldv) before fu sees any; f1(v)
  * for each leftover vector (none for U = 1); fe(value) for each edge value, first or last (E).
  * The order of the calls is the order a twin mirrors. Edges last: their bounds are computed
- * after the loops (not held in registers across them). */
-template <int U, int E, typename X, typename FU, typename F1, typename FE>
+ * after the loops (not held in registers across them). P = 1: each step's U loads are issued
+ * before fu takes the step before it (2U vectors in registers), so that a warp's loads stay in
+ * flight while it computes; the same calls in the same order. */
+template <int U, int E, int P = 0, typename X, typename FU, typename F1, typename FE>
 __device__ __forceinline__ void sl_walk(const X *x, const sl_split &s, uint64_t t, uint64_t T, FU fu,
                                         F1 f1, FE fe)
 {
@@ -71,6 +73,20 @@ __device__ __forceinline__ void sl_walk(const X *x, const sl_split &s, uint64_t 
     if (E != SL_EDGES_LAST) sl_walk_edges<E>(x, s, t, T, fe);
     const V *xv = reinterpret_cast<const V *>(x + s.head);
     uint64_t j = t;
+    if (P && j + (uint64_t)(U - 1) * T < s.nv) {
+        V v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
+        for (j += (uint64_t)U * T; j + (uint64_t)(U - 1) * T < s.nv; j += (uint64_t)U * T) {
+            V w[U];
+#pragma unroll
+            for (int u = 0; u < U; u++) w[u] = sl_ldv(xv + j + (uint64_t)u * T);
+            fu(v);
+#pragma unroll
+            for (int u = 0; u < U; u++) v[u] = w[u];
+        }
+        fu(v);
+    }
     for (; j + (uint64_t)(U - 1) * T < s.nv; j += (uint64_t)U * T) {
         V v[U];
 #pragma unroll
@@ -84,13 +100,13 @@ __device__ __forceinline__ void sl_walk(const X *x, const sl_split &s, uint64_t 
 
 /* sl_walk value by value: f(value, k) for every value of the thread's share in the walk's order,
  * k its lane in its vector (edge values: k = 0); a step's values after all its U loads, vector
- * by vector, lane by lane. f widens (sl_widen, sl_widen_lane_f64). */
-template <int U, int E, typename X, typename F>
+ * by vector, lane by lane (P: sl_walk's). f widens (sl_widen, sl_widen_lane_f64). */
+template <int U, int E, int P = 0, typename X, typename F>
 __device__ __forceinline__ void sl_walk_values(const X *x, const sl_split &s, uint64_t t, uint64_t T, F f)
 {
     typedef typename sl_vec<X>::type V;
     enum { W = sl_vec<X>::W };
-    sl_walk<U, E>(
+    sl_walk<U, E, P>(
         x, s, t, T,
         [&](const V *v) {
 #pragma unroll
