@@ -539,11 +539,11 @@ if [[ $stages == *,switches,* ]]; then
   # the measuring switches not yet made default (kernels/README.md), built together in
   # SWITCHES_BUILD_DIR (default: the build folder's name + -switches): SUMLAB_TICKET_ACQ_REL (the
   # one-launch kernels' ticket fenced by fence.acq_rel.gpu) and SUMLAB_LSE_PIPELINE (16-bit lse
-  # with each step's loads issued before the step before it is taken). First their correctness on
+  # accurate's first pass with each step's loads issued before the step before it is taken). First their correctness on
   # that build (tsuperacc_gpu, trows_gpu, the quick twins of every format and operation), then the
   # two builds alternated (experiments/bench_ab.sh, 2 rounds): the small sizes every ticketed kernel
-  # pays its fixed cost at (float32 and float64 sums, float32 lse) and 16-bit lse at 2^24 and 2^28
-  # (by the read ratio); about 7 minutes in all: $work/switches/ab_*/ and ab_*.log
+  # pays its fixed cost at (float32 and float64 sums, float32 lse) and 16-bit lse accurate at 2^24
+  # and 2^28 (by the read ratio; online, which neither switch changes, beside it); about 7 minutes in all: $work/switches/ab_*/ and ab_*.log
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
   if measuring_build switches "$sb" "sumlab tgpu_twins tsuperacc_gpu trows_gpu" \
@@ -564,7 +564,7 @@ if [[ $stages == *,switches,* ]]; then
     ab ab_small 300 "f32 f64" ratio_cub --n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub
     ab ab_lse 200 f32 ratio_cub --op lse --n 2^20,2^24 --reps 20 --dataset logits --variants online,reproducible
     ab ab_lse16 200 "bf16 f16" ratio_read --op lse --n 2^24,2^28 --reps 20 --dataset logits \
-      --variants online,two-pass,accurate
+      --variants accurate,online
   fi
 fi
 if [[ $stages == *,why,* ]]; then

@@ -138,15 +138,14 @@ template <> struct lse_dt<__nv_bfloat16> { enum { v = SL_BF16 }; };
 template <typename T, typename E> __device__ __forceinline__ T to_acc(E e) { return (T)sl_widen(e); }
 
 /* SUMLAB_LSE_PIPELINE (a CMake option, kernels/README.md), for measuring, the same results: 1
- * walks 16-bit input into float32 states with each step's loads issued before the step before
- * it is taken (reduce/walk.cuh's sl_walk P = 1: the online, two-pass, accurate and reproducible
- * kernels and the maximum's); 0, the default: a step's loads, then its values. */
+ * walks 16-bit input in accurate's first pass (lse_accf_kernel) with each step's loads issued
+ * before the step before it is taken (reduce/walk.cuh's sl_walk P = 1); 0, the default: a step's
+ * loads, then its values. On an H100 at 779fc08 it read faster at 2^28 and slower at 2^24, and
+ * online and two-pass (then under it too) slower at both (BENCHMARKS.md). */
 #ifndef SUMLAB_LSE_PIPELINE
 #define SUMLAB_LSE_PIPELINE 0
 #endif
-template <typename X, typename T> struct lse_pipe {
-    enum { v = SUMLAB_LSE_PIPELINE && sizeof(X) == 2 && sizeof(T) == 4 };
-};
+template <typename X> struct lse_pipe { enum { v = SUMLAB_LSE_PIPELINE && sizeof(X) == 2 }; };
 
 /* Every element of thread g's share, in lse.c's order (reduce/walk.cuh's walk: SL_LSE_UNROLL
  * vectors a step, the leftover vectors, then the edge values), through f(value in T). */
@@ -156,8 +155,8 @@ __device__ __forceinline__ void lse_for_share(const X *__restrict__ x, uint64_t 
 {
     const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    sl_walk_values<SL_LSE_UNROLL, SL_EDGES_LAST, lse_pipe<X, T>::v>(x, sl_split_of<X>(n, head, nv), g, Tn,
-                                                                 [&](X v, int) { f(to_acc<T>(v)); });
+    sl_walk_values<SL_LSE_UNROLL, SL_EDGES_LAST>(x, sl_split_of<X>(n, head, nv), g, Tn,
+                                                 [&](X v, int) { f(to_acc<T>(v)); });
 }
 
 /* Lane k of a vector, widened exactly to T; bfloat16 to float32 by integer operations on the
@@ -201,8 +200,8 @@ template <> struct lse_lane<__nv_bfloat16, float> {
 
 /* Thread g's share as lse.c's tiles, through f(values in T, count): U vectors while they last,
  * then single vectors, then the edge values one by one; with TM and lse_tmax's own maximum, the
- * U-vector tiles through ft(values, count, their maximum) instead. */
-template <typename X, typename T, int U, int TM, typename F, typename FT>
+ * U-vector tiles through ft(values, count, their maximum) instead (P: reduce/walk.cuh's sl_walk's). */
+template <typename X, typename T, int U, int TM, int P = 0, typename F, typename FT>
 __device__ __forceinline__ void lse_for_tiles(const X *__restrict__ x, uint64_t n, uint64_t head,
                                               uint64_t nv, F f, FT ft)
 {
@@ -210,7 +209,7 @@ __device__ __forceinline__ void lse_for_tiles(const X *__restrict__ x, uint64_t 
     enum { W = sl_vec<X>::W };
     const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    sl_walk<U, SL_EDGES_LAST, lse_pipe<X, T>::v>(
+    sl_walk<U, SL_EDGES_LAST, P>(
         x, sl_split_of<X>(n, head, nv), g, Tn,
         [&](const V *v) {
             T t[U * W];
@@ -305,7 +304,7 @@ lse_rep_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv, 
     sl_rsum_init_f64(&a);
     const uint64_t Tn = (uint64_t)gridDim.x * blockDim.x;
     const uint64_t g = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    sl_walk<SL_LSE_UNROLL, SL_EDGES_LAST, lse_pipe<X, T>::v>(
+    sl_walk<SL_LSE_UNROLL, SL_EDGES_LAST>(
         x, sl_split_of<X>(n, head, nv), g, Tn,
         [&](const V *v) {
             double t[NT];
@@ -361,7 +360,7 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     }
     float m = -INFINITY;
     double s = 0.0;
-    lse_for_tiles<X, float, SL_LSE_UNROLL, 0>(
+    lse_for_tiles<X, float, SL_LSE_UNROLL, 0, lse_pipe<X>::v>(
         x, n, head, nv,
         [&](const float *v, int c) {
 #pragma unroll
