@@ -137,14 +137,7 @@ template <> struct lse_dt<__nv_bfloat16> { enum { v = SL_BF16 }; };
 
 template <typename T, typename E> __device__ __forceinline__ T to_acc(E e) { return (T)sl_widen(e); }
 
-/* SUMLAB_LSE_PIPELINE (a CMake option, kernels/README.md), for measuring, the same results: 1
- * walks 16-bit input in accurate's first pass (lse_accf_kernel) with each step's loads issued
- * before the step before it is taken (reduce/walk.cuh's sl_walk P = 1); 0, the default: a step's
- * loads, then its values. On an H100 at 779fc08 it read faster at 2^28 and slower at 2^24, and
- * online and two-pass (then under it too) slower at both (BENCHMARKS.md). */
-#ifndef SUMLAB_LSE_PIPELINE
-#define SUMLAB_LSE_PIPELINE 0
-#endif
+/* SUMLAB_LSE_PIPELINE (lse.h): accurate's first pass on 16-bit input walks pipelined */
 template <typename X> struct lse_pipe { enum { v = SUMLAB_LSE_PIPELINE && sizeof(X) == 2 }; };
 
 /* Every element of thread g's share, in lse.c's order (reduce/walk.cuh's walk: SL_LSE_UNROLL
