@@ -517,7 +517,11 @@ static void split_plan(void)
  * than 32 only for rows of whole 16-byte vectors (every row of a warp then has the same head, and
  * the warp the same loop trips: rows.cu's grouped kernel relies on it) and at most 512 values a
  * lane; none only above SL_ROWS_RS_WARP_ROW_MAX values; a warp path needs no workspace
- * (sl_rows_workspace 0), as the kernel launched without one. */
+ * (sl_rows_workspace 0), as the kernel launched without one. The same for `correct`
+ * mean/var/std's lanes (sl_rows_mx_lanes): 8 or 16 only for 16-bit rows of whole vectors and at
+ * most SL_ROWS_MX_LANES_ROW_MAX values, a warp on rows longer than SL_ROWS_MX_WARP_ROW_MAX only
+ * for 16-bit rows of at most SL_ROWS_RS_WARP_ROW_MANY values, none only above
+ * SL_ROWS_MX_WARP_ROW_MAX; float32 and float64 rows a warp up to it, a block above. */
 static void lanes_plan(void)
 {
     static const uint64_t Rs[] = {1, 7, 33, 100, 1000, 4224, 5000, 40000};
@@ -526,7 +530,7 @@ static void lanes_plan(void)
     const sl_variant *rs = sl_variant_find_op("sum", "reproducible");
     CHECK(rs != NULL, "no reproducible");
     if (!rs) return;
-    uint64_t bad = 0, grouped = 0, cases = 0;
+    uint64_t bad = 0, grouped = 0, cases = 0, mx_bad = 0, mx_grouped = 0, mx_long = 0;
     for (size_t di = 0; di < 4; di++)
         for (size_t ri = 0; ri < sizeof Rs / sizeof Rs[0]; ri++)
             for (size_t si = 0; si < sizeof sms / sizeof sms[0]; si++)
@@ -548,11 +552,27 @@ static void lanes_plan(void)
                     }
                     grouped += l == 8u || l == 16u;
                     cases++;
+                    const unsigned m = sl_rows_mx_lanes(Rs[ri], N, es, sms[si]);
+                    const int h16 = es == 2u, vec = (N * es) % 16u == 0u;
+                    const int mx_ok = !h16 ? m == (N <= SL_ROWS_MX_WARP_ROW_MAX ? 32u : 0u)
+                                    : (m == 8u || m == 16u) ? vec && N <= SL_ROWS_MX_LANES_ROW_MAX
+                                    : m == 32u ? N <= SL_ROWS_RS_WARP_ROW_MANY
+                                    : m == 0u && N > SL_ROWS_MX_WARP_ROW_MAX;
+                    if (!mx_ok && mx_bad++ < 5)
+                        CHECK(0, "mean/var rows %s B=%llu N=%llu sm_count %u: %u lanes a row",
+                              sl_dtype_name(dts[di]), (unsigned long long)Rs[ri], (unsigned long long)N,
+                              sms[si], m);
+                    mx_grouped += m == 8u || m == 16u;
+                    mx_long += m == 32u && N > SL_ROWS_MX_WARP_ROW_MAX;
                 }
     CHECK(bad == 0, "%llu of %llu plans break a row kernel's precondition", (unsigned long long)bad,
           (unsigned long long)cases);
     CHECK(grouped > 0 && grouped < cases, "grouped rows in %llu of %llu plans", (unsigned long long)grouped,
           (unsigned long long)cases);
+    CHECK(mx_bad == 0, "%llu of %llu mean/var row plans break a row kernel's precondition",
+          (unsigned long long)mx_bad, (unsigned long long)cases);
+    CHECK(mx_grouped > 0 && mx_long > 0, "mean/var rows: %llu plans grouped, %llu long rows a warp",
+          (unsigned long long)mx_grouped, (unsigned long long)mx_long);
 }
 
 /* max/min's split of few long rows (extrema.h's sl_ex_rows_split): S = 1 for short rows and for
