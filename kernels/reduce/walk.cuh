@@ -73,19 +73,21 @@ __device__ __forceinline__ void sl_walk(const X *x, const sl_split &s, uint64_t 
     if (E != SL_EDGES_LAST) sl_walk_edges<E>(x, s, t, T, fe);
     const V *xv = reinterpret_cast<const V *>(x + s.head);
     uint64_t j = t;
-    if (P && j + (uint64_t)(U - 1) * T < s.nv) {
-        V v[U];
+    if constexpr (P != 0) {   /* not instantiated for P = 0: that walk's code as before */
+        if (j + (uint64_t)(U - 1) * T < s.nv) {
+            V v[U];
 #pragma unroll
-        for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
-        for (j += (uint64_t)U * T; j + (uint64_t)(U - 1) * T < s.nv; j += (uint64_t)U * T) {
-            V w[U];
+            for (int u = 0; u < U; u++) v[u] = sl_ldv(xv + j + (uint64_t)u * T);
+            for (j += (uint64_t)U * T; j + (uint64_t)(U - 1) * T < s.nv; j += (uint64_t)U * T) {
+                V w[U];
 #pragma unroll
-            for (int u = 0; u < U; u++) w[u] = sl_ldv(xv + j + (uint64_t)u * T);
+                for (int u = 0; u < U; u++) w[u] = sl_ldv(xv + j + (uint64_t)u * T);
+                fu(v);
+#pragma unroll
+                for (int u = 0; u < U; u++) v[u] = w[u];
+            }
             fu(v);
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = w[u];
         }
-        fu(v);
     }
     for (; j + (uint64_t)(U - 1) * T < s.nv; j += (uint64_t)U * T) {
         V v[U];
