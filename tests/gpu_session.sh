@@ -539,11 +539,12 @@ if [[ $stages == *,switches,* ]]; then
   # the measuring switches not yet made default (kernels/README.md), built together in
   # SWITCHES_BUILD_DIR (default: the build folder's name + -switches): SUMLAB_TICKET_ACQ_REL (the
   # one-launch kernels' ticket fenced by fence.acq_rel.gpu) and SUMLAB_LSE_PIPELINE (16-bit lse
-  # accurate's first pass with each step's loads issued before the step before it is taken). First their correctness on
-  # that build (tsuperacc_gpu, trows_gpu, the quick twins of every format and operation), then the
-  # two builds alternated (experiments/bench_ab.sh, 2 rounds): the small sizes every ticketed kernel
-  # pays its fixed cost at (float32 and float64 sums, float32 lse) and 16-bit lse accurate at 2^24
-  # and 2^28 (by the read ratio; online, which neither switch changes, beside it); about 7 minutes in all: $work/switches/ab_*/ and ab_*.log
+  # accurate's first pass with each step's loads issued before the step before it is taken).
+  # First their correctness on that build (tsuperacc_gpu, trows_gpu, the quick twins of every
+  # format and operation), then the two builds alternated (experiments/bench_ab.sh, 2 rounds): the
+  # small sizes every ticketed kernel pays its fixed cost at (float32 and float64 sums, float32
+  # lse) and 16-bit lse accurate at 2^24 and 2^28 (by the read ratio; online, which neither switch
+  # changes, beside it); about 7 minutes in all: $work/switches/ab_*/ and ab_*.log
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
   if measuring_build switches "$sb" "sumlab tgpu_twins tsuperacc_gpu trows_gpu" \
