@@ -29,3 +29,6 @@ if(NOT Python3_Interpreter_FOUND)
 endif()
 add_test(NAME tlse_study COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tlse_study.py $<TARGET_FILE:sumlab>)
 set_tests_properties(tlse_study PROPERTIES LABELS cpu TIMEOUT 120)
+#   tlse_fold  (cpu) reproducible lse's register folds: exact against a 128-bit sum of their terms
+#              on the worst sequences the bounds allow; their term equals the bins' over [-16, 16]
+sl_add_test(NAME tlse_fold SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tlse_fold.c LABELS cpu TIMEOUT 120)

@@ -372,8 +372,9 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
 }
 
 /* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termx -------------
- * The terms of the block's tiles (exact/bins.cuh's sacc_tiles) and of the edge values into each
- * thread's exponent bins (exact/bins.cuh: exact), drained into the block's limbs every
+ * The terms of the block's tiles (exact/bins.cuh's sacc_tiles) into each thread's two register
+ * folds (a vector whose values all lie in [-16, 16]) or its exponent bins (the other vectors and
+ * the edge values; exact/bins.cuh), both exact, drained into the block's limbs every
  * SACC_BIN_FLUSH terms and at the end; m = max.NaN of the values beside. Thread 0 adds the block's
  * normalised limbs into the global limbs (the workspace header: the flags at SL_LSE_WS_FLAGS, the
  * limbs from SL_LSE_WS_LIMBS) and the block's maximum, as an order-preserving key, into the
@@ -397,32 +398,83 @@ __device__ __forceinline__ float lse_mkey_value(unsigned k)
          : __uint_as_float((k >> 31) ? (k & 0x7fffffffu) : ~k);
 }
 
-/* The one pass's state for sacc_tiles: each value's term into its bin, its maximum beside. */
+/* The register folds' integers (lse.h's sl_lse_rep1_fold_units) in the block limbs: their units'
+ * positions counted from limb 0's 2^-149 */
+/* SUMLAB_LSE_REP1_FOLDS 0 (a compile definition, for measuring the form before the folds): every
+ * term into the bins */
+#ifndef SUMLAB_LSE_REP1_FOLDS
+#define SUMLAB_LSE_REP1_FOLDS 1
+#endif
+#define SL_LSE_REP1_POS_F1 139    /* h: 2^-10 */
+#define SL_LSE_REP1_POS_F2 102    /* l: 2^-47 */
+static_assert(SACC_BIN_FLUSH <= SL_LSE_REP1_FOLD_MAX, "the folds' bounds hold between two drains");
+
+/* The warp's sum of the lanes' k (|k| < 2^52: two 32-bit reductions, the low 27 bits and the
+ * signed rest, as sacc_bins_drain), added by lane 0 into the block limbs at position pos. */
+__device__ __forceinline__ void lse_rep1_spill_warp(long long k, int pos, unsigned mask,
+                                                    unsigned long long *s_acc)
+{
+    const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
+    const int hi = __reduce_add_sync(mask, (int)(k >> 27));
+    if ((threadIdx.x & 31u) == 0u) sacc_spill_i64((long long)hi * 134217728 + (long long)lo, pos, s_acc);
+}
+
+/* The one pass's state for sacc_tiles: each value's term into the register folds (at most
+ * SACC_BIN_FLUSH = 8192 <= SL_LSE_REP1_FOLD_MAX terms between drains) or its bin, its maximum
+ * beside. */
 template <typename X> struct lse_rep1_st {
     double *my;
     unsigned long long *s_acc;
     unsigned B, mask, flags, sg;
     float m;
+    double f1, f2;
     __device__ __forceinline__ void term(float v) { sacc_bin_take(sl_lse_rep1_termx(v, sizeof(X) == 2), my, B, sg); }
+    __device__ __forceinline__ void fold(float v) { sl_lse_rep1_fold(&f1, &f2, (double)sl_lse_rep1_termx_in(v, sizeof(X) == 2)); }
     __device__ __forceinline__ void take1(float v)
     {
         m = sl_lse_maxnan_f(m, v);
         term(v);
     }
     /* a vector: 16-bit input's maximum on packed pairs (lse_tmax: the same m up to a zero's sign
-     * and a NaN's bits, which the window test does not see) */
+     * and a NaN's bits, which the window test does not see); its terms into the folds (lse.h) when
+     * every value is within +-SL_LSE_REP1_FOLD_X (a NaN is not), else into the bins */
     __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, bool)
     {
+        enum { W = sl_vec<X>::W };
+        float v[W];
+        bool in = true;
+#pragma unroll
+        for (int k = 0; k < W; k++) {
+            v[k] = lse_lane<X, float>::get(r, k);
+            in = in && sl_lse_rep1_fold_in(v[k]);
+        }
         if (lse_tmax<X, float>::ok) {
             m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
-#pragma unroll
-            for (int k = 0; k < sl_vec<X>::W; k++) term(lse_lane<X, float>::get(r, k));
         } else {
 #pragma unroll
-            for (int k = 0; k < sl_vec<X>::W; k++) take1(lse_lane<X, float>::get(r, k));
+            for (int k = 0; k < W; k++) m = sl_lse_maxnan_f(m, v[k]);
+        }
+        if (SUMLAB_LSE_REP1_FOLDS && in) {
+#pragma unroll
+            for (int k = 0; k < W; k++) fold(v[k]);
+        } else {
+#pragma unroll
+            for (int k = 0; k < W; k++) term(v[k]);
         }
     }
-    __device__ __forceinline__ void flush() { flags |= sacc_bins_drain(my, B, mask, s_acc); }
+    /* warp-collective: the folds (as integers, exact), then the bins, into the block limbs */
+    __device__ __forceinline__ void flush()
+    {
+        int64_t h, l;
+        sl_lse_rep1_fold_units(f1, f2, &h, &l);
+        f1 = SL_LSE_REP1_FOLD_C;
+        f2 = 0.0;
+        if (__any_sync(mask, (h | l) != 0)) {
+            lse_rep1_spill_warp(h, SL_LSE_REP1_POS_F1, mask, s_acc);
+            lse_rep1_spill_warp(l, SL_LSE_REP1_POS_F2, mask, s_acc);
+        }
+        flags |= sacc_bins_drain(my, B, mask, s_acc);
+    }
 };
 
 /* The last block's thread 0: the global limbs and the maximum taken (left zero), the exact sum
@@ -461,7 +513,7 @@ lse_rep1_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     for (int j = 0; j < SACC_NBIN; j++) my[j * B] = 0.0;
     sacc_block_init(s_acc, L, &s_flags);
     sl_bar_any::sync();
-    lse_rep1_st<X> st = {my, s_acc, B, mask, 0u, 0xffffffffu, -INFINITY};
+    lse_rep1_st<X> st = {my, s_acc, B, mask, 0u, 0xffffffffu, -INFINITY, SL_LSE_REP1_FOLD_C, 0.0};
     sl_for_edges<W>(n, head, nv, B, [&](uint64_t i) { st.take1(to_acc<float>(x[i])); });
     /* <= 8192 + 1 terms per bin between drains */
     sacc_tiles<SACC_BIN_U, W>(reinterpret_cast<const V *>(x + head), nv, SACC_BIN_FLUSH / EPT, st, s_acc);

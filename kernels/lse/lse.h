@@ -129,9 +129,10 @@ typedef struct { double m, s, c; } sl_lse_sd;
 /* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
  * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), a
  * float32 (sl_lse_rep1_termf; 16-bit input: sl_lm_expf16; both: sl_lse_rep1_termx); S is the exact
- * sum of the terms rounded once to float64 (the kernels: exact/bins.cuh's exponent bins and
- * float32 limbs; the twin: exact/limbs.h's float32 limb state; both rounded by exact/limbs.h's
- * sl_sacc_round_f32_as_f64_regs); the maximum M (NaN if any value is) beside it. Each term is a
+ * sum of the terms rounded once to float64 (the kernels: lse.cu's two float64 register folds for
+ * the terms of vectors whose values lie in [-16, 16], exact/bins.cuh's exponent bins for the rest,
+ * both drained into float32 limbs; the twin: exact/limbs.h's float32 limb state; both rounded by
+ * exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum M (NaN if any value is) beside it. Each term is a
  * function of x alone and their exact sum a function of their multiset, so the result log(S) is
  * order-independent; so is the test of M
  * that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
@@ -144,6 +145,30 @@ SL_LSE_FN float sl_lse_rep1_termf(float x) { return sl_lm_expf_core(sl_lm_maxf(x
 /* the term of x from 16-bit input (h16) or float32 input: lse_math.h's sl_lm_expf16 (within
  * 2^-17; it clamps below itself) or sl_lse_rep1_termf */
 SL_LSE_FN float sl_lse_rep1_termx(float x, int h16) { return h16 ? sl_lm_expf16(x) : sl_lse_rep1_termf(x); }
+/* the same term for x in [-86.5, 88] without the clamp (the kernel's register folds, |x| <= 16) */
+SL_LSE_FN float sl_lse_rep1_termx_in(float x, int h16) { return h16 ? sl_lm_expf16_core(x) : sl_lm_expf_core(x); }
+/* The one pass's register folds (lse.cu's lse_rep1_st): the terms of values x with |x| <=
+ * SL_LSE_REP1_FOLD_X (terms in [2^-23.1, 2^23.1]: multiples of 2^-47 below 2^24) go to two float64
+ * folds. f1 starts at C = 1.5 2^42 and stays in [2^42, 2^43) (ulp 2^-10) for SL_LSE_REP1_FOLD_MAX
+ * terms: s = f1 + t rounds t to a multiple of 2^-10, s - f1 is exact; f2 sums the remainders t -
+ * (s - f1), exact multiples of 2^-47 of at most 2^-11 (|f2| <= 2^13 2^-11: 51 bits). Both sums are
+ * exact, so the integers h = (f1 - C) 2^10 and l = f2 2^47 (sl_lse_rep1_fold_units) give the terms'
+ * exact sum h 2^-10 + l 2^-47. */
+#define SL_LSE_REP1_FOLD_X 16.0f
+#define SL_LSE_REP1_FOLD_C 0x1.8p42
+#define SL_LSE_REP1_FOLD_MAX 8193u   /* terms between drains the bounds above allow */
+SL_LSE_FN int sl_lse_rep1_fold_in(float x) { return fabsf(x) <= SL_LSE_REP1_FOLD_X; }   /* NaN: 0 */
+SL_LSE_FN void sl_lse_rep1_fold(double *f1, double *f2, double t)
+{
+    const double s = *f1 + t;
+    *f2 = *f2 + (t - (s - *f1));
+    *f1 = s;
+}
+SL_LSE_FN void sl_lse_rep1_fold_units(double f1, double f2, int64_t *h, int64_t *l)
+{
+    *h = (int64_t)((f1 - SL_LSE_REP1_FOLD_C) * 0x1p10);   /* integers: the casts are exact */
+    *l = (int64_t)(f2 * 0x1p47);
+}
 SL_LSE_FN double sl_lse_rep1_term(float x) { return (double)sl_lse_rep1_termf(x); }
 SL_LSE_FN int sl_lse_rep1_ok(double M) { return M >= (double)SL_LSE_REP1_MLO && M <= (double)SL_LSE_REP1_MHI; }
 #define SL_LSE_ACCF_MLO (-600.0)

@@ -153,11 +153,11 @@ SL_LM_FN float sl_lm_expf_tile(float d) { return sl_lm_expf_core(sl_lm_maxf(d, -
  * integer add to the exponent field as there. Relative error below 2^-17 (tests/tlse_math.c
  * against MPFR): 2^-6 of a float16 result's half ulp, 2^-9 of a bfloat16 one's. exp(0) = 1
  * exactly; below -86.5, -Inf included, its floor exp(-86.5) as sl_lm_expf_tile. Domain: d <= 88
- * (NaN, +Inf and d above 88 not handled: the callers send such values elsewhere). */
-SL_LM_FN float sl_lm_expf16(float d)
+ * (NaN, +Inf and d above 88 not handled: the callers send such values elsewhere).
+ * sl_lm_expf16_core: the same without the clamp, for d in [-86.5, 88]. */
+SL_LM_FN float sl_lm_expf16_core(float d)
 {
     const float ln2_hi = 0x1.62e43p-1f;
-    d = sl_lm_maxf(d, -86.5f);
     const float sh = sl_lm_fmaf(d, 1.44269502162933349609f, 12582912.0f);
     const float kf = sh - 12582912.0f;
     const float r = sl_lm_fmaf(-kf, ln2_hi, d);
@@ -168,6 +168,7 @@ SL_LM_FN float sl_lm_expf16(float d)
     p = sl_lm_fmaf(r, p, 1.0f);
     return sl_lm_u2f(sl_lm_f2u(p) + (sl_lm_f2u(sh) << 23));
 }
+SL_LM_FN float sl_lm_expf16(float d) { return sl_lm_expf16_core(sl_lm_maxf(d, -86.5f)); }
 
 /* fma(a, b, c) rounded once in float64, on both sides (the device's DFMA, the host's C99 fma) */
 SL_LM_FN double sl_lm_fma(double a, double b, double c)
