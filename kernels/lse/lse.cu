@@ -24,6 +24,7 @@
 #include "exact/binned_kernel.cuh"   /* the binned float64 accumulator, state and warp merge (reproducible) */
 #include "exact/bins.cuh"          /* exponent bins and limbs: the exact sum of reproducible's one pass */
 #include "lse/lse.h"
+#include "lse/lse_fold.cuh"   /* reproducible's register folds */
 
 namespace {
 
@@ -373,8 +374,8 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
 
 /* ---- reproducible's one pass (float32, 16-bit input): lse.h's sl_lse_rep1_termx -------------
  * The terms of the block's tiles (exact/bins.cuh's sacc_tiles) into each thread's two register
- * folds (a vector whose values all lie in [-16, 16]) or its exponent bins (the other vectors and
- * the edge values; exact/bins.cuh), both exact, drained into the block's limbs every
+ * folds (16-bit input: a vector whose values all lie in [-16, 16]; lse_fold.cuh) or its exponent
+ * bins (the other vectors, float32 input and the edge values; exact/bins.cuh), both exact, drained into the block's limbs every
  * SACC_BIN_FLUSH terms and at the end; m = max.NaN of the values beside. Thread 0 adds the block's
  * normalised limbs into the global limbs (the workspace header: the flags at SL_LSE_WS_FLAGS, the
  * limbs from SL_LSE_WS_LIMBS) and the block's maximum, as an order-preserving key, into the
@@ -398,81 +399,48 @@ __device__ __forceinline__ float lse_mkey_value(unsigned k)
          : __uint_as_float((k >> 31) ? (k & 0x7fffffffu) : ~k);
 }
 
-/* The register folds' integers (lse.h's sl_lse_rep1_fold_units) in the block limbs: their units'
- * positions counted from limb 0's 2^-149 */
-/* SUMLAB_LSE_REP1_FOLDS 0 (a compile definition, for measuring the form before the folds): every
- * term into the bins */
-#ifndef SUMLAB_LSE_REP1_FOLDS
-#define SUMLAB_LSE_REP1_FOLDS 1
-#endif
-#define SL_LSE_REP1_POS_F1 139    /* h: 2^-10 */
-#define SL_LSE_REP1_POS_F2 102    /* l: 2^-47 */
-static_assert(SACC_BIN_FLUSH <= SL_LSE_REP1_FOLD_MAX, "the folds' bounds hold between two drains");
-
-/* The warp's sum of the lanes' k (|k| < 2^52: two 32-bit reductions, the low 27 bits and the
- * signed rest, as sacc_bins_drain), added by lane 0 into the block limbs at position pos. */
-__device__ __forceinline__ void lse_rep1_spill_warp(long long k, int pos, unsigned mask,
-                                                    unsigned long long *s_acc)
-{
-    const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
-    const int hi = __reduce_add_sync(mask, (int)(k >> 27));
-    if ((threadIdx.x & 31u) == 0u) sacc_spill_i64((long long)hi * 134217728 + (long long)lo, pos, s_acc);
-}
-
-/* The one pass's state for sacc_tiles: each value's term into the register folds (at most
- * SACC_BIN_FLUSH = 8192 <= SL_LSE_REP1_FOLD_MAX terms between drains) or its bin, its maximum
- * beside. */
+/* The one pass's state for sacc_tiles: each value's term into the register folds (16-bit input,
+ * lse_fold.cuh: at most SACC_BIN_FLUSH terms between drains) or its bin, its maximum beside.
+ * Float32 input's terms all go to the bins: on an H100 the folds took float32 at 2^28 from 0.953
+ * to 0.931 of the read where they took 16-bit input from 0.67-0.68 to 0.78-0.79 (BENCHMARKS.md). */
 template <typename X> struct lse_rep1_st {
+    enum { FOLD = SUMLAB_LSE_REP1_FOLDS && sizeof(X) == 2 && lse_tmax<X, float>::ok };
     double *my;
     unsigned long long *s_acc;
     unsigned B, mask, flags, sg;
     float m;
     double f1, f2;
     __device__ __forceinline__ void term(float v) { sacc_bin_take(sl_lse_rep1_termx(v, sizeof(X) == 2), my, B, sg); }
-    __device__ __forceinline__ void fold(float v) { sl_lse_rep1_fold(&f1, &f2, (double)sl_lse_rep1_termx_in(v, sizeof(X) == 2)); }
     __device__ __forceinline__ void take1(float v)
     {
         m = sl_lse_maxnan_f(m, v);
         term(v);
     }
     /* a vector: 16-bit input's maximum on packed pairs (lse_tmax: the same m up to a zero's sign
-     * and a NaN's bits, which the window test does not see); its terms into the folds (lse.h) when
-     * every value is within +-SL_LSE_REP1_FOLD_X (a NaN is not), else into the bins */
+     * and a NaN's bits, which the window test does not see); 16-bit input: its terms into the
+     * folds when every value is within +-SL_LSE_REP1_FOLD_X (a NaN is not), else into the bins */
     __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, bool)
     {
         enum { W = sl_vec<X>::W };
-        float v[W];
-        bool in = true;
+        if constexpr (FOLD) {
+            float v[W];
 #pragma unroll
-        for (int k = 0; k < W; k++) {
-            v[k] = lse_lane<X, float>::get(r, k);
-            in = in && sl_lse_rep1_fold_in(v[k]);
-        }
-        if (lse_tmax<X, float>::ok) {
+            for (int k = 0; k < W; k++) v[k] = lse_lane<X, float>::get(r, k);
             m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
+            lse_fold_or_bins<W>(v, f1, f2, my, B, sg);
+        } else if (lse_tmax<X, float>::ok) {
+            m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
+#pragma unroll
+            for (int k = 0; k < W; k++) term(lse_lane<X, float>::get(r, k));
         } else {
 #pragma unroll
-            for (int k = 0; k < W; k++) m = sl_lse_maxnan_f(m, v[k]);
-        }
-        if (SUMLAB_LSE_REP1_FOLDS && in) {
-#pragma unroll
-            for (int k = 0; k < W; k++) fold(v[k]);
-        } else {
-#pragma unroll
-            for (int k = 0; k < W; k++) term(v[k]);
+            for (int k = 0; k < W; k++) take1(lse_lane<X, float>::get(r, k));
         }
     }
     /* warp-collective: the folds (as integers, exact), then the bins, into the block limbs */
     __device__ __forceinline__ void flush()
     {
-        int64_t h, l;
-        sl_lse_rep1_fold_units(f1, f2, &h, &l);
-        f1 = SL_LSE_REP1_FOLD_C;
-        f2 = 0.0;
-        if (__any_sync(mask, (h | l) != 0)) {
-            lse_rep1_spill_warp(h, SL_LSE_REP1_POS_F1, mask, s_acc);
-            lse_rep1_spill_warp(l, SL_LSE_REP1_POS_F2, mask, s_acc);
-        }
+        if constexpr (FOLD) lse_fold_drain(f1, f2, mask, s_acc);
         flags |= sacc_bins_drain(my, B, mask, s_acc);
     }
 };

@@ -129,13 +129,12 @@ typedef struct { double m, s, c; } sl_lse_sd;
 /* ---- reproducible's one pass (float32 and 16-bit input) -----------------------------------
  * The term of x is exp(x) itself, unshifted: lse_math.h's sl_lm_expf_core of max(x, -86.5), a
  * float32 (sl_lse_rep1_termf; 16-bit input: sl_lm_expf16; both: sl_lse_rep1_termx); S is the exact
- * sum of the terms rounded once to float64 (the kernels: lse.cu's two float64 register folds for
- * the terms of vectors whose values lie in [-16, 16], exact/bins.cuh's exponent bins for the rest,
- * both drained into float32 limbs; the twin: exact/limbs.h's float32 limb state; both rounded by
- * exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum M (NaN if any value is) beside it. Each term is a
- * function of x alone and their exact sum a function of their multiset, so the result log(S) is
- * order-independent; so is the test of M
- * that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
+ * sum of the terms rounded once to float64 (the kernels: two float64 register folds for the
+ * terms of 16-bit vectors whose values lie in [-16, 16] (lse_fold.cuh), exact/bins.cuh's
+ * exponent bins for the rest, both drained into float32 limbs; the twin: exact/limbs.h's float32
+ * limb state; both rounded by exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum M (NaN
+ * if any value is) beside it. Each term is a function of x alone and their exact sum a function
+ * of their multiset, so the result log(S) is order-independent; so is the test of M that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
  * clamped below, at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is
  * log(S), otherwise the two kernels of the shifted form run (sl_lse_rep_term). */
 #define SL_LSE_REP1_MLO (-30.0f)
@@ -147,7 +146,7 @@ SL_LSE_FN float sl_lse_rep1_termf(float x) { return sl_lm_expf_core(sl_lm_maxf(x
 SL_LSE_FN float sl_lse_rep1_termx(float x, int h16) { return h16 ? sl_lm_expf16(x) : sl_lse_rep1_termf(x); }
 /* the same term for x in [-86.5, 88] without the clamp (the kernel's register folds, |x| <= 16) */
 SL_LSE_FN float sl_lse_rep1_termx_in(float x, int h16) { return h16 ? sl_lm_expf16_core(x) : sl_lm_expf_core(x); }
-/* The one pass's register folds (lse.cu's lse_rep1_st): the terms of values x with |x| <=
+/* The one pass's register folds (lse_fold.cuh, for 16-bit input): the terms of values x with |x| <=
  * SL_LSE_REP1_FOLD_X (terms in [2^-23.1, 2^23.1]: multiples of 2^-47 below 2^24) go to two float64
  * folds. f1 starts at C = 1.5 2^42 and stays in [2^42, 2^43) (ulp 2^-10) for SL_LSE_REP1_FOLD_MAX
  * terms: s = f1 + t rounds t to a multiple of 2^-10, s - f1 is exact; f2 sums the remainders t -

@@ -27,6 +27,7 @@
 #include "superacc/one_launch.cuh"   /* with exact/bins.cuh: lse reproducible rows' exact sum too */
 #include "superacc/superacc64.cuh"   /* the float64 expansion: superacc's float64 listed rows */
 #include "lse/lse.h"
+#include "lse/lse_fold.cuh"   /* lse reproducible rows: 16-bit terms in register folds */
 #include "sl_gpu.h"
 #include "sumlab/half.h"
 
@@ -873,25 +874,46 @@ __device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t
 
 /* Read 1 of a float32/16-bit row by lane `lane` of `lanes` (a warp, or the block's threads): m
  * (NaN ignored) and mn (NaN if any value is) of the values, their one-pass terms into the lane's
- * exponent bins my (stride B), drained (warp-collective) into the limbs s_acc after each segment
- * of lanes * SACC_BIN_FLUSH values, so that a bin takes at most SACC_BIN_FLUSH + 1 terms between
+ * exponent bins my (stride B) or, 16-bit vectors of values in [-16, 16], its register folds
+ * (lse_fold.cuh), drained (warp-collective) into the limbs s_acc after each segment of lanes *
+ * SACC_BIN_FLUSH values, so that a bin or the folds take at most SACC_BIN_FLUSH + 1 terms between
  * drains. Every lane of the warp calls it with the same row: the segment count is uniform. */
 template <typename X>
 __device__ __forceinline__ void lse_row_exact(const X *__restrict__ row, uint64_t n, unsigned lane,
                                               unsigned lanes, double *my, unsigned B,
                                               unsigned long long *s_acc, float &m, float &mn)
 {
+    typedef typename sl_vec<X>::type V;
+    enum { W = sl_vec<X>::W, FOLD = SUMLAB_LSE_REP1_FOLDS && sizeof(X) == 2 };
     const uint64_t seg = (uint64_t)lanes * SACC_BIN_FLUSH;
     unsigned sg = 0xffffffffu;
+    double f1 = SL_LSE_REP1_FOLD_C, f2 = 0.0;    /* 16-bit rows' register folds (lse_fold.cuh) */
     for (uint64_t s0 = 0; s0 < n; s0 += seg) {
         const X *p = row + s0;
         const uint64_t len = n - s0 < seg ? n - s0 : seg;
-        sl_walk_values<2, SL_EDGES_LAST>(p, sl_row_split(p, len), lane, lanes, [&](X e, int) {
+        const auto one = [&](X e) {
             const float v = (float)sl_widen(e);
             m = SL_LSE_MAX(m, v);
             mn = sl_lse_maxnan_f(mn, v);
             sacc_bin_take(sl_lse_rep1_termx(v, sizeof(X) == 2), my, B, sg);
-        });
+        };
+        if constexpr (FOLD) {   /* a vector's terms into the folds or the bins */
+            const auto vec = [&](const V &r) {
+                float v[W];
+#pragma unroll
+                for (int k = 0; k < W; k++) {
+                    v[k] = (float)sl_widen(sl_vec_lane(r, k));
+                    m = SL_LSE_MAX(m, v[k]);
+                    mn = sl_lse_maxnan_f(mn, v[k]);
+                }
+                lse_fold_or_bins<W>(v, f1, f2, my, B, sg);
+            };
+            sl_walk<2, SL_EDGES_LAST>(p, sl_row_split(p, len), lane, lanes,
+                                      [&](const V *r) { vec(r[0]); vec(r[1]); }, vec, one);
+            lse_fold_drain(f1, f2, SL_FULL_MASK, s_acc);
+        } else {
+            sl_walk_values<2, SL_EDGES_LAST>(p, sl_row_split(p, len), lane, lanes, [&](X e, int) { one(e); });
+        }
         (void)sacc_bins_drain(my, B, SL_FULL_MASK, s_acc);
     }
 }

@@ -1,0 +1,62 @@
+/* lse/lse_fold.cuh: the device side of reproducible lse's register folds (lse.h's
+ * sl_lse_rep1_fold: the one-pass terms of 16-bit values in [-16, 16] in two float64 registers
+ * instead of exact/bins.cuh's shared-memory exponent bins): their warp-collective drain into the
+ * block's (or the row's) float32 limbs, beside the bins' own drain. Used by the 1-D one pass
+ * (lse.cu's lse_rep1_kernel) and the row kernels (rows/rows.cu's lse_row_exact). Off for
+ * measuring with the compile definition SUMLAB_LSE_REP1_FOLDS=0 (every term into the bins). */
+#ifndef SL_LSE_FOLD_CUH
+#define SL_LSE_FOLD_CUH
+#include "exact/bins.cuh"
+#include "lse/lse.h"
+
+#ifndef SUMLAB_LSE_REP1_FOLDS
+#define SUMLAB_LSE_REP1_FOLDS 1
+#endif
+/* the folds' integers (sl_lse_rep1_fold_units): their units' positions from limb 0's 2^-149 */
+#define SL_LSE_REP1_POS_F1 139    /* h: 2^-10 */
+#define SL_LSE_REP1_POS_F2 102    /* l: 2^-47 */
+static_assert(SACC_BIN_FLUSH + 1u <= SL_LSE_REP1_FOLD_MAX, "the folds' bounds hold between two drains");
+
+/* The warp's sum of the lanes' k (|k| < 2^52: two 32-bit reductions, the low 27 bits and the
+ * signed rest, as sacc_bins_drain), added by lane 0 into the limbs s_acc at position pos. */
+__device__ __forceinline__ void lse_fold_spill_warp(long long k, int pos, unsigned mask,
+                                                    unsigned long long *s_acc)
+{
+    const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
+    const int hi = __reduce_add_sync(mask, (int)(k >> 27));
+    if ((threadIdx.x & 31u) == 0u) sacc_spill_i64((long long)hi * 134217728 + (long long)lo, pos, s_acc);
+}
+
+/* Warp-collective (every lane of mask, at a warp-uniform point): the folds f1, f2 as integers
+ * (exact) into the limbs s_acc, and reset. */
+__device__ __forceinline__ void lse_fold_drain(double &f1, double &f2, unsigned mask,
+                                               unsigned long long *s_acc)
+{
+    int64_t h, l;
+    sl_lse_rep1_fold_units(f1, f2, &h, &l);
+    f1 = SL_LSE_REP1_FOLD_C;
+    f2 = 0.0;
+    if (__any_sync(mask, (h | l) != 0)) {
+        lse_fold_spill_warp(h, SL_LSE_REP1_POS_F1, mask, s_acc);
+        lse_fold_spill_warp(l, SL_LSE_REP1_POS_F2, mask, s_acc);
+    }
+}
+
+/* A vector of 16-bit values v[0..W) (widened): their terms into the folds when every one is
+ * within +-SL_LSE_REP1_FOLD_X (a NaN is not), else each into its exponent bin (my, stride B). */
+template <int W>
+__device__ __forceinline__ void lse_fold_or_bins(const float (&v)[W], double &f1, double &f2, double *my,
+                                                 unsigned B, unsigned &sg)
+{
+    bool in = true;
+#pragma unroll
+    for (int k = 0; k < W; k++) in = in && sl_lse_rep1_fold_in(v[k]);
+    if (in) {
+#pragma unroll
+        for (int k = 0; k < W; k++) sl_lse_rep1_fold(&f1, &f2, (double)sl_lse_rep1_termx_in(v[k], 1));
+    } else {
+#pragma unroll
+        for (int k = 0; k < W; k++) sacc_bin_take(sl_lse_rep1_termx(v[k], 1), my, B, sg);
+    }
+}
+#endif
