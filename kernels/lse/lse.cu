@@ -424,10 +424,14 @@ template <typename X> struct lse_rep1_st {
         enum { W = sl_vec<X>::W };
         if constexpr (FOLD) {
             float v[W];
+            bool in = true;
 #pragma unroll
-            for (int k = 0; k < W; k++) v[k] = lse_lane<X, float>::get(r, k);
+            for (int k = 0; k < W; k++) {
+                v[k] = lse_lane<X, float>::get(r, k);
+                in = in && sl_lse_rep1_fold_in(v[k]);
+            }
             m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
-            lse_fold_or_bins<W>(v, f1, f2, my, B, sg);
+            lse_fold_or_bins<W>(v, in, f1, f2, my, B, sg);
         } else if (lse_tmax<X, float>::ok) {
             m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
 #pragma unroll

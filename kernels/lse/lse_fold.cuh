@@ -42,15 +42,13 @@ __device__ __forceinline__ void lse_fold_drain(double &f1, double &f2, unsigned 
     }
 }
 
-/* A vector of 16-bit values v[0..W) (widened): their terms into the folds when every one is
- * within +-SL_LSE_REP1_FOLD_X (a NaN is not), else each into its exponent bin (my, stride B). */
+/* A vector of 16-bit values v[0..W) (widened): their terms into the folds when `in` (every one
+ * within +-SL_LSE_REP1_FOLD_X, sl_lse_rep1_fold_in: a NaN is not; the caller tests them as it
+ * widens them), else each into its exponent bin (my, stride B). */
 template <int W>
-__device__ __forceinline__ void lse_fold_or_bins(const float (&v)[W], double &f1, double &f2, double *my,
-                                                 unsigned B, unsigned &sg)
+__device__ __forceinline__ void lse_fold_or_bins(const float (&v)[W], bool in, double &f1, double &f2,
+                                                 double *my, unsigned B, unsigned &sg)
 {
-    bool in = true;
-#pragma unroll
-    for (int k = 0; k < W; k++) in = in && sl_lse_rep1_fold_in(v[k]);
     if (in) {
 #pragma unroll
         for (int k = 0; k < W; k++) sl_lse_rep1_fold(&f1, &f2, (double)sl_lse_rep1_termx_in(v[k], 1));

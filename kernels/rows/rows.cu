@@ -906,7 +906,10 @@ __device__ __forceinline__ void lse_row_exact(const X *__restrict__ row, uint64_
                     m = SL_LSE_MAX(m, v[k]);
                     mn = sl_lse_maxnan_f(mn, v[k]);
                 }
-                lse_fold_or_bins<W>(v, f1, f2, my, B, sg);
+                bool in = true;
+#pragma unroll
+                for (int k = 0; k < W; k++) in = in && sl_lse_rep1_fold_in(v[k]);
+                lse_fold_or_bins<W>(v, in, f1, f2, my, B, sg);
             };
             sl_walk<2, SL_EDGES_LAST>(p, sl_row_split(p, len), lane, lanes,
                                       [&](const V *r) { vec(r[0]); vec(r[1]); }, vec, one);
