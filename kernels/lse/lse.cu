@@ -404,7 +404,7 @@ __device__ __forceinline__ float lse_mkey_value(unsigned k)
  * Float32 input's terms all go to the bins: on an H100 the folds took float32 at 2^28 from 0.953
  * to 0.931 of the read where they took 16-bit input from 0.67-0.68 to 0.78-0.79 (BENCHMARKS.md). */
 template <typename X> struct lse_rep1_st {
-    enum { FOLD = SUMLAB_LSE_REP1_FOLDS && sizeof(X) == 2 && lse_tmax<X, float>::ok };
+    enum { FOLD = SL_LSE_REP1_FOLDS && sizeof(X) == 2 && lse_tmax<X, float>::ok };
     double *my;
     unsigned long long *s_acc;
     unsigned B, mask, flags, sg;

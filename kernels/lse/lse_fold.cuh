@@ -2,16 +2,18 @@
  * sl_lse_rep1_fold: the one-pass terms of 16-bit values in [-16, 16] in two float64 registers
  * instead of exact/bins.cuh's shared-memory exponent bins): their warp-collective drain into the
  * block's (or the row's) float32 limbs, beside the bins' own drain. Used by the 1-D one pass
- * (lse.cu's lse_rep1_kernel) and the row kernels (rows/rows.cu's lse_row_exact). Off for
- * measuring with the compile definition SUMLAB_LSE_REP1_FOLDS=0 (every term into the bins). */
+ * (lse.cu's lse_rep1_kernel) and the row kernels (rows/rows.cu's lse_row_exact).
+ * SUMLAB_LSE_REP1_BINS (a CMake option, kernels/README.md), for measuring: 1 sends every term
+ * into the bins, as before the folds; 0, the default: the folds. */
 #ifndef SL_LSE_FOLD_CUH
 #define SL_LSE_FOLD_CUH
 #include "exact/bins.cuh"
 #include "lse/lse.h"
 
-#ifndef SUMLAB_LSE_REP1_FOLDS
-#define SUMLAB_LSE_REP1_FOLDS 1
+#ifndef SUMLAB_LSE_REP1_BINS
+#define SUMLAB_LSE_REP1_BINS 0
 #endif
+#define SL_LSE_REP1_FOLDS (!SUMLAB_LSE_REP1_BINS)
 /* the folds' integers (sl_lse_rep1_fold_units): their units' positions from limb 0's 2^-149 */
 #define SL_LSE_REP1_POS_F1 139    /* h: 2^-10 */
 #define SL_LSE_REP1_POS_F2 102    /* l: 2^-47 */

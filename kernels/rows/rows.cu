@@ -884,7 +884,7 @@ __device__ __forceinline__ void lse_row_exact(const X *__restrict__ row, uint64_
                                               unsigned long long *s_acc, float &m, float &mn)
 {
     typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, FOLD = SUMLAB_LSE_REP1_FOLDS && sizeof(X) == 2 };
+    enum { W = sl_vec<X>::W, FOLD = SL_LSE_REP1_FOLDS && sizeof(X) == 2 };
     const uint64_t seg = (uint64_t)lanes * SACC_BIN_FLUSH;
     unsigned sg = 0xffffffffu;
     double f1 = SL_LSE_REP1_FOLD_C, f2 = 0.0;    /* 16-bit rows' register folds (lse_fold.cuh) */
