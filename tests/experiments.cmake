@@ -60,4 +60,8 @@ if(Python3_Interpreter_FOUND)
   # tncu_why: experiments/ncu_why.sh/.py (Nsight Compute's counters summed up) on a stub ncu
   add_test(NAME tncu_why COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tncu_why.py ${PROJECT_SOURCE_DIR})
   set_tests_properties(tncu_why PROPERTIES LABELS "cpu" TIMEOUT 60)
+  # tsass_compare: experiments/sass_compare.py (two trees' SASS function by function) on made-up
+  # listings, and sass_same.sh's refusals; no GPU, no cuobjdump needed
+  add_test(NAME tsass_compare COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tsass_compare.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(tsass_compare PROPERTIES LABELS "cpu" TIMEOUT 60)
 endif()
