@@ -12,16 +12,8 @@ import tempfile
 src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 cmp_py = os.path.join(src, "experiments", "sass_compare.py")
 same_sh = os.path.join(src, "experiments", "sass_same.sh")
-fails = passes = 0
-
-
-def check(cond, what):
-    global fails, passes
-    if cond:
-        passes += 1
-    else:
-        fails += 1
-        print("FAIL:", what)
+results = []   # (passed, what) of each check, in order
+check = lambda cond, what: results.append((bool(cond), what))  # noqa: E731
 
 
 def listing(funcs, h="1ab03eda", addr0=0):
@@ -117,5 +109,8 @@ with tempfile.TemporaryDirectory() as t:
     r = subprocess.run(["bash", same_sh], capture_output=True, text=True, env=env, cwd=src)
     check(r.returncode == 2 and "usage" in r.stderr, f"sass_same.sh without arguments: usage, exit 2 (rc {r.returncode})")
 
-print(f"tsass_compare: {passes} passed, {fails} failed")
-sys.exit(1 if fails else 0)
+failed = [what for ok, what in results if not ok]
+for what in failed:
+    print("FAIL:", what)
+print(f"tsass_compare: {len(results) - len(failed)} passed, {len(failed)} failed")
+sys.exit(1 if failed else 0)
