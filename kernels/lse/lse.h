@@ -134,9 +134,10 @@ typedef struct { double m, s, c; } sl_lse_sd;
  * exponent bins for the rest, both drained into float32 limbs; the twin: exact/limbs.h's float32
  * limb state; both rounded by exact/limbs.h's sl_sacc_round_f32_as_f64_regs); the maximum M (NaN
  * if any value is) beside it. Each term is a function of x alone and their exact sum a function
- * of their multiset, so the result log(S) is order-independent; so is the test of M that picks it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those
- * clamped below, at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is
- * log(S), otherwise the two kernels of the shifted form run (sl_lse_rep_term). */
+ * of their multiset, so the result log(S) is order-independent; so is the test of M that picks
+ * it: for M in [SL_LSE_REP1_MLO, SL_LSE_REP1_MHI] (no term clamped above; those clamped below,
+ * at most n 2^-124.8, are below n 2^-81 of S >= exp(M) in sum) the result is log(S), otherwise
+ * the two kernels of the shifted form run (sl_lse_rep_term). */
 #define SL_LSE_REP1_MLO (-30.0f)
 #define SL_LSE_REP1_MHI 88.0f
 /* x above 88 (M outside the window) gives a term no result uses: no clamp above */
