@@ -36,7 +36,7 @@ static void check_first_pass(const void *x, uint64_t n, sl_dtype dt, const sl_re
     for (uint64_t i = 0; i < n; i++) {
         const float v = (float)sl_tw_load(x, dt, i);
         m = sl_lse_maxnan_d(m, v);
-        s = s + (dt == SL_F32 ? sl_lse_accf_term(v, sl_lm_t64) : sl_lse_rep1_term(v));
+        s = s + (dt == SL_F32 ? sl_lse_accf_term(v, sl_lm_t64) : sl_lse_accf16_term(v));
         mn = sl_lse_maxnan_f(mn, v);
     }
     accf_cases++;

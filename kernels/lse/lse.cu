@@ -360,7 +360,7 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
 #pragma unroll
             for (int i = 0; i < c; i++) {
                 m = sl_lse_maxnan_f(m, v[i]);
-                s = s + (F32 ? sl_lse_accf_term(v[i], s_tab) : sl_lse_rep1_term(v[i]));
+                s = s + (F32 ? sl_lse_accf_term(v[i], s_tab) : sl_lse_accf16_term(v[i]));
             }
         },
         [&](const float *v, int c, float mt) { (void)v; (void)c; (void)mt; });
