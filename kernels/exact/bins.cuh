@@ -103,13 +103,22 @@ static __device__ __forceinline__ long long sacc_bin_units(double v, int j, unsi
     return (long long)(v * __longlong_as_double((long long)(1023 + e) << 52));
 }
 
+/* The exact sum over the lanes of mask of k (|k| < 2^52 each): two 32-bit reductions, the low 27
+ * bits (below 2^32 over 32 lanes) and the signed rest (within +-2^31). Every lane of mask calls
+ * it and gets the sum. */
+__device__ __forceinline__ long long sacc_warp_sum_i64(unsigned mask, long long k)
+{
+    const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
+    const int hi = __reduce_add_sync(mask, (int)(k >> 27));
+    return (long long)hi * 134217728 + (long long)lo;
+}
+
 /* Warp-collective (every thread of the block calls it, at a block-uniform point; no barrier):
  * empties the thread's bins into the block limbs and zeroes them. Each thread turns its bins into
  * integers (bin j in units of 2^(max(16j,1) - 150), its smallest ulp; |bin| < 2^53, so the
  * conversion is exact) and records the flags of a non-finite bin (+-Inf, NaN: only bin 15 can
  * hold one); a bin that is zero in every lane of the warp is skipped (data of a narrow range
- * fills one or two of the 16); the warp sums each other bin exactly by two 32-bit reductions
- * (the low 27 bits, below 2^32 over 32 lanes, and the signed rest, within +-2^31), and lane
+ * fills one or two of the 16); the warp sums each other bin exactly (sacc_warp_sum_i64), and lane
  * j < 16 adds the warp's bin j (|.| < 2^58) into the limbs at bit position max(16j,1) - 1 of M:
  * the bins' shared atomics go out together, one set per warp (lane 0 adds those of the lanes a
  * partial warp lacks).
@@ -126,9 +135,7 @@ static __device__ __noinline__ unsigned sacc_bins_drain(double *my, unsigned B, 
         if (!__any_sync(mask, v != 0.0)) continue;  /* the warp's bin j is empty (warp-uniform) */
         my[j * B] = 0.0;
         const long long k = sacc_bin_units(v, j, &flags);
-        const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
-        const int hi = __reduce_add_sync(mask, (int)(k >> 27));
-        const long long w = (long long)hi * 134217728 + (long long)lo;
+        const long long w = sacc_warp_sum_i64(mask, k);
         if (lane == (unsigned)j) mine = w;
         else if (lane == 0u && (unsigned)j >= nact) sacc_spill_i64(w, 16 * j - 1, s_acc);
     }

@@ -19,14 +19,13 @@
 #define SL_LSE_REP1_POS_F2 102    /* l: 2^-47 */
 static_assert(SACC_BIN_FLUSH + 1u <= SL_LSE_REP1_FOLD_MAX, "the folds' bounds hold between two drains");
 
-/* The warp's sum of the lanes' k (|k| < 2^52: two 32-bit reductions, the low 27 bits and the
- * signed rest, as sacc_bins_drain), added by lane 0 into the limbs s_acc at position pos. */
+/* The warp's sum of the lanes' k (|k| < 2^52: exact/bins.cuh's sacc_warp_sum_i64), added by
+ * lane 0 into the limbs s_acc at position pos. */
 __device__ __forceinline__ void lse_fold_spill_warp(long long k, int pos, unsigned mask,
                                                     unsigned long long *s_acc)
 {
-    const unsigned lo = __reduce_add_sync(mask, (unsigned)k & 0x7ffffffu);
-    const int hi = __reduce_add_sync(mask, (int)(k >> 27));
-    if ((threadIdx.x & 31u) == 0u) sacc_spill_i64((long long)hi * 134217728 + (long long)lo, pos, s_acc);
+    const long long w = sacc_warp_sum_i64(mask, k);
+    if ((threadIdx.x & 31u) == 0u) sacc_spill_i64(w, pos, s_acc);
 }
 
 /* Warp-collective (every lane of mask, at a warp-uniform point): the folds f1, f2 as integers
