@@ -47,10 +47,10 @@ static void lse_resolve(const sl_variant *v, sl_launch *cfg, uint64_t n, sl_dtyp
 {
     /* the one-pass forms of accurate and reproducible (float32, 16-bit input): blocks of 512,
      * 1,536 threads an SM (accurate: launch sweep, BENCHMARKS.md; reproducible: superacc's
-     * exponent bins, 64 KB of shared memory a block, three blocks an SM as superacc's); the
-     * measuring build SUMLAB_LSE_PIPELINE's 16-bit accurate: 1,024 (its registers fit two) */
+     * exponent bins, 64 KB of shared memory a block, three blocks an SM as superacc's); 16-bit
+     * accurate's pipelined walk: 1,024 (its registers fit two; lse.h's SUMLAB_LSE_ACCF_FLAT) */
     const int first = dt != SL_F64 && (v->impl == SL_LSE_ACCURATE || v->impl == SL_LSE_REPRODUCIBLE);
-    const int piped = SUMLAB_LSE_PIPELINE && v->impl == SL_LSE_ACCURATE && (dt == SL_F16 || dt == SL_BF16);
+    const int piped = !SUMLAB_LSE_ACCF_FLAT && v->impl == SL_LSE_ACCURATE && (dt == SL_F16 || dt == SL_BF16);
     const uint32_t per_sm_threads = piped ? 1024u : first ? 1536u : SL_LSE_THREADS_PER_SM;
     if (cfg->block == 0) cfg->block = first ? SL_LSE_MAX_BLOCK : SL_LSE_BLOCK;
     cfg->block = (cfg->block + 31u) / 32u * 32u;

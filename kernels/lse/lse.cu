@@ -138,8 +138,8 @@ template <> struct lse_dt<__nv_bfloat16> { enum { v = SL_BF16 }; };
 
 template <typename T, typename E> __device__ __forceinline__ T to_acc(E e) { return (T)sl_widen(e); }
 
-/* SUMLAB_LSE_PIPELINE (lse.h): accurate's first pass on 16-bit input walks pipelined */
-template <typename X> struct lse_pipe { enum { v = SUMLAB_LSE_PIPELINE && sizeof(X) == 2 }; };
+/* accurate's first pass on 16-bit input walks pipelined (lse.h's SUMLAB_LSE_ACCF_FLAT: not) */
+template <typename X> struct lse_pipe { enum { v = !SUMLAB_LSE_ACCF_FLAT && sizeof(X) == 2 }; };
 
 /* Every element of thread g's share, in lse.c's order (reduce/walk.cuh's walk: SL_LSE_UNROLL
  * vectors a step, the leftover vectors, then the edge values), through f(value in T). */

@@ -58,15 +58,15 @@ typedef enum {
 #define SL_LSE_MAX_BLOCK 512u       /* larger requests are clamped to it (the kernels' launch
                                        bounds: 128 registers a thread, no spills in float64) */
 #define SL_LSE_THREADS_PER_SM 1024u /* default grid = sm_count * (this / block) */
-/* SUMLAB_LSE_PIPELINE (a CMake option, kernels/README.md), for measuring: 1 walks 16-bit input
- * in accurate's first pass (lse.cu's lse_accf_kernel) with each step's loads issued before the
- * step before it is taken (reduce/walk.cuh's sl_walk P = 1: 56-64 registers a thread instead of
- * 32, so two blocks of 512 an SM instead of three: lse.c's lse_resolve, which the twins follow;
- * a thread's values in the same order); 0, the default: a step's loads, then its values. On an
- * H100 at 779fc08 (three blocks an SM asked, two fitting) it read faster at 2^28 and slower at
- * 2^24, and online and two-pass (then under it too) slower at both (BENCHMARKS.md). */
-#ifndef SUMLAB_LSE_PIPELINE
-#define SUMLAB_LSE_PIPELINE 0
+/* SUMLAB_LSE_ACCF_FLAT (a CMake option, kernels/README.md), for measuring: 1 walks 16-bit input
+ * in accurate's first pass (lse.cu's lse_accf_kernel) a step's loads, then its values, at three
+ * blocks of 512 an SM (the form before the default); 0, the default: each step's loads issued
+ * before the step before it is taken (reduce/walk.cuh's sl_walk P = 1: 56-64 registers a thread
+ * instead of 32, so two blocks of 512 an SM: lse.c's lse_resolve, which the twins follow; a
+ * thread's values in the same order). On an H100 it read 7 % faster at 2^28 and 1-2 % at 2^24
+ * (BENCHMARKS.md); online and two-pass under the same walk were slower at both sizes. */
+#ifndef SUMLAB_LSE_ACCF_FLAT
+#define SUMLAB_LSE_ACCF_FLAT 0
 #endif
 #define SL_LSE_MAX_GRID (1u << 20)  /* requested grids are clamped to this */
 #define SL_LSE_UNROLL 4             /* vectors loaded ahead per thread (order unchanged) */
