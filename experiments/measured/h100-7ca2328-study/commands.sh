@@ -21,7 +21,8 @@ STUDY_SECONDS=230 ANCHORS_SECONDS=60 bash tests/gpu_session.sh build,study
 # the same commit (same rows, same numbers):
 #   sumlab run all --report-only -q -o DIR     (DIR: a copy of the run directory)
 # Its report and data (report.md, results.csv.gz, distribution.csv.gz, study.log.gz,
-# study_jobs.csv.gz, batch_invariance.csv, anchors/anchors.csv; the .md tables stay) gave way to
+# study_jobs.csv.gz, batch_invariance.csv, anchors/anchors.csv; the .md tables stay), then its
+# ladder.csv and throughput_torch.csv (in the history from f1b9314 back), gave way to
 # the next full study (../h100-565e2a1-study) under the folder's
 # size limit: they are in the history, e.g.
 #   git show d7c2a54:experiments/measured/h100-7ca2328-study/report.md
