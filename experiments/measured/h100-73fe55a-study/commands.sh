@@ -29,3 +29,6 @@ STUDY_SECONDS=230 ANCHORS_SECONDS=60 bash tests/gpu_session.sh study
 # way to the study after next (../h100-7ca2328-study) under the same limit; the tables of anchors
 # and batch invariance (.md) stay:
 #   git show 7ca2328:experiments/measured/h100-73fe55a-study/batch_invariance.csv
+# Its tables (anchors/anchors.md, batch_invariance.md) gave way to lse's study at 45bc233
+# (../h100-45bc233-study-lse) under the same limit:
+#   git show 45bc233:experiments/measured/h100-73fe55a-study/batch_invariance.md

@@ -26,3 +26,6 @@ STUDY_SECONDS=230 ANCHORS_SECONDS=60 bash tests/gpu_session.sh build,study
 # the next full study (../h100-565e2a1-study) under the folder's
 # size limit: they are in the history, e.g.
 #   git show d7c2a54:experiments/measured/h100-7ca2328-study/report.md
+# Its tables (anchors/anchors.md, batch_invariance.md) gave way to lse's study at 45bc233
+# (../h100-45bc233-study-lse) under the same limit:
+#   git show 45bc233:experiments/measured/h100-7ca2328-study/batch_invariance.md

@@ -6,7 +6,11 @@
 # 15,317 rows in 52.0 s (study.log.gz: "seconds by phase ... total 52.04"; study_jobs.csv.gz: the
 # job log), torch.logsumexp's rows joined into throughput-vs-n. Given up for the folder's size
 # limit (for ../h100-ea2e503-switches/): batch_invariance.csv (batch_invariance.md stays) and
-# study_jobs.csv.gz (`git show 1aed47f985a12036989dd17ce551e66cfbb16ef1:experiments/measured/h100-ed71826-study-lse/FILE`). meta.json's git_sha read 3e1d55a
+# study_jobs.csv.gz (`git show 1aed47f985a12036989dd17ce551e66cfbb16ef1:experiments/measured/h100-ed71826-study-lse/FILE`).
+# Then, for the next lse study (../h100-45bc233-study-lse, whose 15,317 rows have the same result
+# bits and statuses), its report.md, results.csv.gz, distribution.csv.gz, throughput_torch.csv
+# and batch_invariance.md:
+# `git show 45bc233:experiments/measured/h100-ed71826-study-lse/FILE`. meta.json's git_sha read 3e1d55a
 # (the device copy's .git names that older commit; the build reused was configured in the call
 # before with SUMLAB_GIT_SHA=$(git rev-parse HEAD) evaluated there) and was corrected to ed71826,
 # the committed, clean tree the build was made from.
