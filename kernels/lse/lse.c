@@ -436,8 +436,9 @@ const sl_variant sl_v_lse_reproducible = {
 };
 
 SL_LSE_VARIANT(lse_accurate, "accurate", SL_LSE_ACCURATE, SL_DTYPES_ALL, 1, SL_BOUND_COMPENSATED,
-               "float32/16-bit input: one pass summing exp(x) in float64 (table exponential, "
-               "relative error < 2^-44) beside the maximum, then log(sum) +- its rigorous error "
+               "float32/16-bit input: one pass summing exp(x) in float64 (float32: a table "
+               "exponential, relative error < 2^-44; 16-bit: within 2^-17) beside the maximum, "
+               "then log(sum) +- its rigorous error "
                "bound, correctly rounded when both ends round alike; otherwise, and for float64 "
                "input, online in double-double: each exp(x - max) of the exact difference within "
                "2^-74 (FMA-based TwoProducts), the sum a pair, the log refined by a Newton step "
