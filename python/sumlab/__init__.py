@@ -4,6 +4,8 @@ arrays, zero-copy (DLPack): the Python face of libsumlab's C API (include/sumlab
     import sumlab
     s = sumlab.sum(x)                          # correctly rounded ("superacc")
     s = sumlab.sum(x, variant="reproducible")  # order-independent, same bits on any split
+    v = sumlab.var(x, axis=-1)                 # one correctly rounded variance a row
+    l = sumlab.logsumexp(x)                    # also mean, std, norm2, dot, amax, amin
     j = sumlab.judge(x, torch.sum(x))          # a value computed elsewhere, judged
     sumlab.exact(x)                            # the exact sum, a fractions.Fraction
 
@@ -26,8 +28,8 @@ from . import _sumlab
 from ._arrays import DTYPE_NAMES, call, device_result, dtype_code, round_to, stream_of, take, torch_empty
 from ._dist import allreduce
 
-__all__ = ["reduce", "sum", "dot", "judge", "exact", "variants", "ops", "State", "allreduce", "Judgement",
-           "Variant", "Op", "__version__"]
+__all__ = ["reduce", "sum", "dot", "mean", "var", "std", "norm2", "logsumexp", "amax", "amin", "judge",
+           "exact", "variants", "ops", "State", "allreduce", "Judgement", "Variant", "Op", "__version__"]
 
 __version__ = _sumlab.version()
 
@@ -250,6 +252,49 @@ def sum(x, variant: str = "superacc", axis=None):   # noqa: A001 (the CLI's word
         return _reduce_rows(x, "sum", variant, 1, axis)
     r = _sumlab.reduce(x, "sum", variant, None)
     return _reduce_py(x, "sum", variant, None) if r is NotImplemented else r
+
+
+def mean(x, variant: str = "correct", axis=None):
+    """The mean of x, correctly rounded by default (sumlab.variants("mean") lists the others:
+    fused, welford, naive, ...); see reduce() (axis too)."""
+    return reduce(x, "mean", variant, axis=axis)
+
+
+def var(x, variant: str = "correct", ddof: int = 1, axis=None):
+    """The variance of x, dividing by n - ddof (1 as torch.var, 0 as numpy.var), correctly
+    rounded by default (sumlab.variants("var"): two-pass, welford, fused, textbook, ...); see
+    reduce()."""
+    return reduce(x, "var", variant, ddof=ddof, axis=axis)
+
+
+def std(x, variant: str = "correct", ddof: int = 1, axis=None):
+    """The standard deviation of x (the root of var()), correctly rounded by default; see var()."""
+    return reduce(x, "std", variant, ddof=ddof, axis=axis)
+
+
+def norm2(x, variant: str = "correct", axis=None):
+    """The Euclidean norm sqrt(sum x_i^2), correctly rounded by default, finite wherever the
+    exact norm is (sumlab.variants("norm2"): scaled, reproducible, naive, ...); see reduce()."""
+    return reduce(x, "norm2", variant, axis=axis)
+
+
+def logsumexp(x, variant: str = "accurate", axis=None):
+    """log(sum exp(x_i)) (-Inf values ignored; all -Inf: -Inf; +Inf: +Inf; NaN: NaN). The default
+    `accurate` is correctly rounded when its first pass decides and within 1 ulp otherwise
+    (float64: correctly rounded unless lse lies within about 2^-74 of a rounding boundary);
+    `reproducible` gives the same bits in any order; `exact` (CPU arrays) is the reference. See
+    sumlab.variants("lse") and reduce()."""
+    return reduce(x, "lse", variant, axis=axis)
+
+
+def amax(x, variant: str = "block-reduce", axis=None):
+    """The largest value of x (IEEE 754-2019 maximum: NaN propagates, +0 above -0); see reduce()."""
+    return reduce(x, "max", variant, axis=axis)
+
+
+def amin(x, variant: str = "block-reduce", axis=None):
+    """The smallest value of x (IEEE 754-2019 minimum: NaN propagates, -0 below +0); see reduce()."""
+    return reduce(x, "min", variant, axis=axis)
 
 
 @dataclasses.dataclass(frozen=True)
