@@ -29,7 +29,8 @@ static void usage(FILE *f)
 {
     fputs("usage: sumlab <command> [options]\n"
           "       sumlab --help | --version\n\n"
-          "How wrong, how unrepeatable and how fast is each way of summing an array on a GPU?\n\n"
+          "How wrong, how unrepeatable and how fast is each way of reducing an array on a GPU\n"
+          "(sum, mean, var, std, max, min, dot, norm2, log-sum-exp; 'sumlab list ops')?\n\n"
           "commands:\n", f);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
