@@ -538,11 +538,12 @@ fi
 if [[ $stages == *,switches,* ]]; then
   # the measuring switches not yet made default (kernels/README.md), built together in
   # SWITCHES_BUILD_DIR (default: the build folder's name + -switches): SUMLAB_TICKET_ACQ_REL (the
-  # one-launch kernels' ticket fenced by fence.acq_rel.gpu), SUMLAB_LSE_ACCF_FLAT (16-bit lse
-  # accurate's first pass a step's loads, then its values: the form before the default's
-  # pipelined walk) and SUMLAB_LSE_REP1_BINS (the form before the default's register folds: 16-bit
-  # reproducible lse's terms all into the exponent bins); in ab_lse16 and ab_lse_rows a B below A
-  # is the defaults' gain.
+  # one-launch kernels' ticket fenced by fence.acq_rel.gpu), SUMLAB_LSE_ACCF_TILE (16-bit lse
+  # accurate's first pass summing each tile's terms in float32: in ab_lse16 accurate's B against A
+  # is its gain) and SUMLAB_LSE_REP1_BINS (the form before the default's register folds: 16-bit
+  # reproducible lse's terms all into the exponent bins; in ab_lse16 and ab_lse_rows
+  # reproducible's B below A is the folds' gain). SUMLAB_LSE_ACCF_FLAT, the form before the
+  # pipelined walk, is not in it (both change accurate's first pass).
   # First their correctness on that build (tsuperacc_gpu, trows_gpu, the quick twins of every
   # format and operation), then the two builds alternated (experiments/bench_ab.sh, 2 rounds): the
   # small sizes every ticketed kernel pays its fixed cost at (float32 and float64 sums, float32
@@ -552,7 +553,7 @@ if [[ $stages == *,switches,* ]]; then
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
   if measuring_build switches "$sb" "sumlab tgpu_twins tsuperacc_gpu trows_gpu" \
-       -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_FLAT=ON -DSUMLAB_LSE_REP1_BINS=ON; then
+       -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_TILE=ON -DSUMLAB_LSE_REP1_BINS=ON; then
     nt sacc 300 "$sb/tests/tsuperacc_gpu" &
     nt rows 420 "$sb/tests/trows_gpu" &
     for d in f32 f64 f16 bf16; do

@@ -168,8 +168,8 @@ chmod +x "$w/fake/cmake"
 : > "$w/sw.log"
 PATH=$w/fake:$PATH PARTS_LOG=$w/sw.log OUT=$w/out8 SUMLAB_BUILD_DIR=$w/pa SWITCHES_BUILD_DIR=$w/pa-sw \
   SUMLAB_GIT_SHA=0000000 timeout 120 bash "$src/tests/gpu_session.sh" switches > "$w/log8" 2>&1
-check "switches: configured with SUMLAB_TICKET_ACQ_REL, SUMLAB_LSE_ACCF_FLAT and SUMLAB_LSE_REP1_BINS ON in SWITCHES_BUILD_DIR" \
-  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_FLAT=ON -DSUMLAB_LSE_REP1_BINS=ON" "$w/sw.log"
+check "switches: configured with SUMLAB_TICKET_ACQ_REL, SUMLAB_LSE_ACCF_TILE and SUMLAB_LSE_REP1_BINS ON in SWITCHES_BUILD_DIR" \
+  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_TILE=ON -DSUMLAB_LSE_REP1_BINS=ON" "$w/sw.log"
 check "switches: 16-bit lse at 2^20, 2^24 and 2^28 timed by both builds in two formats, 2 rounds (found $(grep -c -- '--op lse --n 2^20,2^24,2^28 --reps 20' "$w/sw.log"))" \
   test "$(grep -c -- '--op lse --n 2^20,2^24,2^28 --reps 20' "$w/sw.log")" -eq 8
 check "switches: float32 lse at 2^20 and 2^24 timed by both builds, 2 rounds (found $(grep -c -- '--op lse --n 2^20,2^24 --reps 20' "$w/sw.log"))" \

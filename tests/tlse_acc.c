@@ -25,6 +25,8 @@ static const sl_operation *op;
 static const sl_variant *acc, *rep;
 static double worst_ulps[4], worst_ulps_big[4];   /* all, |lse| >= 1 */
 static unsigned long accf_cases, accf_decided, rep1_cases, rep1_one;   /* the one-pass forms' paths */
+static unsigned long tile_cases, tile_decided, accf16_decided;   /* SUMLAB_LSE_ACCF_TILE's first
+                                                                    pass and the default's, 16-bit */
 
 /* accurate's first pass (lse.h's SL_LSE_ACCF) in element order: whenever its state decides, the
  * value is the correctly rounded lse; reproducible's one-pass window counted */
@@ -42,9 +44,28 @@ static void check_first_pass(const void *x, uint64_t n, sl_dtype dt, const sl_re
     accf_cases++;
     if (sl_lse_accf_decide(m, s, (double)n, (double)n, dt, &out)) {
         accf_decided++;
+        if (dt != SL_F32) accf16_decided++;
         CHECK(ref->finite && sl_test_same(out, ref->rounded), "accurate's first pass %s dt %s n %llu: "
               "decided %a, correctly rounded %a", what, sl_dtype_name(dt), (unsigned long long)n,
               out, ref->rounded);
+    }
+    /* SUMLAB_LSE_ACCF_TILE's form (16-bit input): tiles of at most 32 values summed in float32
+     * (consecutive values here: the bound holds for any such grouping), decided with its theta */
+    if (dt == SL_F16 || dt == SL_BF16) {
+        double st = 0.0;
+        float tv[32];
+        for (uint64_t i = 0; i < n; i += 32) {
+            const int c = n - i < 32 ? (int)(n - i) : 32;
+            for (int k = 0; k < c; k++) tv[k] = (float)sl_tw_load(x, dt, i + (uint64_t)k);
+            st = st + (double)sl_lse_accf16_tile(tv, c);
+        }
+        tile_cases++;
+        if (sl_lse_accf_decide_th(m, st, (double)n, (double)n, dt, 0x1p-17 + SL_LSE_ACCF16_TILE_ERR, &out)) {
+            tile_decided++;
+            CHECK(ref->finite && sl_test_same(out, ref->rounded), "accurate's tiled first pass %s dt %s "
+                  "n %llu: decided %a, correctly rounded %a", what, sl_dtype_name(dt),
+                  (unsigned long long)n, out, ref->rounded);
+        }
     }
     rep1_cases++;
     if (!sl_lse_rep1_ok((double)mn)) return;
@@ -257,6 +278,44 @@ int main(void)
               sm.sum_p_err == -1.0 && sm.p_abs == 0.5, "softmax with lse +Inf: every p_i 0");
         sl_reference_clear(&ref);
     }
+    /* SL_LSE_ACCF16_TILE_ERR: gamma_31 in float32 below it, and float32 sums of 32 terms of
+     * 16-bit values (ascending, the order that rounds most; random; all alike) within it of
+     * their exact sum (MPFR) */
+    {
+        const double g31 = 31 * 0x1p-24 / (1 - 31 * 0x1p-24);
+        CHECK(g31 < SL_LSE_ACCF16_TILE_ERR, "gamma_31 %a >= SL_LSE_ACCF16_TILE_ERR", g31);
+        mpfr_t E;
+        mpfr_init2(E, 600);
+        double worst = 0.0;
+        for (int trial = 0; trial < 3000; trial++) {
+            float v[32];
+            const int c = 1 + (int)(sl_test_rand64() % 32), kind = trial % 3;
+            for (int k = 0; k < c; k++) {
+                const double u = (double)(sl_test_rand64() >> 11) * 0x1p-53;
+                const float d = kind == 2 ? 7.25f : (float)(-86.5 + u * 174.5);
+                v[k] = (float)sl_half_round(d, trial & 4 ? SL_BF16 : SL_F16);
+            }
+            if (kind == 0)   /* ascending values: small terms first */
+                for (int a1 = 1; a1 < c; a1++)
+                    for (int b1 = a1; b1 > 0 && v[b1 - 1] > v[b1]; b1--) {
+                        const float t1 = v[b1]; v[b1] = v[b1 - 1]; v[b1 - 1] = t1;
+                    }
+            const float t = sl_lse_accf16_tile(v, c);
+            if (!isfinite(t)) continue;                  /* an overflow: no decision takes it */
+            mpfr_set_zero(E, 1);
+            for (int k = 0; k < c; k++) mpfr_add_d(E, E, (double)sl_lm_expf16(v[k]), MPFR_RNDN);
+            const double e = mpfr_get_d(E, MPFR_RNDN), rel = fabs((double)t - e) / e;
+            if (rel > worst) worst = rel;
+        }
+        mpfr_clear(E);
+        CHECK(worst <= SL_LSE_ACCF16_TILE_ERR, "a float32 tile sum off by %g relative > 2^-19", worst);
+        printf("float32 tile sums of 16-bit terms: worst relative error 2^%.2f (bound 2^-19)\n", log2(worst));
+    }
+    /* its wider theta costs few decisions: at least 98 % of the default's 16-bit ones */
+    CHECK(tile_decided * 50 >= accf16_decided * 49, "the tiled first pass decided %lu of %lu 16-bit "
+          "cases, the default %lu", tile_decided, tile_cases, accf16_decided);
+    printf("the tiled first pass (SUMLAB_LSE_ACCF_TILE) decided %lu of %lu 16-bit cases (the default "
+           "%lu)\n", tile_decided, tile_cases, accf16_decided);
     /* the one-pass forms carry the ordinary cases: most decide in the first pass */
     CHECK(accf_decided * 10 >= accf_cases * 7 && rep1_one * 10 >= rep1_cases * 6,
           "accurate's first pass decided %lu of %lu cases, reproducible's one pass took %lu of %lu",

@@ -354,6 +354,21 @@ lse_accf_kernel(const X *__restrict__ x, uint64_t n, uint64_t head, uint64_t nv,
     }
     float m = -INFINITY;
     double s = 0.0;
+#if SUMLAB_LSE_ACCF_TILE
+    if (!F32) { /* lse.h's SUMLAB_LSE_ACCF_TILE: a tile's terms summed in float32 */
+        lse_for_tiles<X, float, SL_LSE_UNROLL, 1, lse_pipe<X>::v>(
+            x, n, head, nv,
+            [&](const float *v, int c) {
+#pragma unroll
+                for (int i = 0; i < c; i++) m = sl_lse_maxnan_f(m, v[i]);
+                s = s + (double)sl_lse_accf16_tile(v, c);
+            },
+            [&](const float *v, int c, float mt) {
+                m = sl_lse_maxnan_f(m, mt);
+                s = s + (double)sl_lse_accf16_tile(v, c);
+            });
+    } else
+#endif
     lse_for_tiles<X, float, SL_LSE_UNROLL, 0, lse_pipe<X>::v>(
         x, n, head, nv,
         [&](const float *v, int c) {

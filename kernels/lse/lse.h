@@ -68,6 +68,21 @@ typedef enum {
 #ifndef SUMLAB_LSE_ACCF_FLAT
 #define SUMLAB_LSE_ACCF_FLAT 0
 #endif
+/* SUMLAB_LSE_ACCF_TILE (a CMake option, kernels/README.md), for measuring: 1 sums the terms of each
+ * tile of accurate's first pass on 16-bit input (lse.cu's lse_for_tiles: SL_LSE_UNROLL vectors,
+ * one vector or one edge value, at most 32 values) in float32, in order, and adds the tile's sum
+ * to the float64 s (one conversion and one float64 add a tile instead of a value), and takes the
+ * unrolled tiles' maximum on packed pairs (lse_tmax); the decision's theta then counts the tile
+ * sums' rounding, SL_LSE_ACCF16_TILE_ERR. 0, the default: each term added to s in float64. */
+#ifndef SUMLAB_LSE_ACCF_TILE
+#define SUMLAB_LSE_ACCF_TILE 0
+#endif
+/* a float32 sum of at most 32 positive terms, in order: within gamma_31 = 31 u / (1 - 31 u) of
+ * their exact sum, u = 2^-24 (no underflow: every term is at least exp(-86.5) = 2^-124.8, a
+ * normal float32; an overflow gives +Inf, which no decision takes) */
+#define SL_LSE_ACCF16_TILE_ERR 0x1p-19
+/* theta's term per term of 16-bit input: sl_lm_expf16's relative error, and the tiles' */
+#define SL_LSE_ACCF16_TH (SUMLAB_LSE_ACCF_TILE ? 0x1p-17 + SL_LSE_ACCF16_TILE_ERR : 0x1p-17)
 #define SL_LSE_MAX_GRID (1u << 20)  /* requested grids are clamped to this */
 #define SL_LSE_UNROLL 4             /* vectors loaded ahead per thread (order unchanged) */
 #define SL_LSE_TILE_VALUES 32       /* online's tile with a float32 state: 32 values (float32: 8
@@ -180,6 +195,16 @@ SL_LSE_FN double sl_lse_accf_term(float x, const double *tab)
 }
 /* the term of a 16-bit input's value (clamped below at -86.5 as reproducible's) */
 SL_LSE_FN double sl_lse_accf16_term(float x) { return (double)sl_lm_expf16(x); }
+/* SUMLAB_LSE_ACCF_TILE's tile sum: the terms of v[0..cnt) (cnt >= 1) added in float32, in order */
+SL_LSE_FN float sl_lse_accf16_tile(const float *v, int cnt)
+{
+    float t = sl_lm_expf16(v[0]);
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int i = 1; i < cnt; i++) t = t + sl_lm_expf16(v[i]);
+    return t;
+}
 /* the twins' step (host only: the kernel runs its own loop with the table in shared memory) */
 SL_LSE_FN void sl_lse_accf_add_host_f(sl_lse_sf *a, float x, int kind) { (void)a; (void)x; (void)kind; }
 SL_LSE_FN void sl_lse_accf_add_host_d(sl_lse_sd *a, double x, int kind)
@@ -205,26 +230,33 @@ SL_LSE_FN double sl_lse_round_dt(double v, int dt)
 }
 /* The decision: 1 and *out = lse correctly rounded to dt when the first pass's state (m, s) over
  * n values with addition chains of at most `depth` decides it. theta bounds |s~/s - 1|: each
- * term within its relative error (float32 input: SL_LM_EXP_T64_ERR; 16-bit: 2^-17), the clamped
+ * term within its relative error (float32 input: SL_LM_EXP_T64_ERR; 16-bit: th16, 2^-17 and the
+ * tile sums' SL_LSE_ACCF16_TILE_ERR under SUMLAB_LSE_ACCF_TILE), the clamped
  * ones (float32: x < -700, off by at most exp(-700) = 2^-1009.9 each, against s >= exp(m) >=
  * 2^-865.6: n 2^-144; 16-bit: x < -86.5, at most 2^-124.8 each against exp(-30) = 2^-43.3:
  * n 2^-81), the sum within depth 2^-53 (positive terms, float64); then |log(s~) - log(s)| <=
  * 1.01 theta, sl_lm_log within 2^-50 |L| (tests/tlse_math.c: 2 ulps) and the interval's two
  * roundings within the further 2^-50 |L|. */
-SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int dt, double *out)
+SL_LSE_FN int sl_lse_accf_decide_th(double m, double s, double n, double depth, int dt, double th16,
+                                     double *out)
 {
     const int f32 = dt == SL_F32;
     const double mlo = f32 ? SL_LSE_ACCF_MLO : (double)SL_LSE_REP1_MLO;
     const double mhi = f32 ? SL_LSE_ACCF_MHI : (double)SL_LSE_REP1_MHI;
     if (!(m >= mlo && m <= mhi) || !(s > 0.0 && s <= 0x1.fffffffffffffp+1023)) return 0;
     const double L = sl_lm_log(s);
-    const double th = (f32 ? SL_LM_EXP_T64_ERR + n * 0x1p-144 : 0x1p-17 + n * 0x1p-81) +
+    const double th = (f32 ? SL_LM_EXP_T64_ERR + n * 0x1p-144 : th16 + n * 0x1p-81) +
                       depth * 0x1.01p-53;
     const double E = th * 1.01 + (L < 0.0 ? -L : L) * 0x1p-49 + 0x1p-1060;
     const double a = sl_lse_round_dt(L - E, dt), b = sl_lse_round_dt(L + E, dt);
     if (sl_lm_d2u(a) != sl_lm_d2u(b)) return 0;
     *out = a;
     return 1;
+}
+/* the build's decision (th16: SL_LSE_ACCF16_TH) */
+SL_LSE_FN int sl_lse_accf_decide(double m, double s, double n, double depth, int dt, double *out)
+{
+    return sl_lse_accf_decide_th(m, s, n, depth, dt, SL_LSE_ACCF16_TH, out);
 }
 
 /* ---- accurate's state (float64 input, and the kernel behind the first pass) -----------------
@@ -438,6 +470,17 @@ SL_LSE_FN void sl_lse_add_tile_f(sl_lse_sf *a, const float *v, int cnt, int kind
 SL_LSE_FN void sl_lse_add_tile_d(sl_lse_sd *a, const double *v, int cnt, int kind, int h16)
 {
     (void)h16;
+#if SUMLAB_LSE_ACCF_TILE && !defined(__CUDA_ARCH__)
+    if (kind == SL_LSE_ACCF16) { /* the kernel's tile: its maximum, its terms' float32 sum */
+        float t[SL_LSE_UNROLL * 8];
+        for (int i = 0; i < cnt; i++) {
+            a->m = sl_lse_maxnan_d(a->m, v[i]);
+            t[i] = (float)v[i];
+        }
+        a->s = a->s + (double)sl_lse_accf16_tile(t, cnt);
+        return;
+    }
+#endif
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
