@@ -14,8 +14,8 @@
 #        SESSION_SECONDS (the whole pass's deadline from its start: each test, sanitizer and bench
 #        step's cap is cut to the time left, so that a step stopped by it still writes its exit
 #        status, 124, and the stage its summary line; a call's own limit would kill them unrecorded);
-#        a stage's own: TARGETS_ONLY, TARGETS_BASELINE (targets), SWITCHES_AB (switches),
-#        NCU_WHY_CASES (why), SMS (occupancy): at each stage below
+#        a stage's own: STUDY_OP, STUDY_DIR (study), TARGETS_ONLY, TARGETS_BASELINE (targets),
+#        SWITCHES_AB (switches), NCU_WHY_CASES (why), SMS (occupancy): at each stage below
 set -uo pipefail
 stages=",${1:-build,test,sanitize,bench,study},"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -609,7 +609,17 @@ if [[ $stages == *,targets,* ]]; then
   fi
 fi
 if [[ $stages == *,study,* ]]; then
-  dir=$root/results/gpu-study
+  # STUDY_OP: the operation whose study runs (sum, the default, or any of `sumlab list ops`:
+  # `run all --op OP`, torch's call for it, into results/gpu-study-OP); STUDY_DIR: another folder
+  op=${STUDY_OP:-sum}
+  if ! [[ $op =~ ^[a-z][a-z0-9]{0,15}$ ]]; then
+    stamp "study: STUDY_OP is no operation name (lower-case letters and digits): not run"
+    op=
+  fi
+fi
+if [[ $stages == *,study,* && -n $op ]]; then
+  opargs=(); [ "$op" != sum ] && opargs=(--op "$op")
+  dir=${STUDY_DIR:-$root/results/gpu-study${opargs:+-$op}}
   extra=(); [ -f "$dir/run.conf" ] && extra=(--resume)
   # the operation's PyTorch call (torch.sum) at throughput-vs-n's sizes and formats, timed as the
   # study times its GPU rows, before the study so that throughput-vs-n joins it (RUN/throughput_torch.csv:
@@ -617,19 +627,21 @@ if [[ $stages == *,study,* ]]; then
   # else the study's defaults (sum, full preset); kept when there from an earlier pass; 77: no PyTorch/CUDA
   if [ ! -f "$dir/throughput_torch.csv" ]; then
     timeout "$(capped 200)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
-      "$dir" > "$work/throughput_torch.log" 2>&1
+      "$dir" "${opargs[@]}" > "$work/throughput_torch.log" 2>&1
     stamp "throughput_torch.py rc=$?"
   fi
   s0=$(date +%s)
   # where the measuring time goes, one line per input (step.c's job log: upload, GPU runs, checks)
   SUMLAB_JOB_LOG=$work/study_jobs.csv SUMLAB_NO_CHARTS=1 timeout -s TERM "$(capped "${STUDY_SECONDS:-300}")" "$sumlab" run all --backend gpu --preset full \
-    --threads "$(nproc)" -o "$dir" "${extra[@]}" > "$work/study.log" 2>&1
+    --threads "$(nproc)" "${opargs[@]}" -o "$dir" "${extra[@]}" > "$work/study.log" 2>&1
   stamp "study rc=$? in $(( $(date +%s) - s0 )) s (124/143: time cap reached; rerun with the study stage to resume)"
   grep "seconds by phase\|rows written" "$work/study.log" | tee -a "$out/summary.txt"
   # what users run instead, repeated (torch CPU/CUDA with deterministic algorithms off and on,
-  # CuPy, JAX with and without x64, NumPy): RUN/anchors/anchors.csv for the report
-  timeout "$(capped "${ANCHORS_SECONDS:-240}")" python3 experiments/anchors/study_anchors.py "$dir" --sumlab "$sumlab" \
-    --reps 20 > "$work/study_anchors.log" 2>&1
-  stamp "study_anchors.py rc=$?"
-  tar -C "$root/results" -czf "$work/gpu-study.tar.gz" gpu-study
+  # CuPy, JAX with and without x64, NumPy): RUN/anchors/anchors.csv for the report (the sum's)
+  if [ "$op" = sum ]; then
+    timeout "$(capped "${ANCHORS_SECONDS:-240}")" python3 experiments/anchors/study_anchors.py "$dir" --sumlab "$sumlab" \
+      --reps 20 > "$work/study_anchors.log" 2>&1
+    stamp "study_anchors.py rc=$?"
+  fi
+  tar -C "$(dirname "$dir")" -czf "$work/$(basename "$dir").tar.gz" "$(basename "$dir")"
 fi

@@ -210,6 +210,24 @@ check "bench_ab: 1-D row by ratio_cub, B twice A" grep -qx 'f16,,1024,superacc,0
 check "bench_ab: the row-wise runs keyed by rows, by ratio_read" \
   sh -c "grep -qx 'f16,32768,4096,correct,0.6000,0.9000,1.5000,2' '$w/ab9/read.txt' && grep -qx 'f16,16,4096,correct,0.2000,0.2000,1.0000,2' '$w/ab9/read.txt'"
 
+# 10. the study stage for another operation (STUDY_OP, STUDY_DIR): sumlab (a stub that logs its
+# arguments) runs `run all ... --op lse` into STUDY_DIR, the sum's anchors are not run, the folder is
+# packed; a STUDY_OP that is no name is refused before anything runs
+mkdir -p "$w/st/experiments"
+printf '#!/bin/sh\necho "$*" >> "%s"\nmkdir -p "%s"\n' "$w/st.log" "$w/st-lse" > "$w/st/experiments/sumlab"
+chmod +x "$w/st/experiments/sumlab"
+STUDY_OP=lse STUDY_DIR=$w/st-lse OUT=$w/out10 SUMLAB_BUILD_DIR=$w/st SUMLAB_GIT_SHA=0000000 SESSION_SECONDS=60 \
+  timeout 90 bash "$src/tests/gpu_session.sh" study > "$w/log10" 2>&1
+check "study: STUDY_OP=lse runs sumlab run all --op lse into STUDY_DIR" \
+  grep -q -- "^run all --backend gpu --preset full --threads [0-9]* --op lse -o $w/st-lse\$" "$w/st.log"
+check "study: the sum's framework anchors are not run for lse" test ! -e "$w/out10/session/study_anchors.log"
+check "study: STUDY_DIR packed as its own name" test -s "$w/out10/session/st-lse.tar.gz"
+: > "$w/st.log"
+STUDY_OP='lse;touch x' OUT=$w/out11 SUMLAB_BUILD_DIR=$w/st SUMLAB_GIT_SHA=0000000 \
+  timeout 60 bash "$src/tests/gpu_session.sh" study > "$w/log11" 2>&1
+check "study: a STUDY_OP that is no name is refused, nothing run" \
+  sh -c "grep -q 'STUDY_OP is no operation name' '$w/out11/summary.txt' && test ! -s '$w/st.log'"
+
 [ "$fails" -eq 0 ] || { echo "--- pass 1 log:" >&2; cat "$w/log1" "$rcf" >&2; }
 echo "tgpu_session_deadline: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
