@@ -52,6 +52,11 @@ def make_inputs(dtype, n, kind, rng):
     return aligned(x)
 
 
+def bits(v):
+    """v's float64 bit patterns (a float, a 0-d or an N-d array), to compare results bit for bit."""
+    return np.float64(v).view(np.uint64)
+
+
 def aligned(x, align=256):
     """A copy of x whose buffer starts at a multiple of align bytes, as the CLI's buffers do: a
     twin reproduces the kernel for the input's address modulo 256 (sumlab.h), so equal bits with

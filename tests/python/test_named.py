@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import sumlab
-from conftest import DTYPES, aligned, make_inputs
+from conftest import DTYPES, aligned, bits, make_inputs
 
 NAMED = [  # (function, operation, its default variant, another variant)
     (sumlab.mean, "mean", "correct", "welford"),
@@ -24,9 +24,8 @@ NAMED = [  # (function, operation, its default variant, another variant)
 
 
 def same(a, b):
-    """a and b the same float64 bits (NaN: any NaN), elementwise for arrays."""
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    return a.shape == b.shape and bool(np.all((a.view(np.int64) == b.view(np.int64)) | (np.isnan(a) & np.isnan(b))))
+    """a and b the same float64 bits, elementwise for arrays (and the same shape)."""
+    return np.array_equal(bits(a), bits(b))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import sumlab
-from conftest import DTYPES, make_inputs, np_dtype
+from conftest import DTYPES, bits, make_inputs, np_dtype
 
 try:
     import torch
@@ -19,10 +19,6 @@ try:
     HAVE_CUPY_GPU = cupy.cuda.runtime.getDeviceCount() > 0
 except Exception:
     cupy, HAVE_CUPY_GPU = None, False
-
-
-def bits(v):
-    return np.float64(v).view(np.uint64)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
