@@ -107,25 +107,52 @@ sumlab_status sumlab_variant_at(size_t i, sumlab_variant_info *out, sl_err *err)
     return SUMLAB_OK;
 }
 
-/* op: NULL for the first variant of that name, else that operation's (a name of another
- * operation's variant is then found by the fallback and refused by the caller's op check) */
-static sumlab_status find_variant(const char *op, const char *name, const sl_variant **out,
-                                  sl_err *err)
+/* op's variants by name, ", "-separated, into names (cut with "..." where it would not fit) */
+static void op_variant_names(const char *op, char *names, size_t size)
 {
-    if (!name) return sl_lib_fail(SUMLAB_EINVAL, err, "no variant named (NULL)");
+    size_t len = 0;
+    names[0] = '\0';
+    for (size_t i = 0; i < sl_variant_count() && len < size - 1; i++) {
+        const sl_variant *v = sl_variant_at(i);
+        if (strcmp(v->op, op)) continue;
+        int w = snprintf(names + len, size - len, "%s%s", len ? ", " : "", v->name);
+        if (w < 0) break;
+        len += (size_t)w;
+    }
+    if (len >= size - 1) memcpy(names + size - 4, "...", 4);
+}
+
+/* op: NULL for the first variant of that name, else that operation's: a name unknown, or of
+ * another operation's variant, is refused with the operation's variants listed. what: the
+ * message's prefix ("" or e.g. "bound_of: ") */
+static sumlab_status find_variant(const char *op, const char *name, const sl_variant **out,
+                                  const char *what, sl_err *err)
+{
+    if (!name) return sl_lib_fail(SUMLAB_EINVAL, err, "%sno variant named (NULL)", what);
     *out = sl_variant_find_op(op, name);
-    if (!*out) *out = sl_variant_find(name);
-    if (!*out)
-        return sl_lib_fail(SUMLAB_EINVAL, err, "unknown variant '%s' (sumlab_variant_at lists them)",
-                           name);
-    return SUMLAB_OK;
+    if (*out) return SUMLAB_OK;
+    const sl_variant *other = sl_variant_find(name);
+    if (!op) {
+        *out = other;
+        if (other) return SUMLAB_OK;
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%sunknown variant '%.64s'%s (sumlab_variant_at in C, "
+                           "sumlab.variants() in Python list them)", what, name,
+                           strlen(name) > 64 ? "..." : "");
+    }
+    char names[1024];
+    op_variant_names(op, names, sizeof names);
+    if (other)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%svariant '%s' computes %s, not %s (%s's variants: %s)",
+                           what, other->name, other->op, op, op, names);
+    return sl_lib_fail(SUMLAB_EINVAL, err, "%sunknown variant '%.64s'%s of %s (its variants: %s)",
+                       what, name, strlen(name) > 64 ? "..." : "", op, names);
 }
 
 sumlab_status sumlab_variant_find(const char *name, sumlab_variant_info *out, sl_err *err)
 {
     const sl_variant *v;
     if (!out) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_variant_find: out is NULL");
-    sumlab_status st = find_variant(NULL, name, &v, err);
+    sumlab_status st = find_variant(NULL, name, &v, "", err);
     if (st) return st;
     variant_info(v, out);
     return SUMLAB_OK;
@@ -171,12 +198,9 @@ sumlab_status sl_lib_check_call(const char *op, const char *variant, const void 
 {
     sumlab_status st = find_op(op, opp, err);
     if (st) return st;
-    if ((st = find_variant((*opp)->name, variant, vp, err))) return st;
+    if ((st = find_variant((*opp)->name, variant, vp, "", err))) return st;
     const sl_operation *o = *opp;
     const sl_variant *v = *vp;
-    if (sl_op_of(v) != o)
-        return sl_lib_fail(SUMLAB_EINVAL, err, "variant '%s' computes %s, not %s", v->name, v->op,
-                           o->name);
     if ((st = check_data(o, v->name, x, y, n, dt, err))) return st;
     if (!(v->dtypes & SL_DTYPE_MASK(dt))) {
         char takes[64];
@@ -352,10 +376,7 @@ static sumlab_status judge(const char *op, const sumlab_params *params, const vo
     if (st) return st;
     if ((st = check_data(o, "judge", x, y, n, dt, err))) return st;
     if (bound_of) {
-        if ((st = find_variant(o->name, bound_of, &bv, err))) return st;
-        if (sl_op_of(bv) != o)
-            return sl_lib_fail(SUMLAB_EINVAL, err, "bound_of: variant '%s' computes %s, not %s",
-                               bv->name, bv->op, o->name);
+        if ((st = find_variant(o->name, bound_of, &bv, "bound_of: ", err))) return st;
         if (!(bv->dtypes & SL_DTYPE_MASK(dt)))
             return sl_lib_fail(SUMLAB_EINVAL, err, "bound_of: variant '%s' does not take %s input",
                                bv->name, sl_dtype_name(dt));
@@ -464,7 +485,7 @@ sumlab_status sumlab_state_new(const char *variant, sl_dtype dt, sumlab_state **
     const sl_variant *v;
     if (!out) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_state_new: out is NULL");
     *out = NULL;
-    sumlab_status st = find_variant("sum", variant, &v, err);
+    sumlab_status st = find_variant("sum", variant, &v, "", err);
     if (st) return st;
     const sl_state_kind *k = sl_state_kind_find(v->name);
     if (!k)

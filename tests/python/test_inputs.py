@@ -130,6 +130,35 @@ def test_bad_input_one_exception_nothing_printed(capfd, rng, bad, exc, match):
     assert out.out == "" and out.err == ""
 
 
+@pytest.mark.parametrize("op,call,head", [
+    ("sum", lambda x: sumlab.sum(x, "nope"), "unknown variant 'nope' of sum (its variants: "),
+    ("lse", lambda x: sumlab.logsumexp(x, "nope"), "unknown variant 'nope' of lse (its variants: "),
+    ("var", lambda x: sumlab.var(x.reshape(8, 8), "nope", axis=-1),
+     "unknown variant 'nope' of var (its variants: "),
+    ("norm2", lambda x: sumlab.reduce(x, "norm2", "vec4"),
+     "variant 'vec4' computes sum, not norm2 (norm2's variants: "),
+    ("sum", lambda x: sumlab.State("accurate"),
+     "variant 'accurate' computes lse, not sum (sum's variants: "),
+    ("sum", lambda x: sumlab.judge(x, 1.0, bound_of="accurate"),
+     "bound_of: variant 'accurate' computes lse, not sum (sum's variants: "),
+])
+def test_unknown_variant_names_the_operations_variants(rng, op, call, head):
+    # the message lists every variant of the operation asked for, in the registry's order, and
+    # no other (before: "sumlab_variant_at lists them", a C function, to a Python caller)
+    x = make_inputs("float32", 64, "normal", rng)
+    with pytest.raises(ValueError) as e:
+        call(x)
+    names = [v.name for v in sumlab.variants(op)]
+    assert str(e.value) == "sumlab: " + head + ", ".join(names) + ")"
+
+
+def test_unknown_variant_long_name_cut_and_said(rng):
+    x = make_inputs("float32", 64, "normal", rng)
+    with pytest.raises(ValueError, match=r"'x{64}'\.\.\. of sum") as e:
+        sumlab.sum(x, "x" * 300)
+    assert len(str(e.value)) < 1024
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_non_native_byte_order_refused(capfd, rng, dtype):
     # bug20261206: a byte-swapped ml_dtypes.bfloat16 array was read as its native uint16 view, the
