@@ -542,18 +542,21 @@ if [[ $stages == *,switches,* ]]; then
   # accurate's first pass summing each tile's terms in float32: in ab_lse16 accurate's B against A
   # is its gain) and SUMLAB_LSE_REP1_BINS (the form before the default's register folds: 16-bit
   # reproducible lse's terms all into the exponent bins; in ab_lse16 and ab_lse_rows
-  # reproducible's B below A is the folds' gain). SUMLAB_LSE_ACCF_FLAT, the form before the
-  # pipelined walk, is not in it (both change accurate's first pass).
+  # reproducible's B below A is the folds' gain) and SUMLAB_LSE_REP1_FOLDS_F32 (float32 reproducible
+  # lse's terms into the same folds: in ab_lse reproducible's B against A is its gain).
+  # SUMLAB_LSE_ACCF_FLAT, the form before the pipelined walk, is not in it (both change accurate's
+  # first pass).
   # First their correctness on that build (tsuperacc_gpu, trows_gpu, the quick twins of every
   # format and operation), then the two builds alternated (experiments/bench_ab.sh, 2 rounds): the
   # small sizes every ticketed kernel pays its fixed cost at (float32 and float64 sums, float32
-  # lse), 16-bit lse accurate and reproducible at 2^20, 2^24 and 2^28 (by the read ratio; online, which
+  # lse, which is timed at 2^28 too), 16-bit lse accurate and reproducible at 2^20, 2^24 and 2^28 (by the read ratio; online, which
   # no switch changes, beside them) and 16-bit reproducible lse rows; about 8 minutes in all:
   # $work/switches/ab_*/ and ab_*.log
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
   if measuring_build switches "$sb" "sumlab tgpu_twins tsuperacc_gpu trows_gpu" \
-       -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_TILE=ON -DSUMLAB_LSE_REP1_BINS=ON; then
+       -DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_TILE=ON -DSUMLAB_LSE_REP1_BINS=ON \
+       -DSUMLAB_LSE_REP1_FOLDS_F32=ON; then
     nt sacc 300 "$sb/tests/tsuperacc_gpu" &
     nt rows 420 "$sb/tests/trows_gpu" &
     for d in f32 f64 f16 bf16; do
@@ -568,7 +571,7 @@ if [[ $stages == *,switches,* ]]; then
            nt "$name" "$cap" env BENCH_AB_DTYPES="$dts" BENCH_AB_RATIO="$col" bash experiments/bench_ab.sh \
              "$sumlab" "$sb/experiments/sumlab" "$B/$name" 2 -- "$@"; }
     ab ab_small 300 "f32 f64" ratio_cub --n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub
-    ab ab_lse 200 f32 ratio_cub --op lse --n 2^20,2^24 --reps 20 --dataset logits --variants online,reproducible
+    ab ab_lse 240 f32 ratio_cub --op lse --n 2^20,2^24,2^28 --reps 20 --dataset logits --variants online,reproducible
     ab ab_lse16 270 "bf16 f16" ratio_read --op lse --n 2^20,2^24,2^28 --reps 20 --dataset logits \
       --variants accurate,online,reproducible
     ab ab_lse_rows 150 "bf16 f16" ratio_read --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --op lse \

@@ -168,12 +168,14 @@ chmod +x "$w/fake/cmake"
 : > "$w/sw.log"
 PATH=$w/fake:$PATH PARTS_LOG=$w/sw.log OUT=$w/out8 SUMLAB_BUILD_DIR=$w/pa SWITCHES_BUILD_DIR=$w/pa-sw \
   SUMLAB_GIT_SHA=0000000 timeout 120 bash "$src/tests/gpu_session.sh" switches > "$w/log8" 2>&1
-check "switches: configured with SUMLAB_TICKET_ACQ_REL, SUMLAB_LSE_ACCF_TILE and SUMLAB_LSE_REP1_BINS ON in SWITCHES_BUILD_DIR" \
-  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_TILE=ON -DSUMLAB_LSE_REP1_BINS=ON" "$w/sw.log"
-check "switches: 16-bit lse at 2^20, 2^24 and 2^28 timed by both builds in two formats, 2 rounds (found $(grep -c -- '--op lse --n 2^20,2^24,2^28 --reps 20' "$w/sw.log"))" \
-  test "$(grep -c -- '--op lse --n 2^20,2^24,2^28 --reps 20' "$w/sw.log")" -eq 8
-check "switches: float32 lse at 2^20 and 2^24 timed by both builds, 2 rounds (found $(grep -c -- '--op lse --n 2^20,2^24 --reps 20' "$w/sw.log"))" \
-  test "$(grep -c -- '--op lse --n 2^20,2^24 --reps 20' "$w/sw.log")" -eq 4
+check "switches: configured with SUMLAB_TICKET_ACQ_REL, SUMLAB_LSE_ACCF_TILE, SUMLAB_LSE_REP1_BINS and SUMLAB_LSE_REP1_FOLDS_F32 ON in SWITCHES_BUILD_DIR" \
+  grep -q -- "^cmake -S \. -B $w/pa-sw .*-DSUMLAB_TICKET_ACQ_REL=ON -DSUMLAB_LSE_ACCF_TILE=ON -DSUMLAB_LSE_REP1_BINS=ON -DSUMLAB_LSE_REP1_FOLDS_F32=ON" "$w/sw.log"
+l16='--op lse --n 2^20,2^24,2^28 --reps 20 --dataset logits --variants accurate,online,reproducible'
+check "switches: 16-bit lse at 2^20, 2^24 and 2^28 timed by both builds in two formats, 2 rounds (found $(grep -c -- "$l16" "$w/sw.log"))" \
+  test "$(grep -c -- "$l16" "$w/sw.log")" -eq 8
+l32='--op lse --n 2^20,2^24,2^28 --reps 20 --dataset logits --variants online,reproducible'
+check "switches: float32 lse at 2^20, 2^24 and 2^28 timed by both builds, 2 rounds (found $(grep -c -- "$l32" "$w/sw.log"))" \
+  test "$(grep -c -- "$l32" "$w/sw.log")" -eq 4
 check "switches: tsuperacc_gpu and trows_gpu on the measuring build" \
   sh -c "grep -q '^test $w/pa-sw/tests/tsuperacc_gpu' '$w/sw.log' && grep -q '^test $w/pa-sw/tests/trows_gpu' '$w/sw.log'"
 check "switches: the quick twins in four formats (found $(grep -c '^twins .* 1$' "$w/sw.log"))" \

@@ -416,10 +416,12 @@ __device__ __forceinline__ float lse_mkey_value(unsigned k)
 
 /* The one pass's state for sacc_tiles: each value's term into the register folds (16-bit input,
  * lse_fold.cuh: at most SACC_BIN_FLUSH terms between drains) or its bin, its maximum beside.
- * Float32 input's terms all go to the bins: on an H100 the folds took float32 at 2^28 from 0.953
- * to 0.931 of the read where they took 16-bit input from 0.67-0.68 to 0.78-0.79 (BENCHMARKS.md). */
+ * Float32 input's terms all go to the bins (SUMLAB_LSE_REP1_FOLDS_F32: the folds too): on an
+ * H100 the folds took float32 at 2^28 from 0.953 to 0.931 of the read where they took 16-bit
+ * input from 0.67-0.68 to 0.78-0.79 (BENCHMARKS.md). */
 template <typename X> struct lse_rep1_st {
-    enum { FOLD = SL_LSE_REP1_FOLDS && sizeof(X) == 2 && lse_tmax<X, float>::ok };
+    enum { FOLD16 = SL_LSE_REP1_FOLDS && sizeof(X) == 2 && lse_tmax<X, float>::ok,
+           FOLD32 = SUMLAB_LSE_REP1_FOLDS_F32 && sizeof(X) == 4, FOLD = FOLD16 || FOLD32 };
     double *my;
     unsigned long long *s_acc;
     unsigned B, mask, flags, sg;
@@ -432,8 +434,8 @@ template <typename X> struct lse_rep1_st {
         term(v);
     }
     /* a vector: 16-bit input's maximum on packed pairs (lse_tmax: the same m up to a zero's sign
-     * and a NaN's bits, which the window test does not see); 16-bit input: its terms into the
-     * folds when every value is within +-SL_LSE_REP1_FOLD_X (a NaN is not), else into the bins */
+     * and a NaN's bits, which the window test does not see); with FOLD its terms into the folds
+     * when every value is within +-SL_LSE_REP1_FOLD_X (a NaN is not), else into the bins */
     __device__ __forceinline__ void take(const typename sl_vec<X>::type &r, bool)
     {
         enum { W = sl_vec<X>::W };
@@ -445,8 +447,13 @@ template <typename X> struct lse_rep1_st {
                 v[k] = lse_lane<X, float>::get(r, k);
                 in = in && sl_lse_rep1_fold_in(v[k]);
             }
-            m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
-            lse_fold_or_bins<W>(v, in, f1, f2, my, B, sg);
+            if constexpr (FOLD16) {
+                m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
+            } else {
+#pragma unroll
+                for (int k = 0; k < W; k++) m = sl_lse_maxnan_f(m, v[k]);
+            }
+            lse_fold_or_bins<W, sizeof(X) == 2>(v, in, f1, f2, my, B, sg);
         } else if (lse_tmax<X, float>::ok) {
             m = sl_lse_maxnan_f(m, lse_tmax<X, float>::get(&r, 1));
 #pragma unroll

@@ -4,7 +4,10 @@
  * block's (or the row's) float32 limbs, beside the bins' own drain. Used by the 1-D one pass
  * (lse.cu's lse_rep1_kernel) and the row kernels (rows/rows.cu's lse_row_exact).
  * SUMLAB_LSE_REP1_BINS (a CMake option, kernels/README.md), for measuring: 1 sends every term
- * into the bins, as before the folds; 0, the default: the folds. */
+ * of 16-bit input into the bins, as before the folds; 0, the default: the folds.
+ * SUMLAB_LSE_REP1_FOLDS_F32 (the same), for measuring: 1 gives float32 input's 1-D one pass the
+ * folds too (its terms sl_lm_expf_core's: for |x| <= 16 the same float32 range, multiples of
+ * 2^-47 below 2^24); 0, the default: float32 terms all into the bins. */
 #ifndef SL_LSE_FOLD_CUH
 #define SL_LSE_FOLD_CUH
 #include "exact/bins.cuh"
@@ -14,6 +17,9 @@
 #define SUMLAB_LSE_REP1_BINS 0
 #endif
 #define SL_LSE_REP1_FOLDS (!SUMLAB_LSE_REP1_BINS)
+#ifndef SUMLAB_LSE_REP1_FOLDS_F32
+#define SUMLAB_LSE_REP1_FOLDS_F32 0
+#endif
 /* the folds' integers (sl_lse_rep1_fold_units): their units' positions from limb 0's 2^-149 */
 #define SL_LSE_REP1_POS_F1 139    /* h: 2^-10 */
 #define SL_LSE_REP1_POS_F2 102    /* l: 2^-47 */
@@ -43,19 +49,20 @@ __device__ __forceinline__ void lse_fold_drain(double &f1, double &f2, unsigned 
     }
 }
 
-/* A vector of 16-bit values v[0..W) (widened): their terms into the folds when `in` (every one
- * within +-SL_LSE_REP1_FOLD_X, sl_lse_rep1_fold_in: a NaN is not; the caller tests them as it
- * widens them), else each into its exponent bin (my, stride B). */
-template <int W>
+/* A vector of values v[0..W) (16-bit input widened, H16 = 1; float32 input, H16 = 0): their terms
+ * (sl_lse_rep1_termx's) into the folds when `in` (every one within +-SL_LSE_REP1_FOLD_X,
+ * sl_lse_rep1_fold_in: a NaN is not; the caller tests them as it widens them), else each into its
+ * exponent bin (my, stride B). */
+template <int W, int H16 = 1>
 __device__ __forceinline__ void lse_fold_or_bins(const float (&v)[W], bool in, double &f1, double &f2,
                                                  double *my, unsigned B, unsigned &sg)
 {
     if (in) {
 #pragma unroll
-        for (int k = 0; k < W; k++) sl_lse_rep1_fold(&f1, &f2, (double)sl_lse_rep1_termx_in(v[k], 1));
+        for (int k = 0; k < W; k++) sl_lse_rep1_fold(&f1, &f2, (double)sl_lse_rep1_termx_in(v[k], H16));
     } else {
 #pragma unroll
-        for (int k = 0; k < W; k++) sacc_bin_take(sl_lse_rep1_termx(v[k], 1), my, B, sg);
+        for (int k = 0; k < W; k++) sacc_bin_take(sl_lse_rep1_termx(v[k], H16), my, B, sg);
     }
 }
 #endif
