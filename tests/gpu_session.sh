@@ -543,14 +543,15 @@ if [[ $stages == *,switches,* ]]; then
   # is its gain) and SUMLAB_LSE_REP1_BINS (the form before the default's register folds: 16-bit
   # reproducible lse's terms all into the exponent bins; in ab_lse16 and ab_lse_rows
   # reproducible's B below A is the folds' gain) and SUMLAB_LSE_REP1_FOLDS_F32 (float32 reproducible
-  # lse's terms into the same folds: in ab_lse reproducible's B against A is its gain).
+  # lse's terms into the same folds: in ab_lse and ab_lse_rows float32 reproducible's B against A
+  # is its gain).
   # SUMLAB_LSE_ACCF_FLAT, the form before the pipelined walk, is not in it (both change accurate's
   # first pass).
   # First their correctness on that build (tsuperacc_gpu, trows_gpu, the quick twins of every
   # format and operation), then the two builds alternated (experiments/bench_ab.sh, 2 rounds): the
   # small sizes every ticketed kernel pays its fixed cost at (float32 and float64 sums, float32
   # lse, which is timed at 2^28 too), 16-bit lse accurate and reproducible at 2^20, 2^24 and 2^28 (by the read ratio; online, which
-  # no switch changes, beside them) and 16-bit reproducible lse rows; about 8 minutes in all:
+  # no switch changes, beside them) and reproducible lse rows (16-bit and float32); about 9 minutes in all:
   # $work/switches/ab_*/ and ab_*.log
   B=$work/switches; mkdir -p "$B"
   sb=${SWITCHES_BUILD_DIR:-$build-switches}
@@ -574,7 +575,7 @@ if [[ $stages == *,switches,* ]]; then
     ab ab_lse 240 f32 ratio_cub --op lse --n 2^20,2^24,2^28 --reps 20 --dataset logits --variants online,reproducible
     ab ab_lse16 270 "bf16 f16" ratio_read --op lse --n 2^20,2^24,2^28 --reps 20 --dataset logits \
       --variants accurate,online,reproducible
-    ab ab_lse_rows 150 "bf16 f16" ratio_read --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --op lse \
+    ab ab_lse_rows 200 "bf16 f16 f32" ratio_read --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --op lse \
       --reps 20 --variants reproducible
   fi
 fi

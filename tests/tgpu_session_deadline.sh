@@ -182,8 +182,8 @@ check "switches: the quick twins in four formats (found $(grep -c '^twins .* 1$'
   test "$(grep -c '^twins .* 1$' "$w/sw.log")" -eq 4
 check "switches: no run of a switch made default (the fused statistics, var rows)" \
   sh -c "! grep -q -- '--variants fused' '$w/sw.log' && ! grep -q -- '--op var' '$w/sw.log'"
-check "switches: 16-bit lse rows timed by both builds, 2 rounds (found $(grep -c -- '--axis -1 --rows 4096,32768 --n 32768,4096 --pairs --op lse' "$w/sw.log"))" \
-  test "$(grep -c -- '--axis -1 --rows 4096,32768 --n 32768,4096 --pairs --op lse' "$w/sw.log")" -eq 8
+check "switches: lse rows (bf16, f16, f32) timed by both builds, 2 rounds (found $(grep -c -- '--axis -1 --rows 4096,32768 --n 32768,4096 --pairs --op lse' "$w/sw.log"))" \
+  test "$(grep -c -- '--axis -1 --rows 4096,32768 --n 32768,4096 --pairs --op lse' "$w/sw.log")" -eq 12
 check "switches: float32/float64 sums at 2^20 and 2^24 timed by both builds, 2 rounds (found $(grep -c -- '--n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub' "$w/sw.log"))" \
   test "$(grep -c -- '--n 2^20,2^24 --reps 20 --variants vec4,reproducible,superacc,cub' "$w/sw.log")" -eq 8
 : > "$w/sw2.log"

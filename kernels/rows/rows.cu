@@ -874,8 +874,8 @@ __device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t
 
 /* Read 1 of a float32/16-bit row by lane `lane` of `lanes` (a warp, or the block's threads): m
  * (NaN ignored) and mn (NaN if any value is) of the values, their one-pass terms into the lane's
- * exponent bins my (stride B) or, 16-bit vectors of values in [-16, 16], its register folds
- * (lse_fold.cuh), drained (warp-collective) into the limbs s_acc after each segment of lanes *
+ * exponent bins my (stride B) or, 16-bit vectors of values in [-16, 16] (float32 ones too under
+ * SUMLAB_LSE_REP1_FOLDS_F32), its register folds (lse_fold.cuh), drained (warp-collective) into the limbs s_acc after each segment of lanes *
  * SACC_BIN_FLUSH values, so that a bin or the folds take at most SACC_BIN_FLUSH + 1 terms between
  * drains. Every lane of the warp calls it with the same row: the segment count is uniform. */
 template <typename X>
@@ -884,7 +884,8 @@ __device__ __forceinline__ void lse_row_exact(const X *__restrict__ row, uint64_
                                               unsigned long long *s_acc, float &m, float &mn)
 {
     typedef typename sl_vec<X>::type V;
-    enum { W = sl_vec<X>::W, FOLD = SL_LSE_REP1_FOLDS && sizeof(X) == 2 };
+    enum { W = sl_vec<X>::W,
+           FOLD = SL_LSE_REP1_FOLDS && sizeof(X) == 2 || SUMLAB_LSE_REP1_FOLDS_F32 && sizeof(X) == 4 };
     const uint64_t seg = (uint64_t)lanes * SACC_BIN_FLUSH;
     unsigned sg = 0xffffffffu;
     double f1 = SL_LSE_REP1_FOLD_C, f2 = 0.0;    /* 16-bit rows' register folds (lse_fold.cuh) */
@@ -909,7 +910,7 @@ __device__ __forceinline__ void lse_row_exact(const X *__restrict__ row, uint64_
                 bool in = true;
 #pragma unroll
                 for (int k = 0; k < W; k++) in = in && sl_lse_rep1_fold_in(v[k]);
-                lse_fold_or_bins<W>(v, in, f1, f2, my, B, sg);
+                lse_fold_or_bins<W, sizeof(X) == 2>(v, in, f1, f2, my, B, sg);
             };
             sl_walk<2, SL_EDGES_LAST>(p, sl_row_split(p, len), lane, lanes,
                                       [&](const V *r) { vec(r[0]); vec(r[1]); }, vec, one);
