@@ -6,8 +6,9 @@
  * SUMLAB_LSE_REP1_BINS (a CMake option, kernels/README.md), for measuring: 1 sends every term
  * of 16-bit input into the bins, as before the folds; 0, the default: the folds.
  * SUMLAB_LSE_REP1_FOLDS_F32 (the same), for measuring: 1 gives float32 input's 1-D one pass and
- * rows (rows.cu's lse_row_exact) the folds too (its terms sl_lm_expf_core's: for |x| <= 16 the same float32 range, multiples of
- * 2^-47 below 2^24); 0, the default: float32 terms all into the bins. */
+ * rows (rows.cu's lse_row_exact) the folds too (its terms, sl_lm_expf_core's, lie in the same
+ * float32 range for |x| <= 16: multiples of 2^-47 below 2^24); 0, the default: float32 terms all
+ * into the bins. */
 #ifndef SL_LSE_FOLD_CUH
 #define SL_LSE_FOLD_CUH
 #include "exact/bins.cuh"
