@@ -107,19 +107,22 @@ sumlab_status sumlab_variant_at(size_t i, sumlab_variant_info *out, sl_err *err)
     return SUMLAB_OK;
 }
 
+/* item appended to the ", "-separated list buf (len bytes, *used of them written) */
+static void list_add(char *buf, size_t len, size_t *used, const char *item)
+{
+    if (*used >= len) return;
+    int w = snprintf(buf + *used, len - *used, "%s%s", *used ? ", " : "", item);
+    if (w > 0) *used += (size_t)w;
+}
+
 /* op's variants by name, ", "-separated, into names (cut with "..." where it would not fit) */
 static void op_variant_names(const char *op, char *names, size_t size)
 {
-    size_t len = 0;
+    size_t used = 0;
     names[0] = '\0';
-    for (size_t i = 0; i < sl_variant_count() && len < size - 1; i++) {
-        const sl_variant *v = sl_variant_at(i);
-        if (strcmp(v->op, op)) continue;
-        int w = snprintf(names + len, size - len, "%s%s", len ? ", " : "", v->name);
-        if (w < 0) break;
-        len += (size_t)w;
-    }
-    if (len >= size - 1) memcpy(names + size - 4, "...", 4);
+    for (size_t i = 0; i < sl_variant_count(); i++)
+        if (!strcmp(sl_variant_at(i)->op, op)) list_add(names, size, &used, sl_variant_at(i)->name);
+    if (used >= size - 1) memcpy(names + size - 4, "...", 4);
 }
 
 /* op: NULL for the first variant of that name, else that operation's: a name unknown, or of
@@ -163,11 +166,8 @@ static void dtype_list(unsigned mask, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int d = 0; d < SL_NDTYPES && used < len; d++)
-        if (mask & SL_DTYPE_MASK((sl_dtype)d)) {
-            int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", sl_dtype_name((sl_dtype)d));
-            if (w > 0) used += (size_t)w;
-        }
+    for (int d = 0; d < SL_NDTYPES; d++)
+        if (mask & SL_DTYPE_MASK((sl_dtype)d)) list_add(buf, len, &used, sl_dtype_name((sl_dtype)d));
 }
 
 static sumlab_status check_data(const sl_operation *o, const char *what, const void *x,
