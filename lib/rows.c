@@ -1,6 +1,7 @@
-/* rows.c: libsumlab's row-wise entry points (sumlab.h: sumlab_reduce_rows_host_ex and
- * sumlab_reduce_rows_device_ex) over kernels/rows: every row of a C-order [rows, n] array
- * reduced by one variant, the same bits as the one-array calls on each row. */
+/* rows.c: libsumlab's row-wise entry points (sumlab.h: sumlab_reduce_rows_host_ex,
+ * sumlab_reduce_rows_device_ex and their two-input forms *_xy_*) over kernels/rows: every row of a
+ * C-order [rows, n] array (row i of y beside row i of x for dot) reduced by one variant, the same
+ * bits as the one-array calls on each row. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,6 @@
 #include <cuda_runtime_api.h>
 #endif
 
-/* rows x n must not overflow, x must be given when there are values, and op must read one array
- * (a two-input operation has no row-wise path). */
 /* 1 when the results (rows doubles) overlap the input (rows x n values of es bytes): the row
  * kernels and twins read rows after results were written. */
 static int rows_overlap(const void *x, const void *results, uint64_t rows, uint64_t n, size_t es)
@@ -23,15 +22,16 @@ static int rows_overlap(const void *x, const void *results, uint64_t rows, uint6
     return a < be && b < ae;
 }
 
-/* The row-wise call's own checks: a one-input operation, the rows' sizes, the input given, the
- * results apart from it. */
-static sumlab_status rows_check(const char *op, const void *x, const void *results, uint64_t rows, uint64_t n,
-                                sl_dtype dt, const char *what, sl_err *err)
+/* The row-wise call's own checks: the rows' sizes, the inputs given (y for a two-input
+ * operation alone), the results apart from them. */
+static sumlab_status rows_check(const char *op, const void *x, const void *y, const void *results, uint64_t rows,
+                                uint64_t n, sl_dtype dt, const char *what, sl_err *err)
 {
     const sl_operation *o = op ? sl_op_find(op) : NULL;
-    if (o && o->inputs != 1)
-        return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "%s: operation '%s' reads %d arrays: no row-wise path",
-                           what, op, o->inputs);
+    if (o && o->inputs == 1 && y)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: operation '%s' reads one array (y must be NULL)", what, op);
+    if (o && o->inputs == 2 && rows && n && !y)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: operation '%s' reads two arrays (y is NULL)", what, op);
     /* a row's length as a 1-D call's (also with no rows); the whole input's bytes addressable */
     if (n >= SL_LIB_MAX_N)
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: rows of n = %llu values are too long (n < 2^40)", what,
@@ -41,23 +41,24 @@ static sumlab_status rows_check(const char *op, const void *x, const void *resul
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: %llu rows of %llu values overflow the address space", what,
                            (unsigned long long)rows, (unsigned long long)n);
     if (rows && n && !x) return sl_lib_fail(SUMLAB_EINVAL, err, "%s: the input is NULL", what);
-    if (rows_overlap(x, results, rows, n, (size_t)es))
+    if (rows_overlap(x, results, rows, n, (size_t)es) || rows_overlap(y, results, rows, n, (size_t)es))
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: results overlaps the input", what);
     return SUMLAB_OK;
 }
 
 
-sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *params, const char *variant,
-                                         const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
-                                         const sumlab_launch *launch, double *results, sl_err *err)
+sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params *params, const char *variant,
+                                            const void *x, const void *y, uint64_t rows, uint64_t n,
+                                            sl_dtype dt, const sumlab_launch *launch, double *results,
+                                            sl_err *err)
 {
     const sl_operation *o;
     const sl_variant *v;
     sl_op_params pp;
     if (!results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results is NULL");
-    sumlab_status st = rows_check(op, x, results, rows, n, dt, "sumlab_reduce_rows_host", err);
+    sumlab_status st = rows_check(op, x, y, results, rows, n, dt, "sumlab_reduce_rows_host", err);
     if (!st) st = sl_lib_params(params, &pp, err);
-    if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
+    if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, rows ? y : NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
     const size_t es = sl_dtype_size(dt);
@@ -65,7 +66,7 @@ sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *pa
         for (uint64_t i = 0; i < rows; i++) {
             sl_reference ref;
             sl_err e = {{0}};
-            const void *xs[2] = {(const char *)x + i * n * es, NULL};
+            const void *xs[2] = {(const char *)x + i * n * es, y ? (const char *)y + i * n * es : NULL};
             int rc = o->reference(&ref, xs, n, dt, &pp, 1, &e);
             if (!rc) results[i] = ref.rounded;
             sl_reference_clear(&ref);
@@ -76,32 +77,33 @@ sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *pa
         }
         return SUMLAB_OK;
     }
-    if (!v->cpu)
+    if (!sl_variant_has_cpu(v))
         return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no CPU twin%s", v->name,
-                           v->gpu ? " (it runs on the GPU only: sumlab_reduce_rows_device_ex)" : "");
+                           sl_variant_has_gpu(v) ? " (it runs on the GPU only: sumlab_reduce_rows_device_ex)" : "");
     sl_launch cfg;
     sl_lib_launch(launch, &pp, &cfg);
     cfg.addr_mod = (uint32_t)((uintptr_t)x % 256u);   /* row 0's; sl_rows_cpu derives the others' */
     sl_err e = {{0}};
-    if (sl_rows_cpu(v, x, rows, n, dt, &cfg, results, &e)) {
+    if (sl_rows_cpu_xy(v, x, rows ? y : NULL, rows, n, dt, &cfg, results, &e)) {
         if (err) memcpy(err->msg, e.msg, sizeof err->msg);
         return strstr(e.msg, "out of memory") ? SUMLAB_ENOMEM : SUMLAB_EINVAL;
     }
     return SUMLAB_OK;
 }
 
-sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *params,
-                                           const char *variant, const void *d_x, uint64_t rows,
-                                           uint64_t n, sl_dtype dt, const sumlab_launch *launch,
-                                           void *d_results, void *stream, sl_err *err)
+sumlab_status sumlab_reduce_rows_xy_device_ex(const char *op, const sumlab_params *params,
+                                              const char *variant, const void *d_x, const void *d_y,
+                                              uint64_t rows, uint64_t n, sl_dtype dt,
+                                              const sumlab_launch *launch, void *d_results, void *stream,
+                                              sl_err *err)
 {
     const sl_operation *o;
     const sl_variant *v;
     sl_op_params pp;
     if (!d_results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results is NULL");
-    sumlab_status st = rows_check(op, d_x, d_results, rows, n, dt, "sumlab_reduce_rows_device", err);
+    sumlab_status st = rows_check(op, d_x, d_y, d_results, rows, n, dt, "sumlab_reduce_rows_device", err);
     if (!st) st = sl_lib_params(params, &pp, err);
-    if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, NULL, rows ? n : 0, dt, &o, &v, err);
+    if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, rows ? d_y : NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
 #ifndef SUMLAB_HAVE_CUDA
@@ -109,9 +111,10 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     (void)stream;
     return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "libsumlab was built without CUDA: no kernel for '%s'", v->name);
 #else
-    if (!v->gpu)
+    if (!sl_variant_has_gpu(v))
         return sl_lib_fail(SUMLAB_EUNSUPPORTED, err, "variant '%s' has no GPU kernel in this build%s", v->name,
-                           v->cpu || sl_op_is_exact(v) ? " (it runs on host memory: sumlab_reduce_rows_host_ex)" : "");
+                           sl_variant_has_cpu(v) || sl_op_is_exact(v)
+                               ? " (it runs on host memory: sumlab_reduce_rows_host_ex)" : "");
     if (!rows) return SUMLAB_OK;
     int count = 0, device = 0, sms = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
@@ -120,6 +123,7 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     }
     LIB_CK(cudaGetDevice(&device), (void)0);
     if (n && (st = sl_lib_device_ptr(d_x, device, "d_x", err))) return st;
+    if (n && d_y && (st = sl_lib_device_ptr(d_y, device, "d_y", err))) return st;
     if ((st = sl_lib_device_ptr(d_results, device, "d_results", err))) return st;
     LIB_CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), (void)0);
     sl_launch cfg;
@@ -140,7 +144,7 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
         LIB_CK(cudaMemsetAsync(d_work, 0, ws, s), (void)cudaFreeAsync(d_work, s));
     }
     sl_err le = {{0}};
-    int rc = sl_rows_gpu(v, d_x, rows, n, dt, &cfg, d_work, ws, d_results, stream, &le);
+    int rc = sl_rows_gpu_xy(v, d_x, d_y, rows, n, dt, &cfg, d_work, ws, d_results, stream, &le);
     if (d_work) LIB_CK(cudaFreeAsync(d_work, s), (void)0);
     if (rc) {
         if (err) memcpy(err->msg, le.msg, sizeof err->msg);
@@ -148,4 +152,21 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
     }
     return SUMLAB_OK;
 #endif
+}
+
+/* The one-input forms. */
+sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *params, const char *variant,
+                                         const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
+                                         const sumlab_launch *launch, double *results, sl_err *err)
+{
+    return sumlab_reduce_rows_xy_host_ex(op, params, variant, x, NULL, rows, n, dt, launch, results, err);
+}
+
+sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *params,
+                                           const char *variant, const void *d_x, uint64_t rows,
+                                           uint64_t n, sl_dtype dt, const sumlab_launch *launch,
+                                           void *d_results, void *stream, sl_err *err)
+{
+    return sumlab_reduce_rows_xy_device_ex(op, params, variant, d_x, NULL, rows, n, dt, launch, d_results,
+                                           stream, err);
 }

@@ -12,7 +12,10 @@
  * split_plan: the split row kernels' plan (sl_rows_split) and workspace layout modelled on the
  * host: parts within bounds, every (row, part) its own region inside the workspace sized for
  * the request, every row's ticket apart from every part's data; lanes_plan: the reproducible
- * row kernels' lanes a row against their preconditions. */
+ * row kernels' lanes a row against their preconditions. Two-input operations (dot) the same way:
+ * sl_rows_cpu_xy's row i of x and y equals the 1-D dot twin of that pair of rows (at their address;
+ * the order-independent ones also alone), for every dot variant with a twin; dot_rows_inputs: y
+ * missing for dot, given for a one-input variant. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +72,8 @@ static void rows_equal_1d(void)
 {
     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
         const sl_variant *v = sl_variant_at(vi);
-        if (!v->cpu) continue;
+        if (!sl_variant_has_cpu(v)) continue;
+        const int two = v->cpu2 != NULL;   /* dot: row i of x with row i of y */
         sl_rows_entries e;
         sl_rows_entries_of(v, &e);
         const int alone = v->determinism >= SL_DET_ORDER_INDEPENDENT || e.dedicated;
@@ -83,15 +87,20 @@ static void rows_equal_1d(void)
                 if (v->max_n && N > v->max_n) continue;
                 const size_t es = sl_dtype_size(dt);
                 char *x = malloc(B * N * es), *one = malloc(N * es);
+                char *y = two ? malloc(B * N * es) : NULL, *yone = two ? malloc(N * es) : NULL;
                 double *res = malloc(B * sizeof(double));
-                CHECK(x && one && res, "out of memory");
-                if (!x || !one || !res) { free(x); free(one); free(res); return; }
+                CHECK(x && one && res && (!two || (y && yone)), "out of memory");
+                if (!x || !one || !res || (two && (!y || !yone))) {
+                    free(x); free(one); free(y); free(yone); free(res);
+                    return;
+                }
                 fill(x, B * N, dt);
+                if (two) fill(y, B * N, dt);
                 sl_err err = {{0}};
                 sl_launch req;
                 memset(&req, 0, sizeof req);
                 req.ddof = 1;
-                int rc = sl_rows_cpu(v, x, B, N, dt, &req, res, &err);
+                int rc = sl_rows_cpu_xy(v, x, y, B, N, dt, &req, res, &err);
                 CHECK(rc == 0, "%s/%s %s B=%llu N=%llu: %s", v->op, v->name, sl_dtype_name(dt),
                       (unsigned long long)B, (unsigned long long)N, err.msg);
                 /* rows 0, 1, B/2, B-1 (and every row of the small batches) */
@@ -102,25 +111,49 @@ static void rows_equal_1d(void)
                     c.addr_mod = sl_rows_addr_mod(0, i, N, dt);
                     sl_variant_resolve(v, &c, N, dt);
                     double r1 = NAN;
-                    int rc1 = sl_variant_cpu(v, x + i * N * es, N, dt, &c, &r1, &err);
+                    const void *xs[2] = {x + i * N * es, two ? y + i * N * es : NULL};
+                    int rc1 = sl_variant_cpu_in(v, xs, N, dt, &c, &r1, &err);
                     CHECK(rc1 == 0 && same_bits(res[i], r1), "%s/%s %s B=%llu N=%llu row %llu: "
                           "rows %a, 1-D %a", v->op, v->name, sl_dtype_name(dt), (unsigned long long)B,
                           (unsigned long long)N, (unsigned long long)i, res[i], r1);
                     if (!alone) continue;
-                    memcpy(one, x + i * N * es, N * es);
+                    memcpy(one, xs[0], N * es);
+                    if (two) memcpy(yone, xs[1], N * es);
+                    const void *os[2] = {one, yone};
                     c = req;
                     sl_variant_resolve(v, &c, N, dt);
-                    rc1 = sl_variant_cpu(v, one, N, dt, &c, &r1, &err);
+                    rc1 = sl_variant_cpu_in(v, os, N, dt, &c, &r1, &err);
                     CHECK(rc1 == 0 && same_bits(res[i], r1), "%s/%s %s B=%llu N=%llu row %llu alone: "
                           "rows %a, 1-D %a", v->op, v->name, sl_dtype_name(dt), (unsigned long long)B,
                           (unsigned long long)N, (unsigned long long)i, res[i], r1);
                 }
                 free(x);
                 free(one);
+                free(y);
+                free(yone);
                 free(res);
             }
         }
     }
+}
+
+/* The two-input rows' input checks: y missing for dot, given for a one-input variant. */
+static void dot_rows_inputs(void)
+{
+    const sl_variant *d = sl_variant_find_op("dot", "correct"), *s = sl_variant_find_op("sum", "serial");
+    float a[4] = {1, 2, 3, 4}, b[4] = {1, 1, 1, 1};
+    double r[2] = {0, 0};
+    sl_err err = {{0}};
+    CHECK(d && sl_rows_cpu_xy(d, a, NULL, 2, 2, SL_F32, NULL, r, &err) == -1 && strstr(err.msg, "reads two arrays"),
+          "dot rows without y: %s", err.msg);
+    memset(&err, 0, sizeof err);
+    CHECK(d && sl_rows_cpu(d, a, 2, 2, SL_F32, NULL, r, &err) == -1, "dot rows through sl_rows_cpu accepted");
+    memset(&err, 0, sizeof err);
+    CHECK(s && sl_rows_cpu_xy(s, a, b, 2, 2, SL_F32, NULL, r, &err) == -1 && strstr(err.msg, "reads one array"),
+          "sum rows given y: %s", err.msg);
+    memset(&err, 0, sizeof err);
+    CHECK(d && sl_rows_cpu_xy(d, a, b, 2, 2, SL_F32, NULL, r, &err) == 0 && r[0] == 3.0 && r[1] == 7.0,
+          "2 x 2 dots: %g %g (%s)", r[0], r[1], err.msg);
 }
 
 /* Every B in 1 .. 257 at N 1 and 33 (float32, bfloat16) for the variants whose twins reduce
@@ -732,6 +765,7 @@ int main(void)
     block_row_split();
     array_rows();
     rows_equal_1d();
+    dot_rows_inputs();
     every_batch();
     batch_invariance();
     return sl_test_done("trows");

@@ -94,6 +94,23 @@ check "3-d along axis 1: shape and rows said" grep -q "shape (2, 9, 4) reduced a
 check "3-d along axis 1: the rows of the moved array" diff "$tmp/a3.csv" "$tmp/a3m.csv"
 "$sumlab" sum "$tmp/a3.npy" --axis -2 --format csv --columns row,variant,result_hex --variants serial,reproducible,block-row -q > "$tmp/a3n.csv"
 check "3-d along axis -2: the same as axis 1" diff "$tmp/a3.csv" "$tmp/a3n.csv"
+# dot along the rows of two files of one shape: row r == the 1-D dot of row r of each, every
+# variant with a twin; the second file in Fortran order gives the same rows (moved on its own)
+for r in 0 2 4; do
+  python3 "$tmp/mk.py" "$tmp/m2.npy" ${B}x${N} C $((seed + 1)) $r "$tmp/yrow$r.npy"
+done
+python3 "$tmp/mk.py" "$tmp/m2f.npy" ${B}x${N} F $((seed + 1))
+"$sumlab" reduce --op dot "$tmp/m.npy" "$tmp/m2.npy" --axis -1 --format csv --columns row,variant,result_hex -q > "$tmp/dot.csv" 2> "$tmp/dot.err"
+check "dot --axis exits 0" test $? -eq 0
+for r in 0 2 4; do
+  "$sumlab" reduce --op dot "$tmp/row$r.npy" "$tmp/yrow$r.npy" --format csv --columns variant,result_hex -q > "$tmp/dot1.csv" 2> /dev/null
+  check "dot: one row per (row, variant)" test "$(tail -n +2 "$tmp/dot.csv" | wc -l)" -eq $((B * ($(wc -l < "$tmp/dot1.csv") - 1)))
+  check "dot row $r equals the 1-D dot of row $r" diff <(tail -n +2 "$tmp/dot1.csv") <(awk -F, -v r=$r 'NR > 1 && $1 == r { print $2 "," $3 }' "$tmp/dot.csv")
+done
+check "dot --axis: more than the exact row" test "$(grep -c ',correct,' "$tmp/dot.csv")" -eq "$B"
+"$sumlab" reduce --op dot "$tmp/m.npy" "$tmp/m2f.npy" --axis -1 --format csv --columns row,variant,result_hex > "$tmp/dotf.csv" 2> "$tmp/dotf.err"
+check "dot, second file in Fortran order: the move is said" grep -q "its axis moved to the last place" "$tmp/dotf.err"
+check "dot, second file in Fortran order: the same rows" diff "$tmp/dot.csv" "$tmp/dotf.csv"
 # Fortran order: the same rows, and the move is said on stderr
 "$sumlab" sum "$tmp/mf.npy" --axis -1 --format csv --columns row,variant,result_hex --variants serial,reproducible > "$tmp/f.csv" 2> "$tmp/f.err"
 check "fortran order: the move is said" grep -q "moved there on the host" "$tmp/f.err"
@@ -118,7 +135,7 @@ check "list: rows and row_bits columns" grep -q '^name,.*,rows,row_bits$' "$tmp/
 check "list: reproducible's row kernel, not B" grep -q '^reproducible,sum,.*,row kernel,"the row.s values alone .*not B' "$tmp/list.csv"
 check "list: atomics change a row's bits run to run" grep -q '^atomic-thread,sum,.*,1-D per row,the order of its atomics' "$tmp/list.csv"
 check "list: run-to-run variants name the launch configuration" grep -q '^vec4,sum,.*,1-D per row,.*launch configuration' "$tmp/list.csv"
-check "list: dot has no row-wise path" grep -q '^correct,dot,.*,none,no row-wise path' "$tmp/list.csv"
+check "list: dot's rows by the 1-D kernel on each pair" grep -q '^correct,dot,.*,1-D per row,the row.s values alone' "$tmp/list.csv"
 
 # --- errors: one line on stderr, exit 2, nothing on stdout ------------------------------------
 bad() {   # bad DESCRIPTION PATTERN ARGS...
@@ -140,8 +157,14 @@ bad "bench --axis 0" "last" bench --axis 0 --backend cpu --rows 2 --n 8
 bad "bench --rows 0" "0 rows" bench --axis -1 --backend cpu --rows 0 --n 8
 bad "no rows" "no rows" sum "$tmp/z.npy" --axis 0
 bad "axis 3 of a 3-d file" "out of range" sum "$tmp/a3.npy" --axis 3
-bad "bench --axis --op dot" "two inputs" bench --axis -1 --backend cpu --op dot --rows 2 --n 8
-bad "reduce --axis --op dot" "two files" reduce --op dot "$tmp/m.npy" "$tmp/m.npy" --axis -1
+# bench --axis --op dot: x's rows then y's from the dataset's 2 B N values, every row judged
+"$sumlab" bench --axis -1 --backend cpu --op dot --rows 3 --n 40 --variants correct,naive --format csv \
+  --columns variant,rows,n,rows_ulps_max,check > "$tmp/bdot.csv" 2> /dev/null
+check "bench --axis --op dot exits 0" test $? -eq 0
+check "bench --axis --op dot: a line a variant" test "$(grep -c ',3,40,' "$tmp/bdot.csv")" -eq 2
+check "bench --axis --op dot: correct within half an ulp" awk -F, '$1 == "correct" { ok = $4 <= 0.5 } END { exit !ok }' "$tmp/bdot.csv"
+bad "reduce --axis --op dot, shapes differ" "shapes must be equal" reduce --op dot "$tmp/m.npy" "$tmp/a3.npy" --axis -1
+bad "reduce --axis --op dot, one file" "FILE2 is missing" reduce --op dot "$tmp/m.npy" --axis -1
 # named variants that cannot run here: one line naming each, as without --axis (it was a line each)
 bad "axis, two named variants that cannot run" "half-acc: .*; cub: " sum "$tmp/m.npy" --axis -1 --variants half-acc,cub,serial -q
 # bench --axis with named variants none of which runs here: said, exit 2, no rows

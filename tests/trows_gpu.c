@@ -17,7 +17,10 @@
  * lse_rows: lse's reproducible rows on logits in and out of its one-pass window (N 31 to 20000,
  * every 32/16-bit format) equal their twins; exact_tie_rows: the exact fallbacks of norm2's and
  * mean/var's `correct` rows on exact ties (trows_ties.h); extrema_empty_parts: max/min's split
- * row with parts past its end. */
+ * row with parts past its end; dot_rows: every dot variant with a twin on [B, N] pairs (B 1, 3,
+ * 17; N 33 and 4096; every format) equals its twin row by row (sl_rows_cpu_xy), and the order-
+ * independent ones (reproducible, correct) give one bit pattern for a pair of rows placed at
+ * positions 0, B/2 and B-1 of every batch. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -426,6 +429,71 @@ static void extrema_empty_parts(void)
     free(x);
 }
 
+/* dot's rows (the 1-D launcher on each pair of rows): GPU == twin, and batch invariance of the
+ * order-independent variants. */
+static void dot_rows(const sl_gpu_info *info)
+{
+    static const uint64_t Bs[] = {1, 3, 17};
+    static const uint64_t Ns[] = {33, 4096};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        if (!v->gpu2 || !v->cpu2 || v->determinism < SL_DET_RUN_TO_RUN) continue;
+        const int invariant = v->determinism >= SL_DET_ORDER_INDEPENDENT;
+        for (size_t di = 0; di < 4; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            const size_t es = sl_dtype_size(dt);
+            for (size_t ni = 0; ni < 2; ni++) {
+                const uint64_t N = Ns[ni];
+                char *rx = malloc(N * es), *ry = malloc(N * es);
+                if (!rx || !ry) { free(rx); free(ry); return; }
+                fill(rx, N, dt);
+                fill(ry, N, dt);
+                double first = NAN;
+                int have = 0;
+                for (size_t bi = 0; bi < 3; bi++) {
+                    const uint64_t B = Bs[bi], pos[3] = {0, B / 2, B - 1};
+                    char *x = malloc(B * N * es), *y = malloc(B * N * es);
+                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                    if (!x || !y || !g || !c) { free(x); free(y); free(g); free(c); break; }
+                    for (int p = 0; p < 3; p++) {
+                        fill(x, B * N, dt);
+                        fill(y, B * N, dt);
+                        memcpy(x + pos[p] * N * es, rx, N * es);
+                        memcpy(y + pos[p] * N * es, ry, N * es);
+                        sl_err err = {{0}};
+                        sl_launch req, cfg;
+                        memset(&req, 0, sizeof req);
+                        req.sm_count = (uint32_t)info->sm_count;
+                        int rc = sl_rows_gpu_host_xy(v, x, y, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
+                        CHECK(rc == 0, "dot/%s %s B=%llu N=%llu: %s", v->name, sl_dtype_name(dt),
+                              (unsigned long long)B, (unsigned long long)N, err.msg);
+                        if (rc == 0) rc = sl_rows_cpu_xy(v, x, y, B, N, dt, &cfg, c, &err);
+                        CHECK(rc == 0, "dot/%s twin: %s", v->name, err.msg);
+                        uint64_t differ = 0, at = 0;
+                        for (uint64_t i = 0; rc == 0 && i < B; i++)
+                            if (!same_bits(g[i], c[i]) && differ++ == 0) at = i;
+                        CHECK(differ == 0, "dot/%s %s B=%llu N=%llu: %llu rows differ from the twin (row %llu: "
+                              "%a, twin %a)", v->name, sl_dtype_name(dt), (unsigned long long)B,
+                              (unsigned long long)N, (unsigned long long)differ, (unsigned long long)at, g[at],
+                              c[at]);
+                        if (rc == 0 && invariant) {
+                            if (!have) { first = g[pos[p]]; have = 1; }
+                            CHECK(same_bits(g[pos[p]], first), "dot/%s %s N=%llu: the pair at %llu of B=%llu "
+                                  "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
+                                  (unsigned long long)pos[p], (unsigned long long)B, g[pos[p]], first);
+                        }
+                    }
+                    free(x); free(y); free(g); free(c);
+                }
+                free(rx);
+                free(ry);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -441,6 +509,7 @@ int main(void)
     ragged_rows(&info);
     lanes_rows(&info);
     lse_rows(&info);
+    dot_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};
     static const uint64_t Ns[] = {33, 4096, 32768};
     static const sl_dtype dts[] = {SL_F32, SL_BF16};

@@ -39,7 +39,8 @@ static void rows_usage(FILE *f)
           "cub::DeviceSegmentedReduce::Sum on the same rows: ratio_cub = its time / the\n"
           "variant's. CPU: the twins, timed once by wall clock. Every row is judged against\n"
           "its exact reference: rows_ulps_median and rows_ulps_max over rows; a row outside\n"
-          "the variant's bound fails the check.\n\n"
+          "the variant's bound fails the check. A two-input --op (dot): 2 B N values, x's rows\n"
+          "then y's ([B, N] each), row i of x with row i of y; the read covers both arrays.\n\n"
           "options:\n"
           "  --axis K       -1 (or 1): the last axis (the only one of a generated input)\n"
           "  --rows L       B values (default 4096,32768)\n"
@@ -50,8 +51,8 @@ static void rows_usage(FILE *f)
           "  read_ms_median ratio_cub cub_ms_median rows_ulps_median rows_ulps_max block grid\n"
           "  backend det_class check\n\n"
           "exit: 0; 1 when a row lies outside its variant's bound or a variant could not run\n"
-          "(said on stderr, its line left out); 2 bad usage (a two-input --op, no variant that\n"
-          "runs on this backend and format)\n", f);
+          "(said on stderr, its line left out); 2 bad usage (no variant that runs on this\n"
+          "backend and format)\n", f);
 }
 
 static const char *const rows_columns[] = {
@@ -149,10 +150,6 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
             sl_cli_msg("bench", "--rows: 0 rows cannot be reduced");
             return 2;
         }
-    if (o->op->inputs != 1) {
-        sl_cli_msg("bench", "--op %s reads two inputs: no row-wise (--axis) path", o->op->name);
-        return 2;
-    }
     if (o->pairs && o->nb != o->nn) {
         sl_cli_msg("bench", "--pairs: --rows and --n must name as many values (%zu and %zu)", o->nb, o->nn);
         return 2;
@@ -168,16 +165,17 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
 {
     sl_err err = {{0}};
     const size_t es = sl_dtype_size(o->arg.dt);
-    const uint64_t total = B * N;
-    if (N && total / N != B) {
+    const uint64_t total = B * N, nin = o->op->inputs == 2 ? 2u : 1u;   /* dot: x's rows, then y's */
+    if ((N && total / N != B) || total > UINT64_MAX / 2u) {
         sl_cli_msg("bench", "%llu x %llu values overflow", (unsigned long long)B, (unsigned long long)N);
         return 1;
     }
-    if (o->on_gpu && sl_gpu_check_fits(total, o->arg.dt, &err)) {
-        sl_cli_msg("bench", "%s", err.msg);
+    if (o->on_gpu && sl_gpu_check_fits(total * nin, o->arg.dt, &err)) {
+        sl_cli_msg("bench", "%s%s", err.msg, nin == 2 ? " (dot: x and y, 2 B N values)" : "");
         return 1;
     }
-    char *x = malloc((size_t)total * es);
+    char *x = malloc((size_t)(total * nin) * es);
+    const char *y = nin == 2 && x ? x + total * es : NULL;
     double *res = malloc((size_t)(B * nv) * sizeof(double));
     double *tms = malloc(nv * sizeof(double)), *rms = malloc(nv * sizeof(double));
     double *ul = malloc((size_t)(B * nv) * sizeof(double));
@@ -189,9 +187,9 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         rc = 1;
         goto out;
     }
-    for (uint64_t s0 = 0; s0 < total && rc == 0; s0 += ROWS_CHUNK) {
-        const uint64_t cnt = total - s0 < ROWS_CHUNK ? total - s0 : ROWS_CHUNK;
-        if (sl_dataset_generate(o->ds, o->arg.dt, o->arg.seed, total, &o->p, s0, cnt, x + s0 * es, &err)) {
+    for (uint64_t s0 = 0; s0 < total * nin && rc == 0; s0 += ROWS_CHUNK) {
+        const uint64_t cnt = total * nin - s0 < ROWS_CHUNK ? total * nin - s0 : ROWS_CHUNK;
+        if (sl_dataset_generate(o->ds, o->arg.dt, o->arg.seed, total * nin, &o->p, s0, cnt, x + s0 * es, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
             rc = 3;
         }
@@ -203,8 +201,8 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         req.ddof = o->opp.ddof;
         tms[k] = rms[k] = NAN;
         if (o->on_gpu) {
-            if (sl_rows_gpu_host(v, x, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k], &rms[k],
-                                 &cfgs[k], &err)) {
+            if (sl_rows_gpu_host_xy(v, x, y, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k],
+                                    &rms[k], &cfgs[k], &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 *ran_bad = 1;
                 continue;
@@ -212,7 +210,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         } else {
             cfgs[k] = req;
             const double t0 = now_s();
-            if (sl_rows_cpu(v, x, B, N, o->arg.dt, &req, res + k * B, &err)) {
+            if (sl_rows_cpu_xy(v, x, y, B, N, o->arg.dt, &req, res + k * B, &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 *ran_bad = 1;
                 continue;
@@ -234,7 +232,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
     /* every row's reference once, every variant's row judged against it */
     for (uint64_t r = 0; r < B && rc == 0; r++) {
         sl_reference ref;
-        const void *const in[1] = {x + r * N * es};
+        const void *const in[2] = {x + r * N * es, y ? y + r * N * es : NULL};
         if (o->op->reference(&ref, in, N, o->arg.dt, &o->opp, threads, &err)) {
             sl_cli_msg("bench", "reference of row %llu: %s", (unsigned long long)r, err.msg);
             sl_reference_clear(&ref);
@@ -263,7 +261,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         sl_rows_cfg(v, &cfgs[k], 0, N, o->arg.dt, &row.cfg);   /* row 0's, for the columns */
         row.reps = row.reps_asked = o->on_gpu ? (int)o->arg.reps : 1;
         row.time_ms_median = tms[k];
-        row.gbps = tms[k] > 0 ? (double)total * (double)es / (tms[k] * 1e6) : NAN;
+        row.gbps = tms[k] > 0 ? (double)(total * nin) * (double)es / (tms[k] * 1e6) : NAN;   /* dot: both */
         sl_record_extra xr;
         sl_record_extra_init(&xr);
         xr.rows = B;
@@ -333,7 +331,7 @@ int sl_cmd_bench_rows(int argc, char **argv)
     }
     for (size_t i = 0; i < np; i++) {
         const sl_variant *v = picked[i];
-        const int runs = o.on_gpu ? v->gpu != NULL : v->cpu != NULL;
+        const int runs = o.on_gpu ? sl_variant_has_gpu(v) : sl_variant_has_cpu(v);
         if (!runs || !(v->dtypes & SL_DTYPE_MASK(o.arg.dt))) {
             if (o.arg.vlist) sl_cli_msg("bench", "skipping %s: %s", v->name,
                                     runs ? "does not take this format" : "cannot run on this backend");
@@ -352,8 +350,9 @@ int sl_cmd_bench_rows(int argc, char **argv)
     if (sl_cli_argv) sl_provenance_collect(&prov, sl_cli_argc, sl_cli_argv);
     else sl_provenance_collect(&prov, argc, argv);
     sl_provenance_write_comments(&prov, stdout);
-    printf("# dataset: %s\n# seed: %llu\n# shape: [rows, n] reduced along the last axis\n", o.ds->name,
-           (unsigned long long)o.arg.seed);
+    printf("# dataset: %s\n# seed: %llu\n# shape: [rows, n] reduced along the last axis%s\n", o.ds->name,
+           (unsigned long long)o.arg.seed,
+           o.op->inputs == 2 ? " (dot: 2 rows n values of the dataset, x's rows then y's)" : "");
     sl_table *t = sl_colset_table(&o.cols);
     if (!t) {
         sl_cli_msg("bench", "out of memory");

@@ -112,13 +112,11 @@ static int list_variants(sl_out_format fmt, const sl_operation *only)
         sl_table_str(t, v->description);
         /* row-wise (--axis): its row kernel or its 1-D kernel on each row, and what its
          * descriptor says can change a row's bits */
+        /* (a two-input operation's row is a pair of rows, one of x and one of y) */
         sl_rows_entries re;
         sl_rows_entries_of(v, &re);
-        const sl_operation *op = sl_op_of(v);
-        const int two = op && op->inputs != 1;
-        sl_table_str(t, two ? "none" : sl_op_is_exact(v) ? "reference" : re.dedicated ? "row kernel" : "1-D per row");
-        sl_table_str(t, two ? "no row-wise path (two inputs)"
-                        : sl_op_is_exact(v) ? "the row's values alone (the exact value rounded once)" : re.bits);
+        sl_table_str(t, sl_op_is_exact(v) ? "reference" : re.dedicated ? "row kernel" : "1-D per row");
+        sl_table_str(t, sl_op_is_exact(v) ? "the row's values alone (the exact value rounded once)" : re.bits);
     }
     int rc = sl_table_write(t, fmt, stdout);
     sl_table_free(t);

@@ -59,7 +59,8 @@ static void sum_usage(FILE *f)
           "  --axis K          reduce along axis K of an N-D .npy (negative: from the end; -1 the\n"
           "                    last): one result row per reduced row, its index in the `row`\n"
           "                    column (a 1-D file takes 0 or -1: one row); rows are written as\n"
-          "                    they finish (table format: in tables of up to 4096 lines)\n"
+          "                    they finish (table format: in tables of up to 4096 lines); a\n"
+          "                    two-input operation's FILE2 has FILE's shape (row i with row i)\n"
           "  --op OP           the operation (default sum; 'sumlab list ops' lists them); FILE2\n"
           "                    is the second input of a two-input operation\n"
           "  --variants L      comma-separated names of the operation's variants (rows in this\n"
@@ -585,15 +586,50 @@ out:
  * host when it is not), each row reduced and judged as a 1-D input of its own (its own session:
  * reference, upload), one output row per (row, variant) with the row's index. The exact value
  * of each row is in the exact/exact_sum_* columns (no block under the table). */
-static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *order, size_t nv,
-                       int explicit_list, const sl_colset *cs, unsigned threads)
+/* A two-input operation's second file under --axis: the same format and shape as the first
+ * (row i of y pairs with row i of x whatever the files' memory orders: each is moved to rows of
+ * the axis on its own). 0, or 2 after one message. */
+static int rows_second(const char *path, const sl_array_info *info, sl_dtype dt, const char *path2,
+                       const sum_opts *o, void **data2, int *moved2)
 {
     sl_err err = {{0}};
-    void *data = NULL;
+    uint64_t n2 = 0, rows2 = 0, N2 = 0;
+    sl_dtype dt2;
+    sl_array_info info2;
+    if (sl_array_load_ex(path2, o->have_dtype, o->raw_dt, data2, &n2, &dt2, &info2, &err)) {
+        sl_cli_msg(cmd, "%s", err.msg);
+        return 2;
+    }
+    if (dt2 != dt) {
+        sl_cli_msg(cmd, "%s: '%s' holds %s values but '%s' holds %s values (the inputs of %s must have "
+                   "one format)", o->op->name, path, sl_dtype_name(dt), path2, sl_dtype_name(dt2), o->op->name);
+        return 2;
+    }
+    int same = info->ndim == info2.ndim;
+    for (int k = 0; same && k < info->ndim; k++) same = info->shape[k] == info2.shape[k];
+    if (!same) {
+        char s1[256], s2[256];
+        sl_cli_msg(cmd, "%s --axis: '%s' has shape %s but '%s' has shape %s (row i of one pairs with row "
+                   "i of the other: the shapes must be equal)", o->op->name, path,
+                   sl_array_shape_text(info, s1, sizeof s1), path2, sl_array_shape_text(&info2, s2, sizeof s2));
+        return 2;
+    }
+    if (sl_array_rows(&info2, dt, o->axis, data2, &rows2, &N2, moved2, &err)) {
+        sl_cli_msg(cmd, "%s: %s", path2, err.msg);
+        return 2;
+    }
+    return 0;
+}
+
+static int reduce_rows(const char *path, const char *path2, sum_opts *o, const sl_variant *const *order,
+                       size_t nv, int explicit_list, const sl_colset *cs, unsigned threads)
+{
+    sl_err err = {{0}};
+    void *data = NULL, *data2 = NULL;
     sl_table *t = NULL;
     sl_table_parts parts;
     sl_table_parts_init(&parts, o->fmt);
-    int code = 0, moved = 0, bad = 0, begun = 0;
+    int code = 0, moved = 0, moved2 = 0, bad = 0, begun = 0;
     uint64_t n = 0, rows = 0, N = 0;
     sl_dtype dt;
     sl_array_info info;
@@ -614,6 +650,7 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
         code = 2;
         goto out;
     }
+    if (path2 && (code = rows_second(path, &info, dt, path2, o, &data2, &moved2))) goto out;
     if (!o->quiet) {
         char shp[256];
         sl_cli_msg(cmd, "%s: shape %s reduced along axis %ld: %llu rows of %llu values%s", path,
@@ -621,6 +658,9 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
                    (unsigned long long)N,
                    moved ? " (the axis is not the contiguous last one: moved there on the host, a copy)"
                          : "");
+        if (path2)
+            sl_cli_msg(cmd, "%s: the same shape, row i paired with row i of '%s'%s", path2, path,
+                       moved2 ? " (its axis moved to the last place on the host, a copy)" : "");
     }
     t = sl_colset_table(cs);
     if (!t) {
@@ -637,7 +677,8 @@ static int reduce_rows(const char *path, sum_opts *o, const sl_variant *const *o
         sl_session *s = NULL;
         char chosen[512];
         const void *xr = (const char *)data + r * N * es;
-        sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params, NULL};
+        const void *yr = data2 ? (const char *)data2 + r * N * es : NULL;
+        sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params, yr};
         if (sl_session_open_opts(&s, xr, N, dt, &so, chosen, sizeof chosen, &err)) {
             sl_cli_msg(cmd, "%s", err.msg);
             code = 1;
@@ -700,6 +741,7 @@ out:
     sl_table_parts_free(&parts);
     sl_table_free(t);
     free(data);
+    free(data2);
     return code;
 }
 
@@ -764,14 +806,10 @@ static int reduce_main(const char *name, int argc, char **argv)
         sl_cli_msg(cmd, "--op %s: the MPI path combines sums only (run %s in one process)", o.op->name, o.op->name);
         return 2;
     }
-    if (o.have_axis && o.op->inputs != 1) {
-        sl_cli_msg(cmd, "%s reads two files: no row-wise (--axis) path", o.op->name);
-        return 2;
-    }
+    const char *path2 = o.op->inputs == 2 ? argv[optind + 1] : NULL;
     if (mpi) return sum_mpi(path, &o, order, nv, &cs);
-    if (o.have_axis) return reduce_rows(path, &o, order, nv, explicit_list, &cs, threads);
-    return reduce_file(path, o.op->inputs == 2 ? argv[optind + 1] : NULL, &o, order, nv,
-                       explicit_list, &cs, threads);
+    if (o.have_axis) return reduce_rows(path, path2, &o, order, nv, explicit_list, &cs, threads);
+    return reduce_file(path, path2, &o, order, nv, explicit_list, &cs, threads);
 }
 
 int sl_cmd_reduce(int argc, char **argv) { return reduce_main("reduce", argc, argv); }

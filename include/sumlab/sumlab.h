@@ -126,9 +126,9 @@ sumlab_status sumlab_reduce_device_ex(const char *op, const sumlab_params *param
  * double per row; device: d_results, device memory of rows values of dt, stream-ordered).
  * Row i's result equals the one-array call on row i at its address (the same bits), and for
  * the order-independent variants it is a function of row i alone, whatever rows is (batch
- * invariance). The argument rules are the one-array calls' (with n the row length; one-input
- * operations only); the exact variant is host-only. Device scratch: stream-ordered
- * (cudaMallocAsync), freed after the call's kernels. */
+ * invariance). The argument rules are the one-array calls' (with n the row length); the exact
+ * variant is host-only. Device scratch: stream-ordered (cudaMallocAsync), freed after the
+ * call's kernels. These two take one-input operations; the *_xy_* forms below take both kinds. */
 sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *params, const char *variant,
                                          const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                                          const sumlab_launch *launch, double *results, sl_err *err);
@@ -136,6 +136,20 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
                                            const char *variant, const void *d_x, uint64_t rows,
                                            uint64_t n, sl_dtype dt, const sumlab_launch *launch,
                                            void *d_results, void *stream, sl_err *err);
+/* The same with a second input for a two-input operation (dot): y (d_y) holds `rows` rows of n
+ * values of dt, row i of y paired with row i of x (y NULL for a one-input operation: the calls
+ * above). Row i's result equals the one-array call on (row i of x, row i of y) at their
+ * addresses; on the device both rows must share one alignment modulo 16 bytes, as the one-array
+ * call needs (rows of one length in two arrays of one alignment keep it). */
+sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params *params, const char *variant,
+                                            const void *x, const void *y, uint64_t rows, uint64_t n,
+                                            sl_dtype dt, const sumlab_launch *launch, double *results,
+                                            sl_err *err);
+sumlab_status sumlab_reduce_rows_xy_device_ex(const char *op, const sumlab_params *params,
+                                              const char *variant, const void *d_x, const void *d_y,
+                                              uint64_t rows, uint64_t n, sl_dtype dt,
+                                              const sumlab_launch *launch, void *d_results, void *stream,
+                                              sl_err *err);
 /* Frees the library's cached device scratch (every device) and the host twins' cached copies of
  * recent inputs (atomic-block's). Not while calls are in flight. */
 void sumlab_release(void);

@@ -1088,10 +1088,29 @@ extern "C" int sl_lse_reproducible_rows_gpu(const sl_variant *v, const void *d_x
 }
 
 /* ---- the generic path and the host entry ---------------------------------------------------- */
-extern "C" int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
-                           sl_dtype dt, const sl_launch *req, void *d_work, size_t work_bytes,
-                           void *d_results, void *stream, sl_err *err)
+/* A two-input variant's 1-D launcher on each pair of rows, resolved at x's row address (row i of
+ * y moves by the same bytes as row i of x, so the pair keeps one alignment). */
+static int rows_each_1d_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t rows, uint64_t n,
+                           sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results,
+                           void *stream, sl_err *err)
 {
+    const size_t es = sl_dtype_size(dt);
+    for (uint64_t i = 0; i < rows; i++) {
+        const char *px = (const char *)d_x + i * n * es, *py = (const char *)d_y + i * n * es;
+        sl_launch ci = cfg ? *cfg : sl_launch{};
+        ci.addr_mod = (uint32_t)((uintptr_t)px & 255u);
+        sl_variant_resolve(v, &ci, n, dt);
+        if (v->gpu2(v, px, py, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
+    }
+    return 0;
+}
+
+extern "C" int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t rows,
+                              uint64_t n, sl_dtype dt, const sl_launch *req, void *d_work,
+                              size_t work_bytes, void *d_results, void *stream, sl_err *err)
+{
+    if (sl_rows_inputs_check(v, d_y, rows, n, err)) return -1;
+    if (v->gpu2) return rows_each_1d_xy(v, d_x, d_y, rows, n, dt, req, d_work, work_bytes, d_results, stream, err);
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
     sl_launch c = req ? *req : sl_launch{};
@@ -1114,7 +1133,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* The body of sl_rows_gpu_host with every resource in *res (freed by the caller). */
 typedef struct {
-    void *d_x, *d_work, *d_out, *h_out;
+    void *d_x, *d_y, *d_work, *d_out, *h_out;
     cudaStream_t st;
     cudaEvent_t e0, e1;
     int have_st, have_e0, have_e1;
@@ -1128,6 +1147,7 @@ static void rows_res_free(rows_res *res)
     if (res->have_st) sl_cuda_teardown(cudaStreamDestroy(res->st));
     sl_cuda_teardown(cudaFree(res->d_out));
     sl_cuda_teardown(cudaFree(res->d_work));
+    sl_cuda_teardown(cudaFree(res->d_y));
     sl_cuda_teardown(cudaFree(res->d_x));
     free(res->h_out);
     free(res->times);
@@ -1135,7 +1155,7 @@ static void rows_res_free(rows_res *res)
 
 /* sacc_exact (may be NULL): the workspace's count of rows the superacc exact kernel summed after
  * the certified pass (SAC_WS_HEADER's layout), over every run. */
-static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uint64_t rows,
+static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, const void *y, uint64_t rows,
                           uint64_t n, sl_dtype dt, const sl_launch *req, int reps, double *results,
                           double *time_ms_median, sl_launch *cfg_out, uint64_t *sacc_exact, sl_err *err)
 {
@@ -1156,6 +1176,10 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uin
     res->have_st = 1;
     R_CHECK(cudaMalloc(&res->d_x, bytes ? bytes : 16));
     if (bytes) R_CHECK(cudaMemcpyAsync(res->d_x, x, bytes, cudaMemcpyHostToDevice, res->st));
+    if (y) {   /* a two-input operation's second array: 256-byte aligned as x */
+        R_CHECK(cudaMalloc(&res->d_y, bytes ? bytes : 16));
+        if (bytes) R_CHECK(cudaMemcpyAsync(res->d_y, y, bytes, cudaMemcpyHostToDevice, res->st));
+    }
     const size_t wb = sl_rows_workspace(v, rows, n, dt, &cfg);
     if (wb) {
         R_CHECK(cudaMalloc(&res->d_work, wb));
@@ -1170,11 +1194,13 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uin
     res->times = (double *)calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
     res->h_out = malloc(rows ? rows * es : 16);
     if (!res->times || !res->h_out) return sl_err_set(err, "%s: out of memory", v->name);
-    if (sl_rows_gpu(v, res->d_x, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err)) return -1;
+    if (sl_rows_gpu_xy(v, res->d_x, res->d_y, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err))
+        return -1;
     R_CHECK(cudaStreamSynchronize(res->st));             /* warm-up */
     for (int r = 0; r < reps; r++) {
         R_CHECK(cudaEventRecord(res->e0, res->st));
-        if (sl_rows_gpu(v, res->d_x, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err)) return -1;
+        if (sl_rows_gpu_xy(v, res->d_x, res->d_y, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err))
+            return -1;
         R_CHECK(cudaEventRecord(res->e1, res->st));
         R_CHECK(cudaStreamSynchronize(res->st));
         float ms = 0.0f;
@@ -1203,18 +1229,19 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, uin
     return 0;
 }
 
-extern "C" int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n,
-                                sl_dtype dt, const sl_launch *req, int reps, double *results,
-                                double *time_ms_median, double *read_ms_median, sl_launch *cfg_out,
-                                sl_err *err)
+extern "C" int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows,
+                                   uint64_t n, sl_dtype dt, const sl_launch *req, int reps,
+                                   double *results, double *time_ms_median, double *read_ms_median,
+                                   sl_launch *cfg_out, sl_err *err)
 {
     sl_gpu_info info;
     sl_err why = {{0}};
+    if (sl_rows_inputs_check(v, y, rows, n, err)) return -1;
     if (!sl_gpu_available(&info, &why)) return sl_err_set(err, "%s", why.msg);
-    if (sl_gpu_check_fits(rows * n, dt, err)) return -1;
+    if (sl_gpu_check_fits((y ? 2u : 1u) * rows * n, dt, err)) return -1;
     rows_res res;
     memset(&res, 0, sizeof res);
-    int rc = rows_host_body(&res, v, x, rows, n, dt, req, reps, results, time_ms_median, cfg_out, NULL, err);
+    int rc = rows_host_body(&res, v, x, y, rows, n, dt, req, reps, results, time_ms_median, cfg_out, NULL, err);
     rows_res_free(&res);
     if (rc == 0 && read_ms_median) {
         /* the harness's streaming read of the same bytes, in the same process */
@@ -1223,6 +1250,7 @@ extern "C" int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t row
         double *t = (double *)calloc((size_t)R, sizeof(double));
         if (!t) return sl_err_set(err, "%s: out of memory", v->name);
         rc = sl_gpu_ctx_create(&ctx, x, rows * n, dt, 0, err);
+        if (rc == 0 && y) rc = sl_gpu_ctx_set_y(ctx, y, err);   /* the ceiling reads both arrays */
         if (rc == 0) rc = sl_gpu_ctx_read_ceiling(ctx, R, 0, t, err);
         if (rc == 0) {
             qsort(t, (size_t)R, sizeof(double), cmp_double);
@@ -1246,7 +1274,7 @@ extern "C" int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, 
     if (sl_gpu_check_fits(rows * n, dt, err)) return -1;
     rows_res res;
     memset(&res, 0, sizeof res);
-    int rc = rows_host_body(&res, v, x, rows, n, dt, req, runs > 1 ? runs - 1 : 0, results, NULL, NULL,
+    int rc = rows_host_body(&res, v, x, NULL, rows, n, dt, req, runs > 1 ? runs - 1 : 0, results, NULL, NULL,
                             exact_rows, err);
     rows_res_free(&res);
     return rc;

@@ -38,6 +38,16 @@ void sl_rows_cfg(const sl_variant *v, const sl_launch *req, uint64_t i, uint64_t
  * twin receives row 0's configuration. 0, or -1 (err). */
 int sl_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                 const sl_launch *req, double *results, sl_err *err);
+/* 0 when y fits v: NULL for a one-input variant, given for a two-input one when there are values
+ * to read; else -1 and err says which. */
+int sl_rows_inputs_check(const sl_variant *v, const void *y, uint64_t rows, uint64_t n, sl_err *err);
+/* Two-input operations (dot): x and y, two C-order [rows, n] arrays of one format, row i of x
+ * paired with row i of y; y NULL for a one-input variant (then sl_rows_cpu), required for a
+ * two-input one. The generic path alone: the 1-D twin (v->cpu2) on each pair of rows, resolved
+ * at x's row address (the rows of x and y move by the same bytes, so they keep their alignment
+ * to each other). 0, or -1 (err). */
+int sl_rows_cpu_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows, uint64_t n,
+                   sl_dtype dt, const sl_launch *req, double *results, sl_err *err);
 
 /* Bytes of device scratch sl_rows_gpu needs for the request req: the dedicated kernel's, or the
  * largest of the 1-D launcher's over the rows' configurations (the rows run one after another
@@ -51,6 +61,11 @@ size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtyp
 int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
                 const sl_launch *req, void *d_work, size_t work_bytes, void *d_results, void *stream,
                 sl_err *err);
+/* sl_rows_gpu over x and y (sl_rows_cpu_xy's pairing): the 1-D launcher (v->gpu2) on each pair
+ * of rows (d_y NULL for a one-input variant). */
+int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t rows, uint64_t n,
+                   sl_dtype dt, const sl_launch *req, void *d_work, size_t work_bytes, void *d_results,
+                   void *stream, sl_err *err);
 
 /* From the host: uploads x (rows x n values of dt) to a fresh 256-byte-aligned device buffer,
  * runs the rows once as warm-up and then reps times timed by device events, and downloads
@@ -62,6 +77,12 @@ int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
 int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                      const sl_launch *req, int reps, double *results, double *time_ms_median,
                      double *read_ms_median, sl_launch *cfg_out, sl_err *err);
+/* sl_rows_gpu_host over x and y (y NULL: one input): both uploaded, the read ceiling over both
+ * arrays' bytes. */
+int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows, uint64_t n,
+                        sl_dtype dt, const sl_launch *req, int reps, double *results,
+                        double *time_ms_median, double *read_ms_median, sl_launch *cfg_out,
+                        sl_err *err);
 
 /* The anchor: cub::DeviceSegmentedReduce::Sum over the same rows (uploaded here), reps timed
  * runs after a warm-up (device events); *ms_median their median. 0, or -1 (err; without CUDA). */

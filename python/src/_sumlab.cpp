@@ -559,12 +559,16 @@ NB_MODULE(_sumlab, m)
           nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("y").none(), nb::arg("y_hint"),
           nb::arg("d_result"), nb::arg("stream"), nb::arg("ddof") = 1);
 
-    // rows: x C-contiguous with its reduced axis last, n its length (x's size a multiple of it):
-    // every row reduced (sumlab_reduce_rows_host_ex), the results as float64 bytes in row order.
+    // rows: x C-contiguous with its reduced axis last, n its length (x's size a multiple of it),
+    // and y for a two-input operation (None otherwise; x's shape, dtype and device, row i paired
+    // with row i): every row reduced (sumlab_reduce_rows_xy_host_ex), the results as float64
+    // bytes in row order.
     m.def("reduce_rows_host",
-          [](const std::string &op, const std::string &variant, arr x, int hint, uint64_t n, long long ddof) {
+          [](const std::string &op, const std::string &variant, arr x, int hint, uint64_t n, long long ddof,
+             nb::object y_obj, int y_hint) {
               const sumlab_params prm = params_of(ddof);
-              view v = take(x, hint, "x");
+              pair p(x, hint, y_obj, y_hint);
+              const view &v = p.x;
               if (v.cuda) raise(PyExc_ValueError, "sumlab: reduce_rows_host given a CUDA array");
               if (n == 0 || v.n % n) raise(PyExc_ValueError, "sumlab: the rows' length does not divide the array");
               const uint64_t rows = v.n / n;
@@ -573,22 +577,23 @@ NB_MODULE(_sumlab, m)
               sumlab_status st;
               {
                   nb::gil_scoped_release nogil;
-                  st = sumlab_reduce_rows_host_ex(op.c_str(), &prm, variant.c_str(), v.data, rows, n, v.dt,
-                                                  nullptr, (double *)&out[0], &err);
+                  st = sumlab_reduce_rows_xy_host_ex(op.c_str(), &prm, variant.c_str(), v.data, p.y_data(), rows, n,
+                                                     v.dt, nullptr, (double *)&out[0], &err);
               }
               check(st, err);
               return nb::bytes(out.data(), out.size());
           },
           nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("n"),
-          nb::arg("ddof") = 1);
+          nb::arg("ddof") = 1, nb::arg("y").none() = nb::none(), nb::arg("y_hint") = -1);
 
     // rows on the device: d_results holds one value of x's dtype per row (the caller's framework
     // allocated it on x's device); enqueued on stream, zero-copy.
     m.def("reduce_rows_device",
           [](const std::string &op, const std::string &variant, arr x, int hint, uint64_t n, uintptr_t d_results,
-             uintptr_t stream, long long ddof) {
+             uintptr_t stream, long long ddof, nb::object y_obj, int y_hint) {
               const sumlab_params prm = params_of(ddof);
-              view v = take(x, hint, "x");
+              pair p(x, hint, y_obj, y_hint);
+              const view &v = p.x;
               if (!v.cuda) raise(PyExc_ValueError, "sumlab: reduce_rows_device given a host array");
               if (n == 0 || v.n % n) raise(PyExc_ValueError, "sumlab: the rows' length does not divide the array");
               if (!d_results) raise(PyExc_ValueError, "sumlab: no result buffer");
@@ -597,13 +602,15 @@ NB_MODULE(_sumlab, m)
               {
                   device_guard g(v);
                   nb::gil_scoped_release nogil;
-                  st = sumlab_reduce_rows_device_ex(op.c_str(), &prm, variant.c_str(), v.data, v.n / n, n, v.dt,
-                                                    nullptr, (void *)d_results, (void *)stream, &err);
+                  st = sumlab_reduce_rows_xy_device_ex(op.c_str(), &prm, variant.c_str(), v.data, p.y_data(),
+                                                       v.n / n, n, v.dt, nullptr, (void *)d_results, (void *)stream,
+                                                       &err);
               }
               check(st, err);
           },
           nb::arg("op"), nb::arg("variant"), nb::arg("x").noconvert(), nb::arg("hint"), nb::arg("n"),
-          nb::arg("d_results"), nb::arg("stream"), nb::arg("ddof") = 1);
+          nb::arg("d_results"), nb::arg("stream"), nb::arg("ddof") = 1, nb::arg("y").none() = nb::none(),
+          nb::arg("y_hint") = -1);
 
     // Waits for a stream (the JAX path, whose arrays have no stream of the caller's to order on).
     m.def("stream_synchronize", [](uintptr_t stream, int device) {

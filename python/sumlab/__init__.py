@@ -147,16 +147,33 @@ def _moved_last(xin, a: int):
     return np.ascontiguousarray(np.moveaxis(np.asarray(x), a, -1))
 
 
-def _reduce_rows(x, op, variant, ddof, axis):
+def _rows_input(xin, a: int, moved: bool):
+    """x's rows along axis a as the binding reads them: the axis moved last (a copy unless it
+    already is, C-contiguous) and its dtype hint."""
+    import numpy as np
+    y, hint = (_moved_last(xin, a) if moved else xin.obj), xin.hint
+    if hint < 0 and type(y) is np.ndarray:
+        yin = take(y)                # a JAX bfloat16 array's NumPy copy: its uint16 view
+        y, hint = yin.obj, yin.hint
+    return y, hint
+
+
+def _reduce_rows(x, op, variant, ddof, axis, y=None):
     """reduce(..., axis=K): every row along axis K (kernels/rows through libsumlab's rows entry
     points): a NumPy float64 array of the other axes' shape for a CPU array, an array of x's
-    framework, dtype and device for a CUDA array (PyTorch, CuPy), written stream-ordered."""
+    framework, dtype and device for a CUDA array (PyTorch, CuPy), written stream-ordered. y (a
+    two-input operation's second array): x's shape, row i paired with row i."""
     import numpy as np
-    xin = take(x, "x")
-    if not hasattr(xin.orig, "shape"):           # an __array_interface__ alone: read by no entry point
-        raise TypeError(f"sumlab: cannot read {type(x).__name__} as an array with a shape (NumPy, PyTorch, "
-                        "CuPy or JAX; numpy.asarray(...) makes one)")
+    xin, yin = _pair(x, y)
+    for arg, a_in in (("x", xin), ("y", yin)):
+        if a_in is not None and not hasattr(a_in.orig, "shape"):   # an __array_interface__ alone
+            raise TypeError(f"sumlab: cannot read {type(a_in.orig).__name__} as an array with a shape "
+                            "(NumPy, PyTorch, CuPy or JAX; numpy.asarray(...) makes one)")
     shape = tuple(int(d) for d in xin.orig.shape)
+    if yin is not None and tuple(int(d) for d in yin.orig.shape) != shape:
+        raise ValueError(f"sumlab: x has shape {shape} but y has shape "
+                         f"{tuple(int(d) for d in yin.orig.shape)} (row i of x pairs with row i of y: "
+                         "the shapes must be equal)")
     nd = len(shape)
     if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
         raise TypeError(f"sumlab: axis must be an int, not {type(axis).__name__}")
@@ -182,12 +199,10 @@ def _reduce_rows(x, op, variant, ddof, axis):
     # numpy.sum takes it; another producer's 1-D array as it is, read through DLPack)
     nd0 = len(xin.orig.shape)
     moved = nd0 > 1 or (nd0 == 1 and xin.framework in ("numpy", "torch", "cupy"))
-    y, hint = (_moved_last(xin, a) if moved else xin.obj), xin.hint
-    if hint < 0 and type(y) is np.ndarray:
-        yin = take(y)                # a JAX bfloat16 array's NumPy copy: its uint16 view
-        y, hint = yin.obj, yin.hint
+    xr, hint = _rows_input(xin, a, moved)
+    yr, y_hint = _rows_input(yin, a, moved) if yin is not None else (None, -1)
     if not xin.cuda:
-        raw = call(_sumlab.reduce_rows_host, op, variant, y, hint, n, ddof)
+        raw = call(_sumlab.reduce_rows_host, op, variant, xr, hint, n, ddof, yr, y_hint)
         return np.frombuffer(raw, dtype=np.float64).reshape(out_shape).copy()
     if xin.framework == "torch":
         out = torch_empty(xin.orig, out_shape)
@@ -199,7 +214,8 @@ def _reduce_rows(x, op, variant, ddof, axis):
         ptr = out.data.ptr
     else:
         raise TypeError("sumlab: a CUDA array of PyTorch or CuPy is needed for axis=")
-    call(_sumlab.reduce_rows_device, op, variant, y, xin.hint, n, ptr, stream_of(xin), ddof)
+    call(_sumlab.reduce_rows_device, op, variant, xr, xin.hint, n, ptr, stream_of(xin), ddof, yr,
+         yin.hint if yin is not None else -1)
     return out
 
 
@@ -229,20 +245,20 @@ def reduce(x, op: str = "sum", variant: str | None = None, y=None, ddof: int = 1
     if variant is None:
         variant = _default_variant(op)
     if axis is not None:
-        if y is not None:
-            raise NotImplementedError("sumlab: axis= with a second input is not supported")
-        return _reduce_rows(x, op, variant, ddof, axis)
+        return _reduce_rows(x, op, variant, ddof, axis, y)
     # the binding does the whole call for NumPy and PyTorch (checks, stream, result); it hands
     # back NotImplemented for the rest
     r = _sumlab.reduce(x, op, variant, y, ddof)
     return _reduce_py(x, op, variant, y, ddof) if r is NotImplemented else r
 
 
-def dot(x, y, variant: str = "correct"):
+def dot(x, y, variant: str = "correct", axis=None):
     """The dot product sum x_i y_i of x and y (one length, dtype and device) by variant
     (sumlab.variants("dot") lists them: correct, reproducible, dot2, kahan, naive, ...); see
-    reduce()."""
-    return reduce(x, "dot", variant, y)
+    reduce(). axis: x and y of one shape, the dot product of each pair of rows along that axis
+    (row i of x with row i of y; a batched dot, as (x * y).sum(axis) without the rounded
+    products)."""
+    return reduce(x, "dot", variant, y, axis=axis)
 
 
 def sum(x, variant: str = "superacc", axis=None):   # noqa: A001 (the CLI's word)
