@@ -24,14 +24,18 @@ static int rows_overlap(const void *x, const void *results, uint64_t rows, uint6
 
 /* The row-wise call's own checks: the rows' sizes, the inputs given (y for a two-input
  * operation alone), the results apart from them. */
-static sumlab_status rows_check(const char *op, const void *x, const void *y, const void *results, uint64_t rows,
-                                uint64_t n, sl_dtype dt, const char *what, sl_err *err)
+static sumlab_status rows_check(const char *op, const void *x, const void *y, uint64_t y_stride,
+                                const void *results, uint64_t rows, uint64_t n, sl_dtype dt, const char *what,
+                                sl_err *err)
 {
     const sl_operation *o = op ? sl_op_find(op) : NULL;
     if (o && o->inputs == 1 && y)
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: operation '%s' reads one array (y must be NULL)", what, op);
     if (o && o->inputs == 2 && rows && n && !y)
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: operation '%s' reads two arrays (y is NULL)", what, op);
+    if (y && y_stride != n && y_stride != 0)
+        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: y_stride %llu: n (%llu, y's rows beside x's) or 0 (one row of y)",
+                           what, (unsigned long long)y_stride, (unsigned long long)n);
     /* a row's length as a 1-D call's (also with no rows); the whole input's bytes addressable */
     if (n >= SL_LIB_MAX_N)
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: rows of n = %llu values are too long (n < 2^40)", what,
@@ -41,22 +45,22 @@ static sumlab_status rows_check(const char *op, const void *x, const void *y, co
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: %llu rows of %llu values overflow the address space", what,
                            (unsigned long long)rows, (unsigned long long)n);
     if (rows && n && !x) return sl_lib_fail(SUMLAB_EINVAL, err, "%s: the input is NULL", what);
-    if (rows_overlap(x, results, rows, n, (size_t)es) || rows_overlap(y, results, rows, n, (size_t)es))
+    if (rows_overlap(x, results, rows, n, (size_t)es) || rows_overlap(y, results, y_stride ? rows : 1u, n, (size_t)es))
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: results overlaps the input", what);
     return SUMLAB_OK;
 }
 
 
 sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params *params, const char *variant,
-                                            const void *x, const void *y, uint64_t rows, uint64_t n,
-                                            sl_dtype dt, const sumlab_launch *launch, double *results,
+                                            const void *x, const void *y, uint64_t y_stride, uint64_t rows,
+                                            uint64_t n, sl_dtype dt, const sumlab_launch *launch, double *results,
                                             sl_err *err)
 {
     const sl_operation *o;
     const sl_variant *v;
     sl_op_params pp;
     if (!results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results is NULL");
-    sumlab_status st = rows_check(op, x, y, results, rows, n, dt, "sumlab_reduce_rows_host", err);
+    sumlab_status st = rows_check(op, x, y, y_stride, results, rows, n, dt, "sumlab_reduce_rows_host", err);
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, rows ? y : NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
@@ -66,7 +70,7 @@ sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params 
         for (uint64_t i = 0; i < rows; i++) {
             sl_reference ref;
             sl_err e = {{0}};
-            const void *xs[2] = {(const char *)x + i * n * es, y ? (const char *)y + i * n * es : NULL};
+            const void *xs[2] = {(const char *)x + i * n * es, y ? (const char *)y + i * y_stride * es : NULL};
             int rc = o->reference(&ref, xs, n, dt, &pp, 1, &e);
             if (!rc) results[i] = ref.rounded;
             sl_reference_clear(&ref);
@@ -84,7 +88,7 @@ sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params 
     sl_lib_launch(launch, &pp, &cfg);
     cfg.addr_mod = (uint32_t)((uintptr_t)x % 256u);   /* row 0's; sl_rows_cpu derives the others' */
     sl_err e = {{0}};
-    if (sl_rows_cpu_xy(v, x, rows ? y : NULL, rows, n, dt, &cfg, results, &e)) {
+    if (sl_rows_cpu_xy(v, x, rows ? y : NULL, y_stride, rows, n, dt, &cfg, results, &e)) {
         if (err) memcpy(err->msg, e.msg, sizeof err->msg);
         return strstr(e.msg, "out of memory") ? SUMLAB_ENOMEM : SUMLAB_EINVAL;
     }
@@ -93,7 +97,7 @@ sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params 
 
 sumlab_status sumlab_reduce_rows_xy_device_ex(const char *op, const sumlab_params *params,
                                               const char *variant, const void *d_x, const void *d_y,
-                                              uint64_t rows, uint64_t n, sl_dtype dt,
+                                              uint64_t y_stride, uint64_t rows, uint64_t n, sl_dtype dt,
                                               const sumlab_launch *launch, void *d_results, void *stream,
                                               sl_err *err)
 {
@@ -101,7 +105,7 @@ sumlab_status sumlab_reduce_rows_xy_device_ex(const char *op, const sumlab_param
     const sl_variant *v;
     sl_op_params pp;
     if (!d_results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results is NULL");
-    sumlab_status st = rows_check(op, d_x, d_y, d_results, rows, n, dt, "sumlab_reduce_rows_device", err);
+    sumlab_status st = rows_check(op, d_x, d_y, y_stride, d_results, rows, n, dt, "sumlab_reduce_rows_device", err);
     if (!st) st = sl_lib_params(params, &pp, err);
     if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, rows ? d_y : NULL, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
@@ -144,7 +148,7 @@ sumlab_status sumlab_reduce_rows_xy_device_ex(const char *op, const sumlab_param
         LIB_CK(cudaMemsetAsync(d_work, 0, ws, s), (void)cudaFreeAsync(d_work, s));
     }
     sl_err le = {{0}};
-    int rc = sl_rows_gpu_xy(v, d_x, d_y, rows, n, dt, &cfg, d_work, ws, d_results, stream, &le);
+    int rc = sl_rows_gpu_xy(v, d_x, d_y, y_stride, rows, n, dt, &cfg, d_work, ws, d_results, stream, &le);
     if (d_work) LIB_CK(cudaFreeAsync(d_work, s), (void)0);
     if (rc) {
         if (err) memcpy(err->msg, le.msg, sizeof err->msg);
@@ -159,7 +163,7 @@ sumlab_status sumlab_reduce_rows_host_ex(const char *op, const sumlab_params *pa
                                          const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                                          const sumlab_launch *launch, double *results, sl_err *err)
 {
-    return sumlab_reduce_rows_xy_host_ex(op, params, variant, x, NULL, rows, n, dt, launch, results, err);
+    return sumlab_reduce_rows_xy_host_ex(op, params, variant, x, NULL, 0, rows, n, dt, launch, results, err);
 }
 
 sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *params,
@@ -167,6 +171,6 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
                                            uint64_t n, sl_dtype dt, const sumlab_launch *launch,
                                            void *d_results, void *stream, sl_err *err)
 {
-    return sumlab_reduce_rows_xy_device_ex(op, params, variant, d_x, NULL, rows, n, dt, launch, d_results,
+    return sumlab_reduce_rows_xy_device_ex(op, params, variant, d_x, NULL, 0, rows, n, dt, launch, d_results,
                                            stream, err);
 }

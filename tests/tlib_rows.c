@@ -2,9 +2,10 @@
  * [B, N] array equals sumlab_reduce_host_ex on each row at its address, bit for bit, for every
  * variant with a twin (and the exact rows) of sum, var and lse, and sumlab_reduce_rows_xy_host_ex
  * of dot on [B, N] arrays x and y equals the one-array dot of each pair of rows, on B = 5, N = 33
- * and B = 3, N = 1000 (float32 and bfloat16); argument errors (y missing for dot, given for a
- * one-input operation, results over y); the device call without a GPU or CUDA answers
- * SUMLAB_EUNSUPPORTED or SUMLAB_ENOGPU. */
+ * and B = 3, N = 1000 (float32 and bfloat16); one row of y with every row of x (y_stride 0);
+ * argument errors (y missing for dot, given for a one-input operation, a stride other than n and
+ * 0, results over y); the device call without a GPU or CUDA answers SUMLAB_EUNSUPPORTED or
+ * SUMLAB_ENOGPU. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ int main(void)
                     if (strcmp(info.op, ops[oi]) || !(info.dtypes & SL_DTYPE_MASK(dt))) continue;
                     const int two = !strcmp(ops[oi], "dot");
                     sl_err e = {{0}};
-                    sumlab_status st = two ? sumlab_reduce_rows_xy_host_ex(ops[oi], NULL, info.name, x, y, B, N, dt,
+                    sumlab_status st = two ? sumlab_reduce_rows_xy_host_ex(ops[oi], NULL, info.name, x, y, N, B, N, dt,
                                                                            NULL, res, &e)
                                            : sumlab_reduce_rows_host_ex(ops[oi], NULL, info.name, x, B, N, dt,
                                                                         NULL, res, &e);
@@ -114,22 +115,43 @@ int main(void)
         CHECK(sumlab_reduce_rows_host_ex("dot", NULL, "correct", xy, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_EINVAL &&
               strstr(e.msg, "reads two arrays"), "dot rows without y (host): %s", e.msg);
         memset(&e, 0, sizeof e);
-        CHECK(sumlab_reduce_rows_xy_device_ex("dot", NULL, "correct", xy, NULL, 2, 4, SL_F32, NULL, r, NULL, &e) ==
+        CHECK(sumlab_reduce_rows_xy_device_ex("dot", NULL, "correct", xy, NULL, 4, 2, 4, SL_F32, NULL, r, NULL, &e) ==
                   SUMLAB_EINVAL && strstr(e.msg, "reads two arrays"), "dot rows without y (device): %s", e.msg);
         memset(&e, 0, sizeof e);
-        CHECK(sumlab_reduce_rows_xy_host_ex("sum", NULL, "serial", xy, yy, 2, 4, SL_F32, NULL, r, &e) ==
+        CHECK(sumlab_reduce_rows_xy_host_ex("sum", NULL, "serial", xy, yy, 4, 2, 4, SL_F32, NULL, r, &e) ==
                   SUMLAB_EINVAL && strstr(e.msg, "reads one array"), "sum rows given y: %s", e.msg);
         memset(&e, 0, sizeof e);
-        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "correct", xy, yy, 2, 4, SL_F32, NULL, r, &e) == SUMLAB_OK &&
-                  r[0] == 10.0 && r[1] == 52.0, "2 x 4 dots: %g %g (%s)", r[0], r[1], e.msg);
+        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "correct", xy, yy, 4, 2, 4, SL_F32, NULL, r, &e) ==
+                  SUMLAB_OK && r[0] == 10.0 && r[1] == 52.0, "2 x 4 dots: %g %g (%s)", r[0], r[1], e.msg);
         double yd[4] = {1, 1, 2, 2};   /* y's bytes as the results */
         memset(&e, 0, sizeof e);
-        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "naive", xy, (const float *)(void *)yd, 2, 4, SL_F32, NULL,
+        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "naive", xy, (const float *)(void *)yd, 4, 2, 4, SL_F32, NULL,
                                             yd, &e) == SUMLAB_EINVAL && strstr(e.msg, "overlaps"),
               "results over y: %s", e.msg);
         memset(&e, 0, sizeof e);
-        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "exact", xy, yy, 0, 4, SL_F32, NULL, NULL, &e) == SUMLAB_OK,
+        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "exact", xy, yy, 4, 0, 4, SL_F32, NULL, NULL, &e) == SUMLAB_OK,
               "no rows of dot: %s", e.msg);
+        /* one row of y (y_stride 0) with every row of x: x @ y; the rows equal the one-array dots;
+         * a stride other than n and 0 refused; results over that one row refused */
+        float w4[4] = {1, -1, 2, 0.5f};
+        memset(&e, 0, sizeof e);
+        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "correct", xy, w4, 0, 2, 4, SL_F32, NULL, r, &e) ==
+                  SUMLAB_OK && r[0] == 1.0 - 2.0 + 6.0 + 2.0 && r[1] == 5.0 - 6.0 + 14.0 + 4.0,
+              "x @ y: %g %g (%s)", r[0], r[1], e.msg);
+        for (int i = 0; i < 2; i++) {
+            double one = NAN;
+            CHECK(sumlab_reduce_host_ex("dot", NULL, "naive", xy + 4 * i, w4, 4, SL_F32, NULL, &one, &e) == SUMLAB_OK &&
+                      sumlab_reduce_rows_xy_host_ex("dot", NULL, "naive", xy, w4, 0, 2, 4, SL_F32, NULL, r, &e) ==
+                          SUMLAB_OK && same_bits(r[i], one), "x @ y naive row %d: %a, one array %a", i, r[i], one);
+        }
+        memset(&e, 0, sizeof e);
+        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "correct", xy, yy, 2, 2, 4, SL_F32, NULL, r, &e) ==
+                  SUMLAB_EINVAL && strstr(e.msg, "y_stride 2"), "y_stride 2 of rows of 4: %s", e.msg);
+        double wd[2] = {0, 0};   /* 4 float32 values of y = the results' 16 bytes */
+        memset(&e, 0, sizeof e);
+        CHECK(sumlab_reduce_rows_xy_host_ex("dot", NULL, "naive", xy, (const float *)(void *)wd, 0, 2, 4, SL_F32, NULL,
+                                            wd, &e) == SUMLAB_EINVAL && strstr(e.msg, "overlaps"),
+              "results over the one row of y: %s", e.msg);
     }
     sumlab_status ds = sumlab_reduce_rows_device_ex("sum", NULL, "reproducible", x, 2, 4, SL_F32, NULL, r,
                                                     NULL, &e);

@@ -15,7 +15,8 @@
  * row kernels' lanes a row against their preconditions. Two-input operations (dot) the same way:
  * sl_rows_cpu_xy's row i of x and y equals the 1-D dot twin of that pair of rows (at their address;
  * the order-independent ones also alone), for every dot variant with a twin; dot_rows_inputs: y
- * missing for dot, given for a one-input variant. */
+ * missing for dot, given for a one-input variant; dot_rows_shared: one row of y with every row
+ * of x (x @ y) against the 1-D twin on each pair. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,7 @@ static void rows_equal_1d(void)
                 sl_launch req;
                 memset(&req, 0, sizeof req);
                 req.ddof = 1;
-                int rc = sl_rows_cpu_xy(v, x, y, B, N, dt, &req, res, &err);
+                int rc = sl_rows_cpu_xy(v, x, y, N, B, N, dt, &req, res, &err);
                 CHECK(rc == 0, "%s/%s %s B=%llu N=%llu: %s", v->op, v->name, sl_dtype_name(dt),
                       (unsigned long long)B, (unsigned long long)N, err.msg);
                 /* rows 0, 1, B/2, B-1 (and every row of the small batches) */
@@ -137,23 +138,75 @@ static void rows_equal_1d(void)
     }
 }
 
-/* The two-input rows' input checks: y missing for dot, given for a one-input variant. */
+/* One row of y with every row of x (y_stride 0, x @ y): row i equals the 1-D dot twin of (row i
+ * of x, y) at row i's address, for every dot variant with a twin. */
+static void dot_rows_shared(void)
+{
+    static const shape sh[] = {{1, 1}, {7, 33}, {5, 4095}, {2, 65537}};
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        if (!v->cpu2) continue;
+        for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+            const sl_dtype dt = dts[di];
+            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+            for (size_t si = 0; si < sizeof sh / sizeof sh[0]; si++) {
+                const uint64_t B = sh[si].B, N = sh[si].N;
+                const size_t es = sl_dtype_size(dt);
+                char *x = malloc(B * N * es), *y = malloc(N * es);
+                double *res = malloc(B * sizeof(double));
+                CHECK(x && y && res, "out of memory");
+                if (!x || !y || !res) { free(x); free(y); free(res); return; }
+                fill(x, B * N, dt);
+                fill(y, N, dt);
+                sl_err err = {{0}};
+                int rc = sl_rows_cpu_xy(v, x, y, 0, B, N, dt, NULL, res, &err);
+                CHECK(rc == 0, "dot/%s %s B=%llu N=%llu, one row of y: %s", v->name, sl_dtype_name(dt),
+                      (unsigned long long)B, (unsigned long long)N, err.msg);
+                for (uint64_t i = 0; rc == 0 && i < B; i++) {
+                    sl_launch c;
+                    memset(&c, 0, sizeof c);
+                    c.addr_mod = sl_rows_addr_mod(0, i, N, dt);
+                    sl_variant_resolve(v, &c, N, dt);
+                    double r1 = NAN;
+                    const void *xs[2] = {x + i * N * es, y};
+                    CHECK(sl_variant_cpu_in(v, xs, N, dt, &c, &r1, &err) == 0 && same_bits(res[i], r1),
+                          "dot/%s %s B=%llu N=%llu row %llu with one row of y: rows %a, 1-D %a", v->name,
+                          sl_dtype_name(dt), (unsigned long long)B, (unsigned long long)N, (unsigned long long)i,
+                          res[i], r1);
+                }
+                free(x);
+                free(y);
+                free(res);
+            }
+        }
+    }
+}
+
+/* The two-input rows' input checks: y missing for dot, given for a one-input variant, a stride of
+ * y other than n and 0. */
 static void dot_rows_inputs(void)
 {
     const sl_variant *d = sl_variant_find_op("dot", "correct"), *s = sl_variant_find_op("sum", "serial");
     float a[4] = {1, 2, 3, 4}, b[4] = {1, 1, 1, 1};
     double r[2] = {0, 0};
     sl_err err = {{0}};
-    CHECK(d && sl_rows_cpu_xy(d, a, NULL, 2, 2, SL_F32, NULL, r, &err) == -1 && strstr(err.msg, "reads two arrays"),
+    CHECK(d && sl_rows_cpu_xy(d, a, NULL, 2, 2, 2, SL_F32, NULL, r, &err) == -1 && strstr(err.msg, "reads two arrays"),
           "dot rows without y: %s", err.msg);
     memset(&err, 0, sizeof err);
     CHECK(d && sl_rows_cpu(d, a, 2, 2, SL_F32, NULL, r, &err) == -1, "dot rows through sl_rows_cpu accepted");
     memset(&err, 0, sizeof err);
-    CHECK(s && sl_rows_cpu_xy(s, a, b, 2, 2, SL_F32, NULL, r, &err) == -1 && strstr(err.msg, "reads one array"),
+    CHECK(s && sl_rows_cpu_xy(s, a, b, 2, 2, 2, SL_F32, NULL, r, &err) == -1 && strstr(err.msg, "reads one array"),
           "sum rows given y: %s", err.msg);
     memset(&err, 0, sizeof err);
-    CHECK(d && sl_rows_cpu_xy(d, a, b, 2, 2, SL_F32, NULL, r, &err) == 0 && r[0] == 3.0 && r[1] == 7.0,
+    CHECK(d && sl_rows_cpu_xy(d, a, b, 2, 2, 2, SL_F32, NULL, r, &err) == 0 && r[0] == 3.0 && r[1] == 7.0,
           "2 x 2 dots: %g %g (%s)", r[0], r[1], err.msg);
+    float c2[2] = {1, 2};
+    memset(&err, 0, sizeof err);
+    CHECK(d && sl_rows_cpu_xy(d, a, c2, 0, 2, 2, SL_F32, NULL, r, &err) == 0 && r[0] == 5.0 && r[1] == 11.0,
+          "2 x 2 with one row of y: %g %g (%s)", r[0], r[1], err.msg);
+    memset(&err, 0, sizeof err);
+    CHECK(d && sl_rows_cpu_xy(d, a, b, 1, 2, 2, SL_F32, NULL, r, &err) == -1 && strstr(err.msg, "apart"),
+          "y_stride 1 of rows of 2: %s", err.msg);
 }
 
 /* Every B in 1 .. 257 at N 1 and 33 (float32, bfloat16) for the variants whose twins reduce
@@ -766,6 +819,7 @@ int main(void)
     array_rows();
     rows_equal_1d();
     dot_rows_inputs();
+    dot_rows_shared();
     every_batch();
     batch_invariance();
     return sl_test_done("trows");

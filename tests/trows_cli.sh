@@ -111,6 +111,16 @@ check "dot --axis: more than the exact row" test "$(grep -c ',correct,' "$tmp/do
 "$sumlab" reduce --op dot "$tmp/m.npy" "$tmp/m2f.npy" --axis -1 --format csv --columns row,variant,result_hex > "$tmp/dotf.csv" 2> "$tmp/dotf.err"
 check "dot, second file in Fortran order: the move is said" grep -q "its axis moved to the last place" "$tmp/dotf.err"
 check "dot, second file in Fortran order: the same rows" diff "$tmp/dot.csv" "$tmp/dotf.csv"
+# one row of y (a 1-D FILE2 of the axis' length) with every row of x: row r == the 1-D dot of
+# row r of x with that one row
+"$sumlab" reduce --op dot "$tmp/m.npy" "$tmp/yrow2.npy" --axis -1 --format csv --columns row,variant,result_hex > "$tmp/mv.csv" 2> "$tmp/mv.err"
+check "x @ y --axis exits 0" test $? -eq 0
+check "x @ y: said" grep -q "one row of $N values, paired with every row" "$tmp/mv.err"
+for r in 0 4; do
+  "$sumlab" reduce --op dot "$tmp/row$r.npy" "$tmp/yrow2.npy" --format csv --columns variant,result_hex -q > "$tmp/mv1.csv" 2> /dev/null
+  check "x @ y row $r equals the 1-D dot" diff <(tail -n +2 "$tmp/mv1.csv") <(awk -F, -v r=$r 'NR > 1 && $1 == r { print $2 "," $3 }' "$tmp/mv.csv")
+done
+python3 "$tmp/mk.py" "$tmp/y7.npy" 7 C "$seed"
 # Fortran order: the same rows, and the move is said on stderr
 "$sumlab" sum "$tmp/mf.npy" --axis -1 --format csv --columns row,variant,result_hex --variants serial,reproducible > "$tmp/f.csv" 2> "$tmp/f.err"
 check "fortran order: the move is said" grep -q "moved there on the host" "$tmp/f.err"
@@ -165,6 +175,7 @@ check "bench --axis --op dot: a line a variant" test "$(grep -c ',3,40,' "$tmp/b
 check "bench --axis --op dot: correct within half an ulp" awk -F, '$1 == "correct" { ok = $4 <= 0.5 } END { exit !ok }' "$tmp/bdot.csv"
 bad "reduce --axis --op dot, shapes differ" "shapes must be equal" reduce --op dot "$tmp/m.npy" "$tmp/a3.npy" --axis -1
 bad "reduce --axis --op dot, one file" "FILE2 is missing" reduce --op dot "$tmp/m.npy" --axis -1
+bad "reduce --axis --op dot, a 1-D second file of another length" "1-D of the axis' length $N" reduce --op dot "$tmp/m.npy" "$tmp/y7.npy" --axis -1
 # named variants that cannot run here: one line naming each, as without --axis (it was a line each)
 bad "axis, two named variants that cannot run" "half-acc: .*; cub: " sum "$tmp/m.npy" --axis -1 --variants half-acc,cub,serial -q
 # bench --axis with named variants none of which runs here: said, exit 2, no rows

@@ -20,7 +20,8 @@
  * row with parts past its end; dot_rows: every dot variant with a twin on [B, N] pairs (B 1, 3,
  * 17; N 33 and 4096; every format) equals its twin row by row (sl_rows_cpu_xy), and the order-
  * independent ones (reproducible, correct) give one bit pattern for a pair of rows placed at
- * positions 0, B/2 and B-1 of every batch. */
+ * positions 0, B/2 and B-1 of every batch, and for that pair as a row of x @ y (one row of y
+ * with every row of x; rows of 33 values, not a multiple of 16 bytes: refused). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,10 +467,10 @@ static void dot_rows(const sl_gpu_info *info)
                         sl_launch req, cfg;
                         memset(&req, 0, sizeof req);
                         req.sm_count = (uint32_t)info->sm_count;
-                        int rc = sl_rows_gpu_host_xy(v, x, y, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
+                        int rc = sl_rows_gpu_host_xy(v, x, y, N, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
                         CHECK(rc == 0, "dot/%s %s B=%llu N=%llu: %s", v->name, sl_dtype_name(dt),
                               (unsigned long long)B, (unsigned long long)N, err.msg);
-                        if (rc == 0) rc = sl_rows_cpu_xy(v, x, y, B, N, dt, &cfg, c, &err);
+                        if (rc == 0) rc = sl_rows_cpu_xy(v, x, y, N, B, N, dt, &cfg, c, &err);
                         CHECK(rc == 0, "dot/%s twin: %s", v->name, err.msg);
                         uint64_t differ = 0, at = 0;
                         for (uint64_t i = 0; rc == 0 && i < B; i++)
@@ -487,6 +488,37 @@ static void dot_rows(const sl_gpu_info *info)
                     }
                     free(x); free(y); free(g); free(c);
                 }
+                /* one row of y with every row of x (x @ y): rows of 4096 values span a multiple of
+                 * 16 bytes (GPU == twin, and the order-independent rows equal the paired ones);
+                 * rows of 33 do not, which the GPU path refuses before any launch */
+                const uint64_t B = 17;
+                char *x = malloc(B * N * es);
+                double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                if (x && g && c) {
+                    fill(x, B * N, dt);
+                    memcpy(x + 5 * N * es, rx, N * es);
+                    sl_err err = {{0}};
+                    sl_launch req, cfg;
+                    memset(&req, 0, sizeof req);
+                    req.sm_count = (uint32_t)info->sm_count;
+                    int rc = sl_rows_gpu_host_xy(v, x, ry, 0, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
+                    if (N * es % 16u) {
+                        CHECK(rc == -1 && strstr(err.msg, "alignment"), "dot/%s %s N=%llu, one row of y: %s",
+                              v->name, sl_dtype_name(dt), (unsigned long long)N, rc ? err.msg : "accepted");
+                    } else {
+                        CHECK(rc == 0, "dot/%s %s one row of y: %s", v->name, sl_dtype_name(dt), err.msg);
+                        if (rc == 0) rc = sl_rows_cpu_xy(v, x, ry, 0, B, N, dt, &cfg, c, &err);
+                        uint64_t differ = 0;
+                        for (uint64_t i = 0; rc == 0 && i < B; i++) differ += !same_bits(g[i], c[i]);
+                        CHECK(rc == 0 && differ == 0, "dot/%s %s N=%llu one row of y: %llu rows differ from the "
+                              "twin (%s)", v->name, sl_dtype_name(dt), (unsigned long long)N,
+                              (unsigned long long)differ, err.msg);
+                        if (rc == 0 && invariant && have)
+                            CHECK(same_bits(g[5], first), "dot/%s %s N=%llu: the pair as x @ y gives %a, paired %a",
+                                  v->name, sl_dtype_name(dt), (unsigned long long)N, g[5], first);
+                    }
+                }
+                free(x); free(g); free(c);
                 free(rx);
                 free(ry);
             }

@@ -201,7 +201,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         req.ddof = o->opp.ddof;
         tms[k] = rms[k] = NAN;
         if (o->on_gpu) {
-            if (sl_rows_gpu_host_xy(v, x, y, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k],
+            if (sl_rows_gpu_host_xy(v, x, y, N, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k],
                                     &rms[k], &cfgs[k], &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 *ran_bad = 1;
@@ -210,7 +210,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         } else {
             cfgs[k] = req;
             const double t0 = now_s();
-            if (sl_rows_cpu_xy(v, x, y, B, N, o->arg.dt, &req, res + k * B, &err)) {
+            if (sl_rows_cpu_xy(v, x, y, N, B, N, o->arg.dt, &req, res + k * B, &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 *ran_bad = 1;
                 continue;

@@ -61,6 +61,7 @@ static void sum_usage(FILE *f)
           "                    column (a 1-D file takes 0 or -1: one row); rows are written as\n"
           "                    they finish (table format: in tables of up to 4096 lines); a\n"
           "                    two-input operation's FILE2 has FILE's shape (row i with row i)\n"
+          "                    or is 1-D of the axis' length (one row with every row: X @ Y)\n"
           "  --op OP           the operation (default sum; 'sumlab list ops' lists them); FILE2\n"
           "                    is the second input of a two-input operation\n"
           "  --variants L      comma-separated names of the operation's variants (rows in this\n"
@@ -586,11 +587,12 @@ out:
  * host when it is not), each row reduced and judged as a 1-D input of its own (its own session:
  * reference, upload), one output row per (row, variant) with the row's index. The exact value
  * of each row is in the exact/exact_sum_* columns (no block under the table). */
-/* A two-input operation's second file under --axis: the same format and shape as the first
- * (row i of y pairs with row i of x whatever the files' memory orders: each is moved to rows of
- * the axis on its own). 0, or 2 after one message. */
-static int rows_second(const char *path, const sl_array_info *info, sl_dtype dt, const char *path2,
-                       const sum_opts *o, void **data2, int *moved2)
+/* A two-input operation's second file under --axis, of the first's format: of its shape (row i of
+ * y pairs with row i of x whatever the files' memory orders: each is moved to rows of the axis on
+ * its own), or 1-D of the axis' length N (*shared = 1: that one row pairs with every row of x,
+ * as x @ y). 0, or 2 after one message. */
+static int rows_second(const char *path, const sl_array_info *info, sl_dtype dt, uint64_t N, const char *path2,
+                       const sum_opts *o, void **data2, int *moved2, int *shared)
 {
     sl_err err = {{0}};
     uint64_t n2 = 0, rows2 = 0, N2 = 0;
@@ -607,11 +609,14 @@ static int rows_second(const char *path, const sl_array_info *info, sl_dtype dt,
     }
     int same = info->ndim == info2.ndim;
     for (int k = 0; same && k < info->ndim; k++) same = info->shape[k] == info2.shape[k];
+    *shared = !same && info2.ndim == 1 && info2.n == N;
+    if (*shared) return 0;   /* one row, contiguous: used as it is */
     if (!same) {
         char s1[256], s2[256];
-        sl_cli_msg(cmd, "%s --axis: '%s' has shape %s but '%s' has shape %s (row i of one pairs with row "
-                   "i of the other: the shapes must be equal)", o->op->name, path,
-                   sl_array_shape_text(info, s1, sizeof s1), path2, sl_array_shape_text(&info2, s2, sizeof s2));
+        sl_cli_msg(cmd, "%s --axis: '%s' has shape %s but '%s' has shape %s: the shapes must be equal (row i "
+                   "with row i) or the second 1-D of the axis' length %llu (one row with every row)",
+                   o->op->name, path, sl_array_shape_text(info, s1, sizeof s1), path2,
+                   sl_array_shape_text(&info2, s2, sizeof s2), (unsigned long long)N);
         return 2;
     }
     if (sl_array_rows(&info2, dt, o->axis, data2, &rows2, &N2, moved2, &err)) {
@@ -629,7 +634,7 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
     sl_table *t = NULL;
     sl_table_parts parts;
     sl_table_parts_init(&parts, o->fmt);
-    int code = 0, moved = 0, moved2 = 0, bad = 0, begun = 0;
+    int code = 0, moved = 0, moved2 = 0, shared = 0, bad = 0, begun = 0;
     uint64_t n = 0, rows = 0, N = 0;
     sl_dtype dt;
     sl_array_info info;
@@ -650,7 +655,7 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
         code = 2;
         goto out;
     }
-    if (path2 && (code = rows_second(path, &info, dt, path2, o, &data2, &moved2))) goto out;
+    if (path2 && (code = rows_second(path, &info, dt, N, path2, o, &data2, &moved2, &shared))) goto out;
     if (!o->quiet) {
         char shp[256];
         sl_cli_msg(cmd, "%s: shape %s reduced along axis %ld: %llu rows of %llu values%s", path,
@@ -658,7 +663,10 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
                    (unsigned long long)N,
                    moved ? " (the axis is not the contiguous last one: moved there on the host, a copy)"
                          : "");
-        if (path2)
+        if (path2 && shared)
+            sl_cli_msg(cmd, "%s: one row of %llu values, paired with every row of '%s'", path2,
+                       (unsigned long long)N, path);
+        else if (path2)
             sl_cli_msg(cmd, "%s: the same shape, row i paired with row i of '%s'%s", path2, path,
                        moved2 ? " (its axis moved to the last place on the host, a copy)" : "");
     }
@@ -677,7 +685,7 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
         sl_session *s = NULL;
         char chosen[512];
         const void *xr = (const char *)data + r * N * es;
-        const void *yr = data2 ? (const char *)data2 + r * N * es : NULL;
+        const void *yr = data2 ? (const char *)data2 + (shared ? 0u : r * N * es) : NULL;
         sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params, yr};
         if (sl_session_open_opts(&s, xr, N, dt, &so, chosen, sizeof chosen, &err)) {
             sl_cli_msg(cmd, "%s", err.msg);

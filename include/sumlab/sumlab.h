@@ -136,18 +136,21 @@ sumlab_status sumlab_reduce_rows_device_ex(const char *op, const sumlab_params *
                                            const char *variant, const void *d_x, uint64_t rows,
                                            uint64_t n, sl_dtype dt, const sumlab_launch *launch,
                                            void *d_results, void *stream, sl_err *err);
-/* The same with a second input for a two-input operation (dot): y (d_y) holds `rows` rows of n
- * values of dt, row i of y paired with row i of x (y NULL for a one-input operation: the calls
- * above). Row i's result equals the one-array call on (row i of x, row i of y) at their
- * addresses; on the device both rows must share one alignment modulo 16 bytes, as the one-array
- * call needs (rows of one length in two arrays of one alignment keep it). */
+/* The same with a second input for a two-input operation (dot): y (d_y) of dt, y_stride values
+ * from one of its rows to the next: n (y holds `rows` rows of n values, row i of y with row i of
+ * x) or 0 (y is one row of n values, with every row of x: the product of the matrix x and the
+ * vector y); other strides: SUMLAB_EINVAL. y NULL (y_stride ignored) for a one-input operation:
+ * the calls above. Row i's result equals the one-array call on (row i of x, its row of y) at
+ * their addresses. On the device each pair must share one alignment modulo 16 bytes, as the
+ * one-array call needs: d_x and d_y at one alignment, and with y_stride 0 and more than one row,
+ * rows whose n values span a multiple of 16 bytes (SUMLAB_EINVAL otherwise, before any work). */
 sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params *params, const char *variant,
-                                            const void *x, const void *y, uint64_t rows, uint64_t n,
-                                            sl_dtype dt, const sumlab_launch *launch, double *results,
+                                            const void *x, const void *y, uint64_t y_stride, uint64_t rows,
+                                            uint64_t n, sl_dtype dt, const sumlab_launch *launch, double *results,
                                             sl_err *err);
 sumlab_status sumlab_reduce_rows_xy_device_ex(const char *op, const sumlab_params *params,
                                               const char *variant, const void *d_x, const void *d_y,
-                                              uint64_t rows, uint64_t n, sl_dtype dt,
+                                              uint64_t y_stride, uint64_t rows, uint64_t n, sl_dtype dt,
                                               const sumlab_launch *launch, void *d_results, void *stream,
                                               sl_err *err);
 /* Frees the library's cached device scratch (every device) and the host twins' cached copies of

@@ -374,23 +374,28 @@ void sl_rows_cfg(const sl_variant *v, const sl_launch *req, uint64_t i, uint64_t
     sl_variant_resolve(v, cfg, n, dt);
 }
 
-/* y given to a one-input variant, or missing for a two-input one (with values to read): an error. */
-int sl_rows_inputs_check(const sl_variant *v, const void *y, uint64_t rows, uint64_t n, sl_err *err)
+/* y given to a one-input variant, missing for a two-input one (with values to read), or a stride
+ * other than n and 0: an error. */
+int sl_rows_inputs_check(const sl_variant *v, const void *y, uint64_t y_stride, uint64_t rows, uint64_t n,
+                         sl_err *err)
 {
     if (v->cpu2 || v->gpu2) {
         if (!y && rows && n) return sl_err_set(err, "variant '%s' reads two arrays: the second is missing", v->name);
+        if (y && y_stride != n && y_stride != 0)
+            return sl_err_set(err, "variant '%s': y's rows %llu values apart (n = %llu: n, or 0 for one row of y)",
+                              v->name, (unsigned long long)y_stride, (unsigned long long)n);
     } else if (y) {
         return sl_err_set(err, "variant '%s' reads one array: a second was given", v->name);
     }
     return 0;
 }
 
-int sl_rows_cpu_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows, uint64_t n,
-                   sl_dtype dt, const sl_launch *req, double *results, sl_err *err)
+int sl_rows_cpu_xy(const sl_variant *v, const void *x, const void *y, uint64_t y_stride, uint64_t rows,
+                   uint64_t n, sl_dtype dt, const sl_launch *req, double *results, sl_err *err)
 {
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
         return sl_err_set(err, "variant '%s' does not take %s input", v->name, sl_dtype_name(dt));
-    if (sl_rows_inputs_check(v, y, rows, n, err)) return -1;
+    if (sl_rows_inputs_check(v, y, y_stride, rows, n, err)) return -1;
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
     sl_launch cfg;
@@ -400,7 +405,7 @@ int sl_rows_cpu_xy(const sl_variant *v, const void *x, const void *y, uint64_t r
     }
     const size_t es = sl_dtype_size(dt);
     for (uint64_t i = 0; i < rows; i++) {   /* each row resolved at its address, as the 1-D call */
-        const void *xs[2] = {(const char *)x + i * n * es, y ? (const char *)y + i * n * es : NULL};
+        const void *xs[2] = {(const char *)x + i * n * es, y ? (const char *)y + i * y_stride * es : NULL};
         sl_rows_cfg(v, req, i, n, dt, &cfg);
         if (sl_variant_cpu_in(v, xs, n, dt, &cfg, &results[i], err)) return -1;
     }
@@ -410,7 +415,7 @@ int sl_rows_cpu_xy(const sl_variant *v, const void *x, const void *y, uint64_t r
 int sl_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                 const sl_launch *req, double *results, sl_err *err)
 {
-    return sl_rows_cpu_xy(v, x, NULL, rows, n, dt, req, results, err);
+    return sl_rows_cpu_xy(v, x, NULL, 0, rows, n, dt, req, results, err);
 }
 
 size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
@@ -438,33 +443,33 @@ int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                 const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results, void *stream,
                 sl_err *err)
 {
-    return sl_rows_gpu_xy(v, d_x, NULL, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
+    return sl_rows_gpu_xy(v, d_x, NULL, 0, rows, n, dt, cfg, d_work, work_bytes, d_results, stream, err);
 }
 
 int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                      const sl_launch *req, int reps, double *results, double *time_ms_median,
                      double *read_ms_median, sl_launch *cfg_out, sl_err *err)
 {
-    return sl_rows_gpu_host_xy(v, x, NULL, rows, n, dt, req, reps, results, time_ms_median, read_ms_median,
+    return sl_rows_gpu_host_xy(v, x, NULL, 0, rows, n, dt, req, reps, results, time_ms_median, read_ms_median,
                                cfg_out, err);
 }
 
 #ifndef SUMLAB_HAVE_CUDA
-int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t rows, uint64_t n,
-                   sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results,
-                   void *stream, sl_err *err)
+int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride, uint64_t rows,
+                   uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
+                   void *d_results, void *stream, sl_err *err)
 {
-    (void)v; (void)d_x; (void)d_y; (void)rows; (void)n; (void)dt; (void)cfg; (void)d_work;
+    (void)v; (void)d_x; (void)d_y; (void)y_stride; (void)rows; (void)n; (void)dt; (void)cfg; (void)d_work;
     (void)work_bytes; (void)d_results; (void)stream;
     return sl_err_set(err, "sumlab was built without CUDA");
 }
 
-int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows, uint64_t n,
-                        sl_dtype dt, const sl_launch *req, int reps, double *results,
+int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t y_stride, uint64_t rows,
+                        uint64_t n, sl_dtype dt, const sl_launch *req, int reps, double *results,
                         double *time_ms_median, double *read_ms_median, sl_launch *cfg_out,
                         sl_err *err)
 {
-    (void)v; (void)x; (void)y; (void)rows; (void)n; (void)dt; (void)req; (void)reps; (void)results;
+    (void)v; (void)x; (void)y; (void)y_stride; (void)rows; (void)n; (void)dt; (void)req; (void)reps; (void)results;
     (void)time_ms_median; (void)read_ms_median; (void)cfg_out;
     return sl_err_set(err, "no GPU: sumlab was built without CUDA");
 }

@@ -1088,15 +1088,23 @@ extern "C" int sl_lse_reproducible_rows_gpu(const sl_variant *v, const void *d_x
 }
 
 /* ---- the generic path and the host entry ---------------------------------------------------- */
-/* A two-input variant's 1-D launcher on each pair of rows, resolved at x's row address (row i of
- * y moves by the same bytes as row i of x, so the pair keeps one alignment). */
-static int rows_each_1d_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t rows, uint64_t n,
-                           sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes, void *d_results,
-                           void *stream, sl_err *err)
+/* A two-input variant's 1-D launcher on each pair of rows (y's row i at i y_stride values),
+ * resolved at x's row address. */
+static int rows_each_1d_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
+                           uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+                           size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
     const size_t es = sl_dtype_size(dt);
+    /* the launcher takes a pair at one alignment modulo 16 bytes: refused here, before any row
+     * is enqueued, rather than at the first row that breaks it */
+    if (rows && n && ((uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u ||
+                      (rows > 1 && y_stride != n && n * es % 16u)))
+        return sl_err_set(err, "%s: row i of x and its row of y must share one alignment modulo 16 bytes (%s)",
+                          v->name, (uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u
+                                       ? "x and y start at different ones"
+                                       : "one row of y against rows that are not a multiple of 16 bytes long");
     for (uint64_t i = 0; i < rows; i++) {
-        const char *px = (const char *)d_x + i * n * es, *py = (const char *)d_y + i * n * es;
+        const char *px = (const char *)d_x + i * n * es, *py = (const char *)d_y + i * y_stride * es;
         sl_launch ci = cfg ? *cfg : sl_launch{};
         ci.addr_mod = (uint32_t)((uintptr_t)px & 255u);
         sl_variant_resolve(v, &ci, n, dt);
@@ -1105,12 +1113,14 @@ static int rows_each_1d_xy(const sl_variant *v, const void *d_x, const void *d_y
     return 0;
 }
 
-extern "C" int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t rows,
-                              uint64_t n, sl_dtype dt, const sl_launch *req, void *d_work,
+extern "C" int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
+                              uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *req, void *d_work,
                               size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
-    if (sl_rows_inputs_check(v, d_y, rows, n, err)) return -1;
-    if (v->gpu2) return rows_each_1d_xy(v, d_x, d_y, rows, n, dt, req, d_work, work_bytes, d_results, stream, err);
+    if (sl_rows_inputs_check(v, d_y, y_stride, rows, n, err)) return -1;
+    if (v->gpu2)
+        return rows_each_1d_xy(v, d_x, d_y, y_stride, rows, n, dt, req, d_work, work_bytes, d_results, stream,
+                               err);
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
     sl_launch c = req ? *req : sl_launch{};
@@ -1155,9 +1165,10 @@ static void rows_res_free(rows_res *res)
 
 /* sacc_exact (may be NULL): the workspace's count of rows the superacc exact kernel summed after
  * the certified pass (SAC_WS_HEADER's layout), over every run. */
-static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, const void *y, uint64_t rows,
-                          uint64_t n, sl_dtype dt, const sl_launch *req, int reps, double *results,
-                          double *time_ms_median, sl_launch *cfg_out, uint64_t *sacc_exact, sl_err *err)
+static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, const void *y, uint64_t y_stride,
+                          uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *req, int reps,
+                          double *results, double *time_ms_median, sl_launch *cfg_out, uint64_t *sacc_exact,
+                          sl_err *err)
 {
     const size_t es = sl_dtype_size(dt);
     const size_t bytes = (size_t)(rows * n) * es;
@@ -1176,9 +1187,10 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, con
     res->have_st = 1;
     R_CHECK(cudaMalloc(&res->d_x, bytes ? bytes : 16));
     if (bytes) R_CHECK(cudaMemcpyAsync(res->d_x, x, bytes, cudaMemcpyHostToDevice, res->st));
-    if (y) {   /* a two-input operation's second array: 256-byte aligned as x */
-        R_CHECK(cudaMalloc(&res->d_y, bytes ? bytes : 16));
-        if (bytes) R_CHECK(cudaMemcpyAsync(res->d_y, y, bytes, cudaMemcpyHostToDevice, res->st));
+    if (y) {   /* a two-input operation's second array (rows, or one row): 256-byte aligned as x */
+        const size_t ybytes = y_stride ? bytes : (size_t)n * es;
+        R_CHECK(cudaMalloc(&res->d_y, ybytes ? ybytes : 16));
+        if (ybytes) R_CHECK(cudaMemcpyAsync(res->d_y, y, ybytes, cudaMemcpyHostToDevice, res->st));
     }
     const size_t wb = sl_rows_workspace(v, rows, n, dt, &cfg);
     if (wb) {
@@ -1194,12 +1206,14 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, con
     res->times = (double *)calloc((size_t)(reps > 0 ? reps : 1), sizeof(double));
     res->h_out = malloc(rows ? rows * es : 16);
     if (!res->times || !res->h_out) return sl_err_set(err, "%s: out of memory", v->name);
-    if (sl_rows_gpu_xy(v, res->d_x, res->d_y, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err))
+    if (sl_rows_gpu_xy(v, res->d_x, res->d_y, y_stride, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st,
+                       err))
         return -1;
     R_CHECK(cudaStreamSynchronize(res->st));             /* warm-up */
     for (int r = 0; r < reps; r++) {
         R_CHECK(cudaEventRecord(res->e0, res->st));
-        if (sl_rows_gpu_xy(v, res->d_x, res->d_y, rows, n, dt, &cfg, res->d_work, wb, res->d_out, res->st, err))
+        if (sl_rows_gpu_xy(v, res->d_x, res->d_y, y_stride, rows, n, dt, &cfg, res->d_work, wb, res->d_out,
+                           res->st, err))
             return -1;
         R_CHECK(cudaEventRecord(res->e1, res->st));
         R_CHECK(cudaStreamSynchronize(res->st));
@@ -1229,19 +1243,20 @@ static int rows_host_body(rows_res *res, const sl_variant *v, const void *x, con
     return 0;
 }
 
-extern "C" int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows,
-                                   uint64_t n, sl_dtype dt, const sl_launch *req, int reps,
+extern "C" int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t y_stride,
+                                   uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *req, int reps,
                                    double *results, double *time_ms_median, double *read_ms_median,
                                    sl_launch *cfg_out, sl_err *err)
 {
     sl_gpu_info info;
     sl_err why = {{0}};
-    if (sl_rows_inputs_check(v, y, rows, n, err)) return -1;
+    if (sl_rows_inputs_check(v, y, y_stride, rows, n, err)) return -1;
     if (!sl_gpu_available(&info, &why)) return sl_err_set(err, "%s", why.msg);
-    if (sl_gpu_check_fits((y ? 2u : 1u) * rows * n, dt, err)) return -1;
+    if (sl_gpu_check_fits(rows * n + (y ? (y_stride ? rows * n : n) : 0u), dt, err)) return -1;
     rows_res res;
     memset(&res, 0, sizeof res);
-    int rc = rows_host_body(&res, v, x, y, rows, n, dt, req, reps, results, time_ms_median, cfg_out, NULL, err);
+    int rc = rows_host_body(&res, v, x, y, y_stride, rows, n, dt, req, reps, results, time_ms_median, cfg_out,
+                            NULL, err);
     rows_res_free(&res);
     if (rc == 0 && read_ms_median) {
         /* the harness's streaming read of the same bytes, in the same process */
@@ -1250,7 +1265,7 @@ extern "C" int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const voi
         double *t = (double *)calloc((size_t)R, sizeof(double));
         if (!t) return sl_err_set(err, "%s: out of memory", v->name);
         rc = sl_gpu_ctx_create(&ctx, x, rows * n, dt, 0, err);
-        if (rc == 0 && y) rc = sl_gpu_ctx_set_y(ctx, y, err);   /* the ceiling reads both arrays */
+        if (rc == 0 && y && y_stride) rc = sl_gpu_ctx_set_y(ctx, y, err);   /* the ceiling reads both arrays */
         if (rc == 0) rc = sl_gpu_ctx_read_ceiling(ctx, R, 0, t, err);
         if (rc == 0) {
             qsort(t, (size_t)R, sizeof(double), cmp_double);
@@ -1274,7 +1289,7 @@ extern "C" int sl_rows_sacc_gpu_paths(const void *x, uint64_t rows, uint64_t n, 
     if (sl_gpu_check_fits(rows * n, dt, err)) return -1;
     rows_res res;
     memset(&res, 0, sizeof res);
-    int rc = rows_host_body(&res, v, x, NULL, rows, n, dt, req, runs > 1 ? runs - 1 : 0, results, NULL, NULL,
+    int rc = rows_host_body(&res, v, x, NULL, 0, rows, n, dt, req, runs > 1 ? runs - 1 : 0, results, NULL, NULL,
                             exact_rows, err);
     rows_res_free(&res);
     return rc;

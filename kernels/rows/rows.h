@@ -39,15 +39,16 @@ void sl_rows_cfg(const sl_variant *v, const sl_launch *req, uint64_t i, uint64_t
 int sl_rows_cpu(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                 const sl_launch *req, double *results, sl_err *err);
 /* 0 when y fits v: NULL for a one-input variant, given for a two-input one when there are values
- * to read; else -1 and err says which. */
-int sl_rows_inputs_check(const sl_variant *v, const void *y, uint64_t rows, uint64_t n, sl_err *err);
-/* Two-input operations (dot): x and y, two C-order [rows, n] arrays of one format, row i of x
- * paired with row i of y; y NULL for a one-input variant (then sl_rows_cpu), required for a
- * two-input one. The generic path alone: the 1-D twin (v->cpu2) on each pair of rows, resolved
- * at x's row address (the rows of x and y move by the same bytes, so they keep their alignment
- * to each other). 0, or -1 (err). */
-int sl_rows_cpu_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows, uint64_t n,
-                   sl_dtype dt, const sl_launch *req, double *results, sl_err *err);
+ * to read, y_stride n or 0; else -1 and err says which. */
+int sl_rows_inputs_check(const sl_variant *v, const void *y, uint64_t y_stride, uint64_t rows, uint64_t n,
+                         sl_err *err);
+/* Two-input operations (dot): x, a C-order [rows, n] array, and y of the same format: y_stride n,
+ * y is [rows, n] too and row i of x pairs with row i of y; y_stride 0, y is one row of n values
+ * that pairs with every row of x (a matrix-vector product, x y). y NULL for a one-input variant
+ * (then sl_rows_cpu), required for a two-input one. The generic path alone: the 1-D twin
+ * (v->cpu2) on each pair of rows, resolved at x's row address. 0, or -1 (err). */
+int sl_rows_cpu_xy(const sl_variant *v, const void *x, const void *y, uint64_t y_stride, uint64_t rows,
+                   uint64_t n, sl_dtype dt, const sl_launch *req, double *results, sl_err *err);
 
 /* Bytes of device scratch sl_rows_gpu needs for the request req: the dedicated kernel's, or the
  * largest of the 1-D launcher's over the rows' configurations (the rows run one after another
@@ -62,10 +63,12 @@ int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n,
                 const sl_launch *req, void *d_work, size_t work_bytes, void *d_results, void *stream,
                 sl_err *err);
 /* sl_rows_gpu over x and y (sl_rows_cpu_xy's pairing): the 1-D launcher (v->gpu2) on each pair
- * of rows (d_y NULL for a one-input variant). */
-int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t rows, uint64_t n,
-                   sl_dtype dt, const sl_launch *req, void *d_work, size_t work_bytes, void *d_results,
-                   void *stream, sl_err *err);
+ * of rows (d_y NULL for a one-input variant). The launcher needs each pair at one alignment
+ * modulo 16 bytes: d_x and d_y must share it, and with y_stride 0 (one row of y) and more than
+ * one row, a row must span a multiple of 16 bytes (said before anything is enqueued). */
+int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride, uint64_t rows,
+                   uint64_t n, sl_dtype dt, const sl_launch *req, void *d_work, size_t work_bytes,
+                   void *d_results, void *stream, sl_err *err);
 
 /* From the host: uploads x (rows x n values of dt) to a fresh 256-byte-aligned device buffer,
  * runs the rows once as warm-up and then reps times timed by device events, and downloads
@@ -77,10 +80,11 @@ int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64
 int sl_rows_gpu_host(const sl_variant *v, const void *x, uint64_t rows, uint64_t n, sl_dtype dt,
                      const sl_launch *req, int reps, double *results, double *time_ms_median,
                      double *read_ms_median, sl_launch *cfg_out, sl_err *err);
-/* sl_rows_gpu_host over x and y (y NULL: one input): both uploaded, the read ceiling over both
- * arrays' bytes. */
-int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t rows, uint64_t n,
-                        sl_dtype dt, const sl_launch *req, int reps, double *results,
+/* sl_rows_gpu_host over x and y (y NULL: one input; y_stride as sl_rows_cpu_xy): both uploaded;
+ * the read ceiling reads both arrays, or x alone for a y of one row (read again for every row,
+ * mostly from cache). */
+int sl_rows_gpu_host_xy(const sl_variant *v, const void *x, const void *y, uint64_t y_stride, uint64_t rows,
+                        uint64_t n, sl_dtype dt, const sl_launch *req, int reps, double *results,
                         double *time_ms_median, double *read_ms_median, sl_launch *cfg_out,
                         sl_err *err);
 

@@ -100,12 +100,18 @@ view take(const arr &a, int hint, const char *what)
     return v;
 }
 
-void same_place(const view &x, const view &y)
+// x and y of one dtype on one device; same_place: of one length too.
+void same_kind(const view &x, const view &y)
 {
     if (x.dt != y.dt) raise(PyExc_TypeError, std::string("sumlab: x is ") + dtype_name(x.dt) + " but y is " + dtype_name(y.dt));
+    if (x.cuda != y.cuda || x.device != y.device) raise(PyExc_ValueError, "sumlab: x and y live on different devices");
+}
+
+void same_place(const view &x, const view &y)
+{
+    same_kind(x, y);
     if (x.n != y.n)
         raise(PyExc_ValueError, "sumlab: x has " + std::to_string(x.n) + " values but y has " + std::to_string(y.n));
-    if (x.cuda != y.cuda || x.device != y.device) raise(PyExc_ValueError, "sumlab: x and y live on different devices");
 }
 
 // x and, for a two-input operation, y (None otherwise): same dtype, length and device.
@@ -122,6 +128,31 @@ struct pair {
         has_y = true;
         y = take(y_arr, y_hint, "y");
         same_place(x, y);
+    }
+    const void *y_data() const { return has_y ? y.data : nullptr; }
+};
+
+// Rows: x and, for a two-input operation, y (None otherwise) of x's dtype and device, either of
+// x's size (row i with row i: y_stride n) or of one row's n values (with every row: y_stride 0).
+struct rows_pair {
+    view x{}, y{};
+    arr y_arr;
+    bool has_y = false;
+    uint64_t y_stride = 0;
+    rows_pair(const arr &x_arr, int hint, uint64_t n, nb::handle y_obj, int y_hint)
+    {
+        x = take(x_arr, hint, "x");
+        if (n == 0 || x.n % n) raise(PyExc_ValueError, "sumlab: the rows' length does not divide the array");
+        if (y_obj.is_none()) return;
+        if (!nb::try_cast<arr>(y_obj, y_arr, false))
+            raise(PyExc_TypeError, "sumlab: y cannot be read zero-copy as an array");
+        has_y = true;
+        y = take(y_arr, y_hint, "y");
+        same_kind(x, y);
+        if (y.n != x.n && y.n != n)
+            raise(PyExc_ValueError, "sumlab: y has " + std::to_string(y.n) + " values: x's " + std::to_string(x.n) +
+                                        " (row by row) or one row's " + std::to_string(n));
+        y_stride = y.n == x.n ? n : 0;
     }
     const void *y_data() const { return has_y ? y.data : nullptr; }
 };
@@ -560,25 +591,24 @@ NB_MODULE(_sumlab, m)
           nb::arg("d_result"), nb::arg("stream"), nb::arg("ddof") = 1);
 
     // rows: x C-contiguous with its reduced axis last, n its length (x's size a multiple of it),
-    // and y for a two-input operation (None otherwise; x's shape, dtype and device, row i paired
-    // with row i): every row reduced (sumlab_reduce_rows_xy_host_ex), the results as float64
-    // bytes in row order.
+    // and y for a two-input operation (None otherwise; rows_pair: x's size, row i with row i, or
+    // one row of n values with every row): every row reduced (sumlab_reduce_rows_xy_host_ex), the
+    // results as float64 bytes in row order.
     m.def("reduce_rows_host",
           [](const std::string &op, const std::string &variant, arr x, int hint, uint64_t n, long long ddof,
              nb::object y_obj, int y_hint) {
               const sumlab_params prm = params_of(ddof);
-              pair p(x, hint, y_obj, y_hint);
+              rows_pair p(x, hint, n, y_obj, y_hint);
               const view &v = p.x;
               if (v.cuda) raise(PyExc_ValueError, "sumlab: reduce_rows_host given a CUDA array");
-              if (n == 0 || v.n % n) raise(PyExc_ValueError, "sumlab: the rows' length does not divide the array");
               const uint64_t rows = v.n / n;
               std::string out((size_t)rows * sizeof(double), '\0');
               sl_err err{};
               sumlab_status st;
               {
                   nb::gil_scoped_release nogil;
-                  st = sumlab_reduce_rows_xy_host_ex(op.c_str(), &prm, variant.c_str(), v.data, p.y_data(), rows, n,
-                                                     v.dt, nullptr, (double *)&out[0], &err);
+                  st = sumlab_reduce_rows_xy_host_ex(op.c_str(), &prm, variant.c_str(), v.data, p.y_data(), p.y_stride,
+                                                     rows, n, v.dt, nullptr, (double *)&out[0], &err);
               }
               check(st, err);
               return nb::bytes(out.data(), out.size());
@@ -592,10 +622,9 @@ NB_MODULE(_sumlab, m)
           [](const std::string &op, const std::string &variant, arr x, int hint, uint64_t n, uintptr_t d_results,
              uintptr_t stream, long long ddof, nb::object y_obj, int y_hint) {
               const sumlab_params prm = params_of(ddof);
-              pair p(x, hint, y_obj, y_hint);
+              rows_pair p(x, hint, n, y_obj, y_hint);
               const view &v = p.x;
               if (!v.cuda) raise(PyExc_ValueError, "sumlab: reduce_rows_device given a host array");
-              if (n == 0 || v.n % n) raise(PyExc_ValueError, "sumlab: the rows' length does not divide the array");
               if (!d_results) raise(PyExc_ValueError, "sumlab: no result buffer");
               sl_err err{};
               sumlab_status st;
@@ -603,8 +632,8 @@ NB_MODULE(_sumlab, m)
                   device_guard g(v);
                   nb::gil_scoped_release nogil;
                   st = sumlab_reduce_rows_xy_device_ex(op.c_str(), &prm, variant.c_str(), v.data, p.y_data(),
-                                                       v.n / n, n, v.dt, nullptr, (void *)d_results, (void *)stream,
-                                                       &err);
+                                                       p.y_stride, v.n / n, n, v.dt, nullptr, (void *)d_results,
+                                                       (void *)stream, &err);
               }
               check(st, err);
           },

@@ -162,7 +162,8 @@ def _reduce_rows(x, op, variant, ddof, axis, y=None):
     """reduce(..., axis=K): every row along axis K (kernels/rows through libsumlab's rows entry
     points): a NumPy float64 array of the other axes' shape for a CPU array, an array of x's
     framework, dtype and device for a CUDA array (PyTorch, CuPy), written stream-ordered. y (a
-    two-input operation's second array): x's shape, row i paired with row i."""
+    two-input operation's second array): x's shape (row i with row i), or 1-d of the axis'
+    length (with every row, as x @ y)."""
     import numpy as np
     xin, yin = _pair(x, y)
     for arg, a_in in (("x", xin), ("y", yin)):
@@ -170,10 +171,7 @@ def _reduce_rows(x, op, variant, ddof, axis, y=None):
             raise TypeError(f"sumlab: cannot read {type(a_in.orig).__name__} as an array with a shape "
                             "(NumPy, PyTorch, CuPy or JAX; numpy.asarray(...) makes one)")
     shape = tuple(int(d) for d in xin.orig.shape)
-    if yin is not None and tuple(int(d) for d in yin.orig.shape) != shape:
-        raise ValueError(f"sumlab: x has shape {shape} but y has shape "
-                         f"{tuple(int(d) for d in yin.orig.shape)} (row i of x pairs with row i of y: "
-                         "the shapes must be equal)")
+    yshape = tuple(int(d) for d in yin.orig.shape) if yin is not None else None
     nd = len(shape)
     if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
         raise TypeError(f"sumlab: axis must be an int, not {type(axis).__name__}")
@@ -186,6 +184,12 @@ def _reduce_rows(x, op, variant, ddof, axis, y=None):
         raise ValueError(f"sumlab: axis {axis} is out of range for a {nd}-d array ({-nd} .. {nd - 1})")
     a = axis % nd
     n = shape[a]
+    # y of x's shape: row i with row i; 1-d of the axis' length: one row with every row (x @ y)
+    shared = yin is not None and yshape != shape and yshape == (n,)
+    if yin is not None and yshape != shape and not shared:
+        raise ValueError(f"sumlab: x has shape {shape} but y has shape {yshape}: the shapes must be equal "
+                         f"(row i of x with row i of y), or y 1-d of the axis' length ({n},) (one row with "
+                         "every row of x)")
     out_shape = shape[:a] + shape[a + 1:]
     rows = 1
     for d in out_shape:
@@ -200,7 +204,8 @@ def _reduce_rows(x, op, variant, ddof, axis, y=None):
     nd0 = len(xin.orig.shape)
     moved = nd0 > 1 or (nd0 == 1 and xin.framework in ("numpy", "torch", "cupy"))
     xr, hint = _rows_input(xin, a, moved)
-    yr, y_hint = _rows_input(yin, a, moved) if yin is not None else (None, -1)
+    yr, y_hint = (None, -1) if yin is None else (
+        _rows_input(yin, 0, yin.framework in ("numpy", "torch", "cupy")) if shared else _rows_input(yin, a, moved))
     if not xin.cuda:
         raw = call(_sumlab.reduce_rows_host, op, variant, xr, hint, n, ddof, yr, y_hint)
         return np.frombuffer(raw, dtype=np.float64).reshape(out_shape).copy()
@@ -255,9 +260,10 @@ def reduce(x, op: str = "sum", variant: str | None = None, y=None, ddof: int = 1
 def dot(x, y, variant: str = "correct", axis=None):
     """The dot product sum x_i y_i of x and y (one length, dtype and device) by variant
     (sumlab.variants("dot") lists them: correct, reproducible, dot2, kahan, naive, ...); see
-    reduce(). axis: x and y of one shape, the dot product of each pair of rows along that axis
-    (row i of x with row i of y; a batched dot, as (x * y).sum(axis) without the rounded
-    products)."""
+    reduce(). axis: the dot product of each row of x along that axis with its row of y: y of x's
+    shape (row i with row i: a batched dot, as (x * y).sum(axis) without the rounded products)
+    or 1-d of the axis' length (one row with every row: with axis=-1, x @ y, each value rounded
+    once by "correct" and the same bits whatever the batch)."""
     return reduce(x, "dot", variant, y, axis=axis)
 
 

@@ -165,6 +165,24 @@ def test_rows_dot_exact_value():
     assert sumlab.dot(x, y, "naive", axis=-1)[1] == 41.0
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("variant", ["correct", "reproducible", "naive"])
+def test_rows_dot_one_row_of_y(rng, dtype, variant):
+    # y 1-d of the axis' length: one row with every row of x (x @ y), each row the one-array dot
+    # of (row i, y); along another axis for the order-independent variants
+    x = make_inputs(dtype, 9 * 70, "normal", rng).reshape(9, 70)
+    w = make_inputs(dtype, 70, "normal", rng)
+    got = sumlab.dot(x, w, variant, axis=-1)
+    assert got.shape == (9,)
+    for i in range(9):
+        assert bits(got[i]) == bits(sumlab.dot(x[i], w, variant)), i
+    if variant != "naive":
+        xt = np.ascontiguousarray(x.T)
+        assert (sumlab.dot(xt, w, variant, axis=0).view(np.uint64) == got.view(np.uint64)).all()
+        # batch invariance of x @ y: row 0 keeps its bits whatever the batch
+        assert len({bits(sumlab.dot(x[:b], w, variant, axis=-1)[0]) for b in (1, 2, 5, 9)}) == 1
+
+
 def test_rows_two_inputs_errors():
     x = np.ones((2, 3), np.float32)
     with pytest.raises(ValueError, match="reads two arrays"):
@@ -173,8 +191,9 @@ def test_rows_two_inputs_errors():
         sumlab.reduce(x, "sum", "serial", y=x, axis=-1)
     with pytest.raises(ValueError, match="shapes must be equal"):
         sumlab.dot(x, np.ones((3, 2), np.float32), axis=-1)
-    with pytest.raises(ValueError, match="shapes must be equal"):
-        sumlab.dot(x, np.ones(3, np.float32), axis=-1)
+    with pytest.raises(ValueError, match=r"1-d of the axis' length \(3,\)"):
+        sumlab.dot(x, np.ones(2, np.float32), axis=-1)
+    assert sumlab.dot(x, np.ones(2, np.float32), axis=0).tolist() == [2.0, 2.0, 2.0]
     with pytest.raises(TypeError, match="y is float64"):
         sumlab.dot(x, np.ones((2, 3)), axis=-1)
     with pytest.raises(ValueError, match="out of range"):
@@ -236,3 +255,8 @@ def test_rows_dot_torch_gpu(rng, variant):
     if variant != "dot2":   # dot2's grid follows the device's SM count: its twin on the host another
         host = sumlab.dot(x, y, variant, axis=-1)
         assert (got.cpu().numpy().astype(np.float64).view(np.uint64) == host.view(np.uint64)).all()
+        # x @ w on the device: one row of y with every row, the host's bits
+        w = torch.from_numpy(y[3]).cuda()
+        mv = sumlab.dot(torch.from_numpy(x).cuda(), w, variant, axis=-1)
+        want = sumlab.dot(x, y[3].copy(), variant, axis=-1)
+        assert (mv.cpu().numpy().astype(np.float64).view(np.uint64) == want.view(np.uint64)).all()
