@@ -101,6 +101,10 @@ int sl_npy_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl
 /* The .npy 1.0 header of a 1-D little-endian C-order array of n values of dt (a writer that
  * streams the data after it). Returns 0, or -1 on a write error (errno set). */
 int sl_npy_write_header(FILE *f, uint64_t n, sl_dtype dt);
+/* The same for a C-order array of shape shape[0..ndim), 1 <= ndim <= SL_NPY_WRITE_MAX_DIMS (else
+ * -1, errno EINVAL). */
+#define SL_NPY_WRITE_MAX_DIMS 16
+int sl_npy_write_header_shape(FILE *f, const uint64_t *shape, int ndim, sl_dtype dt);
 /* A .npy file (any shape: n is the number of values, in memory order). */
 int sl_npy_read(const char *path, void **data, uint64_t *n, sl_dtype *dt, sl_err *err);
 int sl_raw_write(const char *path, const void *data, uint64_t n, sl_dtype dt, sl_err *err);

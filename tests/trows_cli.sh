@@ -191,5 +191,25 @@ check "bench --axis, dataset refuses: exit 2" test $? -eq 2
 check "bench --axis, dataset refuses: said once" test "$(grep -c 'count=10 exceeds n=5' "$tmp/ds.err")" -eq 1
 check "bench --axis, dataset refuses: no rows" test "$(grep -v '^#' "$tmp/ds.out" | grep -vc '^op,')" -eq 0
 
+# gen --shape: a C-order N-D .npy of the same values as --n of their product (the bytes after the
+# header equal), read back with its shape by --axis; a pair's two files each take it; errors
+"$sumlab" gen normal --shape 4,50 --seed 7 -o "$tmp/g2.npy" 2> "$tmp/g2.err"
+check "gen --shape exits 0" test $? -eq 0
+check "gen --shape: said" grep -q "shape (4, 50)" "$tmp/g2.err"
+"$sumlab" gen normal --n 200 --seed 7 -o "$tmp/g1.npy" 2> /dev/null
+check "gen --shape: the values of --n 200" cmp <(tail -c 800 "$tmp/g2.npy") <(tail -c 800 "$tmp/g1.npy")
+check "gen --shape: a 64-byte aligned header" test $(( $(stat -c %s "$tmp/g2.npy") - 800 )) -eq 128
+"$sumlab" sum "$tmp/g2.npy" --axis -1 --variants serial --format csv --columns row,result_hex > "$tmp/g2.csv" 2> "$tmp/g2r.err"
+check "gen --shape: read as 4 rows of 50" grep -q "shape (4, 50) reduced along axis -1: 4 rows of 50 values" "$tmp/g2r.err"
+"$sumlab" gen dot-random --shape 3,2,20 -o "$tmp/gx.npy" --y-output "$tmp/gy.npy" 2> /dev/null
+"$sumlab" reduce --op dot "$tmp/gx.npy" "$tmp/gy.npy" --axis 1 --variants correct --format csv --columns row > "$tmp/gxy.csv" 2> "$tmp/gxy.err"
+check "gen --shape --y-output: both files 3-d, 60 rows of 2" grep -q "shape (3, 2, 20) reduced along axis 1: 60 rows of 2 values" "$tmp/gxy.err"
+check "gen --shape --y-output: y the same shape" grep -q "gy.npy: the same shape" "$tmp/gxy.err"
+bad "gen --shape and --n disagree" "holds 25 values but --n is 24" gen normal --shape 5,5 --n 24 -o "$tmp/g3.npy"
+bad "gen --shape of a raw file" "a raw file has no shape" gen normal --shape 5,5 -o "$tmp/g3.raw"
+bad "gen --shape of 17 axes" "too many values" gen normal --shape 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1 -o "$tmp/g3.npy"
+bad "gen --shape past 2^40 values" "more than 2.40-1 values" gen normal --shape 2^20,2^20,2 -o "$tmp/g3.npy"
+check "gen refused: no file left" test ! -e "$tmp/g3.npy"
+
 echo "trows_cli: $checks checks, $fails failed (seed $seed)"
 test "$fails" -eq 0

@@ -30,11 +30,13 @@
 static void gen_usage(FILE *f)
 {
     fputs("usage: sumlab gen NAME --n N [--seed S] [--dtype f32|f64|f16|bf16] [--param KEY=VALUE ...]\n"
-          "                  -o FILE [--y-output FILE2] [--format npy|raw] [--threads N]\n\n"
+          "                  -o FILE [--y-output FILE2] [--format npy|raw] [--shape D0,D1,...]\n"
+          "                  [--threads N]\n\n"
           "Writes n values of dataset NAME ('sumlab list datasets'). Value i depends only on\n"
           "(NAME, dtype, seed, n, params, i): the same arguments give the same bytes anywhere.\n\n"
           "options:\n"
-          "  --n N            number of values: 1000000, 1e6, 2^20 or 3*2^20 (required)\n"
+          "  --n N            number of values: 1000000, 1e6, 2^20 or 3*2^20 (required\n"
+          "                   unless --shape gives them)\n"
           "  --seed S         seed (default 0)\n"
           "  --dtype D        f32 (default), f64, f16 (IEEE binary16) or bf16 (bfloat16)\n"
           "  --param K=V      a dataset parameter (repeatable, each key once)\n"
@@ -44,6 +46,9 @@ static void gen_usage(FILE *f)
           "                   y); 'sumlab reduce --op dot F F2' reads them\n"
           "  --format F       npy or raw (little-endian values, no header); default: npy when\n"
           "                   the file's name ends in .npy, else raw (each file its own)\n"
+          "  --shape L        the .npy's shape, C order (e.g. 64,4096: rows for --axis); the\n"
+          "                   values are the same n = D0 D1 ... (--n, if given, must equal it;\n"
+          "                   a pair's two files each take it); at most 16 axes; .npy only\n"
           "  --threads N      generating threads (default $SUMLAB_THREADS or every core; the\n"
           "                   same bytes for every count)\n"
           "  -h, --help       this text\n", f);
@@ -96,11 +101,23 @@ static void part_guard(const char *part)
     }
 }
 
-static void gen_wrote(uint64_t n, sl_dtype dt, const sl_dataset *ds, uint64_t seed, const char *out, int npy)
+/* --shape (ndim 0: none, the file 1-D) */
+typedef struct {
+    uint64_t d[SL_NPY_WRITE_MAX_DIMS];
+    int ndim;
+} gen_shape;
+
+static void gen_wrote(uint64_t n, sl_dtype dt, const sl_dataset *ds, uint64_t seed, const char *out, int npy,
+                      const gen_shape *sh)
 {
-    sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s)",   /* a control byte of out escaped */
+    char shp[SL_NPY_WRITE_MAX_DIMS * 22 + 16] = "";
+    size_t used = 0;
+    for (int k = 0; k < sh->ndim; k++)
+        used += (size_t)snprintf(shp + used, sizeof shp - used, "%s%llu%s", k ? ", " : ", shape (",
+                                 (unsigned long long)sh->d[k], k + 1 == sh->ndim ? (sh->ndim == 1 ? ",)" : ")") : "");
+    sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s%s)",   /* a control byte of out escaped */
                (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
-               npy ? "npy" : "raw");
+               npy ? "npy" : "raw", shp);
 }
 
 /* Writes values [lo, lo + n) of ds at length total to out.part, chunk by chunk, then renames it
@@ -108,7 +125,8 @@ static void gen_wrote(uint64_t n, sl_dtype dt, const sl_dataset *ds, uint64_t se
  * the caller to rename (a pair's two files appear together or not at all); on failure it is
  * removed either way. */
 static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t total, uint64_t lo,
-                     uint64_t n, const sl_params *pp, const char *out, int npy, unsigned threads, int hold)
+                     uint64_t n, const sl_params *pp, const char *out, int npy, const gen_shape *sh,
+                     unsigned threads, int hold)
 {
     sl_err err = {{0}};
     size_t esz = sl_dtype_size(dt);
@@ -139,7 +157,8 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
         sl_cli_msg("gen", "out of memory");
         rc = 1;
     }
-    if (!rc && npy && sl_npy_write_header(f, n, dt)) {
+    if (!rc && npy &&
+        (sh->ndim ? sl_npy_write_header_shape(f, sh->d, sh->ndim, dt) : sl_npy_write_header(f, n, dt))) {
         sl_cli_msg("gen", "write error on '%s': %s", part, strerror(errno));
         rc = 1;
     }
@@ -173,7 +192,7 @@ static int gen_write(const sl_dataset *ds, sl_dtype dt, uint64_t seed, uint64_t 
     }
     if (rc) remove(part);
     if (!hold) part_guard(NULL);
-    if (!rc && !hold) gen_wrote(n, dt, ds, seed, out, npy);
+    if (!rc && !hold) gen_wrote(n, dt, ds, seed, out, npy, sh);
     if (!rc && (ds->flags & SL_DS_PAIR) && n == total)   /* dot's pairs: x then y in the one file */
         sl_cli_msg("gen", "%s yields pairs (x, y) for dot: the file holds x (the first %llu values), "
                    "then y (the next %llu)%s; --y-output FILE2 writes them apart", ds->name,
@@ -275,10 +294,11 @@ int sl_cmd_gen(int argc, char **argv)
         {"y-output", required_argument, NULL, 'Y'},
         {"format", required_argument, NULL, 'f'},
         {"threads", required_argument, NULL, 'T'},
+        {"shape", required_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *nstr = NULL, *out = NULL, *yout = NULL, *format = NULL, *threads_s = NULL;
+    const char *nstr = NULL, *out = NULL, *yout = NULL, *format = NULL, *threads_s = NULL, *shape_s = NULL;
     const char *params[64];
     int nparams = 0;
     uint64_t n = 0, seed = 0;
@@ -290,6 +310,7 @@ int sl_cmd_gen(int argc, char **argv)
         switch (c) {
         case 'n': nstr = optarg; break;
         case 'T': threads_s = optarg; break;
+        case 'S': shape_s = optarg; break;
         case 's':
             if (sl_parse_u64(optarg, &seed, &err)) {
                 sl_cli_msg("gen", "--seed: %s", err.msg);
@@ -341,16 +362,40 @@ int sl_cmd_gen(int argc, char **argv)
                    "datasets')", quoted(q, sizeof q, name), names);
         return 2;
     }
-    if (!nstr) {
+    gen_shape sh;
+    memset(&sh, 0, sizeof sh);
+    uint64_t sn = 1;   /* --shape's product */
+    if (shape_s) {
+        size_t nd = 0;
+        if (sl_parse_u64_list(shape_s, sh.d, SL_NPY_WRITE_MAX_DIMS, &nd, &err)) {
+            sl_cli_msg("gen", "--shape: %s", err.msg);
+            return 2;
+        }
+        sh.ndim = (int)nd;
+        for (size_t k = 0; k < nd; k++) {
+            if (sh.d[k] && sn > (GEN_MAX_N - 1) / sh.d[k]) {
+                sl_cli_msg("gen", "--shape %s: more than 2^40-1 values", shape_s);
+                return 2;
+            }
+            sn *= sh.d[k];
+        }
+    }
+    if (!nstr && !shape_s) {
         sl_cli_msg("gen", "missing --n");
         return 2;
     }
-    if (sl_parse_u64(nstr, &n, &err)) {
+    if (nstr && sl_parse_u64(nstr, &n, &err)) {
         sl_cli_msg("gen", "--n: %s", err.msg);
         return 2;
     }
+    if (!nstr) n = sn;
     if (n >= GEN_MAX_N) {
         sl_cli_msg("gen", "--n %s is too large (at most 2^40-1)", nstr);
+        return 2;
+    }
+    if (shape_s && n != sn) {
+        sl_cli_msg("gen", "--shape %s holds %llu values but --n is %llu", shape_s, (unsigned long long)sn,
+                   (unsigned long long)n);
         return 2;
     }
     if (!out || !*out) {
@@ -397,6 +442,11 @@ int sl_cmd_gen(int argc, char **argv)
         sl_cli_msg("gen", "unknown --format '%s' (npy or raw)", format);
         return 2;
     }
+    if (shape_s && (!npy || (yout && !ynpy))) {
+        sl_cli_msg("gen", "--shape: a raw file has no shape ('%s' is written raw: name it *.npy or give "
+                   "--format npy)", !npy ? out : yout);
+        return 2;
+    }
     sl_params p;
     sl_params_defaults(ds, &p);
     for (int i = 0; i < nparams; i++)
@@ -414,7 +464,7 @@ int sl_cmd_gen(int argc, char **argv)
         sl_cli_msg("gen", "%s", err.msg);
         return 2;
     }
-    if (!yout) return gen_write(ds, dt, seed, n, 0, n, &p, out, npy, threads, 0);
+    if (!yout) return gen_write(ds, dt, seed, n, 0, n, &p, out, npy, &sh, threads, 0);
     /* the pair apart: x is values [0, n) of the dataset's 2n, y values [n, 2n) */
     if (2 * n >= GEN_MAX_N) {
         sl_cli_msg("gen", "--n %s is too large for a pair (at most 2^39-1)", nstr);
@@ -425,9 +475,9 @@ int sl_cmd_gen(int argc, char **argv)
     char xpart[4100], ypart[4100];   /* (check_out_path: at most 4090 bytes each) */
     snprintf(xpart, sizeof xpart, "%s.part", out);
     snprintf(ypart, sizeof ypart, "%s.part", yout);
-    int rc = gen_write(ds, dt, seed, 2 * n, 0, n, &p, out, npy, threads, 1);
+    int rc = gen_write(ds, dt, seed, 2 * n, 0, n, &p, out, npy, &sh, threads, 1);
     if (!rc) {
-        rc = gen_write(ds, dt, seed, 2 * n, n, n, &p, yout, ynpy, threads, 1);
+        rc = gen_write(ds, dt, seed, 2 * n, n, n, &p, yout, ynpy, &sh, threads, 1);
         if (rc) unlink(xpart);       /* (y's own .part, if it made one, is gone already) */
     }
     if (!rc && rename(ypart, yout) != 0) {
@@ -443,8 +493,8 @@ int sl_cmd_gen(int argc, char **argv)
     }
     part_guard(NULL);
     if (!rc) {
-        gen_wrote(n, dt, ds, seed, out, npy);
-        gen_wrote(n, dt, ds, seed, yout, ynpy);
+        gen_wrote(n, dt, ds, seed, out, npy, &sh);
+        gen_wrote(n, dt, ds, seed, yout, ynpy, &sh);
     }
     return rc;
 }
