@@ -29,7 +29,8 @@ from ._arrays import DTYPE_NAMES, call, device_result, dtype_code, round_to, str
 from ._dist import allreduce
 
 __all__ = ["reduce", "sum", "dot", "mean", "var", "std", "norm2", "logsumexp", "amax", "amin", "judge",
-           "exact", "variants", "ops", "State", "allreduce", "Judgement", "Variant", "Op", "__version__"]
+           "exact", "variants", "ops", "State", "allreduce", "Judgement", "RowJudgements", "Variant", "Op",
+           "__version__"]
 
 __version__ = _sumlab.version()
 
@@ -342,6 +343,108 @@ class Judgement:
     exact_sum_bits: int     # S's significant bits (0: zero or not finite)
 
 
+@dataclasses.dataclass(frozen=True)
+class RowJudgements:
+    """judge(..., axis=K): every row's Judgement, each field an array of the rows' shape (the
+    other axes'), e.g. j.ulps.max() or j.ulps[j.ulps > 1]; dtype, n, bound_of and value_format
+    are the rows' common ones."""
+    shape: tuple
+    value_as: object        # NumPy float64 arrays of shape `shape` ...
+    exact: object
+    exact_f64: object
+    abs_err: object
+    rel_err: object
+    ulps: object
+    ulps_f64: object
+    cond: object
+    bound_abs: object
+    bound_ratio: object
+    exact_sum_hex: object   # ... and NumPy arrays of str
+    exact_sum_dec: object
+    exact_sum_bits: object  # int64
+    dtype: str
+    n: int                  # the row length
+    bound_of: str | None
+    value_format: str
+
+    def __getitem__(self, idx) -> Judgement:
+        """Row idx's Judgement (an index of `shape`)."""
+        f = {k: getattr(self, k)[idx] for k in _ROW_FIELDS}
+        if any(getattr(v, "shape", ()) != () for v in f.values()):
+            raise IndexError("sumlab: RowJudgements[idx] takes one row's index")
+        num = {k: (int(v) if k == "exact_sum_bits" else str(v) if k.startswith("exact_sum_") else float(v))
+               for k, v in f.items()}
+        return Judgement(dtype=self.dtype, n=self.n, bound_of=self.bound_of, value_format=self.value_format, **num)
+
+
+_ROW_FIELDS = ("value_as", "exact", "exact_f64", "abs_err", "rel_err", "ulps", "ulps_f64", "cond", "bound_abs",
+               "bound_ratio", "exact_sum_hex", "exact_sum_dec", "exact_sum_bits")
+
+
+def _host_values(value):
+    """value (an array of any framework, on any device) as a NumPy float64 array."""
+    import numpy as np
+    mod = type(value).__module__
+    if mod.startswith("torch"):
+        import torch
+        return value.detach().to("cpu", torch.float64).numpy()
+    if mod.startswith("cupy"):
+        value = value.get()
+    elif mod.startswith("jax"):
+        value = np.asarray(value)
+    return np.asarray(value).astype(np.float64)
+
+
+def _judge_rows(x, value, op, bound_of, y, value_as, ddof, axis) -> RowJudgements:
+    """judge(..., axis=K): each row of x along axis K (and its row of y) against its value."""
+    import numpy as np
+    xin, yin = _pair(x, y)
+    if xin.cuda:
+        raise ValueError("sumlab: judge reads a CPU array (x.cpu() or numpy.asarray(x) copies one)")
+    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
+        raise TypeError(f"sumlab: axis must be an int, not {type(axis).__name__}")
+    xs = np.asarray(xin.orig) if xin.framework != "torch" else xin.orig.detach().numpy()
+    shape = tuple(int(d) for d in getattr(xin.orig, "shape", np.shape(xs)))
+    axis = operator.index(axis)
+    if len(shape) == 0:
+        shape = (1,)
+    nd = len(shape)
+    if not -nd <= axis < nd:
+        raise ValueError(f"sumlab: axis {axis} is out of range for a {nd}-d array ({-nd} .. {nd - 1})")
+    a = axis % nd
+    out_shape = shape[:a] + shape[a + 1:]
+    vals = _host_values(value)
+    if vals.shape != out_shape:
+        raise ValueError(f"sumlab: judge(axis={axis}) of shape {shape}: value must have the rows' shape "
+                         f"{out_shape}, not {vals.shape}")
+    rows_x = np.moveaxis(xs.reshape(shape), a, -1)
+    rows_y = None
+    if yin is not None:
+        ys = np.asarray(yin.orig) if yin.framework != "torch" else yin.orig.detach().numpy()
+        ysh = tuple(int(d) for d in ys.shape)
+        if ysh == shape:
+            rows_y = np.moveaxis(ys, a, -1)
+        elif ysh == (shape[a],):
+            rows_y = np.broadcast_to(ys, out_shape + (shape[a],))
+        else:
+            raise ValueError(f"sumlab: x has shape {shape} but y has shape {ysh}: the shapes must be equal, or y "
+                             f"1-d of the axis' length ({shape[a]},)")
+    cols = {k: [] for k in _ROW_FIELDS}
+    first = None
+    for idx in np.ndindex(*out_shape):
+        j = judge(np.ascontiguousarray(rows_x[idx]), float(vals[idx]), op, bound_of,
+                  None if rows_y is None else np.ascontiguousarray(rows_y[idx]), value_as, ddof)
+        first = first or j
+        for k in _ROW_FIELDS:
+            cols[k].append(getattr(j, k))
+    if first is None:
+        raise ValueError(f"sumlab: shape {shape} has no rows along axis {a}")
+    arr = {k: np.array(v, dtype=np.int64 if k == "exact_sum_bits" else str if k.startswith("exact_sum_")
+                       else np.float64).reshape(out_shape) for k, v in cols.items()}
+    return RowJudgements(shape=out_shape, dtype=first.dtype, n=first.n, bound_of=bound_of,
+                         value_format=first.value_format, **arr)
+
+
 def _as_float(value) -> float:
     if isinstance(value, (int, float)):
         v = value
@@ -363,13 +466,18 @@ def _as_float(value) -> float:
 
 
 def judge(x, value, op: str = "sum", bound_of: str | None = None, y=None, value_as=None,
-          ddof: int = 1) -> Judgement:
+          ddof: int = 1, axis=None):
     """value (computed elsewhere: a float, or a 0-d result of any framework) judged against op's
     exact result over x (a CPU array): errors, ulps, condition number, and bound_of's bound.
     value_as: the format value is held in (rounded once to it first); None: x's dtype (what a
     variable of x's format holds). A wider format judges a wider result as it is, e.g.
-    judge(x32, torch.sum(t32, dtype=torch.float64), value_as="float64")."""
+    judge(x32, torch.sum(t32, dtype=torch.float64), value_as="float64"). axis=K: value holds one
+    result a row along axis K (an array of the other axes' shape, of any framework and device, e.g.
+    torch.sum(X, dim=K)); each row judged against its own exact result: a RowJudgements (y: x's
+    shape, or 1-d of the axis' length for dot)."""
     ddof = _names(op, bound_of=bound_of, ddof=ddof)
+    if axis is not None:
+        return _judge_rows(x, value, op, bound_of, y, value_as, ddof, axis)
     v = _as_float(value)
     xin, yin = _pair(x, y)
     y_obj, y_hint = (yin.obj, yin.hint) if yin is not None else (None, -1)

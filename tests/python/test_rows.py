@@ -260,3 +260,48 @@ def test_rows_dot_torch_gpu(rng, variant):
         mv = sumlab.dot(torch.from_numpy(x).cuda(), w, variant, axis=-1)
         want = sumlab.dot(x, y[3].copy(), variant, axis=-1)
         assert (mv.cpu().numpy().astype(np.float64).view(np.uint64) == want.view(np.uint64)).all()
+
+
+def same_judgement(a, b):
+    """Every field equal, floats bit for bit (NaN too)."""
+    import dataclasses
+    for f in dataclasses.fields(a):
+        u, v = getattr(a, f.name), getattr(b, f.name)
+        if not (bits(u) == bits(v) if isinstance(u, float) else u == v):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_judge_rows_equal_one_array(rng, dtype):
+    # judge(x, values, axis=K): row i judged as judge(row i, values[i]) judges it, every field
+    x = make_inputs(dtype, 6 * 4 * 90, "normal", rng).reshape(6, 4, 90)
+    for axis, op in ((-1, "sum"), (0, "var"), (1, "norm2")):
+        moved = np.moveaxis(x, axis, -1)
+        vals = np.array([[float(np.asarray(moved[i, k], np.float64).sum()) for k in range(moved.shape[1])]
+                         for i in range(moved.shape[0])])
+        j = sumlab.judge(x, vals, op, axis=axis, bound_of="exact" if op == "sum" else None)
+        assert j.shape == moved.shape[:-1] and j.ulps.shape == j.shape and j.n == moved.shape[-1]
+        for idx in np.ndindex(*j.shape):
+            one = sumlab.judge(np.ascontiguousarray(moved[idx]), vals[idx], op,
+                               bound_of="exact" if op == "sum" else None)
+            assert same_judgement(j[idx], one), (axis, op, idx)
+
+
+def test_judge_rows_dot_and_errors(rng):
+    x = make_inputs("float32", 5 * 64, "normal", rng).reshape(5, 64)
+    w = make_inputs("float32", 64, "normal", rng)
+    mv = sumlab.dot(x, w, "naive", axis=-1)
+    j = sumlab.judge(x, mv, "dot", y=w, axis=-1, bound_of="naive")
+    assert (j.bound_ratio <= 1).all() and j.exact.tolist() == sumlab.dot(x, w, axis=-1).tolist()
+    assert same_judgement(j[3], sumlab.judge(x[3], mv[3], "dot", y=w, bound_of="naive"))
+    jp = sumlab.judge(x, mv.tolist(), "dot", y=np.broadcast_to(w, x.shape).copy(), axis=1)
+    assert (jp.ulps.view(np.uint64) == j.ulps.view(np.uint64)).all()
+    with pytest.raises(ValueError, match=r"the rows' shape \(5,\), not \(4,\)"):
+        sumlab.judge(x, mv[:4], "dot", y=w, axis=-1)
+    with pytest.raises(ValueError, match="out of range"):
+        sumlab.judge(x, mv, "dot", y=w, axis=2)
+    with pytest.raises(ValueError, match="shapes must be equal"):
+        sumlab.judge(x, mv, "dot", y=w[:10], axis=-1)
+    with pytest.raises(IndexError, match="one row"):
+        j[1:3]
