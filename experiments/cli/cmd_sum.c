@@ -583,10 +583,6 @@ out:
     return code;
 }
 
-/* --axis: the file as rows along one axis (sl_array_rows: the axis moved to the last place on the
- * host when it is not), each row reduced and judged as a 1-D input of its own (its own session:
- * reference, upload), one output row per (row, variant) with the row's index. The exact value
- * of each row is in the exact/exact_sum_* columns (no block under the table). */
 /* A two-input operation's second file under --axis, of the first's format: of its shape (row i of
  * y pairs with row i of x whatever the files' memory orders: each is moved to rows of the axis on
  * its own), or 1-D of the axis' length N (*shared = 1: that one row pairs with every row of x,
@@ -626,6 +622,10 @@ static int rows_second(const char *path, const sl_array_info *info, sl_dtype dt,
     return 0;
 }
 
+/* --axis: the file as rows along one axis (sl_array_rows: the axis moved to the last place on the
+ * host when it is not), each row reduced and judged as a 1-D input of its own (its own session:
+ * reference, upload), one output row per (row, variant) with the row's index. The exact value
+ * of each row is in the exact/exact_sum_* columns (no block under the table). */
 static int reduce_rows(const char *path, const char *path2, sum_opts *o, const sl_variant *const *order,
                        size_t nv, int explicit_list, const sl_colset *cs, unsigned threads)
 {

@@ -167,7 +167,7 @@ def _reduce_rows(x, op, variant, ddof, axis, y=None):
     length (with every row, as x @ y)."""
     import numpy as np
     xin, yin = _pair(x, y)
-    for arg, a_in in (("x", xin), ("y", yin)):
+    for a_in in (xin, yin):
         if a_in is not None and not hasattr(a_in.orig, "shape"):   # an __array_interface__ alone
             raise TypeError(f"sumlab: cannot read {type(a_in.orig).__name__} as an array with a shape "
                             "(NumPy, PyTorch, CuPy or JAX; numpy.asarray(...) makes one)")
@@ -220,8 +220,7 @@ def _reduce_rows(x, op, variant, ddof, axis, y=None):
         ptr = out.data.ptr
     else:
         raise TypeError("sumlab: a CUDA array of PyTorch or CuPy is needed for axis=")
-    call(_sumlab.reduce_rows_device, op, variant, xr, xin.hint, n, ptr, stream_of(xin), ddof, yr,
-         yin.hint if yin is not None else -1)
+    call(_sumlab.reduce_rows_device, op, variant, xr, xin.hint, n, ptr, stream_of(xin), ddof, yr, y_hint)
     return out
 
 
