@@ -180,6 +180,10 @@ check "...with the reason: $(cat "$t/full.err")" grep -q "cannot write standard 
 "$bin" sum "$t/four.f32" --dtype f32 --format csv > /dev/full 2> "$t/full2.err"; rc=$?
 check "sum > /dev/full exits 1 (got $rc)" test $rc -eq 1
 check "...with the reason" grep -q "cannot write standard output: No space left on device" "$t/full2.err"
+"$bin" judge "$t/four.f32" --dtype f32 --value 1 > /dev/full 2> "$t/full3.err"; rc=$?
+check "judge > /dev/full exits 1 (got $rc)" test $rc -eq 1
+check "...in one line, the reason: $(cat "$t/full3.err")" test "$(grep -c . "$t/full3.err")" -eq 1 -a \
+  "$(grep -c "cannot write standard output: No space left on device" "$t/full3.err")" -eq 1
 "$bin" run determinism --preset tiny -o "$t/rep" -q 2>/dev/null
 rm -f "$t/rep/report.md"
 (trap '' XFSZ; ulimit -f 4; exec "$bin" run determinism -o "$t/rep" --report-only -q) 2> "$t/rep.err"; rc=$?

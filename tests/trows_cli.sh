@@ -211,5 +211,42 @@ bad "gen --shape of 17 axes" "too many values" gen normal --shape 1,1,1,1,1,1,1,
 bad "gen --shape past 2^40 values" "more than 2.40-1 values" gen normal --shape 2^20,2^20,2 -o "$tmp/g3.npy"
 check "gen refused: no file left" test ! -e "$tmp/g3.npy"
 
+# judge --axis: one value a row from --row-values (float64 row sums of m.npy, rounded once to
+# float32) judged against each row's exact sum: row r as judge of row r alone with that value
+cat > "$tmp/rowsums.py" <<'PY'
+import struct, sys
+src, out, B, N = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+b = open(src, 'rb').read()
+hl = struct.unpack('<H', b[8:10])[0]
+v = struct.unpack('<%df' % (B * N), b[10 + hl:10 + hl + 4 * B * N])
+sums = [sum(v[r * N:(r + 1) * N]) for r in range(B)]
+h = "{'descr': '<f8', 'fortran_order': False, 'shape': (%d,), }" % B
+h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+open(out, 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<%dd' % B, *sums))
+print(' '.join(repr(x) for x in sums))
+PY
+sums=($(python3 "$tmp/rowsums.py" "$tmp/m.npy" "$tmp/rv.npy" $B $N))
+"$sumlab" judge "$tmp/m.npy" --axis -1 --row-values "$tmp/rv.npy" --bound-of serial --format csv \
+  --columns row,result_hex,ulps,cond,bound_ratio,value_as > "$tmp/jr.csv" 2> "$tmp/jr.err"
+check "judge --axis exits 0" test $? -eq 0
+check "judge --axis: one line a row" test "$(tail -n +2 "$tmp/jr.csv" | wc -l)" -eq $B
+check "judge --axis: said" grep -q "$B rows of $N values along axis -1" "$tmp/jr.err"
+check "judge --axis: float64 values rounded to float32" grep -q ',float32 nearest of a float64 value$' "$tmp/jr.csv"
+for r in 0 2 4; do
+  "$sumlab" judge "$tmp/row$r.npy" --value "${sums[$r]}" --bound-of serial --format csv \
+    --columns result_hex,ulps,cond,bound_ratio -q > "$tmp/j1.csv"
+  check "judge --axis row $r equals the 1-D judge of row $r" diff <(tail -n +2 "$tmp/j1.csv") \
+    <(awk -F, -v r=$r 'NR > 1 && $1 == r { print $2 "," $3 "," $4 "," $5 }' "$tmp/jr.csv")
+done
+python3 "$tmp/rowsums.py" "$tmp/m.npy" "$tmp/rv4.npy" 4 $N > /dev/null
+"$sumlab" judge "$tmp/m.npy" --axis -1 --row-values "$tmp/rv.npy" -q > /dev/full 2> "$tmp/jfull.err"
+check "judge --axis > /dev/full exits 1" test $? -eq 1
+check "judge --axis > /dev/full: one line, the reason" test "$(grep -c . "$tmp/jfull.err")" -eq 1 -a \
+  "$(grep -c 'cannot write standard output' "$tmp/jfull.err")" -eq 1
+bad "judge --axis, a value too few" "has 5 rows" judge "$tmp/m.npy" --axis -1 --row-values "$tmp/rv4.npy"
+bad "judge --axis without --row-values" "needs --row-values" judge "$tmp/m.npy" --axis -1
+bad "judge --row-values without --axis" "needs --axis" judge "$tmp/m.npy" --row-values "$tmp/rv.npy"
+bad "judge --axis with --value" "not --value" judge "$tmp/m.npy" --axis -1 --row-values "$tmp/rv.npy" --value 1
+
 echo "trows_cli: $checks checks, $fails failed (seed $seed)"
 test "$fails" -eq 0

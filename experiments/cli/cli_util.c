@@ -462,3 +462,88 @@ int sl_cli_pairable(const char *cmd, const char *op, const char *path, const sl_
                c2 ? "C-order" : "Fortran-order", sl_array_shape_text(b, s2, sizeof s2));
     return 2;
 }
+
+static int rows_second(const char *cmd, const char *op, const char *path, const sl_array_info *info, sl_dtype dt,
+                       uint64_t N, long axis, const char *path2, int have_dtype, sl_dtype raw_dt, void **data2,
+                       int *moved2, int *shared)
+{
+    sl_err err = {{0}};
+    uint64_t n2 = 0, rows2 = 0, N2 = 0;
+    sl_dtype dt2;
+    sl_array_info info2;
+    *moved2 = *shared = 0;
+    if (sl_array_load_ex(path2, have_dtype, raw_dt, data2, &n2, &dt2, &info2, &err)) {
+        sl_cli_msg(cmd, "%s", err.msg);
+        return 2;
+    }
+    if (dt2 != dt) {
+        sl_cli_msg(cmd, "%s: '%s' holds %s values but '%s' holds %s values (the inputs of %s must have "
+                   "one format)", op, path, sl_dtype_name(dt), path2, sl_dtype_name(dt2), op);
+        return 2;
+    }
+    int same = info->ndim == info2.ndim;
+    for (int k = 0; same && k < info->ndim; k++) same = info->shape[k] == info2.shape[k];
+    *shared = !same && info2.ndim == 1 && info2.n == N;
+    if (*shared) return 0;   /* one row, contiguous: used as it is */
+    if (!same) {
+        char s1[256], s2[256];
+        sl_cli_msg(cmd, "%s --axis: '%s' has shape %s but '%s' has shape %s: the shapes must be equal (row i "
+                   "with row i) or the second 1-D of the axis' length %llu (one row with every row)",
+                   op, path, sl_array_shape_text(info, s1, sizeof s1), path2,
+                   sl_array_shape_text(&info2, s2, sizeof s2), (unsigned long long)N);
+        return 2;
+    }
+    if (sl_array_rows(&info2, dt, axis, data2, &rows2, &N2, moved2, &err)) {
+        sl_cli_msg(cmd, "%s: %s", path2, err.msg);
+        return 2;
+    }
+    return 0;
+}
+
+int sl_cli_rows_load(const char *cmd, const char *op, const char *path, const char *path2, int have_dtype,
+                     sl_dtype raw_dt, long axis, sl_cli_rows *r)
+{
+    sl_err err = {{0}};
+    uint64_t n = 0;
+    memset(r, 0, sizeof *r);
+    if (sl_array_load_ex(path, have_dtype, raw_dt, &r->x, &n, &r->dt, &r->info, &err)) {
+        sl_cli_msg(cmd, "%s", err.msg);
+        return 2;
+    }
+    if (have_dtype && r->dt != raw_dt) {
+        sl_cli_msg(cmd, "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(r->dt),
+                   sl_dtype_name(raw_dt));
+        return 2;
+    }
+    if (sl_array_rows(&r->info, r->dt, axis, &r->x, &r->rows, &r->n, &r->moved, &err)) {
+        sl_cli_msg(cmd, "%s: %s", path, err.msg);
+        return 2;
+    }
+    if (path2)
+        return rows_second(cmd, op, path, &r->info, r->dt, r->n, axis, path2, have_dtype, raw_dt, &r->y,
+                           &r->moved_y, &r->shared);
+    return 0;
+}
+
+void sl_cli_rows_free(sl_cli_rows *r)
+{
+    free(r->x);
+    free(r->y);
+    r->x = r->y = NULL;
+}
+
+int sl_cli_rows_flush(sl_table *t, sl_table_parts *parts, sl_out_format fmt, uint64_t r, uint64_t rows,
+                      uint64_t batch, int *begun)
+{
+    int wrc;
+    if (fmt == SL_OUT_TABLE) {   /* a table of its own, after a blank line */
+        wrc = (r + 1 > batch && fputc('\n', stdout) == EOF) || sl_table_write(t, fmt, stdout);
+    } else {
+        wrc = (!*begun && sl_table_parts_begin(parts, t, stdout)) ||
+              (fmt == SL_OUT_JSON && sl_table_parts_measure(parts, t)) || sl_table_parts_write(parts, t, stdout) ||
+              (r + 1 == rows && sl_table_parts_end(parts, stdout));
+        *begun = 1;
+    }
+    sl_table_clear_rows(t);
+    return wrc;
+}

@@ -25,7 +25,8 @@ static void judge_usage(FILE *f)
 {
     fputs("usage: sumlab judge FILE [FILE2] (--value [NAME=]V ... | --values CSV) [--op OP] [--bound-of VARIANT]\n"
           "                    [--format table|csv|json] [--dtype f32|f64|f16|bf16] [--quiet]\n"
-          "                    [--columns LIST]\n\n"
+          "                    [--columns LIST]\n"
+          "       sumlab judge FILE [FILE2] --axis K --row-values R.npy [the options above]\n\n"
           "Judges sums computed elsewhere (numpy.sum, math.fsum, torch.sum, your kernel)\n"
           "against the exact sum S of FILE (read as `sumlab sum` reads it): one row per value\n"
           "with its errors, and S itself exactly (a block under the table; columns\n"
@@ -42,6 +43,13 @@ static void judge_usage(FILE *f)
           "                    value2, ...)\n"
           "  --values CSV      a file of `name,value` lines (a `name,value` header, blank\n"
           "                    lines and # comments are skipped)\n"
+          "  --axis K          FILE (an N-D .npy) as rows along axis K, as `reduce --axis`\n"
+          "                    reads it (dot: FILE2 of FILE's shape, or 1-D of the axis'\n"
+          "                    length): each row judged against its own exact result, one\n"
+          "                    output row per row (its index in the `row` column)\n"
+          "  --row-values R    with --axis: a .npy of one value a row (the rows' shape, or 1-D\n"
+          "                    of their count; any of the four formats, e.g. np.save of\n"
+          "                    torch.sum(X, dim=K)); each value rounded once to FILE's format\n"
           "  --bound-of V      also the a-priori bound of registry variant V on this input\n"
           "                    (its default launch configuration) and |value - S| / bound; a\n"
           "                    value outside it is marked with a line on stderr\n"
@@ -567,14 +575,17 @@ static const char *const judge_cols_rep[] = {"variant", "result_hex", "result", 
 /* The row of one value: the value judged (sl_judge_value) as a row of the one column table. */
 static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, const sl_reference *ref,
                      const jvalue *jv, const sl_variant *bv, const sl_exact_text *S, sl_out_format fmt,
-                     const jgroups *gs, int say, sl_err *err)
+                     const jgroups *gs, int say, int64_t rowi, sl_err *err)
 {
     sl_value_judgement j;
     sl_judge_value(ref, bv, jv->v, &j);
     /* a value outside the named variant's bound is marked on stderr, as `sum` marks its rows */
-    if (say && bv && j.bound_ratio > 1)
-        sl_cli_msg(CMD, "%s: outside the a-priori bound of %s: |value - S| is %.3g times the bound", jv->name,
+    if (say && bv && j.bound_ratio > 1) {
+        char rn[40] = "";
+        if (rowi >= 0) snprintf(rn, sizeof rn, " of row %lld", (long long)rowi);
+        sl_cli_msg(CMD, "%s%s: outside the a-priori bound of %s: |value - S| is %.3g times the bound", jv->name, rn,
                    bv->name, j.bound_ratio);
+    }
     sl_row row;
     sl_row_empty(&row, "elsewhere", ref->dtype, ref->n);
     row.judged = row.have_exact = 1;
@@ -598,6 +609,7 @@ static int judge_row(sl_table *t, const sl_colset *cs, const sl_rowctx *ctx, con
     sl_record_extra_init(&x);
     x.bound_of = bv ? bv->name : NULL;
     x.value_as = jv->as;
+    x.row = rowi;
     sl_record r = {.ctx = ctx, .variant = jv->name, .status = "ok", .row = &row, .instances = 1,
                    .ref = ref, .S = S, .digits = fmt == SL_OUT_TABLE ? 6 : 0, .x = &x};
     return sl_colset_row(t, cs, &r, 0, err);
@@ -662,7 +674,7 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
             size_t k = 0;
             while (k < JUDGE_BATCH && (more = walk_next(&w, &jv)) == 1) {
                 value_for(&jv, ref->dtype);   /* checked before (judge_values_check) */
-                if (judge_row(t, &cs, &ctx, ref, &jv, bv, S, fmt, gs, pass == 1, &err)) {
+                if (judge_row(t, &cs, &ctx, ref, &jv, bv, S, fmt, gs, pass == 1, -1, &err)) {
                     sl_cli_msg(CMD, "%s", err.msg);
                     rc = columns ? 2 : 1;
                     break;
@@ -680,10 +692,7 @@ static int judge_write(const sl_reference *ref, const sl_operation *op, const jv
     if (!rc && fmt == SL_OUT_TABLE && groups_block(stdout, gs, ref)) rc = -1;
     if (!rc && fmt == SL_OUT_TABLE && !strcmp(op->name, "lse") && lse_softmax_block(stdout, ref, x, vs))
         rc = -1;
-    if (rc < 0) {
-        sl_cli_msg(CMD, "error writing the output");
-        rc = 1;
-    }
+    if (rc < 0) rc = 1;   /* a write error: main() names the reason ("cannot write standard output: ...") */
     sl_table_parts_free(&parts);
     sl_table_free(t);
     return rc;
@@ -709,6 +718,9 @@ static int judge_values_check(const jvalues *vs, sl_dtype dt, jgroups *gs, int q
 
 typedef struct {
     jvalues vs;
+    const char *row_values;    /* --row-values (with --axis) */
+    int have_axis;             /* --axis K */
+    long axis;
     const sl_operation *op;    /* --op */
     const sl_variant *bound_of;
     const char *columns;       /* --columns (NULL: judge_cols) */
@@ -721,9 +733,11 @@ typedef struct {
 /* The option loop. Returns -1 to go on, else the exit code (0 after --help). */
 static int judge_getopt(int argc, char **argv, judge_opts *o)
 {
-    enum { O_VALUES = 256, O_BOUND, O_OP, O_COLUMNS, O_DDOF };
+    enum { O_VALUES = 256, O_BOUND, O_OP, O_COLUMNS, O_DDOF, O_AXIS, O_ROWVALUES };
     static const struct option opts[] = {
         {"columns", required_argument, NULL, O_COLUMNS},
+        {"axis", required_argument, NULL, O_AXIS},
+        {"row-values", required_argument, NULL, O_ROWVALUES},
         {"op", required_argument, NULL, O_OP},
         {"ddof", required_argument, NULL, O_DDOF},
         {"value", required_argument, NULL, 'V'},   {"values", required_argument, NULL, O_VALUES},
@@ -738,6 +752,17 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
         case 'V': if ((rc = opt_value(&o->vs, optarg))) return rc; break;
         case O_VALUES: if ((rc = opt_values(&o->vs, optarg))) return rc; break;
         case O_COLUMNS: o->columns = optarg; break;
+        case O_ROWVALUES: o->row_values = optarg; break;
+        case O_AXIS:
+            {
+                sl_err e = {{0}};
+                if (sl_parse_int(optarg, -64, 63, &o->axis, &e)) {
+                    sl_cli_msg(CMD, "--axis: %s", e.msg);
+                    return 2;
+                }
+                o->have_axis = 1;
+            }
+            break;
         case O_DDOF:
             if (sl_cli_ddof(CMD, optarg, &o->params)) return 2;
             break;
@@ -779,6 +804,151 @@ static int judge_getopt(int argc, char **argv, judge_opts *o)
     return -1;
 }
 
+/* --bound-of V for --op: the operation's variant of that name (0), or 2 after saying V computes
+ * another operation. */
+static int bound_for_op(judge_opts *o)
+{
+    if (o->bound_of && sl_op_of(o->bound_of) != o->op && sl_variant_find_op(o->op->name, o->bound_of->name))
+        o->bound_of = sl_variant_find_op(o->op->name, o->bound_of->name);   /* the op's variant of that name */
+    if (o->bound_of && sl_op_of(o->bound_of) != o->op) {
+        sl_cli_msg(CMD, "--bound-of: variant '%s' computes %s, not %s", o->bound_of->name, o->bound_of->op,
+                   o->op->name);
+        return 2;
+    }
+    return 0;
+}
+
+/* --row-values' value i as a double (a value of its format vdt). */
+static double row_value(const void *vals, sl_dtype vdt, uint64_t i)
+{
+    switch (vdt) {
+    case SL_F64: return ((const double *)vals)[i];
+    case SL_F32: return (double)((const float *)vals)[i];
+    default: return sl_half_to_double(((const uint16_t *)vals)[i], vdt);
+    }
+}
+
+/* The rows' values file: loaded, one value a row (the rows' shape, or 1-D of their count). 0, or
+ * 2 after one message. */
+static int load_row_values(const judge_opts *o, const sl_array_info *info, long axis, uint64_t rows,
+                           void **vals, sl_dtype *vdt)
+{
+    sl_err err = {{0}};
+    uint64_t nv = 0;
+    sl_array_info vinfo;
+    if (sl_array_load_ex(o->row_values, 0, SL_F64, vals, &nv, vdt, &vinfo, &err)) {
+        sl_cli_msg(CMD, "--row-values: %s", err.msg);
+        return 2;
+    }
+    /* the rows' shape: FILE's without the axis (a 0-d/1-d FILE: one row) */
+    const int nd = info->ndim, a = nd <= 1 ? 0 : (int)(axis < 0 ? axis + nd : axis);
+    int same = nd > 1 && vinfo.ndim == nd - 1;
+    for (int k = 0, j = 0; same && k < nd; k++)
+        if (k != a) same = vinfo.shape[j++] == info->shape[k];
+    if (nv != rows || (!same && vinfo.ndim > 1)) {
+        char s1[256], s2[256];
+        sl_cli_msg(CMD, "--row-values: '%s' has shape %s, but FILE's %s along axis %ld has %llu rows (one value "
+                   "a row: the rows' shape, or 1-D)", o->row_values, sl_array_shape_text(&vinfo, s2, sizeof s2),
+                   sl_array_shape_text(info, s1, sizeof s1), axis, (unsigned long long)rows);
+        return 2;
+    }
+    return 0;
+}
+
+/* --axis K: FILE (and FILE2) as rows, row r judged against its own exact result with value r of
+ * --row-values (rounded once to FILE's format), one output row per row, written as they finish
+ * (CSV and JSON as one table; the table format in pages). Returns the exit code. */
+static int judge_rows(judge_opts *o, const char *path, const char *path2)
+{
+    sl_err err = {{0}};
+    sl_cli_rows R;
+    void *vals = NULL;
+    sl_dtype vdt = SL_F64;
+    int code = 0, begun = 0;
+    sl_table *t = NULL;
+    jgroups *gs = NULL;
+    sl_table_parts parts;
+    sl_table_parts_init(&parts, o->fmt);
+    if ((code = sl_cli_rows_load(CMD, o->op->name, path, path2, o->have_dtype, o->raw_dt, o->axis, &R))) goto out;
+    const void *data = R.x, *data2 = R.y;
+    const uint64_t rows = R.rows, N = R.n;
+    const sl_dtype dt = R.dt;
+    if ((code = load_row_values(o, &R.info, o->axis, rows, &vals, &vdt)) || (code = bound_for_op(o))) goto out;
+    sl_colset cs;
+    {
+        /* the row's index, then judge's columns (the table format: S in hex, no S block under it) */
+        const char *names[JUDGE_NCOLS + 1] = {"row"};
+        for (size_t k = 0; k < JUDGE_NCOLS; k++) names[k + 1] = judge_cols[k];
+        if (o->columns ? sl_colset_parse(&cs, o->columns, &err)
+                       : sl_colset_names(&cs, names, o->fmt == SL_OUT_TABLE ? JUDGE_NCOLS - 1 : JUDGE_NCOLS + 1,
+                                         &err)) {
+            sl_cli_msg(CMD, "--columns: %s", err.msg);
+            code = 2;
+            goto out;
+        }
+    }
+    t = sl_colset_table(&cs);
+    gs = malloc(sizeof *gs);
+    if (!t || !gs || groups_init(gs)) {   /* (no names repeat here: an empty set) */
+        sl_cli_msg(CMD, "out of memory");
+        if (gs) groups_free(gs);
+        free(gs);
+        gs = NULL;
+        code = 1;
+        goto out;
+    }
+    if (!o->quiet)
+        sl_cli_msg(CMD, "%s: %llu rows of %llu values along axis %ld%s, judged with the values of '%s' (%s)", path,
+                   (unsigned long long)rows, (unsigned long long)N, o->axis,
+                   R.moved ? " (the axis moved to the last place on the host, a copy)" : "", o->row_values,
+                   sl_dtype_name(vdt));
+    const size_t es = sl_dtype_size(dt);
+    const sl_rowctx ctx = {.experiment = "judge", .op = o->op, .dt = dt, .n = N, .config = "default"};
+    const uint64_t batch = o->fmt == SL_OUT_TABLE ? 4096u : 256u;
+    for (uint64_t r = 0; r < rows && !code; r++) {
+        const void *const in[2] = {(const char *)data + r * N * es,
+                                   data2 ? (const char *)data2 + (R.shared ? 0u : r * N * es) : NULL};
+        sl_reference ref;
+        if (o->op->reference(&ref, in, N, dt, &o->params, 1, &err)) {
+            sl_cli_msg(CMD, "row %llu: %s", (unsigned long long)r, err.msg);
+            sl_reference_clear(&ref);
+            code = 1;
+            break;
+        }
+        sl_exact_text S;
+        if (sl_reference_exact_text(&ref, &S)) {
+            sl_reference_clear(&ref);
+            sl_cli_msg(CMD, "out of memory");
+            code = 1;
+            break;
+        }
+        const double raw = row_value(vals, vdt, r);
+        jvalue jv;
+        memset(&jv, 0, sizeof jv);
+        jv.name = (char *)"value";
+        jv.v = dt == SL_F64 ? raw : dt == SL_F32 ? (double)(float)raw : sl_half_round(raw, dt);
+        if (vdt == dt || in_format(raw, dt)) snprintf(jv.as, sizeof jv.as, "exact (a %s value)", fmt_long_name(vdt));
+        else snprintf(jv.as, sizeof jv.as, "%s nearest of a %s value", fmt_long_name(dt), fmt_long_name(vdt));
+        if (judge_row(t, &cs, &ctx, &ref, &jv, o->bound_of, &S, o->fmt, gs, !o->quiet, (int64_t)r, &err)) {
+            sl_cli_msg(CMD, "%s", err.msg);
+            code = o->columns ? 2 : 1;
+        }
+        sl_exact_text_free(&S);
+        sl_reference_clear(&ref);
+        if (code || ((r + 1) % batch && r + 1 < rows)) continue;
+        if (sl_cli_rows_flush(t, &parts, o->fmt, r, rows, batch, &begun))
+            code = 1;   /* main() names the reason ("cannot write standard output: ...") */
+    }
+out:
+    sl_table_parts_free(&parts);
+    sl_table_free(t);
+    if (gs) groups_free(gs);
+    free(gs);
+    free(vals);
+    sl_cli_rows_free(&R);
+    return code;
+}
+
 int sl_cmd_judge(int argc, char **argv)
 {
     judge_opts o;
@@ -806,6 +976,18 @@ int sl_cmd_judge(int argc, char **argv)
         sl_cli_msg(CMD, "%s reads %d files: FILE2 is missing", o.op->name, nfiles);
         free_values(&o.vs);
         return 2;
+    }
+    if (o.have_axis || o.row_values) {   /* rows: one value a row from --row-values */
+        const char *why = !o.have_axis ? "--row-values needs --axis K"
+                          : !o.row_values ? "--axis needs --row-values R.npy (one value a row)"
+                          : o.vs.total ? "--axis takes its values from --row-values, not --value/--values"
+                                       : NULL;
+        if (why) {
+            sl_cli_msg(CMD, "%s", why);
+            free_values(&o.vs);
+            return 2;
+        }
+        return judge_rows(&o, argv[optind], nfiles == 2 ? argv[optind + 1] : NULL);
     }
     if (!o.vs.total) {
         sl_cli_msg(CMD, "no values to judge (give --value V or --values CSV)");
@@ -882,11 +1064,7 @@ int sl_cmd_judge(int argc, char **argv)
         free_values(&o.vs);
         return code;
     }
-    if (o.bound_of && sl_op_of(o.bound_of) != o.op && sl_variant_find_op(o.op->name, o.bound_of->name))
-        o.bound_of = sl_variant_find_op(o.op->name, o.bound_of->name);   /* the op's variant of that name */
-    if (o.bound_of && sl_op_of(o.bound_of) != o.op) {
-        sl_cli_msg(CMD, "--bound-of: variant '%s' computes %s, not %s", o.bound_of->name, o.bound_of->op,
-                   o.op->name);
+    if (bound_for_op(&o)) {
         groups_free(gs);
         free(gs);
         free(data2);

@@ -583,45 +583,6 @@ out:
     return code;
 }
 
-/* A two-input operation's second file under --axis, of the first's format: of its shape (row i of
- * y pairs with row i of x whatever the files' memory orders: each is moved to rows of the axis on
- * its own), or 1-D of the axis' length N (*shared = 1: that one row pairs with every row of x,
- * as x @ y). 0, or 2 after one message. */
-static int rows_second(const char *path, const sl_array_info *info, sl_dtype dt, uint64_t N, const char *path2,
-                       const sum_opts *o, void **data2, int *moved2, int *shared)
-{
-    sl_err err = {{0}};
-    uint64_t n2 = 0, rows2 = 0, N2 = 0;
-    sl_dtype dt2;
-    sl_array_info info2;
-    if (sl_array_load_ex(path2, o->have_dtype, o->raw_dt, data2, &n2, &dt2, &info2, &err)) {
-        sl_cli_msg(cmd, "%s", err.msg);
-        return 2;
-    }
-    if (dt2 != dt) {
-        sl_cli_msg(cmd, "%s: '%s' holds %s values but '%s' holds %s values (the inputs of %s must have "
-                   "one format)", o->op->name, path, sl_dtype_name(dt), path2, sl_dtype_name(dt2), o->op->name);
-        return 2;
-    }
-    int same = info->ndim == info2.ndim;
-    for (int k = 0; same && k < info->ndim; k++) same = info->shape[k] == info2.shape[k];
-    *shared = !same && info2.ndim == 1 && info2.n == N;
-    if (*shared) return 0;   /* one row, contiguous: used as it is */
-    if (!same) {
-        char s1[256], s2[256];
-        sl_cli_msg(cmd, "%s --axis: '%s' has shape %s but '%s' has shape %s: the shapes must be equal (row i "
-                   "with row i) or the second 1-D of the axis' length %llu (one row with every row)",
-                   o->op->name, path, sl_array_shape_text(info, s1, sizeof s1), path2,
-                   sl_array_shape_text(&info2, s2, sizeof s2), (unsigned long long)N);
-        return 2;
-    }
-    if (sl_array_rows(&info2, dt, o->axis, data2, &rows2, &N2, moved2, &err)) {
-        sl_cli_msg(cmd, "%s: %s", path2, err.msg);
-        return 2;
-    }
-    return 0;
-}
-
 /* --axis: the file as rows along one axis (sl_array_rows: the axis moved to the last place on the
  * host when it is not), each row reduced and judged as a 1-D input of its own (its own session:
  * reference, upload), one output row per (row, variant) with the row's index. The exact value
@@ -630,45 +591,29 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
                        size_t nv, int explicit_list, const sl_colset *cs, unsigned threads)
 {
     sl_err err = {{0}};
-    void *data = NULL, *data2 = NULL;
+    sl_cli_rows R;
     sl_table *t = NULL;
     sl_table_parts parts;
     sl_table_parts_init(&parts, o->fmt);
-    int code = 0, moved = 0, moved2 = 0, shared = 0, bad = 0, begun = 0;
-    uint64_t n = 0, rows = 0, N = 0;
-    sl_dtype dt;
-    sl_array_info info;
+    int code = 0, bad = 0, begun = 0;
     sl_io_set_threads(threads);
-    if (sl_array_load_ex(path, o->have_dtype, o->raw_dt, &data, &n, &dt, &info, &err)) {
-        sl_cli_msg(cmd, "%s", err.msg);
-        code = 2;
-        goto out;
-    }
-    if (o->have_dtype && dt != o->raw_dt) {
-        sl_cli_msg(cmd, "'%s' holds %s values but --dtype %s was given", path, sl_dtype_name(dt),
-                   sl_dtype_name(o->raw_dt));
-        code = 2;
-        goto out;
-    }
-    if (sl_array_rows(&info, dt, o->axis, &data, &rows, &N, &moved, &err)) {
-        sl_cli_msg(cmd, "%s: %s", path, err.msg);
-        code = 2;
-        goto out;
-    }
-    if (path2 && (code = rows_second(path, &info, dt, N, path2, o, &data2, &moved2, &shared))) goto out;
+    if ((code = sl_cli_rows_load(cmd, o->op->name, path, path2, o->have_dtype, o->raw_dt, o->axis, &R))) goto out;
+    const void *data = R.x, *data2 = R.y;
+    const uint64_t rows = R.rows, N = R.n;
+    const sl_dtype dt = R.dt;
     if (!o->quiet) {
         char shp[256];
         sl_cli_msg(cmd, "%s: shape %s reduced along axis %ld: %llu rows of %llu values%s", path,
-                   sl_array_shape_text(&info, shp, sizeof shp), o->axis, (unsigned long long)rows,
+                   sl_array_shape_text(&R.info, shp, sizeof shp), o->axis, (unsigned long long)rows,
                    (unsigned long long)N,
-                   moved ? " (the axis is not the contiguous last one: moved there on the host, a copy)"
+                   R.moved ? " (the axis is not the contiguous last one: moved there on the host, a copy)"
                          : "");
-        if (path2 && shared)
+        if (path2 && R.shared)
             sl_cli_msg(cmd, "%s: one row of %llu values, paired with every row of '%s'", path2,
                        (unsigned long long)N, path);
         else if (path2)
             sl_cli_msg(cmd, "%s: the same shape, row i paired with row i of '%s'%s", path2, path,
-                       moved2 ? " (its axis moved to the last place on the host, a copy)" : "");
+                       R.moved_y ? " (its axis moved to the last place on the host, a copy)" : "");
     }
     t = sl_colset_table(cs);
     if (!t) {
@@ -685,7 +630,7 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
         sl_session *s = NULL;
         char chosen[512];
         const void *xr = (const char *)data + r * N * es;
-        const void *yr = data2 ? (const char *)data2 + (shared ? 0u : r * N * es) : NULL;
+        const void *yr = data2 ? (const char *)data2 + (R.shared ? 0u : r * N * es) : NULL;
         sl_session_opts so = {o->backend, o->offset, threads, NULL, 0, o->op, &o->params, yr};
         if (sl_session_open_opts(&s, xr, N, dt, &so, chosen, sizeof chosen, &err)) {
             sl_cli_msg(cmd, "%s", err.msg);
@@ -728,17 +673,8 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
         sl_exact_text_free(&S);
         sl_session_close(s);
         if ((r + 1) % batch && r + 1 < rows) continue;
-        int wrc;
-        if (o->fmt == SL_OUT_TABLE) {   /* a table of its own, after a blank line */
-            wrc = (r + 1 > batch && fputc('\n', stdout) == EOF) || sl_table_write(t, o->fmt, stdout);
-        } else {
-            wrc = (!begun && sl_table_parts_begin(&parts, t, stdout)) ||
-                  (o->fmt == SL_OUT_JSON && sl_table_parts_measure(&parts, t)) ||
-                  sl_table_parts_write(&parts, t, stdout) || (r + 1 == rows && sl_table_parts_end(&parts, stdout));
-            begun = 1;
-        }
-        sl_table_clear_rows(t);
-        if (wrc) {   /* main() names the reason ("cannot write standard output: ...") */
+        if (sl_cli_rows_flush(t, &parts, o->fmt, r, rows, batch, &begun)) {
+            /* main() names the reason ("cannot write standard output: ...") */
             code = 1;
             goto out;
         }
@@ -748,8 +684,7 @@ static int reduce_rows(const char *path, const char *path2, sum_opts *o, const s
 out:
     sl_table_parts_free(&parts);
     sl_table_free(t);
-    free(data);
-    free(data2);
+    sl_cli_rows_free(&R);
     return code;
 }
 

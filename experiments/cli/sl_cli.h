@@ -76,6 +76,28 @@ int sl_cli_ddof_check(const char *cmd, const sl_op_params *p, const sl_operation
  * axes longer than 1: memory order would pair other elements). */
 int sl_cli_pairable(const char *cmd, const char *op, const char *path, const sl_array_info *a,
                     const char *path2, const sl_array_info *b);
+/* --axis K of `reduce` and `judge`: FILE as rows (the axis moved to the last place on the host
+ * when it is not: moved), and a two-input operation's FILE2 (path2; NULL: none) in FILE's format,
+ * either of FILE's shape (moved to rows of axis K on its own, moved_y set when that copied: row i
+ * pairs with row i whatever the files' memory orders) or 1-D of the axis' length (shared: that
+ * one row with every row of FILE, as FILE @ FILE2). */
+typedef struct {
+    void *x, *y;               /* x's rows, C order; y's rows or its one row (NULL: no FILE2) */
+    sl_array_info info;        /* FILE's */
+    sl_dtype dt;
+    uint64_t rows, n;          /* rows of n values */
+    int moved, moved_y, shared;
+} sl_cli_rows;
+/* 0, or 2 after one line for cmd (--dtype D given: have_dtype, raw_dt; checked against a .npy).
+ * sl_cli_rows_free releases it either way. */
+int sl_cli_rows_load(const char *cmd, const char *op, const char *path, const char *path2, int have_dtype,
+                     sl_dtype raw_dt, long axis, sl_cli_rows *r);
+void sl_cli_rows_free(sl_cli_rows *r);
+/* Writes t's rows (the output rows of input rows up to r of `rows`, a batch of `batch`) and
+ * clears them: CSV and JSON as one table in parts (*begun: the header written), the table format
+ * as a table of its own after a blank line. 0, or nonzero on a write error. */
+int sl_cli_rows_flush(sl_table *t, sl_table_parts *parts, sl_out_format fmt, uint64_t r, uint64_t rows,
+                      uint64_t batch, int *begun);
 
 /* --param K=V given again for a key already set: prev holds the earlier K=V words (nprev of
  * them). 0 when kv's key is new; else one line for cmd ("--param K is given twice") and 2: a
