@@ -119,7 +119,8 @@ struct pair {
     view x{}, y{};
     arr y_arr;
     bool has_y = false;
-    pair(const arr &x_arr, int hint, nb::handle y_obj, int y_hint)
+    // one_length: y of x's length (the one-array calls); else only of its dtype and device
+    pair(const arr &x_arr, int hint, nb::handle y_obj, int y_hint, bool one_length = true)
     {
         x = take(x_arr, hint, "x");
         if (y_obj.is_none()) return;
@@ -127,34 +128,26 @@ struct pair {
             raise(PyExc_TypeError, "sumlab: y cannot be read zero-copy as an array");
         has_y = true;
         y = take(y_arr, y_hint, "y");
-        same_place(x, y);
+        if (one_length) same_place(x, y);
+        else same_kind(x, y);
     }
     const void *y_data() const { return has_y ? y.data : nullptr; }
 };
 
-// Rows: x and, for a two-input operation, y (None otherwise) of x's dtype and device, either of
-// x's size (row i with row i: y_stride n) or of one row's n values (with every row: y_stride 0).
-struct rows_pair {
-    view x{}, y{};
-    arr y_arr;
-    bool has_y = false;
+// Rows: x of rows of n values and, for a two-input operation, y either of x's size (row i with
+// row i: y_stride n) or of one row's n values (with every row: y_stride 0).
+struct rows_pair : pair {
     uint64_t y_stride = 0;
     rows_pair(const arr &x_arr, int hint, uint64_t n, nb::handle y_obj, int y_hint)
+        : pair(x_arr, hint, y_obj, y_hint, false)
     {
-        x = take(x_arr, hint, "x");
         if (n == 0 || x.n % n) raise(PyExc_ValueError, "sumlab: the rows' length does not divide the array");
-        if (y_obj.is_none()) return;
-        if (!nb::try_cast<arr>(y_obj, y_arr, false))
-            raise(PyExc_TypeError, "sumlab: y cannot be read zero-copy as an array");
-        has_y = true;
-        y = take(y_arr, y_hint, "y");
-        same_kind(x, y);
+        if (!has_y) return;
         if (y.n != x.n && y.n != n)
             raise(PyExc_ValueError, "sumlab: y has " + std::to_string(y.n) + " values: x's " + std::to_string(x.n) +
                                         " (row by row) or one row's " + std::to_string(n));
         y_stride = y.n == x.n ? n : 0;
     }
-    const void *y_data() const { return has_y ? y.data : nullptr; }
 };
 
 // Makes x's device current for the call (the C API runs on the current device), restores after.
