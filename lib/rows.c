@@ -22,17 +22,12 @@ static int rows_overlap(const void *x, const void *results, uint64_t rows, uint6
     return a < be && b < ae;
 }
 
-/* The row-wise call's own checks: the rows' sizes, the inputs given (y for a two-input
- * operation alone), the results apart from them. */
-static sumlab_status rows_check(const char *op, const void *x, const void *y, uint64_t y_stride,
-                                const void *results, uint64_t rows, uint64_t n, sl_dtype dt, const char *what,
-                                sl_err *err)
+/* The row-wise call's own checks: y's stride, the rows' sizes, x given, the results apart from
+ * the inputs (y given to a one-input operation or missing for a two-input one: sl_lib_check_call,
+ * as for the one-array calls). */
+static sumlab_status rows_check(const void *x, const void *y, uint64_t y_stride, const void *results,
+                                uint64_t rows, uint64_t n, sl_dtype dt, const char *what, sl_err *err)
 {
-    const sl_operation *o = op ? sl_op_find(op) : NULL;
-    if (o && o->inputs == 1 && y)
-        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: operation '%s' reads one array (y must be NULL)", what, op);
-    if (o && o->inputs == 2 && rows && n && !y)
-        return sl_lib_fail(SUMLAB_EINVAL, err, "%s: operation '%s' reads two arrays (y is NULL)", what, op);
     if (y && y_stride != n && y_stride != 0)
         return sl_lib_fail(SUMLAB_EINVAL, err, "%s: y_stride %llu: n (%llu, y's rows beside x's) or 0 (one row of y)",
                            what, (unsigned long long)y_stride, (unsigned long long)n);
@@ -60,9 +55,9 @@ sumlab_status sumlab_reduce_rows_xy_host_ex(const char *op, const sumlab_params 
     const sl_variant *v;
     sl_op_params pp;
     if (!results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_host: results is NULL");
-    sumlab_status st = rows_check(op, x, y, y_stride, results, rows, n, dt, "sumlab_reduce_rows_host", err);
+    sumlab_status st = rows_check(x, y, y_stride, results, rows, n, dt, "sumlab_reduce_rows_host", err);
     if (!st) st = sl_lib_params(params, &pp, err);
-    if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, rows ? y : NULL, rows ? n : 0, dt, &o, &v, err);
+    if (!st) st = sl_lib_check_call(op, variant, rows ? x : NULL, y, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
     const size_t es = sl_dtype_size(dt);
@@ -105,9 +100,9 @@ sumlab_status sumlab_reduce_rows_xy_device_ex(const char *op, const sumlab_param
     const sl_variant *v;
     sl_op_params pp;
     if (!d_results && rows) return sl_lib_fail(SUMLAB_EINVAL, err, "sumlab_reduce_rows_device: d_results is NULL");
-    sumlab_status st = rows_check(op, d_x, d_y, y_stride, d_results, rows, n, dt, "sumlab_reduce_rows_device", err);
+    sumlab_status st = rows_check(d_x, d_y, y_stride, d_results, rows, n, dt, "sumlab_reduce_rows_device", err);
     if (!st) st = sl_lib_params(params, &pp, err);
-    if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, rows ? d_y : NULL, rows ? n : 0, dt, &o, &v, err);
+    if (!st) st = sl_lib_check_call(op, variant, rows ? d_x : NULL, d_y, rows ? n : 0, dt, &o, &v, err);
     if (!st) st = sl_lib_launch_check(launch, err);
     if (st) return st;
 #ifndef SUMLAB_HAVE_CUDA
