@@ -90,14 +90,10 @@ int sl_npy_write_header_shape(FILE *f, const uint64_t *shape, int ndim, sl_dtype
         errno = EINVAL;
         return -1;
     }
-    char dims[SL_NPY_WRITE_MAX_DIMS * 22 + 4];
-    size_t used = 0;
-    for (int k = 0; k < ndim; k++)   /* "(a,)" for one axis, "(a, b, ...)" for more: NumPy's repr */
-        used += (size_t)snprintf(dims + used, sizeof dims - used, "%s%llu%s", k ? ", " : "",
-                                 (unsigned long long)shape[k], ndim == 1 ? "," : "");
+    char dims[SL_NPY_WRITE_MAX_DIMS * 22 + 4];   /* "(a,)", "(a, b, ...)": 20 digits and ", " an axis */
     char hdr[sizeof dims + 128];
-    int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }",
-                       sl_npy_descr(dt), dims);
+    int len = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': %s, }",
+                       sl_npy_descr(dt), sl_shape_text(shape, ndim, dims, sizeof dims));
     /* Pad with spaces so magic(6) + version(2) + length(2) + header ends on a 64-byte line. */
     size_t total = 10 + (size_t)len + 1;
     size_t padded = (total + 63) / 64 * 64;

@@ -668,19 +668,24 @@ int sl_npy_read_src(sl_src *s, void **data, uint64_t *n, sl_dtype *dt, sl_array_
 }
 
 /* ---- the shape path: rows along one axis (sl_datasets.h) ----------------------------------- */
-const char *sl_array_shape_text(const sl_array_info *info, char *buf, size_t len)
+const char *sl_shape_text(const uint64_t *shape, int ndim, char *buf, size_t len)
 {
     size_t used = 0;
     if (!len) return buf;
     buf[0] = '\0';
     int w = snprintf(buf, len, "(");
     if (w > 0) used = (size_t)w;
-    for (int k = 0; k < info->ndim && used < len; k++) {
-        w = snprintf(buf + used, len - used, "%s%llu", k ? ", " : "", (unsigned long long)info->shape[k]);
+    for (int k = 0; k < ndim && used < len; k++) {
+        w = snprintf(buf + used, len - used, "%s%llu", k ? ", " : "", (unsigned long long)shape[k]);
         if (w > 0) used += (size_t)w;
     }
-    if (used < len) snprintf(buf + used, len - used, "%s)", info->ndim == 1 ? "," : "");
+    if (used < len) snprintf(buf + used, len - used, "%s)", ndim == 1 ? "," : "");
     return buf;
+}
+
+const char *sl_array_shape_text(const sl_array_info *info, char *buf, size_t len)
+{
+    return sl_shape_text(info->shape, info->ndim, buf, len);
 }
 
 int sl_array_rows(const sl_array_info *info, sl_dtype dt, long axis, void **data, uint64_t *rows,

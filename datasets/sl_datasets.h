@@ -173,6 +173,9 @@ int sl_array_rows(const sl_array_info *info, sl_dtype dt, long axis, void **data
                   uint64_t *n, int *moved, sl_err *err);
 /* "(4, 5, 6)" into buf (a shape for messages). */
 const char *sl_array_shape_text(const sl_array_info *info, char *buf, size_t len);
+/* The same of shape[0..ndim), as NumPy writes a shape ("(5,)" for one axis, "()" for none): the
+ * .npy header's and the messages' form. */
+const char *sl_shape_text(const uint64_t *shape, int ndim, char *buf, size_t len);
 
 /* sl_array_load that also fills *info (info may be NULL). On failure info is unspecified. */
 int sl_array_load_ex(const char *path, int have_raw_dtype, sl_dtype raw_dtype, void **data,

@@ -110,14 +110,11 @@ typedef struct {
 static void gen_wrote(uint64_t n, sl_dtype dt, const sl_dataset *ds, uint64_t seed, const char *out, int npy,
                       const gen_shape *sh)
 {
-    char shp[SL_NPY_WRITE_MAX_DIMS * 22 + 16] = "";
-    size_t used = 0;
-    for (int k = 0; k < sh->ndim; k++)
-        used += (size_t)snprintf(shp + used, sizeof shp - used, "%s%llu%s", k ? ", " : ", shape (",
-                                 (unsigned long long)sh->d[k], k + 1 == sh->ndim ? (sh->ndim == 1 ? ",)" : ")") : "");
-    sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s%s)",   /* a control byte of out escaped */
+    char shp[SL_NPY_WRITE_MAX_DIMS * 22 + 4];
+    sl_cli_msg("gen", "wrote %llu %s values of %s (seed %llu) to %s (%s%s%s)",   /* a control byte of out escaped */
                (unsigned long long)n, sl_dtype_name(dt), ds->name, (unsigned long long)seed, out,
-               npy ? "npy" : "raw", shp);
+               npy ? "npy" : "raw", sh->ndim ? ", shape " : "",
+               sh->ndim ? sl_shape_text(sh->d, sh->ndim, shp, sizeof shp) : "");
 }
 
 /* Writes values [lo, lo + n) of ds at length total to out.part, chunk by chunk, then renames it
