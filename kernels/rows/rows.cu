@@ -876,8 +876,9 @@ __device__ __forceinline__ void lse_row_walk(const X *__restrict__ row, uint64_t
  * (NaN ignored) and mn (NaN if any value is) of the values, their one-pass terms into the lane's
  * exponent bins my (stride B) or, 16-bit vectors of values in [-16, 16] (float32 ones too under
  * SUMLAB_LSE_REP1_FOLDS_F32), its register folds (lse_fold.cuh), drained (warp-collective) into
- * the limbs s_acc after each segment of lanes * SACC_BIN_FLUSH values, so that a bin or the folds take at most SACC_BIN_FLUSH + 1 terms between
- * drains. Every lane of the warp calls it with the same row: the segment count is uniform. */
+ * the limbs s_acc after each segment of lanes * SACC_BIN_FLUSH values, so that a bin or the
+ * folds take at most SACC_BIN_FLUSH + 1 terms between drains. Every lane of the warp calls it
+ * with the same row: the segment count is uniform. */
 template <typename X>
 __device__ __forceinline__ void lse_row_exact(const X *__restrict__ row, uint64_t n, unsigned lane,
                                               unsigned lanes, double *my, unsigned B,

@@ -159,14 +159,11 @@ def _rows_input(xin, a: int, moved: bool):
     return y, hint
 
 
-def _reduce_rows(x, op, variant, ddof, axis, y=None):
-    """reduce(..., axis=K): every row along axis K (kernels/rows through libsumlab's rows entry
-    points): a NumPy float64 array of the other axes' shape for a CPU array, an array of x's
-    framework, dtype and device for a CUDA array (PyTorch, CuPy), written stream-ordered. y (a
-    two-input operation's second array): x's shape (row i with row i), or 1-d of the axis'
-    length (with every row, as x @ y)."""
-    import numpy as np
-    xin, yin = _pair(x, y)
+def _rows_shape(xin, yin, axis):
+    """axis= checked against x's shape (and y's: x's shape, row i with row i; or 1-d of the axis'
+    length, one row with every row): (shape, a, n, out_shape, shared), the axis a >= 0 of length
+    n and the rows' shape; a 0-d x is one row of one value. An empty axis or no rows: the
+    caller's to refuse or not."""
     for a_in in (xin, yin):
         if a_in is not None and not hasattr(a_in.orig, "shape"):   # an __array_interface__ alone
             raise TypeError(f"sumlab: cannot read {type(a_in.orig).__name__} as an array with a shape "
@@ -191,7 +188,18 @@ def _reduce_rows(x, op, variant, ddof, axis, y=None):
         raise ValueError(f"sumlab: x has shape {shape} but y has shape {yshape}: the shapes must be equal "
                          f"(row i of x with row i of y), or y 1-d of the axis' length ({n},) (one row with "
                          "every row of x)")
-    out_shape = shape[:a] + shape[a + 1:]
+    return shape, a, n, shape[:a] + shape[a + 1:], shared
+
+
+def _reduce_rows(x, op, variant, ddof, axis, y=None):
+    """reduce(..., axis=K): every row along axis K (kernels/rows through libsumlab's rows entry
+    points): a NumPy float64 array of the other axes' shape for a CPU array, an array of x's
+    framework, dtype and device for a CUDA array (PyTorch, CuPy), written stream-ordered. y (a
+    two-input operation's second array): x's shape (row i with row i), or 1-d of the axis'
+    length (with every row, as x @ y)."""
+    import numpy as np
+    xin, yin = _pair(x, y)
+    shape, a, n, out_shape, shared = _rows_shape(xin, yin, axis)
     rows = 1
     for d in out_shape:
         rows *= d
@@ -400,34 +408,17 @@ def _judge_rows(x, value, op, bound_of, y, value_as, ddof, axis) -> RowJudgement
     xin, yin = _pair(x, y)
     if xin.cuda:
         raise ValueError("sumlab: judge reads a CPU array (x.cpu() or numpy.asarray(x) copies one)")
-    if isinstance(axis, bool) or not hasattr(type(axis), "__index__"):
-        raise TypeError(f"sumlab: axis must be an int, not {type(axis).__name__}")
-    xs = np.asarray(xin.orig) if xin.framework != "torch" else xin.orig.detach().numpy()
-    shape = tuple(int(d) for d in getattr(xin.orig, "shape", np.shape(xs)))
-    axis = operator.index(axis)
-    if len(shape) == 0:
-        shape = (1,)
-    nd = len(shape)
-    if not -nd <= axis < nd:
-        raise ValueError(f"sumlab: axis {axis} is out of range for a {nd}-d array ({-nd} .. {nd - 1})")
-    a = axis % nd
-    out_shape = shape[:a] + shape[a + 1:]
+    shape, a, _, out_shape, shared = _rows_shape(xin, yin, axis)
     vals = _host_values(value)
     if vals.shape != out_shape:
         raise ValueError(f"sumlab: judge(axis={axis}) of shape {shape}: value must have the rows' shape "
                          f"{out_shape}, not {vals.shape}")
+    xs = np.asarray(xin.orig) if xin.framework != "torch" else xin.orig.detach().numpy()
     rows_x = np.moveaxis(xs.reshape(shape), a, -1)
     rows_y = None
     if yin is not None:
         ys = np.asarray(yin.orig) if yin.framework != "torch" else yin.orig.detach().numpy()
-        ysh = tuple(int(d) for d in ys.shape)
-        if ysh == shape:
-            rows_y = np.moveaxis(ys, a, -1)
-        elif ysh == (shape[a],):
-            rows_y = np.broadcast_to(ys, out_shape + (shape[a],))
-        else:
-            raise ValueError(f"sumlab: x has shape {shape} but y has shape {ysh}: the shapes must be equal, or y "
-                             f"1-d of the axis' length ({shape[a]},)")
+        rows_y = np.broadcast_to(ys, out_shape + (shape[a],)) if shared else np.moveaxis(ys, a, -1)
     cols = {k: [] for k in _ROW_FIELDS}
     first = None
     for idx in np.ndindex(*out_shape):
