@@ -107,6 +107,11 @@ typedef int sl_cpu2_fn(const sl_variant *v, const void *x, const void *y, uint64
 typedef int sl_gpu2_fn(const sl_variant *v, const void *d_x, const void *d_y, uint64_t n,
                        sl_dtype dt, const sl_launch *cfg, void *d_work, size_t work_bytes,
                        void *d_result, void *stream, sl_err *err);
+/* A two-input row kernel: row i of x (at x + i n) with row i of y (at y + i y_stride: y_stride n,
+ * or 0 for one row of y against every row of x), row i's result at d_results[i]. */
+typedef int sl_rows_gpu2_fn(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
+                            uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+                            size_t work_bytes, void *d_results, void *stream, sl_err *err);
 
 /* A variant's descriptor: defined (designated initialisers) by its family's file, listed by
  * registry.c. */
@@ -147,6 +152,9 @@ struct sl_variant {
     /* two-input operations (dot): the twin and the GPU entry taking x and y (NULL otherwise) */
     sl_cpu2_fn *cpu2;
     sl_gpu2_fn *gpu2;
+    /* a two-input operation's row kernel (NULL: the 1-D entry per pair of rows); its workspace
+     * is rows_workspace's, its twin rows_cpu's (NULL: the 1-D twin on each pair) */
+    sl_rows_gpu2_fn *rows_gpu2;
 };
 
 size_t sl_variant_count(void);

@@ -7,7 +7,7 @@
 # charts) beside summary.txt, so that a machine which returns few files returns all of it.
 # Each stage is time-capped so the pass fits one session.
 #   usage: bash tests/gpu_session.sh [STAGES]   STAGES: comma list of build,test,sanitize,bench,study,ops
-#          (also full, targets, why, occupancy, parts, switches, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16: run when named)
+#          (also full, targets, why, occupancy, parts, switches, twofold16, rowsub, rows64, cert64, lse16, moments, lse, dotnorm, fullrange, newrows, merges, max16, dotrows: run when named)
 #   env: CMAKE_PREFIX_PATH (MPFR/GMP prefix), SUMLAB_BUILD_TARGETS (build only these targets, no
 #        Python package), SUMLAB_GIT_SHA (the tree's commit, for a copy whose
 #        .git names another: the provenance records read it at run time), STUDY_SECONDS (300),
@@ -612,6 +612,18 @@ if [[ $stages == *,targets,* ]]; then
     fi
   fi
 fi
+if [[ $stages == *,dotrows,* ]]; then
+  # dot's row kernel (reproducible: a warp or a block a row, rows/rows.h's two-input entry): its
+  # tests against the twins first (trows_gpu's dot parts: SUMLAB_TEST_ROWS=dot), then the rows of
+  # 4096 x 32768 and 32768 x 4096 pairs against the read ceiling of both arrays, beside naive (the
+  # 1-D launcher on each pair), float32, bfloat16 and float64: $work/dotrows/
+  B=$work/dotrows; mkdir -p "$B"
+  nt trows_gpu_dot 180 env SUMLAB_TEST_ROWS=dot "$T/trows_gpu"
+  for d in f32 bf16 f64; do
+    rb "dot_rows_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op dot \
+      --variants reproducible,naive
+  done
+fi
 if [[ $stages == *,study,* ]]; then
   # STUDY_OP: the operation whose study runs (sum, the default, or any of `sumlab list ops`:
   # `run all --op OP`, torch's call for it, into results/gpu-study-OP); STUDY_DIR: another folder
@@ -633,6 +645,14 @@ if [[ $stages == *,study,* && -n $op ]]; then
     timeout "$(capped 200)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/throughput_torch.py \
       "$dir" "${opargs[@]}" > "$work/throughput_torch.log" 2>&1
     stamp "throughput_torch.py rc=$?"
+  fi
+  # the sum's study: PyTorch's rows of the batch-invariance experiment (batch_torch.py: torch.sum,
+  # var, logsumexp, vector_norm, x.pow(2).mean and torch.matmul(X[:B], w)), joined by the study
+  if [ "$op" = sum ] && [ ! -f "$dir/batch_torch.csv" ]; then
+    mkdir -p "$dir"
+    timeout "$(capped 150)" env PYTHONPATH="$build/python${PYTHONPATH:+:$PYTHONPATH}" python3 experiments/anchors/batch_torch.py \
+      -o "$dir/batch_torch.csv" > "$work/batch_torch.log" 2>&1
+    stamp "batch_torch.py rc=$?"
   fi
   s0=$(date +%s)
   # where the measuring time goes, one line per input (step.c's job log: upload, GPU runs, checks)

@@ -79,19 +79,21 @@ ln -s "$tmp/outside.csv" "$tmp/lnk/batch_torch.csv"
 "$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/lnk" > /dev/null 2>&1
 check "a link: not followed" test "$(grep -c 'pytorch' "$tmp/lnk/batch_invariance.csv")" -eq 0
 # batch_torch.py itself, over a NumPy stand-in for PyTorch (tests/data/fake_torch_rows: its
-# torch.sum splits rows by the batch's size, the other calls do not): its file joins the run
+# torch.sum splits rows by the batch's size, the other calls do not; torch.matmul of X[:B] and w
+# too): its file joins the run
 if python3 -c 'import numpy' 2> /dev/null; then
   mkdir "$tmp/ft"
   PYTHONPATH="$(dirname "$0")/data/fake_torch_rows" python3 "$(dirname "$0")/../experiments/anchors/batch_torch.py" \
     -o "$tmp/ft/batch_torch.csv" --n 64,128 --bmax 64 --device cpu --reps 1 2> /dev/null
   check "batch_torch.py (stand-in torch) exits 0" test $? -eq 0
-  check "batch_torch.py: 5 calls x 2 formats x 2 N x rows 0, 1, 15" test "$(tail -n +2 "$tmp/ft/batch_torch.csv" | wc -l)" -eq 60
+  check "batch_torch.py: 6 calls x 2 formats x 2 N x rows 0, 1, 15" test "$(tail -n +2 "$tmp/ft/batch_torch.csv" | wc -l)" -eq 72
   check "batch_torch.py: row 0 of X[:B] over the 10 batch sizes up to 64" \
     grep -q '^var,torch.var,pytorch,,f32,64,0,10,1,cpu,' "$tmp/ft/batch_torch.csv"
   "$sumlab" run batch-invariance --preset tiny --seed "$seed" -q -o "$tmp/ft" > /dev/null 2>&1
-  check "batch_torch.py's file joins: 60 rows" test "$(grep -c ',pytorch,' "$tmp/ft/batch_invariance.csv")" -eq 60
+  check "batch_torch.py's file joins: 72 rows" test "$(grep -c ',pytorch,' "$tmp/ft/batch_invariance.csv")" -eq 72
   check "a batch-dependent sum: not batch-invariant" grep -qE '^\| sum \| torch.sum \| f32 \| 64 \| no \| [2-9] \|' "$tmp/ft/batch_invariance.md"
   check "x.pow(2).mean row-wise: batch-invariant here" grep -qE '^\| mean \| x.pow\(2\).mean \| f32 \| 64 \| yes \| 1 \|' "$tmp/ft/batch_invariance.md"
+  check "torch.matmul (X[:B] @ w): its rows joined" grep -qE '^\| dot \| torch.matmul \| bf16 \| 128 \| yes \| 1 \|' "$tmp/ft/batch_invariance.md"
 fi
 # the chart (gnuplot): a chart per format and N beside the report's table, PyTorch's calls in the
 # panels of their N; a planted CSV whose names are not the experiment's, or a link, draws nothing

@@ -21,7 +21,11 @@
  * 17; N 33 and 4096; every format) equals its twin row by row (sl_rows_cpu_xy), and the order-
  * independent ones (reproducible, correct) give one bit pattern for a pair of rows placed at
  * positions 0, B/2 and B-1 of every batch, and for that pair as a row of x @ y (one row of y
- * with every row of x; rows of 33 values, not a multiple of 16 bytes: refused). */
+ * with every row of x; rows of 33 values, not a multiple of 16 bytes: refused); dot_rows_kernel:
+ * dot's reproducible row kernel (a warp, a block, the 1-D launcher per pair for a few long rows)
+ * on N in {1, 31, 32, 33, 4095, 8192, 8193, 16387, 65537}, B 2, 64 and 257 (N = 65537: 2 and 7),
+ * every format, paired rows and x @ y: every row equals its twin, and a pair placed at rows 0,
+ * B/2 and B-1 of each batch gives one bit pattern, paired or as x @ y. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,6 +530,85 @@ static void dot_rows(const sl_gpu_info *info)
     }
 }
 
+/* The two-input row kernels (dot's reproducible, rows_gpu2) on ragged shapes: a warp a row up to
+ * SL_ROWS_RS_WARP_ROW_MAX values, a block a row above, a few long rows by the 1-D launcher on
+ * each pair; rows of y paired (y_stride N) and one row of y (N a multiple of 16 bytes): every row
+ * equals the twin, and a pair of rows placed at rows 0, B/2 and B-1 of batches of 2, 64 and 257
+ * gives one bit pattern, also as a row of x @ y. */
+static void dot_rows_kernel(const sl_gpu_info *info)
+{
+    static const uint64_t Ns[] = {1, 31, 32, 33, 4095, 8192, 8193, 16387, 65537};
+    static const uint64_t Bs[] = {2, 64, 257};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        sl_rows_entries e;
+        sl_rows_entries_of(v, &e);
+        if (!e.gpu2 || !v->cpu2) continue;
+        CHECK(e.dedicated && v->determinism >= SL_DET_ORDER_INDEPENDENT && strstr(e.bits, "not B"),
+              "dot/%s: a row kernel whose rows' bits are not batch-invariant ('%s')", v->name, e.bits);
+        for (size_t di = 0; di < 4; di++) {
+            const sl_dtype dt = dts[di];
+            const size_t es = sl_dtype_size(dt);
+            for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++) {
+                const uint64_t N = Ns[ni];
+                char *rx = malloc(N * es), *ry = malloc(N * es);
+                if (!rx || !ry) { free(rx); free(ry); return; }
+                fill(rx, N, dt);
+                fill(ry, N, dt);
+                double first = NAN;
+                int have = 0;
+                for (size_t bi = 0; bi < 3; bi++) {
+                    /* rows of 65537: B 2 and 7 (fewer than 4 a SM: the 1-D launcher on each pair) */
+                    const uint64_t B = N > 20000 ? (bi == 0 ? 2 : bi == 1 ? 7 : 0) : Bs[bi];
+                    if (!B) continue;
+                    const uint64_t pos[3] = {0, B / 2, B - 1};
+                    char *x = malloc(B * N * es), *y = malloc(B * N * es);
+                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                    if (!x || !y || !g || !c) { free(x); free(y); free(g); free(c); break; }
+                    for (int p = 0; p < 3; p++) {
+                        fill(x, B * N, dt);
+                        fill(y, B * N, dt);
+                        memcpy(x + pos[p] * N * es, rx, N * es);
+                        memcpy(y + pos[p] * N * es, ry, N * es);
+                        for (int shared = 0; shared < 2; shared++) {
+                            /* shared: one row of y (ry) with every row of x, rows of 16-byte multiples */
+                            if (shared && N * es % 16u) continue;
+                            sl_err err = {{0}};
+                            sl_launch req, cfg;
+                            memset(&req, 0, sizeof req);
+                            req.sm_count = (uint32_t)info->sm_count;
+                            const void *yy = shared ? (const void *)ry : (const void *)y;
+                            const uint64_t ys = shared ? 0 : N;
+                            int rc = sl_rows_gpu_host_xy(v, x, yy, ys, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
+                            CHECK(rc == 0, "dot/%s %s B=%llu N=%llu%s: %s", v->name, sl_dtype_name(dt),
+                                  (unsigned long long)B, (unsigned long long)N, shared ? " x @ y" : "", err.msg);
+                            if (rc == 0) rc = sl_rows_cpu_xy(v, x, yy, ys, B, N, dt, &cfg, c, &err);
+                            CHECK(rc == 0, "dot/%s twin: %s", v->name, err.msg);
+                            uint64_t differ = 0, at = 0;
+                            for (uint64_t i = 0; rc == 0 && i < B; i++)
+                                if (!same_bits(g[i], c[i]) && differ++ == 0) at = i;
+                            CHECK(differ == 0, "dot/%s %s B=%llu N=%llu%s: %llu rows differ from the twin (row "
+                                  "%llu: %a, twin %a)", v->name, sl_dtype_name(dt), (unsigned long long)B,
+                                  (unsigned long long)N, shared ? " x @ y" : "", (unsigned long long)differ,
+                                  (unsigned long long)at, g[at], c[at]);
+                            if (rc != 0) continue;
+                            if (!have) { first = g[pos[p]]; have = 1; }
+                            CHECK(same_bits(g[pos[p]], first), "dot/%s %s N=%llu%s: the pair at %llu of B=%llu "
+                                  "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
+                                  shared ? " x @ y" : "", (unsigned long long)pos[p], (unsigned long long)B,
+                                  g[pos[p]], first);
+                        }
+                    }
+                    free(x); free(y); free(g); free(c);
+                }
+                free(rx);
+                free(ry);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -535,13 +618,21 @@ int main(void)
         printf("trows_gpu: skipped (%s)\n", why.msg);
         return SL_TEST_SKIP;
     }
+    /* SUMLAB_TEST_ROWS=dot: the two-input rows alone (a device call that checks a dot change) */
+    const char *only = getenv("SUMLAB_TEST_ROWS");
+    if (only && *only && strcmp(only, "dot")) {
+        printf("trows_gpu: SUMLAB_TEST_ROWS='%s': the one part that can be named is 'dot'\n", only);
+        return 2;
+    }
+    dot_rows(&info);
+    dot_rows_kernel(&info);
+    if (only && *only) return sl_test_done("trows_gpu (dot rows)");
     sacc_cert_rows();
     exact_tie_rows(&info);
     extrema_empty_parts();
     ragged_rows(&info);
     lanes_rows(&info);
     lse_rows(&info);
-    dot_rows(&info);
     static const uint64_t Bs[] = {1, 3, 100, 1024};
     static const uint64_t Ns[] = {33, 4096, 32768};
     static const sl_dtype dts[] = {SL_F32, SL_BF16};

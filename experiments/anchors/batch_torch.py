@@ -2,8 +2,9 @@
 """batch_torch.py: the batch-invariance experiment's measurement for PyTorch: the number of
 distinct bit patterns of rows 0, 1, 15 and 1023 of X[:B] over the batch sizes B in
 {1, 2, 3, 4, 7, 8, 16, 31, 32, 64, 100, 128, 256, 512, 1024, 2048, 4096}, for torch.sum,
-torch.var, torch.logsumexp, torch.linalg.vector_norm (dim=-1) and x.pow(2).mean(-1), on a CUDA
-GPU, float32 and bfloat16, N 4096 and 32768, with the throughput of the largest batch; the
+torch.var, torch.logsumexp, torch.linalg.vector_norm (dim=-1), x.pow(2).mean(-1) and
+torch.matmul(X[:B], w) (a matrix-vector product: the dot of every row with one vector w of N values
+drawn after X, as sumlab's batch-invariance experiment takes dot), on a CUDA GPU, float32 and bfloat16, N 4096 and 32768, with the throughput of the largest batch; the
 columns of sumlab's DIR/batch_invariance.csv (experiments/study/exp_batch.c), so the two can be
 read together.
 
@@ -27,14 +28,15 @@ COLUMNS = ["op", "variant", "family", "det_class", "dtype", "n", "row", "batches
            "gbps", "path"]
 
 
-def methods(torch):
-    """(op as sumlab names it, PyTorch's call)."""
+def methods(torch, w):
+    """(op as sumlab names it, PyTorch's call); w: the vector of the matrix-vector product."""
     return [
         ("sum", "torch.sum", lambda x: torch.sum(x, dim=-1)),
         ("var", "torch.var", lambda x: torch.var(x, dim=-1)),
         ("lse", "torch.logsumexp", lambda x: torch.logsumexp(x, dim=-1)),
         ("norm2", "torch.linalg.vector_norm", lambda x: torch.linalg.vector_norm(x, dim=-1)),
         ("mean", "x.pow(2).mean", lambda x: x.pow(2).mean(-1)),
+        ("dot", "torch.matmul", lambda x: torch.matmul(x, w)),
     ]
 
 
@@ -70,7 +72,8 @@ def main(argv=None):
         for n in ns:
             g = torch.Generator(device="cpu").manual_seed(a.seed)
             X = (torch.rand(a.bmax, n, generator=g) * 2 - 1).to(dtype).to(dev)
-            for op, name, fn in methods(torch):
+            w = (torch.rand(n, generator=g) * 2 - 1).to(dtype).to(dev)
+            for op, name, fn in methods(torch, w):
                 seen = {r: set() for r in ROWS}
                 count = {r: 0 for r in ROWS}
                 gbps = float("nan")
@@ -89,12 +92,13 @@ def main(argv=None):
                         if dev.type == "cuda":
                             torch.cuda.synchronize()
                         dt = (time.perf_counter() - t0) / a.reps
-                        gbps = B * n * X.element_size() / dt / 1e9
+                        # the bytes read: X[:B] (and w once)
+                        gbps = (B + (op == "dot")) * n * X.element_size() / dt / 1e9
                 for r in ROWS:
                     if count[r] >= 2:
                         out.append([op, name, "pytorch", "", dtype_name, n, r, count[r], len(seen[r]),
                                     dev.type if dev.type != "cuda" else "gpu", f"{gbps:.6g}", "torch"])
-            del X
+            del X, w
     with open(a.out, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(COLUMNS)

@@ -6,7 +6,9 @@
  * throughput of the largest batch beside it, the median and largest error (ulps) of its rows
  * against each row's exact result, and the row's patterns over the batch sizes and two more
  * launch configurations together (extra_cfgs), and DIR/batch_invariance.md holds the table: which
- * methods are batch-invariant, at what cost. GPU: B over the full list up to 4096, N 4096 and
+ * methods are batch-invariant, at what cost. A two-input operation (dot) reduces X[:B] @ w: every
+ * row of X with one vector w of N values (generated with the next seed), as a matrix-vector
+ * product does. GPU: B over the full list up to 4096, N 4096 and
  * 32768, the variants with a row kernel of their own unless --variants names others; CPU (the
  * twins): B up to 256 (tiny: 32), N 256 and 4096 (tiny: 100 and 1000); --n gives other N. Opt-in
  * in the quick CPU preset: run when named, not in `all` (it adds nothing to results.csv). PyTorch's measurement of the same
@@ -69,7 +71,7 @@ static int batch_on(const sl_run *run)
 static int variant_runs(const sl_run *run, const sl_variant *v, sl_dtype dt)
 {
     if (sl_op_is_exact(v) || !(v->dtypes & SL_DTYPE_MASK(dt))) return 0;
-    if (!(run->on_gpu ? v->gpu != NULL : v->cpu != NULL)) return 0;
+    if (!(run->on_gpu ? (v->gpu != NULL || v->gpu2 != NULL) : (v->cpu != NULL || v->cpu2 != NULL))) return 0;
     if (run->sweep.nv) {   /* --variants: by name, in any operation */
         int on = 0;
         for (int i = 0; i < run->sweep.nv && !on; i++) on = !strcmp(run->sweep.v[i]->name, v->name);
@@ -129,6 +131,7 @@ typedef struct {
     const sl_operation *op;
     const sl_op_params *params;
     const char *x;
+    const void *w;   /* a two-input operation's vector (every row's y), else NULL */
     uint64_t N;
     sl_dtype dt;
     const double *res;
@@ -141,7 +144,7 @@ static void judge_row(void *ctx, size_t r)
 {
     judge_job *j = ctx;
     sl_reference ref;
-    const void *const in[1] = {j->x + r * j->N * sl_dtype_size(j->dt)};
+    const void *const in[2] = {j->x + r * j->N * sl_dtype_size(j->dt), j->w};
     if (j->op->reference(&ref, in, j->N, j->dt, j->params, 1, &j->errs[r])) j->bad[r] = 1;
     else j->u[r] = sl_reference_errors(&ref, j->res[r], j->dt).ulps;
     sl_reference_clear(&ref);
@@ -153,8 +156,8 @@ static void judge_row(void *ctx, size_t r)
 /* Every row of a batch (res: its B results) judged against that row's exact result over the
  * run's threads: the median and the largest error in ulps over the rows (NaN when a row's error
  * is NaN). 0, or -1 (err). */
-static int rows_ulps(sl_run *run, const sl_variant *v, const void *x, uint64_t B, uint64_t N, sl_dtype dt,
-                     const double *res, double *med, double *most, sl_err *err)
+static int rows_ulps(sl_run *run, const sl_variant *v, const void *x, const void *w, uint64_t B, uint64_t N,
+                     sl_dtype dt, const double *res, double *med, double *most, sl_err *err)
 {
     const sl_operation *op = sl_op_of(v);
     double *u = malloc((size_t)B * sizeof(double));
@@ -164,7 +167,7 @@ static int rows_ulps(sl_run *run, const sl_variant *v, const void *x, uint64_t B
     if (!op || !u || !bad || !errs)
         rc = sl_err_set(err, "batch-invariance: %s", op ? "out of memory" : "no operation");
     const double t0 = sl_now_s();
-    judge_job j = {op, &run->params, x, N, dt, res, u, bad, errs};
+    judge_job j = {op, &run->params, x, w, N, dt, res, u, bad, errs};
     if (!rc && sl_parallel_for((size_t)B, run->threads ? run->threads : 1u, judge_row, &j))
         rc = sl_err_set(err, "batch-invariance: a judging thread could not be joined");
     for (uint64_t r = 0; r < B && !rc; r++)
@@ -195,9 +198,10 @@ static void see(double *seen, int *n, double r)
 /* One variant on one input: the tracked rows' distinct patterns over the batch sizes (the
  * default launch configuration), and over the batch sizes and the extra launch configurations
  * together; every row of the largest batch judged. */
-static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64_t bmax, uint64_t N,
-                         sl_dtype dt, text *csv, text *md, sl_err *err)
+static int batch_variant(sl_run *run, const sl_variant *v, const void *x, const void *w, uint64_t bmax,
+                         uint64_t N, sl_dtype dt, text *csv, text *md, sl_err *err)
 {
+    const void *y = v->gpu2 || v->cpu2 ? w : NULL;   /* X[:B] @ w for a two-input operation */
     double seen[NTRACKED][NBATCH], seen_all[NTRACKED][NBATCH * (1 + NEXTRA)];
     int nseen[NTRACKED] = {0}, batches[NTRACKED] = {0}, nall[NTRACKED] = {0}, configs = 1;
     double *res = malloc((size_t)bmax * sizeof(double));
@@ -214,8 +218,8 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
         sl_err e = {{0}};
         double ms = NAN;
         const double t0 = sl_now_s();
-        int rc = run->on_gpu ? sl_rows_gpu_host(v, x, B, N, dt, &req, 3, res, &ms, NULL, NULL, &e)
-                             : sl_rows_cpu(v, x, B, N, dt, &req, res, &e);
+        int rc = run->on_gpu ? sl_rows_gpu_host_xy(v, x, y, 0, B, N, dt, &req, 3, res, &ms, NULL, NULL, &e)
+                             : sl_rows_cpu_xy(v, x, y, 0, B, N, dt, &req, res, &e);
         if (!run->on_gpu) ms = (sl_now_s() - t0) * 1e3;
         run->phases.measure += sl_now_s() - t0;
         if (rc) {
@@ -224,7 +228,8 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
             failed = 1;
             break;
         }
-        if (ms > 0) gbps = (double)(B * N) * (double)sl_dtype_size(dt) / (ms * 1e6);
+        /* the bytes read: X[:B] (and w once) */
+        if (ms > 0) gbps = (double)(B * N + (y ? N : 0u)) * (double)sl_dtype_size(dt) / (ms * 1e6);
         for (size_t k = 0; k < NTRACKED; k++) {
             if (tracked_rows[k] >= B) continue;
             batches[k]++;
@@ -234,7 +239,7 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
     }
     if (!failed && blast) {
         sl_err je = {{0}};
-        if (rows_ulps(run, v, x, blast, N, dt, res, &umed, &umax, &je))
+        if (rows_ulps(run, v, x, y, blast, N, dt, res, &umed, &umax, &je))
             sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu: rows not judged: %s", v->op,
                          v->name, sl_dtype_name(dt), (unsigned long long)N, je.msg);
     }
@@ -250,8 +255,8 @@ static int batch_variant(sl_run *run, const sl_variant *v, const void *x, uint64
             req.block = extra_cfgs[c].block;
             sl_err e = {{0}};
             const double t0 = sl_now_s();
-            int rc = run->on_gpu ? sl_rows_gpu_host(v, x, B, N, dt, &req, 1, res, NULL, NULL, NULL, &e)
-                                 : sl_rows_cpu(v, x, B, N, dt, &req, res, &e);
+            int rc = run->on_gpu ? sl_rows_gpu_host_xy(v, x, y, 0, B, N, dt, &req, 1, res, NULL, NULL, NULL, &e)
+                                 : sl_rows_cpu_xy(v, x, y, 0, B, N, dt, &req, res, &e);
             run->phases.measure += sl_now_s() - t0;
             if (rc) {
                 sl_notes_add(&run->notes, "batch-invariance: %s/%s %s N=%llu B=%llu, sm_count %u block %u: %s",
@@ -307,7 +312,7 @@ static int torch_name(const char *s)
 static int torch_row(const sl_csv *t, size_t r, const char **why, uint64_t *n, uint64_t *row,
                      uint64_t *batches, uint64_t *distinct, double *gbps)
 {
-    static const char *const ops[] = {"sum", "var", "lse", "norm2", "mean"};
+    static const char *const ops[] = {"sum", "var", "lse", "norm2", "mean", "dot"};
     const char *op = t->cell[r][0];
     int known = 0;
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) known |= !strcmp(op, ops[i]);
@@ -436,15 +441,19 @@ static int walk(sl_run *run, int exec, double *work, sl_err *err)
             sl_progress_step(run->prog, what, w);
             sl_err ge = {{0}};
             void *x = sl_exp_generate(run, ds, &p, dt, bmax * N, &ge);
-            if (!x) {
+            /* the two-input operations' w: N values of the next seed (not a row of X) */
+            void *vec = x ? sl_exp_generate_seed(run, ds, &p, dt, N, run->seed + 1u, &ge) : NULL;
+            if (!x || !vec) {
                 sl_notes_add(&run->notes, "batch-invariance: %s input not generated: %s", sl_dtype_name(dt), ge.msg);
+                if (x) sl_hostbuf_put(run, x);
                 sl_progress_done(run->prog);
                 continue;
             }
             for (size_t i = 0; i < sl_variant_count() && !rc && !sl_run_stopped(run); i++) {
                 const sl_variant *v = sl_variant_at(i);
-                if (variant_runs(run, v, dt)) rc = batch_variant(run, v, x, bmax, N, dt, &csv, &md, err);
+                if (variant_runs(run, v, dt)) rc = batch_variant(run, v, x, vec, bmax, N, dt, &csv, &md, err);
             }
+            sl_hostbuf_put(run, vec);
             sl_hostbuf_put(run, x);
             sl_progress_done(run->prog);
         }

@@ -336,6 +336,9 @@ int sl_exp_reps(const sl_run *run, int preset_default);
 /* Generates dataset ds (params p) into a malloc'ed buffer; NULL with err on failure. */
 void *sl_exp_generate(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt,
                       uint64_t n, sl_err *err);
+/* n values of dataset ds (one array, whatever the run's operation) with the given seed. */
+void *sl_exp_generate_seed(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt, uint64_t n,
+                           uint64_t seed, sl_err *err);
 /* The input of context c (its dataset, dtype and n) with the seed of its instance. */
 void *sl_exp_generate_ctx(sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err);
 /* The exact reference of x (the input of context c), timed as the run's reference phase. */

@@ -87,6 +87,12 @@ void *sl_exp_generate(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_
     return generate_seed(run, ds, p, dt, n, run->seed, (run->op ? run->op : sl_op_default())->inputs, err);
 }
 
+void *sl_exp_generate_seed(sl_run *run, const sl_dataset *ds, const sl_params *p, sl_dtype dt, uint64_t n,
+                           uint64_t seed, sl_err *err)
+{
+    return generate_seed(run, ds, p, dt, n, seed, 1, err);
+}
+
 void *sl_exp_generate_ctx(sl_run *run, const sl_rowctx *c, const sl_params *p, sl_err *err)
 {
     return generate_seed(run, c->ds, p, c->dt, c->n, sl_exp_instance_seed(run, c->instance),

@@ -368,6 +368,25 @@ dot_exact_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
  * states (thread t: states t, t + B, ..., then the block), rounded once by thread 0. The state
  * is a function of the multiset of pieces: the same bits for every grid, block and order. */
 template <typename In>
+__device__ __forceinline__ void dot_repro_take(sl_rsum_thr_f64 &a, const In *x, const In *y, const sl_split &s,
+                                               uint64_t t, uint64_t T, bool f64)
+{
+    enum { U = sl_vec<In>::W >= 8 ? 2 : 4 };
+    sl_walk2_groups_f64<U, SL_RSUM_GROUP, SL_EDGES_FIRST>(
+        x, y, s, t, T, [&](const double *xa, const double *yb) { sl_rsum_take_products_f64(&a, xa, yb, f64); },
+        [&](In xi, In yi) { sl_rsum_take_product1_f64(&a, (double)sl_widen(xi), (double)sl_widen(yi), f64); });
+}
+/* The merged state of n products rounded once: float64 to nearest even; the narrower formats to
+ * odd in float64, then to nearest even in In (the twin's). */
+template <typename In>
+__device__ __forceinline__ In dot_repro_out(const sl_rsum_state &t, uint64_t n, bool f64)
+{
+    if (n == 0) return dot_out<In>(0.0);
+    if (f64) return dot_out<In>(sl_rsum_state_round(&t, SL_F64));
+    return dot_out<In>(sl_rsum_state_round_mode_k(&t, SL_F64, SL_RSUM_K, 1));
+}
+
+template <typename In>
 __global__ void __launch_bounds__(256)
 dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n, uint64_t head, uint64_t nv,
                  sl_dtype dt, void *work, In *result)
@@ -376,19 +395,59 @@ dot_repro_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t n,
     sl_rsum_thr_f64 a;
     sl_rsum_init_f64(&a);
     const bool f64 = dt == SL_F64;
-    const uint64_t T = (uint64_t)gridDim.x * blockDim.x;
-    enum { U = sl_vec<In>::W >= 8 ? 2 : 4 };
-    sl_walk2_groups_f64<U, SL_RSUM_GROUP, SL_EDGES_FIRST>(
-        x, y, sl_split_of<In>(n, head, nv), (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, T,
-        [&](const double *xa, const double *yb) { sl_rsum_take_products_f64(&a, xa, yb, f64); },
-        [&](In xi, In yi) { sl_rsum_take_product1_f64(&a, (double)sl_widen(xi), (double)sl_widen(yi), f64); });
+    dot_repro_take<In>(a, x, y, sl_split_of<In>(n, head, nv), (uint64_t)blockIdx.x * blockDim.x + threadIdx.x,
+                       (uint64_t)gridDim.x * blockDim.x, f64);
     sl_rsum_state st;
     sl_rsum_to_state_f64(&a, &st);
-    sl_rsum_grid_finish<SL_RSUM_K>(st, s_w, work, [&](const sl_rsum_state &t) {
-        if (n == 0) *result = dot_out<In>(0.0);
-        else if (f64) *result = dot_out<In>(sl_rsum_state_round(&t, SL_F64));
-        else *result = dot_out<In>(sl_rsum_state_round_mode_k(&t, SL_F64, SL_RSUM_K, 1));
-    });
+    sl_rsum_grid_finish<SL_RSUM_K>(st, s_w, work, [&](const sl_rsum_state &t) { *result = dot_repro_out<In>(t, n, f64); });
+}
+
+/* Row-wise (rows/rows.h's two-input entry): row r of x with row r of y (y + r y_stride), a block
+ * of DOT_ROWS_BLOCK threads a row (grid stride over rows), dot_repro_take over the row's own
+ * split (x's row address; its row of y shares it modulo 16), the threads' states merged through
+ * the block, thread 0 rounds as the 1-D kernel's last block does; rows of at most
+ * SL_ROWS_RS_WARP_ROW_MAX values: a warp a row (dot_repro_rows_warp_kernel, no barrier), the
+ * lanes' states merged by shuffles. The state is a function of the row's products alone: the
+ * 1-D result on that pair whatever B, y_stride, the launch or the GPU (twin: the 1-D twin on
+ * each pair). No workspace. */
+#define DOT_ROWS_BLOCK 256u
+template <typename In>
+__global__ void __launch_bounds__(DOT_ROWS_BLOCK)
+dot_repro_rows_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t y_stride, uint64_t rows,
+                      uint64_t n, In *out)
+{
+    __shared__ sl_rsum_state s_w[32];
+    const bool f64 = sizeof(In) == 8;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const In *xr = x + r * n;
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        dot_repro_take<In>(a, xr, y + r * y_stride, sl_row_split(xr, n), threadIdx.x, blockDim.x, f64);
+        sl_rsum_state st;
+        sl_rsum_to_state_f64(&a, &st);
+        sl_rsum_block_merge<SL_RSUM_K>(st, s_w);
+        if (threadIdx.x == 0) out[r] = dot_repro_out<In>(st, n, f64);
+        sl_bar_any::sync();                          /* s_w is reused by the next row */
+    }
+}
+
+template <typename In>
+__global__ void __launch_bounds__(DOT_ROWS_BLOCK)
+dot_repro_rows_warp_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t y_stride, uint64_t rows,
+                           uint64_t n, In *out)
+{
+    const unsigned lane = threadIdx.x & 31u, WPB = DOT_ROWS_BLOCK / 32u;
+    const bool f64 = sizeof(In) == 8;
+    for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += (uint64_t)gridDim.x * WPB) {
+        const In *xr = x + r * n;
+        sl_rsum_thr_f64 a;
+        sl_rsum_init_f64(&a);
+        dot_repro_take<In>(a, xr, y + r * y_stride, sl_row_split(xr, n), lane, 32u, f64);
+        sl_rsum_state st;
+        sl_rsum_to_state_f64(&a, &st);
+        sl_rsum_warp_merge<SL_RSUM_K>(st);
+        if (lane == 0) out[r] = dot_repro_out<In>(st, n, f64);
+    }
 }
 
 } // namespace
@@ -529,4 +588,47 @@ extern "C" int sl_dot_gpu(const sl_variant *v, const void *d_x, const void *d_y,
     return sl_acc_dispatch(dt, acc, v->name, err, [&](auto in, auto ac, auto rn) {
         return dot_launch<SL_TAG_T(in), SL_TAG_T(ac), SL_TAG_T(rn)>(v, a, err);
     });
+}
+
+/* ---- row-wise (rows/rows.h's two-input entry) ------------------------------------------------
+ * reproducible: a warp a row up to SL_ROWS_RS_WARP_ROW_MAX values, a block a row above; rows too
+ * few to fill the GPU a block each (sl_rows_few_long) by the 1-D launcher on each pair, which
+ * spreads a row over the whole grid. The other members: the 1-D launcher on each pair. */
+template <typename In>
+static void dot_repro_rows_launch(const void *d_x, const void *d_y, uint64_t y_stride, uint64_t rows, uint64_t n,
+                                  void *d_out, cudaStream_t st)
+{
+    if (n <= SL_ROWS_RS_WARP_ROW_MAX)
+        dot_repro_rows_warp_kernel<In><<<sl_rows_grid(rows, DOT_ROWS_BLOCK / 32u), DOT_ROWS_BLOCK, 0, st>>>(
+            (const In *)d_x, (const In *)d_y, y_stride, rows, n, (In *)d_out);
+    else
+        dot_repro_rows_kernel<In><<<sl_rows_grid(rows, 1u), DOT_ROWS_BLOCK, 0, st>>>(
+            (const In *)d_x, (const In *)d_y, y_stride, rows, n, (In *)d_out);
+}
+
+extern "C" int sl_dot_rows_gpu(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
+                               uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+                               size_t work_bytes, void *d_results, void *stream, sl_err *err)
+{
+    if (v->impl != SL_DOT_REPRO || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+        return sl_rows_each_1d_xy(v, d_x, d_y, y_stride, rows, n, dt, cfg, d_work, work_bytes, d_results, stream,
+                                  err);
+    if (!(v->dtypes & SL_DTYPE_MASK(dt)))
+        return sl_err_set(err, "%s: does not take %s input", v->name, sl_dtype_name(dt));
+    if (n >= SL_RSUM_MAX_N / 2)
+        return sl_err_set(err, "%s: n = %llu is too large (n < 2^39)", v->name, (unsigned long long)n);
+    if (rows == 0) return 0;
+    if (sl_check_aligned(v, d_x, dt, err) || sl_check_aligned(v, d_y, dt, err) ||
+        sl_rows_pair_check(v, d_x, d_y, y_stride, rows, n, dt, err))
+        return -1;
+    cudaStream_t st = (cudaStream_t)stream;
+    switch (dt) {
+    case SL_F64: dot_repro_rows_launch<double>(d_x, d_y, y_stride, rows, n, d_results, st); break;
+    case SL_F32: dot_repro_rows_launch<float>(d_x, d_y, y_stride, rows, n, d_results, st); break;
+    case SL_F16: dot_repro_rows_launch<__half>(d_x, d_y, y_stride, rows, n, d_results, st); break;
+    case SL_BF16: dot_repro_rows_launch<__nv_bfloat16>(d_x, d_y, y_stride, rows, n, d_results, st); break;
+    default: return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+    }
+    SL_CUDA_CHECK_LAUNCH("dot_repro_rows_kernel (warp or block a row)", v->name, err);
+    return 0;
 }

@@ -137,6 +137,9 @@ extern "C" {
 /* dot.cu's one workspace() and gpu2() entry, shared by every member (v->impl says which). */
 sl_workspace_fn sl_dot_workspace;
 sl_gpu2_fn sl_dot_gpu;
+/* dot.cu's row-wise entry (rows/rows.h; reproducible's row kernel, the other members the 1-D
+ * launcher on each pair of rows). */
+sl_rows_gpu2_fn sl_dot_rows_gpu;
 /* cublas.cu: the cuBLAS anchor (cublasSdot / cublasDdot / cublasDotEx). */
 sl_workspace_fn sl_dot_cublas_workspace;
 sl_gpu2_fn sl_dot_cublas_gpu;

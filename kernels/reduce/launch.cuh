@@ -191,6 +191,39 @@ static inline int sl_rows_each_1d(const sl_variant *v, const void *d_x, uint64_t
     return 0;
 }
 
+/* A two-input variant's pairing of rows (row i of x at d_x + i n size, its row of y at
+ * d_y + i y_stride size) as its kernels take it: each pair at one alignment modulo 16 bytes, so
+ * d_x and d_y share it and, with one row of y against several rows, a row spans a multiple of 16
+ * bytes. 0, or -1 (err, said before anything is enqueued). */
+static inline int sl_rows_pair_check(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
+                                     uint64_t rows, uint64_t n, sl_dtype dt, sl_err *err)
+{
+    const bool starts = (uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u;
+    if (rows && n && (starts || (rows > 1 && y_stride != n && n * sl_dtype_size(dt) % 16u)))
+        return sl_err_set(err, "%s: row i of x and its row of y must share one alignment modulo 16 bytes (%s)",
+                          v->name, starts ? "x and y start at different ones"
+                                          : "one row of y against rows that are not a multiple of 16 bytes long");
+    return 0;
+}
+
+/* sl_rows_each_1d for a two-input variant: its 1-D launcher (v->gpu2) on each pair of rows,
+ * resolved at x's row address (sl_rows_pair_check first). 0, or -1 (err). */
+static inline int sl_rows_each_1d_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
+                                     uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
+                                     size_t work_bytes, void *d_results, void *stream, sl_err *err)
+{
+    const size_t es = sl_dtype_size(dt);
+    if (sl_rows_pair_check(v, d_x, d_y, y_stride, rows, n, dt, err)) return -1;
+    for (uint64_t i = 0; i < rows; i++) {
+        const char *px = (const char *)d_x + i * n * es, *py = (const char *)d_y + i * y_stride * es;
+        sl_launch ci = cfg ? *cfg : sl_launch{};
+        ci.addr_mod = (uint32_t)((uintptr_t)px & 255u);
+        sl_variant_resolve(v, &ci, n, dt);
+        if (v->gpu2(v, px, py, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
+    }
+    return 0;
+}
+
 /* Registers per thread, resident blocks per SM and theoretical occupancy (resident threads
  * over the SM's maximum) of kernel fn launched with `block` threads and `smem` bytes of dynamic
  * shared memory, on the current device (cudaFuncGetAttributes, the occupancy API). */

@@ -335,16 +335,17 @@ static const rows_dedicated dedicated[] = {
 void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e)
 {
     memset(e, 0, sizeof *e);
-    if (v->rows_cpu || v->rows_gpu || v->rows_workspace || v->rows_bits) {
+    if (v->rows_cpu || v->rows_gpu || v->rows_gpu2 || v->rows_workspace || v->rows_bits) {
         e->cpu = v->rows_cpu;
         e->workspace = v->rows_workspace;
         e->gpu = v->rows_gpu;
+        e->gpu2 = v->rows_gpu2;
         e->bits = v->rows_bits;
     } else {
         for (size_t i = 0; i < sizeof dedicated / sizeof dedicated[0]; i++)
             if (!strcmp(dedicated[i].name, v->name) && !strcmp(dedicated[i].op, v->op)) *e = dedicated[i].e;
     }
-    e->dedicated = e->gpu != NULL || e->cpu != NULL;
+    e->dedicated = e->gpu != NULL || e->gpu2 != NULL || e->cpu != NULL;
     if (!e->bits)
         e->bits = v->determinism >= SL_DET_ORDER_INDEPENDENT
                       ? "the row's values alone (order-independent; the 1-D launcher on each row)"
@@ -424,7 +425,7 @@ size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtyp
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
     sl_launch cfg;
-    if (e.gpu || e.workspace) {   /* the row kernel's (also in a build without CUDA) */
+    if (e.gpu || e.gpu2 || e.workspace) {   /* the row kernel's (also in a build without CUDA) */
         sl_rows_cfg(v, req, 0, n, dt, &cfg);
         return e.workspace ? e.workspace(v, rows, n, dt, &cfg) : 0;
     }

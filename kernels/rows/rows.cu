@@ -1089,43 +1089,22 @@ extern "C" int sl_lse_reproducible_rows_gpu(const sl_variant *v, const void *d_x
 }
 
 /* ---- the generic path and the host entry ---------------------------------------------------- */
-/* A two-input variant's 1-D launcher on each pair of rows (y's row i at i y_stride values),
- * resolved at x's row address. */
-static int rows_each_1d_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
-                           uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
-                           size_t work_bytes, void *d_results, void *stream, sl_err *err)
-{
-    const size_t es = sl_dtype_size(dt);
-    /* the launcher takes a pair at one alignment modulo 16 bytes: refused here, before any row
-     * is enqueued, rather than at the first row that breaks it */
-    if (rows && n && ((uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u ||
-                      (rows > 1 && y_stride != n && n * es % 16u)))
-        return sl_err_set(err, "%s: row i of x and its row of y must share one alignment modulo 16 bytes (%s)",
-                          v->name, (uintptr_t)d_x % 16u != (uintptr_t)d_y % 16u
-                                       ? "x and y start at different ones"
-                                       : "one row of y against rows that are not a multiple of 16 bytes long");
-    for (uint64_t i = 0; i < rows; i++) {
-        const char *px = (const char *)d_x + i * n * es, *py = (const char *)d_y + i * y_stride * es;
-        sl_launch ci = cfg ? *cfg : sl_launch{};
-        ci.addr_mod = (uint32_t)((uintptr_t)px & 255u);
-        sl_variant_resolve(v, &ci, n, dt);
-        if (v->gpu2(v, px, py, n, dt, &ci, d_work, work_bytes, (char *)d_results + i * es, stream, err)) return -1;
-    }
-    return 0;
-}
-
 extern "C" int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
                               uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *req, void *d_work,
                               size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
     if (sl_rows_inputs_check(v, d_y, y_stride, rows, n, err)) return -1;
-    if (v->gpu2)
-        return rows_each_1d_xy(v, d_x, d_y, y_stride, rows, n, dt, req, d_work, work_bytes, d_results, stream,
-                               err);
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
     sl_launch c = req ? *req : sl_launch{};
     c.addr_mod = (uint32_t)((uintptr_t)d_x & 255u);
+    if (v->gpu2) {
+        if (!e.gpu2)
+            return sl_rows_each_1d_xy(v, d_x, d_y, y_stride, rows, n, dt, req, d_work, work_bytes, d_results,
+                                      stream, err);
+        sl_variant_resolve(v, &c, n, dt);
+        return e.gpu2(v, d_x, d_y, y_stride, rows, n, dt, &c, d_work, work_bytes, d_results, stream, err);
+    }
     if (e.gpu) {
         sl_variant_resolve(v, &c, n, dt);
         return e.gpu(v, d_x, rows, n, dt, &c, d_work, work_bytes, d_results, stream, err);

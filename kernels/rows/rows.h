@@ -19,7 +19,8 @@ typedef struct {
     sl_rows_workspace_fn *workspace;
     sl_rows_gpu_fn *gpu;
     const char *bits;          /* what can change a row's bits (never NULL) */
-    int dedicated;             /* 1: a row kernel of its own (gpu set) */
+    int dedicated;             /* 1: a row kernel of its own (gpu or gpu2 set) */
+    sl_rows_gpu2_fn *gpu2;     /* a two-input operation's row kernel */
 } sl_rows_entries;
 void sl_rows_entries_of(const sl_variant *v, sl_rows_entries *e);
 
@@ -62,10 +63,12 @@ size_t sl_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtyp
 int sl_rows_gpu(const sl_variant *v, const void *d_x, uint64_t rows, uint64_t n, sl_dtype dt,
                 const sl_launch *req, void *d_work, size_t work_bytes, void *d_results, void *stream,
                 sl_err *err);
-/* sl_rows_gpu over x and y (sl_rows_cpu_xy's pairing): the 1-D launcher (v->gpu2) on each pair
- * of rows (d_y NULL for a one-input variant). The launcher needs each pair at one alignment
- * modulo 16 bytes: d_x and d_y must share it, and with y_stride 0 (one row of y) and more than
- * one row, a row must span a multiple of 16 bytes (said before anything is enqueued). */
+/* sl_rows_gpu over x and y (sl_rows_cpu_xy's pairing): the variant's two-input row kernel
+ * (rows_gpu2, req resolved for n), or the 1-D launcher (v->gpu2) on each pair of rows (d_y NULL
+ * for a one-input variant). Both need each pair at one alignment modulo 16 bytes: d_x and d_y
+ * must share it, and with y_stride 0 (one row of y) and more than one row, a row must span a
+ * multiple of 16 bytes (reduce/launch.cuh's sl_rows_pair_check, said before anything is
+ * enqueued). */
 int sl_rows_gpu_xy(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride, uint64_t rows,
                    uint64_t n, sl_dtype dt, const sl_launch *req, void *d_work, size_t work_bytes,
                    void *d_results, void *stream, sl_err *err);

@@ -2,7 +2,8 @@
 experiments/anchors/batch_torch.py makes on [B, N] tensors of float32 and bfloat16 (bfloat16
 values held in float32 arrays, rounded to nearest even). Its row reductions are NumPy's over each
 row, rounded to the tensor's format, except torch.sum, which adds each row in 1 + B mod 3 pieces
-(as a kernel that splits rows by the batch's size would), so a row's bits change with B."""
+(as a kernel that splits rows by the batch's size would), so a row's bits change with B;
+torch.matmul of [B, N] and [N] is each row's dot with the vector in float64, rounded once."""
 import numpy as np
 
 __version__ = "2.5.1+fake-rows"
@@ -80,15 +81,19 @@ class device:
 
 class Generator:
     def __init__(self, device=None):
-        self.seed = None
+        self.rng = None
 
     def manual_seed(self, s):
-        self.seed = s
+        self.rng = np.random.default_rng(s)
         return self
 
 
-def rand(b, n, generator=None):
-    return Tensor(np.random.default_rng(generator.seed).random((b, n), dtype=np.float32), float32)
+def rand(*size, generator=None):
+    return Tensor(generator.rng.random(size, dtype=np.float32), float32)
+
+
+def matmul(x, w):
+    return Tensor(x.a.astype(np.float64) @ w.a.astype(np.float64), x.dtype)
 
 
 def sum(x, dim=-1):   # noqa: A001 (torch's name)
