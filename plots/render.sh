@@ -1245,6 +1245,13 @@ fi
 # only from a regular file (no link followed); the names reach gnuplot as quoted strings of the
 # data files (check_csv: no quote in them), never as program text.
 bi=$dir/batch_invariance.csv
+# a committed study keeps it as batch_invariance.csv.gz (experiments/measured/README.md): inflated
+# in its place when the plain file is absent (a link is not followed; a damaged .gz stops here)
+if [ ! -e "$bi" ] && [ ! -L "$bi" ] && [ -f "$bi.gz" ] && [ ! -L "$bi.gz" ]; then
+  gzip -dc -- "$bi.gz" > "$tmp/gz-batch_invariance.csv" ||
+    { echo "render.sh: $bi.gz: damaged or truncated gzip file" >&2; said=1; exit 2; }
+  bi=$tmp/gz-batch_invariance.csv
+fi
 if [ -f "$bi" ] && [ ! -L "$bi" ]; then
   src=$tmp/bi; mkdir -p "$src"
   if ! csv_soft=1 check_csv "$bi" "$tmp/batch_invariance.csv" "op family dtype backend path" "det_class" \
