@@ -434,6 +434,30 @@ static void extrema_empty_parts(void)
     free(x);
 }
 
+/* dot variant v's rows of x with y (y_stride ys: N paired, 0 one row of y) on the GPU into g and by
+ * the twin into c: 0 when both ran (every row's bits checked against the twin's), else -1. */
+static int pair_vs_twin(const sl_gpu_info *info, const sl_variant *v, const void *x, const void *y, uint64_t ys,
+                        uint64_t B, uint64_t N, sl_dtype dt, double *g, double *c)
+{
+    sl_err err = {{0}};
+    sl_launch req, cfg;
+    memset(&req, 0, sizeof req);
+    req.sm_count = (uint32_t)info->sm_count;
+    const char *form = ys ? "" : " x @ y";
+    int rc = sl_rows_gpu_host_xy(v, x, y, ys, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
+    CHECK(rc == 0, "dot/%s %s B=%llu N=%llu%s: %s", v->name, sl_dtype_name(dt), (unsigned long long)B,
+          (unsigned long long)N, form, err.msg);
+    if (rc == 0) rc = sl_rows_cpu_xy(v, x, y, ys, B, N, dt, &cfg, c, &err);
+    CHECK(rc == 0, "dot/%s twin: %s", v->name, err.msg);
+    uint64_t differ = 0, at = 0;
+    for (uint64_t i = 0; rc == 0 && i < B; i++)
+        if (!same_bits(g[i], c[i]) && differ++ == 0) at = i;
+    CHECK(differ == 0, "dot/%s %s B=%llu N=%llu%s: %llu rows differ from the twin (row %llu: %a, twin %a)", v->name,
+          sl_dtype_name(dt), (unsigned long long)B, (unsigned long long)N, form, (unsigned long long)differ,
+          (unsigned long long)at, g[at], c[at]);
+    return rc ? -1 : 0;
+}
+
 /* dot's rows (the 1-D launcher on each pair of rows): GPU == twin, and batch invariance of the
  * order-independent variants. */
 static void dot_rows(const sl_gpu_info *info)
@@ -467,22 +491,7 @@ static void dot_rows(const sl_gpu_info *info)
                         fill(y, B * N, dt);
                         memcpy(x + pos[p] * N * es, rx, N * es);
                         memcpy(y + pos[p] * N * es, ry, N * es);
-                        sl_err err = {{0}};
-                        sl_launch req, cfg;
-                        memset(&req, 0, sizeof req);
-                        req.sm_count = (uint32_t)info->sm_count;
-                        int rc = sl_rows_gpu_host_xy(v, x, y, N, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
-                        CHECK(rc == 0, "dot/%s %s B=%llu N=%llu: %s", v->name, sl_dtype_name(dt),
-                              (unsigned long long)B, (unsigned long long)N, err.msg);
-                        if (rc == 0) rc = sl_rows_cpu_xy(v, x, y, N, B, N, dt, &cfg, c, &err);
-                        CHECK(rc == 0, "dot/%s twin: %s", v->name, err.msg);
-                        uint64_t differ = 0, at = 0;
-                        for (uint64_t i = 0; rc == 0 && i < B; i++)
-                            if (!same_bits(g[i], c[i]) && differ++ == 0) at = i;
-                        CHECK(differ == 0, "dot/%s %s B=%llu N=%llu: %llu rows differ from the twin (row %llu: "
-                              "%a, twin %a)", v->name, sl_dtype_name(dt), (unsigned long long)B,
-                              (unsigned long long)N, (unsigned long long)differ, (unsigned long long)at, g[at],
-                              c[at]);
+                        const int rc = pair_vs_twin(info, v, x, y, N, B, N, dt, g, c);
                         if (rc == 0 && invariant) {
                             if (!have) { first = g[pos[p]]; have = 1; }
                             CHECK(same_bits(g[pos[p]], first), "dot/%s %s N=%llu: the pair at %llu of B=%llu "
@@ -574,24 +583,8 @@ static void dot_rows_kernel(const sl_gpu_info *info)
                         for (int shared = 0; shared < 2; shared++) {
                             /* shared: one row of y (ry) with every row of x, rows of 16-byte multiples */
                             if (shared && N * es % 16u) continue;
-                            sl_err err = {{0}};
-                            sl_launch req, cfg;
-                            memset(&req, 0, sizeof req);
-                            req.sm_count = (uint32_t)info->sm_count;
                             const void *yy = shared ? (const void *)ry : (const void *)y;
-                            const uint64_t ys = shared ? 0 : N;
-                            int rc = sl_rows_gpu_host_xy(v, x, yy, ys, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
-                            CHECK(rc == 0, "dot/%s %s B=%llu N=%llu%s: %s", v->name, sl_dtype_name(dt),
-                                  (unsigned long long)B, (unsigned long long)N, shared ? " x @ y" : "", err.msg);
-                            if (rc == 0) rc = sl_rows_cpu_xy(v, x, yy, ys, B, N, dt, &cfg, c, &err);
-                            CHECK(rc == 0, "dot/%s twin: %s", v->name, err.msg);
-                            uint64_t differ = 0, at = 0;
-                            for (uint64_t i = 0; rc == 0 && i < B; i++)
-                                if (!same_bits(g[i], c[i]) && differ++ == 0) at = i;
-                            CHECK(differ == 0, "dot/%s %s B=%llu N=%llu%s: %llu rows differ from the twin (row "
-                                  "%llu: %a, twin %a)", v->name, sl_dtype_name(dt), (unsigned long long)B,
-                                  (unsigned long long)N, shared ? " x @ y" : "", (unsigned long long)differ,
-                                  (unsigned long long)at, g[at], c[at]);
+                            const int rc = pair_vs_twin(info, v, x, yy, shared ? 0 : N, B, N, dt, g, c);
                             if (rc != 0) continue;
                             if (!have) { first = g[pos[p]]; have = 1; }
                             CHECK(same_bits(g[pos[p]], first), "dot/%s %s N=%llu%s: the pair at %llu of B=%llu "
