@@ -613,15 +613,16 @@ if [[ $stages == *,targets,* ]]; then
   fi
 fi
 if [[ $stages == *,dotrows,* ]]; then
-  # dot's row kernel (reproducible: a warp or a block a row, rows/rows.h's two-input entry): its
-  # tests against the twins first (trows_gpu's dot parts: SUMLAB_TEST_ROWS=dot), then the rows of
-  # 4096 x 32768 and 32768 x 4096 pairs against the read ceiling of both arrays, beside naive (the
-  # 1-D launcher on each pair), float32, bfloat16 and float64: $work/dotrows/
+  # dot's row kernels (reproducible and correct: a warp or a block a row, rows/rows.h's two-input
+  # entry; correct's exact pass on the rows its first pass lists): their tests against the twins
+  # first (trows_gpu's dot parts: SUMLAB_TEST_ROWS=dot), then the rows of 4096 x 32768 and
+  # 32768 x 4096 pairs against the read ceiling of both arrays, beside naive (the 1-D launcher on
+  # each pair), float32, bfloat16 and float64: $work/dotrows/
   B=$work/dotrows; mkdir -p "$B"
   nt trows_gpu_dot 180 env SUMLAB_TEST_ROWS=dot "$T/trows_gpu"
   for d in f32 bf16 f64; do
     rb "dot_rows_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op dot \
-      --variants reproducible,naive
+      --variants reproducible,correct,naive
   done
 fi
 if [[ $stages == *,study,* ]]; then

@@ -25,7 +25,10 @@
  * dot's reproducible row kernel (a warp, a block, the 1-D launcher per pair for a few long rows)
  * on N in {1, 31, 32, 33, 4095, 8192, 8193, 16387, 65537}, B 2, 64 and 257 (N = 65537: 2 and 7),
  * every format, paired rows and x @ y: every row equals its twin, and a pair placed at rows 0,
- * B/2 and B-1 of each batch gives one bit pattern, paired or as x @ y. */
+ * B/2 and B-1 of each batch gives one bit pattern, paired or as x @ y; the same for dot's correct
+ * row kernel (its first pass a row, the exact pass on the rows it lists); dot_exact_rows: correct's
+ * rows that its first pass cannot decide (cancellation to 0, a tie, Inf, NaN, float64 products
+ * beyond float64's range) equal the twin, warp and block rows, every format. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,6 +605,78 @@ static void dot_rows_kernel(const sl_gpu_info *info)
     }
 }
 
+/* dot's correct rows where its first pass cannot decide (the exact pass behind it, a block a
+ * listed row): rows whose products cancel to zero, sit on a rounding tie (1 + half an ulp), hold
+ * an Inf or a NaN, and (float64) products that overflow or underflow float64 while the dot is
+ * finite, beside random rows the first pass decides; warp rows (N 2, 33, 4096) and block rows
+ * (N 8193), every format: every row equals the twin (the exact dot rounded once). */
+static void set_val(void *x, uint64_t i, sl_dtype dt, double v)
+{
+    if (dt == SL_F64) ((double *)x)[i] = v;
+    else if (dt == SL_F32) ((float *)x)[i] = (float)v;
+    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
+}
+static void dot_exact_rows(const sl_gpu_info *info)
+{
+    static const uint64_t Ns[] = {2, 33, 4096, 8193};
+    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
+    const sl_variant *v = sl_variant_find_op("dot", "correct");
+    CHECK(v != NULL, "no dot variant 'correct'");
+    if (!v) return;
+    sl_rows_entries e;
+    sl_rows_entries_of(v, &e);
+    CHECK(e.gpu2 != NULL && e.dedicated, "dot/correct: no row kernel of its own");
+    for (size_t di = 0; di < 4; di++) {
+        const sl_dtype dt = dts[di];
+        const int p = dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8;
+        const size_t es = sl_dtype_size(dt);
+        for (size_t ni = 0; ni < 4; ni++) {
+            const uint64_t N = Ns[ni], B = 70;
+            char *x = calloc(B * N, es), *y = calloc(B * N, es);
+            double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+            if (!x || !y || !g || !c) { free(x); free(y); free(g); free(c); return; }
+            for (uint64_t r = 0; r < B; r++) {
+                char *xr = x + r * N * es, *yr = y + r * N * es;
+                for (uint64_t i = 0; i < N; i++) set_val(yr, i, dt, 1.0);
+                switch (r % 7) {
+                case 0:   /* cancellation: v_i and -v_i */
+                    for (uint64_t i = 0; i + 1 < N; i += 2) {
+                        fill_one(xr, i, dt, 0);
+                        memcpy(xr + (i + 1) * es, xr + i * es, es);
+                        set_val(yr, i + 1, dt, -1.0);
+                    }
+                    break;
+                case 1:   /* 1 + half an ulp of 1: a tie, to even */
+                    set_val(xr, 0, dt, 1.0);
+                    set_val(xr, N - 1, dt, ldexp(1.0, -p));
+                    break;
+                case 2: fill(xr, N, dt); set_val(xr, N / 2, dt, INFINITY); break;
+                case 3: fill(xr, N, dt); set_val(xr, N - 1, dt, NAN); break;
+                case 4:   /* float64: 1e300 * 1e300 - 1e300 * 1e300 + 1 */
+                    if (dt == SL_F64 && N >= 3) {
+                        set_val(xr, 0, dt, 1e300); set_val(yr, 0, dt, 1e300);
+                        set_val(xr, 1, dt, -1e300); set_val(yr, 1, dt, 1e300);
+                        set_val(xr, 2, dt, 1.0);
+                    } else {
+                        fill(xr, N, dt);
+                    }
+                    break;
+                case 5:   /* float64: products of 1e-400, below float64's least subnormal */
+                    if (dt == SL_F64) {
+                        for (uint64_t i = 0; i < N; i++) { set_val(xr, i, dt, 1e-200); set_val(yr, i, dt, 3e-200); }
+                    } else {
+                        fill(xr, N, dt);
+                    }
+                    break;
+                default: fill(xr, N, dt); fill(yr, N, dt); break;
+                }
+            }
+            pair_vs_twin(info, v, x, y, N, B, N, dt, g, c);
+            free(x); free(y); free(g); free(c);
+        }
+    }
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -619,6 +694,7 @@ int main(void)
     }
     dot_rows(&info);
     dot_rows_kernel(&info);
+    dot_exact_rows(&info);
     if (only && *only) return sl_test_done("trows_gpu (dot rows)");
     sacc_cert_rows();
     exact_tie_rows(&info);

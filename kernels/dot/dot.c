@@ -356,6 +356,16 @@ const sl_variant sl_v_dot_half_acc = {
                    "accumulation costs",
     .dtypes = SL_DTYPES_HALF, .bound = SL_BOUND_RECURSIVE,
 };
+/* reproducible's and correct's rows: a warp or a block a row (dot.cu; correct: its list of the
+ * rows its first pass cannot decide), or the 1-D launcher on each pair where dot.h's
+ * sl_dot_rows_kernel says so (its scratch); the twin: the 1-D twin on each pair, whose bits the
+ * row kernels' are (a function of the row's products alone). */
+static size_t rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *cfg)
+{
+    if (!sl_dot_rows_kernel(v->impl, rows, n, cfg ? cfg->sm_count : 0u)) return sl_variant_workspace(v, n, dt, cfg);
+    return v->impl == SL_DOT_CORRECT ? (size_t)SL_DOT_ROWS_WS_BYTES(rows) : 0u;
+}
+
 const sl_variant sl_v_dot_correct = {
     .name = "correct", .op = "dot", .family = "dot", .determinism = SL_DET_CORRECTLY_ROUNDED,
     .impl = SL_DOT_CORRECT,
@@ -369,16 +379,10 @@ const sl_variant sl_v_dot_correct = {
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = dot_resolve, .cpu2 = correct_cpu,
     .workspace = SL_GPU_ENTRY(sl_dot_workspace), .gpu2 = SL_GPU_ENTRY(sl_dot_gpu),
+    .rows_workspace = rows_workspace, .rows_gpu2 = SL_GPU_ENTRY(sl_dot_rows_gpu),
+    .rows_bits = "the row's products alone (correctly rounded: not B, y's row or shared vector, the launch "
+                 "configuration or the GPU)",
 };
-/* reproducible's rows: a warp or a block a row (dot.cu, no workspace), or, for rows too few to
- * fill the GPU that way, the 1-D launcher on each pair (its scratch); the twin: the 1-D twin on
- * each pair, whose bits the row kernel's are (a function of the row's products alone). */
-static size_t repro_rows_workspace(const sl_variant *v, uint64_t rows, uint64_t n, sl_dtype dt,
-                                   const sl_launch *cfg)
-{
-    return sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u) ? sl_variant_workspace(v, n, dt, cfg) : 0u;
-}
-
 const sl_variant sl_v_dot_reproducible = {
     .name = "reproducible", .op = "dot", .family = "dot", .determinism = SL_DET_ORDER_INDEPENDENT,
     .impl = SL_DOT_REPRO, .acc_wide = 1,
@@ -387,7 +391,7 @@ const sl_variant sl_v_dot_reproducible = {
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_BINNED,
     .resolve = dot_resolve, .depth = repro_folds, .cpu2 = repro_cpu,
     .workspace = SL_GPU_ENTRY(sl_dot_workspace), .gpu2 = SL_GPU_ENTRY(sl_dot_gpu),
-    .rows_workspace = repro_rows_workspace, .rows_gpu2 = SL_GPU_ENTRY(sl_dot_rows_gpu),
+    .rows_workspace = rows_workspace, .rows_gpu2 = SL_GPU_ENTRY(sl_dot_rows_gpu),
     .rows_bits = "the row's products alone (order-independent: not B, y's row or shared vector, the "
                  "launch configuration or the GPU)",
 };

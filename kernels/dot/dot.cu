@@ -590,10 +590,182 @@ extern "C" int sl_dot_gpu(const sl_variant *v, const void *d_x, const void *d_y,
     });
 }
 
+/* ---- correct row-wise (rows/rows.h's two-input entry) ---------------------------------------
+ * dot_cert_rows_kernel: a block of DOT_ROWS_BLOCK threads a row (grid stride over rows), or, for
+ * rows of at most SL_ROWS_RS_WARP_ROW_MAX values, a warp a row: each thread's products as the
+ * Fast2Sum pair of exact/pairsum.h (the 1-D cheap pass's accumulator, sl_psum_ops_pair) over its
+ * edge values and 16-byte vectors of the row pair (reduce/walk.cuh's two-array walk), merged by
+ * shuffles (and warp 0 over the warps); thread 0 rounds the rigorous box's two ends to the format
+ * (dot_psum_fin, chain sl_psum_chain of the row's walk): when they agree that is the row's
+ * correctly rounded dot, else the row's index goes into the workspace's list.
+ * dot_exact_rows_kernel, behind it: a block per listed row adds every product's exact pieces into
+ * shared limbs (the 1-D exact kernel's exact_product: float64 products outside [2^-968, 2^1000)
+ * into the low or high window), thread 0 rounds them once (dot_round_block); the last block to
+ * take its ticket empties the list. A row's result is the correctly rounded dot whichever kernel
+ * writes it: a function of the row's products alone (not B, y's form, the launch or the GPU), so
+ * the twin is the 1-D twin on each pair. Workspace: DOT_ROWS_WS_HEADER bytes (the list's length,
+ * its ticket), then 4 bytes a row. */
+#define DOT_ROWS_WS_HEADER 16u
+
+template <typename In>
+__device__ __forceinline__ void dot_cert_take(sl_psum_acc &a, const In *x, const In *y, const sl_split &s,
+                                              uint64_t t, uint64_t T)
+{
+    enum { U = sl_vec<In>::W >= 8 ? 2 : 4 };
+    const bool f64 = sizeof(In) == 8;
+    sl_walk2_groups_f64<U, SL_RSUM_GROUP, SL_EDGES_FIRST>(
+        x, y, s, t, T,
+        [&](const double *xa, const double *yb) {
+#pragma unroll
+            for (int k = 0; k < SL_RSUM_GROUP; k++) {
+                const double p = xa[k] * yb[k];
+                sl_psum_take(&a, p, f64 ? fma(xa[k], yb[k], -p) : 0.0);
+            }
+        },
+        [&](In xi, In yi) { sl_psum_ops_pair::term<In>(a, xi, yi); });
+}
+
+/* Thread 0's decision on row r (t: the row's merged pair, T threads on it): the row's correctly
+ * rounded dot into out[r], else r into the list. */
+template <typename In>
+__device__ __forceinline__ void dot_cert_decide(const sl_psum_acc &t, const sl_split &s, unsigned T, uint64_t r,
+                                                unsigned *g_count, unsigned *g_list, In *out)
+{
+    const uint64_t h = sl_psum_chain(s.nv, (uint64_t)sl_vec<In>::W, T, 1u, T);
+    double E = 0.0, res;
+    if (sl_psum_bound(&t, s.n, h, &E) &&
+        sl_psum_decide(dot_psum_fin<In>::end(&t, E, -1), dot_psum_fin<In>::end(&t, E, 1), &res))
+        out[r] = dot_psum_fin<In>::template out<In>(res);
+    else
+        g_list[atomicAdd(g_count, 1u)] = (unsigned)r;
+}
+
+template <typename In>
+__global__ void __launch_bounds__(DOT_ROWS_BLOCK)
+dot_cert_rows_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t y_stride, uint64_t rows,
+                     uint64_t n, unsigned char *work, In *out)
+{
+    __shared__ sl_psum_acc s_w[32];
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_list = reinterpret_cast<unsigned *>(work + DOT_ROWS_WS_HEADER);
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+    for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        const In *xr = x + r * n;
+        const sl_split sp = sl_row_split(xr, n);
+        sl_psum_acc a;
+        sl_psum_init(&a);
+        dot_cert_take<In>(a, xr, y + r * y_stride, sp, tid, DOT_ROWS_BLOCK);
+        a = sl_psum_block<sl_psum_ops_pair>(a, s_w, lane, warp, DOT_ROWS_BLOCK);
+        if (tid == 0) dot_cert_decide<In>(a, sp, DOT_ROWS_BLOCK, r, g_count, g_list, out);
+        sl_bar_any::sync();                          /* s_w is reused by the next row */
+    }
+}
+
+template <typename In>
+__global__ void __launch_bounds__(DOT_ROWS_BLOCK)
+dot_cert_rows_warp_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t y_stride, uint64_t rows,
+                          uint64_t n, unsigned char *work, In *out)
+{
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    unsigned *g_list = reinterpret_cast<unsigned *>(work + DOT_ROWS_WS_HEADER);
+    const unsigned lane = threadIdx.x & 31u, WPB = DOT_ROWS_BLOCK / 32u;
+    for (uint64_t r = (uint64_t)blockIdx.x * WPB + (threadIdx.x >> 5); r < rows; r += (uint64_t)gridDim.x * WPB) {
+        const In *xr = x + r * n;
+        const sl_split sp = sl_row_split(xr, n);
+        sl_psum_acc a;
+        sl_psum_init(&a);
+        dot_cert_take<In>(a, xr, y + r * y_stride, sp, lane, 32u);
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1) sl_psum_ops_pair::merge(a, sl_psum_ops_pair::shfl(a, off));
+        if (lane == 0) dot_cert_decide<In>(a, sp, 32u, r, g_count, g_list, out);
+    }
+}
+
+/* A block's shared limbs (main, and the float64 windows where flags say they hold pieces) rounded
+ * once (thread 0): each normalised in a private copy (its limbs below 2^33 n: SL_DOT_ROWS_EXACT_MAX_N
+ * keeps them under 2^62), the windows added at their places in dot.h's combined array; float64
+ * to nearest even, the narrower formats to odd in float64 (as the 1-D exact kernel's last block). */
+__device__ __noinline__ double dot_round_block(const unsigned long long *s_acc, const unsigned long long *s_lo,
+                                               const unsigned long long *s_hi, unsigned flags, bool f64)
+{
+    enum { L = SL_SACC_LIMBS_F64 };
+    int64_t lb[L];
+    for (int i = 0; i < L; i++) lb[i] = (int64_t)s_acc[i];
+    if (!(flags & (SL_DOT_FL_LOW | SL_DOT_FL_HIGH))) return sl_sacc_round_mode(lb, L, 0, SL_F64, flags, f64 ? 0 : 1);
+    int64_t all[SL_DOT_ALL_LIMBS], w[SL_DOT_LO_LIMBS];
+    for (int i = 0; i < SL_DOT_ALL_LIMBS; i++) all[i] = 0;
+    sl_sacc_normalise(lb, L);
+    for (int i = 0; i < L; i++) all[SL_DOT_MAIN_AT + i] += lb[i];
+    for (int i = 0; i < SL_DOT_LO_LIMBS; i++) w[i] = (int64_t)s_lo[i];
+    sl_sacc_normalise(w, SL_DOT_LO_LIMBS);
+    for (int i = 0; i < SL_DOT_LO_LIMBS; i++) all[i] += w[i];
+    for (int i = 0; i < SL_DOT_HI_LIMBS; i++) w[i] = (int64_t)s_hi[i];
+    sl_sacc_normalise(w, SL_DOT_HI_LIMBS);
+    for (int i = 0; i < SL_DOT_HI_LIMBS; i++) all[SL_DOT_HI_AT + i] += w[i];
+    return sl_dot_round_all(all, flags);
+}
+
+template <typename In>
+__global__ void __launch_bounds__(DOT_ROWS_BLOCK)
+dot_exact_rows_kernel(const In *__restrict__ x, const In *__restrict__ y, uint64_t y_stride, uint64_t n,
+                      unsigned char *work, In *out)
+{
+    enum { L = SL_SACC_LIMBS_F64 };
+    __shared__ unsigned long long s_acc[L], s_lo[SL_DOT_LO_LIMBS], s_hi[SL_DOT_HI_LIMBS];
+    __shared__ unsigned s_flags;
+    unsigned *g_count = reinterpret_cast<unsigned *>(work);
+    const unsigned *g_list = reinterpret_cast<const unsigned *>(work + DOT_ROWS_WS_HEADER);
+    const unsigned tid = threadIdx.x, B = blockDim.x;
+    const bool f64 = sizeof(In) == 8;
+    sl_rows_listed(g_count, g_count + 1, g_list, [&](uint64_t r) {
+        for (unsigned i = tid; i < (unsigned)L; i += B) s_acc[i] = 0ull;
+        for (unsigned i = tid; i < (unsigned)SL_DOT_LO_LIMBS; i += B) s_lo[i] = 0ull;
+        for (unsigned i = tid; i < (unsigned)SL_DOT_HI_LIMBS; i += B) s_hi[i] = 0ull;
+        if (tid == 0) s_flags = 0u;
+        sl_bar_any::sync();
+        const In *xr = x + r * n, *yr = y + r * y_stride;
+        unsigned fl = 0u;
+        for (uint64_t i = tid; i < n; i += B)
+            exact_product((double)sl_widen(xr[i]), (double)sl_widen(yr[i]), f64, s_acc, s_lo, s_hi, &fl);
+        if (fl) atomicOr(&s_flags, fl);
+        sl_bar_any::sync();
+        if (tid == 0) {
+            const unsigned flags = s_flags | (n == 0 ? SL_SACC_ANYPOS : 0u);   /* n = 0: +0 */
+            out[r] = dot_out<In>(dot_round_block(s_acc, s_lo, s_hi, flags, f64));
+        }
+        sl_bar_any::sync();                          /* the limbs are cleared for the next row */
+    });
+}
+
+template <typename In>
+static int dot_cert_rows_launch(const sl_variant *v, const void *d_x, const void *d_y, uint64_t y_stride,
+                                uint64_t rows, uint64_t n, void *d_work, void *d_out, cudaStream_t st, sl_err *err)
+{
+    unsigned grid;
+    unsigned char *w = (unsigned char *)d_work;
+    const In *x = (const In *)d_x, *y = (const In *)d_y;
+    if (n <= SL_ROWS_RS_WARP_ROW_MAX) {
+        grid = sl_rows_grid(rows, DOT_ROWS_BLOCK / 32u);
+        dot_cert_rows_warp_kernel<In><<<grid, DOT_ROWS_BLOCK, 0, st>>>(x, y, y_stride, rows, n, w, (In *)d_out);
+        SL_CUDA_CHECK_LAUNCH("dot_cert_rows_warp_kernel", v->name, err);
+    } else {
+        grid = sl_rows_grid(rows, 1u);
+        dot_cert_rows_kernel<In><<<grid, DOT_ROWS_BLOCK, 0, st>>>(x, y, y_stride, rows, n, w, (In *)d_out);
+        SL_CUDA_CHECK_LAUNCH("dot_cert_rows_kernel", v->name, err);
+    }
+    const unsigned gx = grid < 1024u ? grid : 1024u;
+    dot_exact_rows_kernel<In><<<gx, DOT_ROWS_BLOCK, 0, st>>>(x, y, y_stride, n, w, (In *)d_out);
+    SL_CUDA_CHECK_LAUNCH_LISTED("dot_exact_rows_kernel", v->name, err, w, st);
+    return 0;
+}
+
 /* ---- row-wise (rows/rows.h's two-input entry) ------------------------------------------------
- * reproducible: a warp a row up to SL_ROWS_RS_WARP_ROW_MAX values, a block a row above; rows too
- * few to fill the GPU a block each (sl_rows_few_long) by the 1-D launcher on each pair, which
- * spreads a row over the whole grid. The other members: the 1-D launcher on each pair. */
+ * reproducible: a warp a row up to SL_ROWS_RS_WARP_ROW_MAX values, a block a row above; correct:
+ * the same shapes deciding each row from its Fast2Sum pair, the exact pass on the rows left
+ * (above); rows too few to fill the GPU a block each (sl_rows_few_long), and for correct rows of
+ * SL_DOT_ROWS_EXACT_MAX_N values or more or 2^32 rows or more, by the 1-D launcher on each pair,
+ * which spreads a row over the whole grid (dot.h's sl_dot_rows_kernel). The other members: the
+ * 1-D launcher on each pair. */
 template <typename In>
 static void dot_repro_rows_launch(const void *d_x, const void *d_y, uint64_t y_stride, uint64_t rows, uint64_t n,
                                   void *d_out, cudaStream_t st)
@@ -610,7 +782,7 @@ extern "C" int sl_dot_rows_gpu(const sl_variant *v, const void *d_x, const void 
                                uint64_t rows, uint64_t n, sl_dtype dt, const sl_launch *cfg, void *d_work,
                                size_t work_bytes, void *d_results, void *stream, sl_err *err)
 {
-    if (v->impl != SL_DOT_REPRO || sl_rows_few_long(rows, n, cfg ? cfg->sm_count : 0u))
+    if (!sl_dot_rows_kernel(v->impl, rows, n, cfg ? cfg->sm_count : 0u))
         return sl_rows_each_1d_xy(v, d_x, d_y, y_stride, rows, n, dt, cfg, d_work, work_bytes, d_results, stream,
                                   err);
     if (!(v->dtypes & SL_DTYPE_MASK(dt)))
@@ -622,6 +794,21 @@ extern "C" int sl_dot_rows_gpu(const sl_variant *v, const void *d_x, const void 
         sl_rows_pair_check(v, d_x, d_y, y_stride, rows, n, dt, err))
         return -1;
     cudaStream_t st = (cudaStream_t)stream;
+    if (v->impl == SL_DOT_CORRECT) {
+        if (n == 0) {                                /* every row's empty dot is +0 */
+            SL_CUDA_CHECK(cudaMemsetAsync(d_results, 0, rows * sl_dtype_size(dt), st), v->name, err);
+            return 0;
+        }
+        if (sl_check_workspace(v, d_work, work_bytes, SL_DOT_ROWS_WS_BYTES(rows), err)) return -1;
+        switch (dt) {
+        case SL_F64: return dot_cert_rows_launch<double>(v, d_x, d_y, y_stride, rows, n, d_work, d_results, st, err);
+        case SL_F32: return dot_cert_rows_launch<float>(v, d_x, d_y, y_stride, rows, n, d_work, d_results, st, err);
+        case SL_F16: return dot_cert_rows_launch<__half>(v, d_x, d_y, y_stride, rows, n, d_work, d_results, st, err);
+        case SL_BF16:
+            return dot_cert_rows_launch<__nv_bfloat16>(v, d_x, d_y, y_stride, rows, n, d_work, d_results, st, err);
+        default: return sl_err_set(err, "%s: unknown dtype %d", v->name, (int)dt);
+        }
+    }
     switch (dt) {
     case SL_F64: dot_repro_rows_launch<double>(d_x, d_y, y_stride, rows, n, d_results, st); break;
     case SL_F32: dot_repro_rows_launch<float>(d_x, d_y, y_stride, rows, n, d_results, st); break;

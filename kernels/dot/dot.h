@@ -131,14 +131,28 @@ SL_DOT_FN double sl_dot_round_all(int64_t *all, unsigned flags)
     return sl_sacc_round_scaled(all, SL_DOT_ALL_LIMBS, SL_DOT_ALL_LSB, SL_F64, flags, 0);
 }
 
+/* Row-wise: 1 when member impl runs its row kernel on rows of n values (dot.cu), 0 when the 1-D
+ * launcher runs on each pair: every member but reproducible and correct, rows too few to fill
+ * the GPU a block each (sl_rows_few_long), and for correct rows of 2^29 values or more (its exact
+ * pass's shared limbs) or 2^32 rows or more (its list). correct's workspace: the list's 16-byte
+ * header (its length and ticket, zero between calls) and 4 bytes a row. */
+#define SL_DOT_ROWS_WS_BYTES(rows) (16u + 4u * (uint64_t)(rows))
+#define SL_DOT_ROWS_EXACT_MAX_N ((uint64_t)1 << 29)
+static inline int sl_dot_rows_kernel(int impl, uint64_t rows, uint64_t n, uint32_t sm_count)
+{
+    if (sl_rows_few_long(rows, n, sm_count)) return 0;
+    if (impl == SL_DOT_REPRO) return 1;
+    return impl == SL_DOT_CORRECT && n < SL_DOT_ROWS_EXACT_MAX_N && rows <= 0xffffffffull;
+}
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 /* dot.cu's one workspace() and gpu2() entry, shared by every member (v->impl says which). */
 sl_workspace_fn sl_dot_workspace;
 sl_gpu2_fn sl_dot_gpu;
-/* dot.cu's row-wise entry (rows/rows.h; reproducible's row kernel, the other members the 1-D
- * launcher on each pair of rows). */
+/* dot.cu's row-wise entry (rows/rows.h; reproducible's and correct's row kernels, the other
+ * members the 1-D launcher on each pair of rows; the workspace: dot.c's). */
 sl_rows_gpu2_fn sl_dot_rows_gpu;
 /* cublas.cu: the cuBLAS anchor (cublasSdot / cublasDdot / cublasDotEx). */
 sl_workspace_fn sl_dot_cublas_workspace;
