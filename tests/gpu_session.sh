@@ -613,17 +613,28 @@ if [[ $stages == *,targets,* ]]; then
   fi
 fi
 if [[ $stages == *,dotrows,* ]]; then
-  # dot's row kernels (reproducible and correct: a warp or a block a row, rows/rows.h's two-input
-  # entry; correct's exact pass on the rows its first pass lists): their tests against the twins
-  # first (trows_gpu's dot parts: SUMLAB_TEST_ROWS=dot), then the rows of 4096 x 32768 and
-  # 32768 x 4096 pairs against the read ceiling of both arrays, beside naive (the 1-D launcher on
-  # each pair), float32, bfloat16 and float64: $work/dotrows/
+  # dot's row kernels (reproducible: a warp or a block a row, rows/rows.h's two-input entry; correct
+  # by the 1-D launcher on each pair in the default build): their tests against the twins first
+  # (trows_gpu's dot parts: SUMLAB_TEST_ROWS=dot), then the rows of 4096 x 32768 and 32768 x 4096
+  # pairs against the read ceiling of both arrays, beside naive (the 1-D launcher on each pair),
+  # float32, bfloat16 and float64; then the build with SUMLAB_DOT_CORRECT_ROWS (correct's row
+  # kernel, its exact pass on the rows its first pass lists: kernels/README.md), the same test and
+  # correct's rows benchmarked there: $work/dotrows/
   B=$work/dotrows; mkdir -p "$B"
   nt trows_gpu_dot 180 env SUMLAB_TEST_ROWS=dot "$T/trows_gpu"
   for d in f32 bf16 f64; do
     rb "dot_rows_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op dot \
       --variants reproducible,correct,naive
   done
+  dc=${build}-dotcorrect
+  if measuring_build dotcorrect "$dc" "sumlab trows_gpu" -DSUMLAB_DOT_CORRECT_ROWS=ON; then
+    nt trows_gpu_dot_correct 180 env SUMLAB_TEST_ROWS=dot "$dc/tests/trows_gpu"
+    for d in f32 bf16 f64; do
+      timeout "$(capped 120)" "$dc/experiments/sumlab" bench --reps 10 --axis -1 --rows 4096,32768 --n 32768,4096 \
+        --pairs --dtype "$d" --op dot --variants correct,reproducible > "$B/dot_rows_correct_$d.csv" 2> "$B/dot_rows_correct_$d.err"
+      stamp "bench dot_rows_correct_$d (SUMLAB_DOT_CORRECT_ROWS) rc=$?"
+    done
+  fi
 fi
 if [[ $stages == *,study,* ]]; then
   # STUDY_OP: the operation whose study runs (sum, the default, or any of `sumlab list ops`:

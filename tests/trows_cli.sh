@@ -145,8 +145,9 @@ check "list: rows and row_bits columns" grep -q '^name,.*,rows,row_bits$' "$tmp/
 check "list: reproducible's row kernel, not B" grep -q '^reproducible,sum,.*,row kernel,"the row.s values alone .*not B' "$tmp/list.csv"
 check "list: atomics change a row's bits run to run" grep -q '^atomic-thread,sum,.*,1-D per row,the order of its atomics' "$tmp/list.csv"
 check "list: run-to-run variants name the launch configuration" grep -q '^vec4,sum,.*,1-D per row,.*launch configuration' "$tmp/list.csv"
-check "list: dot's correct rows (a row kernel in a CUDA build), the pair's products alone" \
-  grep -Eq '^correct,dot,.*,(row kernel|1-D per row),"the row.s products alone \(correctly rounded: not B' "$tmp/list.csv"
+check "list: dot's reproducible rows (a row kernel in a CUDA build), the pair's products alone" \
+  grep -Eq '^reproducible,dot,.*,(row kernel|1-D per row),"the row.s products alone \(order-independent: not B' "$tmp/list.csv"
+check "list: dot's correct rows by the 1-D kernel on each pair" grep -q '^correct,dot,.*,1-D per row,"*the row.s values alone' "$tmp/list.csv"
 check "list: dot's naive rows by the 1-D kernel on each pair" grep -q '^naive,dot,.*,1-D per row,' "$tmp/list.csv"
 
 # --- errors: one line on stderr, exit 2, nothing on stdout ------------------------------------

@@ -26,8 +26,8 @@
  * on N in {1, 31, 32, 33, 4095, 8192, 8193, 16387, 65537}, B 2, 64 and 257 (N = 65537: 2 and 7),
  * every format, paired rows and x @ y: every row equals its twin, and a pair placed at rows 0,
  * B/2 and B-1 of each batch gives one bit pattern, paired or as x @ y; the same for dot's correct
- * row kernel (its first pass a row, the exact pass on the rows it lists); dot_exact_rows: correct's
- * rows that its first pass cannot decide (cancellation to 0, a tie, Inf, NaN, float64 products
+ * row kernel when built with SUMLAB_DOT_CORRECT_ROWS (its first pass a row, the exact pass on the
+ * rows it lists); dot_exact_rows: correct's rows that its first pass cannot decide (cancellation to 0, a tie, Inf, NaN, float64 products
  * beyond float64's range) equal the twin, warp and block rows, every format. */
 #include <math.h>
 #include <stdlib.h>
@@ -625,7 +625,8 @@ static void dot_exact_rows(const sl_gpu_info *info)
     if (!v) return;
     sl_rows_entries e;
     sl_rows_entries_of(v, &e);
-    CHECK(e.gpu2 != NULL && e.dedicated, "dot/correct: no row kernel of its own");
+    printf("dot_exact_rows: dot/correct by %s\n", e.gpu2 ? "its row kernel (SUMLAB_DOT_CORRECT_ROWS)"
+                                                         : "the 1-D launcher on each pair");
     for (size_t di = 0; di < 4; di++) {
         const sl_dtype dt = dts[di];
         const int p = dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8;

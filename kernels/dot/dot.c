@@ -379,9 +379,11 @@ const sl_variant sl_v_dot_correct = {
     .dtypes = SL_DTYPES_ALL, .bound = SL_BOUND_CORRECTLY_ROUNDED,
     .resolve = dot_resolve, .cpu2 = correct_cpu,
     .workspace = SL_GPU_ENTRY(sl_dot_workspace), .gpu2 = SL_GPU_ENTRY(sl_dot_gpu),
+#if SUMLAB_DOT_CORRECT_ROWS   /* dot.h: its row kernel, when built in */
     .rows_workspace = rows_workspace, .rows_gpu2 = SL_GPU_ENTRY(sl_dot_rows_gpu),
     .rows_bits = "the row's products alone (correctly rounded: not B, y's row or shared vector, the launch "
                  "configuration or the GPU)",
+#endif
 };
 const sl_variant sl_v_dot_reproducible = {
     .name = "reproducible", .op = "dot", .family = "dot", .determinism = SL_DET_ORDER_INDEPENDENT,

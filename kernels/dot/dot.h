@@ -138,11 +138,17 @@ SL_DOT_FN double sl_dot_round_all(int64_t *all, unsigned flags)
  * header (its length and ticket, zero between calls) and 4 bytes a row. */
 #define SL_DOT_ROWS_WS_BYTES(rows) (16u + 4u * (uint64_t)(rows))
 #define SL_DOT_ROWS_EXACT_MAX_N ((uint64_t)1 << 29)
+/* SUMLAB_DOT_CORRECT_ROWS (the CMake option of that name, kernels/README.md): 1 gives correct its
+ * row kernel; 0 (the default until a GPU run has checked it), the 1-D launcher on each pair. */
+#ifndef SUMLAB_DOT_CORRECT_ROWS
+#define SUMLAB_DOT_CORRECT_ROWS 0
+#endif
 static inline int sl_dot_rows_kernel(int impl, uint64_t rows, uint64_t n, uint32_t sm_count)
 {
     if (sl_rows_few_long(rows, n, sm_count)) return 0;
     if (impl == SL_DOT_REPRO) return 1;
-    return impl == SL_DOT_CORRECT && n < SL_DOT_ROWS_EXACT_MAX_N && rows <= 0xffffffffull;
+    return SUMLAB_DOT_CORRECT_ROWS && impl == SL_DOT_CORRECT && n < SL_DOT_ROWS_EXACT_MAX_N &&
+           rows <= 0xffffffffull;
 }
 
 #ifdef __cplusplus
