@@ -616,8 +616,9 @@ if [[ $stages == *,dotrows,* ]]; then
   # dot's row kernels (reproducible: a warp or a block a row, rows/rows.h's two-input entry; correct
   # by the 1-D launcher on each pair in the default build): their tests against the twins first
   # (trows_gpu's dot parts: SUMLAB_TEST_ROWS=dot), then the rows of 4096 x 32768 and 32768 x 4096
-  # pairs against the read ceiling of both arrays, beside naive (the 1-D launcher on each pair),
-  # float32, bfloat16 and float64; then the build with SUMLAB_DOT_CORRECT_ROWS (correct's row
+  # pairs against the read ceiling of both arrays (and as X @ w: --vector), beside naive (the 1-D
+  # launcher on each pair), float32, bfloat16 and float64; then the build with
+  # SUMLAB_DOT_CORRECT_ROWS (correct's row
   # kernel, its exact pass on the rows its first pass lists: kernels/README.md), the same test and
   # correct's rows benchmarked there: $work/dotrows/
   B=$work/dotrows; mkdir -p "$B"
@@ -625,6 +626,9 @@ if [[ $stages == *,dotrows,* ]]; then
   for d in f32 bf16 f64; do
     rb "dot_rows_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op dot \
       --variants reproducible,correct,naive
+    # X @ w: one row of y with every row (--vector), the read of x alone
+    rb "dot_vec_$d" --axis -1 --rows 4096,32768 --n 32768,4096 --pairs --dtype "$d" --op dot --vector \
+      --variants reproducible,naive
   done
   dc=${build}-dotcorrect
   if measuring_build dotcorrect "$dc" "sumlab trows_gpu" -DSUMLAB_DOT_CORRECT_ROWS=ON; then

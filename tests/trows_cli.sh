@@ -176,6 +176,13 @@ bad "axis 3 of a 3-d file" "out of range" sum "$tmp/a3.npy" --axis 3
 check "bench --axis --op dot exits 0" test $? -eq 0
 check "bench --axis --op dot: a line a variant" test "$(grep -c ',3,40,' "$tmp/bdot.csv")" -eq 2
 check "bench --axis --op dot: correct within half an ulp" awk -F, '$1 == "correct" { ok = $4 <= 0.5 } END { exit !ok }' "$tmp/bdot.csv"
+# --vector: one row of y with every row of x (X @ y), each row judged against its own exact x_r . y
+"$sumlab" bench --axis -1 --backend cpu --op dot --vector --rows 5 --n 33 --dtype bf16 --variants correct,reproducible \
+  --format csv --columns variant,rows,n,rows_ulps_max,check > "$tmp/bvec.csv" 2> /dev/null
+check "bench --axis --op dot --vector exits 0" test $? -eq 0
+check "bench --vector: correct and reproducible within half an ulp of each row's x_r . y" \
+  awk -F, '$2 == 5 && $3 == 33 && $5 == "ok" && $4 <= 0.5 { k++ } END { exit k != 2 }' "$tmp/bvec.csv"
+bad "bench --vector without a two-input --op" "two-input --op" bench --axis -1 --backend cpu --vector --rows 2 --n 8
 bad "reduce --axis --op dot, shapes differ" "shapes must be equal" reduce --op dot "$tmp/m.npy" "$tmp/a3.npy" --axis -1
 bad "reduce --axis --op dot, one file" "FILE2 is missing" reduce --op dot "$tmp/m.npy" --axis -1
 bad "reduce --axis --op dot, a 1-D second file of another length" "1-D of the axis' length $N" reduce --op dot "$tmp/m.npy" "$tmp/y7.npy" --axis -1

@@ -40,12 +40,16 @@ static void rows_usage(FILE *f)
           "variant's. CPU: the twins, timed once by wall clock. Every row is judged against\n"
           "its exact reference: rows_ulps_median and rows_ulps_max over rows; a row outside\n"
           "the variant's bound fails the check. A two-input --op (dot): 2 B N values, x's rows\n"
-          "then y's ([B, N] each), row i of x with row i of y; the read covers both arrays.\n\n"
+          "then y's ([B, N] each), row i of x with row i of y; the read covers both arrays.\n"
+          "With --vector: B N + N values, x's rows then one row y paired with every row (X @ y,\n"
+          "a matrix-vector product; on the GPU a row must span a multiple of 16 bytes); the\n"
+          "read covers x (y is read again for every row, mostly from the cache).\n\n"
           "options:\n"
           "  --axis K       -1 (or 1): the last axis (the only one of a generated input)\n"
           "  --rows L       B values (default 4096,32768)\n"
           "  --n L          N values, the row length (default 32768,4096)\n"
           "  --pairs        pair --rows and --n element by element instead of every B with every N\n"
+          "  --vector       a two-input --op (dot): one row of y with every row of x (X @ y)\n"
           "  (other options as `sumlab bench`)\n\n"
           "columns (default): op variant dtype rows n reps time_ms_median gbps ratio_read\n"
           "  read_ms_median ratio_cub cub_ms_median rows_ulps_median rows_ulps_max block grid\n"
@@ -65,7 +69,7 @@ static const char *const rows_columns[] = {
 typedef struct {
     sl_bench_args arg;   /* the options every bench takes */
     const char *blist, *columns;
-    int pairs, on_gpu;
+    int pairs, on_gpu, vector;
     const sl_operation *op;
     sl_op_params opp;
     uint64_t bs[ROWS_MAX_SHAPES], ns[ROWS_MAX_SHAPES];
@@ -84,12 +88,13 @@ static double now_s(void)
 
 static int rows_getopt(int argc, char **argv, rows_opts *o)
 {
-    enum { O_AXIS = 256, O_ROWS, O_OP, O_DDOF, O_BACKEND, O_COLUMNS, O_PAIRS };
+    enum { O_AXIS = 256, O_ROWS, O_OP, O_DDOF, O_BACKEND, O_COLUMNS, O_PAIRS, O_VECTOR };
     static const struct option opts[] = {
         SL_BENCH_LONGOPTS,
         {"axis", required_argument, NULL, O_AXIS},
         {"rows", required_argument, NULL, O_ROWS},
         {"pairs", no_argument, NULL, O_PAIRS},
+        {"vector", no_argument, NULL, O_VECTOR},
         {"op", required_argument, NULL, O_OP},
         {"ddof", required_argument, NULL, O_DDOF},
         {"backend", required_argument, NULL, O_BACKEND},
@@ -116,6 +121,7 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
             break;
         case O_ROWS: o->blist = optarg; break;
         case O_PAIRS: o->pairs = 1; break;
+        case O_VECTOR: o->vector = 1; break;
         case O_OP:
             if (sl_op_parse(optarg, &o->op, &err)) {
                 sl_cli_msg("bench", "--op: %s", err.msg);
@@ -150,6 +156,11 @@ static int rows_getopt(int argc, char **argv, rows_opts *o)
             sl_cli_msg("bench", "--rows: 0 rows cannot be reduced");
             return 2;
         }
+    if (o->vector && o->op->inputs != 2) {
+        sl_cli_msg("bench", "--vector: one row of y with every row of x takes a two-input --op (dot), not %s",
+                   o->op->name);
+        return 2;
+    }
     if (o->pairs && o->nb != o->nn) {
         sl_cli_msg("bench", "--pairs: --rows and --n must name as many values (%zu and %zu)", o->nb, o->nn);
         return 2;
@@ -165,17 +176,20 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
 {
     sl_err err = {{0}};
     const size_t es = sl_dtype_size(o->arg.dt);
-    const uint64_t total = B * N, nin = o->op->inputs == 2 ? 2u : 1u;   /* dot: x's rows, then y's */
+    const uint64_t total = B * N;
     if ((N && total / N != B) || total > UINT64_MAX / 2u) {
         sl_cli_msg("bench", "%llu x %llu values overflow", (unsigned long long)B, (unsigned long long)N);
         return 1;
     }
-    if (o->on_gpu && sl_gpu_check_fits(total * nin, o->arg.dt, &err)) {
-        sl_cli_msg("bench", "%s%s", err.msg, nin == 2 ? " (dot: x and y, 2 B N values)" : "");
+    /* dot: x's rows, then y's (B rows, or one with --vector: y_stride 0) */
+    const uint64_t ny = o->op->inputs == 2 ? (o->vector ? N : total) : 0u, all = total + ny;
+    const uint64_t ys = o->vector ? 0u : N;
+    if (o->on_gpu && sl_gpu_check_fits(all, o->arg.dt, &err)) {
+        sl_cli_msg("bench", "%s%s", err.msg, ny ? " (dot: x and y)" : "");
         return 1;
     }
-    char *x = malloc((size_t)(total * nin) * es);
-    const char *y = nin == 2 && x ? x + total * es : NULL;
+    char *x = malloc((size_t)all * es);
+    const char *y = ny && x ? x + total * es : NULL;
     double *res = malloc((size_t)(B * nv) * sizeof(double));
     double *tms = malloc(nv * sizeof(double)), *rms = malloc(nv * sizeof(double));
     double *ul = malloc((size_t)(B * nv) * sizeof(double));
@@ -187,9 +201,9 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         rc = 1;
         goto out;
     }
-    for (uint64_t s0 = 0; s0 < total * nin && rc == 0; s0 += ROWS_CHUNK) {
-        const uint64_t cnt = total * nin - s0 < ROWS_CHUNK ? total * nin - s0 : ROWS_CHUNK;
-        if (sl_dataset_generate(o->ds, o->arg.dt, o->arg.seed, total * nin, &o->p, s0, cnt, x + s0 * es, &err)) {
+    for (uint64_t s0 = 0; s0 < all && rc == 0; s0 += ROWS_CHUNK) {
+        const uint64_t cnt = all - s0 < ROWS_CHUNK ? all - s0 : ROWS_CHUNK;
+        if (sl_dataset_generate(o->ds, o->arg.dt, o->arg.seed, all, &o->p, s0, cnt, x + s0 * es, &err)) {
             sl_cli_msg("bench", "%s", err.msg);
             rc = 3;
         }
@@ -201,7 +215,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         req.ddof = o->opp.ddof;
         tms[k] = rms[k] = NAN;
         if (o->on_gpu) {
-            if (sl_rows_gpu_host_xy(v, x, y, N, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k],
+            if (sl_rows_gpu_host_xy(v, x, y, ys, B, N, o->arg.dt, &req, (int)o->arg.reps, res + k * B, &tms[k],
                                     &rms[k], &cfgs[k], &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 *ran_bad = 1;
@@ -210,7 +224,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         } else {
             cfgs[k] = req;
             const double t0 = now_s();
-            if (sl_rows_cpu_xy(v, x, y, N, B, N, o->arg.dt, &req, res + k * B, &err)) {
+            if (sl_rows_cpu_xy(v, x, y, ys, B, N, o->arg.dt, &req, res + k * B, &err)) {
                 sl_cli_msg("bench", "%s: %s", v->name, err.msg);
                 *ran_bad = 1;
                 continue;
@@ -232,7 +246,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
     /* every row's reference once, every variant's row judged against it */
     for (uint64_t r = 0; r < B && rc == 0; r++) {
         sl_reference ref;
-        const void *const in[2] = {x + r * N * es, y ? y + r * N * es : NULL};
+        const void *const in[2] = {x + r * N * es, y ? y + r * ys * es : NULL};
         if (o->op->reference(&ref, in, N, o->arg.dt, &o->opp, threads, &err)) {
             sl_cli_msg("bench", "reference of row %llu: %s", (unsigned long long)r, err.msg);
             sl_reference_clear(&ref);
@@ -261,7 +275,7 @@ static int rows_shape(const rows_opts *o, uint64_t B, uint64_t N, const sl_varia
         sl_rows_cfg(v, &cfgs[k], 0, N, o->arg.dt, &row.cfg);   /* row 0's, for the columns */
         row.reps = row.reps_asked = o->on_gpu ? (int)o->arg.reps : 1;
         row.time_ms_median = tms[k];
-        row.gbps = tms[k] > 0 ? (double)(total * nin) * (double)es / (tms[k] * 1e6) : NAN;   /* dot: both */
+        row.gbps = tms[k] > 0 ? (double)all * (double)es / (tms[k] * 1e6) : NAN;   /* dot: x and y once */
         sl_record_extra xr;
         sl_record_extra_init(&xr);
         xr.rows = B;
@@ -352,7 +366,9 @@ int sl_cmd_bench_rows(int argc, char **argv)
     sl_provenance_write_comments(&prov, stdout);
     printf("# dataset: %s\n# seed: %llu\n# shape: [rows, n] reduced along the last axis%s\n", o.ds->name,
            (unsigned long long)o.arg.seed,
-           o.op->inputs == 2 ? " (dot: 2 rows n values of the dataset, x's rows then y's)" : "");
+           o.op->inputs != 2 ? ""
+           : o.vector        ? " (dot: rows n + n values of the dataset, x's rows then one row y with every row)"
+                             : " (dot: 2 rows n values of the dataset, x's rows then y's)");
     sl_table *t = sl_colset_table(&o.cols);
     if (!t) {
         sl_cli_msg("bench", "out of memory");
