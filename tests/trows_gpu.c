@@ -461,97 +461,86 @@ static int pair_vs_twin(const sl_gpu_info *info, const sl_variant *v, const void
     return rc ? -1 : 0;
 }
 
-/* dot's rows (the 1-D launcher on each pair of rows): GPU == twin, and batch invariance of the
- * order-independent variants. */
-static void dot_rows(const sl_gpu_info *info)
+/* v's rows over the shapes N of Ns and B of Bs (rows of more than 20,000 values: B 2 and 7, fewer
+ * than 4 a SM), every format it takes: a random pair of rows placed at rows 0, B/2 and B-1 of
+ * random [B, N] pairs, each batch run paired (y_stride N) and, where a row spans a multiple of 16
+ * bytes, as x @ y (one row of y, the pair's, with every row of x); every row equals the twin, and
+ * (invariant) the pair gives one bit pattern over every batch, place and form. Rows that do not
+ * span a multiple of 16 bytes: x @ y refused before any launch. */
+static void dot_rows_over(const sl_gpu_info *info, const sl_variant *v, const uint64_t *Ns, size_t nn,
+                          const uint64_t *Bs, int invariant)
 {
-    static const uint64_t Bs[] = {1, 3, 17};
-    static const uint64_t Ns[] = {33, 4096};
     static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
-    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
-        const sl_variant *v = sl_variant_at(vi);
-        if (!v->gpu2 || !v->cpu2 || v->determinism < SL_DET_RUN_TO_RUN) continue;
-        const int invariant = v->determinism >= SL_DET_ORDER_INDEPENDENT;
-        for (size_t di = 0; di < 4; di++) {
-            const sl_dtype dt = dts[di];
-            if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
-            const size_t es = sl_dtype_size(dt);
-            for (size_t ni = 0; ni < 2; ni++) {
-                const uint64_t N = Ns[ni];
-                char *rx = malloc(N * es), *ry = malloc(N * es);
-                if (!rx || !ry) { free(rx); free(ry); return; }
-                fill(rx, N, dt);
-                fill(ry, N, dt);
-                double first = NAN;
-                int have = 0;
-                for (size_t bi = 0; bi < 3; bi++) {
-                    const uint64_t B = Bs[bi], pos[3] = {0, B / 2, B - 1};
-                    char *x = malloc(B * N * es), *y = malloc(B * N * es);
-                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
-                    if (!x || !y || !g || !c) { free(x); free(y); free(g); free(c); break; }
-                    for (int p = 0; p < 3; p++) {
-                        fill(x, B * N, dt);
-                        fill(y, B * N, dt);
-                        memcpy(x + pos[p] * N * es, rx, N * es);
-                        memcpy(y + pos[p] * N * es, ry, N * es);
-                        const int rc = pair_vs_twin(info, v, x, y, N, B, N, dt, g, c);
-                        if (rc == 0 && invariant) {
-                            if (!have) { first = g[pos[p]]; have = 1; }
-                            CHECK(same_bits(g[pos[p]], first), "dot/%s %s N=%llu: the pair at %llu of B=%llu "
-                                  "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
-                                  (unsigned long long)pos[p], (unsigned long long)B, g[pos[p]], first);
-                        }
-                    }
-                    free(x); free(y); free(g); free(c);
-                }
-                /* one row of y with every row of x (x @ y): rows of 4096 values span a multiple of
-                 * 16 bytes (GPU == twin, and the order-independent rows equal the paired ones);
-                 * rows of 33 do not, which the GPU path refuses before any launch */
-                const uint64_t B = 17;
-                char *x = malloc(B * N * es);
-                double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
-                if (x && g && c) {
-                    fill(x, B * N, dt);
-                    memcpy(x + 5 * N * es, rx, N * es);
-                    sl_err err = {{0}};
-                    sl_launch req, cfg;
-                    memset(&req, 0, sizeof req);
-                    req.sm_count = (uint32_t)info->sm_count;
-                    int rc = sl_rows_gpu_host_xy(v, x, ry, 0, B, N, dt, &req, 1, g, NULL, NULL, &cfg, &err);
-                    if (N * es % 16u) {
-                        CHECK(rc == -1 && strstr(err.msg, "alignment"), "dot/%s %s N=%llu, one row of y: %s",
-                              v->name, sl_dtype_name(dt), (unsigned long long)N, rc ? err.msg : "accepted");
-                    } else {
-                        CHECK(rc == 0, "dot/%s %s one row of y: %s", v->name, sl_dtype_name(dt), err.msg);
-                        if (rc == 0) rc = sl_rows_cpu_xy(v, x, ry, 0, B, N, dt, &cfg, c, &err);
-                        uint64_t differ = 0;
-                        for (uint64_t i = 0; rc == 0 && i < B; i++) differ += !same_bits(g[i], c[i]);
-                        CHECK(rc == 0 && differ == 0, "dot/%s %s N=%llu one row of y: %llu rows differ from the "
-                              "twin (%s)", v->name, sl_dtype_name(dt), (unsigned long long)N,
-                              (unsigned long long)differ, err.msg);
-                        if (rc == 0 && invariant && have)
-                            CHECK(same_bits(g[5], first), "dot/%s %s N=%llu: the pair as x @ y gives %a, paired %a",
-                                  v->name, sl_dtype_name(dt), (unsigned long long)N, g[5], first);
-                    }
-                }
-                free(x); free(g); free(c);
-                free(rx);
-                free(ry);
+    for (size_t di = 0; di < 4; di++) {
+        const sl_dtype dt = dts[di];
+        if (!(v->dtypes & SL_DTYPE_MASK(dt))) continue;
+        const size_t es = sl_dtype_size(dt);
+        for (size_t ni = 0; ni < nn; ni++) {
+            const uint64_t N = Ns[ni];
+            char *rx = malloc(N * es), *ry = malloc(N * es);
+            if (!rx || !ry) { free(rx); free(ry); return; }
+            fill(rx, N, dt);
+            fill(ry, N, dt);
+            double first = NAN;
+            int have = 0;
+            if (N * es % 16u) {   /* x @ y of rows off the 16-byte grid: refused */
+                char *x = calloc(3 * N, es);
+                double g[3];
+                sl_err err = {{0}};
+                int rc = x ? sl_rows_gpu_host_xy(v, x, ry, 0, 3, N, dt, NULL, 1, g, NULL, NULL, NULL, &err) : 0;
+                CHECK(!x || (rc == -1 && strstr(err.msg, "alignment")), "dot/%s %s N=%llu, one row of y: %s",
+                      v->name, sl_dtype_name(dt), (unsigned long long)N, rc ? err.msg : "accepted");
+                free(x);
             }
+            for (size_t bi = 0; bi < 3; bi++) {
+                const uint64_t B = N > 20000 ? (bi == 0 ? 2 : bi == 1 ? 7 : 0) : Bs[bi];
+                if (!B) continue;
+                const uint64_t pos[3] = {0, B / 2, B - 1};
+                char *x = malloc(B * N * es), *y = malloc(B * N * es);
+                double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
+                if (!x || !y || !g || !c) { free(x); free(y); free(g); free(c); break; }
+                for (int p = 0; p < 3; p++) {
+                    fill(x, B * N, dt);
+                    fill(y, B * N, dt);
+                    memcpy(x + pos[p] * N * es, rx, N * es);
+                    memcpy(y + pos[p] * N * es, ry, N * es);
+                    for (int shared = 0; shared < 2; shared++) {
+                        if (shared && N * es % 16u) continue;
+                        const void *yy = shared ? (const void *)ry : (const void *)y;
+                        if (pair_vs_twin(info, v, x, yy, shared ? 0 : N, B, N, dt, g, c) || !invariant) continue;
+                        if (!have) { first = g[pos[p]]; have = 1; }
+                        CHECK(same_bits(g[pos[p]], first), "dot/%s %s N=%llu%s: the pair at %llu of B=%llu "
+                              "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
+                              shared ? " x @ y" : "", (unsigned long long)pos[p], (unsigned long long)B,
+                              g[pos[p]], first);
+                    }
+                }
+                free(x); free(y); free(g); free(c);
+            }
+            free(rx);
+            free(ry);
         }
     }
 }
 
-/* The two-input row kernels (dot's reproducible, rows_gpu2) on ragged shapes: a warp a row up to
- * SL_ROWS_RS_WARP_ROW_MAX values, a block a row above, a few long rows by the 1-D launcher on
- * each pair; rows of y paired (y_stride N) and one row of y (N a multiple of 16 bytes): every row
- * equals the twin, and a pair of rows placed at rows 0, B/2 and B-1 of batches of 2, 64 and 257
- * gives one bit pattern, also as a row of x @ y. */
+/* Every dot variant with a twin (the 1-D launcher on each pair of rows, or its row kernel) on
+ * N 33 and 4096, B 1, 3, 17; the order-independent ones batch-invariant. */
+static void dot_rows(const sl_gpu_info *info)
+{
+    static const uint64_t Ns[] = {33, 4096}, Bs[] = {1, 3, 17};
+    for (size_t vi = 0; vi < sl_variant_count(); vi++) {
+        const sl_variant *v = sl_variant_at(vi);
+        if (!v->gpu2 || !v->cpu2 || v->determinism < SL_DET_RUN_TO_RUN) continue;
+        dot_rows_over(info, v, Ns, 2, Bs, v->determinism >= SL_DET_ORDER_INDEPENDENT);
+    }
+}
+
+/* The two-input row kernels (rows_gpu2: dot's reproducible, and correct when built with
+ * SUMLAB_DOT_CORRECT_ROWS) on ragged shapes: a warp a row up to SL_ROWS_RS_WARP_ROW_MAX values, a
+ * block a row above, a few long rows by the 1-D launcher on each pair; B 2, 64 and 257. */
 static void dot_rows_kernel(const sl_gpu_info *info)
 {
-    static const uint64_t Ns[] = {1, 31, 32, 33, 4095, 8192, 8193, 16387, 65537};
-    static const uint64_t Bs[] = {2, 64, 257};
-    static const sl_dtype dts[] = {SL_F32, SL_BF16, SL_F16, SL_F64};
+    static const uint64_t Ns[] = {1, 31, 32, 33, 4095, 8192, 8193, 16387, 65537}, Bs[] = {2, 64, 257};
     for (size_t vi = 0; vi < sl_variant_count(); vi++) {
         const sl_variant *v = sl_variant_at(vi);
         sl_rows_entries e;
@@ -559,49 +548,7 @@ static void dot_rows_kernel(const sl_gpu_info *info)
         if (!e.gpu2 || !v->cpu2) continue;
         CHECK(e.dedicated && v->determinism >= SL_DET_ORDER_INDEPENDENT && strstr(e.bits, "not B"),
               "dot/%s: a row kernel whose rows' bits are not batch-invariant ('%s')", v->name, e.bits);
-        for (size_t di = 0; di < 4; di++) {
-            const sl_dtype dt = dts[di];
-            const size_t es = sl_dtype_size(dt);
-            for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++) {
-                const uint64_t N = Ns[ni];
-                char *rx = malloc(N * es), *ry = malloc(N * es);
-                if (!rx || !ry) { free(rx); free(ry); return; }
-                fill(rx, N, dt);
-                fill(ry, N, dt);
-                double first = NAN;
-                int have = 0;
-                for (size_t bi = 0; bi < 3; bi++) {
-                    /* rows of 65537: B 2 and 7 (fewer than 4 a SM: the 1-D launcher on each pair) */
-                    const uint64_t B = N > 20000 ? (bi == 0 ? 2 : bi == 1 ? 7 : 0) : Bs[bi];
-                    if (!B) continue;
-                    const uint64_t pos[3] = {0, B / 2, B - 1};
-                    char *x = malloc(B * N * es), *y = malloc(B * N * es);
-                    double *g = malloc(B * sizeof(double)), *c = malloc(B * sizeof(double));
-                    if (!x || !y || !g || !c) { free(x); free(y); free(g); free(c); break; }
-                    for (int p = 0; p < 3; p++) {
-                        fill(x, B * N, dt);
-                        fill(y, B * N, dt);
-                        memcpy(x + pos[p] * N * es, rx, N * es);
-                        memcpy(y + pos[p] * N * es, ry, N * es);
-                        for (int shared = 0; shared < 2; shared++) {
-                            /* shared: one row of y (ry) with every row of x, rows of 16-byte multiples */
-                            if (shared && N * es % 16u) continue;
-                            const void *yy = shared ? (const void *)ry : (const void *)y;
-                            const int rc = pair_vs_twin(info, v, x, yy, shared ? 0 : N, B, N, dt, g, c);
-                            if (rc != 0) continue;
-                            if (!have) { first = g[pos[p]]; have = 1; }
-                            CHECK(same_bits(g[pos[p]], first), "dot/%s %s N=%llu%s: the pair at %llu of B=%llu "
-                                  "gives %a, first %a", v->name, sl_dtype_name(dt), (unsigned long long)N,
-                                  shared ? " x @ y" : "", (unsigned long long)pos[p], (unsigned long long)B,
-                                  g[pos[p]], first);
-                        }
-                    }
-                    free(x); free(y); free(g); free(c);
-                }
-                free(rx);
-                free(ry);
-            }
-        }
+        dot_rows_over(info, v, Ns, sizeof Ns / sizeof Ns[0], Bs, 1);
     }
 }
 
