@@ -16,7 +16,8 @@
  * sl_rows_cpu_xy's row i of x and y equals the 1-D dot twin of that pair of rows (at their address;
  * the order-independent ones also alone), for every dot variant with a twin; dot_rows_inputs: y
  * missing for dot, given for a one-input variant; dot_rows_shared: one row of y with every row
- * of x (x @ y) against the 1-D twin on each pair. */
+ * of x (x @ y) against the 1-D twin on each pair; dot_cert_row_model: the first pass of correct
+ * dot's row kernel (SUMLAB_DOT_CORRECT_ROWS) modelled on the host never decides a row wrongly. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,8 @@
 #include "sl_test_values.h"
 #include "sl_twin.h"
 #include "trows_ties.h"
+#include "exact/pairsum.h"
+#include "dot/dot.h"
 
 static int same_bits(double a, double b)
 {
@@ -806,6 +809,125 @@ static void tie_rows(void)
     }
 }
 
+/* The model of correct dot's row kernel's first pass (dot.cu's dot_cert_rows_kernel, built with
+ * SUMLAB_DOT_CORRECT_ROWS): T threads on a row (32 up to SL_ROWS_RS_WARP_ROW_MAX values, 256
+ * above), thread t taking the row's edge values t, t + T, ... and its 16-byte vectors t, t + T, ...
+ * (the row's own split at its address) into exact/pairsum.h's pair, the warp's (and the block's)
+ * tree, the box's ends rounded with the chain sl_psum_chain(nv, W, T, 1, T). Over rows that sit on
+ * or next to a rounding tie, cancel exactly or nearly, or hold random values, in every format and
+ * at row addresses of every alignment: whenever the model decides, its value is the correct
+ * twin's (the exact dot rounded once); the rows that cancel to zero or sit on a tie are never
+ * decided, and at least half the random rows whose dot is finite in the format are (their values
+ * have few bits, so some of their dots sit on a tie). */
+static void dot_cert_row_model(void)
+{
+    static const uint64_t Ns[] = {3, 33, 4099, 8193, 20011};
+    const sl_variant *v = sl_variant_find_op("dot", "correct");
+    CHECK(v != NULL && v->cpu2 != NULL, "no dot variant 'correct' with a twin");
+    if (!v || !v->cpu2) return;
+    sl_psum_acc *thr = malloc(256 * sizeof *thr);
+    if (!thr) return;
+    for (size_t di = 0; di < 4; di++) {
+        const sl_dtype dt = dts[di];
+        const size_t es = sl_dtype_size(dt);
+        const uint32_t W = sl_vec_width(dt);
+        const int p = dt == SL_F64 ? 53 : dt == SL_F32 ? 24 : dt == SL_F16 ? 11 : 8;
+        unsigned decided = 0, random_rows = 0, random_decided = 0, wrong = 0, bad_undecided = 0;
+        for (size_t ni = 0; ni < sizeof Ns / sizeof Ns[0]; ni++) {
+            const uint64_t N = Ns[ni];
+            const uint32_t T = N <= SL_ROWS_RS_WARP_ROW_MAX ? 32u : 256u;
+            char *x = malloc((N + 8) * es), *y = malloc((N + 8) * es);
+            if (!x || !y) { free(x); free(y); break; }
+            for (int kind = 0; kind < 6; kind++)
+                for (uint32_t off = 0; off < 16u / es; off++) {   /* the row's address modulo 16 */
+                    char *xr = x + off * es, *yr = y + off * es;
+                    fill(xr, N, dt);
+                    fill(yr, N, dt);
+                    if (kind == 1 || kind == 2) {   /* 1 + half an ulp of 1 (a tie), or just above it */
+                        memset(xr, 0, N * es);
+                        memset(yr, 0, N * es);
+                        const double one = 1.0, half = ldexp(1.0, -p), tiny = ldexp(1.0, -p - 20);
+                        const double xs[3] = {one, half, kind == 2 ? tiny : 0.0};
+                        for (int k = 0; k < 3; k++) {
+                            const uint64_t at = (uint64_t)k * (N - 1) / 2;
+                            if (dt == SL_F64) { ((double *)xr)[at] = xs[k]; ((double *)yr)[at] = 1.0; }
+                            else if (dt == SL_F32) { ((float *)xr)[at] = (float)xs[k]; ((float *)yr)[at] = 1.0f; }
+                            else {
+                                ((uint16_t *)xr)[at] = sl_half_from_double(xs[k], dt);
+                                ((uint16_t *)yr)[at] = sl_half_from_double(1.0, dt);
+                            }
+                        }
+                    } else if (kind == 3 && N > 1) {   /* exact cancellation: v, v with y 1, -1 */
+                        for (uint64_t i = 0; i + 1 < N; i += 2) {
+                            memcpy(xr + (i + 1) * es, xr + i * es, es);
+                            memcpy(yr + (i + 1) * es, yr + i * es, es);
+                            if (dt == SL_F64) ((double *)yr)[i + 1] = -((double *)yr)[i];
+                            else if (dt == SL_F32) ((float *)yr)[i + 1] = -((float *)yr)[i];
+                            else ((uint16_t *)yr)[i + 1] ^= 0x8000u;
+                        }
+                        if (N % 2) memset(xr + (N - 1) * es, 0, es);
+                    }
+                    /* the model */
+                    uint64_t head, nv;
+                    sl_vec_split(N, dt, (uint32_t)(off * es), &head, &nv);
+                    const uint64_t tail0 = head + nv * W, nedge = head + (N - tail0);
+                    for (uint32_t t = 0; t < T; t++) {
+                        sl_psum_init(&thr[t]);
+                        for (uint64_t e = t; e < nedge; e += T) {
+                            const uint64_t i = e < head ? e : tail0 + (e - head);
+                            sl_psum_host_term(&thr[t], sl_tw_load(xr, dt, i), sl_tw_load(yr, dt, i), dt, 0);
+                        }
+                        for (uint64_t j = t; j < nv; j += T)
+                            for (uint32_t k = 0; k < W; k++) {
+                                const uint64_t i = head + j * W + k;
+                                sl_psum_host_term(&thr[t], sl_tw_load(xr, dt, i), sl_tw_load(yr, dt, i), dt, 0);
+                            }
+                    }
+                    sl_psum_acc tot;
+                    if (T == 32u) {
+                        sl_psum_host_warp(thr, 0);
+                        tot = thr[0];
+                    } else {
+                        tot = sl_psum_host_block(thr, T, 0);
+                    }
+                    double E = 0.0, lo, hi, r, c = NAN;
+                    const uint64_t h = sl_psum_chain(nv, W, T, 1u, T);
+                    int ok = sl_psum_bound(&tot, N, h, &E);
+                    if (ok) {
+                        sl_psum_ends_host(&tot, E, dt, &lo, &hi);
+                        ok = sl_psum_decide(lo, hi, &r);
+                    }
+                    sl_err err = {{0}};
+                    sl_launch cfg;
+                    memset(&cfg, 0, sizeof cfg);
+                    cfg.addr_mod = (uint32_t)(off * es);
+                    sl_variant_resolve(v, &cfg, N, dt);
+                    const int tw = v->cpu2(v, xr, yr, N, dt, &cfg, &c, &err);
+                    CHECK(tw == 0, "dot/correct twin: %s", err.msg);
+                    decided += ok;
+                    if (ok && !same_bits(r, c) && wrong++ == 0)
+                        CHECK(0, "dot/correct row model %s N=%llu kind %d offset %u: decided %a, exact %a",
+                              sl_dtype_name(dt), (unsigned long long)N, kind, off, r, c);
+                    if (ok && (kind == 1 || kind == 3)) bad_undecided++;
+                    if ((kind == 0 || kind >= 4) && isfinite(c) && c != 0.0) {   /* not past the format */
+                        random_rows++;
+                        random_decided += ok;
+                    }
+                }
+            free(x);
+            free(y);
+        }
+        CHECK(wrong == 0, "dot/correct row model %s: %u decisions differ from the exact dot", sl_dtype_name(dt), wrong);
+        CHECK(bad_undecided == 0, "dot/correct row model %s: %u ties or exact cancellations decided", sl_dtype_name(dt),
+              bad_undecided);
+        CHECK(random_decided * 2u >= random_rows, "dot/correct row model %s: %u of %u random rows (finite dot) decided",
+              sl_dtype_name(dt), random_decided, random_rows);
+        printf("dot/correct row model %s: %u rows decided, %u of %u random ones\n", sl_dtype_name(dt), decided,
+               random_decided, random_rows);
+    }
+    free(thr);
+}
+
 int main(void)
 {
     sl_test_rng = sl_test_seed();
@@ -820,6 +942,7 @@ int main(void)
     rows_equal_1d();
     dot_rows_inputs();
     dot_rows_shared();
+    dot_cert_row_model();
     every_batch();
     batch_invariance();
     return sl_test_done("trows");
