@@ -850,12 +850,8 @@ static void dot_cert_row_model(void)
                         const double xs[3] = {one, half, kind == 2 ? tiny : 0.0};
                         for (int k = 0; k < 3; k++) {
                             const uint64_t at = (uint64_t)k * (N - 1) / 2;
-                            if (dt == SL_F64) { ((double *)xr)[at] = xs[k]; ((double *)yr)[at] = 1.0; }
-                            else if (dt == SL_F32) { ((float *)xr)[at] = (float)xs[k]; ((float *)yr)[at] = 1.0f; }
-                            else {
-                                ((uint16_t *)xr)[at] = sl_half_from_double(xs[k], dt);
-                                ((uint16_t *)yr)[at] = sl_half_from_double(1.0, dt);
-                            }
+                            sl_test_put(xr, dt, at, xs[k]);
+                            sl_test_put(yr, dt, at, 1.0);
                         }
                     } else if (kind == 3 && N > 1) {   /* exact cancellation: v, v with y 1, -1 */
                         for (uint64_t i = 0; i + 1 < N; i += 2) {

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sl_test.h"
+#include "sl_test_values.h"
 #include "sl_gpu.h"
 #include "sl_ops.h"
 #include "sl_variants.h"
@@ -557,12 +558,6 @@ static void dot_rows_kernel(const sl_gpu_info *info)
  * an Inf or a NaN, and (float64) products that overflow or underflow float64 while the dot is
  * finite, beside random rows the first pass decides; warp rows (N 2, 33, 4096) and block rows
  * (N 8193), every format: every row equals the twin (the exact dot rounded once). */
-static void set_val(void *x, uint64_t i, sl_dtype dt, double v)
-{
-    if (dt == SL_F64) ((double *)x)[i] = v;
-    else if (dt == SL_F32) ((float *)x)[i] = (float)v;
-    else ((uint16_t *)x)[i] = sl_half_from_double(v, dt);
-}
 static void dot_exact_rows(const sl_gpu_info *info)
 {
     static const uint64_t Ns[] = {2, 33, 4096, 8193};
@@ -585,33 +580,33 @@ static void dot_exact_rows(const sl_gpu_info *info)
             if (!x || !y || !g || !c) { free(x); free(y); free(g); free(c); return; }
             for (uint64_t r = 0; r < B; r++) {
                 char *xr = x + r * N * es, *yr = y + r * N * es;
-                for (uint64_t i = 0; i < N; i++) set_val(yr, i, dt, 1.0);
+                for (uint64_t i = 0; i < N; i++) sl_test_put(yr, dt, i, 1.0);
                 switch (r % 7) {
                 case 0:   /* cancellation: v_i and -v_i */
                     for (uint64_t i = 0; i + 1 < N; i += 2) {
                         fill_one(xr, i, dt, 0);
                         memcpy(xr + (i + 1) * es, xr + i * es, es);
-                        set_val(yr, i + 1, dt, -1.0);
+                        sl_test_put(yr, dt, i + 1, -1.0);
                     }
                     break;
                 case 1:   /* 1 + half an ulp of 1: a tie, to even */
-                    set_val(xr, 0, dt, 1.0);
-                    set_val(xr, N - 1, dt, ldexp(1.0, -p));
+                    sl_test_put(xr, dt, 0, 1.0);
+                    sl_test_put(xr, dt, N - 1, ldexp(1.0, -p));
                     break;
-                case 2: fill(xr, N, dt); set_val(xr, N / 2, dt, INFINITY); break;
-                case 3: fill(xr, N, dt); set_val(xr, N - 1, dt, NAN); break;
+                case 2: fill(xr, N, dt); sl_test_put(xr, dt, N / 2, INFINITY); break;
+                case 3: fill(xr, N, dt); sl_test_put(xr, dt, N - 1, NAN); break;
                 case 4:   /* float64: 1e300 * 1e300 - 1e300 * 1e300 + 1 */
                     if (dt == SL_F64 && N >= 3) {
-                        set_val(xr, 0, dt, 1e300); set_val(yr, 0, dt, 1e300);
-                        set_val(xr, 1, dt, -1e300); set_val(yr, 1, dt, 1e300);
-                        set_val(xr, 2, dt, 1.0);
+                        sl_test_put(xr, dt, 0, 1e300); sl_test_put(yr, dt, 0, 1e300);
+                        sl_test_put(xr, dt, 1, -1e300); sl_test_put(yr, dt, 1, 1e300);
+                        sl_test_put(xr, dt, 2, 1.0);
                     } else {
                         fill(xr, N, dt);
                     }
                     break;
                 case 5:   /* float64: products of 1e-400, below float64's least subnormal */
                     if (dt == SL_F64) {
-                        for (uint64_t i = 0; i < N; i++) { set_val(xr, i, dt, 1e-200); set_val(yr, i, dt, 3e-200); }
+                        for (uint64_t i = 0; i < N; i++) { sl_test_put(xr, dt, i, 1e-200); sl_test_put(yr, dt, i, 3e-200); }
                     } else {
                         fill(xr, N, dt);
                     }
